@@ -1,0 +1,39 @@
+import { defineConfig } from '@playwright/test';
+import { E2E } from './tests/e2e/e2e-env';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [['list']],
+  use: {
+    baseURL: E2E.appOrigin,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    },
+  },
+  projects: [
+    { name: 'mobile', use: { viewport: { width: 390, height: 844 } } },
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: [
+    {
+      command: 'npx tsx tests/e2e/app-server.ts',
+      url: `${E2E.appOrigin}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+    },
+    {
+      command: 'npx tsx tests/e2e/embed-host.ts',
+      url: `${E2E.hostOrigin}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
+});

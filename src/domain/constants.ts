@@ -1,0 +1,168 @@
+/**
+ * Business constants and limits of spec §9 (and the few §2/§7 numbers that go with them). Timings
+ * are data here so that reducers and tests never start timers: the page schedules, the domain
+ * only says how long.
+ */
+import type { TMerchantColours } from './schemas/consent';
+
+// spec §9 Currency
+export const CURRENCY_CODE = 'NGN';
+export const CURRENCY_SYMBOL = '₦';
+export const CURRENCY_LOCALE = 'en-NG';
+export const KOBO_PER_NAIRA = 100;
+
+// spec §9 Account number and verification inputs
+export const ACCOUNT_NUMBER_LENGTH = 10;
+export const ACCOUNT_SEARCH_DEBOUNCE_MS = 500;
+export const VERIFICATION_CARD_MAX_LENGTH = 4;
+export const VERIFICATION_OTP_MAX_LENGTH = 6;
+export const VERIFICATION_OTHER_MAX_LENGTH = 50;
+export const VALIDATING_CANCEL_AFTER_MS = 3_000;
+
+// spec §9 OTP and PIN
+export const OTP_LENGTH = 6;
+export const PIN_LENGTH = 4;
+export const OTP_RETRY_AFTER_MS = 15_000;
+export const DEFAULT_OTP_TIME_REMAINING_S = 0;
+export const OTP_TIMER_S = 120;
+
+// spec §9 Card input
+export const CARD_BRAND_NUMBER_LENGTH = 16;
+export const CARD_NUMBER_INPUT_MAX_LENGTH = 23;
+export const CARD_NUMBER_MIN_DIGITS = 16;
+export const CARD_NUMBER_MAX_DIGITS = 19;
+export const CARD_NUMBER_MASK_MIN_LENGTH = 8;
+export const CARD_EXPIRY_INPUT_LENGTH = 5;
+export const CVV_MAX_LENGTH = 4;
+
+// spec §9 Panel and page timings
+export const PANEL_RESET_AFTER_SUCCESS_MS = 2_000;
+export const PANEL_HEIGHT_REPORT_DELAY_MS = 100;
+export const DETAILS_HEIGHT_RECALC_MS = 100;
+export const LONG_PRESS_DELETE_MS = 500;
+export const SUCCESS_UI_MS = 1_500;
+
+// spec §9 Test card charge made when linking a card, refunded immediately (kobo)
+export const TEST_CARD_CHARGE_MIN_KOBO = 100;
+export const TEST_CARD_CHARGE_MAX_KOBO = 1_000;
+
+// spec §9 Progress values and their timings
+export const PROGRESS_AWAITING_3DS = 25;
+export const PROGRESS_PAYMENT_RECEIVED = 33;
+export const PROGRESS_LINKING_STARTED = 50;
+export const PROGRESS_PAYMENT_PROCESSED = 66;
+export const PROGRESS_LINKING_ADVANCED = 75;
+export const PROGRESS_COMPLETE = 100;
+export const PROGRESS_VALUES = [
+  PROGRESS_AWAITING_3DS,
+  PROGRESS_PAYMENT_RECEIVED,
+  PROGRESS_LINKING_STARTED,
+  PROGRESS_PAYMENT_PROCESSED,
+  PROGRESS_LINKING_ADVANCED,
+  PROGRESS_COMPLETE,
+] as const;
+export const PROGRESS_PULSE_STEP = 3;
+export const MOCK_PROGRESS_STEP_MS = 1_000;
+export const PAYMENT_COMPLETION_DELAY_MS = 3_000;
+
+// spec §9 Consent refresh and grant screen
+export const CONSENT_REFRESH_AFTER_PAYMENT_MS = 1_000;
+export const GRANT_SUCCESS_SCREEN_MS = 1_500;
+
+// spec §9 Account fetching
+export const ACCOUNT_FETCH_DEBOUNCE_MS = 300;
+export const ACCOUNT_POLL_INTERVAL_MS = 30_000;
+export const ACCOUNT_FETCH_FALLBACK_MS = 5_000;
+export const MAX_AUTH_CHECKS = 10;
+
+// spec §9 After a card is saved
+export const CARD_SAVE_INITIAL_WAIT_MS = 1_500;
+export const CARD_SAVE_MAX_POLLS = 10;
+export const CARD_SAVE_POLL_INTERVAL_MS = 200;
+
+// spec §9 Consent expiry on creation: 24 h
+export const CONSENT_EXPIRY_MS = 86_400_000;
+
+// spec §9 Copy feedback 'Copied!'
+export const COPY_FEEDBACK_MS = 2_000;
+export const COPIED_TEXT = 'Copied!';
+
+// spec §9 Recents
+export const RECENTS_LIMIT = 8;
+
+// spec §9 Default colours; '#f0f8ff' is the secondary colour "in one place" (the page background).
+export const DEFAULT_MERCHANT_COLOURS: TMerchantColours = {
+  primaryColour: '#FE7048',
+  primaryText: '#FFFFFF',
+  secondaryColour: '#1f2937',
+  secondaryText: '#FFFFFF',
+};
+export const ALTERNATE_SECONDARY_COLOUR = '#f0f8ff';
+
+// spec §2 and §9 Transfer details
+export const DEFAULT_TRANSFER_BANK_NAME = 'Rubies MFB';
+export const TRANSFER_EXPIRY_TEXT = '29m : 30s';
+export const TRANSFER_ACCOUNT_EXPIRY_MS = (29 * 60 + 30) * 1_000;
+
+// spec §9 Embedding and layout
+export const EMBED_MIN_HEIGHT_PX = 200;
+export const EMBED_WINDOW_HEIGHT_RATIO = 0.35;
+export const EMBED_HEIGHT_EXTRA_PX = 20;
+export const HEIGHT_UPDATE_DEBOUNCE_MIN_MS = 50;
+export const HEIGHT_UPDATE_DEBOUNCE_MAX_MS = 200;
+export const MOBILE_BREAKPOINT_PX = 768;
+export const ACCOUNT_LIST_MAX_HEIGHT_PX = 330;
+
+// spec §2 Step dots
+export const STEP_DOT_MAX_LOGOS = 3;
+
+// spec §9 Data categories, in the order the spec lists them
+export const DATA_CATEGORIES = ['bvnData', 'ninData', 'userImages', 'bankAccounts'] as const;
+
+// spec §9 Chip-card terminal
+export const TERMINAL_CURRENCY_CODE = '0156';
+export const TERMINAL_TRANSACTION_TYPE = 10;
+export const TERMINAL_DO_TRADE_ARGS = [3, 20] as const;
+export const TERMINAL_SDK_MAX_LOAD_RETRIES = 5;
+export const TERMINAL_BLUETOOTH_NAME_PREFIXES = [
+  'QP',
+  'MPOS',
+  'QPOS',
+  'VEL',
+  'MIPS',
+  'watu',
+  'POINT',
+] as const;
+
+// spec §7 Card encryption
+export const CARD_ENCRYPTION_ALGORITHM = 'RSA-OAEP+AES-GCM';
+export const CARD_ENCRYPTION_VERSION = '1.0';
+export const CARD_ENCRYPTION_RSA_HASH = 'SHA-256';
+export const CARD_ENCRYPTION_AES_KEY_BITS = 256;
+export const CARD_ENCRYPTION_IV_BYTES = 12;
+
+// spec §7 Caching and concurrency
+export const CACHE_TTL_MS = {
+  authMe: 5 * 60_000,
+  accountsUser: 2 * 60_000,
+  favoritesAndRecents: 60_000,
+  paymentsHistory: 2 * 60_000,
+  accountsBvn: 10 * 60_000,
+  accountLinks: 60_000,
+  accountsSearch: 30_000,
+  default: 5 * 60_000,
+} as const;
+export const IN_FLIGHT_WAIT_MAX_MS = 10_000;
+export const IN_FLIGHT_POLL_MS = 100;
+
+// spec §3 Browser storage keys
+export const STORAGE_KEYS = {
+  token: 'paymonaToken',
+  user: 'paymonaUser',
+  attestationUserData: 'attesttool_user_data',
+  identifiedTo: 'oyaIdentifiedTo',
+} as const;
+
+// spec §6 Merchant or agent mode headers
+export const IDENTIFY_TO_HEADER = 'x-identify-to';
+export const MERCHANT_ID_HEADER = 'x-merchant-id';

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Messages the page posts to an embedding parent (spec §7 "Messages"). */
+export const EMBED_MESSAGE = {
+  heightUpdate: 'oya-money-height-update',
+  consentSuccess: 'oya-money-consent-success',
+  consentData: 'oya-money-consent-data',
+  consentCompleted: 'oya-money-consent-completed',
+  consentFailed: 'oya-money-consent-failed',
+} as const;
+
+export const ZEmbedMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal(EMBED_MESSAGE.heightUpdate), height: z.number().int().nonnegative() }),
+  z.object({ type: z.literal(EMBED_MESSAGE.consentSuccess), consentData: z.unknown() }),
+  z.object({ type: z.literal(EMBED_MESSAGE.consentData), consentData: z.unknown() }),
+  z.object({ type: z.literal(EMBED_MESSAGE.consentCompleted), consentId: z.string() }),
+  z.object({
+    type: z.literal(EMBED_MESSAGE.consentFailed),
+    consentId: z.string().nullable(),
+    error: z.string(),
+  }),
+]);
+export type TEmbedMessage = z.infer<typeof ZEmbedMessage>;
+
+/**
+ * Whether a message tells the parent anything about the consent or the payer. Such a message
+ * goes only to an origin the merchant registered; the others go to the parent's own origin.
+ */
+export function carriesConsentData(message: TEmbedMessage): boolean {
+  return (
+    message.type !== EMBED_MESSAGE.heightUpdate && message.type !== EMBED_MESSAGE.consentFailed
+  );
+}

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+
+/**
+ * The error catalogue (spec §8, plus the §4 and §5 messages a server or page raises): one stable
+ * code for each failure, the HTTP status the server answers with, and the spec's words. Server
+ * and page both read it, so they speak alike. ERRORS.md documents every entry; a test keeps the
+ * two in step. Statuses: 400 bad input, 401 authentication, 402 a payment or card the network
+ * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 409 a state that
+ * does not allow the request yet, 500 our fault, 502 the bank, card network or device answered
+ * badly, 503 the bank, card network or device could not be reached, 504 it did not answer in time.
+ * Messages with `{name}` placeholders are filled by `formatErrorMessage`.
+ */
+export const ERROR_CATALOGUE = {
+  // Consent load and creation (spec §8)
+  CONSENT_NOT_FOUND: { status: 404, message: 'Consent not found or has expired' },
+  CONSENT_FORBIDDEN: {
+    status: 403,
+    message: 'Unauthorized: This clientId is not authorized to access this consent',
+  },
+  CONSENT_LOAD_FAILED: { status: 500, message: 'Failed to load consent data' },
+  MISSING_CLIENT_ID: { status: 400, message: 'clientId URL parameter is required' },
+  MISSING_CLIENT_ID_PARAMETER: { status: 400, message: 'Missing clientId parameter' },
+  NO_CONSENT_DATA: {
+    status: 404,
+    message: 'No consent data available for this payment request',
+  },
+  CONSENT_CREATE_FAILED: { status: 500, message: 'Failed to create consent request' },
+
+  // Requests and merchant clients (not spec messages; the server's own)
+  VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
+  INVALID_CLIENT_CREDENTIALS: { status: 401, message: 'Invalid client credentials' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+
+  // Account linking (spec §8, §5)
+  ACCOUNT_LINK_CREATE_FAILED: { status: 502, message: 'Failed to create account link' },
+  ACCOUNT_LINK_CONFIRM_FAILED: { status: 502, message: 'Failed to confirm payment' },
+  PAYMENT_NOT_YET_CONFIRMED: {
+    status: 409,
+    message: 'Payment not yet confirmed. Please wait and try again.',
+  },
+  ACCOUNT_VERIFY_FAILED: { status: 502, message: 'Failed to verify account' },
+  ACCOUNT_LINKING_FAILED: { status: 500, message: 'Something went wrong. Please try again.' },
+  INVALID_ACCOUNT_NUMBER: {
+    status: 400,
+    message: 'Please enter a valid account number (minimum 10 digits)',
+  },
+  NO_ACCOUNT_LINK_ID: { status: 400, message: 'No account link ID found' },
+  NO_REMITA_TRANSACTION_REFERENCE: {
+    status: 400,
+    message: 'No Remita transaction reference found for auth submission',
+  },
+  NO_ACCOUNT_DETAILS_FOR_CARD_LINKING: {
+    status: 400,
+    message: 'No account details found for card linking',
+  },
+
+  // Card (spec §8, §5)
+  CARD_LINK_FAILED: { status: 502, message: 'Failed to link card' },
+  OTP_SUBMIT_FAILED: { status: 502, message: 'Failed to submit OTP' },
+  OTP_VERIFICATION_FAILED: { status: 400, message: 'OTP verification failed' },
+  THREE_DS_FAILED: { status: 402, message: '3DS authentication failed' },
+  CARD_LINKING_FAILED: { status: 402, message: 'Card linking failed' },
+  CARD_LINKING_CONNECTION_ERROR: {
+    status: 503,
+    message: 'Card linking failed due to connection error',
+  },
+  RECONNECT_FAILED: { status: 503, message: 'Failed to reconnect to server' },
+  CARD_LINKING_RETRY_FAILED: { status: 502, message: 'Failed to retry card linking' },
+  NO_STORED_CARD_FOR_RETRY: { status: 400, message: 'No stored card details found for retry' },
+  CARD_PAYMENT_FAILED: { status: 402, message: 'Card payment failed' },
+  CARD_PAYMENT_PROCESSING_FAILED: { status: 502, message: 'Failed to process card payment' },
+  CARD_SAVE_FAILED: { status: 502, message: 'Failed to save card. Please try again.' },
+  NO_PAYMENT_ID_FOR_OTP: { status: 400, message: 'No payment ID found for OTP submission' },
+
+  // Card details, checked before encryption and again by the server after decryption (spec §5)
+  CARD_NUMBER_LENGTH_INVALID: { status: 400, message: 'Card number must be 16 digits' },
+  CARD_NUMBER_NOT_DIGITS: { status: 400, message: 'Card number must contain only digits' },
+  CARD_MONTH_INVALID: { status: 400, message: 'Please select a valid month' },
+  CARD_YEAR_INVALID: { status: 400, message: 'Please select a valid year' },
+  CARD_EXPIRED: { status: 400, message: 'Card has expired' },
+  CVV_LENGTH_INVALID: { status: 400, message: 'CVV must be 3 or 4 digits' },
+  CVV_NOT_DIGITS: { status: 400, message: 'CVV must contain only digits' },
+  PIN_LENGTH_INVALID: { status: 400, message: 'PIN must be 4 digits' },
+  PIN_NOT_DIGITS: { status: 400, message: 'PIN must contain only digits' },
+
+  // Account validation (spec §8)
+  ACCOUNT_VALIDATION_START_FAILED: { status: 502, message: 'Failed to start account validation' },
+  ACCOUNT_VALIDATION_FAILED: { status: 502, message: 'Failed to validate account' },
+
+  // Consent and payment (spec §8, §4)
+  NO_IMMEDIATE_PAYMENT: { status: 404, message: 'No immediate payment found' },
+  CONSENT_GRANT_FAILED: { status: 500, message: 'Failed to grant consent' },
+  PAYMENT_FAILED: { status: 402, message: 'Payment failed' },
+  DIRECT_DEBIT_FAILED: { status: 402, message: 'Direct debit payment failed' },
+  SOME_PAYMENTS_FAILED: { status: 402, message: 'Some payments failed. Please try again.' },
+  CONSENT_REJECTED: { status: 409, message: 'Consent was rejected by user' },
+  NO_OTP_DATA: { status: 400, message: 'No OTP data available' },
+  CONSENT_FAILED: { status: 500, message: 'Consent failed' },
+
+  // Authentication (spec §8, §5)
+  AUTHENTICATION_FAILED_RETRY: { status: 401, message: 'Authentication failed. Please try again.' },
+  LOGIN_FAILED: { status: 401, message: 'Login failed' },
+  AUTHENTICATION_FAILED: { status: 401, message: 'Authentication failed' },
+  AUTH_TOKEN_UNAVAILABLE: { status: 401, message: 'Authentication token not available' },
+  TOKEN_EXPIRED: { status: 401, message: 'Token expired - redirecting to login' },
+  DISCOVERY_ID_REQUIRED: { status: 400, message: 'Discovery ID is required for authentication' },
+
+  // Account deletion (spec §8)
+  ACCOUNT_DELETE_FAILED: { status: 500, message: 'Failed to delete account' },
+
+  // Encryption (spec §8)
+  ENCRYPTION_KEY_FAILED: { status: 503, message: 'Failed to get encryption key' },
+  CARD_ENCRYPTION_FAILED: { status: 500, message: 'Failed to encrypt card details' },
+  FIELD_ENCRYPTION_FAILED: { status: 500, message: 'Failed to encrypt field' },
+
+  // Generic (spec §8)
+  API_REQUEST_FAILED: { status: 500, message: 'API request failed' },
+  API_CALL_FAILED: { status: 502, message: 'API call failed: {status}' },
+
+  // Chip-card terminal (spec §8)
+  TERMINAL_TIMEOUT: { status: 504, message: 'Transaction timed out' },
+  TERMINAL_BUSY: { status: 409, message: 'Device is busy, please wait' },
+  TERMINAL_INVALID_PARAMETERS: {
+    status: 400,
+    message:
+      'Invalid transaction parameters. Please try again with a different amount or reset the device.',
+  },
+  TERMINAL_AMOUNT_OUT_OF_RANGE: {
+    status: 400,
+    message: 'Transaction amount is out of range. Please use a smaller amount.',
+  },
+  TERMINAL_INVALID_FORMAT: {
+    status: 400,
+    message: 'Invalid transaction format. Please reset the device and try again.',
+  },
+  TERMINAL_DEVICE_ERROR: { status: 502, message: 'Device error: {code}' },
+  TERMINAL_DECLINED: { status: 402, message: 'Transaction declined by card or issuer' },
+  TERMINAL_CHIP_REQUIRED: { status: 400, message: 'Please use chip card insertion' },
+  TERMINAL_SDK_LOAD_FAILED: { status: 503, message: 'Failed to load QPOS SDK' },
+  TERMINAL_DISCOVERY_FAILED: { status: 503, message: 'Failed to discover Bluetooth device' },
+  TERMINAL_CONNECT_FAILED: { status: 503, message: 'Failed to connect to device' },
+  TERMINAL_NOT_CONNECTED: { status: 409, message: 'Not connected to device' },
+  TERMINAL_CHARACTERISTICS_MISSING: {
+    status: 503,
+    message: 'Bluetooth characteristics not properly set up',
+  },
+  TERMINAL_RESET_FAILED: { status: 502, message: 'Failed to reset device' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type TErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ZApiErrorBody = z.object({
+  success: z.literal(false),
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+export type TApiErrorBody = z.infer<typeof ZApiErrorBody>;
+
+/** The body the server answers for a catalogue code; `message` overrides when more precise. */
+export function errorBody(code: TErrorCode, message?: string): TApiErrorBody {
+  return { success: false, error: { code, message: message ?? ERROR_CATALOGUE[code].message } };
+}
+
+export function errorStatus(code: TErrorCode): number {
+  return ERROR_CATALOGUE[code].status;
+}
+
+/** Whether a string from outside (a response body, a stream) names a catalogue code. */
+export function isErrorCode(code: string): code is TErrorCode {
+  return Object.hasOwn(ERROR_CATALOGUE, code);
+}
+
+/**
+ * A catalogue message with its `{name}` placeholders filled, e.g. 'API call failed: 503'.
+ * A placeholder without a value stays as written, so a missing value is visible, not blank.
+ */
+export function formatErrorMessage(
+  code: TErrorCode,
+  values: Readonly<Record<string, string | number>> = {},
+): string {
+  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
+}

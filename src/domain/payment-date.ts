@@ -1,0 +1,21 @@
+import { CURRENCY_LOCALE } from './constants';
+
+// Payers are in Nigeria: dates are read on Lagos's calendar wherever the code runs.
+const PAYMENT_DATE = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'Africa/Lagos',
+});
+
+/** '5 Jan 2025' for an ISO date or date-time; null when there is no readable date. */
+export function formatPaymentDate(isoDate: string | null): string | null {
+  if (isoDate === null) return null;
+  const time = Date.parse(isoDate);
+  return Number.isNaN(time) ? null : PAYMENT_DATE.format(time);
+}
+
+/** A future payment's due date, or 'As needed' when it has none (spec §2 Consent Granted). */
+export function dueDateLabel(dueDate: string | null): string {
+  return formatPaymentDate(dueDate) ?? 'As needed';
+}

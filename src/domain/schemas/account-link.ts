@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { ZKobo } from './consent';
+import { ZAccountNumber } from './user-account';
+
+// spec §3 Pay-in details: the test transfer the payer makes to prove they own the account.
+export const ZPayInDetails = z.object({
+  amount: ZKobo,
+  accountNumber: z.string(),
+  beneficiary: z.string(),
+  bankName: z.string(),
+  paymentId: z.string(),
+  /** The payer's account the transfer must come from. */
+  sourceAccount: z.string().nullable(),
+});
+export type TPayInDetails = z.infer<typeof ZPayInDetails>;
+
+// spec §3 Account link response.authParams: one pair of fields the bank asks the payer to fill.
+export const ZAuthParam = z.object({
+  param1: z.string(),
+  param2: z.string().nullable(),
+  label1: z.string(),
+  label2: z.string().nullable(),
+  description1: z.string().nullable(),
+  description2: z.string().nullable(),
+});
+export type TAuthParam = z.infer<typeof ZAuthParam>;
+
+export const ZMandateType = z.enum(['otp', 'paper']);
+export type TMandateType = z.infer<typeof ZMandateType>;
+
+// spec §3 Account link response. A paper mandate comes with the form to print and sign.
+export const ZAccountLink = z
+  .object({
+    id: z.string(),
+    payInDetails: ZPayInDetails.nullable(),
+    authParams: z.array(ZAuthParam),
+    mandateType: ZMandateType.default('otp'),
+    remitaTransRef: z.string().nullable(),
+    requestId: z.string().nullable(),
+    remitaLogoUrl: z.string().nullable(),
+    formUrl: z.string().nullable(),
+  })
+  .refine((link) => link.mandateType !== 'paper' || link.formUrl !== null, {
+    message: 'a paper mandate needs its formUrl',
+    path: ['formUrl'],
+  });
+export type TAccountLink = z.infer<typeof ZAccountLink>;
+
+/** POST /api/account-links/create body (spec §7; authenticated) */
+export const ZCreateAccountLinkRequest = z.object({
+  accountNumber: ZAccountNumber,
+  bankName: z.string().min(1),
+  accountName: z.string().min(1),
+  institutionCode: z.string().min(1),
+});
+export type TCreateAccountLinkRequest = z.infer<typeof ZCreateAccountLinkRequest>;
+
+/** POST /api/account-links/create answer (spec §7) */
+export const ZCreateAccountLinkResponse = z.object({
+  success: z.literal(true),
+  accountLink: ZAccountLink,
+  message: z.string().optional(),
+});
+export type TCreateAccountLinkResponse = z.infer<typeof ZCreateAccountLinkResponse>;
+
+/**
+ * POST /api/account-links/confirm-payment/{id} answer (spec §7). `success: false` with status
+ * 'pending' is an ordinary answer: the transfer has not arrived yet (spec §4).
+ */
+export const ZConfirmAccountLinkPaymentResponse = z.object({
+  success: z.boolean(),
+  status: z.enum(['pending', 'completed', 'failed']),
+  message: z.string(),
+});
+export type TConfirmAccountLinkPaymentResponse = z.infer<typeof ZConfirmAccountLinkPaymentResponse>;
+
+/** POST /api/transactionservicealt/create body (spec §7) */
+export const ZAltServiceCreateRequest = z.object({
+  accountName: z.string().min(1),
+  accountNumber: ZAccountNumber,
+  institutionCode: z.string().min(1),
+});
+export type TAltServiceCreateRequest = z.infer<typeof ZAltServiceCreateRequest>;
+
+/**
+ * POST /api/transactionservicealt/create answer. The spec does not show it; we answer an account
+ * link, because the page needs its remitaTransRef and authParams for the verification form.
+ */
+export const ZAltServiceCreateResponse = ZCreateAccountLinkResponse;
+export type TAltServiceCreateResponse = z.infer<typeof ZAltServiceCreateResponse>;
+
+/** POST /api/transactionservicealt/confirm body (spec §7) */
+export const ZAltServiceConfirmRequest = z.object({
+  remitaTransRef: z.string().min(1),
+  authParams: z
+    .array(z.object({ param1: z.string().min(1), value: z.string().trim().min(1) }))
+    .min(1),
+});
+export type TAltServiceConfirmRequest = z.infer<typeof ZAltServiceConfirmRequest>;
+
+/** POST /api/transactionservicealt/confirm answer (spec §7) */
+export const ZAltServiceConfirmResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+});
+export type TAltServiceConfirmResponse = z.infer<typeof ZAltServiceConfirmResponse>;
+
+/** Account-link progress event stream (spec §7): the link completed or failed. */
+export const ZAccountLinkProgressEvent = z.object({
+  accountLinkId: z.string(),
+  status: z.enum(['completed', 'failed']),
+  message: z.string().optional(),
+});
+export type TAccountLinkProgressEvent = z.infer<typeof ZAccountLinkProgressEvent>;

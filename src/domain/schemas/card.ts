@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { CARD_ENCRYPTION_ALGORITHM, CARD_ENCRYPTION_VERSION } from '../constants';
+import { ZKobo } from './consent';
+import { ZAccountNumber } from './user-account';
+
+// spec §3 Card form: what the payer types. Never sent as is: it is encrypted first.
+export const ZCardForm = z.object({
+  cardNumber: z.string(),
+  expiryDate: z.string(),
+  cvv: z.string(),
+  pin: z.string(),
+  saveCard: z.boolean(),
+});
+export type TCardForm = z.infer<typeof ZCardForm>;
+
+const ZBase64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
+
+/**
+ * spec §3 Encrypted card field, §7 Card encryption: RSA-OAEP (SHA-256) wraps a fresh 256-bit
+ * AES-GCM key that encrypts one field with a 12-byte IV. Each field has its own envelope.
+ */
+export const ZEncryptedField = z.object({
+  keyId: z.string().min(1),
+  encryptedAesKey: ZBase64,
+  iv: ZBase64,
+  encryptedData: ZBase64,
+  algorithm: z.literal(CARD_ENCRYPTION_ALGORITHM),
+  version: z.literal(CARD_ENCRYPTION_VERSION),
+});
+export type TEncryptedField = z.infer<typeof ZEncryptedField>;
+
+// spec §3 Encrypted card
+export const ZEncryptedCard = z.object({
+  encryptedCardNumber: ZEncryptedField,
+  encryptedExpiryDate: ZEncryptedField,
+  encryptedCvv: ZEncryptedField,
+  encryptedPin: ZEncryptedField.optional(),
+});
+export type TEncryptedCard = z.infer<typeof ZEncryptedCard>;
+
+// spec §3 Card linking data: what the page keeps after a card was charged for linking.
+export const ZCardLinkingData = z.object({
+  paymentId: z.string(),
+  obfuscatedCard: z.string(),
+  amount: ZKobo,
+  narration: z.string(),
+  cardWasSaved: z.boolean(),
+});
+export type TCardLinkingData = z.infer<typeof ZCardLinkingData>;
+
+// spec §3 OTP data
+export const ZOtpData = z.object({
+  paymentId: z.string(),
+  displayMessage: z.string(),
+  amount: ZKobo,
+});
+export type TOtpData = z.infer<typeof ZOtpData>;
+
+// spec §3 3DS data
+export const ZThreeDsData = z.object({
+  challengeUrl: z.url(),
+  paymentId: z.string(),
+  amount: ZKobo,
+  displayMessage: z.string(),
+});
+export type TThreeDsData = z.infer<typeof ZThreeDsData>;
+
+/** Save the card to a bank account of the payer (spec §7 card call, linking variant). */
+export const ZCardLinkRequest = z.strictObject({
+  saveCard: z.literal(true),
+  saveToAccount: z.object({ accountNumber: ZAccountNumber, institutionCode: z.string().min(1) }),
+  cardDetails: ZEncryptedCard,
+});
+
+/** Pay an immediate payment with a new card (spec §7 card call, payment variant). */
+export const ZCardPaymentRequest = z.strictObject({
+  paymentId: z.string().min(1),
+  cardDetails: ZEncryptedCard,
+  saveCard: z.boolean(),
+});
+
+/** Pay an immediate payment from a saved account or card (spec §7 card call). */
+export const ZSavedSourcePaymentRequest = z.strictObject({
+  paymentId: z.string().min(1),
+  sourceAccountId: z.string().min(1),
+  amount: ZKobo.min(1),
+  narration: z.string(),
+});
+
+/** POST /api/payments/card body (spec §7; authenticated) */
+export const ZCardChargeRequest = z.union([
+  ZCardLinkRequest,
+  ZCardPaymentRequest,
+  ZSavedSourcePaymentRequest,
+]);
+export type TCardChargeRequest = z.infer<typeof ZCardChargeRequest>;
+
+/** POST /api/payments/card/public body (spec §7; anonymous): the consent vouches for the call. */
+export const ZPublicCardChargeRequest = z.union([
+  ZCardLinkRequest.extend({ consentId: z.string().min(1) }),
+  ZCardPaymentRequest.extend({ consentId: z.string().min(1) }),
+]);
+export type TPublicCardChargeRequest = z.infer<typeof ZPublicCardChargeRequest>;
+
+/** POST /api/payments/card and /card/public answer (spec §7) */
+export const ZCardChargeResponse = z.object({
+  success: z.boolean(),
+  requires3DS: z.boolean().optional(),
+  challengeUrl: z.url().optional(),
+  requiresOTP: z.boolean().optional(),
+  paymentId: z.string().optional(),
+  amount: ZKobo.optional(),
+  displayMessage: z.string().optional(),
+  transactionReference: z.string().optional(),
+  orderPaymentReference: z.string().optional(),
+  message: z.string().optional(),
+});
+export type TCardChargeResponse = z.infer<typeof ZCardChargeResponse>;
+
+/** The card that paid, in the only form we ever show or keep: masked (first 6 / last 4). */
+export const ZPayerCard = z.object({
+  obfuscatedCard: z.string(),
+  brand: z.enum(['visa', 'mastercard', 'verve']).nullable(),
+});
+export type TPayerCard = z.infer<typeof ZPayerCard>;
+
+/** The bank account that paid, for the Payment Source box (spec §2). */
+export const ZPayerBank = z.object({
+  bankName: z.string(),
+  accountName: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  institutionCode: z.string().nullable(),
+});
+export type TPayerBank = z.infer<typeof ZPayerBank>;
+
+/**
+ * An OTP, or for banks that ask for one a free-text bank token of at least 1 character (spec §5).
+ */
+const ZOtpOrBankToken = z.string().trim().min(1).max(50);
+
+/** POST /api/payments/card/complete body (spec §7) */
+export const ZCardCompleteRequest = z.object({
+  paymentId: z.string().min(1),
+  otp: ZOtpOrBankToken,
+  consentId: z.string().min(1).optional(),
+});
+export type TCardCompleteRequest = z.infer<typeof ZCardCompleteRequest>;
+
+/** POST /api/payments/card/complete answer (spec §7) */
+export const ZCardCompleteResponse = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  obfuscatedCard: z.string().optional(),
+  payerCard: ZPayerCard.optional(),
+  paymentType: z.enum(['immediate', 'future', 'card_linking']).optional(),
+  shouldPromptCardLinking: z.boolean().optional(),
+  amount: ZKobo.optional(),
+  narration: z.string().optional(),
+});
+export type TCardCompleteResponse = z.infer<typeof ZCardCompleteResponse>;
+
+/** POST /api/payments/save-card body (spec §7; authenticated) */
+export const ZSaveCardRequest = z.object({
+  paymentId: z.string().min(1),
+  accountNumber: ZAccountNumber,
+  institutionCode: z.string().min(1),
+});
+export type TSaveCardRequest = z.infer<typeof ZSaveCardRequest>;
+
+/** POST /api/payments/save-card answer (spec §7) */
+export const ZSaveCardResponse = z.object({ ok: z.boolean(), message: z.string() });
+export type TSaveCardResponse = z.infer<typeof ZSaveCardResponse>;
+
+/** GET /api/encryption/public-key answer (spec §7) */
+export const ZEncryptionPublicKeyResponse = z.object({
+  publicKey: z.string().startsWith('-----BEGIN PUBLIC KEY-----'),
+  keyId: z.string().min(1),
+});
+export type TEncryptionPublicKeyResponse = z.infer<typeof ZEncryptionPublicKeyResponse>;
+
+/** Card-linking event stream, per user id (spec §7). */
+export const ZCardLinkingEvent = z.discriminatedUnion('event', [
+  z.object({
+    event: z.literal('card_linking_success'),
+    paymentId: z.string(),
+    message: z.string().optional(),
+  }),
+  z.object({ event: z.literal('card_linking_error'), paymentId: z.string(), error: z.string() }),
+  z.object({
+    event: z.literal('card_linking_progress'),
+    paymentId: z.string(),
+    message: z.string().optional(),
+  }),
+  z.object({ event: z.literal('card_linking_failed'), paymentId: z.string(), error: z.string() }),
+]);
+export type TCardLinkingEvent = z.infer<typeof ZCardLinkingEvent>;

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { DATA_CATEGORIES } from '../constants';
+import { ZConsent, ZConsentStatus, ZCounterparty } from './consent';
+import { ZCreatePayment } from './merchant-api';
+
+/** GET /api/consent/{id}[?clientId=] query (spec §7). The answer is ZConsentReadResponse. */
+export const ZConsentReadQuery = z.object({
+  clientId: z.string().trim().min(1).optional(),
+});
+export type TConsentReadQuery = z.infer<typeof ZConsentReadQuery>;
+
+/** GET /api/consent/{consentId} without clientId (spec §7 alternate read): what sign-in needs. */
+export const ZConsentSummaryReadResponse = z.object({
+  success: z.literal(true),
+  consent: z.object({
+    counterparty: ZCounterparty,
+    attestDiscoveryId: z.string().nullable(),
+  }),
+});
+export type TConsentSummaryReadResponse = z.infer<typeof ZConsentSummaryReadResponse>;
+
+/** spec §3 Consent creation payload (POST /api/consent body): expiresAt is 24 h ahead. */
+export const ZConsentCreationPayload = z.object({
+  userId: z.string().min(1),
+  paymentConsents: z.array(ZCreatePayment).min(1),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export type TConsentCreationPayload = z.infer<typeof ZConsentCreationPayload>;
+
+/** POST /api/consent answer (spec §7); failures answer ZApiErrorBody. */
+export const ZConsentCreationResponse = z.object({
+  success: z.literal(true),
+  consentId: z.string(),
+});
+export type TConsentCreationResponse = z.infer<typeof ZConsentCreationResponse>;
+
+/** GET /api/consent/payment-request/{id} answer (spec §7) */
+export const ZPaymentRequestReadResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ counterparty: ZCounterparty }),
+});
+export type TPaymentRequestReadResponse = z.infer<typeof ZPaymentRequestReadResponse>;
+
+export const ZDataCategory = z.enum(DATA_CATEGORIES);
+export type TDataCategory = z.infer<typeof ZDataCategory>;
+
+/** How an immediate payment is made (spec §7 grant: account, transfer or card). */
+export const ZImmediatePaymentMethod = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('account'), accountId: z.string().min(1) }),
+  z.object({ type: z.literal('transfer'), paymentId: z.string().min(1) }),
+  z.object({ type: z.literal('card'), paymentId: z.string().min(1) }),
+]);
+export type TImmediatePaymentMethod = z.infer<typeof ZImmediatePaymentMethod>;
+
+/** Future payments are only ever debited from a linked account. */
+export const ZFuturePaymentMethod = z.object({
+  type: z.literal('account'),
+  accountId: z.string().min(1),
+});
+export type TFuturePaymentMethod = z.infer<typeof ZFuturePaymentMethod>;
+
+/**
+ * POST /api/consent/{consentId}/grant body (spec §7), signed with the payer's attestation.
+ * A granted future-payment part needs at least one account (spec §5 Repayment Confirm).
+ */
+export const ZGrantRequest = z.object({
+  originalRequestId: z.string().nullable(),
+  consentData: z.object({ consentId: z.string().min(1) }),
+  userAuthenticated: z.boolean(),
+  attestDiscoveryId: z.string().nullable(),
+  futurePayments: z
+    .object({
+      granted: z.boolean(),
+      selectedAccounts: z.array(z.string().min(1)),
+      paymentMethods: z.array(ZFuturePaymentMethod),
+    })
+    .refine((f) => !f.granted || f.selectedAccounts.length > 0, {
+      message: 'granted future payments need at least one account',
+      path: ['selectedAccounts'],
+    })
+    .optional(),
+  dataSharing: z
+    .object({ granted: z.boolean(), dataTypes: z.array(ZDataCategory) })
+    .optional(),
+  immediatePayments: z
+    .object({
+      granted: z.boolean(),
+      selectedAccounts: z.array(z.string().min(1)),
+      paymentMethods: z.array(ZImmediatePaymentMethod),
+    })
+    .optional(),
+});
+export type TGrantRequest = z.infer<typeof ZGrantRequest>;
+
+/** How the immediate payments of a grant went; `failed` must be 0 for success (spec §4). */
+export const ZPaymentResults = z.object({
+  total: z.number().int().nonnegative(),
+  succeeded: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+export type TPaymentResults = z.infer<typeof ZPaymentResults>;
+
+/**
+ * POST /api/consent/{consentId}/grant answer (spec §7). A grant whose debits failed is still a
+ * 200 answer: `paymentResults.failed` and `error` tell the page (spec §4 Grant outcome).
+ */
+export const ZGrantResponse = z.object({
+  success: z.literal(true),
+  consent: ZConsent,
+  paymentResults: ZPaymentResults.optional(),
+  status: ZConsentStatus,
+  message: z.string().optional(),
+  error: z.string().optional(),
+});
+export type TGrantResponse = z.infer<typeof ZGrantResponse>;
+
+/** POST /api/consent/otp body (spec §7) */
+export const ZConsentOtpRequest = z.object({
+  paymentId: z.string().min(1),
+  otp: z.string().trim().min(1).max(50),
+});
+export type TConsentOtpRequest = z.infer<typeof ZConsentOtpRequest>;
+
+/** POST /api/consent/otp answer (spec §7); failures answer ZApiErrorBody. */
+export const ZConsentOtpResponse = z.object({ success: z.literal(true) });
+export type TConsentOtpResponse = z.infer<typeof ZConsentOtpResponse>;

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ZKobo } from './consent';
+import { ZPayerBank, ZPayerCard } from './card';
+
+// spec §3 Transfer details: the one-time account the payer transfers into.
+export const ZTransferDetails = z.object({
+  amount: ZKobo,
+  bankName: z.string(),
+  accountNumber: z.string(),
+  accountName: z.string(),
+  expiresAt: z.string(),
+});
+export type TTransferDetails = z.infer<typeof ZTransferDetails>;
+
+const ZImmediatePaymentBase = z.object({
+  type: z.literal('immediate'),
+  amount: ZKobo.min(1),
+  sourceAccountId: z.string().min(1),
+  narration: z.string(),
+  senderName: z.string(),
+  location: z.string().nullable(),
+  originalRequestId: z.string().nullable(),
+});
+
+/**
+ * spec §3 Immediate payment request. The destination is exactly one of: a paypoint; an account of
+ * a known user; or a bank account found by name enquiry.
+ */
+export const ZImmediatePaymentRequest = z.union([
+  ZImmediatePaymentBase.extend({ paypointId: z.string().min(1) }).strict(),
+  ZImmediatePaymentBase.extend({
+    destinationAccountId: z.string().min(1),
+    destinationUserId: z.string().min(1),
+  }).strict(),
+  ZImmediatePaymentBase.extend({
+    recipientAccountNumber: z.string().min(1),
+    recipientBankCode: z.string().min(1),
+    recipientBankName: z.string().min(1),
+    recipientAccountName: z.string().min(1),
+    nameEnquiryId: z.string().min(1),
+  }).strict(),
+]);
+export type TImmediatePaymentRequest = z.infer<typeof ZImmediatePaymentRequest>;
+
+/** Payment-status event stream, by paymentId (spec §7). */
+export const ZPaymentStatusEvent = z.object({
+  paymentId: z.string(),
+  status: z.enum(['in_progress', 'completed']),
+  eventType: z.literal('payment_success').optional(),
+  payerBank: ZPayerBank.nullable().optional(),
+  payerCard: ZPayerCard.nullable().optional(),
+  paymentType: z.enum(['bank_transfer', 'card', 'account', 'chip_card']).optional(),
+  shouldPromptCardLinking: z.boolean().optional(),
+  shouldPromptBankAccountLinking: z.boolean().optional(),
+  cardWasSaved: z.boolean().optional(),
+});
+export type TPaymentStatusEvent = z.infer<typeof ZPaymentStatusEvent>;
+
+/** GET /api/payments/favorites-and-recents?limit=8 query (spec §7) */
+export const ZFavoritesAndRecentsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(50).default(8),
+});
+export type TFavoritesAndRecentsQuery = z.infer<typeof ZFavoritesAndRecentsQuery>;
+
+/** Someone the payer has paid before. */
+export const ZPaymentCounterpartySummary = z.object({
+  accountNumber: z.string().nullable(),
+  accountName: z.string(),
+  bankName: z.string().nullable(),
+  institutionCode: z.string().nullable(),
+  logo: z.string().nullable(),
+});
+export type TPaymentCounterpartySummary = z.infer<typeof ZPaymentCounterpartySummary>;
+
+/** GET /api/payments/favorites-and-recents answer. The spec does not show it; this is ours. */
+export const ZFavoritesAndRecentsResponse = z.object({
+  success: z.literal(true),
+  favorites: z.array(ZPaymentCounterpartySummary),
+  recents: z.array(ZPaymentCounterpartySummary),
+});
+export type TFavoritesAndRecentsResponse = z.infer<typeof ZFavoritesAndRecentsResponse>;
+
+/** GET /api/payments/history answer. The spec does not show it; this is ours. */
+export const ZPaymentHistoryResponse = z.object({
+  success: z.literal(true),
+  payments: z.array(
+    z.object({
+      paymentId: z.string(),
+      amount: ZKobo,
+      narration: z.string(),
+      status: z.enum(['pending', 'executed', 'failed']),
+      executedAt: z.string().nullable(),
+      counterpartyName: z.string(),
+    }),
+  ),
+});
+export type TPaymentHistoryResponse = z.infer<typeof ZPaymentHistoryResponse>;
+
+/** POST /api/payments/release-pending body (spec §7) */
+export const ZReleasePendingRequest = z.object({ destinationAccountId: z.string().min(1) });
+export type TReleasePendingRequest = z.infer<typeof ZReleasePendingRequest>;
+
+/** POST /api/payments/release-pending answer. The spec does not show it; this is ours. */
+export const ZReleasePendingResponse = z.object({
+  success: z.literal(true),
+  released: z.number().int().nonnegative(),
+});
+export type TReleasePendingResponse = z.infer<typeof ZReleasePendingResponse>;

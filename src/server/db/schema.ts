@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { TActOnBehalfOf, TPaymentOrigin } from '../../domain/schemas/consent';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A merchant: the counterparty of its consents (spec §3 Consent.counterparty). */
+export const merchants = pgTable('merchants', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  image: text('image'),
+  tag: text('tag'),
+  type: text('type', { enum: ['merchant', 'api_user'] })
+    .notNull()
+    .default('merchant'),
+  primaryColour: text('primary_colour').notNull(),
+  primaryText: text('primary_text').notNull(),
+  secondaryColour: text('secondary_colour').notNull(),
+  secondaryText: text('secondary_text').notNull(),
+  /** Bank of the collection ("shield") wallet that receives immediate payments; none means the
+   * merchant cannot collect immediate payments yet. */
+  walletBankName: text('wallet_bank_name'),
+  createdAt: createdAt(),
+});
+
+/** Server-to-server credentials of a merchant, and the origins allowed to embed its pages. */
+export const apiClients = pgTable('api_clients', {
+  clientId: text('client_id').primaryKey(),
+  merchantId: text('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  /** scrypt hash of the client secret; the secret itself is shown once and never stored. */
+  secretHash: text('secret_hash').notNull(),
+  allowedOrigins: jsonb('allowed_origins')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  createdAt: createdAt(),
+});
+
+export const consents = pgTable(
+  'consents',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => apiClients.clientId),
+    status: text('status', { enum: ['pending', 'granted', 'declined', 'failed'] })
+      .notNull()
+      .default('pending'),
+    grantedAt: timestamp('granted_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    partyImage: text('party_image'),
+    actOnBehalfOf: jsonb('act_on_behalf_of').$type<TActOnBehalfOf>(),
+    formId: text('form_id'),
+    formResponseId: text('form_response_id'),
+    formUpdateToken: text('form_update_token'),
+    formTemplateValues: jsonb('form_template_values').$type<Record<string, string>>(),
+    requiresAuth: boolean('requires_auth').notNull().default(false),
+    requiresAccount: boolean('requires_account').notNull().default(false),
+    attestDiscoveryId: text('attest_discovery_id'),
+    authAppId: text('auth_app_id'),
+    originalRequestId: text('original_request_id'),
+    /** Idempotency-Key of the creating request: a retry answers the first consent. */
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('consents_client_idempotency_key').on(t.clientId, t.idempotencyKey)],
+);
+
+/** spec §3 Payment. Amounts are integer kobo. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    consentId: text('consent_id')
+      .notNull()
+      .references(() => consents.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    type: text('type', { enum: ['immediate', 'future'] }).notNull(),
+    status: text('status', { enum: ['pending', 'executed'] })
+      .notNull()
+      .default('pending'),
+    executedAt: timestamp('executed_at', { withTimezone: true }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    narration: text('narration').notNull(),
+    dueDate: timestamp('due_date', { withTimezone: true }),
+    startDate: timestamp('start_date', { withTimezone: true }),
+    endDate: timestamp('end_date', { withTimezone: true }),
+    frequency: text('frequency', { enum: ['daily', 'weekly', 'monthly', 'yearly', 'quarterly'] }),
+    interval: integer('interval'),
+    amountType: text('amount_type', { enum: ['fixed', 'variable'] })
+      .notNull()
+      .default('fixed'),
+    paypointId: text('paypoint_id'),
+    paypointLocationName: text('paypoint_location_name'),
+    shieldWalletBankName: text('shield_wallet_bank_name'),
+    origin: jsonb('origin').$type<TPaymentOrigin>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payments_consent_id').on(t.consentId)],
+);
+
+export const DATA_SHARING_CATEGORIES = [
+  'bvnData',
+  'ninData',
+  'userImages',
+  'bankAccounts',
+] as const;
+
+/** What a consent asks to share: one row per category, or per sub-item when it names them. */
+export const dataSharingItems = pgTable(
+  'data_sharing_items',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    consentId: text('consent_id')
+      .notNull()
+      .references(() => consents.id, { onDelete: 'cascade' }),
+    category: text('category', { enum: DATA_SHARING_CATEGORIES }).notNull(),
+    /** null: the whole category; otherwise one named sub-item of it. */
+    item: text('item'),
+  },
+  (t) => [index('data_sharing_items_consent_id').on(t.consentId)],
+);
+
+/** Audit trail of a consent: every change, who made it and when. Rows are never updated. */
+export const consentEvents = pgTable(
+  'consent_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    consentId: text('consent_id')
+      .notNull()
+      .references(() => consents.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    actor: text('actor').notNull(),
+    data: jsonb('data')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index('consent_events_consent_id').on(t.consentId)],
+);

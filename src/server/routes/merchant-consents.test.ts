@@ -1,0 +1,152 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZCreateConsentResponse } from '../../domain/schemas/merchant-api';
+import { consents, dataSharingItems, payments } from '../db/schema';
+import { createTestClient, startTestApp } from '../test-support';
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let client: Awaited<ReturnType<typeof createTestClient>>;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  client = await createTestClient(ctx.database, { name: 'Mama Put Foods' });
+});
+afterAll(() => ctx.close());
+
+const validBody = {
+  payments: [
+    { type: 'immediate', amount: 250_000, narration: 'Order 17' },
+    {
+      type: 'future',
+      amount: 100_000,
+      amountType: 'fixed',
+      narration: 'Subscription',
+      frequency: 'monthly',
+      interval: 1,
+      dueDate: '2027-01-01T09:00:00.000Z',
+    },
+  ],
+  dataSharing: { bvnData: true, ninData: ['nin', 'photo'] },
+};
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/consents',
+    headers: { authorization: client.authorization, ...headers },
+    payload: body as object,
+  });
+
+const countRows = async () => {
+  const [row] = await ctx.database.db
+    .select({
+      consents: sql<number>`(select count(*)::int from ${consents})`,
+      payments: sql<number>`(select count(*)::int from ${payments})`,
+      items: sql<number>`(select count(*)::int from ${dataSharingItems})`,
+    })
+    .from(sql`(select 1) as one`);
+  return row;
+};
+
+describe('POST /api/v1/consents', () => {
+  it('creates a consent and answers its id and hosted URL', async () => {
+    const response = await post(validBody);
+    expect(response.statusCode).toBe(201);
+    const body = ZCreateConsentResponse.parse(response.json());
+    expect(body.url).toBe(`http://localhost:3999/r/${body.consentId}?clientId=${client.clientId}`);
+    const expires = new Date(body.expiresAt).getTime() - Date.now();
+    expect(expires).toBeGreaterThan(86_400_000 - 60_000); // spec §9: 24 h by default
+    expect(expires).toBeLessThanOrEqual(86_400_000);
+  });
+
+  it('refuses a wrong secret with 401 and writes nothing', async () => {
+    const before = await countRows();
+    const wrong = `Basic ${Buffer.from(`${client.clientId}:sk_wrong`).toString('base64')}`;
+    const response = await post(validBody, { authorization: wrong });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: 'INVALID_CLIENT_CREDENTIALS', message: 'Invalid client credentials' },
+    });
+    expect(await countRows()).toEqual(before);
+  });
+
+  it.each([
+    ['no credentials', undefined],
+    ['a bearer token', 'Bearer abc'],
+    ['an unknown client', `Basic ${Buffer.from('cli_nobody:sk_x').toString('base64')}`],
+  ])('refuses %s with 401', async (_label, authorization) => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: authorization ? { authorization } : {},
+      payload: validBody,
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each([
+    ['a fractional amount', { payments: [{ type: 'immediate', amount: 10.5, narration: 'x' }] }, 'payments.0.amount'],
+    ['a negative amount', { payments: [{ type: 'immediate', amount: -1, narration: 'x' }] }, 'payments.0.amount'],
+    ['an unknown frequency', { payments: [{ ...validBody.payments[1], frequency: 'hourly' }] }, 'payments.0.frequency'],
+    ['a frequency without interval', { payments: [{ ...validBody.payments[1], interval: undefined }] }, 'payments.0.interval'],
+    ['an unknown field', { ...validBody, surprise: true }, 'body'],
+    ['two immediate payments', { payments: [validBody.payments[0], validBody.payments[0]] }, 'payments'],
+    ['an empty narration', { payments: [{ type: 'immediate', amount: 5, narration: '  ' }] }, 'payments.0.narration'],
+    ['a control character', { payments: [{ type: 'immediate', amount: 5, narration: 'a\u0000b' }] }, 'payments.0.narration'],
+    ['an expiry in the past', { ...validBody, expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],
+  ])('answers 400 naming the field for %s, and writes nothing', async (_label, body, field) => {
+    const before = await countRows();
+    const response = await post(body);
+    expect(response.statusCode).toBe(400);
+    const json = response.json();
+    expect(json.success).toBe(false);
+    expect(json.error.code).toBe('VALIDATION_FAILED');
+    expect(json.error.message.startsWith(`${field}:`)).toBe(true);
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('answers malformed JSON with 400, not 500', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: client.authorization, 'content-type': 'application/json' },
+      payload: '{"payments": [',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().success).toBe(false);
+  });
+
+  it('answers a retry with the same Idempotency-Key with the first consent', async () => {
+    const first = await post(validBody, { 'idempotency-key': 'order-17' });
+    const before = await countRows();
+    const again = await post(validBody, { 'idempotency-key': 'order-17' });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().consentId).toBe(first.json().consentId);
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('writes nothing at all when a part of the consent fails to be stored', async () => {
+    // A fault injected in the database: the data-sharing rows, written last, are refused.
+    await ctx.database.db.execute(sql`
+      create function refuse_item() returns trigger language plpgsql as $$
+      begin raise exception 'refused by test'; end $$`);
+    await ctx.database.db.execute(sql`
+      create trigger refuse_item before insert on data_sharing_items
+      for each row execute function refuse_item()`);
+    try {
+      const before = await countRows();
+      const response = await post(validBody);
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({
+        success: false,
+        error: { code: 'API_REQUEST_FAILED', message: 'API request failed' },
+      });
+      expect(await countRows()).toEqual(before);
+    } finally {
+      await ctx.database.db.execute(sql`drop trigger refuse_item on data_sharing_items`);
+      await ctx.database.db.execute(sql`drop function refuse_item`);
+    }
+  });
+});

@@ -1,0 +1,257 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { CONSENT_EXPIRY_MS } from '../../domain/constants';
+import { isConsentAvailable } from '../../domain/consent-availability';
+import type { TConsent, TDataSharing, TPayment } from '../../domain/schemas/consent';
+import type { TCreateConsentRequest } from '../../domain/schemas/merchant-api';
+import { randomId } from '../crypto/secret-hash';
+import type { TDb } from '../db/database';
+import {
+  DATA_SHARING_CATEGORIES,
+  consentEvents,
+  consents,
+  dataSharingItems,
+  merchants,
+  payments,
+} from '../db/schema';
+import { AppError } from './app-error';
+
+type TConsentRow = typeof consents.$inferSelect;
+type TPaymentRow = typeof payments.$inferSelect;
+type TMerchantRow = typeof merchants.$inferSelect;
+type TDataItemRow = typeof dataSharingItems.$inferSelect;
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+const dateOrNull = (s: string | undefined): Date | null => (s ? new Date(s) : null);
+
+export type TCreateConsentContext = {
+  clientId: string;
+  merchantId: string;
+  /** Idempotency-Key header: a retry with the same key answers the first consent. */
+  idempotencyKey?: string | undefined;
+  now?: Date;
+};
+
+/**
+ * Creates a consent, its payments and data-sharing items and its first audit event in one
+ * transaction: either all of it is written or none.
+ */
+export async function createConsent(
+  db: TDb,
+  input: TCreateConsentRequest,
+  ctx: TCreateConsentContext,
+): Promise<{ consentId: string; expiresAt: string; created: boolean }> {
+  if (ctx.idempotencyKey) {
+    const existing = await findByIdempotencyKey(db, ctx.clientId, ctx.idempotencyKey);
+    if (existing) return { ...existing, created: false };
+  }
+  const now = ctx.now ?? new Date();
+  const expiresAt = input.expiresAt
+    ? new Date(input.expiresAt)
+    : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
+  if (expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
+  }
+  const [merchant] = await db.select().from(merchants).where(eq(merchants.id, ctx.merchantId));
+  if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+
+  const consentId = randomId('cns');
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(consents).values({
+        id: consentId,
+        merchantId: ctx.merchantId,
+        clientId: ctx.clientId,
+        expiresAt,
+        actOnBehalfOf: input.actOnBehalfOf ?? null,
+        formId: input.formId ?? null,
+        requiresAuth: input.requirements.requiresAuth,
+        requiresAccount: input.requirements.requiresAccount,
+        authAppId: input.authAppId ?? null,
+        originalRequestId: input.originalRequestId ?? null,
+        idempotencyKey: ctx.idempotencyKey ?? null,
+      });
+      if (input.payments.length > 0) {
+        await tx.insert(payments).values(
+          input.payments.map((p, position) => ({
+            id: randomId('pay'),
+            consentId,
+            position,
+            type: p.type,
+            amount: p.amount,
+            narration: p.narration,
+            amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
+            dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
+            startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
+            endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
+            frequency: p.type === 'future' ? (p.frequency ?? null) : null,
+            interval: p.type === 'future' ? (p.interval ?? null) : null,
+            paypointId: p.paypointId ?? null,
+            paypointLocationName: p.paypointLocationName ?? null,
+            // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
+            shieldWalletBankName: p.type === 'immediate' ? merchant.walletBankName : null,
+          })),
+        );
+      }
+      const items = dataSharingRows(consentId, input.dataSharing);
+      if (items.length > 0) await tx.insert(dataSharingItems).values(items);
+      await tx.insert(consentEvents).values({
+        consentId,
+        type: 'consent.created',
+        actor: `client:${ctx.clientId}`,
+        data: { payments: input.payments.length, dataItems: items.length },
+      });
+    });
+  } catch (error) {
+    // Two retries racing with one key: the loser answers what the winner wrote.
+    if (ctx.idempotencyKey) {
+      const existing = await findByIdempotencyKey(db, ctx.clientId, ctx.idempotencyKey);
+      if (existing) return { ...existing, created: false };
+    }
+    throw error;
+  }
+  return { consentId, expiresAt: expiresAt.toISOString(), created: true };
+}
+
+async function findByIdempotencyKey(db: TDb, clientId: string, key: string) {
+  const [row] = await db
+    .select({ id: consents.id, expiresAt: consents.expiresAt })
+    .from(consents)
+    .where(and(eq(consents.clientId, clientId), eq(consents.idempotencyKey, key)));
+  return row ? { consentId: row.id, expiresAt: row.expiresAt.toISOString() } : null;
+}
+
+function dataSharingRows(
+  consentId: string,
+  dataSharing: TDataSharing | undefined,
+): Array<typeof dataSharingItems.$inferInsert> {
+  if (!dataSharing) return [];
+  return DATA_SHARING_CATEGORIES.flatMap(
+    (category): Array<typeof dataSharingItems.$inferInsert> => {
+      const value = dataSharing[category];
+      if (value === undefined || value === false) return [];
+      if (value === true) return [{ consentId, category, item: null }];
+      return value.map((item) => ({ consentId, category, item }));
+    },
+  );
+}
+
+function toDataSharing(rows: TDataItemRow[]): TDataSharing | null {
+  if (rows.length === 0) return null;
+  const result: TDataSharing = {};
+  for (const category of DATA_SHARING_CATEGORIES) {
+    const mine = rows.filter((r) => r.category === category);
+    if (mine.length === 0) continue;
+    const named = mine.flatMap((r) => (r.item === null ? [] : [r.item]));
+    result[category] = named.length > 0 ? named : true;
+  }
+  return result;
+}
+
+function toPayment(row: TPaymentRow): TPayment {
+  return {
+    paymentId: row.id,
+    type: row.type,
+    status: row.status,
+    executedAt: iso(row.executedAt),
+    amount: row.amount,
+    narration: row.narration,
+    dueDate: iso(row.dueDate),
+    startDate: iso(row.startDate),
+    endDate: iso(row.endDate),
+    frequency: row.frequency,
+    interval: row.interval,
+    amountType: row.amountType,
+    paypointId: row.paypointId,
+    paypointDetails: row.paypointLocationName
+      ? { location: { name: row.paypointLocationName } }
+      : null,
+    shieldWallet: row.shieldWalletBankName ? { bankName: row.shieldWalletBankName } : null,
+    origin: row.origin ?? null,
+  };
+}
+
+function toConsent(
+  row: TConsentRow,
+  merchant: TMerchantRow,
+  paymentRows: TPaymentRow[],
+  itemRows: TDataItemRow[],
+): TConsent {
+  return {
+    consentId: row.id,
+    status: row.status,
+    grantedAt: iso(row.grantedAt),
+    expiresAt: row.expiresAt.toISOString(),
+    counterparty: {
+      name: merchant.name,
+      image: merchant.image,
+      tag: merchant.tag,
+      type: merchant.type,
+      merchantId: merchant.id,
+      merchantColours: {
+        primaryColour: merchant.primaryColour,
+        primaryText: merchant.primaryText,
+        secondaryColour: merchant.secondaryColour,
+        secondaryText: merchant.secondaryText,
+      },
+    },
+    party: row.partyImage ? { image: row.partyImage } : null,
+    actOnBehalfOf: row.actOnBehalfOf ?? null,
+    payments: paymentRows.map(toPayment),
+    dataSharing: toDataSharing(itemRows),
+    formId: row.formId,
+    formResponseId: row.formResponseId,
+    formUpdateToken: row.formUpdateToken,
+    formCompletion: row.formTemplateValues
+      ? { templateLiteralValues: row.formTemplateValues }
+      : null,
+    requirements: { requiresAuth: row.requiresAuth, requiresAccount: row.requiresAccount },
+    attestDiscoveryId: row.attestDiscoveryId,
+    attestAuthAppId: row.authAppId,
+    authAppId: row.authAppId,
+  };
+}
+
+/** Loads a consent with everything it asks for, whatever its state; null when unknown. */
+export async function loadConsent(
+  db: TDb,
+  consentId: string,
+): Promise<{ consent: TConsent; clientId: string } | null> {
+  const [found] = await db
+    .select({ consent: consents, merchant: merchants })
+    .from(consents)
+    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
+    .where(eq(consents.id, consentId));
+  if (!found) return null;
+  const [paymentRows, itemRows] = await Promise.all([
+    db
+      .select()
+      .from(payments)
+      .where(inArray(payments.consentId, [consentId]))
+      .orderBy(asc(payments.position)),
+    db
+      .select()
+      .from(dataSharingItems)
+      .where(eq(dataSharingItems.consentId, consentId))
+      .orderBy(asc(dataSharingItems.id)),
+  ]);
+  return {
+    consent: toConsent(found.consent, found.merchant, paymentRows, itemRows),
+    clientId: found.consent.clientId,
+  };
+}
+
+/**
+ * The consent as the page may see it (spec §7 GET /api/consent/{id}?clientId=): unknown,
+ * expired or uncollectable consents are not found; another client's consent is forbidden.
+ */
+export async function readConsentForClient(
+  db: TDb,
+  consentId: string,
+  clientId: string,
+  now: Date = new Date(),
+): Promise<TConsent> {
+  const found = await loadConsent(db, consentId);
+  if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  if (found.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
+  return found.consent;
+}

@@ -1,0 +1,120 @@
+import { eq } from 'drizzle-orm';
+import type { TCreateConsentRequestInput } from '../../domain/schemas/merchant-api';
+import { ZCreateConsentRequest } from '../../domain/schemas/merchant-api';
+import type { TConfig } from '../config';
+import type { TDb } from '../db/database';
+import { merchants } from '../db/schema';
+import { createConsent } from './consents';
+import { createMerchantClient } from './merchant-clients';
+import { consentPageUrl } from './page-urls';
+
+export const DEMO_MERCHANT_ID = 'mer_demo';
+export const DEMO_CLIENT_ID = 'cli_demo';
+const DEMO_VALIDITY_MS = 365 * 24 * 60 * 60 * 1000;
+
+function monthlyDueDates(from: Date, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1 + i, 1, 9));
+    return d.toISOString();
+  });
+}
+
+function demoConsents(
+  now: Date,
+): Array<{ key: string; label: string; body: TCreateConsentRequestInput }> {
+  const expiresAt = new Date(now.getTime() + DEMO_VALIDITY_MS).toISOString();
+  const membership = monthlyDueDates(now, 6).map((dueDate) => ({
+    type: 'future' as const,
+    amount: 1_500_000,
+    amountType: 'fixed' as const,
+    narration: 'Gym membership',
+    frequency: 'monthly' as const,
+    interval: 1,
+    dueDate,
+  }));
+  return [
+    {
+      key: 'demo:immediate',
+      label: 'immediate payment only',
+      body: {
+        expiresAt,
+        payments: [{ type: 'immediate', amount: 2_500_000, narration: 'Order #1042 groceries' }],
+      },
+    },
+    {
+      key: 'demo:recurring',
+      label: 'recurring future payments',
+      body: { expiresAt, payments: membership, requirements: { requiresAuth: true } },
+    },
+    {
+      key: 'demo:data-sharing',
+      label: 'data sharing only',
+      body: {
+        expiresAt,
+        dataSharing: { bvnData: true, ninData: true, userImages: true, bankAccounts: true },
+        requirements: { requiresAuth: true },
+      },
+    },
+    {
+      key: 'demo:everything',
+      label: 'everything, with a form and a representative',
+      body: {
+        expiresAt,
+        payments: [
+          { type: 'immediate', amount: 500_000, narration: 'Registration fee' },
+          ...membership.slice(0, 3),
+          {
+            type: 'future',
+            amount: 2_000_000,
+            amountType: 'variable',
+            narration: 'Equipment deposit',
+            dueDate: monthlyDueDates(now, 2)[1],
+          },
+        ],
+        dataSharing: { bvnData: ['fullName', 'dateOfBirth'], ninData: true, bankAccounts: true },
+        formId: 'form_demo_kyc',
+        requirements: { requiresAuth: true, requiresAccount: true },
+        actOnBehalfOf: {
+          role: { name: 'Membership Officer' },
+          fullName: 'Chidinma Okafor',
+          name: 'Chidinma',
+          image: null,
+          location: 'Lekki Phase 1, Lagos',
+        },
+      },
+    },
+  ];
+}
+
+/**
+ * Seeds the demo merchant and its demo consents, once: later starts find them by their
+ * idempotency keys and only print their URLs.
+ */
+export async function seedDemo(db: TDb, config: TConfig, now = new Date()) {
+  const [existing] = await db.select().from(merchants).where(eq(merchants.id, DEMO_MERCHANT_ID));
+  if (!existing) {
+    await createMerchantClient(db, {
+      merchantId: DEMO_MERCHANT_ID,
+      clientId: DEMO_CLIENT_ID,
+      name: 'Lagos Fitness Club',
+      image: '/demo/merchant-logo.svg',
+      tag: 'lagosfitness',
+      colours: { primaryColour: '#FE7048' },
+    });
+  }
+  const lines: Array<{ label: string; url: string; consentId: string }> = [];
+  for (const demo of demoConsents(now)) {
+    const { consentId } = await createConsent(db, ZCreateConsentRequest.parse(demo.body), {
+      clientId: DEMO_CLIENT_ID,
+      merchantId: DEMO_MERCHANT_ID,
+      idempotencyKey: demo.key,
+      now,
+    });
+    lines.push({
+      label: demo.label,
+      consentId,
+      url: consentPageUrl(config.publicUrl, consentId, DEMO_CLIENT_ID),
+    });
+  }
+  return lines;
+}

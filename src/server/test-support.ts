@@ -1,0 +1,57 @@
+// Server tests run on a real database: in-memory PGlite, or a fresh PostgreSQL database of
+// its own when DATABASE_URL is set (the PostgreSQL pass of CI).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from './app';
+import { loadConfig, type TConfig } from './config';
+import { openDatabase, type TDatabase } from './db/database';
+import { createMerchantClient, type TNewMerchantClient } from './services/merchant-clients';
+
+export async function openTestDatabase(): Promise<TDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openDatabase({ kind: 'pglite' });
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: own.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export const testConfig = (): TConfig =>
+  loadConfig({ PORT: '3999', PUBLIC_URL: 'http://localhost:3999', LOG_LEVEL: 'silent' });
+
+/** The real app on a fresh database; close() releases both. */
+export async function startTestApp() {
+  const database = await openTestDatabase();
+  const config = testConfig();
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export async function createTestClient(database: TDatabase, input: Partial<TNewMerchantClient> = {}) {
+  const created = await createMerchantClient(database.db, { name: 'Test Merchant', ...input });
+  const authorization = `Basic ${Buffer.from(`${created.clientId}:${created.secret}`).toString('base64')}`;
+  return { ...created, authorization };
+}

@@ -1,0 +1,125 @@
+import { useId, useState } from 'react';
+import { grantedMessage } from '../../../domain/consent-header';
+import { dataSharingLabels } from '../../../domain/data-sharing';
+import { formatNaira } from '../../../domain/money';
+import type { TConsent } from '../../../domain/schemas/consent';
+import { Button } from '../../ui/button';
+import { formatDate, formatDateTime } from '../../ui/format-date';
+import { StatusScreen } from './status-screen';
+
+type TProps = { consent: TConsent; embed: boolean; onComplete(): void };
+
+const FUTURE_PREVIEW_COUNT = 2;
+
+function paymentMethodLabel(method: string | undefined): string {
+  if (method === 'card') return 'Card';
+  if (method === 'bank_transfer') return 'Bank transfer';
+  return 'Bank account';
+}
+
+function GrantDetails({ consent }: { consent: TConsent }) {
+  const collected = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
+  const future = consent.payments.filter((p) => p.type === 'future');
+  const shared = consent.dataSharing ? dataSharingLabels(consent.dataSharing) : [];
+  const more = future.length - FUTURE_PREVIEW_COUNT;
+  return (
+    <div className="details">
+      {collected ? (
+        <section aria-labelledby="collected-title">
+          <h2 id="collected-title" className="section-title">
+            Payment Collected
+          </h2>
+          <dl className="detail-grid">
+            <dt>Amount</dt>
+            <dd className="amount">{formatNaira(collected.amount)}</dd>
+            <dt>Narration</dt>
+            <dd>{collected.narration}</dd>
+            <dt>Payment method</dt>
+            <dd>{paymentMethodLabel(collected.origin?.paymentMethod)}</dd>
+            <dt>Payment ID</dt>
+            <dd>{collected.paymentId}</dd>
+            {collected.executedAt ? (
+              <>
+                <dt>Executed</dt>
+                <dd>{formatDateTime(collected.executedAt)}</dd>
+              </>
+            ) : null}
+          </dl>
+        </section>
+      ) : null}
+      {future.length > 0 ? (
+        <section aria-labelledby="future-title">
+          <h2 id="future-title" className="section-title">
+            Future Payments Authorized
+          </h2>
+          <p>
+            {future.length} {future.length === 1 ? 'payment' : 'payments'}
+          </p>
+          <ul className="list">
+            {future.slice(0, FUTURE_PREVIEW_COUNT).map((p) => (
+              <li key={p.paymentId}>
+                <span className="amount">{formatNaira(p.amount)}</span>
+                <span className="secondary-text">
+                  {p.dueDate ? formatDate(p.dueDate) : 'As needed'}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {more > 0 ? (
+            <p className="secondary-text">
+              +{more} more {more === 1 ? 'payment' : 'payments'}
+            </p>
+          ) : null}
+          <p className="secondary-text">You'll be notified before each debit.</p>
+        </section>
+      ) : null}
+      {shared.length > 0 ? (
+        <section aria-labelledby="shared-title">
+          <h2 id="shared-title" className="section-title">
+            Data Shared
+          </h2>
+          <ul className="chips">
+            {shared.map((label) => (
+              <li key={label} className="chip">
+                {label}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+/** spec §2 Consent Granted. Details are always shown standalone, behind a toggle when embedded. */
+export function ConsentGrantedScreen({ consent, embed, onComplete }: TProps) {
+  const [showDetails, setShowDetails] = useState(false);
+  const detailsId = useId();
+  return (
+    <StatusScreen tone="success" title="Consent Granted">
+      <p>{grantedMessage(consent.counterparty.name)}</p>
+      {embed ? (
+        <Button
+          variant="link"
+          aria-expanded={showDetails}
+          aria-controls={detailsId}
+          onClick={() => setShowDetails((v) => !v)}
+        >
+          {showDetails ? 'Hide Details' : 'View Details'}
+        </Button>
+      ) : null}
+      <div id={detailsId} hidden={embed && !showDetails} className="details">
+        <GrantDetails consent={consent} />
+      </div>
+      <p className="footer-note">
+        Granted on {consent.grantedAt ? formatDateTime(consent.grantedAt) : 'Just now'}
+      </p>
+      <p className="footer-note">Confirmations sent to your registered contact.</p>
+      {embed ? (
+        <div className="actions">
+          <Button onClick={onComplete}>Complete &amp; Close</Button>
+        </div>
+      ) : null}
+    </StatusScreen>
+  );
+}
