@@ -31,3 +31,14 @@ export function carriesConsentData(message: TEmbedMessage): boolean {
     message.type !== EMBED_MESSAGE.heightUpdate && message.type !== EMBED_MESSAGE.consentFailed
   );
 }
+
+/** Messages the page accepts from its parent or from attestation frames (spec §7 Messages). */
+export const ZMessageFromParent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('attest-height-update'), height: z.number().nonnegative() }),
+  z.object({ type: z.literal('USER_DISCOVERY_RESULT'), userData: z.unknown() }),
+  z.object({ type: z.literal('authentication-updated') }),
+]);
+export type TMessageFromParent = z.infer<typeof ZMessageFromParent>;
+
+/** The message the page sends to attestation frames to close them (spec §7 Messages). */
+export const DISCOVERY_CLOSE_MESSAGE = { type: 'DISCOVERY_CLOSE' } as const;

@@ -1,17 +1,12 @@
-const dateFormat = new Intl.DateTimeFormat('en-NG', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
+// Payers are in Nigeria: times read on Lagos's clock wherever the browser is.
 const dateTimeFormat = new Intl.DateTimeFormat('en-NG', {
   day: 'numeric',
   month: 'short',
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
+  timeZone: 'Africa/Lagos',
 });
 
-/** '1 Dec 2026'. */
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 /** '1 Dec 2026, 9:00 am'. */
 export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));

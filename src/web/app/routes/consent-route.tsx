@@ -146,15 +146,10 @@ export function ConsentRoute() {
       />
     );
   } else {
-    screen = (
-      <>
-        {isConsentHeaderVisible(consent, { embed: params.embed }) ? (
-          <ConsentHeader counterparty={consent.counterparty} />
-        ) : null}
-        <ConsentOverview consent={consent} />
-      </>
-    );
+    screen = <ConsentOverview consent={consent} />;
   }
+  const showHeader =
+    consent && consent.status !== 'granted' && isConsentHeaderVisible(consent, { embed: params.embed });
 
   const colours = consent?.counterparty.merchantColours ?? DEFAULT_MERCHANT_COLOURS;
   return (
@@ -163,7 +158,10 @@ export function ConsentRoute() {
       className={params.embed ? 'page embedded' : 'page'}
       style={colourStyle(colours, params.background)}
     >
-      <main className="card">{screen}</main>
+      <div className="card">
+        {showHeader ? <ConsentHeader counterparty={consent.counterparty} /> : null}
+        <main>{screen}</main>
+      </div>
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { grantedMessage } from '../../../domain/consent-header';
-import { dataSharingLabels } from '../../../domain/data-sharing';
+import { dataSharingChips } from '../../../domain/data-sharing';
 import { formatNaira } from '../../../domain/money';
+import { dueDateLabel } from '../../../domain/payment-date';
+import { countNoun } from '../../../domain/plural';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { Button } from '../../ui/button';
-import { formatDate, formatDateTime } from '../../ui/format-date';
+import { formatDateTime } from '../../ui/format-date';
 import { StatusScreen } from './status-screen';
 
 type TProps = { consent: TConsent; embed: boolean; onComplete(): void };
@@ -20,7 +22,7 @@ function paymentMethodLabel(method: string | undefined): string {
 function GrantDetails({ consent }: { consent: TConsent }) {
   const collected = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
   const future = consent.payments.filter((p) => p.type === 'future');
-  const shared = consent.dataSharing ? dataSharingLabels(consent.dataSharing) : [];
+  const shared = dataSharingChips(consent.dataSharing).map((chip) => chip.label);
   const more = future.length - FUTURE_PREVIEW_COUNT;
   return (
     <div className="details">
@@ -53,21 +55,21 @@ function GrantDetails({ consent }: { consent: TConsent }) {
             Future Payments Authorized
           </h2>
           <p>
-            {future.length} {future.length === 1 ? 'payment' : 'payments'}
+            {countNoun(future.length, 'payment')}
           </p>
           <ul className="list">
             {future.slice(0, FUTURE_PREVIEW_COUNT).map((p) => (
               <li key={p.paymentId}>
                 <span className="amount">{formatNaira(p.amount)}</span>
                 <span className="secondary-text">
-                  {p.dueDate ? formatDate(p.dueDate) : 'As needed'}
+                  {dueDateLabel(p.dueDate)}
                 </span>
               </li>
             ))}
           </ul>
           {more > 0 ? (
             <p className="secondary-text">
-              +{more} more {more === 1 ? 'payment' : 'payments'}
+              +{countNoun(more, 'more payment', 'more payments')}
             </p>
           ) : null}
           <p className="secondary-text">You'll be notified before each debit.</p>

@@ -1,16 +1,17 @@
 import { authPromptItems } from '../../../domain/auth-prompt';
-import { dataSharingLabels } from '../../../domain/data-sharing';
+import { dataSharingChips } from '../../../domain/data-sharing';
+import { amountTypeLabel, frequencyLabel } from '../../../domain/frequency-label';
 import { formatNaira } from '../../../domain/money';
-import { groupFuturePayments, scheduleRowLabel } from '../../../domain/payment-schedule';
+import { groupFuturePayments } from '../../../domain/future-payment-schedule';
+import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TConsent } from '../../../domain/schemas/consent';
-import { formatDate } from '../../ui/format-date';
 import { MerchantLogo } from '../../ui/merchant-logo';
 
 /** What a pending consent asks for: the representative, the list of asks and the schedule. */
 export function ConsentOverview({ consent }: { consent: TConsent }) {
   const asks = authPromptItems(consent);
   const schedule = groupFuturePayments(consent.payments.filter((p) => p.type === 'future'));
-  const shared = consent.dataSharing ? dataSharingLabels(consent.dataSharing) : [];
+  const shared = dataSharingChips(consent.dataSharing).map((chip) => chip.label);
   const rep = consent.actOnBehalfOf;
   return (
     <section className="card-body" aria-labelledby="overview-title">
@@ -40,14 +41,14 @@ export function ConsentOverview({ consent }: { consent: TConsent }) {
           <h2 className="section-title">Payment schedule</h2>
           <ul className="list">
             {schedule.map((row) => (
-              <li key={`${row.narration}-${row.startDate ?? ''}-${row.amount}`}>
+              <li key={row.paymentIds[0]}>
                 <span>
                   {row.narration}
                   <br />
                   <span className="secondary-text">
-                    {scheduleRowLabel(row)}
-                    {row.startDate ? ` · ${formatDate(row.startDate)}` : ''}
-                    {row.endDate && row.count > 1 ? ` – ${formatDate(row.endDate)}` : ''}
+                    {amountTypeLabel(row.amountType)} · {frequencyLabel(row.frequency, row.interval)}
+                    {row.startDate ? ` · ${formatPaymentDate(row.startDate)}` : ''}
+                    {row.endDate && row.count > 1 ? ` – ${formatPaymentDate(row.endDate)}` : ''}
                   </span>
                 </span>
                 <span className="amount">

@@ -1,0 +1,84 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZAuthMeResponse,
+  ZDiscoveryRequest,
+  ZLoginRequest,
+  ZSessionResponse,
+} from '../../domain/schemas/auth';
+import type { TConfig } from '../config';
+import type { TDb } from '../db/database';
+import { openDiscovery } from '../services/auth-discovery';
+import { signInOptions } from '../services/passkeys';
+import { login } from '../services/payer-login';
+import { revokeSession } from '../services/payer-sessions';
+import { describePayer } from '../services/payers';
+import { payerOf, requirePayer } from './payer-guard';
+
+/** Sign-in, sessions and the payer's own identity (docs/identity.md). */
+export const authRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = async (app, deps) => {
+  const { db, config } = deps;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // Opens the authentication session a login must name (spec §3 attestDiscoveryId, §5).
+  r.post('/api/auth/discovery', { schema: { body: ZDiscoveryRequest } }, async (request) => {
+    const discovery = await openDiscovery(db, request.body);
+    return {
+      success: true as const,
+      discoveryId: discovery.discoveryId,
+      expiresAt: discovery.expiresAt.toISOString(),
+    };
+  });
+
+  // Options for a discoverable-credential sign-in (also used by the browser's autofill).
+  r.post('/api/auth/passkeys/sign-in-options', async () => ({
+    success: true as const,
+    options: await signInOptions(db, config),
+  }));
+
+  // spec §7 login: POST, not GET, because the passkey assertion rides in the body (a URL is
+  // logged by every proxy on the way).
+  r.post('/api/auth/login', { schema: { body: ZLoginRequest } }, async (request) => {
+    const result = await login(db, config, request.body);
+    return {
+      success: true as const,
+      token: result.token,
+      user: result.user,
+      message: result.newAccount ? 'Account created' : 'Signed in',
+      expiresAt: result.expiresAt.toISOString(),
+      newAccount: result.newAccount,
+      passkeyCount: result.passkeyCount,
+    };
+  });
+
+  // spec §6: auth/me describes the person; x-identify-to is ignored here.
+  r.get(
+    '/api/auth/me',
+    { onRequest: requirePayer(deps, { identifyTo: 'ignore' }), schema: { response: { 200: ZAuthMeResponse } } },
+    async (request) => {
+      const payer = payerOf(request);
+      const described = await describePayer(db, payer.payerId);
+      return { success: true as const, ...described, expiresAt: payer.expiresAt.toISOString() };
+    },
+  );
+
+  // Who acts, and for which merchant (spec §6 merchant or agent mode).
+  r.get(
+    '/api/auth/session',
+    { onRequest: requirePayer(deps, { identifyTo: 'honour' }), schema: { response: { 200: ZSessionResponse } } },
+    async (request) => {
+      const payer = payerOf(request);
+      const { user } = await describePayer(db, payer.payerId);
+      return { success: true as const, user, identifiedTo: payer.identifiedTo };
+    },
+  );
+
+  r.post(
+    '/api/auth/logout',
+    { onRequest: requirePayer(deps, { identifyTo: 'ignore' }) },
+    async (request) => {
+      await revokeSession(db, payerOf(request).sessionId);
+      return { success: true as const };
+    },
+  );
+};

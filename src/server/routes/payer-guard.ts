@@ -1,0 +1,42 @@
+import type { onRequestAsyncHookHandler } from 'fastify';
+import type { TConfig } from '../config';
+import type { TDb } from '../db/database';
+import { AppError } from '../services/app-error';
+import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchant-agents';
+import { authenticatePayer, type TPayerPrincipal } from '../services/payer-sessions';
+
+export type TPayerRequestContext = TPayerPrincipal & { identifiedTo: TIdentifiedTo | null };
+
+/**
+ * onRequest hook of routes that need a signed-in payer (bearer token, spec §7). It runs before
+ * the body is parsed, so a stranger learns nothing about the request schema. With
+ * `identifyTo: 'honour'` an x-identify-to header (spec §6 merchant or agent mode) is checked and
+ * kept; routes about the person themselves ignore it (the page does not send it to auth/me).
+ */
+export function requirePayer(
+  deps: { db: TDb; config: TConfig },
+  options: { identifyTo: 'honour' | 'ignore' },
+): onRequestAsyncHookHandler {
+  return async (request) => {
+    const principal = await authenticatePayer(deps.db, deps.config, request.headers.authorization);
+    const header = request.headers['x-identify-to'];
+    const merchantId = typeof header === 'string' ? header.trim() : '';
+    const identifiedTo =
+      options.identifyTo === 'honour' && merchantId
+        ? await resolveIdentifyTo(deps.db, principal.payerId, merchantId)
+        : null;
+    request.payer = { ...principal, identifiedTo };
+  };
+}
+
+/** The payer the guard found; a route without the guard asking for it is a programming error. */
+export function payerOf(request: { payer?: TPayerRequestContext }): TPayerRequestContext {
+  if (!request.payer) throw new AppError('AUTH_TOKEN_UNAVAILABLE');
+  return request.payer;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    payer?: TPayerRequestContext;
+  }
+}

@@ -1,0 +1,240 @@
+import { expect, test } from '@playwright/test';
+import { E2E } from './e2e-env';
+import { GRANTED_CONSENT_KEY } from './fixtures';
+import {
+  consentPath,
+  createConsent,
+  embedHostUrl,
+  receivedMessages,
+  snap,
+} from './merchant';
+
+const monthly = (month: number) => ({
+  type: 'future',
+  amount: 1_500_000,
+  amountType: 'fixed',
+  narration: 'Gym membership',
+  frequency: 'monthly',
+  interval: 1,
+  dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
+});
+
+const everything = {
+  payments: [{ type: 'immediate', amount: 250_000, narration: 'Joining fee' }, ...[0, 1, 2, 3].map(monthly)],
+  dataSharing: { bvnData: true, ninData: true, userImages: true, bankAccounts: true },
+  actOnBehalfOf: {
+    role: { name: 'Sales Agent' },
+    fullName: 'Bisi Adeyemi',
+    name: 'Bisi',
+    image: null,
+    location: 'Ikeja, Lagos',
+  },
+};
+
+test.describe('standalone consent page', () => {
+  test('shows Missing Client ID without a clientId, with Try Again only', async ({ page }, testInfo) => {
+    await page.goto('/r/cns_anything');
+    await expect(page.getByRole('heading', { name: 'Missing Client ID' })).toBeVisible();
+    await expect(
+      page.getByText(
+        'The clientId parameter is required in the URL. Please ensure the URL includes ?clientId=your_client_id',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
+    await snap(page, testInfo, 'missing-client-id');
+  });
+
+  test('shows Loading consent... while the consent loads', async ({ page }, testInfo) => {
+    const consentId = await createConsent(page.request, everything);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Holds the real answer back until the loading screen has been seen; nothing is faked.
+    await page.route('**/api/consent/**', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByRole('status')).toHaveText('Loading consent...');
+    await snap(page, testInfo, 'loading');
+    release();
+    await expect(page.getByText('Bisi Adeyemi')).toBeVisible();
+  });
+
+  test('shows Consent Not Found with the load error for an unknown consent', async ({ page }, testInfo) => {
+    await page.goto(consentPath('cns_does_not_exist'));
+    await expect(page.getByRole('heading', { name: 'Consent Not Found' })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText('Consent not found or has expired');
+    await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
+    await snap(page, testInfo, 'not-found');
+  });
+
+  test("shows the 403 message for another merchant client's consent", async ({ page }) => {
+    const consentId = await createConsent(page.request, everything);
+    await page.goto(`/r/${consentId}?clientId=${E2E.otherClientId}`);
+    await expect(page.getByRole('alert')).toHaveText(
+      'Unauthorized: This clientId is not authorized to access this consent',
+    );
+  });
+
+  test('Try Again loads the consent again', async ({ page }) => {
+    const consentId = await createConsent(page.request, everything);
+    let failures = 3; // the first load and both automatic retries
+    await page.route('**/api/consent/**', async (route) => {
+      if (failures-- > 0) return route.abort('connectionrefused');
+      return route.continue();
+    });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByRole('alert')).toHaveText('Failed to load consent data');
+    await page.getByRole('button', { name: 'Try Again' }).click();
+    await expect(page.getByText('Bisi Adeyemi')).toBeVisible();
+  });
+
+  test('shows the header, merchant, colours and a summary of what a pending consent asks', async ({
+    page,
+  }, testInfo) => {
+    const consentId = await createConsent(page.request, everything);
+    await page.goto(consentPath(consentId));
+    await expect(page).toHaveTitle('Tola Stores - Consent Request');
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/demo/merchant-logo.svg');
+    const header = page.getByRole('banner');
+    await expect(header.getByText('Consent Request')).toBeVisible();
+    await expect(header.getByText('Tola Stores')).toBeVisible();
+    await expect(header).toHaveCSS('background-color', 'rgb(18, 59, 82)'); // merchant secondary
+    for (const ask of [
+      'Collect ₦2,500.00 immediately',
+      'Schedule 4 future payments',
+      'Access your BVN data',
+      'Access your NIN data',
+      'Access your user images',
+      'Access your bank account information',
+    ]) {
+      await expect(page.getByRole('listitem').filter({ hasText: ask })).toBeVisible();
+    }
+    // Four identical monthly payments are one row of the schedule.
+    await expect(page.getByText('4 × ₦15,000.00')).toBeVisible();
+    await expect(page.getByText('Sales Agent · Ikeja, Lagos')).toBeVisible();
+    await snap(page, testInfo, 'pending-consent');
+  });
+
+  test('hides the header when the consent has only an immediate payment', async ({ page }) => {
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 99_900, narration: 'Order 5' }],
+    });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByText('Collect ₦999.00 immediately')).toBeVisible();
+    await expect(page.getByRole('banner')).toHaveCount(0);
+  });
+
+  for (const [name, value, rgb] of [
+    ['bg', '0f0', 'rgb(0, 255, 0)'],
+    ['bgColor', '%23336699', 'rgb(51, 102, 153)'],
+    ['background', 'FFEEDD', 'rgb(255, 238, 221)'],
+  ] as const) {
+    test(`paints the page with the ${name} parameter`, async ({ page }) => {
+      const consentId = await createConsent(page.request, { dataSharing: { ninData: true } });
+      await page.goto(consentPath(consentId, `${name}=${value}`));
+      await expect(page.getByText('Access your NIN data')).toBeVisible();
+      await expect(page.locator('.page')).toHaveCSS('background-color', rgb);
+    });
+  }
+
+  test('shows Consent Granted with its details and footer', async ({ page }, testInfo) => {
+    const consentId = await createConsent(page.request, {}, { idempotencyKey: GRANTED_CONSENT_KEY });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByText('You have successfully granted consent to Tola Stores')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Payment Collected' })).toBeVisible();
+    await expect(page.getByText('₦7,500.00')).toBeVisible();
+    await expect(page.getByText('Order #88')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Future Payments Authorized' })).toBeVisible();
+    await expect(page.getByText('+1 more payment')).toBeVisible();
+    await expect(page.getByText("You'll be notified before each debit.")).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Data Shared' })).toBeVisible();
+    await expect(page.getByText(/^Granted on /)).toBeVisible();
+    await expect(page.getByText('Confirmations sent to your registered contact.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'View Details' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Complete & Close' })).toHaveCount(0);
+    await snap(page, testInfo, 'granted');
+  });
+});
+
+test.describe('embedded in a merchant page', () => {
+  test('reports Missing clientId to the parent and offers Report Error & Close', async ({ page }, testInfo) => {
+    await page.goto(embedHostUrl('/r/cns_anything?embed=true'));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByRole('heading', { name: 'Missing Client ID' })).toBeVisible();
+    await expect
+      .poll(() => receivedMessages(page))
+      .toContainEqual({
+        origin: E2E.appOrigin,
+        data: { type: 'oya-money-consent-failed', consentId: 'cns_anything', error: 'Missing clientId parameter' },
+      });
+    await frame.getByRole('button', { name: 'Report Error & Close' }).click();
+    await expect(frame.getByRole('button', { name: 'Closing...' })).toBeDisabled();
+    await snap(page, testInfo, 'embed-missing-client-id');
+  });
+
+  test('reports its height and hides the header', async ({ page }, testInfo) => {
+    const consentId = await createConsent(page.request, everything);
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByText('Collect ₦2,500.00 immediately')).toBeVisible();
+    await expect(frame.getByRole('banner')).toHaveCount(0);
+    await expect
+      .poll(async () => (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-height-update'))
+      .not.toHaveLength(0);
+    const heights = (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-height-update');
+    for (const message of heights) {
+      expect(message.origin).toBe(E2E.appOrigin);
+      expect(message.data.height).toBeGreaterThanOrEqual(200); // spec §9: minimum 200 px
+    }
+    await snap(page, testInfo, 'embed-pending');
+  });
+
+  test('offers Report Error & Close on Consent Not Found', async ({ page }) => {
+    await page.goto(embedHostUrl(consentPath('cns_missing', 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByRole('alert')).toHaveText('Consent not found or has expired');
+    await frame.getByRole('button', { name: 'Report Error & Close' }).click();
+    await expect(frame.getByRole('button', { name: 'Closing...' })).toBeVisible();
+    await expect
+      .poll(() => receivedMessages(page))
+      .toContainEqual({
+        origin: E2E.appOrigin,
+        data: { type: 'oya-money-consent-failed', consentId: 'cns_missing', error: 'Consent not found or has expired' },
+      });
+  });
+
+  test('tells a registered parent of the granted consent once, with details behind a toggle', async ({
+    page,
+  }, testInfo) => {
+    const consentId = await createConsent(page.request, {}, { idempotencyKey: GRANTED_CONSENT_KEY });
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByText('You have successfully granted consent to Tola Stores')).toBeVisible();
+    await expect(frame.getByRole('heading', { name: 'Payment Collected' })).toBeHidden();
+    await frame.getByRole('button', { name: 'View Details' }).click();
+    await expect(frame.getByRole('heading', { name: 'Payment Collected' })).toBeVisible();
+    await snap(page, testInfo, 'embed-granted-details');
+    await frame.getByRole('button', { name: 'Hide Details' }).click();
+    await expect(frame.getByRole('heading', { name: 'Payment Collected' })).toBeHidden();
+    await frame.getByRole('button', { name: 'Complete & Close' }).click();
+    await expect
+      .poll(async () => (await receivedMessages(page)).map((m) => m.data.type))
+      .toContain('oya-money-consent-completed');
+    const messages = await receivedMessages(page);
+    const successes = messages.filter((m) => m.data.type === 'oya-money-consent-success');
+    expect(successes).toHaveLength(1);
+    expect(successes[0]?.origin).toBe(E2E.appOrigin);
+    expect((successes[0]?.data.consentData as { consentId: string }).consentId).toBe(consentId);
+  });
+
+  test('cannot be framed by an origin the merchant did not register', async ({ page }) => {
+    const consentId = await createConsent(page.request, everything);
+    const blocked = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true'), E2E.strangerOrigin));
+    await blocked;
+    await page.waitForTimeout(500);
+    expect(await receivedMessages(page)).toEqual([]);
+  });
+});

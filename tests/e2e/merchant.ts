@@ -1,0 +1,39 @@
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { E2E } from './e2e-env';
+
+const basic = (clientId: string, secret: string) =>
+  `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+
+/** Creates a consent through the merchant API, as a merchant's server would. */
+export async function createConsent(
+  request: APIRequestContext,
+  body: object,
+  options: { idempotencyKey?: string; clientId?: string; secret?: string } = {},
+): Promise<string> {
+  const response = await request.post(`${E2E.appOrigin}/api/v1/consents`, {
+    headers: {
+      authorization: basic(options.clientId ?? E2E.clientId, options.secret ?? E2E.clientSecret),
+      ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
+    },
+    data: body,
+  });
+  if (!response.ok()) throw new Error(`consent creation failed: ${await response.text()}`);
+  return (await response.json()).consentId;
+}
+
+export const consentPath = (consentId: string, query = '') =>
+  `/r/${consentId}?clientId=${E2E.clientId}${query ? `&${query}` : ''}`;
+
+/** The merchant page of another origin, embedding the consent page. */
+export const embedHostUrl = (path: string, origin: string = E2E.hostOrigin) =>
+  `${origin}/?src=${encodeURIComponent(`${E2E.appOrigin}${path}`)}`;
+
+export type TReceived = { origin: string; data: { type: string; [key: string]: unknown } };
+
+export const receivedMessages = (page: Page) =>
+  page.evaluate(() => (window as unknown as { received: TReceived[] }).received);
+
+/** Saves a screenshot of the screen under screenshots/, per viewport project, to look at. */
+export async function snap(page: Page, testInfo: TestInfo, name: string) {
+  await page.screenshot({ path: `screenshots/${testInfo.project.name}-${name}.png`, fullPage: true });
+}
