@@ -68,11 +68,11 @@ function GrantDetails({ consent }: { consent: TConsent }) {
             ))}
           </ul>
           {more > 0 ? (
-            <p className="secondary-text">
+            <p className="muted">
               +{countNoun(more, 'more payment', 'more payments')}
             </p>
           ) : null}
-          <p className="secondary-text">You'll be notified before each debit.</p>
+          <p className="muted">You'll be notified before each debit.</p>
         </section>
       ) : null}
       {shared.length > 0 ? (

@@ -41,19 +41,16 @@ export function ConsentOverview({ consent }: { consent: TConsent }) {
           <h2 className="section-title">Payment schedule</h2>
           <ul className="list">
             {schedule.map((row) => (
-              <li key={row.paymentIds[0]}>
-                <span>
-                  {row.narration}
-                  <br />
-                  <span className="secondary-text">
-                    {amountTypeLabel(row.amountType)} · {frequencyLabel(row.frequency, row.interval)}
-                    {row.startDate ? ` · ${formatPaymentDate(row.startDate)}` : ''}
-                    {row.endDate && row.count > 1 ? ` – ${formatPaymentDate(row.endDate)}` : ''}
-                  </span>
-                </span>
+              <li key={row.paymentIds[0]} className="schedule-row">
+                <span>{row.narration}</span>
                 <span className="amount">
                   {row.count > 1 ? `${row.count} × ` : ''}
                   {formatNaira(row.amount)}
+                </span>
+                <span className="secondary-text">
+                  {amountTypeLabel(row.amountType)} · {frequencyLabel(row.frequency, row.interval)}
+                  {row.startDate ? ` · ${formatPaymentDate(row.startDate)}` : ''}
+                  {row.endDate && row.count > 1 ? ` – ${formatPaymentDate(row.endDate)}` : ''}
                 </span>
               </li>
             ))}
