@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ZHexColour } from '../src/domain/schemas/consent';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
 import { createMerchantClient } from '../src/server/services/merchant-clients';
@@ -19,6 +20,10 @@ async function main() {
   if (values.help || !values.name?.trim()) {
     console.error(usage);
     process.exit(values.help ? 0 : 2);
+  }
+  if (values.primary && !ZHexColour.safeParse(values.primary).success) {
+    console.error(`--primary must be a hex colour such as #FE7048: ${values.primary}`);
+    process.exit(2);
   }
   const config = loadConfig();
   const database = await openDatabase(

@@ -7,10 +7,16 @@ import {
 import { ERROR_CATALOGUE, errorBody } from '../domain/errors';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/database';
+import { authRoutes } from './routes/auth';
+import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
+import { authPasskeyRoutes } from './routes/auth-passkeys';
+import { authPhoneCodeRoutes } from './routes/auth-phone-codes';
 import { consentRoutes } from './routes/consents';
 import { healthRoutes } from './routes/health';
 import { merchantConsentRoutes } from './routes/merchant-consents';
 import { pageRoutes } from './routes/pages';
+import { publicConfigRoutes } from './routes/public-config';
+import { sandboxMessageRoutes } from './routes/sandbox-messages';
 import { AppError } from './services/app-error';
 
 export type TAppOptions = {
@@ -62,6 +68,12 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database: options.database });
   await app.register(merchantConsentRoutes, deps);
   await app.register(consentRoutes, deps);
+  await app.register(publicConfigRoutes, deps);
+  await app.register(authRoutes, deps);
+  await app.register(authPhoneCodeRoutes, deps);
+  await app.register(authPasskeyRoutes, deps);
+  await app.register(authGrantSignatureRoutes, deps);
+  await app.register(sandboxMessageRoutes, deps);
   if (options.webDir) await app.register(pageRoutes, { ...deps, webDir: options.webDir });
   return app;
 }

@@ -12,6 +12,14 @@ const ZEnv = z.object({
   PUBLIC_URL: z.url().optional(),
   PRODUCT_NAME: z.string().min(1).default('Oya Money'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Payer identity (docs/identity.md). Without a secret the server makes one and keeps it in
+  // the database, so every process on the same database signs and checks tokens alike.
+  AUTH_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  WEBAUTHN_RP_ID: z.string().min(1).optional(),
+  /** Extra page origins allowed to use passkeys, comma-separated (e.g. the Vite dev server). */
+  WEBAUTHN_ORIGINS: z.string().optional(),
+  SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
 });
 
 export type TConfig = {
@@ -23,6 +31,14 @@ export type TConfig = {
   publicUrl: string;
   productName: string;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  /** Signs payer tokens and one-time-code hashes; undefined: kept in the database. */
+  authTokenSecret: string | undefined;
+  authTokenTtlSeconds: number;
+  /** WebAuthn relying party: the page's host name, and the origins passkeys may be used from. */
+  webauthnRpId: string;
+  webauthnOrigins: string[];
+  /** Where one-time codes go: 'sandbox' keeps them in an outbox shown on /sandbox/messages. */
+  smsProvider: 'sandbox';
 };
 
 /** Parses the environment once at start-up; a bad value stops the start with one clear line. */
@@ -35,13 +51,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${issue?.path.join('.')} ${issue?.message}`);
   }
   const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => {
+      if (!URL.canParse(o))
+        throw new Error(`Invalid configuration: WEBAUTHN_ORIGINS ${o} is not a URL`);
+      return new URL(o).origin;
+    });
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     productName: e.PRODUCT_NAME,
     logLevel: e.LOG_LEVEL,
+    authTokenSecret: e.AUTH_TOKEN_SECRET,
+    authTokenTtlSeconds: e.AUTH_TOKEN_TTL_SECONDS,
+    webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
+    webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
+    smsProvider: e.SMS_PROVIDER,
   };
 }

@@ -50,7 +50,10 @@ export async function startTestApp() {
   };
 }
 
-export async function createTestClient(database: TDatabase, input: Partial<TNewMerchantClient> = {}) {
+export async function createTestClient(
+  database: TDatabase,
+  input: Partial<TNewMerchantClient> = {},
+) {
   const created = await createMerchantClient(database.db, { name: 'Test Merchant', ...input });
   const authorization = `Basic ${Buffer.from(`${created.clientId}:${created.secret}`).toString('base64')}`;
   return { ...created, authorization };

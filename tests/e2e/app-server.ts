@@ -58,7 +58,11 @@ await database.db
   .where(eq(consents.id, granted.consentId));
 await database.db
   .update(payments)
-  .set({ status: 'executed', executedAt: grantedAt, origin: { paymentMethod: 'bank_transfer', bankName: 'Sandbox Bank' } })
+  .set({
+    status: 'executed',
+    executedAt: grantedAt,
+    origin: { paymentMethod: 'bank_transfer', bankName: 'Sandbox Bank' },
+  })
   .where(and(eq(payments.consentId, granted.consentId), eq(payments.type, 'immediate')));
 const app = await buildApp({ config, database, webDir: path.resolve('dist/web') });
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

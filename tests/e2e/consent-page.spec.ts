@@ -1,13 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_KEY } from './fixtures';
-import {
-  consentPath,
-  createConsent,
-  embedHostUrl,
-  receivedMessages,
-  snap,
-} from './merchant';
+import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
 
 const monthly = (month: number) => ({
   type: 'future',
@@ -20,7 +14,10 @@ const monthly = (month: number) => ({
 });
 
 const everything = {
-  payments: [{ type: 'immediate', amount: 250_000, narration: 'Joining fee' }, ...[0, 1, 2, 3].map(monthly)],
+  payments: [
+    { type: 'immediate', amount: 250_000, narration: 'Joining fee' },
+    ...[0, 1, 2, 3].map(monthly),
+  ],
   dataSharing: { bvnData: true, ninData: true, userImages: true, bankAccounts: true },
   actOnBehalfOf: {
     role: { name: 'Sales Agent' },
@@ -32,7 +29,9 @@ const everything = {
 };
 
 test.describe('standalone consent page', () => {
-  test('shows Missing Client ID without a clientId, with Try Again only', async ({ page }, testInfo) => {
+  test('shows Missing Client ID without a clientId, with Try Again only', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/r/cns_anything');
     await expect(page.getByRole('heading', { name: 'Missing Client ID' })).toBeVisible();
     await expect(
@@ -61,7 +60,9 @@ test.describe('standalone consent page', () => {
     await expect(page.getByText('Bisi Adeyemi')).toBeVisible();
   });
 
-  test('shows Consent Not Found with the load error for an unknown consent', async ({ page }, testInfo) => {
+  test('shows Consent Not Found with the load error for an unknown consent', async ({
+    page,
+  }, testInfo) => {
     await page.goto(consentPath('cns_does_not_exist'));
     await expect(page.getByRole('heading', { name: 'Consent Not Found' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText('Consent not found or has expired');
@@ -96,7 +97,10 @@ test.describe('standalone consent page', () => {
     const consentId = await createConsent(page.request, everything);
     await page.goto(consentPath(consentId));
     await expect(page).toHaveTitle('Tola Stores - Consent Request');
-    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/demo/merchant-logo.svg');
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute(
+      'href',
+      '/demo/merchant-logo.svg',
+    );
     const header = page.getByRole('banner');
     await expect(header.getByText('Consent Request')).toBeVisible();
     await expect(header.getByText('Tola Stores')).toBeVisible();
@@ -140,9 +144,15 @@ test.describe('standalone consent page', () => {
   }
 
   test('shows Consent Granted with its details and footer', async ({ page }, testInfo) => {
-    const consentId = await createConsent(page.request, {}, { idempotencyKey: GRANTED_CONSENT_KEY });
+    const consentId = await createConsent(
+      page.request,
+      {},
+      { idempotencyKey: GRANTED_CONSENT_KEY },
+    );
     await page.goto(consentPath(consentId));
-    await expect(page.getByText('You have successfully granted consent to Tola Stores')).toBeVisible();
+    await expect(
+      page.getByText('You have successfully granted consent to Tola Stores'),
+    ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Payment Collected' })).toBeVisible();
     await expect(page.getByText('₦7,500.00')).toBeVisible();
     await expect(page.getByText('Order #88')).toBeVisible();
@@ -159,7 +169,9 @@ test.describe('standalone consent page', () => {
 });
 
 test.describe('embedded in a merchant page', () => {
-  test('reports Missing clientId to the parent and offers Report Error & Close', async ({ page }, testInfo) => {
+  test('reports Missing clientId to the parent and offers Report Error & Close', async ({
+    page,
+  }, testInfo) => {
     await page.goto(embedHostUrl('/r/cns_anything?embed=true'));
     const frame = page.frameLocator('#consent');
     await expect(frame.getByRole('heading', { name: 'Missing Client ID' })).toBeVisible();
@@ -167,7 +179,11 @@ test.describe('embedded in a merchant page', () => {
       .poll(() => receivedMessages(page))
       .toContainEqual({
         origin: E2E.appOrigin,
-        data: { type: 'oya-money-consent-failed', consentId: 'cns_anything', error: 'Missing clientId parameter' },
+        data: {
+          type: 'oya-money-consent-failed',
+          consentId: 'cns_anything',
+          error: 'Missing clientId parameter',
+        },
       });
     await frame.getByRole('button', { name: 'Report Error & Close' }).click();
     await expect(frame.getByRole('button', { name: 'Closing...' })).toBeDisabled();
@@ -181,9 +197,13 @@ test.describe('embedded in a merchant page', () => {
     await expect(frame.getByText('Collect ₦2,500.00 immediately')).toBeVisible();
     await expect(frame.getByRole('banner')).toHaveCount(0);
     await expect
-      .poll(async () => (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-height-update'))
+      .poll(async () =>
+        (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-height-update'),
+      )
       .not.toHaveLength(0);
-    const heights = (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-height-update');
+    const heights = (await receivedMessages(page)).filter(
+      (m) => m.data.type === 'oya-money-height-update',
+    );
     for (const message of heights) {
       expect(message.origin).toBe(E2E.appOrigin);
       expect(message.data.height).toBeGreaterThanOrEqual(200); // spec §9: minimum 200 px
@@ -201,17 +221,27 @@ test.describe('embedded in a merchant page', () => {
       .poll(() => receivedMessages(page))
       .toContainEqual({
         origin: E2E.appOrigin,
-        data: { type: 'oya-money-consent-failed', consentId: 'cns_missing', error: 'Consent not found or has expired' },
+        data: {
+          type: 'oya-money-consent-failed',
+          consentId: 'cns_missing',
+          error: 'Consent not found or has expired',
+        },
       });
   });
 
   test('tells a registered parent of the granted consent once, with details behind a toggle', async ({
     page,
   }, testInfo) => {
-    const consentId = await createConsent(page.request, {}, { idempotencyKey: GRANTED_CONSENT_KEY });
+    const consentId = await createConsent(
+      page.request,
+      {},
+      { idempotencyKey: GRANTED_CONSENT_KEY },
+    );
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
     const frame = page.frameLocator('#consent');
-    await expect(frame.getByText('You have successfully granted consent to Tola Stores')).toBeVisible();
+    await expect(
+      frame.getByText('You have successfully granted consent to Tola Stores'),
+    ).toBeVisible();
     await expect(frame.getByRole('heading', { name: 'Payment Collected' })).toBeHidden();
     await frame.getByRole('button', { name: 'View Details' }).click();
     await expect(frame.getByRole('heading', { name: 'Payment Collected' })).toBeVisible();

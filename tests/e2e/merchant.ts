@@ -35,5 +35,8 @@ export const receivedMessages = (page: Page) =>
 
 /** Saves a screenshot of the screen under screenshots/, per viewport project, to look at. */
 export async function snap(page: Page, testInfo: TestInfo, name: string) {
-  await page.screenshot({ path: `screenshots/${testInfo.project.name}-${name}.png`, fullPage: true });
+  await page.screenshot({
+    path: `screenshots/${testInfo.project.name}-${name}.png`,
+    fullPage: true,
+  });
 }

@@ -24,7 +24,12 @@ export const authPasskeyRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }>
     '/api/auth/passkeys',
     { onRequest: guard, schema: { body: ZPasskeyRegisterRequest } },
     async (request, reply) => {
-      const saved = await registerPasskey(db, config, payerOf(request).payerId, request.body.response);
+      const saved = await registerPasskey(
+        db,
+        config,
+        payerOf(request).payerId,
+        request.body.response,
+      );
       return reply.code(201).send({ success: true as const, ...saved });
     },
   );

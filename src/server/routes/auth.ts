@@ -54,7 +54,10 @@ export const authRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = asyn
   // spec §6: auth/me describes the person; x-identify-to is ignored here.
   r.get(
     '/api/auth/me',
-    { onRequest: requirePayer(deps, { identifyTo: 'ignore' }), schema: { response: { 200: ZAuthMeResponse } } },
+    {
+      onRequest: requirePayer(deps, { identifyTo: 'ignore' }),
+      schema: { response: { 200: ZAuthMeResponse } },
+    },
     async (request) => {
       const payer = payerOf(request);
       const described = await describePayer(db, payer.payerId);
@@ -65,7 +68,10 @@ export const authRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = asyn
   // Who acts, and for which merchant (spec §6 merchant or agent mode).
   r.get(
     '/api/auth/session',
-    { onRequest: requirePayer(deps, { identifyTo: 'honour' }), schema: { response: { 200: ZSessionResponse } } },
+    {
+      onRequest: requirePayer(deps, { identifyTo: 'honour' }),
+      schema: { response: { 200: ZSessionResponse } },
+    },
     async (request) => {
       const payer = payerOf(request);
       const { user } = await describePayer(db, payer.payerId);

@@ -67,8 +67,20 @@ describe('GET /api/consent/{id}?clientId=', () => {
       actOnBehalfOf: { fullName: 'Ade Bello', role: { name: 'Agent' } },
     });
     expect(consent.payments).toMatchObject([
-      { type: 'immediate', amount: 123_456, status: 'pending', shieldWallet: { bankName: 'Rubies MFB' } },
-      { type: 'future', amount: 5_000, frequency: 'weekly', interval: 2, amountType: 'fixed', shieldWallet: null },
+      {
+        type: 'immediate',
+        amount: 123_456,
+        status: 'pending',
+        shieldWallet: { bankName: 'Rubies MFB' },
+      },
+      {
+        type: 'future',
+        amount: 5_000,
+        frequency: 'weekly',
+        interval: 2,
+        amountType: 'fixed',
+        shieldWallet: null,
+      },
     ]);
   });
 
@@ -103,7 +115,10 @@ describe('GET /api/consent/{id}?clientId=', () => {
   });
 
   it('treats an immediate payment without a shield wallet as not found (spec §5)', async () => {
-    const walletless = await createTestClient(ctx.database, { name: 'No Wallet', walletBankName: null });
+    const walletless = await createTestClient(ctx.database, {
+      name: 'No Wallet',
+      walletBankName: null,
+    });
     const id = await createConsent(walletless.authorization, {
       payments: [{ type: 'immediate', amount: 1_000, narration: 'x' }],
     });

@@ -86,14 +86,42 @@ describe('POST /api/v1/consents', () => {
   });
 
   it.each([
-    ['a fractional amount', { payments: [{ type: 'immediate', amount: 10.5, narration: 'x' }] }, 'payments.0.amount'],
-    ['a negative amount', { payments: [{ type: 'immediate', amount: -1, narration: 'x' }] }, 'payments.0.amount'],
-    ['an unknown frequency', { payments: [{ ...validBody.payments[1], frequency: 'hourly' }] }, 'payments.0.frequency'],
-    ['a frequency without interval', { payments: [{ ...validBody.payments[1], interval: undefined }] }, 'payments.0.interval'],
+    [
+      'a fractional amount',
+      { payments: [{ type: 'immediate', amount: 10.5, narration: 'x' }] },
+      'payments.0.amount',
+    ],
+    [
+      'a negative amount',
+      { payments: [{ type: 'immediate', amount: -1, narration: 'x' }] },
+      'payments.0.amount',
+    ],
+    [
+      'an unknown frequency',
+      { payments: [{ ...validBody.payments[1], frequency: 'hourly' }] },
+      'payments.0.frequency',
+    ],
+    [
+      'a frequency without interval',
+      { payments: [{ ...validBody.payments[1], interval: undefined }] },
+      'payments.0.interval',
+    ],
     ['an unknown field', { ...validBody, surprise: true }, 'body'],
-    ['two immediate payments', { payments: [validBody.payments[0], validBody.payments[0]] }, 'payments'],
-    ['an empty narration', { payments: [{ type: 'immediate', amount: 5, narration: '  ' }] }, 'payments.0.narration'],
-    ['a control character', { payments: [{ type: 'immediate', amount: 5, narration: 'a\u0000b' }] }, 'payments.0.narration'],
+    [
+      'two immediate payments',
+      { payments: [validBody.payments[0], validBody.payments[0]] },
+      'payments',
+    ],
+    [
+      'an empty narration',
+      { payments: [{ type: 'immediate', amount: 5, narration: '  ' }] },
+      'payments.0.narration',
+    ],
+    [
+      'a control character',
+      { payments: [{ type: 'immediate', amount: 5, narration: 'a\u0000b' }] },
+      'payments.0.narration',
+    ],
     ['an expiry in the past', { ...validBody, expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],
   ])('answers 400 naming the field for %s, and writes nothing', async (_label, body, field) => {
     const before = await countRows();

@@ -9,8 +9,7 @@ import { listOutbox, type TOutboxMessage } from '../services/sms-outbox';
 
 const LIMIT = 50;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function renderPage(productName: string, messages: TOutboxMessage[], phone: string): string {
   const rows = messages
@@ -84,7 +83,10 @@ export const sandboxMessageRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig
     return reply
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+      .header(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      )
       .header('X-Content-Type-Options', 'nosniff')
       .send(renderPage(config.productName, messages, phone));
   });

@@ -1,18 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { CONSENT_EXPIRY_MS } from '../../domain/constants';
+import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../domain/constants';
 import { isConsentAvailable } from '../../domain/consent-availability';
 import type { TConsent, TDataSharing, TPayment } from '../../domain/schemas/consent';
 import type { TCreateConsentRequest } from '../../domain/schemas/merchant-api';
 import { randomId } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
-import {
-  DATA_SHARING_CATEGORIES,
-  consentEvents,
-  consents,
-  dataSharingItems,
-  merchants,
-  payments,
-} from '../db/schema';
+import { consentEvents, consents, dataSharingItems, merchants, payments } from '../db/schema';
 import { AppError } from './app-error';
 
 type TConsentRow = typeof consents.$inferSelect;
@@ -125,20 +118,18 @@ function dataSharingRows(
   dataSharing: TDataSharing | undefined,
 ): Array<typeof dataSharingItems.$inferInsert> {
   if (!dataSharing) return [];
-  return DATA_SHARING_CATEGORIES.flatMap(
-    (category): Array<typeof dataSharingItems.$inferInsert> => {
-      const value = dataSharing[category];
-      if (value === undefined || value === false) return [];
-      if (value === true) return [{ consentId, category, item: null }];
-      return value.map((item) => ({ consentId, category, item }));
-    },
-  );
+  return DATA_CATEGORIES.flatMap((category): Array<typeof dataSharingItems.$inferInsert> => {
+    const value = dataSharing[category];
+    if (value === undefined || value === false) return [];
+    if (value === true) return [{ consentId, category, item: null }];
+    return value.map((item) => ({ consentId, category, item }));
+  });
 }
 
 function toDataSharing(rows: TDataItemRow[]): TDataSharing | null {
   if (rows.length === 0) return null;
   const result: TDataSharing = {};
-  for (const category of DATA_SHARING_CATEGORIES) {
+  for (const category of DATA_CATEGORIES) {
     const mine = rows.filter((r) => r.category === category);
     if (mine.length === 0) continue;
     const named = mine.flatMap((r) => (r.item === null ? [] : [r.item]));

@@ -149,7 +149,9 @@ export function ConsentRoute() {
     screen = <ConsentOverview consent={consent} />;
   }
   const showHeader =
-    consent && consent.status !== 'granted' && isConsentHeaderVisible(consent, { embed: params.embed });
+    consent &&
+    consent.status !== 'granted' &&
+    isConsentHeaderVisible(consent, { embed: params.embed });
 
   const colours = consent?.counterparty.merchantColours ?? DEFAULT_MERCHANT_COLOURS;
   return (

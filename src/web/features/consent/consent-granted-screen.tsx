@@ -54,23 +54,17 @@ function GrantDetails({ consent }: { consent: TConsent }) {
           <h2 id="future-title" className="section-title">
             Future Payments Authorized
           </h2>
-          <p>
-            {countNoun(future.length, 'payment')}
-          </p>
+          <p>{countNoun(future.length, 'payment')}</p>
           <ul className="list">
             {future.slice(0, FUTURE_PREVIEW_COUNT).map((p) => (
               <li key={p.paymentId}>
                 <span className="amount">{formatNaira(p.amount)}</span>
-                <span className="secondary-text">
-                  {dueDateLabel(p.dueDate)}
-                </span>
+                <span className="secondary-text">{dueDateLabel(p.dueDate)}</span>
               </li>
             ))}
           </ul>
           {more > 0 ? (
-            <p className="muted">
-              +{countNoun(more, 'more payment', 'more payments')}
-            </p>
+            <p className="muted">+{countNoun(more, 'more payment', 'more payments')}</p>
           ) : null}
           <p className="muted">You'll be notified before each debit.</p>
         </section>
