@@ -145,6 +145,54 @@ export const ERROR_CATALOGUE = {
     message: 'Bluetooth characteristics not properly set up',
   },
   TERMINAL_RESET_FAILED: { status: 502, message: 'Failed to reset device' },
+
+  // Payer identity: phone codes, passkeys, sessions, signed grants (not spec messages; ours,
+  // docs/identity.md). Expired sign-in keys say the spec's 'Temporary key expired' (§8).
+  PHONE_NUMBER_INVALID: {
+    status: 400,
+    message: 'Enter a valid Nigerian mobile number, such as 0803 123 4567',
+  },
+  PHONE_CODE_FORMAT_INVALID: { status: 400, message: 'Enter the 6-digit code we sent you' },
+  PHONE_CODE_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many codes for this number. Please try again in {minutes} minutes.',
+  },
+  PHONE_CODE_NOT_FOUND: {
+    status: 400,
+    message: 'No active code for this number. Please request a new code.',
+  },
+  PHONE_CODE_EXPIRED: { status: 400, message: 'This code has expired. Please request a new code.' },
+  PHONE_CODE_INCORRECT: { status: 400, message: 'That code is not correct. {tries} left.' },
+  PHONE_CODE_LOCKED: { status: 429, message: 'Too many wrong tries. Please request a new code.' },
+  PAYER_NOT_FOUND: {
+    status: 404,
+    message: 'No account uses this number yet. Enter your name to create one.',
+  },
+  CLIENT_NOT_RECOGNISED: { status: 403, message: 'This clientId is not recognised' },
+  TEMPORARY_KEY_EXPIRED: { status: 401, message: 'Temporary key expired' },
+  TEMPORARY_KEY_USED: {
+    status: 409,
+    message: 'This sign-in request was already used. Please try again.',
+  },
+  PASSKEY_NOT_RECOGNISED: {
+    status: 401,
+    message: 'This passkey is not registered here. Sign in with a code instead.',
+  },
+  PASSKEY_REGISTRATION_FAILED: {
+    status: 400,
+    message: 'Your passkey could not be saved. Please try again.',
+  },
+  PASSKEY_ALREADY_REGISTERED: { status: 409, message: 'This passkey is already registered.' },
+  PASSKEY_REQUIRED: {
+    status: 409,
+    message: 'Add a passkey to your account to give your biometric approval',
+  },
+  IDENTIFY_TO_FORBIDDEN: { status: 403, message: 'You cannot act for this merchant' },
+  GRANT_SIGNATURE_INVALID: {
+    status: 400,
+    message: 'The biometric approval does not match this grant',
+  },
+  GRANT_SIGNATURE_REPLAYED: { status: 409, message: 'This biometric approval was already used' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type TErrorCode = keyof typeof ERROR_CATALOGUE;

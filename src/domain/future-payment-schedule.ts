@@ -34,6 +34,7 @@ const pick = (dates: Array<string | null>, choose: (a: number, b: number) => boo
   }, null);
 
 function toRow(group: TPayment[]): TScheduleRow {
+  // A group is created with its first payment, so it is never empty.
   const [first] = group as [TPayment, ...TPayment[]];
   return {
     paymentIds: group.map((p) => p.paymentId),

@@ -1,7 +1,10 @@
 import { CURRENCY_CODE, CURRENCY_LOCALE, CURRENCY_SYMBOL, KOBO_PER_NAIRA } from './constants';
 
 // spec §1, §9: NGN in the en-NG locale. One formatter, built once: construction is the slow part.
-const NAIRA = new Intl.NumberFormat(CURRENCY_LOCALE, { style: 'currency', currency: CURRENCY_CODE });
+const NAIRA = new Intl.NumberFormat(CURRENCY_LOCALE, {
+  style: 'currency',
+  currency: CURRENCY_CODE,
+});
 
 /**
  * '₦1,234.56' for 123456 kobo. Node's full ICU prints '₦' already, but small-ICU builds and some

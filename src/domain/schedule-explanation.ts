@@ -11,7 +11,9 @@ import { countNoun } from './plural';
 export function scheduleExplanation(row: TScheduleRow, merchantName: string): string {
   const amount = formatNaira(row.amount);
   const what =
-    row.amountType === 'fixed' ? `a fixed amount of ${amount}` : `a variable amount of up to ${amount}`;
+    row.amountType === 'fixed'
+      ? `a fixed amount of ${amount}`
+      : `a variable amount of up to ${amount}`;
   const start = formatPaymentDate(row.startDate);
   const end = formatPaymentDate(row.endDate);
 
@@ -27,7 +29,9 @@ export function scheduleExplanation(row: TScheduleRow, merchantName: string): st
       `${merchantName} will collect ${what} ${cadencePhrase(row.frequency, row.interval)}${when}: ${countNoun(row.count, 'payment')} in all.`,
     );
   } else {
-    sentences.push(`${merchantName} will collect ${what} once${start ? ` on ${start}` : ', when needed'}.`);
+    sentences.push(
+      `${merchantName} will collect ${what} once${start ? ` on ${start}` : ', when needed'}.`,
+    );
   }
   sentences.push(
     row.amountType === 'fixed'

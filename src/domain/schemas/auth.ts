@@ -1,5 +1,68 @@
 import { z } from 'zod';
 
+/*
+ * Payer identity: the calls of sign-up, sign-in (passkeys, the "biometric or attestation login"
+ * of spec §1, and the phone-code fallback), sessions and signed grants. Both the server routes
+ * and the page's fetchers parse with these schemas. Rules a person can see (phone numbers, code
+ * limits) live here too, so the page checks what the server checks.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Limits (docs/identity.md explains each)
+
+/** One-time sign-up / sign-in codes sent by SMS. */
+export const PHONE_CODE_LENGTH = 6;
+export const PHONE_CODE_TTL_MS = 5 * 60_000;
+export const PHONE_CODE_MAX_WRONG_TRIES = 5;
+export const PHONE_CODES_PER_PHONE_PER_HOUR = 10;
+/** A WebAuthn challenge (sign-in, passkey creation, grant signing) is single use and short. */
+export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60_000;
+export const WEBAUTHN_TIMEOUT_MS = 60_000;
+/** A discovery (authentication session for a consent) lives as long as a sign-in takes. */
+export const DISCOVERY_TTL_MS = 15 * 60_000;
+/** Bearer token lifetime: short, because a leaked token on an embedded page is a bearer's key. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 15 * 60;
+/**
+ * The product's own sign-in page (/login, /) is a first-party client: it opens discoveries
+ * without a consent. Merchant pages use their own registered clientId.
+ */
+export const FIRST_PARTY_CLIENT_ID = 'oya-web';
+
+// ---------------------------------------------------------------------------------------------
+// Nigerian mobile numbers
+
+const NIGERIA_CALLING_CODE = '234';
+/** National significant numbers of Nigerian mobiles: 10 digits, 70x/80x/81x/90x/91x. */
+const NIGERIAN_MOBILE_NSN = /^[789][01]\d{8}$/;
+
+/**
+ * A Nigerian mobile number in E.164 (+234XXXXXXXXXX), or null when it is not one. Accepts what
+ * people type: 0803 123 4567, 803-123-4567, +234 803 123 4567, 2348031234567, (0)803...
+ */
+export function toNigerianE164(input: string): string | null {
+  const trimmed = input.trim();
+  if (!/^\+?[\d\s().-]+$/.test(trimmed)) return null;
+  let digits = trimmed.replace(/\D/g, '');
+  if (trimmed.startsWith('+') && !digits.startsWith(NIGERIA_CALLING_CODE)) return null;
+  if (digits.startsWith(NIGERIA_CALLING_CODE)) digits = digits.slice(NIGERIA_CALLING_CODE.length);
+  if (digits.startsWith('0')) digits = digits.slice(1);
+  return NIGERIAN_MOBILE_NSN.test(digits) ? `+${NIGERIA_CALLING_CODE}${digits}` : null;
+}
+
+/** +2348031234567 → 0803 123 4567, the way Nigerians write their numbers. */
+export function formatNigerianPhone(e164: string): string {
+  const nsn = e164.replace(/^\+234/, '');
+  if (!NIGERIAN_MOBILE_NSN.test(nsn)) return e164;
+  return `0${nsn.slice(0, 3)} ${nsn.slice(3, 6)} ${nsn.slice(6)}`;
+}
+
+export function isPhoneCodeFormat(code: string): boolean {
+  return new RegExp(`^\\d{${PHONE_CODE_LENGTH}}$`).test(code);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The signed-in payer
+
 /** The signed-in payer as the page keeps it (spec §3 Browser storage paymonaUser). */
 export const ZAuthUser = z.object({
   userId: z.string(),
@@ -9,26 +72,317 @@ export const ZAuthUser = z.object({
 });
 export type TAuthUser = z.infer<typeof ZAuthUser>;
 
-/** GET /api/auth/login query (spec §7): attestation-signed; the discovery id is required (§5). */
-export const ZLoginQuery = z.object({
-  clientId: z.string().trim().min(1),
-  discoveryId: z.string().trim().min(1, 'Discovery ID is required for authentication'),
-  authAppId: z.string().trim().min(1).optional(),
+/** GET /api/public-config: what the page shows before anyone signs in. */
+export const ZPublicConfigResponse = z.object({
+  success: z.literal(true),
+  productName: z.string(),
 });
-export type TLoginQuery = z.infer<typeof ZLoginQuery>;
+export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 
-/** GET /api/auth/login answer (spec §7): token and user are stored by the page. */
+// ---------------------------------------------------------------------------------------------
+// WebAuthn wire shapes (JSON forms of the W3C types, as @simplewebauthn speaks them)
+
+const ZBase64Url = z
+  .string()
+  .max(8192)
+  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+
+export const ZAuthenticatorTransport = z.enum([
+  'ble',
+  'cable',
+  'hybrid',
+  'internal',
+  'nfc',
+  'smart-card',
+  'usb',
+]);
+export type TAuthenticatorTransport = z.infer<typeof ZAuthenticatorTransport>;
+
+const ZClientExtensionResults = z.record(z.string(), z.unknown());
+
+/** What navigator.credentials.get() produced (AuthenticationResponseJSON). */
+export const ZAuthenticationResponse = z.object({
+  id: ZBase64Url.min(1),
+  rawId: ZBase64Url.min(1),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: ZBase64Url.min(1),
+    authenticatorData: ZBase64Url.min(1),
+    signature: ZBase64Url.min(1),
+    userHandle: ZBase64Url.optional(),
+  }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: ZClientExtensionResults,
+});
+export type TAuthenticationResponse = z.infer<typeof ZAuthenticationResponse>;
+
+/** What navigator.credentials.create() produced (RegistrationResponseJSON). */
+export const ZRegistrationResponse = z.object({
+  id: ZBase64Url.min(1),
+  rawId: ZBase64Url.min(1),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: ZBase64Url.min(1),
+    attestationObject: ZBase64Url.min(1),
+    authenticatorData: ZBase64Url.optional(),
+    // Browsers may name transports newer than ours; the server keeps the ones it knows.
+    transports: z.array(z.string().max(32)).max(16).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: ZBase64Url.optional(),
+  }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: ZClientExtensionResults,
+});
+export type TRegistrationResponse = z.infer<typeof ZRegistrationResponse>;
+
+/**
+ * Options for navigator.credentials.get()/create() as the server made them. The page checks
+ * only that there is a challenge; the browser and @simplewebauthn/browser check the rest.
+ */
+export const ZWebAuthnOptions = z.looseObject({ challenge: ZBase64Url.min(16) });
+export type TWebAuthnOptions = z.infer<typeof ZWebAuthnOptions>;
+
+export const ZWebAuthnOptionsResponse = z.object({
+  success: z.literal(true),
+  options: ZWebAuthnOptions,
+});
+export type TWebAuthnOptionsResponse = z.infer<typeof ZWebAuthnOptionsResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Discovery: the authentication session the server opens for a consent (spec §3 attestDiscoveryId)
+
+/** POST /api/auth/discovery. No consentId: the product's own sign-in page. */
+export const ZDiscoveryRequest = z.object({
+  clientId: z.string().trim().max(100).optional(),
+  consentId: z.string().trim().min(1).max(100).optional(),
+  authAppId: z.string().trim().min(1).max(100).optional(),
+});
+export type TDiscoveryRequest = z.infer<typeof ZDiscoveryRequest>;
+
+export const ZDiscoveryResponse = z.object({
+  success: z.literal(true),
+  discoveryId: z.string(),
+  expiresAt: z.string(),
+});
+export type TDiscoveryResponse = z.infer<typeof ZDiscoveryResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Phone codes (sign-up, and sign-in on a device with no passkey)
+
+/** POST /api/auth/phone-codes */
+export const ZPhoneCodeRequest = z.object({ phone: z.string().max(40) });
+export type TPhoneCodeRequest = z.infer<typeof ZPhoneCodeRequest>;
+
+export const ZPhoneCodeResponse = z.object({
+  success: z.literal(true),
+  phoneNumber: z.string(),
+  expiresAt: z.string(),
+  message: z.string(),
+});
+export type TPhoneCodeResponse = z.infer<typeof ZPhoneCodeResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Login (spec §7 /api/auth/login: clientId, discovery id, optional authAppId → token and user)
+
+const loginFields = {
+  // Optional in the schema so that their absence gets the spec's own messages (§5, §8).
+  clientId: z.string().trim().max(100).optional(),
+  discoveryId: z.string().trim().max(100).optional(),
+  authAppId: z.string().trim().min(1).max(100).optional(),
+};
+
+export const ZFullName = z
+  .string()
+  .trim()
+  .min(2, 'Enter your full name')
+  .max(100, 'Your name is too long');
+
+/** POST /api/auth/login: signed by a passkey, or proven by a phone code. */
+export const ZLoginRequest = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('passkey'), ...loginFields, response: ZAuthenticationResponse }),
+  z.object({
+    method: z.literal('phone-code'),
+    ...loginFields,
+    phone: z.string().max(40),
+    code: z.string().max(20),
+    /** Needed only when no account uses the number yet: the code then signs the payer up. */
+    fullName: ZFullName.optional(),
+  }),
+]);
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+/** The login answer (spec §7): token and user are stored by the page. */
 export const ZLoginResponse = z.object({
   success: z.literal(true),
   token: z.string().min(1),
   user: ZAuthUser,
   message: z.string().optional(),
+  expiresAt: z.string(),
+  /** True when this phone-code login created the account (sign-up). */
+  newAccount: z.boolean(),
+  passkeyCount: z.number().int().nonnegative(),
 });
 export type TLoginResponse = z.infer<typeof ZLoginResponse>;
 
 /** GET /api/auth/me answer. The spec does not show it; this is ours. */
-export const ZAuthMeResponse = z.object({ success: z.literal(true), user: ZAuthUser });
+export const ZAuthMeResponse = z.object({
+  success: z.literal(true),
+  user: ZAuthUser,
+  expiresAt: z.string(),
+  passkeyCount: z.number().int().nonnegative(),
+});
 export type TAuthMeResponse = z.infer<typeof ZAuthMeResponse>;
+
+/** GET /api/auth/session: who acts, and for which merchant when x-identify-to is sent (§6). */
+export const ZSessionResponse = z.object({
+  success: z.literal(true),
+  user: ZAuthUser,
+  identifiedTo: z
+    .object({ merchantId: z.string(), merchantName: z.string(), role: z.string() })
+    .nullable(),
+});
+export type TSessionResponse = z.infer<typeof ZSessionResponse>;
+
+export const ZOkResponse = z.object({ success: z.literal(true) });
+
+// ---------------------------------------------------------------------------------------------
+// Passkeys of the signed-in payer
+
+/** POST /api/auth/passkeys: the new credential the page created. */
+export const ZPasskeyRegisterRequest = z.object({ response: ZRegistrationResponse });
+export const ZPasskeyRegisterResponse = z.object({
+  success: z.literal(true),
+  passkeyId: z.string(),
+  passkeyCount: z.number().int().positive(),
+});
+export type TPasskeyRegisterResponse = z.infer<typeof ZPasskeyRegisterResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Signed grants: the payer's passkey signs a digest of a canonical grant payload
+
+export const GRANT_SIGNING_TYPE = 'oya-money.consent-grant';
+export const GRANT_SIGNING_VERSION = 1;
+
+/** Any JSON value: what a grant payload may hold. */
+export type TJsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | TJsonValue[]
+  | { [key: string]: TJsonValue };
+
+export const ZJsonValue: z.ZodType<TJsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number().refine(Number.isFinite, 'must be a finite number'),
+    z.boolean(),
+    z.null(),
+    z.array(ZJsonValue),
+    z.record(z.string(), ZJsonValue),
+  ]),
+);
+
+export const ZGrantPayload = z.record(z.string(), ZJsonValue);
+export type TGrantPayload = z.infer<typeof ZGrantPayload>;
+
+/**
+ * Canonical JSON: object keys sorted (by UTF-16 code units), no whitespace, numbers and strings
+ * as JSON.stringify writes them (RFC 8785 for the values grants hold), undefined properties left
+ * out as JSON.stringify does. Page and server must produce the same bytes for the same payload,
+ * whatever order its keys were built in.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') {
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError('canonicalJson: numbers must be finite');
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  throw new TypeError(`canonicalJson: ${typeof value} is not JSON`);
+}
+
+/**
+ * The exact text whose SHA-256 digest the passkey signs (as its WebAuthn challenge). It binds
+ * the grant's content to its consent and to a single-use server nonce, so an altered payload
+ * or a replayed signature does not verify.
+ */
+export function grantSigningMessage(input: {
+  consentId: string;
+  nonce: string;
+  payload: TGrantPayload;
+}): string {
+  return canonicalJson({
+    type: GRANT_SIGNING_TYPE,
+    version: GRANT_SIGNING_VERSION,
+    consentId: input.consentId,
+    nonce: input.nonce,
+    payload: input.payload,
+  });
+}
+
+/** POST /api/auth/grant-challenges: a nonce for one grant signature. */
+export const ZGrantChallengeRequest = z.object({ consentId: z.string().trim().min(1).max(100) });
+export const ZGrantChallengeResponse = z.object({
+  success: z.literal(true),
+  nonce: z.string(),
+  expiresAt: z.string(),
+  /** Request options without a challenge: the page puts the digest there. */
+  options: z.object({
+    rpId: z.string(),
+    timeout: z.number().int().positive(),
+    userVerification: z.literal('required'),
+    allowCredentials: z.array(
+      z.object({
+        id: ZBase64Url.min(1),
+        type: z.literal('public-key'),
+        transports: z.array(ZAuthenticatorTransport).optional(),
+      }),
+    ),
+  }),
+});
+export type TGrantChallengeResponse = z.infer<typeof ZGrantChallengeResponse>;
+
+/** A grant payload with the passkey's signature over its digest. */
+export const ZSignedGrant = z.object({
+  consentId: z.string().trim().min(1).max(100),
+  nonce: z.string().min(1).max(200),
+  payload: ZGrantPayload,
+  response: ZAuthenticationResponse,
+});
+export type TSignedGrant = z.infer<typeof ZSignedGrant>;
+
+/** POST /api/auth/grant-signatures/verify answer: what was proven, to keep with the grant. */
+export const ZGrantSignatureResponse = z.object({
+  success: z.literal(true),
+  verified: z.literal(true),
+  digest: z.string(),
+  credentialId: z.string(),
+  userId: z.string(),
+  signedAt: z.string(),
+});
+export type TGrantSignatureResponse = z.infer<typeof ZGrantSignatureResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox SMS outbox
+
+export const ZSandboxMessagesResponse = z.object({
+  success: z.literal(true),
+  messages: z.array(
+    z.object({ id: z.number(), to: z.string(), body: z.string(), sentAt: z.string() }),
+  ),
+});
+export type TSandboxMessagesResponse = z.infer<typeof ZSandboxMessagesResponse>;
 
 /** POST /api/users/decline-invitation/{id} answer. The spec does not show it; this is ours. */
 export const ZDeclineInvitationResponse = z.object({ success: z.literal(true) });

@@ -79,9 +79,7 @@ export const ZGrantRequest = z.object({
       path: ['selectedAccounts'],
     })
     .optional(),
-  dataSharing: z
-    .object({ granted: z.boolean(), dataTypes: z.array(ZDataCategory) })
-    .optional(),
+  dataSharing: z.object({ granted: z.boolean(), dataTypes: z.array(ZDataCategory) }).optional(),
   immediatePayments: z
     .object({
       granted: z.boolean(),

@@ -1,0 +1,47 @@
+import { requestedDataCategories } from './data-sharing';
+import { formatNaira } from './money';
+import { countNoun } from './plural';
+import type { TDataCategory } from './schemas/consent-api';
+import type { TConsent } from './schemas/consent';
+
+const DATA_ITEMS: Readonly<Record<TDataCategory, string>> = {
+  bvnData: 'Access your BVN data',
+  ninData: 'Access your NIN data',
+  userImages: 'Access your user images',
+  bankAccounts: 'Access your bank account information',
+};
+
+/**
+ * The auth prompt's 'They would like to:' list (spec §2), in the spec's order. Only what is still
+ * to happen is listed: an immediate payment already executed is no longer asked for.
+ * 'Schedule N future payment(s)' reads 'payment' for exactly 1 and 'payments' otherwise.
+ */
+export function authPromptItems(consent: TConsent): string[] {
+  const pending = consent.payments.filter((p) => p.status === 'pending');
+  const immediate = pending.filter((p) => p.type === 'immediate');
+  const futureCount = pending.filter((p) => p.type === 'future').length;
+  const items: string[] = [];
+  if (immediate.length > 0) {
+    const total = immediate.reduce((sum, p) => sum + p.amount, 0);
+    items.push(`Collect ${formatNaira(total)} immediately`);
+  }
+  if (futureCount > 0) items.push(`Schedule ${countNoun(futureCount, 'future payment')}`);
+  for (const category of requestedDataCategories(consent.dataSharing)) {
+    items.push(DATA_ITEMS[category]);
+  }
+  return items;
+}
+
+/**
+ * Whether the auth prompt shows (spec §6): the consent requires auth or has a form, and the
+ * visitor is neither signed in nor a public (read-only) viewer.
+ */
+export function shouldShowAuthPrompt(input: {
+  consent: TConsent;
+  signedIn: boolean;
+  isPublic: boolean;
+}): boolean {
+  const { consent, signedIn, isPublic } = input;
+  const needsIdentity = consent.requirements.requiresAuth || consent.formId !== null;
+  return needsIdentity && !signedIn && !isPublic;
+}

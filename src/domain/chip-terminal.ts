@@ -1,0 +1,203 @@
+import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from './errors';
+
+/** The reader's connection, shown as 'Connection' in the terminal modal (spec §2). */
+export type TTerminalConnection =
+  /** The reader SDK is loading ('Loading SDK...'); it is retried up to 5 times (spec §9). */
+  | 'sdk_loading'
+  /** The SDK could not be loaded: the terminal cannot be used on this page. */
+  | 'sdk_unavailable'
+  /** SDK ready, no reader connected ('Connect Card Reader'). */
+  | 'disconnected'
+  /** Discovering and connecting the Bluetooth reader. */
+  | 'connecting'
+  /** Reader connected with both Bluetooth characteristics set up (spec §5). */
+  | 'connected';
+
+/** The transaction on the reader (spec §4 Chip terminal states, plus waiting and failure). */
+export type TTerminalTransaction =
+  /** No transaction; 'Start Chip Card Transaction' is offered. */
+  | 'idle'
+  /** A transaction started; the reader waits for a chip card. */
+  | 'waiting_for_card'
+  /** A chip card was inserted and is being read. */
+  | 'card_detected'
+  /** The payer is entering their PIN on the reader. */
+  | 'pin_entry'
+  /** The chip purchase is with the processor. */
+  | 'online_processing'
+  /** Terminal: approved. Left only by a reset or a disconnect. */
+  | 'completed'
+  /** Terminal: declined or errored, with a message. Left only by a reset or a disconnect. */
+  | 'failed';
+
+export type TChipTerminalState = {
+  connection: TTerminalConnection;
+  transaction: TTerminalTransaction;
+  /** What the payer reads about the last failure; null when all is well. */
+  error: string | null;
+};
+
+export type TChipTerminalAction =
+  | { type: 'sdk_loaded' }
+  /** Every SDK load attempt failed (TERMINAL_SDK_MAX_LOAD_RETRIES in constants). */
+  | { type: 'sdk_load_failed' }
+  | { type: 'connect_requested' }
+  | { type: 'discovery_failed' }
+  | { type: 'connect_failed' }
+  | { type: 'connected'; characteristicsReady: boolean }
+  | { type: 'disconnected' }
+  | { type: 'transaction_started' }
+  | { type: 'card_inserted' }
+  | { type: 'magnetic_card_swiped' }
+  | { type: 'pin_requested' }
+  | { type: 'online_processing_started' }
+  | { type: 'transaction_approved' }
+  | { type: 'transaction_declined' }
+  /** An error code reported by the reader SDK, e.g. 'TIMEOUT' or 'DEVICE_RESET'. */
+  | { type: 'device_error'; code: string }
+  /** 'Reset Transaction', or 'Reset Device' once the reader accepted the reset. */
+  | { type: 'transaction_reset' }
+  | { type: 'device_reset_failed' };
+
+export const CHIP_TERMINAL_INITIAL: TChipTerminalState = {
+  connection: 'sdk_loading',
+  transaction: 'idle',
+  error: null,
+};
+
+// Reader SDK (QPOS) error names, mapped to the spec §8 messages.
+const DEVICE_ERRORS: Readonly<Record<string, TErrorCode>> = {
+  TIMEOUT: 'TERMINAL_TIMEOUT',
+  CMD_TIMEOUT: 'TERMINAL_TIMEOUT',
+  ICC_ONLINE_TIMEOUT: 'TERMINAL_TIMEOUT',
+  DEVICE_BUSY: 'TERMINAL_BUSY',
+  INPUT_INVALID: 'TERMINAL_INVALID_PARAMETERS',
+  INPUT_ZERO_VALUES: 'TERMINAL_INVALID_PARAMETERS',
+  INPUT_OUT_OF_RANGE: 'TERMINAL_AMOUNT_OUT_OF_RANGE',
+  AMOUNT_OUT_OF_LIMIT: 'TERMINAL_AMOUNT_OUT_OF_RANGE',
+  INPUT_INVALID_FORMAT: 'TERMINAL_INVALID_FORMAT',
+};
+
+/**
+ * The payer's message for a reader error code (spec §8 Chip terminal), or null for DEVICE_RESET,
+ * which the reader reports after every reset and is expected. Unknown codes read
+ * 'Device error: {code}'.
+ */
+export function terminalErrorMessage(code: string): string | null {
+  if (code === 'DEVICE_RESET') return null;
+  const known = Object.hasOwn(DEVICE_ERRORS, code) ? DEVICE_ERRORS[code] : undefined;
+  return known
+    ? ERROR_CATALOGUE[known].message
+    : formatErrorMessage('TERMINAL_DEVICE_ERROR', { code });
+}
+
+/** Transactions that are under way on the reader. */
+const ACTIVE: ReadonlySet<TTerminalTransaction> = new Set([
+  'waiting_for_card',
+  'card_detected',
+  'pin_entry',
+  'online_processing',
+]);
+
+const withError = (state: TChipTerminalState, code: TErrorCode): TChipTerminalState => ({
+  ...state,
+  error: ERROR_CATALOGUE[code].message,
+});
+
+const failTransaction = (state: TChipTerminalState, message: string): TChipTerminalState => ({
+  ...state,
+  transaction: 'failed',
+  error: message,
+});
+
+const move = (
+  state: TChipTerminalState,
+  from: readonly TTerminalTransaction[],
+  to: TTerminalTransaction,
+): TChipTerminalState =>
+  from.includes(state.transaction) ? { ...state, transaction: to, error: null } : state;
+
+/**
+ * The chip-card terminal's state machine (spec §4 Chip terminal states, §5, §8). An action the
+ * current state does not accept returns the same state object.
+ */
+export function chipTerminalReducer(
+  state: TChipTerminalState,
+  action: TChipTerminalAction,
+): TChipTerminalState {
+  switch (action.type) {
+    case 'sdk_loaded':
+      return state.connection === 'sdk_loading' ? { ...state, connection: 'disconnected' } : state;
+    case 'sdk_load_failed':
+      return state.connection === 'sdk_loading'
+        ? withError({ ...state, connection: 'sdk_unavailable' }, 'TERMINAL_SDK_LOAD_FAILED')
+        : state;
+    case 'connect_requested':
+      return state.connection === 'disconnected'
+        ? { ...state, connection: 'connecting', error: null }
+        : state;
+    case 'discovery_failed':
+      return state.connection === 'connecting'
+        ? withError({ ...state, connection: 'disconnected' }, 'TERMINAL_DISCOVERY_FAILED')
+        : state;
+    case 'connect_failed':
+      return state.connection === 'connecting'
+        ? withError({ ...state, connection: 'disconnected' }, 'TERMINAL_CONNECT_FAILED')
+        : state;
+    case 'connected':
+      if (state.connection !== 'connecting') return state;
+      // spec §5: the terminal needs both characteristics set up to be usable.
+      return action.characteristicsReady
+        ? { ...state, connection: 'connected', error: null }
+        : withError({ ...state, connection: 'disconnected' }, 'TERMINAL_CHARACTERISTICS_MISSING');
+    case 'disconnected':
+      return state.connection === 'connected' || state.connection === 'connecting'
+        ? { connection: 'disconnected', transaction: 'idle', error: null }
+        : state;
+    case 'transaction_started':
+      if (state.transaction !== 'idle') return state;
+      // spec §5: no transaction without a connected reader.
+      return state.connection === 'connected'
+        ? { ...state, transaction: 'waiting_for_card', error: null }
+        : withError(state, 'TERMINAL_NOT_CONNECTED');
+    case 'card_inserted':
+      return move(state, ['waiting_for_card'], 'card_detected');
+    case 'magnetic_card_swiped':
+      return state.transaction === 'waiting_for_card'
+        ? failTransaction(state, ERROR_CATALOGUE.TERMINAL_CHIP_REQUIRED.message)
+        : state;
+    case 'pin_requested':
+      return move(state, ['card_detected'], 'pin_entry');
+    case 'online_processing_started':
+      return move(state, ['card_detected', 'pin_entry'], 'online_processing');
+    case 'transaction_approved':
+      return move(state, ['online_processing'], 'completed');
+    case 'transaction_declined':
+      return ['card_detected', 'pin_entry', 'online_processing'].includes(state.transaction)
+        ? failTransaction(state, ERROR_CATALOGUE.TERMINAL_DECLINED.message)
+        : state;
+    case 'device_error': {
+      const message = terminalErrorMessage(action.code);
+      // spec §8: DEVICE_RESET is expected, so it only confirms the reader is back to idle.
+      if (message === null) {
+        return state.transaction === 'completed'
+          ? state
+          : { ...state, transaction: 'idle', error: null };
+      }
+      if (ACTIVE.has(state.transaction)) return failTransaction(state, message);
+      return state.transaction === 'idle' ? { ...state, error: message } : state;
+    }
+    case 'transaction_reset':
+      return state.connection === 'connected'
+        ? { ...state, transaction: 'idle', error: null }
+        : state;
+    case 'device_reset_failed':
+      return state.connection === 'connected'
+        ? failTransaction(state, ERROR_CATALOGUE.TERMINAL_RESET_FAILED.message)
+        : state;
+    default: {
+      const unhandled: never = action;
+      throw new Error(`Unhandled chip-terminal action ${JSON.stringify(unhandled)}`);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatNaira } from './money';
+
+describe('formatNaira', () => {
+  it.each([
+    [0, '₦0.00'],
+    [1, '₦0.01'],
+    [100, '₦1.00'],
+    [123_456, '₦1,234.56'],
+    [100_000_000_00, '₦100,000,000.00'],
+    [-500, '-₦5.00'],
+  ])('formats %i kobo as %j', (kobo, text) => {
+    expect(formatNaira(kobo)).toBe(text);
+  });
+
+  it('refuses a fractional amount: kobo is integer', () => {
+    expect(() => formatNaira(12.5)).toThrow(RangeError);
+    expect(() => formatNaira(Number.NaN)).toThrow(RangeError);
+  });
+
+  it('always shows ₦ and exactly two decimals, and reads back to the same kobo', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 13 }), (kobo) => {
+        const text = formatNaira(kobo);
+        expect(text).toMatch(/^₦\d{1,3}(,\d{3})*\.\d{2}$/);
+        expect(Number(text.replace(/[₦,.]/g, ''))).toBe(kobo);
+      }),
+    );
+  });
+});

@@ -1,0 +1,192 @@
+import {
+  MOCK_PROGRESS_STEP_MS,
+  PAYMENT_COMPLETION_DELAY_MS,
+  PROGRESS_AWAITING_3DS,
+  PROGRESS_COMPLETE,
+  PROGRESS_PAYMENT_PROCESSED,
+  PROGRESS_PAYMENT_RECEIVED,
+  PROGRESS_PULSE_STEP,
+} from './constants';
+import { ERROR_CATALOGUE } from './errors';
+
+/** The four payment statuses of spec §4. */
+export type TPaymentStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+
+/** Where a payment stands in the processing view; each phase has one status. */
+export type TPaymentPhase =
+  /** Nothing under way: not started yet, or cancelled (progress 0). */
+  | 'pending'
+  /** The payer says they transferred; waiting for the bank to confirm (progress stays 0, so
+   * 'View Transfer Details' stays reachable). */
+  | 'awaiting_transfer'
+  /** Waiting for the payer to finish 3-D Secure in another tab (25). */
+  | 'awaiting_3ds'
+  /** A failed payment is being tried again (from 0). */
+  | 'retrying'
+  /** The server reported the payment in progress: 'Payment Received' (33). */
+  | 'received'
+  /** The server reported it completed: 'Payment Processed' (66); success shows after the delay. */
+  | 'processed'
+  /** Terminal: the payment succeeded (100). Nothing leaves it. */
+  | 'completed'
+  /** Terminal: the payment failed with a message. Left only by retry or cancel. */
+  | 'failed';
+
+export type TPaymentStatusState = {
+  phase: TPaymentPhase;
+  status: TPaymentStatus;
+  /** 0–100, shown by the progress ring. */
+  progress: number;
+  /** The step text under the ring; empty while pending. */
+  stepText: string;
+  /** Why the payment failed; null unless failed. */
+  error: string | null;
+};
+
+export type TPaymentStatusAction =
+  /** 'I have made the transfer' (spec §2). */
+  | { type: 'transfer_confirmation_requested' }
+  /** The payer opened the 3-D Secure challenge. */
+  | { type: 'three_ds_started' }
+  /** Payment-status stream: status in_progress. */
+  | { type: 'in_progress' }
+  /** Payment-status stream: status completed. */
+  | { type: 'completed' }
+  /** PAYMENT_COMPLETION_DELAY_MS after 'completed'; the page's timer sends it. */
+  | { type: 'completion_delay_elapsed' }
+  | { type: 'failed'; message?: string | null | undefined }
+  /** 'Retry Payment'. */
+  | { type: 'retry' }
+  /** 'cancel' or 'Try Another Method'. */
+  | { type: 'cancel' }
+  /** One beat of the progress animation, every MOCK_PROGRESS_STEP_MS. */
+  | { type: 'pulse' };
+
+/** The timings the page schedules around this reducer (spec §4, §9). */
+export const PAYMENT_STATUS_TIMINGS = {
+  completionDelayMs: PAYMENT_COMPLETION_DELAY_MS,
+  pulseIntervalMs: MOCK_PROGRESS_STEP_MS,
+} as const;
+
+const STATUS_OF: Readonly<Record<TPaymentPhase, TPaymentStatus>> = {
+  pending: 'pending',
+  awaiting_transfer: 'in_progress',
+  awaiting_3ds: 'in_progress',
+  retrying: 'in_progress',
+  received: 'in_progress',
+  processed: 'in_progress',
+  completed: 'completed',
+  failed: 'failed',
+};
+
+/**
+ * How far a pulse may carry the bar in each phase: just short of the next milestone, so the step
+ * ticks ('Payment Received' at 33, 'Payment Processed' at 66) never claim what has not happened.
+ * Zero means the phase does not pulse.
+ */
+const PULSE_CEILING: Readonly<Record<TPaymentPhase, number>> = {
+  pending: 0,
+  awaiting_transfer: 0,
+  awaiting_3ds: PROGRESS_PAYMENT_RECEIVED - 1,
+  retrying: PROGRESS_PAYMENT_RECEIVED - 1,
+  received: PROGRESS_PAYMENT_PROCESSED - 1,
+  processed: PROGRESS_COMPLETE - 1,
+  completed: 0,
+  failed: 0,
+};
+
+const enter = (
+  phase: TPaymentPhase,
+  progress: number,
+  stepText: string,
+  error: string | null = null,
+): TPaymentStatusState => ({ phase, status: STATUS_OF[phase], progress, stepText, error });
+
+export const PAYMENT_STATUS_INITIAL: TPaymentStatusState = enter('pending', 0, '');
+
+/** Phases in which the server has not yet reported the payment completed. */
+const BEFORE_SERVER_RESULT: ReadonlySet<TPaymentPhase> = new Set([
+  'pending',
+  'awaiting_transfer',
+  'awaiting_3ds',
+  'retrying',
+  'received',
+]);
+
+const can = (state: TPaymentStatusState, ...from: TPaymentPhase[]): boolean =>
+  from.includes(state.phase);
+
+/**
+ * The payment-status state machine (spec §4 Payment status). Progress only moves forward except
+ * on retry and cancel; an action a phase does not accept returns the same state object. Once the
+ * server reports completion (processed, completed) the payment cannot be cancelled or failed:
+ * money has moved.
+ */
+export function paymentStatusReducer(
+  state: TPaymentStatusState,
+  action: TPaymentStatusAction,
+): TPaymentStatusState {
+  switch (action.type) {
+    case 'transfer_confirmation_requested':
+      return can(state, 'pending', 'retrying')
+        ? enter('awaiting_transfer', 0, 'Waiting for transfer confirmation...')
+        : state;
+    case 'three_ds_started':
+      return can(state, 'pending', 'retrying')
+        ? enter(
+            'awaiting_3ds',
+            Math.max(state.progress, PROGRESS_AWAITING_3DS),
+            'Awaiting 3D Secure authentication...',
+          )
+        : state;
+    case 'in_progress':
+      return can(state, 'pending', 'awaiting_transfer', 'awaiting_3ds', 'retrying')
+        ? enter('received', Math.max(state.progress, PROGRESS_PAYMENT_RECEIVED), 'Payment Received')
+        : state;
+    case 'completed':
+      return BEFORE_SERVER_RESULT.has(state.phase)
+        ? enter(
+            'processed',
+            Math.max(state.progress, PROGRESS_PAYMENT_PROCESSED),
+            'Payment Processed',
+          )
+        : state;
+    case 'completion_delay_elapsed':
+      return can(state, 'processed')
+        ? enter('completed', PROGRESS_COMPLETE, 'Payment Processed')
+        : state;
+    case 'failed': {
+      if (!BEFORE_SERVER_RESULT.has(state.phase)) return state;
+      const message = action.message?.trim() || ERROR_CATALOGUE.PAYMENT_FAILED.message;
+      return enter('failed', state.progress, message, message);
+    }
+    case 'retry':
+      return can(state, 'failed') ? enter('retrying', 0, 'Retrying payment...') : state;
+    case 'cancel':
+      return can(state, 'awaiting_transfer', 'awaiting_3ds', 'retrying', 'received', 'failed')
+        ? PAYMENT_STATUS_INITIAL
+        : state;
+    case 'pulse': {
+      const ceiling = PULSE_CEILING[state.phase];
+      if (state.progress >= ceiling) return state;
+      return { ...state, progress: Math.min(state.progress + PROGRESS_PULSE_STEP, ceiling) };
+    }
+    default: {
+      const unhandled: never = action;
+      throw new Error(`Unhandled payment-status action ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/**
+ * The processing view's step list (spec §2): 'Payment Received' is done from 33, 'Payment
+ * Processed' from 66.
+ */
+export function paymentProgressSteps(
+  progress: number,
+): Array<{ label: 'Payment Received' | 'Payment Processed'; done: boolean }> {
+  return [
+    { label: 'Payment Received', done: progress >= PROGRESS_PAYMENT_RECEIVED },
+    { label: 'Payment Processed', done: progress >= PROGRESS_PAYMENT_PROCESSED },
+  ];
+}
