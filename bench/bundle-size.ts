@@ -14,7 +14,9 @@ for (const file of files) {
   total += size;
   console.log(`${file.padEnd(40)} ${(size / 1024).toFixed(1).padStart(7)} KiB gzip`);
 }
-console.log(`${'total'.padEnd(40)} ${(total / 1024).toFixed(1).padStart(7)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)`);
+console.log(
+  `${'total'.padEnd(40)} ${(total / 1024).toFixed(1).padStart(7)} KiB gzip (budget ${BUDGET_GZIP_BYTES / 1024} KiB)`,
+);
 if (total > BUDGET_GZIP_BYTES) {
   console.error('Over budget.');
   process.exit(1);

@@ -11,7 +11,12 @@ import { createMerchantClient } from '../../src/server/services/merchant-clients
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_KEY } from './fixtures';
 
-const config = loadConfig({ ...process.env, PORT: String(E2E.appPort), LOG_LEVEL: 'warn' });
+const config = loadConfig({
+  ...process.env,
+  PORT: String(E2E.appPort),
+  LOG_LEVEL: 'warn',
+  AUTH_TOKEN_SECRET: E2E.tokenSecret,
+});
 const database = await openDatabase({ kind: 'pglite' });
 await createMerchantClient(database.db, {
   merchantId: 'mer_e2e',

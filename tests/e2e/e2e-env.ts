@@ -11,4 +11,6 @@ export const E2E = {
   clientSecret: 'sk_e2e_not_a_production_secret',
   otherClientId: 'cli_e2e_other',
   otherClientSecret: 'sk_e2e_other_not_a_production_secret',
+  /** Signs payer tokens on the test server, so a test can make a genuinely expired one. */
+  tokenSecret: 'e2e-token-secret-not-for-production-0123456789',
 } as const;

@@ -15,12 +15,17 @@ describe('toNigerianE164', () => {
     expect(toNigerianE164(input)).toBe(e164);
   });
 
-  it.each(['', '0803123456', '080312345678', '01234567890', '+44 7911 123456', '0803abc4567', '06031234567'])(
-    'refuses %j',
-    (input) => {
-      expect(toNigerianE164(input)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '0803123456',
+    '080312345678',
+    '01234567890',
+    '+44 7911 123456',
+    '0803abc4567',
+    '06031234567',
+  ])('refuses %j', (input) => {
+    expect(toNigerianE164(input)).toBeNull();
+  });
 
   it('writes a number back the Nigerian way', () => {
     expect(formatNigerianPhone('+2348031234567')).toBe('0803 123 4567');
@@ -29,7 +34,9 @@ describe('toNigerianE164', () => {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, 1], c: 'x' } })).toBe('{"a":{"c":"x","d":[3,1]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, 1], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[3,1]},"b":1}',
+    );
   });
 
   it('leaves out undefined properties as JSON.stringify does', () => {
@@ -41,7 +48,11 @@ describe('canonicalJson', () => {
   });
 
   it('binds the consent and the nonce into the signed message', () => {
-    const message = grantSigningMessage({ consentId: 'cns_1', nonce: 'n1', payload: { z: 1, a: 2 } });
+    const message = grantSigningMessage({
+      consentId: 'cns_1',
+      nonce: 'n1',
+      payload: { z: 1, a: 2 },
+    });
     expect(message).toBe(
       '{"consentId":"cns_1","nonce":"n1","payload":{"a":2,"z":1},"type":"oya-money.consent-grant","version":1}',
     );

@@ -265,12 +265,7 @@ export const GRANT_SIGNING_VERSION = 1;
 
 /** Any JSON value: what a grant payload may hold. */
 export type TJsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | TJsonValue[]
-  | { [key: string]: TJsonValue };
+  string | number | boolean | null | TJsonValue[] | { [key: string]: TJsonValue };
 
 export const ZJsonValue: z.ZodType<TJsonValue> = z.lazy(() =>
   z.union([

@@ -9,6 +9,7 @@ const ZText = (max: number) =>
     .trim()
     .min(1)
     .max(max)
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what it refuses
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
 const ZIsoDateTime = z.iso.datetime({ offset: true });

@@ -11,6 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { DATA_CATEGORIES } from '../../domain/constants';
 import type { TActOnBehalfOf, TPaymentOrigin } from '../../domain/schemas/consent';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -115,13 +116,6 @@ export const payments = pgTable(
   (t) => [index('payments_consent_id').on(t.consentId)],
 );
 
-export const DATA_SHARING_CATEGORIES = [
-  'bvnData',
-  'ninData',
-  'userImages',
-  'bankAccounts',
-] as const;
-
 /** What a consent asks to share: one row per category, or per sub-item when it names them. */
 export const dataSharingItems = pgTable(
   'data_sharing_items',
@@ -130,7 +124,7 @@ export const dataSharingItems = pgTable(
     consentId: text('consent_id')
       .notNull()
       .references(() => consents.id, { onDelete: 'cascade' }),
-    category: text('category', { enum: DATA_SHARING_CATEGORIES }).notNull(),
+    category: text('category', { enum: DATA_CATEGORIES }).notNull(),
     /** null: the whole category; otherwise one named sub-item of it. */
     item: text('item'),
   },
@@ -155,3 +149,5 @@ export const consentEvents = pgTable(
   },
   (t) => [index('consent_events_consent_id').on(t.consentId)],
 );
+
+export * from './schema-identity';

@@ -19,7 +19,10 @@ let consentId: string;
 
 beforeAll(async () => {
   ctx = await startTestApp();
-  merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
+  merchant = await createTestClient(ctx.database, {
+    name: 'Tola Stores',
+    origins: ['https://shop.tola.example'],
+  });
   const created = await ctx.app.inject({
     method: 'POST',
     url: '/api/v1/consents',
@@ -181,6 +184,21 @@ describe('POST /api/auth/login', () => {
     const phished = await passkeyLogin(soft.assert(challenge, { origin: 'https://evil.example' }));
     expect(phished.statusCode).toBe(401);
     expect(phished.json().error.message).toBe('Authentication failed. Please try again.');
+  });
+
+  it("accepts a passkey used inside the merchant's registered iframe, and no other framer", async () => {
+    const soft = softAuthenticatorFor(ctx.config);
+    const { token } = await signUp(ctx.app, testPhone());
+    await addPasskey(ctx.app, token, soft);
+    const framed = async (topOrigin: string) =>
+      passkeyLogin(soft.assert((await signInOptions(ctx.app)).challenge, { topOrigin }), {
+        discoveryId: await openDiscovery(ctx.app, { consentId, clientId: merchant.clientId }),
+        clientId: merchant.clientId,
+      });
+    expect((await framed('https://shop.tola.example')).statusCode).toBe(200);
+    const stranger = await framed('https://evil.example');
+    expect(stranger.statusCode).toBe(401);
+    expect(stranger.json().error.code).toBe('AUTHENTICATION_FAILED_RETRY');
   });
 
   it('refuses a passkey without user verification (the login is biometric)', async () => {

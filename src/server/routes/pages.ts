@@ -60,7 +60,7 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
       return sendPage(reply, ["'self'", ...origins].join(' '));
     },
   );
-  for (const route of ['/', '/login']) {
+  for (const route of ['/', '/login', '/sandbox/grant-signing']) {
     app.get(route, async (_request, reply) => sendPage(reply, "'self'"));
   }
 };

@@ -1,6 +1,12 @@
 import type { z } from 'zod';
-import { ZApiErrorBody } from '../../domain/errors';
-import { readToken } from './session';
+import { ERROR_CATALOGUE, ZApiErrorBody } from '../../domain/errors';
+import {
+  clearExpiredSession,
+  clearSession,
+  readIdentifiedTo,
+  readToken,
+  setAuthNotice,
+} from './session';
 
 /** A failed call: the server's catalogue code and message, and the HTTP status. */
 export class ApiError extends Error {
@@ -20,16 +26,55 @@ type TRequest<S extends z.ZodType> = {
   /** The domain schema of the answer: the page trusts nothing it has not parsed. */
   schema: S;
   signal?: AbortSignal | undefined;
+  /**
+   * A token to use instead of the stored one: sign-up finishes its passkey with the token it
+   * was just given, before the session is stored and the page moves on.
+   */
+  token?: string | undefined;
 };
+
+/** spec §6: auth/me describes the person, so it never carries x-identify-to. */
+const NO_IDENTIFY_TO = ['/api/auth/me'];
+/** spec §6: a 401 on the user accounts fetch clears the stored session. */
+const ACCOUNTS_FETCH = '/api/accounts/user';
+
+/** Where a page sent to sign in comes back to: same-origin paths only. */
+export function returnToOf(search: string): string | null {
+  const value = new URLSearchParams(search).get('returnTo');
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
+}
+
+/**
+ * spec §8: a 401 TOKEN_EXPIRED clears token, user and identified-to, redirects to '/' and
+ * raises 'Token expired - redirecting to login'. The sign-in page shows that notice and, after
+ * sign-in, brings the payer back to where they were.
+ */
+function tokenExpired(): ApiError {
+  const message = ERROR_CATALOGUE.TOKEN_EXPIRED.message;
+  setAuthNotice(message);
+  clearExpiredSession();
+  const here = `${window.location.pathname}${window.location.search}`;
+  // Inside a merchant's iframe the page stays where it is: '/' may not be framed by the
+  // merchant, and with the session cleared the consent page shows its auth prompt (§6).
+  const embedded = window.parent !== window;
+  if (!embedded && window.location.pathname !== '/' && window.location.pathname !== '/login') {
+    window.location.assign(`/?returnTo=${encodeURIComponent(here)}`);
+  }
+  return new ApiError(401, 'TOKEN_EXPIRED', message);
+}
 
 /** Calls our API with the payer's bearer token when present (spec §7). */
 export async function apiFetch<S extends z.ZodType>(
   path: string,
-  { method = 'GET', body, schema, signal }: TRequest<S>,
+  { method = 'GET', body, schema, signal, token: explicitToken }: TRequest<S>,
 ): Promise<z.infer<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = readToken();
+  const token = explicitToken ?? readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  const identifiedTo = readIdentifiedTo();
+  if (identifiedTo && !NO_IDENTIFY_TO.some((p) => path.startsWith(p))) {
+    headers['x-identify-to'] = identifiedTo;
+  }
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -46,6 +91,10 @@ export async function apiFetch<S extends z.ZodType>(
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const parsed = ZApiErrorBody.safeParse(json);
+    if (response.status === 401 && parsed.success && parsed.data.error.code === 'TOKEN_EXPIRED') {
+      throw tokenExpired();
+    }
+    if (response.status === 401 && path.startsWith(ACCOUNTS_FETCH)) clearSession();
     if (parsed.success) {
       throw new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
     }

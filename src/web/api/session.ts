@@ -1,3 +1,5 @@
+import { ZAuthUser, type TAuthUser } from '../../domain/schemas/auth';
+
 /** Browser storage keys of the payer's session (spec §3 "Browser storage"). */
 export const STORAGE_KEYS = {
   token: 'paymonaToken',
@@ -6,6 +8,153 @@ export const STORAGE_KEYS = {
   identifiedTo: 'oyaIdentifiedTo',
 } as const;
 
+/** Why the payer was sent to sign in (e.g. an expired token); kept until they sign in again. */
+const NOTICE_KEY = 'oyaAuthNotice';
+
+/**
+ * Storage can be refused (a sandboxed or third-party iframe, private browsing): then the
+ * session lives in memory for this page only, and nothing throws.
+ */
+const memory = new Map<string, string>();
+function storage(): Storage | null {
+  try {
+    const s = window.localStorage;
+    s.getItem(STORAGE_KEYS.token);
+    return s;
+  } catch {
+    return null;
+  }
+}
+function read(key: string): string | null {
+  const s = storage();
+  return s ? s.getItem(key) : (memory.get(key) ?? null);
+}
+function write(key: string, value: string | null) {
+  const s = storage();
+  if (value === null) {
+    if (s) s.removeItem(key);
+    memory.delete(key);
+  } else if (s) s.setItem(key, value);
+  else memory.set(key, value);
+}
+
+export type TSession = {
+  token: string | null;
+  user: TAuthUser | null;
+  identifiedTo: string | null;
+  notice: string | null;
+};
+
+let snapshot: TSession | null = null;
+const listeners = new Set<() => void>();
+
+function readSession(): TSession {
+  const token = read(STORAGE_KEYS.token);
+  let user: TAuthUser | null = null;
+  const rawUser = read(STORAGE_KEYS.user);
+  if (rawUser) {
+    try {
+      const parsed = ZAuthUser.safeParse(JSON.parse(rawUser));
+      user = parsed.success ? parsed.data : null;
+    } catch {
+      user = null;
+    }
+  }
+  return { token, user, identifiedTo: read(STORAGE_KEYS.identifiedTo), notice: readNotice() };
+}
+
+function changed() {
+  snapshot = null;
+  for (const listener of listeners) listener();
+}
+
+/** The session as stored; the same object until it changes (useSyncExternalStore needs that). */
+export function getSession(): TSession {
+  snapshot ??= readSession();
+  return snapshot;
+}
+
+/** Calls back when the session changes, in this tab or another (storage event). */
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || Object.values(STORAGE_KEYS).includes(event.key as never)) changed();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
 export function readToken(): string | null {
-  return localStorage.getItem(STORAGE_KEYS.token);
+  return getSession().token;
+}
+
+export function readIdentifiedTo(): string | null {
+  return getSession().identifiedTo;
+}
+
+/** Stores what the login answered (spec §7: token and user are stored). */
+export function saveSession(input: { token: string; user: TAuthUser; attestUserData?: unknown }) {
+  write(STORAGE_KEYS.token, input.token);
+  write(STORAGE_KEYS.user, JSON.stringify(input.user));
+  if (input.attestUserData !== undefined) {
+    write(STORAGE_KEYS.attestUserData, JSON.stringify(input.attestUserData));
+  }
+  writeNotice(null);
+  changed();
+}
+
+/** Merchant or agent mode (spec §6): the merchant the payer acts for, or null to stop. */
+export function setIdentifiedTo(merchantId: string | null) {
+  write(STORAGE_KEYS.identifiedTo, merchantId);
+  changed();
+}
+
+/** spec §8 TOKEN_EXPIRED: clears the token, the user and the identified-to value. */
+export function clearExpiredSession() {
+  write(STORAGE_KEYS.token, null);
+  write(STORAGE_KEYS.user, null);
+  write(STORAGE_KEYS.identifiedTo, null);
+  changed();
+}
+
+/** spec §6: a 401 on the accounts fetch clears the stored session. */
+export function clearSession() {
+  write(STORAGE_KEYS.token, null);
+  write(STORAGE_KEYS.user, null);
+  changed();
+}
+
+/** Sign-out, and spec §8 "404 on attestation session creation": user, token and attestation data. */
+export function clearSignIn() {
+  write(STORAGE_KEYS.token, null);
+  write(STORAGE_KEYS.user, null);
+  write(STORAGE_KEYS.attestUserData, null);
+  changed();
+}
+
+function readNotice(): string | null {
+  try {
+    return window.sessionStorage.getItem(NOTICE_KEY);
+  } catch {
+    return memory.get(NOTICE_KEY) ?? null;
+  }
+}
+
+function writeNotice(message: string | null) {
+  try {
+    if (message === null) window.sessionStorage.removeItem(NOTICE_KEY);
+    else window.sessionStorage.setItem(NOTICE_KEY, message);
+  } catch {
+    if (message === null) memory.delete(NOTICE_KEY);
+    else memory.set(NOTICE_KEY, message);
+  }
+}
+
+/** Leaves a notice for the sign-in page; it survives the redirect (session storage). */
+export function setAuthNotice(message: string) {
+  writeNotice(message);
+  changed();
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, type CSSProperties } from 'react';
 import { useLocation, useParams } from 'react-router';
+import { shouldShowAuthPrompt } from '../../../domain/auth-prompt';
 import { isConsentHeaderVisible, standalonePageTitle } from '../../../domain/consent-header';
 import { DEFAULT_MERCHANT_COLOURS } from '../../../domain/constants';
 import { embeddedHeight } from '../../../domain/embed-height';
@@ -7,8 +8,10 @@ import { EMBED_MESSAGE } from '../../../domain/embed-messages';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { parsePageParams } from '../../../domain/page-params';
 import type { TMerchantColours } from '../../../domain/schemas/consent';
+import { usePublicConfig } from '../../api/auth';
 import { useConsentQuery } from '../../api/consent';
 import { ApiError } from '../../api/http';
+import { AuthPrompt, useSession } from '../../features/auth';
 import { ConsentGrantedScreen } from '../../features/consent/consent-granted-screen';
 import { ConsentHeader } from '../../features/consent/consent-header';
 import { ConsentNotFoundScreen } from '../../features/consent/consent-not-found-screen';
@@ -69,6 +72,8 @@ export function ConsentRoute() {
   const query = useConsentQuery(consentId, params.clientId);
   const consent = query.data?.consent;
   const embedOrigins = query.data?.embedOrigins;
+  const session = useSession();
+  const productName = usePublicConfig().data?.productName;
   const rootRef = useRef<HTMLDivElement>(null);
   const successSent = useRef(false);
 
@@ -144,6 +149,19 @@ export function ConsentRoute() {
           )
         }
       />
+    );
+  } else if (
+    shouldShowAuthPrompt({ consent, signedIn: session.signedIn, isPublic: params.isPublic })
+  ) {
+    // spec §6: auth required or a form, not signed in, not public: the auth prompt (§2).
+    screen = productName ? (
+      <AuthPrompt
+        consent={consent}
+        productName={productName}
+        onAuthenticated={() => void query.refetch()}
+      />
+    ) : (
+      <LoadingScreen />
     );
   } else {
     screen = <ConsentOverview consent={consent} />;

@@ -1,0 +1,162 @@
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import type { TAuthenticatorTransport } from '../../domain/schemas/auth';
+import { consents, merchants } from './schema';
+
+/*
+ * Payer identity (docs/identity.md): payers, their passkeys, one-time phone codes, the sandbox
+ * SMS outbox, WebAuthn challenges, discoveries (authentication sessions for a consent), bearer
+ * token sessions and the server's own secrets. Every expiry is compared against the server's
+ * clock in code, never the database's, so tests can move time.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/** A payer: a Nigerian mobile number (E.164) and a name. */
+export const payers = pgTable('payers', {
+  id: text('id').primaryKey(),
+  phoneNumber: text('phone_number').notNull().unique(),
+  fullName: text('full_name').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A payer's passkey (WebAuthn credential). A payer may hold several. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    /** The credential ID, base64url, as the authenticator names it. */
+    id: text('id').primaryKey(),
+    payerId: text('payer_id')
+      .notNull()
+      .references(() => payers.id, { onDelete: 'cascade' }),
+    /** COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** Signature counter: a counter that goes backwards betrays a cloned authenticator. */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<TAuthenticatorTransport[]>(),
+    deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [index('passkeys_payer_id').on(t.payerId)],
+);
+
+/** One-time codes sent by SMS. Only an HMAC of the code is kept. */
+export const phoneCodes = pgTable(
+  'phone_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    phoneNumber: text('phone_number').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    consumedAt: at('consumed_at'),
+    /** Set when a newer code was sent to the same number: only the latest one counts. */
+    supersededAt: at('superseded_at'),
+  },
+  (t) => [index('phone_codes_phone_created').on(t.phoneNumber, t.createdAt)],
+);
+
+/** What the sandbox SMS provider "sent": listed on /sandbox/messages instead of delivered. */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    phoneNumber: text('phone_number').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sms_outbox_phone').on(t.phoneNumber)],
+);
+
+export const CHALLENGE_PURPOSES = ['authentication', 'registration', 'grant'] as const;
+
+/**
+ * WebAuthn challenges and grant nonces: single use (consumedAt) and short-lived. For a grant the
+ * key is the nonce, and the WebAuthn challenge is the digest of the payload bound to it.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: CHALLENGE_PURPOSES }).notNull(),
+    /** Registration and grant challenges belong to a payer; sign-in ones to nobody yet. */
+    payerId: text('payer_id').references(() => payers.id, { onDelete: 'cascade' }),
+    consentId: text('consent_id').references(() => consents.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    consumedAt: at('consumed_at'),
+  },
+  (t) => [index('webauthn_challenges_expires').on(t.expiresAt)],
+);
+
+/**
+ * A discovery: the authentication session the server opens for a consent (spec §3
+ * attestDiscoveryId) or for the product's own sign-in page (no consent). Single use, expiring.
+ */
+export const authDiscoveries = pgTable('auth_discoveries', {
+  id: text('id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  consentId: text('consent_id').references(() => consents.id, { onDelete: 'cascade' }),
+  authAppId: text('auth_app_id'),
+  createdAt: at('created_at').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  /** Who signed in through it, and when; a used discovery does not sign in anyone else. */
+  payerId: text('payer_id').references(() => payers.id, { onDelete: 'cascade' }),
+  usedAt: at('used_at'),
+});
+
+/** A bearer-token session: the token names it (sid), so signing out revokes the token. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: text('id').primaryKey(),
+    payerId: text('payer_id')
+      .notNull()
+      .references(() => payers.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    discoveryId: text('discovery_id').notNull(),
+    authAppId: text('auth_app_id'),
+    method: text('method', { enum: ['passkey', 'phone-code'] }).notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('auth_sessions_payer').on(t.payerId)],
+);
+
+/** Secrets the server made for itself when none was configured (e.g. the token key). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Payers who may act for a merchant (spec §6 merchant or agent mode, x-identify-to). */
+export const merchantAgents = pgTable(
+  'merchant_agents',
+  {
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id, { onDelete: 'cascade' }),
+    payerId: text('payer_id')
+      .notNull()
+      .references(() => payers.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.payerId] })],
+);

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import {
+  grantSigningMessage,
+  WEBAUTHN_TIMEOUT_MS,
+  type TGrantChallengeResponse,
+  type TSignedGrant,
+} from '../../domain/schemas/auth';
+import type { TConfig } from '../config';
+import type { TDb } from '../db/database';
+import { webauthnChallenges } from '../db/schema';
+import { AppError } from './app-error';
+import { loadConsent } from './consents';
+import { allowedOriginsOf } from './merchant-clients';
+import { allowCredentialsOf, randomNonce, verifyAssertion } from './passkeys';
+import { storeChallenge } from './webauthn-challenges';
+
+/** SHA-256 of the canonical grant message, base64url: the WebAuthn challenge the passkey signs. */
+export function grantDigest(signed: Pick<TSignedGrant, 'consentId' | 'nonce' | 'payload'>): string {
+  return createHash('sha256').update(grantSigningMessage(signed), 'utf8').digest('base64url');
+}
+
+/**
+ * A single-use nonce for one grant signature by this payer on this consent, with the request
+ * options limited to the payer's own passkeys.
+ */
+export async function issueGrantChallenge(
+  db: TDb,
+  config: TConfig,
+  payerId: string,
+  consentId: string,
+  now: Date = new Date(),
+): Promise<Omit<TGrantChallengeResponse, 'success'>> {
+  if (!(await loadConsent(db, consentId))) throw new AppError('CONSENT_NOT_FOUND');
+  const allowCredentials = await allowCredentialsOf(db, payerId);
+  if (allowCredentials.length === 0) throw new AppError('PASSKEY_REQUIRED');
+  const nonce = randomNonce();
+  const expiresAt = await storeChallenge(
+    db,
+    { challenge: nonce, purpose: 'grant', payerId, consentId },
+    now,
+  );
+  return {
+    nonce,
+    expiresAt: expiresAt.toISOString(),
+    options: {
+      rpId: config.webauthnRpId,
+      timeout: WEBAUTHN_TIMEOUT_MS,
+      userVerification: 'required',
+      allowCredentials,
+    },
+  };
+}
+
+export type TVerifiedGrant = {
+  digest: string;
+  credentialId: string;
+  userId: string;
+  signedAt: Date;
+  /** What a later audit needs to check the signature again with the stored public key. */
+  evidence: { authenticatorData: string; clientDataJSON: string; signature: string };
+};
+
+/**
+ * Verifies that the payer's passkey signed exactly this payload for this consent with a nonce
+ * the server issued to them, then uses the nonce up. An altered payload changes the digest and
+ * fails the signature check (GRANT_SIGNATURE_INVALID); the same signature sent again finds its
+ * nonce used (GRANT_SIGNATURE_REPLAYED). The grant call (spec §7 POST /api/consent/{id}/grant)
+ * calls this inside its own flow.
+ */
+export async function verifySignedGrant(
+  db: TDb,
+  config: TConfig,
+  payerId: string,
+  signed: TSignedGrant,
+  now: Date = new Date(),
+): Promise<TVerifiedGrant> {
+  const [issued] = await db
+    .select()
+    .from(webauthnChallenges)
+    .where(
+      and(eq(webauthnChallenges.challenge, signed.nonce), eq(webauthnChallenges.purpose, 'grant')),
+    );
+  if (!issued || issued.payerId !== payerId || issued.consentId !== signed.consentId) {
+    throw new AppError('GRANT_SIGNATURE_INVALID');
+  }
+  if (issued.consumedAt) throw new AppError('GRANT_SIGNATURE_REPLAYED');
+  if (issued.expiresAt.getTime() <= now.getTime()) throw new AppError('TEMPORARY_KEY_EXPIRED');
+
+  const digest = grantDigest(signed);
+  const found = await loadConsent(db, signed.consentId);
+  if (!found) throw new AppError('CONSENT_NOT_FOUND');
+  const { passkey } = await verifyAssertion(
+    db,
+    config,
+    {
+      response: signed.response,
+      expectedChallenge: digest,
+      payerId,
+      // The consent's merchant may frame the page while the payer approves.
+      embedOrigins: await allowedOriginsOf(db, found.clientId),
+      failure: 'GRANT_SIGNATURE_INVALID',
+    },
+    now,
+  );
+  // Verified first, used up second: a tampered attempt does not burn the payer's nonce, and of
+  // two racing submissions of one signature only one gets here.
+  const [used] = await db
+    .update(webauthnChallenges)
+    .set({ consumedAt: now })
+    .where(
+      and(eq(webauthnChallenges.challenge, signed.nonce), isNull(webauthnChallenges.consumedAt)),
+    )
+    .returning({ challenge: webauthnChallenges.challenge });
+  if (!used) throw new AppError('GRANT_SIGNATURE_REPLAYED');
+  return {
+    digest,
+    credentialId: passkey.id,
+    userId: payerId,
+    signedAt: now,
+    evidence: {
+      authenticatorData: signed.response.response.authenticatorData,
+      clientDataJSON: signed.response.response.clientDataJSON,
+      signature: signed.response.response.signature,
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ApiError, apiFetch } from './http';
+import { getSession, saveSession, setIdentifiedTo, STORAGE_KEYS } from './session';
+
+const user = { userId: 'usr_1', fullName: 'Ada Obi', email: null, phoneNumber: '+2348031234567' };
+const ok = z.object({ success: z.literal(true) });
+
+function answer(status: number, body: unknown) {
+  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status }));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const sentHeaders = (fetchMock: ReturnType<typeof answer>) =>
+  (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].headers as Record<
+    string,
+    string
+  >;
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  window.history.replaceState(null, '', '/r/cns_1?clientId=cli_1');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('apiFetch and the payer session (spec §6, §7, §8)', () => {
+  it('sends the bearer token, and x-identify-to on every call but auth/me', async () => {
+    saveSession({ token: 'tok_1', user });
+    setIdentifiedTo('mer_1');
+    const fetchMock = answer(200, { success: true });
+    await apiFetch('/api/accounts/user', { schema: ok });
+    expect(sentHeaders(fetchMock)).toMatchObject({
+      Authorization: 'Bearer tok_1',
+      'x-identify-to': 'mer_1',
+    });
+    const meFetch = answer(200, { success: true });
+    await apiFetch('/api/auth/me', { schema: ok });
+    expect(sentHeaders(meFetch)).not.toHaveProperty('x-identify-to');
+    expect(sentHeaders(meFetch).Authorization).toBe('Bearer tok_1');
+  });
+
+  it('on 401 TOKEN_EXPIRED clears token, user and identified-to, redirects to / and raises the spec message', async () => {
+    saveSession({ token: 'tok_old', user, attestUserData: { userId: 'usr_1' } });
+    setIdentifiedTo('mer_1');
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({
+      ...window.location,
+      pathname: '/r/cns_1',
+      search: '?clientId=cli_1',
+      assign,
+    } as Location);
+    answer(401, { success: false, error: { code: 'TOKEN_EXPIRED', message: 'whatever' } });
+    const failure = apiFetch('/api/auth/me', { schema: ok });
+    await expect(failure).rejects.toEqual(
+      new ApiError(401, 'TOKEN_EXPIRED', 'Token expired - redirecting to login'),
+    );
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.identifiedTo)).toBeNull();
+    // Not named by the spec for this path: the attestation data stays.
+    expect(localStorage.getItem(STORAGE_KEYS.attestUserData)).not.toBeNull();
+    expect(assign).toHaveBeenCalledWith(
+      `/?returnTo=${encodeURIComponent('/r/cns_1?clientId=cli_1')}`,
+    );
+    expect(getSession().notice).toBe('Token expired - redirecting to login');
+  });
+
+  it('clears the stored session on a 401 from the accounts fetch only', async () => {
+    saveSession({ token: 'tok_1', user });
+    answer(401, {
+      success: false,
+      error: { code: 'AUTHENTICATION_FAILED', message: 'Authentication failed' },
+    });
+    await expect(apiFetch('/api/consent/cns_1', { schema: ok })).rejects.toBeInstanceOf(ApiError);
+    expect(getSession().token).toBe('tok_1');
+    answer(401, {
+      success: false,
+      error: { code: 'AUTHENTICATION_FAILED', message: 'Authentication failed' },
+    });
+    await expect(
+      apiFetch('/api/accounts/user?includeBvn=true', { schema: ok }),
+    ).rejects.toBeInstanceOf(ApiError);
+    expect(getSession()).toMatchObject({ token: null, user: null });
+  });
+
+  it('uses an explicit token over the stored one (sign-up finishing its passkey)', async () => {
+    saveSession({ token: 'tok_stored', user });
+    const fetchMock = answer(200, { success: true });
+    await apiFetch('/api/auth/passkeys/registration-options', {
+      method: 'POST',
+      schema: ok,
+      token: 'tok_new',
+    });
+    expect(sentHeaders(fetchMock).Authorization).toBe('Bearer tok_new');
+  });
+});

@@ -1,0 +1,76 @@
+import { useMemo } from 'react';
+import { useLocation } from 'react-router';
+import { authPromptItems } from '../../../domain/auth-prompt';
+import { parsePageParams } from '../../../domain/page-params';
+import type { TConsent } from '../../../domain/schemas/consent';
+import { MerchantLogo } from '../../ui/merchant-logo';
+import type { TSignInContext } from './sign-in-context';
+import { SignInPanel } from './sign-in-panel';
+import './auth.css';
+
+type TAuthPromptProps = {
+  consent: TConsent;
+  /** The product that authenticates the payer (PRODUCT_NAME on the server). */
+  productName: string;
+  onAuthenticated(): void;
+};
+
+/**
+ * spec §2 Auth prompt: the counterparty, 'uses {product} to authenticate users', what they
+ * would like to do, and 'Authenticate'. Shown when spec §6 says (the caller checks
+ * shouldShowAuthPrompt). Works inside the merchant's iframe when the frame allows
+ * publickey-credentials-get (and -create for sign-up).
+ */
+export function AuthPrompt({ consent, productName, onAuthenticated }: TAuthPromptProps) {
+  const { search } = useLocation();
+  const context = useMemo<TSignInContext>(() => {
+    const params = parsePageParams(search);
+    return {
+      // The consent page only renders with a clientId (spec §2 Missing Client ID screen).
+      clientId: params.clientId ?? '',
+      consentId: consent.consentId,
+      authAppId: params.authAppId ?? consent.authAppId ?? undefined,
+    };
+  }, [search, consent.consentId, consent.authAppId]);
+  const items = authPromptItems(consent);
+  const { counterparty } = consent;
+
+  const intro = (
+    <>
+      <div className="auth-counterparty">
+        <MerchantLogo name={counterparty.name} image={counterparty.image} />
+        <p>
+          <span className="name">{counterparty.name}</span>{' '}
+          <span className="muted">uses {productName} to authenticate users</span>
+        </p>
+      </div>
+      {items.length > 0 ? (
+        <>
+          <h2 className="section-title">They would like to:</h2>
+          <ul className="list">
+            {items.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        // A consent that only asks for a form lists nothing: say why sign-in is needed instead.
+        <div>
+          <h2 className="auth-heading">Authentication Required</h2>
+          <p className="auth-lead">This consent requires authentication to proceed</p>
+        </div>
+      )}
+    </>
+  );
+
+  return (
+    <section className="card-body auth-card" aria-label={`Sign in for ${counterparty.name}`}>
+      <SignInPanel
+        context={context}
+        passkeyLabel="Authenticate"
+        intro={intro}
+        onSignedIn={onAuthenticated}
+      />
+    </section>
+  );
+}

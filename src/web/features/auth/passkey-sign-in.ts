@@ -1,0 +1,115 @@
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import {
+  ZAuthenticationResponse,
+  ZRegistrationResponse,
+  type TLoginRequest,
+  type TLoginResponse,
+} from '../../../domain/schemas/auth';
+import { authApi } from '../../api/auth';
+import { ApiError } from '../../api/http';
+import { clearSignIn } from '../../api/session';
+import { isTemporaryKeyExpired } from './sign-in-errors';
+import type { TSignInContext } from './sign-in-context';
+
+/**
+ * Opens the discovery a login must name (spec §5). spec §8: a 404 on attestation session
+ * creation clears the stored user, token and attestation data.
+ */
+export async function openDiscovery(context: TSignInContext): Promise<string> {
+  try {
+    const { discoveryId } = await authApi.openDiscovery({
+      clientId: context.clientId,
+      consentId: context.consentId,
+      authAppId: context.authAppId,
+    });
+    return discoveryId;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) clearSignIn();
+    throw error;
+  }
+}
+
+type TPasskeySignInOptions = {
+  /** Conditional mediation: the browser offers our passkeys in the username field's autofill. */
+  useBrowserAutofill?: boolean;
+  /** 'Re-authenticating...' when an expired temporary key restarts the sign-in (spec §8). */
+  onStatus?: (status: string) => void;
+};
+
+/**
+ * Passkey sign-in (the spec's "biometric login"): a discovery, a challenge, the browser's
+ * passkey sheet, then the login call. An expired temporary key restarts it once.
+ */
+export async function signInWithPasskey(
+  context: TSignInContext,
+  options: TPasskeySignInOptions = {},
+): Promise<TLoginResponse> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const discoveryId = await openDiscovery(context);
+      const { options: requestOptions } = await authApi.signInOptions();
+      const response = await startAuthentication({
+        // The server made these options with @simplewebauthn/server; the schema checked the
+        // challenge, the browser library checks the rest.
+        optionsJSON: requestOptions as unknown as PublicKeyCredentialRequestOptionsJSON,
+        useBrowserAutofill: options.useBrowserAutofill ?? false,
+      });
+      return await authApi.login({
+        method: 'passkey',
+        clientId: context.clientId,
+        discoveryId,
+        authAppId: context.authAppId,
+        // Parsed, not cast: what leaves the page is what the server's schema expects.
+        response: ZAuthenticationResponse.parse(response),
+      });
+    } catch (error) {
+      if (attempt === 0 && isTemporaryKeyExpired(error)) {
+        options.onStatus?.('Re-authenticating...');
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** The phone-code login (fallback for a device with no passkey, and sign-up). */
+export async function signInWithCode(
+  context: TSignInContext,
+  input: { phone: string; code: string; fullName?: string | undefined },
+): Promise<TLoginResponse> {
+  const login = async (): Promise<TLoginResponse> => {
+    const discoveryId = await openDiscovery(context);
+    const body: TLoginRequest = {
+      method: 'phone-code',
+      clientId: context.clientId,
+      discoveryId,
+      authAppId: context.authAppId,
+      phone: input.phone,
+      code: input.code,
+      ...(input.fullName ? { fullName: input.fullName } : {}),
+    };
+    return authApi.login(body);
+  };
+  try {
+    return await login();
+  } catch (error) {
+    // The code is still good: only the session key expired, so one fresh discovery suffices.
+    if (isTemporaryKeyExpired(error)) return login();
+    throw error;
+  }
+}
+
+/** Creates one more passkey for the payer whose token this is. */
+export async function createPasskey(token: string): Promise<number> {
+  const { options } = await authApi.registrationOptions(token);
+  const response = await startRegistration({
+    optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+  });
+  const saved = await authApi.registerPasskey(ZRegistrationResponse.parse(response), token);
+  return saved.passkeyCount;
+}

@@ -1,0 +1,90 @@
+// Payer identity helpers for end-to-end tests: Chromium's virtual passkey authenticator (CDP
+// WebAuthn domain), sandbox SMS codes, and the sign-up steps a person takes.
+import { expect, type APIRequestContext, type CDPSession, type Page } from '@playwright/test';
+import { E2E } from './e2e-env';
+
+/**
+ * A platform authenticator with user verification, as a phone with a fingerprint reader:
+ * resident keys, so sign-in needs no user name. It serves every frame of the page, the
+ * merchant's iframe included.
+ */
+export async function addVirtualAuthenticator(
+  page: Page,
+): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+export async function credentialCount(auth: { cdp: CDPSession; authenticatorId: string }) {
+  const { credentials } = await auth.cdp.send('WebAuthn.getCredentials', {
+    authenticatorId: auth.authenticatorId,
+  });
+  return credentials.length;
+}
+
+/** A Nigerian mobile number no other test uses (tests run in parallel, twice per viewport). */
+export function uniquePhone(): string {
+  const digits = `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-8).padStart(8, '0');
+  return `0803${digits.slice(-7)}`;
+}
+
+/** The code in the newest sandbox SMS to a number (the JSON twin of /sandbox/messages). */
+export async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const response = await request.get(
+        `${E2E.appOrigin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+      );
+      const body = (await response.json()) as { messages: Array<{ body: string }> };
+      code = /code is (\d{6})/.exec(body.messages[0]?.body ?? '')?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  return code ?? '';
+}
+
+/**
+ * Sign-up as a person does it, from wherever the sign-in panel is shown (the /login page, the
+ * auth prompt, or inside the merchant's iframe): name and number, the SMS code, a passkey.
+ */
+export async function signUpThroughPanel(
+  scope: Page | ReturnType<Page['frameLocator']>,
+  request: APIRequestContext,
+  input: { fullName: string; phone: string },
+) {
+  await scope.getByRole('button', { name: 'Create an account' }).click();
+  await scope.getByLabel('Full name').fill(input.fullName);
+  await scope.getByLabel('Phone number').fill(input.phone);
+  await scope.getByRole('button', { name: 'Send code' }).click();
+  await expect(scope.getByText(/We sent a 6-digit code to 0803/)).toBeVisible();
+  await scope.getByLabel('6-digit code').fill(await latestCode(request, input.phone));
+  await scope.getByRole('button', { name: 'Create account' }).click();
+  await expect(scope.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
+  await scope.getByRole('button', { name: 'Create passkey' }).click();
+}
+
+export type TStoredSession = {
+  token: string | null;
+  user: string | null;
+  identifiedTo: string | null;
+};
+
+export function storedSession(page: Page): Promise<TStoredSession> {
+  return page.evaluate(() => ({
+    token: localStorage.getItem('paymonaToken'),
+    user: localStorage.getItem('paymonaUser'),
+    identifiedTo: localStorage.getItem('oyaIdentifiedTo'),
+  }));
+}
