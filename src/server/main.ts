@@ -21,6 +21,9 @@ async function main() {
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   console.log(`Consent server ready on ${config.publicUrl} (database: ${where})`);
   for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);
+  console.log(
+    `Sign in: ${config.publicUrl}/login (sandbox SMS codes: ${config.publicUrl}/sandbox/messages)`,
+  );
 
   const stop = async () => {
     await app.close();
