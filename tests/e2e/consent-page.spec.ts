@@ -143,6 +143,16 @@ test.describe('standalone consent page', () => {
     });
   }
 
+  test('fills the window in full-screen mode (fs=true)', async ({ page }) => {
+    const consentId = await createConsent(page.request, { dataSharing: { ninData: true } });
+    await page.goto(consentPath(consentId, 'fs=true'));
+    await expect(page.getByText('Access your NIN data')).toBeVisible();
+    const viewport = page.viewportSize();
+    const card = await page.locator('.card').boundingBox();
+    expect(card?.width).toBe(viewport?.width);
+    expect(card?.height).toBeGreaterThanOrEqual(viewport?.height ?? Infinity);
+  });
+
   test('shows Consent Granted with its details and footer', async ({ page }, testInfo) => {
     const consentId = await createConsent(
       page.request,
@@ -264,7 +274,10 @@ test.describe('embedded in a merchant page', () => {
     const blocked = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true'), E2E.strangerOrigin));
     await blocked;
-    await page.waitForTimeout(500);
+    // The browser refused the frame before our page ran: nothing of it shows, nothing was posted.
+    await expect(
+      page.frameLocator('#consent').getByText('Collect ₦2,500.00 immediately'),
+    ).toHaveCount(0);
     expect(await receivedMessages(page)).toEqual([]);
   });
 });

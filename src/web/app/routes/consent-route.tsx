@@ -175,7 +175,9 @@ export function ConsentRoute() {
   return (
     <div
       ref={rootRef}
-      className={params.embed ? 'page embedded' : 'page'}
+      className={['page', params.embed && 'embedded', params.fullScreen && 'full-screen']
+        .filter(Boolean)
+        .join(' ')}
       style={colourStyle(colours, params.background)}
     >
       <div className="card">
