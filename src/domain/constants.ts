@@ -110,6 +110,10 @@ export const EMBED_WINDOW_HEIGHT_RATIO = 0.35;
 export const EMBED_HEIGHT_EXTRA_PX = 20;
 export const HEIGHT_UPDATE_DEBOUNCE_MIN_MS = 50;
 export const HEIGHT_UPDATE_DEBOUNCE_MAX_MS = 200;
+/** The page's own debounce of height updates, inside the spec's 50–200 ms. */
+export const HEIGHT_UPDATE_DEBOUNCE_MS = 100;
+// spec §2 Consent Granted: the first two future payments are listed, then '+N more payment(s)'.
+export const GRANTED_FUTURE_PREVIEW_COUNT = 2;
 export const MOBILE_BREAKPOINT_PX = 768;
 export const ACCOUNT_LIST_MAX_HEIGHT_PX = 330;
 

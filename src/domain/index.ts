@@ -239,3 +239,5 @@ export {
 } from './chip-terminal';
 /** The payer's message for a chip reader error code (null for the expected DEVICE_RESET). */
 export { terminalErrorMessage } from './chip-terminal';
+/** The Consent Not Found text for a failed consent load (§8). */
+export { consentLoadErrorMessage } from './consent-load-error';

@@ -2,10 +2,10 @@ import { useEffect, useMemo, useRef, type CSSProperties } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { shouldShowAuthPrompt } from '../../../domain/auth-prompt';
 import { isConsentHeaderVisible, standalonePageTitle } from '../../../domain/consent-header';
-import { DEFAULT_MERCHANT_COLOURS } from '../../../domain/constants';
+import { DEFAULT_MERCHANT_COLOURS, HEIGHT_UPDATE_DEBOUNCE_MS } from '../../../domain/constants';
+import { consentLoadErrorMessage } from '../../../domain/consent-load-error';
 import { embeddedHeight } from '../../../domain/embed-height';
 import { EMBED_MESSAGE } from '../../../domain/embed-messages';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { parsePageParams } from '../../../domain/page-params';
 import type { TMerchantColours } from '../../../domain/schemas/consent';
 import { usePublicConfig } from '../../api/auth';
@@ -20,14 +20,11 @@ import { LoadingScreen } from '../../features/consent/loading-screen';
 import { MissingClientIdScreen } from '../../features/consent/missing-client-id-screen';
 import { postToParent } from '../embed-bridge';
 
-const HEIGHT_DEBOUNCE_MS = 100; // spec §9: height updates debounced 50–200 ms
-
-/** The load error as the spec words it (§8): 404 and 403 have their own, the rest one text. */
-function loadErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 404 || error.status === 403))
-    return error.message;
-  return ERROR_CATALOGUE.CONSENT_LOAD_FAILED.message;
-}
+/** The load error as the spec words it (§8). */
+const loadErrorMessage = (error: unknown) =>
+  error instanceof ApiError
+    ? consentLoadErrorMessage(error.status, error.message)
+    : consentLoadErrorMessage(null, null);
 
 /** Reports the page's height to the embedding parent whenever it changes (spec §7). */
 function useEmbedHeight(embed: boolean, target: React.RefObject<HTMLElement | null>) {
@@ -42,7 +39,7 @@ function useEmbedHeight(embed: boolean, target: React.RefObject<HTMLElement | nu
           type: EMBED_MESSAGE.heightUpdate,
           height: embeddedHeight(element.scrollHeight, window.innerHeight),
         });
-      }, HEIGHT_DEBOUNCE_MS);
+      }, HEIGHT_UPDATE_DEBOUNCE_MS);
     };
     const observer = new ResizeObserver(report);
     observer.observe(element);

@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { grantedMessage } from '../../../domain/consent-header';
 import { dataSharingChips } from '../../../domain/data-sharing';
+import { GRANTED_FUTURE_PREVIEW_COUNT } from '../../../domain/constants';
+import { morePaymentsText } from '../../../domain/future-payment-summary';
 import { formatNaira } from '../../../domain/money';
 import { dueDateLabel } from '../../../domain/payment-date';
 import { countNoun } from '../../../domain/plural';
@@ -10,8 +12,6 @@ import { formatDateTime } from '../../ui/format-date';
 import { StatusScreen } from './status-screen';
 
 type TProps = { consent: TConsent; embed: boolean; onComplete(): void };
-
-const FUTURE_PREVIEW_COUNT = 2;
 
 function paymentMethodLabel(method: string | undefined): string {
   if (method === 'card') return 'Card';
@@ -23,7 +23,7 @@ function GrantDetails({ consent }: { consent: TConsent }) {
   const collected = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
   const future = consent.payments.filter((p) => p.type === 'future');
   const shared = dataSharingChips(consent.dataSharing).map((chip) => chip.label);
-  const more = future.length - FUTURE_PREVIEW_COUNT;
+  const more = future.length - GRANTED_FUTURE_PREVIEW_COUNT;
   return (
     <div className="details">
       {collected ? (
@@ -56,16 +56,14 @@ function GrantDetails({ consent }: { consent: TConsent }) {
           </h2>
           <p>{countNoun(future.length, 'payment')}</p>
           <ul className="list">
-            {future.slice(0, FUTURE_PREVIEW_COUNT).map((p) => (
+            {future.slice(0, GRANTED_FUTURE_PREVIEW_COUNT).map((p) => (
               <li key={p.paymentId}>
                 <span className="amount">{formatNaira(p.amount)}</span>
                 <span className="secondary-text">{dueDateLabel(p.dueDate)}</span>
               </li>
             ))}
           </ul>
-          {more > 0 ? (
-            <p className="muted">+{countNoun(more, 'more payment', 'more payments')}</p>
-          ) : null}
+          {more > 0 ? <p className="muted">{morePaymentsText(more)}</p> : null}
           <p className="muted">You'll be notified before each debit.</p>
         </section>
       ) : null}
