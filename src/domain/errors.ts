@@ -30,6 +30,19 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
   INVALID_CLIENT_CREDENTIALS: { status: 401, message: 'Invalid client credentials' },
   NOT_FOUND: { status: 404, message: 'Not found' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    message: 'This Idempotency-Key was already used with a different request',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: 'Too many requests. Please try again in {seconds} seconds.',
+  },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  URL_TOO_LONG: { status: 414, message: 'The request URL is too long' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
 
   // Account linking (spec §8, §5)
   ACCOUNT_LINK_CREATE_FAILED: { status: 502, message: 'Failed to create account link' },
@@ -197,9 +210,13 @@ export const ERROR_CATALOGUE = {
 
 export type TErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/** Every catalogue code, for schemas: a body naming another code is not one of ours. */
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as [TErrorCode, ...TErrorCode[]];
+
+/** A failure as the server answers it and the page parses it. */
 export const ZApiErrorBody = z.object({
   success: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string() }),
+  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
 });
 export type TApiErrorBody = z.infer<typeof ZApiErrorBody>;
 

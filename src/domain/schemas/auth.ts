@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZIdentifier, ZPrintable, ZText } from './fields';
 
 /*
  * Payer identity: the calls of sign-up, sign-in (passkeys, the "biometric or attestation login"
@@ -98,7 +99,7 @@ export const ZAuthenticatorTransport = z.enum([
 ]);
 export type TAuthenticatorTransport = z.infer<typeof ZAuthenticatorTransport>;
 
-const ZClientExtensionResults = z.record(z.string(), z.unknown());
+const ZClientExtensionResults = z.record(ZPrintable(64), z.unknown());
 
 /** What navigator.credentials.get() produced (AuthenticationResponseJSON). */
 export const ZAuthenticationResponse = z.object({
@@ -126,7 +127,7 @@ export const ZRegistrationResponse = z.object({
     attestationObject: ZBase64Url.min(1),
     authenticatorData: ZBase64Url.optional(),
     // Browsers may name transports newer than ours; the server keeps the ones it knows.
-    transports: z.array(z.string().max(32)).max(16).optional(),
+    transports: z.array(ZPrintable(32)).max(16).optional(),
     publicKeyAlgorithm: z.number().int().optional(),
     publicKey: ZBase64Url.optional(),
   }),
@@ -153,9 +154,9 @@ export type TWebAuthnOptionsResponse = z.infer<typeof ZWebAuthnOptionsResponse>;
 
 /** POST /api/auth/discovery. No consentId: the product's own sign-in page. */
 export const ZDiscoveryRequest = z.object({
-  clientId: z.string().trim().max(100).optional(),
-  consentId: z.string().trim().min(1).max(100).optional(),
-  authAppId: z.string().trim().min(1).max(100).optional(),
+  clientId: ZPrintable(100).optional(),
+  consentId: ZIdentifier.optional(),
+  authAppId: ZIdentifier.optional(),
 });
 export type TDiscoveryRequest = z.infer<typeof ZDiscoveryRequest>;
 
@@ -170,7 +171,7 @@ export type TDiscoveryResponse = z.infer<typeof ZDiscoveryResponse>;
 // Phone codes (sign-up, and sign-in on a device with no passkey)
 
 /** POST /api/auth/phone-codes */
-export const ZPhoneCodeRequest = z.object({ phone: z.string().max(40) });
+export const ZPhoneCodeRequest = z.object({ phone: ZPrintable(40) });
 export type TPhoneCodeRequest = z.infer<typeof ZPhoneCodeRequest>;
 
 export const ZPhoneCodeResponse = z.object({
@@ -186,16 +187,12 @@ export type TPhoneCodeResponse = z.infer<typeof ZPhoneCodeResponse>;
 
 const loginFields = {
   // Optional in the schema so that their absence gets the spec's own messages (§5, §8).
-  clientId: z.string().trim().max(100).optional(),
-  discoveryId: z.string().trim().max(100).optional(),
-  authAppId: z.string().trim().min(1).max(100).optional(),
+  clientId: ZPrintable(100).optional(),
+  discoveryId: ZPrintable(100).optional(),
+  authAppId: ZIdentifier.optional(),
 };
 
-export const ZFullName = z
-  .string()
-  .trim()
-  .min(2, 'Enter your full name')
-  .max(100, 'Your name is too long');
+export const ZFullName = ZText(100).refine((name) => name.length >= 2, 'Enter your full name');
 
 /** POST /api/auth/login: signed by a passkey, or proven by a phone code. */
 export const ZLoginRequest = z.discriminatedUnion('method', [
@@ -203,8 +200,8 @@ export const ZLoginRequest = z.discriminatedUnion('method', [
   z.object({
     method: z.literal('phone-code'),
     ...loginFields,
-    phone: z.string().max(40),
-    code: z.string().max(20),
+    phone: ZPrintable(40),
+    code: ZPrintable(20),
     /** Needed only when no account uses the number yet: the code then signs the payer up. */
     fullName: ZFullName.optional(),
   }),
@@ -269,12 +266,12 @@ export type TJsonValue =
 
 export const ZJsonValue: z.ZodType<TJsonValue> = z.lazy(() =>
   z.union([
-    z.string(),
+    ZPrintable(2000),
     z.number().refine(Number.isFinite, 'must be a finite number'),
     z.boolean(),
     z.null(),
-    z.array(ZJsonValue),
-    z.record(z.string(), ZJsonValue),
+    z.array(ZJsonValue).max(200),
+    z.record(ZPrintable(100), ZJsonValue),
   ]),
 );
 
@@ -327,7 +324,7 @@ export function grantSigningMessage(input: {
 }
 
 /** POST /api/auth/grant-challenges: a nonce for one grant signature. */
-export const ZGrantChallengeRequest = z.object({ consentId: z.string().trim().min(1).max(100) });
+export const ZGrantChallengeRequest = z.object({ consentId: ZIdentifier });
 export const ZGrantChallengeResponse = z.object({
   success: z.literal(true),
   nonce: z.string(),
@@ -350,8 +347,8 @@ export type TGrantChallengeResponse = z.infer<typeof ZGrantChallengeResponse>;
 
 /** A grant payload with the passkey's signature over its digest. */
 export const ZSignedGrant = z.object({
-  consentId: z.string().trim().min(1).max(100),
-  nonce: z.string().min(1).max(200),
+  consentId: ZIdentifier,
+  nonce: ZIdentifier,
   payload: ZGrantPayload,
   response: ZAuthenticationResponse,
 });

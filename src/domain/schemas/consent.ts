@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZText } from './fields';
 
 /** Integer minor units (kobo). Money never travels as a float. */
 export const ZKobo = z.number().int().nonnegative();
@@ -29,16 +30,22 @@ export type TCounterparty = z.infer<typeof ZCounterparty>;
 
 // spec §3 Consent.actOnBehalfOf: a representative acting for an organisation.
 export const ZActOnBehalfOf = z.object({
-  role: z.object({ name: z.string() }),
-  fullName: z.string(),
-  name: z.string(),
-  image: z.string().nullable(),
-  location: z.string().nullable().optional(),
+  role: z.object({ name: ZText(100) }),
+  fullName: ZText(200),
+  name: ZText(200),
+  image: ZText(2048).nullable(),
+  location: ZText(200).nullable().optional(),
 });
 export type TActOnBehalfOf = z.infer<typeof ZActOnBehalfOf>;
 
+/** Sub-items a category may name: more than any category has is a mistake, not a request. */
+export const DATA_SHARING_MAX_SUB_ITEMS = 50;
+
 /** A data category is either asked for as a whole (flag) or as a list of sub-items. */
-export const ZDataSharingItem = z.union([z.boolean(), z.array(z.string().min(1))]);
+export const ZDataSharingItem = z.union([
+  z.boolean(),
+  z.array(ZText(100)).min(1).max(DATA_SHARING_MAX_SUB_ITEMS),
+]);
 
 // spec §3 Consent.dataSharing
 export const ZDataSharing = z.object({

@@ -1,26 +1,14 @@
 import { z } from 'zod';
+import { DATA_CATEGORIES } from '../constants';
 import { ZActOnBehalfOf, ZAmountType, ZDataSharing, ZFrequency, ZKobo } from './consent';
-
-/** Free text from a merchant: trimmed, bounded, no control characters (the database and the
- * payer's screen accept neither). */
-const ZText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what it refuses
-    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
-
-const ZIsoDateTime = z.iso.datetime({ offset: true });
-const ZIsoDate = z.union([z.iso.date(), ZIsoDateTime]);
+import { ZIdentifier, ZIsoDate, ZIsoDateTime, ZText } from './fields';
 
 export const ZCreateImmediatePayment = z.object({
   type: z.literal('immediate'),
   amount: ZKobo.min(1, 'must be at least 1 kobo'),
   narration: ZText(140),
-  paypointId: z.string().min(1).optional(),
-  paypointLocationName: z.string().min(1).optional(),
+  paypointId: ZIdentifier.optional(),
+  paypointLocationName: ZText(200).optional(),
 });
 
 export const ZCreateFuturePayment = z
@@ -34,12 +22,16 @@ export const ZCreateFuturePayment = z
     endDate: ZIsoDate.optional(),
     frequency: ZFrequency.optional(),
     interval: z.number().int().positive().max(366).optional(),
-    paypointId: z.string().min(1).optional(),
-    paypointLocationName: z.string().min(1).optional(),
+    paypointId: ZIdentifier.optional(),
+    paypointLocationName: ZText(200).optional(),
   })
   .refine((p) => (p.frequency === undefined) === (p.interval === undefined), {
     message: 'frequency and interval must be given together',
     path: ['interval'],
+  })
+  .refine((p) => !p.startDate || !p.endDate || Date.parse(p.endDate) >= Date.parse(p.startDate), {
+    message: 'must not be before startDate',
+    path: ['endDate'],
   });
 
 /** One payment a merchant asks the payer to consent to. */
@@ -49,12 +41,32 @@ export const ZCreatePayment = z.discriminatedUnion('type', [
 ]);
 export type TCreatePayment = z.infer<typeof ZCreatePayment>;
 
+/** The Idempotency-Key header of mutating calls: up to 200 printable ASCII characters. */
+export const ZIdempotencyKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII characters');
+
+/** Whether a consent request asks the payer for anything at all. */
+function asksForSomething(c: {
+  payments: unknown[];
+  dataSharing?: Partial<Record<(typeof DATA_CATEGORIES)[number], boolean | string[]>> | undefined;
+  formId?: string | undefined;
+}): boolean {
+  const sharesData = DATA_CATEGORIES.some((category) => {
+    const item = c.dataSharing?.[category];
+    return item !== undefined && item !== false;
+  });
+  return c.payments.length > 0 || sharesData || c.formId !== undefined;
+}
+
 /** Body of POST /api/v1/consents: what a merchant asks a payer to consent to. */
 export const ZCreateConsentRequest = z
   .object({
     payments: z.array(ZCreatePayment).max(120).default([]),
     dataSharing: ZDataSharing.optional(),
-    formId: z.string().min(1).max(100).optional(),
+    formId: ZIdentifier.optional(),
     requirements: z
       .object({
         requiresAuth: z.boolean().default(false),
@@ -63,12 +75,16 @@ export const ZCreateConsentRequest = z
       .default({ requiresAuth: false, requiresAccount: false }),
     actOnBehalfOf: ZActOnBehalfOf.optional(),
     expiresAt: ZIsoDateTime.optional(),
-    authAppId: z.string().min(1).max(100).optional(),
-    originalRequestId: z.string().min(1).max(100).optional(),
+    authAppId: ZIdentifier.optional(),
+    originalRequestId: ZIdentifier.optional(),
   })
   .strict()
   .refine((c) => c.payments.filter((p) => p.type === 'immediate').length <= 1, {
     message: 'at most one immediate payment',
+    path: ['payments'],
+  })
+  .refine((c) => asksForSomething(c), {
+    message: 'a consent must ask for a payment, data sharing or a form',
     path: ['payments'],
   });
 export type TCreateConsentRequest = z.infer<typeof ZCreateConsentRequest>;

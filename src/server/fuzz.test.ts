@@ -1,0 +1,166 @@
+// The fuzz suite (issue 7): every route in the app's route table, with generated bad inputs —
+// path, query, headers, credentials, bodies — must answer below 500, and every error must be a
+// catalogue body. Routes join by being registered; see test-support-fuzz.ts for the inputs.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  describeFailure,
+  discoverAuth,
+  distinctFailures,
+  FUZZ_SEED,
+  headerCases,
+  interleave,
+  isStaticFileRoute,
+  makeFixtures,
+  methodCases,
+  mutationCases,
+  notFoundCases,
+  NOT_FOUND_KEY,
+  objectKeys,
+  paramNames,
+  pathCases,
+  planRoute,
+  queryCases,
+  rawBodyCases,
+  runCases,
+  startFuzzApp,
+  statusHistogram,
+  type TFixtures,
+  type TFuzzApp,
+  type TFuzzCase,
+  type TOutcome,
+  type TRoutePlan,
+  withFreshTokens,
+} from './test-support-fuzz';
+
+/** Routes of the app today, static files of the build left out: the table can only grow.
+ * 16 API routes, /sandbox/messages, and the page's /, /login, /r/:consentId and
+ * /sandbox/grant-signing. */
+const ROUTES_TODAY = 21;
+/** Issue 7 asks for at least this many generated requests per database mode. */
+const MIN_REQUESTS = 10_000;
+/** Distinct failures listed in the assertion message; FUZZ_VERBOSE=1 prints them all. */
+const LISTED_FAILURES = 50;
+
+const WEB_DIR = path.resolve('dist/web');
+
+let fuzz: TFuzzApp;
+let fixtures: TFixtures;
+
+beforeAll(async () => {
+  fuzz = await startFuzzApp(WEB_DIR);
+  fixtures = await makeFixtures(fuzz);
+}, 60_000);
+afterAll(() => fuzz?.close());
+
+const appRoutes = () => fuzz.app.routeTable.filter((r) => !isStaticFileRoute(WEB_DIR, r.url));
+
+/** Query keys and path parameter names any route declares: every route gets junk in them,
+ * since a route may read a parameter it never declared (the page route reads clientId). */
+function globalQueryKeys(): string[] {
+  const keys = fuzz.app.routeTable.flatMap((route) => [
+    ...objectKeys(route.schema?.querystring),
+    ...paramNames(route.url).filter((name) => name !== '*'),
+  ]);
+  return [...new Set([...keys, 'clientId'])];
+}
+
+async function plans(): Promise<TRoutePlan[]> {
+  const out: TRoutePlan[] = [];
+  for (const route of fuzz.app.routeTable) {
+    const plan = planRoute(route, fixtures.hints, isStaticFileRoute(WEB_DIR, route.url));
+    out.push(await discoverAuth(fuzz.app, plan, fixtures));
+  }
+  return out;
+}
+
+function casesOf(plan: TRoutePlan, globalKeys: string[]): TFuzzCase[] {
+  return [
+    ...pathCases(plan),
+    ...queryCases(plan, globalKeys),
+    ...headerCases(plan, fixtures),
+    ...rawBodyCases(plan),
+    ...mutationCases(plan),
+    ...methodCases(plan, fuzz.app.routeTable),
+  ];
+}
+
+/** The summary line, and the routes the fuzzing could not get far into. */
+function summarise(outcomes: TOutcome[], routePlans: TRoutePlan[], seconds: number) {
+  const fivexx = outcomes.filter((o) => o.status >= 500).length;
+  const mode = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  console.log(
+    `fuzz: ${outcomes.length} requests over ${routePlans.length} routes, ${fivexx} answered 5xx ` +
+      `(${seconds.toFixed(1)} s, seed ${FUZZ_SEED}, ${mode})`,
+  );
+  for (const plan of routePlans.filter((p) => p.authKind === 'none')) {
+    if (outcomesOf(outcomes, plan.key).every((o) => o.status === 401)) {
+      console.log(
+        `fuzz: ${plan.key} answered 401 to every credential: fuzzed up to its guard only`,
+      );
+    }
+  }
+  for (const [key, counts] of statusHistogram(outcomes)) {
+    const limited = counts.get(429) ?? 0;
+    if (limited > 0) console.log(`fuzz: ${key} rate-limited ${limited} of its requests (429)`);
+  }
+}
+
+const outcomesOf = (outcomes: TOutcome[], key: string) =>
+  outcomes.filter((o) => o.fuzzCase.routeKey === key);
+
+/** FUZZ_VERBOSE=1: statuses per route and the slowest cases, to see where the time goes. */
+function printDetails(outcomes: TOutcome[], routePlans: TRoutePlan[]) {
+  for (const [key, counts] of statusHistogram(outcomes)) {
+    const auth = routePlans.find((p) => p.key === key)?.authKind ?? '-';
+    const statuses = [...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
+    console.log(`fuzz: ${key} (credentials: ${auth}): ${statuses.join(' ')}`);
+  }
+  for (const o of [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+    console.log(`fuzz: slow ${o.ms.toFixed(0)} ms ${o.fuzzCase.routeKey} [${o.fuzzCase.kind}]`);
+  }
+  console.log(failureMessage(outcomes));
+}
+
+function failureMessage(outcomes: TOutcome[]): string {
+  const distinct = distinctFailures(outcomes);
+  const failing = outcomes.filter((o) => o.problem).length;
+  const listed = process.env.FUZZ_VERBOSE ? distinct : distinct.slice(0, LISTED_FAILURES);
+  return [
+    `${failing} of ${outcomes.length} answers broke the rules (${distinct.length} distinct); ` +
+      `replay with FUZZ_SEED=${FUZZ_SEED}${distinct.length > listed.length ? ', FUZZ_VERBOSE=1 lists all' : ''}:`,
+    ...listed.map((failure, i) => `${i + 1}. ${describeFailure(failure)}`),
+    ...(distinct.length > listed.length ? [`… and ${distinct.length - listed.length} more`] : []),
+  ].join('\n');
+}
+
+describe('fuzz: every registered route', () => {
+  it('walks a route table that holds every route registered today', () => {
+    expect(fuzz.app.routeTable.length).toBeGreaterThan(0);
+    expect(appRoutes().length).toBeGreaterThanOrEqual(ROUTES_TODAY);
+    // The page routes are there only with the built page: they must be fuzzed too.
+    expect(appRoutes().map(({ url }) => url)).toEqual(
+      expect.arrayContaining(['/', '/login', '/r/:consentId']),
+    );
+  });
+
+  it('answers every generated bad input below 500, and every error with a catalogue body', async () => {
+    const started = performance.now();
+    const routePlans = await plans();
+    const globalKeys = globalQueryKeys();
+    const perRoute = await Promise.all(
+      routePlans.map((plan) => withFreshTokens(plan, casesOf(plan, globalKeys), fixtures)),
+    );
+    const cases = interleave([...perRoute, notFoundCases()]);
+    const outcomes = await runCases(fuzz, cases);
+    summarise(outcomes, routePlans, (performance.now() - started) / 1000);
+    if (process.env.FUZZ_VERBOSE) printDetails(outcomes, routePlans);
+
+    expect.soft(outcomes.length).toBeGreaterThanOrEqual(MIN_REQUESTS);
+    expect
+      .soft(new Set(outcomes.map((o) => o.fuzzCase.routeKey)))
+      .toEqual(new Set([...routePlans.map((p) => p.key), NOT_FOUND_KEY]));
+    const failures = outcomes.filter((o) => o.problem);
+    expect(failures.length, failureMessage(outcomes)).toBe(0);
+  }, 240_000);
+});

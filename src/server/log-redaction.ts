@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+
+/*
+ * What the server logs, and what it never does (docs/security.md): no request bodies, no query
+ * strings (they carry payers' phone numbers), no SQL parameters (they are request values:
+ * names, narrations, nonces), no database detail lines (they quote the offending value), and no
+ * credentials. Requests are named by method, path and id; errors by type, code and message.
+ */
+
+/** The path of a URL without its query string. */
+export function pathOnly(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? url : url.slice(0, at);
+}
+
+/** A Drizzle "Failed query" message keeps its SQL text (placeholders only) and loses its params. */
+function withoutParams(text: string): string {
+  return text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [redacted]');
+}
+
+type TLoggedError = {
+  type: string;
+  message: string;
+  code?: string;
+  stack: string;
+  cause?: TLoggedError;
+};
+
+/** An error as the log shows it: its own words and the SQL it ran, never the values it held. */
+export function serializeError(error: unknown, depth = 0): TLoggedError {
+  if (!(error instanceof Error))
+    return { type: typeof error, message: '[not an Error]', stack: '' };
+  const code = (error as { code?: unknown }).code;
+  const logged: TLoggedError = {
+    type: error.constructor.name,
+    message: withoutParams(error.message),
+    stack: withoutParams(error.stack ?? ''),
+  };
+  if (typeof code === 'string') logged.code = code;
+  // A database error's `detail` and `where` quote row values: only its message and code go.
+  if (error.cause !== undefined && depth < 3) logged.cause = serializeError(error.cause, depth + 1);
+  return logged;
+}
+
+/** Fastify's request line in the log, with the query string left out. */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: pathOnly(request.url),
+    remoteAddress: request.ip,
+  };
+}
+
+/** Logger options of the app: the serializers above and headers that carry credentials. */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    serializers: { req: serializeRequest, err: (error: unknown) => serializeError(error) },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-identify-to"]'],
+      censor: '[redacted]',
+    },
+  };
+}

@@ -1,0 +1,276 @@
+// The built page as served: who may frame it (issue 7, item 8), its CSP nonce, and what of the
+// build is not public (item 9). Needs `npm run build`.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import type { TDatabase } from '../db/database';
+import { createTestClient, openTestDatabase, testConfig } from '../test-support';
+
+const webDir = path.resolve('dist/web');
+const assets = readdirSync(path.join(webDir, 'assets'));
+
+let app: FastifyInstance;
+let database: TDatabase;
+let owner: Awaited<ReturnType<typeof createTestClient>>;
+let other: Awaited<ReturnType<typeof createTestClient>>;
+let consentId: string;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  app = await buildApp({ config: testConfig(), database, webDir, logger: false });
+  await app.ready();
+  owner = await createTestClient(database, {
+    name: 'Tola Stores',
+    origins: ['https://shop.tola.example', 'https://staging.tola.example'],
+  });
+  other = await createTestClient(database, {
+    name: 'Other Merchant',
+    origins: ['https://other.example'],
+  });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/consents',
+    headers: { authorization: owner.authorization },
+    payload: { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order 17' }] },
+  });
+  expect(created.statusCode).toBe(201);
+  consentId = created.json<{ consentId: string }>().consentId;
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+});
+
+const get = (url: string) => app.inject({ method: 'GET', url });
+const frameAncestors = async (url: string) => {
+  const response = await get(url);
+  expect(response.statusCode).toBe(200);
+  return /frame-ancestors ([^;]+)/.exec(String(response.headers['content-security-policy']))?.[1];
+};
+
+describe('frame-ancestors of /r/:consentId', () => {
+  it("lists the origins of the client that owns the consent, opened with that client's id", async () => {
+    expect(await frameAncestors(`/r/${consentId}?clientId=${owner.clientId}`)).toBe(
+      "'self' https://shop.tola.example https://staging.tola.example",
+    );
+  });
+
+  it("lists no origin of another client opened with that client's id", async () => {
+    expect(await frameAncestors(`/r/${consentId}?clientId=${other.clientId}`)).toBe("'self'");
+  });
+
+  it("lets the named client frame an unknown consent's Consent Not Found (spec §2)", async () => {
+    expect(await frameAncestors(`/r/cns_unknown?clientId=${other.clientId}`)).toBe(
+      "'self' https://other.example",
+    );
+  });
+
+  it('lists no origin for an unknown client', async () => {
+    expect(await frameAncestors(`/r/${consentId}?clientId=cli_unknown`)).toBe("'self'");
+    expect(await frameAncestors(`/r/cns_unknown?clientId=cli_unknown`)).toBe("'self'");
+  });
+
+  it('answers a repeated clientId without a 500, and lists no origin', async () => {
+    for (const query of [
+      `clientId=${owner.clientId}&clientId=${other.clientId}`,
+      `clientId=${owner.clientId}&clientId=${owner.clientId}`,
+    ]) {
+      expect(await frameAncestors(`/r/${consentId}?${query}`)).toBe("'self'");
+    }
+  });
+
+  it('lists no origin for ids no row can have (a NUL byte), without a 500', async () => {
+    expect(await frameAncestors(`/r/%00?clientId=${owner.clientId}`)).toBe("'self'");
+    expect(await frameAncestors(`/r/${consentId}?clientId=${owner.clientId}%00`)).toBe("'self'");
+  });
+
+  it('may be framed by anyone without a clientId: the page shows only its error', async () => {
+    expect(await frameAncestors(`/r/${consentId}`)).toBe('*');
+    expect(await frameAncestors(`/r/${consentId}?clientId=%20`)).toBe('*');
+  });
+});
+
+describe('page CSP', () => {
+  const pages = ['/', '/login', `/r/cns_any?clientId=cli_any`, '/sandbox/grant-signing'];
+
+  it('gives every page answer its own nonce, carried by each script and module preload', async () => {
+    const nonces: string[] = [];
+    for (const url of [...pages, ...pages]) {
+      const response = await get(url);
+      const csp = String(response.headers['content-security-policy']);
+      const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)'(;|$)/.exec(csp)?.[1] ?? '';
+      expect(nonce).toHaveLength(24);
+      const scripts = response.body.match(/<script\b[^>]*>/g) ?? [];
+      const preloads = response.body.match(/<link\b[^>]*modulepreload[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of [...scripts, ...preloads]) expect(tag).toContain(`nonce="${nonce}"`);
+      // Vite's preload helper reads the nonce from this tag for the preloads it adds later.
+      expect(response.body).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
+      nonces.push(nonce);
+    }
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
+  it('allows no eval, no inline code, no plugins, no <base> and no foreign form target', async () => {
+    for (const url of [...pages, '/sandbox/messages']) {
+      const csp = String((await get(url)).headers['content-security-policy']);
+      expect(csp).not.toMatch(/unsafe-eval|unsafe-inline/);
+      expect(csp).not.toMatch(/script-src[^;]*'self'/);
+      for (const directive of ["object-src 'none'", "base-uri 'none'", "form-action 'self'"]) {
+        expect(csp.split('; ')).toContain(directive);
+      }
+    }
+  });
+});
+
+describe('files of the build', () => {
+  it('does not serve /index.html raw, without its CSP', async () => {
+    const response = await get('/index.html');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'Not found' },
+    });
+  });
+
+  it('keeps source maps off the web and out of the bundles', async () => {
+    const maps = assets.filter((file) => file.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const map of maps) {
+      const response = await get(`/assets/${map}`);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('NOT_FOUND');
+    }
+    for (const script of assets.filter((file) => file.endsWith('.js'))) {
+      expect(readFileSync(path.join(webDir, 'assets', script), 'utf8')).not.toContain(
+        'sourceMappingURL',
+      );
+    }
+  });
+
+  it('lets browsers keep hashed assets for a year', async () => {
+    const script = assets.find((file) => file.endsWith('.js'));
+    const response = await get(`/assets/${script}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('preloads of the consent page', () => {
+  const preloads = (body: string) => body.match(/<link\b[^>]*rel="preload"[^>]*>/g) ?? [];
+  const consentPreloads = (body: string) =>
+    preloads(body).filter((tag) => tag.includes('/api/consent/'));
+  const preloadOf = (href: string) => `<link rel="preload" as="fetch" crossorigin href="${href}">`;
+
+  it('asks the browser for the consent the page is about to read, before any script', async () => {
+    const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
+    const href = `/api/consent/${consentId}?clientId=${owner.clientId}`;
+    expect(consentPreloads(response.body)).toEqual([preloadOf(href)]);
+    expect(response.body.indexOf(href)).toBeLessThan(response.body.indexOf('<script'));
+    // The same answer the page's fetch gets (it takes the preloaded one).
+    expect((await get(href)).json()).toMatchObject({ success: true, consent: { consentId } });
+  });
+
+  it('reads the clientId as the page does: trimmed', async () => {
+    const response = await get(`/r/${consentId}?clientId=%20${owner.clientId}%20`);
+    expect(consentPreloads(response.body)).toEqual([
+      preloadOf(`/api/consent/${consentId}?clientId=${owner.clientId}`),
+    ]);
+  });
+
+  it('preloads no consent without one clientId, or for ids we never issue', async () => {
+    for (const url of [
+      `/r/${consentId}`,
+      `/r/${consentId}?clientId=%20`,
+      `/r/${consentId}?clientId=${owner.clientId}&clientId=${other.clientId}`,
+      `/r/${consentId}?clientId=${owner.clientId}%22%3E%3Cscript%3E`,
+      `/r/%3Cb%3E?clientId=${owner.clientId}`,
+      '/login',
+    ]) {
+      expect(consentPreloads((await get(url)).body)).toEqual([]);
+    }
+  });
+
+  it('preloads the public config (the auth prompt names the product) on every consent page', async () => {
+    for (const url of [`/r/${consentId}?clientId=${owner.clientId}`, `/r/${consentId}`]) {
+      expect(preloads((await get(url)).body)).toContain(preloadOf('/api/public-config'));
+    }
+    expect(preloads((await get('/login')).body)).toEqual([]);
+  });
+});
+
+describe('module preloads of the consent page', () => {
+  const modulePreloads = (body: string) =>
+    body.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? [];
+  const listed = JSON.parse(
+    readFileSync(path.join(webDir, '.vite/consent-page-preloads.json'), 'utf8'),
+  ) as string[];
+
+  it('names the scripts the build lists for after the first paint, at low priority', async () => {
+    expect(listed.length).toBeGreaterThan(0);
+    const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
+    const tags = modulePreloads(response.body);
+    expect(tags.map((tag) => /href="\/([^"]+)"/.exec(tag)?.[1])).toEqual(listed);
+    for (const tag of tags) expect(tag).toMatch(/fetchpriority="low"/);
+    // The first paint's own script is not among them: it loads at full priority.
+    const entry = /<script[^>]*src="\/([^"]+)"/.exec(response.body)?.[1];
+    expect(listed).not.toContain(entry);
+  });
+
+  it('leaves them off the other pages', async () => {
+    for (const url of ['/', '/login', '/sandbox/grant-signing']) {
+      expect(modulePreloads((await get(url)).body)).toEqual([]);
+    }
+  });
+});
+
+describe('compression', () => {
+  const script = assets.find((file) => file.endsWith('.js') && !file.endsWith('.map'));
+  const original = () => readFileSync(path.join(webDir, 'assets', script ?? ''));
+  const fetchAsset = (acceptEncoding?: string) =>
+    app.inject({
+      method: 'GET',
+      url: `/assets/${script}`,
+      headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+    });
+
+  it('sends the build brotli-compressed to a browser that takes it, as built', async () => {
+    const response = await fetchAsset('gzip, deflate, br, zstd');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(response.rawPayload).equals(original())).toBe(true);
+    expect(response.rawPayload.length).toBeLessThan(original().length / 2);
+  });
+
+  it('sends gzip to a browser without brotli, and the file as it is to one without either', async () => {
+    const gzipped = await fetchAsset('gzip');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).equals(original())).toBe(true);
+    const plain = await fetchAsset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(original())).toBe(true);
+  });
+
+  it('compresses the consent page itself', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/r/${consentId}?clientId=${owner.clientId}`,
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toContain('<div id="root">');
+  });
+
+  it('serves the compressed copies only in place of their file, not at their own address', async () => {
+    for (const suffix of ['.br', '.gz']) {
+      expect((await get(`/assets/${script}${suffix}`)).statusCode).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { canonicalJson } from '../../domain/schemas/auth';
+import type { TDb } from '../db/database';
+import { idempotencyKeys } from '../db/schema';
+import { AppError } from './app-error';
+
+/** A mutating call's Idempotency-Key, where it applies and what request it came with. */
+export type TIdempotencyRequest = {
+  /** The call and the caller, e.g. `consents.create:cli_…`: keys of other callers never meet. */
+  scope: string;
+  key: string;
+  /** The request as the call understood it (its validated body): the key's fingerprint. */
+  request: unknown;
+};
+
+/** SHA-256 of the canonical JSON of a request: the same request in any key order matches. */
+export function fingerprintOf(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(request), 'utf8').digest('base64url');
+}
+
+/**
+ * Runs a mutating call once per key (the rule for every mutating call, docs/security.md). The key
+ * is claimed in the same transaction as the call's own writes, so either both are written or
+ * neither. A retry with the same request gets the first answer back (`replayed`); the same key
+ * with another request is IDEMPOTENCY_KEY_REUSED. Two requests racing with one key: the second
+ * waits on the first's row (the primary key) and then answers from it.
+ */
+export async function runIdempotent<T extends Record<string, unknown>>(
+  db: TDb,
+  idempotency: TIdempotencyRequest | undefined,
+  call: (tx: TDb) => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
+  if (!idempotency)
+    return { result: await db.transaction((tx) => call(tx as TDb)), replayed: false };
+  const { scope, key } = idempotency;
+  const fingerprint = fingerprintOf(idempotency.request);
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .insert(idempotencyKeys)
+      .values({ scope, key, fingerprint, response: {} })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (!claimed) {
+      const [first] = await tx
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+      if (!first) throw new Error('An idempotency key conflicted but could not be read');
+      if (first.fingerprint !== null && first.fingerprint !== fingerprint) {
+        throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      }
+      return { result: first.response as T, replayed: true };
+    }
+    const result = await call(tx);
+    await tx
+      .update(idempotencyKeys)
+      .set({ response: result })
+      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+    return { result, replayed: false };
+  });
+}
+
+/** The answer a key already holds in its scope, if any (e.g. to find seeded data again). */
+export async function findIdempotentResult<T extends Record<string, unknown>>(
+  db: TDb,
+  scope: string,
+  key: string,
+): Promise<T | null> {
+  const [row] = await db
+    .select({ response: idempotencyKeys.response })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+  return row ? (row.response as T) : null;
+}
