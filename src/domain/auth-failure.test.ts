@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { authFailureAction } from './auth-failure';
+import type { TErrorCode } from './errors';
 
 describe('authFailureAction', () => {
-  it.each([
-    ['Temporary key expired', { kind: 'reauthenticate', statusText: 'Re-authenticating...' }],
+  it.each<[TErrorCode | null, ReturnType<typeof authFailureAction>]>([
+    ['TEMPORARY_KEY_EXPIRED', { kind: 'reauthenticate', statusText: 'Re-authenticating...' }],
     [
-      'Error: temporary key expired at 12:00',
-      { kind: 'reauthenticate', statusText: 'Re-authenticating...' },
+      'TEMPORARY_KEY_USED',
+      { kind: 'show_error', message: 'Authentication failed. Please try again.' },
     ],
     [
-      'Signature invalid',
+      'INVALID_SIGNATURE',
       { kind: 'show_error', message: 'Authentication failed. Please try again.' },
     ],
     [null, { kind: 'show_error', message: 'Authentication failed. Please try again.' }],
-  ])('%j → %j', (cause, action) => {
-    expect(authFailureAction(cause)).toEqual(action);
+  ])('%j → %j', (code, action) => {
+    expect(authFailureAction(code)).toEqual(action);
   });
 });

@@ -1,16 +1,18 @@
-import { ERROR_CATALOGUE } from './errors';
+import { ERROR_CATALOGUE, type TErrorCode } from './errors';
 
 export type TAuthFailureAction =
   | { kind: 'reauthenticate'; statusText: 'Re-authenticating...' }
   | { kind: 'show_error'; message: string };
 
 /**
- * What the page does when authentication fails (spec §8 Auth): an expired temporary key is not
- * the payer's fault, so the error is cleared and sign-in restarts; anything else shows the
- * generic message, never the raw cause.
+ * What the page does when authentication fails (spec §8 Auth): an expired temporary key
+ * ('Temporary key expired', the catalogue's TEMPORARY_KEY_EXPIRED) is not the payer's fault, so
+ * the error is cleared and sign-in restarts; anything else shows the generic message, never the
+ * raw cause. Decided by the catalogue code the server answered with (null when the failure was
+ * not an answer of ours), never by the words of a message.
  */
-export function authFailureAction(cause: string | null | undefined): TAuthFailureAction {
-  if (/temporary key expired/i.test(cause ?? '')) {
+export function authFailureAction(code: TErrorCode | null | undefined): TAuthFailureAction {
+  if (code === 'TEMPORARY_KEY_EXPIRED') {
     return { kind: 'reauthenticate', statusText: 'Re-authenticating...' };
   }
   return { kind: 'show_error', message: ERROR_CATALOGUE.AUTHENTICATION_FAILED_RETRY.message };

@@ -69,7 +69,7 @@ const chooseBank: TLinkingPanelAction = {
 const chooseBankManually: TLinkingPanelAction = {
   ...chooseBank,
   source: 'manual',
-} as TLinkingPanelAction;
+};
 const chooseCard: TLinkingPanelAction = {
   type: 'account_chosen',
   account: cardAccount,

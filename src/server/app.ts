@@ -1,11 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
-import { ERROR_CATALOGUE, errorBody } from '../domain/errors';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { errorBody } from '../domain/errors';
 import type { TConfig } from './config';
+import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
 import type { TDatabase } from './db/database';
 import { authRoutes } from './routes/auth';
 import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
@@ -17,7 +14,18 @@ import { merchantConsentRoutes } from './routes/merchant-consents';
 import { pageRoutes } from './routes/pages';
 import { publicConfigRoutes } from './routes/public-config';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
-import { AppError } from './services/app-error';
+import { handleClientError, handleError, handleFrameworkError } from './http-errors';
+import { useDepthLimitedJsonParser } from './json-body';
+import { loggerOptions } from './log-redaction';
+import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
+import { applyResponseHeaders } from './response-headers';
+
+/** A route as registered: what the fuzz suite walks, so every new route is covered by it. */
+export type TRouteEntry = {
+  method: string;
+  url: string;
+  schema: Record<string, unknown> | undefined;
+};
 
 export type TAppOptions = {
   config: TConfig;
@@ -25,55 +33,80 @@ export type TAppOptions = {
   /** Folder of the built page; absent in server tests that need no page. */
   webDir?: string | undefined;
   logger?: boolean;
-};
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: NodeJS.WritableStream;
+  /** Replaces some of the default rate limits (tests of other behaviour; deployments). */
+  rateLimits?: Partial<TRateLimits>;
+} & TAdapterOverrides;
 
-/** Builds the app: every route, the error mapper and the page. It never listens. */
+/**
+ * Builds the app: its context (the composition root: clock, providers and event bus chosen from
+ * the configuration unless the options hand them in), every route, the error mapper and the
+ * page. It never listens.
+ */
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       options.logger === false
         ? false
-        : { level: options.config.logLevel, redact: ['req.headers.authorization'] },
-    trustProxy: true,
+        : { ...loggerOptions(options.config.logLevel), stream: options.logStream },
+    trustProxy: options.config.trustProxy,
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  useDepthLimitedJsonParser(app);
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof AppError) {
-      return reply
-        .code(ERROR_CATALOGUE[error.code].status)
-        .send(errorBody(error.code, error.detail));
+  const routeTable: TRouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({
+        method,
+        url: route.url,
+        schema: route.schema as Record<string, unknown> | undefined,
+      });
     }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const issue = error.validation[0];
-      const where =
-        issue?.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext;
-      return reply
-        .code(400)
-        .send(errorBody('VALIDATION_FAILED', `${where}: ${issue?.message ?? 'is not valid'}`));
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) {
-      // Malformed JSON, body too large and the like: say what fastify said, never a stack.
-      return reply.code(status).send(errorBody('VALIDATION_FAILED', (error as Error).message));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send(errorBody('API_REQUEST_FAILED'));
   });
-
+  applyResponseHeaders(app, options.config);
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
 
-  const deps = { db: options.database.db, config: options.config };
-  await app.register(healthRoutes, { database: options.database });
-  await app.register(merchantConsentRoutes, deps);
-  await app.register(consentRoutes, deps);
-  await app.register(publicConfigRoutes, deps);
-  await app.register(authRoutes, deps);
-  await app.register(authPhoneCodeRoutes, deps);
-  await app.register(authPasskeyRoutes, deps);
-  await app.register(authGrantSignatureRoutes, deps);
-  await app.register(sandboxMessageRoutes, deps);
-  if (options.webDir) await app.register(pageRoutes, { ...deps, webDir: options.webDir });
+  const context = createAppContext(
+    {
+      db: options.database.db,
+      config: options.config,
+      onEventError: (err, event) =>
+        app.log.error({ err, eventType: event.type, eventId: event.id }, 'event subscriber failed'),
+    },
+    options,
+  );
+  app.decorate('appContext', context);
+  // The app closes the bus it made; a bus handed in belongs to whoever made it.
+  if (!options.events) app.addHook('onClose', () => context.events.close());
+
+  const limits = await registerRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  const routeContext = { ...context, limits };
+  await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
+  await app.register(merchantConsentRoutes, routeContext);
+  await app.register(consentRoutes, routeContext);
+  await app.register(publicConfigRoutes, routeContext);
+  await app.register(authRoutes, routeContext);
+  await app.register(authPhoneCodeRoutes, routeContext);
+  await app.register(authPasskeyRoutes, routeContext);
+  await app.register(authGrantSignatureRoutes, routeContext);
+  await app.register(sandboxMessageRoutes, routeContext);
+  if (options.webDir) await app.register(pageRoutes, { ...routeContext, webDir: options.webDir });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered on the app, in order (HEAD routes left out). */
+    routeTable: TRouteEntry[];
+    /** The context the app was built with (db, config, clock, providers, events). */
+    appContext: TAppContext;
+  }
 }

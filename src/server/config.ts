@@ -3,7 +3,9 @@ import { z } from 'zod';
 
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback unless told otherwise: the sandbox outbox hands every SMS code to whoever can
+  // reach the server (README, "Payers").
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -20,6 +22,13 @@ const ZEnv = z.object({
   /** Extra page origins allowed to use passkeys, comma-separated (e.g. the Vite dev server). */
   WEBAUTHN_ORIGINS: z.string().optional(),
   SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /**
+   * Whose X-Forwarded-For to believe: nobody by default (a client could name any address and
+   * slip past the limits per address); `true` for every hop, a number of hops, or addresses.
+   */
+  TRUST_PROXY: z.string().default('false'),
+  /** Strict-Transport-Security: auto sends it when PUBLIC_URL is https. */
+  HSTS: z.enum(['on', 'off', 'auto']).default('auto'),
 });
 
 export type TConfig = {
@@ -39,7 +48,24 @@ export type TConfig = {
   webauthnOrigins: string[];
   /** Where one-time codes go: 'sandbox' keeps them in an outbox shown on /sandbox/messages. */
   smsProvider: 'sandbox';
+  /** Whether every answer carries Strict-Transport-Security. */
+  hsts: boolean;
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client's address. */
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
 };
+
+/** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
+function parseTrustProxy(value: string): TConfig['trustProxy'] {
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
 
 /** Parses the environment once at start-up; a bad value stops the start with one clear line. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
@@ -74,5 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
     webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
     smsProvider: e.SMS_PROVIDER,
+    hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

@@ -1,9 +1,10 @@
 // The start command's contract: serves page and API on PORT with data under DATA_DIR, seeds the
-// demo once and prints one full URL per demo consent.
+// demo once and prints one full URL per demo consent; by default it listens on loopback only and
+// says that the sandbox SMS outbox is readable by anyone who can reach it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { connect, createServer } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -16,18 +17,25 @@ const freePort = () =>
   });
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const freshDataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
+afterAll(() => {
+  for (const dir of [dataDir, freshDataDir]) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Starts the server and resolves with its demo lines once it is ready. */
-async function start(port: number): Promise<{ child: ChildProcess; lines: string[] }> {
+async function start(
+  port: number,
+  dir = dataDir,
+): Promise<{ child: ChildProcess; lines: string[] }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
-    DATA_DIR: dataDir,
+    DATA_DIR: dir,
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
+  delete env.HOST;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env });
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -48,6 +56,26 @@ const stop = (child: ChildProcess) =>
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+
+/** Whether a TCP connection to host:port is accepted. */
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port, timeout: 2_000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+
+/** An address of this machine that is not loopback, if it has one. */
+const externalAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i?.family === 'IPv4' && !i.internal)?.address;
 
 describe('npm start (src/server/main.ts)', () => {
   it('prints each demo consent URL, serves it, and seeds only once', async () => {
@@ -79,6 +107,25 @@ describe('npm start (src/server/main.ts)', () => {
       .map((l) => l.split(': ').pop());
     expect(again).toEqual(urls);
     await stop(second.child);
+  }, 60_000);
+
+  it('announces sandbox mode and listens on 127.0.0.1 only by default', async () => {
+    const port = await freePort();
+    const { child, lines } = await start(port, freshDataDir);
+    try {
+      expect(lines).toContain(
+        `Sandbox mode: SMS codes are not sent; anyone who can reach this server can read them at http://localhost:${port}/sandbox/messages`,
+      );
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^Consent server ready on http://localhost:${port} \\(listening on 127\\.0\\.0\\.1:${port},`,
+        ),
+      );
+      expect(await accepts('127.0.0.1', port)).toBe(true);
+      if (externalAddress) expect(await accepts(externalAddress, port)).toBe(false);
+    } finally {
+      await stop(child);
+    }
   }, 60_000);
 
   it('stops with one clear line on a bad configuration', () => {

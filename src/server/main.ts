@@ -1,11 +1,21 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { seedDemo } from './services/demo-seed';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The address actually bound, so the start line shows who can reach the server. */
+function listeningOn(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return String(address);
+  return address.family === 'IPv6'
+    ? `[${address.address}]:${address.port}`
+    : `${address.address}:${address.port}`;
+}
 
 async function main() {
   const config = loadConfig();
@@ -19,19 +29,24 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
 
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
-  console.log(`Consent server ready on ${config.publicUrl} (database: ${where})`);
-  for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);
   console.log(
-    `Sign in: ${config.publicUrl}/login (sandbox SMS codes: ${config.publicUrl}/sandbox/messages)`,
+    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where})`,
   );
+  if (config.smsProvider === 'sandbox') {
+    console.log(
+      `Sandbox mode: SMS codes are not sent; anyone who can reach this server can read them at ${config.publicUrl}/sandbox/messages`,
+    );
+  }
+  for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);
+  console.log(`Sign in: ${config.publicUrl}/login`);
 
   const stop = async () => {
     await app.close();
     await database.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
 }
 
 main().catch((error: unknown) => {

@@ -30,8 +30,14 @@ export async function sendCode(app: FastifyInstance, phone: string) {
 export async function openDiscovery(
   app: FastifyInstance,
   body: { clientId?: string; consentId?: string } = { clientId: FIRST_PARTY_CLIENT_ID },
+  remoteAddress?: string,
 ): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/api/auth/discovery', payload: body });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/discovery',
+    payload: body,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
   expect(response.statusCode).toBe(200);
   return response.json<{ discoveryId: string }>().discoveryId;
 }
@@ -44,12 +50,16 @@ export async function loginWithCode(
     fullName?: string;
     discoveryId?: string;
     clientId?: string;
+    /** The caller's address, for tests of many callers (limits count per address). */
+    remoteAddress?: string;
   },
 ) {
-  const discoveryId = input.discoveryId ?? (await openDiscovery(app));
+  const discoveryId =
+    input.discoveryId ?? (await openDiscovery(app, undefined, input.remoteAddress));
   return app.inject({
     method: 'POST',
     url: '/api/auth/login',
+    ...(input.remoteAddress ? { remoteAddress: input.remoteAddress } : {}),
     payload: {
       method: 'phone-code',
       clientId: input.clientId ?? FIRST_PARTY_CLIENT_ID,

@@ -2,7 +2,8 @@
 // its own when DATABASE_URL is set (the PostgreSQL pass of CI).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp } from './app';
+import { buildApp, type TAppOptions } from './app';
+import type { TClock } from './clock';
 import { loadConfig, type TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { createMerchantClient, type TNewMerchantClient } from './services/merchant-clients';
@@ -33,16 +34,33 @@ export async function openTestDatabase(): Promise<TDatabase> {
 export const testConfig = (): TConfig =>
   loadConfig({ PORT: '3999', PUBLIC_URL: 'http://localhost:3999', LOG_LEVEL: 'silent' });
 
-/** The real app on a fresh database; close() releases both. */
-export async function startTestApp() {
+/** A clock that stands still until the test moves it. */
+export function testClock(start: Date | string): TClock & { advance(ms: number): void } {
+  let at = new Date(start).getTime();
+  return {
+    now: () => new Date(at),
+    advance: (ms) => {
+      at += ms;
+    },
+  };
+}
+
+/**
+ * The real app on a fresh database; close() releases both. A test may hand in its own clock,
+ * SMS adapter or event bus (the app's context is `app.appContext`).
+ */
+export async function startTestApp(
+  options: Pick<TAppOptions, 'rateLimits' | 'clock' | 'providers' | 'events'> = {},
+) {
   const database = await openTestDatabase();
   const config = testConfig();
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, ...options });
   await app.ready();
   return {
     app,
     database,
     config,
+    context: app.appContext,
     async close() {
       await app.close();
       await database.close();

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (
@@ -8,24 +8,41 @@ const scryptAsync = promisify(scrypt) as (
   options: { N: number; r: number; p: number },
 ) => Promise<Buffer>;
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
-const KEY_LENGTH = 32;
+/*
+ * Client secrets are 32 random bytes, so a keyed hash is all their storage needs: no guessing
+ * can walk 256 bits, and HMAC-SHA-256 costs microseconds where scrypt cost 46 ms a request (a
+ * flood of wrong secrets then slowed every payer's page). The key is a server secret kept apart
+ * from the table, so a leaked table alone checks nothing. Hashes made by scrypt before still
+ * verify, and are replaced by an HMAC on their first success.
+ */
 
-/** Hashes a client secret with scrypt; the result carries its parameters so they can change. */
-export async function hashSecret(secret: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(secret, salt, KEY_LENGTH, PARAMS);
-  return [
-    'scrypt',
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
-    salt.toString('base64url'),
-    hash.toString('base64url'),
-  ].join('$');
+const HMAC_SCHEME = 'hmac-sha256';
+
+/** The stored form of a client secret: `hmac-sha256$<base64url>`. */
+export function hashSecret(key: Buffer, secret: string): string {
+  return `${HMAC_SCHEME}$${createHmac('sha256', key).update(secret, 'utf8').digest('base64url')}`;
 }
 
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+/** What is compared when a client id is unknown, so both answers take the same time. */
+export const UNKNOWN_CLIENT_HASH = `${HMAC_SCHEME}$${Buffer.alloc(32).toString('base64url')}`;
+
+const equalInConstantTime = (a: Buffer, b: Buffer) =>
+  a.length === b.length && timingSafeEqual(a, b);
+
+/** Whether a secret matches its stored hash; `legacy` when the hash is scrypt and should be replaced. */
+export async function verifySecret(
+  key: Buffer,
+  secret: string,
+  stored: string,
+): Promise<{ ok: boolean; legacy: boolean }> {
+  if (stored.startsWith(`${HMAC_SCHEME}$`)) {
+    const ok = equalInConstantTime(Buffer.from(hashSecret(key, secret)), Buffer.from(stored));
+    return { ok, legacy: false };
+  }
+  return { ok: await verifyScrypt(secret, stored), legacy: true };
+}
+
+async function verifyScrypt(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
@@ -34,7 +51,7 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
     r: Number(r),
     p: Number(p),
   });
-  return timingSafeEqual(actual, expected);
+  return equalInConstantTime(actual, expected);
 }
 
 /** A random identifier with a readable prefix, e.g. `cns_3k9...`. */

@@ -29,6 +29,11 @@ export type TDatabaseOptions =
 export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle connection the server closed (a restart, a failover) is dropped by the pool and
+    // the next query opens another; unheard, its error would stop the process.
+    pool.on('error', (error) => {
+      console.error(`PostgreSQL closed an idle connection (${error.message}); it will reconnect.`);
+    });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     return { db: db as unknown as TDb, kind: 'postgres', close: () => pool.end() };

@@ -160,4 +160,18 @@ describe('signed grants', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json().error.code).toBe('PASSKEY_REQUIRED');
   });
+
+  it('answers a payer without a passkey the same for an unknown consent id as for a real one', async () => {
+    const bare = await signUp(ctx.app, testPhone());
+    const ask = (id: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/grant-challenges',
+        headers: bearer(bare.token),
+        payload: { consentId: id },
+      });
+    const [real, unknown] = await Promise.all([ask(consentId), ask('cns_doesnotexist')]);
+    expect(unknown.statusCode).toBe(real.statusCode);
+    expect(unknown.json()).toEqual(real.json());
+  });
 });

@@ -1,38 +1,61 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZGrantChallengeRequest, ZSignedGrant } from '../../domain/schemas/auth';
-import type { TConfig } from '../config';
-import type { TDb } from '../db/database';
+import {
+  ZGrantChallengeRequest,
+  ZGrantChallengeResponse,
+  ZGrantSignatureResponse,
+  ZSignedGrant,
+} from '../../domain/schemas/auth';
+import type { TRouteContext } from '../context';
 import { issueGrantChallenge, verifySignedGrant } from '../services/signed-grants';
 import { payerOf, requirePayer } from './payer-guard';
+import { jsonAnswers } from './responses';
 
 /**
  * Signed grants, the primitive: a nonce for one signature, and a check of a signed payload.
  * The grant call will verify inside its own flow; this check lets the page (and the sandbox
  * page) prove a signature on its own. Both use the nonce up alike.
  */
-export const authGrantSignatureRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = async (
-  app,
-  deps,
-) => {
-  const { db, config } = deps;
+export const authGrantSignatureRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const { db, config, clock, limits } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = requirePayer(deps, { identifyTo: 'ignore' });
+  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
 
   r.post(
     '/api/auth/grant-challenges',
-    { onRequest: guard, schema: { body: ZGrantChallengeRequest } },
+    {
+      onRequest: [limits.challenges, guard],
+      schema: {
+        body: ZGrantChallengeRequest,
+        response: jsonAnswers({ 200: ZGrantChallengeResponse }),
+      },
+    },
     async (request) => ({
       success: true as const,
-      ...(await issueGrantChallenge(db, config, payerOf(request).payerId, request.body.consentId)),
+      ...(await issueGrantChallenge(
+        db,
+        config,
+        payerOf(request).payerId,
+        request.body.consentId,
+        clock.now(),
+      )),
     }),
   );
 
   r.post(
     '/api/auth/grant-signatures/verify',
-    { onRequest: guard, schema: { body: ZSignedGrant } },
+    {
+      onRequest: guard,
+      schema: { body: ZSignedGrant, response: jsonAnswers({ 200: ZGrantSignatureResponse }) },
+    },
     async (request) => {
-      const verified = await verifySignedGrant(db, config, payerOf(request).payerId, request.body);
+      const verified = await verifySignedGrant(
+        db,
+        config,
+        payerOf(request).payerId,
+        request.body,
+        clock.now(),
+      );
       return {
         success: true as const,
         verified: true as const,

@@ -1,24 +1,37 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { formatNigerianPhone, ZPhoneCodeRequest } from '../../domain/schemas/auth';
-import type { TConfig } from '../config';
-import type { TDb } from '../db/database';
+import {
+  formatNigerianPhone,
+  ZPhoneCodeRequest,
+  ZPhoneCodeResponse,
+} from '../../domain/schemas/auth';
+import type { TRouteContext } from '../context';
 import { requestPhoneCode } from '../services/phone-codes';
+import { jsonAnswers } from './responses';
 
 /** One-time codes by SMS: sign-up, and sign-in on a device with no passkey. */
-export const authPhoneCodeRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = async (
+export const authPhoneCodeRoutes: FastifyPluginAsync<TRouteContext> = async (
   app,
-  { db, config },
+  { db, config, clock, providers, limits },
 ) => {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post('/api/auth/phone-codes', { schema: { body: ZPhoneCodeRequest } }, async (request) => {
-      const sent = await requestPhoneCode(db, config, request.body.phone);
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/auth/phone-codes',
+    {
+      onRequest: limits.codeSends,
+      schema: { body: ZPhoneCodeRequest, response: jsonAnswers({ 200: ZPhoneCodeResponse }) },
+    },
+    async (request) => {
+      const sent = await requestPhoneCode(
+        { db, config, sms: providers.sms },
+        request.body.phone,
+        clock.now(),
+      );
       return {
         success: true as const,
         phoneNumber: sent.phoneNumber,
         expiresAt: sent.expiresAt.toISOString(),
         message: `We sent a 6-digit code to ${formatNigerianPhone(sent.phoneNumber)}`,
       };
-    });
+    },
+  );
 };

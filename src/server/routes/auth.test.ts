@@ -158,6 +158,21 @@ describe('POST /api/auth/login', () => {
     expect(replay.json().error.code).toBe('TEMPORARY_KEY_USED');
   });
 
+  it('accepts one of two racing assertions that carry the same signature counter (a clone)', async () => {
+    const soft = softAuthenticatorFor(ctx.config);
+    const { token } = await signUp(ctx.app, testPhone());
+    await addPasskey(ctx.app, token, soft);
+    const credential = soft.credentials[0];
+    if (!credential) throw new Error('no passkey');
+    credential.counter = 41;
+    const [first, second] = await Promise.all([signInOptions(ctx.app), signInOptions(ctx.app)]);
+    const original = soft.assert(first.challenge);
+    credential.counter = 41; // the clone signs with the same counter
+    const clone = soft.assert(second.challenge);
+    const answers = await Promise.all([passkeyLogin(original), passkeyLogin(clone)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+  });
+
   it("refuses an expired challenge with 'Temporary key expired'", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2031-05-01T09:00:00Z'));
@@ -257,6 +272,30 @@ describe('POST /api/auth/login', () => {
     const replay = await post();
     expect(replay.statusCode).toBe(409);
     expect(replay.json().error.code).toBe('TEMPORARY_KEY_USED');
+  });
+
+  it('leaves a registration challenge intact when another payer tries to use it', async () => {
+    const soft = softAuthenticatorFor(ctx.config);
+    const owner = await signUp(ctx.app, testPhone());
+    const intruder = await signUp(ctx.app, testPhone());
+    const options = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/passkeys/registration-options',
+      headers: bearer(owner.token),
+    });
+    const registration = soft.register(options.json().options);
+    const postAs = (token: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/passkeys',
+        headers: bearer(token),
+        payload: { response: registration },
+      });
+    const stolen = await postAs(intruder.token);
+    expect(stolen.statusCode).toBeGreaterThanOrEqual(400);
+    expect(stolen.statusCode).toBeLessThan(500);
+    expect(stolen.json().error.code).toBe('AUTHENTICATION_FAILED_RETRY');
+    expect((await postAs(owner.token)).statusCode).toBe(201);
   });
 });
 

@@ -3,60 +3,85 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZAuthMeResponse,
   ZDiscoveryRequest,
+  ZDiscoveryResponse,
   ZLoginRequest,
+  ZLoginResponse,
+  ZOkResponse,
   ZSessionResponse,
+  ZWebAuthnOptionsResponse,
 } from '../../domain/schemas/auth';
-import type { TConfig } from '../config';
-import type { TDb } from '../db/database';
+import type { TRouteContext } from '../context';
 import { openDiscovery } from '../services/auth-discovery';
 import { signInOptions } from '../services/passkeys';
 import { login } from '../services/payer-login';
 import { revokeSession } from '../services/payer-sessions';
 import { describePayer } from '../services/payers';
 import { payerOf, requirePayer } from './payer-guard';
+import { jsonAnswers } from './responses';
 
 /** Sign-in, sessions and the payer's own identity (docs/identity.md). */
-export const authRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = async (app, deps) => {
-  const { db, config } = deps;
+export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const { db, config, clock, limits } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // Opens the authentication session a login must name (spec §3 attestDiscoveryId, §5).
-  r.post('/api/auth/discovery', { schema: { body: ZDiscoveryRequest } }, async (request) => {
-    const discovery = await openDiscovery(db, request.body);
-    return {
-      success: true as const,
-      discoveryId: discovery.discoveryId,
-      expiresAt: discovery.expiresAt.toISOString(),
-    };
-  });
+  r.post(
+    '/api/auth/discovery',
+    {
+      onRequest: limits.discoveries,
+      schema: { body: ZDiscoveryRequest, response: jsonAnswers({ 200: ZDiscoveryResponse }) },
+    },
+    async (request) => {
+      const discovery = await openDiscovery(db, request.body, clock.now());
+      return {
+        success: true as const,
+        discoveryId: discovery.discoveryId,
+        expiresAt: discovery.expiresAt.toISOString(),
+      };
+    },
+  );
 
   // Options for a discoverable-credential sign-in (also used by the browser's autofill).
-  r.post('/api/auth/passkeys/sign-in-options', async () => ({
-    success: true as const,
-    options: await signInOptions(db, config),
-  }));
+  r.post(
+    '/api/auth/passkeys/sign-in-options',
+    {
+      onRequest: limits.challenges,
+      schema: { response: jsonAnswers({ 200: ZWebAuthnOptionsResponse }) },
+    },
+    async () => ({
+      success: true as const,
+      options: await signInOptions(db, config, clock.now()),
+    }),
+  );
 
   // spec §7 login: POST, not GET, because the passkey assertion rides in the body (a URL is
   // logged by every proxy on the way).
-  r.post('/api/auth/login', { schema: { body: ZLoginRequest } }, async (request) => {
-    const result = await login(db, config, request.body);
-    return {
-      success: true as const,
-      token: result.token,
-      user: result.user,
-      message: result.newAccount ? 'Account created' : 'Signed in',
-      expiresAt: result.expiresAt.toISOString(),
-      newAccount: result.newAccount,
-      passkeyCount: result.passkeyCount,
-    };
-  });
+  r.post(
+    '/api/auth/login',
+    {
+      onRequest: limits.logins,
+      schema: { body: ZLoginRequest, response: jsonAnswers({ 200: ZLoginResponse }) },
+    },
+    async (request) => {
+      const result = await login(db, config, request.body, clock.now());
+      return {
+        success: true as const,
+        token: result.token,
+        user: result.user,
+        message: result.newAccount ? 'Account created' : 'Signed in',
+        expiresAt: result.expiresAt.toISOString(),
+        newAccount: result.newAccount,
+        passkeyCount: result.passkeyCount,
+      };
+    },
+  );
 
   // spec §6: auth/me describes the person; x-identify-to is ignored here.
   r.get(
     '/api/auth/me',
     {
-      onRequest: requirePayer(deps, { identifyTo: 'ignore' }),
-      schema: { response: { 200: ZAuthMeResponse } },
+      onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
+      schema: { response: jsonAnswers({ 200: ZAuthMeResponse }) },
     },
     async (request) => {
       const payer = payerOf(request);
@@ -69,8 +94,8 @@ export const authRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = asyn
   r.get(
     '/api/auth/session',
     {
-      onRequest: requirePayer(deps, { identifyTo: 'honour' }),
-      schema: { response: { 200: ZSessionResponse } },
+      onRequest: requirePayer(ctx, { identifyTo: 'honour' }),
+      schema: { response: jsonAnswers({ 200: ZSessionResponse }) },
     },
     async (request) => {
       const payer = payerOf(request);
@@ -81,9 +106,12 @@ export const authRoutes: FastifyPluginAsync<{ db: TDb; config: TConfig }> = asyn
 
   r.post(
     '/api/auth/logout',
-    { onRequest: requirePayer(deps, { identifyTo: 'ignore' }) },
+    {
+      onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
+      schema: { response: jsonAnswers({ 200: ZOkResponse }) },
+    },
     async (request) => {
-      await revokeSession(db, payerOf(request).sessionId);
+      await revokeSession(db, payerOf(request).sessionId, clock.now());
       return { success: true as const };
     },
   );

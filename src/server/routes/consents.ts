@@ -1,27 +1,35 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDb } from '../db/database';
+import { ZConsentReadResponse } from '../../domain/schemas/consent';
+import { ZIdentifier, ZPrintable } from '../../domain/schemas/fields';
+import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import { readConsentForClient } from '../services/consents';
-import { allowedOriginsOf } from '../services/merchant-clients';
+import { jsonAnswers } from './responses';
 
 /** The page's read of a consent (spec §7 GET /api/consent/{id}?clientId=). */
-export const consentRoutes: FastifyPluginAsync<{ db: TDb }> = async (app, { db }) => {
+export const consentRoutes: FastifyPluginAsync<TRouteContext> = async (app, { db, clock }) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/consent/:consentId',
     {
       schema: {
-        params: z.object({ consentId: z.string().min(1).max(100) }),
-        querystring: z.object({ clientId: z.string().trim().optional() }),
+        params: z.object({ consentId: ZIdentifier }),
+        querystring: z.object({ clientId: ZPrintable(100).optional() }),
+        response: jsonAnswers({ 200: ZConsentReadResponse }),
       },
     },
     async (request) => {
-      const { clientId } = request.query;
+      const clientId = request.query.clientId?.trim();
       if (!clientId) throw new AppError('MISSING_CLIENT_ID');
-      const consent = await readConsentForClient(db, request.params.consentId, clientId);
-      // Origins the page may post consent data to when embedded (never '*').
-      const embedOrigins = await allowedOriginsOf(db, clientId);
+      // With the consent come the origins the page may post its data to when embedded
+      // (never '*'): those of the client that owns it.
+      const { consent, embedOrigins } = await readConsentForClient(
+        db,
+        request.params.consentId,
+        clientId,
+        clock.now(),
+      );
       return { success: true as const, consent, embedOrigins };
     },
   );

@@ -1,6 +1,5 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
-import type { TConfig } from '../config';
-import type { TDb } from '../db/database';
+import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
 import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchant-agents';
 import { authenticatePayer, type TPayerPrincipal } from '../services/payer-sessions';
@@ -14,16 +13,21 @@ export type TPayerRequestContext = TPayerPrincipal & { identifiedTo: TIdentified
  * kept; routes about the person themselves ignore it (the page does not send it to auth/me).
  */
 export function requirePayer(
-  deps: { db: TDb; config: TConfig },
+  ctx: Pick<TAppContext, 'db' | 'config' | 'clock'>,
   options: { identifyTo: 'honour' | 'ignore' },
 ): onRequestAsyncHookHandler {
   return async (request) => {
-    const principal = await authenticatePayer(deps.db, deps.config, request.headers.authorization);
+    const principal = await authenticatePayer(
+      ctx.db,
+      ctx.config,
+      request.headers.authorization,
+      ctx.clock.now(),
+    );
     const header = request.headers['x-identify-to'];
     const merchantId = typeof header === 'string' ? header.trim() : '';
     const identifiedTo =
       options.identifyTo === 'honour' && merchantId
-        ? await resolveIdentifyTo(deps.db, principal.payerId, merchantId)
+        ? await resolveIdentifyTo(ctx.db, principal.payerId, merchantId)
         : null;
     request.payer = { ...principal, identifiedTo };
   };

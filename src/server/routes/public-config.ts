@@ -1,13 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { TConfig } from '../config';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZPublicConfigResponse } from '../../domain/schemas/auth';
+import type { TRouteContext } from '../context';
+import { jsonAnswers } from './responses';
 
 /** What the page needs before anyone signs in: the product name of the auth prompt (spec §2). */
-export const publicConfigRoutes: FastifyPluginAsync<{ config: TConfig }> = async (
-  app,
-  { config },
-) => {
-  app.get('/api/public-config', async (_request, reply) => {
-    reply.header('Cache-Control', 'public, max-age=300');
-    return { success: true as const, productName: config.productName };
-  });
+export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (app, { config }) => {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/public-config',
+      { schema: { response: jsonAnswers({ 200: ZPublicConfigResponse }) } },
+      async (_request, reply) => {
+        reply.header('Cache-Control', 'public, max-age=300');
+        return { success: true as const, productName: config.productName };
+      },
+    );
 };

@@ -1,12 +1,14 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../domain/constants';
 import { isConsentAvailable } from '../../domain/consent-availability';
 import type { TConsent, TDataSharing, TPayment } from '../../domain/schemas/consent';
 import type { TCreateConsentRequest } from '../../domain/schemas/merchant-api';
 import { randomId } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
+import type { TEventBus } from '../events/event-bus';
 import { consentEvents, consents, dataSharingItems, merchants, payments } from '../db/schema';
 import { AppError } from './app-error';
+import { runIdempotent } from './idempotency';
 
 type TConsentRow = typeof consents.$inferSelect;
 type TPaymentRow = typeof payments.$inferSelect;
@@ -19,98 +21,92 @@ const dateOrNull = (s: string | undefined): Date | null => (s ? new Date(s) : nu
 export type TCreateConsentContext = {
   clientId: string;
   merchantId: string;
-  /** Idempotency-Key header: a retry with the same key answers the first consent. */
+  /** Idempotency-Key header: a retry with the same key and body answers the first consent. */
   idempotencyKey?: string | undefined;
   now?: Date;
+  /** Where 'consent.created' is published once the consent is committed (not on a replay). */
+  events?: TEventBus;
 };
 
+/** Where a client's Idempotency-Keys of consent creation live. */
+export const consentCreationScope = (clientId: string) => `consents.create:${clientId}`;
+
 /**
- * Creates a consent, its payments and data-sharing items and its first audit event in one
- * transaction: either all of it is written or none.
+ * Creates a consent, its payments and data-sharing items, its first audit event and its
+ * idempotency key in one transaction: either all of it is written or none.
  */
 export async function createConsent(
   db: TDb,
   input: TCreateConsentRequest,
   ctx: TCreateConsentContext,
 ): Promise<{ consentId: string; expiresAt: string; created: boolean }> {
-  if (ctx.idempotencyKey) {
-    const existing = await findByIdempotencyKey(db, ctx.clientId, ctx.idempotencyKey);
-    if (existing) return { ...existing, created: false };
-  }
   const now = ctx.now ?? new Date();
   const expiresAt = input.expiresAt
     ? new Date(input.expiresAt)
     : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
-  if (expiresAt.getTime() <= now.getTime()) {
-    throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
-  }
   const [merchant] = await db.select().from(merchants).where(eq(merchants.id, ctx.merchantId));
   if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  const idempotency = ctx.idempotencyKey
+    ? { scope: consentCreationScope(ctx.clientId), key: ctx.idempotencyKey, request: input }
+    : undefined;
 
-  const consentId = randomId('cns');
-  try {
-    await db.transaction(async (tx) => {
-      await tx.insert(consents).values({
-        id: consentId,
-        merchantId: ctx.merchantId,
-        clientId: ctx.clientId,
-        expiresAt,
-        actOnBehalfOf: input.actOnBehalfOf ?? null,
-        formId: input.formId ?? null,
-        requiresAuth: input.requirements.requiresAuth,
-        requiresAccount: input.requirements.requiresAccount,
-        authAppId: input.authAppId ?? null,
-        originalRequestId: input.originalRequestId ?? null,
-        idempotencyKey: ctx.idempotencyKey ?? null,
-      });
-      if (input.payments.length > 0) {
-        await tx.insert(payments).values(
-          input.payments.map((p, position) => ({
-            id: randomId('pay'),
-            consentId,
-            position,
-            type: p.type,
-            amount: p.amount,
-            narration: p.narration,
-            amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
-            dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
-            startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
-            endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
-            frequency: p.type === 'future' ? (p.frequency ?? null) : null,
-            interval: p.type === 'future' ? (p.interval ?? null) : null,
-            paypointId: p.paypointId ?? null,
-            paypointLocationName: p.paypointLocationName ?? null,
-            // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
-            shieldWalletBankName: p.type === 'immediate' ? merchant.walletBankName : null,
-          })),
-        );
-      }
-      const items = dataSharingRows(consentId, input.dataSharing);
-      if (items.length > 0) await tx.insert(dataSharingItems).values(items);
-      await tx.insert(consentEvents).values({
-        consentId,
-        type: 'consent.created',
-        actor: `client:${ctx.clientId}`,
-        data: { payments: input.payments.length, dataItems: items.length },
-      });
-    });
-  } catch (error) {
-    // Two retries racing with one key: the loser answers what the winner wrote.
-    if (ctx.idempotencyKey) {
-      const existing = await findByIdempotencyKey(db, ctx.clientId, ctx.idempotencyKey);
-      if (existing) return { ...existing, created: false };
+  const { result, replayed } = await runIdempotent(db, idempotency, async (tx) => {
+    // Checked inside: a retry of a consent created before its expiry passed still answers it.
+    if (expiresAt.getTime() <= now.getTime()) {
+      throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
     }
-    throw error;
+    const consentId = randomId('cns');
+    await tx.insert(consents).values({
+      id: consentId,
+      merchantId: ctx.merchantId,
+      clientId: ctx.clientId,
+      expiresAt,
+      actOnBehalfOf: input.actOnBehalfOf ?? null,
+      formId: input.formId ?? null,
+      requiresAuth: input.requirements.requiresAuth,
+      requiresAccount: input.requirements.requiresAccount,
+      authAppId: input.authAppId ?? null,
+      originalRequestId: input.originalRequestId ?? null,
+    });
+    if (input.payments.length > 0) {
+      await tx.insert(payments).values(
+        input.payments.map((p, position) => ({
+          id: randomId('pay'),
+          consentId,
+          position,
+          type: p.type,
+          amount: p.amount,
+          narration: p.narration,
+          amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
+          dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
+          startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
+          endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
+          frequency: p.type === 'future' ? (p.frequency ?? null) : null,
+          interval: p.type === 'future' ? (p.interval ?? null) : null,
+          paypointId: p.paypointId ?? null,
+          paypointLocationName: p.paypointLocationName ?? null,
+          // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
+          shieldWalletBankName: p.type === 'immediate' ? merchant.walletBankName : null,
+        })),
+      );
+    }
+    const items = dataSharingRows(consentId, input.dataSharing);
+    if (items.length > 0) await tx.insert(dataSharingItems).values(items);
+    await tx.insert(consentEvents).values({
+      consentId,
+      type: 'consent.created',
+      actor: `client:${ctx.clientId}`,
+      data: { payments: input.payments.length, dataItems: items.length },
+    });
+    return { consentId, expiresAt: expiresAt.toISOString() };
+  });
+  if (!replayed) {
+    await ctx.events?.publish({
+      type: 'consent.created',
+      data: { consentId: result.consentId, clientId: ctx.clientId, merchantId: ctx.merchantId },
+    });
   }
-  return { consentId, expiresAt: expiresAt.toISOString(), created: true };
-}
-
-async function findByIdempotencyKey(db: TDb, clientId: string, key: string) {
-  const [row] = await db
-    .select({ id: consents.id, expiresAt: consents.expiresAt })
-    .from(consents)
-    .where(and(eq(consents.clientId, clientId), eq(consents.idempotencyKey, key)));
-  return row ? { consentId: row.id, expiresAt: row.expiresAt.toISOString() } : null;
+  return { ...result, created: !replayed };
 }
 
 function dataSharingRows(
@@ -202,32 +198,43 @@ function toConsent(
   };
 }
 
+/** The consent read as one prepared query (consent, merchant, client origins, payments, items). */
+function prepareConsentRead(db: TDb) {
+  return db.query.consents
+    .findFirst({
+      where: eq(consents.id, sql.placeholder('consentId')),
+      with: {
+        merchant: true,
+        client: { columns: { allowedOrigins: true } },
+        payments: { orderBy: asc(payments.position) },
+        dataSharingItems: { orderBy: asc(dataSharingItems.id) },
+      },
+    })
+    .prepare('consent_read');
+}
+
+const consentReads = new WeakMap<TDb, ReturnType<typeof prepareConsentRead>>();
+
+export type TLoadedConsent = {
+  consent: TConsent;
+  /** The client that owns the consent, and the origins it registered for embedding. */
+  clientId: string;
+  embedOrigins: string[];
+};
+
 /** Loads a consent with everything it asks for, whatever its state; null when unknown. */
-export async function loadConsent(
-  db: TDb,
-  consentId: string,
-): Promise<{ consent: TConsent; clientId: string } | null> {
-  const [found] = await db
-    .select({ consent: consents, merchant: merchants })
-    .from(consents)
-    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
-    .where(eq(consents.id, consentId));
-  if (!found) return null;
-  const [paymentRows, itemRows] = await Promise.all([
-    db
-      .select()
-      .from(payments)
-      .where(inArray(payments.consentId, [consentId]))
-      .orderBy(asc(payments.position)),
-    db
-      .select()
-      .from(dataSharingItems)
-      .where(eq(dataSharingItems.consentId, consentId))
-      .orderBy(asc(dataSharingItems.id)),
-  ]);
+export async function loadConsent(db: TDb, consentId: string): Promise<TLoadedConsent | null> {
+  let read = consentReads.get(db);
+  if (!read) {
+    read = prepareConsentRead(db);
+    consentReads.set(db, read);
+  }
+  const row = await read.execute({ consentId });
+  if (!row) return null;
   return {
-    consent: toConsent(found.consent, found.merchant, paymentRows, itemRows),
-    clientId: found.consent.clientId,
+    consent: toConsent(row, row.merchant, row.payments, row.dataSharingItems),
+    clientId: row.clientId,
+    embedOrigins: row.client.allowedOrigins,
   };
 }
 
@@ -240,9 +247,9 @@ export async function readConsentForClient(
   consentId: string,
   clientId: string,
   now: Date = new Date(),
-): Promise<TConsent> {
+): Promise<TLoadedConsent> {
   const found = await loadConsent(db, consentId);
   if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
   if (found.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
-  return found.consent;
+  return found;
 }

@@ -4,7 +4,8 @@ import { ZCreateConsentRequest } from '../../domain/schemas/merchant-api';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
 import { merchants } from '../db/schema';
-import { createConsent } from './consents';
+import { consentCreationScope, createConsent } from './consents';
+import { findIdempotentResult } from './idempotency';
 import { createMerchantClient } from './merchant-clients';
 import { consentPageUrl } from './page-urls';
 
@@ -104,12 +105,21 @@ export async function seedDemo(db: TDb, config: TConfig, now = new Date()) {
   }
   const lines: Array<{ label: string; url: string; consentId: string }> = [];
   for (const demo of demoConsents(now)) {
-    const { consentId } = await createConsent(db, ZCreateConsentRequest.parse(demo.body), {
-      clientId: DEMO_CLIENT_ID,
-      merchantId: DEMO_MERCHANT_ID,
-      idempotencyKey: demo.key,
-      now,
-    });
+    // Seeded before: its dates were computed from that start's clock, so its body differs
+    // from today's, and the key's first answer is what names it.
+    const seeded = await findIdempotentResult<{ consentId: string }>(
+      db,
+      consentCreationScope(DEMO_CLIENT_ID),
+      demo.key,
+    );
+    const { consentId } =
+      seeded ??
+      (await createConsent(db, ZCreateConsentRequest.parse(demo.body), {
+        clientId: DEMO_CLIENT_ID,
+        merchantId: DEMO_MERCHANT_ID,
+        idempotencyKey: demo.key,
+        now,
+      }));
     lines.push({
       label: demo.label,
       consentId,

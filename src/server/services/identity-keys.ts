@@ -1,8 +1,7 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { hkdfSync } from 'node:crypto';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
-import { serverSecrets } from '../db/schema';
+import { storedSecret } from './server-secrets';
 
 /** Keys of payer identity, each derived from one secret so that one secret is all there is to keep. */
 export type TIdentityKeys = {
@@ -21,32 +20,22 @@ export function deriveIdentityKeys(secret: string): TIdentityKeys {
   return { tokenKey: new Uint8Array(derive('payer-token')), phoneCodeKey: derive('phone-code') };
 }
 
-/**
- * The configured secret, or else the one kept in the database, made on first use. Kept in the
- * database (not DATA_DIR) so that several server processes on one PostgreSQL agree on it.
- */
-async function resolveSecret(db: TDb, config: TConfig): Promise<string> {
-  if (config.authTokenSecret) return config.authTokenSecret;
-  await db
-    .insert(serverSecrets)
-    .values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, SECRET_NAME));
-  if (!row) throw new Error('The identity secret could not be stored');
-  return row.value;
-}
-
 const cache = new WeakMap<TDb, Map<string, Promise<TIdentityKeys>>>();
 
-/** The identity keys of this database and configuration, resolved once per process. */
+/**
+ * The identity keys of this database and configuration, resolved once per process: from the
+ * configured secret, or else from the one kept in the database.
+ */
 export function identityKeys(db: TDb, config: TConfig): Promise<TIdentityKeys> {
   const perDb = cache.get(db) ?? new Map<string, Promise<TIdentityKeys>>();
   cache.set(db, perDb);
   const slot = config.authTokenSecret ?? '';
   let keys = perDb.get(slot);
   if (!keys) {
-    keys = resolveSecret(db, config).then(deriveIdentityKeys);
-    // A failed lookup (database down at start) must not be remembered.
+    const secret = config.authTokenSecret
+      ? Promise.resolve(config.authTokenSecret)
+      : storedSecret(db, SECRET_NAME);
+    keys = secret.then(deriveIdentityKeys);
     keys.catch(() => perDb.delete(slot));
     perDb.set(slot, keys);
   }

@@ -1,10 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { DEFAULT_MERCHANT_COLOURS, DEFAULT_TRANSFER_BANK_NAME } from '../../domain/constants';
 import type { TMerchantColours } from '../../domain/schemas/consent';
-import { hashSecret, randomId, verifySecret } from '../crypto/secret-hash';
+import { hashSecret, randomId, UNKNOWN_CLIENT_HASH, verifySecret } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
 import { apiClients, merchants } from '../db/schema';
 import { AppError } from './app-error';
+import { storedSecret } from './server-secrets';
+
+const CLIENT_SECRET_KEY = 'client-secret-key';
+
+/** The HMAC key of client secrets (a server secret, made on first use). */
+async function clientSecretKey(db: TDb): Promise<Buffer> {
+  return Buffer.from(await storedSecret(db, CLIENT_SECRET_KEY), 'base64url');
+}
 
 export type TNewMerchantClient = {
   name: string;
@@ -40,7 +48,7 @@ export async function createMerchantClient(
   const clientId = input.clientId ?? randomId('cli', 9);
   const secret = input.secret ?? randomId('sk', 32);
   const colours = { ...DEFAULT_MERCHANT_COLOURS, ...input.colours };
-  const secretHash = await hashSecret(secret);
+  const secretHash = hashSecret(await clientSecretKey(db), secret);
   await db.transaction(async (tx) => {
     await tx.insert(merchants).values({
       id: merchantId,
@@ -63,15 +71,32 @@ export async function createMerchantClient(
 
 export type TAuthenticatedClient = { clientId: string; merchantId: string };
 
-/** Checks HTTP Basic client credentials; any mismatch is the same 401, whatever was wrong. */
+/**
+ * Checks HTTP Basic client credentials; any mismatch is the same 401, whatever was wrong. An
+ * unknown client id costs the same work as a wrong secret, so the time of the answer does not
+ * tell which client ids exist.
+ */
 export async function authenticateClient(
   db: TDb,
   clientId: string,
   secret: string,
 ): Promise<TAuthenticatedClient> {
-  const [client] = await db.select().from(apiClients).where(eq(apiClients.clientId, clientId));
-  if (!client || !(await verifySecret(secret, client.secretHash))) {
-    throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  const key = await clientSecretKey(db);
+  const [client] = await db
+    .select({
+      clientId: apiClients.clientId,
+      merchantId: apiClients.merchantId,
+      secretHash: apiClients.secretHash,
+    })
+    .from(apiClients)
+    .where(eq(apiClients.clientId, clientId));
+  const { ok, legacy } = await verifySecret(key, secret, client?.secretHash ?? UNKNOWN_CLIENT_HASH);
+  if (!client || !ok) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  if (legacy) {
+    await db
+      .update(apiClients)
+      .set({ secretHash: hashSecret(key, secret) })
+      .where(eq(apiClients.clientId, clientId));
   }
   return { clientId: client.clientId, merchantId: client.merchantId };
 }

@@ -4,10 +4,8 @@ import {
   generateRegistrationOptions,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import {
   WEBAUTHN_TIMEOUT_MS,
   ZAuthenticatorTransport,
@@ -98,7 +96,7 @@ export async function registerPasskey(
   try {
     verified = await verifyRegistrationResponse({
       // The zod schema checked the shape; the library checks the content.
-      response: response as RegistrationResponseJSON,
+      response,
       expectedChallenge: challenge,
       expectedOrigin: config.webauthnOrigins,
       expectedRPID: config.webauthnRpId,
@@ -163,7 +161,7 @@ export async function verifyAssertion(
   let verified;
   try {
     verified = await verifyAuthenticationResponse({
-      response: input.response as AuthenticationResponseJSON,
+      response: input.response,
       expectedChallenge: input.expectedChallenge,
       expectedOrigin: config.webauthnOrigins,
       expectedRPID: config.webauthnRpId,
@@ -180,14 +178,25 @@ export async function verifyAssertion(
     throw new AppError(input.failure);
   }
   if (!verified.verified) throw new AppError(input.failure);
-  await db
+  const { newCounter } = verified.authenticationInfo;
+  // The counter moves forward in the same statement that checks it: of two assertions racing
+  // with the same counter (a cloned authenticator), only one is accepted. Synced passkeys
+  // always report 0, and stay at 0.
+  const [updated] = await db
     .update(passkeys)
     .set({
-      counter: verified.authenticationInfo.newCounter,
+      counter: newCounter,
       backedUp: verified.authenticationInfo.credentialBackedUp,
       lastUsedAt: now,
     })
-    .where(eq(passkeys.id, passkey.id));
+    .where(
+      and(
+        eq(passkeys.id, passkey.id),
+        newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
+      ),
+    )
+    .returning({ id: passkeys.id });
+  if (!updated) throw new AppError(input.failure);
   return { passkey };
 }
 

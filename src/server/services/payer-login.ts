@@ -37,7 +37,7 @@ export async function login(
   let method: TSessionMethod;
   let payerId: string | null = null;
   let signUp: { phoneNumber: string; fullName: string } | null = null;
-  let codeId: number | null = null;
+  let checkedCode: { id: number; phoneNumber: string } | null = null;
   if (input.method === 'passkey') {
     method = 'passkey';
     // A merchant's registered origins may frame the page while the passkey is used.
@@ -48,7 +48,7 @@ export async function login(
     method = 'phone-code';
     const phoneNumber = normalisePhone(input.phone);
     const code = await checkPhoneCode(db, config, phoneNumber, input.code, now);
-    codeId = code.id;
+    checkedCode = { id: code.id, phoneNumber };
     const payer = await findPayerByPhone(db, phoneNumber);
     if (payer) payerId = payer.id;
     // The code was right: saying that the number has no account yet tells its owner only.
@@ -57,7 +57,7 @@ export async function login(
   }
 
   const outcome = await db.transaction(async (tx) => {
-    if (codeId !== null) await consumePhoneCode(tx, codeId, now);
+    if (checkedCode) await consumePhoneCode(tx, checkedCode, now);
     let newAccount = false;
     let id = payerId;
     if (signUp) {

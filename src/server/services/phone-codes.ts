@@ -1,5 +1,5 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { createHmac, randomInt } from 'node:crypto';
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../domain/errors';
 import {
   isPhoneCodeFormat,
@@ -12,13 +12,11 @@ import {
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
 import { phoneCodes } from '../db/schema';
+import type { TSmsSender } from '../providers/sms';
 import { AppError } from './app-error';
 import { identityKeys } from './identity-keys';
-import { smsSenderFor } from './sms-outbox';
 
 const HOUR_MS = 3_600_000;
-
-export type TPhoneCodeRow = typeof phoneCodes.$inferSelect;
 
 /** A Nigerian mobile number in E.164, or PHONE_NUMBER_INVALID. */
 export function normalisePhone(input: string): string {
@@ -40,8 +38,7 @@ function plural(n: number, one: string, many: string) {
  * code replaces the number's earlier ones, so only the latest can be tried (5 tries at most).
  */
 export async function requestPhoneCode(
-  db: TDb,
-  config: TConfig,
+  { db, config, sms }: { db: TDb; config: TConfig; sms: TSmsSender },
   phoneInput: string,
   now: Date = new Date(),
 ): Promise<{ phoneNumber: string; expiresAt: Date }> {
@@ -102,13 +99,24 @@ export async function requestPhoneCode(
   // The last line is the WebOTP format, so phones can offer the code to the page by themselves.
   const host = new URL(config.publicUrl).hostname;
   const body = `${config.productName}: your code is ${code}. It expires in ${PHONE_CODE_TTL_MS / 60_000} minutes. Never share it with anyone.\n\n@${host} #${code}`;
-  await smsSenderFor(db, config).send(phoneNumber, body);
+  await sms.send(phoneNumber, body);
   return { phoneNumber, expiresAt };
 }
+
+/** The number's live code: the newest one neither used nor replaced. */
+const latestLiveCodeId = (phoneNumber: string) => sql`(
+  select ${phoneCodes.id} from ${phoneCodes}
+  where ${phoneCodes.phoneNumber} = ${phoneNumber}
+    and ${phoneCodes.consumedAt} is null and ${phoneCodes.supersededAt} is null
+  order by ${phoneCodes.createdAt} desc, ${phoneCodes.id} desc
+  limit 1)`;
 
 /**
  * Checks a code against the number's latest one without using it up. A wrong code counts as a
  * try; after 5 wrong tries even the right code is refused.
+ *
+ * The comparison and the count are one UPDATE: the row lock orders concurrent guesses, and each
+ * one sees the tries counted before it, so a burst of guesses gets 5 tries and no more.
  */
 export async function checkPhoneCode(
   db: TDb,
@@ -116,36 +124,30 @@ export async function checkPhoneCode(
   phoneNumber: string,
   code: string,
   now: Date = new Date(),
-): Promise<TPhoneCodeRow> {
+): Promise<{ id: number }> {
   const trimmed = code.trim();
   if (!isPhoneCodeFormat(trimmed)) throw new AppError('PHONE_CODE_FORMAT_INVALID');
-  const [row] = await db
-    .select()
-    .from(phoneCodes)
+  const keys = await identityKeys(db, config);
+  const guess = hashCode(keys.phoneCodeKey, phoneNumber, trimmed);
+  const matches = sql<boolean>`${phoneCodes.codeHash} = ${guess}`;
+
+  const [tried] = await db
+    .update(phoneCodes)
+    .set({ wrongTries: sql`${phoneCodes.wrongTries} + case when ${matches} then 0 else 1 end` })
     .where(
       and(
-        eq(phoneCodes.phoneNumber, phoneNumber),
+        sql`${phoneCodes.id} = ${latestLiveCodeId(phoneNumber)}`,
         isNull(phoneCodes.consumedAt),
         isNull(phoneCodes.supersededAt),
+        gt(phoneCodes.expiresAt, now),
+        lt(phoneCodes.wrongTries, PHONE_CODE_MAX_WRONG_TRIES),
       ),
     )
-    .orderBy(desc(phoneCodes.createdAt), desc(phoneCodes.id))
-    .limit(1);
-  if (!row) throw new AppError('PHONE_CODE_NOT_FOUND');
-  if (row.expiresAt.getTime() <= now.getTime()) throw new AppError('PHONE_CODE_EXPIRED');
-  if (row.wrongTries >= PHONE_CODE_MAX_WRONG_TRIES) throw new AppError('PHONE_CODE_LOCKED');
+    .returning({ id: phoneCodes.id, wrongTries: phoneCodes.wrongTries, matched: matches });
+  if (!tried) throw await whyNoTry(db, phoneNumber, now);
+  if (tried.matched) return { id: tried.id };
 
-  const keys = await identityKeys(db, config);
-  const expected = Buffer.from(row.codeHash);
-  const actual = Buffer.from(hashCode(keys.phoneCodeKey, phoneNumber, trimmed));
-  if (expected.length === actual.length && timingSafeEqual(expected, actual)) return row;
-
-  const [counted] = await db
-    .update(phoneCodes)
-    .set({ wrongTries: sql`${phoneCodes.wrongTries} + 1` })
-    .where(and(eq(phoneCodes.id, row.id), lt(phoneCodes.wrongTries, PHONE_CODE_MAX_WRONG_TRIES)))
-    .returning({ wrongTries: phoneCodes.wrongTries });
-  const left = PHONE_CODE_MAX_WRONG_TRIES - (counted?.wrongTries ?? PHONE_CODE_MAX_WRONG_TRIES);
+  const left = PHONE_CODE_MAX_WRONG_TRIES - tried.wrongTries;
   if (left <= 0) throw new AppError('PHONE_CODE_LOCKED');
   throw new AppError(
     'PHONE_CODE_INCORRECT',
@@ -153,8 +155,27 @@ export async function checkPhoneCode(
   );
 }
 
-/** Uses a checked code up; of two racing uses only one wins. */
-export async function consumePhoneCode(db: TDb, codeId: number, now: Date): Promise<void> {
+/** Why a guess was not even tried: only the message depends on this read, never the answer. */
+async function whyNoTry(db: TDb, phoneNumber: string, now: Date): Promise<AppError> {
+  const [row] = await db
+    .select({ expiresAt: phoneCodes.expiresAt, wrongTries: phoneCodes.wrongTries })
+    .from(phoneCodes)
+    .where(sql`${phoneCodes.id} = ${latestLiveCodeId(phoneNumber)}`);
+  if (!row) return new AppError('PHONE_CODE_NOT_FOUND');
+  if (row.expiresAt.getTime() <= now.getTime()) return new AppError('PHONE_CODE_EXPIRED');
+  return new AppError('PHONE_CODE_LOCKED');
+}
+
+/**
+ * Uses a checked code up; of two racing uses only one wins, and a code that reached its limit of
+ * wrong tries since it was checked is refused.
+ */
+export async function consumePhoneCode(
+  db: TDb,
+  code: { id: number; phoneNumber: string },
+  now: Date,
+): Promise<void> {
+  const { id: codeId, phoneNumber } = code;
   const [used] = await db
     .update(phoneCodes)
     .set({ consumedAt: now })
@@ -164,8 +185,9 @@ export async function consumePhoneCode(db: TDb, codeId: number, now: Date): Prom
         isNull(phoneCodes.consumedAt),
         isNull(phoneCodes.supersededAt),
         gt(phoneCodes.expiresAt, now),
+        lt(phoneCodes.wrongTries, PHONE_CODE_MAX_WRONG_TRIES),
       ),
     )
     .returning({ id: phoneCodes.id });
-  if (!used) throw new AppError('PHONE_CODE_NOT_FOUND');
+  if (!used) throw await whyNoTry(db, phoneNumber, now);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import {
   grantSigningMessage,
   WEBAUTHN_TIMEOUT_MS,
@@ -11,7 +11,6 @@ import type { TDb } from '../db/database';
 import { webauthnChallenges } from '../db/schema';
 import { AppError } from './app-error';
 import { loadConsent } from './consents';
-import { allowedOriginsOf } from './merchant-clients';
 import { allowCredentialsOf, randomNonce, verifyAssertion } from './passkeys';
 import { storeChallenge } from './webauthn-challenges';
 
@@ -31,9 +30,11 @@ export async function issueGrantChallenge(
   consentId: string,
   now: Date = new Date(),
 ): Promise<Omit<TGrantChallengeResponse, 'success'>> {
-  if (!(await loadConsent(db, consentId))) throw new AppError('CONSENT_NOT_FOUND');
+  // The payer's own state first: a payer with no passkey learns nothing about which consent
+  // ids exist (the same 409 for any id).
   const allowCredentials = await allowCredentialsOf(db, payerId);
   if (allowCredentials.length === 0) throw new AppError('PASSKEY_REQUIRED');
+  if (!(await loadConsent(db, consentId))) throw new AppError('CONSENT_NOT_FOUND');
   const nonce = randomNonce();
   const expiresAt = await storeChallenge(
     db,
@@ -98,7 +99,7 @@ export async function verifySignedGrant(
       expectedChallenge: digest,
       payerId,
       // The consent's merchant may frame the page while the payer approves.
-      embedOrigins: await allowedOriginsOf(db, found.clientId),
+      embedOrigins: found.embedOrigins,
       failure: 'GRANT_SIGNATURE_INVALID',
     },
     now,
@@ -109,7 +110,11 @@ export async function verifySignedGrant(
     .update(webauthnChallenges)
     .set({ consumedAt: now })
     .where(
-      and(eq(webauthnChallenges.challenge, signed.nonce), isNull(webauthnChallenges.consumedAt)),
+      and(
+        eq(webauthnChallenges.challenge, signed.nonce),
+        isNull(webauthnChallenges.consumedAt),
+        gt(webauthnChallenges.expiresAt, now),
+      ),
     )
     .returning({ challenge: webauthnChallenges.challenge });
   if (!used) throw new AppError('GRANT_SIGNATURE_REPLAYED');

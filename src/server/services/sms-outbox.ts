@@ -1,31 +1,11 @@
 import { desc, eq } from 'drizzle-orm';
-import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
 import { smsOutbox } from '../db/schema';
 
-/** The port through which one-time codes leave the server. */
-export type TSmsSender = {
-  send(phoneNumber: string, body: string): Promise<void>;
-};
-
-/**
- * The sandbox provider: nothing is delivered; every message lands in the outbox that
- * /sandbox/messages lists, so a person or a test can read the code.
+/*
+ * The sandbox outbox, read side: what the sandbox SMS adapter (providers/sms.ts) "sent". A real
+ * provider leaves nothing here.
  */
-export function sandboxSmsSender(db: TDb): TSmsSender {
-  return {
-    async send(phoneNumber, body) {
-      await db.insert(smsOutbox).values({ phoneNumber, body });
-    },
-  };
-}
-
-export function smsSenderFor(db: TDb, config: TConfig): TSmsSender {
-  switch (config.smsProvider) {
-    case 'sandbox':
-      return sandboxSmsSender(db);
-  }
-}
 
 export type TOutboxMessage = { id: number; to: string; body: string; sentAt: string };
 

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../domain/schemas/auth';
 import type { TDb } from '../db/database';
 import { CHALLENGE_PURPOSES, webauthnChallenges } from '../db/schema';
@@ -35,9 +35,10 @@ export async function storeChallenge(
 }
 
 /**
- * Uses a challenge up, atomically: of two requests carrying it only one gets it. A used one is
- * TEMPORARY_KEY_USED; an unknown or expired one is the spec's 'Temporary key expired' (§8), on
- * which the page restarts sign-in.
+ * Uses a challenge up, atomically: of two requests carrying it only one gets it, and only the
+ * payer and purpose it was issued for can use it (another payer's attempt leaves it intact). A
+ * used one is TEMPORARY_KEY_USED; an unknown or expired one is the spec's 'Temporary key
+ * expired' (§8), on which the page restarts sign-in.
  */
 export async function consumeChallenge(
   db: TDb,
@@ -48,21 +49,31 @@ export async function consumeChallenge(
   const [row] = await db
     .update(webauthnChallenges)
     .set({ consumedAt: now })
-    .where(and(eq(webauthnChallenges.challenge, challenge), isNull(webauthnChallenges.consumedAt)))
+    .where(
+      and(
+        eq(webauthnChallenges.challenge, challenge),
+        isNull(webauthnChallenges.consumedAt),
+        gt(webauthnChallenges.expiresAt, now),
+        eq(webauthnChallenges.purpose, expected.purpose),
+        expected.payerId === undefined
+          ? isNull(webauthnChallenges.payerId)
+          : eq(webauthnChallenges.payerId, expected.payerId),
+      ),
+    )
     .returning();
-  if (!row) {
-    const [known] = await db
-      .select({ consumedAt: webauthnChallenges.consumedAt })
-      .from(webauthnChallenges)
-      .where(eq(webauthnChallenges.challenge, challenge));
-    throw new AppError(known ? 'TEMPORARY_KEY_USED' : 'TEMPORARY_KEY_EXPIRED');
+  if (row) return row;
+  // Refused: the read below only chooses the message.
+  const [known] = await db
+    .select()
+    .from(webauthnChallenges)
+    .where(eq(webauthnChallenges.challenge, challenge));
+  if (!known || known.expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('TEMPORARY_KEY_EXPIRED');
   }
-  if (row.expiresAt.getTime() <= now.getTime()) throw new AppError('TEMPORARY_KEY_EXPIRED');
-  if (row.purpose !== expected.purpose) throw new AppError('AUTHENTICATION_FAILED_RETRY');
-  if (expected.payerId !== undefined && row.payerId !== expected.payerId) {
+  if (known.purpose !== expected.purpose || known.payerId !== (expected.payerId ?? null)) {
     throw new AppError('AUTHENTICATION_FAILED_RETRY');
   }
-  return row;
+  throw new AppError('TEMPORARY_KEY_USED');
 }
 
 /** The challenge a browser signed, read from its clientDataJSON. */

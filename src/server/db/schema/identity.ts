@@ -10,8 +10,8 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import type { TAuthenticatorTransport } from '../../domain/schemas/auth';
-import { consents, merchants } from './schema';
+import type { TAuthenticatorTransport } from '../../../domain/schemas/auth';
+import { consents, merchants } from './consents';
 
 /*
  * Payer identity (docs/identity.md): payers, their passkeys, one-time phone codes, the sandbox

@@ -1,4 +1,9 @@
-import { sql } from 'drizzle-orm';
+/*
+ * Merchants, their API clients, consents and what hangs off a consent. The identity tables
+ * (identity.ts) reference merchants and consents from here; nothing here references them, so
+ * the two files import in one direction only.
+ */
+import { relations, sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -7,12 +12,12 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
-  uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { DATA_CATEGORIES } from '../../domain/constants';
-import type { TActOnBehalfOf, TPaymentOrigin } from '../../domain/schemas/consent';
+import { DATA_CATEGORIES } from '../../../domain/constants';
+import type { TActOnBehalfOf, TPaymentOrigin } from '../../../domain/schemas/consent';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -50,37 +55,53 @@ export const apiClients = pgTable('api_clients', {
   createdAt: createdAt(),
 });
 
-export const consents = pgTable(
-  'consents',
+export const consents = pgTable('consents', {
+  id: text('id').primaryKey(),
+  merchantId: text('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => apiClients.clientId),
+  status: text('status', { enum: ['pending', 'granted', 'declined', 'failed'] })
+    .notNull()
+    .default('pending'),
+  grantedAt: timestamp('granted_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  partyImage: text('party_image'),
+  actOnBehalfOf: jsonb('act_on_behalf_of').$type<TActOnBehalfOf>(),
+  formId: text('form_id'),
+  formResponseId: text('form_response_id'),
+  formUpdateToken: text('form_update_token'),
+  formTemplateValues: jsonb('form_template_values').$type<Record<string, string>>(),
+  requiresAuth: boolean('requires_auth').notNull().default(false),
+  requiresAccount: boolean('requires_account').notNull().default(false),
+  attestDiscoveryId: text('attest_discovery_id'),
+  authAppId: text('auth_app_id'),
+  originalRequestId: text('original_request_id'),
+  createdAt: createdAt(),
+});
+
+/**
+ * Idempotency keys of mutating calls: a retry with the same key and the same request gets the
+ * first answer back; the same key with another request is refused (409). `scope` keeps callers
+ * apart (a merchant client, a payer) and names the call. Kept at least 24 hours.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
   {
-    id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => apiClients.clientId),
-    status: text('status', { enum: ['pending', 'granted', 'declined', 'failed'] })
-      .notNull()
-      .default('pending'),
-    grantedAt: timestamp('granted_at', { withTimezone: true }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    partyImage: text('party_image'),
-    actOnBehalfOf: jsonb('act_on_behalf_of').$type<TActOnBehalfOf>(),
-    formId: text('form_id'),
-    formResponseId: text('form_response_id'),
-    formUpdateToken: text('form_update_token'),
-    formTemplateValues: jsonb('form_template_values').$type<Record<string, string>>(),
-    requiresAuth: boolean('requires_auth').notNull().default(false),
-    requiresAccount: boolean('requires_account').notNull().default(false),
-    attestDiscoveryId: text('attest_discovery_id'),
-    authAppId: text('auth_app_id'),
-    originalRequestId: text('original_request_id'),
-    /** Idempotency-Key of the creating request: a retry answers the first consent. */
-    idempotencyKey: text('idempotency_key'),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of the canonical request; null for keys recorded before fingerprints were. */
+    fingerprint: text('fingerprint'),
+    /** What the first request answered, replayed to its retries. */
+    response: jsonb('response').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('consents_client_idempotency_key').on(t.clientId, t.idempotencyKey)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.key] }),
+    index('idempotency_keys_created').on(t.createdAt),
+  ],
 );
 
 /** spec §3 Payment. Amounts are integer kobo. */
@@ -150,4 +171,16 @@ export const consentEvents = pgTable(
   (t) => [index('consent_events_consent_id').on(t.consentId)],
 );
 
-export * from './schema-identity';
+/** How a consent reads in one query: its merchant, its client, its payments and data items. */
+export const consentRelations = relations(consents, ({ one, many }) => ({
+  merchant: one(merchants, { fields: [consents.merchantId], references: [merchants.id] }),
+  client: one(apiClients, { fields: [consents.clientId], references: [apiClients.clientId] }),
+  payments: many(payments),
+  dataSharingItems: many(dataSharingItems),
+}));
+export const paymentRelations = relations(payments, ({ one }) => ({
+  consent: one(consents, { fields: [payments.consentId], references: [consents.id] }),
+}));
+export const dataSharingItemRelations = relations(dataSharingItems, ({ one }) => ({
+  consent: one(consents, { fields: [dataSharingItems.consentId], references: [consents.id] }),
+}));

@@ -1,0 +1,61 @@
+import { systemClock, type TClock } from './clock';
+import type { TConfig } from './config';
+import type { TDb } from './db/database';
+import type { TEventBus, TEventErrorHandler } from './events/event-bus';
+import { inProcessEventBus } from './events/in-process-event-bus';
+import { EMPTY_PAYMENT_PROVIDER_SEAT, type TPaymentProviderSeat } from './providers/payments';
+import { smsSenderFor, type TSmsSender } from './providers/sms';
+import type { TRateLimiters } from './rate-limits';
+
+/*
+ * The composition root's product (ARCHITECTURE.md "The composition root"): what every route and
+ * service works with, built once per app by buildApp. Adapters are chosen here, from the
+ * configuration, and a test replaces any of them through buildApp's options.
+ */
+
+/** The ports to the outside world. */
+export type TProviders = {
+  /** One-time codes by SMS: the sandbox outbox unless SMS_PROVIDER names another. */
+  sms: TSmsSender;
+  /** Money movement: an empty seat the money-core issue fills (providers/payments.ts). */
+  payments: TPaymentProviderSeat;
+};
+
+export type TAppContext = {
+  db: TDb;
+  config: TConfig;
+  clock: TClock;
+  providers: TProviders;
+  events: TEventBus;
+};
+
+/** What route plugins receive: the context, and the rate limits their hooks count against. */
+export type TRouteContext = TAppContext & { limits: TRateLimiters };
+
+/** Adapters a test (or a deployment) hands in instead of those the configuration chooses. */
+export type TAdapterOverrides = {
+  clock?: TClock | undefined;
+  providers?: Partial<Pick<TProviders, 'sms'>> | undefined;
+  events?: TEventBus | undefined;
+};
+
+/**
+ * Builds the context. The event bus is in-process in both database modes for now: the
+ * PostgreSQL LISTEN/NOTIFY adapter (several processes) comes with the money-core issue.
+ */
+export function createAppContext(
+  base: { db: TDb; config: TConfig; onEventError: TEventErrorHandler },
+  overrides: TAdapterOverrides = {},
+): TAppContext {
+  const { db, config } = base;
+  return {
+    db,
+    config,
+    clock: overrides.clock ?? systemClock,
+    providers: {
+      sms: overrides.providers?.sms ?? smsSenderFor(config, db),
+      payments: EMPTY_PAYMENT_PROVIDER_SEAT,
+    },
+    events: overrides.events ?? inProcessEventBus({ onError: base.onEventError }),
+  };
+}

@@ -1,0 +1,3 @@
+// The whole database schema, as Drizzle and drizzle-kit read it (drizzle.config.ts).
+export * from './consents';
+export * from './identity';

@@ -1,0 +1,47 @@
+/*
+ * The EventBus port (ARCHITECTURE.md "Events"): typed events published after a state change
+ * commits, delivered to every subscriber of their type. One bus per app, built with its context
+ * (context.ts). The adapter today is in-process (in-process-event-bus.ts): one server process on
+ * PGlite or PostgreSQL. The PostgreSQL LISTEN/NOTIFY adapter, which delivers every event to every
+ * process behind a load balancer, comes with the money-core issue; it takes the same seat and
+ * must pass the same contract suite (event-bus.contract.ts).
+ */
+
+/**
+ * Every event the server publishes, by type, with the data it carries. Data is JSON (no Date,
+ * no undefined), because an event crosses a process boundary once the bus is LISTEN/NOTIFY.
+ */
+export type TEventMap = {
+  /** A merchant created a consent; its transaction has committed. */
+  'consent.created': { consentId: string; clientId: string; merchantId: string };
+};
+
+export type TEventType = keyof TEventMap;
+
+/** An event as subscribers receive it. */
+export type TEvent<K extends TEventType = TEventType> = {
+  [T in K]: { type: T; data: TEventMap[T]; id: string };
+}[K];
+
+/** An event as it is published: the id is the publisher's (e.g. its event row's) or the bus's. */
+export type TEventInput<K extends TEventType = TEventType> = {
+  [T in K]: { type: T; data: TEventMap[T]; id?: string };
+}[K];
+
+export type TEventHandler<K extends TEventType> = (event: TEvent<K>) => void | Promise<void>;
+
+/** What the bus does with a subscriber's failure: it never reaches the publisher. */
+export type TEventErrorHandler = (error: unknown, event: TEvent) => void;
+
+export type TEventBus = {
+  /**
+   * Delivers the event to every subscriber of its type, later: never inside this call, so a
+   * subscriber's work or failure never becomes the publisher's. Resolves with the event as sent
+   * (its id given or made) once the bus has accepted it; rejects once the bus is closed.
+   */
+  publish<K extends TEventType>(event: TEventInput<K>): Promise<TEvent<K>>;
+  /** Calls `handler` with each event of `type`, in the order published; returns unsubscribe. */
+  subscribe<K extends TEventType>(type: K, handler: TEventHandler<K>): () => void;
+  /** Stops delivery and releases what the bus holds (a LISTEN connection). */
+  close(): Promise<void>;
+};

@@ -1,0 +1,33 @@
+import type { TConfig } from '../config';
+import type { TDb } from '../db/database';
+import { smsOutbox } from '../db/schema';
+
+/**
+ * The SMS port: how one-time codes leave the server. One adapter per app, chosen at start-up
+ * from SMS_PROVIDER (`smsSenderFor`); every adapter passes the contract suite in
+ * sms.contract.ts.
+ */
+export type TSmsSender = {
+  /** Hands one message to the provider; resolves once the provider has accepted it. */
+  send(phoneNumber: string, body: string): Promise<void>;
+};
+
+/**
+ * The sandbox provider: nothing is delivered; every message lands in the outbox that
+ * /sandbox/messages lists, so a person or a test can read the code.
+ */
+export function sandboxSmsSender(db: TDb): TSmsSender {
+  return {
+    async send(phoneNumber, body) {
+      await db.insert(smsOutbox).values({ phoneNumber, body });
+    },
+  };
+}
+
+/** The adapter SMS_PROVIDER names; built once, when the app is. */
+export function smsSenderFor(config: Pick<TConfig, 'smsProvider'>, db: TDb): TSmsSender {
+  switch (config.smsProvider) {
+    case 'sandbox':
+      return sandboxSmsSender(db);
+  }
+}
