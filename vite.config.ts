@@ -1,13 +1,113 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+
+const outDir = path.resolve('dist/web');
+
+/**
+ * What the consent page (/r/{id}) loads after its first paint: the consent route, and the
+ * screens it starts loading beside it (src/web/app/consent-screens.ts).
+ */
+const CONSENT_PAGE_LAZY_MODULES = [
+  'src/web/app/routes/consent-route.tsx',
+  'src/web/features/auth/auth-prompt.tsx',
+];
+/** Read by the server (src/server/routes/pages.ts); in .vite/, so never served. */
+const CONSENT_PAGE_PRELOADS_FILE = '.vite/consent-page-preloads.json';
+
+/**
+ * Lists the scripts of CONSENT_PAGE_LAZY_MODULES and every chunk they import statically (the
+ * entry's own chunks aside): the server names them in the consent page's HTML as low-priority
+ * module preloads, so they download while the first paint's scripts run instead of after.
+ */
+function consentPagePreloads(): Plugin {
+  return {
+    name: 'oya:consent-page-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter(
+        (output): output is Rollup.OutputChunk => output.type === 'chunk',
+      );
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const files = new Set<string>();
+      const visit = (chunk: Rollup.OutputChunk | undefined) => {
+        if (!chunk || chunk.isEntry || files.has(chunk.fileName)) return;
+        files.add(chunk.fileName);
+        for (const imported of chunk.imports) visit(byFile.get(imported));
+      };
+      for (const module of CONSENT_PAGE_LAZY_MODULES) {
+        const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(module));
+        if (!chunk) this.error(`No chunk for ${module}: is it still loaded lazily?`);
+        visit(chunk);
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: CONSENT_PAGE_PRELOADS_FILE,
+        source: `${JSON.stringify([...files], null, 2)}\n`,
+      });
+    },
+  };
+}
+
+/** What the server may send compressed: text files of the build, never the source maps. */
+const COMPRESSIBLE = /\.(js|css|svg|json|txt)$/;
+
+/**
+ * Writes `.br` (brotli, best) and `.gz` (gzip -9) beside every compressible file of the build,
+ * once, so the server sends them as they are (@fastify/static `preCompressed`,
+ * src/server/routes/pages.ts) instead of compressing each answer again.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'oya:precompress',
+    apply: 'build',
+    closeBundle() {
+      const files = readdirSync(outDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        // .vite/ holds the build's manifest: not served, not sent.
+        .filter((file) => !path.relative(outDir, file).startsWith('.'));
+      for (const file of files) {
+        const content = readFileSync(file);
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(content, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+            },
+          }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react()],
+  plugins: [react(), consentPagePreloads(), precompress()],
   build: {
-    outDir: '../../dist/web',
+    outDir,
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for error reporting but not referenced from the bundles; the server
+    // does not serve them (routes/pages.ts).
+    sourcemap: 'hidden',
+    // .vite/manifest.json: which chunks and styles each entry loads, read by the page budget
+    // check (scripts/check-page-budget.ts). A dot-folder: the server does not serve it.
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // zod parses every API answer but is never needed for the first paint (the Loading
+          // screen): its own chunk, loaded with the consent page, cached across deploys.
+          groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]/ }],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': 'http://localhost:3000', '/sandbox': 'http://localhost:3000' },

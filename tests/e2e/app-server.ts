@@ -1,6 +1,7 @@
 // The real server on an in-memory PGlite database, with the merchant clients the tests use.
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import { ZCreateConsentRequest } from '../../src/domain/schemas/merchant-api';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
@@ -9,7 +10,7 @@ import { createConsent } from '../../src/server/services/consents';
 import { seedDemo } from '../../src/server/services/demo-seed';
 import { createMerchantClient } from '../../src/server/services/merchant-clients';
 import { E2E } from './e2e-env';
-import { GRANTED_CONSENT_KEY } from './fixtures';
+import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 
 const config = loadConfig({
   ...process.env,
@@ -38,22 +39,7 @@ await seedDemo(database.db, config);
 // until the grant flow exists. Tests find it by re-posting with its idempotency key.
 const granted = await createConsent(
   database.db,
-  {
-    payments: [
-      { type: 'immediate', amount: 750_000, narration: 'Order #88' },
-      ...[1, 2, 3].map((month) => ({
-        type: 'future' as const,
-        amount: 300_000,
-        amountType: 'fixed' as const,
-        narration: 'Weekly delivery',
-        frequency: 'monthly' as const,
-        interval: 1,
-        dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
-      })),
-    ],
-    dataSharing: { bvnData: true, bankAccounts: true },
-    requirements: { requiresAuth: false, requiresAccount: false },
-  },
+  ZCreateConsentRequest.parse(GRANTED_CONSENT_BODY),
   { clientId: E2E.clientId, merchantId: 'mer_e2e', idempotencyKey: GRANTED_CONSENT_KEY },
 );
 const grantedAt = new Date('2026-11-20T14:30:00Z');
@@ -69,5 +55,18 @@ await database.db
     origin: { paymentMethod: 'bank_transfer', bankName: 'Sandbox Bank' },
   })
   .where(and(eq(payments.consentId, granted.consentId), eq(payments.type, 'immediate')));
-const app = await buildApp({ config, database, webDir: path.resolve('dist/web') });
+// Every browser of the suite comes from this machine's one address: the limits per address
+// would count two projects' sign-ins together. They have tests of their own (rate-limits.test.ts).
+const perAddress = { max: 10_000, windowMs: 60_000 };
+const app = await buildApp({
+  config,
+  database,
+  webDir: path.resolve('dist/web'),
+  rateLimits: {
+    codeSendsPerAddress: perAddress,
+    discoveriesPerAddress: perAddress,
+    challengesPerAddress: perAddress,
+    loginsPerAddress: perAddress,
+  },
+});
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

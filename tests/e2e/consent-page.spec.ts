@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
-import { GRANTED_CONSENT_KEY } from './fixtures';
+import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
 
 const monthly = (month: number) => ({
@@ -154,11 +154,9 @@ test.describe('standalone consent page', () => {
   });
 
   test('shows Consent Granted with its details and footer', async ({ page }, testInfo) => {
-    const consentId = await createConsent(
-      page.request,
-      {},
-      { idempotencyKey: GRANTED_CONSENT_KEY },
-    );
+    const consentId = await createConsent(page.request, GRANTED_CONSENT_BODY, {
+      idempotencyKey: GRANTED_CONSENT_KEY,
+    });
     await page.goto(consentPath(consentId));
     await expect(
       page.getByText('You have successfully granted consent to Tola Stores'),
@@ -242,11 +240,9 @@ test.describe('embedded in a merchant page', () => {
   test('tells a registered parent of the granted consent once, with details behind a toggle', async ({
     page,
   }, testInfo) => {
-    const consentId = await createConsent(
-      page.request,
-      {},
-      { idempotencyKey: GRANTED_CONSENT_KEY },
-    );
+    const consentId = await createConsent(page.request, GRANTED_CONSENT_BODY, {
+      idempotencyKey: GRANTED_CONSENT_KEY,
+    });
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
     const frame = page.frameLocator('#consent');
     await expect(

@@ -6,6 +6,7 @@ import { E2E } from './e2e-env';
 const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Merchant checkout</title></head>
 <body style="margin:0;font-family:sans-serif;background:#eef2f6">
+<main>
 <h1 style="font-size:18px;padding:12px">Merchant checkout</h1>
 <iframe id="consent" title="Consent" style="width:100%;border:0;height:200px"
   allow="publickey-credentials-get; publickey-credentials-create; clipboard-write"></iframe>
@@ -19,6 +20,7 @@ const page = `<!doctype html>
   });
   document.getElementById('consent').src = new URLSearchParams(location.search).get('src');
 </script>
+</main>
 </body></html>`;
 
 http

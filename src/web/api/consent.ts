@@ -5,15 +5,23 @@ import { apiFetch } from './http';
 export const consentQueryKey = (consentId: string, clientId: string) =>
   ['consent', consentId, clientId] as const;
 
+/**
+ * The consent read's URL. The server preloads this exact URL in the page's HTML
+ * (src/server/routes/pages.ts), so the browser hands this fetch the answer it already asked for:
+ * any change here must be made there too.
+ */
+export const consentReadPath = (consentId: string, clientId: string) =>
+  `/api/consent/${encodeURIComponent(consentId)}?clientId=${encodeURIComponent(clientId)}`;
+
 /** GET /api/consent/{id}?clientId= (spec §7): the consent and where the page may report it. */
 export function useConsentQuery(consentId: string, clientId: string | null) {
   return useQuery({
     queryKey: consentQueryKey(consentId, clientId ?? ''),
     enabled: Boolean(clientId),
     queryFn: ({ signal }) =>
-      apiFetch(
-        `/api/consent/${encodeURIComponent(consentId)}?clientId=${encodeURIComponent(clientId ?? '')}`,
-        { schema: ZConsentReadResponse, signal },
-      ),
+      apiFetch(consentReadPath(consentId, clientId ?? ''), {
+        schema: ZConsentReadResponse,
+        signal,
+      }),
   });
 }

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, apiFetch } from './http';
+import { ApiError, isApiError } from './api-error';
+import { apiFetch } from './http';
 import { getSession, saveSession, setIdentifiedTo, STORAGE_KEYS } from './session';
 
 const user = { userId: 'usr_1', fullName: 'Ada Obi', email: null, phoneNumber: '+2348031234567' };
@@ -54,7 +55,7 @@ describe('apiFetch and the payer session (spec §6, §7, §8)', () => {
       pathname: '/r/cns_1',
       search: '?clientId=cli_1',
       assign,
-    } as Location);
+    });
     answer(401, { success: false, error: { code: 'TOKEN_EXPIRED', message: 'whatever' } });
     const failure = apiFetch('/api/auth/me', { schema: ok });
     await expect(failure).rejects.toEqual(
@@ -98,5 +99,64 @@ describe('apiFetch and the payer session (spec §6, §7, §8)', () => {
       token: 'tok_new',
     });
     expect(sentHeaders(fetchMock).Authorization).toBe('Bearer tok_new');
+  });
+});
+
+describe('apiFetch failures: always a catalogue code (spec §8)', () => {
+  it('keeps the code and message of a catalogue failure', async () => {
+    answer(404, {
+      success: false,
+      error: { code: 'CONSENT_NOT_FOUND', message: 'Consent not found or has expired' },
+    });
+    await expect(apiFetch('/api/consent/cns_1?clientId=cli_1', { schema: ok })).rejects.toEqual(
+      new ApiError(404, 'CONSENT_NOT_FOUND', 'Consent not found or has expired'),
+    );
+  });
+
+  it("answers 'API call failed: {status}' for a failure that names no catalogue code", async () => {
+    answer(502, { success: false, error: { code: 'UPSTREAM_EXPLODED', message: 'boom' } });
+    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+      new ApiError(502, 'API_CALL_FAILED', 'API call failed: 502'),
+    );
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502 })),
+    );
+    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+      new ApiError(502, 'API_CALL_FAILED', 'API call failed: 502'),
+    );
+  });
+
+  it("answers 'API request failed' with status 0 when the server cannot be reached", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+      new ApiError(0, 'API_REQUEST_FAILED', 'API request failed'),
+    );
+  });
+
+  it("answers 'API request failed' for a success the page's schema does not parse", async () => {
+    answer(200, { success: 'yes' });
+    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+      new ApiError(200, 'API_REQUEST_FAILED', 'API request failed'),
+    );
+  });
+
+  it('tells failures apart by code', async () => {
+    answer(401, {
+      success: false,
+      error: { code: 'TEMPORARY_KEY_EXPIRED', message: 'Any words at all' },
+    });
+    const failure = await apiFetch('/api/auth/login', { method: 'POST', schema: ok }).catch(
+      (error: unknown) => error,
+    );
+    expect(isApiError(failure, 'TEMPORARY_KEY_EXPIRED')).toBe(true);
+    expect(isApiError(failure, 'TOKEN_EXPIRED', 'LOGIN_FAILED')).toBe(false);
+    expect(isApiError(failure)).toBe(true);
+    expect(isApiError(new Error('Temporary key expired'), 'TEMPORARY_KEY_EXPIRED')).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
+import './zod-config';
 import type { z } from 'zod';
-import { ERROR_CATALOGUE, ZApiErrorBody } from '../../domain/errors';
+import { ERROR_CATALOGUE, formatErrorMessage, ZApiErrorBody } from '../../domain/errors';
+import { ApiError } from './api-error';
 import {
   clearExpiredSession,
   clearSession,
@@ -7,18 +9,6 @@ import {
   readToken,
   setAuthNotice,
 } from './session';
-
-/** A failed call: the server's catalogue code and message, and the HTTP status. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
 
 type TRequest<S extends z.ZodType> = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -86,10 +76,13 @@ export async function apiFetch<S extends z.ZodType>(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, 'NETWORK_ERROR', 'API request failed');
+    // Status 0: the server was not reached; spec §8's generic 'API request failed'.
+    throw new ApiError(0, 'API_REQUEST_FAILED', ERROR_CATALOGUE.API_REQUEST_FAILED.message);
   }
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
+    // Our failures name a catalogue code; anything else (a proxy's page, a code this page does
+    // not know) is spec §8's 'API call failed: {status}'.
     const parsed = ZApiErrorBody.safeParse(json);
     if (response.status === 401 && parsed.success && parsed.data.error.code === 'TOKEN_EXPIRED') {
       throw tokenExpired();
@@ -100,12 +93,17 @@ export async function apiFetch<S extends z.ZodType>(
     }
     throw new ApiError(
       response.status,
-      'API_REQUEST_FAILED',
-      `API call failed: ${response.status}`,
+      'API_CALL_FAILED',
+      formatErrorMessage('API_CALL_FAILED', { status: response.status }),
     );
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new ApiError(response.status, 'API_REQUEST_FAILED', 'API request failed');
+  if (!parsed.success) {
+    throw new ApiError(
+      response.status,
+      'API_REQUEST_FAILED',
+      ERROR_CATALOGUE.API_REQUEST_FAILED.message,
+    );
+  }
   return parsed.data;
 }

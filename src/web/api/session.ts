@@ -1,3 +1,4 @@
+import './zod-config';
 import { ZAuthUser, type TAuthUser } from '../../domain/schemas/auth';
 
 /** Browser storage keys of the payer's session (spec §3 "Browser storage"). */

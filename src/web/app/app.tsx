@@ -1,7 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
-import { ApiError } from '../api/http';
-import { router } from './router';
+import { ApiError } from '../api/api-error';
+import { AppRoutes } from './router';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -18,7 +17,7 @@ const queryClient = new QueryClient({
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <AppRoutes />
     </QueryClientProvider>
   );
 }

@@ -1,17 +1,54 @@
-import { createBrowserRouter } from 'react-router';
-import { LoginPage } from '../features/auth';
-import { ConsentRoute } from './routes/consent-route';
+import { lazy, Suspense } from 'react';
+import { Route, Switch, useSearch } from 'wouter';
+import { ConsentLoadingPage } from '../features/consent/consent-page-frame';
+import { preloadConsentScreens } from './consent-screens';
 
-export const router = createBrowserRouter([
-  { path: '/r/:consentId', element: <ConsentRoute /> },
-  { path: '/login', element: <LoginPage /> },
-  { path: '/', element: <LoginPage /> },
-  {
-    // The signed-grant primitive on its own (docs/identity.md); loaded only when visited.
-    path: '/sandbox/grant-signing',
-    lazy: async () => ({
-      Component: (await import('../features/auth/grant-signing-sandbox-page'))
-        .GrantSigningSandboxPage,
-    }),
-  },
-]);
+// Each page is its own chunk: the first paint of /r/{id} loads only this shell and the Loading
+// screen, and the consent page arrives while the consent itself is fetched (pages.ts preloads
+// it). The budget of that first paint is checked by scripts/check-page-budget.ts.
+const ConsentRoute = lazy(() => {
+  preloadConsentScreens();
+  return import('./routes/consent-route').then((module) => ({ default: module.ConsentRoute }));
+});
+const LoginPage = lazy(() =>
+  import('../features/auth/login-page').then((module) => ({ default: module.LoginPage })),
+);
+const GrantSigningSandboxPage = lazy(() =>
+  import('../features/auth/grant-signing-sandbox-page').then((module) => ({
+    default: module.GrantSigningSandboxPage,
+  })),
+);
+
+function ConsentPath({ consentId }: { consentId: string }) {
+  const search = useSearch();
+  return (
+    <Suspense fallback={<ConsentLoadingPage search={search} />}>
+      <ConsentRoute consentId={consentId} />
+    </Suspense>
+  );
+}
+
+/** The page's routes (spec §2 Routes); the server serves the page on exactly these paths. */
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path="/r/:consentId">{({ consentId }) => <ConsentPath consentId={consentId} />}</Route>
+      <Route path="/login">
+        <Suspense>
+          <LoginPage />
+        </Suspense>
+      </Route>
+      <Route path="/">
+        <Suspense>
+          <LoginPage />
+        </Suspense>
+      </Route>
+      {/* The signed-grant primitive on its own (docs/identity.md). */}
+      <Route path="/sandbox/grant-signing">
+        <Suspense>
+          <GrantSigningSandboxPage />
+        </Suspense>
+      </Route>
+    </Switch>
+  );
+}

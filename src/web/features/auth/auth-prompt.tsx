@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { useLocation } from 'react-router';
 import { authPromptItems } from '../../../domain/auth-prompt';
-import { parsePageParams } from '../../../domain/page-params';
+import type { TPageParams } from '../../../domain/page-params';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import type { TSignInContext } from './sign-in-context';
 import { SignInPanel } from './sign-in-panel';
 import './auth.css';
@@ -12,31 +12,35 @@ type TAuthPromptProps = {
   consent: TConsent;
   /** The product that authenticates the payer (PRODUCT_NAME on the server). */
   productName: string;
+  /** The page's parameters the sign-in names (spec §2 query parameters). */
+  params: Pick<TPageParams, 'clientId' | 'authAppId'>;
   onAuthenticated(): void;
 };
 
 /**
  * spec §2 Auth prompt: the counterparty, 'uses {product} to authenticate users', what they
- * would like to do, and 'Authenticate'. Shown when spec §6 says (the caller checks
- * shouldShowAuthPrompt). Works inside the merchant's iframe when the frame allows
- * publickey-credentials-get (and -create for sign-up).
+ * would like to do, and 'Authenticate'. Shown when spec §6 says (the consent page's screen
+ * choice, src/domain/consent-screen.ts). Works inside the merchant's iframe when the frame allows
+ * publickey-credentials-get (and -create for sign-up). Loaded only when first shown.
  */
-export function AuthPrompt({ consent, productName, onAuthenticated }: TAuthPromptProps) {
-  const { search } = useLocation();
-  const context = useMemo<TSignInContext>(() => {
-    const params = parsePageParams(search);
-    return {
+export function AuthPrompt({ consent, productName, params, onAuthenticated }: TAuthPromptProps) {
+  const context = useMemo<TSignInContext>(
+    () => ({
       // The consent page only renders with a clientId (spec §2 Missing Client ID screen).
       clientId: params.clientId ?? '',
       consentId: consent.consentId,
       authAppId: params.authAppId ?? consent.authAppId ?? undefined,
-    };
-  }, [search, consent.consentId, consent.authAppId]);
+    }),
+    [params.clientId, params.authAppId, consent.consentId, consent.authAppId],
+  );
   const items = authPromptItems(consent);
   const { counterparty } = consent;
 
   const intro = (
     <>
+      <h1 id={SCREEN_TITLE_ID} className="visually-hidden">
+        {counterparty.name} - Consent Request
+      </h1>
       <div className="auth-counterparty">
         <MerchantLogo name={counterparty.name} image={counterparty.image} />
         <p>

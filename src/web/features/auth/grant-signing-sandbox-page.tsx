@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useSearch } from 'wouter';
 import { ZGrantPayload, type TGrantPayload, type TSignedGrant } from '../../../domain/schemas/auth';
 import { authApi } from '../../api/auth';
 import { Button } from '../../ui/button';
@@ -24,7 +24,9 @@ type TResult = { tone: 'success' | 'error'; text: string };
  * sends a changed payload with the original signature, which the server must refuse.
  */
 export function GrantSigningSandboxPage() {
-  const { search, pathname } = useLocation();
+  const search = useSearch();
+  const [pathname] = useLocation();
+  const here = search ? `${pathname}?${search}` : pathname;
   const consentId = useMemo(
     () => new URLSearchParams(search).get('consentId')?.trim() ?? '',
     [search],
@@ -81,10 +83,8 @@ export function GrantSigningSandboxPage() {
             </p>
           ) : !session.signedIn ? (
             <p>
-              <Link to={`/login?returnTo=${encodeURIComponent(`${pathname}${search}`)}`}>
-                Sign in
-              </Link>{' '}
-              with a passkey first.
+              <Link href={`/login?returnTo=${encodeURIComponent(here)}`}>Sign in</Link> with a
+              passkey first.
             </p>
           ) : (
             <>

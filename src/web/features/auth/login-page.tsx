@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useSearch } from 'wouter';
 import { formatNigerianPhone } from '../../../domain/schemas/auth';
 import { usePublicConfig } from '../../api/auth';
 import { returnToOf } from '../../api/http';
@@ -16,8 +16,8 @@ import './auth.css';
  * the page that sent them here (e.g. after an expired token, spec §8).
  */
 export function LoginPage() {
-  const { search } = useLocation();
-  const navigate = useNavigate();
+  const search = useSearch();
+  const [, navigate] = useLocation();
   const session = useSession();
   const productName = usePublicConfig().data?.productName;
   const context = useMemo(() => pageSignInContext(search), [search]);
@@ -29,7 +29,7 @@ export function LoginPage() {
   const [passkeyAdded, setPasskeyAdded] = useState(false);
 
   const signedIn = () => {
-    if (returnTo) void navigate(returnTo);
+    if (returnTo) navigate(returnTo);
   };
 
   return (
@@ -66,9 +66,7 @@ export function LoginPage() {
                 />
               ) : (
                 <div className="actions">
-                  {returnTo ? (
-                    <Button onClick={() => void navigate(returnTo)}>Continue</Button>
-                  ) : null}
+                  {returnTo ? <Button onClick={() => navigate(returnTo)}>Continue</Button> : null}
                   <Button variant="secondary" onClick={() => setAddingPasskey(true)}>
                     Add a passkey on this device
                   </Button>

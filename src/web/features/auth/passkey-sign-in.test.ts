@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/api-error';
 import { STORAGE_KEYS } from '../../api/session';
 
 const authApi = vi.hoisted(() => ({

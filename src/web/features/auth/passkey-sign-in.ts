@@ -2,7 +2,6 @@ import {
   startAuthentication,
   startRegistration,
   type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import {
   ZAuthenticationResponse,
@@ -11,7 +10,7 @@ import {
   type TLoginResponse,
 } from '../../../domain/schemas/auth';
 import { authApi } from '../../api/auth';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/api-error';
 import { clearSignIn } from '../../api/session';
 import { isTemporaryKeyExpired } from './sign-in-errors';
 import type { TSignInContext } from './sign-in-context';
@@ -54,9 +53,8 @@ export async function signInWithPasskey(
       const discoveryId = await openDiscovery(context);
       const { options: requestOptions } = await authApi.signInOptions();
       const response = await startAuthentication({
-        // The server made these options with @simplewebauthn/server; the schema checked the
-        // challenge, the browser library checks the rest.
-        optionsJSON: requestOptions as unknown as PublicKeyCredentialRequestOptionsJSON,
+        // The server made these options with @simplewebauthn/server; the schema checked them.
+        optionsJSON: requestOptions,
         useBrowserAutofill: options.useBrowserAutofill ?? false,
       });
       return await authApi.login({

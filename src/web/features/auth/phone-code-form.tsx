@@ -9,7 +9,7 @@ import {
   type TLoginResponse,
 } from '../../../domain/schemas/auth';
 import { authApi } from '../../api/auth';
-import { ApiError } from '../../api/http';
+import { ApiError } from '../../api/api-error';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { signInWithCode, signInWithPasskey } from './passkey-sign-in';

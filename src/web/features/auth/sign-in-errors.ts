@@ -1,11 +1,11 @@
 import { WebAuthnError } from '@simplewebauthn/browser';
 import { authFailureAction } from '../../../domain/auth-failure';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { ApiError } from '../../api/http';
+import { ApiError, isApiError } from '../../api/api-error';
 
-/** spec §8: an expired temporary key restarts sign-in ('Re-authenticating...'). */
+/** spec §8: an expired temporary key restarts sign-in ('Re-authenticating...'), by its code. */
 export function isTemporaryKeyExpired(error: unknown): boolean {
-  return error instanceof Error && authFailureAction(error.message).kind === 'reauthenticate';
+  return authFailureAction(isApiError(error) ? error.code : null).kind === 'reauthenticate';
 }
 
 /** The payer cancelled the browser's passkey sheet, or no passkey was there to pick. */

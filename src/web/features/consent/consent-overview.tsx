@@ -6,6 +6,7 @@ import { groupFuturePayments } from '../../../domain/future-payment-schedule';
 import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 
 /** What a pending consent asks for: the representative, the list of asks and the schedule. */
 export function ConsentOverview({ consent }: { consent: TConsent }) {
@@ -14,8 +15,8 @@ export function ConsentOverview({ consent }: { consent: TConsent }) {
   const shared = dataSharingChips(consent.dataSharing).map((chip) => chip.label);
   const rep = consent.actOnBehalfOf;
   return (
-    <section className="card-body" aria-labelledby="overview-title">
-      <h1 id="overview-title" className="visually-hidden">
+    <section className="card-body" aria-labelledby={SCREEN_TITLE_ID}>
+      <h1 id={SCREEN_TITLE_ID} className="visually-hidden">
         {consent.counterparty.name} - Consent Request
       </h1>
       {rep ? (

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 
 type TStatusScreenProps = {
   tone: 'danger' | 'success';
@@ -10,11 +11,11 @@ type TStatusScreenProps = {
 /** A full-card message with an icon, a title and its buttons. */
 export function StatusScreen({ tone, title, children, actions }: TStatusScreenProps) {
   return (
-    <section className="card-body status-screen" aria-labelledby="status-title">
+    <section className="card-body status-screen" aria-labelledby={SCREEN_TITLE_ID}>
       <span className={`icon ${tone}`} aria-hidden="true">
         {tone === 'success' ? '✓' : '!'}
       </span>
-      <h1 id="status-title">{title}</h1>
+      <h1 id={SCREEN_TITLE_ID}>{title}</h1>
       {children}
       {actions ? <div className="actions row">{actions}</div> : null}
     </section>

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  consentPageView,
+  type TConsentLoad,
+  type TConsentScreenInput,
+  type TConsentScreenKind,
+} from './consent-screen';
+import type { TConsent } from './schemas/consent';
+import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
+
+const pending = aConsent({ payments: [aPayment()] });
+const granted = aConsent({ status: 'granted', grantedAt: '2026-11-20T14:30:00Z' });
+const requiresAuth = aConsent({
+  payments: [aPayment()],
+  requirements: { requiresAuth: true, requiresAccount: false },
+});
+const withForm = aConsent({ payments: [aPayment()], formId: 'frm_1' });
+const immediateOnly = aConsent({ payments: [anImmediatePayment()] });
+
+const loaded = (consent: TConsent): TConsentLoad => ({ state: 'loaded', consent });
+const failed = (status: number | null, serverMessage: string | null): TConsentLoad => ({
+  state: 'failed',
+  status,
+  serverMessage,
+});
+
+type TRow = {
+  name: string;
+  input: Partial<Omit<TConsentScreenInput, 'params'>> & {
+    params?: Partial<TConsentScreenInput['params']>;
+  };
+  screen: TConsentScreenKind;
+  message?: string;
+  header: boolean;
+};
+
+const view = ({ params, ...rest }: TRow['input']) =>
+  consentPageView({
+    load: { state: 'pending' },
+    signedIn: false,
+    productName: 'Oya Money',
+    ...rest,
+    params: { clientId: 'cli_1', embed: false, isPublic: false, ...params },
+  });
+
+describe('consentPageView: the screen of the consent page (spec §2, §6, §8)', () => {
+  it.each<TRow>([
+    {
+      name: 'no clientId shows Missing Client ID, whatever the load says',
+      input: { params: { clientId: null }, load: loaded(pending) },
+      screen: 'missing-client-id',
+      header: false,
+    },
+    {
+      name: 'no clientId while nothing is asked for shows Missing Client ID',
+      input: { params: { clientId: null } },
+      screen: 'missing-client-id',
+      header: false,
+    },
+    {
+      name: 'a load on its way shows Loading',
+      input: {},
+      screen: 'loading',
+      header: false,
+    },
+    {
+      name: "a 404 shows Consent Not Found with the server's message",
+      input: { load: failed(404, 'Consent not found or has expired') },
+      screen: 'not-found',
+      message: 'Consent not found or has expired',
+      header: false,
+    },
+    {
+      name: "a 403 shows Consent Not Found with the server's message",
+      input: {
+        load: failed(403, 'Unauthorized: This clientId is not authorized to access this consent'),
+      },
+      screen: 'not-found',
+      message: 'Unauthorized: This clientId is not authorized to access this consent',
+      header: false,
+    },
+    {
+      name: "a 500 shows Consent Not Found with 'Failed to load consent data'",
+      input: { load: failed(500, 'Something broke') },
+      screen: 'not-found',
+      message: 'Failed to load consent data',
+      header: false,
+    },
+    {
+      name: "an unreachable server shows Consent Not Found with 'Failed to load consent data'",
+      input: { load: failed(null, null) },
+      screen: 'not-found',
+      message: 'Failed to load consent data',
+      header: false,
+    },
+    {
+      name: 'a granted consent shows Consent Granted, without the header',
+      input: { load: loaded(granted) },
+      screen: 'granted',
+      header: false,
+    },
+    {
+      name: 'a granted consent needing auth shows Consent Granted to an anonymous visitor',
+      input: { load: loaded({ ...requiresAuth, status: 'granted' }) },
+      screen: 'granted',
+      header: false,
+    },
+    {
+      name: 'a pending consent with nothing in the way shows its summary and the header',
+      input: { load: loaded(pending) },
+      screen: 'pending-summary',
+      header: true,
+    },
+    {
+      name: 'a pending consent embedded shows its summary without the header',
+      input: { params: { embed: true }, load: loaded(pending) },
+      screen: 'pending-summary',
+      header: false,
+    },
+    {
+      name: 'a consent of immediate payments only shows its summary without the header',
+      input: { load: loaded(immediateOnly) },
+      screen: 'pending-summary',
+      header: false,
+    },
+    {
+      name: 'auth required, anonymous: the auth prompt, with the header',
+      input: { load: loaded(requiresAuth) },
+      screen: 'auth-prompt',
+      header: true,
+    },
+    {
+      name: 'a form, anonymous: the auth prompt',
+      input: { load: loaded(withForm) },
+      screen: 'auth-prompt',
+      header: true,
+    },
+    {
+      name: 'auth required, product name not loaded yet: Loading, the header not yet',
+      input: { load: loaded(requiresAuth), productName: null },
+      screen: 'loading',
+      header: false,
+    },
+    {
+      name: 'auth required, signed in: the summary',
+      input: { load: loaded(requiresAuth), signedIn: true },
+      screen: 'pending-summary',
+      header: true,
+    },
+    {
+      name: 'auth required, public viewer: the summary',
+      input: { params: { isPublic: true }, load: loaded(requiresAuth) },
+      screen: 'pending-summary',
+      header: true,
+    },
+  ])('$name', ({ input, screen, message, header }) => {
+    const result = view(input);
+    expect(result.screen.kind).toBe(screen);
+    if (message !== undefined) expect(result.screen).toEqual({ kind: 'not-found', message });
+    expect(result.header !== null).toBe(header);
+  });
+
+  it('hands the screen the consent it shows, and the header its counterparty', () => {
+    expect(view({ load: loaded(pending) })).toEqual({
+      screen: { kind: 'pending-summary', consent: pending },
+      header: pending.counterparty,
+    });
+    expect(view({ load: loaded(requiresAuth), productName: 'Oya Money' }).screen).toEqual({
+      kind: 'auth-prompt',
+      consent: requiresAuth,
+      productName: 'Oya Money',
+    });
+    expect(view({ load: loaded(granted) }).screen).toEqual({ kind: 'granted', consent: granted });
+  });
+});

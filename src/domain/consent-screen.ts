@@ -1,0 +1,87 @@
+import { shouldShowAuthPrompt } from './auth-prompt';
+import { isConsentHeaderVisible } from './consent-header';
+import { consentLoadErrorMessage } from './consent-load-error';
+import type { TPageParams } from './page-params';
+import type { TConsent, TCounterparty } from './schemas/consent';
+
+/** Where the consent read stands (GET /api/consent/{id}?clientId=, spec §7). */
+export type TConsentLoad =
+  /** Asked for, no answer yet. */
+  | { state: 'pending' }
+  /**
+   * No consent: the HTTP status and the server's catalogue message when the server answered,
+   * both null when it could not be reached or its answer made no sense.
+   */
+  | { state: 'failed'; status: number | null; serverMessage: string | null }
+  | { state: 'loaded'; consent: TConsent };
+
+/** The screens of the consent page, one of which shows at a time (spec §2). */
+export type TConsentScreen =
+  /** No clientId in the URL: nothing may be loaded (spec §2 Missing Client ID). */
+  | { kind: 'missing-client-id' }
+  /** The consent, or what its first screen needs, is on its way (spec §2 Loading). */
+  | { kind: 'loading' }
+  /** The load failed: the §8 text, the server's own for a 404 or 403 (spec §2 Consent Not Found). */
+  | { kind: 'not-found'; message: string }
+  /** Already granted: what was granted, and the parent is told (spec §2 Consent Granted, §4). */
+  | { kind: 'granted'; consent: TConsent }
+  /** The consent needs a signed-in payer first (spec §6, §2 Auth prompt). */
+  | { kind: 'auth-prompt'; consent: TConsent; productName: string }
+  /** Pending, and nothing stands before it: what the consent asks for. */
+  | { kind: 'pending-summary'; consent: TConsent };
+
+export type TConsentScreenKind = TConsentScreen['kind'];
+
+export type TConsentScreenInput = {
+  params: Pick<TPageParams, 'clientId' | 'embed' | 'isPublic'>;
+  load: TConsentLoad;
+  /** A payer session is stored (token and user, spec §6). */
+  signedIn: boolean;
+  /** The product that authenticates payers (public config); null until it has loaded. */
+  productName: string | null;
+};
+
+export type TConsentPageView = {
+  screen: TConsentScreen;
+  /** Whose consent header shows above the screen, or null when none does (spec §2). */
+  header: TCounterparty | null;
+};
+
+function chooseScreen({
+  params,
+  load,
+  signedIn,
+  productName,
+}: TConsentScreenInput): TConsentScreen {
+  if (!params.clientId) return { kind: 'missing-client-id' };
+  if (load.state === 'pending') return { kind: 'loading' };
+  if (load.state === 'failed') {
+    return { kind: 'not-found', message: consentLoadErrorMessage(load.status, load.serverMessage) };
+  }
+  const { consent } = load;
+  if (consent.status === 'granted') return { kind: 'granted', consent };
+  if (shouldShowAuthPrompt({ consent, signedIn, isPublic: params.isPublic })) {
+    // The prompt names the product ('uses {product} to authenticate users'): it waits for it.
+    return productName ? { kind: 'auth-prompt', consent, productName } : { kind: 'loading' };
+  }
+  return { kind: 'pending-summary', consent };
+}
+
+/**
+ * What the consent page shows (spec §2): the screen the load, the page's parameters and the
+ * payer's session call for, and whether the consent header sits above it (a pending consent's
+ * screens only: Consent Granted has none). The page renders
+ * this choice; its screens do not choose again.
+ */
+export function consentPageView(input: TConsentScreenInput): TConsentPageView {
+  const screen = chooseScreen(input);
+  // The header comes with the consent's own screens, never over Loading: header and screen
+  // appear together, so nothing on the page moves when they do (layout shift).
+  const consent =
+    screen.kind === 'auth-prompt' || screen.kind === 'pending-summary' ? screen.consent : null;
+  const header =
+    consent && isConsentHeaderVisible(consent, { embed: input.params.embed })
+      ? consent.counterparty
+      : null;
+  return { screen, header };
+}

@@ -1,0 +1,22 @@
+import { lazy } from 'react';
+import type { TConsentScreens } from '../features/consent/consent-page';
+
+const loadAuthPrompt = () =>
+  import('../features/auth/auth-prompt').then((module) => ({ default: module.AuthPrompt }));
+
+/**
+ * The consent page's screens that other features own (features do not import each other): each
+ * is its own chunk, loaded when first shown, or sooner through preloadConsentScreens.
+ */
+export const consentScreens: TConsentScreens = {
+  AuthPrompt: lazy(loadAuthPrompt),
+};
+
+/**
+ * Starts loading, beside the consent page itself, the screens a payer's first visit most often
+ * needs: the auth prompt (spec §6). Otherwise it would be asked for only once the consent had
+ * come and chosen it, one more round trip before the payer sees anything but Loading.
+ */
+export function preloadConsentScreens(): void {
+  void loadAuthPrompt();
+}

@@ -1,0 +1,65 @@
+import { useEffect, useMemo, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { readableMerchantColours } from '../../../domain/colour-contrast';
+import { DEFAULT_MERCHANT_COLOURS } from '../../../domain/constants';
+import { parsePageParams, type TPageParams } from '../../../domain/page-params';
+import type { TMerchantColours } from '../../../domain/schemas/consent';
+import { ScreenMain } from '../../ui/screen-main';
+import { LoadingScreen } from './loading-screen';
+
+function colourStyle(merchant: TMerchantColours, background: string | null): CSSProperties {
+  const colours = readableMerchantColours(merchant);
+  return {
+    '--primary': colours.primaryColour,
+    '--primary-text': colours.primaryText,
+    '--primary-on-page': colours.primaryOnPage,
+    '--secondary': colours.secondaryColour,
+    '--secondary-text': colours.secondaryText,
+    ...(background ? { '--page-bg': background, background } : {}),
+  } as CSSProperties;
+}
+
+type TFrameProps = {
+  params: TPageParams;
+  /** The merchant's colours once the consent is known; the defaults until then. */
+  colours?: TMerchantColours | undefined;
+  ref?: Ref<HTMLDivElement>;
+  children: ReactNode;
+};
+
+/**
+ * The consent page's page and card, in the merchant's colours and the URL's background, embed
+ * and full-screen modes (spec §2 query parameters). Every state of the page sits in it, so the
+ * first paint and the loaded consent share one layout.
+ */
+export function ConsentPageFrame({ params, colours, ref, children }: TFrameProps) {
+  useEffect(() => {
+    document.body.classList.toggle('embedded', params.embed);
+  }, [params.embed]);
+  return (
+    <div
+      ref={ref}
+      className={['page', params.embed && 'embedded', params.fullScreen && 'full-screen']
+        .filter(Boolean)
+        .join(' ')}
+      style={colourStyle(colours ?? DEFAULT_MERCHANT_COLOURS, params.background)}
+    >
+      <div className="card">{children}</div>
+    </div>
+  );
+}
+
+/**
+ * The page's first paint while the rest of the consent page loads (in parallel with the consent
+ * itself, which the server asked the browser to fetch already): the Loading screen (spec §2), in
+ * the frame the loaded page will have.
+ */
+export function ConsentLoadingPage({ search }: { search: string }) {
+  const params = useMemo(() => parsePageParams(search), [search]);
+  return (
+    <ConsentPageFrame params={params}>
+      <ScreenMain>
+        <LoadingScreen />
+      </ScreenMain>
+    </ConsentPageFrame>
+  );
+}

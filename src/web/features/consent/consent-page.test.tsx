@@ -1,0 +1,120 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TConsent } from '../../../domain/schemas/consent';
+import { aConsent, aPayment } from '../../../domain/test-support/fixtures';
+import { ConsentPage, type TAuthPromptScreenProps, type TPostToParent } from './consent-page';
+
+// The page renders the screen the domain chooses (src/domain/consent-screen.ts, tested there
+// state by state); here: that each choice reaches its screen, that a screen another feature
+// owns gets what it needs, and that the parent hears what the embed protocol says.
+
+const EMBED_ORIGINS = ['https://shop.example'];
+
+function answerWith(consent: TConsent | null) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      if (url === '/api/public-config') {
+        return new Response(JSON.stringify({ success: true, productName: 'Oya Money' }));
+      }
+      if (url === `/api/consent/${consent?.consentId ?? 'cns_1'}?clientId=cli_1` && consent) {
+        return new Response(
+          JSON.stringify({ success: true, consent, embedOrigins: EMBED_ORIGINS }),
+        );
+      }
+      const error = { code: 'CONSENT_NOT_FOUND', message: 'Consent not found or has expired' };
+      return new Response(JSON.stringify({ success: false, error }), { status: 404 });
+    }),
+  );
+}
+
+function AuthPromptStub({ consent, productName, params }: TAuthPromptScreenProps) {
+  return (
+    <p>
+      auth prompt for {consent.consentId} by {productName} with {params.clientId}
+    </p>
+  );
+}
+
+function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => true)) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <ConsentPage
+        consentId="cns_1"
+        search={search}
+        signedIn={false}
+        screens={{ AuthPrompt: AuthPromptStub }}
+        postToParent={postToParent}
+      />
+    </QueryClientProvider>,
+  );
+  return postToParent;
+}
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('ConsentPage', () => {
+  it('shows a pending consent under its header', async () => {
+    answerWith(aConsent({ payments: [aPayment()] }));
+    renderPage('?clientId=cli_1');
+    expect(await screen.findByRole('heading', { name: 'They would like to:' })).toBeTruthy();
+    expect(screen.getByRole('banner').textContent).toContain('FitLife Gym');
+  });
+
+  it("hands the auth prompt, another feature's screen, the consent, product and clientId", async () => {
+    answerWith(
+      aConsent({
+        payments: [aPayment()],
+        requirements: { requiresAuth: true, requiresAccount: false },
+      }),
+    );
+    renderPage('?clientId=cli_1');
+    expect(await screen.findByText('auth prompt for cns_1 by Oya Money with cli_1')).toBeTruthy();
+  });
+
+  it("shows Consent Not Found with the server's message", async () => {
+    answerWith(null);
+    renderPage('?clientId=cli_1');
+    expect((await screen.findByRole('alert')).textContent).toBe('Consent not found or has expired');
+    expect(screen.queryByRole('banner')).toBeNull();
+  });
+
+  it('tells an embedding parent of a missing clientId, and shows Missing Client ID', async () => {
+    answerWith(null);
+    const postToParent = renderPage('?embed=true');
+    expect(await screen.findByRole('heading', { name: 'Missing Client ID' })).toBeTruthy();
+    expect(postToParent).toHaveBeenCalledWith({
+      type: 'oya-money-consent-failed',
+      consentId: 'cns_1',
+      error: 'Missing clientId parameter',
+    });
+  });
+
+  it('tells a registered parent of a granted consent once', async () => {
+    const granted = aConsent({ status: 'granted', grantedAt: '2026-11-20T14:30:00Z' });
+    answerWith(granted);
+    const postToParent = renderPage('?clientId=cli_1&embed=true');
+    expect(await screen.findByRole('heading', { name: 'Consent Granted' })).toBeTruthy();
+    const successes = vi
+      .mocked(postToParent)
+      .mock.calls.filter(([message]) => message.type === 'oya-money-consent-success');
+    expect(successes).toEqual([
+      [{ type: 'oya-money-consent-success', consentData: granted }, EMBED_ORIGINS],
+    ]);
+  });
+});
