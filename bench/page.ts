@@ -1,4 +1,4 @@
-// How fast a payer sees a consent (issue 8): the real server (`src/server/main.ts`, a fresh
+// How fast a payer sees a consent (issue 8): the real server (`dist/server/main.mjs`, a fresh
 // PGlite data dir, the demo consents it seeds) and a real Chromium at 390 px, a fresh profile for
 // every load. Prints, medians of RUNS loads: the scripts and styles loaded before the first paint
 // (bytes on the wire and decoded), the requests made before it, FCP and LCP from the browser's
@@ -73,7 +73,7 @@ async function freePort(): Promise<number> {
 async function startServer(): Promise<{ urls: Map<string, string>; stop: () => void }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oya-bench-page-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.mjs'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

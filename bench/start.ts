@@ -1,4 +1,5 @@
-// Cold start of the server (after `npm run build`): from spawning `src/server/main.ts` to the
+// Cold start of the server (after `npm run build`): from spawning `dist/server/main.mjs` (what
+// `npm start` runs, bundled from src/server/main.ts) to the
 // first 200 of /api/health, on an empty data directory (migrations and the demo seed run) and on
 // one already made; then the idle resident memory of the process. Medians of RUNS starts each,
 // PGlite, and PostgreSQL when one answers on 127.0.0.1:5432. The ratio printed is the time of a
@@ -59,7 +60,7 @@ async function timeStart(
   }
 }
 
-const server = ['node', '--import', 'tsx', 'src/server/main.ts'];
+const server = ['node', 'dist/server/main.mjs'];
 const bare = [
   'node',
   '-e',

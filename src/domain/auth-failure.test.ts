@@ -10,7 +10,7 @@ describe('authFailureAction', () => {
       { kind: 'show_error', message: 'Authentication failed. Please try again.' },
     ],
     [
-      'INVALID_SIGNATURE',
+      'GRANT_SIGNATURE_INVALID',
       { kind: 'show_error', message: 'Authentication failed. Please try again.' },
     ],
     [null, { kind: 'show_error', message: 'Authentication failed. Please try again.' }],

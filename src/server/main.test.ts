@@ -1,12 +1,14 @@
 // The start command's contract: serves page and API on PORT with data under DATA_DIR, seeds the
 // demo once and prints one full URL per demo consent; by default it listens on loopback only and
-// says that the sandbox SMS outbox is readable by anyone who can reach it.
+// says that the sandbox SMS outbox is readable by anyone who can reach it. It runs what
+// `npm start` runs: the server bundle the build makes (scripts/build-server.ts), built here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../scripts/build-server';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -18,6 +20,10 @@ const freePort = () =>
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
 const freshDataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
+let bundle = '';
+beforeAll(async () => {
+  bundle = await buildServer();
+});
 afterAll(() => {
   for (const dir of [dataDir, freshDataDir]) rmSync(dir, { recursive: true, force: true });
 });
@@ -36,7 +42,7 @@ async function start(
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   delete env.HOST;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env });
+  const child = spawn(process.execPath, [bundle], { env });
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
@@ -77,7 +83,7 @@ const externalAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i?.family === 'IPv4' && !i.internal)?.address;
 
-describe('npm start (src/server/main.ts)', () => {
+describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () => {
   it('prints each demo consent URL, serves it, and seeds only once', async () => {
     const port = await freePort();
     const first = await start(port);
@@ -129,7 +135,7 @@ describe('npm start (src/server/main.ts)', () => {
   }, 60_000);
 
   it('stops with one clear line on a bad configuration', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const result = spawnSync(process.execPath, [bundle], {
       env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
       encoding: 'utf8',
     });

@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { openDatabase } from './db/database';
+import { openDatabase, PGLITE_TEMPLATE_FILE } from './db/database';
 import { seedDemo } from './services/demo-seed';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
 
 /** The address actually bound, so the start line shows who can reach the server. */
 function listeningOn(app: FastifyInstance): string {
@@ -22,7 +23,13 @@ async function main() {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: config.dataDir },
+      : // Run from the build (dist/server/main.mjs), a new data directory starts from the
+        // build's template; run from source there is none, and initdb makes it.
+        {
+          kind: 'pglite',
+          dataDir: config.dataDir,
+          template: path.join(here, PGLITE_TEMPLATE_FILE),
+        },
   );
   const app = await buildApp({ config, database, webDir: path.join(root, 'dist/web') });
   const demo = await seedDemo(database.db, config);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -22,8 +22,16 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 
 export type TDatabaseOptions =
   | { kind: 'postgres'; url: string }
-  /** dataDir undefined keeps the database in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string };
+  /**
+   * dataDir undefined keeps the database in memory (tests). template: a gzipped data directory
+   * made by the build (scripts/build-server.ts), already initialised and migrated; a new data
+   * directory starts as a copy of it instead of running initdb and every migration. Where the
+   * file is missing the database is made from scratch, as before.
+   */
+  | { kind: 'pglite'; dataDir?: string; template?: string };
+
+/** Where the build puts the PGlite template: beside the migrations it holds. */
+export const PGLITE_TEMPLATE_FILE = 'pglite-template.tgz';
 
 /** Opens the database and applies pending migrations before anything else may use it. */
 export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase> {
@@ -39,11 +47,17 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     return { db: db as unknown as TDb, kind: 'postgres', close: () => pool.end() };
   }
   let dataDir: string | undefined;
+  let fresh = true;
   if (options.dataDir) {
     dataDir = path.join(options.dataDir, 'pglite');
+    fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = new PGlite(dataDir);
+  const template =
+    fresh && options.template && existsSync(options.template)
+      ? new Blob([readFileSync(options.template)])
+      : undefined;
+  const client = new PGlite(dataDir, template ? { loadDataDir: template } : {});
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as TDb, kind: 'pglite', close: () => client.close() };

@@ -1,0 +1,94 @@
+// Builds the server for `npm start`: src/server/main.ts bundled into one ES module,
+// dist/server/main.mjs, packages included but PGlite, and the migrations beside it
+// (src/server/db/database.ts reads them next to itself). Node then loads one file instead of
+// compiling some hundred TypeScript files at every start (README "Benchmarks": bench:start).
+// Beside them, the PGlite template: a data directory initialised and migrated once here, which
+// a new DATA_DIR starts from instead of running initdb and every migration at its first start.
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { build } from 'esbuild';
+import { PGLITE_TEMPLATE_FILE } from '../src/server/db/database';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const migrations = path.join(root, 'src/server/db/migrations');
+
+/** What the template depends on: every migration file and the PGlite that made it. */
+function templateKey(): string {
+  const hash = createHash('sha256');
+  const pglite = JSON.parse(
+    readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+  ) as { version: string };
+  hash.update(pglite.version);
+  const files = readdirSync(migrations, { recursive: true, encoding: 'utf8' }).sort();
+  for (const file of files) {
+    const full = path.join(migrations, file);
+    if (file.endsWith('.sql') || file.endsWith('.json'))
+      hash.update(file).update(readFileSync(full));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The template, made once per set of migrations (kept in node_modules/.cache between builds:
+ * initdb takes seconds).
+ */
+async function pgliteTemplate(): Promise<string> {
+  const cacheDir = path.join(root, 'node_modules/.cache/pglite-template');
+  const cached = path.join(cacheDir, `${templateKey()}.tgz`);
+  if (existsSync(cached)) return cached;
+  const client = new PGlite();
+  await migrate(drizzle(client), { migrationsFolder: migrations });
+  const dump = await client.dumpDataDir('gzip');
+  await client.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(cached, Buffer.from(await dump.arrayBuffer()));
+  return cached;
+}
+
+/** Writes dist/server: main.mjs, migrations/ and the PGlite template. Returns the bundle's path. */
+export async function buildServer(): Promise<string> {
+  const outdir = path.join(root, 'dist/server');
+  rmSync(outdir, { recursive: true, force: true });
+  const outfile = path.join(outdir, 'main.mjs');
+  await build({
+    entryPoints: [path.join(root, 'src/server/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Packages go in too: resolving and loading hundreds of files from node_modules took
+    // 0.7 s of each start. PGlite stays outside (it loads its WebAssembly and data files from
+    // its own folder); pg-native is an optional addon of pg that is not installed.
+    external: ['@electric-sql/pglite', 'pg-native'],
+    // CommonJS packages in an ES module bundle still call require() for Node's built-ins.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    sourcemap: 'linked',
+    keepNames: true,
+    logLevel: 'warning',
+  });
+  cpSync(migrations, path.join(outdir, 'migrations'), { recursive: true });
+  cpSync(await pgliteTemplate(), path.join(outdir, PGLITE_TEMPLATE_FILE));
+  return outfile;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log(`server bundle: ${path.relative(root, await buildServer())}`);
+}
