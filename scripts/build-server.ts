@@ -46,7 +46,7 @@ function templateKey(): string {
  * The template, made once per set of migrations (kept in node_modules/.cache between builds:
  * initdb takes seconds).
  */
-async function pgliteTemplate(): Promise<string> {
+export async function pgliteTemplate(): Promise<string> {
   const cacheDir = path.join(root, 'node_modules/.cache/pglite-template');
   const cached = path.join(cacheDir, `${templateKey()}.tgz`);
   if (existsSync(cached)) return cached;

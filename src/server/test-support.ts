@@ -1,7 +1,9 @@
-// Server tests run on a real database: in-memory PGlite, or a fresh PostgreSQL database of
-// its own when DATABASE_URL is set (the PostgreSQL pass of CI).
+// Server tests run on a real database: in-memory PGlite, started from the migrated template the
+// test run made once (scripts/vitest-global-setup.ts), or a fresh PostgreSQL database of its own
+// when DATABASE_URL is set (the PostgreSQL pass of CI).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type TAppOptions } from './app';
 import type { TClock } from './clock';
 import { loadConfig, type TConfig } from './config';
@@ -10,7 +12,7 @@ import { createMerchantClient, type TNewMerchantClient } from './services/mercha
 
 export async function openTestDatabase(): Promise<TDatabase> {
   const url = process.env.DATABASE_URL;
-  if (!url) return openDatabase({ kind: 'pglite' });
+  if (!url) return openDatabase({ kind: 'pglite', template: inject('pgliteTemplate') });
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
