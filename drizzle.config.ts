@@ -2,6 +2,12 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/server/db/schema/consents.ts', './src/server/db/schema/identity.ts'],
+  schema: [
+    './src/server/db/schema/consents.ts',
+    './src/server/db/schema/identity.ts',
+    './src/server/db/schema/events.ts',
+    './src/server/db/schema/money.ts',
+    './src/server/db/schema/sandbox.ts',
+  ],
   out: './src/server/db/migrations',
 });

@@ -106,6 +106,7 @@ export { sanitizeAccountNumberInput } from './account-number';
 export { shouldSearchAccountNumber } from './account-number';
 /** The manual account number's submit error, or null. */
 export { accountNumberSubmitError } from './account-number';
+export { isValidNuban, nubanCheckDigit } from './nuban';
 /** Whether an account supports transaction service, alternate service or card. */
 export { isAccountSupported } from './account-selectability';
 /** Whether an account is already linked (same number and institution, linked integration). */

@@ -17,7 +17,7 @@ afterEach(async () => {
 const codeIn = (body: string | undefined) => /code is (\d{6})/.exec(body ?? '')?.[1] ?? '';
 
 describe('the app context', () => {
-  it('chooses its adapters from the configuration: the sandbox outbox, an empty payment seat', async () => {
+  it('chooses its adapters from the configuration: the sandbox outbox and the sandbox network', async () => {
     ctx = await startTestApp();
     expect(ctx.context.config.smsProvider).toBe('sandbox');
     const phone = testPhone();
@@ -27,7 +27,8 @@ describe('the app context', () => {
       url: `/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
     });
     expect(outbox.json().messages).toHaveLength(1);
-    expect(ctx.context.providers.payments).toBeNull();
+    expect(ctx.context.providers.payments.name).toBe('sandbox');
+    expect(ctx.context.sandbox).not.toBeNull();
   });
 
   it('sends codes through the SMS adapter a test hands in, and nothing lands in the outbox', async () => {

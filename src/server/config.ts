@@ -22,6 +22,10 @@ const ZEnv = z.object({
   /** Extra page origins allowed to use passkeys, comma-separated (e.g. the Vite dev server). */
   WEBAUTHN_ORIGINS: z.string().optional(),
   SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /** Who moves money: the sandbox network (docs/sandbox.md) unless another adapter is named. */
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
+  SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
   /**
    * Whose X-Forwarded-For to believe: nobody by default (a client could name any address and
    * slip past the limits per address); `true` for every hop, a number of hops, or addresses.
@@ -48,6 +52,9 @@ export type TConfig = {
   webauthnOrigins: string[];
   /** Where one-time codes go: 'sandbox' keeps them in an outbox shown on /sandbox/messages. */
   smsProvider: 'sandbox';
+  /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
+  paymentProvider: 'sandbox';
+  sandboxCardTimeoutMs: number;
   /** Whether every answer carries Strict-Transport-Security. */
   hsts: boolean;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client's address. */
@@ -100,6 +107,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
     webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
     smsProvider: e.SMS_PROVIDER,
+    paymentProvider: e.PAYMENT_PROVIDER,
+    sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };

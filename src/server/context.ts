@@ -3,9 +3,11 @@ import type { TConfig } from './config';
 import type { TDb } from './db/database';
 import type { TEventBus, TEventErrorHandler } from './events/event-bus';
 import { inProcessEventBus } from './events/in-process-event-bus';
-import { EMPTY_PAYMENT_PROVIDER_SEAT, type TPaymentProviderSeat } from './providers/payments';
+import type { TPaymentProvider } from './providers/payments';
+import { sandboxCardNetwork, type TSandboxCardNetwork } from './providers/sandbox-card-network';
 import { smsSenderFor, type TSmsSender } from './providers/sms';
 import type { TRateLimiters } from './rate-limits';
+import { SANDBOX_CARDS } from './sandbox/fixtures';
 
 /*
  * The composition root's product (ARCHITECTURE.md "The composition root"): what every route and
@@ -17,15 +19,22 @@ import type { TRateLimiters } from './rate-limits';
 export type TProviders = {
   /** One-time codes by SMS: the sandbox outbox unless SMS_PROVIDER names another. */
   sms: TSmsSender;
-  /** Money movement: an empty seat the money-core issue fills (providers/payments.ts). */
-  payments: TPaymentProviderSeat;
+  /** Money movement: the sandbox network unless PAYMENT_PROVIDER names another. */
+  payments: TPaymentProvider;
 };
+
+/**
+ * The sandbox network's own controls (answering a 3-D Secure page, reading its fixtures), there
+ * only while it is the payment provider: with a real one, none of the sandbox's routes exist.
+ */
+export type TSandboxControls = { cards: TSandboxCardNetwork };
 
 export type TAppContext = {
   db: TDb;
   config: TConfig;
   clock: TClock;
   providers: TProviders;
+  sandbox: TSandboxControls | null;
   events: TEventBus;
 };
 
@@ -48,14 +57,20 @@ export function createAppContext(
   overrides: TAdapterOverrides = {},
 ): TAppContext {
   const { db, config } = base;
+  const cards = sandboxCardNetwork({
+    cards: SANDBOX_CARDS,
+    publicUrl: config.publicUrl,
+    timeoutMs: config.sandboxCardTimeoutMs,
+  });
   return {
     db,
     config,
     clock: overrides.clock ?? systemClock,
     providers: {
       sms: overrides.providers?.sms ?? smsSenderFor(config, db),
-      payments: EMPTY_PAYMENT_PROVIDER_SEAT,
+      payments: cards,
     },
+    sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
     events: overrides.events ?? inProcessEventBus({ onError: base.onEventError }),
   };
 }

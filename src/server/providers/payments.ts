@@ -1,9 +1,85 @@
-/**
- * The seat of the PaymentProvider port (ARCHITECTURE.md "Money movement: the provider port").
- * The money-core issue fills it: the port's interface, its sandbox adapter and their contract
- * suite arrive together, chosen at start-up like the SMS adapter. Until then the seat is empty
- * and nothing may read it.
- */
-export type TPaymentProviderSeat = null;
+import type { TCardBrand } from '../../domain/card-brand';
 
-export const EMPTY_PAYMENT_PROVIDER_SEAT: TPaymentProviderSeat = null;
+/*
+ * The PaymentProvider port (ARCHITECTURE.md "Money movement: the provider port"): everything a
+ * bank or a card network does for us, behind one interface. One adapter per app, chosen at
+ * start-up from PAYMENT_PROVIDER (context.ts); the sandbox network is the default. Every adapter
+ * passes the contract suite in payments.contract.ts.
+ *
+ * The port grows flow by flow: card charges first (PIN, OTP, 3-D Secure, the ways a charge
+ * fails); transfers into one-time accounts, direct debits on mandates, refunds and the card
+ * terminal join it with the flows that use them.
+ *
+ * What crosses it: card details in the clear, in memory only, for the one call that needs them
+ * (never stored, never logged: the adapter keeps none of them either); amounts in integer kobo;
+ * our reference for the attempt, which a provider echoes and which makes a retried call safe.
+ */
+
+/** A card as the payer typed it, decrypted for one call: digits, 'MM/YY', CVV, PIN if asked. */
+export type TPlainCard = {
+  number: string;
+  expiry: string;
+  cvv: string;
+  pin: string | null;
+};
+
+/** What may be kept of a card: its brand and the digits every receipt shows. */
+export type TCardSummary = { brand: TCardBrand; first6: string; last4: string };
+
+/** Why a charge failed, for our records and the merchant; the payer reads the catalogue's text. */
+export type TCardFailureReason =
+  | 'declined'
+  | 'insufficient_funds'
+  | 'invalid_card'
+  | 'incorrect_pin'
+  | 'incorrect_otp'
+  | 'three_ds_declined'
+  | 'timeout';
+
+/** Where a charge stands after a call to the provider. */
+export type TCardChargeOutcome =
+  | { kind: 'succeeded'; providerReference: string; card: TCardSummary }
+  | {
+      kind: 'otp_required';
+      providerReference: string;
+      card: TCardSummary;
+      /** The issuer's words, e.g. 'Enter the OTP sent to 0803***1234'. */
+      displayMessage: string;
+    }
+  | {
+      kind: 'three_ds_required';
+      providerReference: string;
+      card: TCardSummary;
+      /** The issuer's challenge page, opened by the payer's browser. */
+      challengeUrl: string;
+      displayMessage: string;
+    }
+  | {
+      kind: 'failed';
+      /** null when the provider never took the charge (an invalid card, no answer). */
+      providerReference: string | null;
+      card: TCardSummary | null;
+      reason: TCardFailureReason;
+    };
+
+export type TCardChargeRequest = {
+  /**
+   * Ours: one per attempt, sent so a provider that deduplicates can. Our attempt's state, changed
+   * atomically, is what keeps a charge from being taken twice (docs/payments.md).
+   */
+  reference: string;
+  amount: number;
+  narration: string;
+  card: TPlainCard;
+};
+
+export type TPaymentProvider = {
+  /** A short name for logs and records: 'sandbox', or the provider's own. */
+  readonly name: string;
+
+  /** Charges a card: succeeded, or a step the payer must take (OTP, 3-D Secure), or failed. */
+  chargeCard(request: TCardChargeRequest): Promise<TCardChargeOutcome>;
+
+  /** Completes a charge that asked for an OTP. A wrong OTP fails the charge. */
+  submitCardOtp(request: { providerReference: string; otp: string }): Promise<TCardChargeOutcome>;
+};

@@ -1,3 +1,6 @@
 // The whole database schema, as Drizzle and drizzle-kit read it (drizzle.config.ts).
 export * from './consents';
 export * from './identity';
+export * from './events';
+export * from './money';
+export * from './sandbox';

@@ -1,0 +1,157 @@
+/*
+ * The books (docs/payments.md): each way a payer tried to pay, the keys that protect card fields
+ * in transit, and a double-entry ledger in integer kobo whose every transaction sums to zero.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { consents, merchants, payments } from './consents';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const PAYMENT_METHODS = ['bank_transfer', 'card', 'account', 'chip_card'] as const;
+export const ATTEMPT_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
+
+/**
+ * One way a payer tried to pay an immediate payment: a card charge, a transfer into a one-time
+ * account, a debit of a saved account, a chip card. A payment has at most one completed attempt.
+ */
+export const paymentAttempts = pgTable(
+  'payment_attempts',
+  {
+    id: text('id').primaryKey(),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    consentId: text('consent_id')
+      .notNull()
+      .references(() => consents.id, { onDelete: 'cascade' }),
+    method: text('method', { enum: PAYMENT_METHODS }).notNull(),
+    status: text('status', { enum: ATTEMPT_STATUSES }).notNull().default('pending'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** The signed-in payer, or null for a payment made without sign-in (spec §6). */
+    payerId: text('payer_id'),
+    provider: text('provider').notNull(),
+    providerReference: text('provider_reference'),
+    /** What the payer sees now (spec §4 progress text), e.g. 'Waiting for transfer confirmation...'. */
+    stepText: text('step_text'),
+    /** What is kept of a card: brand, first 6, last 4. Never the number, CVV or PIN. */
+    cardBrand: text('card_brand'),
+    cardFirst6: text('card_first6'),
+    cardLast4: text('card_last4'),
+    saveCard: boolean('save_card').notNull().default(false),
+    /** The one-time transfer account (spec §3 Transfer details) while this attempt waits on it. */
+    transferDetails: jsonb('transfer_details').$type<{
+      bankName: string;
+      accountNumber: string;
+      accountName: string;
+      expiresAt: string;
+    }>(),
+    /** The catalogue's code and the provider's reason when it failed. */
+    failureCode: text('failure_code'),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('payment_attempts_payment').on(t.paymentId),
+    uniqueIndex('payment_attempts_one_completed')
+      .on(t.paymentId)
+      .where(sql`status = 'completed'`),
+    uniqueIndex('payment_attempts_provider_reference').on(t.provider, t.providerReference),
+    check('payment_attempts_amount_positive', sql`amount > 0`),
+  ],
+);
+
+/**
+ * RSA-OAEP key pairs that wrap the AES keys of card fields (spec §7 encryption). The newest is
+ * handed out; a replaced key still decrypts until `retiresAt`. The private key is kept sealed
+ * with a server secret, never in the clear.
+ */
+export const cardEncryptionKeys = pgTable('card_encryption_keys', {
+  keyId: text('key_id').primaryKey(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  privateKeySealed: text('private_key_sealed').notNull(),
+  createdAt: createdAt(),
+  /** null while it is the key handed out; set when a newer key replaces it. */
+  retiresAt: timestamp('retires_at', { withTimezone: true }),
+});
+
+export const LEDGER_ACCOUNT_KINDS = [
+  /** Money a payer sent from outside (a card, a bank account): it goes negative as they pay. */
+  'payer_source',
+  /** A merchant's collection ("shield") wallet. */
+  'collection_wallet',
+  /** What the provider holds for us between a charge and its settlement. */
+  'provider_clearing',
+] as const;
+
+/** An account of our books, e.g. 'collection_wallet:{merchantId}'. */
+export const ledgerAccounts = pgTable('ledger_accounts', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: LEDGER_ACCOUNT_KINDS }).notNull(),
+  merchantId: text('merchant_id').references(() => merchants.id),
+  /** Kept with every entry, in the entry's own statement; checkLedger proves it is the sum. */
+  balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const LEDGER_TRANSACTION_KINDS = [
+  'card_payment',
+  'transfer_payment',
+  'transfer_return',
+  'account_debit',
+  'chip_card_payment',
+  'test_charge_refund',
+] as const;
+
+/** One movement of money: its entries sum to zero (checked by a trigger at commit). */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: LEDGER_TRANSACTION_KINDS }).notNull(),
+    paymentId: text('payment_id').references(() => payments.id),
+    attemptId: text('attempt_id').references(() => paymentAttempts.id),
+    /** What makes the movement unique, so a retry books nothing twice. */
+    reference: text('reference').notNull(),
+    narration: text('narration').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_transactions_reference').on(t.kind, t.reference),
+    index('ledger_transactions_payment').on(t.paymentId),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** Kobo: positive credits the account, negative debits it. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_transaction').on(t.transactionId),
+    index('ledger_entries_account').on(t.accountId),
+    check('ledger_entries_amount_nonzero', sql`amount <> 0`),
+  ],
+);

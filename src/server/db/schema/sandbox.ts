@@ -1,0 +1,69 @@
+/*
+ * The sandbox network's own tables (docs/sandbox.md): the bank side of the simulation. A real
+ * provider keeps these on its side, so nothing outside src/server/sandbox and the sandbox
+ * adapter reads them.
+ */
+import {
+  bigint,
+  bigserial,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** The test accounts' balances, seeded from the fixtures; debits move them. */
+export const sandboxAccounts = pgTable(
+  'sandbox_accounts',
+  {
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    accountName: text('account_name').notNull(),
+    balance: bigint('balance', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.institutionCode, t.accountNumber] })],
+);
+
+/** One-time accounts issued for a transfer; each takes one payment of its exact amount. */
+export const sandboxVirtualAccounts = pgTable(
+  'sandbox_virtual_accounts',
+  {
+    accountNumber: text('account_number').primaryKey(),
+    /** Our attempt's reference, which the provider echoes when money arrives. */
+    reference: text('reference').notNull().unique(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    accountName: text('account_name').notNull(),
+    status: text('status', { enum: ['open', 'paid'] })
+      .notNull()
+      .default('open'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_virtual_accounts_expires').on(t.expiresAt)],
+);
+
+export const SANDBOX_TRANSFER_OUTCOMES = [
+  'credited',
+  'returned_wrong_amount',
+  'returned_expired',
+  'returned_already_paid',
+  'returned_unknown_account',
+] as const;
+
+/** Every transfer sent to a one-time account, and what became of it: nothing is lost. */
+export const sandboxTransfers = pgTable(
+  'sandbox_transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountNumber: text('account_number').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    outcome: text('outcome', { enum: SANDBOX_TRANSFER_OUTCOMES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_transfers_account').on(t.accountNumber)],
+);

@@ -1,0 +1,34 @@
+import type { TDb } from '../db/database';
+import { events } from '../db/schema';
+
+/*
+ * The event log (docs/payments.md "Events"): every event a payer's page listens to is a row,
+ * written in the same transaction as the state change it reports, so an event exists exactly
+ * when its change committed. The row's id is the server-sent-event id; the database notifies
+ * every process's listeners at commit (migration 0003, events_notify).
+ */
+
+/** The streams events are written to, and who may read each (routes/event-streams.ts). */
+export const eventStreams = {
+  payment: (paymentId: string) => `payment:${paymentId}`,
+  cardLinking: (payerId: string) => `card-linking:${payerId}`,
+  bankValidation: (validationId: string) => `bank-validation:${validationId}`,
+  accountLink: (accountLinkId: string) => `account-link:${accountLinkId}`,
+} as const;
+
+export type TLoggedEvent = {
+  id: number;
+  stream: string;
+  type: string;
+  data: Record<string, unknown>;
+};
+
+/** Appends an event inside `tx`, the transaction of the change it reports; answers its id. */
+export async function appendEvent(
+  tx: TDb,
+  event: { stream: string; type: string; data: Record<string, unknown> },
+): Promise<number> {
+  const [row] = await tx.insert(events).values(event).returning({ id: events.id });
+  if (!row) throw new Error('An event could not be appended');
+  return row.id;
+}

@@ -1,0 +1,120 @@
+// The contract of the PaymentProvider port: every adapter (the sandbox network today, a real
+// provider's test mode later) passes this suite, run by providers/sandbox-card-network.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { TCardScenario } from './sandbox-card-network';
+import type { TCardChargeOutcome, TPaymentProvider, TPlainCard } from './payments';
+
+export type TPaymentProviderUnderTest = {
+  provider: TPaymentProvider;
+  /** A test card of the provider's that takes this path, with its PIN and OTP. */
+  cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
+  /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
+  answerThreeDs(
+    outcome: Extract<TCardChargeOutcome, { kind: 'three_ds_required' }>,
+    approved: boolean,
+  ): Promise<TCardChargeOutcome>;
+};
+
+let seq = 0;
+const reference = () => `att_contract_${Date.now()}_${(seq += 1)}`;
+
+export function paymentProviderContract(adapter: string, make: () => TPaymentProviderUnderTest) {
+  describe(`PaymentProvider port contract: ${adapter}`, () => {
+    const underTest = make();
+    const { provider } = underTest;
+    const charge = (scenario: TCardScenario, change: Partial<TPlainCard> = {}) => {
+      const { card } = underTest.cardFor(scenario);
+      return provider.chargeCard({
+        reference: reference(),
+        amount: 250_000,
+        narration: 'Order 17',
+        card: { ...card, ...change },
+      });
+    };
+
+    it('charges a PIN card with its PIN, and names the card by brand, first 6 and last 4', async () => {
+      const { card } = underTest.cardFor('pin_only');
+      const outcome = await charge('pin_only');
+      expect(outcome).toMatchObject({
+        kind: 'succeeded',
+        card: { first6: card.number.slice(0, 6), last4: card.number.slice(-4) },
+      });
+      expect(outcome.kind === 'succeeded' && outcome.providerReference).toBeTruthy();
+    });
+
+    it('fails a charge with the wrong PIN', async () => {
+      expect(await charge('pin_only', { pin: '0000' })).toMatchObject({
+        kind: 'failed',
+        reason: 'incorrect_pin',
+      });
+    });
+
+    it('asks for an OTP, then completes with the right one', async () => {
+      const outcome = await charge('pin_otp');
+      expect(outcome.kind).toBe('otp_required');
+      if (outcome.kind !== 'otp_required') return;
+      expect(outcome.displayMessage).not.toBe('');
+      const done = await provider.submitCardOtp({
+        providerReference: outcome.providerReference,
+        otp: underTest.cardFor('pin_otp').otp,
+      });
+      expect(done).toMatchObject({ kind: 'succeeded' });
+    });
+
+    it('fails a charge whose OTP is wrong', async () => {
+      const outcome = await charge('pin_otp');
+      if (outcome.kind !== 'otp_required') throw new Error(`expected an OTP, got ${outcome.kind}`);
+      const wrong = underTest.cardFor('pin_otp').otp === '000000' ? '111111' : '000000';
+      expect(
+        await provider.submitCardOtp({ providerReference: outcome.providerReference, otp: wrong }),
+      ).toMatchObject({ kind: 'failed', reason: 'incorrect_otp' });
+    });
+
+    it('raises a 3-D Secure challenge, approved or declined by the payer', async () => {
+      const first = await charge('three_ds');
+      const second = await charge('three_ds');
+      if (first.kind !== 'three_ds_required' || second.kind !== 'three_ds_required') {
+        throw new Error(`expected 3-D Secure, got ${first.kind} and ${second.kind}`);
+      }
+      expect(first.challengeUrl).toMatch(/^https?:\/\//);
+      expect(await underTest.answerThreeDs(first, true)).toMatchObject({ kind: 'succeeded' });
+      expect(await underTest.answerThreeDs(second, false)).toMatchObject({
+        kind: 'failed',
+        reason: 'three_ds_declined',
+      });
+    });
+
+    it.each([
+      ['declined', 'declined'],
+      ['insufficient_funds', 'insufficient_funds'],
+      ['timeout', 'timeout'],
+    ] as const)('fails a %s card with reason %s', async (scenario, reason) => {
+      expect(await charge(scenario)).toMatchObject({ kind: 'failed', reason });
+    });
+
+    it('refuses a wrong expiry or CVV, and a card it does not know, without a reference', async () => {
+      expect(await charge('pin_only', { cvv: '000' })).toMatchObject({
+        kind: 'failed',
+        providerReference: null,
+      });
+      expect(await charge('pin_only', { expiry: '01/20' })).toMatchObject({ kind: 'failed' });
+      expect(await charge('pin_only', { number: '4000000000000002', pin: '1234' })).toMatchObject({
+        kind: 'failed',
+        providerReference: null,
+      });
+    });
+
+    it('gives back no card number in anything it answers', async () => {
+      const numbers = (['pin_only', 'pin_otp', 'three_ds', 'declined'] as const).map(
+        (scenario) => underTest.cardFor(scenario).card.number,
+      );
+      const text = JSON.stringify([
+        await charge('pin_only'),
+        await charge('pin_otp'),
+        await charge('three_ds'),
+        await charge('declined'),
+      ]);
+      for (const number of numbers) expect(text).not.toContain(number);
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_CARDS } from '../sandbox/fixtures';
+import { paymentProviderContract } from './payments.contract';
+import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
+
+const network = () =>
+  sandboxCardNetwork({ cards: SANDBOX_CARDS, publicUrl: 'http://localhost:3999', timeoutMs: 5 });
+
+const fixtureFor = (scenario: TCardScenario) => {
+  const fixture = SANDBOX_CARDS.find((card) => card.scenario === scenario);
+  if (!fixture) throw new Error(`No sandbox card for ${scenario}`);
+  return fixture;
+};
+
+paymentProviderContract('sandbox network', () => {
+  const provider = network();
+  return {
+    provider,
+    cardFor: (scenario) => {
+      const { number, expiry, cvv, pin, otp } = fixtureFor(scenario);
+      return { card: { number, expiry, cvv, pin }, otp };
+    },
+    answerThreeDs: async (outcome, approved) => {
+      const answer = provider.resolveThreeDs(outcome.providerReference, approved);
+      if (!answer) throw new Error('The sandbox did not know its own challenge');
+      return answer;
+    },
+  };
+});
+
+describe('sandbox card network', () => {
+  it('has a published card for every scenario it plays', () => {
+    const scenarios = SANDBOX_CARDS.map((card) => card.scenario).sort();
+    expect(scenarios).toEqual(
+      ['declined', 'insufficient_funds', 'pin_only', 'pin_otp', 'three_ds', 'timeout'].sort(),
+    );
+  });
+
+  it('opens the challenge page on our own sandbox, and describes the charge it is for', async () => {
+    const provider = network();
+    const { number, expiry, cvv, pin } = fixtureFor('three_ds');
+    const outcome = await provider.chargeCard({
+      reference: 'att_1',
+      amount: 1_250_00,
+      narration: 'Order 1',
+      card: { number, expiry, cvv, pin },
+    });
+    if (outcome.kind !== 'three_ds_required') throw new Error(outcome.kind);
+    expect(outcome.challengeUrl).toBe(
+      `http://localhost:3999/sandbox/3ds/${outcome.providerReference}`,
+    );
+    expect(provider.describeCharge(outcome.providerReference)).toEqual({
+      amount: 1_250_00,
+      card: { brand: 'visa', first6: number.slice(0, 6), last4: number.slice(-4) },
+    });
+  });
+
+  it('knows no reference it did not make, and no OTP for a charge that asked for none', async () => {
+    const provider = network();
+    expect(provider.describeCharge('sbx_ch_bm90IGpzb24')).toBeNull();
+    expect(provider.resolveThreeDs('pa_123', true)).toBeNull();
+    const { number, expiry, cvv, pin } = fixtureFor('pin_only');
+    const paid = await provider.chargeCard({
+      reference: 'att_2',
+      amount: 100,
+      narration: 'x',
+      card: { number, expiry, cvv, pin },
+    });
+    if (paid.kind !== 'succeeded') throw new Error(paid.kind);
+    expect(
+      await provider.submitCardOtp({ providerReference: paid.providerReference, otp: '123456' }),
+    ).toMatchObject({ kind: 'failed' });
+    expect(provider.resolveThreeDs(paid.providerReference, true)).toBeNull();
+  });
+});

@@ -1,0 +1,187 @@
+import { detectCardBrand } from '../../domain/card-brand';
+import type {
+  TCardChargeOutcome,
+  TCardChargeRequest,
+  TCardFailureReason,
+  TCardSummary,
+  TPaymentProvider,
+} from './payments';
+
+/*
+ * The sandbox card network: a deterministic issuer for the published test cards (docs/sandbox.md).
+ * Each card's scenario decides what a charge does, so a person on /sandbox and a test take the
+ * same path: PIN only, PIN then OTP, 3-D Secure, declined, insufficient funds, no answer.
+ *
+ * It keeps no state and no card: where a charge waits for the payer (OTP, 3-D Secure), what it
+ * needs later travels in its provider reference — the scenario, the amount, first 6 and last 4 —
+ * which our payment attempt stores and hands back. References come from our own records, never
+ * from a payer's request, so the network trusts them as an issuer trusts its own.
+ */
+
+/** A published test card, as the fixtures list it. */
+export type TSandboxCard = {
+  number: string;
+  expiry: string;
+  cvv: string;
+  pin: string;
+  otp: string;
+  scenario: string;
+};
+
+export const CARD_SCENARIOS = [
+  'pin_only',
+  'pin_otp',
+  'three_ds',
+  'declined',
+  'insufficient_funds',
+  'timeout',
+] as const;
+export type TCardScenario = (typeof CARD_SCENARIOS)[number];
+
+type TReferencePayload = { r: string; a: number; s: TCardScenario; f6: string; l4: string };
+
+const REFERENCE_PREFIX = 'sbx_ch_';
+
+const encodeReference = (payload: TReferencePayload) =>
+  REFERENCE_PREFIX + Buffer.from(JSON.stringify(payload)).toString('base64url');
+
+function decodeReference(reference: string): TReferencePayload | null {
+  if (!reference.startsWith(REFERENCE_PREFIX)) return null;
+  try {
+    const payload = JSON.parse(
+      Buffer.from(reference.slice(REFERENCE_PREFIX.length), 'base64url').toString('utf8'),
+    ) as Partial<TReferencePayload>;
+    const scenario = CARD_SCENARIOS.find((s) => s === payload.s);
+    if (
+      typeof payload.r !== 'string' ||
+      typeof payload.a !== 'number' ||
+      !scenario ||
+      typeof payload.f6 !== 'string' ||
+      typeof payload.l4 !== 'string'
+    ) {
+      return null;
+    }
+    return { r: payload.r, a: payload.a, s: scenario, f6: payload.f6, l4: payload.l4 };
+  } catch {
+    return null;
+  }
+}
+
+const summaryOf = (number: string): TCardSummary | null => {
+  const brand = detectCardBrand(number);
+  return brand ? { brand, first6: number.slice(0, 6), last4: number.slice(-4) } : null;
+};
+
+/** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
+export type TSandboxCardNetwork = TPaymentProvider & {
+  /** The payer's answer on the challenge page: approved or declined. */
+  resolveThreeDs(providerReference: string, approved: boolean): TCardChargeOutcome | null;
+  /** The amount and card a challenge is for, to show on the challenge page. */
+  describeCharge(providerReference: string): { amount: number; card: TCardSummary } | null;
+};
+
+export type TSandboxCardNetworkOptions = {
+  cards: readonly TSandboxCard[];
+  /** Where the server's pages are, for the 3-D Secure challenge page's address. */
+  publicUrl: string;
+  /** How long the 'timeout' card keeps a charge waiting before it fails. */
+  timeoutMs: number;
+};
+
+export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandboxCardNetwork {
+  const byNumber = new Map(options.cards.map((card) => [card.number, card]));
+  const scenarioOf = (card: TSandboxCard): TCardScenario | null =>
+    CARD_SCENARIOS.find((s) => s === card.scenario) ?? null;
+  /** The fixture a waiting charge was made with (for its OTP). */
+  const cardOf = (payload: TReferencePayload) =>
+    options.cards.find(
+      (card) =>
+        card.scenario === payload.s &&
+        card.number.startsWith(payload.f6) &&
+        card.number.endsWith(payload.l4),
+    );
+
+  const failed = (
+    reason: TCardFailureReason,
+    card: TCardSummary | null,
+    providerReference: string | null,
+  ): TCardChargeOutcome => ({ kind: 'failed', reason, card, providerReference });
+
+  return {
+    name: 'sandbox',
+
+    async chargeCard({ reference, amount, card }: TCardChargeRequest) {
+      const summary = summaryOf(card.number);
+      const known = byNumber.get(card.number);
+      if (!summary || !known) return failed('declined', summary, null);
+      const scenario = scenarioOf(known);
+      if (!scenario) return failed('declined', summary, null);
+      if (!Number.isSafeInteger(amount) || amount <= 0) return failed('declined', summary, null);
+      if (card.expiry !== known.expiry || card.cvv !== known.cvv) {
+        return failed('invalid_card', summary, null);
+      }
+      const providerReference = encodeReference({
+        r: reference,
+        a: amount,
+        s: scenario,
+        f6: summary.first6,
+        l4: summary.last4,
+      });
+      switch (scenario) {
+        case 'declined':
+          return failed('declined', summary, providerReference);
+        case 'insufficient_funds':
+          return failed('insufficient_funds', summary, providerReference);
+        case 'timeout':
+          await new Promise((resolve) => setTimeout(resolve, options.timeoutMs));
+          return failed('timeout', summary, null);
+        case 'three_ds':
+          return {
+            kind: 'three_ds_required',
+            providerReference,
+            card: summary,
+            challengeUrl: `${options.publicUrl}/sandbox/3ds/${providerReference}`,
+            displayMessage: 'Complete the 3-D Secure check your bank asks for',
+          };
+        case 'pin_only':
+        case 'pin_otp':
+          if (card.pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
+          return scenario === 'pin_only'
+            ? { kind: 'succeeded', providerReference, card: summary }
+            : {
+                kind: 'otp_required',
+                providerReference,
+                card: summary,
+                displayMessage: 'Enter the OTP sent to the phone number registered with your bank',
+              };
+      }
+    },
+
+    async submitCardOtp({ providerReference, otp }) {
+      const payload = decodeReference(providerReference);
+      const fixture = payload && payload.s === 'pin_otp' ? cardOf(payload) : undefined;
+      const summary = fixture ? summaryOf(fixture.number) : null;
+      if (!fixture || !summary) return failed('declined', null, providerReference);
+      return otp === fixture.otp
+        ? { kind: 'succeeded', providerReference, card: summary }
+        : failed('incorrect_otp', summary, providerReference);
+    },
+
+    resolveThreeDs(providerReference, approved) {
+      const payload = decodeReference(providerReference);
+      const fixture = payload && payload.s === 'three_ds' ? cardOf(payload) : undefined;
+      const summary = fixture ? summaryOf(fixture.number) : null;
+      if (!summary) return null;
+      return approved
+        ? { kind: 'succeeded', providerReference, card: summary }
+        : failed('three_ds_declined', summary, providerReference);
+    },
+
+    describeCharge(providerReference) {
+      const payload = decodeReference(providerReference);
+      const fixture = payload ? cardOf(payload) : undefined;
+      const summary = fixture ? summaryOf(fixture.number) : null;
+      return payload && summary ? { amount: payload.a, card: summary } : null;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { validateCardNumber } from '../../domain/card-number';
+import { isValidNuban } from '../../domain/nuban';
+import { ACCOUNT_SCENARIOS, SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CARDS } from './fixtures';
+
+const luhnValid = (digits: string) =>
+  [...digits].reverse().reduce((sum, d, i) => {
+    const doubled = i % 2 === 1 ? Number(d) * 2 : Number(d);
+    return sum + (doubled > 9 ? doubled - 9 : doubled);
+  }, 0) %
+    10 ===
+  0;
+
+describe('sandbox fixtures', () => {
+  it('lists at least 10 banks with distinct codes, Rubies MFB among them', () => {
+    expect(SANDBOX_BANKS.length).toBeGreaterThanOrEqual(10);
+    const codes = SANDBOX_BANKS.map((bank) => bank.institutionCode);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(SANDBOX_BANKS.map((bank) => bank.name)).toContain('Rubies MFB');
+  });
+
+  it('gives every account a NUBAN valid for its bank, and a bank the list knows', () => {
+    for (const account of SANDBOX_ACCOUNTS) {
+      expect(
+        isValidNuban(account.institutionCode, account.accountNumber),
+        account.accountNumber,
+      ).toBe(true);
+      expect(SANDBOX_BANKS.some((bank) => bank.institutionCode === account.institutionCode)).toBe(
+        true,
+      );
+      expect(Number.isSafeInteger(account.balance)).toBe(true);
+    }
+  });
+
+  it('has an account for every account scenario, and not-supported sits at a bank with none', () => {
+    for (const scenario of ACCOUNT_SCENARIOS) {
+      expect(
+        SANDBOX_ACCOUNTS.some((account) => account.scenario === scenario),
+        scenario,
+      ).toBe(true);
+    }
+    const unsupported = SANDBOX_ACCOUNTS.find((account) => account.scenario === 'not_supported');
+    const bank = SANDBOX_BANKS.find((b) => b.institutionCode === unsupported?.institutionCode);
+    expect(bank?.integrations).toEqual([]);
+  });
+
+  it('gives every card a Luhn-valid number the card form accepts, of each brand', () => {
+    for (const card of SANDBOX_CARDS) {
+      expect(luhnValid(card.number), card.number).toBe(true);
+      expect(validateCardNumber(card.number)).toBeNull();
+      expect(card.expiry).toMatch(/^(0[1-9]|1[0-2])\/\d{2}$/);
+    }
+    expect(new Set(SANDBOX_CARDS.map((card) => card.brand))).toEqual(
+      new Set(['visa', 'mastercard', 'verve']),
+    );
+  });
+});

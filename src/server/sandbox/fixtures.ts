@@ -1,0 +1,228 @@
+import { detectCardBrand, type TCardBrand } from '../../domain/card-brand';
+import { DEFAULT_TRANSFER_BANK_NAME } from '../../domain/constants';
+import type { TSandboxCard } from '../providers/sandbox-card-network';
+
+/*
+ * The sandbox network's published test data (docs/sandbox.md, GET /api/sandbox/fixtures, the
+ * /sandbox page): real Nigerian banks by institution code, accounts whose numbers pass the NUBAN
+ * check digit for their bank, and Luhn-valid cards. Each account and card names the path it
+ * triggers with a stable snake_case scenario word that tests and docs use.
+ *
+ * Nothing here is a secret: these are the sandbox's own numbers, and no real card or account
+ * can be charged through the sandbox.
+ */
+
+export const BANK_INTEGRATIONS = [
+  'transactionService',
+  'altTransactionService',
+  'card',
+  'nibssAlt',
+] as const;
+export type TBankIntegration = (typeof BANK_INTEGRATIONS)[number];
+
+export type TSandboxBank = {
+  /** CBN code: 3 digits for a deposit-money bank, 5 for a microfinance bank. */
+  institutionCode: string;
+  name: string;
+  integrations: readonly TBankIntegration[];
+};
+
+export const SANDBOX_BANKS: readonly TSandboxBank[] = [
+  {
+    institutionCode: '044',
+    name: 'Access Bank',
+    integrations: ['transactionService', 'card', 'nibssAlt'],
+  },
+  {
+    institutionCode: '058',
+    name: 'Guaranty Trust Bank',
+    integrations: ['transactionService', 'card'],
+  },
+  { institutionCode: '057', name: 'Zenith Bank', integrations: ['transactionService', 'card'] },
+  {
+    institutionCode: '011',
+    name: 'First Bank of Nigeria',
+    integrations: ['altTransactionService', 'card', 'nibssAlt'],
+  },
+  {
+    institutionCode: '033',
+    name: 'United Bank for Africa',
+    integrations: ['transactionService', 'card'],
+  },
+  { institutionCode: '070', name: 'Fidelity Bank', integrations: ['altTransactionService'] },
+  { institutionCode: '035', name: 'Wema Bank', integrations: ['card'] },
+  { institutionCode: '221', name: 'Stanbic IBTC Bank', integrations: ['nibssAlt'] },
+  { institutionCode: '214', name: 'First City Monument Bank', integrations: [] },
+  { institutionCode: '232', name: 'Sterling Bank', integrations: ['transactionService', 'card'] },
+  {
+    institutionCode: '125',
+    name: DEFAULT_TRANSFER_BANK_NAME,
+    integrations: ['transactionService'],
+  },
+  { institutionCode: '50211', name: 'Kuda Microfinance Bank', integrations: ['card'] },
+  {
+    institutionCode: '50515',
+    name: 'Moniepoint Microfinance Bank',
+    integrations: ['transactionService'],
+  },
+];
+
+/** The bank that issues one-time transfer accounts (spec §8: 'Rubies MFB'). */
+export const SANDBOX_TRANSFER_BANK_CODE = '125';
+
+export const ACCOUNT_SCENARIOS = [
+  'links_by_test_transfer',
+  'links_by_auth_params',
+  'links_by_card',
+  'paper_mandate',
+  'not_supported',
+  'insufficient_funds',
+] as const;
+export type TAccountScenario = (typeof ACCOUNT_SCENARIOS)[number];
+
+export type TSandboxAccount = {
+  accountNumber: string;
+  institutionCode: string;
+  accountName: string;
+  scenario: TAccountScenario;
+  /** Opening balance in kobo; debits and test charges move it. */
+  balance: number;
+  /** What the bank asks to authorise a mandate on this account (links_by_auth_params). */
+  authParams: { cardLast4: string; otp: string } | null;
+  /** One line for a person choosing an account on /sandbox. */
+  description: string;
+};
+
+export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
+  {
+    accountNumber: '0123456785',
+    institutionCode: '058',
+    accountName: 'Adaeze Okafor',
+    scenario: 'links_by_test_transfer',
+    balance: 50_000_000,
+    authParams: null,
+    description: 'Links by a small test transfer; direct debits succeed.',
+  },
+  {
+    accountNumber: '0690000018',
+    institutionCode: '044',
+    accountName: 'Aisha Bello',
+    scenario: 'links_by_test_transfer',
+    balance: 2_000_000_000,
+    authParams: null,
+    description: 'Links by a small test transfer; a large balance for big payments.',
+  },
+  {
+    accountNumber: '3010000015',
+    institutionCode: '011',
+    accountName: 'Chukwuemeka Eze',
+    scenario: 'links_by_auth_params',
+    balance: 25_000_000,
+    authParams: { cardLast4: '4321', otp: '123456' },
+    description: 'Links by the alternate service: card last 4 digits 4321, then OTP 123456.',
+  },
+  {
+    accountNumber: '0250000012',
+    institutionCode: '035',
+    accountName: 'Funmilayo Adebayo',
+    scenario: 'links_by_card',
+    balance: 10_000_000,
+    authParams: null,
+    description: 'Links by a card on the account (use any test card that succeeds).',
+  },
+  {
+    accountNumber: '0030000015',
+    institutionCode: '221',
+    accountName: 'Ibrahim Musa',
+    scenario: 'paper_mandate',
+    balance: 10_000_000,
+    authParams: null,
+    description: 'Needs a signed paper mandate form.',
+  },
+  {
+    accountNumber: '1230000016',
+    institutionCode: '214',
+    accountName: 'Ngozi Nwosu',
+    scenario: 'not_supported',
+    balance: 10_000_000,
+    authParams: null,
+    description: 'Its bank supports no integration: shown as Not supported.',
+  },
+  {
+    accountNumber: '2200000011',
+    institutionCode: '057',
+    accountName: 'Tunde Bakare',
+    scenario: 'insufficient_funds',
+    balance: 5_000,
+    authParams: null,
+    description: 'Links by test transfer but holds only NGN 50.00: debits fail.',
+  },
+];
+
+export type TSandboxCardFixture = TSandboxCard & {
+  brand: TCardBrand;
+  description: string;
+};
+
+const card = (fixture: Omit<TSandboxCardFixture, 'brand'>): TSandboxCardFixture => {
+  const brand = detectCardBrand(fixture.number);
+  if (!brand) throw new Error(`Sandbox card ${fixture.number} has no brand`);
+  return { ...fixture, brand };
+};
+
+export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
+  card({
+    number: '4084080000000003',
+    expiry: '12/30',
+    cvv: '408',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'pin_only',
+    description: 'Approved after the PIN.',
+  }),
+  card({
+    number: '5399830000000024',
+    expiry: '10/31',
+    cvv: '539',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'pin_otp',
+    description: 'Asks for the PIN, then the OTP 123456.',
+  }),
+  card({
+    number: '4000000000003253',
+    expiry: '01/32',
+    cvv: '325',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'three_ds',
+    description: 'Opens a 3-D Secure page: Approve or Decline.',
+  }),
+  card({
+    number: '5060990000000016',
+    expiry: '06/30',
+    cvv: '506',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'declined',
+    description: 'Declined by the issuer.',
+  }),
+  card({
+    number: '5060990000000024',
+    expiry: '06/30',
+    cvv: '507',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'insufficient_funds',
+    description: 'Fails for insufficient funds.',
+  }),
+  card({
+    number: '4123450000000068',
+    expiry: '09/31',
+    cvv: '412',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'timeout',
+    description: 'The issuer never answers: the charge times out.',
+  }),
+];
