@@ -22,6 +22,8 @@ export * from './schemas/payment';
 export * from './schemas/auth';
 /** GET /api/form (spec §7). */
 export * from './schemas/form';
+/** The sandbox network's own calls: fixtures, transfers, 3-D Secure answers (docs/sandbox.md). */
+export * from './schemas/sandbox';
 /** Signed card-scheme logo URLs and bank logos (spec §7). */
 export * from './schemas/assets';
 /** Chip-card terminal key fetch and chip purchase (spec §7). */

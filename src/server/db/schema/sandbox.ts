@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { SANDBOX_TRANSFER_OUTCOMES } from '../../../domain/schemas/sandbox';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -47,13 +48,6 @@ export const sandboxVirtualAccounts = pgTable(
   (t) => [index('sandbox_virtual_accounts_expires').on(t.expiresAt)],
 );
 
-export const SANDBOX_TRANSFER_OUTCOMES = [
-  'credited',
-  'returned_wrong_amount',
-  'returned_expired',
-  'returned_already_paid',
-  'returned_unknown_account',
-] as const;
 
 /** Every transfer sent to a one-time account, and what became of it: nothing is lost. */
 export const sandboxTransfers = pgTable(

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { ZKobo } from './consent';
+
+/*
+ * The sandbox network's own calls (docs/sandbox.md): its published fixtures, a transfer "sent" into
+ * a one-time account, an answer to a 3-D Secure challenge, and moving a one-time account's expiry.
+ * They exist only while the sandbox is the payment provider.
+ */
+
+/** Stable snake_case words naming the path a fixture triggers. */
+const ZScenario = z.string().regex(/^[a-z][a-z0-9_]*$/);
+
+/** GET /api/sandbox/fixtures answer. */
+export const ZSandboxFixturesResponse = z.object({
+  banks: z.array(
+    z.object({
+      institutionCode: z.string(),
+      name: z.string(),
+      integrations: z.array(
+        z.enum(['transactionService', 'altTransactionService', 'card', 'nibssAlt']),
+      ),
+    }),
+  ),
+  accounts: z.array(
+    z.object({
+      accountNumber: z.string(),
+      institutionCode: z.string(),
+      accountName: z.string(),
+      scenario: ZScenario,
+    }),
+  ),
+  cards: z.array(
+    z.object({
+      number: z.string(),
+      expiry: z.string(),
+      cvv: z.string(),
+      pin: z.string(),
+      otp: z.string(),
+      brand: z.enum(['visa', 'mastercard', 'verve']),
+      scenario: ZScenario,
+    }),
+  ),
+});
+export type TSandboxFixturesResponse = z.infer<typeof ZSandboxFixturesResponse>;
+
+/** POST /api/sandbox/transfers body: send `amount` kobo to a one-time transfer account. */
+export const ZSandboxTransferRequest = z.strictObject({
+  accountNumber: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
+  amount: ZKobo.min(1).max(100_000_000_000),
+});
+export type TSandboxTransferRequest = z.infer<typeof ZSandboxTransferRequest>;
+
+export const SANDBOX_TRANSFER_OUTCOMES = [
+  /** The exact amount reached an open account: the payment completes. */
+  'credited',
+  /** Returned to the sender: not the amount the account was issued for. */
+  'returned_wrong_amount',
+  /** Returned to the sender: the account had expired. */
+  'returned_expired',
+  /** Returned to the sender: the account had already been paid. */
+  'returned_already_paid',
+  /** Returned to the sender: no such one-time account. */
+  'returned_unknown_account',
+] as const;
+export type TSandboxTransferOutcome = (typeof SANDBOX_TRANSFER_OUTCOMES)[number];
+
+/** POST /api/sandbox/transfers answer: what became of the transfer, in a sentence for a person. */
+export const ZSandboxTransferResponse = z.object({
+  success: z.literal(true),
+  outcome: z.enum(SANDBOX_TRANSFER_OUTCOMES),
+  message: z.string(),
+});
+export type TSandboxTransferResponse = z.infer<typeof ZSandboxTransferResponse>;
+
+/** POST /api/sandbox/3ds/{reference} body: the payer's answer on the challenge page. */
+export const ZSandboxThreeDsAnswer = z.strictObject({ approved: z.boolean() });
+export type TSandboxThreeDsAnswer = z.infer<typeof ZSandboxThreeDsAnswer>;
+
+/** POST /api/sandbox/3ds/{reference} answer. */
+export const ZSandboxThreeDsResponse = z.object({
+  success: z.literal(true),
+  status: z.enum(['completed', 'failed']),
+  message: z.string(),
+});
+export type TSandboxThreeDsResponse = z.infer<typeof ZSandboxThreeDsResponse>;
+
+/** POST /api/sandbox/virtual-accounts/{accountNumber}/expire answer: it expires now. */
+export const ZSandboxExpireResponse = z.object({ success: z.literal(true), expiresAt: z.string() });
+export type TSandboxExpireResponse = z.infer<typeof ZSandboxExpireResponse>;
