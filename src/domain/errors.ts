@@ -108,6 +108,17 @@ export const ERROR_CATALOGUE = {
   SOME_PAYMENTS_FAILED: { status: 402, message: 'Some payments failed. Please try again.' },
   CONSENT_REJECTED: { status: 409, message: 'Consent was rejected by user' },
   NO_OTP_DATA: { status: 400, message: 'No OTP data available' },
+  // Payments (ours, docs/payments.md): a payment's state that does not allow the call.
+  PAYMENT_IN_PROGRESS: {
+    status: 409,
+    message: 'This payment is already being processed. Please wait.',
+  },
+  PAYMENT_ALREADY_MADE: { status: 409, message: 'This payment has already been made' },
+  SIGN_IN_REQUIRED: { status: 401, message: 'This consent requires authentication to proceed' },
+  STREAM_TICKET_INVALID: {
+    status: 401,
+    message: 'This event stream link has expired. Please reconnect.',
+  },
   CONSENT_FAILED: { status: 500, message: 'Consent failed' },
 
   // Authentication (spec §8, §5)
