@@ -103,6 +103,8 @@ export const ALTERNATE_SECONDARY_COLOUR = '#f0f8ff';
 export const DEFAULT_TRANSFER_BANK_NAME = 'Rubies MFB';
 export const TRANSFER_EXPIRY_TEXT = '29m : 30s';
 export const TRANSFER_ACCOUNT_EXPIRY_MS = (29 * 60 + 30) * 1_000;
+/** How long a one-time transfer account takes money: 30 minutes from its issue. */
+export const ONE_TIME_ACCOUNT_TTL_MS = 30 * 60 * 1_000;
 
 // spec §9 Embedding and layout
 export const EMBED_MIN_HEIGHT_PX = 200;

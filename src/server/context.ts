@@ -5,6 +5,7 @@ import type { TEventBus, TEventErrorHandler } from './events/event-bus';
 import { inProcessEventBus } from './events/in-process-event-bus';
 import type { TPaymentProvider } from './providers/payments';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './providers/sandbox-card-network';
+import { sandboxPaymentProvider } from './providers/sandbox-provider';
 import { smsSenderFor, type TSmsSender } from './providers/sms';
 import type { TRateLimiters } from './rate-limits';
 import { SANDBOX_CARDS } from './sandbox/fixtures';
@@ -57,6 +58,7 @@ export function createAppContext(
   overrides: TAdapterOverrides = {},
 ): TAppContext {
   const { db, config } = base;
+  const clock = overrides.clock ?? systemClock;
   const cards = sandboxCardNetwork({
     cards: SANDBOX_CARDS,
     publicUrl: config.publicUrl,
@@ -65,10 +67,10 @@ export function createAppContext(
   return {
     db,
     config,
-    clock: overrides.clock ?? systemClock,
+    clock,
     providers: {
       sms: overrides.providers?.sms ?? smsSenderFor(config, db),
-      payments: cards,
+      payments: sandboxPaymentProvider({ cards, db, clock }),
     },
     sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
     events: overrides.events ?? inProcessEventBus({ onError: base.onEventError }),

@@ -12,9 +12,19 @@ import * as schema from './schema';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** What a notification listener is handed: the channel's payload text. */
+export type TNotificationHandler = (payload: string) => void;
+
 export type TDatabase = {
   db: TDb;
   kind: 'pglite' | 'postgres';
+  /**
+   * LISTEN on a channel: `handler` gets each payload NOTIFY sends there, after the notifying
+   * transaction commits, from this process or any other on the same database. On PostgreSQL
+   * the first listener opens one connection of its own for the process; PGlite is in-process.
+   * Resolves once listening, with a function that stops it.
+   */
+  listen(channel: string, handler: TNotificationHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -44,7 +54,16 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as TDb, kind: 'postgres', close: () => pool.end() };
+    const listener = postgresListener(options.url);
+    return {
+      db: db as unknown as TDb,
+      kind: 'postgres',
+      listen: listener.listen,
+      async close() {
+        await listener.close();
+        await pool.end();
+      },
+    };
   }
   let dataDir: string | undefined;
   let fresh = true;
@@ -60,5 +79,67 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
   const client = new PGlite(dataDir, template ? { loadDataDir: template } : {});
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as TDb, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as TDb,
+    kind: 'pglite',
+    async listen(channel, handler) {
+      const stop = await client.listen(channel, handler);
+      return () => stop();
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * One LISTEN connection for the process, opened by the first listener and shared by all: a
+ * pooled connection would drop its LISTEN when returned. It reconnects after a failure and
+ * listens again on every channel it had.
+ */
+function postgresListener(url: string) {
+  const handlers = new Map<string, Set<TNotificationHandler>>();
+  let client: Promise<pg.Client> | null = null;
+  let closed = false;
+
+  const connect = (): Promise<pg.Client> => {
+    const next = new pg.Client({ connectionString: url });
+    const ready = (async () => {
+      await next.connect();
+      next.on('notification', (message) => {
+        for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      });
+      next.on('error', (error) => {
+        console.error(`The LISTEN connection failed (${error.message}); it will reconnect.`);
+        client = null;
+        if (!closed) setTimeout(() => void ensure().catch(() => undefined), 500);
+      });
+      for (const channel of handlers.keys()) await next.query(`LISTEN "${channel}"`);
+      return next;
+    })();
+    ready.catch(() => {
+      client = null;
+    });
+    return ready;
+  };
+  const ensure = () => (client ??= connect());
+
+  return {
+    async listen(channel: string, handler: TNotificationHandler) {
+      if (!/^[a-z_]+$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      const known = handlers.get(channel);
+      const set = known ?? new Set<TNotificationHandler>();
+      set.add(handler);
+      handlers.set(channel, set);
+      const connection = await ensure();
+      if (!known) await connection.query(`LISTEN "${channel}"`);
+      return async () => {
+        set.delete(handler);
+      };
+    },
+    async close() {
+      closed = true;
+      const open = client;
+      client = null;
+      if (open) await (await open.catch(() => null))?.end();
+    },
+  };
 }

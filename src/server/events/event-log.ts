@@ -1,3 +1,4 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { TDb } from '../db/database';
 import { events } from '../db/schema';
 
@@ -31,4 +32,19 @@ export async function appendEvent(
   const [row] = await tx.insert(events).values(event).returning({ id: events.id });
   if (!row) throw new Error('An event could not be appended');
   return row.id;
+}
+
+/** The events of a stream after `afterId` (0: from the start), oldest first, at most `limit`. */
+export async function readEventsAfter(
+  db: TDb,
+  stream: string,
+  afterId: number,
+  limit = 200,
+): Promise<TLoggedEvent[]> {
+  return db
+    .select({ id: events.id, stream: events.stream, type: events.type, data: events.data })
+    .from(events)
+    .where(and(eq(events.stream, stream), gt(events.id, afterId)))
+    .orderBy(asc(events.id))
+    .limit(limit);
 }

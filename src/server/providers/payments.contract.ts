@@ -1,6 +1,6 @@
 // The contract of the PaymentProvider port: every adapter (the sandbox network today, a real
 // provider's test mode later) passes this suite, run by providers/sandbox-card-network.test.ts.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TCardScenario } from './sandbox-card-network';
 import type { TCardChargeOutcome, TPaymentProvider, TPlainCard } from './payments';
 
@@ -18,10 +18,17 @@ export type TPaymentProviderUnderTest = {
 let seq = 0;
 const reference = () => `att_contract_${Date.now()}_${(seq += 1)}`;
 
-export function paymentProviderContract(adapter: string, make: () => TPaymentProviderUnderTest) {
+export function paymentProviderContract(
+  adapter: string,
+  make: () => Promise<TPaymentProviderUnderTest>,
+) {
   describe(`PaymentProvider port contract: ${adapter}`, () => {
-    const underTest = make();
-    const { provider } = underTest;
+    let underTest: TPaymentProviderUnderTest;
+    let provider: TPaymentProvider;
+    beforeAll(async () => {
+      underTest = await make();
+      provider = underTest.provider;
+    });
     const charge = (scenario: TCardScenario, change: Partial<TPlainCard> = {}) => {
       const { card } = underTest.cardFor(scenario);
       return provider.chargeCard({
@@ -102,6 +109,30 @@ export function paymentProviderContract(adapter: string, make: () => TPaymentPro
         kind: 'failed',
         providerReference: null,
       });
+    });
+
+    it('refunds a succeeded charge, and a repeated refund is the same refund', async () => {
+      const paid = await charge('pin_only');
+      if (paid.kind !== 'succeeded') throw new Error(`expected success, got ${paid.kind}`);
+      const refund = {
+        providerReference: paid.providerReference,
+        amount: 250_000,
+        reference: 'r1',
+      };
+      expect(await provider.refundCard(refund)).toEqual({ refunded: true });
+      expect(await provider.refundCard(refund)).toEqual({ refunded: true });
+    });
+
+    it('opens one one-time account per reference, a NUBAN that expires later', async () => {
+      const request = { reference: reference(), amount: 250_000, accountName: 'Tola Stores' };
+      const account = await provider.openTransferAccount(request);
+      expect(account.accountNumber).toMatch(/^\d{10}$/);
+      expect(account.bankName).not.toBe('');
+      expect(account.accountName).toBe('Tola Stores');
+      expect(account.expiresAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+      expect(await provider.openTransferAccount(request)).toEqual(account);
+      const other = await provider.openTransferAccount({ ...request, reference: reference() });
+      expect(other.accountNumber).not.toBe(account.accountNumber);
     });
 
     it('gives back no card number in anything it answers', async () => {

@@ -6,9 +6,9 @@ import type { TCardBrand } from '../../domain/card-brand';
  * start-up from PAYMENT_PROVIDER (context.ts); the sandbox network is the default. Every adapter
  * passes the contract suite in payments.contract.ts.
  *
- * The port grows flow by flow: card charges first (PIN, OTP, 3-D Secure, the ways a charge
- * fails); transfers into one-time accounts, direct debits on mandates, refunds and the card
- * terminal join it with the flows that use them.
+ * The port grows flow by flow: card charges (PIN, OTP, 3-D Secure, the ways a charge fails),
+ * refunds, and one-time accounts for transfers today; direct debits on mandates, name enquiry
+ * and the card terminal join it with the flows that use them.
  *
  * What crosses it: card details in the clear, in memory only, for the one call that needs them
  * (never stored, never logged: the adapter keeps none of them either); amounts in integer kobo;
@@ -82,4 +82,32 @@ export type TPaymentProvider = {
 
   /** Completes a charge that asked for an OTP. A wrong OTP fails the charge. */
   submitCardOtp(request: { providerReference: string; otp: string }): Promise<TCardChargeOutcome>;
+
+  /** Gives a succeeded charge back to the card, whole. Safe to repeat for one `reference`. */
+  refundCard(request: {
+    providerReference: string;
+    amount: number;
+    reference: string;
+  }): Promise<{ refunded: true }>;
+
+  /**
+   * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
+   * until it expires; the provider tells us when money arrives (for the sandbox:
+   * services/sandbox-transfers.ts). Another amount, a late or a second transfer goes back to
+   * its sender.
+   */
+  openTransferAccount(request: {
+    reference: string;
+    amount: number;
+    /** The name the payer's bank shows for the account, e.g. 'Tola Stores / Oya Money'. */
+    accountName: string;
+  }): Promise<TTransferAccount>;
+};
+
+/** A one-time account (spec §3 Transfer details, less the amount). */
+export type TTransferAccount = {
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  expiresAt: Date;
 };

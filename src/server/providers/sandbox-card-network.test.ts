@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock';
+import type { TDatabase } from '../db/database';
+import { openTestDatabase } from '../test-support';
+import { sandboxPaymentProvider } from './sandbox-provider';
 import { SANDBOX_CARDS } from '../sandbox/fixtures';
 import { paymentProviderContract } from './payments.contract';
 import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
@@ -12,8 +16,15 @@ const fixtureFor = (scenario: TCardScenario) => {
   return fixture;
 };
 
-paymentProviderContract('sandbox network', () => {
-  const provider = network();
+let database: TDatabase | undefined;
+afterAll(async () => {
+  await database?.close();
+});
+
+paymentProviderContract('sandbox network', async () => {
+  const cards = network();
+  database = await openTestDatabase();
+  const provider = sandboxPaymentProvider({ cards, db: database.db, clock: systemClock });
   return {
     provider,
     cardFor: (scenario) => {
@@ -21,7 +32,7 @@ paymentProviderContract('sandbox network', () => {
       return { card: { number, expiry, cvv, pin }, otp };
     },
     answerThreeDs: async (outcome, approved) => {
-      const answer = provider.resolveThreeDs(outcome.providerReference, approved);
+      const answer = cards.resolveThreeDs(outcome.providerReference, approved);
       if (!answer) throw new Error('The sandbox did not know its own challenge');
       return answer;
     },

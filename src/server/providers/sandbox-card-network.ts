@@ -73,7 +73,10 @@ const summaryOf = (number: string): TCardSummary | null => {
 };
 
 /** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
-export type TSandboxCardNetwork = TPaymentProvider & {
+export type TSandboxCardNetwork = Pick<
+  TPaymentProvider,
+  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard'
+> & {
   /** The payer's answer on the challenge page: approved or declined. */
   resolveThreeDs(providerReference: string, approved: boolean): TCardChargeOutcome | null;
   /** The amount and card a challenge is for, to show on the challenge page. */
@@ -165,6 +168,12 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       return otp === fixture.otp
         ? { kind: 'succeeded', providerReference, card: summary }
         : failed('incorrect_otp', summary, providerReference);
+    },
+
+    // The sandbox issuer takes back any charge it made; a repeat is the same refund.
+    async refundCard({ providerReference }) {
+      if (!decodeReference(providerReference)) throw new Error('Not a sandbox charge');
+      return { refunded: true as const };
     },
 
     resolveThreeDs(providerReference, approved) {

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { canonicalJson } from '../../domain/schemas/auth';
 import type { TDb } from '../db/database';
 import { idempotencyKeys } from '../db/schema';
+import { ERROR_CATALOGUE } from '../../domain/errors';
 import { AppError } from './app-error';
 
 /** A mutating call's Idempotency-Key, where it applies and what request it came with. */
@@ -72,4 +73,66 @@ export async function findIdempotentResult<T extends Record<string, unknown>>(
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
   return row ? (row.response as T) : null;
+}
+
+/** A stored answer: the HTTP status and the body the first request got. */
+export type TStoredAnswer = { status: number; body: Record<string, unknown> };
+
+const IN_FLIGHT_POLL_MS = 100;
+
+/**
+ * For calls that wait on a bank or card network: no database transaction may stay open across
+ * that wait, so the key is claimed in a transaction of its own (state 'in_flight'), the call
+ * runs, and `settle` stores its answer. A retry while the first runs waits for that answer (up
+ * to `waitMs`, then PAYMENT_IN_PROGRESS); a retry after it gets the stored answer; the same key
+ * with another request is IDEMPOTENCY_KEY_REUSED. An unexpected failure releases the key, so
+ * the retry runs the call again; the call's own state (an attempt that is charging) keeps that
+ * retry from charging twice.
+ */
+export async function runIdempotentCall(
+  db: TDb,
+  idempotency: TIdempotencyRequest | undefined,
+  call: () => Promise<TStoredAnswer>,
+  options: { waitMs: number; sleep?: (ms: number) => Promise<void> },
+): Promise<TStoredAnswer & { replayed: boolean }> {
+  if (!idempotency) return { ...(await call()), replayed: false };
+  const { scope, key } = idempotency;
+  const fingerprint = fingerprintOf(idempotency.request);
+  const where = and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
+  const [claimed] = await db
+    .insert(idempotencyKeys)
+    .values({ scope, key, fingerprint, response: {}, state: 'in_flight' })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (!claimed) {
+    const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const deadline = Date.now() + options.waitMs;
+    for (;;) {
+      const [first] = await db.select().from(idempotencyKeys).where(where);
+      // Released by a failed first call: claim it again.
+      if (!first) return runIdempotentCall(db, idempotency, call, options);
+      if (first.fingerprint !== null && first.fingerprint !== fingerprint) {
+        throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      }
+      if (first.state === 'done') return { ...(first.response as TStoredAnswer), replayed: true };
+      if (Date.now() >= deadline) throw new AppError('PAYMENT_IN_PROGRESS');
+      await sleep(IN_FLIGHT_POLL_MS);
+    }
+  }
+  let answer: TStoredAnswer;
+  try {
+    answer = await call();
+  } catch (error) {
+    if (error instanceof AppError) {
+      answer = {
+        status: ERROR_CATALOGUE[error.code].status,
+        body: { success: false, error: { code: error.code, message: error.message } },
+      };
+    } else {
+      await db.delete(idempotencyKeys).where(where);
+      throw error;
+    }
+  }
+  await db.update(idempotencyKeys).set({ response: answer, state: 'done' }).where(where);
+  return { ...answer, replayed: false };
 }

@@ -55,6 +55,7 @@ CREATE TABLE "payment_attempts" (
 	"consent_id" text NOT NULL,
 	"method" text NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
+	"stage" text,
 	"amount" bigint NOT NULL,
 	"payer_id" text,
 	"provider" text NOT NULL,
@@ -102,6 +103,7 @@ CREATE TABLE "sandbox_virtual_accounts" (
 	CONSTRAINT "sandbox_virtual_accounts_reference_unique" UNIQUE("reference")
 );
 --> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD COLUMN "state" text DEFAULT 'done' NOT NULL;--> statement-breakpoint
 ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_transaction_id_ledger_transactions_id_fk" FOREIGN KEY ("transaction_id") REFERENCES "public"."ledger_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_account_id_ledger_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."ledger_accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -118,6 +120,8 @@ CREATE INDEX "ledger_transactions_payment" ON "ledger_transactions" USING btree 
 CREATE INDEX "payment_attempts_payment" ON "payment_attempts" USING btree ("payment_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_attempts_one_completed" ON "payment_attempts" USING btree ("payment_id") WHERE status = 'completed';--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_attempts_provider_reference" ON "payment_attempts" USING btree ("provider","provider_reference");--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_attempts_one_charging" ON "payment_attempts" USING btree ("payment_id") WHERE stage = 'charging';--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_attempts_one_open_transfer" ON "payment_attempts" USING btree ("payment_id") WHERE stage = 'awaiting_transfer';--> statement-breakpoint
 CREATE INDEX "sandbox_transfers_account" ON "sandbox_transfers" USING btree ("account_number");--> statement-breakpoint
 CREATE INDEX "sandbox_virtual_accounts_expires" ON "sandbox_virtual_accounts" USING btree ("expires_at");--> statement-breakpoint
 -- The ledger's rules, kept by the database itself (docs/payments.md "The ledger").

@@ -96,6 +96,14 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint'),
     /** What the first request answered, replayed to its retries. */
     response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+    /**
+     * 'done' once `response` holds the answer. 'in_flight' while a call that waits on a bank or
+     * card network outside any database transaction runs (idempotency.ts claimKey): its retries
+     * wait for the answer instead of calling the network again.
+     */
+    state: text('state', { enum: ['in_flight', 'done'] })
+      .notNull()
+      .default('done'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -21,6 +21,16 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'account', 'chip_card'] as const;
 export const ATTEMPT_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
+export const ATTEMPT_STAGES = [
+  /** The card network has the charge and has not answered yet. */
+  'charging',
+  /** The issuer asked for an OTP (or a bank token). */
+  'awaiting_otp',
+  /** The issuer asked for a 3-D Secure check in the payer's browser. */
+  'awaiting_3ds',
+  /** A one-time account is open for the payer's transfer. */
+  'awaiting_transfer',
+] as const;
 
 /**
  * One way a payer tried to pay an immediate payment: a card charge, a transfer into a one-time
@@ -38,6 +48,8 @@ export const paymentAttempts = pgTable(
       .references(() => consents.id, { onDelete: 'cascade' }),
     method: text('method', { enum: PAYMENT_METHODS }).notNull(),
     status: text('status', { enum: ATTEMPT_STATUSES }).notNull().default('pending'),
+    /** Where an in-progress attempt waits (docs/payments.md "States"); null once it ended. */
+    stage: text('stage', { enum: ATTEMPT_STAGES }),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     /** The signed-in payer, or null for a payment made without sign-in (spec §6). */
     payerId: text('payer_id'),
@@ -70,6 +82,14 @@ export const paymentAttempts = pgTable(
       .on(t.paymentId)
       .where(sql`status = 'completed'`),
     uniqueIndex('payment_attempts_provider_reference').on(t.provider, t.providerReference),
+    // One charge at the card network per payment at a time: a second waits its turn (409).
+    uniqueIndex('payment_attempts_one_charging')
+      .on(t.paymentId)
+      .where(sql`stage = 'charging'`),
+    // One open one-time account per payment: asking again answers the same account.
+    uniqueIndex('payment_attempts_one_open_transfer')
+      .on(t.paymentId)
+      .where(sql`stage = 'awaiting_transfer'`),
     check('payment_attempts_amount_positive', sql`amount > 0`),
   ],
 );
@@ -89,7 +109,10 @@ export const cardEncryptionKeys = pgTable('card_encryption_keys', {
 });
 
 export const LEDGER_ACCOUNT_KINDS = [
-  /** Money a payer sent from outside (a card, a bank account): it goes negative as they pay. */
+  /**
+   * Money from outside our books, one account per way in ('payer_source:card',
+   * 'payer_source:bank_transfer', …): it goes negative as payers pay.
+   */
   'payer_source',
   /** A merchant's collection ("shield") wallet. */
   'collection_wallet',
@@ -114,6 +137,8 @@ export const LEDGER_TRANSACTION_KINDS = [
   'account_debit',
   'chip_card_payment',
   'test_charge_refund',
+  /** A charge that succeeded on a payment someone had paid meanwhile, given back at once. */
+  'card_refund',
 ] as const;
 
 /** One movement of money: its entries sum to zero (checked by a trigger at commit). */

@@ -48,7 +48,6 @@ export const sandboxVirtualAccounts = pgTable(
   (t) => [index('sandbox_virtual_accounts_expires').on(t.expiresAt)],
 );
 
-
 /** Every transfer sent to a one-time account, and what became of it: nothing is lost. */
 export const sandboxTransfers = pgTable(
   'sandbox_transfers',

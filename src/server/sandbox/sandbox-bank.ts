@@ -1,0 +1,135 @@
+import { randomInt } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
+import { nubanCheckDigit } from '../../domain/nuban';
+import type { TSandboxTransferOutcome } from '../../domain/schemas/sandbox';
+import type { TClock } from '../clock';
+import type { TDb } from '../db/database';
+import { sandboxTransfers, sandboxVirtualAccounts } from '../db/schema';
+import type { TTransferAccount } from '../providers/payments';
+import { SANDBOX_BANKS, SANDBOX_TRANSFER_BANK_CODE } from './fixtures';
+
+/*
+ * The sandbox bank's transfer side (docs/sandbox.md "Transfers"): one-time accounts that take one
+ * transfer of an exact amount before they expire, and the transfers "sent" to them. Every
+ * transfer is recorded with what became of it; one that cannot be credited goes back to its
+ * sender, so nothing is lost and nothing is counted twice.
+ */
+
+const transferBank = SANDBOX_BANKS.find((b) => b.institutionCode === SANDBOX_TRANSFER_BANK_CODE);
+if (!transferBank) throw new Error('The sandbox has no transfer bank');
+export const SANDBOX_TRANSFER_BANK_NAME = transferBank.name;
+
+/** A fresh NUBAN of the transfer bank. */
+function newAccountNumber(): string {
+  const serial = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+  return serial + (nubanCheckDigit(SANDBOX_TRANSFER_BANK_CODE, serial) ?? '0');
+}
+
+export async function openVirtualAccount(
+  db: TDb,
+  clock: TClock,
+  request: { reference: string; amount: number; accountName: string },
+): Promise<TTransferAccount> {
+  const expiresAt = new Date(clock.now().getTime() + ONE_TIME_ACCOUNT_TTL_MS);
+  // The same reference asks for the same account (a retried call); a number already taken is
+  // drawn again.
+  for (let tries = 0; tries < 5; tries += 1) {
+    const [opened] = await db
+      .insert(sandboxVirtualAccounts)
+      .values({ accountNumber: newAccountNumber(), ...request, expiresAt })
+      .onConflictDoNothing()
+      .returning();
+    const row =
+      opened ??
+      (
+        await db
+          .select()
+          .from(sandboxVirtualAccounts)
+          .where(eq(sandboxVirtualAccounts.reference, request.reference))
+      )[0];
+    if (row) {
+      return {
+        bankName: SANDBOX_TRANSFER_BANK_NAME,
+        accountNumber: row.accountNumber,
+        accountName: row.accountName,
+        expiresAt: row.expiresAt,
+      };
+    }
+  }
+  throw new Error('No free one-time account number could be drawn');
+}
+
+/** What the bank tells us when money reaches an open one-time account: true if we took it. */
+export type TCreditHandler = (tx: TDb, reference: string, amount: number) => Promise<boolean>;
+
+const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
+  credited: 'Transfer received: the payment is complete.',
+  returned_wrong_amount:
+    'Returned to the sender: the amount is not the one this account was issued for.',
+  returned_expired: 'Returned to the sender: this one-time account has expired.',
+  returned_already_paid: 'Returned to the sender: this payment has already been made.',
+  returned_unknown_account: 'Returned to the sender: there is no such one-time account.',
+};
+
+/**
+ * A transfer reaching the sandbox bank. The account's row is locked while it is judged, so two
+ * transfers to one account are judged one after the other: the first exact one is credited,
+ * every other one returned. Our side takes the money (`credit`) in the same transaction.
+ */
+export async function receiveTransfer(
+  db: TDb,
+  clock: TClock,
+  transfer: { accountNumber: string; amount: number },
+  credit: TCreditHandler,
+): Promise<{ outcome: TSandboxTransferOutcome; message: string }> {
+  const now = clock.now();
+  const outcome = await db.transaction(async (tx) => {
+    const [account] = await tx
+      .select()
+      .from(sandboxVirtualAccounts)
+      .where(eq(sandboxVirtualAccounts.accountNumber, transfer.accountNumber))
+      .for('update');
+    let result: TSandboxTransferOutcome;
+    if (!account) result = 'returned_unknown_account';
+    else if (account.status === 'paid') result = 'returned_already_paid';
+    else if (account.expiresAt.getTime() <= now.getTime()) result = 'returned_expired';
+    else if (account.amount !== transfer.amount) result = 'returned_wrong_amount';
+    else if (!(await credit(tx as TDb, account.reference, transfer.amount)))
+      result = 'returned_already_paid';
+    else {
+      await tx
+        .update(sandboxVirtualAccounts)
+        .set({ status: 'paid', paidAt: now })
+        .where(eq(sandboxVirtualAccounts.accountNumber, account.accountNumber));
+      result = 'credited';
+    }
+    await tx.insert(sandboxTransfers).values({ ...transfer, outcome: result, createdAt: now });
+    return result;
+  });
+  return { outcome, message: OUTCOME_MESSAGES[outcome] };
+}
+
+/** Expires an open one-time account now ('Expire this account now' on /sandbox). */
+export async function expireVirtualAccount(
+  db: TDb,
+  clock: TClock,
+  accountNumber: string,
+): Promise<{ reference: string; expiresAt: Date } | null> {
+  const now = clock.now();
+  const [row] = await db
+    .update(sandboxVirtualAccounts)
+    .set({ expiresAt: now })
+    .where(
+      and(
+        eq(sandboxVirtualAccounts.accountNumber, accountNumber),
+        eq(sandboxVirtualAccounts.status, 'open'),
+        sql`${sandboxVirtualAccounts.expiresAt} > ${now.toISOString()}`,
+      ),
+    )
+    .returning({
+      reference: sandboxVirtualAccounts.reference,
+      expiresAt: sandboxVirtualAccounts.expiresAt,
+    });
+  return row ?? null;
+}

@@ -1,0 +1,143 @@
+import { sql } from 'drizzle-orm';
+import type { TDb } from '../db/database';
+import {
+  type LEDGER_ACCOUNT_KINDS,
+  type LEDGER_TRANSACTION_KINDS,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+} from '../db/schema';
+
+/*
+ * The double-entry ledger (docs/payments.md "The ledger"): every movement of money is one
+ * transaction whose entries sum to zero, in integer kobo, booked in the same database
+ * transaction as the state change it records. The database keeps the rules too (migration
+ * 0003): entries are append-only, an account's balance moves in the entry's own statement, and
+ * a transaction that does not sum to zero cannot commit.
+ */
+
+type TAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number];
+export type TLedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
+
+/** Our books' accounts, by what they hold. */
+export const ledgerAccount = {
+  /** Money that came in from outside by this way: a card, a bank transfer, a debit. */
+  payerSource: (way: 'card' | 'bank_transfer' | 'account' | 'chip_card') => ({
+    id: `payer_source:${way}`,
+    kind: 'payer_source' as TAccountKind,
+    merchantId: null,
+  }),
+  /** A merchant's collection ("shield") wallet: immediate payments land here. */
+  collectionWallet: (merchantId: string) => ({
+    id: `collection_wallet:${merchantId}`,
+    kind: 'collection_wallet' as TAccountKind,
+    merchantId,
+  }),
+};
+
+export type TLedgerAccountRef = ReturnType<(typeof ledgerAccount)['collectionWallet']>;
+
+export type TBooking = {
+  kind: TLedgerTransactionKind;
+  /** Unique per kind: booking the same movement again books nothing. */
+  reference: string;
+  paymentId: string | null;
+  attemptId: string | null;
+  narration: string;
+  entries: ReadonlyArray<{ account: TLedgerAccountRef; amount: number }>;
+};
+
+/**
+ * Books a movement inside `tx`, the transaction of the state change it records. Answers false
+ * when this kind and reference were booked before (a retry), and books nothing then.
+ */
+export async function book(tx: TDb, booking: TBooking): Promise<boolean> {
+  const total = booking.entries.reduce((sum, entry) => sum + entry.amount, 0);
+  if (total !== 0 || booking.entries.some((e) => !Number.isSafeInteger(e.amount) || e.amount === 0))
+    throw new Error(`Ledger booking ${booking.kind}:${booking.reference} does not balance`);
+  const accounts = [...new Map(booking.entries.map((e) => [e.account.id, e.account])).values()];
+  await tx
+    .insert(ledgerAccounts)
+    .values(accounts.map(({ id, kind, merchantId }) => ({ id, kind, merchantId })))
+    .onConflictDoNothing();
+  const [transaction] = await tx
+    .insert(ledgerTransactions)
+    .values({
+      kind: booking.kind,
+      reference: booking.reference,
+      paymentId: booking.paymentId,
+      attemptId: booking.attemptId,
+      narration: booking.narration,
+    })
+    .onConflictDoNothing()
+    .returning({ id: ledgerTransactions.id });
+  if (!transaction) return false;
+  await tx.insert(ledgerEntries).values(
+    booking.entries.map((entry) => ({
+      transactionId: transaction.id,
+      accountId: entry.account.id,
+      amount: entry.amount,
+    })),
+  );
+  return true;
+}
+
+export type TLedgerReport = {
+  transactions: number;
+  entries: number;
+  /** Transactions whose entries do not sum to zero (must be none). */
+  unbalanced: number[];
+  /** Accounts whose kept balance is not the sum of their entries (must be none). */
+  balanceMismatches: string[];
+  /** Executed immediate payments not booked exactly once, net of refunds (must be none). */
+  paymentsNotBookedOnce: string[];
+  /** Sum over every entry: zero in balanced books. */
+  total: number;
+};
+
+/** Proves the books: what `npm run ledger:check` prints and the payment tests assert. */
+export async function checkLedger(db: TDb): Promise<TLedgerReport> {
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    (await db.execute(query)) as unknown as { rows: T[] } | T[];
+  const list = <T>(result: { rows: T[] } | T[]) => (Array.isArray(result) ? result : result.rows);
+  const [counts] = list(
+    await rows<{ transactions: string; entries: string; total: string | null }>(sql`
+      SELECT (SELECT count(*) FROM ledger_transactions) AS transactions,
+             (SELECT count(*) FROM ledger_entries) AS entries,
+             (SELECT sum(amount) FROM ledger_entries) AS total`),
+  );
+  const unbalanced = list(
+    await rows<{ id: string }>(sql`
+      SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+      GROUP BY t.id HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) < 2`),
+  );
+  const mismatches = list(
+    await rows<{ id: string }>(sql`
+      SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+      GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(sum(e.amount), 0)`),
+  );
+  // An executed immediate payment is booked once as money in (card, transfer, debit, chip);
+  // a charge refunded because the payment was already paid nets to zero and does not count.
+  const notOnce = list(
+    await rows<{ id: string }>(sql`
+      SELECT p.id FROM payments p
+      WHERE p.type = 'immediate' AND (
+        (p.status = 'executed') <> (
+          (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id
+             AND t.kind IN ('card_payment', 'transfer_payment', 'account_debit', 'chip_card_payment'))
+          - (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id AND t.kind = 'card_refund')
+          = 1)
+        OR (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id
+             AND t.kind IN ('card_payment', 'transfer_payment', 'account_debit', 'chip_card_payment'))
+          - (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id AND t.kind = 'card_refund')
+          > 1)`),
+  );
+  return {
+    transactions: Number(counts?.transactions ?? 0),
+    entries: Number(counts?.entries ?? 0),
+    unbalanced: unbalanced.map((r) => Number(r.id)),
+    balanceMismatches: mismatches.map((r) => r.id),
+    paymentsNotBookedOnce: notOnce.map((r) => r.id),
+    total: Number(counts?.total ?? 0),
+  };
+}
