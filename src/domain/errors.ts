@@ -136,6 +136,11 @@ export const ERROR_CATALOGUE = {
   ENCRYPTION_KEY_FAILED: { status: 503, message: 'Failed to get encryption key' },
   CARD_ENCRYPTION_FAILED: { status: 500, message: 'Failed to encrypt card details' },
   FIELD_ENCRYPTION_FAILED: { status: 500, message: 'Failed to encrypt field' },
+  // Ours: the server cannot open the card (a retired key, a changed byte); the page encrypts again.
+  CARD_DETAILS_UNREADABLE: {
+    status: 400,
+    message: 'Card details could not be read. Please enter them again.',
+  },
 
   // Generic (spec §8)
   API_REQUEST_FAILED: { status: 500, message: 'API request failed' },

@@ -1,0 +1,89 @@
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  generateKeyPair,
+  hkdfSync,
+  privateDecrypt,
+  randomBytes,
+} from 'node:crypto';
+import { promisify } from 'node:util';
+import type { TEncryptedField } from '../../domain/schemas/card';
+
+/*
+ * The server's half of spec §7 Card encryption: the RSA key pairs the page encrypts card fields
+ * for, their private keys sealed for storage, and the opening of one field's envelope as
+ * src/domain/card-envelope.ts makes it in the browser.
+ */
+
+const generateKeyPairAsync = promisify(generateKeyPair);
+
+/** 3072-bit RSA: 128-bit security (NIST SP 800-57), beyond 2048's end of use in 2030. */
+const RSA_MODULUS_BITS = 3072;
+const AES_KEY_BYTES = 32;
+const GCM_IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+const SEAL_FORMAT = 'v1';
+
+export type TCardKeyPair = { publicKeyPem: string; privateKeyPem: string };
+
+/** A new key pair: SPKI PEM public key (what the page imports), PKCS#8 PEM private key. */
+export async function generateCardKeyPair(): Promise<TCardKeyPair> {
+  // Asynchronous: a 3072-bit key takes long enough that it must not stall other requests.
+  const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
+    modulusLength: RSA_MODULUS_BITS,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return { publicKeyPem: publicKey, privateKeyPem: privateKey };
+}
+
+/** The sealing key, derived so that the stored secret itself never keys a cipher. */
+const sealingKey = (secret: string) =>
+  Buffer.from(hkdfSync('sha256', secret, 'oya-money-card-keys', 'card-private-key-seal', 32));
+
+/** A private key as stored: 'v1.' + base64url(IV ‖ ciphertext ‖ tag), AES-256-GCM. */
+export function sealPrivateKey(privateKeyPem: string, secret: string): string {
+  const iv = randomBytes(GCM_IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(secret), iv);
+  const sealed = Buffer.concat([iv, cipher.update(privateKeyPem, 'utf8'), cipher.final()]);
+  return `${SEAL_FORMAT}.${Buffer.concat([sealed, cipher.getAuthTag()]).toString('base64url')}`;
+}
+
+/** The private key of a sealed one; throws when the secret or the text is not the one sealed. */
+export function unsealPrivateKey(sealed: string, secret: string): string {
+  const [format, body = ''] = sealed.split('.');
+  if (format !== SEAL_FORMAT) throw new Error('Not a sealed card key');
+  const bytes = Buffer.from(body, 'base64url');
+  const decipher = createDecipheriv(
+    'aes-256-gcm',
+    sealingKey(secret),
+    bytes.subarray(0, GCM_IV_BYTES),
+    { authTagLength: GCM_TAG_BYTES },
+  );
+  decipher.setAuthTag(bytes.subarray(bytes.length - GCM_TAG_BYTES));
+  const plain = decipher.update(bytes.subarray(GCM_IV_BYTES, bytes.length - GCM_TAG_BYTES));
+  return Buffer.concat([plain, decipher.final()]).toString('utf8');
+}
+
+/**
+ * The text of one field's envelope: RSA-OAEP (SHA-256) unwraps the AES key, AES-256-GCM opens
+ * encryptedData, whose last 16 bytes are the tag as WebCrypto appends it. Throws on any byte
+ * changed; the error says nothing of the contents.
+ */
+export function decryptField(envelope: TEncryptedField, privateKeyPem: string): string {
+  const aesKey = privateDecrypt(
+    { key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(envelope.encryptedAesKey, 'base64'),
+  );
+  const iv = Buffer.from(envelope.iv, 'base64');
+  const data = Buffer.from(envelope.encryptedData, 'base64');
+  if (aesKey.length !== AES_KEY_BYTES || iv.length !== GCM_IV_BYTES) {
+    throw new Error('The envelope does not hold a 256-bit key and a 12-byte IV');
+  }
+  if (data.length < GCM_TAG_BYTES) throw new Error('The envelope holds no GCM tag');
+  const decipher = createDecipheriv('aes-256-gcm', aesKey, iv, { authTagLength: GCM_TAG_BYTES });
+  decipher.setAuthTag(data.subarray(data.length - GCM_TAG_BYTES));
+  const plain = decipher.update(data.subarray(0, data.length - GCM_TAG_BYTES));
+  return Buffer.concat([plain, decipher.final()]).toString('utf8');
+}
