@@ -48,6 +48,9 @@ export const TEST_CARD_CHARGE_MAX_KOBO = 1_000;
 
 // spec §9 Progress values and their timings
 export const PROGRESS_AWAITING_3DS = 25;
+/** spec §2, §4 step texts the server also reports on the payment stream. */
+export const STEP_TEXT_AWAITING_TRANSFER = 'Waiting for transfer confirmation...';
+export const STEP_TEXT_AWAITING_3DS = 'Awaiting 3D Secure authentication...';
 export const PROGRESS_PAYMENT_RECEIVED = 33;
 export const PROGRESS_LINKING_STARTED = 50;
 export const PROGRESS_PAYMENT_PROCESSED = 66;

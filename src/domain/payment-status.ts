@@ -6,6 +6,8 @@ import {
   PROGRESS_PAYMENT_PROCESSED,
   PROGRESS_PAYMENT_RECEIVED,
   PROGRESS_PULSE_STEP,
+  STEP_TEXT_AWAITING_3DS,
+  STEP_TEXT_AWAITING_TRANSFER,
 } from './constants';
 import { ERROR_CATALOGUE } from './errors';
 
@@ -129,14 +131,14 @@ export function paymentStatusReducer(
   switch (action.type) {
     case 'transfer_confirmation_requested':
       return can(state, 'pending', 'retrying')
-        ? enter('awaiting_transfer', 0, 'Waiting for transfer confirmation...')
+        ? enter('awaiting_transfer', 0, STEP_TEXT_AWAITING_TRANSFER)
         : state;
     case 'three_ds_started':
       return can(state, 'pending', 'retrying')
         ? enter(
             'awaiting_3ds',
             Math.max(state.progress, PROGRESS_AWAITING_3DS),
-            'Awaiting 3D Secure authentication...',
+            STEP_TEXT_AWAITING_3DS,
           )
         : state;
     case 'in_progress':

@@ -4,7 +4,13 @@ import { errorBody } from '../domain/errors';
 import type { TConfig } from './config';
 import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
 import type { TDatabase } from './db/database';
+import { eventHub } from './events/event-hub';
 import { authRoutes } from './routes/auth';
+import { cardPaymentRoutes } from './routes/card-payments';
+import { encryptionRoutes } from './routes/encryption';
+import { eventStreamRoutes } from './routes/event-streams';
+import { sandboxPaymentRoutes } from './routes/sandbox-payments';
+import { transferPaymentRoutes } from './routes/transfer-payments';
 import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
 import { authPasskeyRoutes } from './routes/auth-passkeys';
 import { authPhoneCodeRoutes } from './routes/auth-phone-codes';
@@ -98,6 +104,14 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(authPasskeyRoutes, routeContext);
   await app.register(authGrantSignatureRoutes, routeContext);
   await app.register(sandboxMessageRoutes, routeContext);
+  await app.register(encryptionRoutes, routeContext);
+  await app.register(cardPaymentRoutes, routeContext);
+  await app.register(transferPaymentRoutes, routeContext);
+  await app.register(sandboxPaymentRoutes, routeContext);
+  // The streams' hub listens on the database (LISTEN events) from the first stream on.
+  const hub = eventHub(options.database);
+  app.addHook('onClose', () => hub.close());
+  await app.register(eventStreamRoutes, { ...routeContext, hub });
   if (options.webDir) await app.register(pageRoutes, { ...routeContext, webDir: options.webDir });
   return app;
 }

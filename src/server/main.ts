@@ -44,6 +44,11 @@ async function main() {
       `Sandbox mode: SMS codes are not sent; anyone who can reach this server can read them at ${config.publicUrl}/sandbox/messages`,
     );
   }
+  if (config.paymentProvider === 'sandbox') {
+    console.log(
+      `Sandbox network: payments move no real money; test cards, accounts and transfers at ${config.publicUrl}/sandbox`,
+    );
+  }
   for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);
   console.log(`Sign in: ${config.publicUrl}/login`);
 

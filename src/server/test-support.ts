@@ -10,7 +10,11 @@ import { loadConfig, type TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { createMerchantClient, type TNewMerchantClient } from './services/merchant-clients';
 
-export async function openTestDatabase(): Promise<TDatabase> {
+/**
+ * A fresh database for one test file. On PostgreSQL `url` names it, so a test can open a second
+ * connection to it as a second server process would.
+ */
+export async function openTestDatabase(): Promise<TDatabase & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (!url) return openDatabase({ kind: 'pglite', template: inject('pgliteTemplate') });
   const name = `test_${randomBytes(6).toString('hex')}`;
@@ -23,6 +27,7 @@ export async function openTestDatabase(): Promise<TDatabase> {
   const database = await openDatabase({ kind: 'postgres', url: own.toString() });
   return {
     ...database,
+    url: own.toString(),
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: url });
@@ -34,7 +39,13 @@ export async function openTestDatabase(): Promise<TDatabase> {
 }
 
 export const testConfig = (): TConfig =>
-  loadConfig({ PORT: '3999', PUBLIC_URL: 'http://localhost:3999', LOG_LEVEL: 'silent' });
+  loadConfig({
+    PORT: '3999',
+    PUBLIC_URL: 'http://localhost:3999',
+    LOG_LEVEL: 'silent',
+    // The sandbox's 'timeout' card gives up at once in tests.
+    SANDBOX_CARD_TIMEOUT_MS: '20',
+  });
 
 /** A clock that stands still until the test moves it. */
 export function testClock(start: Date | string): TClock & { advance(ms: number): void } {
@@ -52,7 +63,10 @@ export function testClock(start: Date | string): TClock & { advance(ms: number):
  * SMS adapter or event bus (the app's context is `app.appContext`).
  */
 export async function startTestApp(
-  options: Pick<TAppOptions, 'rateLimits' | 'clock' | 'providers' | 'events'> = {},
+  options: Pick<
+    TAppOptions,
+    'rateLimits' | 'clock' | 'providers' | 'events' | 'logger' | 'logStream'
+  > = {},
 ) {
   const database = await openTestDatabase();
   const config = testConfig();

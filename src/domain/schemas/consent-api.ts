@@ -116,6 +116,8 @@ export type TGrantResponse = z.infer<typeof ZGrantResponse>;
 export const ZConsentOtpRequest = z.object({
   paymentId: z.string().min(1),
   otp: z.string().trim().min(1).max(50),
+  /** A payer who is not signed in names the consent whose link they hold (spec §6). */
+  consentId: z.string().min(1).max(100).optional(),
 });
 export type TConsentOtpRequest = z.infer<typeof ZConsentOtpRequest>;
 

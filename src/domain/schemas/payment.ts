@@ -42,10 +42,18 @@ export const ZImmediatePaymentRequest = z.union([
 ]);
 export type TImmediatePaymentRequest = z.infer<typeof ZImmediatePaymentRequest>;
 
-/** Payment-status event stream, by paymentId (spec §7). */
+/**
+ * Payment-status event stream, by paymentId (spec §7). 'failed' is ours: the spec's stream
+ * reports progress and success, and a page waiting on a 3-D Secure tab or a transfer learns of a
+ * failure the same way, with the catalogue's message.
+ */
 export const ZPaymentStatusEvent = z.object({
   paymentId: z.string(),
-  status: z.enum(['in_progress', 'completed']),
+  status: z.enum(['in_progress', 'completed', 'failed']),
+  /** The step text of spec §4 while in progress, e.g. 'Waiting for transfer confirmation...'. */
+  stepText: z.string().optional(),
+  /** Why it failed, in the catalogue's words. */
+  message: z.string().optional(),
   eventType: z.literal('payment_success').optional(),
   payerBank: ZPayerBank.nullable().optional(),
   payerCard: ZPayerCard.nullable().optional(),
@@ -106,3 +114,41 @@ export const ZReleasePendingResponse = z.object({
   released: z.number().int().nonnegative(),
 });
 export type TReleasePendingResponse = z.infer<typeof ZReleasePendingResponse>;
+
+/** GET /api/payments/{paymentId} answer: where a payment stands, for a page that lost its stream. */
+export const ZPaymentStateResponse = z.object({
+  success: z.literal(true),
+  paymentId: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed', 'failed']),
+  stepText: z.string().nullable(),
+  method: z.enum(['bank_transfer', 'card', 'account', 'chip_card']).nullable(),
+  amount: ZKobo,
+  executedAt: z.string().nullable(),
+  /** The open one-time account, while a transfer is awaited. */
+  transferDetails: ZTransferDetails.nullable(),
+  /** Why the latest attempt failed, in the catalogue's words. */
+  message: z.string().nullable(),
+});
+export type TPaymentStateResponse = z.infer<typeof ZPaymentStateResponse>;
+
+/** POST /api/payments/{paymentId}/transfer answer: the one-time account (spec §3). */
+export const ZTransferDetailsResponse = z.object({
+  success: z.literal(true),
+  paymentId: z.string(),
+  transferDetails: ZTransferDetails,
+});
+export type TTransferDetailsResponse = z.infer<typeof ZTransferDetailsResponse>;
+
+/** POST /api/payments/{paymentId}/transfer/confirm answer: in progress (spec §2). */
+export const ZTransferConfirmResponse = z.object({
+  success: z.literal(true),
+  paymentId: z.string(),
+  status: z.enum(['in_progress', 'completed']),
+  stepText: z.string(),
+});
+export type TTransferConfirmResponse = z.infer<typeof ZTransferConfirmResponse>;
+
+/** Who may act on a payment without signing in: the holder of its consent link (spec §6). */
+export const ZPaymentAccessQuery = z.object({
+  consentId: z.string().trim().min(1).max(100).optional(),
+});

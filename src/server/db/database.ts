@@ -58,7 +58,7 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     return {
       db: db as unknown as TDb,
       kind: 'postgres',
-      listen: listener.listen,
+      listen: (channel, handler) => listener.listen(channel, handler),
       async close() {
         await listener.close();
         await pool.end();

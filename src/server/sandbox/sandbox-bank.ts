@@ -95,7 +95,7 @@ export async function receiveTransfer(
     else if (account.status === 'paid') result = 'returned_already_paid';
     else if (account.expiresAt.getTime() <= now.getTime()) result = 'returned_expired';
     else if (account.amount !== transfer.amount) result = 'returned_wrong_amount';
-    else if (!(await credit(tx as TDb, account.reference, transfer.amount)))
+    else if (!(await credit(tx, account.reference, transfer.amount)))
       result = 'returned_already_paid';
     else {
       await tx

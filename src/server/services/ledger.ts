@@ -19,23 +19,23 @@ import {
 type TAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number];
 export type TLedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
 
+export type TLedgerAccountRef = { id: string; kind: TAccountKind; merchantId: string | null };
+
 /** Our books' accounts, by what they hold. */
 export const ledgerAccount = {
   /** Money that came in from outside by this way: a card, a bank transfer, a debit. */
-  payerSource: (way: 'card' | 'bank_transfer' | 'account' | 'chip_card') => ({
+  payerSource: (way: 'card' | 'bank_transfer' | 'account' | 'chip_card'): TLedgerAccountRef => ({
     id: `payer_source:${way}`,
-    kind: 'payer_source' as TAccountKind,
+    kind: 'payer_source',
     merchantId: null,
   }),
   /** A merchant's collection ("shield") wallet: immediate payments land here. */
-  collectionWallet: (merchantId: string) => ({
+  collectionWallet: (merchantId: string): TLedgerAccountRef => ({
     id: `collection_wallet:${merchantId}`,
-    kind: 'collection_wallet' as TAccountKind,
+    kind: 'collection_wallet',
     merchantId,
   }),
 };
-
-export type TLedgerAccountRef = ReturnType<(typeof ledgerAccount)['collectionWallet']>;
 
 export type TBooking = {
   kind: TLedgerTransactionKind;
@@ -97,29 +97,24 @@ export type TLedgerReport = {
 
 /** Proves the books: what `npm run ledger:check` prints and the payment tests assert. */
 export async function checkLedger(db: TDb): Promise<TLedgerReport> {
-  const rows = async <T>(query: ReturnType<typeof sql>) =>
-    (await db.execute(query)) as unknown as { rows: T[] } | T[];
-  const list = <T>(result: { rows: T[] } | T[]) => (Array.isArray(result) ? result : result.rows);
-  const [counts] = list(
-    await rows<{ transactions: string; entries: string; total: string | null }>(sql`
+  // Both drivers answer raw SQL with `{ rows }`.
+  const list = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
+    const result: unknown = await db.execute(query);
+    return (result as { rows: T[] }).rows;
+  };
+  const [counts] = await list<{ transactions: string; entries: string; total: string | null }>(sql`
       SELECT (SELECT count(*) FROM ledger_transactions) AS transactions,
              (SELECT count(*) FROM ledger_entries) AS entries,
-             (SELECT sum(amount) FROM ledger_entries) AS total`),
-  );
-  const unbalanced = list(
-    await rows<{ id: string }>(sql`
+             (SELECT sum(amount) FROM ledger_entries) AS total`);
+  const unbalanced = await list<{ id: string }>(sql`
       SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
-      GROUP BY t.id HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) < 2`),
-  );
-  const mismatches = list(
-    await rows<{ id: string }>(sql`
+      GROUP BY t.id HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) < 2`);
+  const mismatches = await list<{ id: string }>(sql`
       SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
-      GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(sum(e.amount), 0)`),
-  );
+      GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(sum(e.amount), 0)`);
   // An executed immediate payment is booked once as money in (card, transfer, debit, chip);
   // a charge refunded because the payment was already paid nets to zero and does not count.
-  const notOnce = list(
-    await rows<{ id: string }>(sql`
+  const notOnce = await list<{ id: string }>(sql`
       SELECT p.id FROM payments p
       WHERE p.type = 'immediate' AND (
         (p.status = 'executed') <> (
@@ -130,8 +125,7 @@ export async function checkLedger(db: TDb): Promise<TLedgerReport> {
         OR (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id
              AND t.kind IN ('card_payment', 'transfer_payment', 'account_debit', 'chip_card_payment'))
           - (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id AND t.kind = 'card_refund')
-          > 1)`),
-  );
+          > 1)`);
   return {
     transactions: Number(counts?.transactions ?? 0),
     entries: Number(counts?.entries ?? 0),

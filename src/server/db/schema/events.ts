@@ -19,9 +19,11 @@ export const events = pgTable(
 );
 
 /**
- * One-use tickets that open an event stream: EventSource cannot send an Authorization header,
- * so a signed-in payer trades their token for a ticket (POST) and opens the stream with it in
- * the query. Only the ticket's hash is kept; a ticket opens one stream once, within a minute.
+ * Tickets that open an event stream: EventSource cannot send an Authorization header, so a
+ * signed-in payer trades their token for a ticket (POST /api/events/tickets) and opens the stream
+ * with it in the query. A ticket opens one stream only, for a few minutes, and may open it again
+ * in that time: EventSource reconnects to the same URL by itself (docs/payments.md "Events").
+ * Only the ticket's hash is kept.
  */
 export const eventStreamTickets = pgTable(
   'event_stream_tickets',
@@ -29,6 +31,7 @@ export const eventStreamTickets = pgTable(
     ticketHash: text('ticket_hash').primaryKey(),
     stream: text('stream').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When it first opened its stream. */
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

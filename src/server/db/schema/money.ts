@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { TErrorCode } from '../../../domain/errors';
 import { consents, merchants, payments } from './consents';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -70,7 +71,7 @@ export const paymentAttempts = pgTable(
       expiresAt: string;
     }>(),
     /** The catalogue's code and the provider's reason when it failed. */
-    failureCode: text('failure_code'),
+    failureCode: text('failure_code').$type<TErrorCode>(),
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

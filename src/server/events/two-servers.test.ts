@@ -1,0 +1,111 @@
+// Any server process delivers any event (issue 9 "Live events"): two apps, each with its own
+// database connections and its own event hub, as two processes behind a load balancer have. On
+// PostgreSQL each opens its own pool and LISTEN connection to the one database, so the event
+// crosses connections by NOTIFY; on PGlite, one process's database, the two apps share it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { openDatabase, type TDatabase } from '../db/database';
+import { createTestClient, openTestDatabase, testConfig } from '../test-support';
+import { eventHub } from './event-hub';
+import { appendEvent, eventStreams } from './event-log';
+
+let first: Awaited<ReturnType<typeof openTestDatabase>>;
+let second: TDatabase;
+beforeAll(async () => {
+  first = await openTestDatabase();
+  second = first.url ? await openDatabase({ kind: 'postgres', url: first.url }) : first;
+});
+afterAll(async () => {
+  if (second !== first) await second.close();
+  await first.close();
+});
+
+describe('event delivery across servers', () => {
+  it('a payment completed through one server reaches a stream watched on the other', async () => {
+    const appA = await buildApp({ config: testConfig(), database: first, logger: false });
+    const appB = await buildApp({ config: testConfig(), database: second, logger: false });
+    await Promise.all([appA.ready(), appB.ready()]);
+    const base = await appA.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const client = await createTestClient(first, { name: 'Tola Stores' });
+      const created = await appB.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: client.authorization },
+        payload: {
+          payments: [{ type: 'immediate', amount: 50_000, narration: 'Order 7' }],
+          requirements: { requiresAuth: false },
+        },
+      });
+      const { consentId } = created.json<{ consentId: string }>();
+      const read = await appB.inject({
+        method: 'GET',
+        url: `/api/consent/${consentId}?clientId=${client.clientId}`,
+      });
+      const paymentId = read.json<{ consent: { payments: Array<{ paymentId: string }> } }>().consent
+        .payments[0]?.paymentId;
+
+      const abort = new AbortController();
+      const stream = await fetch(
+        `${base}/api/events/payments/${paymentId}?consentId=${consentId}&clientId=${client.clientId}`,
+        { headers: { accept: 'text/event-stream' }, signal: abort.signal },
+      );
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      const readUntil = async (needle: string) => {
+        const deadline = Date.now() + 10_000;
+        while (!text.includes(needle) && Date.now() < deadline) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += value;
+        }
+      };
+      await readUntil('event: ready');
+
+      // Paid entirely through server B: the transfer account, then the bank's credit.
+      const opened = await appB.inject({
+        method: 'POST',
+        url: `/api/payments/${paymentId}/transfer?consentId=${consentId}`,
+      });
+      const { accountNumber } = opened.json<{ transferDetails: { accountNumber: string } }>()
+        .transferDetails;
+      const sent = await appB.inject({
+        method: 'POST',
+        url: '/api/sandbox/transfers',
+        payload: { accountNumber, amount: 50_000 },
+      });
+      expect(sent.json()).toMatchObject({ outcome: 'credited' });
+
+      await readUntil('"status":"completed"');
+      abort.abort();
+      expect(text).toContain('"status":"completed"');
+      expect(text).toContain('"paymentType":"bank_transfer"');
+    } finally {
+      await appA.close();
+      await appB.close();
+    }
+  });
+
+  it('a hub hands each watcher every event once, in order, however the notices arrive', async () => {
+    const hub = eventHub(second);
+    const stream = eventStreams.payment(`pay_hub_${Date.now()}`);
+    const seen: number[] = [];
+    const stop = await hub.watch(stream, 0, (event) => seen.push(event.id));
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      ids.push(
+        await first.db.transaction((tx) =>
+          appendEvent(tx as never, { stream, type: 'payment_status', data: { i } }),
+        ),
+      );
+    }
+    const deadline = Date.now() + 10_000;
+    while (seen.length < ids.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    stop();
+    await hub.close();
+    expect(seen).toEqual(ids);
+  });
+});

@@ -1,0 +1,376 @@
+// Paying by card, every published sandbox card through its path (issue 9 "Done when"): the
+// answer, the payment's status, the events on its stream, and the books.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../services/ledger';
+import { startTestApp } from '../test-support';
+import {
+  consentWithPayment,
+  encryptedCard,
+  ledgerKinds,
+  paymentEvents,
+  sandboxCard,
+  type TCardScenarioName,
+} from '../test-support-payments';
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function payPublic(
+  scenario: TCardScenarioName,
+  change: { pin?: string } = {},
+  options: { requiresAuth?: boolean } = {},
+) {
+  const consent = await consentWithPayment(ctx.app, ctx.database, options);
+  const card = sandboxCard(scenario);
+  const cardDetails = await encryptedCard(ctx.app, { ...card, pin: change.pin ?? card.pin });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails,
+      saveCard: false,
+    },
+  });
+  return { ...consent, response };
+}
+
+async function paymentStatus(consent: { paymentId: string; consentId: string }) {
+  const state = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+  });
+  expect(state.statusCode).toBe(200);
+  return state.json<{ status: string; executedAt: string | null; message: string | null }>();
+}
+
+async function consentPayment(consent: { consentId: string; client: { clientId: string } }) {
+  const read = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/consent/${consent.consentId}?clientId=${consent.client.clientId}`,
+  });
+  return read
+    .json<{ consent: { payments: Array<Record<string, unknown>> } }>()
+    .consent.payments.find((p) => p.type === 'immediate');
+}
+
+const challengeReference = (url: string) => url.split('/sandbox/3ds/')[1] ?? '';
+
+describe('paying by card, each sandbox card through its path', () => {
+  it('pin_only: paid at once; executed with a card origin; in_progress then completed; booked once', async () => {
+    const paid = await payPublic('pin_only');
+    expect(paid.response.statusCode).toBe(200);
+    expect(paid.response.json()).toMatchObject({
+      success: true,
+      paymentId: paid.paymentId,
+      amount: paid.amount,
+    });
+    expect(await paymentStatus(paid)).toMatchObject({ status: 'completed' });
+    const card = sandboxCard('pin_only');
+    expect(await consentPayment(paid)).toMatchObject({
+      status: 'executed',
+      executedAt: expect.any(String),
+      origin: {
+        paymentMethod: 'card',
+        obfuscatedCard: `${card.number.slice(0, 6)}******${card.number.slice(-4)}`,
+      },
+    });
+    expect(await paymentEvents(ctx.database, paid.paymentId)).toEqual([
+      { type: 'payment_status', paymentId: paid.paymentId, status: 'in_progress' },
+      expect.objectContaining({
+        status: 'completed',
+        eventType: 'payment_success',
+        paymentType: 'card',
+      }),
+    ]);
+    expect(await ledgerKinds(ctx.database, paid.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('pin_otp: asks for the OTP, and the right OTP completes it', async () => {
+    const started = await payPublic('pin_otp');
+    expect(started.response.json()).toMatchObject({
+      success: true,
+      requiresOTP: true,
+      paymentId: started.paymentId,
+      displayMessage: expect.any(String),
+    });
+    expect(await paymentStatus(started)).toMatchObject({ status: 'in_progress' });
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/complete',
+      payload: {
+        paymentId: started.paymentId,
+        otp: sandboxCard('pin_otp').otp,
+        consentId: started.consentId,
+      },
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({
+      success: true,
+      paymentType: 'immediate',
+      amount: started.amount,
+      narration: 'Order #1042',
+      payerCard: { brand: 'mastercard' },
+    });
+    expect(await paymentStatus(started)).toMatchObject({ status: 'completed' });
+    expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual(['card_payment']);
+    // The OTP was used: a second one finds nothing waiting.
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/consent/otp',
+      payload: { paymentId: started.paymentId, otp: '123456', consentId: started.consentId },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('PAYMENT_ALREADY_MADE');
+  });
+
+  it('pin_otp with a wrong OTP: OTP verification failed, the payment stays unpaid', async () => {
+    const started = await payPublic('pin_otp');
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/consent/otp',
+      payload: { paymentId: started.paymentId, otp: '000000', consentId: started.consentId },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      success: false,
+      error: { code: 'OTP_VERIFICATION_FAILED', message: 'OTP verification failed' },
+    });
+    expect(await paymentStatus(started)).toMatchObject({
+      status: 'failed',
+      message: 'OTP verification failed',
+    });
+    expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual([]);
+  });
+
+  it.each([
+    [true, 'completed', ['card_payment']],
+    [false, 'failed', []],
+  ] as const)(
+    'three_ds: the challenge page answered approved=%s leaves the payment %s',
+    async (approved, status, kinds) => {
+      const started = await payPublic('three_ds');
+      const body = started.response.json<{ requires3DS: boolean; challengeUrl: string }>();
+      expect(body).toMatchObject({ success: true, requires3DS: true });
+      expect(body.challengeUrl).toMatch(/^http:\/\/localhost:3999\/sandbox\/3ds\//);
+      const answer = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/sandbox/3ds/${challengeReference(body.challengeUrl)}`,
+        payload: { approved },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ success: true, status });
+      expect(await paymentStatus(started)).toMatchObject({ status });
+      const streamed = await paymentEvents(ctx.database, started.paymentId);
+      expect(streamed.map((e) => e.status)).toEqual(['in_progress', 'in_progress', status]);
+      expect(streamed[1]).toMatchObject({ stepText: 'Awaiting 3D Secure authentication...' });
+      if (!approved) expect(streamed[2]).toMatchObject({ message: '3DS authentication failed' });
+      expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual(kinds);
+      // A challenge is answered once.
+      const twice = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/sandbox/3ds/${challengeReference(body.challengeUrl)}`,
+        payload: { approved: true },
+      });
+      expect(twice.statusCode).toBe(404);
+    },
+  );
+
+  it.each([
+    ['declined', {}, 402, 'CARD_PAYMENT_FAILED', 'Card payment failed: Declined by your bank'],
+    [
+      'insufficient_funds',
+      {},
+      402,
+      'CARD_PAYMENT_FAILED',
+      'Card payment failed: Insufficient funds',
+    ],
+    ['timeout', {}, 502, 'CARD_PAYMENT_PROCESSING_FAILED', 'Failed to process card payment'],
+    ['pin_only', { pin: '9999' }, 402, 'CARD_PAYMENT_FAILED', 'Card payment failed: Incorrect PIN'],
+  ] as const)(
+    '%s %j: %i %s, nothing booked, the stream says failed',
+    async (scenario, change, status, code, message) => {
+      const failed = await payPublic(scenario, change);
+      expect(failed.response.statusCode).toBe(status);
+      expect(failed.response.json()).toEqual({ success: false, error: { code, message } });
+      expect(await paymentStatus(failed)).toMatchObject({ status: 'failed', executedAt: null });
+      expect((await paymentEvents(ctx.database, failed.paymentId)).map((e) => e.status)).toEqual([
+        'in_progress',
+        'failed',
+      ]);
+      expect(await ledgerKinds(ctx.database, failed.paymentId)).toEqual([]);
+      // The payer may try again with another card.
+      const card = sandboxCard('pin_only');
+      const retry = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/payments/card/public',
+        payload: {
+          paymentId: failed.paymentId,
+          consentId: failed.consentId,
+          cardDetails: await encryptedCard(ctx.app, card),
+          saveCard: false,
+        },
+      });
+      expect(retry.statusCode).toBe(200);
+      expect(await ledgerKinds(ctx.database, failed.paymentId)).toEqual(['card_payment']);
+    },
+  );
+});
+
+describe('who may pay, and what a paid payment refuses', () => {
+  it('refuses an anonymous payer when the consent asks for sign-in (spec §6)', async () => {
+    const refused = await payPublic('pin_only', {}, { requiresAuth: true });
+    expect(refused.response.statusCode).toBe(401);
+    expect(refused.response.json().error.code).toBe('SIGN_IN_REQUIRED');
+  });
+
+  it('answers another consent’s payment as not found, and a paid one as already made', async () => {
+    const paid = await payPublic('pin_only');
+    const other = await consentWithPayment(ctx.app, ctx.database);
+    const cardDetails = await encryptedCard(ctx.app, sandboxCard('pin_only'));
+    const wrongConsent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: paid.paymentId,
+        consentId: other.consentId,
+        cardDetails,
+        saveCard: false,
+      },
+    });
+    expect(wrongConsent.statusCode).toBe(404);
+    expect(wrongConsent.json().error).toEqual({
+      code: 'NO_IMMEDIATE_PAYMENT',
+      message: 'No immediate payment found',
+    });
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: paid.paymentId,
+        consentId: paid.consentId,
+        cardDetails,
+        saveCard: false,
+      },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('PAYMENT_ALREADY_MADE');
+    expect(await ledgerKinds(ctx.database, paid.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('needs a bearer token on /api/payments/card', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card',
+      payload: { paymentId: consent.paymentId, cardDetails: {}, saveCard: false },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('concurrent charges', () => {
+  it('1,000 identical requests with one Idempotency-Key make one charge, and all get its answer', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const cardDetails = await encryptedCard(ctx.app, sandboxCard('pin_only'));
+    const payload = {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails,
+      saveCard: false,
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 1_000 }, () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/payments/card/public',
+          headers: { 'idempotency-key': `order-1042-${consent.paymentId}` },
+          payload,
+        }),
+      ),
+    );
+    const statuses = new Set(answers.map((a) => a.statusCode));
+    expect([...statuses]).toEqual([200]);
+    const references = new Set(answers.map((a) => a.json().transactionReference));
+    expect(references.size).toBe(1);
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  }, 120_000);
+
+  it('the same key with another body is refused (409 IDEMPOTENCY_KEY_REUSED)', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const cardDetails = await encryptedCard(ctx.app, sandboxCard('declined'));
+    const send = (saveCard: boolean) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/payments/card/public',
+        headers: { 'idempotency-key': `k-${consent.paymentId}` },
+        payload: {
+          paymentId: consent.paymentId,
+          consentId: consent.consentId,
+          cardDetails,
+          saveCard,
+        },
+      });
+    const first = await send(false);
+    expect(first.statusCode).toBe(402);
+    const replay = await send(false);
+    expect(replay.statusCode).toBe(402);
+    expect(replay.json()).toEqual(first.json());
+    // Replayed, not charged again: one failed attempt.
+    expect((await paymentEvents(ctx.database, consent.paymentId)).map((e) => e.status)).toEqual([
+      'in_progress',
+      'failed',
+    ]);
+    const reused = await send(true);
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('20 different charges of one payment at once: it is paid once, the rest are refused', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const bodies = await Promise.all(
+      Array.from({ length: 20 }, async () => ({
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+        saveCard: false,
+      })),
+    );
+    const answers = await Promise.all(
+      bodies.map((payload) =>
+        ctx.app.inject({ method: 'POST', url: '/api/payments/card/public', payload }),
+      ),
+    );
+    const ok = answers.filter((a) => a.statusCode === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+      expect(refused.statusCode).toBe(409);
+      expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(refused.json().error.code);
+    }
+    // Charges that raced past the first one's completion are refunded, never kept.
+    const kinds = await ledgerKinds(ctx.database, consent.paymentId);
+    expect(
+      kinds.filter((k) => k === 'card_payment').length -
+        kinds.filter((k) => k === 'card_refund').length,
+    ).toBe(1);
+  });
+});
+
+describe('the books after every card path', () => {
+  it('balance: every transaction sums to zero and every paid payment is booked once', async () => {
+    const report = await checkLedger(ctx.database.db);
+    expect(report.transactions).toBeGreaterThan(5);
+    expect(report).toMatchObject({
+      unbalanced: [],
+      balanceMismatches: [],
+      paymentsNotBookedOnce: [],
+      total: 0,
+    });
+  });
+});

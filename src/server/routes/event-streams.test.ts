@@ -1,0 +1,172 @@
+// The page's live events over real HTTP (issue 9 "Live events"): a payment's stream delivers
+// its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
+// a ticket or the consent link opens a stream.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from '../test-support';
+import { signUp, testPhone } from '../test-support-identity';
+import { consentWithPayment, encryptedCard, sandboxCard } from '../test-support-payments';
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let base: string;
+beforeAll(async () => {
+  ctx = await startTestApp();
+  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+type TSseEvent = { id: string | null; event: string; data: Record<string, unknown> };
+
+/** Opens a stream and collects its events until `until` says enough (or the time runs out). */
+async function collect(
+  url: string,
+  until: (events: TSseEvent[]) => boolean,
+  headers: Record<string, string> = {},
+  onOpen?: () => Promise<void>,
+): Promise<{ status: number; events: TSseEvent[] }> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 10_000);
+  const response = await fetch(`${base}${url}`, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: abort.signal,
+  });
+  const events: TSseEvent[] = [];
+  if (response.status !== 200 || !response.body) {
+    clearTimeout(timer);
+    return { status: response.status, events };
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let opened = false;
+  try {
+    while (!until(events)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const field = (name: string) =>
+          block
+            .split('\n')
+            .find((line) => line.startsWith(`${name}:`))
+            ?.slice(name.length + 1)
+            .trim() ?? null;
+        const data = field('data');
+        if (data === null) continue;
+        events.push({
+          id: field('id'),
+          event: field('event') ?? 'message',
+          data: JSON.parse(data),
+        });
+        if (!opened && onOpen) {
+          opened = true;
+          await onOpen();
+        }
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  return { status: response.status, events };
+}
+
+const payByCard = async (consent: { paymentId: string; consentId: string }) => {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+      saveCard: false,
+    },
+  });
+  expect(response.statusCode).toBe(200);
+};
+
+const statuses = (events: TSseEvent[]) =>
+  events.filter((e) => e.event === 'payment_status').map((e) => e.data.status);
+
+describe('payment event stream', () => {
+  it('delivers in_progress then completed live to whoever holds the consent link', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const url = `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`;
+    const { status, events } = await collect(
+      url,
+      (seen) => statuses(seen).includes('completed'),
+      {},
+      () => payByCard(consent),
+    );
+    expect(status).toBe(200);
+    expect(events[0]).toMatchObject({ event: 'ready' });
+    expect(statuses(events)).toEqual(['in_progress', 'completed']);
+    const completed = events.find((e) => e.data.status === 'completed');
+    expect(completed?.data).toMatchObject({ eventType: 'payment_success', paymentType: 'card' });
+
+    // A reconnect that saw the first event gets only the second.
+    const firstId = events.find((e) => e.event === 'payment_status')?.id ?? '';
+    const resumed = await collect(url, (seen) => statuses(seen).length >= 1, {
+      'last-event-id': firstId,
+    });
+    expect(statuses(resumed.events)).toEqual(['completed']);
+    expect(resumed.events.find((e) => e.event === 'payment_status')?.id).toBe(completed?.id);
+  });
+
+  it('refuses the link of another client, and a consent that needs sign-in', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const other = await consentWithPayment(ctx.app, ctx.database);
+    const wrongClient = await collect(
+      `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${other.client.clientId}`,
+      () => true,
+    );
+    expect(wrongClient.status).toBe(403);
+    const guarded = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
+    const anonymous = await collect(
+      `/api/events/payments/${guarded.paymentId}?consentId=${guarded.consentId}&clientId=${guarded.client.clientId}`,
+      () => true,
+    );
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('opens with a ticket for a signed-in payer, only the stream it was issued for', async () => {
+    const { token } = await signUp(ctx.app, testPhone());
+    const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/events/tickets',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { stream: 'payment', paymentId: consent.paymentId },
+    });
+    expect(issued.statusCode).toBe(200);
+    const { ticket } = issued.json<{ ticket: string }>();
+    const opened = await collect(
+      `/api/events/payments/${consent.paymentId}?ticket=${ticket}`,
+      (seen) => seen.length >= 1,
+    );
+    expect(opened.status).toBe(200);
+    // EventSource reconnects to the same URL by itself: the ticket opens it again.
+    const reopened = await collect(
+      `/api/events/payments/${consent.paymentId}?ticket=${ticket}`,
+      (seen) => seen.length >= 1,
+    );
+    expect(reopened.status).toBe(200);
+    const other = await consentWithPayment(ctx.app, ctx.database);
+    const elsewhere = await collect(
+      `/api/events/payments/${other.paymentId}?ticket=${ticket}`,
+      () => true,
+    );
+    expect(elsewhere.status).toBe(401);
+    const cardLinking = await collect(`/api/events/card-linking?ticket=${ticket}`, () => true);
+    expect(cardLinking.status).toBe(401);
+    const noTicket = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/events/tickets',
+      payload: { stream: 'card-linking' },
+    });
+    expect(noTicket.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,138 @@
+import fastifySse from '@fastify/sse';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZIdentifier } from '../../domain/schemas/fields';
+import type { TRouteContext } from '../context';
+import type { TEventHub } from '../events/event-hub';
+import { eventStreams } from '../events/event-log';
+import { AppError } from '../services/app-error';
+import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
+import { loadPayable } from '../services/payment-records';
+import { payerOf, requirePayer } from './payer-guard';
+import { jsonAnswers } from './responses';
+
+/** Every 15 s a comment line keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+
+/** An SSE route's 200 is an event stream, not JSON: declared so the route table says so. */
+const ZEventStream = z.string().describe('text/event-stream');
+
+const ZTicket = z.string().regex(/^est_[\w-]{32}$/, 'must be a stream ticket');
+
+const ZStreamQuery = z.object({
+  ticket: ZTicket.optional(),
+  /** For a payment of a consent that needs no sign-in: whoever holds its link (spec §6). */
+  consentId: z.string().trim().min(1).max(100).optional(),
+  clientId: z.string().trim().min(1).max(100).optional(),
+  /** Where a client without Last-Event-ID resumes (a reopened stream with a new ticket). */
+  lastEventId: z.coerce.number().int().nonnegative().optional(),
+});
+
+const ZTicketRequest = z.discriminatedUnion('stream', [
+  z.strictObject({ stream: z.literal('payment'), paymentId: ZIdentifier }),
+  z.strictObject({ stream: z.literal('card-linking') }),
+]);
+
+const ZTicketResponse = z.object({
+  success: z.literal(true),
+  ticket: z.string(),
+  expiresAt: z.string(),
+});
+
+/**
+ * The page's live events over server-sent events (spec §7 "Event streams"; docs/payments.md):
+ * each event is a row of the event log, its id the SSE id, so a reconnect with Last-Event-ID
+ * gets what it missed. A signed-in payer opens a stream with a ticket; a payment of a consent
+ * that needs no sign-in is open to whoever holds the consent link.
+ */
+export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEventHub }> = async (
+  app,
+  ctx,
+) => {
+  await app.register(fastifySse, { heartbeatInterval: HEARTBEAT_MS });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  /** Streams the events of `stream` after the client's last one, until it goes away. */
+  const pipe = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    stream: string,
+    queryLastId: number | undefined,
+  ) => {
+    const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
+    const after = Number.isSafeInteger(header) && header > 0 ? header : (queryLastId ?? 0);
+    reply.sse.keepAlive();
+    await reply.sse.send({ event: 'ready', data: { stream: stream.split(':')[0] } });
+    const stop = await ctx.hub.watch(stream, after, (event) => {
+      if (!reply.sse.isConnected) return;
+      reply.sse
+        .send({ id: String(event.id), event: event.type, data: event.data })
+        .catch(() => undefined);
+    });
+    reply.sse.onClose(stop);
+  };
+
+  api.post(
+    '/api/events/tickets',
+    {
+      onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
+      schema: { body: ZTicketRequest, response: jsonAnswers({ 200: ZTicketResponse }) },
+    },
+    async (request) => {
+      const { payerId } = payerOf(request);
+      const now = ctx.clock.now();
+      let stream: string;
+      if (request.body.stream === 'payment') {
+        const payable = await loadPayable(ctx.db, request.body.paymentId, { payerId }, now, 'read');
+        stream = eventStreams.payment(payable.payment.id);
+      } else {
+        stream = eventStreams.cardLinking(payerId);
+      }
+      return { success: true as const, ...(await issueStreamTicket(ctx.db, stream, now)) };
+    },
+  );
+
+  api.get(
+    '/api/events/payments/:paymentId',
+    {
+      sse: 'only',
+      schema: {
+        params: z.object({ paymentId: ZIdentifier }),
+        querystring: ZStreamQuery,
+        response: jsonAnswers({ 200: ZEventStream }),
+      },
+    },
+    async (request, reply) => {
+      const { paymentId } = request.params;
+      const { ticket, consentId, clientId, lastEventId } = request.query;
+      const stream = eventStreams.payment(paymentId);
+      const now = ctx.clock.now();
+      if (ticket) {
+        await redeemStreamTicket(ctx.db, ticket, now, (named) => named === stream);
+      } else {
+        if (!consentId || !clientId) throw new AppError('SIGN_IN_REQUIRED');
+        const payable = await loadPayable(ctx.db, paymentId, { consentId }, now, 'read');
+        if (payable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
+      }
+      await pipe(request, reply, stream, lastEventId);
+    },
+  );
+
+  api.get(
+    '/api/events/card-linking',
+    {
+      sse: 'only',
+      schema: { querystring: ZStreamQuery, response: jsonAnswers({ 200: ZEventStream }) },
+    },
+    async (request, reply) => {
+      const { ticket, lastEventId } = request.query;
+      if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
+      // The ticket names the payer's own stream (issued to them alone).
+      const stream = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
+        named.startsWith(eventStreams.cardLinking('')),
+      );
+      await pipe(request, reply, stream, lastEventId);
+    },
+  );
+};

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZIdentifier } from '../../domain/schemas/fields';
+import {
+  ZPaymentAccessQuery,
+  ZPaymentStateResponse,
+  ZTransferConfirmResponse,
+  ZTransferDetailsResponse,
+} from '../../domain/schemas/payment';
+import type { TRouteContext } from '../context';
+import { confirmTransfer, paymentState, transferDetailsFor } from '../services/transfer-payments';
+import { paymentAccessOf } from './payment-access';
+import { jsonAnswers } from './responses';
+
+const params = z.object({ paymentId: ZIdentifier });
+
+/**
+ * Paying by transfer, and a payment's state (docs/payments.md). The spec shows the transfer
+ * screen, not its calls: these are ours. A payer who is not signed in names the consent whose
+ * link they hold (`?consentId=`).
+ */
+export const transferPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    '/api/payments/:paymentId/transfer',
+    {
+      schema: {
+        params,
+        querystring: ZPaymentAccessQuery,
+        response: jsonAnswers({ 200: ZTransferDetailsResponse }),
+      },
+    },
+    async (request) => {
+      const access = await paymentAccessOf(ctx, request, request.query.consentId);
+      const transferDetails = await transferDetailsFor(ctx, request.params.paymentId, access);
+      return { success: true as const, paymentId: request.params.paymentId, transferDetails };
+    },
+  );
+
+  api.post(
+    '/api/payments/:paymentId/transfer/confirm',
+    {
+      schema: {
+        params,
+        querystring: ZPaymentAccessQuery,
+        response: jsonAnswers({ 200: ZTransferConfirmResponse }),
+      },
+    },
+    async (request) => {
+      const access = await paymentAccessOf(ctx, request, request.query.consentId);
+      const state = await confirmTransfer(ctx, request.params.paymentId, access);
+      return { success: true as const, paymentId: request.params.paymentId, ...state };
+    },
+  );
+
+  api.get(
+    '/api/payments/:paymentId',
+    {
+      schema: {
+        params,
+        querystring: ZPaymentAccessQuery,
+        response: jsonAnswers({ 200: ZPaymentStateResponse }),
+      },
+    },
+    async (request) => {
+      const access = await paymentAccessOf(ctx, request, request.query.consentId);
+      return paymentState(ctx, request.params.paymentId, access);
+    },
+  );
+};

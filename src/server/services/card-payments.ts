@@ -1,0 +1,339 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { STEP_TEXT_AWAITING_3DS } from '../../domain/constants';
+import type { TPaymentOrigin } from '../../domain/schemas/consent';
+import type { TCardChargeResponse, TCardCompleteResponse } from '../../domain/schemas/card';
+import type { TEncryptedCard } from '../../domain/schemas/card';
+import type { TAppContext } from '../context';
+import { paymentAttempts } from '../db/schema';
+import type { TCardChargeOutcome, TCardSummary } from '../providers/payments';
+import { AppError } from './app-error';
+import { decryptCard } from './card-encryption-keys';
+import {
+  completeAttempt,
+  emitPaymentEvent,
+  failAttempt,
+  insertAttempt,
+  loadPayable,
+  moveAttempt,
+  type TAttemptRow,
+  type TPaymentAccess,
+} from './payment-records';
+
+/*
+ * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
+ * The card is decrypted in memory, handed to the provider once, and forgotten: only its brand,
+ * first 6 and last 4 are kept. No database transaction stays open while the card network
+ * thinks: the attempt is recorded as 'charging' first (one per payment at a time), the network
+ * is called, and its answer is recorded in a transaction of its own with the ledger and the
+ * stream's event.
+ */
+
+type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+/** A card as receipts show it: first 6, six stars, last 4. */
+export const obfuscateCard = (card: Pick<TCardSummary, 'first6' | 'last4'>) =>
+  `${card.first6}******${card.last4}`;
+
+/** What the payer reads when the network refuses: the catalogue's words, with the reason. */
+function failureOf(reason: Extract<TCardChargeOutcome, { kind: 'failed' }>['reason']): AppError {
+  switch (reason) {
+    case 'insufficient_funds':
+      // The page returns to the first consent screen on these words (spec §4).
+      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Insufficient funds');
+    case 'incorrect_pin':
+      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Incorrect PIN');
+    case 'invalid_card':
+      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Check the card details');
+    case 'declined':
+      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Declined by your bank');
+    case 'incorrect_otp':
+      return new AppError('OTP_VERIFICATION_FAILED');
+    case 'three_ds_declined':
+      return new AppError('THREE_DS_FAILED');
+    case 'timeout':
+      return new AppError('CARD_PAYMENT_PROCESSING_FAILED');
+  }
+}
+
+const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin => ({
+  paymentMethod: 'card',
+  obfuscatedCard: obfuscateCard(card),
+  maskedCardNumber: obfuscateCard(card),
+  schemeImageUrl: null,
+  isNewCard: true,
+  shouldPromptCardLinking: attempt.saveCard,
+});
+
+export type TCardPaymentResult =
+  | { kind: 'completed'; response: TCardChargeResponse; complete: TCardCompleteResponse }
+  | { kind: 'waiting'; response: TCardChargeResponse };
+
+/**
+ * Records what the network answered for a charging attempt: completed (with the ledger), waiting
+ * for an OTP or a 3-D Secure check, or failed (thrown as the catalogue's error). A charge that
+ * succeeded on a payment someone had paid meanwhile is refunded at once.
+ */
+async function recordOutcome(
+  ctx: TCardContext,
+  attempt: TAttemptRow,
+  outcome: TCardChargeOutcome,
+  narration: string,
+): Promise<TCardPaymentResult> {
+  const { db, clock, providers } = ctx;
+  const now = clock.now();
+  const summary = outcome.card;
+  const cardColumns = summary
+    ? { cardBrand: summary.brand, cardFirst6: summary.first6, cardLast4: summary.last4 }
+    : {};
+  switch (outcome.kind) {
+    case 'failed': {
+      const failure = failureOf(outcome.reason);
+      await db
+        .update(paymentAttempts)
+        .set({ providerReference: outcome.providerReference, ...cardColumns })
+        .where(eq(paymentAttempts.id, attempt.id));
+      await failAttempt(db, attempt, failure, outcome.reason, now);
+      throw failure;
+    }
+    case 'otp_required':
+    case 'three_ds_required': {
+      const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
+      await db.transaction(async (tx) => {
+        const moved = await moveAttempt(
+          tx,
+          attempt.id,
+          'charging',
+          {
+            stage,
+            providerReference: outcome.providerReference,
+            stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
+            ...cardColumns,
+          },
+          now,
+        );
+        if (moved && stage === 'awaiting_3ds') {
+          await emitPaymentEvent(tx, {
+            paymentId: attempt.paymentId,
+            status: 'in_progress',
+            stepText: STEP_TEXT_AWAITING_3DS,
+          });
+        }
+      });
+      const base = {
+        success: true,
+        paymentId: attempt.paymentId,
+        amount: attempt.amount,
+        displayMessage: outcome.displayMessage,
+        transactionReference: attempt.id,
+      };
+      return {
+        kind: 'waiting',
+        response:
+          outcome.kind === 'otp_required'
+            ? { ...base, requiresOTP: true }
+            : { ...base, requires3DS: true, challengeUrl: outcome.challengeUrl },
+      };
+    }
+    case 'succeeded': {
+      const card = outcome.card;
+      const attemptWithCard = { ...attempt, ...cardColumns };
+      const completion = await db.transaction(async (tx) => {
+        await tx
+          .update(paymentAttempts)
+          .set({ providerReference: outcome.providerReference, ...cardColumns })
+          .where(eq(paymentAttempts.id, attempt.id));
+        return completeAttempt(
+          tx,
+          attemptWithCard,
+          cardOrigin(attempt, card),
+          {
+            paymentType: 'card',
+            payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
+            shouldPromptCardLinking: attempt.saveCard,
+            shouldPromptBankAccountLinking: false,
+            cardWasSaved: false,
+          },
+          now,
+        );
+      });
+      if (!completion.completed) {
+        await providers.payments.refundCard({
+          providerReference: outcome.providerReference,
+          amount: attempt.amount,
+          reference: attempt.id,
+        });
+        throw new AppError('PAYMENT_ALREADY_MADE');
+      }
+      const obfuscatedCard = obfuscateCard(card);
+      return {
+        kind: 'completed',
+        response: {
+          success: true,
+          paymentId: attempt.paymentId,
+          amount: attempt.amount,
+          transactionReference: attempt.id,
+          message: 'Payment successful',
+        },
+        complete: {
+          success: true,
+          message: 'Payment successful',
+          obfuscatedCard,
+          payerCard: { obfuscatedCard, brand: card.brand },
+          paymentType: 'immediate',
+          shouldPromptCardLinking: attempt.saveCard,
+          amount: attempt.amount,
+          narration,
+        },
+      };
+    }
+  }
+}
+
+/** A provider call that threw (a network fault) ends the attempt as a processing failure. */
+async function callNetwork(
+  ctx: TCardContext,
+  attempt: TAttemptRow,
+  call: () => Promise<TCardChargeOutcome>,
+): Promise<TCardChargeOutcome> {
+  try {
+    return await call();
+  } catch (error) {
+    const failure = new AppError('CARD_PAYMENT_PROCESSING_FAILED');
+    await failAttempt(
+      ctx.db,
+      attempt,
+      failure,
+      `provider_error: ${(error as Error).name}`,
+      ctx.clock.now(),
+    );
+    throw failure;
+  }
+}
+
+/** POST /api/payments/card (and /public), payment variant: charge a new card. */
+export async function payWithCard(
+  ctx: TCardContext,
+  request: {
+    paymentId: string;
+    access: TPaymentAccess;
+    cardDetails: TEncryptedCard;
+    saveCard: boolean;
+  },
+): Promise<TCardPaymentResult> {
+  const { db, clock, providers } = ctx;
+  const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
+  const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  const now = clock.now();
+  const attempt = await db.transaction(async (tx) => {
+    // A charge left waiting for an OTP or a 3-D Secure check gives way to the new card.
+    await tx
+      .update(paymentAttempts)
+      .set({
+        status: 'failed',
+        stage: null,
+        failureCode: 'PAYMENT_FAILED',
+        failureReason: 'superseded',
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(paymentAttempts.paymentId, payable.payment.id),
+          inArray(paymentAttempts.stage, ['awaiting_otp', 'awaiting_3ds']),
+        ),
+      );
+    const inserted = await insertAttempt(tx, {
+      paymentId: payable.payment.id,
+      consentId: payable.consentId,
+      method: 'card',
+      status: 'in_progress',
+      stage: 'charging',
+      amount: payable.payment.amount,
+      payerId: 'payerId' in request.access ? request.access.payerId : null,
+      provider: providers.payments.name,
+      saveCard: request.saveCard,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
+    return inserted;
+  });
+  const outcome = await callNetwork(ctx, attempt, () =>
+    providers.payments.chargeCard({
+      reference: attempt.id,
+      amount: attempt.amount,
+      narration: payable.payment.narration,
+      card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+    }),
+  );
+  return recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+}
+
+/** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */
+async function takeWaitingAttempt(
+  ctx: TCardContext,
+  where: { paymentId: string } | { providerReference: string },
+  stage: 'awaiting_otp' | 'awaiting_3ds',
+): Promise<TAttemptRow> {
+  const { db, clock } = ctx;
+  const [waiting] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        'paymentId' in where
+          ? eq(paymentAttempts.paymentId, where.paymentId)
+          : eq(paymentAttempts.providerReference, where.providerReference),
+        eq(paymentAttempts.stage, stage),
+      ),
+    )
+    .limit(1);
+  if (!waiting) throw new AppError(stage === 'awaiting_otp' ? 'NO_OTP_DATA' : 'NOT_FOUND');
+  const taken = await moveAttempt(db, waiting.id, stage, { stage: 'charging' }, clock.now());
+  // Another request took it first: it is being answered.
+  if (!taken) throw new AppError('PAYMENT_IN_PROGRESS');
+  return taken;
+}
+
+/** POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge. */
+export async function submitCardOtp(
+  ctx: TCardContext,
+  request: { paymentId: string; otp: string; access: TPaymentAccess },
+): Promise<TCardCompleteResponse> {
+  const payable = await loadPayable(ctx.db, request.paymentId, request.access, ctx.clock.now());
+  const attempt = await takeWaitingAttempt(ctx, { paymentId: payable.payment.id }, 'awaiting_otp');
+  const providerReference = attempt.providerReference;
+  if (!providerReference)
+    throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
+  const outcome = await callNetwork(ctx, attempt, () =>
+    ctx.providers.payments.submitCardOtp({ providerReference, otp: request.otp }),
+  );
+  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+  if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
+  return result.complete;
+}
+
+/**
+ * The payer's answer on the sandbox's 3-D Secure page. The page learns the result from the
+ * payment's stream (it waits in another tab).
+ */
+export async function answerSandboxThreeDs(
+  ctx: TCardContext & Pick<TAppContext, 'sandbox'>,
+  providerReference: string,
+  approved: boolean,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  const cards = ctx.sandbox?.cards;
+  if (!cards) throw new AppError('NOT_FOUND');
+  const attempt = await takeWaitingAttempt(ctx, { providerReference }, 'awaiting_3ds');
+  const outcome = await callNetwork(ctx, attempt, async () => {
+    const answer = cards.resolveThreeDs(providerReference, approved);
+    if (!answer) throw new Error('The sandbox does not know this challenge');
+    return answer;
+  });
+  try {
+    await recordOutcome(ctx, attempt, outcome, '');
+    return { status: 'completed', message: 'Approved: the payment is complete.' };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { status: 'failed', message: error.message };
+  }
+}

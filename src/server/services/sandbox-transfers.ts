@@ -1,0 +1,32 @@
+import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
+import type { TAppContext } from '../context';
+import type { TDb } from '../db/database';
+import { expireVirtualAccount, receiveTransfer } from '../sandbox/sandbox-bank';
+import { AppError } from './app-error';
+import { creditTransfer, expireTransferAttempt } from './transfer-payments';
+
+/*
+ * The sandbox bank's notices to our payments (docs/sandbox.md): what a real provider sends as a
+ * webhook, the sandbox delivers in the bank's own transaction, so a transfer is either credited
+ * to a payment or returned to its sender, never both and never neither.
+ */
+
+type TSandboxContext = Pick<TAppContext, 'db' | 'clock' | 'sandbox'>;
+
+/** POST /api/sandbox/transfers: a payer's bank sends money to a one-time account. */
+export function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTransferRequest) {
+  if (!ctx.sandbox) throw new AppError('NOT_FOUND');
+  const now = ctx.clock.now();
+  return receiveTransfer(ctx.db, ctx.clock, transfer, (tx: TDb, reference, amount) =>
+    creditTransfer(tx, reference, amount, now),
+  );
+}
+
+/** 'Expire this account now': the account takes no more money, and its attempt ends. */
+export async function expireSandboxAccount(ctx: TSandboxContext, accountNumber: string) {
+  if (!ctx.sandbox) throw new AppError('NOT_FOUND');
+  const expired = await expireVirtualAccount(ctx.db, ctx.clock, accountNumber);
+  if (!expired) throw new AppError('NOT_FOUND', 'No open one-time account has this number');
+  await expireTransferAttempt(ctx.db, expired.reference, ctx.clock.now());
+  return { success: true as const, expiresAt: expired.expiresAt.toISOString() };
+}

@@ -1,0 +1,89 @@
+// Server tests of payments: a merchant, a consent with an immediate payment, its card
+// encrypted as the page encrypts it, and the books and events a payment leaves behind.
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { encryptCard } from '../domain/card-envelope';
+import type { TEncryptedCard } from '../domain/schemas/card';
+import type { TDatabase } from './db/database';
+import { events, ledgerTransactions } from './db/schema';
+import { SANDBOX_CARDS } from './sandbox/fixtures';
+import { createTestClient } from './test-support';
+
+export type TCardScenarioName = (typeof SANDBOX_CARDS)[number]['scenario'];
+
+export function sandboxCard(scenario: TCardScenarioName) {
+  const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
+  if (!card) throw new Error(`No sandbox card for ${scenario}`);
+  return card;
+}
+
+/** A consent with one immediate payment (and what else `extra` asks), and its payment's id. */
+export async function consentWithPayment(
+  app: FastifyInstance,
+  database: TDatabase,
+  options: { amount?: number; requiresAuth?: boolean; future?: boolean } = {},
+) {
+  const client = await createTestClient(database, { name: 'Tola Stores' });
+  const amount = options.amount ?? 250_000;
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/consents',
+    headers: { authorization: client.authorization },
+    payload: {
+      payments: [
+        { type: 'immediate', amount, narration: 'Order #1042' },
+        ...(options.future
+          ? [{ type: 'future', amount: 1_500_000, amountType: 'fixed', narration: 'Membership' }]
+          : []),
+      ],
+      requirements: { requiresAuth: options.requiresAuth ?? false },
+    },
+  });
+  if (created.statusCode !== 201) throw new Error(`consent: ${created.body}`);
+  const consentId = created.json<{ consentId: string }>().consentId;
+  const read = await app.inject({
+    method: 'GET',
+    url: `/api/consent/${consentId}?clientId=${client.clientId}`,
+  });
+  const payments = read.json<{
+    consent: { payments: Array<{ paymentId: string; type: string }> };
+  }>().consent.payments;
+  const paymentId = payments.find((p) => p.type === 'immediate')?.paymentId;
+  if (!paymentId) throw new Error('no immediate payment');
+  return { client, consentId, paymentId, amount };
+}
+
+/** The card's fields encrypted with the server's current key, as the page does it. */
+export async function encryptedCard(
+  app: FastifyInstance,
+  card: { number: string; expiry: string; cvv: string; pin?: string },
+): Promise<TEncryptedCard> {
+  const key = await app.inject({ method: 'GET', url: '/api/encryption/public-key' });
+  if (key.statusCode !== 200) throw new Error(`public key: ${key.body}`);
+  return encryptCard(globalThis.crypto.subtle, key.json(), {
+    cardNumber: card.number,
+    expiryDate: card.expiry,
+    cvv: card.cvv,
+    ...(card.pin === undefined ? {} : { pin: card.pin }),
+  });
+}
+
+/** The events of a payment's stream, oldest first: type and status. */
+export async function paymentEvents(database: TDatabase, paymentId: string) {
+  const rows = await database.db
+    .select()
+    .from(events)
+    .where(eq(events.stream, `payment:${paymentId}`))
+    .orderBy(events.id);
+  return rows.map((r) => ({ type: r.type, ...(r.data as { status: string; message?: string }) }));
+}
+
+/** The kinds of ledger transactions booked for a payment. */
+export async function ledgerKinds(database: TDatabase, paymentId: string) {
+  const rows = await database.db
+    .select({ kind: ledgerTransactions.kind })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.paymentId, paymentId))
+    .orderBy(ledgerTransactions.id);
+  return rows.map((r) => r.kind);
+}
