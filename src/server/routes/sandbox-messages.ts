@@ -6,11 +6,10 @@ import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { normalisePhone } from '../services/phone-codes';
 import { listOutbox, type TOutboxMessage } from '../services/sms-outbox';
+import { escapeHtml, htmlPage } from './html-page';
 import { jsonAnswers } from './responses';
 
 const LIMIT = 50;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** messages null: no number asked for yet, so none are listed. */
 function renderPage(
@@ -34,37 +33,28 @@ function renderPage(
       : messages.length === 0
         ? '<p>No messages to this number yet.</p>'
         : `<ul aria-label="Messages">\n${rows}\n</ul>`;
-  return `<!doctype html>
-<html lang="en-NG"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="/favicon.svg">
-<title>Sandbox SMS messages - ${escapeHtml(productName)}</title>
-<style nonce="${nonce}">
-  body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f5f6f8;color:#111827;line-height:1.5}
-  main{max-width:640px;margin:0 auto;padding:24px 16px}
-  h1{font-size:1.4rem;margin:0 0 4px}
-  .note{color:#5b6472;margin:0 0 16px}
+  return htmlPage({
+    title: 'Sandbox SMS messages',
+    productName,
+    nonce,
+    style: `
   form{display:flex;gap:8px;flex-wrap:wrap;margin-bottom:16px}
   label{flex-basis:100%;font-weight:600}
-  input{flex:1;min-width:0;padding:10px;border:1px solid #c5cad3;border-radius:10px;font:inherit}
-  button{padding:10px 16px;border-radius:10px;border:0;background:#1f2937;color:#fff;font:inherit;text-decoration:none}
+  input{flex:1}
   ul{list-style:none;padding:0;margin:0;display:grid;gap:12px}
   li{background:#fff;border:1px solid #e4e7ec;border-radius:14px;padding:12px 16px}
   .meta{display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap;margin:0 0 4px}
   time{color:#5b6472}
-  .body{white-space:pre-wrap;margin:0}
-  :focus-visible{outline:3px solid #fe7048;outline-offset:2px}
-</style></head>
-<body><main>
-<h1>Sandbox SMS messages</h1>
+  .body{white-space:pre-wrap;margin:0}`,
+    body: `<h1>Sandbox SMS messages</h1>
 <p class="note">Nothing is delivered in the sandbox: every text ${escapeHtml(productName)} "sends" to a number appears here, newest first.</p>
 <form method="get" action="/sandbox/messages">
   <label for="phone">Phone number</label>
   <input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="off" value="${escapeHtml(phone)}" placeholder="0803 123 4567">
   <button type="submit">Show</button>
 </form>
-${listing}
-</main></body></html>`;
+${listing}`,
+  });
 }
 
 /**

@@ -1,0 +1,137 @@
+// Bank and card-scheme logos drawn by the server (spec §7, §8 "Logo image failure: Falls back to
+// a default logo"): SVG with no script, cached for a day, a default for an unknown bank.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contrastRatio } from '../../domain/colour-contrast';
+import { SANDBOX_BANKS } from '../sandbox/fixtures';
+import { startPluginApp } from '../test-support-routes';
+import { logoRoutes } from './bank-logos';
+import { monogramColours, monogramLetters } from './logo-svg';
+
+let ctx: Awaited<ReturnType<typeof startPluginApp>>;
+beforeAll(async () => {
+  ctx = await startPluginApp(logoRoutes);
+});
+afterAll(() => ctx.close());
+
+const get = (url: string) => ctx.app.inject({ method: 'GET', url });
+
+function expectCachedSvg(response: Awaited<ReturnType<typeof get>>) {
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toBe('image/svg+xml');
+  expect(response.headers['cache-control']).toBe('public, max-age=86400');
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
+  expect(response.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* role="img">/);
+  expect(response.body.toLowerCase()).not.toContain('<script');
+  expect(response.body).not.toMatch(/\son\w+=|href=|<foreignObject/i);
+}
+
+describe('GET /api/bank-logos/:institutionCode', () => {
+  it("draws a known bank's monogram, titled with its name", async () => {
+    const response = await get('/api/bank-logos/058');
+    expectCachedSvg(response);
+    expect(response.body).toContain('<title>Guaranty Trust Bank</title>');
+    expect(response.body).toContain('>GT</text>');
+  });
+
+  it('draws the same logo for a code every time, and another colour for another bank', async () => {
+    const [first, again, other] = await Promise.all(
+      ['044', '044', '057'].map((code) => get(`/api/bank-logos/${code}`)),
+    );
+    expect(again?.body).toBe(first?.body);
+    expect(monogramColours('044').background).not.toBe(monogramColours('057').background);
+    expect(other?.body).toContain('<title>Zenith Bank</title>');
+  });
+
+  it('answers an unknown code with the default bank logo', async () => {
+    const response = await get('/api/bank-logos/99999');
+    expectCachedSvg(response);
+    expect(response.body).toContain('<title>Bank</title>');
+  });
+
+  it('answers a code that is not one with a catalogue 400', async () => {
+    for (const code of ['ab', 'a-b-c', `${'1'.repeat(11)}`]) {
+      const response = await get(`/api/bank-logos/${code}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.json()).toEqual({
+        success: false,
+        error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('institutionCode') },
+      });
+    }
+  });
+
+  it('writes readable letters (4.5:1) on a colour of its own for every bank', () => {
+    for (const code of [
+      ...SANDBOX_BANKS.map((bank) => bank.institutionCode),
+      '000',
+      '999',
+      '12345',
+    ]) {
+      const { background, text } = monogramColours(code);
+      expect(background, code).toMatch(/^#[0-9a-f]{6}$/);
+      // A colour, not black or grey: the hue is what tells banks apart.
+      const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(background.slice(i, i + 2), 16));
+      expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!), code).toBeGreaterThan(30);
+      expect(contrastRatio(background, text), code).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('takes two letters from what names the bank, not from "Bank" or "Microfinance"', () => {
+    expect(monogramLetters('Guaranty Trust Bank')).toBe('GT');
+    expect(monogramLetters('Zenith Bank')).toBe('ZE');
+    expect(monogramLetters('Kuda Microfinance Bank')).toBe('KU');
+    expect(monogramLetters('United Bank for Africa')).toBe('UA');
+    expect(monogramLetters('Bank')).toBe('BA');
+  });
+});
+
+describe('GET /api/signed-url', () => {
+  it.each([
+    ['VISA', 'visa'],
+    ['visa', 'visa'],
+    ['Visa', 'visa'],
+    ['Mastercard', 'mastercard'],
+    ['Verve', 'verve'],
+  ])('gives the address of our %s logo', async (scheme, file) => {
+    const response = await get(`/api/signed-url?imageKey=logos/cardSchemes/${scheme}.png`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      success: true,
+      url: `${ctx.config.publicUrl}/api/card-scheme-logos/${file}.svg`,
+    });
+  });
+
+  it('answers 404 for a scheme it has no logo for', async () => {
+    const response = await get('/api/signed-url?imageKey=logos/cardSchemes/Amex.png');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers 400 for a key that is not a card scheme logo', async () => {
+    const response = await get('/api/signed-url?imageKey=../../etc/passwd');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('GET /api/card-scheme-logos/:scheme.svg', () => {
+  it.each([
+    ['visa', 'Visa'],
+    ['mastercard', 'Mastercard'],
+    ['verve', 'Verve'],
+  ])('serves the %s mark the signed URL points to', async (scheme, title) => {
+    const signed = await get(`/api/signed-url?imageKey=logos/cardSchemes/${title}.png`);
+    const response = await get(new URL(signed.json().url).pathname);
+    expectCachedSvg(response);
+    expect(response.body).toContain(`<title>${title}</title>`);
+    expect(scheme).toBeTruthy();
+  });
+
+  it('answers 404 for any other name', async () => {
+    for (const url of ['/api/card-scheme-logos/amex.svg', '/api/card-scheme-logos/VISA.svg']) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('NOT_FOUND');
+    }
+  });
+});
