@@ -6,9 +6,12 @@ import { createAppContext, type TAdapterOverrides, type TAppContext } from './co
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { authRoutes } from './routes/auth';
+import { logoRoutes } from './routes/bank-logos';
 import { cardPaymentRoutes } from './routes/card-payments';
 import { encryptionRoutes } from './routes/encryption';
 import { eventStreamRoutes } from './routes/event-streams';
+import { sandboxFixtureRoutes } from './routes/sandbox-fixtures';
+import { sandboxPageRoutes } from './routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './routes/sandbox-payments';
 import { transferPaymentRoutes } from './routes/transfer-payments';
 import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
@@ -108,6 +111,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(cardPaymentRoutes, routeContext);
   await app.register(transferPaymentRoutes, routeContext);
   await app.register(sandboxPaymentRoutes, routeContext);
+  await app.register(logoRoutes, routeContext);
+  await app.register(sandboxFixtureRoutes, routeContext);
+  await app.register(sandboxPageRoutes, routeContext);
   // The streams' hub listens on the database (LISTEN events) from the first stream on.
   const hub = eventHub(options.database);
   app.addHook('onClose', () => hub.close());

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CARD_ENCRYPTION_ALGORITHM, CARD_ENCRYPTION_VERSION } from '../constants';
 import { ZKobo } from './consent';
+import { ZIdentifier, ZText } from './fields';
 import { ZAccountNumber } from './user-account';
 
 // spec §3 Card form: what the payer types. Never sent as is: it is encrypted first.
@@ -13,14 +14,18 @@ export const ZCardForm = z.object({
 });
 export type TCardForm = z.infer<typeof ZCardForm>;
 
-const ZBase64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
+// An RSA-3072 key wraps to 512 base64 characters; a card field's ciphertext is far shorter.
+const ZBase64 = z
+  .string()
+  .max(2_048)
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
 
 /**
  * spec §3 Encrypted card field, §7 Card encryption: RSA-OAEP (SHA-256) wraps a fresh 256-bit
  * AES-GCM key that encrypts one field with a 12-byte IV. Each field has its own envelope.
  */
 export const ZEncryptedField = z.object({
-  keyId: z.string().min(1),
+  keyId: ZIdentifier,
   encryptedAesKey: ZBase64,
   iv: ZBase64,
   encryptedData: ZBase64,
@@ -68,21 +73,21 @@ export type TThreeDsData = z.infer<typeof ZThreeDsData>;
 /** Save the card to a bank account of the payer (spec §7 card call, linking variant). */
 export const ZCardLinkRequest = z.strictObject({
   saveCard: z.literal(true),
-  saveToAccount: z.object({ accountNumber: ZAccountNumber, institutionCode: z.string().min(1) }),
+  saveToAccount: z.object({ accountNumber: ZAccountNumber, institutionCode: ZIdentifier }),
   cardDetails: ZEncryptedCard,
 });
 
 /** Pay an immediate payment with a new card (spec §7 card call, payment variant). */
 export const ZCardPaymentRequest = z.strictObject({
-  paymentId: z.string().min(1),
+  paymentId: ZIdentifier,
   cardDetails: ZEncryptedCard,
   saveCard: z.boolean(),
 });
 
 /** Pay an immediate payment from a saved account or card (spec §7 card call). */
 export const ZSavedSourcePaymentRequest = z.strictObject({
-  paymentId: z.string().min(1),
-  sourceAccountId: z.string().min(1),
+  paymentId: ZIdentifier,
+  sourceAccountId: ZIdentifier,
   amount: ZKobo.min(1),
   narration: z.string(),
 });
@@ -97,8 +102,8 @@ export type TCardChargeRequest = z.infer<typeof ZCardChargeRequest>;
 
 /** POST /api/payments/card/public body (spec §7; anonymous): the consent vouches for the call. */
 export const ZPublicCardChargeRequest = z.union([
-  ZCardLinkRequest.extend({ consentId: z.string().min(1) }),
-  ZCardPaymentRequest.extend({ consentId: z.string().min(1) }),
+  ZCardLinkRequest.extend({ consentId: ZIdentifier }),
+  ZCardPaymentRequest.extend({ consentId: ZIdentifier }),
 ]);
 export type TPublicCardChargeRequest = z.infer<typeof ZPublicCardChargeRequest>;
 
@@ -136,13 +141,13 @@ export type TPayerBank = z.infer<typeof ZPayerBank>;
 /**
  * An OTP, or for banks that ask for one a free-text bank token of at least 1 character (spec §5).
  */
-const ZOtpOrBankToken = z.string().trim().min(1).max(50);
+const ZOtpOrBankToken = ZText(50);
 
 /** POST /api/payments/card/complete body (spec §7) */
 export const ZCardCompleteRequest = z.object({
-  paymentId: z.string().min(1),
+  paymentId: ZIdentifier,
   otp: ZOtpOrBankToken,
-  consentId: z.string().min(1).optional(),
+  consentId: ZIdentifier.optional(),
 });
 export type TCardCompleteRequest = z.infer<typeof ZCardCompleteRequest>;
 
@@ -161,9 +166,9 @@ export type TCardCompleteResponse = z.infer<typeof ZCardCompleteResponse>;
 
 /** POST /api/payments/save-card body (spec §7; authenticated) */
 export const ZSaveCardRequest = z.object({
-  paymentId: z.string().min(1),
+  paymentId: ZIdentifier,
   accountNumber: ZAccountNumber,
-  institutionCode: z.string().min(1),
+  institutionCode: ZIdentifier,
 });
 export type TSaveCardRequest = z.infer<typeof ZSaveCardRequest>;
 
@@ -174,7 +179,7 @@ export type TSaveCardResponse = z.infer<typeof ZSaveCardResponse>;
 /** GET /api/encryption/public-key answer (spec §7) */
 export const ZEncryptionPublicKeyResponse = z.object({
   publicKey: z.string().startsWith('-----BEGIN PUBLIC KEY-----'),
-  keyId: z.string().min(1),
+  keyId: ZIdentifier,
 });
 export type TEncryptionPublicKeyResponse = z.infer<typeof ZEncryptionPublicKeyResponse>;
 

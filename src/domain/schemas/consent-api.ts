@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATA_CATEGORIES } from '../constants';
 import { ZConsent, ZConsentStatus, ZCounterparty } from './consent';
+import { ZIdentifier, ZText } from './fields';
 import { ZCreatePayment } from './merchant-api';
 
 /** GET /api/consent/{id}[?clientId=] query (spec §7). The answer is ZConsentReadResponse. */
@@ -114,10 +115,10 @@ export type TGrantResponse = z.infer<typeof ZGrantResponse>;
 
 /** POST /api/consent/otp body (spec §7) */
 export const ZConsentOtpRequest = z.object({
-  paymentId: z.string().min(1),
-  otp: z.string().trim().min(1).max(50),
+  paymentId: ZIdentifier,
+  otp: ZText(50),
   /** A payer who is not signed in names the consent whose link they hold (spec §6). */
-  consentId: z.string().min(1).max(100).optional(),
+  consentId: ZIdentifier.optional(),
 });
 export type TConsentOtpRequest = z.infer<typeof ZConsentOtpRequest>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZKobo } from './consent';
+import { ZIdentifier } from './fields';
 import { ZPayerBank, ZPayerCard } from './card';
 
 // spec §3 Transfer details: the one-time account the payer transfers into.
@@ -149,6 +150,4 @@ export const ZTransferConfirmResponse = z.object({
 export type TTransferConfirmResponse = z.infer<typeof ZTransferConfirmResponse>;
 
 /** Who may act on a payment without signing in: the holder of its consent link (spec §6). */
-export const ZPaymentAccessQuery = z.object({
-  consentId: z.string().trim().min(1).max(100).optional(),
-});
+export const ZPaymentAccessQuery = z.object({ consentId: ZIdentifier.optional() });

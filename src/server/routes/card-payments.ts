@@ -8,6 +8,7 @@ import {
   ZCardPaymentRequest,
 } from '../../domain/schemas/card';
 import { ZConsentOtpRequest, ZConsentOtpResponse } from '../../domain/schemas/consent-api';
+import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
 import { payWithCard, submitCardOtp } from '../services/card-payments';
@@ -70,7 +71,7 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/payments/card/public',
     {
       schema: {
-        body: ZCardPaymentRequest.extend({ consentId: z.string().trim().min(1).max(100) }),
+        body: ZCardPaymentRequest.extend({ consentId: ZIdentifier }),
         headers: idempotencyHeaders,
         response: jsonAnswers({ 200: ZCardChargeResponse }),
       },

@@ -23,8 +23,8 @@ const ZTicket = z.string().regex(/^est_[\w-]{32}$/, 'must be a stream ticket');
 const ZStreamQuery = z.object({
   ticket: ZTicket.optional(),
   /** For a payment of a consent that needs no sign-in: whoever holds its link (spec §6). */
-  consentId: z.string().trim().min(1).max(100).optional(),
-  clientId: z.string().trim().min(1).max(100).optional(),
+  consentId: ZIdentifier.optional(),
+  clientId: ZIdentifier.optional(),
   /** Where a client without Last-Event-ID resumes (a reopened stream with a new ticket). */
   lastEventId: z.coerce.number().int().nonnegative().optional(),
 });
