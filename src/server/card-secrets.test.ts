@@ -93,16 +93,19 @@ describe('card secrets', () => {
       payload: { approved: true },
     });
 
-    const tables = (await database.db.execute(sql`
-      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`)) as unknown as {
-      rows: Array<{ table_name: string }>;
+    // Both drivers answer raw SQL with `{ rows }`.
+    const rowsOf = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
+      const result: unknown = await database.db.execute(query);
+      return (result as { rows: T[] }).rows;
     };
+    const tables = await rowsOf<{ table_name: string }>(sql`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
     let everyRow = '';
-    for (const { table_name: table } of tables.rows) {
-      const rows = (await database.db.execute(
+    for (const { table_name: table } of tables) {
+      const rows = await rowsOf<{ row: string }>(
         sql.raw(`SELECT row_to_json(t)::text AS row FROM "${table}" t`),
-      )) as unknown as { rows: Array<{ row: string }> };
-      everyRow += rows.rows.map((r) => r.row).join('\n');
+      );
+      everyRow += rows.map((r) => r.row).join('\n');
     }
     await app.close();
     await database.close();
