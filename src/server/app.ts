@@ -10,6 +10,7 @@ import { logoRoutes } from './routes/bank-logos';
 import { cardPaymentRoutes } from './routes/card-payments';
 import { encryptionRoutes } from './routes/encryption';
 import { eventStreamRoutes } from './routes/event-streams';
+import { paymentHistoryRoutes } from './routes/payment-history';
 import { sandboxFixtureRoutes } from './routes/sandbox-fixtures';
 import { sandboxPageRoutes } from './routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './routes/sandbox-payments';
@@ -110,6 +111,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(encryptionRoutes, routeContext);
   await app.register(cardPaymentRoutes, routeContext);
   await app.register(transferPaymentRoutes, routeContext);
+  await app.register(paymentHistoryRoutes, routeContext);
   await app.register(sandboxPaymentRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);

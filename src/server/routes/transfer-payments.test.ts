@@ -6,9 +6,15 @@ import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/ledger';
 import { startTestApp, testClock } from '../test-support';
-import { consentWithPayment, ledgerKinds, paymentEvents } from '../test-support-payments';
+import {
+  consentWithPayment,
+  encryptedCard,
+  ledgerKinds,
+  paymentEvents,
+  sandboxCard,
+} from '../test-support-payments';
 
-const clock = testClock('2031-03-02T10:00:00Z');
+const clock = testClock('2027-03-02T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   ctx = await startTestApp({ clock });
@@ -140,6 +146,27 @@ describe('paying by transfer', () => {
       outcome: 'returned_expired',
     });
     expect(await state(consent)).toMatchObject({ status: 'failed', transferDetails: null });
+  });
+
+  it('closes the open account when the payment is paid another way; money sent to it is returned', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const details = await openTransfer(consent);
+    const card = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+        saveCard: false,
+      },
+    });
+    expect(card.statusCode).toBe(200);
+    expect(await state(consent)).toMatchObject({ status: 'completed', transferDetails: null });
+    expect((await send(details.accountNumber, consent.amount)).json()).toMatchObject({
+      outcome: 'returned_already_paid',
+    });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
   });
 
   it('returns a transfer to an account nobody issued', async () => {

@@ -262,6 +262,23 @@ export async function completeAttempt(
     .update(paymentAttempts)
     .set({ status: 'completed', stage: null, stepText: null, completedAt: now, updatedAt: now })
     .where(eq(paymentAttempts.id, attempt.id));
+  // Other ways the payer had started (an open transfer account, a charge waiting for its OTP)
+  // end here; money that still reaches them is returned or refunded.
+  await tx
+    .update(paymentAttempts)
+    .set({
+      status: 'failed',
+      stage: null,
+      failureCode: 'PAYMENT_ALREADY_MADE',
+      failureReason: 'paid_by_another_attempt',
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, payment.id),
+        inArray(paymentAttempts.stage, ['awaiting_transfer', 'awaiting_otp', 'awaiting_3ds']),
+      ),
+    );
   const [executed] = await tx
     .update(payments)
     .set({ status: 'executed', executedAt: now, origin })

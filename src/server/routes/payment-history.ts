@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZFavoritesAndRecentsQuery,
+  ZFavoritesAndRecentsResponse,
+  ZPaymentHistoryResponse,
+} from '../../domain/schemas/payment';
+import type { TRouteContext } from '../context';
+import { favoritesAndRecents, paymentHistory } from '../services/payment-history';
+import { payerOf, requirePayer } from './payer-guard';
+import { jsonAnswers } from './responses';
+
+/** A signed-in payer's payments and the merchants they paid (spec §7). */
+export const paymentHistoryRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const onRequest = requirePayer(ctx, { identifyTo: 'ignore' });
+
+  api.get(
+    '/api/payments/history',
+    { onRequest, schema: { response: jsonAnswers({ 200: ZPaymentHistoryResponse }) } },
+    async (request) => paymentHistory(ctx.db, payerOf(request).payerId),
+  );
+
+  api.get(
+    '/api/payments/favorites-and-recents',
+    {
+      onRequest,
+      schema: {
+        querystring: ZFavoritesAndRecentsQuery,
+        response: jsonAnswers({ 200: ZFavoritesAndRecentsResponse }),
+      },
+    },
+    async (request) => favoritesAndRecents(ctx.db, payerOf(request).payerId, request.query.limit),
+  );
+};
