@@ -18,6 +18,7 @@ import { transferPaymentRoutes } from './routes/transfer-payments';
 import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
 import { authPasskeyRoutes } from './routes/auth-passkeys';
 import { authPhoneCodeRoutes } from './routes/auth-phone-codes';
+import { consentGrantRoutes } from './routes/consent-grants';
 import { consentRoutes } from './routes/consents';
 import { healthRoutes } from './routes/health';
 import { merchantConsentRoutes } from './routes/merchant-consents';
@@ -112,6 +113,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(cardPaymentRoutes, routeContext);
   await app.register(transferPaymentRoutes, routeContext);
   await app.register(paymentHistoryRoutes, routeContext);
+  await app.register(consentGrantRoutes, routeContext);
   await app.register(sandboxPaymentRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATA_CATEGORIES } from '../constants';
 import { ZConsent, ZConsentStatus, ZCounterparty } from './consent';
-import { ZIdentifier, ZText } from './fields';
+import { ZIdentifier, ZPrintable, ZText } from './fields';
 import { ZCreatePayment } from './merchant-api';
 
 /** GET /api/consent/{id}[?clientId=] query (spec §7). The answer is ZConsentReadResponse. */
@@ -47,45 +47,50 @@ export type TDataCategory = z.infer<typeof ZDataCategory>;
 
 /** How an immediate payment is made (spec §7 grant: account, transfer or card). */
 export const ZImmediatePaymentMethod = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('account'), accountId: z.string().min(1) }),
-  z.object({ type: z.literal('transfer'), paymentId: z.string().min(1) }),
-  z.object({ type: z.literal('card'), paymentId: z.string().min(1) }),
+  z.object({ type: z.literal('account'), accountId: ZIdentifier }),
+  z.object({ type: z.literal('transfer'), paymentId: ZIdentifier }),
+  z.object({ type: z.literal('card'), paymentId: ZIdentifier }),
 ]);
 export type TImmediatePaymentMethod = z.infer<typeof ZImmediatePaymentMethod>;
 
 /** Future payments are only ever debited from a linked account. */
 export const ZFuturePaymentMethod = z.object({
   type: z.literal('account'),
-  accountId: z.string().min(1),
+  accountId: ZIdentifier,
 });
 export type TFuturePaymentMethod = z.infer<typeof ZFuturePaymentMethod>;
+
+/** At most this many accounts or methods in one part of a grant. */
+const GRANT_LIST_MAX = 20;
 
 /**
  * POST /api/consent/{consentId}/grant body (spec §7), signed with the payer's attestation.
  * A granted future-payment part needs at least one account (spec §5 Repayment Confirm).
  */
 export const ZGrantRequest = z.object({
-  originalRequestId: z.string().nullable(),
-  consentData: z.object({ consentId: z.string().min(1) }),
+  originalRequestId: ZPrintable(200).nullable(),
+  consentData: z.object({ consentId: ZIdentifier }),
   userAuthenticated: z.boolean(),
-  attestDiscoveryId: z.string().nullable(),
+  attestDiscoveryId: ZIdentifier.nullable(),
   futurePayments: z
     .object({
       granted: z.boolean(),
-      selectedAccounts: z.array(z.string().min(1)),
-      paymentMethods: z.array(ZFuturePaymentMethod),
+      selectedAccounts: z.array(ZIdentifier).max(GRANT_LIST_MAX),
+      paymentMethods: z.array(ZFuturePaymentMethod).max(GRANT_LIST_MAX),
     })
     .refine((f) => !f.granted || f.selectedAccounts.length > 0, {
       message: 'granted future payments need at least one account',
       path: ['selectedAccounts'],
     })
     .optional(),
-  dataSharing: z.object({ granted: z.boolean(), dataTypes: z.array(ZDataCategory) }).optional(),
+  dataSharing: z
+    .object({ granted: z.boolean(), dataTypes: z.array(ZDataCategory).max(DATA_CATEGORIES.length) })
+    .optional(),
   immediatePayments: z
     .object({
       granted: z.boolean(),
-      selectedAccounts: z.array(z.string().min(1)),
-      paymentMethods: z.array(ZImmediatePaymentMethod),
+      selectedAccounts: z.array(ZIdentifier).max(GRANT_LIST_MAX),
+      paymentMethods: z.array(ZImmediatePaymentMethod).max(GRANT_LIST_MAX),
     })
     .optional(),
 });

@@ -14,6 +14,8 @@
 export type TEventMap = {
   /** A merchant created a consent; its transaction has committed. */
   'consent.created': { consentId: string; clientId: string; merchantId: string };
+  /** A payer granted a consent; its transaction has committed. */
+  'consent.granted': { consentId: string; clientId: string; merchantId: string };
 };
 
 export type TEventType = keyof TEventMap;

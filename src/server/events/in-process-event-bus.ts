@@ -45,7 +45,8 @@ export function inProcessEventBus(options: { onError: TEventErrorHandler }): TEv
       // Each subscriber on a turn of its own, after the publisher's: setImmediate runs them in
       // the order they were queued, so events arrive in the order they were published.
       for (const subscriber of subscribers.get(input.type) ?? []) {
-        setImmediate(deliver, subscriber, event, json);
+        // A TEvent<K> is one of the TEvent union; TypeScript cannot see that for a generic K.
+        setImmediate(deliver, subscriber, event as TEvent, json);
       }
       return Promise.resolve(event);
     },

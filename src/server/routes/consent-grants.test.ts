@@ -1,0 +1,210 @@
+// The grant (spec §7 POST /api/consent/{consentId}/grant): once the immediate payment is paid the
+// consent becomes granted, once, with its audit row; a signed-in payer's passkey signs exactly
+// what is granted; anonymous payers grant only what spec §6 lets them.
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantSigningMessage, type TGrantPayload } from '../../domain/schemas/auth';
+import { consentEvents } from '../db/schema';
+import { createTestClient, startTestApp } from '../test-support';
+import { addPasskey, signUp, softAuthenticatorFor, testPhone } from '../test-support-identity';
+import { consentWithPayment, encryptedCard, sandboxCard } from '../test-support-payments';
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const grantBody = (consentId: string, extra: Record<string, unknown> = {}) => ({
+  originalRequestId: null,
+  consentData: { consentId },
+  userAuthenticated: false,
+  attestDiscoveryId: null,
+  immediatePayments: { granted: true, selectedAccounts: [], paymentMethods: [] },
+  ...extra,
+});
+
+const grant = (consentId: string, body: object, headers: Record<string, string> = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `/api/consent/${consentId}/grant`,
+    headers,
+    payload: body,
+  });
+
+async function payByCard(consent: { paymentId: string; consentId: string }) {
+  const paid = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+      saveCard: false,
+    },
+  });
+  expect(paid.statusCode).toBe(200);
+}
+
+describe('granting a consent with an immediate payment, without sign-in', () => {
+  it('reports the unpaid payment as failed and leaves the consent pending', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const answer = await grant(consent.consentId, grantBody(consent.consentId));
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({
+      success: true,
+      status: 'pending',
+      paymentResults: { total: 1, succeeded: 0, failed: 1 },
+      error: 'Payment failed',
+    });
+  });
+
+  it('grants once the payment is paid; a retry answers the same; the audit row is written once', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await payByCard(consent);
+    const answer = await grant(consent.consentId, grantBody(consent.consentId));
+    expect(answer.statusCode).toBe(200);
+    const body = answer.json();
+    expect(body).toMatchObject({
+      success: true,
+      status: 'granted',
+      paymentResults: { total: 1, succeeded: 1, failed: 0 },
+      consent: { status: 'granted', grantedAt: expect.any(String) },
+    });
+    expect(body.consent.payments[0]).toMatchObject({ status: 'executed' });
+    const again = await grant(consent.consentId, grantBody(consent.consentId));
+    expect(again.json()).toMatchObject({ status: 'granted' });
+    expect(again.json().consent.grantedAt).toBe(body.consent.grantedAt);
+    const audit = await ctx.database.db
+      .select()
+      .from(consentEvents)
+      .where(
+        and(
+          eq(consentEvents.consentId, consent.consentId),
+          eq(consentEvents.type, 'consent.granted'),
+        ),
+      );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor: 'payer:anonymous' });
+  });
+
+  it('ten grants at once make one grant', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await payByCard(consent);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => grant(consent.consentId, grantBody(consent.consentId))),
+    );
+    expect(new Set(answers.map((a) => a.json().consent.grantedAt)).size).toBe(1);
+    const audit = await ctx.database.db
+      .select()
+      .from(consentEvents)
+      .where(
+        and(
+          eq(consentEvents.consentId, consent.consentId),
+          eq(consentEvents.type, 'consent.granted'),
+        ),
+      );
+    expect(audit).toHaveLength(1);
+  });
+
+  it('refuses a consent that asks for sign-in, and a grant naming accounts', async () => {
+    const guarded = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
+    const refused = await grant(guarded.consentId, grantBody(guarded.consentId));
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.code).toBe('SIGN_IN_REQUIRED');
+
+    const open = await consentWithPayment(ctx.app, ctx.database);
+    const naming = await grant(
+      open.consentId,
+      grantBody(open.consentId, {
+        immediatePayments: {
+          granted: true,
+          selectedAccounts: ['acc_1'],
+          paymentMethods: [{ type: 'account', accountId: 'acc_1' }],
+        },
+      }),
+    );
+    expect(naming.statusCode).toBe(400);
+    expect(naming.json().error.message).toMatch(/^selectedAccounts: /);
+    const mismatch = await grant(open.consentId, grantBody('cns_other'));
+    expect(mismatch.statusCode).toBe(400);
+  });
+});
+
+describe('granting data sharing as a signed-in payer', () => {
+  async function dataSharingConsent() {
+    const merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: {
+        payments: [],
+        dataSharing: { bvnData: true },
+        requirements: { requiresAuth: true },
+      },
+    });
+    return created.json<{ consentId: string }>().consentId;
+  }
+
+  it('grants with the passkey’s signature over exactly the body, and keeps the signature', async () => {
+    const consentId = await dataSharingConsent();
+    const soft = softAuthenticatorFor(ctx.config);
+    const { token } = await signUp(ctx.app, testPhone());
+    await addPasskey(ctx.app, token, soft);
+    const headers = { authorization: `Bearer ${token}` };
+    const body = grantBody(consentId, {
+      userAuthenticated: true,
+      immediatePayments: undefined,
+      dataSharing: { granted: true, dataTypes: ['bvnData'] },
+    });
+    delete (body as Record<string, unknown>).immediatePayments;
+
+    const signWith = async (payload: TGrantPayload) => {
+      const challenge = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/grant-challenges',
+        headers,
+        payload: { consentId },
+      });
+      const { nonce } = challenge.json<{ nonce: string }>();
+      const digest = createHash('sha256')
+        .update(grantSigningMessage({ consentId, nonce, payload }))
+        .digest('base64url');
+      return { nonce, response: soft.assert(digest) };
+    };
+
+    // Signed for one thing, sent with another: refused.
+    const tampered = await grant(
+      consentId,
+      {
+        ...body,
+        signature: await signWith({ ...body, dataSharing: { granted: true, dataTypes: [] } }),
+      },
+      headers,
+    );
+    expect(tampered.statusCode).toBe(400);
+    expect(tampered.json().error.code).toBe('GRANT_SIGNATURE_INVALID');
+    // No signature at all: refused.
+    expect((await grant(consentId, body, headers)).statusCode).toBe(400);
+    // Anonymous: refused (the consent shares data).
+    expect((await grant(consentId, body)).statusCode).toBe(401);
+
+    const answer = await grant(consentId, { ...body, signature: await signWith(body) }, headers);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ status: 'granted' });
+    const [audit] = await ctx.database.db
+      .select()
+      .from(consentEvents)
+      .where(
+        and(eq(consentEvents.consentId, consentId), eq(consentEvents.type, 'consent.granted')),
+      );
+    expect(audit?.data).toMatchObject({
+      dataTypes: ['bvnData'],
+      signature: { digest: expect.any(String), credentialId: expect.any(String) },
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZGrantResponse } from '../../domain/schemas/consent-api';
+import { ZIdentifier } from '../../domain/schemas/fields';
+import { ZGrantCall } from '../../domain/schemas/grant';
+import type { TRouteContext } from '../context';
+import { grantConsent } from '../services/consent-grants';
+import { authenticatePayer } from '../services/payer-sessions';
+import { jsonAnswers } from './responses';
+
+/** The grant (spec §7): signed by a signed-in payer's passkey; a bearer token is optional. */
+export const consentGrantRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/consent/:consentId/grant',
+    {
+      schema: {
+        params: z.object({ consentId: ZIdentifier }),
+        body: ZGrantCall,
+        response: jsonAnswers({ 200: ZGrantResponse }),
+      },
+    },
+    async (request) => {
+      // A bad token is refused, never taken for an anonymous payer.
+      const payerId = request.headers.authorization
+        ? (
+            await authenticatePayer(
+              ctx.db,
+              ctx.config,
+              request.headers.authorization,
+              ctx.clock.now(),
+            )
+          ).payerId
+        : null;
+      return grantConsent(ctx, request.params.consentId, request.body, payerId);
+    },
+  );
+};
