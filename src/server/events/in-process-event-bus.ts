@@ -23,7 +23,7 @@ export function inProcessEventBus(options: { onError: TEventErrorHandler }): TEv
   const deliver = (subscriber: TSubscriber, event: TEvent, json: string) => {
     // Unsubscribed or closed since the event was published: it is not delivered any more.
     if (closed || !subscriber.active) return;
-    const copy = { ...event, data: JSON.parse(json) as TEvent['data'] } as TEvent;
+    const copy = { ...event, data: JSON.parse(json) as TEvent['data'] };
     try {
       Promise.resolve(subscriber.handler(copy)).catch((error: unknown) =>
         options.onError(error, event),
