@@ -1,6 +1,9 @@
 // Paying by card, every published sandbox card through its path (issue 9 "Done when"): the
 // answer, the payment's status, the events on its stream, and the books.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKeys, paymentAttempts } from '../db/schema';
+import { fingerprintOf } from '../services/idempotency';
 import { checkLedger } from '../services/ledger';
 import { startTestApp } from '../test-support';
 import {
@@ -359,6 +362,80 @@ describe('concurrent charges', () => {
       kinds.filter((k) => k === 'card_payment').length -
         kinds.filter((k) => k === 'card_refund').length,
     ).toBe(1);
+  });
+});
+
+describe('after a crash', () => {
+  it('a charge and an Idempotency-Key left behind by a dead process give way after five minutes', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const longAgo = new Date(Date.now() - 6 * 60 * 1_000);
+    const key = `order-crash-${consent.paymentId}`;
+    const body = {
+      paymentId: consent.paymentId,
+      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+      saveCard: false,
+    };
+    // What a process that died while the network thought leaves: a charging attempt and a key
+    // claimed but never settled.
+    await ctx.database.db.insert(paymentAttempts).values({
+      id: `att_crashed_${consent.paymentId}`,
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      method: 'card',
+      status: 'in_progress',
+      stage: 'charging',
+      amount: consent.amount,
+      provider: 'sandbox',
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    });
+    await ctx.database.db.insert(idempotencyKeys).values({
+      scope: `payments.card:consent:${consent.consentId}`,
+      key,
+      fingerprint: fingerprintOf(body),
+      response: {},
+      state: 'in_flight',
+      createdAt: longAgo,
+    });
+    const retry = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      headers: { 'idempotency-key': key },
+      payload: { ...body, consentId: consent.consentId },
+    });
+    expect(retry.statusCode).toBe(200);
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+    const [crashed] = await ctx.database.db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, `att_crashed_${consent.paymentId}`));
+    expect(crashed).toMatchObject({ status: 'failed', failureReason: 'stale_charge' });
+  });
+
+  it('a charge still within its time keeps the payment busy (409)', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await ctx.database.db.insert(paymentAttempts).values({
+      id: `att_busy_${consent.paymentId}`,
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      method: 'card',
+      status: 'in_progress',
+      stage: 'charging',
+      amount: consent.amount,
+      provider: 'sandbox',
+    });
+    const second = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+        saveCard: false,
+      },
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe('PAYMENT_IN_PROGRESS');
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_3DS } from '../../domain/constants';
 import type { TPaymentOrigin } from '../../domain/schemas/consent';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../domain/schemas/card';
@@ -29,6 +29,9 @@ import {
  */
 
 type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+/** A charge at the network this long without an answer is taken for lost with its process. */
+export const STALE_CHARGE_MS = 5 * 60 * 1_000;
 
 /** A card as receipts show it: first 6, six stars, last 4. */
 export const obfuscateCard = (card: Pick<TCardSummary, 'first6' | 'last4'>) =>
@@ -225,6 +228,24 @@ export async function payWithCard(
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
+    // A charge whose process died at the network never ends by itself: past the stale age it
+    // gives way (docs/payments.md "States"), so the payment is not blocked for good.
+    await tx
+      .update(paymentAttempts)
+      .set({
+        status: 'failed',
+        stage: null,
+        failureCode: 'CARD_PAYMENT_PROCESSING_FAILED',
+        failureReason: 'stale_charge',
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(paymentAttempts.paymentId, payable.payment.id),
+          eq(paymentAttempts.stage, 'charging'),
+          lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+        ),
+      );
     // A charge left waiting for an OTP or a 3-D Secure check gives way to the new card.
     await tx
       .update(paymentAttempts)

@@ -79,6 +79,8 @@ export async function findIdempotentResult<T extends Record<string, unknown>>(
 export type TStoredAnswer = { status: number; body: Record<string, unknown> };
 
 const IN_FLIGHT_POLL_MS = 100;
+/** Longer than any provider call may take (the sandbox's slowest card gives up at 20 s). */
+export const IN_FLIGHT_STALE_MS = 5 * 60 * 1_000;
 
 /**
  * For calls that wait on a bank or card network: no database transaction may stay open across
@@ -115,6 +117,20 @@ export async function runIdempotentCall(
         throw new AppError('IDEMPOTENCY_KEY_REUSED');
       }
       if (first.state === 'done') return { ...(first.response as TStoredAnswer), replayed: true };
+      // A first call whose process died never settles: past the stale age its key is released
+      // (one statement, so one retry takes it over) and the call's own state decides the rest.
+      if (Date.now() - first.createdAt.getTime() > IN_FLIGHT_STALE_MS) {
+        await db
+          .delete(idempotencyKeys)
+          .where(
+            and(
+              where,
+              eq(idempotencyKeys.state, 'in_flight'),
+              eq(idempotencyKeys.createdAt, first.createdAt),
+            ),
+          );
+        continue;
+      }
       if (Date.now() >= deadline) throw new AppError('PAYMENT_IN_PROGRESS');
       await sleep(IN_FLIGHT_POLL_MS);
     }
