@@ -87,3 +87,21 @@ export async function ledgerKinds(database: TDatabase, paymentId: string) {
     .orderBy(ledgerTransactions.id);
   return rows.map((r) => r.kind);
 }
+
+/** Pays a consent's immediate payment with a sandbox card, as a payer without sign-in. */
+export async function payByCard(
+  app: FastifyInstance,
+  consent: { paymentId: string; consentId: string },
+  scenario: TCardScenarioName = 'pin_only',
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails: await encryptedCard(app, sandboxCard(scenario)),
+      saveCard: false,
+    },
+  });
+}

@@ -13,6 +13,7 @@ import {
   paymentEvents,
   sandboxCard,
   type TCardScenarioName,
+  payByCard,
 } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -424,16 +425,7 @@ describe('after a crash', () => {
       amount: consent.amount,
       provider: 'sandbox',
     });
-    const second = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/public',
-      payload: {
-        paymentId: consent.paymentId,
-        consentId: consent.consentId,
-        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-        saveCard: false,
-      },
-    });
+    const second = await payByCard(ctx.app, consent);
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe('PAYMENT_IN_PROGRESS');
   });

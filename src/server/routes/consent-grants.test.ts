@@ -8,7 +8,7 @@ import { grantSigningMessage, type TGrantPayload } from '../../domain/schemas/au
 import { consentEvents } from '../db/schema';
 import { createTestClient, startTestApp } from '../test-support';
 import { addPasskey, signUp, softAuthenticatorFor, testPhone } from '../test-support-identity';
-import { consentWithPayment, encryptedCard, sandboxCard } from '../test-support-payments';
+import { consentWithPayment, payByCard } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -35,17 +35,8 @@ const grant = (consentId: string, body: object, headers: Record<string, string> 
     payload: body,
   });
 
-async function payByCard(consent: { paymentId: string; consentId: string }) {
-  const paid = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/payments/card/public',
-    payload: {
-      paymentId: consent.paymentId,
-      consentId: consent.consentId,
-      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-      saveCard: false,
-    },
-  });
+async function pay(consent: { paymentId: string; consentId: string }) {
+  const paid = await payByCard(ctx.app, consent);
   expect(paid.statusCode).toBe(200);
 }
 
@@ -64,7 +55,7 @@ describe('granting a consent with an immediate payment, without sign-in', () => 
 
   it('grants once the payment is paid; a retry answers the same; the audit row is written once', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await payByCard(consent);
+    await pay(consent);
     const answer = await grant(consent.consentId, grantBody(consent.consentId));
     expect(answer.statusCode).toBe(200);
     const body = answer.json();
@@ -93,7 +84,7 @@ describe('granting a consent with an immediate payment, without sign-in', () => 
 
   it('ten grants at once make one grant', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await payByCard(consent);
+    await pay(consent);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => grant(consent.consentId, grantBody(consent.consentId))),
     );

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../test-support';
 import { signUp, testPhone } from '../test-support-identity';
-import { consentWithPayment, encryptedCard, sandboxCard } from '../test-support-payments';
+import { consentWithPayment, payByCard } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;
@@ -74,17 +74,8 @@ async function collect(
   return { status: response.status, events };
 }
 
-const payByCard = async (consent: { paymentId: string; consentId: string }) => {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/payments/card/public',
-    payload: {
-      paymentId: consent.paymentId,
-      consentId: consent.consentId,
-      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-      saveCard: false,
-    },
-  });
+const pay = async (consent: { paymentId: string; consentId: string }) => {
+  const response = await payByCard(ctx.app, consent);
   expect(response.statusCode).toBe(200);
 };
 
@@ -99,7 +90,7 @@ describe('payment event stream', () => {
       url,
       (seen) => statuses(seen).includes('completed'),
       {},
-      () => payByCard(consent),
+      () => pay(consent),
     );
     expect(status).toBe(200);
     expect(events[0]).toMatchObject({ event: 'ready' });

@@ -8,10 +8,9 @@ import { checkLedger } from '../services/ledger';
 import { startTestApp, testClock } from '../test-support';
 import {
   consentWithPayment,
-  encryptedCard,
   ledgerKinds,
   paymentEvents,
-  sandboxCard,
+  payByCard,
 } from '../test-support-payments';
 
 const clock = testClock('2027-03-02T10:00:00Z');
@@ -151,16 +150,7 @@ describe('paying by transfer', () => {
   it('closes the open account when the payment is paid another way; money sent to it is returned', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const details = await openTransfer(consent);
-    const card = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/public',
-      payload: {
-        paymentId: consent.paymentId,
-        consentId: consent.consentId,
-        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-        saveCard: false,
-      },
-    });
+    const card = await payByCard(ctx.app, consent);
     expect(card.statusCode).toBe(200);
     expect(await state(consent)).toMatchObject({ status: 'completed', transferDetails: null });
     expect((await send(details.accountNumber, consent.amount)).json()).toMatchObject({
