@@ -24,7 +24,8 @@ type TTarget = {
 
 /** Starts the target process and waits for its line of ports. */
 async function startTarget(databaseUrl: string | undefined) {
-  const child = spawn('npx', ['tsx', 'bench/server-target.ts'], {
+  // Node itself, not npx: the SIGTERM below must reach the process that serves.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server-target.ts'], {
     env: { ...process.env, ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -35,7 +36,15 @@ async function startTarget(databaseUrl: string | undefined) {
     });
     child.on('exit', (code) => reject(new Error(`the bench target exited with ${code}`)));
   });
-  return { target, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    target,
+    stop: async () => {
+      lines.close();
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 async function requestsPerSecond(options: autocannon.Options): Promise<number> {
@@ -91,7 +100,7 @@ async function benchOne(databaseUrl: string | undefined) {
       `  POST /api/v1/consents       ${create.toFixed(0).padStart(7)} req/s   ÷ bare ${(create / bare).toFixed(3)}`,
     );
   } finally {
-    stop();
+    await stop();
   }
 }
 

@@ -5,6 +5,7 @@ import type { TConfig } from './config';
 import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
+import { consentReads } from './services/consent-reads';
 import { authRoutes } from './routes/auth';
 import { logoRoutes } from './routes/bank-logos';
 import { cardPaymentRoutes } from './routes/card-payments';
@@ -102,7 +103,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const routeContext = { ...context, limits };
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(merchantConsentRoutes, routeContext);
-  await app.register(consentRoutes, routeContext);
+  const reads = await consentReads(options.database);
+  app.addHook('onClose', () => reads.close());
+  await app.register(consentRoutes, { ...routeContext, reads });
   await app.register(publicConfigRoutes, routeContext);
   await app.register(authRoutes, routeContext);
   await app.register(authPhoneCodeRoutes, routeContext);

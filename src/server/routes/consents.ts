@@ -5,11 +5,15 @@ import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { ZIdentifier, ZPrintable } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { readConsentForClient } from '../services/consents';
+import type { TConsentReads } from '../services/consent-reads';
+import { readableByClient } from '../services/consents';
 import { jsonAnswers } from './responses';
 
 /** The page's read of a consent (spec §7 GET /api/consent/{id}?clientId=). */
-export const consentRoutes: FastifyPluginAsync<TRouteContext> = async (app, { db, clock }) => {
+export const consentRoutes: FastifyPluginAsync<TRouteContext & { reads: TConsentReads }> = async (
+  app,
+  { reads, clock },
+) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/consent/:consentId',
     {
@@ -24,9 +28,8 @@ export const consentRoutes: FastifyPluginAsync<TRouteContext> = async (app, { db
       if (!clientId) throw new AppError('MISSING_CLIENT_ID');
       // With the consent come the origins the page may post its data to when embedded
       // (never '*'): those of the client that owns it.
-      const { consent, embedOrigins } = await readConsentForClient(
-        db,
-        request.params.consentId,
+      const { consent, embedOrigins } = readableByClient(
+        await reads.load(request.params.consentId),
         clientId,
         clock.now(),
       );

@@ -248,7 +248,15 @@ export async function readConsentForClient(
   clientId: string,
   now: Date = new Date(),
 ): Promise<TLoadedConsent> {
-  const found = await loadConsent(db, consentId);
+  return readableByClient(await loadConsent(db, consentId), clientId, now);
+}
+
+/** The rule of readConsentForClient, for a consent already loaded (or null when unknown). */
+export function readableByClient(
+  found: TLoadedConsent | null,
+  clientId: string,
+  now: Date,
+): TLoadedConsent {
   if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
   if (found.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
   return found;
