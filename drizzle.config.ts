@@ -8,6 +8,7 @@ export default defineConfig({
     './src/server/db/schema/events.ts',
     './src/server/db/schema/money.ts',
     './src/server/db/schema/sandbox.ts',
+    './src/server/db/schema/accounts.ts',
   ],
   out: './src/server/db/migrations',
 });

@@ -4,3 +4,4 @@ export * from './identity';
 export * from './events';
 export * from './money';
 export * from './sandbox';
+export * from './accounts';
