@@ -9,6 +9,8 @@ export type TPaymentProviderUnderTest = {
   /** A test card of the provider's that takes this path, with its PIN and OTP. */
   cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
   /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
+  /** An account the provider's name enquiry finds, and a bank that offers no linking at all. */
+  knownAccount: { institutionCode: string; accountNumber: string; accountName: string };
   answerThreeDs(
     outcome: Extract<TCardChargeOutcome, { kind: 'three_ds_required' }>,
     approved: boolean,
@@ -146,6 +148,24 @@ export function paymentProviderContract(
         await charge('declined'),
       ]);
       for (const number of numbers) expect(text).not.toContain(number);
+    });
+
+    it('finds a bank by its code with the ways it links accounts, and no bank for an unknown code', async () => {
+      const { institutionCode } = underTest.knownAccount;
+      const bank = await provider.lookupBank(institutionCode);
+      expect(bank).toMatchObject({ institutionCode, name: expect.any(String) });
+      expect(await provider.lookupBank('999999')).toBeNull();
+      const banks = await provider.listBanks();
+      expect(banks.map((b) => b.institutionCode)).toContain(institutionCode);
+    });
+
+    it("names an account's holder by name enquiry, the same reference when asked again, and no one for a number the bank lacks", async () => {
+      const { institutionCode, accountNumber, accountName } = underTest.knownAccount;
+      const found = await provider.nameEnquiry({ institutionCode, accountNumber });
+      expect(found).toMatchObject({ accountName, nameEnquiryId: expect.any(String) });
+      expect(await provider.nameEnquiry({ institutionCode, accountNumber })).toEqual(found);
+      const missing = `${accountNumber.slice(0, 9)}${(Number(accountNumber[9]) + 1) % 10}`;
+      expect(await provider.nameEnquiry({ institutionCode, accountNumber: missing })).toBeNull();
     });
   });
 }

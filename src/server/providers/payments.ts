@@ -1,4 +1,5 @@
 import type { TCardBrand } from '../../domain/card-brand';
+import type { TAccountIntegrations } from '../../domain/schemas/user-account';
 
 /*
  * The PaymentProvider port (ARCHITECTURE.md "Money movement: the provider port"): everything a
@@ -96,6 +97,23 @@ export type TPaymentProvider = {
    * services/sandbox-transfers.ts). Another amount, a late or a second transfer goes back to
    * its sender.
    */
+  /** A bank by CBN institution code, with the ways it lets an account be linked; null if unknown. */
+  lookupBank(institutionCode: string): Promise<TBank | null>;
+
+  /** Every bank a name enquiry can be sent to (an account search asks those whose check digit fits). */
+  listBanks(): Promise<readonly TBank[]>;
+
+  /**
+   * Asks a bank whose account a number is (NIBSS-style name enquiry): the holder's name, the
+   * enquiry's reference and how this account can be linked; null when the bank has no such
+   * account.
+   */
+  nameEnquiry(request: { institutionCode: string; accountNumber: string }): Promise<{
+    accountName: string;
+    nameEnquiryId: string;
+    integrations: readonly TBankIntegration[];
+  } | null>;
+
   openTransferAccount(request: {
     reference: string;
     amount: number;
@@ -110,4 +128,13 @@ export type TTransferAccount = {
   accountNumber: string;
   accountName: string;
   expiresAt: Date;
+};
+
+/** A way to link an account that a bank offers (spec §3 User account.integrations). */
+export type TBankIntegration = keyof TAccountIntegrations;
+
+export type TBank = {
+  institutionCode: string;
+  name: string;
+  integrations: readonly TBankIntegration[];
 };

@@ -3,7 +3,7 @@ import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
 import { openTestDatabase } from '../test-support';
 import { sandboxPaymentProvider } from './sandbox-provider';
-import { SANDBOX_CARDS } from '../sandbox/fixtures';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
 import { paymentProviderContract } from './payments.contract';
 import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
 
@@ -21,6 +21,13 @@ afterAll(async () => {
   await database?.close();
 });
 
+function sandboxAccount(scenario: TAccountScenario) {
+  const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`No sandbox account for ${scenario}`);
+  const { institutionCode, accountNumber, accountName } = account;
+  return { institutionCode, accountNumber, accountName };
+}
+
 paymentProviderContract('sandbox network', async () => {
   const cards = network();
   database = await openTestDatabase();
@@ -31,6 +38,7 @@ paymentProviderContract('sandbox network', async () => {
       const { number, expiry, cvv, pin, otp } = fixtureFor(scenario);
       return { card: { number, expiry, cvv, pin }, otp };
     },
+    knownAccount: sandboxAccount('links_by_test_transfer'),
     answerThreeDs: async (outcome, approved) => {
       const answer = cards.resolveThreeDs(outcome.providerReference, approved);
       if (!answer) throw new Error('The sandbox did not know its own challenge');
