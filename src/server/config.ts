@@ -31,6 +31,8 @@ const ZEnv = z.object({
    * slip past the limits per address); `true` for every hop, a number of hops, or addresses.
    */
   TRUST_PROXY: z.string().default('false'),
+  /** Debug calls for testers (spec §7 DELETE /api/accounts/{id}): off unless 'on'. */
+  DEBUG_ROUTES: z.enum(['on', 'off']).default('off'),
   /** Strict-Transport-Security: auto sends it when PUBLIC_URL is https. */
   HSTS: z.enum(['on', 'off', 'auto']).default('auto'),
 });
@@ -55,6 +57,8 @@ export type TConfig = {
   /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
   paymentProvider: 'sandbox';
   sandboxCardTimeoutMs: number;
+  /** Whether the debug calls exist; off, they answer 404 like any unknown path. */
+  debugRoutes: boolean;
   /** Whether every answer carries Strict-Transport-Security. */
   hsts: boolean;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client's address. */
@@ -109,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: e.SMS_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
+    debugRoutes: e.DEBUG_ROUTES === 'on',
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };

@@ -33,6 +33,8 @@ export const DEFAULT_RATE_LIMITS = {
   challengesPerAddress: { max: 60, windowMs: MINUTE },
   /** Logins tried from one address (each code has its own 5 tries). */
   loginsPerAddress: { max: 60, windowMs: MINUTE },
+  /** Account searches by one payer: each asks banks for an account holder's name. */
+  accountSearchesPerPayer: { max: 30, windowMs: MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
   merchantAuthFailuresPerAddress: { max: 20, windowMs: MINUTE },
   /** Wrong secrets for one client id: past this, wrong ones answer 429; the right one still works. */
@@ -60,6 +62,8 @@ export type TRateLimiters = {
   discoveries: onRequestAsyncHookHandler;
   challenges: onRequestAsyncHookHandler;
   logins: onRequestAsyncHookHandler;
+  /** After the payer guard: counts by the signed-in payer. */
+  accountSearches: onRequestAsyncHookHandler;
   merchantAuth: {
     /** Before checking credentials: refuses an address past its limit of failures. */
     refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -116,6 +120,9 @@ export async function registerRateLimits(
     discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
     challenges: countAgainst(check('challengesPerAddress', byAddress)),
     logins: countAgainst(check('loginsPerAddress', byAddress)),
+    accountSearches: countAgainst(
+      check('accountSearchesPerPayer', (request) => request.payer?.payerId ?? byAddress(request)),
+    ),
     merchantAuth: {
       async refuseBlockedAddress(request, reply) {
         const wait = exceededBy(await authFailuresByAddress(request, { increment: false }));

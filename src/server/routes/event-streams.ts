@@ -120,6 +120,26 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
   );
 
   api.get(
+    '/api/events/bank-validations/:validationId',
+    {
+      sse: 'only',
+      schema: {
+        params: z.object({ validationId: ZIdentifier }),
+        querystring: ZStreamQuery,
+        response: jsonAnswers({ 200: ZEventStream }),
+      },
+    },
+    async (request, reply) => {
+      const { ticket, lastEventId } = request.query;
+      if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
+      // The account search handed its payer a ticket for this validation's stream alone.
+      const stream = eventStreams.bankValidation(request.params.validationId);
+      await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
+      await pipe(request, reply, stream, lastEventId);
+    },
+  );
+
+  api.get(
     '/api/events/card-linking',
     {
       sse: 'only',
