@@ -118,10 +118,19 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       header: false,
     },
     {
-      name: 'a consent of immediate payments only shows its summary without the header',
+      name: 'a consent of an immediate payment only is paid on its screen, without the header',
       input: { load: loaded(immediateOnly) },
-      screen: 'pending-summary',
+      screen: 'immediate-payment',
       header: false,
+    },
+    {
+      name: 'a consent with an immediate payment and a form goes through its summary (the steps)',
+      input: {
+        load: loaded(aConsent({ payments: [anImmediatePayment()], formId: 'frm_1' })),
+        signedIn: true,
+      },
+      screen: 'pending-summary',
+      header: true,
     },
     {
       name: 'auth required, anonymous: the auth prompt, with the header',

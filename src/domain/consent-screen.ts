@@ -2,7 +2,8 @@ import { shouldShowAuthPrompt } from './auth-prompt';
 import { isConsentHeaderVisible } from './consent-header';
 import { consentLoadErrorMessage } from './consent-load-error';
 import type { TPageParams } from './page-params';
-import type { TConsent, TCounterparty } from './schemas/consent';
+import { payNowPayment } from './pay-now';
+import type { TConsent, TCounterparty, TPayment } from './schemas/consent';
 
 /** Where the consent read stands (GET /api/consent/{id}?clientId=, spec §7). */
 export type TConsentLoad =
@@ -27,6 +28,8 @@ export type TConsentScreen =
   | { kind: 'granted'; consent: TConsent }
   /** The consent needs a signed-in payer first (spec §6, §2 Auth prompt). */
   | { kind: 'auth-prompt'; consent: TConsent; productName: string }
+  /** Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts). */
+  | { kind: 'immediate-payment'; consent: TConsent; payment: TPayment }
   /** Pending, and nothing stands before it: what the consent asks for. */
   | { kind: 'pending-summary'; consent: TConsent };
 
@@ -64,6 +67,8 @@ function chooseScreen({
     // The prompt names the product ('uses {product} to authenticate users'): it waits for it.
     return productName ? { kind: 'auth-prompt', consent, productName } : { kind: 'loading' };
   }
+  const payment = payNowPayment(consent);
+  if (payment) return { kind: 'immediate-payment', consent, payment };
   return { kind: 'pending-summary', consent };
 }
 
@@ -78,7 +83,11 @@ export function consentPageView(input: TConsentScreenInput): TConsentPageView {
   // The header comes with the consent's own screens, never over Loading: header and screen
   // appear together, so nothing on the page moves when they do (layout shift).
   const consent =
-    screen.kind === 'auth-prompt' || screen.kind === 'pending-summary' ? screen.consent : null;
+    screen.kind === 'auth-prompt' ||
+    screen.kind === 'pending-summary' ||
+    screen.kind === 'immediate-payment'
+      ? screen.consent
+      : null;
   const header =
     consent && isConsentHeaderVisible(consent, { embed: input.params.embed })
       ? consent.counterparty

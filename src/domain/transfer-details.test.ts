@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transferBankName } from './transfer-details';
+import { transferBankName, transferCountdown } from './transfer-details';
 
 describe('transferBankName', () => {
   it.each([
@@ -9,5 +9,18 @@ describe('transferBankName', () => {
     [undefined, 'Rubies MFB'],
   ])('%j → %j', (bankName, shown) => {
     expect(transferBankName(bankName)).toBe(shown);
+  });
+});
+
+describe('transferCountdown', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  it("counts down to the account's expiry as the spec writes it", () => {
+    expect(transferCountdown('2026-11-23T12:29:30Z', now)).toBe('29m : 30s');
+    expect(transferCountdown('2026-11-23T12:00:05Z', now)).toBe('0m : 05s');
+    expect(transferCountdown('2026-11-23T12:00:00.200Z', now)).toBe('0m : 01s');
+  });
+  it('is null once the account has expired', () => {
+    expect(transferCountdown('2026-11-23T12:00:00Z', now)).toBeNull();
+    expect(transferCountdown('2026-11-23T11:59:00Z', now)).toBeNull();
   });
 });

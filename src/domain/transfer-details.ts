@@ -4,3 +4,15 @@ import { DEFAULT_TRANSFER_BANK_NAME } from './constants';
 export function transferBankName(bankName: string | null | undefined): string {
   return bankName?.trim() || DEFAULT_TRANSFER_BANK_NAME;
 }
+
+/**
+ * The one-time account's countdown (spec §2 shows a fixed '29m : 30s'; ours counts down to the
+ * account's real expiry in that format): minutes and seconds left, null once it has expired.
+ */
+export function transferCountdown(expiresAt: string | Date, now: Date): string | null {
+  const left = Math.ceil((new Date(expiresAt).getTime() - now.getTime()) / 1_000);
+  if (!(left > 0)) return null;
+  const minutes = Math.floor(left / 60);
+  const seconds = left % 60;
+  return `${minutes}m : ${String(seconds).padStart(2, '0')}s`;
+}

@@ -126,7 +126,8 @@ test.describe('standalone consent page', () => {
       payments: [{ type: 'immediate', amount: 99_900, narration: 'Order 5' }],
     });
     await page.goto(consentPath(consentId));
-    await expect(page.getByText('Collect ₦999.00 immediately')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+    await expect(page.getByText('₦999.00 due now')).toBeVisible();
     await expect(page.getByRole('banner')).toHaveCount(0);
   });
 

@@ -151,3 +151,10 @@ export type TTransferConfirmResponse = z.infer<typeof ZTransferConfirmResponse>;
 
 /** Who may act on a payment without signing in: the holder of its consent link (spec §6). */
 export const ZPaymentAccessQuery = z.object({ consentId: ZIdentifier.optional() });
+
+/** POST /api/events/tickets answer: a ticket that opens one event stream for a signed-in payer. */
+export const ZStreamTicketResponse = z.object({
+  success: z.literal(true),
+  ticket: z.string(),
+  expiresAt: z.string(),
+});

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZIdentifier } from '../../domain/schemas/fields';
+import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import type { TEventHub } from '../events/event-hub';
 import { eventStreams } from '../events/event-log';
@@ -33,12 +34,6 @@ const ZTicketRequest = z.discriminatedUnion('stream', [
   z.strictObject({ stream: z.literal('payment'), paymentId: ZIdentifier }),
   z.strictObject({ stream: z.literal('card-linking') }),
 ]);
-
-const ZTicketResponse = z.object({
-  success: z.literal(true),
-  ticket: z.string(),
-  expiresAt: z.string(),
-});
 
 /**
  * The page's live events over server-sent events (spec §7 "Event streams"; docs/payments.md):
@@ -77,7 +72,7 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
     '/api/events/tickets',
     {
       onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
-      schema: { body: ZTicketRequest, response: jsonAnswers({ 200: ZTicketResponse }) },
+      schema: { body: ZTicketRequest, response: jsonAnswers({ 200: ZStreamTicketResponse }) },
     },
     async (request) => {
       const { payerId } = payerOf(request);

@@ -182,7 +182,9 @@ export async function creditTransfer(
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.id, reference), eq(paymentAttempts.stage, 'awaiting_transfer')));
   if (!attempt || attempt.amount !== amount) return false;
-  const details = attempt.transferDetails;
+  // The bank's notice names the one-time account the money reached, not the account it came
+  // from: the payer's bank stays unknown (never the one-time account passed off as theirs), and
+  // there is no account of theirs to offer to link.
   // A savepoint: when the payment was paid otherwise, what completeAttempt booked is undone and
   // the bank returns the money (we never hold a transfer we cannot use).
   return tx
@@ -192,24 +194,17 @@ export async function creditTransfer(
         attempt,
         {
           paymentMethod: 'bank_transfer',
-          bankName: details?.bankName ?? null,
-          accountNumber: details?.accountNumber ?? null,
-          accountName: details?.accountName ?? null,
-          isNewAccount: true,
-          shouldPromptBankAccountLinking: true,
+          bankName: null,
+          accountNumber: null,
+          accountName: null,
+          isNewAccount: false,
+          shouldPromptBankAccountLinking: false,
         },
         {
           paymentType: 'bank_transfer',
-          payerBank: details
-            ? {
-                bankName: details.bankName,
-                accountName: details.accountName,
-                accountNumber: details.accountNumber,
-                institutionCode: null,
-              }
-            : null,
+          payerBank: null,
           shouldPromptCardLinking: false,
-          shouldPromptBankAccountLinking: true,
+          shouldPromptBankAccountLinking: false,
           cardWasSaved: false,
         },
         now,

@@ -10,6 +10,13 @@ const loadAuthPrompt = () =>
  */
 export const consentScreens: TConsentScreens = {
   AuthPrompt: lazy(loadAuthPrompt),
+  PayNow: lazy(() =>
+    import('../features/payment/pay-now-screen').then((module) => ({
+      default: module.PayNowScreen,
+    })),
+  ),
+  signGrant: (consentId, payload) =>
+    import('../features/auth/sign-grant').then((module) => module.signGrant(consentId, payload)),
 };
 
 /**

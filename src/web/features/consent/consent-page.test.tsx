@@ -4,7 +4,12 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { aConsent, aPayment } from '../../../domain/test-support/fixtures';
-import { ConsentPage, type TAuthPromptScreenProps, type TPostToParent } from './consent-page';
+import {
+  ConsentPage,
+  type TAuthPromptScreenProps,
+  type TPayNowScreenProps,
+  type TPostToParent,
+} from './consent-page';
 
 // The page renders the screen the domain chooses (src/domain/consent-screen.ts, tested there
 // state by state); here: that each choice reaches its screen, that a screen another feature
@@ -38,6 +43,10 @@ function AuthPromptStub({ consent, productName, params }: TAuthPromptScreenProps
   );
 }
 
+function PayNowStub({ payment }: TPayNowScreenProps) {
+  return <p>pay now {payment.paymentId}</p>;
+}
+
 function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => true)) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -46,7 +55,11 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
         consentId="cns_1"
         search={search}
         signedIn={false}
-        screens={{ AuthPrompt: AuthPromptStub }}
+        screens={{
+          AuthPrompt: AuthPromptStub,
+          PayNow: PayNowStub,
+          signGrant: () => Promise.reject(new Error('no passkey in this test')),
+        }}
         postToParent={postToParent}
       />
     </QueryClientProvider>,

@@ -16,7 +16,9 @@ import {
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { EMBED_MESSAGE, type TEmbedMessage } from '../../../domain/embed-messages';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
-import type { TConsent } from '../../../domain/schemas/consent';
+import type { TSignedGrant } from '../../../domain/schemas/auth';
+import type { TConsent, TPayment } from '../../../domain/schemas/consent';
+import type { TGrantRequest } from '../../../domain/schemas/consent-api';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { useConsentQuery } from '../../api/consent';
@@ -38,12 +40,28 @@ export type TAuthPromptScreenProps = {
   onAuthenticated(): void;
 };
 
+/** What the Immediate Payment screen is given; the payment feature owns the screen. */
+export type TPayNowScreenProps = {
+  consent: TConsent;
+  payment: TPayment;
+  clientId: string;
+  signedIn: boolean;
+  /** A signed-in payer's passkey signs the grant. */
+  signGrant(consentId: string, payload: TGrantRequest): Promise<TSignedGrant>;
+  /** The consent is granted: the page reads it again. */
+  onGranted(): void;
+  /** The grant failed: the parent is told. */
+  onFailed(error: string): void;
+};
+
 /**
  * Screens other features own, plugged in by the app: features do not import each other, and a
  * screen may load only when the page first needs it.
  */
 export type TConsentScreens = {
   AuthPrompt: ComponentType<TAuthPromptScreenProps>;
+  PayNow: ComponentType<TPayNowScreenProps>;
+  signGrant: TPayNowScreenProps['signGrant'];
 };
 
 /** Posts to the embedding parent (the app's embed bridge): true when the message went. */
@@ -183,6 +201,18 @@ export function ConsentPage({
             productName={shown.productName}
             params={params}
             onAuthenticated={() => void query.refetch()}
+          />
+        );
+      case 'immediate-payment':
+        return (
+          <screens.PayNow
+            consent={shown.consent}
+            payment={shown.payment}
+            clientId={params.clientId ?? ''}
+            signedIn={signedIn}
+            signGrant={screens.signGrant}
+            onGranted={() => void query.refetch()}
+            onFailed={reportFailure}
           />
         );
       case 'pending-summary':

@@ -1,0 +1,50 @@
+import { consentSteps } from './consent-steps';
+import type { TConsent, TPayment } from './schemas/consent';
+import type { TPayerBank } from './schemas/card';
+import type { TGrantRequest } from './schemas/consent-api';
+
+/**
+ * The immediate payment the payer pays on the Immediate Payment screen (spec §2), when it is the
+ * only thing the consent asks for and the consent is still pending: paid or not (a paid one is
+ * granted from there). A consent that also asks for data, a form or future payments goes through
+ * the steps of the consent flow, which pay the immediate payment last.
+ */
+export function payNowPayment(consent: TConsent): TPayment | null {
+  if (consent.status === 'granted') return null;
+  const steps = consentSteps(consent);
+  if (steps.length !== 1 || steps[0] !== 'immediate_payment') return null;
+  return consent.payments.find((p) => p.type === 'immediate') ?? null;
+}
+
+/**
+ * The grant the Immediate Payment screen sends once its payment is paid (spec §7 grant data):
+ * the immediate payment granted, paid by the method the payer used, nothing else asked.
+ */
+export function payNowGrantRequest(
+  consent: TConsent,
+  payment: TPayment,
+  method: 'transfer' | 'card',
+  signedIn: boolean,
+): TGrantRequest {
+  return {
+    originalRequestId: null,
+    consentData: { consentId: consent.consentId },
+    userAuthenticated: signedIn,
+    attestDiscoveryId: consent.attestDiscoveryId,
+    immediatePayments: {
+      granted: true,
+      selectedAccounts: [],
+      paymentMethods: [{ type: method, paymentId: payment.paymentId }],
+    },
+  };
+}
+
+/**
+ * The processing view's Payment Source (spec §2): the sender's bank, account name and the last 4
+ * digits of their account once the bank has named them; until then, how the payer is paying.
+ */
+export function paymentSourceText(payerBank: TPayerBank | null | undefined): string {
+  if (!payerBank) return 'Bank transfer';
+  const last4 = payerBank.accountNumber ? `****${payerBank.accountNumber.slice(-4)}` : null;
+  return [payerBank.bankName, payerBank.accountName, last4].filter(Boolean).join(' · ');
+}

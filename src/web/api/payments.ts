@@ -1,0 +1,59 @@
+import { ZGrantResponse, type TGrantRequest } from '../../domain/schemas/consent-api';
+import type { TGrantCall } from '../../domain/schemas/grant';
+import {
+  ZPaymentStateResponse,
+  ZStreamTicketResponse,
+  ZTransferConfirmResponse,
+  ZTransferDetailsResponse,
+} from '../../domain/schemas/payment';
+import { apiFetch } from './http';
+
+/**
+ * Who acts on a payment (spec §6): a signed-in payer by their bearer token (apiFetch sends it),
+ * or, without sign-in, the holder of the consent link, who names the consent.
+ */
+export type TPayer = { signedIn: boolean; consentId: string; clientId: string };
+
+const paymentPath = (paymentId: string, payer: TPayer, tail = '') =>
+  `/api/payments/${encodeURIComponent(paymentId)}${tail}${
+    payer.signedIn ? '' : `?consentId=${encodeURIComponent(payer.consentId)}`
+  }`;
+
+/** The immediate payment's calls (spec §7, docs/payments.md), typed by the domain schemas. */
+export const paymentsApi = {
+  /** GET /api/payments/{id}: where the payment stands, and its open one-time account. */
+  read: (paymentId: string, payer: TPayer, signal?: AbortSignal) =>
+    apiFetch(paymentPath(paymentId, payer), { schema: ZPaymentStateResponse, signal }),
+  /** The one-time account to transfer to: the same one again while it is open. */
+  openTransfer: (paymentId: string, payer: TPayer) =>
+    apiFetch(paymentPath(paymentId, payer, '/transfer'), {
+      method: 'POST',
+      schema: ZTransferDetailsResponse,
+    }),
+  /** 'I have made the transfer'. */
+  confirmTransfer: (paymentId: string, payer: TPayer) =>
+    apiFetch(paymentPath(paymentId, payer, '/transfer/confirm'), {
+      method: 'POST',
+      schema: ZTransferConfirmResponse,
+    }),
+  grant: (consentId: string, body: TGrantCall | TGrantRequest) =>
+    apiFetch(`/api/consent/${encodeURIComponent(consentId)}/grant`, {
+      method: 'POST',
+      body,
+      schema: ZGrantResponse,
+    }),
+  /** The URL of the payment's event stream: a ticket for a signed-in payer, else the link. */
+  async streamUrl(paymentId: string, payer: TPayer): Promise<string> {
+    const base = `/api/events/payments/${encodeURIComponent(paymentId)}`;
+    if (!payer.signedIn) {
+      const query = new URLSearchParams({ consentId: payer.consentId, clientId: payer.clientId });
+      return `${base}?${query.toString()}`;
+    }
+    const { ticket } = await apiFetch('/api/events/tickets', {
+      method: 'POST',
+      body: { stream: 'payment', paymentId },
+      schema: ZStreamTicketResponse,
+    });
+    return `${base}?ticket=${encodeURIComponent(ticket)}`;
+  },
+};

@@ -1,0 +1,287 @@
+import { useMutation } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import {
+  CONSENT_REFRESH_AFTER_PAYMENT_MS,
+  STEP_TEXT_AWAITING_TRANSFER,
+} from '../../../domain/constants';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { grantOutcome } from '../../../domain/grant-outcome';
+import { formatNaira } from '../../../domain/money';
+import { payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
+import {
+  PAYMENT_STATUS_INITIAL,
+  PAYMENT_STATUS_TIMINGS,
+  paymentStatusReducer,
+} from '../../../domain/payment-status';
+import type { TSignedGrant } from '../../../domain/schemas/auth';
+import type { TPayerBank } from '../../../domain/schemas/card';
+import type { TConsent, TPayment } from '../../../domain/schemas/consent';
+import type { TGrantRequest } from '../../../domain/schemas/consent-api';
+import type { TTransferDetails } from '../../../domain/schemas/payment';
+import { ApiError } from '../../api/api-error';
+import { paymentsApi } from '../../api/payments';
+import { Button } from '../../ui/button';
+import { SCREEN_TITLE_ID } from '../../ui/screen-main';
+import { Spinner } from '../../ui/spinner';
+import { ProcessingView } from './processing-view';
+import { TransferDetailsView } from './transfer-details-view';
+import { usePaymentEvents } from './use-payment-events';
+import './payment.css';
+
+type TView = 'methods' | 'transfer' | 'processing';
+
+/** What the consent page hands the screen (its TPayNowScreenProps). */
+type TPayNowScreenProps = {
+  consent: TConsent;
+  payment: TPayment;
+  clientId: string;
+  signedIn: boolean;
+  /** A signed-in payer's passkey signs the grant (the auth feature's signGrant). */
+  signGrant(consentId: string, payload: TGrantRequest): Promise<TSignedGrant>;
+  /** The consent is granted: the page reads it again and shows Consent Granted. */
+  onGranted(): void;
+  /** The grant failed: the embedding parent is told (oya-money-consent-failed). */
+  onFailed(error: string): void;
+};
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiError ? error.message : ERROR_CATALOGUE.API_REQUEST_FAILED.message;
+
+/** Phases whose progress ring pulses (spec §4: by +3 up to the next step). */
+const PULSING = new Set(['awaiting_3ds', 'retrying', 'received', 'processed']);
+
+/**
+ * The Immediate Payment screen (spec §2): the amount due, the ways to pay it, Pay with Transfer,
+ * the processing view, and the grant once it is paid. Where the payment stands lives on the
+ * server: a reload comes back to it.
+ */
+export function PayNowScreen({
+  consent,
+  payment,
+  clientId,
+  signedIn,
+  signGrant,
+  onGranted,
+  onFailed,
+}: TPayNowScreenProps) {
+  const payer = { signedIn, consentId: consent.consentId, clientId };
+  const paid = payment.status === 'executed';
+  const [view, setView] = useState<TView>(paid ? 'processing' : 'methods');
+  // A payment paid already (a reload after it went through) starts at its end: the grant.
+  const [status, dispatch] = useReducer(paymentStatusReducer, paid, (isPaid) =>
+    isPaid
+      ? paymentStatusReducer(paymentStatusReducer(PAYMENT_STATUS_INITIAL, { type: 'completed' }), {
+          type: 'completion_delay_elapsed',
+        })
+      : PAYMENT_STATUS_INITIAL,
+  );
+  const [details, setDetails] = useState<TTransferDetails | null>(null);
+  const [payerBank, setPayerBank] = useState<TPayerBank | null>(null);
+
+  // Where the payment stood when the page opened: a reload mid-payment resumes there.
+  const { consentId } = consent;
+  useEffect(() => {
+    if (paid) return;
+    const abort = new AbortController();
+    paymentsApi.read(payment.paymentId, { signedIn, consentId, clientId }, abort.signal).then(
+      (state) => {
+        if (state.transferDetails) setDetails(state.transferDetails);
+        if (state.status === 'in_progress' && state.method === 'bank_transfer') {
+          dispatch({ type: 'transfer_confirmation_requested' });
+          if (state.stepText && state.stepText !== STEP_TEXT_AWAITING_TRANSFER) {
+            dispatch({ type: 'in_progress' });
+          }
+          setView('processing');
+        } else if (state.status === 'completed') {
+          dispatch({ type: 'completed' });
+          setView('processing');
+        }
+      },
+      () => undefined,
+    );
+    return () => abort.abort();
+    // Once per payment and payer: what happens after comes from the stream.
+  }, [paid, payment.paymentId, signedIn, consentId, clientId]);
+
+  usePaymentEvents(
+    payment.paymentId,
+    payer,
+    !paid && (view !== 'methods' || status.phase !== 'pending'),
+    (event) => {
+      if (event.payerBank) setPayerBank(event.payerBank);
+      if (event.status === 'in_progress') {
+        // The transfer in progress is the one the payer said they made, or one they made without
+        // saying so: either way the processing view shows it.
+        if (event.stepText === STEP_TEXT_AWAITING_TRANSFER) {
+          dispatch({ type: 'transfer_confirmation_requested' });
+        } else {
+          dispatch({ type: 'in_progress' });
+        }
+        setView('processing');
+      } else if (event.status === 'completed') {
+        dispatch({ type: 'completed' });
+        setView('processing');
+      } else {
+        dispatch({ type: 'failed', message: event.message });
+      }
+    },
+  );
+
+  // The ring's pulse, and the 3 s between 'completed' and success (spec §4).
+  useEffect(() => {
+    if (!PULSING.has(status.phase)) return;
+    const timer = setInterval(
+      () => dispatch({ type: 'pulse' }),
+      PAYMENT_STATUS_TIMINGS.pulseIntervalMs,
+    );
+    return () => clearInterval(timer);
+  }, [status.phase]);
+  useEffect(() => {
+    if (status.phase !== 'processed') return;
+    const timer = setTimeout(
+      () => dispatch({ type: 'completion_delay_elapsed' }),
+      PAYMENT_STATUS_TIMINGS.completionDelayMs,
+    );
+    return () => clearTimeout(timer);
+  }, [status.phase]);
+
+  const openTransfer = useMutation({
+    mutationFn: () => paymentsApi.openTransfer(payment.paymentId, payer),
+    onSuccess: (answer) => setDetails(answer.transferDetails),
+  });
+  const confirmTransfer = useMutation({
+    mutationFn: () => paymentsApi.confirmTransfer(payment.paymentId, payer),
+    onSuccess: (answer) => {
+      dispatch({ type: 'transfer_confirmation_requested' });
+      if (answer.status === 'completed') dispatch({ type: 'completed' });
+      setView('processing');
+    },
+  });
+
+  const grant = useMutation({
+    mutationFn: async () => {
+      const request = payNowGrantRequest(consent, payment, 'transfer', signedIn);
+      if (!signedIn) return paymentsApi.grant(consent.consentId, request);
+      const signed = await signGrant(consent.consentId, request);
+      return paymentsApi.grant(consent.consentId, {
+        ...request,
+        signature: { nonce: signed.nonce, response: signed.response },
+      });
+    },
+    onSuccess: (answer) => {
+      const outcome = grantOutcome(consent, answer);
+      if (outcome.kind === 'success') {
+        setTimeout(onGranted, CONSENT_REFRESH_AFTER_PAYMENT_MS);
+      } else {
+        onFailed(outcome.parentError);
+      }
+    },
+    onError: (error) => onFailed(messageOf(error)),
+  });
+  const { mutate: sendGrant } = grant;
+  const granting = useRef(false);
+  useEffect(() => {
+    if (status.phase !== 'completed' || granting.current) return;
+    granting.current = true;
+    sendGrant();
+  }, [status.phase, sendGrant]);
+
+  const outcome = grant.data ? grantOutcome(consent, grant.data) : null;
+  const grantError = grant.error
+    ? messageOf(grant.error)
+    : outcome?.kind === 'failed'
+      ? outcome.message
+      : null;
+
+  const payByTransfer = useCallback(() => {
+    setView('transfer');
+    if (!details || new Date(details.expiresAt).getTime() <= Date.now()) openTransfer.mutate();
+  }, [details, openTransfer]);
+
+  return (
+    <section className="card-body pay-now" aria-labelledby={SCREEN_TITLE_ID}>
+      <div className="step-header">
+        <h1 id={SCREEN_TITLE_ID}>Immediate Payment</h1>
+        <span className={paid || status.phase === 'completed' ? 'badge done' : 'badge'}>
+          {paid || status.phase === 'completed' ? 'Completed' : 'Pending'}
+        </span>
+      </div>
+      <p className="amount-due">
+        <strong>{formatNaira(payment.amount)}</strong>{' '}
+        {paid || status.phase === 'completed' ? 'paid' : 'due now'}
+      </p>
+      <p className="secondary-text">{payment.narration}</p>
+
+      {view === 'methods' ? (
+        <div className="methods" role="group" aria-label="Payment methods">
+          <button type="button" className="method" onClick={payByTransfer}>
+            <span className="method-name">Pay by Transfer</span>
+            <span className="secondary-text">Manual bank transfer</span>
+          </button>
+        </div>
+      ) : null}
+
+      {view === 'transfer' ? (
+        details ? (
+          <TransferDetailsView
+            details={details}
+            confirming={confirmTransfer.isPending}
+            renewing={openTransfer.isPending}
+            error={
+              confirmTransfer.error
+                ? messageOf(confirmTransfer.error)
+                : openTransfer.error
+                  ? messageOf(openTransfer.error)
+                  : null
+            }
+            onConfirm={() => confirmTransfer.mutate()}
+            onRenew={() => openTransfer.mutate()}
+            onBack={() => setView('methods')}
+          />
+        ) : openTransfer.isError ? (
+          <div role="alert" className="failure">
+            <p>{messageOf(openTransfer.error)}</p>
+            <Button onClick={() => openTransfer.mutate()}>Try Again</Button>
+          </div>
+        ) : (
+          <p className="loading-line" role="status">
+            <Spinner small /> Getting your transfer account...
+          </p>
+        )
+      ) : null}
+
+      {view === 'processing' ? (
+        <>
+          <ProcessingView
+            state={status}
+            source={paymentSourceText(payerBank)}
+            onCancel={() => {
+              dispatch({ type: 'cancel' });
+              setView('methods');
+            }}
+            onViewTransferDetails={() => setView('transfer')}
+            onRetry={() => {
+              dispatch({ type: 'retry' });
+              payByTransfer();
+            }}
+            onTryAnotherMethod={() => {
+              dispatch({ type: 'cancel' });
+              setView('methods');
+            }}
+          />
+          {grant.isPending ? (
+            <p className="loading-line" role="status">
+              <Spinner small /> Completing consent...
+            </p>
+          ) : null}
+          {grantError ? (
+            <div className="failure" role="alert">
+              <p>{grantError}</p>
+              <Button onClick={() => sendGrant()}>Try Again</Button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

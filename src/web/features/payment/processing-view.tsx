@@ -1,0 +1,94 @@
+import { paymentProgressSteps, type TPaymentStatusState } from '../../../domain/payment-status';
+import { Button } from '../../ui/button';
+
+type TProcessingViewProps = {
+  state: TPaymentStatusState;
+  /** What paid: 'Bank transfer' until the bank names the sender's account. */
+  source: string;
+  onCancel(): void;
+  onViewTransferDetails(): void;
+  onRetry(): void;
+  onTryAnotherMethod(): void;
+};
+
+const RING_RADIUS = 52;
+const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
+
+/**
+ * The payment processing view (spec §2, §4): the progress ring with its step text, the steps
+ * 'Payment Received' and 'Payment Processed', the payment source, and what the payer can do in
+ * each state. It renders the domain's payment-status state; it decides nothing itself.
+ */
+export function ProcessingView({
+  state,
+  source,
+  onCancel,
+  onViewTransferDetails,
+  onRetry,
+  onTryAnotherMethod,
+}: TProcessingViewProps) {
+  const failed = state.phase === 'failed';
+  const completed = state.phase === 'completed';
+  return (
+    <div className="processing">
+      <div
+        className="progress-ring"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={state.progress}
+        aria-label="Payment progress"
+      >
+        <svg viewBox="0 0 120 120" aria-hidden="true">
+          <circle className="ring-track" cx="60" cy="60" r={RING_RADIUS} />
+          <circle
+            className={failed ? 'ring-value failed' : 'ring-value'}
+            cx="60"
+            cy="60"
+            r={RING_RADIUS}
+            strokeDasharray={RING_LENGTH}
+            strokeDashoffset={RING_LENGTH * (1 - state.progress / 100)}
+          />
+        </svg>
+        <span className="ring-label">{state.progress}%</span>
+      </div>
+      <p className="step-text" role="status">
+        {completed ? '✓ Payment Successful' : failed ? '✗ Payment Failed' : state.stepText}
+      </p>
+      <ol className="progress-steps">
+        {paymentProgressSteps(state.progress).map((step) => (
+          <li key={step.label} className={step.done ? 'done' : undefined}>
+            <span aria-hidden="true">{step.done ? '✓' : '○'}</span> {step.label}
+            <span className="visually-hidden">{step.done ? ', done' : ', not yet'}</span>
+          </li>
+        ))}
+      </ol>
+      <div className="payment-source">
+        <span className="secondary-text">Payment Source</span>
+        <span>{source}</span>
+      </div>
+      {failed ? (
+        <div className="failure" role="alert">
+          <h2 className="section-title">Payment Failed</h2>
+          <p>{state.error}</p>
+          <div className="actions">
+            <Button onClick={onRetry}>Retry Payment</Button>
+            <Button variant="secondary" onClick={onTryAnotherMethod}>
+              Try Another Method
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {state.progress === 0 && !failed ? (
+        <div className="actions">
+          <Button variant="secondary" onClick={onViewTransferDetails}>
+            View Transfer Details
+          </Button>
+          <Button variant="link" onClick={onCancel}>
+            cancel
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

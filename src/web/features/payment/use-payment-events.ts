@@ -1,0 +1,68 @@
+import { useEffect, useEffectEvent } from 'react';
+import { ZPaymentStatusEvent, type TPaymentStatusEvent } from '../../../domain/schemas/payment';
+import { paymentsApi, type TPayer } from '../../api/payments';
+
+/** How often the payment is asked for while its stream is lost. */
+const POLL_MS = 3_000;
+
+/**
+ * Follows a payment while `active` (spec §7 payment status stream): each `payment_status` event
+ * goes to `onEvent`. EventSource reconnects by itself, resuming after the last event id; when it
+ * gives up (the server refused it), the page asks the payment's status every few seconds
+ * instead, so a payer is never left watching a ring that cannot move.
+ */
+export function usePaymentEvents(
+  paymentId: string,
+  payer: TPayer,
+  active: boolean,
+  onEvent: (event: TPaymentStatusEvent) => void,
+) {
+  const handle = useEffectEvent(onEvent);
+  const { signedIn, consentId, clientId } = payer;
+
+  useEffect(() => {
+    if (!active) return;
+    let closed = false;
+    let source: EventSource | null = null;
+    let poll: ReturnType<typeof setInterval> | null = null;
+    const who = { signedIn, consentId, clientId };
+
+    const startPolling = () => {
+      if (poll || closed) return;
+      poll = setInterval(() => {
+        paymentsApi.read(paymentId, who).then(
+          (state) => {
+            if (closed || state.status === 'pending') return;
+            handle({
+              paymentId,
+              status: state.status,
+              ...(state.stepText ? { stepText: state.stepText } : {}),
+              ...(state.message ? { message: state.message } : {}),
+            });
+          },
+          () => undefined,
+        );
+      }, POLL_MS);
+    };
+
+    paymentsApi.streamUrl(paymentId, who).then(
+      (url) => {
+        if (closed) return;
+        source = new EventSource(url);
+        source.addEventListener('payment_status', (message) => {
+          const parsed = ZPaymentStatusEvent.safeParse(JSON.parse(String(message.data)));
+          if (parsed.success) handle(parsed.data);
+        });
+        source.addEventListener('error', () => {
+          if (source?.readyState === EventSource.CLOSED) startPolling();
+        });
+      },
+      () => startPolling(),
+    );
+    return () => {
+      closed = true;
+      source?.close();
+      if (poll) clearInterval(poll);
+    };
+  }, [active, paymentId, signedIn, consentId, clientId]);
+}

@@ -1,0 +1,168 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Frame, type Page } from '@playwright/test';
+import { E2E } from './e2e-env';
+import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
+
+// Pay now by transfer, in real Chromium against the real server and the sandbox bank: the payer
+// opens a consent that asks only for an immediate payment, takes a one-time account, says they
+// transferred, the test's "bank" sends the money, and the page follows the payment's stream to
+// 'Consent Granted'. Nothing of our API is mocked.
+
+const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** What the payer's bank does: sends `amount` kobo to the one-time account. */
+async function sendTransfer(request: APIRequestContext, accountNumber: string, amount: number) {
+  const response = await request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+    data: { accountNumber, amount },
+  });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as { outcome: string };
+}
+
+/** The one-time account number the page shows. */
+async function shownAccountNumber(scope: Page | Frame): Promise<string> {
+  const row = scope.locator('.detail-row', {
+    has: scope.getByText('Account number', { exact: true }),
+  });
+  const text = (await row.locator('.detail-value').textContent()) ?? '';
+  expect(text).toMatch(/^\d{10}$/);
+  return text;
+}
+
+test.describe('pay now by transfer', () => {
+  test('anonymous, standalone: methods, transfer details, processing, then Consent Granted', async ({
+    page,
+    context,
+  }, testInfo) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: E2E.appOrigin,
+    });
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+
+    await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+    await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
+    await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-methods');
+    await expectNoViolations(page);
+
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    await expect(page.getByText('Account name')).toBeVisible();
+    const accountNumber = await shownAccountNumber(page);
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible();
+    await page.getByRole('button', { name: 'Copy account number' }).click();
+    await expect(page.getByRole('button', { name: 'Account number copied' })).toHaveText('Copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(accountNumber);
+    await expect(page.getByRole('button', { name: 'Copy account number' })).toHaveText('Copy', {
+      timeout: 4_000,
+    });
+    await snap(page, testInfo, 'pay-now-transfer');
+    await expectNoViolations(page);
+
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'View Transfer Details' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-processing');
+    await expectNoViolations(page);
+
+    expect((await sendTransfer(page.request, accountNumber, payment.amount)).outcome).toBe(
+      'credited',
+    );
+    await expect(page.getByText('✓ Payment Successful')).toBeVisible({ timeout: 10_000 });
+    await snap(page, testInfo, 'pay-now-successful');
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await snap(page, testInfo, 'pay-now-granted');
+  });
+
+  test('a transfer of the wrong amount goes back and the page keeps waiting for the right one', async ({
+    page,
+  }) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
+
+    expect((await sendTransfer(page.request, accountNumber, payment.amount - 100)).outcome).toBe(
+      'returned_wrong_amount',
+    );
+    await page.waitForTimeout(1_000);
+    await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
+    await expect(page.getByText('✓ Payment Successful')).toHaveCount(0);
+
+    expect((await sendTransfer(page.request, accountNumber, payment.amount)).outcome).toBe(
+      'credited',
+    );
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 10_000,
+    });
+  });
+
+  test('an expired account takes no money, and Pay by Transfer then gives a new one', async ({ page }, testInfo) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const first = await shownAccountNumber(page);
+    const expired = await page.request.post(
+      `${E2E.appOrigin}/api/sandbox/virtual-accounts/${first}/expire`,
+    );
+    expect(expired.ok()).toBe(true);
+    // The page learns the expiry from the account's own time: reload to read it again.
+    await page.reload();
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const renewed = await shownAccountNumber(page);
+    expect(renewed).not.toBe(first);
+    expect((await sendTransfer(page.request, first, payment.amount)).outcome).toBe(
+      'returned_expired',
+    );
+    await snap(page, testInfo, 'pay-now-renewed-account');
+  });
+
+  test('a reload in the middle of the payment comes back to it', async ({ page }) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
+    await sendTransfer(page.request, accountNumber, payment.amount);
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 10_000,
+    });
+  });
+
+  test('embedded: the parent hears of the grant once', async ({ page }) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('iframe');
+    await frame.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const frameHandle = page.frames().find((f) => f.url().includes('/r/'));
+    if (!frameHandle) throw new Error('the consent frame is missing');
+    const accountNumber = await shownAccountNumber(frameHandle);
+    await frame.getByRole('button', { name: 'I have made the transfer' }).click();
+    await sendTransfer(page.request, accountNumber, payment.amount);
+    await expect(frame.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect
+      .poll(async () =>
+        (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-consent-success'),
+      )
+      .toHaveLength(1);
+  });
+});
