@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payNowGrantRequest, payNowPayment, paymentSourceText } from './pay-now';
+import { isPaymentFailure, payNowGrantRequest, payNowPayment, paymentSourceText } from './pay-now';
 import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
 
 describe('payNowPayment', () => {
@@ -47,22 +47,47 @@ describe('paymentSourceText', () => {
   it("names the sender's bank, account name and last 4 digits once known", () => {
     expect(
       paymentSourceText({
-        bankName: 'Guaranty Trust Bank',
-        accountName: 'Adaeze Okafor',
-        accountNumber: '0123456785',
-        institutionCode: '058',
+        method: 'transfer',
+        payerBank: {
+          bankName: 'Guaranty Trust Bank',
+          accountName: 'Adaeze Okafor',
+          accountNumber: '0123456785',
+          institutionCode: '058',
+        },
       }),
     ).toBe('Guaranty Trust Bank · Adaeze Okafor · ****6785');
     expect(
       paymentSourceText({
-        bankName: 'Access Bank',
-        accountName: null,
-        accountNumber: null,
-        institutionCode: null,
+        method: 'transfer',
+        payerBank: {
+          bankName: 'Access Bank',
+          accountName: null,
+          accountNumber: null,
+          institutionCode: null,
+        },
       }),
     ).toBe('Access Bank');
   });
-  it('says bank transfer until the bank names the sender', () => {
-    expect(paymentSourceText(null)).toBe('Bank transfer');
+  it('names the card that paid by brand and masked number', () => {
+    expect(
+      paymentSourceText({
+        method: 'card',
+        payerCard: { obfuscatedCard: '408408******0003', brand: 'visa' },
+      }),
+    ).toBe('Visa 408408******0003');
+  });
+  it('says how the payer pays until the bank names the source', () => {
+    expect(paymentSourceText({ method: 'transfer', payerBank: null })).toBe('Bank transfer');
+    expect(paymentSourceText({ method: 'card' })).toBe('Card');
+  });
+});
+
+describe('isPaymentFailure', () => {
+  it("is the bank's or network's refusal, not a mistake in the form", () => {
+    expect(isPaymentFailure('CARD_PAYMENT_FAILED')).toBe(true);
+    expect(isPaymentFailure('CARD_PAYMENT_PROCESSING_FAILED')).toBe(true);
+    expect(isPaymentFailure('THREE_DS_FAILED')).toBe(true);
+    expect(isPaymentFailure('CARD_EXPIRED')).toBe(false);
+    expect(isPaymentFailure('PAYMENT_IN_PROGRESS')).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
 import { consentSteps } from './consent-steps';
+import type { TErrorCode } from './errors';
 import type { TConsent, TPayment } from './schemas/consent';
-import type { TPayerBank } from './schemas/card';
+import { CARD_BRAND_NAMES } from './card-brand';
+import type { TPayerBank, TPayerCard } from './schemas/card';
 import type { TGrantRequest } from './schemas/consent-api';
 
 /**
@@ -40,11 +42,36 @@ export function payNowGrantRequest(
 }
 
 /**
- * The processing view's Payment Source (spec §2): the sender's bank, account name and the last 4
- * digits of their account once the bank has named them; until then, how the payer is paying.
+ * The processing view's Payment Source (spec §2): the card that paid, masked; or the sender's
+ * bank, account name and the last 4 digits of their account once the bank has named them; until
+ * then, how the payer is paying.
  */
-export function paymentSourceText(payerBank: TPayerBank | null | undefined): string {
-  if (!payerBank) return 'Bank transfer';
-  const last4 = payerBank.accountNumber ? `****${payerBank.accountNumber.slice(-4)}` : null;
-  return [payerBank.bankName, payerBank.accountName, last4].filter(Boolean).join(' · ');
+export function paymentSourceText(source: {
+  method: 'transfer' | 'card';
+  payerBank?: TPayerBank | null | undefined;
+  payerCard?: TPayerCard | null | undefined;
+}): string {
+  const { method, payerBank, payerCard } = source;
+  if (payerCard) {
+    const brand = payerCard.brand ? `${CARD_BRAND_NAMES[payerCard.brand]} ` : '';
+    return `${brand}${payerCard.obfuscatedCard}`;
+  }
+  if (payerBank) {
+    const last4 = payerBank.accountNumber ? `****${payerBank.accountNumber.slice(-4)}` : null;
+    return [payerBank.bankName, payerBank.accountName, last4].filter(Boolean).join(' · ');
+  }
+  return method === 'card' ? 'Card' : 'Bank transfer';
+}
+
+/**
+ * Whether a card call's error is the payment failing (the bank or network said no, or never
+ * answered), shown as 'Payment Failed' with its retry; any other error is the form's to fix.
+ */
+export function isPaymentFailure(code: TErrorCode): boolean {
+  return (
+    code === 'CARD_PAYMENT_FAILED' ||
+    code === 'CARD_PAYMENT_PROCESSING_FAILED' ||
+    code === 'THREE_DS_FAILED' ||
+    code === 'PAYMENT_FAILED'
+  );
 }

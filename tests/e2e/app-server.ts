@@ -17,6 +17,8 @@ const config = loadConfig({
   PORT: String(E2E.appPort),
   LOG_LEVEL: 'warn',
   AUTH_TOKEN_SECRET: E2E.tokenSecret,
+  // The sandbox's 'timeout' card gives up after 2 s here, not 20.
+  SANDBOX_CARD_TIMEOUT_MS: '2000',
 });
 const database = await openDatabase({ kind: 'pglite' });
 await createMerchantClient(database.db, {

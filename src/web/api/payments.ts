@@ -1,3 +1,9 @@
+import {
+  ZCardChargeResponse,
+  ZCardCompleteResponse,
+  ZEncryptionPublicKeyResponse,
+  type TEncryptedCard,
+} from '../../domain/schemas/card';
 import { ZGrantResponse, type TGrantRequest } from '../../domain/schemas/consent-api';
 import type { TGrantCall } from '../../domain/schemas/grant';
 import {
@@ -35,6 +41,28 @@ export const paymentsApi = {
     apiFetch(paymentPath(paymentId, payer, '/transfer/confirm'), {
       method: 'POST',
       schema: ZTransferConfirmResponse,
+    }),
+  /** The key the card's fields are encrypted under in the browser (spec §7 Card encryption). */
+  encryptionKey: () =>
+    apiFetch('/api/encryption/public-key', { schema: ZEncryptionPublicKeyResponse }),
+  /** Pays with a new card: only envelopes leave the page, never a clear field. */
+  chargeCard: (paymentId: string, payer: TPayer, cardDetails: TEncryptedCard, saveCard: boolean) =>
+    apiFetch(payer.signedIn ? '/api/payments/card' : '/api/payments/card/public', {
+      method: 'POST',
+      body: {
+        paymentId,
+        cardDetails,
+        saveCard,
+        ...(payer.signedIn ? {} : { consentId: payer.consentId }),
+      },
+      schema: ZCardChargeResponse,
+    }),
+  /** The OTP the card's bank sent. */
+  completeCard: (paymentId: string, payer: TPayer, otp: string) =>
+    apiFetch('/api/payments/card/complete', {
+      method: 'POST',
+      body: { paymentId, otp, ...(payer.signedIn ? {} : { consentId: payer.consentId }) },
+      schema: ZCardCompleteResponse,
     }),
   grant: (consentId: string, body: TGrantCall | TGrantRequest) =>
     apiFetch(`/api/consent/${encodeURIComponent(consentId)}/grant`, {

@@ -7,14 +7,15 @@ import {
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
-import { payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
+import { isPaymentFailure, payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
 import {
   PAYMENT_STATUS_INITIAL,
   PAYMENT_STATUS_TIMINGS,
   paymentStatusReducer,
 } from '../../../domain/payment-status';
 import type { TSignedGrant } from '../../../domain/schemas/auth';
-import type { TPayerBank } from '../../../domain/schemas/card';
+import { otpFailureAction } from '../../../domain/otp-input';
+import type { TEncryptedCard, TPayerBank, TPayerCard } from '../../../domain/schemas/card';
 import type { TConsent, TPayment } from '../../../domain/schemas/consent';
 import type { TGrantRequest } from '../../../domain/schemas/consent-api';
 import type { TTransferDetails } from '../../../domain/schemas/payment';
@@ -23,12 +24,14 @@ import { paymentsApi } from '../../api/payments';
 import { Button } from '../../ui/button';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
+import { CardFormView } from './card-form-view';
+import { OtpView, ThreeDsView } from './card-step-views';
 import { ProcessingView } from './processing-view';
 import { TransferDetailsView } from './transfer-details-view';
 import { usePaymentEvents } from './use-payment-events';
 import './payment.css';
 
-type TView = 'methods' | 'transfer' | 'processing';
+type TView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
 
 /** What the consent page hands the screen (its TPayNowScreenProps). */
 type TPayNowScreenProps = {
@@ -77,6 +80,13 @@ export function PayNowScreen({
   );
   const [details, setDetails] = useState<TTransferDetails | null>(null);
   const [payerBank, setPayerBank] = useState<TPayerBank | null>(null);
+  const [payerCard, setPayerCard] = useState<TPayerCard | null>(null);
+  const [method, setMethod] = useState<'transfer' | 'card'>('transfer');
+  const [cardError, setCardError] = useState<string | null>(null);
+  const [otpMessage, setOtpMessage] = useState('');
+  const [otpError, setOtpError] = useState<string | null>(null);
+  const [verifying, setVerifying] = useState(false);
+  const [challengeUrl, setChallengeUrl] = useState<string | null>(null);
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there.
   const { consentId } = consent;
@@ -86,6 +96,7 @@ export function PayNowScreen({
     paymentsApi.read(payment.paymentId, { signedIn, consentId, clientId }, abort.signal).then(
       (state) => {
         if (state.transferDetails) setDetails(state.transferDetails);
+        if (state.method === 'card') setMethod('card');
         if (state.status === 'in_progress' && state.method === 'bank_transfer') {
           dispatch({ type: 'transfer_confirmation_requested' });
           if (state.stepText && state.stepText !== STEP_TEXT_AWAITING_TRANSFER) {
@@ -109,7 +120,10 @@ export function PayNowScreen({
     !paid && (view !== 'methods' || status.phase !== 'pending'),
     (event) => {
       if (event.payerBank) setPayerBank(event.payerBank);
+      if (event.payerCard) setPayerCard(event.payerCard);
       if (event.status === 'in_progress') {
+        // A card's steps (OTP, 3-D Secure) are answered by its own calls and views.
+        if (event.paymentType === 'card' || method === 'card') return;
         // The transfer in progress is the one the payer said they made, or one they made without
         // saying so: either way the processing view shows it.
         if (event.stepText === STEP_TEXT_AWAITING_TRANSFER) {
@@ -121,7 +135,8 @@ export function PayNowScreen({
       } else if (event.status === 'completed') {
         dispatch({ type: 'completed' });
         setView('processing');
-      } else {
+      } else if (view === 'processing') {
+        // A card's failures on the card, OTP and 3-D Secure views come with their own answers.
         dispatch({ type: 'failed', message: event.message });
       }
     },
@@ -160,7 +175,7 @@ export function PayNowScreen({
 
   const grant = useMutation({
     mutationFn: async () => {
-      const request = payNowGrantRequest(consent, payment, 'transfer', signedIn);
+      const request = payNowGrantRequest(consent, payment, method, signedIn);
       if (!signedIn) return paymentsApi.grant(consent.consentId, request);
       const signed = await signGrant(consent.consentId, request);
       return paymentsApi.grant(consent.consentId, {
@@ -193,7 +208,68 @@ export function PayNowScreen({
       ? outcome.message
       : null;
 
+  const payWithCard = useCallback(() => {
+    // Back from a failure: the reducer's retry, so a later success can complete it.
+    dispatch({ type: 'retry' });
+    setMethod('card');
+    setCardError(null);
+    setOtpError(null);
+    setView('card');
+  }, []);
+
+  const charge = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
+    setCardError(null);
+    try {
+      const answer = await paymentsApi.chargeCard(payment.paymentId, payer, cardDetails, saveCard);
+      if (answer.requiresOTP) {
+        setOtpMessage(answer.displayMessage ?? '');
+        setOtpError(null);
+        setView('otp');
+      } else if (answer.requires3DS && answer.challengeUrl) {
+        setChallengeUrl(answer.challengeUrl);
+        setView('three_ds');
+      } else if (answer.success) {
+        dispatch({ type: 'completed' });
+        setView('processing');
+      } else {
+        dispatch({ type: 'failed', message: answer.message });
+        setView('processing');
+      }
+    } catch (error) {
+      // The bank's refusal is the payment failing; anything else is the form's to fix.
+      if (error instanceof ApiError && isPaymentFailure(error.code)) {
+        dispatch({ type: 'failed', message: error.message });
+        setView('processing');
+      } else {
+        setCardError(messageOf(error));
+      }
+    }
+  };
+
+  const verifyOtp = async (otp: string) => {
+    setVerifying(true);
+    setOtpError(null);
+    try {
+      await paymentsApi.completeCard(payment.paymentId, payer, otp);
+      dispatch({ type: 'completed' });
+      setView('processing');
+    } catch (error) {
+      const message = messageOf(error);
+      if (otpFailureAction(message) === 'restart') {
+        // spec §4: 'Insufficient funds' cannot be fixed by another try: back to the start.
+        dispatch({ type: 'cancel' });
+        setView('methods');
+      } else {
+        setOtpError(message);
+      }
+    } finally {
+      setVerifying(false);
+    }
+  };
+
   const payByTransfer = useCallback(() => {
+    dispatch({ type: 'retry' });
+    setMethod('transfer');
     setView('transfer');
     if (!details || new Date(details.expiresAt).getTime() <= Date.now()) openTransfer.mutate();
   }, [details, openTransfer]);
@@ -217,6 +293,10 @@ export function PayNowScreen({
           <button type="button" className="method" onClick={payByTransfer}>
             <span className="method-name">Pay by Transfer</span>
             <span className="secondary-text">Manual bank transfer</span>
+          </button>
+          <button type="button" className="method" onClick={payWithCard}>
+            <span className="method-name">Pay with Card</span>
+            <span className="secondary-text">Credit or debit card</span>
           </button>
         </div>
       ) : null}
@@ -250,20 +330,42 @@ export function PayNowScreen({
         )
       ) : null}
 
+      {view === 'card' ? (
+        <CardFormView onSubmit={charge} error={cardError} onBack={() => setView('methods')} />
+      ) : null}
+
+      {view === 'otp' ? (
+        <OtpView
+          displayMessage={otpMessage}
+          verifying={verifying}
+          error={otpError}
+          onVerify={(otp) => void verifyOtp(otp)}
+          onRetry={payWithCard}
+        />
+      ) : null}
+
+      {view === 'three_ds' && challengeUrl ? (
+        <ThreeDsView
+          challengeUrl={challengeUrl}
+          onOpened={() => {
+            dispatch({ type: 'three_ds_started' });
+            setView('processing');
+          }}
+        />
+      ) : null}
+
       {view === 'processing' ? (
         <>
           <ProcessingView
             state={status}
-            source={paymentSourceText(payerBank)}
+            source={paymentSourceText({ method, payerBank, payerCard })}
+            showTransferDetails={method === 'transfer'}
             onCancel={() => {
               dispatch({ type: 'cancel' });
               setView('methods');
             }}
             onViewTransferDetails={() => setView('transfer')}
-            onRetry={() => {
-              dispatch({ type: 'retry' });
-              payByTransfer();
-            }}
+            onRetry={method === 'card' ? payWithCard : payByTransfer}
             onTryAnotherMethod={() => {
               dispatch({ type: 'cancel' });
               setView('methods');

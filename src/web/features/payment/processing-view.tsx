@@ -5,6 +5,8 @@ type TProcessingViewProps = {
   state: TPaymentStatusState;
   /** What paid: 'Bank transfer' until the bank names the sender's account. */
   source: string;
+  /** A transfer's details can be shown again while it is awaited. */
+  showTransferDetails: boolean;
   onCancel(): void;
   onViewTransferDetails(): void;
   onRetry(): void;
@@ -22,6 +24,7 @@ const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
 export function ProcessingView({
   state,
   source,
+  showTransferDetails,
   onCancel,
   onViewTransferDetails,
   onRetry,
@@ -81,9 +84,11 @@ export function ProcessingView({
       ) : null}
       {state.progress === 0 && !failed ? (
         <div className="actions">
-          <Button variant="secondary" onClick={onViewTransferDetails}>
-            View Transfer Details
-          </Button>
+          {showTransferDetails ? (
+            <Button variant="secondary" onClick={onViewTransferDetails}>
+              View Transfer Details
+            </Button>
+          ) : null}
           <Button variant="link" onClick={onCancel}>
             cancel
           </Button>

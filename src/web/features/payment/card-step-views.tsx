@@ -1,0 +1,180 @@
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import { OTP_LENGTH, OTP_RETRY_AFTER_MS } from '../../../domain/constants';
+import { canSubmitOtp, isBankTokenRequest, sanitizeOtpInput } from '../../../domain/otp-input';
+import { replacePhoneNumberPlaceholder } from '../../../domain/phone-number-placeholder';
+import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
+
+type TOtpViewProps = {
+  displayMessage: string;
+  verifying: boolean;
+  error: string | null;
+  onVerify(otp: string): void;
+  /** 'Try Again' and 'Retry Payment': back to the card's details. */
+  onRetry(): void;
+};
+
+/** Seconds until 'Try Again' shows (spec §4: after 15 s, counting down). */
+function useRetryCountdown(verifying: boolean): number {
+  const [left, setLeft] = useState(OTP_RETRY_AFTER_MS / 1_000);
+  useEffect(() => {
+    // A check in flight starts the wait again (spec §4: the countdown resets when loading).
+    if (verifying) {
+      const reset = setTimeout(() => setLeft(OTP_RETRY_AFTER_MS / 1_000), 0);
+      return () => clearTimeout(reset);
+    }
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((s) => s - 1), 1_000);
+    return () => clearTimeout(timer);
+  }, [left, verifying]);
+  return left;
+}
+
+/**
+ * 'Verify Payment' (spec §2 OTP screen, §5): one box per digit, a pasted code fills them all; a
+ * bank that asks for a token gets one free-text field instead.
+ */
+export function OtpView({ displayMessage, verifying, error, onVerify, onRetry }: TOtpViewProps) {
+  const id = useId();
+  const bankToken = isBankTokenRequest(displayMessage);
+  const [digits, setDigits] = useState<string[]>(() =>
+    Array.from({ length: OTP_LENGTH }, () => ''),
+  );
+  const [token, setToken] = useState('');
+  const boxes = useRef<Array<HTMLInputElement | null>>([]);
+  const left = useRetryCountdown(verifying);
+  const otp = bankToken ? token : digits.join('');
+
+  const fill = (from: number, text: string) => {
+    const typed = sanitizeOtpInput(text);
+    if (!typed) return;
+    setDigits((current) => {
+      const next = [...current];
+      for (let i = 0; i < typed.length && from + i < OTP_LENGTH; i += 1)
+        next[from + i] = typed[i] ?? '';
+      return next;
+    });
+    boxes.current[Math.min(from + typed.length, OTP_LENGTH - 1)]?.focus();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (canSubmitOtp(otp, { bankToken }) && !verifying) onVerify(otp);
+  };
+
+  return (
+    <form className="otp-form" onSubmit={submit} noValidate>
+      <h2 className="section-title">Verify Payment</h2>
+      <p id={`${id}-message`}>{replacePhoneNumberPlaceholder(displayMessage)}</p>
+      {bankToken ? (
+        <>
+          <label htmlFor={`${id}-token`}>Enter OTP</label>
+          <input
+            id={`${id}-token`}
+            className="text-input"
+            autoComplete="one-time-code"
+            value={token}
+            onChange={(event) => setToken(event.target.value)}
+          />
+        </>
+      ) : (
+        <fieldset className="otp-boxes" aria-describedby={`${id}-message`}>
+          <legend>Enter OTP</legend>
+          {digits.map((digit, index) => (
+            <input
+              // The boxes are positions, fixed in number: the index is their identity.
+              key={index}
+              ref={(element) => {
+                boxes.current[index] = element;
+              }}
+              className="otp-box"
+              inputMode="numeric"
+              autoComplete={index === 0 ? 'one-time-code' : 'off'}
+              aria-label={`Digit ${index + 1} of ${OTP_LENGTH}`}
+              maxLength={OTP_LENGTH}
+              value={digit}
+              onChange={(event) => {
+                const value = sanitizeOtpInput(event.target.value);
+                if (value.length > 1) fill(index, value);
+                else {
+                  setDigits((current) => current.map((d, i) => (i === index ? value : d)));
+                  if (value) boxes.current[index + 1]?.focus();
+                }
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Backspace' && !digit) boxes.current[index - 1]?.focus();
+              }}
+              onPaste={(event: ClipboardEvent<HTMLInputElement>) => {
+                event.preventDefault();
+                fill(0, event.clipboardData.getData('text'));
+              }}
+            />
+          ))}
+        </fieldset>
+      )}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="actions">
+        <Button
+          type="submit"
+          disabled={!canSubmitOtp(otp, { bankToken }) || verifying}
+          aria-busy={verifying}
+        >
+          {verifying ? (
+            <>
+              <Spinner small /> Verifying...
+            </>
+          ) : (
+            'Verify OTP'
+          )}
+        </Button>
+        {error ? (
+          <Button variant="secondary" onClick={onRetry}>
+            Retry Payment
+          </Button>
+        ) : null}
+        {left > 0 ? (
+          <p className="secondary-text" aria-live="off">
+            Try Again in {left}s
+          </p>
+        ) : (
+          <Button variant="link" onClick={onRetry}>
+            Try Again
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+type TThreeDsViewProps = {
+  challengeUrl: string;
+  onOpened(): void;
+};
+
+/** 3-D Secure (spec §2): the bank's check, opened in a new tab; the page follows the stream. */
+export function ThreeDsView({ challengeUrl, onOpened }: TThreeDsViewProps) {
+  return (
+    <div className="three-ds">
+      <h2 className="section-title">3D Secure Authentication Required</h2>
+      <p>
+        Your bank requires additional verification. Click the button below to complete the
+        authentication in a new tab.
+      </p>
+      <div className="actions">
+        <a
+          className="button primary"
+          href={challengeUrl}
+          target="_blank"
+          rel="noopener"
+          onClick={onOpened}
+        >
+          Continue to Authentication
+        </a>
+      </div>
+    </div>
+  );
+}

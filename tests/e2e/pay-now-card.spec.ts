@@ -1,0 +1,182 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { consentPath, createConsent, snap } from './merchant';
+
+// Pay now with a card, in real Chromium against the real server and the sandbox card network:
+// every fixture card's path, from the card form to 'Consent Granted' or 'Payment Failed'.
+
+const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
+type TScenario = (typeof SANDBOX_CARDS)[number]['scenario'];
+
+function card(scenario: TScenario) {
+  const found = SANDBOX_CARDS.find((c) => c.scenario === scenario);
+  if (!found) throw new Error(`No sandbox card for ${scenario}`);
+  return found;
+}
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** Opens a fresh payment-only consent and types the card up to its PIN, then pays. */
+async function payWith(
+  page: Page,
+  scenario: TScenario,
+  shots?: { testInfo: Parameters<typeof snap>[1] },
+) {
+  const consentId = await createConsent(page.request, { payments: [payment] });
+  await page.goto(consentPath(consentId));
+  await page.getByRole('button', { name: /Pay with Card/ }).click();
+  const { number, expiry, cvv, pin } = card(scenario);
+  await page.getByLabel('Card Number').fill(number);
+  await page.getByLabel('Expiry date').fill(expiry);
+  await page.getByLabel('CVV').fill(cvv);
+  if (shots) {
+    await snap(page, shots.testInfo, 'pay-now-card-form');
+    await expectNoViolations(page);
+  }
+  await page.getByRole('button', { name: 'Continue to PIN' }).click();
+  await expect(page.getByText('Enter Card PIN')).toBeVisible();
+  await page.getByLabel('Card PIN').fill(pin);
+  if (shots) {
+    await snap(page, shots.testInfo, 'pay-now-card-pin');
+    await expectNoViolations(page);
+  }
+  await page.getByRole('button', { name: 'Complete Payment' }).click();
+  return consentId;
+}
+
+const granted = (page: Page) =>
+  expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({ timeout: 15_000 });
+
+test.describe('pay now with a card', () => {
+  test('PIN only: paid and granted, and only envelopes ever leave the page', async ({
+    page,
+  }, testInfo) => {
+    const bodies: string[] = [];
+    page.on('request', (request) => {
+      const body = request.postData();
+      if (body) bodies.push(body);
+    });
+    await payWith(page, 'pin_only', { testInfo });
+    await expect(page.getByText('✓ Payment Successful')).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText(/Visa 408408\*+0003/)).toBeVisible();
+    await snap(page, testInfo, 'pay-now-card-successful');
+    await granted(page);
+
+    const { number, expiry } = card('pin_only');
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const body of bodies) {
+      expect(body).not.toContain(number);
+      expect(body).not.toContain(expiry);
+    }
+    const charges = bodies
+      .map((body) => JSON.parse(body) as { cardDetails?: Record<string, Record<string, unknown>> })
+      .filter((body) => body.cardDetails);
+    expect(charges).toHaveLength(1);
+    const fields = charges[0]?.cardDetails ?? {};
+    expect(Object.keys(fields).sort()).toEqual(
+      ['encryptedCardNumber', 'encryptedCvv', 'encryptedExpiryDate', 'encryptedPin'].sort(),
+    );
+    for (const envelope of Object.values(fields)) {
+      expect(Object.keys(envelope).sort()).toEqual(
+        ['algorithm', 'encryptedAesKey', 'encryptedData', 'iv', 'keyId', 'version'].sort(),
+      );
+    }
+  });
+
+  test('PIN + OTP: a wrong OTP fails the payment, Retry Payment, then the right one pays', async ({
+    page,
+  }, testInfo) => {
+    await payWith(page, 'pin_otp');
+    await expect(page.getByText('Verify Payment')).toBeVisible();
+    await expect(page.getByText('Try Again in 15s')).toBeVisible();
+    await snap(page, testInfo, 'pay-now-otp');
+    await expectNoViolations(page);
+
+    // A pasted code fills every box.
+    await page.getByLabel('Digit 1 of 6').focus();
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text', '000000');
+      document.activeElement?.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await expect(page.getByLabel('Digit 6 of 6')).toHaveValue('0');
+    await page.getByRole('button', { name: 'Verify OTP' }).click();
+    await expect(page.getByRole('alert')).toContainText('OTP verification failed');
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+
+    const { number, expiry, cvv, pin, otp } = card('pin_otp');
+    await page.getByLabel('Card Number').fill(number);
+    await page.getByLabel('Expiry date').fill(expiry);
+    await page.getByLabel('CVV').fill(cvv);
+    await page.getByRole('button', { name: 'Continue to PIN' }).click();
+    await page.getByLabel('Card PIN').fill(pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await expect(page.getByText('Verify Payment')).toBeVisible();
+    for (const [index, digit] of [...otp].entries()) {
+      await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
+    }
+    await page.getByRole('button', { name: 'Verify OTP' }).click();
+    await granted(page);
+  });
+
+  for (const approved of [true, false]) {
+    test(`3-D Secure ${approved ? 'approved' : 'declined'} in the challenge tab`, async ({
+      page,
+      context,
+    }, testInfo) => {
+      await payWith(page, 'three_ds');
+      await expect(page.getByText('3D Secure Authentication Required')).toBeVisible();
+      if (approved) {
+        await snap(page, testInfo, 'pay-now-3ds');
+        await expectNoViolations(page);
+      }
+      const [challenge] = await Promise.all([
+        context.waitForEvent('page'),
+        page.getByRole('link', { name: 'Continue to Authentication' }).click(),
+      ]);
+      await expect(page.getByText('Awaiting 3D Secure authentication...')).toBeVisible();
+      await challenge.getByRole('button', { name: approved ? 'Approve' : 'Decline' }).click();
+      if (approved) {
+        await granted(page);
+      } else {
+        await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+          timeout: 10_000,
+        });
+        await expect(page.getByRole('button', { name: 'Try Another Method' })).toBeVisible();
+      }
+    });
+  }
+
+  for (const [scenario, message] of [
+    ['declined', 'Card payment failed: Declined by your bank'],
+    ['insufficient_funds', 'Card payment failed: Insufficient funds'],
+    ['timeout', 'Failed to process card payment'],
+  ] as const) {
+    test(`${scenario}: Payment Failed with the bank's reason, and another method can be tried`, async ({
+      page,
+    }, testInfo) => {
+      await payWith(page, scenario);
+      await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+        timeout: 10_000,
+      });
+      await expect(page.getByText(message)).toBeVisible();
+      await expect(page.getByText('✗ Payment Failed')).toBeVisible();
+      if (scenario === 'declined') {
+        await snap(page, testInfo, 'pay-now-failed');
+        await expectNoViolations(page);
+      }
+      await page.getByRole('button', { name: 'Try Another Method' }).click();
+      await expect(page.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+    });
+  }
+});
