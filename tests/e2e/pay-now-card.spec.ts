@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // Pay now with a card, in real Chromium against the real server and the sandbox card network:
@@ -179,4 +180,34 @@ test.describe('pay now with a card', () => {
       await expect(page.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
     });
   }
+
+  test('signed in: the card pays and the grant is signed by the passkey', async ({ page }) => {
+    await addVirtualAuthenticator(page);
+    const consentId = await createConsent(page.request, {
+      payments: [payment],
+      requirements: { requiresAuth: true },
+    });
+    const path = consentPath(consentId);
+    await page.goto(`/login?returnTo=${encodeURIComponent(path)}`);
+    await signUpThroughPanel(page, page.request, {
+      fullName: 'Adaeze Okafor',
+      phone: uniquePhone(),
+    });
+    await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+    const charges: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/payments/card')) charges.push(request.url());
+    });
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
+    const { number, expiry, cvv, pin } = card('pin_only');
+    await page.getByLabel('Card Number').fill(number);
+    await page.getByLabel('Expiry date').fill(expiry);
+    await page.getByLabel('CVV').fill(cvv);
+    await page.getByRole('button', { name: 'Continue to PIN' }).click();
+    await page.getByLabel('Card PIN').fill(pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await granted(page);
+    // The signed-in call, not the anonymous one.
+    expect(charges.map((url) => new URL(url).pathname)).toEqual(['/api/payments/card']);
+  });
 });
