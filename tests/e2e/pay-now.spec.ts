@@ -110,7 +110,9 @@ test.describe('pay now by transfer', () => {
     });
   });
 
-  test('an expired account takes no money, and Pay by Transfer then gives a new one', async ({ page }, testInfo) => {
+  test('an expired account takes no money, and Pay by Transfer then gives a new one', async ({
+    page,
+  }, testInfo) => {
     const consentId = await createConsent(page.request, { payments: [payment] });
     await page.goto(consentPath(consentId));
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
@@ -164,5 +166,23 @@ test.describe('pay now by transfer', () => {
         (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-consent-success'),
       )
       .toHaveLength(1);
+  });
+
+  test('with its event stream refused, the page asks the payment and still completes', async ({
+    page,
+  }) => {
+    // The stream's answer is replaced by a 503: EventSource gives up on it for good.
+    await page.route('**/api/events/payments/**', (route) =>
+      route.fulfill({ status: 503, body: 'unavailable' }),
+    );
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    await sendTransfer(page.request, accountNumber, payment.amount);
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 15_000,
+    });
   });
 });
