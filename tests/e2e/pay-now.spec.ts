@@ -185,4 +185,28 @@ test.describe('pay now by transfer', () => {
       timeout: 15_000,
     });
   });
+
+  test('the countdown reaches its end: the page says the account expired and gets a new one', async ({
+    page,
+  }, testInfo) => {
+    await page.clock.install({ time: new Date() });
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const first = await shownAccountNumber(page);
+    // The page's clock runs past the account's expiry; the sandbox bank's account expires too.
+    await page.clock.fastForward('30:30');
+    await expect(page.getByText('This account has expired. Do not transfer to it.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'I have made the transfer' })).toBeDisabled();
+    await snap(page, testInfo, 'pay-now-transfer-expired');
+    await expectNoViolations(page);
+    const expired = await page.request.post(
+      `${E2E.appOrigin}/api/sandbox/virtual-accounts/${first}/expire`,
+    );
+    expect(expired.ok()).toBe(true);
+    await page.clock.setSystemTime(new Date());
+    await page.getByRole('button', { name: 'Get a new account' }).click();
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible();
+    expect(await shownAccountNumber(page)).not.toBe(first);
+  });
 });

@@ -304,6 +304,7 @@ export function PayNowScreen({
       {view === 'transfer' ? (
         details ? (
           <TransferDetailsView
+            key={details.accountNumber}
             details={details}
             confirming={confirmTransfer.isPending}
             renewing={openTransfer.isPending}
