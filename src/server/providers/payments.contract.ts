@@ -11,6 +11,12 @@ export type TPaymentProviderUnderTest = {
   /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
   /** An account the provider's name enquiry finds, and a bank that offers no linking at all. */
   knownAccount: { institutionCode: string; accountNumber: string; accountName: string };
+  /** An account the alternate service mandates, and the right answers to its auth parameters. */
+  altAccount: {
+    institutionCode: string;
+    accountNumber: string;
+    answers: Array<{ param: string; value: string }>;
+  };
   answerThreeDs(
     outcome: Extract<TCardChargeOutcome, { kind: 'three_ds_required' }>,
     approved: boolean,
@@ -166,6 +172,38 @@ export function paymentProviderContract(
       expect(await provider.nameEnquiry({ institutionCode, accountNumber })).toEqual(found);
       const missing = `${accountNumber.slice(0, 9)}${(Number(accountNumber[9]) + 1) % 10}`;
       expect(await provider.nameEnquiry({ institutionCode, accountNumber: missing })).toBeNull();
+    });
+
+    it('opens an alternate-service mandate with its auth parameters, the same for a retry, and verifies only the right answers', async () => {
+      const { institutionCode, accountNumber, answers } = underTest.altAccount;
+      const request = { reference: reference(), institutionCode, accountNumber };
+      const mandate = await provider.requestAltMandate(request);
+      expect(mandate).toMatchObject({
+        remitaTransRef: expect.any(String),
+        requestId: expect.any(String),
+      });
+      expect(mandate?.authParams.length).toBeGreaterThan(0);
+      expect(await provider.requestAltMandate(request)).toEqual(mandate);
+      const remitaTransRef = mandate?.remitaTransRef ?? '';
+      const verify = (given: typeof answers) =>
+        provider.verifyAltMandate({
+          remitaTransRef,
+          institutionCode,
+          accountNumber,
+          answers: given,
+        });
+      expect(await verify(answers)).toEqual({ verified: true });
+      const wrong = answers.map((a, i) => (i === 0 ? { ...a, value: `${a.value}9` } : a));
+      expect(await verify(wrong)).toEqual({ verified: false });
+      expect(await verify(answers.slice(1))).toEqual({ verified: false });
+      const { knownAccount } = underTest;
+      expect(await provider.requestAltMandate({ ...request, ...knownAccount })).toBeNull();
+    });
+
+    it('answers pending for a paper mandate just issued', async () => {
+      expect(
+        await provider.paperMandateStatus({ reference: reference(), issuedAt: new Date() }),
+      ).toBe('pending');
     });
   });
 }

@@ -1,4 +1,5 @@
 import type { TCardBrand } from '../../domain/card-brand';
+import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TAccountIntegrations } from '../../domain/schemas/user-account';
 
 /*
@@ -114,12 +115,46 @@ export type TPaymentProvider = {
     integrations: readonly TBankIntegration[];
   } | null>;
 
+  /**
+   * Opens a mandate on an account with the alternate service (Remita-style): the bank's
+   * reference for it and the details the payer must give to authorise it. Asking again for the
+   * same `reference` answers the same. null when the service cannot mandate this account.
+   */
+  requestAltMandate(request: {
+    reference: string;
+    institutionCode: string;
+    accountNumber: string;
+  }): Promise<TAltMandate | null>;
+
+  /** Checks the payer's answers to an alternate-service mandate's auth parameters. */
+  verifyAltMandate(request: {
+    remitaTransRef: string;
+    institutionCode: string;
+    accountNumber: string;
+    /** One answer per parameter name (param1 or param2 of an auth parameter pair). */
+    answers: ReadonlyArray<{ param: string; value: string }>;
+  }): Promise<{ verified: boolean }>;
+
+  /** Where the bank stands on a signed paper mandate we issued at `issuedAt`. */
+  paperMandateStatus(request: {
+    reference: string;
+    issuedAt: Date;
+  }): Promise<'pending' | 'approved'>;
+
   openTransferAccount(request: {
     reference: string;
     amount: number;
     /** The name the payer's bank shows for the account, e.g. 'Tola Stores / Oya Money'. */
     accountName: string;
   }): Promise<TTransferAccount>;
+};
+
+/** An alternate-service mandate waiting for its auth parameters (spec §3 Account link response). */
+export type TAltMandate = {
+  remitaTransRef: string;
+  requestId: string;
+  remitaLogoUrl: string | null;
+  authParams: TAuthParam[];
 };
 
 /** A one-time account (spec §3 Transfer details, less the amount). */

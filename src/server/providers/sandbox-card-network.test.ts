@@ -39,6 +39,19 @@ paymentProviderContract('sandbox network', async () => {
       return { card: { number, expiry, cvv, pin }, otp };
     },
     knownAccount: sandboxAccount('links_by_test_transfer'),
+    altAccount: (() => {
+      const { institutionCode, accountNumber } = sandboxAccount('links_by_auth_params');
+      const params = SANDBOX_ACCOUNTS.find((a) => a.accountNumber === accountNumber)?.authParams;
+      if (!params) throw new Error('The auth-params account has no auth parameters');
+      return {
+        institutionCode,
+        accountNumber,
+        answers: [
+          { param: 'CARD', value: params.cardLast4 },
+          { param: 'OTP', value: params.otp },
+        ],
+      };
+    })(),
     answerThreeDs: async (outcome, approved) => {
       const answer = cards.resolveThreeDs(outcome.providerReference, approved);
       if (!answer) throw new Error('The sandbox did not know its own challenge');

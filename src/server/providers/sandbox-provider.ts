@@ -2,8 +2,27 @@ import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS } from '../sandbox/fixtures';
 import { openVirtualAccount } from '../sandbox/sandbox-bank';
+import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from './payments';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
+
+/** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
+export const SANDBOX_PAPER_APPROVAL_MS = 2 * 60_000;
+
+/** The references the sandbox's alternate service issues: ours, prefixed, so a retry matches. */
+const ALT_REF_PREFIX = 'sbx_rrr_';
+
+/** What the sandbox's alternate service asks: a card's last 4 digits and the bank's OTP. */
+const SANDBOX_AUTH_PARAMS: TAuthParam[] = [
+  {
+    param1: 'CARD',
+    param2: 'OTP',
+    label1: 'Card last 4 digits',
+    label2: 'OTP',
+    description1: 'The last 4 digits of a debit card on this account',
+    description2: 'The 6-digit code your bank sent to your phone',
+  },
+];
 
 /**
  * The sandbox adapter of the PaymentProvider port (docs/sandbox.md): the sandbox card network
@@ -24,9 +43,7 @@ export function sandboxPaymentProvider(parts: {
       SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
     listBanks: async () => SANDBOX_BANKS,
     async nameEnquiry({ institutionCode, accountNumber }) {
-      const account = SANDBOX_ACCOUNTS.find(
-        (a) => a.institutionCode === institutionCode && a.accountNumber === accountNumber,
-      );
+      const account = sandboxAccount(institutionCode, accountNumber);
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
       if (!account || !bank) return null;
       return {
@@ -37,6 +54,37 @@ export function sandboxPaymentProvider(parts: {
         integrations: account.scenario === 'not_supported' ? [] : bank.integrations,
       };
     },
+    async requestAltMandate({ reference, institutionCode, accountNumber }) {
+      const account = sandboxAccount(institutionCode, accountNumber);
+      const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
+      if (!account?.authParams || !bank?.integrations.includes('altTransactionService')) {
+        return null;
+      }
+      return {
+        remitaTransRef: `${ALT_REF_PREFIX}${reference}`,
+        requestId: `sbx_req_${reference}`,
+        remitaLogoUrl: null,
+        authParams: SANDBOX_AUTH_PARAMS,
+      };
+    },
+    async verifyAltMandate({ remitaTransRef, institutionCode, accountNumber, answers }) {
+      const expected = sandboxAccount(institutionCode, accountNumber)?.authParams;
+      if (!expected || !remitaTransRef.startsWith(ALT_REF_PREFIX)) return { verified: false };
+      const answer = (param: string) =>
+        answers.find((a) => a.param.toUpperCase() === param)?.value.trim();
+      return {
+        verified: answer('CARD') === expected.cardLast4 && answer('OTP') === expected.otp,
+      };
+    },
+    paperMandateStatus: async ({ issuedAt }) =>
+      clock.now().getTime() - issuedAt.getTime() >= SANDBOX_PAPER_APPROVAL_MS
+        ? 'approved'
+        : 'pending',
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
   };
 }
+
+const sandboxAccount = (institutionCode: string, accountNumber: string) =>
+  SANDBOX_ACCOUNTS.find(
+    (a) => a.institutionCode === institutionCode && a.accountNumber === accountNumber,
+  );
