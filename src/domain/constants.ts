@@ -175,3 +175,19 @@ export const STORAGE_KEYS = {
 // spec §6 Merchant or agent mode headers
 export const IDENTIFY_TO_HEADER = 'x-identify-to';
 export const MERCHANT_ID_HEADER = 'x-merchant-id';
+
+// Account links (docs/accounts.md): how long each mandate waits for the payer or the bank, and
+// how many wrong answers to the alternate service's auth parameters cancel it. A test transfer's
+// link lasts as long as its one-time account (ONE_TIME_ACCOUNT_TTL_MS).
+export const AUTH_PARAMS_LINK_TTL_MS = 15 * 60_000;
+export const PAPER_MANDATE_TTL_MS = 7 * 24 * 60 * 60_000;
+export const AUTH_PARAMS_MAX_TRIES = 5;
+/** What confirm-payment says while the bank has not approved a paper mandate yet. */
+export const PAPER_MANDATE_PENDING_MESSAGE =
+  'Your bank has not approved the signed mandate yet. Please check again later.';
+/** What confirm-payment says of an alternate-service link whose auth parameters are not in. */
+export const AUTH_PARAMS_PENDING_MESSAGE =
+  'Enter the details your bank asked for to finish linking this account.';
+/** spec §2 success step: what a completed link answers. */
+export const ACCOUNT_LINKED_MESSAGE =
+  'Your account has been linked and is ready for future payments.';

@@ -66,6 +66,44 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'No account details found for card linking',
   },
+  // Linking an account (ours, docs/accounts.md): what the bank said about the account, and a
+  // mandate's state that does not allow the call.
+  ACCOUNT_NOT_FOUND_AT_BANK: {
+    status: 400,
+    message: 'No account with this account number was found at this bank',
+  },
+  ACCOUNT_NAME_MISMATCH: {
+    status: 400,
+    message: "The account name does not match the bank's name for this account number",
+  },
+  // spec §2: an account no integration supports is 'Not supported'.
+  ACCOUNT_NOT_SUPPORTED: { status: 400, message: 'Not supported' },
+  ACCOUNT_LINKS_BY_CARD: {
+    status: 400,
+    message: 'This account is linked with a card on it. Please link it with your card.',
+  },
+  ACCOUNT_ALREADY_LINKED: { status: 409, message: 'This account is already linked' },
+  ACCOUNT_LINK_IN_PROGRESS: {
+    status: 409,
+    message:
+      'This account is already being linked. Please finish that attempt or wait for it to expire.',
+  },
+  ACCOUNT_LINK_EXPIRED: {
+    status: 409,
+    message: 'This account link has expired. Please start again.',
+  },
+  ACCOUNT_LINK_CANCELLED: {
+    status: 409,
+    message: 'This account link was cancelled. Please start again.',
+  },
+  AUTH_PARAMS_INCORRECT: {
+    status: 400,
+    message: 'Failed to verify account: the details do not match your bank. {tries} left.',
+  },
+  AUTH_PARAMS_LOCKED: {
+    status: 409,
+    message: 'Too many wrong tries. This account link was cancelled; please start again.',
+  },
 
   // Card (spec §8, §5)
   CARD_LINK_FAILED: { status: 502, message: 'Failed to link card' },

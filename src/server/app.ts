@@ -5,6 +5,7 @@ import type { TConfig } from './config';
 import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
+import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
 import { consentReads } from './services/consent-reads';
 import { authRoutes } from './routes/auth';
@@ -119,6 +120,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(paymentHistoryRoutes, routeContext);
   await app.register(consentGrantRoutes, routeContext);
   await app.register(accountRoutes, routeContext);
+  await app.register(accountLinkRoutes, routeContext);
   await app.register(sandboxPaymentRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);

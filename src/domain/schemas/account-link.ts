@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZKobo } from './consent';
+import { ZIdentifier, ZText } from './fields';
 import { ZAccountNumber } from './user-account';
 
 // spec §3 Pay-in details: the test transfer the payer makes to prove they own the account.
@@ -46,12 +47,15 @@ export const ZAccountLink = z
   });
 export type TAccountLink = z.infer<typeof ZAccountLink>;
 
+/** A CBN institution code: 3 digits for a bank, 5 or 6 for a microfinance bank. */
+const ZInstitutionCode = z.string().regex(/^\d{3,6}$/, 'must be 3 to 6 digits');
+
 /** POST /api/account-links/create body (spec §7; authenticated) */
 export const ZCreateAccountLinkRequest = z.object({
   accountNumber: ZAccountNumber,
-  bankName: z.string().min(1),
-  accountName: z.string().min(1),
-  institutionCode: z.string().min(1),
+  bankName: ZText(100),
+  accountName: ZText(100),
+  institutionCode: ZInstitutionCode,
 });
 export type TCreateAccountLinkRequest = z.infer<typeof ZCreateAccountLinkRequest>;
 
@@ -76,9 +80,9 @@ export type TConfirmAccountLinkPaymentResponse = z.infer<typeof ZConfirmAccountL
 
 /** POST /api/transactionservicealt/create body (spec §7) */
 export const ZAltServiceCreateRequest = z.object({
-  accountName: z.string().min(1),
+  accountName: ZText(100),
   accountNumber: ZAccountNumber,
-  institutionCode: z.string().min(1),
+  institutionCode: ZInstitutionCode,
 });
 export type TAltServiceCreateRequest = z.infer<typeof ZAltServiceCreateRequest>;
 
@@ -91,10 +95,11 @@ export type TAltServiceCreateResponse = z.infer<typeof ZAltServiceCreateResponse
 
 /** POST /api/transactionservicealt/confirm body (spec §7) */
 export const ZAltServiceConfirmRequest = z.object({
-  remitaTransRef: z.string().min(1),
+  remitaTransRef: ZIdentifier,
   authParams: z
-    .array(z.object({ param1: z.string().min(1), value: z.string().trim().min(1) }))
-    .min(1),
+    .array(z.object({ param1: ZText(50), value: ZText(50) }))
+    .min(1)
+    .max(10),
 });
 export type TAltServiceConfirmRequest = z.infer<typeof ZAltServiceConfirmRequest>;
 

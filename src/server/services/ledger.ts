@@ -29,6 +29,12 @@ export const ledgerAccount = {
     kind: 'payer_source',
     merchantId: null,
   }),
+  /** Test transfers of account links, held between their arrival and their refund. */
+  linkTestTransfers: (): TLedgerAccountRef => ({
+    id: 'provider_clearing:link_test_transfers',
+    kind: 'provider_clearing',
+    merchantId: null,
+  }),
   /** A merchant's collection ("shield") wallet: immediate payments land here. */
   collectionWallet: (merchantId: string): TLedgerAccountRef => ({
     id: `collection_wallet:${merchantId}`,

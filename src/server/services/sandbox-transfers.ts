@@ -2,6 +2,11 @@ import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
 import { expireVirtualAccount, receiveTransfer } from '../sandbox/sandbox-bank';
+import {
+  creditLinkTestTransfer,
+  expireLinkTestTransfer,
+  isAccountLinkReference,
+} from './account-links';
 import { AppError } from './app-error';
 import { creditTransfer, expireTransferAttempt } from './transfer-payments';
 
@@ -13,20 +18,29 @@ import { creditTransfer, expireTransferAttempt } from './transfer-payments';
 
 type TSandboxContext = Pick<TAppContext, 'db' | 'clock' | 'sandbox'>;
 
-/** POST /api/sandbox/transfers: a payer's bank sends money to a one-time account. */
+/**
+ * POST /api/sandbox/transfers: a payer's bank sends money to a one-time account, issued either
+ * for a payment or for an account link's test transfer (its reference says which).
+ */
 export function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTransferRequest) {
   if (!ctx.sandbox) throw new AppError('NOT_FOUND');
   const now = ctx.clock.now();
   return receiveTransfer(ctx.db, ctx.clock, transfer, (tx: TDb, reference, amount) =>
-    creditTransfer(tx, reference, amount, now),
+    isAccountLinkReference(reference)
+      ? creditLinkTestTransfer(tx, reference, amount, now)
+      : creditTransfer(tx, reference, amount, now),
   );
 }
 
-/** 'Expire this account now': the account takes no more money, and its attempt ends. */
+/** 'Expire this account now': the account takes no more money, and its attempt or link ends. */
 export async function expireSandboxAccount(ctx: TSandboxContext, accountNumber: string) {
   if (!ctx.sandbox) throw new AppError('NOT_FOUND');
   const expired = await expireVirtualAccount(ctx.db, ctx.clock, accountNumber);
   if (!expired) throw new AppError('NOT_FOUND', 'No open one-time account has this number');
-  await expireTransferAttempt(ctx.db, expired.reference, ctx.clock.now());
+  if (isAccountLinkReference(expired.reference)) {
+    await expireLinkTestTransfer(ctx.db, expired.reference, ctx.clock.now());
+  } else {
+    await expireTransferAttempt(ctx.db, expired.reference, ctx.clock.now());
+  }
   return { success: true as const, expiresAt: expired.expiresAt.toISOString() };
 }

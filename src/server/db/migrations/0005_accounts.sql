@@ -8,6 +8,7 @@ CREATE TABLE "account_links" (
 	"pay_in_account_number" text,
 	"remita_trans_ref" text,
 	"request_id" text,
+	"auth_tries" integer DEFAULT 0 NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

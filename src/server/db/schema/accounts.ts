@@ -5,7 +5,7 @@
  * ends expired or cancelled.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { payers } from './identity';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -59,6 +59,8 @@ export const accountLinks = pgTable(
     /** The alternate service's reference (route auth_params). */
     remitaTransRef: text('remita_trans_ref').unique(),
     requestId: text('request_id'),
+    /** Wrong answers to the alternate service's auth parameters; the fifth cancels the link. */
+    authTries: integer('auth_tries').notNull().default(0),
     expiresAt: at('expires_at').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),

@@ -138,6 +138,10 @@ export const LEDGER_TRANSACTION_KINDS = [
   'account_debit',
   'chip_card_payment',
   'test_charge_refund',
+  /** A payer's test transfer that proves they hold the account they link (docs/accounts.md). */
+  'link_test_transfer',
+  /** That test transfer, given back to the payer at once. */
+  'link_test_transfer_refund',
   /** A charge that succeeded on a payment someone had paid meanwhile, given back at once. */
   'card_refund',
 ] as const;

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZAltServiceConfirmRequest,
+  ZAltServiceConfirmResponse,
+  ZAltServiceCreateRequest,
+  ZAltServiceCreateResponse,
+  ZConfirmAccountLinkPaymentResponse,
+  ZCreateAccountLinkRequest,
+  ZCreateAccountLinkResponse,
+} from '../../domain/schemas/account-link';
+import { ZIdentifier } from '../../domain/schemas/fields';
+import type { TRouteContext } from '../context';
+import { newNonce, setPageHeaders } from '../response-headers';
+import { AppError } from '../services/app-error';
+import {
+  confirmAccountLinkPayment,
+  confirmAltMandate,
+  createAccountLink,
+  paperMandateOf,
+} from '../services/account-links';
+import { escapeHtml, htmlPage } from './html-page';
+import { payerOf, requirePayer } from './payer-guard';
+import { jsonAnswers } from './responses';
+
+const DATE_FORMAT = new Intl.DateTimeFormat('en-NG', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: 'Africa/Lagos',
+});
+
+const MANDATE_STATE_TEXT = {
+  created: 'Waiting for your signature',
+  awaiting_authorisation: 'Waiting for your bank to approve the signed form',
+  active: 'Approved by your bank',
+  expired: 'Expired: start linking again for a new form',
+  cancelled: 'Cancelled',
+} as const;
+
+const MANDATE_STYLE = `
+  .form{background:#fff;border:1px solid #e4e7ec;border-radius:14px;padding:20px}
+  dl{display:grid;grid-template-columns:minmax(8rem,auto) 1fr;gap:8px 16px;margin:0 0 20px}
+  dt{color:#5b6472}
+  dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+  .sign{display:grid;gap:28px;margin:28px 0 20px}
+  .line{border-bottom:1px solid #111827;padding-bottom:4px;color:#5b6472}
+  @media print{button,.note{display:none}body{background:#fff}.form{border:0;padding:0}}`;
+
+const PRINT_SCRIPT = `document.getElementById('print').addEventListener('click',function(){window.print()});`;
+
+/**
+ * Linking a payer's bank account (spec §7; docs/accounts.md): the link by test transfer, auth
+ * parameters or paper mandate, its confirmation, and the printable paper mandate form.
+ */
+export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
+  // Each create asks the bank whose account the number is: counted like an account search.
+  const creating = [guard, ctx.limits.accountSearches];
+
+  api.post(
+    '/api/account-links/create',
+    {
+      onRequest: creating,
+      schema: {
+        body: ZCreateAccountLinkRequest,
+        response: jsonAnswers({ 200: ZCreateAccountLinkResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      accountLink: await createAccountLink(ctx, payerOf(request).payerId, request.body, 'any'),
+    }),
+  );
+
+  api.post(
+    '/api/account-links/confirm-payment/:id',
+    {
+      onRequest: guard,
+      schema: {
+        params: z.object({ id: ZIdentifier }),
+        response: jsonAnswers({ 200: ZConfirmAccountLinkPaymentResponse }),
+      },
+    },
+    async (request) => confirmAccountLinkPayment(ctx, payerOf(request).payerId, request.params.id),
+  );
+
+  api.post(
+    '/api/transactionservicealt/create',
+    {
+      onRequest: creating,
+      schema: {
+        body: ZAltServiceCreateRequest,
+        response: jsonAnswers({ 200: ZAltServiceCreateResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      accountLink: await createAccountLink(ctx, payerOf(request).payerId, request.body, 'alt'),
+    }),
+  );
+
+  api.post(
+    '/api/transactionservicealt/confirm',
+    {
+      onRequest: guard,
+      schema: {
+        body: ZAltServiceConfirmRequest,
+        response: jsonAnswers({ 200: ZAltServiceConfirmResponse }),
+      },
+    },
+    async (request) => confirmAltMandate(ctx, payerOf(request).payerId, request.body),
+  );
+
+  // The paper mandate's formUrl, opened in a new tab without the bearer token: its unguessable
+  // id is what lets the payer in (docs/accounts.md "Paper mandates").
+  api.get(
+    '/mandates/:id',
+    { schema: { params: z.object({ id: ZIdentifier }) } },
+    async (request, reply) => {
+      const mandate = await paperMandateOf(ctx, request.params.id);
+      if (!mandate) throw new AppError('NOT_FOUND', 'No paper mandate has this id');
+      const row = (label: string, value: string) =>
+        `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`;
+      const body = `<h1>Direct debit mandate</h1>
+<p class="note">Print this form, sign it as your bank knows your signature, and take it to your bank (or send it as they ask). Your account is linked once your bank approves it.</p>
+<section class="form" aria-label="Mandate form">
+<dl>
+${row('Mandate reference', mandate.reference)}
+${row('Account holder', mandate.accountName)}
+${row('Account number', mandate.accountNumber)}
+${row('Bank', mandate.bankName)}
+${row('Requested by', mandate.payerName)}
+${row('Issued', DATE_FORMAT.format(mandate.issuedAt))}
+${row('Valid until', DATE_FORMAT.format(mandate.expiresAt))}
+${row('Status', MANDATE_STATE_TEXT[mandate.state])}
+</dl>
+<p>I authorise ${escapeHtml(mandate.bankName)} to pay direct debits from the account above that ${escapeHtml(ctx.config.productName)} presents under this mandate, for the payments I approve.</p>
+<div class="sign"><div class="line">Signature</div><div class="line">Date</div></div>
+</section>
+<p><button type="button" id="print">Print this form</button></p>`;
+      const nonce = newNonce();
+      return setPageHeaders(reply, { nonce, frameAncestors: "'none'" }).send(
+        htmlPage({
+          title: 'Direct debit mandate',
+          productName: ctx.config.productName,
+          nonce,
+          body,
+          style: MANDATE_STYLE,
+          script: PRINT_SCRIPT,
+        }),
+      );
+    },
+  );
+};
