@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { EMBED_MESSAGE } from './embed-message-names';
 
-/** Messages the page posts to an embedding parent (spec §7 "Messages"). */
-export const EMBED_MESSAGE = {
-  heightUpdate: 'oya-money-height-update',
-  consentSuccess: 'oya-money-consent-success',
-  consentData: 'oya-money-consent-data',
-  consentCompleted: 'oya-money-consent-completed',
-  consentFailed: 'oya-money-consent-failed',
-} as const;
+export { EMBED_MESSAGE };
 
 export const ZEmbedMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal(EMBED_MESSAGE.heightUpdate), height: z.number().int().nonnegative() }),

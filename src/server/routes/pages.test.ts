@@ -274,3 +274,26 @@ describe('compression', () => {
     }
   });
 });
+
+describe('the embed script', () => {
+  const url = '/sdk/v1/oya-consent.js';
+
+  it('is readable by merchant pages of any origin and kept by browsers for a year', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url,
+      headers: { origin: 'https://shop.tola.example', 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(response.rawPayload).equals(readFileSync(path.join(webDir, url)))).toBe(true);
+  });
+
+  it('stays within its budget of 8 KB gzip', () => {
+    const gzipped = readFileSync(path.join(webDir, `${url}.gz`));
+    expect(gzipped.length).toBeLessThanOrEqual(8000);
+  });
+});

@@ -103,6 +103,14 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       }
+      // The embed script, loaded by merchants' pages with an integrity hash and
+      // crossorigin="anonymous": readable from any origin, and never changed at its versioned
+      // address (a change would break every page that pinned its hash; it ships as v2).
+      if (filePath.includes(`${path.sep}sdk${path.sep}`)) {
+        reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        reply.header('Access-Control-Allow-Origin', '*');
+        reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+      }
     },
   });
 

@@ -1,0 +1,214 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { consentPageUrl, open, type TOpenOptions, type TOyaConsentEvent } from './oya-consent';
+
+const PAGE = 'https://pay.example.com';
+const location = { consentId: 'cns_1', clientId: 'cli_1', baseUrl: PAGE };
+
+/** Every embed a test opened: destroyed after it, as a page that unmounts would. */
+const handles: ReturnType<typeof open>[] = [];
+
+afterEach(() => {
+  for (const handle of handles.splice(0)) handle.destroy();
+  document.body.replaceChildren();
+  document.body.removeAttribute('style');
+});
+
+function opened(options: Partial<TOpenOptions> = {}) {
+  const events: TOyaConsentEvent[] = [];
+  const handle = open({ ...location, ...options, onEvent: (event) => events.push(event) });
+  handles.push(handle);
+  const iframes = [...document.querySelectorAll('iframe')];
+  const iframe = iframes[iframes.length - 1];
+  if (!iframe?.contentWindow) throw new Error('open() made no iframe with a window');
+  return { handle, events, iframe, frame: iframe.contentWindow };
+}
+
+/** A message as the browser delivers it to the merchant's window. */
+const post = (data: unknown, origin: string, source: Window | null) =>
+  window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+
+describe('consentPageUrl', () => {
+  it('builds the page address in embed mode from an id, a client id and the base', () => {
+    expect(consentPageUrl(location).href).toBe(
+      'https://pay.example.com/r/cns_1?clientId=cli_1&embed=true',
+    );
+  });
+
+  it('turns a given consent URL to embed mode, keeping its other parameters', () => {
+    const url = consentPageUrl({ consentUrl: `${PAGE}/r/cns_2?clientId=cli_1&embed=false&bg=fff` });
+    expect(url.searchParams.get('embed')).toBe('true');
+    expect(url.searchParams.get('bg')).toBe('fff');
+  });
+
+  it('refuses a URL the page cannot open: no client id, not http(s), no base', () => {
+    expect(() => consentPageUrl({ consentUrl: `${PAGE}/r/cns_2` })).toThrow(/clientId/);
+    expect(() => consentPageUrl({ consentUrl: 'javascript:alert(1)//?clientId=x' })).toThrow();
+    expect(() => consentPageUrl({ consentId: 'cns_1', clientId: 'cli_1' })).toThrow(/baseUrl/);
+  });
+});
+
+describe('messages from the consent page', () => {
+  it('resizes the iframe to the height the page reports', () => {
+    const { iframe, frame, events } = opened();
+    post({ type: 'oya-money-height-update', height: 612 }, PAGE, frame);
+    expect(iframe.style.height).toBe('612px');
+    expect(events).toContainEqual({ type: 'resized', height: 612 });
+  });
+
+  it('ignores a message from another origin, even from its own iframe', () => {
+    const { iframe, frame, events } = opened();
+    post({ type: 'oya-money-height-update', height: 999 }, 'https://evil.example', frame);
+    post({ type: 'oya-money-consent-success', consentData: {} }, 'https://evil.example', frame);
+    expect(iframe.style.height).toBe('480px');
+    expect(events).toEqual([]);
+  });
+
+  it('ignores a message from its origin sent by another window than its iframe', () => {
+    const { iframe, events } = opened();
+    post({ type: 'oya-money-height-update', height: 999 }, PAGE, window);
+    post({ type: 'oya-money-height-update', height: 999 }, PAGE, null);
+    expect(iframe.style.height).toBe('480px');
+    expect(events).toEqual([]);
+  });
+
+  it('ignores malformed messages', () => {
+    const { iframe, frame, events } = opened();
+    for (const data of ['oya-money-height-update', null, { type: 'unknown' }]) {
+      post(data, PAGE, frame);
+    }
+    for (const height of [-1, '300', Number.NaN, Number.POSITIVE_INFINITY]) {
+      post({ type: 'oya-money-height-update', height }, PAGE, frame);
+    }
+    expect(iframe.style.height).toBe('480px');
+    expect(events).toEqual([]);
+  });
+
+  it('calls onSuccess with the granted consent, and stays open for the details', () => {
+    const onSuccess = vi.fn();
+    const { handle, frame } = opened({ onSuccess });
+    const consent = { consentId: 'cns_1', status: 'granted' };
+    post({ type: 'oya-money-consent-success', consentData: consent }, PAGE, frame);
+    expect(onSuccess).toHaveBeenCalledWith({ type: 'granted', consentId: 'cns_1', consent });
+    expect(handle.isOpen).toBe(true);
+  });
+
+  it('closes on Complete & Close, then tells onClose why', () => {
+    const onClose = vi.fn();
+    const { handle, frame, events } = opened({ onClose });
+    post({ type: 'oya-money-consent-completed', consentId: 'cns_1' }, PAGE, frame);
+    expect(events).toEqual([
+      { type: 'completed', consentId: 'cns_1' },
+      { type: 'closed', reason: 'completed' },
+    ]);
+    expect(onClose).toHaveBeenCalledWith({ type: 'closed', reason: 'completed' });
+    expect(handle.isOpen).toBe(false);
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+
+  it('calls onFailure with the page error on Report Error & Close, and closes', () => {
+    const onFailure = vi.fn();
+    const { handle, frame } = opened({ onFailure });
+    const error = 'Consent not found or has expired';
+    post({ type: 'oya-money-consent-failed', consentId: 'cns_1', error }, PAGE, frame);
+    expect(onFailure).toHaveBeenCalledWith({ type: 'failed', consentId: 'cns_1', error });
+    expect(handle.isOpen).toBe(false);
+  });
+});
+
+describe('the modal', () => {
+  it('is a labelled modal dialog that takes the focus and gives it back', () => {
+    const trigger = document.body.appendChild(document.createElement('button'));
+    trigger.focus();
+    const { handle } = opened();
+    const dialog = document.querySelector('[role="dialog"]');
+    expect(dialog?.getAttribute('aria-modal')).toBe('true');
+    expect(dialog?.getAttribute('aria-label')).toBe('Consent request');
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Close');
+    expect(document.body.style.overflow).toBe('hidden');
+    handle.close();
+    expect(document.activeElement).toBe(trigger);
+    expect(document.body.style.overflow).toBe('');
+  });
+
+  it('closes on its close button and on Escape, calling onClose once', () => {
+    const onClose = vi.fn();
+    opened({ onClose });
+    document.querySelector<HTMLButtonElement>('button[aria-label="Close"]')?.click();
+    expect(onClose).toHaveBeenCalledExactlyOnceWith({ type: 'closed', reason: 'dismissed' });
+
+    const second = opened({ onClose });
+    document.activeElement?.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }),
+    );
+    expect(second.handle.isOpen).toBe(false);
+    expect(onClose).toHaveBeenCalledTimes(2);
+    expect(document.body.children).toHaveLength(0);
+  });
+});
+
+describe('several embeds, and destroy()', () => {
+  it('each embed hears only its own iframe', () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const first = opened({ container });
+    const second = opened({ container, consentId: 'cns_2' });
+    post({ type: 'oya-money-height-update', height: 300 }, PAGE, first.frame);
+    post({ type: 'oya-money-height-update', height: 700 }, PAGE, second.frame);
+    expect(first.iframe.style.height).toBe('300px');
+    expect(second.iframe.style.height).toBe('700px');
+    expect(first.events).toEqual([{ type: 'resized', height: 300 }]);
+    expect(second.events).toEqual([{ type: 'resized', height: 700 }]);
+  });
+
+  it('shows the page inline in the container, without a dialog', () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const { iframe } = opened({ container });
+    expect(iframe.parentElement).toBe(container);
+    expect(document.querySelector('[role="dialog"]')).toBeNull();
+    expect(iframe.title).toBe('Consent request');
+    expect(iframe.src).toBe(`${PAGE}/r/cns_1?clientId=cli_1&embed=true`);
+  });
+
+  it('removes every node and listener it added, and calls nothing after', () => {
+    const added = new Set<unknown>();
+    const removed = new Set<unknown>();
+    for (const target of [window, document]) {
+      const add = target.addEventListener.bind(target);
+      const remove = target.removeEventListener.bind(target);
+      vi.spyOn(target, 'addEventListener').mockImplementation((type, listener, options) => {
+        added.add(listener);
+        add(type, listener, options);
+      });
+      vi.spyOn(target, 'removeEventListener').mockImplementation((type, listener, options) => {
+        removed.add(listener);
+        remove(type, listener, options);
+      });
+    }
+    const before = document.body.innerHTML;
+    const onClose = vi.fn();
+    const { handle, frame, events } = opened({ onClose });
+    expect(added.size).toBe(2); // message on window, keydown on document
+    handle.destroy();
+    handle.destroy();
+    vi.restoreAllMocks();
+
+    expect(removed).toEqual(added);
+    expect(document.body.innerHTML).toBe(before);
+    expect(document.body.style.overflow).toBe('');
+    expect(handle.isOpen).toBe(false);
+    post({ type: 'oya-money-consent-completed', consentId: 'cns_1' }, PAGE, frame);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(events).toEqual([]);
+  });
+});
+
+describe('the hosted script', () => {
+  it('defines window.OyaConsent once, however often it is loaded', async () => {
+    await import('./global');
+    const first = window.OyaConsent;
+    vi.resetModules();
+    await import('./global');
+    expect(first?.version).toBe('1');
+    expect(window.OyaConsent).toBe(first);
+  });
+});

@@ -1,0 +1,238 @@
+// The embed script: opens the consent page in an iframe on a merchant's page, in a modal or
+// inline, and tells the merchant what the page reports (spec §7 "Messages"). Importing this
+// module touches neither window nor document, so a framework may import it while rendering on a
+// server; only open() does.
+import { EMBED_MESSAGE } from '../domain/embed-message-names';
+
+/** Where the consent is: its page's URL, or its id and the merchant's client id. */
+export type TConsentLocation =
+  | { consentUrl: string }
+  | {
+      consentId: string;
+      clientId: string;
+      /** The consent page's origin, e.g. https://pay.example.com. The hosted script knows it. */
+      baseUrl?: string;
+    };
+
+/** What the consent page reported, as the merchant receives it through `onEvent`. */
+export type TOyaConsentEvent =
+  /** The consent page loaded in the iframe. */
+  | { type: 'loaded' }
+  /** The page asked for a new height; the iframe has it already. */
+  | { type: 'resized'; height: number }
+  /** The payer granted the consent: the page sends the consent as it now stands. */
+  | { type: 'granted'; consentId: string; consent: unknown }
+  /** The payer pressed Complete & Close after granting: the embed closes. */
+  | { type: 'completed'; consentId: string }
+  /** The page could not go on (consent not found, missing client id…): the embed closes. */
+  | { type: 'failed'; consentId: string | null; error: string }
+  /** The embed closed: by the payer (close button, Escape), after `completed` or `failed`, or
+   * by the merchant's `close()`. */
+  | { type: 'closed'; reason: TCloseReason };
+
+export type TCloseReason = 'dismissed' | 'completed' | 'failed' | 'closed';
+
+export type TOpenOptions = TConsentLocation & {
+  /** Shows the page inline in this element; without it, in a modal over the page. */
+  container?: HTMLElement;
+  onSuccess?: (event: Extract<TOyaConsentEvent, { type: 'granted' }>) => void;
+  onFailure?: (event: Extract<TOyaConsentEvent, { type: 'failed' }>) => void;
+  onClose?: (event: Extract<TOyaConsentEvent, { type: 'closed' }>) => void;
+  /** Every event, the three above included. */
+  onEvent?: (event: TOyaConsentEvent) => void;
+};
+
+export type TOyaConsentHandle = {
+  /** Closes the embed and calls onClose, as the payer's close button does. */
+  close(): void;
+  /** Removes every node and listener the embed added, without calling onClose. */
+  destroy(): void;
+  readonly isOpen: boolean;
+};
+
+const IFRAME_ALLOW = 'publickey-credentials-get; publickey-credentials-create; clipboard-write';
+/** The iframe's height until the page reports its own (spec §9: at least 200 px). */
+const INITIAL_HEIGHT_PX = 480;
+
+/** The consent page's URL in embed mode. Throws on a location the page cannot open. */
+export function consentPageUrl(location: TConsentLocation): URL {
+  let url: URL;
+  if ('consentUrl' in location) {
+    url = new URL(location.consentUrl);
+  } else {
+    if (!location.baseUrl) throw new TypeError('OyaConsent: baseUrl is required with consentId');
+    url = new URL(`/r/${encodeURIComponent(location.consentId)}`, location.baseUrl);
+    url.searchParams.set('clientId', location.clientId);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new TypeError('OyaConsent: consent URL not http(s)');
+  if (!url.searchParams.get('clientId')) throw new TypeError('OyaConsent: clientId is required');
+  url.searchParams.set('embed', 'true');
+  return url;
+}
+
+/** Modals open at once: the page's scroll is locked while any is, and restored after the last. */
+let openModals = 0;
+let bodyOverflow = '';
+
+const element = <K extends keyof HTMLElementTagNameMap>(tag: K, css: string) => {
+  const node = document.createElement(tag);
+  // Through the CSSOM, which a merchant's CSP without 'unsafe-inline' styles still allows.
+  node.style.cssText = css;
+  return node;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** Opens the consent page: in `options.container`, or in a modal over the page. */
+export function open(options: TOpenOptions): TOyaConsentHandle {
+  const url = consentPageUrl(options);
+  const pageOrigin = url.origin;
+  const modal = !options.container;
+  const previousFocus = document.activeElement;
+  const consentId = 'consentId' in options ? options.consentId : null;
+  let isOpen = true;
+  let loaded = false;
+
+  const iframe = element(
+    'iframe',
+    `display:block;width:100%;border:0;height:${INITIAL_HEIGHT_PX}px;color-scheme:normal`,
+  );
+  iframe.title = 'Consent request';
+  iframe.allow = IFRAME_ALLOW;
+
+  let root: HTMLElement = iframe;
+  let dialog: HTMLElement | undefined;
+  let closeButton: HTMLButtonElement | undefined;
+  if (modal) {
+    root = element(
+      'div',
+      'position:fixed;inset:0;z-index:2147483000;display:flex;align-items:center;justify-content:center;padding:16px;box-sizing:border-box;background:rgba(16,24,40,.6)',
+    );
+    dialog = element(
+      'div',
+      'position:relative;width:100%;max-width:480px;max-height:100%;overflow:auto;background:#fff;border-radius:12px;box-shadow:0 20px 40px rgba(0,0,0,.25)',
+    );
+    dialog.setAttribute('role', 'dialog');
+    dialog.setAttribute('aria-modal', 'true');
+    dialog.setAttribute('aria-label', 'Consent request');
+    const bar = element('div', 'display:flex;justify-content:flex-end;padding:4px 4px 0');
+    closeButton = element(
+      'button',
+      'width:44px;height:44px;border:0;border-radius:8px;background:transparent;color:#344054;font:28px/1 sans-serif;cursor:pointer',
+    );
+    closeButton.type = 'button';
+    closeButton.setAttribute('aria-label', 'Close');
+    closeButton.textContent = '×';
+    closeButton.onclick = () => close('dismissed');
+    // Focus stays in the dialog: leaving it at either end comes back in at the other.
+    const guard = (onFocus: () => void) => {
+      const node = document.createElement('div');
+      node.tabIndex = 0;
+      node.onfocus = onFocus;
+      return node;
+    };
+    bar.append(closeButton);
+    dialog.append(
+      guard(() => iframe.focus()),
+      bar,
+      iframe,
+      guard(() => closeButton?.focus()),
+    );
+    root.append(dialog);
+  }
+
+  const emit = (event: TOyaConsentEvent) => {
+    if (event.type === 'granted') options.onSuccess?.(event);
+    if (event.type === 'failed') options.onFailure?.(event);
+    if (event.type === 'closed') options.onClose?.(event);
+    options.onEvent?.(event);
+  };
+
+  const onMessage = (event: MessageEvent) => {
+    // Only the page we opened, from its own origin: another frame, or another instance's.
+    if (event.origin !== pageOrigin || !iframe.contentWindow) return;
+    if (event.source !== iframe.contentWindow) return;
+    const data: unknown = event.data;
+    if (!isRecord(data)) return;
+    const id = typeof data.consentId === 'string' ? data.consentId : consentId;
+    switch (data.type) {
+      case EMBED_MESSAGE.heightUpdate: {
+        const height = data.height;
+        if (typeof height !== 'number' || !Number.isFinite(height) || height < 0) return;
+        iframe.style.height = `${Math.ceil(height)}px`;
+        return emit({ type: 'resized', height });
+      }
+      case EMBED_MESSAGE.consentSuccess: {
+        const consent = data.consentData;
+        const granted =
+          isRecord(consent) && typeof consent.consentId === 'string' ? consent.consentId : id;
+        return emit({ type: 'granted', consentId: granted ?? '', consent });
+      }
+      case EMBED_MESSAGE.consentCompleted:
+        emit({ type: 'completed', consentId: id ?? '' });
+        return close('completed');
+      case EMBED_MESSAGE.consentFailed:
+        // The page's buttons say "Report Error & Close": the embed closes after reporting.
+        emit({
+          type: 'failed',
+          consentId: id,
+          error: typeof data.error === 'string' ? data.error : 'Unknown error',
+        });
+        return close('failed');
+    }
+  };
+  const onLoad = () => {
+    if (loaded) return;
+    loaded = true;
+    emit({ type: 'loaded' });
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    // Only the dialog that holds the focus: another modal's Escape is not ours.
+    if (event.key === 'Escape' && dialog?.contains(document.activeElement)) {
+      event.preventDefault();
+      close('dismissed');
+    }
+  };
+
+  function teardown(): boolean {
+    if (!isOpen) return false;
+    isOpen = false;
+    window.removeEventListener('message', onMessage);
+    iframe.removeEventListener('load', onLoad);
+    if (modal) {
+      document.removeEventListener('keydown', onKeyDown, true);
+      openModals -= 1;
+      if (openModals === 0) document.body.style.overflow = bodyOverflow;
+    }
+    const hadFocus = root.contains(document.activeElement);
+    root.remove();
+    if (modal && hadFocus && previousFocus instanceof HTMLElement && previousFocus.isConnected) {
+      previousFocus.focus();
+    }
+    return true;
+  }
+  function close(reason: TCloseReason) {
+    if (teardown()) emit({ type: 'closed', reason });
+  }
+
+  window.addEventListener('message', onMessage);
+  iframe.addEventListener('load', onLoad);
+  if (modal) {
+    document.addEventListener('keydown', onKeyDown, true);
+    if (openModals === 0) bodyOverflow = document.body.style.overflow;
+    openModals += 1;
+    document.body.style.overflow = 'hidden';
+  }
+  iframe.src = url.href;
+  (options.container ?? document.body).append(root);
+  closeButton?.focus();
+
+  return {
+    close: () => close('closed'),
+    destroy: () => void teardown(),
+    get isOpen() {
+      return isOpen;
+    },
+  };
+}
