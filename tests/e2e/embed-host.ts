@@ -1,7 +1,9 @@
-// A merchant's page on another origin: embeds the consent page given in ?src= in an iframe,
-// as the SDK will, and records every message the frame posts to it in window.received.
+// A merchant's pages on another origin. `/`: embeds the consent page given in ?src= in an iframe
+// by hand and records every message the frame posts to it in window.received. `/shop`: a shop
+// that opens consents with the embed script (shop-page.ts).
 import http from 'node:http';
 import { E2E } from './e2e-env';
+import { shopPage } from './shop-page';
 
 const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Merchant checkout</title></head>
@@ -26,6 +28,10 @@ const page = `<!doctype html>
 http
   .createServer((req, res) => {
     if (req.url === '/health') return res.writeHead(200).end('ok');
+    if (req.url?.startsWith('/shop')) {
+      const shop = shopPage();
+      return res.writeHead(200, shop.headers).end(shop.html);
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
   })
   .listen(E2E.hostPort, '0.0.0.0');

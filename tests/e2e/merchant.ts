@@ -40,3 +40,7 @@ export async function snap(page: Page, testInfo: TestInfo, name: string) {
     fullPage: true,
   });
 }
+
+/** The demo shop of another origin, which opens consents with the embed script (shop-page.ts). */
+export const shopUrl = (consentId: string, second?: string) =>
+  `${E2E.hostOrigin}/shop?consent=${consentId}${second ? `&second=${second}` : ''}`;

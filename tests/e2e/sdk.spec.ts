@@ -1,0 +1,243 @@
+// The embed script in a merchant's shop on another origin (issue 15): loaded from the app at its
+// versioned address with its integrity hash, it opens the consent page in a modal or inline,
+// follows its height, reports its outcome, and leaves nothing behind when destroyed.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from './e2e-env';
+import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
+import { createConsent, shopUrl, snap } from './merchant';
+import { SDK_URL, sdkIntegrity } from './shop-page';
+
+const ORDER = {
+  payments: [
+    { type: 'immediate', amount: 750_000, narration: 'Weekly vegetable box' },
+    {
+      type: 'future',
+      amount: 750_000,
+      amountType: 'fixed',
+      narration: 'Weekly vegetable box',
+      frequency: 'weekly',
+      interval: 1,
+      dueDate: new Date(Date.UTC(2027, 0, 7, 9)).toISOString(),
+    },
+  ],
+  dataSharing: { bankAccounts: true },
+};
+const PENDING_TEXT = 'Collect ₦7,500.00 immediately';
+const GRANTED_TEXT = 'You have successfully granted consent to Tola Stores';
+
+type TShopEvent = { embed: string; type: string; height?: number; reason?: string };
+type TShop = {
+  events: TShopEvent[];
+  callbacks: string[];
+  embeds: { close(): void; destroy(): void; isOpen: boolean }[];
+};
+const shop = (page: Page) => page.evaluate(() => (window as unknown as { shop: TShop }).shop);
+const callbacks = async (page: Page) => (await shop(page)).callbacks;
+
+/** The last height the page asked of one embed's iframe. */
+const lastHeight = async (page: Page, embed: string) =>
+  (await shop(page)).events.filter((e) => e.embed === embed && e.type === 'resized').at(-1)?.height;
+
+/**
+ * How many listeners of the types the script adds (message on window, keydown on document) are
+ * on the page, read through the browser's debugger. Playwright adds listeners of its own when it
+ * clicks: those are not counted.
+ */
+async function scriptListeners(page: Page): Promise<{ message: number; keydown: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  const count = async (target: string, type: string) => {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: target });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', {
+      objectId: result.objectId ?? '',
+    });
+    return listeners.filter((listener) => listener.type === type).length;
+  };
+  const found = {
+    message: await count('window', 'message'),
+    keydown: await count('document', 'keydown'),
+  };
+  await cdp.detach();
+  return found;
+}
+
+test.describe('the embed script in a merchant shop', () => {
+  test('loads from the app, pinned by its integrity hash, with CORS and a long cache', async ({
+    page,
+    request,
+  }) => {
+    const response = await request.get(SDK_URL, { headers: { origin: E2E.hostOrigin } });
+    expect(response.headers()['access-control-allow-origin']).toBe('*');
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    await page.goto(shopUrl(await createConsent(page.request, ORDER)));
+    await expect(page.locator(`script[src="${SDK_URL}"]`)).toHaveAttribute(
+      'integrity',
+      sdkIntegrity(),
+    );
+    // A script refused by its hash or by CORS would define nothing.
+    expect(await page.evaluate(() => typeof (window as { OyaConsent?: unknown }).OyaConsent)).toBe(
+      'object',
+    );
+  });
+
+  test('opens the consent in a modal that Escape and the close button close', async ({
+    page,
+  }, testInfo) => {
+    await page.goto(shopUrl(await createConsent(page.request, ORDER)));
+    const pay = page.getByRole('button', { name: 'Pay with Oya' });
+    await pay.click();
+
+    const dialog = page.getByRole('dialog', { name: 'Consent request' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    const frame = page.frameLocator('iframe[title="Consent request"]');
+    await expect(frame.getByText(PENDING_TEXT)).toBeVisible();
+    // The iframe takes the height the page asks for.
+    await expect.poll(() => lastHeight(page, 'modal')).toBeGreaterThanOrEqual(200);
+    const height = await lastHeight(page, 'modal');
+    await expect(page.locator('iframe')).toHaveCSS('height', `${height}px`);
+    expect((await shop(page)).events.map((e) => e.type)).toContain('loaded');
+    await snap(page, testInfo, 'sdk-modal');
+
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(pay).toBeFocused();
+    expect(await callbacks(page)).toEqual(['modal onClose dismissed']);
+
+    await pay.click();
+    await expect(frame.getByText(PENDING_TEXT)).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(page.locator('iframe')).toHaveCount(0);
+    expect(await callbacks(page)).toEqual(['modal onClose dismissed', 'modal onClose dismissed']);
+  });
+
+  test('has no axe violations with the modal open', async ({ page }) => {
+    await page.goto(shopUrl(await createConsent(page.request, ORDER)));
+    await page.getByRole('button', { name: 'Pay with Oya' }).click();
+    await expect(page.frameLocator('iframe').getByText(PENDING_TEXT)).toBeVisible();
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    expect(
+      results.violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target) })),
+    ).toEqual([]);
+  });
+
+  test('reports a granted consent, and closes on Complete & Close', async ({ page }) => {
+    const consentId = await createConsent(page.request, GRANTED_CONSENT_BODY, {
+      idempotencyKey: GRANTED_CONSENT_KEY,
+    });
+    await page.goto(shopUrl(consentId));
+    await page.getByRole('button', { name: 'Pay with Oya' }).click();
+    const frame = page.frameLocator('iframe');
+    await expect(frame.getByText(GRANTED_TEXT)).toBeVisible();
+    await expect.poll(() => callbacks(page)).toEqual([`modal onSuccess ${consentId}`]);
+    await expect(page.getByRole('status')).toHaveText('Consent granted, thank you.');
+
+    await frame.getByRole('button', { name: 'Complete & Close' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(await callbacks(page)).toEqual([
+      `modal onSuccess ${consentId}`,
+      'modal onClose completed',
+    ]);
+  });
+
+  test('shows the consent inline in a container, at the height the page asks', async ({
+    page,
+  }, testInfo) => {
+    await page.goto(shopUrl(await createConsent(page.request, ORDER)));
+    await page.getByRole('button', { name: 'Pay on this page' }).click();
+    const checkout = page.getByRole('region', { name: 'Checkout', exact: true });
+    await expect(checkout.frameLocator('iframe').getByText(PENDING_TEXT)).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect.poll(() => lastHeight(page, 'inline')).toBeGreaterThanOrEqual(200);
+    await expect(checkout.locator('iframe')).toHaveCSS(
+      'height',
+      `${await lastHeight(page, 'inline')}px`,
+    );
+    await snap(page, testInfo, 'sdk-inline');
+  });
+
+  test('runs two embeds on one page, each hearing only its own page', async ({
+    page,
+  }, testInfo) => {
+    const granted = await createConsent(page.request, GRANTED_CONSENT_BODY, {
+      idempotencyKey: GRANTED_CONSENT_KEY,
+    });
+    const pending = await createConsent(page.request, ORDER);
+    await page.goto(shopUrl(granted, pending));
+    await page.getByRole('button', { name: 'Pay two orders' }).click();
+    const first = page.getByRole('region', { name: 'Checkout', exact: true });
+    const second = page.getByRole('region', { name: 'Second checkout' });
+    await expect(first.frameLocator('iframe').getByText(GRANTED_TEXT)).toBeVisible();
+    await expect(second.frameLocator('iframe').getByText(PENDING_TEXT)).toBeVisible();
+
+    // Only the granted consent's embed reports a success.
+    await expect.poll(() => callbacks(page)).toEqual([`first onSuccess ${granted}`]);
+    for (const [name, region] of [
+      ['first', first],
+      ['second', second],
+    ] as const) {
+      await expect.poll(() => lastHeight(page, name)).toBeGreaterThanOrEqual(200);
+      await expect(region.locator('iframe')).toHaveCSS(
+        'height',
+        `${await lastHeight(page, name)}px`,
+      );
+    }
+    await snap(page, testInfo, 'sdk-two-embeds');
+
+    // Completing the first closes it alone; the second stays and keeps resizing.
+    await first.frameLocator('iframe').getByRole('button', { name: 'Complete & Close' }).click();
+    await expect(first.locator('iframe')).toHaveCount(0);
+    await expect(second.frameLocator('iframe').getByText(PENDING_TEXT)).toBeVisible();
+    expect(await callbacks(page)).toEqual([
+      `first onSuccess ${granted}`,
+      'first onClose completed',
+    ]);
+    expect(
+      await page.evaluate(() => (window as unknown as { shop: TShop }).shop.embeds[1]?.isOpen),
+    ).toBe(true);
+  });
+
+  test('destroy() leaves no iframe, node or listener behind, and a second load changes nothing', async ({
+    page,
+  }) => {
+    await page.goto(shopUrl(await createConsent(page.request, ORDER)));
+    const body = await page.evaluate(() => document.body.innerHTML);
+    expect(await scriptListeners(page)).toEqual({ message: 0, keydown: 0 });
+    await page.getByRole('button', { name: 'Pay on this page' }).click();
+    await page.getByRole('button', { name: 'Pay with Oya' }).click();
+    await expect(page.locator('iframe')).toHaveCount(2);
+    // One message listener per embed; the modal's Escape on document.
+    expect(await scriptListeners(page)).toEqual({ message: 2, keydown: 1 });
+
+    // The script again, as a single-page app that mounts it twice would: the first stays.
+    const reloaded = await page.evaluate(
+      ([src, integrity]) =>
+        new Promise<boolean>((resolve, reject) => {
+          const kept = (window as { OyaConsent?: unknown }).OyaConsent;
+          const script = document.createElement('script');
+          Object.assign(script, { src, integrity, crossOrigin: 'anonymous' });
+          script.nonce = document.querySelector('script')?.nonce ?? '';
+          script.onload = () => {
+            resolve((window as { OyaConsent?: unknown }).OyaConsent === kept);
+            script.remove();
+          };
+          script.onerror = reject;
+          document.head.append(script);
+        }),
+      [SDK_URL, sdkIntegrity()],
+    );
+    expect(reloaded).toBe(true);
+
+    await page.evaluate(() => {
+      for (const embed of (window as unknown as { shop: TShop }).shop.embeds) embed.destroy();
+    });
+    await expect(page.locator('iframe')).toHaveCount(0);
+    expect(await scriptListeners(page)).toEqual({ message: 0, keydown: 0 });
+    expect(await page.evaluate(() => document.body.innerHTML)).toBe(body);
+    expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
+    expect(await callbacks(page)).toEqual([]);
+  });
+});
