@@ -9,6 +9,7 @@ export default defineConfig({
     './src/server/db/schema/money.ts',
     './src/server/db/schema/sandbox.ts',
     './src/server/db/schema/accounts.ts',
+    './src/server/db/schema/webhooks.ts',
   ],
   out: './src/server/db/migrations',
 });

@@ -5,6 +5,8 @@ import type { TConfig } from './config';
 import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
+import { merchantWebhookRoutes } from './routes/merchant-webhooks';
+import { webhookDeliverer } from './services/webhooks';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
 import { consentReads } from './services/consent-reads';
@@ -34,6 +36,9 @@ import { loggerOptions } from './log-redaction';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
 
+/** How often due webhooks are looked for. */
+const WEBHOOK_TICK_MS = 1_000;
+
 /** A route as registered: what the fuzz suite walks, so every new route is covered by it. */
 export type TRouteEntry = {
   method: string;
@@ -51,6 +56,11 @@ export type TAppOptions = {
   logStream?: NodeJS.WritableStream;
   /** Replaces some of the default rate limits (tests of other behaviour; deployments). */
   rateLimits?: Partial<TRateLimits>;
+  /**
+   * Webhooks go out every second by default; 'manual' leaves it to the caller (tests run the
+   * deliverer themselves, on their clock).
+   */
+  webhookDelivery?: 'auto' | 'manual';
 } & TAdapterOverrides;
 
 /**
@@ -105,6 +115,12 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const routeContext = { ...context, limits };
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(merchantConsentRoutes, routeContext);
+  await app.register(merchantWebhookRoutes, routeContext);
+  if (options.webhookDelivery !== 'manual') {
+    const deliverer = webhookDeliverer(context);
+    deliverer.start(WEBHOOK_TICK_MS);
+    app.addHook('onClose', () => deliverer.stop());
+  }
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
   await app.register(consentRoutes, { ...routeContext, reads });

@@ -65,7 +65,7 @@ export function testClock(start: Date | string): TClock & { advance(ms: number):
 export async function startTestApp(
   options: Pick<
     TAppOptions,
-    'rateLimits' | 'clock' | 'providers' | 'events' | 'logger' | 'logStream'
+    'rateLimits' | 'clock' | 'providers' | 'events' | 'logger' | 'logStream' | 'webhookDelivery'
   > = {},
 ) {
   const database = await openTestDatabase();

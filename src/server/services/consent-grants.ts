@@ -7,6 +7,7 @@ import { consentEvents, consents } from '../db/schema';
 import { AppError } from './app-error';
 import { loadConsent } from './consents';
 import { verifySignedGrant, type TVerifiedGrant } from './signed-grants';
+import { recordMerchantEvent } from './webhooks';
 
 /*
  * The grant (spec §7 POST /api/consent/{consentId}/grant; docs/payments.md "The grant"): the payer
@@ -136,6 +137,19 @@ export async function grantConsent(
           : null,
       },
       createdAt: now,
+    });
+    await recordMerchantEvent(tx, {
+      clientId: found.clientId,
+      consentId,
+      type: 'consent.granted',
+      data: {
+        consentId,
+        grantedAt: now.toISOString(),
+        immediatePaymentId: immediate?.paymentId ?? null,
+        dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
+        payerAuthenticated: payerId !== null,
+      },
+      now,
     });
     return true;
   });

@@ -8,6 +8,7 @@ import { consentEvents, consents, merchants, paymentAttempts, payments } from '.
 import { appendEvent, eventStreams } from '../events/event-log';
 import { AppError } from './app-error';
 import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
+import { recordMerchantEvent } from './webhooks';
 
 /*
  * The records every way of paying shares (docs/payments.md): who may pay a payment, an attempt's
@@ -181,6 +182,25 @@ export async function failAttempt(
       status: 'failed',
       message: failure.message,
     });
+    const [consent] = await tx
+      .select({ clientId: consents.clientId })
+      .from(consents)
+      .where(eq(consents.id, attempt.consentId));
+    if (consent) {
+      await recordMerchantEvent(tx, {
+        clientId: consent.clientId,
+        consentId: attempt.consentId,
+        type: 'payment.failed',
+        data: {
+          consentId: attempt.consentId,
+          paymentId: attempt.paymentId,
+          method: attempt.method,
+          code: failure.code,
+          message: failure.message,
+        },
+        now,
+      });
+    }
   });
 }
 
@@ -216,7 +236,7 @@ export async function completeAttempt(
     .for('update');
   if (!payment) throw new Error(`Payment ${attempt.paymentId} vanished`);
   const [consent] = await tx
-    .select({ merchantId: consents.merchantId })
+    .select({ merchantId: consents.merchantId, clientId: consents.clientId })
     .from(consents)
     .where(eq(consents.id, payment.consentId));
   if (!consent) throw new Error(`Consent ${payment.consentId} vanished`);
@@ -296,6 +316,19 @@ export async function completeAttempt(
     status: 'completed',
     eventType: 'payment_success',
     ...event,
+  });
+  await recordMerchantEvent(tx, {
+    clientId: consent.clientId,
+    consentId: payment.consentId,
+    type: 'payment.completed',
+    data: {
+      consentId: payment.consentId,
+      paymentId: payment.id,
+      amount: payment.amount,
+      method: attempt.method,
+      executedAt: now.toISOString(),
+    },
+    now,
   });
   return { completed: true, payment: executed };
 }

@@ -5,3 +5,4 @@ export * from './events';
 export * from './money';
 export * from './sandbox';
 export * from './accounts';
+export * from './webhooks';

@@ -1,0 +1,53 @@
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { TRouteContext } from '../context';
+import { AppError } from '../services/app-error';
+import { authenticateClient } from '../services/merchant-clients';
+
+/** A client id is visible ASCII; anything else cannot be one, and is the same 401. */
+const CLIENT_ID = /^[\x21-\x7e]{1,100}$/;
+
+/** Reads HTTP Basic `clientId:secret`; anything else is the same 401. */
+function basicCredentials(request: FastifyRequest): { clientId: string; secret: string } {
+  const header = request.headers.authorization ?? '';
+  const match = /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(header);
+  const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const clientId = decoded.slice(0, Math.max(colon, 0));
+  if (colon <= 0 || !CLIENT_ID.test(clientId)) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  return { clientId, secret: decoded.slice(colon + 1) };
+}
+
+/**
+ * preValidation hook of the merchant API (HTTP Basic client credentials): it runs before the
+ * body is validated, so a stranger learns nothing about the schema. Wrong credentials count
+ * against the address and the client id (429 past the limits, docs/security.md).
+ */
+export function requireMerchant(
+  ctx: Pick<TRouteContext, 'db' | 'limits'>,
+): preValidationAsyncHookHandler {
+  return async (request, reply) => {
+    await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
+    let clientId: string | null = null;
+    try {
+      const credentials = basicCredentials(request);
+      clientId = credentials.clientId;
+      request.merchantClient = await authenticateClient(ctx.db, clientId, credentials.secret);
+    } catch (error) {
+      if (error instanceof AppError)
+        await ctx.limits.merchantAuth.recordFailure(request, reply, clientId);
+      throw error;
+    }
+  };
+}
+
+/** The client the guard authenticated; a route without the guard asking is a programming error. */
+export function merchantOf(request: FastifyRequest): { clientId: string; merchantId: string } {
+  if (!request.merchantClient) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  return request.merchantClient;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    merchantClient?: { clientId: string; merchantId: string };
+  }
+}

@@ -1,0 +1,247 @@
+// Webhooks (docs/webhooks.md) against a real local receiver: every outcome is signed, carries an
+// event id, reaches the receiver in order per consent, and survives a receiver that is down,
+// slow or failing, with retries on the (test) clock for three days.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, testClock } from '../test-support';
+import { consentWithPayment, payByCard } from '../test-support-payments';
+import {
+  WEBHOOK_FIRST_RETRY_MS,
+  webhookDeliverer,
+  webhookSignature,
+  type TWebhookDeliverer,
+} from '../services/webhooks';
+
+type TReceived = { headers: IncomingHttpHeaders; body: string };
+
+/** A merchant's receiver: answers each request as `answer` says, and keeps what it got. */
+function receiver(port = 0) {
+  const received: TReceived[] = [];
+  let answer: (body: string) => { status: number; delayMs?: number } = () => ({ status: 200 });
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      const { status, delayMs = 0 } = answer(body);
+      setTimeout(() => response.writeHead(status).end(), delayMs);
+    });
+  });
+  return {
+    received,
+    answerWith(fn: typeof answer) {
+      answer = fn;
+    },
+    async listen(): Promise<string> {
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const clock = testClock('2026-11-23T10:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let deliverer: TWebhookDeliverer;
+beforeAll(async () => {
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
+  deliverer = webhookDeliverer({ db: ctx.database.db, clock }, { timeoutMs: 300 });
+});
+afterAll(async () => {
+  await deliverer.stop();
+  await ctx.close();
+});
+
+async function register(authorization: string, url: string) {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: { authorization },
+    payload: { url },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json<{ id: string; secret: string }>();
+}
+
+async function deliveries(authorization: string) {
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/v1/webhooks/deliveries',
+    headers: { authorization },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{
+    deliveries: Array<{ id: number; status: string; attempts: number; eventType: string }>;
+  }>().deliveries;
+}
+
+const typeOf = (r: TReceived) => (JSON.parse(r.body) as { type: string }).type;
+
+describe('webhooks', () => {
+  it('delivers a paid payment signed with the endpoint secret, with an event id', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const { secret } = await register(consent.client.authorization, url);
+    expect(secret).toMatch(/^whsec_/);
+    expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
+
+    await deliverer.runDue();
+    expect(hook.received.map(typeOf)).toEqual(['payment.completed']);
+    const [got] = hook.received;
+    const payload = JSON.parse(got?.body ?? '{}') as { id: string; data: Record<string, unknown> };
+    expect(payload.data).toMatchObject({ paymentId: consent.paymentId, amount: consent.amount });
+    expect(got?.headers['oya-event-id']).toBe(payload.id);
+    // The receiver's check, as docs/webhooks.md writes it.
+    const header = String(got?.headers['oya-signature']);
+    const t = Number(/t=(\d+)/.exec(header)?.[1]);
+    expect(header).toBe(webhookSignature(secret, t, got?.body ?? ''));
+    expect(Math.abs(t - clock.now().getTime() / 1_000)).toBeLessThan(5);
+    expect(webhookSignature('whsec_other', t, got?.body ?? '')).not.toBe(header);
+    expect((await deliveries(consent.client.authorization))[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      eventType: 'payment.completed',
+    });
+    await hook.close();
+  });
+
+  it('retries a receiver that answers 500 with backoff, and delivers once it answers 200', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await register(consent.client.authorization, url);
+    hook.answerWith(() => ({ status: 500 }));
+    await payByCard(ctx.app, consent, 'declined');
+    await deliverer.runDue();
+    expect(hook.received.map(typeOf)).toEqual(['payment.failed']);
+    // Not due again before its backoff.
+    clock.advance(WEBHOOK_FIRST_RETRY_MS - 1_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(1);
+    hook.answerWith(() => ({ status: 200 }));
+    clock.advance(2_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(2);
+    // The same event both times: a receiver keys on its id.
+    expect(hook.received[0]?.headers['oya-event-id']).toBe(
+      hook.received[1]?.headers['oya-event-id'],
+    );
+    expect((await deliveries(consent.client.authorization))[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+    });
+    await hook.close();
+  });
+
+  it('loses nothing while the receiver is down for an hour, and keeps each consent in order', async () => {
+    // A port nobody listens on yet: the receiver comes up there later.
+    const probe = receiver();
+    const url = await probe.listen();
+    await probe.close();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await register(consent.client.authorization, url);
+    await payByCard(ctx.app, consent);
+    const granted = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/consent/${consent.consentId}/grant`,
+      payload: {
+        originalRequestId: null,
+        consentData: { consentId: consent.consentId },
+        userAuthenticated: false,
+        attestDiscoveryId: null,
+        immediatePayments: { granted: true, selectedAccounts: [], paymentMethods: [] },
+      },
+    });
+    expect(granted.statusCode).toBe(200);
+
+    for (let minute = 0; minute < 60; minute += 5) {
+      await deliverer.runDue();
+      clock.advance(5 * 60_000);
+    }
+    const pending = await deliveries(consent.client.authorization);
+    expect(pending.map((d) => d.status)).toEqual(['pending', 'pending']);
+    // consent.granted waited behind payment.completed: it was never tried.
+    expect(pending.find((d) => d.eventType === 'consent.granted')?.attempts).toBe(0);
+
+    const hook = receiver(Number(new URL(url).port));
+    await hook.listen();
+    clock.advance(6 * 60 * 60_000);
+    await deliverer.runDue();
+    await deliverer.runDue();
+    expect(hook.received.map(typeOf)).toEqual(['payment.completed', 'consent.granted']);
+    await hook.close();
+  });
+
+  it('counts a slow receiver as failed and sends again; gives up after three days', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await register(consent.client.authorization, url);
+    hook.answerWith(() => ({ status: 200, delayMs: 1_000 }));
+    await payByCard(ctx.app, consent, 'insufficient_funds');
+    await deliverer.runDue();
+    const [slow] = await deliveries(consent.client.authorization);
+    expect(slow).toMatchObject({ status: 'pending', attempts: 1 });
+
+    for (let hour = 0; hour < 80; hour += 1) {
+      clock.advance(60 * 60_000);
+      await deliverer.runDue();
+    }
+    const [ended] = await deliveries(consent.client.authorization);
+    expect(ended?.status).toBe('failed');
+
+    // Resent by the merchant once the receiver is fixed.
+    hook.answerWith(() => ({ status: 204 }));
+    const resend = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/deliveries/${ended?.id}/resend`,
+      headers: { authorization: consent.client.authorization },
+    });
+    expect(resend.statusCode).toBe(200);
+    await deliverer.runDue();
+    expect((await deliveries(consent.client.authorization))[0]?.status).toBe('delivered');
+    await hook.close();
+  });
+
+  it("refuses another merchant's deliveries and a URL that is not http(s), naming the field", async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const other = await consentWithPayment(ctx.app, ctx.database);
+    const bad = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: { authorization: consent.client.authorization },
+      payload: { url: 'ftp://example.com/hooks' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: { message: string } }>().error.message).toMatch(/url/);
+    const plain = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: { authorization: consent.client.authorization },
+      payload: { url: 'http://example.com/hooks' },
+    });
+    expect(plain.statusCode).toBe(400);
+
+    const hook = receiver();
+    await register(other.client.authorization, await hook.listen());
+    await payByCard(ctx.app, other);
+    await deliverer.runDue();
+    const theirs = (await deliveries(other.client.authorization))[0];
+    const resend = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/deliveries/${theirs?.id}/resend`,
+      headers: { authorization: consent.client.authorization },
+    });
+    expect(resend.statusCode).toBe(404);
+    expect(await deliveries(consent.client.authorization)).toEqual([]);
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/v1/webhooks' });
+    expect(anonymous.statusCode).toBe(401);
+    await hook.close();
+  });
+});

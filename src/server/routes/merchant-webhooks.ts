@@ -1,0 +1,105 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZCreateWebhookRequest,
+  ZCreateWebhookResponse,
+  ZDeliveryIdParams,
+  ZListDeliveriesQuery,
+  ZListDeliveriesResponse,
+  ZListWebhooksResponse,
+  ZWebhookIdParams,
+  ZWebhookOkResponse,
+} from '../../domain/schemas/webhooks';
+import type { TRouteContext } from '../context';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listDeliveries,
+  listWebhookEndpoints,
+  resendDelivery,
+} from '../services/webhooks';
+import { merchantOf, requireMerchant } from './merchant-guard';
+import { jsonAnswers } from './responses';
+
+/** A merchant's webhooks and their deliveries (docs/webhooks.md), with client credentials. */
+export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const preValidation = requireMerchant(ctx);
+
+  api.post(
+    '/api/v1/webhooks',
+    {
+      preValidation,
+      schema: {
+        body: ZCreateWebhookRequest,
+        response: jsonAnswers({ 201: ZCreateWebhookResponse }),
+      },
+    },
+    async (request, reply) => {
+      const created = await createWebhookEndpoint(
+        ctx,
+        merchantOf(request).clientId,
+        request.body.url,
+      );
+      return reply.code(201).send({ success: true as const, ...created });
+    },
+  );
+
+  api.get(
+    '/api/v1/webhooks',
+    { preValidation, schema: { response: jsonAnswers({ 200: ZListWebhooksResponse }) } },
+    async (request) => ({
+      success: true as const,
+      webhooks: await listWebhookEndpoints(ctx.db, merchantOf(request).clientId),
+    }),
+  );
+
+  api.delete(
+    '/api/v1/webhooks/:webhookId',
+    {
+      preValidation,
+      schema: { params: ZWebhookIdParams, response: jsonAnswers({ 200: ZWebhookOkResponse }) },
+    },
+    async (request) => {
+      await deleteWebhookEndpoint(
+        ctx.db,
+        merchantOf(request).clientId,
+        request.params.webhookId,
+        ctx.clock.now(),
+      );
+      return { success: true as const };
+    },
+  );
+
+  api.get(
+    '/api/v1/webhooks/deliveries',
+    {
+      preValidation,
+      schema: {
+        querystring: ZListDeliveriesQuery,
+        response: jsonAnswers({ 200: ZListDeliveriesResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      deliveries: await listDeliveries(ctx.db, merchantOf(request).clientId, request.query),
+    }),
+  );
+
+  api.post(
+    '/api/v1/webhooks/deliveries/:deliveryId/resend',
+    {
+      preValidation,
+      schema: { params: ZDeliveryIdParams, response: jsonAnswers({ 200: ZWebhookOkResponse }) },
+    },
+    async (request) => {
+      await resendDelivery(
+        ctx.db,
+        merchantOf(request).clientId,
+        request.params.deliveryId,
+        ctx.clock.now(),
+      );
+      return { success: true as const };
+    },
+  );
+};
