@@ -76,6 +76,8 @@ describe('the log', () => {
     expect(text).not.toContain(client.clientId);
     expect(text).not.toContain(client.secret);
     expect(text).not.toContain('Basic ');
+    // Neither the body nor a value from it: the narration the merchant wrote is nowhere.
+    expect(text).not.toContain('Adaeze secret note');
   });
 
   it('serializes a real failed query without the values it carried', async () => {

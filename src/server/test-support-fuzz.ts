@@ -32,18 +32,18 @@ const CASE_HEADER = 'x-fuzz-case';
  * (PRIORITY_LABELS) are always kept. Bounded because a merchant's credentials cost a 46 ms
  * scrypt per request while secrets are scrypt hashes: every field × every value of
  * POST /api/v1/consents alone would then take over a minute. */
-const MUTATION_BUDGET = 400;
+const MUTATION_BUDGET = 200;
 
 /** Seeded random inputs per route, on top of the fixed lists (which run whole every time). */
 const RANDOM_RUNS = {
-  pathParam: 100,
-  query: 180,
-  headers: 60,
+  pathParam: 50,
+  query: 90,
+  headers: 30,
   /** Whole random JSON bodies, for routes that declare a body and for those that do not. */
-  body: 40,
-  bodyUndeclared: 15,
+  body: 20,
+  bodyUndeclared: 8,
   /** One field of a valid-looking body replaced by a random junk value. */
-  mutation: 80,
+  mutation: 40,
 };
 
 /** Routes that serve a file of the build read neither query nor body, and a file can weigh

@@ -96,9 +96,10 @@ test.describe('auth prompt (spec §2, §6)', () => {
     ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
 
+    // A payment without sign-in: the payer pays it straight away (spec §6).
     const open = await createConsent(page.request, { payments: [requiresAuth.payments[0]] });
     await page.goto(consentPath(open));
-    await expect(page.getByText('They would like to:')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
   });
 

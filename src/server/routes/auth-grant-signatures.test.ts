@@ -174,4 +174,35 @@ describe('signed grants', () => {
     expect(unknown.statusCode).toBe(real.statusCode);
     expect(unknown.json()).toEqual(real.json());
   });
+
+  it('answers a payer with a passkey alike for an unknown consent id and a real one; the unknown one cannot be granted', async () => {
+    const ask = (id: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/grant-challenges',
+        headers: bearer(payer.token),
+        payload: { consentId: id },
+      });
+    const [real, unknown] = await Promise.all([ask(consentId), ask('cns_doesnotexist')]);
+    expect(unknown.statusCode).toBe(200);
+    expect(real.statusCode).toBe(200);
+    const shape = (body: { nonce: string; expiresAt: string; options: object }) => ({
+      keys: Object.keys(body).sort(),
+      nonce: body.nonce.length,
+      options: body.options,
+    });
+    expect(shape(unknown.json())).toEqual(shape(real.json()));
+    const grant = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/consent/cns_doesnotexist/grant',
+      headers: bearer(payer.token),
+      payload: {
+        originalRequestId: null,
+        consentData: { consentId: 'cns_doesnotexist' },
+        userAuthenticated: true,
+        attestDiscoveryId: null,
+      },
+    });
+    expect(grant.statusCode).toBe(404);
+  });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import {
   grantSigningMessage,
+  WEBAUTHN_CHALLENGE_TTL_MS,
   WEBAUTHN_TIMEOUT_MS,
   type TGrantChallengeResponse,
   type TSignedGrant,
@@ -34,13 +35,12 @@ export async function issueGrantChallenge(
   // ids exist (the same 409 for any id).
   const allowCredentials = await allowCredentialsOf(db, payerId);
   if (allowCredentials.length === 0) throw new AppError('PASSKEY_REQUIRED');
-  if (!(await loadConsent(db, consentId))) throw new AppError('CONSENT_NOT_FOUND');
   const nonce = randomNonce();
-  const expiresAt = await storeChallenge(
-    db,
-    { challenge: nonce, purpose: 'grant', payerId, consentId },
-    now,
-  );
+  // An unknown consent gets a nonce like any other, kept nowhere: the answer does not tell which
+  // ids exist, and the grant it could sign is refused (no such consent, no such nonce).
+  const expiresAt = (await loadConsent(db, consentId))
+    ? await storeChallenge(db, { challenge: nonce, purpose: 'grant', payerId, consentId }, now)
+    : new Date(now.getTime() + WEBAUTHN_CHALLENGE_TTL_MS);
   return {
     nonce,
     expiresAt: expiresAt.toISOString(),
