@@ -57,6 +57,15 @@ export function paymentProviderContract(
       expect(outcome.kind === 'succeeded' && outcome.providerReference).toBeTruthy();
     });
 
+    it('hands a token for the card with a succeeded charge, one per charge, never its number', async () => {
+      const { card } = underTest.cardFor('pin_only');
+      const [first, second] = [await charge('pin_only'), await charge('pin_only')];
+      if (first.kind !== 'succeeded' || second.kind !== 'succeeded') throw new Error('not paid');
+      expect(first.token).toEqual(expect.any(String));
+      expect(first.token).not.toBe(second.token);
+      expect(first.token).not.toContain(card.number);
+    });
+
     it('fails a charge with the wrong PIN', async () => {
       expect(await charge('pin_only', { pin: '0000' })).toMatchObject({
         kind: 'failed',

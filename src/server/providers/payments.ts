@@ -40,7 +40,17 @@ export type TCardFailureReason =
 
 /** Where a charge stands after a call to the provider. */
 export type TCardChargeOutcome =
-  | { kind: 'succeeded'; providerReference: string; card: TCardSummary }
+  | {
+      kind: 'succeeded';
+      providerReference: string;
+      card: TCardSummary;
+      /**
+       * What charges this card again without its details (a saved card, spec §3
+       * integrations.card.token); null when the issuer does not allow it. Kept only for a card
+       * the payer asked to save.
+       */
+      token: string | null;
+    }
   | {
       kind: 'otp_required';
       providerReference: string;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { detectCardBrand } from '../../domain/card-brand';
 import type {
   TCardChargeOutcome,
@@ -98,6 +99,21 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
         card.number.endsWith(payload.l4),
     );
 
+  /*
+   * A saved card's token names the card's path and digits, as a reference does, and 12 random
+   * bytes, so no two saves share one: `sbx_tok_{scenario}{first6}{last4}_{random}`.
+   */
+  const succeeded = (
+    scenario: TCardScenario,
+    providerReference: string,
+    card: TCardSummary,
+  ): TCardChargeOutcome => ({
+    kind: 'succeeded',
+    providerReference,
+    card,
+    token: `sbx_tok_${CARD_SCENARIOS.indexOf(scenario)}${card.first6}${card.last4}_${randomBytes(12).toString('base64url')}`,
+  });
+
   const failed = (
     reason: TCardFailureReason,
     card: TCardSummary | null,
@@ -144,7 +160,7 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
         case 'pin_otp':
           if (card.pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
           return scenario === 'pin_only'
-            ? { kind: 'succeeded', providerReference, card: summary }
+            ? succeeded(scenario, providerReference, summary)
             : {
                 kind: 'otp_required',
                 providerReference,
@@ -160,7 +176,7 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       const summary = fixture ? summaryOf(fixture.number) : null;
       if (!fixture || !summary) return failed('declined', null, providerReference);
       return otp === fixture.otp
-        ? { kind: 'succeeded', providerReference, card: summary }
+        ? succeeded('pin_otp', providerReference, summary)
         : failed('incorrect_otp', summary, providerReference);
     },
 
@@ -176,7 +192,7 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       const summary = fixture ? summaryOf(fixture.number) : null;
       if (!summary) return null;
       return approved
-        ? { kind: 'succeeded', providerReference, card: summary }
+        ? succeeded('three_ds', providerReference, summary)
         : failed('three_ds_declined', summary, providerReference);
     },
 
