@@ -182,6 +182,15 @@ export const MERCHANT_ID_HEADER = 'x-merchant-id';
 export const AUTH_PARAMS_LINK_TTL_MS = 15 * 60_000;
 export const PAPER_MANDATE_TTL_MS = 7 * 24 * 60 * 60_000;
 export const AUTH_PARAMS_MAX_TRIES = 5;
+// A card link's test charge waits this long for its OTP or 3-D Secure check (docs/accounts.md
+// "Linking by card"); one that waits past the OTP retry time (OTP_RETRY_AFTER_MS) gives way to
+// the payer's next attempt.
+export const CARD_LINK_TTL_MS = 15 * 60_000;
+/** spec §4 card_entry: the words of the card-linking stream's progress and success events. */
+export const CARD_LINKING_PROGRESS_TEXT = 'Processing card linking...';
+export const CARD_LINKING_SUCCESS_TEXT = 'Card linking completed!';
+/** What POST /api/payments/save-card answers once the card is on the account. */
+export const CARD_SAVED_MESSAGE = 'Your card has been saved to this account.';
 /** What confirm-payment says while the bank has not approved a paper mandate yet. */
 export const PAPER_MANDATE_PENDING_MESSAGE =
   'Your bank has not approved the signed mandate yet. Please check again later.';

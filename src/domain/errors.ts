@@ -121,6 +121,13 @@ export const ERROR_CATALOGUE = {
   CARD_PAYMENT_FAILED: { status: 402, message: 'Card payment failed' },
   CARD_PAYMENT_PROCESSING_FAILED: { status: 502, message: 'Failed to process card payment' },
   CARD_SAVE_FAILED: { status: 502, message: 'Failed to save card. Please try again.' },
+  // Ours (docs/accounts.md "Saving a paid card"): a payment whose card cannot be saved, or was.
+  CARD_NOT_SAVABLE: {
+    status: 409,
+    message:
+      'This payment was not paid by a card that can be saved. Please link your card instead.',
+  },
+  CARD_ALREADY_SAVED: { status: 409, message: 'The card of this payment is already saved' },
   NO_PAYMENT_ID_FOR_OTP: { status: 400, message: 'No payment ID found for OTP submission' },
 
   // Card details, checked before encryption and again by the server after decryption (spec §5)

@@ -1,6 +1,7 @@
 // No card number, CVV or PIN is ever stored or logged (issue 9 §5; docs/payments.md): after a
-// full run of card payments — paid, paid after an OTP, 3-D Secure, declined, a wrong PIN — the
-// database files on disk, every table's rows and every log line are searched for them.
+// full run of card payments — paid, paid after an OTP, 3-D Secure, declined, a wrong PIN — and of
+// card links — linked, after an OTP, after 3-D Secure, declined, a paid card saved to an account —
+// the database files on disk, every table's rows and every log line are searched for them.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,8 +12,9 @@ import { inject } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
-import { SANDBOX_CARDS } from './sandbox/fixtures';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS } from './sandbox/fixtures';
 import { openTestDatabase } from './test-support';
+import { signUp, testPhone } from './test-support-identity';
 import { consentWithPayment, encryptedCard, sandboxCard } from './test-support-payments';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'card-secrets-'));
@@ -93,6 +95,68 @@ describe('card secrets', () => {
       payload: { approved: true },
     });
 
+    // Card links, each by a payer of their own, to the accounts whose banks take cards.
+    const cardAccounts = SANDBOX_ACCOUNTS.filter((a) =>
+      ['links_by_card', 'insufficient_funds'].includes(a.scenario),
+    ).map(({ accountNumber, institutionCode }) => ({ accountNumber, institutionCode }));
+    const signedIn = async () => {
+      const { token } = await signUp(app, testPhone(), 'Funmilayo Adebayo');
+      return { authorization: `Bearer ${token}` };
+    };
+    const link = async (
+      headers: Record<string, string>,
+      scenario: Parameters<typeof sandboxCard>[0],
+      saveToAccount = cardAccounts[0],
+    ) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/payments/card',
+        headers,
+        payload: {
+          saveCard: true,
+          saveToAccount,
+          cardDetails: await encryptedCard(app, sandboxCard(scenario)),
+        },
+      });
+      return response.json<Record<string, unknown>>();
+    };
+    const first = await signedIn();
+    await link(first, 'declined');
+    const otpLink = await link(first, 'pin_otp');
+    await app.inject({
+      method: 'POST',
+      url: '/api/payments/card/complete',
+      headers: first,
+      payload: { paymentId: otpLink.paymentId, otp: sandboxCard('pin_otp').otp },
+    });
+    const second = await signedIn();
+    const threeDsLink = await link(second, 'three_ds');
+    await app.inject({
+      method: 'POST',
+      url: `/api/sandbox/3ds/${String(threeDsLink.challengeUrl).split('/sandbox/3ds/')[1]}`,
+      payload: { approved: true },
+    });
+    await link(second, 'pin_only', cardAccounts[1]);
+    const third = await signedIn();
+    const saved = await consentWithPayment(app, database);
+    await app.inject({
+      method: 'POST',
+      url: '/api/payments/card',
+      headers: third,
+      payload: {
+        paymentId: saved.paymentId,
+        cardDetails: await encryptedCard(app, sandboxCard('pin_only')),
+        saveCard: true,
+      },
+    });
+    const savedCard = await app.inject({
+      method: 'POST',
+      url: '/api/payments/save-card',
+      headers: third,
+      payload: { paymentId: saved.paymentId, ...cardAccounts[0] },
+    });
+    expect(savedCard.statusCode).toBe(200);
+
     // Both drivers answer raw SQL with `{ rows }`.
     const rowsOf = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
       const result: unknown = await database.db.execute(query);
@@ -111,6 +175,8 @@ describe('card secrets', () => {
     await database.close();
 
     expect(everyRow).toContain('card_payment');
+    expect(everyRow).toContain('test_charge_refund');
+    expect(everyRow).toContain('sbx_tok_');
     expect(logs.join('').length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect(everyRow, `a table holds ${secret}`).not.toContain(secret);

@@ -6,7 +6,7 @@ import { encryptCard } from '../domain/card-envelope';
 import type { TEncryptedCard } from '../domain/schemas/card';
 import type { TDatabase } from './db/database';
 import { events, ledgerTransactions } from './db/schema';
-import { SANDBOX_CARDS } from './sandbox/fixtures';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from './sandbox/fixtures';
 import { createTestClient } from './test-support';
 
 export type TCardScenarioName = (typeof SANDBOX_CARDS)[number]['scenario'];
@@ -15,6 +15,13 @@ export function sandboxCard(scenario: TCardScenarioName) {
   const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
   if (!card) throw new Error(`No sandbox card for ${scenario}`);
   return card;
+}
+
+/** The sandbox's test account that takes the `scenario` path (docs/sandbox.md). */
+export function sandboxAccount(scenario: TAccountScenario) {
+  const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`No sandbox account for ${scenario}`);
+  return account;
 }
 
 /** A consent with one immediate payment (and what else `extra` asks), and its payment's id. */

@@ -9,7 +9,7 @@ import {
   ZSandboxTransferResponse,
 } from '../../domain/schemas/sandbox';
 import type { TRouteContext } from '../context';
-import { answerSandboxThreeDs } from '../services/card-payments';
+import { answerSandboxChallenge } from '../services/card-links';
 import { expireSandboxAccount, sendSandboxTransfer } from '../services/sandbox-transfers';
 import { jsonAnswers } from './responses';
 
@@ -49,7 +49,7 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     },
     async (request) => ({
       success: true as const,
-      ...(await answerSandboxThreeDs(ctx, request.params.reference, request.body.approved)),
+      ...(await answerSandboxChallenge(ctx, request.params.reference, request.body.approved)),
     }),
   );
 

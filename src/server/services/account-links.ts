@@ -11,7 +11,7 @@ import {
   TEST_CARD_CHARGE_MAX_KOBO,
   TEST_CARD_CHARGE_MIN_KOBO,
 } from '../../domain/constants';
-import { ERROR_CATALOGUE, formatErrorMessage } from '../../domain/errors';
+import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from '../../domain/errors';
 import { countNoun } from '../../domain/plural';
 import type {
   TAccountLink,
@@ -26,7 +26,7 @@ import { randomId } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
 import { accountLinks, type MANDATE_STATES, payerAccounts, payers } from '../db/schema';
 import { appendEvent, eventStreams } from '../events/event-log';
-import type { TBankIntegration } from '../providers/payments';
+import type { TBank, TBankIntegration } from '../providers/payments';
 import { AppError } from './app-error';
 import { book, ledgerAccount } from './ledger';
 
@@ -39,7 +39,7 @@ import { book, ledgerAccount } from './ledger';
  */
 
 type TLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
-type TLinkRow = typeof accountLinks.$inferSelect;
+export type TLinkRow = typeof accountLinks.$inferSelect;
 type TMandateState = (typeof MANDATE_STATES)[number];
 type TLinkRoute = TLinkRow['route'];
 /** The routes this service opens; card links are made by the card flow. */
@@ -53,6 +53,9 @@ export const isAccountLinkReference = (reference: string): boolean =>
 
 /** The SSE event type of account-link progress (spec §7 "Account link progress"). */
 export const ACCOUNT_LINK_PROGRESS_EVENT = 'account_link_progress';
+
+/** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
+export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
 
 const OPEN_STATES = ['created', 'awaiting_authorisation'] as const satisfies TMandateState[];
 
@@ -87,13 +90,19 @@ async function moveLink(
   const { from, to } = MANDATE_TRANSITIONS[edge];
   const [row] = await db
     .update(accountLinks)
-    .set({ state: to, updatedAt: now, ...(to === 'active' ? { activatedAt: now } : {}) })
+    // Whatever a card link's test charge waited for ends with the edge.
+    .set({
+      state: to,
+      chargeStage: null,
+      updatedAt: now,
+      ...(to === 'active' ? { activatedAt: now } : {}),
+    })
     .where(and(eq(accountLinks.id, linkId), inArray(accountLinks.state, [...from]), also))
     .returning();
   return row ?? null;
 }
 
-function emitProgress(tx: TDb, event: TAccountLinkProgressEvent): Promise<number> {
+export function emitProgress(tx: TDb, event: TAccountLinkProgressEvent): Promise<number> {
   return appendEvent(tx, {
     stream: eventStreams.accountLink(event.accountLinkId),
     type: ACCOUNT_LINK_PROGRESS_EVENT,
@@ -113,7 +122,7 @@ function isUniqueViolation(error: unknown): boolean {
  * when another link of the account became active meanwhile (the one-active index): this one is
  * cancelled then. null when the link was not open (any more).
  */
-async function activateLink(
+export async function activateLink(
   tx: TDb,
   linkId: string,
   now: Date,
@@ -146,12 +155,20 @@ async function activateLink(
   }
 }
 
-/** Ends a link the provider could not open, so the account is free for another attempt. */
-async function abandonLink(db: TDb, linkId: string, now: Date, message: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (await moveLink(tx, linkId, 'cancel', now)) {
-      await emitProgress(tx, { accountLinkId: linkId, status: 'failed', message });
-    }
+/**
+ * Ends a link the provider could not open, so the account is free for another attempt. False
+ * when it was not open any more.
+ */
+export async function abandonLink(
+  db: TDb,
+  linkId: string,
+  now: Date,
+  message: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await moveLink(tx, linkId, 'cancel', now))) return false;
+    await emitProgress(tx, { accountLinkId: linkId, status: 'failed', message });
+    return true;
   });
 }
 
@@ -164,7 +181,7 @@ async function readLink(db: TDb, linkId: string): Promise<TLinkRow | null> {
  * Brings a link up to date before it is answered: past its expiry it becomes `expired`; a paper
  * mandate the bank approved meanwhile becomes `active` (docs/accounts.md "Paper mandates").
  */
-async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLinkRow> {
+export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLinkRow> {
   if (!isOpen(link.state)) return link;
   const now = ctx.clock.now();
   if (link.expiresAt.getTime() <= now.getTime()) {
@@ -241,13 +258,111 @@ const LINK_TTL_MS: Record<TMandateRoute, number> = {
   paper: PAPER_MANDATE_TTL_MS,
 };
 
-/** A provider call whose failure is the bank's, not the payer's (502). */
-async function fromBank<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch {
-    throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+type TFoundAccount = NonNullable<
+  Awaited<ReturnType<TLinkContext['providers']['payments']['nameEnquiry']>>
+>;
+
+/**
+ * Asks the account's bank whether it holds the account (the provider's name enquiry): an unknown
+ * bank is 400 naming `institutionCode`, an account it does not hold ACCOUNT_NOT_FOUND_AT_BANK,
+ * and a bank that fails to answer `fault` (502).
+ */
+export async function findAccountAtBank(
+  ctx: Pick<TLinkContext, 'providers'>,
+  input: { accountNumber: string; institutionCode: string },
+  fault: TErrorCode = 'ACCOUNT_LINK_CREATE_FAILED',
+): Promise<{ bank: TBank; found: TFoundAccount }> {
+  const { institutionCode, accountNumber } = input;
+  const fromBank = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch {
+      throw new AppError(fault);
+    }
+  };
+  const bank = await fromBank(() => ctx.providers.payments.lookupBank(institutionCode));
+  if (!bank) {
+    throw new AppError('VALIDATION_FAILED', 'institutionCode: no bank has this institution code');
   }
+  const found = await fromBank(() =>
+    ctx.providers.payments.nameEnquiry({ institutionCode, accountNumber }),
+  );
+  if (!found) throw new AppError('ACCOUNT_NOT_FOUND_AT_BANK');
+  return { bank, found };
+}
+
+/** Adds an account the bank confirmed to the payer's accounts (or refreshes it): its id. */
+export async function addPayerAccount(
+  db: TDb,
+  payerId: string,
+  input: { accountNumber: string; institutionCode: string; bank: TBank; found: TFoundAccount },
+  now: Date,
+): Promise<string> {
+  const { found } = input;
+  const [account] = await db
+    .insert(payerAccounts)
+    .values({
+      id: randomId('acc'),
+      payerId,
+      institutionCode: input.institutionCode,
+      accountNumber: input.accountNumber,
+      accountName: found.accountName,
+      bankName: input.bank.name,
+      nameEnquiryId: found.nameEnquiryId,
+      createdAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [payerAccounts.payerId, payerAccounts.institutionCode, payerAccounts.accountNumber],
+      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId },
+    })
+    .returning({ id: payerAccounts.id });
+  if (!account) throw new Error('The payer account could not be recorded');
+  return account.id;
+}
+
+/**
+ * Opens a link for its account in one transaction: an attempt left past its expiry gives way; an
+ * account already linked is ACCOUNT_ALREADY_LINKED; another attempt still open is
+ * ACCOUNT_LINK_IN_PROGRESS (the one-open index decides, so of concurrent opens one wins).
+ */
+export async function openLink(
+  db: TDb,
+  link: typeof accountLinks.$inferInsert & { accountId: string; createdAt: Date },
+): Promise<void> {
+  const now = link.createdAt;
+  await db.transaction(async (tx) => {
+    // An attempt left past its expiry gives way to this one.
+    const stale = await tx
+      .update(accountLinks)
+      .set({ state: MANDATE_TRANSITIONS.expire.to, chargeStage: null, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.accountId, link.accountId),
+          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.expire.from]),
+          lte(accountLinks.expiresAt, now),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    for (const { id } of stale) {
+      await emitProgress(tx, {
+        accountLinkId: id,
+        status: 'failed',
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+      });
+    }
+    const [active] = await tx
+      .select({ id: accountLinks.id })
+      .from(accountLinks)
+      .where(and(eq(accountLinks.accountId, link.accountId), eq(accountLinks.state, 'active')))
+      .limit(1);
+    if (active) throw new AppError('ACCOUNT_ALREADY_LINKED');
+    try {
+      await tx.insert(accountLinks).values(link);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('ACCOUNT_LINK_IN_PROGRESS');
+      throw error;
+    }
+  });
 }
 
 /**
@@ -264,87 +379,29 @@ export async function createAccountLink(
 ): Promise<TAccountLink> {
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = input;
-  const bank = await fromBank(() => providers.payments.lookupBank(institutionCode));
-  if (!bank) {
-    throw new AppError('VALIDATION_FAILED', 'institutionCode: no bank has this institution code');
-  }
-  const found = await fromBank(() =>
-    providers.payments.nameEnquiry({ institutionCode, accountNumber }),
-  );
-  if (!found) throw new AppError('ACCOUNT_NOT_FOUND_AT_BANK');
+  const { bank, found } = await findAccountAtBank(ctx, input);
   if (nameKey(found.accountName) !== nameKey(input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
   const route = routeFor(found.integrations, service);
   const now = clock.now();
-
-  const [account] = await db
-    .insert(payerAccounts)
-    .values({
-      id: randomId('acc'),
-      payerId,
-      institutionCode,
-      accountNumber,
-      accountName: found.accountName,
-      bankName: bank.name,
-      nameEnquiryId: found.nameEnquiryId,
-      createdAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [payerAccounts.payerId, payerAccounts.institutionCode, payerAccounts.accountNumber],
-      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId },
-    })
-    .returning({ id: payerAccounts.id });
-  if (!account) throw new Error('The payer account could not be recorded');
-
-  const linkId = randomId(LINK_ID_PREFIX, 16);
+  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
+  const linkId = newLinkId();
   const testAmount =
     route === 'test_transfer'
       ? randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1)
       : null;
-  await db.transaction(async (tx) => {
-    // An attempt left past its expiry gives way to this one.
-    const stale = await tx
-      .update(accountLinks)
-      .set({ state: MANDATE_TRANSITIONS.expire.to, updatedAt: now })
-      .where(
-        and(
-          eq(accountLinks.accountId, account.id),
-          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.expire.from]),
-          lte(accountLinks.expiresAt, now),
-        ),
-      )
-      .returning({ id: accountLinks.id });
-    for (const { id } of stale) {
-      await emitProgress(tx, {
-        accountLinkId: id,
-        status: 'failed',
-        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
-      });
-    }
-    const [active] = await tx
-      .select({ id: accountLinks.id })
-      .from(accountLinks)
-      .where(and(eq(accountLinks.accountId, account.id), eq(accountLinks.state, 'active')))
-      .limit(1);
-    if (active) throw new AppError('ACCOUNT_ALREADY_LINKED');
-    try {
-      await tx.insert(accountLinks).values({
-        id: linkId,
-        payerId,
-        accountId: account.id,
-        route,
-        // The bank has the payer's part of a paper mandate once they sign the form.
-        state: route === 'paper' ? 'awaiting_authorisation' : 'created',
-        testAmount,
-        expiresAt: new Date(now.getTime() + LINK_TTL_MS[route]),
-        createdAt: now,
-        updatedAt: now,
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('ACCOUNT_LINK_IN_PROGRESS');
-      throw error;
-    }
+  await openLink(db, {
+    id: linkId,
+    payerId,
+    accountId,
+    route,
+    // The bank has the payer's part of a paper mandate once they sign the form.
+    state: route === 'paper' ? 'awaiting_authorisation' : 'created',
+    testAmount,
+    expiresAt: new Date(now.getTime() + LINK_TTL_MS[route]),
+    createdAt: now,
+    updatedAt: now,
   });
 
   const link: TAccountLink = {

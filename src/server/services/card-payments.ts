@@ -1,11 +1,13 @@
 import { and, eq, inArray, lt } from 'drizzle-orm';
+import { parseExpiryDate } from '../../domain/card-expiry';
 import { STEP_TEXT_AWAITING_3DS } from '../../domain/constants';
+import { ERROR_CATALOGUE } from '../../domain/errors';
 import type { TPaymentOrigin } from '../../domain/schemas/consent';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../domain/schemas/card';
 import type { TEncryptedCard } from '../../domain/schemas/card';
 import type { TAppContext } from '../context';
 import { paymentAttempts } from '../db/schema';
-import type { TCardChargeOutcome, TCardSummary } from '../providers/payments';
+import type { TCardChargeOutcome, TCardFailureReason, TCardSummary } from '../providers/payments';
 import { AppError } from './app-error';
 import { decryptCard } from './card-encryption-keys';
 import {
@@ -37,26 +39,58 @@ export const STALE_CHARGE_MS = 5 * 60 * 1_000;
 export const obfuscateCard = (card: Pick<TCardSummary, 'first6' | 'last4'>) =>
   `${card.first6}******${card.last4}`;
 
-/** What the payer reads when the network refuses: the catalogue's words, with the reason. */
-function failureOf(reason: Extract<TCardChargeOutcome, { kind: 'failed' }>['reason']): AppError {
+/** Why an issuer refused a card, as the payer reads it after the catalogue's words. */
+const REFUSAL_TEXT = {
+  // The page returns to the first consent screen on these words (spec §4).
+  insufficient_funds: 'Insufficient funds',
+  incorrect_pin: 'Incorrect PIN',
+  invalid_card: 'Check the card details',
+  declined: 'Declined by your bank',
+} as const;
+
+/** The catalogue's codes for a refused card and for a network that did not answer, by purpose. */
+const FAILURE_CODES = {
+  payment: { refused: 'CARD_PAYMENT_FAILED', fault: 'CARD_PAYMENT_PROCESSING_FAILED' },
+  linking: { refused: 'CARD_LINKING_FAILED', fault: 'CARD_LINK_FAILED' },
+} as const;
+
+/**
+ * What the payer reads when the network refuses a payment's or a link's charge: the catalogue's
+ * words, with the reason ('Card payment failed: Insufficient funds').
+ */
+export function cardFailureOf(
+  reason: TCardFailureReason,
+  purpose: keyof typeof FAILURE_CODES = 'payment',
+): AppError {
+  const codes = FAILURE_CODES[purpose];
   switch (reason) {
     case 'insufficient_funds':
-      // The page returns to the first consent screen on these words (spec §4).
-      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Insufficient funds');
     case 'incorrect_pin':
-      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Incorrect PIN');
     case 'invalid_card':
-      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Check the card details');
     case 'declined':
-      return new AppError('CARD_PAYMENT_FAILED', 'Card payment failed: Declined by your bank');
+      return new AppError(
+        codes.refused,
+        `${ERROR_CATALOGUE[codes.refused].message}: ${REFUSAL_TEXT[reason]}`,
+      );
     case 'incorrect_otp':
       return new AppError('OTP_VERIFICATION_FAILED');
     case 'three_ds_declined':
       return new AppError('THREE_DS_FAILED');
     case 'timeout':
-      return new AppError('CARD_PAYMENT_PROCESSING_FAILED');
+      return new AppError(codes.fault);
   }
 }
+
+/** A checked card's expiry ('MM/YY', as the network takes it) as kept with a card to save. */
+export function expiryColumnsOf(expiry: string) {
+  const { month, year } = parseExpiryDate(expiry);
+  if (month === null || year === null) throw new Error('A checked card has an unreadable expiry');
+  return { cardExpiryMonth: month, cardExpiryYear: year };
+}
+
+/** Whether an attempt's card is kept to be saved: the payer asked, and is signed in. */
+const savesCard = (attempt: Pick<TAttemptRow, 'saveCard' | 'payerId'>): boolean =>
+  attempt.saveCard && attempt.payerId !== null;
 
 const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin => ({
   paymentMethod: 'card',
@@ -67,9 +101,25 @@ const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin =>
   shouldPromptCardLinking: attempt.saveCard,
 });
 
-export type TCardPaymentResult =
+/** A card charge recorded: completed (a payment paid, a card linked), or waiting for the payer. */
+export type TCardChargeResult =
   | { kind: 'completed'; response: TCardChargeResponse; complete: TCardCompleteResponse }
   | { kind: 'waiting'; response: TCardChargeResponse };
+
+/** The answer to a charge waiting for the payer: the OTP screen, or the 3-D Secure challenge. */
+export function waitingResult(
+  outcome: Extract<TCardChargeOutcome, { kind: 'otp_required' | 'three_ds_required' }>,
+  charge: { paymentId: string; amount: number; transactionReference: string },
+): TCardChargeResult {
+  const base = { success: true, ...charge, displayMessage: outcome.displayMessage };
+  return {
+    kind: 'waiting',
+    response:
+      outcome.kind === 'otp_required'
+        ? { ...base, requiresOTP: true }
+        : { ...base, requires3DS: true, challengeUrl: outcome.challengeUrl },
+  };
+}
 
 /**
  * Records what the network answered for a charging attempt: completed (with the ledger), waiting
@@ -81,7 +131,7 @@ async function recordOutcome(
   attempt: TAttemptRow,
   outcome: TCardChargeOutcome,
   narration: string,
-): Promise<TCardPaymentResult> {
+): Promise<TCardChargeResult> {
   const { db, clock, providers } = ctx;
   const now = clock.now();
   const summary = outcome.card;
@@ -90,7 +140,7 @@ async function recordOutcome(
     : {};
   switch (outcome.kind) {
     case 'failed': {
-      const failure = failureOf(outcome.reason);
+      const failure = cardFailureOf(outcome.reason);
       await db
         .update(paymentAttempts)
         .set({ providerReference: outcome.providerReference, ...cardColumns })
@@ -122,28 +172,21 @@ async function recordOutcome(
           });
         }
       });
-      const base = {
-        success: true,
+      return waitingResult(outcome, {
         paymentId: attempt.paymentId,
         amount: attempt.amount,
-        displayMessage: outcome.displayMessage,
         transactionReference: attempt.id,
-      };
-      return {
-        kind: 'waiting',
-        response:
-          outcome.kind === 'otp_required'
-            ? { ...base, requiresOTP: true }
-            : { ...base, requires3DS: true, challengeUrl: outcome.challengeUrl },
-      };
+      });
     }
     case 'succeeded': {
       const card = outcome.card;
       const attemptWithCard = { ...attempt, ...cardColumns };
+      // The card is kept for POST /api/payments/save-card only where the signed-in payer asked.
+      const cardToken = savesCard(attempt) ? outcome.token : null;
       const completion = await db.transaction(async (tx) => {
         await tx
           .update(paymentAttempts)
-          .set({ providerReference: outcome.providerReference, ...cardColumns })
+          .set({ providerReference: outcome.providerReference, cardToken, ...cardColumns })
           .where(eq(paymentAttempts.id, attempt.id));
         return completeAttempt(
           tx,
@@ -154,7 +197,8 @@ async function recordOutcome(
             payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
             shouldPromptCardLinking: attempt.saveCard,
             shouldPromptBankAccountLinking: false,
-            cardWasSaved: false,
+            // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
+            cardWasSaved: cardToken !== null,
           },
           now,
         );
@@ -222,7 +266,7 @@ export async function payWithCard(
     cardDetails: TEncryptedCard;
     saveCard: boolean;
   },
-): Promise<TCardPaymentResult> {
+): Promise<TCardChargeResult> {
   const { db, clock, providers } = ctx;
   const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
@@ -262,7 +306,7 @@ export async function payWithCard(
           inArray(paymentAttempts.stage, ['awaiting_otp', 'awaiting_3ds']),
         ),
       );
-    const inserted = await insertAttempt(tx, {
+    const values = {
       paymentId: payable.payment.id,
       consentId: payable.consentId,
       method: 'card',
@@ -274,6 +318,10 @@ export async function payWithCard(
       saveCard: request.saveCard,
       createdAt: now,
       updatedAt: now,
+    } as const;
+    const inserted = await insertAttempt(tx, {
+      ...values,
+      ...(savesCard(values) ? expiryColumnsOf(card.expiry) : {}),
     });
     await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
     return inserted;
@@ -342,17 +390,39 @@ export async function answerSandboxThreeDs(
   providerReference: string,
   approved: boolean,
 ): Promise<{ status: 'completed' | 'failed'; message: string }> {
-  const cards = ctx.sandbox?.cards;
-  if (!cards) throw new AppError('NOT_FOUND');
   const attempt = await takeWaitingAttempt(ctx, { providerReference }, 'awaiting_3ds');
-  const outcome = await callNetwork(ctx, attempt, async () => {
-    const answer = cards.resolveThreeDs(providerReference, approved);
+  const outcome = await callNetwork(
+    ctx,
+    attempt,
+    sandboxChallenge(ctx, providerReference, approved),
+  );
+  return challengeResult(
+    recordOutcome(ctx, attempt, outcome, ''),
+    'Approved: the payment is complete.',
+  );
+}
+
+/** The sandbox network's call that answers a 3-D Secure challenge as the payer did. */
+export function sandboxChallenge(
+  ctx: Pick<TAppContext, 'sandbox'>,
+  providerReference: string,
+  approved: boolean,
+): () => Promise<TCardChargeOutcome> {
+  return async () => {
+    const answer = ctx.sandbox?.cards.resolveThreeDs(providerReference, approved);
     if (!answer) throw new Error('The sandbox does not know this challenge');
     return answer;
-  });
+  };
+}
+
+/** What the challenge page says once the outcome is recorded: completed, or the failure. */
+export async function challengeResult(
+  recorded: Promise<unknown>,
+  completed: string,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
   try {
-    await recordOutcome(ctx, attempt, outcome, '');
-    return { status: 'completed', message: 'Approved: the payment is complete.' };
+    await recorded;
+    return { status: 'completed', message: completed };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     return { status: 'failed', message: error.message };

@@ -35,6 +35,12 @@ export const ledgerAccount = {
     kind: 'provider_clearing',
     merchantId: null,
   }),
+  /** Test charges of card links, held between the charge and its refund. */
+  linkTestCharges: (): TLedgerAccountRef => ({
+    id: 'provider_clearing:link_test_charges',
+    kind: 'provider_clearing',
+    merchantId: null,
+  }),
   /** A merchant's collection ("shield") wallet: immediate payments land here. */
   collectionWallet: (merchantId: string): TLedgerAccountRef => ({
     id: `collection_wallet:${merchantId}`,

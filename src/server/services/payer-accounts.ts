@@ -14,6 +14,7 @@ import { accountLinks, payerAccounts, payers } from '../db/schema';
 import { appendEvent, eventStreams } from '../events/event-log';
 import type { TBankIntegration } from '../providers/payments';
 import { AppError } from './app-error';
+import { obfuscateCard } from './card-payments';
 import { issueStreamTicket } from './event-stream-tickets';
 
 /*
@@ -240,9 +241,28 @@ export async function listPayerAccounts(
       statusDetail: approved ? 'Approved' : null,
       isAlreadyLinked: approved,
       nameEnquiryId: account.nameEnquiryId,
-      integrations: integrationsOf(banks.get(account.institutionCode)?.integrations ?? [], routes),
+      integrations: withSavedCard(
+        integrationsOf(banks.get(account.institutionCode)?.integrations ?? [], routes),
+        account,
+      ),
     };
   });
+}
+
+/**
+ * The card saved on an account, as its row shows it (spec §2 'Card & Bank • ****1234'): masked.
+ * Its token charges the card and never leaves the server.
+ */
+function withSavedCard(
+  integrations: TAccountIntegrations,
+  account: typeof payerAccounts.$inferSelect,
+): TAccountIntegrations {
+  const { cardFirst6: first6, cardLast4: last4 } = account;
+  if (!integrations.card || !first6 || !last4) return integrations;
+  return {
+    ...integrations,
+    card: { ...integrations.card, obfuscatedCard: obfuscateCard({ first6, last4 }) },
+  };
 }
 
 /** GET /api/bank-lookups/{institutionCode}: the ways a bank lets an account be linked. */

@@ -2,10 +2,21 @@
  * A payer's bank accounts and the mandates that link them (spec §2 "Account-linking panel", §3
  * User account, §5 "already linked"): an account is added once per payer, and each attempt to
  * link it is an account link whose mandate moves created → awaiting_authorisation → active, or
- * ends expired or cancelled.
+ * ends expired or cancelled. A card saved to an account (spec §1 "save a card to an account") is
+ * kept on the account as its provider token and masked form, never its number, CVV or PIN.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { TCardBrand } from '../../../domain/card-brand';
 import { payers } from './identity';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -23,15 +34,31 @@ export const payerAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     /** The bank's answer to the name enquiry that found the account, when one did. */
     nameEnquiryId: text('name_enquiry_id'),
+    /** The saved card's provider token: what charges it again (spec §3 integrations.card.token). */
+    cardToken: text('card_token'),
+    cardBrand: text('card_brand').$type<TCardBrand>(),
+    cardFirst6: text('card_first6'),
+    cardLast4: text('card_last4'),
+    cardExpiryMonth: integer('card_expiry_month'),
+    /** Four digits, e.g. 2030. */
+    cardExpiryYear: integer('card_expiry_year'),
+    cardSavedAt: at('card_saved_at'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('payer_accounts_one_per_payer').on(t.payerId, t.institutionCode, t.accountNumber),
+    // A saved card is whole or absent: never a token without the card it charges, or a half.
+    check(
+      'payer_accounts_card_whole',
+      sql`(card_token IS NULL AND card_brand IS NULL AND card_first6 IS NULL AND card_last4 IS NULL AND card_expiry_month IS NULL AND card_expiry_year IS NULL AND card_saved_at IS NULL) OR (card_token IS NOT NULL AND card_brand IS NOT NULL AND card_first6 IS NOT NULL AND card_last4 IS NOT NULL AND card_expiry_month IS NOT NULL AND card_expiry_year IS NOT NULL AND card_saved_at IS NOT NULL)`,
+    ),
   ],
 );
 
 /** How a mandate is authorised (the bank's integrations decide, spec §2 panel steps). */
 export const LINK_ROUTES = ['test_transfer', 'auth_params', 'paper', 'card'] as const;
+/** Where a card link's test charge waits (route card): at the network, or for the payer. */
+export const CARD_LINK_CHARGE_STAGES = ['charging', 'awaiting_otp', 'awaiting_3ds'] as const;
 export const MANDATE_STATES = [
   'created',
   'awaiting_authorisation',
@@ -52,13 +79,20 @@ export const accountLinks = pgTable(
       .references(() => payerAccounts.id, { onDelete: 'cascade' }),
     route: text('route', { enum: LINK_ROUTES }).notNull(),
     state: text('state', { enum: MANDATE_STATES }).notNull().default('created'),
-    /** The test transfer's amount in kobo (route test_transfer). */
+    /** The test transfer's or the card's test charge's amount in kobo (routes test_transfer, card). */
     testAmount: bigint('test_amount', { mode: 'number' }),
     /** The one-time account the test transfer goes to (route test_transfer). */
     payInAccountNumber: text('pay_in_account_number'),
     /** The alternate service's reference (route auth_params). */
     remitaTransRef: text('remita_trans_ref').unique(),
     requestId: text('request_id'),
+    /** The card network's reference for the test charge (route card). */
+    providerReference: text('provider_reference').unique(),
+    /** Where an open card link's test charge waits (route card); null once it ended. */
+    chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
+    /** The expiry of the card being linked, kept for the card saved once the charge succeeds. */
+    cardExpiryMonth: integer('card_expiry_month'),
+    cardExpiryYear: integer('card_expiry_year'),
     /** Wrong answers to the alternate service's auth parameters; the fifth cancels the link. */
     authTries: integer('auth_tries').notNull().default(0),
     expiresAt: at('expires_at').notNull(),

@@ -9,13 +9,16 @@ import {
   boolean,
   check,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { TCardBrand } from '../../../domain/card-brand';
 import type { TErrorCode } from '../../../domain/errors';
+import { payerAccounts } from './accounts';
 import { consents, merchants, payments } from './consents';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -59,10 +62,20 @@ export const paymentAttempts = pgTable(
     /** What the payer sees now (spec §4 progress text), e.g. 'Waiting for transfer confirmation...'. */
     stepText: text('step_text'),
     /** What is kept of a card: brand, first 6, last 4. Never the number, CVV or PIN. */
-    cardBrand: text('card_brand'),
+    cardBrand: text('card_brand').$type<TCardBrand>(),
     cardFirst6: text('card_first6'),
     cardLast4: text('card_last4'),
     saveCard: boolean('save_card').notNull().default(false),
+    /**
+     * A card the signed-in payer asked to save (saveCard): its expiry and, once the charge
+     * succeeded, the provider's token, until POST /api/payments/save-card puts it on an account.
+     */
+    cardExpiryMonth: integer('card_expiry_month'),
+    cardExpiryYear: integer('card_expiry_year'),
+    cardToken: text('card_token'),
+    /** The account the card was saved to; set once, in the statement that checks it was not. */
+    cardSavedTo: text('card_saved_to').references(() => payerAccounts.id, { onDelete: 'set null' }),
+    cardSavedAt: timestamp('card_saved_at', { withTimezone: true }),
     /** The one-time transfer account (spec §3 Transfer details) while this attempt waits on it. */
     transferDetails: jsonb('transfer_details').$type<{
       bankName: string;
@@ -137,6 +150,9 @@ export const LEDGER_TRANSACTION_KINDS = [
   'transfer_return',
   'account_debit',
   'chip_card_payment',
+  /** A card's test charge that proves the payer holds the card they link (docs/accounts.md). */
+  'link_test_charge',
+  /** That test charge, refunded to the card at once. */
   'test_charge_refund',
   /** A payer's test transfer that proves they hold the account they link (docs/accounts.md). */
   'link_test_transfer',

@@ -1,0 +1,770 @@
+// Linking a card to a payer's bank account (spec §7 card calls, card-linking stream; docs/accounts.md
+// "Linking by card"): each sandbox card through its path, the test charge and its refund in the
+// books, the stream's events, the refusals, concurrency and retries, and saving a paid card.
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { accountRowSubtitle } from '../../domain/account-row';
+import { OTP_RETRY_AFTER_MS } from '../../domain/constants';
+import type { TUserAccount } from '../../domain/schemas/user-account';
+import {
+  accountLinks,
+  events,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+  payerAccounts,
+} from '../db/schema';
+import { checkLedger } from '../services/ledger';
+import { startTestApp, testClock } from '../test-support';
+import { signUp, testPhone } from '../test-support-identity';
+import {
+  consentWithPayment,
+  encryptedCard,
+  paymentEvents,
+  sandboxAccount,
+  sandboxCard,
+  type TCardScenarioName,
+} from '../test-support-payments';
+import { collectSse } from '../test-support-sse';
+
+const clock = testClock('2027-05-10T09:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let base: string;
+beforeAll(async () => {
+  ctx = await startTestApp({
+    clock,
+    rateLimits: {
+      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
+      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
+      loginsPerAddress: { max: 1_000, windowMs: 60_000 },
+    },
+  });
+  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** The account a card links in the sandbox: its bank takes cards and nothing else. */
+const CARD_ACCOUNT = sandboxAccount('links_by_card');
+const saveToAccount = {
+  accountNumber: CARD_ACCOUNT.accountNumber,
+  institutionCode: CARD_ACCOUNT.institutionCode,
+};
+
+async function payer() {
+  const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+  return { token, payerId: user.userId };
+}
+
+const post = (url: string, token: string | null, payload: object, key?: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    payload,
+  });
+
+/** The linking body the page sends (spec §7): saveCard, the account, the encrypted card. */
+async function linkBody(scenario: TCardScenarioName, account = saveToAccount) {
+  return {
+    saveCard: true,
+    saveToAccount: account,
+    cardDetails: await encryptedCard(ctx.app, sandboxCard(scenario)),
+  };
+}
+
+async function link(token: string, scenario: TCardScenarioName, account = saveToAccount) {
+  return post('/api/payments/card', token, await linkBody(scenario, account));
+}
+
+const complete = (token: string | null, paymentId: string, otp: string, consentId?: string) =>
+  post('/api/payments/card/complete', token, {
+    paymentId,
+    otp,
+    ...(consentId ? { consentId } : {}),
+  });
+
+const answerChallenge = (challengeUrl: string, approved: boolean) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `/api/sandbox/3ds/${challengeUrl.split('/sandbox/3ds/')[1] ?? ''}`,
+    payload: { approved },
+  });
+
+const errorOf = (response: { json: () => unknown }) =>
+  (response.json() as { error: { code: string; message: string } }).error;
+
+/** The payer's card-linking stream as written: event names and data, oldest first. */
+async function cardLinkingEvents(payerId: string) {
+  const rows = await ctx.database.db
+    .select()
+    .from(events)
+    .where(eq(events.stream, `card-linking:${payerId}`))
+    .orderBy(events.id);
+  return rows.map((r): Record<string, unknown> => ({ type: r.type, ...r.data }));
+}
+
+async function linkRow(linkId: string) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(accountLinks)
+    .where(eq(accountLinks.id, linkId));
+  return row;
+}
+
+/** The ledger transactions booked for a link, with their entries. */
+async function booksOf(linkId: string) {
+  const transactions = await ctx.database.db
+    .select()
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.reference, linkId))
+    .orderBy(ledgerTransactions.id);
+  const entries = transactions.length
+    ? await ctx.database.db
+        .select()
+        .from(ledgerEntries)
+        .where(
+          inArray(
+            ledgerEntries.transactionId,
+            transactions.map((t) => t.id),
+          ),
+        )
+    : [];
+  return {
+    kinds: transactions.map((t) => t.kind),
+    entries: transactions.map((t) =>
+      entries
+        .filter((e) => e.transactionId === t.id)
+        .map((e) => ({ account: e.accountId, amount: e.amount })),
+    ),
+  };
+}
+
+async function accountsOf(token: string): Promise<TUserAccount[]> {
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/accounts/user',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ accounts: TUserAccount[] }>().accounts;
+}
+
+/** What a linked card account shows, with the card's masked digits (spec §2 account row). */
+async function expectCardLinked(token: string, scenario: TCardScenarioName) {
+  const number = sandboxCard(scenario).number;
+  const obfuscatedCard = `${number.slice(0, 6)}******${number.slice(-4)}`;
+  const [account] = await accountsOf(token);
+  expect(account).toMatchObject({
+    accountNumber: CARD_ACCOUNT.accountNumber,
+    institutionCode: CARD_ACCOUNT.institutionCode,
+    accountName: CARD_ACCOUNT.accountName,
+    linkStatus: 'approved',
+    statusDetail: 'Approved',
+    isAlreadyLinked: true,
+    integrations: {
+      card: { possible: true, active: true, linked: true, obfuscatedCard, token: null },
+    },
+  });
+  if (!account) throw new Error('no account');
+  expect(accountRowSubtitle(account)).toBe(
+    `Card & Bank • ****${CARD_ACCOUNT.accountNumber.slice(-4)}`,
+  );
+  // A row with no account number (a card alone) shows the card itself.
+  expect(accountRowSubtitle({ ...account, accountNumber: null })).toBe(`Card • ${obfuscatedCard}`);
+}
+
+const progress = (paymentId: string) => ({
+  type: 'card_linking_progress',
+  event: 'card_linking_progress',
+  paymentId,
+  message: 'Processing card linking...',
+});
+const linkedEvents = (paymentId: string) => [
+  progress(paymentId),
+  progress(paymentId),
+  {
+    type: 'card_linking_success',
+    event: 'card_linking_success',
+    paymentId,
+    message: 'Card linking completed!',
+  },
+];
+
+/** The test charge and its refund: booked once each, netting to zero on every account. */
+async function expectChargedAndRefunded(linkId: string, amount: number) {
+  expect(amount).toBeGreaterThanOrEqual(100);
+  expect(amount).toBeLessThanOrEqual(1_000);
+  expect(Number.isInteger(amount)).toBe(true);
+  const books = await booksOf(linkId);
+  expect(books.kinds).toEqual(['link_test_charge', 'test_charge_refund']);
+  expect(books.entries).toEqual([
+    expect.arrayContaining([
+      { account: 'payer_source:card', amount: -amount },
+      { account: 'provider_clearing:link_test_charges', amount },
+    ]),
+    expect.arrayContaining([
+      { account: 'provider_clearing:link_test_charges', amount: -amount },
+      { account: 'payer_source:card', amount },
+    ]),
+  ]);
+}
+
+describe('linking a card, each sandbox card through its path', () => {
+  it('pin_only: charged, refunded and linked at once; the account shows the card', async () => {
+    const { token, payerId } = await payer();
+    const response = await link(token, 'pin_only');
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<{ paymentId: string; amount: number }>();
+    expect(body).toEqual({
+      success: true,
+      paymentId: expect.stringMatching(/^alk_/),
+      amount: expect.any(Number),
+      transactionReference: body.paymentId,
+      message: 'Your account has been linked and is ready for future payments.',
+    });
+    expect(await linkRow(body.paymentId)).toMatchObject({
+      route: 'card',
+      state: 'active',
+      chargeStage: null,
+      testAmount: body.amount,
+    });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await cardLinkingEvents(payerId)).toEqual(linkedEvents(body.paymentId));
+    await expectCardLinked(token, 'pin_only');
+    // The account keeps the token and the masked card, never the number.
+    const [saved] = await ctx.database.db
+      .select()
+      .from(payerAccounts)
+      .where(eq(payerAccounts.payerId, payerId));
+    expect(saved).toMatchObject({
+      cardToken: expect.stringMatching(/^sbx_tok_/),
+      cardBrand: 'visa',
+      cardFirst6: '408408',
+      cardLast4: '0003',
+      cardExpiryMonth: 12,
+      cardExpiryYear: 2030,
+    });
+    expect(JSON.stringify(saved)).not.toContain(sandboxCard('pin_only').number);
+  });
+
+  it('pin_otp: asks for the OTP; the right one links it, answered as a card_linking charge', async () => {
+    const { token, payerId } = await payer();
+    const started = await link(token, 'pin_otp');
+    expect(started.statusCode).toBe(200);
+    const body = started.json<{ paymentId: string; amount: number }>();
+    expect(body).toMatchObject({
+      success: true,
+      requiresOTP: true,
+      paymentId: expect.stringMatching(/^alk_/),
+      displayMessage: expect.any(String),
+    });
+    expect(await linkRow(body.paymentId)).toMatchObject({
+      state: 'created',
+      chargeStage: 'awaiting_otp',
+    });
+    expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+    const done = await complete(token, body.paymentId, sandboxCard('pin_otp').otp);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({
+      success: true,
+      message: 'Your account has been linked and is ready for future payments.',
+      obfuscatedCard: '539983******0024',
+      payerCard: { obfuscatedCard: '539983******0024', brand: 'mastercard' },
+      paymentType: 'card_linking',
+      shouldPromptCardLinking: false,
+      amount: body.amount,
+      narration: 'Card linking test charge',
+    });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await cardLinkingEvents(payerId)).toEqual(linkedEvents(body.paymentId));
+    await expectCardLinked(token, 'pin_otp');
+    // The OTP was used: the link is already made.
+    const again = await complete(token, body.paymentId, sandboxCard('pin_otp').otp);
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again).code).toBe('ACCOUNT_ALREADY_LINKED');
+  });
+
+  it('pin_otp with a wrong OTP: OTP verification failed, on the stream too; nothing booked', async () => {
+    const { token, payerId } = await payer();
+    const started = await link(token, 'pin_otp');
+    const { paymentId } = started.json<{ paymentId: string }>();
+    const wrong = await complete(token, paymentId, '000000');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      success: false,
+      error: { code: 'OTP_VERIFICATION_FAILED', message: 'OTP verification failed' },
+    });
+    expect(await cardLinkingEvents(payerId)).toEqual([
+      {
+        type: 'card_linking_failed',
+        event: 'card_linking_failed',
+        paymentId,
+        error: 'OTP verification failed',
+      },
+    ]);
+    expect(await linkRow(paymentId)).toMatchObject({ state: 'cancelled', chargeStage: null });
+    expect((await booksOf(paymentId)).kinds).toEqual([]);
+    expect((await accountsOf(token))[0]?.integrations.card).toMatchObject({ linked: false });
+    // The account is free for the next attempt.
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+  });
+
+  it('three_ds approved on the sandbox challenge page: linked, the stream tells the waiting page', async () => {
+    const { token, payerId } = await payer();
+    const started = await link(token, 'three_ds');
+    const body = started.json<{ paymentId: string; amount: number; challengeUrl: string }>();
+    expect(body).toMatchObject({ success: true, requires3DS: true, paymentId: expect.any(String) });
+    expect(body.challengeUrl).toMatch(/^http:\/\/localhost:3999\/sandbox\/3ds\//);
+    // The challenge page shows the test charge's amount.
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: new URL(body.challengeUrl).pathname,
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(200);
+    const answer = await answerChallenge(body.challengeUrl, true);
+    expect(answer.json()).toEqual({
+      success: true,
+      status: 'completed',
+      message: 'Approved: the card is linked.',
+    });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await cardLinkingEvents(payerId)).toEqual(linkedEvents(body.paymentId));
+    await expectCardLinked(token, 'three_ds');
+    // A challenge is answered once.
+    expect((await answerChallenge(body.challengeUrl, true)).statusCode).toBe(404);
+  });
+
+  it('three_ds refused: 3DS authentication failed on the stream, the link cancelled, nothing booked', async () => {
+    const { token, payerId } = await payer();
+    const body = (await link(token, 'three_ds')).json<{
+      paymentId: string;
+      challengeUrl: string;
+    }>();
+    const answer = await answerChallenge(body.challengeUrl, false);
+    expect(answer.json()).toEqual({
+      success: true,
+      status: 'failed',
+      message: '3DS authentication failed',
+    });
+    expect(await cardLinkingEvents(payerId)).toEqual([
+      {
+        type: 'card_linking_failed',
+        event: 'card_linking_failed',
+        paymentId: body.paymentId,
+        error: '3DS authentication failed',
+      },
+    ]);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+  });
+
+  it.each([
+    [
+      'declined',
+      402,
+      'CARD_LINKING_FAILED',
+      'Card linking failed: Declined by your bank',
+      'failed',
+    ],
+    [
+      'insufficient_funds',
+      402,
+      'CARD_LINKING_FAILED',
+      'Card linking failed: Insufficient funds',
+      'failed',
+    ],
+    ['timeout', 502, 'CARD_LINK_FAILED', 'Failed to link card', 'error'],
+  ] as const)(
+    '%s: %i %s, card_linking_%s on the stream, nothing booked',
+    async (scenario, status, code, message, kind) => {
+      const { token, payerId } = await payer();
+      const response = await link(token, scenario);
+      expect(response.statusCode).toBe(status);
+      expect(response.json()).toEqual({ success: false, error: { code, message } });
+      const [event] = await cardLinkingEvents(payerId);
+      expect(event).toEqual({
+        type: `card_linking_${kind}`,
+        event: `card_linking_${kind}`,
+        paymentId: expect.stringMatching(/^alk_/),
+        error: message,
+      });
+      const paymentId = String(event?.paymentId);
+      expect(await linkRow(paymentId)).toMatchObject({ state: 'cancelled' });
+      expect((await booksOf(paymentId)).kinds).toEqual([]);
+    },
+  );
+
+  it('a card network that fails to answer: 502 Failed to link card, card_linking_error', async () => {
+    const { token, payerId } = await payer();
+    const network = vi
+      .spyOn(ctx.context.providers.payments, 'chargeCard')
+      .mockRejectedValueOnce(new Error('connection reset'));
+    try {
+      const response = await link(token, 'pin_only');
+      expect(response.statusCode).toBe(502);
+      expect(errorOf(response)).toEqual({
+        code: 'CARD_LINK_FAILED',
+        message: 'Failed to link card',
+      });
+    } finally {
+      network.mockRestore();
+    }
+    expect((await cardLinkingEvents(payerId)).map((e) => e.type)).toEqual(['card_linking_error']);
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+  });
+
+  it('streams the events live to the payer holding a card-linking ticket', async () => {
+    const { token } = await payer();
+    const issued = await post('/api/events/tickets', token, { stream: 'card-linking' });
+    expect(issued.statusCode).toBe(200);
+    const { ticket } = issued.json<{ ticket: string }>();
+    let paymentId = '';
+    const { status, events: seen } = await collectSse(
+      base,
+      `/api/events/card-linking?ticket=${ticket}`,
+      (got) => got.some((e) => e.event === 'card_linking_success'),
+      {},
+      async () => {
+        const started = await link(token, 'pin_only');
+        paymentId = started.json<{ paymentId: string }>().paymentId;
+      },
+    );
+    expect(status).toBe(200);
+    expect(seen.filter((e) => e.event.startsWith('card_linking')).map((e) => e.event)).toEqual([
+      'card_linking_progress',
+      'card_linking_progress',
+      'card_linking_success',
+    ]);
+    expect(seen.at(-1)?.data).toMatchObject({ paymentId });
+  });
+});
+
+describe('who may link, and which accounts', () => {
+  it('refuses the linking call on the public route: sign-in first (spec §6)', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const response = await post('/api/payments/card/public', null, {
+      ...(await linkBody('pin_only')),
+      consentId: consent.consentId,
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      success: false,
+      error: {
+        code: 'SIGN_IN_REQUIRED',
+        message: 'This consent requires authentication to proceed',
+      },
+    });
+  });
+
+  it('needs a bearer token on /api/payments/card and for a link’s OTP', async () => {
+    const anonymous = await post('/api/payments/card', null, await linkBody('pin_only'));
+    expect(anonymous.statusCode).toBe(401);
+    const { token } = await payer();
+    const { paymentId } = (await link(token, 'pin_otp')).json<{ paymentId: string }>();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const otp = await complete(null, paymentId, '123456', consent.consentId);
+    expect(otp.statusCode).toBe(401);
+    expect(errorOf(otp).code).toBe('SIGN_IN_REQUIRED');
+  });
+
+  it("reads another payer's link as no OTP waiting", async () => {
+    const owner = await payer();
+    const stranger = await payer();
+    const { paymentId } = (await link(owner.token, 'pin_otp')).json<{ paymentId: string }>();
+    const theirs = await complete(stranger.token, paymentId, '123456');
+    expect(theirs.statusCode).toBe(400);
+    expect(errorOf(theirs).code).toBe('NO_OTP_DATA');
+    expect(await linkRow(paymentId)).toMatchObject({ chargeStage: 'awaiting_otp' });
+  });
+
+  it.each([
+    ['paper_mandate', 400, 'ACCOUNT_NOT_SUPPORTED'],
+    ['not_supported', 400, 'ACCOUNT_NOT_SUPPORTED'],
+  ] as const)(
+    'refuses an account whose bank takes no card (%s): %i %s',
+    async (scenario, status, code) => {
+      const { token } = await payer();
+      const { accountNumber, institutionCode } = sandboxAccount(scenario);
+      const response = await link(token, 'pin_only', { accountNumber, institutionCode });
+      expect(response.statusCode).toBe(status);
+      expect(errorOf(response).code).toBe(code);
+    },
+  );
+
+  it('refuses a number the bank does not hold, and an unknown bank naming the field', async () => {
+    const { token } = await payer();
+    const unknown = await link(token, 'pin_only', {
+      accountNumber: '0000000000',
+      institutionCode: CARD_ACCOUNT.institutionCode,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(errorOf(unknown).code).toBe('ACCOUNT_NOT_FOUND_AT_BANK');
+    const noBank = await link(token, 'pin_only', { ...saveToAccount, institutionCode: '999' });
+    expect(noBank.statusCode).toBe(400);
+    expect(errorOf(noBank).message).toContain('institutionCode');
+  });
+});
+
+describe('one link per account, one attempt at a time', () => {
+  it('answers 409 ACCOUNT_ALREADY_LINKED for an account this payer linked, charging nothing', async () => {
+    const { token, payerId } = await payer();
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+    const again = await link(token, 'pin_otp');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      success: false,
+      error: { code: 'ACCOUNT_ALREADY_LINKED', message: 'This account is already linked' },
+    });
+    const links = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, payerId));
+    expect(links.map((l) => l.state)).toEqual(['active']);
+  });
+
+  it('of two attempts at once on one account exactly one wins; the other is 409 ACCOUNT_LINK_IN_PROGRESS', async () => {
+    const { token, payerId } = await payer();
+    const bodies = [await linkBody('pin_otp'), await linkBody('pin_otp')];
+    const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.statusCode === 409);
+    expect(refused && errorOf(refused).code).toBe('ACCOUNT_LINK_IN_PROGRESS');
+    const open = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(and(eq(accountLinks.payerId, payerId), eq(accountLinks.state, 'created')));
+    expect(open).toHaveLength(1);
+  });
+
+  it('of ten frictionless attempts at once exactly one links and is charged', async () => {
+    const { token, payerId } = await payer();
+    const bodies = await Promise.all(Array.from({ length: 10 }, () => linkBody('pin_only')));
+    const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+      expect(refused.statusCode).toBe(409);
+      expect(['ACCOUNT_LINK_IN_PROGRESS', 'ACCOUNT_ALREADY_LINKED']).toContain(
+        errorOf(refused).code,
+      );
+    }
+    const links = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, payerId));
+    expect(links.map((l) => l.state)).toEqual(['active']);
+    const [won] = links;
+    expect((await booksOf(won?.id ?? '')).kinds).toEqual([
+      'link_test_charge',
+      'test_charge_refund',
+    ]);
+  });
+
+  it('a charge left waiting for its OTP blocks a new attempt until the OTP retry time, then gives way', async () => {
+    const { token, payerId } = await payer();
+    const first = (await link(token, 'pin_otp')).json<{ paymentId: string }>();
+    const soon = await link(token, 'pin_only');
+    expect(soon.statusCode).toBe(409);
+    expect(errorOf(soon).code).toBe('ACCOUNT_LINK_IN_PROGRESS');
+    clock.advance(OTP_RETRY_AFTER_MS + 1_000);
+    const later = await link(token, 'pin_only');
+    expect(later.statusCode).toBe(200);
+    expect(await linkRow(first.paymentId)).toMatchObject({ state: 'cancelled' });
+    expect((await cardLinkingEvents(payerId))[0]).toMatchObject({
+      type: 'card_linking_failed',
+      paymentId: first.paymentId,
+    });
+    const late = await complete(token, first.paymentId, '123456');
+    expect(late.statusCode).toBe(409);
+    expect(errorOf(late).code).toBe('ACCOUNT_LINK_CANCELLED');
+  });
+});
+
+describe('retries', () => {
+  it('a retried link with its Idempotency-Key gets the first answer and charges once', async () => {
+    const { token, payerId } = await payer();
+    const body = await linkBody('pin_only');
+    const key = `link-${payerId}`;
+    const first = await post('/api/payments/card', token, body, key);
+    const again = await post('/api/payments/card', token, body, key);
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    const links = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, payerId));
+    expect(links).toHaveLength(1);
+    const reused = await post('/api/payments/card', token, await linkBody('pin_otp'), key);
+    expect(reused.statusCode).toBe(409);
+    expect(errorOf(reused).code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('a retried OTP with its Idempotency-Key gets the first answer', async () => {
+    const { token } = await payer();
+    const { paymentId } = (await link(token, 'pin_otp')).json<{ paymentId: string }>();
+    const body = { paymentId, otp: '123456' };
+    const first = await post('/api/payments/card/complete', token, body, `otp-${paymentId}`);
+    const again = await post('/api/payments/card/complete', token, body, `otp-${paymentId}`);
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+  });
+});
+
+describe('saving the card of a paid payment (POST /api/payments/save-card)', () => {
+  /** A signed-in payer pays a consent's payment by card, asking to save it or not. */
+  async function paidByCard(token: string, saveCard: boolean) {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const paid = await post('/api/payments/card', token, {
+      paymentId: consent.paymentId,
+      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+      saveCard,
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    return consent;
+  }
+
+  const saveCard = (token: string, paymentId: string, account = saveToAccount, key?: string) =>
+    post('/api/payments/save-card', token, { paymentId, ...account }, key);
+
+  it('puts the card on the account, which the card then links; a second save is refused', async () => {
+    const { token } = await payer();
+    const consent = await paidByCard(token, true);
+    const completed = (await paymentEvents(ctx.database, consent.paymentId)).at(-1);
+    expect(completed).toMatchObject({
+      status: 'completed',
+      shouldPromptCardLinking: true,
+      cardWasSaved: true,
+    });
+    const saved = await saveCard(token, consent.paymentId);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({
+      ok: true,
+      message: 'Your card has been saved to this account.',
+    });
+    await expectCardLinked(token, 'pin_only');
+    // The consent's payment no longer prompts for its card to be linked.
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/consent/${consent.consentId}?clientId=${consent.client.clientId}`,
+    });
+    const payment = read
+      .json<{ consent: { payments: Array<{ type: string; origin: Record<string, unknown> }> } }>()
+      .consent.payments.find((p) => p.type === 'immediate');
+    expect(payment?.origin).toMatchObject({
+      paymentMethod: 'card',
+      shouldPromptCardLinking: false,
+    });
+    const again = await saveCard(token, consent.paymentId);
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again).code).toBe('CARD_ALREADY_SAVED');
+  });
+
+  it('answers a retry with its Idempotency-Key as the first save', async () => {
+    const { token } = await payer();
+    const consent = await paidByCard(token, true);
+    const key = `save-${consent.paymentId}`;
+    const first = await saveCard(token, consent.paymentId, saveToAccount, key);
+    const again = await saveCard(token, consent.paymentId, saveToAccount, key);
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
+    expect(again.json()).toEqual(first.json());
+  });
+
+  it("answers 404 for another payer's payment, an unknown one, and one paid without sign-in", async () => {
+    const owner = await payer();
+    const stranger = await payer();
+    const consent = await paidByCard(owner.token, true);
+    const theirs = await saveCard(stranger.token, consent.paymentId);
+    expect(theirs.statusCode).toBe(404);
+    expect(errorOf(theirs).code).toBe('NOT_FOUND');
+    expect((await saveCard(owner.token, 'pay_unknown')).statusCode).toBe(404);
+    // Anyone holding a consent link could claim an anonymous payer's card: it is not kept.
+    const anonymous = await consentWithPayment(ctx.app, ctx.database);
+    const paid = await post('/api/payments/card/public', null, {
+      paymentId: anonymous.paymentId,
+      consentId: anonymous.consentId,
+      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+      saveCard: true,
+    });
+    expect(paid.statusCode).toBe(200);
+    expect((await paymentEvents(ctx.database, anonymous.paymentId)).at(-1)).toMatchObject({
+      shouldPromptCardLinking: true,
+      cardWasSaved: false,
+    });
+    expect((await saveCard(owner.token, anonymous.paymentId)).statusCode).toBe(404);
+  });
+
+  it('answers 409 CARD_NOT_SAVABLE for a card the payer did not ask to save, and an unpaid payment', async () => {
+    const { token } = await payer();
+    const consent = await paidByCard(token, false);
+    expect((await paymentEvents(ctx.database, consent.paymentId)).at(-1)).toMatchObject({
+      shouldPromptCardLinking: false,
+      cardWasSaved: false,
+    });
+    const refused = await saveCard(token, consent.paymentId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      success: false,
+      error: {
+        code: 'CARD_NOT_SAVABLE',
+        message:
+          'This payment was not paid by a card that can be saved. Please link your card instead.',
+      },
+    });
+    const unpaid = await consentWithPayment(ctx.app, ctx.database);
+    const declined = await post('/api/payments/card', token, {
+      paymentId: unpaid.paymentId,
+      cardDetails: await encryptedCard(ctx.app, sandboxCard('declined')),
+      saveCard: true,
+    });
+    expect(declined.statusCode).toBe(402);
+    expect(errorOf(await saveCard(token, unpaid.paymentId)).code).toBe('CARD_NOT_SAVABLE');
+  });
+
+  it('refuses an account already linked, and the card stays savable to another', async () => {
+    const { token } = await payer();
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+    const consent = await paidByCard(token, true);
+    const linked = await saveCard(token, consent.paymentId);
+    expect(linked.statusCode).toBe(409);
+    expect(errorOf(linked).code).toBe('ACCOUNT_ALREADY_LINKED');
+    // Another account whose bank takes cards.
+    const other = sandboxAccount('insufficient_funds');
+    const saved = await saveCard(token, consent.paymentId, {
+      accountNumber: other.accountNumber,
+      institutionCode: other.institutionCode,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+  });
+
+  it('needs a bearer token', async () => {
+    const response = await post('/api/payments/save-card', null, {
+      paymentId: 'pay_x',
+      ...saveToAccount,
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('the books after every linking path', () => {
+  it('balance: every transaction sums to zero, and the test charges held are all refunded', async () => {
+    const report = await checkLedger(ctx.database.db);
+    expect(report).toMatchObject({
+      unbalanced: [],
+      balanceMismatches: [],
+      paymentsNotBookedOnce: [],
+      total: 0,
+    });
+    const [held] = await ctx.database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.id, 'provider_clearing:link_test_charges'));
+    expect(held?.balance).toBe(0);
+  });
+});
