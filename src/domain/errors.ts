@@ -58,6 +58,11 @@ export const ERROR_CATALOGUE = {
     message: 'Please enter a valid account number (minimum 10 digits)',
   },
   NO_ACCOUNT_LINK_ID: { status: 400, message: 'No account link ID found' },
+  // Ours: every bank answered the search and none holds the number.
+  ACCOUNT_NUMBER_NOT_FOUND: {
+    status: 404,
+    message: 'No bank account was found with this number. Check it and try again.',
+  },
   NO_REMITA_TRANSACTION_REFERENCE: {
     status: 400,
     message: 'No Remita transaction reference found for auth submission',

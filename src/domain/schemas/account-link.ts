@@ -110,6 +110,9 @@ export const ZAltServiceConfirmResponse = z.object({
 });
 export type TAltServiceConfirmResponse = z.infer<typeof ZAltServiceConfirmResponse>;
 
+/** The SSE event type of the account-link progress stream (spec §7). */
+export const ACCOUNT_LINK_PROGRESS_EVENT = 'account_link_progress';
+
 /** Account-link progress event stream (spec §7): the link completed or failed. */
 export const ZAccountLinkProgressEvent = z.object({
   accountLinkId: z.string(),

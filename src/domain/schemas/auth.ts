@@ -77,6 +77,8 @@ export type TAuthUser = z.infer<typeof ZAuthUser>;
 export const ZPublicConfigResponse = z.object({
   success: z.literal(true),
   productName: z.string(),
+  /** Testers' tools on the page (spec §2: the account row's delete menu), with DEBUG_ROUTES. */
+  debugTools: z.boolean(),
 });
 export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 

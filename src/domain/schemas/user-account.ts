@@ -116,6 +116,9 @@ export const ZBankValidationResult = z.object({
 });
 export type TBankValidationResult = z.infer<typeof ZBankValidationResult>;
 
+/** The SSE event type of the bank-validation stream. */
+export const BANK_VALIDATION_EVENT = 'bank_validation';
+
 /**
  * Bank-validation event stream (spec §7): results arrive one bank at a time; `completed` tells
  * the page the search is over (so the 'Validating...' spinner stops) and `failed` carries why.

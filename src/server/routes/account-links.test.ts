@@ -11,9 +11,11 @@ import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/ledger';
 import { startTestApp, testClock } from '../test-support';
 import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../test-support-identity';
+import { collectSse } from '../test-support-sse';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let base: string;
 beforeAll(async () => {
   ctx = await startTestApp({
     clock,
@@ -23,6 +25,7 @@ beforeAll(async () => {
       loginsPerAddress: { max: 1_000, windowMs: 60_000 },
     },
   });
+  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await ctx.close();
@@ -513,6 +516,54 @@ describe("another payer's link", () => {
       .from(accountLinks)
       .where(and(eq(accountLinks.remitaTransRef, ref)));
     expect(row?.state).toBe('created');
+  });
+});
+
+describe('the account-link progress stream', () => {
+  const ticketFor = (token: string, accountLinkId: string) =>
+    post('/api/events/tickets', token, { stream: 'account-link', accountLinkId });
+
+  it("tells the link's own payer the moment the test transfer links it", async () => {
+    const { token } = await payer();
+    const link = await createdLink(token, bodyFor('links_by_test_transfer'));
+    const issued = await ticketFor(token, link.id);
+    expect(issued.statusCode).toBe(200);
+    const { ticket } = issued.json<{ ticket: string }>();
+    const { status, events: seen } = await collectSse(
+      base,
+      `/api/events/account-links/${link.id}?ticket=${ticket}`,
+      (got) => got.some((e) => e.event === 'account_link_progress'),
+      {},
+      async () => {
+        const payIn = link.payInDetails;
+        if (!payIn) throw new Error('no pay-in details');
+        expect((await sendTransfer(payIn.accountNumber, payIn.amount)).statusCode).toBe(200);
+      },
+    );
+    expect(status).toBe(200);
+    expect(seen.filter((e) => e.event === 'account_link_progress').map((e) => e.data)).toEqual([
+      { accountLinkId: link.id, status: 'completed' },
+    ]);
+  });
+
+  it("gives no ticket for another payer's link, and a ticket opens only its own link", async () => {
+    const owner = await payer();
+    const stranger = await payer('Bisi Adeyemi');
+    const link = await createdLink(owner.token, bodyFor('links_by_auth_params'));
+    const refused = await ticketFor(stranger.token, link.id);
+    expect(refused.statusCode).toBe(404);
+    expect(errorOf(refused).code).toBe('NOT_FOUND');
+
+    const theirs = await createdLink(stranger.token, bodyFor('links_by_test_transfer'));
+    const { ticket } = (await ticketFor(stranger.token, theirs.id)).json<{ ticket: string }>();
+    const elsewhere = await collectSse(
+      base,
+      `/api/events/account-links/${link.id}?ticket=${ticket}`,
+      () => true,
+    );
+    expect(elsewhere.status).toBe(401);
+    const none = await collectSse(base, `/api/events/account-links/${link.id}`, () => true);
+    expect(none.status).toBe(401);
   });
 });
 

@@ -394,8 +394,12 @@ describe('x-identify-to (spec §6 merchant or agent mode)', () => {
 });
 
 describe('GET /api/public-config', () => {
-  it('answers the product name the auth prompt shows', async () => {
+  it("answers the product name the auth prompt shows, and that testers' tools are off", async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/public-config' });
-    expect(response.json()).toEqual({ success: true, productName: ctx.config.productName });
+    expect(response.json()).toEqual({
+      success: true,
+      productName: ctx.config.productName,
+      debugTools: false,
+    });
   });
 });

@@ -7,6 +7,7 @@ import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import type { TEventHub } from '../events/event-hub';
 import { eventStreams } from '../events/event-log';
+import { assertOwnLink } from '../services/account-links';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
 import { loadPayable } from '../services/payment-records';
@@ -33,6 +34,7 @@ const ZStreamQuery = z.object({
 const ZTicketRequest = z.discriminatedUnion('stream', [
   z.strictObject({ stream: z.literal('payment'), paymentId: ZIdentifier }),
   z.strictObject({ stream: z.literal('card-linking') }),
+  z.strictObject({ stream: z.literal('account-link'), accountLinkId: ZIdentifier }),
 ]);
 
 /**
@@ -81,6 +83,9 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       if (request.body.stream === 'payment') {
         const payable = await loadPayable(ctx.db, request.body.paymentId, { payerId }, now, 'read');
         stream = eventStreams.payment(payable.payment.id);
+      } else if (request.body.stream === 'account-link') {
+        await assertOwnLink(ctx.db, payerId, request.body.accountLinkId);
+        stream = eventStreams.accountLink(request.body.accountLinkId);
       } else {
         stream = eventStreams.cardLinking(payerId);
       }
@@ -129,6 +134,26 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
       // The account search handed its payer a ticket for this validation's stream alone.
       const stream = eventStreams.bankValidation(request.params.validationId);
+      await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
+      await pipe(request, reply, stream, lastEventId);
+    },
+  );
+
+  api.get(
+    '/api/events/account-links/:accountLinkId',
+    {
+      sse: 'only',
+      schema: {
+        params: z.object({ accountLinkId: ZIdentifier }),
+        querystring: ZStreamQuery,
+        response: jsonAnswers({ 200: ZEventStream }),
+      },
+    },
+    async (request, reply) => {
+      const { ticket, lastEventId } = request.query;
+      if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
+      // Tickets for a link's stream are issued to the link's own payer alone.
+      const stream = eventStreams.accountLink(request.params.accountLinkId);
       await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
       await pipe(request, reply, stream, lastEventId);
     },

@@ -4,7 +4,10 @@ import { ZPublicConfigResponse } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
 import { jsonAnswers } from './responses';
 
-/** What the page needs before anyone signs in: the product name of the auth prompt (spec §2). */
+/**
+ * What the page needs before anyone signs in: the product name of the auth prompt (spec §2), and
+ * whether the testers' tools are on.
+ */
 export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (app, { config }) => {
   app
     .withTypeProvider<ZodTypeProvider>()
@@ -13,7 +16,11 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       { schema: { response: jsonAnswers({ 200: ZPublicConfigResponse }) } },
       async (_request, reply) => {
         reply.header('Cache-Control', 'public, max-age=300');
-        return { success: true as const, productName: config.productName };
+        return {
+          success: true as const,
+          productName: config.productName,
+          debugTools: config.debugRoutes,
+        };
       },
     );
 };

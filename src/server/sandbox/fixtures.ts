@@ -31,18 +31,18 @@ export const SANDBOX_BANKS: readonly TSandboxBank[] = [
   {
     institutionCode: '044',
     name: 'Access Bank',
-    integrations: ['transactionService', 'card', 'nibssAlt'],
+    integrations: ['transactionService', 'nibssAlt'],
   },
   {
     institutionCode: '058',
     name: 'Guaranty Trust Bank',
-    integrations: ['transactionService', 'card'],
+    integrations: ['transactionService'],
   },
   { institutionCode: '057', name: 'Zenith Bank', integrations: ['transactionService', 'card'] },
   {
     institutionCode: '011',
     name: 'First Bank of Nigeria',
-    integrations: ['altTransactionService', 'card', 'nibssAlt'],
+    integrations: ['altTransactionService'],
   },
   {
     institutionCode: '033',
@@ -51,7 +51,11 @@ export const SANDBOX_BANKS: readonly TSandboxBank[] = [
   },
   { institutionCode: '070', name: 'Fidelity Bank', integrations: ['altTransactionService'] },
   { institutionCode: '035', name: 'Wema Bank', integrations: ['card'] },
-  { institutionCode: '221', name: 'Stanbic IBTC Bank', integrations: ['nibssAlt'] },
+  {
+    institutionCode: '221',
+    name: 'Stanbic IBTC Bank',
+    integrations: ['altTransactionService', 'nibssAlt'],
+  },
   { institutionCode: '214', name: 'First City Monument Bank', integrations: [] },
   { institutionCode: '232', name: 'Sterling Bank', integrations: ['transactionService', 'card'] },
   {

@@ -13,13 +13,14 @@ import {
 } from '../../domain/constants';
 import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from '../../domain/errors';
 import { countNoun } from '../../domain/plural';
-import type {
-  TAccountLink,
-  TAccountLinkProgressEvent,
-  TAltServiceConfirmRequest,
-  TAltServiceConfirmResponse,
-  TConfirmAccountLinkPaymentResponse,
-  TPayInDetails,
+import {
+  ACCOUNT_LINK_PROGRESS_EVENT,
+  type TAccountLink,
+  type TAccountLinkProgressEvent,
+  type TAltServiceConfirmRequest,
+  type TAltServiceConfirmResponse,
+  type TConfirmAccountLinkPaymentResponse,
+  type TPayInDetails,
 } from '../../domain/schemas/account-link';
 import type { TAppContext } from '../context';
 import { randomId } from '../crypto/secret-hash';
@@ -50,9 +51,6 @@ const LINK_ID_PREFIX = 'alk';
 
 export const isAccountLinkReference = (reference: string): boolean =>
   reference.startsWith(`${LINK_ID_PREFIX}_`);
-
-/** The SSE event type of account-link progress (spec §7 "Account link progress"). */
-export const ACCOUNT_LINK_PROGRESS_EVENT = 'account_link_progress';
 
 /** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
 export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
@@ -246,8 +244,9 @@ function routeFor(offered: readonly TBankIntegration[], service: 'any' | 'alt'):
     throw new AppError('ACCOUNT_NOT_SUPPORTED');
   }
   if (offered.includes('transactionService')) return 'test_transfer';
-  if (offered.includes('altTransactionService')) return 'auth_params';
+  // A bank that takes NIBSS's paper mandates has its alternate service's mandate on paper.
   if (offered.includes('nibssAlt')) return 'paper';
+  if (offered.includes('altTransactionService')) return 'auth_params';
   if (offered.includes('card')) throw new AppError('ACCOUNT_LINKS_BY_CARD');
   throw new AppError('ACCOUNT_NOT_SUPPORTED');
 }
@@ -465,6 +464,11 @@ export async function createAccountLink(
     return { ...link, ...mandate };
   }
   return { ...link, formUrl: new URL(`/mandates/${linkId}`, ctx.config.publicUrl).toString() };
+}
+
+/** The payer's own link, for its progress stream: another payer's is NOT_FOUND. */
+export async function assertOwnLink(db: TDb, payerId: string, linkId: string): Promise<void> {
+  await ownLink(db, payerId, eq(accountLinks.id, linkId));
 }
 
 async function ownLink(db: TDb, payerId: string, where: SQL): Promise<TLinkRow> {

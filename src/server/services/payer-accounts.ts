@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { isValidNuban } from '../../domain/nuban';
-import type {
-  TBankLookupResponse,
-  TBankValidationEvent,
-  TBankValidationResult,
+import {
+  BANK_VALIDATION_EVENT,
+  type TAccountIntegrations,
+  type TBankLookupResponse,
+  type TBankValidationEvent,
+  type TBankValidationResult,
+  type TUserAccount,
 } from '../../domain/schemas/user-account';
-import type { TAccountIntegrations, TUserAccount } from '../../domain/schemas/user-account';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
 import { accountLinks, payerAccounts, payers } from '../db/schema';
@@ -26,7 +28,6 @@ import { issueStreamTicket } from './event-stream-tickets';
 type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 
 /** The SSE event type of every bank-validation event (its data is a TBankValidationEvent). */
-export const BANK_VALIDATION_EVENT = 'bank_validation';
 
 /** Which integrations of an account this payer has linked, by its mandate's route. */
 type TLinkedRoutes = ReadonlySet<'test_transfer' | 'auth_params' | 'paper' | 'card'>;
@@ -228,9 +229,10 @@ export async function listPayerAccounts(
     const routes = new Set(active.filter((l) => l.accountId === account.id).map((l) => l.route));
     const approved = routes.size > 0;
     return {
+      // spec §5: a deletion names bankId, accountId or _id; all three are this record's id.
+      bankId: account.id,
       accountId: account.id,
       _id: account.id,
-      bankId: account.institutionCode,
       accountNumber: account.accountNumber,
       accountName: account.accountName,
       bankName: account.bankName,
