@@ -367,6 +367,12 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     { step: 'card_entry', error: null },
   ],
   [
+    'returns from the OTP screen to the card form on Try Again',
+    'otp',
+    { type: 'card_details_requested' },
+    { step: 'card_entry', view: 'card_form', paymentId: null, otpRetryAfterMs: null, busy: false },
+  ],
+  [
     'goes to linking at 25% on 3DS start',
     'threeDs',
     { type: 'three_ds_started' },
@@ -535,6 +541,12 @@ describe('linkingPanelReducer transitions', () => {
     ['back on the payment step', 'payment', { type: 'back' }],
     ['success delay outside success', 'payment', { type: 'success_delay_elapsed' }],
     ['Try Again with no error', 'cardForm', { type: 'card_retry' }],
+    ['card details asked for on the card form', 'cardForm', { type: 'card_details_requested' }],
+    [
+      'card details asked for while the OTP is checked',
+      'otpBusy',
+      { type: 'card_details_requested' },
+    ],
     ['3DS start without a challenge', 'cardForm', { type: 'three_ds_started' }],
   ];
   it.each(REFUSED)('ignores %s', (_, route, action) => {
@@ -576,6 +588,7 @@ const ACTION_POOL: TLinkingPanelAction[] = [
   charged({}),
   { type: 'card_failed' },
   { type: 'card_retry' },
+  { type: 'card_details_requested' },
   { type: 'three_ds_started' },
   cardEvent({ event: 'card_linking_success' }),
   cardEvent({ event: 'card_linking_error', error: 'x' }),

@@ -121,6 +121,8 @@ export type TLinkingPanelAction =
   | { type: 'card_failed'; message?: string | null | undefined }
   /** 'Try Again' in the 'Card Linking Error' box. */
   | { type: 'card_retry' }
+  /** 'Try Again' or 'Retry Payment' on the OTP screen: the card's details again. */
+  | { type: 'card_details_requested' }
   /** 'Continue to Authentication' opened the challenge. */
   | { type: 'three_ds_started' }
   /** Card-linking stream. */
@@ -384,6 +386,9 @@ export function linkingPanelReducer(
       return state.step === 'card_entry' && !state.busy && state.error !== null
         ? { ...state, error: null }
         : state;
+    case 'card_details_requested':
+      if (state.step !== 'card_entry' || state.view !== 'otp' || state.busy) return state;
+      return cardEntry(state.context, state.accountLink, 'card_form');
     case 'three_ds_started':
       if (state.step !== 'card_entry' || state.view !== 'three_ds') return state;
       return {

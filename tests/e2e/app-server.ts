@@ -19,6 +19,8 @@ const config = loadConfig({
   AUTH_TOKEN_SECRET: E2E.tokenSecret,
   // The sandbox's 'timeout' card gives up after 2 s here, not 20.
   SANDBOX_CARD_TIMEOUT_MS: '2000',
+  // The testers' tools (the account row's delete menu) are tested here.
+  DEBUG_ROUTES: 'on',
 });
 const database = await openDatabase({ kind: 'pglite' });
 await createMerchantClient(database.db, {

@@ -15,6 +15,11 @@ export const consentScreens: TConsentScreens = {
       default: module.PayNowScreen,
     })),
   ),
+  RepaymentAccounts: lazy(() =>
+    import('../features/linking/repayment-accounts').then((module) => ({
+      default: module.RepaymentAccounts,
+    })),
+  ),
   signGrant: (consentId, payload) =>
     import('../features/auth/sign-grant').then((module) => module.signGrant(consentId, payload)),
 };

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { authPromptItems } from '../../../domain/auth-prompt';
 import { dataSharingChips } from '../../../domain/data-sharing';
 import { amountTypeLabel, frequencyLabel } from '../../../domain/frequency-label';
@@ -9,7 +10,13 @@ import { MerchantLogo } from '../../ui/merchant-logo';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 
 /** What a pending consent asks for: the representative, the list of asks and the schedule. */
-export function ConsentOverview({ consent }: { consent: TConsent }) {
+export function ConsentOverview({
+  consent,
+  children,
+}: {
+  consent: TConsent;
+  children?: ReactNode;
+}) {
   const asks = authPromptItems(consent);
   const schedule = groupFuturePayments(consent.payments.filter((p) => p.type === 'future'));
   const shared = dataSharingChips(consent.dataSharing).map((chip) => chip.label);
@@ -70,6 +77,7 @@ export function ConsentOverview({ consent }: { consent: TConsent }) {
           </ul>
         </>
       ) : null}
+      {children}
     </section>
   );
 }

@@ -22,7 +22,9 @@ function answerWith(consent: TConsent | null) {
     'fetch',
     vi.fn(async (url: string) => {
       if (url === '/api/public-config') {
-        return new Response(JSON.stringify({ success: true, productName: 'Oya Money' }));
+        return new Response(
+          JSON.stringify({ success: true, productName: 'Oya Money', debugTools: false }),
+        );
       }
       if (url === `/api/consent/${consent?.consentId ?? 'cns_1'}?clientId=cli_1` && consent) {
         return new Response(
@@ -58,6 +60,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
         screens={{
           AuthPrompt: AuthPromptStub,
           PayNow: PayNowStub,
+          RepaymentAccounts: () => <p>Repayment accounts</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
         }}
         postToParent={postToParent}

@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { standalonePageTitle } from '../../../domain/consent-header';
+import { consentSteps } from '../../../domain/consent-steps';
 import {
   consentPageView,
   type TConsentLoad,
@@ -61,6 +62,8 @@ export type TPayNowScreenProps = {
 export type TConsentScreens = {
   AuthPrompt: ComponentType<TAuthPromptScreenProps>;
   PayNow: ComponentType<TPayNowScreenProps>;
+  /** The signed-in payer's repayment accounts, and the account-linking panel. */
+  RepaymentAccounts: ComponentType;
   signGrant: TPayNowScreenProps['signGrant'];
 };
 
@@ -216,7 +219,13 @@ export function ConsentPage({
           />
         );
       case 'pending-summary':
-        return <ConsentOverview consent={shown.consent} />;
+        return (
+          <ConsentOverview consent={shown.consent}>
+            {signedIn && consentSteps(shown.consent).includes('future_payments') ? (
+              <screens.RepaymentAccounts />
+            ) : null}
+          </ConsentOverview>
+        );
       default:
         return unreachable(shown);
     }

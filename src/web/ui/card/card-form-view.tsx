@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { CARD_BRAND_NAMES, detectCardBrand } from '../../../domain/card-brand';
 import { encryptCard } from '../../../domain/card-envelope';
 import { validateCardForEncryption } from '../../../domain/card-encryption-validation';
@@ -20,8 +20,9 @@ import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { canSubmitPin, sanitizePinInput } from '../../../domain/pin-input';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import { paymentsApi } from '../../api/payments';
-import { Button } from '../../ui/button';
-import { Spinner } from '../../ui/spinner';
+import { Button } from '../button';
+import { Spinner } from '../spinner';
+import './card.css';
 
 type TCardFormViewProps = {
   /** Sends the envelopes; resolves when the charge has answered (the screen moves on). */
@@ -29,6 +30,12 @@ type TCardFormViewProps = {
   /** The charge's refusal, in the catalogue's words, shown under the form. */
   error: string | null;
   onBack(): void;
+  /** What the card is for: an immediate payment, or linking (saving it is then forced, §5). */
+  purpose?: 'payment' | 'linking';
+  /** The form's heading. */
+  title?: string;
+  /** Said under the heading, before the fields. */
+  intro?: ReactNode;
 };
 
 /**
@@ -36,7 +43,14 @@ type TCardFormViewProps = {
  * encrypted here, each in its own envelope, before anything is sent; clear values live only in
  * this form's state and are dropped with it.
  */
-export function CardFormView({ onSubmit, error, onBack }: TCardFormViewProps) {
+export function CardFormView({
+  onSubmit,
+  error,
+  onBack,
+  purpose = 'payment',
+  title = 'Pay with Card',
+  intro = null,
+}: TCardFormViewProps) {
   const id = useId();
   const [cardNumber, setCardNumber] = useState('');
   const [numberFocused, setNumberFocused] = useState(false);
@@ -44,7 +58,8 @@ export function CardFormView({ onSubmit, error, onBack }: TCardFormViewProps) {
   const [expiryDate, setExpiryDate] = useState('');
   const [cvv, setCvv] = useState('');
   const [pin, setPin] = useState('');
-  const forced = isSaveCardForced('immediate');
+  // spec §5: a card linked, not paid with, is always saved.
+  const forced = isSaveCardForced(purpose === 'payment' ? 'immediate' : null);
   const [saveCard, setSaveCard] = useState(forced);
   const [step, setStep] = useState<'details' | 'pin'>('details');
   const [working, setWorking] = useState(false);
@@ -143,7 +158,8 @@ export function CardFormView({ onSubmit, error, onBack }: TCardFormViewProps) {
         if (canContinueCardForm(card)) setStep('pin');
       }}
     >
-      <h2 className="section-title">Pay with Card</h2>
+      <h2 className="section-title">{title}</h2>
+      {intro}
       <label htmlFor={`${id}-number`}>Card Number</label>
       <div className="input-with-brand">
         <input

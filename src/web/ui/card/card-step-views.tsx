@@ -2,8 +2,9 @@ import { useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent
 import { OTP_LENGTH, OTP_RETRY_AFTER_MS } from '../../../domain/constants';
 import { canSubmitOtp, isBankTokenRequest, sanitizeOtpInput } from '../../../domain/otp-input';
 import { replacePhoneNumberPlaceholder } from '../../../domain/phone-number-placeholder';
-import { Button } from '../../ui/button';
-import { Spinner } from '../../ui/spinner';
+import { Button } from '../button';
+import { Spinner } from '../spinner';
+import './card.css';
 
 type TOtpViewProps = {
   displayMessage: string;

@@ -1,0 +1,80 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  ZAltServiceConfirmResponse,
+  ZConfirmAccountLinkPaymentResponse,
+  ZCreateAccountLinkResponse,
+  type TAltServiceConfirmRequest,
+  type TCreateAccountLinkRequest,
+} from '../../domain/schemas/account-link';
+import {
+  ZCardChargeResponse,
+  ZCardCompleteResponse,
+  type TEncryptedCard,
+} from '../../domain/schemas/card';
+import { ZStreamTicketResponse } from '../../domain/schemas/payment';
+import {
+  ZAccountSearchResponse,
+  ZDeleteAccountResponse,
+  ZUserAccountsResponse,
+} from '../../domain/schemas/user-account';
+import { apiFetch } from './http';
+
+/** The query key of the signed-in payer's accounts: a link or a delete refreshes it. */
+export const USER_ACCOUNTS_KEY = ['accounts', 'user'] as const;
+
+const post = <S extends Parameters<typeof apiFetch>[1]['schema']>(
+  path: string,
+  schema: S,
+  body?: unknown,
+) => apiFetch(path, { method: 'POST', body, schema });
+
+/** The account-linking calls (spec §7, docs/accounts.md), typed by the domain schemas. */
+export const accountsApi = {
+  /** GET /api/accounts/user: the signed-in payer's accounts and how each is linked. */
+  list: (signal?: AbortSignal) =>
+    apiFetch('/api/accounts/user', { schema: ZUserAccountsResponse, signal }),
+  /** Starts a search by number across banks; the results come on the validation's stream. */
+  search: (accountNumber: string, signal?: AbortSignal) =>
+    apiFetch(
+      `/api/accounts/search?${new URLSearchParams({ by: 'bank', q: accountNumber, v: 'new' })}`,
+      { schema: ZAccountSearchResponse, signal },
+    ),
+  createLink: (body: TCreateAccountLinkRequest) =>
+    post('/api/account-links/create', ZCreateAccountLinkResponse, body),
+  /** 'I've made the transfer': pending is an ordinary answer (spec §4). */
+  confirmPayment: (accountLinkId: string) =>
+    post(
+      `/api/account-links/confirm-payment/${encodeURIComponent(accountLinkId)}`,
+      ZConfirmAccountLinkPaymentResponse,
+    ),
+  confirmAlt: (body: TAltServiceConfirmRequest) =>
+    post('/api/transactionservicealt/confirm', ZAltServiceConfirmResponse, body),
+  /** Links a card to the account: a test charge the server refunds at once (spec §2). */
+  linkCard: (
+    saveToAccount: { accountNumber: string; institutionCode: string },
+    cardDetails: TEncryptedCard,
+  ) =>
+    post('/api/payments/card', ZCardChargeResponse, { saveCard: true, saveToAccount, cardDetails }),
+  completeCard: (paymentId: string, otp: string) =>
+    post('/api/payments/card/complete', ZCardCompleteResponse, { paymentId, otp }),
+  /** Testers only: the server answers 404 unless its debug flag is on. */
+  remove: (accountId: string) =>
+    apiFetch(`/api/accounts/${encodeURIComponent(accountId)}`, {
+      method: 'DELETE',
+      schema: ZDeleteAccountResponse,
+    }),
+  /** A ticket for one of the payer's own streams. */
+  streamTicket: async (
+    request: { stream: 'card-linking' } | { stream: 'account-link'; accountLinkId: string },
+  ) => (await post('/api/events/tickets', ZStreamTicketResponse, request)).ticket,
+};
+
+/** The signed-in payer's accounts (spec §2 'Loading Accounts...'). */
+export function useUserAccounts(enabled: boolean) {
+  return useQuery({
+    queryKey: USER_ACCOUNTS_KEY,
+    queryFn: ({ signal }) => accountsApi.list(signal),
+    enabled,
+    select: (answer) => answer.accounts,
+  });
+}

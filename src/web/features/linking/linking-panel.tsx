@@ -1,0 +1,300 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useEffectEvent, useReducer, useRef, useState } from 'react';
+import {
+  LINKING_PANEL_INITIAL,
+  linkingPanelReducer,
+  type TLinkingAccount,
+  type TLinkingPanelAction,
+  type TLinkingPanelState,
+  type TLinkingSource,
+} from '../../../domain/linking-panel';
+import { formatNaira } from '../../../domain/money';
+import type { TEncryptedCard } from '../../../domain/schemas/card';
+import type { TUserAccount } from '../../../domain/schemas/user-account';
+import { accountsApi, USER_ACCOUNTS_KEY, useUserAccounts } from '../../api/accounts';
+import { usePublicConfig } from '../../api/auth';
+import { CardFormView } from '../../ui/card/card-form-view';
+import { OtpView, ThreeDsView } from '../../ui/card/card-step-views';
+import { Button } from '../../ui/button';
+import {
+  LinkingAccountLine,
+  LinkingError,
+  LinkingProgress,
+  LinkingSuccess,
+  PaymentStep,
+  VerificationForm,
+} from './linking-steps';
+import { SelectStep } from './select-step';
+import { useAccountLinkProgress, useCardLinkingEvents } from './use-linking-events';
+import './linking.css';
+
+/** The test charge a linked card gets, said before its details are asked (spec §2 card_entry). */
+const TEST_CHARGE_TEXT = `A test payment between ${formatNaira(100)} and ${formatNaira(1_000)} will be made and refunded immediately.`;
+
+const messageOf = (error: unknown): string | null =>
+  error instanceof Error && error.message ? error.message : null;
+
+export type TLinkingPanelProps = {
+  /** Link by card whatever the account supports. */
+  forceCardFlow?: boolean;
+  /** The panel closed: after success, on cancel, or Back from an error. */
+  onClose(): void;
+  /** An account was linked: the payer's accounts are read again. */
+  onLinked?(): void;
+};
+
+/**
+ * The account-linking panel (spec §2, §4 Account-linking panel): each step is the domain's
+ * reducer's state, drawn here; the calls each step needs run from the payer's action, and the
+ * server's streams move it on.
+ */
+export function LinkingPanel({ forceCardFlow = false, onClose, onLinked }: TLinkingPanelProps) {
+  const [state, dispatch] = useReducer(
+    linkingPanelReducer,
+    linkingPanelReducer(LINKING_PANEL_INITIAL, { type: 'open', forceCardFlow }),
+  );
+  // The state the next call decides on: a click that comes while a call is in flight is refused
+  // by the reducer, and must not start a second call either (spec §5: one attempt at a time).
+  const current = useRef<TLinkingPanelState>(state);
+  const act = (action: TLinkingPanelAction): TLinkingPanelState => {
+    const next = linkingPanelReducer(current.current, action);
+    current.current = next;
+    dispatch(action);
+    return next;
+  };
+
+  // A paper mandate's form stays offered on the success step (the reducer keeps no link there).
+  const [paperForm, setPaperForm] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const accounts = useUserAccounts(true);
+  const debugTools = usePublicConfig().data?.debugTools === true;
+  const close = useEffectEvent(onClose);
+  const linked = useEffectEvent(() => {
+    void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
+    onLinked?.();
+  });
+
+  useEffect(() => {
+    if (state.step === 'closed') {
+      // An attempt adds the account to the payer's, linked or not: the list is read again.
+      void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
+      close();
+    }
+    if (state.step === 'success') {
+      linked();
+      const timer = setTimeout(
+        () => act({ type: 'success_delay_elapsed' }),
+        state.followUp.delayMs,
+      );
+      return () => clearTimeout(timer);
+    }
+    return undefined;
+  }, [state, queryClient]);
+
+  const cardStreamActive =
+    (state.step === 'card_entry' && state.view !== 'verification') ||
+    (state.step === 'linking' && state.phase !== 'creating_link');
+  const cardStream = useCardLinkingEvents(cardStreamActive, (event) =>
+    act({ type: 'card_linking_event', event }),
+  );
+  const waitingLinkId =
+    state.step === 'payment' || state.step === 'confirming' ? state.accountLink.id : null;
+  useAccountLinkProgress(waitingLinkId, (event) =>
+    act({ type: 'link_progress', status: event.status, message: event.message }),
+  );
+
+  const choose = (account: TLinkingAccount, source: TLinkingSource) => {
+    const before = current.current;
+    const next = act({ type: 'account_chosen', account, source });
+    if (next === before || next.step !== 'linking') return;
+    if (next.context.cardFlow) {
+      act({ type: 'link_resolved', accountLink: null });
+      return;
+    }
+    accountsApi
+      .createLink({
+        accountNumber: account.accountNumber ?? '',
+        accountName: account.accountName ?? '',
+        bankName: account.bankName,
+        institutionCode: account.institutionCode ?? '',
+      })
+      .then(
+        (answer) => {
+          setPaperForm(
+            answer.accountLink.mandateType === 'paper' ? answer.accountLink.formUrl : null,
+          );
+          act({ type: 'link_resolved', accountLink: answer.accountLink });
+        },
+        (error: unknown) => act({ type: 'link_failed', message: messageOf(error) }),
+      );
+  };
+
+  const confirmTransfer = () => {
+    const before = current.current;
+    const next = act({ type: 'transfer_confirm_requested' });
+    if (next === before || next.step !== 'confirming') return;
+    accountsApi.confirmPayment(next.accountLink.id).then(
+      (answer) => act({ type: 'confirm_result', ...answer }),
+      (error: unknown) =>
+        act({ type: 'confirm_result', success: false, message: messageOf(error) ?? undefined }),
+    );
+  };
+
+  const submitCard = async (cardDetails: TEncryptedCard) => {
+    const before = current.current;
+    const next = act({ type: 'card_submitted' });
+    if (next === before || next.step !== 'card_entry') return;
+    const { accountNumber, institutionCode } = next.context.account;
+    await accountsApi
+      .linkCard(
+        { accountNumber: accountNumber ?? '', institutionCode: institutionCode ?? '' },
+        cardDetails,
+      )
+      .then(
+        (response) => act({ type: 'card_response', response }),
+        (error: unknown) => act({ type: 'card_failed', message: messageOf(error) }),
+      );
+  };
+
+  const submitOtp = (otp: string) => {
+    const before = current.current;
+    const next = act({ type: 'otp_submitted' });
+    if (next === before || next.step !== 'card_entry' || !next.paymentId) return;
+    accountsApi.completeCard(next.paymentId, otp).then(
+      (answer) => act({ type: 'otp_result', success: answer.success, message: answer.message }),
+      (error: unknown) =>
+        act({ type: 'otp_result', success: false, message: messageOf(error) ?? undefined }),
+    );
+  };
+
+  const verify = (answers: Array<{ param1: string; value: string }>) => {
+    const before = current.current;
+    const next = act({ type: 'verification_submitted' });
+    if (next === before || next.step !== 'card_entry' || !next.accountLink?.remitaTransRef) return;
+    accountsApi
+      .confirmAlt({ remitaTransRef: next.accountLink.remitaTransRef, authParams: answers })
+      .then(
+        (answer) =>
+          act({ type: 'verification_result', success: answer.success, message: answer.message }),
+        (error: unknown) =>
+          act({
+            type: 'verification_result',
+            success: false,
+            message: messageOf(error) ?? undefined,
+          }),
+      );
+  };
+
+  const remove = async (account: TUserAccount) => {
+    const id = account.bankId || account.accountId || account._id;
+    if (!id) return;
+    await accountsApi.remove(id);
+    await queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
+  };
+
+  const cancel = () => act({ type: 'close' });
+
+  const body = (() => {
+    switch (state.step) {
+      case 'closed':
+        return null;
+      case 'select':
+        return (
+          <SelectStep
+            accounts={accounts.data}
+            loadError={accounts.isError ? accounts.error.message : null}
+            manualEntry={state.manualEntry}
+            onManualEntry={() => act({ type: 'manual_entry_opened' })}
+            onChoose={choose}
+            onCancel={cancel}
+            onDelete={debugTools ? remove : undefined}
+          />
+        );
+      case 'linking':
+        return (
+          <LinkingProgress state={state} onReconnect={cardStream.reconnect} onCancel={cancel} />
+        );
+      case 'payment':
+      case 'confirming':
+        return (
+          <PaymentStep
+            account={state.context.account}
+            accountLink={state.accountLink}
+            notice={state.step === 'payment' ? state.notice : null}
+            confirming={state.step === 'confirming'}
+            onConfirm={confirmTransfer}
+            onCancel={cancel}
+          />
+        );
+      case 'card_entry':
+        return (
+          <div className="card-entry">
+            {state.error && state.view !== 'verification' ? (
+              <div className="failure" role="alert">
+                <strong>Card Linking Error</strong>
+                <p>{state.error}</p>
+                <Button variant="secondary" onClick={() => act({ type: 'card_retry' })}>
+                  Try Again
+                </Button>
+              </div>
+            ) : null}
+            {state.view === 'card_form' ? (
+              <CardFormView
+                // A refused card starts the form again at its details, its fields cleared.
+                key={state.error ?? 'card'}
+                purpose="linking"
+                title="Link Account with Card"
+                intro={
+                  <>
+                    <LinkingAccountLine account={state.context.account} />
+                    {state.paymentId ? null : <p>{TEST_CHARGE_TEXT}</p>}
+                  </>
+                }
+                error={null}
+                onSubmit={submitCard}
+                onBack={cancel}
+              />
+            ) : null}
+            {state.view === 'otp' ? (
+              <OtpView
+                displayMessage={state.displayMessage ?? ''}
+                verifying={state.busy}
+                error={null}
+                onVerify={submitOtp}
+                onRetry={() => act({ type: 'card_details_requested' })}
+              />
+            ) : null}
+            {state.view === 'three_ds' && state.challengeUrl ? (
+              <ThreeDsView
+                challengeUrl={state.challengeUrl}
+                onOpened={() => act({ type: 'three_ds_started' })}
+              />
+            ) : null}
+            {state.view === 'verification' && state.accountLink ? (
+              <VerificationForm
+                authParams={state.accountLink.authParams}
+                busy={state.busy}
+                error={state.error}
+                onVerify={verify}
+                onBack={() => act({ type: 'back' })}
+              />
+            ) : null}
+          </div>
+        );
+      case 'success':
+        return <LinkingSuccess formUrl={paperForm} />;
+      case 'error':
+        return <LinkingError message={state.message} onBack={() => act({ type: 'back' })} />;
+      default: {
+        const unhandled: never = state;
+        throw new Error(`No view for ${JSON.stringify(unhandled)}`);
+      }
+    }
+  })();
+
+  return (
+    <section className="linking-panel" aria-label="Link Account">
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,172 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  accountNumberSubmitError,
+  sanitizeAccountNumberInput,
+} from '../../../domain/account-number';
+import { sortAccountsForList } from '../../../domain/account-row';
+import { isAccountAlreadyLinked, isAccountSelectable } from '../../../domain/account-selectability';
+import { ACCOUNT_NUMBER_LENGTH } from '../../../domain/constants';
+import type { TLinkingAccount, TLinkingSource } from '../../../domain/linking-panel';
+import type { TUserAccount } from '../../../domain/schemas/user-account';
+import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
+import { AccountList } from './account-list';
+import { useAccountSearch } from './use-account-search';
+
+type TSelectStepProps = {
+  accounts: readonly TUserAccount[] | undefined;
+  loadError: string | null;
+  manualEntry: boolean;
+  onManualEntry(): void;
+  onChoose(account: TLinkingAccount, source: TLinkingSource): void;
+  onCancel(): void;
+  onDelete: ((account: TUserAccount) => Promise<void>) | undefined;
+};
+
+/**
+ * The select step (spec §2): the payer's accounts not yet linked, supported ones first and the
+ * others disabled as 'Not supported'; '+ Add another account' opens manual entry, which is where
+ * a payer with no such account starts.
+ */
+export function SelectStep({
+  accounts,
+  loadError,
+  manualEntry,
+  onManualEntry,
+  onChoose,
+  onCancel,
+  onDelete,
+}: TSelectStepProps) {
+  if (!accounts) {
+    return loadError ? (
+      <div className="failure" role="alert">
+        <p>{loadError}</p>
+      </div>
+    ) : (
+      <p className="loading-line" role="status">
+        <Spinner /> Loading Accounts...
+      </p>
+    );
+  }
+  const linked = accounts.filter((account) => isAccountAlreadyLinked(account, accounts));
+  const linkable = sortAccountsForList(accounts.filter((account) => !linked.includes(account)));
+  if (manualEntry || linkable.length === 0) {
+    return (
+      <ManualEntry
+        title={accounts.length === 0 ? 'Add Account' : 'Add Another Account'}
+        linkedAccounts={linked}
+        onChoose={(account) => onChoose(account, 'manual')}
+        onCancel={onCancel}
+      />
+    );
+  }
+  return (
+    <div className="select-step">
+      <h2 className="section-title">Select an account to link</h2>
+      <AccountList
+        accounts={linkable}
+        mode="radio"
+        label="Your accounts"
+        isSelected={() => false}
+        isDisabled={(account) => !isAccountSelectable(account, accounts)}
+        onToggle={(account) => onChoose(account, 'list')}
+        onDelete={onDelete}
+      />
+      <div className="actions">
+        <Button variant="link" onClick={onManualEntry}>
+          + Add another account
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+type TManualEntryProps = {
+  title: string;
+  linkedAccounts: readonly TUserAccount[];
+  onChoose(account: TLinkingAccount): void;
+  onCancel(): void;
+};
+
+/**
+ * Manual entry (spec §2, §5): 10 digits, searched 500 ms after the 10th; results listed under
+ * 'Select an account:', an already-linked one tagged 'linked' and not choosable.
+ */
+function ManualEntry({ title, linkedAccounts, onChoose, onCancel }: TManualEntryProps) {
+  const id = useId();
+  const [accountNumber, setAccountNumber] = useState('');
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const search = useAccountSearch(accountNumber);
+  const error = submitError ?? search.error;
+  const isLinked = (account: TUserAccount) => isAccountAlreadyLinked(account, linkedAccounts);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitError(accountNumberSubmitError(accountNumber));
+  };
+
+  return (
+    <form className="manual-entry" onSubmit={submit} noValidate>
+      <h2 className="section-title">{title}</h2>
+      <label htmlFor={`${id}-number`}>Account number</label>
+      <input
+        id={`${id}-number`}
+        className="text-input"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={ACCOUNT_NUMBER_LENGTH}
+        placeholder="10-digit account number"
+        value={accountNumber}
+        onChange={(event) => {
+          setSubmitError(null);
+          setAccountNumber(sanitizeAccountNumberInput(event.target.value));
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        autoFocus
+      />
+      {search.validating ? (
+        <p className="loading-line" role="status">
+          <Spinner small /> Validating...
+          {search.canCancel ? (
+            <Button variant="link" onClick={search.cancel}>
+              Cancel
+            </Button>
+          ) : null}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {search.results.length > 0 ? (
+        <>
+          <h3 className="section-title">Select an account:</h3>
+          <AccountList
+            accounts={search.results}
+            mode="radio"
+            label="Accounts found"
+            isSelected={() => false}
+            isDisabled={(account) => isLinked(account) || !isAccountSelectable(account, [])}
+            onToggle={(account) => {
+              const found = search.results.find(
+                (result) => result.institutionCode === account.institutionCode,
+              );
+              if (found) onChoose(found);
+            }}
+            tagOf={(account) => (isLinked(account) ? 'linked' : null)}
+          />
+        </>
+      ) : null}
+      <div className="actions">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

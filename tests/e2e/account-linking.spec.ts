@@ -1,0 +1,369 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CARDS,
+  type TAccountScenario,
+  type TSandboxAccount,
+} from '../../src/server/sandbox/fixtures';
+import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
+import { consentPath, createConsent, snap } from './merchant';
+
+// The account-linking panel (spec §2, §4, §5) in real Chromium against the real server and the
+// sandbox bank: a payer signs up, opens a consent with future payments and links an account by
+// each route the sandbox's banks offer.
+
+const futurePayments = {
+  payments: [1, 2, 3].map((month) => ({
+    type: 'future',
+    amount: 1_500_000,
+    amountType: 'fixed',
+    narration: 'Gym dues',
+    frequency: 'monthly',
+    interval: 1,
+    dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
+  })),
+  requirements: { requiresAuth: true },
+};
+
+function account(scenario: TAccountScenario, index = 0) {
+  const found = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
+  if (!found) throw new Error(`No sandbox account for ${scenario}`);
+  return found;
+}
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** A screenshot to look at and an axe pass, on each panel step the tests reach. */
+async function look(page: Page, testInfo: TestInfo, name: string) {
+  await snap(page, testInfo, `linking-${name}`);
+  await expectNoViolations(page);
+}
+
+/** A new payer, signed in, on a consent with future payments: the panel's way in. */
+async function payerOnFutureConsent(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const consentId = await createConsent(page.request, futurePayments);
+  await page.goto(consentPath(consentId));
+  await expect(
+    page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
+  ).toBeVisible();
+  return consentId;
+}
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Link Account' });
+
+/** Opens the panel and finds the account by its number (manual entry: the payer has none yet). */
+async function findAccount(page: Page, accountNumber: string) {
+  await page.getByRole('button', { name: '+ Link repayment account' }).click();
+  await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
+  await panel(page).getByLabel('Account number').fill(accountNumber);
+  await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+    timeout: 10_000,
+  });
+}
+
+/** The search result at the account's own bank (a number may pass other banks' check digits). */
+const resultAt = (page: Page, target: TSandboxAccount) => {
+  const bank = SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode);
+  return panel(page).getByRole('radio', { name: new RegExp(bank?.name ?? '') });
+};
+const chooseResult = (page: Page, target: TSandboxAccount) => resultAt(page, target).click();
+
+/** The payer's bank sends the amount the payment step asks to the account it names. */
+async function sendTestTransfer(page: Page) {
+  const valueOf = (label: string) =>
+    panel(page).locator('.detail-row', { hasText: label }).locator('.detail-value').innerText();
+  const accountNumber = (await valueOf('Account number')).trim();
+  const amount = Math.round(Number((await valueOf('Amount')).replace(/[^\d.]/g, '')) * 100);
+  const sent = await page.request.post('/api/sandbox/transfers', {
+    data: { accountNumber, amount },
+  });
+  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+}
+
+const linked = (page: Page) =>
+  expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible({
+    timeout: 15_000,
+  });
+
+test.describe('the account-linking panel', () => {
+  test('links by test transfer: pay-in details, not yet confirmed, the transfer, linked', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_test_transfer');
+    await page.getByRole('button', { name: '+ Link repayment account' }).click();
+    await look(page, testInfo, 'manual-entry');
+
+    // Fewer than 10 digits: Enter says so; the 10th digit starts the search by itself.
+    await panel(page).getByLabel('Account number').fill(target.accountNumber.slice(0, 9));
+    await panel(page).getByLabel('Account number').press('Enter');
+    await expect(
+      panel(page).getByText('Please enter a valid account number (minimum 10 digits)'),
+    ).toBeVisible();
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(panel(page).getByText(target.accountName)).toBeVisible();
+    await look(page, testInfo, 'search-results');
+    await chooseResult(page, target);
+
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+    ).toBeVisible();
+    await expect(panel(page).getByText(`****${target.accountNumber.slice(-4)}`)).toBeVisible();
+    await look(page, testInfo, 'payment');
+
+    await panel(page).getByRole('button', { name: "I've made the transfer" }).click();
+    await expect(panel(page).getByText('Payment Status')).toBeVisible();
+    await expect(
+      panel(page).getByText('Payment not yet confirmed. Please wait and try again.'),
+    ).toBeVisible();
+    await expect(
+      panel(page).getByText(
+        'Please try again after a few minutes, or contact support if the issue persists.',
+      ),
+    ).toBeVisible();
+    await look(page, testInfo, 'payment-not-confirmed');
+
+    // The payer's bank sends the test amount: the link's stream completes it on the page.
+    await sendTestTransfer(page);
+    await linked(page);
+    await look(page, testInfo, 'success');
+
+    // The panel closes and the account is the payer's repayment account.
+    await expect(
+      page.getByRole('checkbox', {
+        name: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
+      }),
+    ).toBeVisible({ timeout: 5_000 });
+    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible();
+  });
+
+  test('links by the alternate service: required fields, a wrong answer, then the right one', async ({
+    page,
+  }, testInfo) => {
+    await payerOnFutureConsent(page);
+    const target = account('links_by_auth_params');
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Verification' }),
+    ).toBeVisible();
+    await expect(panel(page).getByPlaceholder('Last 4 digits')).toHaveAttribute('maxlength', '4');
+    await expect(panel(page).getByPlaceholder('Enter OTP')).toHaveAttribute('maxlength', '6');
+    await panel(page).getByRole('button', { name: 'Verify Account' }).click();
+    await expect(panel(page).getByText('Card last 4 digits is required')).toBeVisible();
+    await expect(panel(page).getByText('OTP is required')).toBeVisible();
+    await look(page, testInfo, 'verification');
+
+    await panel(page).getByPlaceholder('Last 4 digits').fill('0000');
+    await panel(page)
+      .getByPlaceholder('Enter OTP')
+      .fill(target.authParams?.otp ?? '');
+    await panel(page).getByRole('button', { name: 'Verify Account' }).click();
+    await expect(panel(page).getByRole('alert')).toBeVisible();
+    await panel(page)
+      .getByPlaceholder('Last 4 digits')
+      .fill(target.authParams?.cardLast4 ?? '');
+    await panel(page).getByRole('button', { name: 'Verify Account' }).click();
+    await linked(page);
+  });
+
+  test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
+    await payerOnFutureConsent(page);
+    const target = account('paper_mandate');
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await linked(page);
+    const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
+    await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
+  });
+
+  test('a not-supported account is shown and cannot be chosen', async ({ page }, testInfo) => {
+    await payerOnFutureConsent(page);
+    const target = account('not_supported');
+    await findAccount(page, target.accountNumber);
+    const row = resultAt(page, target);
+    await expect(row).toBeDisabled();
+    await expect(panel(page).getByText('Not supported').first()).toBeVisible();
+    await look(page, testInfo, 'not-supported');
+  });
+
+  test('a wrong number: no bank holds it, and the page says so', async ({ page }, testInfo) => {
+    await payerOnFutureConsent(page);
+    await page.getByRole('button', { name: '+ Link repayment account' }).click();
+    await panel(page).getByLabel('Account number').fill('0000000001');
+    await expect(panel(page).getByRole('alert')).toHaveText(
+      /Failed to validate account|No bank account was found with this number/,
+      { timeout: 10_000 },
+    );
+    await look(page, testInfo, 'wrong-number');
+  });
+
+  test('the error step: a refused link says why, and Back returns to manual entry', async ({
+    page,
+  }, testInfo) => {
+    await payerOnFutureConsent(page);
+    const target = account('links_by_test_transfer', 1);
+    await findAccount(page, target.accountNumber);
+    // The account name the bank holds is not what the page sends: the server refuses the link.
+    await page.route('**/api/account-links/create', async (route) => {
+      const body = route.request().postDataJSON() as Record<string, unknown>;
+      await route.continue({ postData: JSON.stringify({ ...body, accountName: 'Someone Else' }) });
+    });
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Account Linking Failed' }),
+    ).toBeVisible();
+    await expect(
+      panel(page).getByText(
+        "The account name does not match the bank's name for this account number",
+      ),
+    ).toBeVisible();
+    await look(page, testInfo, 'error');
+    await panel(page).getByRole('button', { name: 'Back' }).click();
+    await expect(panel(page).getByLabel('Account number')).toBeVisible();
+  });
+
+  test('an account already linked is tagged linked when found again', async ({ page }) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_test_transfer', 1);
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+    ).toBeVisible();
+    await sendTestTransfer(page);
+    await linked(page);
+    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
+      timeout: 5_000,
+    });
+    await page.getByRole('button', { name: '+ Link different account' }).click();
+    // Every account the payer has is linked: the panel starts at manual entry.
+    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({ timeout: 10_000 });
+    await expect(resultAt(page, target)).toBeDisabled();
+  });
+
+  /** Finds the card-only account and types a sandbox card up to its PIN, then submits it. */
+  async function linkCard(page: Page, scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
+    const target = account('links_by_card');
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Link Account with Card' }),
+    ).toBeVisible();
+    await expect(
+      panel(page).getByText(
+        'A test payment between ₦1.00 and ₦10.00 will be made and refunded immediately.',
+      ),
+    ).toBeVisible();
+    const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
+    if (!card) throw new Error(`No sandbox card for ${scenario}`);
+    await panel(page).getByLabel('Card Number').fill(card.number);
+    await panel(page).getByLabel('Expiry date').fill(card.expiry);
+    await panel(page).getByLabel('CVV').fill(card.cvv);
+    await panel(page).getByRole('button', { name: 'Continue to PIN' }).click();
+    await panel(page).getByLabel('Card PIN').fill(card.pin);
+    await panel(page).getByRole('button', { name: 'Complete Payment' }).click();
+    return card;
+  }
+
+  test('links by card with an OTP: the test charge, the code, linked', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const card = await linkCard(page, 'pin_otp');
+    await expect(panel(page).getByText('Verify Payment')).toBeVisible();
+    await look(page, testInfo, 'card-otp');
+    for (const [index, digit] of [...card.otp].entries()) {
+      await panel(page)
+        .getByLabel(`Digit ${index + 1} of 6`)
+        .fill(digit);
+    }
+    await panel(page).getByRole('button', { name: 'Verify OTP' }).click();
+    await linked(page);
+    // The card is saved to the account: its row says so once the panel is done.
+    await expect(page.getByText(/Card & Bank • \*\*\*\*0012/)).toBeVisible({ timeout: 10_000 });
+  });
+
+  test('links by card with 3-D Secure approved in the challenge tab', async ({
+    page,
+    context,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    await linkCard(page, 'three_ds');
+    await expect(panel(page).getByText('3D Secure Authentication Required')).toBeVisible();
+    await look(page, testInfo, 'card-3ds');
+    const [challenge] = await Promise.all([
+      context.waitForEvent('page'),
+      panel(page).getByRole('link', { name: 'Continue to Authentication' }).click(),
+    ]);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Awaiting 3D Secure Authentication' }),
+    ).toBeVisible();
+    await expect(panel(page).getByRole('button', { name: 'Reconnect' })).toBeVisible();
+    await look(page, testInfo, 'card-3ds-waiting');
+    await challenge.getByRole('button', { name: 'Approve' }).click();
+    await linked(page);
+  });
+
+  test('a declined card: Card Linking Error with Try Again', async ({ page }, testInfo) => {
+    await payerOnFutureConsent(page);
+    await linkCard(page, 'declined');
+    await expect(panel(page).getByText('Card Linking Error')).toBeVisible({ timeout: 10_000 });
+    await look(page, testInfo, 'card-error');
+    await panel(page).getByRole('button', { name: 'Try Again' }).click();
+    await expect(panel(page).getByText('Card Linking Error')).toHaveCount(0);
+    await expect(panel(page).getByLabel('Card Number')).toBeVisible();
+  });
+
+  test('testers delete an account from the list: right-click, the dialog, Escape, Delete', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_test_transfer');
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await panel(page).getByRole('button', { name: 'cancel' }).click();
+    // The account is the payer's now, not yet authorized; the panel lists it.
+    await page.getByRole('button', { name: '+ Link different account' }).click();
+    const row = panel(page).getByRole('radio', { name: /Guaranty Trust Bank/ });
+    await expect(row).toBeVisible();
+    await expect(panel(page).getByText('Not authorized yet')).toBeVisible();
+    await look(page, testInfo, 'select');
+
+    await panel(page).locator('.account-row').click({ button: 'right' });
+    const dialog = page.getByRole('dialog', { name: 'Delete Account' });
+    await expect(dialog).toContainText('Are you sure you want to delete this Bank Account?');
+    await look(page, testInfo, 'delete-dialog');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+
+    await panel(page).locator('.account-row').click({ button: 'right' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toHaveCount(0);
+    // Its only account gone, the panel asks for a number.
+    await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
+  });
+});
