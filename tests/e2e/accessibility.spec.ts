@@ -1,23 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoViolations } from './axe';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { consentPath, createConsent, embedHostUrl } from './merchant';
 
 // axe-core on every screen, at both viewports of the suite (390 px and 1280 px): WCAG 2.x A and
 // AA rules and axe's best practices. A screen joins this list when it is built.
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  const found = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    help: v.help,
-    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-  }));
-  expect(found).toEqual([]);
-}
 
 const everything = {
   payments: [

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expectNoViolations } from './axe';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
@@ -31,15 +31,6 @@ function account(scenario: TAccountScenario, index = 0) {
   const found = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
   if (!found) throw new Error(`No sandbox account for ${scenario}`);
   return found;
-}
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
-  ).toEqual([]);
 }
 
 /** A screenshot to look at and an axe pass, on each panel step the tests reach. */

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { consentPath, createConsent, snap } from './merchant';
@@ -14,15 +14,6 @@ function card(scenario: TScenario) {
   const found = SANDBOX_CARDS.find((c) => c.scenario === scenario);
   if (!found) throw new Error(`No sandbox card for ${scenario}`);
   return found;
-}
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
-  ).toEqual([]);
 }
 
 /** Opens a fresh payment-only consent and types the card up to its PIN, then pays. */

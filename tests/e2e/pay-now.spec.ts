@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Frame, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
 
@@ -9,15 +9,6 @@ import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from
 // 'Consent Granted'. Nothing of our API is mocked.
 
 const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
-  ).toEqual([]);
-}
 
 /** What the payer's bank does: sends `amount` kobo to the one-time account. */
 async function sendTransfer(request: APIRequestContext, accountNumber: string, amount: number) {

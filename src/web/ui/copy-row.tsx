@@ -35,3 +35,15 @@ export function CopyRow({ label, value, shown }: { label: string; value: string;
     </div>
   );
 }
+
+/** A value without a copy button, in the same list (spec §2 transfer details: name, bank). */
+export function DetailRow({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="detail-row">
+      <dt>{label}</dt>
+      <dd>
+        <span className="detail-value">{value}</span>
+      </dd>
+    </div>
+  );
+}

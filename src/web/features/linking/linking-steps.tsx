@@ -9,7 +9,7 @@ import {
   verificationPlaceholder,
 } from '../../../domain/verification-form';
 import { Button } from '../../ui/button';
-import { CopyRow } from '../../ui/copy-row';
+import { CopyRow, DetailRow } from '../../ui/copy-row';
 import { Spinner } from '../../ui/spinner';
 
 /** The account being linked, by its bank and last 4 digits only (spec §2 payment). */
@@ -66,18 +66,8 @@ export function PaymentStep({
               shown={formatNaira(payIn.amount)}
             />
             <CopyRow label="Account number" value={payIn.accountNumber} />
-            <div className="detail-row">
-              <dt>Account name</dt>
-              <dd>
-                <span className="detail-value">{payIn.beneficiary}</span>
-              </dd>
-            </div>
-            <div className="detail-row">
-              <dt>Bank</dt>
-              <dd>
-                <span className="detail-value">{payIn.bankName}</span>
-              </dd>
-            </div>
+            <DetailRow label="Account name" value={payIn.beneficiary} />
+            <DetailRow label="Bank" value={payIn.bankName} />
           </dl>
         </>
       ) : null}

@@ -3,7 +3,7 @@ import { formatNaira } from '../../../domain/money';
 import type { TTransferDetails } from '../../../domain/schemas/payment';
 import { transferBankName, transferCountdown } from '../../../domain/transfer-details';
 import { Button } from '../../ui/button';
-import { CopyRow } from '../../ui/copy-row';
+import { CopyRow, DetailRow } from '../../ui/copy-row';
 
 /** Seconds left on the one-time account, re-read every second. */
 function useCountdown(expiresAt: string): string | null {
@@ -49,18 +49,8 @@ export function TransferDetailsView({
         <CopyRow label="Amount" value={amountForApp} shown={formatNaira(details.amount)} />
         <CopyRow label="Account number" value={details.accountNumber} />
         <CopyRow label="Bank name" value={bank} />
-        <div className="detail-row">
-          <dt>Account name</dt>
-          <dd>
-            <span className="detail-value">{details.accountName}</span>
-          </dd>
-        </div>
-        <div className="detail-row">
-          <dt>Bank</dt>
-          <dd>
-            <span className="detail-value">{bank}</span>
-          </dd>
-        </div>
+        <DetailRow label="Account name" value={details.accountName} />
+        <DetailRow label="Bank" value={bank} />
       </dl>
       {countdown ? (
         <p className="countdown" role="timer" aria-live="off">
