@@ -292,7 +292,10 @@ test.describe('the account-linking panel', () => {
     }
     await panel(page).getByRole('button', { name: 'Verify OTP' }).click();
     await linked(page);
-    // The card is saved to the account: its row says so once the panel is done.
+    // spec §4: after the OTP the panel resets to choosing an account; every account is linked,
+    // so it asks for a number. Closed, the repayment list shows the card saved to the account.
+    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByText(/Card & Bank • \*\*\*\*0012/)).toBeVisible({ timeout: 10_000 });
   });
 
