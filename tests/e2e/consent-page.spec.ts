@@ -86,7 +86,10 @@ test.describe('standalone consent page', () => {
       return route.continue();
     });
     await page.goto(consentPath(consentId));
-    await expect(page.getByRole('alert')).toHaveText('Failed to load consent data');
+    // Two automatic retries, 1 s and 2 s apart, come first.
+    await expect(page.getByRole('alert')).toHaveText('Failed to load consent data', {
+      timeout: 15_000,
+    });
     await page.getByRole('button', { name: 'Try Again' }).click();
     await expect(page.getByText('Bisi Adeyemi')).toBeVisible();
   });
