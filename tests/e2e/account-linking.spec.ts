@@ -179,7 +179,19 @@ test.describe('the account-linking panel', () => {
     await payerOnFutureConsent(page);
     const target = account('paper_mandate');
     await findAccount(page, target.accountNumber);
+    // Holds the real answer back while the linking step is checked; nothing is faked.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/account-links/create', async (route) => {
+      await released;
+      await route.continue();
+    });
     await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
+    ).toBeVisible();
+    await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
+    release();
     await linked(page);
     const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
     await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);

@@ -236,7 +236,8 @@ export function LinkingProgress({ state, onReconnect, onCancel }: TLinkingProgre
         aria-label={state.progressText ?? 'Linking progress'}
       />
       <p className="loading-line" role="status">
-        <Spinner small /> {state.progressText ?? 'Linking your account...'}
+        {/* While the link is made the bank checks the account's holder (spec §2 overlay). */}
+        <Spinner small /> {state.progressText ?? 'Validating account...'}
       </p>
       {state.phase !== 'creating_link' ? (
         <div className="actions">
