@@ -47,9 +47,10 @@ async function payerOnFutureConsent(page: Page) {
   await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
   const consentId = await createConsent(page.request, futurePayments);
   await page.goto(consentPath(consentId));
+  // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
   await expect(
     page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
-  ).toBeVisible();
+  ).toBeVisible({ timeout: 15_000 });
   return consentId;
 }
 
