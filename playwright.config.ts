@@ -8,6 +8,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: 30_000,
+  // A first load on the 2-core CI machine (two browsers, the server and its database on one
+  // box) can pass 5 s; a screen that never comes still fails.
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     baseURL: E2E.appOrigin,
