@@ -8,6 +8,8 @@ import {
   type TLinkingPanelState,
   type TLinkingSource,
 } from '../../../domain/linking-panel';
+import { accountDeletionId } from '../../../domain/account-row';
+import { TEST_CARD_CHARGE_MAX_KOBO, TEST_CARD_CHARGE_MIN_KOBO } from '../../../domain/constants';
 import { formatNaira } from '../../../domain/money';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
@@ -29,7 +31,7 @@ import { useAccountLinkProgress, useCardLinkingEvents } from './use-linking-even
 import './linking.css';
 
 /** The test charge a linked card gets, said before its details are asked (spec §2 card_entry). */
-const TEST_CHARGE_TEXT = `A test payment between ${formatNaira(100)} and ${formatNaira(1_000)} will be made and refunded immediately.`;
+const TEST_CHARGE_TEXT = `A test payment between ${formatNaira(TEST_CARD_CHARGE_MIN_KOBO)} and ${formatNaira(TEST_CARD_CHARGE_MAX_KOBO)} will be made and refunded immediately.`;
 
 const messageOf = (error: unknown): string | null =>
   error instanceof Error && error.message ? error.message : null;
@@ -186,7 +188,7 @@ export function LinkingPanel({ forceCardFlow = false, onClose, onLinked }: TLink
   };
 
   const remove = async (account: TUserAccount) => {
-    const id = account.bankId || account.accountId || account._id;
+    const id = accountDeletionId(account);
     if (!id) return;
     await accountsApi.remove(id);
     await queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });

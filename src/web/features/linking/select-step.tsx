@@ -151,7 +151,7 @@ function ManualEntry({ title, linkedAccounts, onChoose, onCancel }: TManualEntry
             mode="radio"
             label="Accounts found"
             isSelected={() => false}
-            isDisabled={(account) => isLinked(account) || !isAccountSelectable(account, [])}
+            isDisabled={(account) => !isAccountSelectable(account, linkedAccounts)}
             onToggle={(account) => {
               const found = search.results.find(
                 (result) => result.institutionCode === account.institutionCode,
