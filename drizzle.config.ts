@@ -10,6 +10,8 @@ export default defineConfig({
     './src/server/db/schema/sandbox.ts',
     './src/server/db/schema/accounts.ts',
     './src/server/db/schema/webhooks.ts',
+    './src/server/db/schema/forms.ts',
+    './src/server/db/schema/collections.ts',
   ],
   out: './src/server/db/migrations',
 });

@@ -3,7 +3,8 @@ import { E2E } from './tests/e2e/e2e-env';
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results',
+  // Movable, like the ports (e2e-env.ts), so two runs on one machine keep their own results.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: true,
   workers: 2,
   retries: 0,

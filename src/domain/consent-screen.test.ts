@@ -124,13 +124,25 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       header: false,
     },
     {
-      name: 'a consent with an immediate payment and a form goes through its summary (the steps)',
+      name: 'a consent with an immediate payment and a form goes through the steps of the flow',
       input: {
         load: loaded(aConsent({ payments: [anImmediatePayment()], formId: 'frm_1' })),
         signedIn: true,
       },
-      screen: 'pending-summary',
+      screen: 'flow',
       header: true,
+    },
+    {
+      name: 'an immediate payment only, signed in: the flow (saved accounts too), no header',
+      input: { load: loaded(immediateOnly), signedIn: true },
+      screen: 'flow',
+      header: false,
+    },
+    {
+      name: 'an immediate payment only, public viewer: the summary, nothing to pay',
+      input: { params: { isPublic: true }, load: loaded(immediateOnly) },
+      screen: 'pending-summary',
+      header: false,
     },
     {
       name: 'auth required, anonymous: the auth prompt, with the header',
@@ -151,9 +163,9 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       header: false,
     },
     {
-      name: 'auth required, signed in: the summary',
+      name: 'auth required, signed in: the flow',
       input: { load: loaded(requiresAuth), signedIn: true },
-      screen: 'pending-summary',
+      screen: 'flow',
       header: true,
     },
     {
@@ -171,7 +183,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
 
   it('hands the screen the consent it shows, and the header its counterparty', () => {
     expect(view({ load: loaded(pending) })).toEqual({
-      screen: { kind: 'pending-summary', consent: pending },
+      screen: { kind: 'pending-summary', consent: pending, canSignIn: true },
       header: pending.counterparty,
     });
     expect(view({ load: loaded(requiresAuth), productName: 'Oya Money' }).screen).toEqual({

@@ -30,8 +30,13 @@ export type TConsentScreen =
   | { kind: 'auth-prompt'; consent: TConsent; productName: string }
   /** Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts). */
   | { kind: 'immediate-payment'; consent: TConsent; payment: TPayment }
-  /** Pending, and nothing stands before it: what the consent asks for. */
-  | { kind: 'pending-summary'; consent: TConsent };
+  /** A signed-in payer's consent flow: its steps, then the grant (spec §2 Main consent flow). */
+  | { kind: 'flow'; consent: TConsent }
+  /**
+   * What the consent asks for, read-only: in public mode, or for a payer not signed in on a
+   * consent that does not ask for sign-in first ('Please sign in to grant consent', spec §2).
+   */
+  | { kind: 'pending-summary'; consent: TConsent; canSignIn: boolean };
 
 export type TConsentScreenKind = TConsentScreen['kind'];
 
@@ -67,9 +72,10 @@ function chooseScreen({
     // The prompt names the product ('uses {product} to authenticate users'): it waits for it.
     return productName ? { kind: 'auth-prompt', consent, productName } : { kind: 'loading' };
   }
+  if (signedIn && !params.isPublic) return { kind: 'flow', consent };
   const payment = payNowPayment(consent);
-  if (payment) return { kind: 'immediate-payment', consent, payment };
-  return { kind: 'pending-summary', consent };
+  if (payment && !params.isPublic) return { kind: 'immediate-payment', consent, payment };
+  return { kind: 'pending-summary', consent, canSignIn: !params.isPublic };
 }
 
 /**
@@ -85,6 +91,7 @@ export function consentPageView(input: TConsentScreenInput): TConsentPageView {
   const consent =
     screen.kind === 'auth-prompt' ||
     screen.kind === 'pending-summary' ||
+    screen.kind === 'flow' ||
     screen.kind === 'immediate-payment'
       ? screen.consent
       : null;

@@ -164,6 +164,24 @@ export const ERROR_CATALOGUE = {
     message: 'This payment is already being processed. Please wait.',
   },
   PAYMENT_ALREADY_MADE: { status: 409, message: 'This payment has already been made' },
+  // Collecting future payments (ours, docs/payments.md "Collecting future payments").
+  PAYMENT_NOT_FOUND: { status: 404, message: 'No payment of yours has this id' },
+  NOT_A_FUTURE_PAYMENT: {
+    status: 409,
+    message: 'Only a future payment can be collected; this one is an immediate payment',
+  },
+  FUTURE_PAYMENT_NOT_GRANTED: {
+    status: 409,
+    message: 'The payer has not granted this future payment from a linked account',
+  },
+  FUTURE_PAYMENT_SCHEDULED: {
+    status: 409,
+    message: 'This payment has a fixed amount and a due date: it is collected on its due date',
+  },
+  COLLECTION_AMOUNT_ABOVE_CONSENTED: {
+    status: 400,
+    message: 'The amount is above the {consented} the payer consented to',
+  },
   SIGN_IN_REQUIRED: { status: 401, message: 'This consent requires authentication to proceed' },
   STREAM_TICKET_INVALID: {
     status: 401,
@@ -272,6 +290,26 @@ export const ERROR_CATALOGUE = {
     message: 'The biometric approval does not match this grant',
   },
   GRANT_SIGNATURE_REPLAYED: { status: 409, message: 'This biometric approval was already used' },
+  // Forms (issue 13, docs/forms.md): ours, but FORM_INCOMPLETE is the spec's §2 text.
+  FORM_NOT_FOUND: { status: 404, message: 'Form not found' },
+  FORM_SECTION_NOT_FOUND: { status: 404, message: 'This section is not part of the form' },
+  FORM_INCOMPLETE: { status: 409, message: 'Complete all form sections to continue.' },
+  FORM_UPDATE_TOKEN_REQUIRED: {
+    status: 409,
+    message: 'This form already has saved answers. Reload the page to continue where you left off.',
+  },
+  FORM_UPDATE_TOKEN_INVALID: {
+    status: 403,
+    message: 'This form was changed elsewhere. Reload the page to continue.',
+  },
+  FORM_RESPONSE_CLOSED: { status: 409, message: 'This form has already been submitted' },
+  FORM_FILE_TYPE_NOT_ALLOWED: {
+    status: 415,
+    message: 'Upload an image (JPEG, PNG or WebP) or a PDF',
+  },
+  FORM_FILE_TOO_LARGE: { status: 413, message: 'The file is too large' },
+  FORM_FILE_LIMIT_REACHED: { status: 409, message: 'Too many files were uploaded to this form' },
+  FORM_FILE_LINK_INVALID: { status: 403, message: 'This file link has expired or is not valid' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type TErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -20,7 +20,7 @@ export * from './schemas/card';
 export * from './schemas/payment';
 /** Payer identity: login, passkeys, phone codes, sessions, signed grants (§7 auth calls). */
 export * from './schemas/auth';
-/** GET /api/form (spec §7). */
+/** Form definitions, answers, GET /api/form and the merchant's form calls (spec §7, issue 13). */
 export * from './schemas/form';
 /** The sandbox network's own calls: fixtures, transfers, 3-D Secure answers (docs/sandbox.md). */
 export * from './schemas/sandbox';
@@ -244,3 +244,22 @@ export {
 export { terminalErrorMessage } from './chip-terminal';
 /** The Consent Not Found text for a failed consent load (§8). */
 export { consentLoadErrorMessage } from './consent-load-error';
+
+// Forms
+/** {{name}} placeholders: the names a form uses, and texts filled for the payer or a preview. */
+export { formPlaceholders, fillPlaceholders, fillFormPlaceholders } from './forms';
+/** The check an answer fails for its field ('This field is required', …), or null. */
+export { formFieldError, isEmptyAnswer, isCalendarDate } from './forms';
+/** A section's completeness and its failing fields; the form's completeness (spec §5). */
+export {
+  checkFormSection,
+  completedFormSections,
+  isFormComplete,
+  type TSectionCheck,
+} from './forms';
+/** Answer keys that name no field of their section; the file ids a section's answers hold. */
+export { unknownAnswerKeys, sectionFileIds } from './forms';
+/** 'All sections completed! Ready to continue.' / 'Complete all form sections to continue.' */
+export { formStepStatusText } from './forms';
+/** A file's media type by its first bytes; why a file cannot go into a field; the picker hint. */
+export { sniffFormFileType, FORM_FILE_SNIFF_BYTES, formFileError, formFileHint } from './forms';

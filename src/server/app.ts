@@ -7,6 +7,8 @@ import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { webhookDeliverer } from './services/webhooks';
+import { collectionRunner, type TCollectionRunner } from './services/collection-runner';
+import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
 import { consentReads } from './services/consent-reads';
@@ -27,6 +29,8 @@ import { consentGrantRoutes } from './routes/consent-grants';
 import { consentRoutes } from './routes/consents';
 import { healthRoutes } from './routes/health';
 import { merchantConsentRoutes } from './routes/merchant-consents';
+import { merchantFormRoutes } from './routes/merchant-forms';
+import { formRoutes } from './routes/forms';
 import { pageRoutes } from './routes/pages';
 import { publicConfigRoutes } from './routes/public-config';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
@@ -61,6 +65,11 @@ export type TAppOptions = {
    * deliverer themselves, on their clock).
    */
   webhookDelivery?: 'auto' | 'manual';
+  /**
+   * Future payments are collected every COLLECTION_INTERVAL_MS only when 'auto' (the server's
+   * main); otherwise the caller runs `app.collections.runDue()` itself (tests, on their clock).
+   */
+  collections?: 'auto' | 'manual';
 } & TAdapterOverrides;
 
 /**
@@ -116,11 +125,22 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(merchantConsentRoutes, routeContext);
   await app.register(merchantWebhookRoutes, routeContext);
+  await app.register(merchantPaymentRoutes, routeContext);
+  await app.register(merchantFormRoutes, routeContext);
+  await app.register(formRoutes, routeContext);
   if (options.webhookDelivery !== 'manual') {
     const deliverer = webhookDeliverer(context);
     deliverer.start(WEBHOOK_TICK_MS);
     app.addHook('onClose', () => deliverer.stop());
   }
+  const collections = collectionRunner(context, (err) =>
+    app.log.error({ err }, 'collecting future payments failed'),
+  );
+  app.decorate('collections', collections);
+  if (options.collections === 'auto' && options.config.collectionIntervalMs > 0) {
+    collections.start(options.config.collectionIntervalMs);
+  }
+  app.addHook('onClose', () => collections.stop());
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
   await app.register(consentRoutes, { ...routeContext, reads });
@@ -155,5 +175,7 @@ declare module 'fastify' {
     routeTable: TRouteEntry[];
     /** The context the app was built with (db, config, clock, providers, events). */
     appContext: TAppContext;
+    /** The future-payment collections of this process (docs/payments.md). */
+    collections: TCollectionRunner;
   }
 }

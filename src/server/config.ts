@@ -35,6 +35,8 @@ const ZEnv = z.object({
   DEBUG_ROUTES: z.enum(['on', 'off']).default('off'),
   /** Strict-Transport-Security: auto sends it when PUBLIC_URL is https. */
   HSTS: z.enum(['on', 'off', 'auto']).default('auto'),
+  /** How often the server looks for future payments to notify and collect; 0 turns it off. */
+  COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
 });
 
 export type TConfig = {
@@ -63,6 +65,8 @@ export type TConfig = {
   hsts: boolean;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client's address. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  /** Milliseconds between runs of the future-payment collections; 0: no runs. */
+  collectionIntervalMs: number;
 };
 
 /** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
@@ -116,5 +120,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     debugRoutes: e.DEBUG_ROUTES === 'on',
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
   };
 }

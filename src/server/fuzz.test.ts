@@ -3,6 +3,7 @@
 // catalogue body. Routes join by being registered; see test-support-fuzz.ts for the inputs.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
 import {
   describeFailure,
   discoverAuth,
@@ -50,7 +51,28 @@ let fixtures: TFixtures;
 beforeAll(async () => {
   fuzz = await startFuzzApp(WEB_DIR);
   fixtures = await makeFixtures(fuzz);
+  Object.assign(fixtures.hints, await formHints(fuzz, fixtures.merchant.authorization));
 }, 60_000);
+
+/**
+ * A form of the fixture merchant, a consent asking for it and a saved section, so the form
+ * routes are fuzzed past their lookups: formId, sectionId, fieldId and responseId name real ones.
+ */
+async function formHints(app: TFuzzApp, authorization: string): Promise<Record<string, string>> {
+  const post = async (url: string, payload: object) =>
+    (await app.app.inject({ method: 'POST', url, headers: { authorization }, payload })).json<
+      Record<string, string>
+    >();
+  const { formId = '' } = await post('/api/v1/forms', SAMPLE_FORM_INPUT);
+  const { consentId = '' } = await post('/api/v1/consents', { formId });
+  const saved = await app.app.inject({
+    method: 'PUT',
+    url: '/api/form/sections/about',
+    payload: { consentId, clientId: fixtures.merchant.clientId, answers: { fullName: 'Ada' } },
+  });
+  const { formResponseId = '' } = saved.json<Record<string, string>>();
+  return { formId, sectionId: 'about', fieldId: 'idDocument', responseId: formResponseId };
+}
 afterAll(() => fuzz?.close());
 
 const appRoutes = () => fuzz.app.routeTable.filter((r) => !isStaticFileRoute(WEB_DIR, r.url));

@@ -31,7 +31,12 @@ async function main() {
           template: path.join(here, PGLITE_TEMPLATE_FILE),
         },
   );
-  const app = await buildApp({ config, database, webDir: path.join(root, 'dist/web') });
+  const app = await buildApp({
+    config,
+    database,
+    webDir: path.join(root, 'dist/web'),
+    collections: 'auto',
+  });
   const demo = await seedDemo(database.db, config);
   await app.listen({ port: config.port, host: config.host });
 

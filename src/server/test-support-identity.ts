@@ -1,13 +1,22 @@
 // Payer identity steps for server tests, through the real routes: codes from the sandbox
 // outbox, discoveries, logins, passkeys.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { FIRST_PARTY_CLIENT_ID } from '../domain/schemas/auth';
+import {
+  FIRST_PARTY_CLIENT_ID,
+  grantSigningMessage,
+  type TGrantPayload,
+} from '../domain/schemas/auth';
 import type { TConfig } from './config';
 import { SoftAuthenticator } from './test-support-webauthn';
 
-export function softAuthenticatorFor(config: TConfig) {
-  return new SoftAuthenticator(config.webauthnRpId, new URL(config.publicUrl).origin);
+export function softAuthenticatorFor(config: TConfig, countsSignatures = true) {
+  return new SoftAuthenticator(
+    config.webauthnRpId,
+    new URL(config.publicUrl).origin,
+    countsSignatures,
+  );
 }
 
 /** The 6-digit code of the newest sandbox SMS to a number. */
@@ -121,4 +130,31 @@ export function testPhone(): string {
     .padStart(8, '0')
     .slice(-8);
   return `080${tail}`;
+}
+
+/**
+ * The grant body with the payer's passkey signature over exactly it, as the page sends it: a
+ * nonce from POST /api/auth/grant-challenges, then the authenticator's assertion of the canonical
+ * grant message.
+ */
+export async function signedGrant<T extends TGrantPayload>(
+  app: FastifyInstance,
+  authenticator: SoftAuthenticator,
+  token: string,
+  consentId: string,
+  payload: T,
+  signedPayload: TGrantPayload = payload,
+) {
+  const challenge = await app.inject({
+    method: 'POST',
+    url: '/api/auth/grant-challenges',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { consentId },
+  });
+  expect(challenge.statusCode).toBe(200);
+  const { nonce } = challenge.json<{ nonce: string }>();
+  const digest = createHash('sha256')
+    .update(grantSigningMessage({ consentId, nonce, payload: signedPayload }))
+    .digest('base64url');
+  return { ...payload, signature: { nonce, response: authenticator.assert(digest) } };
 }

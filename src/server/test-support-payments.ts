@@ -112,3 +112,40 @@ export async function payByCard(
     },
   });
 }
+
+/**
+ * Links the sandbox account of `scenario` to a signed-in payer by its test transfer, through the
+ * real routes (create the link, send the test transfer to its pay-in account), and answers the
+ * account's id as GET /api/accounts names it (bankId).
+ */
+export async function linkByTestTransfer(
+  app: FastifyInstance,
+  token: string,
+  scenario: TAccountScenario,
+): Promise<string> {
+  const headers = { authorization: `Bearer ${token}` };
+  const { accountNumber, institutionCode, accountName } = sandboxAccount(scenario);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/account-links/create',
+    headers,
+    payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+  });
+  if (created.statusCode !== 200) throw new Error(`link: ${created.body}`);
+  const payIn = created.json<{
+    accountLink: { payInDetails: { accountNumber: string; amount: number } | null };
+  }>().accountLink.payInDetails;
+  if (!payIn) throw new Error(`${scenario} does not link by test transfer`);
+  const sent = await app.inject({
+    method: 'POST',
+    url: '/api/sandbox/transfers',
+    payload: { accountNumber: payIn.accountNumber, amount: payIn.amount },
+  });
+  if (sent.statusCode !== 200) throw new Error(`test transfer: ${sent.body}`);
+  const listed = await app.inject({ method: 'GET', url: '/api/accounts/user', headers });
+  const account = listed
+    .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
+    .accounts.find((a) => a.accountNumber === accountNumber);
+  if (!account?.bankId) throw new Error(`${scenario} is not among the payer's accounts`);
+  return account.bankId;
+}

@@ -50,6 +50,8 @@ export class SoftAuthenticator {
   constructor(
     readonly rpId: string,
     readonly origin: string,
+    /** false: the signature counter stays 0, as synced passkeys keep it (WebAuthn §6.1.1). */
+    readonly countsSignatures = true,
   ) {}
 
   private authData(flags: number, counter: number, attested?: Buffer): Buffer {
@@ -142,7 +144,7 @@ export class SoftAuthenticator {
   ): TAuthenticationResponse {
     const credential = overrides.credential ?? this.credentials[0];
     if (!credential) throw new Error('SoftAuthenticator: no credential registered');
-    credential.counter += 1;
+    if (this.countsSignatures) credential.counter += 1;
     const flags = overrides.userVerified === false ? 0x01 : 0x05;
     const authData = this.authData(flags, credential.counter);
     const clientDataJSON = this.clientData(

@@ -49,6 +49,9 @@ test.describe('accessibility (axe)', () => {
   });
 
   test('Loading consent...', async ({ page }) => {
+    // Measured at 17-19 s alone with the consent read held, and past 30 s once in a full run on
+    // the 2-core machine; why it is this slow is not known yet.
+    test.slow();
     const consentId = await createConsent(page.request, everything);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));

@@ -1,13 +1,16 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
-import {
-  SANDBOX_ACCOUNTS,
-  SANDBOX_BANKS,
-  SANDBOX_CARDS,
-  type TAccountScenario,
-  type TSandboxAccount,
-} from '../../src/server/sandbox/fixtures';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
+import {
+  account,
+  chooseResult,
+  findAccount,
+  linked,
+  panel,
+  resultAt,
+  sendTestTransfer,
+} from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // The account-linking panel (spec §2, §4, §5) in real Chromium against the real server and the
@@ -27,12 +30,6 @@ const futurePayments = {
   requirements: { requiresAuth: true },
 };
 
-function account(scenario: TAccountScenario, index = 0) {
-  const found = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
-  if (!found) throw new Error(`No sandbox account for ${scenario}`);
-  return found;
-}
-
 /** A screenshot to look at and an axe pass, on each panel step the tests reach. */
 async function look(page: Page, testInfo: TestInfo, name: string) {
   await snap(page, testInfo, `linking-${name}`);
@@ -47,48 +44,14 @@ async function payerOnFutureConsent(page: Page) {
   await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
   const consentId = await createConsent(page.request, futurePayments);
   await page.goto(consentPath(consentId));
+  // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
+  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
   // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
   await expect(
     page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
   ).toBeVisible({ timeout: 15_000 });
   return consentId;
 }
-
-const panel = (page: Page) => page.getByRole('region', { name: 'Link Account' });
-
-/** Opens the panel and finds the account by its number (manual entry: the payer has none yet). */
-async function findAccount(page: Page, accountNumber: string) {
-  await page.getByRole('button', { name: '+ Link repayment account' }).click();
-  await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
-  await panel(page).getByLabel('Account number').fill(accountNumber);
-  await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
-    timeout: 10_000,
-  });
-}
-
-/** The search result at the account's own bank (a number may pass other banks' check digits). */
-const resultAt = (page: Page, target: TSandboxAccount) => {
-  const bank = SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode);
-  return panel(page).getByRole('radio', { name: new RegExp(bank?.name ?? '') });
-};
-const chooseResult = (page: Page, target: TSandboxAccount) => resultAt(page, target).click();
-
-/** The payer's bank sends the amount the payment step asks to the account it names. */
-async function sendTestTransfer(page: Page) {
-  const valueOf = (label: string) =>
-    panel(page).locator('.detail-row', { hasText: label }).locator('.detail-value').innerText();
-  const accountNumber = (await valueOf('Account number')).trim();
-  const amount = Math.round(Number((await valueOf('Amount')).replace(/[^\d.]/g, '')) * 100);
-  const sent = await page.request.post('/api/sandbox/transfers', {
-    data: { accountNumber, amount },
-  });
-  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
-}
-
-const linked = (page: Page) =>
-  expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible({
-    timeout: 15_000,
-  });
 
 test.describe('the account-linking panel', () => {
   test('links by test transfer: pay-in details, not yet confirmed, the transfer, linked', async ({

@@ -120,7 +120,8 @@ test.describe('auth prompt (spec §2, §6)', () => {
     await expect(frame.getByText('uses Oya Money to authenticate users')).toBeVisible();
     await frame.getByRole('button', { name: 'Authenticate' }).click();
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
-    await expect(frame.getByText('They would like to:')).toBeVisible();
+    // Signed in: the consent flow, its first step open.
+    await expect(frame.getByRole('button', { name: /^Data Sharing Pending/ })).toBeVisible();
     await snap(page, testInfo, 'auth-prompt-iframe-signed-in');
   });
 
@@ -132,6 +133,6 @@ test.describe('auth prompt (spec §2, §6)', () => {
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
     await signUpThroughPanel(frame, page.request, { fullName: 'Sade Bello', phone: uniquePhone() });
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
-    await expect(frame.getByText('They would like to:')).toBeVisible();
+    await expect(frame.getByRole('button', { name: /^Data Sharing Pending/ })).toBeVisible();
   });
 });

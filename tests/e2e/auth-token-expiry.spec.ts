@@ -69,6 +69,7 @@ test('an expired token clears the session, sends the payer to / and brings them 
   await page.getByRole('button', { name: 'Verify code' }).click();
   await page.getByRole('button', { name: 'Not now' }).click();
   await expect(page).toHaveURL(new RegExp(`/r/${consentId}\\?clientId=${E2E.clientId}`));
-  await expect(page.getByText('They would like to:')).toBeVisible();
+  // Signed in: the consent flow (its one step, the data asked for).
+  await expect(page.getByText('1 data point being shared')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
 });

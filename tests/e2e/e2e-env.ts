@@ -1,12 +1,18 @@
-/** Where the end-to-end servers listen and the merchant client the tests act as. */
+/*
+ * Where the end-to-end servers listen and the merchant client the tests act as. The ports can be
+ * moved (E2E_APP_PORT, E2E_HOST_PORT) so two runs on one machine do not collide.
+ */
+const appPort = Number(process.env.E2E_APP_PORT ?? 3917);
+const hostPort = Number(process.env.E2E_HOST_PORT ?? 3918);
+
 export const E2E = {
-  appPort: 3917,
-  appOrigin: 'http://localhost:3917',
+  appPort,
+  appOrigin: `http://localhost:${appPort}`,
   /** A second origin: a merchant page that embeds the consent page. */
-  hostPort: 3918,
-  hostOrigin: 'http://localhost:3918',
+  hostPort,
+  hostOrigin: `http://localhost:${hostPort}`,
   /** An origin the merchant did not register. */
-  strangerOrigin: 'http://127.0.0.1:3918',
+  strangerOrigin: `http://127.0.0.1:${hostPort}`,
   clientId: 'cli_e2e',
   clientSecret: 'sk_e2e_not_a_production_secret',
   otherClientId: 'cli_e2e_other',

@@ -118,6 +118,13 @@ export const ZGrantResponse = z.object({
 });
 export type TGrantResponse = z.infer<typeof ZGrantResponse>;
 
+/**
+ * POST /api/consent/{consentId}/decline answer (ours: spec §2 'Decline' on a consent that asks
+ * for neither payments nor data): the consent, now declined, and 'Consent was rejected by user'.
+ */
+export const ZDeclineResponse = ZGrantResponse.omit({ paymentResults: true, error: true });
+export type TDeclineResponse = z.infer<typeof ZDeclineResponse>;
+
 /** POST /api/consent/otp body (spec §7) */
 export const ZConsentOtpRequest = z.object({
   paymentId: ZIdentifier,

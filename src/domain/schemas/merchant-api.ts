@@ -67,6 +67,17 @@ export const ZCreateConsentRequest = z
     payments: z.array(ZCreatePayment).max(120).default([]),
     dataSharing: ZDataSharing.optional(),
     formId: ZIdentifier.optional(),
+    /** spec §3: the values of the form's {{name}} placeholders for this payer (docs/forms.md). */
+    formCompletion: z
+      .strictObject({
+        templateLiteralValues: z
+          .record(
+            z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, 'must be a placeholder name'),
+            ZText(500),
+          )
+          .refine((values) => Object.keys(values).length <= 50, 'at most 50 values'),
+      })
+      .optional(),
     requirements: z
       .object({
         requiresAuth: z.boolean().default(false),
@@ -82,6 +93,10 @@ export const ZCreateConsentRequest = z
   .refine((c) => c.payments.filter((p) => p.type === 'immediate').length <= 1, {
     message: 'at most one immediate payment',
     path: ['payments'],
+  })
+  .refine((c) => c.formCompletion === undefined || c.formId !== undefined, {
+    message: 'formCompletion needs a formId',
+    path: ['formCompletion'],
   })
   .refine((c) => asksForSomething(c), {
     message: 'a consent must ask for a payment, data sharing or a form',

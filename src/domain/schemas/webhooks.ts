@@ -4,8 +4,11 @@ import { ZIdentifier, ZPrintable } from './fields';
 /** What a merchant hears about (docs/webhooks.md); more join as their flows are built. */
 export const WEBHOOK_EVENT_TYPES = [
   'consent.granted',
+  'consent.declined',
   'payment.completed',
   'payment.failed',
+  'future_payment.collected',
+  'future_payment.failed',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

@@ -11,6 +11,8 @@ export type TPaymentProviderUnderTest = {
   /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
   /** An account the provider's name enquiry finds, and a bank that offers no linking at all. */
   knownAccount: { institutionCode: string; accountNumber: string; accountName: string };
+  /** An account whose balance cannot cover a debit of ₦10,000.00 (and one that can: knownAccount). */
+  poorAccount: { institutionCode: string; accountNumber: string };
   /** An account the alternate service mandates, and the right answers to its auth parameters. */
   altAccount: {
     institutionCode: string;
@@ -213,6 +215,41 @@ export function paymentProviderContract(
       expect(
         await provider.paperMandateStatus({ reference: reference(), issuedAt: new Date() }),
       ).toBe('pending');
+    });
+
+    const debit = (account: { institutionCode: string; accountNumber: string }, ref: string) =>
+      provider.debitAccount({
+        reference: ref,
+        mandateReference: 'alk_contract',
+        institutionCode: account.institutionCode,
+        accountNumber: account.accountNumber,
+        amount: 1_000_000,
+        narration: 'Membership',
+      });
+
+    it('debits an account once per reference, and gives a debit back', async () => {
+      const ref = reference();
+      const first = await debit(underTest.knownAccount, ref);
+      expect(first).toMatchObject({ kind: 'succeeded', providerReference: expect.any(String) });
+      // The same reference again: the same answer, no second debit.
+      expect(await debit(underTest.knownAccount, ref)).toEqual(first);
+      if (first.kind !== 'succeeded') return;
+      expect(await provider.reverseDebit({ providerReference: first.providerReference })).toEqual({
+        reversed: true,
+      });
+      expect(await provider.reverseDebit({ providerReference: first.providerReference })).toEqual({
+        reversed: true,
+      });
+    });
+
+    it('fails a debit the account cannot cover, and one of an account it does not know', async () => {
+      expect(await debit(underTest.poorAccount, reference())).toMatchObject({
+        kind: 'failed',
+        reason: 'insufficient_funds',
+      });
+      expect(
+        await debit({ institutionCode: '058', accountNumber: '0000000000' }, reference()),
+      ).toMatchObject({ kind: 'failed', reason: 'account_not_found' });
     });
   });
 }

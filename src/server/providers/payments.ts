@@ -9,8 +9,8 @@ import type { TAccountIntegrations } from '../../domain/schemas/user-account';
  * passes the contract suite in payments.contract.ts.
  *
  * The port grows flow by flow: card charges (PIN, OTP, 3-D Secure, the ways a charge fails),
- * refunds, and one-time accounts for transfers today; direct debits on mandates, name enquiry
- * and the card terminal join it with the flows that use them.
+ * refunds, one-time accounts for transfers, name enquiry, mandates and direct debits on them;
+ * the card terminal joins it with the flow that uses it.
  *
  * What crosses it: card details in the clear, in memory only, for the one call that needs them
  * (never stored, never logged: the adapter keeps none of them either); amounts in integer kobo;
@@ -151,6 +151,16 @@ export type TPaymentProvider = {
     issuedAt: Date;
   }): Promise<'pending' | 'approved'>;
 
+  /**
+   * Debits a linked account on its mandate (a saved-account payment, a future payment falling
+   * due). Safe to repeat for one `reference`: the bank answers what it did the first time and
+   * never debits twice.
+   */
+  debitAccount(request: TAccountDebitRequest): Promise<TAccountDebitOutcome>;
+
+  /** Gives a succeeded debit back to the account, whole. Safe to repeat. */
+  reverseDebit(request: { providerReference: string }): Promise<{ reversed: true }>;
+
   openTransferAccount(request: {
     reference: string;
     amount: number;
@@ -158,6 +168,24 @@ export type TPaymentProvider = {
     accountName: string;
   }): Promise<TTransferAccount>;
 };
+
+export type TAccountDebitRequest = {
+  /** Ours, one per debit: a retried call with it is answered, never debited again. */
+  reference: string;
+  /** Our mandate on the account (the account link that activated it). */
+  mandateReference: string;
+  institutionCode: string;
+  accountNumber: string;
+  amount: number;
+  narration: string;
+};
+
+/** Why a debit failed, for our records and the merchant; the payer reads the catalogue's text. */
+export type TDebitFailureReason = 'insufficient_funds' | 'account_not_found';
+
+export type TAccountDebitOutcome =
+  | { kind: 'succeeded'; providerReference: string }
+  | { kind: 'failed'; providerReference: string | null; reason: TDebitFailureReason };
 
 /** An alternate-service mandate waiting for its auth parameters (spec §3 Account link response). */
 export type TAltMandate = {

@@ -39,6 +39,7 @@ paymentProviderContract('sandbox network', async () => {
       return { card: { number, expiry, cvv, pin }, otp };
     },
     knownAccount: sandboxAccount('links_by_test_transfer'),
+    poorAccount: sandboxAccount('insufficient_funds'),
     altAccount: (() => {
       const { institutionCode, accountNumber } = sandboxAccount('links_by_auth_params');
       const params = SANDBOX_ACCOUNTS.find((a) => a.accountNumber === accountNumber)?.authParams;

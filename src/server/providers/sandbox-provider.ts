@@ -2,6 +2,7 @@ import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS } from '../sandbox/fixtures';
 import { openVirtualAccount } from '../sandbox/sandbox-bank';
+import { debitSandboxAccount, reverseSandboxDebit } from '../sandbox/sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from './payments';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
@@ -26,7 +27,8 @@ const SANDBOX_AUTH_PARAMS: TAuthParam[] = [
 
 /**
  * The sandbox adapter of the PaymentProvider port (docs/sandbox.md): the sandbox card network
- * for cards, and the sandbox bank, whose tables live in our database, for one-time accounts.
+ * for cards, and the sandbox bank, whose tables live in our database, for one-time accounts and
+ * direct debits.
  */
 export function sandboxPaymentProvider(parts: {
   cards: TSandboxCardNetwork;
@@ -81,6 +83,8 @@ export function sandboxPaymentProvider(parts: {
         ? 'approved'
         : 'pending',
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
+    debitAccount: (request) => debitSandboxAccount(db, clock, request),
+    reverseDebit: ({ providerReference }) => reverseSandboxDebit(db, clock, providerReference),
   };
 }
 

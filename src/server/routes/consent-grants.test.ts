@@ -1,13 +1,17 @@
 // The grant (spec §7 POST /api/consent/{consentId}/grant): once the immediate payment is paid the
 // consent becomes granted, once, with its audit row; a signed-in payer's passkey signs exactly
 // what is granted; anonymous payers grant only what spec §6 lets them.
-import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantSigningMessage, type TGrantPayload } from '../../domain/schemas/auth';
 import { consentEvents } from '../db/schema';
 import { createTestClient, startTestApp } from '../test-support';
-import { addPasskey, signUp, softAuthenticatorFor, testPhone } from '../test-support-identity';
+import {
+  addPasskey,
+  signedGrant,
+  signUp,
+  softAuthenticatorFor,
+  testPhone,
+} from '../test-support-identity';
 import { consentWithPayment, payByCard } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -118,8 +122,9 @@ describe('granting a consent with an immediate payment, without sign-in', () => 
         },
       }),
     );
-    expect(naming.statusCode).toBe(400);
-    expect(naming.json().error.message).toMatch(/^selectedAccounts: /);
+    // Accounts are a signed-in payer's: anonymous, a grant naming one is asked to sign in.
+    expect(naming.statusCode).toBe(401);
+    expect(naming.json().error.code).toBe('SIGN_IN_REQUIRED');
     const mismatch = await grant(open.consentId, grantBody('cns_other'));
     expect(mismatch.statusCode).toBe(400);
   });
@@ -154,27 +159,13 @@ describe('granting data sharing as a signed-in payer', () => {
     });
     delete (body as Record<string, unknown>).immediatePayments;
 
-    const signWith = async (payload: TGrantPayload) => {
-      const challenge = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/grant-challenges',
-        headers,
-        payload: { consentId },
-      });
-      const { nonce } = challenge.json<{ nonce: string }>();
-      const digest = createHash('sha256')
-        .update(grantSigningMessage({ consentId, nonce, payload }))
-        .digest('base64url');
-      return { nonce, response: soft.assert(digest) };
-    };
-
     // Signed for one thing, sent with another: refused.
     const tampered = await grant(
       consentId,
-      {
+      await signedGrant(ctx.app, soft, token, consentId, body, {
         ...body,
-        signature: await signWith({ ...body, dataSharing: { granted: true, dataTypes: [] } }),
-      },
+        dataSharing: { granted: true, dataTypes: [] },
+      }),
       headers,
     );
     expect(tampered.statusCode).toBe(400);
@@ -184,7 +175,11 @@ describe('granting data sharing as a signed-in payer', () => {
     // Anonymous: refused (the consent shares data).
     expect((await grant(consentId, body)).statusCode).toBe(401);
 
-    const answer = await grant(consentId, { ...body, signature: await signWith(body) }, headers);
+    const answer = await grant(
+      consentId,
+      await signedGrant(ctx.app, soft, token, consentId, body),
+      headers,
+    );
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toMatchObject({ status: 'granted' });
     const [audit] = await ctx.database.db

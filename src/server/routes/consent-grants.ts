@@ -1,15 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZGrantResponse } from '../../domain/schemas/consent-api';
+import { ZDeclineResponse, ZGrantResponse } from '../../domain/schemas/consent-api';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZGrantCall } from '../../domain/schemas/grant';
 import type { TRouteContext } from '../context';
-import { grantConsent } from '../services/consent-grants';
+import { declineConsent, grantConsent } from '../services/consent-grants';
 import { authenticatePayer } from '../services/payer-sessions';
 import { jsonAnswers } from './responses';
 
-/** The grant (spec §7): signed by a signed-in payer's passkey; a bearer token is optional. */
+/**
+ * The grant (spec §7): signed by a signed-in payer's passkey; a bearer token is optional. And the
+ * decline of a signed-in payer (spec §2 'Decline').
+ */
 export const consentGrantRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/consent/:consentId/grant',
@@ -33,6 +36,25 @@ export const consentGrantRoutes: FastifyPluginAsync<TRouteContext> = async (app,
           ).payerId
         : null;
       return grantConsent(ctx, request.params.consentId, request.body, payerId);
+    },
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/consent/:consentId/decline',
+    {
+      schema: {
+        params: z.object({ consentId: ZIdentifier }),
+        response: jsonAnswers({ 200: ZDeclineResponse }),
+      },
+    },
+    async (request) => {
+      const { payerId } = await authenticatePayer(
+        ctx.db,
+        ctx.config,
+        request.headers.authorization,
+        ctx.clock.now(),
+      );
+      return declineConsent(ctx, request.params.consentId, payerId);
     },
   );
 };

@@ -178,3 +178,35 @@ describe('POST /api/v1/consents', () => {
     }
   });
 });
+
+describe('formCompletion (spec §3)', () => {
+  it('keeps the values of the form placeholders, read back on the consent', async () => {
+    const response = await post({
+      formId: 'frm_membership',
+      formCompletion: { templateLiteralValues: { clubName: 'Lekki Gym', planName: 'Gold' } },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { consentId } = response.json<{ consentId: string }>();
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/consent/${consentId}?clientId=${client.clientId}`,
+    });
+    expect(read.json().consent.formCompletion).toEqual({
+      templateLiteralValues: { clubName: 'Lekki Gym', planName: 'Gold' },
+    });
+  });
+
+  it('refuses values without a form, and names that are not placeholder names', async () => {
+    const noForm = await post({
+      ...validBody,
+      formCompletion: { templateLiteralValues: { clubName: 'Lekki Gym' } },
+    });
+    expect(noForm.statusCode).toBe(400);
+    expect(noForm.json().error.message).toMatch(/^formCompletion: formCompletion needs a formId/);
+    const badName = await post({
+      formId: 'frm_membership',
+      formCompletion: { templateLiteralValues: { '{{club}}': 'x' } },
+    });
+    expect(badName.statusCode).toBe(400);
+  });
+});

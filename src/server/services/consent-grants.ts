@@ -1,11 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { isConsentAvailable } from '../../domain/consent-availability';
-import type { TGrantResponse } from '../../domain/schemas/consent-api';
+import { ERROR_CATALOGUE } from '../../domain/errors';
+import type { TDeclineResponse, TGrantResponse } from '../../domain/schemas/consent-api';
 import type { TGrantCall } from '../../domain/schemas/grant';
 import type { TAppContext } from '../context';
-import { consentEvents, consents } from '../db/schema';
+import { consentEvents, consents, futurePaymentAccounts } from '../db/schema';
+import { debitImmediatePayment, linkedAccountsOf, type TLinkedAccount } from './account-debits';
 import { AppError } from './app-error';
 import { loadConsent } from './consents';
+import { assertFormCompleteForGrant, markFormResponseSubmitted } from './forms';
 import { verifySignedGrant, type TVerifiedGrant } from './signed-grants';
 import { recordMerchantEvent } from './webhooks';
 
@@ -14,13 +17,14 @@ import { recordMerchantEvent } from './webhooks';
  * says yes to what the consent asks, and the consent becomes granted, once, with an audit row
  * that keeps the passkey's signature so the record can be checked later.
  *
- * What it takes today: an immediate payment already paid by card or transfer, and data sharing.
- * Payments from a linked account (a direct debit for the immediate payment, the mandates of
- * future payments) need linked accounts, which account linking brings: until then a grant that
- * names accounts is refused as naming accounts the payer does not have.
+ * The immediate payment is paid before the grant (card, transfer) or at it: a linked account
+ * named in immediatePayments is debited on its mandate first, and a failed debit answers
+ * paymentResults.failed = 1 with 'Direct debit payment failed', the consent still pending. Future
+ * payments are bound, in the grant's transaction, to the linked accounts the payer chose, in the
+ * order chosen: they are collected from them when due.
  */
 
-type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events'>;
+type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers'>;
 
 const invalid = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', `${field}: ${message}`);
@@ -77,15 +81,33 @@ export async function grantConsent(
   if (consent.dataSharing && !call.dataSharing?.granted) {
     throw invalid('dataSharing', 'this consent asks to share data');
   }
-  const named = [
+  // A consent's form is complete before anything is granted (spec §5): its response is recorded.
+  const form = await assertFormCompleteForGrant(db, consentId);
+  const futureIds = unique([
     ...(call.futurePayments?.selectedAccounts ?? []),
-    ...(call.immediatePayments?.selectedAccounts ?? []),
+    ...(call.futurePayments?.paymentMethods ?? []).map((m) => m.accountId),
+  ]);
+  const debitIds = unique([
     ...(call.immediatePayments?.paymentMethods ?? []).flatMap((m) =>
       m.type === 'account' ? [m.accountId] : [],
     ),
-  ];
+    ...(call.immediatePayments?.selectedAccounts ?? []),
+  ]);
+  const named = [...futureIds, ...debitIds];
+  let linked = new Map<string, TLinkedAccount>();
   if (named.length > 0) {
-    throw invalid('selectedAccounts', `no linked account of yours has the id ${named[0]}`);
+    // Accounts are the signed-in payer's own, and linked (an active mandate), or named as missing.
+    if (payerId === null) throw new AppError('SIGN_IN_REQUIRED');
+    linked = await linkedAccountsOf(db, payerId, named);
+    const missing = named.find((id) => !linked.has(id));
+    if (missing)
+      throw invalid('selectedAccounts', `no linked account of yours has the id ${missing}`);
+  }
+  if (!future && futureIds.length > 0) {
+    throw invalid('futurePayments', 'this consent asks for no future payments');
+  }
+  if (debitIds.length > 1) {
+    throw invalid('immediatePayments', 'one account pays the immediate payment');
   }
 
   let signature: TVerifiedGrant | null = null;
@@ -101,16 +123,36 @@ export async function grantConsent(
     );
   }
 
-  // The immediate payment is paid first (card or transfer, before the grant): unpaid, the grant
-  // reports it failed and the consent stays pending (spec §4 grant outcome).
+  // The immediate payment is paid first (card or transfer before the grant, or a linked account
+  // debited now): unpaid, the grant reports it failed and the consent stays pending (spec §4).
+  const debitFrom = debitIds[0] ? linked.get(debitIds[0]) : undefined;
   if (immediate && immediate.status !== 'executed') {
-    return answerFor(
-      ctx,
-      consentId,
-      { total: 1, succeeded: 0, failed: 1 },
-      { error: 'Payment failed' },
-    );
+    if (!debitFrom || payerId === null) {
+      return answerFor(
+        ctx,
+        consentId,
+        { total: 1, succeeded: 0, failed: 1 },
+        { error: 'Payment failed' },
+      );
+    }
+    const debit = await debitImmediatePayment(ctx, {
+      paymentId: immediate.paymentId,
+      payerId,
+      linked: debitFrom,
+    });
+    if (!debit.debited) {
+      return answerFor(
+        ctx,
+        consentId,
+        { total: 1, succeeded: 0, failed: 1 },
+        { error: 'Direct debit payment failed' },
+      );
+    }
   }
+  const paidResults = immediate ? { total: 1, succeeded: 1, failed: 0 } : undefined;
+  const futurePaymentIds = consent.payments
+    .filter((p) => p.type === 'future')
+    .map((p) => p.paymentId);
 
   const granted = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -119,6 +161,24 @@ export async function grantConsent(
       .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
       .returning({ id: consents.id });
     if (!row) return false;
+    // The response is closed first (later saves are refused), then checked again inside: a
+    // section saved since the first check cannot slip past the grant.
+    if (form) {
+      await markFormResponseSubmitted(tx, form.formResponseId, now);
+      await assertFormCompleteForGrant(tx, consentId);
+    }
+    // Each future payment is collected from the chosen accounts, first to last (docs/payments.md).
+    const bindings = futurePaymentIds.flatMap((paymentId) =>
+      futureIds.map((accountId, position) => ({
+        paymentId,
+        position,
+        accountId,
+        mandateId: linked.get(accountId)?.mandateId ?? '',
+        payerId: payerId ?? '',
+        createdAt: now,
+      })),
+    );
+    if (bindings.length > 0) await tx.insert(futurePaymentAccounts).values(bindings);
     await tx.insert(consentEvents).values({
       consentId,
       type: 'consent.granted',
@@ -126,6 +186,9 @@ export async function grantConsent(
       data: {
         dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
         immediatePaymentId: immediate?.paymentId ?? null,
+        immediateAccountId: debitFrom?.account.id ?? null,
+        formResponseId: form?.formResponseId ?? null,
+        futureAccountIds: futureIds,
         originalRequestId: call.originalRequestId,
         signature: signature
           ? {
@@ -159,5 +222,51 @@ export async function grantConsent(
       data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
     });
   }
-  return answerFor(ctx, consentId, results, { message: 'Consent granted' });
+  return answerFor(ctx, consentId, paidResults, { message: 'Consent granted' });
+}
+
+const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
+
+/**
+ * 'Decline' (spec §2): a signed-in payer says no. The consent ends declined, once, with its audit
+ * row and the merchant's event; declining again answers the same, and a granted consent cannot
+ * be declined.
+ */
+export async function declineConsent(
+  ctx: TGrantContext,
+  consentId: string,
+  payerId: string,
+): Promise<TDeclineResponse> {
+  const { db, clock } = ctx;
+  const now = clock.now();
+  const found = await loadConsent(db, consentId);
+  if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  const message = ERROR_CATALOGUE.CONSENT_REJECTED.message;
+  const declined = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(consents)
+      .set({ status: 'declined' })
+      .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
+      .returning({ id: consents.id });
+    if (!row) return false;
+    await tx.insert(consentEvents).values({
+      consentId,
+      type: 'consent.declined',
+      actor: `payer:${payerId}`,
+      data: { reason: message },
+      createdAt: now,
+    });
+    await recordMerchantEvent(tx, {
+      clientId: found.clientId,
+      consentId,
+      type: 'consent.declined',
+      data: { consentId, declinedAt: now.toISOString(), reason: message },
+      now,
+    });
+    return true;
+  });
+  const after = await loadConsent(db, consentId);
+  if (!after) throw new AppError('CONSENT_NOT_FOUND');
+  if (!declined && after.consent.status !== 'declined') throw new AppError('CONSENT_NOT_FOUND');
+  return { success: true, consent: after.consent, status: after.consent.status, message };
 }

@@ -63,6 +63,7 @@ export async function createConsent(
       expiresAt,
       actOnBehalfOf: input.actOnBehalfOf ?? null,
       formId: input.formId ?? null,
+      formTemplateValues: input.formCompletion?.templateLiteralValues ?? null,
       requiresAuth: input.requirements.requiresAuth,
       requiresAccount: input.requirements.requiresAccount,
       authAppId: input.authAppId ?? null,

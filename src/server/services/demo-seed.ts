@@ -1,11 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { TCreateConsentRequestInput } from '../../domain/schemas/merchant-api';
 import { ZCreateConsentRequest } from '../../domain/schemas/merchant-api';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
-import { merchants } from '../db/schema';
+import { accountLinks, consents, merchants, payerAccounts, payers } from '../db/schema';
+import { SANDBOX_ACCOUNTS, SANDBOX_BANKS } from '../sandbox/fixtures';
 import { consentCreationScope, createConsent } from './consents';
+import { DEMO_FORM, DEMO_FORM_ID, DEMO_FORM_VALUES } from './demo-form';
+import { seedForm } from './forms';
 import { findIdempotentResult } from './idempotency';
+import { normalisePhone } from './phone-codes';
 import { createMerchantClient } from './merchant-clients';
 import { consentPageUrl } from './page-urls';
 
@@ -73,7 +77,7 @@ function demoConsents(
           },
         ],
         dataSharing: { bvnData: ['fullName', 'dateOfBirth'], ninData: true, bankAccounts: true },
-        formId: 'form_demo_kyc',
+        formId: DEMO_FORM_ID,
         requirements: { requiresAuth: true, requiresAccount: true },
         actOnBehalfOf: {
           role: { name: 'Membership Officer' },
@@ -103,6 +107,11 @@ export async function seedDemo(db: TDb, config: TConfig, now = new Date()) {
       colours: { primaryColour: '#FE7048' },
     });
   }
+  // The form the "everything" consent asks for, there before the consent is (docs/forms.md).
+  await seedForm(db, DEMO_FORM_ID, DEMO_FORM, {
+    clientId: DEMO_CLIENT_ID,
+    merchantId: DEMO_MERCHANT_ID,
+  });
   const lines: Array<{ label: string; url: string; consentId: string }> = [];
   for (const demo of demoConsents(now)) {
     // Seeded before: its dates were computed from that start's clock, so its body differs
@@ -120,11 +129,67 @@ export async function seedDemo(db: TDb, config: TConfig, now = new Date()) {
         idempotencyKey: demo.key,
         now,
       }));
+    if (demo.body.formId === DEMO_FORM_ID) {
+      await db
+        .update(consents)
+        .set({ formTemplateValues: DEMO_FORM_VALUES })
+        .where(and(eq(consents.id, consentId), isNull(consents.formTemplateValues)));
+    }
     lines.push({
       label: demo.label,
       consentId,
       url: consentPageUrl(config.publicUrl, consentId, DEMO_CLIENT_ID),
     });
   }
+  await seedDemoPayer(db, now);
   return lines;
+}
+
+/** The demo payer a person signs in as (README "Try it by hand"): a phone code, then a passkey. */
+export const DEMO_PAYER = {
+  id: 'usr_demo_payer',
+  phone: '08030000001',
+  fullName: 'Adaeze Okafor',
+  /** Linked already, so the demo's payments can be paid with OneTap. */
+  account: SANDBOX_ACCOUNTS.find((a) => a.accountNumber === '0123456785'),
+} as const;
+
+/**
+ * Seeds the demo payer with one linked account (an active mandate, as a test transfer leaves
+ * it), once. The account is a sandbox bank's, so its debits move the sandbox balance only.
+ */
+async function seedDemoPayer(db: TDb, now: Date) {
+  const account = DEMO_PAYER.account;
+  const bank = SANDBOX_BANKS.find((b) => b.institutionCode === account?.institutionCode);
+  if (!account || !bank) throw new Error('The demo payer has no sandbox account');
+  await db.transaction(async (tx) => {
+    const [payer] = await tx
+      .insert(payers)
+      .values({
+        id: DEMO_PAYER.id,
+        phoneNumber: normalisePhone(DEMO_PAYER.phone),
+        fullName: DEMO_PAYER.fullName,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payers.id });
+    if (!payer) return;
+    const accountId = 'acc_demo_payer_0001';
+    await tx.insert(payerAccounts).values({
+      id: accountId,
+      payerId: payer.id,
+      institutionCode: account.institutionCode,
+      accountNumber: account.accountNumber,
+      accountName: account.accountName,
+      bankName: bank.name,
+    });
+    await tx.insert(accountLinks).values({
+      id: 'alk_demo_payer_0001',
+      payerId: payer.id,
+      accountId,
+      route: 'test_transfer',
+      state: 'active',
+      expiresAt: now,
+      activatedAt: now,
+    });
+  });
 }

@@ -101,7 +101,10 @@ export type TLedgerReport = {
   unbalanced: number[];
   /** Accounts whose kept balance is not the sum of their entries (must be none). */
   balanceMismatches: string[];
-  /** Executed immediate payments not booked exactly once, net of refunds (must be none). */
+  /**
+   * Executed payments not booked exactly once (must be none): an immediate payment net of
+   * refunds, a future payment by its one collection (future_payment_debit).
+   */
   paymentsNotBookedOnce: string[];
   /** Sum over every entry: zero in balanced books. */
   total: number;
@@ -126,6 +129,7 @@ export async function checkLedger(db: TDb): Promise<TLedgerReport> {
       GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(sum(e.amount), 0)`);
   // An executed immediate payment is booked once as money in (card, transfer, debit, chip);
   // a charge refunded because the payment was already paid nets to zero and does not count.
+  // An executed future payment is booked once by the collection that debited it.
   const notOnce = await list<{ id: string }>(sql`
       SELECT p.id FROM payments p
       WHERE p.type = 'immediate' AND (
@@ -137,7 +141,14 @@ export async function checkLedger(db: TDb): Promise<TLedgerReport> {
         OR (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id
              AND t.kind IN ('card_payment', 'transfer_payment', 'account_debit', 'chip_card_payment'))
           - (SELECT count(*) FROM ledger_transactions t WHERE t.payment_id = p.id AND t.kind = 'card_refund')
-          > 1)`);
+          > 1)
+      UNION ALL
+      SELECT p.id FROM payments p
+      WHERE p.type = 'future' AND (
+        (p.status = 'executed') <> ((SELECT count(*) FROM ledger_transactions t
+          WHERE t.payment_id = p.id AND t.kind = 'future_payment_debit') = 1)
+        OR (SELECT count(*) FROM ledger_transactions t
+          WHERE t.payment_id = p.id AND t.kind = 'future_payment_debit') > 1)`);
   return {
     transactions: Number(counts?.transactions ?? 0),
     entries: Number(counts?.entries ?? 0),

@@ -9,7 +9,9 @@ import {
 import {
   ZCardChargeResponse,
   ZCardCompleteResponse,
+  ZSaveCardResponse,
   type TEncryptedCard,
+  type TSaveCardRequest,
 } from '../../domain/schemas/card';
 import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import {
@@ -57,6 +59,8 @@ export const accountsApi = {
     post('/api/payments/card', ZCardChargeResponse, { saveCard: true, saveToAccount, cardDetails }),
   completeCard: (paymentId: string, otp: string) =>
     post('/api/payments/card/complete', ZCardCompleteResponse, { paymentId, otp }),
+  /** Puts the card a payment was just paid with on one of the payer's accounts (spec §2). */
+  saveCard: (body: TSaveCardRequest) => post('/api/payments/save-card', ZSaveCardResponse, body),
   /** Testers only: the server answers 404 unless its debug flag is on. */
   remove: (accountId: string) =>
     apiFetch(`/api/accounts/${encodeURIComponent(accountId)}`, {

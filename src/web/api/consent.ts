@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
+import { ZDeclineResponse } from '../../domain/schemas/consent-api';
 import { apiFetch } from './http';
 
 export const consentQueryKey = (consentId: string, clientId: string) =>
@@ -25,3 +26,12 @@ export function useConsentQuery(consentId: string, clientId: string | null) {
       }),
   });
 }
+
+export const consentApi = {
+  /** POST /api/consent/{id}/decline: the signed-in payer's 'Decline' (spec §2). */
+  decline: (consentId: string) =>
+    apiFetch(`/api/consent/${encodeURIComponent(consentId)}/decline`, {
+      method: 'POST',
+      schema: ZDeclineResponse,
+    }),
+};

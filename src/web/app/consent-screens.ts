@@ -20,6 +20,19 @@ export const consentScreens: TConsentScreens = {
       default: module.RepaymentAccounts,
     })),
   ),
+  SavedAccounts: lazy(() =>
+    import('../features/linking/repayment-accounts').then((module) => ({
+      default: module.SavedAccounts,
+    })),
+  ),
+  SaveCardPrompt: lazy(() =>
+    import('../features/linking/save-card-prompt').then((module) => ({
+      default: module.SaveCardPrompt,
+    })),
+  ),
+  FormStep: lazy(() =>
+    import('../features/form/form-step').then((module) => ({ default: module.FormStep })),
+  ),
   signGrant: (consentId, payload) =>
     import('../features/auth/sign-grant').then((module) => module.signGrant(consentId, payload)),
 };

@@ -19,6 +19,11 @@ const GrantSigningSandboxPage = lazy(() =>
   })),
 );
 
+// A form on its own page (docs/forms.md): by formId alone in public mode, or one consent's.
+const FormPage = lazy(() =>
+  import('../features/form/form-page').then((module) => ({ default: module.FormPage })),
+);
+
 function ConsentPath({ consentId }: { consentId: string }) {
   const search = useSearch();
   return (
@@ -33,6 +38,13 @@ export function AppRoutes() {
   return (
     <Switch>
       <Route path="/r/:consentId">{({ consentId }) => <ConsentPath consentId={consentId} />}</Route>
+      <Route path="/f/:formId">
+        {({ formId }) => (
+          <Suspense>
+            <FormPage formId={formId} />
+          </Suspense>
+        )}
+      </Route>
       <Route path="/login">
         <Suspense>
           <LoginPage />

@@ -5,6 +5,8 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-NG', {
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
+  // en-NG alone reads '15:55' in some browsers and '3:55' in others: always '3:55 pm'.
+  hour12: true,
   timeZone: 'Africa/Lagos',
 });
 

@@ -12,11 +12,13 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
+import { payments } from './consents';
 import { payers } from './identity';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -110,5 +112,35 @@ export const accountLinks = pgTable(
     uniqueIndex('account_links_one_active')
       .on(t.accountId)
       .where(sql`state = 'active'`),
+  ],
+);
+
+/**
+ * The accounts a granted future payment is collected from, first to last (spec §2 'Select what
+ * accounts you'd like to use for repayment:'): written in the grant's transaction, each on the
+ * mandate its account's link activated.
+ */
+export const futurePaymentAccounts = pgTable(
+  'future_payment_accounts',
+  {
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => payerAccounts.id, { onDelete: 'cascade' }),
+    /** The account link whose active mandate a collection runs on. */
+    mandateId: text('mandate_id')
+      .notNull()
+      .references(() => accountLinks.id),
+    payerId: text('payer_id')
+      .notNull()
+      .references(() => payers.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.position] }),
+    index('future_payment_accounts_account').on(t.accountId),
   ],
 );

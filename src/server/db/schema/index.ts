@@ -6,3 +6,5 @@ export * from './money';
 export * from './sandbox';
 export * from './accounts';
 export * from './webhooks';
+export * from './forms';
+export * from './collections';

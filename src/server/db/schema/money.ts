@@ -160,6 +160,8 @@ export const LEDGER_TRANSACTION_KINDS = [
   'link_test_transfer_refund',
   /** A charge that succeeded on a payment someone had paid meanwhile, given back at once. */
   'card_refund',
+  /** A granted future payment debited from a bound account (docs/payments.md "Collecting"). */
+  'future_payment_debit',
 ] as const;
 
 /** One movement of money: its entries sum to zero (checked by a trigger at commit). */

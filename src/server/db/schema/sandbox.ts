@@ -60,3 +60,22 @@ export const sandboxTransfers = pgTable(
   },
   (t) => [index('sandbox_transfers_account').on(t.accountNumber)],
 );
+
+/** Every direct debit asked of the sandbox bank, by our reference, and what it did. */
+export const sandboxDebits = pgTable(
+  'sandbox_debits',
+  {
+    reference: text('reference').primaryKey(),
+    providerReference: text('provider_reference').notNull().unique(),
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    outcome: text('outcome', {
+      enum: ['succeeded', 'insufficient_funds', 'account_not_found'],
+    }).notNull(),
+    /** When a succeeded debit was given back (a payment paid meanwhile by another way). */
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_debits_account').on(t.institutionCode, t.accountNumber)],
+);

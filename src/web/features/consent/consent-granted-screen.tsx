@@ -39,7 +39,7 @@ function GrantDetails({ consent }: { consent: TConsent }) {
             <dt>Payment method</dt>
             <dd>{paymentMethodLabel(collected.origin?.paymentMethod)}</dd>
             <dt>Payment ID</dt>
-            <dd>{collected.paymentId}</dd>
+            <dd className="payment-id">{collected.paymentId}</dd>
             {collected.executedAt ? (
               <>
                 <dt>Executed</dt>

@@ -24,6 +24,8 @@ type TFrameProps = {
   colours?: TMerchantColours | undefined;
   ref?: Ref<HTMLDivElement>;
   children: ReactNode;
+  /** Beside the card: the standalone desktop view's side panel (spec §2). */
+  aside?: ReactNode;
 };
 
 /**
@@ -31,19 +33,25 @@ type TFrameProps = {
  * and full-screen modes (spec §2 query parameters). Every state of the page sits in it, so the
  * first paint and the loaded consent share one layout.
  */
-export function ConsentPageFrame({ params, colours, ref, children }: TFrameProps) {
+export function ConsentPageFrame({ params, colours, ref, children, aside }: TFrameProps) {
   useEffect(() => {
     document.body.classList.toggle('embedded', params.embed);
   }, [params.embed]);
   return (
     <div
       ref={ref}
-      className={['page', params.embed && 'embedded', params.fullScreen && 'full-screen']
+      className={[
+        'page',
+        params.embed && 'embedded',
+        params.fullScreen && 'full-screen',
+        aside && 'with-aside',
+      ]
         .filter(Boolean)
         .join(' ')}
       style={colourStyle(colours ?? DEFAULT_MERCHANT_COLOURS, params.background)}
     >
       <div className="card">{children}</div>
+      {aside}
     </div>
   );
 }

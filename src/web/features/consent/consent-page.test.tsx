@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { aConsent, aPayment } from '../../../domain/test-support/fixtures';
@@ -61,6 +61,9 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           AuthPrompt: AuthPromptStub,
           PayNow: PayNowStub,
           RepaymentAccounts: () => <p>Repayment accounts</p>,
+          SavedAccounts: () => <p>Saved accounts</p>,
+          SaveCardPrompt: () => <p>Save Your Card</p>,
+          FormStep: () => <p>Form</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
         }}
         postToParent={postToParent}
@@ -132,5 +135,17 @@ describe('ConsentPage', () => {
     expect(successes).toEqual([
       [{ type: 'oya-money-consent-success', consentData: granted }, EMBED_ORIGINS],
     ]);
+  });
+
+  it('hands a registered parent the consent once it has loaded (oya-money-consent-data)', async () => {
+    const pending = aConsent();
+    answerWith(pending);
+    const postToParent = renderPage('?clientId=cli_1&embed=true');
+    expect(await screen.findByRole('main')).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        vi.mocked(postToParent).mock.calls.filter(([m]) => m.type === 'oya-money-consent-data'),
+      ).toEqual([[{ type: 'oya-money-consent-data', consentData: pending }, EMBED_ORIGINS]]),
+    );
   });
 });

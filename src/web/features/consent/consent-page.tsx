@@ -1,14 +1,15 @@
 import {
+  lazy,
   Suspense,
   useCallback,
   useEffect,
   useMemo,
   useRef,
+  useState,
   type ComponentType,
   type ReactNode,
 } from 'react';
 import { standalonePageTitle } from '../../../domain/consent-header';
-import { consentSteps } from '../../../domain/consent-steps';
 import {
   consentPageView,
   type TConsentLoad,
@@ -23,6 +24,7 @@ import type { TGrantRequest } from '../../../domain/schemas/consent-api';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { useConsentQuery } from '../../api/consent';
+import { Button } from '../../ui/button';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
 import { ConsentHeader } from './consent-header';
@@ -32,6 +34,7 @@ import { ConsentPageFrame } from './consent-page-frame';
 import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
+import { useMinWidth } from './use-min-width';
 
 /** What the auth prompt screen is given; the auth feature owns the screen. */
 export type TAuthPromptScreenProps = {
@@ -53,6 +56,46 @@ export type TPayNowScreenProps = {
   onGranted(): void;
   /** The grant failed: the parent is told. */
   onFailed(error: string): void;
+  /**
+   * In the consent flow: the whole grant body once the payment is paid, and other ways to pay
+   * shown above the methods (the saved accounts); the flow's step header replaces the screen's.
+   */
+  flow?: {
+    grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
+    otherWays: ReactNode;
+    /** Inside a step of the flow, whose header replaces the screen's; alone, the screen's own. */
+    inSteps: boolean;
+    /** 'Save Your Card' after a card paid with 'Save this card' ticked (spec §2, §4). */
+    SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
+  };
+};
+
+/** What 'Save Your Card' is given; linking owns it. */
+export type TSaveCardPromptProps = {
+  paymentId: string;
+  onDone(saved: { accountId: string; accountNumber: string } | null): void;
+};
+
+/** What the repayment accounts of the Future Payments step are given; linking owns them. */
+export type TRepaymentAccountsProps = {
+  selectedIds: readonly string[];
+  onToggle(accountId: string): void;
+  onLinked(accountId: string): void;
+  onLinkingChange?(open: boolean): void;
+};
+
+/** What the saved accounts of the Immediate Payment step are given ('OneTap'); linking owns them. */
+export type TSavedAccountsProps = {
+  selectedId: string | null;
+  onChoose(account: { accountId: string; accountNumber: string }): void;
+};
+
+/** What the Form step is given; the form feature owns it. */
+export type TFormStepProps = {
+  consent: TConsent;
+  clientId: string;
+  readOnly: boolean;
+  onComplete(): void;
 };
 
 /**
@@ -63,7 +106,11 @@ export type TConsentScreens = {
   AuthPrompt: ComponentType<TAuthPromptScreenProps>;
   PayNow: ComponentType<TPayNowScreenProps>;
   /** The signed-in payer's repayment accounts, and the account-linking panel. */
-  RepaymentAccounts: ComponentType;
+  RepaymentAccounts: ComponentType<TRepaymentAccountsProps>;
+  SavedAccounts: ComponentType<TSavedAccountsProps>;
+  SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
+  /** The Form step (the form feature's). */
+  FormStep: ComponentType<TFormStepProps>;
   signGrant: TPayNowScreenProps['signGrant'];
 };
 
@@ -81,6 +128,19 @@ type TConsentPageProps = {
 };
 
 type TLoadQuery = ReturnType<typeof useConsentQuery>;
+
+/** The standalone desktop view's side panel, with its QR code: loaded only where it shows. */
+const ConsentSidePanel = lazy(() =>
+  import('./consent-side-panel').then((module) => ({ default: module.ConsentSidePanel })),
+);
+
+/** Where the standalone page has room for the side panel (spec §2: two columns). */
+const TWO_COLUMNS_MIN_PX = 768;
+
+/** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
+const ConsentFlow = lazy(() =>
+  import('./consent-flow').then((module) => ({ default: module.ConsentFlow })),
+);
 
 /** The consent read as the domain's screen choice takes it. */
 function consentLoad(query: TLoadQuery): TConsentLoad {
@@ -116,6 +176,11 @@ export function ConsentPage({
   const embedOrigins = query.data?.embedOrigins;
   const rootRef = useRef<HTMLDivElement>(null);
   const successSent = useRef(false);
+  // 'Sign In' on a consent that does not ask for it first (spec §2): the auth prompt.
+  const [signInAsked, setSignInAsked] = useState(false);
+  // The header reads 'Link Account' while the account-linking panel is open (spec §2).
+  const [linking, setLinking] = useState(false);
+  const wide = useMinWidth(TWO_COLUMNS_MIN_PX);
 
   const reportHeight = useCallback(
     (height: number) => postToParent({ type: EMBED_MESSAGE.heightUpdate, height }),
@@ -143,6 +208,17 @@ export function ConsentPage({
     }
   }, [params.embed, consent]);
 
+  // spec §7: the parent of a registered origin gets the consent once it has loaded.
+  const dataSent = useRef<string | null>(null);
+  useEffect(() => {
+    if (!params.embed || !consent || dataSent.current === consent.consentId) return;
+    if (
+      postToParent({ type: EMBED_MESSAGE.consentData, consentData: consent }, embedOrigins ?? [])
+    ) {
+      dataSent.current = consent.consentId;
+    }
+  }, [params.embed, consent, embedOrigins, postToParent]);
+
   // spec §4: a granted status tells the parent once.
   useEffect(() => {
     if (!params.embed || consent?.status !== 'granted' || successSent.current) return;
@@ -152,12 +228,12 @@ export function ConsentPage({
     );
   }, [params.embed, consent, embedOrigins, postToParent]);
 
-  const { screen, header } = consentPageView({
-    params,
-    load: consentLoad(query),
-    signedIn,
-    productName,
-  });
+  const view = consentPageView({ params, load: consentLoad(query), signedIn, productName });
+  const { header } = view;
+  const screen: TConsentScreen =
+    signInAsked && view.screen.kind === 'pending-summary' && productName
+      ? { kind: 'auth-prompt', consent: view.screen.consent, productName }
+      : view.screen;
 
   const reportFailure = (error: string) =>
     postToParent({ type: EMBED_MESSAGE.consentFailed, consentId, error });
@@ -218,11 +294,27 @@ export function ConsentPage({
             onFailed={reportFailure}
           />
         );
+      case 'flow':
+        return (
+          <ConsentFlow
+            consent={shown.consent}
+            clientId={params.clientId ?? ''}
+            embed={params.embed}
+            screens={screens}
+            onGranted={() => void query.refetch()}
+            onFailed={reportFailure}
+            onReport={reportFailure}
+            onLinkingChange={setLinking}
+          />
+        );
       case 'pending-summary':
         return (
           <ConsentOverview consent={shown.consent}>
-            {signedIn && consentSteps(shown.consent).includes('future_payments') ? (
-              <screens.RepaymentAccounts />
+            {shown.canSignIn ? (
+              <div className="sign-in-to-grant">
+                <p>Please sign in to grant consent</p>
+                <Button onClick={() => setSignInAsked(true)}>Sign In</Button>
+              </div>
             ) : null}
           </ConsentOverview>
         );
@@ -231,8 +323,24 @@ export function ConsentPage({
     }
   };
 
+  const aside =
+    wide &&
+    !params.embed &&
+    !params.fullScreen &&
+    'consent' in screen &&
+    screen.kind !== 'granted' ? (
+      <Suspense fallback={null}>
+        <ConsentSidePanel consent={screen.consent} clientId={params.clientId ?? ''} />
+      </Suspense>
+    ) : null;
+
   return (
-    <ConsentPageFrame ref={rootRef} params={params} colours={consent?.counterparty.merchantColours}>
+    <ConsentPageFrame
+      ref={rootRef}
+      params={params}
+      colours={consent?.counterparty.merchantColours}
+      aside={aside}
+    >
       {/* A screen another feature owns may still be loading: the Loading screen meanwhile, as
           before the consent came, so the header and the screen appear together, nothing moves. */}
       <Suspense
@@ -242,7 +350,7 @@ export function ConsentPage({
           </ScreenMain>
         }
       >
-        {header ? <ConsentHeader counterparty={header} /> : null}
+        {header ? <ConsentHeader counterparty={header} linking={linking} /> : null}
         <ScreenMain>{render(screen)}</ScreenMain>
       </Suspense>
     </ConsentPageFrame>

@@ -1,26 +1,68 @@
-import { useState } from 'react';
-import { sortAccountsForList } from '../../../domain/account-row';
+import { useEffect, useRef, useState } from 'react';
+import { isAccountAuthorized, sortAccountsForList } from '../../../domain/account-row';
 import { isAccountSupported } from '../../../domain/account-selectability';
+import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { useUserAccounts } from '../../api/accounts';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
-import { AccountList, accountKey } from './account-list';
+import { AccountList } from './account-list';
 import { LinkingPanel } from './linking-panel';
 import './linking.css';
 
+/** What the consent flow hands the repayment accounts (its TRepaymentAccountsProps). */
+export type TRepaymentAccountsProps = {
+  /** The account ids chosen, in order. */
+  selectedIds: readonly string[];
+  onToggle(accountId: string): void;
+  /** An account the payer just linked here: the flow chooses it for them (spec §4). */
+  onLinked(accountId: string): void;
+  /** The linking panel opened or closed (the header reads 'Link Account' while it is open). */
+  onLinkingChange?(open: boolean): void;
+};
+
+/** The id a grant names an account by; only linked accounts have one worth choosing. */
+const idOf = (account: TUserAccount): string | null => account.bankId ?? null;
+const usable = (account: TUserAccount) =>
+  isAccountSupported(account) && isAccountAuthorized(account) && idOf(account) !== null;
+
 /**
  * The repayment accounts of the Future Payments step (spec §2): the payer's accounts to choose
- * from (each row says 'Not authorized yet' until its mandate is), and '+ Link repayment account' / '+ Link different account' opening the
- * account-linking panel in their place.
+ * from (a row says 'Not authorized yet' until its mandate is, and cannot be chosen until then),
+ * and '+ Link repayment account' / '+ Link different account' opening the account-linking panel
+ * in their place. An account linked there is chosen once the accounts, read again, show it.
  */
-export function RepaymentAccounts() {
+export function RepaymentAccounts({
+  selectedIds,
+  onToggle,
+  onLinked,
+  onLinkingChange,
+}: TRepaymentAccountsProps) {
   const accounts = useUserAccounts(true);
   const [linking, setLinking] = useState(false);
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-
-  if (linking) return <LinkingPanel onClose={() => setLinking(false)} />;
-
+  // The linked accounts before the panel opened: one that appears after it is the new one.
+  const before = useRef<ReadonlySet<string> | null>(null);
   const listed = sortAccountsForList(accounts.data ?? []);
+
+  useEffect(() => {
+    if (linking || !before.current || !accounts.data) return;
+    const known = before.current;
+    const added = accounts.data.filter((a) => usable(a) && !known.has(idOf(a) ?? ''));
+    before.current = null;
+    for (const account of added) onLinked(idOf(account) ?? '');
+  }, [linking, accounts.data, onLinked]);
+
+  const setPanel = (open: boolean) => {
+    if (open) before.current = new Set(listed.filter(usable).map((a) => idOf(a) ?? ''));
+    setLinking(open);
+    onLinkingChange?.(open);
+  };
+
+  if (linking) {
+    return (
+      <LinkingPanel onClose={() => setPanel(false)} onLinked={() => void accounts.refetch()} />
+    );
+  }
+
   return (
     <section className="repayment-accounts" aria-labelledby="repayment-accounts-title">
       <h2 id="repayment-accounts-title" className="section-title">
@@ -41,23 +83,58 @@ export function RepaymentAccounts() {
           accounts={listed}
           mode="checkbox"
           label="Repayment accounts"
-          isSelected={(account) => chosen.has(accountKey(account))}
-          isDisabled={(account) => !isAccountSupported(account)}
-          onToggle={(account) =>
-            setChosen((current) => {
-              const next = new Set(current);
-              const key = accountKey(account);
-              if (!next.delete(key)) next.add(key);
-              return next;
-            })
-          }
+          isSelected={(account) => selectedIds.includes(idOf(account) ?? '')}
+          isDisabled={(account) => !usable(account)}
+          onToggle={(account) => {
+            const id = idOf(account);
+            if (id) onToggle(id);
+          }}
         />
       ) : null}
       {accounts.isSuccess ? (
-        <Button variant="link" onClick={() => setLinking(true)}>
+        <Button variant="link" onClick={() => setPanel(true)}>
           {listed.length > 0 ? '+ Link different account' : '+ Link repayment account'}
         </Button>
       ) : null}
+    </section>
+  );
+}
+
+/** What the consent flow hands the saved-account picker of the Immediate Payment step. */
+export type TSavedAccountsProps = {
+  selectedId: string | null;
+  onChoose(account: { accountId: string; accountNumber: string }): void;
+};
+
+/**
+ * Pay from a saved account (spec §2 'OneTap'): the payer's linked accounts as one choice; the
+ * consent button then reads 'OneTap ****1234' and the account is debited at the grant. Nothing
+ * shows for a payer with no linked account.
+ */
+export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
+  const accounts = useUserAccounts(true);
+  const linked = sortAccountsForList(accounts.data ?? []).filter(
+    (a) => usable(a) && a.accountNumber,
+  );
+  if (linked.length === 0) return null;
+  return (
+    <section className="saved-accounts" aria-labelledby="saved-accounts-title">
+      <h2 id="saved-accounts-title" className="section-title">
+        Pay from a saved account
+      </h2>
+      <AccountList
+        accounts={linked}
+        mode="radio"
+        label="Saved accounts"
+        isSelected={(account) => idOf(account) === selectedId}
+        isDisabled={() => false}
+        onToggle={(account) => {
+          const accountId = idOf(account);
+          if (accountId && account.accountNumber) {
+            onChoose({ accountId, accountNumber: account.accountNumber });
+          }
+        }}
+      />
     </section>
   );
 }

@@ -1,5 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useReducer,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import {
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
   STEP_TEXT_AWAITING_TRANSFER,
@@ -22,6 +30,7 @@ import type { TTransferDetails } from '../../../domain/schemas/payment';
 import { ApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { Button } from '../../ui/button';
+import { MerchantLogo } from '../../ui/merchant-logo';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
 import { CardFormView } from '../../ui/card/card-form-view';
@@ -45,6 +54,19 @@ type TPayNowScreenProps = {
   onGranted(): void;
   /** The grant failed: the embedding parent is told (oya-money-consent-failed). */
   onFailed(error: string): void;
+  /**
+   * In the consent flow: the whole grant body once the payment is paid (the flow's other steps'
+   * choices with it), and the flow's step header instead of this screen's.
+   */
+  flow?: {
+    grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
+    /** Other ways to pay shown above the methods (the saved accounts, spec §2 'OneTap'). */
+    otherWays: ReactNode;
+    /** Inside a step of the flow, whose header replaces this screen's; alone, the screen's own. */
+    inSteps: boolean;
+    /** 'Save Your Card' after a card paid with 'Save this card' ticked (spec §2, §4). */
+    SaveCardPrompt: ComponentType<{ paymentId: string; onDone(saved: unknown): void }>;
+  };
 };
 
 const messageOf = (error: unknown) =>
@@ -66,6 +88,7 @@ export function PayNowScreen({
   signGrant,
   onGranted,
   onFailed,
+  flow,
 }: TPayNowScreenProps) {
   const payer = { signedIn, consentId: consent.consentId, clientId };
   const paid = payment.status === 'executed';
@@ -87,6 +110,10 @@ export function PayNowScreen({
   const [otpError, setOtpError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [challengeUrl, setChallengeUrl] = useState<string | null>(null);
+  // A signed-in payer in the flow who ticked 'Save this card': 'Save Your Card' before the grant.
+  const [saveCardAsked, setSaveCardAsked] = useState(false);
+  const [saveCardDone, setSaveCardDone] = useState(false);
+  const promptsSaveCard = Boolean(flow) && saveCardAsked && !saveCardDone;
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there.
   const { consentId } = consent;
@@ -175,7 +202,9 @@ export function PayNowScreen({
 
   const grant = useMutation({
     mutationFn: async () => {
-      const request = payNowGrantRequest(consent, payment, method, signedIn);
+      const request = flow
+        ? flow.grantRequest({ type: method, paymentId: payment.paymentId })
+        : payNowGrantRequest(consent, payment, method, signedIn);
       if (!signedIn) return paymentsApi.grant(consent.consentId, request);
       const signed = await signGrant(consent.consentId, request);
       return paymentsApi.grant(consent.consentId, {
@@ -196,10 +225,10 @@ export function PayNowScreen({
   const { mutate: sendGrant } = grant;
   const granting = useRef(false);
   useEffect(() => {
-    if (status.phase !== 'completed' || granting.current) return;
+    if (status.phase !== 'completed' || granting.current || promptsSaveCard) return;
     granting.current = true;
     sendGrant();
-  }, [status.phase, sendGrant]);
+  }, [status.phase, sendGrant, promptsSaveCard]);
 
   const outcome = grant.data ? grantOutcome(consent, grant.data) : null;
   const grantError = grant.error
@@ -219,6 +248,7 @@ export function PayNowScreen({
 
   const charge = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
     setCardError(null);
+    setSaveCardAsked(saveCard && signedIn);
     try {
       const answer = await paymentsApi.chargeCard(payment.paymentId, payer, cardDetails, saveCard);
       if (answer.requiresOTP) {
@@ -275,19 +305,32 @@ export function PayNowScreen({
   }, [details, openTransfer]);
 
   return (
-    <section className="card-body pay-now" aria-labelledby={SCREEN_TITLE_ID}>
-      <div className="step-header">
-        <h1 id={SCREEN_TITLE_ID}>Immediate Payment</h1>
-        <span className={paid || status.phase === 'completed' ? 'badge done' : 'badge'}>
-          {paid || status.phase === 'completed' ? 'Completed' : 'Pending'}
+    <section
+      className={flow?.inSteps ? 'pay-now' : 'card-body pay-now'}
+      {...(flow?.inSteps ? {} : { 'aria-labelledby': SCREEN_TITLE_ID })}
+    >
+      {flow?.inSteps ? null : (
+        <div className="step-header">
+          <h1 id={SCREEN_TITLE_ID}>Immediate Payment</h1>
+          <span className={paid || status.phase === 'completed' ? 'badge done' : 'badge'}>
+            {paid || status.phase === 'completed' ? 'Completed' : 'Pending'}
+          </span>
+        </div>
+      )}
+      <p className="pay-to">
+        <MerchantLogo name={consent.counterparty.name} image={consent.counterparty.image} />
+        <span>
+          <span className="secondary-text">To </span>
+          <strong>{consent.counterparty.name}</strong>
         </span>
-      </div>
+      </p>
       <p className="amount-due">
         <strong>{formatNaira(payment.amount)}</strong>{' '}
         {paid || status.phase === 'completed' ? 'paid' : 'due now'}
       </p>
       <p className="secondary-text">{payment.narration}</p>
 
+      {view === 'methods' && flow ? flow.otherWays : null}
       {view === 'methods' ? (
         <div className="methods" role="group" aria-label="Payment methods">
           <button type="button" className="method" onClick={payByTransfer}>
@@ -372,6 +415,12 @@ export function PayNowScreen({
               setView('methods');
             }}
           />
+          {flow && promptsSaveCard && status.phase === 'completed' ? (
+            <flow.SaveCardPrompt
+              paymentId={payment.paymentId}
+              onDone={() => setSaveCardDone(true)}
+            />
+          ) : null}
           {grant.isPending ? (
             <p className="loading-line" role="status">
               <Spinner small /> Completing consent...

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  consentFlowButton,
+  consentFlowGrantRequest,
+  consentFlowReducer,
+  initialConsentFlow,
+  type TConsentFlowAction,
+  type TConsentFlowState,
+} from './consent-flow';
+import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
+
+const everything = aConsent({
+  dataSharing: { bvnData: true, ninData: false, userImages: false, bankAccounts: true },
+  formId: null,
+  payments: [anImmediatePayment({ paymentId: 'pay_now' }), aPayment({ paymentId: 'pay_later' })],
+});
+
+const run = (state: TConsentFlowState, ...actions: TConsentFlowAction[]) =>
+  actions.reduce(consentFlowReducer, state);
+
+describe('the consent flow (spec §2 Main consent flow, §4)', () => {
+  it('opens on the first step, in the spec order, and moves on as each is confirmed', () => {
+    const start = initialConsentFlow(everything);
+    expect(start.steps).toEqual(['data_sharing', 'future_payments', 'immediate_payment']);
+    expect(start.current).toBe('data_sharing');
+    expect(consentFlowButton(start)).toMatchObject({ action: 'confirm', disabled: false });
+    const future = run(start, { type: 'step_confirmed' });
+    expect(future).toMatchObject({ current: 'future_payments', completed: ['data_sharing'] });
+    // The schedule first: its own Confirm shows the accounts; no flow button meanwhile.
+    expect(consentFlowButton(future)).toBeNull();
+    const accounts = run(future, { type: 'schedule_confirmed' });
+    expect(consentFlowButton(accounts)).toMatchObject({
+      action: 'confirm',
+      button: { label: 'Confirm' },
+      disabled: true,
+    });
+    // No repayment account: confirming does nothing.
+    expect(run(accounts, { type: 'step_confirmed' }).current).toBe('future_payments');
+    const chosen = run(accounts, { type: 'future_account_toggled', accountId: 'acc_1' });
+    expect(consentFlowButton(chosen)?.disabled).toBe(false);
+    const immediate = run(chosen, { type: 'step_confirmed' });
+    expect(immediate.current).toBe('immediate_payment');
+    // No way of paying chosen yet: the methods lead on, no button.
+    expect(consentFlowButton(immediate)).toBeNull();
+    const onetap = run(immediate, {
+      type: 'immediate_account_chosen',
+      accountId: 'acc_1',
+      accountNumber: '0123456785',
+    });
+    expect(consentFlowButton(onetap)).toEqual({
+      action: 'grant',
+      button: { variant: 'onetap', label: 'OneTap', maskedAccount: '****6785' },
+      disabled: false,
+    });
+  });
+
+  it('reopens earlier steps but never a later one not reached', () => {
+    const start = initialConsentFlow(everything);
+    expect(run(start, { type: 'step_opened', step: 'immediate_payment' }).current).toBe(
+      'data_sharing',
+    );
+    const later = run(
+      start,
+      { type: 'step_confirmed' },
+      { type: 'step_opened', step: 'data_sharing' },
+    );
+    expect(later.current).toBe('data_sharing');
+    expect(later.completed).toEqual(['data_sharing']);
+    // Done steps before it: the next step may be opened again.
+    expect(run(later, { type: 'step_opened', step: 'future_payments' }).current).toBe(
+      'future_payments',
+    );
+  });
+
+  it('hides the button while the grant is signed and processed, and keeps choices after a failure', () => {
+    const ready = run(
+      initialConsentFlow(
+        aConsent({
+          dataSharing: { bvnData: true, ninData: false, userImages: false, bankAccounts: false },
+          payments: [],
+        }),
+      ),
+    );
+    expect(consentFlowButton(ready)).toMatchObject({
+      action: 'grant',
+      button: { label: 'Consent' },
+    });
+    const signing = run(ready, { type: 'grant_requested' });
+    expect(signing.grant).toBe('signing');
+    expect(consentFlowButton(signing)).toBeNull();
+    expect(run(signing, { type: 'grant_requested' })).toBe(signing);
+    const failed = run(
+      signing,
+      { type: 'grant_signed' },
+      { type: 'grant_failed', message: 'Some payments failed. Please try again.' },
+    );
+    expect(failed).toMatchObject({
+      grant: 'failed',
+      error: 'Some payments failed. Please try again.',
+    });
+    expect(run(failed, { type: 'grant_retry' })).toMatchObject({
+      grant: 'idle',
+      error: null,
+      current: 'data_sharing',
+    });
+  });
+
+  it('starts past an immediate payment already paid', () => {
+    const paid = aConsent({
+      payments: [
+        anImmediatePayment({ status: 'executed', executedAt: '2026-11-23T10:00:00.000Z' }),
+      ],
+    });
+    const state = initialConsentFlow(paid);
+    expect(state.completed).toEqual(['immediate_payment']);
+    expect(consentFlowButton(state)).toMatchObject({ action: 'grant', disabled: false });
+  });
+
+  it('builds the grant body of what was chosen (spec §7)', () => {
+    const state = run(
+      initialConsentFlow(everything),
+      { type: 'future_account_toggled', accountId: 'acc_2' },
+      { type: 'future_account_toggled', accountId: 'acc_1' },
+      { type: 'immediate_account_chosen', accountId: 'acc_1', accountNumber: '0123456785' },
+    );
+    expect(consentFlowGrantRequest(everything, state, null)).toEqual({
+      originalRequestId: null,
+      consentData: { consentId: everything.consentId },
+      userAuthenticated: true,
+      attestDiscoveryId: everything.attestDiscoveryId,
+      dataSharing: { granted: true, dataTypes: ['bvnData', 'bankAccounts'] },
+      futurePayments: {
+        granted: true,
+        selectedAccounts: ['acc_2', 'acc_1'],
+        paymentMethods: [
+          { type: 'account', accountId: 'acc_2' },
+          { type: 'account', accountId: 'acc_1' },
+        ],
+      },
+      immediatePayments: {
+        granted: true,
+        selectedAccounts: ['acc_1'],
+        paymentMethods: [{ type: 'account', accountId: 'acc_1' }],
+      },
+    });
+    const byCard = consentFlowGrantRequest(
+      everything,
+      { ...state, immediateAccount: null },
+      { type: 'card', paymentId: 'pay_now' },
+    );
+    expect(byCard.immediatePayments).toEqual({
+      granted: true,
+      selectedAccounts: [],
+      paymentMethods: [{ type: 'card', paymentId: 'pay_now' }],
+    });
+  });
+});

@@ -1,0 +1,249 @@
+import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
+import { consentSteps, type TConsentStep } from './consent-steps';
+import { requestedDataCategories } from './data-sharing';
+import type { TConsent } from './schemas/consent';
+import type { TGrantRequest } from './schemas/consent-api';
+
+/*
+ * The main consent flow (spec §2 "Main consent flow", §4 "Consent flow"): the consent's steps in
+ * the spec's order, the one open now, those done, the accounts chosen for repayment and for the
+ * immediate payment, and where the grant stands. The page renders this state; its screens do not
+ * decide again.
+ */
+
+/** Where the grant stands (spec §2 Overlays). */
+export type TGrantPhase =
+  /** Not asked yet: the steps are shown. */
+  | 'idle'
+  /** 'Getting your biometric approval...': the passkey signs the grant. */
+  | 'signing'
+  /** 'Processing consent...': the server grants (and debits a saved account). */
+  | 'processing'
+  /** 'Completing consent...': granted; Consent Granted follows after GRANT_SUCCESS_SCREEN_MS. */
+  | 'completing'
+  /** The Consent Error modal: its message, 'Try Again'. */
+  | 'failed';
+
+export type TConsentFlowState = {
+  steps: readonly TConsentStep[];
+  current: TConsentStep | null;
+  completed: readonly TConsentStep[];
+  /** The Future Payments step shows its schedule first, then the repayment accounts (spec §2). */
+  futureView: 'schedule' | 'accounts';
+  /** Repayment accounts, in the order chosen (account ids). */
+  futureAccountIds: readonly string[];
+  /** A saved account chosen to pay the immediate payment ('OneTap', spec §2). */
+  immediateAccount: { accountId: string; accountNumber: string } | null;
+  grant: TGrantPhase;
+  /** The Consent Error modal's message. */
+  error: string | null;
+};
+
+export type TConsentFlowAction =
+  /** The open step's own button ('Confirm', 'Next Step'): it is done, the next opens. */
+  | { type: 'step_confirmed' }
+  /** A step header pressed: earlier steps reopen; later ones are disabled (spec §2). */
+  | { type: 'step_opened'; step: TConsentStep }
+  /** Future Payments: the schedule's 'Confirm' shows the repayment accounts; 'back' returns. */
+  | { type: 'schedule_confirmed' }
+  | { type: 'schedule_back' }
+  | { type: 'future_account_toggled'; accountId: string }
+  /** A repayment account just linked in the flow is chosen for the payer (spec §4). */
+  | { type: 'future_account_linked'; accountId: string }
+  | { type: 'immediate_account_chosen'; accountId: string; accountNumber: string }
+  | { type: 'immediate_account_cleared' }
+  | { type: 'grant_requested' }
+  | { type: 'grant_signed' }
+  | { type: 'grant_succeeded' }
+  | { type: 'grant_failed'; message: string }
+  /** 'Try Again' on the Consent Error modal: back to the steps, choices kept. */
+  | { type: 'grant_retry' };
+
+export function initialConsentFlow(consent: TConsent): TConsentFlowState {
+  const steps = consentSteps(consent);
+  // An immediate payment already paid (a reload after paying) is a step done.
+  const paid = consent.payments.some((p) => p.type === 'immediate' && p.status === 'executed');
+  const completed = paid ? (['immediate_payment'] as TConsentStep[]) : [];
+  return {
+    steps,
+    current: steps.find((s) => !completed.includes(s)) ?? steps.at(-1) ?? null,
+    completed,
+    futureView: 'schedule',
+    futureAccountIds: [],
+    immediateAccount: null,
+    grant: 'idle',
+    error: null,
+  };
+}
+
+const nextOpen = (state: TConsentFlowState, completed: readonly TConsentStep[]) =>
+  state.steps.find((s) => !completed.includes(s)) ?? state.steps.at(-1) ?? null;
+
+export function consentFlowReducer(
+  state: TConsentFlowState,
+  action: TConsentFlowAction,
+): TConsentFlowState {
+  const busy = state.grant === 'signing' || state.grant === 'processing';
+  switch (action.type) {
+    case 'step_confirmed': {
+      if (!state.current || busy) return state;
+      if (state.current === 'future_payments' && state.futureAccountIds.length === 0) return state;
+      const completed = state.completed.includes(state.current)
+        ? state.completed
+        : [...state.completed, state.current];
+      return { ...state, completed, current: nextOpen(state, completed), futureView: 'schedule' };
+    }
+    case 'step_opened': {
+      if (busy || !state.current) return state;
+      const at = state.steps.indexOf(action.step);
+      const open = state.steps.indexOf(state.current);
+      // Earlier steps and the open one; and any step once every earlier one is done.
+      const reachable =
+        at !== -1 &&
+        (at <= open || state.steps.slice(0, at).every((s) => state.completed.includes(s)));
+      if (!reachable) return state;
+      return { ...state, current: action.step, futureView: 'schedule' };
+    }
+    case 'schedule_confirmed':
+      return state.current === 'future_payments' ? { ...state, futureView: 'accounts' } : state;
+    case 'schedule_back':
+      return { ...state, futureView: 'schedule' };
+    case 'future_account_toggled': {
+      const chosen = state.futureAccountIds.includes(action.accountId);
+      return {
+        ...state,
+        futureAccountIds: chosen
+          ? state.futureAccountIds.filter((id) => id !== action.accountId)
+          : [...state.futureAccountIds, action.accountId],
+      };
+    }
+    case 'future_account_linked':
+      return state.futureAccountIds.includes(action.accountId)
+        ? state
+        : { ...state, futureAccountIds: [...state.futureAccountIds, action.accountId] };
+    case 'immediate_account_chosen':
+      return {
+        ...state,
+        immediateAccount: { accountId: action.accountId, accountNumber: action.accountNumber },
+      };
+    case 'immediate_account_cleared':
+      return { ...state, immediateAccount: null };
+    case 'grant_requested':
+      return busy ? state : { ...state, grant: 'signing', error: null };
+    case 'grant_signed':
+      return state.grant === 'signing' ? { ...state, grant: 'processing' } : state;
+    case 'grant_succeeded':
+      return { ...state, grant: 'completing', error: null };
+    case 'grant_failed':
+      return { ...state, grant: 'failed', error: action.message };
+    case 'grant_retry':
+      return { ...state, grant: 'idle', error: null };
+  }
+}
+
+/** The last step of the consent, where the grant is asked for. */
+export const isFinalStep = (state: TConsentFlowState): boolean =>
+  state.current !== null &&
+  state.current === state.steps.at(-1) &&
+  state.steps.slice(0, -1).every((s) => state.completed.includes(s));
+
+export type TFlowButton = {
+  /** 'Confirm' moves to the next step; 'Consent' / 'OneTap' grants (spec §2 Consent button). */
+  action: 'confirm' | 'grant';
+  button: TConsentButton | { variant: 'confirm'; label: 'Confirm' };
+  disabled: boolean;
+} | null;
+
+/**
+ * The button under the open step (spec §2, §4): on the repayment accounts 'Confirm' (or 'Consent'
+ * on the final step), disabled with no account; on the Immediate Payment step 'OneTap ****1234'
+ * once a saved account is chosen (paying by transfer or card grants by itself once paid); on Data
+ * Sharing 'Confirm', or 'Consent' when it is the last step. Hidden while the grant is processing.
+ */
+export function consentFlowButton(state: TConsentFlowState): TFlowButton {
+  if (!state.current || state.grant === 'signing' || state.grant === 'processing') return null;
+  if (state.grant === 'completing') return null;
+  const final = isFinalStep(state);
+  const grantButton = consentButton({
+    processing: false,
+    selectedAccountNumber:
+      state.current === 'immediate_payment'
+        ? (state.immediateAccount?.accountNumber ?? null)
+        : null,
+  });
+  const disabled = isConsentButtonDisabled({
+    step: state.current,
+    selectedFutureAccountCount: state.futureAccountIds.length,
+    immediatePaymentCompleted: state.completed.includes('immediate_payment'),
+    immediateAccountSelected: state.immediateAccount !== null,
+    transferMethodChosen: false,
+  });
+  switch (state.current) {
+    case 'future_payments':
+      if (state.futureView === 'schedule') return null;
+      return final
+        ? { action: 'grant', button: grantButton ?? consentOnly, disabled }
+        : { action: 'confirm', button: confirm, disabled };
+    case 'immediate_payment':
+      // Paid already, or a saved account chosen: the grant. Otherwise the methods are the way on.
+      if (!state.immediateAccount && !state.completed.includes('immediate_payment')) return null;
+      return { action: 'grant', button: grantButton ?? consentOnly, disabled };
+    case 'data_sharing':
+      return final
+        ? { action: 'grant', button: consentOnly, disabled: false }
+        : { action: 'confirm', button: confirm, disabled: false };
+    case 'form':
+      // The form's own 'Next Step' confirms it; on the last step the grant follows it.
+      return final && state.completed.includes('form')
+        ? { action: 'grant', button: consentOnly, disabled: false }
+        : null;
+  }
+}
+
+const confirm = { variant: 'confirm', label: 'Confirm' } as const;
+const consentOnly = { variant: 'consent', label: 'Consent' } as const;
+
+/**
+ * The grant body (spec §7) for what the payer chose: the data types asked for, the repayment
+ * accounts for every future payment, and the immediate payment's way (a saved account, or the
+ * transfer or card that paid it).
+ */
+export function consentFlowGrantRequest(
+  consent: TConsent,
+  state: Pick<TConsentFlowState, 'futureAccountIds' | 'immediateAccount'>,
+  paidBy: { type: 'transfer' | 'card'; paymentId: string } | null,
+): TGrantRequest {
+  const immediate = consent.payments.find((p) => p.type === 'immediate');
+  const hasFuture = consent.payments.some((p) => p.type === 'future');
+  const dataTypes = requestedDataCategories(consent.dataSharing);
+  const accounts = [...state.futureAccountIds];
+  return {
+    originalRequestId: null,
+    consentData: { consentId: consent.consentId },
+    userAuthenticated: true,
+    attestDiscoveryId: consent.attestDiscoveryId,
+    ...(dataTypes.length > 0 ? { dataSharing: { granted: true, dataTypes } } : {}),
+    ...(hasFuture
+      ? {
+          futurePayments: {
+            granted: true,
+            selectedAccounts: accounts,
+            paymentMethods: accounts.map((accountId) => ({ type: 'account' as const, accountId })),
+          },
+        }
+      : {}),
+    ...(immediate
+      ? {
+          immediatePayments: {
+            granted: true,
+            selectedAccounts: state.immediateAccount ? [state.immediateAccount.accountId] : [],
+            paymentMethods: state.immediateAccount
+              ? [{ type: 'account' as const, accountId: state.immediateAccount.accountId }]
+              : paidBy
+                ? [{ type: paidBy.type, paymentId: paidBy.paymentId }]
+                : [],
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ZAmountType, ZKobo } from './consent';
+import { ZIdentifier } from './fields';
+
+/*
+ * The merchant's calls on its consents' payments (docs/payments.md "Collecting future payments"):
+ * collect a variable or 'As needed' future payment now, and read a payment with its collections.
+ */
+
+export const ZPaymentIdParams = z.object({ paymentId: ZIdentifier });
+
+/** POST /api/v1/payments/{paymentId}/collect body: integer kobo, at most the consented amount. */
+export const ZCollectRequest = z.strictObject({
+  amount: ZKobo.min(1, 'must be at least 1 kobo'),
+});
+
+/** The account a collection tried or debited, as the merchant sees it: the number masked. */
+const ZCollectionAccount = z.object({
+  accountId: z.string(),
+  bankName: z.string(),
+  /** The last four digits only, e.g. '******6785'. */
+  accountNumber: z.string(),
+});
+
+export const ZCollectionTry = ZCollectionAccount.extend({
+  position: z.number().int(),
+  outcome: z.enum(['succeeded', 'failed']),
+  /** Why the bank refused: 'insufficient_funds', 'account_not_found', 'mandate_inactive', … */
+  reason: z.string().nullable(),
+  at: z.string(),
+});
+
+export const ZCollection = z.object({
+  collectionId: z.string(),
+  paymentId: z.string(),
+  /** 'schedule': on the due date by the runner; 'merchant': the collect call. */
+  trigger: z.enum(['schedule', 'merchant']),
+  amount: z.number().int(),
+  status: z.enum(['pending', 'collecting', 'succeeded', 'failed']),
+  dueAt: z.string(),
+  notifiedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  account: ZCollectionAccount.nullable(),
+  failure: z.object({ code: z.string(), message: z.string(), reason: z.string() }).nullable(),
+  tries: z.array(ZCollectionTry),
+});
+export type TCollection = z.infer<typeof ZCollection>;
+
+/** POST /api/v1/payments/{paymentId}/collect answer (201 collected, 202 still at the bank). */
+export const ZCollectResponse = z.object({ success: z.literal(true), collection: ZCollection });
+
+/** GET /api/v1/payments/{paymentId} answer: the payment and every collection of it. */
+export const ZMerchantPaymentResponse = z.object({
+  success: z.literal(true),
+  payment: z.object({
+    paymentId: z.string(),
+    consentId: z.string(),
+    type: z.enum(['immediate', 'future']),
+    status: z.enum(['pending', 'executed']),
+    amount: z.number().int(),
+    amountType: ZAmountType,
+    narration: z.string(),
+    dueDate: z.string().nullable(),
+    executedAt: z.string().nullable(),
+    collections: z.array(ZCollection),
+  }),
+});
+export type TMerchantPaymentResponse = z.infer<typeof ZMerchantPaymentResponse>;

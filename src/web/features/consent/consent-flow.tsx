@@ -1,0 +1,459 @@
+import { useCallback, useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
+import {
+  consentFlowButton,
+  consentFlowGrantRequest,
+  consentFlowReducer,
+  initialConsentFlow,
+  type TConsentFlowAction,
+  type TConsentFlowState,
+} from '../../../domain/consent-flow';
+import { consentStepViews, stepDotLogos, type TConsentStep } from '../../../domain/consent-steps';
+import { GRANT_SUCCESS_SCREEN_MS } from '../../../domain/constants';
+import { dataPointsText, dataSharingChips } from '../../../domain/data-sharing';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { groupFuturePayments } from '../../../domain/future-payment-schedule';
+import { futurePaymentSummary } from '../../../domain/future-payment-summary';
+import { grantOutcome } from '../../../domain/grant-outcome';
+import { scheduleExplanation } from '../../../domain/schedule-explanation';
+import type { TConsent } from '../../../domain/schemas/consent';
+import { useUserAccounts } from '../../api/accounts';
+import { ApiError } from '../../api/api-error';
+import { paymentsApi } from '../../api/payments';
+import { consentApi } from '../../api/consent';
+import { BusyOverlay } from '../../ui/busy-overlay';
+import { Button } from '../../ui/button';
+import { SCREEN_TITLE_ID } from '../../ui/screen-main';
+import type { TConsentScreens } from './consent-page';
+import { ReportAndCloseButton } from './report-and-close';
+import { Representative } from './representative';
+import { ScheduleRowText } from './schedule-row-text';
+import './consent-flow.css';
+
+export type TConsentFlowProps = {
+  consent: TConsent;
+  clientId: string;
+  embed: boolean;
+  screens: TConsentScreens;
+  /** Granted: the page reads the consent again and shows Consent Granted. */
+  onGranted(): void;
+  /** The grant failed or was declined: the embedding parent is told. */
+  onFailed(error: string): void;
+  /** 'Report & Close' on the Consent Error modal (embed only). */
+  onReport(error: string): void;
+  /** The account-linking panel opened or closed (the header reads 'Link Account'). */
+  onLinkingChange(open: boolean): void;
+};
+
+const STEP_TITLES: Record<TConsentStep, string> = {
+  data_sharing: 'Data Sharing',
+  form: 'Form',
+  future_payments: 'Future Payments',
+  immediate_payment: 'Immediate Payment',
+};
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiError ? error.message : ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
+
+/**
+ * The main consent flow (spec §2 "Main consent flow", §4): the consent's steps in order, each
+ * drawn from the domain's flow state, the button under the open step, the signed grant with its
+ * overlays, and the Consent Error modal. A consent of one step shows that step alone.
+ */
+export function ConsentFlow({
+  consent,
+  clientId,
+  embed,
+  screens,
+  onGranted,
+  onFailed,
+  onReport,
+  onLinkingChange,
+}: TConsentFlowProps) {
+  const [state, dispatch] = useReducer(consentFlowReducer, consent, initialConsentFlow);
+  // The state the next call decides on, so a double press starts one grant (like the panel's).
+  const current = useRef<TConsentFlowState>(state);
+  const act = useCallback((action: TConsentFlowAction) => {
+    current.current = consentFlowReducer(current.current, action);
+    dispatch(action);
+    return current.current;
+  }, []);
+  const accounts = useUserAccounts(true);
+  const button = consentFlowButton(state);
+  const views = consentStepViews(
+    state.steps,
+    state.current ?? state.steps[0] ?? 'immediate_payment',
+    new Set(state.completed),
+  );
+  const asksNothingToPay =
+    !consent.payments.length && !dataSharingChips(consent.dataSharing).length;
+
+  const grant = async () => {
+    if (act({ type: 'grant_requested' }).grant !== 'signing') return;
+    try {
+      const request = consentFlowGrantRequest(consent, current.current, null);
+      const signed = await screens.signGrant(consent.consentId, request);
+      act({ type: 'grant_signed' });
+      const answer = await paymentsApi.grant(consent.consentId, {
+        ...request,
+        signature: { nonce: signed.nonce, response: signed.response },
+      });
+      const outcome = grantOutcome(consent, answer);
+      if (outcome.kind === 'success') {
+        act({ type: 'grant_succeeded' });
+        setTimeout(onGranted, GRANT_SUCCESS_SCREEN_MS);
+      } else {
+        act({ type: 'grant_failed', message: outcome.message });
+        onFailed(outcome.parentError);
+      }
+    } catch (error) {
+      act({ type: 'grant_failed', message: messageOf(error) });
+      onFailed(messageOf(error));
+    }
+  };
+
+  const [declining, setDeclining] = useState(false);
+  const [declineError, setDeclineError] = useState<string | null>(null);
+  const decline = async () => {
+    setDeclining(true);
+    setDeclineError(null);
+    try {
+      const answer = await consentApi.decline(consent.consentId);
+      onFailed(answer.message ?? ERROR_CATALOGUE.CONSENT_REJECTED.message);
+      if (!embed) window.close();
+      onGranted();
+    } catch (error) {
+      setDeclineError(messageOf(error));
+      setDeclining(false);
+    }
+  };
+
+  const logosOf = (ids: readonly string[]) =>
+    ids.flatMap((id) => {
+      const account = accounts.data?.find((a) => a.bankId === id);
+      return account?.logo ? [{ id, logo: account.logo, bank: account.bankName }] : [];
+    });
+
+  const single = state.steps.length === 1;
+  const body = (step: TConsentStep): ReactNode => {
+    switch (step) {
+      case 'data_sharing':
+        return <DataSharingBody consent={consent} />;
+      case 'form':
+        return (
+          <screens.FormStep
+            consent={consent}
+            clientId={clientId}
+            readOnly={false}
+            onComplete={() => act({ type: 'step_confirmed' })}
+          />
+        );
+      case 'future_payments':
+        return state.futureView === 'schedule' ? (
+          <FutureScheduleBody
+            consent={consent}
+            onConfirm={() => act({ type: 'schedule_confirmed' })}
+          />
+        ) : (
+          <>
+            <screens.RepaymentAccounts
+              selectedIds={state.futureAccountIds}
+              onToggle={(accountId) => act({ type: 'future_account_toggled', accountId })}
+              onLinked={(accountId) => act({ type: 'future_account_linked', accountId })}
+              onLinkingChange={onLinkingChange}
+            />
+          </>
+        );
+      case 'immediate_payment': {
+        const payment = consent.payments.find((p) => p.type === 'immediate');
+        if (!payment) return null;
+        return (
+          <screens.PayNow
+            consent={consent}
+            payment={payment}
+            clientId={clientId}
+            signedIn
+            signGrant={screens.signGrant}
+            onGranted={onGranted}
+            onFailed={onFailed}
+            flow={{
+              grantRequest: (paidBy) => consentFlowGrantRequest(consent, current.current, paidBy),
+              inSteps: !single,
+              SaveCardPrompt: screens.SaveCardPrompt,
+              otherWays: (
+                <>
+                  <screens.SavedAccounts
+                    selectedId={state.immediateAccount?.accountId ?? null}
+                    onChoose={(account) => act({ type: 'immediate_account_chosen', ...account })}
+                  />
+                  {single ? flowButton : null}
+                </>
+              ),
+            }}
+          />
+        );
+      }
+    }
+  };
+
+  const flowButton = button ? (
+    <div className="flow-actions">
+      <Button
+        disabled={button.disabled}
+        onClick={() => (button.action === 'grant' ? void grant() : act({ type: 'step_confirmed' }))}
+      >
+        {button.button.label}
+        {button.button.variant === 'onetap' ? (
+          <span className="onetap-account"> {button.button.maskedAccount}</span>
+        ) : null}
+      </Button>
+      {state.current === 'future_payments' && state.futureView === 'accounts' ? (
+        <Button variant="link" onClick={() => act({ type: 'schedule_back' })}>
+          back
+        </Button>
+      ) : null}
+    </div>
+  ) : null;
+
+  const overlays = (
+    <>
+      {state.grant === 'signing' ? (
+        <BusyOverlay title="Getting your biometric approval..." />
+      ) : null}
+      {state.grant === 'processing' ? <BusyOverlay title="Processing consent..." /> : null}
+      {state.grant === 'completing' ? <BusyOverlay title="Completing consent..." /> : null}
+      {state.grant === 'failed' && state.error ? (
+        <ConsentErrorModal
+          message={state.error}
+          embed={embed}
+          onRetry={() => act({ type: 'grant_retry' })}
+          onReport={() => onReport(state.error ?? '')}
+        />
+      ) : null}
+    </>
+  );
+
+  // A payment alone is the Immediate Payment screen itself, its OneTap button under the accounts.
+  if (single && state.current === 'immediate_payment') {
+    return (
+      <div className="consent-flow">
+        {body('immediate_payment')}
+        {overlays}
+      </div>
+    );
+  }
+
+  return (
+    <section className="card-body consent-flow" aria-labelledby={SCREEN_TITLE_ID}>
+      <h1 id={SCREEN_TITLE_ID} className="visually-hidden">
+        {consent.counterparty.name} - Consent Request
+      </h1>
+      {consent.actOnBehalfOf ? <Representative rep={consent.actOnBehalfOf} /> : null}
+      {single && state.current ? (
+        <>
+          {body(state.current)}
+          {flowButton}
+        </>
+      ) : (
+        <ol className="flow-steps">
+          {views.map((view) => {
+            const open = view.step === state.current;
+            const dots =
+              view.step === 'future_payments'
+                ? stepDotLogos(logosOf(state.futureAccountIds))
+                : view.step === 'immediate_payment' && state.immediateAccount
+                  ? stepDotLogos(logosOf([state.immediateAccount.accountId]))
+                  : null;
+            return (
+              <li key={view.step} className={open ? 'flow-step open' : 'flow-step'}>
+                <StepHeader
+                  number={view.number}
+                  title={STEP_TITLES[view.step]}
+                  done={view.done}
+                  statusLabel={view.statusLabel}
+                  open={open}
+                  enabled={view.enabled || view.done}
+                  onOpen={() => act({ type: 'step_opened', step: view.step })}
+                  dots={dots}
+                >
+                  {open ? (
+                    <>
+                      {body(view.step)}
+                      {flowButton}
+                    </>
+                  ) : null}
+                </StepHeader>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {asksNothingToPay && state.steps.every((s) => state.completed.includes(s)) ? (
+        <div className="flow-actions">
+          <Button onClick={() => void grant()}>Consent</Button>
+          <Button variant="secondary" disabled={declining} onClick={() => void decline()}>
+            Decline
+          </Button>
+          {declineError ? (
+            <p className="form-error" role="alert">
+              {declineError}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {overlays}
+    </section>
+  );
+}
+
+type TStepHeaderProps = {
+  number: number;
+  title: string;
+  done: boolean;
+  statusLabel: string;
+  open: boolean;
+  enabled: boolean;
+  onOpen(): void;
+  dots: { shown: Array<{ id: string; logo: string; bank: string }>; more: string | null } | null;
+  children: ReactNode;
+};
+
+/** A step's header (spec §2): its number or a green tick, its title, 'Completed' or 'Pending'. */
+function StepHeader({
+  number,
+  title,
+  done,
+  statusLabel,
+  open,
+  enabled,
+  onOpen,
+  dots,
+  children,
+}: TStepHeaderProps) {
+  const bodyId = useId();
+  return (
+    <>
+      <h2 className="flow-step-heading">
+        <button
+          type="button"
+          className="flow-step-header"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          disabled={!enabled}
+          onClick={onOpen}
+        >
+          <span className={done ? 'step-number done' : 'step-number'} aria-hidden="true">
+            {done ? '✓' : number}
+          </span>
+          <span className="step-title">{title}</span>
+          {dots && dots.shown.length > 0 ? (
+            <span className="step-dots">
+              {dots.shown.map((dot) => (
+                <img key={dot.id} src={dot.logo} alt={dot.bank} />
+              ))}
+              {dots.more ? <span className="more">{dots.more}</span> : null}
+            </span>
+          ) : null}
+          <span className={done ? 'badge done' : 'badge'}>{statusLabel}</span>
+        </button>
+      </h2>
+      <div id={bodyId} className="flow-step-body" hidden={!open}>
+        {children}
+      </div>
+    </>
+  );
+}
+
+function DataSharingBody({ consent }: { consent: TConsent }) {
+  const chips = dataSharingChips(consent.dataSharing);
+  return (
+    <>
+      <ul className="chips" aria-label="Data to share">
+        {chips.map((chip) => (
+          <li key={chip.category} className="chip">
+            {chip.label}
+          </li>
+        ))}
+      </ul>
+      <p className="secondary-text">{dataPointsText(consent.dataSharing)}</p>
+    </>
+  );
+}
+
+function FutureScheduleBody({ consent, onConfirm }: { consent: TConsent; onConfirm(): void }) {
+  const future = consent.payments.filter((p) => p.type === 'future');
+  const rows = groupFuturePayments(future);
+  const [explained, setExplained] = useState<string | null>(null);
+  const merchant = consent.counterparty.name;
+  return (
+    <>
+      <p>{futurePaymentSummary(merchant, future)}</p>
+      <h3 className="section-title">Payment schedule</h3>
+      <ul className="schedule">
+        {rows.map((row) => {
+          const key = row.paymentIds[0] ?? row.narration;
+          const open = explained === key;
+          return (
+            <li key={key}>
+              <button
+                type="button"
+                className="schedule-row"
+                aria-expanded={open}
+                onClick={() => setExplained(open ? null : key)}
+              >
+                <ScheduleRowText row={row} />
+              </button>
+              {open ? (
+                <div className="explanation">
+                  <p className="explanation-title">What this means</p>
+                  <p>{scheduleExplanation(row, merchant)}</p>
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="flow-actions">
+        <Button onClick={onConfirm}>Confirm</Button>
+      </div>
+    </>
+  );
+}
+
+/** The Consent Error modal (spec §2): the message, 'Try Again', 'Report & Close' (embed only). */
+function ConsentErrorModal({
+  message,
+  embed,
+  onRetry,
+  onReport,
+}: {
+  message: string;
+  embed: boolean;
+  onRetry(): void;
+  onReport(): void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="consent-error"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onRetry();
+      }}
+    >
+      <h2 id={titleId}>Consent Error</h2>
+      <p role="alert">{message}</p>
+      <div className="flow-actions">
+        <Button onClick={onRetry}>Try Again</Button>
+        {embed ? <ReportAndCloseButton label="Report & Close" onReport={onReport} /> : null}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { QRCodeSVG } from 'qrcode.react';
+import { authPromptItems } from '../../../domain/auth-prompt';
+import { dataSharingChips } from '../../../domain/data-sharing';
+import { formatNaira } from '../../../domain/money';
+import { dueDateLabel } from '../../../domain/payment-date';
+import type { TConsent } from '../../../domain/schemas/consent';
+import { shareConsentUrl } from '../../../domain/share-url';
+import { Representative } from './representative';
+import './consent-side-panel.css';
+
+/**
+ * The standalone desktop view's side panel (spec §2 Desktop side panel): the representative,
+ * 'Share Consent' with a QR code of this page for a phone (embed=false, bg=FFFFFF, the clientId),
+ * the total and the payments, or what else is asked, and whom to ask for changes.
+ */
+export function ConsentSidePanel({ consent, clientId }: { consent: TConsent; clientId: string }) {
+  const shareUrl = shareConsentUrl(window.location.href, clientId);
+  const total = consent.payments.reduce((sum, p) => sum + p.amount, 0);
+  const shared = dataSharingChips(consent.dataSharing);
+  return (
+    <aside className="side-panel" aria-label="Consent summary">
+      {consent.actOnBehalfOf ? <Representative rep={consent.actOnBehalfOf} /> : null}
+      <section className="side-section" aria-labelledby="share-consent-title">
+        <h2 id="share-consent-title" className="section-title">
+          Share Consent
+        </h2>
+        <div className="qr">
+          <QRCodeSVG
+            value={shareUrl}
+            size={168}
+            marginSize={2}
+            role="img"
+            aria-label="QR code of this consent's page"
+          />
+        </div>
+        <p className="secondary-text">Scan to open this consent on your phone.</p>
+      </section>
+      <section className="side-section" aria-labelledby="side-summary-title">
+        <h2 id="side-summary-title" className="section-title">
+          {consent.payments.length > 0 ? 'Total amount' : 'Requirements'}
+        </h2>
+        {consent.payments.length > 0 ? (
+          <>
+            <p className="side-total">{formatNaira(total)}</p>
+            <ul className="side-list">
+              {consent.payments.map((payment) => (
+                <li key={payment.paymentId}>
+                  <span>
+                    {payment.narration}
+                    <span className="secondary-text">
+                      {payment.type === 'immediate' ? 'Due now' : dueDateLabel(payment.dueDate)}
+                    </span>
+                  </span>
+                  <span className="amount">{formatNaira(payment.amount)}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : shared.length > 0 || consent.formId ? (
+          <ul className="side-list">
+            {authPromptItems(consent).map((ask) => (
+              <li key={ask}>{ask}</li>
+            ))}
+            {consent.formId ? <li>Complete a form</li> : null}
+          </ul>
+        ) : (
+          <p className="secondary-text">No specific actions required</p>
+        )}
+      </section>
+      <p className="side-note">if you wish to change any info here, contact your representative</p>
+    </aside>
+  );
+}

@@ -1,0 +1,141 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { sanitizeAccountNumberInput } from '../../../domain/account-number';
+import {
+  ACCOUNT_NUMBER_LENGTH,
+  CARD_SAVE_INITIAL_WAIT_MS,
+  CARD_SAVE_MAX_POLLS,
+  CARD_SAVE_POLL_INTERVAL_MS,
+} from '../../../domain/constants';
+import type { TBankValidationResult } from '../../../domain/schemas/user-account';
+import { ApiError } from '../../api/api-error';
+import { accountsApi, USER_ACCOUNTS_KEY } from '../../api/accounts';
+import { BusyOverlay } from '../../ui/busy-overlay';
+import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
+import { AccountList } from './account-list';
+import { useAccountSearch } from './use-account-search';
+import './linking.css';
+
+/** What the Immediate Payment step hands the prompt (its TSaveCardPromptProps). */
+export type TSaveCardPromptProps = {
+  paymentId: string;
+  /** Saved (the account it went on, now among the payer's accounts) or skipped (null). */
+  onDone(saved: { accountId: string; accountNumber: string } | null): void;
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * 'Save Your Card' (spec §2, §4): after a signed-in payer paid with 'Save this card for future
+ * payments' ticked, the account the card belongs to: its number, found at its bank ('Validating...'),
+ * chosen, then 'Save Card' ('Saving Your Card'). After the save the page waits 1.5 s and reads
+ * the payer's accounts up to 10 times, 200 ms apart, until the account shows, and goes on with it.
+ */
+export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [accountNumber, setAccountNumber] = useState('');
+  const [chosen, setChosen] = useState<TBankValidationResult | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const search = useAccountSearch(accountNumber);
+  const shownError = error ?? search.error;
+
+  const save = async () => {
+    // 'Save Card' is enabled only once an account is chosen.
+    if (!chosen) return;
+    setSaving(true);
+    setError(null);
+    try {
+      await accountsApi.saveCard({
+        paymentId,
+        accountNumber: chosen.accountNumber,
+        institutionCode: chosen.institutionCode,
+      });
+      await pause(CARD_SAVE_INITIAL_WAIT_MS);
+      for (let poll = 0; poll < CARD_SAVE_MAX_POLLS; poll += 1) {
+        const { accounts } = await accountsApi.list();
+        const saved = accounts.find(
+          (a) =>
+            a.accountNumber === chosen.accountNumber &&
+            a.institutionCode === chosen.institutionCode &&
+            a.bankId,
+        );
+        if (saved?.bankId) {
+          void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
+          onDone({ accountId: saved.bankId, accountNumber: chosen.accountNumber });
+          return;
+        }
+        await pause(CARD_SAVE_POLL_INTERVAL_MS);
+      }
+      onDone(null);
+    } catch (caught) {
+      setError(
+        caught instanceof ApiError ? caught.message : 'Failed to save card. Please try again.',
+      );
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="save-card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="section-title">
+        Save Your Card
+      </h2>
+      <label htmlFor={`${id}-number`}>Account number</label>
+      <input
+        id={`${id}-number`}
+        className="text-input"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={ACCOUNT_NUMBER_LENGTH}
+        placeholder="10-digit account number"
+        value={accountNumber}
+        onChange={(event) => {
+          setError(null);
+          setChosen(null);
+          setAccountNumber(sanitizeAccountNumberInput(event.target.value));
+        }}
+        aria-invalid={shownError ? true : undefined}
+        aria-describedby={`${id}-hint${shownError ? ` ${id}-error` : ''}`}
+      />
+      <p id={`${id}-hint`} className="secondary-text">
+        The account this card belongs to: the card is saved to it, to pay with next time.
+      </p>
+      {search.validating ? (
+        <p className="loading-line" role="status">
+          <Spinner small /> Validating...
+        </p>
+      ) : null}
+      {shownError ? (
+        <p id={`${id}-error`} className="form-error" role="alert">
+          {shownError}
+        </p>
+      ) : null}
+      {search.results.length > 0 ? (
+        <AccountList
+          accounts={search.results}
+          mode="radio"
+          label="Accounts found"
+          isSelected={(account) => account.institutionCode === chosen?.institutionCode}
+          isDisabled={() => saving}
+          onToggle={(account) =>
+            setChosen(
+              search.results.find((r) => r.institutionCode === account.institutionCode) ?? null,
+            )
+          }
+        />
+      ) : null}
+      <div className="actions">
+        <Button disabled={!chosen || saving} onClick={() => void save()}>
+          Save Card
+        </Button>
+        <Button variant="secondary" disabled={saving} onClick={() => onDone(null)}>
+          Cancel
+        </Button>
+      </div>
+      {saving ? <BusyOverlay title="Saving Your Card" /> : null}
+    </section>
+  );
+}

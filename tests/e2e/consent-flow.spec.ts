@@ -1,0 +1,356 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import jsQR from 'jsqr';
+import { shareConsentUrl } from '../../src/domain/share-url';
+import { expectNoViolations } from './axe';
+import {
+  addVirtualAuthenticator,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { DEMO_FORM } from '../../src/server/services/demo-form';
+import { E2E } from './e2e-env';
+import { account, chooseResult, findAccount, linked, panel } from './linking-support';
+import { consentPath, createConsent, snap } from './merchant';
+
+// The main consent flow (spec §2 Main consent flow, §4) in real Chromium against the real server
+// and the sandbox bank: a payer who signs up on the spot goes through each step, links a repayment
+// account in the flow, pays from a saved account ('OneTap') and grants with their passkey.
+
+const dueDates = [1, 2].map((month) => new Date(Date.UTC(2027, month, 1, 9)).toISOString());
+
+const everything = {
+  payments: [
+    { type: 'immediate', amount: 400_000, narration: 'Registration fee' },
+    ...dueDates.map((dueDate) => ({
+      type: 'future',
+      amount: 1_500_000,
+      amountType: 'fixed',
+      narration: 'Gym dues',
+      frequency: 'monthly',
+      interval: 1,
+      dueDate,
+    })),
+  ],
+  dataSharing: { bvnData: true, bankAccounts: true },
+  requirements: { requiresAuth: true },
+};
+
+async function look(page: Page, testInfo: TestInfo, name: string) {
+  await snap(page, testInfo, `flow-${name}`);
+  await expectNoViolations(page);
+}
+
+async function newPayer(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+}
+
+/** Links a sandbox account to the signed-in payer through the API the panel calls. */
+async function linkByApi(page: Page, scenario: Parameters<typeof account>[0]) {
+  const { token } = await storedSession(page);
+  const target = account(scenario);
+  const created = await page.request.post('/api/account-links/create', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      accountNumber: target.accountNumber,
+      institutionCode: target.institutionCode,
+      accountName: target.accountName,
+      bankName: 'Any Bank',
+    },
+  });
+  expect(created.status()).toBe(200);
+  const { payInDetails } = (await created.json()).accountLink;
+  const sent = await page.request.post('/api/sandbox/transfers', {
+    data: { accountNumber: payInDetails.accountNumber, amount: payInDetails.amount },
+  });
+  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+  return target;
+}
+
+const stepHeader = (page: Page, name: string) =>
+  page.getByRole('button', { name: new RegExp(`^${name} (Pending|Completed)`) });
+
+async function consentRead(page: Page, consentId: string) {
+  const response = await page.request.get(`/api/consent/${consentId}?clientId=cli_e2e`);
+  return (await response.json()).consent;
+}
+
+test.describe('the consent flow', () => {
+  test('data sharing, repayment account linked in the flow, OneTap, the signed grant', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await newPayer(page);
+    const consentId = await createConsent(page.request, everything);
+    await page.goto(consentPath(consentId));
+
+    // 1. Data Sharing: open, later steps disabled.
+    await expect(stepHeader(page, 'Data Sharing')).toHaveAttribute('aria-expanded', 'true', {
+      timeout: 15_000,
+    });
+    await expect(stepHeader(page, 'Future Payments')).toBeDisabled();
+    await expect(page.getByText(/2 data points being shared/)).toBeVisible();
+    await look(page, testInfo, 'data-sharing');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+
+    // 2. Future Payments: the summary, a row's explanation, then the repayment accounts.
+    await expect(stepHeader(page, 'Data Sharing')).toContainText('Completed');
+    await expect(page.getByText(/would like to collect 2 payments totalling/)).toBeVisible();
+    await page.getByRole('button', { name: /Gym dues/ }).click();
+    await expect(page.getByText('What this means')).toBeVisible();
+    await look(page, testInfo, 'future-schedule');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(
+      page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
+    ).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Confirm', exact: true })).toBeDisabled();
+
+    // Linking in the flow: the header reads 'Link Account' while the panel is open.
+    const target = account('links_by_auth_params');
+    await findAccount(page, target.accountNumber);
+    await expect(page.locator('.consent-header')).toContainText('Link Account');
+    await chooseResult(page, target);
+    await panel(page)
+      .getByPlaceholder('Last 4 digits')
+      .fill(target.authParams?.cardLast4 ?? '');
+    await panel(page)
+      .getByPlaceholder('Enter OTP')
+      .fill(target.authParams?.otp ?? '');
+    await panel(page).getByRole('button', { name: 'Verify Account' }).click();
+    await linked(page);
+    const last4 = target.accountNumber.slice(-4);
+    // The account just linked is chosen for the payer (spec §4).
+    await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({
+      timeout: 10_000,
+    });
+    await expect(page.locator('.consent-header')).toContainText('Consent Request');
+    await look(page, testInfo, 'repayment-accounts');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+
+    // 3. Immediate Payment: the merchant named, a saved account makes the button OneTap.
+    await expect(stepHeader(page, 'Immediate Payment')).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.locator('.pay-to')).toContainText('To');
+    await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
+    const oneTap = page.getByRole('button', { name: `OneTap ****${last4}` });
+    await expect(oneTap).toBeVisible();
+    await look(page, testInfo, 'onetap');
+    await oneTap.click();
+
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
+      timeout: 20_000,
+    });
+    await look(page, testInfo, 'granted');
+    const consent = await consentRead(page, consentId);
+    expect(consent.status).toBe('granted');
+    const paid = consent.payments.find((p: { type: string }) => p.type === 'immediate');
+    expect(paid).toMatchObject({
+      status: 'executed',
+      origin: { accountNumber: target.accountNumber },
+    });
+  });
+
+  test('a direct debit the account cannot cover: the Consent Error modal, nothing granted', async ({
+    page,
+  }, testInfo) => {
+    await newPayer(page);
+    const poor = await linkByApi(page, 'insufficient_funds');
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 900_000, narration: 'Order #1042' }],
+    });
+    await page.goto(consentPath(consentId));
+    const last4 = poor.accountNumber.slice(-4);
+    await page
+      .getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) })
+      .check({ timeout: 15_000 });
+    await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
+    const modal = page.getByRole('dialog', { name: 'Consent Error' });
+    await expect(modal).toBeVisible({ timeout: 15_000 });
+    await expect(modal).toContainText('Some payments failed. Please try again.');
+    await look(page, testInfo, 'error-modal');
+    await modal.getByRole('button', { name: 'Try Again' }).click();
+    await expect(modal).toBeHidden();
+    const consent = await consentRead(page, consentId);
+    expect(consent.status).toBe('pending');
+    expect(consent.payments[0].status).toBe('pending');
+  });
+
+  test('a payer not signed in is asked to sign in before granting', async ({ page }, testInfo) => {
+    const consentId = await createConsent(page.request, {
+      payments: [],
+      dataSharing: { ninData: true },
+    });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByText('Please sign in to grant consent')).toBeVisible({
+      timeout: 15_000,
+    });
+    await look(page, testInfo, 'sign-in-to-grant');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+  });
+
+  test('standalone at 1280 px: the side panel, and its QR code opens the same consent on a phone', async ({
+    browser,
+    page,
+  }, testInfo) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const consentId = await createConsent(page.request, everything);
+    await page.goto(consentPath(consentId));
+    const aside = page.getByRole('complementary', { name: 'Consent summary' });
+    await expect(aside).toBeVisible({ timeout: 15_000 });
+    await expect(aside.getByRole('heading', { name: 'Share Consent' })).toBeVisible();
+    await expect(aside).toContainText('₦34,000.00');
+    await expect(aside).toContainText(
+      'if you wish to change any info here, contact your representative',
+    );
+    await look(page, testInfo, 'side-panel');
+
+    // The QR code, read back by a QR decoder from the pixels the page draws.
+    const drawn = await aside.locator('svg').evaluate(async (svg) => {
+      const image = new Image();
+      image.src = `data:image/svg+xml;base64,${btoa(new XMLSerializer().serializeToString(svg))}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width * 2;
+      canvas.height = image.height * 2;
+      const context = canvas.getContext('2d');
+      if (!context) throw new Error('no 2d canvas');
+      context.drawImage(image, 0, 0, canvas.width, canvas.height);
+      const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+      let binary = '';
+      for (let i = 0; i < data.length; i += 0x8000) {
+        binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+      }
+      return { pixels: btoa(binary), width, height };
+    });
+    const pixels = new Uint8ClampedArray(Buffer.from(drawn.pixels, 'base64'));
+    const decoded = jsQR(pixels, drawn.width, drawn.height)?.data ?? null;
+    expect(decoded).toBe(shareConsentUrl(page.url(), 'cli_e2e'));
+    expect(new URL(decoded ?? '').searchParams.get('embed')).toBe('false');
+    expect(new URL(decoded ?? '').searchParams.get('bg')).toBe('FFFFFF');
+
+    // On a phone: the same consent, one column.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.goto(decoded ?? '');
+    await expect(
+      phone
+        .getByRole('heading', { name: 'Authentication Required' })
+        .or(phone.getByRole('button', { name: 'Authenticate' })),
+    ).toBeVisible({ timeout: 15_000 });
+    await expect(phone.getByRole('complementary', { name: 'Consent summary' })).toHaveCount(0);
+    await phone.close();
+  });
+
+  test('Save Your Card: a card paid with "Save this card" goes on the account, then the grant', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await newPayer(page);
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042' }],
+    });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
+    const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
+    if (!card) throw new Error('no pin_only card');
+    await page.getByLabel('Card Number').fill(card.number);
+    await page.getByLabel('Expiry date').fill(card.expiry);
+    await page.getByLabel('CVV').fill(card.cvv);
+    await page.getByLabel('Save this card for future payments').check();
+    await page.getByRole('button', { name: 'Continue to PIN' }).click();
+    await page.getByLabel('Card PIN').fill(card.pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
+      timeout: 15_000,
+    });
+    await look(page, testInfo, 'save-card');
+    const target = account('links_by_card');
+    await page.getByLabel('Account number').fill(target.accountNumber);
+    await page
+      .getByRole('radio', { name: new RegExp(target.accountName) })
+      .first()
+      .check({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Save Card' }).click();
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 20_000,
+    });
+    // The card is on the account now: the payer's accounts say so.
+    const { token } = await storedSession(page);
+    const accounts = await page.request.get('/api/accounts/user', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const saved = (await accounts.json()).accounts.find(
+      (a: { accountNumber: string | null }) => a.accountNumber === target.accountNumber,
+    );
+    expect(saved?.integrations.card).toMatchObject({ active: true });
+  });
+
+  test('everything: data sharing, the form, future payments and the immediate payment, granted', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(150_000);
+    await newPayer(page);
+    const saved = await linkByApi(page, 'links_by_test_transfer');
+    const created = await page.request.post('/api/v1/forms', {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${E2E.clientId}:${E2E.clientSecret}`).toString('base64')}`,
+      },
+      data: DEMO_FORM,
+    });
+    expect(created.status()).toBe(201);
+    const { formId } = await created.json();
+    const consentId = await createConsent(page.request, { ...everything, formId });
+    await page.goto(consentPath(consentId));
+
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    // 2. The Form, in the flow.
+    const about = page.getByRole('region', { name: 'About you' });
+    await about.getByLabel('Full name').fill('Kemi Adewale', { timeout: 15_000 });
+    await about.getByLabel('Mobile number').fill('0803 123 4567');
+    await about.getByLabel('Date of birth').fill('1990-05-14');
+    await about.getByLabel('Emergency contact number').fill('0812 345 6789');
+    const health = page.getByRole('region', { name: 'Health questionnaire' });
+    await health
+      .getByRole('group', { name: /heart condition/ })
+      .getByLabel('No')
+      .check();
+    await health
+      .getByRole('group', { name: /pain in your chest/ })
+      .getByLabel('No')
+      .check();
+    await health.getByLabel('Rarely active').check();
+    await health.getByLabel('Build strength').check();
+    const agreement = page.getByRole('region', { name: 'Identity and agreement' });
+    await agreement.getByLabel('Photo or scan of your ID').setInputFiles({
+      name: 'national-id.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.alloc(600, 1),
+      ]),
+    });
+    await expect(agreement.getByText(/Uploaded: national-id.png/)).toBeVisible();
+    await agreement.getByLabel(/I confirm my answers are true/).check();
+    await look(page, testInfo, 'form');
+    await page.getByRole('button', { name: 'Next Step' }).click();
+
+    // 3. Future Payments from the saved account; 4. OneTap.
+    await expect(stepHeader(page, 'Form')).toContainText('Completed', { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const last4 = saved.accountNumber.slice(-4);
+    await page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) }).check({
+      timeout: 15_000,
+    });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
+    await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
+      timeout: 20_000,
+    });
+    expect((await consentRead(page, consentId)).status).toBe('granted');
+  });
+});

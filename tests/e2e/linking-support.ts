@@ -1,0 +1,52 @@
+import { expect, type Page } from '@playwright/test';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  type TAccountScenario,
+  type TSandboxAccount,
+} from '../../src/server/sandbox/fixtures';
+
+// The account-linking panel's steps as a payer takes them, shared by the panel's own tests and
+// the consent flow's.
+
+export function account(scenario: TAccountScenario, index = 0) {
+  const found = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
+  if (!found) throw new Error(`No sandbox account for ${scenario}`);
+  return found;
+}
+
+export const panel = (page: Page) => page.getByRole('region', { name: 'Link Account' });
+
+/** Opens the panel and finds the account by its number (manual entry: the payer has none yet). */
+export async function findAccount(page: Page, accountNumber: string) {
+  await page.getByRole('button', { name: '+ Link repayment account' }).click();
+  await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
+  await panel(page).getByLabel('Account number').fill(accountNumber);
+  await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+    timeout: 10_000,
+  });
+}
+
+/** The search result at the account's own bank (a number may pass other banks' check digits). */
+export const resultAt = (page: Page, target: TSandboxAccount) => {
+  const bank = SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode);
+  return panel(page).getByRole('radio', { name: new RegExp(bank?.name ?? '') });
+};
+export const chooseResult = (page: Page, target: TSandboxAccount) => resultAt(page, target).click();
+
+/** The payer's bank sends the amount the payment step asks to the account it names. */
+export async function sendTestTransfer(page: Page) {
+  const valueOf = (label: string) =>
+    panel(page).locator('.detail-row', { hasText: label }).locator('.detail-value').innerText();
+  const accountNumber = (await valueOf('Account number')).trim();
+  const amount = Math.round(Number((await valueOf('Amount')).replace(/[^\d.]/g, '')) * 100);
+  const sent = await page.request.post('/api/sandbox/transfers', {
+    data: { accountNumber, amount },
+  });
+  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+}
+
+export const linked = (page: Page) =>
+  expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible({
+    timeout: 15_000,
+  });
