@@ -528,6 +528,26 @@ describe('one link per account, one attempt at a time', () => {
     expect(links.map((l) => l.state)).toEqual(['active']);
   });
 
+  it('the database holds one live link per account: an attempt beside an active link is refused', async () => {
+    const { token, payerId } = await payer();
+    const { paymentId } = (await link(token, 'pin_only')).json<{ paymentId: string }>();
+    const active = await linkRow(paymentId);
+    expect(active).toMatchObject({ state: 'active' });
+    // What a request that read "not linked" just before the activation committed would write.
+    const beside = {
+      ...active,
+      id: `${paymentId}_beside`,
+      state: 'created' as const,
+      providerReference: null,
+    };
+    await expect(ctx.database.db.insert(accountLinks).values(beside)).rejects.toThrow();
+    const links = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, payerId));
+    expect(links.map((l) => l.state)).toEqual(['active']);
+  });
+
   it('of two attempts at once on one account exactly one wins; the other is 409 ACCOUNT_LINK_IN_PROGRESS', async () => {
     const { token, payerId } = await payer();
     const bodies = [await linkBody('pin_otp'), await linkBody('pin_otp')];

@@ -30,6 +30,7 @@ import { appendEvent, eventStreams } from '../events/event-log';
 import type { TBank, TBankIntegration } from '../providers/payments';
 import { AppError } from './app-error';
 import { book, ledgerAccount } from './ledger';
+import { isUniqueViolation } from './payment-records';
 
 /*
  * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
@@ -108,49 +109,40 @@ export function emitProgress(tx: TDb, event: TAccountLinkProgressEvent): Promise
   });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
 /**
- * Activates an open, unexpired link inside `tx`, with its `completed` event. 'already_linked'
- * when another link of the account became active meanwhile (the one-active index): this one is
- * cancelled then. null when the link was not open (any more).
+ * Activates an open, unexpired link inside `tx`, with its `completed` event. null when the link
+ * was not open (any more). No other link of the account can be active: the one-live index lets
+ * an account hold one open or active link.
  */
 export async function activateLink(
   tx: TDb,
   linkId: string,
   now: Date,
   also?: SQL,
-): Promise<TLinkRow | 'already_linked' | null> {
-  try {
-    // A savepoint: a unique violation undoes the UPDATE alone, not the caller's transaction.
-    return await tx.transaction(async (savepoint) => {
-      const row = await moveLink(
-        savepoint,
-        linkId,
-        'activate',
-        now,
-        and(gt(accountLinks.expiresAt, now), also),
-      );
-      if (row) await emitProgress(savepoint, { accountLinkId: linkId, status: 'completed' });
-      return row;
-    });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const cancelled = await moveLink(tx, linkId, 'cancel', now);
-    if (cancelled) {
-      await emitProgress(tx, {
-        accountLinkId: linkId,
-        status: 'failed',
-        message: ERROR_CATALOGUE.ACCOUNT_ALREADY_LINKED.message,
-      });
-    }
-    return 'already_linked';
-  }
+): Promise<TLinkRow | null> {
+  const row = await moveLink(
+    tx,
+    linkId,
+    'activate',
+    now,
+    and(gt(accountLinks.expiresAt, now), also),
+  );
+  if (row) await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
+  return row;
+}
+
+/**
+ * Why a new link of the account lost to the one-live index: the account is linked (409
+ * ACCOUNT_ALREADY_LINKED) or another attempt is open (409 ACCOUNT_LINK_IN_PROGRESS). The index
+ * decided; this read only names its reason.
+ */
+export async function liveLinkConflict(db: TDb, accountId: string): Promise<AppError> {
+  const [active] = await db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(and(eq(accountLinks.accountId, accountId), eq(accountLinks.state, 'active')))
+    .limit(1);
+  return new AppError(active ? 'ACCOUNT_ALREADY_LINKED' : 'ACCOUNT_LINK_IN_PROGRESS');
 }
 
 /**
@@ -349,18 +341,17 @@ export async function openLink(
         message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
       });
     }
-    const [active] = await tx
-      .select({ id: accountLinks.id })
-      .from(accountLinks)
-      .where(and(eq(accountLinks.accountId, link.accountId), eq(accountLinks.state, 'active')))
-      .limit(1);
-    if (active) throw new AppError('ACCOUNT_ALREADY_LINKED');
-    try {
-      await tx.insert(accountLinks).values(link);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('ACCOUNT_LINK_IN_PROGRESS');
-      throw error;
-    }
+    // A savepoint: the insert's unique violation leaves `tx` usable to name its reason.
+    const inserted = await tx
+      .transaction(async (savepoint) => {
+        await savepoint.insert(accountLinks).values(link);
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      });
+    if (!inserted) throw await liveLinkConflict(tx, link.accountId);
   });
 }
 
@@ -570,7 +561,6 @@ export async function confirmAltMandate(
     const activated = await db.transaction((tx) =>
       activateLink(tx, link.id, now, lt(accountLinks.authTries, AUTH_PARAMS_MAX_TRIES)),
     );
-    if (activated === 'already_linked') throw new AppError('ACCOUNT_ALREADY_LINKED');
     if (activated) return { success: true, message: ACCOUNT_LINKED_MESSAGE };
     return closedAnswer((await readLink(db, link.id)) ?? link);
   }
@@ -626,7 +616,7 @@ export async function creditLinkTestTransfer(
     now,
     and(eq(accountLinks.route, 'test_transfer'), eq(accountLinks.testAmount, amount)),
   );
-  if (!activated || activated === 'already_linked') return false;
+  if (!activated) return false;
   const payer = ledgerAccount.payerSource('bank_transfer');
   const held = ledgerAccount.linkTestTransfers();
   const movement = { reference, paymentId: null, attemptId: null } as const;

@@ -27,6 +27,7 @@ import type { TCardChargeOutcome, TCardSummary } from '../providers/payments';
 import {
   abandonLink,
   activateLink,
+  liveLinkConflict,
   addPayerAccount,
   emitProgress,
   findAccountAtBank,
@@ -209,11 +210,6 @@ async function recordSucceeded(
       now,
       eq(accountLinks.chargeStage, 'charging'),
     );
-    if (activated === 'already_linked') {
-      const refused = new AppError('ACCOUNT_ALREADY_LINKED');
-      await emitCardLinking(tx, link.payerId, failureEvent(link.id, refused));
-      return refused;
-    }
     if (!activated) {
       // Superseded by a newer attempt, or past its expiry while the network thought.
       const [row] = await tx
@@ -580,7 +576,7 @@ export async function saveCardOfPayment(
         .where(and(eq(paymentAttempts.id, paid.id), sql`${paymentAttempts.cardSavedAt} IS NULL`))
         .returning({ id: paymentAttempts.id });
       if (!claimed) throw new AppError('CARD_ALREADY_SAVED');
-      // The one-active index decides: an account linked meanwhile refuses this link.
+      // The one-live index decides: an account linked or being linked meanwhile refuses this link.
       await tx.insert(accountLinks).values({
         id: linkId,
         payerId,
@@ -603,7 +599,7 @@ export async function saveCardOfPayment(
         .where(eq(payments.id, paid.paymentId));
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('ACCOUNT_ALREADY_LINKED');
+    if (isUniqueViolation(error)) throw await liveLinkConflict(db, accountId);
     throw error;
   }
   return { ok: true, message: CARD_SAVED_MESSAGE };

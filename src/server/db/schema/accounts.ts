@@ -104,14 +104,11 @@ export const accountLinks = pgTable(
   },
   (t) => [
     index('account_links_payer').on(t.payerId),
-    // One attempt at a time per account: a second concurrent create loses (spec §2 panel).
-    uniqueIndex('account_links_one_open')
+    // One live link per account, in one index so that a single INSERT decides: one attempt at a
+    // time (spec §2 panel), and none once the account is linked (spec §5 "already linked").
+    uniqueIndex('account_links_one_live')
       .on(t.accountId)
-      .where(sql`state IN ('created', 'awaiting_authorisation')`),
-    // An account is linked once (spec §5 "already linked").
-    uniqueIndex('account_links_one_active')
-      .on(t.accountId)
-      .where(sql`state = 'active'`),
+      .where(sql`state IN ('created', 'awaiting_authorisation', 'active')`),
   ],
 );
 
