@@ -30,6 +30,11 @@ export const consentScreens: TConsentScreens = {
       default: module.SaveCardPrompt,
     })),
   ),
+  LinkAccountPanel: lazy(() =>
+    import('../features/linking/linking-panel').then((module) => ({
+      default: module.LinkingPanel,
+    })),
+  ),
   FormStep: lazy(() =>
     import('../features/form/form-step').then((module) => ({ default: module.FormStep })),
   ),

@@ -23,7 +23,7 @@ import { consentApi } from '../../api/consent';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
-import type { TConsentScreens } from './consent-page';
+import type { TConsentScreens, TPayNowPrompts } from './consent-page';
 import { ReportAndCloseButton } from './report-and-close';
 import { Representative } from './representative';
 import { ScheduleRowText } from './schedule-row-text';
@@ -34,6 +34,8 @@ export type TConsentFlowProps = {
   clientId: string;
   embed: boolean;
   screens: TConsentScreens;
+  /** The prompts after the immediate payment (spec §2, §4). */
+  prompts: TPayNowPrompts;
   /** Granted: the page reads the consent again and shows Consent Granted. */
   onGranted(): void;
   /** The grant failed or was declined: the embedding parent is told. */
@@ -64,6 +66,7 @@ export function ConsentFlow({
   clientId,
   embed,
   screens,
+  prompts,
   onGranted,
   onFailed,
   onReport,
@@ -175,10 +178,10 @@ export function ConsentFlow({
             signGrant={screens.signGrant}
             onGranted={onGranted}
             onFailed={onFailed}
+            prompts={prompts}
             flow={{
               grantRequest: (paidBy) => consentFlowGrantRequest(consent, current.current, paidBy),
               inSteps: !single,
-              SaveCardPrompt: screens.SaveCardPrompt,
               otherWays: (
                 <>
                   <screens.SavedAccounts

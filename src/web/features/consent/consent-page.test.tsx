@@ -63,6 +63,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           RepaymentAccounts: () => <p>Repayment accounts</p>,
           SavedAccounts: () => <p>Saved accounts</p>,
           SaveCardPrompt: () => <p>Save Your Card</p>,
+          LinkAccountPanel: () => <p>Link Account</p>,
           FormStep: () => <p>Form</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
         }}

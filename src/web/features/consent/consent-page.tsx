@@ -1,6 +1,8 @@
 import {
+  createContext,
   lazy,
   Suspense,
+  use,
   useCallback,
   useEffect,
   useMemo,
@@ -65,9 +67,27 @@ export type TPayNowScreenProps = {
     otherWays: ReactNode;
     /** Inside a step of the flow, whose header replaces the screen's; alone, the screen's own. */
     inSteps: boolean;
-    /** 'Save Your Card' after a card paid with 'Save this card' ticked (spec §2, §4). */
-    SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
   };
+  /** The prompts after a payment (spec §2, §4): screens of the auth and linking features. */
+  prompts: TPayNowPrompts;
+};
+
+/** What the prompts after a payment open. */
+export type TPayNowPrompts = {
+  /** 'Save Your Card' on the card a signed-in payer just paid with. */
+  SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
+  /** The auth prompt, for 'Sign In to Save Account' and 'Sign In & Save Card'. */
+  SignIn: ComponentType<{ onAuthenticated(): void }>;
+  LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
+};
+
+/** What the account-linking panel is given when a prompt opens it; linking owns it. */
+export type TLinkAccountPanelProps = {
+  /** The account a transfer came from: the panel starts with it. */
+  origin: { accountNumber: string; institutionCode: string } | null;
+  /** A card paid with: linked by the card flow. */
+  forceCardFlow: boolean;
+  onClose(): void;
 };
 
 /** What 'Save Your Card' is given; linking owns it. */
@@ -109,6 +129,8 @@ export type TConsentScreens = {
   RepaymentAccounts: ComponentType<TRepaymentAccountsProps>;
   SavedAccounts: ComponentType<TSavedAccountsProps>;
   SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
+  /** The account-linking panel on its own, for the prompts after a payment. */
+  LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
   /** The Form step (the form feature's). */
   FormStep: ComponentType<TFormStepProps>;
   signGrant: TPayNowScreenProps['signGrant'];
@@ -228,6 +250,26 @@ export function ConsentPage({
     );
   }, [params.embed, consent, embedOrigins, postToParent]);
 
+  // The prompts after a payment; the auth prompt's sign-in reads the consent again, and the page
+  // then opens it signed in, where the prompt's next step follows (spec §4).
+  // The prompts' sign-in reads the page's consent from context, so it keeps its identity while
+  // the consent is read again (a payment's refresh): a payer halfway through it is not started
+  // over. Signed in, the consent is read again and the page opens it signed in, where the
+  // prompt's next step follows (spec §4).
+  const { refetch } = query;
+  const signIn = useMemo<TPromptSignIn>(
+    () => ({ AuthPrompt: screens.AuthPrompt, consent, productName, params, refetch }),
+    [screens.AuthPrompt, consent, productName, params, refetch],
+  );
+  const prompts = useMemo<TPayNowPrompts>(
+    () => ({
+      SaveCardPrompt: screens.SaveCardPrompt,
+      SignIn: PromptSignIn,
+      LinkAccountPanel: screens.LinkAccountPanel,
+    }),
+    [screens.SaveCardPrompt, screens.LinkAccountPanel],
+  );
+
   const view = consentPageView({ params, load: consentLoad(query), signedIn, productName });
   const { header } = view;
   const screen: TConsentScreen =
@@ -292,6 +334,7 @@ export function ConsentPage({
             signGrant={screens.signGrant}
             onGranted={() => void query.refetch()}
             onFailed={reportFailure}
+            prompts={prompts}
           />
         );
       case 'flow':
@@ -301,6 +344,7 @@ export function ConsentPage({
             clientId={params.clientId ?? ''}
             embed={params.embed}
             screens={screens}
+            prompts={prompts}
             onGranted={() => void query.refetch()}
             onFailed={reportFailure}
             onReport={reportFailure}
@@ -335,24 +379,54 @@ export function ConsentPage({
     ) : null;
 
   return (
-    <ConsentPageFrame
-      ref={rootRef}
-      params={params}
-      colours={consent?.counterparty.merchantColours}
-      aside={aside}
-    >
-      {/* A screen another feature owns may still be loading: the Loading screen meanwhile, as
-          before the consent came, so the header and the screen appear together, nothing moves. */}
-      <Suspense
-        fallback={
-          <ScreenMain>
-            <LoadingScreen />
-          </ScreenMain>
-        }
+    <PromptSignInContext value={signIn}>
+      <ConsentPageFrame
+        ref={rootRef}
+        params={params}
+        colours={consent?.counterparty.merchantColours}
+        aside={aside}
       >
-        {header ? <ConsentHeader counterparty={header} linking={linking} /> : null}
-        <ScreenMain>{render(screen)}</ScreenMain>
-      </Suspense>
-    </ConsentPageFrame>
+        {/* A screen another feature owns may still be loading: the Loading screen meanwhile, as
+          before the consent came, so the header and the screen appear together, nothing moves. */}
+        <Suspense
+          fallback={
+            <ScreenMain>
+              <LoadingScreen />
+            </ScreenMain>
+          }
+        >
+          {header ? <ConsentHeader counterparty={header} linking={linking} /> : null}
+          <ScreenMain>{render(screen)}</ScreenMain>
+        </Suspense>
+      </ConsentPageFrame>
+    </PromptSignInContext>
+  );
+}
+
+type TPromptSignIn = {
+  AuthPrompt: TConsentScreens['AuthPrompt'];
+  consent: TConsent | undefined;
+  productName: string | null;
+  params: TPageParams;
+  refetch(): Promise<unknown>;
+};
+
+const PromptSignInContext = createContext<TPromptSignIn | null>(null);
+
+/** The auth prompt of 'Sign In to Save Account' and 'Sign In & Save Card' (spec §2). */
+function PromptSignIn({ onAuthenticated }: { onAuthenticated(): void }) {
+  const signIn = use(PromptSignInContext);
+  if (!signIn?.consent || !signIn.productName) return null;
+  const { AuthPrompt, consent, productName, params, refetch } = signIn;
+  return (
+    <AuthPrompt
+      consent={consent}
+      productName={productName}
+      params={params}
+      onAuthenticated={() => {
+        onAuthenticated();
+        void refetch();
+      }}
+    />
   );
 }

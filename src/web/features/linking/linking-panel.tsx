@@ -39,6 +39,12 @@ const messageOf = (error: unknown): string | null =>
 export type TLinkingPanelProps = {
   /** Link by card whatever the account supports. */
   forceCardFlow?: boolean;
+  /**
+   * The account a payment just came from (spec §4: 'Bank linking after authentication sets an
+   * origin account for linking'): the panel opens at manual entry with its number, and goes on
+   * with it once its bank confirms it.
+   */
+  origin?: { accountNumber: string; institutionCode: string } | null;
   /** The panel closed: after success, on cancel, or Back from an error. */
   onClose(): void;
   /** An account was linked: the payer's accounts are read again. */
@@ -50,11 +56,16 @@ export type TLinkingPanelProps = {
  * reducer's state, drawn here; the calls each step needs run from the payer's action, and the
  * server's streams move it on.
  */
-export function LinkingPanel({ forceCardFlow = false, onClose, onLinked }: TLinkingPanelProps) {
-  const [state, dispatch] = useReducer(
-    linkingPanelReducer,
-    linkingPanelReducer(LINKING_PANEL_INITIAL, { type: 'open', forceCardFlow }),
-  );
+export function LinkingPanel({
+  forceCardFlow = false,
+  origin = null,
+  onClose,
+  onLinked,
+}: TLinkingPanelProps) {
+  const [state, dispatch] = useReducer(linkingPanelReducer, null, () => {
+    const opened = linkingPanelReducer(LINKING_PANEL_INITIAL, { type: 'open', forceCardFlow });
+    return origin ? linkingPanelReducer(opened, { type: 'manual_entry_opened' }) : opened;
+  });
   // The state the next call decides on: a click that comes while a call is in flight is refused
   // by the reducer, and must not start a second call either (spec §5: one attempt at a time).
   const current = useRef<TLinkingPanelState>(state);
@@ -207,6 +218,7 @@ export function LinkingPanel({ forceCardFlow = false, onClose, onLinked }: TLink
             loadError={accounts.isError ? accounts.error.message : null}
             manualEntry={state.manualEntry}
             onManualEntry={() => act({ type: 'manual_entry_opened' })}
+            origin={origin}
             onChoose={choose}
             onCancel={cancel}
             onDelete={debugTools ? remove : undefined}

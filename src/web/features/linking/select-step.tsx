@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   accountNumberSubmitError,
   sanitizeAccountNumberInput,
@@ -18,6 +18,8 @@ type TSelectStepProps = {
   loadError: string | null;
   manualEntry: boolean;
   onManualEntry(): void;
+  /** The account a payment came from: manual entry starts with it, and takes its bank's answer. */
+  origin: { accountNumber: string; institutionCode: string } | null;
   onChoose(account: TLinkingAccount, source: TLinkingSource): void;
   onCancel(): void;
   onDelete: ((account: TUserAccount) => Promise<void>) | undefined;
@@ -33,6 +35,7 @@ export function SelectStep({
   loadError,
   manualEntry,
   onManualEntry,
+  origin,
   onChoose,
   onCancel,
   onDelete,
@@ -55,6 +58,7 @@ export function SelectStep({
       <ManualEntry
         title={accounts.length === 0 ? 'Add Account' : 'Add Another Account'}
         linkedAccounts={linked}
+        origin={origin}
         onChoose={(account) => onChoose(account, 'manual')}
         onCancel={onCancel}
       />
@@ -87,6 +91,7 @@ export function SelectStep({
 type TManualEntryProps = {
   title: string;
   linkedAccounts: readonly TUserAccount[];
+  origin: { accountNumber: string; institutionCode: string } | null;
   onChoose(account: TLinkingAccount): void;
   onCancel(): void;
 };
@@ -95,13 +100,27 @@ type TManualEntryProps = {
  * Manual entry (spec §2, §5): 10 digits, searched 500 ms after the 10th; results listed under
  * 'Select an account:', an already-linked one tagged 'linked' and not choosable.
  */
-function ManualEntry({ title, linkedAccounts, onChoose, onCancel }: TManualEntryProps) {
+function ManualEntry({ title, linkedAccounts, origin, onChoose, onCancel }: TManualEntryProps) {
   const id = useId();
-  const [accountNumber, setAccountNumber] = useState('');
+  const [accountNumber, setAccountNumber] = useState(origin?.accountNumber ?? '');
   const [submitError, setSubmitError] = useState<string | null>(null);
   const search = useAccountSearch(accountNumber);
   const error = submitError ?? search.error;
   const isLinked = (account: TUserAccount) => isAccountAlreadyLinked(account, linkedAccounts);
+  // The payment's own account, once its bank answers for it: chosen for the payer, once.
+  const originFound = search.results.find(
+    (result) =>
+      origin !== null &&
+      result.accountNumber === origin.accountNumber &&
+      result.institutionCode === origin.institutionCode &&
+      isAccountSelectable(result, linkedAccounts),
+  );
+  const originTaken = useRef(false);
+  useEffect(() => {
+    if (!originFound || originTaken.current) return;
+    originTaken.current = true;
+    onChoose(originFound);
+  }, [originFound, onChoose]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -15,6 +15,7 @@ import {
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
+import { afterPaymentPrompt, paidOriginOf, type TPaidOrigin } from '../../../domain/after-payment';
 import { isPaymentFailure, payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
 import {
   PAYMENT_STATUS_INITIAL,
@@ -35,6 +36,7 @@ import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
 import { CardFormView } from '../../ui/card/card-form-view';
 import { OtpView, ThreeDsView } from '../../ui/card/card-step-views';
+import { AfterPaymentPrompt } from './after-payment-prompt';
 import { ProcessingView } from './processing-view';
 import { TransferDetailsView } from './transfer-details-view';
 import { usePaymentEvents } from './use-payment-events';
@@ -64,9 +66,23 @@ type TPayNowScreenProps = {
     otherWays: ReactNode;
     /** Inside a step of the flow, whose header replaces this screen's; alone, the screen's own. */
     inSteps: boolean;
-    /** 'Save Your Card' after a card paid with 'Save this card' ticked (spec §2, §4). */
-    SaveCardPrompt: ComponentType<{ paymentId: string; onDone(saved: unknown): void }>;
   };
+  /** The prompts after a payment (spec §2, §4), other features' screens. */
+  prompts: TPayNowPrompts;
+};
+
+/** The screens the prompts after a payment open, owned by the auth and linking features. */
+export type TPayNowPrompts = {
+  /** 'Save Your Card' on the card a signed-in payer just paid with. */
+  SaveCardPrompt: ComponentType<{ paymentId: string; onDone(saved: unknown): void }>;
+  /** The auth prompt, for 'Sign In to Save Account' and 'Sign In & Save Card'. */
+  SignIn: ComponentType<{ onAuthenticated(): void }>;
+  /** The account-linking panel: for the account a transfer came from, or for a card. */
+  LinkAccountPanel: ComponentType<{
+    origin: { accountNumber: string; institutionCode: string } | null;
+    forceCardFlow: boolean;
+    onClose(): void;
+  }>;
 };
 
 const messageOf = (error: unknown) =>
@@ -89,6 +105,7 @@ export function PayNowScreen({
   onGranted,
   onFailed,
   flow,
+  prompts,
 }: TPayNowScreenProps) {
   const payer = { signedIn, consentId: consent.consentId, clientId };
   const paid = payment.status === 'executed';
@@ -104,16 +121,24 @@ export function PayNowScreen({
   const [details, setDetails] = useState<TTransferDetails | null>(null);
   const [payerBank, setPayerBank] = useState<TPayerBank | null>(null);
   const [payerCard, setPayerCard] = useState<TPayerCard | null>(null);
-  const [method, setMethod] = useState<'transfer' | 'card'>('transfer');
+  const [method, setMethod] = useState<'transfer' | 'card'>(
+    payment.origin?.paymentMethod === 'card' ? 'card' : 'transfer',
+  );
   const [cardError, setCardError] = useState<string | null>(null);
   const [otpMessage, setOtpMessage] = useState('');
   const [otpError, setOtpError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [challengeUrl, setChallengeUrl] = useState<string | null>(null);
-  // A signed-in payer in the flow who ticked 'Save this card': 'Save Your Card' before the grant.
-  const [saveCardAsked, setSaveCardAsked] = useState(false);
-  const [saveCardDone, setSaveCardDone] = useState(false);
-  const promptsSaveCard = Boolean(flow) && saveCardAsked && !saveCardDone;
+  // Where the money came from (spec §3 origin): what the prompts after the payment ask about.
+  const [origin, setOrigin] = useState<TPaidOrigin | null>(() =>
+    paid ? paidOriginOf(payment.origin) : null,
+  );
+  // Only a card charged while signed in was kept by the server to be saved.
+  const [signedInWhenPaid, setSignedInWhenPaid] = useState(false);
+  // 'Skip for Now', 'Maybe later', or the prompt's work done: the grant goes on.
+  const [promptSettled, setPromptSettled] = useState(false);
+  // The prompt's own screen: the auth prompt, or the account-linking panel.
+  const [promptStep, setPromptStep] = useState<'ask' | 'sign_in' | 'link'>('ask');
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there.
   const { consentId } = consent;
@@ -148,6 +173,15 @@ export function PayNowScreen({
     (event) => {
       if (event.payerBank) setPayerBank(event.payerBank);
       if (event.payerCard) setPayerCard(event.payerCard);
+      if (event.status === 'completed') {
+        setOrigin((known) => ({
+          method: event.paymentType === 'card' ? 'card' : 'transfer',
+          payerBank: event.payerBank ?? null,
+          shouldPromptBankAccountLinking: event.shouldPromptBankAccountLinking === true,
+          shouldPromptCardLinking:
+            event.shouldPromptCardLinking ?? known?.shouldPromptCardLinking ?? false,
+        }));
+      }
       if (event.status === 'in_progress') {
         // A card's steps (OTP, 3-D Secure) are answered by its own calls and views.
         if (event.paymentType === 'card' || method === 'card') return;
@@ -223,12 +257,26 @@ export function PayNowScreen({
     onError: (error) => onFailed(messageOf(error)),
   });
   const { mutate: sendGrant } = grant;
+  const prompt =
+    status.phase === 'completed' && origin
+      ? afterPaymentPrompt({
+          origin,
+          signedIn,
+          signedInWhenPaid,
+          granted: consent.status === 'granted',
+          settled: promptSettled,
+        })
+      : null;
   const granting = useRef(false);
   useEffect(() => {
-    if (status.phase !== 'completed' || granting.current || promptsSaveCard) return;
+    if (status.phase !== 'completed' || granting.current || prompt) return;
     granting.current = true;
     sendGrant();
-  }, [status.phase, sendGrant, promptsSaveCard]);
+  }, [status.phase, sendGrant, prompt]);
+  const settlePrompt = () => {
+    setPromptStep('ask');
+    setPromptSettled(true);
+  };
 
   const outcome = grant.data ? grantOutcome(consent, grant.data) : null;
   const grantError = grant.error
@@ -248,7 +296,13 @@ export function PayNowScreen({
 
   const charge = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
     setCardError(null);
-    setSaveCardAsked(saveCard && signedIn);
+    setSignedInWhenPaid(signedIn);
+    setOrigin({
+      method: 'card',
+      payerBank: null,
+      shouldPromptBankAccountLinking: false,
+      shouldPromptCardLinking: saveCard,
+    });
     try {
       const answer = await paymentsApi.chargeCard(payment.paymentId, payer, cardDetails, saveCard);
       if (answer.requiresOTP) {
@@ -303,6 +357,12 @@ export function PayNowScreen({
     setView('transfer');
     if (!details || new Date(details.expiresAt).getTime() <= Date.now()) openTransfer.mutate();
   }, [details, openTransfer]);
+
+  if (prompt && promptStep === 'sign_in') {
+    // The auth prompt is a screen of its own, with its own title; signed in, the page opens the
+    // consent again, where the prompt's next step follows (spec §4).
+    return <prompts.SignIn onAuthenticated={() => setPromptStep('ask')} />;
+  }
 
   return (
     <section
@@ -415,10 +475,15 @@ export function PayNowScreen({
               setView('methods');
             }}
           />
-          {flow && promptsSaveCard && status.phase === 'completed' ? (
-            <flow.SaveCardPrompt
+          {prompt ? (
+            <AfterPaymentPrompt
+              prompt={prompt}
+              amount={payment.amount}
               paymentId={payment.paymentId}
-              onDone={() => setSaveCardDone(true)}
+              prompts={prompts}
+              step={promptStep}
+              onStep={setPromptStep}
+              onSettled={settlePrompt}
             />
           ) : null}
           {grant.isPending ? (

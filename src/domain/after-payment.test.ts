@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import {
+  afterPaymentPrompt,
+  paidOriginOf,
+  type TAfterPaymentInput,
+  type TPaidOrigin,
+} from './after-payment';
+
+const gtbank = {
+  bankName: 'Guaranty Trust Bank',
+  accountName: 'Adaeze Okafor',
+  accountNumber: '0123456785',
+  institutionCode: '058',
+};
+
+const transfer = (change: Partial<TPaidOrigin> = {}): TPaidOrigin => ({
+  method: 'transfer',
+  payerBank: gtbank,
+  shouldPromptBankAccountLinking: true,
+  shouldPromptCardLinking: false,
+  ...change,
+});
+
+const card = (saveAsked: boolean): TPaidOrigin => ({
+  method: 'card',
+  payerBank: null,
+  shouldPromptBankAccountLinking: false,
+  shouldPromptCardLinking: saveAsked,
+});
+
+const input = (origin: TPaidOrigin, change: Partial<TAfterPaymentInput> = {}) => ({
+  origin,
+  signedIn: true,
+  signedInWhenPaid: true,
+  granted: false,
+  settled: false,
+  ...change,
+});
+
+describe('afterPaymentPrompt (spec §4 prompts after a payment)', () => {
+  it('asks an anonymous payer to sign in to link the account a transfer came from', () => {
+    expect(
+      afterPaymentPrompt(input(transfer(), { signedIn: false, signedInWhenPaid: false })),
+    ).toEqual({
+      kind: 'link_account_sign_in',
+      payerBank: gtbank,
+    });
+  });
+
+  it('offers a signed-in payer to link that account', () => {
+    expect(afterPaymentPrompt(input(transfer()))).toEqual({
+      kind: 'link_origin',
+      payerBank: gtbank,
+    });
+  });
+
+  it('asks nothing for an account already linked, or a sender the bank did not name', () => {
+    expect(
+      afterPaymentPrompt(input(transfer({ shouldPromptBankAccountLinking: false }))),
+    ).toBeNull();
+    expect(afterPaymentPrompt(input(transfer({ payerBank: null })))).toBeNull();
+    expect(
+      afterPaymentPrompt(input(transfer({ payerBank: { ...gtbank, accountNumber: null } }))),
+    ).toBeNull();
+  });
+
+  it('asks an anonymous payer who ticked Save this card to sign in first', () => {
+    expect(
+      afterPaymentPrompt(input(card(true), { signedIn: false, signedInWhenPaid: false })),
+    ).toEqual({
+      kind: 'save_card_sign_in',
+    });
+  });
+
+  it('saves the kept card of a payer signed in when paying, and links the card afresh after a later sign-in', () => {
+    expect(afterPaymentPrompt(input(card(true)))).toEqual({ kind: 'save_card' });
+    expect(afterPaymentPrompt(input(card(true), { signedInWhenPaid: false }))).toEqual({
+      kind: 'link_card',
+    });
+  });
+
+  it('asks nothing of a card the payer did not ask to save', () => {
+    expect(afterPaymentPrompt(input(card(false), { signedIn: false }))).toBeNull();
+  });
+
+  it('asks nothing once skipped or done, or of a granted consent', () => {
+    expect(afterPaymentPrompt(input(transfer(), { settled: true }))).toBeNull();
+    expect(afterPaymentPrompt(input(card(true), { granted: true }))).toBeNull();
+  });
+});
+
+describe('paidOriginOf (a payment paid before the page opened)', () => {
+  it("reads a transfer's sender and its prompt from the consent's payment origin", () => {
+    expect(
+      paidOriginOf({
+        paymentMethod: 'bank_transfer',
+        ...gtbank,
+        shouldPromptBankAccountLinking: true,
+      }),
+    ).toEqual(transfer());
+  });
+
+  it('reads a card asked to be saved, and nothing of a payment without origin', () => {
+    expect(paidOriginOf({ paymentMethod: 'card', shouldPromptCardLinking: true })).toEqual(
+      card(true),
+    );
+    expect(paidOriginOf(null)).toBeNull();
+  });
+});

@@ -1,0 +1,95 @@
+import type { TPayerBank } from './schemas/card';
+import type { TPaymentOrigin } from './schemas/consent';
+
+/*
+ * What follows a paid immediate payment before the grant (spec §2 prompts, §4 Consent flow): a
+ * prompt to link the account the payer paid from, or to save the card they paid with, each
+ * asking an anonymous payer to sign in first. The payment screen renders this; it does not
+ * decide again.
+ */
+
+/** How the payment was paid, and what its completion said of where the money came from. */
+export type TPaidOrigin = {
+  method: 'transfer' | 'card';
+  /** The account a transfer came from, when the bank's notice named it. */
+  payerBank: TPayerBank | null;
+  /** The account a transfer came from is not linked by this payer (spec §3 origin). */
+  shouldPromptBankAccountLinking: boolean;
+  /** The payer ticked 'Save this card for future payments' (spec §3 origin). */
+  shouldPromptCardLinking: boolean;
+};
+
+export type TAfterPaymentPrompt =
+  /** 'Link this account for future payments?': 'Sign In to Save Account' or 'Skip for Now'. */
+  | { kind: 'link_account_sign_in'; payerBank: TPayerBank }
+  /** The link-origin prompt: 'Amount paid', the bank, 'Confirm' or 'Maybe later'. */
+  | { kind: 'link_origin'; payerBank: TPayerBank }
+  /** 'Save Your Card', compact: 'Sign In & Save Card' or 'Skip for Now'. */
+  | { kind: 'save_card_sign_in' }
+  /** 'Save Your Card' on the card kept from the payment: the account to put it on. */
+  | { kind: 'save_card' }
+  /**
+   * A payer who signed in after paying by card: the server kept no card for an anonymous
+   * payment, so the card is linked afresh, by the account-linking panel's card flow.
+   */
+  | { kind: 'link_card' };
+
+export type TAfterPaymentInput = {
+  origin: TPaidOrigin;
+  /** Signed in now. */
+  signedIn: boolean;
+  /** Signed in when the card was charged: only then did the server keep the card to save. */
+  signedInWhenPaid: boolean;
+  /** The consent is granted already (a reload after the grant): nothing more to ask. */
+  granted: boolean;
+  /** 'Skip for Now', 'Maybe later', or the prompt's work is done. */
+  settled: boolean;
+};
+
+/** A transfer's sender the payer could link: its number and bank are known. */
+const linkableSender = (bank: TPayerBank | null): bank is TPayerBank =>
+  bank !== null && Boolean(bank.accountNumber) && Boolean(bank.institutionCode);
+
+/**
+ * The prompt shown after the payment, or null when the grant follows at once. A prompt shows
+ * only while the consent is not granted and the payment came from an account or card the payer
+ * has not linked (spec §4): a card they asked to save, or a transfer from an account the bank
+ * named and the payer has not linked. An anonymous payer is asked to sign in first (spec §4:
+ * 'Card payment with origin shouldPromptCardLinking while unauthenticated shows the auth prompt
+ * for card saving. After sign-in the card linking prompt appears.').
+ */
+export function afterPaymentPrompt(input: TAfterPaymentInput): TAfterPaymentPrompt | null {
+  const { origin, signedIn, signedInWhenPaid, granted, settled } = input;
+  if (granted || settled) return null;
+  if (origin.method === 'card') {
+    if (!origin.shouldPromptCardLinking) return null;
+    if (!signedIn) return { kind: 'save_card_sign_in' };
+    return signedInWhenPaid ? { kind: 'save_card' } : { kind: 'link_card' };
+  }
+  if (!origin.shouldPromptBankAccountLinking || !linkableSender(origin.payerBank)) return null;
+  return signedIn
+    ? { kind: 'link_origin', payerBank: origin.payerBank }
+    : { kind: 'link_account_sign_in', payerBank: origin.payerBank };
+}
+
+/**
+ * Where a payment paid before the page opened came from, as the consent's payment keeps it
+ * (spec §3 origin): a reload, or the page again after the payer signed in to answer a prompt.
+ */
+export function paidOriginOf(origin: TPaymentOrigin | null | undefined): TPaidOrigin | null {
+  if (!origin) return null;
+  const { bankName, accountName, accountNumber, institutionCode } = origin;
+  return {
+    method: origin.paymentMethod === 'card' ? 'card' : 'transfer',
+    payerBank: bankName
+      ? {
+          bankName,
+          accountName: accountName ?? null,
+          accountNumber: accountNumber ?? null,
+          institutionCode: institutionCode ?? null,
+        }
+      : null,
+    shouldPromptBankAccountLinking: origin.shouldPromptBankAccountLinking === true,
+    shouldPromptCardLinking: origin.shouldPromptCardLinking === true,
+  };
+}

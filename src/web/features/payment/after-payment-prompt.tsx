@@ -1,0 +1,125 @@
+import { useId } from 'react';
+import type { TAfterPaymentPrompt } from '../../../domain/after-payment';
+import { formatNaira } from '../../../domain/money';
+import { Button } from '../../ui/button';
+import { DetailRow } from '../../ui/copy-row';
+import type { TPayNowPrompts } from './pay-now-screen';
+
+type TAfterPaymentPromptProps = {
+  /** The domain's choice (src/domain/after-payment.ts). */
+  prompt: TAfterPaymentPrompt;
+  /** The amount just paid, in kobo. */
+  amount: number;
+  paymentId: string;
+  prompts: TPayNowPrompts;
+  /** Asking, signing in (the payment screen shows the auth prompt), or linking in the panel. */
+  step: 'ask' | 'sign_in' | 'link';
+  onStep(step: 'sign_in' | 'link'): void;
+  /** Skipped, or the prompt's work done: the grant goes on. */
+  onSettled(): void;
+};
+
+const LINK_QUESTION = 'Link this account for future payments?';
+
+/**
+ * The prompts after a payment (spec §2): 'Link this account for future payments?' for an
+ * anonymous payer, the link-origin prompt for a signed-in one, and 'Save Your Card', full or
+ * compact. Which one shows is the domain's choice; this draws it.
+ */
+export function AfterPaymentPrompt({
+  prompt,
+  amount,
+  paymentId,
+  prompts,
+  step,
+  onStep,
+  onSettled,
+}: TAfterPaymentPromptProps) {
+  const titleId = useId();
+  if (prompt.kind === 'save_card') {
+    return <prompts.SaveCardPrompt paymentId={paymentId} onDone={onSettled} />;
+  }
+  if (step === 'link' && (prompt.kind === 'link_origin' || prompt.kind === 'link_card')) {
+    const { payerBank } = prompt.kind === 'link_origin' ? prompt : { payerBank: null };
+    return (
+      <prompts.LinkAccountPanel
+        origin={
+          payerBank?.accountNumber && payerBank.institutionCode
+            ? { accountNumber: payerBank.accountNumber, institutionCode: payerBank.institutionCode }
+            : null
+        }
+        forceCardFlow={prompt.kind === 'link_card'}
+        onClose={onSettled}
+      />
+    );
+  }
+
+  const frame = (title: string, body: React.ReactNode, actions: React.ReactNode) => (
+    <section className="after-payment-prompt" aria-labelledby={titleId}>
+      <h2 id={titleId} className="section-title">
+        {title}
+      </h2>
+      {body}
+      <div className="actions">{actions}</div>
+    </section>
+  );
+
+  switch (prompt.kind) {
+    case 'link_account_sign_in':
+      return frame(
+        LINK_QUESTION,
+        <dl className="details">
+          <DetailRow label="Bank" value={prompt.payerBank.bankName} />
+          <DetailRow label="Account" value={accountLine(prompt.payerBank)} />
+        </dl>,
+        <>
+          <Button onClick={() => onStep('sign_in')}>Sign In to Save Account</Button>
+          <Button variant="secondary" onClick={onSettled}>
+            Skip for Now
+          </Button>
+        </>,
+      );
+    case 'link_origin':
+      return frame(
+        LINK_QUESTION,
+        <dl className="details">
+          <DetailRow label="Amount paid" value={formatNaira(amount)} />
+          <DetailRow label="Bank" value={prompt.payerBank.bankName} />
+          <DetailRow label="Account" value={accountLine(prompt.payerBank)} />
+        </dl>,
+        <>
+          <Button onClick={() => onStep('link')}>Confirm</Button>
+          <Button variant="secondary" onClick={onSettled}>
+            Maybe later
+          </Button>
+        </>,
+      );
+    case 'link_card':
+      return frame(
+        'Save Your Card',
+        <dl className="details">
+          <DetailRow label="Amount paid" value={formatNaira(amount)} />
+        </dl>,
+        <>
+          <Button onClick={() => onStep('link')}>Enter Account Number</Button>
+          <Button variant="secondary" onClick={onSettled}>
+            Maybe later
+          </Button>
+        </>,
+      );
+    case 'save_card_sign_in':
+      return frame(
+        'Save Your Card',
+        <p className="secondary-text">Sign in to pay with this card next time.</p>,
+        <>
+          <Button onClick={() => onStep('sign_in')}>Sign In &amp; Save Card</Button>
+          <Button variant="secondary" onClick={onSettled}>
+            Skip for Now
+          </Button>
+        </>,
+      );
+  }
+}
+
+const accountLine = (bank: { accountNumber: string | null; accountName: string | null }) =>
+  [bank.accountNumber, bank.accountName].filter(Boolean).join(' · ');

@@ -1,0 +1,142 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { expectNoViolations } from './axe';
+import {
+  addVirtualAuthenticator,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
+import { account, linked, panel, sendTestTransfer } from './linking-support';
+import { consentPath, createConsent, snap } from './merchant';
+
+// The prompts after a payment (spec §2, §4), in real Chromium against the real server and the
+// sandbox bank and card network: the account a transfer came from is offered for linking (after
+// signing in, for an anonymous payer), and a card the payer asked to save is offered for saving.
+
+const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
+const sender = account('links_by_test_transfer');
+
+async function look(page: Page, testInfo: TestInfo, name: string) {
+  await snap(page, testInfo, `after-payment-${name}`);
+  await expectNoViolations(page);
+}
+
+/** An anonymous payer pays a fresh payment-only consent by transfer from `sender`'s account. */
+async function payByTransferFromSender(page: Page) {
+  const consentId = await createConsent(page.request, { payments: [payment] });
+  await page.goto(consentPath(consentId));
+  await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+  const row = page.locator('.detail-row', {
+    has: page.getByText('Account number', { exact: true }),
+  });
+  const accountNumber = ((await row.locator('.detail-value').textContent()) ?? '').trim();
+  await page.getByRole('button', { name: 'I have made the transfer' }).click();
+  const sent = await page.request.post('/api/sandbox/transfers', {
+    data: {
+      accountNumber,
+      amount: payment.amount,
+      from: { institutionCode: sender.institutionCode, accountNumber: sender.accountNumber },
+    },
+  });
+  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+  return consentId;
+}
+
+const question = (page: Page) =>
+  page.getByRole('heading', { name: 'Link this account for future payments?' });
+const granted = (page: Page) =>
+  expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({ timeout: 20_000 });
+
+test.describe('after a payment', () => {
+  test('an anonymous payer is offered to link the account they paid from, and may skip', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payByTransferFromSender(page);
+    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`${sender.accountNumber} · ${sender.accountName}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In to Save Account' })).toBeVisible();
+    await look(page, testInfo, 'link-account-sign-in');
+    await page.getByRole('button', { name: 'Skip for Now' }).click();
+    await granted(page);
+  });
+
+  test('signs in to save the account, links it by its test transfer, and grants with the passkey', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await addVirtualAuthenticator(page);
+    await payByTransferFromSender(page);
+    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
+    await signUpThroughPanel(page, page.request, {
+      fullName: sender.accountName,
+      phone: uniquePhone(),
+    });
+
+    // Signed in: the link-origin prompt, with the amount paid and the bank it came from.
+    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Amount paid')).toBeVisible();
+    await expect(page.getByText('₦2,500.00', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
+    await look(page, testInfo, 'link-origin');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+
+    // The panel starts with the account the money came from, found at its bank.
+    await expect(panel(page).getByText('Amount', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await look(page, testInfo, 'link-origin-test-transfer');
+    await sendTestTransfer(page);
+    await linked(page);
+    await granted(page);
+
+    const { token } = await storedSession(page);
+    const accounts = await page.request.get('/api/accounts/user', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const listed = (await accounts.json()) as {
+      accounts: Array<{ accountNumber: string; isMandateAuthorized?: boolean; bankId?: string }>;
+    };
+    const mine = listed.accounts.find((a) => a.accountNumber === sender.accountNumber);
+    expect(mine?.bankId).toBeTruthy();
+  });
+
+  test('an anonymous payer who ticked Save this card is asked to sign in, then to link the card', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await addVirtualAuthenticator(page);
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
+    const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
+    if (!card) throw new Error('No PIN-only sandbox card');
+    await page.getByLabel('Card Number').fill(card.number);
+    await page.getByLabel('Expiry date').fill(card.expiry);
+    await page.getByLabel('CVV').fill(card.cvv);
+    await page.getByLabel('Save this card for future payments').check();
+    await page.getByRole('button', { name: 'Continue to PIN' }).click();
+    await page.getByLabel('Card PIN').fill(card.pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
+      timeout: 15_000,
+    });
+    await look(page, testInfo, 'save-card-sign-in');
+    await page.getByRole('button', { name: 'Sign In & Save Card' }).click();
+    await signUpThroughPanel(page, page.request, {
+      fullName: 'Tunde Bakare',
+      phone: uniquePhone(),
+    });
+
+    // The server kept no card of an anonymous payment: the card is linked afresh to an account.
+    await expect(page.getByRole('button', { name: 'Enter Account Number' })).toBeVisible({
+      timeout: 15_000,
+    });
+    await look(page, testInfo, 'link-card');
+    await page.getByRole('button', { name: 'Enter Account Number' }).click();
+    await expect(panel(page).getByLabel('Account number')).toBeVisible();
+    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await granted(page);
+  });
+});
