@@ -36,3 +36,14 @@ export type TMessageFromParent = z.infer<typeof ZMessageFromParent>;
 
 /** The message the page sends to attestation frames to close them (spec §7 Messages). */
 export const DISCOVERY_CLOSE_MESSAGE = { type: 'DISCOVERY_CLOSE' } as const;
+
+/**
+ * A message from the page's parent, or null for anything else (spec §7 Messages). The page
+ * authenticates in place with passkeys, so it opens no attestation frames:
+ * 'authentication-updated' (the payer signed in elsewhere; the stored session is read again) is
+ * the one the page acts on.
+ */
+export function parseMessageFromParent(data: unknown): TMessageFromParent | null {
+  const parsed = ZMessageFromParent.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}

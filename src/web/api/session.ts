@@ -88,6 +88,14 @@ export function subscribeSession(listener: () => void): () => void {
   };
 }
 
+/**
+ * Reads the stored session again: the embedding parent said the payer signed in elsewhere
+ * ('authentication-updated', spec §6), where no storage event reaches this frame.
+ */
+export function reloadSession(): void {
+  changed();
+}
+
 export function readToken(): string | null {
   return getSession().token;
 }

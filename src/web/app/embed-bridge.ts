@@ -1,4 +1,9 @@
-import { carriesConsentData, type TEmbedMessage } from '../../domain/embed-messages';
+import {
+  carriesConsentData,
+  parseMessageFromParent,
+  type TEmbedMessage,
+  type TMessageFromParent,
+} from '../../domain/embed-messages';
 
 /** The origin of the window that embeds this page, when the browser tells it. */
 export function parentOrigin(): string | null {
@@ -31,4 +36,20 @@ export function postToParent(
   }
   window.parent.postMessage(message, origin);
   return true;
+}
+
+/**
+ * Listens to the embedding parent (spec §7 Messages): only messages from the parent window
+ * itself, from the origin the browser names for it, in the shapes the spec lists. Returns the
+ * function that stops listening.
+ */
+export function listenToParent(onMessage: (message: TMessageFromParent) => void): () => void {
+  if (window.parent === window) return () => undefined;
+  const listener = (event: MessageEvent) => {
+    if (event.source !== window.parent || event.origin !== parentOrigin()) return;
+    const message = parseMessageFromParent(event.data);
+    if (message) onMessage(message);
+  };
+  window.addEventListener('message', listener);
+  return () => window.removeEventListener('message', listener);
 }

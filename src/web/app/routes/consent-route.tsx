@@ -1,13 +1,23 @@
+import { useEffect } from 'react';
 import { useSearch } from 'wouter';
+import { reloadSession } from '../../api/session';
 import { useSession } from '../../features/auth/use-session';
 import { ConsentPage } from '../../features/consent/consent-page';
 import { consentScreens } from '../consent-screens';
-import { postToParent } from '../embed-bridge';
+import { listenToParent, postToParent } from '../embed-bridge';
 
 /** /r/{consentId}: the consent flow (features/consent), given the session and the embed bridge. */
 export function ConsentRoute({ consentId }: { consentId: string }) {
   const search = useSearch();
   const { signedIn } = useSession();
+  // spec §6: the parent's authentication-updated message refreshes the session.
+  useEffect(
+    () =>
+      listenToParent((message) => {
+        if (message.type === 'authentication-updated') reloadSession();
+      }),
+    [],
+  );
   return (
     <ConsentPage
       consentId={consentId}

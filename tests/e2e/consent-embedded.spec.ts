@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe';
+import {
+  addVirtualAuthenticator,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
+import { E2E } from './e2e-env';
+import {
+  consentPath,
+  createConsent,
+  embedHostUrl,
+  receivedMessages,
+  snap,
+  type TReceived,
+} from './merchant';
+
+// The consent page inside a merchant's iframe, in real Chromium against the real server: the
+// parent's authentication-updated message (spec §6, §7), and Decline (spec §4) telling the parent.
+
+const basic = `Basic ${Buffer.from(`${E2E.clientId}:${E2E.clientSecret}`).toString('base64')}`;
+
+/** A payer signed up on the app's own page; the session it stored. */
+async function signedUpSession(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Ngozi Eze', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const { token, user } = await storedSession(page);
+  if (!token || !user) throw new Error('no session stored');
+  return { token, user };
+}
+
+/** Puts the session into the frame's own storage, as a sign-in in another frame of ours would. */
+async function storeInFrame(page: Page, session: { token: string; user: string }) {
+  const frame = page.frame({ url: (url) => url.origin === E2E.appOrigin });
+  if (!frame) throw new Error('no consent frame');
+  await frame.evaluate(({ token, user }) => {
+    localStorage.setItem('paymonaToken', token);
+    localStorage.setItem('paymonaUser', user);
+  }, session);
+  return frame;
+}
+
+test.describe('embedded in a merchant page', () => {
+  test("the parent's authentication-updated message signs the page in; the frame's own does not", async ({
+    page,
+  }) => {
+    const session = await signedUpSession(page);
+    const consentId = await createConsent(page.request, {
+      dataSharing: { bvnData: true },
+      requirements: { requiresAuth: true },
+    });
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
+      timeout: 15_000,
+    });
+    const inner = await storeInFrame(page, session);
+
+    // The same message from the frame itself is not the parent's: nothing changes.
+    await inner.evaluate(() => window.postMessage({ type: 'authentication-updated' }, '*'));
+    await page.waitForTimeout(500);
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+
+    await page.evaluate((appOrigin) => {
+      const iframe = document.querySelector<HTMLIFrameElement>('#consent');
+      iframe?.contentWindow?.postMessage({ type: 'authentication-updated' }, appOrigin);
+    }, E2E.appOrigin);
+    await expect(frame.getByRole('button', { name: /^Data Sharing Pending/ })).toBeVisible({
+      timeout: 10_000,
+    });
+  });
+
+  test('Decline records the rejection and tells the parent', async ({ page }, testInfo) => {
+    const session = await signedUpSession(page);
+    const created = await page.request.post('/api/v1/forms', {
+      headers: { authorization: basic },
+      data: {
+        title: 'Delivery details',
+        sections: [
+          {
+            id: 'where',
+            title: 'Where to deliver',
+            fields: [{ id: 'street', kind: 'short_text', label: 'Street', required: true }],
+          },
+        ],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { formId } = (await created.json()) as { formId: string };
+    const consentId = await createConsent(page.request, { formId });
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    await expect(page.frameLocator('#consent').getByText(/./).first()).toBeVisible({
+      timeout: 15_000,
+    });
+    await storeInFrame(page, session);
+    await page.reload();
+    const frame = page.frameLocator('#consent');
+
+    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
+    await frame.getByRole('button', { name: 'Next Step' }).click();
+    await expect(frame.getByRole('button', { name: 'Decline' })).toBeVisible({ timeout: 10_000 });
+    await expect(frame.getByRole('button', { name: 'Consent', exact: true })).toBeVisible();
+    await snap(page, testInfo, 'flow-decline');
+    await expectNoViolations(page);
+    await frame.getByRole('button', { name: 'Decline' }).click();
+
+    await expect
+      .poll(async () => (await receivedMessages(page)).map((m: TReceived) => m.data))
+      .toContainEqual({
+        type: 'oya-money-consent-failed',
+        consentId,
+        error: 'Consent was rejected by user',
+      });
+    const read = await page.request.get(`/api/consent/${consentId}?clientId=${E2E.clientId}`);
+    expect(((await read.json()) as { consent: { status: string } }).consent.status).toBe(
+      'declined',
+    );
+  });
+});
