@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asksOnlyConsent,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -153,5 +154,15 @@ describe('the consent flow (spec §2 Main consent flow, §4)', () => {
       selectedAccounts: [],
       paymentMethods: [{ type: 'card', paymentId: 'pay_now' }],
     });
+  });
+});
+
+describe('asksOnlyConsent (spec §4: Consent / Decline)', () => {
+  const none = { bvnData: false, ninData: false, userImages: false, bankAccounts: false };
+  it('is true for a consent asking for no payment and no data, false otherwise', () => {
+    const formOnly = aConsent({ dataSharing: none, formId: 'frm_1', payments: [] });
+    expect(asksOnlyConsent(formOnly)).toBe(true);
+    expect(asksOnlyConsent({ ...formOnly, payments: [anImmediatePayment()] })).toBe(false);
+    expect(asksOnlyConsent({ ...formOnly, dataSharing: { ...none, bvnData: true } })).toBe(false);
   });
 });

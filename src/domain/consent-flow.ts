@@ -1,6 +1,6 @@
 import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
 import { consentSteps, type TConsentStep } from './consent-steps';
-import { requestedDataCategories } from './data-sharing';
+import { dataSharingChips, requestedDataCategories } from './data-sharing';
 import type { TConsent } from './schemas/consent';
 import type { TGrantRequest } from './schemas/consent-api';
 
@@ -140,6 +140,13 @@ export function consentFlowReducer(
       return { ...state, grant: 'idle', error: null };
   }
 }
+
+/**
+ * A consent that asks for no payment and no data (a form alone, spec §4): once its steps are
+ * done the signed-in payer answers it with 'Consent' or 'Decline'.
+ */
+export const asksOnlyConsent = (consent: TConsent): boolean =>
+  consent.payments.length === 0 && dataSharingChips(consent.dataSharing).length === 0;
 
 /** The last step of the consent, where the grant is asked for. */
 export const isFinalStep = (state: TConsentFlowState): boolean =>

@@ -4,6 +4,14 @@ import type { TConsent } from './schemas/consent';
 
 export type TConsentStep = 'data_sharing' | 'form' | 'future_payments' | 'immediate_payment';
 
+/** Each step's header (spec §2 Main consent flow). */
+export const CONSENT_STEP_TITLES: Readonly<Record<TConsentStep, string>> = {
+  data_sharing: 'Data Sharing',
+  form: 'Form',
+  future_payments: 'Future Payments',
+  immediate_payment: 'Immediate Payment',
+};
+
 /**
  * The steps a consent needs, in the spec's order (spec §2 Main consent flow, §4 Consent flow):
  * data sharing when a category is asked for, a form when it has a formId, future payments and

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
 import {
+  asksOnlyConsent,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -7,7 +8,12 @@ import {
   type TConsentFlowAction,
   type TConsentFlowState,
 } from '../../../domain/consent-flow';
-import { consentStepViews, stepDotLogos, type TConsentStep } from '../../../domain/consent-steps';
+import {
+  CONSENT_STEP_TITLES,
+  consentStepViews,
+  stepDotLogos,
+  type TConsentStep,
+} from '../../../domain/consent-steps';
 import { GRANT_SUCCESS_SCREEN_MS } from '../../../domain/constants';
 import { dataPointsText, dataSharingChips } from '../../../domain/data-sharing';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
@@ -46,13 +52,6 @@ export type TConsentFlowProps = {
   onLinkingChange(open: boolean): void;
 };
 
-const STEP_TITLES: Record<TConsentStep, string> = {
-  data_sharing: 'Data Sharing',
-  form: 'Form',
-  future_payments: 'Future Payments',
-  immediate_payment: 'Immediate Payment',
-};
-
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
 
@@ -87,8 +86,7 @@ export function ConsentFlow({
     state.current ?? state.steps[0] ?? 'immediate_payment',
     new Set(state.completed),
   );
-  const asksNothingToPay =
-    !consent.payments.length && !dataSharingChips(consent.dataSharing).length;
+  const asksNothingToPay = asksOnlyConsent(consent);
 
   const grant = async () => {
     if (act({ type: 'grant_requested' }).grant !== 'signing') return;
@@ -270,7 +268,7 @@ export function ConsentFlow({
               <li key={view.step} className={open ? 'flow-step open' : 'flow-step'}>
                 <StepHeader
                   number={view.number}
-                  title={STEP_TITLES[view.step]}
+                  title={CONSENT_STEP_TITLES[view.step]}
                   done={view.done}
                   statusLabel={view.statusLabel}
                   open={open}
