@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  fullScreenCardBackground,
   contrastRatio,
   DARK_TEXT,
   MIN_TEXT_CONTRAST,
@@ -66,5 +67,17 @@ describe('readable text', () => {
     expect(painted.secondaryColour).toBe(DEFAULT_MERCHANT_COLOURS.secondaryColour);
     expect(painted.primaryText).toBe(DARK_TEXT);
     expect(painted.secondaryText).toBe('#FFFFFF');
+  });
+});
+
+describe('fullScreenCardBackground (fs=true with bg)', () => {
+  it('gives the card a light bg the text reads on', () => {
+    expect(fullScreenCardBackground('#FFF7E6')).toBe('#FFF7E6');
+  });
+
+  it('keeps the card white on a bg the text would not read on, and without bg', () => {
+    expect(fullScreenCardBackground('#1F2937')).toBeNull();
+    expect(fullScreenCardBackground('#B0B0B0')).toBeNull();
+    expect(fullScreenCardBackground(null)).toBeNull();
   });
 });

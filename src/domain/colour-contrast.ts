@@ -82,3 +82,19 @@ export function readableMerchantColours(
     primaryOnPage: readableShadeOn(colours.primaryColour, page),
   };
 }
+
+/** The page's secondary text (styles.css --muted). */
+export const MUTED_TEXT = '#5B6472';
+
+/**
+ * With fs=true the card fills the window, hiding the page's `bg` (spec §2 query parameters): the
+ * card then takes `bg` itself, when the page's text and its secondary text both read on it;
+ * otherwise null, and the card stays white.
+ */
+export function fullScreenCardBackground(background: string | null): string | null {
+  if (!background) return null;
+  const readable =
+    contrastRatio(background, DARK_TEXT) >= MIN_TEXT_CONTRAST &&
+    contrastRatio(background, MUTED_TEXT) >= MIN_TEXT_CONTRAST;
+  return readable ? background : null;
+}

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
@@ -157,6 +158,23 @@ test.describe('standalone consent page', () => {
     const card = await page.locator('.card').boundingBox();
     expect(card?.width).toBe(viewport?.width);
     expect(card?.height).toBeGreaterThanOrEqual(viewport?.height ?? Infinity);
+  });
+
+  test('shows the bg colour on the full-screen card when the text reads on it (fs=true)', async ({
+    page,
+  }, testInfo) => {
+    const consentId = await createConsent(page.request, { dataSharing: { ninData: true } });
+    await page.goto(consentPath(consentId, 'fs=true&bg=FFF7E6'));
+    await expect(page.getByText('Access your NIN data')).toBeVisible();
+    const cardColour = () =>
+      page.locator('.card').evaluate((card) => getComputedStyle(card).backgroundColor);
+    expect(await cardColour()).toBe('rgb(255, 247, 230)');
+    await snap(page, testInfo, 'consent-full-screen-bg');
+    await expectNoViolations(page);
+    // A dark bg the text would not read on leaves the card white.
+    await page.goto(consentPath(consentId, 'fs=true&bg=1F2937'));
+    await expect(page.getByText('Access your NIN data')).toBeVisible();
+    expect(await cardColour()).toBe('rgb(255, 255, 255)');
   });
 
   test('shows Consent Granted with its details and footer', async ({ page }, testInfo) => {

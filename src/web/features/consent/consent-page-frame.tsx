@@ -1,14 +1,20 @@
 import { useEffect, useMemo, type CSSProperties, type ReactNode, type Ref } from 'react';
-import { readableMerchantColours } from '../../../domain/colour-contrast';
+import { fullScreenCardBackground, readableMerchantColours } from '../../../domain/colour-contrast';
 import { DEFAULT_MERCHANT_COLOURS } from '../../../domain/constants';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
 import type { TMerchantColours } from '../../../domain/schemas/consent';
 import { ScreenMain } from '../../ui/screen-main';
 import { LoadingScreen } from './loading-screen';
 
-function colourStyle(merchant: TMerchantColours, background: string | null): CSSProperties {
+function colourStyle(
+  merchant: TMerchantColours,
+  background: string | null,
+  fullScreen: boolean,
+): CSSProperties {
   const colours = readableMerchantColours(merchant);
+  const card = fullScreen ? fullScreenCardBackground(background) : null;
   return {
+    ...(card ? { '--surface': card } : {}),
     '--primary': colours.primaryColour,
     '--primary-text': colours.primaryText,
     '--primary-on-page': colours.primaryOnPage,
@@ -48,7 +54,7 @@ export function ConsentPageFrame({ params, colours, ref, children, aside }: TFra
       ]
         .filter(Boolean)
         .join(' ')}
-      style={colourStyle(colours ?? DEFAULT_MERCHANT_COLOURS, params.background)}
+      style={colourStyle(colours ?? DEFAULT_MERCHANT_COLOURS, params.background, params.fullScreen)}
     >
       <div className="card">{children}</div>
       {aside}
