@@ -139,6 +139,8 @@ export { verificationMaxLength } from './verification-form';
 export { verificationFieldError } from './verification-form';
 /** The bank shown for a transfer, 'Rubies MFB' by default. */
 export { transferBankName } from './transfer-details';
+/** Whether a payment's origin offers to link the account the money came from (spec §3, §4). */
+export { shouldPromptOriginLinking, type TBankAccountKey } from './origin-linking';
 
 // Consent page
 /** Whether a consent can be shown: not expired, and any immediate payment has a shield wallet. */
