@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { encryptCard } from '../domain/card-envelope';
 import type { TEncryptedCard } from '../domain/schemas/card';
+import type { TSandboxTransferRequest } from '../domain/schemas/sandbox';
 import type { TDatabase } from './db/database';
 import { events, ledgerTransactions } from './db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from './sandbox/fixtures';
@@ -114,6 +115,43 @@ export async function payByCard(
 }
 
 /**
+ * Sends a transfer through the sandbox bank (POST /api/sandbox/transfers), `from` one of its test
+ * accounts when given, so that its notice names the sender.
+ */
+export function sandboxTransfer(app: FastifyInstance, transfer: TSandboxTransferRequest) {
+  return app.inject({ method: 'POST', url: '/api/sandbox/transfers', payload: transfer });
+}
+
+/**
+ * Pays a consent's immediate payment by transfer: opens its one-time account (the same one while
+ * it is open) and sends the exact amount into it, `from` a sandbox test account when given. A
+ * signed-in payer pays with `token`, anyone else by the consent link. Answers the transfer's
+ * response.
+ */
+export async function payByTransfer(
+  app: FastifyInstance,
+  consent: { paymentId: string; consentId: string },
+  options: { from?: TSandboxTransferRequest['from']; token?: string } = {},
+) {
+  const opened = await app.inject({
+    method: 'POST',
+    url: options.token
+      ? `/api/payments/${consent.paymentId}/transfer`
+      : `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+  });
+  if (opened.statusCode !== 200) throw new Error(`transfer account: ${opened.body}`);
+  const { accountNumber, amount } = opened.json<{
+    transferDetails: { accountNumber: string; amount: number };
+  }>().transferDetails;
+  return sandboxTransfer(app, {
+    accountNumber,
+    amount,
+    ...(options.from ? { from: options.from } : {}),
+  });
+}
+
+/**
  * Links the sandbox account of `scenario` to a signed-in payer by its test transfer, through the
  * real routes (create the link, send the test transfer to its pay-in account), and answers the
  * account's id as GET /api/accounts names it (bankId).
@@ -136,10 +174,9 @@ export async function linkByTestTransfer(
     accountLink: { payInDetails: { accountNumber: string; amount: number } | null };
   }>().accountLink.payInDetails;
   if (!payIn) throw new Error(`${scenario} does not link by test transfer`);
-  const sent = await app.inject({
-    method: 'POST',
-    url: '/api/sandbox/transfers',
-    payload: { accountNumber: payIn.accountNumber, amount: payIn.amount },
+  const sent = await sandboxTransfer(app, {
+    accountNumber: payIn.accountNumber,
+    amount: payIn.amount,
   });
   if (sent.statusCode !== 200) throw new Error(`test transfer: ${sent.body}`);
   const listed = await app.inject({ method: 'GET', url: '/api/accounts/user', headers });

@@ -48,7 +48,7 @@ export const ZAccountLink = z
 export type TAccountLink = z.infer<typeof ZAccountLink>;
 
 /** A CBN institution code: 3 digits for a bank, 5 or 6 for a microfinance bank. */
-const ZInstitutionCode = z.string().regex(/^\d{3,6}$/, 'must be 3 to 6 digits');
+export const ZInstitutionCode = z.string().regex(/^\d{3,6}$/, 'must be 3 to 6 digits');
 
 /** POST /api/account-links/create body (spec §7; authenticated) */
 export const ZCreateAccountLinkRequest = z.object({

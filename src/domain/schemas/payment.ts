@@ -129,6 +129,13 @@ export const ZPaymentStateResponse = z.object({
   transferDetails: ZTransferDetails.nullable(),
   /** Why the latest attempt failed, in the catalogue's words. */
   message: z.string().nullable(),
+  /**
+   * Once completed, the bank account the money came from, as its completion event named it
+   * (spec §3 origin); null before, for a card, or when the bank did not name the sender.
+   */
+  payerBank: ZPayerBank.nullable(),
+  /** Once completed, spec §3 origin.shouldPromptBankAccountLinking; false before. */
+  shouldPromptBankAccountLinking: z.boolean(),
 });
 export type TPaymentStateResponse = z.infer<typeof ZPaymentStateResponse>;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ZInstitutionCode } from './account-link';
 import { ZKobo } from './consent';
+import { ZAccountNumber } from './user-account';
 
 /*
  * The sandbox network's own calls (docs/sandbox.md): its published fixtures, a transfer "sent" into
@@ -43,10 +45,20 @@ export const ZSandboxFixturesResponse = z.object({
 });
 export type TSandboxFixturesResponse = z.infer<typeof ZSandboxFixturesResponse>;
 
-/** POST /api/sandbox/transfers body: send `amount` kobo to a one-time transfer account. */
+/**
+ * POST /api/sandbox/transfers body: send `amount` kobo to a one-time transfer account, `from` one
+ * of the sandbox's test accounts (its notice then names the sender, as a real NIP notice does),
+ * or from a sender the notice does not name.
+ */
 export const ZSandboxTransferRequest = z.strictObject({
   accountNumber: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
   amount: ZKobo.min(1).max(100_000_000_000),
+  from: z
+    .strictObject({
+      institutionCode: ZInstitutionCode,
+      accountNumber: ZAccountNumber,
+    })
+    .optional(),
 });
 export type TSandboxTransferRequest = z.infer<typeof ZSandboxTransferRequest>;
 

@@ -203,6 +203,17 @@ export type TTransferAccount = {
   expiresAt: Date;
 };
 
+/**
+ * The account a transfer came from, as the provider's notice of it names it (a NIP notice carries
+ * the sender's account number, name and bank).
+ */
+export type TTransferSender = {
+  institutionCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+};
+
 /** A way to link an account that a bank offers (spec §3 User account.integrations). */
 export type TBankIntegration = keyof TAccountIntegrations;
 

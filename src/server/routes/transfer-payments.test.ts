@@ -6,11 +6,16 @@ import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/ledger';
 import { startTestApp, testClock } from '../test-support';
+import { signUp, testPhone } from '../test-support-identity';
 import {
   consentWithPayment,
   ledgerKinds,
+  linkByTestTransfer,
   paymentEvents,
   payByCard,
+  payByTransfer,
+  sandboxAccount,
+  sandboxTransfer,
 } from '../test-support-payments';
 
 const clock = testClock('2027-03-02T10:00:00Z');
@@ -182,6 +187,174 @@ describe('paying by transfer', () => {
   it('records every transfer with what became of it, and keeps the books balanced', async () => {
     const recorded = await ctx.database.db.select().from(sandboxTransfers);
     expect(recorded.length).toBeGreaterThanOrEqual(17);
+    expect(await checkLedger(ctx.database.db)).toMatchObject({
+      unbalanced: [],
+      balanceMismatches: [],
+      paymentsNotBookedOnce: [],
+    });
+  });
+});
+
+describe('a transfer whose notice names its sender', () => {
+  const adaeze = sandboxAccount('links_by_test_transfer');
+  const from = { institutionCode: adaeze.institutionCode, accountNumber: adaeze.accountNumber };
+  const adaezeBank = {
+    bankName: 'Guaranty Trust Bank',
+    accountName: adaeze.accountName,
+    accountNumber: adaeze.accountNumber,
+    institutionCode: adaeze.institutionCode,
+  };
+
+  type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
+
+  /** The payment's origin as the consent read shows it (spec §3). */
+  async function originOf(consent: TConsent) {
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/consent/${consent.consentId}?clientId=${consent.client.clientId}`,
+    });
+    expect(read.statusCode, read.body).toBe(200);
+    return read
+      .json<{ consent: { payments: Array<{ paymentId: string; origin: unknown }> } }>()
+      .consent.payments.find((p) => p.paymentId === consent.paymentId)?.origin;
+  }
+
+  /** The payment's status read (GET /api/payments/{id}), as a payer who reloaded sees it. */
+  const statusRead = async (consent: TConsent, token?: string) =>
+    (
+      await ctx.app.inject({
+        method: 'GET',
+        url: token
+          ? `/api/payments/${consent.paymentId}`
+          : `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      })
+    ).json();
+
+  /**
+   * The completed status event, the status read and the origin all name the same sender (or
+   * none) and the same shouldPromptBankAccountLinking.
+   */
+  async function expectSender(
+    consent: TConsent,
+    payerBank: typeof adaezeBank | null,
+    shouldPromptBankAccountLinking: boolean,
+    token?: string,
+  ) {
+    const events = await paymentEvents(ctx.database, consent.paymentId);
+    expect(events.find((e) => e.status === 'completed')).toMatchObject({
+      eventType: 'payment_success',
+      paymentType: 'bank_transfer',
+      payerBank,
+      shouldPromptBankAccountLinking,
+    });
+    expect(await statusRead(consent, token)).toMatchObject({
+      status: 'completed',
+      payerBank,
+      shouldPromptBankAccountLinking,
+    });
+    expect(await originOf(consent)).toMatchObject({
+      paymentMethod: 'bank_transfer',
+      bankName: payerBank?.bankName ?? null,
+      accountName: payerBank?.accountName ?? null,
+      accountNumber: payerBank?.accountNumber ?? null,
+      institutionCode: payerBank?.institutionCode ?? null,
+      shouldPromptBankAccountLinking,
+    });
+  }
+
+  it("names an anonymous payer's sender on the origin, the status event and the status read, and offers to link it", async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const sent = await payByTransfer(ctx.app, consent, { from });
+    expect(sent.json()).toMatchObject({ success: true, outcome: 'credited' });
+    await expectSender(consent, adaezeBank, true);
+    expect(await originOf(consent)).toMatchObject({
+      logo: `/api/bank-logos/${adaeze.institutionCode}`,
+    });
+  });
+
+  it('does not offer to link a sender the signed-in payer has already linked', async () => {
+    const { token } = await signUp(ctx.app, testPhone(), adaeze.accountName);
+    await linkByTestTransfer(ctx.app, token, 'links_by_test_transfer');
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const sent = await payByTransfer(ctx.app, consent, { from, token });
+    expect(sent.json()).toMatchObject({ outcome: 'credited' });
+    await expectSender(consent, adaezeBank, false, token);
+  });
+
+  it('offers a signed-in payer to link a sender that is not one of their linked accounts', async () => {
+    const { token } = await signUp(ctx.app, testPhone(), adaeze.accountName);
+    await linkByTestTransfer(ctx.app, token, 'links_by_test_transfer');
+    const other = sandboxAccount('links_by_auth_params');
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const sent = await payByTransfer(ctx.app, consent, {
+      from: { institutionCode: other.institutionCode, accountNumber: other.accountNumber },
+      token,
+    });
+    expect(sent.json()).toMatchObject({ outcome: 'credited' });
+    const otherBank = {
+      bankName: 'First Bank of Nigeria',
+      accountName: other.accountName,
+      accountNumber: other.accountNumber,
+      institutionCode: other.institutionCode,
+    };
+    await expectSender(consent, otherBank, true, token);
+  });
+
+  it('leaves the sender unknown without `from`, and offers nothing to link', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    expect((await payByTransfer(ctx.app, consent)).json()).toMatchObject({ outcome: 'credited' });
+    await expectSender(consent, null, false);
+    expect(await originOf(consent)).toEqual({
+      paymentMethod: 'bank_transfer',
+      bankName: null,
+      accountNumber: null,
+      accountName: null,
+      institutionCode: null,
+      logo: null,
+      isNewAccount: false,
+      shouldPromptBankAccountLinking: false,
+    });
+  });
+
+  it('refuses a sender the sandbox bank does not hold with a 400 naming `from`, crediting nothing', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    // Adaeze's number at another bank: no such test account.
+    const refused = await payByTransfer(ctx.app, consent, {
+      from: { institutionCode: '044', accountNumber: adaeze.accountNumber },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'from: the sandbox bank holds no test account with this number at this bank',
+      },
+    });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+    expect(await statusRead(consent)).toMatchObject({ status: 'pending', payerBank: null });
+
+    // The one-time account still takes the right transfer.
+    const sent = await payByTransfer(ctx.app, consent, { from });
+    expect(sent.json()).toMatchObject({ outcome: 'credited' });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
+    await expectSender(consent, adaezeBank, true);
+  });
+
+  it('refuses a malformed `from` with a 400 naming its field', async () => {
+    const response = await sandboxTransfer(ctx.app, {
+      accountNumber: '1250000009',
+      amount: 100,
+      from: { institutionCode: adaeze.institutionCode, accountNumber: '12345' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'from.accountNumber: must be 10 digits',
+    });
+  });
+
+  it('keeps the books balanced', async () => {
     expect(await checkLedger(ctx.database.db)).toMatchObject({
       unbalanced: [],
       balanceMismatches: [],

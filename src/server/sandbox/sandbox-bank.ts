@@ -6,8 +6,9 @@ import type { TSandboxTransferOutcome } from '../../domain/schemas/sandbox';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { sandboxTransfers, sandboxVirtualAccounts } from '../db/schema';
-import type { TTransferAccount } from '../providers/payments';
-import { SANDBOX_BANKS, SANDBOX_TRANSFER_BANK_CODE } from './fixtures';
+import type { TTransferAccount, TTransferSender } from '../providers/payments';
+import { bankName } from './bank-directory';
+import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_TRANSFER_BANK_CODE } from './fixtures';
 
 /*
  * The sandbox bank's transfer side (docs/sandbox.md "Transfers"): one-time accounts that take one
@@ -60,8 +61,34 @@ export async function openVirtualAccount(
   throw new Error('No free one-time account number could be drawn');
 }
 
-/** What the bank tells us when money reaches an open one-time account: true if we took it. */
-export type TCreditHandler = (tx: TDb, reference: string, amount: number) => Promise<boolean>;
+/**
+ * What the bank tells us when money reaches an open one-time account, with its sender when the
+ * notice names one: true if we took it.
+ */
+export type TCreditHandler = (
+  tx: TDb,
+  reference: string,
+  amount: number,
+  sender: TTransferSender | null,
+) => Promise<boolean>;
+
+/** The test account a transfer is sent from, as the notice names it; null if the bank holds none. */
+export function sandboxSender(from: {
+  institutionCode: string;
+  accountNumber: string;
+}): TTransferSender | null {
+  const account = SANDBOX_ACCOUNTS.find(
+    (a) => a.institutionCode === from.institutionCode && a.accountNumber === from.accountNumber,
+  );
+  const name = account ? bankName(account.institutionCode) : null;
+  if (!account || !name) return null;
+  return {
+    institutionCode: account.institutionCode,
+    bankName: name,
+    accountNumber: account.accountNumber,
+    accountName: account.accountName,
+  };
+}
 
 const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
   credited: 'Transfer received: the payment is complete.',
@@ -80,7 +107,7 @@ const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
 export async function receiveTransfer(
   db: TDb,
   clock: TClock,
-  transfer: { accountNumber: string; amount: number },
+  transfer: { accountNumber: string; amount: number; sender: TTransferSender | null },
   credit: TCreditHandler,
 ): Promise<{ outcome: TSandboxTransferOutcome; message: string }> {
   const now = clock.now();
@@ -95,7 +122,7 @@ export async function receiveTransfer(
     else if (account.status === 'paid') result = 'returned_already_paid';
     else if (account.expiresAt.getTime() <= now.getTime()) result = 'returned_expired';
     else if (account.amount !== transfer.amount) result = 'returned_wrong_amount';
-    else if (!(await credit(tx, account.reference, transfer.amount)))
+    else if (!(await credit(tx, account.reference, transfer.amount, transfer.sender)))
       result = 'returned_already_paid';
     else {
       await tx
@@ -104,7 +131,12 @@ export async function receiveTransfer(
         .where(eq(sandboxVirtualAccounts.accountNumber, account.accountNumber));
       result = 'credited';
     }
-    await tx.insert(sandboxTransfers).values({ ...transfer, outcome: result, createdAt: now });
+    await tx.insert(sandboxTransfers).values({
+      accountNumber: transfer.accountNumber,
+      amount: transfer.amount,
+      outcome: result,
+      createdAt: now,
+    });
     return result;
   });
   return { outcome, message: OUTCOME_MESSAGES[outcome] };

@@ -77,7 +77,7 @@ export function integrationsOf(
 }
 
 /** The logo URL of a bank, served by routes/bank-logos.ts. */
-const logoOf = (institutionCode: string) =>
+export const logoOf = (institutionCode: string) =>
   `/api/bank-logos/${encodeURIComponent(institutionCode)}`;
 
 /**
@@ -194,6 +194,24 @@ async function describeFound(
     oyaUser: user ? { userId: user.payerId, fullName: user.fullName } : null,
     integrations: integrationsOf(found.integrations, own),
   };
+}
+
+/**
+ * The accounts a payer has an active link on (a mandate that can be debited), by number and
+ * bank: what a payment's origin is checked against (spec §3 shouldPromptBankAccountLinking).
+ */
+export async function activelyLinkedAccounts(
+  db: TDb,
+  payerId: string,
+): Promise<Array<{ accountNumber: string; institutionCode: string }>> {
+  return db
+    .selectDistinct({
+      accountNumber: payerAccounts.accountNumber,
+      institutionCode: payerAccounts.institutionCode,
+    })
+    .from(payerAccounts)
+    .innerJoin(accountLinks, eq(accountLinks.accountId, payerAccounts.id))
+    .where(and(eq(payerAccounts.payerId, payerId), eq(accountLinks.state, 'active')));
 }
 
 /**

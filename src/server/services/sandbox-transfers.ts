@@ -1,7 +1,7 @@
 import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
-import { expireVirtualAccount, receiveTransfer } from '../sandbox/sandbox-bank';
+import { expireVirtualAccount, receiveTransfer, sandboxSender } from '../sandbox/sandbox-bank';
 import {
   creditLinkTestTransfer,
   expireLinkTestTransfer,
@@ -25,10 +25,19 @@ type TSandboxContext = Pick<TAppContext, 'db' | 'clock' | 'sandbox'>;
 export function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTransferRequest) {
   if (!ctx.sandbox) throw new AppError('NOT_FOUND');
   const now = ctx.clock.now();
-  return receiveTransfer(ctx.db, ctx.clock, transfer, (tx: TDb, reference, amount) =>
+  // A transfer without `from` comes from a sender the notice does not name.
+  const sender = transfer.from ? sandboxSender(transfer.from) : null;
+  if (transfer.from && !sender) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'from: the sandbox bank holds no test account with this number at this bank',
+    );
+  }
+  const received = { accountNumber: transfer.accountNumber, amount: transfer.amount, sender };
+  return receiveTransfer(ctx.db, ctx.clock, received, (tx: TDb, reference, amount, from) =>
     isAccountLinkReference(reference)
       ? creditLinkTestTransfer(tx, reference, amount, now)
-      : creditTransfer(tx, reference, amount, now),
+      : creditTransfer(tx, reference, amount, from, now),
   );
 }
 

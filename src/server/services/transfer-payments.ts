@@ -1,11 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_TRANSFER } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
+import { shouldPromptOriginLinking } from '../../domain/origin-linking';
+import type { TPayerBank } from '../../domain/schemas/card';
+import type { TPaymentOrigin } from '../../domain/schemas/consent';
 import type { TPaymentStateResponse, TTransferDetails } from '../../domain/schemas/payment';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
 import { paymentAttempts } from '../db/schema';
+import type { TTransferSender } from '../providers/payments';
 import { AppError } from './app-error';
+import { activelyLinkedAccounts, logoOf } from './payer-accounts';
 import {
   completeAttempt,
   emitPaymentEvent,
@@ -168,13 +173,15 @@ export async function confirmTransfer(
 
 /**
  * The provider's notice that a one-time account received its exact amount, inside the bank's
- * transaction (`tx`). False when this payment cannot take it any more (paid otherwise, or the
- * attempt ended): the bank then returns the money to its sender.
+ * transaction (`tx`), with the account it came from when the notice names it. False when this
+ * payment cannot take it any more (paid otherwise, or the attempt ended): the bank then returns
+ * the money to its sender.
  */
 export async function creditTransfer(
   tx: TDb,
   reference: string,
   amount: number,
+  sender: TTransferSender | null,
   now: Date,
 ): Promise<boolean> {
   const [attempt] = await tx
@@ -182,9 +189,20 @@ export async function creditTransfer(
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.id, reference), eq(paymentAttempts.stage, 'awaiting_transfer')));
   if (!attempt || attempt.amount !== amount) return false;
-  // The bank's notice names the one-time account the money reached, not the account it came
-  // from: the payer's bank stays unknown (never the one-time account passed off as theirs), and
-  // there is no account of theirs to offer to link.
+  // The payer's active links are read in the credit's own transaction, with the payment they
+  // describe.
+  const payerLinks = attempt.payerId ? await activelyLinkedAccounts(tx, attempt.payerId) : null;
+  const shouldPromptBankAccountLinking = shouldPromptOriginLinking(sender, payerLinks);
+  // A notice without a sender leaves the payer's bank unknown: the one-time account is never
+  // passed off as theirs.
+  const payerBank: TPayerBank | null = sender
+    ? {
+        bankName: sender.bankName,
+        accountName: sender.accountName,
+        accountNumber: sender.accountNumber,
+        institutionCode: sender.institutionCode,
+      }
+    : null;
   // A savepoint: when the payment was paid otherwise, what completeAttempt booked is undone and
   // the bank returns the money (we never hold a transfer we cannot use).
   return tx
@@ -194,17 +212,19 @@ export async function creditTransfer(
         attempt,
         {
           paymentMethod: 'bank_transfer',
-          bankName: null,
-          accountNumber: null,
-          accountName: null,
+          bankName: sender?.bankName ?? null,
+          accountNumber: sender?.accountNumber ?? null,
+          accountName: sender?.accountName ?? null,
+          institutionCode: sender?.institutionCode ?? null,
+          logo: sender ? logoOf(sender.institutionCode) : null,
           isNewAccount: false,
-          shouldPromptBankAccountLinking: false,
+          shouldPromptBankAccountLinking,
         },
         {
           paymentType: 'bank_transfer',
-          payerBank: null,
+          payerBank,
           shouldPromptCardLinking: false,
-          shouldPromptBankAccountLinking: false,
+          shouldPromptBankAccountLinking,
           cardWasSaved: false,
         },
         now,
@@ -235,6 +255,7 @@ export async function paymentState(
   const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
   const attempt = await latestAttempt(ctx.db, payment.id);
   const executed = payment.status === 'executed';
+  const origin = executed ? payment.origin : null;
   return {
     success: true,
     paymentId: payment.id,
@@ -249,5 +270,18 @@ export async function paymentState(
       !executed && attempt?.status === 'failed' && attempt.failureCode
         ? ERROR_CATALOGUE[attempt.failureCode].message
         : null,
+    payerBank: payerBankOf(origin),
+    shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
+  };
+}
+
+/** The bank account a payment came from, as its origin recorded it; null for a card or unknown. */
+function payerBankOf(origin: TPaymentOrigin | null): TPayerBank | null {
+  if (!origin?.bankName) return null;
+  return {
+    bankName: origin.bankName,
+    accountName: origin.accountName ?? null,
+    accountNumber: origin.accountNumber ?? null,
+    institutionCode: origin.institutionCode ?? null,
   };
 }
