@@ -33,6 +33,11 @@ export const SANDBOX_HOME_SCRIPT = `(() => {
     return kobo > 0 ? kobo : null;
   };
   const accountNumberOf = (form) => form.elements.accountNumber.value.replace(/\\s/g, '');
+  // 'From account': 'institutionCode:accountNumber' of a test account, or '' (Unknown sender).
+  const senderOf = (form) => {
+    const [institutionCode, accountNumber] = form.elements.from.value.split(':');
+    return institutionCode && accountNumber ? { institutionCode, accountNumber } : null;
+  };
 
   // submit(form): a sentence to show at once (the input is wrong), or the answer's sentence later.
   const wire = (id, submit) => {
@@ -62,7 +67,9 @@ export const SANDBOX_HOME_SCRIPT = `(() => {
     const amount = nairaToKobo(form.elements.amount.value);
     if (!/^\\d{10}$/.test(accountNumber)) return 'Enter the 10-digit one-time account number.';
     if (amount === null) return 'Enter the amount in naira, for example 2500.00.';
-    return postJson('/api/sandbox/transfers', { accountNumber, amount }).then((body) =>
+    const from = senderOf(form);
+    const transfer = from ? { accountNumber, amount, from } : { accountNumber, amount };
+    return postJson('/api/sandbox/transfers', transfer).then((body) =>
       body && body.success === true && typeof body.message === 'string'
         ? body.message
         : failureText(body, 'The transfer could not be sent.'),

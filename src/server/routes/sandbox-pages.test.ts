@@ -59,6 +59,27 @@ function browse(html: string, answer: (url: string, init: RequestInit) => unknow
   return { document: dom.window.document, window: dom.window, fetch };
 }
 
+const CREDITED = {
+  success: true,
+  outcome: 'credited',
+  message: 'Transfer received: the payment is complete.',
+};
+
+/** /sandbox with 'Send a transfer' filled in by name and submitted, fetch answered by `answer`. */
+async function submitTransfer(
+  fields: Record<string, string>,
+  answer: () => unknown = () => CREDITED,
+) {
+  const page = await get('/sandbox');
+  const browsed = browse(page.body, answer);
+  const form = browsed.document.querySelector<HTMLFormElement>('form#transfer')!;
+  for (const [name, value] of Object.entries(fields)) {
+    form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`)!.value = value;
+  }
+  form.dispatchEvent(new browsed.window.Event('submit', { cancelable: true }));
+  return browsed;
+}
+
 const nonceOf = (csp: string, directive: 'script-src' | 'style-src') =>
   new RegExp(`${directive} [^;]*'nonce-([^']+)'`).exec(csp)?.[1];
 
@@ -113,16 +134,10 @@ describe('GET /sandbox', () => {
     ['19.99', 1_999],
     ['₦ 1,000,000', 100_000_000],
   ])('sends %s naira as exactly %i kobo, and shows the answer', async (typed, kobo) => {
-    const page = await get('/sandbox');
-    const { document, window, fetch } = browse(page.body, () => ({
-      success: true,
-      outcome: 'credited',
-      message: 'Transfer received: the payment is complete.',
-    }));
-    const form = document.querySelector<HTMLFormElement>('form#transfer')!;
-    form.querySelector<HTMLInputElement>('[name="accountNumber"]')!.value = '9912345678';
-    form.querySelector<HTMLInputElement>('[name="amount"]')!.value = typed;
-    form.dispatchEvent(new window.Event('submit', { cancelable: true }));
+    const { document, fetch } = await submitTransfer({
+      accountNumber: '9912345678',
+      amount: typed,
+    });
     await vi.waitFor(() =>
       expect(document.getElementById('transfer-status')?.textContent).toBe(
         'Transfer received: the payment is complete.',
@@ -139,12 +154,10 @@ describe('GET /sandbox', () => {
   it.each(['', '12.345', '1e3', '-5', '0', 'ten'])(
     'refuses the amount "%s" without calling the server',
     async (typed) => {
-      const page = await get('/sandbox');
-      const { document, window, fetch } = browse(page.body, () => ({}));
-      const form = document.querySelector<HTMLFormElement>('form#transfer')!;
-      form.querySelector<HTMLInputElement>('[name="accountNumber"]')!.value = '9912345678';
-      form.querySelector<HTMLInputElement>('[name="amount"]')!.value = typed;
-      form.dispatchEvent(new window.Event('submit', { cancelable: true }));
+      const { document, fetch } = await submitTransfer(
+        { accountNumber: '9912345678', amount: typed },
+        () => ({}),
+      );
       expect(document.getElementById('transfer-status')?.textContent).toBe(
         'Enter the amount in naira, for example 2500.00.',
       );
@@ -152,16 +165,46 @@ describe('GET /sandbox', () => {
     },
   );
 
-  it("shows the catalogue's message when a call fails", async () => {
+  it("offers every test account as the sender in a labelled 'From account' select, Unknown sender first", async () => {
     const page = await get('/sandbox');
-    const { document, window } = browse(page.body, () => ({
-      success: false,
-      error: { code: 'NOT_FOUND', message: 'Not found' },
-    }));
-    const form = document.querySelector<HTMLFormElement>('form#transfer')!;
-    form.querySelector<HTMLInputElement>('[name="accountNumber"]')!.value = '9912345678';
-    form.querySelector<HTMLInputElement>('[name="amount"]')!.value = '10';
-    form.dispatchEvent(new window.Event('submit', { cancelable: true }));
+    const { document } = new JSDOM(page.body).window;
+    const select = document.querySelector<HTMLSelectElement>('form#transfer select[name="from"]');
+    expect(select).not.toBeNull();
+    expect(document.querySelector(`label[for="${select!.id}"]`)?.textContent).toBe('From account');
+    const options = [...select!.options].map((o) => [o.value, o.textContent]);
+    expect(options[0]).toEqual(['', 'Unknown sender']);
+    expect(select!.value).toBe('');
+    expect(options.slice(1)).toEqual(
+      SANDBOX_ACCOUNTS.map((a) => [
+        `${a.institutionCode}:${a.accountNumber}`,
+        expect.stringMatching(new RegExp(`^.+ · ${a.accountNumber} · ${a.accountName}$`)),
+      ]),
+    );
+    expect(options[1]?.[1]).toBe('Guaranty Trust Bank · 0123456785 · Adaeze Okafor');
+  });
+
+  it("sends the chosen test account as the transfer's `from`", async () => {
+    const { fetch } = await submitTransfer({
+      accountNumber: '9912345678',
+      amount: '2500',
+      from: '044:0690000018',
+    });
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(fetch.mock.calls[0]![1].body as string)).toEqual({
+      accountNumber: '9912345678',
+      amount: 250_000,
+      from: { institutionCode: '044', accountNumber: '0690000018' },
+    });
+  });
+
+  it("shows the catalogue's message when a call fails", async () => {
+    const { document } = await submitTransfer(
+      { accountNumber: '9912345678', amount: '10' },
+      () => ({
+        success: false,
+        error: { code: 'NOT_FOUND', message: 'Not found' },
+      }),
+    );
     await vi.waitFor(() =>
       expect(document.getElementById('transfer-status')?.textContent).toBe('Not found'),
     );

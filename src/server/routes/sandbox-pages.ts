@@ -36,7 +36,7 @@ const HOME_STYLE = `
   .block{margin:0 0 28px}
   .forms{display:grid;gap:16px}
   .panel label{display:block;font-weight:600;margin:0 0 4px}
-  .panel input{display:block;width:100%;margin:0 0 4px}
+  .panel input,.panel select{display:block;width:100%;margin:0 0 4px}
   table{width:100%;border-collapse:separate;border-spacing:0}
   caption{text-align:left;font-size:1.1rem;font-weight:700;padding:0 0 8px}
   caption .about{display:block;color:#5b6472;font-size:.9rem;font-weight:400}
@@ -179,6 +179,26 @@ const accountNumberField = (formId: string, hint: string) => `
 <input id="${formId}-account" name="accountNumber" inputmode="numeric" autocomplete="off" maxlength="10" aria-describedby="${formId}-account-hint">
 <p id="${formId}-account-hint" class="hint">${hint}</p>`;
 
+/**
+ * 'From account': the test account the transfer's notice names as its sender, or none. A value is
+ * 'institutionCode:accountNumber', as the page's script splits it into the call's `from`.
+ */
+const senderField = () => {
+  const options = SANDBOX_ACCOUNTS.map((account) => {
+    const bank = bankName(account.institutionCode) ?? account.institutionCode;
+    const value = `${account.institutionCode}:${account.accountNumber}`;
+    const text = `${bank} · ${account.accountNumber} · ${account.accountName}`;
+    return `<option value="${escapeHtml(value)}">${escapeHtml(text)}</option>`;
+  }).join('\n');
+  return `
+<label for="transfer-from">From account</label>
+<select id="transfer-from" name="from" aria-describedby="transfer-from-hint">
+<option value="">Unknown sender</option>
+${options}
+</select>
+<p id="transfer-from-hint" class="hint">The test account the bank's notice names as the sender, so the payment can offer to link it. With Unknown sender the notice names none.</p>`;
+};
+
 function homeBody(config: TConfig): string {
   const transfer = actionForm({
     id: 'transfer',
@@ -188,7 +208,7 @@ function homeBody(config: TConfig): string {
     fields: `${accountNumberField('transfer', "10 digits, from the payment's transfer details.")}
 <label for="transfer-amount">Amount in naira</label>
 <input id="transfer-amount" name="amount" inputmode="decimal" autocomplete="off" aria-describedby="transfer-amount-hint">
-<p id="transfer-amount-hint" class="hint">For example 2500.00</p>`,
+<p id="transfer-amount-hint" class="hint">For example 2500.00</p>${senderField()}`,
     button: 'Send transfer',
   });
   const expire = actionForm({
