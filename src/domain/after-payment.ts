@@ -78,18 +78,21 @@ export function afterPaymentPrompt(input: TAfterPaymentInput): TAfterPaymentProm
  */
 export function paidOriginOf(origin: TPaymentOrigin | null | undefined): TPaidOrigin | null {
   if (!origin) return null;
-  const { bankName, accountName, accountNumber, institutionCode } = origin;
   return {
     method: origin.paymentMethod === 'card' ? 'card' : 'transfer',
-    payerBank: bankName
-      ? {
-          bankName,
-          accountName: accountName ?? null,
-          accountNumber: accountNumber ?? null,
-          institutionCode: institutionCode ?? null,
-        }
-      : null,
+    payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin.shouldPromptBankAccountLinking === true,
     shouldPromptCardLinking: origin.shouldPromptCardLinking === true,
+  };
+}
+
+/** The bank account a payment came from, as its origin records it; null for a card or unknown. */
+export function payerBankOf(origin: TPaymentOrigin | null | undefined): TPayerBank | null {
+  if (!origin?.bankName) return null;
+  return {
+    bankName: origin.bankName,
+    accountName: origin.accountName ?? null,
+    accountNumber: origin.accountNumber ?? null,
+    institutionCode: origin.institutionCode ?? null,
   };
 }

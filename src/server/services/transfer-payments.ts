@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_TRANSFER } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
+import { payerBankOf } from '../../domain/after-payment';
 import { shouldPromptOriginLinking } from '../../domain/origin-linking';
 import type { TPayerBank } from '../../domain/schemas/card';
-import type { TPaymentOrigin } from '../../domain/schemas/consent';
 import type { TPaymentStateResponse, TTransferDetails } from '../../domain/schemas/payment';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
@@ -272,16 +272,5 @@ export async function paymentState(
         : null,
     payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
-  };
-}
-
-/** The bank account a payment came from, as its origin recorded it; null for a card or unknown. */
-function payerBankOf(origin: TPaymentOrigin | null): TPayerBank | null {
-  if (!origin?.bankName) return null;
-  return {
-    bankName: origin.bankName,
-    accountName: origin.accountName ?? null,
-    accountNumber: origin.accountNumber ?? null,
-    institutionCode: origin.institutionCode ?? null,
   };
 }
