@@ -5,6 +5,7 @@ import {
   consentFlowGrantRequest,
   consentFlowReducer,
   initialConsentFlow,
+  showsConsentOrDecline,
   type TConsentFlowAction,
   type TConsentFlowState,
 } from './consent-flow';
@@ -164,5 +165,28 @@ describe('asksOnlyConsent (spec §4: Consent / Decline)', () => {
     expect(asksOnlyConsent(formOnly)).toBe(true);
     expect(asksOnlyConsent({ ...formOnly, payments: [anImmediatePayment()] })).toBe(false);
     expect(asksOnlyConsent({ ...formOnly, dataSharing: { ...none, bvnData: true } })).toBe(false);
+  });
+
+  it("a form alone: once its 'Next Step' is done, 'Consent' and 'Decline' replace the grant button", () => {
+    const start = initialConsentFlow(
+      aConsent({ dataSharing: none, formId: 'frm_1', payments: [] }),
+    );
+    expect(showsConsentOrDecline(start)).toBe(false);
+    const done = run(start, { type: 'step_confirmed' });
+    expect(showsConsentOrDecline(done)).toBe(true);
+    expect(consentFlowButton(done)).toBeNull();
+    // While the grant is signed, neither shows.
+    expect(showsConsentOrDecline(run(done, { type: 'grant_requested' }))).toBe(false);
+  });
+
+  it('data sharing alone keeps its own Consent button, without Decline', () => {
+    const start = initialConsentFlow(
+      aConsent({ dataSharing: { ...none, bvnData: true }, formId: null, payments: [] }),
+    );
+    expect(showsConsentOrDecline(run(start, { type: 'step_confirmed' }))).toBe(false);
+    expect(consentFlowButton(start)).toMatchObject({
+      action: 'grant',
+      button: { label: 'Consent' },
+    });
   });
 });

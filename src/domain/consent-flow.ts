@@ -37,6 +37,8 @@ export type TConsentFlowState = {
   grant: TGrantPhase;
   /** The Consent Error modal's message. */
   error: string | null;
+  /** Asks for no payment and no data (a form alone): answered by 'Consent' or 'Decline'. */
+  answerOnly: boolean;
 };
 
 export type TConsentFlowAction =
@@ -73,6 +75,7 @@ export function initialConsentFlow(consent: TConsent): TConsentFlowState {
     immediateAccount: null,
     grant: 'idle',
     error: null,
+    answerOnly: asksOnlyConsent(consent),
   };
 }
 
@@ -145,8 +148,20 @@ export function consentFlowReducer(
  * A consent that asks for no payment and no data (a form alone, spec §4): once its steps are
  * done the signed-in payer answers it with 'Consent' or 'Decline'.
  */
-export const asksOnlyConsent = (consent: TConsent): boolean =>
-  consent.payments.length === 0 && dataSharingChips(consent.dataSharing).length === 0;
+export function asksOnlyConsent(consent: TConsent): boolean {
+  return consent.payments.length === 0 && dataSharingChips(consent.dataSharing).length === 0;
+}
+
+/**
+ * 'Consent' and 'Decline' side by side (spec §4): a consent asking for no payment and no data,
+ * once its steps are done. The grant button of its last step gives way to them.
+ */
+export const showsConsentOrDecline = (state: TConsentFlowState): boolean =>
+  state.answerOnly &&
+  state.grant !== 'signing' &&
+  state.grant !== 'processing' &&
+  state.grant !== 'completing' &&
+  state.steps.every((s) => state.completed.includes(s));
 
 /** The last step of the consent, where the grant is asked for. */
 export const isFinalStep = (state: TConsentFlowState): boolean =>
@@ -169,6 +184,7 @@ export type TFlowButton = {
  */
 export function consentFlowButton(state: TConsentFlowState): TFlowButton {
   if (!state.current || state.grant === 'signing' || state.grant === 'processing') return null;
+  if (showsConsentOrDecline(state)) return null;
   if (state.grant === 'completing') return null;
   const final = isFinalStep(state);
   const grantButton = consentButton({

@@ -116,6 +116,21 @@ export async function addPasskey(
   return saved.json<{ passkeyId: string; passkeyCount: number }>();
 }
 
+/**
+ * A payer signed up with a passkey on a soft authenticator: their token, the authenticator that
+ * signs their grants, and the bearer header.
+ */
+export async function payerWithPasskey(
+  app: FastifyInstance,
+  config: TConfig,
+  countsSignatures = true,
+) {
+  const soft = softAuthenticatorFor(config, countsSignatures);
+  const { token } = await signUp(app, testPhone());
+  await addPasskey(app, token, soft);
+  return { token, soft, headers: { authorization: `Bearer ${token}` } };
+}
+
 export async function signInOptions(app: FastifyInstance): Promise<{ challenge: string }> {
   const response = await app.inject({ method: 'POST', url: '/api/auth/passkeys/sign-in-options' });
   expect(response.statusCode).toBe(200);

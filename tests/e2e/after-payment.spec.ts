@@ -1,5 +1,4 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
 import {
   addVirtualAuthenticator,
@@ -7,7 +6,7 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { account, linked, panel, sendTestTransfer } from './linking-support';
+import { account, linked, panel, payWithCardSavingIt, sendTestTransfer } from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // The prompts after a payment (spec §2, §4), in real Chromium against the real server and the
@@ -109,16 +108,7 @@ test.describe('after a payment', () => {
     await addVirtualAuthenticator(page);
     const consentId = await createConsent(page.request, { payments: [payment] });
     await page.goto(consentPath(consentId));
-    await page.getByRole('button', { name: /Pay with Card/ }).click();
-    const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
-    if (!card) throw new Error('No PIN-only sandbox card');
-    await page.getByLabel('Card Number').fill(card.number);
-    await page.getByLabel('Expiry date').fill(card.expiry);
-    await page.getByLabel('CVV').fill(card.cvv);
-    await page.getByLabel('Save this card for future payments').check();
-    await page.getByRole('button', { name: 'Continue to PIN' }).click();
-    await page.getByLabel('Card PIN').fill(card.pin);
-    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await payWithCardSavingIt(page);
 
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,

@@ -7,10 +7,12 @@ import {
   uniquePhone,
 } from './auth-support';
 import { E2E } from './e2e-env';
-import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
+import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
 
 // The consent page inside a merchant's iframe, in real Chromium against the real server: the
-// parent's authentication-updated message (spec §6, §7).
+// parent's authentication-updated message (spec §6, §7), and Decline (spec §4) telling the parent.
+
+const basic = `Basic ${Buffer.from(`${E2E.clientId}:${E2E.clientSecret}`).toString('base64')}`;
 
 /** A payer signed up on the app's own page; the session it stored. */
 async function signedUpSession(page: Page) {
@@ -66,5 +68,56 @@ test.describe('embedded in a merchant page', () => {
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
     await snap(page, testInfo, 'embedded-authentication-updated');
     await expectNoViolations(page);
+  });
+
+  test('a form alone: Next Step right after typing, then Decline tells the parent', async ({
+    page,
+  }, testInfo) => {
+    const session = await signedUpSession(page);
+    const created = await page.request.post('/api/v1/forms', {
+      headers: { authorization: basic },
+      data: {
+        title: 'Delivery details',
+        sections: [
+          {
+            id: 'where',
+            title: 'Where to deliver',
+            fields: [{ id: 'street', kind: 'short_text', label: 'Street', required: true }],
+          },
+        ],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { formId } = (await created.json()) as { formId: string };
+    const consentId = await createConsent(page.request, { formId });
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
+      timeout: 15_000,
+    });
+    await storeInFrame(page, session);
+    await page.reload();
+
+    // The press on 'Next Step' is what takes the focus from the field, and starts its save:
+    // the button must still be where the pointer is when the press ends.
+    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
+    await frame.getByRole('button', { name: 'Next Step' }).click();
+    await expect(frame.getByRole('button', { name: 'Decline' })).toBeVisible({ timeout: 10_000 });
+    await expect(frame.getByRole('button', { name: 'Consent', exact: true })).toHaveCount(1);
+    await snap(page, testInfo, 'flow-form-only-consent-or-decline');
+    await expectNoViolations(page);
+    await frame.getByRole('button', { name: 'Decline' }).click();
+
+    await expect
+      .poll(async () => (await receivedMessages(page)).map((m) => m.data))
+      .toContainEqual({
+        type: 'oya-money-consent-failed',
+        consentId,
+        error: 'Consent was rejected by user',
+      });
+    const read = await page.request.get(`/api/consent/${consentId}?clientId=${E2E.clientId}`);
+    expect(((await read.json()) as { consent: { status: string } }).consent.status).toBe(
+      'declined',
+    );
   });
 });

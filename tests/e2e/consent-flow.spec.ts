@@ -8,10 +8,16 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { DEMO_FORM } from '../../src/server/services/demo-form';
 import { E2E } from './e2e-env';
-import { account, chooseResult, findAccount, linked, panel } from './linking-support';
+import {
+  account,
+  chooseResult,
+  findAccount,
+  linked,
+  panel,
+  payWithCardSavingIt,
+} from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // The main consent flow (spec §2 Main consent flow, §4) in real Chromium against the real server
@@ -253,16 +259,7 @@ test.describe('the consent flow', () => {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042' }],
     });
     await page.goto(consentPath(consentId));
-    await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
-    const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
-    if (!card) throw new Error('no pin_only card');
-    await page.getByLabel('Card Number').fill(card.number);
-    await page.getByLabel('Expiry date').fill(card.expiry);
-    await page.getByLabel('CVV').fill(card.cvv);
-    await page.getByLabel('Save this card for future payments').check();
-    await page.getByRole('button', { name: 'Continue to PIN' }).click();
-    await page.getByLabel('Card PIN').fill(card.pin);
-    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await payWithCardSavingIt(page);
 
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,

@@ -2,6 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
+  SANDBOX_CARDS,
   type TAccountScenario,
   type TSandboxAccount,
 } from '../../src/server/sandbox/fixtures';
@@ -50,3 +51,17 @@ export const linked = (page: Page) =>
   expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible({
     timeout: 15_000,
   });
+
+/** Pays the open consent's immediate payment with the PIN-only sandbox card, 'Save this card' ticked. */
+export async function payWithCardSavingIt(page: Page) {
+  await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
+  const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
+  if (!card) throw new Error('No PIN-only sandbox card');
+  await page.getByLabel('Card Number').fill(card.number);
+  await page.getByLabel('Expiry date').fill(card.expiry);
+  await page.getByLabel('CVV').fill(card.cvv);
+  await page.getByLabel('Save this card for future payments').check();
+  await page.getByRole('button', { name: 'Continue to PIN' }).click();
+  await page.getByLabel('Card PIN').fill(card.pin);
+  await page.getByRole('button', { name: 'Complete Payment' }).click();
+}

@@ -14,13 +14,7 @@ import {
 } from '../db/schema';
 import { checkLedger } from '../services/ledger';
 import { createTestClient, startTestApp } from '../test-support';
-import {
-  addPasskey,
-  signedGrant,
-  signUp,
-  softAuthenticatorFor,
-  testPhone,
-} from '../test-support-identity';
+import { payerWithPasskey, signedGrant } from '../test-support-identity';
 import {
   ledgerKinds,
   linkByTestTransfer,
@@ -37,12 +31,7 @@ afterAll(async () => {
 });
 
 /** A signed-in payer with a passkey, and what signs their grants. */
-async function payer(countsSignatures = true) {
-  const soft = softAuthenticatorFor(ctx.config, countsSignatures);
-  const { token } = await signUp(ctx.app, testPhone());
-  await addPasskey(ctx.app, token, soft);
-  return { token, soft, headers: { authorization: `Bearer ${token}` } };
-}
+const payer = (countsSignatures = true) => payerWithPasskey(ctx.app, ctx.config, countsSignatures);
 
 /** A consent asking for an immediate payment and two monthly future payments, with sign-in. */
 async function consentWithFuture(amount = 400_000) {

@@ -5,13 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentEvents } from '../db/schema';
 import { createTestClient, startTestApp } from '../test-support';
-import {
-  addPasskey,
-  signedGrant,
-  signUp,
-  softAuthenticatorFor,
-  testPhone,
-} from '../test-support-identity';
+import { payerWithPasskey, signedGrant } from '../test-support-identity';
 import { consentWithPayment, payByCard } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -148,10 +142,7 @@ describe('granting data sharing as a signed-in payer', () => {
 
   it('grants with the passkey’s signature over exactly the body, and keeps the signature', async () => {
     const consentId = await dataSharingConsent();
-    const soft = softAuthenticatorFor(ctx.config);
-    const { token } = await signUp(ctx.app, testPhone());
-    await addPasskey(ctx.app, token, soft);
-    const headers = { authorization: `Bearer ${token}` };
+    const { token, soft, headers } = await payerWithPasskey(ctx.app, ctx.config);
     const body = grantBody(consentId, {
       userAuthenticated: true,
       immediatePayments: undefined,

@@ -26,13 +26,7 @@ import {
 } from '../services/future-collections';
 import { checkLedger } from '../services/ledger';
 import { createTestClient, startTestApp, testClock } from '../test-support';
-import {
-  addPasskey,
-  signedGrant,
-  signUp,
-  softAuthenticatorFor,
-  testPhone,
-} from '../test-support-identity';
+import { payerWithPasskey, signedGrant } from '../test-support-identity';
 import { ledgerKinds, linkByTestTransfer, sandboxAccount } from '../test-support-payments';
 
 const HOUR = 60 * 60 * 1_000;
@@ -64,9 +58,7 @@ type TFuture = {
  * asking for `future`, bound to those accounts in that order.
  */
 async function grantedConsent(scenarios: TAccountScenario[], future: TFuture[]) {
-  const soft = softAuthenticatorFor(ctx.config);
-  const { token } = await signUp(ctx.app, testPhone());
-  await addPasskey(ctx.app, token, soft);
+  const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
   const accountIds: string[] = [];
   for (const scenario of scenarios)
     accountIds.push(await linkByTestTransfer(ctx.app, token, scenario));

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
 import {
-  asksOnlyConsent,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
   initialConsentFlow,
+  showsConsentOrDecline,
   type TConsentFlowAction,
   type TConsentFlowState,
 } from '../../../domain/consent-flow';
@@ -86,7 +86,6 @@ export function ConsentFlow({
     state.current ?? state.steps[0] ?? 'immediate_payment',
     new Set(state.completed),
   );
-  const asksNothingToPay = asksOnlyConsent(consent);
 
   const grant = async () => {
     if (act({ type: 'grant_requested' }).grant !== 'signing') return;
@@ -288,7 +287,7 @@ export function ConsentFlow({
           })}
         </ol>
       )}
-      {asksNothingToPay && state.steps.every((s) => state.completed.includes(s)) ? (
+      {showsConsentOrDecline(state) ? (
         <div className="flow-actions">
           <Button onClick={() => void grant()}>Consent</Button>
           <Button variant="secondary" disabled={declining} onClick={() => void decline()}>

@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { sanitizeAccountNumberInput } from '../../../domain/account-number';
 import {
-  ACCOUNT_NUMBER_LENGTH,
   CARD_SAVE_INITIAL_WAIT_MS,
   CARD_SAVE_MAX_POLLS,
   CARD_SAVE_POLL_INTERVAL_MS,
@@ -14,6 +12,7 @@ import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { AccountList } from './account-list';
+import { AccountNumberInput } from './account-number-input';
 import { useAccountSearch } from './use-account-search';
 import './linking.css';
 
@@ -83,22 +82,16 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
       <h2 id={`${id}-title`} className="section-title">
         Save Your Card
       </h2>
-      <label htmlFor={`${id}-number`}>Account number</label>
-      <input
+      <AccountNumberInput
         id={`${id}-number`}
-        className="text-input"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={ACCOUNT_NUMBER_LENGTH}
-        placeholder="10-digit account number"
         value={accountNumber}
-        onChange={(event) => {
+        onChange={(digits) => {
           setError(null);
           setChosen(null);
-          setAccountNumber(sanitizeAccountNumberInput(event.target.value));
+          setAccountNumber(digits);
         }}
-        aria-invalid={shownError ? true : undefined}
-        aria-describedby={`${id}-hint${shownError ? ` ${id}-error` : ''}`}
+        describedBy={[`${id}-hint`, ...(shownError ? [`${id}-error`] : [])]}
+        invalid={Boolean(shownError)}
       />
       <p id={`${id}-hint`} className="secondary-text">
         The account this card belongs to: the card is saved to it, to pay with next time.

@@ -1,16 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import {
-  accountNumberSubmitError,
-  sanitizeAccountNumberInput,
-} from '../../../domain/account-number';
+import { accountNumberSubmitError } from '../../../domain/account-number';
 import { sortAccountsForList } from '../../../domain/account-row';
 import { isAccountAlreadyLinked, isAccountSelectable } from '../../../domain/account-selectability';
-import { ACCOUNT_NUMBER_LENGTH } from '../../../domain/constants';
 import type { TLinkingAccount, TLinkingSource } from '../../../domain/linking-panel';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { AccountList } from './account-list';
+import { AccountNumberInput } from './account-number-input';
 import { useAccountSearch } from './use-account-search';
 
 type TSelectStepProps = {
@@ -130,21 +127,15 @@ function ManualEntry({ title, linkedAccounts, origin, onChoose, onCancel }: TMan
   return (
     <form className="manual-entry" onSubmit={submit} noValidate>
       <h2 className="section-title">{title}</h2>
-      <label htmlFor={`${id}-number`}>Account number</label>
-      <input
+      <AccountNumberInput
         id={`${id}-number`}
-        className="text-input"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={ACCOUNT_NUMBER_LENGTH}
-        placeholder="10-digit account number"
         value={accountNumber}
-        onChange={(event) => {
+        onChange={(digits) => {
           setSubmitError(null);
-          setAccountNumber(sanitizeAccountNumberInput(event.target.value));
+          setAccountNumber(digits);
         }}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        describedBy={error ? [`${id}-error`] : []}
+        invalid={Boolean(error)}
         autoFocus
       />
       {search.validating ? (

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { TAfterPaymentPrompt } from '../../../domain/after-payment';
 import { formatNaira } from '../../../domain/money';
 import { Button } from '../../ui/button';
@@ -54,7 +54,7 @@ export function AfterPaymentPrompt({
     );
   }
 
-  const frame = (title: string, body: React.ReactNode, actions: React.ReactNode) => (
+  const frame = (title: string, body: ReactNode, actions: ReactNode) => (
     <section className="after-payment-prompt" aria-labelledby={titleId}>
       <h2 id={titleId} className="section-title">
         {title}
@@ -110,7 +110,7 @@ export function AfterPaymentPrompt({
     case 'save_card_sign_in':
       return frame(
         'Save Your Card',
-        <p className="secondary-text">Sign in to pay with this card next time.</p>,
+        null,
         <>
           <Button onClick={() => onStep('sign_in')}>Sign In &amp; Save Card</Button>
           <Button variant="secondary" onClick={onSettled}>
