@@ -11,6 +11,7 @@ import {
   emitPaymentEvent,
   failAttempt,
   insertAttempt,
+  lockPendingPayment,
   loadPayable,
   type TAttemptRow,
 } from './payment-records';
@@ -100,6 +101,7 @@ export async function debitImmediatePayment(
   const now = clock.now();
   const payable = await loadPayable(db, request.paymentId, { payerId: request.payerId }, now);
   const attempt = await db.transaction(async (tx) => {
+    await lockPendingPayment(tx, payable.payment.id);
     // A debit whose process died waiting for the bank gives way past the stale age: the bank
     // answers its reference if it was taken, and this payment is not blocked for good.
     await tx
@@ -146,12 +148,10 @@ export async function debitImmediatePayment(
     return { debited: false, reason };
   }
   const { account } = request.linked;
+  // completeAttempt locks the payment first; the attempt's row after it, the order every
+  // transaction of a payment takes (a new attempt's too), so two never wait on each other.
   const completion = await db.transaction(async (tx) => {
-    await tx
-      .update(paymentAttempts)
-      .set({ providerReference: outcome.providerReference })
-      .where(eq(paymentAttempts.id, attempt.id));
-    return completeAttempt(
+    const completed = await completeAttempt(
       tx,
       attempt,
       accountOrigin(account),
@@ -168,6 +168,11 @@ export async function debitImmediatePayment(
       },
       clock.now(),
     );
+    await tx
+      .update(paymentAttempts)
+      .set({ providerReference: outcome.providerReference })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return completed;
   });
   if (!completion.completed) {
     // Paid meanwhile by another way: this debit goes back to the account.

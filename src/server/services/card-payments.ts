@@ -15,6 +15,7 @@ import {
   emitPaymentEvent,
   failAttempt,
   insertAttempt,
+  lockPendingPayment,
   loadPayable,
   moveAttempt,
   type TAttemptRow,
@@ -183,12 +184,10 @@ async function recordOutcome(
       const attemptWithCard = { ...attempt, ...cardColumns };
       // The card is kept for POST /api/payments/save-card only where the signed-in payer asked.
       const cardToken = savesCard(attempt) ? outcome.token : null;
+      // completeAttempt locks the payment first; the attempt's row after it, the order every
+      // transaction of a payment takes (a new attempt's too), so two never wait on each other.
       const completion = await db.transaction(async (tx) => {
-        await tx
-          .update(paymentAttempts)
-          .set({ providerReference: outcome.providerReference, cardToken, ...cardColumns })
-          .where(eq(paymentAttempts.id, attempt.id));
-        return completeAttempt(
+        const completed = await completeAttempt(
           tx,
           attemptWithCard,
           cardOrigin(attempt, card),
@@ -202,6 +201,11 @@ async function recordOutcome(
           },
           now,
         );
+        await tx
+          .update(paymentAttempts)
+          .set({ providerReference: outcome.providerReference, cardToken, ...cardColumns })
+          .where(eq(paymentAttempts.id, attempt.id));
+        return completed;
       });
       if (!completion.completed) {
         await providers.payments.refundCard({
@@ -272,6 +276,7 @@ export async function payWithCard(
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
+    await lockPendingPayment(tx, payable.payment.id);
     // A charge whose process died at the network never ends by itself: past the stale age it
     // gives way (docs/payments.md "States"), so the payment is not blocked for good.
     await tx

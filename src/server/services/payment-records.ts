@@ -101,6 +101,22 @@ export function emitPaymentEvent(tx: TDb, event: TPaymentStatusEvent): Promise<n
 }
 
 /** Creates an attempt; a second card charge of one payment at once is PAYMENT_IN_PROGRESS. */
+/**
+ * Locks the payment's row for the rest of `tx` and refuses one already executed (409
+ * PAYMENT_ALREADY_MADE). Called first in the transaction that opens a charging attempt: an
+ * attempt completing at the same moment takes the same lock (completeAttempt), so a new charge
+ * or debit never starts on a payment another one has just paid.
+ */
+export async function lockPendingPayment(tx: TDb, paymentId: string): Promise<void> {
+  const [row] = await tx
+    .select({ status: payments.status })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .for('update');
+  if (!row) throw new AppError('NOT_FOUND');
+  if (row.status === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
+}
+
 export async function insertAttempt(
   tx: TDb,
   values: Omit<typeof paymentAttempts.$inferInsert, 'id'>,
