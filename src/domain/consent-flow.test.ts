@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  approvedOriginAccount,
   asksOnlyConsent,
   consentFlowButton,
   consentFlowGrantRequest,
@@ -9,7 +10,8 @@ import {
   type TConsentFlowAction,
   type TConsentFlowState,
 } from './consent-flow';
-import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
+import type { TPaymentOrigin } from './schemas/consent';
+import { aConsent, aPayment, anAccount, anImmediatePayment } from './test-support/fixtures';
 
 const everything = aConsent({
   dataSharing: { bvnData: true, ninData: false, userImages: false, bankAccounts: true },
@@ -188,5 +190,81 @@ describe('asksOnlyConsent (spec §4: Consent / Decline)', () => {
       action: 'grant',
       button: { label: 'Consent' },
     });
+  });
+});
+
+describe('a payment from an account linked and approved (spec §4: the page jumps to the final step)', () => {
+  const origin: TPaymentOrigin = {
+    paymentMethod: 'bank_transfer',
+    accountNumber: '0123456785',
+    institutionCode: '000013',
+    bankName: 'GTBank',
+  };
+  const paidFrom = (over: Partial<TPaymentOrigin> = {}) =>
+    aConsent({
+      dataSharing: { bvnData: false, ninData: false, userImages: false, bankAccounts: false },
+      formId: null,
+      payments: [
+        anImmediatePayment({ status: 'executed', origin: { ...origin, ...over } }),
+        aPayment({ paymentId: 'pay_later' }),
+      ],
+    });
+  const approved = anAccount({
+    bankId: 'acc_gt',
+    accountNumber: '0123456785',
+    institutionCode: '000013',
+    linkStatus: 'approved',
+  });
+
+  it('names the approved account the payment came from, by number and bank', () => {
+    expect(approvedOriginAccount(paidFrom(), [anAccount(), approved])).toEqual({
+      accountId: 'acc_gt',
+    });
+    // Same number at another bank, a link not approved, a card, an unknown sender: none.
+    expect(approvedOriginAccount(paidFrom({ institutionCode: '000014' }), [approved])).toBeNull();
+    expect(approvedOriginAccount(paidFrom(), [{ ...approved, linkStatus: null }])).toBeNull();
+    expect(
+      approvedOriginAccount(paidFrom({ paymentMethod: 'card', bankName: undefined }), [approved]),
+    ).toBeNull();
+    expect(approvedOriginAccount(paidFrom({ accountNumber: undefined }), [approved])).toBeNull();
+    // Not paid yet: nothing to jump over.
+    const pending = aConsent({ payments: [anImmediatePayment({ origin })] });
+    expect(approvedOriginAccount(pending, [approved])).toBeNull();
+  });
+
+  it('repays from that account and opens the final step, its Consent button ready', () => {
+    const start = initialConsentFlow(paidFrom());
+    expect(start.current).toBe('future_payments');
+    const jumped = run(start, { type: 'paid_from_approved_account', accountId: 'acc_gt' });
+    expect(jumped).toMatchObject({
+      current: 'immediate_payment',
+      futureAccountIds: ['acc_gt'],
+      completed: ['immediate_payment', 'future_payments'],
+    });
+    expect(consentFlowButton(jumped)).toEqual({
+      action: 'grant',
+      button: { variant: 'consent', label: 'Consent' },
+      disabled: false,
+    });
+    expect(consentFlowGrantRequest(paidFrom(), jumped, null).futurePayments).toEqual({
+      granted: true,
+      selectedAccounts: ['acc_gt'],
+      paymentMethods: [{ type: 'account', accountId: 'acc_gt' }],
+    });
+  });
+
+  it('keeps repayment accounts already chosen, and still asks for the data to share first', () => {
+    const withData = {
+      ...paidFrom(),
+      dataSharing: { bvnData: true, ninData: false, userImages: false, bankAccounts: false },
+    };
+    const chosen = {
+      ...initialConsentFlow(withData),
+      futureAccountIds: ['acc_other'],
+    };
+    const jumped = run(chosen, { type: 'paid_from_approved_account', accountId: 'acc_gt' });
+    expect(jumped.futureAccountIds).toEqual(['acc_other']);
+    expect(jumped.current).toBe('data_sharing');
+    expect(run(jumped, { type: 'step_confirmed' }).current).toBe('immediate_payment');
   });
 });

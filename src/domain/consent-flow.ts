@@ -1,8 +1,10 @@
+import { payerBankOf } from './after-payment';
 import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
 import { consentSteps, type TConsentStep } from './consent-steps';
 import { dataSharingChips, requestedDataCategories } from './data-sharing';
 import type { TConsent } from './schemas/consent';
 import type { TGrantRequest } from './schemas/consent-api';
+import type { TUserAccount } from './schemas/user-account';
 
 /*
  * The main consent flow (spec §2 "Main consent flow", §4 "Consent flow"): the consent's steps in
@@ -54,6 +56,11 @@ export type TConsentFlowAction =
   | { type: 'future_account_linked'; accountId: string }
   | { type: 'immediate_account_chosen'; accountId: string; accountNumber: string }
   | { type: 'immediate_account_cleared' }
+  /**
+   * The immediate payment was paid from an account the payer has linked and approved (spec §4):
+   * it is the repayment account too, and the page goes on to the final step.
+   */
+  | { type: 'paid_from_approved_account'; accountId: string }
   | { type: 'grant_requested' }
   | { type: 'grant_signed' }
   | { type: 'grant_succeeded' }
@@ -131,6 +138,29 @@ export function consentFlowReducer(
       };
     case 'immediate_account_cleared':
       return { ...state, immediateAccount: null };
+    case 'paid_from_approved_account': {
+      if (busy || state.grant === 'completing') return state;
+      const hasFuture = state.steps.includes('future_payments');
+      const futureAccountIds =
+        hasFuture && state.futureAccountIds.length === 0
+          ? [action.accountId]
+          : state.futureAccountIds;
+      const answered: TConsentStep[] = hasFuture
+        ? ['future_payments', 'immediate_payment']
+        : ['immediate_payment'];
+      const completed = [
+        ...state.completed,
+        ...answered.filter((s) => state.steps.includes(s) && !state.completed.includes(s)),
+      ];
+      // What only the payer can answer (the data to share, the form) is still asked first.
+      return {
+        ...state,
+        futureAccountIds,
+        completed,
+        current: nextOpen(state, completed),
+        futureView: 'schedule',
+      };
+    }
     case 'grant_requested':
       return busy ? state : { ...state, grant: 'signing', error: null };
     case 'grant_signed':
@@ -142,6 +172,28 @@ export function consentFlowReducer(
     case 'grant_retry':
       return { ...state, grant: 'idle', error: null };
   }
+}
+
+/**
+ * The payer's account an executed immediate payment came from, when it is linked and approved
+ * (spec §4 'If the origin account is already linked and approved, the page jumps to the final
+ * step'): the same account number and institution code as the payment's origin, with an
+ * approved link. Null for a card, an unknown sender, or an account not linked.
+ */
+export function approvedOriginAccount(
+  consent: TConsent,
+  accounts: readonly TUserAccount[],
+): { accountId: string } | null {
+  const paid = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
+  const bank = payerBankOf(paid?.origin);
+  if (!bank?.accountNumber || !bank.institutionCode) return null;
+  const account = accounts.find(
+    (a) =>
+      a.accountNumber === bank.accountNumber &&
+      a.institutionCode === bank.institutionCode &&
+      (a.linkStatus === 'approved' || a.linkStatus === 'bank_approved'),
+  );
+  return account?.bankId ? { accountId: account.bankId } : null;
 }
 
 /**

@@ -350,4 +350,51 @@ test.describe('the consent flow', () => {
     });
     expect((await consentRead(page, consentId)).status).toBe('granted');
   });
+
+  test('paid already from an account linked and approved: the page jumps to the final step', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await newPayer(page);
+    const saved = await linkByApi(page, 'links_by_test_transfer');
+    const consentId = await createConsent(page.request, {
+      payments: everything.payments,
+      requirements: { requiresAuth: true },
+    });
+    // The immediate payment is paid by a transfer from that account (another device, the bank's
+    // app), before this page opens.
+    const { paymentId } = (await consentRead(page, consentId)).payments.find(
+      (p: { type: string }) => p.type === 'immediate',
+    );
+    const { token } = await storedSession(page);
+    const opened = await page.request.post(`/api/payments/${paymentId}/transfer`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(opened.status()).toBe(200);
+    const { transferDetails } = await opened.json();
+    const sent = await page.request.post('/api/sandbox/transfers', {
+      data: {
+        accountNumber: transferDetails.accountNumber,
+        amount: 400_000,
+        from: { institutionCode: saved.institutionCode, accountNumber: saved.accountNumber },
+      },
+    });
+    expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+
+    await page.goto(consentPath(consentId));
+    // The account it came from repays the future payments, and the last step, paid, asks the
+    // passkey for the grant at once: nobody chose a repayment account or pressed a button.
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole('region', { name: 'Future Payments Authorized' })).toContainText(
+      '2 payments',
+    );
+    await look(page, testInfo, 'jumped-to-final-granted');
+    const consent = await consentRead(page, consentId);
+    expect(consent.status).toBe('granted');
+    expect(consent.payments.filter((p: { status: string }) => p.status === 'executed')).toHaveLength(
+      1,
+    );
+  });
 });

@@ -79,6 +79,45 @@ test.describe('pay now by transfer', () => {
     await snap(page, testInfo, 'pay-now-granted');
   });
 
+  test('two devices: a transfer started on the phone shows its live state on the desktop', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.slow();
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    // Another device: its own browser context (no shared storage or session).
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const desktop = await other.newPage();
+    await desktop.goto(consentPath(consentId));
+    await expect(desktop.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+
+    // The phone takes the one-time account and the payer's bank sends the money.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    // The desktop, left on the methods, follows the payment the phone started.
+    await expect(desktop.getByText('Waiting for transfer confirmation...')).toBeVisible({
+      timeout: 10_000,
+    });
+    await snap(desktop, testInfo, 'pay-now-second-device-waiting');
+    await expectNoViolations(desktop);
+    // Its transfer details are the phone's one-time account.
+    await desktop.getByRole('button', { name: 'View Transfer Details' }).click();
+    expect(await shownAccountNumber(desktop)).toBe(accountNumber);
+    expect((await sendTransfer(page.request, accountNumber, payment.amount)).outcome).toBe(
+      'credited',
+    );
+    for (const device of [desktop, page]) {
+      await expect(device.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+        timeout: 15_000,
+      });
+    }
+    await snap(desktop, testInfo, 'pay-now-second-device-granted');
+    await other.close();
+  });
+
   test('a transfer of the wrong amount goes back and the page keeps waiting for the right one', async ({
     page,
   }) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
 import {
+  approvedOriginAccount,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -80,6 +81,14 @@ export function ConsentFlow({
     return current.current;
   }, []);
   const accounts = useUserAccounts(true);
+  // Paid already from an account linked and approved: the page jumps to the final step (§4).
+  const jumped = useRef(false);
+  useEffect(() => {
+    if (jumped.current || !accounts.data) return;
+    jumped.current = true;
+    const origin = approvedOriginAccount(consent, accounts.data);
+    if (origin) act({ type: 'paid_from_approved_account', accountId: origin.accountId });
+  }, [accounts.data, consent, act]);
   const button = consentFlowButton(state);
   const views = consentStepViews(
     state.steps,
@@ -179,6 +188,7 @@ export function ConsentFlow({
             flow={{
               grantRequest: (paidBy) => consentFlowGrantRequest(consent, current.current, paidBy),
               inSteps: !single,
+              savedAccountChosen: state.immediateAccount !== null,
               otherWays: (
                 <>
                   <screens.SavedAccounts

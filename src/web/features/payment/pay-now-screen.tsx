@@ -64,6 +64,8 @@ type TPayNowScreenProps = {
     grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
     /** Other ways to pay shown above the methods (the saved accounts, spec §2 'OneTap'). */
     otherWays: ReactNode;
+    /** A saved account is chosen ('OneTap'): the flow's grant debits it, not this screen. */
+    savedAccountChosen: boolean;
     /** Inside a step of the flow, whose header replaces this screen's; alone, the screen's own. */
     inSteps: boolean;
   };
@@ -169,7 +171,10 @@ export function PayNowScreen({
   usePaymentEvents(
     payment.paymentId,
     payer,
-    !paid && (view !== 'methods' || status.phase !== 'pending'),
+    // Followed while unpaid, so a payment made on another device shows here as it goes (spec §4
+    // 'An unexecuted pending immediate payment waits for a live event'); not while the flow's
+    // own grant debits a saved account, whose completion the flow answers.
+    !paid && !flow?.savedAccountChosen,
     (event) => {
       if (event.payerBank) setPayerBank(event.payerBank);
       if (event.payerCard) setPayerCard(event.payerCard);
@@ -468,7 +473,11 @@ export function PayNowScreen({
               dispatch({ type: 'cancel' });
               setView('methods');
             }}
-            onViewTransferDetails={() => setView('transfer')}
+            onViewTransferDetails={() => {
+              setView('transfer');
+              // A transfer another device started: its open account is asked for (the same one).
+              if (!details) openTransfer.mutate();
+            }}
             onRetry={method === 'card' ? payWithCard : payByTransfer}
             onTryAnotherMethod={() => {
               dispatch({ type: 'cancel' });
