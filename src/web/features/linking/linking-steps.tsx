@@ -59,7 +59,7 @@ export function PaymentStep({
             To prove this account is yours, transfer {formatNaira(payIn.amount)} from it to the
             account below. It is refunded at once.
           </p>
-          <dl className="details">
+          <dl className="copy-details">
             <CopyRow
               label="Amount"
               value={(payIn.amount / 100).toFixed(2)}

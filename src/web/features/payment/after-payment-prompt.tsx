@@ -68,7 +68,7 @@ export function AfterPaymentPrompt({
     case 'link_account_sign_in':
       return frame(
         LINK_QUESTION,
-        <dl className="details">
+        <dl className="copy-details">
           <DetailRow label="Bank" value={prompt.payerBank.bankName} />
           <DetailRow label="Account" value={accountLine(prompt.payerBank)} />
         </dl>,
@@ -82,7 +82,7 @@ export function AfterPaymentPrompt({
     case 'link_origin':
       return frame(
         LINK_QUESTION,
-        <dl className="details">
+        <dl className="copy-details">
           <DetailRow label="Amount paid" value={formatNaira(amount)} />
           <DetailRow label="Bank" value={prompt.payerBank.bankName} />
           <DetailRow label="Account" value={accountLine(prompt.payerBank)} />
@@ -97,7 +97,7 @@ export function AfterPaymentPrompt({
     case 'link_card':
       return frame(
         'Save Your Card',
-        <dl className="details">
+        <dl className="copy-details">
           <DetailRow label="Amount paid" value={formatNaira(amount)} />
         </dl>,
         <>

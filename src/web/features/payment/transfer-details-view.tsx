@@ -45,7 +45,7 @@ export function TransferDetailsView({
   return (
     <div className="transfer-details">
       <h2 className="section-title">Pay with Transfer</h2>
-      <dl className="details">
+      <dl className="copy-details">
         <CopyRow label="Amount" value={amountForApp} shown={formatNaira(details.amount)} />
         <CopyRow label="Account number" value={details.accountNumber} />
         <CopyRow label="Bank name" value={bank} />
