@@ -39,13 +39,20 @@ export function uniquePhone(): string {
   return `0803${digits.slice(-7)}`;
 }
 
-/** The code in the newest sandbox SMS to a number (the JSON twin of /sandbox/messages). */
-export async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
+/**
+ * The code in the newest sandbox SMS to a number (the JSON twin of /sandbox/messages), on the
+ * test server or on another server of the suite (`origin`).
+ */
+export async function latestCode(
+  request: APIRequestContext,
+  phone: string,
+  origin: string = E2E.appOrigin,
+): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
       const response = await request.get(
-        `${E2E.appOrigin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+        `${origin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
       );
       const body = (await response.json()) as { messages: Array<{ body: string }> };
       code = /code is (\d{6})/.exec(body.messages[0]?.body ?? '')?.[1];
@@ -62,14 +69,14 @@ export async function latestCode(request: APIRequestContext, phone: string): Pro
 export async function signUpThroughPanel(
   scope: Page | ReturnType<Page['frameLocator']>,
   request: APIRequestContext,
-  input: { fullName: string; phone: string },
+  input: { fullName: string; phone: string; origin?: string },
 ) {
   await scope.getByRole('button', { name: 'Create an account' }).click();
   await scope.getByLabel('Full name').fill(input.fullName);
   await scope.getByLabel('Phone number').fill(input.phone);
   await scope.getByRole('button', { name: 'Send code' }).click();
   await expect(scope.getByText(/We sent a 6-digit code to 0803/)).toBeVisible();
-  await scope.getByLabel('6-digit code').fill(await latestCode(request, input.phone));
+  await scope.getByLabel('6-digit code').fill(await latestCode(request, input.phone, input.origin));
   await scope.getByRole('button', { name: 'Create account' }).click();
   await expect(scope.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
   await scope.getByRole('button', { name: 'Create passkey' }).click();

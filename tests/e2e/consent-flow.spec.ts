@@ -10,6 +10,7 @@ import {
 } from './auth-support';
 import { DEMO_FORM } from '../../src/server/services/demo-form';
 import { E2E } from './e2e-env';
+import { fillDemoForm } from './form-support';
 import {
   account,
   chooseResult,
@@ -305,33 +306,7 @@ test.describe('the consent flow', () => {
 
     await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
     // 2. The Form, in the flow.
-    const about = page.getByRole('region', { name: 'About you' });
-    await about.getByLabel('Full name').fill('Kemi Adewale', { timeout: 15_000 });
-    await about.getByLabel('Mobile number').fill('0803 123 4567');
-    await about.getByLabel('Date of birth').fill('1990-05-14');
-    await about.getByLabel('Emergency contact number').fill('0812 345 6789');
-    const health = page.getByRole('region', { name: 'Health questionnaire' });
-    await health
-      .getByRole('group', { name: /heart condition/ })
-      .getByLabel('No')
-      .check();
-    await health
-      .getByRole('group', { name: /pain in your chest/ })
-      .getByLabel('No')
-      .check();
-    await health.getByLabel('Rarely active').check();
-    await health.getByLabel('Build strength').check();
-    const agreement = page.getByRole('region', { name: 'Identity and agreement' });
-    await agreement.getByLabel('Photo or scan of your ID').setInputFiles({
-      name: 'national-id.png',
-      mimeType: 'image/png',
-      buffer: Buffer.concat([
-        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-        Buffer.alloc(600, 1),
-      ]),
-    });
-    await expect(agreement.getByText(/Uploaded: national-id.png/)).toBeVisible();
-    await agreement.getByLabel(/I confirm my answers are true/).check();
+    await fillDemoForm(page, 'Kemi Adewale');
     await look(page, testInfo, 'form');
     await page.getByRole('button', { name: 'Next Step' }).click();
 
@@ -393,8 +368,8 @@ test.describe('the consent flow', () => {
     await look(page, testInfo, 'jumped-to-final-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
-    expect(consent.payments.filter((p: { status: string }) => p.status === 'executed')).toHaveLength(
-      1,
-    );
+    expect(
+      consent.payments.filter((p: { status: string }) => p.status === 'executed'),
+    ).toHaveLength(1);
   });
 });
