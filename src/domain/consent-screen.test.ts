@@ -106,6 +106,18 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       header: false,
     },
     {
+      name: 'a revoked consent shows that it was revoked, signed in or not, without the header',
+      input: { load: loaded({ ...granted, status: 'revoked' }), signedIn: true },
+      screen: 'revoked',
+      header: false,
+    },
+    {
+      name: 'a revoked consent needing auth shows that it was revoked to an anonymous visitor',
+      input: { load: loaded({ ...requiresAuth, status: 'revoked' }) },
+      screen: 'revoked',
+      header: false,
+    },
+    {
       name: 'a pending consent with nothing in the way shows its summary and the header',
       input: { load: loaded(pending) },
       screen: 'pending-summary',

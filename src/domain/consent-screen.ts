@@ -26,6 +26,8 @@ export type TConsentScreen =
   | { kind: 'not-found'; message: string }
   /** Already granted: what was granted, and the parent is told (spec §2 Consent Granted, §4). */
   | { kind: 'granted'; consent: TConsent }
+  /** Granted, then revoked by its payer: nothing more is collected (docs/payer-consents.md). */
+  | { kind: 'revoked'; consent: TConsent }
   /** The consent needs a signed-in payer first (spec §6, §2 Auth prompt). */
   | { kind: 'auth-prompt'; consent: TConsent; productName: string }
   /** Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts). */
@@ -68,6 +70,7 @@ function chooseScreen({
   }
   const { consent } = load;
   if (consent.status === 'granted') return { kind: 'granted', consent };
+  if (consent.status === 'revoked') return { kind: 'revoked', consent };
   if (shouldShowAuthPrompt({ consent, signedIn, isPublic: params.isPublic })) {
     // The prompt names the product ('uses {product} to authenticate users'): it waits for it.
     return productName ? { kind: 'auth-prompt', consent, productName } : { kind: 'loading' };

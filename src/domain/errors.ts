@@ -182,6 +182,16 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'The amount is above the {consented} the payer consented to',
   },
+  // The payer's own consents (ours, docs/payer-consents.md): revoking what they granted.
+  PAYER_CONSENT_NOT_FOUND: { status: 404, message: 'No consent of yours has this id' },
+  CONSENT_NOT_REVOCABLE: {
+    status: 409,
+    message: 'Only a granted consent can be revoked; this one is not active',
+  },
+  REVOCATION_SIGNATURE_INVALID: {
+    status: 400,
+    message: 'The biometric approval does not match this revocation',
+  },
   SIGN_IN_REQUIRED: { status: 401, message: 'This consent requires authentication to proceed' },
   STREAM_TICKET_INVALID: {
     status: 401,

@@ -28,6 +28,7 @@ import { authPhoneCodeRoutes } from './routes/auth-phone-codes';
 import { consentGrantRoutes } from './routes/consent-grants';
 import { consentRoutes } from './routes/consents';
 import { healthRoutes } from './routes/health';
+import { payerConsentRoutes } from './routes/payer-consents';
 import { merchantConsentRoutes } from './routes/merchant-consents';
 import { merchantFormRoutes } from './routes/merchant-forms';
 import { formRoutes } from './routes/forms';
@@ -158,6 +159,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, routeContext);
   await app.register(accountLinkRoutes, routeContext);
   await app.register(sandboxPaymentRoutes, routeContext);
+  await app.register(payerConsentRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);
   await app.register(sandboxPageRoutes, routeContext);

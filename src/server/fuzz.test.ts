@@ -160,9 +160,18 @@ describe('fuzz: every registered route', () => {
   it('walks a route table that holds every route registered today', () => {
     expect(fuzz.app.routeTable.length).toBeGreaterThan(0);
     expect(appRoutes().length).toBeGreaterThanOrEqual(ROUTES_TODAY);
+    // The payer's own consents (docs/payer-consents.md) are fuzzed with the payer's token.
+    expect(appRoutes().map(({ url }) => url)).toEqual(
+      expect.arrayContaining([
+        '/api/users/consents',
+        '/api/users/consents/:consentId/revocation-challenges',
+        '/api/users/consents/:consentId/revoke',
+        '/api/v1/consents/:consentId',
+      ]),
+    );
     // The page routes are there only with the built page: they must be fuzzed too.
     expect(appRoutes().map(({ url }) => url)).toEqual(
-      expect.arrayContaining(['/', '/login', '/r/:consentId']),
+      expect.arrayContaining(['/', '/login', '/r/:consentId', '/consents']),
     );
   });
 

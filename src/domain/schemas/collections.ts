@@ -36,7 +36,8 @@ export const ZCollection = z.object({
   /** 'schedule': on the due date by the runner; 'merchant': the collect call. */
   trigger: z.enum(['schedule', 'merchant']),
   amount: z.number().int(),
-  status: z.enum(['pending', 'collecting', 'succeeded', 'failed']),
+  /** cancelled: never debited, because the payer revoked the consent before it was. */
+  status: z.enum(['pending', 'collecting', 'succeeded', 'failed', 'cancelled']),
   dueAt: z.string(),
   notifiedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
@@ -56,7 +57,7 @@ export const ZMerchantPaymentResponse = z.object({
     paymentId: z.string(),
     consentId: z.string(),
     type: z.enum(['immediate', 'future']),
-    status: z.enum(['pending', 'executed']),
+    status: z.enum(['pending', 'executed', 'cancelled']),
     amount: z.number().int(),
     amountType: ZAmountType,
     narration: z.string(),

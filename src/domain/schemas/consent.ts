@@ -92,7 +92,8 @@ export type TPaymentOrigin = z.infer<typeof ZPaymentOrigin>;
 export const ZPayment = z.object({
   paymentId: z.string(),
   type: z.enum(['immediate', 'future']),
-  status: z.enum(['pending', 'executed']),
+  /** cancelled: a future payment never collected whose consent the payer revoked. */
+  status: z.enum(['pending', 'executed', 'cancelled']),
   executedAt: z.string().nullable(),
   amount: ZKobo,
   narration: z.string(),
@@ -109,7 +110,8 @@ export const ZPayment = z.object({
 });
 export type TPayment = z.infer<typeof ZPayment>;
 
-export const CONSENT_STATUSES = ['pending', 'granted', 'declined', 'failed'] as const;
+/** revoked: granted, then withdrawn by the payer (docs/payer-consents.md); nothing more is collected. */
+export const CONSENT_STATUSES = ['pending', 'granted', 'declined', 'failed', 'revoked'] as const;
 export const ZConsentStatus = z.enum(CONSENT_STATUSES);
 export type TConsentStatus = z.infer<typeof ZConsentStatus>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DATA_CATEGORIES } from '../constants';
-import { ZActOnBehalfOf, ZAmountType, ZDataSharing, ZFrequency, ZKobo } from './consent';
+import { ZActOnBehalfOf, ZAmountType, ZConsent, ZDataSharing, ZFrequency, ZKobo } from './consent';
 import { ZIdentifier, ZIsoDate, ZIsoDateTime, ZText } from './fields';
 
 export const ZCreateImmediatePayment = z.object({
@@ -112,3 +112,13 @@ export const ZCreateConsentResponse = z.object({
   expiresAt: z.string(),
 });
 export type TCreateConsentResponse = z.infer<typeof ZCreateConsentResponse>;
+
+/** GET /api/v1/consents/{consentId}: one of the merchant's consents as it stands now. */
+export const ZMerchantConsentResponse = z.object({
+  success: z.literal(true),
+  consent: ZConsent.extend({
+    /** When the payer revoked it (status revoked, docs/payer-consents.md); null otherwise. */
+    revokedAt: z.string().nullable(),
+  }),
+});
+export type TMerchantConsentResponse = z.infer<typeof ZMerchantConsentResponse>;

@@ -5,6 +5,7 @@ import { ZIdentifier, ZPrintable } from './fields';
 export const WEBHOOK_EVENT_TYPES = [
   'consent.granted',
   'consent.declined',
+  'consent.revoked',
   'payment.completed',
   'payment.failed',
   'future_payment.collected',

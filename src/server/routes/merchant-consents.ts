@@ -1,13 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZIdentifier } from '../../domain/schemas/fields';
 import {
   ZCreateConsentRequest,
   ZCreateConsentResponse,
   ZIdempotencyKey,
+  ZMerchantConsentResponse,
 } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
-import { createConsent } from '../services/consents';
+import { createConsent, readMerchantConsent } from '../services/consents';
 import { consentPageUrl } from '../services/page-urls';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
@@ -44,5 +46,25 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
         expiresAt: result.expiresAt,
       });
     },
+  );
+
+  // One consent as it stands: its status (granted, revoked with revokedAt, …) and payments.
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/consents/:consentId',
+    {
+      preValidation: requireMerchant({ db, limits }),
+      schema: {
+        params: z.object({ consentId: ZIdentifier }),
+        response: jsonAnswers({ 200: ZMerchantConsentResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      consent: await readMerchantConsent(
+        db,
+        merchantOf(request).merchantId,
+        request.params.consentId,
+      ),
+    }),
   );
 };

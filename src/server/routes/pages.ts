@@ -147,7 +147,7 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
       );
     },
   );
-  for (const route of ['/', '/login', '/f/:formId', '/sandbox/grant-signing']) {
+  for (const route of ['/', '/login', '/consents', '/f/:formId', '/sandbox/grant-signing']) {
     app.get(route, async (_request, reply) => sendPage(reply, "'self'"));
   }
 };

@@ -157,7 +157,7 @@ export async function grantConsent(
   const granted = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(consents)
-      .set({ status: 'granted', grantedAt: now })
+      .set({ status: 'granted', grantedAt: now, grantedBy: payerId })
       .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
       .returning({ id: consents.id });
     if (!row) return false;

@@ -2,7 +2,10 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../domain/constants';
 import { isConsentAvailable } from '../../domain/consent-availability';
 import type { TConsent, TDataSharing, TPayment } from '../../domain/schemas/consent';
-import type { TCreateConsentRequest } from '../../domain/schemas/merchant-api';
+import type {
+  TCreateConsentRequest,
+  TMerchantConsentResponse,
+} from '../../domain/schemas/merchant-api';
 import { randomId } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
 import type { TEventBus } from '../events/event-bus';
@@ -221,6 +224,9 @@ export type TLoadedConsent = {
   /** The client that owns the consent, and the origins it registered for embedding. */
   clientId: string;
   embedOrigins: string[];
+  /** The signed-in payer who granted it, and when they revoked it (docs/payer-consents.md). */
+  grantedBy: string | null;
+  revokedAt: string | null;
 };
 
 /** Loads a consent with everything it asks for, whatever its state; null when unknown. */
@@ -236,6 +242,8 @@ export async function loadConsent(db: TDb, consentId: string): Promise<TLoadedCo
     consent: toConsent(row, row.merchant, row.payments, row.dataSharingItems),
     clientId: row.clientId,
     embedOrigins: row.client.allowedOrigins,
+    grantedBy: row.grantedBy,
+    revokedAt: iso(row.revokedAt),
   };
 }
 
@@ -261,4 +269,18 @@ export function readableByClient(
   if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
   if (found.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
   return found;
+}
+
+/** GET /api/v1/consents/{id}: one of the merchant's consents, whatever its state or expiry. */
+export async function readMerchantConsent(
+  db: TDb,
+  merchantId: string,
+  consentId: string,
+): Promise<TMerchantConsentResponse['consent']> {
+  const found = await loadConsent(db, consentId);
+  // Another merchant's consent reads as absent: its id tells them nothing.
+  if (!found || found.consent.counterparty.merchantId !== merchantId) {
+    throw new AppError('CONSENT_NOT_FOUND');
+  }
+  return { ...found.consent, revokedAt: found.revokedAt };
 }

@@ -311,9 +311,18 @@ export async function collectClaimed(
 ): Promise<TCollectionRow> {
   const { db, clock } = ctx;
   const [payment] = await db
-    .select({ narration: payments.narration })
+    .select({ narration: payments.narration, status: payments.status })
     .from(payments)
     .where(eq(payments.id, row.paymentId));
+  // Revoked after this collection was claimed, before any bank was asked: nothing is debited.
+  if (payment?.status === 'cancelled') {
+    const ended = await endCollection(db, row.id, {
+      status: 'cancelled',
+      failureReason: 'consent_revoked',
+      completedAt: clock.now(),
+    });
+    return ended ?? collectionById(db, row.id);
+  }
   const narration = payment?.narration ?? 'Future payment';
   const tries: TCollectionTry[] = [];
   const attempt = (
@@ -364,9 +373,15 @@ export async function collectClaimed(
       clock.now(),
     );
     if (done) return done;
-    // The payment was executed meanwhile: this debit goes back to the account.
+    // The payment was executed meanwhile, or its consent revoked while the bank was asked: this
+    // debit goes back to the account.
     await ctx.providers.payments.reverseDebit({ providerReference: outcome.providerReference });
-    return failCollection(db, row, tries, 'already_collected', clock.now());
+    const [current] = await db
+      .select({ status: payments.status })
+      .from(payments)
+      .where(eq(payments.id, row.paymentId));
+    const reason = current?.status === 'cancelled' ? 'consent_revoked' : 'already_collected';
+    return failCollection(db, row, tries, reason, clock.now());
   }
   const last = tries.at(-1);
   return failCollection(db, row, tries, last?.reason ?? 'no_linked_account', clock.now());

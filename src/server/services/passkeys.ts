@@ -143,7 +143,10 @@ export async function verifyAssertion(
      */
     embedOrigins: string[];
     /** Refusal when the signature does not hold (the sign-in or the grant wording). */
-    failure: 'AUTHENTICATION_FAILED_RETRY' | 'GRANT_SIGNATURE_INVALID';
+    failure:
+      | 'AUTHENTICATION_FAILED_RETRY'
+      | 'GRANT_SIGNATURE_INVALID'
+      | 'REVOCATION_SIGNATURE_INVALID';
   },
   now: Date = new Date(),
 ): Promise<{ passkey: TPasskeyRow }> {

@@ -32,6 +32,8 @@ export const COLLECTION_STATUSES = [
   'succeeded',
   /** Every bound account refused the debit. */
   'failed',
+  /** Never debited: the payer revoked the consent first. */
+  'cancelled',
 ] as const;
 export type TCollectionStatus = (typeof COLLECTION_STATUSES)[number];
 

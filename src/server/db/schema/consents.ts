@@ -55,32 +55,40 @@ export const apiClients = pgTable('api_clients', {
   createdAt: createdAt(),
 });
 
-export const consents = pgTable('consents', {
-  id: text('id').primaryKey(),
-  merchantId: text('merchant_id')
-    .notNull()
-    .references(() => merchants.id),
-  clientId: text('client_id')
-    .notNull()
-    .references(() => apiClients.clientId),
-  status: text('status', { enum: ['pending', 'granted', 'declined', 'failed'] })
-    .notNull()
-    .default('pending'),
-  grantedAt: timestamp('granted_at', { withTimezone: true }),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  partyImage: text('party_image'),
-  actOnBehalfOf: jsonb('act_on_behalf_of').$type<TActOnBehalfOf>(),
-  formId: text('form_id'),
-  formResponseId: text('form_response_id'),
-  formUpdateToken: text('form_update_token'),
-  formTemplateValues: jsonb('form_template_values').$type<Record<string, string>>(),
-  requiresAuth: boolean('requires_auth').notNull().default(false),
-  requiresAccount: boolean('requires_account').notNull().default(false),
-  attestDiscoveryId: text('attest_discovery_id'),
-  authAppId: text('auth_app_id'),
-  originalRequestId: text('original_request_id'),
-  createdAt: createdAt(),
-});
+export const consents = pgTable(
+  'consents',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => apiClients.clientId),
+    status: text('status', { enum: ['pending', 'granted', 'declined', 'failed', 'revoked'] })
+      .notNull()
+      .default('pending'),
+    grantedAt: timestamp('granted_at', { withTimezone: true }),
+    /** The signed-in payer who granted it (payers.id; no reference: identity.ts imports this file). */
+    grantedBy: text('granted_by'),
+    /** When its payer revoked it (status revoked). */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    partyImage: text('party_image'),
+    actOnBehalfOf: jsonb('act_on_behalf_of').$type<TActOnBehalfOf>(),
+    formId: text('form_id'),
+    formResponseId: text('form_response_id'),
+    formUpdateToken: text('form_update_token'),
+    formTemplateValues: jsonb('form_template_values').$type<Record<string, string>>(),
+    requiresAuth: boolean('requires_auth').notNull().default(false),
+    requiresAccount: boolean('requires_account').notNull().default(false),
+    attestDiscoveryId: text('attest_discovery_id'),
+    authAppId: text('auth_app_id'),
+    originalRequestId: text('original_request_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('consents_granted_by').on(t.grantedBy, t.grantedAt, t.id)],
+);
 
 /**
  * Idempotency keys of mutating calls: a retry with the same key and the same request gets the
@@ -122,7 +130,8 @@ export const payments = pgTable(
       .references(() => consents.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     type: text('type', { enum: ['immediate', 'future'] }).notNull(),
-    status: text('status', { enum: ['pending', 'executed'] })
+    /** cancelled: a future payment never collected whose consent was revoked. */
+    status: text('status', { enum: ['pending', 'executed', 'cancelled'] })
       .notNull()
       .default('pending'),
     executedAt: timestamp('executed_at', { withTimezone: true }),

@@ -82,7 +82,12 @@ export const smsOutbox = pgTable(
   (t) => [index('sms_outbox_phone').on(t.phoneNumber)],
 );
 
-export const CHALLENGE_PURPOSES = ['authentication', 'registration', 'grant'] as const;
+export const CHALLENGE_PURPOSES = [
+  'authentication',
+  'registration',
+  'grant',
+  'revocation',
+] as const;
 
 /**
  * WebAuthn challenges and grant nonces: single use (consumedAt) and short-lived. For a grant the

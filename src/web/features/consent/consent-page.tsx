@@ -29,6 +29,7 @@ import { useConsentQuery } from '../../api/consent';
 import { Button } from '../../ui/button';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
+import { ConsentRevokedScreen } from './consent-revoked-screen';
 import { ConsentHeader } from './consent-header';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
@@ -317,6 +318,8 @@ export function ConsentPage({
             }
           />
         );
+      case 'revoked':
+        return <ConsentRevokedScreen consent={shown.consent} />;
       case 'auth-prompt':
         return (
           <screens.AuthPrompt
@@ -374,7 +377,8 @@ export function ConsentPage({
     !params.embed &&
     !params.fullScreen &&
     'consent' in screen &&
-    screen.kind !== 'granted' ? (
+    screen.kind !== 'granted' &&
+    screen.kind !== 'revoked' ? (
       <Suspense fallback={null}>
         <ConsentSidePanel consent={screen.consent} clientId={params.clientId ?? ''} />
       </Suspense>

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { canonicalJson, ZAuthenticationResponse, ZGrantChallengeResponse } from './auth';
+import { ZAmountType, ZDataSharing, ZKobo, ZPayment } from './consent';
+import { ZIdentifier, ZPrintable } from './fields';
+
+/*
+ * The payer's own consents (docs/payer-consents.md): the list of what they granted, and the
+ * passkey-signed revocation of one. The server's routes and the page's fetchers parse with these.
+ */
+
+/** Consents a page of the list holds by default, and at most. */
+export const PAYER_CONSENTS_PAGE_SIZE = 20;
+export const PAYER_CONSENTS_MAX_PAGE_SIZE = 50;
+
+/** GET /api/users/consents query: a page of the list, newest grant first. */
+export const ZPayerConsentsQuery = z.object({
+  /** The nextCursor of the page before; none: the first page. */
+  cursor: ZPrintable(200).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAYER_CONSENTS_MAX_PAGE_SIZE)
+    .default(PAYER_CONSENTS_PAGE_SIZE),
+});
+export type TPayerConsentsQuery = z.infer<typeof ZPayerConsentsQuery>;
+
+/** An account the consent's future payments are collected from, first to last (masked). */
+export const ZRepaymentAccount = z.object({
+  accountId: z.string(),
+  position: z.number().int().nonnegative(),
+  bankName: z.string(),
+  /** '****1234': the only part of the number the list shows. */
+  accountNumber: z.string(),
+  accountName: z.string(),
+  logo: z.string().nullable(),
+  /** The mandate the bank holds for the debits, and its state ('active' while it may debit). */
+  mandateId: z.string(),
+  mandateState: z.string(),
+});
+export type TRepaymentAccount = z.infer<typeof ZRepaymentAccount>;
+
+/** A debit still to come: a future payment neither collected nor cancelled. */
+export const ZUpcomingDebit = z.object({
+  paymentId: z.string(),
+  amount: ZKobo,
+  amountType: ZAmountType,
+  narration: z.string(),
+  /** null: 'As needed' (the merchant asks when it is due). */
+  dueDate: z.string().nullable(),
+});
+export type TUpcomingDebit = z.infer<typeof ZUpcomingDebit>;
+
+/** One consent as its payer sees it in their list. */
+export const ZPayerConsent = z.object({
+  consentId: z.string(),
+  status: z.enum(['granted', 'revoked']),
+  grantedAt: z.string(),
+  revokedAt: z.string().nullable(),
+  merchant: z.object({ merchantId: z.string(), name: z.string(), image: z.string().nullable() }),
+  /** Every payment of the consent with its state (spec §3 Payment). */
+  payments: z.array(ZPayment),
+  repaymentAccounts: z.array(ZRepaymentAccount),
+  /** The next debits of its future payments, soonest first ('As needed' last). */
+  upcomingDebits: z.array(ZUpcomingDebit),
+  dataSharing: ZDataSharing.nullable(),
+  form: z.object({ formId: z.string(), formResponseId: z.string().nullable() }).nullable(),
+});
+export type TPayerConsent = z.infer<typeof ZPayerConsent>;
+
+/** GET /api/users/consents answer. */
+export const ZPayerConsentsResponse = z.object({
+  success: z.literal(true),
+  consents: z.array(ZPayerConsent),
+  /** Pass as ?cursor= for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type TPayerConsentsResponse = z.infer<typeof ZPayerConsentsResponse>;
+
+export const ZPayerConsentParams = z.object({ consentId: ZIdentifier });
+
+/** POST /api/users/consents/{consentId}/revocation-challenges answer: a nonce for one signature. */
+export const ZRevocationChallengeResponse = ZGrantChallengeResponse;
+export type TRevocationChallengeResponse = z.infer<typeof ZRevocationChallengeResponse>;
+
+/** POST /api/users/consents/{consentId}/revoke body: the passkey's signature of the revocation. */
+export const ZRevokeConsentRequest = z.object({
+  nonce: ZIdentifier,
+  response: ZAuthenticationResponse,
+});
+export type TRevokeConsentRequest = z.infer<typeof ZRevokeConsentRequest>;
+
+/** The revoke answer: the consent as it now stands (revoked), the same for a repeat. */
+export const ZRevokeConsentResponse = z.object({
+  success: z.literal(true),
+  consent: ZPayerConsent,
+});
+export type TRevokeConsentResponse = z.infer<typeof ZRevokeConsentResponse>;
+
+export const REVOCATION_SIGNING_TYPE = 'oya-money.consent-revocation';
+export const REVOCATION_SIGNING_VERSION = 1;
+
+/**
+ * The exact text whose SHA-256 digest the passkey signs to revoke a consent. Its type differs
+ * from a grant's (grantSigningMessage), so a grant's signature never verifies as a revocation,
+ * and it names the consent and a single-use nonce issued for revoking that consent alone.
+ */
+export function revocationSigningMessage(input: { consentId: string; nonce: string }): string {
+  return canonicalJson({
+    type: REVOCATION_SIGNING_TYPE,
+    version: REVOCATION_SIGNING_VERSION,
+    consentId: input.consentId,
+    nonce: input.nonce,
+    payload: { action: 'revoke' },
+  });
+}
