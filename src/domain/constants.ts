@@ -142,6 +142,11 @@ export const TERMINAL_BLUETOOTH_NAME_PREFIXES = [
   'watu',
   'POINT',
 ] as const;
+/**
+ * Ours (docs/terminal.md): the most one chip purchase may be, ₦10,000,000.00 in kobo; above it
+ * the terminal answers 'Transaction amount is out of range. Please use a smaller amount.'
+ */
+export const TERMINAL_MAX_AMOUNT_KOBO = 1_000_000_000;
 
 // spec §7 Card encryption
 export const CARD_ENCRYPTION_ALGORITHM = 'RSA-OAEP+AES-GCM';

@@ -252,6 +252,16 @@ export const ERROR_CATALOGUE = {
     message: 'Bluetooth characteristics not properly set up',
   },
   TERMINAL_RESET_FAILED: { status: 502, message: 'Failed to reset device' },
+  // Ours (docs/terminal.md): a reader the acquirer does not know, and a transaction reference
+  // (rrn) already used for another purchase.
+  TERMINAL_READER_UNKNOWN: {
+    status: 404,
+    message: 'This card reader is not registered. Check its serial number or use another reader.',
+  },
+  TERMINAL_RRN_REUSED: {
+    status: 409,
+    message: 'This transaction reference was already used. Please reset the device and try again.',
+  },
 
   // Payer identity: phone codes, passkeys, sessions, signed grants (not spec messages; ours,
   // docs/identity.md). Expired sign-in keys say the spec's 'Temporary key expired' (§8).

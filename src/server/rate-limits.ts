@@ -35,6 +35,8 @@ export const DEFAULT_RATE_LIMITS = {
   loginsPerAddress: { max: 60, windowMs: MINUTE },
   /** Account searches by one payer: each asks banks for an account holder's name. */
   accountSearchesPerPayer: { max: 30, windowMs: MINUTE },
+  /** Card-terminal calls from one address: each purchase is a PIN tried at the issuer. */
+  terminalCallsPerAddress: { max: 60, windowMs: MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
   merchantAuthFailuresPerAddress: { max: 20, windowMs: MINUTE },
   /** Wrong secrets for one client id: past this, wrong ones answer 429; the right one still works. */
@@ -64,6 +66,7 @@ export type TRateLimiters = {
   logins: onRequestAsyncHookHandler;
   /** After the payer guard: counts by the signed-in payer. */
   accountSearches: onRequestAsyncHookHandler;
+  terminalCalls: onRequestAsyncHookHandler;
   merchantAuth: {
     /** Before checking credentials: refuses an address past its limit of failures. */
     refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -123,6 +126,7 @@ export async function registerRateLimits(
     accountSearches: countAgainst(
       check('accountSearchesPerPayer', (request) => request.payer?.payerId ?? byAddress(request)),
     ),
+    terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
     merchantAuth: {
       async refuseBlockedAddress(request, reply) {
         const wait = exceededBy(await authFailuresByAddress(request, { increment: false }));

@@ -1,51 +1,83 @@
 import { z } from 'zod';
-import { ZKobo } from './consent';
+import { ZIdentifier } from './fields';
+
+/*
+ * The chip-card terminal's two calls (spec §7, docs/terminal.md). Field names are the
+ * processor's (snake_case). `pan`, `track2` and `pin_block` pass through to the acquirer and
+ * are never stored or logged.
+ */
+
+/** A reader's serial number, as it reports it. */
+const ZReaderSerial = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a reader serial number');
 
 /** POST /api/card-terminal/raven/fetch-keys body (spec §7) */
-export const ZTerminalFetchKeysRequest = z.object({ serial: z.string().trim().min(1) });
+export const ZTerminalFetchKeysRequest = z.object({ serial: ZReaderSerial });
 export type TTerminalFetchKeysRequest = z.infer<typeof ZTerminalFetchKeysRequest>;
+
+/** A registered reader's terminal and merchant ids (spec §7 fetch-keys `data.data`). */
+export const ZTerminalIds = z.object({ tid: z.string(), mid: z.string(), serial: z.string() });
+export type TTerminalIds = z.infer<typeof ZTerminalIds>;
 
 /** POST /api/card-terminal/raven/fetch-keys answer (spec §7): the terminal and merchant ids. */
 export const ZTerminalFetchKeysResponse = z.object({
-  status: z.boolean(),
-  data: z.object({
-    status: z.boolean(),
-    data: z.object({ tid: z.string(), mid: z.string(), serial: z.string() }),
-  }),
+  status: z.literal(true),
+  data: z.object({ status: z.literal(true), data: ZTerminalIds }),
   message: z.string(),
 });
 export type TTerminalFetchKeysResponse = z.infer<typeof ZTerminalFetchKeysResponse>;
 
 /**
- * POST /api/card-terminal/raven/chip-purchase body (spec §7). Field names are the processor's.
- * `pan` and `track2` pass through to the processor and are never stored or logged.
+ * What a card reader hands over after a chip card was read and its PIN entered (spec §7
+ * chip-purchase payload): the page sends it as it is. `amount` is in kobo; its range is the
+ * terminal's rule, checked by the server with the spec's §8 messages, so any integer passes here.
  */
-export const ZChipPurchaseRequest = z.object({
-  track2: z.string().min(1),
-  pin_block: z.string(),
+export const ZChipReaderData = z.object({
+  /** Track 2 equivalent data: card number, D or =, expiry YYMM, service code, discretionary. */
+  track2: z.string().regex(/^[0-9A-Fa-f;=?]{16,40}$/, 'must be track 2 equivalent data'),
+  /** ISO 9564 format 0 PIN block, encrypted under the reader's PIN key: 16 hex digits. */
+  pin_block: z.string().regex(/^[0-9A-Fa-f]{16}$/, 'must be 16 hexadecimal digits'),
+  /** Retrieval reference number: the reader's reference of this transaction. */
   rrn: z.string().regex(/^\d{12}$/, 'must be 12 digits'),
-  trans_datetime: z.string().min(1),
-  tid: z.string().min(1),
-  mid: z.string().min(1),
-  icc_data: z.string().min(1),
-  pan: z.string().regex(/^\d{12,19}$/),
-  serial: z.string().min(1),
+  trans_datetime: z.iso.datetime({ offset: true }),
+  tid: z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'must be a terminal id'),
+  mid: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be a merchant id'),
+  /** The chip's data: BER-TLV, hexadecimal. */
+  icc_data: z.string().regex(/^[0-9A-Fa-f]{2,2048}$/, 'must be BER-TLV hexadecimal'),
+  pan: z.string().regex(/^\d{12,19}$/, 'must be 12 to 19 digits'),
+  serial: ZReaderSerial,
+  /** YYMM, as track 2 writes it. */
   expirydate: z.string().regex(/^\d{4}$/, 'must be YYMM'),
-  amount: ZKobo.min(1),
+  amount: z.int(),
+});
+export type TChipReaderData = z.infer<typeof ZChipReaderData>;
+
+/**
+ * POST /api/card-terminal/raven/chip-purchase body: the reader's data (spec §7) and, ours, the
+ * immediate payment it pays (`paymentId`) with the consent link (`consentId`) for a payer who is
+ * not signed in, as the card calls take them. A purchase is always for one consent's payment:
+ * without it the server could not tell which merchant is paid, check the amount against what the
+ * payer consented to, or book the ledger and the payment's event (docs/terminal.md).
+ */
+export const ZChipPurchaseRequest = ZChipReaderData.extend({
+  paymentId: ZIdentifier,
+  consentId: ZIdentifier.optional(),
 });
 export type TChipPurchaseRequest = z.infer<typeof ZChipPurchaseRequest>;
 
-/** POST /api/card-terminal/raven/chip-purchase answer (spec §7); `data` is null when declined. */
+/** POST /api/card-terminal/raven/chip-purchase answer (spec §7): the acquirer approved it. */
 export const ZChipPurchaseResponse = z.object({
-  status: z.boolean(),
-  data: z
-    .object({
-      responseCode: z.string(),
-      approved: z.boolean(),
-      rrn: z.string(),
-      authCode: z.string().nullable(),
-    })
-    .nullable(),
+  status: z.literal(true),
+  data: z.object({
+    /** ISO 8583 response code: '00'. Refusals answer the catalogue's error instead. */
+    responseCode: z.literal('00'),
+    approved: z.literal(true),
+    rrn: z.string(),
+    authCode: z.string(),
+    paymentId: z.string(),
+    amount: z.number(),
+    /** First 6 and last 4 digits: all that is kept of the card. */
+    maskedPan: z.string(),
+  }),
   message: z.string(),
 });
 export type TChipPurchaseResponse = z.infer<typeof ZChipPurchaseResponse>;

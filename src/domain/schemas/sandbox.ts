@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZInstitutionCode } from './account-link';
+import { ZChipReaderData } from './card-terminal';
 import { ZKobo } from './consent';
 import { ZAccountNumber } from './user-account';
 
@@ -38,6 +39,19 @@ export const ZSandboxFixturesResponse = z.object({
       cvv: z.string(),
       pin: z.string(),
       otp: z.string(),
+      brand: z.enum(['visa', 'mastercard', 'verve']),
+      scenario: ZScenario,
+    }),
+  ),
+  /** Card readers the sandbox acquirer registered (docs/terminal.md). */
+  readers: z.array(z.object({ serial: z.string(), tid: z.string(), mid: z.string() })),
+  /** Chip cards for the sandbox reader: expiry MM/YY, the service code on their track 2. */
+  chipCards: z.array(
+    z.object({
+      number: z.string(),
+      expiry: z.string(),
+      pin: z.string(),
+      serviceCode: z.string(),
       brand: z.enum(['visa', 'mastercard', 'verve']),
       scenario: ZScenario,
     }),
@@ -99,3 +113,23 @@ export type TSandboxThreeDsResponse = z.infer<typeof ZSandboxThreeDsResponse>;
 /** POST /api/sandbox/virtual-accounts/{accountNumber}/expire answer: it expires now. */
 export const ZSandboxExpireResponse = z.object({ success: z.literal(true), expiresAt: z.string() });
 export type TSandboxExpireResponse = z.infer<typeof ZSandboxExpireResponse>;
+
+/** Faults the sandbox reader can play (spec §8): the reader busy, or the transaction timing out. */
+export const SANDBOX_READER_FAULTS = ['busy', 'timeout'] as const;
+
+/**
+ * POST /api/sandbox/terminal/read body (docs/terminal.md): insert a sandbox chip card into a
+ * registered sandbox reader for `amount` kobo and enter `pin` on it.
+ */
+export const ZSandboxTerminalReadRequest = z.strictObject({
+  serial: ZChipReaderData.shape.serial,
+  cardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12 to 19 digits'),
+  amount: z.int(),
+  pin: z.string().regex(/^\d{4,12}$/, 'must be 4 to 12 digits'),
+  faults: z.array(z.enum(SANDBOX_READER_FAULTS)).max(2).optional(),
+});
+export type TSandboxTerminalReadRequest = z.infer<typeof ZSandboxTerminalReadRequest>;
+
+/** POST /api/sandbox/terminal/read answer: what the reader hands the page (spec §7 payload). */
+export const ZSandboxTerminalReadResponse = ZChipReaderData;
+export type TSandboxTerminalReadResponse = z.infer<typeof ZSandboxTerminalReadResponse>;

@@ -9,8 +9,8 @@ import type { TAccountIntegrations } from '../../domain/schemas/user-account';
  * passes the contract suite in payments.contract.ts.
  *
  * The port grows flow by flow: card charges (PIN, OTP, 3-D Secure, the ways a charge fails),
- * refunds, one-time accounts for transfers, name enquiry, mandates and direct debits on them;
- * the card terminal joins it with the flow that uses it.
+ * refunds, one-time accounts for transfers, name enquiry, mandates and direct debits on them,
+ * and the card terminal's acquirer (reader keys, chip purchases and their reversal).
  *
  * What crosses it: card details in the clear, in memory only, for the one call that needs them
  * (never stored, never logged: the adapter keeps none of them either); amounts in integer kobo;
@@ -167,7 +167,76 @@ export type TPaymentProvider = {
     /** The name the payer's bank shows for the account, e.g. 'Tola Stores / Oya Money'. */
     accountName: string;
   }): Promise<TTransferAccount>;
+
+  /** A card reader the acquirer registered, by its serial (spec §7 fetch-keys); null if unknown. */
+  terminalFetchKeys(serial: string): Promise<TTerminalReader | null>;
+
+  /**
+   * Sends a chip purchase read by a card reader to the acquirer (spec §7 chip-purchase): the
+   * issuer checks the card's cryptogram and PIN and approves or declines. Safe to repeat for one
+   * `reference`: the answer is the same and the card is charged once.
+   */
+  terminalChipPurchase(request: TChipPurchase): Promise<TChipPurchaseOutcome>;
+
+  /** Gives an approved chip purchase back to the card, whole. Safe to repeat. */
+  terminalReverse(request: {
+    providerReference: string;
+    amount: number;
+    reference: string;
+  }): Promise<{ reversed: true }>;
 };
+
+/** A registered card reader: its terminal and merchant ids at the acquirer. */
+export type TTerminalReader = { serial: string; tid: string; mid: string };
+
+/**
+ * A chip purchase as the reader read it (docs/terminal.md), in memory for this one call: the
+ * card number, track 2 and the encrypted PIN block are never stored or logged.
+ */
+export type TChipPurchase = {
+  /** Ours, one per attempt. */
+  reference: string;
+  rrn: string;
+  transDatetime: string;
+  serial: string;
+  tid: string;
+  mid: string;
+  /** Kobo, as 9F02 holds it. */
+  amount: number;
+  pan: string;
+  track2: string;
+  /** YYMM. */
+  expiry: string;
+  /** ISO 9564 format 0, encrypted under the reader's PIN key (hex). */
+  pinBlock: string;
+  /** BER-TLV hex. */
+  iccData: string;
+};
+
+/** Why the acquirer or the issuer refused a chip purchase (ISO 8583 response codes). */
+export type TChipDeclineReason =
+  /** 51 */
+  | 'insufficient_funds'
+  /** 55 */
+  | 'incorrect_pin'
+  /** 05 (do not honour: the card, its cryptogram or the issuer refused), 14, 54 */
+  | 'declined'
+  /** 30: the message could not be read (a PIN block under another key, malformed chip data). */
+  | 'format_error'
+  /** 13: the amount disagrees with the chip's. */
+  | 'invalid_amount'
+  /** 03: the terminal is not the acquirer's, or not with this merchant id. */
+  | 'invalid_terminal';
+
+export type TChipPurchaseOutcome =
+  | { kind: 'approved'; responseCode: '00'; authCode: string; providerReference: string }
+  | {
+      kind: 'declined';
+      responseCode: string;
+      reason: TChipDeclineReason;
+      /** null when the acquirer never took the purchase (it could not read or place it). */
+      providerReference: string | null;
+    };
 
 export type TAccountDebitRequest = {
   /** Ours, one per debit: a retried call with it is answered, never debited again. */

@@ -1,10 +1,16 @@
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS } from '../sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+} from '../sandbox/fixtures';
 import { openVirtualAccount } from '../sandbox/sandbox-bank';
 import { debitSandboxAccount, reverseSandboxDebit } from '../sandbox/sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from './payments';
+import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
 
 /** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
@@ -27,8 +33,8 @@ const SANDBOX_AUTH_PARAMS: TAuthParam[] = [
 
 /**
  * The sandbox adapter of the PaymentProvider port (docs/sandbox.md): the sandbox card network
- * for cards, and the sandbox bank, whose tables live in our database, for one-time accounts and
- * direct debits.
+ * for cards, the sandbox bank, whose tables live in our database, for one-time accounts and
+ * direct debits, and the sandbox acquirer for card readers' chip purchases (docs/terminal.md).
  */
 export function sandboxPaymentProvider(parts: {
   cards: TSandboxCardNetwork;
@@ -36,8 +42,10 @@ export function sandboxPaymentProvider(parts: {
   clock: TClock;
 }): TPaymentProvider {
   const { cards, db, clock } = parts;
+  const acquirer = sandboxAcquirer({ readers: SANDBOX_READERS, cards: SANDBOX_CHIP_CARDS });
   return {
     name: 'sandbox',
+    ...acquirer,
     chargeCard: (request) => cards.chargeCard(request),
     submitCardOtp: (request) => cards.submitCardOtp(request),
     refundCard: (request) => cards.refundCard(request),

@@ -2,7 +2,13 @@
 // balances and descriptions, and only while the sandbox is the payment provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSandboxFixturesResponse } from '../../domain/schemas/sandbox';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CARDS } from '../sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+} from '../sandbox/fixtures';
 import { startPluginApp } from '../test-support-routes';
 import { sandboxFixtureRoutes } from './sandbox-fixtures';
 
@@ -13,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('GET /api/sandbox/fixtures', () => {
-  it('answers every bank, account and card of the fixtures, in the published shape', async () => {
+  it('answers every bank, account, card, card reader and chip card of the fixtures, in the published shape', async () => {
     const response = await ctx.app.inject({ url: '/api/sandbox/fixtures' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
@@ -38,6 +44,17 @@ describe('GET /api/sandbox/fixtures', () => {
         brand,
         scenario,
       })),
+      readers: SANDBOX_READERS.map(({ serial, tid, mid }) => ({ serial, tid, mid })),
+      chipCards: SANDBOX_CHIP_CARDS.map(
+        ({ number, expiry, pin, serviceCode, brand, scenario }) => ({
+          number,
+          expiry,
+          pin,
+          serviceCode,
+          brand,
+          scenario,
+        }),
+      ),
     });
   });
 

@@ -5,7 +5,13 @@ import {
   type TSandboxFixturesResponse,
 } from '../../domain/schemas/sandbox';
 import type { TRouteContext } from '../context';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CARDS } from '../sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+} from '../sandbox/fixtures';
 import { jsonAnswers } from './responses';
 
 /**
@@ -32,6 +38,15 @@ export function sandboxFixtures(): TSandboxFixturesResponse {
       cvv,
       pin,
       otp,
+      brand,
+      scenario,
+    })),
+    readers: SANDBOX_READERS.map(({ serial, tid, mid }) => ({ serial, tid, mid })),
+    chipCards: SANDBOX_CHIP_CARDS.map(({ number, expiry, pin, serviceCode, brand, scenario }) => ({
+      number,
+      expiry,
+      pin,
+      serviceCode,
       brand,
       scenario,
     })),

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { validateCardNumber } from '../../domain/card-number';
+import { serviceCodeHasChip } from '../../domain/emv/track2';
 import { isValidNuban } from '../../domain/nuban';
-import { ACCOUNT_SCENARIOS, SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CARDS } from './fixtures';
+import {
+  ACCOUNT_SCENARIOS,
+  CHIP_CARD_SCENARIOS,
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+} from './fixtures';
 
 const luhnValid = (digits: string) =>
   [...digits].reverse().reduce((sum, d, i) => {
@@ -53,5 +62,25 @@ describe('sandbox fixtures', () => {
     expect(new Set(SANDBOX_CARDS.map((card) => card.brand))).toEqual(
       new Set(['visa', 'mastercard', 'verve']),
     );
+  });
+
+  it('gives every chip card a Luhn-valid number of its own, a chip service code but for the stripe-only card, one card per scenario', () => {
+    const numbers = [...SANDBOX_CARDS, ...SANDBOX_CHIP_CARDS].map((card) => card.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    for (const card of SANDBOX_CHIP_CARDS) {
+      expect(luhnValid(card.number), card.number).toBe(true);
+      expect(validateCardNumber(card.number)).toBeNull();
+      expect(card.expiry).toMatch(/^(0[1-9]|1[0-2])\/\d{2}$/);
+      expect(serviceCodeHasChip(card.serviceCode)).toBe(card.scenario !== 'magstripe_only');
+    }
+    expect(SANDBOX_CHIP_CARDS.map((card) => card.scenario).sort()).toEqual(
+      [...CHIP_CARD_SCENARIOS].sort(),
+    );
+  });
+
+  it('registers card readers with distinct serials and terminal ids', () => {
+    expect(SANDBOX_READERS.length).toBeGreaterThan(0);
+    expect(new Set(SANDBOX_READERS.map((r) => r.serial)).size).toBe(SANDBOX_READERS.length);
+    expect(new Set(SANDBOX_READERS.map((r) => r.tid)).size).toBe(SANDBOX_READERS.length);
   });
 });

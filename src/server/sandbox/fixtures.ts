@@ -230,3 +230,74 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     description: 'The issuer never answers: the charge times out.',
   }),
 ];
+
+/** Card readers registered with the sandbox acquirer (docs/terminal.md): serial → tid, mid. */
+export type TSandboxReader = { serial: string; tid: string; mid: string };
+
+export const SANDBOX_READERS: readonly TSandboxReader[] = [
+  { serial: 'QP5SBX000001', tid: '2SBX0001', mid: '2SBXMERCHANT001' },
+  { serial: 'QP5SBX000002', tid: '2SBX0002', mid: '2SBXMERCHANT001' },
+];
+
+export const CHIP_CARD_SCENARIOS = [
+  'chip_approved',
+  'chip_insufficient_funds',
+  'chip_declined',
+  'magstripe_only',
+] as const;
+export type TChipCardScenario = (typeof CHIP_CARD_SCENARIOS)[number];
+
+/**
+ * A card for the sandbox reader (docs/terminal.md): its PIN (any other answers 55), expiry and
+ * the service code its track 2 carries: 2xx or 6xx for a chip, 1xx for the stripe-only card.
+ */
+export type TSandboxChipCard = {
+  number: string;
+  expiry: string;
+  pin: string;
+  serviceCode: string;
+  scenario: TChipCardScenario;
+  brand: TCardBrand;
+  description: string;
+};
+
+const chipCard = (fixture: Omit<TSandboxChipCard, 'brand'>): TSandboxChipCard => {
+  const brand = detectCardBrand(fixture.number);
+  if (!brand) throw new Error(`Sandbox chip card ${fixture.number} has no brand`);
+  return { ...fixture, brand };
+};
+
+export const SANDBOX_CHIP_CARDS: readonly TSandboxChipCard[] = [
+  chipCard({
+    number: '5399830000001006',
+    expiry: '11/30',
+    pin: '1234',
+    serviceCode: '221',
+    scenario: 'chip_approved',
+    description: 'Approved (00) with PIN 1234; any other PIN is declined as incorrect (55).',
+  }),
+  chipCard({
+    number: '4084080000001001',
+    expiry: '08/31',
+    pin: '1234',
+    serviceCode: '201',
+    scenario: 'chip_insufficient_funds',
+    description: 'Declined for insufficient funds (51).',
+  }),
+  chipCard({
+    number: '5060990000001006',
+    expiry: '03/30',
+    pin: '1234',
+    serviceCode: '601',
+    scenario: 'chip_declined',
+    description: 'Declined by the issuer (05).',
+  }),
+  chipCard({
+    number: '4123450000001009',
+    expiry: '05/31',
+    pin: '1234',
+    serviceCode: '101',
+    scenario: 'magstripe_only',
+    description: 'No chip: the reader asks for chip card insertion.',
+  }),
+];

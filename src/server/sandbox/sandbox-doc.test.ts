@@ -1,10 +1,10 @@
 // docs/sandbox.md shows the same test data as GET /api/sandbox/fixtures (issue 9, item 2): its
-// three tables are parsed and compared with the fixtures, so neither can change alone.
+// tables are parsed and compared with the fixtures, so neither can change alone.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxFixtures } from '../routes/sandbox-fixtures';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS } from './fixtures';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, SANDBOX_CHIP_CARDS } from './fixtures';
 
 const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/sandbox.md'), 'utf8');
 
@@ -64,8 +64,17 @@ describe('docs/sandbox.md', () => {
     );
   });
 
+  it('lists the card readers and the chip cards of the fixtures', () => {
+    expect(tableWith(['serial', 'tid', 'mid'])).toEqual(fixtures.readers);
+    expect(tableWith(['number', 'expiry', 'pin', 'serviceCode', 'brand', 'scenario'])).toEqual(
+      fixtures.chipCards,
+    );
+  });
+
   it('explains every scenario word the fixtures use', () => {
-    const scenarios = new Set([...SANDBOX_CARDS, ...SANDBOX_ACCOUNTS].map((item) => item.scenario));
+    const scenarios = new Set(
+      [...SANDBOX_CARDS, ...SANDBOX_ACCOUNTS, ...SANDBOX_CHIP_CARDS].map((item) => item.scenario),
+    );
     for (const scenario of scenarios) expect(doc).toContain(`- \`${scenario}\`: `);
   });
 });

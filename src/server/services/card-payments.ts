@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { parseExpiryDate } from '../../domain/card-expiry';
 import { STEP_TEXT_AWAITING_3DS } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
@@ -11,8 +11,10 @@ import type { TCardChargeOutcome, TCardFailureReason, TCardSummary } from '../pr
 import { AppError } from './app-error';
 import { decryptCard } from './card-encryption-keys';
 import {
+  callProvider,
   completeAttempt,
   emitPaymentEvent,
+  endStaleCharges,
   failAttempt,
   insertAttempt,
   lockPendingPayment,
@@ -33,8 +35,7 @@ import {
 
 type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 
-/** A charge at the network this long without an answer is taken for lost with its process. */
-export const STALE_CHARGE_MS = 5 * 60 * 1_000;
+export { STALE_CHARGE_MS } from './payment-records';
 
 /** A card as receipts show it: first 6, six stars, last 4. */
 export const obfuscateCard = (card: Pick<TCardSummary, 'first6' | 'last4'>) =>
@@ -241,25 +242,12 @@ async function recordOutcome(
 }
 
 /** A provider call that threw (a network fault) ends the attempt as a processing failure. */
-async function callNetwork(
+const callNetwork = (
   ctx: TCardContext,
   attempt: TAttemptRow,
   call: () => Promise<TCardChargeOutcome>,
-): Promise<TCardChargeOutcome> {
-  try {
-    return await call();
-  } catch (error) {
-    const failure = new AppError('CARD_PAYMENT_PROCESSING_FAILED');
-    await failAttempt(
-      ctx.db,
-      attempt,
-      failure,
-      `provider_error: ${(error as Error).name}`,
-      ctx.clock.now(),
-    );
-    throw failure;
-  }
-}
+): Promise<TCardChargeOutcome> =>
+  callProvider(ctx, attempt, 'CARD_PAYMENT_PROCESSING_FAILED', call);
 
 /** POST /api/payments/card (and /public), payment variant: charge a new card. */
 export async function payWithCard(
@@ -277,24 +265,7 @@ export async function payWithCard(
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
     await lockPendingPayment(tx, payable.payment.id);
-    // A charge whose process died at the network never ends by itself: past the stale age it
-    // gives way (docs/payments.md "States"), so the payment is not blocked for good.
-    await tx
-      .update(paymentAttempts)
-      .set({
-        status: 'failed',
-        stage: null,
-        failureCode: 'CARD_PAYMENT_PROCESSING_FAILED',
-        failureReason: 'stale_charge',
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(paymentAttempts.paymentId, payable.payment.id),
-          eq(paymentAttempts.stage, 'charging'),
-          lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
-        ),
-      );
+    await endStaleCharges(tx, payable.payment.id, now, 'CARD_PAYMENT_PROCESSING_FAILED');
     // A charge left waiting for an OTP or a 3-D Secure check gives way to the new card.
     await tx
       .update(paymentAttempts)

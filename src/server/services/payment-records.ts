@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { isConsentAvailable } from '../../domain/consent-availability';
+import type { TErrorCode } from '../../domain/errors';
 import type { TPaymentOrigin } from '../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../domain/schemas/payment';
 import { randomId } from '../crypto/secret-hash';
@@ -117,6 +118,38 @@ export async function lockPendingPayment(tx: TDb, paymentId: string): Promise<vo
   if (row.status === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
 }
 
+/** A charge at the network this long without an answer is taken for lost with its process. */
+export const STALE_CHARGE_MS = 5 * 60 * 1_000;
+
+/**
+ * Ends the payment's charge (by any method) whose process died at the network: it never ends by
+ * itself, so past the stale age it gives way (docs/payments.md "States") and the payment is not
+ * blocked for good. Called under the payment's lock, before a new charge is recorded.
+ */
+export async function endStaleCharges(
+  tx: TDb,
+  paymentId: string,
+  now: Date,
+  failureCode: TErrorCode,
+): Promise<void> {
+  await tx
+    .update(paymentAttempts)
+    .set({
+      status: 'failed',
+      stage: null,
+      failureCode,
+      failureReason: 'stale_charge',
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, paymentId),
+        eq(paymentAttempts.stage, 'charging'),
+        lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+      ),
+    );
+}
+
 export async function insertAttempt(
   tx: TDb,
   values: Omit<typeof paymentAttempts.$inferInsert, 'id'>,
@@ -219,6 +252,31 @@ export async function failAttempt(
       });
     }
   });
+}
+
+/**
+ * Calls the provider for an attempt under way; a call that threw (a network fault, no answer)
+ * ends the attempt failed with `failureCode`, which is thrown.
+ */
+export async function callProvider<T>(
+  ctx: { db: TDb; clock: { now(): Date } },
+  attempt: TAttemptRow,
+  failureCode: TErrorCode,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const failure = new AppError(failureCode);
+    await failAttempt(
+      ctx.db,
+      attempt,
+      failure,
+      `provider_error: ${(error as Error).name}`,
+      ctx.clock.now(),
+    );
+    throw failure;
+  }
 }
 
 const LEDGER_KIND_OF: Record<TAttemptRow['method'], TLedgerTransactionKind> = {

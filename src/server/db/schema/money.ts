@@ -203,3 +203,41 @@ export const ledgerEntries = pgTable(
     check('ledger_entries_amount_nonzero', sql`amount <> 0`),
   ],
 );
+
+/**
+ * A chip purchase from a card reader (spec §7 chip-purchase; docs/terminal.md), one per rrn: the
+ * reader's retrieval reference number names one transaction across the acquirer, so a replay
+ * books nothing twice. Kept: the reader, the amount, the masked card number (first 6 / last 4)
+ * and the acquirer's answer. Never the card number, track 2, PIN block or PIN.
+ */
+export const terminalPurchases = pgTable(
+  'terminal_purchases',
+  {
+    id: text('id').primaryKey(),
+    rrn: text('rrn').notNull(),
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => paymentAttempts.id, { onDelete: 'cascade' }),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    serial: text('serial').notNull(),
+    tid: text('tid').notNull(),
+    mid: text('mid').notNull(),
+    /** '539983******1006': what receipts show. */
+    maskedPan: text('masked_pan').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** The reader's date and time of the transaction, as it sent it. */
+    transDatetime: text('trans_datetime').notNull(),
+    /** The acquirer's ISO 8583 response code and authorisation code; null while it is asked. */
+    responseCode: text('response_code'),
+    authCode: text('auth_code'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('terminal_purchases_rrn').on(t.rrn),
+    index('terminal_purchases_payment').on(t.paymentId),
+    check('terminal_purchases_amount_positive', sql`amount > 0`),
+  ],
+);

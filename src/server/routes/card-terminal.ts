@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZChipPurchaseRequest,
+  ZChipPurchaseResponse,
+  ZTerminalFetchKeysRequest,
+  ZTerminalFetchKeysResponse,
+} from '../../domain/schemas/card-terminal';
+import type { TRouteContext } from '../context';
+import { AppError } from '../services/app-error';
+import { chipPurchaseOnce, fetchTerminalKeys } from '../services/chip-purchases';
+import { paymentAccessOf } from './payment-access';
+import { jsonAnswers } from './responses';
+
+/**
+ * The chip-card terminal's acquirer calls (spec §7 card-terminal/raven; docs/terminal.md): a
+ * registered reader's ids, and a chip purchase that pays a consent's immediate payment. A
+ * purchase is made by the signed-in payer or the holder of the consent link, as a card payment.
+ */
+export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    '/api/card-terminal/raven/fetch-keys',
+    {
+      onRequest: ctx.limits.terminalCalls,
+      schema: {
+        body: ZTerminalFetchKeysRequest,
+        response: jsonAnswers({ 200: ZTerminalFetchKeysResponse }),
+      },
+    },
+    async (request) => fetchTerminalKeys(ctx, request.body.serial),
+  );
+
+  api.post(
+    '/api/card-terminal/raven/chip-purchase',
+    {
+      onRequest: ctx.limits.terminalCalls,
+      // A body the reader garbled answers the terminal's own words (spec §8), not a field list.
+      attachValidation: true,
+      schema: {
+        body: ZChipPurchaseRequest,
+        response: jsonAnswers({ 200: ZChipPurchaseResponse }),
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) throw new AppError('TERMINAL_INVALID_FORMAT');
+      const access = await paymentAccessOf(ctx, request, request.body.consentId);
+      const answer = await chipPurchaseOnce(ctx, request.body, access);
+      return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+};
