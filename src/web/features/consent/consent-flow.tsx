@@ -154,6 +154,7 @@ export function ConsentFlow({
             clientId={clientId}
             readOnly={false}
             onComplete={() => act({ type: 'step_confirmed' })}
+            showNextStep={!showsConsentOrDecline(state)}
           />
         );
       case 'future_payments':

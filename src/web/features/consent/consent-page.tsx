@@ -119,6 +119,8 @@ export type TFormStepProps = {
   clientId: string;
   readOnly: boolean;
   onComplete(): void;
+  /** False once the flow answers the step itself ('Consent' / 'Decline' below it). */
+  showNextStep?: boolean;
 };
 
 /**

@@ -16,19 +16,28 @@ export type TFormStepProps = {
   readOnly: boolean;
   /** 'Next Step', once every section is complete and saved. */
   onComplete(): void;
+  /** False once the flow answers the step itself ('Consent' / 'Decline' below it). */
+  showNextStep?: boolean;
 };
 
 /**
  * The consent flow's Form step (spec §2): the form's title, its sections each marked complete
  * when its fields pass, the status line, and 'Next Step' only when all are complete.
  */
-export function FormStep({ consent, clientId, readOnly, onComplete }: TFormStepProps) {
+export function FormStep({
+  consent,
+  clientId,
+  readOnly,
+  onComplete,
+  showNextStep = true,
+}: TFormStepProps) {
   if (!consent.formId) return null;
   return (
     <FormView
       target={{ formId: consent.formId, consentId: consent.consentId, clientId }}
       readOnly={readOnly}
       onComplete={onComplete}
+      showNextStep={showNextStep}
     />
   );
 }
@@ -39,10 +48,17 @@ type TFormViewProps = {
   onComplete(): void;
   /** The title is the page's h1 on a page of its own, an h2 inside the consent flow. */
   titleLevel?: 1 | 2;
+  showNextStep?: boolean;
 };
 
 /** A form by formId alone (read-only) or for a consent (filled and saved as the payer goes). */
-export function FormView({ target, readOnly, onComplete, titleLevel = 2 }: TFormViewProps) {
+export function FormView({
+  target,
+  readOnly,
+  onComplete,
+  titleLevel = 2,
+  showNextStep = true,
+}: TFormViewProps) {
   const query = useFormQuery(target);
   if (query.isPending) {
     return (
@@ -73,6 +89,7 @@ export function FormView({ target, readOnly, onComplete, titleLevel = 2 }: TForm
       readOnly={locked}
       onComplete={onComplete}
       titleLevel={titleLevel}
+      showNextStep={showNextStep}
     />
   );
 }
@@ -86,6 +103,7 @@ function LoadedForm({
   readOnly,
   onComplete,
   titleLevel = 2,
+  showNextStep = true,
 }: TLoaded & TFormViewProps) {
   const Title = titleLevel === 1 ? 'h1' : 'h2';
   const saver = useFormSaver({
@@ -180,9 +198,11 @@ function LoadedForm({
         <p className={allComplete ? 'form-status done' : 'form-status'} aria-live="polite">
           {formStepStatusText(allComplete)}
         </p>
-        <Button disabled={!allComplete || finishing} onClick={() => void next()}>
-          Next Step
-        </Button>
+        {showNextStep ? (
+          <Button disabled={!allComplete || finishing} onClick={() => void next()}>
+            Next Step
+          </Button>
+        ) : null}
       </div>
     </div>
   );
