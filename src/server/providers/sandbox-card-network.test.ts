@@ -3,7 +3,15 @@ import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
 import { openTestDatabase } from '../test-support';
 import { sandboxPaymentProvider } from './sandbox-provider';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+  type TAccountScenario,
+} from '../sandbox/fixtures';
+import { readSandboxCard } from '../sandbox/sandbox-reader';
+import { withIccValue } from '../test-support-terminal';
 import { paymentProviderContract } from './payments.contract';
 import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
 
@@ -58,6 +66,32 @@ paymentProviderContract('sandbox network', async () => {
       if (!answer) throw new Error('The sandbox did not know its own challenge');
       return answer;
     },
+    reader: SANDBOX_READERS[0]!,
+    chipPurchaseFor: (scenario, amount, pin) => {
+      const card = SANDBOX_CHIP_CARDS.find((c) => c.scenario === scenario);
+      if (!card) throw new Error(`No sandbox chip card for ${scenario}`);
+      const read = readSandboxCard({
+        reader: SANDBOX_READERS[0]!,
+        card,
+        amount,
+        pin: pin ?? card.pin,
+        now: new Date(),
+      });
+      return {
+        rrn: read.rrn,
+        transDatetime: read.trans_datetime,
+        serial: read.serial,
+        tid: read.tid,
+        mid: read.mid,
+        amount: read.amount,
+        pan: read.pan,
+        track2: read.track2,
+        expiry: read.expirydate,
+        pinBlock: read.pin_block,
+        iccData: read.icc_data,
+      };
+    },
+    tamper: withIccValue,
   };
 });
 
