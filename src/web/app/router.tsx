@@ -19,6 +19,13 @@ const GrantSigningSandboxPage = lazy(() =>
   })),
 );
 
+// The signed-in payer's own consents (docs/payer-consents.md).
+const PayerConsentsRoute = lazy(() =>
+  import('./routes/payer-consents-route').then((module) => ({
+    default: module.PayerConsentsRoute,
+  })),
+);
+
 // A form on its own page (docs/forms.md): by formId alone in public mode, or one consent's.
 const FormPage = lazy(() =>
   import('../features/form/form-page').then((module) => ({ default: module.FormPage })),
@@ -44,6 +51,11 @@ export function AppRoutes() {
             <FormPage formId={formId} />
           </Suspense>
         )}
+      </Route>
+      <Route path="/consents">
+        <Suspense>
+          <PayerConsentsRoute />
+        </Suspense>
       </Route>
       <Route path="/login">
         <Suspense>

@@ -5,7 +5,12 @@ import {
   type TGrantPayload,
   type TSignedGrant,
 } from '../../../domain/schemas/auth';
+import {
+  revocationSigningMessage,
+  type TRevokeConsentRequest,
+} from '../../../domain/schemas/payer-consents';
 import { authApi } from '../../api/auth';
+import { payerConsentsApi } from '../../api/payer-consents';
 
 const base64url = (bytes: ArrayBuffer) =>
   btoa(String.fromCharCode(...new Uint8Array(bytes)))
@@ -13,10 +18,12 @@ const base64url = (bytes: ArrayBuffer) =>
     .replace(/\//g, '_')
     .replace(/=+$/, '');
 
+const sha256 = async (text: string) =>
+  base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
 /** SHA-256 of the canonical grant message: the challenge the passkey signs. */
 export async function grantDigest(input: Pick<TSignedGrant, 'consentId' | 'nonce' | 'payload'>) {
-  const message = new TextEncoder().encode(grantSigningMessage(input));
-  return base64url(await crypto.subtle.digest('SHA-256', message));
+  return sha256(grantSigningMessage(input));
 }
 
 /**
@@ -30,4 +37,15 @@ export async function signGrant(consentId: string, payload: TGrantPayload): Prom
   const challenge = await grantDigest({ consentId, nonce, payload });
   const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
   return { consentId, nonce, payload, response: ZAuthenticationResponse.parse(response) };
+}
+
+/**
+ * A revocation signed by the payer's passkey (docs/payer-consents.md): a nonce issued for
+ * revoking this consent, and the passkey's signature of the revocation message bound to it.
+ */
+export async function signRevocation(consentId: string): Promise<TRevokeConsentRequest> {
+  const { nonce, options } = await payerConsentsApi.revocationChallenge(consentId);
+  const challenge = await sha256(revocationSigningMessage({ consentId, nonce }));
+  const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
+  return { nonce, response: ZAuthenticationResponse.parse(response) };
 }

@@ -1,0 +1,12 @@
+import { useSession } from '../../features/auth/use-session';
+import { PayerConsentsPage } from '../../features/payer-consents/payer-consents-page';
+
+// The passkey's part loads when the payer first revokes, not with the list.
+const signRevocation = (consentId: string) =>
+  import('../../features/auth/sign-grant').then((module) => module.signRevocation(consentId));
+
+/** /consents: the payer's consents (features/payer-consents), given the session and the passkey. */
+export function PayerConsentsRoute() {
+  const { signedIn } = useSession();
+  return <PayerConsentsPage signedIn={signedIn} signRevocation={signRevocation} />;
+}

@@ -1,0 +1,163 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { dataSharingChips } from '../../../domain/data-sharing';
+import { formatNaira } from '../../../domain/money';
+import { canRevoke, payerConsentSummary } from '../../../domain/payer-consents';
+import { dueDateLabel } from '../../../domain/payment-date';
+import type { TPayerConsent } from '../../../domain/schemas/payer-consents';
+import { formatDateTime } from '../../ui/format-date';
+import { MerchantLogo } from '../../ui/merchant-logo';
+import { RevokeDialog } from './revoke-dialog';
+
+type TItemProps = {
+  consent: TPayerConsent;
+  /** Signs the revocation with the passkey and sends it; rejects with what the payer reads. */
+  revoke(consent: TPayerConsent): Promise<void>;
+};
+
+/** One consent of the payer's list: whom, what was granted, from which accounts, and Revoke. */
+export function PayerConsentItem({ consent, revoke }: TItemProps) {
+  const titleId = useId();
+  const [confirming, setConfirming] = useState(false);
+  // Revoked from this page: the sentence saying what happened takes the focus the dialog had.
+  const [justRevoked, setJustRevoked] = useState(false);
+  const revokeButton = useRef<HTMLButtonElement>(null);
+  const revokedNote = useRef<HTMLParagraphElement>(null);
+  // Once the dialog is gone (a modal dialog makes the rest of the page inert while it is open),
+  // focus goes back to Revoke, or to the sentence that replaced it.
+  const dialogWasOpen = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      dialogWasOpen.current = true;
+      return;
+    }
+    if (!dialogWasOpen.current) return;
+    dialogWasOpen.current = false;
+    (justRevoked ? revokedNote.current : revokeButton.current)?.focus();
+  }, [confirming, justRevoked]);
+  const summary = payerConsentSummary(consent);
+  const chips = dataSharingChips(consent.dataSharing);
+  const accounts = consent.repaymentAccounts;
+  const merchant = consent.merchant.name;
+  return (
+    <li className="payer-consent">
+      <article aria-labelledby={titleId}>
+        <header className="payer-consent-head">
+          <MerchantLogo name={merchant} image={consent.merchant.image} />
+          <div className="payer-consent-title">
+            <h2 id={titleId}>{merchant}</h2>
+            <p className="muted">Granted on {formatDateTime(consent.grantedAt)}</p>
+          </div>
+          <span className={`status-badge ${consent.status}`}>{summary.statusLabel}</span>
+        </header>
+        <dl className="payer-consent-facts">
+          {summary.amountPaid ? (
+            <>
+              <dt>Amount paid</dt>
+              <dd className="amount">{summary.amountPaid}</dd>
+            </>
+          ) : null}
+          {summary.futurePayments ? (
+            <>
+              <dt>Future payments</dt>
+              <dd>{summary.futurePayments}</dd>
+            </>
+          ) : null}
+          {summary.nextDebit ? (
+            <>
+              <dt>Next debit</dt>
+              <dd>{summary.nextDebit}</dd>
+            </>
+          ) : null}
+          {accounts.length > 0 ? (
+            <>
+              <dt>{accounts.length === 1 ? 'Repayment account' : 'Repayment accounts'}</dt>
+              <dd>
+                <ul className="plain-list">
+                  {accounts.map((account) => (
+                    <li key={account.accountId}>
+                      {account.bankName} {account.accountNumber}
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          ) : null}
+          {consent.form ? (
+            <>
+              <dt>Form</dt>
+              <dd>Completed</dd>
+            </>
+          ) : null}
+          {consent.revokedAt ? (
+            <>
+              <dt>Revoked on</dt>
+              <dd>{formatDateTime(consent.revokedAt)}</dd>
+            </>
+          ) : null}
+          {summary.cancelled ? (
+            <>
+              <dt>Cancelled by revoking</dt>
+              <dd>{summary.cancelled}</dd>
+            </>
+          ) : null}
+        </dl>
+        {consent.upcomingDebits.length > 0 ? (
+          <section aria-label={`Upcoming debits for ${merchant}`}>
+            <h3 className="section-title">Upcoming debits</h3>
+            <ul className="list">
+              {consent.upcomingDebits.map((debit) => (
+                <li key={debit.paymentId}>
+                  <span className="upcoming-debit">
+                    <span className="amount">{formatNaira(debit.amount)}</span>
+                    <span className="secondary-text">{debit.narration}</span>
+                  </span>
+                  <span className="due-date">{dueDateLabel(debit.dueDate)}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {chips.length > 0 ? (
+          <section aria-label={`Data shared with ${merchant}`}>
+            <h3 className="section-title">Data shared</h3>
+            <ul className="chips">
+              {chips.map((chip) => (
+                <li key={chip.category} className="chip">
+                  {chip.label}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {justRevoked ? (
+          <p className="revoked-note" role="status" tabIndex={-1} ref={revokedNote}>
+            Revoked. Future payments to {merchant} have stopped and {merchant} has been told.
+          </p>
+        ) : null}
+        {canRevoke(consent) ? (
+          <div className="actions">
+            <button
+              type="button"
+              className="button secondary revoke"
+              ref={revokeButton}
+              onClick={() => setConfirming(true)}
+            >
+              Revoke<span className="visually-hidden"> consent to {merchant}</span>
+            </button>
+          </div>
+        ) : null}
+        {confirming ? (
+          <RevokeDialog
+            consent={consent}
+            onRevoke={async () => {
+              await revoke(consent);
+              setConfirming(false);
+              setJustRevoked(true);
+            }}
+            onClose={() => setConfirming(false)}
+          />
+        ) : null}
+      </article>
+    </li>
+  );
+}

@@ -1,0 +1,127 @@
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type {
+  TPayerConsent,
+  TPayerConsentsResponse,
+  TRevokeConsentRequest,
+} from '../../../domain/schemas/payer-consents';
+import { ApiError } from '../../api/api-error';
+import {
+  payerConsentsApi,
+  payerConsentsQueryKey,
+  usePayerConsentsQuery,
+} from '../../api/payer-consents';
+import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
+import { PayerConsentItem } from './payer-consent-item';
+import './payer-consents.css';
+
+type TPayerConsentsPageProps = {
+  signedIn: boolean;
+  /** The passkey's signature of a revocation (the auth feature's, handed in by the app). */
+  signRevocation(consentId: string): Promise<TRevokeConsentRequest>;
+};
+
+const SIGN_IN_HREF = `/login?returnTo=${encodeURIComponent('/consents')}`;
+
+/** Why a revocation did not happen, in words for the payer. */
+function revocationFailure(failure: unknown): Error {
+  if (failure instanceof ApiError) return failure;
+  // WebAuthn's refusal (the payer closed the prompt, or it timed out).
+  if (failure instanceof Error && failure.name === 'NotAllowedError') {
+    return new Error('Your passkey did not approve the revocation. Nothing was changed.');
+  }
+  return new Error('The consent could not be revoked. Please try again.');
+}
+
+/**
+ * /consents (docs/payer-consents.md): the signed-in payer's consents, newest first, each with
+ * what it granted and, while it is active, Revoke. Signed out, a way to sign in and come back.
+ */
+export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPageProps) {
+  const query = usePayerConsentsQuery(signedIn);
+  const queryClient = useQueryClient();
+
+  const revoke = useCallback(
+    async (consent: TPayerConsent) => {
+      let revoked: TPayerConsent;
+      try {
+        const signed = await signRevocation(consent.consentId);
+        revoked = (await payerConsentsApi.revoke(consent.consentId, signed)).consent;
+      } catch (failure) {
+        throw revocationFailure(failure);
+      }
+      queryClient.setQueryData<InfiniteData<TPayerConsentsResponse>>(
+        payerConsentsQueryKey,
+        (data) =>
+          data && {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              consents: page.consents.map((c) => (c.consentId === revoked.consentId ? revoked : c)),
+            })),
+          },
+      );
+    },
+    [queryClient, signRevocation],
+  );
+
+  const consents = query.data?.pages.flatMap((page) => page.consents) ?? [];
+
+  return (
+    <div className="page">
+      <main className="card payer-consents" aria-labelledby="payer-consents-title">
+        <div className="card-body">
+          <h1 id="payer-consents-title">Your consents</h1>
+          {!signedIn ? (
+            <div className="payer-consents-state">
+              <p>Sign in to see the consents you have granted, and to revoke them.</p>
+              <a className="button primary" href={SIGN_IN_HREF}>
+                Sign In
+              </a>
+            </div>
+          ) : query.isPending ? (
+            <div className="payer-consents-state" role="status">
+              <Spinner />
+              <p>Loading your consents...</p>
+            </div>
+          ) : query.isError ? (
+            <div className="payer-consents-state">
+              <p className="form-error" role="alert">
+                Your consents could not be loaded. {query.error.message}
+              </p>
+              <Button onClick={() => void query.refetch()}>Try Again</Button>
+            </div>
+          ) : consents.length === 0 ? (
+            <div className="payer-consents-state">
+              <p>You have not granted any consents yet.</p>
+              <p className="muted">
+                When you grant a merchant a consent, it appears here, and you can revoke it.
+              </p>
+            </div>
+          ) : (
+            <>
+              <p className="muted">
+                What you have allowed merchants to do. Revoke a consent to stop its future payments.
+              </p>
+              <ul className="payer-consent-list">
+                {consents.map((consent) => (
+                  <PayerConsentItem key={consent.consentId} consent={consent} revoke={revoke} />
+                ))}
+              </ul>
+              {query.hasNextPage ? (
+                <Button
+                  variant="secondary"
+                  disabled={query.isFetchingNextPage}
+                  onClick={() => void query.fetchNextPage()}
+                >
+                  {query.isFetchingNextPage ? 'Loading...' : 'Show more'}
+                </Button>
+              ) : null}
+            </>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}
