@@ -77,7 +77,7 @@ describe('payerConsentSummary', () => {
       amountPaid: '₦2,500.00',
       futurePayments: '2 payments totalling ₦10,000.50',
       nextDebit: '₦5,000.00 on 1 Feb 2031',
-      cancelledCount: 0,
+      cancelled: null,
     });
   });
 
@@ -103,7 +103,7 @@ describe('payerConsentSummary', () => {
       statusLabel: 'Revoked',
       futurePayments: '3 payments totalling ₦3,000.00',
       nextDebit: null,
-      cancelledCount: 2,
+      cancelled: '2 payments',
     });
   });
 

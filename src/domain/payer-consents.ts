@@ -55,8 +55,8 @@ export type TPayerConsentSummary = {
   futurePayments: string | null;
   /** '₦… on 5 Feb 2031' (or '₦… as needed'): the next debit; null when nothing more is owed. */
   nextDebit: string | null;
-  /** How many future payments the revocation cancelled (revoked consents only). */
-  cancelledCount: number;
+  /** 'N payment(s)': the future payments the revocation cancelled; null when it cancelled none. */
+  cancelled: string | null;
 };
 
 /** 'on 5 Feb 2031', or 'as needed' for a payment the merchant collects when it asks. */
@@ -72,6 +72,7 @@ export function payerConsentSummary(
   const future = consent.payments.filter((p) => p.type === 'future');
   const total = future.reduce((sum, p) => sum + p.amount, 0);
   const next = consent.status === 'granted' ? consent.upcomingDebits[0] : undefined;
+  const cancelledCount = future.filter((p) => p.status === 'cancelled').length;
   return {
     statusLabel: consent.status === 'granted' ? 'Active' : 'Revoked',
     amountPaid: paid ? formatNaira(paid.amount) : null,
@@ -80,7 +81,7 @@ export function payerConsentSummary(
         ? `${countNoun(future.length, 'payment')} totalling ${formatNaira(total)}`
         : null,
     nextDebit: next ? `${formatNaira(next.amount)} ${whenDue(next.dueDate)}` : null,
-    cancelledCount: future.filter((p) => p.status === 'cancelled').length,
+    cancelled: cancelledCount > 0 ? countNoun(cancelledCount, 'payment') : null,
   };
 }
 
