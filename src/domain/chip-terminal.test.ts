@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CHIP_TERMINAL_INITIAL,
+  chipReaderTransports,
   chipTerminalReducer,
+  sandboxReaderOutcome,
   terminalErrorMessage,
   type TChipTerminalAction,
   type TChipTerminalState,
@@ -114,6 +116,12 @@ describe('chipTerminalReducer transitions', () => {
       { type: 'magnetic_card_swiped' },
       { transaction: 'failed', error: 'Please use chip card insertion' },
     ],
+    [
+      'refuses a stripe-only card found once read, at the PIN',
+      'pinEntry',
+      { type: 'magnetic_card_swiped' },
+      { transaction: 'failed', error: 'Please use chip card insertion' },
+    ],
     ['asks for the PIN', 'cardDetected', { type: 'pin_requested' }, { transaction: 'pin_entry' }],
     [
       'goes online after the PIN',
@@ -138,6 +146,24 @@ describe('chipTerminalReducer transitions', () => {
       'online',
       { type: 'transaction_declined' },
       { transaction: 'failed', error: 'Transaction declined by card or issuer' },
+    ],
+    [
+      "fails a declined purchase with the acquirer's reason",
+      'online',
+      {
+        type: 'transaction_declined',
+        message: 'Transaction declined by card or issuer: Insufficient funds',
+      },
+      {
+        transaction: 'failed',
+        error: 'Transaction declined by card or issuer: Insufficient funds',
+      },
+    ],
+    [
+      'fails a purchase the server could not make',
+      'online',
+      { type: 'online_failed', message: 'Transaction timed out' },
+      { transaction: 'failed', error: 'Transaction timed out' },
     ],
     [
       'fails a card declined before going online',
@@ -206,6 +232,8 @@ describe('chipTerminalReducer transitions', () => {
     ['connecting while connected', 'idle', { type: 'connect_requested' }],
     ['a reset without a reader', 'disconnected', { type: 'transaction_reset' }],
     ['an SDK load after it failed', 'sdkUnavailable', { type: 'sdk_loaded' }],
+    ['a server failure before going online', 'pinEntry', { type: 'online_failed', message: 'x' }],
+    ['a swipe with no transaction', 'idle', { type: 'magnetic_card_swiped' }],
   ])('ignores %s', (_, route, action) => {
     const before = stateAt(route);
     expect(chipTerminalReducer(before, action)).toBe(before);
@@ -247,6 +275,11 @@ const ACTIONS: TChipTerminalAction[] = [
   { type: 'online_processing_started' },
   { type: 'transaction_approved' },
   { type: 'transaction_declined' },
+  {
+    type: 'transaction_declined',
+    message: 'Transaction declined by card or issuer: Incorrect PIN',
+  },
+  { type: 'online_failed', message: 'Transaction timed out' },
   { type: 'device_error', code: 'TIMEOUT' },
   { type: 'device_error', code: 'DEVICE_RESET' },
   { type: 'transaction_reset' },
@@ -270,5 +303,46 @@ describe('chipTerminalReducer properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('chipReaderTransports', () => {
+  it.each([
+    [{ sandbox: false, webBluetooth: false }, []],
+    [{ sandbox: true, webBluetooth: false }, ['sandbox']],
+    [{ sandbox: false, webBluetooth: true }, ['bluetooth']],
+    [{ sandbox: true, webBluetooth: true }, ['bluetooth', 'sandbox']],
+  ])('%j offers %j', (env, transports) => {
+    expect(chipReaderTransports(env)).toEqual(transports);
+  });
+});
+
+describe('sandboxReaderOutcome', () => {
+  it.each([
+    ['TERMINAL_CHIP_REQUIRED', 'Please use chip card insertion'],
+    ['TERMINAL_BUSY', 'Device is busy, please wait'],
+    ['TERMINAL_TIMEOUT', 'Transaction timed out'],
+    [
+      'TERMINAL_INVALID_PARAMETERS',
+      'Invalid transaction parameters. Please try again with a different amount or reset the device.',
+    ],
+    [
+      'TERMINAL_AMOUNT_OUT_OF_RANGE',
+      'Transaction amount is out of range. Please use a smaller amount.',
+    ],
+    [
+      'TERMINAL_INVALID_FORMAT',
+      'Invalid transaction format. Please reset the device and try again.',
+    ],
+    ['TERMINAL_READER_UNKNOWN', 'Device error: TERMINAL_READER_UNKNOWN'],
+  ])('%s reads as the reader would say it: %s', (code, message) => {
+    const outcome = sandboxReaderOutcome(code);
+    const state = chipTerminalReducer(
+      stateAt('pinEntry'),
+      outcome.event === 'magnetic_card'
+        ? { type: 'magnetic_card_swiped' }
+        : { type: 'device_error', code: outcome.code },
+    );
+    expect(state).toMatchObject({ transaction: 'failed', error: message });
   });
 });

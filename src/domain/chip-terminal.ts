@@ -52,7 +52,10 @@ export type TChipTerminalAction =
   | { type: 'pin_requested' }
   | { type: 'online_processing_started' }
   | { type: 'transaction_approved' }
-  | { type: 'transaction_declined' }
+  /** The card or issuer said no; `message` is the acquirer's reason when it gave one. */
+  | { type: 'transaction_declined'; message?: string }
+  /** The purchase could not be made (the server's terminal message, or the network's). */
+  | { type: 'online_failed'; message: string }
   /** An error code reported by the reader SDK, e.g. 'TIMEOUT' or 'DEVICE_RESET'. */
   | { type: 'device_error'; code: string }
   /** 'Reset Transaction', or 'Reset Device' once the reader accepted the reset. */
@@ -163,7 +166,8 @@ export function chipTerminalReducer(
     case 'card_inserted':
       return move(state, ['waiting_for_card'], 'card_detected');
     case 'magnetic_card_swiped':
-      return state.transaction === 'waiting_for_card'
+      // A reader may tell a stripe-only card from its service code only once it read it.
+      return ['waiting_for_card', 'card_detected', 'pin_entry'].includes(state.transaction)
         ? failTransaction(state, ERROR_CATALOGUE.TERMINAL_CHIP_REQUIRED.message)
         : state;
     case 'pin_requested':
@@ -174,7 +178,11 @@ export function chipTerminalReducer(
       return move(state, ['online_processing'], 'completed');
     case 'transaction_declined':
       return ['card_detected', 'pin_entry', 'online_processing'].includes(state.transaction)
-        ? failTransaction(state, ERROR_CATALOGUE.TERMINAL_DECLINED.message)
+        ? failTransaction(state, action.message ?? ERROR_CATALOGUE.TERMINAL_DECLINED.message)
+        : state;
+    case 'online_failed':
+      return state.transaction === 'online_processing'
+        ? failTransaction(state, action.message)
         : state;
     case 'device_error': {
       const message = terminalErrorMessage(action.code);
@@ -199,5 +207,50 @@ export function chipTerminalReducer(
       const unhandled: never = action;
       throw new Error(`Unhandled chip-terminal action ${JSON.stringify(unhandled)}`);
     }
+  }
+}
+
+/** How the page reaches a reader: a Bluetooth reader, or the sandbox's twin of one. */
+export type TChipReaderTransport = 'bluetooth' | 'sandbox';
+
+/**
+ * The readers the page can offer (ours, docs/terminal.md): a Bluetooth reader where the browser
+ * has Web Bluetooth, the sandbox reader while the sandbox network is on. 'Chip Card Terminal' is
+ * offered on the Immediate Payment step (spec §2) only when at least one is there: without
+ * either, the payer could not get past 'Connect Card Reader'.
+ */
+export function chipReaderTransports(env: {
+  sandbox: boolean;
+  webBluetooth: boolean;
+}): TChipReaderTransport[] {
+  const transports: TChipReaderTransport[] = [];
+  if (env.webBluetooth) transports.push('bluetooth');
+  if (env.sandbox) transports.push('sandbox');
+  return transports;
+}
+
+/** What a reader reports for the sandbox reader's refusals (docs/terminal.md "The sandbox reader"). */
+export type TSandboxReaderOutcome = { event: 'magnetic_card' } | { event: 'error'; code: string };
+
+/**
+ * The sandbox reader answers the catalogue's codes; a real reader reports SDK error names and a
+ * swiped card. This maps one to the other, so both transports tell the modal the same things.
+ */
+export function sandboxReaderOutcome(code: string): TSandboxReaderOutcome {
+  switch (code) {
+    case 'TERMINAL_CHIP_REQUIRED':
+      return { event: 'magnetic_card' };
+    case 'TERMINAL_BUSY':
+      return { event: 'error', code: 'DEVICE_BUSY' };
+    case 'TERMINAL_TIMEOUT':
+      return { event: 'error', code: 'TIMEOUT' };
+    case 'TERMINAL_INVALID_PARAMETERS':
+      return { event: 'error', code: 'INPUT_INVALID' };
+    case 'TERMINAL_AMOUNT_OUT_OF_RANGE':
+      return { event: 'error', code: 'AMOUNT_OUT_OF_LIMIT' };
+    case 'TERMINAL_INVALID_FORMAT':
+      return { event: 'error', code: 'INPUT_INVALID_FORMAT' };
+    default:
+      return { event: 'error', code };
   }
 }
