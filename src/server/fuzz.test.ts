@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
+import { SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
 import {
   describeFailure,
   discoverAuth,
@@ -52,7 +53,28 @@ beforeAll(async () => {
   fuzz = await startFuzzApp(WEB_DIR);
   fixtures = await makeFixtures(fuzz);
   Object.assign(fixtures.hints, await formHints(fuzz, fixtures.merchant.authorization));
+  Object.assign(fixtures.hints, await terminalHints(fuzz));
 }, 60_000);
+
+/**
+ * What the sandbox reader reads from a chip card, so the card-terminal routes are fuzzed past
+ * their schema into the chip data, track 2 and reader checks: each field is one a reader sends.
+ */
+async function terminalHints(app: TFuzzApp): Promise<Record<string, string>> {
+  const [reader] = SANDBOX_READERS;
+  const card = SANDBOX_CHIP_CARDS.find((c) => c.scenario === 'chip_approved');
+  if (!reader || !card) throw new Error('fuzz fixtures: no sandbox reader or chip card');
+  const read = await app.app.inject({
+    method: 'POST',
+    url: '/api/sandbox/terminal/read',
+    payload: { serial: reader.serial, cardNumber: card.number, amount: 250_000, pin: card.pin },
+  });
+  if (read.statusCode !== 200) throw new Error(`fuzz fixtures: sandbox read ${read.body}`);
+  const fields = Object.entries(read.json<Record<string, unknown>>()).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return { ...Object.fromEntries(fields), cardNumber: card.number, pin: card.pin };
+}
 
 /**
  * A form of the fixture merchant, a consent asking for it and a saved section, so the form

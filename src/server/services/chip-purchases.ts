@@ -100,14 +100,12 @@ function readEmv<T>(read: () => T): T {
 }
 
 /**
- * The reader's data checked against itself, the reader and the payment (docs/terminal.md
- * "Checks"), in the order a terminal would refuse it. Answers the chip data and the card's
- * summary.
+ * The reader's data checked against itself and the reader (docs/terminal.md "Checks"), in the
+ * order a terminal would refuse it. Answers the chip data and the card's summary.
  */
 function checkReaderData(
   body: TChipPurchaseRequest,
   reader: TTerminalReader | null,
-  paymentAmount: number,
 ): { icc: TIccData; card: TChipCardSummary } {
   const icc = readEmv(() => readIccData(body.icc_data));
   const track = readEmv(() => parseTrack2(body.track2));
@@ -124,8 +122,7 @@ function checkReaderData(
   if (
     icc.amount !== body.amount ||
     icc.currencyCode !== TERMINAL_CURRENCY_CODE ||
-    icc.transactionType !== transactionType ||
-    body.amount !== paymentAmount
+    icc.transactionType !== transactionType
   ) {
     throw new AppError('TERMINAL_INVALID_PARAMETERS');
   }
@@ -167,9 +164,10 @@ async function purchase(
   access: TPaymentAccess,
 ): Promise<TChipPurchaseResponse> {
   const { db, clock, providers } = ctx;
-  const payable = await loadPayable(db, body.paymentId, access, clock.now());
   const reader = await providers.payments.terminalFetchKeys(body.serial);
-  const { card } = checkReaderData(body, reader, payable.payment.amount);
+  const { card } = checkReaderData(body, reader);
+  const payable = await loadPayable(db, body.paymentId, access, clock.now());
+  if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
   const maskedPan = obfuscateCard(card);
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
