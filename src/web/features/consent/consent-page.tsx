@@ -66,9 +66,9 @@ export type TPayNowScreenProps = {
   flow?: {
     grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
     otherWays: ReactNode;
-    /** Inside a step of the flow, whose header replaces the screen's; alone, the screen's own. */
     /** A saved account is chosen ('OneTap'): the flow's grant debits it, not this screen. */
     savedAccountChosen: boolean;
+    /** Inside a step of the flow, whose header replaces the screen's; alone, the screen's own. */
     inSteps: boolean;
   };
   /** The prompts after a payment (spec §2, §4): screens of the auth and linking features. */
