@@ -118,6 +118,12 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       header: false,
     },
     {
+      name: 'a declined consent says so, signed in or not, and offers no step to grant',
+      input: { load: loaded({ ...pending, status: 'declined' }), signedIn: true },
+      screen: 'declined',
+      header: false,
+    },
+    {
       name: 'a pending consent with nothing in the way shows its summary and the header',
       input: { load: loaded(pending) },
       screen: 'pending-summary',

@@ -28,6 +28,8 @@ export type TConsentScreen =
   | { kind: 'granted'; consent: TConsent }
   /** Granted, then revoked by its payer: nothing more is collected (docs/payer-consents.md). */
   | { kind: 'revoked'; consent: TConsent }
+  /** Declined by its payer ('Decline', spec §4): there is nothing left to grant. */
+  | { kind: 'declined'; consent: TConsent }
   /** The consent needs a signed-in payer first (spec §6, §2 Auth prompt). */
   | { kind: 'auth-prompt'; consent: TConsent; productName: string }
   /** Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts). */
@@ -71,6 +73,7 @@ function chooseScreen({
   const { consent } = load;
   if (consent.status === 'granted') return { kind: 'granted', consent };
   if (consent.status === 'revoked') return { kind: 'revoked', consent };
+  if (consent.status === 'declined') return { kind: 'declined', consent };
   if (shouldShowAuthPrompt({ consent, signedIn, isPublic: params.isPublic })) {
     // The prompt names the product ('uses {product} to authenticate users'): it waits for it.
     return productName ? { kind: 'auth-prompt', consent, productName } : { kind: 'loading' };

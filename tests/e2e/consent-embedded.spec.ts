@@ -123,5 +123,10 @@ test.describe('embedded in a merchant page', () => {
     expect(((await read.json()) as { consent: { status: string } }).consent.status).toBe(
       'declined',
     );
+    // The frame reads the consent again: declined, with nothing left to grant.
+    await expect(frame.getByRole('heading', { name: 'Consent Declined' })).toBeVisible();
+    await expect(frame.getByText('Consent was rejected by user')).toBeVisible();
+    await snap(page, testInfo, 'embedded-declined');
+    await expectNoViolations(page);
   });
 });

@@ -30,6 +30,7 @@ import { Button } from '../../ui/button';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
 import { ConsentRevokedScreen } from './consent-revoked-screen';
+import { StatusScreen } from './status-screen';
 import { ConsentHeader } from './consent-header';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
@@ -336,6 +337,12 @@ export function ConsentPage({
           <screens.PayNow
             consent={shown.consent}
             payment={shown.payment}
+      case 'declined':
+        return (
+          <StatusScreen tone="danger" title="Consent Declined">
+            <p>{ERROR_CATALOGUE.CONSENT_REJECTED.message}</p>
+          </StatusScreen>
+        );
             clientId={params.clientId ?? ''}
             signedIn={signedIn}
             signGrant={screens.signGrant}
@@ -380,7 +387,8 @@ export function ConsentPage({
     !params.fullScreen &&
     'consent' in screen &&
     screen.kind !== 'granted' &&
-    screen.kind !== 'revoked' ? (
+    screen.kind !== 'revoked' &&
+    screen.kind !== 'declined' ? (
       <Suspense fallback={null}>
         <ConsentSidePanel consent={screen.consent} clientId={params.clientId ?? ''} />
       </Suspense>
