@@ -96,8 +96,8 @@ export function encodeReaderFrame(message: TReaderCommand | TReaderMessage): Uin
 }
 
 /** The frame cut into the writes the page makes, each at most READER_CHUNK_BYTES. */
-export function chunkReaderFrame(frame: Uint8Array): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
+export function chunkReaderFrame(frame: Uint8Array): Uint8Array<ArrayBuffer>[] {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   for (let at = 0; at < frame.length; at += READER_CHUNK_BYTES) {
     chunks.push(frame.slice(at, at + READER_CHUNK_BYTES));
   }

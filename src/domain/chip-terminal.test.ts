@@ -5,6 +5,10 @@ import {
   chipReaderTransports,
   chipTerminalReducer,
   sandboxReaderOutcome,
+  TERMINAL_CONNECTION_LABELS,
+  TERMINAL_TRANSACTION_LABELS,
+  terminalBadge,
+  terminalControls,
   terminalErrorMessage,
   type TChipTerminalAction,
   type TChipTerminalState,
@@ -344,5 +348,59 @@ describe('sandboxReaderOutcome', () => {
         : { type: 'device_error', code: outcome.code },
     );
     expect(state).toMatchObject({ transaction: 'failed', error: message });
+  });
+});
+
+describe('the modal read from the state', () => {
+  it.each<[TRoute, string, string]>([
+    ['sdkLoading', 'Starting', 'busy'],
+    ['sdkUnavailable', 'Failed', 'failed'],
+    ['disconnected', 'Not connected', 'neutral'],
+    ['idle', 'Ready', 'ready'],
+    ['pinEntry', 'In progress', 'busy'],
+    ['completed', 'Approved', 'done'],
+    ['failed', 'Failed', 'failed'],
+  ])('%s shows the badge %s', (route, text, tone) => {
+    expect(terminalBadge(stateAt(route))).toEqual({ text, tone });
+  });
+
+  it('says Loading SDK... on the connect button until the reader driver is there', () => {
+    expect(terminalControls(stateAt('sdkLoading'))).toMatchObject({
+      connectLabel: 'Loading SDK...',
+      connect: false,
+      start: false,
+    });
+    expect(terminalControls(stateAt('disconnected'))).toMatchObject({
+      connectLabel: 'Connect Card Reader',
+      connect: true,
+      start: true,
+      resetDevice: false,
+      disconnect: false,
+    });
+  });
+
+  it('offers the resets and Disconnect on a connected reader, not while it is online', () => {
+    expect(terminalControls(stateAt('idle'))).toMatchObject({
+      connect: false,
+      start: true,
+      resetTransaction: false,
+      resetDevice: true,
+      disconnect: true,
+    });
+    expect(terminalControls(stateAt('online'))).toMatchObject({
+      start: false,
+      resetTransaction: true,
+      resetDevice: false,
+      disconnect: false,
+    });
+    expect(terminalControls(stateAt('failed'))).toMatchObject({
+      start: false,
+      resetTransaction: true,
+    });
+  });
+
+  it('labels every connection and transaction state', () => {
+    expect(TERMINAL_CONNECTION_LABELS[stateAt('idle').connection]).toBe('Connected');
+    expect(TERMINAL_TRANSACTION_LABELS[stateAt('pinEntry').transaction]).toBe('PIN entry');
   });
 });

@@ -254,3 +254,68 @@ export function sandboxReaderOutcome(code: string): TSandboxReaderOutcome {
       return { event: 'error', code };
   }
 }
+
+/** 'Connection' in the terminal modal (spec §2). */
+export const TERMINAL_CONNECTION_LABELS: Readonly<Record<TTerminalConnection, string>> = {
+  sdk_loading: 'Loading SDK',
+  sdk_unavailable: 'SDK unavailable',
+  disconnected: 'Disconnected',
+  connecting: 'Connecting',
+  connected: 'Connected',
+};
+
+/** 'Transaction state' in the terminal modal (spec §2, §4 chip terminal states). */
+export const TERMINAL_TRANSACTION_LABELS: Readonly<Record<TTerminalTransaction, string>> = {
+  idle: 'Idle',
+  waiting_for_card: 'Waiting for card',
+  card_detected: 'Card detected',
+  pin_entry: 'PIN entry',
+  online_processing: 'Online processing',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/** What the payer does next, in a line under the state; null when there is nothing to do. */
+export const TERMINAL_INSTRUCTIONS: Readonly<Record<TTerminalTransaction, string | null>> = {
+  idle: null,
+  waiting_for_card: 'Insert the chip card into the reader.',
+  card_detected: 'Reading the card...',
+  pin_entry: 'Enter the card PIN on the reader.',
+  online_processing: 'Processing payment...',
+  completed: 'Payment approved. You can remove the card.',
+  failed: null,
+};
+
+/** The modal's status badge: one word for where the terminal stands. */
+export function terminalBadge(state: TChipTerminalState): {
+  text: string;
+  tone: 'neutral' | 'ready' | 'busy' | 'done' | 'failed';
+} {
+  if (state.transaction === 'completed') return { text: 'Approved', tone: 'done' };
+  if (state.transaction === 'failed' || state.connection === 'sdk_unavailable') {
+    return { text: 'Failed', tone: 'failed' };
+  }
+  if (ACTIVE.has(state.transaction)) return { text: 'In progress', tone: 'busy' };
+  if (state.connection === 'connected') return { text: 'Ready', tone: 'ready' };
+  if (state.connection === 'connecting' || state.connection === 'sdk_loading') {
+    return { text: 'Starting', tone: 'busy' };
+  }
+  return { text: 'Not connected', tone: 'neutral' };
+}
+
+/**
+ * Which of the modal's buttons (spec §2) can be pressed. 'Start Chip Card Transaction' stays
+ * pressable without a reader so that pressing it says 'Not connected to device' (spec §5, §8).
+ */
+export function terminalControls(state: TChipTerminalState) {
+  const connected = state.connection === 'connected';
+  const sdkReady = state.connection !== 'sdk_loading' && state.connection !== 'sdk_unavailable';
+  return {
+    connectLabel: state.connection === 'sdk_loading' ? 'Loading SDK...' : 'Connect Card Reader',
+    connect: state.connection === 'disconnected',
+    start: sdkReady && state.connection !== 'connecting' && state.transaction === 'idle',
+    resetTransaction: connected && state.transaction !== 'idle',
+    resetDevice: connected && state.transaction !== 'online_processing',
+    disconnect: connected && state.transaction !== 'online_processing',
+  };
+}

@@ -38,6 +38,11 @@ export const consentScreens: TConsentScreens = {
   FormStep: lazy(() =>
     import('../features/form/form-step').then((module) => ({ default: module.FormStep })),
   ),
+  ChipTerminal: lazy(() =>
+    import('../features/terminal/chip-terminal-modal').then((module) => ({
+      default: module.ChipTerminalModal,
+    })),
+  ),
   signGrant: (consentId, payload) =>
     import('../features/auth/sign-grant').then((module) => module.signGrant(consentId, payload)),
 };

@@ -65,6 +65,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           SaveCardPrompt: () => <p>Save Your Card</p>,
           LinkAccountPanel: () => <p>Link Account</p>,
           FormStep: () => <p>Form</p>,
+          ChipTerminal: () => <p>Chip Card Terminal</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
         }}
         postToParent={postToParent}

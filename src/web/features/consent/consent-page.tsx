@@ -83,6 +83,17 @@ export type TPayNowPrompts = {
   /** The auth prompt, for 'Sign In to Save Account' and 'Sign In & Save Card'. */
   SignIn: ComponentType<{ onAuthenticated(): void }>;
   LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
+  /** The Chip Card Terminal modal (spec §2), the terminal feature's: a payment method's screen. */
+  ChipTerminal: ComponentType<TChipTerminalProps>;
+};
+
+/** What the Chip Card Terminal modal is given; the terminal feature owns it. */
+export type TChipTerminalProps = {
+  paymentId: string;
+  amount: number;
+  payer: { signedIn: boolean; consentId: string; clientId: string };
+  transports: readonly ('bluetooth' | 'sandbox')[];
+  onClose(): void;
 };
 
 /** What the account-linking panel is given when a prompt opens it; linking owns it. */
@@ -139,6 +150,8 @@ export type TConsentScreens = {
   LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
   /** The Form step (the form feature's). */
   FormStep: ComponentType<TFormStepProps>;
+  /** The Chip Card Terminal modal (the terminal feature's), loaded when the payer picks it. */
+  ChipTerminal: ComponentType<TChipTerminalProps>;
   signGrant: TPayNowScreenProps['signGrant'];
 };
 
@@ -272,8 +285,9 @@ export function ConsentPage({
       SaveCardPrompt: screens.SaveCardPrompt,
       SignIn: PromptSignIn,
       LinkAccountPanel: screens.LinkAccountPanel,
+      ChipTerminal: screens.ChipTerminal,
     }),
-    [screens.SaveCardPrompt, screens.LinkAccountPanel],
+    [screens.SaveCardPrompt, screens.LinkAccountPanel, screens.ChipTerminal],
   );
 
   const view = consentPageView({ params, load: consentLoad(query), signedIn, productName });

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import {
+  Suspense,
   useCallback,
   useEffect,
   useReducer,
@@ -8,6 +9,7 @@ import {
   type ComponentType,
   type ReactNode,
 } from 'react';
+import { chipReaderTransports, type TChipReaderTransport } from '../../../domain/chip-terminal';
 import {
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
   STEP_TEXT_AWAITING_TRANSFER,
@@ -29,6 +31,7 @@ import type { TConsent, TPayment } from '../../../domain/schemas/consent';
 import type { TGrantRequest } from '../../../domain/schemas/consent-api';
 import type { TTransferDetails } from '../../../domain/schemas/payment';
 import { ApiError } from '../../api/api-error';
+import { useSandboxFixtures } from '../../api/card-terminal';
 import { paymentsApi } from '../../api/payments';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
@@ -83,6 +86,14 @@ export type TPayNowPrompts = {
   LinkAccountPanel: ComponentType<{
     origin: { accountNumber: string; institutionCode: string } | null;
     forceCardFlow: boolean;
+    onClose(): void;
+  }>;
+  /** The Chip Card Terminal modal (spec §2), the terminal feature's, loaded when picked. */
+  ChipTerminal: ComponentType<{
+    paymentId: string;
+    amount: number;
+    payer: { signedIn: boolean; consentId: string; clientId: string };
+    transports: readonly TChipReaderTransport[];
     onClose(): void;
   }>;
 };
@@ -141,6 +152,14 @@ export function PayNowScreen({
   const [promptSettled, setPromptSettled] = useState(false);
   // The prompt's own screen: the auth prompt, or the account-linking panel.
   const [promptStep, setPromptStep] = useState<'ask' | 'sign_in' | 'link'>('ask');
+  // 'Chip Card Terminal' (spec §2): offered where a reader can be reached (chip-terminal.ts).
+  const sandbox = useSandboxFixtures();
+  const readerTransports = chipReaderTransports({
+    sandbox: Boolean(sandbox.data),
+    webBluetooth: 'bluetooth' in navigator,
+  });
+  const [terminalOpen, setTerminalOpen] = useState(false);
+  const terminalButton = useRef<HTMLButtonElement>(null);
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there.
   const { consentId } = consent;
@@ -180,7 +199,9 @@ export function PayNowScreen({
       if (event.payerCard) setPayerCard(event.payerCard);
       if (event.status === 'completed') {
         setOrigin((known) => ({
-          method: event.paymentType === 'card' ? 'card' : 'transfer',
+          // A chip card read by the terminal is a card payment (docs/terminal.md).
+          method:
+            event.paymentType === 'card' || event.paymentType === 'chip_card' ? 'card' : 'transfer',
           payerBank: event.payerBank ?? null,
           shouldPromptBankAccountLinking: event.shouldPromptBankAccountLinking === true,
           shouldPromptCardLinking:
@@ -406,7 +427,46 @@ export function PayNowScreen({
             <span className="method-name">Pay with Card</span>
             <span className="secondary-text">Credit or debit card</span>
           </button>
+          {readerTransports.length > 0 ? (
+            <button
+              ref={terminalButton}
+              type="button"
+              className="method"
+              aria-haspopup="dialog"
+              onClick={() => {
+                dispatch({ type: 'retry' });
+                // Its answers are a card's: the stream's steps are the modal's to show.
+                setMethod('card');
+                setTerminalOpen(true);
+              }}
+            >
+              <span className="method-name">Chip Card Terminal</span>
+              <span className="secondary-text">Bluetooth EMV reader</span>
+            </button>
+          ) : null}
         </div>
+      ) : null}
+
+      {terminalOpen && status.phase !== 'completed' ? (
+        <Suspense
+          fallback={
+            <p className="loading-line" role="status">
+              <Spinner small /> Opening the terminal...
+            </p>
+          }
+        >
+          <prompts.ChipTerminal
+            paymentId={payment.paymentId}
+            amount={payment.amount}
+            payer={payer}
+            transports={readerTransports}
+            onClose={() => {
+              setTerminalOpen(false);
+              // Back to the method that opened it, when it is still there (not once paid).
+              setTimeout(() => terminalButton.current?.focus(), 0);
+            }}
+          />
+        </Suspense>
       ) : null}
 
       {view === 'transfer' ? (

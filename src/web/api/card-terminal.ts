@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  ZChipPurchaseResponse,
+  ZTerminalFetchKeysResponse,
+  type TChipPurchaseRequest,
+} from '../../domain/schemas/card-terminal';
+import {
+  ZSandboxFixturesResponse,
+  ZSandboxTerminalReadResponse,
+  type TSandboxTerminalReadRequest,
+} from '../../domain/schemas/sandbox';
+import { ApiError } from './api-error';
+import { apiFetch } from './http';
+
+/** The chip-card terminal's calls (spec §7, docs/terminal.md), typed by the domain schemas. */
+export const cardTerminalApi = {
+  /** The reader's terminal and merchant ids, by the serial it reports. */
+  fetchKeys: (serial: string) =>
+    apiFetch('/api/card-terminal/raven/fetch-keys', {
+      method: 'POST',
+      body: { serial },
+      schema: ZTerminalFetchKeysResponse,
+    }),
+  /** The reader's data for the consent's immediate payment; refusals throw ApiError. */
+  chipPurchase: (body: TChipPurchaseRequest) =>
+    apiFetch('/api/card-terminal/raven/chip-purchase', {
+      method: 'POST',
+      body,
+      schema: ZChipPurchaseResponse,
+    }),
+  /** The sandbox reader: what a reader would hand over for a test card and PIN. */
+  sandboxRead: (body: TSandboxTerminalReadRequest) =>
+    apiFetch('/api/sandbox/terminal/read', {
+      method: 'POST',
+      body,
+      schema: ZSandboxTerminalReadResponse,
+    }),
+};
+
+/**
+ * The sandbox network's published fixtures, or null when the sandbox is off (its routes answer
+ * 404 then): whether the sandbox reader exists, and its readers and chip test cards.
+ */
+export function useSandboxFixtures() {
+  return useQuery({
+    queryKey: ['sandbox-fixtures'],
+    queryFn: async ({ signal }) => {
+      try {
+        return await apiFetch('/api/sandbox/fixtures', {
+          schema: ZSandboxFixturesResponse,
+          signal,
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+}
