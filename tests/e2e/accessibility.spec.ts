@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import { consentPath, createConsent, embedHostUrl } from './merchant';
+import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
 
 // axe-core on every screen, at both viewports of the suite (390 px and 1280 px): WCAG 2.x A and
 // AA rules and axe's best practices. A screen joins this list when it is built.
@@ -101,6 +101,17 @@ test.describe('accessibility (axe)', () => {
     await expectNoViolations(page);
     await page.getByRole('button', { name: 'Create an account' }).click();
     await expect(page.getByLabel('Phone number')).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test('the sandbox network page: cards, chip cards, accounts, banks and readers', async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/sandbox');
+    await expect(page.getByRole('heading', { name: 'Sandbox network' })).toBeVisible();
+    await expect(page.getByRole('table', { name: /Chip cards for the card reader/ })).toBeVisible();
+    await expect(page.getByRole('table', { name: /Card readers/ })).toBeVisible();
+    await snap(page, testInfo, 'sandbox-network');
     await expectNoViolations(page);
   });
 

@@ -5,7 +5,12 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatCardNumberInput } from '../../domain/card-number';
 import { formatNaira } from '../../domain/money';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS } from '../sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+} from '../sandbox/fixtures';
 import { startPluginApp } from '../test-support-routes';
 import { sandboxPageRoutes } from './sandbox-pages';
 
@@ -96,7 +101,13 @@ describe('GET /sandbox', () => {
       expect(page.body).toContain(card.description);
     }
     for (const account of SANDBOX_ACCOUNTS) expect(page.body).toContain(account.accountNumber);
-    expect(page.body.match(/<caption>/g)).toHaveLength(3);
+    // The card reader's chip cards (with their PINs) and the registered readers.
+    for (const card of SANDBOX_CHIP_CARDS) {
+      expect(page.body).toContain(formatCardNumberInput(card.number));
+      expect(page.body).toContain(card.description);
+    }
+    for (const reader of SANDBOX_READERS) expect(page.body).toContain(reader.serial);
+    expect(page.body.match(/<caption>/g)).toHaveLength(5);
 
     const { document } = new JSDOM(page.body).window;
     const transfer = document.querySelector('form#transfer');

@@ -8,7 +8,13 @@ import type { TRouteContext } from '../context';
 import type { TCardSummary } from '../providers/payments';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { bankName } from '../sandbox/bank-directory';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CARDS } from '../sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_READERS,
+} from '../sandbox/fixtures';
 import { AppError } from '../services/app-error';
 import { escapeHtml, htmlPage, type THtmlPage } from './html-page';
 import { SANDBOX_CHALLENGE_SCRIPT, SANDBOX_HOME_SCRIPT } from './sandbox-page-scripts';
@@ -128,6 +134,34 @@ function cardsTable(): string {
   });
 }
 
+function chipCardsTable(): string {
+  return table({
+    id: 'chip-cards',
+    caption: 'Chip cards for the card reader',
+    about:
+      "Pay with 'Chip Card Terminal': choose the sandbox reader, insert one of these cards and enter its PIN on the reader.",
+    headers: ['Card number', 'Brand', 'Expiry', 'PIN', 'Scenario', 'What happens'],
+    rows: SANDBOX_CHIP_CARDS.map((card) => [
+      num(formatCardNumberInput(card.number)),
+      escapeHtml(CARD_BRAND_NAMES[card.brand]),
+      num(card.expiry),
+      num(card.pin),
+      code(card.scenario),
+      escapeHtml(card.description),
+    ]),
+  });
+}
+
+function readersTable(): string {
+  return table({
+    id: 'readers',
+    caption: 'Card readers',
+    about: 'Readers registered with the sandbox acquirer (docs/terminal.md).',
+    headers: ['Serial', 'Terminal ID', 'Merchant ID'],
+    rows: SANDBOX_READERS.map((reader) => [num(reader.serial), num(reader.tid), num(reader.mid)]),
+  });
+}
+
 function accountsTable(): string {
   return table({
     id: 'accounts',
@@ -226,20 +260,24 @@ function homeBody(config: TConfig): string {
 <p class="note">A simulated bank and card network for trying ${escapeHtml(config.productName)} by hand. Nothing here moves real money: these banks, accounts and cards exist only in this sandbox, and each one takes the same path every time.</p>
 <nav aria-label="On this page"><ul>
 <li><a href="#cards">Test cards</a></li>
+<li><a href="#chip-cards">Chip cards for the card reader</a></li>
 <li><a href="#transfer">Send a transfer</a></li>
 <li><a href="#expire">Expire a one-time account</a></li>
 <li><a href="#accounts">Test accounts</a></li>
 <li><a href="#banks">Banks</a></li>
+<li><a href="#readers">Card readers</a></li>
 ${messagesLink}
 <li><a href="/api/sandbox/fixtures">The same data as JSON</a></li>
 </ul></nav>
 <div class="block">${cardsTable()}</div>
+<div class="block">${chipCardsTable()}</div>
 <div class="block forms">
 ${transfer}
 ${expire}
 </div>
 <div class="block">${accountsTable()}</div>
-<div class="block">${banksTable()}</div>`;
+<div class="block">${banksTable()}</div>
+<div class="block">${readersTable()}</div>`;
 }
 
 function challengeBody(reference: string, charge: { amount: number; card: TCardSummary }) {
