@@ -337,6 +337,12 @@ export function ConsentPage({
         );
       case 'revoked':
         return <ConsentRevokedScreen consent={shown.consent} />;
+      case 'declined':
+        return (
+          <StatusScreen tone="danger" title="Consent Declined">
+            <p>{ERROR_CATALOGUE.CONSENT_REJECTED.message}</p>
+          </StatusScreen>
+        );
       case 'auth-prompt':
         return (
           <screens.AuthPrompt
@@ -351,12 +357,6 @@ export function ConsentPage({
           <screens.PayNow
             consent={shown.consent}
             payment={shown.payment}
-      case 'declined':
-        return (
-          <StatusScreen tone="danger" title="Consent Declined">
-            <p>{ERROR_CATALOGUE.CONSENT_REJECTED.message}</p>
-          </StatusScreen>
-        );
             clientId={params.clientId ?? ''}
             signedIn={signedIn}
             signGrant={screens.signGrant}
