@@ -144,9 +144,7 @@ export async function verifyAssertion(
     embedOrigins: string[];
     /** Refusal when the signature does not hold (the sign-in or the grant wording). */
     failure:
-      | 'AUTHENTICATION_FAILED_RETRY'
-      | 'GRANT_SIGNATURE_INVALID'
-      | 'REVOCATION_SIGNATURE_INVALID';
+      'AUTHENTICATION_FAILED_RETRY' | 'GRANT_SIGNATURE_INVALID' | 'REVOCATION_SIGNATURE_INVALID';
   },
   now: Date = new Date(),
 ): Promise<{ passkey: TPasskeyRow }> {
