@@ -397,6 +397,12 @@ describe('the modal read from the state', () => {
       start: false,
       resetTransaction: true,
     });
+    expect(terminalControls(stateAt('completed'))).toMatchObject({
+      start: false,
+      resetTransaction: false,
+      resetDevice: false,
+      disconnect: true,
+    });
   });
 
   it('labels every connection and transaction state', () => {

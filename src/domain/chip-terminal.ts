@@ -314,8 +314,9 @@ export function terminalControls(state: TChipTerminalState) {
     connectLabel: state.connection === 'sdk_loading' ? 'Loading SDK...' : 'Connect Card Reader',
     connect: state.connection === 'disconnected',
     start: sdkReady && state.connection !== 'connecting' && state.transaction === 'idle',
-    resetTransaction: connected && state.transaction !== 'idle',
-    resetDevice: connected && state.transaction !== 'online_processing',
+    // Once approved the payment is paid: nothing is left to reset on this page.
+    resetTransaction: connected && !['idle', 'completed'].includes(state.transaction),
+    resetDevice: connected && !['online_processing', 'completed'].includes(state.transaction),
     disconnect: connected && state.transaction !== 'online_processing',
   };
 }

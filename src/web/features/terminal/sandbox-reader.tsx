@@ -13,6 +13,9 @@ import { ReaderConnectError, readerEvents, type TReaderPort } from './reader-por
 
 type TChipCard = TSandboxFixturesResponse['chipCards'][number];
 
+/** How long the sandbox reader takes to read a chip before asking for the PIN. */
+const CHIP_READ_MS = 1_000;
+
 const FAULT_LABELS: Record<(typeof SANDBOX_READER_FAULTS)[number], string> = {
   busy: 'Reader is busy',
   timeout: 'PIN entry times out',
@@ -79,7 +82,7 @@ export function sandboxReader(fixtures: TSandboxFixturesResponse): TReaderPort {
     if (transaction === 'waiting_for_card') {
       return (
         <fieldset className="sandbox-reader">
-          <legend>Sandbox reader: insert a test card</legend>
+          <legend>Sandbox reader</legend>
           <label htmlFor={cardId}>Chip test card</label>
           <select id={cardId} value={cardNumber} onChange={(e) => setCardNumber(e.target.value)}>
             {fixtures.chipCards.map((card) => (
@@ -106,7 +109,8 @@ export function sandboxReader(fixtures: TSandboxFixturesResponse): TReaderPort {
             variant="secondary"
             onClick={() => {
               events.emit({ type: 'card_inserted' });
-              events.emit({ type: 'pin_entry' });
+              // A reader reads the chip before it asks for the PIN.
+              setTimeout(() => events.emit({ type: 'pin_entry' }), CHIP_READ_MS);
             }}
           >
             Insert Card

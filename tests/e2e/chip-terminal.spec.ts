@@ -1,0 +1,489 @@
+import { chromium, expect, test, type CDPSession, type Locator, type Page } from '@playwright/test';
+import {
+  READER_GATT,
+  createReaderFrameDecoder,
+  doTradeCommand,
+} from '../../src/domain/chip-reader-protocol';
+import { SANDBOX_CHIP_CARDS } from '../../src/server/sandbox/fixtures';
+import { expectNoViolations } from './axe';
+import { consentPath, createConsent, snap } from './merchant';
+
+// The Chip Card Terminal (issue 14), in real Chromium against the real server: every path of
+// the sandbox reader (the server's twin of a reader, and its sandbox acquirer), and the Web
+// Bluetooth transport against a peripheral emulated by Chromium's BluetoothEmulation domain.
+
+const payment = { type: 'immediate', amount: 250_000, narration: 'Order #2207 chip purchase' };
+type TScenario = (typeof SANDBOX_CHIP_CARDS)[number]['scenario'];
+
+function chipCard(scenario: TScenario) {
+  const found = SANDBOX_CHIP_CARDS.find((c) => c.scenario === scenario);
+  if (!found) throw new Error(`No chip card for ${scenario}`);
+  return found;
+}
+
+const terminal = (page: Page) => page.getByRole('dialog', { name: 'Chip Card Terminal' });
+const fact = (dialog: Locator, name: string) =>
+  dialog.locator('div', { has: dialog.page().locator('dt', { hasText: name }) }).locator('dd');
+
+/** A fresh payment-only consent, its Immediate Payment step, and the terminal opened. */
+async function openTerminal(page: Page) {
+  const consentId = await createConsent(page.request, { payments: [payment] });
+  await page.goto(consentPath(consentId));
+  await page.getByRole('button', { name: /Chip Card Terminal/ }).click();
+  const dialog = terminal(page);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Connect Card Reader' })).toBeEnabled();
+  return dialog;
+}
+
+async function connectSandboxReader(dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+  await expect(fact(dialog, 'Connection')).toHaveText('Connected');
+}
+
+/** Starts a trade, inserts the card with the faults asked, and types the PIN on the keypad. */
+async function insertAndPay(
+  dialog: Locator,
+  scenario: TScenario,
+  options: { pin?: string; faults?: readonly ('Reader is busy' | 'PIN entry times out')[] } = {},
+) {
+  const card = chipCard(scenario);
+  await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
+  await expect(fact(dialog, 'Transaction state')).toHaveText('Waiting for card');
+  await dialog.getByLabel('Chip test card').selectOption(card.number);
+  for (const fault of options.faults ?? []) await dialog.getByLabel(fault).check();
+  await dialog.getByRole('button', { name: 'Insert Card' }).click();
+  await expect(fact(dialog, 'Transaction state')).toHaveText('PIN entry');
+  for (const digit of options.pin ?? card.pin) {
+    await dialog.getByRole('button', { name: digit, exact: true }).click();
+  }
+  await dialog.getByRole('button', { name: 'Enter', exact: true }).click();
+}
+
+test.describe('chip card terminal: the sandbox reader', () => {
+  test('approved: the chip purchase pays the payment and the consent is granted', async ({
+    page,
+  }, testInfo) => {
+    // Screenshots and axe passes of every state, the 3 s completion delay and the grant.
+    test.slow();
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(message.text()));
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    const method = page.getByRole('button', { name: /Chip Card Terminal/ });
+    await expect(method).toContainText('Bluetooth EMV reader');
+    await method.click();
+    const dialog = terminal(page);
+    await expect(dialog.getByRole('button', { name: 'Connect Card Reader' })).toBeEnabled();
+    await expect(dialog.getByRole('heading', { name: 'Chip Card Terminal' })).toBeVisible();
+    await expect(fact(dialog, 'Amount')).toHaveText('₦2,500.00');
+    await expect(fact(dialog, 'Connection')).toHaveText('Disconnected');
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Idle');
+    await expect(dialog.getByText('Not connected', { exact: true })).toBeVisible();
+    // Focus moved into the modal.
+    expect(await dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    await snap(page, testInfo, 'terminal-disconnected');
+    await expectNoViolations(page);
+
+    // spec §5: no transaction without a connected reader.
+    await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Not connected to device');
+    await snap(page, testInfo, 'terminal-not-connected');
+
+    await connectSandboxReader(dialog);
+    await expect(dialog.getByText('Ready', { exact: true })).toBeVisible();
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    await snap(page, testInfo, 'terminal-connected');
+    await expectNoViolations(page);
+
+    const card = chipCard('chip_approved');
+    await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Waiting for card');
+    await expect(dialog.getByRole('status')).toHaveText('Insert the chip card into the reader.');
+    await snap(page, testInfo, 'terminal-waiting-for-card');
+    await expectNoViolations(page);
+    await dialog.getByLabel('Chip test card').selectOption(card.number);
+    await dialog.getByRole('button', { name: 'Insert Card' }).click();
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Card detected');
+    await snap(page, testInfo, 'terminal-card-detected');
+    await expect(fact(dialog, 'Transaction state')).toHaveText('PIN entry');
+    for (const digit of card.pin) {
+      await dialog.getByRole('button', { name: digit, exact: true }).click();
+    }
+    await expect(dialog.getByLabel('4 PIN digits entered')).toHaveText('••••');
+    await snap(page, testInfo, 'terminal-pin-entry');
+    await expectNoViolations(page);
+
+    // The purchase is held a moment on its way, so its state can be seen (not answered here).
+    await page.route('**/api/card-terminal/raven/chip-purchase', async (route) => {
+      await new Promise((done) => setTimeout(done, 1_500));
+      await route.continue();
+    });
+    await dialog.getByRole('button', { name: 'Enter', exact: true }).click();
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Online processing');
+    await snap(page, testInfo, 'terminal-online-processing');
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Completed');
+    await expect(dialog.getByText('Approved', { exact: true })).toBeVisible();
+    // The payment's stream completes it like a card payment: behind the modal, for the 3 s
+    // before the grant (spec §9), the processing view says so with the masked card.
+    await expect(page.getByText('✓ Payment Successful')).toBeVisible();
+    await expect(page.getByText(/539983\*+1006/)).toBeVisible();
+    await snap(page, testInfo, 'terminal-completed');
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 15_000,
+    });
+    for (const line of logged) {
+      expect(line).not.toContain(card.number);
+    }
+  });
+
+  for (const [name, scenario, options, message] of [
+    [
+      'insufficient funds',
+      'chip_insufficient_funds',
+      {},
+      'Transaction declined by card or issuer: Insufficient funds',
+    ],
+    ['declined by the issuer', 'chip_declined', {}, 'Transaction declined by card or issuer'],
+    ['a magnetic-stripe-only card', 'magstripe_only', {}, 'Please use chip card insertion'],
+    [
+      'a busy reader',
+      'chip_approved',
+      { faults: ['Reader is busy'] },
+      'Device is busy, please wait',
+    ],
+    [
+      'a PIN entry that times out',
+      'chip_approved',
+      { faults: ['PIN entry times out'] },
+      'Transaction timed out',
+    ],
+  ] as const) {
+    test(`${name}: '${message}'`, async ({ page }, testInfo) => {
+      const dialog = await openTerminal(page);
+      await connectSandboxReader(dialog);
+      await insertAndPay(dialog, scenario, options);
+      await expect(dialog.getByRole('alert')).toHaveText(message);
+      await expect(fact(dialog, 'Transaction state')).toHaveText('Failed');
+      await expect(dialog.getByText('Failed', { exact: true }).first()).toBeVisible();
+      if (scenario === 'chip_insufficient_funds') {
+        await snap(page, testInfo, 'terminal-failed');
+        await expectNoViolations(page);
+      }
+      // The payment is not paid: the step still asks for it.
+      await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
+    });
+  }
+
+  test('wrong PIN: declined, then Reset Transaction and the right PIN pays', async ({ page }) => {
+    test.slow();
+    const dialog = await openTerminal(page);
+    await connectSandboxReader(dialog);
+    await insertAndPay(dialog, 'chip_approved', { pin: '0000' });
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Transaction declined by card or issuer: Incorrect PIN',
+    );
+    await dialog.getByRole('button', { name: 'Reset Transaction' }).click();
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Idle');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    // A new read, a new rrn: the second purchase is approved.
+    await insertAndPay(dialog, 'chip_approved');
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Completed');
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 15_000,
+    });
+  });
+
+  test('Reset Device: the DEVICE_RESET it reports is expected, not a failure; Disconnect; Escape gives focus back', async ({
+    page,
+  }) => {
+    const dialog = await openTerminal(page);
+    await connectSandboxReader(dialog);
+    await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Waiting for card');
+    await dialog.getByRole('button', { name: 'Reset Device' }).click();
+    await expect(fact(dialog, 'Transaction state')).toHaveText('Idle');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    await expect(dialog.getByText('Ready', { exact: true })).toBeVisible();
+
+    await dialog.getByRole('button', { name: 'Disconnect' }).click();
+    await expect(fact(dialog, 'Connection')).toHaveText('Disconnected');
+    await expect(dialog.getByRole('button', { name: 'Connect Card Reader' })).toBeEnabled();
+
+    // Tab stays inside the modal.
+    for (let i = 0; i < 8; i += 1) {
+      await page.keyboard.press('Tab');
+      const inside = await dialog.evaluate((node) => node.contains(document.activeElement));
+      const onPage = await page.evaluate(() => document.activeElement !== document.body);
+      if (onPage) expect(inside).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('button', { name: /Chip Card Terminal/ })).toBeFocused();
+  });
+
+  test("'Failed to load QPOS SDK' once the reader driver fails to load 6 times", async ({
+    page,
+  }, testInfo) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    let tries = 0;
+    await page.route('**/assets/reader-driver-*.js', async (route) => {
+      tries += 1;
+      await new Promise((done) => setTimeout(done, 150));
+      await route.abort();
+    });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Chip Card Terminal/ }).click();
+    const dialog = terminal(page);
+    await expect(dialog.getByRole('button', { name: 'Loading SDK...' })).toBeDisabled();
+    await snap(page, testInfo, 'terminal-loading-sdk');
+    await expect(dialog.getByRole('alert')).toHaveText('Failed to load QPOS SDK', {
+      timeout: 15_000,
+    });
+    await expect(fact(dialog, 'Connection')).toHaveText('SDK unavailable');
+    expect(tries).toBeGreaterThanOrEqual(1);
+    await snap(page, testInfo, 'terminal-sdk-failed');
+    await expectNoViolations(page);
+  });
+});
+
+// ---- Web Bluetooth against an emulated reader ------------------------------------------------
+
+type TPeripheral = {
+  browserCdp: CDPSession;
+  /** Every frame the page wrote to the write characteristic, decoded. */
+  written: unknown[];
+  address: string;
+  close(): Promise<void>;
+};
+
+let addressCounter = 0;
+
+/**
+ * A reader emulated by Chromium (BluetoothEmulation on the browser's session; the device chooser
+ * answered through DeviceAccess on the page's): its GATT service, the write characteristic and,
+ * unless left out, the notify one with its client configuration descriptor.
+ */
+async function emulateReader(
+  page: Page,
+  options: { notify?: boolean; chooser?: 'select' | 'cancel'; connection?: number } = {},
+): Promise<TPeripheral> {
+  const browser = page.context().browser();
+  if (!browser) throw new Error('no browser');
+  const browserCdp = await browser.newBrowserCDPSession();
+  const pageCdp = await page.context().newCDPSession(page);
+  addressCounter += 1;
+  const address = `0A:1B:2C:3D:4E:${String(10 + addressCounter).padStart(2, '0')}`;
+  await browserCdp.send('BluetoothEmulation.enable', { state: 'powered-on', leSupported: true });
+  await browserCdp.send('BluetoothEmulation.simulatePreconnectedPeripheral', {
+    address,
+    name: 'QPOS-SANDBOX',
+    manufacturerData: [{ key: 0x0a1b, data: Buffer.from('QP5SBX000001').toString('base64') }],
+    knownServiceUuids: [READER_GATT.service],
+  });
+  const { serviceId } = await browserCdp.send('BluetoothEmulation.addService', {
+    address,
+    serviceUuid: READER_GATT.service,
+  });
+  const { characteristicId: writeId } = await browserCdp.send(
+    'BluetoothEmulation.addCharacteristic',
+    { serviceId, characteristicUuid: READER_GATT.write, properties: { write: true } },
+  );
+  if (options.notify !== false) {
+    const { characteristicId } = await browserCdp.send('BluetoothEmulation.addCharacteristic', {
+      serviceId,
+      characteristicUuid: READER_GATT.notify,
+      properties: { notify: true },
+    });
+    await browserCdp.send('BluetoothEmulation.addDescriptor', {
+      characteristicId,
+      descriptorUuid: '00002902-0000-1000-8000-00805f9b34fb',
+    });
+  }
+  const written: unknown[] = [];
+  const decoder = createReaderFrameDecoder();
+  browserCdp.on('BluetoothEmulation.gattOperationReceived', (event) => {
+    const code = event.type === 'connection' ? (options.connection ?? 0) : 0;
+    void browserCdp
+      .send('BluetoothEmulation.simulateGATTOperationResponse', {
+        address: event.address,
+        type: event.type,
+        code,
+      })
+      .catch(() => undefined);
+  });
+  browserCdp.on('BluetoothEmulation.characteristicOperationReceived', (event) => {
+    if (event.type === 'write' && event.characteristicId === writeId && event.data) {
+      for (const frame of decoder.push(Buffer.from(event.data, 'base64'))) {
+        if (frame.kind === 'message') written.push(frame.value);
+      }
+    }
+    void browserCdp
+      .send('BluetoothEmulation.simulateCharacteristicOperationResponse', {
+        characteristicId: event.characteristicId,
+        type: event.type,
+        code: 0,
+      })
+      .catch(() => undefined);
+  });
+  browserCdp.on('BluetoothEmulation.descriptorOperationReceived', (event) => {
+    void browserCdp
+      .send('BluetoothEmulation.simulateDescriptorOperationResponse', {
+        descriptorId: event.descriptorId,
+        type: event.type,
+        code: 0,
+      })
+      .catch(() => undefined);
+  });
+  await pageCdp.send('DeviceAccess.enable');
+  let answered = false;
+  pageCdp.on('DeviceAccess.deviceRequestPrompted', (event) => {
+    // The chooser is prompted again as devices update: answer it once.
+    if (answered) return;
+    answered = true;
+    const device = event.devices.find((d) => d.id === address);
+    void (
+      options.chooser === 'cancel' || !device
+        ? pageCdp.send('DeviceAccess.cancelPrompt', { id: event.id })
+        : pageCdp.send('DeviceAccess.selectPrompt', { id: event.id, deviceId: device.id })
+    ).catch(() => undefined);
+  });
+  return {
+    browserCdp,
+    written,
+    address,
+    async close() {
+      await browserCdp.send('BluetoothEmulation.disable').catch(() => undefined);
+      await browserCdp.detach().catch(() => undefined);
+      await pageCdp.detach().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A page in a browser of its own with Web Bluetooth on (behind a feature on Linux Chromium), so
+ * the sandbox tests above keep the configuration's browser, where only the sandbox reader exists.
+ */
+const btTest = test.extend<{ btPage: Page }>({
+  btPage: async ({ viewport, baseURL }, use) => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--enable-features=WebBluetooth',
+      ],
+    });
+    const context = await browser.newContext({ viewport, baseURL });
+    await use(await context.newPage());
+    await browser.close();
+  },
+});
+
+btTest.describe('chip card terminal: Web Bluetooth against an emulated reader', () => {
+  btTest(
+    'connects, sets up both characteristics, sends doTrade(3, 20) in 0156 / 10, resets and disconnects',
+    async ({ btPage: page }, testInfo) => {
+      const consentId = await createConsent(page.request, { payments: [payment] });
+      await page.goto(consentPath(consentId));
+      const reader = await emulateReader(page);
+      try {
+        await page.getByRole('button', { name: /Chip Card Terminal/ }).click();
+        const dialog = terminal(page);
+        await expect(dialog.getByRole('radio', { name: 'Bluetooth reader' })).toBeChecked();
+        await snap(page, testInfo, 'terminal-bluetooth-choice');
+        await expectNoViolations(page);
+        await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+        await expect(fact(dialog, 'Connection')).toHaveText('Connected');
+        await expect(dialog.getByRole('alert')).toHaveCount(0);
+        await expect(dialog.getByRole('radio', { name: 'Bluetooth reader' })).toBeDisabled();
+
+        await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
+        await expect(fact(dialog, 'Transaction state')).toHaveText('Waiting for card');
+        await expect.poll(() => reader.written).toEqual([doTradeCommand(payment.amount)]);
+        // spec §9: doTrade(3, 20), currency code 0156, transaction type 10, the amount in kobo.
+        expect(reader.written[0]).toMatchObject({ mode: 3, timeout: 20, amount: '250000' });
+        expect(reader.written[0]).toMatchObject({ currencyCode: '0156', transactionType: '10' });
+        // No sandbox keypad for a real reader: the card and PIN are in the payer's hand.
+        await expect(dialog.getByRole('button', { name: 'Insert Card' })).toHaveCount(0);
+        await snap(page, testInfo, 'terminal-bluetooth-waiting');
+
+        await dialog.getByRole('button', { name: 'Reset Transaction' }).click();
+        await expect(fact(dialog, 'Transaction state')).toHaveText('Idle');
+        await expect.poll(() => reader.written.at(-1)).toEqual({ cmd: 'cancelTrade' });
+        await dialog.getByRole('button', { name: 'Reset Device' }).click();
+        await expect.poll(() => reader.written.at(-1)).toEqual({ cmd: 'resetDevice' });
+
+        await dialog.getByRole('button', { name: 'Disconnect' }).click();
+        await expect(fact(dialog, 'Connection')).toHaveText('Disconnected');
+        await expect(dialog.getByRole('button', { name: 'Connect Card Reader' })).toBeEnabled();
+      } finally {
+        await reader.close();
+      }
+    },
+  );
+
+  btTest(
+    "a reader without the notify characteristic: 'Bluetooth characteristics not properly set up'",
+    async ({ btPage: page }, testInfo) => {
+      const dialog = await openTerminal(page);
+      const reader = await emulateReader(page, { notify: false });
+      try {
+        await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+        await expect(dialog.getByRole('alert')).toHaveText(
+          'Bluetooth characteristics not properly set up',
+        );
+        await expect(fact(dialog, 'Connection')).toHaveText('Disconnected');
+        await snap(page, testInfo, 'terminal-bluetooth-characteristics');
+        await expectNoViolations(page);
+      } finally {
+        await reader.close();
+      }
+    },
+  );
+
+  btTest(
+    "the chooser cancelled: 'Failed to discover Bluetooth device'",
+    async ({ btPage: page }) => {
+      const dialog = await openTerminal(page);
+      const reader = await emulateReader(page, { chooser: 'cancel' });
+      try {
+        await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+        await expect(dialog.getByRole('alert')).toHaveText('Failed to discover Bluetooth device');
+      } finally {
+        await reader.close();
+      }
+    },
+  );
+
+  btTest(
+    "the reader refuses the GATT connection: 'Failed to connect to device'",
+    async ({ btPage: page }) => {
+      const dialog = await openTerminal(page);
+      // HCI 0x3E: connection failed to be established.
+      const reader = await emulateReader(page, { connection: 0x3e });
+      try {
+        await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+        await expect(dialog.getByRole('alert')).toHaveText('Failed to connect to device');
+      } finally {
+        await reader.close();
+      }
+    },
+  );
+
+  btTest('the reader going away disconnects the terminal', async ({ btPage: page }) => {
+    const dialog = await openTerminal(page);
+    const reader = await emulateReader(page);
+    try {
+      await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+      await expect(fact(dialog, 'Connection')).toHaveText('Connected');
+      await reader.browserCdp.send('BluetoothEmulation.simulateGATTDisconnection', {
+        address: reader.address,
+      });
+      await expect(fact(dialog, 'Connection')).toHaveText('Disconnected');
+    } finally {
+      await reader.close();
+    }
+  });
+});
