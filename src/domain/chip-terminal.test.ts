@@ -379,7 +379,7 @@ describe('the modal read from the state', () => {
     });
   });
 
-  it('offers the resets and Disconnect on a connected reader, not while it is online', () => {
+  it('offers the resets and Disconnect on a connected reader, none while it is online', () => {
     expect(terminalControls(stateAt('idle'))).toMatchObject({
       connect: false,
       start: true,
@@ -389,7 +389,7 @@ describe('the modal read from the state', () => {
     });
     expect(terminalControls(stateAt('online'))).toMatchObject({
       start: false,
-      resetTransaction: true,
+      resetTransaction: false,
       resetDevice: false,
       disconnect: false,
     });

@@ -314,8 +314,10 @@ export function terminalControls(state: TChipTerminalState) {
     connectLabel: state.connection === 'sdk_loading' ? 'Loading SDK...' : 'Connect Card Reader',
     connect: state.connection === 'disconnected',
     start: sdkReady && state.connection !== 'connecting' && state.transaction === 'idle',
-    // Once approved the payment is paid: nothing is left to reset on this page.
-    resetTransaction: connected && !['idle', 'completed'].includes(state.transaction),
+    // Not while the acquirer has the purchase (its answer would land on a reset terminal), and
+    // once approved the payment is paid: nothing is left to reset on this page.
+    resetTransaction:
+      connected && !['idle', 'online_processing', 'completed'].includes(state.transaction),
     resetDevice: connected && !['online_processing', 'completed'].includes(state.transaction),
     disconnect: connected && state.transaction !== 'online_processing',
   };
