@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { DATA_CATEGORIES } from '../constants';
-import { ZActOnBehalfOf, ZAmountType, ZConsent, ZDataSharing, ZFrequency, ZKobo } from './consent';
-import { ZIdentifier, ZIsoDate, ZIsoDateTime, ZText } from './fields';
+import {
+  ZActOnBehalfOf,
+  ZAmountType,
+  ZConsent,
+  ZConsentStatus,
+  ZDataSharing,
+  ZFrequency,
+  ZKobo,
+} from './consent';
+import { ZIdentifier, ZIsoDate, ZIsoDateTime, ZPrintable, ZText } from './fields';
+
+/** A page of the merchant's consent list: its size unless asked, and the most it may be. */
+export const MERCHANT_CONSENTS_PAGE_SIZE = 20;
+export const MERCHANT_CONSENTS_MAX_PAGE_SIZE = 100;
 
 export const ZCreateImmediatePayment = z.object({
   type: z.literal('immediate'),
@@ -122,3 +134,25 @@ export const ZMerchantConsentResponse = z.object({
   }),
 });
 export type TMerchantConsentResponse = z.infer<typeof ZMerchantConsentResponse>;
+
+/** GET /api/v1/consents?status=&cursor=&limit=: the merchant's consents, newest first. */
+export const ZMerchantConsentsQuery = z.object({
+  status: ZConsentStatus.optional(),
+  /** The nextCursor of the page before; none: the first page. */
+  cursor: ZPrintable(200).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MERCHANT_CONSENTS_MAX_PAGE_SIZE)
+    .default(MERCHANT_CONSENTS_PAGE_SIZE),
+});
+export type TMerchantConsentsQuery = z.infer<typeof ZMerchantConsentsQuery>;
+
+export const ZMerchantConsentsResponse = z.object({
+  success: z.literal(true),
+  consents: z.array(ZMerchantConsentResponse.shape.consent),
+  /** The cursor of the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type TMerchantConsentsResponse = z.infer<typeof ZMerchantConsentsResponse>;

@@ -7,9 +7,11 @@ import {
   ZCreateConsentResponse,
   ZIdempotencyKey,
   ZMerchantConsentResponse,
+  ZMerchantConsentsQuery,
+  ZMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
-import { createConsent, readMerchantConsent } from '../services/consents';
+import { createConsent, listMerchantConsents, readMerchantConsent } from '../services/consents';
 import { consentPageUrl } from '../services/page-urls';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
@@ -65,6 +67,22 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
         merchantOf(request).merchantId,
         request.params.consentId,
       ),
+    }),
+  );
+
+  // The merchant's consents, newest first, of one status when asked; cursor pages.
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/consents',
+    {
+      preValidation: requireMerchant({ db, limits }),
+      schema: {
+        querystring: ZMerchantConsentsQuery,
+        response: jsonAnswers({ 200: ZMerchantConsentsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await listMerchantConsents(db, merchantOf(request).merchantId, request.query)),
     }),
   );
 };

@@ -1,16 +1,19 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../domain/constants';
 import { isConsentAvailable } from '../../domain/consent-availability';
 import type { TConsent, TDataSharing, TPayment } from '../../domain/schemas/consent';
 import type {
   TCreateConsentRequest,
   TMerchantConsentResponse,
+  TMerchantConsentsQuery,
+  TMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import { randomId } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
 import type { TEventBus } from '../events/event-bus';
 import { consentEvents, consents, dataSharingItems, merchants, payments } from '../db/schema';
 import { AppError } from './app-error';
+import { decodeListCursor, encodeListCursor } from './list-cursor';
 import { runIdempotent } from './idempotency';
 
 type TConsentRow = typeof consents.$inferSelect;
@@ -283,4 +286,38 @@ export async function readMerchantConsent(
     throw new AppError('CONSENT_NOT_FOUND');
   }
   return { ...found.consent, revokedAt: found.revokedAt };
+}
+
+/**
+ * GET /api/v1/consents: the merchant's consents newest first, of one status when asked, each as
+ * its single read answers it. The order is the creation time to the millisecond (what a cursor
+ * carries), then the id.
+ */
+export async function listMerchantConsents(
+  db: TDb,
+  merchantId: string,
+  query: TMerchantConsentsQuery,
+): Promise<Omit<TMerchantConsentsResponse, 'success'>> {
+  const after = query.cursor ? decodeListCursor(query.cursor) : null;
+  const created = sql<Date>`date_trunc('milliseconds', ${consents.createdAt})`;
+  const rows = await db
+    .select({ id: consents.id, createdAt: created.mapWith(consents.createdAt) })
+    .from(consents)
+    .where(
+      and(
+        eq(consents.merchantId, merchantId),
+        query.status ? eq(consents.status, query.status) : undefined,
+        after ? sql`(${created}, ${consents.id}) < (${after.at}, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(desc(created), desc(consents.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const read = await Promise.all(page.map((row) => readMerchantConsent(db, merchantId, row.id)));
+  const last = page.at(-1);
+  return {
+    consents: read,
+    nextCursor:
+      rows.length > query.limit && last ? encodeListCursor(last.createdAt, last.id) : null,
+  };
 }

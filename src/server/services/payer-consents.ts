@@ -17,6 +17,7 @@ import { consentEvents, consents, futurePaymentCollections, payments } from '../
 import { AppError } from './app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { boundAccountsOf } from './future-collections';
+import { decodeListCursor, encodeListCursor } from './list-cursor';
 import { logoOf } from './payer-accounts';
 import { checkSignature, issueGrantChallenge, useUpNonce } from './signed-grants';
 import { recordMerchantEvent } from './webhooks';
@@ -32,19 +33,6 @@ import { recordMerchantEvent } from './webhooks';
 type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock'>;
 
 // ---- The list ------------------------------------------------------------------------------
-
-/** The cursor names the last consent of a page: its grant time and id, the list's order. */
-const encodeCursor = (grantedAt: Date, id: string) =>
-  Buffer.from(`${grantedAt.toISOString()}|${id}`, 'utf8').toString('base64url');
-
-function decodeCursor(cursor: string): { grantedAt: Date; id: string } {
-  const [at = '', id = ''] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const grantedAt = new Date(at);
-  if (!id || Number.isNaN(grantedAt.getTime())) {
-    throw new AppError('VALIDATION_FAILED', 'cursor: must be a nextCursor this list gave');
-  }
-  return { grantedAt, id };
-}
 
 /**
  * The accounts a consent's future payments are collected from, first to last (masked). The grant
@@ -105,7 +93,7 @@ export async function listPayerConsents(
   payerId: string,
   query: TPayerConsentsQuery,
 ): Promise<Omit<TPayerConsentsResponse, 'success'>> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const after = query.cursor ? decodeListCursor(query.cursor) : null;
   const rows = await db
     .select({ id: consents.id, grantedAt: consents.grantedAt })
     .from(consents)
@@ -115,8 +103,8 @@ export async function listPayerConsents(
         inArray(consents.status, ['granted', 'revoked']),
         after
           ? or(
-              lt(consents.grantedAt, after.grantedAt),
-              and(eq(consents.grantedAt, after.grantedAt), lt(consents.id, after.id)),
+              lt(consents.grantedAt, after.at),
+              and(eq(consents.grantedAt, after.at), lt(consents.id, after.id)),
             )
           : undefined,
       ),
@@ -131,7 +119,9 @@ export async function listPayerConsents(
       page.map((row) => row.id),
     ),
     nextCursor:
-      rows.length > query.limit && last?.grantedAt ? encodeCursor(last.grantedAt, last.id) : null,
+      rows.length > query.limit && last?.grantedAt
+        ? encodeListCursor(last.grantedAt, last.id)
+        : null,
   };
 }
 

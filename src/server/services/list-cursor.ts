@@ -1,0 +1,19 @@
+import { AppError } from './app-error';
+
+/*
+ * The cursor of a list ordered newest first by a time and then by id: it names the last row of
+ * a page, opaquely, so the next page starts after it whatever was added meanwhile.
+ */
+
+export const encodeListCursor = (at: Date, id: string) =>
+  Buffer.from(`${at.toISOString()}|${id}`, 'utf8').toString('base64url');
+
+/** A cursor this list gave; anything else is the caller's 400. */
+export function decodeListCursor(cursor: string): { at: Date; id: string } {
+  const [at = '', id = ''] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const when = new Date(at);
+  if (!id || Number.isNaN(when.getTime())) {
+    throw new AppError('VALIDATION_FAILED', 'cursor: must be a nextCursor this list gave');
+  }
+  return { at: when, id };
+}
