@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.failed',
   'future_payment.collected',
   'future_payment.failed',
+  'form.completed',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

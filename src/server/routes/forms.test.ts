@@ -14,11 +14,12 @@ import {
 } from '../../domain';
 import { SAMPLE_FORM_INPUT } from '../../domain/test-support/form-fixtures';
 import { buildApp } from '../app';
-import { consents } from '../db/schema';
+import { consents, merchantEvents } from '../db/schema';
 import type { TDatabase } from '../db/database';
 import { seedDemo } from '../services/demo-seed';
 import { assertFormCompleteForGrant } from '../services/forms';
 import { createTestClient, openTestDatabase, testClock, testConfig } from '../test-support';
+import { payerWithPasskey, signedGrant } from '../test-support-identity';
 
 let app: FastifyInstance;
 let database: TDatabase;
@@ -561,6 +562,57 @@ describe('the grant check and the merchant read', () => {
     expect(await assertFormCompleteForGrant(database.db, consentId)).toEqual({
       formResponseId: first.formResponseId,
     });
+  });
+
+  it("the grant makes the answers final and tells the merchant once: 'form.completed'", async () => {
+    const { formId } = await createForm();
+    const consentId = await createConsent(formId);
+    const first = ZSaveFormSectionResponse.parse(
+      (await saveSection(consentId, 'about', ABOUT)).json(),
+    );
+    const token = first.formUpdateToken;
+    await saveSection(consentId, 'health', HEALTH, token);
+    const { file } = ZUploadFormFileResponse.parse(
+      (await upload(consentId, 'idDocument', PNG, { 'x-form-update-token': token })).json(),
+    );
+    await saveSection(consentId, 'agreement', { idDocument: file.id, terms: true }, token);
+
+    const payer = await payerWithPasskey(app, { ...testConfig(), dataDir });
+    const body = {
+      originalRequestId: null,
+      consentData: { consentId },
+      userAuthenticated: true,
+      attestDiscoveryId: null,
+    };
+    const grantOnce = async () =>
+      app.inject({
+        method: 'POST',
+        url: `/api/consent/${consentId}/grant`,
+        headers: payer.headers,
+        payload: await signedGrant(app, payer.soft, payer.token, consentId, body),
+      });
+    const granted = await grantOnce();
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toMatchObject({ status: 'granted' });
+    // A retry of the grant answers the same and tells the merchant nothing more.
+    expect((await grantOnce()).json()).toMatchObject({ status: 'granted' });
+
+    const events = await database.db
+      .select()
+      .from(merchantEvents)
+      .where(eq(merchantEvents.consentId, consentId));
+    const completed = events.filter((e) => e.type === 'form.completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]?.data).toEqual({
+      consentId,
+      formId,
+      formResponseId: first.formResponseId,
+      submittedAt: expect.any(String),
+    });
+    expect(events.filter((e) => e.type === 'consent.granted')).toHaveLength(1);
+    // Final: a later save is refused.
+    const late = await saveSection(consentId, 'about', ABOUT, token);
+    expect(late.statusCode).toBe(409);
   });
 
   it('shows the merchant the answers, with files as links that stop working after 5 minutes', async () => {

@@ -166,6 +166,19 @@ export async function grantConsent(
     if (form) {
       await markFormResponseSubmitted(tx, form.formResponseId, now);
       await assertFormCompleteForGrant(tx, consentId);
+      // The answers are final: the merchant may read them (GET /api/v1/forms/{id}/responses/{id}).
+      await recordMerchantEvent(tx, {
+        clientId: found.clientId,
+        consentId,
+        type: 'form.completed',
+        data: {
+          consentId,
+          formId: consent.formId,
+          formResponseId: form.formResponseId,
+          submittedAt: now.toISOString(),
+        },
+        now,
+      });
     }
     // Each future payment is collected from the chosen accounts, first to last (docs/payments.md).
     const bindings = futurePaymentIds.flatMap((paymentId) =>
