@@ -15,9 +15,8 @@ import {
   account,
   chooseResult,
   findAccount,
-  linked,
-  panel,
   payWithCardSavingIt,
+  verifyByAuthParams,
 } from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
@@ -121,14 +120,7 @@ test.describe('the consent flow', () => {
     await findAccount(page, target.accountNumber);
     await expect(page.locator('.consent-header')).toContainText('Link Account');
     await chooseResult(page, target);
-    await panel(page)
-      .getByPlaceholder('Last 4 digits')
-      .fill(target.authParams?.cardLast4 ?? '');
-    await panel(page)
-      .getByPlaceholder('Enter OTP')
-      .fill(target.authParams?.otp ?? '');
-    await panel(page).getByRole('button', { name: 'Verify Account' }).click();
-    await linked(page);
+    await verifyByAuthParams(page, target);
     const last4 = target.accountNumber.slice(-4);
     // The account just linked is chosen for the payer (spec §4).
     await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({

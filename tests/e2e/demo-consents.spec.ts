@@ -7,7 +7,7 @@ import { expectNoViolations } from './axe';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
-import { account, chooseResult, findAccount, linked, panel } from './linking-support';
+import { account, chooseResult, findAccount, verifyByAuthParams } from './linking-support';
 import { snap } from './merchant';
 
 // The README's "Try it by hand", as written: the built server (`npm start` runs
@@ -107,14 +107,7 @@ async function linkRepaymentAccount(page: Page) {
   const target = account('links_by_auth_params');
   await findAccount(page, target.accountNumber);
   await chooseResult(page, target);
-  await panel(page)
-    .getByPlaceholder('Last 4 digits')
-    .fill(target.authParams?.cardLast4 ?? '');
-  await panel(page)
-    .getByPlaceholder('Enter OTP')
-    .fill(target.authParams?.otp ?? '');
-  await panel(page).getByRole('button', { name: 'Verify Account' }).click();
-  await linked(page);
+  await verifyByAuthParams(page, target);
   const last4 = target.accountNumber.slice(-4);
   await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({
     timeout: 10_000,

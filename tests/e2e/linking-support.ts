@@ -47,6 +47,18 @@ export async function sendTestTransfer(page: Page) {
   expect(await sent.json()).toMatchObject({ outcome: 'credited' });
 }
 
+/** The alternate service's check of the chosen account: its card's last 4 digits and an OTP. */
+export async function verifyByAuthParams(page: Page, target: TSandboxAccount) {
+  await panel(page)
+    .getByPlaceholder('Last 4 digits')
+    .fill(target.authParams?.cardLast4 ?? '');
+  await panel(page)
+    .getByPlaceholder('Enter OTP')
+    .fill(target.authParams?.otp ?? '');
+  await panel(page).getByRole('button', { name: 'Verify Account' }).click();
+  await linked(page);
+}
+
 export const linked = (page: Page) =>
   expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible({
     timeout: 15_000,
