@@ -48,6 +48,10 @@ export const apiClients = pgTable('api_clients', {
     .references(() => merchants.id),
   /** scrypt hash of the client secret; the secret itself is shown once and never stored. */
   secretHash: text('secret_hash').notNull(),
+  /** The secret a rotation replaced, still accepted until previousSecretExpiresAt (a grace
+   * period for the merchant's servers to take the new one); null when none is. */
+  previousSecretHash: text('previous_secret_hash'),
+  previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
   allowedOrigins: jsonb('allowed_origins')
     .$type<string[]>()
     .notNull()
