@@ -192,6 +192,26 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'The biometric approval does not match this revocation',
   },
+  // Payment requests between payers (ours, docs/payment-requests.md); an unknown one is
+  // NO_CONSENT_DATA (spec §8 'No consent data available for this payment request').
+  PAYMENT_REQUEST_PAYER_NOT_FOUND: { status: 404, message: 'No payer has this userId' },
+  PAYMENT_REQUEST_TO_SELF: { status: 400, message: 'You cannot request a payment from yourself' },
+  PAYMENT_REQUEST_EXPIRY_INVALID: {
+    status: 400,
+    message: 'expiresAt must be in the future and at most 24 hours ahead',
+  },
+  PAYMENT_REQUEST_FORBIDDEN: {
+    status: 403,
+    message: 'Only the payer this payment request was sent to can answer it',
+  },
+  PAYMENT_REQUEST_GRANTED: {
+    status: 409,
+    message: 'This payment request was already granted and can no longer be declined',
+  },
+  PAYMENT_REQUEST_EXPIRED: {
+    status: 409,
+    message: 'This payment request has expired and can no longer be declined',
+  },
   SIGN_IN_REQUIRED: { status: 401, message: 'This consent requires authentication to proceed' },
   STREAM_TICKET_INVALID: {
     status: 401,

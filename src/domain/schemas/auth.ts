@@ -378,6 +378,13 @@ export const ZSandboxMessagesResponse = z.object({
 });
 export type TSandboxMessagesResponse = z.infer<typeof ZSandboxMessagesResponse>;
 
-/** POST /api/users/decline-invitation/{id} answer. The spec does not show it; this is ours. */
-export const ZDeclineInvitationResponse = z.object({ success: z.literal(true) });
+/**
+ * POST /api/users/decline-invitation/{id} answer (docs/payment-requests.md). The spec does not
+ * show it; this is ours: the payment request, declined (again, for a retry).
+ */
+export const ZDeclineInvitationResponse = z.object({
+  success: z.literal(true),
+  consentId: z.string(),
+  status: z.literal('declined'),
+});
 export type TDeclineInvitationResponse = z.infer<typeof ZDeclineInvitationResponse>;

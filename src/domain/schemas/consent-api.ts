@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATA_CATEGORIES } from '../constants';
 import { ZConsent, ZConsentStatus, ZCounterparty } from './consent';
-import { ZIdentifier, ZPrintable, ZText } from './fields';
+import { ZIdentifier, ZIsoDateTime, ZPrintable, ZText } from './fields';
 import { ZCreatePayment } from './merchant-api';
 
 /** GET /api/consent/{id}[?clientId=] query (spec §7). The answer is ZConsentReadResponse. */
@@ -20,22 +20,38 @@ export const ZConsentSummaryReadResponse = z.object({
 });
 export type TConsentSummaryReadResponse = z.infer<typeof ZConsentSummaryReadResponse>;
 
-/** spec §3 Consent creation payload (POST /api/consent body): expiresAt is 24 h ahead. */
-export const ZConsentCreationPayload = z.object({
-  userId: z.string().min(1),
-  paymentConsents: z.array(ZCreatePayment).min(1),
-  expiresAt: z.iso.datetime({ offset: true }),
-});
+/**
+ * spec §3 Consent creation payload (POST /api/consent body; docs/payment-requests.md): the
+ * signed-in payer asks the payer `userId` to consent to payments to them, the same payment items
+ * a merchant sends to POST /api/v1/consents. expiresAt is 24 h ahead; the server allows no later.
+ */
+export const ZConsentCreationPayload = z
+  .object({
+    userId: ZIdentifier,
+    paymentConsents: z
+      .array(ZCreatePayment)
+      .min(1)
+      .max(120)
+      .refine((items) => items.filter((p) => p.type === 'immediate').length <= 1, {
+        message: 'at most one immediate payment',
+      }),
+    expiresAt: ZIsoDateTime,
+  })
+  .strict();
 export type TConsentCreationPayload = z.infer<typeof ZConsentCreationPayload>;
 
-/** POST /api/consent answer (spec §7); failures answer ZApiErrorBody. */
+/**
+ * POST /api/consent answer (spec §7); failures answer ZApiErrorBody. `url` (ours) is the consent
+ * page the invited payer opens, as a merchant's consent answers it.
+ */
 export const ZConsentCreationResponse = z.object({
   success: z.literal(true),
   consentId: z.string(),
+  url: z.string(),
 });
 export type TConsentCreationResponse = z.infer<typeof ZConsentCreationResponse>;
 
-/** GET /api/consent/payment-request/{id} answer (spec §7) */
+/** GET /api/consent/payment-request/{id} answer (spec §7): the payer who asked. */
 export const ZPaymentRequestReadResponse = z.object({
   success: z.literal(true),
   data: z.object({ counterparty: ZCounterparty }),
