@@ -31,6 +31,7 @@ import { consentGrantRoutes } from './routes/consent-grants';
 import { consentRoutes } from './routes/consents';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
+import { paymentRequestRoutes } from './routes/payment-requests';
 import { merchantConsentRoutes } from './routes/merchant-consents';
 import { merchantFormRoutes } from './routes/merchant-forms';
 import { formRoutes } from './routes/forms';
@@ -164,6 +165,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(sandboxPaymentRoutes, routeContext);
   await app.register(sandboxTerminalRoutes, routeContext);
   await app.register(payerConsentRoutes, routeContext);
+  await app.register(paymentRequestRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);
   await app.register(sandboxPageRoutes, routeContext);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
 import { SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
+import { signUp, testPhone } from './test-support-identity';
 import {
   describeFailure,
   discoverAuth,
@@ -54,7 +55,34 @@ beforeAll(async () => {
   fixtures = await makeFixtures(fuzz);
   Object.assign(fixtures.hints, await formHints(fuzz, fixtures.merchant.authorization));
   Object.assign(fixtures.hints, await terminalHints(fuzz));
+  Object.assign(fixtures.hints, await paymentRequestHints(fuzz));
 }, 60_000);
+
+/**
+ * A payment request (docs/payment-requests.md) from a second payer to the fixture payer, so its
+ * read and decline-invitation are fuzzed past their lookups, and POST /api/consent names a real
+ * payer and an expiry it accepts (at most 24 h ahead, on the real clock the fuzz app runs on).
+ */
+async function paymentRequestHints(app: TFuzzApp): Promise<Record<string, string>> {
+  const headers = { authorization: `Bearer ${await fixtures.mintToken()}` };
+  const me = await app.app.inject({ method: 'GET', url: '/api/auth/me', headers });
+  const fixturePayer = me.json<{ user: { userId: string } }>().user.userId;
+  const requester = await signUp(app.app, testPhone(), 'Fuzz Requester');
+  const expiresAt = new Date(Date.now() + 12 * 60 * 60 * 1_000).toISOString();
+  const created = await app.app.inject({
+    method: 'POST',
+    url: '/api/consent',
+    headers: { authorization: `Bearer ${requester.token}` },
+    payload: {
+      userId: fixturePayer,
+      paymentConsents: [{ type: 'immediate', amount: 250_000, narration: 'Fuzz split' }],
+      expiresAt,
+    },
+  });
+  if (created.statusCode !== 201) throw new Error(`fuzz fixtures: payment request ${created.body}`);
+  const paymentRequestId = created.json<{ consentId: string }>().consentId;
+  return { userId: requester.user.userId, expiresAt, paymentRequestId };
+}
 
 /**
  * What the sandbox reader reads from a chip card, so the card-terminal routes are fuzzed past
@@ -189,6 +217,10 @@ describe('fuzz: every registered route', () => {
         '/api/users/consents/:consentId/revocation-challenges',
         '/api/users/consents/:consentId/revoke',
         '/api/v1/consents/:consentId',
+        // Payment requests between payers (docs/payment-requests.md).
+        '/api/consent',
+        '/api/consent/payment-request/:paymentRequestId',
+        '/api/users/decline-invitation/:paymentRequestId',
       ]),
     );
     // The page routes are there only with the built page: they must be fuzzed too.

@@ -35,6 +35,9 @@ export const DEFAULT_RATE_LIMITS = {
   loginsPerAddress: { max: 60, windowMs: MINUTE },
   /** Account searches by one payer: each asks banks for an account holder's name. */
   accountSearchesPerPayer: { max: 30, windowMs: MINUTE },
+  /** Payment requests one payer makes or declines (docs/payment-requests.md): each asks another
+   * payer for money, so a flood of them is a nuisance to others. */
+  paymentRequestsPerPayer: { max: 30, windowMs: MINUTE },
   /** Card-terminal calls from one address: each purchase is a PIN tried at the issuer. */
   terminalCallsPerAddress: { max: 60, windowMs: MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
@@ -66,6 +69,8 @@ export type TRateLimiters = {
   logins: onRequestAsyncHookHandler;
   /** After the payer guard: counts by the signed-in payer. */
   accountSearches: onRequestAsyncHookHandler;
+  /** After the payer guard: counts by the signed-in payer. */
+  paymentRequests: onRequestAsyncHookHandler;
   terminalCalls: onRequestAsyncHookHandler;
   merchantAuth: {
     /** Before checking credentials: refuses an address past its limit of failures. */
@@ -98,6 +103,8 @@ export async function registerRateLimits(
     });
   // An IPv6 holder has a whole /64 to choose addresses from: the prefix is the address.
   const byAddress = (request: FastifyRequest) => normalizeIP(request.ip);
+  // After the payer guard; its address only if a route counts before the guard by mistake.
+  const byPayer = (request: FastifyRequest) => request.payer?.payerId ?? byAddress(request);
 
   /** An onRequest hook that counts the request against each check in turn. */
   const countAgainst =
@@ -123,9 +130,8 @@ export async function registerRateLimits(
     discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
     challenges: countAgainst(check('challengesPerAddress', byAddress)),
     logins: countAgainst(check('loginsPerAddress', byAddress)),
-    accountSearches: countAgainst(
-      check('accountSearchesPerPayer', (request) => request.payer?.payerId ?? byAddress(request)),
-    ),
+    accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
+    paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
     merchantAuth: {
       async refuseBlockedAddress(request, reply) {

@@ -61,49 +61,11 @@ export async function createConsent(
     if (expiresAt.getTime() <= now.getTime()) {
       throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
     }
-    const consentId = randomId('cns');
-    await tx.insert(consents).values({
-      id: consentId,
-      merchantId: ctx.merchantId,
+    const consentId = await insertConsent(tx, input, {
+      merchant,
       clientId: ctx.clientId,
       expiresAt,
-      actOnBehalfOf: input.actOnBehalfOf ?? null,
-      formId: input.formId ?? null,
-      formTemplateValues: input.formCompletion?.templateLiteralValues ?? null,
-      requiresAuth: input.requirements.requiresAuth,
-      requiresAccount: input.requirements.requiresAccount,
-      authAppId: input.authAppId ?? null,
-      originalRequestId: input.originalRequestId ?? null,
-    });
-    if (input.payments.length > 0) {
-      await tx.insert(payments).values(
-        input.payments.map((p, position) => ({
-          id: randomId('pay'),
-          consentId,
-          position,
-          type: p.type,
-          amount: p.amount,
-          narration: p.narration,
-          amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
-          dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
-          startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
-          endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
-          frequency: p.type === 'future' ? (p.frequency ?? null) : null,
-          interval: p.type === 'future' ? (p.interval ?? null) : null,
-          paypointId: p.paypointId ?? null,
-          paypointLocationName: p.paypointLocationName ?? null,
-          // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
-          shieldWalletBankName: p.type === 'immediate' ? merchant.walletBankName : null,
-        })),
-      );
-    }
-    const items = dataSharingRows(consentId, input.dataSharing);
-    if (items.length > 0) await tx.insert(dataSharingItems).values(items);
-    await tx.insert(consentEvents).values({
-      consentId,
-      type: 'consent.created',
       actor: `client:${ctx.clientId}`,
-      data: { payments: input.payments.length, dataItems: items.length },
     });
     return { consentId, expiresAt: expiresAt.toISOString() };
   });
@@ -114,6 +76,73 @@ export async function createConsent(
     });
   }
   return { ...result, created: !replayed };
+}
+
+/** Who a new consent is for and from, and what its first audit event records. */
+export type TNewConsentRows = {
+  merchant: Pick<TMerchantRow, 'id' | 'walletBankName'>;
+  clientId: string;
+  expiresAt: Date;
+  /** The audit actor of 'consent.created', e.g. `client:cli_…` or `payer:usr_…`. */
+  actor: string;
+  /** More for the 'consent.created' audit row (docs/payment-requests.md: who was asked). */
+  createdData?: Record<string, unknown>;
+};
+
+/**
+ * Writes a consent, its payments and data-sharing items and its 'consent.created' audit event
+ * inside the caller's transaction; answers its new id.
+ */
+export async function insertConsent(
+  tx: TDb,
+  input: TCreateConsentRequest,
+  rows: TNewConsentRows,
+): Promise<string> {
+  const consentId = randomId('cns');
+  await tx.insert(consents).values({
+    id: consentId,
+    merchantId: rows.merchant.id,
+    clientId: rows.clientId,
+    expiresAt: rows.expiresAt,
+    actOnBehalfOf: input.actOnBehalfOf ?? null,
+    formId: input.formId ?? null,
+    formTemplateValues: input.formCompletion?.templateLiteralValues ?? null,
+    requiresAuth: input.requirements.requiresAuth,
+    requiresAccount: input.requirements.requiresAccount,
+    authAppId: input.authAppId ?? null,
+    originalRequestId: input.originalRequestId ?? null,
+  });
+  if (input.payments.length > 0) {
+    await tx.insert(payments).values(
+      input.payments.map((p, position) => ({
+        id: randomId('pay'),
+        consentId,
+        position,
+        type: p.type,
+        amount: p.amount,
+        narration: p.narration,
+        amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
+        dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
+        startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
+        endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
+        frequency: p.type === 'future' ? (p.frequency ?? null) : null,
+        interval: p.type === 'future' ? (p.interval ?? null) : null,
+        paypointId: p.paypointId ?? null,
+        paypointLocationName: p.paypointLocationName ?? null,
+        // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
+        shieldWalletBankName: p.type === 'immediate' ? rows.merchant.walletBankName : null,
+      })),
+    );
+  }
+  const items = dataSharingRows(consentId, input.dataSharing);
+  if (items.length > 0) await tx.insert(dataSharingItems).values(items);
+  await tx.insert(consentEvents).values({
+    consentId,
+    type: 'consent.created',
+    actor: rows.actor,
+    data: { payments: input.payments.length, dataItems: items.length, ...rows.createdData },
+  });
+  return consentId;
 }
 
 function dataSharingRows(
