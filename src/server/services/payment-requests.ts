@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   CONSENT_EXPIRY_MS,
   DEFAULT_MERCHANT_COLOURS,
@@ -10,12 +10,17 @@ import type { TConsentCreationPayload } from '../../domain/schemas/consent-api';
 import type { TAppContext } from '../context';
 import { UNKNOWN_CLIENT_HASH } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
-import { apiClients, consentEvents, consents, merchants, payers } from '../db/schema';
+import { apiClients, merchants, payers } from '../db/schema';
 import { AppError } from './app-error';
 import { declineConsent } from './consent-grants';
 import { insertConsent, loadConsent } from './consents';
 import { runIdempotent } from './idempotency';
 import { consentPageUrl } from './page-urls';
+import {
+  assertPaymentRequestPayer,
+  findPaymentRequest,
+  type TPaymentRequest,
+} from './payment-request-payers';
 
 /*
  * Payment requests between payers (docs/payment-requests.md): a signed-in payer asks another
@@ -134,45 +139,6 @@ export async function createPaymentRequest(
     url: consentPageUrl(ctx.config.publicUrl, result.consentId, result.clientId),
     created: !replayed,
   };
-}
-
-type TPaymentRequest = {
-  consentId: string;
-  status: (typeof consents.$inferSelect)['status'];
-  expiresAt: Date;
-  /** The payer asked: the only one who may answer it. */
-  requestedOf: string;
-};
-
-/** A payment request by its consent id; null for unknown ids and merchants' consents. */
-async function findPaymentRequest(db: TDb, consentId: string): Promise<TPaymentRequest | null> {
-  const [row] = await db
-    .select({ status: consents.status, expiresAt: consents.expiresAt, data: consentEvents.data })
-    .from(consents)
-    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
-    .innerJoin(
-      consentEvents,
-      and(eq(consentEvents.consentId, consents.id), eq(consentEvents.type, 'consent.created')),
-    )
-    .where(and(eq(consents.id, consentId), eq(merchants.type, 'api_user')));
-  const requestedOf = row?.data.requestedOf;
-  if (!row || typeof requestedOf !== 'string') return null;
-  return { consentId, status: row.status, expiresAt: row.expiresAt, requestedOf };
-}
-
-/**
- * Refuses a payer other than the one a payment request was sent to; any other consent passes.
- * For every answer to a payment request: its decline here, and the grant and the page's
- * 'Decline' (consent-grants.ts; docs/payment-requests.md "Who may answer").
- */
-export async function assertPaymentRequestPayer(
-  db: TDb,
-  consentId: string,
-  payerId: string | null,
-): Promise<TPaymentRequest | null> {
-  const request = await findPaymentRequest(db, consentId);
-  if (request && request.requestedOf !== payerId) throw new AppError('PAYMENT_REQUEST_FORBIDDEN');
-  return request;
 }
 
 /** GET /api/consent/payment-request/{id}: who asked, whatever the request's state. */
