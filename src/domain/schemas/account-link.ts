@@ -29,6 +29,24 @@ export type TAuthParam = z.infer<typeof ZAuthParam>;
 export const ZMandateType = z.enum(['otp', 'paper']);
 export type TMandateType = z.infer<typeof ZMandateType>;
 
+/** How a link was authorised (the bank's integrations decide, spec §2 panel steps). */
+export const LINK_ROUTES = ['test_transfer', 'auth_params', 'paper', 'card'] as const;
+export type TLinkRoute = (typeof LINK_ROUTES)[number];
+
+/** What a payer and a merchant are told of a link's route: a signed paper form, or not. */
+export const mandateTypeOf = (route: TLinkRoute): TMandateType =>
+  route === 'paper' ? 'paper' : 'otp';
+
+/** A mandate's states (docs/accounts.md "Mandate states"). */
+export const MANDATE_STATES = [
+  'created',
+  'awaiting_authorisation',
+  'active',
+  'expired',
+  'cancelled',
+] as const;
+export const ZMandateState = z.enum(MANDATE_STATES);
+
 // spec §3 Account link response. A paper mandate comes with the form to print and sign.
 export const ZAccountLink = z
   .object({

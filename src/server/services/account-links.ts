@@ -21,11 +21,13 @@ import {
   type TAltServiceConfirmResponse,
   type TConfirmAccountLinkPaymentResponse,
   type TPayInDetails,
+  type MANDATE_STATES,
+  mandateTypeOf,
 } from '../../domain/schemas/account-link';
 import type { TAppContext } from '../context';
 import { randomId } from '../crypto/secret-hash';
 import type { TDb } from '../db/database';
-import { accountLinks, type MANDATE_STATES, payerAccounts, payers } from '../db/schema';
+import { accountLinks, payerAccounts, payers } from '../db/schema';
 import { appendEvent, eventStreams } from '../events/event-log';
 import type { TBank, TBankIntegration } from '../providers/payments';
 import { AppError } from './app-error';
@@ -398,7 +400,7 @@ export async function createAccountLink(
     id: linkId,
     payInDetails: null,
     authParams: [],
-    mandateType: route === 'paper' ? 'paper' : 'otp',
+    mandateType: mandateTypeOf(route),
     remitaTransRef: null,
     requestId: null,
     remitaLogoUrl: null,

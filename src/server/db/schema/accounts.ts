@@ -18,6 +18,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
+import { LINK_ROUTES, MANDATE_STATES } from '../../../domain/schemas/account-link';
 import { payments } from './consents';
 import { payers } from './identity';
 
@@ -57,17 +58,8 @@ export const payerAccounts = pgTable(
   ],
 );
 
-/** How a mandate is authorised (the bank's integrations decide, spec §2 panel steps). */
-export const LINK_ROUTES = ['test_transfer', 'auth_params', 'paper', 'card'] as const;
 /** Where a card link's test charge waits (route card): at the network, or for the payer. */
 export const CARD_LINK_CHARGE_STAGES = ['charging', 'awaiting_otp', 'awaiting_3ds'] as const;
-export const MANDATE_STATES = [
-  'created',
-  'awaiting_authorisation',
-  'active',
-  'expired',
-  'cancelled',
-] as const;
 
 export const accountLinks = pgTable(
   'account_links',
