@@ -181,4 +181,13 @@ export default tseslint.config(
       ],
     },
   },
+  // Plain JavaScript a merchant runs with node as it is (README, "Quickstart"): no types to check.
+  {
+    files: ['examples/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' },
+    },
+  },
 );

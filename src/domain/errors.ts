@@ -30,6 +30,14 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
   INVALID_CLIENT_CREDENTIALS: { status: 401, message: 'Invalid client credentials' },
   NOT_FOUND: { status: 404, message: 'Not found' },
+  // A merchant's client (docs/merchant-clients.md): rotation and the operator's calls.
+  CLIENT_SECRET_CHANGED: {
+    status: 409,
+    message:
+      "The client's secret changed while this request was made. Use the newest secret and try again.",
+  },
+  CLIENT_NOT_FOUND: { status: 404, message: 'No client has this client id' },
+  INVALID_ADMIN_TOKEN: { status: 401, message: 'Invalid operator token' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',

@@ -20,6 +20,7 @@ import { encryptionRoutes } from './routes/encryption';
 import { eventStreamRoutes } from './routes/event-streams';
 import { paymentHistoryRoutes } from './routes/payment-history';
 import { sandboxFixtureRoutes } from './routes/sandbox-fixtures';
+import { sandboxShopRoutes } from './routes/sandbox-shop';
 import { sandboxPageRoutes } from './routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './routes/sandbox-payments';
 import { sandboxTerminalRoutes } from './routes/sandbox-terminal';
@@ -32,9 +33,11 @@ import { consentRoutes } from './routes/consents';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
 import { paymentRequestRoutes } from './routes/payment-requests';
+import { merchantClientRoutes } from './routes/merchant-client';
 import { merchantConsentRoutes } from './routes/merchant-consents';
 import { merchantFormRoutes } from './routes/merchant-forms';
 import { formRoutes } from './routes/forms';
+import { operatorClientRoutes } from './routes/operator-clients';
 import { pageRoutes } from './routes/pages';
 import { publicConfigRoutes } from './routes/public-config';
 import { sandboxMessageRoutes } from './routes/sandbox-messages';
@@ -74,6 +77,9 @@ export type TAppOptions = {
    * main); otherwise the caller runs `app.collections.runDue()` itself (tests, on their clock).
    */
   collections?: 'auto' | 'manual';
+  /** Bearer token of the operator's calls (`npm run client:*` while the server runs); without
+   * one they refuse every request. */
+  operatorToken?: string | undefined;
 } & TAdapterOverrides;
 
 /**
@@ -131,6 +137,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(merchantWebhookRoutes, routeContext);
   await app.register(merchantPaymentRoutes, routeContext);
   await app.register(merchantFormRoutes, routeContext);
+  await app.register(merchantClientRoutes, routeContext);
+  await app.register(operatorClientRoutes, {
+    ...routeContext,
+    operatorToken: options.operatorToken,
+  });
   await app.register(formRoutes, routeContext);
   if (options.webhookDelivery !== 'manual') {
     const deliverer = webhookDeliverer(context);
@@ -169,6 +180,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);
   await app.register(sandboxPageRoutes, routeContext);
+  await app.register(sandboxShopRoutes, routeContext);
   // The streams' hub listens on the database (LISTEN events) from the first stream on.
   const hub = eventHub(options.database);
   app.addHook('onClose', () => hub.close());

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, PGLITE_TEMPLATE_FILE } from './db/database';
+import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
 import { seedDemo } from './services/demo-seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,14 +32,27 @@ async function main() {
           template: path.join(here, PGLITE_TEMPLATE_FILE),
         },
   );
+  // On PGlite the client commands ask this process (operator-file.ts); on PostgreSQL they use
+  // the database, and no operator token exists.
+  const operatorToken = config.databaseUrl ? undefined : newOperatorToken();
   const app = await buildApp({
     config,
     database,
     webDir: path.join(root, 'dist/web'),
     collections: 'auto',
+    operatorToken,
   });
   const demo = await seedDemo(database.db, config);
   await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const removeOperatorFile =
+    operatorToken && address !== null && typeof address !== 'string'
+      ? writeOperatorFile(config.dataDir, {
+          pid: process.pid,
+          url: operatorUrl(address),
+          token: operatorToken,
+        })
+      : () => {};
 
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   console.log(
@@ -58,6 +72,7 @@ async function main() {
   console.log(`Sign in: ${config.publicUrl}/login`);
 
   const stop = async () => {
+    removeOperatorFile();
     await app.close();
     await database.close();
     process.exit(0);

@@ -63,6 +63,9 @@ export type TFuzzApp = Awaited<ReturnType<typeof startFuzzApp>>;
  * the same config. An onError hook only watches: it keeps each error's message by case, so a
  * 500 in the report says what threw.
  */
+/** The operator's bearer token of the fuzz app (`npm run client:*` calls). */
+export const FUZZ_OPERATOR_TOKEN = 'fuzz-operator-token-0123456789abcdefghij';
+
 export async function startFuzzApp(webDir: string) {
   if (!existsSync(path.join(webDir, 'index.html'))) {
     throw new Error(
@@ -72,7 +75,13 @@ export async function startFuzzApp(webDir: string) {
   }
   const database = await openTestDatabase();
   const config = testConfig();
-  const app = await buildApp({ config, database, logger: false, webDir });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    webDir,
+    operatorToken: FUZZ_OPERATOR_TOKEN,
+  });
   const causes = new Map<string, string>();
   app.addHook('onError', async (request, _reply, error) => {
     const id = request.headers[CASE_HEADER];
@@ -645,7 +654,7 @@ export function badValuesFor(sample: unknown, name?: string | number): TLabelled
 // ---------------------------------------------------------------------------------------------
 // Route plans: a route, its valid-looking request, and what gets past its guard
 
-export type TAuthKind = 'none' | 'bearer' | 'basic';
+export type TAuthKind = 'none' | 'bearer' | 'basic' | 'operator';
 
 export type TRoutePlan = {
   route: TRouteEntry;
@@ -959,6 +968,16 @@ function credentialVariations(plan: TRoutePlan, fixtures: TFixtures): TLabelled<
       ['Basic, lowercase scheme', `basic ${base64(`${clientId}:${fixtures.merchant.secret}`)}`],
     ];
   }
+  if (plan.authKind === 'operator') {
+    const token = FUZZ_OPERATOR_TOKEN;
+    return [
+      ['operator, token with one character changed', `Bearer ${token.slice(0, -1)}x`],
+      ['operator, token with a character more', `Bearer ${token}x`],
+      ['operator, token as Basic', `Basic ${token}`],
+      ['operator, token twice', `Bearer ${token} ${token}`],
+      ['operator, a client secret instead', `Bearer ${fixtures.merchant.secret}`],
+    ];
+  }
   if (plan.authKind === 'bearer') {
     const token = plan.auth.authorization?.replace(/^Bearer /, '') ?? '';
     const flipped = `${token.slice(0, -3)}${token.slice(-3, -2) === 'A' ? 'B' : 'A'}${token.slice(-2)}`;
@@ -1237,8 +1256,8 @@ async function answerOf(app: FastifyInstance, request: InjectOptions): Promise<s
 }
 
 /**
- * Finds what gets the valid-looking request past the route's guard: nothing, a payer's token or
- * the merchant's Basic credentials. A 401 alone does not say "guarded" (a passkey that does not
+ * Finds what gets the valid-looking request past the route's guard: nothing, a payer's token,
+ * the merchant's Basic credentials or the operator's token. A 401 alone does not say "guarded" (a passkey that does not
  * verify is a 401 past the guard too), so credentials count as needed when they change a 401
  * answer. A token the route used up (logout) makes the route get a fresh token per case.
  */
@@ -1261,6 +1280,10 @@ export async function discoverAuth(
   const basicAuth = { authorization: fixtures.merchant.authorization };
   if ((await answerOf(app, requestOf({ ...plan, auth: basicAuth }))) !== bare) {
     return { ...plan, authKind: 'basic', auth: basicAuth };
+  }
+  const operatorAuth = { authorization: `Bearer ${FUZZ_OPERATOR_TOKEN}` };
+  if ((await answerOf(app, requestOf({ ...plan, auth: operatorAuth }))) !== bare) {
+    return { ...plan, authKind: 'operator', auth: operatorAuth };
   }
   return plan;
 }

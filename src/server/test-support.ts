@@ -65,7 +65,14 @@ export function testClock(start: Date | string): TClock & { advance(ms: number):
 export async function startTestApp(
   options: Pick<
     TAppOptions,
-    'rateLimits' | 'clock' | 'providers' | 'events' | 'logger' | 'logStream' | 'webhookDelivery'
+    | 'rateLimits'
+    | 'clock'
+    | 'providers'
+    | 'events'
+    | 'logger'
+    | 'logStream'
+    | 'webhookDelivery'
+    | 'operatorToken'
   > = {},
 ) {
   const database = await openTestDatabase();

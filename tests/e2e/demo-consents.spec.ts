@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
+import { startBuiltServer } from './built-server';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
@@ -22,55 +19,21 @@ const LABELS = {
   everything: 'everything, with a form and a representative',
 } as const;
 
-let server: ChildProcess | null = null;
-let dataDir = '';
+let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 let origin = '';
 const demoUrls = new Map<string, string>();
 
-/** Starts the built server as `npm start` does and reads the demo lines it prints. */
-async function startDemoServer(port: number) {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'oya-demo-'));
-  origin = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['dist/server/main.mjs'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server = child;
-  let printed = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No demo lines in 30 s:\n${printed}`)), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-      if (printed.includes('Sign in: ')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The server stopped (${code}):\n${printed}`));
-    });
-  });
-  for (const match of printed.matchAll(/^Demo consent, (.+): (\S+)$/gm)) {
-    demoUrls.set(match[1] ?? '', match[2] ?? '');
-  }
-}
-
 test.beforeAll(async () => {
   // A server of its own per viewport: each grants the four demo consents once.
-  await startDemoServer(E2E.appPort + (test.info().project.name === 'mobile' ? 30 : 31));
+  server = await startBuiltServer(E2E.appPort + (test.info().project.name === 'mobile' ? 30 : 31));
+  origin = server.origin;
+  for (const match of server.printed.matchAll(/^Demo consent, (.+): (\S+)$/gm)) {
+    demoUrls.set(match[1] ?? '', match[2] ?? '');
+  }
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const stopped = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await stopped;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 function demoUrl(label: string): string {

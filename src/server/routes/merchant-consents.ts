@@ -25,7 +25,7 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
     '/api/v1/consents',
     {
       // Credentials are checked before the body, so a stranger learns nothing about the schema.
-      preValidation: requireMerchant({ db, limits }),
+      preValidation: requireMerchant({ db, limits, clock }),
       schema: {
         body: ZCreateConsentRequest,
         headers: z.object({ 'idempotency-key': ZIdempotencyKey.optional() }),
@@ -54,7 +54,7 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v1/consents/:consentId',
     {
-      preValidation: requireMerchant({ db, limits }),
+      preValidation: requireMerchant({ db, limits, clock }),
       schema: {
         params: z.object({ consentId: ZIdentifier }),
         response: jsonAnswers({ 200: ZMerchantConsentResponse }),
@@ -74,7 +74,7 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v1/consents',
     {
-      preValidation: requireMerchant({ db, limits }),
+      preValidation: requireMerchant({ db, limits, clock }),
       schema: {
         querystring: ZMerchantConsentsQuery,
         response: jsonAnswers({ 200: ZMerchantConsentsResponse }),

@@ -1,10 +1,15 @@
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { authenticateClient } from '../services/merchant-clients';
+import { authenticateClient, type TAuthenticatedClient } from '../services/merchant-clients';
 
 /** A client id is visible ASCII; anything else cannot be one, and is the same 401. */
 const CLIENT_ID = /^[\x21-\x7e]{1,100}$/;
+
+/** The secret of the request's HTTP Basic credentials (a rotation keeps it valid a while). */
+export function presentedSecret(request: FastifyRequest): string {
+  return basicCredentials(request).secret;
+}
 
 /** Reads HTTP Basic `clientId:secret`; anything else is the same 401. */
 function basicCredentials(request: FastifyRequest): { clientId: string; secret: string } {
@@ -23,7 +28,7 @@ function basicCredentials(request: FastifyRequest): { clientId: string; secret: 
  * against the address and the client id (429 past the limits, docs/security.md).
  */
 export function requireMerchant(
-  ctx: Pick<TRouteContext, 'db' | 'limits'>,
+  ctx: Pick<TRouteContext, 'db' | 'limits' | 'clock'>,
 ): preValidationAsyncHookHandler {
   return async (request, reply) => {
     await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
@@ -31,7 +36,12 @@ export function requireMerchant(
     try {
       const credentials = basicCredentials(request);
       clientId = credentials.clientId;
-      request.merchantClient = await authenticateClient(ctx.db, clientId, credentials.secret);
+      request.merchantClient = await authenticateClient(
+        ctx.db,
+        clientId,
+        credentials.secret,
+        ctx.clock.now(),
+      );
     } catch (error) {
       if (error instanceof AppError)
         await ctx.limits.merchantAuth.recordFailure(request, reply, clientId);
@@ -41,13 +51,13 @@ export function requireMerchant(
 }
 
 /** The client the guard authenticated; a route without the guard asking is a programming error. */
-export function merchantOf(request: FastifyRequest): { clientId: string; merchantId: string } {
+export function merchantOf(request: FastifyRequest): TAuthenticatedClient {
   if (!request.merchantClient) throw new AppError('INVALID_CLIENT_CREDENTIALS');
   return request.merchantClient;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    merchantClient?: { clientId: string; merchantId: string };
+    merchantClient?: TAuthenticatedClient;
   }
 }

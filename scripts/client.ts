@@ -1,0 +1,240 @@
+// `npm run client:<command>`: a merchant's API client, created and changed while the server runs
+// or not, in either database mode (docs/merchant-clients.md).
+import { parseArgs } from 'node:util';
+import type { z } from 'zod';
+import { ZApiErrorBody } from '../src/domain/errors';
+import {
+  ZChangeOriginsRequest,
+  ZChangeOriginsResponse,
+  ZClientResponse,
+  ZOperatorCreateClientRequest,
+  ZOperatorCreateClientResponse,
+  ZOperatorCreateWebhookRequest,
+  ZOperatorCreateWebhookResponse,
+  ZRotateSecretRequest,
+  ZRotateSecretResponse,
+} from '../src/domain/schemas/merchant-client';
+import { systemClock } from '../src/server/clock';
+import { loadConfig, type TConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/database';
+import { readOperatorFile, type TOperatorFile } from '../src/server/operator-file';
+import { AppError } from '../src/server/services/app-error';
+import {
+  changeClientOrigins,
+  createMerchantClient,
+  readClient,
+  rotateClientSecret,
+} from '../src/server/services/merchant-clients';
+import { createWebhookEndpoint } from '../src/server/services/webhooks';
+
+const USAGE: Record<string, string> = {
+  create:
+    'npm run client:create -- --name "Merchant name" [--origin https://shop.example]... [--image URL] [--primary #FE7048]',
+  show: 'npm run client:show -- --client cli_…',
+  'rotate-secret': 'npm run client:rotate-secret -- --client cli_… [--grace-hours 24]',
+  origins:
+    'npm run client:origins -- --client cli_… [--add https://shop.example]... [--remove https://old.example]...',
+  webhook: 'npm run client:webhook -- --client cli_… --url https://shop.example/hooks',
+};
+
+class UsageError extends Error {}
+
+/** What each command does, by whichever way reaches the database. */
+type TClientAccess = {
+  create(body: z.input<typeof ZOperatorCreateClientRequest>): Promise<unknown>;
+  show(clientId: string): Promise<unknown>;
+  rotateSecret(clientId: string, body: z.input<typeof ZRotateSecretRequest>): Promise<unknown>;
+  changeOrigins(clientId: string, body: z.input<typeof ZChangeOriginsRequest>): Promise<unknown>;
+  addWebhook(
+    clientId: string,
+    body: z.input<typeof ZOperatorCreateWebhookRequest>,
+  ): Promise<unknown>;
+  close(): Promise<void>;
+  where: string;
+};
+
+/** Validates a command's input with the schema the server's route uses. */
+function valid<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${issue?.path.join('.') || 'input'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** The running server, through its operator calls. */
+function serverAccess(server: TOperatorFile): TClientAccess {
+  const call = async <T extends z.ZodType>(
+    method: string,
+    path: string,
+    body: unknown,
+    answer: T,
+  ): Promise<z.output<T>> => {
+    const response = await fetch(new URL(path, server.url), {
+      method,
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json: unknown = await response.json();
+    if (!response.ok) {
+      const failure = ZApiErrorBody.safeParse(json);
+      throw new Error(failure.success ? failure.data.error.message : `HTTP ${response.status}`);
+    }
+    return answer.parse(json);
+  };
+  const client = (id: string) => `/api/operator/clients/${encodeURIComponent(id)}`;
+  return {
+    where: `the running server (pid ${server.pid})`,
+    create: (body) => call('POST', '/api/operator/clients', body, ZOperatorCreateClientResponse),
+    show: (id) => call('GET', client(id), undefined, ZClientResponse),
+    rotateSecret: (id, body) => call('POST', `${client(id)}/secret`, body, ZRotateSecretResponse),
+    changeOrigins: (id, body) =>
+      call('PATCH', `${client(id)}/origins`, body, ZChangeOriginsResponse),
+    addWebhook: (id, body) =>
+      call('POST', `${client(id)}/webhooks`, body, ZOperatorCreateWebhookResponse),
+    close: async () => {},
+  };
+}
+
+/** The database itself: PostgreSQL (shared by every process), or PGlite when no server runs. */
+async function databaseAccess(config: TConfig): Promise<TClientAccess> {
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  const { db } = database;
+  const now = () => systemClock.now();
+  return {
+    where: config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`,
+    async create(body) {
+      const { name, origins, image, primaryColour } = valid(ZOperatorCreateClientRequest, body);
+      return createMerchantClient(db, {
+        name,
+        origins,
+        image,
+        ...(primaryColour ? { colours: { primaryColour } } : {}),
+      });
+    },
+    show: (id) => readClient(db, id, now()),
+    async rotateSecret(id, body) {
+      const { graceHours } = valid(ZRotateSecretRequest, body);
+      return rotateClientSecret(db, {
+        clientId: id,
+        presented: 'operator',
+        graceHours,
+        now: now(),
+      });
+    },
+    changeOrigins: async (id, body) => ({
+      allowedOrigins: await changeClientOrigins(db, id, valid(ZChangeOriginsRequest, body)),
+    }),
+    async addWebhook(id, body) {
+      await readClient(db, id, now());
+      const { url } = valid(ZOperatorCreateWebhookRequest, body);
+      return createWebhookEndpoint({ db, config, clock: systemClock }, id, url);
+    },
+    close: () => database.close(),
+  };
+}
+
+/** `key: value` lines, the values in one column. */
+function print(result: unknown) {
+  const entries = Object.entries(result as Record<string, unknown>).filter(
+    ([k]) => k !== 'success',
+  );
+  const width = Math.max(...entries.map(([key]) => key.length)) + 2;
+  for (const [key, value] of entries) {
+    const shown = Array.isArray(value) ? value.join(' ') || '(none)' : String(value);
+    console.log(`${`${key}:`.padEnd(width)}${shown}`);
+  }
+}
+
+async function main() {
+  const command = process.argv[2] ?? '';
+  if (!(command in USAGE)) {
+    throw new UsageError(`Commands: ${Object.keys(USAGE).join(', ')}`);
+  }
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: {
+      name: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      image: { type: 'string' },
+      primary: { type: 'string' },
+      client: { type: 'string' },
+      'grace-hours': { type: 'string' },
+      add: { type: 'string', multiple: true },
+      remove: { type: 'string', multiple: true },
+      url: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const usage = `Usage: ${USAGE[command]}`;
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const clientId = values.client?.trim() ?? '';
+  if (command === 'create' ? !values.name?.trim() : !clientId) throw new UsageError(usage);
+
+  const config = loadConfig();
+  const server = config.databaseUrl ? null : readOperatorFile(config.dataDir);
+  const access = server ? serverAccess(server) : await databaseAccess(config);
+  try {
+    switch (command) {
+      case 'create':
+        print(
+          await access.create({
+            name: values.name ?? '',
+            origins: values.origin ?? [],
+            image: values.image ?? null,
+            ...(values.primary ? { primaryColour: values.primary } : {}),
+          }),
+        );
+        console.log('The secret is shown only now: store it safely. It is kept only as a hash.');
+        break;
+      case 'show':
+        print(await access.show(clientId));
+        break;
+      case 'rotate-secret': {
+        const grace = values['grace-hours'];
+        print(
+          await access.rotateSecret(
+            clientId,
+            grace === undefined ? {} : { graceHours: Number(grace) },
+          ),
+        );
+        console.log(
+          'The new secret is shown only now. The previous one works until previousSecretValidUntil.',
+        );
+        break;
+      }
+      case 'origins':
+        print(await access.changeOrigins(clientId, { add: values.add, remove: values.remove }));
+        break;
+      case 'webhook':
+        print(await access.addWebhook(clientId, { url: values.url ?? '' }));
+        console.log(
+          'The signing secret is shown only now (docs/webhooks.md, "Verifying a delivery").',
+        );
+        break;
+    }
+    console.error(`(through ${access.where})`);
+  } finally {
+    await access.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(error instanceof AppError || error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZChangeOriginsRequest,
+  ZChangeOriginsResponse,
+  ZClientResponse,
+  SECRET_GRACE_DEFAULT_HOURS,
+  ZRotateSecretRequest,
+  ZRotateSecretResponse,
+} from '../../domain/schemas/merchant-client';
+import type { TRouteContext } from '../context';
+import { changeClientOrigins, readClient, rotateClientSecret } from '../services/merchant-clients';
+import { merchantOf, presentedSecret, requireMerchant } from './merchant-guard';
+import { jsonAnswers } from './responses';
+
+/** The merchant's own client, with its credentials (docs/merchant-clients.md). */
+export const merchantClientRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const preValidation = requireMerchant(ctx);
+
+  api.get(
+    '/api/v1/client',
+    { preValidation, schema: { response: jsonAnswers({ 200: ZClientResponse }) } },
+    async (request) => ({
+      success: true as const,
+      ...(await readClient(ctx.db, merchantOf(request).clientId, ctx.clock.now())),
+    }),
+  );
+
+  // A new secret; the one this call presented stays valid for the grace period.
+  api.post(
+    '/api/v1/client/secret',
+    {
+      preValidation,
+      schema: {
+        body: ZRotateSecretRequest.nullish(),
+        response: jsonAnswers({ 201: ZRotateSecretResponse }),
+      },
+    },
+    async (request, reply) => {
+      const client = merchantOf(request);
+      const rotated = await rotateClientSecret(ctx.db, {
+        clientId: client.clientId,
+        presented: client.secret,
+        presentedSecret: presentedSecret(request),
+        graceHours: request.body?.graceHours ?? SECRET_GRACE_DEFAULT_HOURS,
+        now: ctx.clock.now(),
+      });
+      return reply.code(201).send({ success: true as const, ...rotated });
+    },
+  );
+
+  api.patch(
+    '/api/v1/client/origins',
+    {
+      preValidation,
+      schema: {
+        body: ZChangeOriginsRequest,
+        response: jsonAnswers({ 200: ZChangeOriginsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      allowedOrigins: await changeClientOrigins(ctx.db, merchantOf(request).clientId, request.body),
+    }),
+  );
+};

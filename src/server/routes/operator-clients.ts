@@ -1,0 +1,144 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, preValidationAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZChangeOriginsRequest,
+  ZChangeOriginsResponse,
+  ZClientIdParams,
+  ZClientResponse,
+  ZOperatorCreateClientRequest,
+  ZOperatorCreateClientResponse,
+  ZOperatorCreateWebhookRequest,
+  ZOperatorCreateWebhookResponse,
+  SECRET_GRACE_DEFAULT_HOURS,
+  ZRotateSecretRequest,
+  ZRotateSecretResponse,
+} from '../../domain/schemas/merchant-client';
+import type { TRouteContext } from '../context';
+import { AppError } from '../services/app-error';
+import {
+  changeClientOrigins,
+  createMerchantClient,
+  readClient,
+  rotateClientSecret,
+} from '../services/merchant-clients';
+import { createWebhookEndpoint } from '../services/webhooks';
+import { jsonAnswers } from './responses';
+
+/*
+ * The operator's calls (docs/merchant-clients.md): what `npm run client:*` asks of a running
+ * server whose embedded database no second process may open. They are authenticated by the
+ * bearer token this process made at start and wrote, readable by its user only, into its data
+ * directory; a process started without one refuses every call. Wrong tokens count against the
+ * address like wrong client credentials.
+ */
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+function requireOperator(
+  ctx: Pick<TRouteContext, 'limits'>,
+  token: string | undefined,
+): preValidationAsyncHookHandler {
+  const expected = token ? digest(token) : null;
+  return async (request, reply) => {
+    await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
+    const presented = /^Bearer\s+(\S{1,200})$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (expected && presented && timingSafeEqual(digest(presented), expected)) return;
+    await ctx.limits.merchantAuth.recordFailure(request, reply, null);
+    throw new AppError('INVALID_ADMIN_TOKEN');
+  };
+}
+
+export const operatorClientRoutes: FastifyPluginAsync<
+  TRouteContext & { operatorToken: string | undefined }
+> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const preValidation = requireOperator(ctx, ctx.operatorToken);
+
+  api.post(
+    '/api/operator/clients',
+    {
+      preValidation,
+      schema: {
+        body: ZOperatorCreateClientRequest,
+        response: jsonAnswers({ 201: ZOperatorCreateClientResponse }),
+      },
+    },
+    async (request, reply) => {
+      const { name, origins, image, primaryColour } = request.body;
+      const created = await createMerchantClient(ctx.db, {
+        name,
+        origins,
+        image,
+        ...(primaryColour ? { colours: { primaryColour } } : {}),
+      });
+      return reply.code(201).send({ success: true as const, ...created });
+    },
+  );
+
+  api.get(
+    '/api/operator/clients/:clientId',
+    {
+      preValidation,
+      schema: { params: ZClientIdParams, response: jsonAnswers({ 200: ZClientResponse }) },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await readClient(ctx.db, request.params.clientId, ctx.clock.now())),
+    }),
+  );
+
+  api.post(
+    '/api/operator/clients/:clientId/secret',
+    {
+      preValidation,
+      schema: {
+        params: ZClientIdParams,
+        body: ZRotateSecretRequest.nullish(),
+        response: jsonAnswers({ 201: ZRotateSecretResponse }),
+      },
+    },
+    async (request, reply) => {
+      const rotated = await rotateClientSecret(ctx.db, {
+        clientId: request.params.clientId,
+        presented: 'operator',
+        graceHours: request.body?.graceHours ?? SECRET_GRACE_DEFAULT_HOURS,
+        now: ctx.clock.now(),
+      });
+      return reply.code(201).send({ success: true as const, ...rotated });
+    },
+  );
+
+  api.patch(
+    '/api/operator/clients/:clientId/origins',
+    {
+      preValidation,
+      schema: {
+        params: ZClientIdParams,
+        body: ZChangeOriginsRequest,
+        response: jsonAnswers({ 200: ZChangeOriginsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      allowedOrigins: await changeClientOrigins(ctx.db, request.params.clientId, request.body),
+    }),
+  );
+
+  api.post(
+    '/api/operator/clients/:clientId/webhooks',
+    {
+      preValidation,
+      schema: {
+        params: ZClientIdParams,
+        body: ZOperatorCreateWebhookRequest,
+        response: jsonAnswers({ 201: ZOperatorCreateWebhookResponse }),
+      },
+    },
+    async (request, reply) => {
+      await readClient(ctx.db, request.params.clientId, ctx.clock.now());
+      const created = await createWebhookEndpoint(ctx, request.params.clientId, request.body.url);
+      return reply.code(201).send({ success: true as const, ...created });
+    },
+  );
+};

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * The built server as `npm start` runs it (dist/server/main.mjs) on a new data directory, for the
+ * tests that follow the README as written. Resolves once it printed its last start line.
+ */
+export async function startBuiltServer(port: number) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'oya-built-'));
+  const origin = `http://localhost:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.mjs'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Not started in 30 s:\n${printed}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (printed.includes('Sign in: ')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server stopped (${code}):\n${printed}`));
+    });
+  });
+  return {
+    origin,
+    dataDir,
+    printed,
+    async stop() {
+      if (child.exitCode === null) {
+        const stopped = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await stopped;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
