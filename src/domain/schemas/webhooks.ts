@@ -11,6 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'future_payment.collected',
   'future_payment.failed',
   'form.completed',
+  'consent.failed',
+  'mandate.active',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

@@ -5,8 +5,6 @@
 // call for variable and 'As needed' payments, with the read that shows failures.
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
-import { openDatabase } from '../db/database';
 import {
   consentEvents,
   futurePaymentCollections,
@@ -26,6 +24,7 @@ import {
 } from '../services/future-collections';
 import { checkLedger } from '../services/ledger';
 import { createTestClient, startTestApp, testClock } from '../test-support';
+import { secondServer } from '../test-support-servers';
 import { payerWithPasskey, signedGrant } from '../test-support-identity';
 import { ledgerKinds, linkByTestTransfer, sandboxAccount } from '../test-support-payments';
 
@@ -223,6 +222,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
     expect(audit.map((a) => a.type)).toContain('future_payment.collected');
     expect((await merchantEventTypes(consent.consentId)).map((e) => e.type)).toEqual([
       'consent.granted',
+      'mandate.active',
       'future_payment.collected',
     ]);
 
@@ -420,29 +420,18 @@ describe('several runners at once', () => {
     const before = await balanceOf('links_by_test_transfer');
     const total = due.reduce((sum, p) => sum + p.amount, 0) * 2;
 
-    // A second server: on PostgreSQL its own connections to the same database.
-    const { url } = ctx.database;
-    const otherDb = url ? await openDatabase({ kind: 'postgres', url }) : ctx.database;
-    const other = await buildApp({
-      config: ctx.config,
-      database: otherDb,
-      logger: false,
-      clock,
-      webhookDelivery: 'manual',
-    });
-    await other.ready();
+    const other = await secondServer(ctx, clock);
     try {
       clock.advance(HOUR);
       const runs = await Promise.all([
         ctx.app.collections.runDue(),
-        other.collections.runDue(),
+        other.app.collections.runDue(),
         run(),
-        runCollections(other.appContext),
+        runCollections(other.app.appContext),
       ]);
       expect(runs.reduce((sum, r) => sum + r.collected, 0)).toBe(8);
     } finally {
       await other.close();
-      if (otherDb !== ctx.database) await otherDb.close();
     }
     expect(await balanceOf('links_by_test_transfer')).toBe(before - total);
     for (const paymentId of paymentIds) {

@@ -505,7 +505,7 @@ describe('a revoked consent is never collected', () => {
         .from(merchantEvents)
         .where(eq(merchantEvents.consentId, revoked.consentId))
     ).map((e) => e.type);
-    expect(revokedTypes).toEqual(['consent.granted', 'consent.revoked']);
+    expect(revokedTypes).toEqual(['consent.granted', 'mandate.active', 'consent.revoked']);
   });
 
   it('never schedules a payment of a consent revoked before its collection was made', async () => {

@@ -3,6 +3,7 @@ import { formatNaira } from '../../domain/money';
 import { formatPaymentDate } from '../../domain/payment-date';
 import type { TAppContext } from '../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../db/schema';
+import { failExpiredConsents } from './consent-failures';
 import {
   claimDueCollections,
   claimNotices,
@@ -13,11 +14,12 @@ import {
 } from './future-collections';
 
 /*
- * The job runner of future payments (docs/payments.md "Collecting future payments"). Each run:
- * makes the collections that fall due within a day, sends each payer's notice of them (spec §2
- * 'You'll be notified before each debit'), then claims and collects what is due, batch after
- * batch. Every step claims its rows in one statement, so runs in several processes on one
- * PostgreSQL share the work and never do a row twice.
+ * The job runner of future payments (docs/payments.md "Collecting future payments"), which also
+ * fails the consents that expired unanswered (docs/webhooks.md 'consent.failed'). Each run:
+ * fails those, makes the collections that fall due within a day, sends each payer's notice of
+ * them (spec §2 'You'll be notified before each debit'), then claims and collects what is due,
+ * batch after batch. Every step claims its rows in one statement, so runs in several processes
+ * on one PostgreSQL share the work and never do a row twice.
  */
 
 type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
@@ -25,7 +27,13 @@ type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>
 /** The payer hears of a debit this long before it, at the latest when it is made. */
 export const NOTICE_AHEAD_MS = 24 * 60 * 60 * 1_000;
 
-export type TCollectionRun = { notified: number; collected: number; failed: number };
+export type TCollectionRun = {
+  /** Consents that expired unanswered, now failed. */
+  expired: number;
+  notified: number;
+  collected: number;
+  failed: number;
+};
 
 /** The notice's words: who will debit how much, for what, and on which day. */
 async function noticeOf(
@@ -72,11 +80,12 @@ export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
   return sent;
 }
 
-/** One run: schedule, notify, collect everything due now. */
+/** One run: fail expired consents, schedule, notify, collect everything due now. */
 export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {
+  const expired = await failExpiredConsents(ctx.db, ctx.clock.now());
   await scheduleDueCollections(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS);
   const notified = await sendDebitNotices(ctx);
-  const run = { notified, collected: 0, failed: 0 };
+  const run = { expired, notified, collected: 0, failed: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
     const claimed = await claimDueCollections(ctx.db, ctx.clock.now());

@@ -9,6 +9,7 @@ import { debitImmediatePayment, linkedAccountsOf, type TLinkedAccount } from './
 import { AppError } from './app-error';
 import { loadConsent } from './consents';
 import { assertFormCompleteForGrant, markFormResponseSubmitted } from './forms';
+import { recordActiveMandates } from './mandate-activations';
 import { verifySignedGrant, type TVerifiedGrant } from './signed-grants';
 import { recordMerchantEvent } from './webhooks';
 
@@ -225,6 +226,13 @@ export async function grantConsent(
         dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
         payerAuthenticated: payerId !== null,
       },
+      now,
+    });
+    // Each chosen account's mandate, told once: only this grant moved the consent from pending.
+    await recordActiveMandates(tx, {
+      clientId: found.clientId,
+      consentId,
+      mandateIds: futureIds.flatMap((id) => linked.get(id)?.mandateId ?? []),
       now,
     });
     return true;
