@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATA_CATEGORIES } from '../constants';
+import { ZMandateState, ZMandateType } from './account-link';
 import {
   ZActOnBehalfOf,
   ZAmountType,
@@ -125,12 +126,38 @@ export const ZCreateConsentResponse = z.object({
 });
 export type TCreateConsentResponse = z.infer<typeof ZCreateConsentResponse>;
 
+/**
+ * The mandate of an account the payer chose for a consent's future payments, as the merchant
+ * sees it: the account number's last 4 digits only.
+ */
+export const ZMerchantConsentMandate = z.object({
+  mandateId: z.string(),
+  accountId: z.string(),
+  bankName: z.string(),
+  accountNumberLast4: z.string(),
+  mandateType: ZMandateType,
+  status: ZMandateState,
+});
+export type TMerchantConsentMandate = z.infer<typeof ZMerchantConsentMandate>;
+
+/** The payer's form response: where to read it, and when it became final (null: not yet). */
+export const ZMerchantConsentFormResponse = z.object({
+  formId: z.string(),
+  formResponseId: z.string(),
+  submittedAt: z.string().nullable(),
+});
+export type TMerchantConsentFormResponse = z.infer<typeof ZMerchantConsentFormResponse>;
+
 /** GET /api/v1/consents/{consentId}: one of the merchant's consents as it stands now. */
 export const ZMerchantConsentResponse = z.object({
   success: z.literal(true),
   consent: ZConsent.extend({
     /** When the payer revoked it (status revoked, docs/payer-consents.md); null otherwise. */
     revokedAt: z.string().nullable(),
+    /** The chosen accounts' mandates, first to last; empty before the grant. */
+    mandates: z.array(ZMerchantConsentMandate),
+    /** The form response once the payer started one; null otherwise. */
+    formResponse: ZMerchantConsentFormResponse.nullable(),
   }),
 });
 export type TMerchantConsentResponse = z.infer<typeof ZMerchantConsentResponse>;

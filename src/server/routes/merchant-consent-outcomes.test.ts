@@ -1,6 +1,7 @@
 // What a merchant learns of its consents beyond the grant (docs/webhooks.md): 'consent.failed'
 // when a consent expires unanswered (swept by the runner on the test clock, once, however many
-// runners), and 'mandate.active' once per chosen account's mandate with the grant.
+// runners), 'mandate.active' once per chosen account's mandate with the grant, and the consent
+// read's mandates and form response.
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZMerchantConsentResponse, ZMerchantConsentsResponse } from '../../domain';
@@ -358,5 +359,65 @@ describe("'mandate.active': each chosen account's mandate, once, with the grant"
     const granted = await grantAs(payer, consentId, SHARE_BVN);
     expect(granted.statusCode, granted.body).toBe(200);
     expect((await eventsOf(consentId)).map((e) => e.type)).toEqual(['consent.granted']);
+  });
+});
+
+describe('GET /api/v1/consents/{id}: mandates and form response', () => {
+  it('shows the form response before the grant, then the mandates and its submission', async () => {
+    const granting = await consentToGrant(['links_by_test_transfer', 'insufficient_funds']);
+    const before = (await readAsMerchant(granting.merchant, granting.consentId)).consent;
+    expect(before.mandates).toEqual([]);
+    expect(before.formResponse).toEqual({
+      formId: granting.formId,
+      formResponseId: granting.formResponseId,
+      submittedAt: null,
+    });
+
+    expect((await granting.grant()).statusCode).toBe(200);
+    const { body, consent } = await readAsMerchant(granting.merchant, granting.consentId);
+    const first = sandboxAccount('links_by_test_transfer');
+    const second = sandboxAccount('insufficient_funds');
+    expect(consent.mandates).toEqual([
+      {
+        mandateId: (await mandateOf(granting.accountIds[0]!)).id,
+        accountId: granting.accountIds[0],
+        bankName: 'Guaranty Trust Bank',
+        accountNumberLast4: first.accountNumber.slice(-4),
+        mandateType: 'otp',
+        status: 'active',
+      },
+      {
+        mandateId: (await mandateOf(granting.accountIds[1]!)).id,
+        accountId: granting.accountIds[1],
+        bankName: 'Zenith Bank',
+        accountNumberLast4: second.accountNumber.slice(-4),
+        mandateType: 'otp',
+        status: 'active',
+      },
+    ]);
+    expect(consent.formResponse).toEqual({
+      formId: granting.formId,
+      formResponseId: granting.formResponseId,
+      submittedAt: clock.now().toISOString(),
+    });
+    // The account numbers themselves, and the answers, are not in the read.
+    expect(body).not.toContain(first.accountNumber);
+    expect(body).not.toContain(second.accountNumber);
+    expect(body).not.toContain('Ada Obi');
+
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/consents',
+      headers: { authorization: granting.merchant.authorization },
+    });
+    const page = ZMerchantConsentsResponse.parse(listed.json());
+    expect(page.consents).toEqual([consent]);
+  });
+
+  it('has no mandates and no form response for a consent that asks for neither', async () => {
+    const merchant = await createTestClient(ctx.database, { name: 'Plain Pay' });
+    const consentId = await expiringConsent(merchant, 60);
+    const { consent } = await readAsMerchant(merchant, consentId);
+    expect(consent).toMatchObject({ mandates: [], formResponse: null });
   });
 });

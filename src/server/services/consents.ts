@@ -14,6 +14,7 @@ import type { TEventBus } from '../events/event-bus';
 import { consentEvents, consents, dataSharingItems, merchants, payments } from '../db/schema';
 import { AppError } from './app-error';
 import { decodeListCursor, encodeListCursor } from './list-cursor';
+import { merchantConsentDetails, type TMerchantConsentDetails } from './merchant-consent-details';
 import { runIdempotent } from './idempotency';
 
 type TConsentRow = typeof consents.$inferSelect;
@@ -303,18 +304,35 @@ export function readableByClient(
   return found;
 }
 
-/** GET /api/v1/consents/{id}: one of the merchant's consents, whatever its state or expiry. */
+type TMerchantConsent = TMerchantConsentResponse['consent'];
+
+/** A consent as its merchant reads it; another merchant's consent reads as absent. */
+function merchantView(
+  found: TLoadedConsent | null,
+  merchantId: string,
+  details: TMerchantConsentDetails | undefined,
+): TMerchantConsent {
+  // Its id tells another merchant nothing.
+  if (!found || !details || found.consent.counterparty.merchantId !== merchantId) {
+    throw new AppError('CONSENT_NOT_FOUND');
+  }
+  return { ...found.consent, revokedAt: found.revokedAt, ...details };
+}
+
+/**
+ * GET /api/v1/consents/{id}: one of the merchant's consents, whatever its state or expiry, with
+ * the mandates of the accounts chosen for its future payments and its form response.
+ */
 export async function readMerchantConsent(
   db: TDb,
   merchantId: string,
   consentId: string,
-): Promise<TMerchantConsentResponse['consent']> {
-  const found = await loadConsent(db, consentId);
-  // Another merchant's consent reads as absent: its id tells them nothing.
-  if (!found || found.consent.counterparty.merchantId !== merchantId) {
-    throw new AppError('CONSENT_NOT_FOUND');
-  }
-  return { ...found.consent, revokedAt: found.revokedAt };
+): Promise<TMerchantConsent> {
+  const [found, [details]] = await Promise.all([
+    loadConsent(db, consentId),
+    merchantConsentDetails(db, [consentId]),
+  ]);
+  return merchantView(found, merchantId, details);
 }
 
 /**
@@ -342,7 +360,14 @@ export async function listMerchantConsents(
     .orderBy(desc(created), desc(consents.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const read = await Promise.all(page.map((row) => readMerchantConsent(db, merchantId, row.id)));
+  const [loaded, details] = await Promise.all([
+    Promise.all(page.map((row) => loadConsent(db, row.id))),
+    merchantConsentDetails(
+      db,
+      page.map((row) => row.id),
+    ),
+  ]);
+  const read = page.map((_, i) => merchantView(loaded[i] ?? null, merchantId, details[i]));
   const last = page.at(-1);
   return {
     consents: read,
