@@ -139,27 +139,31 @@ test.describe('the account-linking panel', () => {
     await linked(page);
   });
 
-  test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
-    await payerOnFutureConsent(page);
-    const target = account('paper_mandate');
-    await findAccount(page, target.accountNumber);
-    // Holds the real answer back while the linking step is checked; nothing is faked.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/account-links/create', async (route) => {
-      await released;
-      await route.continue();
-    });
-    await chooseResult(page, target);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
-    ).toBeVisible();
-    await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
-    release();
-    await linked(page);
-    const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
-    await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
-  });
+  test(
+    'a paper mandate: the success step gives the form to print and sign',
+    { tag: '@one-width' },
+    async ({ page }) => {
+      await payerOnFutureConsent(page);
+      const target = account('paper_mandate');
+      await findAccount(page, target.accountNumber);
+      // Holds the real answer back while the linking step is checked; nothing is faked.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/account-links/create', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await chooseResult(page, target);
+      await expect(
+        panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
+      ).toBeVisible();
+      await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
+      release();
+      await linked(page);
+      const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
+      await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
+    },
+  );
 
   test('a not-supported account is shown and cannot be chosen', async ({ page }, testInfo) => {
     await payerOnFutureConsent(page);
@@ -207,27 +211,33 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Account number')).toBeVisible();
   });
 
-  test('an account already linked is tagged linked when found again', async ({ page }) => {
-    test.slow();
-    await payerOnFutureConsent(page);
-    const target = account('links_by_test_transfer', 1);
-    await findAccount(page, target.accountNumber);
-    await chooseResult(page, target);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
-    ).toBeVisible();
-    await sendTestTransfer(page);
-    await linked(page);
-    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
-      timeout: 5_000,
-    });
-    await page.getByRole('button', { name: '+ Link different account' }).click();
-    // Every account the payer has is linked: the panel starts at manual entry.
-    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
-    await panel(page).getByLabel('Account number').fill(target.accountNumber);
-    await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({ timeout: 10_000 });
-    await expect(resultAt(page, target)).toBeDisabled();
-  });
+  test(
+    'an account already linked is tagged linked when found again',
+    { tag: '@one-width' },
+    async ({ page }) => {
+      test.slow();
+      await payerOnFutureConsent(page);
+      const target = account('links_by_test_transfer', 1);
+      await findAccount(page, target.accountNumber);
+      await chooseResult(page, target);
+      await expect(
+        panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+      ).toBeVisible();
+      await sendTestTransfer(page);
+      await linked(page);
+      await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
+        timeout: 5_000,
+      });
+      await page.getByRole('button', { name: '+ Link different account' }).click();
+      // Every account the payer has is linked: the panel starts at manual entry.
+      await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
+      await panel(page).getByLabel('Account number').fill(target.accountNumber);
+      await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({
+        timeout: 10_000,
+      });
+      await expect(resultAt(page, target)).toBeDisabled();
+    },
+  );
 
   /** Finds the card-only account and types a sandbox card up to its PIN, then submits it. */
   async function linkCard(page: Page, scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
@@ -310,33 +320,35 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Card Number')).toBeVisible();
   });
 
-  test('testers delete an account from the list: right-click, the dialog, Escape, Delete', async ({
-    page,
-  }, testInfo) => {
-    test.slow();
-    await payerOnFutureConsent(page);
-    const target = account('links_by_test_transfer');
-    await findAccount(page, target.accountNumber);
-    await chooseResult(page, target);
-    await panel(page).getByRole('button', { name: 'cancel' }).click();
-    // The account is the payer's now, not yet authorized; the panel lists it.
-    await page.getByRole('button', { name: '+ Link different account' }).click();
-    const row = panel(page).getByRole('radio', { name: /Guaranty Trust Bank/ });
-    await expect(row).toBeVisible();
-    await expect(panel(page).getByText('Not authorized yet')).toBeVisible();
-    await look(page, testInfo, 'select');
+  test(
+    'testers delete an account from the list: right-click, the dialog, Escape, Delete',
+    { tag: '@one-width' },
+    async ({ page }, testInfo) => {
+      test.slow();
+      await payerOnFutureConsent(page);
+      const target = account('links_by_test_transfer');
+      await findAccount(page, target.accountNumber);
+      await chooseResult(page, target);
+      await panel(page).getByRole('button', { name: 'cancel' }).click();
+      // The account is the payer's now, not yet authorized; the panel lists it.
+      await page.getByRole('button', { name: '+ Link different account' }).click();
+      const row = panel(page).getByRole('radio', { name: /Guaranty Trust Bank/ });
+      await expect(row).toBeVisible();
+      await expect(panel(page).getByText('Not authorized yet')).toBeVisible();
+      await look(page, testInfo, 'select');
 
-    await panel(page).locator('.account-row').click({ button: 'right' });
-    const dialog = page.getByRole('dialog', { name: 'Delete Account' });
-    await expect(dialog).toContainText('Are you sure you want to delete this Bank Account?');
-    await look(page, testInfo, 'delete-dialog');
-    await page.keyboard.press('Escape');
-    await expect(dialog).toHaveCount(0);
+      await panel(page).locator('.account-row').click({ button: 'right' });
+      const dialog = page.getByRole('dialog', { name: 'Delete Account' });
+      await expect(dialog).toContainText('Are you sure you want to delete this Bank Account?');
+      await look(page, testInfo, 'delete-dialog');
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
 
-    await panel(page).locator('.account-row').click({ button: 'right' });
-    await dialog.getByRole('button', { name: 'Delete' }).click();
-    await expect(dialog).toHaveCount(0);
-    // Its only account gone, the panel asks for a number.
-    await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
-  });
+      await panel(page).locator('.account-row').click({ button: 'right' });
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await expect(dialog).toHaveCount(0);
+      // Its only account gone, the panel asks for a number.
+      await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
+    },
+  );
 });
