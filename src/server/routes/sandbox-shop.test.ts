@@ -35,13 +35,19 @@ describe('GET /sandbox/shop', () => {
     expect(response.body).not.toContain('<script');
   });
 
-  it('refuses ids that cannot be ours, and never echoes markup', async () => {
+  it('refuses ids that cannot be ours in the catalogue shape, and never echoes them', async () => {
     const response = await get(
       `/sandbox/shop?consentId=${encodeURIComponent('"><img src=x onerror=alert(1)>')}&clientId=cli_x`,
     );
     expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'consentId and clientId must be ids we issued',
+      },
+    });
     expect(response.body).not.toContain('<img');
-    expect(response.body).not.toContain('<script');
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
+import { AppError } from '../services/app-error';
 import { escapeHtml, htmlPage } from './html-page';
 
 /*
@@ -49,7 +50,10 @@ export const sandboxShopRoutes: FastifyPluginAsync<TRouteContext> = async (
   if (!sandbox) return;
   app.get('/sandbox/shop', async (request, reply) => {
     const query = ZShopQuery.safeParse(request.query);
-    const { consentId, clientId } = query.success ? query.data : {};
+    if (!query.success) {
+      throw new AppError('VALIDATION_FAILED', 'consentId and clientId must be ids we issued');
+    }
+    const { consentId, clientId } = query.data;
     const nonce = newNonce();
     const ready = Boolean(consentId && clientId);
     const body = ready
@@ -73,7 +77,7 @@ export const sandboxShopRoutes: FastifyPluginAsync<TRouteContext> = async (
       style: SHOP_STYLE,
       ...(ready ? { script: SHOP_SCRIPT } : {}),
     });
-    return setPageHeaders(reply.code(query.success ? 200 : 400), {
+    return setPageHeaders(reply, {
       nonce,
       frameAncestors: "'none'",
     }).send(page);
