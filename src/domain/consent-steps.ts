@@ -2,7 +2,14 @@ import { STEP_DOT_MAX_LOGOS } from './constants';
 import { requestedDataCategories } from './data-sharing';
 import type { TConsent } from './schemas/consent';
 
-export type TConsentStep = 'data_sharing' | 'form' | 'future_payments' | 'immediate_payment';
+/** The steps of the consent flow, in the spec's order (spec §2 Main consent flow). */
+export const CONSENT_STEPS = [
+  'data_sharing',
+  'form',
+  'future_payments',
+  'immediate_payment',
+] as const;
+export type TConsentStep = (typeof CONSENT_STEPS)[number];
 
 /** Each step's header (spec §2 Main consent flow). */
 export const CONSENT_STEP_TITLES: Readonly<Record<TConsentStep, string>> = {

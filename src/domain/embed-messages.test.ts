@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseMessageFromParent } from './embed-messages';
+import {
+  EMBED_MESSAGE,
+  ZEmbedMessage,
+  carriesConsentData,
+  parseMessageFromParent,
+} from './embed-messages';
 
 describe('parseMessageFromParent (spec §7 messages from the parent)', () => {
   it('takes the shapes the spec lists', () => {
@@ -17,5 +22,44 @@ describe('parseMessageFromParent (spec §7 messages from the parent)', () => {
     expect(parseMessageFromParent({ type: 'oya-money-height-update', height: 3 })).toBeNull();
     expect(parseMessageFromParent({ type: 'attest-height-update', height: -1 })).toBeNull();
     expect(parseMessageFromParent(null)).toBeNull();
+  });
+});
+
+describe('our step, payment and decline messages to the parent', () => {
+  const ours = [
+    { type: EMBED_MESSAGE.stepChange, consentId: 'cns_1', step: 'future_payments' },
+    {
+      type: EMBED_MESSAGE.paymentStatus,
+      consentId: 'cns_1',
+      paymentId: 'pay_1',
+      status: 'started',
+      method: 'bank_transfer',
+    },
+    { type: EMBED_MESSAGE.paymentStatus, consentId: 'cns_1', paymentId: 'pay_1', status: 'failed' },
+    { type: EMBED_MESSAGE.consentDeclined, consentId: 'cns_1' },
+  ];
+
+  it('parses each as it is sent', () => {
+    for (const message of ours) expect(ZEmbedMessage.parse(message)).toEqual(message);
+  });
+
+  it('refuses a step the flow does not have, and a status or method the payment does not', () => {
+    const refused = [
+      { type: EMBED_MESSAGE.stepChange, consentId: 'cns_1', step: 'payment' },
+      { type: EMBED_MESSAGE.paymentStatus, consentId: 'cns_1', paymentId: 'p', status: 'paid' },
+      {
+        type: EMBED_MESSAGE.paymentStatus,
+        consentId: 'cns_1',
+        paymentId: 'p',
+        status: 'started',
+        method: 'cash',
+      },
+      { type: EMBED_MESSAGE.consentDeclined },
+    ];
+    for (const message of refused) expect(ZEmbedMessage.safeParse(message).success).toBe(false);
+  });
+
+  it('go only to a registered origin, as they carry the consent', () => {
+    for (const message of ours) expect(carriesConsentData(ZEmbedMessage.parse(message))).toBe(true);
   });
 });

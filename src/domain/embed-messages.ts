@@ -1,7 +1,21 @@
 import { z } from 'zod';
+import { CONSENT_STEPS } from './consent-steps';
 import { EMBED_MESSAGE } from './embed-message-names';
+import { ZPaymentStateResponse } from './schemas/payment';
 
 export { EMBED_MESSAGE };
+
+/** How the immediate payment is being paid, in the payment stream's names. */
+export const ZEmbedPaymentMethod = ZPaymentStateResponse.shape.method.unwrap();
+export type TEmbedPaymentMethod = z.infer<typeof ZEmbedPaymentMethod>;
+
+/**
+ * Where the immediate payment stands, as the parent hears it: 'started' when an attempt begins
+ * (a card charge sent, a transfer account issued, a saved account's debit, a chip purchase),
+ * 'completed' when the payment says so, 'failed' when the payer is shown a failure.
+ */
+export const ZEmbedPaymentStatus = z.enum(['started', 'completed', 'failed']);
+export type TEmbedPaymentStatus = z.infer<typeof ZEmbedPaymentStatus>;
 
 export const ZEmbedMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal(EMBED_MESSAGE.heightUpdate), height: z.number().int().nonnegative() }),
@@ -13,6 +27,20 @@ export const ZEmbedMessage = z.discriminatedUnion('type', [
     consentId: z.string().nullable(),
     error: z.string(),
   }),
+  // Ours, not the spec's (embed-message-names.ts): they carry the consent, like consent-data.
+  z.object({
+    type: z.literal(EMBED_MESSAGE.stepChange),
+    consentId: z.string(),
+    step: z.enum(CONSENT_STEPS),
+  }),
+  z.object({
+    type: z.literal(EMBED_MESSAGE.paymentStatus),
+    consentId: z.string(),
+    paymentId: z.string(),
+    status: ZEmbedPaymentStatus,
+    method: ZEmbedPaymentMethod.optional(),
+  }),
+  z.object({ type: z.literal(EMBED_MESSAGE.consentDeclined), consentId: z.string() }),
 ]);
 export type TEmbedMessage = z.infer<typeof ZEmbedMessage>;
 
