@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useId,
+  useReducer,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import {
   approvedOriginAccount,
   consentFlowButton,
@@ -8,6 +17,7 @@ import {
   showsConsentOrDecline,
   type TConsentFlowAction,
   type TConsentFlowState,
+  type TGrantPhase,
 } from '../../../domain/consent-flow';
 import {
   CONSENT_STEP_TITLES,
@@ -16,6 +26,7 @@ import {
   type TConsentStep,
 } from '../../../domain/consent-steps';
 import { GRANT_SUCCESS_SCREEN_MS } from '../../../domain/constants';
+import { debitReport } from '../../../domain/embed-payment-report';
 import { dataPointsText, dataSharingChips } from '../../../domain/data-sharing';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { groupFuturePayments } from '../../../domain/future-payment-schedule';
@@ -33,6 +44,7 @@ import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import type { TConsentScreens, TPayNowPrompts } from './consent-page';
 import { ReportAndCloseButton } from './report-and-close';
 import { Representative } from './representative';
+import type { TEmbedReports } from './use-embed-reports';
 import { ScheduleRowText } from './schedule-row-text';
 import './consent-flow.css';
 
@@ -49,6 +61,8 @@ export type TConsentFlowProps = {
   onFailed(error: string): void;
   /** 'Report & Close' on the Consent Error modal (embed only). */
   onReport(error: string): void;
+  /** The step shown, the payment's status and a decline, told to the embedding parent. */
+  reports: TEmbedReports;
   /** The account-linking panel opened or closed (the header reads 'Link Account'). */
   onLinkingChange(open: boolean): void;
 };
@@ -70,6 +84,7 @@ export function ConsentFlow({
   onGranted,
   onFailed,
   onReport,
+  reports,
   onLinkingChange,
 }: TConsentFlowProps) {
   const [state, dispatch] = useReducer(consentFlowReducer, consent, initialConsentFlow);
@@ -89,6 +104,23 @@ export function ConsentFlow({
     const origin = approvedOriginAccount(consent, accounts.data);
     if (origin) act({ type: 'paid_from_approved_account', accountId: origin.accountId });
   }, [accounts.data, consent, act]);
+  const openStep = state.current;
+  useEffect(() => {
+    if (openStep) reports.step(openStep);
+  }, [openStep, reports]);
+  // A saved account chosen for the unpaid immediate payment is debited by the grant: its
+  // phases are the payment's. Counted as the grant reaches the server, once per phase change.
+  const debits = useRef(0);
+  const tellDebit = useEffectEvent((phase: TGrantPhase) => {
+    const payment = consent.payments.find((p) => p.type === 'immediate');
+    if (!payment || !state.immediateAccount || state.completed.includes('immediate_payment')) {
+      return;
+    }
+    if (phase === 'processing') debits.current += 1;
+    const report = debitReport(payment.paymentId, phase, debits.current);
+    if (report) reports.payment(report);
+  });
+  useEffect(() => tellDebit(state.grant), [state.grant]);
   const button = consentFlowButton(state);
   const views = consentStepViews(
     state.steps,
@@ -127,6 +159,8 @@ export function ConsentFlow({
     setDeclineError(null);
     try {
       const answer = await consentApi.decline(consent.consentId);
+      // Before the failure, which closes a merchant's embed (src/sdk).
+      reports.declined();
       onFailed(answer.message ?? ERROR_CATALOGUE.CONSENT_REJECTED.message);
       if (!embed) window.close();
       onGranted();
@@ -185,6 +219,7 @@ export function ConsentFlow({
             signGrant={screens.signGrant}
             onGranted={onGranted}
             onFailed={onFailed}
+            onPaymentStatus={reports.payment}
             prompts={prompts}
             flow={{
               grantRequest: (paidBy) => consentFlowGrantRequest(consent, current.current, paidBy),

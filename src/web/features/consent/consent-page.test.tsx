@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TConsent } from '../../../domain/schemas/consent';
-import { aConsent, aPayment } from '../../../domain/test-support/fixtures';
+import { aConsent, aPayment, anImmediatePayment } from '../../../domain/test-support/fixtures';
 import {
   ConsentPage,
   type TAuthPromptScreenProps,
@@ -45,8 +45,19 @@ function AuthPromptStub({ consent, productName, params }: TAuthPromptScreenProps
   );
 }
 
-function PayNowStub({ payment }: TPayNowScreenProps) {
-  return <p>pay now {payment.paymentId}</p>;
+function PayNowStub({ payment, onPaymentStatus }: TPayNowScreenProps) {
+  // A card charged, the same status said again (a re-render), then the payment completed.
+  const pay = () => {
+    const report = { paymentId: payment.paymentId, method: 'card', attempt: '1' } as const;
+    onPaymentStatus?.({ ...report, status: 'started' });
+    onPaymentStatus?.({ ...report, status: 'started' });
+    onPaymentStatus?.({ ...report, status: 'completed' });
+  };
+  return (
+    <button type="button" onClick={pay}>
+      pay now {payment.paymentId}
+    </button>
+  );
 }
 
 function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => true)) {
@@ -149,5 +160,51 @@ describe('ConsentPage', () => {
         vi.mocked(postToParent).mock.calls.filter(([m]) => m.type === 'oya-money-consent-data'),
       ).toEqual([[{ type: 'oya-money-consent-data', consentData: pending }, EMBED_ORIGINS]]),
     );
+  });
+
+  const ours = (postToParent: TPostToParent) =>
+    vi
+      .mocked(postToParent)
+      .mock.calls.filter(([m]) =>
+        [
+          'oya-money-step-change',
+          'oya-money-payment-status',
+          'oya-money-consent-declined',
+        ].includes(m.type),
+      );
+
+  it('tells a registered parent the one step of a payment alone, and each payment status once', async () => {
+    answerWith(aConsent({ payments: [anImmediatePayment()] }));
+    const postToParent = renderPage('?clientId=cli_1&embed=true');
+    (await screen.findByRole('button', { name: 'pay now pay_now' })).click();
+    const payment = { consentId: 'cns_1', paymentId: 'pay_now', method: 'card' };
+    await waitFor(() =>
+      expect(ours(postToParent)).toEqual([
+        [
+          { type: 'oya-money-step-change', consentId: 'cns_1', step: 'immediate_payment' },
+          EMBED_ORIGINS,
+        ],
+        [{ type: 'oya-money-payment-status', ...payment, status: 'started' }, EMBED_ORIGINS],
+        [{ type: 'oya-money-payment-status', ...payment, status: 'completed' }, EMBED_ORIGINS],
+      ]),
+    );
+  });
+
+  it('tells a registered parent of a declined consent once', async () => {
+    answerWith(aConsent({ status: 'declined' }));
+    const postToParent = renderPage('?clientId=cli_1&embed=true');
+    expect(await screen.findByRole('heading', { name: 'Consent Declined' })).toBeTruthy();
+    await waitFor(() =>
+      expect(ours(postToParent)).toEqual([
+        [{ type: 'oya-money-consent-declined', consentId: 'cns_1' }, EMBED_ORIGINS],
+      ]),
+    );
+  });
+
+  it('tells a page not embedded nothing of steps and payments', async () => {
+    answerWith(aConsent({ payments: [anImmediatePayment()] }));
+    const postToParent = renderPage('?clientId=cli_1');
+    (await screen.findByRole('button', { name: 'pay now pay_now' })).click();
+    expect(ours(postToParent)).toEqual([]);
   });
 });

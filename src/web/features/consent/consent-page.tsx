@@ -19,6 +19,7 @@ import {
 } from '../../../domain/consent-screen';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { EMBED_MESSAGE, type TEmbedMessage } from '../../../domain/embed-messages';
+import type { TPaymentReport } from '../../../domain/embed-payment-report';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
 import type { TSignedGrant } from '../../../domain/schemas/auth';
 import type { TConsent, TPayment } from '../../../domain/schemas/consent';
@@ -38,6 +39,7 @@ import { ConsentPageFrame } from './consent-page-frame';
 import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
+import { useEmbedReports } from './use-embed-reports';
 import { useMinWidth } from './use-min-width';
 
 /** What the auth prompt screen is given; the auth feature owns the screen. */
@@ -60,6 +62,8 @@ export type TPayNowScreenProps = {
   onGranted(): void;
   /** The grant failed: the parent is told. */
   onFailed(error: string): void;
+  /** Where the payment stands changed: the parent is told. */
+  onPaymentStatus?(report: TPaymentReport): void;
   /**
    * In the consent flow: the whole grant body once the payment is paid, and other ways to pay
    * shown above the methods (the saved accounts); the flow's step header replaces the screen's.
@@ -300,6 +304,16 @@ export function ConsentPage({
   const reportFailure = (error: string) =>
     postToParent({ type: EMBED_MESSAGE.consentFailed, consentId, error });
 
+  // Our messages besides the spec's: the step shown, the payment's status, a decline.
+  const reports = useEmbedReports(params.embed, consentId, embedOrigins, postToParent);
+  // A payment alone is the Immediate Payment screen: the consent's one step.
+  const alone = screen.kind === 'immediate-payment';
+  const declined = screen.kind === 'declined';
+  useEffect(() => {
+    if (alone) reports.step('immediate_payment');
+    if (declined) reports.declined();
+  }, [alone, declined, reports]);
+
   const render = (shown: TConsentScreen): ReactNode => {
     switch (shown.kind) {
       case 'missing-client-id':
@@ -362,6 +376,7 @@ export function ConsentPage({
             signGrant={screens.signGrant}
             onGranted={() => void query.refetch()}
             onFailed={reportFailure}
+            onPaymentStatus={reports.payment}
             prompts={prompts}
           />
         );
@@ -376,6 +391,7 @@ export function ConsentPage({
             onGranted={() => void query.refetch()}
             onFailed={reportFailure}
             onReport={reportFailure}
+            reports={reports}
             onLinkingChange={setLinking}
           />
         );

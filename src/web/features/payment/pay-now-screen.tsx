@@ -3,6 +3,8 @@ import {
   Suspense,
   useCallback,
   useEffect,
+  useEffectEvent,
+  useMemo,
   useReducer,
   useRef,
   useState,
@@ -14,6 +16,11 @@ import {
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
   STEP_TEXT_AWAITING_TRANSFER,
 } from '../../../domain/constants';
+import {
+  paymentReport,
+  type TPaymentAttempt,
+  type TPaymentReport,
+} from '../../../domain/embed-payment-report';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
@@ -59,6 +66,8 @@ type TPayNowScreenProps = {
   onGranted(): void;
   /** The grant failed: the embedding parent is told (oya-money-consent-failed). */
   onFailed(error: string): void;
+  /** Where the payment stands changed: the embedding parent is told (oya-money-payment-status). */
+  onPaymentStatus?(report: TPaymentReport): void;
   /**
    * In the consent flow: the whole grant body once the payment is paid (the flow's other steps'
    * choices with it), and the flow's step header instead of this screen's.
@@ -117,6 +126,7 @@ export function PayNowScreen({
   signGrant,
   onGranted,
   onFailed,
+  onPaymentStatus,
   flow,
   prompts,
 }: TPayNowScreenProps) {
@@ -160,6 +170,18 @@ export function PayNowScreen({
   });
   const [terminalOpen, setTerminalOpen] = useState(false);
   const terminalButton = useRef<HTMLButtonElement>(null);
+  // The latest way of paying begun here: with the reducer's phase, what the parent is told.
+  const [attempt, setAttempt] = useState<TPaymentAttempt | null>(null);
+  const startAttempt = (method: TPaymentAttempt['method']) =>
+    setAttempt((last) => ({ n: (last?.n ?? 0) + 1, method, failed: false }));
+  const report = useMemo(
+    () => paymentReport(payment.paymentId, status.phase, attempt),
+    [payment.paymentId, status.phase, attempt],
+  );
+  const tellPaymentStatus = useEffectEvent((told: TPaymentReport) => onPaymentStatus?.(told));
+  useEffect(() => {
+    if (report) tellPaymentStatus(report);
+  }, [report]);
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there.
   const { consentId } = consent;
@@ -208,6 +230,12 @@ export function PayNowScreen({
             event.shouldPromptCardLinking ?? known?.shouldPromptCardLinking ?? false,
         }));
       }
+      // With the terminal open, the stream's news is the chip purchase's: it began, or it failed
+      // in the terminal's modal, which says so to the payer.
+      if (terminalOpen && event.status === 'in_progress') startAttempt('chip_card');
+      if (terminalOpen && event.status === 'failed') {
+        setAttempt((last) => last && { ...last, failed: true });
+      }
       if (event.status === 'in_progress') {
         // A card's steps (OTP, 3-D Secure) are answered by its own calls and views.
         if (event.paymentType === 'card' || method === 'card') return;
@@ -249,7 +277,10 @@ export function PayNowScreen({
 
   const openTransfer = useMutation({
     mutationFn: () => paymentsApi.openTransfer(payment.paymentId, payer),
-    onSuccess: (answer) => setDetails(answer.transferDetails),
+    onSuccess: (answer) => {
+      setDetails(answer.transferDetails);
+      startAttempt('bank_transfer');
+    },
   });
   const confirmTransfer = useMutation({
     mutationFn: () => paymentsApi.confirmTransfer(payment.paymentId, payer),
@@ -321,6 +352,7 @@ export function PayNowScreen({
   }, []);
 
   const charge = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
+    startAttempt('card');
     setCardError(null);
     setSignedInWhenPaid(signedIn);
     setOrigin({
