@@ -315,9 +315,25 @@ describe('the grant of a payment request', () => {
     ]);
   });
 
-  it.todo(
-    'is refused to any payer but the one asked: needs assertPaymentRequestPayer in grantConsent (services/consent-grants.ts)',
-  );
+  it("is refused to any payer but the one asked, and so is the page's Decline; then the payer asked grants it", async () => {
+    const requester = await aPayer('Bola Ade');
+    const invitee = await invited();
+    const stranger = await invited();
+    const { consentId } = await requested(requester, invitee);
+    const byStranger = await grantAsInvited(consentId, stranger);
+    expect(byStranger.statusCode).toBe(403);
+    expect(byStranger.json().error.code).toBe('PAYMENT_REQUEST_FORBIDDEN');
+    const declinedByStranger = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/consent/${consentId}/decline`,
+      headers: stranger.headers,
+    });
+    expect(declinedByStranger.statusCode).toBe(403);
+    expect(await statusOf(consentId)).toBe('pending');
+    const granted = await grantAsInvited(consentId, invitee);
+    expect(granted.statusCode, granted.body).toBe(200);
+    expect(await statusOf(consentId)).toBe('granted');
+  });
 });
 
 describe('POST /api/users/decline-invitation/{id}', () => {

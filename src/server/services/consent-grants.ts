@@ -12,6 +12,7 @@ import { assertFormCompleteForGrant, markFormResponseSubmitted } from './forms';
 import { recordActiveMandates } from './mandate-activations';
 import { verifySignedGrant, type TVerifiedGrant } from './signed-grants';
 import { recordMerchantEvent } from './webhooks';
+import { assertPaymentRequestPayer } from './payment-request-payers';
 
 /*
  * The grant (spec §7 POST /api/consent/{consentId}/grant; docs/payments.md "The grant"): the payer
@@ -58,6 +59,8 @@ export async function grantConsent(
   const now = clock.now();
   const found = await loadConsent(db, consentId);
   if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  // A payment request is answered by the payer it was sent to, nobody else.
+  await assertPaymentRequestPayer(db, consentId, payerId);
   const { consent } = found;
   if (call.consentData.consentId !== consentId) {
     throw invalid('consentData.consentId', 'must be the consent being granted');
@@ -262,6 +265,8 @@ export async function declineConsent(
   const now = clock.now();
   const found = await loadConsent(db, consentId);
   if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  // A payment request is answered by the payer it was sent to, nobody else.
+  await assertPaymentRequestPayer(db, consentId, payerId);
   const message = ERROR_CATALOGUE.CONSENT_REJECTED.message;
   const declined = await db.transaction(async (tx) => {
     const [row] = await tx
