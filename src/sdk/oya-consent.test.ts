@@ -114,6 +114,80 @@ describe('messages from the consent page', () => {
     expect(onFailure).toHaveBeenCalledWith({ type: 'failed', consentId: 'cns_1', error });
     expect(handle.isOpen).toBe(false);
   });
+
+  it('tells each step the flow opens, and each payment status with its method', () => {
+    const { handle, frame, events } = opened();
+    post({ type: 'oya-money-step-change', consentId: 'cns_1', step: 'data_sharing' }, PAGE, frame);
+    post(
+      {
+        type: 'oya-money-payment-status',
+        consentId: 'cns_1',
+        paymentId: 'pay_1',
+        status: 'started',
+        method: 'card',
+      },
+      PAGE,
+      frame,
+    );
+    post(
+      {
+        type: 'oya-money-payment-status',
+        consentId: 'cns_1',
+        paymentId: 'pay_1',
+        status: 'failed',
+      },
+      PAGE,
+      frame,
+    );
+    expect(events).toEqual([
+      { type: 'step', consentId: 'cns_1', step: 'data_sharing' },
+      {
+        type: 'payment',
+        consentId: 'cns_1',
+        paymentId: 'pay_1',
+        status: 'started',
+        method: 'card',
+      },
+      { type: 'payment', consentId: 'cns_1', paymentId: 'pay_1', status: 'failed' },
+    ]);
+    // A failed payment may be tried again: the embed stays open.
+    expect(handle.isOpen).toBe(true);
+  });
+
+  it('ignores a step or payment message without its fields', () => {
+    const { frame, events } = opened();
+    post({ type: 'oya-money-step-change', consentId: 'cns_1' }, PAGE, frame);
+    post({ type: 'oya-money-payment-status', consentId: 'cns_1', status: 'started' }, PAGE, frame);
+    post(
+      { type: 'oya-money-payment-status', consentId: 'cns_1', paymentId: 'pay_1', status: 'paid' },
+      PAGE,
+      frame,
+    );
+    expect(events).toEqual([]);
+  });
+
+  it('calls onDecline on a decline, not onFailure, which the failure after it calls', () => {
+    const onDecline = vi.fn();
+    const onFailure = vi.fn();
+    const { handle, frame, events } = opened({ onDecline, onFailure });
+    post({ type: 'oya-money-consent-declined', consentId: 'cns_1' }, PAGE, frame);
+    expect(onDecline).toHaveBeenCalledExactlyOnceWith({ type: 'declined', consentId: 'cns_1' });
+    expect(onFailure).not.toHaveBeenCalled();
+    expect(handle.isOpen).toBe(true);
+    const error = 'Consent was rejected by user';
+    post({ type: 'oya-money-consent-failed', consentId: 'cns_1', error }, PAGE, frame);
+    expect(events.map((event) => event.type)).toEqual(['declined', 'failed', 'closed']);
+    expect(onFailure).toHaveBeenCalledOnce();
+  });
+
+  it('ignores our step, payment and decline messages from another origin', () => {
+    const { frame, events } = opened();
+    const evil = 'https://evil.example';
+    post({ type: 'oya-money-step-change', consentId: 'cns_1', step: 'form' }, evil, frame);
+    post({ type: 'oya-money-consent-declined', consentId: 'cns_1' }, evil, frame);
+    post({ type: 'oya-money-consent-declined', consentId: 'cns_1' }, PAGE, window);
+    expect(events).toEqual([]);
+  });
 });
 
 describe('the modal', () => {

@@ -1,8 +1,10 @@
 // The embed script: opens the consent page in an iframe on a merchant's page, in a modal or
-// inline, and tells the merchant what the page reports (spec §7 "Messages"). Importing this
-// module touches neither window nor document, so a framework may import it while rendering on a
-// server; only open() does.
+// inline, and tells the merchant what the page reports (spec §7 "Messages", and our step, payment
+// and decline messages). Importing this module touches neither window nor document, so a
+// framework may import it while rendering on a server; only open() does.
+import type { TConsentStep } from '../domain/consent-steps';
 import { EMBED_MESSAGE } from '../domain/embed-message-names';
+import type { TEmbedPaymentMethod, TEmbedPaymentStatus } from '../domain/embed-messages';
 
 /** Where the consent is: its page's URL, or its id and the merchant's client id. */
 export type TConsentLocation =
@@ -20,6 +22,19 @@ export type TOyaConsentEvent =
   | { type: 'loaded' }
   /** The page asked for a new height; the iframe has it already. */
   | { type: 'resized'; height: number }
+  /** The consent flow opened a step: the first one shown, then each the payer moves to. */
+  | { type: 'step'; consentId: string; step: TConsentStep }
+  /** The immediate payment: an attempt started (a card charged, a transfer account issued, a
+   * saved account debited, a chip card read), completed, or failed before the payer's eyes. */
+  | {
+      type: 'payment';
+      consentId: string;
+      paymentId: string;
+      status: TEmbedPaymentStatus;
+      method?: TEmbedPaymentMethod;
+    }
+  /** The payer declined the consent; `failed` follows, and the embed closes. */
+  | { type: 'declined'; consentId: string }
   /** The payer granted the consent: the page sends the consent as it now stands. */
   | { type: 'granted'; consentId: string; consent: unknown }
   /** The payer pressed Complete & Close after granting: the embed closes. */
@@ -37,8 +52,9 @@ export type TOpenOptions = TConsentLocation & {
   container?: HTMLElement;
   onSuccess?: (event: Extract<TOyaConsentEvent, { type: 'granted' }>) => void;
   onFailure?: (event: Extract<TOyaConsentEvent, { type: 'failed' }>) => void;
+  onDecline?: (event: Extract<TOyaConsentEvent, { type: 'declined' }>) => void;
   onClose?: (event: Extract<TOyaConsentEvent, { type: 'closed' }>) => void;
-  /** Every event, the three above included. */
+  /** Every event, the four above included. */
   onEvent?: (event: TOyaConsentEvent) => void;
 };
 
@@ -83,6 +99,8 @@ const element = <K extends keyof HTMLElementTagNameMap>(tag: K, css: string) => 
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
+
+const PAYMENT_STATUSES: readonly unknown[] = ['started', 'completed', 'failed'];
 
 /** Opens the consent page: in `options.container`, or in a modal over the page. */
 export function open(options: TOpenOptions): TOyaConsentHandle {
@@ -145,6 +163,7 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
   const emit = (event: TOyaConsentEvent) => {
     if (event.type === 'granted') options.onSuccess?.(event);
     if (event.type === 'failed') options.onFailure?.(event);
+    if (event.type === 'declined') options.onDecline?.(event);
     if (event.type === 'closed') options.onClose?.(event);
     options.onEvent?.(event);
   };
@@ -169,6 +188,24 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
           isRecord(consent) && typeof consent.consentId === 'string' ? consent.consentId : id;
         return emit({ type: 'granted', consentId: granted ?? '', consent });
       }
+      case EMBED_MESSAGE.stepChange:
+        if (typeof data.step !== 'string') return;
+        return emit({ type: 'step', consentId: id ?? '', step: data.step as TConsentStep });
+      case EMBED_MESSAGE.paymentStatus: {
+        const paymentId = data.paymentId;
+        const status = data.status;
+        const method = data.method;
+        if (typeof paymentId !== 'string' || !PAYMENT_STATUSES.includes(status)) return;
+        return emit({
+          type: 'payment',
+          consentId: id ?? '',
+          paymentId,
+          status: status as TEmbedPaymentStatus,
+          ...(typeof method === 'string' ? { method: method as TEmbedPaymentMethod } : {}),
+        });
+      }
+      case EMBED_MESSAGE.consentDeclined:
+        return emit({ type: 'declined', consentId: id ?? '' });
       case EMBED_MESSAGE.consentCompleted:
         emit({ type: 'completed', consentId: id ?? '' });
         return close('completed');
