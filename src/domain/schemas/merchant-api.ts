@@ -151,7 +151,8 @@ export type TMerchantConsentFormResponse = z.infer<typeof ZMerchantConsentFormRe
 /** GET /api/v1/consents/{consentId}: one of the merchant's consents as it stands now. */
 export const ZMerchantConsentResponse = z.object({
   success: z.literal(true),
-  consent: ZConsent.extend({
+  // The payer's form-save token is the page's business, not the merchant's.
+  consent: ZConsent.omit({ formUpdateToken: true }).extend({
     /** When the payer revoked it (status revoked, docs/payer-consents.md); null otherwise. */
     revokedAt: z.string().nullable(),
     /** The chosen accounts' mandates, first to last; empty before the grant. */

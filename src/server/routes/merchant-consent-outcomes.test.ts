@@ -12,7 +12,12 @@ import { runCollections } from '../services/collection-runner';
 import { createTestClient, startTestApp, testClock } from '../test-support';
 import { secondServer } from '../test-support-servers';
 import { payerWithPasskey, signedGrant } from '../test-support-identity';
-import { linkByTestTransfer, sandboxAccount } from '../test-support-payments';
+import {
+  consentWithPayment,
+  linkByTestTransfer,
+  payByTransfer,
+  sandboxAccount,
+} from '../test-support-payments';
 
 const MINUTE = 60_000;
 const clock = testClock('2031-03-02T09:00:00Z');
@@ -118,6 +123,7 @@ describe("'consent.failed': a consent that expires unanswered", () => {
           failedAt: expiresAt,
           code: 'CONSENT_EXPIRED',
           reason: 'The consent expired before the payer answered it',
+          paidPaymentIds: [],
         },
       },
     ]);
@@ -130,6 +136,17 @@ describe("'consent.failed': a consent that expires unanswered", () => {
     clock.advance(MINUTE);
     expect((await run()).expired).toBe(0);
     expect(await eventsOf(consentId, 'consent.failed')).toHaveLength(1);
+  });
+
+  it('names the payment paid before the expiry, which stays paid', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const paid = await payByTransfer(ctx.app, consent);
+    expect(paid.statusCode, paid.body).toBe(200);
+    clock.advance(24 * 60 * MINUTE + MINUTE);
+    expect((await run()).expired).toBeGreaterThanOrEqual(1);
+    const [failed] = await eventsOf(consent.consentId, 'consent.failed');
+    expect(failed?.data).toMatchObject({ paidPaymentIds: [consent.paymentId] });
+    expect(await eventsOf(consent.consentId, 'payment.completed')).toHaveLength(1);
   });
 
   it("queues a delivery to each of the merchant's endpoints and lists it under status=failed", async () => {
@@ -404,6 +421,8 @@ describe('GET /api/v1/consents/{id}: mandates and form response', () => {
     expect(body).not.toContain(first.accountNumber);
     expect(body).not.toContain(second.accountNumber);
     expect(body).not.toContain('Ada Obi');
+    // Nor the payer's form-save token, which the page holds.
+    expect(body).not.toContain('formUpdateToken');
 
     const listed = await ctx.app.inject({
       method: 'GET',

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { TDb } from '../db/database';
-import { consentEvents, consents } from '../db/schema';
+import { consentEvents, consents, payments } from '../db/schema';
 import { recordMerchantEvent } from './webhooks';
 
 /*
@@ -39,12 +39,30 @@ export async function failExpiredConsents(db: TDb, now: Date, batch = 100): Prom
         .set({ status: 'failed' })
         .where(and(inArray(consents.id, due), eq(consents.status, 'pending')))
         .returning({ id: consents.id, clientId: consents.clientId, expiresAt: consents.expiresAt });
+      // A payment made before the expiry stays paid: the merchant is told which, to fulfil or
+      // refund the order (nothing is returned on its own).
+      const paid = rows.length
+        ? await tx
+            .select({ consentId: payments.consentId, id: payments.id })
+            .from(payments)
+            .where(
+              and(
+                inArray(
+                  payments.consentId,
+                  rows.map((row) => row.id),
+                ),
+                eq(payments.status, 'executed'),
+              ),
+            )
+            .orderBy(asc(payments.id))
+        : [];
       for (const row of rows) {
         // It failed when it expired: the sweep only notices.
         const data = {
           consentId: row.id,
           failedAt: row.expiresAt.toISOString(),
           ...CONSENT_EXPIRED,
+          paidPaymentIds: paid.filter((p) => p.consentId === row.id).map((p) => p.id),
         };
         await tx.insert(consentEvents).values({
           consentId: row.id,

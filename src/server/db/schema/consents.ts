@@ -91,7 +91,13 @@ export const consents = pgTable(
     originalRequestId: text('original_request_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('consents_granted_by').on(t.grantedBy, t.grantedAt, t.id)],
+  (t) => [
+    index('consents_granted_by').on(t.grantedBy, t.grantedAt, t.id),
+    // The expiry sweep (consent-failures.ts) reads pending consents by expiry, a minute apart.
+    index('consents_pending_expiry')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /**

@@ -1,0 +1,2 @@
+-- The expiry sweep (consent.failed, docs/webhooks.md) reads pending consents by expiry each run.
+CREATE INDEX "consents_pending_expiry" ON "consents" USING btree ("expires_at") WHERE "consents"."status" = 'pending';
