@@ -95,3 +95,27 @@ export function storedSession(page: Page): Promise<TStoredSession> {
     identifiedTo: localStorage.getItem('oyaIdentifiedTo'),
   }));
 }
+
+/** A payer signed up on the app's own page; the session it stored. */
+export async function signedUpSession(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Ngozi Eze', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const { token, user } = await storedSession(page);
+  if (!token || !user) throw new Error('no session stored');
+  // Signed out again on the app's own page: the frame starts without a session.
+  await page.evaluate(() => localStorage.clear());
+  return { token, user };
+}
+
+/** Puts the session into the frame's own storage, as a sign-in in another frame of ours would. */
+export async function storeInFrame(page: Page, session: { token: string; user: string }) {
+  const frame = page.frame({ url: (url) => url.origin === E2E.appOrigin });
+  if (!frame) throw new Error('no consent frame');
+  await frame.evaluate(({ token, user }) => {
+    localStorage.setItem('paymonaToken', token);
+    localStorage.setItem('paymonaUser', user);
+  }, session);
+  return frame;
+}

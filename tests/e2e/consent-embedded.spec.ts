@@ -1,42 +1,19 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoViolations } from './axe';
-import {
-  addVirtualAuthenticator,
-  signUpThroughPanel,
-  storedSession,
-  uniquePhone,
-} from './auth-support';
+import { signedUpSession, storeInFrame } from './auth-support';
 import { E2E } from './e2e-env';
-import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
+import {
+  consentPath,
+  createConsent,
+  createForm,
+  DELIVERY_FORM,
+  embedHostUrl,
+  receivedMessages,
+  snap,
+} from './merchant';
 
 // The consent page inside a merchant's iframe, in real Chromium against the real server: the
 // parent's authentication-updated message (spec §6, §7), and Decline (spec §4) telling the parent.
-
-const basic = `Basic ${Buffer.from(`${E2E.clientId}:${E2E.clientSecret}`).toString('base64')}`;
-
-/** A payer signed up on the app's own page; the session it stored. */
-async function signedUpSession(page: Page) {
-  await addVirtualAuthenticator(page);
-  await page.goto('/login');
-  await signUpThroughPanel(page, page.request, { fullName: 'Ngozi Eze', phone: uniquePhone() });
-  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
-  const { token, user } = await storedSession(page);
-  if (!token || !user) throw new Error('no session stored');
-  // Signed out again on the app's own page: the frame starts without a session.
-  await page.evaluate(() => localStorage.clear());
-  return { token, user };
-}
-
-/** Puts the session into the frame's own storage, as a sign-in in another frame of ours would. */
-async function storeInFrame(page: Page, session: { token: string; user: string }) {
-  const frame = page.frame({ url: (url) => url.origin === E2E.appOrigin });
-  if (!frame) throw new Error('no consent frame');
-  await frame.evaluate(({ token, user }) => {
-    localStorage.setItem('paymonaToken', token);
-    localStorage.setItem('paymonaUser', user);
-  }, session);
-  return frame;
-}
 
 test.describe('embedded in a merchant page', () => {
   test("the parent's authentication-updated message signs the page in; the frame's own does not", async ({
@@ -76,21 +53,7 @@ test.describe('embedded in a merchant page', () => {
     // A sign-up, a form saved, a screenshot and an axe pass, the decline: past 30 s when loaded.
     test.slow();
     const session = await signedUpSession(page);
-    const created = await page.request.post('/api/v1/forms', {
-      headers: { authorization: basic },
-      data: {
-        title: 'Delivery details',
-        sections: [
-          {
-            id: 'where',
-            title: 'Where to deliver',
-            fields: [{ id: 'street', kind: 'short_text', label: 'Street', required: true }],
-          },
-        ],
-      },
-    });
-    expect(created.status()).toBe(201);
-    const { formId } = (await created.json()) as { formId: string };
+    const formId = await createForm(page.request, DELIVERY_FORM);
     const consentId = await createConsent(page.request, { formId });
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
     const frame = page.frameLocator('#consent');

@@ -21,6 +21,28 @@ export async function createConsent(
   return (await response.json()).consentId;
 }
 
+/** Creates a form through the merchant API; its formId. */
+export async function createForm(request: APIRequestContext, body: object): Promise<string> {
+  const response = await request.post(`${E2E.appOrigin}/api/v1/forms`, {
+    headers: { authorization: basic(E2E.clientId, E2E.clientSecret) },
+    data: body,
+  });
+  if (response.status() !== 201) throw new Error(`form creation failed: ${await response.text()}`);
+  return ((await response.json()) as { formId: string }).formId;
+}
+
+/** A form of one required field, 'Street': a consent with it alone is answered by Decline. */
+export const DELIVERY_FORM = {
+  title: 'Delivery details',
+  sections: [
+    {
+      id: 'where',
+      title: 'Where to deliver',
+      fields: [{ id: 'street', kind: 'short_text', label: 'Street', required: true }],
+    },
+  ],
+};
+
 export const consentPath = (consentId: string, query = '') =>
   `/r/${consentId}?clientId=${E2E.clientId}${query ? `&${query}` : ''}`;
 

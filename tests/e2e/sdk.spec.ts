@@ -3,9 +3,11 @@
 // follows its height, reports its outcome, and leaves nothing behind when destroyed.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { signedUpSession, storeInFrame } from './auth-support';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import { createConsent, shopUrl, snap } from './merchant';
+import { createConsent, createForm, DELIVERY_FORM, shopUrl, snap } from './merchant';
 import { SDK_URL, sdkIntegrity } from './shop-page';
 
 const ORDER = {
@@ -26,7 +28,17 @@ const ORDER = {
 const PENDING_TEXT = 'Collect ₦7,500.00 immediately';
 const GRANTED_TEXT = 'You have successfully granted consent to Tola Stores';
 
-type TShopEvent = { embed: string; type: string; height?: number; reason?: string };
+type TShopEvent = {
+  embed: string;
+  type: string;
+  height?: number;
+  reason?: string;
+  consentId?: string;
+  step?: string;
+  paymentId?: string;
+  status?: string;
+  method?: string;
+};
 type TShop = {
   events: TShopEvent[];
   callbacks: string[];
@@ -34,6 +46,14 @@ type TShop = {
 };
 const shop = (page: Page) => page.evaluate(() => (window as unknown as { shop: TShop }).shop);
 const callbacks = async (page: Page) => (await shop(page)).callbacks;
+
+/** What the embed told of the payer's way through the consent, without heights and loads. */
+const journey = async (page: Page) =>
+  (await shop(page)).events
+    .filter((e) => e.type !== 'resized' && e.type !== 'loaded')
+    .map((e) =>
+      [e.type, e.step ?? e.status ?? e.reason, e.method].filter((part) => part).join(' '),
+    );
 
 /** The last height the page asked of one embed's iframe. */
 const lastHeight = async (page: Page, embed: string) =>
@@ -239,5 +259,76 @@ test.describe('the embed script in a merchant shop', () => {
     expect(await page.evaluate(() => document.body.innerHTML)).toBe(body);
     expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
     expect(await callbacks(page)).toEqual([]);
+  });
+
+  test('tells the step, the card payment started and completed, then the grant', async ({
+    page,
+  }) => {
+    // The 3 s between the payment and its success, and the grant: past 30 s on a loaded machine.
+    test.slow();
+    const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(shopUrl(consentId));
+    await page.getByRole('button', { name: 'Pay with Oya' }).click();
+    const frame = page.frameLocator('iframe');
+    await frame.getByRole('button', { name: /Pay with Card/ }).click();
+    const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
+    if (!card) throw new Error('no pin_only sandbox card');
+    await frame.getByLabel('Card Number').fill(card.number);
+    await frame.getByLabel('Expiry date').fill(card.expiry);
+    await frame.getByLabel('CVV').fill(card.cvv);
+    await frame.getByRole('button', { name: 'Continue to PIN' }).click();
+    await frame.getByLabel('Card PIN').fill(card.pin);
+    await frame.getByRole('button', { name: 'Complete Payment' }).click();
+
+    await expect
+      .poll(() => callbacks(page), { timeout: 20_000 })
+      .toEqual([`modal onSuccess ${consentId}`]);
+    expect(await journey(page)).toEqual([
+      'step immediate_payment',
+      'payment started card',
+      'payment completed card',
+      'granted',
+    ]);
+    const paymentIds = (await shop(page)).events.flatMap((e) => (e.paymentId ? [e.paymentId] : []));
+    expect(new Set(paymentIds).size).toBe(1);
+    expect((await shop(page)).events.every((e) => !e.consentId || e.consentId === consentId)).toBe(
+      true,
+    );
+  });
+
+  test('tells the form step, then the decline, then the failure that closes the embed', async ({
+    page,
+  }) => {
+    // A sign-up, a form and the decline: past 30 s on a loaded machine.
+    test.slow();
+    const session = await signedUpSession(page);
+    const formId = await createForm(page.request, DELIVERY_FORM);
+    const consentId = await createConsent(page.request, { formId });
+    await page.goto(shopUrl(consentId));
+    await page.getByRole('button', { name: 'Pay with Oya' }).click();
+    const frame = page.frameLocator('iframe');
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
+      timeout: 15_000,
+    });
+    // Signed in elsewhere: the merchant's page tells the embedded page (spec §7).
+    await storeInFrame(page, session);
+    await page.evaluate((appOrigin) => {
+      document
+        .querySelector<HTMLIFrameElement>('iframe')
+        ?.contentWindow?.postMessage({ type: 'authentication-updated' }, appOrigin);
+    }, E2E.appOrigin);
+
+    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
+    await frame.getByRole('button', { name: 'Next Step' }).click();
+    await frame.getByRole('button', { name: 'Decline' }).click();
+
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(await callbacks(page)).toEqual([
+      `modal onDecline ${consentId}`,
+      'modal onFailure Consent was rejected by user',
+      'modal onClose failed',
+    ]);
+    expect(await journey(page)).toEqual(['step form', 'declined', 'failed', 'closed failed']);
   });
 });

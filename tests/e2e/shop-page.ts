@@ -45,8 +45,9 @@ const SCRIPT = `
       container,
       onSuccess: (event) => { window.shop.callbacks.push(label + ' onSuccess ' + event.consentId); status.textContent = 'Consent granted, thank you.'; },
       onFailure: (event) => { window.shop.callbacks.push(label + ' onFailure ' + event.error); status.textContent = 'The consent failed: ' + event.error; },
+      onDecline: (event) => { window.shop.callbacks.push(label + ' onDecline ' + event.consentId); },
       onClose: (event) => { window.shop.callbacks.push(label + ' onClose ' + event.reason); },
-      onEvent: (event) => { window.shop.events.push({ embed: label, type: event.type, height: event.height, reason: event.reason, consentId: event.consentId }); },
+      onEvent: (event) => { window.shop.events.push({ embed: label, type: event.type, height: event.height, reason: event.reason, consentId: event.consentId, step: event.step, paymentId: event.paymentId, status: event.status, method: event.method }); },
     });
     window.shop.embeds.push(embed);
     return embed;
