@@ -4,7 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, testClock } from '../test-support';
+import { createTestClient, startTestApp, testClock } from '../test-support';
 import { consentWithPayment, payByCard } from '../test-support-payments';
 import {
   WEBHOOK_FIRST_RETRY_MS,
@@ -243,5 +243,33 @@ describe('webhooks', () => {
     const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/v1/webhooks' });
     expect(anonymous.statusCode).toBe(401);
     await hook.close();
+  });
+});
+
+describe('endpoints per client', () => {
+  it('are at most 10, however many registrations arrive at once', async () => {
+    const client = await createTestClient(ctx.database, { name: 'Busy Shop' });
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, n) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks',
+          headers: { authorization: client.authorization },
+          payload: { url: `https://shop.example/hooks/${n}` },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 201)) {
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe('url: at most 10 webhooks');
+    }
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/webhooks',
+      headers: { authorization: client.authorization },
+    });
+    expect(listed.json().webhooks).toHaveLength(10);
   });
 });

@@ -4,7 +4,7 @@ import type { TWebhookDelivery, TWebhookEventType } from '../../domain/schemas/w
 import type { TClock } from '../clock';
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
-import { merchantEvents, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { apiClients, merchantEvents, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { AppError } from './app-error';
 import { storedSecret } from './server-secrets';
 
@@ -77,19 +77,26 @@ export async function createWebhookEndpoint(
   url: string,
 ) {
   checkUrl(ctx.config, url);
-  const existing = await listWebhookEndpoints(ctx.db, clientId);
-  if (existing.length >= MAX_ENDPOINTS_PER_CLIENT) {
-    throw new AppError('VALIDATION_FAILED', `url: at most ${MAX_ENDPOINTS_PER_CLIENT} webhooks`);
-  }
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   const id = `whk_${randomBytes(12).toString('base64url')}`;
   const createdAt = ctx.clock.now();
-  await ctx.db.insert(webhookEndpoints).values({
-    id,
-    clientId,
-    url,
-    secretSealed: await seal(ctx.db, secret),
-    createdAt,
+  const secretSealed = await seal(ctx.db, secret);
+  // The limit is counted and kept under the client's row lock: registrations at once queue
+  // behind it, so the eleventh is refused however they interleave.
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .select({ clientId: apiClients.clientId })
+      .from(apiClients)
+      .where(eq(apiClients.clientId, clientId))
+      .for('update');
+    const [live] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.clientId, clientId), isNull(webhookEndpoints.deletedAt)));
+    if ((live?.count ?? 0) >= MAX_ENDPOINTS_PER_CLIENT) {
+      throw new AppError('VALIDATION_FAILED', `url: at most ${MAX_ENDPOINTS_PER_CLIENT} webhooks`);
+    }
+    await tx.insert(webhookEndpoints).values({ id, clientId, url, secretSealed, createdAt });
   });
   return { id, url, createdAt: createdAt.toISOString(), secret };
 }
