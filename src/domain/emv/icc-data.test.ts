@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountToBcd, readIccData, REQUIRED_ICC_TAGS } from './icc-data';
+import { amountToBcd, emvDateOf, readIccData, REQUIRED_ICC_TAGS } from './icc-data';
 import { encodeTlv, type TTlv } from './tlv';
 
 const FIELDS: Record<string, string> = {
@@ -61,5 +61,13 @@ describe('the chip data of a purchase', () => {
     expect(amountToBcd(250_000)).toBe('000000250000');
     expect(() => amountToBcd(1e12)).toThrow(/12 digits/);
     expect(() => amountToBcd(-1)).toThrow(/12 digits/);
+  });
+});
+
+describe('emvDateOf', () => {
+  it('is the date as written, in the date-time’s own offset (the reader’s 9A)', () => {
+    expect(emvDateOf('2027-03-15T09:30:00Z')).toBe('270315');
+    expect(emvDateOf('2027-03-15T23:30:00+01:00')).toBe('270315');
+    expect(emvDateOf('2027-12-31T23:59:59.999Z')).toBe('271231');
   });
 });

@@ -89,3 +89,10 @@ export function amountToBcd(amount: number): string {
   }
   return String(amount).padStart(12, '0');
 }
+
+/**
+ * The date (YYMMDD) of an ISO 8601 date-time as written, in its own offset: the reader's local
+ * date, which is what it puts in tag 9A.
+ */
+export const emvDateOf = (isoDateTime: string): string =>
+  `${isoDateTime.slice(2, 4)}${isoDateTime.slice(5, 7)}${isoDateTime.slice(8, 10)}`;

@@ -66,6 +66,10 @@ async function paymentStatus(consent: { paymentId: string; consentId: string }) 
   return state.json<{ status: string }>().status;
 }
 
+/** The same time of day, a day later, as the reader writes it (UTC). */
+const nextDay = (iso: string) =>
+  new Date(Date.parse(iso) + 24 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 describe('POST /api/card-terminal/raven/fetch-keys', () => {
   const fetchKeys = (payload: unknown, remoteAddress = freshAddress()) =>
     ctx.app.inject({
@@ -214,6 +218,9 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
       const response = await chipPurchase(ctx.app, {
         ...body,
         icc_data: withIccValue(body.icc_data, tag, value),
+        // A changed date is changed in the reader's date-time too, which must agree with 9A:
+        // the cryptogram is what then refuses it.
+        ...(tag === '9A' ? { trans_datetime: '2020-01-01T12:00:00Z' } : {}),
       });
       expect(response.statusCode).toBe(402);
       expect(response.json()).toEqual(errorOf('TERMINAL_DECLINED', DECLINED));
@@ -333,6 +340,8 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
       { amount: body.amount + 100 },
       { icc_data: withIccValue(body.icc_data, '5F2A', '0566') },
       { icc_data: withIccValue(body.icc_data, '9C', '00') },
+      // The reader's date and time on another day than the chip's transaction date (9A).
+      { trans_datetime: nextDay(body.trans_datetime) },
     ]) {
       const response = await chipPurchase(ctx.app, { ...body, ...change, rrn: newRrn() });
       expect(response.statusCode, JSON.stringify(change)).toBe(400);

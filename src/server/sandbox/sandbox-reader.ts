@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { amountToBcd } from '../../domain/emv/icc-data';
+import { amountToBcd, emvDateOf } from '../../domain/emv/icc-data';
 import { buildPinBlock } from '../../domain/emv/pin-block';
 import { encodeTlv } from '../../domain/emv/tlv';
 import { formatTrack2 } from '../../domain/emv/track2';
@@ -31,7 +31,6 @@ const CARD_CONSTANTS = {
 export const trackExpiryOf = (expiry: string) => `${expiry.slice(3, 5)}${expiry.slice(0, 2)}`;
 
 /** YYMMDD of the reader's clock (UTC), as tag 9A holds it. */
-const emvDate = (now: Date) => now.toISOString().slice(2, 10).replaceAll('-', '');
 
 /** A retrieval reference number: 12 digits, new for every transaction. */
 const newRrn = () =>
@@ -43,7 +42,7 @@ export function sandboxIccData(pan: string, amount: number, now: Date): string {
   const values = new Map<string, string>([
     ['9F02', amountToBcd(amount)],
     ['5F2A', TERMINAL_CURRENCY_CODE],
-    ['9A', emvDate(now)],
+    ['9A', emvDateOf(now.toISOString())],
     ['9C', String(TERMINAL_TRANSACTION_TYPE).padStart(2, '0')],
     ['9F37', randomBytes(4).toString('hex').toUpperCase()],
     ['9F36', randomInt(1, 0xffff).toString(16).toUpperCase().padStart(4, '0')],

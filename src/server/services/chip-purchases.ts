@@ -7,7 +7,7 @@ import {
   TERMINAL_TRANSACTION_TYPE,
 } from '../../domain/constants';
 import { EmvFormatError } from '../../domain/emv/hex';
-import { readIccData, type TIccData } from '../../domain/emv/icc-data';
+import { emvDateOf, readIccData, type TIccData } from '../../domain/emv/icc-data';
 import { parseTrack2, serviceCodeHasChip } from '../../domain/emv/track2';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { canonicalJson } from '../../domain/schemas/auth';
@@ -122,7 +122,8 @@ function checkReaderData(
   if (
     icc.amount !== body.amount ||
     icc.currencyCode !== TERMINAL_CURRENCY_CODE ||
-    icc.transactionType !== transactionType
+    icc.transactionType !== transactionType ||
+    icc.transactionDate !== emvDateOf(body.trans_datetime)
   ) {
     throw new AppError('TERMINAL_INVALID_PARAMETERS');
   }
