@@ -1,14 +1,14 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { TPaymentOrigin } from '../../domain/schemas/consent';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
 import { accountLinks, payerAccounts, paymentAttempts } from '../db/schema';
 import type { TAccountDebitOutcome } from '../providers/payments';
 import { AppError } from './app-error';
-import { STALE_CHARGE_MS } from './card-payments';
 import {
   completeAttempt,
   emitPaymentEvent,
+  endStaleCharges,
   failAttempt,
   insertAttempt,
   lockPendingPayment,
@@ -104,22 +104,7 @@ export async function debitImmediatePayment(
     await lockPendingPayment(tx, payable.payment.id);
     // A debit whose process died waiting for the bank gives way past the stale age: the bank
     // answers its reference if it was taken, and this payment is not blocked for good.
-    await tx
-      .update(paymentAttempts)
-      .set({
-        status: 'failed',
-        stage: null,
-        failureCode: 'DIRECT_DEBIT_FAILED',
-        failureReason: 'stale_debit',
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(paymentAttempts.paymentId, payable.payment.id),
-          eq(paymentAttempts.stage, 'charging'),
-          lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
-        ),
-      );
+    await endStaleCharges(tx, payable.payment.id, now, 'DIRECT_DEBIT_FAILED', 'stale_debit');
     const inserted = await insertAttempt(tx, {
       paymentId: payable.payment.id,
       consentId: payable.consentId,

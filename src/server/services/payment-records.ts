@@ -131,6 +131,8 @@ export async function endStaleCharges(
   paymentId: string,
   now: Date,
   failureCode: TErrorCode,
+  /** What the attempt's row keeps as the reason: a card's charge, or a saved account's debit. */
+  failureReason: 'stale_charge' | 'stale_debit' = 'stale_charge',
 ): Promise<void> {
   await tx
     .update(paymentAttempts)
@@ -138,7 +140,7 @@ export async function endStaleCharges(
       status: 'failed',
       stage: null,
       failureCode,
-      failureReason: 'stale_charge',
+      failureReason,
       updatedAt: now,
     })
     .where(
