@@ -272,7 +272,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
     await expectCleanBooks();
   });
 
-  it('records a failure the merchant sees when every account refuses', async () => {
+  it('tries again a day, then three days later when every account is short of funds, then records a failure the merchant sees', async () => {
     const amount = sandboxAccount('links_by_test_transfer').balance + 1;
     const consent = await grantedConsent(
       ['insufficient_funds', 'links_by_test_transfer'],
@@ -280,7 +280,52 @@ describe('the runner collects a fixed future payment on its due date', () => {
     );
     const paymentId = consent.paymentIds[0]!;
     clock.advance(HOUR);
-    expect(await run()).toMatchObject({ collected: 0, failed: 1 });
+    const eventsBefore = (await merchantEventTypes(consent.consentId)).length;
+    expect(await run()).toMatchObject({ collected: 0, retried: 1, failed: 0 });
+    const retried = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/payments/${paymentId}`,
+      headers: { authorization: consent.merchant.authorization },
+    });
+    expect(retried.json().payment.collections).toEqual([
+      expect.objectContaining({ status: 'pending' }),
+    ]);
+    // Nothing for the merchant yet: the collection has not ended.
+    expect(await merchantEventTypes(consent.consentId)).toHaveLength(eventsBefore);
+    const audit = await ctx.database.db
+      .select({ data: consentEvents.data })
+      .from(consentEvents)
+      .where(
+        and(
+          eq(consentEvents.consentId, consent.consentId),
+          eq(consentEvents.type, 'future_payment.retry_scheduled'),
+        ),
+      );
+    expect(audit.map((row) => row.data)).toEqual([
+      expect.objectContaining({
+        round: 1,
+        dueAt: new Date(clock.now().getTime() + DAY).toISOString(),
+        reason: 'insufficient_funds',
+      }),
+    ]);
+    // Not before it is due again, but the payer is noticed again before it; then the second round.
+    clock.advance(DAY - HOUR);
+    expect(await run()).toMatchObject({ notified: 1, retried: 0, failed: 0 });
+    clock.advance(HOUR);
+    expect(await run()).toMatchObject({ notified: 0, retried: 1, failed: 0 });
+    clock.advance(3 * DAY);
+    expect(await run()).toMatchObject({ collected: 0, retried: 0, failed: 1 });
+    // Each round asked the banks with references of its own (a bank answers a reference it saw
+    // with what it did, so a retry under the first round's would only repeat the refusal).
+    const [ended] = await ctx.database.db
+      .select()
+      .from(futurePaymentCollections)
+      .where(eq(futurePaymentCollections.paymentId, paymentId));
+    expect(ended?.rounds).toBe(2);
+    expect(ended?.tries.map((t) => t.reference)).toEqual([
+      `${ended?.id}.r2.0`,
+      `${ended?.id}.r2.1`,
+    ]);
 
     expect((await paymentOf(paymentId)).status).toBe('pending');
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
@@ -291,6 +336,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
         paymentId,
         code: 'DIRECT_DEBIT_FAILED',
         message: 'Direct debit payment failed',
+        rounds: 3,
         tries: [
           { position: 0, reason: 'insufficient_funds' },
           { position: 1, reason: 'insufficient_funds' },

@@ -32,6 +32,8 @@ export type TCollectionRun = {
   expired: number;
   notified: number;
   collected: number;
+  /** Refused for insufficient funds, and due again later (COLLECTION_RETRY_DELAYS_MS). */
+  retried: number;
   failed: number;
 };
 
@@ -85,7 +87,7 @@ export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRu
   const expired = await failExpiredConsents(ctx.db, ctx.clock.now());
   await scheduleDueCollections(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS);
   const notified = await sendDebitNotices(ctx);
-  const run = { expired, notified, collected: 0, failed: 0 };
+  const run = { expired, notified, collected: 0, retried: 0, failed: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
     const claimed = await claimDueCollections(ctx.db, ctx.clock.now());
@@ -94,6 +96,7 @@ export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRu
       const ended = await collectClaimed(ctx, row);
       if (ended.status === 'succeeded') run.collected += 1;
       if (ended.status === 'failed') run.failed += 1;
+      if (ended.status === 'pending') run.retried += 1;
     }
   }
 }

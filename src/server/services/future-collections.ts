@@ -35,9 +35,20 @@ export const STALE_COLLECTION_MS = 5 * 60 * 1_000;
 /** A collection whose bank has not answered after this many claims is given up as failed. */
 export const MAX_COLLECTION_CLAIMS = 10;
 
-/** The reference of a collection's debit of its bound account at `position`. */
-export const debitReference = (collectionId: string, position: number) =>
-  `${collectionId}.${position}`;
+/**
+ * When a scheduled collection that every account refused for insufficient funds is tried again,
+ * after each round: a day, then three days (salaries land; a retry an hour later rarely finds
+ * money that was not there). After the last it fails for good.
+ */
+export const COLLECTION_RETRY_DELAYS_MS = [24 * 60 * 60 * 1_000, 3 * 24 * 60 * 60 * 1_000];
+
+/**
+ * The reference of a collection's debit of its bound account at `position` in round `round`:
+ * the first round's as it always was, later rounds' apart, so the bank debits a retry instead of
+ * answering the refusal it gave before.
+ */
+export const debitReference = (collectionId: string, position: number, round = 0) =>
+  round === 0 ? `${collectionId}.${position}` : `${collectionId}.r${round}.${position}`;
 
 type TBoundAccount = {
   position: number;
@@ -176,6 +187,8 @@ async function failCollection(
         code: 'DIRECT_DEBIT_FAILED',
         message: ERROR_CATALOGUE.DIRECT_DEBIT_FAILED.message,
         reason,
+        /** Rounds of debits tried, the last one's tries below. */
+        rounds: row.rounds + 1,
         tries: tries.map(({ position, accountId, reason: why }) => ({
           position,
           accountId,
@@ -287,7 +300,7 @@ async function askBank(
 ): Promise<TAccountDebitOutcome | null> {
   try {
     return await ctx.providers.payments.debitAccount({
-      reference: debitReference(row.id, bound.position),
+      reference: debitReference(row.id, bound.position, row.rounds),
       mandateReference: bound.mandateId,
       institutionCode: bound.account.institutionCode,
       accountNumber: bound.account.accountNumber,
@@ -333,7 +346,7 @@ export async function collectClaimed(
     tries.push({
       position: bound.position,
       accountId: bound.account.id,
-      reference: debitReference(row.id, bound.position),
+      reference: debitReference(row.id, bound.position, row.rounds),
       outcome,
       reason,
       at: clock.now().toISOString(),
@@ -384,7 +397,65 @@ export async function collectClaimed(
     return failCollection(db, row, tries, reason, clock.now());
   }
   const last = tries.at(-1);
+  const delay = COLLECTION_RETRY_DELAYS_MS[row.rounds];
+  const shortOfFunds = tries.length > 0 && tries.every((t) => t.reason === 'insufficient_funds');
+  if (row.trigger === 'schedule' && shortOfFunds && delay !== undefined) {
+    return retryLater(db, row, tries, delay, clock.now());
+  }
   return failCollection(db, row, tries, last?.reason ?? 'no_linked_account', clock.now());
+}
+
+/**
+ * Puts a scheduled collection that every account refused for insufficient funds back to
+ * pending, due `delay` later, for its next round: the payer's notice goes again before it (the
+ * flag is cleared), and the consent's audit row says when. The merchant hears of the collection
+ * when it ends (collected, or failed after the last round); GET /api/v1/payments/{id} shows it
+ * pending with its new due time meanwhile.
+ */
+async function retryLater(
+  db: TDb,
+  row: TCollectionRow,
+  tries: TCollectionTry[],
+  delay: number,
+  now: Date,
+): Promise<TCollectionRow> {
+  return db.transaction(async (tx) => {
+    const dueAt = new Date(now.getTime() + delay);
+    const [again] = await tx
+      .update(futurePaymentCollections)
+      .set({
+        status: 'pending',
+        dueAt,
+        rounds: row.rounds + 1,
+        claims: 0,
+        claimedAt: null,
+        notifiedAt: null,
+        tries,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(futurePaymentCollections.id, row.id),
+          eq(futurePaymentCollections.status, 'collecting'),
+        ),
+      )
+      .returning();
+    if (!again) return collectionById(tx, row.id);
+    await tx.insert(consentEvents).values({
+      consentId: row.consentId,
+      type: 'future_payment.retry_scheduled',
+      actor: 'system:collections',
+      data: {
+        paymentId: row.paymentId,
+        collectionId: row.id,
+        round: again.rounds,
+        dueAt: dueAt.toISOString(),
+        reason: 'insufficient_funds',
+      },
+      createdAt: now,
+    });
+    return again;
+  });
 }
 
 /**

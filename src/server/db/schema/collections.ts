@@ -73,6 +73,10 @@ export const futurePaymentCollections = pgTable(
     /** When a runner last claimed it: a claim older than the stale age is taken over. */
     claimedAt: at('claimed_at'),
     claims: integer('claims').notNull().default(0),
+    /** Rounds of debits tried before this one: a scheduled collection every account refused for
+     * insufficient funds is tried again later (COLLECTION_RETRY_DELAYS_MS), each round with
+     * references of its own. */
+    rounds: integer('rounds').notNull().default(0),
     /** The merchant client that asked (trigger merchant). */
     requestedBy: text('requested_by'),
     /** The account debited, and the bank's reference for it (status succeeded). */
