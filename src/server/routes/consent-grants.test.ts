@@ -3,9 +3,9 @@
 // what is granted; anonymous payers grant only what spec §6 lets them.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consentEvents } from '../db/schema';
+import { consentEvents, consents } from '../db/schema';
 import { createTestClient, startTestApp } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { payerWithPasskey, signedGrant, signUp, testPhone } from '../test-support-identity';
 import { consentWithPayment, payByCard } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -183,5 +183,40 @@ describe('granting data sharing as a signed-in payer', () => {
       dataTypes: ['bvnData'],
       signature: { digest: expect.any(String), credentialId: expect.any(String) },
     });
+  });
+});
+
+describe('a grant and a Decline at once', () => {
+  it('answer what happened: the grant succeeds only when the consent ends granted', async () => {
+    const payer = await signUp(ctx.app, testPhone());
+    const outcomes: string[] = [];
+    for (let n = 0; n < 8; n += 1) {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      await pay(consent);
+      const [granted, declined] = await Promise.all([
+        grant(consent.consentId, grantBody(consent.consentId)),
+        ctx.app.inject({
+          method: 'POST',
+          url: `/api/consent/${consent.consentId}/decline`,
+          headers: { authorization: `Bearer ${payer.token}` },
+        }),
+      ]);
+      const [row] = await ctx.database.db
+        .select({ status: consents.status })
+        .from(consents)
+        .where(eq(consents.id, consent.consentId));
+      outcomes.push(row?.status ?? 'missing');
+      if (row?.status === 'granted') {
+        expect(granted.json()).toMatchObject({ success: true, status: 'granted' });
+        expect(declined.statusCode).toBeGreaterThanOrEqual(400);
+      } else {
+        expect(row?.status).toBe('declined');
+        expect(declined.statusCode).toBe(200);
+        // Never 'Consent granted' for a consent that the Decline won.
+        expect(granted.statusCode, granted.body).toBe(409);
+        expect(granted.json().error.code).toBe('CONSENT_REJECTED');
+      }
+    }
+    expect(outcomes.every((status) => status === 'granted' || status === 'declined')).toBe(true);
   });
 });

@@ -245,8 +245,13 @@ export async function grantConsent(
       type: 'consent.granted',
       data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
     });
+    return answerFor(ctx, consentId, paidResults, { message: 'Consent granted' });
   }
-  return answerFor(ctx, consentId, paidResults, { message: 'Consent granted' });
+  // Another change moved it from pending meanwhile: a grant (the same answer as a retry), or a
+  // Decline or the expiry sweep, which this grant must not be answered as if it had won.
+  const answer = await answerFor(ctx, consentId, paidResults, {});
+  if (answer.status === 'granted') return answer;
+  throw new AppError(answer.status === 'declined' ? 'CONSENT_REJECTED' : 'CONSENT_NOT_FOUND');
 }
 
 const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
