@@ -172,6 +172,19 @@ describe('PATCH /api/v1/client/origins', () => {
     expect([...origins].sort()).toEqual(['https://one.example', 'https://two.example']);
   });
 
+  it('keeps a client to 50 origins, however many changes arrive at once', async () => {
+    const client = await createTestClient(ctx.database);
+    const batch = (from: number) =>
+      Array.from({ length: 20 }, (_, n) => `https://shop${from + n}.example`);
+    const answers = await Promise.all(
+      [0, 20, 40].map((from) => change(client.authorization, { add: batch(from) })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 400]);
+    const refused = answers.find((a) => a.statusCode === 400);
+    expect(refused?.json().error.message).toBe('add: a client has at most 50 origins');
+    expect((await readClient(client.authorization)).json().allowedOrigins).toHaveLength(40);
+  });
+
   it('refuses an empty change and an origin that is not http(s)', async () => {
     const client = await createTestClient(ctx.database);
     for (const payload of [{}, { add: [] }, { add: ['ftp://files.example'] }]) {

@@ -30,6 +30,9 @@ export type TNewMerchantClient = {
 
 export type TMerchantClientCredentials = { merchantId: string; clientId: string; secret: string };
 
+/** Origins a client may register: each is listed in its consent pages' frame-ancestors. */
+export const MAX_CLIENT_ORIGINS = 50;
+
 /** A registered embedding origin is scheme://host[:port], nothing more. */
 export function normaliseOrigin(origin: string): string {
   const url = new URL(origin);
@@ -213,23 +216,33 @@ export async function changeClientOrigins(
 ): Promise<string[]> {
   const add = (change.add ?? []).map(normaliseOrigin);
   const remove = (change.remove ?? []).map(normaliseOrigin);
+  const changed = sql`(
+    SELECT coalesce(jsonb_agg(o ORDER BY first), '[]'::jsonb) FROM (
+      SELECT o, min(n) AS first
+      FROM jsonb_array_elements_text(${apiClients.allowedOrigins} || ${JSON.stringify(add)}::jsonb)
+        WITH ORDINALITY AS e(o, n)
+      WHERE NOT jsonb_exists(${JSON.stringify(remove)}::jsonb, o)
+      GROUP BY o
+    ) AS kept
+  )`;
+  // The cap is checked on the list the UPDATE writes, in the same statement: changes at once
+  // cannot together pass it. Every origin goes into each consent page's frame-ancestors header.
   const [row] = await db
     .update(apiClients)
-    .set({
-      allowedOrigins: sql`(
-        SELECT coalesce(jsonb_agg(o ORDER BY first), '[]'::jsonb) FROM (
-          SELECT o, min(n) AS first
-          FROM jsonb_array_elements_text(${apiClients.allowedOrigins} || ${JSON.stringify(add)}::jsonb)
-            WITH ORDINALITY AS e(o, n)
-          WHERE NOT jsonb_exists(${JSON.stringify(remove)}::jsonb, o)
-          GROUP BY o
-        ) AS kept
-      )`,
-    })
-    .where(eq(apiClients.clientId, clientId))
+    .set({ allowedOrigins: changed })
+    .where(
+      and(
+        eq(apiClients.clientId, clientId),
+        sql`jsonb_array_length(${changed}) <= ${MAX_CLIENT_ORIGINS}`,
+      ),
+    )
     .returning({ allowedOrigins: apiClients.allowedOrigins });
-  if (!row) throw new AppError('CLIENT_NOT_FOUND');
-  return row.allowedOrigins;
+  if (row) return row.allowedOrigins;
+  await readClient(db, clientId, new Date()); // CLIENT_NOT_FOUND when there is no such client
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `add: a client has at most ${MAX_CLIENT_ORIGINS} origins`,
+  );
 }
 
 /** What the merchant (or the operator) reads of a client: never a secret. */
