@@ -1,8 +1,8 @@
 import { systemClock, type TClock } from './clock';
 import type { TConfig } from './config';
-import type { TDb } from './db/database';
+import type { TDatabase, TDb } from './db/database';
 import type { TEventBus, TEventErrorHandler } from './events/event-bus';
-import { inProcessEventBus } from './events/in-process-event-bus';
+import { databaseEventBus } from './events/database-event-bus';
 import type { TPaymentProvider } from './providers/payments';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './providers/sandbox-card-network';
 import { sandboxPaymentProvider } from './providers/sandbox-provider';
@@ -50,14 +50,19 @@ export type TAdapterOverrides = {
 };
 
 /**
- * Builds the context. The event bus is in-process in both database modes for now: the
- * PostgreSQL LISTEN/NOTIFY adapter (several processes) comes with the money-core issue.
+ * Builds the context. The event bus is the database's (events/database-event-bus.ts): NOTIFY and
+ * LISTEN, so every process on one PostgreSQL hears every event; on PGlite, the one process.
  */
 export function createAppContext(
-  base: { db: TDb; config: TConfig; onEventError: TEventErrorHandler },
+  base: {
+    database: Pick<TDatabase, 'db' | 'listen'>;
+    config: TConfig;
+    onEventError: TEventErrorHandler;
+  },
   overrides: TAdapterOverrides = {},
 ): TAppContext {
-  const { db, config } = base;
+  const { database, config } = base;
+  const { db } = database;
   const clock = overrides.clock ?? systemClock;
   const cards = sandboxCardNetwork({
     cards: SANDBOX_CARDS,
@@ -73,6 +78,6 @@ export function createAppContext(
       payments: sandboxPaymentProvider({ cards, db, clock }),
     },
     sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
-    events: overrides.events ?? inProcessEventBus({ onError: base.onEventError }),
+    events: overrides.events ?? databaseEventBus({ database, onError: base.onEventError }),
   };
 }

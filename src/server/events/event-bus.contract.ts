@@ -1,5 +1,5 @@
-// The contract of the EventBus port: every adapter (in-process today; PostgreSQL LISTEN/NOTIFY
-// with the money-core issue) passes this suite, run by the adapter's own *.test.ts.
+// The contract of the EventBus port: every adapter (in-process, and the database's NOTIFY/LISTEN)
+// passes this suite, run by the adapter's own *.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TEvent, TEventBus, TEventErrorHandler, TEventType } from './event-bus';
 

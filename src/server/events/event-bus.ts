@@ -1,10 +1,10 @@
 /*
  * The EventBus port (ARCHITECTURE.md "Events"): typed events published after a state change
  * commits, delivered to every subscriber of their type. One bus per app, built with its context
- * (context.ts). The adapter today is in-process (in-process-event-bus.ts): one server process on
- * PGlite or PostgreSQL. The PostgreSQL LISTEN/NOTIFY adapter, which delivers every event to every
- * process behind a load balancer, comes with the money-core issue; it takes the same seat and
- * must pass the same contract suite (event-bus.contract.ts).
+ * (context.ts). The app's adapter is the database's (database-event-bus.ts): NOTIFY and LISTEN,
+ * so on PostgreSQL every process behind a load balancer hears every event, and on PGlite the one
+ * process does. The in-process adapter (in-process-event-bus.ts) is what a test hands in to
+ * watch what the app publishes. Both pass the same contract suite (event-bus.contract.ts).
  */
 
 /**

@@ -120,7 +120,7 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
   );
 
   api.get(
-    '/api/events/bank-validations/:validationId',
+    '/api/events/bank-validation/:validationId',
     {
       sse: 'only',
       schema: {

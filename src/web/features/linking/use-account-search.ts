@@ -61,7 +61,7 @@ export function useAccountSearch(accountNumber: string): TAccountSearch {
           ({ banks, stream }) => {
             const validationId = banks.results[0]?.validationId ?? '';
             source = new EventSource(
-              `/api/events/bank-validations/${encodeURIComponent(validationId)}?ticket=${encodeURIComponent(stream.ticket)}`,
+              `/api/events/bank-validation/${encodeURIComponent(validationId)}?ticket=${encodeURIComponent(stream.ticket)}`,
             );
             const found: TBankValidationResult[] = [];
             source.addEventListener(BANK_VALIDATION_EVENT, (message) => {

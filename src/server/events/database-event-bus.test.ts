@@ -1,0 +1,84 @@
+// The database adapter of the EventBus port passes the port's contract (on PGlite, and on
+// PostgreSQL in the PostgreSQL pass), and on PostgreSQL delivers an event published by one
+// server's bus to the subscribers of another's: two database handles, each with its own pool and
+// its own LISTEN connection, as two processes behind a load balancer have.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type TDatabase } from '../db/database';
+import { openTestDatabase } from '../test-support';
+import { databaseEventBus } from './database-event-bus';
+import type { TEvent } from './event-bus';
+import { eventBusContract } from './event-bus.contract';
+
+// One database for the contract's tests: each test's bus listens and stops on its own.
+let contractDatabase: ReturnType<typeof openTestDatabase> | null = null;
+afterAll(async () => {
+  await (await contractDatabase)?.close();
+});
+eventBusContract('database (NOTIFY)', async (options) => {
+  contractDatabase ??= openTestDatabase();
+  return { bus: databaseEventBus({ database: await contractDatabase, ...options }) };
+});
+
+describe('the database event bus across servers', () => {
+  let first: Awaited<ReturnType<typeof openTestDatabase>>;
+  let second: TDatabase;
+  beforeAll(async () => {
+    first = await openTestDatabase();
+    second = first.url ? await openDatabase({ kind: 'postgres', url: first.url }) : first;
+  });
+  afterAll(async () => {
+    if (second !== first) await second.close();
+    await first.close();
+  });
+
+  it('delivers an event published through one server to the subscribers of both', async () => {
+    const failures: unknown[] = [];
+    const onError = (error: unknown) => failures.push(error);
+    const busA = databaseEventBus({ database: first, onError });
+    const busB = databaseEventBus({ database: second, onError });
+    try {
+      const heard = (bus: typeof busA) =>
+        new Promise<TEvent<'consent.granted'>>((resolve) => {
+          const stop = bus.subscribe('consent.granted', (event) => {
+            stop();
+            resolve(event);
+          });
+        });
+      const onA = heard(busA);
+      const onB = heard(busB);
+      const data = { consentId: 'cns_across', clientId: 'cli_a', merchantId: 'mer_a' };
+      // A bus listens once its LISTEN connection is open; a publish waits for that, so B's
+      // publish of an event nobody here waits for means B listens before A sends: a slow
+      // connection of B's cannot make it miss the event under test.
+      await busB.publish({ type: 'consent.created', data, id: 'evt_b_listens' });
+      const sent = await busA.publish({ type: 'consent.granted', data, id: 'evt_across' });
+      expect(await onB).toEqual(sent);
+      expect(await onA).toEqual(sent);
+      expect(sent).toEqual({ type: 'consent.granted', data, id: 'evt_across' });
+      expect(failures).toEqual([]);
+    } finally {
+      await busA.close();
+      await busB.close();
+    }
+  });
+});
+
+describe('the database event bus when the database refuses the NOTIFY', () => {
+  it('resolves the publish with the event and tells onError: the change it reports has committed', async () => {
+    const failures: unknown[] = [];
+    const refused = new Error('connection terminated');
+    const bus = databaseEventBus({
+      database: {
+        db: { execute: () => Promise.reject(refused) } as never,
+        listen: () => Promise.resolve(async () => {}),
+      },
+      onError: (error) => failures.push(error),
+    });
+    const data = { consentId: 'cns_refused', clientId: 'cli_a', merchantId: 'mer_a' };
+    await expect(
+      bus.publish({ type: 'consent.created', data, id: 'evt_refused' }),
+    ).resolves.toEqual({ type: 'consent.created', data, id: 'evt_refused' });
+    expect(failures).toEqual([refused]);
+    await bus.close();
+  });
+});
