@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isConsentAvailable } from './consent-availability';
+import { isAvailableAt, isConsentAvailable } from './consent-availability';
 import { consentExpiresAt } from './consent-expiry';
 import type { TConsent } from './schemas/consent';
 import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
@@ -29,5 +29,19 @@ describe('isConsentAvailable', () => {
 describe('consentExpiresAt', () => {
   it('is 24 h after creation', () => {
     expect(consentExpiresAt(NOW)).toBe('2025-06-16T12:00:00.000Z');
+  });
+});
+
+describe('isAvailableAt (the rule on its two facts)', () => {
+  const now = new Date('2031-01-01T10:00:00Z');
+  it('offers a collectable consent until its expiry, and nothing at or after it', () => {
+    expect(isAvailableAt({ expiresAtMs: now.getTime() + 1, collectable: true }, now)).toBe(true);
+    expect(isAvailableAt({ expiresAtMs: now.getTime(), collectable: true }, now)).toBe(false);
+  });
+  it('refuses an uncollectable consent and an unreadable expiry', () => {
+    expect(isAvailableAt({ expiresAtMs: now.getTime() + 60_000, collectable: false }, now)).toBe(
+      false,
+    );
+    expect(isAvailableAt({ expiresAtMs: Number.NaN, collectable: true }, now)).toBe(false);
   });
 });

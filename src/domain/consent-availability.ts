@@ -10,8 +10,25 @@ export function isConsentAvailable(
   },
   now: Date,
 ): boolean {
-  const expiresAt = Date.parse(consent.expiresAt);
+  return isAvailableAt(
+    {
+      expiresAtMs: Date.parse(consent.expiresAt),
+      collectable: consent.payments.every((p) => p.type !== 'immediate' || p.shieldWallet !== null),
+    },
+    now,
+  );
+}
+
+/**
+ * The same rule on its two facts, for a reader that has them without the consent's objects (the
+ * server's consent read, whose answer the database writes): the expiry in epoch milliseconds,
+ * and whether every immediate payment has a shield wallet.
+ */
+export function isAvailableAt(
+  facts: { expiresAtMs: number; collectable: boolean },
+  now: Date,
+): boolean {
   // An unreadable expiry cannot be proved to lie in the future, so the consent is not offered.
-  if (Number.isNaN(expiresAt) || expiresAt <= now.getTime()) return false;
-  return consent.payments.every((p) => p.type !== 'immediate' || p.shieldWallet !== null);
+  if (Number.isNaN(facts.expiresAtMs) || facts.expiresAtMs <= now.getTime()) return false;
+  return facts.collectable;
 }

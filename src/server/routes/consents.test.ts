@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
-import { consents } from '../db/schema';
+import { consents, dataSharingItems, payments } from '../db/schema';
+import { loadConsent } from '../services/consents';
 import { createTestClient, startTestApp } from '../test-support';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -82,6 +83,109 @@ describe('GET /api/consent/{id}?clientId=', () => {
         shieldWallet: null,
       },
     ]);
+  });
+
+  it('sends the JSON the declared schema makes of the loaded consent, every field set', async () => {
+    const id = await createConsent(owner.authorization, {
+      payments: [
+        {
+          type: 'immediate',
+          amount: 7_500,
+          narration: 'Till 3',
+          paypointId: 'pp_1',
+          paypointLocationName: 'Ikeja <branch> & co',
+        },
+        {
+          type: 'future',
+          amount: 9_007_199_254_740,
+          amountType: 'variable',
+          narration: 'Rent',
+          dueDate: '2027-01-05T08:00:00.000Z',
+          startDate: '2027-01-01T00:00:00.000Z',
+          endDate: '2027-12-31T23:59:59.999Z',
+          frequency: 'monthly',
+          interval: 1,
+        },
+      ],
+      dataSharing: { bvnData: true, ninData: ['nin_slip'], bankAccounts: ['primary', 'savings'] },
+      formId: 'form_2',
+      formCompletion: { templateLiteralValues: { firstName: 'Ada', plan: 'Gold \\ "Plus"' } },
+      requirements: { requiresAuth: true, requiresAccount: true },
+      actOnBehalfOf: {
+        role: { name: 'Director' },
+        fullName: 'Ngozi Okafor',
+        name: 'Ngozi',
+        image: 'https://img.example/n.png',
+        location: 'Lagos',
+      },
+    });
+    const db = ctx.database.db;
+    // Microseconds, which both sides truncate to milliseconds.
+    await db
+      .update(consents)
+      .set({
+        status: 'granted',
+        grantedAt: sql`'2026-11-24 10:00:00.123999+00'`,
+        partyImage: 'https://img.example/party.png',
+        formResponseId: 'frs_1',
+        formUpdateToken: 'tok_1',
+        attestDiscoveryId: 'dsc_1',
+        authAppId: 'app_1',
+      })
+      .where(eq(consents.id, id));
+    await db
+      .update(payments)
+      .set({
+        // Not 'executed': the app's close proves every executed payment is in the books.
+        status: 'cancelled',
+        // Text the JSON must escape, written past the request's checks.
+        narration: 'Till "3"\n\t\u0001 \\ \u00e9\u{1F600}\u2028',
+        executedAt: sql`'2026-11-24 10:00:01.000999+00'`,
+        origin: {
+          paymentMethod: 'card',
+          maskedCardNumber: '5399 **** 1234',
+          isNewCard: true,
+          integrations: { scheme: { id: 7, tags: ['a'] } },
+        },
+      })
+      .where(eq(payments.type, 'immediate'));
+    // A category asked for as a whole and by name at once lists its names (toDataSharing).
+    await db.insert(dataSharingItems).values({ consentId: id, category: 'ninData', item: null });
+
+    const response = await read(id, owner.clientId);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    const sent = response.json();
+    const loaded = await loadConsent(db, id);
+    if (!loaded) throw new Error('the consent was not loaded');
+    const { consent, embedOrigins } = loaded;
+    const serialised = ZConsentReadResponse.parse({ success: true, consent, embedOrigins });
+    expect(sent).toEqual(JSON.parse(JSON.stringify(serialised)));
+    // Nothing the schema would have dropped or changed.
+    expect(ZConsentReadResponse.parse(sent)).toEqual(sent);
+    expect(sent.consent.grantedAt).toBe('2026-11-24T10:00:00.123Z');
+    expect(sent.consent.dataSharing).toEqual({
+      bvnData: true,
+      ninData: ['nin_slip'],
+      bankAccounts: ['primary', 'savings'],
+    });
+  });
+
+  it('answers a consent with no payments and no data sharing as the schema makes it', async () => {
+    const id = await createConsent(owner.authorization, { formId: 'form_3' });
+    const response = await read(id, owner.clientId);
+    expect(response.statusCode).toBe(200);
+    const loaded = await loadConsent(ctx.database.db, id);
+    if (!loaded) throw new Error('the consent was not loaded');
+    const { consent, embedOrigins } = loaded;
+    expect(response.json()).toEqual(
+      JSON.parse(
+        JSON.stringify(ZConsentReadResponse.parse({ success: true, consent, embedOrigins })),
+      ),
+    );
+    expect(response.json().consent).toMatchObject({ payments: [], dataSharing: null });
   });
 
   it('answers 404 with the spec message for an unknown consent', async () => {

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZConsentReadResponse } from '../../domain/schemas/consent';
+import { ZConsentReadResponse, type TConsentReadResponse } from '../../domain/schemas/consent';
+import { isAvailableAt } from '../../domain/consent-availability';
 import { ZIdentifier, ZPrintable } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import type { TConsentReads } from '../services/consent-reads';
 import { readableByClient } from '../services/consents';
+import type { TConsentReads } from '../services/consent-reads';
 import { jsonAnswers } from './responses';
 
 /** The page's read of a consent (spec §7 GET /api/consent/{id}?clientId=). */
@@ -23,17 +24,19 @@ export const consentRoutes: FastifyPluginAsync<TRouteContext & { reads: TConsent
         response: jsonAnswers({ 200: ZConsentReadResponse }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const clientId = request.query.clientId?.trim();
       if (!clientId) throw new AppError('MISSING_CLIENT_ID');
-      // With the consent come the origins the page may post its data to when embedded
-      // (never '*'): those of the client that owns it.
-      const { consent, embedOrigins } = readableByClient(
-        await reads.load(request.params.consentId),
-        clientId,
-        clock.now(),
+      // Unknown, expired or uncollectable consents are not found; another client's is forbidden.
+      const now = clock.now();
+      const answer = readableByClient(await reads.load(request.params.consentId), clientId, (a) =>
+        isAvailableAt(a, now),
       );
-      return { success: true as const, consent, embedOrigins };
+      // The consent with the origins the page may post its data to when embedded (never '*'):
+      // those of the client that owns it. The database wrote the JSON (consent-read-answer.ts);
+      // a string sent as application/json goes out as it is, past the schema's serialiser.
+      void reply.type('application/json; charset=utf-8');
+      return answer.body as unknown as TConsentReadResponse;
     },
   );
 };

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { TDatabase } from '../db/database';
-import { loadConsent, type TLoadedConsent } from './consents';
+import { batchedConsentAnswers, type TConsentReadAnswer } from './consent-read-answer';
 
 /*
  * The page's consent read (GET /api/consent/{id}), cached where the cache can be exact.
@@ -19,28 +19,29 @@ import { loadConsent, type TLoadedConsent } from './consents';
  */
 
 export type TConsentReads = {
-  load(consentId: string): Promise<TLoadedConsent | null>;
+  /** The read's answer (consent-read-answer.ts); null when no consent has that id. */
+  load(consentId: string): Promise<TConsentReadAnswer | null>;
   /** Whether reads are served from memory (PGlite) or every one goes to the database. */
   readonly cached: boolean;
   close(): Promise<void>;
 };
 
-/** Consents kept at most: a loaded consent is a few KB, so this bounds the cache to a few MB. */
+/** Answers kept at most: one is a few KB of JSON, so this bounds the cache to a few MB. */
 export const CONSENT_READ_CACHE_SIZE = 2_000;
 
 export async function consentReads(
-  database: Pick<TDatabase, 'kind' | 'db' | 'listen'>,
+  database: Pick<TDatabase, 'kind' | 'rows' | 'listen'>,
   size = CONSENT_READ_CACHE_SIZE,
 ): Promise<TConsentReads> {
-  const { db } = database;
+  const read = batchedConsentAnswers(database);
   if (database.kind !== 'pglite') {
     return {
-      load: (consentId) => loadConsent(db, consentId),
+      load: read,
       cached: false,
       close: async () => {},
     };
   }
-  const cache = new LRUCache<string, TLoadedConsent>({ max: size });
+  const cache = new LRUCache<string, TConsentReadAnswer>({ max: size });
   // Counts changes heard: a read that saw it move while in flight is not kept.
   let changes = 0;
   const stop = await database.listen('consent_reads', (consentId) => {
@@ -54,19 +55,10 @@ export async function consentReads(
       const kept = cache.get(consentId);
       if (kept) return kept;
       const before = changes;
-      const loaded = await loadConsent(db, consentId);
-      if (loaded && changes === before) cache.set(consentId, deepFreeze(loaded));
+      const loaded = await read(consentId);
+      if (loaded && changes === before) cache.set(consentId, Object.freeze(loaded));
       return loaded;
     },
     close: stop,
   };
-}
-
-/** A kept answer is shared by every request that reads it: none may change it. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

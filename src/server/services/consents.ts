@@ -290,16 +290,18 @@ export async function readConsentForClient(
   clientId: string,
   now: Date = new Date(),
 ): Promise<TLoadedConsent> {
-  return readableByClient(await loadConsent(db, consentId), clientId, now);
+  return readableByClient(await loadConsent(db, consentId), clientId, (found) =>
+    isConsentAvailable(found.consent, now),
+  );
 }
 
 /** The rule of readConsentForClient, for a consent already loaded (or null when unknown). */
-export function readableByClient(
-  found: TLoadedConsent | null,
+export function readableByClient<T extends { clientId: string }>(
+  found: T | null,
   clientId: string,
-  now: Date,
-): TLoadedConsent {
-  if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  isAvailable: (found: T) => boolean,
+): T {
+  if (!found || !isAvailable(found)) throw new AppError('CONSENT_NOT_FOUND');
   if (found.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
   return found;
 }
