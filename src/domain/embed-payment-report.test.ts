@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { debitReport, paymentReport, type TPaymentAttempt } from './embed-payment-report';
+import {
+  debitReport,
+  nextAttempt,
+  paymentReport,
+  type TPaymentAttempt,
+} from './embed-payment-report';
 
 const card: TPaymentAttempt = { n: 1, method: 'card', failed: false };
 
@@ -63,5 +68,35 @@ describe("debitReport (a saved account's debit by the flow's grant)", () => {
     expect(debitReport('pay_1', 'failed', 0)).toBeNull();
     expect(debitReport('pay_1', 'signing', 1)).toBeNull();
     expect(debitReport('pay_1', 'idle', 1)).toBeNull();
+  });
+});
+
+describe('nextAttempt', () => {
+  it('counts each card charge as a new attempt', () => {
+    const first = nextAttempt(null, 'card');
+    expect(first).toEqual({ n: 1, method: 'card', failed: false });
+    expect(nextAttempt(first, 'card')).toEqual({ n: 2, method: 'card', failed: false });
+  });
+
+  it('keeps the attempt when the server hands back the same one-time account', () => {
+    const opened = nextAttempt(null, 'bank_transfer', '9912345678');
+    expect(opened).toEqual({ n: 1, method: 'bank_transfer', failed: false, key: '9912345678' });
+    // Asked again while open (after Cancel, or from the processing view): the same attempt, so
+    // paymentReport tells its parent 'started' once.
+    const again = nextAttempt(opened, 'bank_transfer', '9912345678');
+    expect(again).toBe(opened);
+    expect(paymentReport('pay_1', 'awaiting_transfer', again)).toEqual(
+      paymentReport('pay_1', 'awaiting_transfer', opened),
+    );
+  });
+
+  it('starts a new attempt for a new account, another method, or after a failure', () => {
+    const opened = nextAttempt(null, 'bank_transfer', '9912345678');
+    expect(nextAttempt(opened, 'bank_transfer', '9987654321')).toMatchObject({ n: 2 });
+    expect(nextAttempt(opened, 'card')).toMatchObject({ n: 2, method: 'card' });
+    expect(nextAttempt({ ...opened, failed: true }, 'bank_transfer', '9912345678')).toMatchObject({
+      n: 2,
+      failed: false,
+    });
   });
 });

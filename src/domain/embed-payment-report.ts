@@ -6,7 +6,28 @@ import type { TPaymentPhase } from './payment-status';
  * A way of paying the immediate payment the payer began on this page: the how-manyth, by what,
  * and whether it failed where the processing view does not show it (the chip reader's modal).
  */
-export type TPaymentAttempt = { n: number; method: TEmbedPaymentMethod; failed: boolean };
+export type TPaymentAttempt = {
+  n: number;
+  method: TEmbedPaymentMethod;
+  failed: boolean;
+  /** What names the attempt where the server hands the same one again (a transfer's account). */
+  key?: string;
+};
+
+/**
+ * The attempt a new try makes: the last one again when the server handed back the same thing
+ * (a transfer's one-time account asked for again while open, e.g. after Cancel or from the
+ * processing view), so its parent is not told 'started' twice; otherwise the next one.
+ */
+export function nextAttempt(
+  last: TPaymentAttempt | null,
+  method: TEmbedPaymentMethod,
+  key?: string,
+): TPaymentAttempt {
+  if (last && !last.failed && key !== undefined && last.method === method && last.key === key)
+    return last;
+  return { n: (last?.n ?? 0) + 1, method, failed: false, ...(key === undefined ? {} : { key }) };
+}
 
 /** Where the immediate payment stands for the embedding parent (oya-money-payment-status). */
 export type TPaymentReport = {

@@ -220,6 +220,11 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This payment request has expired and can no longer be declined',
   },
+  // Releasing what a payer's payment requests collected (ours, docs/payments.md "Releasing").
+  PAYOUT_ACCOUNT_NOT_LINKED: {
+    status: 404,
+    message: 'No linked account of yours has this id',
+  },
   SIGN_IN_REQUIRED: { status: 401, message: 'This consent requires authentication to proceed' },
   STREAM_TICKET_INVALID: {
     status: 401,

@@ -19,6 +19,7 @@ import { cardTerminalRoutes } from './routes/card-terminal';
 import { encryptionRoutes } from './routes/encryption';
 import { eventStreamRoutes } from './routes/event-streams';
 import { paymentHistoryRoutes } from './routes/payment-history';
+import { payoutRoutes } from './routes/payouts';
 import { sandboxFixtureRoutes } from './routes/sandbox-fixtures';
 import { sandboxShopRoutes } from './routes/sandbox-shop';
 import { sandboxPageRoutes } from './routes/sandbox-pages';
@@ -119,7 +120,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
 
   const context = createAppContext(
     {
-      db: options.database.db,
+      database: options.database,
       config: options.config,
       onEventError: (err, event) =>
         app.log.error({ err, eventType: event.type, eventId: event.id }, 'event subscriber failed'),
@@ -170,6 +171,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(cardTerminalRoutes, routeContext);
   await app.register(transferPaymentRoutes, routeContext);
   await app.register(paymentHistoryRoutes, routeContext);
+  await app.register(payoutRoutes, routeContext);
   await app.register(consentGrantRoutes, routeContext);
   await app.register(accountRoutes, routeContext);
   await app.register(accountLinkRoutes, routeContext);

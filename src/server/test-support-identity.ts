@@ -92,6 +92,17 @@ export async function signUp(app: FastifyInstance, phone: string, fullName = 'Ad
   return response.json<{ token: string; user: { userId: string } }>();
 }
 
+export type TSignedUpPayer = { userId: string; token: string; headers: Record<string, string> };
+
+/** A new payer signed up on a fresh phone number: their id, token and bearer header. */
+export async function signedUpPayer(
+  app: FastifyInstance,
+  fullName?: string,
+): Promise<TSignedUpPayer> {
+  const { token, user } = await signUp(app, testPhone(), fullName);
+  return { userId: user.userId, token, headers: { authorization: `Bearer ${token}` } };
+}
+
 /** Creates a passkey on the soft authenticator for a signed-in payer. */
 export async function addPasskey(
   app: FastifyInstance,

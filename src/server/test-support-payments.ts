@@ -1,12 +1,12 @@
 // Server tests of payments: a merchant, a consent with an immediate payment, its card
 // encrypted as the page encrypts it, and the books and events a payment leaves behind.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { encryptCard } from '../domain/card-envelope';
 import type { TEncryptedCard } from '../domain/schemas/card';
 import type { TSandboxTransferRequest } from '../domain/schemas/sandbox';
 import type { TDatabase } from './db/database';
-import { events, ledgerTransactions } from './db/schema';
+import { events, ledgerTransactions, sandboxAccounts } from './db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from './sandbox/fixtures';
 import { createTestClient } from './test-support';
 
@@ -23,6 +23,24 @@ export function sandboxAccount(scenario: TAccountScenario) {
   const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
   if (!account) throw new Error(`No sandbox account for ${scenario}`);
   return account;
+}
+
+/** The sandbox bank's balance of its test account of `scenario` (its fixture's until it moves). */
+export async function sandboxBalanceOf(
+  database: TDatabase,
+  scenario: TAccountScenario,
+): Promise<number> {
+  const { institutionCode, accountNumber, balance } = sandboxAccount(scenario);
+  const [row] = await database.db
+    .select({ balance: sandboxAccounts.balance })
+    .from(sandboxAccounts)
+    .where(
+      and(
+        eq(sandboxAccounts.institutionCode, institutionCode),
+        eq(sandboxAccounts.accountNumber, accountNumber),
+      ),
+    );
+  return row?.balance ?? balance;
 }
 
 /** A consent with one immediate payment (and what else `extra` asks), and its payment's id. */

@@ -8,6 +8,7 @@ import { buildApp, type TAppOptions } from './app';
 import type { TClock } from './clock';
 import { loadConfig, type TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
+import { checkLedger, ledgerProblems } from './services/ledger';
 import { createMerchantClient, type TNewMerchantClient } from './services/merchant-clients';
 
 /**
@@ -84,11 +85,27 @@ export async function startTestApp(
     database,
     config,
     context: app.appContext,
+    /** Stops the app, proves the books its tests left (see assertBooksBalance), then closes. */
     async close() {
       await app.close();
-      await database.close();
+      try {
+        await assertBooksBalance(database);
+      } finally {
+        await database.close();
+      }
     },
   };
+}
+
+/**
+ * What `npm run ledger:check` proves, asserted on the database a test file's app used, when the
+ * file is done with it: every transaction sums to zero, every balance is the sum of its entries,
+ * every executed payment is booked once and every payout as it ended. So every server test file
+ * that moves money ends with the books checked, whatever its own tests assert.
+ */
+export async function assertBooksBalance(database: TDatabase): Promise<void> {
+  const problems = ledgerProblems(await checkLedger(database.db));
+  if (problems.length > 0) throw new Error(`The books do not balance:\n${problems.join('\n')}`);
 }
 
 export async function createTestClient(

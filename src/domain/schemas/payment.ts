@@ -106,13 +106,35 @@ export const ZPaymentHistoryResponse = z.object({
 export type TPaymentHistoryResponse = z.infer<typeof ZPaymentHistoryResponse>;
 
 /** POST /api/payments/release-pending body (spec §7) */
-export const ZReleasePendingRequest = z.object({ destinationAccountId: z.string().min(1) });
+export const ZReleasePendingRequest = z.object({ destinationAccountId: ZIdentifier });
 export type TReleasePendingRequest = z.infer<typeof ZReleasePendingRequest>;
 
-/** POST /api/payments/release-pending answer. The spec does not show it; this is ours. */
+/** A payout of a payer's wallet to one of their linked accounts (docs/payments.md "Releasing"). */
+export const ZPayout = z.object({
+  payoutId: z.string(),
+  /** paying: taken from the wallet, the bank not yet answered; failed: back in the wallet. */
+  status: z.enum(['paying', 'completed', 'failed']),
+  amount: ZKobo,
+  accountId: z.string().nullable(),
+  bankName: z.string(),
+  accountNumber: z.string(),
+  accountName: z.string(),
+  /** The bank's reason for a failed payout, e.g. 'account_not_found'. */
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type TPayout = z.infer<typeof ZPayout>;
+
+/**
+ * POST /api/payments/release-pending answer. The spec does not show it; this is ours: `released`
+ * is the kobo on their way to the account or credited (0 when nothing was held, or the bank
+ * refused), `payout` the payout made, null when there was nothing to release.
+ */
 export const ZReleasePendingResponse = z.object({
   success: z.literal(true),
-  released: z.number().int().nonnegative(),
+  released: ZKobo,
+  payout: ZPayout.nullable(),
 });
 export type TReleasePendingResponse = z.infer<typeof ZReleasePendingResponse>;
 

@@ -97,7 +97,7 @@ export const ZAccountSearchResponse = z.object({
   banks: z.object({
     results: z.array(z.object({ validationId: z.string() })).min(1),
   }),
-  /** The ticket that opens the validation's stream (GET /api/events/bank-validations/{id}). */
+  /** The ticket that opens the validation's stream (GET /api/events/bank-validation/{id}). */
   stream: z.object({ ticket: z.string(), expiresAt: z.string() }),
 });
 export type TAccountSearchResponse = z.infer<typeof ZAccountSearchResponse>;

@@ -272,6 +272,43 @@ export function paymentProviderContract(
       ).toMatchObject({ kind: 'failed', reason: 'account_not_found' });
     });
 
+    const payOut = (
+      account: { institutionCode: string; accountNumber: string },
+      ref: string,
+      amount = 370_000,
+    ) =>
+      provider.payOut({
+        reference: ref,
+        institutionCode: account.institutionCode,
+        accountNumber: account.accountNumber,
+        accountName: underTest.knownAccount.accountName,
+        amount,
+        narration: 'Payment request collections released',
+      });
+
+    it('pays out to an account once per reference, the same answer however often asked', async () => {
+      const ref = reference();
+      const answers = await Promise.all([1, 2, 3].map(() => payOut(underTest.knownAccount, ref)));
+      expect(answers[0]).toMatchObject({
+        kind: 'succeeded',
+        providerReference: expect.any(String),
+      });
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      expect(await payOut(underTest.knownAccount, ref)).toEqual(answers[0]);
+      // Another reference is another payout.
+      const other = await payOut(underTest.knownAccount, reference());
+      expect(other).toMatchObject({ kind: 'succeeded' });
+      if (other.kind === 'succeeded' && answers[0]?.kind === 'succeeded')
+        expect(other.providerReference).not.toBe(answers[0].providerReference);
+    });
+
+    it('refuses a payout to an account it does not know', async () => {
+      expect(
+        await payOut({ institutionCode: '058', accountNumber: '0000000000' }, reference()),
+      ).toMatchObject({ kind: 'failed', reason: 'account_not_found' });
+    });
+
     const purchase = (
       scenario: Parameters<TPaymentProviderUnderTest['chipPurchaseFor']>[0],
       change: Partial<TChipPurchase> & { pin?: string } = {},

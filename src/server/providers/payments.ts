@@ -161,6 +161,13 @@ export type TPaymentProvider = {
   /** Gives a succeeded debit back to the account, whole. Safe to repeat. */
   reverseDebit(request: { providerReference: string }): Promise<{ reversed: true }>;
 
+  /**
+   * Sends money from our collection account to a bank account (a payer's release of what their
+   * payment requests collected, docs/payments.md "Releasing"). Safe to repeat for one
+   * `reference`: the bank answers what it did the first time and never credits twice.
+   */
+  payOut(request: TPayoutRequest): Promise<TPayoutOutcome>;
+
   openTransferAccount(request: {
     reference: string;
     amount: number;
@@ -255,6 +262,21 @@ export type TDebitFailureReason = 'insufficient_funds' | 'account_not_found';
 export type TAccountDebitOutcome =
   | { kind: 'succeeded'; providerReference: string }
   | { kind: 'failed'; providerReference: string | null; reason: TDebitFailureReason };
+
+export type TPayoutRequest = {
+  /** Ours, one per payout: a retried call with it is answered, never paid again. */
+  reference: string;
+  institutionCode: string;
+  accountNumber: string;
+  /** The holder's name as we know it; a bank may refuse a payout to another name. */
+  accountName: string;
+  amount: number;
+  narration: string;
+};
+
+export type TPayoutOutcome =
+  | { kind: 'succeeded'; providerReference: string }
+  | { kind: 'failed'; providerReference: string | null; reason: 'account_not_found' };
 
 /** An alternate-service mandate waiting for its auth parameters (spec §3 Account link response). */
 export type TAltMandate = {

@@ -7,7 +7,11 @@ import {
   SANDBOX_READERS,
 } from '../sandbox/fixtures';
 import { openVirtualAccount } from '../sandbox/sandbox-bank';
-import { debitSandboxAccount, reverseSandboxDebit } from '../sandbox/sandbox-debits';
+import {
+  debitSandboxAccount,
+  payOutToSandboxAccount,
+  reverseSandboxDebit,
+} from '../sandbox/sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from './payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
@@ -93,6 +97,7 @@ export function sandboxPaymentProvider(parts: {
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
     debitAccount: (request) => debitSandboxAccount(db, clock, request),
     reverseDebit: ({ providerReference }) => reverseSandboxDebit(db, clock, providerReference),
+    payOut: (request) => payOutToSandboxAccount(db, clock, request),
   };
 }
 

@@ -60,7 +60,7 @@ async function searchToEnd(token: string, q: string): Promise<TBankValidationEve
   const validationId = body.banks.results[0]?.validationId ?? '';
   const { status, events } = await collectSse(
     base,
-    `/api/events/bank-validations/${validationId}?ticket=${body.stream.ticket}`,
+    `/api/events/bank-validation/${validationId}?ticket=${body.stream.ticket}`,
     (seen) =>
       seen.some(
         (e) =>
@@ -186,7 +186,7 @@ describe('GET /api/accounts/search and its bank-validation stream', () => {
     const other = second.banks.results[0]?.validationId ?? '';
     const { status } = await collectSse(
       base,
-      `/api/events/bank-validations/${other}?ticket=${first.stream.ticket}`,
+      `/api/events/bank-validation/${other}?ticket=${first.stream.ticket}`,
       () => true,
     );
     expect(status).toBe(401);

@@ -9,7 +9,6 @@ import {
   futurePaymentAccounts,
   paymentAttempts,
   payments,
-  sandboxAccounts,
   sandboxDebits,
 } from '../db/schema';
 import { checkLedger } from '../services/ledger';
@@ -20,6 +19,7 @@ import {
   linkByTestTransfer,
   paymentEvents,
   sandboxAccount,
+  sandboxBalanceOf,
 } from '../test-support-payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -104,19 +104,8 @@ async function grant(
   });
 }
 
-async function balanceOf(scenario: Parameters<typeof sandboxAccount>[0]) {
-  const { institutionCode, accountNumber } = sandboxAccount(scenario);
-  const [row] = await ctx.database.db
-    .select({ balance: sandboxAccounts.balance })
-    .from(sandboxAccounts)
-    .where(
-      and(
-        eq(sandboxAccounts.institutionCode, institutionCode),
-        eq(sandboxAccounts.accountNumber, accountNumber),
-      ),
-    );
-  return row?.balance ?? sandboxAccount(scenario).balance;
-}
+const balanceOf = (scenario: Parameters<typeof sandboxAccount>[0]) =>
+  sandboxBalanceOf(ctx.database, scenario);
 
 async function debitsOf(paymentId: string) {
   const attempts = await ctx.database.db

@@ -18,7 +18,7 @@ import { encryptionRoutes } from './encryption';
 async function startEncryptionApp(database: TDatabase, clock: TClock) {
   const config = testConfig();
   const context = createAppContext(
-    { db: database.db, config, onEventError: (error) => expect.fail(String(error)) },
+    { database, config, onEventError: (error) => expect.fail(String(error)) },
     { clock },
   );
   const app = Fastify();

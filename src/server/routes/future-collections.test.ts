@@ -10,7 +10,6 @@ import {
   futurePaymentCollections,
   merchantEvents,
   payments,
-  sandboxAccounts,
   sandboxDebits,
   smsOutbox,
 } from '../db/schema';
@@ -26,7 +25,12 @@ import { checkLedger } from '../services/ledger';
 import { createTestClient, startTestApp, testClock } from '../test-support';
 import { secondServer } from '../test-support-servers';
 import { payerWithPasskey, signedGrant } from '../test-support-identity';
-import { ledgerKinds, linkByTestTransfer, sandboxAccount } from '../test-support-payments';
+import {
+  ledgerKinds,
+  linkByTestTransfer,
+  sandboxAccount,
+  sandboxBalanceOf,
+} from '../test-support-payments';
 
 const HOUR = 60 * 60 * 1_000;
 const DAY = 24 * HOUR;
@@ -114,19 +118,7 @@ async function pendingConsent(future: TFuture[]) {
   return { merchant, consentId, paymentIds: rows.map((r) => r.id) };
 }
 
-async function balanceOf(scenario: TAccountScenario) {
-  const { institutionCode, accountNumber, balance } = sandboxAccount(scenario);
-  const [row] = await ctx.database.db
-    .select({ balance: sandboxAccounts.balance })
-    .from(sandboxAccounts)
-    .where(
-      and(
-        eq(sandboxAccounts.institutionCode, institutionCode),
-        eq(sandboxAccounts.accountNumber, accountNumber),
-      ),
-    );
-  return row?.balance ?? balance;
-}
+const balanceOf = (scenario: TAccountScenario) => sandboxBalanceOf(ctx.database, scenario);
 
 async function paymentOf(paymentId: string) {
   const [row] = await ctx.database.db.select().from(payments).where(eq(payments.id, paymentId));

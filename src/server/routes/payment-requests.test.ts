@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_EXPIRY_MS } from '../../domain/constants';
 import { consentEvents, consents, merchantEvents, merchants } from '../db/schema';
 import { createTestClient, startTestApp, testClock } from '../test-support';
-import { payerWithPasskey, signedGrant, signUp, testPhone } from '../test-support-identity';
+import {
+  payerWithPasskey,
+  signedGrant,
+  signedUpPayer,
+  type TSignedUpPayer,
+} from '../test-support-identity';
 import { linkByTestTransfer } from '../test-support-payments';
 
 const HOUR = 60 * 60 * 1_000;
@@ -29,13 +34,9 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type TPayer = { userId: string; headers: Record<string, string> };
+type TPayer = TSignedUpPayer;
 
-/** A signed-up payer: their id and bearer header. */
-async function aPayer(fullName = 'Chinedu Eze'): Promise<TPayer> {
-  const { token, user } = await signUp(ctx.app, testPhone(), fullName);
-  return { userId: user.userId, headers: { authorization: `Bearer ${token}` } };
-}
+const aPayer = (fullName = 'Chinedu Eze') => signedUpPayer(ctx.app, fullName);
 
 const expiresIn = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
 
@@ -440,11 +441,10 @@ describe('payment request rate limit', () => {
       rateLimits: { paymentRequestsPerPayer: { max: 2, windowMs: 60_000 } },
     });
     try {
-      const signUpOn = async () => {
-        const { token, user } = await signUp(limited.app, testPhone());
-        return { userId: user.userId, headers: { authorization: `Bearer ${token}` } };
-      };
-      const [requester, invitee] = [await signUpOn(), await signUpOn()];
+      const [requester, invitee] = [
+        await signedUpPayer(limited.app),
+        await signedUpPayer(limited.app),
+      ];
       const post = () =>
         limited.app.inject({
           method: 'POST',

@@ -1,18 +1,44 @@
 import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
-import { sandboxAccounts, sandboxDebits } from '../db/schema';
-import type { TAccountDebitOutcome, TAccountDebitRequest } from '../providers/payments';
+import { sandboxAccounts, sandboxDebits, sandboxPayouts } from '../db/schema';
+import type {
+  TAccountDebitOutcome,
+  TAccountDebitRequest,
+  TPayoutOutcome,
+  TPayoutRequest,
+} from '../providers/payments';
 import { SANDBOX_ACCOUNTS } from './fixtures';
 
 /*
- * The sandbox bank's direct debits (docs/sandbox.md "Direct debits"): a test account's balance
- * starts at its fixture's and each debit takes from it, in one statement that refuses to go below
- * zero, so the 'insufficient_funds' account fails and two debits at once never overdraw. Every
- * debit is recorded under our reference: asking again answers what was done the first time.
+ * The sandbox bank's direct debits and payouts (docs/sandbox.md "Direct debits"): a test
+ * account's balance starts at its fixture's and each debit takes from it, in one statement that
+ * refuses to go below zero, so the 'insufficient_funds' account fails and two debits at once
+ * never overdraw; a payout adds to it. Every debit and payout is recorded under our reference:
+ * asking again answers what was done the first time.
  */
 
 const PROVIDER_REFERENCE_PREFIX = 'sbx_dd_';
+const PAYOUT_REFERENCE_PREFIX = 'sbx_po_';
+
+const fixtureOf = (request: { institutionCode: string; accountNumber: string }) =>
+  SANDBOX_ACCOUNTS.find(
+    (a) =>
+      a.institutionCode === request.institutionCode && a.accountNumber === request.accountNumber,
+  );
+
+/** Makes a test account's row, with its fixture's opening balance, where it has none yet. */
+async function openAccount(tx: TDb, fixture: (typeof SANDBOX_ACCOUNTS)[number]): Promise<void> {
+  await tx
+    .insert(sandboxAccounts)
+    .values({
+      institutionCode: fixture.institutionCode,
+      accountNumber: fixture.accountNumber,
+      accountName: fixture.accountName,
+      balance: fixture.balance,
+    })
+    .onConflictDoNothing();
+}
 
 const outcomeOf = (row: typeof sandboxDebits.$inferSelect): TAccountDebitOutcome =>
   row.outcome === 'succeeded'
@@ -25,10 +51,7 @@ export async function debitSandboxAccount(
   request: TAccountDebitRequest,
 ): Promise<TAccountDebitOutcome> {
   const now = clock.now();
-  const fixture = SANDBOX_ACCOUNTS.find(
-    (a) =>
-      a.institutionCode === request.institutionCode && a.accountNumber === request.accountNumber,
-  );
+  const fixture = fixtureOf(request);
   return db.transaction(async (tx) => {
     const [earlier] = await tx
       .select()
@@ -38,16 +61,7 @@ export async function debitSandboxAccount(
     if (earlier) return outcomeOf(earlier);
     let outcome: (typeof sandboxDebits.$inferSelect)['outcome'] = 'account_not_found';
     if (fixture && Number.isSafeInteger(request.amount) && request.amount > 0) {
-      // The account's row is made at its first debit, with the fixture's opening balance.
-      await tx
-        .insert(sandboxAccounts)
-        .values({
-          institutionCode: fixture.institutionCode,
-          accountNumber: fixture.accountNumber,
-          accountName: fixture.accountName,
-          balance: fixture.balance,
-        })
-        .onConflictDoNothing();
+      await openAccount(tx, fixture);
       const [debited] = await tx
         .update(sandboxAccounts)
         .set({ balance: sql`${sandboxAccounts.balance} - ${request.amount}` })
@@ -108,4 +122,58 @@ export async function reverseSandboxDebit(
       );
   });
   return { reversed: true };
+}
+
+/**
+ * Credits a test account with a payout, once per reference: a repeated call (a retry after a
+ * lost answer, or the runner finishing a payout whose process stopped) answers the first
+ * outcome. A number that is not a test account is refused, as a bank refuses an unknown account.
+ */
+export async function payOutToSandboxAccount(
+  db: TDb,
+  clock: TClock,
+  request: TPayoutRequest,
+): Promise<TPayoutOutcome> {
+  const fixture = fixtureOf(request);
+  const valid = fixture && Number.isSafeInteger(request.amount) && request.amount > 0;
+  const row = await db.transaction(async (tx) => {
+    // The reference's row is claimed first: a second call waits for the first, then finds it.
+    const [claimed] = await tx
+      .insert(sandboxPayouts)
+      .values({
+        reference: request.reference,
+        providerReference: `${PAYOUT_REFERENCE_PREFIX}${request.reference}`,
+        institutionCode: request.institutionCode,
+        accountNumber: request.accountNumber,
+        amount: request.amount,
+        outcome: valid ? 'succeeded' : 'account_not_found',
+        createdAt: clock.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!claimed) {
+      const [earlier] = await tx
+        .select()
+        .from(sandboxPayouts)
+        .where(eq(sandboxPayouts.reference, request.reference));
+      return earlier;
+    }
+    if (fixture && claimed.outcome === 'succeeded') {
+      await openAccount(tx, fixture);
+      await tx
+        .update(sandboxAccounts)
+        .set({ balance: sql`${sandboxAccounts.balance} + ${request.amount}` })
+        .where(
+          and(
+            eq(sandboxAccounts.institutionCode, fixture.institutionCode),
+            eq(sandboxAccounts.accountNumber, fixture.accountNumber),
+          ),
+        );
+    }
+    return claimed;
+  });
+  if (!row) throw new Error(`Sandbox payout ${request.reference} was not recorded`);
+  return row.outcome === 'succeeded'
+    ? { kind: 'succeeded', providerReference: row.providerReference }
+    : { kind: 'failed', providerReference: row.providerReference, reason: row.outcome };
 }

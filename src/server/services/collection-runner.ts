@@ -4,6 +4,7 @@ import { formatPaymentDate } from '../../domain/payment-date';
 import type { TAppContext } from '../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../db/schema';
 import { failExpiredConsents } from './consent-failures';
+import { finishStalePayouts } from './payouts';
 import {
   claimDueCollections,
   claimNotices,
@@ -15,8 +16,9 @@ import {
 
 /*
  * The job runner of future payments (docs/payments.md "Collecting future payments"), which also
- * fails the consents that expired unanswered (docs/webhooks.md 'consent.failed'). Each run:
- * fails those, makes the collections that fall due within a day, sends each payer's notice of
+ * fails the consents that expired unanswered (docs/webhooks.md 'consent.failed') and asks the
+ * bank again about payouts whose answer was lost (docs/payments.md "Releasing"). Each run:
+ * fails those consents, ends those payouts, makes the collections that fall due within a day, sends each payer's notice of
  * them (spec §2 'You'll be notified before each debit'), then claims and collects what is due,
  * batch after batch. Every step claims its rows in one statement, so runs in several processes
  * on one PostgreSQL share the work and never do a row twice.
@@ -35,6 +37,8 @@ export type TCollectionRun = {
   /** Refused for insufficient funds, and due again later (COLLECTION_RETRY_DELAYS_MS). */
   retried: number;
   failed: number;
+  /** Payouts left unanswered, answered now (credited or refused). */
+  payoutsEnded: number;
 };
 
 /** The notice's words: who will debit how much, for what, and on which day. */
@@ -85,9 +89,10 @@ export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
 /** One run: fail expired consents, schedule, notify, collect everything due now. */
 export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {
   const expired = await failExpiredConsents(ctx.db, ctx.clock.now());
+  const payoutsEnded = await finishStalePayouts(ctx);
   await scheduleDueCollections(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS);
   const notified = await sendDebitNotices(ctx);
-  const run = { expired, notified, collected: 0, retried: 0, failed: 0 };
+  const run = { expired, payoutsEnded, notified, collected: 0, retried: 0, failed: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
     const claimed = await claimDueCollections(ctx.db, ctx.clock.now());

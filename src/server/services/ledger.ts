@@ -106,6 +106,12 @@ export type TLedgerReport = {
    * refunds, a future payment by its one collection (future_payment_debit).
    */
   paymentsNotBookedOnce: string[];
+  /**
+   * Payouts whose bookings do not match where they stand (must be none): each taken from its
+   * wallet once (payout), then credited (payout_settled) if completed or put back
+   * (payout_return) if failed, neither while paying.
+   */
+  payoutsNotBookedAsEnded: string[];
   /** Sum over every entry: zero in balanced books. */
   total: number;
 };
@@ -149,12 +155,30 @@ export async function checkLedger(db: TDb): Promise<TLedgerReport> {
           WHERE t.payment_id = p.id AND t.kind = 'future_payment_debit') = 1)
         OR (SELECT count(*) FROM ledger_transactions t
           WHERE t.payment_id = p.id AND t.kind = 'future_payment_debit') > 1)`);
+  const payoutsAmiss = await list<{ id: string }>(sql`
+      SELECT o.id FROM payouts o
+      WHERE (SELECT count(*) FROM ledger_transactions t WHERE t.reference = o.id AND t.kind = 'payout') <> 1
+         OR (SELECT count(*) FROM ledger_transactions t WHERE t.reference = o.id AND t.kind = 'payout_settled')
+            <> (CASE WHEN o.status = 'completed' THEN 1 ELSE 0 END)
+         OR (SELECT count(*) FROM ledger_transactions t WHERE t.reference = o.id AND t.kind = 'payout_return')
+            <> (CASE WHEN o.status = 'failed' THEN 1 ELSE 0 END)`);
   return {
     transactions: Number(counts?.transactions ?? 0),
     entries: Number(counts?.entries ?? 0),
     unbalanced: unbalanced.map((r) => Number(r.id)),
     balanceMismatches: mismatches.map((r) => r.id),
     paymentsNotBookedOnce: notOnce.map((r) => r.id),
+    payoutsNotBookedAsEnded: payoutsAmiss.map((r) => r.id),
     total: Number(counts?.total ?? 0),
   };
+}
+
+/** The report's problems, one line each: none in balanced books. */
+export function ledgerProblems(report: TLedgerReport): string[] {
+  return [
+    ...report.unbalanced.map((id) => `transaction ${id} does not sum to zero`),
+    ...report.balanceMismatches.map((id) => `account ${id}: balance is not the sum of its entries`),
+    ...report.paymentsNotBookedOnce.map((id) => `payment ${id} is not booked exactly once`),
+    ...report.payoutsNotBookedAsEnded.map((id) => `payout ${id} is not booked as it ended`),
+  ];
 }

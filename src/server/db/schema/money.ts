@@ -132,6 +132,11 @@ export const LEDGER_ACCOUNT_KINDS = [
   'collection_wallet',
   /** What the provider holds for us between a charge and its settlement. */
   'provider_clearing',
+  /**
+   * Money that left our books to a bank account ('payout_destination:bank_account'): it grows
+   * as payouts complete.
+   */
+  'payout_destination',
 ] as const;
 
 /** An account of our books, e.g. 'collection_wallet:{merchantId}'. */
@@ -162,6 +167,12 @@ export const LEDGER_TRANSACTION_KINDS = [
   'card_refund',
   /** A granted future payment debited from a bound account (docs/payments.md "Collecting"). */
   'future_payment_debit',
+  /** A payer's wallet released to a payout on its way to their bank (docs/payments.md "Releasing"). */
+  'payout',
+  /** That payout, credited by the bank. */
+  'payout_settled',
+  /** That payout, refused by the bank and put back in the wallet. */
+  'payout_return',
 ] as const;
 
 /** One movement of money: its entries sum to zero (checked by a trigger at commit). */
@@ -239,5 +250,52 @@ export const terminalPurchases = pgTable(
     uniqueIndex('terminal_purchases_rrn').on(t.rrn),
     index('terminal_purchases_payment').on(t.paymentId),
     check('terminal_purchases_amount_positive', sql`amount > 0`),
+  ],
+);
+
+export const PAYOUT_STATUSES = [
+  /** Taken from the wallet; the bank is being asked (or its answer was lost). */
+  'paying',
+  /** The bank credited the account. */
+  'completed',
+  /** The bank refused: the amount is back in the wallet. */
+  'failed',
+] as const;
+export type TPayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/**
+ * A payer's release of what their payment requests collected (spec §7 POST
+ * /api/payments/release-pending; docs/payments.md "Releasing"): the whole wallet at the time,
+ * sent to one of their linked accounts. The account's bank, number and name are kept as paid.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: text('id').primaryKey(),
+    payerId: text('payer_id').notNull(),
+    /** The wallet's owner: the payer as a counterparty ('mer_{payerId}'). */
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    accountId: text('account_id').references(() => payerAccounts.id, { onDelete: 'set null' }),
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    accountName: text('account_name').notNull(),
+    bankName: text('bank_name').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('paying'),
+    providerReference: text('provider_reference'),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    /** When the bank was last asked: a payout still paying long after it is asked again. */
+    askedAt: timestamp('asked_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('payouts_payer').on(t.payerId, t.createdAt),
+    index('payouts_paying')
+      .on(t.askedAt)
+      .where(sql`status = 'paying'`),
+    check('payouts_amount_positive', sql`amount > 0`),
   ],
 );

@@ -79,3 +79,18 @@ export const sandboxDebits = pgTable(
   },
   (t) => [index('sandbox_debits_account').on(t.institutionCode, t.accountNumber)],
 );
+
+/** Every payout asked of the sandbox bank, by our reference, and what it did. */
+export const sandboxPayouts = pgTable(
+  'sandbox_payouts',
+  {
+    reference: text('reference').primaryKey(),
+    providerReference: text('provider_reference').notNull().unique(),
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    outcome: text('outcome', { enum: ['succeeded', 'account_not_found'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_payouts_account').on(t.institutionCode, t.accountNumber)],
+);

@@ -17,6 +17,7 @@ import {
   STEP_TEXT_AWAITING_TRANSFER,
 } from '../../../domain/constants';
 import {
+  nextAttempt,
   paymentReport,
   type TPaymentAttempt,
   type TPaymentReport,
@@ -172,8 +173,8 @@ export function PayNowScreen({
   const terminalButton = useRef<HTMLButtonElement>(null);
   // The latest way of paying begun here: with the reducer's phase, what the parent is told.
   const [attempt, setAttempt] = useState<TPaymentAttempt | null>(null);
-  const startAttempt = (method: TPaymentAttempt['method']) =>
-    setAttempt((last) => ({ n: (last?.n ?? 0) + 1, method, failed: false }));
+  const startAttempt = (method: TPaymentAttempt['method'], key?: string) =>
+    setAttempt((last) => nextAttempt(last, method, key));
   const report = useMemo(
     () => paymentReport(payment.paymentId, status.phase, attempt),
     [payment.paymentId, status.phase, attempt],
@@ -279,7 +280,7 @@ export function PayNowScreen({
     mutationFn: () => paymentsApi.openTransfer(payment.paymentId, payer),
     onSuccess: (answer) => {
       setDetails(answer.transferDetails);
-      startAttempt('bank_transfer');
+      startAttempt('bank_transfer', answer.transferDetails.accountNumber);
     },
   });
   const confirmTransfer = useMutation({

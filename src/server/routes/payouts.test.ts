@@ -1,0 +1,310 @@
+// Releasing what a payer's payment requests collected (spec §7 POST /api/payments/release-pending;
+// docs/payments.md "Releasing"): what the payers asked paid is held in the requester's wallet
+// until the requester releases it, whole, to one of their linked accounts; once however many
+// releases arrive at once; a lost bank answer finished by the runner without a second credit; a
+// refused payout back in the wallet; and the books balanced throughout.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../db/schema';
+import { runCollections } from '../services/collection-runner';
+import { checkLedger } from '../services/ledger';
+import { PAYOUT_STALE_MS, releasePending } from '../services/payouts';
+import type { TAccountScenario } from '../sandbox/fixtures';
+import { startTestApp, testClock } from '../test-support';
+import { signedUpPayer, type TSignedUpPayer } from '../test-support-identity';
+import {
+  linkByTestTransfer,
+  payByTransfer,
+  sandboxAccount,
+  sandboxBalanceOf,
+} from '../test-support-payments';
+
+const HOUR = 60 * 60 * 1_000;
+const clock = testClock('2031-06-02T09:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    rateLimits: {
+      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
+      paymentRequestsPerPayer: { max: 1_000, windowMs: 60_000 },
+      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
+    },
+  });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+type TPayer = TSignedUpPayer;
+
+const aPayer = (fullName: string) => signedUpPayer(ctx.app, fullName);
+
+/** `requester` asks `payer` for `amount` now, and `payer` pays it by transfer. */
+async function collected(requester: TPayer, payer: TPayer, amount: number) {
+  const asked = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/consent',
+    headers: requester.headers,
+    payload: {
+      userId: payer.userId,
+      paymentConsents: [{ type: 'immediate', amount, narration: 'Rent share' }],
+      expiresAt: new Date(clock.now().getTime() + 24 * HOUR).toISOString(),
+    },
+  });
+  expect(asked.statusCode, asked.body).toBe(201);
+  const { consentId } = asked.json<{ consentId: string }>();
+  const read = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/consent/${consentId}?clientId=cli_${requester.userId}`,
+    headers: payer.headers,
+  });
+  const paymentId = read.json<{ consent: { payments: Array<{ paymentId: string }> } }>().consent
+    .payments[0]!.paymentId;
+  const paid = await payByTransfer(ctx.app, { consentId, paymentId }, { token: payer.token });
+  expect(paid.statusCode, paid.body).toBe(200);
+  return paymentId;
+}
+
+const release = (payer: TPayer, destinationAccountId: string, headers = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/release-pending',
+    headers: { ...payer.headers, ...headers },
+    payload: { destinationAccountId },
+  });
+
+async function walletOf(payer: TPayer): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, `collection_wallet:mer_${payer.userId}`));
+  return row?.balance ?? 0;
+}
+
+const bankBalanceOf = (scenario: TAccountScenario) => sandboxBalanceOf(ctx.database, scenario);
+
+const payoutsOf = (payer: TPayer) =>
+  ctx.database.db.select().from(payouts).where(eq(payouts.payerId, payer.userId));
+
+const bookingsOf = async (payoutId: string) =>
+  (
+    await ctx.database.db
+      .select({ kind: ledgerTransactions.kind })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.reference, payoutId))
+      .orderBy(ledgerTransactions.id)
+  ).map((t) => t.kind);
+
+async function expectCleanBooks() {
+  expect(await checkLedger(ctx.database.db)).toMatchObject({
+    unbalanced: [],
+    balanceMismatches: [],
+    paymentsNotBookedOnce: [],
+    payoutsNotBookedAsEnded: [],
+  });
+}
+
+const SCENARIO: TAccountScenario = 'links_by_test_transfer';
+
+describe('POST /api/payments/release-pending', () => {
+  it("pays the requester's whole wallet to their linked account, once", async () => {
+    const tolu = await aPayer('Tolu Bakare');
+    const kemi = await aPayer('Kemi Adebayo');
+    const accountId = await linkByTestTransfer(ctx.app, tolu.token, SCENARIO);
+    await collected(tolu, kemi, 250_000);
+    await collected(tolu, kemi, 120_000);
+    expect(await walletOf(tolu)).toBe(370_000);
+    const before = await bankBalanceOf(SCENARIO);
+
+    const released = await release(tolu, accountId);
+    expect(released.statusCode, released.body).toBe(200);
+    const { accountNumber, accountName } = sandboxAccount(SCENARIO);
+    expect(released.json()).toMatchObject({
+      success: true,
+      released: 370_000,
+      payout: {
+        status: 'completed',
+        amount: 370_000,
+        accountId,
+        accountNumber,
+        accountName,
+        failureReason: null,
+        endedAt: clock.now().toISOString(),
+      },
+    });
+    expect(await bankBalanceOf(SCENARIO)).toBe(before + 370_000);
+    expect(await walletOf(tolu)).toBe(0);
+    const payoutId = released.json<{ payout: { payoutId: string } }>().payout.payoutId;
+    expect(await bookingsOf(payoutId)).toEqual(['payout', 'payout_settled']);
+
+    // Nothing more is held: the next release pays nothing and makes no payout.
+    const again = await release(tolu, accountId);
+    expect(again.json()).toEqual({ success: true, released: 0, payout: null });
+    expect(await payoutsOf(tolu)).toHaveLength(1);
+    expect(await bankBalanceOf(SCENARIO)).toBe(before + 370_000);
+    await expectCleanBooks();
+  });
+
+  it('pays nothing for a payer whose requests collected nothing', async () => {
+    const musa = await aPayer('Musa Ibrahim');
+    const accountId = await linkByTestTransfer(ctx.app, musa.token, SCENARIO);
+    const released = await release(musa, accountId);
+    expect(released.statusCode).toBe(200);
+    expect(released.json()).toEqual({ success: true, released: 0, payout: null });
+  });
+
+  it("refuses an account that is not a linked account of the payer's, keeping the wallet", async () => {
+    const ada = await aPayer('Ada Obi');
+    const bola = await aPayer('Bola Ade');
+    const bolasAccount = await linkByTestTransfer(ctx.app, bola.token, SCENARIO);
+    await collected(ada, bola, 50_000);
+    for (const destination of [bolasAccount, 'acc_unknown']) {
+      const refused = await release(ada, destination);
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({
+        success: false,
+        error: {
+          code: 'PAYOUT_ACCOUNT_NOT_LINKED',
+          message: 'No linked account of yours has this id',
+        },
+      });
+    }
+    expect(await walletOf(ada)).toBe(50_000);
+    expect(await payoutsOf(ada)).toHaveLength(0);
+
+    const anonymous = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/release-pending',
+      payload: { destinationAccountId: bolasAccount },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const empty = await release(ada, '');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it('pays the wallet once however many releases arrive at once', async () => {
+    const ngozi = await aPayer('Ngozi Eze');
+    const femi = await aPayer('Femi Ola');
+    const accountId = await linkByTestTransfer(ctx.app, ngozi.token, SCENARIO);
+    await collected(ngozi, femi, 90_000);
+    await collected(ngozi, femi, 10_000);
+    const before = await bankBalanceOf(SCENARIO);
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => release(ngozi, accountId)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
+    const amounts = answers.map((a) => a.json<{ released: number }>().released).sort();
+    expect(amounts).toEqual([0, 0, 0, 0, 0, 0, 0, 100_000]);
+    expect(await payoutsOf(ngozi)).toHaveLength(1);
+    expect(await bankBalanceOf(SCENARIO)).toBe(before + 100_000);
+    expect(await walletOf(ngozi)).toBe(0);
+    await expectCleanBooks();
+  });
+
+  it('answers a retry with the same Idempotency-Key as the first time, and refuses it with another body', async () => {
+    const sade = await aPayer('Sade Ajayi');
+    const tunde = await aPayer('Tunde Bello');
+    const accountId = await linkByTestTransfer(ctx.app, sade.token, SCENARIO);
+    await collected(sade, tunde, 30_000);
+    const key = { 'idempotency-key': 'release-1' };
+    const first = await release(sade, accountId, key);
+    expect(first.json()).toMatchObject({ released: 30_000 });
+
+    // More arrives; the retry of the first release answers the first release, paying nothing.
+    await collected(sade, tunde, 5_000);
+    const retry = await release(sade, accountId, key);
+    expect(retry.json()).toEqual(first.json());
+    expect(await walletOf(sade)).toBe(5_000);
+    expect(await payoutsOf(sade)).toHaveLength(1);
+
+    const other = await release(sade, 'acc_other', key);
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+    // A new key releases what arrived since.
+    const next = await release(sade, accountId, { 'idempotency-key': 'release-2' });
+    expect(next.json()).toMatchObject({ released: 5_000 });
+  });
+
+  it('leaves a payout whose bank answer was lost paying, and the runner finishes it without a second credit', async () => {
+    const yemi = await aPayer('Yemi Alade');
+    const dayo = await aPayer('Dayo Okafor');
+    const accountId = await linkByTestTransfer(ctx.app, yemi.token, SCENARIO);
+    await collected(yemi, dayo, 75_000);
+    const before = await bankBalanceOf(SCENARIO);
+    const real = ctx.context.providers.payments;
+    // The bank credits, then the connection drops before its answer arrives.
+    const lost = {
+      ...ctx.context,
+      providers: {
+        ...ctx.context.providers,
+        payments: {
+          ...real,
+          payOut: async (request: Parameters<typeof real.payOut>[0]) => {
+            await real.payOut(request);
+            throw new Error('connection reset');
+          },
+        },
+      },
+    };
+    const answer = await releasePending(lost, yemi.userId, accountId);
+    expect(answer).toMatchObject({ released: 75_000, payout: { status: 'paying', endedAt: null } });
+    expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
+    expect(await walletOf(yemi)).toBe(0);
+    // In flight, the books hold it between the wallet and the bank.
+    await expectCleanBooks();
+
+    // A fresh payout is left alone; a stale one is asked again, with the same reference.
+    clock.advance(PAYOUT_STALE_MS - 1_000);
+    expect(await runCollections(ctx.context)).toMatchObject({ payoutsEnded: 0 });
+    clock.advance(2_000);
+    expect(await runCollections(ctx.context)).toMatchObject({ payoutsEnded: 1 });
+    const [payout] = await payoutsOf(yemi);
+    expect(payout).toMatchObject({ status: 'completed', amount: 75_000 });
+    expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
+    const credited = await ctx.database.db
+      .select()
+      .from(sandboxPayouts)
+      .where(eq(sandboxPayouts.reference, payout!.id));
+    expect(credited).toHaveLength(1);
+    expect(await bookingsOf(payout!.id)).toEqual(['payout', 'payout_settled']);
+    expect(await runCollections(ctx.context)).toMatchObject({ payoutsEnded: 0 });
+    await expectCleanBooks();
+  });
+
+  it('puts a payout the bank refused back in the wallet, to be released again', async () => {
+    const ife = await aPayer('Ife Nwosu');
+    const obi = await aPayer('Obi Eze');
+    const accountId = await linkByTestTransfer(ctx.app, ife.token, SCENARIO);
+    await collected(ife, obi, 40_000);
+    const real = ctx.context.providers.payments;
+    const refusing = {
+      ...ctx.context,
+      providers: {
+        ...ctx.context.providers,
+        payments: {
+          ...real,
+          payOut: async () =>
+            ({
+              kind: 'failed',
+              providerReference: 'sbx_po_refused',
+              reason: 'account_not_found',
+            }) as const,
+        },
+      },
+    };
+    const refused = await releasePending(refusing, ife.userId, accountId);
+    expect(refused).toMatchObject({
+      released: 0,
+      payout: { status: 'failed', amount: 40_000, failureReason: 'account_not_found' },
+    });
+    expect(await walletOf(ife)).toBe(40_000);
+    expect(await bookingsOf(refused.payout!.payoutId)).toEqual(['payout', 'payout_return']);
+
+    const released = await release(ife, accountId);
+    expect(released.json()).toMatchObject({ released: 40_000, payout: { status: 'completed' } });
+    expect(await walletOf(ife)).toBe(0);
+    await expectCleanBooks();
+  });
+});
