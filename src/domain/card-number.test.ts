@@ -4,6 +4,8 @@ import {
   cardNumberDigits,
   formatCardNumberInput,
   maskCardNumberInput,
+  obfuscateCard,
+  obfuscateCardNumber,
   validateCardNumber,
 } from './card-number';
 
@@ -85,5 +87,16 @@ describe('validateCardNumber', () => {
 describe('cardNumberDigits', () => {
   it('strips spaces', () => {
     expect(cardNumberDigits(' 4111 1111 ')).toBe('41111111');
+  });
+});
+
+describe('obfuscateCard', () => {
+  it('shows the first 6 and last 4 digits with six stars between', () => {
+    expect(obfuscateCard({ first6: '539983', last4: '8381' })).toBe('539983******8381');
+  });
+
+  it('shows a card number as typed the same way, whatever its grouping or length', () => {
+    expect(obfuscateCardNumber('5399 8300 0000 8381')).toBe('539983******8381');
+    expect(obfuscateCardNumber('5061460410120223210')).toBe('506146******3210');
   });
 });

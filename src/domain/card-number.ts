@@ -53,3 +53,18 @@ export function validateCardNumber(cardNumber: string): string | null {
     ? null
     : `Card number must be between ${CARD_NUMBER_MIN_DIGITS} and ${CARD_NUMBER_MAX_DIGITS} digits`;
 }
+
+/**
+ * How a card shows once entered (spec §3 origin obfuscatedCard, §2 'Pay with Card | {masked
+ * card}'): its first 6 and last 4 digits with six '*' between, whatever its length. The server
+ * shows a charged card so; the page, the card entered on it.
+ */
+export function obfuscateCard(card: { first6: string; last4: string }): string {
+  return `${card.first6}******${card.last4}`;
+}
+
+/** obfuscateCard of a card number as typed (spaces allowed). */
+export function obfuscateCardNumber(cardNumber: string): string {
+  const digits = cardNumberDigits(cardNumber);
+  return obfuscateCard({ first6: digits.slice(0, 6), last4: digits.slice(-4) });
+}

@@ -51,6 +51,7 @@ export const PROGRESS_AWAITING_3DS = 25;
 /** spec §2, §4 step texts the server also reports on the payment stream. */
 export const STEP_TEXT_AWAITING_TRANSFER = 'Waiting for transfer confirmation...';
 export const STEP_TEXT_AWAITING_3DS = 'Awaiting 3D Secure authentication...';
+export const STEP_TEXT_RETRYING = 'Retrying payment...';
 export const PROGRESS_PAYMENT_RECEIVED = 33;
 export const PROGRESS_LINKING_STARTED = 50;
 export const PROGRESS_PAYMENT_PROCESSED = 66;

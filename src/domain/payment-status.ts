@@ -7,6 +7,7 @@ import {
   PROGRESS_PAYMENT_RECEIVED,
   PROGRESS_PULSE_STEP,
   STEP_TEXT_AWAITING_3DS,
+  STEP_TEXT_RETRYING,
   STEP_TEXT_AWAITING_TRANSFER,
 } from './constants';
 import { ERROR_CATALOGUE } from './errors';
@@ -163,7 +164,7 @@ export function paymentStatusReducer(
       return enter('failed', state.progress, message, message);
     }
     case 'retry':
-      return can(state, 'failed') ? enter('retrying', 0, 'Retrying payment...') : state;
+      return can(state, 'failed') ? enter('retrying', 0, STEP_TEXT_RETRYING) : state;
     case 'cancel':
       return can(state, 'awaiting_transfer', 'awaiting_3ds', 'retrying', 'received', 'failed')
         ? PAYMENT_STATUS_INITIAL

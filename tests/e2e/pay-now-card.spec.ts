@@ -107,16 +107,24 @@ test.describe('pay now with a card', () => {
     await expect(page.getByLabel('Digit 6 of 6')).toHaveValue('0');
     await page.getByRole('button', { name: 'Verify OTP' }).click();
     await expect(page.getByRole('alert')).toContainText('OTP verification failed');
-    await page.getByRole('button', { name: 'Retry Payment' }).click();
 
-    const { number, expiry, cvv, pin, otp } = card('pin_otp');
-    await page.getByLabel('Card Number').fill(number);
-    await page.getByLabel('Expiry date').fill(expiry);
-    await page.getByLabel('CVV').fill(cvv);
-    await page.getByRole('button', { name: 'Continue to PIN' }).click();
-    await page.getByLabel('Card PIN').fill(pin);
-    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    // Retry Payment sends the card entered before again (its envelopes, kept in the page's
+    // memory): no form to fill, a new OTP screen with empty boxes.
+    const charges: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/payments/card/public'))
+        charges.push(request.postData() ?? '');
+    });
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
     await expect(page.getByText('Verify Payment')).toBeVisible();
+    await expect(page.getByLabel('Digit 6 of 6')).toHaveValue('');
+    await expect(page.getByLabel('Card Number')).toHaveCount(0);
+    expect(charges).toHaveLength(1);
+    expect(JSON.parse(charges[0] ?? '{}')).toMatchObject({
+      cardDetails: { encryptedCardNumber: { keyId: expect.any(String) } },
+    });
+
+    const { otp } = card('pin_otp');
     for (const [index, digit] of [...otp].entries()) {
       await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
     }
@@ -174,6 +182,63 @@ test.describe('pay now with a card', () => {
       await expect(page.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
     });
   }
+
+  test('Retry Payment sends the same card again, and the methods name it', async ({
+    page,
+  }, testInfo) => {
+    const { number } = card('declined');
+    const shown = `${number.slice(0, 6)}******${number.slice(-4)}`;
+    await payWith(page, 'declined');
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+      timeout: 10_000,
+    });
+
+    // The retried charge is held back a moment (then sent on to the server as it is), so the
+    // step it shows meanwhile can be seen.
+    const bodies: string[] = [];
+    await page.route('**/api/payments/card/public', async (route) => {
+      bodies.push(route.request().postData() ?? '');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    await expect(page.getByText('Retrying payment...')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(page.getByText('Card payment failed: Declined by your bank')).toBeVisible();
+    await expect(page.getByLabel('Card Number')).toHaveCount(0);
+    expect(bodies).toHaveLength(1);
+    expect(JSON.parse(bodies[0] ?? '{}')).toMatchObject({
+      cardDetails: {
+        encryptedCardNumber: { keyId: expect.any(String) },
+        encryptedExpiryDate: { keyId: expect.any(String) },
+        encryptedCvv: { keyId: expect.any(String) },
+        encryptedPin: { keyId: expect.any(String) },
+      },
+    });
+    expect(bodies[0]).not.toContain(number);
+
+    // Back among the methods: the card entered before, by its first 6 and last 4, sends it again
+    // ('Retrying payment...' until it answers); plain 'Pay with Card' takes another card.
+    await page.getByRole('button', { name: 'Try Another Method' }).click();
+    const stored = page.getByRole('button', { name: `Pay with Card | ${shown}` });
+    await expect(stored).toBeVisible();
+    await snap(page, testInfo, 'pay-now-stored-card');
+    await expectNoViolations(page);
+    await stored.click();
+    await expect(page.getByText('Retrying payment...')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+      timeout: 10_000,
+    });
+    expect(bodies).toHaveLength(2);
+    await page.getByRole('button', { name: 'Try Another Method' }).click();
+    await page
+      .getByRole('button', { name: /Pay with Card/ })
+      .last()
+      .click();
+    await expect(page.getByLabel('Card Number')).toHaveValue('');
+  });
 
   test('signed in: the card pays and the grant is signed by the passkey', async ({ page }) => {
     await addVirtualAuthenticator(page);

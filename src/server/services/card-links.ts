@@ -37,6 +37,7 @@ import {
   settleLink,
   type TLinkRow,
 } from './account-links';
+import { obfuscateCard } from '../../domain/card-number';
 import { AppError } from './app-error';
 import { decryptCard } from './card-encryption-keys';
 import {
@@ -44,7 +45,6 @@ import {
   cardFailureOf,
   challengeResult,
   expiryColumnsOf,
-  obfuscateCard,
   sandboxChallenge,
   STALE_CHARGE_MS,
   submitCardOtp,

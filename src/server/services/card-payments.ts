@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { parseExpiryDate } from '../../domain/card-expiry';
+import { obfuscateCard } from '../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import type { TPaymentOrigin } from '../../domain/schemas/consent';
@@ -36,10 +37,6 @@ import {
 type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 
 export { STALE_CHARGE_MS } from './payment-records';
-
-/** A card as receipts show it: first 6, six stars, last 4. */
-export const obfuscateCard = (card: Pick<TCardSummary, 'first6' | 'last4'>) =>
-  `${card.first6}******${card.last4}`;
 
 /** Why an issuer refused a card, as the payer reads it after the catalogue's words. */
 const REFUSAL_TEXT = {

@@ -21,7 +21,7 @@ import { randomId } from '../crypto/secret-hash';
 import { paymentAttempts, terminalPurchases } from '../db/schema';
 import type { TCardSummary, TChipDeclineReason, TTerminalReader } from '../providers/payments';
 import { AppError } from './app-error';
-import { obfuscateCard } from './card-payments';
+import { obfuscateCard } from '../../domain/card-number';
 import { runIdempotentCall, type TStoredAnswer } from './idempotency';
 import {
   callProvider,

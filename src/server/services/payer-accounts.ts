@@ -16,7 +16,7 @@ import { accountLinks, payerAccounts, payers } from '../db/schema';
 import { appendEvent, eventStreams } from '../events/event-log';
 import type { TBankIntegration } from '../providers/payments';
 import { AppError } from './app-error';
-import { obfuscateCard } from './card-payments';
+import { obfuscateCard } from '../../domain/card-number';
 import { issueStreamTicket } from './event-stream-tickets';
 
 /*

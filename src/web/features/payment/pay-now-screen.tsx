@@ -15,6 +15,7 @@ import { chipReaderTransports, type TChipReaderTransport } from '../../../domain
 import {
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
   STEP_TEXT_AWAITING_TRANSFER,
+  STEP_TEXT_RETRYING,
 } from '../../../domain/constants';
 import {
   nextAttempt,
@@ -52,6 +53,9 @@ import { ProcessingView } from './processing-view';
 import { TransferDetailsView } from './transfer-details-view';
 import { usePaymentEvents } from './use-payment-events';
 import './payment.css';
+
+/** The card entered on this page last, as it was sent, and how it shows. */
+type TStoredCard = { cardDetails: TEncryptedCard; saveCard: boolean; obfuscatedCard: string };
 
 type TView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
 
@@ -149,6 +153,11 @@ export function PayNowScreen({
     payment.origin?.paymentMethod === 'card' ? 'card' : 'transfer',
   );
   const [cardError, setCardError] = useState<string | null>(null);
+  // The card entered here last: its envelopes (encrypted on this page, for the server alone), in
+  // memory only, for 'Retry Payment' (spec §4 'Retrying payment...') and 'Pay with Card | {masked
+  // card}' (spec §2). It goes with the page; nothing stores it.
+  const [storedCard, setStoredCard] = useState<TStoredCard | null>(null);
+  const [resending, setResending] = useState(false);
   const [otpMessage, setOtpMessage] = useState('');
   const [otpError, setOtpError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
@@ -352,7 +361,12 @@ export function PayNowScreen({
     setView('card');
   }, []);
 
-  const charge = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
+  const charge = async (
+    cardDetails: TEncryptedCard,
+    saveCard: boolean,
+    card?: { obfuscatedCard: string },
+  ) => {
+    if (card) setStoredCard({ cardDetails, saveCard, obfuscatedCard: card.obfuscatedCard });
     startAttempt('card');
     setCardError(null);
     setSignedInWhenPaid(signedIn);
@@ -384,9 +398,28 @@ export function PayNowScreen({
         dispatch({ type: 'failed', message: error.message });
         setView('processing');
       } else {
+        // Also for the stored card sent again: the form, to enter it (or another) anew.
         setCardError(messageOf(error));
+        setView('card');
       }
     }
+  };
+
+  // 'Retry Payment', 'Try Again' and 'Pay with Card | {masked card}': the stored card again. From
+  // 'Payment Failed' the reducer shows 'Retrying payment...'; from elsewhere, the line below.
+  const retryCard = () => {
+    if (resending) return;
+    if (!storedCard) {
+      payWithCard();
+      setCardError(ERROR_CATALOGUE.NO_STORED_CARD_FOR_RETRY.message);
+      return;
+    }
+    dispatch({ type: 'retry' });
+    setMethod('card');
+    setCardError(null);
+    setOtpError(null);
+    setResending(true);
+    void charge(storedCard.cardDetails, storedCard.saveCard).finally(() => setResending(false));
   };
 
   const verifyOtp = async (otp: string) => {
@@ -456,6 +489,18 @@ export function PayNowScreen({
             <span className="method-name">Pay by Transfer</span>
             <span className="secondary-text">Manual bank transfer</span>
           </button>
+          {storedCard ? (
+            <button
+              type="button"
+              className="method"
+              onClick={retryCard}
+              disabled={resending}
+              aria-busy={resending}
+            >
+              <span className="method-name">Pay with Card | {storedCard.obfuscatedCard}</span>
+              <span className="secondary-text">Credit or debit card</span>
+            </button>
+          ) : null}
           <button type="button" className="method" onClick={payWithCard}>
             <span className="method-name">Pay with Card</span>
             <span className="secondary-text">Credit or debit card</span>
@@ -538,12 +583,19 @@ export function PayNowScreen({
 
       {view === 'otp' ? (
         <OtpView
+          // A new charge's OTP screen starts afresh: empty boxes, its own countdown.
+          key={attempt?.n}
           displayMessage={otpMessage}
           verifying={verifying}
           error={otpError}
           onVerify={(otp) => void verifyOtp(otp)}
-          onRetry={payWithCard}
+          onRetry={retryCard}
         />
+      ) : null}
+      {resending && view !== 'processing' ? (
+        <p className="loading-line" role="status">
+          <Spinner small /> {STEP_TEXT_RETRYING}
+        </p>
       ) : null}
 
       {view === 'three_ds' && challengeUrl ? (
@@ -571,7 +623,7 @@ export function PayNowScreen({
               // A transfer another device started: its open account is asked for (the same one).
               if (!details) openTransfer.mutate();
             }}
-            onRetry={method === 'card' ? payWithCard : payByTransfer}
+            onRetry={method === 'card' ? retryCard : payByTransfer}
             onTryAnotherMethod={() => {
               dispatch({ type: 'cancel' });
               setView('methods');

@@ -8,6 +8,7 @@ import {
   cardNumberDigits,
   formatCardNumberInput,
   maskCardNumberInput,
+  obfuscateCardNumber,
   validateCardNumber,
 } from '../../../domain/card-number';
 import {
@@ -25,8 +26,15 @@ import { Spinner } from '../spinner';
 import './card.css';
 
 type TCardFormViewProps = {
-  /** Sends the envelopes; resolves when the charge has answered (the screen moves on). */
-  onSubmit(cardDetails: TEncryptedCard, saveCard: boolean): Promise<void>;
+  /**
+   * Sends the envelopes; resolves when the charge has answered (the screen moves on). `card` is
+   * how the card shows from now on (obfuscateCard), so a screen can name it without its number.
+   */
+  onSubmit(
+    cardDetails: TEncryptedCard,
+    saveCard: boolean,
+    card: { obfuscatedCard: string },
+  ): Promise<void>;
   /** The charge's refusal, in the catalogue's words, shown under the form. */
   error: string | null;
   onBack(): void;
@@ -95,7 +103,7 @@ export function CardFormView({
         setLocalError(ERROR_CATALOGUE.CARD_ENCRYPTION_FAILED.message);
         return;
       }
-      await onSubmit(envelopes, saveCard);
+      await onSubmit(envelopes, saveCard, { obfuscatedCard: obfuscateCardNumber(cardNumber) });
     } finally {
       setWorking(false);
     }
