@@ -26,6 +26,8 @@ const ZEnv = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
   SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
+  /** How often a quiet event stream sends a comment, so proxies and the browser keep it open. */
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**
    * Whose X-Forwarded-For to believe: nobody by default (a client could name any address and
    * slip past the limits per address); `true` for every hop, a number of hops, or addresses.
@@ -59,6 +61,8 @@ export type TConfig = {
   /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
   paymentProvider: 'sandbox';
   sandboxCardTimeoutMs: number;
+  /** Between the comment lines a quiet event stream sends (SSE_HEARTBEAT_MS). */
+  sseHeartbeatMs: number;
   /** Whether the debug calls exist; off, they answer 404 like any unknown path. */
   debugRoutes: boolean;
   /** Whether every answer carries Strict-Transport-Security. */
@@ -117,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: e.SMS_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
+    sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     debugRoutes: e.DEBUG_ROUTES === 'on',
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -39,13 +39,15 @@ export async function openTestDatabase(): Promise<TDatabase & { url?: string }> 
   };
 }
 
-export const testConfig = (): TConfig =>
+/** The tests' configuration; `env` adds or replaces variables for one test's app. */
+export const testConfig = (env: Record<string, string> = {}): TConfig =>
   loadConfig({
     PORT: '3999',
     PUBLIC_URL: 'http://localhost:3999',
     LOG_LEVEL: 'silent',
     // The sandbox's 'timeout' card gives up at once in tests.
     SANDBOX_CARD_TIMEOUT_MS: '20',
+    ...env,
   });
 
 /** A clock that stands still until the test moves it. */
@@ -74,11 +76,12 @@ export async function startTestApp(
     | 'logStream'
     | 'webhookDelivery'
     | 'operatorToken'
-  > = {},
+  > & { env?: Record<string, string> } = {},
 ) {
   const database = await openTestDatabase();
-  const config = testConfig();
-  const app = await buildApp({ config, database, logger: false, ...options });
+  const { env, ...appOptions } = options;
+  const config = testConfig(env);
+  const app = await buildApp({ config, database, logger: false, ...appOptions });
   await app.ready();
   return {
     app,

@@ -2,7 +2,8 @@
 // its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
 // a ticket or the consent link opens a stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../test-support';
+import { STREAM_TICKET_TTL_MS } from '../services/event-stream-tickets';
+import { startTestApp, testClock } from '../test-support';
 import { signUp, testPhone } from '../test-support-identity';
 import { consentWithPayment, payByCard } from '../test-support-payments';
 import { collectSse, type TCollectArgs, type TSseEvent } from '../test-support-sse';
@@ -105,5 +106,74 @@ describe('payment event stream', () => {
       payload: { stream: 'card-linking' },
     });
     expect(noTicket.statusCode).toBe(401);
+  });
+});
+
+describe('a stream left open', () => {
+  // An app of its own: heartbeats every 100 ms (15 s by default) and a clock the test moves.
+  const clock = testClock('2026-11-24T09:00:00Z');
+  let quiet: Awaited<ReturnType<typeof startTestApp>>;
+  let quietBase: string;
+  beforeAll(async () => {
+    quiet = await startTestApp({ clock, env: { SSE_HEARTBEAT_MS: '100' } });
+    quietBase = await quiet.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await quiet.close();
+  });
+
+  it('sends a heartbeat comment while nothing happens, and stays open', async () => {
+    const consent = await consentWithPayment(quiet.app, quiet.database);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 5_000);
+    const response = await fetch(
+      `${quietBase}/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`,
+      { headers: { accept: 'text/event-stream' }, signal: abort.signal },
+    );
+    expect(response.status).toBe(200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    try {
+      while ((text.match(/^: heartbeat$/gm) ?? []).length < 3) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+    expect((text.match(/^: heartbeat$/gm) ?? []).length).toBeGreaterThanOrEqual(3);
+    // Only the opening event came: the heartbeats are comments, which EventSource ignores.
+    expect(text.match(/^event: /gm)).toEqual(['event: ']);
+  });
+
+  it('opens with a ticket until five minutes after its issue, and not after', async () => {
+    const { token } = await signUp(quiet.app, testPhone());
+    const consent = await consentWithPayment(quiet.app, quiet.database, { requiresAuth: true });
+    const issued = await quiet.app.inject({
+      method: 'POST',
+      url: '/api/events/tickets',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { stream: 'payment', paymentId: consent.paymentId },
+    });
+    const { ticket, expiresAt } = issued.json<{ ticket: string; expiresAt: string }>();
+    expect(Date.parse(expiresAt) - clock.now().getTime()).toBe(STREAM_TICKET_TTL_MS);
+    const url = `/api/events/payments/${consent.paymentId}?ticket=${ticket}`;
+
+    clock.advance(STREAM_TICKET_TTL_MS - 1_000);
+    const lastSecond = await collectSse(quietBase, url, (seen) => seen.length >= 1);
+    expect(lastSecond.status).toBe(200);
+
+    clock.advance(1_000);
+    const expired = await fetch(`${quietBase}${url}`, { headers: { accept: 'text/event-stream' } });
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toMatchObject({
+      success: false,
+      error: {
+        code: 'STREAM_TICKET_INVALID',
+        message: 'This event stream link has expired. Please reconnect.',
+      },
+    });
   });
 });

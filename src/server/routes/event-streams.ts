@@ -14,9 +14,6 @@ import { loadPayable } from '../services/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
-/** Every 15 s a comment line keeps proxies from closing a quiet stream. */
-const HEARTBEAT_MS = 15_000;
-
 /** An SSE route's 200 is an event stream, not JSON: declared so the route table says so. */
 const ZEventStream = z.string().describe('text/event-stream');
 
@@ -47,7 +44,8 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
   app,
   ctx,
 ) => {
-  await app.register(fastifySse, { heartbeatInterval: HEARTBEAT_MS });
+  // A comment line every SSE_HEARTBEAT_MS (15 s) keeps proxies from closing a quiet stream.
+  await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   /** Streams the events of `stream` after the client's last one, until it goes away. */
