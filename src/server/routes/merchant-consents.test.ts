@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ZCreateConsentResponse,
+  ZMerchantConsentResponse,
   ZMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import { consents, dataSharingItems, payments } from '../db/schema';
@@ -277,6 +278,41 @@ describe('GET /api/v1/consents (the merchant list)', () => {
     // Each entry is the single read's consent: payments and data sharing with it.
     expect(granted.consents[0]?.payments).toHaveLength(2);
     expect(granted.consents[0]?.revokedAt).toBeNull();
+  });
+
+  it('answers each consent of a page exactly as its single read does', async () => {
+    const shop = await createTestClient(ctx.database, { name: 'Buka Express' });
+    const bodies = [
+      validBody,
+      { payments: [{ type: 'immediate', amount: 5_000, narration: 'Suya' }] },
+      { dataSharing: { bankAccounts: true } },
+      { payments: [validBody.payments[1]], dataSharing: { bvnData: true } },
+    ];
+    const created: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: shop.authorization },
+        payload: bodies[i % bodies.length] as object,
+      });
+      created.push(ZCreateConsentResponse.parse(response.json()).consentId);
+    }
+    const page = ZMerchantConsentsResponse.parse(
+      (await listAs(shop.authorization, '?limit=100')).json(),
+    );
+    expect(page.consents.map((c) => c.consentId)).toEqual([...created].reverse());
+    for (const consent of page.consents) {
+      const single = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/consents/${consent.consentId}`,
+        headers: { authorization: shop.authorization },
+      });
+      expect(consent).toEqual(ZMerchantConsentResponse.parse(single.json()).consent);
+    }
+    expect(page.consents.map((c) => c.payments.length)).toEqual(
+      created.map((_, i) => (bodies[i % bodies.length]?.payments ?? []).length).reverse(),
+    );
   });
 
   it('refuses a cursor it did not give, an unknown status and a page too large, in the catalogue shape', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../domain/constants';
 import { isConsentAvailable } from '../../domain/consent-availability';
 import type { TConsent, TDataSharing, TPayment } from '../../domain/schemas/consent';
@@ -235,19 +235,33 @@ function toConsent(
   };
 }
 
-/** The consent read as one prepared query (consent, merchant, client origins, payments, items). */
+/** What a consent read joins to the consent: merchant, client origins, payments, items. */
+const consentReadWith = {
+  merchant: true,
+  client: { columns: { allowedOrigins: true } },
+  payments: { orderBy: asc(payments.position) },
+  dataSharingItems: { orderBy: asc(dataSharingItems.id) },
+} as const;
+
+/** The consent read as one prepared query. */
 function prepareConsentRead(db: TDb) {
   return db.query.consents
-    .findFirst({
-      where: eq(consents.id, sql.placeholder('consentId')),
-      with: {
-        merchant: true,
-        client: { columns: { allowedOrigins: true } },
-        payments: { orderBy: asc(payments.position) },
-        dataSharingItems: { orderBy: asc(dataSharingItems.id) },
-      },
-    })
+    .findFirst({ where: eq(consents.id, sql.placeholder('consentId')), with: consentReadWith })
     .prepare('consent_read');
+}
+
+type TConsentReadRow = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof prepareConsentRead>['execute']>>
+>;
+
+function loadedOf(row: TConsentReadRow): TLoadedConsent {
+  return {
+    consent: toConsent(row, row.merchant, row.payments, row.dataSharingItems),
+    clientId: row.clientId,
+    embedOrigins: row.client.allowedOrigins,
+    grantedBy: row.grantedBy,
+    revokedAt: iso(row.revokedAt),
+  };
 }
 
 const consentReads = new WeakMap<TDb, ReturnType<typeof prepareConsentRead>>();
@@ -270,14 +284,18 @@ export async function loadConsent(db: TDb, consentId: string): Promise<TLoadedCo
     consentReads.set(db, read);
   }
   const row = await read.execute({ consentId });
-  if (!row) return null;
-  return {
-    consent: toConsent(row, row.merchant, row.payments, row.dataSharingItems),
-    clientId: row.clientId,
-    embedOrigins: row.client.allowedOrigins,
-    grantedBy: row.grantedBy,
-    revokedAt: iso(row.revokedAt),
-  };
+  return row ? loadedOf(row) : null;
+}
+
+/** loadConsent of several consents in one query, in the order of `consentIds` (null when unknown). */
+async function loadConsents(db: TDb, consentIds: string[]): Promise<(TLoadedConsent | null)[]> {
+  if (consentIds.length === 0) return [];
+  const rows = await db.query.consents.findMany({
+    where: inArray(consents.id, consentIds),
+    with: consentReadWith,
+  });
+  const byId = new Map(rows.map((row) => [row.id, loadedOf(row)]));
+  return consentIds.map((id) => byId.get(id) ?? null);
 }
 
 /**
@@ -362,12 +380,10 @@ export async function listMerchantConsents(
     .orderBy(desc(created), desc(consents.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
+  const ids = page.map((row) => row.id);
   const [loaded, details] = await Promise.all([
-    Promise.all(page.map((row) => loadConsent(db, row.id))),
-    merchantConsentDetails(
-      db,
-      page.map((row) => row.id),
-    ),
+    loadConsents(db, ids),
+    merchantConsentDetails(db, ids),
   ]);
   const read = page.map((_, i) => merchantView(loaded[i] ?? null, merchantId, details[i]));
   const last = page.at(-1);
