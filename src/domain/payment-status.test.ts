@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STEP_TEXT_AWAITING_3DS, STEP_TEXT_AWAITING_TRANSFER } from './constants';
 import {
   PAYMENT_STATUS_INITIAL,
   PAYMENT_STATUS_TIMINGS,
   paymentProgressSteps,
   paymentStatusReducer,
+  resumedPayment,
   type TPaymentPhase,
+  type TPaymentRead,
   type TPaymentStatusAction,
   type TPaymentStatusState,
 } from './payment-status';
@@ -229,6 +232,59 @@ describe('paymentStatusReducer properties', () => {
         }
       }),
     );
+  });
+});
+
+describe('resumedPayment', () => {
+  const resumed = (read: TPaymentRead) => {
+    const { actions, processing } = resumedPayment(read);
+    const state = run(actions);
+    return { phase: state.phase, stepText: state.stepText, processing };
+  };
+
+  it.each<[string, TPaymentRead, ReturnType<typeof resumed>]>([
+    [
+      'a transfer the payer said they made waits for its confirmation',
+      { status: 'in_progress', method: 'bank_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER },
+      { phase: 'awaiting_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER, processing: true },
+    ],
+    [
+      'a transfer the bank has received shows it received',
+      { status: 'in_progress', method: 'bank_transfer', stepText: 'Confirming transfer...' },
+      { phase: 'received', stepText: 'Payment Received', processing: true },
+    ],
+    [
+      'a card in its 3-D Secure check waits for it',
+      { status: 'in_progress', method: 'card', stepText: STEP_TEXT_AWAITING_3DS },
+      { phase: 'awaiting_3ds', stepText: STEP_TEXT_AWAITING_3DS, processing: true },
+    ],
+    [
+      'a completed payment is processed',
+      { status: 'completed', method: 'card', stepText: null },
+      { phase: 'processed', stepText: 'Payment Processed', processing: true },
+    ],
+    [
+      'a card waiting for its OTP starts at the methods',
+      { status: 'in_progress', method: 'card', stepText: null },
+      { phase: 'pending', stepText: '', processing: false },
+    ],
+    [
+      'a failed payment starts at the methods',
+      { status: 'failed', method: 'card', stepText: null },
+      { phase: 'pending', stepText: '', processing: false },
+    ],
+    [
+      'an unstarted payment starts at the methods',
+      { status: 'pending', method: null, stepText: null },
+      { phase: 'pending', stepText: '', processing: false },
+    ],
+    [
+      'a chip purchase under way is the terminal’s to show',
+      { status: 'in_progress', method: 'chip_card', stepText: null },
+      { phase: 'pending', stepText: '', processing: false },
+    ],
+  ])('%s', (_, read, expected) => {
+    expect(resumed(read)).toEqual(expected);
   });
 });
 

@@ -181,6 +181,44 @@ export function paymentStatusReducer(
   }
 }
 
+/** What GET /api/payments/{paymentId} says of a payment, as far as resuming it needs. */
+export type TPaymentRead = {
+  status: TPaymentStatus;
+  method: 'bank_transfer' | 'card' | 'account' | 'chip_card' | null;
+  stepText: string | null;
+};
+
+/**
+ * Where a page opened (or reloaded) during a payment picks it up: the actions that bring the
+ * reducer from PAYMENT_STATUS_INITIAL to where the payment stands, and whether the processing
+ * view shows; the payment's stream carries it on from there. A transfer the payer said they made
+ * waits for its confirmation (or is already received); a card whose 3-D Secure check is open in
+ * another tab waits for it, whose answer arrives on the stream; a completed payment completes.
+ * Anything else starts at the methods: a card waiting for its OTP needs the bank's message, which
+ * only the charge's answer carries, and a new charge takes over from the one left waiting.
+ */
+export function resumedPayment(read: TPaymentRead): {
+  actions: TPaymentStatusAction[];
+  processing: boolean;
+} {
+  if (read.status === 'completed') return { actions: [{ type: 'completed' }], processing: true };
+  if (read.status !== 'in_progress') return { actions: [], processing: false };
+  if (read.method === 'bank_transfer') {
+    const received = read.stepText !== null && read.stepText !== STEP_TEXT_AWAITING_TRANSFER;
+    return {
+      actions: [
+        { type: 'transfer_confirmation_requested' },
+        ...(received ? [{ type: 'in_progress' } as const] : []),
+      ],
+      processing: true,
+    };
+  }
+  if (read.method === 'card' && read.stepText === STEP_TEXT_AWAITING_3DS) {
+    return { actions: [{ type: 'three_ds_started' }], processing: true };
+  }
+  return { actions: [], processing: false };
+}
+
 /**
  * The processing view's step list (spec §2): 'Payment Received' is done from 33, 'Payment
  * Processed' from 66.

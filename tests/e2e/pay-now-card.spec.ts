@@ -16,15 +16,12 @@ function card(scenario: TScenario) {
   return found;
 }
 
-/** Opens a fresh payment-only consent and types the card up to its PIN, then pays. */
-async function payWith(
+/** Types the scenario's card into the open card form, up to its PIN, then pays. */
+async function enterCard(
   page: Page,
   scenario: TScenario,
   shots?: { testInfo: Parameters<typeof snap>[1] },
 ) {
-  const consentId = await createConsent(page.request, { payments: [payment] });
-  await page.goto(consentPath(consentId));
-  await page.getByRole('button', { name: /Pay with Card/ }).click();
   const { number, expiry, cvv, pin } = card(scenario);
   await page.getByLabel('Card Number').fill(number);
   await page.getByLabel('Expiry date').fill(expiry);
@@ -41,6 +38,18 @@ async function payWith(
     await expectNoViolations(page);
   }
   await page.getByRole('button', { name: 'Complete Payment' }).click();
+}
+
+/** Opens a fresh payment-only consent and pays with the scenario's card. */
+async function payWith(
+  page: Page,
+  scenario: TScenario,
+  shots?: { testInfo: Parameters<typeof snap>[1] },
+) {
+  const consentId = await createConsent(page.request, { payments: [payment] });
+  await page.goto(consentPath(consentId));
+  await page.getByRole('button', { name: /Pay with Card/ }).click();
+  await enterCard(page, scenario, shots);
   return consentId;
 }
 
@@ -183,6 +192,41 @@ test.describe('pay now with a card', () => {
     });
   }
 
+  for (const approved of [true, false]) {
+    test(`a reload during 3-D Secure waits for it, and the challenge ${approved ? 'approved pays' : 'declined fails'}`, async ({
+      page,
+      context,
+    }, testInfo) => {
+      await payWith(page, 'three_ds');
+      const [challenge] = await Promise.all([
+        context.waitForEvent('page'),
+        page.getByRole('link', { name: 'Continue to Authentication' }).click(),
+      ]);
+      await expect(page.getByText('Awaiting 3D Secure authentication...')).toBeVisible();
+
+      // The page's memory is gone: it reads where the payment stands and waits on its stream.
+      await page.reload();
+      await expect(page.getByText('Awaiting 3D Secure authentication...')).toBeVisible();
+      await challenge.getByRole('button', { name: approved ? 'Approve' : 'Decline' }).click();
+      if (approved) {
+        await granted(page);
+        return;
+      }
+      await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+        timeout: 10_000,
+      });
+
+      // The card went with the reload: Retry Payment opens the form, saying why (spec §5).
+      await page.getByRole('button', { name: 'Retry Payment' }).click();
+      await expect(page.getByRole('alert')).toHaveText('No stored card details found for retry');
+      await expect(page.getByLabel('Card Number')).toHaveValue('');
+      await snap(page, testInfo, 'pay-now-no-stored-card');
+      await expectNoViolations(page);
+      await enterCard(page, 'pin_only');
+      await granted(page);
+    });
+  }
+
   test('Retry Payment sends the same card again, and the methods name it', async ({
     page,
   }, testInfo) => {
@@ -258,13 +302,7 @@ test.describe('pay now with a card', () => {
       if (request.url().includes('/api/payments/card')) charges.push(request.url());
     });
     await page.getByRole('button', { name: /Pay with Card/ }).click();
-    const { number, expiry, cvv, pin } = card('pin_only');
-    await page.getByLabel('Card Number').fill(number);
-    await page.getByLabel('Expiry date').fill(expiry);
-    await page.getByLabel('CVV').fill(cvv);
-    await page.getByRole('button', { name: 'Continue to PIN' }).click();
-    await page.getByLabel('Card PIN').fill(pin);
-    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await enterCard(page, 'pin_only');
     await granted(page);
     // The signed-in call, not the anonymous one.
     expect(charges.map((url) => new URL(url).pathname)).toEqual(['/api/payments/card']);

@@ -158,6 +158,11 @@ export const ZPaymentStateResponse = z.object({
   payerBank: ZPayerBank.nullable(),
   /** Once completed, spec §3 origin.shouldPromptBankAccountLinking; false before. */
   shouldPromptBankAccountLinking: z.boolean(),
+  /**
+   * The payment stream's latest event when this was read (0: none yet): a page that opens the
+   * stream with it as `lastEventId` hears only what happened after this answer.
+   */
+  lastEventId: z.number().int().nonnegative(),
 });
 export type TPaymentStateResponse = z.infer<typeof ZPaymentStateResponse>;
 

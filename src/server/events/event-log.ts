@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, max } from 'drizzle-orm';
 import type { TDb } from '../db/database';
 import { events } from '../db/schema';
 
@@ -32,6 +32,18 @@ export async function appendEvent(
   const [row] = await tx.insert(events).values(event).returning({ id: events.id });
   if (!row) throw new Error('An event could not be appended');
   return row.id;
+}
+
+/**
+ * The id of the stream's latest event (0 when it has none): read before a state, it is where a
+ * stream opened to follow that state resumes, so nothing the state already shows is sent again.
+ */
+export async function latestEventId(db: TDb, stream: string): Promise<number> {
+  const [row] = await db
+    .select({ id: max(events.id) })
+    .from(events)
+    .where(eq(events.stream, stream));
+  return row?.id ?? 0;
 }
 
 /** The events of a stream after `afterId` (0: from the start), oldest first, at most `limit`. */

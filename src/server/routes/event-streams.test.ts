@@ -2,6 +2,7 @@
 // its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
 // a ticket or the consent link opens a stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZPaymentStateResponse } from '../../domain/schemas/payment';
 import { STREAM_TICKET_TTL_MS } from '../services/event-stream-tickets';
 import { startTestApp, testClock } from '../test-support';
 import { signUp, testPhone } from '../test-support-identity';
@@ -52,6 +53,49 @@ describe('payment event stream', () => {
     });
     expect(statuses(resumed.events)).toEqual(['completed']);
     expect(resumed.events.find((e) => e.event === 'payment_status')?.id).toBe(completed?.id);
+  });
+
+  it("opened from the payment read's lastEventId, sends only what happened after the read", async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const read = async () => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+      });
+      expect(response.statusCode).toBe(200);
+      return ZPaymentStateResponse.parse(response.json());
+    };
+    expect((await read()).lastEventId).toBe(0);
+
+    // A transfer account issued and confirmed: the read shows it, and names its last event.
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+    });
+    const confirmed = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payments/${consent.paymentId}/transfer/confirm?consentId=${consent.consentId}`,
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const before = await read();
+    expect(before).toMatchObject({ status: 'in_progress', method: 'bank_transfer' });
+    expect(before.lastEventId).toBeGreaterThan(0);
+
+    const url = `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`;
+    // From the start, the stream's last event so far is the one the read named.
+    const all = await collect(url, (seen) => seen.some((e) => e.id === String(before.lastEventId)));
+    expect(all.events.at(-1)?.id).toBe(String(before.lastEventId));
+    const after = await collect(
+      `${url}&lastEventId=${before.lastEventId}`,
+      (seen) => statuses(seen).includes('completed'),
+      {},
+      () => pay(consent),
+    );
+    expect(Number(after.events.find((e) => e.event === 'payment_status')?.id)).toBeGreaterThan(
+      before.lastEventId,
+    );
+    expect(statuses(after.events)).toEqual(['in_progress', 'completed']);
+    expect((await read()).lastEventId).toBe(Number(after.events.at(-1)?.id));
   });
 
   it('refuses the link of another client, and a consent that needs sign-in', async () => {

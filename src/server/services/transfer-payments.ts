@@ -8,6 +8,7 @@ import type { TPaymentStateResponse, TTransferDetails } from '../../domain/schem
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
 import { paymentAttempts } from '../db/schema';
+import { eventStreams, latestEventId } from '../events/event-log';
 import type { TTransferSender } from '../providers/payments';
 import { AppError } from './app-error';
 import { activelyLinkedAccounts, logoOf } from './payer-accounts';
@@ -252,6 +253,9 @@ export async function paymentState(
   paymentId: string,
   access: TPaymentAccess,
 ): Promise<TPaymentStateResponse> {
+  // Read before the payment: an event written meanwhile is after it, so the page's stream,
+  // opened from it, still sends it.
+  const lastEventId = await latestEventId(ctx.db, eventStreams.payment(paymentId));
   const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
   const attempt = await latestAttempt(ctx.db, payment.id);
   const executed = payment.status === 'executed';
@@ -272,5 +276,6 @@ export async function paymentState(
         : null,
     payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
+    lastEventId,
   };
 }

@@ -70,11 +70,16 @@ export const paymentsApi = {
       body,
       schema: ZGrantResponse,
     }),
-  /** The URL of the payment's event stream: a ticket for a signed-in payer, else the link. */
-  async streamUrl(paymentId: string, payer: TPayer): Promise<string> {
+  /**
+   * The URL of the payment's event stream (a ticket for a signed-in payer, else the link), sending
+   * the events after `lastEventId`: a read's, so only what happened after it, or 0 for all.
+   */
+  async streamUrl(paymentId: string, payer: TPayer, lastEventId: number): Promise<string> {
     const base = `/api/events/payments/${encodeURIComponent(paymentId)}`;
+    const query = new URLSearchParams({ lastEventId: String(lastEventId) });
     if (!payer.signedIn) {
-      const query = new URLSearchParams({ consentId: payer.consentId, clientId: payer.clientId });
+      query.set('consentId', payer.consentId);
+      query.set('clientId', payer.clientId);
       return `${base}?${query.toString()}`;
     }
     const { ticket } = await apiFetch('/api/events/tickets', {
@@ -82,6 +87,7 @@ export const paymentsApi = {
       body: { stream: 'payment', paymentId },
       schema: ZStreamTicketResponse,
     });
-    return `${base}?ticket=${encodeURIComponent(ticket)}`;
+    query.set('ticket', ticket);
+    return `${base}?${query.toString()}`;
   },
 };

@@ -32,6 +32,7 @@ import {
   PAYMENT_STATUS_INITIAL,
   PAYMENT_STATUS_TIMINGS,
   paymentStatusReducer,
+  resumedPayment,
 } from '../../../domain/payment-status';
 import type { TSignedGrant } from '../../../domain/schemas/auth';
 import { otpFailureAction } from '../../../domain/otp-input';
@@ -193,31 +194,32 @@ export function PayNowScreen({
     if (report) tellPaymentStatus(report);
   }, [report]);
 
-  // Where the payment stood when the page opened: a reload mid-payment resumes there.
+  // Where the payment stood when the page opened: a reload mid-payment resumes there, and the
+  // stream follows from that read on (without the read, from the payment's first event).
   const { consentId } = consent;
+  const readOf = `${payment.paymentId} ${signedIn}`;
+  const [lastRead, setLastRead] = useState<{ of: string; lastEventId: number } | null>(null);
+  const streamFrom = lastRead?.of === readOf ? lastRead.lastEventId : null;
   useEffect(() => {
     if (paid) return;
     const abort = new AbortController();
+    const of = readOf;
     paymentsApi.read(payment.paymentId, { signedIn, consentId, clientId }, abort.signal).then(
       (state) => {
         if (state.transferDetails) setDetails(state.transferDetails);
         if (state.method === 'card') setMethod('card');
-        if (state.status === 'in_progress' && state.method === 'bank_transfer') {
-          dispatch({ type: 'transfer_confirmation_requested' });
-          if (state.stepText && state.stepText !== STEP_TEXT_AWAITING_TRANSFER) {
-            dispatch({ type: 'in_progress' });
-          }
-          setView('processing');
-        } else if (state.status === 'completed') {
-          dispatch({ type: 'completed' });
-          setView('processing');
-        }
+        const resumed = resumedPayment(state);
+        for (const action of resumed.actions) dispatch(action);
+        if (resumed.processing) setView('processing');
+        setLastRead({ of, lastEventId: state.lastEventId });
       },
-      () => undefined,
+      () => {
+        if (!abort.signal.aborted) setLastRead({ of, lastEventId: 0 });
+      },
     );
     return () => abort.abort();
     // Once per payment and payer: what happens after comes from the stream.
-  }, [paid, payment.paymentId, signedIn, consentId, clientId]);
+  }, [paid, readOf, payment.paymentId, signedIn, consentId, clientId]);
 
   usePaymentEvents(
     payment.paymentId,
@@ -226,6 +228,7 @@ export function PayNowScreen({
     // 'An unexecuted pending immediate payment waits for a live event'); not while the flow's
     // own grant debits a saved account, whose completion the flow answers.
     !paid && !flow?.savedAccountChosen,
+    streamFrom,
     (event) => {
       if (event.payerBank) setPayerBank(event.payerBank);
       if (event.payerCard) setPayerCard(event.payerCard);

@@ -6,22 +6,25 @@ import { paymentsApi, type TPayer } from '../../api/payments';
 const POLL_MS = 3_000;
 
 /**
- * Follows a payment while `active` (spec §7 payment status stream): each `payment_status` event
- * goes to `onEvent`. EventSource reconnects by itself, resuming after the last event id; when it
- * gives up (the server refused it), the page asks the payment's status every few seconds
- * instead, so a payer is never left watching a ring that cannot move.
+ * Follows a payment while `active` (spec §7 payment status stream), from the events after
+ * `lastEventId` (the payment's read: the page shows that read, and hears what came after it); it
+ * waits while that is null. Each `payment_status` event goes to `onEvent`. EventSource reconnects
+ * by itself, resuming after the last event id; when it gives up (the server refused it), the page
+ * asks the payment's status every few seconds instead, so a payer is never left watching a ring
+ * that cannot move.
  */
 export function usePaymentEvents(
   paymentId: string,
   payer: TPayer,
   active: boolean,
+  lastEventId: number | null,
   onEvent: (event: TPaymentStatusEvent) => void,
 ) {
   const handle = useEffectEvent(onEvent);
   const { signedIn, consentId, clientId } = payer;
 
   useEffect(() => {
-    if (!active) return;
+    if (!active || lastEventId === null) return;
     let closed = false;
     let source: EventSource | null = null;
     let poll: ReturnType<typeof setInterval> | null = null;
@@ -45,7 +48,7 @@ export function usePaymentEvents(
       }, POLL_MS);
     };
 
-    paymentsApi.streamUrl(paymentId, who).then(
+    paymentsApi.streamUrl(paymentId, who, lastEventId).then(
       (url) => {
         if (closed) return;
         source = new EventSource(url);
@@ -64,5 +67,5 @@ export function usePaymentEvents(
       source?.close();
       if (poll) clearInterval(poll);
     };
-  }, [active, paymentId, signedIn, consentId, clientId]);
+  }, [active, lastEventId, paymentId, signedIn, consentId, clientId]);
 }
