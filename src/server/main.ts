@@ -42,7 +42,9 @@ async function main() {
     collections: 'auto',
     operatorToken,
   });
-  const demo = await seedDemo(database.db, config);
+  // Processes starting together on one PostgreSQL seed it one at a time: the later ones find
+  // the demo there and only print it.
+  const demo = await database.exclusive('demo-seed', () => seedDemo(database.db, config));
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const removeOperatorFile =

@@ -32,8 +32,33 @@ export type TDatabase = {
    * parsed once per connection.
    */
   rows(statement: TRawStatement, values: unknown[]): Promise<unknown[][]>;
+  /**
+   * Runs `work` while this process holds the database-wide lock `name`, so server processes
+   * starting together on one PostgreSQL take turns at what each start does once (seeding the
+   * demo). On PostgreSQL a session advisory lock held on a connection of its own; PGlite is one
+   * process's database, and `work` simply runs.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/**
+ * `work` under the session advisory lock `name`, taken on a pooled connection kept for the
+ * purpose (a dropped connection releases it): other processes asking for it wait their turn.
+ */
+async function withAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Promise<T>) {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  } finally {
+    client.release();
+  }
+}
 
 /** A statement for `TDatabase.rows`: its name must be unique in the process. */
 export type TRawStatement = { name: string; text: string };
@@ -63,7 +88,11 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
       console.error(`PostgreSQL closed an idle connection (${error.message}); it will reconnect.`);
     });
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    // Processes started together migrate one at a time: the first applies what is pending, the
+    // others find nothing left to apply.
+    await withAdvisoryLock(pool, 'oya-consent:migrations', () =>
+      migratePg(db, { migrationsFolder }),
+    );
     const listener = postgresListener(options.url);
     return {
       db: db as unknown as TDb,
@@ -73,6 +102,7 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
         const result = await pool.query<unknown[]>({ name, text, values, rowMode: 'array' });
         return result.rows;
       },
+      exclusive: (name, work) => withAdvisoryLock(pool, `oya-consent:${name}`, work),
       async close() {
         await listener.close();
         await pool.end();
@@ -104,6 +134,7 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
       const result = await client.query<unknown[]>(text, values, { rowMode: 'array' });
       return result.rows;
     },
+    exclusive: (_name, work) => work(),
     close: () => client.close(),
   };
 }
