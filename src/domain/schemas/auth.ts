@@ -79,6 +79,11 @@ export const ZPublicConfigResponse = z.object({
   productName: z.string(),
   /** Testers' tools on the page (spec §2: the account row's delete menu), with DEBUG_ROUTES. */
   debugTools: z.boolean(),
+  /**
+   * Whether payments go to the sandbox network (PAYMENT_PROVIDER=sandbox): the page offers its
+   * simulated card reader from its first render, before the fixtures are fetched.
+   */
+  sandbox: z.boolean(),
 });
 export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 

@@ -394,12 +394,13 @@ describe('x-identify-to (spec §6 merchant or agent mode)', () => {
 });
 
 describe('GET /api/public-config', () => {
-  it("answers the product name the auth prompt shows, and that testers' tools are off", async () => {
+  it("answers the product name the auth prompt shows, that testers' tools are off and the sandbox network on", async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/public-config' });
     expect(response.json()).toEqual({
       success: true,
       productName: ctx.config.productName,
       debugTools: false,
+      sandbox: true,
     });
   });
 });

@@ -5,10 +5,13 @@ import type { TRouteContext } from '../context';
 import { jsonAnswers } from './responses';
 
 /**
- * What the page needs before anyone signs in: the product name of the auth prompt (spec §2), and
- * whether the testers' tools are on.
+ * What the page needs before anyone signs in: the product name of the auth prompt (spec §2),
+ * whether the testers' tools are on, and whether payments go to the sandbox network.
  */
-export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (app, { config }) => {
+export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
+  app,
+  { config, sandbox },
+) => {
   app
     .withTypeProvider<ZodTypeProvider>()
     .get(
@@ -20,6 +23,7 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (app,
           success: true as const,
           productName: config.productName,
           debugTools: config.debugRoutes,
+          sandbox: sandbox !== null,
         };
       },
     );

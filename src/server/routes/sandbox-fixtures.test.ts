@@ -10,6 +10,7 @@ import {
   SANDBOX_READERS,
 } from '../sandbox/fixtures';
 import { startPluginApp } from '../test-support-routes';
+import { publicConfigRoutes } from './public-config';
 import { sandboxFixtureRoutes } from './sandbox-fixtures';
 
 let ctx: Awaited<ReturnType<typeof startPluginApp>>;
@@ -71,6 +72,17 @@ describe('GET /api/sandbox/fixtures', () => {
       const response = await real.app.inject({ url: '/api/sandbox/fixtures' });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe('NOT_FOUND');
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('is not announced to the page without the sandbox', async () => {
+    const real = await startPluginApp(publicConfigRoutes, { sandbox: null });
+    try {
+      const response = await real.app.inject({ url: '/api/public-config' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ success: true, sandbox: false });
     } finally {
       await real.close();
     }

@@ -41,7 +41,7 @@ import type { TConsent, TPayment } from '../../../domain/schemas/consent';
 import type { TGrantRequest } from '../../../domain/schemas/consent-api';
 import type { TTransferDetails } from '../../../domain/schemas/payment';
 import { ApiError } from '../../api/api-error';
-import { useSandboxFixtures } from '../../api/card-terminal';
+import { usePublicConfig } from '../../api/auth';
 import { paymentsApi } from '../../api/payments';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
@@ -174,9 +174,10 @@ export function PayNowScreen({
   // The prompt's own screen: the auth prompt, or the account-linking panel.
   const [promptStep, setPromptStep] = useState<'ask' | 'sign_in' | 'link'>('ask');
   // 'Chip Card Terminal' (spec §2): offered where a reader can be reached (chip-terminal.ts).
-  const sandbox = useSandboxFixtures();
+  // The public config says whether the sandbox's reader is, fetched before the first paint, so
+  // the methods do not grow (and move under the payer's finger) once the page is up.
   const readerTransports = chipReaderTransports({
-    sandbox: Boolean(sandbox.data),
+    sandbox: usePublicConfig().data?.sandbox === true,
     webBluetooth: 'bluetooth' in navigator,
   });
   const [terminalOpen, setTerminalOpen] = useState(false);
