@@ -23,7 +23,12 @@ function answerWith(consent: TConsent | null) {
     vi.fn(async (url: string) => {
       if (url === '/api/public-config') {
         return new Response(
-          JSON.stringify({ success: true, productName: 'Oya Money', debugTools: false, sandbox: true }),
+          JSON.stringify({
+            success: true,
+            productName: 'Oya Money',
+            debugTools: false,
+            sandbox: true,
+          }),
         );
       }
       if (url === `/api/consent/${consent?.consentId ?? 'cns_1'}?clientId=cli_1` && consent) {
