@@ -2,7 +2,7 @@
 // versioned address with its integrity hash, it opens the consent page in a modal or inline,
 // follows its height, reports its outcome, and leaves nothing behind when destroyed.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { signedUpSession, storeInFrame } from './auth-support';
 import { E2E } from './e2e-env';
@@ -54,6 +54,28 @@ const journey = async (page: Page) =>
     .map((e) =>
       [e.type, e.step ?? e.status ?? e.reason, e.method].filter((part) => part).join(' '),
     );
+
+/**
+ * Clicks a control of the modal's page once it has stayed put for 250 ms. The page reports its
+ * height after a debounce (spec: 50–200 ms) and the modal, centred, moves as its iframe grows:
+ * a click just after new content arrived can press on one spot and release on another, and is
+ * then no click at all (what Playwright's own two-frame stability check lets through).
+ */
+async function clickSettled(control: Locator) {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const box = JSON.stringify(await control.boundingBox());
+        const settled = box === last && box !== 'null';
+        last = box;
+        return settled;
+      },
+      { intervals: [250] },
+    )
+    .toBe(true);
+  await control.click();
+}
 
 /** The last height the page asked of one embed's iframe. */
 const lastHeight = async (page: Page, embed: string) =>
@@ -155,7 +177,7 @@ test.describe('the embed script in a merchant shop', () => {
     await expect.poll(() => callbacks(page)).toEqual([`modal onSuccess ${consentId}`]);
     await expect(page.getByRole('status')).toHaveText('Consent granted, thank you.');
 
-    await frame.getByRole('button', { name: 'Complete & Close' }).click();
+    await clickSettled(frame.getByRole('button', { name: 'Complete & Close' }));
     await expect(page.getByRole('dialog')).toHaveCount(0);
     expect(await callbacks(page)).toEqual([
       `modal onSuccess ${consentId}`,
@@ -271,15 +293,15 @@ test.describe('the embed script in a merchant shop', () => {
     await page.goto(shopUrl(consentId));
     await page.getByRole('button', { name: 'Pay with Oya' }).click();
     const frame = page.frameLocator('iframe');
-    await frame.getByRole('button', { name: /Pay with Card/ }).click();
+    await clickSettled(frame.getByRole('button', { name: /Pay with Card/ }));
     const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
     if (!card) throw new Error('no pin_only sandbox card');
     await frame.getByLabel('Card Number').fill(card.number);
     await frame.getByLabel('Expiry date').fill(card.expiry);
     await frame.getByLabel('CVV').fill(card.cvv);
-    await frame.getByRole('button', { name: 'Continue to PIN' }).click();
+    await clickSettled(frame.getByRole('button', { name: 'Continue to PIN' }));
     await frame.getByLabel('Card PIN').fill(card.pin);
-    await frame.getByRole('button', { name: 'Complete Payment' }).click();
+    await clickSettled(frame.getByRole('button', { name: 'Complete Payment' }));
 
     await expect
       .poll(() => callbacks(page), { timeout: 20_000 })
@@ -320,8 +342,8 @@ test.describe('the embed script in a merchant shop', () => {
     }, E2E.appOrigin);
 
     await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
-    await frame.getByRole('button', { name: 'Next Step' }).click();
-    await frame.getByRole('button', { name: 'Decline' }).click();
+    await clickSettled(frame.getByRole('button', { name: 'Next Step' }));
+    await clickSettled(frame.getByRole('button', { name: 'Decline' }));
 
     await expect(page.getByRole('dialog')).toHaveCount(0);
     expect(await callbacks(page)).toEqual([
