@@ -28,6 +28,8 @@ export default defineConfig({
     // Tests tagged @one-width take a path that does not depend on the width: desktop only.
     { name: 'mobile', use: { viewport: { width: 390, height: 844 } }, grepInvert: /@one-width/ },
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    // After every other test: the books they left balance (books.check.ts).
+    { name: 'books', testMatch: 'books.check.ts', dependencies: ['mobile', 'desktop'] },
   ],
   webServer: [
     {

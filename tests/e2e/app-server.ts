@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { consents, payments } from '../../src/server/db/schema';
 import { createConsent } from '../../src/server/services/consents';
+import { book, checkLedger, ledgerAccount, ledgerProblems } from '../../src/server/services/ledger';
 import { seedDemo } from '../../src/server/services/demo-seed';
 import { createMerchantClient } from '../../src/server/services/merchant-clients';
 import { E2E } from './e2e-env';
@@ -51,14 +52,30 @@ await database.db
   .update(consents)
   .set({ status: 'granted', grantedAt })
   .where(eq(consents.id, granted.consentId));
-await database.db
-  .update(payments)
-  .set({
-    status: 'executed',
-    executedAt: grantedAt,
-    origin: { paymentMethod: 'bank_transfer', bankName: 'Sandbox Bank' },
-  })
-  .where(and(eq(payments.consentId, granted.consentId), eq(payments.type, 'immediate')));
+// Its payment is booked as a transfer would book it, so the books the suite leaves balance.
+await database.db.transaction(async (tx) => {
+  const [paid] = await tx
+    .update(payments)
+    .set({
+      status: 'executed',
+      executedAt: grantedAt,
+      origin: { paymentMethod: 'bank_transfer', bankName: 'Sandbox Bank' },
+    })
+    .where(and(eq(payments.consentId, granted.consentId), eq(payments.type, 'immediate')))
+    .returning({ id: payments.id, amount: payments.amount, narration: payments.narration });
+  if (!paid) throw new Error('The granted consent has no immediate payment');
+  await book(tx, {
+    kind: 'transfer_payment',
+    reference: `e2e_fixture:${paid.id}`,
+    paymentId: paid.id,
+    attemptId: null,
+    narration: paid.narration,
+    entries: [
+      { account: ledgerAccount.payerSource('bank_transfer'), amount: -paid.amount },
+      { account: ledgerAccount.collectionWallet('mer_e2e'), amount: paid.amount },
+    ],
+  });
+});
 // Every browser of the suite comes from this machine's one address: the limits per address
 // would count two projects' sign-ins together. They have tests of their own (rate-limits.test.ts).
 const perAddress = { max: 10_000, windowMs: 60_000 };
@@ -72,5 +89,11 @@ const app = await buildApp({
     challengesPerAddress: perAddress,
     loginsPerAddress: perAddress,
   },
+});
+// For the suite's last check (books.check.ts): what `npm run ledger:check` proves, of the books
+// every browser test left. A route of this test server only.
+app.get('/__e2e/books', async () => {
+  const report = await checkLedger(database.db);
+  return { transactions: report.transactions, problems: ledgerProblems(report) };
 });
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });
