@@ -236,52 +236,59 @@ describe('paymentStatusReducer properties', () => {
 });
 
 describe('resumedPayment', () => {
-  const resumed = (read: TPaymentRead) => {
-    const { actions, processing } = resumedPayment(read);
+  const resumed = (read: Omit<TPaymentRead, 'otpDisplayMessage'> & { otp?: string }) => {
+    const { otp, ...rest } = read;
+    const { actions, view } = resumedPayment({ ...rest, otpDisplayMessage: otp ?? null });
     const state = run(actions);
-    return { phase: state.phase, stepText: state.stepText, processing };
+    return { phase: state.phase, stepText: state.stepText, view };
   };
+  const OTP = 'Enter the OTP sent to the phone number registered with your bank';
 
-  it.each<[string, TPaymentRead, ReturnType<typeof resumed>]>([
+  it.each<[string, Parameters<typeof resumed>[0], ReturnType<typeof resumed>]>([
     [
       'a transfer the payer said they made waits for its confirmation',
       { status: 'in_progress', method: 'bank_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER },
-      { phase: 'awaiting_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER, processing: true },
+      { phase: 'awaiting_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER, view: 'processing' },
     ],
     [
       'a transfer the bank has received shows it received',
       { status: 'in_progress', method: 'bank_transfer', stepText: 'Confirming transfer...' },
-      { phase: 'received', stepText: 'Payment Received', processing: true },
+      { phase: 'received', stepText: 'Payment Received', view: 'processing' },
     ],
     [
       'a card in its 3-D Secure check waits for it',
       { status: 'in_progress', method: 'card', stepText: STEP_TEXT_AWAITING_3DS },
-      { phase: 'awaiting_3ds', stepText: STEP_TEXT_AWAITING_3DS, processing: true },
+      { phase: 'awaiting_3ds', stepText: STEP_TEXT_AWAITING_3DS, view: 'processing' },
+    ],
+    [
+      'a card waiting for its OTP shows the OTP screen',
+      { status: 'in_progress', method: 'card', stepText: null, otp: OTP },
+      { phase: 'pending', stepText: '', view: 'otp' },
     ],
     [
       'a completed payment is processed',
       { status: 'completed', method: 'card', stepText: null },
-      { phase: 'processed', stepText: 'Payment Processed', processing: true },
+      { phase: 'processed', stepText: 'Payment Processed', view: 'processing' },
     ],
     [
-      'a card waiting for its OTP starts at the methods',
+      'a card at the network starts at the methods',
       { status: 'in_progress', method: 'card', stepText: null },
-      { phase: 'pending', stepText: '', processing: false },
+      { phase: 'pending', stepText: '', view: 'methods' },
     ],
     [
       'a failed payment starts at the methods',
       { status: 'failed', method: 'card', stepText: null },
-      { phase: 'pending', stepText: '', processing: false },
+      { phase: 'pending', stepText: '', view: 'methods' },
     ],
     [
       'an unstarted payment starts at the methods',
       { status: 'pending', method: null, stepText: null },
-      { phase: 'pending', stepText: '', processing: false },
+      { phase: 'pending', stepText: '', view: 'methods' },
     ],
     [
       'a chip purchase under way is the terminal’s to show',
       { status: 'in_progress', method: 'chip_card', stepText: null },
-      { phase: 'pending', stepText: '', processing: false },
+      { phase: 'pending', stepText: '', view: 'methods' },
     ],
   ])('%s', (_, read, expected) => {
     expect(resumed(read)).toEqual(expected);

@@ -186,23 +186,25 @@ export type TPaymentRead = {
   status: TPaymentStatus;
   method: 'bank_transfer' | 'card' | 'account' | 'chip_card' | null;
   stepText: string | null;
+  /** Non-null while a card waits for its OTP. */
+  otpDisplayMessage: string | null;
 };
 
 /**
  * Where a page opened (or reloaded) during a payment picks it up: the actions that bring the
- * reducer from PAYMENT_STATUS_INITIAL to where the payment stands, and whether the processing
- * view shows; the payment's stream carries it on from there. A transfer the payer said they made
- * waits for its confirmation (or is already received); a card whose 3-D Secure check is open in
- * another tab waits for it, whose answer arrives on the stream; a completed payment completes.
- * Anything else starts at the methods: a card waiting for its OTP needs the bank's message, which
- * only the charge's answer carries, and a new charge takes over from the one left waiting.
+ * reducer from PAYMENT_STATUS_INITIAL to where the payment stands, and the view that shows; the
+ * payment's stream carries it on from there. A transfer the payer said they made waits for its
+ * confirmation (or is already received); a card whose 3-D Secure check is open in another tab
+ * waits for it, whose answer arrives on the stream; a card waiting for its OTP shows the OTP
+ * screen with the bank's message; a completed payment completes. Anything else (a charge at the
+ * network, a chip purchase, a failure) starts at the methods.
  */
 export function resumedPayment(read: TPaymentRead): {
   actions: TPaymentStatusAction[];
-  processing: boolean;
+  view: 'methods' | 'processing' | 'otp';
 } {
-  if (read.status === 'completed') return { actions: [{ type: 'completed' }], processing: true };
-  if (read.status !== 'in_progress') return { actions: [], processing: false };
+  if (read.status === 'completed') return { actions: [{ type: 'completed' }], view: 'processing' };
+  if (read.status !== 'in_progress') return { actions: [], view: 'methods' };
   if (read.method === 'bank_transfer') {
     const received = read.stepText !== null && read.stepText !== STEP_TEXT_AWAITING_TRANSFER;
     return {
@@ -210,13 +212,16 @@ export function resumedPayment(read: TPaymentRead): {
         { type: 'transfer_confirmation_requested' },
         ...(received ? [{ type: 'in_progress' } as const] : []),
       ],
-      processing: true,
+      view: 'processing',
     };
   }
   if (read.method === 'card' && read.stepText === STEP_TEXT_AWAITING_3DS) {
-    return { actions: [{ type: 'three_ds_started' }], processing: true };
+    return { actions: [{ type: 'three_ds_started' }], view: 'processing' };
   }
-  return { actions: [], processing: false };
+  if (read.method === 'card' && read.otpDisplayMessage !== null) {
+    return { actions: [], view: 'otp' };
+  }
+  return { actions: [], view: 'methods' };
 }
 
 /**

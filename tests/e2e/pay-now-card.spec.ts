@@ -192,6 +192,23 @@ test.describe('pay now with a card', () => {
     });
   }
 
+  test('a reload on the OTP screen comes back to it, and the OTP pays', async ({ page }) => {
+    await payWith(page, 'pin_otp');
+    await expect(page.getByText('Verify Payment')).toBeVisible();
+    const message = page.getByText('Enter the OTP sent to the phone number registered with');
+    await expect(message).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByText('Verify Payment')).toBeVisible();
+    await expect(message).toBeVisible();
+    const { otp } = card('pin_otp');
+    for (const [index, digit] of [...otp].entries()) {
+      await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
+    }
+    await page.getByRole('button', { name: 'Verify OTP' }).click();
+    await granted(page);
+  });
+
   for (const approved of [true, false]) {
     test(`a reload during 3-D Secure waits for it, and the challenge ${approved ? 'approved pays' : 'declined fails'}`, async ({
       page,

@@ -152,6 +152,11 @@ export const ZPaymentStateResponse = z.object({
   /** Why the latest attempt failed, in the catalogue's words. */
   message: z.string().nullable(),
   /**
+   * While a card waits for its OTP: the bank's message of the OTP screen (spec §5 OTP data
+   * displayMessage), for a page opened again; null otherwise.
+   */
+  otpDisplayMessage: z.string().nullable(),
+  /**
    * Once completed, the bank account the money came from, as its completion event named it
    * (spec §3 origin); null before, for a card, or when the bank did not name the sender.
    */

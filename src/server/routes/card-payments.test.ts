@@ -51,7 +51,12 @@ async function paymentStatus(consent: { paymentId: string; consentId: string }) 
     url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
   });
   expect(state.statusCode).toBe(200);
-  return state.json<{ status: string; executedAt: string | null; message: string | null }>();
+  return state.json<{
+    status: string;
+    executedAt: string | null;
+    message: string | null;
+    otpDisplayMessage: string | null;
+  }>();
 }
 
 async function consentPayment(consent: { consentId: string; client: { clientId: string } }) {
@@ -104,7 +109,11 @@ describe('paying by card, each sandbox card through its path', () => {
       paymentId: started.paymentId,
       displayMessage: expect.any(String),
     });
-    expect(await paymentStatus(started)).toMatchObject({ status: 'in_progress' });
+    // A page opened again meanwhile reads the OTP screen's message from the payment.
+    expect(await paymentStatus(started)).toMatchObject({
+      status: 'in_progress',
+      otpDisplayMessage: started.response.json().displayMessage,
+    });
     const done = await ctx.app.inject({
       method: 'POST',
       url: '/api/payments/card/complete',
@@ -122,7 +131,10 @@ describe('paying by card, each sandbox card through its path', () => {
       narration: 'Order #1042',
       payerCard: { brand: 'mastercard' },
     });
-    expect(await paymentStatus(started)).toMatchObject({ status: 'completed' });
+    expect(await paymentStatus(started)).toMatchObject({
+      status: 'completed',
+      otpDisplayMessage: null,
+    });
     expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual(['card_payment']);
     // The OTP was used: a second one finds nothing waiting.
     const again = await ctx.app.inject({

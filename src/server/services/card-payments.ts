@@ -159,6 +159,7 @@ async function recordOutcome(
             stage,
             providerReference: outcome.providerReference,
             stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
+            displayMessage: outcome.displayMessage,
             ...cardColumns,
           },
           now,

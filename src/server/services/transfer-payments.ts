@@ -274,6 +274,8 @@ export async function paymentState(
       !executed && attempt?.status === 'failed' && attempt.failureCode
         ? ERROR_CATALOGUE[attempt.failureCode].message
         : null,
+    otpDisplayMessage:
+      !executed && attempt?.stage === 'awaiting_otp' ? (attempt.displayMessage ?? '') : null,
     payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
     lastEventId,

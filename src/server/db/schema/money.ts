@@ -61,6 +61,12 @@ export const paymentAttempts = pgTable(
     providerReference: text('provider_reference'),
     /** What the payer sees now (spec §4 progress text), e.g. 'Waiting for transfer confirmation...'. */
     stepText: text('step_text'),
+    /**
+     * The bank's words to the payer while a card waits for its OTP or 3-D Secure check (spec §5
+     * OTP data displayMessage: it also says whether the bank asks for a token instead of an OTP),
+     * so a page opened again shows the same screen.
+     */
+    displayMessage: text('display_message'),
     /** What is kept of a card: brand, first 6, last 4. Never the number, CVV or PIN. */
     cardBrand: text('card_brand').$type<TCardBrand>(),
     cardFirst6: text('card_first6'),

@@ -211,7 +211,8 @@ export function PayNowScreen({
         if (state.method === 'card') setMethod('card');
         const resumed = resumedPayment(state);
         for (const action of resumed.actions) dispatch(action);
-        if (resumed.processing) setView('processing');
+        if (resumed.view === 'otp') setOtpMessage(state.otpDisplayMessage ?? '');
+        if (resumed.view !== 'methods') setView(resumed.view);
         setLastRead({ of, lastEventId: state.lastEventId });
       },
       () => {
