@@ -53,6 +53,15 @@ async function payWith(
   return consentId;
 }
 
+/** Types the sandbox's right OTP into the OTP screen's boxes and verifies it. */
+async function verifyOtp(page: Page) {
+  const { otp } = card('pin_otp');
+  for (const [index, digit] of [...otp].entries()) {
+    await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
+  }
+  await page.getByRole('button', { name: 'Verify OTP' }).click();
+}
+
 const granted = (page: Page) =>
   expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({ timeout: 15_000 });
 
@@ -133,11 +142,7 @@ test.describe('pay now with a card', () => {
       cardDetails: { encryptedCardNumber: { keyId: expect.any(String) } },
     });
 
-    const { otp } = card('pin_otp');
-    for (const [index, digit] of [...otp].entries()) {
-      await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
-    }
-    await page.getByRole('button', { name: 'Verify OTP' }).click();
+    await verifyOtp(page);
     await granted(page);
   });
 
@@ -201,11 +206,7 @@ test.describe('pay now with a card', () => {
     await page.reload();
     await expect(page.getByText('Verify Payment')).toBeVisible();
     await expect(message).toBeVisible();
-    const { otp } = card('pin_otp');
-    for (const [index, digit] of [...otp].entries()) {
-      await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
-    }
-    await page.getByRole('button', { name: 'Verify OTP' }).click();
+    await verifyOtp(page);
     await granted(page);
   });
 

@@ -17,14 +17,11 @@ import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/card-links';
 import { payWithCard, submitCardOtp } from '../services/card-payments';
-import { runIdempotentCall } from '../services/idempotency';
+import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall } from '../services/idempotency';
 import type { TPaymentAccess } from '../services/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { paymentAccessOf, payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
-
-/** How long a retry waits for the first request's answer (the card network may be slow). */
-const RETRY_WAIT_MS = 30_000;
 
 const idempotencyHeaders = z.object({ 'idempotency-key': ZIdempotencyKey.optional() });
 
@@ -54,7 +51,7 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       ctx.db,
       key ? { scope: payerScope(call, access), key, request } : undefined,
       async () => ({ status: 200, body: await run() }),
-      { waitMs: RETRY_WAIT_MS },
+      { waitMs: BANK_CALL_RETRY_WAIT_MS },
     );
 
   const charge = (access: TPaymentAccess, body: TCardChargeBody, key: string | undefined) =>

@@ -9,13 +9,10 @@ import {
 } from '../../domain/schemas/collections';
 import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
-import { runIdempotentCall } from '../services/idempotency';
+import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall } from '../services/idempotency';
 import { collectOnRequest, readMerchantPayment } from '../services/merchant-payments';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
-
-/** How long a retry waits for the first call's answer (the banks may be slow). */
-const RETRY_WAIT_MS = 30_000;
 
 /**
  * The merchant's payments (docs/payments.md "Collecting future payments"), with client
@@ -58,7 +55,7 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
             body: { success: true, collection },
           };
         },
-        { waitMs: RETRY_WAIT_MS },
+        { waitMs: BANK_CALL_RETRY_WAIT_MS },
       );
       return reply.code(answer.status).send(answer.body as never);
     },

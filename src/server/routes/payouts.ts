@@ -4,14 +4,11 @@ import { z } from 'zod';
 import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import { ZReleasePendingRequest, ZReleasePendingResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
-import { runIdempotentCall } from '../services/idempotency';
+import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall } from '../services/idempotency';
 import { releasePending } from '../services/payouts';
 import { payerOf, requirePayer } from './payer-guard';
 import { payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
-
-/** How long a retry waits for the first request's answer (the bank may be slow). */
-const RETRY_WAIT_MS = 30_000;
 
 /**
  * Releasing what the signed-in payer's payment requests collected to one of their linked accounts
@@ -46,7 +43,7 @@ export const payoutRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) 
           status: 200,
           body: await releasePending(ctx, payerId, request.body.destinationAccountId),
         }),
-        { waitMs: RETRY_WAIT_MS },
+        { waitMs: BANK_CALL_RETRY_WAIT_MS },
       );
       return reply.code(answer.status).send(answer.body as never);
     },

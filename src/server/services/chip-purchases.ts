@@ -22,7 +22,7 @@ import { paymentAttempts, terminalPurchases } from '../db/schema';
 import type { TCardSummary, TChipDeclineReason, TTerminalReader } from '../providers/payments';
 import { AppError } from './app-error';
 import { obfuscateCard } from '../../domain/card-number';
-import { runIdempotentCall, type TStoredAnswer } from './idempotency';
+import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from './idempotency';
 import {
   callProvider,
   completeAttempt,
@@ -56,9 +56,6 @@ type TChipCardSummary = Omit<TCardSummary, 'brand'> & { brand: TCardBrand | null
 
 export const TERMINAL_KEYS_MESSAGE = 'Terminal keys fetched';
 export const TERMINAL_APPROVED_MESSAGE = 'Transaction approved';
-
-/** How long a replay of an rrn waits for the first request's answer. */
-const RETRY_WAIT_MS = 30_000;
 
 /** POST /api/card-terminal/raven/fetch-keys: a registered reader's terminal and merchant ids. */
 export async function fetchTerminalKeys(
@@ -306,7 +303,7 @@ export async function chipPurchaseOnce(
         request: { fingerprint: await fingerprintOf(ctx.db, body) },
       },
       async () => ({ status: 200, body: await purchase(ctx, body, access) }),
-      { waitMs: RETRY_WAIT_MS },
+      { waitMs: BANK_CALL_RETRY_WAIT_MS },
     );
   } catch (error) {
     if (error instanceof AppError && error.code === 'IDEMPOTENCY_KEY_REUSED') {

@@ -82,6 +82,9 @@ const IN_FLIGHT_POLL_MS = 100;
 /** Longer than any provider call may take (the sandbox's slowest card gives up at 20 s). */
 export const IN_FLIGHT_STALE_MS = 5 * 60 * 1_000;
 
+/** How long a retry of a call that waits on a bank or card network waits for the first answer. */
+export const BANK_CALL_RETRY_WAIT_MS = 30_000;
+
 /**
  * For calls that wait on a bank or card network: no database transaction may stay open across
  * that wait, so the key is claimed in a transaction of its own (state 'in_flight'), the call

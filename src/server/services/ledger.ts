@@ -41,6 +41,18 @@ export const ledgerAccount = {
     kind: 'provider_clearing',
     merchantId: null,
   }),
+  /** Payouts on their way to a bank: between the wallet and the bank's answer. */
+  payoutsInFlight: (): TLedgerAccountRef => ({
+    id: 'provider_clearing:payouts',
+    kind: 'provider_clearing',
+    merchantId: null,
+  }),
+  /** Money that left our books to a payer's bank account by a payout. */
+  payoutDestination: (): TLedgerAccountRef => ({
+    id: 'payout_destination:bank_account',
+    kind: 'payout_destination',
+    merchantId: null,
+  }),
   /** A merchant's collection ("shield") wallet: immediate payments land here. */
   collectionWallet: (merchantId: string): TLedgerAccountRef => ({
     id: `collection_wallet:${merchantId}`,

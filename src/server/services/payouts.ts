@@ -6,7 +6,7 @@ import { ledgerAccounts, payouts } from '../db/schema';
 import type { TPayoutOutcome } from '../providers/payments';
 import { linkedAccountsOf } from './account-debits';
 import { AppError } from './app-error';
-import { book, ledgerAccount, type TLedgerAccountRef } from './ledger';
+import { book, ledgerAccount } from './ledger';
 import { requesterMerchantId } from './payment-requests';
 
 /*
@@ -35,18 +35,6 @@ export const PAYOUT_STALE_MS = 5 * 60 * 1_000;
 const STALE_BATCH = 50;
 
 const PAYOUT_NARRATION = 'Payment request collections released';
-
-/** Payouts on their way to a bank: between the wallet and the bank's answer. */
-const payoutsInFlight = (): TLedgerAccountRef => ({
-  id: 'provider_clearing:payouts',
-  kind: 'provider_clearing',
-  merchantId: null,
-});
-const payoutDestination = (): TLedgerAccountRef => ({
-  id: 'payout_destination:bank_account',
-  kind: 'payout_destination',
-  merchantId: null,
-});
 
 export function payoutView(row: TPayoutRow): TPayout {
   return {
@@ -114,7 +102,7 @@ async function claimWallet(
       narration: PAYOUT_NARRATION,
       entries: [
         { account: wallet, amount: -payout.amount },
-        { account: payoutsInFlight(), amount: payout.amount },
+        { account: ledgerAccount.payoutsInFlight(), amount: payout.amount },
       ],
     });
     return payout;
@@ -154,10 +142,10 @@ async function settle(
       attemptId: null,
       narration: credited ? PAYOUT_NARRATION : `${PAYOUT_NARRATION}, refused by the bank`,
       entries: [
-        { account: payoutsInFlight(), amount: -payout.amount },
+        { account: ledgerAccount.payoutsInFlight(), amount: -payout.amount },
         {
           account: credited
-            ? payoutDestination()
+            ? ledgerAccount.payoutDestination()
             : ledgerAccount.collectionWallet(payout.merchantId),
           amount: payout.amount,
         },

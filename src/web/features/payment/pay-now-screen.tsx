@@ -204,7 +204,6 @@ export function PayNowScreen({
   useEffect(() => {
     if (paid) return;
     const abort = new AbortController();
-    const of = readOf;
     paymentsApi.read(payment.paymentId, { signedIn, consentId, clientId }, abort.signal).then(
       (state) => {
         if (state.transferDetails) setDetails(state.transferDetails);
@@ -213,10 +212,10 @@ export function PayNowScreen({
         for (const action of resumed.actions) dispatch(action);
         if (resumed.view === 'otp') setOtpMessage(state.otpDisplayMessage ?? '');
         if (resumed.view !== 'methods') setView(resumed.view);
-        setLastRead({ of, lastEventId: state.lastEventId });
+        setLastRead({ of: readOf, lastEventId: state.lastEventId });
       },
       () => {
-        if (!abort.signal.aborted) setLastRead({ of, lastEventId: 0 });
+        if (!abort.signal.aborted) setLastRead({ of: readOf, lastEventId: 0 });
       },
     );
     return () => abort.abort();
