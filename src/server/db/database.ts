@@ -120,7 +120,13 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     fresh && options.template && existsSync(options.template)
       ? new Blob([readFileSync(options.template)])
       : undefined;
-  const client = new PGlite(dataDir, template ? { loadDataDir: template } : {});
+  // The options object names the directory itself: `new PGlite(undefined, options)` drops the
+  // options, and with them the template, without a word. No directory: in memory.
+  const client = new PGlite({
+    dataDir: dataDir ?? 'memory://',
+    ...(template ? { loadDataDir: template } : {}),
+  });
+  if (template) await assertTemplateLoaded(client);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {
@@ -137,6 +143,22 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     exclusive: (_name, work) => work(),
     close: () => client.close(),
   };
+}
+
+/**
+ * A database opened from the template holds its migrations' record; one without it was made by
+ * initdb, and the template (a second of every start and every test file) was silently lost.
+ */
+async function assertTemplateLoaded(client: PGlite): Promise<void> {
+  const { rows } = await client.query<{ found: string | null }>(
+    `select to_regclass('drizzle.__drizzle_migrations')::text as found`,
+  );
+  if (!rows[0]?.found) {
+    await client.close();
+    throw new Error(
+      'The PGlite template was given but not loaded: the database has no migrations.',
+    );
+  }
 }
 
 /**
