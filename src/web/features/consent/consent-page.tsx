@@ -11,6 +11,7 @@ import {
   type ReactNode,
 } from 'react';
 import { standalonePageTitle } from '../../../domain/consent-header';
+import { MOBILE_BREAKPOINT_PX } from '../../../domain/constants';
 import {
   consentPageView,
   type TConsentLoad,
@@ -56,9 +57,6 @@ const ConsentSidePanel = lazy(() =>
   import('./consent-side-panel').then((module) => ({ default: module.ConsentSidePanel })),
 );
 
-/** Where the standalone page has room for the side panel (spec §2: two columns). */
-const TWO_COLUMNS_MIN_PX = 768;
-
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
 const ConsentFlow = lazy(() =>
   import('./consent-flow').then((module) => ({ default: module.ConsentFlow })),
@@ -102,7 +100,8 @@ export function ConsentPage({
   const [signInAsked, setSignInAsked] = useState(false);
   // The header reads 'Link Account' while the account-linking panel is open (spec §2).
   const [linking, setLinking] = useState(false);
-  const wide = useMinWidth(TWO_COLUMNS_MIN_PX);
+  // Past the mobile breakpoint the standalone page has room for the side panel (spec §2, §9).
+  const wide = useMinWidth(MOBILE_BREAKPOINT_PX);
 
   const reportHeight = useCallback(
     (height: number) => postToParent({ type: EMBED_MESSAGE.heightUpdate, height }),
