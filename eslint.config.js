@@ -55,12 +55,22 @@ const boundaries = [
     from: './src/web/app',
     message: 'Features never import app/: the app layer composes the features, not back.',
   },
-  // A feature imports its own sub-folders, ui/, api/ and the domain; never another feature.
+  {
+    // The slot contracts sit below every feature and app/, which all import them: they import
+    // nothing of the page back, or a change to a screen would reach them and close a circle.
+    target: './src/web/contracts',
+    from: './src/web',
+    except: ['./contracts'],
+    message: "src/web/contracts holds the slots' types: it imports only React's and the domain's.",
+  },
+  // A feature imports its own sub-folders, ui/, api/, contracts/ and the domain; never another
+  // feature: a screen of another feature comes in through a slot typed in contracts/.
   ...features.map((feature) => ({
     target: `./src/web/features/${feature}`,
     from: './src/web/features',
     except: [`./${feature}`],
-    message: 'A feature imports only itself, ui/, api/ and the domain, never another feature.',
+    message:
+      'A feature imports only itself, ui/, api/, contracts/ and the domain, never another feature.',
   })),
   {
     // Route files, not their tests: a test may read the database to check what a call wrote.
@@ -114,6 +124,8 @@ export default tseslint.config(
       // Fastify plugins and handlers, and test doubles of async ports, are async by contract
       // whether or not they await; the rule would only make them lie about their type.
       '@typescript-eslint/require-await': 'off',
+      // import-x does not follow type-only imports (a fixed choice in its no-cycle, no option
+      // turns it on): a circle of types is kept out by the slot contracts' own folder instead.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaries }],
     },
@@ -177,6 +189,23 @@ export default tseslint.config(
         {
           selector: "CallExpression[callee.property.name='postMessage'] > Literal[value='*']",
           message: "Never post to '*': use the embed bridge.",
+        },
+      ],
+    },
+  },
+  {
+    // The slot contracts are types and nothing else, so importing them pulls no code into a
+    // chunk: any screen, lazy or not, may. (This replaces the postMessage rule above for these
+    // files, which can hold no call.)
+    files: ['src/web/contracts/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'Program > :not(TSTypeAliasDeclaration, TSInterfaceDeclaration, ' +
+            "ImportDeclaration[importKind='type'], ExportNamedDeclaration[exportKind='type'])",
+          message: "src/web/contracts holds types only: type aliases, interfaces, 'import type'.",
         },
       ],
     },

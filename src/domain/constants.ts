@@ -23,8 +23,6 @@ export const VALIDATING_CANCEL_AFTER_MS = 3_000;
 export const OTP_LENGTH = 6;
 export const PIN_LENGTH = 4;
 export const OTP_RETRY_AFTER_MS = 15_000;
-export const DEFAULT_OTP_TIME_REMAINING_S = 0;
-export const OTP_TIMER_S = 120;
 
 // spec §9 Card input
 export const CARD_BRAND_NUMBER_LENGTH = 16;
@@ -37,8 +35,6 @@ export const CVV_MAX_LENGTH = 4;
 
 // spec §9 Panel and page timings
 export const PANEL_RESET_AFTER_SUCCESS_MS = 2_000;
-export const PANEL_HEIGHT_REPORT_DELAY_MS = 100;
-export const DETAILS_HEIGHT_RECALC_MS = 100;
 export const LONG_PRESS_DELETE_MS = 500;
 export const SUCCESS_UI_MS = 1_500;
 
@@ -57,14 +53,6 @@ export const PROGRESS_LINKING_STARTED = 50;
 export const PROGRESS_PAYMENT_PROCESSED = 66;
 export const PROGRESS_LINKING_ADVANCED = 75;
 export const PROGRESS_COMPLETE = 100;
-export const PROGRESS_VALUES = [
-  PROGRESS_AWAITING_3DS,
-  PROGRESS_PAYMENT_RECEIVED,
-  PROGRESS_LINKING_STARTED,
-  PROGRESS_PAYMENT_PROCESSED,
-  PROGRESS_LINKING_ADVANCED,
-  PROGRESS_COMPLETE,
-] as const;
 export const PROGRESS_PULSE_STEP = 3;
 export const MOCK_PROGRESS_STEP_MS = 1_000;
 export const PAYMENT_COMPLETION_DELAY_MS = 3_000;
@@ -72,12 +60,6 @@ export const PAYMENT_COMPLETION_DELAY_MS = 3_000;
 // spec §9 Consent refresh and grant screen
 export const CONSENT_REFRESH_AFTER_PAYMENT_MS = 1_000;
 export const GRANT_SUCCESS_SCREEN_MS = 1_500;
-
-// spec §9 Account fetching
-export const ACCOUNT_FETCH_DEBOUNCE_MS = 300;
-export const ACCOUNT_POLL_INTERVAL_MS = 30_000;
-export const ACCOUNT_FETCH_FALLBACK_MS = 5_000;
-export const MAX_AUTH_CHECKS = 10;
 
 // spec §9 After a card is saved
 export const CARD_SAVE_INITIAL_WAIT_MS = 1_500;
@@ -94,32 +76,35 @@ export const COPIED_TEXT = 'Copied!';
 // spec §9 Recents
 export const RECENTS_LIMIT = 8;
 
-// spec §9 Default colours; '#f0f8ff' is the secondary colour "in one place" (the page background).
+// spec §9 Default colours
 export const DEFAULT_MERCHANT_COLOURS: TMerchantColours = {
   primaryColour: '#FE7048',
   primaryText: '#FFFFFF',
   secondaryColour: '#1f2937',
   secondaryText: '#FFFFFF',
 };
-export const ALTERNATE_SECONDARY_COLOUR = '#f0f8ff';
 
 // spec §2 and §9 Transfer details
 export const DEFAULT_TRANSFER_BANK_NAME = 'Rubies MFB';
-export const TRANSFER_EXPIRY_TEXT = '29m : 30s';
-export const TRANSFER_ACCOUNT_EXPIRY_MS = (29 * 60 + 30) * 1_000;
-/** How long a one-time transfer account takes money: 30 minutes from its issue. */
+/**
+ * How long a one-time transfer account takes money: 30 minutes from its issue. The page counts
+ * down to the account's own expiry (transfer-details.ts), not the spec's fixed '29m : 30s'.
+ */
 export const ONE_TIME_ACCOUNT_TTL_MS = 30 * 60 * 1_000;
 
 // spec §9 Embedding and layout
 export const EMBED_MIN_HEIGHT_PX = 200;
 export const EMBED_WINDOW_HEIGHT_RATIO = 0.35;
 export const EMBED_HEIGHT_EXTRA_PX = 20;
-export const HEIGHT_UPDATE_DEBOUNCE_MIN_MS = 50;
-export const HEIGHT_UPDATE_DEBOUNCE_MAX_MS = 200;
-/** The page's own debounce of height updates, inside the spec's 50–200 ms. */
+/**
+ * The page's own debounce of height updates, inside the spec's 50–200 ms. Every height change
+ * is reported through it, the account-linking panel's and the details' included (spec §9: the
+ * panel reports its height after 100 ms, the details recalculate theirs after 100 ms).
+ */
 export const HEIGHT_UPDATE_DEBOUNCE_MS = 100;
 // spec §2 Consent Granted: the first two future payments are listed, then '+N more payment(s)'.
 export const GRANTED_FUTURE_PREVIEW_COUNT = 2;
+/** Wider than a phone from here (the CSS media queries spell it as `768px`: CSS cannot import). */
 export const MOBILE_BREAKPOINT_PX = 768;
 export const ACCOUNT_LIST_MAX_HEIGHT_PX = 330;
 
@@ -156,18 +141,13 @@ export const CARD_ENCRYPTION_RSA_HASH = 'SHA-256';
 export const CARD_ENCRYPTION_AES_KEY_BITS = 256;
 export const CARD_ENCRYPTION_IV_BYTES = 12;
 
-// spec §7 Caching and concurrency
+// spec §7 Caching and concurrency: how long the page's query cache keeps a call's answer fresh,
+// for the calls the page caches (TanStack Query shares identical calls in flight by itself).
 export const CACHE_TTL_MS = {
   authMe: 5 * 60_000,
-  accountsUser: 2 * 60_000,
-  favoritesAndRecents: 60_000,
-  paymentsHistory: 2 * 60_000,
-  accountsBvn: 10 * 60_000,
-  accountLinks: 60_000,
-  accountsSearch: 30_000,
   default: 5 * 60_000,
 } as const;
-export const IN_FLIGHT_WAIT_MAX_MS = 10_000;
+/** A concurrent identical call polls for the first one's answer this often. */
 export const IN_FLIGHT_POLL_MS = 100;
 
 // spec §3 Browser storage keys

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECENTS_LIMIT } from '../constants';
 import { ZKobo } from './consent';
 import { ZIdentifier } from './fields';
 import { ZPayerBank, ZPayerCard } from './card';
@@ -67,7 +68,7 @@ export type TPaymentStatusEvent = z.infer<typeof ZPaymentStatusEvent>;
 
 /** GET /api/payments/favorites-and-recents?limit=8 query (spec §7) */
 export const ZFavoritesAndRecentsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(50).default(8),
+  limit: z.coerce.number().int().min(1).max(50).default(RECENTS_LIMIT),
 });
 export type TFavoritesAndRecentsQuery = z.infer<typeof ZFavoritesAndRecentsQuery>;
 

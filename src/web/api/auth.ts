@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { CACHE_TTL_MS } from '../../domain/constants';
 import {
   ZAuthMeResponse,
   ZDiscoveryResponse,
@@ -79,7 +80,7 @@ export function useMeQuery(token: string | null) {
   return useQuery({
     queryKey: meQueryKey(token),
     enabled: Boolean(token),
-    staleTime: 5 * 60_000,
+    staleTime: CACHE_TTL_MS.authMe,
     queryFn: ({ signal }) => apiFetch('/api/auth/me', { schema: ZAuthMeResponse, signal }),
   });
 }

@@ -1,5 +1,6 @@
 import './zod-config';
 import type { z } from 'zod';
+import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import { ERROR_CATALOGUE, formatErrorMessage, ZApiErrorBody } from '../../domain/errors';
 import { ApiError } from './api-error';
 import {
@@ -63,7 +64,7 @@ export async function apiFetch<S extends z.ZodType>(
   if (token) headers.Authorization = `Bearer ${token}`;
   const identifiedTo = readIdentifiedTo();
   if (identifiedTo && !NO_IDENTIFY_TO.some((p) => path.startsWith(p))) {
-    headers['x-identify-to'] = identifiedTo;
+    headers[IDENTIFY_TO_HEADER] = identifiedTo;
   }
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import type { TConsentScreens } from '../features/consent/consent-page';
+import type { TConsentScreens } from '../contracts/consent-slots';
 
 const loadAuthPrompt = () =>
   import('../features/auth/auth-prompt').then((module) => ({ default: module.AuthPrompt }));

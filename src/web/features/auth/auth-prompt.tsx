@@ -1,21 +1,11 @@
 import { useMemo } from 'react';
 import { authPromptItems } from '../../../domain/auth-prompt';
-import type { TPageParams } from '../../../domain/page-params';
-import type { TConsent } from '../../../domain/schemas/consent';
+import type { TAuthPromptScreenProps } from '../../contracts/consent-slots';
 import { MerchantLogo } from '../../ui/merchant-logo';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import type { TSignInContext } from './sign-in-context';
 import { SignInPanel } from './sign-in-panel';
 import './auth.css';
-
-type TAuthPromptProps = {
-  consent: TConsent;
-  /** The product that authenticates the payer (PRODUCT_NAME on the server). */
-  productName: string;
-  /** The page's parameters the sign-in names (spec §2 query parameters). */
-  params: Pick<TPageParams, 'clientId' | 'authAppId'>;
-  onAuthenticated(): void;
-};
 
 /**
  * spec §2 Auth prompt: the counterparty, 'uses {product} to authenticate users', what they
@@ -23,7 +13,12 @@ type TAuthPromptProps = {
  * choice, src/domain/consent-screen.ts). Works inside the merchant's iframe when the frame allows
  * publickey-credentials-get (and -create for sign-up). Loaded only when first shown.
  */
-export function AuthPrompt({ consent, productName, params, onAuthenticated }: TAuthPromptProps) {
+export function AuthPrompt({
+  consent,
+  productName,
+  params,
+  onAuthenticated,
+}: TAuthPromptScreenProps) {
   const context = useMemo<TSignInContext>(
     () => ({
       // The consent page only renders with a clientId (spec §2 Missing Client ID screen).

@@ -38,13 +38,12 @@ import { useUserAccounts } from '../../api/accounts';
 import { ApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { consentApi } from '../../api/consent';
+import type { TConsentScreens, TEmbedReports, TPayNowPrompts } from '../../contracts/consent-slots';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
-import type { TConsentScreens, TPayNowPrompts } from './consent-page';
 import { ReportAndCloseButton } from './report-and-close';
 import { Representative } from './representative';
-import type { TEmbedReports } from './use-embed-reports';
 import { ScheduleRowText } from './schedule-row-text';
 import './consent-flow.css';
 

@@ -4,12 +4,12 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { aConsent, aPayment, anImmediatePayment } from '../../../domain/test-support/fixtures';
-import {
-  ConsentPage,
-  type TAuthPromptScreenProps,
-  type TPayNowScreenProps,
-  type TPostToParent,
-} from './consent-page';
+import type {
+  TAuthPromptScreenProps,
+  TPayNowScreenProps,
+  TPostToParent,
+} from '../../contracts/consent-slots';
+import { ConsentPage } from './consent-page';
 
 // The page renders the screen the domain chooses (src/domain/consent-screen.ts, tested there
 // state by state); here: that each choice reaches its screen, that a screen another feature

@@ -8,25 +8,23 @@ import {
   useMemo,
   useRef,
   useState,
-  type ComponentType,
   type ReactNode,
 } from 'react';
 import { standalonePageTitle } from '../../../domain/consent-header';
+import { MOBILE_BREAKPOINT_PX } from '../../../domain/constants';
 import {
   consentPageView,
   type TConsentLoad,
   type TConsentScreen,
 } from '../../../domain/consent-screen';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { EMBED_MESSAGE, type TEmbedMessage } from '../../../domain/embed-messages';
-import type { TPaymentReport } from '../../../domain/embed-payment-report';
+import { EMBED_MESSAGE } from '../../../domain/embed-messages';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
-import type { TSignedGrant } from '../../../domain/schemas/auth';
-import type { TConsent, TPayment } from '../../../domain/schemas/consent';
-import type { TGrantRequest } from '../../../domain/schemas/consent-api';
+import type { TConsent } from '../../../domain/schemas/consent';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { useConsentQuery } from '../../api/consent';
+import type { TConsentScreens, TPayNowPrompts, TPostToParent } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
@@ -41,126 +39,6 @@ import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
 import { useEmbedReports } from './use-embed-reports';
 import { useMinWidth } from './use-min-width';
-
-/** What the auth prompt screen is given; the auth feature owns the screen. */
-export type TAuthPromptScreenProps = {
-  consent: TConsent;
-  productName: string;
-  params: Pick<TPageParams, 'clientId' | 'authAppId'>;
-  onAuthenticated(): void;
-};
-
-/** What the Immediate Payment screen is given; the payment feature owns the screen. */
-export type TPayNowScreenProps = {
-  consent: TConsent;
-  payment: TPayment;
-  clientId: string;
-  signedIn: boolean;
-  /** A signed-in payer's passkey signs the grant. */
-  signGrant(consentId: string, payload: TGrantRequest): Promise<TSignedGrant>;
-  /** The consent is granted: the page reads it again. */
-  onGranted(): void;
-  /** The grant failed: the parent is told. */
-  onFailed(error: string): void;
-  /** Where the payment stands changed: the parent is told. */
-  onPaymentStatus?(report: TPaymentReport): void;
-  /**
-   * In the consent flow: the whole grant body once the payment is paid, and other ways to pay
-   * shown above the methods (the saved accounts); the flow's step header replaces the screen's.
-   */
-  flow?: {
-    grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
-    otherWays: ReactNode;
-    /** A saved account is chosen ('OneTap'): the flow's grant debits it, not this screen. */
-    savedAccountChosen: boolean;
-    /** Inside a step of the flow, whose header replaces the screen's; alone, the screen's own. */
-    inSteps: boolean;
-  };
-  /** The prompts after a payment (spec §2, §4): screens of the auth and linking features. */
-  prompts: TPayNowPrompts;
-};
-
-/** What the prompts after a payment open. */
-export type TPayNowPrompts = {
-  /** 'Save Your Card' on the card a signed-in payer just paid with. */
-  SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
-  /** The auth prompt, for 'Sign In to Save Account' and 'Sign In & Save Card'. */
-  SignIn: ComponentType<{ onAuthenticated(): void }>;
-  LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
-  /** The Chip Card Terminal modal (spec §2), the terminal feature's: a payment method's screen. */
-  ChipTerminal: ComponentType<TChipTerminalProps>;
-};
-
-/** What the Chip Card Terminal modal is given; the terminal feature owns it. */
-export type TChipTerminalProps = {
-  paymentId: string;
-  amount: number;
-  payer: { signedIn: boolean; consentId: string; clientId: string };
-  transports: readonly ('bluetooth' | 'sandbox')[];
-  onClose(): void;
-};
-
-/** What the account-linking panel is given when a prompt opens it; linking owns it. */
-export type TLinkAccountPanelProps = {
-  /** The account a transfer came from: the panel starts with it. */
-  origin: { accountNumber: string; institutionCode: string } | null;
-  /** A card paid with: linked by the card flow. */
-  forceCardFlow: boolean;
-  onClose(): void;
-};
-
-/** What 'Save Your Card' is given; linking owns it. */
-export type TSaveCardPromptProps = {
-  paymentId: string;
-  onDone(saved: { accountId: string; accountNumber: string } | null): void;
-};
-
-/** What the repayment accounts of the Future Payments step are given; linking owns them. */
-export type TRepaymentAccountsProps = {
-  selectedIds: readonly string[];
-  onToggle(accountId: string): void;
-  onLinked(accountId: string): void;
-  onLinkingChange?(open: boolean): void;
-};
-
-/** What the saved accounts of the Immediate Payment step are given ('OneTap'); linking owns them. */
-export type TSavedAccountsProps = {
-  selectedId: string | null;
-  onChoose(account: { accountId: string; accountNumber: string }): void;
-};
-
-/** What the Form step is given; the form feature owns it. */
-export type TFormStepProps = {
-  consent: TConsent;
-  clientId: string;
-  readOnly: boolean;
-  onComplete(): void;
-  /** False once the flow answers the step itself ('Consent' / 'Decline' below it). */
-  showNextStep?: boolean;
-};
-
-/**
- * Screens other features own, plugged in by the app: features do not import each other, and a
- * screen may load only when the page first needs it.
- */
-export type TConsentScreens = {
-  AuthPrompt: ComponentType<TAuthPromptScreenProps>;
-  PayNow: ComponentType<TPayNowScreenProps>;
-  /** The signed-in payer's repayment accounts, and the account-linking panel. */
-  RepaymentAccounts: ComponentType<TRepaymentAccountsProps>;
-  SavedAccounts: ComponentType<TSavedAccountsProps>;
-  SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
-  /** The account-linking panel on its own, for the prompts after a payment. */
-  LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
-  /** The Form step (the form feature's). */
-  FormStep: ComponentType<TFormStepProps>;
-  /** The Chip Card Terminal modal (the terminal feature's), loaded when the payer picks it. */
-  ChipTerminal: ComponentType<TChipTerminalProps>;
-  signGrant: TPayNowScreenProps['signGrant'];
-};
-
-/** Posts to the embedding parent (the app's embed bridge): true when the message went. */
-export type TPostToParent = (message: TEmbedMessage, allowedOrigins?: readonly string[]) => boolean;
 
 type TConsentPageProps = {
   consentId: string;
@@ -178,9 +56,6 @@ type TLoadQuery = ReturnType<typeof useConsentQuery>;
 const ConsentSidePanel = lazy(() =>
   import('./consent-side-panel').then((module) => ({ default: module.ConsentSidePanel })),
 );
-
-/** Where the standalone page has room for the side panel (spec §2: two columns). */
-const TWO_COLUMNS_MIN_PX = 768;
 
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
 const ConsentFlow = lazy(() =>
@@ -225,7 +100,8 @@ export function ConsentPage({
   const [signInAsked, setSignInAsked] = useState(false);
   // The header reads 'Link Account' while the account-linking panel is open (spec §2).
   const [linking, setLinking] = useState(false);
-  const wide = useMinWidth(TWO_COLUMNS_MIN_PX);
+  // Past the mobile breakpoint the standalone page has room for the side panel (spec §2, §9).
+  const wide = useMinWidth(MOBILE_BREAKPOINT_PX);
 
   const reportHeight = useCallback(
     (height: number) => postToParent({ type: EMBED_MESSAGE.heightUpdate, height }),

@@ -1,18 +1,7 @@
 import { useMemo, useRef } from 'react';
 import type { TConsentStep } from '../../../domain/consent-steps';
 import { EMBED_MESSAGE, type TEmbedMessage } from '../../../domain/embed-messages';
-import type { TPaymentReport } from '../../../domain/embed-payment-report';
-import type { TPostToParent } from './consent-page';
-
-/** What the screens tell the embedding parent as the payer goes (our messages, not the spec's). */
-export type TEmbedReports = {
-  /** The flow's open step: told when it changes, the first one shown included. */
-  step(step: TConsentStep): void;
-  /** Where the immediate payment stands: each attempt's status told once. */
-  payment(report: TPaymentReport): void;
-  /** The payer declined the consent: told once. */
-  declined(): void;
-};
+import type { TEmbedReports, TPostToParent } from '../../contracts/consent-slots';
 
 /**
  * The step, payment and decline messages of an embedded page (embed-message-names.ts): each once

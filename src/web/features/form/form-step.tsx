@@ -1,24 +1,13 @@
 import { useCallback, useMemo, useState } from 'react';
 import { formStepStatusText } from '../../../domain/forms';
-import type { TConsent } from '../../../domain/schemas/consent';
 import type { TFormAnswers, TFormField, TFormFileSummary } from '../../../domain/schemas/form';
 import { useFormQuery, type TFormTarget } from '../../api/forms';
+import type { TFormStepProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { FormSectionCard } from './form-section';
 import { useFormSaver } from './use-form-saver';
 import './form.css';
-
-export type TFormStepProps = {
-  consent: TConsent;
-  clientId: string;
-  /** Public mode (spec §2): the form and its saved answers, nothing can change. */
-  readOnly: boolean;
-  /** 'Next Step', once every section is complete and saved. */
-  onComplete(): void;
-  /** False once the flow answers the step itself ('Consent' / 'Decline' below it). */
-  showNextStep?: boolean;
-};
 
 /**
  * The consent flow's Form step (spec §2): the form's title, its sections each marked complete

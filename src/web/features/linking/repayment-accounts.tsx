@@ -3,22 +3,12 @@ import { isAccountAuthorized, sortAccountsForList } from '../../../domain/accoun
 import { isAccountSupported } from '../../../domain/account-selectability';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { useUserAccounts } from '../../api/accounts';
+import type { TRepaymentAccountsProps, TSavedAccountsProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { AccountList } from './account-list';
 import { LinkingPanel } from './linking-panel';
 import './linking.css';
-
-/** What the consent flow hands the repayment accounts (its TRepaymentAccountsProps). */
-export type TRepaymentAccountsProps = {
-  /** The account ids chosen, in order. */
-  selectedIds: readonly string[];
-  onToggle(accountId: string): void;
-  /** An account the payer just linked here: the flow chooses it for them (spec §4). */
-  onLinked(accountId: string): void;
-  /** The linking panel opened or closed (the header reads 'Link Account' while it is open). */
-  onLinkingChange?(open: boolean): void;
-};
 
 /** The id a grant names an account by; only linked accounts have one worth choosing. */
 const idOf = (account: TUserAccount): string | null => account.bankId ?? null;
@@ -99,12 +89,6 @@ export function RepaymentAccounts({
     </section>
   );
 }
-
-/** What the consent flow hands the saved-account picker of the Immediate Payment step. */
-export type TSavedAccountsProps = {
-  selectedId: string | null;
-  onChoose(account: { accountId: string; accountNumber: string }): void;
-};
 
 /**
  * Pay from a saved account (spec §2 'OneTap'): the payer's linked accounts as one choice; the

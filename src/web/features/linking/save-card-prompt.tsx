@@ -8,6 +8,7 @@ import {
 import type { TBankValidationResult } from '../../../domain/schemas/user-account';
 import { ApiError } from '../../api/api-error';
 import { accountsApi, USER_ACCOUNTS_KEY } from '../../api/accounts';
+import type { TSaveCardPromptProps } from '../../contracts/consent-slots';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
@@ -15,13 +16,6 @@ import { AccountList } from './account-list';
 import { AccountNumberInput } from './account-number-input';
 import { useAccountSearch } from './use-account-search';
 import './linking.css';
-
-/** What the Immediate Payment step hands the prompt (its TSaveCardPromptProps). */
-export type TSaveCardPromptProps = {
-  paymentId: string;
-  /** Saved (the account it went on, now among the payer's accounts) or skipped (null). */
-  onDone(saved: { accountId: string; accountNumber: string } | null): void;
-};
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

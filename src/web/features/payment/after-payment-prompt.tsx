@@ -1,9 +1,9 @@
 import { useId, type ReactNode } from 'react';
 import type { TAfterPaymentPrompt } from '../../../domain/after-payment';
 import { formatNaira } from '../../../domain/money';
+import type { TPayNowPrompts } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { DetailRow } from '../../ui/copy-row';
-import type { TPayNowPrompts } from './pay-now-screen';
 
 type TAfterPaymentPromptProps = {
   /** The domain's choice (src/domain/after-payment.ts). */

@@ -8,10 +8,8 @@ import {
   useReducer,
   useRef,
   useState,
-  type ComponentType,
-  type ReactNode,
 } from 'react';
-import { chipReaderTransports, type TChipReaderTransport } from '../../../domain/chip-terminal';
+import { chipReaderTransports } from '../../../domain/chip-terminal';
 import {
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
   STEP_TEXT_AWAITING_TRANSFER,
@@ -34,15 +32,13 @@ import {
   paymentStatusReducer,
   resumedPayment,
 } from '../../../domain/payment-status';
-import type { TSignedGrant } from '../../../domain/schemas/auth';
 import { otpFailureAction } from '../../../domain/otp-input';
 import type { TEncryptedCard, TPayerBank, TPayerCard } from '../../../domain/schemas/card';
-import type { TConsent, TPayment } from '../../../domain/schemas/consent';
-import type { TGrantRequest } from '../../../domain/schemas/consent-api';
 import type { TTransferDetails } from '../../../domain/schemas/payment';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { paymentsApi } from '../../api/payments';
+import type { TPayNowScreenProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
@@ -59,59 +55,6 @@ import './payment.css';
 type TStoredCard = { cardDetails: TEncryptedCard; saveCard: boolean; obfuscatedCard: string };
 
 type TView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
-
-/** What the consent page hands the screen (its TPayNowScreenProps). */
-type TPayNowScreenProps = {
-  consent: TConsent;
-  payment: TPayment;
-  clientId: string;
-  signedIn: boolean;
-  /** A signed-in payer's passkey signs the grant (the auth feature's signGrant). */
-  signGrant(consentId: string, payload: TGrantRequest): Promise<TSignedGrant>;
-  /** The consent is granted: the page reads it again and shows Consent Granted. */
-  onGranted(): void;
-  /** The grant failed: the embedding parent is told (oya-money-consent-failed). */
-  onFailed(error: string): void;
-  /** Where the payment stands changed: the embedding parent is told (oya-money-payment-status). */
-  onPaymentStatus?(report: TPaymentReport): void;
-  /**
-   * In the consent flow: the whole grant body once the payment is paid (the flow's other steps'
-   * choices with it), and the flow's step header instead of this screen's.
-   */
-  flow?: {
-    grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
-    /** Other ways to pay shown above the methods (the saved accounts, spec §2 'OneTap'). */
-    otherWays: ReactNode;
-    /** A saved account is chosen ('OneTap'): the flow's grant debits it, not this screen. */
-    savedAccountChosen: boolean;
-    /** Inside a step of the flow, whose header replaces this screen's; alone, the screen's own. */
-    inSteps: boolean;
-  };
-  /** The prompts after a payment (spec §2, §4), other features' screens. */
-  prompts: TPayNowPrompts;
-};
-
-/** The screens the prompts after a payment open, owned by the auth and linking features. */
-export type TPayNowPrompts = {
-  /** 'Save Your Card' on the card a signed-in payer just paid with. */
-  SaveCardPrompt: ComponentType<{ paymentId: string; onDone(saved: unknown): void }>;
-  /** The auth prompt, for 'Sign In to Save Account' and 'Sign In & Save Card'. */
-  SignIn: ComponentType<{ onAuthenticated(): void }>;
-  /** The account-linking panel: for the account a transfer came from, or for a card. */
-  LinkAccountPanel: ComponentType<{
-    origin: { accountNumber: string; institutionCode: string } | null;
-    forceCardFlow: boolean;
-    onClose(): void;
-  }>;
-  /** The Chip Card Terminal modal (spec §2), the terminal feature's, loaded when picked. */
-  ChipTerminal: ComponentType<{
-    paymentId: string;
-    amount: number;
-    payer: { signedIn: boolean; consentId: string; clientId: string };
-    transports: readonly TChipReaderTransport[];
-    onClose(): void;
-  }>;
-};
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.API_REQUEST_FAILED.message;

@@ -15,7 +15,7 @@ import { formatNaira } from '../../../domain/money';
 import type { TTerminalIds } from '../../../domain/schemas/card-terminal';
 import { ApiError } from '../../api/api-error';
 import { cardTerminalApi, useSandboxFixtures } from '../../api/card-terminal';
-import type { TPayer } from '../../api/payments';
+import type { TChipTerminalProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { loadReaderDriver } from './load-reader-driver';
 import { ReaderConnectError, type TReaderEvent, type TReaderPort } from './reader-port';
@@ -31,16 +31,6 @@ const TRANSPORT_LABELS: Record<TChipReaderTransport, string> = {
   sandbox: 'Sandbox reader',
 };
 
-export type TChipTerminalModalProps = {
-  paymentId: string;
-  /** Kobo. */
-  amount: number;
-  payer: TPayer;
-  /** The readers this page can reach (chip-terminal.ts chipReaderTransports). */
-  transports: readonly TChipReaderTransport[];
-  onClose(): void;
-};
-
 /**
  * The Chip Card Terminal modal (spec §2): status badge, Connection, Transaction state and
  * amount, and the reader's buttons. Where the terminal stands is the domain's reducer; a reader
@@ -53,7 +43,7 @@ export function ChipTerminalModal({
   payer,
   transports,
   onClose,
-}: TChipTerminalModalProps) {
+}: TChipTerminalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [state, dispatch] = useReducer(chipTerminalReducer, CHIP_TERMINAL_INITIAL);
