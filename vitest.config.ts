@@ -8,6 +8,15 @@ export default defineConfig({
     exclude: process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts'],
     environment: 'node',
     globalSetup: ['scripts/vitest-global-setup.ts'],
+    // The PostgreSQL pass of CI runs only what PostgreSQL changes (scripts/test-postgres.sh): a
+    // file marked `// @module-tag postgres`, or a test given `{ tags: ['postgres'] }`.
+    tags: [
+      {
+        name: 'postgres',
+        description:
+          'Also run on PostgreSQL: locking, concurrency, LISTEN/NOTIFY, several processes, migrations, SQL written for PostgreSQL, and the fuzz suite as a smoke test of every route.',
+      },
+    ],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -4,6 +4,10 @@ import type { TestProject } from 'vitest/node';
 import { pgliteTemplate } from './build-server';
 
 declare module 'vitest' {
+  /** The tags tests may carry (vitest.config.ts defines them). */
+  export interface TestTags {
+    tags: 'postgres';
+  }
   export interface ProvidedContext {
     /** Path of the gzipped, migrated PGlite data directory (scripts/build-server.ts). */
     pgliteTemplate: string;

@@ -82,86 +82,91 @@ describe('client commands while the server runs', () => {
   const readClient = (authorization: string) =>
     app.inject({ method: 'GET', url: '/api/v1/client', headers: { authorization } });
 
-  it('creates a client, changes its origins, rotates its secret and registers a webhook', async () => {
-    const created = await runCommand(
-      env,
-      'create',
-      '--name',
-      'Tola Stores',
-      '--origin',
-      'https://shop.tola.example/pay',
-    );
-    expect(created.stderr).toContain(
-      process.env.DATABASE_URL
-        ? '(through PostgreSQL)'
-        : `(through the running server (pid ${process.pid}))`,
-    );
-    expect(created.status).toBe(0);
-    const clientId = field(created.stdout, 'clientId');
-    const secret = field(created.stdout, 'secret');
-    expect(clientId).toMatch(/^cli_/);
-    const read = await readClient(basic(clientId, secret));
-    expect(read.statusCode).toBe(200);
-    expect(read.json().allowedOrigins).toEqual(['https://shop.tola.example']);
+  it(
+    'creates a client, changes its origins, rotates its secret and registers a webhook',
+    { tags: ['postgres'] },
+    async () => {
+      const created = await runCommand(
+        env,
+        'create',
+        '--name',
+        'Tola Stores',
+        '--origin',
+        'https://shop.tola.example/pay',
+      );
+      expect(created.stderr).toContain(
+        process.env.DATABASE_URL
+          ? '(through PostgreSQL)'
+          : `(through the running server (pid ${process.pid}))`,
+      );
+      expect(created.status).toBe(0);
+      const clientId = field(created.stdout, 'clientId');
+      const secret = field(created.stdout, 'secret');
+      expect(clientId).toMatch(/^cli_/);
+      const read = await readClient(basic(clientId, secret));
+      expect(read.statusCode).toBe(200);
+      expect(read.json().allowedOrigins).toEqual(['https://shop.tola.example']);
 
-    const origins = await runCommand(
-      env,
-      'origins',
-      '--client',
-      clientId,
-      '--add',
-      'https://staging.tola.example',
-      '--remove',
-      'https://shop.tola.example',
-    );
-    expect(origins.status).toBe(0);
-    expect(field(origins.stdout, 'allowedOrigins')).toBe('https://staging.tola.example');
-    expect((await readClient(basic(clientId, secret))).json().allowedOrigins).toEqual([
-      'https://staging.tola.example',
-    ]);
+      const origins = await runCommand(
+        env,
+        'origins',
+        '--client',
+        clientId,
+        '--add',
+        'https://staging.tola.example',
+        '--remove',
+        'https://shop.tola.example',
+      );
+      expect(origins.status).toBe(0);
+      expect(field(origins.stdout, 'allowedOrigins')).toBe('https://staging.tola.example');
+      expect((await readClient(basic(clientId, secret))).json().allowedOrigins).toEqual([
+        'https://staging.tola.example',
+      ]);
 
-    const rotated = await runCommand(
-      env,
-      'rotate-secret',
-      '--client',
-      clientId,
-      '--grace-hours',
-      '1',
-    );
-    expect(rotated.status).toBe(0);
-    const newSecret = field(rotated.stdout, 'secret');
-    expect(newSecret).toMatch(/^sk_/);
-    expect(newSecret).not.toBe(secret);
-    const until = Date.parse(field(rotated.stdout, 'previousSecretValidUntil'));
-    expect(Math.abs(until - (Date.now() + 3_600_000))).toBeLessThan(60_000);
-    // Both secrets work during the grace period.
-    expect((await readClient(basic(clientId, newSecret))).statusCode).toBe(200);
-    expect((await readClient(basic(clientId, secret))).statusCode).toBe(200);
+      const rotated = await runCommand(
+        env,
+        'rotate-secret',
+        '--client',
+        clientId,
+        '--grace-hours',
+        '1',
+      );
+      expect(rotated.status).toBe(0);
+      const newSecret = field(rotated.stdout, 'secret');
+      expect(newSecret).toMatch(/^sk_/);
+      expect(newSecret).not.toBe(secret);
+      const until = Date.parse(field(rotated.stdout, 'previousSecretValidUntil'));
+      expect(Math.abs(until - (Date.now() + 3_600_000))).toBeLessThan(60_000);
+      // Both secrets work during the grace period.
+      expect((await readClient(basic(clientId, newSecret))).statusCode).toBe(200);
+      expect((await readClient(basic(clientId, secret))).statusCode).toBe(200);
 
-    const webhook = await runCommand(
-      env,
-      'webhook',
-      '--client',
-      clientId,
-      '--url',
-      'https://shop.tola.example/hooks',
-    );
-    expect(webhook.status).toBe(0);
-    expect(field(webhook.stdout, 'secret')).toMatch(/^whsec_/);
-    const listed = await app.inject({
-      method: 'GET',
-      url: '/api/v1/webhooks',
-      headers: { authorization: basic(clientId, newSecret) },
-    });
-    expect(listed.json().webhooks).toEqual([
-      expect.objectContaining({ url: 'https://shop.tola.example/hooks' }),
-    ]);
+      const webhook = await runCommand(
+        env,
+        'webhook',
+        '--client',
+        clientId,
+        '--url',
+        'https://shop.tola.example/hooks',
+      );
+      expect(webhook.status).toBe(0);
+      expect(field(webhook.stdout, 'secret')).toMatch(/^whsec_/);
+      const listed = await app.inject({
+        method: 'GET',
+        url: '/api/v1/webhooks',
+        headers: { authorization: basic(clientId, newSecret) },
+      });
+      expect(listed.json().webhooks).toEqual([
+        expect.objectContaining({ url: 'https://shop.tola.example/hooks' }),
+      ]);
 
-    const shown = await runCommand(env, 'show', '--client', clientId);
-    expect(shown.status).toBe(0);
-    expect(field(shown.stdout, 'allowedOrigins')).toBe('https://staging.tola.example');
-    expect(shown.stdout).not.toContain('sk_');
-  }, 120_000);
+      const shown = await runCommand(env, 'show', '--client', clientId);
+      expect(shown.status).toBe(0);
+      expect(field(shown.stdout, 'allowedOrigins')).toBe('https://staging.tola.example');
+      expect(shown.stdout).not.toContain('sk_');
+    },
+    120_000,
+  );
 
   it('says so when the client does not exist, or an input is not valid', async () => {
     const unknown = await runCommand(env, 'rotate-secret', '--client', 'cli_nobody');

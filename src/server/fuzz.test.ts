@@ -1,3 +1,4 @@
+// @module-tag postgres
 // The fuzz suite (issue 7): every route in the app's route table, with generated bad inputs —
 // path, query, headers, credentials, bodies — must answer below 500, and every error must be a
 // catalogue body. Routes join by being registered; see test-support-fuzz.ts for the inputs.

@@ -1,3 +1,4 @@
+// @module-tag postgres
 // Several server processes on one PostgreSQL, as a deployment at scale runs them (issue 9 "Live
 // events"; ARCHITECTURE.md): two real processes of `src/server/main.ts`, started at the same
 // moment on an empty database, migrate and seed it once between them, and a payment paid through

@@ -1,3 +1,4 @@
+// @module-tag postgres
 // The database adapter of the EventBus port passes the port's contract (on PGlite, and on
 // PostgreSQL in the PostgreSQL pass), and on PostgreSQL delivers an event published by one
 // server's bus to the subscribers of another's: two database handles, each with its own pool and

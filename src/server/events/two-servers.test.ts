@@ -1,3 +1,4 @@
+// @module-tag postgres
 // Any server process delivers any event (issue 9 "Live events"): two apps, each with its own
 // database connections and its own event hub, as two processes behind a load balancer have. On
 // PostgreSQL each opens its own pool and LISTEN connection to the one database, so the event

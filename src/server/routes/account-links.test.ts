@@ -244,25 +244,29 @@ describe('linking by test transfer', () => {
     });
   });
 
-  it('lets 1 of 20 concurrent attempts on one account through, and answers the others 409', async () => {
-    const { token } = await payer();
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => create(token, bodyFor('links_by_test_transfer'))),
-    );
-    const statuses = answers.map((a) => a.statusCode);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    for (const answer of answers.filter((a) => a.statusCode === 409)) {
-      expect(answer.json()).toEqual({
-        success: false,
-        error: {
-          code: 'ACCOUNT_LINK_IN_PROGRESS',
-          message:
-            'This account is already being linked. Please finish that attempt or wait for it to expire.',
-        },
-      });
-    }
-  });
+  it(
+    'lets 1 of 20 concurrent attempts on one account through, and answers the others 409',
+    { tags: ['postgres'] },
+    async () => {
+      const { token } = await payer();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => create(token, bodyFor('links_by_test_transfer'))),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+      for (const answer of answers.filter((a) => a.statusCode === 409)) {
+        expect(answer.json()).toEqual({
+          success: false,
+          error: {
+            code: 'ACCOUNT_LINK_IN_PROGRESS',
+            message:
+              'This account is already being linked. Please finish that attempt or wait for it to expire.',
+          },
+        });
+      }
+    },
+  );
 
   it('expires an attempt at its one-time account’s expiry, returns a late transfer, and frees the account', async () => {
     const { token, phone } = await payer();
@@ -414,25 +418,29 @@ describe('linking by the alternate service’s auth parameters', () => {
     expect(link.remitaTransRef).toEqual(expect.any(String));
   });
 
-  it('cancels the link at the fifth wrong answer, counted atomically under concurrent tries', async () => {
-    const { token } = await payer();
-    const link = await altLink(token);
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        confirmAlt(token, link.remitaTransRef ?? '', '1111', '222222'),
-      ),
-    );
-    const codes = answers.map((a) => errorOf(a).code).sort();
-    expect(codes.filter((c) => c === 'AUTH_PARAMS_INCORRECT')).toHaveLength(4);
-    expect(codes.filter((c) => c === 'AUTH_PARAMS_LOCKED')).toHaveLength(4);
-    expect(await stateOf(link.id)).toMatchObject({ state: 'cancelled', authTries: 5 });
-    const late = await confirmAlt(token, link.remitaTransRef ?? '', cardLast4, otp);
-    expect(late.statusCode).toBe(409);
-    expect(errorOf(late).code).toBe('AUTH_PARAMS_LOCKED');
-    expect(await progressOf(link.id)).toEqual([expect.objectContaining({ status: 'failed' })]);
-    // The account is free for a new attempt.
-    await altLink(token);
-  });
+  it(
+    'cancels the link at the fifth wrong answer, counted atomically under concurrent tries',
+    { tags: ['postgres'] },
+    async () => {
+      const { token } = await payer();
+      const link = await altLink(token);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          confirmAlt(token, link.remitaTransRef ?? '', '1111', '222222'),
+        ),
+      );
+      const codes = answers.map((a) => errorOf(a).code).sort();
+      expect(codes.filter((c) => c === 'AUTH_PARAMS_INCORRECT')).toHaveLength(4);
+      expect(codes.filter((c) => c === 'AUTH_PARAMS_LOCKED')).toHaveLength(4);
+      expect(await stateOf(link.id)).toMatchObject({ state: 'cancelled', authTries: 5 });
+      const late = await confirmAlt(token, link.remitaTransRef ?? '', cardLast4, otp);
+      expect(late.statusCode).toBe(409);
+      expect(errorOf(late).code).toBe('AUTH_PARAMS_LOCKED');
+      expect(await progressOf(link.id)).toEqual([expect.objectContaining({ status: 'failed' })]);
+      // The account is free for a new attempt.
+      await altLink(token);
+    },
+  );
 
   it("answers 'Not supported' when the bank has no alternate service", async () => {
     const { token } = await payer();

@@ -545,42 +545,50 @@ describe('one link per account, one attempt at a time', () => {
     expect(links.map((l) => l.state)).toEqual(['active']);
   });
 
-  it('of two attempts at once on one account exactly one wins; the other is 409 ACCOUNT_LINK_IN_PROGRESS', async () => {
-    const { token, payerId } = await payer();
-    const bodies = [await linkBody('pin_otp'), await linkBody('pin_otp')];
-    const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
-    const refused = answers.find((a) => a.statusCode === 409);
-    expect(refused && errorOf(refused).code).toBe('ACCOUNT_LINK_IN_PROGRESS');
-    const open = await ctx.database.db
-      .select()
-      .from(accountLinks)
-      .where(and(eq(accountLinks.payerId, payerId), eq(accountLinks.state, 'created')));
-    expect(open).toHaveLength(1);
-  });
+  it(
+    'of two attempts at once on one account exactly one wins; the other is 409 ACCOUNT_LINK_IN_PROGRESS',
+    { tags: ['postgres'] },
+    async () => {
+      const { token, payerId } = await payer();
+      const bodies = [await linkBody('pin_otp'), await linkBody('pin_otp')];
+      const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+      const refused = answers.find((a) => a.statusCode === 409);
+      expect(refused && errorOf(refused).code).toBe('ACCOUNT_LINK_IN_PROGRESS');
+      const open = await ctx.database.db
+        .select()
+        .from(accountLinks)
+        .where(and(eq(accountLinks.payerId, payerId), eq(accountLinks.state, 'created')));
+      expect(open).toHaveLength(1);
+    },
+  );
 
-  it('of ten frictionless attempts at once exactly one links and is charged', async () => {
-    const { token, payerId } = await payer();
-    const bodies = await Promise.all(Array.from({ length: 10 }, () => linkBody('pin_only')));
-    const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
-    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
-    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
-      expect(refused.statusCode).toBe(409);
-      expect(['ACCOUNT_LINK_IN_PROGRESS', 'ACCOUNT_ALREADY_LINKED']).toContain(
-        errorOf(refused).code,
-      );
-    }
-    const links = await ctx.database.db
-      .select()
-      .from(accountLinks)
-      .where(eq(accountLinks.payerId, payerId));
-    expect(links.map((l) => l.state)).toEqual(['active']);
-    const [won] = links;
-    expect((await booksOf(won?.id ?? '')).kinds).toEqual([
-      'link_test_charge',
-      'test_charge_refund',
-    ]);
-  });
+  it(
+    'of ten frictionless attempts at once exactly one links and is charged',
+    { tags: ['postgres'] },
+    async () => {
+      const { token, payerId } = await payer();
+      const bodies = await Promise.all(Array.from({ length: 10 }, () => linkBody('pin_only')));
+      const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
+      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+      for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+        expect(refused.statusCode).toBe(409);
+        expect(['ACCOUNT_LINK_IN_PROGRESS', 'ACCOUNT_ALREADY_LINKED']).toContain(
+          errorOf(refused).code,
+        );
+      }
+      const links = await ctx.database.db
+        .select()
+        .from(accountLinks)
+        .where(eq(accountLinks.payerId, payerId));
+      expect(links.map((l) => l.state)).toEqual(['active']);
+      const [won] = links;
+      expect((await booksOf(won?.id ?? '')).kinds).toEqual([
+        'link_test_charge',
+        'test_charge_refund',
+      ]);
+    },
+  );
 
   it('a charge left waiting for its OTP blocks a new attempt until the OTP retry time, then gives way', async () => {
     const { token, payerId } = await payer();

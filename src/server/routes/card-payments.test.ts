@@ -292,31 +292,36 @@ describe('who may pay, and what a paid payment refuses', () => {
 });
 
 describe('concurrent charges', () => {
-  it('1,000 identical requests with one Idempotency-Key make one charge, and all get its answer', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const cardDetails = await encryptedCard(ctx.app, sandboxCard('pin_only'));
-    const payload = {
-      paymentId: consent.paymentId,
-      consentId: consent.consentId,
-      cardDetails,
-      saveCard: false,
-    };
-    const answers = await Promise.all(
-      Array.from({ length: 1_000 }, () =>
-        ctx.app.inject({
-          method: 'POST',
-          url: '/api/payments/card/public',
-          headers: { 'idempotency-key': `order-1042-${consent.paymentId}` },
-          payload,
-        }),
-      ),
-    );
-    const statuses = new Set(answers.map((a) => a.statusCode));
-    expect([...statuses]).toEqual([200]);
-    const references = new Set(answers.map((a) => a.json().transactionReference));
-    expect(references.size).toBe(1);
-    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
-  }, 120_000);
+  it(
+    '1,000 identical requests with one Idempotency-Key make one charge, and all get its answer',
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const cardDetails = await encryptedCard(ctx.app, sandboxCard('pin_only'));
+      const payload = {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails,
+        saveCard: false,
+      };
+      const answers = await Promise.all(
+        Array.from({ length: 1_000 }, () =>
+          ctx.app.inject({
+            method: 'POST',
+            url: '/api/payments/card/public',
+            headers: { 'idempotency-key': `order-1042-${consent.paymentId}` },
+            payload,
+          }),
+        ),
+      );
+      const statuses = new Set(answers.map((a) => a.statusCode));
+      expect([...statuses]).toEqual([200]);
+      const references = new Set(answers.map((a) => a.json().transactionReference));
+      expect(references.size).toBe(1);
+      expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+    },
+    120_000,
+  );
 
   it('the same key with another body is refused (409 IDEMPOTENCY_KEY_REUSED)', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
@@ -348,82 +353,92 @@ describe('concurrent charges', () => {
     expect(reused.json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
-  it('20 different charges of one payment at once: it is paid once, the rest are refused', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const bodies = await Promise.all(
-      Array.from({ length: 20 }, async () => ({
-        paymentId: consent.paymentId,
-        consentId: consent.consentId,
-        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-        saveCard: false,
-      })),
-    );
-    const answers = await Promise.all(
-      bodies.map((payload) =>
-        ctx.app.inject({ method: 'POST', url: '/api/payments/card/public', payload }),
-      ),
-    );
-    const ok = answers.filter((a) => a.statusCode === 200);
-    expect(ok.length).toBeGreaterThanOrEqual(1);
-    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
-      expect(refused.statusCode).toBe(409);
-      expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(refused.json().error.code);
-    }
-    // Charges that raced past the first one's completion are refunded, never kept.
-    const kinds = await ledgerKinds(ctx.database, consent.paymentId);
-    expect(
-      kinds.filter((k) => k === 'card_payment').length -
-        kinds.filter((k) => k === 'card_refund').length,
-    ).toBe(1);
-  });
+  it(
+    '20 different charges of one payment at once: it is paid once, the rest are refused',
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const bodies = await Promise.all(
+        Array.from({ length: 20 }, async () => ({
+          paymentId: consent.paymentId,
+          consentId: consent.consentId,
+          cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+          saveCard: false,
+        })),
+      );
+      const answers = await Promise.all(
+        bodies.map((payload) =>
+          ctx.app.inject({ method: 'POST', url: '/api/payments/card/public', payload }),
+        ),
+      );
+      const ok = answers.filter((a) => a.statusCode === 200);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+        expect(refused.statusCode).toBe(409);
+        expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(
+          refused.json().error.code,
+        );
+      }
+      // Charges that raced past the first one's completion are refunded, never kept.
+      const kinds = await ledgerKinds(ctx.database, consent.paymentId);
+      expect(
+        kinds.filter((k) => k === 'card_payment').length -
+          kinds.filter((k) => k === 'card_refund').length,
+      ).toBe(1);
+    },
+  );
 });
 
 describe('after a crash', () => {
-  it('a charge and an Idempotency-Key left behind by a dead process give way after five minutes', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const longAgo = new Date(Date.now() - 6 * 60 * 1_000);
-    const key = `order-crash-${consent.paymentId}`;
-    const body = {
-      paymentId: consent.paymentId,
-      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-      saveCard: false,
-    };
-    // What a process that died while the network thought leaves: a charging attempt and a key
-    // claimed but never settled.
-    await ctx.database.db.insert(paymentAttempts).values({
-      id: `att_crashed_${consent.paymentId}`,
-      paymentId: consent.paymentId,
-      consentId: consent.consentId,
-      method: 'card',
-      status: 'in_progress',
-      stage: 'charging',
-      amount: consent.amount,
-      provider: 'sandbox',
-      createdAt: longAgo,
-      updatedAt: longAgo,
-    });
-    await ctx.database.db.insert(idempotencyKeys).values({
-      scope: `payments.card:consent:${consent.consentId}`,
-      key,
-      fingerprint: fingerprintOf(body),
-      response: {},
-      state: 'in_flight',
-      createdAt: longAgo,
-    });
-    const retry = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/public',
-      headers: { 'idempotency-key': key },
-      payload: { ...body, consentId: consent.consentId },
-    });
-    expect(retry.statusCode).toBe(200);
-    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
-    const [crashed] = await ctx.database.db
-      .select()
-      .from(paymentAttempts)
-      .where(eq(paymentAttempts.id, `att_crashed_${consent.paymentId}`));
-    expect(crashed).toMatchObject({ status: 'failed', failureReason: 'stale_charge' });
-  });
+  it(
+    'a charge and an Idempotency-Key left behind by a dead process give way after five minutes',
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const longAgo = new Date(Date.now() - 6 * 60 * 1_000);
+      const key = `order-crash-${consent.paymentId}`;
+      const body = {
+        paymentId: consent.paymentId,
+        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+        saveCard: false,
+      };
+      // What a process that died while the network thought leaves: a charging attempt and a key
+      // claimed but never settled.
+      await ctx.database.db.insert(paymentAttempts).values({
+        id: `att_crashed_${consent.paymentId}`,
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        method: 'card',
+        status: 'in_progress',
+        stage: 'charging',
+        amount: consent.amount,
+        provider: 'sandbox',
+        createdAt: longAgo,
+        updatedAt: longAgo,
+      });
+      await ctx.database.db.insert(idempotencyKeys).values({
+        scope: `payments.card:consent:${consent.consentId}`,
+        key,
+        fingerprint: fingerprintOf(body),
+        response: {},
+        state: 'in_flight',
+        createdAt: longAgo,
+      });
+      const retry = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/payments/card/public',
+        headers: { 'idempotency-key': key },
+        payload: { ...body, consentId: consent.consentId },
+      });
+      expect(retry.statusCode).toBe(200);
+      expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+      const [crashed] = await ctx.database.db
+        .select()
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.id, `att_crashed_${consent.paymentId}`));
+      expect(crashed).toMatchObject({ status: 'failed', failureReason: 'stale_charge' });
+    },
+  );
 
   it('a charge still within its time keeps the payment busy (409)', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);

@@ -282,7 +282,7 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
     expect(await paymentEvents(ctx.database, declined.consent.paymentId)).toHaveLength(2);
   });
 
-  it('the same purchase sent twice at once is made once', async () => {
+  it('the same purchase sent twice at once is made once', { tags: ['postgres'] }, async () => {
     const { consent, body } = await readFor('chip_approved');
     const [a, b] = await Promise.all([chipPurchase(ctx.app, body), chipPurchase(ctx.app, body)]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
@@ -425,29 +425,35 @@ describe('who may make a chip purchase, and when', () => {
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['chip_card_payment']);
   });
 
-  it('two purchases of one payment at once: exactly one books it', async () => {
-    for (let round = 0; round < 4; round += 1) {
-      const consent = await consentWithPayment(ctx.app, ctx.database);
-      const reads = await Promise.all([
-        readChipCard(ctx.app, 'chip_approved', consent.amount),
-        readChipCard(ctx.app, 'chip_approved', consent.amount),
-      ]);
-      const answers = await Promise.all(
-        reads.map((read) =>
-          chipPurchase(ctx.app, {
-            ...read,
-            paymentId: consent.paymentId,
-            consentId: consent.consentId,
-          }),
-        ),
-      );
-      const statuses = answers.map((a) => a.statusCode).sort();
-      expect(statuses).toEqual([200, 409]);
-      const refused = answers.find((a) => a.statusCode === 409);
-      expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(refused?.json().error.code);
-      expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['chip_card_payment']);
-    }
-  });
+  it(
+    'two purchases of one payment at once: exactly one books it',
+    { tags: ['postgres'] },
+    async () => {
+      for (let round = 0; round < 4; round += 1) {
+        const consent = await consentWithPayment(ctx.app, ctx.database);
+        const reads = await Promise.all([
+          readChipCard(ctx.app, 'chip_approved', consent.amount),
+          readChipCard(ctx.app, 'chip_approved', consent.amount),
+        ]);
+        const answers = await Promise.all(
+          reads.map((read) =>
+            chipPurchase(ctx.app, {
+              ...read,
+              paymentId: consent.paymentId,
+              consentId: consent.consentId,
+            }),
+          ),
+        );
+        const statuses = answers.map((a) => a.statusCode).sort();
+        expect(statuses).toEqual([200, 409]);
+        const refused = answers.find((a) => a.statusCode === 409);
+        expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(
+          refused?.json().error.code,
+        );
+        expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['chip_card_payment']);
+      }
+    },
+  );
 });
 
 describe('the books after every chip path', () => {

@@ -80,7 +80,7 @@ describe('granting a consent with an immediate payment, without sign-in', () => 
     expect(audit[0]).toMatchObject({ actor: 'payer:anonymous' });
   });
 
-  it('ten grants at once make one grant', async () => {
+  it('ten grants at once make one grant', { tags: ['postgres'] }, async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     await pay(consent);
     const answers = await Promise.all(
@@ -187,36 +187,40 @@ describe('granting data sharing as a signed-in payer', () => {
 });
 
 describe('a grant and a Decline at once', () => {
-  it('answer what happened: the grant succeeds only when the consent ends granted', async () => {
-    const payer = await signUp(ctx.app, testPhone());
-    const outcomes: string[] = [];
-    for (let n = 0; n < 8; n += 1) {
-      const consent = await consentWithPayment(ctx.app, ctx.database);
-      await pay(consent);
-      const [granted, declined] = await Promise.all([
-        grant(consent.consentId, grantBody(consent.consentId)),
-        ctx.app.inject({
-          method: 'POST',
-          url: `/api/consent/${consent.consentId}/decline`,
-          headers: { authorization: `Bearer ${payer.token}` },
-        }),
-      ]);
-      const [row] = await ctx.database.db
-        .select({ status: consents.status })
-        .from(consents)
-        .where(eq(consents.id, consent.consentId));
-      outcomes.push(row?.status ?? 'missing');
-      if (row?.status === 'granted') {
-        expect(granted.json()).toMatchObject({ success: true, status: 'granted' });
-        expect(declined.statusCode).toBeGreaterThanOrEqual(400);
-      } else {
-        expect(row?.status).toBe('declined');
-        expect(declined.statusCode).toBe(200);
-        // Never 'Consent granted' for a consent that the Decline won.
-        expect(granted.statusCode, granted.body).toBe(409);
-        expect(granted.json().error.code).toBe('CONSENT_REJECTED');
+  it(
+    'answer what happened: the grant succeeds only when the consent ends granted',
+    { tags: ['postgres'] },
+    async () => {
+      const payer = await signUp(ctx.app, testPhone());
+      const outcomes: string[] = [];
+      for (let n = 0; n < 8; n += 1) {
+        const consent = await consentWithPayment(ctx.app, ctx.database);
+        await pay(consent);
+        const [granted, declined] = await Promise.all([
+          grant(consent.consentId, grantBody(consent.consentId)),
+          ctx.app.inject({
+            method: 'POST',
+            url: `/api/consent/${consent.consentId}/decline`,
+            headers: { authorization: `Bearer ${payer.token}` },
+          }),
+        ]);
+        const [row] = await ctx.database.db
+          .select({ status: consents.status })
+          .from(consents)
+          .where(eq(consents.id, consent.consentId));
+        outcomes.push(row?.status ?? 'missing');
+        if (row?.status === 'granted') {
+          expect(granted.json()).toMatchObject({ success: true, status: 'granted' });
+          expect(declined.statusCode).toBeGreaterThanOrEqual(400);
+        } else {
+          expect(row?.status).toBe('declined');
+          expect(declined.statusCode).toBe(200);
+          // Never 'Consent granted' for a consent that the Decline won.
+          expect(granted.statusCode, granted.body).toBe(409);
+          expect(granted.json().error.code).toBe('CONSENT_REJECTED');
+        }
       }
-    }
-    expect(outcomes.every((status) => status === 'granted' || status === 'declined')).toBe(true);
-  });
+      expect(outcomes.every((status) => status === 'granted' || status === 'declined')).toBe(true);
+    },
+  );
 });

@@ -1,3 +1,4 @@
+// @module-tag postgres
 // The page's live events over real HTTP (issue 9 "Live events"): a payment's stream delivers
 // its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
 // a ticket or the consent link opens a stream.

@@ -450,36 +450,40 @@ describe('a runner that dies mid-collection', () => {
 });
 
 describe('several runners at once', () => {
-  it('collect each due payment once, in one process or two on one database', async () => {
-    const due = Array.from({ length: 4 }, (_, i) => ({ amount: 10_000 + i, dueIn: HOUR }));
-    const first = await grantedConsent(['links_by_test_transfer'], due);
-    const second = await grantedConsent(['links_by_test_transfer'], due);
-    const paymentIds = [...first.paymentIds, ...second.paymentIds];
-    const before = await balanceOf('links_by_test_transfer');
-    const total = due.reduce((sum, p) => sum + p.amount, 0) * 2;
+  it(
+    'collect each due payment once, in one process or two on one database',
+    { tags: ['postgres'] },
+    async () => {
+      const due = Array.from({ length: 4 }, (_, i) => ({ amount: 10_000 + i, dueIn: HOUR }));
+      const first = await grantedConsent(['links_by_test_transfer'], due);
+      const second = await grantedConsent(['links_by_test_transfer'], due);
+      const paymentIds = [...first.paymentIds, ...second.paymentIds];
+      const before = await balanceOf('links_by_test_transfer');
+      const total = due.reduce((sum, p) => sum + p.amount, 0) * 2;
 
-    const other = await secondServer(ctx, clock);
-    try {
-      clock.advance(HOUR);
-      const runs = await Promise.all([
-        ctx.app.collections.runDue(),
-        other.app.collections.runDue(),
-        run(),
-        runCollections(other.app.appContext),
-      ]);
-      expect(runs.reduce((sum, r) => sum + r.collected, 0)).toBe(8);
-    } finally {
-      await other.close();
-    }
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - total);
-    for (const paymentId of paymentIds) {
-      const collections = await collectionsOf(paymentId);
-      expect(collections.map((c) => c.status)).toEqual(['succeeded']);
-      expect(await bankDebitsOf(collections[0]!.id)).toHaveLength(1);
-      expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
-    }
-    await expectCleanBooks();
-  });
+      const other = await secondServer(ctx, clock);
+      try {
+        clock.advance(HOUR);
+        const runs = await Promise.all([
+          ctx.app.collections.runDue(),
+          other.app.collections.runDue(),
+          run(),
+          runCollections(other.app.appContext),
+        ]);
+        expect(runs.reduce((sum, r) => sum + r.collected, 0)).toBe(8);
+      } finally {
+        await other.close();
+      }
+      expect(await balanceOf('links_by_test_transfer')).toBe(before - total);
+      for (const paymentId of paymentIds) {
+        const collections = await collectionsOf(paymentId);
+        expect(collections.map((c) => c.status)).toEqual(['succeeded']);
+        expect(await bankDebitsOf(collections[0]!.id)).toHaveLength(1);
+        expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
+      }
+      await expectCleanBooks();
+    },
+  );
 });
 
 describe('POST /api/v1/payments/{paymentId}/collect', () => {
@@ -619,7 +623,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
     expect(smaller.statusCode, smaller.body).toBe(201);
   });
 
-  it('debits once when the merchant calls many times at once', async () => {
+  it('debits once when the merchant calls many times at once', { tags: ['postgres'] }, async () => {
     const consent = await grantedConsent(['links_by_test_transfer'], [{ amount: 40_000 }]);
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf('links_by_test_transfer');

@@ -105,25 +105,33 @@ describe('POST /api/v1/client/secret', () => {
     expect((await readClient(client.authorization)).statusCode).toBe(200);
   });
 
-  it('two rotations with the same secret at once: one gets the new secret, the other a 409', async () => {
-    const client = await createTestClient(ctx.database);
-    const answers = await Promise.all([rotate(client.authorization), rotate(client.authorization)]);
-    const statuses = answers.map((a) => a.statusCode).sort();
-    // Both may pass the guard before either UPDATE runs: the first replaces the secret, and
-    // the second, presenting what is now the replaced one, replaces the new secret instead.
-    // Either way, one client id never ends up with two valid new secrets.
-    const created = answers.filter((a) => a.statusCode === 201).map((a) => a.json().secret);
-    const valid = [];
-    for (const secret of created) {
-      if ((await readClient(basic(client.clientId, secret))).statusCode === 200) valid.push(secret);
-    }
-    expect(valid).toHaveLength(1);
-    for (const answer of answers.filter((a) => a.statusCode !== 201)) {
-      expect(answer.statusCode).toBe(409);
-      expect(answer.json().error.code).toBe('CLIENT_SECRET_CHANGED');
-    }
-    expect(statuses[0]).toBe(201);
-  });
+  it(
+    'two rotations with the same secret at once: one gets the new secret, the other a 409',
+    { tags: ['postgres'] },
+    async () => {
+      const client = await createTestClient(ctx.database);
+      const answers = await Promise.all([
+        rotate(client.authorization),
+        rotate(client.authorization),
+      ]);
+      const statuses = answers.map((a) => a.statusCode).sort();
+      // Both may pass the guard before either UPDATE runs: the first replaces the secret, and
+      // the second, presenting what is now the replaced one, replaces the new secret instead.
+      // Either way, one client id never ends up with two valid new secrets.
+      const created = answers.filter((a) => a.statusCode === 201).map((a) => a.json().secret);
+      const valid = [];
+      for (const secret of created) {
+        if ((await readClient(basic(client.clientId, secret))).statusCode === 200)
+          valid.push(secret);
+      }
+      expect(valid).toHaveLength(1);
+      for (const answer of answers.filter((a) => a.statusCode !== 201)) {
+        expect(answer.statusCode).toBe(409);
+        expect(answer.json().error.code).toBe('CLIENT_SECRET_CHANGED');
+      }
+      expect(statuses[0]).toBe(201);
+    },
+  );
 
   it('refuses a grace period out of range', async () => {
     const client = await createTestClient(ctx.database);
@@ -162,7 +170,7 @@ describe('PATCH /api/v1/client/origins', () => {
     ]);
   });
 
-  it('two changes at once both land', async () => {
+  it('two changes at once both land', { tags: ['postgres'] }, async () => {
     const client = await createTestClient(ctx.database);
     await Promise.all([
       change(client.authorization, { add: ['https://one.example'] }),
@@ -172,18 +180,22 @@ describe('PATCH /api/v1/client/origins', () => {
     expect([...origins].sort()).toEqual(['https://one.example', 'https://two.example']);
   });
 
-  it('keeps a client to 50 origins, however many changes arrive at once', async () => {
-    const client = await createTestClient(ctx.database);
-    const batch = (from: number) =>
-      Array.from({ length: 20 }, (_, n) => `https://shop${from + n}.example`);
-    const answers = await Promise.all(
-      [0, 20, 40].map((from) => change(client.authorization, { add: batch(from) })),
-    );
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 400]);
-    const refused = answers.find((a) => a.statusCode === 400);
-    expect(refused?.json().error.message).toBe('add: a client has at most 50 origins');
-    expect((await readClient(client.authorization)).json().allowedOrigins).toHaveLength(40);
-  });
+  it(
+    'keeps a client to 50 origins, however many changes arrive at once',
+    { tags: ['postgres'] },
+    async () => {
+      const client = await createTestClient(ctx.database);
+      const batch = (from: number) =>
+        Array.from({ length: 20 }, (_, n) => `https://shop${from + n}.example`);
+      const answers = await Promise.all(
+        [0, 20, 40].map((from) => change(client.authorization, { add: batch(from) })),
+      );
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 400]);
+      const refused = answers.find((a) => a.statusCode === 400);
+      expect(refused?.json().error.message).toBe('add: a client has at most 50 origins');
+      expect((await readClient(client.authorization)).json().allowedOrigins).toHaveLength(40);
+    },
+  );
 
   it('refuses an empty change and an origin that is not http(s)', async () => {
     const client = await createTestClient(ctx.database);

@@ -205,32 +205,36 @@ describe("'consent.failed': a consent that expires unanswered", () => {
     }
   });
 
-  it('is sent once when runners in two servers sweep at the same time', async () => {
-    const merchant = await createTestClient(ctx.database, { name: 'Lekki Mart' });
-    const ids: string[] = [];
-    for (let i = 0; i < 30; i += 1) ids.push(await expiringConsent(merchant, 2));
+  it(
+    'is sent once when runners in two servers sweep at the same time',
+    { tags: ['postgres'] },
+    async () => {
+      const merchant = await createTestClient(ctx.database, { name: 'Lekki Mart' });
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i += 1) ids.push(await expiringConsent(merchant, 2));
 
-    const other = await secondServer(ctx, clock);
-    try {
-      clock.advance(2 * MINUTE);
-      const runs = await Promise.all([
-        ctx.app.collections.runDue(),
-        other.app.collections.runDue(),
-        run(),
-        runCollections(other.app.appContext),
-      ]);
-      expect(runs.reduce((sum, r) => sum + r.expired, 0)).toBe(30);
-    } finally {
-      await other.close();
-    }
-    const failed = await ctx.database.db
-      .select({ consentId: merchantEvents.consentId })
-      .from(merchantEvents)
-      .where(
-        and(inArray(merchantEvents.consentId, ids), eq(merchantEvents.type, 'consent.failed')),
-      );
-    expect(failed.map((e) => e.consentId).sort()).toEqual([...ids].sort());
-  });
+      const other = await secondServer(ctx, clock);
+      try {
+        clock.advance(2 * MINUTE);
+        const runs = await Promise.all([
+          ctx.app.collections.runDue(),
+          other.app.collections.runDue(),
+          run(),
+          runCollections(other.app.appContext),
+        ]);
+        expect(runs.reduce((sum, r) => sum + r.expired, 0)).toBe(30);
+      } finally {
+        await other.close();
+      }
+      const failed = await ctx.database.db
+        .select({ consentId: merchantEvents.consentId })
+        .from(merchantEvents)
+        .where(
+          and(inArray(merchantEvents.consentId, ids), eq(merchantEvents.type, 'consent.failed')),
+        );
+      expect(failed.map((e) => e.consentId).sort()).toEqual([...ids].sort());
+    },
+  );
 });
 
 /** A paper mandate for the payer of `token`, approved by the sandbox bank; its account's id. */
@@ -356,14 +360,18 @@ describe("'mandate.active': each chosen account's mandate, once, with the grant"
     expect(expected.map((e) => e.mandateType)).toEqual(['otp', 'otp', 'paper']);
   });
 
-  it('is not written again by a retried grant, nor by grants at once', async () => {
-    const granting = await consentToGrant(['links_by_test_transfer']);
-    const answers = await Promise.all([granting.grant(), granting.grant(), granting.grant()]);
-    expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThan(0);
-    expect((await granting.grant()).json()).toMatchObject({ status: 'granted' });
-    expect(await eventsOf(granting.consentId, 'mandate.active')).toHaveLength(1);
-    expect(await eventsOf(granting.consentId, 'consent.granted')).toHaveLength(1);
-  });
+  it(
+    'is not written again by a retried grant, nor by grants at once',
+    { tags: ['postgres'] },
+    async () => {
+      const granting = await consentToGrant(['links_by_test_transfer']);
+      const answers = await Promise.all([granting.grant(), granting.grant(), granting.grant()]);
+      expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThan(0);
+      expect((await granting.grant()).json()).toMatchObject({ status: 'granted' });
+      expect(await eventsOf(granting.consentId, 'mandate.active')).toHaveLength(1);
+      expect(await eventsOf(granting.consentId, 'consent.granted')).toHaveLength(1);
+    },
+  );
 
   it('is not written for a consent that asks for no future payment', async () => {
     const merchant = await createTestClient(ctx.database, { name: 'Data Only' });

@@ -219,101 +219,109 @@ describe('GET /api/v1/consents (the merchant list)', () => {
   const listAs = (authorization: string, query = '') =>
     ctx.app.inject({ method: 'GET', url: `/api/v1/consents${query}`, headers: { authorization } });
 
-  it('pages through the merchant’s own consents newest first, each once, of one status when asked', async () => {
-    const own = await createTestClient(ctx.database, { name: 'Iya Basira Kitchen' });
-    const other = await createTestClient(ctx.database, { name: 'Another Shop' });
-    const create = async (authorization: string) => {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/consents',
-        headers: { authorization },
-        payload: validBody,
-      });
-      return ZCreateConsentResponse.parse(response.json()).consentId;
-    };
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push(await create(own.authorization));
-    await create(other.authorization);
-    // Three created within one millisecond (microseconds apart): the cursor's time is to the
-    // millisecond, so the id decides between them and none is skipped or repeated.
-    for (const [index, at] of [
-      '2026-01-01T10:00:00.123456Z',
-      '2026-01-01T10:00:00.123001Z',
-      '2026-01-01T10:00:00.123999Z',
-    ].entries()) {
+  it(
+    'pages through the merchant’s own consents newest first, each once, of one status when asked',
+    { tags: ['postgres'] },
+    async () => {
+      const own = await createTestClient(ctx.database, { name: 'Iya Basira Kitchen' });
+      const other = await createTestClient(ctx.database, { name: 'Another Shop' });
+      const create = async (authorization: string) => {
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/consents',
+          headers: { authorization },
+          payload: validBody,
+        });
+        return ZCreateConsentResponse.parse(response.json()).consentId;
+      };
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i += 1) ids.push(await create(own.authorization));
+      await create(other.authorization);
+      // Three created within one millisecond (microseconds apart): the cursor's time is to the
+      // millisecond, so the id decides between them and none is skipped or repeated.
+      for (const [index, at] of [
+        '2026-01-01T10:00:00.123456Z',
+        '2026-01-01T10:00:00.123001Z',
+        '2026-01-01T10:00:00.123999Z',
+      ].entries()) {
+        await ctx.database.db.execute(
+          sql`update ${consents} set created_at = ${at}::timestamptz where id = ${ids[index]}`,
+        );
+      }
       await ctx.database.db.execute(
-        sql`update ${consents} set created_at = ${at}::timestamptz where id = ${ids[index]}`,
+        sql`update ${consents} set status = 'granted', granted_at = now() where id = ${ids[4]}`,
       );
-    }
-    await ctx.database.db.execute(
-      sql`update ${consents} set status = 'granted', granted_at = now() where id = ${ids[4]}`,
-    );
 
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const response = await listAs(
-        own.authorization,
-        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const response = await listAs(
+          own.authorization,
+          `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(response.statusCode).toBe(200);
+        const body = ZMerchantConsentsResponse.parse(response.json());
+        expect(body.consents.length).toBeLessThanOrEqual(2);
+        seen.push(...body.consents.map((c) => c.consentId));
+        cursor = body.nextCursor;
+        pages += 1;
+      } while (cursor && pages < 10);
+      expect(pages).toBe(3);
+      // The two left at their creation time first (newest first), then the three at 10:00:00.123
+      // by id, descending.
+      const sameMs = [ids[0], ids[1], ids[2]].sort().reverse();
+      expect(seen).toEqual([ids[4], ids[3], ...sameMs]);
+
+      const granted = ZMerchantConsentsResponse.parse(
+        (await listAs(own.authorization, '?status=granted')).json(),
       );
-      expect(response.statusCode).toBe(200);
-      const body = ZMerchantConsentsResponse.parse(response.json());
-      expect(body.consents.length).toBeLessThanOrEqual(2);
-      seen.push(...body.consents.map((c) => c.consentId));
-      cursor = body.nextCursor;
-      pages += 1;
-    } while (cursor && pages < 10);
-    expect(pages).toBe(3);
-    // The two left at their creation time first (newest first), then the three at 10:00:00.123
-    // by id, descending.
-    const sameMs = [ids[0], ids[1], ids[2]].sort().reverse();
-    expect(seen).toEqual([ids[4], ids[3], ...sameMs]);
+      expect(granted.consents.map((c) => [c.consentId, c.status])).toEqual([[ids[4], 'granted']]);
+      expect(granted.nextCursor).toBeNull();
+      // Each entry is the single read's consent: payments and data sharing with it.
+      expect(granted.consents[0]?.payments).toHaveLength(2);
+      expect(granted.consents[0]?.revokedAt).toBeNull();
+    },
+  );
 
-    const granted = ZMerchantConsentsResponse.parse(
-      (await listAs(own.authorization, '?status=granted')).json(),
-    );
-    expect(granted.consents.map((c) => [c.consentId, c.status])).toEqual([[ids[4], 'granted']]);
-    expect(granted.nextCursor).toBeNull();
-    // Each entry is the single read's consent: payments and data sharing with it.
-    expect(granted.consents[0]?.payments).toHaveLength(2);
-    expect(granted.consents[0]?.revokedAt).toBeNull();
-  });
-
-  it('answers each consent of a page exactly as its single read does', async () => {
-    const shop = await createTestClient(ctx.database, { name: 'Buka Express' });
-    const bodies = [
-      validBody,
-      { payments: [{ type: 'immediate', amount: 5_000, narration: 'Suya' }] },
-      { dataSharing: { bankAccounts: true } },
-      { payments: [validBody.payments[1]], dataSharing: { bvnData: true } },
-    ];
-    const created: string[] = [];
-    for (let i = 0; i < 12; i += 1) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/consents',
-        headers: { authorization: shop.authorization },
-        payload: bodies[i % bodies.length] as object,
-      });
-      created.push(ZCreateConsentResponse.parse(response.json()).consentId);
-    }
-    const page = ZMerchantConsentsResponse.parse(
-      (await listAs(shop.authorization, '?limit=100')).json(),
-    );
-    expect(page.consents.map((c) => c.consentId)).toEqual([...created].reverse());
-    for (const consent of page.consents) {
-      const single = await ctx.app.inject({
-        method: 'GET',
-        url: `/api/v1/consents/${consent.consentId}`,
-        headers: { authorization: shop.authorization },
-      });
-      expect(consent).toEqual(ZMerchantConsentResponse.parse(single.json()).consent);
-    }
-    expect(page.consents.map((c) => c.payments.length)).toEqual(
-      created.map((_, i) => (bodies[i % bodies.length]?.payments ?? []).length).reverse(),
-    );
-  });
+  it(
+    'answers each consent of a page exactly as its single read does',
+    { tags: ['postgres'] },
+    async () => {
+      const shop = await createTestClient(ctx.database, { name: 'Buka Express' });
+      const bodies = [
+        validBody,
+        { payments: [{ type: 'immediate', amount: 5_000, narration: 'Suya' }] },
+        { dataSharing: { bankAccounts: true } },
+        { payments: [validBody.payments[1]], dataSharing: { bvnData: true } },
+      ];
+      const created: string[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/consents',
+          headers: { authorization: shop.authorization },
+          payload: bodies[i % bodies.length] as object,
+        });
+        created.push(ZCreateConsentResponse.parse(response.json()).consentId);
+      }
+      const page = ZMerchantConsentsResponse.parse(
+        (await listAs(shop.authorization, '?limit=100')).json(),
+      );
+      expect(page.consents.map((c) => c.consentId)).toEqual([...created].reverse());
+      for (const consent of page.consents) {
+        const single = await ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/consents/${consent.consentId}`,
+          headers: { authorization: shop.authorization },
+        });
+        expect(consent).toEqual(ZMerchantConsentResponse.parse(single.json()).consent);
+      }
+      expect(page.consents.map((c) => c.payments.length)).toEqual(
+        created.map((_, i) => (bodies[i % bodies.length]?.payments ?? []).length).reverse(),
+      );
+    },
+  );
 
   it('refuses a cursor it did not give, an unknown status and a page too large, in the catalogue shape', async () => {
     for (const query of ['?cursor=bm90LWEtY3Vyc29y', '?status=lost', '?limit=101', '?limit=0']) {

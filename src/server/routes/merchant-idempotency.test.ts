@@ -122,30 +122,34 @@ describe('Idempotency-Key on POST /api/v1/consents', () => {
     expect(await countRows()).toEqual(before);
   });
 
-  it('lets 20 concurrent requests with one key create one consent: its body gets it back, the other body 409', async () => {
-    const key = newKey();
-    const before = await countRows();
-    const bodies = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? body : otherBody));
+  it(
+    'lets 20 concurrent requests with one key create one consent: its body gets it back, the other body 409',
+    { tags: ['postgres'] },
+    async () => {
+      const key = newKey();
+      const before = await countRows();
+      const bodies = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? body : otherBody));
 
-    const answers = await Promise.all(bodies.map((b) => post(b, key)));
+      const answers = await Promise.all(bodies.map((b) => post(b, key)));
 
-    const outcome = answers.map(
-      (a) => `${a.statusCode} ${a.json().consentId ?? a.json().error.code}`,
-    );
-    expect(outcome.filter((o) => o.startsWith('201'))).toHaveLength(1);
-    const winner = outcome.findIndex((o) => o.startsWith('201'));
-    const consentId = answers[winner]?.json().consentId;
-    expect(outcome).toEqual(
-      bodies.map((b, i) =>
-        i === winner
-          ? `201 ${consentId}`
-          : b === bodies[winner]
-            ? `200 ${consentId}`
-            : '409 IDEMPOTENCY_KEY_REUSED',
-      ),
-    );
-    expect((await countRows())?.consents).toBe((before?.consents ?? 0) + 1);
-  });
+      const outcome = answers.map(
+        (a) => `${a.statusCode} ${a.json().consentId ?? a.json().error.code}`,
+      );
+      expect(outcome.filter((o) => o.startsWith('201'))).toHaveLength(1);
+      const winner = outcome.findIndex((o) => o.startsWith('201'));
+      const consentId = answers[winner]?.json().consentId;
+      expect(outcome).toEqual(
+        bodies.map((b, i) =>
+          i === winner
+            ? `201 ${consentId}`
+            : b === bodies[winner]
+              ? `200 ${consentId}`
+              : '409 IDEMPOTENCY_KEY_REUSED',
+        ),
+      );
+      expect((await countRows())?.consents).toBe((before?.consents ?? 0) + 1);
+    },
+  );
 
   it('keeps keys per client: another client may use the same key with another body', async () => {
     const other = await createTestClient(ctx.database, { name: 'Suya Spot' });
@@ -257,56 +261,61 @@ async function databaseBeforeIdempotency(): Promise<TOldDatabase> {
 }
 
 describe('migration 0002_idempotency', () => {
-  it('keeps the keys consents carried: a retry after the upgrade answers 200 and the old consent', async () => {
-    const old = await databaseBeforeIdempotency();
-    try {
-      await old.seed([
-        `insert into merchants (id, name, primary_colour, primary_text, secondary_colour, secondary_text)
-           values ('mer_old', 'Old Merchant', '#000000', '#ffffff', '#eeeeee', '#111111')`,
-        `insert into api_clients (client_id, merchant_id, secret_hash)
-           values ('cli_old', 'mer_old', 'set below')`,
-        `insert into consents (id, merchant_id, client_id, expires_at, idempotency_key)
-           values ('cns_old', 'mer_old', 'cli_old', '2030-05-06T07:08:09.123Z', 'order-from-before')`,
-      ]);
-      const database = await old.open();
-      const app = await buildApp({ config: testConfig(), database, logger: false });
+  it(
+    'keeps the keys consents carried: a retry after the upgrade answers 200 and the old consent',
+    { tags: ['postgres'] },
+    async () => {
+      const old = await databaseBeforeIdempotency();
       try {
-        // The old client gets the hash of a known secret (a new client's) to sign the retry with.
-        const secret = 'sk_old_client_secret';
-        const fresh = await createTestClient(database, { secret });
-        await database.db.execute(sql`
+        await old.seed([
+          `insert into merchants (id, name, primary_colour, primary_text, secondary_colour, secondary_text)
+           values ('mer_old', 'Old Merchant', '#000000', '#ffffff', '#eeeeee', '#111111')`,
+          `insert into api_clients (client_id, merchant_id, secret_hash)
+           values ('cli_old', 'mer_old', 'set below')`,
+          `insert into consents (id, merchant_id, client_id, expires_at, idempotency_key)
+           values ('cns_old', 'mer_old', 'cli_old', '2030-05-06T07:08:09.123Z', 'order-from-before')`,
+        ]);
+        const database = await old.open();
+        const app = await buildApp({ config: testConfig(), database, logger: false });
+        try {
+          // The old client gets the hash of a known secret (a new client's) to sign the retry with.
+          const secret = 'sk_old_client_secret';
+          const fresh = await createTestClient(database, { secret });
+          await database.db.execute(sql`
           update api_clients set secret_hash = (
             select secret_hash from api_clients where client_id = ${fresh.clientId}
           ) where client_id = 'cli_old'`);
-        const [kept] = await database.db.select().from(idempotencyKeys);
-        expect(kept).toMatchObject({
-          scope: 'consents.create:cli_old',
-          key: 'order-from-before',
-          fingerprint: null,
-          response: { consentId: 'cns_old', expiresAt: '2030-05-06T07:08:09.123Z' },
-        });
+          const [kept] = await database.db.select().from(idempotencyKeys);
+          expect(kept).toMatchObject({
+            scope: 'consents.create:cli_old',
+            key: 'order-from-before',
+            fingerprint: null,
+            response: { consentId: 'cns_old', expiresAt: '2030-05-06T07:08:09.123Z' },
+          });
 
-        const retry = await app.inject({
-          method: 'POST',
-          url: '/api/v1/consents',
-          headers: {
-            authorization: `Basic ${Buffer.from(`cli_old:${secret}`).toString('base64')}`,
-            'idempotency-key': 'order-from-before',
-          },
-          payload: body,
-        });
+          const retry = await app.inject({
+            method: 'POST',
+            url: '/api/v1/consents',
+            headers: {
+              authorization: `Basic ${Buffer.from(`cli_old:${secret}`).toString('base64')}`,
+              'idempotency-key': 'order-from-before',
+            },
+            payload: body,
+          });
 
-        expect(retry.statusCode).toBe(200);
-        expect(retry.json()).toMatchObject({
-          consentId: 'cns_old',
-          expiresAt: '2030-05-06T07:08:09.123Z',
-        });
+          expect(retry.statusCode).toBe(200);
+          expect(retry.json()).toMatchObject({
+            consentId: 'cns_old',
+            expiresAt: '2030-05-06T07:08:09.123Z',
+          });
+        } finally {
+          await app.close();
+          await database.close();
+        }
       } finally {
-        await app.close();
-        await database.close();
+        await old.remove();
       }
-    } finally {
-      await old.remove();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

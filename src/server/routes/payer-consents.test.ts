@@ -432,30 +432,34 @@ describe('POST /api/users/consents/{id}/revoke', () => {
     expect(await revokedEvents(consentId)).toHaveLength(0);
   });
 
-  it('revokes once when two revocations race: both answered revoked, one event', async () => {
-    // A synced passkey (counter 0), so both signatures verify and the race is the consent's.
-    const payer = await aPayer(false);
-    const { consentId } = await grantedBy(payer, { future: [{ amount: 10_000, dueInDays: 5 }] });
-    const one = await signedRevocation(payer, consentId);
-    const two = await signedRevocation(payer, consentId);
-    const answers = await Promise.all([
-      revoke(payer, consentId, one),
-      revoke(payer, consentId, two),
-      revoke(payer, consentId, one),
-    ]);
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
-    for (const answer of answers) {
-      expect(answer.json()).toMatchObject({ consent: { status: 'revoked' } });
-    }
-    expect(await revokedEvents(consentId)).toHaveLength(1);
-    const audits = await ctx.database.db
-      .select()
-      .from(consentEvents)
-      .where(
-        and(eq(consentEvents.consentId, consentId), eq(consentEvents.type, 'consent.revoked')),
-      );
-    expect(audits).toHaveLength(1);
-  });
+  it(
+    'revokes once when two revocations race: both answered revoked, one event',
+    { tags: ['postgres'] },
+    async () => {
+      // A synced passkey (counter 0), so both signatures verify and the race is the consent's.
+      const payer = await aPayer(false);
+      const { consentId } = await grantedBy(payer, { future: [{ amount: 10_000, dueInDays: 5 }] });
+      const one = await signedRevocation(payer, consentId);
+      const two = await signedRevocation(payer, consentId);
+      const answers = await Promise.all([
+        revoke(payer, consentId, one),
+        revoke(payer, consentId, two),
+        revoke(payer, consentId, one),
+      ]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+      for (const answer of answers) {
+        expect(answer.json()).toMatchObject({ consent: { status: 'revoked' } });
+      }
+      expect(await revokedEvents(consentId)).toHaveLength(1);
+      const audits = await ctx.database.db
+        .select()
+        .from(consentEvents)
+        .where(
+          and(eq(consentEvents.consentId, consentId), eq(consentEvents.type, 'consent.revoked')),
+        );
+      expect(audits).toHaveLength(1);
+    },
+  );
 });
 
 describe('a revoked consent is never collected', () => {

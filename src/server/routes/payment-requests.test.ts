@@ -422,16 +422,20 @@ describe('POST /api/users/decline-invitation/{id}', () => {
     expect((await declinedEvents(soon.consentId)).outbox).toEqual([]);
   });
 
-  it('declined twice at once: the state changes once, one event is written, both answer success', async () => {
-    const requester = await aPayer();
-    const invitee = await aPayer();
-    const { consentId } = await requested(requester, invitee);
-    const answers = await Promise.all([decline(invitee, consentId), decline(invitee, consentId)]);
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
-    expect(await statusOf(consentId)).toBe('declined');
-    const { audit, outbox } = await declinedEvents(consentId);
-    expect([audit.length, outbox.length]).toEqual([1, 1]);
-  });
+  it(
+    'declined twice at once: the state changes once, one event is written, both answer success',
+    { tags: ['postgres'] },
+    async () => {
+      const requester = await aPayer();
+      const invitee = await aPayer();
+      const { consentId } = await requested(requester, invitee);
+      const answers = await Promise.all([decline(invitee, consentId), decline(invitee, consentId)]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+      expect(await statusOf(consentId)).toBe('declined');
+      const { audit, outbox } = await declinedEvents(consentId);
+      expect([audit.length, outbox.length]).toEqual([1, 1]);
+    },
+  );
 });
 
 describe('payment request rate limit', () => {

@@ -73,7 +73,7 @@ describe('paying by transfer', () => {
     expect(await openTransfer(consent)).toEqual(details);
   });
 
-  it('gives two requests at once the same account', async () => {
+  it('gives two requests at once the same account', { tags: ['postgres'] }, async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const both = await Promise.all([openTransfer(consent), openTransfer(consent)]);
     expect(both[0]).toEqual(both[1]);
@@ -172,17 +172,21 @@ describe('paying by transfer', () => {
     });
   });
 
-  it('credits exactly one of ten transfers sent at once to one account', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const details = await openTransfer(consent);
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => send(details.accountNumber, consent.amount)),
-    );
-    const outcomes = answers.map((a) => a.json<{ outcome: string }>().outcome).sort();
-    expect(outcomes.filter((o) => o === 'credited')).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'returned_already_paid')).toHaveLength(9);
-    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
-  });
+  it(
+    'credits exactly one of ten transfers sent at once to one account',
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const details = await openTransfer(consent);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => send(details.accountNumber, consent.amount)),
+      );
+      const outcomes = answers.map((a) => a.json<{ outcome: string }>().outcome).sort();
+      expect(outcomes.filter((o) => o === 'credited')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'returned_already_paid')).toHaveLength(9);
+      expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
+    },
+  );
 
   it('records every transfer with what became of it, and keeps the books balanced', async () => {
     const recorded = await ctx.database.db.select().from(sandboxTransfers);

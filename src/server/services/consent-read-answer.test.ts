@@ -1,3 +1,4 @@
+// @module-tag postgres
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { TDatabase } from '../db/database';

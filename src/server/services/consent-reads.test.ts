@@ -1,3 +1,4 @@
+// @module-tag postgres
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreateConsentRequest } from '../../domain/schemas/merchant-api';
