@@ -84,7 +84,7 @@ describe('client commands while the server runs', () => {
 
   it(
     'creates a client, changes its origins, rotates its secret and registers a webhook',
-    { tags: ['postgres'] },
+    { tags: ['postgres'], timeout: 120_000 },
     async () => {
       const created = await runCommand(
         env,
@@ -165,7 +165,6 @@ describe('client commands while the server runs', () => {
       expect(field(shown.stdout, 'allowedOrigins')).toBe('https://staging.tola.example');
       expect(shown.stdout).not.toContain('sk_');
     },
-    120_000,
   );
 
   it('says so when the client does not exist, or an input is not valid', async () => {

@@ -28,8 +28,11 @@ describe.skipIf(process.env.DATABASE_URL)('an in-memory PGlite database', () => 
     const template = await changedTemplate('marked.tgz', 'create table template_marker (id int)');
     const opened = await openDatabase({ kind: 'pglite', template });
     try {
-      const found = await opened.db.execute(`select to_regclass('template_marker')::text as found`);
-      expect(found.rows).toEqual([{ found: 'template_marker' }]);
+      const found = await opened.rows(
+        { name: 'template_marker', text: `select to_regclass('template_marker')::text` },
+        [],
+      );
+      expect(found).toEqual([['template_marker']]);
     } finally {
       await opened.close();
     }

@@ -28,7 +28,7 @@ const wrongCode = (code: string, i: number) =>
 describe('phone codes under concurrent guessing', () => {
   it(
     `lets ${GUESSES} simultaneous guesses, the right one last, sign in 0 times in ${ROUNDS} rounds`,
-    { tags: ['postgres'] },
+    { tags: ['postgres'], timeout: 120_000 },
     async () => {
       let signIns = 0;
       let wrongAnswers = 0;
@@ -66,6 +66,5 @@ describe('phone codes under concurrent guessing', () => {
       // Exactly the allowed tries were counted as tries; every other guess was refused unread.
       expect(wrongAnswers).toBe(ROUNDS * (PHONE_CODE_MAX_WRONG_TRIES - 1));
     },
-    120_000,
   );
 });

@@ -294,7 +294,7 @@ describe('who may pay, and what a paid payment refuses', () => {
 describe('concurrent charges', () => {
   it(
     '1,000 identical requests with one Idempotency-Key make one charge, and all get its answer',
-    { tags: ['postgres'] },
+    { tags: ['postgres'], timeout: 120_000 },
     async () => {
       const consent = await consentWithPayment(ctx.app, ctx.database);
       const cardDetails = await encryptedCard(ctx.app, sandboxCard('pin_only'));
@@ -320,7 +320,6 @@ describe('concurrent charges', () => {
       expect(references.size).toBe(1);
       expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
     },
-    120_000,
   );
 
   it('the same key with another body is refused (409 IDEMPOTENCY_KEY_REUSED)', async () => {

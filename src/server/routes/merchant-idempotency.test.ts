@@ -263,7 +263,7 @@ async function databaseBeforeIdempotency(): Promise<TOldDatabase> {
 describe('migration 0002_idempotency', () => {
   it(
     'keeps the keys consents carried: a retry after the upgrade answers 200 and the old consent',
-    { tags: ['postgres'] },
+    { tags: ['postgres'], timeout: 60_000 },
     async () => {
       const old = await databaseBeforeIdempotency();
       try {
@@ -316,6 +316,5 @@ describe('migration 0002_idempotency', () => {
         await old.remove();
       }
     },
-    60_000,
   );
 });
