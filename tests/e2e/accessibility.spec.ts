@@ -3,8 +3,9 @@ import { expectNoViolations } from './axe';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
 
-// axe-core on every screen, at both viewports of the suite (390 px and 1280 px): WCAG 2.x A and
-// AA rules and axe's best practices. A screen joins this list when it is built.
+// axe-core on every screen, at 390 px, and at 1280 px too where the layout changes
+// (@both-widths): WCAG 2.x A and AA rules and axe's best practices. A screen joins this list when
+// it is built.
 
 const everything = {
   payments: [
@@ -42,9 +43,13 @@ test.describe('accessibility (axe)', () => {
     await expectNoViolations(page);
   });
 
-  test('a pending consent asking for everything', async ({ page }) => {
+  // At 1280 px beside its side panel (spec §2: two columns from 768 px).
+  test('a pending consent asking for everything', { tag: '@both-widths' }, async ({ page }) => {
     await page.goto(consentPath(await createConsent(page.request, everything)));
     await expect(page.getByRole('heading', { name: 'They would like to:' })).toBeVisible();
+    if (page.viewportSize()?.width === 1280) {
+      await expect(page.getByRole('complementary', { name: 'Consent summary' })).toBeVisible();
+    }
     await expectNoViolations(page);
   });
 

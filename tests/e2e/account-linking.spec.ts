@@ -139,31 +139,27 @@ test.describe('the account-linking panel', () => {
     await linked(page);
   });
 
-  test(
-    'a paper mandate: the success step gives the form to print and sign',
-    { tag: '@one-width' },
-    async ({ page }) => {
-      await payerOnFutureConsent(page);
-      const target = account('paper_mandate');
-      await findAccount(page, target.accountNumber);
-      // Holds the real answer back while the linking step is checked; nothing is faked.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/api/account-links/create', async (route) => {
-        await released;
-        await route.continue();
-      });
-      await chooseResult(page, target);
-      await expect(
-        panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
-      ).toBeVisible();
-      await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
-      release();
-      await linked(page);
-      const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
-      await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
-    },
-  );
+  test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
+    await payerOnFutureConsent(page);
+    const target = account('paper_mandate');
+    await findAccount(page, target.accountNumber);
+    // Holds the real answer back while the linking step is checked; nothing is faked.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/account-links/create', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
+    ).toBeVisible();
+    await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
+    release();
+    await linked(page);
+    const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
+    await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
+  });
 
   test('a not-supported account is shown and cannot be chosen', async ({ page }, testInfo) => {
     await payerOnFutureConsent(page);
@@ -211,33 +207,29 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Account number')).toBeVisible();
   });
 
-  test(
-    'an account already linked is tagged linked when found again',
-    { tag: '@one-width' },
-    async ({ page }) => {
-      test.slow();
-      await payerOnFutureConsent(page);
-      const target = account('links_by_test_transfer', 1);
-      await findAccount(page, target.accountNumber);
-      await chooseResult(page, target);
-      await expect(
-        panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
-      ).toBeVisible();
-      await sendTestTransfer(page);
-      await linked(page);
-      await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
-        timeout: 5_000,
-      });
-      await page.getByRole('button', { name: '+ Link different account' }).click();
-      // Every account the payer has is linked: the panel starts at manual entry.
-      await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
-      await panel(page).getByLabel('Account number').fill(target.accountNumber);
-      await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({
-        timeout: 10_000,
-      });
-      await expect(resultAt(page, target)).toBeDisabled();
-    },
-  );
+  test('an account already linked is tagged linked when found again', async ({ page }) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_test_transfer', 1);
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+    ).toBeVisible();
+    await sendTestTransfer(page);
+    await linked(page);
+    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
+      timeout: 5_000,
+    });
+    await page.getByRole('button', { name: '+ Link different account' }).click();
+    // Every account the payer has is linked: the panel starts at manual entry.
+    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(resultAt(page, target)).toBeDisabled();
+  });
 
   /** Finds the card-only account and types a sandbox card up to its PIN, then submits it. */
   async function linkCard(page: Page, scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
@@ -320,9 +312,10 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Card Number')).toBeVisible();
   });
 
+  // The account list, whose layout changes with the width.
   test(
     'testers delete an account from the list: right-click, the dialog, Escape, Delete',
-    { tag: '@one-width' },
+    { tag: '@both-widths' },
     async ({ page }, testInfo) => {
       test.slow();
       await payerOnFutureConsent(page);

@@ -159,9 +159,7 @@ test.describe('chip card terminal: the sandbox reader', () => {
       'Transaction timed out',
     ],
   ] as const) {
-    // The same path at every width: once, at 1280 px, except the one whose screen is looked at.
-    const widths = scenario === 'chip_insufficient_funds' ? {} : { tag: '@one-width' };
-    test(`${name}: '${message}'`, widths, async ({ page }, testInfo) => {
+    test(`${name}: '${message}'`, async ({ page }, testInfo) => {
       const dialog = await openTerminal(page);
       await connectSandboxReader(dialog);
       await insertAndPay(dialog, scenario, options);
