@@ -262,7 +262,8 @@ test.describe('the account-linking panel', () => {
     await payerOnFutureConsent(page);
     const card = await linkCard(page, 'pin_otp');
     await expect(panel(page).getByText('Verify Payment')).toBeVisible();
-    await look(page, testInfo, 'card-otp');
+    // The OTP screen is the pay-now's (ui/card), scanned there.
+    await snap(page, testInfo, 'linking-card-otp');
     for (const [index, digit] of [...card.otp].entries()) {
       await panel(page)
         .getByLabel(`Digit ${index + 1} of 6`)
@@ -288,7 +289,8 @@ test.describe('the account-linking panel', () => {
     await payerOnFutureConsent(page);
     await linkCard(page, 'three_ds');
     await expect(panel(page).getByText('3D Secure Authentication Required')).toBeVisible();
-    await look(page, testInfo, 'card-3ds');
+    // The 3-D Secure screen is the pay-now's (ui/card), scanned there.
+    await snap(page, testInfo, 'linking-card-3ds');
     const [challenge] = await Promise.all([
       context.waitForEvent('page'),
       panel(page).getByRole('link', { name: 'Continue to Authentication' }).click(),

@@ -142,7 +142,8 @@ test.describe('the consent flow', () => {
     await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
       timeout: 20_000,
     });
-    await look(page, testInfo, 'granted');
+    // 'Consent Granted', scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'flow-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
     const paid = consent.payments.find((p: { type: string }) => p.type === 'immediate');
@@ -186,7 +187,8 @@ test.describe('the consent flow', () => {
     await expect(page.getByText('Please sign in to grant consent')).toBeVisible({
       timeout: 15_000,
     });
-    await look(page, testInfo, 'sign-in-to-grant');
+    // Scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'flow-sign-in-to-grant');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
   });
@@ -205,7 +207,8 @@ test.describe('the consent flow', () => {
       await expect(aside).toContainText(
         'if you wish to change any info here, contact your representative',
       );
-      await look(page, testInfo, 'side-panel');
+      // The side panel is scanned in accessibility.spec.ts, at 1280 px.
+      await snap(page, testInfo, 'flow-side-panel');
 
       // The QR code, read back by a QR decoder from the pixels the page draws.
       const drawn = await aside.locator('svg').evaluate(async (svg) => {
@@ -358,7 +361,8 @@ test.describe('the consent flow', () => {
     await expect(page.getByRole('region', { name: 'Future Payments Authorized' })).toContainText(
       '2 payments',
     );
-    await look(page, testInfo, 'jumped-to-final-granted');
+    // 'Consent Granted', scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'flow-jumped-to-final-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
     expect(
