@@ -161,17 +161,9 @@ test.describe('the account-linking panel', () => {
     await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
   });
 
-  test('a not-supported account is shown and cannot be chosen', async ({ page }, testInfo) => {
-    await payerOnFutureConsent(page);
-    const target = account('not_supported');
-    await findAccount(page, target.accountNumber);
-    const row = resultAt(page, target);
-    await expect(row).toBeDisabled();
-    await expect(panel(page).getByText('Not supported').first()).toBeVisible();
-    await look(page, testInfo, 'not-supported');
-  });
-
-  test('a wrong number: no bank holds it, and the page says so', async ({ page }, testInfo) => {
+  test('a wrong number: no bank holds it, and the page says so; a not-supported account cannot be chosen', async ({
+    page,
+  }, testInfo) => {
     await payerOnFutureConsent(page);
     await page.getByRole('button', { name: '+ Link repayment account' }).click();
     await panel(page).getByLabel('Account number').fill('0000000001');
@@ -180,6 +172,16 @@ test.describe('the account-linking panel', () => {
       { timeout: 10_000 },
     );
     await look(page, testInfo, 'wrong-number');
+
+    // Another number, of an account no integration supports: shown, but not to be chosen.
+    const target = account('not_supported');
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(resultAt(page, target)).toBeDisabled();
+    await expect(panel(page).getByText('Not supported').first()).toBeVisible();
+    await look(page, testInfo, 'not-supported');
   });
 
   test('the error step: a refused link says why, and Back returns to manual entry', async ({
