@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E } from './tests/e2e/e2e-env';
+import { E2E, SNAP } from './tests/e2e/e2e-env';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -25,9 +25,21 @@ export default defineConfig({
     },
   },
   projects: [
-    // Tests tagged @one-width take a path that does not depend on the width: desktop only.
-    { name: 'mobile', use: { viewport: { width: 390, height: 844 } }, grepInvert: /@one-width/ },
-    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    // The width rule: every test runs once, at 390 px (the product is mobile first); a test about
+    // the desktop is tagged @desktop and runs at 1280 px instead. Only a test of a layout that
+    // changes at 768 px is tagged @both-widths and runs at both: the standalone side panel, the
+    // embed script's modal, the account list. With SNAP=1 (screenshots, merchant.ts) every test
+    // runs at both widths again, so each screen is shot at 390 px and at 1280 px.
+    {
+      name: 'mobile',
+      use: { viewport: { width: 390, height: 844 } },
+      grepInvert: /@desktop/,
+    },
+    {
+      name: 'desktop',
+      use: { viewport: { width: 1280, height: 800 } },
+      ...(SNAP ? {} : { grep: /@desktop|@both-widths/ }),
+    },
     // After every other test: the books they left balance (books.check.ts).
     { name: 'books', testMatch: 'books.check.ts', dependencies: ['mobile', 'desktop'] },
   ],

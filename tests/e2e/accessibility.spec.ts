@@ -1,10 +1,38 @@
 import { expect, test } from '@playwright/test';
+import { DEMO_FORM, DEMO_FORM_ID } from '../../src/server/services/demo-form';
 import { expectNoViolations } from './axe';
+import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
+import { consentPath, createConsent, createForm, embedHostUrl, shopUrl, snap } from './merchant';
 
-// axe-core on every screen, at both viewports of the suite (390 px and 1280 px): WCAG 2.x A and
-// AA rules and axe's best practices. A screen joins this list when it is built.
+// axe-core (axe.ts: WCAG 2.x A and AA rules and axe's best practices) once on every screen, here,
+// at 390 px; at 1280 px too where the layout changes (@both-widths: the standalone side panel,
+// the embed script's modal). A screen joins this list when it is built.
+//
+// A screen only reached deep in a flow is scanned once, at one place in that flow:
+// - the account-linking panel (account-linking.spec.ts): manual entry, search results, the
+//   test-transfer payment step, 'Payment not yet confirmed', 'Account Linked Successfully!',
+//   the alternate service's verification with its errors, a wrong number's alert, a
+//   not-supported account, 'Account Linking Failed', 'Awaiting 3D Secure Authentication',
+//   'Card Linking Error', the account list and its 'Delete Account' dialog (both widths);
+// - after a payment (after-payment.spec.ts): the link-account sign-in prompt, the link-origin
+//   prompt, 'Save Your Card' signed out, and its card link;
+// - the Chip Card Terminal (chip-terminal.spec.ts): disconnected, connected, waiting for the
+//   card, PIN entry, failed, 'Failed to load QPOS SDK', the Bluetooth reader choice and
+//   'Bluetooth characteristics not properly set up';
+// - the consent flow (consent-flow.spec.ts): the Data Sharing step, the future-payment schedule,
+//   the repayment accounts, OneTap, the Consent Error modal, the Form step in the flow, and
+//   'Save Your Card' signed in;
+// - embedded (consent-embedded.spec.ts): a form-only consent's Consent or Decline, and
+//   'Consent Declined';
+// - the Form page (forms.spec.ts): a field's error, and every section complete;
+// - pay now (pay-now.spec.ts, pay-now-card.spec.ts): the transfer details, the processing view,
+//   the expired transfer account, the card form, its PIN, the OTP, 3-D Secure, 'Payment Failed',
+//   the card form after 'No stored card details found for retry', and the methods naming the
+//   card entered before;
+// - the payer's consents (payer-consents.spec.ts): none yet, the list, the revoke dialog,
+//   revoked, and 'Consent Revoked' on the consent page;
+// - the quickstart's demo shop (quickstart.spec.ts).
 
 const everything = {
   payments: [
@@ -42,9 +70,13 @@ test.describe('accessibility (axe)', () => {
     await expectNoViolations(page);
   });
 
-  test('a pending consent asking for everything', async ({ page }) => {
+  // At 1280 px beside its side panel (spec §2: two columns from 768 px).
+  test('a pending consent asking for everything', { tag: '@both-widths' }, async ({ page }) => {
     await page.goto(consentPath(await createConsent(page.request, everything)));
     await expect(page.getByRole('heading', { name: 'They would like to:' })).toBeVisible();
+    if (page.viewportSize()?.width === 1280) {
+      await expect(page.getByRole('complementary', { name: 'Consent summary' })).toBeVisible();
+    }
     await expectNoViolations(page);
   });
 
@@ -120,4 +152,76 @@ test.describe('accessibility (axe)', () => {
     await expect(page.getByRole('heading', { name: 'Sandbox SMS messages' })).toBeVisible();
     await expectNoViolations(page);
   });
+
+  test('Please sign in to grant consent', async ({ page }) => {
+    const consentId = await createConsent(page.request, { dataSharing: { ninData: true } });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByText('Please sign in to grant consent')).toBeVisible({
+      timeout: 15_000,
+    });
+    await expectNoViolations(page);
+  });
+
+  test('Immediate Payment: the amount due and the ways to pay', async ({ page }) => {
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' }],
+    });
+    await page.goto(consentPath(consentId));
+    await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test("the full-screen card in the merchant's bg colour (fs=true)", async ({ page }) => {
+    const consentId = await createConsent(page.request, { dataSharing: { ninData: true } });
+    await page.goto(consentPath(consentId, 'fs=true&bg=FFF7E6'));
+    await expect(page.getByText('Access your NIN data')).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test("the Form page, a consent's answers read-only, and a form by its formId", async ({
+    page,
+  }) => {
+    const formId = await createForm(page.request, DEMO_FORM);
+    const consentId = await createConsent(page.request, { formId });
+    const formPath = `/f/${formId}?clientId=${E2E.clientId}&consentId=${consentId}`;
+    await page.goto(formPath);
+    await expect(page.getByText('Complete all form sections to continue.')).toBeVisible();
+    await expectNoViolations(page);
+
+    const saved = await page.request.put(`${E2E.appOrigin}/api/form/sections/about`, {
+      data: { consentId, clientId: E2E.clientId, answers: { fullName: 'Ada Obi' } },
+    });
+    expect(saved.ok()).toBe(true);
+    await page.goto(`${formPath}&public=true`);
+    await expect(page.getByLabel('Full name')).toHaveValue('Ada Obi');
+    await expectNoViolations(page);
+
+    await page.goto(`/f/${DEMO_FORM_ID}?public=true`);
+    await expect(page.getByText('Read-only: answers cannot be changed here.')).toBeVisible();
+    await expectNoViolations(page);
+  });
+
+  test("the payer's consents, signed out", async ({ page }) => {
+    await page.goto('/consents');
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible({ timeout: 15_000 });
+    await expectNoViolations(page);
+  });
+
+  // The merchant's page with the embed script's modal open: full width at 390 px, 480 px wide
+  // and centred at 1280 px.
+  test(
+    "the embed script's modal on a merchant's shop",
+    { tag: '@both-widths' },
+    async ({ page }) => {
+      await page.goto(shopUrl(await createConsent(page.request, everything)));
+      await page.getByRole('button', { name: 'Pay with Oya' }).click();
+      await expect(
+        page
+          .frameLocator('iframe[title="Consent request"]')
+          .getByText('Collect ₦5,000.00 immediately'),
+      ).toBeVisible();
+      await expectNoViolations(page);
+    },
+  );
 });

@@ -139,43 +139,31 @@ test.describe('the account-linking panel', () => {
     await linked(page);
   });
 
-  test(
-    'a paper mandate: the success step gives the form to print and sign',
-    { tag: '@one-width' },
-    async ({ page }) => {
-      await payerOnFutureConsent(page);
-      const target = account('paper_mandate');
-      await findAccount(page, target.accountNumber);
-      // Holds the real answer back while the linking step is checked; nothing is faked.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/api/account-links/create', async (route) => {
-        await released;
-        await route.continue();
-      });
-      await chooseResult(page, target);
-      await expect(
-        panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
-      ).toBeVisible();
-      await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
-      release();
-      await linked(page);
-      const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
-      await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
-    },
-  );
-
-  test('a not-supported account is shown and cannot be chosen', async ({ page }, testInfo) => {
+  test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
     await payerOnFutureConsent(page);
-    const target = account('not_supported');
+    const target = account('paper_mandate');
     await findAccount(page, target.accountNumber);
-    const row = resultAt(page, target);
-    await expect(row).toBeDisabled();
-    await expect(panel(page).getByText('Not supported').first()).toBeVisible();
-    await look(page, testInfo, 'not-supported');
+    // Holds the real answer back while the linking step is checked; nothing is faked.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/account-links/create', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
+    ).toBeVisible();
+    await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
+    release();
+    await linked(page);
+    const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
+    await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
   });
 
-  test('a wrong number: no bank holds it, and the page says so', async ({ page }, testInfo) => {
+  test('a wrong number: no bank holds it, and the page says so; a not-supported account cannot be chosen', async ({
+    page,
+  }, testInfo) => {
     await payerOnFutureConsent(page);
     await page.getByRole('button', { name: '+ Link repayment account' }).click();
     await panel(page).getByLabel('Account number').fill('0000000001');
@@ -184,6 +172,16 @@ test.describe('the account-linking panel', () => {
       { timeout: 10_000 },
     );
     await look(page, testInfo, 'wrong-number');
+
+    // Another number, of an account no integration supports: shown, but not to be chosen.
+    const target = account('not_supported');
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(resultAt(page, target)).toBeDisabled();
+    await expect(panel(page).getByText('Not supported').first()).toBeVisible();
+    await look(page, testInfo, 'not-supported');
   });
 
   test('the error step: a refused link says why, and Back returns to manual entry', async ({
@@ -211,33 +209,29 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Account number')).toBeVisible();
   });
 
-  test(
-    'an account already linked is tagged linked when found again',
-    { tag: '@one-width' },
-    async ({ page }) => {
-      test.slow();
-      await payerOnFutureConsent(page);
-      const target = account('links_by_test_transfer', 1);
-      await findAccount(page, target.accountNumber);
-      await chooseResult(page, target);
-      await expect(
-        panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
-      ).toBeVisible();
-      await sendTestTransfer(page);
-      await linked(page);
-      await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
-        timeout: 5_000,
-      });
-      await page.getByRole('button', { name: '+ Link different account' }).click();
-      // Every account the payer has is linked: the panel starts at manual entry.
-      await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
-      await panel(page).getByLabel('Account number').fill(target.accountNumber);
-      await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({
-        timeout: 10_000,
-      });
-      await expect(resultAt(page, target)).toBeDisabled();
-    },
-  );
+  test('an account already linked is tagged linked when found again', async ({ page }) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_test_transfer', 1);
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+    ).toBeVisible();
+    await sendTestTransfer(page);
+    await linked(page);
+    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
+      timeout: 5_000,
+    });
+    await page.getByRole('button', { name: '+ Link different account' }).click();
+    // Every account the payer has is linked: the panel starts at manual entry.
+    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(resultAt(page, target)).toBeDisabled();
+  });
 
   /** Finds the card-only account and types a sandbox card up to its PIN, then submits it. */
   async function linkCard(page: Page, scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
@@ -270,7 +264,8 @@ test.describe('the account-linking panel', () => {
     await payerOnFutureConsent(page);
     const card = await linkCard(page, 'pin_otp');
     await expect(panel(page).getByText('Verify Payment')).toBeVisible();
-    await look(page, testInfo, 'card-otp');
+    // The OTP screen is the pay-now's (ui/card), scanned there.
+    await snap(page, testInfo, 'linking-card-otp');
     for (const [index, digit] of [...card.otp].entries()) {
       await panel(page)
         .getByLabel(`Digit ${index + 1} of 6`)
@@ -296,7 +291,8 @@ test.describe('the account-linking panel', () => {
     await payerOnFutureConsent(page);
     await linkCard(page, 'three_ds');
     await expect(panel(page).getByText('3D Secure Authentication Required')).toBeVisible();
-    await look(page, testInfo, 'card-3ds');
+    // The 3-D Secure screen is the pay-now's (ui/card), scanned there.
+    await snap(page, testInfo, 'linking-card-3ds');
     const [challenge] = await Promise.all([
       context.waitForEvent('page'),
       panel(page).getByRole('link', { name: 'Continue to Authentication' }).click(),
@@ -320,9 +316,10 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Card Number')).toBeVisible();
   });
 
+  // The account list, whose layout changes with the width.
   test(
     'testers delete an account from the list: right-click, the dialog, Escape, Delete',
-    { tag: '@one-width' },
+    { tag: '@both-widths' },
     async ({ page }, testInfo) => {
       test.slow();
       await payerOnFutureConsent(page);

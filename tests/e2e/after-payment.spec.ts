@@ -85,7 +85,8 @@ test.describe('after a payment', () => {
 
     // The panel starts with the account the money came from, found at its bank.
     await expect(panel(page).getByText('Amount', { exact: true })).toBeVisible({ timeout: 15_000 });
-    await look(page, testInfo, 'link-origin-test-transfer');
+    // The panel's test-transfer step, scanned in account-linking.spec.ts.
+    await snap(page, testInfo, 'after-payment-link-origin-test-transfer');
     await sendTestTransfer(page);
     await linked(page);
     await granted(page);

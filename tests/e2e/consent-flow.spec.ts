@@ -142,7 +142,8 @@ test.describe('the consent flow', () => {
     await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
       timeout: 20_000,
     });
-    await look(page, testInfo, 'granted');
+    // 'Consent Granted', scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'flow-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
     const paid = consent.payments.find((p: { type: string }) => p.type === 'immediate');
@@ -186,62 +187,65 @@ test.describe('the consent flow', () => {
     await expect(page.getByText('Please sign in to grant consent')).toBeVisible({
       timeout: 15_000,
     });
-    await look(page, testInfo, 'sign-in-to-grant');
+    // Scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'flow-sign-in-to-grant');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
   });
 
-  test('standalone at 1280 px: the side panel, and its QR code opens the same consent on a phone', async ({
-    browser,
-    page,
-  }, testInfo) => {
-    await page.setViewportSize({ width: 1280, height: 800 });
-    const consentId = await createConsent(page.request, everything);
-    await page.goto(consentPath(consentId));
-    const aside = page.getByRole('complementary', { name: 'Consent summary' });
-    await expect(aside).toBeVisible({ timeout: 15_000 });
-    await expect(aside.getByRole('heading', { name: 'Share Consent' })).toBeVisible();
-    await expect(aside).toContainText('₦34,000.00');
-    await expect(aside).toContainText(
-      'if you wish to change any info here, contact your representative',
-    );
-    await look(page, testInfo, 'side-panel');
+  test(
+    'standalone at 1280 px: the side panel, and its QR code opens the same consent on a phone',
+    { tag: '@desktop' },
+    async ({ browser, page }, testInfo) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const consentId = await createConsent(page.request, everything);
+      await page.goto(consentPath(consentId));
+      const aside = page.getByRole('complementary', { name: 'Consent summary' });
+      await expect(aside).toBeVisible({ timeout: 15_000 });
+      await expect(aside.getByRole('heading', { name: 'Share Consent' })).toBeVisible();
+      await expect(aside).toContainText('₦34,000.00');
+      await expect(aside).toContainText(
+        'if you wish to change any info here, contact your representative',
+      );
+      // The side panel is scanned in accessibility.spec.ts, at 1280 px.
+      await snap(page, testInfo, 'flow-side-panel');
 
-    // The QR code, read back by a QR decoder from the pixels the page draws.
-    const drawn = await aside.locator('svg').evaluate(async (svg) => {
-      const image = new Image();
-      image.src = `data:image/svg+xml;base64,${btoa(new XMLSerializer().serializeToString(svg))}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width * 2;
-      canvas.height = image.height * 2;
-      const context = canvas.getContext('2d');
-      if (!context) throw new Error('no 2d canvas');
-      context.drawImage(image, 0, 0, canvas.width, canvas.height);
-      const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
-      let binary = '';
-      for (let i = 0; i < data.length; i += 0x8000) {
-        binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
-      }
-      return { pixels: btoa(binary), width, height };
-    });
-    const pixels = new Uint8ClampedArray(Buffer.from(drawn.pixels, 'base64'));
-    const decoded = jsQR(pixels, drawn.width, drawn.height)?.data ?? null;
-    expect(decoded).toBe(shareConsentUrl(page.url(), 'cli_e2e'));
-    expect(new URL(decoded ?? '').searchParams.get('embed')).toBe('false');
-    expect(new URL(decoded ?? '').searchParams.get('bg')).toBe('FFFFFF');
+      // The QR code, read back by a QR decoder from the pixels the page draws.
+      const drawn = await aside.locator('svg').evaluate(async (svg) => {
+        const image = new Image();
+        image.src = `data:image/svg+xml;base64,${btoa(new XMLSerializer().serializeToString(svg))}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width * 2;
+        canvas.height = image.height * 2;
+        const context = canvas.getContext('2d');
+        if (!context) throw new Error('no 2d canvas');
+        context.drawImage(image, 0, 0, canvas.width, canvas.height);
+        const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+        let binary = '';
+        for (let i = 0; i < data.length; i += 0x8000) {
+          binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+        }
+        return { pixels: btoa(binary), width, height };
+      });
+      const pixels = new Uint8ClampedArray(Buffer.from(drawn.pixels, 'base64'));
+      const decoded = jsQR(pixels, drawn.width, drawn.height)?.data ?? null;
+      expect(decoded).toBe(shareConsentUrl(page.url(), 'cli_e2e'));
+      expect(new URL(decoded ?? '').searchParams.get('embed')).toBe('false');
+      expect(new URL(decoded ?? '').searchParams.get('bg')).toBe('FFFFFF');
 
-    // On a phone: the same consent, one column.
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await phone.goto(decoded ?? '');
-    await expect(
-      phone
-        .getByRole('heading', { name: 'Authentication Required' })
-        .or(phone.getByRole('button', { name: 'Authenticate' })),
-    ).toBeVisible({ timeout: 15_000 });
-    await expect(phone.getByRole('complementary', { name: 'Consent summary' })).toHaveCount(0);
-    await phone.close();
-  });
+      // On a phone: the same consent, one column.
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await phone.goto(decoded ?? '');
+      await expect(
+        phone
+          .getByRole('heading', { name: 'Authentication Required' })
+          .or(phone.getByRole('button', { name: 'Authenticate' })),
+      ).toBeVisible({ timeout: 15_000 });
+      await expect(phone.getByRole('complementary', { name: 'Consent summary' })).toHaveCount(0);
+      await phone.close();
+    },
+  );
 
   test('Save Your Card: a card paid with "Save this card" goes on the account, then the grant', async ({
     page,
@@ -357,7 +361,8 @@ test.describe('the consent flow', () => {
     await expect(page.getByRole('region', { name: 'Future Payments Authorized' })).toContainText(
       '2 payments',
     );
-    await look(page, testInfo, 'jumped-to-final-granted');
+    // 'Consent Granted', scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'flow-jumped-to-final-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
     expect(

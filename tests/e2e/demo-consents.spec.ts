@@ -1,5 +1,4 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { expectNoViolations } from './axe';
+import { expect, test, type Page } from '@playwright/test';
 import { startBuiltServer } from './built-server';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
@@ -11,6 +10,8 @@ import { snap } from './merchant';
 // dist/server/main.mjs) on a new data directory seeds the demo merchant and its four consents and
 // prints one URL each. Every demo consent is granted here from the URL the server printed, by a
 // payer who signs up on the spot, in real Chromium against that server and the sandbox network.
+// Their screens are the consent flow's and the pay-now's, scanned by axe there and in
+// accessibility.spec.ts.
 
 const LABELS = {
   immediate: 'immediate payment only',
@@ -55,11 +56,6 @@ async function signUp(page: Page) {
   await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
 }
 
-async function look(page: Page, testInfo: TestInfo, name: string) {
-  await snap(page, testInfo, `demo-${name}`);
-  await expectNoViolations(page);
-}
-
 const granted = (page: Page) =>
   expect(page.getByText('You have successfully granted consent to Lagos Fitness Club')).toBeVisible(
     { timeout: 20_000 },
@@ -78,88 +74,83 @@ async function linkRepaymentAccount(page: Page) {
   return last4;
 }
 
-// The demo's paths are the consent flow's, tested at both widths there: once here, at 1280 px.
-test.describe(
-  'the demo consents, each granted from the URL `npm start` prints',
-  { tag: '@one-width' },
-  () => {
-    test.describe.configure({ mode: 'serial' });
+test.describe('the demo consents, each granted from the URL `npm start` prints', () => {
+  test.describe.configure({ mode: 'serial' });
 
-    test('immediate payment only: paid by transfer, then granted', async ({ page }, testInfo) => {
-      test.slow();
-      await signUp(page);
-      await page.goto(demoUrl(LABELS.immediate));
-      await expect(page.getByText('₦25,000.00 due now')).toBeVisible({ timeout: 15_000 });
-      await expect(page.locator('.pay-to')).toContainText('Lagos Fitness Club');
-      await page.getByRole('button', { name: /Pay by Transfer/ }).click();
-      const row = page.locator('.detail-row', {
-        has: page.getByText('Account number', { exact: true }),
-      });
-      const accountNumber = ((await row.locator('.detail-value').textContent()) ?? '').trim();
-      await page.getByRole('button', { name: 'I have made the transfer' }).click();
-      const sent = await page.request.post(`${origin}/api/sandbox/transfers`, {
-        data: { accountNumber, amount: 2_500_000 },
-      });
-      expect(await sent.json()).toMatchObject({ outcome: 'credited' });
-      await granted(page);
-      await look(page, testInfo, 'immediate-granted');
+  test('immediate payment only: paid by transfer, then granted', async ({ page }, testInfo) => {
+    test.slow();
+    await signUp(page);
+    await page.goto(demoUrl(LABELS.immediate));
+    await expect(page.getByText('₦25,000.00 due now')).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('.pay-to')).toContainText('Lagos Fitness Club');
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const row = page.locator('.detail-row', {
+      has: page.getByText('Account number', { exact: true }),
     });
+    const accountNumber = ((await row.locator('.detail-value').textContent()) ?? '').trim();
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    const sent = await page.request.post(`${origin}/api/sandbox/transfers`, {
+      data: { accountNumber, amount: 2_500_000 },
+    });
+    expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+    await granted(page);
+    await snap(page, testInfo, 'demo-immediate-granted');
+  });
 
-    test('recurring future payments: a repayment account linked in the flow, then Consent', async ({
-      page,
-    }, testInfo) => {
-      test.slow();
-      await signUp(page);
-      await page.goto(demoUrl(LABELS.recurring));
-      await expect(page.getByText(/would like to collect 6 payments totalling/)).toBeVisible({
-        timeout: 15_000,
-      });
-      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-      await linkRepaymentAccount(page);
-      await look(page, testInfo, 'recurring-account');
-      await page.getByRole('button', { name: 'Consent', exact: true }).click();
-      await granted(page);
-      await expect(page.getByRole('region', { name: 'Future Payments Authorized' })).toContainText(
-        '6 payments',
-      );
+  test('recurring future payments: a repayment account linked in the flow, then Consent', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await signUp(page);
+    await page.goto(demoUrl(LABELS.recurring));
+    await expect(page.getByText(/would like to collect 6 payments totalling/)).toBeVisible({
+      timeout: 15_000,
     });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await linkRepaymentAccount(page);
+    await snap(page, testInfo, 'demo-recurring-account');
+    await page.getByRole('button', { name: 'Consent', exact: true }).click();
+    await granted(page);
+    await expect(page.getByRole('region', { name: 'Future Payments Authorized' })).toContainText(
+      '6 payments',
+    );
+  });
 
-    test('data sharing only: the data named, then Consent', async ({ page }, testInfo) => {
-      // A sign-up, two axe passes and the grant: past 30 s on a loaded 2-core machine.
-      test.slow();
-      await signUp(page);
-      await page.goto(demoUrl(LABELS.dataSharing));
-      await expect(page.getByText(/4 data points being shared/)).toBeVisible({ timeout: 15_000 });
-      await look(page, testInfo, 'data-sharing');
-      await page.getByRole('button', { name: 'Consent', exact: true }).click();
-      await granted(page);
-      await expect(page.getByRole('region', { name: 'Data Shared' })).toContainText('NIN data');
-    });
+  test('data sharing only: the data named, then Consent', async ({ page }, testInfo) => {
+    // A sign-up and the grant: past 30 s on a loaded 2-core machine.
+    test.slow();
+    await signUp(page);
+    await page.goto(demoUrl(LABELS.dataSharing));
+    await expect(page.getByText(/4 data points being shared/)).toBeVisible({ timeout: 15_000 });
+    await snap(page, testInfo, 'demo-data-sharing');
+    await page.getByRole('button', { name: 'Consent', exact: true }).click();
+    await granted(page);
+    await expect(page.getByRole('region', { name: 'Data Shared' })).toContainText('NIN data');
+  });
 
-    test('everything: data sharing, the form, a repayment account linked, OneTap from it', async ({
-      page,
-    }, testInfo) => {
-      test.setTimeout(150_000);
-      await signUp(page);
-      await page.goto(demoUrl(LABELS.everything));
-      await expect(page.getByRole('main').getByText(/Membership Officer/)).toBeVisible({
-        timeout: 15_000,
-      });
-      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-      await fillDemoForm(page, 'Ngozi Eze');
-      await page.getByRole('button', { name: 'Next Step' }).click();
-      await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
-      const last4 = await linkRepaymentAccount(page);
-      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-      await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
-      const oneTap = page.getByRole('button', { name: `OneTap ****${last4}` });
-      await look(page, testInfo, 'everything-onetap');
-      await oneTap.click();
-      await granted(page);
-      await expect(page.getByRole('region', { name: 'Payment Collected' })).toContainText(
-        '₦5,000.00',
-      );
-      await look(page, testInfo, 'everything-granted');
+  test('everything: data sharing, the form, a repayment account linked, OneTap from it', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(150_000);
+    await signUp(page);
+    await page.goto(demoUrl(LABELS.everything));
+    await expect(page.getByRole('main').getByText(/Membership Officer/)).toBeVisible({
+      timeout: 15_000,
     });
-  },
-);
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await fillDemoForm(page, 'Ngozi Eze');
+    await page.getByRole('button', { name: 'Next Step' }).click();
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    const last4 = await linkRepaymentAccount(page);
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
+    const oneTap = page.getByRole('button', { name: `OneTap ****${last4}` });
+    await snap(page, testInfo, 'demo-everything-onetap');
+    await oneTap.click();
+    await granted(page);
+    await expect(page.getByRole('region', { name: 'Payment Collected' })).toContainText(
+      '₦5,000.00',
+    );
+    await snap(page, testInfo, 'demo-everything-granted');
+  });
+});

@@ -20,3 +20,9 @@ export const E2E = {
   /** Signs payer tokens on the test server, so a test can make a genuinely expired one. */
   tokenSecret: 'e2e-token-secret-not-for-production-0123456789',
 } as const;
+
+/**
+ * SNAP=1 asks for the screenshots (snap() in merchant.ts) and runs every test at both widths
+ * (playwright.config.ts), to look at each screen at 390 px and 1280 px; without it none is taken.
+ */
+export const SNAP = process.env.SNAP === '1';

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { E2E } from './e2e-env';
+import { E2E, SNAP } from './e2e-env';
 
 const basic = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
@@ -55,8 +55,13 @@ export type TReceived = { origin: string; data: { type: string; [key: string]: u
 export const receivedMessages = (page: Page) =>
   page.evaluate(() => (window as unknown as { received: TReceived[] }).received);
 
-/** Saves a screenshot of the screen under screenshots/, per viewport project, to look at. */
+/**
+ * With SNAP=1, saves a full-page screenshot of the screen as screenshots/{project}-{name}.png
+ * (mobile: 390 px, desktop: 1280 px) to look at. Otherwise it does nothing: full-page shots are
+ * slow, and a run that only checks looks at none of them.
+ */
 export async function snap(page: Page, testInfo: TestInfo, name: string) {
+  if (!SNAP) return;
   await page.screenshot({
     path: `screenshots/${testInfo.project.name}-${name}.png`,
     fullPage: true,

@@ -46,7 +46,8 @@ test.describe('the payer’s consents', () => {
     await expect(page.getByRole('heading', { name: 'Your consents' })).toBeVisible({
       timeout: 15_000,
     });
-    await look(page, testInfo, 'signed-out');
+    // Scanned in accessibility.spec.ts.
+    await snap(page, testInfo, 'payer-consents-signed-out');
     await page.getByRole('link', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/login\?returnTo=%2Fconsents$/);
     await signUpThroughPanel(page, page.request, { fullName: 'Bisi Ade', phone: uniquePhone() });
