@@ -35,6 +35,19 @@ const features = readdirSync(`${root}/src/web/features`, { withFileTypes: true }
   .map((entry) => entry.name);
 
 /**
+ * The product's own files: what runs or ships (src/, and the operator's scripts), not the tests
+ * and not the support they share (src/server/testing/, src/domain/test-support/, the contract
+ * suites). Tests, tests/, bench/ and vitest's global setup are not in it.
+ */
+const productFiles = [
+  './src/!(server|domain)/**/!(*.test).{ts,tsx}',
+  './src/{server,domain}/!(*.test|*.contract).ts',
+  './src/server/!(testing)/**/!(*.test|*.contract).ts',
+  './src/domain/!(test-support)/**/!(*.test).ts',
+  './scripts/!(vitest-global-setup).ts',
+];
+
+/**
  * Who may not import whom (ARCHITECTURE.md "One package, four rooms", STYLE.md "Shape"). Paths
  * are from the repository root; type-only imports count too, since a type drags its module's
  * shape across the boundary.
@@ -77,6 +90,11 @@ const boundaries = [
     ],
     from: './src/server/routes',
     message: 'Routes → services → db/providers/events, never back.',
+  },
+  {
+    target: productFiles,
+    from: ['./src/server/testing', './src/domain/test-support'],
+    message: 'Test support is for tests: no product file imports it.',
   },
 ];
 
@@ -130,7 +148,7 @@ export default tseslint.config(
       '**/*.test.ts',
       '**/*.test.tsx',
       '**/*.contract.ts',
-      'src/server/test-support*.ts',
+      'src/server/testing/**/*.ts',
       'tests/**/*.ts',
     ],
     rules: {

@@ -12,7 +12,7 @@ import { buildApp } from './app';
 import { openDatabase, type TDatabase } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
 import { authenticateClient } from './services/merchant-clients';
-import { openTestDatabase, testConfig } from './test-support';
+import { openTestDatabase, testConfig } from './testing/test-app';
 
 type TRun = { status: number | null; stdout: string; stderr: string };
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
-import { openTestDatabase } from '../test-support';
+import { openTestDatabase } from '../testing/test-app';
 import { sandboxPaymentProvider } from './sandbox-provider';
 import {
   SANDBOX_ACCOUNTS,
@@ -11,7 +11,7 @@ import {
   type TAccountScenario,
 } from '../sandbox/fixtures';
 import { readSandboxCard } from '../sandbox/sandbox-reader';
-import { withIccValue } from '../test-support-terminal';
+import { withIccValue } from '../testing/terminal';
 import { paymentProviderContract } from './payments.contract';
 import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
 

@@ -9,9 +9,9 @@ import { accountLinks, events, ledgerEntries, ledgerTransactions } from '../db/s
 import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/ledger';
-import { startTestApp, testClock } from '../test-support';
-import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../test-support-identity';
-import { collectSse } from '../test-support-sse';
+import { startTestApp, testClock } from '../testing/test-app';
+import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../testing/identity';
+import { collectSse } from '../testing/sse';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;

@@ -8,9 +8,9 @@ import type { TBankValidationEvent } from '../../domain/schemas/user-account';
 import { buildApp } from '../app';
 import { accountLinks, payerAccounts } from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, type TAccountScenario } from '../sandbox/fixtures';
-import { startTestApp, testConfig } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
-import { collectSse } from '../test-support-sse';
+import { startTestApp, testConfig } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
+import { collectSse } from '../testing/sse';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_CODE_MAX_WRONG_TRIES } from '../../domain/schemas/auth';
-import { startTestApp } from '../test-support';
-import {
-  latestCode,
-  loginWithCode,
-  openDiscovery,
-  sendCode,
-  testPhone,
-} from '../test-support-identity';
+import { startTestApp } from '../testing/test-app';
+import { latestCode, loginWithCode, openDiscovery, sendCode, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // requests arrive at the same moment: the count and the send are one step under a lock per number.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PHONE_CODES_PER_PHONE_PER_HOUR } from '../../domain/schemas/auth';
-import { startTestApp } from '../test-support';
-import { sendCode, testPhone } from '../test-support-identity';
+import { startTestApp } from '../testing/test-app';
+import { sendCode, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

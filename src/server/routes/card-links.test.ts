@@ -15,8 +15,8 @@ import {
   payerAccounts,
 } from '../db/schema';
 import { checkLedger } from '../services/ledger';
-import { startTestApp, testClock } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
+import { startTestApp, testClock } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
@@ -24,8 +24,8 @@ import {
   sandboxAccount,
   sandboxCard,
   type TCardScenarioName,
-} from '../test-support-payments';
-import { collectSse } from '../test-support-sse';
+} from '../testing/payments';
+import { collectSse } from '../testing/sse';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;

@@ -11,9 +11,9 @@ import {
 } from '../../domain/schemas/card-terminal';
 import { paymentAttempts, terminalPurchases } from '../db/schema';
 import { checkLedger } from '../services/ledger';
-import { startTestApp } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
-import { consentWithPayment, ledgerKinds, paymentEvents } from '../test-support-payments';
+import { startTestApp } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
+import { consentWithPayment, ledgerKinds, paymentEvents } from '../testing/payments';
 import {
   chipCard,
   chipPurchase,
@@ -22,7 +22,7 @@ import {
   sandboxReader,
   withIccValue,
   withoutIccTag,
-} from '../test-support-terminal';
+} from '../testing/terminal';
 import type { TChipCardScenario } from '../sandbox/fixtures';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;

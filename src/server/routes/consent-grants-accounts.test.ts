@@ -12,15 +12,15 @@ import {
   sandboxDebits,
 } from '../db/schema';
 import { checkLedger } from '../services/ledger';
-import { createTestClient, startTestApp } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { createTestClient, startTestApp } from '../testing/test-app';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   ledgerKinds,
   linkByTestTransfer,
   paymentEvents,
   sandboxAccount,
   sandboxBalanceOf,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { consents, dataSharingItems, payments } from '../db/schema';
 import { loadConsent } from '../services/consents';
-import { createTestClient, startTestApp } from '../test-support';
+import { createTestClient, startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let owner: Awaited<ReturnType<typeof createTestClient>>;

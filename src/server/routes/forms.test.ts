@@ -18,8 +18,8 @@ import { consents, merchantEvents } from '../db/schema';
 import type { TDatabase } from '../db/database';
 import { seedDemo } from '../services/demo-seed';
 import { assertFormCompleteForGrant } from '../services/forms';
-import { createTestClient, openTestDatabase, testClock, testConfig } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { createTestClient, openTestDatabase, testClock, testConfig } from '../testing/test-app';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 
 let app: FastifyInstance;
 let database: TDatabase;

@@ -22,15 +22,15 @@ import {
   STALE_COLLECTION_MS,
 } from '../services/future-collections';
 import { checkLedger } from '../services/ledger';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { secondServer } from '../test-support-servers';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { secondServer } from '../testing/second-server';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   ledgerKinds,
   linkByTestTransfer,
   sandboxAccount,
   sandboxBalanceOf,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 const DAY = 24 * HOUR;

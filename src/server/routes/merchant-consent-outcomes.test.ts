@@ -9,15 +9,15 @@ import { consentEvents, merchantEvents } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { runCollections } from '../services/collection-runner';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { secondServer } from '../test-support-servers';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { secondServer } from '../testing/second-server';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   consentWithPayment,
   linkByTestTransfer,
   payByTransfer,
   sandboxAccount,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const MINUTE = 60_000;
 const clock = testClock('2031-03-02T09:00:00Z');

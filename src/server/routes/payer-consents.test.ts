@@ -23,10 +23,10 @@ import {
   collectClaimed,
   scheduleDueCollections,
 } from '../services/future-collections';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
-import { linkByTestTransfer } from '../test-support-payments';
-import type { SoftAuthenticator } from '../test-support-webauthn';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
+import { linkByTestTransfer } from '../testing/payments';
+import type { SoftAuthenticator } from '../testing/soft-authenticator';
 
 const DAY = 24 * 60 * 60 * 1_000;
 

@@ -7,14 +7,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_EXPIRY_MS } from '../../domain/constants';
 import { consentEvents, consents, merchantEvents, merchants } from '../db/schema';
-import { createTestClient, startTestApp, testClock } from '../test-support';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import {
   payerWithPasskey,
   signedGrant,
   signedUpPayer,
   type TSignedUpPayer,
-} from '../test-support-identity';
-import { linkByTestTransfer } from '../test-support-payments';
+} from '../testing/identity';
+import { linkByTestTransfer } from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 

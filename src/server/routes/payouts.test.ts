@@ -10,14 +10,14 @@ import { runCollections } from '../services/collection-runner';
 import { checkLedger } from '../services/ledger';
 import { PAYOUT_STALE_MS, releasePending } from '../services/payouts';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { startTestApp, testClock } from '../test-support';
-import { signedUpPayer, type TSignedUpPayer } from '../test-support-identity';
+import { startTestApp, testClock } from '../testing/test-app';
+import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
 import {
   linkByTestTransfer,
   payByTransfer,
   sandboxAccount,
   sandboxBalanceOf,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-06-02T09:00:00Z');

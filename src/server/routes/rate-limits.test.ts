@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatErrorMessage } from '../../domain/errors';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';
 import { DEFAULT_RATE_LIMITS } from '../rate-limits';
-import { createTestClient, startTestApp } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
+import { createTestClient, startTestApp } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let client: Awaited<ReturnType<typeof createTestClient>>;

@@ -17,13 +17,8 @@ import {
   type TSandboxAccount,
 } from '../sandbox/fixtures';
 import { checkLedger } from '../services/ledger';
-import { startTestApp, testClock } from '../test-support';
-import {
-  addPasskey,
-  signedGrant,
-  signedUpPayer,
-  softAuthenticatorFor,
-} from '../test-support-identity';
+import { startTestApp, testClock } from '../testing/test-app';
+import { addPasskey, signedGrant, signedUpPayer, softAuthenticatorFor } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
@@ -31,7 +26,7 @@ import {
   paymentEvents,
   sandboxCard,
   sandboxTransfer,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;

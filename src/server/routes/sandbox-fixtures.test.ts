@@ -9,7 +9,7 @@ import {
   SANDBOX_CHIP_CARDS,
   SANDBOX_READERS,
 } from '../sandbox/fixtures';
-import { startPluginApp } from '../test-support-routes';
+import { startPluginApp } from '../testing/plugin-app';
 import { publicConfigRoutes } from './public-config';
 import { sandboxFixtureRoutes } from './sandbox-fixtures';
 

@@ -2,8 +2,8 @@
 // number, and the whole outbox is never on show (issue 7, item 2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNigerianPhone, toNigerianE164 } from '../../domain/schemas/auth';
-import { sendCode, testPhone } from '../test-support-identity';
-import { startTestApp } from '../test-support';
+import { sendCode, testPhone } from '../testing/identity';
+import { startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 const first = testPhone();

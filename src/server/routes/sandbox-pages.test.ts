@@ -11,7 +11,7 @@ import {
   SANDBOX_CHIP_CARDS,
   SANDBOX_READERS,
 } from '../sandbox/fixtures';
-import { startPluginApp } from '../test-support-routes';
+import { startPluginApp } from '../testing/plugin-app';
 import { sandboxPageRoutes } from './sandbox-pages';
 
 /** jsdom, as far as these tests use it (the package ships no types). */

@@ -7,9 +7,9 @@ import { parsePinBlock } from '../../domain/emv/pin-block';
 import { parseTrack2 } from '../../domain/emv/track2';
 import { ZSandboxTerminalReadResponse } from '../../domain/schemas/sandbox';
 import { decryptPinBlock, verifySandboxArqc } from '../sandbox/sandbox-emv';
-import { testClock } from '../test-support';
-import { startPluginApp } from '../test-support-routes';
-import { chipCard, sandboxRead, sandboxReader } from '../test-support-terminal';
+import { testClock } from '../testing/test-app';
+import { startPluginApp } from '../testing/plugin-app';
+import { chipCard, sandboxRead, sandboxReader } from '../testing/terminal';
 import { sandboxTerminalRoutes } from './sandbox-terminal';
 
 const clock = testClock('2027-03-15T09:30:00.250Z');

@@ -7,7 +7,7 @@ import type { TEncryptedCard } from '../../domain/schemas/card';
 import { generateCardKeyPair } from '../crypto/card-encryption';
 import type { TDatabase } from '../db/database';
 import { cardEncryptionKeys } from '../db/schema';
-import { openTestDatabase, testClock } from '../test-support';
+import { openTestDatabase, testClock } from '../testing/test-app';
 import {
   CARD_KEY_GRACE_MS,
   CARD_KEY_ROTATE_AFTER_MS,

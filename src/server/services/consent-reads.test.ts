@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreateConsentRequest } from '../../domain/schemas/merchant-api';
 import type { TDatabase } from '../db/database';
 import { apiClients, consents, dataSharingItems, merchants, payments } from '../db/schema';
-import { createTestClient, openTestDatabase } from '../test-support';
+import { createTestClient, openTestDatabase } from '../testing/test-app';
 import type { TConsentReadAnswer } from './consent-read-answer';
 import { consentReads, type TConsentReads } from './consent-reads';
 import { createConsent } from './consents';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
-import type { TClock } from './clock';
-import type { TConfig } from './config';
-import { openDatabase, type TDatabase } from './db/database';
+import { buildApp } from '../app';
+import type { TClock } from '../clock';
+import type { TConfig } from '../config';
+import { openDatabase, type TDatabase } from '../db/database';
 
 /**
  * A second server on the test's database, as another process would run it: on PostgreSQL with

@@ -7,9 +7,9 @@ import {
   FIRST_PARTY_CLIENT_ID,
   grantSigningMessage,
   type TGrantPayload,
-} from '../domain/schemas/auth';
-import type { TConfig } from './config';
-import { SoftAuthenticator } from './test-support-webauthn';
+} from '../../domain/schemas/auth';
+import type { TConfig } from '../config';
+import { SoftAuthenticator } from './soft-authenticator';
 
 export function softAuthenticatorFor(config: TConfig, countsSignatures = true) {
   return new SoftAuthenticator(

@@ -2,13 +2,13 @@
 // encrypted as the page encrypts it, and the books and events a payment leaves behind.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { encryptCard } from '../domain/card-envelope';
-import type { TEncryptedCard } from '../domain/schemas/card';
-import type { TSandboxTransferRequest } from '../domain/schemas/sandbox';
-import type { TDatabase } from './db/database';
-import { events, ledgerTransactions, sandboxAccounts } from './db/schema';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from './sandbox/fixtures';
-import { createTestClient } from './test-support';
+import { encryptCard } from '../../domain/card-envelope';
+import type { TEncryptedCard } from '../../domain/schemas/card';
+import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
+import type { TDatabase } from '../db/database';
+import { events, ledgerTransactions, sandboxAccounts } from '../db/schema';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
+import { createTestClient } from './test-app';
 
 export type TCardScenarioName = (typeof SANDBOX_CARDS)[number]['scenario'];
 

@@ -6,7 +6,7 @@ import type {
   TAuthenticationResponse,
   TRegistrationResponse,
   TWebAuthnOptions,
-} from '../domain/schemas/auth';
+} from '../../domain/schemas/auth';
 
 const b64 = (bytes: Uint8Array | Buffer | string) => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();

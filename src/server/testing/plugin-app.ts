@@ -3,11 +3,11 @@
 // yet or must register differently (a context without the sandbox).
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { errorBody } from '../domain/errors';
-import type { TAppContext, TRouteContext } from './context';
-import { handleError } from './http-errors';
-import { applyResponseHeaders } from './response-headers';
-import { startTestApp } from './test-support';
+import { errorBody } from '../../domain/errors';
+import type { TAppContext, TRouteContext } from '../context';
+import { handleError } from '../http-errors';
+import { applyResponseHeaders } from '../response-headers';
+import { startTestApp } from './test-app';
 
 export async function startPluginApp(
   plugin: FastifyPluginAsync<TRouteContext>,

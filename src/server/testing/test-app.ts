@@ -4,12 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type TAppOptions } from './app';
-import type { TClock } from './clock';
-import { loadConfig, type TConfig } from './config';
-import { openDatabase, type TDatabase } from './db/database';
-import { checkLedger, ledgerProblems } from './services/ledger';
-import { createMerchantClient, type TNewMerchantClient } from './services/merchant-clients';
+import { buildApp, type TAppOptions } from '../app';
+import type { TClock } from '../clock';
+import { loadConfig, type TConfig } from '../config';
+import { openDatabase, type TDatabase } from '../db/database';
+import { checkLedger, ledgerProblems } from '../services/ledger';
+import { createMerchantClient, type TNewMerchantClient } from '../services/merchant-clients';
 
 /**
  * A fresh database for one test file. On PostgreSQL `url` names it, so a test can open a second

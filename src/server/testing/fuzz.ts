@@ -7,20 +7,14 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { z } from 'zod';
-import { isErrorCode, ZApiErrorBody } from '../domain/errors';
-import type { TRouteEntry } from './app';
-import { buildApp } from './app';
-import { authSessions } from './db/schema';
-import { addMerchantAgent } from './services/merchant-agents';
-import { createSession, tokenForSession } from './services/payer-sessions';
-import { createTestClient, openTestDatabase, testConfig } from './test-support';
-import {
-  addPasskey,
-  openDiscovery,
-  signUp,
-  softAuthenticatorFor,
-  testPhone,
-} from './test-support-identity';
+import { isErrorCode, ZApiErrorBody } from '../../domain/errors';
+import type { TRouteEntry } from '../app';
+import { buildApp } from '../app';
+import { authSessions } from '../db/schema';
+import { addMerchantAgent } from '../services/merchant-agents';
+import { createSession, tokenForSession } from '../services/payer-sessions';
+import { createTestClient, openTestDatabase, testConfig } from './test-app';
+import { addPasskey, openDiscovery, signUp, softAuthenticatorFor, testPhone } from './identity';
 
 /** Fixed, so a failure replays; FUZZ_SEED=… explores other inputs. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_707);

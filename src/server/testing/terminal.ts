@@ -1,9 +1,9 @@
 // Server tests of the card terminal: the sandbox's readers and chip cards, a read by the sandbox
 // reader as the page would ask for it, and a chip purchase of a consent's payment.
 import type { FastifyInstance } from 'fastify';
-import { decodeTlv, encodeTlv, type TTlv } from '../domain/emv/tlv';
-import type { TChipReaderData } from '../domain/schemas/card-terminal';
-import { SANDBOX_CHIP_CARDS, SANDBOX_READERS, type TChipCardScenario } from './sandbox/fixtures';
+import { decodeTlv, encodeTlv, type TTlv } from '../../domain/emv/tlv';
+import type { TChipReaderData } from '../../domain/schemas/card-terminal';
+import { SANDBOX_CHIP_CARDS, SANDBOX_READERS, type TChipCardScenario } from '../sandbox/fixtures';
 
 export function chipCard(scenario: TChipCardScenario) {
   const card = SANDBOX_CHIP_CARDS.find((c) => c.scenario === scenario);
