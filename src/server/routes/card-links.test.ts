@@ -31,14 +31,7 @@ const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    rateLimits: {
-      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-      loginsPerAddress: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock });
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

@@ -10,6 +10,7 @@ import {
   ZTerminalFetchKeysResponse,
 } from '../../domain/schemas/card-terminal';
 import { paymentAttempts, terminalPurchases } from '../db/schema';
+import { DEFAULT_RATE_LIMITS } from '../rate-limits';
 import { checkLedger } from '../services/ledger';
 import { startTestApp } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
@@ -27,7 +28,10 @@ import type { TChipCardScenario } from '../sandbox/fixtures';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp({
+    // The real limit of terminal calls per address: one test counts up to it.
+    rateLimits: { terminalCallsPerAddress: DEFAULT_RATE_LIMITS.terminalCallsPerAddress },
+  });
 });
 afterAll(async () => {
   await ctx.close();

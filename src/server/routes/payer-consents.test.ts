@@ -33,11 +33,7 @@ const DAY = 24 * 60 * 60 * 1_000;
 const clock = testClock('2031-03-02T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: { codeSendsPerAddress: { max: 1_000, windowMs: 60_000 } },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

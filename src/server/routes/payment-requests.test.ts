@@ -21,14 +21,7 @@ const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-05-04T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: {
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-      paymentRequestsPerPayer: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

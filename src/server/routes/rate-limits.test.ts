@@ -13,7 +13,7 @@ import { signUp, testPhone } from '../testing/identity';
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let client: Awaited<ReturnType<typeof createTestClient>>;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp({ rateLimits: DEFAULT_RATE_LIMITS });
   client = await createTestClient(ctx.database, { name: 'Mama Put Foods' });
 });
 afterAll(() => ctx.close());
@@ -129,7 +129,9 @@ describe('SMS code sends', () => {
 
   it('refuse every address once the overall ceiling is reached', async () => {
     const overall = { max: 5, windowMs: 60 * MINUTE };
-    const small = await startTestApp({ rateLimits: { codeSendsOverall: overall } });
+    const small = await startTestApp({
+      rateLimits: { ...DEFAULT_RATE_LIMITS, codeSendsOverall: overall },
+    });
     try {
       const sends = await repeat(overall.max, () => sendCode(newAddress(), small.app));
       expect(sends).toEqual(statuses(overall.max, 200));

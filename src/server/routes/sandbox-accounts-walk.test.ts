@@ -31,13 +31,7 @@ import {
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    rateLimits: {
-      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock });
 });
 afterAll(async () => {
   await ctx.close();

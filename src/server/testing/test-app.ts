@@ -8,6 +8,7 @@ import { buildApp, type TAppOptions } from '../app';
 import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
 import { openDatabase, type TDatabase } from '../db/database';
+import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
 import { checkLedger, ledgerProblems } from '../services/ledger';
 import { createMerchantClient, type TNewMerchantClient } from '../services/merchant-clients';
 
@@ -62,7 +63,16 @@ export function testClock(start: Date | string): TClock & { advance(ms: number):
 }
 
 /**
- * The real app on a fresh database; close() releases both. A test may hand in its own clock,
+ * The test app's rate limits: every one so high that no test meets it. A test about a limit asks
+ * for the real ones (`rateLimits: DEFAULT_RATE_LIMITS`) or a small one of its own.
+ */
+export const RELAXED_RATE_LIMITS = Object.fromEntries(
+  Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, { max: 100_000, windowMs: 60_000 }]),
+) as TRateLimits;
+
+/**
+ * The real app on a fresh database; close() releases both. Its rate limits are
+ * RELAXED_RATE_LIMITS unless `rateLimits` replaces some. A test may hand in its own clock,
  * SMS adapter or event bus (the app's context is `app.appContext`).
  */
 export async function startTestApp(
@@ -79,9 +89,15 @@ export async function startTestApp(
   > & { env?: Record<string, string> } = {},
 ) {
   const database = await openTestDatabase();
-  const { env, ...appOptions } = options;
+  const { env, rateLimits, ...appOptions } = options;
   const config = testConfig(env);
-  const app = await buildApp({ config, database, logger: false, ...appOptions });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    rateLimits: { ...RELAXED_RATE_LIMITS, ...rateLimits },
+    ...appOptions,
+  });
   await app.ready();
   return {
     app,
