@@ -203,18 +203,6 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
   return link;
 }
 
-/**
- * Settles every open link of a payer (expiry, paper approval), for a read of their accounts
- * that should show what the bank decided meanwhile.
- */
-export async function settlePayerLinks(ctx: TLinkContext, payerId: string): Promise<void> {
-  const open = await ctx.db
-    .select()
-    .from(accountLinks)
-    .where(and(eq(accountLinks.payerId, payerId), inArray(accountLinks.state, [...OPEN_STATES])));
-  for (const link of open) await settleLink(ctx, link);
-}
-
 /** Names compare by their words, whatever the case, accents, punctuation or order. */
 function nameKey(name: string): string {
   return name
