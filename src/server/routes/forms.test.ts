@@ -4,14 +4,14 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import {
-  ZConsentReadResponse,
   ZCreateFormResponse,
   ZFormReadResponse,
   ZMerchantFormResponse,
   ZSaveFormSectionResponse,
   ZUploadFormFileResponse,
-} from '../../domain';
+} from '../../domain/schemas/form';
 import { SAMPLE_FORM_INPUT } from '../../domain/test-support/form-fixtures';
 import { buildApp } from '../app';
 import { consents, merchantEvents } from '../db/schema';

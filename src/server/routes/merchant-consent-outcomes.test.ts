@@ -4,7 +4,10 @@
 // read's mandates and form response.
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZMerchantConsentResponse, ZMerchantConsentsResponse } from '../../domain';
+import {
+  ZMerchantConsentResponse,
+  ZMerchantConsentsResponse,
+} from '../../domain/schemas/merchant-api';
 import { consentEvents, merchantEvents } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
 import type { TAccountScenario } from '../sandbox/fixtures';
