@@ -1,4 +1,5 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
+import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
 import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchant-agents';
@@ -23,7 +24,7 @@ export function requirePayer(
       request.headers.authorization,
       ctx.clock.now(),
     );
-    const header = request.headers['x-identify-to'];
+    const header = request.headers[IDENTIFY_TO_HEADER];
     const merchantId = typeof header === 'string' ? header.trim() : '';
     const identifiedTo =
       options.identifyTo === 'honour' && merchantId
