@@ -47,6 +47,7 @@ import { useDepthLimitedJsonParser } from './json-body';
 import { loggerOptions } from './log-redaction';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
+import { useIdempotencyOption } from './routes/idempotency';
 
 /** How often due webhooks are looked for. */
 const WEBHOOK_TICK_MS = 1_000;
@@ -101,6 +102,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   useDepthLimitedJsonParser(app);
+  // Before the route table's hook, so that it records the schema the option completes.
+  useIdempotencyOption(app, options.database.db);
 
   const routeTable: TRouteEntry[] = [];
   app.decorate('routeTable', routeTable);

@@ -47,7 +47,7 @@ export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       if (request.validationError) throw new AppError('TERMINAL_INVALID_FORMAT');
       const access = await paymentAccessOf(ctx, request, request.body.consentId);
       const answer = await chipPurchaseOnce(ctx, request.body, access);
-      return reply.code(answer.status).send(answer.body as never);
+      return reply.code(answer.status).send(answer.body);
     },
   );
 };

@@ -293,7 +293,7 @@ export async function chipPurchaseOnce(
   ctx: TTerminalContext,
   body: TChipPurchaseRequest,
   access: TPaymentAccess,
-): Promise<TStoredAnswer> {
+): Promise<TStoredAnswer<TChipPurchaseResponse>> {
   try {
     return await runIdempotentCall(
       ctx.db,

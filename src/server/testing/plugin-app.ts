@@ -7,6 +7,7 @@ import { errorBody } from '../../domain/errors';
 import type { TAppContext, TRouteContext } from '../context';
 import { handleError } from '../http-errors';
 import { applyResponseHeaders } from '../response-headers';
+import { useIdempotencyOption } from '../routes/idempotency';
 import { startTestApp } from './test-app';
 
 export async function startPluginApp(
@@ -18,6 +19,7 @@ export async function startPluginApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   applyResponseHeaders(app, base.config);
+  useIdempotencyOption(app, base.context.db);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
   // The plugins under test count against no rate limit.
