@@ -6,12 +6,12 @@ import { createAppContext, type TAdapterOverrides, type TAppContext } from './co
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
-import { webhookDeliverer } from './services/webhooks';
-import { collectionRunner, type TCollectionRunner } from './services/collection-runner';
+import { webhookDeliverer } from './services/merchants/webhooks';
+import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
-import { consentReads } from './services/consent-reads';
+import { consentReads } from './services/consents/consent-reads';
 import { authRoutes } from './routes/auth';
 import { logoRoutes } from './routes/bank-logos';
 import { cardPaymentRoutes } from './routes/card-payments';

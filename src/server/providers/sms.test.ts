@@ -1,4 +1,4 @@
-import { listOutbox } from '../services/sms-outbox';
+import { listOutbox } from '../services/identity/sms-outbox';
 import { openTestDatabase } from '../testing/test-app';
 import { recordingSmsSender } from './sms-recording';
 import { sandboxSmsSender } from './sms';

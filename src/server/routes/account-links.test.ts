@@ -8,7 +8,7 @@ import type { TAccountLink } from '../../domain/schemas/account-link';
 import { accountLinks, events, ledgerEntries, ledgerTransactions } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../testing/identity';
 import { collectSse } from '../testing/sse';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';
 import { consents } from '../db/schema';
-import { addMerchantAgent } from '../services/merchant-agents';
+import { addMerchantAgent } from '../services/merchants/merchant-agents';
 import { createTestClient, startTestApp } from '../testing/test-app';
 import {
   addPasskey,

@@ -14,7 +14,7 @@ import {
   ledgerTransactions,
   payerAccounts,
 } from '../db/schema';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 import {

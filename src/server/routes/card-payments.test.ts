@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, paymentAttempts } from '../db/schema';
 import { fingerprintOf } from '../services/idempotency';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { startTestApp } from '../testing/test-app';
 import {
   consentWithPayment,

@@ -14,9 +14,9 @@ import {
 import { ZConsentOtpRequest, ZConsentOtpResponse } from '../../domain/schemas/consent-api';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/card-links';
-import { payWithCard, submitCardOtp } from '../services/card-payments';
-import type { TPaymentAccess } from '../services/payment-records';
+import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/linking/card-links';
+import { payWithCard, submitCardOtp } from '../services/payments/card-payments';
+import type { TPaymentAccess } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { paymentAccessOf, payerScope } from './payment-access';
 import { jsonAnswers } from './responses';

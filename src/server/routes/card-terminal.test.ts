@@ -11,7 +11,7 @@ import {
 } from '../../domain/schemas/card-terminal';
 import { paymentAttempts, terminalPurchases } from '../db/schema';
 import { DEFAULT_RATE_LIMITS } from '../rate-limits';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { startTestApp } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment, ledgerKinds, paymentEvents } from '../testing/payments';

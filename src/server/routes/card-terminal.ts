@@ -8,7 +8,7 @@ import {
 } from '../../domain/schemas/card-terminal';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { chipPurchaseOnce, fetchTerminalKeys } from '../services/chip-purchases';
+import { chipPurchaseOnce, fetchTerminalKeys } from '../services/payments/chip-purchases';
 import { paymentAccessOf } from './payment-access';
 import { jsonAnswers } from './responses';
 

@@ -11,7 +11,7 @@ import {
   payments,
   sandboxDebits,
 } from '../db/schema';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { createTestClient, startTestApp } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {

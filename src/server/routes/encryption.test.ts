@@ -10,7 +10,7 @@ import { cardEncryptionKeys } from '../db/schema';
 import { handleError } from '../http-errors';
 import { DEFAULT_RATE_LIMITS, registerRateLimits } from '../rate-limits';
 import { applyResponseHeaders } from '../response-headers';
-import { decryptCard } from '../services/card-encryption-keys';
+import { decryptCard } from '../services/payments/card-encryption-keys';
 import { openTestDatabase, testClock, testConfig } from '../testing/test-app';
 import { encryptionRoutes } from './encryption';
 

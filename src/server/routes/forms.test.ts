@@ -16,8 +16,8 @@ import { SAMPLE_FORM_INPUT } from '../../domain/test-support/form-fixtures';
 import { buildApp } from '../app';
 import { consents, merchantEvents } from '../db/schema';
 import type { TDatabase } from '../db/database';
-import { seedDemo } from '../services/demo-seed';
-import { assertFormCompleteForGrant } from '../services/forms';
+import { seedDemo } from '../services/demo/demo-seed';
+import { assertFormCompleteForGrant } from '../services/forms/forms';
 import { createTestClient, openTestDatabase, testClock, testConfig } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 

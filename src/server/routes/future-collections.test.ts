@@ -14,14 +14,14 @@ import {
   smsOutbox,
 } from '../db/schema';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { NOTICE_AHEAD_MS, runCollections } from '../services/collection-runner';
+import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
   debitReference,
   scheduleDueCollections,
   STALE_COLLECTION_MS,
-} from '../services/future-collections';
-import { checkLedger } from '../services/ledger';
+} from '../services/payments/future-collections';
+import { checkLedger } from '../services/payments/ledger';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { secondServer } from '../testing/second-server';
 import { payerWithPasskey, signedGrant } from '../testing/identity';

@@ -11,7 +11,7 @@ import {
 import { consentEvents, merchantEvents } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { runCollections } from '../services/collection-runner';
+import { runCollections } from '../services/payments/collection-runner';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { secondServer } from '../testing/second-server';
 import { payerWithPasskey, signedGrant } from '../testing/identity';

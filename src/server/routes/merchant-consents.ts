@@ -10,7 +10,11 @@ import {
   ZMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
-import { createConsent, listMerchantConsents, readMerchantConsent } from '../services/consents';
+import {
+  createConsent,
+  listMerchantConsents,
+  readMerchantConsent,
+} from '../services/consents/consents';
 import { consentPageUrl } from '../services/page-urls';
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';

@@ -12,7 +12,7 @@ import {
 } from '../../domain/schemas/form';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { isFileLinkValid, readStoredFile } from '../services/form-files';
+import { isFileLinkValid, readStoredFile } from '../services/forms/form-files';
 import {
   addFormVersion,
   createForm,
@@ -21,7 +21,7 @@ import {
   readFormResponseForMerchant,
   readMerchantForm,
   type TFormCreated,
-} from '../services/forms';
+} from '../services/forms/forms';
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';

@@ -7,7 +7,7 @@ import {
   ZPaymentIdParams,
 } from '../../domain/schemas/collections';
 import type { TRouteContext } from '../context';
-import { collectOnRequest, readMerchantPayment } from '../services/merchant-payments';
+import { collectOnRequest, readMerchantPayment } from '../services/payments/merchant-payments';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 

@@ -11,7 +11,7 @@ import {
   webhookDeliverer,
   webhookSignature,
   type TWebhookDeliverer,
-} from '../services/webhooks';
+} from '../services/merchants/webhooks';
 
 type TReceived = { headers: IncomingHttpHeaders; body: string };
 

@@ -17,12 +17,12 @@ import {
   sandboxDebits,
   webhookDeliveries,
 } from '../db/schema';
-import { NOTICE_AHEAD_MS, runCollections } from '../services/collection-runner';
+import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
   collectClaimed,
   scheduleDueCollections,
-} from '../services/future-collections';
+} from '../services/payments/future-collections';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';

@@ -2,8 +2,8 @@ import type { onRequestAsyncHookHandler } from 'fastify';
 import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
-import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchant-agents';
-import { authenticatePayer, type TPayerPrincipal } from '../services/payer-sessions';
+import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchants/merchant-agents';
+import { authenticatePayer, type TPayerPrincipal } from '../services/identity/payer-sessions';
 
 export type TPayerRequestContext = TPayerPrincipal & { identifiedTo: TIdentifiedTo | null };
 

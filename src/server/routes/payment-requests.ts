@@ -13,7 +13,7 @@ import {
   createPaymentRequest,
   declinePaymentRequest,
   readPaymentRequest,
-} from '../services/payment-requests';
+} from '../services/consents/payment-requests';
 import { ZIdempotencyHeaders } from './idempotency';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';

@@ -6,9 +6,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../db/schema';
-import { runCollections } from '../services/collection-runner';
-import { checkLedger } from '../services/ledger';
-import { PAYOUT_STALE_MS, releasePending } from '../services/payouts';
+import { runCollections } from '../services/payments/collection-runner';
+import { checkLedger } from '../services/payments/ledger';
+import { PAYOUT_STALE_MS, releasePending } from '../services/payments/payouts';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZReleasePendingRequest, ZReleasePendingResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
-import { releasePending } from '../services/payouts';
+import { releasePending } from '../services/payments/payouts';
 import { payerOf, requirePayer } from './payer-guard';
 import { payerScope } from './payment-access';
 import { jsonAnswers } from './responses';

@@ -16,7 +16,7 @@ import {
   type TAccountScenario,
   type TSandboxAccount,
 } from '../sandbox/fixtures';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { addPasskey, signedGrant, signedUpPayer, softAuthenticatorFor } from '../testing/identity';
 import {

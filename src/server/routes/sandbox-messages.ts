@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { formatNigerianPhone, ZSandboxMessagesResponse } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
-import { normalisePhone } from '../services/phone-codes';
-import { listOutbox, type TOutboxMessage } from '../services/sms-outbox';
+import { normalisePhone } from '../services/identity/phone-codes';
+import { listOutbox, type TOutboxMessage } from '../services/identity/sms-outbox';
 import { escapeHtml, htmlPage } from './html-page';
 import { jsonAnswers } from './responses';
 

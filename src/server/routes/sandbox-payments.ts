@@ -9,7 +9,7 @@ import {
   ZSandboxTransferResponse,
 } from '../../domain/schemas/sandbox';
 import type { TRouteContext } from '../context';
-import { answerSandboxChallenge } from '../services/card-links';
+import { answerSandboxChallenge } from '../services/linking/card-links';
 import { expireSandboxAccount, sendSandboxTransfer } from '../services/sandbox-transfers';
 import { jsonAnswers } from './responses';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { sandboxTransfers } from '../db/schema';
-import { checkLedger } from '../services/ledger';
+import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 import {

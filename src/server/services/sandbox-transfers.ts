@@ -6,9 +6,9 @@ import {
   creditLinkTestTransfer,
   expireLinkTestTransfer,
   isAccountLinkReference,
-} from './account-links';
+} from './linking/account-links';
 import { AppError } from './app-error';
-import { creditTransfer, expireTransferAttempt } from './transfer-payments';
+import { creditTransfer, expireTransferAttempt } from './payments/transfer-payments';
 
 /*
  * The sandbox bank's notices to our payments (docs/sandbox.md): what a real provider sends as a

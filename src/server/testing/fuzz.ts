@@ -11,8 +11,8 @@ import { isErrorCode, ZApiErrorBody } from '../../domain/errors';
 import type { TRouteEntry } from '../app';
 import { buildApp } from '../app';
 import { authSessions } from '../db/schema';
-import { addMerchantAgent } from '../services/merchant-agents';
-import { createSession, tokenForSession } from '../services/payer-sessions';
+import { addMerchantAgent } from '../services/merchants/merchant-agents';
+import { createSession, tokenForSession } from '../services/identity/payer-sessions';
 import { createTestClient, openTestDatabase, testConfig } from './test-app';
 import { addPasskey, openDiscovery, signUp, softAuthenticatorFor, testPhone } from './identity';
 

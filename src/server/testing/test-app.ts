@@ -9,8 +9,11 @@ import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
 import { openDatabase, type TDatabase } from '../db/database';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
-import { checkLedger, ledgerProblems } from '../services/ledger';
-import { createMerchantClient, type TNewMerchantClient } from '../services/merchant-clients';
+import { checkLedger, ledgerProblems } from '../services/payments/ledger';
+import {
+  createMerchantClient,
+  type TNewMerchantClient,
+} from '../services/merchants/merchant-clients';
 
 /**
  * A fresh database for one test file. On PostgreSQL `url` names it, so a test can open a second
