@@ -47,6 +47,9 @@ const productFiles = [
   './scripts/!(vitest-global-setup).ts',
 ];
 
+/** The server's route files: the product's calls, and the sandbox's own pages and calls. */
+const serverRoutes = ['./src/server/routes', './src/server/sandbox/routes'];
+
 /**
  * Who may not import whom (ARCHITECTURE.md "One package, four rooms", STYLE.md "Shape"). Paths
  * are from the repository root; type-only imports count too, since a type drags its module's
@@ -77,7 +80,7 @@ const boundaries = [
   })),
   {
     // Route files, not their tests: a test may read the database to check what a call wrote.
-    target: './src/server/routes/**/!(*.test).ts',
+    target: serverRoutes.map((folder) => `${folder}/**/!(*.test).ts`),
     from: './src/server/db',
     message: 'Routes never import db/: a route calls a service, which owns the SQL.',
   },
@@ -87,8 +90,11 @@ const boundaries = [
       './src/server/db',
       './src/server/providers',
       './src/server/events',
+      // The sandbox's adapter and services beside its routes/ (its tests may call a route's
+      // answer builder, as sandbox-doc.test.ts checks the fixtures answer against the docs).
+      './src/server/sandbox/!(*.test).ts',
     ],
-    from: './src/server/routes',
+    from: serverRoutes,
     message: 'Routes → services → db/providers/events, never back.',
   },
   {

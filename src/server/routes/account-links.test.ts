@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import type { TAccountLink } from '../../domain/schemas/account-link';
 import { accountLinks, events, ledgerEntries, ledgerTransactions } from '../db/schema';
-import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
+import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';

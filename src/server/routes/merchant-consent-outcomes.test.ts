@@ -9,7 +9,7 @@ import {
   ZMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import { consentEvents, merchantEvents } from '../db/schema';
-import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
+import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { runCollections } from '../services/payments/collection-runner';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ZIdentifier } from '../../domain/schemas/fields';
-import type { TRouteContext } from '../context';
-import { newNonce, setPageHeaders } from '../response-headers';
-import { AppError } from '../services/app-error';
-import { escapeHtml, htmlPage } from './html-page';
+import { ZIdentifier } from '../../../domain/schemas/fields';
+import type { TRouteContext } from '../../context';
+import { newNonce, setPageHeaders } from '../../response-headers';
+import { AppError } from '../../services/app-error';
+import { escapeHtml, htmlPage } from '../../routes/html-page';
 
 /*
  * A demo merchant's checkout for the README's quickstart (sandbox mode only): it loads the embed

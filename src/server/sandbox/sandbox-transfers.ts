@@ -1,14 +1,14 @@
 import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TAppContext } from '../context';
 import type { TDb } from '../db/database';
-import { expireVirtualAccount, receiveTransfer, sandboxSender } from '../sandbox/sandbox-bank';
+import { expireVirtualAccount, receiveTransfer, sandboxSender } from './sandbox-bank';
 import {
   creditLinkTestTransfer,
   expireLinkTestTransfer,
   isAccountLinkReference,
-} from './linking/account-links';
-import { AppError } from './app-error';
-import { creditTransfer, expireTransferAttempt } from './payments/transfer-payments';
+} from '../services/linking/account-links';
+import { AppError } from '../services/app-error';
+import { creditTransfer, expireTransferAttempt } from '../services/payments/transfer-payments';
 
 /*
  * The sandbox bank's notices to our payments (docs/sandbox.md): what a real provider sends as a

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readIccData } from '../../domain/emv/icc-data';
 import { parsePinBlock } from '../../domain/emv/pin-block';
-import type { TSandboxChipCard, TSandboxReader } from '../sandbox/fixtures';
-import { decryptPinBlock, verifySandboxArqc } from '../sandbox/sandbox-emv';
-import { trackExpiryOf } from '../sandbox/sandbox-reader';
+import type { TSandboxChipCard, TSandboxReader } from './fixtures';
+import { decryptPinBlock, verifySandboxArqc } from './sandbox-emv';
+import { trackExpiryOf } from './sandbox-reader';
 import type {
   TChipDeclineReason,
   TChipPurchase,
   TChipPurchaseOutcome,
   TPaymentProvider,
-} from './payments';
+} from '../providers/payments';
 
 /*
  * The sandbox acquirer and issuer of chip purchases (docs/terminal.md): registered readers by

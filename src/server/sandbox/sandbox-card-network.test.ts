@@ -9,10 +9,10 @@ import {
   SANDBOX_CHIP_CARDS,
   SANDBOX_READERS,
   type TAccountScenario,
-} from '../sandbox/fixtures';
-import { readSandboxCard } from '../sandbox/sandbox-reader';
+} from './fixtures';
+import { readSandboxCard } from './sandbox-reader';
 import { withIccValue } from '../testing/terminal';
-import { paymentProviderContract } from './payments.contract';
+import { paymentProviderContract } from '../providers/payments.contract';
 import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
 
 const network = () =>

@@ -2,14 +2,14 @@
 // chip card — track 2, the PIN block under the sandbox PIN key, chip data whose ARQC the sandbox
 // issuer verifies — and the faults a reader reports instead (spec §8); only in sandbox mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readIccData, REQUIRED_ICC_TAGS } from '../../domain/emv/icc-data';
-import { parsePinBlock } from '../../domain/emv/pin-block';
-import { parseTrack2 } from '../../domain/emv/track2';
-import { ZSandboxTerminalReadResponse } from '../../domain/schemas/sandbox';
-import { decryptPinBlock, verifySandboxArqc } from '../sandbox/sandbox-emv';
-import { testClock } from '../testing/test-app';
-import { startPluginApp } from '../testing/plugin-app';
-import { chipCard, sandboxRead, sandboxReader } from '../testing/terminal';
+import { readIccData, REQUIRED_ICC_TAGS } from '../../../domain/emv/icc-data';
+import { parsePinBlock } from '../../../domain/emv/pin-block';
+import { parseTrack2 } from '../../../domain/emv/track2';
+import { ZSandboxTerminalReadResponse } from '../../../domain/schemas/sandbox';
+import { decryptPinBlock, verifySandboxArqc } from '../sandbox-emv';
+import { testClock } from '../../testing/test-app';
+import { startPluginApp } from '../../testing/plugin-app';
+import { chipCard, sandboxRead, sandboxReader } from '../../testing/terminal';
 import { sandboxTerminalRoutes } from './sandbox-terminal';
 
 const clock = testClock('2027-03-15T09:30:00.250Z');

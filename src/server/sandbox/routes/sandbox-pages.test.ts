@@ -3,15 +3,10 @@
 // Both exist only in sandbox mode. The scripts run here in jsdom against a stubbed fetch.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { formatCardNumberInput } from '../../domain/card-number';
-import { formatNaira } from '../../domain/money';
-import {
-  SANDBOX_ACCOUNTS,
-  SANDBOX_CARDS,
-  SANDBOX_CHIP_CARDS,
-  SANDBOX_READERS,
-} from '../sandbox/fixtures';
-import { startPluginApp } from '../testing/plugin-app';
+import { formatCardNumberInput } from '../../../domain/card-number';
+import { formatNaira } from '../../../domain/money';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from '../fixtures';
+import { startPluginApp } from '../../testing/plugin-app';
 import { sandboxPageRoutes } from './sandbox-pages';
 
 /** jsdom, as far as these tests use it (the package ships no types). */

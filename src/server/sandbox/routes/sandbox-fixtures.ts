@@ -3,16 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZSandboxFixturesResponse,
   type TSandboxFixturesResponse,
-} from '../../domain/schemas/sandbox';
-import type { TRouteContext } from '../context';
+} from '../../../domain/schemas/sandbox';
+import type { TRouteContext } from '../../context';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
   SANDBOX_READERS,
-} from '../sandbox/fixtures';
-import { jsonAnswers } from './responses';
+} from '../fixtures';
+import { jsonAnswers } from '../../routes/responses';
 
 /**
  * The published test data, as docs/sandbox.md and /sandbox show it: what each bank supports,

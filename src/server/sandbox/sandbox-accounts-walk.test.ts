@@ -9,13 +9,13 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAccountLink } from '../../domain/schemas/account-link';
 import { accountLinks, events, ledgerTransactions, sandboxAccounts } from '../db/schema';
-import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
+import { SANDBOX_PAPER_APPROVAL_MS } from './sandbox-provider';
 import {
   ACCOUNT_SCENARIOS,
   SANDBOX_ACCOUNTS,
   type TAccountScenario,
   type TSandboxAccount,
-} from '../sandbox/fixtures';
+} from './fixtures';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { addPasskey, signedGrant, signedUpPayer, softAuthenticatorFor } from '../testing/identity';

@@ -1,9 +1,9 @@
 // The sandbox SMS outbox lists one number at a time: reading a payer's code takes knowing their
 // number, and the whole outbox is never on show (issue 7, item 2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatNigerianPhone, toNigerianE164 } from '../../domain/schemas/auth';
-import { sendCode, testPhone } from '../testing/identity';
-import { startTestApp } from '../testing/test-app';
+import { formatNigerianPhone, toNigerianE164 } from '../../../domain/schemas/auth';
+import { sendCode, testPhone } from '../../testing/identity';
+import { startTestApp } from '../../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 const first = testPhone();

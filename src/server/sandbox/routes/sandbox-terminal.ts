@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZSandboxTerminalReadRequest,
   ZSandboxTerminalReadResponse,
-} from '../../domain/schemas/sandbox';
-import type { TRouteContext } from '../context';
-import { readWithSandboxReader } from '../services/sandbox-terminal';
-import { jsonAnswers } from './responses';
+} from '../../../domain/schemas/sandbox';
+import type { TRouteContext } from '../../context';
+import { readWithSandboxReader } from '../sandbox-terminal';
+import { jsonAnswers } from '../../routes/responses';
 
 /**
  * POST /api/sandbox/terminal/read (docs/terminal.md "The sandbox reader"): the card reader's

@@ -1,19 +1,10 @@
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
-import {
-  SANDBOX_ACCOUNTS,
-  SANDBOX_BANKS,
-  SANDBOX_CHIP_CARDS,
-  SANDBOX_READERS,
-} from '../sandbox/fixtures';
-import { openVirtualAccount } from '../sandbox/sandbox-bank';
-import {
-  debitSandboxAccount,
-  payOutToSandboxAccount,
-  reverseSandboxDebit,
-} from '../sandbox/sandbox-debits';
+import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
+import { openVirtualAccount } from './sandbox-bank';
+import { debitSandboxAccount, payOutToSandboxAccount, reverseSandboxDebit } from './sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
-import type { TPaymentProvider } from './payments';
+import type { TPaymentProvider } from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
 

@@ -6,7 +6,7 @@ import type {
   TCardFailureReason,
   TCardSummary,
   TPaymentProvider,
-} from './payments';
+} from '../providers/payments';
 
 /*
  * The sandbox card network: a deterministic issuer for the published test cards (docs/sandbox.md).

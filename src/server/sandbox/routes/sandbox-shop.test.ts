@@ -2,7 +2,7 @@
 // page's nonce and opens the consent it is given; bad ids are refused, and without the sandbox
 // it does not exist. The browser path is tests/e2e/quickstart.spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPluginApp } from '../testing/plugin-app';
+import { startPluginApp } from '../../testing/plugin-app';
 import { sandboxShopRoutes } from './sandbox-shop';
 
 let ctx: Awaited<ReturnType<typeof startPluginApp>>;

@@ -7,11 +7,11 @@ import {
   ZSandboxThreeDsResponse,
   ZSandboxTransferRequest,
   ZSandboxTransferResponse,
-} from '../../domain/schemas/sandbox';
-import type { TRouteContext } from '../context';
-import { answerSandboxChallenge } from '../services/linking/card-links';
-import { expireSandboxAccount, sendSandboxTransfer } from '../services/sandbox-transfers';
-import { jsonAnswers } from './responses';
+} from '../../../domain/schemas/sandbox';
+import type { TRouteContext } from '../../context';
+import { answerSandboxChallenge } from '../../services/linking/card-links';
+import { expireSandboxAccount, sendSandboxTransfer } from '../sandbox-transfers';
+import { jsonAnswers } from '../../routes/responses';
 
 /** A sandbox charge's reference, as the card network makes it (base64url). */
 const ZChargeReference = z.string().regex(/^[\w-]{1,600}$/, 'must be a charge reference');

@@ -1,25 +1,25 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { CARD_BRAND_NAMES } from '../../domain/card-brand';
-import { formatCardNumberInput } from '../../domain/card-number';
-import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
-import { formatNaira } from '../../domain/money';
-import type { TConfig } from '../config';
-import type { TRouteContext } from '../context';
-import type { TCardSummary } from '../providers/payments';
-import { newNonce, setPageHeaders } from '../response-headers';
-import { bankName } from '../sandbox/bank-directory';
+import { CARD_BRAND_NAMES } from '../../../domain/card-brand';
+import { formatCardNumberInput } from '../../../domain/card-number';
+import { ONE_TIME_ACCOUNT_TTL_MS } from '../../../domain/constants';
+import { formatNaira } from '../../../domain/money';
+import type { TConfig } from '../../config';
+import type { TRouteContext } from '../../context';
+import type { TCardSummary } from '../../providers/payments';
+import { newNonce, setPageHeaders } from '../../response-headers';
+import { bankName } from '../bank-directory';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
   SANDBOX_READERS,
-} from '../sandbox/fixtures';
-import { AppError } from '../services/app-error';
-import { escapeHtml, htmlPage, type THtmlPage } from './html-page';
+} from '../fixtures';
+import { AppError } from '../../services/app-error';
+import { escapeHtml, htmlPage, type THtmlPage } from '../../routes/html-page';
 import { SANDBOX_CHALLENGE_SCRIPT, SANDBOX_HOME_SCRIPT } from './sandbox-page-scripts';
 
-/** A charge reference as the network makes it (providers/sandbox-card-network.ts): base64url
+/** A charge reference as the network makes it (sandbox/sandbox-card-network.ts): base64url
  * characters, up to 600 of them, room for a longer payment reference inside one. */
 const CHALLENGE_REFERENCE = /^[A-Za-z0-9_-]{1,600}$/;
 

@@ -1,16 +1,16 @@
 // The sandbox's published test data as JSON (issue 9, item 2): the fixtures exactly, without the
 // balances and descriptions, and only while the sandbox is the payment provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZSandboxFixturesResponse } from '../../domain/schemas/sandbox';
+import { ZSandboxFixturesResponse } from '../../../domain/schemas/sandbox';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
   SANDBOX_READERS,
-} from '../sandbox/fixtures';
-import { startPluginApp } from '../testing/plugin-app';
-import { publicConfigRoutes } from './public-config';
+} from '../fixtures';
+import { startPluginApp } from '../../testing/plugin-app';
+import { publicConfigRoutes } from '../../routes/public-config';
 import { sandboxFixtureRoutes } from './sandbox-fixtures';
 
 let ctx: Awaited<ReturnType<typeof startPluginApp>>;

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { formatNigerianPhone, ZSandboxMessagesResponse } from '../../domain/schemas/auth';
-import type { TRouteContext } from '../context';
-import { newNonce, setPageHeaders } from '../response-headers';
-import { normalisePhone } from '../services/identity/phone-codes';
-import { listOutbox, type TOutboxMessage } from '../services/identity/sms-outbox';
-import { escapeHtml, htmlPage } from './html-page';
-import { jsonAnswers } from './responses';
+import { formatNigerianPhone, ZSandboxMessagesResponse } from '../../../domain/schemas/auth';
+import type { TRouteContext } from '../../context';
+import { newNonce, setPageHeaders } from '../../response-headers';
+import { normalisePhone } from '../../services/identity/phone-codes';
+import { listOutbox, type TOutboxMessage } from '../../services/identity/sms-outbox';
+import { escapeHtml, htmlPage } from '../../routes/html-page';
+import { jsonAnswers } from '../../routes/responses';
 
 const LIMIT = 50;
 
