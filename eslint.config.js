@@ -35,6 +35,22 @@ const features = readdirSync(`${root}/src/web/features`, { withFileTypes: true }
   .map((entry) => entry.name);
 
 /**
+ * The product's own files: what runs or ships (src/, and the operator's scripts), not the tests
+ * and not the support they share (src/server/testing/, src/domain/test-support/, the contract
+ * suites). Tests, tests/, bench/ and vitest's global setup are not in it.
+ */
+const productFiles = [
+  './src/!(server|domain)/**/!(*.test).{ts,tsx}',
+  './src/{server,domain}/!(*.test|*.contract).ts',
+  './src/server/!(testing)/**/!(*.test|*.contract).ts',
+  './src/domain/!(test-support)/**/!(*.test).ts',
+  './scripts/!(vitest-global-setup).ts',
+];
+
+/** The server's route files: the product's calls, and the sandbox's own pages and calls. */
+const serverRoutes = ['./src/server/routes', './src/server/sandbox/routes'];
+
+/**
  * Who may not import whom (ARCHITECTURE.md "One package, four rooms", STYLE.md "Shape"). Paths
  * are from the repository root; type-only imports count too, since a type drags its module's
  * shape across the boundary.
@@ -74,7 +90,7 @@ const boundaries = [
   })),
   {
     // Route files, not their tests: a test may read the database to check what a call wrote.
-    target: './src/server/routes/**/!(*.test).ts',
+    target: serverRoutes.map((folder) => `${folder}/**/!(*.test).ts`),
     from: './src/server/db',
     message: 'Routes never import db/: a route calls a service, which owns the SQL.',
   },
@@ -84,9 +100,17 @@ const boundaries = [
       './src/server/db',
       './src/server/providers',
       './src/server/events',
+      // The sandbox's adapter and services beside its routes/ (its tests may call a route's
+      // answer builder, as sandbox-doc.test.ts checks the fixtures answer against the docs).
+      './src/server/sandbox/!(*.test).ts',
     ],
-    from: './src/server/routes',
+    from: serverRoutes,
     message: 'Routes → services → db/providers/events, never back.',
+  },
+  {
+    target: productFiles,
+    from: ['./src/server/testing', './src/domain/test-support'],
+    message: 'Test support is for tests: no product file imports it.',
   },
 ];
 
@@ -142,7 +166,7 @@ export default tseslint.config(
       '**/*.test.ts',
       '**/*.test.tsx',
       '**/*.contract.ts',
-      'src/server/test-support*.ts',
+      'src/server/testing/**/*.ts',
       'tests/**/*.ts',
     ],
     rules: {

@@ -191,7 +191,8 @@ async function runServer() {
   const { loadConfig } = await import('../src/server/config');
   const { openDatabase } = await import('../src/server/db/database');
   const { appendEvent, eventStreams } = await import('../src/server/events/event-log');
-  const { createMerchantClient } = await import('../src/server/services/merchant-clients');
+  const { createMerchantClient } =
+    await import('../src/server/services/merchants/merchant-clients');
   const pg = (await import('pg')).default;
 
   const asked = Number(process.env.STREAMS ?? 10_000);

@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
-import { createMerchantClient } from '../src/server/services/merchant-clients';
+import { createMerchantClient } from '../src/server/services/merchants/merchant-clients';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3_000);
 const WARM_UP = 300;

@@ -5,8 +5,8 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
-import { createConsent } from '../src/server/services/consents';
-import { createMerchantClient } from '../src/server/services/merchant-clients';
+import { createConsent } from '../src/server/services/consents/consents';
+import { createMerchantClient } from '../src/server/services/merchants/merchant-clients';
 import { ZCreateConsentRequest } from '../src/domain/schemas/merchant-api';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;

@@ -24,8 +24,8 @@ import {
   createMerchantClient,
   readClient,
   rotateClientSecret,
-} from '../src/server/services/merchant-clients';
-import { createWebhookEndpoint } from '../src/server/services/webhooks';
+} from '../src/server/services/merchants/merchant-clients';
+import { createWebhookEndpoint } from '../src/server/services/merchants/webhooks';
 
 const USAGE: Record<string, string> = {
   create:

@@ -4,7 +4,7 @@
 // the embedded database, stop the server first (PGlite is one process's database).
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
-import { checkLedger, ledgerProblems } from '../src/server/services/ledger';
+import { checkLedger, ledgerProblems } from '../src/server/services/payments/ledger';
 
 const config = loadConfig();
 const database = await openDatabase(

@@ -5,8 +5,8 @@ import { PHONE_CODE_TTL_MS, toNigerianE164 } from '../domain/schemas/auth';
 import type { TEvent } from './events/event-bus';
 import { inProcessEventBus } from './events/in-process-event-bus';
 import { recordingSmsSender } from './providers/sms-recording';
-import { createTestClient, startTestApp, testClock } from './test-support';
-import { loginWithCode, sendCode, testPhone } from './test-support-identity';
+import { createTestClient, startTestApp, testClock } from './testing/test-app';
+import { loginWithCode, sendCode, testPhone } from './testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>> | undefined;
 afterEach(async () => {

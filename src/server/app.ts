@@ -6,12 +6,12 @@ import { createAppContext, type TAdapterOverrides, type TAppContext } from './co
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
-import { webhookDeliverer } from './services/webhooks';
-import { collectionRunner, type TCollectionRunner } from './services/collection-runner';
+import { webhookDeliverer } from './services/merchants/webhooks';
+import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
-import { consentReads } from './services/consent-reads';
+import { consentReads } from './services/consents/consent-reads';
 import { authRoutes } from './routes/auth';
 import { logoRoutes } from './routes/bank-logos';
 import { cardPaymentRoutes } from './routes/card-payments';
@@ -20,11 +20,11 @@ import { encryptionRoutes } from './routes/encryption';
 import { eventStreamRoutes } from './routes/event-streams';
 import { paymentHistoryRoutes } from './routes/payment-history';
 import { payoutRoutes } from './routes/payouts';
-import { sandboxFixtureRoutes } from './routes/sandbox-fixtures';
-import { sandboxShopRoutes } from './routes/sandbox-shop';
-import { sandboxPageRoutes } from './routes/sandbox-pages';
-import { sandboxPaymentRoutes } from './routes/sandbox-payments';
-import { sandboxTerminalRoutes } from './routes/sandbox-terminal';
+import { sandboxFixtureRoutes } from './sandbox/routes/sandbox-fixtures';
+import { sandboxShopRoutes } from './sandbox/routes/sandbox-shop';
+import { sandboxPageRoutes } from './sandbox/routes/sandbox-pages';
+import { sandboxPaymentRoutes } from './sandbox/routes/sandbox-payments';
+import { sandboxTerminalRoutes } from './sandbox/routes/sandbox-terminal';
 import { transferPaymentRoutes } from './routes/transfer-payments';
 import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
 import { authPasskeyRoutes } from './routes/auth-passkeys';
@@ -41,12 +41,13 @@ import { formRoutes } from './routes/forms';
 import { operatorClientRoutes } from './routes/operator-clients';
 import { pageRoutes } from './routes/pages';
 import { publicConfigRoutes } from './routes/public-config';
-import { sandboxMessageRoutes } from './routes/sandbox-messages';
+import { sandboxMessageRoutes } from './sandbox/routes/sandbox-messages';
 import { handleClientError, handleError, handleFrameworkError } from './http-errors';
 import { useDepthLimitedJsonParser } from './json-body';
 import { loggerOptions } from './log-redaction';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
+import { useIdempotencyOption } from './routes/idempotency';
 
 /** How often due webhooks are looked for. */
 const WEBHOOK_TICK_MS = 1_000;
@@ -101,6 +102,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   useDepthLimitedJsonParser(app);
+  // Before the route table's hook, so that it records the schema the option completes.
+  useIdempotencyOption(app, options.database.db);
 
   const routeTable: TRouteEntry[] = [];
   app.decorate('routeTable', routeTable);

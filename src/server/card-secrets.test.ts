@@ -13,9 +13,9 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS } from './sandbox/fixtures';
-import { openTestDatabase } from './test-support';
-import { signUp, testPhone } from './test-support-identity';
-import { consentWithPayment, encryptedCard, sandboxCard } from './test-support-payments';
+import { openTestDatabase } from './testing/test-app';
+import { signUp, testPhone } from './testing/identity';
+import { consentWithPayment, encryptedCard, sandboxCard } from './testing/payments';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'card-secrets-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

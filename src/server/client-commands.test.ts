@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { openDatabase, type TDatabase } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
-import { authenticateClient } from './services/merchant-clients';
-import { openTestDatabase, testConfig } from './test-support';
+import { authenticateClient } from './services/merchants/merchant-clients';
+import { openTestDatabase, testConfig } from './testing/test-app';
 
 type TRun = { status: number | null; stdout: string; stderr: string };
 

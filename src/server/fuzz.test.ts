@@ -1,12 +1,12 @@
 // @module-tag postgres
 // The fuzz suite (issue 7): every route in the app's route table, with generated bad inputs —
 // path, query, headers, credentials, bodies — must answer below 500, and every error must be a
-// catalogue body. Routes join by being registered; see test-support-fuzz.ts for the inputs.
+// catalogue body. Routes join by being registered; see testing/fuzz.ts for the inputs.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
 import { SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
-import { signUp, testPhone } from './test-support-identity';
+import { signUp, testPhone } from './testing/identity';
 import {
   describeFailure,
   discoverAuth,
@@ -35,7 +35,7 @@ import {
   type TOutcome,
   type TRoutePlan,
   withFreshTokens,
-} from './test-support-fuzz';
+} from './testing/fuzz';
 
 /** Routes of the app today, static files of the build left out: the table can only grow.
  * 16 API routes, /sandbox/messages, and the page's /, /login, /r/:consentId and

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorCode } from '../domain/errors';
-import { startTestApp } from './test-support';
+import { startTestApp } from './testing/test-app';
 
 // Every refusal carries the catalogue shape, including what Fastify's router and Node's HTTP
 // parser refuse before any route runs. The raw ones need a real socket, so the app listens.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { consentEvents } from './db/schema';
 import { serializeError } from './log-redaction';
-import { createTestClient, openTestDatabase, testConfig } from './test-support';
+import { createTestClient, openTestDatabase, testConfig } from './testing/test-app';
 
 // What reaches the log: never a query string (payers' phone numbers ride in them), never a SQL
 // parameter (request values), never a credential.

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { IDENTIFY_TO_HEADER } from '../domain/constants';
 
 /*
  * What the server logs, and what it never does (docs/security.md): no request bodies, no query
@@ -57,7 +58,11 @@ export function loggerOptions(level: string) {
     level,
     serializers: { req: serializeRequest, err: (error: unknown) => serializeError(error) },
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-identify-to"]'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        `req.headers["${IDENTIFY_TO_HEADER}"]`,
+      ],
       censor: '[redacted]',
     },
   };

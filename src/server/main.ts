@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, PGLITE_TEMPLATE_FILE } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
-import { seedDemo } from './services/demo-seed';
+import { seedDemo } from './services/demo/demo-seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import type { TDatabase } from './db/database';
-import { openTestDatabase, startTestApp } from './test-support';
+import { openTestDatabase, startTestApp } from './testing/test-app';
 
 describe('API answers', () => {
   let ctx: Awaited<ReturnType<typeof startTestApp>>;

@@ -14,9 +14,9 @@ import type { TChipReaderData } from '../domain/schemas/card-terminal';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
-import { openTestDatabase } from './test-support';
-import { consentWithPayment } from './test-support-payments';
-import { chipPurchase, readChipCard, withIccValue } from './test-support-terminal';
+import { openTestDatabase } from './testing/test-app';
+import { consentWithPayment } from './testing/payments';
+import { chipPurchase, readChipCard, withIccValue } from './testing/terminal';
 import type { TChipCardScenario } from './sandbox/fixtures';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'terminal-secrets-'));

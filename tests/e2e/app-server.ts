@@ -6,10 +6,15 @@ import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { consents, payments } from '../../src/server/db/schema';
-import { createConsent } from '../../src/server/services/consents';
-import { book, checkLedger, ledgerAccount, ledgerProblems } from '../../src/server/services/ledger';
-import { seedDemo } from '../../src/server/services/demo-seed';
-import { createMerchantClient } from '../../src/server/services/merchant-clients';
+import { createConsent } from '../../src/server/services/consents/consents';
+import {
+  book,
+  checkLedger,
+  ledgerAccount,
+  ledgerProblems,
+} from '../../src/server/services/payments/ledger';
+import { seedDemo } from '../../src/server/services/demo/demo-seed';
+import { createMerchantClient } from '../../src/server/services/merchants/merchant-clients';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { signPayerToken } from '../../src/server/services/auth-tokens';
-import { deriveIdentityKeys } from '../../src/server/services/identity-keys';
+import { signPayerToken } from '../../src/server/services/identity/auth-tokens';
+import { deriveIdentityKeys } from '../../src/server/services/identity/identity-keys';
 import { latestCode, storedSession, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';

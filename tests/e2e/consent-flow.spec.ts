@@ -8,7 +8,7 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { DEMO_FORM } from '../../src/server/services/demo-form';
+import { DEMO_FORM } from '../../src/server/services/demo/demo-form';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
 import {

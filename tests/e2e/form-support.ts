@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 
-// The demo's gym questionnaire (src/server/services/demo-form.ts) as a payer fills it by pointer
+// The demo's gym questionnaire (src/server/services/demo/demo-form.ts) as a payer fills it by pointer
 // in the consent flow: every required answer, and an ID photo uploaded.
 
 /** A PNG's signature and some bytes: what the upload's type check reads. */

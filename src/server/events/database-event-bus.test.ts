@@ -5,7 +5,7 @@
 // its own LISTEN connection, as two processes behind a load balancer have.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type TDatabase } from '../db/database';
-import { openTestDatabase } from '../test-support';
+import { openTestDatabase } from '../testing/test-app';
 import { databaseEventBus } from './database-event-bus';
 import type { TEvent } from './event-bus';
 import { eventBusContract } from './event-bus.contract';

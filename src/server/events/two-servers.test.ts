@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { openDatabase, type TDatabase } from '../db/database';
-import { createTestClient, openTestDatabase, testConfig } from '../test-support';
+import { createTestClient, openTestDatabase, testConfig } from '../testing/test-app';
 import { eventHub } from './event-hub';
 import { appendEvent, eventStreams } from './event-log';
 

@@ -1,8 +1,8 @@
 // The contract of the PaymentProvider port: every adapter (the sandbox network today, a real
-// provider's test mode later) passes this suite, run by providers/sandbox-card-network.test.ts.
+// provider's test mode later) passes this suite, run by sandbox/sandbox-card-network.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TChipCardScenario } from '../sandbox/fixtures';
-import type { TCardScenario } from './sandbox-card-network';
+import type { TCardScenario } from '../sandbox/sandbox-card-network';
 import type {
   TCardChargeOutcome,
   TChipPurchase,

@@ -105,7 +105,7 @@ export type TPaymentProvider = {
   /**
    * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
    * until it expires; the provider tells us when money arrives (for the sandbox:
-   * services/sandbox-transfers.ts). Another amount, a late or a second transfer goes back to
+   * sandbox/sandbox-transfers.ts). Another amount, a late or a second transfer goes back to
    * its sender.
    */
   /** A bank by CBN institution code, with the ways it lets an account be linked; null if unknown. */

@@ -1,5 +1,5 @@
-import { listOutbox } from '../services/sms-outbox';
-import { openTestDatabase } from '../test-support';
+import { listOutbox } from '../services/identity/sms-outbox';
+import { openTestDatabase } from '../testing/test-app';
 import { recordingSmsSender } from './sms-recording';
 import { sandboxSmsSender } from './sms';
 import { smsSenderContract } from './sms.contract';

@@ -6,25 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import type { TAccountLink } from '../../domain/schemas/account-link';
 import { accountLinks, events, ledgerEntries, ledgerTransactions } from '../db/schema';
-import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
+import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
-import { checkLedger } from '../services/ledger';
-import { startTestApp, testClock } from '../test-support';
-import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../test-support-identity';
-import { collectSse } from '../test-support-sse';
+import { checkLedger } from '../services/payments/ledger';
+import { startTestApp, testClock } from '../testing/test-app';
+import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../testing/identity';
+import { collectSse } from '../testing/sse';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    rateLimits: {
-      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-      loginsPerAddress: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock });
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

@@ -19,7 +19,7 @@ import {
   confirmAltMandate,
   createAccountLink,
   paperMandateOf,
-} from '../services/account-links';
+} from '../services/linking/account-links';
 import { escapeHtml, htmlPage } from './html-page';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';

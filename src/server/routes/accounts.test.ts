@@ -8,19 +8,16 @@ import type { TBankValidationEvent } from '../../domain/schemas/user-account';
 import { buildApp } from '../app';
 import { accountLinks, payerAccounts } from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, type TAccountScenario } from '../sandbox/fixtures';
-import { startTestApp, testConfig } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
-import { collectSse } from '../test-support-sse';
+import { startTestApp, testConfig } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
+import { collectSse } from '../testing/sse';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;
 beforeAll(async () => {
   ctx = await startTestApp({
-    rateLimits: {
-      accountSearchesPerPayer: { max: 8, windowMs: 60_000 },
-      // Many payers sign up from one address here.
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-    },
+    // Small enough for one test to pass it: 'refuses a payer past their searches per minute'.
+    rateLimits: { accountSearchesPerPayer: { max: 8, windowMs: 60_000 } },
   });
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });

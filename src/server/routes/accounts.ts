@@ -17,7 +17,7 @@ import {
   listPayerAccounts,
   lookupBank,
   startAccountSearch,
-} from '../services/payer-accounts';
+} from '../services/linking/payer-accounts';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantSigningMessage, type TGrantPayload } from '../../domain/schemas/auth';
-import { createTestClient, startTestApp } from '../test-support';
-import { addPasskey, signUp, softAuthenticatorFor, testPhone } from '../test-support-identity';
-import type { SoftAuthenticator } from '../test-support-webauthn';
+import { createTestClient, startTestApp } from '../testing/test-app';
+import { addPasskey, signUp, softAuthenticatorFor, testPhone } from '../testing/identity';
+import type { SoftAuthenticator } from '../testing/soft-authenticator';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let consentId: string;

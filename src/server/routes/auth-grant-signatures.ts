@@ -7,7 +7,7 @@ import {
   ZSignedGrant,
 } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
-import { issueGrantChallenge, verifySignedGrant } from '../services/signed-grants';
+import { issueGrantChallenge, verifySignedGrant } from '../services/identity/signed-grants';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

@@ -6,7 +6,7 @@ import {
   ZWebAuthnOptionsResponse,
 } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
-import { registerPasskey, registrationOptions } from '../services/passkeys';
+import { registerPasskey, registrationOptions } from '../services/identity/passkeys';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

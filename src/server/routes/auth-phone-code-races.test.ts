@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_CODE_MAX_WRONG_TRIES } from '../../domain/schemas/auth';
-import { startTestApp } from '../test-support';
-import {
-  latestCode,
-  loginWithCode,
-  openDiscovery,
-  sendCode,
-  testPhone,
-} from '../test-support-identity';
+import { startTestApp } from '../testing/test-app';
+import { latestCode, loginWithCode, openDiscovery, sendCode, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  // The test sends a code a round from one address: the send limits are not what it is about.
-  ctx = await startTestApp({
-    rateLimits: { codeSendsPerAddress: { max: 1_000, windowMs: 60_000 } },
-  });
+  // The test sends a code a round from one address: the test app's relaxed send limits let it.
+  ctx = await startTestApp();
 });
 afterAll(() => ctx.close());
 

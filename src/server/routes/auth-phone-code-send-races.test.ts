@@ -2,15 +2,13 @@
 // requests arrive at the same moment: the count and the send are one step under a lock per number.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PHONE_CODES_PER_PHONE_PER_HOUR } from '../../domain/schemas/auth';
-import { startTestApp } from '../test-support';
-import { sendCode, testPhone } from '../test-support-identity';
+import { startTestApp } from '../testing/test-app';
+import { sendCode, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  // The per-address limit is raised so that the per-number one is what is tested.
-  ctx = await startTestApp({
-    rateLimits: { codeSendsPerAddress: { max: 10_000, windowMs: 60_000 } },
-  });
+  // The test app's relaxed per-address limit leaves the per-number one as what is tested.
+  ctx = await startTestApp();
 });
 afterAll(() => ctx.close());
 

@@ -4,8 +4,8 @@ import {
   PHONE_CODES_PER_PHONE_PER_HOUR,
   toNigerianE164,
 } from '../../domain/schemas/auth';
-import { startTestApp } from '../test-support';
-import { latestCode, loginWithCode, sendCode, testPhone } from '../test-support-identity';
+import { startTestApp } from '../testing/test-app';
+import { latestCode, loginWithCode, sendCode, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

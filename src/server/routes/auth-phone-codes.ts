@@ -6,7 +6,7 @@ import {
   ZPhoneCodeResponse,
 } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
-import { requestPhoneCode } from '../services/phone-codes';
+import { requestPhoneCode } from '../services/identity/phone-codes';
 import { jsonAnswers } from './responses';
 
 /** One-time codes by SMS: sign-up, and sign-in on a device with no passkey. */

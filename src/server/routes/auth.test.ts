@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';
 import { consents } from '../db/schema';
-import { addMerchantAgent } from '../services/merchant-agents';
-import { createTestClient, startTestApp } from '../test-support';
+import { addMerchantAgent } from '../services/merchants/merchant-agents';
+import { createTestClient, startTestApp } from '../testing/test-app';
 import {
   addPasskey,
   openDiscovery,
@@ -11,7 +11,7 @@ import {
   signUp,
   softAuthenticatorFor,
   testPhone,
-} from '../test-support-identity';
+} from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let merchant: Awaited<ReturnType<typeof createTestClient>>;

@@ -11,11 +11,11 @@ import {
   ZWebAuthnOptionsResponse,
 } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
-import { openDiscovery } from '../services/auth-discovery';
-import { signInOptions } from '../services/passkeys';
-import { login } from '../services/payer-login';
-import { revokeSession } from '../services/payer-sessions';
-import { describePayer } from '../services/payers';
+import { openDiscovery } from '../services/identity/auth-discovery';
+import { signInOptions } from '../services/identity/passkeys';
+import { login } from '../services/identity/payer-login';
+import { revokeSession } from '../services/identity/payer-sessions';
+import { describePayer } from '../services/identity/payers';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../domain/colour-contrast';
 import { SANDBOX_BANKS } from '../sandbox/fixtures';
-import { startPluginApp } from '../test-support-routes';
+import { startPluginApp } from '../testing/plugin-app';
 import { logoRoutes } from './bank-logos';
 import { monogramColours, monogramLetters } from './logo-svg';
 

@@ -14,9 +14,9 @@ import {
   ledgerTransactions,
   payerAccounts,
 } from '../db/schema';
-import { checkLedger } from '../services/ledger';
-import { startTestApp, testClock } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
+import { checkLedger } from '../services/payments/ledger';
+import { startTestApp, testClock } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
@@ -24,21 +24,14 @@ import {
   sandboxAccount,
   sandboxCard,
   type TCardScenarioName,
-} from '../test-support-payments';
-import { collectSse } from '../test-support-sse';
+} from '../testing/payments';
+import { collectSse } from '../testing/sse';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    rateLimits: {
-      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-      loginsPerAddress: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock });
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

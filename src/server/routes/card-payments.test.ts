@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, paymentAttempts } from '../db/schema';
 import { fingerprintOf } from '../services/idempotency';
-import { checkLedger } from '../services/ledger';
-import { startTestApp } from '../test-support';
+import { checkLedger } from '../services/payments/ledger';
+import { startTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
@@ -14,7 +14,7 @@ import {
   sandboxCard,
   type TCardScenarioName,
   payByCard,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,18 +12,14 @@ import {
   ZSaveCardResponse,
 } from '../../domain/schemas/card';
 import { ZConsentOtpRequest, ZConsentOtpResponse } from '../../domain/schemas/consent-api';
-import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/card-links';
-import { payWithCard, submitCardOtp } from '../services/card-payments';
-import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall } from '../services/idempotency';
-import type { TPaymentAccess } from '../services/payment-records';
+import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/linking/card-links';
+import { payWithCard, submitCardOtp } from '../services/payments/card-payments';
+import type { TPaymentAccess } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { paymentAccessOf, payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
-
-const idempotencyHeaders = z.object({ 'idempotency-key': ZIdempotencyKey.optional() });
 
 /** The card call's two bodies (spec §7): link a card to an account, or pay a payment. */
 const ZCardChargeBody = z.union([ZCardLinkRequest, ZCardPaymentRequest]);
@@ -34,41 +30,35 @@ const isLinkRequest = (body: TCardChargeBody): body is z.infer<typeof ZCardLinkR
 
 /**
  * Card calls (spec §7): pay a payment by card, link a card to an account by a test charge
- * (signed-in payers only, spec §6), an OTP for either, and save a paid payment's card.
+ * (signed-in payers only, spec §6), an OTP for either, and save a paid payment's card. Each
+ * call but the OTP runs once per Idempotency-Key of its caller (routes/idempotency.ts).
  */
 export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  /** Runs a call once per Idempotency-Key of its caller; a retry gets the first answer. */
-  const once = (
-    call: string,
-    access: TPaymentAccess,
-    request: unknown,
-    key: string | undefined,
-    run: () => Promise<Record<string, unknown>>,
-  ) =>
-    runIdempotentCall(
-      ctx.db,
-      key ? { scope: payerScope(call, access), key, request } : undefined,
-      async () => ({ status: 200, body: await run() }),
-      { waitMs: BANK_CALL_RETRY_WAIT_MS },
-    );
-
-  const charge = (access: TPaymentAccess, body: TCardChargeBody, key: string | undefined) =>
-    once('payments.card', access, body, key, async () => {
-      if (isLinkRequest(body)) {
-        // spec §6: a new card requires authentication before linking.
-        if (!('payerId' in access)) throw new AppError('SIGN_IN_REQUIRED');
-        return linkCard(ctx, access.payerId, body);
-      }
-      const result = await payWithCard(ctx, {
-        paymentId: body.paymentId,
-        access,
-        cardDetails: body.cardDetails,
-        saveCard: body.saveCard,
-      });
-      return result.response;
+  /** A card charge: the signed-in payer links a card to an account, or anyone pays a payment. */
+  const charge = async (access: TPaymentAccess, body: TCardChargeBody) => {
+    if (isLinkRequest(body)) {
+      // spec §6: a new card requires authentication before linking.
+      if (!('payerId' in access)) throw new AppError('SIGN_IN_REQUIRED');
+      return linkCard(ctx, access.payerId, body);
+    }
+    const result = await payWithCard(ctx, {
+      paymentId: body.paymentId,
+      access,
+      cardDetails: body.cardDetails,
+      saveCard: body.saveCard,
     });
+    return result.response;
+  };
+
+  /** Who completes a charge: found before its Idempotency-Key is claimed, as its scope. */
+  const completing = new WeakMap<FastifyRequest, TPaymentAccess>();
+  const completerOf = (request: FastifyRequest) => {
+    const access = completing.get(request);
+    if (!access) throw new Error('The completing payer is found before the call runs');
+    return access;
+  };
 
   api.post(
     '/api/payments/card',
@@ -78,60 +68,52 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       preHandler: async (request, reply) => {
         if (isLinkRequest(request.body)) await ctx.limits.accountSearches.call(app, request, reply);
       },
-      schema: {
-        body: ZCardChargeBody,
-        headers: idempotencyHeaders,
-        response: jsonAnswers({ 200: ZCardChargeResponse }),
+      idempotency: {
+        scope: (request) => payerScope('payments.card', { payerId: payerOf(request).payerId }),
       },
+      schema: { body: ZCardChargeBody, response: jsonAnswers({ 200: ZCardChargeResponse }) },
     },
-    async (request, reply) => {
-      const answer = await charge(
-        { payerId: payerOf(request).payerId },
-        request.body,
-        request.headers['idempotency-key'],
-      );
-      return reply.code(answer.status).send(answer.body as never);
-    },
+    async (request) => charge({ payerId: payerOf(request).payerId }, request.body),
   );
 
   api.post(
     '/api/payments/card/public',
     {
+      // spec §6: linking a card needs sign-in; the consent link pays, it does not link.
+      preHandler: async (request) => {
+        if (isLinkRequest(request.body)) throw new AppError('SIGN_IN_REQUIRED');
+      },
+      idempotency: {
+        scope: (request) => payerScope('payments.card', { consentId: request.body.consentId }),
+        // The charge as the signed-in call's: the consent is in the scope.
+        request: ({ body: { consentId: _consentId, ...body } }) => body,
+      },
       schema: {
         body: ZPublicCardChargeRequest,
-        headers: idempotencyHeaders,
         response: jsonAnswers({ 200: ZCardChargeResponse }),
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { consentId, ...body } = request.body;
-      // spec §6: linking a card needs sign-in; the consent link pays, it does not link.
-      if (isLinkRequest(body)) throw new AppError('SIGN_IN_REQUIRED');
-      const answer = await charge({ consentId }, body, request.headers['idempotency-key']);
-      return reply.code(answer.status).send(answer.body as never);
+      return charge({ consentId }, body);
     },
   );
 
   api.post(
     '/api/payments/card/complete',
     {
+      preHandler: async (request) => {
+        completing.set(request, await paymentAccessOf(ctx, request, request.body.consentId));
+      },
+      idempotency: {
+        scope: (request) => payerScope('payments.card.complete', completerOf(request)),
+      },
       schema: {
         body: ZCardCompleteRequest,
-        headers: idempotencyHeaders,
         response: jsonAnswers({ 200: ZCardCompleteResponse }),
       },
     },
-    async (request, reply) => {
-      const access = await paymentAccessOf(ctx, request, request.body.consentId);
-      const answer = await once(
-        'payments.card.complete',
-        access,
-        request.body,
-        request.headers['idempotency-key'],
-        () => completeCardCharge(ctx, { ...request.body, access }),
-      );
-      return reply.code(answer.status).send(answer.body as never);
-    },
+    async (request) => completeCardCharge(ctx, { ...request.body, access: completerOf(request) }),
   );
 
   api.post(
@@ -142,23 +124,12 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         // Saving asks the account's bank who holds it: counted like an account search.
         ctx.limits.accountSearches,
       ],
-      schema: {
-        body: ZSaveCardRequest,
-        headers: idempotencyHeaders,
-        response: jsonAnswers({ 200: ZSaveCardResponse }),
+      idempotency: {
+        scope: (request) => payerScope('payments.save-card', { payerId: payerOf(request).payerId }),
       },
+      schema: { body: ZSaveCardRequest, response: jsonAnswers({ 200: ZSaveCardResponse }) },
     },
-    async (request, reply) => {
-      const { payerId } = payerOf(request);
-      const answer = await once(
-        'payments.save-card',
-        { payerId },
-        request.body,
-        request.headers['idempotency-key'],
-        () => saveCardOfPayment(ctx, payerId, request.body),
-      );
-      return reply.code(answer.status).send(answer.body as never);
-    },
+    async (request) => saveCardOfPayment(ctx, payerOf(request).payerId, request.body),
   );
 
   api.post(

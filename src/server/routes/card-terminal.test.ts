@@ -10,10 +10,11 @@ import {
   ZTerminalFetchKeysResponse,
 } from '../../domain/schemas/card-terminal';
 import { paymentAttempts, terminalPurchases } from '../db/schema';
-import { checkLedger } from '../services/ledger';
-import { startTestApp } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
-import { consentWithPayment, ledgerKinds, paymentEvents } from '../test-support-payments';
+import { DEFAULT_RATE_LIMITS } from '../rate-limits';
+import { checkLedger } from '../services/payments/ledger';
+import { startTestApp } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
+import { consentWithPayment, ledgerKinds, paymentEvents } from '../testing/payments';
 import {
   chipCard,
   chipPurchase,
@@ -22,12 +23,15 @@ import {
   sandboxReader,
   withIccValue,
   withoutIccTag,
-} from '../test-support-terminal';
+} from '../testing/terminal';
 import type { TChipCardScenario } from '../sandbox/fixtures';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp({
+    // The real limit of terminal calls per address: one test counts up to it.
+    rateLimits: { terminalCallsPerAddress: DEFAULT_RATE_LIMITS.terminalCallsPerAddress },
+  });
 });
 afterAll(async () => {
   await ctx.close();

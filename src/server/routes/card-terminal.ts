@@ -8,7 +8,7 @@ import {
 } from '../../domain/schemas/card-terminal';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { chipPurchaseOnce, fetchTerminalKeys } from '../services/chip-purchases';
+import { chipPurchaseOnce, fetchTerminalKeys } from '../services/payments/chip-purchases';
 import { paymentAccessOf } from './payment-access';
 import { jsonAnswers } from './responses';
 
@@ -47,7 +47,7 @@ export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       if (request.validationError) throw new AppError('TERMINAL_INVALID_FORMAT');
       const access = await paymentAccessOf(ctx, request, request.body.consentId);
       const answer = await chipPurchaseOnce(ctx, request.body, access);
-      return reply.code(answer.status).send(answer.body as never);
+      return reply.code(answer.status).send(answer.body);
     },
   );
 };

@@ -11,16 +11,16 @@ import {
   payments,
   sandboxDebits,
 } from '../db/schema';
-import { checkLedger } from '../services/ledger';
-import { createTestClient, startTestApp } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { checkLedger } from '../services/payments/ledger';
+import { createTestClient, startTestApp } from '../testing/test-app';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   ledgerKinds,
   linkByTestTransfer,
   paymentEvents,
   sandboxAccount,
   sandboxBalanceOf,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -4,9 +4,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentEvents, consents } from '../db/schema';
-import { createTestClient, startTestApp } from '../test-support';
-import { payerWithPasskey, signedGrant, signUp, testPhone } from '../test-support-identity';
-import { consentWithPayment, payByCard } from '../test-support-payments';
+import { createTestClient, startTestApp } from '../testing/test-app';
+import { payerWithPasskey, signedGrant, signUp, testPhone } from '../testing/identity';
+import { consentWithPayment, payByCard } from '../testing/payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -5,8 +5,8 @@ import { ZDeclineResponse, ZGrantResponse } from '../../domain/schemas/consent-a
 import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZGrantCall } from '../../domain/schemas/grant';
 import type { TRouteContext } from '../context';
-import { declineConsent, grantConsent } from '../services/consent-grants';
-import { authenticatePayer } from '../services/payer-sessions';
+import { declineConsent, grantConsent } from '../services/consents/consent-grants';
+import { authenticatePayer } from '../services/identity/payer-sessions';
 import { jsonAnswers } from './responses';
 
 /**

@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { consents, dataSharingItems, payments } from '../db/schema';
-import { loadConsent } from '../services/consents';
-import { createTestClient, startTestApp } from '../test-support';
+import { loadConsent } from '../services/consents/consents';
+import { createTestClient, startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let owner: Awaited<ReturnType<typeof createTestClient>>;

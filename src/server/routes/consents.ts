@@ -6,8 +6,8 @@ import { isAvailableAt } from '../../domain/consent-availability';
 import { ZIdentifier, ZPrintable } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { readableByClient } from '../services/consents';
-import type { TConsentReads } from '../services/consent-reads';
+import { readableByClient } from '../services/consents/consents';
+import type { TConsentReads } from '../services/consents/consent-reads';
 import { jsonAnswers } from './responses';
 
 /** The page's read of a consent (spec §7 GET /api/consent/{id}?clientId=). */

@@ -10,8 +10,8 @@ import { cardEncryptionKeys } from '../db/schema';
 import { handleError } from '../http-errors';
 import { DEFAULT_RATE_LIMITS, registerRateLimits } from '../rate-limits';
 import { applyResponseHeaders } from '../response-headers';
-import { decryptCard } from '../services/card-encryption-keys';
-import { openTestDatabase, testClock, testConfig } from '../test-support';
+import { decryptCard } from '../services/payments/card-encryption-keys';
+import { openTestDatabase, testClock, testConfig } from '../testing/test-app';
 import { encryptionRoutes } from './encryption';
 
 /** The plugin alone on an app wired as buildApp wires its plugins, with the test's clock. */

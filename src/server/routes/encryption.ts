@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZEncryptionPublicKeyResponse } from '../../domain/schemas/card';
 import type { TRouteContext } from '../context';
-import { currentCardKey } from '../services/card-encryption-keys';
+import { currentCardKey } from '../services/payments/card-encryption-keys';
 import { jsonAnswers } from './responses';
 
 /**

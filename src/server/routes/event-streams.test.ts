@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPaymentStateResponse } from '../../domain/schemas/payment';
 import { STREAM_TICKET_TTL_MS } from '../services/event-stream-tickets';
-import { startTestApp, testClock } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
-import { consentWithPayment, payByCard } from '../test-support-payments';
-import { collectSse, type TCollectArgs, type TSseEvent } from '../test-support-sse';
+import { startTestApp, testClock } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
+import { consentWithPayment, payByCard } from '../testing/payments';
+import { collectSse, type TCollectArgs, type TSseEvent } from '../testing/sse';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;

@@ -7,10 +7,10 @@ import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import type { TEventHub } from '../events/event-hub';
 import { eventStreams } from '../events/event-log';
-import { assertOwnLink } from '../services/account-links';
+import { assertOwnLink } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
-import { loadPayable } from '../services/payment-records';
+import { loadPayable } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

@@ -4,22 +4,22 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import {
-  ZConsentReadResponse,
   ZCreateFormResponse,
   ZFormReadResponse,
   ZMerchantFormResponse,
   ZSaveFormSectionResponse,
   ZUploadFormFileResponse,
-} from '../../domain';
+} from '../../domain/schemas/form';
 import { SAMPLE_FORM_INPUT } from '../../domain/test-support/form-fixtures';
 import { buildApp } from '../app';
 import { consents, merchantEvents } from '../db/schema';
 import type { TDatabase } from '../db/database';
-import { seedDemo } from '../services/demo-seed';
-import { assertFormCompleteForGrant } from '../services/forms';
-import { createTestClient, openTestDatabase, testClock, testConfig } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { seedDemo } from '../services/demo/demo-seed';
+import { assertFormCompleteForGrant } from '../services/forms/forms';
+import { createTestClient, openTestDatabase, testClock, testConfig } from '../testing/test-app';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 
 let app: FastifyInstance;
 let database: TDatabase;

@@ -15,7 +15,7 @@ import {
 } from '../../domain/schemas/form';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { readFormForPage, saveFormSection, uploadFormFile } from '../services/forms';
+import { readFormForPage, saveFormSection, uploadFormFile } from '../services/forms/forms';
 import { jsonAnswers } from './responses';
 
 /** The content types a file may arrive as; what it is, is read from its bytes. */

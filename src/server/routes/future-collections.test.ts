@@ -14,23 +14,23 @@ import {
   smsOutbox,
 } from '../db/schema';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { NOTICE_AHEAD_MS, runCollections } from '../services/collection-runner';
+import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
   debitReference,
   scheduleDueCollections,
   STALE_COLLECTION_MS,
-} from '../services/future-collections';
-import { checkLedger } from '../services/ledger';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { secondServer } from '../test-support-servers';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+} from '../services/payments/future-collections';
+import { checkLedger } from '../services/payments/ledger';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { secondServer } from '../testing/second-server';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   ledgerKinds,
   linkByTestTransfer,
   sandboxAccount,
   sandboxBalanceOf,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 const DAY = 24 * HOUR;
@@ -38,11 +38,7 @@ const DAY = 24 * HOUR;
 const clock = testClock('2031-01-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: { codeSendsPerAddress: { max: 1_000, windowMs: 60_000 } },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

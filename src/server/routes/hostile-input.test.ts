@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consents } from '../db/schema';
 import { MAX_JSON_DEPTH } from '../json-body';
-import { createTestClient, startTestApp } from '../test-support';
+import { createTestClient, startTestApp } from '../testing/test-app';
 
 // Requests that once answered 500 (a database refusing a NUL byte, a lone surrogate or year 0,
 // a stack overflowing on deep JSON): each is now a 400 naming the field, and writes nothing.

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../domain/errors';
 import { apiClients, serverSecrets } from '../db/schema';
-import { createTestClient, startTestApp } from '../test-support';
+import { createTestClient, startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // A merchant's client (docs/merchant-clients.md): its read, secret rotation with a grace period,
 // origin changes, and the operator's calls, on PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, startTestApp, testClock } from '../test-support';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789abcdef';
 const clock = testClock('2026-11-23T10:00:00Z');

@@ -9,7 +9,11 @@ import {
   ZRotateSecretResponse,
 } from '../../domain/schemas/merchant-client';
 import type { TRouteContext } from '../context';
-import { changeClientOrigins, readClient, rotateClientSecret } from '../services/merchant-clients';
+import {
+  changeClientOrigins,
+  readClient,
+  rotateClientSecret,
+} from '../services/merchants/merchant-clients';
 import { merchantOf, presentedSecret, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 

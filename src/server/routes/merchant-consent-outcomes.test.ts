@@ -4,30 +4,29 @@
 // read's mandates and form response.
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZMerchantConsentResponse, ZMerchantConsentsResponse } from '../../domain';
+import {
+  ZMerchantConsentResponse,
+  ZMerchantConsentsResponse,
+} from '../../domain/schemas/merchant-api';
 import { consentEvents, merchantEvents } from '../db/schema';
-import { SANDBOX_PAPER_APPROVAL_MS } from '../providers/sandbox-provider';
+import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { runCollections } from '../services/collection-runner';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { secondServer } from '../test-support-servers';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
+import { runCollections } from '../services/payments/collection-runner';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { secondServer } from '../testing/second-server';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   consentWithPayment,
   linkByTestTransfer,
   payByTransfer,
   sandboxAccount,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const MINUTE = 60_000;
 const clock = testClock('2031-03-02T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: { codeSendsPerAddress: { max: 1_000, windowMs: 60_000 } },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

@@ -6,7 +6,7 @@ import {
   ZMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import { consents, dataSharingItems, payments } from '../db/schema';
-import { createTestClient, startTestApp } from '../test-support';
+import { createTestClient, startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let client: Awaited<ReturnType<typeof createTestClient>>;

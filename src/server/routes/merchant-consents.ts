@@ -5,14 +5,18 @@ import { ZIdentifier } from '../../domain/schemas/fields';
 import {
   ZCreateConsentRequest,
   ZCreateConsentResponse,
-  ZIdempotencyKey,
   ZMerchantConsentResponse,
   ZMerchantConsentsQuery,
   ZMerchantConsentsResponse,
 } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
-import { createConsent, listMerchantConsents, readMerchantConsent } from '../services/consents';
+import {
+  createConsent,
+  listMerchantConsents,
+  readMerchantConsent,
+} from '../services/consents/consents';
 import { consentPageUrl } from '../services/page-urls';
+import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 
@@ -28,7 +32,7 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
       preValidation: requireMerchant({ db, limits, clock }),
       schema: {
         body: ZCreateConsentRequest,
-        headers: z.object({ 'idempotency-key': ZIdempotencyKey.optional() }),
+        headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
         response: jsonAnswers({ 200: ZCreateConsentResponse, 201: ZCreateConsentResponse }),
       },

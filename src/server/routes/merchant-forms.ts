@@ -10,10 +10,9 @@ import {
   ZMerchantFormRead,
   ZMerchantFormResponse,
 } from '../../domain/schemas/form';
-import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { isFileLinkValid, readStoredFile } from '../services/form-files';
+import { isFileLinkValid, readStoredFile } from '../services/forms/form-files';
 import {
   addFormVersion,
   createForm,
@@ -22,12 +21,12 @@ import {
   readFormResponseForMerchant,
   readMerchantForm,
   type TFormCreated,
-} from '../services/forms';
+} from '../services/forms/forms';
+import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 
 const ZFormParams = z.object({ formId: ZIdentifier });
-const idempotencyHeaders = z.object({ 'idempotency-key': ZIdempotencyKey.optional() });
 
 /** 201 for a new form or version; 200 for the first answer replayed to a retry. */
 const sendCreated = (reply: FastifyReply, { created, ...answer }: TFormCreated) =>
@@ -48,7 +47,7 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       preValidation,
       schema: {
         body: ZFormDefinition,
-        headers: idempotencyHeaders,
+        headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
         response: jsonAnswers({ 200: ZCreateFormResponse, 201: ZCreateFormResponse }),
       },
@@ -69,7 +68,7 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       schema: {
         params: ZFormParams,
         body: ZFormDefinition,
-        headers: idempotencyHeaders,
+        headers: ZIdempotencyHeaders,
         response: jsonAnswers({ 200: ZCreateFormResponse, 201: ZCreateFormResponse }),
       },
     },

@@ -1,7 +1,10 @@
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
-import { authenticateClient, type TAuthenticatedClient } from '../services/merchant-clients';
+import {
+  authenticateClient,
+  type TAuthenticatedClient,
+} from '../services/merchants/merchant-clients';
 
 /** A client id is visible ASCII; anything else cannot be one, and is the same 401. */
 const CLIENT_ID = /^[\x21-\x7e]{1,100}$/;

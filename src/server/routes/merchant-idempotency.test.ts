@@ -18,7 +18,7 @@ import { errorBody } from '../../domain/errors';
 import { buildApp } from '../app';
 import { openDatabase, type TDatabase } from '../db/database';
 import { consents, dataSharingItems, idempotencyKeys, payments } from '../db/schema';
-import { createTestClient, startTestApp, testConfig } from '../test-support';
+import { createTestClient, startTestApp, testConfig } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let client: Awaited<ReturnType<typeof createTestClient>>;

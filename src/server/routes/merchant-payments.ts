@@ -1,16 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   ZCollectRequest,
   ZCollectResponse,
   ZMerchantPaymentResponse,
   ZPaymentIdParams,
 } from '../../domain/schemas/collections';
-import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
-import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall } from '../services/idempotency';
-import { collectOnRequest, readMerchantPayment } from '../services/merchant-payments';
+import { collectOnRequest, readMerchantPayment } from '../services/payments/merchant-payments';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 
@@ -27,37 +24,27 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/v1/payments/:paymentId/collect',
     {
       preValidation,
+      idempotency: {
+        scope: (request) => `payments.collect:${merchantOf(request).clientId}`,
+        request: ({ params, body }) => ({ paymentId: params.paymentId, ...body }),
+      },
       schema: {
         params: ZPaymentIdParams,
         body: ZCollectRequest,
-        headers: z.object({ 'idempotency-key': ZIdempotencyKey.optional() }),
         // 201: collected; 202: a bank has not answered yet, the runner finishes it.
         response: jsonAnswers({ 201: ZCollectResponse, 202: ZCollectResponse }),
       },
     },
     async (request, reply) => {
-      const merchant = merchantOf(request);
       const { paymentId } = request.params;
-      const key = request.headers['idempotency-key'];
-      const answer = await runIdempotentCall(
-        ctx.db,
-        key
-          ? {
-              scope: `payments.collect:${merchant.clientId}`,
-              key,
-              request: { paymentId, ...request.body },
-            }
-          : undefined,
-        async () => {
-          const collection = await collectOnRequest(ctx, merchant, paymentId, request.body.amount);
-          return {
-            status: collection.status === 'succeeded' ? 201 : 202,
-            body: { success: true, collection },
-          };
-        },
-        { waitMs: BANK_CALL_RETRY_WAIT_MS },
+      const collection = await collectOnRequest(
+        ctx,
+        merchantOf(request),
+        paymentId,
+        request.body.amount,
       );
-      return reply.code(answer.status).send(answer.body as never);
+      void reply.code(collection.status === 'succeeded' ? 201 : 202);
+      return { success: true as const, collection };
     },
   );
 

@@ -4,14 +4,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { consentWithPayment, payByCard } from '../test-support-payments';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { consentWithPayment, payByCard } from '../testing/payments';
 import {
   WEBHOOK_FIRST_RETRY_MS,
   webhookDeliverer,
   webhookSignature,
   type TWebhookDeliverer,
-} from '../services/webhooks';
+} from '../services/merchants/webhooks';
 
 type TReceived = { headers: IncomingHttpHeaders; body: string };
 

@@ -17,7 +17,7 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   resendDelivery,
-} from '../services/webhooks';
+} from '../services/merchants/webhooks';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 

@@ -21,8 +21,8 @@ import {
   createMerchantClient,
   readClient,
   rotateClientSecret,
-} from '../services/merchant-clients';
-import { createWebhookEndpoint } from '../services/webhooks';
+} from '../services/merchants/merchant-clients';
+import { createWebhookEndpoint } from '../services/merchants/webhooks';
 import { jsonAnswers } from './responses';
 
 /*

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import type { TDatabase } from '../db/database';
-import { createTestClient, openTestDatabase, testConfig } from '../test-support';
+import { createTestClient, openTestDatabase, testConfig } from '../testing/test-app';
 
 const webDir = path.resolve('dist/web');
 const assets = readdirSync(path.join(webDir, 'assets'));

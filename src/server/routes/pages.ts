@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
-import { embedOriginsOfConsent } from '../services/embed-origins';
+import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
 
 type TPageOptions = Pick<TRouteContext, 'db'> & { webDir: string };
 
@@ -44,7 +44,7 @@ function consentPageModulePreloads(webDir: string): string {
     .join('');
 }
 
-/** Ids as we issue them (services/embed-origins.ts): they read the same encoded or not. */
+/** Ids as we issue them (services/merchants/embed-origins.ts): they read the same encoded or not. */
 const ISSUED_ID = /^[\w-]{1,100}$/;
 
 const preloadFetch = (href: string) =>
@@ -70,7 +70,7 @@ function consentPagePreloads(consentId: string, clientId: string | null): string
 
 /**
  * Serves the built page. The consent page may be framed only by origins registered by the client
- * that owns the consent (CSP frame-ancestors, services/embed-origins.ts); without a clientId it
+ * that owns the consent (CSP frame-ancestors, services/merchants/embed-origins.ts); without a clientId it
  * shows only an error, which any parent may frame so the embed protocol can report it.
  */
 export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, webDir }) => {

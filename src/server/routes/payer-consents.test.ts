@@ -17,27 +17,23 @@ import {
   sandboxDebits,
   webhookDeliveries,
 } from '../db/schema';
-import { NOTICE_AHEAD_MS, runCollections } from '../services/collection-runner';
+import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
   collectClaimed,
   scheduleDueCollections,
-} from '../services/future-collections';
-import { createTestClient, startTestApp, testClock } from '../test-support';
-import { payerWithPasskey, signedGrant } from '../test-support-identity';
-import { linkByTestTransfer } from '../test-support-payments';
-import type { SoftAuthenticator } from '../test-support-webauthn';
+} from '../services/payments/future-collections';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { payerWithPasskey, signedGrant } from '../testing/identity';
+import { linkByTestTransfer } from '../testing/payments';
+import type { SoftAuthenticator } from '../testing/soft-authenticator';
 
 const DAY = 24 * 60 * 60 * 1_000;
 
 const clock = testClock('2031-03-02T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: { codeSendsPerAddress: { max: 1_000, windowMs: 60_000 } },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

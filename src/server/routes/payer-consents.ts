@@ -13,7 +13,7 @@ import {
   issueRevocationChallenge,
   listPayerConsents,
   revokeConsent,
-} from '../services/payer-consents';
+} from '../services/consents/payer-consents';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

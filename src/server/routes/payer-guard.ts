@@ -1,8 +1,9 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
+import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
-import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchant-agents';
-import { authenticatePayer, type TPayerPrincipal } from '../services/payer-sessions';
+import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchants/merchant-agents';
+import { authenticatePayer, type TPayerPrincipal } from '../services/identity/payer-sessions';
 
 export type TPayerRequestContext = TPayerPrincipal & { identifiedTo: TIdentifiedTo | null };
 
@@ -23,7 +24,7 @@ export function requirePayer(
       request.headers.authorization,
       ctx.clock.now(),
     );
-    const header = request.headers['x-identify-to'];
+    const header = request.headers[IDENTIFY_TO_HEADER];
     const merchantId = typeof header === 'string' ? header.trim() : '';
     const identifiedTo =
       options.identifyTo === 'honour' && merchantId

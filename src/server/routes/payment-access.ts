@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
-import { authenticatePayer } from '../services/payer-sessions';
-import type { TPaymentAccess } from '../services/payment-records';
+import { authenticatePayer } from '../services/identity/payer-sessions';
+import type { TPaymentAccess } from '../services/payments/payment-records';
 
 /**
  * Who is acting on a payment (spec §6): a bearer token makes it the signed-in payer (a bad token

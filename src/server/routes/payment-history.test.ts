@@ -1,9 +1,9 @@
 // A signed-in payer's payments and the merchants they paid (spec §7 history and
 // favorites-and-recents): only their own, newest first, failed tries shown as failed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
-import { consentWithPayment, encryptedCard, sandboxCard } from '../test-support-payments';
+import { startTestApp } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
+import { consentWithPayment, encryptedCard, sandboxCard } from '../testing/payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import {
   ZPaymentHistoryResponse,
 } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
-import { favoritesAndRecents, paymentHistory } from '../services/payment-history';
+import { favoritesAndRecents, paymentHistory } from '../services/payments/payment-history';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 

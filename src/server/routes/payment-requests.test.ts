@@ -7,28 +7,21 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_EXPIRY_MS } from '../../domain/constants';
 import { consentEvents, consents, merchantEvents, merchants } from '../db/schema';
-import { createTestClient, startTestApp, testClock } from '../test-support';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import {
   payerWithPasskey,
   signedGrant,
   signedUpPayer,
   type TSignedUpPayer,
-} from '../test-support-identity';
-import { linkByTestTransfer } from '../test-support-payments';
+} from '../testing/identity';
+import { linkByTestTransfer } from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 
 const clock = testClock('2031-05-04T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: {
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-      paymentRequestsPerPayer: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

@@ -8,13 +8,13 @@ import {
   ZPaymentRequestReadResponse,
 } from '../../domain/schemas/consent-api';
 import { ZIdentifier } from '../../domain/schemas/fields';
-import { ZIdempotencyKey } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
 import {
   createPaymentRequest,
   declinePaymentRequest,
   readPaymentRequest,
-} from '../services/payment-requests';
+} from '../services/consents/payment-requests';
+import { ZIdempotencyHeaders } from './idempotency';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
@@ -35,7 +35,7 @@ export const paymentRequestRoutes: FastifyPluginAsync<TRouteContext> = async (ap
       onRequest: [guard, ctx.limits.paymentRequests],
       schema: {
         body: ZConsentCreationPayload,
-        headers: z.object({ 'idempotency-key': ZIdempotencyKey.optional() }),
+        headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
         response: jsonAnswers({ 200: ZConsentCreationResponse, 201: ZConsentCreationResponse }),
       },

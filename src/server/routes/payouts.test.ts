@@ -6,32 +6,24 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../db/schema';
-import { runCollections } from '../services/collection-runner';
-import { checkLedger } from '../services/ledger';
-import { PAYOUT_STALE_MS, releasePending } from '../services/payouts';
+import { runCollections } from '../services/payments/collection-runner';
+import { checkLedger } from '../services/payments/ledger';
+import { PAYOUT_STALE_MS, releasePending } from '../services/payments/payouts';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { startTestApp, testClock } from '../test-support';
-import { signedUpPayer, type TSignedUpPayer } from '../test-support-identity';
+import { startTestApp, testClock } from '../testing/test-app';
+import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
 import {
   linkByTestTransfer,
   payByTransfer,
   sandboxAccount,
   sandboxBalanceOf,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-06-02T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    rateLimits: {
-      codeSendsPerAddress: { max: 1_000, windowMs: 60_000 },
-      paymentRequestsPerPayer: { max: 1_000, windowMs: 60_000 },
-      accountSearchesPerPayer: { max: 1_000, windowMs: 60_000 },
-    },
-  });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();

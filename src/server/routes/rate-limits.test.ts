@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatErrorMessage } from '../../domain/errors';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';
 import { DEFAULT_RATE_LIMITS } from '../rate-limits';
-import { createTestClient, startTestApp } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
+import { createTestClient, startTestApp } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let client: Awaited<ReturnType<typeof createTestClient>>;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  ctx = await startTestApp({ rateLimits: DEFAULT_RATE_LIMITS });
   client = await createTestClient(ctx.database, { name: 'Mama Put Foods' });
 });
 afterAll(() => ctx.close());
@@ -129,7 +129,9 @@ describe('SMS code sends', () => {
 
   it('refuse every address once the overall ceiling is reached', async () => {
     const overall = { max: 5, windowMs: 60 * MINUTE };
-    const small = await startTestApp({ rateLimits: { codeSendsOverall: overall } });
+    const small = await startTestApp({
+      rateLimits: { ...DEFAULT_RATE_LIMITS, codeSendsOverall: overall },
+    });
     try {
       const sends = await repeat(overall.max, () => sendCode(newAddress(), small.app));
       expect(sends).toEqual(statuses(overall.max, 200));

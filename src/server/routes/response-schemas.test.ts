@@ -7,7 +7,7 @@ import { ZApiErrorBody } from '../../domain/errors';
 import { ZOkResponse } from '../../domain/schemas/auth';
 import { buildApp } from '../app';
 import type { TDatabase } from '../db/database';
-import { openTestDatabase, testConfig } from '../test-support';
+import { openTestDatabase, testConfig } from '../testing/test-app';
 import { jsonAnswers } from './responses';
 
 let database: TDatabase;

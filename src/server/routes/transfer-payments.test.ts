@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { sandboxTransfers } from '../db/schema';
-import { checkLedger } from '../services/ledger';
-import { startTestApp, testClock } from '../test-support';
-import { signUp, testPhone } from '../test-support-identity';
+import { checkLedger } from '../services/payments/ledger';
+import { startTestApp, testClock } from '../testing/test-app';
+import { signUp, testPhone } from '../testing/identity';
 import {
   consentWithPayment,
   ledgerKinds,
@@ -16,7 +16,7 @@ import {
   payByTransfer,
   sandboxAccount,
   sandboxTransfer,
-} from '../test-support-payments';
+} from '../testing/payments';
 
 const clock = testClock('2027-03-02T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;

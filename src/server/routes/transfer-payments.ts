@@ -9,7 +9,11 @@ import {
   ZTransferDetailsResponse,
 } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
-import { confirmTransfer, paymentState, transferDetailsFor } from '../services/transfer-payments';
+import {
+  confirmTransfer,
+  paymentState,
+  transferDetailsFor,
+} from '../services/payments/transfer-payments';
 import { paymentAccessOf } from './payment-access';
 import { jsonAnswers } from './responses';
 

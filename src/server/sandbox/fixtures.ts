@@ -1,6 +1,6 @@
 import { detectCardBrand, type TCardBrand } from '../../domain/card-brand';
 import { DEFAULT_TRANSFER_BANK_NAME } from '../../domain/constants';
-import type { TSandboxCard } from '../providers/sandbox-card-network';
+import type { TSandboxCard } from './sandbox-card-network';
 
 /*
  * The sandbox network's published test data (docs/sandbox.md, GET /api/sandbox/fixtures, the

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxFixtures } from '../routes/sandbox-fixtures';
+import { sandboxFixtures } from './routes/sandbox-fixtures';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, SANDBOX_CHIP_CARDS } from './fixtures';
 
 const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/sandbox.md'), 'utf8');

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { canonicalJson } from '../../domain/schemas/auth';
 import type { TDb } from '../db/database';
 import { idempotencyKeys } from '../db/schema';
-import { ERROR_CATALOGUE } from '../../domain/errors';
+import { ERROR_CATALOGUE, type TApiErrorBody } from '../../domain/errors';
 import { AppError } from './app-error';
 
 /** A mutating call's Idempotency-Key, where it applies and what request it came with. */
@@ -75,8 +75,14 @@ export async function findIdempotentResult<T extends Record<string, unknown>>(
   return row ? (row.response as T) : null;
 }
 
-/** A stored answer: the HTTP status and the body the first request got. */
-export type TStoredAnswer = { status: number; body: Record<string, unknown> };
+/**
+ * A stored answer: the HTTP status and the body the first request got, the call's own or the
+ * catalogue's failure.
+ */
+export type TStoredAnswer<TBody = Record<string, unknown>> = {
+  status: number;
+  body: TBody | TApiErrorBody;
+};
 
 const IN_FLIGHT_POLL_MS = 100;
 /** Longer than any provider call may take (the sandbox's slowest card gives up at 20 s). */
@@ -94,12 +100,12 @@ export const BANK_CALL_RETRY_WAIT_MS = 30_000;
  * the retry runs the call again; the call's own state (an attempt that is charging) keeps that
  * retry from charging twice.
  */
-export async function runIdempotentCall(
+export async function runIdempotentCall<TBody>(
   db: TDb,
   idempotency: TIdempotencyRequest | undefined,
-  call: () => Promise<TStoredAnswer>,
+  call: () => Promise<{ status: number; body: TBody }>,
   options: { waitMs: number; sleep?: (ms: number) => Promise<void> },
-): Promise<TStoredAnswer & { replayed: boolean }> {
+): Promise<TStoredAnswer<TBody> & { replayed: boolean }> {
   if (!idempotency) return { ...(await call()), replayed: false };
   const { scope, key } = idempotency;
   const fingerprint = fingerprintOf(idempotency.request);
@@ -119,7 +125,9 @@ export async function runIdempotentCall(
       if (first.fingerprint !== null && first.fingerprint !== fingerprint) {
         throw new AppError('IDEMPOTENCY_KEY_REUSED');
       }
-      if (first.state === 'done') return { ...(first.response as TStoredAnswer), replayed: true };
+      if (first.state === 'done') {
+        return { ...(first.response as TStoredAnswer<TBody>), replayed: true };
+      }
       // A first call whose process died never settles: past the stale age its key is released
       // (one statement, so one retry takes it over) and the call's own state decides the rest.
       if (Date.now() - first.createdAt.getTime() > IN_FLIGHT_STALE_MS) {
@@ -138,7 +146,7 @@ export async function runIdempotentCall(
       await sleep(IN_FLIGHT_POLL_MS);
     }
   }
-  let answer: TStoredAnswer;
+  let answer: TStoredAnswer<TBody>;
   try {
     answer = await call();
   } catch (error) {

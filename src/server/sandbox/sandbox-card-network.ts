@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import { detectCardBrand } from '../../domain/card-brand';
+import type {
+  TCardChargeOutcome,
+  TCardChargeRequest,
+  TCardFailureReason,
+  TCardSummary,
+  TPaymentProvider,
+} from '../providers/payments';
+
+/*
+ * The sandbox card network: a deterministic issuer for the published test cards (docs/sandbox.md).
+ * Each card's scenario decides what a charge does, so a person on /sandbox and a test take the
+ * same path: PIN only, PIN then OTP, 3-D Secure, declined, insufficient funds, no answer.
+ *
+ * It keeps no state and no card: where a charge waits for the payer (OTP, 3-D Secure), what it
+ * needs later travels in its provider reference — the scenario, the amount, first 6 and last 4 —
+ * which our payment attempt stores and hands back. References come from our own records, never
+ * from a payer's request, so the network trusts them as an issuer trusts its own.
+ */
+
+/** A published test card, as the fixtures list it. */
+export type TSandboxCard = {
+  number: string;
+  expiry: string;
+  cvv: string;
+  pin: string;
+  otp: string;
+  scenario: string;
+};
+
+export const CARD_SCENARIOS = [
+  'pin_only',
+  'pin_otp',
+  'three_ds',
+  'declined',
+  'insufficient_funds',
+  'timeout',
+] as const;
+export type TCardScenario = (typeof CARD_SCENARIOS)[number];
+
+type TReferencePayload = { r: string; a: number; s: TCardScenario; f6: string; l4: string };
+
+const REFERENCE_PREFIX = 'sbx_ch_';
+
+/*
+ * A reference reads `sbx_ch_{scenario}{first6}{last4}_{amount in base 36}_{our reference}`: short
+ * enough for a URL path (the 3-D Secure page), and all the network needs to go on.
+ */
+const REFERENCE = /^sbx_ch_(\d)(\d{6})(\d{4})_([0-9a-z]{1,12})_([\w-]{1,64})$/;
+
+const encodeReference = (payload: TReferencePayload) =>
+  `${REFERENCE_PREFIX}${CARD_SCENARIOS.indexOf(payload.s)}${payload.f6}${payload.l4}_${payload.a.toString(36)}_${payload.r}`;
+
+function decodeReference(reference: string): TReferencePayload | null {
+  const match = REFERENCE.exec(reference);
+  if (!match) return null;
+  const [, scenarioIndex = '', f6 = '', l4 = '', amount = '', r = ''] = match;
+  const s = CARD_SCENARIOS[Number(scenarioIndex)];
+  const a = Number.parseInt(amount, 36);
+  if (!s || !Number.isSafeInteger(a)) return null;
+  return { r, a, s, f6, l4 };
+}
+
+const summaryOf = (number: string): TCardSummary | null => {
+  const brand = detectCardBrand(number);
+  return brand ? { brand, first6: number.slice(0, 6), last4: number.slice(-4) } : null;
+};
+
+/** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
+export type TSandboxCardNetwork = Pick<
+  TPaymentProvider,
+  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard'
+> & {
+  /** The payer's answer on the challenge page: approved or declined. */
+  resolveThreeDs(providerReference: string, approved: boolean): TCardChargeOutcome | null;
+  /** The amount and card a challenge is for, to show on the challenge page. */
+  describeCharge(providerReference: string): { amount: number; card: TCardSummary } | null;
+};
+
+export type TSandboxCardNetworkOptions = {
+  cards: readonly TSandboxCard[];
+  /** Where the server's pages are, for the 3-D Secure challenge page's address. */
+  publicUrl: string;
+  /** How long the 'timeout' card keeps a charge waiting before it fails. */
+  timeoutMs: number;
+};
+
+export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandboxCardNetwork {
+  const byNumber = new Map(options.cards.map((card) => [card.number, card]));
+  const scenarioOf = (card: TSandboxCard): TCardScenario | null =>
+    CARD_SCENARIOS.find((s) => s === card.scenario) ?? null;
+  /** The fixture a waiting charge was made with (for its OTP). */
+  const cardOf = (payload: TReferencePayload) =>
+    options.cards.find(
+      (card) =>
+        card.scenario === payload.s &&
+        card.number.startsWith(payload.f6) &&
+        card.number.endsWith(payload.l4),
+    );
+
+  /*
+   * A saved card's token names the card's path and digits, as a reference does, and 12 random
+   * bytes, so no two saves share one: `sbx_tok_{scenario}{first6}{last4}_{random}`.
+   */
+  const succeeded = (
+    scenario: TCardScenario,
+    providerReference: string,
+    card: TCardSummary,
+  ): TCardChargeOutcome => ({
+    kind: 'succeeded',
+    providerReference,
+    card,
+    token: `sbx_tok_${CARD_SCENARIOS.indexOf(scenario)}${card.first6}${card.last4}_${randomBytes(12).toString('base64url')}`,
+  });
+
+  const failed = (
+    reason: TCardFailureReason,
+    card: TCardSummary | null,
+    providerReference: string | null,
+  ): TCardChargeOutcome => ({ kind: 'failed', reason, card, providerReference });
+
+  return {
+    name: 'sandbox',
+
+    async chargeCard({ reference, amount, card }: TCardChargeRequest) {
+      const summary = summaryOf(card.number);
+      const known = byNumber.get(card.number);
+      if (!summary || !known) return failed('declined', summary, null);
+      const scenario = scenarioOf(known);
+      if (!scenario) return failed('declined', summary, null);
+      if (!Number.isSafeInteger(amount) || amount <= 0) return failed('declined', summary, null);
+      if (card.expiry !== known.expiry || card.cvv !== known.cvv) {
+        return failed('invalid_card', summary, null);
+      }
+      const providerReference = encodeReference({
+        r: reference,
+        a: amount,
+        s: scenario,
+        f6: summary.first6,
+        l4: summary.last4,
+      });
+      switch (scenario) {
+        case 'declined':
+          return failed('declined', summary, providerReference);
+        case 'insufficient_funds':
+          return failed('insufficient_funds', summary, providerReference);
+        case 'timeout':
+          await new Promise((resolve) => setTimeout(resolve, options.timeoutMs));
+          return failed('timeout', summary, null);
+        case 'three_ds':
+          return {
+            kind: 'three_ds_required',
+            providerReference,
+            card: summary,
+            challengeUrl: `${options.publicUrl}/sandbox/3ds/${providerReference}`,
+            displayMessage: 'Complete the 3-D Secure check your bank asks for',
+          };
+        case 'pin_only':
+        case 'pin_otp':
+          if (card.pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
+          return scenario === 'pin_only'
+            ? succeeded(scenario, providerReference, summary)
+            : {
+                kind: 'otp_required',
+                providerReference,
+                card: summary,
+                displayMessage: 'Enter the OTP sent to the phone number registered with your bank',
+              };
+      }
+    },
+
+    async submitCardOtp({ providerReference, otp }) {
+      const payload = decodeReference(providerReference);
+      const fixture = payload && payload.s === 'pin_otp' ? cardOf(payload) : undefined;
+      const summary = fixture ? summaryOf(fixture.number) : null;
+      if (!fixture || !summary) return failed('declined', null, providerReference);
+      return otp === fixture.otp
+        ? succeeded('pin_otp', providerReference, summary)
+        : failed('incorrect_otp', summary, providerReference);
+    },
+
+    // The sandbox issuer takes back any charge it made; a repeat is the same refund.
+    async refundCard({ providerReference }) {
+      if (!decodeReference(providerReference)) throw new Error('Not a sandbox charge');
+      return { refunded: true as const };
+    },
+
+    resolveThreeDs(providerReference, approved) {
+      const payload = decodeReference(providerReference);
+      const fixture = payload && payload.s === 'three_ds' ? cardOf(payload) : undefined;
+      const summary = fixture ? summaryOf(fixture.number) : null;
+      if (!summary) return null;
+      return approved
+        ? succeeded('three_ds', providerReference, summary)
+        : failed('three_ds_declined', summary, providerReference);
+    },
+
+    describeCharge(providerReference) {
+      const payload = decodeReference(providerReference);
+      const fixture = payload ? cardOf(payload) : undefined;
+      const summary = fixture ? summaryOf(fixture.number) : null;
+      return payload && summary ? { amount: payload.a, card: summary } : null;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { TClock } from '../clock';
+import type { TDb } from '../db/database';
+import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
+import { openVirtualAccount } from './sandbox-bank';
+import { debitSandboxAccount, payOutToSandboxAccount, reverseSandboxDebit } from './sandbox-debits';
+import type { TAuthParam } from '../../domain/schemas/account-link';
+import type { TPaymentProvider } from '../providers/payments';
+import { sandboxAcquirer } from './sandbox-acquirer';
+import type { TSandboxCardNetwork } from './sandbox-card-network';
+
+/** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
+export const SANDBOX_PAPER_APPROVAL_MS = 2 * 60_000;
+
+/** The references the sandbox's alternate service issues: ours, prefixed, so a retry matches. */
+const ALT_REF_PREFIX = 'sbx_rrr_';
+
+/** What the sandbox's alternate service asks: a card's last 4 digits and the bank's OTP. */
+const SANDBOX_AUTH_PARAMS: TAuthParam[] = [
+  {
+    param1: 'CARD',
+    param2: 'OTP',
+    label1: 'Card last 4 digits',
+    label2: 'OTP',
+    description1: 'The last 4 digits of a debit card on this account',
+    description2: 'The 6-digit code your bank sent to your phone',
+  },
+];
+
+/**
+ * The sandbox adapter of the PaymentProvider port (docs/sandbox.md): the sandbox card network
+ * for cards, the sandbox bank, whose tables live in our database, for one-time accounts and
+ * direct debits, and the sandbox acquirer for card readers' chip purchases (docs/terminal.md).
+ */
+export function sandboxPaymentProvider(parts: {
+  cards: TSandboxCardNetwork;
+  db: TDb;
+  clock: TClock;
+}): TPaymentProvider {
+  const { cards, db, clock } = parts;
+  const acquirer = sandboxAcquirer({ readers: SANDBOX_READERS, cards: SANDBOX_CHIP_CARDS });
+  return {
+    name: 'sandbox',
+    ...acquirer,
+    chargeCard: (request) => cards.chargeCard(request),
+    submitCardOtp: (request) => cards.submitCardOtp(request),
+    refundCard: (request) => cards.refundCard(request),
+    lookupBank: async (institutionCode) =>
+      SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
+    listBanks: async () => SANDBOX_BANKS,
+    async nameEnquiry({ institutionCode, accountNumber }) {
+      const account = sandboxAccount(institutionCode, accountNumber);
+      const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
+      if (!account || !bank) return null;
+      return {
+        accountName: account.accountName,
+        // The sandbox's enquiry reference names what was asked, so a repeat answers the same.
+        nameEnquiryId: `sbx_ne_${institutionCode}_${accountNumber}`,
+        // A 'not_supported' account is one its bank offers no mandate for (spec §2 'Not supported').
+        integrations: account.scenario === 'not_supported' ? [] : bank.integrations,
+      };
+    },
+    async requestAltMandate({ reference, institutionCode, accountNumber }) {
+      const account = sandboxAccount(institutionCode, accountNumber);
+      const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
+      if (!account?.authParams || !bank?.integrations.includes('altTransactionService')) {
+        return null;
+      }
+      return {
+        remitaTransRef: `${ALT_REF_PREFIX}${reference}`,
+        requestId: `sbx_req_${reference}`,
+        remitaLogoUrl: null,
+        authParams: SANDBOX_AUTH_PARAMS,
+      };
+    },
+    async verifyAltMandate({ remitaTransRef, institutionCode, accountNumber, answers }) {
+      const expected = sandboxAccount(institutionCode, accountNumber)?.authParams;
+      if (!expected || !remitaTransRef.startsWith(ALT_REF_PREFIX)) return { verified: false };
+      const answer = (param: string) =>
+        answers.find((a) => a.param.toUpperCase() === param)?.value.trim();
+      return {
+        verified: answer('CARD') === expected.cardLast4 && answer('OTP') === expected.otp,
+      };
+    },
+    paperMandateStatus: async ({ issuedAt }) =>
+      clock.now().getTime() - issuedAt.getTime() >= SANDBOX_PAPER_APPROVAL_MS
+        ? 'approved'
+        : 'pending',
+    openTransferAccount: (request) => openVirtualAccount(db, clock, request),
+    debitAccount: (request) => debitSandboxAccount(db, clock, request),
+    reverseDebit: ({ providerReference }) => reverseSandboxDebit(db, clock, providerReference),
+    payOut: (request) => payOutToSandboxAccount(db, clock, request),
+  };
+}
+
+const sandboxAccount = (institutionCode: string, accountNumber: string) =>
+  SANDBOX_ACCOUNTS.find(
+    (a) => a.institutionCode === institutionCode && a.accountNumber === accountNumber,
+  );

@@ -1,0 +1,307 @@
+import { and, eq } from 'drizzle-orm';
+import { isConsentAvailable } from '../../../domain/consent-availability';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import type { TDeclineResponse, TGrantResponse } from '../../../domain/schemas/consent-api';
+import type { TGrantCall } from '../../../domain/schemas/grant';
+import type { TAppContext } from '../../context';
+import { consentEvents, consents, futurePaymentAccounts } from '../../db/schema';
+import {
+  debitImmediatePayment,
+  linkedAccountsOf,
+  type TLinkedAccount,
+} from '../payments/account-debits';
+import { AppError } from '../app-error';
+import { loadConsent } from './consents';
+import { assertFormCompleteForGrant, markFormResponseSubmitted } from '../forms/forms';
+import { recordActiveMandates } from '../linking/mandate-activations';
+import { verifySignedGrant, type TVerifiedGrant } from '../identity/signed-grants';
+import { recordMerchantEvent } from '../merchants/webhooks';
+import { assertPaymentRequestPayer } from './payment-request-payers';
+
+/*
+ * The grant (spec §7 POST /api/consent/{consentId}/grant; docs/payments.md "The grant"): the payer
+ * says yes to what the consent asks, and the consent becomes granted, once, with an audit row
+ * that keeps the passkey's signature so the record can be checked later.
+ *
+ * The immediate payment is paid before the grant (card, transfer) or at it: a linked account
+ * named in immediatePayments is debited on its mandate first, and a failed debit answers
+ * paymentResults.failed = 1 with 'Direct debit payment failed', the consent still pending. Future
+ * payments are bound, in the grant's transaction, to the linked accounts the payer chose, in the
+ * order chosen: they are collected from them when due.
+ */
+
+type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers'>;
+
+const invalid = (field: string, message: string) =>
+  new AppError('VALIDATION_FAILED', `${field}: ${message}`);
+
+/** The grant call's answer for a consent as it now stands. */
+async function answerFor(
+  ctx: TGrantContext,
+  consentId: string,
+  results: TGrantResponse['paymentResults'],
+  extra: Pick<TGrantResponse, 'message' | 'error'>,
+): Promise<TGrantResponse> {
+  const found = await loadConsent(ctx.db, consentId);
+  if (!found) throw new AppError('CONSENT_NOT_FOUND');
+  return {
+    success: true,
+    consent: found.consent,
+    status: found.consent.status,
+    ...(results ? { paymentResults: results } : {}),
+    ...extra,
+  };
+}
+
+export async function grantConsent(
+  ctx: TGrantContext,
+  consentId: string,
+  call: TGrantCall,
+  payerId: string | null,
+): Promise<TGrantResponse> {
+  const { db, config, clock } = ctx;
+  const now = clock.now();
+  const found = await loadConsent(db, consentId);
+  if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  // A payment request is answered by the payer it was sent to, nobody else.
+  await assertPaymentRequestPayer(db, consentId, payerId);
+  const { consent } = found;
+  if (call.consentData.consentId !== consentId) {
+    throw invalid('consentData.consentId', 'must be the consent being granted');
+  }
+  const immediate = consent.payments.find((p) => p.type === 'immediate') ?? null;
+  const results = immediate
+    ? { total: 1, succeeded: immediate.status === 'executed' ? 1 : 0, failed: 0 }
+    : undefined;
+  // Granted already (a retry, another tab): the same answer, nothing changes.
+  if (consent.status === 'granted') return answerFor(ctx, consentId, results, {});
+  if (consent.status === 'declined') throw new AppError('CONSENT_REJECTED');
+  if (consent.status !== 'pending') throw new AppError('CONSENT_NOT_FOUND');
+
+  const future = consent.payments.some((p) => p.type === 'future');
+  // spec §6: without sign-in only a consent that needs none and asks only for a payment.
+  if (payerId === null && (consent.requirements.requiresAuth || future || consent.dataSharing)) {
+    throw new AppError('SIGN_IN_REQUIRED');
+  }
+  if (future && !call.futurePayments?.granted) {
+    throw invalid('futurePayments', 'this consent asks for future payments');
+  }
+  if (consent.dataSharing && !call.dataSharing?.granted) {
+    throw invalid('dataSharing', 'this consent asks to share data');
+  }
+  // A consent's form is complete before anything is granted (spec §5): its response is recorded.
+  const form = await assertFormCompleteForGrant(db, consentId);
+  const futureIds = unique([
+    ...(call.futurePayments?.selectedAccounts ?? []),
+    ...(call.futurePayments?.paymentMethods ?? []).map((m) => m.accountId),
+  ]);
+  const debitIds = unique([
+    ...(call.immediatePayments?.paymentMethods ?? []).flatMap((m) =>
+      m.type === 'account' ? [m.accountId] : [],
+    ),
+    ...(call.immediatePayments?.selectedAccounts ?? []),
+  ]);
+  const named = [...futureIds, ...debitIds];
+  let linked = new Map<string, TLinkedAccount>();
+  if (named.length > 0) {
+    // Accounts are the signed-in payer's own, and linked (an active mandate), or named as missing.
+    if (payerId === null) throw new AppError('SIGN_IN_REQUIRED');
+    linked = await linkedAccountsOf(db, payerId, named);
+    const missing = named.find((id) => !linked.has(id));
+    if (missing)
+      throw invalid('selectedAccounts', `no linked account of yours has the id ${missing}`);
+  }
+  if (!future && futureIds.length > 0) {
+    throw invalid('futurePayments', 'this consent asks for no future payments');
+  }
+  if (debitIds.length > 1) {
+    throw invalid('immediatePayments', 'one account pays the immediate payment');
+  }
+
+  let signature: TVerifiedGrant | null = null;
+  if (payerId !== null) {
+    if (!call.signature) throw invalid('signature', 'a signed-in payer signs the grant');
+    const { signature: signed, ...payload } = call;
+    signature = await verifySignedGrant(
+      db,
+      config,
+      payerId,
+      { consentId, nonce: signed.nonce, payload, response: signed.response },
+      now,
+    );
+  }
+
+  // The immediate payment is paid first (card or transfer before the grant, or a linked account
+  // debited now): unpaid, the grant reports it failed and the consent stays pending (spec §4).
+  const debitFrom = debitIds[0] ? linked.get(debitIds[0]) : undefined;
+  if (immediate && immediate.status !== 'executed') {
+    if (!debitFrom || payerId === null) {
+      return answerFor(
+        ctx,
+        consentId,
+        { total: 1, succeeded: 0, failed: 1 },
+        { error: 'Payment failed' },
+      );
+    }
+    const debit = await debitImmediatePayment(ctx, {
+      paymentId: immediate.paymentId,
+      payerId,
+      linked: debitFrom,
+    });
+    if (!debit.debited) {
+      return answerFor(
+        ctx,
+        consentId,
+        { total: 1, succeeded: 0, failed: 1 },
+        { error: 'Direct debit payment failed' },
+      );
+    }
+  }
+  const paidResults = immediate ? { total: 1, succeeded: 1, failed: 0 } : undefined;
+  const futurePaymentIds = consent.payments
+    .filter((p) => p.type === 'future')
+    .map((p) => p.paymentId);
+
+  const granted = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(consents)
+      .set({ status: 'granted', grantedAt: now, grantedBy: payerId })
+      .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
+      .returning({ id: consents.id });
+    if (!row) return false;
+    // The response is closed first (later saves are refused), then checked again inside: a
+    // section saved since the first check cannot slip past the grant.
+    if (form) {
+      await markFormResponseSubmitted(tx, form.formResponseId, now);
+      await assertFormCompleteForGrant(tx, consentId);
+      // The answers are final: the merchant may read them (GET /api/v1/forms/{id}/responses/{id}).
+      await recordMerchantEvent(tx, {
+        clientId: found.clientId,
+        consentId,
+        type: 'form.completed',
+        data: {
+          consentId,
+          formId: consent.formId,
+          formResponseId: form.formResponseId,
+          submittedAt: now.toISOString(),
+        },
+        now,
+      });
+    }
+    // Each future payment is collected from the chosen accounts, first to last (docs/payments.md).
+    const bindings = futurePaymentIds.flatMap((paymentId) =>
+      futureIds.map((accountId, position) => ({
+        paymentId,
+        position,
+        accountId,
+        mandateId: linked.get(accountId)?.mandateId ?? '',
+        payerId: payerId ?? '',
+        createdAt: now,
+      })),
+    );
+    if (bindings.length > 0) await tx.insert(futurePaymentAccounts).values(bindings);
+    await tx.insert(consentEvents).values({
+      consentId,
+      type: 'consent.granted',
+      actor: payerId ? `payer:${payerId}` : 'payer:anonymous',
+      data: {
+        dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
+        immediatePaymentId: immediate?.paymentId ?? null,
+        immediateAccountId: debitFrom?.account.id ?? null,
+        formResponseId: form?.formResponseId ?? null,
+        futureAccountIds: futureIds,
+        originalRequestId: call.originalRequestId,
+        signature: signature
+          ? {
+              digest: signature.digest,
+              credentialId: signature.credentialId,
+              signedAt: signature.signedAt.toISOString(),
+              evidence: signature.evidence,
+            }
+          : null,
+      },
+      createdAt: now,
+    });
+    await recordMerchantEvent(tx, {
+      clientId: found.clientId,
+      consentId,
+      type: 'consent.granted',
+      data: {
+        consentId,
+        grantedAt: now.toISOString(),
+        immediatePaymentId: immediate?.paymentId ?? null,
+        dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
+        payerAuthenticated: payerId !== null,
+      },
+      now,
+    });
+    // Each chosen account's mandate, told once: only this grant moved the consent from pending.
+    await recordActiveMandates(tx, {
+      clientId: found.clientId,
+      consentId,
+      mandateIds: futureIds.flatMap((id) => linked.get(id)?.mandateId ?? []),
+      now,
+    });
+    return true;
+  });
+  if (granted) {
+    await ctx.events.publish({
+      type: 'consent.granted',
+      data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
+    });
+    return answerFor(ctx, consentId, paidResults, { message: 'Consent granted' });
+  }
+  // Another change moved it from pending meanwhile: a grant (the same answer as a retry), or a
+  // Decline or the expiry sweep, which this grant must not be answered as if it had won.
+  const answer = await answerFor(ctx, consentId, paidResults, {});
+  if (answer.status === 'granted') return answer;
+  throw new AppError(answer.status === 'declined' ? 'CONSENT_REJECTED' : 'CONSENT_NOT_FOUND');
+}
+
+const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
+
+/**
+ * 'Decline' (spec §2): a signed-in payer says no. The consent ends declined, once, with its audit
+ * row and the merchant's event; declining again answers the same, and a granted consent cannot
+ * be declined.
+ */
+export async function declineConsent(
+  ctx: TGrantContext,
+  consentId: string,
+  payerId: string,
+): Promise<TDeclineResponse> {
+  const { db, clock } = ctx;
+  const now = clock.now();
+  const found = await loadConsent(db, consentId);
+  if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
+  // A payment request is answered by the payer it was sent to, nobody else.
+  await assertPaymentRequestPayer(db, consentId, payerId);
+  const message = ERROR_CATALOGUE.CONSENT_REJECTED.message;
+  const declined = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(consents)
+      .set({ status: 'declined' })
+      .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
+      .returning({ id: consents.id });
+    if (!row) return false;
+    await tx.insert(consentEvents).values({
+      consentId,
+      type: 'consent.declined',
+      actor: `payer:${payerId}`,
+      data: { reason: message },
+      createdAt: now,
+    });
+    await recordMerchantEvent(tx, {
+      clientId: found.clientId,
+      consentId,
+      type: 'consent.declined',
+      data: { consentId, declinedAt: now.toISOString(), reason: message },
+      now,
+    });
+    return true;
+  });
+  const after = await loadConsent(db, consentId);
+  if (!after) throw new AppError('CONSENT_NOT_FOUND');
+  if (!declined && after.consent.status !== 'declined') throw new AppError('CONSENT_NOT_FOUND');
+  return { success: true, consent: after.consent, status: after.consent.status, message };
+}

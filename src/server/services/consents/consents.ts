@@ -1,0 +1,398 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../../domain/constants';
+import { isConsentAvailable } from '../../../domain/consent-availability';
+import type { TConsent, TDataSharing, TPayment } from '../../../domain/schemas/consent';
+import type {
+  TCreateConsentRequest,
+  TMerchantConsentResponse,
+  TMerchantConsentsQuery,
+  TMerchantConsentsResponse,
+} from '../../../domain/schemas/merchant-api';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import type { TEventBus } from '../../events/event-bus';
+import { consentEvents, consents, dataSharingItems, merchants, payments } from '../../db/schema';
+import { AppError } from '../app-error';
+import { decodeListCursor, encodeListCursor } from '../list-cursor';
+import {
+  merchantConsentDetails,
+  type TMerchantConsentDetails,
+} from '../merchants/merchant-consent-details';
+import { runIdempotent } from '../idempotency';
+
+type TConsentRow = typeof consents.$inferSelect;
+type TPaymentRow = typeof payments.$inferSelect;
+type TMerchantRow = typeof merchants.$inferSelect;
+type TDataItemRow = typeof dataSharingItems.$inferSelect;
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+const dateOrNull = (s: string | undefined): Date | null => (s ? new Date(s) : null);
+
+export type TCreateConsentContext = {
+  clientId: string;
+  merchantId: string;
+  /** Idempotency-Key header: a retry with the same key and body answers the first consent. */
+  idempotencyKey?: string | undefined;
+  now?: Date;
+  /** Where 'consent.created' is published once the consent is committed (not on a replay). */
+  events?: TEventBus;
+};
+
+/** Where a client's Idempotency-Keys of consent creation live. */
+export const consentCreationScope = (clientId: string) => `consents.create:${clientId}`;
+
+/**
+ * Creates a consent, its payments and data-sharing items, its first audit event and its
+ * idempotency key in one transaction: either all of it is written or none.
+ */
+export async function createConsent(
+  db: TDb,
+  input: TCreateConsentRequest,
+  ctx: TCreateConsentContext,
+): Promise<{ consentId: string; expiresAt: string; created: boolean }> {
+  const now = ctx.now ?? new Date();
+  const expiresAt = input.expiresAt
+    ? new Date(input.expiresAt)
+    : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
+  const [merchant] = await db.select().from(merchants).where(eq(merchants.id, ctx.merchantId));
+  if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  const idempotency = ctx.idempotencyKey
+    ? { scope: consentCreationScope(ctx.clientId), key: ctx.idempotencyKey, request: input }
+    : undefined;
+
+  const { result, replayed } = await runIdempotent(db, idempotency, async (tx) => {
+    // Checked inside: a retry of a consent created before its expiry passed still answers it.
+    if (expiresAt.getTime() <= now.getTime()) {
+      throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
+    }
+    const consentId = await insertConsent(tx, input, {
+      merchant,
+      clientId: ctx.clientId,
+      expiresAt,
+      actor: `client:${ctx.clientId}`,
+    });
+    return { consentId, expiresAt: expiresAt.toISOString() };
+  });
+  if (!replayed) {
+    await ctx.events?.publish({
+      type: 'consent.created',
+      data: { consentId: result.consentId, clientId: ctx.clientId, merchantId: ctx.merchantId },
+    });
+  }
+  return { ...result, created: !replayed };
+}
+
+/** Who a new consent is for and from, and what its first audit event records. */
+export type TNewConsentRows = {
+  merchant: Pick<TMerchantRow, 'id' | 'walletBankName'>;
+  clientId: string;
+  expiresAt: Date;
+  /** The audit actor of 'consent.created', e.g. `client:cli_…` or `payer:usr_…`. */
+  actor: string;
+  /** More for the 'consent.created' audit row (docs/payment-requests.md: who was asked). */
+  createdData?: Record<string, unknown>;
+};
+
+/**
+ * Writes a consent, its payments and data-sharing items and its 'consent.created' audit event
+ * inside the caller's transaction; answers its new id.
+ */
+export async function insertConsent(
+  tx: TDb,
+  input: TCreateConsentRequest,
+  rows: TNewConsentRows,
+): Promise<string> {
+  const consentId = randomId('cns');
+  await tx.insert(consents).values({
+    id: consentId,
+    merchantId: rows.merchant.id,
+    clientId: rows.clientId,
+    expiresAt: rows.expiresAt,
+    actOnBehalfOf: input.actOnBehalfOf ?? null,
+    formId: input.formId ?? null,
+    formTemplateValues: input.formCompletion?.templateLiteralValues ?? null,
+    requiresAuth: input.requirements.requiresAuth,
+    requiresAccount: input.requirements.requiresAccount,
+    authAppId: input.authAppId ?? null,
+    originalRequestId: input.originalRequestId ?? null,
+  });
+  if (input.payments.length > 0) {
+    await tx.insert(payments).values(
+      input.payments.map((p, position) => ({
+        id: randomId('pay'),
+        consentId,
+        position,
+        type: p.type,
+        amount: p.amount,
+        narration: p.narration,
+        amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
+        dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
+        startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
+        endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
+        frequency: p.type === 'future' ? (p.frequency ?? null) : null,
+        interval: p.type === 'future' ? (p.interval ?? null) : null,
+        paypointId: p.paypointId ?? null,
+        paypointLocationName: p.paypointLocationName ?? null,
+        // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
+        shieldWalletBankName: p.type === 'immediate' ? rows.merchant.walletBankName : null,
+      })),
+    );
+  }
+  const items = dataSharingRows(consentId, input.dataSharing);
+  if (items.length > 0) await tx.insert(dataSharingItems).values(items);
+  await tx.insert(consentEvents).values({
+    consentId,
+    type: 'consent.created',
+    actor: rows.actor,
+    data: { payments: input.payments.length, dataItems: items.length, ...rows.createdData },
+  });
+  return consentId;
+}
+
+function dataSharingRows(
+  consentId: string,
+  dataSharing: TDataSharing | undefined,
+): Array<typeof dataSharingItems.$inferInsert> {
+  if (!dataSharing) return [];
+  return DATA_CATEGORIES.flatMap((category): Array<typeof dataSharingItems.$inferInsert> => {
+    const value = dataSharing[category];
+    if (value === undefined || value === false) return [];
+    if (value === true) return [{ consentId, category, item: null }];
+    return value.map((item) => ({ consentId, category, item }));
+  });
+}
+
+function toDataSharing(rows: TDataItemRow[]): TDataSharing | null {
+  if (rows.length === 0) return null;
+  const result: TDataSharing = {};
+  for (const category of DATA_CATEGORIES) {
+    const mine = rows.filter((r) => r.category === category);
+    if (mine.length === 0) continue;
+    const named = mine.flatMap((r) => (r.item === null ? [] : [r.item]));
+    result[category] = named.length > 0 ? named : true;
+  }
+  return result;
+}
+
+function toPayment(row: TPaymentRow): TPayment {
+  return {
+    paymentId: row.id,
+    type: row.type,
+    status: row.status,
+    executedAt: iso(row.executedAt),
+    amount: row.amount,
+    narration: row.narration,
+    dueDate: iso(row.dueDate),
+    startDate: iso(row.startDate),
+    endDate: iso(row.endDate),
+    frequency: row.frequency,
+    interval: row.interval,
+    amountType: row.amountType,
+    paypointId: row.paypointId,
+    paypointDetails: row.paypointLocationName
+      ? { location: { name: row.paypointLocationName } }
+      : null,
+    shieldWallet: row.shieldWalletBankName ? { bankName: row.shieldWalletBankName } : null,
+    origin: row.origin ?? null,
+  };
+}
+
+function toConsent(
+  row: TConsentRow,
+  merchant: TMerchantRow,
+  paymentRows: TPaymentRow[],
+  itemRows: TDataItemRow[],
+): TConsent {
+  return {
+    consentId: row.id,
+    status: row.status,
+    grantedAt: iso(row.grantedAt),
+    expiresAt: row.expiresAt.toISOString(),
+    counterparty: {
+      name: merchant.name,
+      image: merchant.image,
+      tag: merchant.tag,
+      type: merchant.type,
+      merchantId: merchant.id,
+      merchantColours: {
+        primaryColour: merchant.primaryColour,
+        primaryText: merchant.primaryText,
+        secondaryColour: merchant.secondaryColour,
+        secondaryText: merchant.secondaryText,
+      },
+    },
+    party: row.partyImage ? { image: row.partyImage } : null,
+    actOnBehalfOf: row.actOnBehalfOf ?? null,
+    payments: paymentRows.map(toPayment),
+    dataSharing: toDataSharing(itemRows),
+    formId: row.formId,
+    formResponseId: row.formResponseId,
+    formUpdateToken: row.formUpdateToken,
+    formCompletion: row.formTemplateValues
+      ? { templateLiteralValues: row.formTemplateValues }
+      : null,
+    requirements: { requiresAuth: row.requiresAuth, requiresAccount: row.requiresAccount },
+    attestDiscoveryId: row.attestDiscoveryId,
+    attestAuthAppId: row.authAppId,
+    authAppId: row.authAppId,
+  };
+}
+
+/** What a consent read joins to the consent: merchant, client origins, payments, items. */
+const consentReadWith = {
+  merchant: true,
+  client: { columns: { allowedOrigins: true } },
+  payments: { orderBy: asc(payments.position) },
+  dataSharingItems: { orderBy: asc(dataSharingItems.id) },
+} as const;
+
+/** The consent read as one prepared query. */
+function prepareConsentRead(db: TDb) {
+  return db.query.consents
+    .findFirst({ where: eq(consents.id, sql.placeholder('consentId')), with: consentReadWith })
+    .prepare('consent_read');
+}
+
+type TConsentReadRow = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof prepareConsentRead>['execute']>>
+>;
+
+function loadedOf(row: TConsentReadRow): TLoadedConsent {
+  return {
+    consent: toConsent(row, row.merchant, row.payments, row.dataSharingItems),
+    clientId: row.clientId,
+    embedOrigins: row.client.allowedOrigins,
+    grantedBy: row.grantedBy,
+    revokedAt: iso(row.revokedAt),
+  };
+}
+
+const consentReads = new WeakMap<TDb, ReturnType<typeof prepareConsentRead>>();
+
+export type TLoadedConsent = {
+  consent: TConsent;
+  /** The client that owns the consent, and the origins it registered for embedding. */
+  clientId: string;
+  embedOrigins: string[];
+  /** The signed-in payer who granted it, and when they revoked it (docs/payer-consents.md). */
+  grantedBy: string | null;
+  revokedAt: string | null;
+};
+
+/** Loads a consent with everything it asks for, whatever its state; null when unknown. */
+export async function loadConsent(db: TDb, consentId: string): Promise<TLoadedConsent | null> {
+  let read = consentReads.get(db);
+  if (!read) {
+    read = prepareConsentRead(db);
+    consentReads.set(db, read);
+  }
+  const row = await read.execute({ consentId });
+  return row ? loadedOf(row) : null;
+}
+
+/** loadConsent of several consents in one query, in the order of `consentIds` (null when unknown). */
+async function loadConsents(db: TDb, consentIds: string[]): Promise<(TLoadedConsent | null)[]> {
+  if (consentIds.length === 0) return [];
+  const rows = await db.query.consents.findMany({
+    where: inArray(consents.id, consentIds),
+    with: consentReadWith,
+  });
+  const byId = new Map(rows.map((row) => [row.id, loadedOf(row)]));
+  return consentIds.map((id) => byId.get(id) ?? null);
+}
+
+/**
+ * The consent as the page may see it (spec §7 GET /api/consent/{id}?clientId=): unknown,
+ * expired or uncollectable consents are not found; another client's consent is forbidden.
+ */
+export async function readConsentForClient(
+  db: TDb,
+  consentId: string,
+  clientId: string,
+  now: Date = new Date(),
+): Promise<TLoadedConsent> {
+  return readableByClient(await loadConsent(db, consentId), clientId, (found) =>
+    isConsentAvailable(found.consent, now),
+  );
+}
+
+/** The rule of readConsentForClient, for a consent already loaded (or null when unknown). */
+export function readableByClient<T extends { clientId: string }>(
+  found: T | null,
+  clientId: string,
+  isAvailable: (found: T) => boolean,
+): T {
+  if (!found || !isAvailable(found)) throw new AppError('CONSENT_NOT_FOUND');
+  if (found.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
+  return found;
+}
+
+type TMerchantConsent = TMerchantConsentResponse['consent'];
+
+/** A consent as its merchant reads it; another merchant's consent reads as absent. */
+function merchantView(
+  found: TLoadedConsent | null,
+  merchantId: string,
+  details: TMerchantConsentDetails | undefined,
+): TMerchantConsent {
+  // Its id tells another merchant nothing.
+  if (!found || !details || found.consent.counterparty.merchantId !== merchantId) {
+    throw new AppError('CONSENT_NOT_FOUND');
+  }
+  return { ...found.consent, revokedAt: found.revokedAt, ...details };
+}
+
+/**
+ * GET /api/v1/consents/{id}: one of the merchant's consents, whatever its state or expiry, with
+ * the mandates of the accounts chosen for its future payments and its form response.
+ */
+export async function readMerchantConsent(
+  db: TDb,
+  merchantId: string,
+  consentId: string,
+): Promise<TMerchantConsent> {
+  const [found, [details]] = await Promise.all([
+    loadConsent(db, consentId),
+    merchantConsentDetails(db, [consentId]),
+  ]);
+  return merchantView(found, merchantId, details);
+}
+
+/**
+ * GET /api/v1/consents: the merchant's consents newest first, of one status when asked, each as
+ * its single read answers it. The order is the creation time to the millisecond (what a cursor
+ * carries), then the id.
+ */
+export async function listMerchantConsents(
+  db: TDb,
+  merchantId: string,
+  query: TMerchantConsentsQuery,
+): Promise<Omit<TMerchantConsentsResponse, 'success'>> {
+  const after = query.cursor ? decodeListCursor(query.cursor) : null;
+  const created = sql<Date>`date_trunc('milliseconds', ${consents.createdAt})`;
+  const rows = await db
+    .select({ id: consents.id, createdAt: created.mapWith(consents.createdAt) })
+    .from(consents)
+    .where(
+      and(
+        eq(consents.merchantId, merchantId),
+        query.status ? eq(consents.status, query.status) : undefined,
+        after ? sql`(${created}, ${consents.id}) < (${after.at}, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(desc(created), desc(consents.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const ids = page.map((row) => row.id);
+  const [loaded, details] = await Promise.all([
+    loadConsents(db, ids),
+    merchantConsentDetails(db, ids),
+  ]);
+  const read = page.map((_, i) => merchantView(loaded[i] ?? null, merchantId, details[i]));
+  const last = page.at(-1);
+  return {
+    consents: read,
+    nextCursor:
+      rows.length > query.limit && last ? encodeListCursor(last.createdAt, last.id) : null,
+  };
+}

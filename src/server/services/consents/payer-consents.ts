@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import { canRevoke, upcomingDebits } from '../../../domain/payer-consents';
+import { maskAccountNumber } from '../../../domain/account-row';
+import type { TGrantChallengeResponse } from '../../../domain/schemas/auth';
+import {
+  revocationSigningMessage,
+  type TPayerConsent,
+  type TPayerConsentsQuery,
+  type TPayerConsentsResponse,
+  type TRepaymentAccount,
+  type TRevokeConsentRequest,
+} from '../../../domain/schemas/payer-consents';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { consentEvents, consents, futurePaymentCollections, payments } from '../../db/schema';
+import { AppError } from '../app-error';
+import { loadConsent, type TLoadedConsent } from './consents';
+import { boundAccountsOf } from '../payments/future-collections';
+import { decodeListCursor, encodeListCursor } from '../list-cursor';
+import { logoOf } from '../linking/payer-accounts';
+import { checkSignature, issueGrantChallenge, useUpNonce } from '../identity/signed-grants';
+import { recordMerchantEvent } from '../merchants/webhooks';
+
+/*
+ * The payer's own consents (docs/payer-consents.md): the ones they granted while signed in,
+ * newest grant first, and their revocation. A revocation is signed by the payer's passkey over
+ * a message of its own type, bound to the consent and to a nonce issued for revoking it; in one
+ * transaction the consent becomes revoked, its future payments not yet collected and their
+ * pending collections are cancelled, and the merchant's consent.revoked is written to the outbox.
+ */
+
+type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock'>;
+
+// ---- The list ------------------------------------------------------------------------------
+
+/**
+ * The accounts a consent's future payments are collected from, first to last (masked). The grant
+ * binds every future payment of a consent to the same accounts, so its first payment's are its.
+ */
+async function repaymentAccountsOf(db: TDb, loaded: TLoadedConsent): Promise<TRepaymentAccount[]> {
+  const first = loaded.consent.payments.find((p) => p.type === 'future');
+  if (!first) return [];
+  return (await boundAccountsOf(db, first.paymentId)).map((bound) => ({
+    accountId: bound.account.id,
+    position: bound.position,
+    bankName: bound.account.bankName,
+    accountNumber: maskAccountNumber(bound.account.accountNumber),
+    accountName: bound.account.accountName,
+    logo: logoOf(bound.account.institutionCode),
+    mandateId: bound.mandateId,
+    mandateState: bound.mandateState,
+  }));
+}
+
+function payerView(loaded: TLoadedConsent, accounts: TRepaymentAccount[]): TPayerConsent {
+  const { consent } = loaded;
+  if (consent.status !== 'granted' && consent.status !== 'revoked') {
+    throw new Error(`Consent ${consent.consentId} is ${consent.status}, not the payer's to list`);
+  }
+  return {
+    consentId: consent.consentId,
+    status: consent.status,
+    grantedAt: consent.grantedAt ?? '',
+    revokedAt: loaded.revokedAt,
+    merchant: {
+      merchantId: consent.counterparty.merchantId,
+      name: consent.counterparty.name,
+      image: consent.counterparty.image,
+    },
+    payments: consent.payments,
+    repaymentAccounts: accounts,
+    upcomingDebits: upcomingDebits(consent),
+    dataSharing: consent.dataSharing,
+    form: consent.formId
+      ? { formId: consent.formId, formResponseId: consent.formResponseId }
+      : null,
+  };
+}
+
+async function payerViews(db: TDb, ids: readonly string[]): Promise<TPayerConsent[]> {
+  const views: TPayerConsent[] = [];
+  for (const id of ids) {
+    const found = await loadConsent(db, id);
+    if (found) views.push(payerView(found, await repaymentAccountsOf(db, found)));
+  }
+  return views;
+}
+
+/** GET /api/users/consents: the consents the payer granted (and revoked), newest grant first. */
+export async function listPayerConsents(
+  db: TDb,
+  payerId: string,
+  query: TPayerConsentsQuery,
+): Promise<Omit<TPayerConsentsResponse, 'success'>> {
+  const after = query.cursor ? decodeListCursor(query.cursor) : null;
+  const rows = await db
+    .select({ id: consents.id, grantedAt: consents.grantedAt })
+    .from(consents)
+    .where(
+      and(
+        eq(consents.grantedBy, payerId),
+        inArray(consents.status, ['granted', 'revoked']),
+        after
+          ? or(
+              lt(consents.grantedAt, after.at),
+              and(eq(consents.grantedAt, after.at), lt(consents.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(consents.grantedAt), desc(consents.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    consents: await payerViews(
+      db,
+      page.map((row) => row.id),
+    ),
+    nextCursor:
+      rows.length > query.limit && last?.grantedAt
+        ? encodeListCursor(last.grantedAt, last.id)
+        : null,
+  };
+}
+
+// ---- The revocation ------------------------------------------------------------------------
+
+/** The payer's consent, or 404 alike for one that is unknown and one that is another's. */
+async function ownConsent(db: TDb, payerId: string, consentId: string) {
+  const [row] = await db
+    .select({ id: consents.id, status: consents.status })
+    .from(consents)
+    .where(and(eq(consents.id, consentId), eq(consents.grantedBy, payerId)));
+  if (!row) throw new AppError('PAYER_CONSENT_NOT_FOUND');
+  return row;
+}
+
+async function answerFor(db: TDb, consentId: string): Promise<TPayerConsent> {
+  const [view] = await payerViews(db, [consentId]);
+  if (!view) throw new AppError('PAYER_CONSENT_NOT_FOUND');
+  return view;
+}
+
+/**
+ * A nonce for one revocation signature on the payer's own granted consent, with the request
+ * options limited to their passkeys (the grant's primitive, signed-grants.ts).
+ */
+export async function issueRevocationChallenge(
+  ctx: TRevokeContext,
+  payerId: string,
+  consentId: string,
+): Promise<Omit<TGrantChallengeResponse, 'success'>> {
+  const own = await ownConsent(ctx.db, payerId, consentId);
+  if (!canRevoke(own)) throw new AppError('CONSENT_NOT_REVOCABLE');
+  return issueGrantChallenge(ctx.db, ctx.config, payerId, consentId, ctx.clock.now(), 'revocation');
+}
+
+/** SHA-256 of the canonical revocation message: the WebAuthn challenge the passkey signs. */
+export function revocationDigest(input: { consentId: string; nonce: string }): string {
+  return createHash('sha256').update(revocationSigningMessage(input), 'utf8').digest('base64url');
+}
+
+/**
+ * POST /api/users/consents/{consentId}/revoke. A consent revoked already answers as it stands,
+ * whoever's request did it (a retry, another tab); one that is not granted is
+ * CONSENT_NOT_REVOCABLE; another payer's is not found.
+ */
+export async function revokeConsent(
+  ctx: TRevokeContext,
+  payerId: string,
+  consentId: string,
+  signed: TRevokeConsentRequest,
+): Promise<TPayerConsent> {
+  const { db, config, clock } = ctx;
+  const now = clock.now();
+  const own = await ownConsent(db, payerId, consentId);
+  if (own.status === 'revoked') return answerFor(db, consentId);
+  if (!canRevoke(own)) throw new AppError('CONSENT_NOT_REVOCABLE');
+
+  let signature;
+  try {
+    signature = await checkSignature(
+      db,
+      config,
+      payerId,
+      {
+        purpose: 'revocation',
+        consentId,
+        nonce: signed.nonce,
+        digest: revocationDigest({ consentId, nonce: signed.nonce }),
+        response: signed.response,
+        failure: 'REVOCATION_SIGNATURE_INVALID',
+      },
+      now,
+    );
+  } catch (error) {
+    // The same signature sent twice at once: the first revoked it meanwhile.
+    if ((await ownConsent(db, payerId, consentId)).status === 'revoked') {
+      return answerFor(db, consentId);
+    }
+    throw error;
+  }
+
+  const outcome = await db.transaction(async (tx) => {
+    // Used up in the revocation's transaction: a second submission of this nonce waits for this
+    // one to commit, then finds it used and the consent revoked.
+    if (!(await useUpNonce(tx, signed.nonce, now))) return 'nonce-used' as const;
+    const [revoked] = await tx
+      .update(consents)
+      .set({ status: 'revoked', revokedAt: now })
+      .where(
+        and(
+          eq(consents.id, consentId),
+          eq(consents.grantedBy, payerId),
+          eq(consents.status, 'granted'),
+        ),
+      )
+      .returning({ clientId: consents.clientId });
+    if (!revoked) return 'not-granted' as const;
+    const cancelledPayments = await tx
+      .update(payments)
+      .set({ status: 'cancelled' })
+      .where(
+        and(
+          eq(payments.consentId, consentId),
+          eq(payments.type, 'future'),
+          eq(payments.status, 'pending'),
+        ),
+      )
+      .returning({ id: payments.id });
+    // Collections made ahead of their due date: none is debited now. One a runner is at the
+    // bank with ends when the bank answers (future-collections.ts: a cancelled payment's debit
+    // goes back).
+    const cancelledCollections = await tx
+      .update(futurePaymentCollections)
+      .set({
+        status: 'cancelled',
+        failureReason: 'consent_revoked',
+        completedAt: now,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(futurePaymentCollections.consentId, consentId),
+          eq(futurePaymentCollections.status, 'pending'),
+        ),
+      )
+      .returning({ id: futurePaymentCollections.id });
+    const cancelledPaymentIds = cancelledPayments.map((p) => p.id);
+    await tx.insert(consentEvents).values({
+      consentId,
+      type: 'consent.revoked',
+      actor: `payer:${payerId}`,
+      data: {
+        cancelledPaymentIds,
+        cancelledCollectionIds: cancelledCollections.map((c) => c.id),
+        signature: {
+          digest: signature.digest,
+          credentialId: signature.credentialId,
+          signedAt: signature.signedAt.toISOString(),
+          evidence: signature.evidence,
+        },
+      },
+      createdAt: now,
+    });
+    await recordMerchantEvent(tx, {
+      clientId: revoked.clientId,
+      consentId,
+      type: 'consent.revoked',
+      data: { consentId, revokedAt: now.toISOString(), cancelledPaymentIds },
+      now,
+    });
+    return 'revoked' as const;
+  });
+  if (outcome !== 'revoked') {
+    const after = await ownConsent(db, payerId, consentId);
+    if (after.status !== 'revoked') {
+      throw new AppError(
+        outcome === 'nonce-used' ? 'GRANT_SIGNATURE_REPLAYED' : 'CONSENT_NOT_REVOCABLE',
+      );
+    }
+  }
+  return answerFor(db, consentId);
+}

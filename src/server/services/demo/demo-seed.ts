@@ -1,0 +1,195 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { TCreateConsentRequestInput } from '../../../domain/schemas/merchant-api';
+import { ZCreateConsentRequest } from '../../../domain/schemas/merchant-api';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/database';
+import { accountLinks, consents, merchants, payerAccounts, payers } from '../../db/schema';
+import { SANDBOX_ACCOUNTS, SANDBOX_BANKS } from '../../sandbox/fixtures';
+import { consentCreationScope, createConsent } from '../consents/consents';
+import { DEMO_FORM, DEMO_FORM_ID, DEMO_FORM_VALUES } from './demo-form';
+import { seedForm } from '../forms/forms';
+import { findIdempotentResult } from '../idempotency';
+import { normalisePhone } from '../identity/phone-codes';
+import { createMerchantClient } from '../merchants/merchant-clients';
+import { consentPageUrl } from '../page-urls';
+
+export const DEMO_MERCHANT_ID = 'mer_demo';
+export const DEMO_CLIENT_ID = 'cli_demo';
+const DEMO_VALIDITY_MS = 365 * 24 * 60 * 60 * 1000;
+
+function monthlyDueDates(from: Date, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1 + i, 1, 9));
+    return d.toISOString();
+  });
+}
+
+function demoConsents(
+  now: Date,
+): Array<{ key: string; label: string; body: TCreateConsentRequestInput }> {
+  const expiresAt = new Date(now.getTime() + DEMO_VALIDITY_MS).toISOString();
+  const membership = monthlyDueDates(now, 6).map((dueDate) => ({
+    type: 'future' as const,
+    amount: 1_500_000,
+    amountType: 'fixed' as const,
+    narration: 'Gym membership',
+    frequency: 'monthly' as const,
+    interval: 1,
+    dueDate,
+  }));
+  return [
+    {
+      key: 'demo:immediate',
+      label: 'immediate payment only',
+      body: {
+        expiresAt,
+        payments: [{ type: 'immediate', amount: 2_500_000, narration: 'Order #1042 groceries' }],
+      },
+    },
+    {
+      key: 'demo:recurring',
+      label: 'recurring future payments',
+      body: { expiresAt, payments: membership, requirements: { requiresAuth: true } },
+    },
+    {
+      key: 'demo:data-sharing',
+      label: 'data sharing only',
+      body: {
+        expiresAt,
+        dataSharing: { bvnData: true, ninData: true, userImages: true, bankAccounts: true },
+        requirements: { requiresAuth: true },
+      },
+    },
+    {
+      key: 'demo:everything',
+      label: 'everything, with a form and a representative',
+      body: {
+        expiresAt,
+        payments: [
+          { type: 'immediate', amount: 500_000, narration: 'Registration fee' },
+          ...membership.slice(0, 3),
+          {
+            type: 'future',
+            amount: 2_000_000,
+            amountType: 'variable',
+            narration: 'Equipment deposit',
+            dueDate: monthlyDueDates(now, 2)[1],
+          },
+        ],
+        dataSharing: { bvnData: ['fullName', 'dateOfBirth'], ninData: true, bankAccounts: true },
+        formId: DEMO_FORM_ID,
+        requirements: { requiresAuth: true, requiresAccount: true },
+        actOnBehalfOf: {
+          role: { name: 'Membership Officer' },
+          fullName: 'Chidinma Okafor',
+          name: 'Chidinma',
+          image: null,
+          location: 'Lekki Phase 1, Lagos',
+        },
+      },
+    },
+  ];
+}
+
+/**
+ * Seeds the demo merchant and its demo consents, once: later starts find them by their
+ * idempotency keys and only print their URLs.
+ */
+export async function seedDemo(db: TDb, config: TConfig, now = new Date()) {
+  const [existing] = await db.select().from(merchants).where(eq(merchants.id, DEMO_MERCHANT_ID));
+  if (!existing) {
+    await createMerchantClient(db, {
+      merchantId: DEMO_MERCHANT_ID,
+      clientId: DEMO_CLIENT_ID,
+      name: 'Lagos Fitness Club',
+      image: '/demo/merchant-logo.svg',
+      tag: 'lagosfitness',
+      colours: { primaryColour: '#FE7048' },
+    });
+  }
+  // The form the "everything" consent asks for, there before the consent is (docs/forms.md).
+  await seedForm(db, DEMO_FORM_ID, DEMO_FORM, {
+    clientId: DEMO_CLIENT_ID,
+    merchantId: DEMO_MERCHANT_ID,
+  });
+  const lines: Array<{ label: string; url: string; consentId: string }> = [];
+  for (const demo of demoConsents(now)) {
+    // Seeded before: its dates were computed from that start's clock, so its body differs
+    // from today's, and the key's first answer is what names it.
+    const seeded = await findIdempotentResult<{ consentId: string }>(
+      db,
+      consentCreationScope(DEMO_CLIENT_ID),
+      demo.key,
+    );
+    const { consentId } =
+      seeded ??
+      (await createConsent(db, ZCreateConsentRequest.parse(demo.body), {
+        clientId: DEMO_CLIENT_ID,
+        merchantId: DEMO_MERCHANT_ID,
+        idempotencyKey: demo.key,
+        now,
+      }));
+    if (demo.body.formId === DEMO_FORM_ID) {
+      await db
+        .update(consents)
+        .set({ formTemplateValues: DEMO_FORM_VALUES })
+        .where(and(eq(consents.id, consentId), isNull(consents.formTemplateValues)));
+    }
+    lines.push({
+      label: demo.label,
+      consentId,
+      url: consentPageUrl(config.publicUrl, consentId, DEMO_CLIENT_ID),
+    });
+  }
+  await seedDemoPayer(db, now);
+  return lines;
+}
+
+/** The demo payer a person signs in as (README "Try it by hand"): a phone code, then a passkey. */
+export const DEMO_PAYER = {
+  id: 'usr_demo_payer',
+  phone: '08030000001',
+  fullName: 'Adaeze Okafor',
+  /** Linked already, so the demo's payments can be paid with OneTap. */
+  account: SANDBOX_ACCOUNTS.find((a) => a.accountNumber === '0123456785'),
+} as const;
+
+/**
+ * Seeds the demo payer with one linked account (an active mandate, as a test transfer leaves
+ * it), once. The account is a sandbox bank's, so its debits move the sandbox balance only.
+ */
+async function seedDemoPayer(db: TDb, now: Date) {
+  const account = DEMO_PAYER.account;
+  const bank = SANDBOX_BANKS.find((b) => b.institutionCode === account?.institutionCode);
+  if (!account || !bank) throw new Error('The demo payer has no sandbox account');
+  await db.transaction(async (tx) => {
+    const [payer] = await tx
+      .insert(payers)
+      .values({
+        id: DEMO_PAYER.id,
+        phoneNumber: normalisePhone(DEMO_PAYER.phone),
+        fullName: DEMO_PAYER.fullName,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payers.id });
+    if (!payer) return;
+    const accountId = 'acc_demo_payer_0001';
+    await tx.insert(payerAccounts).values({
+      id: accountId,
+      payerId: payer.id,
+      institutionCode: account.institutionCode,
+      accountNumber: account.accountNumber,
+      accountName: account.accountName,
+      bankName: bank.name,
+    });
+    await tx.insert(accountLinks).values({
+      id: 'alk_demo_payer_0001',
+      payerId: payer.id,
+      accountId,
+      route: 'test_transfer',
+      state: 'active',
+      expiresAt: now,
+      activatedAt: now,
+    });
+  });
+}

@@ -1,0 +1,193 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { formatErrorMessage } from '../../../domain/errors';
+import {
+  isPhoneCodeFormat,
+  PHONE_CODE_LENGTH,
+  PHONE_CODE_MAX_WRONG_TRIES,
+  PHONE_CODE_TTL_MS,
+  PHONE_CODES_PER_PHONE_PER_HOUR,
+  toNigerianE164,
+} from '../../../domain/schemas/auth';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/database';
+import { phoneCodes } from '../../db/schema';
+import type { TSmsSender } from '../../providers/sms';
+import { AppError } from '../app-error';
+import { identityKeys } from './identity-keys';
+
+const HOUR_MS = 3_600_000;
+
+/** A Nigerian mobile number in E.164, or PHONE_NUMBER_INVALID. */
+export function normalisePhone(input: string): string {
+  const phone = toNigerianE164(input);
+  if (!phone) throw new AppError('PHONE_NUMBER_INVALID');
+  return phone;
+}
+
+function hashCode(key: Buffer, phoneNumber: string, code: string): string {
+  return createHmac('sha256', key).update(`${phoneNumber}:${code}`).digest('base64url');
+}
+
+function plural(n: number, one: string, many: string) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Sends a fresh 6-digit code to a Nigerian number. At most 10 codes per number per hour; a new
+ * code replaces the number's earlier ones, so only the latest can be tried (5 tries at most).
+ */
+export async function requestPhoneCode(
+  { db, config, sms }: { db: TDb; config: TConfig; sms: TSmsSender },
+  phoneInput: string,
+  now: Date = new Date(),
+): Promise<{ phoneNumber: string; expiresAt: Date }> {
+  const phoneNumber = normalisePhone(phoneInput);
+  const keys = await identityKeys(db, config);
+  const code = String(randomInt(0, 10 ** PHONE_CODE_LENGTH)).padStart(PHONE_CODE_LENGTH, '0');
+  const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+
+  await db.transaction(async (tx) => {
+    // One request per number at a time, so two racing requests cannot both pass the count.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`phone-code:${phoneNumber}`}))`);
+    const [sent] = await tx
+      .select({ n: count() })
+      .from(phoneCodes)
+      .where(and(eq(phoneCodes.phoneNumber, phoneNumber), gt(phoneCodes.createdAt, hourAgo)));
+    if ((sent?.n ?? 0) >= PHONE_CODES_PER_PHONE_PER_HOUR) {
+      const [oldest] = await tx
+        .select({ createdAt: phoneCodes.createdAt })
+        .from(phoneCodes)
+        .where(and(eq(phoneCodes.phoneNumber, phoneNumber), gt(phoneCodes.createdAt, hourAgo)))
+        .orderBy(asc(phoneCodes.createdAt))
+        .limit(1);
+      const freeAt = (oldest?.createdAt.getTime() ?? now.getTime()) + HOUR_MS;
+      const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
+      throw new AppError(
+        'PHONE_CODE_RATE_LIMITED',
+        formatErrorMessage('PHONE_CODE_RATE_LIMITED', { minutes }),
+      );
+    }
+    await tx
+      .update(phoneCodes)
+      .set({ supersededAt: now })
+      .where(
+        and(
+          eq(phoneCodes.phoneNumber, phoneNumber),
+          isNull(phoneCodes.consumedAt),
+          isNull(phoneCodes.supersededAt),
+        ),
+      );
+    await tx.insert(phoneCodes).values({
+      phoneNumber,
+      codeHash: hashCode(keys.phoneCodeKey, phoneNumber, code),
+      createdAt: now,
+      expiresAt,
+    });
+    // Codes older than a day count towards nothing any more.
+    await tx
+      .delete(phoneCodes)
+      .where(
+        and(
+          eq(phoneCodes.phoneNumber, phoneNumber),
+          lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
+        ),
+      );
+  });
+
+  // The last line is the WebOTP format, so phones can offer the code to the page by themselves.
+  const host = new URL(config.publicUrl).hostname;
+  const body = `${config.productName}: your code is ${code}. It expires in ${PHONE_CODE_TTL_MS / 60_000} minutes. Never share it with anyone.\n\n@${host} #${code}`;
+  await sms.send(phoneNumber, body);
+  return { phoneNumber, expiresAt };
+}
+
+/** The number's live code: the newest one neither used nor replaced. */
+const latestLiveCodeId = (phoneNumber: string) => sql`(
+  select ${phoneCodes.id} from ${phoneCodes}
+  where ${phoneCodes.phoneNumber} = ${phoneNumber}
+    and ${phoneCodes.consumedAt} is null and ${phoneCodes.supersededAt} is null
+  order by ${phoneCodes.createdAt} desc, ${phoneCodes.id} desc
+  limit 1)`;
+
+/**
+ * Checks a code against the number's latest one without using it up. A wrong code counts as a
+ * try; after 5 wrong tries even the right code is refused.
+ *
+ * The comparison and the count are one UPDATE: the row lock orders concurrent guesses, and each
+ * one sees the tries counted before it, so a burst of guesses gets 5 tries and no more.
+ */
+export async function checkPhoneCode(
+  db: TDb,
+  config: TConfig,
+  phoneNumber: string,
+  code: string,
+  now: Date = new Date(),
+): Promise<{ id: number }> {
+  const trimmed = code.trim();
+  if (!isPhoneCodeFormat(trimmed)) throw new AppError('PHONE_CODE_FORMAT_INVALID');
+  const keys = await identityKeys(db, config);
+  const guess = hashCode(keys.phoneCodeKey, phoneNumber, trimmed);
+  const matches = sql<boolean>`${phoneCodes.codeHash} = ${guess}`;
+
+  const [tried] = await db
+    .update(phoneCodes)
+    .set({ wrongTries: sql`${phoneCodes.wrongTries} + case when ${matches} then 0 else 1 end` })
+    .where(
+      and(
+        sql`${phoneCodes.id} = ${latestLiveCodeId(phoneNumber)}`,
+        isNull(phoneCodes.consumedAt),
+        isNull(phoneCodes.supersededAt),
+        gt(phoneCodes.expiresAt, now),
+        lt(phoneCodes.wrongTries, PHONE_CODE_MAX_WRONG_TRIES),
+      ),
+    )
+    .returning({ id: phoneCodes.id, wrongTries: phoneCodes.wrongTries, matched: matches });
+  if (!tried) throw await whyNoTry(db, phoneNumber, now);
+  if (tried.matched) return { id: tried.id };
+
+  const left = PHONE_CODE_MAX_WRONG_TRIES - tried.wrongTries;
+  if (left <= 0) throw new AppError('PHONE_CODE_LOCKED');
+  throw new AppError(
+    'PHONE_CODE_INCORRECT',
+    formatErrorMessage('PHONE_CODE_INCORRECT', { tries: plural(left, 'try', 'tries') }),
+  );
+}
+
+/** Why a guess was not even tried: only the message depends on this read, never the answer. */
+async function whyNoTry(db: TDb, phoneNumber: string, now: Date): Promise<AppError> {
+  const [row] = await db
+    .select({ expiresAt: phoneCodes.expiresAt, wrongTries: phoneCodes.wrongTries })
+    .from(phoneCodes)
+    .where(sql`${phoneCodes.id} = ${latestLiveCodeId(phoneNumber)}`);
+  if (!row) return new AppError('PHONE_CODE_NOT_FOUND');
+  if (row.expiresAt.getTime() <= now.getTime()) return new AppError('PHONE_CODE_EXPIRED');
+  return new AppError('PHONE_CODE_LOCKED');
+}
+
+/**
+ * Uses a checked code up; of two racing uses only one wins, and a code that reached its limit of
+ * wrong tries since it was checked is refused.
+ */
+export async function consumePhoneCode(
+  db: TDb,
+  code: { id: number; phoneNumber: string },
+  now: Date,
+): Promise<void> {
+  const { id: codeId, phoneNumber } = code;
+  const [used] = await db
+    .update(phoneCodes)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(phoneCodes.id, codeId),
+        isNull(phoneCodes.consumedAt),
+        isNull(phoneCodes.supersededAt),
+        gt(phoneCodes.expiresAt, now),
+        lt(phoneCodes.wrongTries, PHONE_CODE_MAX_WRONG_TRIES),
+      ),
+    )
+    .returning({ id: phoneCodes.id });
+  if (!used) throw await whyNoTry(db, phoneNumber, now);
+}

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import {
+  grantSigningMessage,
+  WEBAUTHN_CHALLENGE_TTL_MS,
+  WEBAUTHN_TIMEOUT_MS,
+  type TGrantChallengeResponse,
+  type TSignedGrant,
+} from '../../../domain/schemas/auth';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/database';
+import { webauthnChallenges } from '../../db/schema';
+import { AppError } from '../app-error';
+import { loadConsent } from '../consents/consents';
+import { allowCredentialsOf, randomNonce, verifyAssertion } from './passkeys';
+import { storeChallenge } from './webauthn-challenges';
+
+/** SHA-256 of the canonical grant message, base64url: the WebAuthn challenge the passkey signs. */
+export function grantDigest(signed: Pick<TSignedGrant, 'consentId' | 'nonce' | 'payload'>): string {
+  return createHash('sha256').update(grantSigningMessage(signed), 'utf8').digest('base64url');
+}
+
+/**
+ * A single-use nonce for one grant signature by this payer on this consent, with the request
+ * options limited to the payer's own passkeys.
+ */
+export async function issueGrantChallenge(
+  db: TDb,
+  config: TConfig,
+  payerId: string,
+  consentId: string,
+  now: Date = new Date(),
+  /** What the signature will be good for: a grant, or a revocation (payer-consents.ts). */
+  purpose: TSigningPurpose = 'grant',
+): Promise<Omit<TGrantChallengeResponse, 'success'>> {
+  // The payer's own state first: a payer with no passkey learns nothing about which consent
+  // ids exist (the same 409 for any id).
+  const allowCredentials = await allowCredentialsOf(db, payerId);
+  if (allowCredentials.length === 0) throw new AppError('PASSKEY_REQUIRED');
+  const nonce = randomNonce();
+  // An unknown consent gets a nonce like any other, kept nowhere: the answer does not tell which
+  // ids exist, and the grant it could sign is refused (no such consent, no such nonce).
+  const expiresAt = (await loadConsent(db, consentId))
+    ? await storeChallenge(db, { challenge: nonce, purpose, payerId, consentId }, now)
+    : new Date(now.getTime() + WEBAUTHN_CHALLENGE_TTL_MS);
+  return {
+    nonce,
+    expiresAt: expiresAt.toISOString(),
+    options: {
+      rpId: config.webauthnRpId,
+      timeout: WEBAUTHN_TIMEOUT_MS,
+      userVerification: 'required',
+      allowCredentials,
+    },
+  };
+}
+
+export type TVerifiedGrant = {
+  digest: string;
+  credentialId: string;
+  userId: string;
+  signedAt: Date;
+  /** What a later audit needs to check the signature again with the stored public key. */
+  evidence: { authenticatorData: string; clientDataJSON: string; signature: string };
+};
+
+/** The consent-bound signatures a payer's passkey makes, each with nonces of its own purpose. */
+export type TSigningPurpose = 'grant' | 'revocation';
+
+/**
+ * Checks a signature of `digest` by the payer's passkey with a nonce the server issued to them
+ * for this purpose on this consent; the nonce is left for the caller to use up (useUpNonce). A
+ * nonce issued for another consent, another payer or another purpose is refused as `failure`.
+ */
+export async function checkSignature(
+  db: TDb,
+  config: TConfig,
+  payerId: string,
+  signed: {
+    purpose: TSigningPurpose;
+    consentId: string;
+    nonce: string;
+    digest: string;
+    response: TSignedGrant['response'];
+    failure: 'GRANT_SIGNATURE_INVALID' | 'REVOCATION_SIGNATURE_INVALID';
+  },
+  now: Date,
+): Promise<TVerifiedGrant> {
+  const [issued] = await db
+    .select()
+    .from(webauthnChallenges)
+    .where(
+      and(
+        eq(webauthnChallenges.challenge, signed.nonce),
+        eq(webauthnChallenges.purpose, signed.purpose),
+      ),
+    );
+  if (!issued || issued.payerId !== payerId || issued.consentId !== signed.consentId) {
+    throw new AppError(signed.failure);
+  }
+  if (issued.consumedAt) throw new AppError('GRANT_SIGNATURE_REPLAYED');
+  if (issued.expiresAt.getTime() <= now.getTime()) throw new AppError('TEMPORARY_KEY_EXPIRED');
+
+  const found = await loadConsent(db, signed.consentId);
+  if (!found) throw new AppError('CONSENT_NOT_FOUND');
+  const { passkey } = await verifyAssertion(
+    db,
+    config,
+    {
+      response: signed.response,
+      expectedChallenge: signed.digest,
+      payerId,
+      // The consent's merchant may frame the page while the payer approves.
+      embedOrigins: found.embedOrigins,
+      failure: signed.failure,
+    },
+    now,
+  );
+  return {
+    digest: signed.digest,
+    credentialId: passkey.id,
+    userId: payerId,
+    signedAt: now,
+    evidence: {
+      authenticatorData: signed.response.response.authenticatorData,
+      clientDataJSON: signed.response.response.clientDataJSON,
+      signature: signed.response.response.signature,
+    },
+  };
+}
+
+/**
+ * Uses a checked nonce up, in one statement: of two racing submissions of one signature only one
+ * gets true. Inside a transaction, the second waits for the first to commit.
+ */
+export async function useUpNonce(db: TDb, nonce: string, now: Date): Promise<boolean> {
+  const [used] = await db
+    .update(webauthnChallenges)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(webauthnChallenges.challenge, nonce),
+        isNull(webauthnChallenges.consumedAt),
+        gt(webauthnChallenges.expiresAt, now),
+      ),
+    )
+    .returning({ challenge: webauthnChallenges.challenge });
+  return used !== undefined;
+}
+
+/**
+ * Verifies that the payer's passkey signed exactly this payload for this consent with a nonce
+ * the server issued to them, then uses the nonce up. An altered payload changes the digest and
+ * fails the signature check (GRANT_SIGNATURE_INVALID); the same signature sent again finds its
+ * nonce used (GRANT_SIGNATURE_REPLAYED). The grant call (spec §7 POST /api/consent/{id}/grant)
+ * calls this inside its own flow.
+ */
+export async function verifySignedGrant(
+  db: TDb,
+  config: TConfig,
+  payerId: string,
+  signed: TSignedGrant,
+  now: Date = new Date(),
+): Promise<TVerifiedGrant> {
+  const verified = await checkSignature(
+    db,
+    config,
+    payerId,
+    {
+      purpose: 'grant',
+      consentId: signed.consentId,
+      nonce: signed.nonce,
+      digest: grantDigest(signed),
+      response: signed.response,
+      failure: 'GRANT_SIGNATURE_INVALID',
+    },
+    now,
+  );
+  // Verified first, used up second: a tampered attempt does not burn the payer's nonce, and of
+  // two racing submissions of one signature only one gets here.
+  if (!(await useUpNonce(db, signed.nonce, now))) throw new AppError('GRANT_SIGNATURE_REPLAYED');
+  return verified;
+}

@@ -1,0 +1,29 @@
+import { desc, eq } from 'drizzle-orm';
+import type { TDb } from '../../db/database';
+import { smsOutbox } from '../../db/schema';
+
+/*
+ * The sandbox outbox, read side: what the sandbox SMS adapter (providers/sms.ts) "sent". A real
+ * provider leaves nothing here.
+ */
+
+export type TOutboxMessage = { id: number; to: string; body: string; sentAt: string };
+
+/** The newest messages first, optionally to one number. */
+export async function listOutbox(
+  db: TDb,
+  options: { phoneNumber?: string | undefined; limit: number },
+): Promise<TOutboxMessage[]> {
+  const rows = await db
+    .select()
+    .from(smsOutbox)
+    .where(options.phoneNumber ? eq(smsOutbox.phoneNumber, options.phoneNumber) : undefined)
+    .orderBy(desc(smsOutbox.id))
+    .limit(options.limit);
+  return rows.map((r) => ({
+    id: r.id,
+    to: r.phoneNumber,
+    body: r.body,
+    sentAt: r.createdAt.toISOString(),
+  }));
+}

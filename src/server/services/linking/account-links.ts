@@ -1,0 +1,677 @@
+import { randomInt } from 'node:crypto';
+import { and, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import {
+  ACCOUNT_LINKED_MESSAGE,
+  AUTH_PARAMS_LINK_TTL_MS,
+  AUTH_PARAMS_MAX_TRIES,
+  AUTH_PARAMS_PENDING_MESSAGE,
+  ONE_TIME_ACCOUNT_TTL_MS,
+  PAPER_MANDATE_PENDING_MESSAGE,
+  PAPER_MANDATE_TTL_MS,
+  TEST_CARD_CHARGE_MAX_KOBO,
+  TEST_CARD_CHARGE_MIN_KOBO,
+} from '../../../domain/constants';
+import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from '../../../domain/errors';
+import { countNoun } from '../../../domain/plural';
+import {
+  ACCOUNT_LINK_PROGRESS_EVENT,
+  type TAccountLink,
+  type TAccountLinkProgressEvent,
+  type TAltServiceConfirmRequest,
+  type TAltServiceConfirmResponse,
+  type TConfirmAccountLinkPaymentResponse,
+  type TPayInDetails,
+  type MANDATE_STATES,
+  mandateTypeOf,
+} from '../../../domain/schemas/account-link';
+import type { TAppContext } from '../../context';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import { accountLinks, payerAccounts, payers } from '../../db/schema';
+import { appendEvent, eventStreams } from '../../events/event-log';
+import type { TBank, TBankIntegration } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { book, ledgerAccount } from '../payments/ledger';
+import { isUniqueViolation } from '../payments/payment-records';
+
+/*
+ * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
+ * each attempt is an account link whose mandate is authorised by a test transfer, the alternate
+ * service's auth parameters, or a signed paper form, as the bank's integrations allow. Every
+ * change of a link's state is one UPDATE … WHERE state IN (…) RETURNING, in the transaction of
+ * its progress event and ledger entries; an expired link is moved to `expired` when next touched.
+ */
+
+type TLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+export type TLinkRow = typeof accountLinks.$inferSelect;
+type TMandateState = (typeof MANDATE_STATES)[number];
+type TLinkRoute = TLinkRow['route'];
+/** The routes this service opens; card links are made by the card flow. */
+type TMandateRoute = Exclude<TLinkRoute, 'card'>;
+
+/** Link ids name the one-time account of a test transfer, so the bank's notice finds its link. */
+const LINK_ID_PREFIX = 'alk';
+
+export const isAccountLinkReference = (reference: string): boolean =>
+  reference.startsWith(`${LINK_ID_PREFIX}_`);
+
+/** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
+export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
+
+const OPEN_STATES = ['created', 'awaiting_authorisation'] as const satisfies TMandateState[];
+
+/**
+ * The mandate's transitions (spec §4 panel; docs/accounts.md "Mandate states"). A link is
+ * created `created`, or `awaiting_authorisation` when the bank already has the payer's part (a
+ * paper mandate).
+ */
+export const MANDATE_TRANSITIONS = {
+  /** 'I've made the transfer' before the test transfer arrived: the bank is now awaited. */
+  transferClaimed: { from: ['created'], to: 'awaiting_authorisation' },
+  /** The test transfer arrived, the auth parameters were right, or the bank approved the form. */
+  activate: { from: OPEN_STATES, to: 'active' },
+  /** Its expiry passed first (seen when the link is next touched). */
+  expire: { from: OPEN_STATES, to: 'expired' },
+  /** The fifth wrong auth parameters, a provider that failed to open it, or a link made moot. */
+  cancel: { from: OPEN_STATES, to: 'cancelled' },
+} as const satisfies Record<string, { from: readonly TMandateState[]; to: TMandateState }>;
+
+type TTransition = keyof typeof MANDATE_TRANSITIONS;
+
+const isOpen = (state: TMandateState) => (OPEN_STATES as readonly string[]).includes(state);
+
+/** Moves a link along one edge in one statement: null when it was not in a `from` state. */
+async function moveLink(
+  db: TDb,
+  linkId: string,
+  edge: TTransition,
+  now: Date,
+  also?: SQL,
+): Promise<TLinkRow | null> {
+  const { from, to } = MANDATE_TRANSITIONS[edge];
+  const [row] = await db
+    .update(accountLinks)
+    // Whatever a card link's test charge waited for ends with the edge.
+    .set({
+      state: to,
+      chargeStage: null,
+      updatedAt: now,
+      ...(to === 'active' ? { activatedAt: now } : {}),
+    })
+    .where(and(eq(accountLinks.id, linkId), inArray(accountLinks.state, [...from]), also))
+    .returning();
+  return row ?? null;
+}
+
+export function emitProgress(tx: TDb, event: TAccountLinkProgressEvent): Promise<number> {
+  return appendEvent(tx, {
+    stream: eventStreams.accountLink(event.accountLinkId),
+    type: ACCOUNT_LINK_PROGRESS_EVENT,
+    data: event,
+  });
+}
+
+/**
+ * Activates an open, unexpired link inside `tx`, with its `completed` event. null when the link
+ * was not open (any more). No other link of the account can be active: the one-live index lets
+ * an account hold one open or active link.
+ */
+export async function activateLink(
+  tx: TDb,
+  linkId: string,
+  now: Date,
+  also?: SQL,
+): Promise<TLinkRow | null> {
+  const row = await moveLink(
+    tx,
+    linkId,
+    'activate',
+    now,
+    and(gt(accountLinks.expiresAt, now), also),
+  );
+  if (row) await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
+  return row;
+}
+
+/**
+ * Why a new link of the account lost to the one-live index: the account is linked (409
+ * ACCOUNT_ALREADY_LINKED) or another attempt is open (409 ACCOUNT_LINK_IN_PROGRESS). The index
+ * decided; this read only names its reason.
+ */
+export async function liveLinkConflict(db: TDb, accountId: string): Promise<AppError> {
+  const [active] = await db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(and(eq(accountLinks.accountId, accountId), eq(accountLinks.state, 'active')))
+    .limit(1);
+  return new AppError(active ? 'ACCOUNT_ALREADY_LINKED' : 'ACCOUNT_LINK_IN_PROGRESS');
+}
+
+/**
+ * Ends a link the provider could not open, so the account is free for another attempt. False
+ * when it was not open any more.
+ */
+export async function abandonLink(
+  db: TDb,
+  linkId: string,
+  now: Date,
+  message: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await moveLink(tx, linkId, 'cancel', now))) return false;
+    await emitProgress(tx, { accountLinkId: linkId, status: 'failed', message });
+    return true;
+  });
+}
+
+async function readLink(db: TDb, linkId: string): Promise<TLinkRow | null> {
+  const [row] = await db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
+  return row ?? null;
+}
+
+/**
+ * Brings a link up to date before it is answered: past its expiry it becomes `expired`; a paper
+ * mandate the bank approved meanwhile becomes `active` (docs/accounts.md "Paper mandates").
+ */
+export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLinkRow> {
+  if (!isOpen(link.state)) return link;
+  const now = ctx.clock.now();
+  if (link.expiresAt.getTime() <= now.getTime()) {
+    const expired = await ctx.db.transaction(async (tx) => {
+      const row = await moveLink(tx, link.id, 'expire', now, lte(accountLinks.expiresAt, now));
+      if (row) {
+        await emitProgress(tx, {
+          accountLinkId: link.id,
+          status: 'failed',
+          message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+        });
+      }
+      return row;
+    });
+    return expired ?? (await readLink(ctx.db, link.id)) ?? link;
+  }
+  if (link.route === 'paper') {
+    const status = await ctx.providers.payments
+      .paperMandateStatus({ reference: link.id, issuedAt: link.createdAt })
+      // The bank not answering leaves the mandate where it stands; the next read asks again.
+      .catch(() => 'pending' as const);
+    if (status === 'approved') {
+      await ctx.db.transaction((tx) => activateLink(tx, link.id, now));
+      return (await readLink(ctx.db, link.id)) ?? link;
+    }
+  }
+  return link;
+}
+
+/** Names compare by their words, whatever the case, accents, punctuation or order. */
+function nameKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+}
+
+/**
+ * How this account is linked, from what its bank offers (spec §2 panel steps): a test transfer
+ * for the transaction service, auth parameters for the alternate service, a paper form for
+ * NIBSS's; an account only a card can link goes to the card flow.
+ */
+function routeFor(offered: readonly TBankIntegration[], service: 'any' | 'alt'): TMandateRoute {
+  if (service === 'alt') {
+    if (offered.includes('altTransactionService')) return 'auth_params';
+    throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  }
+  if (offered.includes('transactionService')) return 'test_transfer';
+  // A bank that takes NIBSS's paper mandates has its alternate service's mandate on paper.
+  if (offered.includes('nibssAlt')) return 'paper';
+  if (offered.includes('altTransactionService')) return 'auth_params';
+  if (offered.includes('card')) throw new AppError('ACCOUNT_LINKS_BY_CARD');
+  throw new AppError('ACCOUNT_NOT_SUPPORTED');
+}
+
+const LINK_TTL_MS: Record<TMandateRoute, number> = {
+  test_transfer: ONE_TIME_ACCOUNT_TTL_MS,
+  auth_params: AUTH_PARAMS_LINK_TTL_MS,
+  paper: PAPER_MANDATE_TTL_MS,
+};
+
+type TFoundAccount = NonNullable<
+  Awaited<ReturnType<TLinkContext['providers']['payments']['nameEnquiry']>>
+>;
+
+/**
+ * Asks the account's bank whether it holds the account (the provider's name enquiry): an unknown
+ * bank is 400 naming `institutionCode`, an account it does not hold ACCOUNT_NOT_FOUND_AT_BANK,
+ * and a bank that fails to answer `fault` (502).
+ */
+export async function findAccountAtBank(
+  ctx: Pick<TLinkContext, 'providers'>,
+  input: { accountNumber: string; institutionCode: string },
+  fault: TErrorCode = 'ACCOUNT_LINK_CREATE_FAILED',
+): Promise<{ bank: TBank; found: TFoundAccount }> {
+  const { institutionCode, accountNumber } = input;
+  const fromBank = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch {
+      throw new AppError(fault);
+    }
+  };
+  const bank = await fromBank(() => ctx.providers.payments.lookupBank(institutionCode));
+  if (!bank) {
+    throw new AppError('VALIDATION_FAILED', 'institutionCode: no bank has this institution code');
+  }
+  const found = await fromBank(() =>
+    ctx.providers.payments.nameEnquiry({ institutionCode, accountNumber }),
+  );
+  if (!found) throw new AppError('ACCOUNT_NOT_FOUND_AT_BANK');
+  return { bank, found };
+}
+
+/** Adds an account the bank confirmed to the payer's accounts (or refreshes it): its id. */
+export async function addPayerAccount(
+  db: TDb,
+  payerId: string,
+  input: { accountNumber: string; institutionCode: string; bank: TBank; found: TFoundAccount },
+  now: Date,
+): Promise<string> {
+  const { found } = input;
+  const [account] = await db
+    .insert(payerAccounts)
+    .values({
+      id: randomId('acc'),
+      payerId,
+      institutionCode: input.institutionCode,
+      accountNumber: input.accountNumber,
+      accountName: found.accountName,
+      bankName: input.bank.name,
+      nameEnquiryId: found.nameEnquiryId,
+      createdAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [payerAccounts.payerId, payerAccounts.institutionCode, payerAccounts.accountNumber],
+      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId },
+    })
+    .returning({ id: payerAccounts.id });
+  if (!account) throw new Error('The payer account could not be recorded');
+  return account.id;
+}
+
+/**
+ * Opens a link for its account in one transaction: an attempt left past its expiry gives way; an
+ * account already linked is ACCOUNT_ALREADY_LINKED; another attempt still open is
+ * ACCOUNT_LINK_IN_PROGRESS (the one-open index decides, so of concurrent opens one wins).
+ */
+export async function openLink(
+  db: TDb,
+  link: typeof accountLinks.$inferInsert & { accountId: string; createdAt: Date },
+): Promise<void> {
+  const now = link.createdAt;
+  await db.transaction(async (tx) => {
+    // An attempt left past its expiry gives way to this one.
+    const stale = await tx
+      .update(accountLinks)
+      .set({ state: MANDATE_TRANSITIONS.expire.to, chargeStage: null, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.accountId, link.accountId),
+          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.expire.from]),
+          lte(accountLinks.expiresAt, now),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    for (const { id } of stale) {
+      await emitProgress(tx, {
+        accountLinkId: id,
+        status: 'failed',
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+      });
+    }
+    // A savepoint: the insert's unique violation leaves `tx` usable to name its reason.
+    const inserted = await tx
+      .transaction(async (savepoint) => {
+        await savepoint.insert(accountLinks).values(link);
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      });
+    if (!inserted) throw await liveLinkConflict(tx, link.accountId);
+  });
+}
+
+/**
+ * POST /api/account-links/create and /api/transactionservicealt/create (`service: 'alt'`): checks
+ * the account with its bank, adds it to the payer's accounts and opens one link for it. One
+ * attempt per account at a time (the one-open index: a concurrent second is 409), and none for
+ * an account this payer already linked.
+ */
+export async function createAccountLink(
+  ctx: TLinkContext,
+  payerId: string,
+  input: { accountNumber: string; institutionCode: string; accountName: string },
+  service: 'any' | 'alt',
+): Promise<TAccountLink> {
+  const { db, clock, providers } = ctx;
+  const { accountNumber, institutionCode } = input;
+  const { bank, found } = await findAccountAtBank(ctx, input);
+  if (nameKey(found.accountName) !== nameKey(input.accountName)) {
+    throw new AppError('ACCOUNT_NAME_MISMATCH');
+  }
+  const route = routeFor(found.integrations, service);
+  const now = clock.now();
+  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
+  const linkId = newLinkId();
+  const testAmount =
+    route === 'test_transfer'
+      ? randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1)
+      : null;
+  await openLink(db, {
+    id: linkId,
+    payerId,
+    accountId,
+    route,
+    // The bank has the payer's part of a paper mandate once they sign the form.
+    state: route === 'paper' ? 'awaiting_authorisation' : 'created',
+    testAmount,
+    expiresAt: new Date(now.getTime() + LINK_TTL_MS[route]),
+    createdAt: now,
+    updatedAt: now,
+  });
+
+  const link: TAccountLink = {
+    id: linkId,
+    payInDetails: null,
+    authParams: [],
+    mandateType: mandateTypeOf(route),
+    remitaTransRef: null,
+    requestId: null,
+    remitaLogoUrl: null,
+    formUrl: null,
+  };
+  const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
+  if (route === 'test_transfer' && testAmount !== null) {
+    let payIn;
+    try {
+      payIn = await providers.payments.openTransferAccount({
+        reference: linkId,
+        amount: testAmount,
+        accountName: `${ctx.config.productName} account check`,
+      });
+    } catch {
+      await abandonLink(db, linkId, clock.now(), failed);
+      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+    }
+    // The link lasts as long as the account its transfer goes to.
+    await db
+      .update(accountLinks)
+      .set({ payInAccountNumber: payIn.accountNumber, expiresAt: payIn.expiresAt })
+      .where(eq(accountLinks.id, linkId));
+    const payInDetails: TPayInDetails = {
+      amount: testAmount,
+      accountNumber: payIn.accountNumber,
+      beneficiary: payIn.accountName,
+      bankName: payIn.bankName,
+      paymentId: linkId,
+      sourceAccount: accountNumber,
+    };
+    return { ...link, payInDetails };
+  }
+  if (route === 'auth_params') {
+    let mandate;
+    try {
+      mandate = await providers.payments.requestAltMandate({
+        reference: linkId,
+        institutionCode,
+        accountNumber,
+      });
+    } catch {
+      await abandonLink(db, linkId, clock.now(), failed);
+      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+    }
+    if (!mandate) {
+      await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_NOT_SUPPORTED.message);
+      throw new AppError('ACCOUNT_NOT_SUPPORTED');
+    }
+    await db
+      .update(accountLinks)
+      .set({ remitaTransRef: mandate.remitaTransRef, requestId: mandate.requestId })
+      .where(eq(accountLinks.id, linkId));
+    return { ...link, ...mandate };
+  }
+  return { ...link, formUrl: new URL(`/mandates/${linkId}`, ctx.config.publicUrl).toString() };
+}
+
+/** The payer's own link, for its progress stream: another payer's is NOT_FOUND. */
+export async function assertOwnLink(db: TDb, payerId: string, linkId: string): Promise<void> {
+  await ownLink(db, payerId, eq(accountLinks.id, linkId));
+}
+
+async function ownLink(db: TDb, payerId: string, where: SQL): Promise<TLinkRow> {
+  const [row] = await db
+    .select()
+    .from(accountLinks)
+    .where(and(where, eq(accountLinks.payerId, payerId)));
+  // Another payer's link reads as no link at all, so ids cannot be probed.
+  if (!row) throw new AppError('NOT_FOUND', 'No account link of yours has this id');
+  return row;
+}
+
+const PENDING_MESSAGES: Record<TLinkRoute, string> = {
+  test_transfer: ERROR_CATALOGUE.PAYMENT_NOT_YET_CONFIRMED.message,
+  auth_params: AUTH_PARAMS_PENDING_MESSAGE,
+  paper: PAPER_MANDATE_PENDING_MESSAGE,
+  card: ERROR_CATALOGUE.PAYMENT_NOT_YET_CONFIRMED.message,
+};
+
+/**
+ * POST /api/account-links/confirm-payment/{id}: where the payer's link stands. Pending is an
+ * ordinary answer (spec §4: the panel stays on the payment step with the message).
+ */
+export async function confirmAccountLinkPayment(
+  ctx: TLinkContext,
+  payerId: string,
+  linkId: string,
+): Promise<TConfirmAccountLinkPaymentResponse> {
+  const link = await settleLink(ctx, await ownLink(ctx.db, payerId, eq(accountLinks.id, linkId)));
+  switch (link.state) {
+    case 'active':
+      return { success: true, status: 'completed', message: ACCOUNT_LINKED_MESSAGE };
+    case 'expired':
+      return {
+        success: false,
+        status: 'failed',
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+      };
+    case 'cancelled':
+      return {
+        success: false,
+        status: 'failed',
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message,
+      };
+    case 'created':
+      if (link.route === 'test_transfer') {
+        await moveLink(ctx.db, link.id, 'transferClaimed', ctx.clock.now());
+      }
+      return { success: false, status: 'pending', message: PENDING_MESSAGES[link.route] };
+    case 'awaiting_authorisation':
+      return { success: false, status: 'pending', message: PENDING_MESSAGES[link.route] };
+    default:
+      return link.state satisfies never;
+  }
+}
+
+/** A link that is no longer open, as the alternate service's confirm answers it. */
+function closedAnswer(link: TLinkRow): TAltServiceConfirmResponse {
+  if (link.state === 'active') return { success: true, message: ACCOUNT_LINKED_MESSAGE };
+  if (link.state === 'expired') throw new AppError('ACCOUNT_LINK_EXPIRED');
+  if (link.authTries >= AUTH_PARAMS_MAX_TRIES) throw new AppError('AUTH_PARAMS_LOCKED');
+  throw new AppError('ACCOUNT_LINK_CANCELLED');
+}
+
+/**
+ * POST /api/transactionservicealt/confirm: the payer's answers to the auth parameters. Right,
+ * the link is active; wrong, the count of wrong tries goes up in the same statement that reads
+ * it, and the fifth cancels the link.
+ */
+export async function confirmAltMandate(
+  ctx: TLinkContext,
+  payerId: string,
+  body: TAltServiceConfirmRequest,
+): Promise<TAltServiceConfirmResponse> {
+  const { db, clock, providers } = ctx;
+  const link = await settleLink(
+    ctx,
+    await ownLink(db, payerId, eq(accountLinks.remitaTransRef, body.remitaTransRef)),
+  );
+  if (!isOpen(link.state)) return closedAnswer(link);
+  const [account] = await db
+    .select()
+    .from(payerAccounts)
+    .where(eq(payerAccounts.id, link.accountId));
+  if (!account) throw new AppError('NOT_FOUND', 'No account link of yours has this id');
+  let verified: boolean;
+  try {
+    ({ verified } = await providers.payments.verifyAltMandate({
+      remitaTransRef: body.remitaTransRef,
+      institutionCode: account.institutionCode,
+      accountNumber: account.accountNumber,
+      answers: body.authParams.map((a) => ({ param: a.param1, value: a.value })),
+    }));
+  } catch {
+    throw new AppError('ACCOUNT_VERIFY_FAILED');
+  }
+  const now = clock.now();
+  if (verified) {
+    const activated = await db.transaction((tx) =>
+      activateLink(tx, link.id, now, lt(accountLinks.authTries, AUTH_PARAMS_MAX_TRIES)),
+    );
+    if (activated) return { success: true, message: ACCOUNT_LINKED_MESSAGE };
+    return closedAnswer((await readLink(db, link.id)) ?? link);
+  }
+  const wrong = await db.transaction(async (tx) => {
+    const { to } = MANDATE_TRANSITIONS.cancel;
+    const [row] = await tx
+      .update(accountLinks)
+      .set({
+        authTries: sql`${accountLinks.authTries} + 1`,
+        state: sql`CASE WHEN ${accountLinks.authTries} + 1 >= ${AUTH_PARAMS_MAX_TRIES} THEN ${to} ELSE ${accountLinks.state} END`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(accountLinks.id, link.id),
+          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.cancel.from]),
+        ),
+      )
+      .returning();
+    if (row?.state === to) {
+      await emitProgress(tx, {
+        accountLinkId: link.id,
+        status: 'failed',
+        message: ERROR_CATALOGUE.AUTH_PARAMS_LOCKED.message,
+      });
+    }
+    return row ?? null;
+  });
+  if (!wrong) return closedAnswer((await readLink(db, link.id)) ?? link);
+  if (wrong.state === MANDATE_TRANSITIONS.cancel.to) throw new AppError('AUTH_PARAMS_LOCKED');
+  const left = AUTH_PARAMS_MAX_TRIES - wrong.authTries;
+  throw new AppError(
+    'AUTH_PARAMS_INCORRECT',
+    formatErrorMessage('AUTH_PARAMS_INCORRECT', { tries: countNoun(left, 'try', 'tries') }),
+  );
+}
+
+/**
+ * The sandbox bank's notice that a link's one-time account received its test transfer, inside
+ * the bank's transaction (`tx`): the link becomes active, and the amount is booked in and
+ * refunded to the payer at once. False (the bank returns the money) when the link cannot take
+ * it: not open, expired, another amount, or the account linked meanwhile.
+ */
+export async function creditLinkTestTransfer(
+  tx: TDb,
+  reference: string,
+  amount: number,
+  now: Date,
+): Promise<boolean> {
+  const activated = await activateLink(
+    tx,
+    reference,
+    now,
+    and(eq(accountLinks.route, 'test_transfer'), eq(accountLinks.testAmount, amount)),
+  );
+  if (!activated) return false;
+  const payer = ledgerAccount.payerSource('bank_transfer');
+  const held = ledgerAccount.linkTestTransfers();
+  const movement = { reference, paymentId: null, attemptId: null } as const;
+  await book(tx, {
+    ...movement,
+    kind: 'link_test_transfer',
+    narration: 'Account link test transfer',
+    entries: [
+      { account: payer, amount: -amount },
+      { account: held, amount },
+    ],
+  });
+  await book(tx, {
+    ...movement,
+    kind: 'link_test_transfer_refund',
+    narration: 'Account link test transfer refunded',
+    entries: [
+      { account: held, amount: -amount },
+      { account: payer, amount },
+    ],
+  });
+  return true;
+}
+
+/** A link's one-time account expired early ('Expire this account now'): the link expires too. */
+export async function expireLinkTestTransfer(db: TDb, reference: string, now: Date) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(accountLinks)
+      .set({ state: MANDATE_TRANSITIONS.expire.to, expiresAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.id, reference),
+          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.expire.from]),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    if (row) {
+      await emitProgress(tx, {
+        accountLinkId: row.id,
+        status: 'failed',
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+      });
+    }
+  });
+}
+
+/** What the printable paper mandate shows (GET /mandates/{id}); null unless it is one. */
+export async function paperMandateOf(ctx: TLinkContext, linkId: string) {
+  const [row] = await ctx.db
+    .select({ link: accountLinks, account: payerAccounts, payerName: payers.fullName })
+    .from(accountLinks)
+    .innerJoin(payerAccounts, eq(payerAccounts.id, accountLinks.accountId))
+    .innerJoin(payers, eq(payers.id, accountLinks.payerId))
+    .where(and(eq(accountLinks.id, linkId), eq(accountLinks.route, 'paper')));
+  if (!row) return null;
+  const link = await settleLink(ctx, row.link);
+  return {
+    reference: link.id,
+    state: link.state,
+    issuedAt: link.createdAt,
+    expiresAt: link.expiresAt,
+    payerName: row.payerName,
+    accountName: row.account.accountName,
+    accountNumber: row.account.accountNumber,
+    bankName: row.account.bankName,
+  };
+}

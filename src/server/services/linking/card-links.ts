@@ -1,0 +1,606 @@
+import { randomInt } from 'node:crypto';
+import { and, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import {
+  ACCOUNT_LINKED_MESSAGE,
+  CARD_LINK_TTL_MS,
+  CARD_LINKING_PROGRESS_TEXT,
+  CARD_LINKING_SUCCESS_TEXT,
+  CARD_SAVED_MESSAGE,
+  OTP_RETRY_AFTER_MS,
+  TEST_CARD_CHARGE_MAX_KOBO,
+  TEST_CARD_CHARGE_MIN_KOBO,
+} from '../../../domain/constants';
+import { ERROR_CATALOGUE, errorStatus } from '../../../domain/errors';
+import type {
+  TCardChargeResponse,
+  TCardCompleteResponse,
+  TCardLinkingEvent,
+  TEncryptedCard,
+  TSaveCardRequest,
+  TSaveCardResponse,
+} from '../../../domain/schemas/card';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { accountLinks, payerAccounts, paymentAttempts, payments } from '../../db/schema';
+import { appendEvent, eventStreams } from '../../events/event-log';
+import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
+import {
+  abandonLink,
+  activateLink,
+  liveLinkConflict,
+  addPayerAccount,
+  emitProgress,
+  findAccountAtBank,
+  isAccountLinkReference,
+  newLinkId,
+  openLink,
+  settleLink,
+  type TLinkRow,
+} from './account-links';
+import { obfuscateCard } from '../../../domain/card-number';
+import { AppError } from '../app-error';
+import { decryptCard } from '../payments/card-encryption-keys';
+import {
+  answerSandboxThreeDs,
+  cardFailureOf,
+  challengeResult,
+  expiryColumnsOf,
+  sandboxChallenge,
+  STALE_CHARGE_MS,
+  submitCardOtp,
+  type TCardChargeResult,
+  waitingResult,
+} from '../payments/card-payments';
+import { book, ledgerAccount } from '../payments/ledger';
+import { isUniqueViolation, type TPaymentAccess } from '../payments/payment-records';
+
+/*
+ * Linking a card to a payer's bank account (spec §2 card_entry, §7 card calls and card-linking
+ * stream, §9 test charge; docs/accounts.md "Linking by card"). A link by card is an account link
+ * of route `card`: its test charge of ₦1.00–₦10.00 is made on the card network (OTP and 3-D Secure
+ * as the card's bank asks), refunded at once, and only then is the card saved to the account and
+ * the link made active. As with card payments, no transaction stays open while the network
+ * thinks: the link is opened as `charging` first (one open attempt per account, by index), the
+ * network is called, and its answer is recorded in a transaction of its own with the ledger and
+ * the stream's events. The card's number, CVV and PIN are never kept: the account keeps the
+ * provider's token, brand, first 6, last 4 and expiry.
+ *
+ * A card of a paid payment is saved to an account by POST /api/payments/save-card, with no test
+ * charge: the payment proved the card.
+ */
+
+type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+
+/** What the card network's statement shows for a link's test charge. */
+const TEST_CHARGE_NARRATION = 'Card linking test charge';
+
+/** The link an outcome is recorded for: who, which account, how much, the card's expiry. */
+type TChargingLink = Pick<
+  TLinkRow,
+  'id' | 'payerId' | 'accountId' | 'testAmount' | 'cardExpiryMonth' | 'cardExpiryYear'
+>;
+
+/** A card-linking event on the payer's stream (spec §7), inside `tx`, the change's transaction. */
+function emitCardLinking(tx: TDb, payerId: string, event: TCardLinkingEvent): Promise<number> {
+  return appendEvent(tx, {
+    stream: eventStreams.cardLinking(payerId),
+    type: event.event,
+    data: event,
+  });
+}
+
+/**
+ * The event a failure tells the page: the bank or network at fault (5xx) is an error, a card
+ * the issuer refused, a wrong OTP or a failed 3-D Secure check a failure (spec §4 card_entry).
+ */
+const failureEvent = (paymentId: string, failure: AppError): TCardLinkingEvent => ({
+  event: errorStatus(failure.code) >= 500 ? 'card_linking_error' : 'card_linking_failed',
+  paymentId,
+  error: failure.message,
+});
+
+/** Ends the link with `failure`, its events in the same transaction; false if it had ended. */
+async function endLink(db: TDb, link: TChargingLink, failure: AppError, now: Date) {
+  return db.transaction(async (tx) => {
+    const ended = await abandonLink(tx, link.id, now, failure.message);
+    if (ended) await emitCardLinking(tx, link.payerId, failureEvent(link.id, failure));
+    return ended;
+  });
+}
+
+const amountOf = (link: TChargingLink): number => {
+  if (link.testAmount === null) throw new Error(`Card link ${link.id} has no test amount`);
+  return link.testAmount;
+};
+
+/**
+ * Books the test charge (the card's money held by the provider) and, once the provider refunded
+ * it, its refund: the two net to zero on every account.
+ */
+async function bookTestCharge(tx: TDb, link: TChargingLink, refunded: boolean): Promise<void> {
+  const amount = amountOf(link);
+  const card = ledgerAccount.payerSource('card');
+  const held = ledgerAccount.linkTestCharges();
+  const movement = { reference: link.id, paymentId: null, attemptId: null } as const;
+  await book(tx, {
+    ...movement,
+    kind: 'link_test_charge',
+    narration: TEST_CHARGE_NARRATION,
+    entries: [
+      { account: card, amount: -amount },
+      { account: held, amount },
+    ],
+  });
+  if (!refunded) return;
+  await book(tx, {
+    ...movement,
+    kind: 'test_charge_refund',
+    narration: `${TEST_CHARGE_NARRATION} refunded`,
+    entries: [
+      { account: held, amount: -amount },
+      { account: card, amount },
+    ],
+  });
+}
+
+type TSavedCard = TCardSummary & { token: string; expiryMonth: number; expiryYear: number };
+
+async function saveCardToAccount(
+  tx: TDb,
+  accountId: string,
+  card: TSavedCard,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(payerAccounts)
+    .set({
+      cardToken: card.token,
+      cardBrand: card.brand,
+      cardFirst6: card.first6,
+      cardLast4: card.last4,
+      cardExpiryMonth: card.expiryMonth,
+      cardExpiryYear: card.expiryYear,
+      cardSavedAt: now,
+    })
+    .where(eq(payerAccounts.id, accountId));
+}
+
+/**
+ * A test charge that succeeded: refunded at the network, then in one transaction the link made
+ * active, the charge and its refund booked, the card saved to the account, and the stream told
+ * (progress when charged, progress when refunded and saving, success). A link another link of
+ * the account beat to active, or that ended meanwhile, is refused, its money back all the same.
+ */
+async function recordSucceeded(
+  ctx: TCardLinkContext,
+  link: TChargingLink,
+  outcome: Extract<TCardChargeOutcome, { kind: 'succeeded' }>,
+): Promise<TCardChargeResult> {
+  const { db, clock, providers } = ctx;
+  const amount = amountOf(link);
+  try {
+    await providers.payments.refundCard({
+      providerReference: outcome.providerReference,
+      amount,
+      reference: link.id,
+    });
+  } catch {
+    // The card was charged and not refunded: the books hold the charge as owed to the payer.
+    const failure = new AppError('CARD_LINK_FAILED');
+    await db.transaction(async (tx) => {
+      await bookTestCharge(tx, link, false);
+      await endLink(tx, link, failure, clock.now());
+    });
+    throw failure;
+  }
+  const now = clock.now();
+  const { token } = outcome;
+  const { cardExpiryMonth, cardExpiryYear } = link;
+  const failure = await db.transaction(async (tx): Promise<AppError | null> => {
+    await bookTestCharge(tx, link, true);
+    if (token === null || cardExpiryMonth === null || cardExpiryYear === null) {
+      // An issuer that will not let the card be charged again cannot link it.
+      const refused = new AppError('CARD_LINKING_FAILED');
+      await endLink(tx, link, refused, now);
+      return refused;
+    }
+    const activated = await activateLink(
+      tx,
+      link.id,
+      now,
+      eq(accountLinks.chargeStage, 'charging'),
+    );
+    if (!activated) {
+      // Superseded by a newer attempt, or past its expiry while the network thought.
+      const [row] = await tx
+        .select({ expiresAt: accountLinks.expiresAt })
+        .from(accountLinks)
+        .where(eq(accountLinks.id, link.id));
+      const ended = new AppError(
+        row && row.expiresAt.getTime() <= now.getTime()
+          ? 'ACCOUNT_LINK_EXPIRED'
+          : 'ACCOUNT_LINK_CANCELLED',
+      );
+      await endLink(tx, link, ended, now);
+      return ended;
+    }
+    const progress = { paymentId: link.id, message: CARD_LINKING_PROGRESS_TEXT };
+    await emitCardLinking(tx, link.payerId, { event: 'card_linking_progress', ...progress });
+    await saveCardToAccount(
+      tx,
+      link.accountId,
+      { ...outcome.card, token, expiryMonth: cardExpiryMonth, expiryYear: cardExpiryYear },
+      now,
+    );
+    await emitCardLinking(tx, link.payerId, { event: 'card_linking_progress', ...progress });
+    await emitCardLinking(tx, link.payerId, {
+      event: 'card_linking_success',
+      paymentId: link.id,
+      message: CARD_LINKING_SUCCESS_TEXT,
+    });
+    return null;
+  });
+  if (failure) throw failure;
+  const obfuscatedCard = obfuscateCard(outcome.card);
+  return {
+    kind: 'completed',
+    response: {
+      success: true,
+      paymentId: link.id,
+      amount,
+      transactionReference: link.id,
+      message: ACCOUNT_LINKED_MESSAGE,
+    },
+    complete: {
+      success: true,
+      message: ACCOUNT_LINKED_MESSAGE,
+      obfuscatedCard,
+      payerCard: { obfuscatedCard, brand: outcome.card.brand },
+      paymentType: 'card_linking',
+      shouldPromptCardLinking: false,
+      amount,
+      narration: TEST_CHARGE_NARRATION,
+    },
+  };
+}
+
+/**
+ * Records what the network answered for a link's charging test charge: linked, waiting for an
+ * OTP or a 3-D Secure check, or failed (thrown as the catalogue's error, the stream told).
+ */
+async function recordLinkOutcome(
+  ctx: TCardLinkContext,
+  link: TChargingLink,
+  outcome: TCardChargeOutcome,
+): Promise<TCardChargeResult> {
+  const { db, clock } = ctx;
+  switch (outcome.kind) {
+    case 'failed': {
+      const failure = cardFailureOf(outcome.reason, 'linking');
+      await endLink(db, link, failure, clock.now());
+      throw failure;
+    }
+    case 'otp_required':
+    case 'three_ds_required': {
+      const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
+      const [waiting] = await db
+        .update(accountLinks)
+        .set({
+          chargeStage: stage,
+          providerReference: outcome.providerReference,
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(accountLinks.id, link.id), eq(accountLinks.chargeStage, 'charging')))
+        .returning({ id: accountLinks.id });
+      if (!waiting) throw new AppError('ACCOUNT_LINK_CANCELLED');
+      return waitingResult(outcome, {
+        paymentId: link.id,
+        amount: amountOf(link),
+        transactionReference: link.id,
+      });
+    }
+    case 'succeeded':
+      return recordSucceeded(ctx, link, outcome);
+  }
+}
+
+/** A network call that threw (a fault, not an answer) ends the link: 'Failed to link card'. */
+async function callNetwork(
+  ctx: TCardLinkContext,
+  link: TChargingLink,
+  call: () => Promise<TCardChargeOutcome>,
+): Promise<TCardChargeOutcome> {
+  try {
+    return await call();
+  } catch {
+    const failure = new AppError('CARD_LINK_FAILED');
+    await endLink(ctx.db, link, failure, ctx.clock.now());
+    throw failure;
+  }
+}
+
+/**
+ * POST /api/payments/card, linking variant (spec §7): links the card to the payer's account by a
+ * test charge. The account is checked with its bank (name enquiry) and added to the payer's
+ * accounts; its bank must take cards (spec §3 integrations.card), it must not be linked already
+ * (409 ACCOUNT_ALREADY_LINKED) and no other attempt may be open on it (409
+ * ACCOUNT_LINK_IN_PROGRESS). A charge of this account's that waited for its OTP or 3-D Secure
+ * check past the OTP retry time (spec §9), or was lost with its process, gives way.
+ */
+export async function linkCard(
+  ctx: TCardLinkContext,
+  payerId: string,
+  request: {
+    saveToAccount: { accountNumber: string; institutionCode: string };
+    cardDetails: TEncryptedCard;
+  },
+): Promise<TCardChargeResponse> {
+  const { db, clock, providers } = ctx;
+  const { accountNumber, institutionCode } = request.saveToAccount;
+  const { bank, found } = await findAccountAtBank(ctx, request.saveToAccount, 'CARD_LINK_FAILED');
+  if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  const now = clock.now();
+  const accountId = await addPayerAccount(
+    db,
+    payerId,
+    { accountNumber, institutionCode, bank, found },
+    now,
+  );
+  const link = {
+    id: newLinkId(),
+    payerId,
+    accountId,
+    route: 'card',
+    state: 'created',
+    chargeStage: 'charging',
+    testAmount: randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1),
+    ...expiryColumnsOf(card.expiry),
+    expiresAt: new Date(now.getTime() + CARD_LINK_TTL_MS),
+    createdAt: now,
+    updatedAt: now,
+  } as const;
+  await db.transaction(async (tx) => {
+    const superseded = await tx
+      .update(accountLinks)
+      .set({ state: 'cancelled', chargeStage: null, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.accountId, accountId),
+          eq(accountLinks.route, 'card'),
+          eq(accountLinks.state, 'created'),
+          or(
+            and(
+              inArray(accountLinks.chargeStage, ['awaiting_otp', 'awaiting_3ds']),
+              lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
+            ),
+            and(
+              eq(accountLinks.chargeStage, 'charging'),
+              lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+            ),
+          ),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    const message = ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message;
+    for (const { id } of superseded) {
+      await emitProgress(tx, { accountLinkId: id, status: 'failed', message });
+      await emitCardLinking(tx, payerId, {
+        event: 'card_linking_failed',
+        paymentId: id,
+        error: message,
+      });
+    }
+    await openLink(tx, link);
+  });
+  const outcome = await callNetwork(ctx, link, () =>
+    providers.payments.chargeCard({
+      reference: link.id,
+      amount: link.testAmount,
+      narration: TEST_CHARGE_NARRATION,
+      card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+    }),
+  );
+  return (await recordLinkOutcome(ctx, link, outcome)).response;
+}
+
+/**
+ * The payer's card link waiting at `stage`, taken for this request (now `charging`) in one
+ * statement, so an OTP or a 3-D Secure answer reaches the network once.
+ */
+async function takeWaitingLink(
+  ctx: TCardLinkContext,
+  where: { payerId: string; linkId: string } | { providerReference: string },
+  stage: 'awaiting_otp' | 'awaiting_3ds',
+): Promise<TLinkRow | null> {
+  const { db, clock } = ctx;
+  const now = clock.now();
+  const which =
+    'linkId' in where
+      ? and(eq(accountLinks.id, where.linkId), eq(accountLinks.payerId, where.payerId))
+      : eq(accountLinks.providerReference, where.providerReference);
+  const [taken] = await db
+    .update(accountLinks)
+    .set({ chargeStage: 'charging', updatedAt: now })
+    .where(
+      and(
+        which,
+        eq(accountLinks.route, 'card'),
+        eq(accountLinks.state, 'created'),
+        eq(accountLinks.chargeStage, stage),
+        gt(accountLinks.expiresAt, now),
+      ),
+    )
+    .returning();
+  return taken ?? null;
+}
+
+/** Why a payer's card link cannot take an OTP now, in the catalogue's words. */
+async function notWaitingForOtp(
+  ctx: TCardLinkContext,
+  payerId: string,
+  linkId: string,
+): Promise<AppError> {
+  const [row] = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.id, linkId),
+        eq(accountLinks.payerId, payerId),
+        eq(accountLinks.route, 'card'),
+      ),
+    );
+  // Another payer's link reads as none at all, so ids cannot be probed.
+  if (!row) return new AppError('NO_OTP_DATA');
+  const link = await settleLink(ctx, row);
+  switch (link.state) {
+    case 'active':
+      return new AppError('ACCOUNT_ALREADY_LINKED');
+    case 'expired':
+      return new AppError('ACCOUNT_LINK_EXPIRED');
+    case 'cancelled':
+      return new AppError('ACCOUNT_LINK_CANCELLED');
+    case 'created':
+    case 'awaiting_authorisation':
+      return new AppError(link.chargeStage === 'charging' ? 'PAYMENT_IN_PROGRESS' : 'NO_OTP_DATA');
+  }
+}
+
+/** The OTP of a card link's test charge (POST /api/payments/card/complete with its id). */
+async function submitCardLinkOtp(
+  ctx: TCardLinkContext,
+  payerId: string,
+  linkId: string,
+  otp: string,
+): Promise<TCardCompleteResponse> {
+  const link = await takeWaitingLink(ctx, { payerId, linkId }, 'awaiting_otp');
+  if (!link) throw await notWaitingForOtp(ctx, payerId, linkId);
+  const providerReference = link.providerReference;
+  if (!providerReference)
+    throw new Error(`Card link ${link.id} waits for an OTP without a reference`);
+  const outcome = await callNetwork(ctx, link, () =>
+    ctx.providers.payments.submitCardOtp({ providerReference, otp }),
+  );
+  const result = await recordLinkOutcome(ctx, link, outcome);
+  if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
+  return result.complete;
+}
+
+/**
+ * POST /api/payments/card/complete: the OTP of a waiting charge, a payment's or, by its id, a
+ * card link's. A card link is the signed-in payer's own (spec §6: linking needs sign-in).
+ */
+export function completeCardCharge(
+  ctx: TCardLinkContext,
+  request: { paymentId: string; otp: string; access: TPaymentAccess },
+): Promise<TCardCompleteResponse> {
+  if (!isAccountLinkReference(request.paymentId)) return submitCardOtp(ctx, request);
+  if (!('payerId' in request.access)) throw new AppError('SIGN_IN_REQUIRED');
+  return submitCardLinkOtp(ctx, request.access.payerId, request.paymentId, request.otp);
+}
+
+/**
+ * The payer's answer on the sandbox's 3-D Secure page, for a card link's test charge or a
+ * payment's charge. The page learns the result from its stream (it waits in another tab).
+ */
+export async function answerSandboxChallenge(
+  ctx: TCardLinkContext & Pick<TAppContext, 'sandbox'>,
+  providerReference: string,
+  approved: boolean,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  if (!ctx.sandbox) throw new AppError('NOT_FOUND');
+  const [ofLink] = await ctx.db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(eq(accountLinks.providerReference, providerReference));
+  if (!ofLink) return answerSandboxThreeDs(ctx, providerReference, approved);
+  const link = await takeWaitingLink(ctx, { providerReference }, 'awaiting_3ds');
+  // Answered before, or no longer waiting: the challenge is gone.
+  if (!link) throw new AppError('NOT_FOUND');
+  const outcome = await callNetwork(ctx, link, sandboxChallenge(ctx, providerReference, approved));
+  return challengeResult(recordLinkOutcome(ctx, link, outcome), 'Approved: the card is linked.');
+}
+
+/** The card a paid card attempt kept for saving (its payer asked, signed in), or null. */
+function keptCardOf(attempt: typeof paymentAttempts.$inferSelect): TSavedCard | null {
+  const { cardToken, cardBrand, cardFirst6, cardLast4, cardExpiryMonth, cardExpiryYear } = attempt;
+  if (attempt.method !== 'card' || !cardToken || !cardBrand || !cardFirst6 || !cardLast4) {
+    return null;
+  }
+  if (cardExpiryMonth === null || cardExpiryYear === null) return null;
+  return {
+    token: cardToken,
+    brand: cardBrand,
+    first6: cardFirst6,
+    last4: cardLast4,
+    expiryMonth: cardExpiryMonth,
+    expiryYear: cardExpiryYear,
+  };
+}
+
+/**
+ * POST /api/payments/save-card (spec §7): puts the card of the payer's paid card payment on one
+ * of their accounts, which the card then links (no test charge: the payment proved the card).
+ * Another payer's or an unknown payment is 404; a payment not paid by a card kept for saving (a
+ * card the payer did not ask to save, or paid without sign-in) is 409 CARD_NOT_SAVABLE; a card
+ * saved before is 409 CARD_ALREADY_SAVED, decided in the statement that marks it saved.
+ */
+export async function saveCardOfPayment(
+  ctx: TCardLinkContext,
+  payerId: string,
+  request: TSaveCardRequest,
+): Promise<TSaveCardResponse> {
+  const { db, clock } = ctx;
+  const attempts = await db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(eq(paymentAttempts.paymentId, request.paymentId), eq(paymentAttempts.payerId, payerId)),
+    );
+  if (attempts.length === 0) throw new AppError('NOT_FOUND', 'No payment of yours has this id');
+  const paid = attempts.find((a) => a.status === 'completed');
+  const card = paid ? keptCardOf(paid) : null;
+  if (!paid || !card) throw new AppError('CARD_NOT_SAVABLE');
+  if (paid.cardSavedAt) throw new AppError('CARD_ALREADY_SAVED');
+  const { bank, found } = await findAccountAtBank(ctx, request, 'CARD_SAVE_FAILED');
+  if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  const now = clock.now();
+  const accountId = await addPayerAccount(db, payerId, { ...request, bank, found }, now);
+  const linkId = newLinkId();
+  try {
+    await db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(paymentAttempts)
+        .set({ cardSavedTo: accountId, cardSavedAt: now, updatedAt: now })
+        .where(and(eq(paymentAttempts.id, paid.id), sql`${paymentAttempts.cardSavedAt} IS NULL`))
+        .returning({ id: paymentAttempts.id });
+      if (!claimed) throw new AppError('CARD_ALREADY_SAVED');
+      // The one-live index decides: an account linked or being linked meanwhile refuses this link.
+      await tx.insert(accountLinks).values({
+        id: linkId,
+        payerId,
+        accountId,
+        route: 'card',
+        state: 'active',
+        expiresAt: now,
+        activatedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
+      await saveCardToAccount(tx, accountId, card, now);
+      // The consent's payment no longer asks for its card to be linked (spec §4 prompts).
+      await tx
+        .update(payments)
+        .set({
+          origin: sql`${payments.origin} || ${JSON.stringify({ shouldPromptCardLinking: false })}::jsonb`,
+        })
+        .where(eq(payments.id, paid.paymentId));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw await liveLinkConflict(db, accountId);
+    throw error;
+  }
+  return { ok: true, message: CARD_SAVED_MESSAGE };
+}

@@ -1,0 +1,311 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { isValidNuban } from '../../../domain/nuban';
+import {
+  BANK_VALIDATION_EVENT,
+  type TAccountIntegrations,
+  type TBankLookupResponse,
+  type TBankValidationEvent,
+  type TBankValidationResult,
+  type TUserAccount,
+} from '../../../domain/schemas/user-account';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { accountLinks, payerAccounts, payers } from '../../db/schema';
+import { appendEvent, eventStreams } from '../../events/event-log';
+import type { TBankIntegration } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { obfuscateCard } from '../../../domain/card-number';
+import { issueStreamTicket } from '../event-stream-tickets';
+
+/*
+ * A payer's bank accounts (spec §2 "Account-linking panel", §3 User account, §7): finding an
+ * account by its number across banks, the accounts a payer added with how each is linked, a
+ * bank's ways of linking, and the testers' delete.
+ */
+
+type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+/** The SSE event type of every bank-validation event (its data is a TBankValidationEvent). */
+
+/** Which integrations of an account this payer has linked, by its mandate's route. */
+type TLinkedRoutes = ReadonlySet<'test_transfer' | 'auth_params' | 'paper' | 'card'>;
+
+/**
+ * spec §3 User account.integrations for the ways a bank offers, as far as this payer has used
+ * them: a transaction-service mandate is linked by a test transfer or a paper mandate, the
+ * alternate service's by its auth parameters, a card by a card.
+ */
+export function integrationsOf(
+  offered: readonly TBankIntegration[],
+  linked: TLinkedRoutes,
+): TAccountIntegrations {
+  const integrations: TAccountIntegrations = {};
+  const debit = linked.has('test_transfer') || linked.has('paper');
+  for (const kind of offered) {
+    if (kind === 'transactionService') {
+      integrations.transactionService = {
+        possible: true,
+        authorized: debit,
+        approved: debit,
+        linked: debit,
+      };
+    } else if (kind === 'altTransactionService') {
+      const alt = linked.has('auth_params');
+      integrations.altTransactionService = {
+        possible: true,
+        authorized: alt,
+        status: alt ? 'active' : null,
+        linked: alt,
+        remitaLogoUrl: null,
+      };
+    } else if (kind === 'card') {
+      const card = linked.has('card');
+      integrations.card = {
+        possible: true,
+        active: card,
+        linked: card,
+        obfuscatedCard: null,
+        token: null,
+      };
+    } else {
+      integrations.nibssAlt = { possible: true };
+    }
+  }
+  return integrations;
+}
+
+/** The logo URL of a bank, served by routes/bank-logos.ts. */
+export const logoOf = (institutionCode: string) =>
+  `/api/bank-logos/${encodeURIComponent(institutionCode)}`;
+
+/**
+ * GET /api/accounts/search: starts asking every bank whose check digit fits the number who holds
+ * it, and answers at once with the validation's id and a ticket for its event stream, where each
+ * account found arrives as the bank answers, then `completed`. A number no bank's check digit
+ * fits ends the stream with 'Failed to validate account' (spec §8).
+ */
+export async function startAccountSearch(
+  ctx: TAccountsContext,
+  payerId: string,
+  accountNumber: string,
+): Promise<{ validationId: string; ticket: string; expiresAt: string }> {
+  const validationId = `bvl_${randomBytes(16).toString('base64url')}`;
+  const stream = eventStreams.bankValidation(validationId);
+  let banks;
+  try {
+    banks = await ctx.providers.payments.listBanks();
+  } catch {
+    throw new AppError('ACCOUNT_VALIDATION_START_FAILED');
+  }
+  const { ticket, expiresAt } = await issueStreamTicket(ctx.db, stream, ctx.clock.now());
+  const candidates = banks.filter((bank) => isValidNuban(bank.institutionCode, accountNumber));
+  const append = (event: TBankValidationEvent) =>
+    appendEvent(ctx.db, { stream, type: BANK_VALIDATION_EVENT, data: event });
+
+  const search = async () => {
+    if (candidates.length === 0) {
+      await append({
+        type: 'failed',
+        validationId,
+        message: ERROR_CATALOGUE.ACCOUNT_VALIDATION_FAILED.message,
+      });
+      return;
+    }
+    let answered = 0;
+    await Promise.all(
+      candidates.map(async (bank) => {
+        const found = await ctx.providers.payments
+          .nameEnquiry({ institutionCode: bank.institutionCode, accountNumber })
+          .then(
+            (answer) => ({ answer }),
+            () => null,
+          );
+        if (!found) return;
+        answered += 1;
+        if (!found.answer) return;
+        const account = await describeFound(ctx.db, payerId, {
+          accountNumber,
+          institutionCode: bank.institutionCode,
+          bankName: bank.name,
+          ...found.answer,
+        });
+        await append({ type: 'result', validationId, account });
+      }),
+    );
+    // Every bank failing to answer is not "no account": the page says validation failed.
+    await append(
+      answered === 0
+        ? {
+            type: 'failed',
+            validationId,
+            message: ERROR_CATALOGUE.ACCOUNT_VALIDATION_FAILED.message,
+          }
+        : { type: 'completed', validationId },
+    );
+  };
+  // The answer does not wait for the banks; the stream carries what they say. A database that
+  // went away meanwhile (the server stopping) leaves the stream without its end, which the page
+  // meets with its Cancel.
+  void search().catch(() => undefined);
+  return { validationId, ticket, expiresAt };
+}
+
+/** A found account as the bank-validation stream carries it (spec §7). */
+async function describeFound(
+  db: TDb,
+  payerId: string,
+  found: {
+    accountNumber: string;
+    institutionCode: string;
+    bankName: string;
+    accountName: string;
+    nameEnquiryId: string;
+    integrations: readonly TBankIntegration[];
+  },
+): Promise<TBankValidationResult> {
+  const links = await db
+    .select({
+      payerId: payerAccounts.payerId,
+      route: accountLinks.route,
+      fullName: payers.fullName,
+    })
+    .from(payerAccounts)
+    .innerJoin(accountLinks, eq(accountLinks.accountId, payerAccounts.id))
+    .innerJoin(payers, eq(payers.id, payerAccounts.payerId))
+    .where(
+      and(
+        eq(payerAccounts.institutionCode, found.institutionCode),
+        eq(payerAccounts.accountNumber, found.accountNumber),
+        eq(accountLinks.state, 'active'),
+      ),
+    );
+  const own = new Set(links.filter((l) => l.payerId === payerId).map((l) => l.route));
+  const user = links[0];
+  return {
+    accountNumber: found.accountNumber,
+    accountName: found.accountName,
+    institutionCode: found.institutionCode,
+    bankName: found.bankName,
+    logo: logoOf(found.institutionCode),
+    nameEnquiryId: found.nameEnquiryId,
+    isOyaUser: Boolean(user),
+    oyaUser: user ? { userId: user.payerId, fullName: user.fullName } : null,
+    integrations: integrationsOf(found.integrations, own),
+  };
+}
+
+/**
+ * The accounts a payer has an active link on (a mandate that can be debited), by number and
+ * bank: what a payment's origin is checked against (spec §3 shouldPromptBankAccountLinking).
+ */
+export async function activelyLinkedAccounts(
+  db: TDb,
+  payerId: string,
+): Promise<Array<{ accountNumber: string; institutionCode: string }>> {
+  return db
+    .selectDistinct({
+      accountNumber: payerAccounts.accountNumber,
+      institutionCode: payerAccounts.institutionCode,
+    })
+    .from(payerAccounts)
+    .innerJoin(accountLinks, eq(accountLinks.accountId, payerAccounts.id))
+    .where(and(eq(payerAccounts.payerId, payerId), eq(accountLinks.state, 'active')));
+}
+
+/**
+ * GET /api/accounts/user: the accounts the payer added, oldest first, each with the ways its bank
+ * offers and what this payer linked (spec §3); 'Approved' once a mandate is active.
+ */
+export async function listPayerAccounts(
+  ctx: TAccountsContext,
+  payerId: string,
+): Promise<TUserAccount[]> {
+  const accounts = await ctx.db
+    .select()
+    .from(payerAccounts)
+    .where(eq(payerAccounts.payerId, payerId))
+    .orderBy(asc(payerAccounts.createdAt), asc(payerAccounts.id));
+  if (accounts.length === 0) return [];
+  const active = await ctx.db
+    .select({ accountId: accountLinks.accountId, route: accountLinks.route })
+    .from(accountLinks)
+    .where(
+      and(
+        inArray(
+          accountLinks.accountId,
+          accounts.map((a) => a.id),
+        ),
+        eq(accountLinks.state, 'active'),
+      ),
+    );
+  const banks = new Map(
+    (await ctx.providers.payments.listBanks()).map((bank) => [bank.institutionCode, bank]),
+  );
+  return accounts.map((account) => {
+    const routes = new Set(active.filter((l) => l.accountId === account.id).map((l) => l.route));
+    const approved = routes.size > 0;
+    return {
+      // spec §5: a deletion names bankId, accountId or _id; all three are this record's id.
+      bankId: account.id,
+      accountId: account.id,
+      _id: account.id,
+      accountNumber: account.accountNumber,
+      accountName: account.accountName,
+      bankName: account.bankName,
+      institutionCode: account.institutionCode,
+      logo: logoOf(account.institutionCode),
+      linkStatus: approved ? 'approved' : null,
+      status: approved ? 'approved' : 'pending',
+      statusDetail: approved ? 'Approved' : null,
+      isAlreadyLinked: approved,
+      nameEnquiryId: account.nameEnquiryId,
+      integrations: withSavedCard(
+        integrationsOf(banks.get(account.institutionCode)?.integrations ?? [], routes),
+        account,
+      ),
+    };
+  });
+}
+
+/**
+ * The card saved on an account, as its row shows it (spec §2 'Card & Bank • ****1234'): masked.
+ * Its token charges the card and never leaves the server.
+ */
+function withSavedCard(
+  integrations: TAccountIntegrations,
+  account: typeof payerAccounts.$inferSelect,
+): TAccountIntegrations {
+  const { cardFirst6: first6, cardLast4: last4 } = account;
+  if (!integrations.card || !first6 || !last4) return integrations;
+  return {
+    ...integrations,
+    card: { ...integrations.card, obfuscatedCard: obfuscateCard({ first6, last4 }) },
+  };
+}
+
+/** GET /api/bank-lookups/{institutionCode}: the ways a bank lets an account be linked. */
+export async function lookupBank(
+  ctx: TAccountsContext,
+  institutionCode: string,
+): Promise<TBankLookupResponse> {
+  const bank = await ctx.providers.payments.lookupBank(institutionCode);
+  if (!bank) throw new AppError('NOT_FOUND', 'No bank has this institution code');
+  const integrations: TBankLookupResponse['bank']['integrations'] = {};
+  for (const kind of bank.integrations) integrations[kind] = { possible: true };
+  return { success: true, bank: { integrations } };
+}
+
+/** DELETE /api/accounts/{id} (debug): removes the payer's own account and its links. */
+export async function deletePayerAccount(
+  ctx: TAccountsContext,
+  payerId: string,
+  accountId: string,
+): Promise<void> {
+  const [deleted] = await ctx.db
+    .delete(payerAccounts)
+    .where(and(eq(payerAccounts.id, accountId), eq(payerAccounts.payerId, payerId)))
+    .returning({ id: payerAccounts.id });
+  if (!deleted) throw new AppError('NOT_FOUND', 'No account of yours has this id');
+}

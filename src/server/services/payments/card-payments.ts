@@ -1,0 +1,408 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { parseExpiryDate } from '../../../domain/card-expiry';
+import { obfuscateCard } from '../../../domain/card-number';
+import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import type { TPaymentOrigin } from '../../../domain/schemas/consent';
+import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
+import type { TEncryptedCard } from '../../../domain/schemas/card';
+import type { TAppContext } from '../../context';
+import { paymentAttempts } from '../../db/schema';
+import type {
+  TCardChargeOutcome,
+  TCardFailureReason,
+  TCardSummary,
+} from '../../providers/payments';
+import { AppError } from '../app-error';
+import { decryptCard } from './card-encryption-keys';
+import {
+  callProvider,
+  completeAttempt,
+  emitPaymentEvent,
+  endStaleCharges,
+  failAttempt,
+  insertAttempt,
+  lockPendingPayment,
+  loadPayable,
+  moveAttempt,
+  type TAttemptRow,
+  type TPaymentAccess,
+} from './payment-records';
+
+/*
+ * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
+ * The card is decrypted in memory, handed to the provider once, and forgotten: only its brand,
+ * first 6 and last 4 are kept. No database transaction stays open while the card network
+ * thinks: the attempt is recorded as 'charging' first (one per payment at a time), the network
+ * is called, and its answer is recorded in a transaction of its own with the ledger and the
+ * stream's event.
+ */
+
+type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+export { STALE_CHARGE_MS } from './payment-records';
+
+/** Why an issuer refused a card, as the payer reads it after the catalogue's words. */
+const REFUSAL_TEXT = {
+  // The page returns to the first consent screen on these words (spec §4).
+  insufficient_funds: 'Insufficient funds',
+  incorrect_pin: 'Incorrect PIN',
+  invalid_card: 'Check the card details',
+  declined: 'Declined by your bank',
+} as const;
+
+/** The catalogue's codes for a refused card and for a network that did not answer, by purpose. */
+const FAILURE_CODES = {
+  payment: { refused: 'CARD_PAYMENT_FAILED', fault: 'CARD_PAYMENT_PROCESSING_FAILED' },
+  linking: { refused: 'CARD_LINKING_FAILED', fault: 'CARD_LINK_FAILED' },
+} as const;
+
+/**
+ * What the payer reads when the network refuses a payment's or a link's charge: the catalogue's
+ * words, with the reason ('Card payment failed: Insufficient funds').
+ */
+export function cardFailureOf(
+  reason: TCardFailureReason,
+  purpose: keyof typeof FAILURE_CODES = 'payment',
+): AppError {
+  const codes = FAILURE_CODES[purpose];
+  switch (reason) {
+    case 'insufficient_funds':
+    case 'incorrect_pin':
+    case 'invalid_card':
+    case 'declined':
+      return new AppError(
+        codes.refused,
+        `${ERROR_CATALOGUE[codes.refused].message}: ${REFUSAL_TEXT[reason]}`,
+      );
+    case 'incorrect_otp':
+      return new AppError('OTP_VERIFICATION_FAILED');
+    case 'three_ds_declined':
+      return new AppError('THREE_DS_FAILED');
+    case 'timeout':
+      return new AppError(codes.fault);
+  }
+}
+
+/** A checked card's expiry ('MM/YY', as the network takes it) as kept with a card to save. */
+export function expiryColumnsOf(expiry: string) {
+  const { month, year } = parseExpiryDate(expiry);
+  if (month === null || year === null) throw new Error('A checked card has an unreadable expiry');
+  return { cardExpiryMonth: month, cardExpiryYear: year };
+}
+
+/** Whether an attempt's card is kept to be saved: the payer asked, and is signed in. */
+const savesCard = (attempt: Pick<TAttemptRow, 'saveCard' | 'payerId'>): boolean =>
+  attempt.saveCard && attempt.payerId !== null;
+
+const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin => ({
+  paymentMethod: 'card',
+  obfuscatedCard: obfuscateCard(card),
+  maskedCardNumber: obfuscateCard(card),
+  schemeImageUrl: null,
+  isNewCard: true,
+  shouldPromptCardLinking: attempt.saveCard,
+});
+
+/** A card charge recorded: completed (a payment paid, a card linked), or waiting for the payer. */
+export type TCardChargeResult =
+  | { kind: 'completed'; response: TCardChargeResponse; complete: TCardCompleteResponse }
+  | { kind: 'waiting'; response: TCardChargeResponse };
+
+/** The answer to a charge waiting for the payer: the OTP screen, or the 3-D Secure challenge. */
+export function waitingResult(
+  outcome: Extract<TCardChargeOutcome, { kind: 'otp_required' | 'three_ds_required' }>,
+  charge: { paymentId: string; amount: number; transactionReference: string },
+): TCardChargeResult {
+  const base = { success: true, ...charge, displayMessage: outcome.displayMessage };
+  return {
+    kind: 'waiting',
+    response:
+      outcome.kind === 'otp_required'
+        ? { ...base, requiresOTP: true }
+        : { ...base, requires3DS: true, challengeUrl: outcome.challengeUrl },
+  };
+}
+
+/**
+ * Records what the network answered for a charging attempt: completed (with the ledger), waiting
+ * for an OTP or a 3-D Secure check, or failed (thrown as the catalogue's error). A charge that
+ * succeeded on a payment someone had paid meanwhile is refunded at once.
+ */
+async function recordOutcome(
+  ctx: TCardContext,
+  attempt: TAttemptRow,
+  outcome: TCardChargeOutcome,
+  narration: string,
+): Promise<TCardChargeResult> {
+  const { db, clock, providers } = ctx;
+  const now = clock.now();
+  const summary = outcome.card;
+  const cardColumns = summary
+    ? { cardBrand: summary.brand, cardFirst6: summary.first6, cardLast4: summary.last4 }
+    : {};
+  switch (outcome.kind) {
+    case 'failed': {
+      const failure = cardFailureOf(outcome.reason);
+      await db
+        .update(paymentAttempts)
+        .set({ providerReference: outcome.providerReference, ...cardColumns })
+        .where(eq(paymentAttempts.id, attempt.id));
+      await failAttempt(db, attempt, failure, outcome.reason, now);
+      throw failure;
+    }
+    case 'otp_required':
+    case 'three_ds_required': {
+      const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
+      await db.transaction(async (tx) => {
+        const moved = await moveAttempt(
+          tx,
+          attempt.id,
+          'charging',
+          {
+            stage,
+            providerReference: outcome.providerReference,
+            stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
+            displayMessage: outcome.displayMessage,
+            ...cardColumns,
+          },
+          now,
+        );
+        if (moved && stage === 'awaiting_3ds') {
+          await emitPaymentEvent(tx, {
+            paymentId: attempt.paymentId,
+            status: 'in_progress',
+            stepText: STEP_TEXT_AWAITING_3DS,
+          });
+        }
+      });
+      return waitingResult(outcome, {
+        paymentId: attempt.paymentId,
+        amount: attempt.amount,
+        transactionReference: attempt.id,
+      });
+    }
+    case 'succeeded': {
+      const card = outcome.card;
+      const attemptWithCard = { ...attempt, ...cardColumns };
+      // The card is kept for POST /api/payments/save-card only where the signed-in payer asked.
+      const cardToken = savesCard(attempt) ? outcome.token : null;
+      // completeAttempt locks the payment first; the attempt's row after it, the order every
+      // transaction of a payment takes (a new attempt's too), so two never wait on each other.
+      const completion = await db.transaction(async (tx) => {
+        const completed = await completeAttempt(
+          tx,
+          attemptWithCard,
+          cardOrigin(attempt, card),
+          {
+            paymentType: 'card',
+            payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
+            shouldPromptCardLinking: attempt.saveCard,
+            shouldPromptBankAccountLinking: false,
+            // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
+            cardWasSaved: cardToken !== null,
+          },
+          now,
+        );
+        await tx
+          .update(paymentAttempts)
+          .set({ providerReference: outcome.providerReference, cardToken, ...cardColumns })
+          .where(eq(paymentAttempts.id, attempt.id));
+        return completed;
+      });
+      if (!completion.completed) {
+        await providers.payments.refundCard({
+          providerReference: outcome.providerReference,
+          amount: attempt.amount,
+          reference: attempt.id,
+        });
+        throw new AppError('PAYMENT_ALREADY_MADE');
+      }
+      const obfuscatedCard = obfuscateCard(card);
+      return {
+        kind: 'completed',
+        response: {
+          success: true,
+          paymentId: attempt.paymentId,
+          amount: attempt.amount,
+          transactionReference: attempt.id,
+          message: 'Payment successful',
+        },
+        complete: {
+          success: true,
+          message: 'Payment successful',
+          obfuscatedCard,
+          payerCard: { obfuscatedCard, brand: card.brand },
+          paymentType: 'immediate',
+          shouldPromptCardLinking: attempt.saveCard,
+          amount: attempt.amount,
+          narration,
+        },
+      };
+    }
+  }
+}
+
+/** A provider call that threw (a network fault) ends the attempt as a processing failure. */
+const callNetwork = (
+  ctx: TCardContext,
+  attempt: TAttemptRow,
+  call: () => Promise<TCardChargeOutcome>,
+): Promise<TCardChargeOutcome> =>
+  callProvider(ctx, attempt, 'CARD_PAYMENT_PROCESSING_FAILED', call);
+
+/** POST /api/payments/card (and /public), payment variant: charge a new card. */
+export async function payWithCard(
+  ctx: TCardContext,
+  request: {
+    paymentId: string;
+    access: TPaymentAccess;
+    cardDetails: TEncryptedCard;
+    saveCard: boolean;
+  },
+): Promise<TCardChargeResult> {
+  const { db, clock, providers } = ctx;
+  const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
+  const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  const now = clock.now();
+  const attempt = await db.transaction(async (tx) => {
+    await lockPendingPayment(tx, payable.payment.id);
+    await endStaleCharges(tx, payable.payment.id, now, 'CARD_PAYMENT_PROCESSING_FAILED');
+    // A charge left waiting for an OTP or a 3-D Secure check gives way to the new card.
+    await tx
+      .update(paymentAttempts)
+      .set({
+        status: 'failed',
+        stage: null,
+        failureCode: 'PAYMENT_FAILED',
+        failureReason: 'superseded',
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(paymentAttempts.paymentId, payable.payment.id),
+          inArray(paymentAttempts.stage, ['awaiting_otp', 'awaiting_3ds']),
+        ),
+      );
+    const values = {
+      paymentId: payable.payment.id,
+      consentId: payable.consentId,
+      method: 'card',
+      status: 'in_progress',
+      stage: 'charging',
+      amount: payable.payment.amount,
+      payerId: 'payerId' in request.access ? request.access.payerId : null,
+      provider: providers.payments.name,
+      saveCard: request.saveCard,
+      createdAt: now,
+      updatedAt: now,
+    } as const;
+    const inserted = await insertAttempt(tx, {
+      ...values,
+      ...(savesCard(values) ? expiryColumnsOf(card.expiry) : {}),
+    });
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
+    return inserted;
+  });
+  const outcome = await callNetwork(ctx, attempt, () =>
+    providers.payments.chargeCard({
+      reference: attempt.id,
+      amount: attempt.amount,
+      narration: payable.payment.narration,
+      card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+    }),
+  );
+  return recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+}
+
+/** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */
+async function takeWaitingAttempt(
+  ctx: TCardContext,
+  where: { paymentId: string } | { providerReference: string },
+  stage: 'awaiting_otp' | 'awaiting_3ds',
+): Promise<TAttemptRow> {
+  const { db, clock } = ctx;
+  const [waiting] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        'paymentId' in where
+          ? eq(paymentAttempts.paymentId, where.paymentId)
+          : eq(paymentAttempts.providerReference, where.providerReference),
+        eq(paymentAttempts.stage, stage),
+      ),
+    )
+    .limit(1);
+  if (!waiting) throw new AppError(stage === 'awaiting_otp' ? 'NO_OTP_DATA' : 'NOT_FOUND');
+  const taken = await moveAttempt(db, waiting.id, stage, { stage: 'charging' }, clock.now());
+  // Another request took it first: it is being answered.
+  if (!taken) throw new AppError('PAYMENT_IN_PROGRESS');
+  return taken;
+}
+
+/** POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge. */
+export async function submitCardOtp(
+  ctx: TCardContext,
+  request: { paymentId: string; otp: string; access: TPaymentAccess },
+): Promise<TCardCompleteResponse> {
+  const payable = await loadPayable(ctx.db, request.paymentId, request.access, ctx.clock.now());
+  const attempt = await takeWaitingAttempt(ctx, { paymentId: payable.payment.id }, 'awaiting_otp');
+  const providerReference = attempt.providerReference;
+  if (!providerReference)
+    throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
+  const outcome = await callNetwork(ctx, attempt, () =>
+    ctx.providers.payments.submitCardOtp({ providerReference, otp: request.otp }),
+  );
+  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+  if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
+  return result.complete;
+}
+
+/**
+ * The payer's answer on the sandbox's 3-D Secure page. The page learns the result from the
+ * payment's stream (it waits in another tab).
+ */
+export async function answerSandboxThreeDs(
+  ctx: TCardContext & Pick<TAppContext, 'sandbox'>,
+  providerReference: string,
+  approved: boolean,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  const attempt = await takeWaitingAttempt(ctx, { providerReference }, 'awaiting_3ds');
+  const outcome = await callNetwork(
+    ctx,
+    attempt,
+    sandboxChallenge(ctx, providerReference, approved),
+  );
+  return challengeResult(
+    recordOutcome(ctx, attempt, outcome, ''),
+    'Approved: the payment is complete.',
+  );
+}
+
+/** The sandbox network's call that answers a 3-D Secure challenge as the payer did. */
+export function sandboxChallenge(
+  ctx: Pick<TAppContext, 'sandbox'>,
+  providerReference: string,
+  approved: boolean,
+): () => Promise<TCardChargeOutcome> {
+  return async () => {
+    const answer = ctx.sandbox?.cards.resolveThreeDs(providerReference, approved);
+    if (!answer) throw new Error('The sandbox does not know this challenge');
+    return answer;
+  };
+}
+
+/** What the challenge page says once the outcome is recorded: completed, or the failure. */
+export async function challengeResult(
+  recorded: Promise<unknown>,
+  completed: string,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  try {
+    await recorded;
+    return { status: 'completed', message: completed };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { status: 'failed', message: error.message };
+  }
+}

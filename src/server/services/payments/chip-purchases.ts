@@ -1,0 +1,314 @@
+import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { detectCardBrand, type TCardBrand } from '../../../domain/card-brand';
+import {
+  TERMINAL_CURRENCY_CODE,
+  TERMINAL_MAX_AMOUNT_KOBO,
+  TERMINAL_TRANSACTION_TYPE,
+} from '../../../domain/constants';
+import { EmvFormatError } from '../../../domain/emv/hex';
+import { emvDateOf, readIccData, type TIccData } from '../../../domain/emv/icc-data';
+import { parseTrack2, serviceCodeHasChip } from '../../../domain/emv/track2';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { canonicalJson } from '../../../domain/schemas/auth';
+import type {
+  TChipPurchaseRequest,
+  TChipPurchaseResponse,
+  TTerminalFetchKeysResponse,
+} from '../../../domain/schemas/card-terminal';
+import type { TAppContext } from '../../context';
+import { randomId } from '../../crypto/secret-hash';
+import { paymentAttempts, terminalPurchases } from '../../db/schema';
+import type { TCardSummary, TChipDeclineReason, TTerminalReader } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { obfuscateCard } from '../../../domain/card-number';
+import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
+import {
+  callProvider,
+  completeAttempt,
+  emitPaymentEvent,
+  endStaleCharges,
+  failAttempt,
+  insertAttempt,
+  isUniqueViolation,
+  loadPayable,
+  lockPendingPayment,
+  type TAttemptRow,
+  type TPaymentAccess,
+} from './payment-records';
+import { storedSecret } from '../server-secrets';
+
+/*
+ * Paying an immediate payment with a chip card in a card reader (spec §7 card-terminal/raven
+ * calls; docs/terminal.md). The reader's data is checked before anything is recorded: its chip
+ * data, track 2 against the card number and expiry, a chip card, the reader registered, the
+ * amount in range and the payment's. Then, as for a card: the attempt is recorded as 'charging'
+ * under the payment's lock (one charge per payment at a time), the acquirer is asked outside
+ * any transaction, and its answer is booked in a transaction of its own with the ledger and
+ * the stream's event. The card number, track 2 and PIN block live in memory for this one call:
+ * only the masked card number and the rrn are kept.
+ */
+
+type TTerminalContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+/** What is kept of a chip card: first 6, last 4, and its brand where the spec's rules know it. */
+type TChipCardSummary = Omit<TCardSummary, 'brand'> & { brand: TCardBrand | null };
+
+export const TERMINAL_KEYS_MESSAGE = 'Terminal keys fetched';
+export const TERMINAL_APPROVED_MESSAGE = 'Transaction approved';
+
+/** POST /api/card-terminal/raven/fetch-keys: a registered reader's terminal and merchant ids. */
+export async function fetchTerminalKeys(
+  ctx: Pick<TAppContext, 'providers'>,
+  serial: string,
+): Promise<TTerminalFetchKeysResponse> {
+  const reader = await ctx.providers.payments.terminalFetchKeys(serial);
+  if (!reader) throw new AppError('TERMINAL_READER_UNKNOWN');
+  return { status: true, data: { status: true, data: reader }, message: TERMINAL_KEYS_MESSAGE };
+}
+
+/** What the payer reads when the acquirer or the issuer refuses (spec §8 chip terminal). */
+function refusalOf(reason: TChipDeclineReason): AppError {
+  const declined = ERROR_CATALOGUE.TERMINAL_DECLINED.message;
+  switch (reason) {
+    case 'insufficient_funds':
+      return new AppError('TERMINAL_DECLINED', `${declined}: Insufficient funds`);
+    case 'incorrect_pin':
+      return new AppError('TERMINAL_DECLINED', `${declined}: Incorrect PIN`);
+    case 'declined':
+      return new AppError('TERMINAL_DECLINED');
+    case 'format_error':
+      return new AppError('TERMINAL_INVALID_FORMAT');
+    case 'invalid_amount':
+      return new AppError('TERMINAL_INVALID_PARAMETERS');
+    case 'invalid_terminal':
+      return new AppError('TERMINAL_READER_UNKNOWN');
+  }
+}
+
+/** Reads EMV data, a malformed field answering spec §8 'Invalid transaction format…'. */
+function readEmv<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof EmvFormatError) throw new AppError('TERMINAL_INVALID_FORMAT');
+    throw error;
+  }
+}
+
+/**
+ * The reader's data checked against itself and the reader (docs/terminal.md "Checks"), in the
+ * order a terminal would refuse it. Answers the chip data and the card's summary.
+ */
+function checkReaderData(
+  body: TChipPurchaseRequest,
+  reader: TTerminalReader | null,
+): { icc: TIccData; card: TChipCardSummary } {
+  const icc = readEmv(() => readIccData(body.icc_data));
+  const track = readEmv(() => parseTrack2(body.track2));
+  if (track.pan !== body.pan || track.expiry !== body.expirydate) {
+    throw new AppError('TERMINAL_INVALID_FORMAT');
+  }
+  if (!serviceCodeHasChip(track.serviceCode)) throw new AppError('TERMINAL_CHIP_REQUIRED');
+  if (!reader || reader.tid !== body.tid || reader.mid !== body.mid) {
+    throw new AppError('TERMINAL_READER_UNKNOWN');
+  }
+  if (body.amount <= 0) throw new AppError('TERMINAL_INVALID_PARAMETERS');
+  if (body.amount > TERMINAL_MAX_AMOUNT_KOBO) throw new AppError('TERMINAL_AMOUNT_OUT_OF_RANGE');
+  const transactionType = String(TERMINAL_TRANSACTION_TYPE).padStart(2, '0');
+  if (
+    icc.amount !== body.amount ||
+    icc.currencyCode !== TERMINAL_CURRENCY_CODE ||
+    icc.transactionType !== transactionType ||
+    icc.transactionDate !== emvDateOf(body.trans_datetime)
+  ) {
+    throw new AppError('TERMINAL_INVALID_PARAMETERS');
+  }
+  // The card declined offline (AAC) or wants no authorisation: nothing to send.
+  if (!icc.asksOnline) throw new AppError('TERMINAL_DECLINED');
+  return {
+    icc,
+    card: {
+      brand: detectCardBrand(body.pan),
+      first6: body.pan.slice(0, 6),
+      last4: body.pan.slice(-4),
+    },
+  };
+}
+
+/** The acquirer's answer; a call that threw ends the attempt as timed out. */
+const askAcquirer = (ctx: TTerminalContext, attempt: TAttemptRow, body: TChipPurchaseRequest) =>
+  callProvider(ctx, attempt, 'TERMINAL_TIMEOUT', () =>
+    ctx.providers.payments.terminalChipPurchase({
+      reference: attempt.id,
+      rrn: body.rrn,
+      transDatetime: body.trans_datetime,
+      serial: body.serial,
+      tid: body.tid,
+      mid: body.mid,
+      amount: body.amount,
+      pan: body.pan,
+      track2: body.track2,
+      expiry: body.expirydate,
+      pinBlock: body.pin_block,
+      iccData: body.icc_data,
+    }),
+  );
+
+/** One chip purchase: checked, recorded, sent to the acquirer, and its answer booked. */
+async function purchase(
+  ctx: TTerminalContext,
+  body: TChipPurchaseRequest,
+  access: TPaymentAccess,
+): Promise<TChipPurchaseResponse> {
+  const { db, clock, providers } = ctx;
+  const reader = await providers.payments.terminalFetchKeys(body.serial);
+  const { card } = checkReaderData(body, reader);
+  const payable = await loadPayable(db, body.paymentId, access, clock.now());
+  if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
+  const maskedPan = obfuscateCard(card);
+  const now = clock.now();
+  const attempt = await db.transaction(async (tx) => {
+    await lockPendingPayment(tx, payable.payment.id);
+    await endStaleCharges(tx, payable.payment.id, now, 'TERMINAL_TIMEOUT');
+    const inserted = await insertAttempt(tx, {
+      paymentId: payable.payment.id,
+      consentId: payable.consentId,
+      method: 'chip_card',
+      status: 'in_progress',
+      stage: 'charging',
+      amount: payable.payment.amount,
+      payerId: 'payerId' in access ? access.payerId : null,
+      provider: providers.payments.name,
+      cardBrand: card.brand,
+      cardFirst6: card.first6,
+      cardLast4: card.last4,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await tx.insert(terminalPurchases).values({
+        id: randomId('tpu'),
+        rrn: body.rrn,
+        attemptId: inserted.id,
+        paymentId: payable.payment.id,
+        serial: body.serial,
+        tid: body.tid,
+        mid: body.mid,
+        maskedPan,
+        amount: body.amount,
+        transDatetime: body.trans_datetime,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('TERMINAL_RRN_REUSED');
+      throw error;
+    }
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
+    return inserted;
+  });
+  const outcome = await askAcquirer(ctx, attempt, body);
+  const recordAnswer = async (tx: typeof db, authCode: string | null) => {
+    await tx
+      .update(terminalPurchases)
+      .set({ responseCode: outcome.responseCode, authCode, updatedAt: clock.now() })
+      .where(eq(terminalPurchases.attemptId, attempt.id));
+    await tx
+      .update(paymentAttempts)
+      .set({ providerReference: outcome.providerReference })
+      .where(eq(paymentAttempts.id, attempt.id));
+  };
+  if (outcome.kind === 'declined') {
+    const failure = refusalOf(outcome.reason);
+    await recordAnswer(db, null);
+    await failAttempt(db, attempt, failure, outcome.reason, clock.now());
+    throw failure;
+  }
+  const payerCard = { obfuscatedCard: maskedPan, brand: card.brand };
+  const completion = await db.transaction(async (tx) => {
+    const completed = await completeAttempt(
+      tx,
+      attempt,
+      {
+        paymentMethod: 'card',
+        obfuscatedCard: maskedPan,
+        maskedCardNumber: maskedPan,
+        schemeImageUrl: null,
+        isNewCard: false,
+        shouldPromptCardLinking: false,
+      },
+      {
+        paymentType: 'chip_card',
+        payerCard,
+        // A chip purchase leaves no token to save the card with.
+        shouldPromptCardLinking: false,
+        shouldPromptBankAccountLinking: false,
+        cardWasSaved: false,
+      },
+      clock.now(),
+    );
+    await recordAnswer(tx, outcome.authCode);
+    return completed;
+  });
+  if (!completion.completed) {
+    await providers.payments.terminalReverse({
+      providerReference: outcome.providerReference,
+      amount: attempt.amount,
+      reference: attempt.id,
+    });
+    throw new AppError('PAYMENT_ALREADY_MADE');
+  }
+  return {
+    status: true,
+    data: {
+      responseCode: '00',
+      approved: true,
+      rrn: body.rrn,
+      authCode: outcome.authCode,
+      paymentId: payable.payment.id,
+      amount: attempt.amount,
+      maskedPan,
+    },
+    message: TERMINAL_APPROVED_MESSAGE,
+  };
+}
+
+/**
+ * The fingerprint of a purchase for its rrn's replays: an HMAC under a server secret, so the
+ * stored fingerprint says nothing of the card number inside (a bare hash of it could be
+ * reversed by trying every number of the card's range).
+ */
+async function fingerprintOf(db: TTerminalContext['db'], body: TChipPurchaseRequest) {
+  const key = await storedSecret(db, 'terminal-purchase-fingerprints');
+  return createHmac('sha256', key).update(canonicalJson(body)).digest('base64url');
+}
+
+/**
+ * POST /api/card-terminal/raven/chip-purchase, once per rrn: a replay of the same purchase gets
+ * the first answer and books nothing more; the same rrn with another purchase is
+ * TERMINAL_RRN_REUSED (409).
+ */
+export async function chipPurchaseOnce(
+  ctx: TTerminalContext,
+  body: TChipPurchaseRequest,
+  access: TPaymentAccess,
+): Promise<TStoredAnswer<TChipPurchaseResponse>> {
+  try {
+    return await runIdempotentCall(
+      ctx.db,
+      {
+        scope: 'card-terminal.chip-purchase',
+        key: body.rrn,
+        request: { fingerprint: await fingerprintOf(ctx.db, body) },
+      },
+      async () => ({ status: 200, body: await purchase(ctx, body, access) }),
+      { waitMs: BANK_CALL_RETRY_WAIT_MS },
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'IDEMPOTENCY_KEY_REUSED') {
+      throw new AppError('TERMINAL_RRN_REUSED');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,209 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { ERROR_CATALOGUE, formatErrorMessage } from '../../../domain/errors';
+import { formatNaira } from '../../../domain/money';
+import type { TCollection, TMerchantPaymentResponse } from '../../../domain/schemas/collections';
+import type { TAppContext } from '../../context';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import {
+  consents,
+  futurePaymentAccounts,
+  futurePaymentCollections,
+  payerAccounts,
+  payments,
+} from '../../db/schema';
+import { AppError } from '../app-error';
+import { collectClaimed, collectionById, type TCollectionRow } from './future-collections';
+import { isUniqueViolation } from './payment-records';
+
+/*
+ * The merchant's side of future payments (docs/payments.md "Collecting future payments"): collect
+ * a variable or 'As needed' payment now, through the same path as the runner, and read a payment
+ * with every collection of it, failures and the accounts tried included.
+ */
+
+type TMerchant = { clientId: string; merchantId: string };
+
+const masked = (accountNumber: string) => `******${accountNumber.slice(-4)}`;
+
+/** The payment, if it belongs to one of the merchant's consents; another's reads as absent. */
+async function merchantPayment(db: TDb, merchant: TMerchant, paymentId: string) {
+  const [row] = await db
+    .select({ payment: payments, consentStatus: consents.status })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(and(eq(payments.id, paymentId), eq(consents.merchantId, merchant.merchantId)));
+  if (!row) throw new AppError('PAYMENT_NOT_FOUND');
+  return row;
+}
+
+/** Why a collect call on this payment cannot run, or null when it can. */
+async function refusal(
+  db: TDb,
+  merchant: TMerchant,
+  paymentId: string,
+  amount: number,
+): Promise<AppError | null> {
+  const { payment, consentStatus } = await merchantPayment(db, merchant, paymentId);
+  if (payment.type !== 'future') return new AppError('NOT_A_FUTURE_PAYMENT');
+  if (payment.status === 'executed') return new AppError('PAYMENT_ALREADY_MADE');
+  if (payment.amountType === 'fixed' && payment.dueDate) {
+    return new AppError('FUTURE_PAYMENT_SCHEDULED');
+  }
+  const [bound] = await db
+    .select({ paymentId: futurePaymentAccounts.paymentId })
+    .from(futurePaymentAccounts)
+    .where(eq(futurePaymentAccounts.paymentId, paymentId))
+    .limit(1);
+  if (consentStatus !== 'granted' || !bound) return new AppError('FUTURE_PAYMENT_NOT_GRANTED');
+  if (amount > payment.amount) {
+    return new AppError(
+      'COLLECTION_AMOUNT_ABOVE_CONSENTED',
+      formatErrorMessage('COLLECTION_AMOUNT_ABOVE_CONSENTED', {
+        consented: formatNaira(payment.amount),
+      }),
+    );
+  }
+  return null;
+}
+
+/**
+ * Opens a merchant's collection, claimed at once, in one statement that checks everything the
+ * refusals name: of two calls at once for one payment, the second breaks the one-open index. It
+ * locks the payment's row, so a collection that is being recorded as paid is waited for and the
+ * payment then read as executed, never collected again.
+ */
+async function openCollection(
+  db: TDb,
+  merchant: TMerchant,
+  paymentId: string,
+  amount: number,
+  now: Date,
+): Promise<TCollectionRow | null> {
+  const id = randomId('col');
+  const at = now.toISOString();
+  try {
+    const result: unknown = await db.execute(sql`
+      INSERT INTO future_payment_collections (id, payment_id, consent_id, "trigger", amount, status,
+        due_at, claimed_at, claims, requested_by, created_at, updated_at)
+      SELECT ${id}::text, p.id, p.consent_id, 'merchant', ${amount}::bigint, 'collecting', ${at}::timestamptz,
+             ${at}::timestamptz, 1, ${merchant.clientId}::text, ${at}::timestamptz, ${at}::timestamptz
+      FROM payments p JOIN consents c ON c.id = p.consent_id
+      WHERE p.id = ${paymentId}::text AND c.merchant_id = ${merchant.merchantId}::text
+        AND c.status = 'granted' AND p.type = 'future' AND p.status = 'pending'
+        AND (p.amount_type = 'variable' OR p.due_date IS NULL) AND p.amount >= ${amount}::bigint
+        AND EXISTS (SELECT 1 FROM future_payment_accounts f WHERE f.payment_id = p.id)
+      FOR UPDATE OF p
+      RETURNING id`);
+    const opened = (result as { rows: unknown[] }).rows.length > 0;
+    return opened ? collectionById(db, id) : null;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('PAYMENT_IN_PROGRESS');
+    throw error;
+  }
+}
+
+/**
+ * POST /api/v1/payments/{paymentId}/collect: debits a granted variable or 'As needed' future
+ * payment now, from its bound accounts first to last. Answers the collection as it ended
+ * (succeeded, or still at a bank that has not answered); every account refusing is
+ * DIRECT_DEBIT_FAILED, with the tries on the payment's read.
+ */
+export async function collectOnRequest(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
+  merchant: TMerchant,
+  paymentId: string,
+  amount: number,
+): Promise<TCollection> {
+  const refused = await refusal(ctx.db, merchant, paymentId, amount);
+  if (refused) throw refused;
+  const opened = await openCollection(ctx.db, merchant, paymentId, amount, ctx.clock.now());
+  // Changed between the look and the claim: say what changed, or that another call has it.
+  if (!opened)
+    throw (
+      (await refusal(ctx.db, merchant, paymentId, amount)) ?? new AppError('PAYMENT_IN_PROGRESS')
+    );
+  const ended = await collectClaimed(ctx, opened);
+  if (ended.status === 'failed') throw new AppError('DIRECT_DEBIT_FAILED');
+  const [view] = await collectionViews(ctx.db, [ended]);
+  if (!view) throw new Error(`Collection ${ended.id} has no view`);
+  return view;
+}
+
+/** Collections as the merchant reads them: accounts masked, failures in the catalogue's words. */
+async function collectionViews(db: TDb, rows: TCollectionRow[]): Promise<TCollection[]> {
+  const ids = [
+    ...new Set(rows.flatMap((r) => [r.accountId, ...r.tries.map((t) => t.accountId)])),
+  ].filter((id): id is string => id !== null);
+  const accounts =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            id: payerAccounts.id,
+            bankName: payerAccounts.bankName,
+            accountNumber: payerAccounts.accountNumber,
+          })
+          .from(payerAccounts)
+          .where(inArray(payerAccounts.id, ids));
+  const accountOf = (accountId: string) => {
+    const found = accounts.find((a) => a.id === accountId);
+    return {
+      accountId,
+      bankName: found?.bankName ?? '',
+      accountNumber: found ? masked(found.accountNumber) : '',
+    };
+  };
+  return rows.map((row) => ({
+    collectionId: row.id,
+    paymentId: row.paymentId,
+    trigger: row.trigger,
+    amount: row.amount,
+    status: row.status,
+    dueAt: row.dueAt.toISOString(),
+    notifiedAt: row.notifiedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    account: row.accountId ? accountOf(row.accountId) : null,
+    failure:
+      row.failureCode && row.failureReason
+        ? {
+            code: row.failureCode,
+            message: ERROR_CATALOGUE[row.failureCode].message,
+            reason: row.failureReason,
+          }
+        : null,
+    tries: row.tries.map((t) => ({
+      ...accountOf(t.accountId),
+      position: t.position,
+      outcome: t.outcome,
+      reason: t.reason,
+      at: t.at,
+    })),
+  }));
+}
+
+/** GET /api/v1/payments/{paymentId}: one of the merchant's payments and its collections. */
+export async function readMerchantPayment(
+  db: TDb,
+  merchant: TMerchant,
+  paymentId: string,
+): Promise<TMerchantPaymentResponse['payment']> {
+  const { payment } = await merchantPayment(db, merchant, paymentId);
+  const rows = await db
+    .select()
+    .from(futurePaymentCollections)
+    .where(eq(futurePaymentCollections.paymentId, paymentId))
+    .orderBy(asc(futurePaymentCollections.createdAt), asc(futurePaymentCollections.id));
+  return {
+    paymentId: payment.id,
+    consentId: payment.consentId,
+    type: payment.type,
+    status: payment.status,
+    amount: payment.amount,
+    amountType: payment.amountType,
+    narration: payment.narration,
+    dueDate: payment.dueDate?.toISOString() ?? null,
+    executedAt: payment.executedAt?.toISOString() ?? null,
+    collections: await collectionViews(db, rows),
+  };
+}

@@ -1,0 +1,422 @@
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { isConsentAvailable } from '../../../domain/consent-availability';
+import type { TErrorCode } from '../../../domain/errors';
+import type { TPaymentOrigin } from '../../../domain/schemas/consent';
+import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import { consentEvents, consents, merchants, paymentAttempts, payments } from '../../db/schema';
+import { appendEvent, eventStreams } from '../../events/event-log';
+import { AppError } from '../app-error';
+import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
+import { recordMerchantEvent } from '../merchants/webhooks';
+
+/*
+ * The records every way of paying shares (docs/payments.md): who may pay a payment, an attempt's
+ * state changes, and the one place a payment becomes executed — under a lock on the payment's
+ * row, with its ledger entries, its audit row and its stream event, in one transaction.
+ */
+
+export type TAttemptRow = typeof paymentAttempts.$inferSelect;
+type TPaymentRow = typeof payments.$inferSelect;
+
+/** Who is paying: a signed-in payer, or the holder of the consent link (spec §6). */
+export type TPaymentAccess = { payerId: string } | { consentId: string };
+
+export type TPayable = {
+  payment: TPaymentRow;
+  consentId: string;
+  /** The merchant client that owns the consent. */
+  clientId: string;
+  merchantId: string;
+  merchantName: string;
+  hasFuturePayments: boolean;
+};
+
+/**
+ * The immediate payment a payer may pay now. Unknown payments, and payments of another consent
+ * than the one the anonymous payer holds, read alike (404), so ids cannot be probed; a consent
+ * that asks for sign-in refuses anonymous payers (spec §6).
+ */
+export async function loadPayable(
+  db: TDb,
+  paymentId: string,
+  access: TPaymentAccess,
+  now: Date,
+  /** 'read': the payment's state may be read after it was paid and its consent granted. */
+  purpose: 'pay' | 'read' = 'pay',
+): Promise<TPayable> {
+  const [row] = await db
+    .select({ payment: payments, consent: consents, merchantName: merchants.name })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
+    .where(eq(payments.id, paymentId));
+  if (!row || row.payment.type !== 'immediate') throw new AppError('NO_IMMEDIATE_PAYMENT');
+  if ('consentId' in access && access.consentId !== row.consent.id) {
+    throw new AppError('NO_IMMEDIATE_PAYMENT');
+  }
+  if ('consentId' in access && row.consent.requiresAuth) throw new AppError('SIGN_IN_REQUIRED');
+  if (purpose === 'pay' && row.payment.status === 'executed') {
+    throw new AppError('PAYMENT_ALREADY_MADE');
+  }
+  const available = isConsentAvailable(
+    {
+      expiresAt: row.consent.expiresAt.toISOString(),
+      payments: [
+        {
+          type: 'immediate',
+          shieldWallet: row.payment.shieldWalletBankName
+            ? { bankName: row.payment.shieldWalletBankName }
+            : null,
+        },
+      ],
+    },
+    now,
+  );
+  if (purpose === 'pay' && (!available || row.consent.status !== 'pending')) {
+    throw new AppError('CONSENT_NOT_FOUND');
+  }
+  const [future] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.consentId, row.consent.id), eq(payments.type, 'future')))
+    .limit(1);
+  return {
+    payment: row.payment,
+    consentId: row.consent.id,
+    clientId: row.consent.clientId,
+    merchantId: row.consent.merchantId,
+    merchantName: row.merchantName,
+    hasFuturePayments: Boolean(future),
+  };
+}
+
+/** Writes an event on the payment's stream inside `tx`, the transaction of the change. */
+export function emitPaymentEvent(tx: TDb, event: TPaymentStatusEvent): Promise<number> {
+  return appendEvent(tx, {
+    stream: eventStreams.payment(event.paymentId),
+    type: 'payment_status',
+    data: event,
+  });
+}
+
+/** Creates an attempt; a second card charge of one payment at once is PAYMENT_IN_PROGRESS. */
+/**
+ * Locks the payment's row for the rest of `tx` and refuses one already executed (409
+ * PAYMENT_ALREADY_MADE). Called first in the transaction that opens a charging attempt: an
+ * attempt completing at the same moment takes the same lock (completeAttempt), so a new charge
+ * or debit never starts on a payment another one has just paid.
+ */
+export async function lockPendingPayment(tx: TDb, paymentId: string): Promise<void> {
+  const [row] = await tx
+    .select({ status: payments.status })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .for('update');
+  if (!row) throw new AppError('NOT_FOUND');
+  if (row.status === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
+}
+
+/** A charge at the network this long without an answer is taken for lost with its process. */
+export const STALE_CHARGE_MS = 5 * 60 * 1_000;
+
+/**
+ * Ends the payment's charge (by any method) whose process died at the network: it never ends by
+ * itself, so past the stale age it gives way (docs/payments.md "States") and the payment is not
+ * blocked for good. Called under the payment's lock, before a new charge is recorded.
+ */
+export async function endStaleCharges(
+  tx: TDb,
+  paymentId: string,
+  now: Date,
+  failureCode: TErrorCode,
+  /** What the attempt's row keeps as the reason: a card's charge, or a saved account's debit. */
+  failureReason: 'stale_charge' | 'stale_debit' = 'stale_charge',
+): Promise<void> {
+  await tx
+    .update(paymentAttempts)
+    .set({
+      status: 'failed',
+      stage: null,
+      failureCode,
+      failureReason,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, paymentId),
+        eq(paymentAttempts.stage, 'charging'),
+        lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+      ),
+    );
+}
+
+export async function insertAttempt(
+  tx: TDb,
+  values: Omit<typeof paymentAttempts.$inferInsert, 'id'>,
+): Promise<TAttemptRow> {
+  try {
+    const [attempt] = await tx
+      .insert(paymentAttempts)
+      .values({ id: randomId('att'), ...values })
+      .returning();
+    if (!attempt) throw new Error('An attempt could not be recorded');
+    return attempt;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('PAYMENT_IN_PROGRESS');
+    throw error;
+  }
+}
+
+/** Whether a database error (or one it caused) broke a unique index. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * Moves an attempt from one stage to the next in one statement: null when it was not at `from`
+ * any more (another request took it first).
+ */
+export async function moveAttempt(
+  db: TDb,
+  attemptId: string,
+  from: NonNullable<TAttemptRow['stage']> | null,
+  change: Partial<typeof paymentAttempts.$inferInsert>,
+  now: Date,
+): Promise<TAttemptRow | null> {
+  const [moved] = await db
+    .update(paymentAttempts)
+    .set({ ...change, updatedAt: now })
+    .where(
+      and(
+        eq(paymentAttempts.id, attemptId),
+        from === null ? sql`${paymentAttempts.stage} IS NULL` : eq(paymentAttempts.stage, from),
+        inArray(paymentAttempts.status, ['pending', 'in_progress']),
+      ),
+    )
+    .returning();
+  return moved ?? null;
+}
+
+/** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
+export async function failAttempt(
+  db: TDb,
+  attempt: TAttemptRow,
+  failure: AppError,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [ended] = await tx
+      .update(paymentAttempts)
+      .set({
+        status: 'failed',
+        stage: null,
+        failureCode: failure.code,
+        failureReason: reason,
+        stepText: null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(paymentAttempts.id, attempt.id),
+          inArray(paymentAttempts.status, ['pending', 'in_progress']),
+        ),
+      )
+      .returning({ id: paymentAttempts.id });
+    if (!ended) return;
+    await emitPaymentEvent(tx, {
+      paymentId: attempt.paymentId,
+      status: 'failed',
+      message: failure.message,
+    });
+    const [consent] = await tx
+      .select({ clientId: consents.clientId })
+      .from(consents)
+      .where(eq(consents.id, attempt.consentId));
+    if (consent) {
+      await recordMerchantEvent(tx, {
+        clientId: consent.clientId,
+        consentId: attempt.consentId,
+        type: 'payment.failed',
+        data: {
+          consentId: attempt.consentId,
+          paymentId: attempt.paymentId,
+          method: attempt.method,
+          code: failure.code,
+          message: failure.message,
+        },
+        now,
+      });
+    }
+  });
+}
+
+/**
+ * Calls the provider for an attempt under way; a call that threw (a network fault, no answer)
+ * ends the attempt failed with `failureCode`, which is thrown.
+ */
+export async function callProvider<T>(
+  ctx: { db: TDb; clock: { now(): Date } },
+  attempt: TAttemptRow,
+  failureCode: TErrorCode,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const failure = new AppError(failureCode);
+    await failAttempt(
+      ctx.db,
+      attempt,
+      failure,
+      `provider_error: ${(error as Error).name}`,
+      ctx.clock.now(),
+    );
+    throw failure;
+  }
+}
+
+const LEDGER_KIND_OF: Record<TAttemptRow['method'], TLedgerTransactionKind> = {
+  card: 'card_payment',
+  bank_transfer: 'transfer_payment',
+  account: 'account_debit',
+  chip_card: 'chip_card_payment',
+};
+
+export type TCompletion =
+  | { completed: true; payment: TPaymentRow }
+  /** The payment was executed by another attempt first: this one's money must go back. */
+  | { completed: false };
+
+/**
+ * Completes an attempt and executes its payment, inside `tx`: the payment's row is locked, so of
+ * two attempts completing at once exactly one executes it. With it: the ledger entries (payer
+ * source → the merchant's collection wallet), the payment's origin (spec §3), an audit row and the
+ * stream's 'completed' event.
+ */
+export async function completeAttempt(
+  tx: TDb,
+  attempt: TAttemptRow,
+  origin: TPaymentOrigin,
+  event: Omit<TPaymentStatusEvent, 'paymentId' | 'status' | 'eventType'>,
+  now: Date,
+): Promise<TCompletion> {
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(eq(payments.id, attempt.paymentId))
+    .for('update');
+  if (!payment) throw new Error(`Payment ${attempt.paymentId} vanished`);
+  const [consent] = await tx
+    .select({ merchantId: consents.merchantId, clientId: consents.clientId })
+    .from(consents)
+    .where(eq(consents.id, payment.consentId));
+  if (!consent) throw new Error(`Consent ${payment.consentId} vanished`);
+  const kind = LEDGER_KIND_OF[attempt.method];
+  const way = attempt.method;
+  // Money came in either way; if the payment was paid meanwhile it goes straight back out.
+  await book(tx, {
+    kind,
+    reference: attempt.id,
+    paymentId: payment.id,
+    attemptId: attempt.id,
+    narration: payment.narration,
+    entries: [
+      { account: ledgerAccount.payerSource(way), amount: -attempt.amount },
+      { account: ledgerAccount.collectionWallet(consent.merchantId), amount: attempt.amount },
+    ],
+  });
+  if (payment.status === 'executed') {
+    await book(tx, {
+      kind: 'card_refund',
+      reference: attempt.id,
+      paymentId: payment.id,
+      attemptId: attempt.id,
+      narration: `Refund: ${payment.narration}`,
+      entries: [
+        { account: ledgerAccount.collectionWallet(consent.merchantId), amount: -attempt.amount },
+        { account: ledgerAccount.payerSource(way), amount: attempt.amount },
+      ],
+    });
+    await tx
+      .update(paymentAttempts)
+      .set({
+        status: 'failed',
+        stage: null,
+        failureCode: 'PAYMENT_ALREADY_MADE',
+        failureReason: 'paid_by_another_attempt',
+        updatedAt: now,
+      })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return { completed: false };
+  }
+  await tx
+    .update(paymentAttempts)
+    .set({ status: 'completed', stage: null, stepText: null, completedAt: now, updatedAt: now })
+    .where(eq(paymentAttempts.id, attempt.id));
+  // Other ways the payer had started (an open transfer account, a charge waiting for its OTP)
+  // end here; money that still reaches them is returned or refunded.
+  await tx
+    .update(paymentAttempts)
+    .set({
+      status: 'failed',
+      stage: null,
+      failureCode: 'PAYMENT_ALREADY_MADE',
+      failureReason: 'paid_by_another_attempt',
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, payment.id),
+        inArray(paymentAttempts.stage, ['awaiting_transfer', 'awaiting_otp', 'awaiting_3ds']),
+      ),
+    );
+  const [executed] = await tx
+    .update(payments)
+    .set({ status: 'executed', executedAt: now, origin })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  if (!executed) throw new Error(`Payment ${payment.id} could not be executed`);
+  await tx.insert(consentEvents).values({
+    consentId: payment.consentId,
+    type: 'payment.executed',
+    actor: attempt.payerId ? `payer:${attempt.payerId}` : 'payer:anonymous',
+    data: { paymentId: payment.id, attemptId: attempt.id, method: attempt.method },
+  });
+  await emitPaymentEvent(tx, {
+    paymentId: payment.id,
+    status: 'completed',
+    eventType: 'payment_success',
+    ...event,
+  });
+  await recordMerchantEvent(tx, {
+    clientId: consent.clientId,
+    consentId: payment.consentId,
+    type: 'payment.completed',
+    data: {
+      consentId: payment.consentId,
+      paymentId: payment.id,
+      amount: payment.amount,
+      method: attempt.method,
+      executedAt: now.toISOString(),
+    },
+    now,
+  });
+  return { completed: true, payment: executed };
+}
+
+/** The latest attempt of a payment, if any. */
+export async function latestAttempt(db: TDb, paymentId: string): Promise<TAttemptRow | null> {
+  const [attempt] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, paymentId))
+    .orderBy(desc(paymentAttempts.createdAt), desc(paymentAttempts.id))
+    .limit(1);
+  return attempt ?? null;
+}

@@ -1,0 +1,235 @@
+import { and, eq, inArray, lt } from 'drizzle-orm';
+import type { TPayout, TReleasePendingResponse } from '../../../domain/schemas/payment';
+import type { TAppContext } from '../../context';
+import { randomId } from '../../crypto/secret-hash';
+import { ledgerAccounts, payouts } from '../../db/schema';
+import type { TPayoutOutcome } from '../../providers/payments';
+import { linkedAccountsOf } from './account-debits';
+import { AppError } from '../app-error';
+import { book, ledgerAccount } from './ledger';
+import { requesterMerchantId } from '../consents/payment-requests';
+
+/*
+ * Releasing what a payer's payment requests collected (spec §7 POST /api/payments/release-pending;
+ * docs/payments.md "Releasing"). What the payers asked paid lands in the requester's collection
+ * wallet in our books and is held there, pending, until the requester releases it to one of their
+ * linked accounts: the whole wallet at that moment becomes one payout.
+ *
+ * 1. In one transaction, under the wallet's row lock: the wallet's balance is read, a payout of it
+ *    made ('paying'), and the amount booked out of the wallet into payouts in flight. Releases at
+ *    once wait on that lock, so the second finds the wallet empty: nothing is paid twice.
+ * 2. The bank is asked, outside any transaction, with the payout's id as the reference.
+ * 3. Its answer ends the payout in one conditional UPDATE with the booking it implies: credited
+ *    (in flight → out of our books) or refused (in flight → back in the wallet).
+ * A payout whose answer was lost (a network failure, a stopped process) stays 'paying': the job
+ * runner asks the bank again with the same reference once it is PAYOUT_STALE_MS old, and the bank
+ * answers what it did the first time.
+ */
+
+type TPayoutContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TPayoutRow = typeof payouts.$inferSelect;
+
+/** A payout unanswered this long is asked again by the job runner. */
+export const PAYOUT_STALE_MS = 5 * 60 * 1_000;
+/** Payouts the runner asks again in one batch. */
+const STALE_BATCH = 50;
+
+const PAYOUT_NARRATION = 'Payment request collections released';
+
+export function payoutView(row: TPayoutRow): TPayout {
+  return {
+    payoutId: row.id,
+    status: row.status,
+    amount: row.amount,
+    accountId: row.accountId,
+    bankName: row.bankName,
+    accountNumber: row.accountNumber,
+    accountName: row.accountName,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    endedAt: row.endedAt ? row.endedAt.toISOString() : null,
+  };
+}
+
+/**
+ * Takes the whole of the payer's wallet into a new payout to `account`, or answers null when it
+ * holds nothing. One transaction under the wallet's row lock.
+ */
+async function claimWallet(
+  ctx: TPayoutContext,
+  payerId: string,
+  account: {
+    id: string;
+    institutionCode: string;
+    accountNumber: string;
+    accountName: string;
+    bankName: string;
+  },
+): Promise<TPayoutRow | null> {
+  const merchantId = requesterMerchantId(payerId);
+  const wallet = ledgerAccount.collectionWallet(merchantId);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    // FOR UPDATE: a release waiting here reads the balance the one before it left.
+    const [held] = await tx
+      .select({ balance: ledgerAccounts.balance })
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.id, wallet.id))
+      .for('update');
+    if (!held || held.balance <= 0) return null;
+    const [payout] = await tx
+      .insert(payouts)
+      .values({
+        id: randomId('pout'),
+        payerId,
+        merchantId,
+        accountId: account.id,
+        institutionCode: account.institutionCode,
+        accountNumber: account.accountNumber,
+        accountName: account.accountName,
+        bankName: account.bankName,
+        amount: held.balance,
+        createdAt: now,
+        askedAt: now,
+      })
+      .returning();
+    if (!payout) throw new Error('A payout was not recorded');
+    await book(tx, {
+      kind: 'payout',
+      reference: payout.id,
+      paymentId: null,
+      attemptId: null,
+      narration: PAYOUT_NARRATION,
+      entries: [
+        { account: wallet, amount: -payout.amount },
+        { account: ledgerAccount.payoutsInFlight(), amount: payout.amount },
+      ],
+    });
+    return payout;
+  });
+}
+
+/**
+ * Ends a paying payout with the bank's answer, once: a payout another call ended meanwhile is
+ * answered as it stands, with nothing booked again.
+ */
+async function settle(
+  ctx: TPayoutContext,
+  payout: TPayoutRow,
+  outcome: TPayoutOutcome,
+): Promise<TPayoutRow> {
+  const credited = outcome.kind === 'succeeded';
+  return ctx.db.transaction(async (tx) => {
+    const [ended] = await tx
+      .update(payouts)
+      .set({
+        status: credited ? 'completed' : 'failed',
+        providerReference: outcome.providerReference,
+        failureReason: credited ? null : outcome.reason,
+        endedAt: ctx.clock.now(),
+      })
+      .where(and(eq(payouts.id, payout.id), eq(payouts.status, 'paying')))
+      .returning();
+    if (!ended) {
+      const [current] = await tx.select().from(payouts).where(eq(payouts.id, payout.id));
+      if (!current) throw new Error(`Payout ${payout.id} is gone`);
+      return current;
+    }
+    await book(tx, {
+      kind: credited ? 'payout_settled' : 'payout_return',
+      reference: payout.id,
+      paymentId: null,
+      attemptId: null,
+      narration: credited ? PAYOUT_NARRATION : `${PAYOUT_NARRATION}, refused by the bank`,
+      entries: [
+        { account: ledgerAccount.payoutsInFlight(), amount: -payout.amount },
+        {
+          account: credited
+            ? ledgerAccount.payoutDestination()
+            : ledgerAccount.collectionWallet(payout.merchantId),
+          amount: payout.amount,
+        },
+      ],
+    });
+    return ended;
+  });
+}
+
+/** Asks the bank to pay `payout`; a lost answer leaves it paying, for the runner to ask again. */
+async function send(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
+  let outcome: TPayoutOutcome;
+  try {
+    outcome = await ctx.providers.payments.payOut({
+      reference: payout.id,
+      institutionCode: payout.institutionCode,
+      accountNumber: payout.accountNumber,
+      accountName: payout.accountName,
+      amount: payout.amount,
+      narration: PAYOUT_NARRATION,
+    });
+  } catch {
+    return payout;
+  }
+  return settle(ctx, payout, outcome);
+}
+
+const answerOf = (payout: TPayoutRow | null): TReleasePendingResponse => ({
+  success: true,
+  released: payout && payout.status !== 'failed' ? payout.amount : 0,
+  payout: payout ? payoutView(payout) : null,
+});
+
+/**
+ * POST /api/payments/release-pending: pays everything the payer's wallet holds to
+ * `destinationAccountId`, one of their linked accounts (an active mandate proves it is theirs).
+ */
+export async function releasePending(
+  ctx: TPayoutContext,
+  payerId: string,
+  destinationAccountId: string,
+): Promise<TReleasePendingResponse> {
+  const linked = (await linkedAccountsOf(ctx.db, payerId, [destinationAccountId])).get(
+    destinationAccountId,
+  );
+  if (!linked) throw new AppError('PAYOUT_ACCOUNT_NOT_LINKED');
+  const payout = await claimWallet(ctx, payerId, linked.account);
+  return answerOf(payout && (await send(ctx, payout)));
+}
+
+/**
+ * The job runner's part: asks the bank again about payouts left paying for PAYOUT_STALE_MS. Each
+ * batch is claimed in one statement (its asked time moved on), so runners in several processes
+ * never ask about one payout at once. Answers how many ended.
+ */
+export async function finishStalePayouts(ctx: TPayoutContext): Promise<number> {
+  let ended = 0;
+  for (;;) {
+    const now = ctx.clock.now();
+    const stale = new Date(now.getTime() - PAYOUT_STALE_MS);
+    const claimed = await ctx.db
+      .update(payouts)
+      .set({ askedAt: now })
+      .where(
+        and(
+          eq(payouts.status, 'paying'),
+          inArray(
+            payouts.id,
+            ctx.db
+              .select({ id: payouts.id })
+              .from(payouts)
+              .where(and(eq(payouts.status, 'paying'), lt(payouts.askedAt, stale)))
+              .orderBy(payouts.askedAt)
+              .limit(STALE_BATCH)
+              .for('update', { skipLocked: true }),
+          ),
+        ),
+      )
+      .returning();
+    if (claimed.length === 0) return ended;
+    for (const payout of claimed) {
+      if ((await send(ctx, payout)).status !== 'paying') ended += 1;
+    }
+    // Still unanswered: asked again at the next run, not in this one.
+    if (claimed.length < STALE_BATCH) return ended;
+  }
+}

@@ -1,0 +1,283 @@
+import { and, eq } from 'drizzle-orm';
+import { STEP_TEXT_AWAITING_TRANSFER } from '../../../domain/constants';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { payerBankOf } from '../../../domain/after-payment';
+import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
+import type { TPayerBank } from '../../../domain/schemas/card';
+import type { TPaymentStateResponse, TTransferDetails } from '../../../domain/schemas/payment';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { paymentAttempts } from '../../db/schema';
+import { eventStreams, latestEventId } from '../../events/event-log';
+import type { TTransferSender } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
+import {
+  completeAttempt,
+  emitPaymentEvent,
+  insertAttempt,
+  latestAttempt,
+  loadPayable,
+  moveAttempt,
+  type TAttemptRow,
+  type TPaymentAccess,
+} from './payment-records';
+
+/*
+ * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
+ * the payer gets a one-time account for the exact amount, says they sent the money, and the
+ * bank's notice of the money completes the payment.
+ */
+
+type TTransferContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+const OPEN_WAIT_MS = 5_000;
+const OPEN_POLL_MS = 100;
+
+const detailsOf = (attempt: TAttemptRow): TTransferDetails | null =>
+  attempt.transferDetails ? { amount: attempt.amount, ...attempt.transferDetails } : null;
+
+async function openTransferAttempt(db: TDb, paymentId: string): Promise<TAttemptRow | null> {
+  const [open] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(eq(paymentAttempts.paymentId, paymentId), eq(paymentAttempts.stage, 'awaiting_transfer')),
+    );
+  return open ?? null;
+}
+
+/**
+ * POST /api/payments/{paymentId}/transfer: the one-time account to pay into, the same one until
+ * it expires. Two requests at once get the same account (one open transfer per payment).
+ */
+export async function transferDetailsFor(
+  ctx: TTransferContext,
+  paymentId: string,
+  access: TPaymentAccess,
+): Promise<TTransferDetails> {
+  const { db, clock, providers } = ctx;
+  const payable = await loadPayable(db, paymentId, access, clock.now());
+  const deadline = Date.now() + OPEN_WAIT_MS;
+  for (;;) {
+    const now = clock.now();
+    const open = await openTransferAttempt(db, paymentId);
+    if (open) {
+      const details = detailsOf(open);
+      if (details && Date.parse(details.expiresAt) > now.getTime()) return details;
+      if (details) {
+        // Expired: the account takes no more money; a new one is issued below.
+        await moveAttempt(db, open.id, 'awaiting_transfer', expiredChange(), now);
+        continue;
+      }
+      // Another request is opening it right now.
+      if (Date.now() > deadline) throw new AppError('PAYMENT_IN_PROGRESS');
+      await new Promise((resolve) => setTimeout(resolve, OPEN_POLL_MS));
+      continue;
+    }
+    let attempt: TAttemptRow;
+    try {
+      attempt = await insertAttempt(db, {
+        paymentId,
+        consentId: payable.consentId,
+        method: 'bank_transfer',
+        status: 'pending',
+        stage: 'awaiting_transfer',
+        amount: payable.payment.amount,
+        payerId: 'payerId' in access ? access.payerId : null,
+        provider: providers.payments.name,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'PAYMENT_IN_PROGRESS') continue;
+      throw error;
+    }
+    let account;
+    try {
+      account = await providers.payments.openTransferAccount({
+        reference: attempt.id,
+        amount: attempt.amount,
+        accountName: payable.merchantName,
+      });
+    } catch {
+      await moveAttempt(db, attempt.id, 'awaiting_transfer', expiredChange('provider_error'), now);
+      throw new AppError('PAYMENT_FAILED');
+    }
+    const transferDetails = {
+      bankName: account.bankName,
+      accountNumber: account.accountNumber,
+      accountName: account.accountName,
+      expiresAt: account.expiresAt.toISOString(),
+    };
+    await db
+      .update(paymentAttempts)
+      .set({ transferDetails, providerReference: attempt.id })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return { amount: attempt.amount, ...transferDetails };
+  }
+}
+
+const expiredChange = (reason = 'expired') => ({
+  status: 'failed' as const,
+  stage: null,
+  failureCode: 'PAYMENT_FAILED' as const,
+  failureReason: reason,
+});
+
+/**
+ * POST /api/payments/{paymentId}/transfer/confirm ('I have made the transfer'): in progress,
+ * 'Waiting for transfer confirmation...' until the bank's notice arrives. Asking again answers
+ * the same; after the money arrived it answers completed.
+ */
+export async function confirmTransfer(
+  ctx: TTransferContext,
+  paymentId: string,
+  access: TPaymentAccess,
+): Promise<{ status: 'in_progress' | 'completed'; stepText: string }> {
+  const { db, clock } = ctx;
+  let payable;
+  try {
+    payable = await loadPayable(db, paymentId, access, clock.now());
+  } catch (error) {
+    // The transfer already completed it: the page that confirms late sees completed.
+    if (error instanceof AppError && error.code === 'PAYMENT_ALREADY_MADE') {
+      return { status: 'completed', stepText: 'Payment Processed' };
+    }
+    throw error;
+  }
+  const open = await openTransferAttempt(db, payable.payment.id);
+  if (!open)
+    throw new AppError('NO_IMMEDIATE_PAYMENT', 'No transfer account is open for this payment');
+  if (open.status === 'pending') {
+    await db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(paymentAttempts)
+        .set({
+          status: 'in_progress',
+          stepText: STEP_TEXT_AWAITING_TRANSFER,
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(paymentAttempts.id, open.id), eq(paymentAttempts.status, 'pending')))
+        .returning({ id: paymentAttempts.id });
+      if (moved) {
+        await emitPaymentEvent(tx, {
+          paymentId,
+          status: 'in_progress',
+          stepText: STEP_TEXT_AWAITING_TRANSFER,
+        });
+      }
+    });
+  }
+  return { status: 'in_progress', stepText: STEP_TEXT_AWAITING_TRANSFER };
+}
+
+/**
+ * The provider's notice that a one-time account received its exact amount, inside the bank's
+ * transaction (`tx`), with the account it came from when the notice names it. False when this
+ * payment cannot take it any more (paid otherwise, or the attempt ended): the bank then returns
+ * the money to its sender.
+ */
+export async function creditTransfer(
+  tx: TDb,
+  reference: string,
+  amount: number,
+  sender: TTransferSender | null,
+  now: Date,
+): Promise<boolean> {
+  const [attempt] = await tx
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.id, reference), eq(paymentAttempts.stage, 'awaiting_transfer')));
+  if (!attempt || attempt.amount !== amount) return false;
+  // The payer's active links are read in the credit's own transaction, with the payment they
+  // describe.
+  const payerLinks = attempt.payerId ? await activelyLinkedAccounts(tx, attempt.payerId) : null;
+  const shouldPromptBankAccountLinking = shouldPromptOriginLinking(sender, payerLinks);
+  // A notice without a sender leaves the payer's bank unknown: the one-time account is never
+  // passed off as theirs.
+  const payerBank: TPayerBank | null = sender
+    ? {
+        bankName: sender.bankName,
+        accountName: sender.accountName,
+        accountNumber: sender.accountNumber,
+        institutionCode: sender.institutionCode,
+      }
+    : null;
+  // A savepoint: when the payment was paid otherwise, what completeAttempt booked is undone and
+  // the bank returns the money (we never hold a transfer we cannot use).
+  return tx
+    .transaction(async (savepoint) => {
+      const completion = await completeAttempt(
+        savepoint,
+        attempt,
+        {
+          paymentMethod: 'bank_transfer',
+          bankName: sender?.bankName ?? null,
+          accountNumber: sender?.accountNumber ?? null,
+          accountName: sender?.accountName ?? null,
+          institutionCode: sender?.institutionCode ?? null,
+          logo: sender ? logoOf(sender.institutionCode) : null,
+          isNewAccount: false,
+          shouldPromptBankAccountLinking,
+        },
+        {
+          paymentType: 'bank_transfer',
+          payerBank,
+          shouldPromptCardLinking: false,
+          shouldPromptBankAccountLinking,
+          cardWasSaved: false,
+        },
+        now,
+      );
+      if (!completion.completed) throw new TransferNotTaken();
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof TransferNotTaken) return false;
+      throw error;
+    });
+}
+
+/** Thrown inside the savepoint to undo what completeAttempt booked. */
+class TransferNotTaken extends Error {}
+
+/** An expired one-time account ends its attempt (the sandbox's 'Expire this account now'). */
+export async function expireTransferAttempt(db: TDb, reference: string, now: Date): Promise<void> {
+  await moveAttempt(db, reference, 'awaiting_transfer', expiredChange(), now);
+}
+
+/** GET /api/payments/{paymentId}: where the payment stands, for a page that lost its stream. */
+export async function paymentState(
+  ctx: Pick<TAppContext, 'db' | 'clock'>,
+  paymentId: string,
+  access: TPaymentAccess,
+): Promise<TPaymentStateResponse> {
+  // Read before the payment: an event written meanwhile is after it, so the page's stream,
+  // opened from it, still sends it.
+  const lastEventId = await latestEventId(ctx.db, eventStreams.payment(paymentId));
+  const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
+  const attempt = await latestAttempt(ctx.db, payment.id);
+  const executed = payment.status === 'executed';
+  const origin = executed ? payment.origin : null;
+  return {
+    success: true,
+    paymentId: payment.id,
+    status: executed ? 'completed' : (attempt?.status ?? 'pending'),
+    stepText: executed ? null : (attempt?.stepText ?? null),
+    method: attempt?.method ?? null,
+    amount: payment.amount,
+    executedAt: payment.executedAt ? payment.executedAt.toISOString() : null,
+    transferDetails:
+      !executed && attempt?.stage === 'awaiting_transfer' ? detailsOf(attempt) : null,
+    message:
+      !executed && attempt?.status === 'failed' && attempt.failureCode
+        ? ERROR_CATALOGUE[attempt.failureCode].message
+        : null,
+    otpDisplayMessage:
+      !executed && attempt?.stage === 'awaiting_otp' ? (attempt.displayMessage ?? '') : null,
+    payerBank: payerBankOf(origin),
+    shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
+    lastEventId,
+  };
+}

@@ -1,0 +1,186 @@
+// Payer identity steps for server tests, through the real routes: codes from the sandbox
+// outbox, discoveries, logins, passkeys.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import {
+  FIRST_PARTY_CLIENT_ID,
+  grantSigningMessage,
+  type TGrantPayload,
+} from '../../domain/schemas/auth';
+import type { TConfig } from '../config';
+import { SoftAuthenticator } from './soft-authenticator';
+
+export function softAuthenticatorFor(config: TConfig, countsSignatures = true) {
+  return new SoftAuthenticator(
+    config.webauthnRpId,
+    new URL(config.publicUrl).origin,
+    countsSignatures,
+  );
+}
+
+/** The 6-digit code of the newest sandbox SMS to a number. */
+export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {
+  const response = await app.inject({
+    method: 'GET',
+    url: `/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+  });
+  expect(response.statusCode).toBe(200);
+  const body = response.json<{ messages: Array<{ body: string }> }>();
+  const code = /code is (\d{6})/.exec(body.messages[0]?.body ?? '')?.[1];
+  if (!code) throw new Error(`No code was sent to ${phone}`);
+  return code;
+}
+
+export async function sendCode(app: FastifyInstance, phone: string) {
+  return app.inject({ method: 'POST', url: '/api/auth/phone-codes', payload: { phone } });
+}
+
+export async function openDiscovery(
+  app: FastifyInstance,
+  body: { clientId?: string; consentId?: string } = { clientId: FIRST_PARTY_CLIENT_ID },
+  remoteAddress?: string,
+): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/discovery',
+    payload: body,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ discoveryId: string }>().discoveryId;
+}
+
+export async function loginWithCode(
+  app: FastifyInstance,
+  input: {
+    phone: string;
+    code: string;
+    fullName?: string;
+    discoveryId?: string;
+    clientId?: string;
+    /** The caller's address, for tests of many callers (limits count per address). */
+    remoteAddress?: string;
+  },
+) {
+  const discoveryId =
+    input.discoveryId ?? (await openDiscovery(app, undefined, input.remoteAddress));
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    ...(input.remoteAddress ? { remoteAddress: input.remoteAddress } : {}),
+    payload: {
+      method: 'phone-code',
+      clientId: input.clientId ?? FIRST_PARTY_CLIENT_ID,
+      discoveryId,
+      phone: input.phone,
+      code: input.code,
+      ...(input.fullName ? { fullName: input.fullName } : {}),
+    },
+  });
+}
+
+/** Sign-up by phone code: a new account and its first token. */
+export async function signUp(app: FastifyInstance, phone: string, fullName = 'Adaeze Okonkwo') {
+  expect((await sendCode(app, phone)).statusCode).toBe(200);
+  const response = await loginWithCode(app, {
+    phone,
+    code: await latestCode(app, phone),
+    fullName,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ token: string; user: { userId: string } }>();
+}
+
+export type TSignedUpPayer = { userId: string; token: string; headers: Record<string, string> };
+
+/** A new payer signed up on a fresh phone number: their id, token and bearer header. */
+export async function signedUpPayer(
+  app: FastifyInstance,
+  fullName?: string,
+): Promise<TSignedUpPayer> {
+  const { token, user } = await signUp(app, testPhone(), fullName);
+  return { userId: user.userId, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** Creates a passkey on the soft authenticator for a signed-in payer. */
+export async function addPasskey(
+  app: FastifyInstance,
+  token: string,
+  authenticator: SoftAuthenticator,
+) {
+  const headers = { authorization: `Bearer ${token}` };
+  const options = await app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys/registration-options',
+    headers,
+  });
+  expect(options.statusCode).toBe(200);
+  const response = authenticator.register(options.json().options);
+  const saved = await app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys',
+    headers,
+    payload: { response },
+  });
+  expect(saved.statusCode).toBe(201);
+  return saved.json<{ passkeyId: string; passkeyCount: number }>();
+}
+
+/**
+ * A payer signed up with a passkey on a soft authenticator: their token, the authenticator that
+ * signs their grants, and the bearer header.
+ */
+export async function payerWithPasskey(
+  app: FastifyInstance,
+  config: TConfig,
+  countsSignatures = true,
+) {
+  const soft = softAuthenticatorFor(config, countsSignatures);
+  const { token } = await signUp(app, testPhone());
+  await addPasskey(app, token, soft);
+  return { token, soft, headers: { authorization: `Bearer ${token}` } };
+}
+
+export async function signInOptions(app: FastifyInstance): Promise<{ challenge: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/passkeys/sign-in-options' });
+  expect(response.statusCode).toBe(200);
+  return response.json().options;
+}
+
+let phoneSeq = 0;
+/** A distinct Nigerian mobile number per call, as a person would type it (local format). */
+export function testPhone(): string {
+  phoneSeq += 1;
+  const tail = String((Date.now() % 1_000_000) * 100 + phoneSeq)
+    .padStart(8, '0')
+    .slice(-8);
+  return `080${tail}`;
+}
+
+/**
+ * The grant body with the payer's passkey signature over exactly it, as the page sends it: a
+ * nonce from POST /api/auth/grant-challenges, then the authenticator's assertion of the canonical
+ * grant message.
+ */
+export async function signedGrant<T extends TGrantPayload>(
+  app: FastifyInstance,
+  authenticator: SoftAuthenticator,
+  token: string,
+  consentId: string,
+  payload: T,
+  signedPayload: TGrantPayload = payload,
+) {
+  const challenge = await app.inject({
+    method: 'POST',
+    url: '/api/auth/grant-challenges',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { consentId },
+  });
+  expect(challenge.statusCode).toBe(200);
+  const { nonce } = challenge.json<{ nonce: string }>();
+  const digest = createHash('sha256')
+    .update(grantSigningMessage({ consentId, nonce, payload: signedPayload }))
+    .digest('base64url');
+  return { ...payload, signature: { nonce, response: authenticator.assert(digest) } };
+}

@@ -1,0 +1,206 @@
+// Server tests of payments: a merchant, a consent with an immediate payment, its card
+// encrypted as the page encrypts it, and the books and events a payment leaves behind.
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { encryptCard } from '../../domain/card-envelope';
+import type { TEncryptedCard } from '../../domain/schemas/card';
+import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
+import type { TDatabase } from '../db/database';
+import { events, ledgerTransactions, sandboxAccounts } from '../db/schema';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
+import { createTestClient } from './test-app';
+
+export type TCardScenarioName = (typeof SANDBOX_CARDS)[number]['scenario'];
+
+export function sandboxCard(scenario: TCardScenarioName) {
+  const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
+  if (!card) throw new Error(`No sandbox card for ${scenario}`);
+  return card;
+}
+
+/** The sandbox's test account that takes the `scenario` path (docs/sandbox.md). */
+export function sandboxAccount(scenario: TAccountScenario) {
+  const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`No sandbox account for ${scenario}`);
+  return account;
+}
+
+/** The sandbox bank's balance of its test account of `scenario` (its fixture's until it moves). */
+export async function sandboxBalanceOf(
+  database: TDatabase,
+  scenario: TAccountScenario,
+): Promise<number> {
+  const { institutionCode, accountNumber, balance } = sandboxAccount(scenario);
+  const [row] = await database.db
+    .select({ balance: sandboxAccounts.balance })
+    .from(sandboxAccounts)
+    .where(
+      and(
+        eq(sandboxAccounts.institutionCode, institutionCode),
+        eq(sandboxAccounts.accountNumber, accountNumber),
+      ),
+    );
+  return row?.balance ?? balance;
+}
+
+/** A consent with one immediate payment (and what else `extra` asks), and its payment's id. */
+export async function consentWithPayment(
+  app: FastifyInstance,
+  database: TDatabase,
+  options: { amount?: number; requiresAuth?: boolean; future?: boolean } = {},
+) {
+  const client = await createTestClient(database, { name: 'Tola Stores' });
+  const amount = options.amount ?? 250_000;
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/consents',
+    headers: { authorization: client.authorization },
+    payload: {
+      payments: [
+        { type: 'immediate', amount, narration: 'Order #1042' },
+        ...(options.future
+          ? [{ type: 'future', amount: 1_500_000, amountType: 'fixed', narration: 'Membership' }]
+          : []),
+      ],
+      requirements: { requiresAuth: options.requiresAuth ?? false },
+    },
+  });
+  if (created.statusCode !== 201) throw new Error(`consent: ${created.body}`);
+  const consentId = created.json<{ consentId: string }>().consentId;
+  const read = await app.inject({
+    method: 'GET',
+    url: `/api/consent/${consentId}?clientId=${client.clientId}`,
+  });
+  const payments = read.json<{
+    consent: { payments: Array<{ paymentId: string; type: string }> };
+  }>().consent.payments;
+  const paymentId = payments.find((p) => p.type === 'immediate')?.paymentId;
+  if (!paymentId) throw new Error('no immediate payment');
+  return { client, consentId, paymentId, amount };
+}
+
+/** The card's fields encrypted with the server's current key, as the page does it. */
+export async function encryptedCard(
+  app: FastifyInstance,
+  card: { number: string; expiry: string; cvv: string; pin?: string },
+): Promise<TEncryptedCard> {
+  const key = await app.inject({ method: 'GET', url: '/api/encryption/public-key' });
+  if (key.statusCode !== 200) throw new Error(`public key: ${key.body}`);
+  return encryptCard(globalThis.crypto.subtle, key.json(), {
+    cardNumber: card.number,
+    expiryDate: card.expiry,
+    cvv: card.cvv,
+    ...(card.pin === undefined ? {} : { pin: card.pin }),
+  });
+}
+
+/** The events of a payment's stream, oldest first: type and status. */
+export async function paymentEvents(database: TDatabase, paymentId: string) {
+  const rows = await database.db
+    .select()
+    .from(events)
+    .where(eq(events.stream, `payment:${paymentId}`))
+    .orderBy(events.id);
+  return rows.map((r) => ({ type: r.type, ...(r.data as { status: string; message?: string }) }));
+}
+
+/** The kinds of ledger transactions booked for a payment. */
+export async function ledgerKinds(database: TDatabase, paymentId: string) {
+  const rows = await database.db
+    .select({ kind: ledgerTransactions.kind })
+    .from(ledgerTransactions)
+    .where(eq(ledgerTransactions.paymentId, paymentId))
+    .orderBy(ledgerTransactions.id);
+  return rows.map((r) => r.kind);
+}
+
+/** Pays a consent's immediate payment with a sandbox card, as a payer without sign-in. */
+export async function payByCard(
+  app: FastifyInstance,
+  consent: { paymentId: string; consentId: string },
+  scenario: TCardScenarioName = 'pin_only',
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails: await encryptedCard(app, sandboxCard(scenario)),
+      saveCard: false,
+    },
+  });
+}
+
+/**
+ * Sends a transfer through the sandbox bank (POST /api/sandbox/transfers), `from` one of its test
+ * accounts when given, so that its notice names the sender.
+ */
+export function sandboxTransfer(app: FastifyInstance, transfer: TSandboxTransferRequest) {
+  return app.inject({ method: 'POST', url: '/api/sandbox/transfers', payload: transfer });
+}
+
+/**
+ * Pays a consent's immediate payment by transfer: opens its one-time account (the same one while
+ * it is open) and sends the exact amount into it, `from` a sandbox test account when given. A
+ * signed-in payer pays with `token`, anyone else by the consent link. Answers the transfer's
+ * response.
+ */
+export async function payByTransfer(
+  app: FastifyInstance,
+  consent: { paymentId: string; consentId: string },
+  options: { from?: TSandboxTransferRequest['from']; token?: string } = {},
+) {
+  const opened = await app.inject({
+    method: 'POST',
+    url: options.token
+      ? `/api/payments/${consent.paymentId}/transfer`
+      : `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+  });
+  if (opened.statusCode !== 200) throw new Error(`transfer account: ${opened.body}`);
+  const { accountNumber, amount } = opened.json<{
+    transferDetails: { accountNumber: string; amount: number };
+  }>().transferDetails;
+  return sandboxTransfer(app, {
+    accountNumber,
+    amount,
+    ...(options.from ? { from: options.from } : {}),
+  });
+}
+
+/**
+ * Links the sandbox account of `scenario` to a signed-in payer by its test transfer, through the
+ * real routes (create the link, send the test transfer to its pay-in account), and answers the
+ * account's id as GET /api/accounts names it (bankId).
+ */
+export async function linkByTestTransfer(
+  app: FastifyInstance,
+  token: string,
+  scenario: TAccountScenario,
+): Promise<string> {
+  const headers = { authorization: `Bearer ${token}` };
+  const { accountNumber, institutionCode, accountName } = sandboxAccount(scenario);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/account-links/create',
+    headers,
+    payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+  });
+  if (created.statusCode !== 200) throw new Error(`link: ${created.body}`);
+  const payIn = created.json<{
+    accountLink: { payInDetails: { accountNumber: string; amount: number } | null };
+  }>().accountLink.payInDetails;
+  if (!payIn) throw new Error(`${scenario} does not link by test transfer`);
+  const sent = await sandboxTransfer(app, {
+    accountNumber: payIn.accountNumber,
+    amount: payIn.amount,
+  });
+  if (sent.statusCode !== 200) throw new Error(`test transfer: ${sent.body}`);
+  const listed = await app.inject({ method: 'GET', url: '/api/accounts/user', headers });
+  const account = listed
+    .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
+    .accounts.find((a) => a.accountNumber === accountNumber);
+  if (!account?.bankId) throw new Error(`${scenario} is not among the payer's accounts`);
+  return account.bankId;
+}

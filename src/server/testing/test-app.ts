@@ -1,0 +1,140 @@
+// Server tests run on a real database: in-memory PGlite, started from the migrated template the
+// test run made once (scripts/vitest-global-setup.ts), or a fresh PostgreSQL database of its own
+// when DATABASE_URL is set (the PostgreSQL pass of CI).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type TAppOptions } from '../app';
+import type { TClock } from '../clock';
+import { loadConfig, type TConfig } from '../config';
+import { openDatabase, type TDatabase } from '../db/database';
+import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
+import { checkLedger, ledgerProblems } from '../services/payments/ledger';
+import {
+  createMerchantClient,
+  type TNewMerchantClient,
+} from '../services/merchants/merchant-clients';
+
+/**
+ * A fresh database for one test file. On PostgreSQL `url` names it, so a test can open a second
+ * connection to it as a second server process would.
+ */
+export async function openTestDatabase(): Promise<TDatabase & { url?: string }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openDatabase({ kind: 'pglite', template: inject('pgliteTemplate') });
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: own.toString() });
+  return {
+    ...database,
+    url: own.toString(),
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** The tests' configuration; `env` adds or replaces variables for one test's app. */
+export const testConfig = (env: Record<string, string> = {}): TConfig =>
+  loadConfig({
+    PORT: '3999',
+    PUBLIC_URL: 'http://localhost:3999',
+    LOG_LEVEL: 'silent',
+    // The sandbox's 'timeout' card gives up at once in tests.
+    SANDBOX_CARD_TIMEOUT_MS: '20',
+    ...env,
+  });
+
+/** A clock that stands still until the test moves it. */
+export function testClock(start: Date | string): TClock & { advance(ms: number): void } {
+  let at = new Date(start).getTime();
+  return {
+    now: () => new Date(at),
+    advance: (ms) => {
+      at += ms;
+    },
+  };
+}
+
+/**
+ * The test app's rate limits: every one so high that no test meets it. A test about a limit asks
+ * for the real ones (`rateLimits: DEFAULT_RATE_LIMITS`) or a small one of its own.
+ */
+export const RELAXED_RATE_LIMITS = Object.fromEntries(
+  Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, { max: 100_000, windowMs: 60_000 }]),
+) as TRateLimits;
+
+/**
+ * The real app on a fresh database; close() releases both. Its rate limits are
+ * RELAXED_RATE_LIMITS unless `rateLimits` replaces some. A test may hand in its own clock,
+ * SMS adapter or event bus (the app's context is `app.appContext`).
+ */
+export async function startTestApp(
+  options: Pick<
+    TAppOptions,
+    | 'rateLimits'
+    | 'clock'
+    | 'providers'
+    | 'events'
+    | 'logger'
+    | 'logStream'
+    | 'webhookDelivery'
+    | 'operatorToken'
+  > & { env?: Record<string, string> } = {},
+) {
+  const database = await openTestDatabase();
+  const { env, rateLimits, ...appOptions } = options;
+  const config = testConfig(env);
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    rateLimits: { ...RELAXED_RATE_LIMITS, ...rateLimits },
+    ...appOptions,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    context: app.appContext,
+    /** Stops the app, proves the books its tests left (see assertBooksBalance), then closes. */
+    async close() {
+      await app.close();
+      try {
+        await assertBooksBalance(database);
+      } finally {
+        await database.close();
+      }
+    },
+  };
+}
+
+/**
+ * What `npm run ledger:check` proves, asserted on the database a test file's app used, when the
+ * file is done with it: every transaction sums to zero, every balance is the sum of its entries,
+ * every executed payment is booked once and every payout as it ended. So every server test file
+ * that moves money ends with the books checked, whatever its own tests assert.
+ */
+export async function assertBooksBalance(database: TDatabase): Promise<void> {
+  const problems = ledgerProblems(await checkLedger(database.db));
+  if (problems.length > 0) throw new Error(`The books do not balance:\n${problems.join('\n')}`);
+}
+
+export async function createTestClient(
+  database: TDatabase,
+  input: Partial<TNewMerchantClient> = {},
+) {
+  const created = await createMerchantClient(database.db, { name: 'Test Merchant', ...input });
+  const authorization = `Basic ${Buffer.from(`${created.clientId}:${created.secret}`).toString('base64')}`;
+  return { ...created, authorization };
+}
