@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_FORM, DEMO_FORM_ID } from '../../src/server/services/demo-form';
+import { DEMO_FORM, DEMO_FORM_ID } from '../../src/server/services/demo/demo-form';
 import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';

@@ -140,7 +140,7 @@ test.describe('chip card terminal: the sandbox reader', () => {
   // One refusal at the reader here and one at the issuer below (wrong PIN) show the Failed state;
   // every other reason is the server's and the reducer's to test: the issuer's refusals in
   // src/server/routes/card-terminal.test.ts ('%s (PIN %s): 402 "%s", the attempt failed and
-  // nothing booked'), the reader's faults in src/server/routes/sandbox-terminal.test.ts ('%j: %i
+  // nothing booked'), the reader's faults in src/server/sandbox/routes/sandbox-terminal.test.ts ('%j: %i
   // %s') and src/domain/chip-terminal.test.ts ('sandboxReaderOutcome').
   test("a busy reader: 'Device is busy, please wait', and the payment is still due", async ({
     page,
