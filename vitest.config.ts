@@ -33,8 +33,9 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'domain and page',
+          name: 'domain, page and whole-tree checks',
           include: [
+            'src/*.test.ts',
             'src/domain/**/*.test.ts',
             'src/web/**/*.test.{ts,tsx}',
             'src/sdk/**/*.test.ts',
