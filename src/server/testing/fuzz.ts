@@ -1402,6 +1402,18 @@ async function runOne(fuzz: TFuzzApp, fuzzCase: TFuzzCase, index: number): Promi
 }
 
 /** Cases of all routes taken in turn, so slow routes (scrypt) overlap with fast ones. */
+/**
+ * At most `limit` of a route's cases, taken evenly across the list: the list runs kind by kind
+ * (path, query, headers, raw bodies, mutations, methods), so each kind keeps its share.
+ */
+export function spread(cases: TFuzzCase[], limit: number): TFuzzCase[] {
+  if (cases.length <= limit) return cases;
+  return Array.from(
+    { length: limit },
+    (_, i) => cases[Math.floor((i * cases.length) / limit)] as TFuzzCase,
+  );
+}
+
 export function interleave(groups: TFuzzCase[][]): TFuzzCase[] {
   const longest = Math.max(0, ...groups.map((group) => group.length));
   const out: TFuzzCase[] = [];
