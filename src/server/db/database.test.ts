@@ -12,7 +12,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(process.env.DATABASE_URL)('an in-memory PGlite database', () => {
+describe('an in-memory PGlite database', () => {
   /** A template made from the tests' own, changed by `change` first. */
   async function changedTemplate(name: string, change: string): Promise<string> {
     const source = await openDatabase({ kind: 'pglite', template: inject('pgliteTemplate') });
