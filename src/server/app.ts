@@ -7,6 +7,7 @@ import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { webhookDeliverer } from './services/merchants/webhooks';
+import { openServerSecrets } from './services/server-secrets';
 import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { accountLinkRoutes } from './routes/account-links';
@@ -99,6 +100,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
   });
+  // Before anything reads a server secret: a wrong SECRETS_KEY stops the start here.
+  const sealedNow = await openServerSecrets(options.database.db, options.config.secretsKey);
+  if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'server secrets sealed with SECRETS_KEY');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   useDepthLimitedJsonParser(app);

@@ -39,7 +39,34 @@ const ZEnv = z.object({
   HSTS: z.enum(['on', 'off', 'auto']).default('auto'),
   /** How often the server looks for future payments to notify and collect; 0 turns it off. */
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /**
+   * Seals the secrets the server keeps in the database (services/server-secrets.ts): 32 bytes,
+   * as 64 hex digits or in base64. Unset, they are kept in clear (the sandbox default).
+   */
+  SECRETS_KEY: z
+    .string()
+    .transform((text, context) => {
+      const key = parseSecretsKey(text);
+      if (!key) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)',
+        });
+        return z.NEVER;
+      }
+      return key;
+    })
+    .optional(),
 });
+
+/** A 32-byte key written as 64 hex digits or in base64 (padded or not, or base64url). */
+function parseSecretsKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(trimmed)) return null;
+  const key = Buffer.from(trimmed, 'base64');
+  return key.length === 32 ? key : null;
+}
 
 export type TConfig = {
   port: number;
@@ -71,6 +98,8 @@ export type TConfig = {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Milliseconds between runs of the future-payment collections; 0: no runs. */
   collectionIntervalMs: number;
+  /** The key that seals the server secrets in the database; undefined: kept in clear. */
+  secretsKey: Buffer | undefined;
 };
 
 /** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
@@ -126,5 +155,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
+    secretsKey: e.SECRETS_KEY,
   };
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { makePrivate } from './db/data-dir';
 import { openDatabase, PGLITE_TEMPLATE_FILE } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
 import { seedDemo } from './services/demo/demo-seed';
@@ -21,6 +22,15 @@ function listeningOn(app: FastifyInstance): string {
 
 async function main() {
   const config = loadConfig();
+  // Whatever the shell's umask: what this process creates is its user's alone (DATA_DIR holds
+  // the database, payers' uploads and the operator token; db/data-dir.ts).
+  process.umask(0o077);
+  const { changed } = makePrivate(config.dataDir);
+  if (changed > 0) {
+    console.log(
+      `DATA_DIR ${config.dataDir}: ${changed} files and folders were open to other users; they are now this user's only (0600, folders 0700).`,
+    );
+  }
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
