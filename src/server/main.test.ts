@@ -232,9 +232,11 @@ describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
     await stop(first.child);
 
     const refusal = (env: NodeJS.ProcessEnv) => {
+      // A server that does not refuse would run on: the timeout ends it, and the test fails.
       const result = spawnSync(process.execPath, [bundle], {
         env: serverEnv(port, sealedDir, env),
         encoding: 'utf8',
+        timeout: 30_000,
       });
       return { status: result.status, stderr: result.stderr.trim() };
     };
