@@ -46,6 +46,11 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'Too many requests. Please try again in {seconds} seconds.',
   },
+  // The shared store of the limits (REDIS_URL) did not answer: the call is refused, not let through.
+  RATE_LIMITS_UNAVAILABLE: {
+    status: 503,
+    message: 'This service is briefly unavailable. Please try again in a moment.',
+  },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   URL_TOO_LONG: { status: 414, message: 'The request URL is too long' },

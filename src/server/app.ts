@@ -138,7 +138,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   // The app closes the bus it made; a bus handed in belongs to whoever made it.
   if (!options.events) app.addHook('onClose', () => context.events.close());
 
-  const limits = await registerRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  const limits = await registerRateLimits(
+    app,
+    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
+  );
   const routeContext = { ...context, limits };
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(merchantConsentRoutes, routeContext);

@@ -57,6 +57,13 @@ const ZEnv = z.object({
       return key;
     })
     .optional(),
+  /** Redis that every process counts its rate limits in; unset, each process counts alone. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  /** What the rate-limit keys in Redis begin with: deployments that share one Redis differ. */
+  REDIS_KEY_PREFIX: z.string().min(1).default('oya-consent:'),
 });
 
 /** A 32-byte key written as 64 hex digits or in base64 (padded or not, or base64url). */
@@ -100,6 +107,10 @@ export type TConfig = {
   collectionIntervalMs: number;
   /** The key that seals the server secrets in the database; undefined: kept in clear. */
   secretsKey: Buffer | undefined;
+  /** Where rate limits are counted for every process; undefined: in each process. */
+  redisUrl: string | undefined;
+  /** The prefix of every key the server writes in Redis. */
+  redisKeyPrefix: string;
 };
 
 /** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
@@ -156,5 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
     secretsKey: e.SECRETS_KEY,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
   };
 }
