@@ -36,11 +36,11 @@ function serverEnv(port: number, dir: string, extra: NodeJS.ProcessEnv = {}): No
     PORT: String(port),
     DATA_DIR: dir,
     LOG_LEVEL: 'warn',
-    ...extra,
   };
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   delete env.HOST;
+  Object.assign(env, extra);
   return env;
 }
 
@@ -51,17 +51,14 @@ function serverEnv(port: number, dir: string, extra: NodeJS.ProcessEnv = {}): No
 async function start(
   port: number,
   dir = dataDir,
-  options: { env?: NodeJS.ProcessEnv; umask?: string } = {},
+  extraEnv: NodeJS.ProcessEnv = {},
+  umask?: string,
 ): Promise<{ child: ChildProcess; lines: string[] }> {
-  const env = serverEnv(port, dir, options.env);
-  const child = options.umask
-    ? spawn(
-        '/bin/sh',
-        ['-c', `umask ${options.umask} && exec "$0" "$1"`, process.execPath, bundle],
-        {
-          env,
-        },
-      )
+  const env = serverEnv(port, dir, extraEnv);
+  const child = umask
+    ? spawn('/bin/sh', ['-c', `umask ${umask} && exec "$0" "$1"`, process.execPath, bundle], {
+        env,
+      })
     : spawn(process.execPath, [bundle], { env });
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -189,7 +186,7 @@ describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
   it("keeps a new DATA_DIR its user's only, whatever the umask: after the start, writes and the stop", async () => {
     const port = await freePort();
     const dir = path.join(privateDir, 'data');
-    const { child } = await start(port, dir, { umask: '000' });
+    const { child } = await start(port, dir, {}, '000');
     try {
       expect(openToOthers(dir)).toEqual([]);
       // Writes: a code sent (rows, an outbox message) and the card key made (server secrets).
@@ -227,7 +224,7 @@ describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
   it('seals the server secrets with SECRETS_KEY and refuses to start with another key or none', async () => {
     const key = randomBytes(32).toString('base64');
     const port = await freePort();
-    const first = await start(port, sealedDir, { env: { SECRETS_KEY: key } });
+    const first = await start(port, sealedDir, { SECRETS_KEY: key });
     expect((await fetch(`http://localhost:${port}/api/encryption/public-key`)).status).toBe(200);
     await stop(first.child);
 
@@ -256,7 +253,7 @@ describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
         'Invalid configuration: SECRETS_KEY must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)',
     });
 
-    const again = await start(port, sealedDir, { env: { SECRETS_KEY: key } });
+    const again = await start(port, sealedDir, { SECRETS_KEY: key });
     expect((await fetch(`http://localhost:${port}/api/encryption/public-key`)).status).toBe(200);
     await stop(again.child);
   }, 90_000);
