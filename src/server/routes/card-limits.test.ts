@@ -2,12 +2,11 @@
 // payments, and charges from one address, meet the catalogue's 429 with Retry-After. The limits
 // are small here (rateLimits); each test uses addresses and card numbers of its own.
 import { randomInt } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatErrorMessage } from '../../domain/errors';
 import { paymentAttempts } from '../db/schema';
 import { signUp, testPhone } from '../testing/identity';
+import { expectRateLimited } from '../testing/rate-limits';
 import { startTestApp } from '../testing/test-app';
 import { consentWithPayment, encryptedCard, sandboxCard } from '../testing/payments';
 
@@ -52,19 +51,6 @@ async function charge(
       cardDetails: await encryptedCard(ctx.app, card),
       saveCard: false,
     },
-  });
-}
-
-/** The catalogue's 429: RATE_LIMITED, its message naming the seconds Retry-After gives. */
-function expectRateLimited(response: LightMyRequestResponse, windowMs: number) {
-  expect(response.statusCode).toBe(429);
-  const seconds = Number(response.headers['retry-after']);
-  expect(Number.isInteger(seconds)).toBe(true);
-  expect(seconds).toBeGreaterThanOrEqual(1);
-  expect(seconds).toBeLessThanOrEqual(windowMs / 1000);
-  expect(response.json()).toEqual({
-    success: false,
-    error: { code: 'RATE_LIMITED', message: formatErrorMessage('RATE_LIMITED', { seconds }) },
   });
 }
 
