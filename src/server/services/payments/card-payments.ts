@@ -333,8 +333,13 @@ export async function payWithCard(
   if (refusal === null || !isWrongCardDetails(refusal)) {
     await releaseCardTry(db, payable.payment.id, cardKey);
   }
-  if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
-  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+  // The card's refusals across payments are counted once the answer is recorded ('timeout' is
+  // a network that did not answer, not a refusal).
+  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration).finally(
+    async () => {
+      if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
+    },
+  );
   return owner && result.kind === 'waiting'
     ? { ...result, response: { ...result.response, chargeToken: owner.token } }
     : result;
