@@ -141,6 +141,11 @@ export const ERROR_CATALOGUE = {
       'This payment was not paid by a card that can be saved. Please link your card instead.',
   },
   CARD_ALREADY_SAVED: { status: 409, message: 'The card of this payment is already saved' },
+  // Ours (docs/payments.md "Limits"): a card whose PIN or details were wrong too often here.
+  CARD_BLOCKED_FOR_PAYMENT: {
+    status: 403,
+    message: 'Too many wrong PINs or card details for this payment. Please use another card.',
+  },
   NO_PAYMENT_ID_FOR_OTP: { status: 400, message: 'No payment ID found for OTP submission' },
 
   // Card details, checked before encryption and again by the server after decryption (spec §5)
@@ -165,7 +170,8 @@ export const ERROR_CATALOGUE = {
   DIRECT_DEBIT_FAILED: { status: 402, message: 'Direct debit payment failed' },
   SOME_PAYMENTS_FAILED: { status: 402, message: 'Some payments failed. Please try again.' },
   CONSENT_REJECTED: { status: 409, message: 'Consent was rejected by user' },
-  NO_OTP_DATA: { status: 400, message: 'No OTP data available' },
+  // 404: no charge of the caller's waits for an OTP; another caller's reads the same.
+  NO_OTP_DATA: { status: 404, message: 'No OTP data available' },
   // Payments (ours, docs/payments.md): a payment's state that does not allow the call.
   PAYMENT_IN_PROGRESS: {
     status: 409,

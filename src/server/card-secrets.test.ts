@@ -78,15 +78,17 @@ describe('card secrets', () => {
     await pay('declined');
     await pay('timeout');
     const otp = await pay('pin_otp');
-    await app.inject({
+    const otpPaid = await app.inject({
       method: 'POST',
       url: '/api/payments/card/complete',
       payload: {
         paymentId: otp.consent.paymentId,
         otp: sandboxCard('pin_otp').otp,
         consentId: otp.consent.consentId,
+        chargeToken: otp.body.chargeToken,
       },
     });
+    expect(otpPaid.statusCode).toBe(200);
     const threeDs = await pay('three_ds');
     const reference = String(threeDs.body.challengeUrl).split('/sandbox/3ds/')[1];
     await app.inject({

@@ -119,6 +119,11 @@ export const ZCardChargeResponse = z.object({
   transactionReference: z.string().optional(),
   orderPaymentReference: z.string().optional(),
   message: z.string().optional(),
+  /**
+   * Ours (docs/payments.md "Who answers a charge"): a charge made without sign-in that waits for
+   * its OTP is answered only with this token, which only the page that started it receives.
+   */
+  chargeToken: z.string().optional(),
 });
 export type TCardChargeResponse = z.infer<typeof ZCardChargeResponse>;
 
@@ -148,6 +153,8 @@ export const ZCardCompleteRequest = z.object({
   paymentId: ZIdentifier,
   otp: ZOtpOrBankToken,
   consentId: ZIdentifier.optional(),
+  /** Without sign-in: the token the charge's answer gave its page (ZCardChargeResponse). */
+  chargeToken: ZIdentifier.optional(),
 });
 export type TCardCompleteRequest = z.infer<typeof ZCardCompleteRequest>;
 

@@ -471,7 +471,7 @@ describe('who may link, and which accounts', () => {
     const stranger = await payer();
     const { paymentId } = (await link(owner.token, 'pin_otp')).json<{ paymentId: string }>();
     const theirs = await complete(stranger.token, paymentId, '123456');
-    expect(theirs.statusCode).toBe(400);
+    expect(theirs.statusCode).toBe(404);
     expect(errorOf(theirs).code).toBe('NO_OTP_DATA');
     expect(await linkRow(paymentId)).toMatchObject({ chargeStage: 'awaiting_otp' });
   });

@@ -493,7 +493,7 @@ async function submitCardLinkOtp(
  */
 export function completeCardCharge(
   ctx: TCardLinkContext,
-  request: { paymentId: string; otp: string; access: TPaymentAccess },
+  request: { paymentId: string; otp: string; access: TPaymentAccess; chargeToken?: string },
 ): Promise<TCardCompleteResponse> {
   if (!isAccountLinkReference(request.paymentId)) return submitCardOtp(ctx, request);
   if (!('payerId' in request.access)) throw new AppError('SIGN_IN_REQUIRED');

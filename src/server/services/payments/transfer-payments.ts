@@ -12,6 +12,7 @@ import { eventStreams, latestEventId } from '../../events/event-log';
 import type { TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
+import { mayOwnCharge } from './charge-owners';
 import {
   completeAttempt,
   emitPaymentEvent,
@@ -274,8 +275,11 @@ export async function paymentState(
       !executed && attempt?.status === 'failed' && attempt.failureCode
         ? ERROR_CATALOGUE[attempt.failureCode].message
         : null,
+    // The OTP screen is only for who may answer it: another payer's charge is not shown.
     otpDisplayMessage:
-      !executed && attempt?.stage === 'awaiting_otp' ? (attempt.displayMessage ?? '') : null,
+      !executed && attempt?.stage === 'awaiting_otp' && mayOwnCharge(attempt, access)
+        ? (attempt.displayMessage ?? '')
+        : null,
     payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
     lastEventId,

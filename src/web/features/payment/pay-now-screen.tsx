@@ -147,11 +147,18 @@ export function PayNowScreen({
   useEffect(() => {
     if (paid) return;
     const abort = new AbortController();
-    paymentsApi.read(payment.paymentId, { signedIn, consentId, clientId }, abort.signal).then(
+    const reader = { signedIn, consentId, clientId };
+    paymentsApi.read(payment.paymentId, reader, abort.signal).then(
       (state) => {
         if (state.transferDetails) setDetails(state.transferDetails);
         if (state.method === 'card') setMethod('card');
-        const resumed = resumedPayment(state);
+        const resumed = resumedPayment({
+          ...state,
+          // A charge this page did not start (another tab's, without sign-in) is not its to answer.
+          otpDisplayMessage: paymentsApi.answersCharge(payment.paymentId, reader)
+            ? state.otpDisplayMessage
+            : null,
+        });
         for (const action of resumed.actions) dispatch(action);
         if (resumed.view === 'otp') setOtpMessage(state.otpDisplayMessage ?? '');
         if (resumed.view !== 'methods') setView(resumed.view);
