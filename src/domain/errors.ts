@@ -38,6 +38,11 @@ export const ERROR_CATALOGUE = {
   },
   CLIENT_NOT_FOUND: { status: 404, message: 'No client has this client id' },
   INVALID_ADMIN_TOKEN: { status: 401, message: 'Invalid operator token' },
+  // A merchant's webhook endpoint (docs/webhooks.md, "Where a webhook may go").
+  WEBHOOK_URL_REFUSED: {
+    status: 400,
+    message: 'url: a webhook must be an https URL whose host resolves to public addresses only',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',

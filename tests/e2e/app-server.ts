@@ -27,6 +27,8 @@ const config = loadConfig({
   SANDBOX_CARD_TIMEOUT_MS: '2000',
   // The testers' tools (the account row's delete menu) are tested here.
   DEBUG_ROUTES: 'on',
+  // The specs' webhook endpoints are the embed host on this machine, over http.
+  WEBHOOKS_ALLOW_PRIVATE: 'on',
 });
 const database = await openDatabase({ kind: 'pglite' });
 await createMerchantClient(database.db, {
