@@ -12,6 +12,7 @@ import { eventStreams, latestEventId } from '../../events/event-log';
 import type { TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
+import { originSeenBy, readerOf } from './origin-views';
 import {
   completeAttempt,
   emitPaymentEvent,
@@ -259,7 +260,10 @@ export async function paymentState(
   const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
   const attempt = await latestAttempt(ctx.db, payment.id);
   const executed = payment.status === 'executed';
-  const origin = executed ? payment.origin : null;
+  // Where the money came from: in full to the payer who paid, masked to anyone else.
+  const origin = executed
+    ? await originSeenBy(ctx.db, payment.id, payment.origin, readerOf(access))
+    : null;
   return {
     success: true,
     paymentId: payment.id,
