@@ -12,7 +12,6 @@ import { eventStreams, latestEventId } from '../../events/event-log';
 import type { TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
-import { originSeenBy, readerOf } from './origin-views';
 import {
   completeAttempt,
   emitPaymentEvent,
@@ -23,6 +22,7 @@ import {
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
+import { originSeenBy, readerOf } from './origin-views';
 
 /*
  * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
