@@ -134,10 +134,14 @@ export const ZPayerCard = z.object({
 });
 export type TPayerCard = z.infer<typeof ZPayerCard>;
 
-/** The bank account that paid, for the Payment Source box (spec §2). */
+/**
+ * The bank account that paid, for the Payment Source box (spec §2). Anyone but the payer who paid
+ * reads it masked (src/domain/origin-privacy.ts): no account name, the number as '****1234'.
+ */
 export const ZPayerBank = z.object({
   bankName: z.string(),
   accountName: z.string().nullable(),
+  /** The whole number, or masked ('****1234'). */
   accountNumber: z.string().nullable(),
   institutionCode: z.string().nullable(),
 });

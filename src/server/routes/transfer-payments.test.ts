@@ -3,6 +3,7 @@
 // never lost and never counted twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
+import { maskOrigin } from '../../domain/origin-privacy';
 import { sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
@@ -237,7 +238,9 @@ describe('a transfer whose notice names its sender', () => {
 
   /**
    * The completed status event, the status read and the origin all name the same sender (or
-   * none) and the same shouldPromptBankAccountLinking.
+   * none) and the same shouldPromptBankAccountLinking: the log keeps it in full, the status read
+   * shows it in full to the payer who paid (`token`) and masked to whoever holds the link, and
+   * the consent read, which anyone with the link may make, masked.
    */
   async function expectSender(
     consent: TConsent,
@@ -245,6 +248,7 @@ describe('a transfer whose notice names its sender', () => {
     shouldPromptBankAccountLinking: boolean,
     token?: string,
   ) {
+    const masked = payerBank && maskOrigin(payerBank);
     const events = await paymentEvents(ctx.database, consent.paymentId);
     expect(events.find((e) => e.status === 'completed')).toMatchObject({
       eventType: 'payment_success',
@@ -254,20 +258,20 @@ describe('a transfer whose notice names its sender', () => {
     });
     expect(await statusRead(consent, token)).toMatchObject({
       status: 'completed',
-      payerBank,
+      payerBank: token ? payerBank : masked,
       shouldPromptBankAccountLinking,
     });
     expect(await originOf(consent)).toMatchObject({
       paymentMethod: 'bank_transfer',
-      bankName: payerBank?.bankName ?? null,
-      accountName: payerBank?.accountName ?? null,
-      accountNumber: payerBank?.accountNumber ?? null,
-      institutionCode: payerBank?.institutionCode ?? null,
+      bankName: masked?.bankName ?? null,
+      accountName: null,
+      accountNumber: masked?.accountNumber ?? null,
+      institutionCode: masked?.institutionCode ?? null,
       shouldPromptBankAccountLinking,
     });
   }
 
-  it("names an anonymous payer's sender on the origin, the status event and the status read, and offers to link it", async () => {
+  it("names an anonymous payer's sender on the origin, the status event and the status read (masked: the bank and last four), and offers to link it", async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const sent = await payByTransfer(ctx.app, consent, { from });
     expect(sent.json()).toMatchObject({ success: true, outcome: 'credited' });

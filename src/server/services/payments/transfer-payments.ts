@@ -23,6 +23,7 @@ import {
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
+import { originSeenBy, readerOf } from './origin-views';
 
 /*
  * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
@@ -260,7 +261,10 @@ export async function paymentState(
   const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
   const attempt = await latestAttempt(ctx.db, payment.id);
   const executed = payment.status === 'executed';
-  const origin = executed ? payment.origin : null;
+  // Where the money came from: in full to the payer who paid, masked to anyone else.
+  const origin = executed
+    ? await originSeenBy(ctx.db, payment.id, payment.origin, readerOf(access))
+    : null;
   return {
     success: true,
     paymentId: payment.id,

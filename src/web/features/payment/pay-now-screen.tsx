@@ -145,11 +145,19 @@ export function PayNowScreen({
   const [lastRead, setLastRead] = useState<{ of: string; lastEventId: number } | null>(null);
   const streamFrom = lastRead?.of === readOf ? lastRead.lastEventId : null;
   useEffect(() => {
-    if (paid) return;
+    if (paid && !signedIn) return;
     const abort = new AbortController();
     const reader = { signedIn, consentId, clientId };
     paymentsApi.read(payment.paymentId, reader, abort.signal).then(
       (state) => {
+        if (paid) {
+          // Paid before the page opened: the consent read shows where the money came from
+          // masked; the payer who paid reads it in full here (docs/payments.md "Who sees the
+          // origin"), for the prompt to link it.
+          const { payerBank } = state;
+          if (payerBank) setOrigin((known) => known && { ...known, payerBank });
+          return;
+        }
         if (state.transferDetails) setDetails(state.transferDetails);
         if (state.method === 'card') setMethod('card');
         const resumed = resumedPayment({
