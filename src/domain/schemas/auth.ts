@@ -267,6 +267,8 @@ export const ZAllowCredential = z.object({
 export const ZPasskeyApprovalOptions = z.object({
   /** False for a new payer's first passkey, made before anything is linked: it signs at once. */
   needed: z.boolean(),
+  /** The relying party the approving passkey belongs to. */
+  rpId: z.string(),
   /** The passkeys that may approve it (the payer's trusted ones); none: it will wait. */
   allowCredentials: z.array(ZAllowCredential),
   /** Unapproved, from when it could approve payments if it were added now. */

@@ -132,6 +132,7 @@ export async function registrationOptions(
     options: { ...options },
     approval: {
       needed,
+      rpId: config.webauthnRpId,
       allowCredentials: needed ? await allowCredentialsOf(db, payerId, now) : [],
       unapprovedSignsFrom: passkeySignsFrom({ approval: 'none', createdAt: now }).toISOString(),
     },
