@@ -415,6 +415,43 @@ describe("the payer's devices", () => {
   });
 });
 
+describe('a payer who removed every passkey and account', () => {
+  it('is not new when they granted a consent: a new passkey waits', async () => {
+    const payer = await payerWithPhone();
+    const merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: { dataSharing: { bvnData: true }, requirements: { requiresAuth: true } },
+    });
+    const { consentId } = created.json<{ consentId: string }>();
+    const data = {
+      originalRequestId: null,
+      consentData: { consentId },
+      userAuthenticated: true,
+      attestDiscoveryId: null,
+      dataSharing: { granted: true, dataTypes: ['bvnData' as const] },
+    };
+    // Data sharing takes no money: the grant needs no more than any passkey.
+    const granted = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/consent/${consentId}/grant`,
+      headers: bearer(payer.token),
+      payload: await signedGrant(ctx.app, payer.device, payer.token, consentId, data),
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/passkeys/${payer.first.passkeyId}`,
+      headers: bearer(payer.token),
+    });
+    expect(removed.json()).toEqual({ success: true, passkeyCount: 0 });
+    const next = await addPasskey(ctx.app, payer.token, softAuthenticatorFor(ctx.config));
+    expect(next).toMatchObject({ approval: 'none' });
+  });
+});
+
 describe('two first passkeys registered at once', () => {
   it('only one signs at once', { tags: ['postgres'] }, async () => {
     const { token } = await signUp(ctx.app, testPhone());

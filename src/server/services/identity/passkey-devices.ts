@@ -22,6 +22,7 @@ import type { TDb } from '../../db/database';
 import {
   accountLinks,
   authSessions,
+  consents,
   futurePaymentAccounts,
   passkeys,
   payerAccounts,
@@ -71,8 +72,8 @@ const holds = (db: TDb, table: PgTable, payerColumn: PgColumn, payerId: string) 
 
 /**
  * Whether a new passkey of this payer needs approval: the payer holds a passkey, or an account
- * (being linked or linked, with a card saved on it or not), a mandate, or future payments bound
- * to an account. `lock` takes the payer's row for the rest of the transaction, so of two first
+ * (being linked or linked, with a card saved on it or not), a mandate, future payments bound to
+ * an account, or a consent they granted (a payer who removed all the rest is not new). `lock` takes the payer's row for the rest of the transaction, so of two first
  * passkeys registered at once the second finds the first.
  */
 async function approvalNeeded(db: TDb, payerId: string, lock: boolean): Promise<boolean> {
@@ -89,6 +90,7 @@ async function approvalNeeded(db: TDb, payerId: string, lock: boolean): Promise<
         holds(db, payerAccounts, payerAccounts.payerId, payerId),
         holds(db, accountLinks, accountLinks.payerId, payerId),
         holds(db, futurePaymentAccounts, futurePaymentAccounts.payerId, payerId),
+        holds(db, consents, consents.grantedBy, payerId),
       )}`,
     })
     .from(payers)
