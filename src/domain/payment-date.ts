@@ -14,8 +14,9 @@ const LAGOS_DATE_TIME = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
-  // en-NG alone reads '15:55' in some runtimes and '3:55' in others: always '3:55 pm'.
-  hour12: true,
+  // en-NG alone reads '15:55' in some runtimes and '3:55' in others: always '3:55 pm', and
+  // '12:05 am' after midnight (hour12 alone gives en-NG's '0:05 am').
+  hourCycle: 'h12',
   timeZone: 'Africa/Lagos',
 });
 

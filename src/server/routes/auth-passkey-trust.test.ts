@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAPPROVED_PASSKEY_WAIT_MS } from '../../domain/passkey-trust';
+import { formatLagosDateTime } from '../../domain/payment-date';
 import { passkeyApprovalMessage } from '../../domain/schemas/auth';
 import { payers, passkeys, payments } from '../db/schema';
 import { DEMO_PAYER, seedDemo } from '../services/demo/demo-seed';
@@ -119,17 +120,6 @@ const messagesTo = async (phone: string) => {
   return outbox.json<{ messages: Array<{ body: string }> }>().messages.map((m) => m.body);
 };
 
-const lagos = (at: Date) =>
-  new Intl.DateTimeFormat('en-NG', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    hour12: true,
-    timeZone: 'Africa/Lagos',
-  }).format(at);
-
 describe("a new payer's first passkey", () => {
   it('signs a OneTap debit at once, and the payer gets no new-device SMS for it', async () => {
     const payer = await payerWithPhone();
@@ -194,7 +184,7 @@ describe('a passkey added after a phone code alone', () => {
       success: false,
       error: {
         code: 'PASSKEY_NOT_YET_TRUSTED',
-        message: `Added without approval, this passkey can approve payments and mandates from ${lagos(signsFrom)}.`,
+        message: `Added without approval, this passkey can approve payments and mandates from ${formatLagosDateTime(signsFrom)}.`,
       },
     };
     const debit = await grant(token, intruder, 'debit', accountId);
@@ -235,7 +225,7 @@ describe('a passkey added after a phone code alone', () => {
     const now = clock.now();
     const [latest] = await messagesTo(payer.phone);
     expect(latest).toBe(
-      `A new device was added to your Oya Money account on ${lagos(now)}. It can sign you in, and can approve payments, mandates and account links from ${lagos(new Date(added.signsFrom))}. If it was not you, remove it now on your account page: http://localhost:3999/consents#devices`,
+      `A new device was added to your Oya Money account on ${formatLagosDateTime(now)}. It can sign you in, and can approve payments, mandates and account links from ${formatLagosDateTime(new Date(added.signsFrom))}. If it was not you, remove it now on your account page: http://localhost:3999/consents#devices`,
     );
   });
 });
