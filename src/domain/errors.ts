@@ -348,6 +348,17 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'Add a passkey to your account to give your biometric approval',
   },
+  // A passkey added after a code alone waits 24 h before it signs money (docs/identity.md).
+  PASSKEY_NOT_YET_TRUSTED: {
+    status: 409,
+    message:
+      'Added without approval, this passkey can approve payments and mandates from {signsFrom}.',
+  },
+  PASSKEY_APPROVAL_INVALID: {
+    status: 400,
+    message: 'Your other passkey did not approve this one. Please try again.',
+  },
+  PASSKEY_NOT_FOUND: { status: 404, message: 'No passkey of yours has this id' },
   IDENTIFY_TO_FORBIDDEN: { status: 403, message: 'You cannot act for this merchant' },
   GRANT_SIGNATURE_INVALID: {
     status: 400,

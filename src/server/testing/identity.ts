@@ -3,10 +3,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { TPasskeyApproval } from '../../domain/passkey-trust';
 import {
   FIRST_PARTY_CLIENT_ID,
   grantSigningMessage,
+  passkeyApprovalMessage,
   type TGrantPayload,
+  type TPasskeyApprovalOptions,
+  type TWebAuthnOptions,
 } from '../../domain/schemas/auth';
 import type { TConfig } from '../config';
 import { SoftAuthenticator } from './soft-authenticator';
@@ -103,28 +107,60 @@ export async function signedUpPayer(
   return { userId: user.userId, token, headers: { authorization: `Bearer ${token}` } };
 }
 
-/** Creates a passkey on the soft authenticator for a signed-in payer. */
+/**
+ * The new passkey's registration as the page sends it: created on `authenticator` and, with
+ * `approveWith`, approved by that authenticator's first passkey (an assertion of the approval
+ * message: this registration's challenge and the new credential's id).
+ */
+export async function passkeyRegistration(
+  app: FastifyInstance,
+  token: string,
+  authenticator: SoftAuthenticator,
+  approveWith?: SoftAuthenticator,
+) {
+  const options = await app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys/registration-options',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(options.statusCode).toBe(200);
+  const offered = options.json<{ options: TWebAuthnOptions; approval: TPasskeyApprovalOptions }>();
+  const response = authenticator.register(offered.options);
+  if (!approveWith) return { response, approval: offered.approval };
+  const digest = createHash('sha256')
+    .update(
+      passkeyApprovalMessage({
+        registrationChallenge: offered.options.challenge,
+        credentialId: response.id,
+      }),
+    )
+    .digest('base64url');
+  return { response, approval: offered.approval, body: { approval: approveWith.assert(digest) } };
+}
+
+export type TSavedPasskey = {
+  passkeyId: string;
+  passkeyCount: number;
+  approval: TPasskeyApproval;
+  signsFrom: string;
+};
+
+/** Creates a passkey on the soft authenticator for a signed-in payer (see passkeyRegistration). */
 export async function addPasskey(
   app: FastifyInstance,
   token: string,
   authenticator: SoftAuthenticator,
-) {
-  const headers = { authorization: `Bearer ${token}` };
-  const options = await app.inject({
-    method: 'POST',
-    url: '/api/auth/passkeys/registration-options',
-    headers,
-  });
-  expect(options.statusCode).toBe(200);
-  const response = authenticator.register(options.json().options);
+  approveWith?: SoftAuthenticator,
+): Promise<TSavedPasskey> {
+  const made = await passkeyRegistration(app, token, authenticator, approveWith);
   const saved = await app.inject({
     method: 'POST',
     url: '/api/auth/passkeys',
-    headers,
-    payload: { response },
+    headers: { authorization: `Bearer ${token}` },
+    payload: { response: made.response, ...made.body },
   });
-  expect(saved.statusCode).toBe(201);
-  return saved.json<{ passkeyId: string; passkeyCount: number }>();
+  expect(saved.statusCode, saved.body).toBe(201);
+  return saved.json<TSavedPasskey>();
 }
 
 /**

@@ -133,6 +133,9 @@ export async function grantConsent(
       payerId,
       { consentId, nonce: signed.nonce, payload, response: signed.response },
       now,
+      // A debit of a linked account or a mandate on one: only a trusted passkey signs it
+      // (docs/identity.md "When a passkey is trusted").
+      { signsMoney: debitIds.length > 0 || future },
     );
   }
 

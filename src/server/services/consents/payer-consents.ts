@@ -201,6 +201,8 @@ export async function revokeConsent(
         digest: revocationDigest({ consentId, nonce: signed.nonce }),
         response: signed.response,
         failure: 'REVOCATION_SIGNATURE_INVALID',
+        // Revoking stops money: a passkey still waiting may do it.
+        signsMoney: false,
       },
       now,
     );
