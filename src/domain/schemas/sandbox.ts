@@ -87,6 +87,11 @@ export const SANDBOX_TRANSFER_OUTCOMES = [
   'returned_already_paid',
   /** Returned to the sender: no such one-time account. */
   'returned_unknown_account',
+  /**
+   * Returned to the sender: an account link's test transfer that did not come from the account
+   * being linked (another account, or a sender the notice does not name).
+   */
+  'returned_not_from_account',
 ] as const;
 export type TSandboxTransferOutcome = (typeof SANDBOX_TRANSFER_OUTCOMES)[number];
 

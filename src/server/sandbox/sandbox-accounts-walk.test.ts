@@ -155,9 +155,11 @@ async function link(who: TPayer, account: TSandboxAccount, path: TPath): Promise
       if (!payIn) throw new Error(`${account.accountNumber} gave no pay-in details`);
       expect(payIn.sourceAccount).toBe(account.accountNumber);
       expect((await confirm(who, created.id)).json()).toMatchObject({ status: 'pending' });
+      // The test transfer proves the account is the payer's only from that very account.
       const sent = await sandboxTransfer(ctx.app, {
         accountNumber: payIn.accountNumber,
         amount: payIn.amount,
+        from: { institutionCode: account.institutionCode, accountNumber: account.accountNumber },
       });
       expect(sent.json()).toMatchObject({ outcome: 'credited' });
       await expectConfirmed(who, created.id);

@@ -46,6 +46,7 @@ paymentProviderContract('sandbox network', async () => {
       const { number, expiry, cvv, pin, otp } = fixtureFor(scenario);
       return { card: { number, expiry, cvv, pin }, otp };
     },
+    cardAccount: fixtureFor('pin_only').account,
     knownAccount: sandboxAccount('links_by_test_transfer'),
     poorAccount: sandboxAccount('insufficient_funds'),
     altAccount: (() => {

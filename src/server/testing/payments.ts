@@ -47,7 +47,7 @@ export async function sandboxBalanceOf(
 export async function consentWithPayment(
   app: FastifyInstance,
   database: TDatabase,
-  options: { amount?: number; requiresAuth?: boolean; future?: boolean } = {},
+  options: { amount?: number; requiresAuth?: boolean; future?: boolean; expiresAt?: Date } = {},
 ) {
   const client = await createTestClient(database, { name: 'Tola Stores' });
   const amount = options.amount ?? 250_000;
@@ -63,6 +63,7 @@ export async function consentWithPayment(
           : []),
       ],
       requirements: { requiresAuth: options.requiresAuth ?? false },
+      ...(options.expiresAt ? { expiresAt: options.expiresAt.toISOString() } : {}),
     },
   });
   if (created.statusCode !== 201) throw new Error(`consent: ${created.body}`);
@@ -171,8 +172,8 @@ export async function payByTransfer(
 
 /**
  * Links the sandbox account of `scenario` to a signed-in payer by its test transfer, through the
- * real routes (create the link, send the test transfer to its pay-in account), and answers the
- * account's id as GET /api/accounts names it (bankId).
+ * real routes (create the link, send the test transfer from that very account to its pay-in
+ * account), and answers the account's id as GET /api/accounts names it (bankId).
  */
 export async function linkByTestTransfer(
   app: FastifyInstance,
@@ -195,8 +196,11 @@ export async function linkByTestTransfer(
   const sent = await sandboxTransfer(app, {
     accountNumber: payIn.accountNumber,
     amount: payIn.amount,
+    from: { institutionCode, accountNumber },
   });
-  if (sent.statusCode !== 200) throw new Error(`test transfer: ${sent.body}`);
+  if (sent.json<{ outcome?: string }>().outcome !== 'credited') {
+    throw new Error(`test transfer: ${sent.body}`);
+  }
   const listed = await app.inject({ method: 'GET', url: '/api/accounts/user', headers });
   const account = listed
     .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
