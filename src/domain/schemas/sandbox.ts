@@ -41,6 +41,9 @@ export const ZSandboxFixturesResponse = z.object({
       otp: z.string(),
       brand: z.enum(['visa', 'mastercard', 'verve']),
       scenario: ZScenario,
+      /** The test account the card is issued on: the one account it can link. */
+      institutionCode: z.string(),
+      accountNumber: z.string(),
     }),
   ),
   /** Card readers the sandbox acquirer registered (docs/terminal.md). */
