@@ -276,16 +276,24 @@ describe('a card links only the account it is issued on', () => {
     },
   );
 
-  it('links the account its card is issued on', async () => {
-    const who = await payerWithPasskey();
-    const linked = await post(
-      who,
-      '/api/payments/card',
-      await cardBody('pin_only', 'links_by_card'),
-    );
-    expect(linked.statusCode, linked.body).toBe(200);
-    expect(linked.json()).toMatchObject({ success: true, message: LINKED });
-  });
+  it.each(['links_by_card', 'insufficient_funds'] as const)(
+    'links the %s account with the card that goes through issued on it',
+    async (account) => {
+      const who = await payerWithPasskey();
+      const card = SANDBOX_CARDS.find(
+        (c) =>
+          c.scenario === 'pin_only' && c.account.accountNumber === keyOf(account).accountNumber,
+      );
+      if (!card) throw new Error(`No PIN-only card on ${account}`);
+      const linked = await post(who, '/api/payments/card', {
+        saveCard: true,
+        saveToAccount: keyOf(account),
+        cardDetails: await encryptedCard(ctx.app, card),
+      });
+      expect(linked.statusCode, linked.body).toBe(200);
+      expect(linked.json()).toMatchObject({ success: true, message: LINKED });
+    },
+  );
 
   it('refuses to save a paid card on an account it is not issued on; the card stays unsaved', async () => {
     const who = await payerWithPasskey();

@@ -183,8 +183,9 @@ const card = (fixture: Omit<TSandboxCardFixture, 'brand'>): TSandboxCardFixture 
 
 /**
  * The test cards, each issued on one test account: it links that account only (docs/accounts.md
- * "Linking by card"). The cards that go through are Funmilayo Adebayo's, on the account only a
- * card links; the card that lacks funds is Tunde Bakare's, on the account that lacks them too.
+ * "Linking by card"). Most are Funmilayo Adebayo's, on the account only a card links; Tunde
+ * Bakare's account, which lacks funds for debits, has a card that lacks them too and one that
+ * goes through, so it can be linked by card. A scenario's first card is the one tests take.
  */
 export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
   card({
@@ -246,6 +247,16 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     scenario: 'timeout',
     account: issuedOn('links_by_card'),
     description: 'The issuer never answers: the charge times out.',
+  }),
+  card({
+    number: '5399830000000057',
+    expiry: '04/31',
+    cvv: '540',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'pin_only',
+    account: issuedOn('insufficient_funds'),
+    description: 'Approved after the PIN: a card of Tunde Bakare, to link his account.',
   }),
 ];
 
