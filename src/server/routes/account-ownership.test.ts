@@ -9,18 +9,19 @@ import type { TAccountLink } from '../../domain/schemas/account-link';
 import {
   accountLinks,
   events,
-  ledgerTransactions,
   payerAccounts,
   paymentAttempts,
   sandboxTransfers,
 } from '../db/schema';
 import { SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/payments/ledger';
-import { addPasskey, signedGrant, signedUpPayer, softAuthenticatorFor } from '../testing/identity';
+import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import {
+  accountLinkRow,
   consentWithPayment,
   encryptedCard,
   ledgerKinds,
+  ledgerKindsOfReference,
   sandboxAccount,
   sandboxBalanceOf,
   sandboxCard,
@@ -49,12 +50,7 @@ const CARD_NOT_ON_ACCOUNT = {
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>>;
 
-async function payerWithPasskey(fullName?: string) {
-  const payer = await signedUpPayer(ctx.app, fullName);
-  const soft = softAuthenticatorFor(ctx.config);
-  await addPasskey(ctx.app, payer.token, soft);
-  return { ...payer, soft };
-}
+const newPayer = () => payerWithPasskey(ctx.app, ctx.config);
 
 const post = (who: TPayer, url: string, payload?: object) =>
   ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
@@ -91,21 +87,8 @@ const sendTestTransfer = (
 const confirm = (who: TPayer, linkId: string) =>
   post(who, `/api/account-links/confirm-payment/${linkId}`);
 
-async function linkRow(linkId: string) {
-  const [row] = await ctx.database.db
-    .select()
-    .from(accountLinks)
-    .where(eq(accountLinks.id, linkId));
-  return row;
-}
-
-async function booksOf(reference: string) {
-  const rows = await ctx.database.db
-    .select({ kind: ledgerTransactions.kind })
-    .from(ledgerTransactions)
-    .where(eq(ledgerTransactions.reference, reference));
-  return rows.map((r) => r.kind);
-}
+const linkRow = (linkId: string) => accountLinkRow(ctx.database, linkId);
+const booksOf = (reference: string) => ledgerKindsOfReference(ctx.database, reference);
 
 async function accountsOf(who: TPayer) {
   const listed = await ctx.app.inject({
@@ -119,26 +102,6 @@ async function accountsOf(who: TPayer) {
   }>().accounts;
 }
 
-/** The payer's OneTap: the consent's immediate payment debited from `accountId` at the grant. */
-async function oneTap(who: TPayer, consentId: string, accountId: string) {
-  const data = {
-    originalRequestId: null,
-    consentData: { consentId },
-    userAuthenticated: true,
-    attestDiscoveryId: null,
-    immediatePayments: {
-      granted: true,
-      selectedAccounts: [accountId],
-      paymentMethods: [{ type: 'account' as const, accountId }],
-    },
-  };
-  return post(
-    who,
-    `/api/consent/${consentId}/grant`,
-    await signedGrant(ctx.app, who.soft, who.token, consentId, data),
-  );
-}
-
 /** OneTap from an account the payer has not proven is refused, and nothing is debited. */
 async function expectNoOneTap(who: TPayer, scenario: TAccountScenario) {
   const account = (await accountsOf(who)).find(
@@ -148,7 +111,7 @@ async function expectNoOneTap(who: TPayer, scenario: TAccountScenario) {
   expect(account.isAlreadyLinked).toBe(false);
   const before = await sandboxBalanceOf(ctx.database, scenario);
   const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
-  const refused = await oneTap(who, consent.consentId, account.accountId);
+  const refused = await oneTapGrant(ctx.app, who, consent.consentId, account.accountId);
   expect(refused.statusCode).toBe(400);
   expect(refused.json()).toEqual({
     success: false,
@@ -176,7 +139,7 @@ describe('a test transfer proves the account only from that very account', () =>
   ])(
     'returns one from %s to its sender; the link stays unproven and OneTap cannot debit it',
     async (_case, scenario, from) => {
-      const who = await payerWithPasskey();
+      const who = await newPayer();
       const link = await testTransferLink(who, scenario);
 
       const stranger = await sendTestTransfer(link.payIn, from);
@@ -265,7 +228,7 @@ describe('a card links only the account it is issued on', () => {
   ] as const)(
     "the %s card on the %s account: 'Card linking failed', nothing charged or saved",
     async (card, account) => {
-      const who = await payerWithPasskey();
+      const who = await newPayer();
       const issuedOn = SANDBOX_CARDS.find((c) => c.scenario === card)?.account;
       expect(issuedOn).not.toEqual(keyOf(account));
       const refused = await post(who, '/api/payments/card', await cardBody(card, account));
@@ -279,7 +242,7 @@ describe('a card links only the account it is issued on', () => {
   it.each(['links_by_card', 'insufficient_funds'] as const)(
     'links the %s account with the card that goes through issued on it',
     async (account) => {
-      const who = await payerWithPasskey();
+      const who = await newPayer();
       const card = SANDBOX_CARDS.find(
         (c) =>
           c.scenario === 'pin_only' && c.account.accountNumber === keyOf(account).accountNumber,
@@ -296,7 +259,7 @@ describe('a card links only the account it is issued on', () => {
   );
 
   it('refuses to save a paid card on an account it is not issued on; the card stays unsaved', async () => {
-    const who = await payerWithPasskey();
+    const who = await newPayer();
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const paid = await post(who, '/api/payments/card', {
       paymentId: consent.paymentId,
@@ -332,14 +295,14 @@ describe('a card links only the account it is issued on', () => {
 
 describe('an account another payer linked (a joint account) asks the same proof', () => {
   it('by test transfer: no shortcut, a stranger’s transfer is returned, its own transfer links it', async () => {
-    const first = await payerWithPasskey();
+    const first = await newPayer();
     const firstLink = await testTransferLink(first, 'links_by_test_transfer');
     expect(
       (await sendTestTransfer(firstLink.payIn, 'links_by_test_transfer')).json(),
     ).toMatchObject({ outcome: 'credited' });
     expect((await linkRow(firstLink.id))?.state).toBe('active');
 
-    const second = await payerWithPasskey('Aisha Bello');
+    const second = await newPayer();
     const secondLink = await testTransferLink(second, 'links_by_test_transfer');
     expect(secondLink.payIn.accountNumber).not.toBe(firstLink.payIn.accountNumber);
     expect((await linkRow(secondLink.id))?.state).toBe('created');
@@ -360,7 +323,7 @@ describe('an account another payer linked (a joint account) asks the same proof'
   });
 
   it("by card: another account's card is refused; a card of the account links it", async () => {
-    const first = await payerWithPasskey();
+    const first = await newPayer();
     const body = (card: TCardScenarioName) =>
       encryptedCard(ctx.app, sandboxCard(card)).then((cardDetails) => ({
         saveCard: true,
@@ -369,7 +332,7 @@ describe('an account another payer linked (a joint account) asks the same proof'
       }));
     expect((await post(first, '/api/payments/card', await body('pin_only'))).statusCode).toBe(200);
 
-    const second = await payerWithPasskey('Funmilayo Adebayo');
+    const second = await newPayer();
     const stranger = await post(second, '/api/payments/card', await body('insufficient_funds'));
     expect(stranger.statusCode).toBe(402);
     expect(stranger.json()).toEqual({ success: false, error: CARD_NOT_ON_ACCOUNT });

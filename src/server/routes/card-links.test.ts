@@ -19,6 +19,7 @@ import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 import {
+  accountLinkRow,
   consentWithPayment,
   encryptedCard,
   paymentEvents,
@@ -109,13 +110,7 @@ async function cardLinkingEvents(payerId: string) {
   return rows.map((r): Record<string, unknown> => ({ type: r.type, ...r.data }));
 }
 
-async function linkRow(linkId: string) {
-  const [row] = await ctx.database.db
-    .select()
-    .from(accountLinks)
-    .where(eq(accountLinks.id, linkId));
-  return row;
-}
+const linkRow = (linkId: string) => accountLinkRow(ctx.database, linkId);
 
 /** The ledger transactions booked for a link, with their entries. */
 async function booksOf(linkId: string) {

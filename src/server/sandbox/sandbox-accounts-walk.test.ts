@@ -18,11 +18,12 @@ import {
 } from './fixtures';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
-import { addPasskey, signedGrant, signedUpPayer, softAuthenticatorFor } from '../testing/identity';
+import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
   ledgerKinds,
+  ledgerKindsOfReference,
   paymentEvents,
   sandboxCard,
   sandboxTransfer,
@@ -72,15 +73,7 @@ const expected: Record<TAccountScenario, TPath> = {
   },
 };
 
-type TPayer = Awaited<ReturnType<typeof payerWithPasskeyAndId>>;
-
-/** A fresh signed-up payer with a passkey: their id too, to find what they linked. */
-async function payerWithPasskeyAndId() {
-  const payer = await signedUpPayer(ctx.app);
-  const soft = softAuthenticatorFor(ctx.config);
-  await addPasskey(ctx.app, payer.token, soft);
-  return { ...payer, soft };
-}
+type TPayer = Awaited<ReturnType<typeof payerWithPasskey>>;
 
 const post = (who: TPayer, url: string, payload?: object) =>
   ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
@@ -118,15 +111,6 @@ async function streamOf(stream: string) {
     .where(eq(events.stream, stream))
     .orderBy(events.id);
   return rows.map((r) => ({ type: r.type, ...r.data }));
-}
-
-async function linkBooks(linkId: string) {
-  const rows = await ctx.database.db
-    .select({ kind: ledgerTransactions.kind })
-    .from(ledgerTransactions)
-    .where(eq(ledgerTransactions.reference, linkId))
-    .orderBy(ledgerTransactions.id);
-  return rows.map((r) => r.kind);
 }
 
 async function createdLink(who: TPayer, account: TSandboxAccount): Promise<TAccountLink> {
@@ -236,25 +220,6 @@ async function expectLinkEvents(who: TPayer, linkId: string, path: TPath) {
   }
 }
 
-async function grantFrom(who: TPayer, consentId: string, accountId: string) {
-  const data = {
-    originalRequestId: null,
-    consentData: { consentId },
-    userAuthenticated: true,
-    attestDiscoveryId: null,
-    immediatePayments: {
-      granted: true,
-      selectedAccounts: [accountId],
-      paymentMethods: [{ type: 'account' as const, accountId }],
-    },
-  };
-  return post(
-    who,
-    `/api/consent/${consentId}/grant`,
-    await signedGrant(ctx.app, who.soft, who.token, consentId, data),
-  );
-}
-
 /** The payment's status as its signed-in payer reads it (the consent asks for sign-in). */
 async function paymentRead(who: TPayer, consent: { paymentId: string; consentId: string }) {
   const read = await ctx.app.inject({
@@ -294,7 +259,7 @@ describe('every sandbox account through its path', () => {
     async (_scenario, _name, account) => {
       const path = expected[account.scenario];
       expect(path, `no expected path for ${account.scenario}`).toBeDefined();
-      const who = await payerWithPasskeyAndId();
+      const who = await payerWithPasskey(ctx.app, ctx.config);
       const before = await balanceOf(account);
 
       if (path.link === 'refused') {
@@ -324,13 +289,13 @@ describe('every sandbox account through its path', () => {
         expect(links).toEqual([expect.objectContaining({ id: linkId, state: 'active' })]);
         const accountId = links[0]?.accountId ?? '';
         await expectLinkEvents(who, linkId, path);
-        expect(await linkBooks(linkId)).toEqual(path.linkBooks);
+        expect(await ledgerKindsOfReference(ctx.database, linkId)).toEqual(path.linkBooks);
 
         const consent = await consentWithPayment(ctx.app, ctx.database, {
           amount: AMOUNT,
           requiresAuth: true,
         });
-        const answer = await grantFrom(who, consent.consentId, accountId);
+        const answer = await oneTapGrant(ctx.app, who, consent.consentId, accountId);
         expect(answer.statusCode, answer.body).toBe(200);
         const paid = await consentRead(consent);
         const immediate = paid.payments.find((p) => p.type === 'immediate');
