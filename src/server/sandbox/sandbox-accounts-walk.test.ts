@@ -231,10 +231,12 @@ async function paymentRead(who: TPayer, consent: { paymentId: string; consentId:
   return read.json<{ status: string }>();
 }
 
-async function consentRead(consent: { consentId: string; client: { clientId: string } }) {
+/** The consent as its merchant reads it, the payment's origin in full (docs/payments.md). */
+async function consentRead(consent: { consentId: string; client: { authorization: string } }) {
   const read = await ctx.app.inject({
     method: 'GET',
-    url: `/api/consent/${consent.consentId}?clientId=${consent.client.clientId}`,
+    url: `/api/v1/consents/${consent.consentId}`,
+    headers: { authorization: consent.client.authorization },
   });
   expect(read.statusCode).toBe(200);
   return read.json<{
