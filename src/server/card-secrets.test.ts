@@ -138,7 +138,9 @@ describe('card secrets', () => {
       url: `/api/sandbox/3ds/${String(threeDsLink.challengeUrl).split('/sandbox/3ds/')[1]}`,
       payload: { approved: true },
     });
+    // A card of another account is refused before anything is charged.
     await link(second, 'pin_only', cardAccounts[1]);
+    await link(await signedIn(), 'pin_only');
     const third = await signedIn();
     const saved = await consentWithPayment(app, database);
     await app.inject({

@@ -95,7 +95,7 @@ test.describe('after a payment', () => {
     await expect(panel(page).getByText('Amount', { exact: true })).toBeVisible({ timeout: 15_000 });
     // The panel's test-transfer step, scanned in account-linking.spec.ts.
     await snap(page, testInfo, 'after-payment-link-origin-test-transfer');
-    await sendTestTransfer(page);
+    await sendTestTransfer(page, sender);
     await linked(page);
     await granted(page);
 

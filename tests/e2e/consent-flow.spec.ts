@@ -70,8 +70,13 @@ async function linkByApi(page: Page, scenario: Parameters<typeof account>[0]) {
   });
   expect(created.status()).toBe(200);
   const { payInDetails } = (await created.json()).accountLink;
+  // From the account being linked: the only sender whose test transfer proves it.
   const sent = await page.request.post('/api/sandbox/transfers', {
-    data: { accountNumber: payInDetails.accountNumber, amount: payInDetails.amount },
+    data: {
+      accountNumber: payInDetails.accountNumber,
+      amount: payInDetails.amount,
+      from: { institutionCode: target.institutionCode, accountNumber: target.accountNumber },
+    },
   });
   expect(await sent.json()).toMatchObject({ outcome: 'credited' });
   return target;

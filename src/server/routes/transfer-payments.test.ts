@@ -1,10 +1,11 @@
 // Paying by transfer into a one-time account (issue 9 "Transfers"): the exact amount completes
 // the payment; a wrong amount, a late or a second transfer goes back to its sender, reported,
 // never lost and never counted twice.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { maskOrigin } from '../../domain/origin-privacy';
-import { sandboxTransfers } from '../db/schema';
+import { payments, sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
@@ -198,6 +199,84 @@ describe('paying by transfer', () => {
       paymentsNotBookedOnce: [],
     });
   });
+});
+
+describe('a one-time account lives no longer than its consent', () => {
+  /** A consent that expires 10 minutes from now, before its account's 30 minutes. */
+  const expiringConsent = () =>
+    consentWithPayment(ctx.app, ctx.database, {
+      expiresAt: new Date(clock.now().getTime() + 10 * 60_000),
+    });
+
+  /** What a late transfer must leave: returned, nothing booked, the payment unpaid, books balanced. */
+  async function expectReturnedLate(
+    consent: Awaited<ReturnType<typeof expiringConsent>>,
+    details: TDetails,
+  ) {
+    const late = await send(details.accountNumber, consent.amount);
+    expect(late.json()).toEqual({
+      success: true,
+      outcome: 'returned_expired',
+      message: 'Returned to the sender: this one-time account has expired.',
+    });
+    const recorded = await ctx.database.db
+      .select({ outcome: sandboxTransfers.outcome })
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.accountNumber, details.accountNumber));
+    expect(recorded).toEqual([{ outcome: 'returned_expired' }]);
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+    const [payment] = await ctx.database.db
+      .select({ status: payments.status, executedAt: payments.executedAt })
+      .from(payments)
+      .where(eq(payments.id, consent.paymentId));
+    expect(payment).toEqual({ status: 'pending', executedAt: null });
+    expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([]);
+    expect(await checkLedger(ctx.database.db)).toMatchObject({
+      unbalanced: [],
+      balanceMismatches: [],
+      paymentsNotBookedOnce: [],
+    });
+  }
+
+  it(
+    "shows the consent's expiry when it comes first, and returns a transfer 10 s after it",
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await expiringConsent();
+      const consentExpiry = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
+      const details = await openTransfer(consent);
+      expect(details.expiresAt).toBe(consentExpiry);
+      expect((await state(consent)).transferDetails?.expiresAt).toBe(consentExpiry);
+      // Past the consent's expiry, well within the account's own 30 minutes.
+      clock.advance(10 * 60_000 + 10_000);
+      await expectReturnedLate(consent, details);
+    },
+  );
+
+  it(
+    'returns the late transfer even from a provider whose account kept its own 30 minutes',
+    { tags: ['postgres'] },
+    async () => {
+      const { payments: provider } = ctx.context.providers;
+      const open = provider.openTransferAccount.bind(provider);
+      const spy = vi
+        .spyOn(provider, 'openTransferAccount')
+        .mockImplementation(({ notAfter: _ignored, ...request }) => open(request));
+      const consent = await expiringConsent();
+      let details: TDetails;
+      try {
+        details = await openTransfer(consent);
+      } finally {
+        spy.mockRestore();
+      }
+      // Our answer shows the earlier time whatever the provider's account says.
+      expect(details.expiresAt).toBe(new Date(clock.now().getTime() + 10 * 60_000).toISOString());
+      clock.advance(10 * 60_000 + 10_000);
+      await expectReturnedLate(consent, details);
+      // The late transfer ended the attempt: the page reads a failed attempt, no account to pay.
+      expect(await state(consent)).toMatchObject({ status: 'failed', transferDetails: null });
+    },
+  );
 });
 
 describe('a transfer whose notice names its sender', () => {

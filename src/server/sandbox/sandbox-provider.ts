@@ -44,6 +44,7 @@ export function sandboxPaymentProvider(parts: {
     chargeCard: (request) => cards.chargeCard(request),
     submitCardOtp: (request) => cards.submitCardOtp(request),
     refundCard: (request) => cards.refundCard(request),
+    isCardOnAccount: (request) => cards.isCardOnAccount(request),
     lookupBank: async (institutionCode) =>
       SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
     listBanks: async () => SANDBOX_BANKS,

@@ -164,8 +164,8 @@ export async function addPasskey(
 }
 
 /**
- * A payer signed up with a passkey on a soft authenticator: their token, the authenticator that
- * signs their grants, and the bearer header.
+ * A payer signed up with a passkey on a soft authenticator: their id, their token, the
+ * authenticator that signs their grants, and the bearer header.
  */
 export async function payerWithPasskey(
   app: FastifyInstance,
@@ -173,9 +173,9 @@ export async function payerWithPasskey(
   countsSignatures = true,
 ) {
   const soft = softAuthenticatorFor(config, countsSignatures);
-  const { token } = await signUp(app, testPhone());
+  const { token, user } = await signUp(app, testPhone());
   await addPasskey(app, token, soft);
-  return { token, soft, headers: { authorization: `Bearer ${token}` } };
+  return { userId: user.userId, token, soft, headers: { authorization: `Bearer ${token}` } };
 }
 
 export async function signInOptions(app: FastifyInstance): Promise<{ challenge: string }> {
@@ -219,4 +219,33 @@ export async function signedGrant<T extends TGrantPayload>(
     .update(grantSigningMessage({ consentId, nonce, payload: signedPayload }))
     .digest('base64url');
   return { ...payload, signature: { nonce, response: authenticator.assert(digest) } };
+}
+
+/**
+ * OneTap (spec §2): the payer grants the consent with its immediate payment debited from their
+ * linked account `accountId`, signed with their passkey.
+ */
+export async function oneTapGrant(
+  app: FastifyInstance,
+  payer: { token: string; soft: SoftAuthenticator; headers: Record<string, string> },
+  consentId: string,
+  accountId: string,
+) {
+  const data = {
+    originalRequestId: null,
+    consentData: { consentId },
+    userAuthenticated: true,
+    attestDiscoveryId: null,
+    immediatePayments: {
+      granted: true,
+      selectedAccounts: [accountId],
+      paymentMethods: [{ type: 'account' as const, accountId }],
+    },
+  };
+  return app.inject({
+    method: 'POST',
+    url: `/api/consent/${consentId}/grant`,
+    headers: payer.headers,
+    payload: await signedGrant(app, payer.soft, payer.token, consentId, data),
+  });
 }
