@@ -395,10 +395,16 @@ const PRIORITY_LABELS = new Set([
 
 /**
  * The kinds every field, query key and path parameter gets whatever the cap per route
- * (`spread`): the NUL byte and lone surrogate the database refuses, and an integer past the
- * database's int4 columns. Each once broke this server with a 500.
+ * (`spread`): the NUL byte and lone surrogate the database refuses, an integer past the
+ * database's int4 columns, and a list cursor of a time and an id the database cannot take. Each
+ * once broke this server with a 500.
  */
-const ALWAYS_LABELS = new Set(['NUL', 'lone high surrogate', 'int32 overflow']);
+const ALWAYS_LABELS = new Set([
+  'NUL',
+  'lone high surrogate',
+  'int32 overflow',
+  'base64url of a year -5000 time and a NUL',
+]);
 
 const SPECIAL_UNITS = [
   '\u0000',
@@ -609,15 +615,16 @@ export function sampleBodies(schema: TZod, hints: THints): unknown[] {
   return [...seen.values()];
 }
 
-/** Keys of an object schema (through optional, pipe, …); none for anything else. */
-export function objectKeys(schema: unknown): string[] {
-  if (!isZodSchema(schema)) return [];
-  if (schema._zod.def.type === 'object') {
-    return Object.keys((schema._zod.def as z.core.$ZodObjectDef).shape);
-  }
+/** The fields of an object schema (through optional, pipe, …); none for anything else. */
+function objectShape(schema: unknown): Record<string, TZod> {
+  if (!isZodSchema(schema)) return {};
+  if (schema._zod.def.type === 'object') return (schema._zod.def as z.core.$ZodObjectDef).shape;
   const inner = innerOf(schema);
-  return inner ? objectKeys(inner) : [];
+  return inner ? objectShape(inner) : {};
 }
+
+/** Keys of an object schema (through optional, pipe, …); none for anything else. */
+export const objectKeys = (schema: unknown): string[] => Object.keys(objectShape(schema));
 
 type TPath = Array<string | number>;
 type TField = { path: TPath; sample: unknown };
@@ -729,8 +736,17 @@ export function planRoute(route: TRouteEntry, hints: THints, servesFile = false)
   const routeHints = hintsFor(route.url, hints);
   const hint = (name: string) => percentEncode(routeHints[name] ?? 'abc');
   const params = Object.fromEntries(paramNames(route.url).map((name) => [name, hint(name)]));
-  const queryKeys = objectKeys(schema.querystring);
-  const query = queryKeys.map((key): [string, string] => [key, hint(key)]);
+  // The valid-looking query: each key with its hint; without one, a required key gets a sample
+  // of its schema and an optional one is left out (a made-up cursor or status would make every
+  // case of the route a 400 before the route's work).
+  const shape = objectShape(schema.querystring);
+  const queryKeys = Object.keys(shape);
+  const query = queryKeys.flatMap((key): Array<[string, string]> => {
+    const field = shape[key];
+    if (routeHints[key] !== undefined || !field) return [[key, hint(key)]];
+    if (field._zod.optin === 'optional') return [];
+    return [[key, percentEncode(String(sampleValue(field, 0, routeHints, key)))]];
+  });
   const bodies = isZodSchema(schema.body) ? sampleBodies(schema.body, routeHints) : [];
   return {
     route,
@@ -879,6 +895,11 @@ const QUERY_VALUES: TLabelled<string> = [
   ['int32 overflow', '2147483648'],
   ['int64 overflow', '9223372036854775808'],
   ['negative int32 overflow', '-2147483649'],
+  // What an opaque cursor decodes to: a time and an id the database cannot take.
+  [
+    'base64url of a year -5000 time and a NUL',
+    Buffer.from('-005000-01-01T00:00:00Z|a\u0000b').toString('base64url'),
+  ],
 ];
 
 /** The short list for keys the route does not declare: what crashed routes that read them. */
