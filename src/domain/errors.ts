@@ -5,7 +5,8 @@ import { z } from 'zod';
  * code for each failure, the HTTP status the server answers with, and the spec's words. Server
  * and page both read it, so they speak alike. ERRORS.md documents every entry; a test keeps the
  * two in step. Statuses: 400 bad input, 401 authentication, 402 a payment or card the network
- * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 409 a state that
+ * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 406 an answer type
+ * the Accept header refuses, 408 a request that arrived too slowly, 409 a state that
  * does not allow the request yet, 500 our fault, 502 the bank, card network or device answered
  * badly, 503 the bank, card network or device could not be reached, 504 it did not answer in time.
  * Messages with `{name}` placeholders are filled by `formatErrorMessage`.
@@ -50,6 +51,10 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: {
     status: 429,
     message: 'Too many requests. Please try again in {seconds} seconds.',
+  },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    message: 'This call cannot answer in any type the Accept header allows',
   },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },

@@ -47,6 +47,7 @@ import { useDepthLimitedJsonParser } from './json-body';
 import { loggerOptions } from './log-redaction';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
+import { serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
 
 /** How often due webhooks are looked for. */
@@ -98,6 +99,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     trustProxy: options.config.trustProxy,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
+    ...serverTimeoutOptions(options.config.timeouts),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

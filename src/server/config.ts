@@ -44,6 +44,17 @@ const ZEnv = z.object({
    * (a developer's local receiver, the sandbox demo). Link-local addresses stay refused.
    */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
+  /*
+   * Slow clients (docs/security.md): a request's headers must arrive within HEADERS_TIMEOUT_MS
+   * and the whole request, body included, within REQUEST_TIMEOUT_MS (408); a connection on
+   * which nothing moves for CONNECTION_TIMEOUT_MS is closed, and an idle kept-alive one after
+   * KEEP_ALIVE_TIMEOUT_MS. An open event stream has arrived whole, so only the idle limit
+   * concerns it, and its heartbeats keep it moving.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(72_000),
 });
 
 export type TConfig = {
@@ -78,6 +89,8 @@ export type TConfig = {
   collectionIntervalMs: number;
   /** WEBHOOKS_ALLOW_PRIVATE: whether webhooks may go to http:// and private addresses. */
   webhooksAllowPrivate: boolean;
+  /** How long a request may take to arrive, and a connection may stay quiet (milliseconds). */
+  timeouts: { requestMs: number; headersMs: number; connectionMs: number; keepAliveMs: number };
 };
 
 /** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
@@ -103,6 +116,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${issue?.path.join('.')} ${issue?.message}`);
   }
   const e = parsed.data;
+  // Node refuses headers allowed longer than the whole request; a quiet limit below the
+  // heartbeat would close every quiet event stream.
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  if (e.CONNECTION_TIMEOUT_MS <= e.SSE_HEARTBEAT_MS) {
+    throw new Error('Invalid configuration: CONNECTION_TIMEOUT_MS must exceed SSE_HEARTBEAT_MS');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
     .split(',')
@@ -134,5 +155,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      connectionMs: e.CONNECTION_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
   };
 }

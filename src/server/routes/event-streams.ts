@@ -2,6 +2,7 @@ import fastifySse from '@fastify/sse';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorBody } from '../../domain/errors';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
@@ -17,6 +18,8 @@ import { jsonAnswers } from './responses';
 
 /** An SSE route's 200 is an event stream, not JSON: declared so the route table says so. */
 const ZEventStream = z.string().describe('text/event-stream');
+
+const STREAM_ONLY_MESSAGE = 'Accept: this event stream is sent only as text/event-stream';
 
 const ZTicket = z.string().regex(/^est_[\w-]{32}$/, 'must be a stream ticket');
 
@@ -47,6 +50,11 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
 ) => {
   // A comment line every SSE_HEARTBEAT_MS (15 s) keeps proxies from closing a quiet stream.
   await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
+  // The plugin answers an Accept that refuses text/event-stream (application/json) 406 in a
+  // shape of its own, which the routes' declared answers refuse: sent in the catalogue's.
+  app.addHook('preSerialization', async (_request, reply, payload) =>
+    reply.statusCode === 406 ? errorBody('NOT_ACCEPTABLE', STREAM_ONLY_MESSAGE) : payload,
+  );
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   /**
@@ -60,6 +68,11 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
     queryLastId: number | undefined,
     seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown>>,
   ) => {
+    // HEAD answers what GET would, without the stream: its status and headers, then the end.
+    if (request.method === 'HEAD') {
+      reply.sse.sendHeaders();
+      return;
+    }
     const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
     const after = Number.isSafeInteger(header) && header > 0 ? header : (queryLastId ?? 0);
     reply.sse.keepAlive();
