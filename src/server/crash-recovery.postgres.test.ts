@@ -17,7 +17,12 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
 import { payerWithPasskey, signedGrant } from './testing/identity';
-import { encryptedCard, linkByTestTransfer, sandboxCard } from './testing/payments';
+import {
+  encryptedCard,
+  linkByTestTransfer,
+  oneTapGrantData,
+  sandboxCard,
+} from './testing/payments';
 import {
   scratchDatabase,
   startServerProcess,
@@ -181,18 +186,13 @@ describe('a server killed between the provider’s answer and the booking', () =
         cardDetails: await encryptedCard(setup, sandboxCard('pin_only')),
         saveCard: false,
       };
-      const grantBody = await signedGrant(setup, payer.soft, payer.token, round.debit.consentId, {
-        originalRequestId: null,
-        consentData: { consentId: round.debit.consentId },
-        userAuthenticated: true,
-        attestDiscoveryId: null,
-        futurePayments: { granted: false, selectedAccounts: [], paymentMethods: [] },
-        immediatePayments: {
-          granted: true,
-          selectedAccounts: [accountId],
-          paymentMethods: [{ type: 'account' as const, accountId }],
-        },
-      });
+      const grantBody = await signedGrant(
+        setup,
+        payer.soft,
+        payer.token,
+        round.debit.consentId,
+        oneTapGrantData(round.debit.consentId, accountId),
+      );
       const chipBody = {
         ...(await readChipCard(setup, 'chip_approved', AMOUNT)),
         paymentId: round.chip.paymentId,

@@ -13,6 +13,7 @@ import {
   consentWithPayment,
   ledgerKinds,
   linkByTestTransfer,
+  oneTapGrantData,
   payByCard,
   payByTransfer,
   paymentEvents,
@@ -159,19 +160,6 @@ describe('a card charge whose answer was lost', () => {
 });
 
 describe('a saved-account debit whose answer was lost (OneTap at the grant)', () => {
-  const grantData = (consentId: string, accountId: string) => ({
-    originalRequestId: null,
-    consentData: { consentId },
-    userAuthenticated: true,
-    attestDiscoveryId: null,
-    futurePayments: { granted: false, selectedAccounts: [], paymentMethods: [] },
-    immediatePayments: {
-      granted: true,
-      selectedAccounts: [accountId],
-      paymentMethods: [{ type: 'account' as const, accountId }],
-    },
-  });
-
   async function payerAndConsent() {
     const who = await payerWithPasskey(ctx.app, ctx.config);
     const accountId = await linkByTestTransfer(ctx.app, who.token, 'links_by_test_transfer');
@@ -186,7 +174,7 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
           who.soft,
           who.token,
           consent.consentId,
-          grantData(consent.consentId, accountId),
+          oneTapGrantData(consent.consentId, accountId),
         ),
       });
     return { who, consent, grant };

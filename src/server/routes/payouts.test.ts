@@ -10,6 +10,7 @@ import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../
 import { checkLedger } from '../services/payments/ledger';
 import { releasePending } from '../services/payments/payouts';
 import { reconcile } from '../services/payments/reconciler';
+import type { TPaymentProvider, TPayoutRequest } from '../providers/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
@@ -89,6 +90,17 @@ const bookingsOf = async (payoutId: string) =>
       .where(eq(ledgerTransactions.reference, payoutId))
       .orderBy(ledgerTransactions.id)
   ).map((t) => t.kind);
+
+/** The app's context with the bank's payOut replaced (the rest of the provider as it is). */
+const withPayOut = (payOut: TPaymentProvider['payOut']) => ({
+  ...ctx.context,
+  providers: { ...ctx.context.providers, payments: { ...ctx.context.providers.payments, payOut } },
+});
+
+/** The real bank's payOut, for a replacement that calls through. */
+const real = {
+  payOut: (request: TPayoutRequest) => ctx.context.providers.payments.payOut(request),
+};
 
 async function expectCleanBooks() {
   expect(await checkLedger(ctx.database.db)).toMatchObject({
@@ -230,21 +242,11 @@ describe('POST /api/payments/release-pending', () => {
     const accountId = await linkByTestTransfer(ctx.app, yemi.token, SCENARIO);
     await collected(yemi, dayo, 75_000);
     const before = await bankBalanceOf(SCENARIO);
-    const real = ctx.context.providers.payments;
     // The bank credits, then the connection drops before its answer arrives.
-    const lost = {
-      ...ctx.context,
-      providers: {
-        ...ctx.context.providers,
-        payments: {
-          ...real,
-          payOut: async (request: Parameters<typeof real.payOut>[0]) => {
-            await real.payOut(request);
-            throw new Error('connection reset');
-          },
-        },
-      },
-    };
+    const lost = withPayOut(async (request) => {
+      await real.payOut(request);
+      throw new Error('connection reset');
+    });
     const answer = await releasePending(lost, yemi.userId, accountId);
     expect(answer).toMatchObject({ released: 75_000, payout: { status: 'paying', endedAt: null } });
     expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
@@ -276,22 +278,12 @@ describe('POST /api/payments/release-pending', () => {
     const accountId = await linkByTestTransfer(ctx.app, kemi.token, SCENARIO);
     await collected(kemi, tobi, 30_000);
     const before = await bankBalanceOf(SCENARIO);
-    const real = ctx.context.providers.payments;
     let late: (() => Promise<unknown>) | null = null;
     // The connection drops before the bank has the payout; it arrives much later.
-    const dropped = {
-      ...ctx.context,
-      providers: {
-        ...ctx.context.providers,
-        payments: {
-          ...real,
-          payOut: async (request: Parameters<typeof real.payOut>[0]) => {
-            late = () => real.payOut(request);
-            throw new Error('connection reset');
-          },
-        },
-      },
-    };
+    const dropped = withPayOut(async (request) => {
+      late = () => real.payOut(request);
+      throw new Error('connection reset');
+    });
     const answer = await releasePending(dropped, kemi.userId, accountId);
     expect(answer).toMatchObject({ released: 30_000, payout: { status: 'paying' } });
     clock.advance(ctx.config.reconcileAfterMs + 1_000);
@@ -313,22 +305,11 @@ describe('POST /api/payments/release-pending', () => {
     const obi = await aPayer('Obi Eze');
     const accountId = await linkByTestTransfer(ctx.app, ife.token, SCENARIO);
     await collected(ife, obi, 40_000);
-    const real = ctx.context.providers.payments;
-    const refusing = {
-      ...ctx.context,
-      providers: {
-        ...ctx.context.providers,
-        payments: {
-          ...real,
-          payOut: async () =>
-            ({
-              kind: 'failed',
-              providerReference: 'sbx_po_refused',
-              reason: 'account_not_found',
-            }) as const,
-        },
-      },
-    };
+    const refusing = withPayOut(async () => ({
+      kind: 'failed',
+      providerReference: 'sbx_po_refused',
+      reason: 'account_not_found',
+    }));
     const refused = await releasePending(refusing, ife.userId, accountId);
     expect(refused).toMatchObject({
       released: 0,

@@ -56,30 +56,14 @@ export async function debitSandboxAccount(
   const fixture = fixtureOf(request);
   const valid = fixture && Number.isSafeInteger(request.amount) && request.amount > 0;
   return db.transaction(async (tx) => {
-    // The reference's row is claimed first: a second call (or a requery) waits for this one,
-    // then finds it.
-    const [claimed] = await tx
-      .insert(sandboxDebits)
-      .values({
-        reference: request.reference,
-        providerReference: `${PROVIDER_REFERENCE_PREFIX}${request.reference}`,
-        institutionCode: request.institutionCode,
-        accountNumber: request.accountNumber,
-        amount: Number.isSafeInteger(request.amount) ? request.amount : 0,
-        outcome: valid ? 'succeeded' : 'account_not_found',
-        createdAt: clock.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!claimed) {
-      const [earlier] = await tx
-        .select()
-        .from(sandboxDebits)
-        .where(eq(sandboxDebits.reference, request.reference));
-      if (!earlier) throw new Error(`Sandbox debit ${request.reference} was not recorded`);
-      return outcomeOf(earlier);
-    }
-    if (!fixture || !valid) return outcomeOf(claimed);
+    const { row: claimed, first } = await claimBankRecord(
+      tx,
+      sandboxDebits,
+      request,
+      valid ? 'succeeded' : 'account_not_found',
+      clock.now(),
+    );
+    if (!first || !fixture || !valid) return outcomeOf(claimed);
     await openAccount(tx, fixture);
     const [debited] = await tx
       .update(sandboxAccounts)
@@ -103,63 +87,64 @@ export async function debitSandboxAccount(
   });
 }
 
-/** What the bank says of the debit with `reference`: a reference it never saw is closed. */
-export async function requerySandboxDebit(
+type TBankRecord = typeof sandboxDebits.$inferSelect;
+
+/**
+ * Records a call with `reference` in the bank's table of debits or payouts, in one statement, or
+ * finds the record of the first call with it (a second call waits for the first, then finds its
+ * row): `first` says which.
+ */
+async function claimBankRecord(
+  tx: TDb,
+  table: typeof sandboxDebits | typeof sandboxPayouts,
+  request: { reference: string; institutionCode: string; accountNumber: string; amount: number },
+  outcome: TBankRecord['outcome'],
+  now: Date,
+): Promise<{ row: TBankRecord; first: boolean }> {
+  const prefix = table === sandboxDebits ? PROVIDER_REFERENCE_PREFIX : PAYOUT_REFERENCE_PREFIX;
+  // Both tables have these columns; a payout's row has no reversal (never given back).
+  const records = table as typeof sandboxDebits;
+  const [claimed] = await tx
+    .insert(records)
+    .values({
+      reference: request.reference,
+      providerReference: `${prefix}${request.reference}`,
+      institutionCode: request.institutionCode,
+      accountNumber: request.accountNumber,
+      amount: Number.isSafeInteger(request.amount) ? request.amount : 0,
+      outcome,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (claimed) return { row: claimed, first: true };
+  const [earlier] = await tx.select().from(records).where(eq(records.reference, request.reference));
+  if (!earlier) throw new Error(`Sandbox record ${request.reference} conflicted but is missing`);
+  return { row: earlier, first: false };
+}
+
+/**
+ * What the bank says of the debit (`sandboxDebits`) or payout (`sandboxPayouts`) with
+ * `reference`, from its record: a reference it never saw is closed first (recorded 'expired',
+ * nothing moved), so a call that arrives with it later is refused.
+ */
+export async function requeryBankRecord(
   db: TDb,
   clock: TClock,
+  table: typeof sandboxDebits | typeof sandboxPayouts,
   reference: string,
 ): Promise<TRequeryOutcome> {
-  await db
-    .insert(sandboxDebits)
-    .values({ ...expiredRecord(reference, PROVIDER_REFERENCE_PREFIX), createdAt: clock.now() })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(sandboxDebits).where(eq(sandboxDebits.reference, reference));
-  if (!row) throw new Error(`Sandbox debit ${reference} was not recorded`);
+  const nothing = { reference, institutionCode: '', accountNumber: '', amount: 0 };
+  const { row } = await claimBankRecord(db, table, nothing, 'expired', clock.now());
   return row.outcome === 'succeeded'
     ? {
         kind: 'taken',
         providerReference: row.providerReference,
         amount: row.amount,
-        givenBack: row.reversedAt !== null,
+        givenBack: Boolean(row.reversedAt),
       }
     : { kind: 'not_taken', providerReference: row.providerReference, reason: row.outcome };
 }
-
-/** What the bank says of the payout with `reference`: a reference it never saw is closed. */
-export async function requerySandboxPayout(
-  db: TDb,
-  clock: TClock,
-  reference: string,
-): Promise<TRequeryOutcome> {
-  await db
-    .insert(sandboxPayouts)
-    .values({ ...expiredRecord(reference, PAYOUT_REFERENCE_PREFIX), createdAt: clock.now() })
-    .onConflictDoNothing();
-  const [row] = await db
-    .select()
-    .from(sandboxPayouts)
-    .where(eq(sandboxPayouts.reference, reference));
-  if (!row) throw new Error(`Sandbox payout ${reference} was not recorded`);
-  return row.outcome === 'succeeded'
-    ? {
-        kind: 'taken',
-        providerReference: row.providerReference,
-        amount: row.amount,
-        givenBack: false,
-      }
-    : { kind: 'not_taken', providerReference: row.providerReference, reason: row.outcome };
-}
-
-/** The record of a reference closed by a requery before any call with it arrived. */
-const expiredRecord = (reference: string, prefix: string) =>
-  ({
-    reference,
-    providerReference: `${prefix}${reference}`,
-    institutionCode: '',
-    accountNumber: '',
-    amount: 0,
-    outcome: 'expired',
-  }) as const;
 
 /** The bank's lines of the settlement report: every debit and payout that moved money. */
 export async function bankSettlementLines(db: TDb): Promise<TSettlementLine[]> {
@@ -221,8 +206,8 @@ export async function reverseSandboxDebit(
 
 /**
  * Credits a test account with a payout, once per reference: a repeated call (a retry after a
- * lost answer, or the runner finishing a payout whose process stopped) answers the first
- * outcome. A number that is not a test account is refused, as a bank refuses an unknown account.
+ * lost answer) answers the first outcome. A number that is not a test account is refused, as a
+ * bank refuses an unknown account.
  */
 export async function payOutToSandboxAccount(
   db: TDb,
@@ -232,27 +217,14 @@ export async function payOutToSandboxAccount(
   const fixture = fixtureOf(request);
   const valid = fixture && Number.isSafeInteger(request.amount) && request.amount > 0;
   const row = await db.transaction(async (tx) => {
-    // The reference's row is claimed first: a second call waits for the first, then finds it.
-    const [claimed] = await tx
-      .insert(sandboxPayouts)
-      .values({
-        reference: request.reference,
-        providerReference: `${PAYOUT_REFERENCE_PREFIX}${request.reference}`,
-        institutionCode: request.institutionCode,
-        accountNumber: request.accountNumber,
-        amount: request.amount,
-        outcome: valid ? 'succeeded' : 'account_not_found',
-        createdAt: clock.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!claimed) {
-      const [earlier] = await tx
-        .select()
-        .from(sandboxPayouts)
-        .where(eq(sandboxPayouts.reference, request.reference));
-      return earlier;
-    }
+    const { row: claimed, first } = await claimBankRecord(
+      tx,
+      sandboxPayouts,
+      request,
+      valid ? 'succeeded' : 'account_not_found',
+      clock.now(),
+    );
+    if (!first) return claimed;
     if (fixture && claimed.outcome === 'succeeded') {
       await openAccount(tx, fixture);
       await tx
@@ -267,8 +239,12 @@ export async function payOutToSandboxAccount(
     }
     return claimed;
   });
-  if (!row) throw new Error(`Sandbox payout ${request.reference} was not recorded`);
-  return row.outcome === 'succeeded'
-    ? { kind: 'succeeded', providerReference: row.providerReference }
-    : { kind: 'failed', providerReference: row.providerReference, reason: row.outcome };
+  const { providerReference, outcome } = row;
+  if (outcome === 'succeeded') return { kind: 'succeeded', providerReference };
+  // A payout is never refused for funds: its failures are these two.
+  return {
+    kind: 'failed',
+    providerReference,
+    reason: outcome === 'expired' ? 'expired' : 'account_not_found',
+  };
 }

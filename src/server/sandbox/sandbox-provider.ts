@@ -1,5 +1,6 @@
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
+import { sandboxDebits, sandboxPayouts } from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
 import { openVirtualAccount } from './sandbox-bank';
 import { chargeSettlementLines } from './sandbox-charges';
@@ -7,8 +8,7 @@ import {
   bankSettlementLines,
   debitSandboxAccount,
   payOutToSandboxAccount,
-  requerySandboxDebit,
-  requerySandboxPayout,
+  requeryBankRecord,
   reverseSandboxDebit,
 } from './sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
@@ -125,12 +125,12 @@ export function sandboxPaymentProvider(parts: {
         : 'pending',
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
     debitAccount: slow((request) => debitSandboxAccount(db, clock, request)),
-    requeryDebit: (reference) => requerySandboxDebit(db, clock, reference),
+    requeryDebit: (reference) => requeryBankRecord(db, clock, sandboxDebits, reference),
     reverseDebit: slow(({ providerReference }) =>
       reverseSandboxDebit(db, clock, providerReference),
     ),
     payOut: slow((request) => payOutToSandboxAccount(db, clock, request)),
-    requeryPayout: (reference) => requerySandboxPayout(db, clock, reference),
+    requeryPayout: (reference) => requeryBankRecord(db, clock, sandboxPayouts, reference),
     settlementReport: async () => [
       ...(await chargeSettlementLines(db)),
       ...(await bankSettlementLines(db)),
