@@ -438,7 +438,11 @@ export function paymentProviderContract(
         card,
       });
       if (waiting.kind !== 'otp_required') throw new Error(`expected an OTP, got ${waiting.kind}`);
-      expect(await provider.requeryCardCharge(ref)).toEqual({ kind: 'pending', awaiting: 'otp' });
+      expect(await provider.requeryCardCharge(ref)).toEqual({
+        kind: 'pending',
+        awaiting: 'otp',
+        providerReference: waiting.providerReference,
+      });
       await provider.submitCardOtp({ providerReference: waiting.providerReference, otp });
       expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'taken' });
       const refused = reference();

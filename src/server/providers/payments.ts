@@ -41,6 +41,8 @@ export type TRequeryOutcome<TTaken = object> =
       kind: 'pending';
       /** What the charge waits for from the payer; null while the provider itself thinks. */
       awaiting: 'otp' | '3ds' | null;
+      /** The provider's reference of the call, where it gave one (what the payer's step needs). */
+      providerReference: string | null;
     };
 
 /** The money channels a provider keeps a record of, by our reference. */

@@ -130,6 +130,31 @@ describe('a card charge whose answer was lost', () => {
   );
 
   it(
+    'waiting for its OTP at the network: back at the OTP step, where the payer completes it',
+    PG,
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      loseNextAnswer('chargeCard', 'after');
+      expect((await payByCard(ctx.app, consent, 'pin_otp')).statusCode).toBe(502);
+      later();
+      expect(await reconcile()).toMatchObject({ attempts: { pending: 1 } });
+      expect((await attemptsOf(consent.paymentId))[0]).toMatchObject({
+        status: 'in_progress',
+        stage: 'awaiting_otp',
+      });
+      const done = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/payments/card/complete',
+        payload: { paymentId: consent.paymentId, consentId: consent.consentId, otp: '123456' },
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+      expect(await takenAtProvider(consent.paymentId)).toBe(1);
+      await expectBooksMatchProvider();
+    },
+  );
+
+  it(
     'never taken: failed when asked about (the reference closed), and the payment is paid again',
     PG,
     async () => {

@@ -145,7 +145,7 @@ export async function requeryCharge(
         row,
       };
     case 'pending':
-      return { kind: 'pending', awaiting: row.awaiting };
+      return { kind: 'pending', awaiting: row.awaiting, providerReference: row.providerReference };
     case 'failed':
     case 'expired':
       return {

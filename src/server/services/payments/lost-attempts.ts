@@ -1,4 +1,5 @@
 import { and, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
@@ -108,7 +109,7 @@ async function requery(
     }
     case 'bank_transfer':
       // A transfer is never charged by us: its bank tells us when money arrives.
-      return { kind: 'pending', awaiting: null };
+      return { kind: 'pending', awaiting: null, providerReference: null };
   }
 }
 
@@ -138,12 +139,18 @@ export async function settleLostAttempt(
       if (code) await failAttempt(ctx.db, attempt, new AppError(code), answer.reason, now);
       return 'failed';
     case 'pending':
-      if (answer.awaiting) {
+      // Waiting for its payer: back to that step, where the payer answers or starts again.
+      if (answer.awaiting && answer.providerReference) {
+        const otp = answer.awaiting === 'otp';
         await moveAttempt(
           ctx.db,
           attempt.id,
           'charging',
-          { stage: answer.awaiting === 'otp' ? 'awaiting_otp' : 'awaiting_3ds' },
+          {
+            stage: otp ? 'awaiting_otp' : 'awaiting_3ds',
+            providerReference: answer.providerReference,
+            stepText: otp ? null : STEP_TEXT_AWAITING_3DS,
+          },
           now,
         );
       }
