@@ -4,20 +4,30 @@
 // reference and books it once; one the provider never got is failed and the payment is paid
 // again; money owed back is given back; and ledger:check's comparison with the provider's record
 // names what differs. On PGlite, and on PostgreSQL (each test is tagged).
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { paymentAttempts, payments, sandboxCardCharges, terminalPurchases } from '../db/schema';
+import {
+  accountLinks,
+  ledgerTransactions,
+  paymentAttempts,
+  payments,
+  sandboxCardCharges,
+  terminalPurchases,
+} from '../db/schema';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
-import { payerWithPasskey, signedGrant } from '../testing/identity';
+import { payerWithPasskey, signedGrant, signedUpPayer } from '../testing/identity';
 import {
   consentWithPayment,
+  encryptedCard,
   ledgerKinds,
   linkByTestTransfer,
   oneTapGrantData,
   payByCard,
   payByTransfer,
   paymentEvents,
+  sandboxAccount,
   sandboxBalanceOf,
+  sandboxCard,
 } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
 import { chipPurchase, readChipCard } from '../testing/terminal';
@@ -348,6 +358,80 @@ describe('a chip purchase whose answer was lost', () => {
     expect(await takenAtProvider(consent.paymentId)).toBe(1);
     await expectBooksMatchProvider();
   });
+});
+
+describe('a card link’s test charge whose answer was lost', () => {
+  it(
+    'taken: given back, booked in and out, the link failed; the payer links again',
+    PG,
+    async () => {
+      const payer = await signedUpPayer(ctx.app, 'Funmilayo Adebayo');
+      const account = sandboxAccount('links_by_card');
+      const linkCard = async () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/payments/card',
+          headers: payer.headers,
+          payload: {
+            saveCard: true,
+            saveToAccount: {
+              accountNumber: account.accountNumber,
+              institutionCode: account.institutionCode,
+            },
+            cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+          },
+        });
+      // The network charges the card; its answer does not come back while the reconciler runs.
+      const provider = ctx.context.providers.payments;
+      const real = provider.chargeCard.bind(provider);
+      let answerLost: (error: Error) => void = () => {};
+      vi.spyOn(provider, 'chargeCard').mockImplementationOnce(async (request) => {
+        await real(request);
+        return new Promise((_, reject) => {
+          answerLost = reject;
+        });
+      });
+      const first = linkCard();
+      // Charged at the network (its record, read without asking it: a requery would close it).
+      const charging = async () => {
+        const [row] = await ctx.database.db
+          .select({ id: accountLinks.id, status: sandboxCardCharges.status })
+          .from(accountLinks)
+          .innerJoin(sandboxCardCharges, eq(sandboxCardCharges.reference, accountLinks.id))
+          .where(
+            and(eq(accountLinks.payerId, payer.userId), eq(accountLinks.chargeStage, 'charging')),
+          );
+        return row?.status === 'succeeded' ? row : undefined;
+      };
+      await vi.waitFor(async () => expect(await charging()).toBeDefined());
+      const link = (await charging())!;
+
+      later();
+      expect(await reconcile()).toMatchObject({ linkCharges: { given_back: 1 } });
+      const [ended] = await ctx.database.db
+        .select()
+        .from(accountLinks)
+        .where(eq(accountLinks.id, link.id));
+      expect(ended).toMatchObject({ state: 'cancelled', chargeStage: null });
+      expect(await provider.requeryCardCharge(link.id)).toMatchObject({
+        kind: 'taken',
+        givenBack: true,
+      });
+      const booked = await ctx.database.db
+        .select({ kind: ledgerTransactions.kind })
+        .from(ledgerTransactions)
+        .where(eq(ledgerTransactions.reference, link.id))
+        .orderBy(ledgerTransactions.id);
+      expect(booked.map((b) => b.kind)).toEqual(['link_test_charge', 'test_charge_refund']);
+      await expectBooksMatchProvider();
+
+      // The lost answer fails at last: the link is settled already, nothing more happens.
+      answerLost(new Error('connection reset'));
+      expect((await first).statusCode).toBe(502);
+      expect((await linkCard()).statusCode).toBe(200);
+      await expectBooksMatchProvider();
+    },
+  );
 });
 
 describe('ledger:check against the provider’s record', () => {

@@ -35,8 +35,8 @@ import {
 
 type TLostContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
-/** Attempts claimed at once by one reconciler run. */
-const BATCH = 50;
+/** Rows claimed at once by one reconciler run. */
+export const RECONCILE_BATCH = 50;
 
 /** What a lost attempt ends with when the provider never took its money. */
 const NOT_TAKEN: Record<Exclude<TAttemptRow['method'], 'bank_transfer'>, TErrorCode> = {
@@ -71,7 +71,7 @@ async function claim(ctx: TLostContext, which: SQL | undefined): Promise<TAttemp
             .from(paymentAttempts)
             .where(due)
             .orderBy(paymentAttempts.updatedAt)
-            .limit(BATCH)
+            .limit(RECONCILE_BATCH)
             .for('update', { skipLocked: true }),
         ),
       ),
@@ -177,8 +177,11 @@ export async function reconcilePayment(ctx: TLostContext, paymentId: string): Pr
   }
 }
 
-/** Runs `settle` on every row `claimNext` hands out, batch after batch; counts the answers. */
-async function drain<TRow, TAnswer extends string>(
+/**
+ * Runs `settle` on every row `claimNext` hands out, batch after batch (each claims at most
+ * RECONCILE_BATCH); counts the answers, and keeps what failed to throw at the run's end.
+ */
+export async function drainClaims<TRow, TAnswer extends string>(
   claimNext: () => Promise<TRow[]>,
   settle: (row: TRow) => Promise<TAnswer>,
 ): Promise<{ counts: Partial<Record<TAnswer, number>>; errors: unknown[] }> {
@@ -195,13 +198,13 @@ async function drain<TRow, TAnswer extends string>(
       }
     }
     // What was claimed is not claimed again in this run: its updated time is now.
-    if (claimed.length < BATCH) return { counts, errors };
+    if (claimed.length < RECONCILE_BATCH) return { counts, errors };
   }
 }
 
 /** Every attempt whose answer was lost, settled from the provider's record. */
 export function reconcileLostAttempts(ctx: TLostContext) {
-  return drain(
+  return drainClaims(
     () => claim(ctx, eq(paymentAttempts.stage, 'charging')),
     (attempt) => settleLostAttempt(ctx, attempt),
   );
@@ -223,7 +226,7 @@ async function settleOwedRefund(
 
 /** Every refund still owed (its provider did not answer, or the process stopped first). */
 export function reconcileOwedRefunds(ctx: TLostContext) {
-  return drain(
+  return drainClaims(
     () => claim(ctx, eq(paymentAttempts.refund, 'owed')),
     (attempt) => settleOwedRefund(ctx, attempt),
   );

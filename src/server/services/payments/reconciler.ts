@@ -1,5 +1,6 @@
 import type { TAppContext } from '../../context';
 import { jobRunner, type TJobRunner } from '../job-runner';
+import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
 import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
 import { reconcilePayouts } from './payouts';
 
@@ -8,7 +9,8 @@ import { reconcilePayouts } from './payouts';
  * was lost is settled from the provider's record of its reference. It runs when the server
  * starts and every RECONCILE_INTERVAL_MS; each run takes what has been unanswered for
  * RECONCILE_AFTER_MS: card charges, saved-account debits and chip purchases (lost-attempts.ts),
- * money owed back to a payer, and payouts (payouts.ts). Every step claims its rows in one
+ * money owed back to a payer, card links' test charges (linking/lost-link-charges.ts) and
+ * payouts (payouts.ts). Every step claims its rows in one
  * statement, so reconcilers in several processes on one PostgreSQL never settle a row twice.
  */
 
@@ -19,6 +21,8 @@ export type TReconciliation = {
   attempts: Partial<Record<TLostAnswer, number>>;
   /** Money owed back: given back (or found never taken), or still pending. */
   refunds: Partial<Record<'given_back' | 'pending', number>>;
+  /** Card links' test charges: given back, never taken (the link failed), or still pending. */
+  linkCharges: Partial<Record<'given_back' | 'failed' | 'pending', number>>;
   /** Payouts left paying, ended now (credited, or back in the wallet). */
   payoutsEnded: number;
 };
@@ -27,12 +31,18 @@ export type TReconciliation = {
 export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation> {
   const attempts = await reconcileLostAttempts(ctx);
   const refunds = await reconcileOwedRefunds(ctx);
+  const linkCharges = await reconcileLostLinkCharges(ctx);
   const payoutsEnded = await reconcilePayouts(ctx, ctx.config.reconcileAfterMs);
-  const errors = [...attempts.errors, ...refunds.errors];
+  const errors = [...attempts.errors, ...refunds.errors, ...linkCharges.errors];
   if (errors.length > 0) {
     throw new AggregateError(errors, `${errors.length} lost answer(s) could not be settled`);
   }
-  return { attempts: attempts.counts, refunds: refunds.counts, payoutsEnded };
+  return {
+    attempts: attempts.counts,
+    refunds: refunds.counts,
+    linkCharges: linkCharges.counts,
+    payoutsEnded,
+  };
 }
 
 export type TReconciler = TJobRunner<TReconciliation>;
