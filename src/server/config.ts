@@ -51,6 +51,11 @@ const ZEnv = z.object({
   HSTS: z.enum(['on', 'off', 'auto']).default('auto'),
   /** How often the server looks for future payments to notify and collect; 0 turns it off. */
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /**
+   * Webhooks to http:// and to this machine's or private networks' addresses: off unless 'on'
+   * (a developer's local receiver, the sandbox demo). Link-local addresses stay refused.
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
 });
 
 export type TConfig = {
@@ -89,6 +94,8 @@ export type TConfig = {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Milliseconds between runs of the future-payment collections; 0: no runs. */
   collectionIntervalMs: number;
+  /** WEBHOOKS_ALLOW_PRIVATE: whether webhooks may go to http:// and private addresses. */
+  webhooksAllowPrivate: boolean;
 };
 
 /** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
@@ -147,5 +154,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
   };
 }

@@ -58,8 +58,12 @@ async function main() {
       : () => {};
 
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
+  // An operator who opened webhooks to private networks sees it at every start.
+  const webhooks = config.webhooksAllowPrivate
+    ? ', WEBHOOKS_ALLOW_PRIVATE=on: webhooks may go to http:// and private addresses'
+    : '';
   console.log(
-    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where})`,
+    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where}${webhooks})`,
   );
   if (config.smsProvider === 'sandbox') {
     console.log(

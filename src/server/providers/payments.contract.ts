@@ -15,6 +15,8 @@ export type TPaymentProviderUnderTest = {
   provider: TPaymentProvider;
   /** A test card of the provider's that takes this path, with its PIN and OTP. */
   cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
+  /** The bank account the `pin_only` card draws on (knownAccount is another). */
+  cardAccount: { institutionCode: string; accountNumber: string };
   /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
   /** An account the provider's name enquiry finds, and a bank that offers no linking at all. */
   knownAccount: { institutionCode: string; accountNumber: string; accountName: string };
@@ -86,6 +88,22 @@ export function paymentProviderContract(
       expect(first.token).toEqual(expect.any(String));
       expect(first.token).not.toBe(second.token);
       expect(first.token).not.toContain(card.number);
+    });
+
+    it('says a card draws on its own account only, by its number or a succeeded charge’s token', async () => {
+      const { card } = underTest.cardFor('pin_only');
+      const own = underTest.cardAccount;
+      const other = underTest.knownAccount;
+      const byNumber = { number: card.number };
+      expect(await provider.isCardOnAccount({ card: byNumber, ...own })).toBe(true);
+      expect(await provider.isCardOnAccount({ card: byNumber, ...other })).toBe(false);
+      const paid = await charge('pin_only');
+      if (paid.kind !== 'succeeded' || !paid.token) throw new Error('no token');
+      expect(await provider.isCardOnAccount({ card: { token: paid.token }, ...own })).toBe(true);
+      expect(await provider.isCardOnAccount({ card: { token: paid.token }, ...other })).toBe(false);
+      expect(await provider.isCardOnAccount({ card: { number: '4111111111111111' }, ...own })).toBe(
+        false,
+      );
     });
 
     it('fails a charge with the wrong PIN', async () => {
@@ -172,6 +190,25 @@ export function paymentProviderContract(
       expect(await provider.openTransferAccount(request)).toEqual(account);
       const other = await provider.openTransferAccount({ ...request, reference: reference() });
       expect(other.accountNumber).not.toBe(account.accountNumber);
+    });
+
+    it('closes a one-time account at `notAfter` when that comes before its own expiry', async () => {
+      const request = { reference: reference(), amount: 250_000, accountName: 'Tola Stores' };
+      const own = await provider.openTransferAccount(request);
+      const notAfter = new Date(Date.now() + 60_000);
+      const early = await provider.openTransferAccount({
+        ...request,
+        reference: reference(),
+        notAfter,
+      });
+      expect(early.expiresAt.getTime()).toBeLessThanOrEqual(notAfter.getTime());
+      const later = new Date(own.expiresAt.getTime() + 24 * 60 * 60_000);
+      const kept = await provider.openTransferAccount({
+        ...request,
+        reference: reference(),
+        notAfter: later,
+      });
+      expect(kept.expiresAt.getTime()).toBeLessThan(later.getTime());
     });
 
     it('gives back no card number in anything it answers', async () => {

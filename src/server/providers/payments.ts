@@ -147,12 +147,6 @@ export type TPaymentProvider = {
     reference: string;
   }): Promise<{ refunded: true }>;
 
-  /**
-   * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
-   * until it expires; the provider tells us when money arrives (for the sandbox:
-   * sandbox/sandbox-transfers.ts). Another amount, a late or a second transfer goes back to
-   * its sender.
-   */
   /** A bank by CBN institution code, with the ways it lets an account be linked; null if unknown. */
   lookupBank(institutionCode: string): Promise<TBank | null>;
 
@@ -228,12 +222,32 @@ export type TPaymentProvider = {
    */
   settlementReport(): Promise<readonly TSettlementLine[]>;
 
+  /**
+   * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
+   * until it expires: after the provider's own lifetime, or `notAfter` when that comes first
+   * (the consent's expiry); `expiresAt` says which. The provider tells us when money arrives
+   * (for the sandbox: sandbox/sandbox-transfers.ts) and returns to its sender what we do not take
+   * (TTransferNoticeAnswer): another amount, a late or a second transfer.
+   */
   openTransferAccount(request: {
     reference: string;
     amount: number;
     /** The name the payer's bank shows for the account, e.g. 'Tola Stores / Oya Money'. */
     accountName: string;
+    /** The account takes no money from this moment on, if it comes before its own expiry. */
+    notAfter?: Date;
   }): Promise<TTransferAccount>;
+
+  /**
+   * Whether a card draws on this bank account, as the card's issuer says: a card links only the
+   * account it is issued on (docs/accounts.md "Linking by card"). The card is its number, in
+   * memory for this one call, or the token of a card kept after a payment.
+   */
+  isCardOnAccount(request: {
+    card: { number: string } | { token: string };
+    institutionCode: string;
+    accountNumber: string;
+  }): Promise<boolean>;
 
   /** A card reader the acquirer registered, by its serial (spec §7 fetch-keys); null if unknown. */
   terminalFetchKeys(serial: string): Promise<TTerminalReader | null>;
@@ -378,6 +392,18 @@ export type TTransferSender = {
   accountNumber: string;
   accountName: string;
 };
+
+/**
+ * Why we do not take money a provider told us reached a one-time account: the provider returns it
+ * to its sender with this reason. `not_from_account`: a link's test transfer that did not come
+ * from the account being linked (docs/accounts.md "The test transfer and its refund").
+ */
+export type TTransferReturnReason =
+  'expired' | 'already_paid' | 'wrong_amount' | 'not_from_account';
+
+/** Our answer to the provider's notice of a transfer: taken, or returned to its sender and why. */
+export type TTransferNoticeAnswer =
+  { taken: true } | { taken: false; reason: TTransferReturnReason };
 
 /** A way to link an account that a bank offers (spec §3 User account.integrations). */
 export type TBankIntegration = keyof TAccountIntegrations;

@@ -108,6 +108,7 @@ describe('paying by card, each sandbox card through its path', () => {
       requiresOTP: true,
       paymentId: started.paymentId,
       displayMessage: expect.any(String),
+      chargeToken: expect.stringMatching(/^cht_/),
     });
     // A page opened again meanwhile reads the OTP screen's message from the payment.
     expect(await paymentStatus(started)).toMatchObject({
@@ -121,6 +122,7 @@ describe('paying by card, each sandbox card through its path', () => {
         paymentId: started.paymentId,
         otp: sandboxCard('pin_otp').otp,
         consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
       },
     });
     expect(done.statusCode).toBe(200);
@@ -140,7 +142,12 @@ describe('paying by card, each sandbox card through its path', () => {
     const again = await ctx.app.inject({
       method: 'POST',
       url: '/api/consent/otp',
-      payload: { paymentId: started.paymentId, otp: '123456', consentId: started.consentId },
+      payload: {
+        paymentId: started.paymentId,
+        otp: '123456',
+        consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
+      },
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('PAYMENT_ALREADY_MADE');
@@ -151,7 +158,12 @@ describe('paying by card, each sandbox card through its path', () => {
     const wrong = await ctx.app.inject({
       method: 'POST',
       url: '/api/consent/otp',
-      payload: { paymentId: started.paymentId, otp: '000000', consentId: started.consentId },
+      payload: {
+        paymentId: started.paymentId,
+        otp: '000000',
+        consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
+      },
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({

@@ -10,6 +10,7 @@ import { eventStreams } from '../events/event-log';
 import { assertOwnLink } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
+import { paymentEventsSeenBy } from '../services/payments/origin-views';
 import { loadPayable } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
@@ -48,21 +49,29 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
   await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  /** Streams the events of `stream` after the client's last one, until it goes away. */
+  /**
+   * Streams the events of `stream` after the client's last one, until it goes away, each as
+   * `seen` shows it to this reader (in order: one is sent only after the one before it).
+   */
   const pipe = async (
     request: FastifyRequest,
     reply: FastifyReply,
     stream: string,
     queryLastId: number | undefined,
+    seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown>>,
   ) => {
     const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
     const after = Number.isSafeInteger(header) && header > 0 ? header : (queryLastId ?? 0);
     reply.sse.keepAlive();
     await reply.sse.send({ event: 'ready', data: { stream: stream.split(':')[0] } });
+    let sending = Promise.resolve();
     const stop = await ctx.hub.watch(stream, after, (event) => {
-      if (!reply.sse.isConnected) return;
-      reply.sse
-        .send({ id: String(event.id), event: event.type, data: event.data })
+      sending = sending
+        .then(async () => {
+          const data = seen ? await seen(event.data) : event.data;
+          if (!reply.sse.isConnected) return;
+          await reply.sse.send({ id: String(event.id), event: event.type, data });
+        })
         .catch(() => undefined);
     });
     reply.sse.onClose(stop);
@@ -87,7 +96,10 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       } else {
         stream = eventStreams.cardLinking(payerId);
       }
-      return { success: true as const, ...(await issueStreamTicket(ctx.db, stream, now)) };
+      return {
+        success: true as const,
+        ...(await issueStreamTicket(ctx.db, stream, payerId, now)),
+      };
     },
   );
 
@@ -106,14 +118,23 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       const { ticket, consentId, clientId, lastEventId } = request.query;
       const stream = eventStreams.payment(paymentId);
       const now = ctx.clock.now();
+      // Who reads: the payer the ticket was issued to, or whoever holds the consent link (null).
+      let reader: string | null = null;
       if (ticket) {
-        await redeemStreamTicket(ctx.db, ticket, now, (named) => named === stream);
+        ({ payerId: reader } = await redeemStreamTicket(ctx.db, ticket, now, (n) => n === stream));
       } else {
         if (!consentId || !clientId) throw new AppError('SIGN_IN_REQUIRED');
         const payable = await loadPayable(ctx.db, paymentId, { consentId }, now, 'read');
         if (payable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
       }
-      await pipe(request, reply, stream, lastEventId);
+      // The account the money came from, in full only to the payer who paid.
+      await pipe(
+        request,
+        reply,
+        stream,
+        lastEventId,
+        paymentEventsSeenBy(ctx.db, paymentId, reader),
+      );
     },
   );
 
@@ -167,7 +188,7 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       const { ticket, lastEventId } = request.query;
       if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
       // The ticket names the payer's own stream (issued to them alone).
-      const stream = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
+      const { stream } = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
         named.startsWith(eventStreams.cardLinking('')),
       );
       await pipe(request, reply, stream, lastEventId);

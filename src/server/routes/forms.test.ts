@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
@@ -228,7 +228,28 @@ describe('versions', () => {
     expect(resumed.data.response?.formVersion).toBe(1);
   });
 
-  it('another client cannot add a version to a form or read it: it is not found', async () => {
+  it("refuses a consent that names another merchant's form with a 400 naming formId, creating nothing", async () => {
+    const { formId } = await createForm(SAMPLE_FORM_INPUT, other);
+    const [before] = await database.db.select({ n: count() }).from(consents);
+    const named = await app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: client.authorization },
+      payload: { formId, payments: [{ type: 'immediate', amount: 5_000, narration: 'Fee' }] },
+    });
+    expect(named.statusCode).toBe(400);
+    expect(named.json()).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_FAILED', message: 'formId: not a form of this merchant' },
+    });
+    const [after] = await database.db.select({ n: count() }).from(consents);
+    expect(after?.n).toBe(before?.n);
+    // Its own merchant names it, and so may a merchant its own form.
+    await createConsent(formId, other);
+    await createConsent((await createForm()).formId);
+  });
+
+  it('another client cannot add a version to a form, read it or preview it: it is not found', async () => {
     const { formId } = await createForm();
     const response = await app.inject({
       method: 'POST',
@@ -243,6 +264,13 @@ describe('versions', () => {
       headers: { authorization: other.authorization },
     });
     expect(errorOf(read)).toMatchObject({ status: 404, code: 'FORM_NOT_FOUND' });
+    const preview = await app.inject({
+      method: 'POST',
+      url: `/api/v1/forms/${formId}/preview`,
+      headers: { authorization: other.authorization },
+      payload: { templateLiteralValues: {} },
+    });
+    expect(errorOf(preview)).toMatchObject({ status: 404, code: 'FORM_NOT_FOUND' });
   });
 
   it('shows the merchant its form as written, and a preview that keeps unknown placeholders', async () => {

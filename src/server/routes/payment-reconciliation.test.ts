@@ -140,12 +140,24 @@ describe('a card charge whose answer was lost', () => {
   );
 
   it(
-    'waiting for its OTP at the network: back at the OTP step, where the payer completes it',
+    'waiting for its OTP at the network: back at the OTP step, where the payer who started it completes it',
     PG,
     async () => {
-      const consent = await consentWithPayment(ctx.app, ctx.database);
+      // A signed-in payer: the charge is theirs to answer whatever answer was lost.
+      const payer = await signedUpPayer(ctx.app, 'Kunle Ade');
+      const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
       loseNextAnswer('chargeCard', 'after');
-      expect((await payByCard(ctx.app, consent, 'pin_otp')).statusCode).toBe(502);
+      const started = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/payments/card',
+        headers: payer.headers,
+        payload: {
+          paymentId: consent.paymentId,
+          cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_otp')),
+          saveCard: false,
+        },
+      });
+      expect(started.statusCode).toBe(502);
       later();
       expect(await reconcile()).toMatchObject({ attempts: { pending: 1 } });
       expect((await attemptsOf(consent.paymentId))[0]).toMatchObject({
@@ -155,7 +167,8 @@ describe('a card charge whose answer was lost', () => {
       const done = await ctx.app.inject({
         method: 'POST',
         url: '/api/payments/card/complete',
-        payload: { paymentId: consent.paymentId, consentId: consent.consentId, otp: '123456' },
+        headers: payer.headers,
+        payload: { paymentId: consent.paymentId, otp: sandboxCard('pin_otp').otp },
       });
       expect(done.statusCode, done.body).toBe(200);
       expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);

@@ -39,6 +39,8 @@ export type TSandboxCard = {
   pin: string;
   otp: string;
   scenario: string;
+  /** The bank account the card draws on: the one account it can link. */
+  account: { institutionCode: string; accountNumber: string };
 };
 
 export const CARD_SCENARIOS = [
@@ -74,6 +76,9 @@ function decodeReference(reference: string): TReferencePayload | null {
   return { r, a, s, f6, l4 };
 }
 
+/** A saved card's token: `sbx_tok_{scenario}{first6}{last4}_{random}` (see `succeeded`). */
+const TOKEN = /^sbx_tok_(\d)(\d{6})(\d{4})_[\w-]+$/;
+
 const summaryOf = (number: string): TCardSummary | null => {
   const brand = detectCardBrand(number);
   return brand ? { brand, first6: number.slice(0, 6), last4: number.slice(-4) } : null;
@@ -82,7 +87,7 @@ const summaryOf = (number: string): TCardSummary | null => {
 /** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
 export type TSandboxCardNetwork = Pick<
   TPaymentProvider,
-  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard' | 'requeryCardCharge'
+  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard' | 'requeryCardCharge' | 'isCardOnAccount'
 > & {
   /** The payer's answer on the challenge page: approved or declined. */
   resolveThreeDs(providerReference: string, approved: boolean): Promise<TCardChargeOutcome | null>;
@@ -106,13 +111,19 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
   const scenarioOf = (card: TSandboxCard): TCardScenario | null =>
     CARD_SCENARIOS.find((s) => s === card.scenario) ?? null;
   /** The fixture a waiting charge was made with (for its OTP). */
-  const cardOf = (payload: TReferencePayload) =>
+  const cardOf = (payload: Pick<TReferencePayload, 's' | 'f6' | 'l4'>) =>
     options.cards.find(
       (card) =>
         card.scenario === payload.s &&
         card.number.startsWith(payload.f6) &&
         card.number.endsWith(payload.l4),
     );
+  /** The fixture a saved card's token names. */
+  const cardOfToken = (token: string) => {
+    const [, scenarioIndex = '', f6 = '', l4 = ''] = TOKEN.exec(token) ?? [];
+    const s = CARD_SCENARIOS[Number(scenarioIndex)];
+    return s ? cardOf({ s, f6, l4 }) : undefined;
+  };
 
   /*
    * A saved card's token names the card's path and digits, as a reference does, and 12 random
@@ -290,6 +301,15 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       const card = cardOfRow(row);
       if (!card) throw new Error(`Sandbox charge ${reference} has no card`);
       return { ...taken, card };
+    },
+
+    // The issuer knows the account each of its cards draws on; a card it never issued draws on none.
+    async isCardOnAccount({ card, institutionCode, accountNumber }) {
+      const fixture = 'number' in card ? byNumber.get(card.number) : cardOfToken(card.token);
+      return (
+        fixture?.account.institutionCode === institutionCode &&
+        fixture.account.accountNumber === accountNumber
+      );
     },
 
     async resolveThreeDs(providerReference, approved) {

@@ -82,6 +82,7 @@ export function sandboxPaymentProvider(parts: {
     submitCardOtp: slow(cards.submitCardOtp),
     refundCard: slow(cards.refundCard),
     requeryCardCharge: (reference) => cards.requeryCardCharge(reference),
+    isCardOnAccount: (request) => cards.isCardOnAccount(request),
     lookupBank: async (institutionCode) =>
       SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
     listBanks: async () => SANDBOX_BANKS,

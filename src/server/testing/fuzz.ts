@@ -14,6 +14,7 @@ import { authSessions } from '../db/schema';
 import { addMerchantAgent } from '../services/merchants/merchant-agents';
 import { createSession, tokenForSession } from '../services/identity/payer-sessions';
 import { createTestClient, openTestDatabase, testConfig } from './test-app';
+import { testHostResolver } from './host-resolver';
 import { addPasskey, openDiscovery, signUp, softAuthenticatorFor, testPhone } from './identity';
 
 /** Fixed, so a failure replays; FUZZ_SEED=… explores other inputs. */
@@ -54,7 +55,7 @@ export type TFuzzApp = Awaited<ReturnType<typeof startFuzzApp>>;
 /**
  * startTestApp() without the page cannot serve the page routes, so this is startTestApp() with
  * the built page (webDir): the same fresh database (PGlite, or PostgreSQL with DATABASE_URL),
- * the same config. An onError hook only watches: it keeps each error's message by case, so a
+ * the same config and DNS. An onError hook only watches: it keeps each error's message by case, so a
  * 500 in the report says what threw.
  */
 /** The operator's bearer token of the fuzz app (`npm run client:*` calls). */
@@ -75,6 +76,7 @@ export async function startFuzzApp(webDir: string) {
     logger: false,
     webDir,
     operatorToken: FUZZ_OPERATOR_TOKEN,
+    providers: { dns: testHostResolver() },
   });
   const causes = new Map<string, string>();
   app.addHook('onError', async (request, _reply, error) => {

@@ -10,6 +10,7 @@ import { loadConfig, type TConfig } from '../config';
 import { openDatabase, type TDatabase } from '../db/database';
 import type { TPaymentProvider } from '../providers/payments';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
+import { testHostResolver } from './host-resolver';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import {
   createMerchantClient,
@@ -76,8 +77,9 @@ export const RELAXED_RATE_LIMITS = Object.fromEntries(
 
 /**
  * The real app on a fresh database; close() releases both. Its rate limits are
- * RELAXED_RATE_LIMITS unless `rateLimits` replaces some. A test may hand in its own clock,
- * SMS adapter or event bus (the app's context is `app.appContext`).
+ * RELAXED_RATE_LIMITS unless `rateLimits` replaces some, and its DNS is testHostResolver(). A test
+ * may hand in its own clock, SMS adapter, DNS or event bus (the app's context is
+ * `app.appContext`).
  */
 export async function startTestApp(
   options: Pick<
@@ -93,13 +95,14 @@ export async function startTestApp(
   > & { env?: Record<string, string> } = {},
 ) {
   const database = await openTestDatabase();
-  const { env, rateLimits, ...appOptions } = options;
+  const { env, rateLimits, providers, ...appOptions } = options;
   const config = testConfig(env);
   const app = await buildApp({
     config,
     database,
     logger: false,
     rateLimits: { ...RELAXED_RATE_LIMITS, ...rateLimits },
+    providers: { dns: testHostResolver(), ...providers },
     ...appOptions,
   });
   await app.ready();

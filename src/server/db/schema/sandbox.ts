@@ -48,7 +48,10 @@ export const sandboxVirtualAccounts = pgTable(
   (t) => [index('sandbox_virtual_accounts_expires').on(t.expiresAt)],
 );
 
-/** Every transfer sent to a one-time account, and what became of it: nothing is lost. */
+/**
+ * Every transfer sent to a one-time account, who sent it, and what became of it: credited, or
+ * returned to that sender for the reason `outcome` names. Nothing is lost.
+ */
 export const sandboxTransfers = pgTable(
   'sandbox_transfers',
   {
@@ -56,6 +59,9 @@ export const sandboxTransfers = pgTable(
     accountNumber: text('account_number').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     outcome: text('outcome', { enum: SANDBOX_TRANSFER_OUTCOMES }).notNull(),
+    /** The sender's bank and account, as the notice names them; null for an unnamed sender. */
+    senderInstitutionCode: text('sender_institution_code'),
+    senderAccountNumber: text('sender_account_number'),
     createdAt: createdAt(),
   },
   (t) => [index('sandbox_transfers_account').on(t.accountNumber)],

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
+import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
@@ -10,6 +11,8 @@ import { paymentAttempts } from '../../db/schema';
 import type { TCardChargeOutcome, TCardFailureReason } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { decryptCard } from './card-encryption-keys';
+import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
+import { chargeOwnedBy, newChargeToken } from './charge-owners';
 import { reconcilePayment } from './lost-attempts';
 import {
   callProvider,
@@ -209,17 +212,25 @@ export async function payWithCard(
     access: TPaymentAccess;
     cardDetails: TEncryptedCard;
     saveCard: boolean;
+    limits: TCardChargeLimits;
   },
 ): Promise<TCardChargeResult> {
   const { db, clock, providers } = ctx;
   const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  const cardKey = await cardKeyOf(db, card.number);
+  await request.limits.refuseBlockedCard(cardKey);
+  // Without sign-in, the charge belongs to this page: it alone gets the token that answers it.
+  const owner = 'payerId' in request.access ? null : newChargeToken();
   // A charge whose answer was lost is asked about first: booked if it was taken.
   await reconcilePayment(ctx, payable.payment.id);
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
     await lockPendingPayment(tx, payable.payment.id);
-    // A charge left waiting for an OTP or a 3-D Secure check gives way to the new card.
+    await claimCardTry(tx, payable.payment.id, cardKey, now);
+    // The caller's own charge left waiting for an OTP or a 3-D Secure check gives way to the new
+    // card; another caller's is theirs to answer, and stays. (A page without sign-in has a new
+    // token for each charge: its older charge stays waiting, unanswerable, until one pays.)
     await tx
       .update(paymentAttempts)
       .set({
@@ -233,6 +244,7 @@ export async function payWithCard(
         and(
           eq(paymentAttempts.paymentId, payable.payment.id),
           inArray(paymentAttempts.stage, ['awaiting_otp', 'awaiting_3ds']),
+          chargeOwnedBy(request.access, undefined),
         ),
       );
     const values = {
@@ -243,6 +255,7 @@ export async function payWithCard(
       stage: 'charging',
       amount: payable.payment.amount,
       payerId: 'payerId' in request.access ? request.access.payerId : null,
+      ownerTokenHash: owner?.hash ?? null,
       provider: providers.payments.name,
       saveCard: request.saveCard,
       createdAt: now,
@@ -262,14 +275,31 @@ export async function payWithCard(
       narration: payable.payment.narration,
       card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
     }),
+  ).catch(async (error: unknown) => {
+    await releaseCardTry(db, payable.payment.id, cardKey);
+    throw error;
+  });
+  // A wrong PIN or card detail keeps its try; any other answer gives it back.
+  const refusal = outcome.kind === 'failed' ? outcome.reason : null;
+  if (refusal === null || !isWrongCardDetails(refusal)) {
+    await releaseCardTry(db, payable.payment.id, cardKey);
+  }
+  // The card's refusals across payments are counted once the answer is recorded ('timeout' is
+  // a network that did not answer, not a refusal).
+  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration).finally(
+    async () => {
+      if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
+    },
   );
-  return recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+  return owner && result.kind === 'waiting'
+    ? { ...result, response: { ...result.response, chargeToken: owner.token } }
+    : result;
 }
 
 /** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */
 async function takeWaitingAttempt(
   ctx: TCardContext,
-  where: { paymentId: string } | { providerReference: string },
+  where: { paymentId: string; owner: SQL } | { providerReference: string },
   stage: 'awaiting_otp' | 'awaiting_3ds',
 ): Promise<TAttemptRow> {
   const { db, clock } = ctx;
@@ -279,12 +309,13 @@ async function takeWaitingAttempt(
     .where(
       and(
         'paymentId' in where
-          ? eq(paymentAttempts.paymentId, where.paymentId)
+          ? and(eq(paymentAttempts.paymentId, where.paymentId), where.owner)
           : eq(paymentAttempts.providerReference, where.providerReference),
         eq(paymentAttempts.stage, stage),
       ),
     )
     .limit(1);
+  // Another caller's charge reads as none: it is neither touched nor told of (404).
   if (!waiting) throw new AppError(stage === 'awaiting_otp' ? 'NO_OTP_DATA' : 'NOT_FOUND');
   const taken = await moveAttempt(db, waiting.id, stage, { stage: 'charging' }, clock.now());
   // Another request took it first: it is being answered.
@@ -292,13 +323,23 @@ async function takeWaitingAttempt(
   return taken;
 }
 
-/** POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge. */
+/**
+ * POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge, from the
+ * caller who started it (the signed-in payer, or the page holding the charge's token).
+ */
 export async function submitCardOtp(
   ctx: TCardContext,
-  request: { paymentId: string; otp: string; access: TPaymentAccess },
+  request: { paymentId: string; otp: string; access: TPaymentAccess; chargeToken?: string },
 ): Promise<TCardCompleteResponse> {
   const payable = await loadPayable(ctx.db, request.paymentId, request.access, ctx.clock.now());
-  const attempt = await takeWaitingAttempt(ctx, { paymentId: payable.payment.id }, 'awaiting_otp');
+  const attempt = await takeWaitingAttempt(
+    ctx,
+    {
+      paymentId: payable.payment.id,
+      owner: chargeOwnedBy(request.access, request.chargeToken),
+    },
+    'awaiting_otp',
+  );
   const providerReference = attempt.providerReference;
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);

@@ -31,6 +31,8 @@ export type TPayable = {
   merchantId: string;
   merchantName: string;
   hasFuturePayments: boolean;
+  /** After it the consent, and so its payment, can no longer be paid. */
+  consentExpiresAt: Date;
 };
 
 /**
@@ -89,6 +91,7 @@ export async function loadPayable(
     merchantId: row.consent.merchantId,
     merchantName: row.merchantName,
     hasFuturePayments: Boolean(future),
+    consentExpiresAt: row.consent.expiresAt,
   };
 }
 
