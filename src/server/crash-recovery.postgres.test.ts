@@ -16,13 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
-import { payerWithPasskey, signedGrant } from './testing/identity';
-import {
-  encryptedCard,
-  linkByTestTransfer,
-  oneTapGrantData,
-  sandboxCard,
-} from './testing/payments';
+import { oneTapGrantData, payerWithPasskey, signedGrant } from './testing/identity';
+import { encryptedCard, linkByTestTransfer, sandboxCard } from './testing/payments';
 import {
   scratchDatabase,
   startServerProcess,

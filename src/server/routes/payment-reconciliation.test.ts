@@ -15,13 +15,12 @@ import {
   terminalPurchases,
 } from '../db/schema';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
-import { payerWithPasskey, signedGrant, signedUpPayer } from '../testing/identity';
+import { oneTapGrant, payerWithPasskey, signedUpPayer } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
   ledgerKinds,
   linkByTestTransfer,
-  oneTapGrantData,
   payByCard,
   payByTransfer,
   paymentEvents,
@@ -212,19 +211,7 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
     const who = await payerWithPasskey(ctx.app, ctx.config);
     const accountId = await linkByTestTransfer(ctx.app, who.token, 'links_by_test_transfer');
     const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
-    const grant = async () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: `/api/consent/${consent.consentId}/grant`,
-        headers: who.headers,
-        payload: await signedGrant(
-          ctx.app,
-          who.soft,
-          who.token,
-          consent.consentId,
-          oneTapGrantData(consent.consentId, accountId),
-        ),
-      });
+    const grant = () => oneTapGrant(ctx.app, who, consent.consentId, accountId);
     return { who, consent, grant };
   }
 

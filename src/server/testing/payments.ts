@@ -222,20 +222,3 @@ export async function linkByTestTransfer(
   if (!account?.bankId) throw new Error(`${scenario} is not among the payer's accounts`);
   return account.bankId;
 }
-
-/**
- * The grant of a consent's immediate payment only, paid from the payer's linked account
- * `accountId` (spec §2 'OneTap'): what the page sends, before its signature.
- */
-export const oneTapGrantData = (consentId: string, accountId: string) => ({
-  originalRequestId: null,
-  consentData: { consentId },
-  userAuthenticated: true,
-  attestDiscoveryId: null,
-  futurePayments: { granted: false, selectedAccounts: [], paymentMethods: [] },
-  immediatePayments: {
-    granted: true,
-    selectedAccounts: [accountId],
-    paymentMethods: [{ type: 'account' as const, accountId }],
-  },
-});
