@@ -26,6 +26,18 @@ const ZEnv = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
   SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
+  /**
+   * How long the sandbox waits, after recording a call that moves money, before it answers: a
+   * slow answer, the window a crash can lose (docs/sandbox.md). 0 answers at once.
+   */
+  SANDBOX_ANSWER_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** How often the reconciler asks providers about answers that were lost; 0 turns it off. */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /**
+   * How long a call that moves money may stay unanswered before the reconciler asks the provider
+   * about it (longer than any provider call takes: the sandbox's slowest card gives up at 20 s).
+   */
+  RECONCILE_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** How often a quiet event stream sends a comment, so proxies and the browser keep it open. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**
@@ -77,6 +89,12 @@ export type TConfig = {
   /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
   paymentProvider: 'sandbox';
   sandboxCardTimeoutMs: number;
+  /** The sandbox's delay between recording a call that moves money and answering it. */
+  sandboxAnswerDelayMs: number;
+  /** Milliseconds between runs of the reconciler; 0: no runs but the one at start-up. */
+  reconcileIntervalMs: number;
+  /** The age at which an unanswered call that moves money is asked about (docs/payments.md). */
+  reconcileAfterMs: number;
   /** Between the comment lines a quiet event stream sends (SSE_HEARTBEAT_MS). */
   sseHeartbeatMs: number;
   /** Whether the debug calls exist; off, they answer 404 like any unknown path. */
@@ -149,6 +167,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: e.SMS_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
+    sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
+    reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+    reconcileAfterMs: e.RECONCILE_AFTER_MS,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     debugRoutes: e.DEBUG_ROUTES === 'on',
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',

@@ -67,21 +67,44 @@ export function createAppContext(
   const { database, config } = base;
   const { db } = database;
   const clock = overrides.clock ?? systemClock;
-  const cards = sandboxCardNetwork({
-    cards: SANDBOX_CARDS,
-    publicUrl: config.publicUrl,
-    timeoutMs: config.sandboxCardTimeoutMs,
-  });
+  const money = paymentProviderFor(config, db, clock);
   return {
     db,
     config,
     clock,
     providers: {
       sms: overrides.providers?.sms ?? smsSenderFor(config, db),
-      payments: sandboxPaymentProvider({ cards, db, clock }),
+      payments: money.payments,
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
-    sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
+    sandbox: money.sandbox,
     events: overrides.events ?? databaseEventBus({ database, onError: base.onEventError }),
+  };
+}
+
+/**
+ * The payment provider PAYMENT_PROVIDER names (the sandbox network, whose record lives in `db`),
+ * and the sandbox's controls while it is the sandbox: what the app and `npm run ledger:check` use.
+ */
+export function paymentProviderFor(
+  config: TConfig,
+  db: TDb,
+  clock: TClock,
+): { payments: TPaymentProvider; sandbox: TSandboxControls | null } {
+  const cards = sandboxCardNetwork({
+    db,
+    clock,
+    cards: SANDBOX_CARDS,
+    publicUrl: config.publicUrl,
+    timeoutMs: config.sandboxCardTimeoutMs,
+  });
+  return {
+    payments: sandboxPaymentProvider({
+      cards,
+      db,
+      clock,
+      answerDelayMs: config.sandboxAnswerDelayMs,
+    }),
+    sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
   };
 }

@@ -40,6 +40,7 @@ async function main() {
     database,
     webDir: path.join(root, 'dist/web'),
     collections: 'auto',
+    reconciliation: 'auto',
     operatorToken,
   });
   // Processes starting together on one PostgreSQL seed it one at a time: the later ones find

@@ -5,85 +5,31 @@
 // one is heard on a stream opened on the other. PostgreSQL only: PGlite is one process's
 // database (vitest.config.ts runs this file when DATABASE_URL is set, as `npm run
 // test:postgres` does).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../domain/schemas/consent';
 import { ZTransferDetailsResponse } from '../domain/schemas/payment';
+import { scratchDatabase, startServerProcess, stopServerProcess } from './testing/server-process';
 
-const adminUrl = process.env.DATABASE_URL ?? '';
-const name = `test_procs_${randomBytes(6).toString('hex')}`;
-const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
-const dirs: string[] = [];
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
 const children: ChildProcess[] = [];
 
-const admin = async (statement: string) => {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-};
-
-beforeAll(() => admin(`create database ${name}`));
-afterAll(async () => {
-  await Promise.all(children.map(stop));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  await admin(`drop database if exists ${name} with (force)`);
+beforeAll(async () => {
+  database = await scratchDatabase('test_procs');
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+afterAll(async () => {
+  await Promise.all(children.map((child) => stopServerProcess(child)));
+  await database.drop();
+});
 
 /** Starts `src/server/main.ts` on the test database; resolves with its base URL and demo lines. */
 async function start(): Promise<{ base: string; demo: string[] }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-procs-'));
-  dirs.push(dataDir);
-  const base = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const demo = await new Promise<string[]>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const lines = out.split('\n').filter((line) => line.startsWith('Demo consent'));
-      if (lines.length >= 4) resolve(lines);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited with ${code}:\n${out}${err}`)));
-  });
-  return { base, demo };
-}
-
-function stop(child: ChildProcess) {
-  return new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const server = await startServerProcess(database.url);
+  children.push(server.child);
+  return {
+    base: server.base,
+    demo: server.lines.filter((line) => line.startsWith('Demo consent')),
+  };
 }
 
 describe('two server processes on one PostgreSQL', () => {

@@ -104,7 +104,7 @@ const app = await buildApp({
 // For the suite's last check (books.check.ts): what `npm run ledger:check` proves, of the books
 // every browser test left. A route of this test server only.
 app.get('/__e2e/books', async () => {
-  const report = await checkLedger(database.db);
+  const report = await checkLedger(database.db, { provider: app.appContext.providers.payments });
   return { transactions: report.transactions, problems: ledgerProblems(report) };
 });
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

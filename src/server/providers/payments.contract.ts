@@ -291,12 +291,9 @@ export function paymentProviderContract(
       // The same reference again: the same answer, no second debit.
       expect(await debit(underTest.knownAccount, ref)).toEqual(first);
       if (first.kind !== 'succeeded') return;
-      expect(await provider.reverseDebit({ providerReference: first.providerReference })).toEqual({
-        reversed: true,
-      });
-      expect(await provider.reverseDebit({ providerReference: first.providerReference })).toEqual({
-        reversed: true,
-      });
+      const reversal = { providerReference: first.providerReference, reference: ref };
+      expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
+      expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
     });
 
     it('fails a debit the account cannot cover, and one of an account it does not know', async () => {
@@ -423,6 +420,167 @@ export function paymentProviderContract(
       };
       expect(await provider.terminalReverse(reversal)).toEqual({ reversed: true });
       expect(await provider.terminalReverse(reversal)).toEqual({ reversed: true });
+    });
+
+    /** The settlement report's lines of one reference. */
+    const reported = async (ref: string) =>
+      (await provider.settlementReport()).filter((line) => line.reference === ref);
+
+    it('answers a requery of a charge it took: taken, its amount and card; refunded, given back', async () => {
+      const ref = reference();
+      const request = {
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 18',
+        card: underTest.cardFor('pin_only').card,
+      };
+      const paid = await provider.chargeCard(request);
+      if (paid.kind !== 'succeeded') throw new Error(`expected success, got ${paid.kind}`);
+      expect(await provider.requeryCardCharge(ref)).toEqual({
+        kind: 'taken',
+        providerReference: paid.providerReference,
+        amount: 250_000,
+        givenBack: false,
+        card: paid.card,
+      });
+      // The same reference again is the first charge answered, never a second one.
+      expect(await provider.chargeCard(request)).toMatchObject({
+        kind: 'succeeded',
+        providerReference: paid.providerReference,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'card', reference: ref, amount: 250_000, givenBack: false },
+      ]);
+      await provider.refundCard({
+        providerReference: paid.providerReference,
+        amount: 250_000,
+        reference: ref,
+      });
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({
+        kind: 'taken',
+        givenBack: true,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'card', reference: ref, amount: 250_000, givenBack: true },
+      ]);
+    });
+
+    it('answers a charge waiting for its OTP as pending, then taken; a refused one as not taken', async () => {
+      const ref = reference();
+      const { card, otp } = underTest.cardFor('pin_otp');
+      const waiting = await provider.chargeCard({
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 19',
+        card,
+      });
+      if (waiting.kind !== 'otp_required') throw new Error(`expected an OTP, got ${waiting.kind}`);
+      expect(await provider.requeryCardCharge(ref)).toEqual({
+        kind: 'pending',
+        awaiting: 'otp',
+        providerReference: waiting.providerReference,
+      });
+      await provider.submitCardOtp({ providerReference: waiting.providerReference, otp });
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'taken' });
+      const refused = reference();
+      await provider.chargeCard({
+        reference: refused,
+        amount: 250_000,
+        narration: 'Order 20',
+        card: underTest.cardFor('declined').card,
+      });
+      expect(await provider.requeryCardCharge(refused)).toMatchObject({
+        kind: 'not_taken',
+        reason: 'declined',
+      });
+      expect(await reported(refused)).toEqual([]);
+    });
+
+    it('closes a charge reference it never saw: not taken, and a charge arriving after is refused', async () => {
+      const ref = reference();
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+      const late = await provider.chargeCard({
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 21',
+        card: underTest.cardFor('pin_only').card,
+      });
+      expect(late).toMatchObject({ kind: 'failed' });
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+      expect(await reported(ref)).toEqual([]);
+    });
+
+    it('answers a requery of a debit: taken, given back once reversed; a late debit after a requery is refused', async () => {
+      const ref = reference();
+      const first = await debit(underTest.knownAccount, ref);
+      if (first.kind !== 'succeeded') throw new Error(`expected a debit, got ${first.kind}`);
+      expect(await provider.requeryDebit(ref)).toEqual({
+        kind: 'taken',
+        providerReference: first.providerReference,
+        amount: 1_000_000,
+        givenBack: false,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'debit', reference: ref, amount: 1_000_000, givenBack: false },
+      ]);
+      await provider.reverseDebit({ providerReference: first.providerReference, reference: ref });
+      expect(await provider.requeryDebit(ref)).toMatchObject({ kind: 'taken', givenBack: true });
+
+      const never = reference();
+      expect(await provider.requeryDebit(never)).toMatchObject({ kind: 'not_taken' });
+      expect(await debit(underTest.knownAccount, never)).toMatchObject({ kind: 'failed' });
+      expect(await reported(never)).toEqual([]);
+    });
+
+    it('answers a requery of a chip purchase: taken with its authorisation; a late purchase after a requery is refused', async () => {
+      const request = {
+        ...underTest.chipPurchaseFor('chip_approved', 250_000),
+        reference: reference(),
+      };
+      const approved = await provider.terminalChipPurchase(request);
+      if (approved.kind !== 'approved') throw new Error(`expected approval, got ${approved.kind}`);
+      expect(await provider.requeryChipPurchase(request.reference)).toEqual({
+        kind: 'taken',
+        providerReference: approved.providerReference,
+        amount: 250_000,
+        givenBack: false,
+        authCode: approved.authCode,
+      });
+      expect(await reported(request.reference)).toEqual([
+        { channel: 'chip', reference: request.reference, amount: 250_000, givenBack: false },
+      ]);
+
+      const late = {
+        ...underTest.chipPurchaseFor('chip_approved', 250_000),
+        reference: reference(),
+      };
+      expect(await provider.requeryChipPurchase(late.reference)).toMatchObject({
+        kind: 'not_taken',
+      });
+      expect(await provider.terminalChipPurchase(late)).toMatchObject({ kind: 'declined' });
+      expect(await reported(late.reference)).toEqual([]);
+    });
+
+    it('answers a requery of a payout: taken; a late payout after a requery is refused', async () => {
+      const ref = reference();
+      const paid = await payOut(underTest.knownAccount, ref);
+      if (paid.kind !== 'succeeded') throw new Error(`expected a payout, got ${paid.kind}`);
+      expect(await provider.requeryPayout(ref)).toEqual({
+        kind: 'taken',
+        providerReference: paid.providerReference,
+        amount: 370_000,
+        givenBack: false,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'payout', reference: ref, amount: 370_000, givenBack: false },
+      ]);
+      const never = reference();
+      expect(await provider.requeryPayout(never)).toMatchObject({ kind: 'not_taken' });
+      expect(await payOut(underTest.knownAccount, never)).toMatchObject({
+        kind: 'failed',
+        reason: 'expired',
+      });
+      expect(await reported(never)).toEqual([]);
     });
   });
 }

@@ -221,6 +221,19 @@ export async function signedGrant<T extends TGrantPayload>(
   return { ...payload, signature: { nonce, response: authenticator.assert(digest) } };
 }
 
+/** The OneTap grant's body (spec §2), before its signature: the immediate payment from `accountId`. */
+export const oneTapGrantData = (consentId: string, accountId: string) => ({
+  originalRequestId: null,
+  consentData: { consentId },
+  userAuthenticated: true,
+  attestDiscoveryId: null,
+  immediatePayments: {
+    granted: true,
+    selectedAccounts: [accountId],
+    paymentMethods: [{ type: 'account' as const, accountId }],
+  },
+});
+
 /**
  * OneTap (spec §2): the payer grants the consent with its immediate payment debited from their
  * linked account `accountId`, signed with their passkey.
@@ -231,21 +244,16 @@ export async function oneTapGrant(
   consentId: string,
   accountId: string,
 ) {
-  const data = {
-    originalRequestId: null,
-    consentData: { consentId },
-    userAuthenticated: true,
-    attestDiscoveryId: null,
-    immediatePayments: {
-      granted: true,
-      selectedAccounts: [accountId],
-      paymentMethods: [{ type: 'account' as const, accountId }],
-    },
-  };
   return app.inject({
     method: 'POST',
     url: `/api/consent/${consentId}/grant`,
     headers: payer.headers,
-    payload: await signedGrant(app, payer.soft, payer.token, consentId, data),
+    payload: await signedGrant(
+      app,
+      payer.soft,
+      payer.token,
+      consentId,
+      oneTapGrantData(consentId, accountId),
+    ),
   });
 }

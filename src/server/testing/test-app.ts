@@ -8,6 +8,7 @@ import { buildApp, type TAppOptions } from '../app';
 import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
 import { openDatabase, type TDatabase } from '../db/database';
+import type { TPaymentProvider } from '../providers/payments';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
 import { testHostResolver } from './host-resolver';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
@@ -114,7 +115,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       try {
-        await assertBooksBalance(database);
+        await assertBooksBalance(database, app.appContext.providers.payments);
       } finally {
         await database.close();
       }
@@ -125,11 +126,15 @@ export async function startTestApp(
 /**
  * What `npm run ledger:check` proves, asserted on the database a test file's app used, when the
  * file is done with it: every transaction sums to zero, every balance is the sum of its entries,
- * every executed payment is booked once and every payout as it ended. So every server test file
- * that moves money ends with the books checked, whatever its own tests assert.
+ * every executed payment is booked once and every payout as it ended, and what the provider's
+ * record says it took agrees with the books. So every server test file that moves money ends
+ * with the books checked, whatever its own tests assert.
  */
-export async function assertBooksBalance(database: TDatabase): Promise<void> {
-  const problems = ledgerProblems(await checkLedger(database.db));
+export async function assertBooksBalance(
+  database: TDatabase,
+  provider: Pick<TPaymentProvider, 'settlementReport'>,
+): Promise<void> {
+  const problems = ledgerProblems(await checkLedger(database.db, { provider }));
   if (problems.length > 0) throw new Error(`The books do not balance:\n${problems.join('\n')}`);
 }
 

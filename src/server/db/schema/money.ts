@@ -98,6 +98,16 @@ export const paymentAttempts = pgTable(
     /** The catalogue's code and the provider's reason when it failed. */
     failureCode: text('failure_code').$type<TErrorCode>(),
     failureReason: text('failure_reason'),
+    /** The saved account a debit attempt debits (method 'account'), so its origin is known. */
+    debitAccountId: text('debit_account_id').references(() => payerAccounts.id, {
+      onDelete: 'set null',
+    }),
+    /**
+     * Money this attempt took that goes back (it reached a payment paid by another way): 'owed'
+     * from the transaction that booked it back out, 'settled' once the provider gave it back (or
+     * said it never took it). The reconciler asks again about what stays owed.
+     */
+    refund: text('refund', { enum: ['owed', 'settled'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -116,6 +126,10 @@ export const paymentAttempts = pgTable(
     uniqueIndex('payment_attempts_one_open_transfer')
       .on(t.paymentId)
       .where(sql`stage = 'awaiting_transfer'`),
+    // What the reconciler looks for: refunds still owed.
+    index('payment_attempts_refund_owed')
+      .on(t.updatedAt)
+      .where(sql`refund = 'owed'`),
     check('payment_attempts_amount_positive', sql`amount > 0`),
   ],
 );

@@ -76,7 +76,7 @@ type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config
 const TEST_CHARGE_NARRATION = 'Card linking test charge';
 
 /** The link an outcome is recorded for: who, which account, how much, the card's expiry. */
-type TChargingLink = Pick<
+export type TChargingLink = Pick<
   TLinkRow,
   'id' | 'payerId' | 'accountId' | 'testAmount' | 'cardExpiryMonth' | 'cardExpiryYear'
 >;
@@ -101,7 +101,7 @@ const failureEvent = (paymentId: string, failure: AppError): TCardLinkingEvent =
 });
 
 /** Ends the link with `failure`, its events in the same transaction; false if it had ended. */
-async function endLink(db: TDb, link: TChargingLink, failure: AppError, now: Date) {
+export async function endLink(db: TDb, link: TChargingLink, failure: AppError, now: Date) {
   return db.transaction(async (tx) => {
     const ended = await abandonLink(tx, link.id, now, failure.message);
     if (ended) await emitCardLinking(tx, link.payerId, failureEvent(link.id, failure));
@@ -118,7 +118,11 @@ const amountOf = (link: TChargingLink): number => {
  * Books the test charge (the card's money held by the provider) and, once the provider refunded
  * it, its refund: the two net to zero on every account.
  */
-async function bookTestCharge(tx: TDb, link: TChargingLink, refunded: boolean): Promise<void> {
+export async function bookTestCharge(
+  tx: TDb,
+  link: TChargingLink,
+  refunded: boolean,
+): Promise<void> {
   const amount = amountOf(link);
   const card = ledgerAccount.payerSource('card');
   const held = ledgerAccount.linkTestCharges();

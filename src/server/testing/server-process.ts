@@ -1,0 +1,98 @@
+// Real server processes for the PostgreSQL-only tests (*.postgres.test.ts): `src/server/main.ts`
+// spawned as a deployment runs it, on a scratch database of the test's own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const adminUrl = () => process.env.DATABASE_URL ?? '';
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database on the PostgreSQL server DATABASE_URL names; drop() removes it. */
+export async function scratchDatabase(
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await admin(`create database ${name}`);
+  return {
+    url: Object.assign(new URL(adminUrl()), { pathname: `/${name}` }).toString(),
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export type TServerProcess = {
+  child: ChildProcess;
+  base: string;
+  /** The lines it printed once ready (its start line, the demo consents, …). */
+  lines: string[];
+};
+
+/**
+ * Starts `src/server/main.ts` on `databaseUrl` with `env` added, on a free port and a data
+ * directory of its own; resolves once it printed its last start-up line (it is listening).
+ */
+export async function startServerProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<TServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-procs-'));
+  const base = `http://localhost:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const lines = await new Promise<string[]>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Sign in: ')) resolve(out.split('\n'));
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the server exited with ${code}:\n${out}${err}`)),
+    );
+  });
+  return { child, base, lines };
+}
+
+/** Stops a server process with `signal` and resolves once it has exited. */
+export function stopServerProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
