@@ -27,6 +27,7 @@ import {
   rotateClientSecret,
 } from '../src/server/services/merchants/merchant-clients';
 import { createWebhookEndpoint } from '../src/server/services/merchants/webhooks';
+import { systemHostResolver } from '../src/server/providers/host-resolver';
 
 const USAGE: Record<string, string> = {
   create:
@@ -144,7 +145,11 @@ async function databaseAccess(config: TConfig): Promise<TClientAccess> {
     async addWebhook(id, body) {
       await readClient(db, id, now());
       const { url } = valid(ZOperatorCreateWebhookRequest, body);
-      return createWebhookEndpoint({ db, config, clock: systemClock }, id, url);
+      return createWebhookEndpoint(
+        { db, config, clock: systemClock, providers: { dns: systemHostResolver() } },
+        id,
+        url,
+      );
     },
     close: () => database.close(),
   };

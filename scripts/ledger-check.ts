@@ -1,8 +1,12 @@
 // npm run ledger:check — proves the books of the configured database (DATA_DIR or DATABASE_URL):
-// every ledger transaction sums to zero, every account's balance is the sum of its entries, and
-// every executed payment is booked exactly once, and every payout as it ended. Exits 1 when any of it fails. With
-// the embedded database, stop the server first (PGlite is one process's database).
+// every ledger transaction sums to zero, every account's balance is the sum of its entries,
+// every executed payment is booked exactly once and every payout as it ended, and the payment
+// provider's record (PAYMENT_PROVIDER: the sandbox's, in the same database) agrees with the books
+// reference by reference. Exits 1 when any of it fails, naming what differs. With the embedded
+// database, stop the server first (PGlite is one process's database).
+import { systemClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
+import { paymentProviderFor } from '../src/server/context';
 import { openDatabase } from '../src/server/db/database';
 import { checkLedger, ledgerProblems } from '../src/server/services/payments/ledger';
 
@@ -13,9 +17,10 @@ const database = await openDatabase(
     : { kind: 'pglite', dataDir: config.dataDir },
 );
 try {
-  const report = await checkLedger(database.db);
+  const { payments } = paymentProviderFor(config, database.db, systemClock);
+  const report = await checkLedger(database.db, { provider: payments });
   console.log(
-    `Ledger: ${report.transactions} transactions, ${report.entries} entries, total ${report.total} kobo`,
+    `Ledger: ${report.transactions} transactions, ${report.entries} entries, total ${report.total} kobo; compared with the ${payments.name} provider's record`,
   );
   const problems = ledgerProblems(report);
   for (const problem of problems) console.log(`- ${problem}`);

@@ -10,6 +10,7 @@ import {
   type TConsentFlowAction,
   type TConsentFlowState,
 } from './consent-flow';
+import { maskOrigin } from './origin-privacy';
 import type { TPaymentOrigin } from './schemas/consent';
 import { aConsent, aPayment, anAccount, anImmediatePayment } from './test-support/fixtures';
 
@@ -230,6 +231,15 @@ describe('a payment from an account linked and approved (spec §4: the page jump
     // Not paid yet: nothing to jump over.
     const pending = aConsent({ payments: [anImmediatePayment({ origin })] });
     expect(approvedOriginAccount(pending, [approved])).toBeNull();
+  });
+
+  it('names it from the masked origin the consent read shows: the bank and last four, one account alone', () => {
+    const masked = paidFrom(maskOrigin(origin));
+    expect(masked.payments[0]?.origin?.accountNumber).toBe('****6785');
+    expect(approvedOriginAccount(masked, [anAccount(), approved])).toEqual({ accountId: 'acc_gt' });
+    // Another approved account at the bank ending alike: which one paid is not known.
+    const twin = { ...approved, bankId: 'acc_twin', accountNumber: '9999996785' };
+    expect(approvedOriginAccount(masked, [approved, twin])).toBeNull();
   });
 
   it('repays from that account and opens the final step, its Consent button ready', () => {

@@ -1,4 +1,5 @@
 import { payerBankOf } from './after-payment';
+import { isOriginAccount } from './origin-privacy';
 import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
 import { consentSteps, type TConsentStep } from './consent-steps';
 import { dataSharingChips, requestedDataCategories } from './data-sharing';
@@ -177,8 +178,10 @@ export function consentFlowReducer(
 /**
  * The payer's account an executed immediate payment came from, when it is linked and approved
  * (spec §4 'If the origin account is already linked and approved, the page jumps to the final
- * step'): the same account number and institution code as the payment's origin, with an
- * approved link. Null for a card, an unknown sender, or an account not linked.
+ * step'): an approved link on the origin's account (isOriginAccount: the same bank and number,
+ * or for the masked origin the consent read shows, the same bank and last four digits, which
+ * must then name one account alone). Null for a card, an unknown sender, or an account not
+ * linked.
  */
 export function approvedOriginAccount(
   consent: TConsent,
@@ -186,13 +189,12 @@ export function approvedOriginAccount(
 ): { accountId: string } | null {
   const paid = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
   const bank = payerBankOf(paid?.origin);
-  if (!bank?.accountNumber || !bank.institutionCode) return null;
-  const account = accounts.find(
+  if (!bank) return null;
+  const found = accounts.filter(
     (a) =>
-      a.accountNumber === bank.accountNumber &&
-      a.institutionCode === bank.institutionCode &&
-      (a.linkStatus === 'approved' || a.linkStatus === 'bank_approved'),
+      isOriginAccount(bank, a) && (a.linkStatus === 'approved' || a.linkStatus === 'bank_approved'),
   );
+  const account = found.length === 1 ? found[0] : undefined;
   return account?.bankId ? { accountId: account.bankId } : null;
 }
 

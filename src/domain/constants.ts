@@ -175,6 +175,11 @@ export const CARD_LINK_TTL_MS = 15 * 60_000;
 /** spec §4 card_entry: the words of the card-linking stream's progress and success events. */
 export const CARD_LINKING_PROGRESS_TEXT = 'Processing card linking...';
 export const CARD_LINKING_SUCCESS_TEXT = 'Card linking completed!';
+/**
+ * Why a card did not link an account its issuer says it does not draw on, after the catalogue's
+ * 'Card linking failed' (docs/accounts.md "Linking by card").
+ */
+export const CARD_NOT_ON_ACCOUNT_TEXT = 'This card is not issued on this account';
 /** What POST /api/payments/save-card answers once the card is on the account. */
 export const CARD_SAVED_MESSAGE = 'Your card has been saved to this account.';
 /** What confirm-payment says while the bank has not approved a paper mandate yet. */

@@ -5,7 +5,8 @@ import { z } from 'zod';
  * code for each failure, the HTTP status the server answers with, and the spec's words. Server
  * and page both read it, so they speak alike. ERRORS.md documents every entry; a test keeps the
  * two in step. Statuses: 400 bad input, 401 authentication, 402 a payment or card the network
- * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 409 a state that
+ * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 406 an answer type
+ * the Accept header refuses, 408 a request that arrived too slowly, 409 a state that
  * does not allow the request yet, 500 our fault, 502 the bank, card network or device answered
  * badly, 503 the bank, card network or device could not be reached, 504 it did not answer in time.
  * Messages with `{name}` placeholders are filled by `formatErrorMessage`.
@@ -38,6 +39,11 @@ export const ERROR_CATALOGUE = {
   },
   CLIENT_NOT_FOUND: { status: 404, message: 'No client has this client id' },
   INVALID_ADMIN_TOKEN: { status: 401, message: 'Invalid operator token' },
+  // A merchant's webhook endpoint (docs/webhooks.md, "Where a webhook may go").
+  WEBHOOK_URL_REFUSED: {
+    status: 400,
+    message: 'url: a webhook must be an https URL whose host resolves to public addresses only',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',
@@ -50,6 +56,10 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITS_UNAVAILABLE: {
     status: 503,
     message: 'This service is briefly unavailable. Please try again in a moment.',
+  },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    message: 'This call cannot answer in any type the Accept header allows',
   },
   REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
@@ -146,6 +156,11 @@ export const ERROR_CATALOGUE = {
       'This payment was not paid by a card that can be saved. Please link your card instead.',
   },
   CARD_ALREADY_SAVED: { status: 409, message: 'The card of this payment is already saved' },
+  // Ours (docs/payments.md "Limits"): a card whose PIN or details were wrong too often here.
+  CARD_BLOCKED_FOR_PAYMENT: {
+    status: 403,
+    message: 'Too many wrong PINs or card details for this payment. Please use another card.',
+  },
   NO_PAYMENT_ID_FOR_OTP: { status: 400, message: 'No payment ID found for OTP submission' },
 
   // Card details, checked before encryption and again by the server after decryption (spec §5)
@@ -170,7 +185,8 @@ export const ERROR_CATALOGUE = {
   DIRECT_DEBIT_FAILED: { status: 402, message: 'Direct debit payment failed' },
   SOME_PAYMENTS_FAILED: { status: 402, message: 'Some payments failed. Please try again.' },
   CONSENT_REJECTED: { status: 409, message: 'Consent was rejected by user' },
-  NO_OTP_DATA: { status: 400, message: 'No OTP data available' },
+  // 404: no charge of the caller's waits for an OTP; another caller's reads the same.
+  NO_OTP_DATA: { status: 404, message: 'No OTP data available' },
   // Payments (ours, docs/payments.md): a payment's state that does not allow the call.
   PAYMENT_IN_PROGRESS: {
     status: 409,
@@ -342,6 +358,17 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'Add a passkey to your account to give your biometric approval',
   },
+  // A passkey added after a code alone waits 24 h before it signs money (docs/identity.md).
+  PASSKEY_NOT_YET_TRUSTED: {
+    status: 409,
+    message:
+      'Added without approval, this passkey can approve payments and mandates from {signsFrom}.',
+  },
+  PASSKEY_APPROVAL_INVALID: {
+    status: 400,
+    message: 'Your other passkey did not approve this one. Please try again.',
+  },
+  PASSKEY_NOT_FOUND: { status: 404, message: 'No passkey of yours has this id' },
   IDENTIFY_TO_FORBIDDEN: { status: 403, message: 'You cannot act for this merchant' },
   GRANT_SIGNATURE_INVALID: {
     status: 400,

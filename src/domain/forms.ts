@@ -89,7 +89,13 @@ function fitText(filled: string, original: string, max: number): string {
     .join('')
     .trim();
   const text = printable === '' ? placeholderWords(original) || '…' : printable;
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${cutWhole(text, max - 1)}…` : text;
+}
+
+/** The first `length` UTF-16 units of a text, less the first half of a pair cut in two. */
+export function cutWhole(text: string, length: number): string {
+  const cut = text.slice(0, length);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /** A definition with every text filled for one audience (see fillPlaceholders). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueDateLabel, formatPaymentDate } from './payment-date';
+import { dueDateLabel, formatLagosDateTime, formatPaymentDate } from './payment-date';
 
 describe('formatPaymentDate', () => {
   it.each([
@@ -19,5 +19,15 @@ describe('dueDateLabel', () => {
     [null, 'As needed'],
   ])('%j → %j', (due, text) => {
     expect(dueDateLabel(due)).toBe(text);
+  });
+});
+
+describe('formatLagosDateTime', () => {
+  it.each([
+    ['2026-11-25T02:57:00Z', '25 Nov 2026, 3:57 am'],
+    ['2026-11-25T23:05:00Z', '26 Nov 2026, 12:05 am'],
+    ['2026-11-25T14:30:00Z', '25 Nov 2026, 3:30 pm'],
+  ])('reads %j on the Lagos clock as %j', (iso, text) => {
+    expect(formatLagosDateTime(iso)).toBe(text);
   });
 });

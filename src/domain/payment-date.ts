@@ -8,6 +8,22 @@ const PAYMENT_DATE = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
   timeZone: 'Africa/Lagos',
 });
 
+const LAGOS_DATE_TIME = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  // en-NG alone reads '15:55' in some runtimes and '3:55' in others: always '3:55 pm', and
+  // '12:05 am' after midnight (hour12 alone gives en-NG's '0:05 am').
+  hourCycle: 'h12',
+  timeZone: 'Africa/Lagos',
+});
+
+/** '1 Dec 2026, 9:00 am', on Lagos's clock. */
+export const formatLagosDateTime = (at: Date | string): string =>
+  LAGOS_DATE_TIME.format(new Date(at));
+
 /** '5 Jan 2025' for an ISO date or date-time; null when there is no readable date. */
 export function formatPaymentDate(isoDate: string | null): string | null {
   if (isoDate === null) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transferBankName, transferCountdown } from './transfer-details';
+import { oneTimeAccountExpiry, transferBankName, transferCountdown } from './transfer-details';
 
 describe('transferBankName', () => {
   it.each([
@@ -22,5 +22,19 @@ describe('transferCountdown', () => {
   it('is null once the account has expired', () => {
     expect(transferCountdown('2026-11-23T12:00:00Z', now)).toBeNull();
     expect(transferCountdown('2026-11-23T11:59:00Z', now)).toBeNull();
+  });
+});
+
+describe('oneTimeAccountExpiry', () => {
+  const issuedAt = new Date('2026-11-23T12:00:00Z');
+  it('is 30 minutes after the issue, or the earlier limit given', () => {
+    expect(oneTimeAccountExpiry(issuedAt)).toEqual(new Date('2026-11-23T12:30:00Z'));
+    expect(oneTimeAccountExpiry(issuedAt, null)).toEqual(new Date('2026-11-23T12:30:00Z'));
+    expect(oneTimeAccountExpiry(issuedAt, new Date('2026-11-23T12:10:00Z'))).toEqual(
+      new Date('2026-11-23T12:10:00Z'),
+    );
+    expect(oneTimeAccountExpiry(issuedAt, new Date('2026-11-24T12:00:00Z'))).toEqual(
+      new Date('2026-11-23T12:30:00Z'),
+    );
   });
 });

@@ -9,6 +9,7 @@ import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { webhookDeliverer } from './services/merchants/webhooks';
 import { openServerSecrets } from './services/server-secrets';
 import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
+import { reconciler, type TReconciler } from './services/payments/reconciler';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
@@ -48,6 +49,7 @@ import { useDepthLimitedJsonParser } from './json-body';
 import { loggerOptions } from './log-redaction';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
+import { serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
 
 /** How often due webhooks are looked for. */
@@ -80,6 +82,11 @@ export type TAppOptions = {
    * main); otherwise the caller runs `app.collections.runDue()` itself (tests, on their clock).
    */
   collections?: 'auto' | 'manual';
+  /**
+   * Lost answers are reconciled once the app is ready and every RECONCILE_INTERVAL_MS only when
+   * 'auto' (the server's main); otherwise the caller runs `app.reconciler.runDue()` itself.
+   */
+  reconciliation?: 'auto' | 'manual';
   /** Bearer token of the operator's calls (`npm run client:*` while the server runs); without
    * one they refuse every request. */
   operatorToken?: string | undefined;
@@ -99,6 +106,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     trustProxy: options.config.trustProxy,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
+    ...serverTimeoutOptions(options.config.timeouts),
   });
   // Before anything reads a server secret: a wrong SECRETS_KEY stops the start here.
   const sealedNow = await openServerSecrets(options.database.db, options.config.secretsKey);
@@ -168,6 +176,22 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     collections.start(options.config.collectionIntervalMs);
   }
   app.addHook('onClose', () => collections.stop());
+  const lostAnswers = reconciler(context, (err) =>
+    app.log.error({ err }, 'reconciling lost provider answers failed'),
+  );
+  app.decorate('reconciler', lostAnswers);
+  if (options.reconciliation === 'auto') {
+    // At start-up: what a process that stopped (or crashed) left unanswered is asked about now.
+    app.addHook('onReady', async () => {
+      lostAnswers
+        .runDue()
+        .catch((err: unknown) => app.log.error({ err }, 'reconciling at start-up failed'));
+      if (options.config.reconcileIntervalMs > 0) {
+        lostAnswers.start(options.config.reconcileIntervalMs);
+      }
+    });
+  }
+  app.addHook('onClose', () => lostAnswers.stop());
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
   await app.register(consentRoutes, { ...routeContext, reads });
@@ -210,5 +234,7 @@ declare module 'fastify' {
     appContext: TAppContext;
     /** The future-payment collections of this process (docs/payments.md). */
     collections: TCollectionRunner;
+    /** The reconciler of lost provider answers (docs/payments.md "Reconciliation"). */
+    reconciler: TReconciler;
   }
 }

@@ -78,15 +78,17 @@ describe('card secrets', () => {
     await pay('declined');
     await pay('timeout');
     const otp = await pay('pin_otp');
-    await app.inject({
+    const otpPaid = await app.inject({
       method: 'POST',
       url: '/api/payments/card/complete',
       payload: {
         paymentId: otp.consent.paymentId,
         otp: sandboxCard('pin_otp').otp,
         consentId: otp.consent.consentId,
+        chargeToken: otp.body.chargeToken,
       },
     });
+    expect(otpPaid.statusCode).toBe(200);
     const threeDs = await pay('three_ds');
     const reference = String(threeDs.body.challengeUrl).split('/sandbox/3ds/')[1];
     await app.inject({
@@ -136,7 +138,9 @@ describe('card secrets', () => {
       url: `/api/sandbox/3ds/${String(threeDsLink.challengeUrl).split('/sandbox/3ds/')[1]}`,
       payload: { approved: true },
     });
+    // A card of another account is refused before anything is charged.
     await link(second, 'pin_only', cardAccounts[1]);
+    await link(await signedIn(), 'pin_only');
     const third = await signedIn();
     const saved = await consentWithPayment(app, database);
     await app.inject({

@@ -26,6 +26,18 @@ const ZEnv = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
   SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
+  /**
+   * How long the sandbox waits, after recording a call that moves money, before it answers: a
+   * slow answer, the window a crash can lose (docs/sandbox.md). 0 answers at once.
+   */
+  SANDBOX_ANSWER_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** How often the reconciler asks providers about answers that were lost; 0 turns it off. */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /**
+   * How long a call that moves money may stay unanswered before the reconciler asks the provider
+   * about it (longer than any provider call takes: the sandbox's slowest card gives up at 20 s).
+   */
+  RECONCILE_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** How often a quiet event stream sends a comment, so proxies and the browser keep it open. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**
@@ -64,6 +76,22 @@ const ZEnv = z.object({
     .optional(),
   /** What the rate-limit keys in Redis begin with: deployments that share one Redis differ. */
   REDIS_KEY_PREFIX: z.string().min(1).default('oya-consent:'),
+  /**
+   * Webhooks to http:// and to this machine's or private networks' addresses: off unless 'on'
+   * (a developer's local receiver, the sandbox demo). Link-local addresses stay refused.
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
+  /*
+   * Slow clients (docs/security.md): a request's headers must arrive within HEADERS_TIMEOUT_MS
+   * and the whole request, body included, within REQUEST_TIMEOUT_MS (408); a connection on
+   * which nothing moves for CONNECTION_TIMEOUT_MS is closed, and an idle kept-alive one after
+   * KEEP_ALIVE_TIMEOUT_MS. An open event stream has arrived whole, so only the idle limit
+   * concerns it, and its heartbeats keep it moving.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(72_000),
 });
 
 /** A 32-byte key written as 64 hex digits or in base64 (padded or not, or base64url). */
@@ -95,6 +123,12 @@ export type TConfig = {
   /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
   paymentProvider: 'sandbox';
   sandboxCardTimeoutMs: number;
+  /** The sandbox's delay between recording a call that moves money and answering it. */
+  sandboxAnswerDelayMs: number;
+  /** Milliseconds between runs of the reconciler; 0: no runs but the one at start-up. */
+  reconcileIntervalMs: number;
+  /** The age at which an unanswered call that moves money is asked about (docs/payments.md). */
+  reconcileAfterMs: number;
   /** Between the comment lines a quiet event stream sends (SSE_HEARTBEAT_MS). */
   sseHeartbeatMs: number;
   /** Whether the debug calls exist; off, they answer 404 like any unknown path. */
@@ -111,6 +145,10 @@ export type TConfig = {
   redisUrl: string | undefined;
   /** The prefix of every key the server writes in Redis. */
   redisKeyPrefix: string;
+  /** WEBHOOKS_ALLOW_PRIVATE: whether webhooks may go to http:// and private addresses. */
+  webhooksAllowPrivate: boolean;
+  /** How long a request may take to arrive, and a connection may stay quiet (milliseconds). */
+  timeouts: { requestMs: number; headersMs: number; connectionMs: number; keepAliveMs: number };
 };
 
 /** TRUST_PROXY as Fastify takes it: true/false, a hop count, or addresses and CIDRs. */
@@ -136,6 +174,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${issue?.path.join('.')} ${issue?.message}`);
   }
   const e = parsed.data;
+  // Node refuses headers allowed longer than the whole request; a quiet limit below the
+  // heartbeat would close every quiet event stream.
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  if (e.CONNECTION_TIMEOUT_MS <= e.SSE_HEARTBEAT_MS) {
+    throw new Error('Invalid configuration: CONNECTION_TIMEOUT_MS must exceed SSE_HEARTBEAT_MS');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
     .split(',')
@@ -161,6 +207,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: e.SMS_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
+    sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
+    reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+    reconcileAfterMs: e.RECONCILE_AFTER_MS,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     debugRoutes: e.DEBUG_ROUTES === 'on',
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
@@ -169,5 +218,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: e.SECRETS_KEY,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      connectionMs: e.CONNECTION_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
   };
 }

@@ -7,6 +7,7 @@ import type { TPaymentProvider } from './providers/payments';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
 import { smsSenderFor, type TSmsSender } from './providers/sms';
+import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import { SANDBOX_CARDS } from './sandbox/fixtures';
 
@@ -22,6 +23,8 @@ export type TProviders = {
   sms: TSmsSender;
   /** Money movement: the sandbox network unless PAYMENT_PROVIDER names another. */
   payments: TPaymentProvider;
+  /** Names to addresses, for the webhooks' checks: the operating system's resolver. */
+  dns: THostResolver;
 };
 
 /**
@@ -45,7 +48,7 @@ export type TRouteContext = TAppContext & { limits: TRateLimiters };
 /** Adapters a test (or a deployment) hands in instead of those the configuration chooses. */
 export type TAdapterOverrides = {
   clock?: TClock | undefined;
-  providers?: Partial<Pick<TProviders, 'sms'>> | undefined;
+  providers?: Partial<Pick<TProviders, 'sms' | 'dns'>> | undefined;
   events?: TEventBus | undefined;
 };
 
@@ -64,20 +67,44 @@ export function createAppContext(
   const { database, config } = base;
   const { db } = database;
   const clock = overrides.clock ?? systemClock;
-  const cards = sandboxCardNetwork({
-    cards: SANDBOX_CARDS,
-    publicUrl: config.publicUrl,
-    timeoutMs: config.sandboxCardTimeoutMs,
-  });
+  const money = paymentProviderFor(config, db, clock);
   return {
     db,
     config,
     clock,
     providers: {
       sms: overrides.providers?.sms ?? smsSenderFor(config, db),
-      payments: sandboxPaymentProvider({ cards, db, clock }),
+      payments: money.payments,
+      dns: overrides.providers?.dns ?? systemHostResolver(),
     },
-    sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
+    sandbox: money.sandbox,
     events: overrides.events ?? databaseEventBus({ database, onError: base.onEventError }),
+  };
+}
+
+/**
+ * The payment provider PAYMENT_PROVIDER names (the sandbox network, whose record lives in `db`),
+ * and the sandbox's controls while it is the sandbox: what the app and `npm run ledger:check` use.
+ */
+export function paymentProviderFor(
+  config: TConfig,
+  db: TDb,
+  clock: TClock,
+): { payments: TPaymentProvider; sandbox: TSandboxControls | null } {
+  const cards = sandboxCardNetwork({
+    db,
+    clock,
+    cards: SANDBOX_CARDS,
+    publicUrl: config.publicUrl,
+    timeoutMs: config.sandboxCardTimeoutMs,
+  });
+  return {
+    payments: sandboxPaymentProvider({
+      cards,
+      db,
+      clock,
+      answerDelayMs: config.sandboxAnswerDelayMs,
+    }),
+    sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
   };
 }

@@ -1,13 +1,16 @@
 // @module-tag postgres
 // The fuzz suite (issue 7): every route in the app's route table, with generated bad inputs —
-// path, query, headers, credentials, bodies — must answer below 500, and every error must be a
-// catalogue body. Routes join by being registered; see testing/fuzz.ts for the inputs.
+// path, query, headers, credentials, bodies, methods (HEAD too), Accept — must answer below 500,
+// and every error must be a catalogue body; an event stream that opens counts as an answer, and
+// an answer that never comes as a failure (issue 27). Routes join by being registered; see
+// testing/fuzz.ts for the inputs.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
-import { SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
+import { SANDBOX_ACCOUNTS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
 import { signUp, testPhone } from './testing/identity';
 import {
+  acceptCases,
   describeFailure,
   discoverAuth,
   distinctFailures,
@@ -32,6 +35,7 @@ import {
   statusHistogram,
   type TFixtures,
   type TFuzzApp,
+  type THints,
   type TFuzzCase,
   type TOutcome,
   type TRoutePlan,
@@ -66,7 +70,50 @@ beforeAll(async () => {
   Object.assign(fixtures.hints, await formHints(fuzz, fixtures.merchant.authorization));
   Object.assign(fixtures.hints, await terminalHints(fuzz));
   Object.assign(fixtures.hints, await paymentRequestHints(fuzz));
+  Object.assign(fixtures.hints, await streamHints(fuzz));
 }, 60_000);
+
+/** The event streams the fuzzing opens (a GET the runner then closes), past their tickets. */
+const OPENED_STREAMS = [
+  'GET /api/events/payments/:paymentId',
+  'GET /api/events/card-linking',
+  'GET /api/events/bank-validation/:validationId',
+];
+
+/**
+ * Tickets that open the OPENED_STREAMS (docs/payments.md), each named for its route, so HEAD,
+ * Accept and the rest reach the streams themselves (a stream answered HEAD with a stream that
+ * never ended). A ticket opens its stream for five minutes, longer than the run.
+ */
+async function streamHints(app: TFuzzApp): Promise<THints> {
+  const authorization = `Bearer ${await fixtures.mintToken()}`;
+  const answer = async <T>(url: string, payload?: object): Promise<T> => {
+    const method = payload ? 'POST' : 'GET';
+    const response = await app.app.inject({ method, url, payload, headers: { authorization } });
+    if (response.statusCode !== 200) throw new Error(`fuzz fixtures: ${url} ${response.body}`);
+    return response.json<T>();
+  };
+  const { consentId, clientId } = fixtures.hints;
+  const read = await answer<{ consent: { payments: Array<{ paymentId: string }> } }>(
+    `/api/consent/${consentId}?clientId=${clientId}`,
+  );
+  const paymentId = read.consent.payments[0]?.paymentId ?? '';
+  const ticket = async (payload: object) =>
+    (await answer<{ ticket: string }>('/api/events/tickets', payload)).ticket;
+  const search = await answer<{
+    banks: { results: Array<{ validationId: string }> };
+    stream: { ticket: string };
+  }>(`/api/accounts/search?by=bank&q=${SANDBOX_ACCOUNTS[0]?.accountNumber}&v=new`);
+  return {
+    lastEventId: '0',
+    '/api/events/payments/:paymentId paymentId': paymentId,
+    '/api/events/payments/:paymentId ticket': await ticket({ stream: 'payment', paymentId }),
+    '/api/events/card-linking ticket': await ticket({ stream: 'card-linking' }),
+    '/api/events/bank-validation/:validationId validationId':
+      search.banks.results[0]?.validationId ?? '',
+    '/api/events/bank-validation/:validationId ticket': search.stream.ticket,
+  };
+}
 
 /**
  * A payment request (docs/payment-requests.md) from a second payer to the fixture payer, so its
@@ -130,8 +177,24 @@ async function formHints(app: TFuzzApp, authorization: string): Promise<Record<s
     url: '/api/form/sections/about',
     payload: { consentId, clientId: fixtures.merchant.clientId, answers: { fullName: 'Ada' } },
   });
-  const { formResponseId = '' } = saved.json<Record<string, string>>();
-  return { formId, sectionId: 'about', fieldId: 'idDocument', responseId: formResponseId };
+  const { formResponseId = '', formUpdateToken = '' } = saved.json<Record<string, string>>();
+  // The payer's form calls name the form's consent, its token and a field of the section, so
+  // the answers reach the database (a NUL in one answered 500).
+  const formConsent = Object.fromEntries(
+    ['/api/form', '/api/form/sections/:sectionId', '/api/form/files'].map((url) => [
+      `${url} consentId`,
+      consentId,
+    ]),
+  );
+  return {
+    formId,
+    sectionId: 'about',
+    fieldId: 'idDocument',
+    responseId: formResponseId,
+    formUpdateToken,
+    'answers[key]': 'fullName',
+    ...formConsent,
+  };
 }
 afterAll(() => fuzz?.close());
 
@@ -164,6 +227,7 @@ function casesOf(plan: TRoutePlan, globalKeys: string[]): TFuzzCase[] {
     ...rawBodyCases(plan),
     ...mutationCases(plan),
     ...methodCases(plan, fuzz.app.routeTable),
+    ...acceptCases(plan),
   ];
 }
 
@@ -257,6 +321,8 @@ describe('fuzz: every registered route', () => {
     expect
       .soft(new Set(outcomes.map((o) => o.fuzzCase.routeKey)))
       .toEqual(new Set([...routePlans.map((p) => p.key), NOT_FOUND_KEY]));
+    const streamed = new Set(outcomes.filter((o) => o.streamed).map((o) => o.fuzzCase.routeKey));
+    expect.soft([...streamed]).toEqual(expect.arrayContaining(OPENED_STREAMS));
     const failures = outcomes.filter((o) => o.problem);
     expect(failures.length, failureMessage(outcomes)).toBe(0);
   }, 240_000);

@@ -35,6 +35,7 @@ const FASTIFY_ERRORS: Record<string, { code: TErrorCode; message?: string }> = {
 function codeForStatus(status: number): TErrorCode {
   const byStatus: Partial<Record<number, TErrorCode>> = {
     404: 'NOT_FOUND',
+    406: 'NOT_ACCEPTABLE',
     408: 'REQUEST_TIMEOUT',
     413: 'PAYLOAD_TOO_LARGE',
     414: 'URL_TOO_LONG',

@@ -1,7 +1,8 @@
 // The start command's contract: serves page and API on PORT with data under DATA_DIR, seeds the
 // demo once and prints one full URL per demo consent; by default it listens on loopback only and
-// says that the sandbox SMS outbox is readable by anyone who can reach it. It runs what
-// `npm start` runs: the server bundle the build makes (scripts/build-server.ts), built here.
+// says that the sandbox SMS outbox is readable by anyone who can reach it; its start line names
+// WEBHOOKS_ALLOW_PRIVATE when the operator turned it on. It runs what `npm start` runs: the
+// server bundle the build makes (scripts/build-server.ts), built here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -40,6 +41,7 @@ function serverEnv(port: number, dir: string, extra: NodeJS.ProcessEnv = {}): No
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   delete env.HOST;
+  delete env.WEBHOOKS_ALLOW_PRIVATE;
   Object.assign(env, extra);
   return env;
 }
@@ -124,11 +126,16 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     expect(api.status).toBe(200);
     await stop(first.child);
 
-    const second = await start(port);
+    // Started again by an operator who lets webhooks reach private networks: the start line says so.
+    const second = await start(port, dataDir, { WEBHOOKS_ALLOW_PRIVATE: 'on' });
     const again = second.lines
       .filter((l) => l.startsWith('Demo consent'))
       .map((l) => l.split(': ').pop());
     expect(again).toEqual(urls);
+    expect(first.lines[0]).not.toContain('WEBHOOKS_ALLOW_PRIVATE');
+    expect(second.lines[0]).toMatch(
+      /^Consent server ready on .*, WEBHOOKS_ALLOW_PRIVATE=on: webhooks may go to http:\/\/ and private addresses\)$/,
+    );
     await stop(second.child);
   }, 60_000);
 

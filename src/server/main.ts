@@ -50,6 +50,7 @@ async function main() {
     database,
     webDir: path.join(root, 'dist/web'),
     collections: 'auto',
+    reconciliation: 'auto',
     operatorToken,
   });
   // Processes starting together on one PostgreSQL seed it one at a time: the later ones find
@@ -67,8 +68,12 @@ async function main() {
       : () => {};
 
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
+  // An operator who opened webhooks to private networks sees it at every start.
+  const webhooks = config.webhooksAllowPrivate
+    ? ', WEBHOOKS_ALLOW_PRIVATE=on: webhooks may go to http:// and private addresses'
+    : '';
   console.log(
-    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where})`,
+    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where}${webhooks})`,
   );
   if (config.smsProvider === 'sandbox') {
     console.log(

@@ -13,7 +13,8 @@ import { AppError } from './services/app-error';
 /*
  * Limits on what costs us money or helps an attacker (docs/security.md): SMS codes (each one is
  * paid for once a real provider is plugged in, and SMS pumping farms them), sign-in sessions and
- * challenges, and wrong merchant secrets. The counting is @fastify/rate-limit's; this file only
+ * challenges, wrong merchant secrets, and card charges (card testing: per address, and per card
+ * across payments by its keyed hash). The counting is @fastify/rate-limit's; this file only
  * says what is counted, by which key, and answers the catalogue's 429 with Retry-After.
  *
  * Where the counters live: in the process (the plugin's LRU store) by default, so that the
@@ -47,6 +48,10 @@ export const DEFAULT_RATE_LIMITS = {
   paymentRequestsPerPayer: { max: 30, windowMs: MINUTE },
   /** Card-terminal calls from one address: each purchase is a PIN tried at the issuer. */
   terminalCallsPerAddress: { max: 60, windowMs: MINUTE },
+  /** Card charges (a payment's or a link's) from one address: card testing tries card after card. */
+  cardChargesPerAddress: { max: 20, windowMs: 10 * MINUTE },
+  /** Refusals of one card (by its keyed hash) across payments: past this, the card is refused. */
+  cardDeclinesPerCard: { max: 10, windowMs: 60 * MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
   merchantAuthFailuresPerAddress: { max: 20, windowMs: MINUTE },
   /** Wrong secrets for one client id: past this, wrong ones answer 429; the right one still works. */
@@ -79,6 +84,14 @@ export type TRateLimiters = {
   /** After the payer guard: counts by the signed-in payer. */
   paymentRequests: onRequestAsyncHookHandler;
   terminalCalls: onRequestAsyncHookHandler;
+  cardCharges: onRequestAsyncHookHandler;
+  /** A card's refusals across payments, by its keyed hash (services/payments/card-tries.ts). */
+  cardDeclines: {
+    /** Before a charge: 429 once the card was refused its limit of times in the window. */
+    refuseBlockedCard(request: FastifyRequest, reply: FastifyReply, cardKey: string): Promise<void>;
+    /** After the network refused the card: counts it. */
+    recordDecline(request: FastifyRequest, cardKey: string): Promise<void>;
+  };
   merchantAuth: {
     /** Before checking credentials: refuses an address past its limit of failures. */
     refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -170,6 +183,7 @@ export async function registerRateLimits(
     ...(redis ? { redis: redis.client, nameSpace: `${store.keyPrefix}rate-limit:` } : {}),
   });
   const clientIdOf = new WeakMap<FastifyRequest, string>();
+  const cardKeyOf = new WeakMap<FastifyRequest, string>();
 
   const check = (name: keyof TRateLimits, key: (request: FastifyRequest) => string): TCheck => {
     const counted = app.createRateLimit({
@@ -207,6 +221,7 @@ export async function registerRateLimits(
     'merchantAuthFailuresPerClient',
     (request) => clientIdOf.get(request) ?? '',
   );
+  const declinesByCard = check('cardDeclinesPerCard', (request) => cardKeyOf.get(request) ?? '');
 
   return {
     codeSends: countAgainst(
@@ -219,6 +234,19 @@ export async function registerRateLimits(
     accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
     paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
+    cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
+    cardDeclines: {
+      async refuseBlockedCard(request, reply, cardKey) {
+        cardKeyOf.set(request, cardKey);
+        const seen = await declinesByCard(request, { increment: false });
+        // Refused once the window holds `max` refusals: the next charge would be one more.
+        if (!seen.isAllowed && seen.remaining === 0) refuse(reply, seen.ttlInSeconds);
+      },
+      async recordDecline(request, cardKey) {
+        cardKeyOf.set(request, cardKey);
+        await declinesByCard(request);
+      },
+    },
     merchantAuth: {
       async refuseBlockedAddress(request, reply) {
         const wait = exceededBy(await authFailuresByAddress(request, { increment: false }));

@@ -15,25 +15,33 @@ import {
   testRedisPrefix,
   testRedisReachable,
 } from './testing/redis';
-import { scratchDatabase, serverProcesses } from './testing/server-process';
+import {
+  scratchDatabase,
+  startServerProcess,
+  stopServerProcess,
+  type TServerProcess,
+} from './testing/server-process';
 
 const reachable = await testRedisReachable();
 const prefix = testRedisPrefix();
-const database = scratchDatabase('test_limits');
-const servers = serverProcesses(database.url, {
-  REDIS_URL: TEST_REDIS_URL,
-  REDIS_KEY_PREFIX: prefix,
-});
+const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
+let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
+const servers: TServerProcess[] = [];
 
 beforeAll(async () => {
-  if (reachable) await database.create();
+  if (reachable) database = await scratchDatabase('test_limits');
 });
 afterAll(async () => {
-  if (!reachable) return;
-  await servers.stopAll();
-  await database.drop();
-  await removeTestRedisKeys(prefix);
+  await Promise.all(servers.map((server) => stopServerProcess(server.child)));
+  await database?.drop();
+  if (reachable) await removeTestRedisKeys(prefix);
 });
+
+async function start(): Promise<TServerProcess> {
+  const server = await startServerProcess(database?.url ?? '', env);
+  servers.push(server);
+  return server;
+}
 
 const sendCode = (base: string) =>
   fetch(`${base}/api/auth/phone-codes`, {
@@ -55,7 +63,7 @@ async function expectRateLimited(response: Response, windowMs: number) {
 
 describe.skipIf(!reachable)('two server processes on one PostgreSQL and one Redis', () => {
   it('hold one limit between them: the codes one address asks for are counted across both', async () => {
-    const [a, b] = await Promise.all([servers.start(), servers.start()]);
+    const [a, b] = await Promise.all([start(), start()]);
     const { max, windowMs } = DEFAULT_RATE_LIMITS.codeSendsPerAddress;
     // Both see this test as 127.0.0.1: one address, alternating between the servers.
     const answers: number[] = [];

@@ -96,6 +96,9 @@ describe.skipIf(!reachable)('rate limits counted in Redis (REDIS_URL)', () => {
     const request = { ip: newAddress(), routeOptions: { config: {} } } as FastifyRequest;
     const first = await ctx.app.createRateLimit(limit)(request);
     expect(first).toMatchObject({ isAllowed: false, isExceeded: false });
+    // A read without counting (as the per-card limit asks before a charge) sees it too.
+    const read = await second.app.createRateLimit(limit)(request, { increment: false });
+    expect(read).toMatchObject({ isAllowed: false, remaining: 0, isExceeded: false });
     const onTheOther = await second.app.createRateLimit(limit)(request);
     expect(onTheOther).toMatchObject({ isAllowed: false, isExceeded: true });
   });

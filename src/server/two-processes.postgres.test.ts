@@ -5,21 +5,32 @@
 // one is heard on a stream opened on the other. PostgreSQL only: PGlite is one process's
 // database (vitest.config.ts runs this file when DATABASE_URL is set, as `npm run
 // test:postgres` does).
+import { type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../domain/schemas/consent';
 import { ZTransferDetailsResponse } from '../domain/schemas/payment';
-import { scratchDatabase, serverProcesses } from './testing/server-process';
+import { scratchDatabase, startServerProcess, stopServerProcess } from './testing/server-process';
 
-const database = scratchDatabase('test_procs');
-const servers = serverProcesses(database.url);
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
+const children: ChildProcess[] = [];
 
-beforeAll(() => database.create());
+beforeAll(async () => {
+  database = await scratchDatabase('test_procs');
+});
 afterAll(async () => {
-  await servers.stopAll();
+  await Promise.all(children.map((child) => stopServerProcess(child)));
   await database.drop();
 });
 
-const start = () => servers.start();
+/** Starts `src/server/main.ts` on the test database; resolves with its base URL and demo lines. */
+async function start(): Promise<{ base: string; demo: string[] }> {
+  const server = await startServerProcess(database.url);
+  children.push(server.child);
+  return {
+    base: server.base,
+    demo: server.lines.filter((line) => line.startsWith('Demo consent')),
+  };
+}
 
 describe('two server processes on one PostgreSQL', () => {
   it('start together on an empty database, and either hears a payment paid through the other', async () => {

@@ -32,6 +32,9 @@ import { consentPath, createConsent, createForm, embedHostUrl, shopUrl, snap } f
 //   card entered before;
 // - the payer's consents (payer-consents.spec.ts): none yet, the list, the revoke dialog,
 //   revoked, and 'Consent Revoked' on the consent page;
+// - a passkey added after a code (payer-devices.spec.ts): 'Approve your new passkey', 'Passkey
+//   created' with when it may approve payments, 'Your devices', its Remove dialog, and removed
+//   (both widths);
 // - the quickstart's demo shop (quickstart.spec.ts).
 
 const everything = {

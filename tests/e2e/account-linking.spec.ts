@@ -95,8 +95,21 @@ test.describe('the account-linking panel', () => {
     ).toBeVisible();
     await look(page, testInfo, 'payment-not-confirmed');
 
-    // The payer's bank sends the test amount: the link's stream completes it on the page.
-    await sendTestTransfer(page);
+    // A transfer from someone else's account proves nothing: returned, the panel still waits.
+    await sendTestTransfer(page, account('links_by_test_transfer', 1), 'returned_not_from_account');
+    await expect(
+      panel(page).getByText('Payment not yet confirmed. Please wait and try again.'),
+    ).toBeVisible();
+    await panel(page).getByRole('button', { name: "I've made the transfer" }).click();
+    await expect(
+      panel(page).getByText('Payment not yet confirmed. Please wait and try again.'),
+    ).toBeVisible();
+    await expect(
+      panel(page).getByRole('heading', { name: 'Account Linked Successfully!' }),
+    ).toHaveCount(0);
+
+    // The account's own bank sends the test amount: the link's stream completes it on the page.
+    await sendTestTransfer(page, target);
     await linked(page);
     await look(page, testInfo, 'success');
 
@@ -218,7 +231,7 @@ test.describe('the account-linking panel', () => {
     await expect(
       panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
     ).toBeVisible();
-    await sendTestTransfer(page);
+    await sendTestTransfer(page, target);
     await linked(page);
     await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
       timeout: 5_000,

@@ -7,6 +7,7 @@ import {
   uniquePhone,
 } from './auth-support';
 import { account, linked, panel, payWithCardSavingIt, sendTestTransfer } from './linking-support';
+import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';
 
 // The prompts after a payment (spec §2, §4), in real Chromium against the real server and the
@@ -54,7 +55,12 @@ test.describe('after a payment', () => {
     test.slow();
     await payByTransferFromSender(page);
     await expect(question(page)).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByText(`${sender.accountNumber} · ${sender.accountName}`)).toBeVisible();
+    // Paid without signing in, the payer is anyone holding the link: the bank and the last four
+    // digits, never the account name or the whole number (docs/payments.md "Who sees the origin").
+    await expect(
+      page.locator('.detail-row', { hasText: 'Account' }).locator('.detail-value'),
+    ).toHaveText(`****${sender.accountNumber.slice(-4)}`);
+    await expect(page.getByText(sender.accountName)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Sign In to Save Account' })).toBeVisible();
     await look(page, testInfo, 'link-account-sign-in');
     await page.getByRole('button', { name: 'Skip for Now' }).click();
@@ -83,11 +89,13 @@ test.describe('after a payment', () => {
     await look(page, testInfo, 'link-origin');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
 
-    // The panel starts with the account the money came from, found at its bank.
+    // The payer types the number the page only showed masked; the account the money came from
+    // (its bank, its last four) is found at its bank and taken for them.
+    await panel(page).getByLabel('Account number').fill(sender.accountNumber);
     await expect(panel(page).getByText('Amount', { exact: true })).toBeVisible({ timeout: 15_000 });
     // The panel's test-transfer step, scanned in account-linking.spec.ts.
     await snap(page, testInfo, 'after-payment-link-origin-test-transfer');
-    await sendTestTransfer(page);
+    await sendTestTransfer(page, sender);
     await linked(page);
     await granted(page);
 
@@ -100,6 +108,43 @@ test.describe('after a payment', () => {
     };
     const mine = listed.accounts.find((a) => a.accountNumber === sender.accountNumber);
     expect(mine?.bankId).toBeTruthy();
+  });
+
+  test('a signed-in payer who paid and comes back sees the account they paid from in full', async ({
+    page,
+  }) => {
+    test.slow();
+    await addVirtualAuthenticator(page);
+    await page.goto('/login');
+    await signUpThroughPanel(page, page.request, {
+      fullName: 'Kemi Adewale',
+      phone: uniquePhone(),
+    });
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+    const { token } = await storedSession(page);
+    // Paid by transfer while signed in (the bank's app, another tab), before this page opens.
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    const read = await page.request.get(`/api/consent/${consentId}?clientId=${E2E.clientId}`);
+    const { paymentId } = (await read.json()).consent.payments[0];
+    const opened = await page.request.post(`/api/payments/${paymentId}/transfer`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { transferDetails } = await opened.json();
+    const sent = await page.request.post('/api/sandbox/transfers', {
+      data: {
+        accountNumber: transferDetails.accountNumber,
+        amount: payment.amount,
+        from: { institutionCode: sender.institutionCode, accountNumber: sender.accountNumber },
+      },
+    });
+    expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+
+    // The consent read shows the account masked to anyone with the link; the payer who paid
+    // reads it whole from the payment.
+    await page.goto(consentPath(consentId));
+    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`${sender.accountNumber} · ${sender.accountName}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
   });
 
   test('an anonymous payer who ticked Save this card is asked to sign in, then to link the card', async ({

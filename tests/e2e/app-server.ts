@@ -27,6 +27,8 @@ const config = loadConfig({
   SANDBOX_CARD_TIMEOUT_MS: '2000',
   // The testers' tools (the account row's delete menu) are tested here.
   DEBUG_ROUTES: 'on',
+  // The specs' webhook endpoints are the embed host on this machine, over http.
+  WEBHOOKS_ALLOW_PRIVATE: 'on',
 });
 const database = await openDatabase({ kind: 'pglite' });
 await createMerchantClient(database.db, {
@@ -82,7 +84,9 @@ await database.db.transaction(async (tx) => {
   });
 });
 // Every browser of the suite comes from this machine's one address: the limits per address
-// would count two projects' sign-ins together. They have tests of their own (rate-limits.test.ts).
+// would count two projects' sign-ins and card charges together, and the suite pays with the
+// sandbox's few cards again and again. They have tests of their own (rate-limits.test.ts,
+// card-limits.test.ts).
 const perAddress = { max: 10_000, windowMs: 60_000 };
 const app = await buildApp({
   config,
@@ -93,12 +97,14 @@ const app = await buildApp({
     discoveriesPerAddress: perAddress,
     challengesPerAddress: perAddress,
     loginsPerAddress: perAddress,
+    cardChargesPerAddress: perAddress,
+    cardDeclinesPerCard: perAddress,
   },
 });
 // For the suite's last check (books.check.ts): what `npm run ledger:check` proves, of the books
 // every browser test left. A route of this test server only.
 app.get('/__e2e/books', async () => {
-  const report = await checkLedger(database.db);
+  const report = await checkLedger(database.db, { provider: app.appContext.providers.payments });
   return { transactions: report.transactions, problems: ledgerProblems(report) };
 });
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

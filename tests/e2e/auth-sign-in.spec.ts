@@ -75,6 +75,12 @@ test.describe('payer sign-up and sign-in', () => {
       page.getByRole('heading', { name: 'Create a passkey on this device' }),
     ).toBeVisible();
     await page.getByRole('button', { name: 'Create passkey' }).click();
+    // The first device's passkey could approve it; it is not here, so the new one waits 24 h
+    // before it may approve payments (payer-devices.spec.ts follows that story further).
+    await expect(page.getByRole('heading', { name: 'Approve your new passkey' })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue without approval' }).click();
+    await expect(page.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
     expect(await credentialCount(authenticator)).toBe(1);
     await page.close();

@@ -5,13 +5,14 @@ import path from 'node:path';
 
 /**
  * The built server as `npm start` runs it (dist/server/main.mjs) on a new data directory, for the
- * tests that follow the README as written. Resolves once it printed its last start line.
+ * tests that follow the README as written, with `env` added to its environment. Resolves once it
+ * printed its last start line.
  */
-export async function startBuiltServer(port: number) {
+export async function startBuiltServer(port: number, env: NodeJS.ProcessEnv = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oya-built-'));
   const origin = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.mjs'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';

@@ -18,7 +18,7 @@ import {
   payWithCardSavingIt,
   verifyByAuthParams,
 } from './linking-support';
-import { consentPath, createConsent, snap } from './merchant';
+import { consentPath, createConsent, readMerchantConsent, snap } from './merchant';
 
 // The main consent flow (spec §2 Main consent flow, §4) in real Chromium against the real server
 // and the sandbox bank: a payer who signs up on the spot goes through each step, links a repayment
@@ -70,8 +70,13 @@ async function linkByApi(page: Page, scenario: Parameters<typeof account>[0]) {
   });
   expect(created.status()).toBe(200);
   const { payInDetails } = (await created.json()).accountLink;
+  // From the account being linked: the only sender whose test transfer proves it.
   const sent = await page.request.post('/api/sandbox/transfers', {
-    data: { accountNumber: payInDetails.accountNumber, amount: payInDetails.amount },
+    data: {
+      accountNumber: payInDetails.accountNumber,
+      amount: payInDetails.amount,
+      from: { institutionCode: target.institutionCode, accountNumber: target.accountNumber },
+    },
   });
   expect(await sent.json()).toMatchObject({ outcome: 'credited' });
   return target;
@@ -146,10 +151,15 @@ test.describe('the consent flow', () => {
     await snap(page, testInfo, 'flow-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
-    const paid = consent.payments.find((p: { type: string }) => p.type === 'immediate');
-    expect(paid).toMatchObject({
+    // Whoever holds the link reads the account it was paid from masked; the merchant, whole.
+    const immediate = (p: { type: string }) => p.type === 'immediate';
+    expect(consent.payments.find(immediate)).toMatchObject({
       status: 'executed',
-      origin: { accountNumber: target.accountNumber },
+      origin: { accountNumber: `****${last4}`, accountName: null },
+    });
+    const merchantRead = await readMerchantConsent(page.request, consentId);
+    expect(merchantRead.payments.find(immediate)).toMatchObject({
+      origin: { accountNumber: target.accountNumber, accountName: target.accountName },
     });
   });
 

@@ -35,16 +35,27 @@ export const resultAt = (page: Page, target: TSandboxAccount) => {
 };
 export const chooseResult = (page: Page, target: TSandboxAccount) => resultAt(page, target).click();
 
-/** The payer's bank sends the amount the payment step asks to the account it names. */
-export async function sendTestTransfer(page: Page) {
+/**
+ * The bank of `from` sends the amount the payment step asks to the account it names. Only the
+ * account being linked proves it (credited); any other account's transfer is returned.
+ */
+export async function sendTestTransfer(
+  page: Page,
+  from: TSandboxAccount,
+  outcome: 'credited' | 'returned_not_from_account' = 'credited',
+) {
   const valueOf = (label: string) =>
     panel(page).locator('.detail-row', { hasText: label }).locator('.detail-value').innerText();
   const accountNumber = (await valueOf('Account number')).trim();
   const amount = Math.round(Number((await valueOf('Amount')).replace(/[^\d.]/g, '')) * 100);
   const sent = await page.request.post('/api/sandbox/transfers', {
-    data: { accountNumber, amount },
+    data: {
+      accountNumber,
+      amount,
+      from: { institutionCode: from.institutionCode, accountNumber: from.accountNumber },
+    },
   });
-  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+  expect(await sent.json()).toMatchObject({ outcome });
 }
 
 /** The alternate service's check of the chosen account: its card's last 4 digits and an OTP. */

@@ -21,6 +21,15 @@ export async function createConsent(
   return (await response.json()).consentId;
 }
 
+/** A consent as its merchant reads it through the merchant API (origins whole). */
+export async function readMerchantConsent(request: APIRequestContext, consentId: string) {
+  const response = await request.get(`${E2E.appOrigin}/api/v1/consents/${consentId}`, {
+    headers: { authorization: basic(E2E.clientId, E2E.clientSecret) },
+  });
+  if (!response.ok()) throw new Error(`merchant read failed: ${await response.text()}`);
+  return (await response.json()).consent;
+}
+
 /** Creates a form through the merchant API; its formId. */
 export async function createForm(request: APIRequestContext, body: object): Promise<string> {
   const response = await request.post(`${E2E.appOrigin}/api/v1/forms`, {

@@ -194,6 +194,25 @@ test.describe('pay now with a card', () => {
     await granted(page);
   });
 
+  // Without sign-in the charge is the tab's that started it (docs/payments.md "Who answers a
+  // charge"): the tab keeps the charge's token for its session; another tab has none.
+  test("another tab of the consent starts at the methods: the OTP is the first tab's", async ({
+    page,
+    context,
+  }) => {
+    const consentId = await payWith(page, 'pin_otp');
+    await expect(page.getByText('Verify Payment')).toBeVisible();
+
+    const other = await context.newPage();
+    await other.goto(consentPath(consentId));
+    await expect(other.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+    await expect(other.getByText('Verify Payment')).toHaveCount(0);
+    await other.close();
+
+    await verifyOtp(page);
+    await granted(page);
+  });
+
   // Approved after a reload: the same wait (src/domain/payment-status.test.ts, 'resumedPayment':
   // 'a card in its 3-D Secure check waits for it'), then the approval of the test above.
   test('a reload during 3-D Secure waits for it, and the challenge declined fails', async ({

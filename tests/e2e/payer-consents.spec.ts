@@ -84,7 +84,7 @@ test.describe('the payer’s consents', () => {
     const target = account('links_by_test_transfer');
     await findAccount(page, target.accountNumber);
     await chooseResult(page, target);
-    await sendTestTransfer(page);
+    await sendTestTransfer(page, target);
     await linked(page);
     const last4 = target.accountNumber.slice(-4);
     await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({

@@ -20,7 +20,8 @@ let receiver: ChildProcess | null = null;
 let received = '';
 
 test.beforeAll(async () => {
-  server = await startBuiltServer(serverPort());
+  // As the Quickstart starts it: the receiver is on this machine, over http.
+  server = await startBuiltServer(serverPort(), { WEBHOOKS_ALLOW_PRIVATE: 'on' });
 });
 
 test.afterAll(async () => {
@@ -53,6 +54,7 @@ test('the quickstart: a client made while the server runs, a consent paid in the
   // Three commands (each a Node start), a card payment with its 3 s completion, deliveries.
   test.slow();
   const origin = server?.origin ?? '';
+  expect(server?.printed).toContain('WEBHOOKS_ALLOW_PRIVATE=on');
 
   const created = await npmRun('client:create', '--name', 'Tola Stores', '--origin', origin);
   expect(created.code, created.out).toBe(0);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSKEY_APPROVALS } from '../passkey-trust';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
 
 /*
@@ -252,14 +253,102 @@ export const ZOkResponse = z.object({ success: z.literal(true) });
 // ---------------------------------------------------------------------------------------------
 // Passkeys of the signed-in payer
 
-/** POST /api/auth/passkeys: the new credential the page created. */
-export const ZPasskeyRegisterRequest = z.object({ response: ZRegistrationResponse });
+/** One of the payer's passkeys as WebAuthn request options name it (allowCredentials). */
+export const ZAllowCredential = z.object({
+  id: ZBase64Url.min(1),
+  type: z.literal('public-key'),
+  transports: z.array(ZAuthenticatorTransport).optional(),
+});
+
+/**
+ * Whether a new passkey needs an existing one's approval (docs/identity.md "When a passkey is
+ * trusted"), as POST /api/auth/passkeys/registration-options answers it.
+ */
+export const ZPasskeyApprovalOptions = z.object({
+  /** False for a new payer's first passkey, made before anything is linked: it signs at once. */
+  needed: z.boolean(),
+  /** The relying party the approving passkey belongs to. */
+  rpId: z.string(),
+  /** The passkeys that may approve it (the payer's trusted ones); none: it will wait. */
+  allowCredentials: z.array(ZAllowCredential),
+  /** Unapproved, from when it could approve payments if it were added now. */
+  unapprovedSignsFrom: z.string(),
+});
+export type TPasskeyApprovalOptions = z.infer<typeof ZPasskeyApprovalOptions>;
+
+export const ZPasskeyRegistrationOptionsResponse = ZWebAuthnOptionsResponse.extend({
+  approval: ZPasskeyApprovalOptions,
+});
+
+export const PASSKEY_APPROVAL_TYPE = 'oya-money.passkey-approval';
+export const PASSKEY_APPROVAL_VERSION = 1;
+
+/**
+ * The text whose SHA-256 digest an existing passkey signs (as its WebAuthn challenge) to approve
+ * a new one: it names the single-use registration challenge and the new credential, so the
+ * approval is good for that one registration only.
+ */
+export function passkeyApprovalMessage(input: {
+  registrationChallenge: string;
+  credentialId: string;
+}): string {
+  return canonicalJson({
+    type: PASSKEY_APPROVAL_TYPE,
+    version: PASSKEY_APPROVAL_VERSION,
+    registrationChallenge: input.registrationChallenge,
+    credentialId: input.credentialId,
+  });
+}
+
+/**
+ * POST /api/auth/passkeys: the new credential the page created and, when one is needed, an
+ * existing passkey's assertion of passkeyApprovalMessage (without it the new one waits 24 h).
+ */
+export const ZPasskeyRegisterRequest = z.object({
+  response: ZRegistrationResponse,
+  approval: ZAuthenticationResponse.optional(),
+});
+export type TPasskeyRegisterRequest = z.infer<typeof ZPasskeyRegisterRequest>;
+
+export const ZPasskeyApproval = z.enum(PASSKEY_APPROVALS);
+
 export const ZPasskeyRegisterResponse = z.object({
   success: z.literal(true),
   passkeyId: z.string(),
   passkeyCount: z.number().int().positive(),
+  approval: ZPasskeyApproval,
+  /** From when it may approve payments, mandates and links: now, or 24 h on when unapproved. */
+  signsFrom: z.string(),
 });
 export type TPasskeyRegisterResponse = z.infer<typeof ZPasskeyRegisterResponse>;
+
+/** One passkey on the payer's account page ('Devices'). */
+export const ZPasskeySummary = z.object({
+  passkeyId: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** A synced passkey (the phone's cloud keychain) rather than one bound to a single device. */
+  synced: z.boolean(),
+  approval: ZPasskeyApproval,
+  signsFrom: z.string(),
+  /** Whether it may approve payments now (signsFrom has passed). */
+  canApprove: z.boolean(),
+});
+export type TPasskeySummary = z.infer<typeof ZPasskeySummary>;
+
+/** GET /api/auth/passkeys: the signed-in payer's passkeys, oldest first. */
+export const ZPasskeysResponse = z.object({
+  success: z.literal(true),
+  passkeys: z.array(ZPasskeySummary),
+});
+export type TPasskeysResponse = z.infer<typeof ZPasskeysResponse>;
+
+/** DELETE /api/auth/passkeys/{passkeyId}. */
+export const ZPasskeyIdParams = z.object({ passkeyId: ZBase64Url.min(1).max(1400) });
+export const ZPasskeyRemoveResponse = z.object({
+  success: z.literal(true),
+  passkeyCount: z.number().int().nonnegative(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Signed grants: the payer's passkey signs a digest of a canonical grant payload
@@ -341,13 +430,7 @@ export const ZGrantChallengeResponse = z.object({
     rpId: z.string(),
     timeout: z.number().int().positive(),
     userVerification: z.literal('required'),
-    allowCredentials: z.array(
-      z.object({
-        id: ZBase64Url.min(1),
-        type: z.literal('public-key'),
-        transports: z.array(ZAuthenticatorTransport).optional(),
-      }),
-    ),
+    allowCredentials: z.array(ZAllowCredential),
   }),
 });
 export type TGrantChallengeResponse = z.infer<typeof ZGrantChallengeResponse>;

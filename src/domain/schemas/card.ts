@@ -119,6 +119,11 @@ export const ZCardChargeResponse = z.object({
   transactionReference: z.string().optional(),
   orderPaymentReference: z.string().optional(),
   message: z.string().optional(),
+  /**
+   * Ours (docs/payments.md "Who answers a charge"): a charge made without sign-in that waits for
+   * its OTP is answered only with this token, which only the page that started it receives.
+   */
+  chargeToken: z.string().optional(),
 });
 export type TCardChargeResponse = z.infer<typeof ZCardChargeResponse>;
 
@@ -129,10 +134,14 @@ export const ZPayerCard = z.object({
 });
 export type TPayerCard = z.infer<typeof ZPayerCard>;
 
-/** The bank account that paid, for the Payment Source box (spec §2). */
+/**
+ * The bank account that paid, for the Payment Source box (spec §2). Anyone but the payer who paid
+ * reads it masked (src/domain/origin-privacy.ts): no account name, the number as '****1234'.
+ */
 export const ZPayerBank = z.object({
   bankName: z.string(),
   accountName: z.string().nullable(),
+  /** The whole number, or masked ('****1234'). */
   accountNumber: z.string().nullable(),
   institutionCode: z.string().nullable(),
 });
@@ -148,6 +157,8 @@ export const ZCardCompleteRequest = z.object({
   paymentId: ZIdentifier,
   otp: ZOtpOrBankToken,
   consentId: ZIdentifier.optional(),
+  /** Without sign-in: the token the charge's answer gave its page (ZCardChargeResponse). */
+  chargeToken: ZIdentifier.optional(),
 });
 export type TCardCompleteRequest = z.infer<typeof ZCardCompleteRequest>;
 

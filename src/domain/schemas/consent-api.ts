@@ -147,6 +147,8 @@ export const ZConsentOtpRequest = z.object({
   otp: ZText(50),
   /** A payer who is not signed in names the consent whose link they hold (spec §6). */
   consentId: ZIdentifier.optional(),
+  /** Without sign-in: the token the charge's answer gave its page (ZCardChargeResponse). */
+  chargeToken: ZIdentifier.optional(),
 });
 export type TConsentOtpRequest = z.infer<typeof ZConsentOtpRequest>;
 

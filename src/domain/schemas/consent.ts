@@ -69,6 +69,11 @@ export type TFrequency = z.infer<typeof ZFrequency>;
 export const ZAmountType = z.enum(['fixed', 'variable']);
 export type TAmountType = z.infer<typeof ZAmountType>;
 
+/**
+ * spec §3 Payment.origin. The payer who paid and the merchant's API read it whole; anyone else
+ * masked (src/domain/origin-privacy.ts): accountNumber '****1234', accountName and bankId null,
+ * no integrations.
+ */
 export const ZPaymentOrigin = z.object({
   paymentMethod: z.enum(['card', 'bank_transfer']),
   accountNumber: z.string().nullable().optional(),

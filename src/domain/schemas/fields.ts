@@ -21,6 +21,23 @@ const PRINTABLE_MESSAGE = 'must be printable text (no control characters)';
 export const ZPrintable = (max: number) =>
   z.string().max(max).refine(isPrintableText, PRINTABLE_MESSAGE);
 
+/**
+ * What PostgreSQL cannot keep: the NUL character (refused in text and JSON) and lone
+ * surrogates, halves of a pair that UTF-8 cannot write (refused in JSON, turned into U+FFFD in
+ * text). Text that may hold other control characters (a payer's line breaks) is held to this.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export const isStorableText = (text: string): boolean =>
+  !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+
+/** Any text from outside that may hold line breaks, as sent: at most `max` characters, storable. */
+export const ZStorable = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine(isStorableText, 'must not contain a NUL character or a lone surrogate');
+
 /** Text a person reads (a narration, a name): trimmed, not empty, bounded, printable. */
 export const ZText = (max: number) =>
   z.string().trim().min(1).max(max).refine(isPrintableText, PRINTABLE_MESSAGE);

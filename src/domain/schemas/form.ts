@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdentifier, ZText } from './fields';
+import { ZIdentifier, ZStorable, ZText } from './fields';
 
 /*
  * Forms (issue 13, docs/forms.md): a merchant's form definition, the answers a payer gives,
@@ -23,6 +23,9 @@ export const FORM_LONG_TEXT_MAX = 5_000;
 /** Largest file any file field accepts; a field may ask for less. */
 export const FORM_FILE_MAX_BYTES = 10 * 1024 * 1024;
 export const FORM_FILE_DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+/** Highest version number a call may name: far more than any form gets, and inside the
+ * database's integer column (2^31 - 1), which a larger number would make fail. */
+export const FORM_MAX_VERSION = 1_000_000;
 /** The media types a file field may accept, told apart by their content (images and PDF). */
 export const FORM_FILE_TYPES = [
   'image/jpeg',
@@ -248,13 +251,15 @@ export type TFormDefinitionInput = z.input<typeof ZFormDefinition>;
 
 /**
  * One answer: text (short/long text, email, phone, date, single choice, a file's id), a
- * number, a yes/no (true/false), or the values of a multiple choice. null clears it.
+ * number, a yes/no (true/false), or the values of a multiple choice. null clears it. Answers
+ * are kept as sent, those that fail their field's check too, so text the database cannot keep
+ * is refused here (400 naming the field); the field's check judges the rest (../forms.ts).
  */
 export const ZFormAnswer = z.union([
-  z.string().max(FORM_LONG_TEXT_MAX),
+  ZStorable(FORM_LONG_TEXT_MAX),
   z.number().finite(),
   z.boolean(),
-  z.array(z.string().max(100)).max(FORM_MAX_CHOICE_OPTIONS),
+  z.array(ZStorable(100)).max(FORM_MAX_CHOICE_OPTIONS),
   z.null(),
 ]);
 export type TFormAnswer = z.infer<typeof ZFormAnswer>;
@@ -380,7 +385,7 @@ export type TMerchantFormRead = z.infer<typeof ZMerchantFormRead>;
 /** POST /api/v1/forms/{formId}/preview body: the values a consent would carry. */
 export const ZFormPreviewRequest = z
   .object({
-    version: z.number().int().min(1).optional(),
+    version: z.number().int().min(1).max(FORM_MAX_VERSION).optional(),
     templateLiteralValues: z.record(ZFormKey, ZText(300)).default({}),
   })
   .strict();

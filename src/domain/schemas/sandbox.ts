@@ -41,6 +41,9 @@ export const ZSandboxFixturesResponse = z.object({
       otp: z.string(),
       brand: z.enum(['visa', 'mastercard', 'verve']),
       scenario: ZScenario,
+      /** The test account the card is issued on: the one account it can link. */
+      institutionCode: z.string(),
+      accountNumber: z.string(),
     }),
   ),
   /** Card readers the sandbox acquirer registered (docs/terminal.md). */
@@ -87,6 +90,11 @@ export const SANDBOX_TRANSFER_OUTCOMES = [
   'returned_already_paid',
   /** Returned to the sender: no such one-time account. */
   'returned_unknown_account',
+  /**
+   * Returned to the sender: an account link's test transfer that did not come from the account
+   * being linked (another account, or a sender the notice does not name).
+   */
+  'returned_not_from_account',
 ] as const;
 export type TSandboxTransferOutcome = (typeof SANDBOX_TRANSFER_OUTCOMES)[number];
 

@@ -15,6 +15,8 @@ export type TPaymentProviderUnderTest = {
   provider: TPaymentProvider;
   /** A test card of the provider's that takes this path, with its PIN and OTP. */
   cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
+  /** The bank account the `pin_only` card draws on (knownAccount is another). */
+  cardAccount: { institutionCode: string; accountNumber: string };
   /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
   /** An account the provider's name enquiry finds, and a bank that offers no linking at all. */
   knownAccount: { institutionCode: string; accountNumber: string; accountName: string };
@@ -86,6 +88,22 @@ export function paymentProviderContract(
       expect(first.token).toEqual(expect.any(String));
       expect(first.token).not.toBe(second.token);
       expect(first.token).not.toContain(card.number);
+    });
+
+    it('says a card draws on its own account only, by its number or a succeeded charge’s token', async () => {
+      const { card } = underTest.cardFor('pin_only');
+      const own = underTest.cardAccount;
+      const other = underTest.knownAccount;
+      const byNumber = { number: card.number };
+      expect(await provider.isCardOnAccount({ card: byNumber, ...own })).toBe(true);
+      expect(await provider.isCardOnAccount({ card: byNumber, ...other })).toBe(false);
+      const paid = await charge('pin_only');
+      if (paid.kind !== 'succeeded' || !paid.token) throw new Error('no token');
+      expect(await provider.isCardOnAccount({ card: { token: paid.token }, ...own })).toBe(true);
+      expect(await provider.isCardOnAccount({ card: { token: paid.token }, ...other })).toBe(false);
+      expect(await provider.isCardOnAccount({ card: { number: '4111111111111111' }, ...own })).toBe(
+        false,
+      );
     });
 
     it('fails a charge with the wrong PIN', async () => {
@@ -174,6 +192,25 @@ export function paymentProviderContract(
       expect(other.accountNumber).not.toBe(account.accountNumber);
     });
 
+    it('closes a one-time account at `notAfter` when that comes before its own expiry', async () => {
+      const request = { reference: reference(), amount: 250_000, accountName: 'Tola Stores' };
+      const own = await provider.openTransferAccount(request);
+      const notAfter = new Date(Date.now() + 60_000);
+      const early = await provider.openTransferAccount({
+        ...request,
+        reference: reference(),
+        notAfter,
+      });
+      expect(early.expiresAt.getTime()).toBeLessThanOrEqual(notAfter.getTime());
+      const later = new Date(own.expiresAt.getTime() + 24 * 60 * 60_000);
+      const kept = await provider.openTransferAccount({
+        ...request,
+        reference: reference(),
+        notAfter: later,
+      });
+      expect(kept.expiresAt.getTime()).toBeLessThan(later.getTime());
+    });
+
     it('gives back no card number in anything it answers', async () => {
       const numbers = (['pin_only', 'pin_otp', 'three_ds', 'declined'] as const).map(
         (scenario) => underTest.cardFor(scenario).card.number,
@@ -254,12 +291,9 @@ export function paymentProviderContract(
       // The same reference again: the same answer, no second debit.
       expect(await debit(underTest.knownAccount, ref)).toEqual(first);
       if (first.kind !== 'succeeded') return;
-      expect(await provider.reverseDebit({ providerReference: first.providerReference })).toEqual({
-        reversed: true,
-      });
-      expect(await provider.reverseDebit({ providerReference: first.providerReference })).toEqual({
-        reversed: true,
-      });
+      const reversal = { providerReference: first.providerReference, reference: ref };
+      expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
+      expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
     });
 
     it('fails a debit the account cannot cover, and one of an account it does not know', async () => {
@@ -386,6 +420,167 @@ export function paymentProviderContract(
       };
       expect(await provider.terminalReverse(reversal)).toEqual({ reversed: true });
       expect(await provider.terminalReverse(reversal)).toEqual({ reversed: true });
+    });
+
+    /** The settlement report's lines of one reference. */
+    const reported = async (ref: string) =>
+      (await provider.settlementReport()).filter((line) => line.reference === ref);
+
+    it('answers a requery of a charge it took: taken, its amount and card; refunded, given back', async () => {
+      const ref = reference();
+      const request = {
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 18',
+        card: underTest.cardFor('pin_only').card,
+      };
+      const paid = await provider.chargeCard(request);
+      if (paid.kind !== 'succeeded') throw new Error(`expected success, got ${paid.kind}`);
+      expect(await provider.requeryCardCharge(ref)).toEqual({
+        kind: 'taken',
+        providerReference: paid.providerReference,
+        amount: 250_000,
+        givenBack: false,
+        card: paid.card,
+      });
+      // The same reference again is the first charge answered, never a second one.
+      expect(await provider.chargeCard(request)).toMatchObject({
+        kind: 'succeeded',
+        providerReference: paid.providerReference,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'card', reference: ref, amount: 250_000, givenBack: false },
+      ]);
+      await provider.refundCard({
+        providerReference: paid.providerReference,
+        amount: 250_000,
+        reference: ref,
+      });
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({
+        kind: 'taken',
+        givenBack: true,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'card', reference: ref, amount: 250_000, givenBack: true },
+      ]);
+    });
+
+    it('answers a charge waiting for its OTP as pending, then taken; a refused one as not taken', async () => {
+      const ref = reference();
+      const { card, otp } = underTest.cardFor('pin_otp');
+      const waiting = await provider.chargeCard({
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 19',
+        card,
+      });
+      if (waiting.kind !== 'otp_required') throw new Error(`expected an OTP, got ${waiting.kind}`);
+      expect(await provider.requeryCardCharge(ref)).toEqual({
+        kind: 'pending',
+        awaiting: 'otp',
+        providerReference: waiting.providerReference,
+      });
+      await provider.submitCardOtp({ providerReference: waiting.providerReference, otp });
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'taken' });
+      const refused = reference();
+      await provider.chargeCard({
+        reference: refused,
+        amount: 250_000,
+        narration: 'Order 20',
+        card: underTest.cardFor('declined').card,
+      });
+      expect(await provider.requeryCardCharge(refused)).toMatchObject({
+        kind: 'not_taken',
+        reason: 'declined',
+      });
+      expect(await reported(refused)).toEqual([]);
+    });
+
+    it('closes a charge reference it never saw: not taken, and a charge arriving after is refused', async () => {
+      const ref = reference();
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+      const late = await provider.chargeCard({
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 21',
+        card: underTest.cardFor('pin_only').card,
+      });
+      expect(late).toMatchObject({ kind: 'failed' });
+      expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+      expect(await reported(ref)).toEqual([]);
+    });
+
+    it('answers a requery of a debit: taken, given back once reversed; a late debit after a requery is refused', async () => {
+      const ref = reference();
+      const first = await debit(underTest.knownAccount, ref);
+      if (first.kind !== 'succeeded') throw new Error(`expected a debit, got ${first.kind}`);
+      expect(await provider.requeryDebit(ref)).toEqual({
+        kind: 'taken',
+        providerReference: first.providerReference,
+        amount: 1_000_000,
+        givenBack: false,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'debit', reference: ref, amount: 1_000_000, givenBack: false },
+      ]);
+      await provider.reverseDebit({ providerReference: first.providerReference, reference: ref });
+      expect(await provider.requeryDebit(ref)).toMatchObject({ kind: 'taken', givenBack: true });
+
+      const never = reference();
+      expect(await provider.requeryDebit(never)).toMatchObject({ kind: 'not_taken' });
+      expect(await debit(underTest.knownAccount, never)).toMatchObject({ kind: 'failed' });
+      expect(await reported(never)).toEqual([]);
+    });
+
+    it('answers a requery of a chip purchase: taken with its authorisation; a late purchase after a requery is refused', async () => {
+      const request = {
+        ...underTest.chipPurchaseFor('chip_approved', 250_000),
+        reference: reference(),
+      };
+      const approved = await provider.terminalChipPurchase(request);
+      if (approved.kind !== 'approved') throw new Error(`expected approval, got ${approved.kind}`);
+      expect(await provider.requeryChipPurchase(request.reference)).toEqual({
+        kind: 'taken',
+        providerReference: approved.providerReference,
+        amount: 250_000,
+        givenBack: false,
+        authCode: approved.authCode,
+      });
+      expect(await reported(request.reference)).toEqual([
+        { channel: 'chip', reference: request.reference, amount: 250_000, givenBack: false },
+      ]);
+
+      const late = {
+        ...underTest.chipPurchaseFor('chip_approved', 250_000),
+        reference: reference(),
+      };
+      expect(await provider.requeryChipPurchase(late.reference)).toMatchObject({
+        kind: 'not_taken',
+      });
+      expect(await provider.terminalChipPurchase(late)).toMatchObject({ kind: 'declined' });
+      expect(await reported(late.reference)).toEqual([]);
+    });
+
+    it('answers a requery of a payout: taken; a late payout after a requery is refused', async () => {
+      const ref = reference();
+      const paid = await payOut(underTest.knownAccount, ref);
+      if (paid.kind !== 'succeeded') throw new Error(`expected a payout, got ${paid.kind}`);
+      expect(await provider.requeryPayout(ref)).toEqual({
+        kind: 'taken',
+        providerReference: paid.providerReference,
+        amount: 370_000,
+        givenBack: false,
+      });
+      expect(await reported(ref)).toEqual([
+        { channel: 'payout', reference: ref, amount: 370_000, givenBack: false },
+      ]);
+      const never = reference();
+      expect(await provider.requeryPayout(never)).toMatchObject({ kind: 'not_taken' });
+      expect(await payOut(underTest.knownAccount, never)).toMatchObject({
+        kind: 'failed',
+        reason: 'expired',
+      });
+      expect(await reported(never)).toEqual([]);
     });
   });
 }

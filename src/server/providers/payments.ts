@@ -15,7 +15,47 @@ import type { TAccountIntegrations } from '../../domain/schemas/user-account';
  * What crosses it: card details in the clear, in memory only, for the one call that needs them
  * (never stored, never logged: the adapter keeps none of them either); amounts in integer kobo;
  * our reference for the attempt, which a provider echoes and which makes a retried call safe.
+ *
+ * Every call that moves money carries our reference, and each kind of it can be asked about by
+ * that reference (a requery: debited or not) when its answer was lost (a timeout, a crash): the
+ * reconciler asks before anything may charge the payment again (docs/payments.md
+ * "Reconciliation"). A requery's 'not_taken' is final: the provider closes the reference, and a
+ * late call with it is refused.
  */
+
+/**
+ * What a provider says became of the call made with our reference: the money taken (with its
+ * amount, and whether it was given back since), never taken (refused, or never arrived: the
+ * reference is closed), or still pending (the payer or the issuer has not answered yet).
+ */
+export type TRequeryOutcome<TTaken = object> =
+  | ({
+      kind: 'taken';
+      providerReference: string;
+      amount: number;
+      /** Given back whole since (a refund, a reversal). */
+      givenBack: boolean;
+    } & TTaken)
+  | { kind: 'not_taken'; providerReference: string | null; reason: string }
+  | {
+      kind: 'pending';
+      /** What the charge waits for from the payer; null while the provider itself thinks. */
+      awaiting: 'otp' | '3ds' | null;
+      /** The provider's reference of the call, where it gave one (what the payer's step needs). */
+      providerReference: string | null;
+    };
+
+/** The money channels a provider keeps a record of, by our reference. */
+export type TSettlementChannel = 'card' | 'chip' | 'debit' | 'payout';
+
+/** One call that took money, as the provider's record (its settlement report) holds it. */
+export type TSettlementLine = {
+  channel: TSettlementChannel;
+  reference: string;
+  amount: number;
+  /** Given back whole since: it nets to nothing. */
+  givenBack: boolean;
+};
 
 /** A card as the payer typed it, decrypted for one call: digits, 'MM/YY', CVV, PIN if asked. */
 export type TPlainCard = {
@@ -36,7 +76,9 @@ export type TCardFailureReason =
   | 'incorrect_pin'
   | 'incorrect_otp'
   | 'three_ds_declined'
-  | 'timeout';
+  | 'timeout'
+  /** The reference was asked about (a requery) before the charge arrived: closed. */
+  | 'expired';
 
 /** Where a charge stands after a call to the provider. */
 export type TCardChargeOutcome =
@@ -95,6 +137,9 @@ export type TPaymentProvider = {
   /** Completes a charge that asked for an OTP. A wrong OTP fails the charge. */
   submitCardOtp(request: { providerReference: string; otp: string }): Promise<TCardChargeOutcome>;
 
+  /** What became of the charge made with our `reference` (and its OTP or 3-D Secure step). */
+  requeryCardCharge(reference: string): Promise<TRequeryOutcome<{ card: TCardSummary }>>;
+
   /** Gives a succeeded charge back to the card, whole. Safe to repeat for one `reference`. */
   refundCard(request: {
     providerReference: string;
@@ -102,12 +147,6 @@ export type TPaymentProvider = {
     reference: string;
   }): Promise<{ refunded: true }>;
 
-  /**
-   * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
-   * until it expires; the provider tells us when money arrives (for the sandbox:
-   * sandbox/sandbox-transfers.ts). Another amount, a late or a second transfer goes back to
-   * its sender.
-   */
   /** A bank by CBN institution code, with the ways it lets an account be linked; null if unknown. */
   lookupBank(institutionCode: string): Promise<TBank | null>;
 
@@ -158,8 +197,14 @@ export type TPaymentProvider = {
    */
   debitAccount(request: TAccountDebitRequest): Promise<TAccountDebitOutcome>;
 
-  /** Gives a succeeded debit back to the account, whole. Safe to repeat. */
-  reverseDebit(request: { providerReference: string }): Promise<{ reversed: true }>;
+  /** What became of the debit made with our `reference`. */
+  requeryDebit(reference: string): Promise<TRequeryOutcome>;
+
+  /** Gives a succeeded debit back to the account, whole. Safe to repeat for one `reference`. */
+  reverseDebit(request: {
+    providerReference: string;
+    reference: string;
+  }): Promise<{ reversed: true }>;
 
   /**
    * Sends money from our collection account to a bank account (a payer's release of what their
@@ -168,12 +213,41 @@ export type TPaymentProvider = {
    */
   payOut(request: TPayoutRequest): Promise<TPayoutOutcome>;
 
+  /** What became of the payout sent with our `reference`. */
+  requeryPayout(reference: string): Promise<TRequeryOutcome>;
+
+  /**
+   * The provider's record of every call that took money, by our reference (a settlement
+   * report): what `npm run ledger:check` compares the books with.
+   */
+  settlementReport(): Promise<readonly TSettlementLine[]>;
+
+  /**
+   * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
+   * until it expires: after the provider's own lifetime, or `notAfter` when that comes first
+   * (the consent's expiry); `expiresAt` says which. The provider tells us when money arrives
+   * (for the sandbox: sandbox/sandbox-transfers.ts) and returns to its sender what we do not take
+   * (TTransferNoticeAnswer): another amount, a late or a second transfer.
+   */
   openTransferAccount(request: {
     reference: string;
     amount: number;
     /** The name the payer's bank shows for the account, e.g. 'Tola Stores / Oya Money'. */
     accountName: string;
+    /** The account takes no money from this moment on, if it comes before its own expiry. */
+    notAfter?: Date;
   }): Promise<TTransferAccount>;
+
+  /**
+   * Whether a card draws on this bank account, as the card's issuer says: a card links only the
+   * account it is issued on (docs/accounts.md "Linking by card"). The card is its number, in
+   * memory for this one call, or the token of a card kept after a payment.
+   */
+  isCardOnAccount(request: {
+    card: { number: string } | { token: string };
+    institutionCode: string;
+    accountNumber: string;
+  }): Promise<boolean>;
 
   /** A card reader the acquirer registered, by its serial (spec §7 fetch-keys); null if unknown. */
   terminalFetchKeys(serial: string): Promise<TTerminalReader | null>;
@@ -184,6 +258,9 @@ export type TPaymentProvider = {
    * `reference`: the answer is the same and the card is charged once.
    */
   terminalChipPurchase(request: TChipPurchase): Promise<TChipPurchaseOutcome>;
+
+  /** What became of the chip purchase sent with our `reference`. */
+  requeryChipPurchase(reference: string): Promise<TRequeryOutcome<{ authCode: string }>>;
 
   /** Gives an approved chip purchase back to the card, whole. Safe to repeat. */
   terminalReverse(request: {
@@ -230,6 +307,8 @@ export type TChipDeclineReason =
   | 'declined'
   /** 30: the message could not be read (a PIN block under another key, malformed chip data). */
   | 'format_error'
+  /** 68: the reference was asked about (a requery) before the purchase arrived: closed. */
+  | 'expired'
   /** 13: the amount disagrees with the chip's. */
   | 'invalid_amount'
   /** 03: the terminal is not the acquirer's, or not with this merchant id. */
@@ -257,7 +336,11 @@ export type TAccountDebitRequest = {
 };
 
 /** Why a debit failed, for our records and the merchant; the payer reads the catalogue's text. */
-export type TDebitFailureReason = 'insufficient_funds' | 'account_not_found';
+export type TDebitFailureReason =
+  | 'insufficient_funds'
+  | 'account_not_found'
+  /** The reference was asked about (a requery) before the debit arrived: closed. */
+  | 'expired';
 
 export type TAccountDebitOutcome =
   | { kind: 'succeeded'; providerReference: string }
@@ -276,7 +359,12 @@ export type TPayoutRequest = {
 
 export type TPayoutOutcome =
   | { kind: 'succeeded'; providerReference: string }
-  | { kind: 'failed'; providerReference: string | null; reason: 'account_not_found' };
+  | {
+      kind: 'failed';
+      providerReference: string | null;
+      /** 'expired': the reference was asked about (a requery) before the payout arrived. */
+      reason: 'account_not_found' | 'expired';
+    };
 
 /** An alternate-service mandate waiting for its auth parameters (spec §3 Account link response). */
 export type TAltMandate = {
@@ -304,6 +392,18 @@ export type TTransferSender = {
   accountNumber: string;
   accountName: string;
 };
+
+/**
+ * Why we do not take money a provider told us reached a one-time account: the provider returns it
+ * to its sender with this reason. `not_from_account`: a link's test transfer that did not come
+ * from the account being linked (docs/accounts.md "The test transfer and its refund").
+ */
+export type TTransferReturnReason =
+  'expired' | 'already_paid' | 'wrong_amount' | 'not_from_account';
+
+/** Our answer to the provider's notice of a transfer: taken, or returned to its sender and why. */
+export type TTransferNoticeAnswer =
+  { taken: true } | { taken: false; reason: TTransferReturnReason };
 
 /** A way to link an account that a bank offers (spec §3 User account.integrations). */
 export type TBankIntegration = keyof TAccountIntegrations;

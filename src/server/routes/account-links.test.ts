@@ -83,11 +83,23 @@ async function createdLink(token: string, body: object): Promise<TAccountLink> {
 const errorOf = (response: { json: () => unknown }) =>
   (response.json() as { success: boolean; error: { code: string; message: string } }).error;
 
-const sendTransfer = (accountNumber: string, amount: number) =>
+/** The sandbox bank receives a transfer, from the test account of `from` or an unnamed sender. */
+const sendTransfer = (accountNumber: string, amount: number, from?: TAccountScenario) =>
   ctx.app.inject({
     method: 'POST',
     url: '/api/sandbox/transfers',
-    payload: { accountNumber, amount },
+    payload: {
+      accountNumber,
+      amount,
+      ...(from
+        ? {
+            from: {
+              institutionCode: fixture(from).institutionCode,
+              accountNumber: fixture(from).accountNumber,
+            },
+          }
+        : {}),
+    },
   });
 
 async function stateOf(linkId: string) {
@@ -164,7 +176,7 @@ describe('linking by test transfer', () => {
     expect(wrong.json()).toMatchObject({ outcome: 'returned_wrong_amount' });
     expect((await confirm(token, link.id)).json()).toMatchObject({ status: 'pending' });
 
-    const right = await sendTransfer(payIn.accountNumber, payIn.amount);
+    const right = await sendTransfer(payIn.accountNumber, payIn.amount, 'links_by_test_transfer');
     expect(right.json()).toMatchObject({ outcome: 'credited' });
     const done = await confirm(token, link.id);
     expect(done.json()).toEqual({
@@ -538,7 +550,12 @@ describe('the account-link progress stream', () => {
       async () => {
         const payIn = link.payInDetails;
         if (!payIn) throw new Error('no pay-in details');
-        expect((await sendTransfer(payIn.accountNumber, payIn.amount)).statusCode).toBe(200);
+        const sent = await sendTransfer(
+          payIn.accountNumber,
+          payIn.amount,
+          'links_by_test_transfer',
+        );
+        expect(sent.json()).toMatchObject({ outcome: 'credited' });
       },
     );
     expect(status).toBe(200);

@@ -108,6 +108,7 @@ describe('paying by card, each sandbox card through its path', () => {
       requiresOTP: true,
       paymentId: started.paymentId,
       displayMessage: expect.any(String),
+      chargeToken: expect.stringMatching(/^cht_/),
     });
     // A page opened again meanwhile reads the OTP screen's message from the payment.
     expect(await paymentStatus(started)).toMatchObject({
@@ -121,6 +122,7 @@ describe('paying by card, each sandbox card through its path', () => {
         paymentId: started.paymentId,
         otp: sandboxCard('pin_otp').otp,
         consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
       },
     });
     expect(done.statusCode).toBe(200);
@@ -140,7 +142,12 @@ describe('paying by card, each sandbox card through its path', () => {
     const again = await ctx.app.inject({
       method: 'POST',
       url: '/api/consent/otp',
-      payload: { paymentId: started.paymentId, otp: '123456', consentId: started.consentId },
+      payload: {
+        paymentId: started.paymentId,
+        otp: '123456',
+        consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
+      },
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('PAYMENT_ALREADY_MADE');
@@ -151,7 +158,12 @@ describe('paying by card, each sandbox card through its path', () => {
     const wrong = await ctx.app.inject({
       method: 'POST',
       url: '/api/consent/otp',
-      payload: { paymentId: started.paymentId, otp: '000000', consentId: started.consentId },
+      payload: {
+        paymentId: started.paymentId,
+        otp: '000000',
+        consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
+      },
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({
@@ -390,7 +402,7 @@ describe('concurrent charges', () => {
 
 describe('after a crash', () => {
   it(
-    'a charge and an Idempotency-Key left behind by a dead process give way after five minutes',
+    'a charge left behind by a dead process is asked about (never taken: failed, closed) and an Idempotency-Key gives way after five minutes',
     { tags: ['postgres'] },
     async () => {
       const consent = await consentWithPayment(ctx.app, ctx.database);
@@ -435,7 +447,8 @@ describe('after a crash', () => {
         .select()
         .from(paymentAttempts)
         .where(eq(paymentAttempts.id, `att_crashed_${consent.paymentId}`));
-      expect(crashed).toMatchObject({ status: 'failed', failureReason: 'stale_charge' });
+      // The network never had it: the requery closed its reference, and the retry charged anew.
+      expect(crashed).toMatchObject({ status: 'failed', failureReason: 'expired' });
     },
   );
 

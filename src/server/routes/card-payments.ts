@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -37,7 +37,12 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   /** A card charge: the signed-in payer links a card to an account, or anyone pays a payment. */
-  const charge = async (access: TPaymentAccess, body: TCardChargeBody) => {
+  const charge = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: TPaymentAccess,
+    body: TCardChargeBody,
+  ) => {
     if (isLinkRequest(body)) {
       // spec §6: a new card requires authentication before linking.
       if (!('payerId' in access)) throw new AppError('SIGN_IN_REQUIRED');
@@ -48,6 +53,11 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       access,
       cardDetails: body.cardDetails,
       saveCard: body.saveCard,
+      limits: {
+        refuseBlockedCard: (cardKey) =>
+          ctx.limits.cardDeclines.refuseBlockedCard(request, reply, cardKey),
+        recordDecline: (cardKey) => ctx.limits.cardDeclines.recordDecline(request, cardKey),
+      },
     });
     return result.response;
   };
@@ -63,7 +73,7 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
   api.post(
     '/api/payments/card',
     {
-      onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
+      onRequest: [requirePayer(ctx, { identifyTo: 'ignore' }), ctx.limits.cardCharges],
       // A link asks the account's bank who holds it: counted like an account search.
       preHandler: async (request, reply) => {
         if (isLinkRequest(request.body)) await ctx.limits.accountSearches.call(app, request, reply);
@@ -73,12 +83,14 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       },
       schema: { body: ZCardChargeBody, response: jsonAnswers({ 200: ZCardChargeResponse }) },
     },
-    async (request) => charge({ payerId: payerOf(request).payerId }, request.body),
+    async (request, reply) =>
+      charge(request, reply, { payerId: payerOf(request).payerId }, request.body),
   );
 
   api.post(
     '/api/payments/card/public',
     {
+      onRequest: ctx.limits.cardCharges,
       // spec §6: linking a card needs sign-in; the consent link pays, it does not link.
       preHandler: async (request) => {
         if (isLinkRequest(request.body)) throw new AppError('SIGN_IN_REQUIRED');
@@ -93,9 +105,9 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         response: jsonAnswers({ 200: ZCardChargeResponse }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { consentId, ...body } = request.body;
-      return charge({ consentId }, body);
+      return charge(request, reply, { consentId }, body);
     },
   );
 

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskOrigin } from '../../domain/origin-privacy';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { consents, dataSharingItems, payments } from '../db/schema';
 import { loadConsent } from '../services/consents/consents';
@@ -161,8 +162,18 @@ describe('GET /api/consent/{id}?clientId=', () => {
     const loaded = await loadConsent(db, id);
     if (!loaded) throw new Error('the consent was not loaded');
     const { consent, embedOrigins } = loaded;
-    const serialised = ZConsentReadResponse.parse({ success: true, consent, embedOrigins });
+    // Anyone with the link reads it: every origin masked (the payer who paid alone sees it whole).
+    const seen = consent.payments.map((p) => ({
+      ...p,
+      origin: p.origin && maskOrigin(p.origin),
+    }));
+    const serialised = ZConsentReadResponse.parse({
+      success: true,
+      consent: { ...consent, payments: seen },
+      embedOrigins,
+    });
     expect(sent).toEqual(JSON.parse(JSON.stringify(serialised)));
+    expect(sent.consent.payments[0].origin).not.toHaveProperty('integrations');
     // Nothing the schema would have dropped or changed.
     expect(ZConsentReadResponse.parse(sent)).toEqual(sent);
     expect(sent.consent.grantedAt).toBe('2026-11-24T10:00:00.123Z');

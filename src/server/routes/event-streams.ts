@@ -2,6 +2,7 @@ import fastifySse from '@fastify/sse';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorBody } from '../../domain/errors';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
@@ -10,12 +11,15 @@ import { eventStreams } from '../events/event-log';
 import { assertOwnLink } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
+import { paymentEventsSeenBy } from '../services/payments/origin-views';
 import { loadPayable } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
 /** An SSE route's 200 is an event stream, not JSON: declared so the route table says so. */
 const ZEventStream = z.string().describe('text/event-stream');
+
+const STREAM_ONLY_MESSAGE = 'Accept: this event stream is sent only as text/event-stream';
 
 const ZTicket = z.string().regex(/^est_[\w-]{32}$/, 'must be a stream ticket');
 
@@ -46,23 +50,41 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
 ) => {
   // A comment line every SSE_HEARTBEAT_MS (15 s) keeps proxies from closing a quiet stream.
   await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
+  // The plugin answers an Accept that refuses text/event-stream (application/json) 406 in a
+  // shape of its own, which the routes' declared answers refuse: sent in the catalogue's.
+  app.addHook('preSerialization', async (_request, reply, payload) =>
+    reply.statusCode === 406 ? errorBody('NOT_ACCEPTABLE', STREAM_ONLY_MESSAGE) : payload,
+  );
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  /** Streams the events of `stream` after the client's last one, until it goes away. */
+  /**
+   * Streams the events of `stream` after the client's last one, until it goes away, each as
+   * `seen` shows it to this reader (in order: one is sent only after the one before it).
+   */
   const pipe = async (
     request: FastifyRequest,
     reply: FastifyReply,
     stream: string,
     queryLastId: number | undefined,
+    seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown>>,
   ) => {
+    // HEAD answers what GET would, without the stream: its status and headers, then the end.
+    if (request.method === 'HEAD') {
+      reply.sse.sendHeaders();
+      return;
+    }
     const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
     const after = Number.isSafeInteger(header) && header > 0 ? header : (queryLastId ?? 0);
     reply.sse.keepAlive();
     await reply.sse.send({ event: 'ready', data: { stream: stream.split(':')[0] } });
+    let sending = Promise.resolve();
     const stop = await ctx.hub.watch(stream, after, (event) => {
-      if (!reply.sse.isConnected) return;
-      reply.sse
-        .send({ id: String(event.id), event: event.type, data: event.data })
+      sending = sending
+        .then(async () => {
+          const data = seen ? await seen(event.data) : event.data;
+          if (!reply.sse.isConnected) return;
+          await reply.sse.send({ id: String(event.id), event: event.type, data });
+        })
         .catch(() => undefined);
     });
     reply.sse.onClose(stop);
@@ -87,7 +109,10 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       } else {
         stream = eventStreams.cardLinking(payerId);
       }
-      return { success: true as const, ...(await issueStreamTicket(ctx.db, stream, now)) };
+      return {
+        success: true as const,
+        ...(await issueStreamTicket(ctx.db, stream, payerId, now)),
+      };
     },
   );
 
@@ -106,14 +131,23 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       const { ticket, consentId, clientId, lastEventId } = request.query;
       const stream = eventStreams.payment(paymentId);
       const now = ctx.clock.now();
+      // Who reads: the payer the ticket was issued to, or whoever holds the consent link (null).
+      let reader: string | null = null;
       if (ticket) {
-        await redeemStreamTicket(ctx.db, ticket, now, (named) => named === stream);
+        ({ payerId: reader } = await redeemStreamTicket(ctx.db, ticket, now, (n) => n === stream));
       } else {
         if (!consentId || !clientId) throw new AppError('SIGN_IN_REQUIRED');
         const payable = await loadPayable(ctx.db, paymentId, { consentId }, now, 'read');
         if (payable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
       }
-      await pipe(request, reply, stream, lastEventId);
+      // The account the money came from, in full only to the payer who paid.
+      await pipe(
+        request,
+        reply,
+        stream,
+        lastEventId,
+        paymentEventsSeenBy(ctx.db, paymentId, reader),
+      );
     },
   );
 
@@ -167,7 +201,7 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       const { ticket, lastEventId } = request.query;
       if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
       // The ticket names the payer's own stream (issued to them alone).
-      const stream = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
+      const { stream } = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
         named.startsWith(eventStreams.cardLinking('')),
       );
       await pipe(request, reply, stream, lastEventId);

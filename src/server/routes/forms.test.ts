@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import {
+  FORM_MAX_VERSION,
   ZCreateFormResponse,
   ZFormReadResponse,
   ZMerchantFormResponse,
@@ -228,7 +229,28 @@ describe('versions', () => {
     expect(resumed.data.response?.formVersion).toBe(1);
   });
 
-  it('another client cannot add a version to a form or read it: it is not found', async () => {
+  it("refuses a consent that names another merchant's form with a 400 naming formId, creating nothing", async () => {
+    const { formId } = await createForm(SAMPLE_FORM_INPUT, other);
+    const [before] = await database.db.select({ n: count() }).from(consents);
+    const named = await app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: client.authorization },
+      payload: { formId, payments: [{ type: 'immediate', amount: 5_000, narration: 'Fee' }] },
+    });
+    expect(named.statusCode).toBe(400);
+    expect(named.json()).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_FAILED', message: 'formId: not a form of this merchant' },
+    });
+    const [after] = await database.db.select({ n: count() }).from(consents);
+    expect(after?.n).toBe(before?.n);
+    // Its own merchant names it, and so may a merchant its own form.
+    await createConsent(formId, other);
+    await createConsent((await createForm()).formId);
+  });
+
+  it('another client cannot add a version to a form, read it or preview it: it is not found', async () => {
     const { formId } = await createForm();
     const response = await app.inject({
       method: 'POST',
@@ -243,6 +265,13 @@ describe('versions', () => {
       headers: { authorization: other.authorization },
     });
     expect(errorOf(read)).toMatchObject({ status: 404, code: 'FORM_NOT_FOUND' });
+    const preview = await app.inject({
+      method: 'POST',
+      url: `/api/v1/forms/${formId}/preview`,
+      headers: { authorization: other.authorization },
+      payload: { templateLiteralValues: {} },
+    });
+    expect(errorOf(preview)).toMatchObject({ status: 404, code: 'FORM_NOT_FOUND' });
   });
 
   it('shows the merchant its form as written, and a preview that keeps unknown placeholders', async () => {
@@ -270,6 +299,63 @@ describe('versions', () => {
       },
       missingPlaceholders: ['planName'],
     });
+  });
+});
+
+describe('numbers and texts at their limits', () => {
+  it('refuses a preview or read of a version past what a version can be with 400, naming it', async () => {
+    const { formId } = await createForm();
+    for (const version of [2_147_483_648, 2 ** 53 + 2, FORM_MAX_VERSION + 1]) {
+      const preview = await app.inject({
+        method: 'POST',
+        url: `/api/v1/forms/${formId}/preview`,
+        headers: { authorization: client.authorization },
+        payload: { version },
+      });
+      expect({ version, ...errorOf(preview) }).toMatchObject({
+        version,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        message: expect.stringMatching(/^version: /),
+      });
+      const read = await app.inject({
+        method: 'GET',
+        url: `/api/v1/forms/${formId}?version=${version}`,
+        headers: { authorization: client.authorization },
+      });
+      expect({ version, status: read.statusCode }).toEqual({ version, status: 400 });
+    }
+    const latest = await app.inject({
+      method: 'POST',
+      url: `/api/v1/forms/${formId}/preview`,
+      headers: { authorization: client.authorization },
+      payload: { version: FORM_MAX_VERSION },
+    });
+    expect(errorOf(latest)).toMatchObject({ status: 404 });
+  });
+
+  it('cuts a filled title past its limit between characters, never inside an emoji', async () => {
+    const { formId } = await createForm({ ...SAMPLE_FORM_INPUT, title: 'xx{{memberName}}' });
+    const preview = await app.inject({
+      method: 'POST',
+      url: `/api/v1/forms/${formId}/preview`,
+      headers: { authorization: client.authorization },
+      payload: { templateLiteralValues: { memberName: '💸'.repeat(150) } },
+    });
+    expect(preview.statusCode).toBe(200);
+    const title = preview.json<{ definition: { title: string } }>().definition.title;
+    expect(title).toBe(`xx${'💸'.repeat(148)}…`);
+  });
+
+  it('keeps a file name cut at its limit whole, never half an emoji', async () => {
+    const { formId } = await createForm();
+    const consentId = await createConsent(formId);
+    const name = `${'a'.repeat(119)}💸.png`;
+    const response = await upload(consentId, 'idDocument', PNG, {
+      'x-file-name': encodeURIComponent(name),
+    });
+    expect(response.statusCode).toBe(201);
+    expect(ZUploadFormFileResponse.parse(response.json()).file.fileName).toBe('a'.repeat(119));
   });
 });
 
@@ -400,6 +486,34 @@ describe('saving answers section by section', () => {
       status: 400,
       code: 'VALIDATION_FAILED',
     });
+  });
+
+  it('refuses a NUL or a lone surrogate anywhere in the answers with 400 naming the field, and keeps nothing', async () => {
+    const { formId } = await createForm();
+    const consentId = await createConsent(formId);
+    const unstorable = ': must not contain a NUL character or a lone surrogate';
+    const refusals: Array<[string, Record<string, unknown>, string]> = [
+      ['about', { ...ABOUT, fullName: 'Ada\u0000Obi' }, `answers.fullName${unstorable}`],
+      ['about', { ...ABOUT, notes: 'a\ud800b' }, `answers.notes${unstorable}`],
+      ['about', { ...ABOUT, notes: '\udc00' }, `answers.notes${unstorable}`],
+      ['health', { ...HEALTH, days: ['mon', 'w\u0000ed'] }, `answers.days.1${unstorable}`],
+      ['health', { ...HEALTH, goal: ['\ud83d'] }, `answers.goal.0${unstorable}`],
+      ['about', { ...ABOUT, ['full\u0000Name']: 'x' }, 'answers.full\u0000Name: Invalid key'],
+      ['about', { ...ABOUT, ['\ud800']: 'x' }, 'answers.\ud800: Invalid key'],
+    ];
+    for (const [section, answers, message] of refusals) {
+      const refused = errorOf(await saveSection(consentId, section, answers));
+      expect({ answers, ...refused }).toMatchObject({
+        answers,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining(message),
+      });
+    }
+    expect((await readForm(formId, consentId)).json()).toMatchObject({ data: { response: null } });
+    // A line break is text the database keeps: the field's own check judges it.
+    const saved = await saveSection(consentId, 'about', { ...ABOUT, notes: 'Knee\r\ninjury 🦵' });
+    expect(saved.statusCode).toBe(200);
   });
 
   it('refuses answers once the consent is no longer pending', async () => {

@@ -123,6 +123,22 @@ describe('dates and sizes out of range', () => {
     );
   });
 
+  it.each([
+    ['a time before year 1', '-005000-01-01T00:00:00Z|cns_x'],
+    ['a time past what PostgreSQL holds', '+275760-09-13T00:00:00Z|cns_x'],
+    ['a NUL in the id', '2027-01-01T00:00:00Z|cns_\u0000x'],
+  ])('refuses a list cursor holding %s, naming it', async (_name, content) => {
+    const cursor = Buffer.from(content, 'utf8').toString('base64url');
+    const response = await ctx.app.inject({
+      url: `/api/v1/consents?cursor=${cursor}`,
+      headers: { authorization: client.authorization },
+    });
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_FAILED', message: 'cursor: must be a nextCursor this list gave' },
+    });
+  });
+
   it('refuses a consent that asks for nothing', async () => {
     expectFieldRefused(await postRaw('{}'), 'payments');
   });

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import {
+  FORM_MAX_VERSION,
   ZCreateFormResponse,
   ZFormDefinition,
   ZFormPreviewRequest,
@@ -88,7 +89,7 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       schema: {
         params: ZFormParams,
         querystring: z.object({
-          version: z.coerce.number().int().min(1).max(1_000_000).optional(),
+          version: z.coerce.number().int().min(1).max(FORM_MAX_VERSION).optional(),
         }),
         response: jsonAnswers({ 200: ZMerchantFormRead }),
       },

@@ -1,9 +1,13 @@
-// Webhooks (docs/webhooks.md) against a real local receiver: every outcome is signed, carries an
-// event id, reaches the receiver in order per consent, and survives a receiver that is down,
-// slow or failing, with retries on the (test) clock for three days.
+// Webhooks (docs/webhooks.md) against a real local receiver (WEBHOOKS_ALLOW_PRIVATE=on): every
+// outcome is signed, carries an event id, reaches the receiver in order per consent, and survives
+// a receiver that is down, slow or failing, with retries on the (test) clock for three days; a
+// redirect is not followed, the receiver's answer is not echoed, and the connection goes to the
+// address that was checked.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { THostResolver } from '../providers/host-resolver';
+import { testHostResolver } from '../testing/host-resolver';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import {
@@ -15,17 +19,24 @@ import {
 
 type TReceived = { headers: IncomingHttpHeaders; body: string };
 
+type TAnswer = {
+  status: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  body?: string;
+};
+
 /** A merchant's receiver: answers each request as `answer` says, and keeps what it got. */
-function receiver(port = 0) {
+function receiver(port = 0, host = '127.0.0.1') {
   const received: TReceived[] = [];
-  let answer: (body: string) => { status: number; delayMs?: number } = () => ({ status: 200 });
+  let answer: (body: string) => TAnswer = () => ({ status: 200 });
   const server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      const { status, delayMs = 0 } = answer(body);
-      setTimeout(() => response.writeHead(status).end(), delayMs);
+      const { status, delayMs = 0, headers = {}, body: answered = '' } = answer(body);
+      setTimeout(() => response.writeHead(status, headers).end(answered), delayMs);
     });
   });
   return {
@@ -34,8 +45,8 @@ function receiver(port = 0) {
       answer = fn;
     },
     async listen(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return `http://${host}:${(server.address() as AddressInfo).port}/hooks`;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -46,11 +57,19 @@ function receiver(port = 0) {
 }
 
 const clock = testClock('2026-11-23T10:00:00Z');
+const dns = testHostResolver();
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let deliverer: TWebhookDeliverer;
 beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-  deliverer = webhookDeliverer({ db: ctx.database.db, clock }, { timeoutMs: 300 });
+  // The receivers are on this machine, over http: the operator's flag lets webhooks go there
+  // (merchant-webhook-targets.test.ts holds the default, which refuses them).
+  ctx = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
+    providers: { dns },
+  });
+  deliverer = webhookDeliverer(ctx.context, { timeoutMs: 300 });
 });
 afterAll(async () => {
   await deliverer.stop();
@@ -76,7 +95,14 @@ async function deliveries(authorization: string) {
   });
   expect(response.statusCode).toBe(200);
   return response.json<{
-    deliveries: Array<{ id: number; status: string; attempts: number; eventType: string }>;
+    deliveries: Array<{
+      id: number;
+      status: string;
+      attempts: number;
+      eventType: string;
+      lastStatus: number | null;
+      lastError: string | null;
+    }>;
   }>().deliveries;
 }
 
@@ -209,6 +235,91 @@ describe('webhooks', () => {
     await hook.close();
   });
 
+  it('does not follow a redirect: a 3xx is a failed try, and where it points hears nothing', async () => {
+    const elsewhere = receiver();
+    const elsewhereUrl = await elsewhere.listen();
+    const hook = receiver();
+    const url = await hook.listen();
+    hook.answerWith(() => ({ status: 307, headers: { location: elsewhereUrl } }));
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await register(consent.client.authorization, url);
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(1);
+    expect(elsewhere.received).toEqual([]);
+    expect((await deliveries(consent.client.authorization))[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatus: 307,
+      lastError: 'answered 307; redirects are not followed',
+    });
+    await hook.close();
+    await elsewhere.close();
+  });
+
+  it("keeps the status of an answer and a short outcome, never the receiver's body or headers", async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    const inside = 'postgres://admin:hunter2@10.0.0.5:5432/payments';
+    hook.answerWith(() => ({
+      status: 500,
+      headers: { 'x-upstream': inside, 'content-type': 'text/plain' },
+      body: `Internal error: ${inside}`,
+    }));
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await register(consent.client.authorization, url);
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    hook.answerWith(() => ({ status: 200, body: `stored; ${inside}` }));
+    clock.advance(WEBHOOK_FIRST_RETRY_MS);
+    await deliverer.runDue();
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/webhooks/deliveries',
+      headers: { authorization: consent.client.authorization },
+    });
+    expect(listed.body).not.toContain('hunter2');
+    expect(listed.body).not.toContain('10.0.0.5');
+    expect(listed.json().deliveries).toEqual([
+      expect.objectContaining({
+        status: 'delivered',
+        attempts: 2,
+        lastStatus: 200,
+        lastError: null,
+      }),
+    ]);
+    await hook.close();
+  });
+
+  it('connects to the address it checked, not to what a second DNS answer would say', async () => {
+    const checked = receiver();
+    const checkedUrl = await checked.listen();
+    const port = Number(new URL(checkedUrl).port);
+    // The same port on another loopback address: where a second lookup would lead.
+    const swapped = receiver(port, '127.0.0.2');
+    await swapped.listen();
+    dns.answer('pinned.shop.example', ['127.0.0.1']);
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await register(consent.client.authorization, `http://pinned.shop.example:${port}/hooks`);
+    await payByCard(ctx.app, consent);
+    // The delivery's check hears 127.0.0.1; any later question would hear 127.0.0.2.
+    let asked = 0;
+    const flipping: THostResolver = async () => [
+      { address: (asked += 1) === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 },
+    ];
+    const pinned = webhookDeliverer(
+      { ...ctx.context, clock, providers: { ...ctx.context.providers, dns: flipping } },
+      { timeoutMs: 300 },
+    );
+    await pinned.runDue();
+    await pinned.stop();
+    expect(checked.received.map(typeOf)).toEqual(['payment.completed']);
+    expect(swapped.received).toEqual([]);
+    expect(asked).toBe(1);
+    await checked.close();
+    await swapped.close();
+  });
+
   it("refuses another merchant's deliveries and a URL that is not http(s), naming the field", async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const other = await consentWithPayment(ctx.app, ctx.database);
@@ -220,13 +331,6 @@ describe('webhooks', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ error: { message: string } }>().error.message).toMatch(/url/);
-    const plain = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/webhooks',
-      headers: { authorization: consent.client.authorization },
-      payload: { url: 'http://example.com/hooks' },
-    });
-    expect(plain.statusCode).toBe(400);
 
     const hook = receiver();
     await register(other.client.authorization, await hook.listen());

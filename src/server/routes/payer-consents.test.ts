@@ -33,7 +33,13 @@ const DAY = 24 * 60 * 60 * 1_000;
 const clock = testClock('2031-03-02T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
+  // Its webhook endpoint is this machine's discard port (nothing is delivered here): the
+  // operator's flag lets a webhook point there.
+  ctx = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
+  });
 });
 afterAll(async () => {
   await ctx.close();

@@ -1,14 +1,16 @@
 // Releasing what a payer's payment requests collected (spec §7 POST /api/payments/release-pending;
 // docs/payments.md "Releasing"): what the payers asked paid is held in the requester's wallet
 // until the requester releases it, whole, to one of their linked accounts; once however many
-// releases arrive at once; a lost bank answer finished by the runner without a second credit; a
-// refused payout back in the wallet; and the books balanced throughout.
+// releases arrive at once; a lost bank answer settled by the reconciler's requery without a second
+// credit, or put back in the wallet when the bank never had it; a refused payout back in the
+// wallet; and the books balanced throughout.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../db/schema';
-import { runCollections } from '../services/payments/collection-runner';
 import { checkLedger } from '../services/payments/ledger';
-import { PAYOUT_STALE_MS, releasePending } from '../services/payments/payouts';
+import { releasePending } from '../services/payments/payouts';
+import { reconcile } from '../services/payments/reconciler';
+import type { TPaymentProvider, TPayoutRequest } from '../providers/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
@@ -88,6 +90,17 @@ const bookingsOf = async (payoutId: string) =>
       .where(eq(ledgerTransactions.reference, payoutId))
       .orderBy(ledgerTransactions.id)
   ).map((t) => t.kind);
+
+/** The app's context with the bank's payOut replaced (the rest of the provider as it is). */
+const withPayOut = (payOut: TPaymentProvider['payOut']) => ({
+  ...ctx.context,
+  providers: { ...ctx.context.providers, payments: { ...ctx.context.providers.payments, payOut } },
+});
+
+/** The real bank's payOut, for a replacement that calls through. */
+const real = {
+  payOut: (request: TPayoutRequest) => ctx.context.providers.payments.payOut(request),
+};
 
 async function expectCleanBooks() {
   expect(await checkLedger(ctx.database.db)).toMatchObject({
@@ -223,27 +236,17 @@ describe('POST /api/payments/release-pending', () => {
     expect(next.json()).toMatchObject({ released: 5_000 });
   });
 
-  it('leaves a payout whose bank answer was lost paying, and the runner finishes it without a second credit', async () => {
+  it('leaves a payout whose bank answer was lost paying, and the reconciler finishes it without a second credit', async () => {
     const yemi = await aPayer('Yemi Alade');
     const dayo = await aPayer('Dayo Okafor');
     const accountId = await linkByTestTransfer(ctx.app, yemi.token, SCENARIO);
     await collected(yemi, dayo, 75_000);
     const before = await bankBalanceOf(SCENARIO);
-    const real = ctx.context.providers.payments;
     // The bank credits, then the connection drops before its answer arrives.
-    const lost = {
-      ...ctx.context,
-      providers: {
-        ...ctx.context.providers,
-        payments: {
-          ...real,
-          payOut: async (request: Parameters<typeof real.payOut>[0]) => {
-            await real.payOut(request);
-            throw new Error('connection reset');
-          },
-        },
-      },
-    };
+    const lost = withPayOut(async (request) => {
+      await real.payOut(request);
+      throw new Error('connection reset');
+    });
     const answer = await releasePending(lost, yemi.userId, accountId);
     expect(answer).toMatchObject({ released: 75_000, payout: { status: 'paying', endedAt: null } });
     expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
@@ -251,11 +254,11 @@ describe('POST /api/payments/release-pending', () => {
     // In flight, the books hold it between the wallet and the bank.
     await expectCleanBooks();
 
-    // A fresh payout is left alone; a stale one is asked again, with the same reference.
-    clock.advance(PAYOUT_STALE_MS - 1_000);
-    expect(await runCollections(ctx.context)).toMatchObject({ payoutsEnded: 0 });
+    // A fresh payout is left alone; one unanswered past the age is asked about by its reference.
+    clock.advance(ctx.config.reconcileAfterMs - 1_000);
+    expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 0 });
     clock.advance(2_000);
-    expect(await runCollections(ctx.context)).toMatchObject({ payoutsEnded: 1 });
+    expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 1 });
     const [payout] = await payoutsOf(yemi);
     expect(payout).toMatchObject({ status: 'completed', amount: 75_000 });
     expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
@@ -265,7 +268,35 @@ describe('POST /api/payments/release-pending', () => {
       .where(eq(sandboxPayouts.reference, payout!.id));
     expect(credited).toHaveLength(1);
     expect(await bookingsOf(payout!.id)).toEqual(['payout', 'payout_settled']);
-    expect(await runCollections(ctx.context)).toMatchObject({ payoutsEnded: 0 });
+    expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 0 });
+    await expectCleanBooks();
+  });
+
+  it('puts a payout that never reached the bank back in the wallet once the bank says so, and a late one is refused', async () => {
+    const kemi = await aPayer('Kemi Adeyemi');
+    const tobi = await aPayer('Tobi Ajayi');
+    const accountId = await linkByTestTransfer(ctx.app, kemi.token, SCENARIO);
+    await collected(kemi, tobi, 30_000);
+    const before = await bankBalanceOf(SCENARIO);
+    let late: (() => Promise<unknown>) | null = null;
+    // The connection drops before the bank has the payout; it arrives much later.
+    const dropped = withPayOut(async (request) => {
+      late = () => real.payOut(request);
+      throw new Error('connection reset');
+    });
+    const answer = await releasePending(dropped, kemi.userId, accountId);
+    expect(answer).toMatchObject({ released: 30_000, payout: { status: 'paying' } });
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 1 });
+    const [payout] = await payoutsOf(kemi);
+    expect(payout).toMatchObject({ status: 'failed', failureReason: 'expired' });
+    expect(await walletOf(kemi)).toBe(30_000);
+    // The bank closed the reference when asked: the payout arriving now is refused.
+    expect(await late!()).toMatchObject({ kind: 'failed', reason: 'expired' });
+    expect(await bankBalanceOf(SCENARIO)).toBe(before);
+    expect(await bookingsOf(payout!.id)).toEqual(['payout', 'payout_return']);
+    const again = await release(kemi, accountId);
+    expect(again.json()).toMatchObject({ released: 30_000, payout: { status: 'completed' } });
     await expectCleanBooks();
   });
 
@@ -274,22 +305,11 @@ describe('POST /api/payments/release-pending', () => {
     const obi = await aPayer('Obi Eze');
     const accountId = await linkByTestTransfer(ctx.app, ife.token, SCENARIO);
     await collected(ife, obi, 40_000);
-    const real = ctx.context.providers.payments;
-    const refusing = {
-      ...ctx.context,
-      providers: {
-        ...ctx.context.providers,
-        payments: {
-          ...real,
-          payOut: async () =>
-            ({
-              kind: 'failed',
-              providerReference: 'sbx_po_refused',
-              reason: 'account_not_found',
-            }) as const,
-        },
-      },
-    };
+    const refusing = withPayOut(async () => ({
+      kind: 'failed',
+      providerReference: 'sbx_po_refused',
+      reason: 'account_not_found',
+    }));
     const refused = await releasePending(refusing, ife.userId, accountId);
     expect(refused).toMatchObject({
       released: 0,

@@ -4,9 +4,9 @@
 // own, so the counters of one test never reach another.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatErrorMessage } from '../../domain/errors';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';
 import { DEFAULT_RATE_LIMITS } from '../rate-limits';
+import { expectRateLimited } from '../testing/rate-limits';
 import { createTestClient, startTestApp } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 
@@ -26,22 +26,6 @@ const newAddress = () => {
   addressSeq += 1;
   return `10.7.${addressSeq >> 8}.${addressSeq & 255}`;
 };
-
-/** The catalogue's 429: RATE_LIMITED, its message naming the seconds Retry-After gives. */
-function expectRateLimited(response: LightMyRequestResponse, windowMs: number) {
-  expect(response.statusCode).toBe(429);
-  const seconds = Number(response.headers['retry-after']);
-  expect(Number.isInteger(seconds)).toBe(true);
-  expect(seconds).toBeGreaterThanOrEqual(1);
-  expect(seconds).toBeLessThanOrEqual(windowMs / 1000);
-  expect(response.json()).toEqual({
-    success: false,
-    error: { code: 'RATE_LIMITED', message: formatErrorMessage('RATE_LIMITED', { seconds }) },
-  });
-  expect(response.json().error.message).toBe(
-    `Too many requests. Please try again in ${seconds} seconds.`,
-  );
-}
 
 /** Sends one request after another (the counters are what is tested, not concurrency). */
 async function repeat(times: number, send: (i: number) => Promise<LightMyRequestResponse>) {

@@ -4,7 +4,12 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiErrorBody } from '../../domain/errors';
+import { payerBankOf } from '../../domain/after-payment';
+import { maskOrigin } from '../../domain/origin-privacy';
 import { ZOkResponse } from '../../domain/schemas/auth';
+import { ZPayerBank } from '../../domain/schemas/card';
+import { ZPaymentOrigin } from '../../domain/schemas/consent';
+import { ZPaymentStatusEvent } from '../../domain/schemas/payment';
 import { buildApp } from '../app';
 import type { TDatabase } from '../db/database';
 import { openTestDatabase, testConfig } from '../testing/test-app';
@@ -53,6 +58,28 @@ describe('response schemas', () => {
     expect(response.json()).toEqual({
       success: false,
       error: { code: 'API_REQUEST_FAILED', message: 'API request failed' },
+    });
+  });
+
+  it('take a masked origin as the payer who did not pay reads it, leaving it as it is', () => {
+    const origin = maskOrigin({
+      paymentMethod: 'bank_transfer' as const,
+      accountNumber: '0123456785',
+      accountName: 'Adaeze Okonkwo',
+      institutionCode: '058',
+      bankId: 'pac_1',
+      bankName: 'Guaranty Trust Bank',
+      integrations: { transactionService: { linked: true } },
+    });
+    const payerBank = payerBankOf(origin);
+    expect(ZPaymentOrigin.parse(origin)).toEqual(origin);
+    const event = { paymentId: 'pay_1', status: 'completed' as const, payerBank };
+    expect(ZPaymentStatusEvent.parse(event)).toEqual(event);
+    expect(ZPayerBank.parse(payerBank)).toEqual({
+      bankName: 'Guaranty Trust Bank',
+      accountName: null,
+      accountNumber: '****6785',
+      institutionCode: '058',
     });
   });
 

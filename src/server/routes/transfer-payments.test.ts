@@ -1,9 +1,11 @@
 // Paying by transfer into a one-time account (issue 9 "Transfers"): the exact amount completes
 // the payment; a wrong amount, a late or a second transfer goes back to its sender, reported,
 // never lost and never counted twice.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
-import { sandboxTransfers } from '../db/schema';
+import { maskOrigin } from '../../domain/origin-privacy';
+import { payments, sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
@@ -199,6 +201,84 @@ describe('paying by transfer', () => {
   });
 });
 
+describe('a one-time account lives no longer than its consent', () => {
+  /** A consent that expires 10 minutes from now, before its account's 30 minutes. */
+  const expiringConsent = () =>
+    consentWithPayment(ctx.app, ctx.database, {
+      expiresAt: new Date(clock.now().getTime() + 10 * 60_000),
+    });
+
+  /** What a late transfer must leave: returned, nothing booked, the payment unpaid, books balanced. */
+  async function expectReturnedLate(
+    consent: Awaited<ReturnType<typeof expiringConsent>>,
+    details: TDetails,
+  ) {
+    const late = await send(details.accountNumber, consent.amount);
+    expect(late.json()).toEqual({
+      success: true,
+      outcome: 'returned_expired',
+      message: 'Returned to the sender: this one-time account has expired.',
+    });
+    const recorded = await ctx.database.db
+      .select({ outcome: sandboxTransfers.outcome })
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.accountNumber, details.accountNumber));
+    expect(recorded).toEqual([{ outcome: 'returned_expired' }]);
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+    const [payment] = await ctx.database.db
+      .select({ status: payments.status, executedAt: payments.executedAt })
+      .from(payments)
+      .where(eq(payments.id, consent.paymentId));
+    expect(payment).toEqual({ status: 'pending', executedAt: null });
+    expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([]);
+    expect(await checkLedger(ctx.database.db)).toMatchObject({
+      unbalanced: [],
+      balanceMismatches: [],
+      paymentsNotBookedOnce: [],
+    });
+  }
+
+  it(
+    "shows the consent's expiry when it comes first, and returns a transfer 10 s after it",
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await expiringConsent();
+      const consentExpiry = new Date(clock.now().getTime() + 10 * 60_000).toISOString();
+      const details = await openTransfer(consent);
+      expect(details.expiresAt).toBe(consentExpiry);
+      expect((await state(consent)).transferDetails?.expiresAt).toBe(consentExpiry);
+      // Past the consent's expiry, well within the account's own 30 minutes.
+      clock.advance(10 * 60_000 + 10_000);
+      await expectReturnedLate(consent, details);
+    },
+  );
+
+  it(
+    'returns the late transfer even from a provider whose account kept its own 30 minutes',
+    { tags: ['postgres'] },
+    async () => {
+      const { payments: provider } = ctx.context.providers;
+      const open = provider.openTransferAccount.bind(provider);
+      const spy = vi
+        .spyOn(provider, 'openTransferAccount')
+        .mockImplementation(({ notAfter: _ignored, ...request }) => open(request));
+      const consent = await expiringConsent();
+      let details: TDetails;
+      try {
+        details = await openTransfer(consent);
+      } finally {
+        spy.mockRestore();
+      }
+      // Our answer shows the earlier time whatever the provider's account says.
+      expect(details.expiresAt).toBe(new Date(clock.now().getTime() + 10 * 60_000).toISOString());
+      clock.advance(10 * 60_000 + 10_000);
+      await expectReturnedLate(consent, details);
+      // The late transfer ended the attempt: the page reads a failed attempt, no account to pay.
+      expect(await state(consent)).toMatchObject({ status: 'failed', transferDetails: null });
+    },
+  );
+});
+
 describe('a transfer whose notice names its sender', () => {
   const adaeze = sandboxAccount('links_by_test_transfer');
   const from = { institutionCode: adaeze.institutionCode, accountNumber: adaeze.accountNumber };
@@ -237,7 +317,9 @@ describe('a transfer whose notice names its sender', () => {
 
   /**
    * The completed status event, the status read and the origin all name the same sender (or
-   * none) and the same shouldPromptBankAccountLinking.
+   * none) and the same shouldPromptBankAccountLinking: the log keeps it in full, the status read
+   * shows it in full to the payer who paid (`token`) and masked to whoever holds the link, and
+   * the consent read, which anyone with the link may make, masked.
    */
   async function expectSender(
     consent: TConsent,
@@ -245,6 +327,7 @@ describe('a transfer whose notice names its sender', () => {
     shouldPromptBankAccountLinking: boolean,
     token?: string,
   ) {
+    const masked = payerBank && maskOrigin(payerBank);
     const events = await paymentEvents(ctx.database, consent.paymentId);
     expect(events.find((e) => e.status === 'completed')).toMatchObject({
       eventType: 'payment_success',
@@ -254,20 +337,20 @@ describe('a transfer whose notice names its sender', () => {
     });
     expect(await statusRead(consent, token)).toMatchObject({
       status: 'completed',
-      payerBank,
+      payerBank: token ? payerBank : masked,
       shouldPromptBankAccountLinking,
     });
     expect(await originOf(consent)).toMatchObject({
       paymentMethod: 'bank_transfer',
-      bankName: payerBank?.bankName ?? null,
-      accountName: payerBank?.accountName ?? null,
-      accountNumber: payerBank?.accountNumber ?? null,
-      institutionCode: payerBank?.institutionCode ?? null,
+      bankName: masked?.bankName ?? null,
+      accountName: null,
+      accountNumber: masked?.accountNumber ?? null,
+      institutionCode: masked?.institutionCode ?? null,
       shouldPromptBankAccountLinking,
     });
   }
 
-  it("names an anonymous payer's sender on the origin, the status event and the status read, and offers to link it", async () => {
+  it("names an anonymous payer's sender on the origin, the status event and the status read (masked: the bank and last four), and offers to link it", async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const sent = await payByTransfer(ctx.app, consent, { from });
     expect(sent.json()).toMatchObject({ success: true, outcome: 'credited' });

@@ -168,12 +168,25 @@ export type TSandboxCardFixture = TSandboxCard & {
   description: string;
 };
 
+/** The test account a card is issued on, by the scenario of that account. */
+function issuedOn(scenario: TAccountScenario): TSandboxCard['account'] {
+  const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`No sandbox account for ${scenario}`);
+  return { institutionCode: account.institutionCode, accountNumber: account.accountNumber };
+}
+
 const card = (fixture: Omit<TSandboxCardFixture, 'brand'>): TSandboxCardFixture => {
   const brand = detectCardBrand(fixture.number);
   if (!brand) throw new Error(`Sandbox card ${fixture.number} has no brand`);
   return { ...fixture, brand };
 };
 
+/**
+ * The test cards, each issued on one test account: it links that account only (docs/accounts.md
+ * "Linking by card"). Most are Funmilayo Adebayo's, on the account only a card links; Tunde
+ * Bakare's account, which lacks funds for debits, has a card that lacks them too and one that
+ * goes through, so it can be linked by card. A scenario's first card is the one tests take.
+ */
 export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
   card({
     number: '4084080000000003',
@@ -182,6 +195,7 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     pin: '1234',
     otp: '123456',
     scenario: 'pin_only',
+    account: issuedOn('links_by_card'),
     description: 'Approved after the PIN.',
   }),
   card({
@@ -191,6 +205,7 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     pin: '1234',
     otp: '123456',
     scenario: 'pin_otp',
+    account: issuedOn('links_by_card'),
     description: 'Asks for the PIN, then the OTP 123456.',
   }),
   card({
@@ -200,6 +215,7 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     pin: '1234',
     otp: '123456',
     scenario: 'three_ds',
+    account: issuedOn('links_by_card'),
     description: 'Opens a 3-D Secure page: Approve or Decline.',
   }),
   card({
@@ -209,6 +225,7 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     pin: '1234',
     otp: '123456',
     scenario: 'declined',
+    account: issuedOn('links_by_card'),
     description: 'Declined by the issuer.',
   }),
   card({
@@ -218,6 +235,7 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     pin: '1234',
     otp: '123456',
     scenario: 'insufficient_funds',
+    account: issuedOn('insufficient_funds'),
     description: 'Fails for insufficient funds.',
   }),
   card({
@@ -227,7 +245,18 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     pin: '1234',
     otp: '123456',
     scenario: 'timeout',
+    account: issuedOn('links_by_card'),
     description: 'The issuer never answers: the charge times out.',
+  }),
+  card({
+    number: '5399830000000057',
+    expiry: '04/31',
+    cvv: '540',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'pin_only',
+    account: issuedOn('insufficient_funds'),
+    description: 'Approved after the PIN: a card of Tunde Bakare, to link his account.',
   }),
 ];
 

@@ -18,11 +18,12 @@ import {
 } from './fixtures';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
-import { addPasskey, signedGrant, signedUpPayer, softAuthenticatorFor } from '../testing/identity';
+import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
   ledgerKinds,
+  ledgerKindsOfReference,
   paymentEvents,
   sandboxCard,
   sandboxTransfer,
@@ -72,15 +73,7 @@ const expected: Record<TAccountScenario, TPath> = {
   },
 };
 
-type TPayer = Awaited<ReturnType<typeof payerWithPasskeyAndId>>;
-
-/** A fresh signed-up payer with a passkey: their id too, to find what they linked. */
-async function payerWithPasskeyAndId() {
-  const payer = await signedUpPayer(ctx.app);
-  const soft = softAuthenticatorFor(ctx.config);
-  await addPasskey(ctx.app, payer.token, soft);
-  return { ...payer, soft };
-}
+type TPayer = Awaited<ReturnType<typeof payerWithPasskey>>;
 
 const post = (who: TPayer, url: string, payload?: object) =>
   ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
@@ -120,15 +113,6 @@ async function streamOf(stream: string) {
   return rows.map((r) => ({ type: r.type, ...r.data }));
 }
 
-async function linkBooks(linkId: string) {
-  const rows = await ctx.database.db
-    .select({ kind: ledgerTransactions.kind })
-    .from(ledgerTransactions)
-    .where(eq(ledgerTransactions.reference, linkId))
-    .orderBy(ledgerTransactions.id);
-  return rows.map((r) => r.kind);
-}
-
 async function createdLink(who: TPayer, account: TSandboxAccount): Promise<TAccountLink> {
   const response = await post(who, '/api/account-links/create', createBody(account));
   expect(response.statusCode, response.body).toBe(200);
@@ -155,9 +139,11 @@ async function link(who: TPayer, account: TSandboxAccount, path: TPath): Promise
       if (!payIn) throw new Error(`${account.accountNumber} gave no pay-in details`);
       expect(payIn.sourceAccount).toBe(account.accountNumber);
       expect((await confirm(who, created.id)).json()).toMatchObject({ status: 'pending' });
+      // The test transfer proves the account is the payer's only from that very account.
       const sent = await sandboxTransfer(ctx.app, {
         accountNumber: payIn.accountNumber,
         amount: payIn.amount,
+        from: { institutionCode: account.institutionCode, accountNumber: account.accountNumber },
       });
       expect(sent.json()).toMatchObject({ outcome: 'credited' });
       await expectConfirmed(who, created.id);
@@ -234,25 +220,6 @@ async function expectLinkEvents(who: TPayer, linkId: string, path: TPath) {
   }
 }
 
-async function grantFrom(who: TPayer, consentId: string, accountId: string) {
-  const data = {
-    originalRequestId: null,
-    consentData: { consentId },
-    userAuthenticated: true,
-    attestDiscoveryId: null,
-    immediatePayments: {
-      granted: true,
-      selectedAccounts: [accountId],
-      paymentMethods: [{ type: 'account' as const, accountId }],
-    },
-  };
-  return post(
-    who,
-    `/api/consent/${consentId}/grant`,
-    await signedGrant(ctx.app, who.soft, who.token, consentId, data),
-  );
-}
-
 /** The payment's status as its signed-in payer reads it (the consent asks for sign-in). */
 async function paymentRead(who: TPayer, consent: { paymentId: string; consentId: string }) {
   const read = await ctx.app.inject({
@@ -264,10 +231,12 @@ async function paymentRead(who: TPayer, consent: { paymentId: string; consentId:
   return read.json<{ status: string }>();
 }
 
-async function consentRead(consent: { consentId: string; client: { clientId: string } }) {
+/** The consent as its merchant reads it, the payment's origin in full (docs/payments.md). */
+async function consentRead(consent: { consentId: string; client: { authorization: string } }) {
   const read = await ctx.app.inject({
     method: 'GET',
-    url: `/api/consent/${consent.consentId}?clientId=${consent.client.clientId}`,
+    url: `/api/v1/consents/${consent.consentId}`,
+    headers: { authorization: consent.client.authorization },
   });
   expect(read.statusCode).toBe(200);
   return read.json<{
@@ -292,7 +261,7 @@ describe('every sandbox account through its path', () => {
     async (_scenario, _name, account) => {
       const path = expected[account.scenario];
       expect(path, `no expected path for ${account.scenario}`).toBeDefined();
-      const who = await payerWithPasskeyAndId();
+      const who = await payerWithPasskey(ctx.app, ctx.config);
       const before = await balanceOf(account);
 
       if (path.link === 'refused') {
@@ -322,13 +291,13 @@ describe('every sandbox account through its path', () => {
         expect(links).toEqual([expect.objectContaining({ id: linkId, state: 'active' })]);
         const accountId = links[0]?.accountId ?? '';
         await expectLinkEvents(who, linkId, path);
-        expect(await linkBooks(linkId)).toEqual(path.linkBooks);
+        expect(await ledgerKindsOfReference(ctx.database, linkId)).toEqual(path.linkBooks);
 
         const consent = await consentWithPayment(ctx.app, ctx.database, {
           amount: AMOUNT,
           requiresAuth: true,
         });
-        const answer = await grantFrom(who, consent.consentId, accountId);
+        const answer = await oneTapGrant(ctx.app, who, consent.consentId, accountId);
         expect(answer.statusCode, answer.body).toBe(200);
         const paid = await consentRead(consent);
         const immediate = paid.payments.find((p) => p.type === 'immediate');

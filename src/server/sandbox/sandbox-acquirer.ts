@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readIccData } from '../../domain/emv/icc-data';
+import type { TClock } from '../clock';
+import type { TDb } from '../db/database';
+import { claimCharge, giveBackCharge, requeryCharge, type TChargeRow } from './sandbox-charges';
 import { parsePinBlock } from '../../domain/emv/pin-block';
 import type { TSandboxChipCard, TSandboxReader } from './fixtures';
 import { decryptPinBlock, verifySandboxArqc } from './sandbox-emv';
@@ -15,7 +18,8 @@ import type {
  * The sandbox acquirer and issuer of chip purchases (docs/terminal.md): registered readers by
  * serial, and the chip test cards, each answering by its scenario once the card has proved
  * itself (its ARQC over the transaction) and the payer their PIN (the format 0 block under the
- * sandbox PIN key). Stateless and deterministic: the same purchase answers the same.
+ * sandbox PIN key). Deterministic, and on the record: each purchase is kept by our reference
+ * (sandbox-charges.ts), so the same reference answers the same and the card is charged once.
  */
 
 const REFERENCE_PREFIX = 'sbx_tp_';
@@ -27,14 +31,17 @@ const RESPONSE_CODES: Record<TChipDeclineReason, string> = {
   format_error: '30',
   invalid_amount: '13',
   invalid_terminal: '03',
+  expired: '68',
 };
 
 export type TSandboxAcquirer = Pick<
   TPaymentProvider,
-  'terminalFetchKeys' | 'terminalChipPurchase' | 'terminalReverse'
+  'terminalFetchKeys' | 'terminalChipPurchase' | 'terminalReverse' | 'requeryChipPurchase'
 >;
 
 export function sandboxAcquirer(options: {
+  db: TDb;
+  clock: TClock;
   readers: readonly TSandboxReader[];
   cards: readonly TSandboxChipCard[];
 }): TSandboxAcquirer {
@@ -107,18 +114,52 @@ export function sandboxAcquirer(options: {
 
     async terminalChipPurchase(request) {
       const reader = options.readers.find((r) => r.serial === request.serial);
-      if (!reader || reader.tid !== request.tid || reader.mid !== request.mid) {
-        return declined('invalid_terminal', null);
-      }
-      return issuerAnswer(request, `${REFERENCE_PREFIX}${request.reference}`);
+      const answer =
+        !reader || reader.tid !== request.tid || reader.mid !== request.mid
+          ? declined('invalid_terminal', null)
+          : issuerAnswer(request, `${REFERENCE_PREFIX}${request.reference}`);
+      const approved = answer.kind === 'approved';
+      const { row, first } = await claimCharge(options.db, options.clock, {
+        reference: request.reference,
+        channel: 'chip',
+        amount: Number.isSafeInteger(request.amount) ? request.amount : 0,
+        providerReference: answer.providerReference,
+        status: approved ? 'succeeded' : 'failed',
+        reason: approved ? null : answer.reason,
+        responseCode: answer.responseCode,
+        authCode: approved ? answer.authCode : null,
+        cardFirst6: request.pan.slice(0, 6),
+        cardLast4: request.pan.slice(-4),
+      });
+      return first ? answer : answerOf(row);
     },
 
-    // The sandbox issuer gives back any purchase it approved; a repeat is the same reversal.
+    // The sandbox issuer gives back any purchase it approved, once; a repeat is the same reversal.
     async terminalReverse({ providerReference }) {
-      if (!providerReference.startsWith(REFERENCE_PREFIX)) {
-        throw new Error('Not a sandbox chip purchase');
-      }
+      await giveBackCharge(options.db, options.clock, 'chip', providerReference);
       return { reversed: true as const };
     },
+
+    async requeryChipPurchase(reference) {
+      const answer = await requeryCharge(options.db, options.clock, 'chip', reference);
+      if (answer.kind !== 'taken') return answer;
+      const { row, ...taken } = answer;
+      if (!row.authCode) throw new Error(`Sandbox purchase ${reference} has no authorisation`);
+      return { ...taken, authCode: row.authCode };
+    },
   };
+
+  /** A purchase's record as the answer to a repeated call. */
+  function answerOf(row: TChargeRow): TChipPurchaseOutcome {
+    if (row.status === 'succeeded' && row.authCode && row.providerReference) {
+      return {
+        kind: 'approved',
+        responseCode: '00',
+        authCode: row.authCode,
+        providerReference: row.providerReference,
+      };
+    }
+    const reason = (row.reason ?? 'declined') as TChipDeclineReason;
+    return declined(reason in RESPONSE_CODES ? reason : 'declined', row.providerReference);
+  }
 }

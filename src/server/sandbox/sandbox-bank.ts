@@ -1,12 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { nubanCheckDigit } from '../../domain/nuban';
+import { oneTimeAccountExpiry } from '../../domain/transfer-details';
 import type { TSandboxTransferOutcome } from '../../domain/schemas/sandbox';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { sandboxTransfers, sandboxVirtualAccounts } from '../db/schema';
-import type { TTransferAccount, TTransferSender } from '../providers/payments';
+import type {
+  TTransferAccount,
+  TTransferNoticeAnswer,
+  TTransferReturnReason,
+  TTransferSender,
+} from '../providers/payments';
 import { bankName } from './bank-directory';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_TRANSFER_BANK_CODE } from './fixtures';
 
@@ -30,9 +35,12 @@ function newAccountNumber(): string {
 export async function openVirtualAccount(
   db: TDb,
   clock: TClock,
-  request: { reference: string; amount: number; accountName: string },
+  {
+    notAfter,
+    ...request
+  }: { reference: string; amount: number; accountName: string; notAfter?: Date },
 ): Promise<TTransferAccount> {
-  const expiresAt = new Date(clock.now().getTime() + ONE_TIME_ACCOUNT_TTL_MS);
+  const expiresAt = oneTimeAccountExpiry(clock.now(), notAfter);
   // The same reference asks for the same account (a retried call); a number already taken is
   // drawn again.
   for (let tries = 0; tries < 5; tries += 1) {
@@ -63,14 +71,22 @@ export async function openVirtualAccount(
 
 /**
  * What the bank tells us when money reaches an open one-time account, with its sender when the
- * notice names one: true if we took it.
+ * notice names one: we take it, or say why the bank must return it.
  */
 export type TCreditHandler = (
   tx: TDb,
   reference: string,
   amount: number,
   sender: TTransferSender | null,
-) => Promise<boolean>;
+) => Promise<TTransferNoticeAnswer>;
+
+/** The bank's record of a transfer we did not take, by our reason. */
+const RETURNED: Record<TTransferReturnReason, TSandboxTransferOutcome> = {
+  expired: 'returned_expired',
+  already_paid: 'returned_already_paid',
+  wrong_amount: 'returned_wrong_amount',
+  not_from_account: 'returned_not_from_account',
+};
 
 /** The test account a transfer is sent from, as the notice names it; null if the bank holds none. */
 export function sandboxSender(from: {
@@ -97,12 +113,16 @@ const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
   returned_expired: 'Returned to the sender: this one-time account has expired.',
   returned_already_paid: 'Returned to the sender: this payment has already been made.',
   returned_unknown_account: 'Returned to the sender: there is no such one-time account.',
+  returned_not_from_account:
+    'Returned to the sender: a test transfer must come from the account being linked.',
 };
 
 /**
  * A transfer reaching the sandbox bank. The account's row is locked while it is judged, so two
- * transfers to one account are judged one after the other: the first exact one is credited,
- * every other one returned. Our side takes the money (`credit`) in the same transaction.
+ * transfers to one account are judged one after the other: the first one we take is credited,
+ * every other one returned to its sender with the reason, and recorded either way. Our side
+ * takes the money (`credit`) in the same transaction. A transfer we refuse leaves the account
+ * open for the right one.
  */
 export async function receiveTransfer(
   db: TDb,
@@ -122,19 +142,22 @@ export async function receiveTransfer(
     else if (account.status === 'paid') result = 'returned_already_paid';
     else if (account.expiresAt.getTime() <= now.getTime()) result = 'returned_expired';
     else if (account.amount !== transfer.amount) result = 'returned_wrong_amount';
-    else if (!(await credit(tx, account.reference, transfer.amount, transfer.sender)))
-      result = 'returned_already_paid';
     else {
-      await tx
-        .update(sandboxVirtualAccounts)
-        .set({ status: 'paid', paidAt: now })
-        .where(eq(sandboxVirtualAccounts.accountNumber, account.accountNumber));
-      result = 'credited';
+      const answer = await credit(tx, account.reference, transfer.amount, transfer.sender);
+      if (answer.taken) {
+        await tx
+          .update(sandboxVirtualAccounts)
+          .set({ status: 'paid', paidAt: now })
+          .where(eq(sandboxVirtualAccounts.accountNumber, account.accountNumber));
+        result = 'credited';
+      } else result = RETURNED[answer.reason];
     }
     await tx.insert(sandboxTransfers).values({
       accountNumber: transfer.accountNumber,
       amount: transfer.amount,
       outcome: result,
+      senderInstitutionCode: transfer.sender?.institutionCode ?? null,
+      senderAccountNumber: transfer.sender?.accountNumber ?? null,
       createdAt: now,
     });
     return result;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { detectCardBrand } from '../../domain/card-brand';
+import type { TClock } from '../clock';
+import type { TDb } from '../db/database';
 import type {
   TCardChargeOutcome,
   TCardChargeRequest,
@@ -7,16 +9,26 @@ import type {
   TCardSummary,
   TPaymentProvider,
 } from '../providers/payments';
+import {
+  cardOfRow,
+  claimCharge,
+  finishCharge,
+  giveBackCharge,
+  requeryCharge,
+  type TChargeRow,
+} from './sandbox-charges';
 
 /*
  * The sandbox card network: a deterministic issuer for the published test cards (docs/sandbox.md).
  * Each card's scenario decides what a charge does, so a person on /sandbox and a test take the
  * same path: PIN only, PIN then OTP, 3-D Secure, declined, insufficient funds, no answer.
  *
- * It keeps no state and no card: where a charge waits for the payer (OTP, 3-D Secure), what it
- * needs later travels in its provider reference — the scenario, the amount, first 6 and last 4 —
- * which our payment attempt stores and hands back. References come from our own records, never
- * from a payer's request, so the network trusts them as an issuer trusts its own.
+ * It keeps no card: where a charge waits for the payer (OTP, 3-D Secure), what it needs later
+ * travels in its provider reference — the scenario, the amount, first 6 and last 4 — which our
+ * payment attempt stores and hands back. References come from our own records, never from a
+ * payer's request, so the network trusts them as an issuer trusts its own. What it keeps is its
+ * record of each charge by our reference (sandbox-charges.ts): a repeated call is answered from
+ * it, never charged again, and a requery reads it.
  */
 
 /** A published test card, as the fixtures list it. */
@@ -27,6 +39,8 @@ export type TSandboxCard = {
   pin: string;
   otp: string;
   scenario: string;
+  /** The bank account the card draws on: the one account it can link. */
+  account: { institutionCode: string; accountNumber: string };
 };
 
 export const CARD_SCENARIOS = [
@@ -62,6 +76,9 @@ function decodeReference(reference: string): TReferencePayload | null {
   return { r, a, s, f6, l4 };
 }
 
+/** A saved card's token: `sbx_tok_{scenario}{first6}{last4}_{random}` (see `succeeded`). */
+const TOKEN = /^sbx_tok_(\d)(\d{6})(\d{4})_[\w-]+$/;
+
 const summaryOf = (number: string): TCardSummary | null => {
   const brand = detectCardBrand(number);
   return brand ? { brand, first6: number.slice(0, 6), last4: number.slice(-4) } : null;
@@ -70,15 +87,18 @@ const summaryOf = (number: string): TCardSummary | null => {
 /** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
 export type TSandboxCardNetwork = Pick<
   TPaymentProvider,
-  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard'
+  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard' | 'requeryCardCharge' | 'isCardOnAccount'
 > & {
   /** The payer's answer on the challenge page: approved or declined. */
-  resolveThreeDs(providerReference: string, approved: boolean): TCardChargeOutcome | null;
+  resolveThreeDs(providerReference: string, approved: boolean): Promise<TCardChargeOutcome | null>;
   /** The amount and card a challenge is for, to show on the challenge page. */
   describeCharge(providerReference: string): { amount: number; card: TCardSummary } | null;
 };
 
 export type TSandboxCardNetworkOptions = {
+  /** Where the network keeps its record of charges (the sandbox's tables). */
+  db: TDb;
+  clock: TClock;
   cards: readonly TSandboxCard[];
   /** Where the server's pages are, for the 3-D Secure challenge page's address. */
   publicUrl: string;
@@ -91,13 +111,19 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
   const scenarioOf = (card: TSandboxCard): TCardScenario | null =>
     CARD_SCENARIOS.find((s) => s === card.scenario) ?? null;
   /** The fixture a waiting charge was made with (for its OTP). */
-  const cardOf = (payload: TReferencePayload) =>
+  const cardOf = (payload: Pick<TReferencePayload, 's' | 'f6' | 'l4'>) =>
     options.cards.find(
       (card) =>
         card.scenario === payload.s &&
         card.number.startsWith(payload.f6) &&
         card.number.endsWith(payload.l4),
     );
+  /** The fixture a saved card's token names. */
+  const cardOfToken = (token: string) => {
+    const [, scenarioIndex = '', f6 = '', l4 = ''] = TOKEN.exec(token) ?? [];
+    const s = CARD_SCENARIOS[Number(scenarioIndex)];
+    return s ? cardOf({ s, f6, l4 }) : undefined;
+  };
 
   /*
    * A saved card's token names the card's path and digits, as a reference does, and 12 random
@@ -120,54 +146,132 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
     providerReference: string | null,
   ): TCardChargeOutcome => ({ kind: 'failed', reason, card, providerReference });
 
+  const OTP_MESSAGE = 'Enter the OTP sent to the phone number registered with your bank';
+  const THREE_DS_MESSAGE = 'Complete the 3-D Secure check your bank asks for';
+
+  /** What the network decides for a new charge, before it records it. */
+  const decide = ({ reference, amount, card }: TCardChargeRequest): TCardChargeOutcome | 'wait' => {
+    const summary = summaryOf(card.number);
+    const known = byNumber.get(card.number);
+    if (!summary || !known) return failed('declined', summary, null);
+    const scenario = scenarioOf(known);
+    if (!scenario) return failed('declined', summary, null);
+    if (!Number.isSafeInteger(amount) || amount <= 0) return failed('declined', summary, null);
+    if (card.expiry !== known.expiry || card.cvv !== known.cvv) {
+      return failed('invalid_card', summary, null);
+    }
+    const providerReference = encodeReference({
+      r: reference,
+      a: amount,
+      s: scenario,
+      f6: summary.first6,
+      l4: summary.last4,
+    });
+    switch (scenario) {
+      case 'declined':
+        return failed('declined', summary, providerReference);
+      case 'insufficient_funds':
+        return failed('insufficient_funds', summary, providerReference);
+      case 'timeout':
+        return 'wait';
+      case 'three_ds':
+        return {
+          kind: 'three_ds_required',
+          providerReference,
+          card: summary,
+          challengeUrl: `${options.publicUrl}/sandbox/3ds/${providerReference}`,
+          displayMessage: THREE_DS_MESSAGE,
+        };
+      case 'pin_only':
+      case 'pin_otp':
+        if (card.pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
+        return scenario === 'pin_only'
+          ? succeeded(scenario, providerReference, summary)
+          : { kind: 'otp_required', providerReference, card: summary, displayMessage: OTP_MESSAGE };
+    }
+  };
+
+  /** A charge's record as an answer, for a repeated call (a saved card's token is not kept). */
+  const answerOf = (row: TChargeRow): TCardChargeOutcome => {
+    const card = cardOfRow(row);
+    const providerReference = row.providerReference;
+    if (row.status === 'succeeded' && providerReference && card) {
+      return { kind: 'succeeded', providerReference, card, token: null };
+    }
+    if (row.status === 'pending' && providerReference && card && row.awaiting) {
+      return row.awaiting === 'otp'
+        ? { kind: 'otp_required', providerReference, card, displayMessage: OTP_MESSAGE }
+        : {
+            kind: 'three_ds_required',
+            providerReference,
+            card,
+            challengeUrl: `${options.publicUrl}/sandbox/3ds/${providerReference}`,
+            displayMessage: THREE_DS_MESSAGE,
+          };
+    }
+    const reason = (row.status === 'pending' ? 'timeout' : row.reason) as TCardFailureReason;
+    return failed(reason, card, providerReference);
+  };
+
+  const cardColumns = (card: TCardSummary | null) =>
+    card ? { cardBrand: card.brand, cardFirst6: card.first6, cardLast4: card.last4 } : {};
+
+  /** The record of a charge the network decided, as its first call writes it. */
+  const recordOf = (outcome: TCardChargeOutcome) => {
+    switch (outcome.kind) {
+      case 'succeeded':
+        return { status: 'succeeded', awaiting: null, reason: null } as const;
+      case 'otp_required':
+        return { status: 'pending', awaiting: 'otp', reason: null } as const;
+      case 'three_ds_required':
+        return { status: 'pending', awaiting: '3ds', reason: null } as const;
+      case 'failed':
+        return { status: 'failed', awaiting: null, reason: outcome.reason } as const;
+    }
+  };
+
+  /** The payer's answer to a pending charge (its OTP, its 3-D Secure check), recorded once. */
+  const answerPending = async (
+    providerReference: string,
+    awaiting: 'otp' | '3ds',
+    outcome: TCardChargeOutcome,
+  ): Promise<TCardChargeOutcome> => {
+    const payload = decodeReference(providerReference);
+    if (!payload) return failed('declined', null, providerReference);
+    const { row, finished } = await finishCharge(options.db, options.clock, payload.r, awaiting, {
+      status: outcome.kind === 'succeeded' ? 'succeeded' : 'failed',
+      reason: outcome.kind === 'failed' ? outcome.reason : null,
+    });
+    if (finished) return outcome;
+    return row ? answerOf(row) : failed('declined', null, providerReference);
+  };
+
   return {
     name: 'sandbox',
 
-    async chargeCard({ reference, amount, card }: TCardChargeRequest) {
-      const summary = summaryOf(card.number);
-      const known = byNumber.get(card.number);
-      if (!summary || !known) return failed('declined', summary, null);
-      const scenario = scenarioOf(known);
-      if (!scenario) return failed('declined', summary, null);
-      if (!Number.isSafeInteger(amount) || amount <= 0) return failed('declined', summary, null);
-      if (card.expiry !== known.expiry || card.cvv !== known.cvv) {
-        return failed('invalid_card', summary, null);
-      }
-      const providerReference = encodeReference({
-        r: reference,
-        a: amount,
-        s: scenario,
-        f6: summary.first6,
-        l4: summary.last4,
+    async chargeCard(request: TCardChargeRequest) {
+      const decided = decide(request);
+      const amount = Number.isSafeInteger(request.amount) ? request.amount : 0;
+      const summary = summaryOf(request.card.number);
+      const { row, first } = await claimCharge(options.db, options.clock, {
+        reference: request.reference,
+        channel: 'card',
+        amount,
+        providerReference: decided === 'wait' ? null : decided.providerReference,
+        ...(decided === 'wait'
+          ? { status: 'pending', awaiting: null, reason: null }
+          : recordOf(decided)),
+        ...cardColumns(decided === 'wait' ? summary : decided.card),
       });
-      switch (scenario) {
-        case 'declined':
-          return failed('declined', summary, providerReference);
-        case 'insufficient_funds':
-          return failed('insufficient_funds', summary, providerReference);
-        case 'timeout':
-          await new Promise((resolve) => setTimeout(resolve, options.timeoutMs));
-          return failed('timeout', summary, null);
-        case 'three_ds':
-          return {
-            kind: 'three_ds_required',
-            providerReference,
-            card: summary,
-            challengeUrl: `${options.publicUrl}/sandbox/3ds/${providerReference}`,
-            displayMessage: 'Complete the 3-D Secure check your bank asks for',
-          };
-        case 'pin_only':
-        case 'pin_otp':
-          if (card.pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
-          return scenario === 'pin_only'
-            ? succeeded(scenario, providerReference, summary)
-            : {
-                kind: 'otp_required',
-                providerReference,
-                card: summary,
-                displayMessage: 'Enter the OTP sent to the phone number registered with your bank',
-              };
-      }
+      if (!first) return answerOf(row);
+      if (decided !== 'wait') return decided;
+      // The 'timeout' card: the issuer never answers, and the network gives up.
+      await new Promise((resolve) => setTimeout(resolve, options.timeoutMs));
+      await finishCharge(options.db, options.clock, request.reference, null, {
+        status: 'failed',
+        reason: 'timeout',
+      });
+      return failed('timeout', summary, null);
     },
 
     async submitCardOtp({ providerReference, otp }) {
@@ -175,25 +279,51 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       const fixture = payload && payload.s === 'pin_otp' ? cardOf(payload) : undefined;
       const summary = fixture ? summaryOf(fixture.number) : null;
       if (!fixture || !summary) return failed('declined', null, providerReference);
-      return otp === fixture.otp
-        ? succeeded('pin_otp', providerReference, summary)
-        : failed('incorrect_otp', summary, providerReference);
+      return answerPending(
+        providerReference,
+        'otp',
+        otp === fixture.otp
+          ? succeeded('pin_otp', providerReference, summary)
+          : failed('incorrect_otp', summary, providerReference),
+      );
     },
 
-    // The sandbox issuer takes back any charge it made; a repeat is the same refund.
+    // The sandbox issuer takes back any charge it made, once; a repeat is the same refund.
     async refundCard({ providerReference }) {
-      if (!decodeReference(providerReference)) throw new Error('Not a sandbox charge');
+      await giveBackCharge(options.db, options.clock, 'card', providerReference);
       return { refunded: true as const };
     },
 
-    resolveThreeDs(providerReference, approved) {
+    async requeryCardCharge(reference) {
+      const answer = await requeryCharge(options.db, options.clock, 'card', reference);
+      if (answer.kind !== 'taken') return answer;
+      const { row, ...taken } = answer;
+      const card = cardOfRow(row);
+      if (!card) throw new Error(`Sandbox charge ${reference} has no card`);
+      return { ...taken, card };
+    },
+
+    // The issuer knows the account each of its cards draws on; a card it never issued draws on none.
+    async isCardOnAccount({ card, institutionCode, accountNumber }) {
+      const fixture = 'number' in card ? byNumber.get(card.number) : cardOfToken(card.token);
+      return (
+        fixture?.account.institutionCode === institutionCode &&
+        fixture.account.accountNumber === accountNumber
+      );
+    },
+
+    async resolveThreeDs(providerReference, approved) {
       const payload = decodeReference(providerReference);
       const fixture = payload && payload.s === 'three_ds' ? cardOf(payload) : undefined;
       const summary = fixture ? summaryOf(fixture.number) : null;
       if (!summary) return null;
-      return approved
-        ? succeeded('three_ds', providerReference, summary)
-        : failed('three_ds_declined', summary, providerReference);
+      return answerPending(
+        providerReference,
+        '3ds',
+        approved
+          ? succeeded('three_ds', providerReference, summary)
+          : failed('three_ds_declined', summary, providerReference),
+      );
     },
 
     describeCharge(providerReference) {

@@ -59,9 +59,19 @@ describe('docs/sandbox.md', () => {
   });
 
   it('lists the cards of the fixtures', () => {
-    expect(tableWith(['number', 'expiry', 'cvv', 'pin', 'otp', 'brand', 'scenario'])).toEqual(
-      fixtures.cards,
-    );
+    expect(
+      tableWith([
+        'number',
+        'expiry',
+        'cvv',
+        'pin',
+        'otp',
+        'brand',
+        'scenario',
+        'institutionCode',
+        'accountNumber',
+      ]),
+    ).toEqual(fixtures.cards);
   });
 
   it('lists the card readers and the chip cards of the fixtures', () => {

@@ -1,8 +1,16 @@
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
+import { sandboxDebits, sandboxPayouts } from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
 import { openVirtualAccount } from './sandbox-bank';
-import { debitSandboxAccount, payOutToSandboxAccount, reverseSandboxDebit } from './sandbox-debits';
+import { chargeSettlementLines } from './sandbox-charges';
+import {
+  bankSettlementLines,
+  debitSandboxAccount,
+  payOutToSandboxAccount,
+  requeryBankRecord,
+  reverseSandboxDebit,
+} from './sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
@@ -27,23 +35,54 @@ const SANDBOX_AUTH_PARAMS: TAuthParam[] = [
 ];
 
 /**
+ * A call that moves money, answered `delayMs` after the sandbox recorded what it did
+ * (SANDBOX_ANSWER_DELAY_MS: a slow answer, the window in which a crash loses it).
+ */
+function answeredAfter<TArgs extends unknown[], TAnswer>(
+  delayMs: number,
+  call: (...args: TArgs) => Promise<TAnswer>,
+): (...args: TArgs) => Promise<TAnswer> {
+  if (delayMs <= 0) return call;
+  return async (...args) => {
+    const answer = await call(...args);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return answer;
+  };
+}
+
+/**
  * The sandbox adapter of the PaymentProvider port (docs/sandbox.md): the sandbox card network
  * for cards, the sandbox bank, whose tables live in our database, for one-time accounts and
  * direct debits, and the sandbox acquirer for card readers' chip purchases (docs/terminal.md).
+ * Each keeps its record of what it took and gave back by our reference, in the same database:
+ * what its requeries and its settlement report answer from.
  */
 export function sandboxPaymentProvider(parts: {
   cards: TSandboxCardNetwork;
   db: TDb;
   clock: TClock;
+  /** How long each call that moves money waits, after recording it, before it answers. */
+  answerDelayMs?: number;
 }): TPaymentProvider {
   const { cards, db, clock } = parts;
-  const acquirer = sandboxAcquirer({ readers: SANDBOX_READERS, cards: SANDBOX_CHIP_CARDS });
+  const slow = <TArgs extends unknown[], TAnswer>(call: (...args: TArgs) => Promise<TAnswer>) =>
+    answeredAfter(parts.answerDelayMs ?? 0, call);
+  const acquirer = sandboxAcquirer({
+    db,
+    clock,
+    readers: SANDBOX_READERS,
+    cards: SANDBOX_CHIP_CARDS,
+  });
   return {
     name: 'sandbox',
     ...acquirer,
-    chargeCard: (request) => cards.chargeCard(request),
-    submitCardOtp: (request) => cards.submitCardOtp(request),
-    refundCard: (request) => cards.refundCard(request),
+    terminalChipPurchase: slow(acquirer.terminalChipPurchase),
+    terminalReverse: slow(acquirer.terminalReverse),
+    chargeCard: slow(cards.chargeCard),
+    submitCardOtp: slow(cards.submitCardOtp),
+    refundCard: slow(cards.refundCard),
+    requeryCardCharge: (reference) => cards.requeryCardCharge(reference),
+    isCardOnAccount: (request) => cards.isCardOnAccount(request),
     lookupBank: async (institutionCode) =>
       SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
     listBanks: async () => SANDBOX_BANKS,
@@ -86,9 +125,17 @@ export function sandboxPaymentProvider(parts: {
         ? 'approved'
         : 'pending',
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
-    debitAccount: (request) => debitSandboxAccount(db, clock, request),
-    reverseDebit: ({ providerReference }) => reverseSandboxDebit(db, clock, providerReference),
-    payOut: (request) => payOutToSandboxAccount(db, clock, request),
+    debitAccount: slow((request) => debitSandboxAccount(db, clock, request)),
+    requeryDebit: (reference) => requeryBankRecord(db, clock, sandboxDebits, reference),
+    reverseDebit: slow(({ providerReference }) =>
+      reverseSandboxDebit(db, clock, providerReference),
+    ),
+    payOut: slow((request) => payOutToSandboxAccount(db, clock, request)),
+    requeryPayout: (reference) => requeryBankRecord(db, clock, sandboxPayouts, reference),
+    settlementReport: async () => [
+      ...(await chargeSettlementLines(db)),
+      ...(await bankSettlementLines(db)),
+    ],
   };
 }
 

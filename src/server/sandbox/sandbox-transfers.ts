@@ -36,7 +36,7 @@ export function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTran
   const received = { accountNumber: transfer.accountNumber, amount: transfer.amount, sender };
   return receiveTransfer(ctx.db, ctx.clock, received, (tx: TDb, reference, amount, from) =>
     isAccountLinkReference(reference)
-      ? creditLinkTestTransfer(tx, reference, amount, now)
+      ? creditLinkTestTransfer(tx, reference, amount, from, now)
       : creditTransfer(tx, reference, amount, from, now),
   );
 }

@@ -96,8 +96,8 @@ export const BANK_CALL_RETRY_WAIT_MS = 30_000;
  * that wait, so the key is claimed in a transaction of its own (state 'in_flight'), the call
  * runs, and `settle` stores its answer. A retry while the first runs waits for that answer (up
  * to `waitMs`, then PAYMENT_IN_PROGRESS); a retry after it gets the stored answer; the same key
- * with another request is IDEMPOTENCY_KEY_REUSED. An unexpected failure releases the key, so
- * the retry runs the call again; the call's own state (an attempt that is charging) keeps that
+ * with another request is IDEMPOTENCY_KEY_REUSED. An unexpected failure or a rate limit
+ * (RATE_LIMITED) releases the key, so the retry runs the call again; the call's own state (an attempt that is charging) keeps that
  * retry from charging twice.
  */
 export async function runIdempotentCall<TBody>(
@@ -150,7 +150,9 @@ export async function runIdempotentCall<TBody>(
   try {
     answer = await call();
   } catch (error) {
-    if (error instanceof AppError) {
+    // A limit with a window is no answer to the call: the key is released, so a retry after
+    // Retry-After runs it.
+    if (error instanceof AppError && error.code !== 'RATE_LIMITED') {
       answer = {
         status: ERROR_CATALOGUE[error.code].status,
         body: { success: false, error: { code: error.code, message: error.message } },

@@ -1,3 +1,4 @@
+import { ZIdentifier, ZIsoDateTime } from '../../domain/schemas/fields';
 import { AppError } from './app-error';
 
 /*
@@ -8,12 +9,15 @@ import { AppError } from './app-error';
 export const encodeListCursor = (at: Date, id: string) =>
   Buffer.from(`${at.toISOString()}|${id}`, 'utf8').toString('base64url');
 
-/** A cursor this list gave; anything else is the caller's 400. */
+/**
+ * A cursor this list gave; anything else is the caller's 400. Its parts are held to what the
+ * list writes (a time from 2000 to 2100, an identifier): a time PostgreSQL cannot hold (year
+ * -5000) or a NUL in the id made the list's query fail with a 500.
+ */
 export function decodeListCursor(cursor: string): { at: Date; id: string } {
   const [at = '', id = ''] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const when = new Date(at);
-  if (!id || Number.isNaN(when.getTime())) {
+  if (!ZIsoDateTime.safeParse(at).success || !ZIdentifier.safeParse(id).success) {
     throw new AppError('VALIDATION_FAILED', 'cursor: must be a nextCursor this list gave');
   }
-  return { at: when, id };
+  return { at: new Date(at), id };
 }

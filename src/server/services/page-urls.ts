@@ -4,3 +4,8 @@ export function consentPageUrl(publicUrl: string, consentId: string, clientId: s
   url.searchParams.set('clientId', clientId);
   return url.toString();
 }
+
+/** The payer's own page (their consents and devices), as SMS about their account name it. */
+export function accountPageUrl(publicUrl: string): string {
+  return new URL('/consents#devices', publicUrl).toString();
+}

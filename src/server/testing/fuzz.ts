@@ -14,6 +14,7 @@ import { authSessions } from '../db/schema';
 import { addMerchantAgent } from '../services/merchants/merchant-agents';
 import { createSession, tokenForSession } from '../services/identity/payer-sessions';
 import { createTestClient, openTestDatabase, testConfig } from './test-app';
+import { testHostResolver } from './host-resolver';
 import { addPasskey, openDiscovery, signUp, softAuthenticatorFor, testPhone } from './identity';
 
 /** Fixed, so a failure replays; FUZZ_SEED=… explores other inputs. */
@@ -54,7 +55,7 @@ export type TFuzzApp = Awaited<ReturnType<typeof startFuzzApp>>;
 /**
  * startTestApp() without the page cannot serve the page routes, so this is startTestApp() with
  * the built page (webDir): the same fresh database (PGlite, or PostgreSQL with DATABASE_URL),
- * the same config. An onError hook only watches: it keeps each error's message by case, so a
+ * the same config and DNS. An onError hook only watches: it keeps each error's message by case, so a
  * 500 in the report says what threw.
  */
 /** The operator's bearer token of the fuzz app (`npm run client:*` calls). */
@@ -75,6 +76,7 @@ export async function startFuzzApp(webDir: string) {
     logger: false,
     webDir,
     operatorToken: FUZZ_OPERATOR_TOKEN,
+    providers: { dns: testHostResolver() },
   });
   const causes = new Map<string, string>();
   app.addHook('onError', async (request, _reply, error) => {
@@ -101,6 +103,10 @@ function errorText(error: Error): string {
 }
 
 export type TFixtures = Awaited<ReturnType<typeof makeFixtures>>;
+
+/** The calls that replace a client's secret: the merchant's own, and the operator's. */
+const SECRET_ROTATION_URL = '/api/v1/client/secret';
+const OPERATOR_SECRET_URL = '/api/operator/clients/:clientId/secret';
 
 /**
  * A merchant client, a consent of it, and a signed-in payer with a passkey who may act for the
@@ -152,8 +158,15 @@ export async function makeFixtures(fuzz: TFuzzApp) {
     code: '123456',
     fullName: 'Adaeze Okonkwo',
     merchantId: merchant.merchantId,
+    // The operator's rotation of a secret names a client of its own (below).
+    [`${OPERATOR_SECRET_URL} clientId`]: (
+      await createTestClient(database, { name: 'Fuzz Operator Rotations' })
+    ).clientId,
   };
-  return { merchant, hints, mintToken };
+  // Rotating a secret twice ends the first one: the calls that rotate one rotate a client's of
+  // their own, so the fixture merchant's credentials hold for the other routes.
+  const rotatingMerchant = await createTestClient(database, { name: 'Fuzz Rotations' });
+  return { merchant, rotatingMerchant, hints, mintToken };
 }
 
 async function createConsentFixture(app: FastifyInstance, authorization: string) {
@@ -382,6 +395,19 @@ const PRIORITY_LABELS = new Set([
   'missing',
 ]);
 
+/**
+ * The kinds every field, query key and path parameter gets whatever the cap per route
+ * (`spread`): the NUL byte and lone surrogate the database refuses, an integer past the
+ * database's int4 columns, and a list cursor of a time and an id the database cannot take. Each
+ * once broke this server with a 500.
+ */
+const ALWAYS_LABELS = new Set([
+  'NUL',
+  'lone high surrogate',
+  'int32 overflow',
+  'base64url of a year -5000 time and a NUL',
+]);
+
 const SPECIAL_UNITS = [
   '\u0000',
   '\ud800',
@@ -470,7 +496,10 @@ const sampleOf = <T>(arb: fc.Arbitrary<T>, routeKey: string, purpose: string, nu
 
 type TZod = z.core.$ZodType;
 
-/** Values by field name that get a request past the first checks (a real clientId, …). */
+/**
+ * Values by field name that get a request past the first checks (a real clientId, …); a path
+ * parameter or query key of one route only by `${url} ${name}`, a record's key by `${name}[key]`.
+ */
 export type THints = Record<string, string>;
 
 export const isZodSchema = (value: unknown): value is TZod =>
@@ -504,6 +533,9 @@ function innerOf(schema: TZod): TZod | undefined {
   };
   return def.innerType ?? def.in ?? def.getter?.();
 }
+
+/** How many valid-looking bodies a schema gets: enough to show each option of most unions. */
+const SAMPLE_VARIANTS = 6;
 
 /**
  * A value the schema probably accepts. `variant` picks the option of every union, so variants
@@ -545,8 +577,15 @@ export function sampleValue(
       return (def as z.core.$ZodTupleDef).items.map((item) =>
         sampleValue(item, variant, hints, name, depth + 1),
       );
-    case 'record':
-      return {};
+    case 'record': {
+      // One entry (its key a hint such as `answers[key]`, else a sample of the key's schema), so
+      // nested values are fuzzed too; none in the last variant, as a client may send.
+      if (variant === SAMPLE_VARIANTS - 1) return {};
+      const record = def as z.core.$ZodRecordDef;
+      const key = hints[`${name}[key]`] ?? sampleValue(record.keyType, 0, hints, name, depth + 1);
+      const entry = String(key);
+      return { [entry]: sampleValue(record.valueType, variant, hints, entry, depth + 1) };
+    }
     case 'union': {
       const options = (def as z.core.$ZodUnionDef).options;
       const option = options[variant % options.length];
@@ -571,22 +610,23 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /** Valid-looking bodies of a schema, one per union option (deduplicated). */
 export function sampleBodies(schema: TZod, hints: THints): unknown[] {
   const seen = new Map<string, unknown>();
-  for (let variant = 0; variant < 6; variant += 1) {
+  for (let variant = 0; variant < SAMPLE_VARIANTS; variant += 1) {
     const body = sampleValue(schema, variant, hints);
     seen.set(JSON.stringify(body), body);
   }
   return [...seen.values()];
 }
 
-/** Keys of an object schema (through optional, pipe, …); none for anything else. */
-export function objectKeys(schema: unknown): string[] {
-  if (!isZodSchema(schema)) return [];
-  if (schema._zod.def.type === 'object') {
-    return Object.keys((schema._zod.def as z.core.$ZodObjectDef).shape);
-  }
+/** The fields of an object schema (through optional, pipe, …); none for anything else. */
+function objectShape(schema: unknown): Record<string, TZod> {
+  if (!isZodSchema(schema)) return {};
+  if (schema._zod.def.type === 'object') return (schema._zod.def as z.core.$ZodObjectDef).shape;
   const inner = innerOf(schema);
-  return inner ? objectKeys(inner) : [];
+  return inner ? objectShape(inner) : {};
 }
+
+/** Keys of an object schema (through optional, pipe, …); none for anything else. */
+export const objectKeys = (schema: unknown): string[] => Object.keys(objectShape(schema));
 
 type TPath = Array<string | number>;
 type TField = { path: TPath; sample: unknown };
@@ -683,15 +723,33 @@ export function fillPath(url: string, values: Record<string, string>): string {
   return url.replace(PARAM, (whole, name: string | undefined) => values[name ?? '*'] ?? whole);
 }
 
+/** The hints of one route: those for every route, and over them those named for its URL. */
+function hintsFor(url: string, hints: THints): THints {
+  const prefix = `${url} `;
+  const own = Object.entries(hints)
+    .filter(([name]) => name.startsWith(prefix))
+    .map(([name, value]) => [name.slice(prefix.length), value]);
+  return { ...hints, ...Object.fromEntries(own) };
+}
+
 /** The valid-looking request of a route, before its guard is known. */
 export function planRoute(route: TRouteEntry, hints: THints, servesFile = false): TRoutePlan {
   const schema = route.schema ?? {};
-  const params = Object.fromEntries(
-    paramNames(route.url).map((name) => [name, percentEncode(hints[name] ?? 'abc')]),
-  );
-  const queryKeys = objectKeys(schema.querystring);
-  const query = queryKeys.map((key): [string, string] => [key, percentEncode(hints[key] ?? 'abc')]);
-  const bodies = isZodSchema(schema.body) ? sampleBodies(schema.body, hints) : [];
+  const routeHints = hintsFor(route.url, hints);
+  const hint = (name: string) => percentEncode(routeHints[name] ?? 'abc');
+  const params = Object.fromEntries(paramNames(route.url).map((name) => [name, hint(name)]));
+  // The valid-looking query: each key with its hint; without one, a required key gets a sample
+  // of its schema and an optional one is left out (a made-up cursor or status would make every
+  // case of the route a 400 before the route's work).
+  const shape = objectShape(schema.querystring);
+  const queryKeys = Object.keys(shape);
+  const query = queryKeys.flatMap((key): Array<[string, string]> => {
+    const field = shape[key];
+    if (routeHints[key] !== undefined || !field) return [[key, hint(key)]];
+    if (field._zod.optin === 'optional') return [];
+    return [[key, percentEncode(String(sampleValue(field, 0, routeHints, key)))]];
+  });
+  const bodies = isZodSchema(schema.body) ? sampleBodies(schema.body, routeHints) : [];
   return {
     route,
     key: routeKey(route),
@@ -714,6 +772,8 @@ export type TFuzzCase = {
   kind: string;
   /** A short look at the generated value, for cases where the kind does not say it. */
   input?: string;
+  /** Kept whatever the cap per route (`spread`): a kind that once broke the server. */
+  keep?: boolean;
   request: InjectOptions;
 };
 
@@ -787,6 +847,8 @@ const PATH_VALUES: TLabelled<string> = [
   ['10,000 chars', 'x'.repeat(10_000)],
   ['1,000 encoded NULs', '%00'.repeat(1_000)],
   ['5,000 encoded letters', '%41'.repeat(5_000)],
+  ['int32 overflow', '2147483648'],
+  ['int64 overflow', '9223372036854775808'],
 ];
 
 export function pathCases(plan: TRoutePlan): TFuzzCase[] {
@@ -795,6 +857,7 @@ export function pathCases(plan: TRoutePlan): TFuzzCase[] {
     const fixed = PATH_VALUES.map(([label, raw]) => ({
       routeKey: plan.key,
       kind: `path :${name} = ${label}`,
+      keep: ALWAYS_LABELS.has(label),
       request: requestOf(plan, { path: at(raw) }),
     }));
     const random = sampleOf(junkOrLongArb, plan.key, `path ${name}`, runsFor(plan).pathParam).map(
@@ -831,6 +894,14 @@ const QUERY_VALUES: TLabelled<string> = [
   ['__proto__', '__proto__'],
   ['year 0000', percentEncode('0000-01-01T00:00:00Z')],
   ['1e999', '1e999'],
+  ['int32 overflow', '2147483648'],
+  ['int64 overflow', '9223372036854775808'],
+  ['negative int32 overflow', '-2147483649'],
+  // What an opaque cursor decodes to: a time and an id the database cannot take.
+  [
+    'base64url of a year -5000 time and a NUL',
+    Buffer.from('-005000-01-01T00:00:00Z|a\u0000b').toString('base64url'),
+  ],
 ];
 
 /** The short list for keys the route does not declare: what crashed routes that read them. */
@@ -877,6 +948,8 @@ function keyCases(plan: TRoutePlan, key: string, full: boolean): TFuzzCase[] {
   ].map(([label, part]) => ({
     routeKey: plan.key,
     kind: `query ${key} = ${label}`,
+    // A key the route declares always gets the kinds that once broke the server.
+    keep: full && ALWAYS_LABELS.has(label),
     request: requestOf(plan, { query: queryWith(plan, key, part) }),
   }));
 }
@@ -1151,12 +1224,43 @@ export function mutationCases(plan: TRoutePlan): TFuzzCase[] {
           routeKey: plan.key,
           kind,
           priority: PRIORITY_LABELS.has(label),
+          keep: ALWAYS_LABELS.has(label),
           request: requestOf(plan, { payload: serializeJson(withField(body, field.path, value)) }),
         });
       }
     }
   }
-  return [...withinBudget(plan.key, all), ...randomMutations(plan)];
+  return [...withinBudget(plan.key, all), ...bodyKeyCases(plan), ...randomMutations(plan)];
+}
+
+/** Keys the database cannot store, added to each object of a body (a record's keys are data). */
+const BAD_KEYS: TLabelled<string> = [
+  ['NUL', 'a\u0000b'],
+  ['lone high surrogate', '\ud800'],
+];
+
+/** Each object of each valid-looking body, the body itself too, with a key of BAD_KEYS added. */
+function bodyKeyCases(plan: TRoutePlan): TFuzzCase[] {
+  const seen = new Set<string>();
+  const out: TFuzzCase[] = [];
+  for (const body of plan.bodies) {
+    for (const { path: at, sample } of [{ path: [], sample: body }, ...fieldsOf(body)]) {
+      if (!isPlainObject(sample)) continue;
+      for (const [label, key] of BAD_KEYS) {
+        const kind = `body${at.length > 0 ? `.${pathLabel(at)}` : ''} key = ${label}`;
+        if (seen.has(kind)) continue;
+        seen.add(kind);
+        const value = { ...sample, [key]: Object.values(sample)[0] ?? 'abc' };
+        out.push({
+          routeKey: plan.key,
+          kind,
+          keep: true,
+          request: requestOf(plan, { payload: serializeJson(withField(body, at, value)) }),
+        });
+      }
+    }
+  }
+  return out;
 }
 
 /** Keeps every priority case, then a seeded sample of the others up to the budget. */
@@ -1192,14 +1296,48 @@ function randomMutations(plan: TRoutePlan): TFuzzCase[] {
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-/** The route's URL with the methods nobody registered for it. */
+/**
+ * The route's URL with the methods nobody registered for it, and HEAD, which every GET route
+ * answers as GET without the body (an event stream that never answered HEAD held its
+ * connection open).
+ */
 export function methodCases(plan: TRoutePlan, table: TRouteEntry[]): TFuzzCase[] {
   const registered = new Set(table.filter((r) => r.url === plan.route.url).map((r) => r.method));
-  return OTHER_METHODS.filter((method) => !registered.has(method)).map((method) => ({
+  const others = OTHER_METHODS.filter((method) => !registered.has(method)).map((method) => ({
     routeKey: plan.key,
     kind: `method ${method}`,
     request: requestOf(plan, { method }),
   }));
+  const head = { routeKey: plan.key, kind: 'method HEAD', keep: true };
+  return [{ ...head, request: requestOf(plan, { method: 'HEAD' }) }, ...others];
+}
+
+/** What a client may say it accepts: event streams refused a non-stream Accept with a 500. */
+const ACCEPTS: TLabelled<string> = [
+  ['JSON', 'application/json'],
+  ['HTML', 'text/html,application/xhtml+xml'],
+  ['event stream', 'text/event-stream'],
+  ['event stream refused (q=0)', 'text/event-stream;q=0, application/json'],
+  ['nothing (*/*;q=0)', '*/*;q=0'],
+];
+
+/** A GET route's valid-looking request with each Accept, and HEAD with a JSON one. */
+export function acceptCases(plan: TRoutePlan): TFuzzCase[] {
+  if (plan.route.method !== 'GET') return [];
+  return [
+    ...ACCEPTS.map(([label, accept]) => ({
+      routeKey: plan.key,
+      kind: `Accept: ${label}`,
+      keep: true,
+      request: requestOf(plan, { headers: { accept } }),
+    })),
+    {
+      routeKey: plan.key,
+      kind: 'method HEAD, Accept: JSON',
+      keep: true,
+      request: requestOf(plan, { method: 'HEAD', headers: { accept: 'application/json' } }),
+    },
+  ];
 }
 
 /** URLs no route serves: the not-found answer is a route too. */
@@ -1235,18 +1373,27 @@ export function notFoundCases(): TFuzzCase[] {
 // ---------------------------------------------------------------------------------------------
 // Guards: which credentials get a route's valid-looking request past its guard
 
-/** Status and error code of an answer: what tells one guard's refusal from another answer. */
+let probes = 0;
+
+/**
+ * Status and error code of an answer: what tells one guard's refusal from another answer. Each
+ * probe comes from an address of its own: from one, the limit on wrong credentials per address
+ * answered 429 to every probe after the first ten merchant routes, and the rest were fuzzed
+ * only up to their guard.
+ */
 async function answerOf(app: FastifyInstance, request: InjectOptions): Promise<string> {
-  const response = await app.inject(request);
+  probes += 1;
+  const remoteAddress = `172.16.${(probes >> 8) & 255}.${probes & 255}`;
+  const response = await answerWithin(app, { ...request, remoteAddress });
   let code = '';
   try {
-    const body: unknown = response.json();
+    const body: unknown = JSON.parse(response.body);
     const found = (body as { error?: { code?: unknown } } | null)?.error?.code;
     code = typeof found === 'string' ? found : '';
   } catch {
     // Not JSON (a page, a file): the status says enough.
   }
-  return `${response.statusCode} ${code}`;
+  return `${response.status} ${code}`;
 }
 
 /**
@@ -1271,7 +1418,9 @@ export async function discoverAuth(
     const auth = { authorization: `Bearer ${await fixtures.mintToken()}` };
     return { ...plan, authKind: 'bearer', auth, tokenPerCase: usedUp };
   }
-  const basicAuth = { authorization: fixtures.merchant.authorization };
+  const merchant =
+    plan.route.url === SECRET_ROTATION_URL ? fixtures.rotatingMerchant : fixtures.merchant;
+  const basicAuth = { authorization: merchant.authorization };
   if ((await answerOf(app, requestOf({ ...plan, auth: basicAuth }))) !== bare) {
     return { ...plan, authKind: 'basic', auth: basicAuth };
   }
@@ -1310,14 +1459,24 @@ export type TOutcome = {
   fuzzCase: TFuzzCase;
   status: number;
   body: string;
+  /** The answer was an event stream that opened (then closed by the suite). */
+  streamed: boolean;
   problem: string | null;
   cause: string | undefined;
   /** Time to the answer, with the other cases in flight. */
   ms: number;
 };
 
-/** What is wrong with an answer, or null: below 500, and every error in the catalogue shape. */
-export function problemOf(status: number, body: string): string | null {
+/**
+ * What is wrong with an answer, or null: below 500, and every error in the catalogue shape. An
+ * answer to HEAD has no body to judge: below 500 is all it can show. A browser that asks for
+ * HTML may get a page that says what went wrong (the sandbox's 3-D Secure check does).
+ */
+export function problemOf(request: InjectOptions, answer: TAnswer): string | null {
+  const { status, body, type } = answer;
+  if (request.method === 'HEAD') return status >= 500 ? `answered ${status}` : null;
+  const accept = (request.headers as Record<string, string> | undefined)?.accept ?? '';
+  if (status < 500 && type.startsWith('text/html') && accept.includes('text/html')) return null;
   const shape = catalogueProblem(body);
   if (status >= 500) return shape ? `answered ${status}, ${shape}` : `answered ${status}`;
   if (status >= 400) return shape;
@@ -1342,18 +1501,46 @@ function catalogueProblem(body: string): string | null {
  * every case in flight); what it catches is a request that never gets an answer. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-async function injectWithin(app: FastifyInstance, request: InjectOptions) {
+type TAnswer = { status: number; type: string; body: string; streamed: boolean };
+
+/**
+ * Injects a request and reads its answer to the end, within REQUEST_TIMEOUT_MS. A GET that opens
+ * an event stream never ends: once its head says 200 text/event-stream it counts as answered
+ * and is closed, as a page that goes away. An answer to HEAD is never a stream: it must end.
+ */
+async function answerWithin(app: FastifyInstance, request: InjectOptions): Promise<TAnswer> {
   let timer: NodeJS.Timeout | undefined;
+  let open: { destroy(): unknown } | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`no answer in ${REQUEST_TIMEOUT_MS} ms`)),
+      () =>
+        reject(
+          new Error(
+            `no answer in ${REQUEST_TIMEOUT_MS} ms: ${request.method ?? 'GET'} ${requestUrl(request).slice(0, 120)}`,
+          ),
+        ),
       REQUEST_TIMEOUT_MS,
     );
   });
+  const answer = async (): Promise<TAnswer> => {
+    const response = await app.inject({ ...request, payloadAsStream: true });
+    open = response.raw.res;
+    const type = String(response.headers['content-type'] ?? '');
+    const status = response.statusCode;
+    if (request.method !== 'HEAD' && status === 200 && type.startsWith('text/event-stream')) {
+      return { status, type, body: '', streamed: true };
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.stream()) chunks.push(chunk as Buffer);
+    open = undefined;
+    return { status, type, body: Buffer.concat(chunks).toString('utf8'), streamed: false };
+  };
   try {
-    return await Promise.race([app.inject(request), timeout]);
+    return await Promise.race([answer(), timeout]);
   } finally {
     clearTimeout(timer);
+    // An open stream, or an answer that never ended, is closed: the server lets it go.
+    open?.destroy();
   }
 }
 
@@ -1373,17 +1560,18 @@ async function runOne(fuzz: TFuzzApp, fuzzCase: TFuzzCase, index: number): Promi
   const headers = { ...(fuzzCase.request.headers as Record<string, string>), [CASE_HEADER]: id };
   const started = performance.now();
   try {
-    const response = await injectWithin(fuzz.app, {
+    const answer = await answerWithin(fuzz.app, {
       ...fuzzCase.request,
       headers,
       remoteAddress: addressFor(index),
     });
-    const { statusCode: status, body } = response;
+    const { status, body, streamed } = answer;
     return {
       fuzzCase,
       status,
       body,
-      problem: problemOf(status, body),
+      streamed,
+      problem: problemOf(fuzzCase.request, answer),
       cause: fuzz.causes.get(id),
       ms: performance.now() - started,
     };
@@ -1394,6 +1582,7 @@ async function runOne(fuzz: TFuzzApp, fuzzCase: TFuzzCase, index: number): Promi
       fuzzCase,
       status: 0,
       body: '',
+      streamed: false,
       problem,
       cause: undefined,
       ms: performance.now() - started,
@@ -1401,12 +1590,8 @@ async function runOne(fuzz: TFuzzApp, fuzzCase: TFuzzCase, index: number): Promi
   }
 }
 
-/** Cases of all routes taken in turn, so slow routes (scrypt) overlap with fast ones. */
-/**
- * At most `limit` of a route's cases, taken evenly across the list: the list runs kind by kind
- * (path, query, headers, raw bodies, mutations, methods), so each kind keeps its share.
- */
-export function spread(cases: TFuzzCase[], limit: number): TFuzzCase[] {
+/** `limit` of the cases, taken evenly across the list. */
+function evenly(cases: TFuzzCase[], limit: number): TFuzzCase[] {
   if (cases.length <= limit) return cases;
   return Array.from(
     { length: limit },
@@ -1414,6 +1599,25 @@ export function spread(cases: TFuzzCase[], limit: number): TFuzzCase[] {
   );
 }
 
+/**
+ * At most `limit` of a route's cases: every case marked `keep` first (HEAD, Accept, NUL, lone
+ * surrogates, int32 overflow), then the others taken evenly across the list, which runs kind by
+ * kind (path, query, headers, raw bodies, mutations, methods), so each kind keeps its share.
+ */
+export function spread(cases: TFuzzCase[], limit: number): TFuzzCase[] {
+  if (cases.length <= limit) return cases;
+  const kept = cases.filter((c) => c.keep);
+  if (kept.length >= limit) return evenly(kept, limit);
+  return [
+    ...kept,
+    ...evenly(
+      cases.filter((c) => !c.keep),
+      limit - kept.length,
+    ),
+  ];
+}
+
+/** Cases of all routes taken in turn, so slow routes (scrypt) overlap with fast ones. */
 export function interleave(groups: TFuzzCase[][]): TFuzzCase[] {
   const longest = Math.max(0, ...groups.map((group) => group.length));
   const out: TFuzzCase[] = [];

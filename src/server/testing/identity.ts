@@ -3,10 +3,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { TPasskeyApproval } from '../../domain/passkey-trust';
 import {
   FIRST_PARTY_CLIENT_ID,
   grantSigningMessage,
+  passkeyApprovalMessage,
   type TGrantPayload,
+  type TPasskeyApprovalOptions,
+  type TWebAuthnOptions,
 } from '../../domain/schemas/auth';
 import type { TConfig } from '../config';
 import { SoftAuthenticator } from './soft-authenticator';
@@ -103,33 +107,65 @@ export async function signedUpPayer(
   return { userId: user.userId, token, headers: { authorization: `Bearer ${token}` } };
 }
 
-/** Creates a passkey on the soft authenticator for a signed-in payer. */
+/**
+ * The new passkey's registration as the page sends it: created on `authenticator` and, with
+ * `approveWith`, approved by that authenticator's first passkey (an assertion of the approval
+ * message: this registration's challenge and the new credential's id).
+ */
+export async function passkeyRegistration(
+  app: FastifyInstance,
+  token: string,
+  authenticator: SoftAuthenticator,
+  approveWith?: SoftAuthenticator,
+) {
+  const options = await app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys/registration-options',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(options.statusCode).toBe(200);
+  const offered = options.json<{ options: TWebAuthnOptions; approval: TPasskeyApprovalOptions }>();
+  const response = authenticator.register(offered.options);
+  if (!approveWith) return { response, approval: offered.approval };
+  const digest = createHash('sha256')
+    .update(
+      passkeyApprovalMessage({
+        registrationChallenge: offered.options.challenge,
+        credentialId: response.id,
+      }),
+    )
+    .digest('base64url');
+  return { response, approval: offered.approval, body: { approval: approveWith.assert(digest) } };
+}
+
+export type TSavedPasskey = {
+  passkeyId: string;
+  passkeyCount: number;
+  approval: TPasskeyApproval;
+  signsFrom: string;
+};
+
+/** Creates a passkey on the soft authenticator for a signed-in payer (see passkeyRegistration). */
 export async function addPasskey(
   app: FastifyInstance,
   token: string,
   authenticator: SoftAuthenticator,
-) {
-  const headers = { authorization: `Bearer ${token}` };
-  const options = await app.inject({
-    method: 'POST',
-    url: '/api/auth/passkeys/registration-options',
-    headers,
-  });
-  expect(options.statusCode).toBe(200);
-  const response = authenticator.register(options.json().options);
+  approveWith?: SoftAuthenticator,
+): Promise<TSavedPasskey> {
+  const made = await passkeyRegistration(app, token, authenticator, approveWith);
   const saved = await app.inject({
     method: 'POST',
     url: '/api/auth/passkeys',
-    headers,
-    payload: { response },
+    headers: { authorization: `Bearer ${token}` },
+    payload: { response: made.response, ...made.body },
   });
-  expect(saved.statusCode).toBe(201);
-  return saved.json<{ passkeyId: string; passkeyCount: number }>();
+  expect(saved.statusCode, saved.body).toBe(201);
+  return saved.json<TSavedPasskey>();
 }
 
 /**
- * A payer signed up with a passkey on a soft authenticator: their token, the authenticator that
- * signs their grants, and the bearer header.
+ * A payer signed up with a passkey on a soft authenticator: their id, their token, the
+ * authenticator that signs their grants, and the bearer header.
  */
 export async function payerWithPasskey(
   app: FastifyInstance,
@@ -137,9 +173,9 @@ export async function payerWithPasskey(
   countsSignatures = true,
 ) {
   const soft = softAuthenticatorFor(config, countsSignatures);
-  const { token } = await signUp(app, testPhone());
+  const { token, user } = await signUp(app, testPhone());
   await addPasskey(app, token, soft);
-  return { token, soft, headers: { authorization: `Bearer ${token}` } };
+  return { userId: user.userId, token, soft, headers: { authorization: `Bearer ${token}` } };
 }
 
 export async function signInOptions(app: FastifyInstance): Promise<{ challenge: string }> {
@@ -183,4 +219,41 @@ export async function signedGrant<T extends TGrantPayload>(
     .update(grantSigningMessage({ consentId, nonce, payload: signedPayload }))
     .digest('base64url');
   return { ...payload, signature: { nonce, response: authenticator.assert(digest) } };
+}
+
+/** The OneTap grant's body (spec §2), before its signature: the immediate payment from `accountId`. */
+export const oneTapGrantData = (consentId: string, accountId: string) => ({
+  originalRequestId: null,
+  consentData: { consentId },
+  userAuthenticated: true,
+  attestDiscoveryId: null,
+  immediatePayments: {
+    granted: true,
+    selectedAccounts: [accountId],
+    paymentMethods: [{ type: 'account' as const, accountId }],
+  },
+});
+
+/**
+ * OneTap (spec §2): the payer grants the consent with its immediate payment debited from their
+ * linked account `accountId`, signed with their passkey.
+ */
+export async function oneTapGrant(
+  app: FastifyInstance,
+  payer: { token: string; soft: SoftAuthenticator; headers: Record<string, string> },
+  consentId: string,
+  accountId: string,
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/consent/${consentId}/grant`,
+    headers: payer.headers,
+    payload: await signedGrant(
+      app,
+      payer.soft,
+      payer.token,
+      consentId,
+      oneTapGrantData(consentId, accountId),
+    ),
+  });
 }

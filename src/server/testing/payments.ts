@@ -1,12 +1,12 @@
 // Server tests of payments: a merchant, a consent with an immediate payment, its card
 // encrypted as the page encrypts it, and the books and events a payment leaves behind.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { encryptCard } from '../../domain/card-envelope';
 import type { TEncryptedCard } from '../../domain/schemas/card';
 import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TDatabase } from '../db/database';
-import { events, ledgerTransactions, sandboxAccounts } from '../db/schema';
+import { accountLinks, events, ledgerTransactions, sandboxAccounts } from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
 import { createTestClient } from './test-app';
 
@@ -47,7 +47,7 @@ export async function sandboxBalanceOf(
 export async function consentWithPayment(
   app: FastifyInstance,
   database: TDatabase,
-  options: { amount?: number; requiresAuth?: boolean; future?: boolean } = {},
+  options: { amount?: number; requiresAuth?: boolean; future?: boolean; expiresAt?: Date } = {},
 ) {
   const client = await createTestClient(database, { name: 'Tola Stores' });
   const amount = options.amount ?? 250_000;
@@ -63,6 +63,7 @@ export async function consentWithPayment(
           : []),
       ],
       requirements: { requiresAuth: options.requiresAuth ?? false },
+      ...(options.expiresAt ? { expiresAt: options.expiresAt.toISOString() } : {}),
     },
   });
   if (created.statusCode !== 201) throw new Error(`consent: ${created.body}`);
@@ -104,14 +105,28 @@ export async function paymentEvents(database: TDatabase, paymentId: string) {
   return rows.map((r) => ({ type: r.type, ...(r.data as { status: string; message?: string }) }));
 }
 
-/** The kinds of ledger transactions booked for a payment. */
-export async function ledgerKinds(database: TDatabase, paymentId: string) {
+/** The kinds of ledger transactions booked for a payment (`paymentId`) or a reference, in order. */
+async function ledgerKindsOf(database: TDatabase, which: SQL) {
   const rows = await database.db
     .select({ kind: ledgerTransactions.kind })
     .from(ledgerTransactions)
-    .where(eq(ledgerTransactions.paymentId, paymentId))
+    .where(which)
     .orderBy(ledgerTransactions.id);
   return rows.map((r) => r.kind);
+}
+
+/** The kinds of ledger transactions booked for a payment. */
+export const ledgerKinds = (database: TDatabase, paymentId: string) =>
+  ledgerKindsOf(database, eq(ledgerTransactions.paymentId, paymentId));
+
+/** The kinds of ledger transactions booked under a reference (an account link's id). */
+export const ledgerKindsOfReference = (database: TDatabase, reference: string) =>
+  ledgerKindsOf(database, eq(ledgerTransactions.reference, reference));
+
+/** An account link as stored. */
+export async function accountLinkRow(database: TDatabase, linkId: string) {
+  const [row] = await database.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
+  return row;
 }
 
 /** Pays a consent's immediate payment with a sandbox card, as a payer without sign-in. */
@@ -171,8 +186,8 @@ export async function payByTransfer(
 
 /**
  * Links the sandbox account of `scenario` to a signed-in payer by its test transfer, through the
- * real routes (create the link, send the test transfer to its pay-in account), and answers the
- * account's id as GET /api/accounts names it (bankId).
+ * real routes (create the link, send the test transfer from that very account to its pay-in
+ * account), and answers the account's id as GET /api/accounts names it (bankId).
  */
 export async function linkByTestTransfer(
   app: FastifyInstance,
@@ -195,8 +210,11 @@ export async function linkByTestTransfer(
   const sent = await sandboxTransfer(app, {
     accountNumber: payIn.accountNumber,
     amount: payIn.amount,
+    from: { institutionCode, accountNumber },
   });
-  if (sent.statusCode !== 200) throw new Error(`test transfer: ${sent.body}`);
+  if (sent.json<{ outcome?: string }>().outcome !== 'credited') {
+    throw new Error(`test transfer: ${sent.body}`);
+  }
   const listed = await app.inject({ method: 'GET', url: '/api/accounts/user', headers });
   const account = listed
     .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()

@@ -1,18 +1,37 @@
-import { randomBytes } from 'node:crypto';
+// Real server processes for the PostgreSQL-only tests (*.postgres.test.ts): `src/server/main.ts`
+// spawned as a deployment runs it, on a scratch database of the test's own.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-/*
- * Real server processes for the tests of several processes on one PostgreSQL: each runs
- * `src/server/main.ts` as `npm start` would (through tsx), with a data directory of its own, on a
- * database the test makes and drops.
- */
+const adminUrl = () => process.env.DATABASE_URL ?? '';
 
-/** A TCP port nothing listens on right now. */
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database on the PostgreSQL server DATABASE_URL names; drop() removes it. */
+export async function scratchDatabase(
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await admin(`create database ${name}`);
+  return {
+    url: Object.assign(new URL(adminUrl()), { pathname: `/${name}` }).toString(),
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = createServer().listen(0, () => {
@@ -21,81 +40,59 @@ export const freePort = () =>
     });
   });
 
-/** An empty database on the server DATABASE_URL names, made and dropped by the test. */
-export function scratchDatabase(prefix: string) {
-  const adminUrl = process.env.DATABASE_URL ?? '';
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  return {
-    url: Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString(),
-    create: () => admin(`create database ${name}`),
-    drop: () => admin(`drop database if exists ${name} with (force)`),
-  };
+export type TServerProcess = {
+  child: ChildProcess;
+  base: string;
+  /** The lines it printed once ready (its start line, the demo consents, …). */
+  lines: string[];
+};
+
+/**
+ * Starts `src/server/main.ts` on `databaseUrl` with `env` added, on a free port and a data
+ * directory of its own; resolves once it printed its last start-up line (it is listening).
+ */
+export async function startServerProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<TServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-procs-'));
+  const base = `http://localhost:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const lines = await new Promise<string[]>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Sign in: ')) resolve(out.split('\n'));
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the server exited with ${code}:\n${out}${err}`)),
+    );
+  });
+  return { child, base, lines };
 }
 
-export type TServerProcess = { base: string; demo: string[]; child: ChildProcess };
-
-/** Stops a server process (SIGTERM) and resolves once it has exited. */
-export function stopServerProcess(child: ChildProcess): Promise<void> {
+/** Stops a server process with `signal` and resolves once it has exited. */
+export function stopServerProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
-}
-
-/**
- * Starts server processes on `databaseUrl` with `env` added, each on a free port and a fresh data
- * directory; `stopAll` stops them and removes their directories.
- */
-export function serverProcesses(databaseUrl: string, env: NodeJS.ProcessEnv = {}) {
-  const dirs: string[] = [];
-  const children: ChildProcess[] = [];
-  return {
-    /** Resolves with the process's base URL and demo lines once it is ready. */
-    async start(): Promise<TServerProcess> {
-      const port = await freePort();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-procs-'));
-      dirs.push(dataDir);
-      const base = `http://localhost:${port}`;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          PORT: String(port),
-          PUBLIC_URL: base,
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'warn',
-          ...env,
-        },
-      });
-      children.push(child);
-      let out = '';
-      let err = '';
-      child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const demo = await new Promise<string[]>((resolve, reject) => {
-        child.stdout?.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const lines = out.split('\n').filter((line) => line.startsWith('Demo consent'));
-          if (lines.length >= 4) resolve(lines);
-        });
-        child.on('exit', (code) =>
-          reject(new Error(`the server exited with ${code}:\n${out}${err}`)),
-        );
-      });
-      return { base, demo, child };
-    },
-    async stopAll() {
-      await Promise.all(children.map(stopServerProcess));
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

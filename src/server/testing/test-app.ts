@@ -8,7 +8,9 @@ import { buildApp, type TAppOptions } from '../app';
 import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
 import { openDatabase, type TDatabase } from '../db/database';
+import type { TPaymentProvider } from '../providers/payments';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
+import { testHostResolver } from './host-resolver';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import {
   createMerchantClient,
@@ -75,8 +77,9 @@ export const RELAXED_RATE_LIMITS = Object.fromEntries(
 
 /**
  * The real app on a fresh database; close() releases both. Its rate limits are
- * RELAXED_RATE_LIMITS unless `rateLimits` replaces some. A test may hand in its own clock,
- * SMS adapter or event bus (the app's context is `app.appContext`).
+ * RELAXED_RATE_LIMITS unless `rateLimits` replaces some, and its DNS is testHostResolver(). A test
+ * may hand in its own clock, SMS adapter, DNS or event bus (the app's context is
+ * `app.appContext`).
  */
 export async function startTestApp(
   options: Pick<
@@ -92,13 +95,14 @@ export async function startTestApp(
   > & { env?: Record<string, string> } = {},
 ) {
   const database = await openTestDatabase();
-  const { env, rateLimits, ...appOptions } = options;
+  const { env, rateLimits, providers, ...appOptions } = options;
   const config = testConfig(env);
   const app = await buildApp({
     config,
     database,
     logger: false,
     rateLimits: { ...RELAXED_RATE_LIMITS, ...rateLimits },
+    providers: { dns: testHostResolver(), ...providers },
     ...appOptions,
   });
   await app.ready();
@@ -111,7 +115,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       try {
-        await assertBooksBalance(database);
+        await assertBooksBalance(database, app.appContext.providers.payments);
       } finally {
         await database.close();
       }
@@ -122,11 +126,15 @@ export async function startTestApp(
 /**
  * What `npm run ledger:check` proves, asserted on the database a test file's app used, when the
  * file is done with it: every transaction sums to zero, every balance is the sum of its entries,
- * every executed payment is booked once and every payout as it ended. So every server test file
- * that moves money ends with the books checked, whatever its own tests assert.
+ * every executed payment is booked once and every payout as it ended, and what the provider's
+ * record says it took agrees with the books. So every server test file that moves money ends
+ * with the books checked, whatever its own tests assert.
  */
-export async function assertBooksBalance(database: TDatabase): Promise<void> {
-  const problems = ledgerProblems(await checkLedger(database.db));
+export async function assertBooksBalance(
+  database: TDatabase,
+  provider: Pick<TPaymentProvider, 'settlementReport'>,
+): Promise<void> {
+  const problems = ledgerProblems(await checkLedger(database.db, { provider }));
   if (problems.length > 0) throw new Error(`The books do not balance:\n${problems.join('\n')}`);
 }
 

@@ -8,12 +8,15 @@ import {
   ZLoginResponse,
   ZOkResponse,
   ZPasskeyRegisterResponse,
+  ZPasskeyRegistrationOptionsResponse,
+  ZPasskeyRemoveResponse,
+  ZPasskeysResponse,
   ZPhoneCodeResponse,
   ZPublicConfigResponse,
   ZWebAuthnOptionsResponse,
   type TDiscoveryRequest,
   type TLoginRequest,
-  type TRegistrationResponse,
+  type TPasskeyRegisterRequest,
   type TSignedGrant,
 } from '../../domain/schemas/auth';
 import { apiFetch } from './http';
@@ -38,15 +41,21 @@ export const authApi = {
   registrationOptions: (token?: string) =>
     apiFetch('/api/auth/passkeys/registration-options', {
       method: 'POST',
-      schema: ZWebAuthnOptionsResponse,
+      schema: ZPasskeyRegistrationOptionsResponse,
       token,
     }),
-  registerPasskey: (response: TRegistrationResponse, token?: string) =>
+  /** The new passkey, with an existing one's approval when the payer gave it. */
+  registerPasskey: (body: TPasskeyRegisterRequest, token?: string) =>
     apiFetch('/api/auth/passkeys', {
       method: 'POST',
-      body: { response },
+      body,
       schema: ZPasskeyRegisterResponse,
       token,
+    }),
+  removePasskey: (passkeyId: string) =>
+    apiFetch(`/api/auth/passkeys/${encodeURIComponent(passkeyId)}`, {
+      method: 'DELETE',
+      schema: ZPasskeyRemoveResponse,
     }),
   logout: () => apiFetch('/api/auth/logout', { method: 'POST', schema: ZOkResponse }),
   grantChallenge: (consentId: string) =>
@@ -82,5 +91,16 @@ export function useMeQuery(token: string | null) {
     enabled: Boolean(token),
     staleTime: CACHE_TTL_MS.authMe,
     queryFn: ({ signal }) => apiFetch('/api/auth/me', { schema: ZAuthMeResponse, signal }),
+  });
+}
+
+export const passkeysQueryKey = ['auth', 'passkeys'] as const;
+
+/** GET /api/auth/passkeys: the signed-in payer's passkeys ('Devices' on their account page). */
+export function usePasskeysQuery(enabled: boolean) {
+  return useQuery({
+    queryKey: passkeysQueryKey,
+    enabled,
+    queryFn: ({ signal }) => apiFetch('/api/auth/passkeys', { schema: ZPasskeysResponse, signal }),
   });
 }

@@ -25,6 +25,30 @@ const paymentPath = (paymentId: string, payer: TPayer, tail = '') =>
     payer.signedIn ? '' : `?consentId=${encodeURIComponent(payer.consentId)}`
   }`;
 
+/*
+ * A card charge made without sign-in is answered (its OTP) only with the token its answer gave
+ * this page (docs/payments.md "Who answers a charge"). The tab keeps it in session storage, so a
+ * reload on the OTP screen still answers; another tab or device holds none.
+ */
+const chargeTokenKey = (paymentId: string) => `oya-money-charge:${paymentId}`;
+const heldTokens = new Map<string, string>();
+
+function keepChargeToken(paymentId: string, token: string) {
+  try {
+    window.sessionStorage.setItem(chargeTokenKey(paymentId), token);
+  } catch {
+    heldTokens.set(paymentId, token);
+  }
+}
+
+function heldChargeToken(paymentId: string): string | null {
+  try {
+    return window.sessionStorage.getItem(chargeTokenKey(paymentId));
+  } catch {
+    return heldTokens.get(paymentId) ?? null;
+  }
+}
+
 /** The immediate payment's calls (spec §7, docs/payments.md), typed by the domain schemas. */
 export const paymentsApi = {
   /** GET /api/payments/{id}: where the payment stands, and its open one-time account. */
@@ -46,24 +70,45 @@ export const paymentsApi = {
   encryptionKey: () =>
     apiFetch('/api/encryption/public-key', { schema: ZEncryptionPublicKeyResponse }),
   /** Pays with a new card: only envelopes leave the page, never a clear field. */
-  chargeCard: (paymentId: string, payer: TPayer, cardDetails: TEncryptedCard, saveCard: boolean) =>
-    apiFetch(payer.signedIn ? '/api/payments/card' : '/api/payments/card/public', {
+  async chargeCard(
+    paymentId: string,
+    payer: TPayer,
+    cardDetails: TEncryptedCard,
+    saveCard: boolean,
+  ) {
+    const answer = await apiFetch(
+      payer.signedIn ? '/api/payments/card' : '/api/payments/card/public',
+      {
+        method: 'POST',
+        body: {
+          paymentId,
+          cardDetails,
+          saveCard,
+          ...(payer.signedIn ? {} : { consentId: payer.consentId }),
+        },
+        schema: ZCardChargeResponse,
+      },
+    );
+    if (answer.chargeToken) keepChargeToken(paymentId, answer.chargeToken);
+    return answer;
+  },
+  /** Whether this page may answer the payment's waiting card charge (its OTP). */
+  answersCharge: (paymentId: string, payer: TPayer) =>
+    payer.signedIn || heldChargeToken(paymentId) !== null,
+  /** The OTP the card's bank sent. */
+  completeCard(paymentId: string, payer: TPayer, otp: string) {
+    const chargeToken = payer.signedIn ? null : heldChargeToken(paymentId);
+    return apiFetch('/api/payments/card/complete', {
       method: 'POST',
       body: {
         paymentId,
-        cardDetails,
-        saveCard,
+        otp,
         ...(payer.signedIn ? {} : { consentId: payer.consentId }),
+        ...(chargeToken ? { chargeToken } : {}),
       },
-      schema: ZCardChargeResponse,
-    }),
-  /** The OTP the card's bank sent. */
-  completeCard: (paymentId: string, payer: TPayer, otp: string) =>
-    apiFetch('/api/payments/card/complete', {
-      method: 'POST',
-      body: { paymentId, otp, ...(payer.signedIn ? {} : { consentId: payer.consentId }) },
       schema: ZCardCompleteResponse,
-    }),
+    });
+  },
   grant: (consentId: string, body: TGrantCall | TGrantRequest) =>
     apiFetch(`/api/consent/${encodeURIComponent(consentId)}/grant`, {
       method: 'POST',

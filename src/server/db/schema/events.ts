@@ -30,6 +30,12 @@ export const eventStreamTickets = pgTable(
   {
     ticketHash: text('ticket_hash').primaryKey(),
     stream: text('stream').notNull(),
+    /**
+     * The payer it was issued to: a payment's stream shows the payment's origin in full only to
+     * the payer who paid (docs/payments.md "Who sees the origin"). Null only on tickets issued
+     * before tickets named their payer.
+     */
+    payerId: text('payer_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** When it first opened its stream. */
     usedAt: timestamp('used_at', { withTimezone: true }),

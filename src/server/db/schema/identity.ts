@@ -10,6 +10,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { PASSKEY_APPROVALS } from '../../../domain/passkey-trust';
 import type { TAuthenticatorTransport } from '../../../domain/schemas/auth';
 import { consents, merchants } from './consents';
 
@@ -28,6 +29,12 @@ export const payers = pgTable('payers', {
   id: text('id').primaryKey(),
   phoneNumber: text('phone_number').notNull().unique(),
   fullName: text('full_name').notNull(),
+  /**
+   * The operator vouches for this payer's first passkey although an account is linked already:
+   * set by the demo seed only, whose demo payer is linked before any passkey exists (README "Try
+   * it by hand"). Every other payer's first passkey signs at once only while nothing is linked.
+   */
+  trustsFirstPasskey: boolean('trusts_first_passkey').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -47,6 +54,13 @@ export const passkeys = pgTable(
     transports: jsonb('transports').$type<TAuthenticatorTransport[]>(),
     deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
     backedUp: boolean('backed_up').notNull(),
+    /**
+     * Whether it was approved as it was added (domain/passkey-trust.ts): 'none' signs no debit,
+     * mandate or link until 24 h after createdAt. Passkeys older than the rule are 'not-needed'.
+     */
+    approval: text('approval', { enum: PASSKEY_APPROVALS }).notNull().default('not-needed'),
+    /** The passkey that approved it ('approved'); kept after that one is removed, as a record. */
+    approvedBy: text('approved_by'),
     createdAt: createdAt(),
     lastUsedAt: at('last_used_at'),
   },

@@ -12,6 +12,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -57,6 +58,11 @@ export const paymentAttempts = pgTable(
     amount: bigint('amount', { mode: 'number' }).notNull(),
     /** The signed-in payer, or null for a payment made without sign-in (spec §6). */
     payerId: text('payer_id'),
+    /**
+     * A card charge started without sign-in: the SHA-256 of its own token, which went to the page
+     * that started it, alone; only that page may answer the charge's OTP (docs/payments.md).
+     */
+    ownerTokenHash: text('owner_token_hash'),
     provider: text('provider').notNull(),
     providerReference: text('provider_reference'),
     /** What the payer sees now (spec §4 progress text), e.g. 'Waiting for transfer confirmation...'. */
@@ -92,6 +98,16 @@ export const paymentAttempts = pgTable(
     /** The catalogue's code and the provider's reason when it failed. */
     failureCode: text('failure_code').$type<TErrorCode>(),
     failureReason: text('failure_reason'),
+    /** The saved account a debit attempt debits (method 'account'), so its origin is known. */
+    debitAccountId: text('debit_account_id').references(() => payerAccounts.id, {
+      onDelete: 'set null',
+    }),
+    /**
+     * Money this attempt took that goes back (it reached a payment paid by another way): 'owed'
+     * from the transaction that booked it back out, 'settled' once the provider gave it back (or
+     * said it never took it). The reconciler asks again about what stays owed.
+     */
+    refund: text('refund', { enum: ['owed', 'settled'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -110,7 +126,32 @@ export const paymentAttempts = pgTable(
     uniqueIndex('payment_attempts_one_open_transfer')
       .on(t.paymentId)
       .where(sql`stage = 'awaiting_transfer'`),
+    // What the reconciler looks for: refunds still owed.
+    index('payment_attempts_refund_owed')
+      .on(t.updatedAt)
+      .where(sql`refund = 'owed'`),
     check('payment_attempts_amount_positive', sql`amount > 0`),
+  ],
+);
+
+/**
+ * Tries of one card on one payment (docs/payments.md "Limits"): wrong PINs or card details, and
+ * charges at the network that have not answered yet. A card is known here only by its keyed hash.
+ */
+export const cardPaymentTries = pgTable(
+  'card_payment_tries',
+  {
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    /** HMAC-SHA-256 of the card number under a server secret (services/payments/card-keys.ts). */
+    cardKey: text('card_key').notNull(),
+    tries: integer('tries').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.cardKey] }),
+    check('card_payment_tries_tries', sql`tries >= 0`),
   ],
 );
 

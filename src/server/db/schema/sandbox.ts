@@ -48,7 +48,10 @@ export const sandboxVirtualAccounts = pgTable(
   (t) => [index('sandbox_virtual_accounts_expires').on(t.expiresAt)],
 );
 
-/** Every transfer sent to a one-time account, and what became of it: nothing is lost. */
+/**
+ * Every transfer sent to a one-time account, who sent it, and what became of it: credited, or
+ * returned to that sender for the reason `outcome` names. Nothing is lost.
+ */
 export const sandboxTransfers = pgTable(
   'sandbox_transfers',
   {
@@ -56,6 +59,9 @@ export const sandboxTransfers = pgTable(
     accountNumber: text('account_number').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     outcome: text('outcome', { enum: SANDBOX_TRANSFER_OUTCOMES }).notNull(),
+    /** The sender's bank and account, as the notice names them; null for an unnamed sender. */
+    senderInstitutionCode: text('sender_institution_code'),
+    senderAccountNumber: text('sender_account_number'),
     createdAt: createdAt(),
   },
   (t) => [index('sandbox_transfers_account').on(t.accountNumber)],
@@ -70,8 +76,9 @@ export const sandboxDebits = pgTable(
     institutionCode: text('institution_code').notNull(),
     accountNumber: text('account_number').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** 'expired': asked about (a requery) before any debit arrived; a late debit is refused. */
     outcome: text('outcome', {
-      enum: ['succeeded', 'insufficient_funds', 'account_not_found'],
+      enum: ['succeeded', 'insufficient_funds', 'account_not_found', 'expired'],
     }).notNull(),
     /** When a succeeded debit was given back (a payment paid meanwhile by another way). */
     reversedAt: timestamp('reversed_at', { withTimezone: true }),
@@ -89,8 +96,51 @@ export const sandboxPayouts = pgTable(
     institutionCode: text('institution_code').notNull(),
     accountNumber: text('account_number').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
-    outcome: text('outcome', { enum: ['succeeded', 'account_not_found'] }).notNull(),
+    /** 'expired': asked about (a requery) before the payout arrived; a late one is refused. */
+    outcome: text('outcome', { enum: ['succeeded', 'account_not_found', 'expired'] }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [index('sandbox_payouts_account').on(t.institutionCode, t.accountNumber)],
+);
+
+export const SANDBOX_CHARGE_STATUSES = [
+  /** Taken by the network, waiting for the payer (OTP, 3-D Secure) or for the issuer. */
+  'pending',
+  /** The card was charged: money taken. */
+  'succeeded',
+  /** Refused; nothing taken. */
+  'failed',
+  /** Asked about (a requery) before any charge arrived: closed, a late charge is refused. */
+  'expired',
+] as const;
+
+/**
+ * Every card charge the sandbox card network was asked for, and every chip purchase its acquirer
+ * was sent, by our reference, and what became of it: what it answers a repeated call and a
+ * requery from, and what `ledger:check` compares the books with. Never the card number.
+ */
+export const sandboxCardCharges = pgTable(
+  'sandbox_card_charges',
+  {
+    reference: text('reference').primaryKey(),
+    /** 'card': a card-not-present charge (the card network); 'chip': a reader's chip purchase. */
+    channel: text('channel', { enum: ['card', 'chip'] }).notNull(),
+    providerReference: text('provider_reference').unique(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status', { enum: SANDBOX_CHARGE_STATUSES }).notNull(),
+    /** What a pending charge waits for from the payer; null while the issuer thinks. */
+    awaiting: text('awaiting', { enum: ['otp', '3ds'] }),
+    /** Why it failed (the network's reason), or the chip purchase's ISO 8583 response code. */
+    reason: text('reason'),
+    responseCode: text('response_code'),
+    authCode: text('auth_code'),
+    cardBrand: text('card_brand'),
+    cardFirst6: text('card_first6'),
+    cardLast4: text('card_last4'),
+    /** When a succeeded charge was given back whole (a refund, a reversal). */
+    givenBackAt: timestamp('given_back_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sandbox_card_charges_status').on(t.status)],
 );

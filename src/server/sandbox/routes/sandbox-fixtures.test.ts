@@ -36,7 +36,7 @@ describe('GET /api/sandbox/fixtures', () => {
           scenario,
         }),
       ),
-      cards: SANDBOX_CARDS.map(({ number, expiry, cvv, pin, otp, brand, scenario }) => ({
+      cards: SANDBOX_CARDS.map(({ number, expiry, cvv, pin, otp, brand, scenario, account }) => ({
         number,
         expiry,
         cvv,
@@ -44,6 +44,9 @@ describe('GET /api/sandbox/fixtures', () => {
         otp,
         brand,
         scenario,
+        // The test account the card is issued on, the one it links.
+        institutionCode: account.institutionCode,
+        accountNumber: account.accountNumber,
       })),
       readers: SANDBOX_READERS.map(({ serial, tid, mid }) => ({ serial, tid, mid })),
       chipCards: SANDBOX_CHIP_CARDS.map(

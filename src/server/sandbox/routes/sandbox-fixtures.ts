@@ -32,7 +32,7 @@ export function sandboxFixtures(): TSandboxFixturesResponse {
       accountName,
       scenario,
     })),
-    cards: SANDBOX_CARDS.map(({ number, expiry, cvv, pin, otp, brand, scenario }) => ({
+    cards: SANDBOX_CARDS.map(({ number, expiry, cvv, pin, otp, brand, scenario, account }) => ({
       number,
       expiry,
       cvv,
@@ -40,6 +40,8 @@ export function sandboxFixtures(): TSandboxFixturesResponse {
       otp,
       brand,
       scenario,
+      institutionCode: account.institutionCode,
+      accountNumber: account.accountNumber,
     })),
     readers: SANDBOX_READERS.map(({ serial, tid, mid }) => ({ serial, tid, mid })),
     chipCards: SANDBOX_CHIP_CARDS.map(({ number, expiry, pin, serviceCode, brand, scenario }) => ({

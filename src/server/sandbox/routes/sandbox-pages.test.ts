@@ -105,6 +105,11 @@ describe('GET /sandbox', () => {
     expect(page.body.match(/<caption>/g)).toHaveLength(5);
 
     const { document } = new JSDOM(page.body).window;
+    // Each card's row names the test account it is issued on, the one it links.
+    const cardRows = [...document.querySelectorAll('#cards tbody tr')];
+    expect(
+      cardRows.map((row) => row.querySelector('[data-label="Issued on"]')?.textContent),
+    ).toEqual(SANDBOX_CARDS.map((card) => expect.stringContaining(card.account.accountNumber)));
     const transfer = document.querySelector('form#transfer');
     const expire = document.querySelector('form#expire');
     expect(transfer?.textContent).toContain('Send a transfer');

@@ -119,8 +119,18 @@ function cardsTable(): string {
     id: 'cards',
     caption: 'Test cards',
     about:
-      'Pay with a card: enter its number, expiry and CVV exactly as listed, then its PIN or OTP when asked.',
-    headers: ['Card number', 'Brand', 'Expiry', 'CVV', 'PIN', 'OTP', 'Scenario', 'What happens'],
+      'Pay with a card: enter its number, expiry and CVV exactly as listed, then its PIN or OTP when asked. Each card is issued on one test account and links that account only.',
+    headers: [
+      'Card number',
+      'Brand',
+      'Expiry',
+      'CVV',
+      'PIN',
+      'OTP',
+      'Scenario',
+      'Issued on',
+      'What happens',
+    ],
     rows: SANDBOX_CARDS.map((card) => [
       num(formatCardNumberInput(card.number)),
       escapeHtml(CARD_BRAND_NAMES[card.brand]),
@@ -129,6 +139,7 @@ function cardsTable(): string {
       num(card.pin),
       num(card.otp),
       code(card.scenario),
+      `${num(card.account.accountNumber)} ${escapeHtml(bankName(card.account.institutionCode) ?? card.account.institutionCode)}`,
       escapeHtml(card.description),
     ]),
   });
@@ -230,7 +241,7 @@ const senderField = () => {
 <option value="">Unknown sender</option>
 ${options}
 </select>
-<p id="transfer-from-hint" class="hint">The test account the bank's notice names as the sender, so the payment can offer to link it. With Unknown sender the notice names none.</p>`;
+<p id="transfer-from-hint" class="hint">The test account the bank's notice names as the sender, so the payment can offer to link it. With Unknown sender the notice names none. An account link's test transfer must come from the account being linked: from any other, or an unknown sender, it is returned.</p>`;
 };
 
 function homeBody(config: TConfig): string {
@@ -238,7 +249,7 @@ function homeBody(config: TConfig): string {
     id: 'transfer',
     heading: 'Send a transfer',
     about:
-      "Pays a one-time account as the payer's bank would. The exact amount completes the payment; another amount, a transfer after expiry or a second transfer is returned to the sender.",
+      "Pays a one-time account as the payer's bank would. The exact amount completes the payment or proves the account being linked; another amount, a transfer after expiry, a second transfer, or a test transfer from another account is returned to the sender.",
     fields: `${accountNumberField('transfer', "10 digits, from the payment's transfer details.")}
 <label for="transfer-amount">Amount in naira</label>
 <input id="transfer-amount" name="amount" inputmode="decimal" autocomplete="off" aria-describedby="transfer-amount-hint">

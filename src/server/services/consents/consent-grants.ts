@@ -12,6 +12,7 @@ import {
 } from '../payments/account-debits';
 import { AppError } from '../app-error';
 import { loadConsent } from './consents';
+import { consentSeenBy } from '../payments/origin-views';
 import { assertFormCompleteForGrant, markFormResponseSubmitted } from '../forms/forms';
 import { recordActiveMandates } from '../linking/mandate-activations';
 import { verifySignedGrant, type TVerifiedGrant } from '../identity/signed-grants';
@@ -35,10 +36,14 @@ type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'p
 const invalid = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', `${field}: ${message}`);
 
-/** The grant call's answer for a consent as it now stands. */
+/**
+ * The grant call's answer for a consent as it now stands, as `payerId` (null: whoever holds the
+ * link) may see it: a payment's origin in full only to the payer who paid it.
+ */
 async function answerFor(
   ctx: TGrantContext,
   consentId: string,
+  payerId: string | null,
   results: TGrantResponse['paymentResults'],
   extra: Pick<TGrantResponse, 'message' | 'error'>,
 ): Promise<TGrantResponse> {
@@ -46,7 +51,7 @@ async function answerFor(
   if (!found) throw new AppError('CONSENT_NOT_FOUND');
   return {
     success: true,
-    consent: found.consent,
+    consent: await consentSeenBy(ctx.db, found.consent, payerId),
     status: found.consent.status,
     ...(results ? { paymentResults: results } : {}),
     ...extra,
@@ -74,7 +79,7 @@ export async function grantConsent(
     ? { total: 1, succeeded: immediate.status === 'executed' ? 1 : 0, failed: 0 }
     : undefined;
   // Granted already (a retry, another tab): the same answer, nothing changes.
-  if (consent.status === 'granted') return answerFor(ctx, consentId, results, {});
+  if (consent.status === 'granted') return answerFor(ctx, consentId, payerId, results, {});
   if (consent.status === 'declined') throw new AppError('CONSENT_REJECTED');
   if (consent.status !== 'pending') throw new AppError('CONSENT_NOT_FOUND');
 
@@ -128,6 +133,9 @@ export async function grantConsent(
       payerId,
       { consentId, nonce: signed.nonce, payload, response: signed.response },
       now,
+      // A debit of a linked account or a mandate on one: only a trusted passkey signs it
+      // (docs/identity.md "When a passkey is trusted").
+      { signsMoney: debitIds.length > 0 || future },
     );
   }
 
@@ -139,6 +147,7 @@ export async function grantConsent(
       return answerFor(
         ctx,
         consentId,
+        payerId,
         { total: 1, succeeded: 0, failed: 1 },
         { error: 'Payment failed' },
       );
@@ -152,6 +161,7 @@ export async function grantConsent(
       return answerFor(
         ctx,
         consentId,
+        payerId,
         { total: 1, succeeded: 0, failed: 1 },
         { error: 'Direct debit payment failed' },
       );
@@ -249,11 +259,11 @@ export async function grantConsent(
       type: 'consent.granted',
       data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
     });
-    return answerFor(ctx, consentId, paidResults, { message: 'Consent granted' });
+    return answerFor(ctx, consentId, payerId, paidResults, { message: 'Consent granted' });
   }
   // Another change moved it from pending meanwhile: a grant (the same answer as a retry), or a
   // Decline or the expiry sweep, which this grant must not be answered as if it had won.
-  const answer = await answerFor(ctx, consentId, paidResults, {});
+  const answer = await answerFor(ctx, consentId, payerId, paidResults, {});
   if (answer.status === 'granted') return answer;
   throw new AppError(answer.status === 'declined' ? 'CONSENT_REJECTED' : 'CONSENT_NOT_FOUND');
 }
@@ -303,5 +313,10 @@ export async function declineConsent(
   const after = await loadConsent(db, consentId);
   if (!after) throw new AppError('CONSENT_NOT_FOUND');
   if (!declined && after.consent.status !== 'declined') throw new AppError('CONSENT_NOT_FOUND');
-  return { success: true, consent: after.consent, status: after.consent.status, message };
+  return {
+    success: true,
+    consent: await consentSeenBy(db, after.consent, payerId),
+    status: after.consent.status,
+    message,
+  };
 }

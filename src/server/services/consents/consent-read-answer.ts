@@ -1,4 +1,6 @@
 import { DATA_CATEGORIES } from '../../../domain/constants';
+import { maskOrigin } from '../../../domain/origin-privacy';
+import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TDatabase, TRawStatement } from '../../db/database';
 
 /*
@@ -8,7 +10,8 @@ import type { TDatabase, TRawStatement } from '../../db/database';
  * the server's CPU than the query itself.
  *
  * The text is the answer ZConsentReadResponse describes, the same JSON loadConsent's objects
- * serialise to (routes/consents.test.ts compares them field by field): the keys in the schema's
+ * serialise to, each origin masked as anyone but the payer who paid sees it (maskedOrigins;
+ * routes/consents.test.ts compares them field by field): the keys in the schema's
  * order, timestamps as toISOString() writes them (milliseconds, truncated as Date truncates
  * microseconds), `x ? {…} : null` for the optional objects, data sharing as toDataSharing
  * groups it.
@@ -82,7 +85,8 @@ select
       'attestAuthAppId', c.auth_app_id,
       'authAppId', c.auth_app_id),
     'embedOrigins', (select a.allowed_origins from api_clients a where a.client_id = c.client_id)
-  )::text
+  )::text,
+  coalesce(p.has_origin, false)
 from consents c
 left join lateral (
   select
@@ -105,7 +109,8 @@ left join lateral (
       'shieldWallet', case when x.shield_wallet_bank_name <> ''
         then json_build_object('bankName', x.shield_wallet_bank_name) end,
       'origin', nullif(x.origin, 'null')) order by x.position) as list,
-    bool_and(x.type <> 'immediate' or coalesce(x.shield_wallet_bank_name, '') <> '') as collectable
+    bool_and(x.type <> 'immediate' or coalesce(x.shield_wallet_bank_name, '') <> '') as collectable,
+    bool_or(nullif(x.origin, 'null') is not null) as has_origin
   from payments x
   where x.consent_id = c.id
 ) p on true
@@ -122,6 +127,19 @@ left join lateral (
 ) d on true
 where c.id = any($1::text[])`,
 };
+
+/**
+ * The answer with each payment's origin masked (src/domain/origin-privacy.ts): whoever holds the
+ * link reads it, and only the payer who paid may see where the money came from. Only an answer
+ * with a paid payment comes here; the others go out as the database wrote them.
+ */
+function maskedOrigins(body: string): string {
+  const answer = JSON.parse(body) as { consent: { payments: Array<{ origin: unknown }> } };
+  for (const payment of answer.consent.payments) {
+    if (payment.origin) payment.origin = maskOrigin(payment.origin as TPaymentOrigin);
+  }
+  return JSON.stringify(answer);
+}
 
 /**
  * Ids one query asks for, always: fewer are padded with repeats of the first. PostgreSQL plans
@@ -149,7 +167,7 @@ export async function readConsentAnswers(
         clientId: row[1] as string,
         expiresAtMs: row[2] as number,
         collectable: row[3] as boolean,
-        body: row[4] as string,
+        body: row[5] ? maskedOrigins(row[4] as string) : (row[4] as string),
       },
     ]),
   );

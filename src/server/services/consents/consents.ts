@@ -11,7 +11,14 @@ import type {
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import type { TEventBus } from '../../events/event-bus';
-import { consentEvents, consents, dataSharingItems, merchants, payments } from '../../db/schema';
+import {
+  consentEvents,
+  consents,
+  dataSharingItems,
+  forms,
+  merchants,
+  payments,
+} from '../../db/schema';
 import { AppError } from '../app-error';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import {
@@ -94,6 +101,22 @@ export type TNewConsentRows = {
 };
 
 /**
+ * A consent names a form of its own merchant (docs/forms.md): another merchant's form is refused
+ * (400 naming formId), so a merchant can neither show nor collect answers to a form not its own.
+ * An id no form has yet is let through: the consent shows the form once it is made.
+ */
+async function assertOwnForm(tx: TDb, formId: string | undefined, merchantId: string) {
+  if (formId === undefined) return;
+  const [form] = await tx
+    .select({ merchantId: forms.merchantId })
+    .from(forms)
+    .where(eq(forms.id, formId));
+  if (form && form.merchantId !== merchantId) {
+    throw new AppError('VALIDATION_FAILED', 'formId: not a form of this merchant');
+  }
+}
+
+/**
  * Writes a consent, its payments and data-sharing items and its 'consent.created' audit event
  * inside the caller's transaction; answers its new id.
  */
@@ -102,6 +125,7 @@ export async function insertConsent(
   input: TCreateConsentRequest,
   rows: TNewConsentRows,
 ): Promise<string> {
+  await assertOwnForm(tx, input.formId, rows.merchant.id);
   const consentId = randomId('cns');
   await tx.insert(consents).values({
     id: consentId,

@@ -17,6 +17,7 @@ import { consentEvents, consents, futurePaymentCollections, payments } from '../
 import { AppError } from '../app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { boundAccountsOf } from '../payments/future-collections';
+import { consentSeenBy } from '../payments/origin-views';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { logoOf } from '../linking/payer-accounts';
 import { checkSignature, issueGrantChallenge, useUpNonce } from '../identity/signed-grants';
@@ -78,11 +79,18 @@ function payerView(loaded: TLoadedConsent, accounts: TRepaymentAccount[]): TPaye
   };
 }
 
-async function payerViews(db: TDb, ids: readonly string[]): Promise<TPayerConsent[]> {
+/** The payer's consents, each payment's origin in full only where this payer paid it. */
+async function payerViews(
+  db: TDb,
+  payerId: string,
+  ids: readonly string[],
+): Promise<TPayerConsent[]> {
   const views: TPayerConsent[] = [];
   for (const id of ids) {
     const found = await loadConsent(db, id);
-    if (found) views.push(payerView(found, await repaymentAccountsOf(db, found)));
+    if (!found) continue;
+    const seen = { ...found, consent: await consentSeenBy(db, found.consent, payerId) };
+    views.push(payerView(seen, await repaymentAccountsOf(db, found)));
   }
   return views;
 }
@@ -116,6 +124,7 @@ export async function listPayerConsents(
   return {
     consents: await payerViews(
       db,
+      payerId,
       page.map((row) => row.id),
     ),
     nextCursor:
@@ -137,8 +146,8 @@ async function ownConsent(db: TDb, payerId: string, consentId: string) {
   return row;
 }
 
-async function answerFor(db: TDb, consentId: string): Promise<TPayerConsent> {
-  const [view] = await payerViews(db, [consentId]);
+async function answerFor(db: TDb, payerId: string, consentId: string): Promise<TPayerConsent> {
+  const [view] = await payerViews(db, payerId, [consentId]);
   if (!view) throw new AppError('PAYER_CONSENT_NOT_FOUND');
   return view;
 }
@@ -176,7 +185,7 @@ export async function revokeConsent(
   const { db, config, clock } = ctx;
   const now = clock.now();
   const own = await ownConsent(db, payerId, consentId);
-  if (own.status === 'revoked') return answerFor(db, consentId);
+  if (own.status === 'revoked') return answerFor(db, payerId, consentId);
   if (!canRevoke(own)) throw new AppError('CONSENT_NOT_REVOCABLE');
 
   let signature;
@@ -192,13 +201,15 @@ export async function revokeConsent(
         digest: revocationDigest({ consentId, nonce: signed.nonce }),
         response: signed.response,
         failure: 'REVOCATION_SIGNATURE_INVALID',
+        // Revoking stops money: a passkey still waiting may do it.
+        signsMoney: false,
       },
       now,
     );
   } catch (error) {
     // The same signature sent twice at once: the first revoked it meanwhile.
     if ((await ownConsent(db, payerId, consentId)).status === 'revoked') {
-      return answerFor(db, consentId);
+      return answerFor(db, payerId, consentId);
     }
     throw error;
   }
@@ -282,5 +293,5 @@ export async function revokeConsent(
       );
     }
   }
-  return answerFor(db, consentId);
+  return answerFor(db, payerId, consentId);
 }

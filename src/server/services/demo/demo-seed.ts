@@ -169,6 +169,9 @@ async function seedDemoPayer(db: TDb, now: Date) {
         id: DEMO_PAYER.id,
         phoneNumber: normalisePhone(DEMO_PAYER.phone),
         fullName: DEMO_PAYER.fullName,
+        // Linked before any passkey exists: the passkey a person first makes for the demo payer
+        // signs at once, as a new payer's would (docs/identity.md "When a passkey is trusted").
+        trustsFirstPasskey: true,
       })
       .onConflictDoNothing()
       .returning({ id: payers.id });

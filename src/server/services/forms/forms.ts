@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import {
   checkFormSection,
+  cutWhole,
   fillFormPlaceholders,
   fillPlaceholders,
   formFileError,
@@ -22,6 +23,7 @@ import {
   type TSaveFormSectionRequest,
   type TSaveFormSectionResponse,
 } from '../../../domain/schemas/form';
+import { isPrintableText } from '../../../domain/schemas/fields';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import {
@@ -495,12 +497,14 @@ function fileFieldOf(definition: TFormDefinition, fieldId: string) {
   return null;
 }
 
-/** A file name as the payer's device gave it, made safe to show: printable, short. */
+/** Longest file name kept, in UTF-16 units. */
+const FILE_NAME_MAX = 120;
+
+/** A file name as the payer's device gave it, made safe to show: printable, short, and never
+ * ending in half of a pair of UTF-16 units, which the database refuses. */
 function cleanFileName(name: string | undefined): string {
-  const cleaned = (name ?? '')
-    .replace(/[\p{Cc}\p{Cs}\u202A-\u202E\u2066-\u2069/\\]/gu, '')
-    .trim()
-    .slice(0, 120);
+  const printable = [...(name ?? '')].filter((c) => isPrintableText(c) && c !== '/' && c !== '\\');
+  const cleaned = cutWhole(printable.join('').trim(), FILE_NAME_MAX);
   return cleaned === '' ? 'upload' : cleaned;
 }
 

@@ -1,37 +1,47 @@
 import { randomBytes } from 'node:crypto';
 import {
   generateAuthenticationOptions,
-  generateRegistrationOptions,
   verifyAuthenticationResponse,
-  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, lte, ne, or, type SQL } from 'drizzle-orm';
+import { formatErrorMessage } from '../../../domain/errors';
+import { formatLagosDateTime } from '../../../domain/payment-date';
+import { passkeySignsFrom, UNAPPROVED_PASSKEY_WAIT_MS } from '../../../domain/passkey-trust';
 import {
   WEBAUTHN_TIMEOUT_MS,
-  ZAuthenticatorTransport,
-  type TAuthenticatorTransport,
   type TAuthenticationResponse,
-  type TRegistrationResponse,
   type TWebAuthnOptions,
 } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { passkeys } from '../../db/schema';
 import { AppError } from '../app-error';
-import { countPasskeys, findPayerById } from './payers';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
 export type TPasskeyRow = typeof passkeys.$inferSelect;
 
 const bytes = (base64url: string) => new Uint8Array(Buffer.from(base64url, 'base64url'));
 
-/** The transports the browser reported that we know by name; hints for later sign-ins only. */
-function knownTransports(reported: string[] | undefined): TAuthenticatorTransport[] | null {
-  if (!reported) return null;
-  return reported.flatMap((t) => {
-    const known = ZAuthenticatorTransport.safeParse(t);
-    return known.success ? [known.data] : [];
-  });
+/**
+ * The passkeys that may authorise money now (docs/identity.md "When a passkey is trusted"): those
+ * approved, or needing no approval, and those added without approval at least 24 h ago. Used in
+ * the statement that uses the passkey, so a passkey removed or not yet trusted is refused there.
+ */
+export function maySignMoney(now: Date): SQL {
+  return or(
+    ne(passkeys.approval, 'none'),
+    lte(passkeys.createdAt, new Date(now.getTime() - UNAPPROVED_PASSKEY_WAIT_MS)),
+  ) as SQL;
+}
+
+/** The refusal of a passkey that may not sign money yet: it says from when it may. */
+function notYetTrusted(passkey: Pick<TPasskeyRow, 'approval' | 'createdAt'>): AppError {
+  return new AppError(
+    'PASSKEY_NOT_YET_TRUSTED',
+    formatErrorMessage('PASSKEY_NOT_YET_TRUSTED', {
+      signsFrom: formatLagosDateTime(passkeySignsFrom(passkey)),
+    }),
+  );
 }
 
 /**
@@ -53,78 +63,6 @@ export async function signInOptions(
   return { ...options };
 }
 
-/** Options to create one more passkey for a signed-in payer; their others are excluded. */
-export async function registrationOptions(
-  db: TDb,
-  config: TConfig,
-  payerId: string,
-  now: Date = new Date(),
-): Promise<TWebAuthnOptions> {
-  const payer = await findPayerById(db, payerId);
-  if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-  const existing = await db.select().from(passkeys).where(eq(passkeys.payerId, payerId));
-  const options = await generateRegistrationOptions({
-    rpName: config.productName,
-    rpID: config.webauthnRpId,
-    // The user handle is the payer id, so a discoverable sign-in names its payer.
-    userID: new Uint8Array(Buffer.from(payer.id, 'utf8')),
-    userName: payer.phoneNumber,
-    userDisplayName: payer.fullName,
-    timeout: WEBAUTHN_TIMEOUT_MS,
-    attestationType: 'none',
-    excludeCredentials: existing.map((p) => ({
-      id: p.id,
-      ...(p.transports ? { transports: p.transports } : {}),
-    })),
-    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-  });
-  await storeChallenge(db, { challenge: options.challenge, purpose: 'registration', payerId }, now);
-  return { ...options };
-}
-
-/** Verifies and keeps a new passkey of a signed-in payer. */
-export async function registerPasskey(
-  db: TDb,
-  config: TConfig,
-  payerId: string,
-  response: TRegistrationResponse,
-  now: Date = new Date(),
-): Promise<{ passkeyId: string; passkeyCount: number }> {
-  const challenge = challengeOf(response.response.clientDataJSON);
-  await consumeChallenge(db, challenge, { purpose: 'registration', payerId }, now);
-  let verified;
-  try {
-    verified = await verifyRegistrationResponse({
-      // The zod schema checked the shape; the library checks the content.
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: config.webauthnOrigins,
-      expectedRPID: config.webauthnRpId,
-      requireUserVerification: true,
-    });
-  } catch {
-    throw new AppError('PASSKEY_REGISTRATION_FAILED');
-  }
-  if (!verified.verified) throw new AppError('PASSKEY_REGISTRATION_FAILED');
-  const info = verified.registrationInfo;
-  const [inserted] = await db
-    .insert(passkeys)
-    .values({
-      id: info.credential.id,
-      payerId,
-      publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
-      counter: info.credential.counter,
-      transports: knownTransports(response.response.transports),
-      deviceType: info.credentialDeviceType,
-      backedUp: info.credentialBackedUp,
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: passkeys.id })
-    .returning({ id: passkeys.id });
-  if (!inserted) throw new AppError('PASSKEY_ALREADY_REGISTERED');
-  return { passkeyId: inserted.id, passkeyCount: await countPasskeys(db, payerId) };
-}
-
 /**
  * Verifies an assertion against the stored passkey it names: signature, origin, RP ID, user
  * verification and the expected challenge. A payerId restricts it to that payer's passkeys.
@@ -144,7 +82,15 @@ export async function verifyAssertion(
     embedOrigins: string[];
     /** Refusal when the signature does not hold (the sign-in or the grant wording). */
     failure:
-      'AUTHENTICATION_FAILED_RETRY' | 'GRANT_SIGNATURE_INVALID' | 'REVOCATION_SIGNATURE_INVALID';
+      | 'AUTHENTICATION_FAILED_RETRY'
+      | 'GRANT_SIGNATURE_INVALID'
+      | 'REVOCATION_SIGNATURE_INVALID'
+      | 'PASSKEY_APPROVAL_INVALID';
+    /**
+     * The signature authorises money (a debit, a mandate) or another passkey: only a passkey that
+     * may sign money now (maySignMoney) is accepted, checked in the statement that uses it.
+     */
+    signsMoney?: boolean;
   },
   now: Date = new Date(),
 ): Promise<{ passkey: TPasskeyRow }> {
@@ -182,7 +128,8 @@ export async function verifyAssertion(
   const { newCounter } = verified.authenticationInfo;
   // The counter moves forward in the same statement that checks it: of two assertions racing
   // with the same counter (a cloned authenticator), only one is accepted. Synced passkeys
-  // always report 0, and stay at 0.
+  // always report 0, and stay at 0. A signature of money is checked against the passkey's trust
+  // there too: one removed or not yet trusted by then is refused, with no gap to slip through.
   const [updated] = await db
     .update(passkeys)
     .set({
@@ -194,10 +141,15 @@ export async function verifyAssertion(
       and(
         eq(passkeys.id, passkey.id),
         newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
+        input.signsMoney ? maySignMoney(now) : undefined,
       ),
     )
     .returning({ id: passkeys.id });
-  if (!updated) throw new AppError(input.failure);
+  if (!updated) {
+    // Refused by the statement; the row read above only chooses the message.
+    if (input.signsMoney && passkeySignsFrom(passkey) > now) throw notYetTrusted(passkey);
+    throw new AppError(input.failure);
+  }
   return { passkey };
 }
 
@@ -225,8 +177,18 @@ export async function verifySignIn(
 }
 
 /** The payer's passkeys as WebAuthn allowCredentials (for grant signing). */
-export async function allowCredentialsOf(db: TDb, payerId: string) {
-  const rows = await db.select().from(passkeys).where(eq(passkeys.payerId, payerId));
+export async function allowCredentialsOf(
+  db: TDb,
+  payerId: string,
+  /** Only those that may sign money at this moment (the approvers of a new passkey). */
+  signingMoneyAt?: Date,
+) {
+  const rows = await db
+    .select()
+    .from(passkeys)
+    .where(
+      and(eq(passkeys.payerId, payerId), signingMoneyAt ? maySignMoney(signingMoneyAt) : undefined),
+    );
   return rows.map((p) => ({
     id: p.id,
     type: 'public-key' as const,

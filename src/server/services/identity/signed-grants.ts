@@ -83,6 +83,11 @@ export async function checkSignature(
     digest: string;
     response: TSignedGrant['response'];
     failure: 'GRANT_SIGNATURE_INVALID' | 'REVOCATION_SIGNATURE_INVALID';
+    /**
+     * What is signed takes money (a debit, a mandate): only a passkey that may sign money now is
+     * accepted (docs/identity.md "When a passkey is trusted").
+     */
+    signsMoney: boolean;
   },
   now: Date,
 ): Promise<TVerifiedGrant> {
@@ -113,6 +118,7 @@ export async function checkSignature(
       // The consent's merchant may frame the page while the payer approves.
       embedOrigins: found.embedOrigins,
       failure: signed.failure,
+      signsMoney: signed.signsMoney,
     },
     now,
   );
@@ -153,7 +159,9 @@ export async function useUpNonce(db: TDb, nonce: string, now: Date): Promise<boo
  * the server issued to them, then uses the nonce up. An altered payload changes the digest and
  * fails the signature check (GRANT_SIGNATURE_INVALID); the same signature sent again finds its
  * nonce used (GRANT_SIGNATURE_REPLAYED). The grant call (spec §7 POST /api/consent/{id}/grant)
- * calls this inside its own flow.
+ * calls this inside its own flow, with `signsMoney` when the grant debits a linked account or
+ * grants future payments: a passkey added without approval less than 24 h ago is then refused
+ * (PASSKEY_NOT_YET_TRUSTED, saying from when it may).
  */
 export async function verifySignedGrant(
   db: TDb,
@@ -161,6 +169,7 @@ export async function verifySignedGrant(
   payerId: string,
   signed: TSignedGrant,
   now: Date = new Date(),
+  options: { signsMoney: boolean } = { signsMoney: false },
 ): Promise<TVerifiedGrant> {
   const verified = await checkSignature(
     db,
@@ -173,6 +182,7 @@ export async function verifySignedGrant(
       digest: grantDigest(signed),
       response: signed.response,
       failure: 'GRANT_SIGNATURE_INVALID',
+      signsMoney: options.signsMoney,
     },
     now,
   );

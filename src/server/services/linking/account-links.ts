@@ -11,6 +11,7 @@ import {
   TEST_CARD_CHARGE_MAX_KOBO,
   TEST_CARD_CHARGE_MIN_KOBO,
 } from '../../../domain/constants';
+import { isFromAccount, sameHolderName } from '../../../domain/account-ownership';
 import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from '../../../domain/errors';
 import { countNoun } from '../../../domain/plural';
 import {
@@ -29,7 +30,12 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
-import type { TBank, TBankIntegration } from '../../providers/payments';
+import type {
+  TBank,
+  TBankIntegration,
+  TTransferNoticeAnswer,
+  TTransferSender,
+} from '../../providers/payments';
 import { AppError } from '../app-error';
 import { book, ledgerAccount } from '../payments/ledger';
 import { isUniqueViolation } from '../payments/payment-records';
@@ -203,18 +209,6 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
   return link;
 }
 
-/** Names compare by their words, whatever the case, accents, punctuation or order. */
-function nameKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .sort()
-    .join(' ');
-}
-
 /**
  * How this account is linked, from what its bank offers (spec §2 panel steps): a test transfer
  * for the transaction service, auth parameters for the alternate service, a paper form for
@@ -360,7 +354,7 @@ export async function createAccountLink(
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = input;
   const { bank, found } = await findAccountAtBank(ctx, input);
-  if (nameKey(found.accountName) !== nameKey(input.accountName)) {
+  if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
   const route = routeFor(found.integrations, service);
@@ -589,24 +583,37 @@ export async function confirmAltMandate(
 }
 
 /**
- * The sandbox bank's notice that a link's one-time account received its test transfer, inside
- * the bank's transaction (`tx`): the link becomes active, and the amount is booked in and
- * refunded to the payer at once. False (the bank returns the money) when the link cannot take
- * it: not open, expired, another amount, or the account linked meanwhile.
+ * The bank's notice that a link's one-time account received its test transfer, inside the bank's
+ * transaction (`tx`). The transfer proves the payer owns the account only when it came from that
+ * very account (its bank, its number, the holder the name enquiry found): then the link becomes
+ * active, and the amount is booked in and refunded to the payer at once. Any other sender, or
+ * none named, is returned by the bank with its reason and the link stays open for the right one;
+ * so is a transfer the link cannot take (not open, expired, another amount, linked meanwhile).
  */
 export async function creditLinkTestTransfer(
   tx: TDb,
   reference: string,
   amount: number,
+  sender: TTransferSender | null,
   now: Date,
-): Promise<boolean> {
+): Promise<TTransferNoticeAnswer> {
+  const [row] = await tx
+    .select({ link: accountLinks, account: payerAccounts })
+    .from(accountLinks)
+    .innerJoin(payerAccounts, eq(payerAccounts.id, accountLinks.accountId))
+    .where(and(eq(accountLinks.id, reference), eq(accountLinks.route, 'test_transfer')));
+  if (!row || !isOpen(row.link.state)) return { taken: false, reason: 'already_paid' };
+  if (row.link.expiresAt.getTime() <= now.getTime()) return { taken: false, reason: 'expired' };
+  if (row.link.testAmount !== amount) return { taken: false, reason: 'wrong_amount' };
+  if (!isFromAccount(sender, row.account)) return { taken: false, reason: 'not_from_account' };
   const activated = await activateLink(
     tx,
     reference,
     now,
     and(eq(accountLinks.route, 'test_transfer'), eq(accountLinks.testAmount, amount)),
   );
-  if (!activated) return false;
+  // Expired or ended in the meantime: the one statement that activates decides.
+  if (!activated) return { taken: false, reason: 'already_paid' };
   const payer = ledgerAccount.payerSource('bank_transfer');
   const held = ledgerAccount.linkTestTransfers();
   const movement = { reference, paymentId: null, attemptId: null } as const;
@@ -628,7 +635,7 @@ export async function creditLinkTestTransfer(
       { account: payer, amount },
     ],
   });
-  return true;
+  return { taken: true };
 }
 
 /** A link's one-time account expired early ('Expire this account now'): the link expires too. */

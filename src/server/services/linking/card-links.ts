@@ -5,12 +5,13 @@ import {
   CARD_LINK_TTL_MS,
   CARD_LINKING_PROGRESS_TEXT,
   CARD_LINKING_SUCCESS_TEXT,
+  CARD_NOT_ON_ACCOUNT_TEXT,
   CARD_SAVED_MESSAGE,
   OTP_RETRY_AFTER_MS,
   TEST_CARD_CHARGE_MAX_KOBO,
   TEST_CARD_CHARGE_MIN_KOBO,
 } from '../../../domain/constants';
-import { ERROR_CATALOGUE, errorStatus } from '../../../domain/errors';
+import { ERROR_CATALOGUE, errorStatus, type TErrorCode } from '../../../domain/errors';
 import type {
   TCardChargeResponse,
   TCardCompleteResponse,
@@ -75,7 +76,7 @@ type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config
 const TEST_CHARGE_NARRATION = 'Card linking test charge';
 
 /** The link an outcome is recorded for: who, which account, how much, the card's expiry. */
-type TChargingLink = Pick<
+export type TChargingLink = Pick<
   TLinkRow,
   'id' | 'payerId' | 'accountId' | 'testAmount' | 'cardExpiryMonth' | 'cardExpiryYear'
 >;
@@ -100,7 +101,7 @@ const failureEvent = (paymentId: string, failure: AppError): TCardLinkingEvent =
 });
 
 /** Ends the link with `failure`, its events in the same transaction; false if it had ended. */
-async function endLink(db: TDb, link: TChargingLink, failure: AppError, now: Date) {
+export async function endLink(db: TDb, link: TChargingLink, failure: AppError, now: Date) {
   return db.transaction(async (tx) => {
     const ended = await abandonLink(tx, link.id, now, failure.message);
     if (ended) await emitCardLinking(tx, link.payerId, failureEvent(link.id, failure));
@@ -117,7 +118,11 @@ const amountOf = (link: TChargingLink): number => {
  * Books the test charge (the card's money held by the provider) and, once the provider refunded
  * it, its refund: the two net to zero on every account.
  */
-async function bookTestCharge(tx: TDb, link: TChargingLink, refunded: boolean): Promise<void> {
+export async function bookTestCharge(
+  tx: TDb,
+  link: TChargingLink,
+  refunded: boolean,
+): Promise<void> {
   const amount = amountOf(link);
   const card = ledgerAccount.payerSource('card');
   const held = ledgerAccount.linkTestCharges();
@@ -304,6 +309,36 @@ async function recordLinkOutcome(
   }
 }
 
+/**
+ * A card links only the account its issuer says it draws on: a card of another account (the
+ * payer's own or anyone's) is 402 CARD_LINKING_FAILED before anything is charged or saved. A
+ * network that cannot say is `fault`.
+ */
+async function assertCardOnAccount(
+  ctx: TCardLinkContext,
+  card: { number: string } | { token: string },
+  account: { accountNumber: string; institutionCode: string },
+  fault: TErrorCode,
+): Promise<void> {
+  const { accountNumber, institutionCode } = account;
+  let onAccount: boolean;
+  try {
+    onAccount = await ctx.providers.payments.isCardOnAccount({
+      card,
+      accountNumber,
+      institutionCode,
+    });
+  } catch {
+    throw new AppError(fault);
+  }
+  if (!onAccount) {
+    throw new AppError(
+      'CARD_LINKING_FAILED',
+      `${ERROR_CATALOGUE.CARD_LINKING_FAILED.message}: ${CARD_NOT_ON_ACCOUNT_TEXT}`,
+    );
+  }
+}
+
 /** A network call that threw (a fault, not an answer) ends the link: 'Failed to link card'. */
 async function callNetwork(
   ctx: TCardLinkContext,
@@ -321,9 +356,10 @@ async function callNetwork(
 
 /**
  * POST /api/payments/card, linking variant (spec §7): links the card to the payer's account by a
- * test charge. The account is checked with its bank (name enquiry) and added to the payer's
- * accounts; its bank must take cards (spec §3 integrations.card), it must not be linked already
- * (409 ACCOUNT_ALREADY_LINKED) and no other attempt may be open on it (409
+ * test charge. The account is checked with its bank (name enquiry); its bank must take cards
+ * (spec §3 integrations.card) and the card's issuer must say the card draws on this account (else
+ * 402 CARD_LINKING_FAILED, nothing saved); then it is added to the payer's accounts. It must not
+ * be linked already (409 ACCOUNT_ALREADY_LINKED) and no other attempt may be open on it (409
  * ACCOUNT_LINK_IN_PROGRESS). A charge of this account's that waited for its OTP or 3-D Secure
  * check past the OTP retry time (spec §9), or was lost with its process, gives way.
  */
@@ -340,6 +376,12 @@ export async function linkCard(
   const { bank, found } = await findAccountAtBank(ctx, request.saveToAccount, 'CARD_LINK_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  await assertCardOnAccount(
+    ctx,
+    { number: card.number },
+    request.saveToAccount,
+    'CARD_LINK_FAILED',
+  );
   const now = clock.now();
   const accountId = await addPayerAccount(
     db,
@@ -493,7 +535,7 @@ async function submitCardLinkOtp(
  */
 export function completeCardCharge(
   ctx: TCardLinkContext,
-  request: { paymentId: string; otp: string; access: TPaymentAccess },
+  request: { paymentId: string; otp: string; access: TPaymentAccess; chargeToken?: string },
 ): Promise<TCardCompleteResponse> {
   if (!isAccountLinkReference(request.paymentId)) return submitCardOtp(ctx, request);
   if (!('payerId' in request.access)) throw new AppError('SIGN_IN_REQUIRED');
@@ -541,7 +583,8 @@ function keptCardOf(attempt: typeof paymentAttempts.$inferSelect): TSavedCard | 
 
 /**
  * POST /api/payments/save-card (spec §7): puts the card of the payer's paid card payment on one
- * of their accounts, which the card then links (no test charge: the payment proved the card).
+ * of their accounts, which the card then links (no test charge: the payment proved the card), if
+ * the card's issuer says the card draws on that account (else 402 CARD_LINKING_FAILED).
  * Another payer's or an unknown payment is 404; a payment not paid by a card kept for saving (a
  * card the payer did not ask to save, or paid without sign-in) is 409 CARD_NOT_SAVABLE; a card
  * saved before is 409 CARD_ALREADY_SAVED, decided in the statement that marks it saved.
@@ -565,6 +608,7 @@ export async function saveCardOfPayment(
   if (paid.cardSavedAt) throw new AppError('CARD_ALREADY_SAVED');
   const { bank, found } = await findAccountAtBank(ctx, request, 'CARD_SAVE_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  await assertCardOnAccount(ctx, { token: card.token }, request, 'CARD_SAVE_FAILED');
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...request, bank, found }, now);
   const linkId = newLinkId();

@@ -99,7 +99,7 @@ export async function startAccountSearch(
   } catch {
     throw new AppError('ACCOUNT_VALIDATION_START_FAILED');
   }
-  const { ticket, expiresAt } = await issueStreamTicket(ctx.db, stream, ctx.clock.now());
+  const { ticket, expiresAt } = await issueStreamTicket(ctx.db, stream, payerId, ctx.clock.now());
   const candidates = banks.filter((bank) => isValidNuban(bank.institutionCode, accountNumber));
   const append = (event: TBankValidationEvent) =>
     appendEvent(ctx.db, { stream, type: BANK_VALIDATION_EVENT, data: event });

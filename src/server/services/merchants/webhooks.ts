@@ -4,9 +4,11 @@ import type { TWebhookDelivery, TWebhookEventType } from '../../../domain/schema
 import type { TClock } from '../../clock';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
+import type { THostResolver } from '../../providers/host-resolver';
 import { apiClients, merchantEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { AppError } from '../app-error';
 import { storedSecret } from '../server-secrets';
+import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
 
 /*
  * Webhooks (docs/webhooks.md). What happens to a merchant's consents is written to an outbox in
@@ -57,26 +59,20 @@ async function unseal(db: TDb, sealed: string): Promise<string> {
   return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
 }
 
-/**
- * Where a webhook may go: https, or http to this machine while the sandbox is the payment
- * provider (a developer's local receiver). Anything else is refused with the field named.
- */
-function checkUrl(config: Pick<TConfig, 'paymentProvider'>, url: string) {
-  const parsed = new URL(url);
-  const local = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
-  if (parsed.protocol === 'https:') return;
-  if (parsed.protocol === 'http:' && local && config.paymentProvider === 'sandbox') return;
-  throw new AppError('VALIDATION_FAILED', 'url: must be an https URL');
-}
-
 const MAX_ENDPOINTS_PER_CLIENT = 10;
 
-export async function createWebhookEndpoint(
-  ctx: { db: TDb; config: Pick<TConfig, 'paymentProvider'>; clock: TClock },
-  clientId: string,
-  url: string,
-) {
-  checkUrl(ctx.config, url);
+/** What registering and delivering a webhook need: the checks of webhook-targets.ts ask `dns`. */
+type TWebhookContext = {
+  db: TDb;
+  config: Pick<TConfig, 'webhooksAllowPrivate'>;
+  clock: TClock;
+  providers: { dns: THostResolver };
+};
+
+export async function createWebhookEndpoint(ctx: TWebhookContext, clientId: string, url: string) {
+  if (!(await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, url))) {
+    throw new AppError('WEBHOOK_URL_REFUSED');
+  }
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   const id = `whk_${randomBytes(12).toString('base64url')}`;
   const createdAt = ctx.clock.now();
@@ -181,6 +177,23 @@ type TClaimed = {
 const rowsOf = <T>(result: unknown): T[] =>
   Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
+/**
+ * What the delivery list says of a try: null when delivered, else a short outcome of our own.
+ * Never the receiver's words nor an error's (an answer's body, a resolver's or socket's message
+ * would tell a merchant about networks it has no business seeing).
+ */
+function failureOf(outcome: TPostOutcome | null, timeoutMs: number): string | null {
+  if (outcome === null)
+    return 'not sent: the host does not resolve to addresses webhooks may reach';
+  if ('failure' in outcome) {
+    return outcome.failure === 'timeout' ? `no answer in ${timeoutMs} ms` : 'could not connect';
+  }
+  if (outcome.status >= 300 && outcome.status < 400) {
+    return `answered ${outcome.status}; redirects are not followed`;
+  }
+  return outcome.status >= 200 && outcome.status < 300 ? null : `answered ${outcome.status}`;
+}
+
 export type TWebhookDeliverer = {
   /** Sends every delivery that is due now; answers how many were tried. */
   runDue(): Promise<number>;
@@ -189,13 +202,12 @@ export type TWebhookDeliverer = {
 };
 
 export function webhookDeliverer(
-  ctx: { db: TDb; clock: TClock },
-  options: { timeoutMs?: number; batch?: number; fetch?: typeof fetch } = {},
+  ctx: TWebhookContext,
+  options: { timeoutMs?: number; batch?: number } = {},
 ): TWebhookDeliverer {
   const { db, clock } = ctx;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const batch = options.batch ?? 20;
-  const send = options.fetch ?? fetch;
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<number> | null = null;
 
@@ -232,31 +244,24 @@ export function webhookDeliverer(
     });
     const startedAt = clock.now();
     const timestamp = Math.floor(startedAt.getTime() / 1_000);
-    let status: number | null = null;
-    let error: string | null = null;
-    try {
-      const response = await send(row.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'OyaMoney-Webhooks/1',
-          'oya-event-id': `evt_${row.event_id}`,
-          'oya-event-type': row.type,
-          'oya-signature': webhookSignature(await unseal(db, row.secret_sealed), timestamp, body),
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      await response.body?.cancel().catch(() => undefined);
-      if (status < 200 || status >= 300) error = `answered ${status}`;
-    } catch (failure) {
-      error =
-        failure instanceof Error && failure.name === 'TimeoutError'
-          ? `no answer in ${timeoutMs} ms`
-          : 'could not connect';
-    }
+    // Checked again now: the name's answer may have changed since registration (or since the
+    // last try). A refused target is not connected to at all.
+    const target = await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, row.url);
+    const outcome = target
+      ? await postToTarget(target, {
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'OyaMoney-Webhooks/1',
+            'oya-event-id': `evt_${row.event_id}`,
+            'oya-event-type': row.type,
+            'oya-signature': webhookSignature(await unseal(db, row.secret_sealed), timestamp, body),
+          },
+          body,
+          timeoutMs,
+        })
+      : null;
+    const status = outcome && 'status' in outcome ? outcome.status : null;
+    const error = failureOf(outcome, timeoutMs);
     const now = clock.now();
     const attempts = row.attempts + 1;
     if (error === null) {

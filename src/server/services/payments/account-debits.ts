@@ -1,30 +1,30 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, paymentAttempts } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
+import { reconcilePayment } from './lost-attempts';
 import {
-  completeAttempt,
   emitPaymentEvent,
-  endStaleCharges,
   failAttempt,
   insertAttempt,
   lockPendingPayment,
   loadPayable,
   type TAttemptRow,
 } from './payment-records';
+import { settleDebit } from './settlements';
 
 /*
  * Paying from a saved account (spec §2 'OneTap', docs/payments.md "Saved-account payments"): the
  * immediate payment is debited at the grant from one of the payer's linked accounts, on the
  * mandate its link activated. The attempt is 'charging' while the bank is asked, so a second
  * grant of the same consent at once waits its turn (409) instead of debiting again; the bank
- * itself answers a repeated reference with what it did the first time.
+ * itself answers a repeated reference with what it did the first time. A debit whose answer was
+ * lost stays 'charging' until the bank is asked about its reference (lost-attempts.ts).
  */
 
-type TDebitContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TDebitContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
 export type TLinkedAccount = {
   account: typeof payerAccounts.$inferSelect;
@@ -48,22 +48,6 @@ export async function linkedAccountsOf(
     )
     .where(and(eq(payerAccounts.payerId, payerId), inArray(payerAccounts.id, [...accountIds])));
   return new Map(rows.map((row) => [row.account.id, row]));
-}
-
-/** What a debited payment records as where its money came from (spec §3 Payment.origin). */
-export function accountOrigin(account: TLinkedAccount['account']): TPaymentOrigin {
-  return {
-    paymentMethod: 'bank_transfer',
-    accountNumber: account.accountNumber,
-    accountName: account.accountName,
-    institutionCode: account.institutionCode,
-    bankId: account.id,
-    bankName: account.bankName,
-    logo: `/api/bank-logos/${encodeURIComponent(account.institutionCode)}`,
-    isNewAccount: false,
-    shouldPromptBankAccountLinking: false,
-    shouldPromptCardLinking: false,
-  };
 }
 
 export type TDebitResult = { debited: true } | { debited: false; reason: string };
@@ -91,7 +75,8 @@ async function askBank(
 /**
  * Debits the consent's immediate payment from the payer's linked account. A failed debit ends the
  * attempt (its event says 'Direct debit payment failed') and answers why; the payment stays
- * pending, so the payer may try another account or method.
+ * pending, so the payer may try another account or method. A bank that does not answer leaves
+ * the attempt 'charging' for the reconciler, and the grant answers the failure meanwhile.
  */
 export async function debitImmediatePayment(
   ctx: TDebitContext,
@@ -100,11 +85,10 @@ export async function debitImmediatePayment(
   const { db, clock } = ctx;
   const now = clock.now();
   const payable = await loadPayable(db, request.paymentId, { payerId: request.payerId }, now);
+  // A debit whose answer was lost is asked about first: booked if the bank took it.
+  await reconcilePayment(ctx, payable.payment.id);
   const attempt = await db.transaction(async (tx) => {
     await lockPendingPayment(tx, payable.payment.id);
-    // A debit whose process died waiting for the bank gives way past the stale age: the bank
-    // answers its reference if it was taken, and this payment is not blocked for good.
-    await endStaleCharges(tx, payable.payment.id, now, 'DIRECT_DEBIT_FAILED', 'stale_debit');
     const inserted = await insertAttempt(tx, {
       paymentId: payable.payment.id,
       consentId: payable.consentId,
@@ -114,6 +98,7 @@ export async function debitImmediatePayment(
       amount: payable.payment.amount,
       payerId: request.payerId,
       provider: ctx.providers.payments.name,
+      debitAccountId: request.linked.account.id,
       createdAt: now,
       updatedAt: now,
     });
@@ -121,48 +106,31 @@ export async function debitImmediatePayment(
     return inserted;
   });
   const outcome = await askBank(ctx, attempt, request.linked, payable.payment.narration);
-  if (!outcome || outcome.kind === 'failed') {
-    if (outcome?.providerReference) {
+  // No answer: whether the money moved is not known, so the attempt stays for the reconciler.
+  if (!outcome) return { debited: false, reason: 'no_answer' };
+  if (outcome.kind === 'failed') {
+    if (outcome.providerReference) {
       await db
         .update(paymentAttempts)
         .set({ providerReference: outcome.providerReference })
         .where(eq(paymentAttempts.id, attempt.id));
     }
-    const reason = outcome ? outcome.reason : 'provider_error';
-    await failAttempt(db, attempt, new AppError('DIRECT_DEBIT_FAILED'), reason, clock.now());
-    return { debited: false, reason };
-  }
-  const { account } = request.linked;
-  // completeAttempt locks the payment first; the attempt's row after it, the order every
-  // transaction of a payment takes (a new attempt's too), so two never wait on each other.
-  const completion = await db.transaction(async (tx) => {
-    const completed = await completeAttempt(
-      tx,
+    await failAttempt(
+      db,
       attempt,
-      accountOrigin(account),
-      {
-        paymentType: 'account',
-        payerBank: {
-          bankName: account.bankName,
-          accountName: account.accountName,
-          accountNumber: account.accountNumber,
-          institutionCode: account.institutionCode,
-        },
-        shouldPromptBankAccountLinking: false,
-        shouldPromptCardLinking: false,
-      },
+      new AppError('DIRECT_DEBIT_FAILED'),
+      outcome.reason,
       clock.now(),
     );
-    await tx
-      .update(paymentAttempts)
-      .set({ providerReference: outcome.providerReference })
-      .where(eq(paymentAttempts.id, attempt.id));
-    return completed;
-  });
-  if (!completion.completed) {
-    // Paid meanwhile by another way: this debit goes back to the account.
-    await ctx.providers.payments.reverseDebit({ providerReference: outcome.providerReference });
-    throw new AppError('PAYMENT_ALREADY_MADE');
+    return { debited: false, reason: outcome.reason };
   }
+  const completion = await settleDebit(
+    ctx,
+    attempt,
+    request.linked.account,
+    outcome.providerReference,
+  );
+  // Paid meanwhile by another way: this debit was booked back out and reversed.
+  if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
   return { debited: true };
 }

@@ -1,25 +1,22 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
+import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
-import type {
-  TCardChargeOutcome,
-  TCardFailureReason,
-  TCardSummary,
-} from '../../providers/payments';
+import type { TCardChargeOutcome, TCardFailureReason } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { decryptCard } from './card-encryption-keys';
+import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
+import { chargeOwnedBy, newChargeToken } from './charge-owners';
+import { reconcilePayment } from './lost-attempts';
 import {
   callProvider,
-  completeAttempt,
   emitPaymentEvent,
-  endStaleCharges,
   failAttempt,
   insertAttempt,
   lockPendingPayment,
@@ -28,6 +25,7 @@ import {
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
+import { savesCard, settleCardCharge } from './settlements';
 
 /*
  * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
@@ -35,10 +33,12 @@ import {
  * first 6 and last 4 are kept. No database transaction stays open while the card network
  * thinks: the attempt is recorded as 'charging' first (one per payment at a time), the network
  * is called, and its answer is recorded in a transaction of its own with the ledger and the
- * stream's event.
+ * stream's event (settlements.ts). A charge whose answer was lost stays 'charging' until the
+ * network is asked about its reference (lost-attempts.ts): the payment is not charged again
+ * before.
  */
 
-type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
 export { STALE_CHARGE_MS } from './payment-records';
 
@@ -80,6 +80,7 @@ export function cardFailureOf(
     case 'three_ds_declined':
       return new AppError('THREE_DS_FAILED');
     case 'timeout':
+    case 'expired':
       return new AppError(codes.fault);
   }
 }
@@ -90,19 +91,6 @@ export function expiryColumnsOf(expiry: string) {
   if (month === null || year === null) throw new Error('A checked card has an unreadable expiry');
   return { cardExpiryMonth: month, cardExpiryYear: year };
 }
-
-/** Whether an attempt's card is kept to be saved: the payer asked, and is signed in. */
-const savesCard = (attempt: Pick<TAttemptRow, 'saveCard' | 'payerId'>): boolean =>
-  attempt.saveCard && attempt.payerId !== null;
-
-const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin => ({
-  paymentMethod: 'card',
-  obfuscatedCard: obfuscateCard(card),
-  maskedCardNumber: obfuscateCard(card),
-  schemeImageUrl: null,
-  isNewCard: true,
-  shouldPromptCardLinking: attempt.saveCard,
-});
 
 /** A card charge recorded: completed (a payment paid, a card linked), or waiting for the payer. */
 export type TCardChargeResult =
@@ -135,7 +123,7 @@ async function recordOutcome(
   outcome: TCardChargeOutcome,
   narration: string,
 ): Promise<TCardChargeResult> {
-  const { db, clock, providers } = ctx;
+  const { db, clock } = ctx;
   const now = clock.now();
   const summary = outcome.card;
   const cardColumns = summary
@@ -184,40 +172,9 @@ async function recordOutcome(
     }
     case 'succeeded': {
       const card = outcome.card;
-      const attemptWithCard = { ...attempt, ...cardColumns };
-      // The card is kept for POST /api/payments/save-card only where the signed-in payer asked.
-      const cardToken = savesCard(attempt) ? outcome.token : null;
-      // completeAttempt locks the payment first; the attempt's row after it, the order every
-      // transaction of a payment takes (a new attempt's too), so two never wait on each other.
-      const completion = await db.transaction(async (tx) => {
-        const completed = await completeAttempt(
-          tx,
-          attemptWithCard,
-          cardOrigin(attempt, card),
-          {
-            paymentType: 'card',
-            payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
-            shouldPromptCardLinking: attempt.saveCard,
-            shouldPromptBankAccountLinking: false,
-            // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
-            cardWasSaved: cardToken !== null,
-          },
-          now,
-        );
-        await tx
-          .update(paymentAttempts)
-          .set({ providerReference: outcome.providerReference, cardToken, ...cardColumns })
-          .where(eq(paymentAttempts.id, attempt.id));
-        return completed;
-      });
-      if (!completion.completed) {
-        await providers.payments.refundCard({
-          providerReference: outcome.providerReference,
-          amount: attempt.amount,
-          reference: attempt.id,
-        });
-        throw new AppError('PAYMENT_ALREADY_MADE');
-      }
+      const completion = await settleCardCharge(ctx, attempt, outcome);
+      // Paid meanwhile by another way: this charge was booked back out and refunded.
+      if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
       const obfuscatedCard = obfuscateCard(card);
       return {
         kind: 'completed',
@@ -243,13 +200,9 @@ async function recordOutcome(
   }
 }
 
-/** A provider call that threw (a network fault) ends the attempt as a processing failure. */
-const callNetwork = (
-  ctx: TCardContext,
-  attempt: TAttemptRow,
-  call: () => Promise<TCardChargeOutcome>,
-): Promise<TCardChargeOutcome> =>
-  callProvider(ctx, attempt, 'CARD_PAYMENT_PROCESSING_FAILED', call);
+/** A provider call that threw (a network fault) answers a processing failure. */
+const callNetwork = (call: () => Promise<TCardChargeOutcome>): Promise<TCardChargeOutcome> =>
+  callProvider('CARD_PAYMENT_PROCESSING_FAILED', call);
 
 /** POST /api/payments/card (and /public), payment variant: charge a new card. */
 export async function payWithCard(
@@ -259,16 +212,25 @@ export async function payWithCard(
     access: TPaymentAccess;
     cardDetails: TEncryptedCard;
     saveCard: boolean;
+    limits: TCardChargeLimits;
   },
 ): Promise<TCardChargeResult> {
   const { db, clock, providers } = ctx;
   const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  const cardKey = await cardKeyOf(db, card.number);
+  await request.limits.refuseBlockedCard(cardKey);
+  // Without sign-in, the charge belongs to this page: it alone gets the token that answers it.
+  const owner = 'payerId' in request.access ? null : newChargeToken();
+  // A charge whose answer was lost is asked about first: booked if it was taken.
+  await reconcilePayment(ctx, payable.payment.id);
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
     await lockPendingPayment(tx, payable.payment.id);
-    await endStaleCharges(tx, payable.payment.id, now, 'CARD_PAYMENT_PROCESSING_FAILED');
-    // A charge left waiting for an OTP or a 3-D Secure check gives way to the new card.
+    await claimCardTry(tx, payable.payment.id, cardKey, now);
+    // The caller's own charge left waiting for an OTP or a 3-D Secure check gives way to the new
+    // card; another caller's is theirs to answer, and stays. (A page without sign-in has a new
+    // token for each charge: its older charge stays waiting, unanswerable, until one pays.)
     await tx
       .update(paymentAttempts)
       .set({
@@ -282,6 +244,7 @@ export async function payWithCard(
         and(
           eq(paymentAttempts.paymentId, payable.payment.id),
           inArray(paymentAttempts.stage, ['awaiting_otp', 'awaiting_3ds']),
+          chargeOwnedBy(request.access, undefined),
         ),
       );
     const values = {
@@ -292,6 +255,7 @@ export async function payWithCard(
       stage: 'charging',
       amount: payable.payment.amount,
       payerId: 'payerId' in request.access ? request.access.payerId : null,
+      ownerTokenHash: owner?.hash ?? null,
       provider: providers.payments.name,
       saveCard: request.saveCard,
       createdAt: now,
@@ -304,21 +268,38 @@ export async function payWithCard(
     await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
     return inserted;
   });
-  const outcome = await callNetwork(ctx, attempt, () =>
+  const outcome = await callNetwork(() =>
     providers.payments.chargeCard({
       reference: attempt.id,
       amount: attempt.amount,
       narration: payable.payment.narration,
       card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
     }),
+  ).catch(async (error: unknown) => {
+    await releaseCardTry(db, payable.payment.id, cardKey);
+    throw error;
+  });
+  // A wrong PIN or card detail keeps its try; any other answer gives it back.
+  const refusal = outcome.kind === 'failed' ? outcome.reason : null;
+  if (refusal === null || !isWrongCardDetails(refusal)) {
+    await releaseCardTry(db, payable.payment.id, cardKey);
+  }
+  // The card's refusals across payments are counted once the answer is recorded ('timeout' is
+  // a network that did not answer, not a refusal).
+  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration).finally(
+    async () => {
+      if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
+    },
   );
-  return recordOutcome(ctx, attempt, outcome, payable.payment.narration);
+  return owner && result.kind === 'waiting'
+    ? { ...result, response: { ...result.response, chargeToken: owner.token } }
+    : result;
 }
 
 /** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */
 async function takeWaitingAttempt(
   ctx: TCardContext,
-  where: { paymentId: string } | { providerReference: string },
+  where: { paymentId: string; owner: SQL } | { providerReference: string },
   stage: 'awaiting_otp' | 'awaiting_3ds',
 ): Promise<TAttemptRow> {
   const { db, clock } = ctx;
@@ -328,12 +309,13 @@ async function takeWaitingAttempt(
     .where(
       and(
         'paymentId' in where
-          ? eq(paymentAttempts.paymentId, where.paymentId)
+          ? and(eq(paymentAttempts.paymentId, where.paymentId), where.owner)
           : eq(paymentAttempts.providerReference, where.providerReference),
         eq(paymentAttempts.stage, stage),
       ),
     )
     .limit(1);
+  // Another caller's charge reads as none: it is neither touched nor told of (404).
   if (!waiting) throw new AppError(stage === 'awaiting_otp' ? 'NO_OTP_DATA' : 'NOT_FOUND');
   const taken = await moveAttempt(db, waiting.id, stage, { stage: 'charging' }, clock.now());
   // Another request took it first: it is being answered.
@@ -341,17 +323,27 @@ async function takeWaitingAttempt(
   return taken;
 }
 
-/** POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge. */
+/**
+ * POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge, from the
+ * caller who started it (the signed-in payer, or the page holding the charge's token).
+ */
 export async function submitCardOtp(
   ctx: TCardContext,
-  request: { paymentId: string; otp: string; access: TPaymentAccess },
+  request: { paymentId: string; otp: string; access: TPaymentAccess; chargeToken?: string },
 ): Promise<TCardCompleteResponse> {
   const payable = await loadPayable(ctx.db, request.paymentId, request.access, ctx.clock.now());
-  const attempt = await takeWaitingAttempt(ctx, { paymentId: payable.payment.id }, 'awaiting_otp');
+  const attempt = await takeWaitingAttempt(
+    ctx,
+    {
+      paymentId: payable.payment.id,
+      owner: chargeOwnedBy(request.access, request.chargeToken),
+    },
+    'awaiting_otp',
+  );
   const providerReference = attempt.providerReference;
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
-  const outcome = await callNetwork(ctx, attempt, () =>
+  const outcome = await callNetwork(() =>
     ctx.providers.payments.submitCardOtp({ providerReference, otp: request.otp }),
   );
   const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
@@ -369,11 +361,7 @@ export async function answerSandboxThreeDs(
   approved: boolean,
 ): Promise<{ status: 'completed' | 'failed'; message: string }> {
   const attempt = await takeWaitingAttempt(ctx, { providerReference }, 'awaiting_3ds');
-  const outcome = await callNetwork(
-    ctx,
-    attempt,
-    sandboxChallenge(ctx, providerReference, approved),
-  );
+  const outcome = await callNetwork(sandboxChallenge(ctx, providerReference, approved));
   return challengeResult(
     recordOutcome(ctx, attempt, outcome, ''),
     'Approved: the payment is complete.',
@@ -387,7 +375,7 @@ export function sandboxChallenge(
   approved: boolean,
 ): () => Promise<TCardChargeOutcome> {
   return async () => {
-    const answer = ctx.sandbox?.cards.resolveThreeDs(providerReference, approved);
+    const answer = await ctx.sandbox?.cards.resolveThreeDs(providerReference, approved);
     if (!answer) throw new Error('The sandbox does not know this challenge');
     return answer;
   };

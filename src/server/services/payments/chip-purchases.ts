@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { detectCardBrand, type TCardBrand } from '../../../domain/card-brand';
 import {
   TERMINAL_CURRENCY_CODE,
@@ -18,16 +17,15 @@ import type {
 } from '../../../domain/schemas/card-terminal';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
-import { paymentAttempts, terminalPurchases } from '../../db/schema';
+import { terminalPurchases } from '../../db/schema';
 import type { TCardSummary, TChipDeclineReason, TTerminalReader } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
+import { reconcilePayment } from './lost-attempts';
 import {
   callProvider,
-  completeAttempt,
   emitPaymentEvent,
-  endStaleCharges,
   failAttempt,
   insertAttempt,
   isUniqueViolation,
@@ -36,6 +34,7 @@ import {
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
+import { recordAcquirerAnswer, settleChipPurchase } from './settlements';
 import { storedSecret } from '../server-secrets';
 
 /*
@@ -45,11 +44,12 @@ import { storedSecret } from '../server-secrets';
  * amount in range and the payment's. Then, as for a card: the attempt is recorded as 'charging'
  * under the payment's lock (one charge per payment at a time), the acquirer is asked outside
  * any transaction, and its answer is booked in a transaction of its own with the ledger and
- * the stream's event. The card number, track 2 and PIN block live in memory for this one call:
- * only the masked card number and the rrn are kept.
+ * the stream's event (settlements.ts). A purchase whose answer was lost stays 'charging' until
+ * the acquirer is asked about its reference (lost-attempts.ts). The card number, track 2 and PIN
+ * block live in memory for this one call: only the masked card number and the rrn are kept.
  */
 
-type TTerminalContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TTerminalContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
 /** What is kept of a chip card: first 6, last 4, and its brand where the spec's rules know it. */
 type TChipCardSummary = Omit<TCardSummary, 'brand'> & { brand: TCardBrand | null };
@@ -83,6 +83,8 @@ function refusalOf(reason: TChipDeclineReason): AppError {
       return new AppError('TERMINAL_INVALID_PARAMETERS');
     case 'invalid_terminal':
       return new AppError('TERMINAL_READER_UNKNOWN');
+    case 'expired':
+      return new AppError('TERMINAL_TIMEOUT');
   }
 }
 
@@ -136,9 +138,9 @@ function checkReaderData(
   };
 }
 
-/** The acquirer's answer; a call that threw ends the attempt as timed out. */
+/** The acquirer's answer; a call that threw answers a timeout (the reconciler asks later). */
 const askAcquirer = (ctx: TTerminalContext, attempt: TAttemptRow, body: TChipPurchaseRequest) =>
-  callProvider(ctx, attempt, 'TERMINAL_TIMEOUT', () =>
+  callProvider('TERMINAL_TIMEOUT', () =>
     ctx.providers.payments.terminalChipPurchase({
       reference: attempt.id,
       rrn: body.rrn,
@@ -167,10 +169,11 @@ async function purchase(
   const payable = await loadPayable(db, body.paymentId, access, clock.now());
   if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
   const maskedPan = obfuscateCard(card);
+  // A purchase whose answer was lost is asked about first: booked if the acquirer took it.
+  await reconcilePayment(ctx, payable.payment.id);
   const now = clock.now();
   const attempt = await db.transaction(async (tx) => {
     await lockPendingPayment(tx, payable.payment.id);
-    await endStaleCharges(tx, payable.payment.id, now, 'TERMINAL_TIMEOUT');
     const inserted = await insertAttempt(tx, {
       paymentId: payable.payment.id,
       consentId: payable.consentId,
@@ -209,56 +212,15 @@ async function purchase(
     return inserted;
   });
   const outcome = await askAcquirer(ctx, attempt, body);
-  const recordAnswer = async (tx: typeof db, authCode: string | null) => {
-    await tx
-      .update(terminalPurchases)
-      .set({ responseCode: outcome.responseCode, authCode, updatedAt: clock.now() })
-      .where(eq(terminalPurchases.attemptId, attempt.id));
-    await tx
-      .update(paymentAttempts)
-      .set({ providerReference: outcome.providerReference })
-      .where(eq(paymentAttempts.id, attempt.id));
-  };
   if (outcome.kind === 'declined') {
     const failure = refusalOf(outcome.reason);
-    await recordAnswer(db, null);
+    await recordAcquirerAnswer(db, attempt, { ...outcome, authCode: null }, clock.now());
     await failAttempt(db, attempt, failure, outcome.reason, clock.now());
     throw failure;
   }
-  const payerCard = { obfuscatedCard: maskedPan, brand: card.brand };
-  const completion = await db.transaction(async (tx) => {
-    const completed = await completeAttempt(
-      tx,
-      attempt,
-      {
-        paymentMethod: 'card',
-        obfuscatedCard: maskedPan,
-        maskedCardNumber: maskedPan,
-        schemeImageUrl: null,
-        isNewCard: false,
-        shouldPromptCardLinking: false,
-      },
-      {
-        paymentType: 'chip_card',
-        payerCard,
-        // A chip purchase leaves no token to save the card with.
-        shouldPromptCardLinking: false,
-        shouldPromptBankAccountLinking: false,
-        cardWasSaved: false,
-      },
-      clock.now(),
-    );
-    await recordAnswer(tx, outcome.authCode);
-    return completed;
-  });
-  if (!completion.completed) {
-    await providers.payments.terminalReverse({
-      providerReference: outcome.providerReference,
-      amount: attempt.amount,
-      reference: attempt.id,
-    });
-    throw new AppError('PAYMENT_ALREADY_MADE');
-  }
+  const completion = await settleChipPurchase(ctx, attempt, outcome);
+  // Paid meanwhile by another way: this purchase was booked back out and reversed.
+  if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
   return {
     status: true,
     data: {

@@ -4,7 +4,7 @@ import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TAppContext } from '../../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../../db/schema';
 import { failExpiredConsents } from '../consents/consent-failures';
-import { finishStalePayouts } from './payouts';
+import { jobRunner, type TJobRunner } from '../job-runner';
 import {
   claimDueCollections,
   claimNotices,
@@ -16,12 +16,12 @@ import {
 
 /*
  * The job runner of future payments (docs/payments.md "Collecting future payments"), which also
- * fails the consents that expired unanswered (docs/webhooks.md 'consent.failed') and asks the
- * bank again about payouts whose answer was lost (docs/payments.md "Releasing"). Each run:
- * fails those consents, ends those payouts, makes the collections that fall due within a day, sends each payer's notice of
- * them (spec §2 'You'll be notified before each debit'), then claims and collects what is due,
- * batch after batch. Every step claims its rows in one statement, so runs in several processes
- * on one PostgreSQL share the work and never do a row twice.
+ * fails the consents that expired unanswered (docs/webhooks.md 'consent.failed'). Each run:
+ * fails those consents, makes the collections that fall due within a day, sends each payer's
+ * notice of them (spec §2 'You'll be notified before each debit'), then claims and collects what
+ * is due, batch after batch. Every step claims its rows in one statement, so runs in several
+ * processes on one PostgreSQL share the work and never do a row twice. (Answers the banks lost
+ * are the reconciler's: reconciler.ts.)
  */
 
 type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
@@ -37,8 +37,6 @@ export type TCollectionRun = {
   /** Refused for insufficient funds, and due again later (COLLECTION_RETRY_DELAYS_MS). */
   retried: number;
   failed: number;
-  /** Payouts left unanswered, answered now (credited or refused). */
-  payoutsEnded: number;
 };
 
 /** The notice's words: who will debit how much, for what, and on which day. */
@@ -89,10 +87,9 @@ export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
 /** One run: fail expired consents, schedule, notify, collect everything due now. */
 export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {
   const expired = await failExpiredConsents(ctx.db, ctx.clock.now());
-  const payoutsEnded = await finishStalePayouts(ctx);
   await scheduleDueCollections(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS);
   const notified = await sendDebitNotices(ctx);
-  const run = { expired, payoutsEnded, notified, collected: 0, retried: 0, failed: 0 };
+  const run = { expired, notified, collected: 0, retried: 0, failed: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
     const claimed = await claimDueCollections(ctx.db, ctx.clock.now());
@@ -106,37 +103,11 @@ export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRu
   }
 }
 
-export type TCollectionRunner = {
-  /** Runs now (one run at a time in this process: a call during a run shares it). */
-  runDue(): Promise<TCollectionRun>;
-  start(intervalMs: number): void;
-  stop(): Promise<void>;
-};
+export type TCollectionRunner = TJobRunner<TCollectionRun>;
 
 export function collectionRunner(
   ctx: TRunnerContext,
   onError: (error: unknown) => void,
 ): TCollectionRunner {
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let running: Promise<TCollectionRun> | null = null;
-  return {
-    runDue() {
-      running ??= runCollections(ctx).finally(() => {
-        running = null;
-      });
-      return running;
-    },
-    start(intervalMs) {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) this.runDue().catch(onError);
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => undefined);
-    },
-  };
+  return jobRunner(() => runCollections(ctx), onError);
 }

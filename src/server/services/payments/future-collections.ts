@@ -13,7 +13,7 @@ import {
   type TCollectionTry,
 } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
-import { accountOrigin } from './account-debits';
+import { accountOrigin } from './settlements';
 import { book, ledgerAccount } from './ledger';
 import { recordMerchantEvent } from '../merchants/webhooks';
 
@@ -388,7 +388,10 @@ export async function collectClaimed(
     if (done) return done;
     // The payment was executed meanwhile, or its consent revoked while the bank was asked: this
     // debit goes back to the account.
-    await ctx.providers.payments.reverseDebit({ providerReference: outcome.providerReference });
+    await ctx.providers.payments.reverseDebit({
+      providerReference: outcome.providerReference,
+      reference: debitReference(row.id, bound.position, row.rounds),
+    });
     const [current] = await db
       .select({ status: payments.status })
       .from(payments)

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
+import type { TPaymentProvider, TSettlementChannel } from '../../providers/payments';
 import {
   type LEDGER_ACCOUNT_KINDS,
   type LEDGER_TRANSACTION_KINDS,
@@ -124,17 +125,109 @@ export type TLedgerReport = {
    * (payout_return) if failed, neither while paying.
    */
   payoutsNotBookedAsEnded: string[];
+  /**
+   * Where the provider's record and the books disagree (must be none): money the provider took
+   * by one of our references, net of what it gave back, against what the books hold for it.
+   * Compared only when checkLedger is given the provider.
+   */
+  providerDifferences: TProviderDifference[];
   /** Sum over every entry: zero in balanced books. */
   total: number;
 };
 
-/** Proves the books: what `npm run ledger:check` prints and the payment tests assert. */
-export async function checkLedger(db: TDb): Promise<TLedgerReport> {
-  // Both drivers answer raw SQL with `{ rows }`.
-  const list = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
-    const result: unknown = await db.execute(query);
-    return (result as { rows: T[] }).rows;
-  };
+export type TProviderDifference = {
+  channel: TSettlementChannel;
+  reference: string;
+  /** Kobo the provider holds as taken by this reference (net of what it gave back). */
+  provider: number;
+  /** Kobo the books hold as taken by it. */
+  books: number;
+};
+
+/** Both drivers answer raw SQL with `{ rows }`. */
+async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/**
+ * What the books hold as taken from outside by each of our references a provider knows, by
+ * channel: an attempt's card charge, debit or chip purchase (net of a refund booked for it), a
+ * card link's test charge (net of its refund), a future payment's debit (by the reference of the
+ * try that succeeded), a payout credited. A transaction's amount is the sum of its credits.
+ */
+async function booksByReference(db: TDb): Promise<Map<string, number>> {
+  const rows = await listRows<{ channel: TSettlementChannel; reference: string; amount: string }>(
+    db,
+    sql`
+      WITH moved AS (
+        SELECT t.id, t.kind, t.reference, t.attempt_id,
+               (SELECT sum(e.amount) FROM ledger_entries e
+                 WHERE e.transaction_id = t.id AND e.amount > 0) AS amount
+        FROM ledger_transactions t
+        WHERE t.kind IN ('card_payment', 'account_debit', 'chip_card_payment', 'card_refund',
+                         'link_test_charge', 'test_charge_refund', 'future_payment_debit',
+                         'payout_settled'))
+      SELECT CASE a.method WHEN 'card' THEN 'card' WHEN 'account' THEN 'debit' ELSE 'chip' END
+               AS channel,
+             m.attempt_id AS reference,
+             sum(CASE WHEN m.kind = 'card_refund' THEN -m.amount ELSE m.amount END) AS amount
+      FROM moved m JOIN payment_attempts a ON a.id = m.attempt_id
+      WHERE m.kind IN ('card_payment', 'account_debit', 'chip_card_payment', 'card_refund')
+        AND a.method <> 'bank_transfer'
+      GROUP BY a.method, m.attempt_id
+      UNION ALL
+      SELECT 'card', m.reference,
+             sum(CASE WHEN m.kind = 'test_charge_refund' THEN -m.amount ELSE m.amount END)
+      FROM moved m WHERE m.kind IN ('link_test_charge', 'test_charge_refund')
+      GROUP BY m.reference
+      UNION ALL
+      SELECT 'debit', try.value->>'reference', sum(m.amount)
+      FROM moved m
+      JOIN future_payment_collections c ON c.id = m.reference
+      CROSS JOIN LATERAL jsonb_array_elements(c.tries) AS try(value)
+      WHERE m.kind = 'future_payment_debit' AND try.value->>'outcome' = 'succeeded'
+      GROUP BY try.value->>'reference'
+      UNION ALL
+      SELECT 'payout', m.reference, sum(m.amount)
+      FROM moved m WHERE m.kind = 'payout_settled'
+      GROUP BY m.reference`,
+  );
+  return new Map(rows.map((row) => [`${row.channel} ${row.reference}`, Number(row.amount)]));
+}
+
+/** The provider's record against the books, reference by reference: where they differ. */
+async function compareWithProvider(
+  db: TDb,
+  provider: Pick<TPaymentProvider, 'settlementReport'>,
+): Promise<TProviderDifference[]> {
+  const held = new Map<string, number>();
+  for (const line of await provider.settlementReport()) {
+    const key = `${line.channel} ${line.reference}`;
+    held.set(key, (held.get(key) ?? 0) + (line.givenBack ? 0 : line.amount));
+  }
+  const booked = await booksByReference(db);
+  const differences: TProviderDifference[] = [];
+  for (const key of new Set([...held.keys(), ...booked.keys()])) {
+    const [channel, reference] = key.split(' ') as [TSettlementChannel, string];
+    const onRecord = held.get(key) ?? 0;
+    const inBooks = booked.get(key) ?? 0;
+    if (onRecord !== inBooks) {
+      differences.push({ channel, reference, provider: onRecord, books: inBooks });
+    }
+  }
+  return differences.sort((a, b) => a.reference.localeCompare(b.reference));
+}
+
+/**
+ * Proves the books: what `npm run ledger:check` prints and the payment tests assert. Given the
+ * payment provider, it also compares the provider's record of what it took with the books.
+ */
+export async function checkLedger(
+  db: TDb,
+  options: { provider?: Pick<TPaymentProvider, 'settlementReport'> } = {},
+): Promise<TLedgerReport> {
+  const list = <T>(query: ReturnType<typeof sql>) => listRows<T>(db, query);
   const [counts] = await list<{ transactions: string; entries: string; total: string | null }>(sql`
       SELECT (SELECT count(*) FROM ledger_transactions) AS transactions,
              (SELECT count(*) FROM ledger_entries) AS entries,
@@ -181,6 +274,7 @@ export async function checkLedger(db: TDb): Promise<TLedgerReport> {
     balanceMismatches: mismatches.map((r) => r.id),
     paymentsNotBookedOnce: notOnce.map((r) => r.id),
     payoutsNotBookedAsEnded: payoutsAmiss.map((r) => r.id),
+    providerDifferences: options.provider ? await compareWithProvider(db, options.provider) : [],
     total: Number(counts?.total ?? 0),
   };
 }
@@ -192,5 +286,9 @@ export function ledgerProblems(report: TLedgerReport): string[] {
     ...report.balanceMismatches.map((id) => `account ${id}: balance is not the sum of its entries`),
     ...report.paymentsNotBookedOnce.map((id) => `payment ${id} is not booked exactly once`),
     ...report.payoutsNotBookedAsEnded.map((id) => `payout ${id} is not booked as it ended`),
+    ...report.providerDifferences.map(
+      (d) =>
+        `${d.channel} ${d.reference}: the provider's record holds ${d.provider} kobo taken, the books ${d.books}`,
+    ),
   ];
 }

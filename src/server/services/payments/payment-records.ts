@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
@@ -31,6 +31,8 @@ export type TPayable = {
   merchantId: string;
   merchantName: string;
   hasFuturePayments: boolean;
+  /** After it the consent, and so its payment, can no longer be paid. */
+  consentExpiresAt: Date;
 };
 
 /**
@@ -89,6 +91,7 @@ export async function loadPayable(
     merchantId: row.consent.merchantId,
     merchantName: row.merchantName,
     hasFuturePayments: Boolean(future),
+    consentExpiresAt: row.consent.expiresAt,
   };
 }
 
@@ -118,39 +121,12 @@ export async function lockPendingPayment(tx: TDb, paymentId: string): Promise<vo
   if (row.status === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
 }
 
-/** A charge at the network this long without an answer is taken for lost with its process. */
-export const STALE_CHARGE_MS = 5 * 60 * 1_000;
-
 /**
- * Ends the payment's charge (by any method) whose process died at the network: it never ends by
- * itself, so past the stale age it gives way (docs/payments.md "States") and the payment is not
- * blocked for good. Called under the payment's lock, before a new charge is recorded.
+ * A card link's test charge this long without an answer is taken for lost with its process
+ * (docs/accounts.md). A payment's attempt is never given up by age: the reconciler asks the
+ * provider about it (lost-attempts.ts).
  */
-export async function endStaleCharges(
-  tx: TDb,
-  paymentId: string,
-  now: Date,
-  failureCode: TErrorCode,
-  /** What the attempt's row keeps as the reason: a card's charge, or a saved account's debit. */
-  failureReason: 'stale_charge' | 'stale_debit' = 'stale_charge',
-): Promise<void> {
-  await tx
-    .update(paymentAttempts)
-    .set({
-      status: 'failed',
-      stage: null,
-      failureCode,
-      failureReason,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(paymentAttempts.paymentId, paymentId),
-        eq(paymentAttempts.stage, 'charging'),
-        lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
-      ),
-    );
-}
+export const STALE_CHARGE_MS = 5 * 60 * 1_000;
 
 export async function insertAttempt(
   tx: TDb,
@@ -257,27 +233,16 @@ export async function failAttempt(
 }
 
 /**
- * Calls the provider for an attempt under way; a call that threw (a network fault, no answer)
- * ends the attempt failed with `failureCode`, which is thrown.
+ * Calls the provider for an attempt under way. A call that threw (a network fault, no answer)
+ * throws `failureCode`, and the attempt stays as it is, 'charging': whether the money moved is
+ * not known, so nothing may charge the payment again until the reconciler has asked the provider
+ * about the attempt's reference (lost-attempts.ts).
  */
-export async function callProvider<T>(
-  ctx: { db: TDb; clock: { now(): Date } },
-  attempt: TAttemptRow,
-  failureCode: TErrorCode,
-  call: () => Promise<T>,
-): Promise<T> {
+export async function callProvider<T>(failureCode: TErrorCode, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
-  } catch (error) {
-    const failure = new AppError(failureCode);
-    await failAttempt(
-      ctx.db,
-      attempt,
-      failure,
-      `provider_error: ${(error as Error).name}`,
-      ctx.clock.now(),
-    );
-    throw failure;
+  } catch {
+    throw new AppError(failureCode);
   }
 }
 
@@ -289,8 +254,9 @@ const LEDGER_KIND_OF: Record<TAttemptRow['method'], TLedgerTransactionKind> = {
 };
 
 export type TCompletion =
+  /** Executed by this attempt (now, or before: settled once, whoever asked first). */
   | { completed: true; payment: TPaymentRow }
-  /** The payment was executed by another attempt first: this one's money must go back. */
+  /** The payment was executed by another attempt first: this one's money is owed back. */
   | { completed: false };
 
 /**
@@ -312,6 +278,16 @@ export async function completeAttempt(
     .where(eq(payments.id, attempt.paymentId))
     .for('update');
   if (!payment) throw new Error(`Payment ${attempt.paymentId} vanished`);
+  // The attempt's row next: of two who settle one attempt at once (its own answer and the
+  // reconciler's requery), the second finds it settled and books nothing again.
+  const [current] = await tx
+    .select({ status: paymentAttempts.status, refund: paymentAttempts.refund })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, attempt.id))
+    .for('update');
+  if (!current) throw new Error(`Attempt ${attempt.id} vanished`);
+  if (current.status === 'completed') return { completed: true, payment };
+  if (current.refund !== null) return { completed: false };
   const [consent] = await tx
     .select({ merchantId: consents.merchantId, clientId: consents.clientId })
     .from(consents)
@@ -350,6 +326,8 @@ export async function completeAttempt(
         stage: null,
         failureCode: 'PAYMENT_ALREADY_MADE',
         failureReason: 'paid_by_another_attempt',
+        // Owed back from now on (settlements.ts giveBack); a transfer's bank returns it itself.
+        refund: attempt.method === 'bank_transfer' ? null : 'owed',
         updatedAt: now,
       })
       .where(eq(paymentAttempts.id, attempt.id));

@@ -21,17 +21,16 @@ import { requesterMerchantId } from '../consents/payment-requests';
  * 2. The bank is asked, outside any transaction, with the payout's id as the reference.
  * 3. Its answer ends the payout in one conditional UPDATE with the booking it implies: credited
  *    (in flight → out of our books) or refused (in flight → back in the wallet).
- * A payout whose answer was lost (a network failure, a stopped process) stays 'paying': the job
- * runner asks the bank again with the same reference once it is PAYOUT_STALE_MS old, and the bank
- * answers what it did the first time.
+ * A payout whose answer was lost (a network failure, a stopped process) stays 'paying': once it is
+ * RECONCILE_AFTER_MS old the reconciler asks the bank about its reference (a requery) and ends
+ * it as the bank's record says: credited, or never arrived (back in the wallet, to be released
+ * again), or left to ask again when the bank has not decided.
  */
 
 type TPayoutContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 type TPayoutRow = typeof payouts.$inferSelect;
 
-/** A payout unanswered this long is asked again by the job runner. */
-export const PAYOUT_STALE_MS = 5 * 60 * 1_000;
-/** Payouts the runner asks again in one batch. */
+/** Payouts the reconciler asks about in one batch. */
 const STALE_BATCH = 50;
 
 const PAYOUT_NARRATION = 'Payment request collections released';
@@ -196,16 +195,39 @@ export async function releasePending(
   return answerOf(payout && (await send(ctx, payout)));
 }
 
+/** Ends a paying payout from the bank's record of its reference; a pending one stays paying. */
+async function requeryPayout(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
+  const answer = await ctx.providers.payments.requeryPayout(payout.id);
+  switch (answer.kind) {
+    case 'taken':
+      return settle(ctx, payout, {
+        kind: 'succeeded',
+        providerReference: answer.providerReference,
+      });
+    case 'not_taken':
+      return settle(ctx, payout, {
+        kind: 'failed',
+        providerReference: answer.providerReference,
+        reason: answer.reason === 'account_not_found' ? 'account_not_found' : 'expired',
+      });
+    case 'pending':
+      return payout;
+  }
+}
+
 /**
- * The job runner's part: asks the bank again about payouts left paying for PAYOUT_STALE_MS. Each
- * batch is claimed in one statement (its asked time moved on), so runners in several processes
- * never ask about one payout at once. Answers how many ended.
+ * The reconciler's part: asks the bank about payouts left paying for `reconcileAfterMs`. Each
+ * batch is claimed in one statement (its asked time moved on), so reconcilers in several
+ * processes never ask about one payout at once. Answers how many ended.
  */
-export async function finishStalePayouts(ctx: TPayoutContext): Promise<number> {
+export async function reconcilePayouts(
+  ctx: TPayoutContext,
+  reconcileAfterMs: number,
+): Promise<number> {
   let ended = 0;
   for (;;) {
     const now = ctx.clock.now();
-    const stale = new Date(now.getTime() - PAYOUT_STALE_MS);
+    const stale = new Date(now.getTime() - reconcileAfterMs);
     const claimed = await ctx.db
       .update(payouts)
       .set({ askedAt: now })
@@ -227,7 +249,7 @@ export async function finishStalePayouts(ctx: TPayoutContext): Promise<number> {
       .returning();
     if (claimed.length === 0) return ended;
     for (const payout of claimed) {
-      if ((await send(ctx, payout)).status !== 'paying') ended += 1;
+      if ((await requeryPayout(ctx, payout)).status !== 'paying') ended += 1;
     }
     // Still unanswered: asked again at the next run, not in this one.
     if (claimed.length < STALE_BATCH) return ended;

@@ -3,15 +3,17 @@ import { STEP_TEXT_AWAITING_TRANSFER } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { payerBankOf } from '../../../domain/after-payment';
 import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
+import { oneTimeAccountExpiry } from '../../../domain/transfer-details';
 import type { TPayerBank } from '../../../domain/schemas/card';
 import type { TPaymentStateResponse, TTransferDetails } from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
-import { paymentAttempts } from '../../db/schema';
+import { consents, paymentAttempts, payments } from '../../db/schema';
 import { eventStreams, latestEventId } from '../../events/event-log';
-import type { TTransferSender } from '../../providers/payments';
+import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
+import { mayOwnCharge } from './charge-owners';
 import {
   completeAttempt,
   emitPaymentEvent,
@@ -22,11 +24,13 @@ import {
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
+import { originSeenBy, readerOf } from './origin-views';
 
 /*
  * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
  * the payer gets a one-time account for the exact amount, says they sent the money, and the
- * bank's notice of the money completes the payment.
+ * bank's notice of the money completes the payment. The account lives until the earlier of its
+ * 30 minutes and the consent's expiry; money after that goes back to its sender.
  */
 
 type TTransferContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
@@ -93,22 +97,27 @@ export async function transferDetailsFor(
       if (error instanceof AppError && error.code === 'PAYMENT_IN_PROGRESS') continue;
       throw error;
     }
+    // The account never outlives the consent: a payment cannot be paid after its consent expired.
+    const notAfter = oneTimeAccountExpiry(now, payable.consentExpiresAt);
     let account;
     try {
       account = await providers.payments.openTransferAccount({
         reference: attempt.id,
         amount: attempt.amount,
         accountName: payable.merchantName,
+        notAfter,
       });
     } catch {
       await moveAttempt(db, attempt.id, 'awaiting_transfer', expiredChange('provider_error'), now);
       throw new AppError('PAYMENT_FAILED');
     }
+    // What the page counts down to; the credit refuses money after it, whatever the provider says.
+    const expiresAt = Math.min(account.expiresAt.getTime(), notAfter.getTime());
     const transferDetails = {
       bankName: account.bankName,
       accountNumber: account.accountNumber,
       accountName: account.accountName,
-      expiresAt: account.expiresAt.toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
     };
     await db
       .update(paymentAttempts)
@@ -174,9 +183,10 @@ export async function confirmTransfer(
 
 /**
  * The provider's notice that a one-time account received its exact amount, inside the bank's
- * transaction (`tx`), with the account it came from when the notice names it. False when this
- * payment cannot take it any more (paid otherwise, or the attempt ended): the bank then returns
- * the money to its sender.
+ * transaction (`tx`), with the account it came from when the notice names it. Not taken when this
+ * payment cannot take it any more: paid otherwise, the attempt ended, or the account's expiry
+ * (the earlier of its 30 minutes and the consent's expiry) passed, which also ends the attempt.
+ * The bank then returns the money to its sender with the reason.
  */
 export async function creditTransfer(
   tx: TDb,
@@ -184,12 +194,24 @@ export async function creditTransfer(
   amount: number,
   sender: TTransferSender | null,
   now: Date,
-): Promise<boolean> {
-  const [attempt] = await tx
-    .select()
+): Promise<TTransferNoticeAnswer> {
+  const [found] = await tx
+    .select({ attempt: paymentAttempts, consentExpiresAt: consents.expiresAt })
     .from(paymentAttempts)
+    .innerJoin(payments, eq(payments.id, paymentAttempts.paymentId))
+    .innerJoin(consents, eq(consents.id, payments.consentId))
     .where(and(eq(paymentAttempts.id, reference), eq(paymentAttempts.stage, 'awaiting_transfer')));
-  if (!attempt || attempt.amount !== amount) return false;
+  if (!found) return { taken: false, reason: 'already_paid' };
+  const { attempt } = found;
+  if (attempt.amount !== amount) return { taken: false, reason: 'wrong_amount' };
+  // The expiry the payer was shown, and in any case never past the consent's.
+  const limits = [found.consentExpiresAt.getTime()];
+  if (attempt.transferDetails) limits.push(Date.parse(attempt.transferDetails.expiresAt));
+  const expiry = oneTimeAccountExpiry(attempt.createdAt, new Date(Math.min(...limits)));
+  if (!(expiry.getTime() > now.getTime())) {
+    await expireTransferAttempt(tx, attempt.id, now);
+    return { taken: false, reason: 'expired' };
+  }
   // The payer's active links are read in the credit's own transaction, with the payment they
   // describe.
   const payerLinks = attempt.payerId ? await activelyLinkedAccounts(tx, attempt.payerId) : null;
@@ -231,10 +253,10 @@ export async function creditTransfer(
         now,
       );
       if (!completion.completed) throw new TransferNotTaken();
-      return true;
+      return { taken: true } as const;
     })
-    .catch((error: unknown) => {
-      if (error instanceof TransferNotTaken) return false;
+    .catch((error: unknown): TTransferNoticeAnswer => {
+      if (error instanceof TransferNotTaken) return { taken: false, reason: 'already_paid' };
       throw error;
     });
 }
@@ -259,7 +281,10 @@ export async function paymentState(
   const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
   const attempt = await latestAttempt(ctx.db, payment.id);
   const executed = payment.status === 'executed';
-  const origin = executed ? payment.origin : null;
+  // Where the money came from: in full to the payer who paid, masked to anyone else.
+  const origin = executed
+    ? await originSeenBy(ctx.db, payment.id, payment.origin, readerOf(access))
+    : null;
   return {
     success: true,
     paymentId: payment.id,
@@ -274,8 +299,11 @@ export async function paymentState(
       !executed && attempt?.status === 'failed' && attempt.failureCode
         ? ERROR_CATALOGUE[attempt.failureCode].message
         : null,
+    // The OTP screen is only for who may answer it: another payer's charge is not shown.
     otpDisplayMessage:
-      !executed && attempt?.stage === 'awaiting_otp' ? (attempt.displayMessage ?? '') : null,
+      !executed && attempt?.stage === 'awaiting_otp' && mayOwnCharge(attempt, access)
+        ? (attempt.displayMessage ?? '')
+        : null,
     payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
     lastEventId,

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { formatLagosDateTime } from '../../../domain/payment-date';
 import { Button } from '../../ui/button';
 import { AuthenticatingOverlay } from './authenticating-overlay';
-import { createPasskey } from './passkey-sign-in';
+import { createPasskey, savePasskey, type TCreatedPasskey } from './passkey-sign-in';
 import { isCeremonyCancelled, signInErrorMessage } from './sign-in-errors';
 
 type TCreatePasskeyStepProps = {
@@ -12,19 +13,57 @@ type TCreatePasskeyStepProps = {
 };
 
 /**
+ * Where the step stands (docs/identity.md "When a passkey is trusted"): offering a passkey;
+ * created, asking one the payer already has to approve it; or kept without approval, saying
+ * from when it may approve payments.
+ */
+type TStep =
+  | { kind: 'offer' }
+  | { kind: 'approve'; created: TCreatedPasskey }
+  | { kind: 'waiting'; signsFrom: string };
+
+/**
  * The last step of sign-up, and an offer after a code sign-in on a device with no passkey:
- * create a passkey so the next sign-in is biometric.
+ * create a passkey so the next sign-in is biometric. On an account in use, another of the payer's
+ * passkeys approves it, or it waits 24 h before it may approve payments.
  */
 export function CreatePasskeyStep({ token, newAccount, onDone }: TCreatePasskeyStepProps) {
+  const [step, setStep] = useState<TStep>({ kind: 'offer' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstStep = useRef(true);
+
+  // A new step's heading takes the focus, so a screen reader reads where the payer now is.
+  useEffect(() => {
+    if (firstStep.current) {
+      firstStep.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [step.kind]);
+
+  const save = async (created: TCreatedPasskey, approve: boolean) => {
+    const saved = await savePasskey(created, approve);
+    if (saved.approval === 'none') {
+      setBusy(false);
+      setStep({ kind: 'waiting', signsFrom: saved.signsFrom });
+    } else {
+      onDone(true);
+    }
+  };
 
   const create = async () => {
     setBusy(true);
     setError(null);
     try {
-      await createPasskey(token);
-      onDone(true);
+      const created = await createPasskey(token);
+      if (created.approval.needed && created.approval.allowCredentials.length > 0) {
+        setBusy(false);
+        setStep({ kind: 'approve', created });
+        return;
+      }
+      await save(created, false);
     } catch (cause) {
       setError(
         isCeremonyCancelled(cause)
@@ -35,6 +74,78 @@ export function CreatePasskeyStep({ token, newAccount, onDone }: TCreatePasskeyS
     }
   };
 
+  const approveOrNot = async (created: TCreatedPasskey, approve: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await save(created, approve);
+    } catch (cause) {
+      setError(
+        isCeremonyCancelled(cause)
+          ? 'Your other passkey did not approve this one. Try again, or continue without approval.'
+          : signInErrorMessage(cause),
+      );
+      setBusy(false);
+    }
+  };
+
+  const errorLine = error ? (
+    <p className="auth-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+
+  if (step.kind === 'waiting') {
+    return (
+      <div className="auth-form">
+        <h2 className="auth-heading" ref={heading} tabIndex={-1}>
+          Passkey created
+        </h2>
+        <p className="auth-lead">
+          It signs you in from now on. No other passkey of yours approved it, so it can approve
+          payments and mandates from {formatLagosDateTime(step.signsFrom)}.
+        </p>
+        <p className="muted">We sent an SMS about it to your number.</p>
+        <div className="actions">
+          <Button onClick={() => onDone(true)}>Continue</Button>
+        </div>
+      </div>
+    );
+  }
+
+  if (step.kind === 'approve') {
+    const { created } = step;
+    return (
+      <div className="auth-form">
+        <h2 className="auth-heading" ref={heading} tabIndex={-1}>
+          Approve your new passkey
+        </h2>
+        <p className="auth-lead">
+          Approve it with a passkey you already have, on this device or on your other phone or
+          laptop, so that it can approve payments at once.
+        </p>
+        <p className="muted">
+          Without approval it signs you in, and can approve payments and mandates 24 hours after it
+          is added.
+        </p>
+        {errorLine}
+        <div className="actions">
+          <Button onClick={() => void approveOrNot(created, true)} disabled={busy}>
+            Approve with my other passkey
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => void approveOrNot(created, false)}
+            disabled={busy}
+          >
+            Continue without approval
+          </Button>
+        </div>
+        {busy ? <AuthenticatingOverlay /> : null}
+      </div>
+    );
+  }
+
   return (
     <div className="auth-form">
       <h2 className="auth-heading" id="create-passkey-title">
@@ -43,11 +154,7 @@ export function CreatePasskeyStep({ token, newAccount, onDone }: TCreatePasskeyS
       <p className="auth-lead">
         Next time, sign in with your fingerprint, face or screen lock. No code needed.
       </p>
-      {error ? (
-        <p className="auth-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {errorLine}
       <div className="actions">
         <Button onClick={() => void create()} disabled={busy}>
           Create passkey

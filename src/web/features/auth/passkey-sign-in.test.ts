@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { passkeyApprovalMessage } from '../../../domain/schemas/auth';
 import { ApiError } from '../../api/api-error';
 import { STORAGE_KEYS } from '../../api/session';
 
@@ -7,6 +8,7 @@ const authApi = vi.hoisted(() => ({
   openDiscovery: vi.fn(),
   signInOptions: vi.fn(),
   login: vi.fn(),
+  registerPasskey: vi.fn(),
 }));
 const browser = vi.hoisted(() => ({ startAuthentication: vi.fn() }));
 vi.mock('../../api/auth', () => ({ authApi }));
@@ -16,7 +18,7 @@ vi.mock('@simplewebauthn/browser', () => ({
   WebAuthnError: class extends Error {},
 }));
 
-const { openDiscovery, signInWithPasskey } = await import('./passkey-sign-in');
+const { openDiscovery, savePasskey, signInWithPasskey } = await import('./passkey-sign-in');
 
 const assertion = {
   id: 'cred',
@@ -96,5 +98,58 @@ describe('openDiscovery', () => {
       openDiscovery({ clientId: 'cli_1', consentId: 'cns_gone' }),
     ).rejects.toBeInstanceOf(ApiError);
     expect(localStorage.length).toBe(0);
+  });
+});
+
+describe('savePasskey', () => {
+  const created = {
+    token: 'tok',
+    registrationChallenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ',
+    response: {
+      id: 'newcred',
+      rawId: 'newcred',
+      type: 'public-key' as const,
+      response: { clientDataJSON: 'e30', attestationObject: 'AA' },
+      clientExtensionResults: {},
+    },
+    approval: {
+      needed: true,
+      rpId: 'localhost',
+      allowCredentials: [{ id: 'oldcred', type: 'public-key' as const }],
+      unapprovedSignsFrom: '2030-01-02T00:00:00.000Z',
+    },
+  };
+
+  it('asks an existing passkey to sign the approval of exactly this registration', async () => {
+    await savePasskey(created, true);
+    const expected = Buffer.from(
+      await crypto.subtle.digest(
+        'SHA-256',
+        new TextEncoder().encode(
+          passkeyApprovalMessage({
+            registrationChallenge: created.registrationChallenge,
+            credentialId: 'newcred',
+          }),
+        ),
+      ),
+    ).toString('base64url');
+    expect(browser.startAuthentication).toHaveBeenCalledWith({
+      optionsJSON: expect.objectContaining({
+        challenge: expected,
+        rpId: 'localhost',
+        allowCredentials: created.approval.allowCredentials,
+        userVerification: 'required',
+      }),
+    });
+    expect(authApi.registerPasskey).toHaveBeenCalledWith(
+      { response: created.response, approval: assertion },
+      'tok',
+    );
+  });
+
+  it('without approval, sends the new passkey alone and asks no other passkey', async () => {
+    await savePasskey(created, false);
+    expect(browser.startAuthentication).not.toHaveBeenCalled();
+    expect(authApi.registerPasskey).toHaveBeenCalledWith({ response: created.response }, 'tok');
   });
 });

@@ -4,16 +4,22 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
 } from '@simplewebauthn/browser';
 import {
+  passkeyApprovalMessage,
+  WEBAUTHN_TIMEOUT_MS,
   ZAuthenticationResponse,
   ZRegistrationResponse,
   type TLoginRequest,
   type TLoginResponse,
+  type TPasskeyApprovalOptions,
+  type TPasskeyRegisterResponse,
+  type TRegistrationResponse,
 } from '../../../domain/schemas/auth';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/api-error';
 import { clearSignIn } from '../../api/session';
 import { isTemporaryKeyExpired } from './sign-in-errors';
 import type { TSignInContext } from './sign-in-context';
+import { signingChallenge } from './webauthn-digest';
 
 /**
  * Opens the discovery a login must name (spec §5). spec §8: a 404 on attestation session
@@ -102,12 +108,57 @@ export async function signInWithCode(
   }
 }
 
-/** Creates one more passkey for the payer whose token this is. */
-export async function createPasskey(token: string): Promise<number> {
-  const { options } = await authApi.registrationOptions(token);
+/** A passkey created on this device, not yet kept by the server (savePasskey). */
+export type TCreatedPasskey = {
+  token: string;
+  registrationChallenge: string;
+  response: TRegistrationResponse;
+  /** Whether it needs an existing passkey's approval, and which of them may give it. */
+  approval: TPasskeyApprovalOptions;
+};
+
+/** Creates one more passkey on this device for the payer whose token this is. */
+export async function createPasskey(token: string): Promise<TCreatedPasskey> {
+  const { options, approval } = await authApi.registrationOptions(token);
   const response = await startRegistration({
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
-  const saved = await authApi.registerPasskey(ZRegistrationResponse.parse(response), token);
-  return saved.passkeyCount;
+  return {
+    token,
+    registrationChallenge: options.challenge,
+    response: ZRegistrationResponse.parse(response),
+    approval,
+  };
+}
+
+/**
+ * Keeps a created passkey. With `approve`, one of the payer's trusted passkeys (on this device or,
+ * through the browser, on their phone) first signs the approval of exactly this registration;
+ * without it, the server keeps it waiting 24 h before it may approve payments
+ * (docs/identity.md "When a passkey is trusted").
+ */
+export async function savePasskey(
+  created: TCreatedPasskey,
+  approve: boolean,
+): Promise<TPasskeyRegisterResponse> {
+  if (!approve) return authApi.registerPasskey({ response: created.response }, created.token);
+  const challenge = await signingChallenge(
+    passkeyApprovalMessage({
+      registrationChallenge: created.registrationChallenge,
+      credentialId: created.response.id,
+    }),
+  );
+  const approval = await startAuthentication({
+    optionsJSON: {
+      challenge,
+      rpId: created.approval.rpId,
+      allowCredentials: created.approval.allowCredentials,
+      userVerification: 'required',
+      timeout: WEBAUTHN_TIMEOUT_MS,
+    },
+  });
+  return authApi.registerPasskey(
+    { response: created.response, approval: ZAuthenticationResponse.parse(approval) },
+    created.token,
+  );
 }

@@ -11,19 +11,11 @@ import {
 } from '../../../domain/schemas/payer-consents';
 import { authApi } from '../../api/auth';
 import { payerConsentsApi } from '../../api/payer-consents';
-
-const base64url = (bytes: ArrayBuffer) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-
-const sha256 = async (text: string) =>
-  base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+import { signingChallenge } from './webauthn-digest';
 
 /** SHA-256 of the canonical grant message: the challenge the passkey signs. */
 export async function grantDigest(input: Pick<TSignedGrant, 'consentId' | 'nonce' | 'payload'>) {
-  return sha256(grantSigningMessage(input));
+  return signingChallenge(grantSigningMessage(input));
 }
 
 /**
@@ -45,7 +37,7 @@ export async function signGrant(consentId: string, payload: TGrantPayload): Prom
  */
 export async function signRevocation(consentId: string): Promise<TRevokeConsentRequest> {
   const { nonce, options } = await payerConsentsApi.revocationChallenge(consentId);
-  const challenge = await sha256(revocationSigningMessage({ consentId, nonce }));
+  const challenge = await signingChallenge(revocationSigningMessage({ consentId, nonce }));
   const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
   return { nonce, response: ZAuthenticationResponse.parse(response) };
 }

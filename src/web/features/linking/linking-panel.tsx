@@ -41,8 +41,8 @@ export type TLinkingPanelProps = {
   forceCardFlow?: boolean;
   /**
    * The account a payment just came from (spec §4: 'Bank linking after authentication sets an
-   * origin account for linking'): the panel opens at manual entry with its number, and goes on
-   * with it once its bank confirms it.
+   * origin account for linking'): the panel opens at manual entry with its number (empty for a
+   * masked one, '****1234', which the payer types), and goes on with it once its bank confirms it.
    */
   origin?: { accountNumber: string; institutionCode: string } | null;
   /** The panel closed: after success, on cancel, or Back from an error. */

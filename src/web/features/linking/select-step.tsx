@@ -3,6 +3,7 @@ import { accountNumberSubmitError } from '../../../domain/account-number';
 import { sortAccountsForList } from '../../../domain/account-row';
 import { isAccountAlreadyLinked, isAccountSelectable } from '../../../domain/account-selectability';
 import type { TLinkingAccount, TLinkingSource } from '../../../domain/linking-panel';
+import { isMaskedAccountNumber, isOriginAccount } from '../../../domain/origin-privacy';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
@@ -15,7 +16,10 @@ type TSelectStepProps = {
   loadError: string | null;
   manualEntry: boolean;
   onManualEntry(): void;
-  /** The account a payment came from: manual entry starts with it, and takes its bank's answer. */
+  /**
+   * The account a payment came from: manual entry starts with it (masked, the payer types it),
+   * and takes its bank's answer for it.
+   */
   origin: { accountNumber: string; institutionCode: string } | null;
   onChoose(account: TLinkingAccount, source: TLinkingSource): void;
   onCancel(): void;
@@ -99,7 +103,10 @@ type TManualEntryProps = {
  */
 function ManualEntry({ title, linkedAccounts, origin, onChoose, onCancel }: TManualEntryProps) {
   const id = useId();
-  const [accountNumber, setAccountNumber] = useState(origin?.accountNumber ?? '');
+  // A masked origin ('****1234': the payer who paid without signing in) is typed by the payer.
+  const [accountNumber, setAccountNumber] = useState(
+    origin && !isMaskedAccountNumber(origin.accountNumber) ? origin.accountNumber : '',
+  );
   const [submitError, setSubmitError] = useState<string | null>(null);
   const search = useAccountSearch(accountNumber);
   const error = submitError ?? search.error;
@@ -108,8 +115,7 @@ function ManualEntry({ title, linkedAccounts, origin, onChoose, onCancel }: TMan
   const originFound = search.results.find(
     (result) =>
       origin !== null &&
-      result.accountNumber === origin.accountNumber &&
-      result.institutionCode === origin.institutionCode &&
+      isOriginAccount(origin, result) &&
       isAccountSelectable(result, linkedAccounts),
   );
   const originTaken = useRef(false);

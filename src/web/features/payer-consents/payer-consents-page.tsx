@@ -14,6 +14,7 @@ import {
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { PayerConsentItem } from './payer-consent-item';
+import { PayerDevices } from './payer-devices';
 import './payer-consents.css';
 
 type TPayerConsentsPageProps = {
@@ -36,7 +37,8 @@ function revocationFailure(failure: unknown): Error {
 
 /**
  * /consents (docs/payer-consents.md): the signed-in payer's consents, newest first, each with
- * what it granted and, while it is active, Revoke. Signed out, a way to sign in and come back.
+ * what it granted and, while it is active, Revoke; then their devices (passkeys), each with
+ * Remove. Signed out, a way to sign in and come back.
  */
 export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPageProps) {
   const query = usePayerConsentsQuery(signedIn);
@@ -120,6 +122,7 @@ export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPa
               ) : null}
             </>
           )}
+          {signedIn ? <PayerDevices /> : null}
         </div>
       </main>
     </div>

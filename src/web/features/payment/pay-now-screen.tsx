@@ -145,13 +145,28 @@ export function PayNowScreen({
   const [lastRead, setLastRead] = useState<{ of: string; lastEventId: number } | null>(null);
   const streamFrom = lastRead?.of === readOf ? lastRead.lastEventId : null;
   useEffect(() => {
-    if (paid) return;
+    if (paid && !signedIn) return;
     const abort = new AbortController();
-    paymentsApi.read(payment.paymentId, { signedIn, consentId, clientId }, abort.signal).then(
+    const reader = { signedIn, consentId, clientId };
+    paymentsApi.read(payment.paymentId, reader, abort.signal).then(
       (state) => {
+        if (paid) {
+          // Paid before the page opened: the consent read shows where the money came from
+          // masked; the payer who paid reads it in full here (docs/payments.md "Who sees the
+          // origin"), for the prompt to link it.
+          const { payerBank } = state;
+          if (payerBank) setOrigin((known) => known && { ...known, payerBank });
+          return;
+        }
         if (state.transferDetails) setDetails(state.transferDetails);
         if (state.method === 'card') setMethod('card');
-        const resumed = resumedPayment(state);
+        const resumed = resumedPayment({
+          ...state,
+          // A charge this page did not start (another tab's, without sign-in) is not its to answer.
+          otpDisplayMessage: paymentsApi.answersCharge(payment.paymentId, reader)
+            ? state.otpDisplayMessage
+            : null,
+        });
         for (const action of resumed.actions) dispatch(action);
         if (resumed.view === 'otp') setOtpMessage(state.otpDisplayMessage ?? '');
         if (resumed.view !== 'methods') setView(resumed.view);

@@ -1,0 +1,44 @@
+import { formatLagosDateTime } from './payment-date';
+
+/*
+ * When a passkey may authorise money (docs/identity.md "When a passkey is trusted"). A code sent
+ * by SMS proves the number, not the person: a SIM swap or a code read over someone's shoulder
+ * signs an attacker in. So a passkey added after a code alone does not sign away the payer's
+ * money until the payer has had a day to notice the SMS that tells them of it.
+ */
+
+/**
+ * How a passkey came to be trusted, kept on its row:
+ * - 'not-needed': the payer's first passkey, made before anything was linked (nothing to take
+ *   yet), or a passkey that existed before the rule: it signs at once.
+ * - 'approved': one of the payer's trusted passkeys approved it as it was added: it signs at once.
+ * - 'none': added without approval (a lost device, or an attacker with an SMS code): it signs the
+ *   payer in, but signs no debit, mandate or link until UNAPPROVED_PASSKEY_WAIT_MS after it was
+ *   added.
+ */
+export const PASSKEY_APPROVALS = ['not-needed', 'approved', 'none'] as const;
+export type TPasskeyApproval = (typeof PASSKEY_APPROVALS)[number];
+
+/** How long a passkey added without approval waits before it may authorise money. */
+export const UNAPPROVED_PASSKEY_WAIT_MS = 24 * 60 * 60_000;
+
+/** From when a passkey may sign a debit, a mandate or a link. */
+export function passkeySignsFrom(passkey: { approval: TPasskeyApproval; createdAt: Date }): Date {
+  return passkey.approval === 'none'
+    ? new Date(passkey.createdAt.getTime() + UNAPPROVED_PASSKEY_WAIT_MS)
+    : passkey.createdAt;
+}
+
+/** The SMS the payer's registered number gets when a passkey is added to an account in use. */
+export function newDeviceMessage(input: {
+  productName: string;
+  addedAt: Date;
+  approval: Exclude<TPasskeyApproval, 'not-needed'>;
+  signsFrom: Date;
+  accountPageUrl: string;
+}): string {
+  const added = `A new device was added to your ${input.productName} account on ${formatLagosDateTime(input.addedAt)}`;
+  return input.approval === 'approved'
+    ? `${added}, approved with one of your passkeys. If it was not you, remove it on your account page: ${input.accountPageUrl}`
+    : `${added}. It can sign you in, and can approve payments, mandates and account links from ${formatLagosDateTime(input.signsFrom)}. If it was not you, remove it now on your account page: ${input.accountPageUrl}`;
+}

@@ -1,0 +1,270 @@
+// @module-tag postgres
+// A crash between the provider's answer and the booking (issue 27 item 3; docs/payments.md
+// "Reconciliation"): the real server (`src/server/main.ts`) is killed with SIGKILL while a card
+// charge, a saved account's debit (OneTap at the grant) and a chip purchase each wait for their
+// answer, after the sandbox recorded taking the money (SANDBOX_ANSWER_DELAY_MS holds the answer
+// back: a slow provider), twenty times. Started again, the reconciler asks the provider about
+// each lost answer and books it. Then every payment was taken once at the provider, every one is
+// executed and booked once, nothing is left charging or owed, and `npm run ledger:check`, which
+// compares the provider's record with the books, passes. PostgreSQL only: several processes on
+// one database (vitest.config.ts runs this file when DATABASE_URL is set).
+import { spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase, type TDatabase } from './db/database';
+import { oneTapGrantData, payerWithPasskey, signedGrant } from './testing/identity';
+import { encryptedCard, linkByTestTransfer, sandboxCard } from './testing/payments';
+import {
+  scratchDatabase,
+  startServerProcess,
+  stopServerProcess,
+  type TServerProcess,
+} from './testing/server-process';
+import { createTestClient, RELAXED_RATE_LIMITS } from './testing/test-app';
+import { readChipCard } from './testing/terminal';
+
+/** Kills, each with a card charge, a debit and a chip purchase between answer and booking. */
+const KILLS = 20;
+const AMOUNT = 10_000;
+/** The public origin of the setup process and of every server under test. */
+const PUBLIC_ORIGIN = 'http://localhost:3999';
+
+let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+let database: TDatabase;
+let setup: FastifyInstance;
+let sql: pg.Pool;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  scratch = await scratchDatabase('test_crash');
+  database = await openDatabase({ kind: 'postgres', url: scratch.url });
+  // The test's own process prepares payers, consents and requests on the same database: the
+  // servers under test only ever pay.
+  setup = await buildApp({
+    config: loadConfig({
+      DATABASE_URL: scratch.url,
+      PUBLIC_URL: PUBLIC_ORIGIN,
+      LOG_LEVEL: 'silent',
+    }),
+    database,
+    logger: false,
+    webhookDelivery: 'manual',
+    rateLimits: RELAXED_RATE_LIMITS,
+  });
+  await setup.ready();
+  sql = new pg.Pool({ connectionString: scratch.url, max: 2 });
+});
+afterAll(async () => {
+  await Promise.all(children.map((child) => stopServerProcess(child, 'SIGKILL')));
+  await sql?.end();
+  await setup?.close();
+  await database?.close();
+  await scratch?.drop();
+});
+
+/** The server under test: answers held back after the sandbox recorded the money moving. */
+async function startServer(): Promise<TServerProcess> {
+  const server = await startServerProcess(scratch.url, {
+    SANDBOX_ANSWER_DELAY_MS: '3000',
+    // Longer than the answer's delay, so a server never settles what it is itself still asking.
+    RECONCILE_AFTER_MS: '4000',
+    RECONCILE_INTERVAL_MS: '500',
+    COLLECTION_INTERVAL_MS: '0',
+    // One public origin for the setup process and every server, as behind one load balancer:
+    // the payer's token and passkey are good on each.
+    PUBLIC_URL: PUBLIC_ORIGIN,
+    // Each request names its own client address: per-address limits never meet.
+    TRUST_PROXY: 'true',
+  });
+  children.push(server.child);
+  return server;
+}
+
+let addressSeq = 0;
+const post = (server: TServerProcess, path: string, body: unknown, headers = {}) => {
+  addressSeq += 1;
+  return fetch(`${server.base}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.27.${addressSeq >> 8}.${addressSeq & 255}`,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  }).catch(() => null);
+};
+
+async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+  return (await sql.query<T>(text, values)).rows;
+}
+
+async function until(what: string, done: () => Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Of `paymentIds`, those whose money the sandbox recorded as taken (and not given back). */
+async function takenAtProvider(paymentIds: string[]) {
+  return query<{ payment_id: string; taken: string }>(
+    `SELECT a.payment_id, count(*) AS taken FROM payment_attempts a
+     WHERE a.payment_id = ANY($1) AND (
+       EXISTS (SELECT 1 FROM sandbox_card_charges c WHERE c.reference = a.id
+                 AND c.status = 'succeeded' AND c.given_back_at IS NULL)
+       OR EXISTS (SELECT 1 FROM sandbox_debits d WHERE d.reference = a.id
+                 AND d.outcome = 'succeeded' AND d.reversed_at IS NULL))
+     GROUP BY a.payment_id`,
+    [paymentIds],
+  );
+}
+
+type TRound = {
+  card: { paymentId: string; consentId: string };
+  debit: { paymentId: string; consentId: string };
+  chip: { paymentId: string; consentId: string };
+};
+
+describe('a server killed between the provider’s answer and the booking', () => {
+  it(`${KILLS} kills, each with a card charge, a debit and a chip purchase in flight: each taken once, booked once, nothing stuck`, async () => {
+    const began = Date.now();
+    const merchant = await createTestClient(database, { name: 'Crash Test Stores' });
+    const payer = await payerWithPasskey(setup, setup.appContext.config);
+    const accountId = await linkByTestTransfer(setup, payer.token, 'links_by_test_transfer');
+
+    async function consent(requiresAuth: boolean) {
+      const created = await setup.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: merchant.authorization },
+        payload: {
+          payments: [{ type: 'immediate', amount: AMOUNT, narration: 'Crash test' }],
+          requirements: { requiresAuth },
+        },
+      });
+      const { consentId } = created.json<{ consentId: string }>();
+      const read = await setup.inject({
+        method: 'GET',
+        url: `/api/consent/${consentId}?clientId=${merchant.clientId}`,
+      });
+      const paymentId = read.json<{ consent: { payments: Array<{ paymentId: string }> } }>().consent
+        .payments[0]?.paymentId;
+      if (!paymentId) throw new Error(`consent: ${read.body}`);
+      return { consentId, paymentId };
+    }
+
+    const rounds: TRound[] = [];
+    for (let i = 0; i < KILLS; i += 1) {
+      rounds.push({
+        card: await consent(false),
+        debit: await consent(true),
+        chip: await consent(false),
+      });
+    }
+    const allPayments = rounds.flatMap((r) => [
+      r.card.paymentId,
+      r.debit.paymentId,
+      r.chip.paymentId,
+    ]);
+
+    let killedInWindow = 0;
+    for (const round of rounds) {
+      // Each request made ready before the server starts: the kill comes as soon as it can.
+      const cardBody = {
+        paymentId: round.card.paymentId,
+        consentId: round.card.consentId,
+        cardDetails: await encryptedCard(setup, sandboxCard('pin_only')),
+        saveCard: false,
+      };
+      const grantBody = await signedGrant(
+        setup,
+        payer.soft,
+        payer.token,
+        round.debit.consentId,
+        oneTapGrantData(round.debit.consentId, accountId),
+      );
+      const chipBody = {
+        ...(await readChipCard(setup, 'chip_approved', AMOUNT)),
+        paymentId: round.chip.paymentId,
+        consentId: round.chip.consentId,
+      };
+
+      const server = await startServer();
+      const ids = [round.card.paymentId, round.debit.paymentId, round.chip.paymentId];
+      const answers = Promise.all([
+        post(server, '/api/payments/card/public', cardBody),
+        post(server, `/api/consent/${round.debit.consentId}/grant`, grantBody, payer.headers),
+        post(server, '/api/card-terminal/raven/chip-purchase', chipBody),
+      ]);
+      // The sandbox has taken the money of all three; their answers are on their way.
+      await until('the sandbox to take all three', async () => {
+        return (await takenAtProvider(ids)).length === 3;
+      }).catch(async (error: unknown) => {
+        // What the server answered instead, to say why.
+        const got = await answers;
+        const said = await Promise.all(got.map(async (r) => r && `${r.status} ${await r.text()}`));
+        throw new Error(`${(error as Error).message}: ${said.join('; ')}`);
+      });
+      await stopServerProcess(server.child, 'SIGKILL');
+      await answers;
+      const booked = await query<{ id: string }>(
+        `SELECT id FROM payments WHERE id = ANY($1) AND status = 'executed'`,
+        [ids],
+      );
+      if (booked.length === 0) killedInWindow += 1;
+    }
+    // Every kill came after the provider took the money and before any of it was booked.
+    expect(killedInWindow).toBe(KILLS);
+
+    // Started again: the reconciler settles what every kill left unanswered.
+    const last = await startServer();
+    await until(
+      'the reconciler to settle every lost answer',
+      async () => {
+        const [left] = await query<{ open: string; paid: string }>(
+          `SELECT (SELECT count(*) FROM payment_attempts
+                    WHERE stage = 'charging' OR refund = 'owed') AS open,
+                  (SELECT count(*) FROM payments
+                    WHERE id = ANY($1) AND status = 'executed') AS paid`,
+          [allPayments],
+        );
+        return Number(left?.open) === 0 && Number(left?.paid) === allPayments.length;
+      },
+      60_000,
+    );
+    await stopServerProcess(last.child);
+
+    // Taken once each at the provider, by the attempt that the books hold.
+    const taken = await takenAtProvider(allPayments);
+    expect(taken).toHaveLength(allPayments.length);
+    expect(taken.filter((row) => Number(row.taken) !== 1)).toEqual([]);
+    const bookings = await query<{ payment_id: string; kinds: string[] }>(
+      `SELECT payment_id, array_agg(kind ORDER BY id) AS kinds FROM ledger_transactions
+       WHERE payment_id = ANY($1) GROUP BY payment_id`,
+      [allPayments],
+    );
+    expect(bookings).toHaveLength(allPayments.length);
+    const kindsOf = (id: string) => bookings.find((b) => b.payment_id === id)?.kinds;
+    for (const round of rounds) {
+      expect(kindsOf(round.card.paymentId)).toEqual(['card_payment']);
+      expect(kindsOf(round.debit.paymentId)).toEqual(['account_debit']);
+      expect(kindsOf(round.chip.paymentId)).toEqual(['chip_card_payment']);
+    }
+
+    // What `npm run ledger:check` proves, the provider's record against the books included.
+    const check = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-check.ts'], {
+      env: { ...process.env, DATABASE_URL: scratch.url },
+      encoding: 'utf8',
+    });
+    expect(check.stdout).toContain('The books balance.');
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    console.log(
+      `crash test: ${KILLS} kills, ${allPayments.length} payments, ${Math.round((Date.now() - began) / 1_000)} s`,
+    );
+  }, 300_000);
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "event_stream_tickets" ADD COLUMN "payer_id" text;

@@ -1,0 +1,233 @@
+import { and, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
+import type { TErrorCode } from '../../../domain/errors';
+import type { TAppContext } from '../../context';
+import { paymentAttempts } from '../../db/schema';
+import type { TRequeryOutcome } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { failAttempt, moveAttempt, type TAttemptRow, type TCompletion } from './payment-records';
+import {
+  debitedAccount,
+  giveBack,
+  markRefundSettled,
+  settleCardCharge,
+  settleChipPurchase,
+  settleDebit,
+} from './settlements';
+
+/*
+ * Attempts whose answer was lost (docs/payments.md "Reconciliation"). A call that moves money and
+ * never answered (a timeout, a process killed between the provider's answer and the booking)
+ * leaves its attempt 'charging': whether the money moved is not known, and the one charging
+ * attempt per payment keeps anything else from charging it meanwhile. Past RECONCILE_AFTER_MS the
+ * attempt is claimed (its updated time moved on, in one statement, so two processes never take
+ * one attempt at once) and the provider is asked about its reference:
+ *
+ * - taken: booked as its own answer would have been (settlements.ts), the payment executed once;
+ * - not taken (refused, or never arrived: the provider then closes the reference): failed, and
+ *   the payment may be paid again;
+ * - pending: left, asked again after the same age; a charge waiting for its payer's OTP or 3-D
+ *   Secure check goes back to that step.
+ *
+ * The same goes for money owed back (an attempt that reached a payment paid otherwise): asked
+ * about, and given back if the provider still holds it.
+ */
+
+type TLostContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+
+/** Rows claimed at once by one reconciler run. */
+export const RECONCILE_BATCH = 50;
+
+/** What a lost attempt ends with when the provider never took its money. */
+const NOT_TAKEN: Record<Exclude<TAttemptRow['method'], 'bank_transfer'>, TErrorCode> = {
+  card: 'CARD_PAYMENT_PROCESSING_FAILED',
+  account: 'DIRECT_DEBIT_FAILED',
+  chip_card: 'TERMINAL_TIMEOUT',
+};
+
+export type TLostAnswer = 'booked' | 'paid_otherwise' | 'failed' | 'pending';
+
+/**
+ * Claims up to BATCH attempts matching `which` that nobody has touched for the reconcile age, by
+ * moving their updated time to now: a second claimer (another process) skips them.
+ */
+async function claim(ctx: TLostContext, which: SQL | undefined): Promise<TAttemptRow[]> {
+  const now = ctx.clock.now();
+  const stale = lt(
+    paymentAttempts.updatedAt,
+    new Date(now.getTime() - ctx.config.reconcileAfterMs),
+  );
+  const due = and(which, stale);
+  return ctx.db
+    .update(paymentAttempts)
+    .set({ updatedAt: now })
+    .where(
+      and(
+        due,
+        inArray(
+          paymentAttempts.id,
+          ctx.db
+            .select({ id: paymentAttempts.id })
+            .from(paymentAttempts)
+            .where(due)
+            .orderBy(paymentAttempts.updatedAt)
+            .limit(RECONCILE_BATCH)
+            .for('update', { skipLocked: true }),
+        ),
+      ),
+    )
+    .returning();
+}
+
+/** The provider's answer about an attempt's reference, with how to book it if it was taken. */
+async function requery(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+): Promise<TRequeryOutcome<{ book(): Promise<TCompletion> }>> {
+  const { payments } = ctx.providers;
+  switch (attempt.method) {
+    case 'card': {
+      const answer = await payments.requeryCardCharge(attempt.id);
+      if (answer.kind !== 'taken') return answer;
+      const charged = { providerReference: answer.providerReference, card: answer.card };
+      // The payer's wish to save the card is lost with the answer: the network's token with it.
+      return { ...answer, book: () => settleCardCharge(ctx, attempt, { ...charged, token: null }) };
+    }
+    case 'account': {
+      const answer = await payments.requeryDebit(attempt.id);
+      if (answer.kind !== 'taken') return answer;
+      return {
+        ...answer,
+        book: async () =>
+          settleDebit(ctx, attempt, await debitedAccount(ctx, attempt), answer.providerReference),
+      };
+    }
+    case 'chip_card': {
+      const answer = await payments.requeryChipPurchase(attempt.id);
+      if (answer.kind !== 'taken') return answer;
+      return { ...answer, book: () => settleChipPurchase(ctx, attempt, answer) };
+    }
+    case 'bank_transfer':
+      // A transfer is never charged by us: its bank tells us when money arrives.
+      return { kind: 'pending', awaiting: null, providerReference: null };
+  }
+}
+
+/** Settles one claimed attempt from the provider's record of its reference. */
+export async function settleLostAttempt(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+): Promise<TLostAnswer> {
+  const answer = await requery(ctx, attempt);
+  const now = ctx.clock.now();
+  const code = attempt.method === 'bank_transfer' ? null : NOT_TAKEN[attempt.method];
+  switch (answer.kind) {
+    case 'taken': {
+      if (answer.amount !== attempt.amount) {
+        // Never booked as it stands: `npm run ledger:check` names it for a person to settle.
+        throw new Error(
+          `Attempt ${attempt.id}: the provider took ${answer.amount} kobo, not ${attempt.amount}`,
+        );
+      }
+      if (answer.givenBack && code) {
+        await failAttempt(ctx.db, attempt, new AppError(code), 'given_back', now);
+        return 'failed';
+      }
+      return (await answer.book()).completed ? 'booked' : 'paid_otherwise';
+    }
+    case 'not_taken':
+      if (code) await failAttempt(ctx.db, attempt, new AppError(code), answer.reason, now);
+      return 'failed';
+    case 'pending':
+      // Waiting for its payer: back to that step, where the payer answers or starts again.
+      if (answer.awaiting && answer.providerReference) {
+        const otp = answer.awaiting === 'otp';
+        await moveAttempt(
+          ctx.db,
+          attempt.id,
+          'charging',
+          {
+            stage: otp ? 'awaiting_otp' : 'awaiting_3ds',
+            providerReference: answer.providerReference,
+            stepText: otp ? null : STEP_TEXT_AWAITING_3DS,
+          },
+          now,
+        );
+      }
+      return 'pending';
+  }
+}
+
+/**
+ * Before a payment is charged again: its attempt whose answer was lost, if any, is asked about
+ * (booked, failed or left). A provider that cannot be asked now leaves it charging: the new
+ * charge then answers PAYMENT_IN_PROGRESS, and the reconciler asks again later.
+ */
+export async function reconcilePayment(ctx: TLostContext, paymentId: string): Promise<void> {
+  const lost = await claim(
+    ctx,
+    and(eq(paymentAttempts.paymentId, paymentId), eq(paymentAttempts.stage, 'charging')),
+  );
+  for (const attempt of lost) {
+    try {
+      await settleLostAttempt(ctx, attempt);
+    } catch {
+      // Left for the reconciler's run, which reports what fails.
+    }
+  }
+}
+
+/**
+ * Runs `settle` on every row `claimNext` hands out, batch after batch (each claims at most
+ * RECONCILE_BATCH); counts the answers, and keeps what failed to throw at the run's end.
+ */
+export async function drainClaims<TRow, TAnswer extends string>(
+  claimNext: () => Promise<TRow[]>,
+  settle: (row: TRow) => Promise<TAnswer>,
+): Promise<{ counts: Partial<Record<TAnswer, number>>; errors: unknown[] }> {
+  const counts: Partial<Record<TAnswer, number>> = {};
+  const errors: unknown[] = [];
+  for (;;) {
+    const claimed = await claimNext();
+    for (const row of claimed) {
+      try {
+        const answer = await settle(row);
+        counts[answer] = (counts[answer] ?? 0) + 1;
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    // What was claimed is not claimed again in this run: its updated time is now.
+    if (claimed.length < RECONCILE_BATCH) return { counts, errors };
+  }
+}
+
+/** Every attempt whose answer was lost, settled from the provider's record. */
+export function reconcileLostAttempts(ctx: TLostContext) {
+  return drainClaims(
+    () => claim(ctx, eq(paymentAttempts.stage, 'charging')),
+    (attempt) => settleLostAttempt(ctx, attempt),
+  );
+}
+
+/** Settles one attempt's owed refund: given back if the provider still holds the money. */
+async function settleOwedRefund(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+): Promise<'given_back' | 'pending'> {
+  const answer = await requery(ctx, attempt);
+  if (answer.kind === 'pending') return 'pending';
+  if (answer.kind === 'taken' && !answer.givenBack) {
+    return (await giveBack(ctx, attempt, answer.providerReference)) ? 'given_back' : 'pending';
+  }
+  await markRefundSettled(ctx, attempt.id);
+  return 'given_back';
+}
+
+/** Every refund still owed (its provider did not answer, or the process stopped first). */
+export function reconcileOwedRefunds(ctx: TLostContext) {
+  return drainClaims(
+    () => claim(ctx, eq(paymentAttempts.refund, 'owed')),
+    (attempt) => settleOwedRefund(ctx, attempt),
+  );
+}

@@ -1,0 +1,52 @@
+import type { TAppContext } from '../../context';
+import { jobRunner, type TJobRunner } from '../job-runner';
+import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
+import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
+import { reconcilePayouts } from './payouts';
+
+/*
+ * The reconciler (docs/payments.md "Reconciliation"): every call that moves money whose answer
+ * was lost is settled from the provider's record of its reference. It runs when the server
+ * starts and every RECONCILE_INTERVAL_MS; each run takes what has been unanswered for
+ * RECONCILE_AFTER_MS: card charges, saved-account debits and chip purchases (lost-attempts.ts),
+ * money owed back to a payer, card links' test charges (linking/lost-link-charges.ts) and
+ * payouts (payouts.ts). Every step claims its rows in one
+ * statement, so reconcilers in several processes on one PostgreSQL never settle a row twice.
+ */
+
+type TReconcileContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+
+export type TReconciliation = {
+  /** Lost attempts by what their provider said: booked, paid otherwise, failed, still pending. */
+  attempts: Partial<Record<TLostAnswer, number>>;
+  /** Money owed back: given back (or found never taken), or still pending. */
+  refunds: Partial<Record<'given_back' | 'pending', number>>;
+  /** Card links' test charges: given back, never taken (the link failed), or still pending. */
+  linkCharges: Partial<Record<'given_back' | 'failed' | 'pending', number>>;
+  /** Payouts left paying, ended now (credited, or back in the wallet). */
+  payoutsEnded: number;
+};
+
+/** One run; what could not be settled is thrown together at its end, the rest settled. */
+export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation> {
+  const attempts = await reconcileLostAttempts(ctx);
+  const refunds = await reconcileOwedRefunds(ctx);
+  const linkCharges = await reconcileLostLinkCharges(ctx);
+  const payoutsEnded = await reconcilePayouts(ctx, ctx.config.reconcileAfterMs);
+  const errors = [...attempts.errors, ...refunds.errors, ...linkCharges.errors];
+  if (errors.length > 0) {
+    throw new AggregateError(errors, `${errors.length} lost answer(s) could not be settled`);
+  }
+  return {
+    attempts: attempts.counts,
+    refunds: refunds.counts,
+    linkCharges: linkCharges.counts,
+    payoutsEnded,
+  };
+}
+
+export type TReconciler = TJobRunner<TReconciliation>;
+
+export function reconciler(ctx: TReconcileContext, onError: (error: unknown) => void): TReconciler {
+  return jobRunner(() => reconcile(ctx), onError);
+}

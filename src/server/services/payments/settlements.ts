@@ -1,0 +1,238 @@
+import { and, eq } from 'drizzle-orm';
+import { obfuscateCard } from '../../../domain/card-number';
+import type { TPaymentOrigin } from '../../../domain/schemas/consent';
+import type { TAppContext } from '../../context';
+import { payerAccounts, paymentAttempts, terminalPurchases } from '../../db/schema';
+import type { TCardSummary } from '../../providers/payments';
+import { completeAttempt, type TAttemptRow, type TCompletion } from './payment-records';
+
+/*
+ * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
+ * provider's own answer and the reconciler's requery book a success alike, in one transaction
+ * with the payment's execution, its ledger entries and its events (completeAttempt). Money taken
+ * for a payment that another attempt paid first is booked back out and owed back to the payer
+ * in that transaction (the attempt's `refund` is 'owed'), then given back at the provider; what
+ * stays owed (no answer, a crash) the reconciler gives back later.
+ */
+
+type TSettleContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+/** Whether an attempt's card is kept to be saved: the payer asked, and is signed in. */
+export const savesCard = (attempt: Pick<TAttemptRow, 'saveCard' | 'payerId'>): boolean =>
+  attempt.saveCard && attempt.payerId !== null;
+
+const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin => ({
+  paymentMethod: 'card',
+  obfuscatedCard: obfuscateCard(card),
+  maskedCardNumber: obfuscateCard(card),
+  schemeImageUrl: null,
+  isNewCard: true,
+  shouldPromptCardLinking: attempt.saveCard,
+});
+
+/** What a debited payment records as where its money came from (spec §3 Payment.origin). */
+export function accountOrigin(account: typeof payerAccounts.$inferSelect): TPaymentOrigin {
+  return {
+    paymentMethod: 'bank_transfer',
+    accountNumber: account.accountNumber,
+    accountName: account.accountName,
+    institutionCode: account.institutionCode,
+    bankId: account.id,
+    bankName: account.bankName,
+    logo: `/api/bank-logos/${encodeURIComponent(account.institutionCode)}`,
+    isNewAccount: false,
+    shouldPromptBankAccountLinking: false,
+    shouldPromptCardLinking: false,
+  };
+}
+
+/**
+ * Gives back what an attempt took once its refund is owed (a card refund, a debit's reversal, a
+ * chip purchase's reversal, each with the attempt's id as our reference), and marks it settled.
+ * A provider that does not answer leaves it owed, for the reconciler: answers whether it settled.
+ */
+export async function giveBack(
+  ctx: TSettleContext,
+  attempt: TAttemptRow,
+  providerReference: string,
+): Promise<boolean> {
+  const { payments } = ctx.providers;
+  const reference = attempt.id;
+  try {
+    switch (attempt.method) {
+      case 'card':
+        await payments.refundCard({ providerReference, amount: attempt.amount, reference });
+        break;
+      case 'account':
+        await payments.reverseDebit({ providerReference, reference });
+        break;
+      case 'chip_card':
+        await payments.terminalReverse({ providerReference, amount: attempt.amount, reference });
+        break;
+      case 'bank_transfer':
+        // A transfer that reaches a paid payment is returned by its bank, never booked.
+        throw new Error(`Attempt ${attempt.id}: a transfer is not given back here`);
+    }
+  } catch {
+    return false;
+  }
+  await markRefundSettled(ctx, attempt.id);
+  return true;
+}
+
+/** The attempt owes nothing back any more: given back, or never taken. */
+export async function markRefundSettled(ctx: TSettleContext, attemptId: string): Promise<void> {
+  await ctx.db
+    .update(paymentAttempts)
+    .set({ refund: 'settled', updatedAt: ctx.clock.now() })
+    .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.refund, 'owed')));
+}
+
+/** Books a card charge the network took; a payment paid meanwhile gets the money back. */
+export async function settleCardCharge(
+  ctx: TSettleContext,
+  attempt: TAttemptRow,
+  charged: { providerReference: string; card: TCardSummary; token: string | null },
+): Promise<TCompletion> {
+  const { card, providerReference } = charged;
+  const cardColumns = { cardBrand: card.brand, cardFirst6: card.first6, cardLast4: card.last4 };
+  // The card is kept for POST /api/payments/save-card only where the signed-in payer asked.
+  const cardToken = savesCard(attempt) ? charged.token : null;
+  // completeAttempt locks the payment first; the attempt's row after it, the order every
+  // transaction of a payment takes (a new attempt's too), so two never wait on each other.
+  const completion = await ctx.db.transaction(async (tx) => {
+    const completed = await completeAttempt(
+      tx,
+      { ...attempt, ...cardColumns },
+      cardOrigin(attempt, card),
+      {
+        paymentType: 'card',
+        payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
+        shouldPromptCardLinking: attempt.saveCard,
+        shouldPromptBankAccountLinking: false,
+        // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
+        cardWasSaved: cardToken !== null,
+      },
+      ctx.clock.now(),
+    );
+    await tx
+      .update(paymentAttempts)
+      .set({ providerReference, cardToken, ...cardColumns })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return completed;
+  });
+  if (!completion.completed) await giveBack(ctx, attempt, providerReference);
+  return completion;
+}
+
+/** Books a saved account's debit the bank made; a payment paid meanwhile gets it reversed. */
+export async function settleDebit(
+  ctx: TSettleContext,
+  attempt: TAttemptRow,
+  account: typeof payerAccounts.$inferSelect,
+  providerReference: string,
+): Promise<TCompletion> {
+  const completion = await ctx.db.transaction(async (tx) => {
+    const completed = await completeAttempt(
+      tx,
+      attempt,
+      accountOrigin(account),
+      {
+        paymentType: 'account',
+        payerBank: {
+          bankName: account.bankName,
+          accountName: account.accountName,
+          accountNumber: account.accountNumber,
+          institutionCode: account.institutionCode,
+        },
+        shouldPromptBankAccountLinking: false,
+        shouldPromptCardLinking: false,
+      },
+      ctx.clock.now(),
+    );
+    await tx
+      .update(paymentAttempts)
+      .set({ providerReference })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return completed;
+  });
+  if (!completion.completed) await giveBack(ctx, attempt, providerReference);
+  return completion;
+}
+
+/** The saved account a debit attempt debited. */
+export async function debitedAccount(
+  ctx: TSettleContext,
+  attempt: TAttemptRow,
+): Promise<typeof payerAccounts.$inferSelect> {
+  const [account] = attempt.debitAccountId
+    ? await ctx.db.select().from(payerAccounts).where(eq(payerAccounts.id, attempt.debitAccountId))
+    : [];
+  if (!account) throw new Error(`Attempt ${attempt.id} names no account it debited`);
+  return account;
+}
+
+/** Books a chip purchase the acquirer approved; a payment paid meanwhile gets it reversed. */
+export async function settleChipPurchase(
+  ctx: TSettleContext,
+  attempt: TAttemptRow,
+  approved: { providerReference: string; authCode: string },
+): Promise<TCompletion> {
+  const { providerReference, authCode } = approved;
+  const [purchase] = await ctx.db
+    .select({ maskedPan: terminalPurchases.maskedPan })
+    .from(terminalPurchases)
+    .where(eq(terminalPurchases.attemptId, attempt.id));
+  const maskedPan =
+    purchase?.maskedPan ??
+    obfuscateCard({ first6: attempt.cardFirst6 ?? '', last4: attempt.cardLast4 ?? '' });
+  const completion = await ctx.db.transaction(async (tx) => {
+    const completed = await completeAttempt(
+      tx,
+      attempt,
+      {
+        paymentMethod: 'card',
+        obfuscatedCard: maskedPan,
+        maskedCardNumber: maskedPan,
+        schemeImageUrl: null,
+        isNewCard: false,
+        shouldPromptCardLinking: false,
+      },
+      {
+        paymentType: 'chip_card',
+        payerCard: { obfuscatedCard: maskedPan, brand: attempt.cardBrand },
+        // A chip purchase leaves no token to save the card with.
+        shouldPromptCardLinking: false,
+        shouldPromptBankAccountLinking: false,
+        cardWasSaved: false,
+      },
+      ctx.clock.now(),
+    );
+    await recordAcquirerAnswer(
+      tx,
+      attempt,
+      { responseCode: '00', authCode, providerReference },
+      ctx.clock.now(),
+    );
+    return completed;
+  });
+  if (!completion.completed) await giveBack(ctx, attempt, providerReference);
+  return completion;
+}
+
+/** The acquirer's answer kept with the purchase (its response and authorisation codes). */
+export async function recordAcquirerAnswer(
+  db: TSettleContext['db'],
+  attempt: TAttemptRow,
+  answer: { responseCode: string; authCode: string | null; providerReference: string | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(terminalPurchases)
+    .set({ responseCode: answer.responseCode, authCode: answer.authCode, updatedAt: now })
+    .where(eq(terminalPurchases.attemptId, attempt.id));
+  await db
+    .update(paymentAttempts)
+    .set({ providerReference: answer.providerReference })
+    .where(eq(paymentAttempts.id, attempt.id));
+}

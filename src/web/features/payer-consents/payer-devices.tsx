@@ -1,0 +1,158 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { TPasskeySummary, TPasskeysResponse } from '../../../domain/schemas/auth';
+import { authApi, passkeysQueryKey, usePasskeysQuery } from '../../api/auth';
+import { Button } from '../../ui/button';
+import { formatDateTime } from '../../ui/format-date';
+import { Spinner } from '../../ui/spinner';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** One passkey: when it was added and used, whether it may approve payments yet, and Remove. */
+function PasskeyItem({
+  passkey,
+  last,
+  remove,
+}: {
+  passkey: TPasskeySummary;
+  last: boolean;
+  remove(passkey: TPasskeySummary): Promise<void>;
+}) {
+  const titleId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  // Once the dialog is gone (a modal dialog makes the rest of the page inert while it is open),
+  // focus goes back to Remove.
+  const dialogWasOpen = useRef(false);
+  useEffect(() => {
+    if (confirming) dialogWasOpen.current = true;
+    else if (dialogWasOpen.current) {
+      dialogWasOpen.current = false;
+      removeButton.current?.focus();
+    }
+  }, [confirming]);
+  const added = formatDateTime(passkey.createdAt);
+  return (
+    <li className="payer-device">
+      <article aria-labelledby={titleId}>
+        <div className="payer-device-text">
+          <h3 id={titleId}>Passkey added {added}</h3>
+          <p className="muted">
+            {passkey.lastUsedAt
+              ? `Last used ${formatDateTime(passkey.lastUsedAt)}`
+              : 'Not used yet'}
+            {passkey.synced ? ' · Synced across your devices' : ''}
+          </p>
+          <p className={`device-trust${passkey.canApprove ? '' : ' waiting'}`}>
+            {passkey.canApprove
+              ? 'Can approve payments'
+              : `Can approve payments from ${formatDateTime(passkey.signsFrom)}`}
+          </p>
+        </div>
+        <button
+          type="button"
+          className="button secondary revoke"
+          ref={removeButton}
+          onClick={() => setConfirming(true)}
+        >
+          Remove<span className="visually-hidden"> the passkey added {added}</span>
+        </button>
+      </article>
+      {confirming ? (
+        <ConfirmDialog
+          title="Remove this passkey?"
+          keepLabel="Keep passkey"
+          confirmLabel="Remove passkey"
+          busyLabel="Removing..."
+          onConfirm={() => remove(passkey)}
+          onClose={() => setConfirming(false)}
+        >
+          <p>
+            The passkey added {added} will no longer sign you in or approve payments. Remove it if
+            you do not recognise it, or the device is lost.
+          </p>
+          {last ? (
+            <p className="muted">
+              It is your last passkey: you will sign in with a code sent by SMS, and a new passkey
+              may have to wait 24 hours before it can approve payments.
+            </p>
+          ) : null}
+        </ConfirmDialog>
+      ) : null}
+    </li>
+  );
+}
+
+/**
+ * 'Your devices' on the payer's own page (docs/identity.md "When a passkey is trusted"): the
+ * passkeys that sign them in and approve payments, and Remove for one they do not recognise
+ * (the SMS 'A new device was added …' sends them here, to #devices).
+ */
+export function PayerDevices() {
+  const query = usePasskeysQuery(true);
+  const queryClient = useQueryClient();
+  const [removals, setRemovals] = useState(0);
+  const removedNote = useRef<HTMLParagraphElement>(null);
+
+  // The removed row is gone with its dialog: the sentence saying so takes the focus it had.
+  useEffect(() => {
+    if (removals > 0) removedNote.current?.focus();
+  }, [removals]);
+
+  const remove = async (passkey: TPasskeySummary) => {
+    await authApi.removePasskey(passkey.passkeyId);
+    queryClient.setQueryData<TPasskeysResponse>(
+      passkeysQueryKey,
+      (data) =>
+        data && {
+          ...data,
+          passkeys: data.passkeys.filter((p) => p.passkeyId !== passkey.passkeyId),
+        },
+    );
+    setRemovals((n) => n + 1);
+    // auth/me counts the payer's passkeys.
+    void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
+  };
+
+  const passkeys = query.data?.passkeys ?? [];
+  return (
+    <section className="payer-devices" aria-labelledby="devices">
+      <h2 id="devices">Your devices</h2>
+      <p className="muted">
+        The passkeys that sign you in and approve payments. Remove any you do not recognise.
+      </p>
+      {removals > 0 ? (
+        <p className="removed-note" role="status" tabIndex={-1} ref={removedNote}>
+          Passkey removed. It no longer signs you in or approves payments.
+        </p>
+      ) : null}
+      {query.isPending ? (
+        <div className="payer-consents-state" role="status">
+          <Spinner />
+          <p>Loading your devices...</p>
+        </div>
+      ) : query.isError ? (
+        <div className="payer-consents-state">
+          <p className="form-error" role="alert">
+            Your devices could not be loaded. {query.error.message}
+          </p>
+          <Button onClick={() => void query.refetch()}>Try Again</Button>
+        </div>
+      ) : passkeys.length === 0 ? (
+        <p>
+          You have no passkey. Sign in with a code sent by SMS, and create one on the sign-in page.
+        </p>
+      ) : (
+        <ul className="payer-device-list">
+          {passkeys.map((passkey) => (
+            <PasskeyItem
+              key={passkey.passkeyId}
+              passkey={passkey}
+              last={passkeys.length === 1}
+              remove={remove}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

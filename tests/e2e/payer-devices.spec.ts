@@ -1,0 +1,99 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expectNoViolations } from './axe';
+import {
+  addVirtualAuthenticator,
+  latestCode,
+  signUpThroughPanel,
+  uniquePhone,
+} from './auth-support';
+import { E2E } from './e2e-env';
+import { snap } from './merchant';
+
+// A lost phone (docs/identity.md "When a passkey is trusted"), in real Chromium against the real
+// server: a payer signs up with a passkey on one phone, loses it, signs in on another with an SMS
+// code and creates a passkey there without the old one's approval. The page says from when it may
+// approve payments, the payer's number is told, and on their own page ('Your devices') the payer
+// finds both passkeys and removes the lost one, by keyboard.
+
+async function look(page: Page, testInfo: TestInfo, name: string) {
+  await snap(page, testInfo, `payer-devices-${name}`);
+  await expectNoViolations(page);
+}
+
+test('@both-widths a passkey added after an SMS code waits 24 h, and the lost one is removed', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const phone = uniquePhone();
+  const lost = await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Tunde Bello', phone });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  // The phone is lost; on another, a code signs the payer in and a passkey is made there.
+  await lost.cdp.send('WebAuthn.removeVirtualAuthenticator', {
+    authenticatorId: lost.authenticatorId,
+  });
+  await addVirtualAuthenticator(page);
+  await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
+  await page.getByRole('button', { name: 'Verify code' }).click();
+  await page.getByRole('button', { name: 'Create passkey' }).click();
+
+  // The old passkey could approve it; it is not here, so the payer goes on without.
+  const approve = page.getByRole('heading', { name: 'Approve your new passkey' });
+  await expect(approve).toBeFocused();
+  await look(page, testInfo, 'approve');
+  await page.getByRole('button', { name: 'Continue without approval' }).click();
+  await expect(page.getByRole('heading', { name: 'Passkey created' })).toBeFocused();
+  await expect(
+    page.getByText(/it can approve payments and mandates from \d+ \w+ \d{4}, /),
+  ).toBeVisible();
+  await look(page, testInfo, 'waiting');
+  const outbox = await page.request.get(
+    `${E2E.appOrigin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+  );
+  const [latest] = ((await outbox.json()) as { messages: Array<{ body: string }> }).messages;
+  expect(latest?.body).toMatch(/^A new device was added to your Oya Money account on /);
+  expect(latest?.body).toContain('/consents#devices');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+
+  // The payer's page lists both passkeys: the lost one may approve, the new one not yet.
+  await page.goto('/consents#devices');
+  const devices = page.getByRole('region', { name: 'Your devices' });
+  const items = devices.getByRole('article');
+  await expect(items).toHaveCount(2, { timeout: 15_000 });
+  const trusted = items.filter({ hasNotText: 'Can approve payments from' });
+  const waiting = items.filter({ hasText: /Can approve payments from / });
+  await expect(waiting).toHaveCount(1);
+  await expect(trusted).toHaveCount(1);
+  await expect(trusted).toContainText('Can approve payments');
+  await look(page, testInfo, 'list');
+
+  // Remove the lost one, by keyboard: Escape keeps it and gives focus back.
+  const remove = trusted.getByRole('button', { name: /^Remove the passkey added / });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Remove this passkey?' });
+  await expect(dialog).toContainText('will no longer sign you in or approve payments');
+  await expect(dialog.getByRole('button', { name: 'Keep passkey' })).toBeFocused();
+  await look(page, testInfo, 'dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Remove passkey' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(devices.getByRole('status')).toHaveText(
+    'Passkey removed. It no longer signs you in or approves payments.',
+  );
+  await expect(devices.getByRole('status')).toBeFocused();
+  await expect(items).toHaveCount(1);
+  await expect(items).toContainText('Can approve payments from');
+  await look(page, testInfo, 'removed');
+});
