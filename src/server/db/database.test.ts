@@ -113,10 +113,30 @@ describe('a PGlite data directory on disk (issue 27 item 9)', () => {
 
     const open = openToOthers(dataDir).length;
     expect(open).toBeGreaterThan(1000);
-    expect(makePrivate(dataDir).changed).toBe(open);
+    expect(makePrivate(dataDir, ['pglite', 'form-files', 'operator.json']).changed).toBe(open);
     expect(openToOthers(dataDir)).toEqual([]);
     expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
     expect(lstatSync(path.join(dataDir, 'form-files', 'rsp_1', 'file_1')).mode & 0o777).toBe(0o600);
     expect(makePrivate(dataDir).changed).toBe(0);
+  });
+
+  it('refuses, untouched, a directory open to others that holds what the server did not put there', () => {
+    const shared = path.join(dir, 'shared');
+    mkdirSync(path.join(shared, 'pglite'), { recursive: true });
+    writeFileSync(path.join(shared, 'someone-elses.txt'), 'not ours');
+    chmodSync(shared, 0o777);
+    chmodSync(path.join(shared, 'someone-elses.txt'), 0o666);
+    expect(() => makePrivate(shared, ['pglite', 'form-files', 'operator.json'])).toThrow(
+      `DATA_DIR ${shared} is open to other users and holds what the server did not put there (someone-elses.txt): give the server a directory of its own.`,
+    );
+    expect(lstatSync(shared).mode & 0o777).toBe(0o777);
+    expect(lstatSync(path.join(shared, 'someone-elses.txt')).mode & 0o777).toBe(0o666);
+
+    // Closed to others, it is the operator's choice what else it holds: only ours is changed.
+    chmodSync(shared, 0o700);
+    chmodSync(path.join(shared, 'pglite'), 0o755);
+    expect(makePrivate(shared, ['pglite', 'form-files', 'operator.json']).changed).toBe(1);
+    expect(lstatSync(path.join(shared, 'pglite')).mode & 0o777).toBe(0o700);
+    expect(lstatSync(path.join(shared, 'someone-elses.txt')).mode & 0o777).toBe(0o666);
   });
 });

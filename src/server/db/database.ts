@@ -76,6 +76,9 @@ export type TDatabaseOptions =
    */
   | { kind: 'pglite'; dataDir?: string; template?: string };
 
+/** The folder below DATA_DIR that holds the PGlite database. */
+export const PGLITE_FOLDER = 'pglite';
+
 /** Where the build puts the PGlite template: beside the migrations it holds. */
 export const PGLITE_TEMPLATE_FILE = 'pglite-template.tgz';
 
@@ -113,7 +116,7 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
   let dataDir: string | undefined;
   let fresh = true;
   if (options.dataDir) {
-    dataDir = path.join(options.dataDir, 'pglite');
+    dataDir = path.join(options.dataDir, PGLITE_FOLDER);
     fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   }
