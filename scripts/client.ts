@@ -19,6 +19,7 @@ import { loadConfig, type TConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
 import { readOperatorFile, type TOperatorFile } from '../src/server/operator-file';
 import { AppError } from '../src/server/services/app-error';
+import { openServerSecrets } from '../src/server/services/server-secrets';
 import {
   changeClientOrigins,
   createMerchantClient,
@@ -109,6 +110,13 @@ async function databaseAccess(config: TConfig): Promise<TClientAccess> {
       : { kind: 'pglite', dataDir: config.dataDir },
   );
   const { db } = database;
+  // Client secrets are hashed with a server secret: sealed ones open only with SECRETS_KEY.
+  try {
+    await openServerSecrets(db, config.secretsKey);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const now = () => systemClock.now();
   return {
     where: config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`,

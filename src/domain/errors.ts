@@ -52,6 +52,11 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'Too many requests. Please try again in {seconds} seconds.',
   },
+  // The shared store of the limits (REDIS_URL) did not answer: the call is refused, not let through.
+  RATE_LIMITS_UNAVAILABLE: {
+    status: 503,
+    message: 'This service is briefly unavailable. Please try again in a moment.',
+  },
   NOT_ACCEPTABLE: {
     status: 406,
     message: 'This call cannot answer in any type the Accept header allows',

@@ -7,6 +7,7 @@ import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { webhookDeliverer } from './services/merchants/webhooks';
+import { openServerSecrets } from './services/server-secrets';
 import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
 import { reconciler, type TReconciler } from './services/payments/reconciler';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
@@ -107,6 +108,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     clientErrorHandler: handleClientError,
     ...serverTimeoutOptions(options.config.timeouts),
   });
+  // Before anything reads a server secret: a wrong SECRETS_KEY stops the start here.
+  const sealedNow = await openServerSecrets(options.database.db, options.config.secretsKey);
+  if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'server secrets sealed with SECRETS_KEY');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   useDepthLimitedJsonParser(app);
@@ -142,7 +146,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   // The app closes the bus it made; a bus handed in belongs to whoever made it.
   if (!options.events) app.addHook('onClose', () => context.events.close());
 
-  const limits = await registerRateLimits(app, { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  const limits = await registerRateLimits(
+    app,
+    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
+  );
   const routeContext = { ...context, limits };
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(merchantConsentRoutes, routeContext);

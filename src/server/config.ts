@@ -52,6 +52,31 @@ const ZEnv = z.object({
   /** How often the server looks for future payments to notify and collect; 0 turns it off. */
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
+   * Seals the secrets the server keeps in the database (services/server-secrets.ts): 32 bytes,
+   * as 64 hex digits or in base64. Unset, they are kept in clear (the sandbox default).
+   */
+  SECRETS_KEY: z
+    .string()
+    .transform((text, context) => {
+      const key = parseSecretsKey(text);
+      if (!key) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)',
+        });
+        return z.NEVER;
+      }
+      return key;
+    })
+    .optional(),
+  /** Redis that every process counts its rate limits in; unset, each process counts alone. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  /** What the rate-limit keys in Redis begin with: deployments that share one Redis differ. */
+  REDIS_KEY_PREFIX: z.string().min(1).default('oya-consent:'),
+  /**
    * Webhooks to http:// and to this machine's or private networks' addresses: off unless 'on'
    * (a developer's local receiver, the sandbox demo). Link-local addresses stay refused.
    */
@@ -68,6 +93,15 @@ const ZEnv = z.object({
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(72_000),
 });
+
+/** A 32-byte key written as 64 hex digits or in base64 (padded or not, or base64url). */
+function parseSecretsKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(trimmed)) return null;
+  const key = Buffer.from(trimmed, 'base64');
+  return key.length === 32 ? key : null;
+}
 
 export type TConfig = {
   port: number;
@@ -105,6 +139,12 @@ export type TConfig = {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Milliseconds between runs of the future-payment collections; 0: no runs. */
   collectionIntervalMs: number;
+  /** The key that seals the server secrets in the database; undefined: kept in clear. */
+  secretsKey: Buffer | undefined;
+  /** Where rate limits are counted for every process; undefined: in each process. */
+  redisUrl: string | undefined;
+  /** The prefix of every key the server writes in Redis. */
+  redisKeyPrefix: string;
   /** WEBHOOKS_ALLOW_PRIVATE: whether webhooks may go to http:// and private addresses. */
   webhooksAllowPrivate: boolean;
   /** How long a request may take to arrive, and a connection may stay quiet (milliseconds). */
@@ -175,6 +215,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
+    secretsKey: e.SECRETS_KEY,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,

@@ -4,7 +4,8 @@
 // WEBHOOKS_ALLOW_PRIVATE when the operator turned it on. It runs what `npm start` runs: the
 // server bundle the build makes (scripts/build-server.ts), built here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,12 +30,8 @@ afterAll(() => {
   for (const dir of [dataDir, freshDataDir]) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts the server and resolves with its demo lines once it is ready. */
-async function start(
-  port: number,
-  dir = dataDir,
-  extraEnv: NodeJS.ProcessEnv = {},
-): Promise<{ child: ChildProcess; lines: string[] }> {
+/** The server's environment: `dir` as DATA_DIR, PGlite, the default host and URL, and `extra`. */
+function serverEnv(port: number, dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -45,8 +42,26 @@ async function start(
   delete env.PUBLIC_URL;
   delete env.HOST;
   delete env.WEBHOOKS_ALLOW_PRIVATE;
-  Object.assign(env, extraEnv);
-  const child = spawn(process.execPath, [bundle], { env });
+  Object.assign(env, extra);
+  return env;
+}
+
+/**
+ * Starts the server and resolves with its demo lines once it is ready; `umask`, when given, is
+ * the shell's umask it starts under.
+ */
+async function start(
+  port: number,
+  dir = dataDir,
+  extraEnv: NodeJS.ProcessEnv = {},
+  umask?: string,
+): Promise<{ child: ChildProcess; lines: string[] }> {
+  const env = serverEnv(port, dir, extraEnv);
+  const child = umask
+    ? spawn('/bin/sh', ['-c', `umask ${umask} && exec "$0" "$1"`, process.execPath, bundle], {
+        env,
+      })
+    : spawn(process.execPath, [bundle], { env });
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
@@ -153,4 +168,100 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
       'Invalid configuration: PORT Invalid input: expected number, received NaN',
     );
   });
+});
+
+/** Every file and folder under `dir` (itself included) that another user may use, with its mode. */
+function openToOthers(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (entry: string) => {
+    const stats = lstatSync(entry);
+    if (stats.isSymbolicLink()) return;
+    if (stats.mode & 0o077) found.push(`${entry} ${(stats.mode & 0o777).toString(8)}`);
+    if (stats.isDirectory()) for (const name of readdirSync(entry)) visit(path.join(entry, name));
+  };
+  visit(dir);
+  return found;
+}
+
+describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
+  const privateDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
+  const sealedDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
+  afterAll(() => {
+    for (const dir of [privateDir, sealedDir]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a new DATA_DIR its user's only, whatever the umask: after the start, writes and the stop", async () => {
+    const port = await freePort();
+    const dir = path.join(privateDir, 'data');
+    const { child } = await start(port, dir, {}, '000');
+    try {
+      expect(openToOthers(dir)).toEqual([]);
+      // Writes: a code sent (rows, an outbox message) and the card key made (server secrets).
+      const sent = await fetch(`http://localhost:${port}/api/auth/phone-codes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ phone: '08031234567' }),
+      });
+      expect(sent.status).toBe(200);
+      expect((await fetch(`http://localhost:${port}/api/encryption/public-key`)).status).toBe(200);
+      expect(openToOthers(dir)).toEqual([]);
+    } finally {
+      await stop(child);
+    }
+    expect(openToOthers(dir)).toEqual([]);
+  }, 60_000);
+
+  it('makes an existing DATA_DIR that everyone could read and write private, and says so', async () => {
+    const dir = path.join(privateDir, 'data');
+    spawnSync('chmod', ['-R', 'a+rwX', dir]);
+    const opened = openToOthers(dir).length;
+    expect(opened).toBeGreaterThan(1000);
+    const port = await freePort();
+    const { child, lines } = await start(port, dir);
+    try {
+      expect(lines[0]).toBe(
+        `DATA_DIR ${dir}: ${opened} files and folders were open to other users; they are now this user's only (0600, folders 0700).`,
+      );
+      expect(openToOthers(dir)).toEqual([]);
+    } finally {
+      await stop(child);
+    }
+  }, 60_000);
+
+  it('seals the server secrets with SECRETS_KEY and refuses to start with another key or none', async () => {
+    const key = randomBytes(32).toString('base64');
+    const port = await freePort();
+    const first = await start(port, sealedDir, { SECRETS_KEY: key });
+    expect((await fetch(`http://localhost:${port}/api/encryption/public-key`)).status).toBe(200);
+    await stop(first.child);
+
+    const refusal = (env: NodeJS.ProcessEnv) => {
+      // A server that does not refuse would run on: the timeout ends it, and the test fails.
+      const result = spawnSync(process.execPath, [bundle], {
+        env: serverEnv(port, sealedDir, env),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      return { status: result.status, stderr: result.stderr.trim() };
+    };
+    expect(refusal({ SECRETS_KEY: randomBytes(32).toString('hex') })).toEqual({
+      status: 1,
+      stderr:
+        'SECRETS_KEY does not open the server secrets in this database: it is not the key they were sealed with.',
+    });
+    expect(refusal({})).toEqual({
+      status: 1,
+      stderr:
+        'The server secrets in this database are sealed: set SECRETS_KEY to the key they were sealed with.',
+    });
+    expect(refusal({ SECRETS_KEY: 'short' })).toEqual({
+      status: 1,
+      stderr:
+        'Invalid configuration: SECRETS_KEY must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)',
+    });
+
+    const again = await start(port, sealedDir, { SECRETS_KEY: key });
+    expect((await fetch(`http://localhost:${port}/api/encryption/public-key`)).status).toBe(200);
+    await stop(again.child);
+  }, 90_000);
 });

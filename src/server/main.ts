@@ -3,8 +3,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { openDatabase, PGLITE_TEMPLATE_FILE } from './db/database';
-import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
+import { makePrivate } from './db/data-dir';
+import { openDatabase, PGLITE_FOLDER, PGLITE_TEMPLATE_FILE } from './db/database';
+import { newOperatorToken, OPERATOR_FILE, operatorUrl, writeOperatorFile } from './operator-file';
+import { FILES_FOLDER } from './services/forms/form-files';
 import { seedDemo } from './services/demo/demo-seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,6 +23,15 @@ function listeningOn(app: FastifyInstance): string {
 
 async function main() {
   const config = loadConfig();
+  // Whatever the shell's umask: what this process creates is its user's alone (DATA_DIR holds
+  // the database, payers' uploads and the operator token; db/data-dir.ts).
+  process.umask(0o077);
+  const { changed } = makePrivate(config.dataDir, [PGLITE_FOLDER, FILES_FOLDER, OPERATOR_FILE]);
+  if (changed > 0) {
+    console.log(
+      `DATA_DIR ${config.dataDir}: ${changed} files and folders were open to other users; they are now this user's only (0600, folders 0700).`,
+    );
+  }
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }

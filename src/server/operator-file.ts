@@ -11,7 +11,8 @@ import { z } from 'zod';
  * process shares the database and the commands use it directly.
  */
 
-const FILE = 'operator.json';
+/** The file's name below DATA_DIR. */
+export const OPERATOR_FILE = 'operator.json';
 
 const ZOperatorFile = z.object({ pid: z.int(), url: z.url(), token: z.string().min(32) });
 export type TOperatorFile = z.infer<typeof ZOperatorFile>;
@@ -26,7 +27,7 @@ export function operatorUrl(address: { address: string; family: string; port: nu
 }
 
 export function writeOperatorFile(dataDir: string, file: TOperatorFile): () => void {
-  const where = path.join(dataDir, FILE);
+  const where = path.join(dataDir, OPERATOR_FILE);
   writeFileSync(where, JSON.stringify(file), { mode: 0o600 });
   return () => rmSync(where, { force: true });
 }
@@ -35,7 +36,7 @@ export function writeOperatorFile(dataDir: string, file: TOperatorFile): () => v
 export function readOperatorFile(dataDir: string): TOperatorFile | null {
   let text: string;
   try {
-    text = readFileSync(path.join(dataDir, FILE), 'utf8');
+    text = readFileSync(path.join(dataDir, OPERATOR_FILE), 'utf8');
   } catch {
     return null;
   }

@@ -1,10 +1,12 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type {
+  FastifyBaseLogger,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
   onRequestAsyncHookHandler,
 } from 'fastify';
+import type { Redis } from 'ioredis';
 import { formatErrorMessage } from '../domain/errors';
 import { AppError } from './services/app-error';
 
@@ -15,8 +17,13 @@ import { AppError } from './services/app-error';
  * across payments by its keyed hash). The counting is @fastify/rate-limit's; this file only
  * says what is counted, by which key, and answers the catalogue's 429 with Retry-After.
  *
- * Counters live in the process (the plugin's LRU store). Several processes behind one address
- * each count on their own, so a shared store (the plugin's Redis store) is the next step there.
+ * Where the counters live: in the process (the plugin's LRU store) by default, so that the
+ * embedded mode needs nothing else; with REDIS_URL in Redis (the plugin's Redis store), so that
+ * several processes behind one address count together and a limit holds for all of them. Every
+ * check is made by `createRateLimit` of the one plugin instance registered here, so each counts
+ * in that store, whatever limit is added later. When Redis does not answer, a counted call is
+ * refused (503 RATE_LIMITS_UNAVAILABLE), never let through uncounted: these limits stand between
+ * an attacker and SMS bills, guessed secrets and card testing.
  */
 
 export type TRateLimit = { max: number; windowMs: number };
@@ -100,21 +107,100 @@ export type TRateLimiters = {
   };
 };
 
-/** Registers the plugin (no global limit) and builds the limiters from `limits`. */
+/** Where counters are shared: REDIS_URL, and what every key of ours there begins with. */
+export type TRateLimitStore = { redisUrl: string | undefined; keyPrefix: string };
+
+/**
+ * A client of the Redis at `url`, connected (the start stops with one line when it cannot be).
+ * A command fails at once while the connection is down (no queue of waiting requests) and after
+ * a second without an answer; the client reconnects by itself, and says so once per outage.
+ */
+async function connectRedis(
+  url: string,
+  log: FastifyBaseLogger,
+): Promise<{ client: Redis; close(): void }> {
+  // Loaded only when asked for: the embedded mode neither needs nor loads it.
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+    connectTimeout: 2_000,
+  });
+  // While connecting, the client's own error says why (its rejection only says it closed).
+  let failure: unknown;
+  const remember = (err: Error) => (failure ??= err);
+  client.on('error', remember);
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    const reason = failure ?? error;
+    throw new Error(
+      `Redis at REDIS_URL did not answer (${reason instanceof Error ? reason.message : String(reason)}): the rate limits cannot be shared.`,
+      { cause: error },
+    );
+  }
+  client.off('error', remember);
+  // An outage is said once, when the connection closes, and its end once, when it is ready
+  // again; the client's errors meanwhile (each reconnection refused) say nothing more.
+  let down = false;
+  let closing = false;
+  client.on('error', () => undefined);
+  client.on('close', () => {
+    if (down || closing) return;
+    down = true;
+    log.error('The connection to Redis closed: rate-limited calls are refused until it is back');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info('Redis answers again: rate limits are counted there');
+  });
+  return {
+    client,
+    close() {
+      closing = true;
+      client.disconnect();
+    },
+  };
+}
+
+/**
+ * Registers the plugin (no global limit) on its store, and builds the limiters from `limits`.
+ * The Redis client, when there is one, closes with the app.
+ */
 export async function registerRateLimits(
   app: FastifyInstance,
   limits: TRateLimits,
+  store: TRateLimitStore = { redisUrl: undefined, keyPrefix: '' },
 ): Promise<TRateLimiters> {
-  await app.register(fastifyRateLimit, { global: false });
+  const redis = store.redisUrl ? await connectRedis(store.redisUrl, app.log) : null;
+  if (redis) app.addHook('onClose', () => redis.close());
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis: redis.client, nameSpace: `${store.keyPrefix}rate-limit:` } : {}),
+  });
   const clientIdOf = new WeakMap<FastifyRequest, string>();
   const cardKeyOf = new WeakMap<FastifyRequest, string>();
 
-  const check = (name: keyof TRateLimits, key: (request: FastifyRequest) => string): TCheck =>
-    app.createRateLimit({
+  const check = (name: keyof TRateLimits, key: (request: FastifyRequest) => string): TCheck => {
+    const counted = app.createRateLimit({
       max: limits[name].max,
       timeWindow: limits[name].windowMs,
       keyGenerator: (request) => `${name}:${key(request)}`,
     });
+    // Only the store can fail here (Redis down): the call is refused, not let through.
+    return async (request, options) => {
+      try {
+        return await counted(request, options);
+      } catch (err) {
+        request.log.warn({ err, limit: name }, 'the rate-limit store did not answer');
+        throw new AppError('RATE_LIMITS_UNAVAILABLE');
+      }
+    };
+  };
   // An IPv6 holder has a whole /64 to choose addresses from: the prefix is the address.
   const byAddress = (request: FastifyRequest) => normalizeIP(request.ip);
   // After the payer guard; its address only if a route counts before the guard by mistake.

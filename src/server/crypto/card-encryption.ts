@@ -1,14 +1,7 @@
-import {
-  constants,
-  createCipheriv,
-  createDecipheriv,
-  generateKeyPair,
-  hkdfSync,
-  privateDecrypt,
-  randomBytes,
-} from 'node:crypto';
+import { constants, createDecipheriv, generateKeyPair, privateDecrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { TEncryptedField } from '../../domain/schemas/card';
+import { sealingKey, sealText, unsealText } from './sealing';
 
 /*
  * The server's half of spec §7 Card encryption: the RSA key pairs the page encrypts card fields
@@ -23,7 +16,6 @@ const RSA_MODULUS_BITS = 3072;
 const AES_KEY_BYTES = 32;
 const GCM_IV_BYTES = 12;
 const GCM_TAG_BYTES = 16;
-const SEAL_FORMAT = 'v1';
 
 export type TCardKeyPair = { publicKeyPem: string; privateKeyPem: string };
 
@@ -39,31 +31,17 @@ export async function generateCardKeyPair(): Promise<TCardKeyPair> {
 }
 
 /** The sealing key, derived so that the stored secret itself never keys a cipher. */
-const sealingKey = (secret: string) =>
-  Buffer.from(hkdfSync('sha256', secret, 'oya-money-card-keys', 'card-private-key-seal', 32));
+const privateKeySealingKey = (secret: string) =>
+  sealingKey(secret, 'oya-money-card-keys', 'card-private-key-seal');
 
 /** A private key as stored: 'v1.' + base64url(IV ‖ ciphertext ‖ tag), AES-256-GCM. */
 export function sealPrivateKey(privateKeyPem: string, secret: string): string {
-  const iv = randomBytes(GCM_IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(secret), iv);
-  const sealed = Buffer.concat([iv, cipher.update(privateKeyPem, 'utf8'), cipher.final()]);
-  return `${SEAL_FORMAT}.${Buffer.concat([sealed, cipher.getAuthTag()]).toString('base64url')}`;
+  return sealText(privateKeyPem, privateKeySealingKey(secret));
 }
 
 /** The private key of a sealed one; throws when the secret or the text is not the one sealed. */
 export function unsealPrivateKey(sealed: string, secret: string): string {
-  const [format, body = ''] = sealed.split('.');
-  if (format !== SEAL_FORMAT) throw new Error('Not a sealed card key');
-  const bytes = Buffer.from(body, 'base64url');
-  const decipher = createDecipheriv(
-    'aes-256-gcm',
-    sealingKey(secret),
-    bytes.subarray(0, GCM_IV_BYTES),
-    { authTagLength: GCM_TAG_BYTES },
-  );
-  decipher.setAuthTag(bytes.subarray(bytes.length - GCM_TAG_BYTES));
-  const plain = decipher.update(bytes.subarray(GCM_IV_BYTES, bytes.length - GCM_TAG_BYTES));
-  return Buffer.concat([plain, decipher.final()]).toString('utf8');
+  return unsealText(sealed, privateKeySealingKey(secret));
 }
 
 /**

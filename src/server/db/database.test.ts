@@ -1,8 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makePrivate } from './data-dir';
 import { openDatabase } from './database';
 
 let dir: string;
@@ -43,5 +52,91 @@ describe('an in-memory PGlite database', () => {
     await expect(openDatabase({ kind: 'pglite', template })).rejects.toThrow(
       'The PGlite template was given but not loaded: the database has no migrations.',
     );
+  });
+});
+
+/** Every file and folder under `dir` (itself included) that another user may use, with its mode. */
+function openToOthers(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (entry: string) => {
+    const stats = lstatSync(entry);
+    if (stats.isSymbolicLink()) return;
+    if (stats.mode & 0o077) found.push(`${entry} ${(stats.mode & 0o777).toString(8)}`);
+    if (stats.isDirectory()) for (const name of readdirSync(entry)) visit(path.join(entry, name));
+  };
+  visit(dir);
+  return found;
+}
+
+describe('a PGlite data directory on disk (issue 27 item 9)', () => {
+  it("is its user's only: no file or folder open to others after opening, writing and opening again", async () => {
+    const dataDir = path.join(dir, 'new-data');
+    const first = await openDatabase({
+      kind: 'pglite',
+      dataDir,
+      template: inject('pgliteTemplate'),
+    });
+    expect(openToOthers(dataDir)).toEqual([]);
+    await first.db.execute('create table written (id int, note text)');
+    await first.db.execute(
+      "insert into written select n, repeat('x', 500) from generate_series(1, 20000) n",
+    );
+    await first.db.execute('create index on written (note)');
+    await first.db.execute('checkpoint');
+    expect(openToOthers(dataDir)).toEqual([]);
+    await first.close();
+    expect(openToOthers(dataDir)).toEqual([]);
+    // PGlite rewrites some files at every opening.
+    const again = await openDatabase({ kind: 'pglite', dataDir });
+    await again.db.execute('insert into written values (0, null)');
+    expect(openToOthers(dataDir)).toEqual([]);
+    await again.close();
+  });
+
+  it('makes an existing directory that everyone could read and write private', async () => {
+    const dataDir = path.join(dir, 'open-data');
+    const made = await openDatabase({
+      kind: 'pglite',
+      dataDir,
+      template: inject('pgliteTemplate'),
+    });
+    await made.close();
+    mkdirSync(path.join(dataDir, 'form-files', 'rsp_1'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'form-files', 'rsp_1', 'file_1'), 'an ID card');
+    const chmodTree = (entry: string) => {
+      const stats = lstatSync(entry);
+      chmodSync(entry, stats.isDirectory() ? 0o777 : 0o666);
+      if (stats.isDirectory())
+        for (const name of readdirSync(entry)) chmodTree(path.join(entry, name));
+    };
+    chmodTree(dataDir);
+
+    const open = openToOthers(dataDir).length;
+    expect(open).toBeGreaterThan(1000);
+    expect(makePrivate(dataDir, ['pglite', 'form-files', 'operator.json']).changed).toBe(open);
+    expect(openToOthers(dataDir)).toEqual([]);
+    expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(lstatSync(path.join(dataDir, 'form-files', 'rsp_1', 'file_1')).mode & 0o777).toBe(0o600);
+    expect(makePrivate(dataDir).changed).toBe(0);
+  });
+
+  it('refuses, untouched, a directory open to others that holds what the server did not put there', () => {
+    const shared = path.join(dir, 'shared');
+    mkdirSync(path.join(shared, 'pglite'), { recursive: true });
+    writeFileSync(path.join(shared, 'someone-elses.txt'), 'not ours');
+    chmodSync(shared, 0o777);
+    chmodSync(path.join(shared, 'someone-elses.txt'), 0o666);
+    expect(() => makePrivate(shared, ['pglite', 'form-files', 'operator.json'])).toThrow(
+      `DATA_DIR ${shared} is open to other users and holds what the server did not put there (someone-elses.txt): give the server a directory of its own.`,
+    );
+    expect(lstatSync(shared).mode & 0o777).toBe(0o777);
+    expect(lstatSync(path.join(shared, 'someone-elses.txt')).mode & 0o777).toBe(0o666);
+
+    // Closed to others, it is the operator's choice what else it holds: only ours is changed.
+    chmodSync(shared, 0o700);
+    chmodSync(path.join(shared, 'pglite'), 0o755);
+    expect(makePrivate(shared, ['pglite', 'form-files', 'operator.json']).changed).toBe(1);
+    expect(lstatSync(path.join(shared, 'pglite')).mode & 0o777).toBe(0o700);
+    expect(lstatSync(path.join(shared, 'someone-elses.txt')).mode & 0o777).toBe(0o666);
   });
 });

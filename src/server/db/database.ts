@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { makePrivate } from './data-dir';
 import * as schema from './schema';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -75,6 +76,9 @@ export type TDatabaseOptions =
    */
   | { kind: 'pglite'; dataDir?: string; template?: string };
 
+/** The folder below DATA_DIR that holds the PGlite database. */
+export const PGLITE_FOLDER = 'pglite';
+
 /** Where the build puts the PGlite template: beside the migrations it holds. */
 export const PGLITE_TEMPLATE_FILE = 'pglite-template.tgz';
 
@@ -112,9 +116,9 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
   let dataDir: string | undefined;
   let fresh = true;
   if (options.dataDir) {
-    dataDir = path.join(options.dataDir, 'pglite');
+    dataDir = path.join(options.dataDir, PGLITE_FOLDER);
     fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   }
   const template =
     fresh && options.template && existsSync(options.template)
@@ -129,6 +133,9 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
   if (template) await assertTemplateLoaded(client);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
+  // PGlite sets the modes of what it copies in and rewrites at opening itself, open to others
+  // (data-dir.ts); what it writes later it makes 0600.
+  if (dataDir) makePrivate(dataDir);
   return {
     db: db as unknown as TDb,
     kind: 'pglite',

@@ -10,7 +10,8 @@ import { storedSecret } from '../server-secrets';
  * links signed with a server secret that work for a few minutes (docs/forms.md).
  */
 
-const FILES_FOLDER = 'form-files';
+/** The folder below DATA_DIR that holds them. */
+export const FILES_FOLDER = 'form-files';
 const LINK_SECRET = 'form-file-links';
 
 /** A stored file's key: its path below DATA_DIR, made of our own ids only. */
