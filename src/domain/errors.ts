@@ -42,7 +42,8 @@ export const ERROR_CATALOGUE = {
   // A merchant's webhook endpoint (docs/webhooks.md, "Where a webhook may go").
   WEBHOOK_URL_REFUSED: {
     status: 400,
-    message: 'url: a webhook must be an https URL whose host resolves to public addresses only',
+    message:
+      'url: an https URL with no user or password, whose host resolves to public addresses only',
   },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,

@@ -85,6 +85,8 @@ const REFUSED: Array<[string, string]> = [
   ['a name resolving to IPv4-mapped private', 'https://mapped.shop.example/hooks'],
   ['a name that does not resolve', 'https://nowhere.invalid/hooks'],
   ['http to a public name', 'http://shop.example/hooks'],
+  ['a user and password in a public https URL', 'https://hooks:secret@shop.example/hooks'],
+  ['a user alone in a public https URL', `https://hooks@${PUBLIC_TEST_ADDRESS}/hooks`],
   ['http to a public address', `http://${PUBLIC_TEST_ADDRESS}/hooks`],
   ['http to localhost', 'http://localhost:4000/hooks'],
   ['http to 127.0.0.1', 'http://127.0.0.1:4000/hooks'],

@@ -48,7 +48,7 @@ export type TWebhookTarget = { url: URL } & TResolvedAddress;
 
 /**
  * The URL and the address to connect to, or null when a webhook may not go there: not https
- * (http too with `allowPrivate`), a host that does not resolve, or any of its addresses outside
+ * (http too with `allowPrivate`), a user or password in it, a host that does not resolve, or any of its addresses outside
  * the allowed ranges. WHATWG URL has already written every IPv4 spelling of the host
  * (2130706433, 0x7f000001, 0177.0.0.1, 127.1) as a.b.c.d, and IPv6 in brackets.
  */
@@ -60,6 +60,8 @@ export async function webhookTarget(
   if (!URL.canParse(raw)) return null;
   const url = new URL(raw);
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return null;
+  // A user or password in the URL would travel to the receiver as Basic credentials of ours.
+  if (url.username || url.password) return null;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const family = isIP(host);
   const answers: TResolvedAddress[] =
