@@ -5,12 +5,14 @@
 // server bundle the build makes (scripts/build-server.ts), built here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server';
+import { openToOthers } from './testing/files';
+import { accepts } from './testing/sockets';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -80,21 +82,6 @@ const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-
-/** Whether a TCP connection to host:port is accepted. */
-const accepts = (host: string, port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host, port, timeout: 2_000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
   });
 
 /** An address of this machine that is not loopback, if it has one. */
@@ -169,19 +156,6 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     );
   });
 });
-
-/** Every file and folder under `dir` (itself included) that another user may use, with its mode. */
-function openToOthers(dir: string): string[] {
-  const found: string[] = [];
-  const visit = (entry: string) => {
-    const stats = lstatSync(entry);
-    if (stats.isSymbolicLink()) return;
-    if (stats.mode & 0o077) found.push(`${entry} ${(stats.mode & 0o777).toString(8)}`);
-    if (stats.isDirectory()) for (const name of readdirSync(entry)) visit(path.join(entry, name));
-  };
-  visit(dir);
-  return found;
-}
 
 describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
   const privateDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));

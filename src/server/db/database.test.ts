@@ -13,6 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makePrivate } from './data-dir';
 import { openDatabase } from './database';
+import { openToOthers } from '../testing/files';
 
 let dir: string;
 
@@ -54,19 +55,6 @@ describe('an in-memory PGlite database', () => {
     );
   });
 });
-
-/** Every file and folder under `dir` (itself included) that another user may use, with its mode. */
-function openToOthers(dir: string): string[] {
-  const found: string[] = [];
-  const visit = (entry: string) => {
-    const stats = lstatSync(entry);
-    if (stats.isSymbolicLink()) return;
-    if (stats.mode & 0o077) found.push(`${entry} ${(stats.mode & 0o777).toString(8)}`);
-    if (stats.isDirectory()) for (const name of readdirSync(entry)) visit(path.join(entry, name));
-  };
-  visit(dir);
-  return found;
-}
 
 describe('a PGlite data directory on disk (issue 27 item 9)', () => {
   it("is its user's only: no file or folder open to others after opening, writing and opening again", async () => {

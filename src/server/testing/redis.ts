@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
+
 import { Redis } from 'ioredis';
+import { accepts } from './sockets';
 
 /*
  * The Redis the tests of shared rate limits count in: REDIS_URL, or the one these machines run on
@@ -14,18 +15,7 @@ export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Whether something accepts TCP connections where the URL points. */
 function answers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379), timeout: 1_000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
+  return accepts(hostname, Number(port || 6379), 1_000);
 }
 
 /** Whether the tests' Redis answers; when not, says once that the Redis tests did not run. */
