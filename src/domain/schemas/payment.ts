@@ -45,6 +45,52 @@ export const ZImmediatePaymentRequest = z.union([
 export type TImmediatePaymentRequest = z.infer<typeof ZImmediatePaymentRequest>;
 
 /**
+ * The latest attempt at a payment, as the page needs it to say what happened and what the payer
+ * can do next (docs/payments.md "States"). Carried by the payment read and by every payment event,
+ * so a page opened again, or one that lost its stream, draws the same screen as one that watched.
+ */
+export const ZPaymentAttemptState = z.object({
+  attemptId: z.string(),
+  method: z.enum(['bank_transfer', 'card', 'account', 'chip_card']),
+  /**
+   * Where it stands: waiting on the payer (a transfer, an OTP, a 3-D Secure challenge), waiting
+   * on the bank ('charging': asked, not answered yet), or ended.
+   */
+  state: z.enum([
+    'awaiting_transfer',
+    'awaiting_otp',
+    'awaiting_3ds',
+    'charging',
+    'completed',
+    'failed',
+  ]),
+  /** While awaiting 3-D Secure: the bank's challenge, to open it again (spec §2 Reconnect). */
+  challengeUrl: z.string().nullable(),
+  /**
+   * When an open step ends by itself: the one-time account's expiry, or the end of the 10 minutes
+   * a 3-D Secure challenge is given; null otherwise.
+   */
+  expiresAt: z.string().nullable(),
+  /** Why it failed, in the catalogue's code and words; null unless failed. */
+  failureCode: z.string().nullable(),
+  message: z.string().nullable(),
+  /**
+   * Money that reached us for this attempt and was sent back: a transfer of the wrong amount, one
+   * that came after the account expired, or after the payment was already paid; null otherwise.
+   */
+  returned: z
+    .object({ amount: ZKobo, reason: z.enum(['wrong_amount', 'expired', 'already_paid']) })
+    .nullable(),
+  /**
+   * For a card or chip attempt that ended failed: whether the payer's money was taken (false:
+   * nothing was charged; true: charged and owed back, refunded by us). Null while open or for
+   * other methods.
+   */
+  charged: z.boolean().nullable(),
+});
+export type TPaymentAttemptState = z.infer<typeof ZPaymentAttemptState>;
+
+/**
  * Payment-status event stream, by paymentId (spec §7). 'failed' is ours: the spec's stream
  * reports progress and success, and a page waiting on a 3-D Secure tab or a transfer learns of a
  * failure the same way, with the catalogue's message.
@@ -63,6 +109,8 @@ export const ZPaymentStatusEvent = z.object({
   shouldPromptCardLinking: z.boolean().optional(),
   shouldPromptBankAccountLinking: z.boolean().optional(),
   cardWasSaved: z.boolean().optional(),
+  /** Ours: the attempt this event is about, as the payment read shows it. */
+  attempt: ZPaymentAttemptState.optional(),
 });
 export type TPaymentStatusEvent = z.infer<typeof ZPaymentStatusEvent>;
 
@@ -152,6 +200,8 @@ export const ZPaymentStateResponse = z.object({
   transferDetails: ZTransferDetails.nullable(),
   /** Why the latest attempt failed, in the catalogue's words. */
   message: z.string().nullable(),
+  /** The latest attempt (the one the payer sees), or null before any. */
+  attempt: ZPaymentAttemptState.nullable(),
   /**
    * While a card waits for its OTP: the bank's message of the OTP screen (spec §5 OTP data
    * displayMessage), for a page opened again; null otherwise.

@@ -5,7 +5,11 @@ import { payerBankOf } from '../../../domain/after-payment';
 import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
 import { oneTimeAccountExpiry } from '../../../domain/transfer-details';
 import type { TPayerBank } from '../../../domain/schemas/card';
-import type { TPaymentStateResponse, TTransferDetails } from '../../../domain/schemas/payment';
+import type {
+  TPaymentAttemptState,
+  TPaymentStateResponse,
+  TTransferDetails,
+} from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments } from '../../db/schema';
@@ -304,8 +308,34 @@ export async function paymentState(
       !executed && attempt?.stage === 'awaiting_otp' && mayOwnCharge(attempt, access)
         ? (attempt.displayMessage ?? '')
         : null,
+    attempt: attempt ? attemptStateOf(attempt) : null,
     payerBank: payerBankOf(origin),
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
     lastEventId,
+  };
+}
+
+/**
+ * The attempt as the page sees it. Not yet told: a 3-D Secure challenge's address and end, money
+ * returned, whether a failed card was charged (the payment lifecycle work fills these).
+ */
+function attemptStateOf(attempt: TAttemptRow): TPaymentAttemptState {
+  return {
+    attemptId: attempt.id,
+    method: attempt.method,
+    state:
+      attempt.status === 'completed' || attempt.status === 'failed'
+        ? attempt.status
+        : (attempt.stage ?? 'charging'),
+    challengeUrl: null,
+    expiresAt:
+      attempt.stage === 'awaiting_transfer' ? (attempt.transferDetails?.expiresAt ?? null) : null,
+    failureCode: attempt.status === 'failed' ? attempt.failureCode : null,
+    message:
+      attempt.status === 'failed' && attempt.failureCode
+        ? ERROR_CATALOGUE[attempt.failureCode].message
+        : null,
+    returned: null,
+    charged: null,
   };
 }
