@@ -41,7 +41,7 @@ describe('account rows', () => {
       'a card alone',
       cardOnly,
       'card',
-      'Card • 539983******1234',
+      'Card • **** **** **** 1234',
       'Are you sure you want to delete this Card?',
     ],
   ] as const)('%s: kind %s, subtitle %j, delete text %j', (_, account, kind, subtitle, confirm) => {

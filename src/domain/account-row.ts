@@ -1,4 +1,5 @@
 import { isAccountSupported } from './account-selectability';
+import { maskCardForPayer } from './card-number';
 import type { TUserAccount } from './schemas/user-account';
 
 /** What an account row stands for: a bank account with a saved card, a card alone, or a bank account. */
@@ -20,15 +21,18 @@ export function maskAccountNumber(accountNumber: string): string {
 
 /**
  * The subtitle under the bank name (spec §2 Account list row): 'Card & Bank • ****1234',
- * 'Card • {obfuscated card}' or 'Account • ****1234'.
+ * 'Card • **** **** **** 1234' (the card by its last 4 digits, maskCardForPayer) or
+ * 'Account • ****1234'.
  */
 export function accountRowSubtitle(account: TUserAccount): string {
   const last4 = maskAccountNumber(account.accountNumber ?? '');
   switch (accountKind(account)) {
     case 'card_and_bank':
       return `Card & Bank • ${last4}`;
-    case 'card':
-      return `Card • ${account.integrations.card?.obfuscatedCard ?? ''}`;
+    case 'card': {
+      const card = account.integrations.card?.obfuscatedCard;
+      return `Card • ${card ? maskCardForPayer(card) : ''}`;
+    }
     case 'bank':
       return `Account • ${last4}`;
   }

@@ -5,7 +5,7 @@ import {
   formatCardNumberInput,
   maskCardNumberInput,
   obfuscateCard,
-  obfuscateCardNumber,
+  maskCardForPayer,
   validateCardNumber,
 } from './card-number';
 
@@ -94,9 +94,19 @@ describe('obfuscateCard', () => {
   it('shows the first 6 and last 4 digits with six stars between', () => {
     expect(obfuscateCard({ first6: '539983', last4: '8381' })).toBe('539983******8381');
   });
+});
 
-  it('shows a card number as typed the same way, whatever its grouping or length', () => {
-    expect(obfuscateCardNumber('5399 8300 0000 8381')).toBe('539983******8381');
-    expect(obfuscateCardNumber('5061460410120223210')).toBe('506146******3210');
+describe('maskCardForPayer', () => {
+  it.each([
+    ['an obfuscated card', '408408******0003', '**** **** **** 0003'],
+    ['a card number as typed', '5399 8300 0000 8381', '**** **** **** 8381'],
+    ['a 19-digit number', '5061460410120223210', '**** **** **** 3210'],
+    ['a card already shown so', '**** **** **** 1234', '**** **** **** 1234'],
+  ])('shows only the last 4 digits of %s: %j → %j', (_, card, shown) => {
+    expect(maskCardForPayer(card)).toBe(shown);
+  });
+
+  it('never shows the first 6 digits', () => {
+    expect(maskCardForPayer('539983******1006')).not.toContain('539983');
   });
 });

@@ -55,16 +55,20 @@ export function validateCardNumber(cardNumber: string): string | null {
 }
 
 /**
- * How a card shows once entered (spec §3 origin obfuscatedCard, §2 'Pay with Card | {masked
- * card}'): its first 6 and last 4 digits with six '*' between, whatever its length. The server
- * shows a charged card so; the page, the card entered on it.
+ * How a card is kept and told to merchants (spec §3 origin obfuscatedCard): its first 6 and last 4
+ * digits with six '*' between, whatever its length. The payer's own screens show it by
+ * maskCardForPayer.
  */
 export function obfuscateCard(card: { first6: string; last4: string }): string {
   return `${card.first6}******${card.last4}`;
 }
 
-/** obfuscateCard of a card number as typed (spaces allowed). */
-export function obfuscateCardNumber(cardNumber: string): string {
-  const digits = cardNumberDigits(cardNumber);
-  return obfuscateCard({ first6: digits.slice(0, 6), last4: digits.slice(-4) });
+/**
+ * How the payer's screens show a card ('Pay with Card | {masked card}', 'Card • {obfuscated
+ * card}', the Payment Source; spec §2): its last 4 digits only, in the shape the card number field
+ * takes after blur (§5), '**** **** **** 1234'. Takes a card number as typed or an obfuscated card.
+ */
+export function maskCardForPayer(card: string): string {
+  const last4 = card.replace(/\D/g, '').slice(-4);
+  return groupInFours('*'.repeat(CARD_BRAND_NUMBER_LENGTH - last4.length) + last4);
 }

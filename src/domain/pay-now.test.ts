@@ -68,13 +68,13 @@ describe('paymentSourceText', () => {
       }),
     ).toBe('Access Bank');
   });
-  it('names the card that paid by brand and masked number', () => {
+  it('names the card that paid by brand and its last 4 digits, never its first 6', () => {
     expect(
       paymentSourceText({
         method: 'card',
         payerCard: { obfuscatedCard: '408408******0003', brand: 'visa' },
       }),
-    ).toBe('Visa 408408******0003');
+    ).toBe('Visa **** **** **** 0003');
   });
   it('says how the payer pays until the bank names the source', () => {
     expect(paymentSourceText({ method: 'transfer', payerBank: null })).toBe('Bank transfer');

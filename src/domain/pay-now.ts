@@ -2,6 +2,7 @@ import { consentSteps } from './consent-steps';
 import type { TErrorCode } from './errors';
 import type { TConsent, TPayment } from './schemas/consent';
 import { CARD_BRAND_NAMES } from './card-brand';
+import { maskCardForPayer } from './card-number';
 import type { TPayerBank, TPayerCard } from './schemas/card';
 import type { TGrantRequest } from './schemas/consent-api';
 
@@ -42,7 +43,7 @@ export function payNowGrantRequest(
 }
 
 /**
- * The processing view's Payment Source (spec §2): the card that paid, masked; or the sender's
+ * The processing view's Payment Source (spec §2): the card that paid, by its last 4 digits; or the sender's
  * bank, account name and the last 4 digits of their account once the bank has named them; until
  * then, how the payer is paying.
  */
@@ -54,7 +55,7 @@ export function paymentSourceText(source: {
   const { method, payerBank, payerCard } = source;
   if (payerCard) {
     const brand = payerCard.brand ? `${CARD_BRAND_NAMES[payerCard.brand]} ` : '';
-    return `${brand}${payerCard.obfuscatedCard}`;
+    return `${brand}${maskCardForPayer(payerCard.obfuscatedCard)}`;
   }
   if (payerBank) {
     const last4 = payerBank.accountNumber ? `****${payerBank.accountNumber.slice(-4)}` : null;

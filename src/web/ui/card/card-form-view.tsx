@@ -1,16 +1,24 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useReducer,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { CARD_BRAND_NAMES, detectCardBrand } from '../../../domain/card-brand';
 import { encryptCard } from '../../../domain/card-envelope';
 import { validateCardForEncryption } from '../../../domain/card-encryption-validation';
-import { formatExpiryInput } from '../../../domain/card-expiry';
-import { canContinueCardForm, isSaveCardForced, sanitizeCvvInput } from '../../../domain/card-form';
 import {
-  cardNumberDigits,
-  formatCardNumberInput,
-  maskCardNumberInput,
-  obfuscateCardNumber,
-  validateCardNumber,
-} from '../../../domain/card-number';
+  cardFormReducer,
+  firstFieldWithMessage,
+  INITIAL_CARD_FORM,
+  isSaveCardForced,
+  shownCardNumber,
+  type TCardField,
+} from '../../../domain/card-form';
+import { cardNumberDigits, maskCardForPayer } from '../../../domain/card-number';
 import {
   CARD_EXPIRY_INPUT_LENGTH,
   CARD_NUMBER_INPUT_MAX_LENGTH,
@@ -18,7 +26,7 @@ import {
   PIN_LENGTH,
 } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { canSubmitPin, sanitizePinInput } from '../../../domain/pin-input';
+import { canSubmitPin } from '../../../domain/pin-input';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import { paymentsApi } from '../../api/payments';
 import { Button } from '../button';
@@ -28,7 +36,8 @@ import './card.css';
 type TCardFormViewProps = {
   /**
    * Sends the envelopes; resolves when the charge has answered (the screen moves on). `card` is
-   * how the card shows from now on (obfuscateCard), so a screen can name it without its number.
+   * how the card shows to the payer from now on (maskCardForPayer: its last 4 digits), so a
+   * screen can name it without its number.
    */
   onSubmit(
     cardDetails: TEncryptedCard,
@@ -47,9 +56,11 @@ type TCardFormViewProps = {
 };
 
 /**
- * Pay with Card (spec §2 Card screens, §5): the card's details, then its PIN. Every field is
- * encrypted here, each in its own envelope, before anything is sent; clear values live only in
- * this form's state and are dropped with it.
+ * Pay with Card (spec §2 Card screens, §5): the card's details, then its PIN, drawn from the
+ * domain's card form (cardFormReducer): each field says what is wrong when the payer leaves it,
+ * and 'Continue to PIN' goes on only with every field right. Every field is encrypted here, each
+ * in its own envelope, before anything is sent; clear values live only in this form's state and
+ * are dropped with it.
  */
 export function CardFormView({
   onSubmit,
@@ -60,58 +71,56 @@ export function CardFormView({
   intro = null,
 }: TCardFormViewProps) {
   const id = useId();
-  const [cardNumber, setCardNumber] = useState('');
-  const [numberFocused, setNumberFocused] = useState(false);
-  const [numberTouched, setNumberTouched] = useState(false);
-  const [expiryDate, setExpiryDate] = useState('');
-  const [cvv, setCvv] = useState('');
-  const [pin, setPin] = useState('');
+  const [state, dispatch] = useReducer(cardFormReducer, INITIAL_CARD_FORM);
   // spec §5: a card linked, not paid with, is always saved.
   const forced = isSaveCardForced(purpose === 'payment' ? 'immediate' : null);
   const [saveCard, setSaveCard] = useState(forced);
-  const [step, setStep] = useState<'details' | 'pin'>('details');
-  const [working, setWorking] = useState(false);
-  const [localError, setLocalError] = useState<string | null>(null);
+  const { card, pin, messages, working, refusals } = state;
+  const brand = detectCardBrand(cardNumberDigits(card.cardNumber));
 
-  const digits = cardNumberDigits(cardNumber);
-  const brand = detectCardBrand(digits);
-  const numberError = numberTouched && digits.length > 0 ? validateCardNumber(cardNumber) : null;
-  const card = { cardNumber, expiryDate, cvv };
+  // A refused 'Continue to PIN' takes the payer to the first field that says why (its message is
+  // its description, read with it); only a new refusal moves focus.
+  const focusFirstWithMessage = useEffectEvent(() => {
+    const first = firstFieldWithMessage(state);
+    if (first) document.getElementById(`${id}-${first}`)?.focus();
+  });
+  useEffect(() => {
+    if (refusals > 0) focusFirstWithMessage();
+  }, [refusals]);
 
   const complete = async (event: FormEvent) => {
     event.preventDefault();
     if (!canSubmitPin(pin) || working) return;
     const invalid = validateCardForEncryption({ ...card, pin }, new Date());
     if (invalid) {
-      setLocalError(invalid);
+      dispatch({ type: 'refused', error: invalid });
       return;
     }
-    setLocalError(null);
-    setWorking(true);
+    dispatch({ type: 'sending' });
+    let key;
     try {
-      let key;
-      try {
-        key = await paymentsApi.encryptionKey();
-      } catch {
-        setLocalError(ERROR_CATALOGUE.ENCRYPTION_KEY_FAILED.message);
-        return;
-      }
-      let envelopes: TEncryptedCard;
-      try {
-        envelopes = await encryptCard(crypto.subtle, key, { ...card, pin });
-      } catch {
-        setLocalError(ERROR_CATALOGUE.CARD_ENCRYPTION_FAILED.message);
-        return;
-      }
-      await onSubmit(envelopes, saveCard, { obfuscatedCard: obfuscateCardNumber(cardNumber) });
+      key = await paymentsApi.encryptionKey();
+    } catch {
+      dispatch({ type: 'refused', error: ERROR_CATALOGUE.ENCRYPTION_KEY_FAILED.message });
+      return;
+    }
+    let envelopes: TEncryptedCard;
+    try {
+      envelopes = await encryptCard(crypto.subtle, key, { ...card, pin });
+    } catch {
+      dispatch({ type: 'refused', error: ERROR_CATALOGUE.CARD_ENCRYPTION_FAILED.message });
+      return;
+    }
+    try {
+      await onSubmit(envelopes, saveCard, { obfuscatedCard: maskCardForPayer(card.cardNumber) });
     } finally {
-      setWorking(false);
+      dispatch({ type: 'settled' });
     }
   };
 
-  const shownError = localError ?? error;
+  const shownError = state.error ?? error;
 
-  if (step === 'pin') {
+  if (state.step === 'pin') {
     return (
       <form className="card-form" onSubmit={(event) => void complete(event)} noValidate>
         <h2 className="section-title">Enter Card PIN</h2>
@@ -124,7 +133,7 @@ export function CardFormView({
           autoComplete="off"
           maxLength={PIN_LENGTH}
           value={pin}
-          onChange={(event) => setPin(sanitizePinInput(event.target.value))}
+          onChange={(event) => dispatch({ type: 'pin_typed', value: event.target.value })}
           aria-describedby={shownError ? `${id}-error` : undefined}
           autoFocus
         />
@@ -143,13 +152,7 @@ export function CardFormView({
               'Complete Payment'
             )}
           </Button>
-          <Button
-            variant="link"
-            onClick={() => {
-              setPin('');
-              setStep('details');
-            }}
-          >
+          <Button variant="link" onClick={() => dispatch({ type: 'back_to_details' })}>
             back
           </Button>
         </div>
@@ -157,68 +160,72 @@ export function CardFormView({
     );
   }
 
+  /** What every field of the details step shares: its state, its message, focus and leaving. */
+  const field = (name: TCardField) => {
+    const message = messages[name];
+    return {
+      id: `${id}-${name}`,
+      className: 'text-input',
+      inputMode: 'numeric' as const,
+      onFocus: () => dispatch({ type: 'focused', field: name }),
+      onBlur: () => dispatch({ type: 'left', field: name, now: new Date() }),
+      onChange: (event: { target: { value: string } }) =>
+        dispatch({ type: 'typed', field: name, value: event.target.value, now: new Date() }),
+      'aria-invalid': message ? true : undefined,
+      'aria-describedby': message ? `${id}-${name}-error` : undefined,
+    };
+  };
+  const fieldMessage = (name: TCardField) =>
+    messages[name] ? (
+      <p id={`${id}-${name}-error`} className="form-error field-error" role="alert">
+        {messages[name]}
+      </p>
+    ) : null;
+
   return (
     <form
       className="card-form"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (canContinueCardForm(card)) setStep('pin');
+        dispatch({ type: 'continued', now: new Date() });
       }}
     >
       <h2 className="section-title">{title}</h2>
       {intro}
-      <label htmlFor={`${id}-number`}>Card Number</label>
+      <label htmlFor={`${id}-cardNumber`}>Card Number</label>
       <div className="input-with-brand">
         <input
-          id={`${id}-number`}
-          className="text-input"
-          inputMode="numeric"
+          {...field('cardNumber')}
           autoComplete="cc-number"
           maxLength={CARD_NUMBER_INPUT_MAX_LENGTH}
-          value={numberFocused ? cardNumber : maskCardNumberInput(cardNumber)}
-          onFocus={() => setNumberFocused(true)}
-          onBlur={() => {
-            setNumberFocused(false);
-            setNumberTouched(true);
-          }}
-          onChange={(event) => setCardNumber(formatCardNumberInput(event.target.value))}
-          aria-invalid={numberError ? true : undefined}
-          aria-describedby={numberError ? `${id}-number-error` : undefined}
+          value={shownCardNumber(state)}
         />
         {brand ? <span className="card-brand">{CARD_BRAND_NAMES[brand]}</span> : null}
       </div>
-      {numberError ? (
-        <p id={`${id}-number-error`} className="form-error">
-          {numberError}
-        </p>
-      ) : null}
+      {fieldMessage('cardNumber')}
       <div className="field-pair">
         <div>
-          <label htmlFor={`${id}-expiry`}>Expiry date</label>
+          <label htmlFor={`${id}-expiryDate`}>Expiry date</label>
           <input
-            id={`${id}-expiry`}
-            className="text-input"
-            inputMode="numeric"
+            {...field('expiryDate')}
             autoComplete="cc-exp"
             placeholder="MM/YY"
             maxLength={CARD_EXPIRY_INPUT_LENGTH}
-            value={expiryDate}
-            onChange={(event) => setExpiryDate(formatExpiryInput(event.target.value))}
+            value={card.expiryDate}
           />
+          {fieldMessage('expiryDate')}
         </div>
         <div>
           <label htmlFor={`${id}-cvv`}>CVV</label>
           <input
-            id={`${id}-cvv`}
-            className="text-input"
+            {...field('cvv')}
             type="password"
-            inputMode="numeric"
             autoComplete="cc-csc"
             maxLength={CVV_MAX_LENGTH}
-            value={cvv}
-            onChange={(event) => setCvv(sanitizeCvvInput(event.target.value))}
+            value={card.cvv}
           />
+          {fieldMessage('cvv')}
         </div>
       </div>
       <label className="checkbox">
@@ -236,9 +243,7 @@ export function CardFormView({
         </p>
       ) : null}
       <div className="actions">
-        <Button type="submit" disabled={!canContinueCardForm(card)}>
-          Continue to PIN
-        </Button>
+        <Button type="submit">Continue to PIN</Button>
         <Button variant="link" onClick={onBack}>
           back
         </Button>
