@@ -7,6 +7,7 @@ import {
   chooseResult,
   findAccount,
   linked,
+  openCardLinking,
   panel,
   resultAt,
   sendTestTransfer,
@@ -248,12 +249,7 @@ test.describe('the account-linking panel', () => {
 
   /** Finds the card-only account and types a sandbox card up to its PIN, then submits it. */
   async function linkCard(page: Page, scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
-    const target = account('links_by_card');
-    await findAccount(page, target.accountNumber);
-    await chooseResult(page, target);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Link Account with Card' }),
-    ).toBeVisible();
+    await openCardLinking(page);
     await expect(
       panel(page).getByText(
         'A test payment between ₦1.00 and ₦10.00 will be made and refunded immediately.',

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
-import { account, chooseResult, findAccount, panel } from './linking-support';
+import { openCardLinking, panel } from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // The card form (spec §2 Card screens, §5) says what is wrong at the field, when the payer leaves
@@ -159,12 +159,7 @@ test.describe('the card form says what is wrong at the field', () => {
     });
     await page.goto(consentPath(consentId));
     await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
-    const target = account('links_by_card');
-    await findAccount(page, target.accountNumber);
-    await chooseResult(page, target);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Link Account with Card' }),
-    ).toBeVisible();
+    await openCardLinking(page);
     const form = fields(panel(page));
 
     // A Verve card of 19 digits: Verve cards are 16 (spec §5).

@@ -35,6 +35,14 @@ export const resultAt = (page: Page, target: TSandboxAccount) => {
 };
 export const chooseResult = (page: Page, target: TSandboxAccount) => resultAt(page, target).click();
 
+/** Finds the card-only account and chooses it: the panel asks for a card ('Link Account with Card'). */
+export async function openCardLinking(page: Page) {
+  const target = account('links_by_card');
+  await findAccount(page, target.accountNumber);
+  await chooseResult(page, target);
+  await expect(panel(page).getByRole('heading', { name: 'Link Account with Card' })).toBeVisible();
+}
+
 /**
  * The bank of `from` sends the amount the payment step asks to the account it names. Only the
  * account being linked proves it (credited); any other account's transfer is returned.
