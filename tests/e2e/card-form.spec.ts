@@ -12,10 +12,16 @@ import { consentPath, createConsent, snap } from './merchant';
 const pinOnly = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
 if (!pinOnly) throw new Error('No PIN-only sandbox card');
 
-/** The 1st of this month (in Lagos as in UTC), so last month's expiry is always this year's. */
-function firstOfThisMonth() {
+/**
+ * A day whose month is not January and is at most a month past (the 1st of this month, or of last
+ * December in January), so the month before it is an expired card of its own year.
+ */
+function aDayAfterJanuary() {
   const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 0, 30));
+  const january = now.getUTCMonth() === 0;
+  return new Date(
+    Date.UTC(now.getUTCFullYear() - (january ? 1 : 0), january ? 11 : now.getUTCMonth(), 1, 0, 30),
+  );
 }
 
 /**
@@ -58,9 +64,7 @@ test.describe('the card form says what is wrong at the field', () => {
     page,
   }, testInfo) => {
     test.slow();
-    // The page's calendar: this month (its 1st), so last month is an expired card of this year.
-    const today = firstOfThisMonth();
-    await page.clock.setFixedTime(today);
+    const today = aDayAfterJanuary();
     const yy = String(today.getUTCFullYear()).slice(-2);
     const lastMonth = String(today.getUTCMonth()).padStart(2, '0');
 
@@ -70,6 +74,8 @@ test.describe('the card form says what is wrong at the field', () => {
     await page.goto(consentPath(consentId));
     await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
     const form = fields(page);
+    // The form's calendar from here: the month before is an expired card of the same year.
+    await page.clock.setFixedTime(today);
 
     // A card number of no known brand, 19 digits long: the form's 16–19, but cards are 16.
     await typeAndLeave(form.number, '6011 0000 0000 0000 004');
