@@ -72,7 +72,7 @@ test.describe('the card form says what is wrong at the field', () => {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #2210 shoes' }],
     });
     await page.goto(consentPath(consentId));
-    await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
     const form = fields(page);
     // The form's calendar from here: the month before is an expired card of the same year.
     await page.clock.setFixedTime(today);
@@ -125,7 +125,7 @@ test.describe('the card form says what is wrong at the field', () => {
       payments: [{ type: 'immediate', amount: 120_000, narration: 'Order #2211 socks' }],
     });
     await page.goto(consentPath(consentId));
-    await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
     const form = fields(page);
     // Leaving an empty field says nothing yet.
     await form.number.focus();
