@@ -10,6 +10,7 @@ import {
   terminalBadge,
   terminalControls,
   terminalErrorMessage,
+  terminalInstruction,
   type TChipTerminalAction,
   type TChipTerminalState,
 } from './chip-terminal';
@@ -47,6 +48,13 @@ const ROUTES = {
     { type: 'transaction_approved' },
   ],
   failed: [...ready, { type: 'transaction_started' }, { type: 'device_error', code: 'TIMEOUT' }],
+  declined: [
+    ...ready,
+    { type: 'transaction_started' },
+    { type: 'card_inserted' },
+    { type: 'online_processing_started' },
+    { type: 'transaction_declined', message: 'Transaction declined by card or issuer' },
+  ],
 } satisfies Record<string, TChipTerminalAction[]>;
 type TRoute = keyof typeof ROUTES;
 const stateAt = (route: TRoute): TChipTerminalState =>
@@ -218,6 +226,24 @@ describe('chipTerminalReducer transitions', () => {
       { transaction: 'failed', error: 'Failed to reset device' },
     ],
     [
+      'starts again directly after a decline, the decline cleared',
+      'declined',
+      { type: 'transaction_started' },
+      { connection: 'connected', transaction: 'waiting_for_card', error: null },
+    ],
+    [
+      'starts again directly after a reader error',
+      'failed',
+      { type: 'transaction_started' },
+      { transaction: 'waiting_for_card', error: null },
+    ],
+    [
+      'refuses a start without a reader (spec §5), saying so',
+      'disconnected',
+      { type: 'transaction_started' },
+      { transaction: 'idle', error: 'Not connected to device' },
+    ],
+    [
       'disconnects, dropping the transaction',
       'pinEntry',
       { type: 'disconnected' },
@@ -373,7 +399,7 @@ describe('the modal read from the state', () => {
     expect(terminalControls(stateAt('disconnected'))).toMatchObject({
       connectLabel: 'Connect Card Reader',
       connect: true,
-      start: true,
+      start: false,
       resetDevice: false,
       disconnect: false,
     });
@@ -394,7 +420,7 @@ describe('the modal read from the state', () => {
       disconnect: false,
     });
     expect(terminalControls(stateAt('failed'))).toMatchObject({
-      start: false,
+      start: true,
       resetTransaction: true,
     });
     expect(terminalControls(stateAt('completed'))).toMatchObject({
@@ -403,6 +429,34 @@ describe('the modal read from the state', () => {
       resetDevice: false,
       disconnect: true,
     });
+  });
+
+  it.each<TRoute>(['sdkLoading', 'disconnected', 'connecting', 'sdkUnavailable'])(
+    'keeps Start Chip Card Transaction disabled without a connected reader (%s)',
+    (route) => {
+      expect(terminalControls(stateAt(route)).start).toBe(false);
+    },
+  );
+
+  it.each<TRoute>(['idle', 'failed', 'declined'])(
+    'offers Start Chip Card Transaction on a connected reader that is %s',
+    (route) => {
+      expect(terminalControls(stateAt(route)).start).toBe(true);
+    },
+  );
+
+  it.each<[TRoute, string | null]>([
+    ['sdkLoading', 'Not connected to device. Connect Card Reader to start a transaction.'],
+    ['disconnected', 'Not connected to device. Connect Card Reader to start a transaction.'],
+    ['connecting', 'Connecting to the card reader...'],
+    ['sdkUnavailable', null],
+    ['idle', 'Reader ready. Start the transaction when the payer has the card.'],
+    ['waiting', 'Insert the chip card into the reader.'],
+    ['pinEntry', 'Enter the card PIN on the reader.'],
+    ['declined', 'Start Chip Card Transaction to try again.'],
+    ['completed', 'Payment approved. You can remove the card.'],
+  ])('%s: the line under the state reads %j', (route, line) => {
+    expect(terminalInstruction(stateAt(route))).toBe(line);
   });
 
   it('labels every connection and transaction state', () => {

@@ -27,7 +27,7 @@ export type TTerminalTransaction =
   | 'online_processing'
   /** Terminal: approved. Left only by a reset or a disconnect. */
   | 'completed'
-  /** Terminal: declined or errored, with a message. Left only by a reset or a disconnect. */
+  /** Declined or errored, with a message. Left by starting again, a reset or a disconnect. */
   | 'failed';
 
 export type TChipTerminalState = {
@@ -158,7 +158,8 @@ export function chipTerminalReducer(
         ? { connection: 'disconnected', transaction: 'idle', error: null }
         : state;
     case 'transaction_started':
-      if (state.transaction !== 'idle') return state;
+      // After a failure the payer starts again at once: the start abandons the reader's trade.
+      if (state.transaction !== 'idle' && state.transaction !== 'failed') return state;
       // spec §5: no transaction without a connected reader.
       return state.connection === 'connected'
         ? { ...state, transaction: 'waiting_for_card', error: null }
@@ -275,16 +276,38 @@ export const TERMINAL_TRANSACTION_LABELS: Readonly<Record<TTerminalTransaction, 
   failed: 'Failed',
 };
 
-/** What the payer does next, in a line under the state; null when there is nothing to do. */
-export const TERMINAL_INSTRUCTIONS: Readonly<Record<TTerminalTransaction, string | null>> = {
-  idle: null,
+/** What the payer does next during a transaction, in a line under the state. */
+const TERMINAL_INSTRUCTIONS: Readonly<Record<TTerminalTransaction, string | null>> = {
+  idle: 'Reader ready. Start the transaction when the payer has the card.',
   waiting_for_card: 'Insert the chip card into the reader.',
   card_detected: 'Reading the card...',
   pin_entry: 'Enter the card PIN on the reader.',
   online_processing: 'Processing payment...',
   completed: 'Payment approved. You can remove the card.',
-  failed: null,
+  failed: 'Start Chip Card Transaction to try again.',
 };
+
+/** Why 'Start Chip Card Transaction' cannot be pressed without a reader (spec §5, §8). */
+export const TERMINAL_START_NEEDS_READER = `${ERROR_CATALOGUE.TERMINAL_NOT_CONNECTED.message}. Connect Card Reader to start a transaction.`;
+
+/**
+ * The line under the terminal's state, read aloud as it changes: what the payer does next, and
+ * while no reader is connected, why the transaction cannot start. Null when there is nothing to
+ * say (the SDK could not load: its error says all).
+ */
+export function terminalInstruction(state: TChipTerminalState): string | null {
+  switch (state.connection) {
+    case 'sdk_unavailable':
+      return null;
+    case 'connecting':
+      return 'Connecting to the card reader...';
+    case 'sdk_loading':
+    case 'disconnected':
+      return TERMINAL_START_NEEDS_READER;
+    case 'connected':
+      return TERMINAL_INSTRUCTIONS[state.transaction];
+  }
+}
 
 /** The modal's status badge: one word for where the terminal stands. */
 export function terminalBadge(state: TChipTerminalState): {
@@ -304,16 +327,16 @@ export function terminalBadge(state: TChipTerminalState): {
 }
 
 /**
- * Which of the modal's buttons (spec §2) can be pressed. 'Start Chip Card Transaction' stays
- * pressable without a reader so that pressing it says 'Not connected to device' (spec §5, §8).
+ * Which of the modal's buttons (spec §2) can be pressed. 'Start Chip Card Transaction' needs a
+ * connected reader (spec §5); the line under the state says why while it has none
+ * (terminalInstruction). After a failure it starts the next transaction directly.
  */
 export function terminalControls(state: TChipTerminalState) {
   const connected = state.connection === 'connected';
-  const sdkReady = state.connection !== 'sdk_loading' && state.connection !== 'sdk_unavailable';
   return {
     connectLabel: state.connection === 'sdk_loading' ? 'Loading SDK...' : 'Connect Card Reader',
     connect: state.connection === 'disconnected',
-    start: sdkReady && state.connection !== 'connecting' && state.transaction === 'idle',
+    start: connected && (state.transaction === 'idle' || state.transaction === 'failed'),
     // Not while the acquirer has the purchase (its answer would land on a reset terminal), and
     // once approved the payment is paid: nothing is left to reset on this page.
     resetTransaction:

@@ -1,6 +1,6 @@
 /**
  * The names of the messages the page posts to an embedding parent (spec §7 "Messages"), and
- * three of ours. Apart from their schemas (embed-messages.ts) so the embed script (src/sdk) takes
+ * five of ours. Apart from their schemas (embed-messages.ts) so the embed script (src/sdk) takes
  * the names without zod.
  */
 export const EMBED_MESSAGE = {
@@ -16,4 +16,8 @@ export const EMBED_MESSAGE = {
   paymentStatus: 'oya-money-payment-status',
   /** The payer declined the consent. */
   consentDeclined: 'oya-money-consent-declined',
+  /** The payer pressed Escape in the page, with no dialog of its own open: close the embed. */
+  closeRequest: 'oya-money-close-request',
+  /** A dialog of the page's own opened or closed; while one is open, its close is the page's. */
+  pageDialog: 'oya-money-page-dialog',
 } as const;

@@ -63,3 +63,22 @@ describe('our step, payment and decline messages to the parent', () => {
     for (const message of ours) expect(carriesConsentData(ZEmbedMessage.parse(message))).toBe(true);
   });
 });
+
+describe('the page telling how its frame is shown: Escape and its own dialogs', () => {
+  const shown = [
+    { type: EMBED_MESSAGE.closeRequest },
+    { type: EMBED_MESSAGE.pageDialog, open: true },
+    { type: EMBED_MESSAGE.pageDialog, open: false },
+  ];
+
+  it('parses each as it is sent, and refuses a dialog message without its state', () => {
+    for (const message of shown) expect(ZEmbedMessage.parse(message)).toEqual(message);
+    expect(ZEmbedMessage.safeParse({ type: EMBED_MESSAGE.pageDialog }).success).toBe(false);
+  });
+
+  it("go to the parent's own origin, as they carry nothing of the consent", () => {
+    for (const message of shown) {
+      expect(carriesConsentData(ZEmbedMessage.parse(message))).toBe(false);
+    }
+  });
+});

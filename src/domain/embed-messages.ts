@@ -41,17 +41,25 @@ export const ZEmbedMessage = z.discriminatedUnion('type', [
     method: ZEmbedPaymentMethod.optional(),
   }),
   z.object({ type: z.literal(EMBED_MESSAGE.consentDeclined), consentId: z.string() }),
+  z.object({ type: z.literal(EMBED_MESSAGE.closeRequest) }),
+  z.object({ type: z.literal(EMBED_MESSAGE.pageDialog), open: z.boolean() }),
 ]);
 export type TEmbedMessage = z.infer<typeof ZEmbedMessage>;
+
+/** The messages that say nothing about the consent or the payer: how the frame is shown. */
+const WITHOUT_CONSENT_DATA: ReadonlySet<TEmbedMessage['type']> = new Set([
+  EMBED_MESSAGE.heightUpdate,
+  EMBED_MESSAGE.consentFailed,
+  EMBED_MESSAGE.closeRequest,
+  EMBED_MESSAGE.pageDialog,
+]);
 
 /**
  * Whether a message tells the parent anything about the consent or the payer. Such a message
  * goes only to an origin the merchant registered; the others go to the parent's own origin.
  */
 export function carriesConsentData(message: TEmbedMessage): boolean {
-  return (
-    message.type !== EMBED_MESSAGE.heightUpdate && message.type !== EMBED_MESSAGE.consentFailed
-  );
+  return !WITHOUT_CONSENT_DATA.has(message.type);
 }
 
 /** Messages the page accepts from its parent or from attestation frames (spec §7 Messages). */

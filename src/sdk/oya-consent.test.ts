@@ -221,6 +221,46 @@ describe('the modal', () => {
   });
 });
 
+describe("the page's Escape and its own dialogs", () => {
+  it('closes the modal on the Escape pressed inside the page, as its close button does', () => {
+    const onClose = vi.fn();
+    const { frame, events, handle } = opened({ onClose });
+    post({ type: 'oya-money-close-request' }, PAGE, frame);
+    expect(handle.isOpen).toBe(false);
+    expect(onClose).toHaveBeenCalledExactlyOnceWith({ type: 'closed', reason: 'dismissed' });
+    expect(events).toEqual([{ type: 'closed', reason: 'dismissed' }]);
+  });
+
+  it('leaves an inline embed open on the Escape inside it, and hears it from its iframe only', () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const inline = opened({ container });
+    post({ type: 'oya-money-close-request' }, PAGE, inline.frame);
+    expect(inline.handle.isOpen).toBe(true);
+    const modal = opened();
+    post({ type: 'oya-money-close-request' }, 'https://evil.example', modal.frame);
+    post({ type: 'oya-money-close-request' }, PAGE, window);
+    expect(modal.handle.isOpen).toBe(true);
+  });
+
+  it("gives a dialog of the page's own the whole modal, its close button hidden, until it closes", () => {
+    const { frame, iframe } = opened();
+    const close = document.querySelector<HTMLButtonElement>('button[aria-label="Close"]');
+    const dialog = document.querySelector<HTMLElement>('[role="dialog"]');
+    post({ type: 'oya-money-height-update', height: 520 }, PAGE, frame);
+    post({ type: 'oya-money-page-dialog', open: true }, PAGE, frame);
+    expect(close?.parentElement?.style.display).toBe('none');
+    expect(dialog?.style.height).toBe('100%');
+    expect(iframe.style.height).toBe('100%');
+    // The page's height changes meanwhile are kept for when its dialog closes.
+    post({ type: 'oya-money-height-update', height: 640 }, PAGE, frame);
+    expect(iframe.style.height).toBe('100%');
+    post({ type: 'oya-money-page-dialog', open: false }, PAGE, frame);
+    expect(close?.parentElement?.style.display).toBe('flex');
+    expect(dialog?.style.height).toBe('');
+    expect(iframe.style.height).toBe('640px');
+  });
+});
+
 describe('several embeds, and destroy()', () => {
   it('each embed hears only its own iframe', () => {
     const container = document.body.appendChild(document.createElement('div'));

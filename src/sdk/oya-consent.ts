@@ -121,7 +121,11 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
 
   let root: HTMLElement = iframe;
   let dialog: HTMLElement | undefined;
+  let bar: HTMLElement | undefined;
   let closeButton: HTMLButtonElement | undefined;
+  // The height the page last asked for, and whether a dialog of its own is open.
+  let pageHeight = INITIAL_HEIGHT_PX;
+  let pageDialog = false;
   if (modal) {
     root = element(
       'div',
@@ -134,7 +138,7 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
     dialog.setAttribute('role', 'dialog');
     dialog.setAttribute('aria-modal', 'true');
     dialog.setAttribute('aria-label', 'Consent request');
-    const bar = element('div', 'display:flex;justify-content:flex-end;padding:4px 4px 0');
+    bar = element('div', 'display:flex;justify-content:flex-end;padding:4px 4px 0');
     closeButton = element(
       'button',
       'width:44px;height:44px;border:0;border-radius:8px;background:transparent;color:#344054;font:28px/1 sans-serif;cursor:pointer',
@@ -155,7 +159,7 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
       guard(() => iframe.focus()),
       bar,
       iframe,
-      guard(() => closeButton?.focus()),
+      guard(() => (pageDialog ? iframe : closeButton)?.focus()),
     );
     root.append(dialog);
   }
@@ -166,6 +170,18 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
     if (event.type === 'declined') options.onDecline?.(event);
     if (event.type === 'closed') options.onClose?.(event);
     options.onEvent?.(event);
+  };
+
+  /**
+   * While a dialog of the page's own is open (the chip terminal), the modal gives it all its
+   * room and hides its close button: the payer sees one dialog, with its one close.
+   */
+  const showPageDialog = (open: boolean) => {
+    pageDialog = open;
+    if (!dialog || !bar) return;
+    bar.style.display = open ? 'none' : 'flex';
+    dialog.style.height = open ? '100%' : '';
+    iframe.style.height = open ? '100%' : `${pageHeight}px`;
   };
 
   const onMessage = (event: MessageEvent) => {
@@ -179,7 +195,8 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
       case EMBED_MESSAGE.heightUpdate: {
         const height = data.height;
         if (typeof height !== 'number' || !Number.isFinite(height) || height < 0) return;
-        iframe.style.height = `${Math.ceil(height)}px`;
+        pageHeight = Math.ceil(height);
+        if (!pageDialog) iframe.style.height = `${pageHeight}px`;
         return emit({ type: 'resized', height });
       }
       case EMBED_MESSAGE.consentSuccess: {
@@ -209,6 +226,14 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
       case EMBED_MESSAGE.consentCompleted:
         emit({ type: 'completed', consentId: id ?? '' });
         return close('completed');
+      case EMBED_MESSAGE.closeRequest:
+        // Escape in the page closes a modal as Escape on its close button does; an inline
+        // embed is part of the merchant's page, which has nothing to close.
+        if (modal) close('dismissed');
+        return;
+      case EMBED_MESSAGE.pageDialog:
+        if (modal && typeof data.open === 'boolean') showPageDialog(data.open);
+        return;
       case EMBED_MESSAGE.consentFailed:
         // The page's buttons say "Report Error & Close": the embed closes after reporting.
         emit({

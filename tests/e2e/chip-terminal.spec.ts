@@ -6,13 +6,14 @@ import {
 } from '../../src/domain/chip-reader-protocol';
 import { SANDBOX_CHIP_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
-import { consentPath, createConsent, snap } from './merchant';
+import { consentPath, createConsent, shopUrl, snap } from './merchant';
 
 // The Chip Card Terminal (issue 14), in real Chromium against the real server: every path of
 // the sandbox reader (the server's twin of a reader, and its sandbox acquirer), and the Web
 // Bluetooth transport against a peripheral emulated by Chromium's BluetoothEmulation domain.
 
 const payment = { type: 'immediate', amount: 250_000, narration: 'Order #2207 chip purchase' };
+const NEEDS_READER = 'Not connected to device. Connect Card Reader to start a transaction.';
 type TScenario = (typeof SANDBOX_CHIP_CARDS)[number]['scenario'];
 
 function chipCard(scenario: TScenario) {
@@ -23,7 +24,7 @@ function chipCard(scenario: TScenario) {
 
 const terminal = (page: Page) => page.getByRole('dialog', { name: 'Chip Card Terminal' });
 const fact = (dialog: Locator, name: string) =>
-  dialog.locator('div', { has: dialog.page().locator('dt', { hasText: name }) }).locator('dd');
+  dialog.locator('dl > div').filter({ hasText: name }).locator('dd');
 
 /** A fresh payment-only consent, its Immediate Payment step, and the terminal opened. */
 async function openTerminal(page: Page) {
@@ -85,14 +86,19 @@ test.describe('chip card terminal: the sandbox reader', () => {
     await snap(page, testInfo, 'terminal-disconnected');
     await expectNoViolations(page);
 
-    // spec §5: no transaction without a connected reader.
-    await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('Not connected to device');
+    // spec §5: no transaction without a connected reader. Start says why, and the line that
+    // says it is read aloud.
+    const start = dialog.getByRole('button', { name: 'Start Chip Card Transaction' });
+    await expect(start).toBeDisabled();
+    await expect(start).toHaveAccessibleDescription(NEEDS_READER);
+    await expect(dialog.getByRole('status')).toHaveText(NEEDS_READER);
     await snap(page, testInfo, 'terminal-not-connected');
 
     await connectSandboxReader(dialog);
     await expect(dialog.getByText('Ready', { exact: true })).toBeVisible();
     await expect(dialog.getByRole('alert')).toHaveCount(0);
+    await expect(start).toBeEnabled();
+    await expect(start).toHaveAccessibleDescription('');
     await snap(page, testInfo, 'terminal-connected');
     await expectNoViolations(page);
 
@@ -157,7 +163,9 @@ test.describe('chip card terminal: the sandbox reader', () => {
     await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
   });
 
-  test('wrong PIN: declined, then Reset Transaction and the right PIN pays', async ({ page }) => {
+  test('wrong PIN: declined, then Start again at once and the right PIN pays', async ({
+    page,
+  }, testInfo) => {
     test.slow();
     const dialog = await openTerminal(page);
     await connectSandboxReader(dialog);
@@ -165,11 +173,15 @@ test.describe('chip card terminal: the sandbox reader', () => {
     await expect(dialog.getByRole('alert')).toHaveText(
       'Transaction declined by card or issuer: Incorrect PIN',
     );
-    await dialog.getByRole('button', { name: 'Reset Transaction' }).click();
-    await expect(fact(dialog, 'Transaction state')).toHaveText('Idle');
-    await expect(dialog.getByRole('alert')).toHaveCount(0);
-    // A new read, a new rrn: the second purchase is approved.
+    // The way forward is the first button, and the line under the state names it.
+    await expect(dialog.getByRole('button', { name: 'Start Chip Card Transaction' })).toBeEnabled();
+    await expect(dialog.getByRole('status')).toHaveText(
+      'Start Chip Card Transaction to try again.',
+    );
+    await snap(page, testInfo, 'terminal-declined');
+    // A new read, a new rrn, without Reset Transaction: the second purchase is approved.
     await insertAndPay(dialog, 'chip_approved');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
     await expect(fact(dialog, 'Transaction state')).toHaveText('Completed');
     await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
       timeout: 15_000,
@@ -227,6 +239,83 @@ test.describe('chip card terminal: the sandbox reader', () => {
     await snap(page, testInfo, 'terminal-sdk-failed');
     await expectNoViolations(page);
   });
+});
+
+// ---- In the merchant's modal (the embed script) ---------------------------------------------
+
+/** A control's box lies whole inside another's (the iframe's, the window's). */
+async function expectInside(
+  inner: Locator,
+  outer: { x: number; y: number; width: number; height: number },
+) {
+  const box = await inner.boundingBox();
+  expect(box).not.toBeNull();
+  if (!box) return;
+  expect(box.y).toBeGreaterThanOrEqual(outer.y - 1);
+  expect(box.y + box.height).toBeLessThanOrEqual(outer.y + outer.height + 1);
+  expect(box.x).toBeGreaterThanOrEqual(outer.x - 1);
+  expect(box.x + box.width).toBeLessThanOrEqual(outer.x + outer.width + 1);
+}
+
+test('embedded in the shop modal: the terminal fills the frame with one close, and the amount and state stay in view at the keypad', async ({
+  page,
+}, testInfo) => {
+  // The shop, the embed, a transaction to the keypad and its screenshots: past 30 s when loaded.
+  test.slow();
+  const consentId = await createConsent(page.request, { payments: [payment] });
+  await page.goto(shopUrl(consentId));
+  await page.getByRole('button', { name: 'Pay with Oya' }).click();
+  const shopModal = page.getByRole('dialog', { name: 'Consent request' });
+  const iframe = page.locator('iframe[title="Consent request"]');
+  const frame = page.frameLocator('iframe[title="Consent request"]');
+  const method = frame.getByRole('button', { name: /Chip Card Terminal/ });
+  await expect(method).toBeVisible();
+  const heightBefore = await iframe.evaluate((node) => node.style.height);
+  await method.click();
+  const dialog = frame.getByRole('dialog', { name: 'Chip Card Terminal' });
+  await expect(dialog).toBeVisible();
+
+  // One close: the terminal's. The shop's own is hidden while the terminal is open.
+  await expect(shopModal.getByRole('button', { name: 'Close' })).toBeHidden();
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+  // The terminal is the frame, and the frame is the modal's whole room inside the window.
+  const viewport = page.viewportSize() ?? { width: 0, height: 0 };
+  await expect
+    .poll(async () => (await iframe.boundingBox())?.height ?? 0)
+    .toBeGreaterThan(viewport.height - 40);
+  const frameBox = await iframe.boundingBox();
+  if (!frameBox) throw new Error('no iframe box');
+  await expectInside(iframe, { x: 0, y: 0, ...viewport });
+  const box = await dialog.boundingBox();
+  expect(box).toEqual(frameBox);
+  await snap(page, testInfo, 'terminal-embedded-disconnected');
+
+  await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+  await expect(fact(dialog, 'Connection')).toHaveText('Connected');
+  const card = chipCard('chip_approved');
+  await dialog.getByRole('button', { name: 'Start Chip Card Transaction' }).click();
+  await dialog.getByLabel('Chip test card').selectOption(card.number);
+  await dialog.getByRole('button', { name: 'Insert Card' }).click();
+  await expect(fact(dialog, 'Transaction state')).toHaveText('PIN entry');
+  for (const digit of card.pin) {
+    await dialog.getByRole('button', { name: digit, exact: true }).click();
+  }
+  await expect(dialog.getByRole('button', { name: 'Enter', exact: true })).toBeEnabled();
+  // With the keypad used to its last key, the amount and the state are still in sight.
+  await expectInside(dialog.getByRole('button', { name: 'Enter', exact: true }), frameBox);
+  await expectInside(fact(dialog, 'Amount'), frameBox);
+  await expect(fact(dialog, 'Amount')).toHaveText('₦2,500.00');
+  await expectInside(fact(dialog, 'Transaction state'), frameBox);
+  await expectInside(dialog.getByText('In progress', { exact: true }), frameBox);
+  await snap(page, testInfo, 'terminal-embedded-pin-entry');
+  await expectNoViolations(page);
+
+  // The terminal's close gives the shop its modal back as it was.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(shopModal.getByRole('button', { name: 'Close' })).toBeVisible();
+  await expect.poll(() => iframe.evaluate((node) => node.style.height)).toMatch(/^\d+px$/);
+  expect(heightBefore).toMatch(/^\d+px$/);
 });
 
 // ---- Web Bluetooth against an emulated reader ------------------------------------------------

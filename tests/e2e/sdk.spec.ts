@@ -162,6 +162,37 @@ test.describe('the embed script in a merchant shop', () => {
     },
   );
 
+  test("Escape inside the page closes the modal as its close button does; with the page's own dialog open, only that dialog", async ({
+    page,
+  }) => {
+    // The shop, the embed and the terminal's reader driver: past 30 s on a loaded machine.
+    test.slow();
+    const payment = { type: 'immediate', amount: 250_000, narration: 'Order #2207 chip purchase' };
+    await page.goto(shopUrl(await createConsent(page.request, { payments: [payment] })));
+    const pay = page.getByRole('button', { name: 'Pay with Oya' });
+    await pay.click();
+    const dialog = page.getByRole('dialog', { name: 'Consent request' });
+    const frame = page.frameLocator('iframe[title="Consent request"]');
+    const method = frame.getByRole('button', { name: /Chip Card Terminal/ });
+    await clickSettled(method);
+    const terminal = frame.getByRole('dialog', { name: 'Chip Card Terminal' });
+    await expect(terminal.getByRole('button', { name: 'Connect Card Reader' })).toBeEnabled();
+
+    // The page's own dialog has the focus: Escape closes it alone.
+    await page.keyboard.press('Escape');
+    await expect(terminal).toHaveCount(0);
+    await expect(method).toBeFocused();
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeVisible();
+    expect(await callbacks(page)).toEqual([]);
+
+    // The page itself has the focus: Escape closes the merchant's modal, who hears it.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(pay).toBeFocused();
+    expect(await callbacks(page)).toEqual(['modal onClose dismissed']);
+    expect(await journey(page)).toEqual(['step immediate_payment', 'closed dismissed']);
+  });
+
   test('reports a granted consent, and closes on Complete & Close', async ({ page }) => {
     const consentId = await createConsent(page.request, GRANTED_CONSENT_BODY, {
       idempotencyKey: GRANTED_CONSENT_KEY,

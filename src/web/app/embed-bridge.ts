@@ -1,4 +1,5 @@
 import {
+  EMBED_MESSAGE,
   carriesConsentData,
   parseMessageFromParent,
   type TEmbedMessage,
@@ -52,4 +53,53 @@ export function listenToParent(onMessage: (message: TMessageFromParent) => void)
   };
   window.addEventListener('message', listener);
   return () => window.removeEventListener('message', listener);
+}
+
+/** Whether a dialog of the page's own is open (the chip terminal, a confirmation…). */
+export function pageDialogOpen(): boolean {
+  return document.querySelector('dialog[open]') !== null;
+}
+
+/**
+ * In a frame, the page's Escape is the embed's: it asks the parent to close, as the parent's
+ * own close button does. A dialog of the page's own that is open takes Escape first (it closes
+ * that dialog alone), and so does a control that used the key. Returns the function that stops.
+ */
+export function closeParentOnEscape(post: (message: TEmbedMessage) => boolean = postToParent) {
+  if (window.parent === window) return () => undefined;
+  // The key reaches the document before a dialog handles it: a dialog open now is closing.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+    if (pageDialogOpen()) return;
+    post({ type: EMBED_MESSAGE.closeRequest });
+  };
+  document.addEventListener('keydown', onKeyDown);
+  return () => document.removeEventListener('keydown', onKeyDown);
+}
+
+/**
+ * In a frame, tells the parent when a dialog of the page's own opens and closes: while one is
+ * open the parent shows the frame whole, without a close of its own, so the payer meets one
+ * dialog with one close. Returns the function that stops.
+ */
+export function reportPageDialogs(post: (message: TEmbedMessage) => boolean = postToParent) {
+  if (window.parent === window) return () => undefined;
+  let open = false;
+  const check = () => {
+    const now = pageDialogOpen();
+    if (now === open) return;
+    open = now;
+    post({ type: EMBED_MESSAGE.pageDialog, open });
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['open'],
+  });
+  return () => {
+    observer.disconnect();
+    if (open) post({ type: EMBED_MESSAGE.pageDialog, open: false });
+  };
 }

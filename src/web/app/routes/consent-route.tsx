@@ -4,7 +4,12 @@ import { reloadSession } from '../../api/session';
 import { useSession } from '../../features/auth/use-session';
 import { ConsentPage } from '../../features/consent/consent-page';
 import { consentScreens } from '../consent-screens';
-import { listenToParent, postToParent } from '../embed-bridge';
+import {
+  closeParentOnEscape,
+  listenToParent,
+  postToParent,
+  reportPageDialogs,
+} from '../embed-bridge';
 
 /** /r/{consentId}: the consent flow (features/consent), given the session and the embed bridge. */
 export function ConsentRoute({ consentId }: { consentId: string }) {
@@ -18,6 +23,9 @@ export function ConsentRoute({ consentId }: { consentId: string }) {
       }),
     [],
   );
+  // Embedded: Escape closes the merchant's modal, and a dialog of the page's own fills it.
+  useEffect(() => closeParentOnEscape(), []);
+  useEffect(() => reportPageDialogs(), []);
   return (
     <ConsentPage
       consentId={consentId}

@@ -2,11 +2,11 @@ import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import {
   CHIP_TERMINAL_INITIAL,
   TERMINAL_CONNECTION_LABELS,
-  TERMINAL_INSTRUCTIONS,
   TERMINAL_TRANSACTION_LABELS,
   chipTerminalReducer,
   terminalBadge,
   terminalControls,
+  terminalInstruction,
   type TChipReaderTransport,
 } from '../../../domain/chip-terminal';
 import type { TReaderOnlineRequest } from '../../../domain/chip-reader-protocol';
@@ -46,6 +46,7 @@ export function ChipTerminalModal({
 }: TChipTerminalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const instructionId = useId();
   const [state, dispatch] = useReducer(chipTerminalReducer, CHIP_TERMINAL_INITIAL);
   const [driver, setDriver] = useState<TDriver | null>(null);
   const [transport, setTransport] = useState<TChipReaderTransport>(transports[0] ?? 'sandbox');
@@ -169,9 +170,12 @@ export function ChipTerminalModal({
   };
 
   const start = async () => {
+    const again = state.transaction === 'failed';
     dispatch({ type: 'transaction_started' });
     if (!port || state.connection !== 'connected') return;
     try {
+      // After a failure the reader leaves the trade it refused before it takes a new one.
+      if (again) await port.cancelTrade().catch(() => undefined);
       await port.startTrade(amount);
     } catch {
       dispatch({ type: 'disconnected' });
@@ -198,10 +202,7 @@ export function ChipTerminalModal({
 
   const controls = terminalControls(state);
   const badge = terminalBadge(state);
-  const instruction =
-    state.connection === 'connected' && state.transaction === 'idle'
-      ? 'Reader ready. Start the transaction when the payer has the card.'
-      : TERMINAL_INSTRUCTIONS[state.transaction];
+  const instruction = terminalInstruction(state);
   const Controls = state.connection === 'connected' ? port?.Controls : null;
 
   return (
@@ -214,90 +215,96 @@ export function ChipTerminalModal({
         onClose();
       }}
     >
-      <div className="terminal-head">
-        <h2 id={titleId}>Chip Card Terminal</h2>
-        <span className={`badge terminal-badge ${badge.tone}`}>{badge.text}</span>
-        <button type="button" className="terminal-close" aria-label="Close" onClick={onClose}>
-          ×
-        </button>
-      </div>
-      <dl className="terminal-facts">
-        <div>
-          <dt>Connection</dt>
-          <dd>{TERMINAL_CONNECTION_LABELS[state.connection]}</dd>
+      {/* Where the terminal stands stays in view; the reader's controls scroll below it. */}
+      <div className="terminal-top">
+        <div className="terminal-head">
+          <h2 id={titleId}>Chip Card Terminal</h2>
+          <span className={`badge terminal-badge ${badge.tone}`}>{badge.text}</span>
+          <button type="button" className="terminal-close" aria-label="Close" onClick={onClose}>
+            ×
+          </button>
         </div>
-        <div>
-          <dt>Transaction state</dt>
-          <dd>{TERMINAL_TRANSACTION_LABELS[state.transaction]}</dd>
-        </div>
-        <div>
-          <dt>Amount</dt>
-          <dd>{formatNaira(amount)}</dd>
-        </div>
-      </dl>
-
-      {transports.length > 1 ? (
-        <fieldset className="terminal-transport" disabled={state.connection !== 'disconnected'}>
-          <legend>Reader</legend>
-          {transports.map((option) => (
-            <label key={option} className="check">
-              <input
-                type="radio"
-                name="reader-transport"
-                value={option}
-                checked={transport === option}
-                onChange={() => setTransport(option)}
-              />
-              {TRANSPORT_LABELS[option]}
-            </label>
-          ))}
-        </fieldset>
-      ) : null}
-
-      <p className="terminal-instruction" role="status" aria-live="polite">
-        {state.error ? '' : (instruction ?? '')}
-      </p>
-      {state.error ? (
-        <p className="terminal-error" role="alert">
-          {state.error}
+        <dl className="terminal-facts">
+          <div>
+            <dt>Connection</dt>
+            <dd>{TERMINAL_CONNECTION_LABELS[state.connection]}</dd>
+          </div>
+          <div>
+            <dt>Transaction state</dt>
+            <dd>{TERMINAL_TRANSACTION_LABELS[state.transaction]}</dd>
+          </div>
+          <div>
+            <dt>Amount</dt>
+            <dd>{formatNaira(amount)}</dd>
+          </div>
+        </dl>
+        <p id={instructionId} className="terminal-instruction" role="status" aria-live="polite">
+          {instruction ?? ''}
         </p>
-      ) : null}
+        {state.error ? (
+          <p className="terminal-error" role="alert">
+            {state.error}
+          </p>
+        ) : null}
+      </div>
+      <div className="terminal-body">
+        {transports.length > 1 ? (
+          <fieldset className="terminal-transport" disabled={state.connection !== 'disconnected'}>
+            <legend>Reader</legend>
+            {transports.map((option) => (
+              <label key={option} className="check">
+                <input
+                  type="radio"
+                  name="reader-transport"
+                  value={option}
+                  checked={transport === option}
+                  onChange={() => setTransport(option)}
+                />
+                {TRANSPORT_LABELS[option]}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        {Controls ? <Controls transaction={state.transaction} /> : null}
 
-      {Controls ? <Controls transaction={state.transaction} /> : null}
-
-      <div className="terminal-actions">
-        {state.connection === 'connected' ? null : (
+        <div className="terminal-actions">
+          {state.connection === 'connected' ? null : (
+            <Button
+              onClick={() => void connect()}
+              disabled={!controls.connect}
+              aria-busy={state.connection === 'sdk_loading' || state.connection === 'connecting'}
+            >
+              {controls.connectLabel}
+            </Button>
+          )}
           <Button
-            onClick={() => void connect()}
-            disabled={!controls.connect}
-            aria-busy={state.connection === 'sdk_loading' || state.connection === 'connecting'}
+            onClick={() => void start()}
+            disabled={!controls.start}
+            aria-describedby={controls.start ? undefined : instructionId}
           >
-            {controls.connectLabel}
+            Start Chip Card Transaction
           </Button>
-        )}
-        <Button onClick={() => void start()} disabled={!controls.start}>
-          Start Chip Card Transaction
-        </Button>
-        <Button
-          variant="secondary"
-          onClick={() => {
-            void port?.cancelTrade().catch(() => undefined);
-            dispatch({ type: 'transaction_reset' });
-          }}
-          disabled={!controls.resetTransaction}
-        >
-          Reset Transaction
-        </Button>
-        <Button
-          variant="secondary"
-          onClick={() => void resetDevice()}
-          disabled={!controls.resetDevice}
-        >
-          Reset Device
-        </Button>
-        <Button variant="secondary" onClick={disconnect} disabled={!controls.disconnect}>
-          Disconnect
-        </Button>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              void port?.cancelTrade().catch(() => undefined);
+              dispatch({ type: 'transaction_reset' });
+            }}
+            disabled={!controls.resetTransaction}
+          >
+            Reset Transaction
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => void resetDevice()}
+            disabled={!controls.resetDevice}
+          >
+            Reset Device
+          </Button>
+          <Button variant="secondary" onClick={disconnect} disabled={!controls.disconnect}>
+            Disconnect
+          </Button>
+        </div>
       </div>
     </dialog>
   );
