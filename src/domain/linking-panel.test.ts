@@ -532,6 +532,34 @@ describe('linkingPanelReducer transitions', () => {
       },
     ],
     [
+      'a card success of another attempt on the card form (an earlier link)',
+      'cardForm',
+      cardEvent({ event: 'card_linking_success' }),
+    ],
+    [
+      'a card progress of another attempt on the card form',
+      'cardForm',
+      cardEvent({ event: 'card_linking_progress' }),
+    ],
+    [
+      'a card failure of another attempt on the card form',
+      'cardForm',
+      cardEvent({ event: 'card_linking_failed', error: 'Card linking failed' }),
+    ],
+    [
+      'a card event while the card call has not answered which attempt is its own',
+      'cardBusy',
+      cardEvent({ event: 'card_linking_success' }),
+    ],
+    [
+      'a card event about another payment on the OTP screen',
+      'otp',
+      {
+        type: 'card_linking_event',
+        event: { event: 'card_linking_error', paymentId: 'pay_other', error: 'x' },
+      },
+    ],
+    [
       'a card event while the account link is created',
       'creatingLink',
       cardEvent({ event: 'card_linking_success' }),

@@ -272,8 +272,10 @@ function onCardLinkingEvent(
   ) {
     return state;
   }
-  // The stream is per user: an event about another card charge is not ours.
-  if (state.paymentId !== null && event.paymentId !== state.paymentId) return state;
+  // The stream is the payer's, shared by all their card links: the panel acts only on events of
+  // its own attempt, whose id the card call answered with. Before that answer every event is
+  // another attempt's (an earlier link, another tab); this attempt's answer settles it anyway.
+  if (state.paymentId === null || event.paymentId !== state.paymentId) return state;
   switch (event.event) {
     case 'card_linking_success':
       return succeed(state.context, CLOSE_AFTER, 'Card linking completed!');
