@@ -152,6 +152,44 @@ test.describe('the account-linking panel', () => {
     await linked(page);
   });
 
+  test('five wrong answers end the link: the error step says so, and Back starts again', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_auth_params');
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Verification' }),
+    ).toBeVisible();
+    await panel(page)
+      .getByPlaceholder('Enter OTP')
+      .fill(target.authParams?.otp ?? '');
+    const verify = panel(page).getByRole('button', { name: 'Verify Account' });
+    for (const left of ['4 tries', '3 tries', '2 tries', '1 try']) {
+      await panel(page).getByPlaceholder('Last 4 digits').fill('0000');
+      await verify.click();
+      await expect(panel(page).getByRole('alert')).toHaveText(
+        `Failed to verify account: the details do not match your bank. ${left} left.`,
+      );
+    }
+    await verify.click();
+    await expect(
+      panel(page).getByRole('heading', { name: 'Account Linking Failed' }),
+    ).toBeVisible();
+    await expect(
+      panel(page).getByText(
+        'Too many wrong tries. This account link was cancelled; please start again.',
+      ),
+    ).toBeVisible();
+    await expect(verify).toHaveCount(0);
+    await look(page, testInfo, 'verification-locked');
+    // The account was found by its number: Back returns to manual entry, to start again.
+    await panel(page).getByRole('button', { name: 'Back' }).click();
+    await expect(panel(page).getByLabel('Account number')).toBeVisible();
+  });
+
   test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
     await payerOnFutureConsent(page);
     const target = account('paper_mandate');
