@@ -8,6 +8,7 @@ import {
   type TLinkingPanelAction,
   type TLinkingPanelState,
 } from './linking-panel';
+import { ERROR_CATALOGUE } from './errors';
 import type { TAccountLink } from './schemas/account-link';
 
 const bankAccount: TLinkingAccount = {
@@ -480,6 +481,48 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     { step: 'card_entry', view: 'verification', error: 'Failed to verify account' },
   ],
   [
+    'keeps the form after a wrong answer that leaves tries',
+    'verificationBusy',
+    {
+      type: 'verification_result',
+      success: false,
+      code: 'AUTH_PARAMS_INCORRECT',
+      message: 'Failed to verify account: the details do not match your bank. 4 tries left.',
+    },
+    {
+      step: 'card_entry',
+      view: 'verification',
+      busy: false,
+      error: 'Failed to verify account: the details do not match your bank. 4 tries left.',
+    },
+  ],
+  [
+    'goes to the error step when too many wrong answers cancelled the link',
+    'verificationBusy',
+    {
+      type: 'verification_result',
+      success: false,
+      code: 'AUTH_PARAMS_LOCKED',
+      message: 'Too many wrong tries. This account link was cancelled; please start again.',
+    },
+    {
+      step: 'error',
+      message: 'Too many wrong tries. This account link was cancelled; please start again.',
+    },
+  ],
+  [
+    'goes to the error step when the link expired meanwhile, in the catalogue words',
+    'verificationBusy',
+    { type: 'verification_result', success: false, code: 'ACCOUNT_LINK_EXPIRED' },
+    { step: 'error', message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message },
+  ],
+  [
+    'goes to the error step when the link was cancelled meanwhile',
+    'verificationBusy',
+    { type: 'verification_result', success: false, code: 'ACCOUNT_LINK_CANCELLED' },
+    { step: 'error', message: ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message },
+  ],
+  [
     'returns to select from the verification form',
     'verification',
     { type: 'back' },
@@ -529,6 +572,34 @@ describe('linkingPanelReducer transitions', () => {
       {
         type: 'card_linking_event',
         event: { event: 'card_linking_success', paymentId: 'pay_other' },
+      },
+    ],
+    [
+      'a card success of another attempt on the card form (an earlier link)',
+      'cardForm',
+      cardEvent({ event: 'card_linking_success' }),
+    ],
+    [
+      'a card progress of another attempt on the card form',
+      'cardForm',
+      cardEvent({ event: 'card_linking_progress' }),
+    ],
+    [
+      'a card failure of another attempt on the card form',
+      'cardForm',
+      cardEvent({ event: 'card_linking_failed', error: 'Card linking failed' }),
+    ],
+    [
+      'a card event while the card call has not answered which attempt is its own',
+      'cardBusy',
+      cardEvent({ event: 'card_linking_success' }),
+    ],
+    [
+      'a card event about another payment on the OTP screen',
+      'otp',
+      {
+        type: 'card_linking_event',
+        event: { event: 'card_linking_error', paymentId: 'pay_other', error: 'x' },
       },
     ],
     [
@@ -600,6 +671,7 @@ const ACTION_POOL: TLinkingPanelAction[] = [
   { type: 'verification_submitted' },
   { type: 'verification_result', success: true },
   { type: 'verification_result', success: false },
+  { type: 'verification_result', success: false, code: 'AUTH_PARAMS_LOCKED' },
   { type: 'back' },
   { type: 'success_delay_elapsed' },
 ];

@@ -8,7 +8,7 @@ import {
   SUCCESS_UI_MS,
   VALIDATING_CANCEL_AFTER_MS,
 } from './constants';
-import { ERROR_CATALOGUE } from './errors';
+import { ERROR_CATALOGUE, type TErrorCode } from './errors';
 import type { TAccountLink } from './schemas/account-link';
 import type { TCardChargeResponse, TCardLinkingEvent } from './schemas/card';
 import type { TUserAccount } from './schemas/user-account';
@@ -130,7 +130,13 @@ export type TLinkingPanelAction =
   | { type: 'otp_submitted' }
   | { type: 'otp_result'; success: boolean; message?: string | undefined }
   | { type: 'verification_submitted' }
-  | { type: 'verification_result'; success: boolean; message?: string | undefined }
+  /** The verification form's answer; `code`, the catalogue's, when the server refused it. */
+  | {
+      type: 'verification_result';
+      success: boolean;
+      message?: string | undefined;
+      code?: TErrorCode | undefined;
+    }
   | { type: 'back' }
   /** followUp.delayMs after success; the page's timer sends it. */
   | { type: 'success_delay_elapsed' };
@@ -214,6 +220,17 @@ function afterLinkResolved(
   return succeed(context, RESET_AFTER);
 }
 
+/**
+ * The refusals of the verification form that end the link (docs/accounts.md): too many wrong
+ * answers cancelled it, or it was cancelled or expired meanwhile. The form cannot succeed any
+ * more: the panel goes to its error step (spec §2 error), whose Back starts again.
+ */
+const LINK_ENDED_CODES: readonly TErrorCode[] = [
+  'AUTH_PARAMS_LOCKED',
+  'ACCOUNT_LINK_CANCELLED',
+  'ACCOUNT_LINK_EXPIRED',
+];
+
 // spec §4: a pending status, or a message saying so, means the transfer has not arrived yet.
 const isNotYetConfirmed = (status: string | undefined, message: string | undefined): boolean =>
   status === 'pending' || /not yet confirmed/i.test(message ?? '');
@@ -272,8 +289,10 @@ function onCardLinkingEvent(
   ) {
     return state;
   }
-  // The stream is per user: an event about another card charge is not ours.
-  if (state.paymentId !== null && event.paymentId !== state.paymentId) return state;
+  // The stream is the payer's, shared by all their card links: the panel acts only on events of
+  // its own attempt, whose id the card call answered with. Before that answer every event is
+  // another attempt's (an earlier link, another tab); this attempt's answer settles it anyway.
+  if (state.paymentId === null || event.paymentId !== state.paymentId) return state;
   switch (event.event) {
     case 'card_linking_success':
       return succeed(state.context, CLOSE_AFTER, 'Card linking completed!');
@@ -430,13 +449,15 @@ export function linkingPanelReducer(
       if (state.step !== 'card_entry' || state.view !== 'verification' || !state.busy) {
         return state;
       }
-      return action.success
-        ? succeed(state.context, CLOSE_AFTER)
-        : {
-            ...state,
-            busy: false,
-            error: action.message || ERROR_CATALOGUE.ACCOUNT_VERIFY_FAILED.message,
-          };
+      if (action.success) return succeed(state.context, CLOSE_AFTER);
+      if (action.code && LINK_ENDED_CODES.includes(action.code)) {
+        return fail(state.context, action.message || ERROR_CATALOGUE[action.code].message);
+      }
+      return {
+        ...state,
+        busy: false,
+        error: action.message || ERROR_CATALOGUE.ACCOUNT_VERIFY_FAILED.message,
+      };
     case 'back':
       // spec §4: back from error returns a manual entry to select, otherwise closes the panel.
       if (state.step === 'error') {

@@ -153,6 +153,44 @@ test.describe('the account-linking panel', () => {
     await linked(page);
   });
 
+  test('five wrong answers end the link: the error step says so, and Back starts again', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    const target = account('links_by_auth_params');
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Verification' }),
+    ).toBeVisible();
+    await panel(page)
+      .getByPlaceholder('Enter OTP')
+      .fill(target.authParams?.otp ?? '');
+    const verify = panel(page).getByRole('button', { name: 'Verify Account' });
+    for (const left of ['4 tries', '3 tries', '2 tries', '1 try']) {
+      await panel(page).getByPlaceholder('Last 4 digits').fill('0000');
+      await verify.click();
+      await expect(panel(page).getByRole('alert')).toHaveText(
+        `Failed to verify account: the details do not match your bank. ${left} left.`,
+      );
+    }
+    await verify.click();
+    await expect(
+      panel(page).getByRole('heading', { name: 'Account Linking Failed' }),
+    ).toBeVisible();
+    await expect(
+      panel(page).getByText(
+        'Too many wrong tries. This account link was cancelled; please start again.',
+      ),
+    ).toBeVisible();
+    await expect(verify).toHaveCount(0);
+    await look(page, testInfo, 'verification-locked');
+    // The account was found by its number: Back returns to manual entry, to start again.
+    await panel(page).getByRole('button', { name: 'Back' }).click();
+    await expect(panel(page).getByLabel('Account number')).toBeVisible();
+  });
+
   test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
     await payerOnFutureConsent(page);
     const target = account('paper_mandate');
@@ -250,13 +288,21 @@ test.describe('the account-linking panel', () => {
   /** Finds the card-only account and types a sandbox card up to its PIN, then submits it. */
   async function linkCard(page: Page, scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
     await openCardLinking(page);
+    const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
+    if (!card) throw new Error(`No sandbox card for ${scenario}`);
+    return enterCard(page, card);
+  }
+
+  /** On 'Link Account with Card': types the card up to its PIN, then submits it. */
+  async function enterCard(page: Page, card: (typeof SANDBOX_CARDS)[number]) {
+    await expect(
+      panel(page).getByRole('heading', { name: 'Link Account with Card' }),
+    ).toBeVisible();
     await expect(
       panel(page).getByText(
         'A test payment between ₦1.00 and ₦10.00 will be made and refunded immediately.',
       ),
     ).toBeVisible();
-    const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
-    if (!card) throw new Error(`No sandbox card for ${scenario}`);
     await panel(page).getByLabel('Card Number').fill(card.number);
     await panel(page).getByLabel('Expiry date').fill(card.expiry);
     await panel(page).getByLabel('CVV').fill(card.cvv);
@@ -313,6 +359,43 @@ test.describe('the account-linking panel', () => {
     await look(page, testInfo, 'card-3ds-waiting');
     await challenge.getByRole('button', { name: 'Approve' }).click();
     await linked(page);
+  });
+
+  test('a payer who linked a card before gets the card form again, and links a second card', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page);
+    await linkCard(page, 'pin_only');
+    await linked(page);
+    const first = page.getByText(/Card & Bank • \*\*\*\*0012/);
+    await expect(first).toBeVisible({ timeout: 10_000 });
+
+    // Another account that takes cards: the card-linking stream opens with the form, and
+    // nothing the first link said on it comes back as this one's success.
+    const second = account('insufficient_funds');
+    const card = SANDBOX_CARDS.find(
+      (c) => c.scenario === 'pin_only' && c.account.accountNumber === second.accountNumber,
+    );
+    if (!card) throw new Error('No PIN-only sandbox card of the second account');
+    await page.getByRole('button', { name: '+ Link different account' }).click();
+    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
+    await panel(page).getByLabel('Account number').fill(second.accountNumber);
+    await chooseResult(page, second);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Link Account with Card' }),
+    ).toBeVisible();
+    await page.waitForTimeout(1_500);
+    await expect(
+      panel(page).getByRole('heading', { name: 'Account Linked Successfully!' }),
+    ).toHaveCount(0);
+    await expect(panel(page).getByLabel('Card Number')).toBeVisible();
+    await look(page, testInfo, 'card-form-again');
+
+    await enterCard(page, card);
+    await linked(page);
+    await expect(page.getByText(/Card & Bank • \*\*\*\*0011/)).toBeVisible({ timeout: 10_000 });
+    await expect(first).toBeVisible();
   });
 
   test('a declined card: Card Linking Error with Try Again', async ({ page }, testInfo) => {

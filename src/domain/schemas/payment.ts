@@ -247,4 +247,9 @@ export const ZStreamTicketResponse = z.object({
   success: z.literal(true),
   ticket: z.string(),
   expiresAt: z.string(),
+  /**
+   * The id of the stream's latest event when the ticket was issued (0: none yet): the stream
+   * opened with it as `lastEventId` hears only what happened after the page asked.
+   */
+  lastEventId: z.number().int().nonnegative(),
 });

@@ -2,12 +2,15 @@
 // The page's live events over real HTTP (issue 9 "Live events"): a payment's stream delivers
 // its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
 // a ticket or the consent link opens a stream.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZPaymentStateResponse } from '../../domain/schemas/payment';
+import { ZPaymentStateResponse, ZStreamTicketResponse } from '../../domain/schemas/payment';
+import { accountLinks } from '../db/schema';
+import { SANDBOX_CARDS } from '../sandbox/fixtures';
 import { STREAM_TICKET_TTL_MS } from '../services/event-stream-tickets';
 import { startTestApp, testClock } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
-import { consentWithPayment, payByCard } from '../testing/payments';
+import { consentWithPayment, encryptedCard, payByCard, sandboxCard } from '../testing/payments';
 import { collectSse, type TCollectArgs, type TSseEvent } from '../testing/sse';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -151,6 +154,104 @@ describe('payment event stream', () => {
       payload: { stream: 'card-linking' },
     });
     expect(noTicket.statusCode).toBe(401);
+  });
+});
+
+describe("a payer's card-linking stream", () => {
+  // Two PIN-only cards of two accounts, each linking the account it is issued on.
+  const FIRST = sandboxCard('pin_only');
+  const SECOND = SANDBOX_CARDS.find(
+    (c) => c.scenario === 'pin_only' && c.account.accountNumber !== FIRST.account.accountNumber,
+  );
+
+  const attempt = async (token: string, card: (typeof SANDBOX_CARDS)[number]) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {
+        saveCard: true,
+        saveToAccount: card.account,
+        cardDetails: await encryptedCard(ctx.app, card),
+      },
+    });
+  const linkCard = async (token: string, card: typeof FIRST) => {
+    const response = await attempt(token, card);
+    expect(response.statusCode).toBe(200);
+    return response.json<{ paymentId: string }>().paymentId;
+  };
+  const ticketFor = async (token: string) => {
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/events/tickets',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { stream: 'card-linking' },
+    });
+    expect(issued.statusCode).toBe(200);
+    return ZStreamTicketResponse.parse(issued.json());
+  };
+  const linking = (events: TSseEvent[]) => events.filter((e) => e.event.startsWith('card_linking'));
+  const linked = (events: TSseEvent[]) => events.some((e) => e.event === 'card_linking_success');
+
+  it('opened after an earlier link, sends only what happened after it asked', async () => {
+    if (!SECOND) throw new Error('No second PIN-only sandbox card');
+    const { token } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+    const first = await linkCard(token, FIRST);
+    // The ticket names where the stream stood: after the first link's success.
+    const { ticket, lastEventId } = await ticketFor(token);
+    expect(lastEventId).toBeGreaterThan(0);
+    const url = `/api/events/card-linking?ticket=${ticket}`;
+
+    // Opened without a position, it hears nothing of the first link, then the second live.
+    let second = '';
+    const opened = await collect(url, linked, {}, async () => {
+      second = await linkCard(token, SECOND);
+    });
+    expect(opened.status).toBe(200);
+    expect(linking(opened.events).map((e) => [e.event, e.data.paymentId])).toEqual([
+      ['card_linking_progress', second],
+      ['card_linking_progress', second],
+      ['card_linking_success', second],
+    ]);
+    expect(linking(opened.events).every((e) => Number(e.id) > lastEventId)).toBe(true);
+
+    // Opened from the position the ticket named: the second link only, the first never.
+    const fromTicket = await collect(`${url}&lastEventId=${lastEventId}`, linked);
+    expect(new Set(linking(fromTicket.events).map((e) => e.data.paymentId))).toEqual(
+      new Set([second]),
+    );
+    // A client naming an earlier position (a reconnect) gets what it missed from there.
+    const fromStart = await collect(`${url}&lastEventId=0`, linked);
+    expect(linking(fromStart.events)[0]?.data).toMatchObject({
+      event: 'card_linking_progress',
+      paymentId: first,
+    });
+  });
+
+  it("a link's own stream carries that attempt alone, not an earlier one of the account", async () => {
+    const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+    const declined = await attempt(token, sandboxCard('declined'));
+    expect(declined.statusCode).toBe(402);
+    const [refused] = await ctx.database.db
+      .select({ id: accountLinks.id })
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, user.userId));
+    const now = await linkCard(token, FIRST);
+    expect(now).not.toBe(refused?.id);
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/events/tickets',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { stream: 'account-link', accountLinkId: now },
+    });
+    const { ticket } = ZStreamTicketResponse.parse(issued.json());
+    // Opened after the link completed, from its start: the page made this attempt itself.
+    const opened = await collect(`/api/events/account-links/${now}?ticket=${ticket}`, (seen) =>
+      seen.some((e) => e.event === 'account_link_progress'),
+    );
+    expect(
+      opened.events.filter((e) => e.event === 'account_link_progress').map((e) => e.data),
+    ).toEqual([{ accountLinkId: now, status: 'completed' }]);
   });
 });
 

@@ -7,7 +7,7 @@ import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import type { TEventHub } from '../events/event-hub';
-import { eventStreams } from '../events/event-log';
+import { eventStreams, latestEventId } from '../events/event-log';
 import { assertOwnLink } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
@@ -59,14 +59,25 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
 
   /**
    * Streams the events of `stream` after the client's last one, until it goes away, each as
-   * `seen` shows it to this reader (in order: one is sent only after the one before it).
+   * `seen` shows it to this reader (in order: one is sent only after the one before it). The
+   * client names where it resumes (Last-Event-ID, sent by EventSource on reconnect, or
+   * ?lastEventId=); a client that names nothing hears the stream from `unnamed`: its `start`,
+   * for a stream that is one attempt's own, or its `latest` event, for a stream several attempts
+   * share, so a page is shown only what happened after it asked.
    */
   const pipe = async (
     request: FastifyRequest,
     reply: FastifyReply,
     stream: string,
-    queryLastId: number | undefined,
-    seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown>>,
+    {
+      lastEventId,
+      unnamed = 'start',
+      seen,
+    }: {
+      lastEventId: number | undefined;
+      unnamed?: 'start' | 'latest';
+      seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown>>;
+    },
   ) => {
     // HEAD answers what GET would, without the stream: its status and headers, then the end.
     if (request.method === 'HEAD') {
@@ -74,7 +85,8 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       return;
     }
     const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
-    const after = Number.isSafeInteger(header) && header > 0 ? header : (queryLastId ?? 0);
+    const named = Number.isSafeInteger(header) && header > 0 ? header : lastEventId;
+    const after = named ?? (unnamed === 'latest' ? await latestEventId(ctx.db, stream) : 0);
     reply.sse.keepAlive();
     await reply.sse.send({ event: 'ready', data: { stream: stream.split(':')[0] } });
     let sending = Promise.resolve();
@@ -109,9 +121,13 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       } else {
         stream = eventStreams.cardLinking(payerId);
       }
+      // Where the stream stood at issue: a page opening it from there hears only what happens
+      // after it asked.
+      const lastEventId = await latestEventId(ctx.db, stream);
       return {
         success: true as const,
         ...(await issueStreamTicket(ctx.db, stream, payerId, now)),
+        lastEventId,
       };
     },
   );
@@ -141,13 +157,10 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
         if (payable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
       }
       // The account the money came from, in full only to the payer who paid.
-      await pipe(
-        request,
-        reply,
-        stream,
+      await pipe(request, reply, stream, {
         lastEventId,
-        paymentEventsSeenBy(ctx.db, paymentId, reader),
-      );
+        seen: paymentEventsSeenBy(ctx.db, paymentId, reader),
+      });
     },
   );
 
@@ -164,10 +177,11 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
     async (request, reply) => {
       const { ticket, lastEventId } = request.query;
       if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
-      // The account search handed its payer a ticket for this validation's stream alone.
+      // The account search handed its payer a ticket for this validation's stream alone: all of
+      // it is that search's, whose results may have come before the page opened it.
       const stream = eventStreams.bankValidation(request.params.validationId);
       await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
-      await pipe(request, reply, stream, lastEventId);
+      await pipe(request, reply, stream, { lastEventId });
     },
   );
 
@@ -184,10 +198,11 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
     async (request, reply) => {
       const { ticket, lastEventId } = request.query;
       if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
-      // Tickets for a link's stream are issued to the link's own payer alone.
+      // Tickets for a link's stream are issued to the link's own payer alone. The stream is that
+      // one link's (each attempt is a new link): all of it is the attempt the page made.
       const stream = eventStreams.accountLink(request.params.accountLinkId);
       await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
-      await pipe(request, reply, stream, lastEventId);
+      await pipe(request, reply, stream, { lastEventId });
     },
   );
 
@@ -200,11 +215,12 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
     async (request, reply) => {
       const { ticket, lastEventId } = request.query;
       if (!ticket) throw new AppError('STREAM_TICKET_INVALID');
-      // The ticket names the payer's own stream (issued to them alone).
+      // The ticket names the payer's own stream (issued to them alone), which every card link
+      // of theirs shares: one opened without a position hears nothing of earlier links.
       const { stream } = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
         named.startsWith(eventStreams.cardLinking('')),
       );
-      await pipe(request, reply, stream, lastEventId);
+      await pipe(request, reply, stream, { lastEventId, unnamed: 'latest' });
     },
   );
 };

@@ -30,6 +30,15 @@ const post = <S extends Parameters<typeof apiFetch>[1]['schema']>(
   body?: unknown,
 ) => apiFetch(path, { method: 'POST', body, schema });
 
+/** One of the signed-in payer's own streams (spec §7 Event streams). */
+export type TPayerStreamRequest =
+  { stream: 'card-linking' } | { stream: 'account-link'; accountLinkId: string };
+
+const payerStreamPath = (request: TPayerStreamRequest): string =>
+  request.stream === 'card-linking'
+    ? '/api/events/card-linking'
+    : `/api/events/account-links/${encodeURIComponent(request.accountLinkId)}`;
+
 /** The account-linking calls (spec §7, docs/accounts.md), typed by the domain schemas. */
 export const accountsApi = {
   /** GET /api/accounts/user: the signed-in payer's accounts and how each is linked. */
@@ -67,10 +76,20 @@ export const accountsApi = {
       method: 'DELETE',
       schema: ZDeleteAccountResponse,
     }),
-  /** A ticket for one of the payer's own streams. */
-  streamTicket: async (
-    request: { stream: 'card-linking' } | { stream: 'account-link'; accountLinkId: string },
-  ) => (await post('/api/events/tickets', ZStreamTicketResponse, request)).ticket,
+  /**
+   * The URL of one of the payer's own streams, with a ticket just issued to them, sending the
+   * events after `after`, or when it is null after where the stream stood at the ticket's issue
+   * (only what happens after the page asked). Answers the position it asks from.
+   */
+  streamUrl: async (
+    request: TPayerStreamRequest,
+    after: number | null,
+  ): Promise<{ url: string; after: number }> => {
+    const issued = await post('/api/events/tickets', ZStreamTicketResponse, request);
+    const from = after ?? issued.lastEventId;
+    const query = new URLSearchParams({ ticket: issued.ticket, lastEventId: String(from) });
+    return { url: `${payerStreamPath(request)}?${query.toString()}`, after: from };
+  },
 };
 
 /** The signed-in payer's accounts (spec §2 'Loading Accounts...'). */

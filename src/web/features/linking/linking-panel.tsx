@@ -14,6 +14,7 @@ import { formatNaira } from '../../../domain/money';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { accountsApi, USER_ACCOUNTS_KEY, useUserAccounts } from '../../api/accounts';
+import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { CardFormView } from '../../ui/card/card-form-view';
 import { OtpView, ThreeDsView } from '../../ui/card/card-step-views';
@@ -194,6 +195,8 @@ export function LinkingPanel({
             type: 'verification_result',
             success: false,
             message: messageOf(error) ?? undefined,
+            // The reducer tells by the code whether the link is over (too many wrong answers).
+            code: error instanceof ApiError ? error.code : undefined,
           }),
       );
   };
