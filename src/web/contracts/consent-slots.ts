@@ -22,6 +22,8 @@ export type TAuthPromptScreenProps = {
   productName: string;
   /** The page's parameters the sign-in names (spec §2 query parameters). */
   params: Pick<TPageParams, 'clientId' | 'authAppId'>;
+  /** Shown after the immediate payment was paid (the prompts after a payment): said paid. */
+  paymentMade?: boolean;
   onAuthenticated(): void;
 };
 
