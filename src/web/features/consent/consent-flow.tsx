@@ -22,6 +22,7 @@ import {
 import {
   CONSENT_STEP_TITLES,
   consentStepViews,
+  immediatePaymentLinked,
   stepDotLogos,
   type TConsentStep,
 } from '../../../domain/consent-steps';
@@ -125,6 +126,10 @@ export function ConsentFlow({
     state.steps,
     state.current ?? state.steps[0] ?? 'immediate_payment',
     new Set(state.completed),
+    immediatePaymentLinked({
+      savedAccountChosen: state.immediateAccount !== null,
+      paidFromLinkedAccount: approvedOriginAccount(consent, accounts.data ?? []) !== null,
+    }),
   );
 
   const grant = async () => {
@@ -315,6 +320,7 @@ export function ConsentFlow({
                   title={CONSENT_STEP_TITLES[view.step]}
                   done={view.done}
                   statusLabel={view.statusLabel}
+                  linked={view.linked}
                   open={open}
                   enabled={view.enabled || view.done}
                   onOpen={() => act({ type: 'step_opened', step: view.step })}
@@ -355,6 +361,8 @@ type TStepHeaderProps = {
   title: string;
   done: boolean;
   statusLabel: string;
+  /** The 'linked' badge beside the status (spec §2 Immediate Payment). */
+  linked: boolean;
   open: boolean;
   enabled: boolean;
   onOpen(): void;
@@ -368,6 +376,7 @@ function StepHeader({
   title,
   done,
   statusLabel,
+  linked,
   open,
   enabled,
   onOpen,
@@ -398,6 +407,7 @@ function StepHeader({
               {dots.more ? <span className="more">{dots.more}</span> : null}
             </span>
           ) : null}
+          {linked ? <span className="badge linked">linked</span> : null}
           <span className={done ? 'badge done' : 'badge'}>{statusLabel}</span>
         </button>
       </h2>
