@@ -10,6 +10,7 @@ import {
 } from 'react';
 import {
   approvedOriginAccount,
+  canPayWithoutSignature,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -18,6 +19,7 @@ import {
   type TConsentFlowAction,
   type TConsentFlowState,
   type TGrantPhase,
+  type TSignatureBlock,
 } from '../../../domain/consent-flow';
 import {
   CONSENT_STEP_TITLES,
@@ -36,7 +38,7 @@ import { grantOutcome } from '../../../domain/grant-outcome';
 import { scheduleExplanation } from '../../../domain/schedule-explanation';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { useUserAccounts } from '../../api/accounts';
-import { ApiError } from '../../api/api-error';
+import { ApiError, isApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { consentApi } from '../../api/consent';
 import type { TConsentScreens, TEmbedReports, TPayNowPrompts } from '../../contracts/consent-slots';
@@ -69,6 +71,14 @@ export type TConsentFlowProps = {
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
+
+/** A grant the payer's passkey could not sign: none yet, or one that must wait (issue 28 item 10). */
+const signatureBlockOf = (error: unknown): TSignatureBlock | undefined =>
+  isApiError(error, 'PASSKEY_REQUIRED')
+    ? 'no_passkey'
+    : isApiError(error, 'PASSKEY_NOT_YET_TRUSTED')
+      ? 'passkey_waiting'
+      : undefined;
 
 /**
  * The main consent flow (spec §2 "Main consent flow", §4): the consent's steps in order, each
@@ -151,8 +161,14 @@ export function ConsentFlow({
         onFailed(outcome.parentError);
       }
     } catch (error) {
-      act({ type: 'grant_failed', message: messageOf(error) });
-      onFailed(messageOf(error));
+      const signatureBlock = signatureBlockOf(error);
+      act({
+        type: 'grant_failed',
+        message: messageOf(error),
+        ...(signatureBlock ? { signatureBlock } : {}),
+      });
+      // A missing approval the payer can give here is not the consent's failure yet.
+      if (!signatureBlock) onFailed(messageOf(error));
     }
   };
 
@@ -276,8 +292,31 @@ export function ConsentFlow({
           message={state.error}
           embed={embed}
           onRetry={() => act({ type: 'grant_retry' })}
+          // Without a passkey another try fails the same: the offer below replaces it.
+          canRetry={state.signatureBlock !== 'no_passkey'}
           onReport={() => onReport(state.error ?? '')}
-        />
+        >
+          {state.signatureBlock === 'no_passkey' ? (
+            <screens.AddPasskey
+              onDone={(created) => {
+                act({ type: 'grant_retry' });
+                // Created: the grant is signed with it at once (a passkey that must wait is
+                // refused only where the grant signs money, and then says until when).
+                if (created) void grant();
+              }}
+            />
+          ) : null}
+          {canPayWithoutSignature(state) ? (
+            <>
+              <p>
+                Meanwhile, pay the immediate payment by transfer or card: that needs no passkey.
+              </p>
+              <Button variant="secondary" onClick={() => act({ type: 'pay_without_signature' })}>
+                Pay by Transfer or Card
+              </Button>
+            </>
+          ) : null}
+        </ConsentErrorModal>
       ) : null}
     </>
   );
@@ -480,11 +519,16 @@ function ConsentErrorModal({
   embed,
   onRetry,
   onReport,
+  canRetry = true,
+  children,
 }: {
   message: string;
   embed: boolean;
   onRetry(): void;
+  canRetry?: boolean;
   onReport(): void;
+  /** A way forward besides 'Try Again' (a passkey to create, another way to pay). */
+  children?: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -505,8 +549,9 @@ function ConsentErrorModal({
     >
       <h2 id={titleId}>Consent Error</h2>
       <p role="alert">{message}</p>
+      {children}
       <div className="flow-actions">
-        <Button onClick={onRetry}>Try Again</Button>
+        {canRetry ? <Button onClick={onRetry}>Try Again</Button> : null}
         {embed ? <ReportAndCloseButton label="Report & Close" onReport={onReport} /> : null}
       </div>
     </dialog>
