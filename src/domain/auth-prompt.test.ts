@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authPromptItems, shouldShowAuthPrompt } from './auth-prompt';
+import { authPromptItems, authPromptPaid, shouldShowAuthPrompt } from './auth-prompt';
 import type { TConsent } from './schemas/consent';
 import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
 
@@ -39,6 +39,25 @@ describe('authPromptItems', () => {
     ],
   ])('%s → %j', (_, overrides, items) => {
     expect(authPromptItems(aConsent(overrides))).toEqual(items);
+  });
+});
+
+describe('the auth prompt after a payment', () => {
+  const unpaid = aConsent({ payments: [anImmediatePayment(), aPayment()] });
+
+  it('no longer asks to collect the payment just made, and says it is paid', () => {
+    expect(authPromptItems(unpaid, true)).toEqual(['Schedule 1 future payment']);
+    expect(authPromptPaid(unpaid, true)).toBe('₦2,500.00 paid');
+  });
+
+  it('says an executed payment is paid from the consent read alone', () => {
+    const paid = aConsent({ payments: [anImmediatePayment({ status: 'executed' })] });
+    expect(authPromptPaid(paid)).toBe('₦2,500.00 paid');
+  });
+
+  it('says nothing is paid before the payment', () => {
+    expect(authPromptPaid(unpaid)).toBeNull();
+    expect(authPromptPaid(aConsent({ payments: [aPayment()] }), true)).toBeNull();
   });
 });
 

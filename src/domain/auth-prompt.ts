@@ -13,12 +13,14 @@ const DATA_ITEMS: Readonly<Record<TDataCategory, string>> = {
 
 /**
  * The auth prompt's 'They would like to:' list (spec §2), in the spec's order. Only what is still
- * to happen is listed: an immediate payment already executed is no longer asked for.
- * 'Schedule N future payment(s)' reads 'payment' for exactly 1 and 'payments' otherwise.
+ * to happen is listed: an immediate payment paid (executed, or `paymentMade`: the prompts after a
+ * payment, shown before the page reads the consent again) is no longer asked for; authPromptPaid
+ * says it is paid. 'Schedule N future payment(s)' reads 'payment' for exactly 1 and 'payments'
+ * otherwise.
  */
-export function authPromptItems(consent: TConsent): string[] {
+export function authPromptItems(consent: TConsent, paymentMade = false): string[] {
   const pending = consent.payments.filter((p) => p.status === 'pending');
-  const immediate = pending.filter((p) => p.type === 'immediate');
+  const immediate = paymentMade ? [] : pending.filter((p) => p.type === 'immediate');
   const futureCount = pending.filter((p) => p.type === 'future').length;
   const items: string[] = [];
   if (immediate.length > 0) {
@@ -30,6 +32,18 @@ export function authPromptItems(consent: TConsent): string[] {
     items.push(DATA_ITEMS[category]);
   }
   return items;
+}
+
+/**
+ * The immediate payment the payer has paid, as the auth prompt says it: '{amount} paid' (spec
+ * §2 Immediate Payment: '{amount} due now' or 'paid'). Null while it is unpaid. `paymentMade`:
+ * the prompts after a payment know it is paid before the consent read says so.
+ */
+export function authPromptPaid(consent: TConsent, paymentMade = false): string | null {
+  const immediate = consent.payments.filter((p) => p.type === 'immediate');
+  const paid = paymentMade ? immediate : immediate.filter((p) => p.status === 'executed');
+  if (paid.length === 0) return null;
+  return `${formatNaira(paid.reduce((sum, p) => sum + p.amount, 0))} paid`;
 }
 
 /**

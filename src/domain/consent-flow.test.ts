@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   approvedOriginAccount,
   asksOnlyConsent,
+  canPayWithoutSignature,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -276,5 +277,64 @@ describe('a payment from an account linked and approved (spec §4: the page jump
     expect(jumped.futureAccountIds).toEqual(['acc_other']);
     expect(jumped.current).toBe('data_sharing');
     expect(run(jumped, { type: 'step_confirmed' }).current).toBe('immediate_payment');
+  });
+});
+
+describe('a grant the payer cannot sign yet (issue 28 item 10)', () => {
+  const payOnly = aConsent({ payments: [anImmediatePayment({ paymentId: 'pay_now' })] });
+  const oneTap = run(
+    initialConsentFlow(payOnly),
+    { type: 'immediate_account_chosen', accountId: 'bnk_1', accountNumber: '0123456789' },
+    { type: 'grant_requested' },
+  );
+
+  it('keeps why: no passkey, so the modal offers to create one; a new try forgets it', () => {
+    const failed = run(oneTap, {
+      type: 'grant_failed',
+      message: 'Add a passkey to your account to give your biometric approval',
+      signatureBlock: 'no_passkey',
+    });
+    expect(failed).toMatchObject({ grant: 'failed', signatureBlock: 'no_passkey' });
+    expect(canPayWithoutSignature(failed)).toBe(false);
+    expect(run(failed, { type: 'grant_retry' }).signatureBlock).toBeNull();
+    expect(run(failed, { type: 'grant_retry' }, { type: 'grant_requested' })).toMatchObject({
+      grant: 'signing',
+      signatureBlock: null,
+    });
+  });
+
+  it('a passkey that must wait: pays the immediate payment by transfer or card instead', () => {
+    const waiting = run(oneTap, {
+      type: 'grant_failed',
+      message: 'Added without approval, this passkey can approve payments and mandates from …',
+      signatureBlock: 'passkey_waiting',
+    });
+    expect(canPayWithoutSignature(waiting)).toBe(true);
+    const instead = run(waiting, { type: 'pay_without_signature' });
+    expect(instead).toMatchObject({
+      grant: 'idle',
+      error: null,
+      signatureBlock: null,
+      immediateAccount: null,
+      current: 'immediate_payment',
+    });
+    // The OneTap button is gone: the payment's own methods pay it, and their grant signs no money.
+    expect(consentFlowButton(instead)).toBeNull();
+  });
+
+  it('offers nothing without a signature where the grant binds future payments or no debit was chosen', () => {
+    const withFuture = run(
+      initialConsentFlow(everything),
+      { type: 'grant_requested' },
+      { type: 'grant_failed', message: 'wait', signatureBlock: 'passkey_waiting' },
+    );
+    expect(canPayWithoutSignature(withFuture)).toBe(false);
+    expect(run(withFuture, { type: 'pay_without_signature' })).toBe(withFuture);
+    const noDebit = run(
+      initialConsentFlow(payOnly),
+      { type: 'grant_requested' },
+      { type: 'grant_failed', message: 'wait', signatureBlock: 'passkey_waiting' },
+    );
+    expect(canPayWithoutSignature(noDebit)).toBe(false);
   });
 });

@@ -27,6 +27,8 @@ export type TGrantPhase =
   /** The Consent Error modal: its message, 'Try Again'. */
   | 'failed';
 
+export type TSignatureBlock = 'no_passkey' | 'passkey_waiting';
+
 export type TConsentFlowState = {
   steps: readonly TConsentStep[];
   current: TConsentStep | null;
@@ -40,6 +42,14 @@ export type TConsentFlowState = {
   grant: TGrantPhase;
   /** The Consent Error modal's message. */
   error: string | null;
+  /**
+   * Why the grant could not be signed, when the biometric approval itself was missing (issue 28
+   * item 10; docs/identity.md "When a passkey is trusted"): 'no_passkey', the payer has none, so
+   * the modal offers to create one and then signs; 'passkey_waiting', the payer's passkey may not
+   * sign money until the time the message names, so the modal says so and offers what needs no
+   * signature meanwhile (paying the immediate payment by transfer or card).
+   */
+  signatureBlock: TSignatureBlock | null;
   /** Asks for no payment and no data (a form alone): answered by 'Consent' or 'Decline'. */
   answerOnly: boolean;
 };
@@ -65,9 +75,14 @@ export type TConsentFlowAction =
   | { type: 'grant_requested' }
   | { type: 'grant_signed' }
   | { type: 'grant_succeeded' }
-  | { type: 'grant_failed'; message: string }
+  | { type: 'grant_failed'; message: string; signatureBlock?: TSignatureBlock }
   /** 'Try Again' on the Consent Error modal: back to the steps, choices kept. */
-  | { type: 'grant_retry' };
+  | { type: 'grant_retry' }
+  /**
+   * A passkey that must wait cannot sign the saved account's debit: the payer pays the immediate
+   * payment by transfer or card instead, which needs no signature (issue 28 item 10).
+   */
+  | { type: 'pay_without_signature' };
 
 export function initialConsentFlow(consent: TConsent): TConsentFlowState {
   const steps = consentSteps(consent);
@@ -83,6 +98,7 @@ export function initialConsentFlow(consent: TConsent): TConsentFlowState {
     immediateAccount: null,
     grant: 'idle',
     error: null,
+    signatureBlock: null,
     answerOnly: asksOnlyConsent(consent),
   };
 }
@@ -163,16 +179,49 @@ export function consentFlowReducer(
       };
     }
     case 'grant_requested':
-      return busy ? state : { ...state, grant: 'signing', error: null };
+      return busy ? state : { ...state, grant: 'signing', error: null, signatureBlock: null };
     case 'grant_signed':
       return state.grant === 'signing' ? { ...state, grant: 'processing' } : state;
     case 'grant_succeeded':
       return { ...state, grant: 'completing', error: null };
     case 'grant_failed':
-      return { ...state, grant: 'failed', error: action.message };
+      return {
+        ...state,
+        grant: 'failed',
+        error: action.message,
+        signatureBlock: action.signatureBlock ?? null,
+      };
     case 'grant_retry':
-      return { ...state, grant: 'idle', error: null };
+      return { ...state, grant: 'idle', error: null, signatureBlock: null };
+    case 'pay_without_signature': {
+      if (state.grant !== 'failed' || !canPayWithoutSignature(state)) return state;
+      return {
+        ...state,
+        grant: 'idle',
+        error: null,
+        signatureBlock: null,
+        immediateAccount: null,
+        current: 'immediate_payment',
+      };
+    }
   }
+}
+
+/**
+ * Whether a payer whose passkey must wait can go on without a signature (issue 28 item 10): the
+ * immediate payment is still to pay and a saved account was chosen for it ('OneTap': a debit,
+ * which only a trusted passkey signs). Paid by transfer or card instead, the grant that follows
+ * signs no money, which any passkey of the payer's may sign. Future payments bind a mandate, so a
+ * consent asking for them waits for the passkey whatever pays the immediate payment.
+ */
+export function canPayWithoutSignature(state: TConsentFlowState): boolean {
+  return (
+    state.signatureBlock === 'passkey_waiting' &&
+    !state.steps.includes('future_payments') &&
+    state.steps.includes('immediate_payment') &&
+    !state.completed.includes('immediate_payment') &&
+    state.immediateAccount !== null
+  );
 }
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { consentStepViews, consentSteps, stepDotLogos, type TConsentStep } from './consent-steps';
+import {
+  consentStepViews,
+  consentSteps,
+  immediatePaymentLinked,
+  stepDotLogos,
+  type TConsentStep,
+} from './consent-steps';
 import type { TConsent } from './schemas/consent';
 import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
 
@@ -30,10 +36,36 @@ describe('consentStepViews', () => {
 
   it('opens earlier steps and the current one, disables later ones, and marks completed ones', () => {
     expect(consentStepViews(steps, 'form', new Set(['data_sharing']))).toEqual([
-      { step: 'data_sharing', number: 1, enabled: true, done: true, statusLabel: 'Completed' },
-      { step: 'form', number: 2, enabled: true, done: false, statusLabel: 'Pending' },
-      { step: 'future_payments', number: 3, enabled: false, done: false, statusLabel: 'Pending' },
+      {
+        step: 'data_sharing',
+        number: 1,
+        enabled: true,
+        done: true,
+        statusLabel: 'Completed',
+        linked: false,
+      },
+      { step: 'form', number: 2, enabled: true, done: false, statusLabel: 'Pending', linked: false },
+      {
+        step: 'future_payments',
+        number: 3,
+        enabled: false,
+        done: false,
+        statusLabel: 'Pending',
+        linked: false,
+      },
     ]);
+  });
+
+  it("badges only the Immediate Payment step 'linked' when its source account is linked", () => {
+    const all: TConsentStep[] = ['future_payments', 'immediate_payment'];
+    const views = consentStepViews(all, 'immediate_payment', new Set(['future_payments']), true);
+    expect(views.map((v) => [v.step, v.linked])).toEqual([
+      ['future_payments', false],
+      ['immediate_payment', true],
+    ]);
+    expect(consentStepViews(all, 'immediate_payment', new Set()).every((v) => !v.linked)).toBe(
+      true,
+    );
   });
 
   it('enables no step when the current step is not one of them', () => {
@@ -41,6 +73,19 @@ describe('consentStepViews', () => {
       false,
     );
   });
+});
+
+describe('immediatePaymentLinked', () => {
+  it.each([
+    [false, false, false],
+    [true, false, true],
+    [false, true, true],
+  ])(
+    'a saved account chosen: %s, paid from a linked account: %s → linked %s',
+    (savedAccountChosen, paidFromLinkedAccount, linked) => {
+      expect(immediatePaymentLinked({ savedAccountChosen, paidFromLinkedAccount })).toBe(linked);
+    },
+  );
 });
 
 describe('stepDotLogos', () => {

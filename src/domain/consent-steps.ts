@@ -42,6 +42,12 @@ export type TConsentStepView = {
   done: boolean;
   /** Header status (spec §2): 'Completed' with a green tick, or 'Pending'. */
   statusLabel: 'Completed' | 'Pending';
+  /**
+   * The 'linked' badge (spec §2 Immediate Payment: "Statuses are 'Pending', 'Completed' and a
+   * 'linked' badge"): the Immediate Payment step's money comes from an account the payer has
+   * linked (see immediatePaymentLinked). Always false on the other steps.
+   */
+  linked: boolean;
 };
 
 /**
@@ -52,6 +58,7 @@ export function consentStepViews(
   steps: readonly TConsentStep[],
   current: TConsentStep,
   completed: ReadonlySet<TConsentStep>,
+  immediateLinked = false,
 ): TConsentStepView[] {
   const currentIndex = steps.indexOf(current);
   return steps.map((step, index) => {
@@ -62,8 +69,25 @@ export function consentStepViews(
       enabled: index <= currentIndex,
       done,
       statusLabel: done ? 'Completed' : 'Pending',
+      linked: step === 'immediate_payment' && immediateLinked,
     };
   });
+}
+
+/**
+ * Whether the immediate payment's source account is linked, for the step's 'linked' badge (spec
+ * §2). A linked account is one the payer has linked to pay from: an account link whose mandate is
+ * approved (spec §3 linkStatus 'approved' / 'bank_approved'; §5 "already-linked"). The source is
+ * the saved account chosen to pay ('OneTap', a linked account by construction), or, once paid,
+ * the account the payment came from when that account is linked and approved (spec §4 "If the
+ * origin account is already linked and approved"). A card, a transfer from an account not linked,
+ * or no choice yet: no badge.
+ */
+export function immediatePaymentLinked(input: {
+  savedAccountChosen: boolean;
+  paidFromLinkedAccount: boolean;
+}): boolean {
+  return input.savedAccountChosen || input.paidFromLinkedAccount;
 }
 
 /** Step dots (spec §2): at most 3 account logos, then '+N' for the rest (null when none). */

@@ -23,16 +23,17 @@ describe('grantOutcome', () => {
       { kind: 'success' },
     ],
     [
-      'immediate payments, one failed with an error',
+      "immediate payments, one failed with the bank's reason: the payer reads it",
       withImmediate,
       granted({
         paymentResults: { total: 1, succeeded: 0, failed: 1 },
-        error: 'Insufficient funds',
+        error: 'Direct debit payment failed: Insufficient funds',
       }),
       {
         kind: 'failed',
-        message: 'Some payments failed. Please try again.',
-        parentError: 'Insufficient funds',
+        message:
+          'Direct debit payment failed: Insufficient funds. Some payments failed. Please try again.',
+        parentError: 'Direct debit payment failed: Insufficient funds',
       },
     ],
     [

@@ -15,9 +15,11 @@ export type TGrantOutcome =
 /**
  * The outcome of a grant (spec §4 Grant outcome). Without immediate payments a successful grant
  * is a success. With them, success needs paymentResults.failed to be exactly 0; a missing count
- * is not proof that money moved, so it fails too. A failed debit shows 'Some payments failed.
- * Please try again.' to the payer and reports the result's error, or 'Direct debit payment
- * failed', to the parent.
+ * is not proof that money moved, so it fails too. A failed payment reports the result's error, or
+ * 'Direct debit payment failed', to the parent, and the payer reads the bank's reason (the
+ * result's error, 'Direct debit payment failed: Insufficient funds') before 'Some payments
+ * failed. Please try again.' (issue 28 item 12): without it the payer cannot tell a refusal
+ * worth retrying from one that is not.
  */
 export function grantOutcome(
   consent: TConsent,
@@ -29,9 +31,10 @@ export function grantOutcome(
   }
   if (!consent.payments.some((p) => p.type === 'immediate')) return { kind: 'success' };
   if (result.paymentResults?.failed === 0) return { kind: 'success' };
+  const someFailed = ERROR_CATALOGUE.SOME_PAYMENTS_FAILED.message;
   return {
     kind: 'failed',
-    message: ERROR_CATALOGUE.SOME_PAYMENTS_FAILED.message,
+    message: result.error ? `${result.error}. ${someFailed}` : someFailed,
     parentError: result.error || ERROR_CATALOGUE.DIRECT_DEBIT_FAILED.message,
   };
 }

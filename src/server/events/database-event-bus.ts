@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { TDatabase } from '../db/database';
+import type { TDatabase, TDb } from '../db/database';
 import type { TEvent, TEventBus, TEventErrorHandler, TEventInput, TEventType } from './event-bus';
 import { eventSubscribers } from './event-subscribers';
 
@@ -40,16 +40,10 @@ export function databaseEventBus(options: {
   return {
     async publish<K extends TEventType>(input: TEventInput<K>): Promise<TEvent<K>> {
       if (subscribers.closed) throw new Error('The event bus is closed');
-      const event = {
-        type: input.type,
-        data: JSON.parse(JSON.stringify(input.data)) as TEvent<K>['data'],
-        id: input.id ?? randomUUID(),
-      } as TEvent<K>;
+      const event = eventOf(input);
       try {
         await listening;
-        await database.db.execute(
-          sql`SELECT pg_notify(${EVENT_BUS_CHANNEL}, ${JSON.stringify(event)})`,
-        );
+        await database.db.execute(notifyOf(event));
       } catch (error) {
         // The change it reports has committed: a bus that cannot send is the subscribers' loss,
         // told to onError, never the publisher's failure (its caller's answer stays the same).
@@ -66,4 +60,29 @@ export function databaseEventBus(options: {
       await stop?.();
     },
   };
+}
+
+/** The event as the bus sends it: JSON data, its id given or made. */
+function eventOf<K extends TEventType>(input: TEventInput<K>): TEvent<K> {
+  return {
+    type: input.type,
+    data: JSON.parse(JSON.stringify(input.data)) as TEvent<K>['data'],
+    id: input.id ?? randomUUID(),
+  };
+}
+
+const notifyOf = (event: { type: TEventType; data: unknown; id: string }) =>
+  sql`SELECT pg_notify(${EVENT_BUS_CHANNEL}, ${JSON.stringify(event)})`;
+
+/**
+ * Publishes an event on the database's bus from inside the transaction of the change it reports:
+ * PostgreSQL holds a NOTIFY sent in a transaction until it commits, and drops it on a rollback, so
+ * the bus's subscribers hear it after the commit, as with `publish` after one. For a change made
+ * deep inside another service's transaction (a grant made by a payment), where no bus is at hand.
+ */
+export async function publishAtCommit<K extends TEventType>(
+  tx: TDb,
+  input: TEventInput<K>,
+): Promise<void> {
+  await tx.execute(notifyOf(eventOf(input)));
 }

@@ -212,7 +212,7 @@ describe('paying the immediate payment from a saved account at the grant', () =>
     expect(row?.status).toBe('executed');
   });
 
-  it('a debit the account cannot cover fails with "Direct debit payment failed" and grants nothing', async () => {
+  it('a debit the account cannot cover fails with "Direct debit payment failed" and the bank\'s reason, and grants nothing', async () => {
     const who = await payer();
     const poor = await linkByTestTransfer(ctx.app, who.token, 'insufficient_funds');
     const consent = await consentWithFuture();
@@ -223,7 +223,7 @@ describe('paying the immediate payment from a saved account at the grant', () =>
     expect(answer.json()).toMatchObject({
       status: 'pending',
       paymentResults: { total: 1, succeeded: 0, failed: 1 },
-      error: 'Direct debit payment failed',
+      error: 'Direct debit payment failed: Insufficient funds',
       consent: { status: 'pending', grantedAt: null },
     });
     expect(await balanceOf('insufficient_funds')).toBe(before);

@@ -43,6 +43,11 @@ export const consentScreens: TConsentScreens = {
       default: module.ChipTerminalModal,
     })),
   ),
+  AddPasskey: lazy(() =>
+    import('../features/auth/add-passkey-for-grant').then((module) => ({
+      default: module.AddPasskeyForGrant,
+    })),
+  ),
   signGrant: (consentId, payload) =>
     import('../features/auth/sign-grant').then((module) => module.signGrant(consentId, payload)),
 };

@@ -22,6 +22,8 @@ export type TAuthPromptScreenProps = {
   productName: string;
   /** The page's parameters the sign-in names (spec §2 query parameters). */
   params: Pick<TPageParams, 'clientId' | 'authAppId'>;
+  /** Shown after the immediate payment was paid (the prompts after a payment): said paid. */
+  paymentMade?: boolean;
   onAuthenticated(): void;
 };
 
@@ -124,6 +126,15 @@ export type TFormStepProps = {
   showNextStep?: boolean;
 };
 
+/** What the grant's offer of a passkey is given; the auth feature owns it. */
+export type TAddPasskeyProps = {
+  /**
+   * Created (`signsFrom`: null when it signs at once, else from when it may approve payments and
+   * mandates), or not ('Not now').
+   */
+  onDone(created: { signsFrom: string | null } | null): void;
+};
+
 /**
  * Screens other features own, plugged in by the app: features do not import each other, and a
  * screen may load only when the page first needs it.
@@ -142,6 +153,8 @@ export type TConsentScreens = {
   /** The Chip Card Terminal modal (the terminal feature's), loaded when the payer picks it. */
   ChipTerminal: ComponentType<TChipTerminalProps>;
   signGrant: TPayNowScreenProps['signGrant'];
+  /** A passkey created right where the grant needs one (the auth feature's). */
+  AddPasskey: ComponentType<TAddPasskeyProps>;
 };
 
 /** Posts to the embedding parent (the app's embed bridge): true when the message went. */

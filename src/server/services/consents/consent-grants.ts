@@ -163,7 +163,7 @@ export async function grantConsent(
         consentId,
         payerId,
         { total: 1, succeeded: 0, failed: 1 },
-        { error: 'Direct debit payment failed' },
+        { error: debitFailureText(debit.reason) },
       );
     }
   }
@@ -269,6 +269,24 @@ export async function grantConsent(
 }
 
 const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
+
+/** Why the bank refused a debit, as the payer reads it after the catalogue's words. */
+const DEBIT_REFUSAL_TEXT: Readonly<Record<string, string>> = {
+  insufficient_funds: 'Insufficient funds',
+  account_not_found: 'The bank could not find the account',
+  expired: 'The bank did not take the debit in time',
+};
+
+/**
+ * The grant's error for a failed debit (spec §4: 'the result's error or 'Direct debit payment
+ * failed''): the catalogue's words with the bank's reason, 'Direct debit payment failed:
+ * Insufficient funds', so the page can say why.
+ */
+function debitFailureText(reason: string): string {
+  const base = ERROR_CATALOGUE.DIRECT_DEBIT_FAILED.message;
+  const text = DEBIT_REFUSAL_TEXT[reason];
+  return text ? `${base}: ${text}` : base;
+}
 
 /**
  * 'Decline' (spec §2): a signed-in payer says no. The consent ends declined, once, with its audit

@@ -10,6 +10,7 @@ import { appendEvent, eventStreams } from '../../events/event-log';
 import { AppError } from '../app-error';
 import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
 import { recordMerchantEvent } from '../merchants/webhooks';
+import { grantMetByPayment } from '../consents/payment-grants';
 
 /*
  * The records every way of paying shares (docs/payments.md): who may pay a payment, an attempt's
@@ -385,6 +386,7 @@ export async function completeAttempt(
     },
     now,
   });
+  await grantMetByPayment(tx, executed, attempt.payerId, now);
   return { completed: true, payment: executed };
 }
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { authPromptItems } from '../../../domain/auth-prompt';
+import { authPromptItems, authPromptPaid } from '../../../domain/auth-prompt';
 import type { TAuthPromptScreenProps } from '../../contracts/consent-slots';
 import { MerchantLogo } from '../../ui/merchant-logo';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
@@ -17,6 +17,7 @@ export function AuthPrompt({
   consent,
   productName,
   params,
+  paymentMade = false,
   onAuthenticated,
 }: TAuthPromptScreenProps) {
   const context = useMemo<TSignInContext>(
@@ -28,7 +29,8 @@ export function AuthPrompt({
     }),
     [params.clientId, params.authAppId, consent.consentId, consent.authAppId],
   );
-  const items = authPromptItems(consent);
+  const items = authPromptItems(consent, paymentMade);
+  const paid = authPromptPaid(consent, paymentMade);
   const { counterparty } = consent;
 
   const intro = (
@@ -43,6 +45,12 @@ export function AuthPrompt({
           <span className="muted">uses {productName} to authenticate users</span>
         </p>
       </div>
+      {paid ? (
+        <p className="auth-paid">
+          <span aria-hidden="true">✓ </span>
+          {paid}
+        </p>
+      ) : null}
       {items.length > 0 ? (
         <>
           <h2 className="section-title">They would like to:</h2>
@@ -52,7 +60,7 @@ export function AuthPrompt({
             ))}
           </ul>
         </>
-      ) : (
+      ) : paid ? null : (
         // A consent that only asks for a form lists nothing: say why sign-in is needed instead.
         <div>
           <h2 className="auth-heading">Authentication Required</h2>

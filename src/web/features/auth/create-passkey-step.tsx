@@ -9,7 +9,13 @@ type TCreatePasskeyStepProps = {
   token: string;
   /** True right after sign-up: the wording welcomes; otherwise it offers one more device. */
   newAccount: boolean;
-  onDone(passkeyCreated: boolean): void;
+  /** What the offer says instead of the sign-in's 'Next time, sign in with …'. */
+  lead?: string;
+  /**
+   * Created or not; `signsFrom` when it was kept without approval and may approve payments and
+   * mandates only from then (docs/identity.md "When a passkey is trusted").
+   */
+  onDone(passkeyCreated: boolean, signsFrom?: string): void;
 };
 
 /**
@@ -27,7 +33,7 @@ type TStep =
  * create a passkey so the next sign-in is biometric. On an account in use, another of the payer's
  * passkeys approves it, or it waits 24 h before it may approve payments.
  */
-export function CreatePasskeyStep({ token, newAccount, onDone }: TCreatePasskeyStepProps) {
+export function CreatePasskeyStep({ token, newAccount, lead, onDone }: TCreatePasskeyStepProps) {
   const [step, setStep] = useState<TStep>({ kind: 'offer' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -107,7 +113,7 @@ export function CreatePasskeyStep({ token, newAccount, onDone }: TCreatePasskeyS
         </p>
         <p className="muted">We sent an SMS about it to your number.</p>
         <div className="actions">
-          <Button onClick={() => onDone(true)}>Continue</Button>
+          <Button onClick={() => onDone(true, step.signsFrom)}>Continue</Button>
         </div>
       </div>
     );
@@ -152,7 +158,7 @@ export function CreatePasskeyStep({ token, newAccount, onDone }: TCreatePasskeyS
         {newAccount ? 'Create your passkey' : 'Create a passkey on this device'}
       </h2>
       <p className="auth-lead">
-        Next time, sign in with your fingerprint, face or screen lock. No code needed.
+        {lead ?? 'Next time, sign in with your fingerprint, face or screen lock. No code needed.'}
       </p>
       {errorLine}
       <div className="actions">

@@ -10,6 +10,7 @@ import {
 } from 'react';
 import {
   approvedOriginAccount,
+  canPayWithoutSignature,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -18,10 +19,12 @@ import {
   type TConsentFlowAction,
   type TConsentFlowState,
   type TGrantPhase,
+  type TSignatureBlock,
 } from '../../../domain/consent-flow';
 import {
   CONSENT_STEP_TITLES,
   consentStepViews,
+  immediatePaymentLinked,
   stepDotLogos,
   type TConsentStep,
 } from '../../../domain/consent-steps';
@@ -35,7 +38,7 @@ import { grantOutcome } from '../../../domain/grant-outcome';
 import { scheduleExplanation } from '../../../domain/schedule-explanation';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { useUserAccounts } from '../../api/accounts';
-import { ApiError } from '../../api/api-error';
+import { ApiError, isApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { consentApi } from '../../api/consent';
 import type { TConsentScreens, TEmbedReports, TPayNowPrompts } from '../../contracts/consent-slots';
@@ -68,6 +71,14 @@ export type TConsentFlowProps = {
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
+
+/** A grant the payer's passkey could not sign: none yet, or one that must wait (issue 28 item 10). */
+const signatureBlockOf = (error: unknown): TSignatureBlock | undefined =>
+  isApiError(error, 'PASSKEY_REQUIRED')
+    ? 'no_passkey'
+    : isApiError(error, 'PASSKEY_NOT_YET_TRUSTED')
+      ? 'passkey_waiting'
+      : undefined;
 
 /**
  * The main consent flow (spec §2 "Main consent flow", §4): the consent's steps in order, each
@@ -125,6 +136,10 @@ export function ConsentFlow({
     state.steps,
     state.current ?? state.steps[0] ?? 'immediate_payment',
     new Set(state.completed),
+    immediatePaymentLinked({
+      savedAccountChosen: state.immediateAccount !== null,
+      paidFromLinkedAccount: approvedOriginAccount(consent, accounts.data ?? []) !== null,
+    }),
   );
 
   const grant = async () => {
@@ -146,8 +161,14 @@ export function ConsentFlow({
         onFailed(outcome.parentError);
       }
     } catch (error) {
-      act({ type: 'grant_failed', message: messageOf(error) });
-      onFailed(messageOf(error));
+      const signatureBlock = signatureBlockOf(error);
+      act({
+        type: 'grant_failed',
+        message: messageOf(error),
+        ...(signatureBlock ? { signatureBlock } : {}),
+      });
+      // A missing approval the payer can give here is not the consent's failure yet.
+      if (!signatureBlock) onFailed(messageOf(error));
     }
   };
 
@@ -271,8 +292,31 @@ export function ConsentFlow({
           message={state.error}
           embed={embed}
           onRetry={() => act({ type: 'grant_retry' })}
+          // Without a passkey another try fails the same: the offer below replaces it.
+          canRetry={state.signatureBlock !== 'no_passkey'}
           onReport={() => onReport(state.error ?? '')}
-        />
+        >
+          {state.signatureBlock === 'no_passkey' ? (
+            <screens.AddPasskey
+              onDone={(created) => {
+                act({ type: 'grant_retry' });
+                // Created: the grant is signed with it at once (a passkey that must wait is
+                // refused only where the grant signs money, and then says until when).
+                if (created) void grant();
+              }}
+            />
+          ) : null}
+          {canPayWithoutSignature(state) ? (
+            <>
+              <p>
+                Meanwhile, pay the immediate payment by transfer or card: that needs no passkey.
+              </p>
+              <Button variant="secondary" onClick={() => act({ type: 'pay_without_signature' })}>
+                Pay by Transfer or Card
+              </Button>
+            </>
+          ) : null}
+        </ConsentErrorModal>
       ) : null}
     </>
   );
@@ -315,6 +359,7 @@ export function ConsentFlow({
                   title={CONSENT_STEP_TITLES[view.step]}
                   done={view.done}
                   statusLabel={view.statusLabel}
+                  linked={view.linked}
                   open={open}
                   enabled={view.enabled || view.done}
                   onOpen={() => act({ type: 'step_opened', step: view.step })}
@@ -355,6 +400,8 @@ type TStepHeaderProps = {
   title: string;
   done: boolean;
   statusLabel: string;
+  /** The 'linked' badge beside the status (spec §2 Immediate Payment). */
+  linked: boolean;
   open: boolean;
   enabled: boolean;
   onOpen(): void;
@@ -368,6 +415,7 @@ function StepHeader({
   title,
   done,
   statusLabel,
+  linked,
   open,
   enabled,
   onOpen,
@@ -398,6 +446,7 @@ function StepHeader({
               {dots.more ? <span className="more">{dots.more}</span> : null}
             </span>
           ) : null}
+          {linked ? <span className="badge linked">linked</span> : null}
           <span className={done ? 'badge done' : 'badge'}>{statusLabel}</span>
         </button>
       </h2>
@@ -470,11 +519,16 @@ function ConsentErrorModal({
   embed,
   onRetry,
   onReport,
+  canRetry = true,
+  children,
 }: {
   message: string;
   embed: boolean;
   onRetry(): void;
+  canRetry?: boolean;
   onReport(): void;
+  /** A way forward besides 'Try Again' (a passkey to create, another way to pay). */
+  children?: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -495,8 +549,9 @@ function ConsentErrorModal({
     >
       <h2 id={titleId}>Consent Error</h2>
       <p role="alert">{message}</p>
+      {children}
       <div className="flow-actions">
-        <Button onClick={onRetry}>Try Again</Button>
+        {canRetry ? <Button onClick={onRetry}>Try Again</Button> : null}
         {embed ? <ReportAndCloseButton label="Report & Close" onReport={onReport} /> : null}
       </div>
     </dialog>

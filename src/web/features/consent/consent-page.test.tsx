@@ -82,6 +82,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           LinkAccountPanel: () => <p>Link Account</p>,
           FormStep: () => <p>Form</p>,
           ChipTerminal: () => <p>Chip Card Terminal</p>,
+          AddPasskey: () => <p>Create a passkey</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
         }}
         postToParent={postToParent}

@@ -345,6 +345,8 @@ function PromptSignIn({ onAuthenticated }: { onAuthenticated(): void }) {
       consent={consent}
       productName={productName}
       params={params}
+      // Only the prompts after a payment ask for sign-in here: the payment is made.
+      paymentMade
       onAuthenticated={() => {
         onAuthenticated();
         void refetch();

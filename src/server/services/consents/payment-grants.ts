@@ -1,0 +1,71 @@
+import { and, eq } from 'drizzle-orm';
+import { isGrantedByPayment } from '../../../domain/granted-by-payment';
+import type { TDb } from '../../db/database';
+import { consentEvents, consents } from '../../db/schema';
+import { publishAtCommit } from '../../events/database-event-bus';
+import { recordMerchantEvent } from '../merchants/webhooks';
+import { loadConsent } from './consents';
+
+/*
+ * A consent whose every request is met by its payment is granted by the payment (issue 28 item
+ * 6, src/domain/granted-by-payment.ts): called inside the transaction that executes the payment
+ * (payment-records.ts completeAttempt), after the payment row is executed, so the payment and the
+ * grant commit together or not at all. A payer who closes the tab after paying leaves the
+ * merchant a granted consent; the page's grant afterwards finds it granted and answers the same
+ * (consent-grants.ts).
+ *
+ * What a grant by the page writes is written here too: the consent's audit row
+ * ('consent.granted', with no signature: the payment is the payer's act), the merchant's
+ * 'consent.granted' webhook, and the bus's 'consent.granted', sent when the transaction commits.
+ */
+export async function grantMetByPayment(
+  tx: TDb,
+  paid: { id: string; consentId: string },
+  payerId: string | null,
+  now: Date,
+): Promise<boolean> {
+  const found = await loadConsent(tx, paid.consentId);
+  if (!found || !isGrantedByPayment(found.consent)) return false;
+  // The requests a consent makes never change; its status may, so it moves in one statement.
+  const [row] = await tx
+    .update(consents)
+    .set({ status: 'granted', grantedAt: now, grantedBy: payerId })
+    .where(and(eq(consents.id, paid.consentId), eq(consents.status, 'pending')))
+    .returning({ merchantId: consents.merchantId });
+  if (!row) return false;
+  const actor = payerId ? `payer:${payerId}` : 'payer:anonymous';
+  await tx.insert(consentEvents).values({
+    consentId: paid.consentId,
+    type: 'consent.granted',
+    actor,
+    data: {
+      grantedBy: 'payment',
+      dataTypes: [],
+      immediatePaymentId: paid.id,
+      immediateAccountId: null,
+      formResponseId: null,
+      futureAccountIds: [],
+      originalRequestId: null,
+      signature: null,
+    },
+    createdAt: now,
+  });
+  await recordMerchantEvent(tx, {
+    clientId: found.clientId,
+    consentId: paid.consentId,
+    type: 'consent.granted',
+    data: {
+      consentId: paid.consentId,
+      grantedAt: now.toISOString(),
+      immediatePaymentId: paid.id,
+      dataTypes: [],
+      payerAuthenticated: payerId !== null,
+    },
+    now,
+  });
+  await publishAtCommit(tx, {
+    type: 'consent.granted',
+    data: { consentId: paid.consentId, clientId: found.clientId, merchantId: row.merchantId },
+  });
+  return true;
+}
