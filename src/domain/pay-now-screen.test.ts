@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { STEP_TEXT_AWAITING_3DS, STEP_TEXT_AWAITING_TRANSFER } from './constants';
 import {
   attemptOutcomeText,
-  grantWaitsForPrompt,
   needsTransferAccount,
   payNowHeader,
   payNowInitial,
@@ -456,17 +455,11 @@ describe('payNowReducer: reload (read) and item 12', () => {
   });
 });
 
-describe('payNowReducer: prompts and terminal (item 6)', () => {
+describe('payNowReducer: prompts and terminal', () => {
   it('a prompt steps and settles', () => {
     const state = run([{ type: 'prompt_step', step: 'link' }]);
     expect(state.prompt).toEqual({ settled: false, step: 'link' });
     expect(run([{ type: 'prompt_settled' }], state).prompt).toEqual({ settled: true, step: 'ask' });
-  });
-
-  it('the grant waits for the prompt only in the consent flow or when signed in', () => {
-    expect(grantWaitsForPrompt({ inFlow: false, signedIn: false })).toBe(false);
-    expect(grantWaitsForPrompt({ inFlow: true, signedIn: false })).toBe(true);
-    expect(grantWaitsForPrompt({ inFlow: false, signedIn: true })).toBe(true);
   });
 
   it('with the terminal open the stream reports a chip attempt, and its failure', () => {

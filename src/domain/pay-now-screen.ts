@@ -541,12 +541,3 @@ export function processingControls(state: TPayNowState): {
   }
   return { viewTransferDetails: false, reconnect: null, cancel: null };
 }
-
-/**
- * Whether the grant waits for the prompt after the payment. A consent the payment alone meets
- * (the pay-now screen, no sign-in) is granted once paid: the prompt is an offer beside it. In the
- * consent flow, or signed in, the grant follows the prompt (its choice may be part of it).
- */
-export function grantWaitsForPrompt(input: { inFlow: boolean; signedIn: boolean }): boolean {
-  return input.inFlow || input.signedIn;
-}

@@ -14,7 +14,6 @@ import { formatNaira } from '../../../domain/money';
 import { afterPaymentPrompt, paidOriginOf } from '../../../domain/after-payment';
 import { isPaymentFailure, payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
 import {
-  grantWaitsForPrompt,
   needsTransferAccount,
   payNowHeader,
   payNowInitial,
@@ -186,31 +185,25 @@ export function PayNowScreen({
           settled: state.prompt.settled,
         })
       : null;
-  // The grant waits for the prompt only where the prompt's answer may belong to it.
-  const waitsForPrompt = grantWaitsForPrompt({ inFlow: Boolean(flow), signedIn });
   const granting = useRef(false);
   useEffect(() => {
-    if (status.phase !== 'completed' || granting.current || (prompt && waitsForPrompt)) return;
+    if (status.phase !== 'completed' || granting.current || prompt) return;
     granting.current = true;
     sendGrant();
-  }, [status.phase, sendGrant, prompt, waitsForPrompt]);
+  }, [status.phase, sendGrant, prompt]);
   const outcome = useMemo(
     () => (grant.data ? grantOutcome(consent, grant.data) : null),
     [consent, grant.data],
   );
-  // Granted: the page moves on once no prompt is open (an offer is answered, or let be, first).
-  const tellGranted = useEffectEvent(onGranted);
-  const tellFailed = useEffectEvent(onFailed);
+  // The grant's answer, once: granted, the page reads the consent again; failed, the parent hears.
+  const tellOutcome = useEffectEvent((answer: NonNullable<typeof grant.data>) => {
+    const told = grantOutcome(consent, answer);
+    if (told.kind === 'success') setTimeout(onGranted, CONSENT_REFRESH_AFTER_PAYMENT_MS);
+    else onFailed(told.parentError);
+  });
   useEffect(() => {
-    if (!outcome) return;
-    if (outcome.kind !== 'success') {
-      tellFailed(outcome.parentError);
-      return;
-    }
-    if (prompt) return;
-    const timer = setTimeout(() => tellGranted(), CONSENT_REFRESH_AFTER_PAYMENT_MS);
-    return () => clearTimeout(timer);
-  }, [outcome, prompt]);
+    if (grant.data) tellOutcome(grant.data);
+  }, [grant.data]);
 
   const grantError = grant.error
     ? messageOf(grant.error)
@@ -479,11 +472,6 @@ export function PayNowScreen({
               onStep={(step) => dispatch({ type: 'prompt_step', step })}
               onSettled={() => dispatch({ type: 'prompt_settled' })}
             />
-          ) : null}
-          {prompt && outcome?.kind === 'success' ? (
-            <p className="grant-done" role="status">
-              ✓ Consent granted to {consent.counterparty.name}
-            </p>
           ) : null}
           {grant.isPending ? (
             <p className="loading-line" role="status">
