@@ -278,6 +278,27 @@ describe('payNowReducer: card (items 4, 5)', () => {
     expect(state.status).toMatchObject({ phase: 'failed', error: text });
   });
 
+  it('a refusal answered first, then the attempt: the page says what was charged', () => {
+    const state = run([
+      ...chargeCard,
+      { type: 'card_refused', message: 'Failed to process card payment', paymentFailure: true },
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'failed',
+          paymentType: 'card',
+          attempt: attempt({
+            state: 'failed',
+            message: 'Your bank did not answer.',
+            charged: false,
+          }),
+        },
+      },
+    ]);
+    expect(state.status.error).toBe('Your bank did not answer. Nothing was charged to your card.');
+  });
+
   it('a reload during a charge resumes it: processing, the bank still answering', () => {
     const state = resumed({
       status: 'in_progress',

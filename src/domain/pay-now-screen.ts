@@ -243,6 +243,11 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
   if (attempt.state === 'charging' && (next.card.charging || next.view === 'processing')) {
     return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
   }
+  // The charge's answer said it failed first; the attempt says what was charged.
+  if (attempt.state === 'failed' && attempt.charged !== null && next.status.phase === 'failed') {
+    const text = attemptOutcomeText(attempt, state.amountDue);
+    return { ...next, status: { ...next.status, error: text, stepText: text } };
+  }
   if (endedNow && (next.view === 'processing' || next.card.charging)) {
     return {
       ...failed(next, attemptOutcomeText(attempt, state.amountDue)),
