@@ -150,4 +150,78 @@ test.describe('pay-now edges', () => {
       timeout: 30_000,
     });
   });
+
+  test('item 2: a transfer of the wrong amount is said to be sent back, with a way on', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    const wrong = await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber, amount: 100_000 },
+    });
+    expect(wrong.ok()).toBe(true);
+
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(
+      page.getByText(
+        'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try Another Method' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-edge-transfer-returned');
+    await expectNoViolations(page);
+
+    // Retry Payment: the account, still open, takes the right amount.
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    expect(await shownAccountNumber(page)).toBe(accountNumber);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber, amount: payment.amount },
+    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 30_000,
+    });
+  });
+
+  test('item 2: an account the bank expired shows expired; money sent to it is said returned', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const first = await shownAccountNumber(page);
+    // The bank ends the account early: the page's own countdown has not run out.
+    const expired = await page.request.post(
+      `${E2E.appOrigin}/api/sandbox/virtual-accounts/${first}/expire`,
+    );
+    expect(expired.ok()).toBe(true);
+    await expect(page.getByText('This account has expired. Do not transfer to it.')).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'I have made the transfer' })).toBeDisabled();
+    await snap(page, testInfo, 'pay-now-edge-account-ended');
+
+    // A transfer to it anyway goes back, and the page says so.
+    await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber: first, amount: payment.amount },
+    });
+    await expect(
+      page.getByText(
+        'Your transfer of ₦2,500.00 was sent back to you: it reached the one-time account after the account expired.',
+      ),
+    ).toBeVisible({ timeout: 30_000 });
+    await snap(page, testInfo, 'pay-now-edge-expired-returned');
+    await expectNoViolations(page);
+
+    // Retry Payment: a fresh account with its countdown.
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible({ timeout: 30_000 });
+    expect(await shownAccountNumber(page)).not.toBe(first);
+  });
 });
