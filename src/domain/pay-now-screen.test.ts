@@ -326,6 +326,23 @@ describe('payNowReducer: card (items 4, 5)', () => {
     ).toMatchObject({ view: 'card', card: { error: 'Bad card', charging: false } });
   });
 
+  it('a charge in flight stays on its form when the stream says the bank has it', () => {
+    const state = run([
+      ...chargeCard,
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'in_progress',
+          paymentType: 'card',
+          attempt: attempt({}),
+        },
+      },
+    ]);
+    expect(state.view).toBe('card');
+    expect(payNowHeader(state).badge).toBe('Pending');
+  });
+
   it('a wrong OTP ends the attempt: boxes renewed, nothing to verify, Retry Payment', () => {
     const before = run(onOtpScreen);
     const state = run(
@@ -339,6 +356,8 @@ describe('payNowReducer: card (items 4, 5)', () => {
       verifying: false,
     });
     expect(state.otp.round).toBeGreaterThan(before.otp.round);
+    // Nothing is being paid: the header says it is due.
+    expect(payNowHeader(state)).toEqual({ badge: 'Pending', amountText: 'due now' });
     // Retry Payment: the stored card again, a new OTP screen.
     const retried = run(
       [

@@ -240,7 +240,9 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
       return { ...failed(next, attemptOutcomeText(attempt, state.amountDue)), method: 'transfer' };
     }
   }
-  if (attempt.state === 'charging' && (next.card.charging || next.view === 'processing')) {
+  // A charge this page is not waiting on (another tab's, or one resumed): the bank is answering.
+  // One it is waiting on says so itself (card_slow), on the form the payer may still need.
+  if (attempt.state === 'charging' && !next.card.charging && next.view === 'processing') {
     return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
   }
   // The charge's answer said it failed first; the attempt says what was charged.
@@ -420,6 +422,7 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
       if (answer.requiresOTP) {
         return {
           ...next,
+          status: next.status.phase === 'charging' ? PAYMENT_STATUS_INITIAL : next.status,
           view: 'otp',
           otp: {
             displayMessage: answer.displayMessage ?? '',
