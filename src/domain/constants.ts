@@ -48,6 +48,10 @@ export const PROGRESS_AWAITING_3DS = 25;
 export const STEP_TEXT_AWAITING_TRANSFER = 'Waiting for transfer confirmation...';
 export const STEP_TEXT_AWAITING_3DS = 'Awaiting 3D Secure authentication...';
 export const STEP_TEXT_RETRYING = 'Retrying payment...';
+/** A card charge the bank has not answered yet (ours: the spec has no step text for it). */
+export const STEP_TEXT_BANK_ANSWERING = 'Your bank is still answering...';
+/** How long a card charge runs before the page says the bank is still answering. */
+export const CARD_SLOW_AFTER_MS = 4_000;
 export const PROGRESS_PAYMENT_RECEIVED = 33;
 export const PROGRESS_LINKING_STARTED = 50;
 export const PROGRESS_PAYMENT_PROCESSED = 66;

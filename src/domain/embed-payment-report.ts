@@ -41,6 +41,7 @@ export type TPaymentReport = {
 /** The phases of a payment under way that the page found so on opening (a reload mid-payment). */
 const UNDER_WAY: ReadonlySet<TPaymentPhase> = new Set([
   'awaiting_transfer',
+  'charging',
   'awaiting_3ds',
   'received',
 ]);

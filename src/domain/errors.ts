@@ -194,6 +194,16 @@ export const ERROR_CATALOGUE = {
     message: 'This payment is already being processed. Please wait.',
   },
   PAYMENT_ALREADY_MADE: { status: 409, message: 'This payment has already been made' },
+  // Ours (docs/payments.md "States"): how an attempt ended, in words that say where the money is.
+  CARD_BANK_NO_ANSWER: { status: 504, message: 'Your bank did not answer. Nothing was charged.' },
+  TRANSFER_ACCOUNT_EXPIRED: {
+    status: 409,
+    message: 'This transfer account has expired. Request a new account or choose another method.',
+  },
+  NO_THREE_DS_CHALLENGE: {
+    status: 404,
+    message: 'No 3-D Secure check is waiting for this payment',
+  },
   // Collecting future payments (ours, docs/payments.md "Collecting future payments").
   PAYMENT_NOT_FOUND: { status: 404, message: 'No payment of yours has this id' },
   NOT_A_FUTURE_PAYMENT: {

@@ -1,14 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STEP_TEXT_AWAITING_3DS, STEP_TEXT_AWAITING_TRANSFER } from './constants';
 import {
   PAYMENT_STATUS_INITIAL,
   PAYMENT_STATUS_TIMINGS,
   paymentProgressSteps,
   paymentStatusReducer,
-  resumedPayment,
   type TPaymentPhase,
-  type TPaymentRead,
   type TPaymentStatusAction,
   type TPaymentStatusState,
 } from './payment-status';
@@ -19,6 +16,7 @@ const run = (actions: TPaymentStatusAction[], from = PAYMENT_STATUS_INITIAL) =>
 const ROUTES: Record<TPaymentPhase, TPaymentStatusAction[]> = {
   pending: [],
   awaiting_transfer: [{ type: 'transfer_confirmation_requested' }],
+  charging: [{ type: 'charging' }],
   awaiting_3ds: [{ type: 'three_ds_started' }],
   retrying: [{ type: 'failed' }, { type: 'retry' }],
   received: [{ type: 'in_progress' }],
@@ -31,6 +29,7 @@ const stateIn = (phase: TPaymentPhase): TPaymentStatusState => run(ROUTES[phase]
 const ACTIONS: TPaymentStatusAction[] = [
   { type: 'transfer_confirmation_requested' },
   { type: 'three_ds_started' },
+  { type: 'charging' },
   { type: 'in_progress' },
   { type: 'completed' },
   { type: 'completion_delay_elapsed' },
@@ -45,16 +44,19 @@ const PHASES = Object.keys(ROUTES) as TPaymentPhase[];
 // the very same state object.
 const EDGES: Record<TPaymentStatusAction['type'], Partial<Record<TPaymentPhase, TPaymentPhase>>> = {
   transfer_confirmation_requested: { pending: 'awaiting_transfer', retrying: 'awaiting_transfer' },
-  three_ds_started: { pending: 'awaiting_3ds', retrying: 'awaiting_3ds' },
+  three_ds_started: { pending: 'awaiting_3ds', retrying: 'awaiting_3ds', charging: 'awaiting_3ds' },
+  charging: { pending: 'charging', retrying: 'charging' },
   in_progress: {
     pending: 'received',
     awaiting_transfer: 'received',
+    charging: 'received',
     awaiting_3ds: 'received',
     retrying: 'received',
   },
   completed: {
     pending: 'processed',
     awaiting_transfer: 'processed',
+    charging: 'processed',
     awaiting_3ds: 'processed',
     retrying: 'processed',
     received: 'processed',
@@ -63,6 +65,7 @@ const EDGES: Record<TPaymentStatusAction['type'], Partial<Record<TPaymentPhase, 
   failed: {
     pending: 'failed',
     awaiting_transfer: 'failed',
+    charging: 'failed',
     awaiting_3ds: 'failed',
     retrying: 'failed',
     received: 'failed',
@@ -76,6 +79,7 @@ const EDGES: Record<TPaymentStatusAction['type'], Partial<Record<TPaymentPhase, 
     failed: 'pending',
   },
   pulse: {
+    charging: 'charging',
     awaiting_3ds: 'awaiting_3ds',
     retrying: 'retrying',
     received: 'received',
@@ -120,9 +124,24 @@ describe('paymentStatusReducer values', () => {
       { status: 'in_progress', progress: 25, stepText: 'Awaiting 3D Secure authentication...' },
     ],
     [
-      'waits for a transfer at 0%',
+      'a transfer the payer says they made is in progress at 33% (spec §2, §4)',
       [{ type: 'transfer_confirmation_requested' }],
-      { status: 'in_progress', progress: 0, stepText: 'Waiting for transfer confirmation...' },
+      { status: 'in_progress', progress: 33, stepText: 'Waiting for transfer confirmation...' },
+    ],
+    [
+      'a card charge the bank has not answered says so, from 0',
+      [{ type: 'charging' }],
+      { status: 'in_progress', progress: 0, stepText: 'Your bank is still answering...' },
+    ],
+    [
+      'a pulse while the bank answers never claims Payment Received',
+      [{ type: 'charging' }, ...Array<TPaymentStatusAction>(20).fill({ type: 'pulse' })],
+      { progress: 32 },
+    ],
+    [
+      'a charge the bank has not answered cannot be cancelled: money may be moving',
+      [{ type: 'charging' }, { type: 'cancel' }],
+      { phase: 'charging' },
     ],
     [
       'fails with the message given',
@@ -232,66 +251,6 @@ describe('paymentStatusReducer properties', () => {
         }
       }),
     );
-  });
-});
-
-describe('resumedPayment', () => {
-  const resumed = (read: Omit<TPaymentRead, 'otpDisplayMessage'> & { otp?: string }) => {
-    const { otp, ...rest } = read;
-    const { actions, view } = resumedPayment({ ...rest, otpDisplayMessage: otp ?? null });
-    const state = run(actions);
-    return { phase: state.phase, stepText: state.stepText, view };
-  };
-  const OTP = 'Enter the OTP sent to the phone number registered with your bank';
-
-  it.each<[string, Parameters<typeof resumed>[0], ReturnType<typeof resumed>]>([
-    [
-      'a transfer the payer said they made waits for its confirmation',
-      { status: 'in_progress', method: 'bank_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER },
-      { phase: 'awaiting_transfer', stepText: STEP_TEXT_AWAITING_TRANSFER, view: 'processing' },
-    ],
-    [
-      'a transfer the bank has received shows it received',
-      { status: 'in_progress', method: 'bank_transfer', stepText: 'Confirming transfer...' },
-      { phase: 'received', stepText: 'Payment Received', view: 'processing' },
-    ],
-    [
-      'a card in its 3-D Secure check waits for it',
-      { status: 'in_progress', method: 'card', stepText: STEP_TEXT_AWAITING_3DS },
-      { phase: 'awaiting_3ds', stepText: STEP_TEXT_AWAITING_3DS, view: 'processing' },
-    ],
-    [
-      'a card waiting for its OTP shows the OTP screen',
-      { status: 'in_progress', method: 'card', stepText: null, otp: OTP },
-      { phase: 'pending', stepText: '', view: 'otp' },
-    ],
-    [
-      'a completed payment is processed',
-      { status: 'completed', method: 'card', stepText: null },
-      { phase: 'processed', stepText: 'Payment Processed', view: 'processing' },
-    ],
-    [
-      'a card at the network starts at the methods',
-      { status: 'in_progress', method: 'card', stepText: null },
-      { phase: 'pending', stepText: '', view: 'methods' },
-    ],
-    [
-      'a failed payment starts at the methods',
-      { status: 'failed', method: 'card', stepText: null },
-      { phase: 'pending', stepText: '', view: 'methods' },
-    ],
-    [
-      'an unstarted payment starts at the methods',
-      { status: 'pending', method: null, stepText: null },
-      { phase: 'pending', stepText: '', view: 'methods' },
-    ],
-    [
-      'a chip purchase under way is the terminal’s to show',
-      { status: 'in_progress', method: 'chip_card', stepText: null },
-      { phase: 'pending', stepText: '', view: 'methods' },
-    ],
-  ])('%s', (_, read, expected) => {
-    expect(resumed(read)).toEqual(expected);
   });
 });
 

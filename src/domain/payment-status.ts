@@ -9,6 +9,7 @@ import {
   STEP_TEXT_AWAITING_3DS,
   STEP_TEXT_RETRYING,
   STEP_TEXT_AWAITING_TRANSFER,
+  STEP_TEXT_BANK_ANSWERING,
 } from './constants';
 import { ERROR_CATALOGUE } from './errors';
 
@@ -19,9 +20,11 @@ export type TPaymentStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 export type TPaymentPhase =
   /** Nothing under way: not started yet, or cancelled (progress 0). */
   | 'pending'
-  /** The payer says they transferred; waiting for the bank to confirm (progress stays 0, so
-   * 'View Transfer Details' stays reachable). */
+  /** The payer says they transferred: in progress, 'Payment Received' at 33 (spec §2, §4), the
+   * bank's confirmation awaited ('View Transfer Details' and cancel stay reachable). */
   | 'awaiting_transfer'
+  /** A card's bank has the charge and has not answered yet (the page says so, 0–32). */
+  | 'charging'
   /** Waiting for the payer to finish 3-D Secure in another tab (25). */
   | 'awaiting_3ds'
   /** A failed payment is being tried again (from 0). */
@@ -51,6 +54,8 @@ export type TPaymentStatusAction =
   | { type: 'transfer_confirmation_requested' }
   /** The payer opened the 3-D Secure challenge. */
   | { type: 'three_ds_started' }
+  /** The card's bank has the charge and has not answered yet. */
+  | { type: 'charging' }
   /** Payment-status stream: status in_progress. */
   | { type: 'in_progress' }
   /** Payment-status stream: status completed. */
@@ -74,6 +79,7 @@ export const PAYMENT_STATUS_TIMINGS = {
 const STATUS_OF: Readonly<Record<TPaymentPhase, TPaymentStatus>> = {
   pending: 'pending',
   awaiting_transfer: 'in_progress',
+  charging: 'in_progress',
   awaiting_3ds: 'in_progress',
   retrying: 'in_progress',
   received: 'in_progress',
@@ -90,6 +96,7 @@ const STATUS_OF: Readonly<Record<TPaymentPhase, TPaymentStatus>> = {
 const PULSE_CEILING: Readonly<Record<TPaymentPhase, number>> = {
   pending: 0,
   awaiting_transfer: 0,
+  charging: PROGRESS_PAYMENT_RECEIVED - 1,
   awaiting_3ds: PROGRESS_PAYMENT_RECEIVED - 1,
   retrying: PROGRESS_PAYMENT_RECEIVED - 1,
   received: PROGRESS_PAYMENT_PROCESSED - 1,
@@ -111,6 +118,7 @@ export const PAYMENT_STATUS_INITIAL: TPaymentStatusState = enter('pending', 0, '
 const BEFORE_SERVER_RESULT: ReadonlySet<TPaymentPhase> = new Set([
   'pending',
   'awaiting_transfer',
+  'charging',
   'awaiting_3ds',
   'retrying',
   'received',
@@ -132,10 +140,14 @@ export function paymentStatusReducer(
   switch (action.type) {
     case 'transfer_confirmation_requested':
       return can(state, 'pending', 'retrying')
-        ? enter('awaiting_transfer', 0, STEP_TEXT_AWAITING_TRANSFER)
+        ? enter('awaiting_transfer', PROGRESS_PAYMENT_RECEIVED, STEP_TEXT_AWAITING_TRANSFER)
+        : state;
+    case 'charging':
+      return can(state, 'pending', 'retrying')
+        ? enter('charging', 0, STEP_TEXT_BANK_ANSWERING)
         : state;
     case 'three_ds_started':
-      return can(state, 'pending', 'retrying')
+      return can(state, 'pending', 'retrying', 'charging')
         ? enter(
             'awaiting_3ds',
             Math.max(state.progress, PROGRESS_AWAITING_3DS),
@@ -143,7 +155,7 @@ export function paymentStatusReducer(
           )
         : state;
     case 'in_progress':
-      return can(state, 'pending', 'awaiting_transfer', 'awaiting_3ds', 'retrying')
+      return can(state, 'pending', 'awaiting_transfer', 'charging', 'awaiting_3ds', 'retrying')
         ? enter('received', Math.max(state.progress, PROGRESS_PAYMENT_RECEIVED), 'Payment Received')
         : state;
     case 'completed':
@@ -179,49 +191,6 @@ export function paymentStatusReducer(
       throw new Error(`Unhandled payment-status action ${JSON.stringify(unhandled)}`);
     }
   }
-}
-
-/** What GET /api/payments/{paymentId} says of a payment, as far as resuming it needs. */
-export type TPaymentRead = {
-  status: TPaymentStatus;
-  method: 'bank_transfer' | 'card' | 'account' | 'chip_card' | null;
-  stepText: string | null;
-  /** Non-null while a card waits for its OTP. */
-  otpDisplayMessage: string | null;
-};
-
-/**
- * Where a page opened (or reloaded) during a payment picks it up: the actions that bring the
- * reducer from PAYMENT_STATUS_INITIAL to where the payment stands, and the view that shows; the
- * payment's stream carries it on from there. A transfer the payer said they made waits for its
- * confirmation (or is already received); a card whose 3-D Secure check is open in another tab
- * waits for it, whose answer arrives on the stream; a card waiting for its OTP shows the OTP
- * screen with the bank's message; a completed payment completes. Anything else (a charge at the
- * network, a chip purchase, a failure) starts at the methods.
- */
-export function resumedPayment(read: TPaymentRead): {
-  actions: TPaymentStatusAction[];
-  view: 'methods' | 'processing' | 'otp';
-} {
-  if (read.status === 'completed') return { actions: [{ type: 'completed' }], view: 'processing' };
-  if (read.status !== 'in_progress') return { actions: [], view: 'methods' };
-  if (read.method === 'bank_transfer') {
-    const received = read.stepText !== null && read.stepText !== STEP_TEXT_AWAITING_TRANSFER;
-    return {
-      actions: [
-        { type: 'transfer_confirmation_requested' },
-        ...(received ? [{ type: 'in_progress' } as const] : []),
-      ],
-      view: 'processing',
-    };
-  }
-  if (read.method === 'card' && read.stepText === STEP_TEXT_AWAITING_3DS) {
-    return { actions: [{ type: 'three_ds_started' }], view: 'processing' };
-  }
-  if (read.method === 'card' && read.otpDisplayMessage !== null) {
-    return { actions: [], view: 'otp' };
-  }
-  return { actions: [], view: 'methods' };
 }
 
 /**

@@ -90,12 +90,19 @@ describe('paying by card, each sandbox card through its path', () => {
         obfuscatedCard: `${card.number.slice(0, 6)}******${card.number.slice(-4)}`,
       },
     });
+    // Each event carries its attempt as the payment read shows it.
     expect(await paymentEvents(ctx.database, paid.paymentId)).toEqual([
-      { type: 'payment_status', paymentId: paid.paymentId, status: 'in_progress' },
+      {
+        type: 'payment_status',
+        paymentId: paid.paymentId,
+        status: 'in_progress',
+        attempt: expect.objectContaining({ method: 'card', state: 'charging', charged: null }),
+      },
       expect.objectContaining({
         status: 'completed',
         eventType: 'payment_success',
         paymentType: 'card',
+        attempt: expect.objectContaining({ state: 'completed', failureCode: null }),
       }),
     ]);
     expect(await ledgerKinds(ctx.database, paid.paymentId)).toEqual(['card_payment']);

@@ -144,7 +144,12 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
     expect(await paymentStatus(consent)).toBe('completed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['chip_card_payment']);
     expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([
-      { type: 'payment_status', paymentId: consent.paymentId, status: 'in_progress' },
+      {
+        type: 'payment_status',
+        paymentId: consent.paymentId,
+        status: 'in_progress',
+        attempt: expect.objectContaining({ method: 'chip_card', state: 'charging' }),
+      },
       expect.objectContaining({
         status: 'completed',
         eventType: 'payment_success',

@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE } from '../../domain/errors';
 // Paying by transfer into a one-time account (issue 9 "Transfers"): the exact amount completes
 // the payment; a wrong amount, a late or a second transfer goes back to its sender, reported,
 // never lost and never counted twice.
@@ -59,7 +60,12 @@ const state = async (consent: { paymentId: string; consentId: string }) =>
       method: 'GET',
       url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
     })
-  ).json<{ status: string; stepText: string | null; transferDetails: TDetails | null }>();
+  ).json<{
+    status: string;
+    stepText: string | null;
+    transferDetails: TDetails | null;
+    attempt: unknown;
+  }>();
 
 describe('paying by transfer', () => {
   it('issues one account for 30 minutes, the same on asking again, in Rubies MFB', async () => {
@@ -101,7 +107,16 @@ describe('paying by transfer', () => {
 
     const wrong = await send(details.accountNumber, consent.amount - 1);
     expect(wrong.json()).toMatchObject({ success: true, outcome: 'returned_wrong_amount' });
-    expect(await state(consent)).toMatchObject({ status: 'in_progress' });
+    // The payer is told the money went back, and the account stays open for the right amount.
+    const returnedWrong = {
+      state: 'awaiting_transfer',
+      returned: { amount: consent.amount - 1, reason: 'wrong_amount' },
+    };
+    expect(await state(consent)).toMatchObject({
+      status: 'in_progress',
+      transferDetails: details,
+      attempt: returnedWrong,
+    });
 
     const exact = await send(details.accountNumber, consent.amount);
     expect(exact.json()).toMatchObject({ success: true, outcome: 'credited' });
@@ -112,8 +127,27 @@ describe('paying by transfer', () => {
 
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
     const streamed = await paymentEvents(ctx.database, consent.paymentId);
-    expect(streamed.map((e) => e.status)).toEqual(['in_progress', 'completed']);
-    expect(streamed[1]).toMatchObject({
+    expect(streamed.map((e) => e.status)).toEqual([
+      'in_progress',
+      'in_progress',
+      'completed',
+      'completed',
+    ]);
+    expect(streamed[1]).toMatchObject({ attempt: returnedWrong });
+    // The second transfer went back too: told with the paid attempt, not as a second success.
+    expect(streamed[3]).toEqual(
+      expect.objectContaining({
+        attempt: expect.objectContaining({
+          state: 'completed',
+          returned: { amount: consent.amount, reason: 'already_paid' },
+        }),
+      }),
+    );
+    expect(streamed[3]).not.toHaveProperty('eventType');
+    expect(await state(consent)).toMatchObject({
+      attempt: { returned: { amount: consent.amount, reason: 'already_paid' } },
+    });
+    expect(streamed[2]).toMatchObject({
       eventType: 'payment_success',
       paymentType: 'bank_transfer',
       // The sandbox's notice does not name the sender: no account is passed off as theirs.
@@ -230,7 +264,18 @@ describe('a one-time account lives no longer than its consent', () => {
       .from(payments)
       .where(eq(payments.id, consent.paymentId));
     expect(payment).toEqual({ status: 'pending', executedAt: null });
-    expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([]);
+    // The payer's page hears it: the account expired and the money went back.
+    expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        message: ERROR_CATALOGUE.TRANSFER_ACCOUNT_EXPIRED.message,
+        attempt: expect.objectContaining({
+          state: 'failed',
+          failureCode: 'TRANSFER_ACCOUNT_EXPIRED',
+          returned: { amount: consent.amount, reason: 'expired' },
+        }),
+      }),
+    ]);
     expect(await checkLedger(ctx.database.db)).toMatchObject({
       unbalanced: [],
       balanceMismatches: [],

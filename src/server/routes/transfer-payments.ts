@@ -9,11 +9,8 @@ import {
   ZTransferDetailsResponse,
 } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
-import {
-  confirmTransfer,
-  paymentState,
-  transferDetailsFor,
-} from '../services/payments/transfer-payments';
+import { paymentState } from '../services/payments/payment-reads';
+import { confirmTransfer, transferDetailsFor } from '../services/payments/transfer-payments';
 import { paymentAccessOf } from './payment-access';
 import { jsonAnswers } from './responses';
 

@@ -320,7 +320,12 @@ describe('every sandbox account through its path', () => {
             },
           });
           expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([
-            { type: 'payment_status', paymentId: consent.paymentId, status: 'in_progress' },
+            {
+              type: 'payment_status',
+              paymentId: consent.paymentId,
+              status: 'in_progress',
+              attempt: expect.objectContaining({ method: 'account', state: 'charging' }),
+            },
             expect.objectContaining({ status: 'completed', paymentType: 'account' }),
           ]);
           expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['account_debit']);
@@ -337,7 +342,12 @@ describe('every sandbox account through its path', () => {
           expect(paid.status).toBe('pending');
           expect(immediate).toMatchObject({ status: 'pending', origin: null });
           expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual([
-            { type: 'payment_status', paymentId: consent.paymentId, status: 'in_progress' },
+            {
+              type: 'payment_status',
+              paymentId: consent.paymentId,
+              status: 'in_progress',
+              attempt: expect.objectContaining({ method: 'account', state: 'charging' }),
+            },
             expect.objectContaining({ status: 'failed', message: 'Direct debit payment failed' }),
           ]);
           expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);

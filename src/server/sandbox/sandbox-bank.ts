@@ -81,6 +81,27 @@ export type TCreditHandler = (
 ) => Promise<TTransferNoticeAnswer>;
 
 /** The bank's record of a transfer we did not take, by our reason. */
+/** What the bank decided alone, by the account's own state, and tells the account's owner. */
+const BANK_RETURNS: Partial<
+  Record<TSandboxTransferOutcome, 'expired' | 'already_paid' | 'wrong_amount'>
+> = {
+  returned_expired: 'expired',
+  returned_already_paid: 'already_paid',
+  returned_wrong_amount: 'wrong_amount',
+};
+
+/**
+ * The bank's notice that it sent a transfer into one of our accounts back without asking us (the
+ * account was closed: paid, expired; or the amount was wrong), as a real provider's webhook of a
+ * returned transfer: the payment learns its payer's money went back.
+ */
+export type TReturnHandler = (
+  tx: TDb,
+  reference: string,
+  amount: number,
+  reason: 'expired' | 'already_paid' | 'wrong_amount',
+) => Promise<void>;
+
 const RETURNED: Record<TTransferReturnReason, TSandboxTransferOutcome> = {
   expired: 'returned_expired',
   already_paid: 'returned_already_paid',
@@ -129,6 +150,7 @@ export async function receiveTransfer(
   clock: TClock,
   transfer: { accountNumber: string; amount: number; sender: TTransferSender | null },
   credit: TCreditHandler,
+  returned?: TReturnHandler,
 ): Promise<{ outcome: TSandboxTransferOutcome; message: string }> {
   const now = clock.now();
   const outcome = await db.transaction(async (tx) => {
@@ -138,11 +160,13 @@ export async function receiveTransfer(
       .where(eq(sandboxVirtualAccounts.accountNumber, transfer.accountNumber))
       .for('update');
     let result: TSandboxTransferOutcome;
+    let askedUs = false;
     if (!account) result = 'returned_unknown_account';
     else if (account.status === 'paid') result = 'returned_already_paid';
     else if (account.expiresAt.getTime() <= now.getTime()) result = 'returned_expired';
     else if (account.amount !== transfer.amount) result = 'returned_wrong_amount';
     else {
+      askedUs = true;
       const answer = await credit(tx, account.reference, transfer.amount, transfer.sender);
       if (answer.taken) {
         await tx
@@ -151,6 +175,11 @@ export async function receiveTransfer(
           .where(eq(sandboxVirtualAccounts.accountNumber, account.accountNumber));
         result = 'credited';
       } else result = RETURNED[answer.reason];
+    }
+    // Sent back by the bank alone: told to us after (what we refused we know already).
+    const told = BANK_RETURNS[result];
+    if (account && !askedUs && told && returned) {
+      await returned(tx, account.reference, transfer.amount, told);
     }
     await tx.insert(sandboxTransfers).values({
       accountNumber: transfer.accountNumber,

@@ -8,7 +8,11 @@ import {
   isAccountLinkReference,
 } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
-import { creditTransfer, expireTransferAttempt } from '../services/payments/transfer-payments';
+import {
+  creditTransfer,
+  expireTransferAttempt,
+  noteReturnedTransfer,
+} from '../services/payments/transfer-payments';
 
 /*
  * The sandbox bank's notices to our payments (docs/sandbox.md): what a real provider sends as a
@@ -34,10 +38,19 @@ export function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTran
     );
   }
   const received = { accountNumber: transfer.accountNumber, amount: transfer.amount, sender };
-  return receiveTransfer(ctx.db, ctx.clock, received, (tx: TDb, reference, amount, from) =>
-    isAccountLinkReference(reference)
-      ? creditLinkTestTransfer(tx, reference, amount, from, now)
-      : creditTransfer(tx, reference, amount, from, now),
+  return receiveTransfer(
+    ctx.db,
+    ctx.clock,
+    received,
+    (tx: TDb, reference, amount, from) =>
+      isAccountLinkReference(reference)
+        ? creditLinkTestTransfer(tx, reference, amount, from, now)
+        : creditTransfer(tx, reference, amount, from, now),
+    async (tx: TDb, reference, amount, reason) => {
+      if (!isAccountLinkReference(reference)) {
+        await noteReturnedTransfer(tx, reference, amount, reason, now);
+      }
+    },
   );
 }
 

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import {
   ZCardChargeResponse,
   ZCardCompleteResponse,
@@ -49,6 +50,26 @@ function heldChargeToken(paymentId: string): string | null {
   }
 }
 
+export const paymentQueryKey = (paymentId: string, payer: TPayer) =>
+  ['payment', paymentId, payer.signedIn, payer.consentId] as const;
+
+/**
+ * GET /api/payments/{id}: where the payment stands when the page opens (a reload resumes from it),
+ * read once per payment and payer; what happens after comes from the payment's stream.
+ */
+export function usePaymentQuery(paymentId: string, payer: TPayer, enabled: boolean) {
+  return useQuery({
+    queryKey: paymentQueryKey(paymentId, payer),
+    enabled,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    queryFn: ({ signal }) => paymentsApi.read(paymentId, payer, signal),
+  });
+}
+
 /** The immediate payment's calls (spec §7, docs/payments.md), typed by the domain schemas. */
 export const paymentsApi = {
   /** GET /api/payments/{id}: where the payment stands, and its open one-time account. */
@@ -65,6 +86,15 @@ export const paymentsApi = {
     apiFetch(paymentPath(paymentId, payer, '/transfer/confirm'), {
       method: 'POST',
       schema: ZTransferConfirmResponse,
+    }),
+  /**
+   * Ends the payment's open 3-D Secure attempt (the payer chose another way to pay): the challenge
+   * is refused from then on.
+   */
+  cancelAttempt: (paymentId: string, payer: TPayer) =>
+    apiFetch(paymentPath(paymentId, payer, '/card/3ds/cancel'), {
+      method: 'POST',
+      schema: ZPaymentStateResponse,
     }),
   /** The key the card's fields are encrypted under in the browser (spec §7 Card encryption). */
   encryptionKey: () =>

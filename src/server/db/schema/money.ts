@@ -108,6 +108,20 @@ export const paymentAttempts = pgTable(
      * said it never took it). The reconciler asks again about what stays owed.
      */
     refund: text('refund', { enum: ['owed', 'settled'] }),
+    /**
+     * While it awaits 3-D Secure: the bank's challenge page (spec §2 Reconnect opens it again) and
+     * the end of the time it is given (THREE_DS_CHALLENGE_MS), after which the reconciler ends it.
+     */
+    challengeUrl: text('challenge_url'),
+    challengeExpiresAt: timestamp('challenge_expires_at', { withTimezone: true }),
+    /**
+     * A transfer into its one-time account that the bank sent back (the wrong amount, after the
+     * account expired, after the payment was paid), the latest one: what the payer is told.
+     */
+    returned: jsonb('returned').$type<{
+      amount: number;
+      reason: 'wrong_amount' | 'expired' | 'already_paid';
+    }>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -127,6 +141,10 @@ export const paymentAttempts = pgTable(
       .on(t.paymentId)
       .where(sql`stage = 'awaiting_transfer'`),
     // What the reconciler looks for: refunds still owed.
+    // What the reconciler's sweep ends: 3-D Secure challenges left unanswered.
+    index('payment_attempts_challenge_expiry')
+      .on(t.challengeExpiresAt)
+      .where(sql`stage = 'awaiting_3ds'`),
     index('payment_attempts_refund_owed')
       .on(t.updatedAt)
       .where(sql`refund = 'owed'`),

@@ -102,7 +102,7 @@ export async function debitImmediatePayment(
       createdAt: now,
       updatedAt: now,
     });
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
     return inserted;
   });
   const outcome = await askBank(ctx, attempt, request.linked, payable.payment.narration);

@@ -1,9 +1,10 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
 import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
@@ -18,10 +19,12 @@ import {
   callProvider,
   emitPaymentEvent,
   failAttempt,
+  inAttemptStates,
   insertAttempt,
   lockPendingPayment,
   loadPayable,
   moveAttempt,
+  moveAttempts,
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
@@ -142,26 +145,37 @@ async function recordOutcome(
     case 'otp_required':
     case 'three_ds_required': {
       const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
+      const challenge =
+        outcome.kind === 'three_ds_required'
+          ? {
+              challengeUrl: outcome.challengeUrl,
+              challengeExpiresAt: new Date(now.getTime() + THREE_DS_CHALLENGE_MS),
+            }
+          : {};
       await db.transaction(async (tx) => {
         const moved = await moveAttempt(
           tx,
           attempt.id,
-          'charging',
+          stage === 'awaiting_otp' ? 'askOtp' : 'ask3ds',
           {
-            stage,
             providerReference: outcome.providerReference,
             stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
             displayMessage: outcome.displayMessage,
+            ...challenge,
             ...cardColumns,
           },
           now,
         );
         if (moved && stage === 'awaiting_3ds') {
-          await emitPaymentEvent(tx, {
-            paymentId: attempt.paymentId,
-            status: 'in_progress',
-            stepText: STEP_TEXT_AWAITING_3DS,
-          });
+          await emitPaymentEvent(
+            tx,
+            {
+              paymentId: attempt.paymentId,
+              status: 'in_progress',
+              stepText: STEP_TEXT_AWAITING_3DS,
+            },
+            moved,
+          );
         }
       });
       return waitingResult(outcome, {
@@ -231,22 +245,17 @@ export async function payWithCard(
     // The caller's own charge left waiting for an OTP or a 3-D Secure check gives way to the new
     // card; another caller's is theirs to answer, and stays. (A page without sign-in has a new
     // token for each charge: its older charge stays waiting, unanswerable, until one pays.)
-    await tx
-      .update(paymentAttempts)
-      .set({
-        status: 'failed',
-        stage: null,
-        failureCode: 'PAYMENT_FAILED',
-        failureReason: 'superseded',
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(paymentAttempts.paymentId, payable.payment.id),
-          inArray(paymentAttempts.stage, ['awaiting_otp', 'awaiting_3ds']),
-          chargeOwnedBy(request.access, undefined),
-        ),
-      );
+    await moveAttempts(
+      tx,
+      and(
+        eq(paymentAttempts.paymentId, payable.payment.id),
+        inAttemptStates(['awaiting_otp', 'awaiting_3ds']),
+        chargeOwnedBy(request.access, undefined),
+      ) ?? sql`false`,
+      'abandon',
+      { failureCode: 'PAYMENT_FAILED', failureReason: 'superseded' },
+      now,
+    );
     const values = {
       paymentId: payable.payment.id,
       consentId: payable.consentId,
@@ -265,7 +274,7 @@ export async function payWithCard(
       ...values,
       ...(savesCard(values) ? expiryColumnsOf(card.expiry) : {}),
     });
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
     return inserted;
   });
   const outcome = await callNetwork(() =>
@@ -317,7 +326,14 @@ async function takeWaitingAttempt(
     .limit(1);
   // Another caller's charge reads as none: it is neither touched nor told of (404).
   if (!waiting) throw new AppError(stage === 'awaiting_otp' ? 'NO_OTP_DATA' : 'NOT_FOUND');
-  const taken = await moveAttempt(db, waiting.id, stage, { stage: 'charging' }, clock.now());
+  const taken = await moveAttempt(
+    db,
+    waiting.id,
+    'takeAnswer',
+    {},
+    clock.now(),
+    eq(paymentAttempts.stage, stage),
+  );
   // Another request took it first: it is being answered.
   if (!taken) throw new AppError('PAYMENT_IN_PROGRESS');
   return taken;

@@ -208,7 +208,7 @@ async function purchase(
       if (isUniqueViolation(error)) throw new AppError('TERMINAL_RRN_REUSED');
       throw error;
     }
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' });
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
     return inserted;
   });
   const outcome = await askAcquirer(ctx, attempt, body);

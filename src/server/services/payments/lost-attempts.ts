@@ -145,9 +145,8 @@ export async function settleLostAttempt(
         await moveAttempt(
           ctx.db,
           attempt.id,
-          'charging',
+          otp ? 'askOtp' : 'ask3ds',
           {
-            stage: otp ? 'awaiting_otp' : 'awaiting_3ds',
             providerReference: answer.providerReference,
             stepText: otp ? null : STEP_TEXT_AWAITING_3DS,
           },

@@ -1,6 +1,14 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TErrorCode } from '../../../domain/errors';
+import {
+  ATTEMPT_STATES,
+  ATTEMPT_TRANSITIONS,
+  mayMove,
+  namedStateOf,
+  type TAttemptEdge,
+  type TAttemptState,
+} from '../../../domain/payment-attempts';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import { randomId } from '../../crypto/secret-hash';
@@ -11,6 +19,7 @@ import { AppError } from '../app-error';
 import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { grantMetByPayment } from '../consents/payment-grants';
+import { attemptViewOf } from './attempt-view';
 
 /*
  * The records every way of paying shares (docs/payments.md): who may pay a payment, an attempt's
@@ -96,12 +105,19 @@ export async function loadPayable(
   };
 }
 
-/** Writes an event on the payment's stream inside `tx`, the transaction of the change. */
-export function emitPaymentEvent(tx: TDb, event: TPaymentStatusEvent): Promise<number> {
+/**
+ * Writes an event on the payment's stream inside `tx`, the transaction of the change, with the
+ * attempt it is about as the payment read shows it (attempt-view.ts).
+ */
+export function emitPaymentEvent(
+  tx: TDb,
+  event: Omit<TPaymentStatusEvent, 'attempt'>,
+  attempt: TAttemptRow,
+): Promise<number> {
   return appendEvent(tx, {
     stream: eventStreams.payment(event.paymentId),
     type: 'payment_status',
-    data: event,
+    data: { ...event, attempt: attemptViewOf(attempt) } satisfies TPaymentStatusEvent,
   });
 }
 
@@ -154,28 +170,70 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** What a move may set besides the state its edge reaches. */
+export type TAttemptChange = Omit<
+  Partial<typeof paymentAttempts.$inferInsert>,
+  'id' | 'status' | 'stage' | 'updatedAt'
+>;
+
+/** The rows in one of `states`, as a condition on the status and stage pair. */
+export function inAttemptStates(states: readonly TAttemptState[]): SQL {
+  const pairs = states.map((state) => {
+    const { status, stage } = ATTEMPT_STATES[state];
+    return and(
+      eq(paymentAttempts.status, status),
+      stage === null ? isNull(paymentAttempts.stage) : eq(paymentAttempts.stage, stage),
+    );
+  });
+  return or(...pairs) ?? sql`false`;
+}
+
 /**
- * Moves an attempt from one stage to the next in one statement: null when it was not at `from`
- * any more (another request took it first).
+ * The one way an attempt's state changes: along an edge of ATTEMPT_TRANSITIONS
+ * (src/domain/payment-attempts.ts), in one statement that checks the attempt is in one of the
+ * edge's `from` states (and `also`, when given) and moves it. Answers the attempts moved; none
+ * when they were not there any more (another request moved them first).
  */
+export async function moveAttempts(
+  db: TDb,
+  which: SQL,
+  edge: TAttemptEdge,
+  change: TAttemptChange,
+  now: Date,
+): Promise<TAttemptRow[]> {
+  const { from, to } = ATTEMPT_TRANSITIONS[edge];
+  const { status, stage } = ATTEMPT_STATES[to];
+  const ended = to === 'completed' || to === 'failed';
+  return db
+    .update(paymentAttempts)
+    .set({
+      ...(ended ? { stepText: null } : {}),
+      ...(to === 'completed' ? { completedAt: now } : {}),
+      ...change,
+      status,
+      stage,
+      updatedAt: now,
+    })
+    .where(and(which, inAttemptStates(from)))
+    .returning();
+}
+
+/** Moves one attempt along `edge` (moveAttempts): null when it was not in a `from` state. */
 export async function moveAttempt(
   db: TDb,
   attemptId: string,
-  from: NonNullable<TAttemptRow['stage']> | null,
-  change: Partial<typeof paymentAttempts.$inferInsert>,
+  edge: TAttemptEdge,
+  change: TAttemptChange,
   now: Date,
+  also?: SQL,
 ): Promise<TAttemptRow | null> {
-  const [moved] = await db
-    .update(paymentAttempts)
-    .set({ ...change, updatedAt: now })
-    .where(
-      and(
-        eq(paymentAttempts.id, attemptId),
-        from === null ? sql`${paymentAttempts.stage} IS NULL` : eq(paymentAttempts.stage, from),
-        inArray(paymentAttempts.status, ['pending', 'in_progress']),
-      ),
-    )
-    .returning();
+  const [moved] = await moveAttempts(
+    db,
+    and(eq(paymentAttempts.id, attemptId), also) ?? sql`false`,
+    edge,
+    change,
+    now,
+  );
   return moved ?? null;
 }
 
@@ -186,31 +244,24 @@ export async function failAttempt(
   failure: AppError,
   reason: string,
   now: Date,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [ended] = await tx
-      .update(paymentAttempts)
-      .set({
-        status: 'failed',
-        stage: null,
-        failureCode: failure.code,
-        failureReason: reason,
-        stepText: null,
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(paymentAttempts.id, attempt.id),
-          inArray(paymentAttempts.status, ['pending', 'in_progress']),
-        ),
-      )
-      .returning({ id: paymentAttempts.id });
-    if (!ended) return;
-    await emitPaymentEvent(tx, {
-      paymentId: attempt.paymentId,
-      status: 'failed',
-      message: failure.message,
-    });
+  /** 'fail': the provider's answer ended it; 'abandon': it ended without the provider. */
+  edge: 'fail' | 'abandon' = 'fail',
+  change: TAttemptChange = {},
+): Promise<TAttemptRow | null> {
+  return db.transaction(async (tx) => {
+    const ended = await moveAttempt(
+      tx,
+      attempt.id,
+      edge,
+      { failureCode: failure.code, failureReason: reason, ...change },
+      now,
+    );
+    if (!ended) return null;
+    await emitPaymentEvent(
+      tx,
+      { paymentId: attempt.paymentId, status: 'failed', message: failure.message },
+      ended,
+    );
     const [consent] = await tx
       .select({ clientId: consents.clientId })
       .from(consents)
@@ -230,6 +281,7 @@ export async function failAttempt(
         now,
       });
     }
+    return ended;
   });
 }
 
@@ -282,13 +334,20 @@ export async function completeAttempt(
   // The attempt's row next: of two who settle one attempt at once (its own answer and the
   // reconciler's requery), the second finds it settled and books nothing again.
   const [current] = await tx
-    .select({ status: paymentAttempts.status, refund: paymentAttempts.refund })
+    .select({
+      status: paymentAttempts.status,
+      stage: paymentAttempts.stage,
+      refund: paymentAttempts.refund,
+    })
     .from(paymentAttempts)
     .where(eq(paymentAttempts.id, attempt.id))
     .for('update');
   if (!current) throw new Error(`Attempt ${attempt.id} vanished`);
   if (current.status === 'completed') return { completed: true, payment };
   if (current.refund !== null) return { completed: false };
+  // Money that reached an attempt already ended (e.g. a 3-D Secure challenge given up) is owed
+  // back like money that reached a paid payment.
+  const ended = !mayMove(namedStateOf(current), 'complete');
   const [consent] = await tx
     .select({ merchantId: consents.merchantId, clientId: consents.clientId })
     .from(consents)
@@ -308,7 +367,7 @@ export async function completeAttempt(
       { account: ledgerAccount.collectionWallet(consent.merchantId), amount: attempt.amount },
     ],
   });
-  if (payment.status === 'executed') {
+  if (payment.status === 'executed' || ended) {
     await book(tx, {
       kind: 'card_refund',
       reference: attempt.id,
@@ -320,41 +379,36 @@ export async function completeAttempt(
         { account: ledgerAccount.payerSource(way), amount: attempt.amount },
       ],
     });
-    await tx
-      .update(paymentAttempts)
-      .set({
-        status: 'failed',
-        stage: null,
-        failureCode: 'PAYMENT_ALREADY_MADE',
-        failureReason: 'paid_by_another_attempt',
-        // Owed back from now on (settlements.ts giveBack); a transfer's bank returns it itself.
-        refund: attempt.method === 'bank_transfer' ? null : 'owed',
-        updatedAt: now,
-      })
-      .where(eq(paymentAttempts.id, attempt.id));
+    // Owed back from now on (settlements.ts giveBack); a transfer's bank returns it itself.
+    const refund = attempt.method === 'bank_transfer' ? null : ('owed' as const);
+    if (ended) {
+      // Not a move: the attempt stays as it ended, and owes the money back.
+      await tx
+        .update(paymentAttempts)
+        .set({ refund, updatedAt: now })
+        .where(eq(paymentAttempts.id, attempt.id));
+    } else {
+      await moveAttempt(
+        tx,
+        attempt.id,
+        'paidOtherwise',
+        { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt', refund },
+        now,
+      );
+    }
     return { completed: false };
   }
-  await tx
-    .update(paymentAttempts)
-    .set({ status: 'completed', stage: null, stepText: null, completedAt: now, updatedAt: now })
-    .where(eq(paymentAttempts.id, attempt.id));
+  const completed = await moveAttempt(tx, attempt.id, 'complete', {}, now);
+  if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
   // Other ways the payer had started (an open transfer account, a charge waiting for its OTP)
   // end here; money that still reaches them is returned or refunded.
-  await tx
-    .update(paymentAttempts)
-    .set({
-      status: 'failed',
-      stage: null,
-      failureCode: 'PAYMENT_ALREADY_MADE',
-      failureReason: 'paid_by_another_attempt',
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(paymentAttempts.paymentId, payment.id),
-        inArray(paymentAttempts.stage, ['awaiting_transfer', 'awaiting_otp', 'awaiting_3ds']),
-      ),
-    );
+  await moveAttempts(
+    tx,
+    eq(paymentAttempts.paymentId, payment.id),
+    'closedByPayment',
+    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+    now,
+  );
   const [executed] = await tx
     .update(payments)
     .set({ status: 'executed', executedAt: now, origin })
@@ -367,12 +421,11 @@ export async function completeAttempt(
     actor: attempt.payerId ? `payer:${attempt.payerId}` : 'payer:anonymous',
     data: { paymentId: payment.id, attemptId: attempt.id, method: attempt.method },
   });
-  await emitPaymentEvent(tx, {
-    paymentId: payment.id,
-    status: 'completed',
-    eventType: 'payment_success',
-    ...event,
-  });
+  await emitPaymentEvent(
+    tx,
+    { paymentId: payment.id, status: 'completed', eventType: 'payment_success', ...event },
+    completed,
+  );
   await recordMerchantEvent(tx, {
     clientId: consent.clientId,
     consentId: payment.consentId,

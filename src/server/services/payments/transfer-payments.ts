@@ -1,34 +1,26 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_TRANSFER } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { payerBankOf } from '../../../domain/after-payment';
 import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
 import { oneTimeAccountExpiry } from '../../../domain/transfer-details';
+import { detailsOf } from './payment-reads';
 import type { TPayerBank } from '../../../domain/schemas/card';
-import type {
-  TPaymentAttemptState,
-  TPaymentStateResponse,
-  TTransferDetails,
-} from '../../../domain/schemas/payment';
+import type { TTransferDetails } from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments } from '../../db/schema';
-import { eventStreams, latestEventId } from '../../events/event-log';
 import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
-import { mayOwnCharge } from './charge-owners';
 import {
   completeAttempt,
   emitPaymentEvent,
   insertAttempt,
-  latestAttempt,
   loadPayable,
   moveAttempt,
   type TAttemptRow,
   type TPaymentAccess,
 } from './payment-records';
-import { originSeenBy, readerOf } from './origin-views';
 
 /*
  * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
@@ -41,9 +33,6 @@ type TTransferContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 
 const OPEN_WAIT_MS = 5_000;
 const OPEN_POLL_MS = 100;
-
-const detailsOf = (attempt: TAttemptRow): TTransferDetails | null =>
-  attempt.transferDetails ? { amount: attempt.amount, ...attempt.transferDetails } : null;
 
 async function openTransferAttempt(db: TDb, paymentId: string): Promise<TAttemptRow | null> {
   const [open] = await db
@@ -75,7 +64,7 @@ export async function transferDetailsFor(
       if (details && Date.parse(details.expiresAt) > now.getTime()) return details;
       if (details) {
         // Expired: the account takes no more money; a new one is issued below.
-        await moveAttempt(db, open.id, 'awaiting_transfer', expiredChange(), now);
+        await endTransferAttempt(db, open.id, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now);
         continue;
       }
       // Another request is opening it right now.
@@ -112,7 +101,7 @@ export async function transferDetailsFor(
         notAfter,
       });
     } catch {
-      await moveAttempt(db, attempt.id, 'awaiting_transfer', expiredChange('provider_error'), now);
+      await endTransferAttempt(db, attempt.id, 'PAYMENT_FAILED', 'provider_error', now);
       throw new AppError('PAYMENT_FAILED');
     }
     // What the page counts down to; the credit refuses money after it, whatever the provider says.
@@ -131,12 +120,70 @@ export async function transferDetailsFor(
   }
 }
 
-const expiredChange = (reason = 'expired') => ({
-  status: 'failed' as const,
-  stage: null,
-  failureCode: 'PAYMENT_FAILED' as const,
-  failureReason: reason,
-});
+/**
+ * Ends a one-time account's attempt without a payment (expired, or never opened at the
+ * provider), with the stream's 'failed' event: the read and the page no longer offer it.
+ */
+async function endTransferAttempt(
+  db: TDb,
+  attemptId: string,
+  code: 'TRANSFER_ACCOUNT_EXPIRED' | 'PAYMENT_FAILED',
+  reason: string,
+  now: Date,
+  returned: TAttemptRow['returned'] = null,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const ended = await moveAttempt(
+      tx,
+      attemptId,
+      'abandon',
+      { failureCode: code, failureReason: reason, ...(returned ? { returned } : {}) },
+      now,
+      eq(paymentAttempts.stage, 'awaiting_transfer'),
+    );
+    if (ended) {
+      await emitPaymentEvent(
+        tx,
+        { paymentId: ended.paymentId, status: 'failed', message: ERROR_CATALOGUE[code].message },
+        ended,
+      );
+    }
+  });
+}
+
+/** The stream's status for an event about `attempt`: where the attempt stands. */
+const eventStatusOf = (attempt: TAttemptRow) =>
+  attempt.status === 'completed' || attempt.status === 'failed' ? attempt.status : 'in_progress';
+
+/**
+ * A transfer the bank sends back, told to the payer: kept on its attempt (the read shows it) and
+ * on the stream, with the attempt as it stands (still open after a wrong amount).
+ */
+async function recordReturned(
+  tx: TDb,
+  attempt: TAttemptRow,
+  returned: NonNullable<TAttemptRow['returned']>,
+  now: Date,
+): Promise<void> {
+  const [row] = await tx
+    .update(paymentAttempts)
+    .set({ returned, updatedAt: now })
+    .where(eq(paymentAttempts.id, attempt.id))
+    .returning();
+  if (!row) return;
+  await emitPaymentEvent(
+    tx,
+    {
+      paymentId: row.paymentId,
+      status: eventStatusOf(row),
+      ...(row.stepText ? { stepText: row.stepText } : {}),
+      ...(row.status === 'failed' && row.failureCode
+        ? { message: ERROR_CATALOGUE[row.failureCode].message }
+        : {}),
+    },
+    row,
+  );
+}
 
 /**
  * POST /api/payments/{paymentId}/transfer/confirm ('I have made the transfer'): in progress,
@@ -164,21 +211,19 @@ export async function confirmTransfer(
     throw new AppError('NO_IMMEDIATE_PAYMENT', 'No transfer account is open for this payment');
   if (open.status === 'pending') {
     await db.transaction(async (tx) => {
-      const [moved] = await tx
-        .update(paymentAttempts)
-        .set({
-          status: 'in_progress',
-          stepText: STEP_TEXT_AWAITING_TRANSFER,
-          updatedAt: clock.now(),
-        })
-        .where(and(eq(paymentAttempts.id, open.id), eq(paymentAttempts.status, 'pending')))
-        .returning({ id: paymentAttempts.id });
+      const moved = await moveAttempt(
+        tx,
+        open.id,
+        'claimTransfer',
+        { stepText: STEP_TEXT_AWAITING_TRANSFER },
+        clock.now(),
+      );
       if (moved) {
-        await emitPaymentEvent(tx, {
-          paymentId,
-          status: 'in_progress',
-          stepText: STEP_TEXT_AWAITING_TRANSFER,
-        });
+        await emitPaymentEvent(
+          tx,
+          { paymentId, status: 'in_progress', stepText: STEP_TEXT_AWAITING_TRANSFER },
+          moved,
+        );
       }
     });
   }
@@ -204,16 +249,23 @@ export async function creditTransfer(
     .from(paymentAttempts)
     .innerJoin(payments, eq(payments.id, paymentAttempts.paymentId))
     .innerJoin(consents, eq(consents.id, payments.consentId))
-    .where(and(eq(paymentAttempts.id, reference), eq(paymentAttempts.stage, 'awaiting_transfer')));
+    .where(eq(paymentAttempts.id, reference));
   if (!found) return { taken: false, reason: 'already_paid' };
   const { attempt } = found;
-  if (attempt.amount !== amount) return { taken: false, reason: 'wrong_amount' };
+  if (attempt.stage !== 'awaiting_transfer' || attempt.amount !== amount) {
+    const reason = returnReasonOf(attempt, amount);
+    await noteReturnedTransfer(tx, attempt.id, amount, reason, now);
+    return { taken: false, reason };
+  }
   // The expiry the payer was shown, and in any case never past the consent's.
   const limits = [found.consentExpiresAt.getTime()];
   if (attempt.transferDetails) limits.push(Date.parse(attempt.transferDetails.expiresAt));
   const expiry = oneTimeAccountExpiry(attempt.createdAt, new Date(Math.min(...limits)));
   if (!(expiry.getTime() > now.getTime())) {
-    await expireTransferAttempt(tx, attempt.id, now);
+    await endTransferAttempt(tx, attempt.id, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now, {
+      amount,
+      reason: 'expired',
+    });
     return { taken: false, reason: 'expired' };
   }
   // The payer's active links are read in the credit's own transaction, with the payment they
@@ -259,10 +311,57 @@ export async function creditTransfer(
       if (!completion.completed) throw new TransferNotTaken();
       return { taken: true } as const;
     })
-    .catch((error: unknown): TTransferNoticeAnswer => {
-      if (error instanceof TransferNotTaken) return { taken: false, reason: 'already_paid' };
-      throw error;
+    .catch(async (error: unknown): Promise<TTransferNoticeAnswer> => {
+      if (!(error instanceof TransferNotTaken)) throw error;
+      // Paid another way meanwhile: this account closes, and its money goes back.
+      const ended = await moveAttempt(
+        tx,
+        attempt.id,
+        'paidOtherwise',
+        { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+        now,
+      );
+      await recordReturned(tx, ended ?? attempt, { amount, reason: 'already_paid' }, now);
+      return { taken: false, reason: 'already_paid' };
     });
+}
+
+/** Why a transfer into an attempt's account cannot be taken, when its account is not open. */
+function returnReasonOf(
+  attempt: TAttemptRow,
+  amount: number,
+): 'expired' | 'already_paid' | 'wrong_amount' {
+  if (attempt.stage !== 'awaiting_transfer') {
+    return attempt.failureCode === 'TRANSFER_ACCOUNT_EXPIRED' ? 'expired' : 'already_paid';
+  }
+  return attempt.amount === amount ? 'already_paid' : 'wrong_amount';
+}
+
+/**
+ * A transfer into an attempt's one-time account that went back to its sender (we refused it, or
+ * the provider's notice says it sent it back): the payer's page hears it, and the read shows it
+ * (the attempt's `returned`). A return for expiry ends an attempt still open.
+ */
+export async function noteReturnedTransfer(
+  tx: TDb,
+  reference: string,
+  amount: number,
+  reason: 'expired' | 'already_paid' | 'wrong_amount',
+  now: Date,
+): Promise<void> {
+  const [attempt] = await tx
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, reference));
+  if (!attempt) return;
+  if (reason === 'expired' && attempt.stage === 'awaiting_transfer') {
+    await endTransferAttempt(tx, attempt.id, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now, {
+      amount,
+      reason,
+    });
+    return;
+  }
+  await recordReturned(tx, attempt, { amount, reason }, now);
 }
 
 /** Thrown inside the savepoint to undo what completeAttempt booked. */
@@ -270,72 +369,26 @@ class TransferNotTaken extends Error {}
 
 /** An expired one-time account ends its attempt (the sandbox's 'Expire this account now'). */
 export async function expireTransferAttempt(db: TDb, reference: string, now: Date): Promise<void> {
-  await moveAttempt(db, reference, 'awaiting_transfer', expiredChange(), now);
-}
-
-/** GET /api/payments/{paymentId}: where the payment stands, for a page that lost its stream. */
-export async function paymentState(
-  ctx: Pick<TAppContext, 'db' | 'clock'>,
-  paymentId: string,
-  access: TPaymentAccess,
-): Promise<TPaymentStateResponse> {
-  // Read before the payment: an event written meanwhile is after it, so the page's stream,
-  // opened from it, still sends it.
-  const lastEventId = await latestEventId(ctx.db, eventStreams.payment(paymentId));
-  const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
-  const attempt = await latestAttempt(ctx.db, payment.id);
-  const executed = payment.status === 'executed';
-  // Where the money came from: in full to the payer who paid, masked to anyone else.
-  const origin = executed
-    ? await originSeenBy(ctx.db, payment.id, payment.origin, readerOf(access))
-    : null;
-  return {
-    success: true,
-    paymentId: payment.id,
-    status: executed ? 'completed' : (attempt?.status ?? 'pending'),
-    stepText: executed ? null : (attempt?.stepText ?? null),
-    method: attempt?.method ?? null,
-    amount: payment.amount,
-    executedAt: payment.executedAt ? payment.executedAt.toISOString() : null,
-    transferDetails:
-      !executed && attempt?.stage === 'awaiting_transfer' ? detailsOf(attempt) : null,
-    message:
-      !executed && attempt?.status === 'failed' && attempt.failureCode
-        ? ERROR_CATALOGUE[attempt.failureCode].message
-        : null,
-    // The OTP screen is only for who may answer it: another payer's charge is not shown.
-    otpDisplayMessage:
-      !executed && attempt?.stage === 'awaiting_otp' && mayOwnCharge(attempt, access)
-        ? (attempt.displayMessage ?? '')
-        : null,
-    attempt: attempt ? attemptStateOf(attempt) : null,
-    payerBank: payerBankOf(origin),
-    shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
-    lastEventId,
-  };
+  await endTransferAttempt(db, reference, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now);
 }
 
 /**
- * The attempt as the page sees it. Not yet told: a 3-D Secure challenge's address and end, money
- * returned, whether a failed card was charged (the payment lifecycle work fills these).
+ * The reconciler's sweep: every one-time account whose expiry passed ends its attempt, so a page
+ * that waits on it hears it expired (and the read shows it so) without anyone touching it.
  */
-function attemptStateOf(attempt: TAttemptRow): TPaymentAttemptState {
-  return {
-    attemptId: attempt.id,
-    method: attempt.method,
-    state:
-      attempt.status === 'completed' || attempt.status === 'failed'
-        ? attempt.status
-        : (attempt.stage ?? 'charging'),
-    challengeUrl: null,
-    expiresAt:
-      attempt.stage === 'awaiting_transfer' ? (attempt.transferDetails?.expiresAt ?? null) : null,
-    failureCode: attempt.status === 'failed' ? attempt.failureCode : null,
-    message:
-      attempt.status === 'failed' && attempt.failureCode
-        ? ERROR_CATALOGUE[attempt.failureCode].message
-        : null,
-    returned: null,
-    charged: null,
-  };
+export async function expireTransferAccounts(
+  ctx: Pick<TAppContext, 'db' | 'clock'>,
+): Promise<number> {
+  const now = ctx.clock.now();
+  const due = await ctx.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.stage, 'awaiting_transfer'),
+        sql`(${paymentAttempts.transferDetails} ->> 'expiresAt')::timestamptz <= ${now.toISOString()}::timestamptz`,
+      ),
+    );
+  for (const { id } of due) await expireTransferAttempt(ctx.db, id, now);
+  return due.length;
 }

@@ -1,43 +1,30 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  Suspense,
-  useCallback,
-  useEffect,
-  useEffectEvent,
-  useMemo,
-  useReducer,
-  useRef,
-  useState,
-} from 'react';
+import { Suspense, useEffect, useEffectEvent, useMemo, useReducer, useRef } from 'react';
 import { chipReaderTransports } from '../../../domain/chip-terminal';
 import {
+  CARD_SLOW_AFTER_MS,
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
-  STEP_TEXT_AWAITING_TRANSFER,
+  STEP_TEXT_BANK_ANSWERING,
   STEP_TEXT_RETRYING,
 } from '../../../domain/constants';
-import {
-  nextAttempt,
-  paymentReport,
-  type TPaymentAttempt,
-  type TPaymentReport,
-} from '../../../domain/embed-payment-report';
+import { paymentReport, type TPaymentReport } from '../../../domain/embed-payment-report';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
-import { afterPaymentPrompt, paidOriginOf, type TPaidOrigin } from '../../../domain/after-payment';
+import { afterPaymentPrompt, paidOriginOf } from '../../../domain/after-payment';
 import { isPaymentFailure, payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
 import {
-  PAYMENT_STATUS_INITIAL,
-  PAYMENT_STATUS_TIMINGS,
-  paymentStatusReducer,
-  resumedPayment,
-} from '../../../domain/payment-status';
-import { otpFailureAction } from '../../../domain/otp-input';
-import type { TEncryptedCard, TPayerBank, TPayerCard } from '../../../domain/schemas/card';
-import type { TTransferDetails } from '../../../domain/schemas/payment';
+  needsTransferAccount,
+  payNowHeader,
+  payNowInitial,
+  payNowReducer,
+  processingControls,
+} from '../../../domain/pay-now-screen';
+import { PAYMENT_STATUS_TIMINGS } from '../../../domain/payment-status';
+import type { TEncryptedCard } from '../../../domain/schemas/card';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
-import { paymentsApi } from '../../api/payments';
+import { paymentsApi, usePaymentQuery } from '../../api/payments';
 import type { TPayNowScreenProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
@@ -46,26 +33,23 @@ import { Spinner } from '../../ui/spinner';
 import { CardFormView } from '../../ui/card/card-form-view';
 import { OtpView, ThreeDsView } from '../../ui/card/card-step-views';
 import { AfterPaymentPrompt } from './after-payment-prompt';
+import { OtpEndedView } from './otp-ended-view';
 import { ProcessingView } from './processing-view';
 import { TransferDetailsView } from './transfer-details-view';
 import { usePaymentEvents } from './use-payment-events';
 import './payment.css';
 
-/** The card entered on this page last, as it was sent, and how it shows. */
-type TStoredCard = { cardDetails: TEncryptedCard; saveCard: boolean; obfuscatedCard: string };
-
-type TView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
-
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.API_REQUEST_FAILED.message;
 
 /** Phases whose progress ring pulses (spec §4: by +3 up to the next step). */
-const PULSING = new Set(['awaiting_3ds', 'retrying', 'received', 'processed']);
+const PULSING = new Set(['charging', 'awaiting_3ds', 'retrying', 'received', 'processed']);
 
 /**
  * The Immediate Payment screen (spec §2): the amount due, the ways to pay it, Pay with Transfer,
- * the processing view, and the grant once it is paid. Where the payment stands lives on the
- * server: a reload comes back to it.
+ * the processing view, and the grant once it is paid. It draws the domain's pay-now reducer
+ * (src/domain/pay-now-screen.ts) and sends it what happened; where the payment stands lives on
+ * the server, whose read a reload resumes from.
  */
 export function PayNowScreen({
   consent,
@@ -81,41 +65,18 @@ export function PayNowScreen({
 }: TPayNowScreenProps) {
   const payer = { signedIn, consentId: consent.consentId, clientId };
   const paid = payment.status === 'executed';
-  const [view, setView] = useState<TView>(paid ? 'processing' : 'methods');
-  // A payment paid already (a reload after it went through) starts at its end: the grant.
-  const [status, dispatch] = useReducer(paymentStatusReducer, paid, (isPaid) =>
-    isPaid
-      ? paymentStatusReducer(paymentStatusReducer(PAYMENT_STATUS_INITIAL, { type: 'completed' }), {
-          type: 'completion_delay_elapsed',
-        })
-      : PAYMENT_STATUS_INITIAL,
+  const [state, dispatch] = useReducer(
+    payNowReducer,
+    { paid, amountDue: payment.amount, origin: payment.origin },
+    (input) =>
+      payNowInitial({
+        paid: input.paid,
+        amountDue: input.amountDue,
+        origin: input.paid ? paidOriginOf(input.origin) : null,
+        method: input.origin?.paymentMethod === 'card' ? 'card' : 'transfer',
+      }),
   );
-  const [details, setDetails] = useState<TTransferDetails | null>(null);
-  const [payerBank, setPayerBank] = useState<TPayerBank | null>(null);
-  const [payerCard, setPayerCard] = useState<TPayerCard | null>(null);
-  const [method, setMethod] = useState<'transfer' | 'card'>(
-    payment.origin?.paymentMethod === 'card' ? 'card' : 'transfer',
-  );
-  const [cardError, setCardError] = useState<string | null>(null);
-  // The card entered here last: its envelopes (encrypted on this page, for the server alone), in
-  // memory only, for 'Retry Payment' (spec §4 'Retrying payment...') and 'Pay with Card | {masked
-  // card}' (spec §2). It goes with the page; nothing stores it.
-  const [storedCard, setStoredCard] = useState<TStoredCard | null>(null);
-  const [resending, setResending] = useState(false);
-  const [otpMessage, setOtpMessage] = useState('');
-  const [otpError, setOtpError] = useState<string | null>(null);
-  const [verifying, setVerifying] = useState(false);
-  const [challengeUrl, setChallengeUrl] = useState<string | null>(null);
-  // Where the money came from (spec §3 origin): what the prompts after the payment ask about.
-  const [origin, setOrigin] = useState<TPaidOrigin | null>(() =>
-    paid ? paidOriginOf(payment.origin) : null,
-  );
-  // Only a card charged while signed in was kept by the server to be saved.
-  const [signedInWhenPaid, setSignedInWhenPaid] = useState(false);
-  // 'Skip for Now', 'Maybe later', or the prompt's work done: the grant goes on.
-  const [promptSettled, setPromptSettled] = useState(false);
-  // The prompt's own screen: the auth prompt, or the account-linking panel.
-  const [promptStep, setPromptStep] = useState<'ask' | 'sign_in' | 'link'>('ask');
+  const { status, view } = state;
   // 'Chip Card Terminal' (spec §2): offered where a reader can be reached (chip-terminal.ts).
   // The public config says whether the sandbox's reader is, fetched before the first paint, so
   // the methods do not grow (and move under the payer's finger) once the page is up.
@@ -123,15 +84,10 @@ export function PayNowScreen({
     sandbox: usePublicConfig().data?.sandbox === true,
     webBluetooth: 'bluetooth' in navigator,
   });
-  const [terminalOpen, setTerminalOpen] = useState(false);
   const terminalButton = useRef<HTMLButtonElement>(null);
-  // The latest way of paying begun here: with the reducer's phase, what the parent is told.
-  const [attempt, setAttempt] = useState<TPaymentAttempt | null>(null);
-  const startAttempt = (method: TPaymentAttempt['method'], key?: string) =>
-    setAttempt((last) => nextAttempt(last, method, key));
   const report = useMemo(
-    () => paymentReport(payment.paymentId, status.phase, attempt),
-    [payment.paymentId, status.phase, attempt],
+    () => paymentReport(payment.paymentId, status.phase, state.report),
+    [payment.paymentId, status.phase, state.report],
   );
   const tellPaymentStatus = useEffectEvent((told: TPaymentReport) => onPaymentStatus?.(told));
   useEffect(() => {
@@ -139,46 +95,22 @@ export function PayNowScreen({
   }, [report]);
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there, and the
-  // stream follows from that read on (without the read, from the payment's first event).
-  const { consentId } = consent;
-  const readOf = `${payment.paymentId} ${signedIn}`;
-  const [lastRead, setLastRead] = useState<{ of: string; lastEventId: number } | null>(null);
-  const streamFrom = lastRead?.of === readOf ? lastRead.lastEventId : null;
+  // stream follows from that read on (without the read, from the payment's first event). Paid
+  // before the page opened, the payer who paid reads where the money came from in full
+  // (docs/payments.md "Who sees the origin"), for the prompt to link it.
+  const read = usePaymentQuery(payment.paymentId, payer, !paid || signedIn);
   useEffect(() => {
-    if (paid && !signedIn) return;
-    const abort = new AbortController();
-    const reader = { signedIn, consentId, clientId };
-    paymentsApi.read(payment.paymentId, reader, abort.signal).then(
-      (state) => {
-        if (paid) {
-          // Paid before the page opened: the consent read shows where the money came from
-          // masked; the payer who paid reads it in full here (docs/payments.md "Who sees the
-          // origin"), for the prompt to link it.
-          const { payerBank } = state;
-          if (payerBank) setOrigin((known) => known && { ...known, payerBank });
-          return;
-        }
-        if (state.transferDetails) setDetails(state.transferDetails);
-        if (state.method === 'card') setMethod('card');
-        const resumed = resumedPayment({
-          ...state,
-          // A charge this page did not start (another tab's, without sign-in) is not its to answer.
-          otpDisplayMessage: paymentsApi.answersCharge(payment.paymentId, reader)
-            ? state.otpDisplayMessage
-            : null,
-        });
-        for (const action of resumed.actions) dispatch(action);
-        if (resumed.view === 'otp') setOtpMessage(state.otpDisplayMessage ?? '');
-        if (resumed.view !== 'methods') setView(resumed.view);
-        setLastRead({ of: readOf, lastEventId: state.lastEventId });
-      },
-      () => {
-        if (!abort.signal.aborted) setLastRead({ of: readOf, lastEventId: 0 });
-      },
-    );
-    return () => abort.abort();
-    // Once per payment and payer: what happens after comes from the stream.
-  }, [paid, readOf, payment.paymentId, signedIn, consentId, clientId]);
+    if (read.data) {
+      dispatch({
+        type: 'read',
+        read: read.data,
+        answersCharge: paymentsApi.answersCharge(payment.paymentId, payer),
+      });
+    }
+    // The payer's identity is in the query's key: one read, applied once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [read.data, payment.paymentId]);
+  const streamFrom = read.data ? read.data.lastEventId : read.isError ? 0 : null;
 
   usePaymentEvents(
     payment.paymentId,
@@ -188,45 +120,7 @@ export function PayNowScreen({
     // own grant debits a saved account, whose completion the flow answers.
     !paid && !flow?.savedAccountChosen,
     streamFrom,
-    (event) => {
-      if (event.payerBank) setPayerBank(event.payerBank);
-      if (event.payerCard) setPayerCard(event.payerCard);
-      if (event.status === 'completed') {
-        setOrigin((known) => ({
-          // A chip card read by the terminal is a card payment (docs/terminal.md).
-          method:
-            event.paymentType === 'card' || event.paymentType === 'chip_card' ? 'card' : 'transfer',
-          payerBank: event.payerBank ?? null,
-          shouldPromptBankAccountLinking: event.shouldPromptBankAccountLinking === true,
-          shouldPromptCardLinking:
-            event.shouldPromptCardLinking ?? known?.shouldPromptCardLinking ?? false,
-        }));
-      }
-      // With the terminal open, the stream's news is the chip purchase's: it began, or it failed
-      // in the terminal's modal, which says so to the payer.
-      if (terminalOpen && event.status === 'in_progress') startAttempt('chip_card');
-      if (terminalOpen && event.status === 'failed') {
-        setAttempt((last) => last && { ...last, failed: true });
-      }
-      if (event.status === 'in_progress') {
-        // A card's steps (OTP, 3-D Secure) are answered by its own calls and views.
-        if (event.paymentType === 'card' || method === 'card') return;
-        // The transfer in progress is the one the payer said they made, or one they made without
-        // saying so: either way the processing view shows it.
-        if (event.stepText === STEP_TEXT_AWAITING_TRANSFER) {
-          dispatch({ type: 'transfer_confirmation_requested' });
-        } else {
-          dispatch({ type: 'in_progress' });
-        }
-        setView('processing');
-      } else if (event.status === 'completed') {
-        dispatch({ type: 'completed' });
-        setView('processing');
-      } else if (view === 'processing') {
-        // A card's failures on the card, OTP and 3-D Secure views come with their own answers.
-        dispatch({ type: 'failed', message: event.message });
-      }
-    },
+    (event) => dispatch({ type: 'event', event }),
   );
 
   // The ring's pulse, and the 3 s between 'completed' and success (spec §4).
@@ -246,28 +140,31 @@ export function PayNowScreen({
     );
     return () => clearTimeout(timer);
   }, [status.phase]);
+  // A charge out for a while: the page says the bank is still answering.
+  useEffect(() => {
+    if (!state.card.charging) return;
+    const timer = setTimeout(() => dispatch({ type: 'card_slow' }), CARD_SLOW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [state.card.charging]);
 
   const openTransfer = useMutation({
     mutationFn: () => paymentsApi.openTransfer(payment.paymentId, payer),
-    onSuccess: (answer) => {
-      setDetails(answer.transferDetails);
-      startAttempt('bank_transfer', answer.transferDetails.accountNumber);
-    },
+    onSuccess: (answer) => dispatch({ type: 'transfer_opened', details: answer.transferDetails }),
   });
   const confirmTransfer = useMutation({
     mutationFn: () => paymentsApi.confirmTransfer(payment.paymentId, payer),
-    onSuccess: (answer) => {
-      dispatch({ type: 'transfer_confirmation_requested' });
-      if (answer.status === 'completed') dispatch({ type: 'completed' });
-      setView('processing');
-    },
+    onSuccess: (answer) => dispatch({ type: 'transfer_confirmed', status: answer.status }),
+  });
+  const cancelThreeDs = useMutation({
+    mutationFn: () => paymentsApi.cancelAttempt(payment.paymentId, payer),
+    onSuccess: () => dispatch({ type: 'three_ds_cancelled' }),
   });
 
   const grant = useMutation({
     mutationFn: async () => {
       const request = flow
-        ? flow.grantRequest({ type: method, paymentId: payment.paymentId })
-        : payNowGrantRequest(consent, payment, method, signedIn);
+        ? flow.grantRequest({ type: state.method, paymentId: payment.paymentId })
+        : payNowGrantRequest(consent, payment, state.method, signedIn);
       if (!signedIn) return paymentsApi.grant(consent.consentId, request);
       const signed = await signGrant(consent.consentId, request);
       return paymentsApi.grant(consent.consentId, {
@@ -275,25 +172,17 @@ export function PayNowScreen({
         signature: { nonce: signed.nonce, response: signed.response },
       });
     },
-    onSuccess: (answer) => {
-      const outcome = grantOutcome(consent, answer);
-      if (outcome.kind === 'success') {
-        setTimeout(onGranted, CONSENT_REFRESH_AFTER_PAYMENT_MS);
-      } else {
-        onFailed(outcome.parentError);
-      }
-    },
     onError: (error) => onFailed(messageOf(error)),
   });
   const { mutate: sendGrant } = grant;
   const prompt =
-    status.phase === 'completed' && origin
+    status.phase === 'completed' && state.origin
       ? afterPaymentPrompt({
-          origin,
+          origin: state.origin,
           signedIn,
-          signedInWhenPaid,
+          signedInWhenPaid: state.signedInWhenPaid,
           granted: consent.status === 'granted',
-          settled: promptSettled,
+          settled: state.prompt.settled,
         })
       : null;
   const granting = useRef(false);
@@ -302,121 +191,89 @@ export function PayNowScreen({
     granting.current = true;
     sendGrant();
   }, [status.phase, sendGrant, prompt]);
-  const settlePrompt = () => {
-    setPromptStep('ask');
-    setPromptSettled(true);
-  };
+  const outcome = useMemo(
+    () => (grant.data ? grantOutcome(consent, grant.data) : null),
+    [consent, grant.data],
+  );
+  // The grant's answer, once: granted, the page reads the consent again; failed, the parent hears.
+  const tellOutcome = useEffectEvent((answer: NonNullable<typeof grant.data>) => {
+    const told = grantOutcome(consent, answer);
+    if (told.kind === 'success') setTimeout(onGranted, CONSENT_REFRESH_AFTER_PAYMENT_MS);
+    else onFailed(told.parentError);
+  });
+  useEffect(() => {
+    if (grant.data) tellOutcome(grant.data);
+  }, [grant.data]);
 
-  const outcome = grant.data ? grantOutcome(consent, grant.data) : null;
   const grantError = grant.error
     ? messageOf(grant.error)
     : outcome?.kind === 'failed'
       ? outcome.message
       : null;
 
-  const payWithCard = useCallback(() => {
-    // Back from a failure: the reducer's retry, so a later success can complete it.
-    dispatch({ type: 'retry' });
-    setMethod('card');
-    setCardError(null);
-    setOtpError(null);
-    setView('card');
-  }, []);
+  const sendCard = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
+    try {
+      const answer = await paymentsApi.chargeCard(payment.paymentId, payer, cardDetails, saveCard);
+      dispatch({ type: 'card_answered', answer });
+    } catch (error) {
+      dispatch({
+        type: 'card_refused',
+        message: messageOf(error),
+        paymentFailure: error instanceof ApiError && isPaymentFailure(error.code),
+      });
+    }
+  };
 
-  const charge = async (
+  const submitCard = (
     cardDetails: TEncryptedCard,
     saveCard: boolean,
     card?: { obfuscatedCard: string },
   ) => {
-    if (card) setStoredCard({ cardDetails, saveCard, obfuscatedCard: card.obfuscatedCard });
-    startAttempt('card');
-    setCardError(null);
-    setSignedInWhenPaid(signedIn);
-    setOrigin({
-      method: 'card',
-      payerBank: null,
-      shouldPromptBankAccountLinking: false,
-      shouldPromptCardLinking: saveCard,
+    dispatch({
+      type: 'card_submitted',
+      card: card ? { cardDetails, saveCard, obfuscatedCard: card.obfuscatedCard } : null,
+      signedIn,
     });
-    try {
-      const answer = await paymentsApi.chargeCard(payment.paymentId, payer, cardDetails, saveCard);
-      if (answer.requiresOTP) {
-        setOtpMessage(answer.displayMessage ?? '');
-        setOtpError(null);
-        setView('otp');
-      } else if (answer.requires3DS && answer.challengeUrl) {
-        setChallengeUrl(answer.challengeUrl);
-        setView('three_ds');
-      } else if (answer.success) {
-        dispatch({ type: 'completed' });
-        setView('processing');
-      } else {
-        dispatch({ type: 'failed', message: answer.message });
-        setView('processing');
-      }
-    } catch (error) {
-      // The bank's refusal is the payment failing; anything else is the form's to fix.
-      if (error instanceof ApiError && isPaymentFailure(error.code)) {
-        dispatch({ type: 'failed', message: error.message });
-        setView('processing');
-      } else {
-        // Also for the stored card sent again: the form, to enter it (or another) anew.
-        setCardError(messageOf(error));
-        setView('card');
-      }
-    }
+    return sendCard(cardDetails, saveCard);
   };
 
   // 'Retry Payment', 'Try Again' and 'Pay with Card | {masked card}': the stored card again. From
   // 'Payment Failed' the reducer shows 'Retrying payment...'; from elsewhere, the line below.
   const retryCard = () => {
-    if (resending) return;
-    if (!storedCard) {
-      payWithCard();
-      setCardError(ERROR_CATALOGUE.NO_STORED_CARD_FOR_RETRY.message);
-      return;
-    }
-    dispatch({ type: 'retry' });
-    setMethod('card');
-    setCardError(null);
-    setOtpError(null);
-    setResending(true);
-    void charge(storedCard.cardDetails, storedCard.saveCard).finally(() => setResending(false));
+    if (state.card.resending) return;
+    const stored = state.storedCard;
+    dispatch({ type: 'retry_card' });
+    if (!stored) return;
+    dispatch({ type: 'card_submitted', card: null, signedIn });
+    void sendCard(stored.cardDetails, stored.saveCard);
   };
 
   const verifyOtp = async (otp: string) => {
-    setVerifying(true);
-    setOtpError(null);
+    dispatch({ type: 'otp_verifying' });
     try {
       await paymentsApi.completeCard(payment.paymentId, payer, otp);
-      dispatch({ type: 'completed' });
-      setView('processing');
+      dispatch({ type: 'otp_verified' });
     } catch (error) {
-      const message = messageOf(error);
-      if (otpFailureAction(message) === 'restart') {
-        // spec §4: 'Insufficient funds' cannot be fixed by another try: back to the start.
-        dispatch({ type: 'cancel' });
-        setView('methods');
-      } else {
-        setOtpError(message);
-      }
-    } finally {
-      setVerifying(false);
+      dispatch({ type: 'otp_refused', message: messageOf(error) });
     }
   };
 
-  const payByTransfer = useCallback(() => {
-    dispatch({ type: 'retry' });
-    setMethod('transfer');
-    setView('transfer');
-    if (!details || new Date(details.expiresAt).getTime() <= Date.now()) openTransfer.mutate();
-  }, [details, openTransfer]);
+  const payByTransfer = () => {
+    dispatch({ type: 'pay_by_transfer' });
+    if (needsTransferAccount(state, new Date())) openTransfer.mutate();
+  };
 
-  if (prompt && promptStep === 'sign_in') {
+  if (prompt && state.prompt.step === 'sign_in') {
     // The auth prompt is a screen of its own, with its own title; signed in, the page opens the
     // consent again, where the prompt's next step follows (spec §4).
-    return <prompts.SignIn onAuthenticated={() => setPromptStep('ask')} />;
+    return (
+      <prompts.SignIn onAuthenticated={() => dispatch({ type: 'prompt_step', step: 'ask' })} />
+    );
   }
+
+  const header = paid ? ({ badge: 'Completed', amountText: 'paid' } as const) : payNowHeader(state);
+  const controls = processingControls(state);
+  const { details } = state;
 
   return (
     <section
@@ -426,8 +283,8 @@ export function PayNowScreen({
       {flow?.inSteps ? null : (
         <div className="step-header">
           <h1 id={SCREEN_TITLE_ID}>Immediate Payment</h1>
-          <span className={paid || status.phase === 'completed' ? 'badge done' : 'badge'}>
-            {paid || status.phase === 'completed' ? 'Completed' : 'Pending'}
+          <span className={header.badge === 'Pending' ? 'badge' : 'badge done'}>
+            {header.badge}
           </span>
         </div>
       )}
@@ -439,8 +296,7 @@ export function PayNowScreen({
         </span>
       </p>
       <p className="amount-due">
-        <strong>{formatNaira(payment.amount)}</strong>{' '}
-        {paid || status.phase === 'completed' ? 'paid' : 'due now'}
+        <strong>{formatNaira(payment.amount)}</strong> {header.amountText}
       </p>
       <p className="secondary-text">{payment.narration}</p>
 
@@ -451,19 +307,23 @@ export function PayNowScreen({
             <span className="method-name">Pay by Transfer</span>
             <span className="secondary-text">Manual bank transfer</span>
           </button>
-          {storedCard ? (
+          {state.storedCard ? (
             <button
               type="button"
               className="method"
               onClick={retryCard}
-              disabled={resending}
-              aria-busy={resending}
+              disabled={state.card.resending}
+              aria-busy={state.card.resending}
             >
-              <span className="method-name">Pay with Card | {storedCard.obfuscatedCard}</span>
+              <span className="method-name">Pay with Card | {state.storedCard.obfuscatedCard}</span>
               <span className="secondary-text">Credit or debit card</span>
             </button>
           ) : null}
-          <button type="button" className="method" onClick={payWithCard}>
+          <button
+            type="button"
+            className="method"
+            onClick={() => dispatch({ type: 'pay_with_card' })}
+          >
             <span className="method-name">Pay with Card</span>
             <span className="secondary-text">Credit or debit card</span>
           </button>
@@ -473,12 +333,7 @@ export function PayNowScreen({
               type="button"
               className="method"
               aria-haspopup="dialog"
-              onClick={() => {
-                dispatch({ type: 'retry' });
-                // Its answers are a card's: the stream's steps are the modal's to show.
-                setMethod('card');
-                setTerminalOpen(true);
-              }}
+              onClick={() => dispatch({ type: 'terminal_opened' })}
             >
               <span className="method-name">Chip Card Terminal</span>
               <span className="secondary-text">Bluetooth EMV reader</span>
@@ -487,7 +342,7 @@ export function PayNowScreen({
         </div>
       ) : null}
 
-      {terminalOpen && status.phase !== 'completed' ? (
+      {state.terminalOpen && status.phase !== 'completed' ? (
         <Suspense
           fallback={
             <p className="loading-line" role="status">
@@ -501,7 +356,7 @@ export function PayNowScreen({
             payer={payer}
             transports={readerTransports}
             onClose={() => {
-              setTerminalOpen(false);
+              dispatch({ type: 'terminal_closed' });
               // Back to the method that opened it, when it is still there (not once paid).
               setTimeout(() => terminalButton.current?.focus(), 0);
             }}
@@ -510,10 +365,11 @@ export function PayNowScreen({
       ) : null}
 
       {view === 'transfer' ? (
-        details ? (
+        details && !openTransfer.isPending ? (
           <TransferDetailsView
             key={details.accountNumber}
             details={details}
+            ended={state.detailsEnded}
             confirming={confirmTransfer.isPending}
             renewing={openTransfer.isPending}
             error={
@@ -525,7 +381,7 @@ export function PayNowScreen({
             }
             onConfirm={() => confirmTransfer.mutate()}
             onRenew={() => openTransfer.mutate()}
-            onBack={() => setView('methods')}
+            onBack={() => dispatch({ type: 'back' })}
           />
         ) : openTransfer.isError ? (
           <div role="alert" className="failure">
@@ -540,33 +396,44 @@ export function PayNowScreen({
       ) : null}
 
       {view === 'card' ? (
-        <CardFormView onSubmit={charge} error={cardError} onBack={() => setView('methods')} />
+        <>
+          <CardFormView
+            onSubmit={submitCard}
+            error={state.card.error}
+            onBack={() => dispatch({ type: 'back' })}
+          />
+          {state.card.slow ? (
+            <p className="loading-line" role="status">
+              <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
+            </p>
+          ) : null}
+        </>
       ) : null}
 
-      {view === 'otp' ? (
+      {view === 'otp' && state.otp.ended ? (
+        <OtpEndedView error={state.otp.error} onRetry={retryCard} />
+      ) : null}
+      {view === 'otp' && !state.otp.ended ? (
         <OtpView
-          // A new charge's OTP screen starts afresh: empty boxes, its own countdown.
-          key={attempt?.n}
-          displayMessage={otpMessage}
-          verifying={verifying}
-          error={otpError}
+          // A new charge's OTP screen, or one whose OTP was refused, starts afresh: empty boxes.
+          key={state.otp.round}
+          displayMessage={state.otp.displayMessage}
+          verifying={state.otp.verifying}
+          error={state.otp.error}
           onVerify={(otp) => void verifyOtp(otp)}
           onRetry={retryCard}
         />
       ) : null}
-      {resending && view !== 'processing' ? (
+      {state.card.resending && view !== 'processing' ? (
         <p className="loading-line" role="status">
           <Spinner small /> {STEP_TEXT_RETRYING}
         </p>
       ) : null}
 
-      {view === 'three_ds' && challengeUrl ? (
+      {view === 'three_ds' && state.threeDs.challengeUrl ? (
         <ThreeDsView
-          challengeUrl={challengeUrl}
-          onOpened={() => {
-            dispatch({ type: 'three_ds_started' });
-            setView('processing');
-          }}
+          challengeUrl={state.threeDs.challengeUrl}
+          onOpened={() => dispatch({ type: 'three_ds_opened' })}
         />
       ) : null}
 
@@ -574,22 +441,26 @@ export function PayNowScreen({
         <>
           <ProcessingView
             state={status}
-            source={paymentSourceText({ method, payerBank, payerCard })}
-            showTransferDetails={method === 'transfer'}
-            onCancel={() => {
-              dispatch({ type: 'cancel' });
-              setView('methods');
-            }}
+            source={paymentSourceText({
+              method: state.method,
+              payerBank: state.payerBank,
+              payerCard: state.payerCard,
+            })}
+            showTransferDetails={controls.viewTransferDetails}
+            reconnectUrl={controls.reconnect}
+            canCancel={controls.cancel !== null}
+            cancelling={cancelThreeDs.isPending}
+            cancelError={cancelThreeDs.error ? messageOf(cancelThreeDs.error) : null}
+            onCancel={() =>
+              controls.cancel === 'three_ds' ? cancelThreeDs.mutate() : dispatch({ type: 'cancel' })
+            }
             onViewTransferDetails={() => {
-              setView('transfer');
+              dispatch({ type: 'view_transfer_details' });
               // A transfer another device started: its open account is asked for (the same one).
               if (!details) openTransfer.mutate();
             }}
-            onRetry={method === 'card' ? retryCard : payByTransfer}
-            onTryAnotherMethod={() => {
-              dispatch({ type: 'cancel' });
-              setView('methods');
-            }}
+            onRetry={state.method === 'card' ? retryCard : payByTransfer}
+            onTryAnotherMethod={() => dispatch({ type: 'cancel' })}
           />
           {prompt ? (
             <AfterPaymentPrompt
@@ -597,9 +468,9 @@ export function PayNowScreen({
               amount={payment.amount}
               paymentId={payment.paymentId}
               prompts={prompts}
-              step={promptStep}
-              onStep={setPromptStep}
-              onSettled={settlePrompt}
+              step={state.prompt.step}
+              onStep={(step) => dispatch({ type: 'prompt_step', step })}
+              onSettled={() => dispatch({ type: 'prompt_settled' })}
             />
           ) : null}
           {grant.isPending ? (

@@ -7,6 +7,12 @@ type TProcessingViewProps = {
   source: string;
   /** A transfer's details can be shown again while it is awaited. */
   showTransferDetails: boolean;
+  /** While a 3-D Secure challenge is awaited: its address, for Reconnect (spec §2). */
+  reconnectUrl: string | null;
+  /** While the payer, not the bank, is awaited: the attempt can be ended. */
+  canCancel: boolean;
+  cancelling: boolean;
+  cancelError: string | null;
   onCancel(): void;
   onViewTransferDetails(): void;
   onRetry(): void;
@@ -25,6 +31,10 @@ export function ProcessingView({
   state,
   source,
   showTransferDetails,
+  reconnectUrl,
+  canCancel,
+  cancelling,
+  cancelError,
   onCancel,
   onViewTransferDetails,
   onRetry,
@@ -82,17 +92,33 @@ export function ProcessingView({
           </div>
         </div>
       ) : null}
-      {state.progress === 0 && !failed ? (
+      {reconnectUrl ? (
+        <div className="awaiting-3ds">
+          <h2 className="section-title">Awaiting 3D Secure Authentication</h2>
+          <p>Please complete the authentication in the new tab, then return here...</p>
+        </div>
+      ) : null}
+      {canCancel && !failed ? (
         <div className="actions">
+          {reconnectUrl ? (
+            <a className="button primary" href={reconnectUrl} target="_blank" rel="noopener">
+              Reconnect
+            </a>
+          ) : null}
           {showTransferDetails ? (
             <Button variant="secondary" onClick={onViewTransferDetails}>
               View Transfer Details
             </Button>
           ) : null}
-          <Button variant="link" onClick={onCancel}>
+          <Button variant="link" onClick={onCancel} disabled={cancelling} aria-busy={cancelling}>
             cancel
           </Button>
         </div>
+      ) : null}
+      {cancelError ? (
+        <p className="form-error" role="alert">
+          {cancelError}
+        </p>
       ) : null}
     </div>
   );

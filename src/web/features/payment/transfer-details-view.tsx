@@ -20,6 +20,8 @@ function useCountdown(expiresAt: string): string | null {
 
 type TTransferDetailsViewProps = {
   details: TTransferDetails;
+  /** The server ended the account (expired, or its attempt over): shown expired, whatever the clock. */
+  ended: boolean;
   confirming: boolean;
   renewing: boolean;
   error: string | null;
@@ -31,6 +33,7 @@ type TTransferDetailsViewProps = {
 /** Pay with Transfer (spec §2): where to send the money, and 'I have made the transfer'. */
 export function TransferDetailsView({
   details,
+  ended,
   confirming,
   renewing,
   error,
@@ -38,7 +41,8 @@ export function TransferDetailsView({
   onRenew,
   onBack,
 }: TTransferDetailsViewProps) {
-  const countdown = useCountdown(details.expiresAt);
+  const ticking = useCountdown(details.expiresAt);
+  const countdown = ended ? null : ticking;
   const bank = transferBankName(details.bankName);
   // The amount is copied as the payer's banking app takes it: naira, no symbol or commas.
   const amountForApp = (details.amount / 100).toFixed(2);

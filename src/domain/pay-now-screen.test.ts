@@ -1,0 +1,535 @@
+import { describe, expect, it } from 'vitest';
+import { STEP_TEXT_AWAITING_3DS, STEP_TEXT_AWAITING_TRANSFER } from './constants';
+import {
+  attemptOutcomeText,
+  needsTransferAccount,
+  payNowHeader,
+  payNowInitial,
+  payNowReducer,
+  processingControls,
+  type TPayNowAction,
+  type TPayNowState,
+  type TStoredCard,
+} from './pay-now-screen';
+import type { TEncryptedCard } from './schemas/card';
+import type {
+  TPaymentAttemptState,
+  TPaymentStateResponse,
+  TTransferDetails,
+} from './schemas/payment';
+
+const DUE = 250_000;
+const start = () =>
+  payNowInitial({ paid: false, amountDue: DUE, origin: null, method: 'transfer' });
+const run = (actions: TPayNowAction[], from: TPayNowState = start()) =>
+  actions.reduce(payNowReducer, from);
+
+const envelope = {
+  version: 1,
+  algorithm: 'RSA-OAEP-256+AES-256-GCM',
+  keyId: 'k1',
+  encryptedAesKey: 'a',
+  iv: 'b',
+  encryptedData: 'c',
+};
+const STORED: TStoredCard = {
+  cardDetails: {
+    encryptedCardNumber: envelope,
+    encryptedExpiryDate: envelope,
+    encryptedCvv: envelope,
+    encryptedPin: envelope,
+  } as unknown as TEncryptedCard,
+  saveCard: false,
+  obfuscatedCard: '408408******0003',
+};
+const DETAILS: TTransferDetails = {
+  amount: DUE,
+  bankName: 'Rubies MFB',
+  accountNumber: '9900000001',
+  accountName: 'Oya Money / Order 1042',
+  expiresAt: '2026-11-25T07:00:00.000Z',
+};
+const attempt = (over: Partial<TPaymentAttemptState>): TPaymentAttemptState => ({
+  attemptId: 'att_1',
+  method: 'card',
+  state: 'charging',
+  challengeUrl: null,
+  expiresAt: null,
+  failureCode: null,
+  message: null,
+  returned: null,
+  charged: null,
+  ...over,
+});
+const read = (over: Partial<TPaymentStateResponse>): TPaymentStateResponse => ({
+  success: true,
+  paymentId: 'pay_1',
+  status: 'pending',
+  stepText: null,
+  method: null,
+  amount: DUE,
+  executedAt: null,
+  transferDetails: null,
+  message: null,
+  attempt: null,
+  otpDisplayMessage: null,
+  payerBank: null,
+  shouldPromptBankAccountLinking: false,
+  lastEventId: 4,
+  ...over,
+});
+const resumed = (over: Partial<TPaymentStateResponse>, answersCharge = true) =>
+  run([{ type: 'read', read: read(over), answersCharge }]);
+
+const chargeCard: TPayNowAction[] = [
+  { type: 'pay_with_card' },
+  { type: 'card_submitted', card: STORED, signedIn: false },
+];
+const onOtpScreen: TPayNowAction[] = [
+  ...chargeCard,
+  {
+    type: 'card_answered',
+    answer: { success: false, requiresOTP: true, displayMessage: 'Enter OTP' },
+  },
+];
+const CHALLENGE = 'http://localhost/sandbox/3ds/ch_1';
+const awaiting3ds: TPayNowAction[] = [
+  ...chargeCard,
+  { type: 'card_answered', answer: { success: false, requires3DS: true, challengeUrl: CHALLENGE } },
+  { type: 'three_ds_opened' },
+];
+const transferAwaited: TPayNowAction[] = [
+  { type: 'pay_by_transfer' },
+  { type: 'transfer_opened', details: DETAILS },
+  { type: 'transfer_confirmed', status: 'in_progress' },
+];
+
+describe('payNowReducer: choosing a method', () => {
+  it('starts at the methods, pending, or at its end when paid before the page opened', () => {
+    expect(start()).toMatchObject({ view: 'methods', status: { phase: 'pending' } });
+    const paid = payNowInitial({ paid: true, amountDue: DUE, origin: null, method: 'card' });
+    expect(paid).toMatchObject({ view: 'processing', status: { phase: 'completed' } });
+  });
+
+  it('Pay by Transfer shows the transfer view; its account is the one opened', () => {
+    const state = run([{ type: 'pay_by_transfer' }, { type: 'transfer_opened', details: DETAILS }]);
+    expect(state).toMatchObject({ view: 'transfer', method: 'transfer', details: DETAILS });
+    expect(state.report).toMatchObject({ n: 1, method: 'bank_transfer' });
+  });
+
+  it('back returns to the methods', () => {
+    expect(run([{ type: 'pay_with_card' }, { type: 'back' }]).view).toBe('methods');
+  });
+});
+
+describe('payNowReducer: transfer (items 2, 3)', () => {
+  it("'I have made the transfer' is in progress at 33% 'Payment Received', header no longer Pending", () => {
+    const state = run(transferAwaited);
+    expect(state.view).toBe('processing');
+    expect(state.status).toMatchObject({
+      phase: 'awaiting_transfer',
+      progress: 33,
+      stepText: STEP_TEXT_AWAITING_TRANSFER,
+    });
+    expect(payNowHeader(state)).toEqual({ badge: 'In progress', amountText: 'being paid' });
+    expect(payNowHeader(start())).toEqual({ badge: 'Pending', amountText: 'due now' });
+  });
+
+  it('while the transfer is awaited, its details and cancel stay reachable', () => {
+    expect(processingControls(run(transferAwaited))).toEqual({
+      viewTransferDetails: true,
+      reconnect: null,
+      cancel: 'local',
+    });
+    expect(run([...transferAwaited, { type: 'view_transfer_details' }]).view).toBe('transfer');
+  });
+
+  it('the completed event: 66% Payment Processed, then 100% after the delay; header paid', () => {
+    const processed = run([
+      ...transferAwaited,
+      {
+        type: 'event',
+        event: { paymentId: 'pay_1', status: 'completed', paymentType: 'bank_transfer' },
+      },
+    ]);
+    expect(processed.status).toMatchObject({ phase: 'processed', progress: 66 });
+    expect(payNowHeader(processed)).toEqual({ badge: 'Completed', amountText: 'paid' });
+    expect(run([{ type: 'completion_delay_elapsed' }], processed).status.progress).toBe(100);
+  });
+
+  it.each([
+    ['wrong_amount', 100_000, 'awaiting_transfer', 'it was not the amount due (₦2,500.00).'],
+    ['expired', DUE, 'failed', 'it reached the one-time account after the account expired.'],
+  ] as const)(
+    'a transfer returned (%s) says so, with the amount, and offers Retry / another method',
+    (reason, amount, attemptState, why) => {
+      const state = run([
+        ...transferAwaited,
+        {
+          type: 'event',
+          event: {
+            paymentId: 'pay_1',
+            status: attemptState === 'failed' ? 'failed' : 'in_progress',
+            attempt: attempt({
+              method: 'bank_transfer',
+              state: attemptState,
+              returned: { amount, reason },
+            }),
+          },
+        },
+      ]);
+      expect(state.view).toBe('processing');
+      expect(state.status.phase).toBe('failed');
+      expect(state.status.error).toContain(`Your transfer of ₦`);
+      expect(state.status.error).toContain(why);
+    },
+  );
+
+  it('an account the server ended is shown ended; Pay by Transfer then asks for a new one', () => {
+    const now = new Date('2026-11-25T06:40:00.000Z');
+    const open = run([{ type: 'pay_by_transfer' }, { type: 'transfer_opened', details: DETAILS }]);
+    expect(needsTransferAccount(open, now)).toBe(false);
+    const ended = run(
+      [
+        {
+          type: 'event',
+          event: {
+            paymentId: 'pay_1',
+            status: 'failed',
+            attempt: attempt({ method: 'bank_transfer', state: 'failed', failureCode: 'x' }),
+          },
+        },
+      ],
+      open,
+    );
+    expect(ended.detailsEnded).toBe(true);
+    expect(needsTransferAccount(ended, now)).toBe(true);
+    const renewed = run(
+      [{ type: 'transfer_opened', details: { ...DETAILS, accountNumber: '9900000002' } }],
+      ended,
+    );
+    expect(renewed.detailsEnded).toBe(false);
+  });
+
+  it('a reload after a returned transfer says what happened', () => {
+    const state = resumed({
+      status: 'failed',
+      method: 'bank_transfer',
+      attempt: attempt({
+        method: 'bank_transfer',
+        state: 'failed',
+        returned: { amount: DUE, reason: 'expired' },
+      }),
+    });
+    expect(state).toMatchObject({ view: 'processing', detailsEnded: true, method: 'transfer' });
+    expect(state.status.error).toContain('after the account expired');
+  });
+
+  it('a transfer made on another device shows here in progress', () => {
+    const state = run([
+      {
+        type: 'event',
+        event: { paymentId: 'pay_1', status: 'in_progress', stepText: STEP_TEXT_AWAITING_TRANSFER },
+      },
+    ]);
+    expect(state).toMatchObject({ view: 'processing', status: { phase: 'awaiting_transfer' } });
+  });
+});
+
+describe('payNowReducer: card (items 4, 5)', () => {
+  it('a charge sent is charging; after a while the bank is said to be still answering', () => {
+    const sent = run(chargeCard);
+    expect(sent.card).toMatchObject({ charging: true, slow: false });
+    expect(run([{ type: 'card_slow' }], sent).card.slow).toBe(true);
+    // Once answered, a late timer says nothing.
+    const answered = run([{ type: 'card_answered', answer: { success: true } }], sent);
+    expect(run([{ type: 'card_slow' }], answered)).toBe(answered);
+  });
+
+  it("the charge answered 'charging': the processing view says the bank is still answering", () => {
+    const state = run([
+      ...chargeCard,
+      { type: 'card_answered', answer: { success: false, charging: true } },
+    ]);
+    expect(state).toMatchObject({
+      view: 'processing',
+      status: { phase: 'charging', stepText: 'Your bank is still answering...' },
+    });
+    expect(processingControls(state).cancel).toBeNull();
+  });
+
+  it.each([
+    [false, 'Card payment failed. Nothing was charged to your card.'],
+    [true, 'Card payment failed. Your card was charged; the money is being sent back to it.'],
+  ])('a charge that ends failed (charged=%s) says plainly what was charged', (charged, text) => {
+    const state = run([
+      ...chargeCard,
+      { type: 'card_answered', answer: { success: false, charging: true } },
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'failed',
+          paymentType: 'card',
+          attempt: attempt({ state: 'failed', message: 'Card payment failed', charged }),
+        },
+      },
+    ]);
+    expect(state.status).toMatchObject({ phase: 'failed', error: text });
+  });
+
+  it('a refusal answered first, then the attempt: the page says what was charged', () => {
+    const state = run([
+      ...chargeCard,
+      { type: 'card_refused', message: 'Failed to process card payment', paymentFailure: true },
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'failed',
+          paymentType: 'card',
+          attempt: attempt({
+            state: 'failed',
+            message: 'Your bank did not answer.',
+            charged: false,
+          }),
+        },
+      },
+    ]);
+    expect(state.status.error).toBe('Your bank did not answer. Nothing was charged to your card.');
+  });
+
+  it('a reload during a charge resumes it: processing, the bank still answering', () => {
+    const state = resumed({
+      status: 'in_progress',
+      method: 'card',
+      attempt: attempt({ state: 'charging' }),
+    });
+    expect(state).toMatchObject({
+      view: 'processing',
+      method: 'card',
+      status: { phase: 'charging' },
+    });
+    const done = run(
+      [{ type: 'event', event: { paymentId: 'pay_1', status: 'completed', paymentType: 'card' } }],
+      state,
+    );
+    expect(done.status.phase).toBe('processed');
+  });
+
+  it("the bank's refusal fails the payment; a form error goes back to the form", () => {
+    expect(
+      run([...chargeCard, { type: 'card_refused', message: 'Declined', paymentFailure: true }]),
+    ).toMatchObject({ view: 'processing', status: { phase: 'failed', error: 'Declined' } });
+    expect(
+      run([...chargeCard, { type: 'card_refused', message: 'Bad card', paymentFailure: false }]),
+    ).toMatchObject({ view: 'card', card: { error: 'Bad card', charging: false } });
+  });
+
+  it('a charge in flight stays on its form when the stream says the bank has it', () => {
+    const state = run([
+      ...chargeCard,
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'in_progress',
+          paymentType: 'card',
+          attempt: attempt({}),
+        },
+      },
+    ]);
+    expect(state.view).toBe('card');
+    expect(payNowHeader(state).badge).toBe('Pending');
+  });
+
+  it('a wrong OTP ends the attempt: boxes renewed, nothing to verify, Retry Payment', () => {
+    const before = run(onOtpScreen);
+    const state = run(
+      [{ type: 'otp_verifying' }, { type: 'otp_refused', message: 'OTP verification failed' }],
+      before,
+    );
+    expect(state.view).toBe('otp');
+    expect(state.otp).toMatchObject({
+      ended: true,
+      error: 'OTP verification failed',
+      verifying: false,
+    });
+    expect(state.otp.round).toBeGreaterThan(before.otp.round);
+    // Nothing is being paid: the header says it is due.
+    expect(payNowHeader(state)).toEqual({ badge: 'Pending', amountText: 'due now' });
+    // Retry Payment: the stored card again, a new OTP screen.
+    const retried = run(
+      [
+        { type: 'retry_card' },
+        { type: 'card_submitted', card: null, signedIn: false },
+        {
+          type: 'card_answered',
+          answer: { success: false, requiresOTP: true, displayMessage: 'Again' },
+        },
+      ],
+      state,
+    );
+    expect(retried.otp).toMatchObject({ ended: false, error: null, displayMessage: 'Again' });
+  });
+
+  it("an OTP refused for 'Insufficient funds' returns to the methods (spec §4)", () => {
+    const state = run([...onOtpScreen, { type: 'otp_refused', message: 'Insufficient funds' }]);
+    expect(state).toMatchObject({ view: 'methods', status: { phase: 'pending' } });
+  });
+
+  it('the right OTP completes the payment', () => {
+    expect(run([...onOtpScreen, { type: 'otp_verified' }]).status.phase).toBe('processed');
+  });
+
+  it('Retry Payment without a stored card opens the form, saying why', () => {
+    const state = run([
+      { type: 'event', event: { paymentId: 'pay_1', status: 'failed' } },
+      { type: 'retry_card' },
+    ]);
+    expect(state).toMatchObject({
+      view: 'card',
+      card: { error: 'No stored card details found for retry' },
+    });
+  });
+
+  it('Retry Payment from Payment Failed shows Retrying payment..., the stored card resent', () => {
+    const failed = run([
+      ...chargeCard,
+      { type: 'card_refused', message: 'No', paymentFailure: true },
+    ]);
+    const state = run([{ type: 'retry_card' }], failed);
+    expect(state.status.phase).toBe('retrying');
+    expect(state.card.resending).toBe(true);
+    expect(run([{ type: 'retry_card' }], state)).toBe(state);
+  });
+});
+
+describe('payNowReducer: 3-D Secure (item 1)', () => {
+  it('the challenge opened: awaiting at 25%, with Reconnect to the challenge and a cancel', () => {
+    const state = run(awaiting3ds);
+    expect(state.status).toMatchObject({ phase: 'awaiting_3ds', progress: 25 });
+    expect(processingControls(state)).toEqual({
+      viewTransferDetails: false,
+      reconnect: CHALLENGE,
+      cancel: 'three_ds',
+    });
+  });
+
+  it('a reload on the 3-D Secure wait resumes it with the challenge from the read', () => {
+    const state = resumed({
+      status: 'in_progress',
+      method: 'card',
+      stepText: STEP_TEXT_AWAITING_3DS,
+      attempt: attempt({ state: 'awaiting_3ds', challengeUrl: CHALLENGE, expiresAt: 'x' }),
+    });
+    expect(state.view).toBe('processing');
+    expect(processingControls(state).reconnect).toBe(CHALLENGE);
+  });
+
+  it('cancelled on the server: back to the methods', () => {
+    const state = run([...awaiting3ds, { type: 'three_ds_cancelled' }]);
+    expect(state).toMatchObject({ view: 'methods', status: { phase: 'pending' } });
+    expect(state.threeDs.challengeUrl).toBeNull();
+  });
+
+  it("ended by the server after 10 minutes: Payment Failed, '3DS authentication failed'", () => {
+    const state = run([
+      ...awaiting3ds,
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'failed',
+          paymentType: 'card',
+          message: '3DS authentication failed',
+          attempt: attempt({ state: 'failed', message: '3DS authentication failed' }),
+        },
+      },
+    ]);
+    expect(state).toMatchObject({
+      view: 'processing',
+      status: { phase: 'failed', error: '3DS authentication failed' },
+    });
+    expect(processingControls(state).reconnect).toBeNull();
+  });
+});
+
+describe('payNowReducer: reload (read) and item 12', () => {
+  it('a transfer read keeps the source a transfer, whatever the page began with', () => {
+    const state = run(
+      [
+        {
+          type: 'read',
+          read: read({
+            status: 'in_progress',
+            method: 'bank_transfer',
+            stepText: STEP_TEXT_AWAITING_TRANSFER,
+            transferDetails: DETAILS,
+          }),
+          answersCharge: false,
+        },
+      ],
+      payNowInitial({ paid: false, amountDue: DUE, origin: null, method: 'card' }),
+    );
+    expect(state).toMatchObject({ method: 'transfer', view: 'processing', details: DETAILS });
+  });
+
+  it('a card waiting for its OTP shows the OTP screen, only in the tab that may answer it', () => {
+    const waiting = { status: 'in_progress', method: 'card', otpDisplayMessage: 'Enter' } as const;
+    expect(resumed(waiting).view).toBe('otp');
+    expect(resumed(waiting, false).view).toBe('methods');
+  });
+
+  it('a read is applied once: a later one changes nothing', () => {
+    const once = resumed({ status: 'in_progress', method: 'bank_transfer' });
+    const again = run(
+      [{ type: 'read', read: read({ status: 'completed' }), answersCharge: true }],
+      once,
+    );
+    expect(again).toBe(once);
+  });
+
+  it('a completed read is processed', () => {
+    expect(resumed({ status: 'completed', method: 'card' }).status.phase).toBe('processed');
+  });
+});
+
+describe('payNowReducer: prompts and terminal', () => {
+  it('a prompt steps and settles', () => {
+    const state = run([{ type: 'prompt_step', step: 'link' }]);
+    expect(state.prompt).toEqual({ settled: false, step: 'link' });
+    expect(run([{ type: 'prompt_settled' }], state).prompt).toEqual({ settled: true, step: 'ask' });
+  });
+
+  it('with the terminal open the stream reports a chip attempt, and its failure', () => {
+    const open = run([{ type: 'terminal_opened' }]);
+    expect(open).toMatchObject({ terminalOpen: true, method: 'card' });
+    const failed = run(
+      [
+        {
+          type: 'event',
+          event: { paymentId: 'pay_1', status: 'in_progress', paymentType: 'chip_card' },
+        },
+        {
+          type: 'event',
+          event: { paymentId: 'pay_1', status: 'failed', paymentType: 'chip_card' },
+        },
+      ],
+      open,
+    );
+    expect(failed.report).toMatchObject({ method: 'chip_card', failed: true });
+    expect(failed.view).toBe('methods');
+  });
+});
+
+describe('attemptOutcomeText', () => {
+  it('keeps a message whose charge is not known as it is', () => {
+    expect(attemptOutcomeText(attempt({ state: 'failed', message: 'Declined.' }), DUE)).toBe(
+      'Declined.',
+    );
+    expect(
+      attemptOutcomeText(attempt({ state: 'failed', message: 'Declined.', charged: false }), DUE),
+    ).toBe('Declined. Nothing was charged to your card.');
+  });
+});

@@ -1,0 +1,551 @@
+import type { TPaidOrigin } from './after-payment';
+import { STEP_TEXT_AWAITING_TRANSFER } from './constants';
+import { nextAttempt, type TPaymentAttempt } from './embed-payment-report';
+import { ERROR_CATALOGUE } from './errors';
+import { formatNaira } from './money';
+import { otpFailureAction } from './otp-input';
+import {
+  PAYMENT_STATUS_INITIAL,
+  paymentStatusReducer,
+  type TPaymentStatusAction,
+  type TPaymentStatusState,
+} from './payment-status';
+import type { TCardChargeResponse, TEncryptedCard, TPayerBank, TPayerCard } from './schemas/card';
+import type {
+  TPaymentAttemptState,
+  TPaymentStateResponse,
+  TPaymentStatusEvent,
+  TTransferDetails,
+} from './schemas/payment';
+
+/*
+ * The Immediate Payment screen (spec §2, §4) as one state machine: which view shows, how the
+ * payer is paying, the card's OTP and 3-D Secure steps, the payment's status (the payment-status
+ * reducer, composed), what the server said of the latest attempt, and the prompt after the
+ * payment. The page draws this state and sends it what happened; it keeps no view of its own.
+ */
+
+export type TPayNowView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
+
+/** The card entered on this page last, as it was sent (envelopes only), and how it shows. */
+export type TStoredCard = {
+  cardDetails: TEncryptedCard;
+  saveCard: boolean;
+  obfuscatedCard: string;
+};
+
+export type TPayNowState = {
+  view: TPayNowView;
+  method: 'transfer' | 'card';
+  /** The progress ring's state (spec §4 Payment status). */
+  status: TPaymentStatusState;
+  /** The amount due, in kobo: what a returned transfer is told against. */
+  amountDue: number;
+  /** The latest attempt as the server last told it (read or event); null before any. */
+  attempt: TPaymentAttemptState | null;
+  /** Whether the payment's read has been applied (a reload resumes from it once). */
+  resumed: boolean;
+  /** The one-time account last shown, and whether the server ended it (then shown expired). */
+  details: TTransferDetails | null;
+  detailsEnded: boolean;
+  payerBank: TPayerBank | null;
+  payerCard: TPayerCard | null;
+  /** In memory only, for 'Retry Payment' and 'Pay with Card | {masked card}'; never stored. */
+  storedCard: TStoredCard | null;
+  card: {
+    /** The form's error (a refusal the form can fix, or no stored card to retry). */
+    error: string | null;
+    /** A charge is on its way to the bank and has not come back. */
+    charging: boolean;
+    /** ...for long enough that the page says the bank is still answering. */
+    slow: boolean;
+    /** The stored card is being sent again. */
+    resending: boolean;
+  };
+  otp: {
+    displayMessage: string;
+    error: string | null;
+    verifying: boolean;
+    /** A refused OTP ended its charge: the boxes go, only Retry Payment is left. */
+    ended: boolean;
+    /** Each OTP screen of a new charge starts afresh (empty boxes, its own countdown). */
+    round: number;
+  };
+  threeDs: { challengeUrl: string | null; expiresAt: string | null };
+  /** Where the money came from, for the prompts after the payment (spec §3 origin). */
+  origin: TPaidOrigin | null;
+  /** Only a card charged while signed in was kept by the server to be saved. */
+  signedInWhenPaid: boolean;
+  prompt: { settled: boolean; step: 'ask' | 'sign_in' | 'link' };
+  terminalOpen: boolean;
+  /** The latest way of paying begun here, as the embedding parent is told of it. */
+  report: TPaymentAttempt | null;
+};
+
+export type TPayNowAction =
+  /** The payment's read (GET /api/payments/{id}): a page opened mid-payment resumes there. */
+  | { type: 'read'; read: TPaymentStateResponse; answersCharge: boolean }
+  /** An event of the payment's stream (or the poll that stands in for it). */
+  | { type: 'event'; event: TPaymentStatusEvent }
+  | { type: 'pay_by_transfer' }
+  | { type: 'transfer_opened'; details: TTransferDetails }
+  /** 'I have made the transfer' answered. */
+  | { type: 'transfer_confirmed'; status: 'in_progress' | 'completed' }
+  | { type: 'view_transfer_details' }
+  /** 'back' from the transfer details or the card form. */
+  | { type: 'back' }
+  | { type: 'pay_with_card' }
+  /** A card sent: a new one (with how it shows), or the stored one again. */
+  | { type: 'card_submitted'; card: TStoredCard | null; signedIn: boolean }
+  /** The charge has been out for CARD_SLOW_AFTER_MS. */
+  | { type: 'card_slow' }
+  | { type: 'card_answered'; answer: TCardChargeResponse & { charging?: boolean | undefined } }
+  /** The charge call answered an error: the bank's refusal, or one the form must fix. */
+  | { type: 'card_refused'; message: string; paymentFailure: boolean }
+  /** 'Retry Payment', 'Try Again', 'Pay with Card | {masked card}'. */
+  | { type: 'retry_card' }
+  | { type: 'otp_verifying' }
+  | { type: 'otp_verified' }
+  | { type: 'otp_refused'; message: string }
+  | { type: 'three_ds_opened' }
+  /** The 3-D Secure attempt cancelled on the server: back to the methods. */
+  | { type: 'three_ds_cancelled' }
+  /** 'cancel' or 'Try Another Method'. */
+  | { type: 'cancel' }
+  | { type: 'terminal_opened' }
+  | { type: 'terminal_closed' }
+  | { type: 'prompt_step'; step: 'ask' | 'sign_in' | 'link' }
+  | { type: 'prompt_settled' }
+  | { type: 'pulse' }
+  | { type: 'completion_delay_elapsed' };
+
+/** A payment paid before the page opened starts at its end; anything else at the methods. */
+export function payNowInitial(input: {
+  paid: boolean;
+  amountDue: number;
+  origin: TPaidOrigin | null;
+  method: 'transfer' | 'card';
+}): TPayNowState {
+  const status = input.paid
+    ? paymentStatusReducer(paymentStatusReducer(PAYMENT_STATUS_INITIAL, { type: 'completed' }), {
+        type: 'completion_delay_elapsed',
+      })
+    : PAYMENT_STATUS_INITIAL;
+  return {
+    view: input.paid ? 'processing' : 'methods',
+    method: input.method,
+    status,
+    amountDue: input.amountDue,
+    attempt: null,
+    resumed: input.paid,
+    details: null,
+    detailsEnded: false,
+    payerBank: input.paid ? (input.origin?.payerBank ?? null) : null,
+    payerCard: null,
+    storedCard: null,
+    card: { error: null, charging: false, slow: false, resending: false },
+    otp: { displayMessage: '', error: null, verifying: false, ended: false, round: 0 },
+    threeDs: { challengeUrl: null, expiresAt: null },
+    origin: input.paid ? input.origin : null,
+    signedInWhenPaid: false,
+    prompt: { settled: false, step: 'ask' },
+    terminalOpen: false,
+    report: null,
+  };
+}
+
+const RETURN_REASONS: Readonly<
+  Record<NonNullable<TPaymentAttemptState['returned']>['reason'], (due: string) => string>
+> = {
+  wrong_amount: (due) => `it was not the amount due (${due}).`,
+  expired: () => 'it reached the one-time account after the account expired.',
+  already_paid: () => 'this payment had already been paid.',
+};
+
+/**
+ * What the payer is told of an attempt that ended or gave money back: a transfer returned (how
+ * much, and why), or a failure in the catalogue's words with whether the card was charged.
+ */
+export function attemptOutcomeText(attempt: TPaymentAttemptState, amountDue: number): string {
+  if (attempt.returned) {
+    const { amount, reason } = attempt.returned;
+    return `Your transfer of ${formatNaira(amount)} was sent back to you: ${RETURN_REASONS[reason](
+      formatNaira(amountDue),
+    )}`;
+  }
+  const message = (attempt.message?.trim() || ERROR_CATALOGUE.PAYMENT_FAILED.message).replace(
+    /\.$/,
+    '',
+  );
+  if (attempt.charged === false) return `${message}. Nothing was charged to your card.`;
+  if (attempt.charged === true)
+    return `${message}. Your card was charged; the money is being sent back to it.`;
+  return attempt.message?.trim() || ERROR_CATALOGUE.PAYMENT_FAILED.message;
+}
+
+const methodOf = (
+  method: TPaymentAttemptState['method'] | null | undefined,
+): 'transfer' | 'card' | null =>
+  method === 'bank_transfer'
+    ? 'transfer'
+    : method === 'card' || method === 'chip_card'
+      ? 'card'
+      : null;
+
+const moveStatus = (state: TPayNowState, ...actions: TPaymentStatusAction[]): TPayNowState => ({
+  ...state,
+  status: actions.reduce(paymentStatusReducer, state.status),
+});
+
+/** A new try from a failure: the status reducer's retry; from anywhere else, nothing to undo. */
+const fresh = (state: TPayNowState): TPayNowState => moveStatus(state, { type: 'retry' });
+
+const toMethods = (state: TPayNowState): TPayNowState => ({
+  ...moveStatus(state, { type: 'cancel' }),
+  view: 'methods',
+  threeDs: { challengeUrl: null, expiresAt: null },
+});
+
+const completed = (state: TPayNowState): TPayNowState => ({
+  ...moveStatus(state, { type: 'completed' }),
+  view: 'processing',
+});
+
+const failed = (state: TPayNowState, message: string | null | undefined): TPayNowState => ({
+  ...moveStatus(state, { type: 'failed', message }),
+  view: 'processing',
+});
+
+/** An attempt the server told of: what its state means for the screen. */
+function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNowState {
+  const known = state.attempt?.attemptId === attempt.attemptId ? state.attempt : null;
+  let next: TPayNowState = { ...state, attempt };
+  const transfer = attempt.method === 'bank_transfer';
+  // A one-time account the server ended is shown as expired, never with a fresh countdown.
+  if (transfer && attempt.state === 'failed') next = { ...next, detailsEnded: true };
+  if (attempt.state === 'awaiting_3ds') {
+    next = {
+      ...next,
+      threeDs: {
+        challengeUrl: attempt.challengeUrl ?? state.threeDs.challengeUrl,
+        expiresAt: attempt.expiresAt,
+      },
+    };
+  }
+  const returnedNow = attempt.returned !== null && known?.returned == null;
+  const endedNow = attempt.state === 'failed' && known?.state !== 'failed';
+  // Money sent back is said at once, wherever the payer is waiting on the transfer.
+  if (returnedNow && next.status.phase !== 'processed' && next.status.phase !== 'completed') {
+    if (next.view === 'processing' || next.view === 'transfer' || next.view === 'methods') {
+      return { ...failed(next, attemptOutcomeText(attempt, state.amountDue)), method: 'transfer' };
+    }
+  }
+  // A charge this page is not waiting on (another tab's, or one resumed): the bank is answering.
+  // One it is waiting on says so itself (card_slow), on the form the payer may still need.
+  if (attempt.state === 'charging' && !next.card.charging && next.view === 'processing') {
+    return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+  }
+  // The charge's answer said it failed first; the attempt says what was charged.
+  if (attempt.state === 'failed' && attempt.charged !== null && next.status.phase === 'failed') {
+    const text = attemptOutcomeText(attempt, state.amountDue);
+    return { ...next, status: { ...next.status, error: text, stepText: text } };
+  }
+  if (endedNow && (next.view === 'processing' || next.card.charging)) {
+    return {
+      ...failed(next, attemptOutcomeText(attempt, state.amountDue)),
+      card: { ...next.card, charging: false, slow: false, resending: false },
+    };
+  }
+  return next;
+}
+
+/** The read of a page opened (or reloaded) mid-payment: where the screen picks it up. */
+function resume(
+  state: TPayNowState,
+  read: TPaymentStateResponse,
+  answersCharge: boolean,
+): TPayNowState {
+  if (state.resumed) return state;
+  let next: TPayNowState = {
+    ...state,
+    resumed: true,
+    method: methodOf(read.method) ?? state.method,
+    details: read.transferDetails ?? state.details,
+    payerBank: read.payerBank ?? state.payerBank,
+    attempt: read.attempt,
+  };
+  if (read.status === 'completed') return completed(next);
+  const attempt = read.attempt;
+  if (attempt?.method === 'bank_transfer' && attempt.state === 'failed') {
+    next = { ...next, detailsEnded: true };
+  }
+  if (read.status !== 'in_progress') {
+    // A transfer sent back, the last thing that happened: said, with a way on.
+    return attempt?.returned ? failed(next, attemptOutcomeText(attempt, state.amountDue)) : next;
+  }
+  if (read.method === 'bank_transfer') {
+    const received = read.stepText !== null && read.stepText !== STEP_TEXT_AWAITING_TRANSFER;
+    next = moveStatus(
+      next,
+      { type: 'transfer_confirmation_requested' },
+      ...(received ? [{ type: 'in_progress' } as const] : []),
+    );
+    return { ...next, view: 'processing' };
+  }
+  if (read.method !== 'card') return next;
+  if (attempt?.state === 'awaiting_3ds') {
+    return {
+      ...moveStatus(next, { type: 'three_ds_started' }),
+      view: 'processing',
+      threeDs: { challengeUrl: attempt.challengeUrl, expiresAt: attempt.expiresAt },
+    };
+  }
+  if (attempt?.state === 'charging') {
+    return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+  }
+  // A charge this page did not start (another tab's, without sign-in) is not its to answer.
+  if (read.otpDisplayMessage !== null && answersCharge) {
+    return {
+      ...next,
+      view: 'otp',
+      otp: { ...next.otp, displayMessage: read.otpDisplayMessage, ended: false, error: null },
+    };
+  }
+  return next;
+}
+
+function onEvent(state: TPayNowState, event: TPaymentStatusEvent): TPayNowState {
+  let next: TPayNowState = {
+    ...state,
+    payerBank: event.payerBank ?? state.payerBank,
+    payerCard: event.payerCard ?? state.payerCard,
+  };
+  if (event.status === 'completed') {
+    next = {
+      ...next,
+      origin: {
+        // A chip card read by the terminal is a card payment (docs/terminal.md).
+        method:
+          event.paymentType === 'card' || event.paymentType === 'chip_card' ? 'card' : 'transfer',
+        payerBank: event.payerBank ?? null,
+        shouldPromptBankAccountLinking: event.shouldPromptBankAccountLinking === true,
+        shouldPromptCardLinking:
+          event.shouldPromptCardLinking ?? state.origin?.shouldPromptCardLinking ?? false,
+      },
+    };
+  }
+  // With the terminal open, the stream's news is the chip purchase's: it began, or it failed in
+  // the terminal's modal, which says so to the payer.
+  if (state.terminalOpen && event.status === 'in_progress') {
+    next = { ...next, report: nextAttempt(state.report, 'chip_card') };
+  }
+  if (state.terminalOpen && event.status === 'failed' && next.report) {
+    next = { ...next, report: { ...next.report, failed: true } };
+  }
+  if (event.status === 'completed') return completed(next);
+  if (event.attempt && !state.terminalOpen) next = withAttempt(next, event.attempt);
+  if (next !== state && next.status !== state.status) return next;
+  if (event.status === 'in_progress') {
+    // A card's steps (OTP, 3-D Secure, charging) are answered by its own calls and views.
+    if (event.paymentType === 'card' || state.method === 'card') return next;
+    // The transfer in progress is the one the payer said they made, or one they made without
+    // saying so (another device): either way the processing view shows it.
+    const action: TPaymentStatusAction =
+      event.stepText === STEP_TEXT_AWAITING_TRANSFER
+        ? { type: 'transfer_confirmation_requested' }
+        : { type: 'in_progress' };
+    return { ...moveStatus(next, action), view: 'processing', method: 'transfer' };
+  }
+  // A card's failures on the card, OTP and 3-D Secure views come with their own answers.
+  if (event.status === 'failed' && state.view === 'processing') {
+    return failed(next, event.message);
+  }
+  return next;
+}
+
+/** The Immediate Payment screen's reducer: every edge of it, one place. */
+export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayNowState {
+  switch (action.type) {
+    case 'read':
+      return resume(state, action.read, action.answersCharge);
+    case 'event':
+      return onEvent(state, action.event);
+    case 'pay_by_transfer':
+      return { ...fresh(state), method: 'transfer', view: 'transfer' };
+    case 'transfer_opened':
+      return {
+        ...state,
+        details: action.details,
+        detailsEnded: false,
+        report: nextAttempt(state.report, 'bank_transfer', action.details.accountNumber),
+      };
+    case 'transfer_confirmed': {
+      const next = moveStatus(state, { type: 'transfer_confirmation_requested' });
+      return action.status === 'completed'
+        ? completed(next)
+        : { ...next, view: 'processing', method: 'transfer' };
+    }
+    case 'view_transfer_details':
+      return { ...state, view: 'transfer' };
+    case 'back':
+      return { ...state, view: 'methods' };
+    case 'pay_with_card':
+      return {
+        ...fresh(state),
+        method: 'card',
+        view: 'card',
+        card: { ...state.card, error: null },
+      };
+    case 'card_submitted':
+      return {
+        ...state,
+        method: 'card',
+        storedCard: action.card ?? state.storedCard,
+        report: nextAttempt(state.report, 'card'),
+        card: { ...state.card, error: null, charging: true, slow: false },
+        signedInWhenPaid: action.signedIn,
+        origin: {
+          method: 'card',
+          payerBank: null,
+          shouldPromptBankAccountLinking: false,
+          shouldPromptCardLinking: (action.card ?? state.storedCard)?.saveCard ?? false,
+        },
+      };
+    case 'card_slow':
+      return state.card.charging ? { ...state, card: { ...state.card, slow: true } } : state;
+    case 'card_answered': {
+      const { answer } = action;
+      const next: TPayNowState = {
+        ...state,
+        card: { ...state.card, charging: false, slow: false, resending: false },
+      };
+      if (answer.requiresOTP) {
+        return {
+          ...next,
+          status: next.status.phase === 'charging' ? PAYMENT_STATUS_INITIAL : next.status,
+          view: 'otp',
+          otp: {
+            displayMessage: answer.displayMessage ?? '',
+            error: null,
+            verifying: false,
+            ended: false,
+            round: state.otp.round + 1,
+          },
+        };
+      }
+      if (answer.requires3DS && answer.challengeUrl) {
+        return {
+          ...next,
+          view: 'three_ds',
+          threeDs: { challengeUrl: answer.challengeUrl, expiresAt: null },
+        };
+      }
+      if (answer.success) return completed(next);
+      // The bank has the charge and has not answered: its answer comes on the stream.
+      if (answer.charging) return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+      return failed(next, answer.message);
+    }
+    case 'card_refused': {
+      const next: TPayNowState = {
+        ...state,
+        card: { ...state.card, charging: false, slow: false, resending: false },
+      };
+      // The bank's refusal is the payment failing; anything else is the form's to fix (also
+      // for the stored card sent again: the form, to enter it, or another, anew).
+      if (action.paymentFailure) return failed(next, action.message);
+      return { ...next, view: 'card', card: { ...next.card, error: action.message } };
+    }
+    case 'retry_card': {
+      if (state.card.resending) return state;
+      const next = { ...fresh(state), method: 'card' as const };
+      if (!state.storedCard) {
+        return {
+          ...next,
+          view: 'card',
+          card: { ...state.card, error: ERROR_CATALOGUE.NO_STORED_CARD_FOR_RETRY.message },
+        };
+      }
+      return { ...next, card: { ...state.card, error: null, resending: true } };
+    }
+    case 'otp_verifying':
+      return { ...state, otp: { ...state.otp, verifying: true, error: null } };
+    case 'otp_verified':
+      return completed({ ...state, otp: { ...state.otp, verifying: false } });
+    case 'otp_refused':
+      // spec §4: 'Insufficient funds' cannot be fixed by another try: back to the start.
+      if (otpFailureAction(action.message) === 'restart') {
+        return toMethods({ ...state, otp: { ...state.otp, verifying: false } });
+      }
+      // A refused OTP ends its charge: nothing left to verify, only a new charge.
+      return {
+        ...state,
+        otp: {
+          ...state.otp,
+          verifying: false,
+          error: action.message,
+          ended: true,
+          round: state.otp.round + 1,
+        },
+      };
+    case 'three_ds_opened':
+      return { ...moveStatus(state, { type: 'three_ds_started' }), view: 'processing' };
+    case 'three_ds_cancelled':
+    case 'cancel':
+      return toMethods(state);
+    case 'terminal_opened':
+      // Its answers are a card's: the stream's steps are the modal's to show.
+      return { ...fresh(state), method: 'card', terminalOpen: true };
+    case 'terminal_closed':
+      return { ...state, terminalOpen: false };
+    case 'prompt_step':
+      return { ...state, prompt: { ...state.prompt, step: action.step } };
+    case 'prompt_settled':
+      return { ...state, prompt: { settled: true, step: 'ask' } };
+    case 'pulse':
+    case 'completion_delay_elapsed':
+      return moveStatus(state, action);
+    default: {
+      const unhandled: never = action;
+      throw new Error(`Unhandled pay-now action ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** The screen's header: 'Pending … due now' only while nothing is under way (spec §2). */
+export function payNowHeader(state: TPayNowState): {
+  badge: 'Pending' | 'In progress' | 'Completed';
+  amountText: 'due now' | 'being paid' | 'paid';
+} {
+  const { phase } = state.status;
+  if (phase === 'processed' || phase === 'completed')
+    return { badge: 'Completed', amountText: 'paid' };
+  if (phase === 'pending' || phase === 'failed' || phase === 'retrying')
+    return { badge: 'Pending', amountText: 'due now' };
+  return { badge: 'In progress', amountText: 'being paid' };
+}
+
+/** Whether 'Pay by Transfer' must ask for an account: none yet, or the one shown has ended. */
+export function needsTransferAccount(state: TPayNowState, now: Date): boolean {
+  const { details } = state;
+  return !details || state.detailsEnded || new Date(details.expiresAt).getTime() <= now.getTime();
+}
+
+/** What the processing view offers while the payer, not the bank, is awaited. */
+export function processingControls(state: TPayNowState): {
+  viewTransferDetails: boolean;
+  reconnect: string | null;
+  cancel: 'local' | 'three_ds' | null;
+} {
+  const { phase } = state.status;
+  if (phase === 'awaiting_transfer') {
+    return { viewTransferDetails: true, reconnect: null, cancel: 'local' };
+  }
+  if (phase === 'awaiting_3ds') {
+    return {
+      viewTransferDetails: false,
+      reconnect: state.threeDs.challengeUrl,
+      cancel: 'three_ds',
+    };
+  }
+  return { viewTransferDetails: false, reconnect: null, cancel: null };
+}

@@ -1,0 +1,226 @@
+import { expect, test, type Page } from '@playwright/test';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { expectNoViolations } from './axe';
+import { E2E } from './e2e-env';
+import { consentPath, createConsent, snap } from './merchant';
+
+// The pay-now screen's edges (issue 28), in real Chromium against the real server, its sandbox
+// bank and card network: every state has a way forward and says what is true.
+
+const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
+
+function card(scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
+  const found = SANDBOX_CARDS.find((c) => c.scenario === scenario);
+  if (!found) throw new Error(`No sandbox card for ${scenario}`);
+  return found;
+}
+
+async function open(page: Page) {
+  const consentId = await createConsent(page.request, { payments: [payment] });
+  await page.goto(consentPath(consentId));
+  await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+  return consentId;
+}
+
+async function payWithCard(page: Page, scenario: Parameters<typeof card>[0]) {
+  const { number, expiry, cvv, pin } = card(scenario);
+  await page.getByRole('button', { name: /Pay with Card/ }).click();
+  await page.getByLabel('Card Number').fill(number);
+  await page.getByLabel('Expiry date').fill(expiry);
+  await page.getByLabel('CVV').fill(cvv);
+  await page.getByRole('button', { name: 'Continue to PIN' }).click();
+  await page.getByLabel('Card PIN').fill(pin);
+  await page.getByRole('button', { name: 'Complete Payment' }).click();
+}
+
+async function shownAccountNumber(page: Page): Promise<string> {
+  const row = page.locator('.detail-row', {
+    has: page.getByText('Account number', { exact: true }),
+  });
+  const text = ((await row.locator('.detail-value').textContent()) ?? '').trim();
+  expect(text).toMatch(/^\d{10}$/);
+  return text;
+}
+
+const progress = (page: Page) => page.getByRole('progressbar', { name: 'Payment progress' });
+
+test.describe('pay-now edges', () => {
+  test("item 3: 'I have made the transfer' is in progress at 33% 'Payment Received', no longer 'due now'", async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+
+    await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
+    await expect(progress(page)).toHaveAttribute('aria-valuenow', '33');
+    // 'Payment Received' ticked, 'Payment Processed' not yet (spec §2: done from 33 and 66).
+    await expect(page.locator('.progress-steps li.done')).toHaveText([/Payment Received/]);
+    await expect(page.getByText('In progress', { exact: true })).toBeVisible();
+    await expect(page.getByText('₦2,500.00 being paid')).toBeVisible();
+    await expect(page.getByText(/due now/)).toHaveCount(0);
+    // The payer can still see where to send the money, or cancel.
+    await expect(page.getByRole('button', { name: 'View Transfer Details' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'cancel' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-edge-transfer-in-progress');
+    await expectNoViolations(page);
+
+    // A reload keeps it a transfer (item 12: the source never drops to 'Card').
+    await page.reload();
+    await expect(progress(page)).toHaveAttribute('aria-valuenow', '33');
+    await expect(page.locator('.payment-source')).toContainText('Bank transfer');
+
+    const sent = await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber, amount: payment.amount },
+    });
+    expect(sent.ok()).toBe(true);
+    // Paid: the header says so (the page then moves on to Consent Granted).
+    await expect(page.getByText('₦2,500.00 paid')).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('item 5: a wrong OTP ends that attempt: no boxes, no Verify OTP, Retry Payment', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await payWithCard(page, 'pin_otp');
+    await expect(page.getByText('Verify Payment')).toBeVisible({ timeout: 30_000 });
+    for (const [index, digit] of [...'111111'].entries()) {
+      await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
+    }
+    await page.getByRole('button', { name: 'Verify OTP' }).click();
+
+    await expect(page.getByRole('alert')).toContainText('OTP verification failed');
+    await expect(page.getByLabel('Digit 1 of 6')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Verify OTP' })).toHaveCount(0);
+    await expect(page.getByText('No OTP data available')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Retry Payment' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-edge-otp-refused');
+    await expectNoViolations(page);
+
+    // Retry Payment: a new charge, a new OTP screen with empty boxes, and the right OTP pays.
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    await expect(page.getByLabel('Digit 1 of 6')).toHaveValue('', { timeout: 30_000 });
+    for (const [index, digit] of [...card('pin_otp').otp].entries()) {
+      await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
+    }
+    await page.getByRole('button', { name: 'Verify OTP' }).click();
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 30_000,
+    });
+  });
+
+  test('item 1: waiting on 3-D Secure offers Reconnect (the challenge again) and cancel', async ({
+    page,
+    context,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await payWithCard(page, 'three_ds');
+    const [first] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'Continue to Authentication' }).click({ timeout: 30_000 }),
+    ]);
+    const challengeUrl = first.url();
+    // The payer closes the bank's tab without answering.
+    await first.close();
+
+    await expect(page.getByText('Awaiting 3D Secure authentication...')).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'Awaiting 3D Secure Authentication' }),
+    ).toBeVisible();
+    await expect(
+      page.getByText('Please complete the authentication in the new tab, then return here...'),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'cancel' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-edge-awaiting-3ds');
+    await expectNoViolations(page);
+
+    const [again] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'Reconnect' }).click(),
+    ]);
+    expect(again.url()).toBe(challengeUrl);
+    await again.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 30_000,
+    });
+  });
+
+  test('item 2: a transfer of the wrong amount is said to be sent back, with a way on', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    const wrong = await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber, amount: 100_000 },
+    });
+    expect(wrong.ok()).toBe(true);
+
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(
+      page.getByText(
+        'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try Another Method' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-edge-transfer-returned');
+    await expectNoViolations(page);
+
+    // Retry Payment: the account, still open, takes the right amount.
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    expect(await shownAccountNumber(page)).toBe(accountNumber);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber, amount: payment.amount },
+    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 30_000,
+    });
+  });
+
+  test('item 2: an account the bank expired shows expired; money sent to it is said returned', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const first = await shownAccountNumber(page);
+    // The bank ends the account early: the page's own countdown has not run out.
+    const expired = await page.request.post(
+      `${E2E.appOrigin}/api/sandbox/virtual-accounts/${first}/expire`,
+    );
+    expect(expired.ok()).toBe(true);
+    await expect(page.getByText('This account has expired. Do not transfer to it.')).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'I have made the transfer' })).toBeDisabled();
+    await snap(page, testInfo, 'pay-now-edge-account-ended');
+
+    // A transfer to it anyway goes back, and the page says so.
+    await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
+      data: { accountNumber: first, amount: payment.amount },
+    });
+    await expect(
+      page.getByText(
+        'Your transfer of ₦2,500.00 was sent back to you: it reached the one-time account after the account expired.',
+      ),
+    ).toBeVisible({ timeout: 30_000 });
+    await snap(page, testInfo, 'pay-now-edge-expired-returned');
+    await expectNoViolations(page);
+
+    // Retry Payment: a fresh account with its countdown.
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible({ timeout: 30_000 });
+    expect(await shownAccountNumber(page)).not.toBe(first);
+  });
+});
