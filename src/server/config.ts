@@ -27,6 +27,12 @@ const ZEnv = z.object({
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
   SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
   /**
+   * How long a card charge waits for the card network before it answers the payer that the bank
+   * is still answering ('charging'); the charge is then ended by the network's late answer or by
+   * the reconciler (docs/payments.md "A card that does not answer").
+   */
+  CARD_ANSWER_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(8_000),
+  /**
    * How long the sandbox waits, after recording a call that moves money, before it answers: a
    * slow answer, the window a crash can lose (docs/sandbox.md). 0 answers at once.
    */
@@ -123,6 +129,7 @@ export type TConfig = {
   /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
   paymentProvider: 'sandbox';
   sandboxCardTimeoutMs: number;
+  cardAnswerWaitMs: number;
   /** The sandbox's delay between recording a call that moves money and answering it. */
   sandboxAnswerDelayMs: number;
   /** Milliseconds between runs of the reconciler; 0: no runs but the one at start-up. */
@@ -207,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: e.SMS_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
+    cardAnswerWaitMs: e.CARD_ANSWER_WAIT_MS,
     sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     reconcileAfterMs: e.RECONCILE_AFTER_MS,

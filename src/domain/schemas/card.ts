@@ -124,6 +124,12 @@ export const ZCardChargeResponse = z.object({
    * its OTP is answered only with this token, which only the page that started it receives.
    */
   chargeToken: z.string().optional(),
+  /**
+   * Ours (docs/payments.md "A card that does not answer"): the card network has not answered yet.
+   * The charge goes on; its end (completed, or failed with whether anything was charged) comes on
+   * the payment's stream and in GET /api/payments/{paymentId}.
+   */
+  status: z.literal('charging').optional(),
 });
 export type TCardChargeResponse = z.infer<typeof ZCardChargeResponse>;
 

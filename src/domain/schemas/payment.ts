@@ -239,6 +239,24 @@ export const ZTransferConfirmResponse = z.object({
 });
 export type TTransferConfirmResponse = z.infer<typeof ZTransferConfirmResponse>;
 
+/**
+ * POST /api/payments/{paymentId}/attempts/current/cancel body (ours, docs/payments.md "Ending a
+ * 3-D Secure check"): without sign-in, the consent whose link the payer holds and the token the
+ * charge's answer gave the page.
+ */
+export const ZCancelAttemptRequest = z.object({
+  consentId: ZIdentifier.optional(),
+  chargeToken: ZIdentifier.optional(),
+});
+export type TCancelAttemptRequest = z.infer<typeof ZCancelAttemptRequest>;
+
+/** Its answer: the attempt as it ended (failed; completed if the check was answered meanwhile). */
+export const ZCancelAttemptResponse = z.object({
+  success: z.literal(true),
+  attempt: ZPaymentAttemptState,
+});
+export type TCancelAttemptResponse = z.infer<typeof ZCancelAttemptResponse>;
+
 /** Who may act on a payment without signing in: the holder of its consent link (spec §6). */
 export const ZPaymentAccessQuery = z.object({ consentId: ZIdentifier.optional() });
 

@@ -226,7 +226,7 @@ describe('paying by card, each sandbox card through its path', () => {
       'CARD_PAYMENT_FAILED',
       'Card payment failed: Insufficient funds',
     ],
-    ['timeout', {}, 502, 'CARD_PAYMENT_PROCESSING_FAILED', 'Failed to process card payment'],
+    ['timeout', {}, 504, 'CARD_BANK_NO_ANSWER', 'Your bank did not answer. Nothing was charged.'],
     ['pin_only', { pin: '9999' }, 402, 'CARD_PAYMENT_FAILED', 'Card payment failed: Incorrect PIN'],
   ] as const)(
     '%s %j: %i %s, nothing booked, the stream says failed',

@@ -12,10 +12,17 @@ import {
   ZSaveCardResponse,
 } from '../../domain/schemas/card';
 import { ZConsentOtpRequest, ZConsentOtpResponse } from '../../domain/schemas/consent-api';
+import { ZIdentifier } from '../../domain/schemas/fields';
+import { ZCancelAttemptRequest, ZCancelAttemptResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/linking/card-links';
-import { payWithCard, submitCardOtp } from '../services/payments/card-payments';
+import { attemptViewOf } from '../services/payments/attempt-view';
+import {
+  cancelThreeDsChallenge,
+  payWithCard,
+  submitCardOtp,
+} from '../services/payments/card-payments';
 import type { TPaymentAccess } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { paymentAccessOf, payerScope } from './payment-access';
@@ -142,6 +149,26 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       schema: { body: ZSaveCardRequest, response: jsonAnswers({ 200: ZSaveCardResponse }) },
     },
     async (request) => saveCardOfPayment(ctx, payerOf(request).payerId, request.body),
+  );
+
+  api.post(
+    '/api/payments/:paymentId/attempts/current/cancel',
+    {
+      schema: {
+        params: z.object({ paymentId: ZIdentifier }),
+        body: ZCancelAttemptRequest,
+        response: jsonAnswers({ 200: ZCancelAttemptResponse }),
+      },
+    },
+    async (request) => {
+      const access = await paymentAccessOf(ctx, request, request.body.consentId);
+      const ended = await cancelThreeDsChallenge(ctx, {
+        paymentId: request.params.paymentId,
+        access,
+        ...(request.body.chargeToken ? { chargeToken: request.body.chargeToken } : {}),
+      });
+      return { success: true as const, attempt: attemptViewOf(ended) };
+    },
   );
 
   api.post(

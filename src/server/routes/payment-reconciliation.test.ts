@@ -189,12 +189,14 @@ describe('a card charge whose answer was lost', () => {
       expect(lost).toMatchObject({
         status: 'failed',
         stage: null,
-        failureCode: 'CARD_PAYMENT_PROCESSING_FAILED',
+        failureCode: 'CARD_BANK_NO_ANSWER',
         failureReason: 'expired',
       });
+      // The payer is told plainly that nothing was charged.
       expect((await paymentEvents(ctx.database, consent.paymentId)).at(-1)).toMatchObject({
         status: 'failed',
-        message: 'Failed to process card payment',
+        message: 'Your bank did not answer. Nothing was charged.',
+        attempt: { state: 'failed', failureCode: 'CARD_BANK_NO_ANSWER', charged: false },
       });
       expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
 

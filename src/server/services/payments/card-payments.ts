@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lte, sql, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
 import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
@@ -84,7 +84,10 @@ export function cardFailureOf(
       return new AppError('THREE_DS_FAILED');
     case 'timeout':
     case 'expired':
-      return new AppError(codes.fault);
+      // The network gave up on the issuer: nothing was taken, and the payer is told so.
+      return purpose === 'payment'
+        ? new AppError('CARD_BANK_NO_ANSWER')
+        : new AppError(codes.fault);
   }
 }
 
@@ -98,7 +101,12 @@ export function expiryColumnsOf(expiry: string) {
 /** A card charge recorded: completed (a payment paid, a card linked), or waiting for the payer. */
 export type TCardChargeResult =
   | { kind: 'completed'; response: TCardChargeResponse; complete: TCardCompleteResponse }
-  | { kind: 'waiting'; response: TCardChargeResponse };
+  | { kind: 'waiting'; response: TCardChargeResponse }
+  /** The network has not answered within CARD_ANSWER_WAIT_MS: the charge goes on. */
+  | { kind: 'charging'; response: TCardChargeResponse };
+
+/** What the payer reads while the card network has not answered yet. */
+export const STILL_CHARGING_MESSAGE = 'Your bank is still answering. Please wait.';
 
 /** The answer to a charge waiting for the payer: the OTP screen, or the 3-D Secure challenge. */
 export function waitingResult(
@@ -277,7 +285,7 @@ export async function payWithCard(
     await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
     return inserted;
   });
-  const outcome = await callNetwork(() =>
+  const call = callNetwork(() =>
     providers.payments.chargeCard({
       reference: attempt.id,
       amount: attempt.amount,
@@ -288,18 +296,43 @@ export async function payWithCard(
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw error;
   });
-  // A wrong PIN or card detail keeps its try; any other answer gives it back.
-  const refusal = outcome.kind === 'failed' ? outcome.reason : null;
-  if (refusal === null || !isWrongCardDetails(refusal)) {
-    await releaseCardTry(db, payable.payment.id, cardKey);
-  }
-  // The card's refusals across payments are counted once the answer is recorded ('timeout' is
-  // a network that did not answer, not a refusal).
-  const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration).finally(
-    async () => {
+  const record = async (outcome: TCardChargeOutcome): Promise<TCardChargeResult> => {
+    // A wrong PIN or card detail keeps its try; any other answer gives it back.
+    const refusal = outcome.kind === 'failed' ? outcome.reason : null;
+    if (refusal === null || !isWrongCardDetails(refusal)) {
+      await releaseCardTry(db, payable.payment.id, cardKey);
+    }
+    // The card's refusals across payments are counted once the answer is recorded ('timeout' is
+    // a network that did not answer, not a refusal).
+    return recordOutcome(ctx, attempt, outcome, payable.payment.narration).finally(async () => {
       if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
-    },
-  );
+    });
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    call.then((outcome) => ({ outcome })),
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ctx.config.cardAnswerWaitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (!answered) {
+    // The bank is still answering: the payer hears so now, and the charge's end comes on the
+    // stream (recorded when the answer arrives, or by the reconciler if this process stops).
+    void call.then(record).catch(() => undefined);
+    return {
+      kind: 'charging',
+      response: {
+        success: true,
+        status: 'charging',
+        paymentId: attempt.paymentId,
+        amount: attempt.amount,
+        transactionReference: attempt.id,
+        message: STILL_CHARGING_MESSAGE,
+        ...(owner ? { chargeToken: owner.token } : {}),
+      },
+    };
+  }
+  const result = await record(answered.outcome);
   return owner && result.kind === 'waiting'
     ? { ...result, response: { ...result.response, chargeToken: owner.token } }
     : result;
@@ -409,4 +442,92 @@ export async function challengeResult(
     if (!(error instanceof AppError)) throw error;
     return { status: 'failed', message: error.message };
   }
+}
+
+/**
+ * Ends a charge waiting for its 3-D Secure check (its time passed, or its payer cancelled it).
+ * The network is asked first, so a challenge answered meanwhile is booked, not lost: taken, the
+ * payment completes; otherwise the attempt fails with THREE_DS_FAILED (and says whether anything
+ * was charged). null when another request had taken the attempt first; a network that cannot be
+ * asked leaves it 'charging', for the reconciler.
+ */
+export async function endThreeDsChallenge(
+  ctx: TCardContext,
+  waiting: TAttemptRow,
+  reason: 'challenge_expired' | 'cancelled',
+): Promise<TAttemptRow | null> {
+  const { db, clock } = ctx;
+  const taken = await moveAttempt(
+    db,
+    waiting.id,
+    'takeAnswer',
+    {},
+    clock.now(),
+    eq(paymentAttempts.stage, 'awaiting_3ds'),
+  );
+  if (!taken) return null;
+  const answer = await ctx.providers.payments.requeryCardCharge(taken.id);
+  if (answer.kind === 'taken' && !answer.givenBack) {
+    await settleCardCharge(ctx, taken, { ...answer, token: null });
+  } else {
+    await failAttempt(
+      db,
+      taken,
+      new AppError('THREE_DS_FAILED'),
+      answer.kind === 'taken' ? 'given_back' : reason,
+      clock.now(),
+    );
+  }
+  const [ended] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, taken.id));
+  return ended ?? null;
+}
+
+/**
+ * The reconciler's sweep: every 3-D Secure challenge left unanswered past its THREE_DS_CHALLENGE_MS
+ * ends (endThreeDsChallenge), so the payer's page moves on. Answers how many ended.
+ */
+export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number> {
+  const due = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.stage, 'awaiting_3ds'),
+        lte(paymentAttempts.challengeExpiresAt, ctx.clock.now()),
+      ),
+    );
+  let ended = 0;
+  for (const attempt of due) {
+    if (await endThreeDsChallenge(ctx, attempt, 'challenge_expired')) ended += 1;
+  }
+  return ended;
+}
+
+/**
+ * POST /api/payments/{paymentId}/attempts/current/cancel: the payer gives up the 3-D Secure check
+ * of their own charge to choose another way (the page's cancel link). Only who may answer the
+ * charge may cancel it; none waiting reads NO_THREE_DS_CHALLENGE (404). Answers the attempt as it
+ * ended: failed, or completed when the check was answered meanwhile.
+ */
+export async function cancelThreeDsChallenge(
+  ctx: TCardContext,
+  request: { paymentId: string; access: TPaymentAccess; chargeToken?: string },
+): Promise<TAttemptRow> {
+  const payable = await loadPayable(ctx.db, request.paymentId, request.access, ctx.clock.now());
+  const [waiting] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, payable.payment.id),
+        eq(paymentAttempts.stage, 'awaiting_3ds'),
+        chargeOwnedBy(request.access, request.chargeToken),
+      ),
+    )
+    .limit(1);
+  if (!waiting) throw new AppError('NO_THREE_DS_CHALLENGE');
+  const ended = await endThreeDsChallenge(ctx, waiting, 'cancelled');
+  // Taken by another request at this moment (the payer's answer): it is being answered.
+  if (!ended) throw new AppError('PAYMENT_IN_PROGRESS');
+  return ended;
 }

@@ -40,7 +40,8 @@ export const RECONCILE_BATCH = 50;
 
 /** What a lost attempt ends with when the provider never took its money. */
 const NOT_TAKEN: Record<Exclude<TAttemptRow['method'], 'bank_transfer'>, TErrorCode> = {
-  card: 'CARD_PAYMENT_PROCESSING_FAILED',
+  // The payer reads that nothing was charged (a card taken and given back says charged: true).
+  card: 'CARD_BANK_NO_ANSWER',
   account: 'DIRECT_DEBIT_FAILED',
   chip_card: 'TERMINAL_TIMEOUT',
 };

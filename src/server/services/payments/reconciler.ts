@@ -2,7 +2,9 @@ import type { TAppContext } from '../../context';
 import { jobRunner, type TJobRunner } from '../job-runner';
 import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
 import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
+import { expireThreeDsChallenges } from './card-payments';
 import { reconcilePayouts } from './payouts';
+import { expireTransferAccounts } from './transfer-payments';
 
 /*
  * The reconciler (docs/payments.md "Reconciliation"): every call that moves money whose answer
@@ -10,7 +12,8 @@ import { reconcilePayouts } from './payouts';
  * starts and every RECONCILE_INTERVAL_MS; each run takes what has been unanswered for
  * RECONCILE_AFTER_MS: card charges, saved-account debits and chip purchases (lost-attempts.ts),
  * money owed back to a payer, card links' test charges (linking/lost-link-charges.ts) and
- * payouts (payouts.ts). Every step claims its rows in one
+ * payouts (payouts.ts); and it ends what waits past its time: 3-D Secure challenges
+ * (card-payments.ts) and one-time accounts (transfer-payments.ts). Every step claims its rows in one
  * statement, so reconcilers in several processes on one PostgreSQL never settle a row twice.
  */
 
@@ -25,6 +28,10 @@ export type TReconciliation = {
   linkCharges: Partial<Record<'given_back' | 'failed' | 'pending', number>>;
   /** Payouts left paying, ended now (credited, or back in the wallet). */
   payoutsEnded: number;
+  /** 3-D Secure challenges left unanswered past their 10 minutes, ended now. */
+  challengesEnded: number;
+  /** One-time accounts whose expiry passed, their attempts ended now. */
+  transferAccountsExpired: number;
 };
 
 /** One run; what could not be settled is thrown together at its end, the rest settled. */
@@ -33,6 +40,8 @@ export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation
   const refunds = await reconcileOwedRefunds(ctx);
   const linkCharges = await reconcileLostLinkCharges(ctx);
   const payoutsEnded = await reconcilePayouts(ctx, ctx.config.reconcileAfterMs);
+  const challengesEnded = await expireThreeDsChallenges(ctx);
+  const transferAccountsExpired = await expireTransferAccounts(ctx);
   const errors = [...attempts.errors, ...refunds.errors, ...linkCharges.errors];
   if (errors.length > 0) {
     throw new AggregateError(errors, `${errors.length} lost answer(s) could not be settled`);
@@ -42,6 +51,8 @@ export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation
     refunds: refunds.counts,
     linkCharges: linkCharges.counts,
     payoutsEnded,
+    challengesEnded,
+    transferAccountsExpired,
   };
 }
 
