@@ -249,7 +249,7 @@ describe('payNowReducer: card (items 4, 5)', () => {
   it("the charge answered 'charging': the processing view says the bank is still answering", () => {
     const state = run([
       ...chargeCard,
-      { type: 'card_answered', answer: { success: false, charging: true } },
+      { type: 'card_answered', answer: { success: false, status: 'charging' } },
     ]);
     expect(state).toMatchObject({
       view: 'processing',
@@ -264,7 +264,7 @@ describe('payNowReducer: card (items 4, 5)', () => {
   ])('a charge that ends failed (charged=%s) says plainly what was charged', (charged, text) => {
     const state = run([
       ...chargeCard,
-      { type: 'card_answered', answer: { success: false, charging: true } },
+      { type: 'card_answered', answer: { success: false, status: 'charging' } },
       {
         type: 'event',
         event: {
@@ -428,9 +428,19 @@ describe('payNowReducer: 3-D Secure (item 1)', () => {
   });
 
   it('cancelled on the server: back to the methods', () => {
-    const state = run([...awaiting3ds, { type: 'three_ds_cancelled' }]);
+    const ended = attempt({ state: 'failed', failureCode: 'THREE_DS_FAILED' });
+    const state = run([...awaiting3ds, { type: 'three_ds_cancelled', attempt: ended }]);
     expect(state).toMatchObject({ view: 'methods', status: { phase: 'pending' } });
     expect(state.threeDs.challengeUrl).toBeNull();
+  });
+
+  it('cancelled, but the bank had approved the check meanwhile: paid, not back to the methods', () => {
+    const state = run([
+      ...awaiting3ds,
+      { type: 'three_ds_cancelled', attempt: attempt({ state: 'completed' }) },
+    ]);
+    expect(state.view).toBe('processing');
+    expect(state.status.phase).toBe('processed');
   });
 
   it("ended by the server after 10 minutes: Payment Failed, '3DS authentication failed'", () => {

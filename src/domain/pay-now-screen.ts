@@ -99,7 +99,7 @@ export type TPayNowAction =
   | { type: 'card_submitted'; card: TStoredCard | null; signedIn: boolean }
   /** The charge has been out for CARD_SLOW_AFTER_MS. */
   | { type: 'card_slow' }
-  | { type: 'card_answered'; answer: TCardChargeResponse & { charging?: boolean | undefined } }
+  | { type: 'card_answered'; answer: TCardChargeResponse }
   /** The charge call answered an error: the bank's refusal, or one the form must fix. */
   | { type: 'card_refused'; message: string; paymentFailure: boolean }
   /** 'Retry Payment', 'Try Again', 'Pay with Card | {masked card}'. */
@@ -109,7 +109,8 @@ export type TPayNowAction =
   | { type: 'otp_refused'; message: string }
   | { type: 'three_ds_opened' }
   /** The 3-D Secure attempt cancelled on the server: back to the methods. */
-  | { type: 'three_ds_cancelled' }
+  /** The cancel call's answer: the attempt as it ended (completed if the bank answered first). */
+  | { type: 'three_ds_cancelled'; attempt: TPaymentAttemptState }
   /** 'cancel' or 'Try Another Method'. */
   | { type: 'cancel' }
   | { type: 'terminal_opened' }
@@ -442,7 +443,8 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
       }
       if (answer.success) return completed(next);
       // The bank has the charge and has not answered: its answer comes on the stream.
-      if (answer.charging) return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+      if (answer.status === 'charging')
+        return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
       return failed(next, answer.message);
     }
     case 'card_refused': {
@@ -490,6 +492,9 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
     case 'three_ds_opened':
       return { ...moveStatus(state, { type: 'three_ds_started' }), view: 'processing' };
     case 'three_ds_cancelled':
+      return action.attempt.state === 'completed'
+        ? completed({ ...state, attempt: action.attempt })
+        : toMethods({ ...state, attempt: action.attempt });
     case 'cancel':
       return toMethods(state);
     case 'terminal_opened':

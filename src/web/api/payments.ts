@@ -8,6 +8,7 @@ import {
 import { ZGrantResponse, type TGrantRequest } from '../../domain/schemas/consent-api';
 import type { TGrantCall } from '../../domain/schemas/grant';
 import {
+  ZCancelAttemptResponse,
   ZPaymentStateResponse,
   ZStreamTicketResponse,
   ZTransferConfirmResponse,
@@ -91,11 +92,17 @@ export const paymentsApi = {
    * Ends the payment's open 3-D Secure attempt (the payer chose another way to pay): the challenge
    * is refused from then on.
    */
-  cancelAttempt: (paymentId: string, payer: TPayer) =>
-    apiFetch(paymentPath(paymentId, payer, '/card/3ds/cancel'), {
+  cancelAttempt(paymentId: string, payer: TPayer) {
+    const chargeToken = payer.signedIn ? null : heldChargeToken(paymentId);
+    return apiFetch(`/api/payments/${encodeURIComponent(paymentId)}/attempts/current/cancel`, {
       method: 'POST',
-      schema: ZPaymentStateResponse,
-    }),
+      body: {
+        ...(payer.signedIn ? {} : { consentId: payer.consentId }),
+        ...(chargeToken ? { chargeToken } : {}),
+      },
+      schema: ZCancelAttemptResponse,
+    });
+  },
   /** The key the card's fields are encrypted under in the browser (spec §7 Card encryption). */
   encryptionKey: () =>
     apiFetch('/api/encryption/public-key', { schema: ZEncryptionPublicKeyResponse }),

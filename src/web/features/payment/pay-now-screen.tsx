@@ -157,7 +157,7 @@ export function PayNowScreen({
   });
   const cancelThreeDs = useMutation({
     mutationFn: () => paymentsApi.cancelAttempt(payment.paymentId, payer),
-    onSuccess: () => dispatch({ type: 'three_ds_cancelled' }),
+    onSuccess: (answer) => dispatch({ type: 'three_ds_cancelled', attempt: answer.attempt }),
   });
 
   const grant = useMutation({
