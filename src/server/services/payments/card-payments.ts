@@ -291,7 +291,8 @@ export async function payWithCard(
       if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
     },
   );
-  return owner && result.kind === 'waiting'
+  // Its token answers the charge's OTP and, once paid, saves its card (saveCardOfPayment).
+  return owner && (result.kind === 'waiting' || request.saveCard)
     ? { ...result, response: { ...result.response, chargeToken: owner.token } }
     : result;
 }
