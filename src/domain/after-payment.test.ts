@@ -32,6 +32,7 @@ const input = (origin: TPaidOrigin, change: Partial<TAfterPaymentInput> = {}) =>
   origin,
   signedIn: true,
   signedInWhenPaid: true,
+  holdsChargeToken: false,
   granted: false,
   settled: false,
   ...change,
@@ -77,6 +78,16 @@ describe('afterPaymentPrompt (spec §4 prompts after a payment)', () => {
     expect(afterPaymentPrompt(input(card(true), { signedInWhenPaid: false }))).toEqual({
       kind: 'link_card',
     });
+  });
+
+  it('saves the card a guest paid with once they sign in, when this page holds its charge token', () => {
+    const guest = { signedInWhenPaid: false, holdsChargeToken: true };
+    expect(afterPaymentPrompt(input(card(true), { ...guest, signedIn: false }))).toEqual({
+      kind: 'save_card_sign_in',
+    });
+    expect(afterPaymentPrompt(input(card(true), guest))).toEqual({ kind: 'save_card' });
+    // A card not asked to be saved is offered nothing, token or not.
+    expect(afterPaymentPrompt(input(card(false), guest))).toBeNull();
   });
 
   it('asks nothing of a card the payer did not ask to save', () => {

@@ -26,11 +26,14 @@ export type TAfterPaymentPrompt =
   | { kind: 'link_origin'; payerBank: TPayerBank }
   /** 'Save Your Card', compact: 'Sign In & Save Card' or 'Skip for Now'. */
   | { kind: 'save_card_sign_in' }
-  /** 'Save Your Card' on the card kept from the payment: the account to put it on. */
+  /**
+   * 'Save Your Card' on the card kept from the payment: the account to put it on, no card typed
+   * again and no test charge.
+   */
   | { kind: 'save_card' }
   /**
-   * A payer who signed in after paying by card: the server kept no card for an anonymous
-   * payment, so the card is linked afresh, by the account-linking panel's card flow.
+   * A payer who signed in after paying by card on another page (this one holds no proof of the
+   * charge): the card is linked afresh, by the account-linking panel's card flow.
    */
   | { kind: 'link_card' };
 
@@ -38,8 +41,14 @@ export type TAfterPaymentInput = {
   origin: TPaidOrigin;
   /** Signed in now. */
   signedIn: boolean;
-  /** Signed in when the card was charged: only then did the server keep the card to save. */
+  /** Signed in when the card was charged: the card is the payer's to save. */
   signedInWhenPaid: boolean;
+  /**
+   * This page holds the token of the charge it made without sign-in (src/web/api/payments.ts):
+   * the proof that lets the payer, once signed in, save the card that paid (docs/accounts.md
+   * "Saving a paid card").
+   */
+  holdsChargeToken: boolean;
   /** The consent is granted already (a reload after the grant): nothing more to ask. */
   granted: boolean;
   /** 'Skip for Now', 'Maybe later', or the prompt's work is done. */
@@ -56,15 +65,16 @@ const linkableSender = (bank: TPayerBank | null): bank is TPayerBank =>
  * has not linked (spec §4): a card they asked to save, or a transfer from an account the bank
  * named and the payer has not linked. An anonymous payer is asked to sign in first (spec §4:
  * 'Card payment with origin shouldPromptCardLinking while unauthenticated shows the auth prompt
- * for card saving. After sign-in the card linking prompt appears.').
+ * for card saving. After sign-in the card linking prompt appears.'): the card that paid is then
+ * saved from the payment when this page proves it paid.
  */
 export function afterPaymentPrompt(input: TAfterPaymentInput): TAfterPaymentPrompt | null {
-  const { origin, signedIn, signedInWhenPaid, granted, settled } = input;
+  const { origin, signedIn, signedInWhenPaid, holdsChargeToken, granted, settled } = input;
   if (granted || settled) return null;
   if (origin.method === 'card') {
     if (!origin.shouldPromptCardLinking) return null;
     if (!signedIn) return { kind: 'save_card_sign_in' };
-    return signedInWhenPaid ? { kind: 'save_card' } : { kind: 'link_card' };
+    return signedInWhenPaid || holdsChargeToken ? { kind: 'save_card' } : { kind: 'link_card' };
   }
   if (!origin.shouldPromptBankAccountLinking || !linkableSender(origin.payerBank)) return null;
   return signedIn

@@ -92,6 +92,11 @@ export const paymentsApi = {
     if (answer.chargeToken) keepChargeToken(paymentId, answer.chargeToken);
     return answer;
   },
+  /**
+   * The token of the card charge this page made without sign-in, or null: it answers the charge
+   * and, once paid, lets the payer save its card after signing in (docs/accounts.md).
+   */
+  chargeTokenOf: (paymentId: string) => heldChargeToken(paymentId),
   /** Whether this page may answer the payment's waiting card charge (its OTP). */
   answersCharge: (paymentId: string, payer: TPayer) =>
     payer.signedIn || heldChargeToken(paymentId) !== null,

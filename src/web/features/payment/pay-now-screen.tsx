@@ -292,6 +292,7 @@ export function PayNowScreen({
           origin,
           signedIn,
           signedInWhenPaid,
+          holdsChargeToken: paymentsApi.chargeTokenOf(payment.paymentId) !== null,
           granted: consent.status === 'granted',
           settled: promptSettled,
         })
