@@ -96,6 +96,27 @@ export const ZConfirmAccountLinkPaymentResponse = z.object({
 });
 export type TConfirmAccountLinkPaymentResponse = z.infer<typeof ZConfirmAccountLinkPaymentResponse>;
 
+/**
+ * POST /api/account-links/from-payment body (ours; docs/accounts.md "Linking from a payment"):
+ * the account a transfer just paid from, linked by that payment. `chargeToken`: the token of a
+ * one-time account opened without sign-in, which only the page that opened it holds.
+ */
+export const ZLinkFromPaymentRequest = z.object({
+  paymentId: ZIdentifier,
+  accountNumber: ZAccountNumber,
+  institutionCode: ZInstitutionCode,
+  chargeToken: ZIdentifier.optional(),
+});
+export type TLinkFromPaymentRequest = z.infer<typeof ZLinkFromPaymentRequest>;
+
+/** POST /api/account-links/from-payment answer: the account is linked. */
+export const ZLinkFromPaymentResponse = z.object({
+  success: z.literal(true),
+  accountLinkId: z.string(),
+  message: z.string(),
+});
+export type TLinkFromPaymentResponse = z.infer<typeof ZLinkFromPaymentResponse>;
+
 /** POST /api/transactionservicealt/create body (spec §7) */
 export const ZAltServiceCreateRequest = z.object({
   accountName: ZText(100),

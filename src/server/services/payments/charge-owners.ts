@@ -17,6 +17,12 @@ export function newChargeToken(): { token: string; hash: string } {
   return { token, hash: hashOf(token) };
 }
 
+/** Whether `token` is the one the attempt's owner got. */
+export const isTokenOf = (attempt: { ownerTokenHash: string | null }, token: string | undefined) =>
+  token !== undefined &&
+  attempt.ownerTokenHash !== null &&
+  attempt.ownerTokenHash === hashOf(token);
+
 /** The attempt made without sign-in whose token is `chargeToken`: the page's that holds it. */
 export function ownedByPage(chargeToken: string | undefined): SQL {
   if (!chargeToken) return sql`false`;
