@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  afterOriginLinkRefused,
   afterPaymentPrompt,
   paidOriginOf,
   type TAfterPaymentInput,
@@ -116,5 +117,15 @@ describe('paidOriginOf (a payment paid before the page opened)', () => {
       card(true),
     );
     expect(paidOriginOf(null)).toBeNull();
+  });
+});
+
+describe('afterOriginLinkRefused (Confirm on the link-origin prompt)', () => {
+  it('is done when linked, hands an unproven or mandated account to the panel, and retries a fault', () => {
+    expect(afterOriginLinkRefused('ACCOUNT_ALREADY_LINKED')).toBe('done');
+    expect(afterOriginLinkRefused('PAYMENT_NOT_PROOF_OF_ACCOUNT')).toBe('panel');
+    expect(afterOriginLinkRefused('NOT_FOUND')).toBe('panel');
+    expect(afterOriginLinkRefused('ACCOUNT_LINKS_BY_MANDATE')).toBe('panel');
+    expect(afterOriginLinkRefused('ACCOUNT_LINK_CREATE_FAILED')).toBe('retry');
   });
 });

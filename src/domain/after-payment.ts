@@ -1,3 +1,4 @@
+import type { TErrorCode } from './errors';
 import type { TPayerBank } from './schemas/card';
 import type { TPaymentOrigin } from './schemas/consent';
 
@@ -105,4 +106,27 @@ export function payerBankOf(origin: TPaymentOrigin | null | undefined): TPayerBa
     accountNumber: origin.accountNumber ?? null,
     institutionCode: origin.institutionCode ?? null,
   };
+}
+
+/**
+ * What follows a refused 'Confirm' on the link-origin prompt, which links the account by the
+ * payment (docs/accounts.md "Linking from a payment"): an account linked already is done; a
+ * payment that proves nothing for this page, or a bank that authorises its own mandates, leaves
+ * the account to the account-linking panel (a test transfer, or the bank's own step); anything
+ * else (the bank not answering) may be tried again.
+ */
+export function afterOriginLinkRefused(code: TErrorCode): 'done' | 'panel' | 'retry' {
+  switch (code) {
+    case 'ACCOUNT_ALREADY_LINKED':
+      return 'done';
+    case 'NOT_FOUND':
+    case 'PAYMENT_NOT_PROOF_OF_ACCOUNT':
+    case 'ACCOUNT_LINKS_BY_MANDATE':
+    case 'ACCOUNT_LINKS_BY_CARD':
+    case 'ACCOUNT_NOT_SUPPORTED':
+    case 'ACCOUNT_LINK_IN_PROGRESS':
+      return 'panel';
+    default:
+      return 'retry';
+  }
 }

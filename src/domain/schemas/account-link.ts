@@ -98,13 +98,15 @@ export type TConfirmAccountLinkPaymentResponse = z.infer<typeof ZConfirmAccountL
 
 /**
  * POST /api/account-links/from-payment body (ours; docs/accounts.md "Linking from a payment"):
- * the account a transfer just paid from, linked by that payment. `chargeToken`: the token of a
- * one-time account opened without sign-in, which only the page that opened it holds.
+ * the payment whose transfer's sender is linked by it. `accountNumber` and `institutionCode`, when
+ * given, must be that sender's (a page without sign-in sees the number masked, and sends none).
+ * `chargeToken`: the token of a one-time account opened without sign-in, which only the page
+ * that opened it holds.
  */
 export const ZLinkFromPaymentRequest = z.object({
   paymentId: ZIdentifier,
-  accountNumber: ZAccountNumber,
-  institutionCode: ZInstitutionCode,
+  accountNumber: ZAccountNumber.optional(),
+  institutionCode: ZInstitutionCode.optional(),
   chargeToken: ZIdentifier.optional(),
 });
 export type TLinkFromPaymentRequest = z.infer<typeof ZLinkFromPaymentRequest>;

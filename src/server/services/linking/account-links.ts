@@ -692,8 +692,8 @@ export async function paperMandateOf(ctx: TLinkContext, linkId: string) {
  * proof, a transfer from that very account as its bank named the sender. Only for the payer who
  * paid: the signed-in payer who opened the one-time account, or, for one opened without sign-in,
  * the signed-in payer whose page holds its token; and only if that account was handed to no one
- * else. Anyone else, or an unknown payment, is 404. The account must be the sender's, its bank
- * must still name the sender's holder (else 403 PAYMENT_NOT_PROOF_OF_ACCOUNT), and its bank must
+ * else. Anyone else, or an unknown payment, is 404. The account linked is the sender's (an
+ * account named in the request must be it), its bank must still name the sender's holder (else 403 PAYMENT_NOT_PROOF_OF_ACCOUNT), and its bank must
  * link by transfer (else ACCOUNT_LINKS_BY_MANDATE, ACCOUNT_LINKS_BY_CARD or ACCOUNT_NOT_SUPPORTED,
  * for the panel's own route). The link is made `active` in one transaction with its event, and
  * the payment's origin stops offering the account; the one-live index refuses an account linked
@@ -728,23 +728,23 @@ export async function linkOriginOfPayment(
           accountName: origin.accountName,
         }
       : null;
-  const sameAccount =
-    sender !== null &&
-    sender.accountNumber === request.accountNumber &&
-    sender.institutionCode === request.institutionCode;
-  if (!sameAccount || paid.attempt.transferSharedAt !== null) {
+  const named = (key: 'accountNumber' | 'institutionCode') =>
+    request[key] === undefined || request[key] === sender?.[key];
+  if (!sender || !named('accountNumber') || !named('institutionCode')) {
     throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
   }
-  const { bank, found } = await findAccountAtBank(ctx, request);
+  if (paid.attempt.transferSharedAt !== null) throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
+  const account = { accountNumber: sender.accountNumber, institutionCode: sender.institutionCode };
+  const { bank, found } = await findAccountAtBank(ctx, account);
   // The holder the bank names now is the one who sent the money.
-  if (!isFromAccount(sender, { ...request, accountName: found.accountName })) {
+  if (!isFromAccount(sender, { ...account, accountName: found.accountName })) {
     throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
   }
   if (routeFor(found.integrations, 'any') !== 'test_transfer') {
     throw new AppError('ACCOUNT_LINKS_BY_MANDATE');
   }
   const now = clock.now();
-  const accountId = await addPayerAccount(db, payerId, { ...request, bank, found }, now);
+  const accountId = await addPayerAccount(db, payerId, { ...account, bank, found }, now);
   const linkId = newLinkId();
   try {
     await db.transaction(async (tx) => {
