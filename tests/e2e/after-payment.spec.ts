@@ -6,7 +6,7 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { account, linked, panel, payWithCardSavingIt, sendTestTransfer } from './linking-support';
+import { account, panel, payWithCardSavingIt } from './linking-support';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';
 
