@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  afterOriginLinkRefused,
   afterPaymentPrompt,
   paidOriginOf,
   type TAfterPaymentInput,
@@ -32,6 +33,7 @@ const input = (origin: TPaidOrigin, change: Partial<TAfterPaymentInput> = {}) =>
   origin,
   signedIn: true,
   signedInWhenPaid: true,
+  holdsChargeToken: false,
   granted: false,
   settled: false,
   ...change,
@@ -79,6 +81,16 @@ describe('afterPaymentPrompt (spec §4 prompts after a payment)', () => {
     });
   });
 
+  it('saves the card a guest paid with once they sign in, when this page holds its charge token', () => {
+    const guest = { signedInWhenPaid: false, holdsChargeToken: true };
+    expect(afterPaymentPrompt(input(card(true), { ...guest, signedIn: false }))).toEqual({
+      kind: 'save_card_sign_in',
+    });
+    expect(afterPaymentPrompt(input(card(true), guest))).toEqual({ kind: 'save_card' });
+    // A card not asked to be saved is offered nothing, token or not.
+    expect(afterPaymentPrompt(input(card(false), guest))).toBeNull();
+  });
+
   it('asks nothing of a card the payer did not ask to save', () => {
     expect(afterPaymentPrompt(input(card(false), { signedIn: false }))).toBeNull();
   });
@@ -105,5 +117,15 @@ describe('paidOriginOf (a payment paid before the page opened)', () => {
       card(true),
     );
     expect(paidOriginOf(null)).toBeNull();
+  });
+});
+
+describe('afterOriginLinkRefused (Confirm on the link-origin prompt)', () => {
+  it('is done when linked, hands an unproven or mandated account to the panel, and retries a fault', () => {
+    expect(afterOriginLinkRefused('ACCOUNT_ALREADY_LINKED')).toBe('done');
+    expect(afterOriginLinkRefused('PAYMENT_NOT_PROOF_OF_ACCOUNT')).toBe('panel');
+    expect(afterOriginLinkRefused('NOT_FOUND')).toBe('panel');
+    expect(afterOriginLinkRefused('ACCOUNT_LINKS_BY_MANDATE')).toBe('panel');
+    expect(afterOriginLinkRefused('ACCOUNT_LINK_CREATE_FAILED')).toBe('retry');
   });
 });

@@ -1,3 +1,4 @@
+import type { TErrorCode } from './errors';
 import type { TPayerBank } from './schemas/card';
 import type { TPaymentOrigin } from './schemas/consent';
 
@@ -26,11 +27,14 @@ export type TAfterPaymentPrompt =
   | { kind: 'link_origin'; payerBank: TPayerBank }
   /** 'Save Your Card', compact: 'Sign In & Save Card' or 'Skip for Now'. */
   | { kind: 'save_card_sign_in' }
-  /** 'Save Your Card' on the card kept from the payment: the account to put it on. */
+  /**
+   * 'Save Your Card' on the card kept from the payment: the account to put it on, no card typed
+   * again and no test charge.
+   */
   | { kind: 'save_card' }
   /**
-   * A payer who signed in after paying by card: the server kept no card for an anonymous
-   * payment, so the card is linked afresh, by the account-linking panel's card flow.
+   * A payer who signed in after paying by card on another page (this one holds no proof of the
+   * charge): the card is linked afresh, by the account-linking panel's card flow.
    */
   | { kind: 'link_card' };
 
@@ -38,8 +42,14 @@ export type TAfterPaymentInput = {
   origin: TPaidOrigin;
   /** Signed in now. */
   signedIn: boolean;
-  /** Signed in when the card was charged: only then did the server keep the card to save. */
+  /** Signed in when the card was charged: the card is the payer's to save. */
   signedInWhenPaid: boolean;
+  /**
+   * This page holds the token of the charge it made without sign-in (src/web/api/payments.ts):
+   * the proof that lets the payer, once signed in, save the card that paid (docs/accounts.md
+   * "Saving a paid card").
+   */
+  holdsChargeToken: boolean;
   /** The consent is granted already (a reload after the grant): nothing more to ask. */
   granted: boolean;
   /** 'Skip for Now', 'Maybe later', or the prompt's work is done. */
@@ -56,15 +66,16 @@ const linkableSender = (bank: TPayerBank | null): bank is TPayerBank =>
  * has not linked (spec §4): a card they asked to save, or a transfer from an account the bank
  * named and the payer has not linked. An anonymous payer is asked to sign in first (spec §4:
  * 'Card payment with origin shouldPromptCardLinking while unauthenticated shows the auth prompt
- * for card saving. After sign-in the card linking prompt appears.').
+ * for card saving. After sign-in the card linking prompt appears.'): the card that paid is then
+ * saved from the payment when this page proves it paid.
  */
 export function afterPaymentPrompt(input: TAfterPaymentInput): TAfterPaymentPrompt | null {
-  const { origin, signedIn, signedInWhenPaid, granted, settled } = input;
+  const { origin, signedIn, signedInWhenPaid, holdsChargeToken, granted, settled } = input;
   if (granted || settled) return null;
   if (origin.method === 'card') {
     if (!origin.shouldPromptCardLinking) return null;
     if (!signedIn) return { kind: 'save_card_sign_in' };
-    return signedInWhenPaid ? { kind: 'save_card' } : { kind: 'link_card' };
+    return signedInWhenPaid || holdsChargeToken ? { kind: 'save_card' } : { kind: 'link_card' };
   }
   if (!origin.shouldPromptBankAccountLinking || !linkableSender(origin.payerBank)) return null;
   return signedIn
@@ -95,4 +106,27 @@ export function payerBankOf(origin: TPaymentOrigin | null | undefined): TPayerBa
     accountNumber: origin.accountNumber ?? null,
     institutionCode: origin.institutionCode ?? null,
   };
+}
+
+/**
+ * What follows a refused 'Confirm' on the link-origin prompt, which links the account by the
+ * payment (docs/accounts.md "Linking from a payment"): an account linked already is done; a
+ * payment that proves nothing for this page, or a bank that authorises its own mandates, leaves
+ * the account to the account-linking panel (a test transfer, or the bank's own step); anything
+ * else (the bank not answering) may be tried again.
+ */
+export function afterOriginLinkRefused(code: TErrorCode): 'done' | 'panel' | 'retry' {
+  switch (code) {
+    case 'ACCOUNT_ALREADY_LINKED':
+      return 'done';
+    case 'NOT_FOUND':
+    case 'PAYMENT_NOT_PROOF_OF_ACCOUNT':
+    case 'ACCOUNT_LINKS_BY_MANDATE':
+    case 'ACCOUNT_LINKS_BY_CARD':
+    case 'ACCOUNT_NOT_SUPPORTED':
+    case 'ACCOUNT_LINK_IN_PROGRESS':
+      return 'panel';
+    default:
+      return 'retry';
+  }
 }

@@ -112,6 +112,17 @@ export const ERROR_CATALOGUE = {
     message: 'This account is linked with a card on it. Please link it with your card.',
   },
   ACCOUNT_ALREADY_LINKED: { status: 409, message: 'This account is already linked' },
+  // Linking the account a payment came from, by the payment (docs/accounts.md "Linking from a
+  // payment"): a payment not the payer's, or not from this very account, proves nothing.
+  PAYMENT_NOT_PROOF_OF_ACCOUNT: {
+    status: 403,
+    message: 'This payment does not show that this account is yours. Please link it another way.',
+  },
+  // Its bank authorises its mandates itself (auth parameters, a paper form): the panel does that.
+  ACCOUNT_LINKS_BY_MANDATE: {
+    status: 409,
+    message: "This account's bank asks for its own authorisation. Please link it another way.",
+  },
   ACCOUNT_LINK_IN_PROGRESS: {
     status: 409,
     message:

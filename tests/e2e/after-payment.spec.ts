@@ -6,7 +6,7 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { account, linked, panel, payWithCardSavingIt, sendTestTransfer } from './linking-support';
+import { account, panel, payWithCardSavingIt } from './linking-support';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';
 
@@ -67,7 +67,7 @@ test.describe('after a payment', () => {
     await granted(page);
   });
 
-  test('signs in to save the account, links it by its test transfer, and grants with the passkey', async ({
+  test('signs in to save the account, links it from the payment with no second transfer, and grants with the passkey', async ({
     page,
   }, testInfo) => {
     test.slow();
@@ -87,27 +87,28 @@ test.describe('after a payment', () => {
     );
     await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
     await look(page, testInfo, 'link-origin');
+    // The payment is the proof: no panel, no test transfer to send, no other call to link.
+    const linkCalls: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/account-links\/(create|confirm-payment)/.test(request.url())) {
+        linkCalls.push(request.url());
+      }
+    });
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-
-    // The payer types the number the page only showed masked; the account the money came from
-    // (its bank, its last four) is found at its bank and taken for them.
-    await panel(page).getByLabel('Account number').fill(sender.accountNumber);
-    await expect(panel(page).getByText('Amount', { exact: true })).toBeVisible({ timeout: 15_000 });
-    // The panel's test-transfer step, scanned in account-linking.spec.ts.
-    await snap(page, testInfo, 'after-payment-link-origin-test-transfer');
-    await sendTestTransfer(page, sender);
-    await linked(page);
     await granted(page);
+    await expect(panel(page)).toHaveCount(0);
+    expect(linkCalls).toEqual([]);
 
     const { token } = await storedSession(page);
     const accounts = await page.request.get('/api/accounts/user', {
       headers: { authorization: `Bearer ${token}` },
     });
     const listed = (await accounts.json()) as {
-      accounts: Array<{ accountNumber: string; isMandateAuthorized?: boolean; bankId?: string }>;
+      accounts: Array<{ accountNumber: string; isAlreadyLinked?: boolean; bankId?: string }>;
     };
     const mine = listed.accounts.find((a) => a.accountNumber === sender.accountNumber);
     expect(mine?.bankId).toBeTruthy();
+    expect(mine?.isAlreadyLinked).toBe(true);
   });
 
   test('a signed-in payer who paid and comes back sees the account they paid from in full', async ({
@@ -147,7 +148,7 @@ test.describe('after a payment', () => {
     await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
   });
 
-  test('an anonymous payer who ticked Save this card is asked to sign in, then to link the card', async ({
+  test('an anonymous payer who ticked Save this card signs in and saves the card that paid, typing it no more', async ({
     page,
   }, testInfo) => {
     test.slow();
@@ -161,19 +162,40 @@ test.describe('after a payment', () => {
     });
     await look(page, testInfo, 'save-card-sign-in');
     await page.getByRole('button', { name: 'Sign In & Save Card' }).click();
+    const cardCalls: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/payments\/card/.test(request.url())) cardCalls.push(request.url());
+    });
     await signUpThroughPanel(page, page.request, {
-      fullName: 'Tunde Bakare',
+      fullName: 'Funmilayo Adebayo',
       phone: uniquePhone(),
     });
 
-    // The server kept no card of an anonymous payment: the card is linked afresh to an account.
-    await expect(page.getByRole('button', { name: 'Enter Account Number' })).toBeVisible({
+    // Straight to the account the card goes on: no card form, no PIN, no test charge.
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,
     });
-    await look(page, testInfo, 'link-card');
-    await page.getByRole('button', { name: 'Enter Account Number' }).click();
-    await expect(panel(page).getByLabel('Account number')).toBeVisible();
-    await panel(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByLabel('Card Number')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Enter Account Number' })).toHaveCount(0);
+    const cardAccount = account('links_by_card');
+    await page.getByLabel('Account number').fill(cardAccount.accountNumber);
+    await page
+      .getByRole('radio', { name: new RegExp(cardAccount.accountName) })
+      .first()
+      .check({ timeout: 15_000 });
+    await look(page, testInfo, 'save-card');
+    await page.getByRole('button', { name: 'Save Card' }).click();
     await granted(page);
+    expect(cardCalls).toEqual([]);
+
+    const { token } = await storedSession(page);
+    const accounts = await page.request.get('/api/accounts/user', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const listed = (await accounts.json()) as {
+      accounts: Array<{ accountNumber: string; integrations?: { card?: object } }>;
+    };
+    const saved = listed.accounts.find((a) => a.accountNumber === cardAccount.accountNumber);
+    expect(saved?.integrations?.card).toMatchObject({ active: true, linked: true });
   });
 });

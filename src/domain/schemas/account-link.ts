@@ -96,6 +96,29 @@ export const ZConfirmAccountLinkPaymentResponse = z.object({
 });
 export type TConfirmAccountLinkPaymentResponse = z.infer<typeof ZConfirmAccountLinkPaymentResponse>;
 
+/**
+ * POST /api/account-links/from-payment body (ours; docs/accounts.md "Linking from a payment"):
+ * the payment whose transfer's sender is linked by it. `accountNumber` and `institutionCode`, when
+ * given, must be that sender's (a page without sign-in sees the number masked, and sends none).
+ * `chargeToken`: the token of a one-time account opened without sign-in, which only the page
+ * that opened it holds.
+ */
+export const ZLinkFromPaymentRequest = z.object({
+  paymentId: ZIdentifier,
+  accountNumber: ZAccountNumber.optional(),
+  institutionCode: ZInstitutionCode.optional(),
+  chargeToken: ZIdentifier.optional(),
+});
+export type TLinkFromPaymentRequest = z.infer<typeof ZLinkFromPaymentRequest>;
+
+/** POST /api/account-links/from-payment answer: the account is linked. */
+export const ZLinkFromPaymentResponse = z.object({
+  success: z.literal(true),
+  accountLinkId: z.string(),
+  message: z.string(),
+});
+export type TLinkFromPaymentResponse = z.infer<typeof ZLinkFromPaymentResponse>;
+
 /** POST /api/transactionservicealt/create body (spec §7) */
 export const ZAltServiceCreateRequest = z.object({
   accountName: ZText(100),

@@ -186,6 +186,8 @@ export const ZSaveCardRequest = z.object({
   paymentId: ZIdentifier,
   accountNumber: ZAccountNumber,
   institutionCode: ZIdentifier,
+  /** A card paid without sign-in: the charge's token, which only the page that paid holds. */
+  chargeToken: ZIdentifier.optional(),
 });
 export type TSaveCardRequest = z.infer<typeof ZSaveCardRequest>;
 

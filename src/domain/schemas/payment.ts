@@ -223,10 +223,22 @@ export const ZPaymentStateResponse = z.object({
 export type TPaymentStateResponse = z.infer<typeof ZPaymentStateResponse>;
 
 /** POST /api/payments/{paymentId}/transfer answer: the one-time account (spec §3). */
+/**
+ * POST /api/payments/{paymentId}/transfer body, optional: a page without sign-in that opened the
+ * account sends the token it got, so asking again does not hand the account to someone else.
+ */
+export const ZTransferOpenRequest = z.object({ chargeToken: ZIdentifier.optional() }).nullish();
+export type TTransferOpenRequest = z.infer<typeof ZTransferOpenRequest>;
+
 export const ZTransferDetailsResponse = z.object({
   success: z.literal(true),
   paymentId: z.string(),
   transferDetails: ZTransferDetails,
+  /**
+   * To the page that opened the account without sign-in, alone: its proof of the transfer's
+   * payment (docs/accounts.md "Linking from a payment").
+   */
+  chargeToken: z.string().optional(),
 });
 export type TTransferDetailsResponse = z.infer<typeof ZTransferDetailsResponse>;
 

@@ -9,6 +9,8 @@ import {
   ZConfirmAccountLinkPaymentResponse,
   ZCreateAccountLinkRequest,
   ZCreateAccountLinkResponse,
+  ZLinkFromPaymentRequest,
+  ZLinkFromPaymentResponse,
 } from '../../domain/schemas/account-link';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
@@ -18,9 +20,11 @@ import {
   confirmAccountLinkPayment,
   confirmAltMandate,
   createAccountLink,
+  linkOriginOfPayment,
   paperMandateOf,
 } from '../services/linking/account-links';
 import { escapeHtml, htmlPage } from './html-page';
+import { payerScope } from './payment-access';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
@@ -72,6 +76,22 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       success: true as const,
       accountLink: await createAccountLink(ctx, payerOf(request).payerId, request.body, 'any'),
     }),
+  );
+
+  api.post(
+    '/api/account-links/from-payment',
+    {
+      onRequest: creating,
+      idempotency: {
+        scope: (request) =>
+          payerScope('account-links.from-payment', { payerId: payerOf(request).payerId }),
+      },
+      schema: {
+        body: ZLinkFromPaymentRequest,
+        response: jsonAnswers({ 200: ZLinkFromPaymentResponse }),
+      },
+    },
+    async (request) => linkOriginOfPayment(ctx, payerOf(request).payerId, request.body),
   );
 
   api.post(

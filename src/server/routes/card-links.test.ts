@@ -14,6 +14,7 @@ import {
   ledgerTransactions,
   payerAccounts,
   paymentAttempts,
+  sandboxCardCharges,
 } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
@@ -697,7 +698,7 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
     expect(again.json()).toEqual(first.json());
   });
 
-  it("answers 404 for another payer's payment, an unknown one, and one paid without sign-in", async () => {
+  it("answers 404 for another payer's payment and an unknown one", async () => {
     const owner = await payer();
     const stranger = await payer();
     const consent = await paidByCard(owner.token, true);
@@ -705,20 +706,93 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
     expect(theirs.statusCode).toBe(404);
     expect(errorOf(theirs).code).toBe('NOT_FOUND');
     expect((await saveCard(owner.token, 'pay_unknown')).statusCode).toBe(404);
-    // Anyone holding a consent link could claim an anonymous payer's card: it is not kept.
-    const anonymous = await consentWithPayment(ctx.app, ctx.database);
-    const paid = await post('/api/payments/card/public', null, {
-      paymentId: anonymous.paymentId,
-      consentId: anonymous.consentId,
-      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
-      saveCard: true,
+  });
+
+  describe('a card paid without sign-in', () => {
+    /** A page without sign-in pays by card, asking to save it: the charge's token it holds. */
+    async function paidAsGuest() {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const paid = await post('/api/payments/card/public', null, {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+        saveCard: true,
+      });
+      expect(paid.statusCode, paid.body).toBe(200);
+      const { chargeToken } = paid.json<{ chargeToken?: string }>();
+      if (!chargeToken) throw new Error('the paying page got no charge token');
+      return { ...consent, chargeToken };
+    }
+
+    const saveWith = (token: string, paymentId: string, chargeToken?: string) =>
+      post('/api/payments/save-card', token, {
+        paymentId,
+        ...saveToAccount,
+        ...(chargeToken ? { chargeToken } : {}),
+      });
+
+    /** The card network's charges of the payment's attempts and of the payer's links. */
+    async function networkCharges(paymentId: string) {
+      const attempts = await ctx.database.db
+        .select({ id: paymentAttempts.id })
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.paymentId, paymentId));
+      const all = await ctx.database.db.select().from(sandboxCardCharges);
+      const ofPayment = all.filter((c) => attempts.some((a) => a.id === c.reference));
+      return { ofPayment, total: all.length };
+    }
+
+    it('is saved by the payer who paid, signed in after, with the token their page holds: no second charge', async () => {
+      const guest = await paidAsGuest();
+      expect((await paymentEvents(ctx.database, guest.paymentId)).at(-1)).toMatchObject({
+        shouldPromptCardLinking: true,
+        cardWasSaved: true,
+      });
+      const before = await networkCharges(guest.paymentId);
+      expect(before.ofPayment.map((c) => c.status)).toEqual(['succeeded']);
+      const { token, payerId } = await payer();
+      const saved = await saveWith(token, guest.paymentId, guest.chargeToken);
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json()).toEqual({
+        ok: true,
+        message: 'Your card has been saved to this account.',
+      });
+      await expectCardLinked(token, 'pin_only');
+      // Nothing charged again: the payment's one charge, and no test charge of a link.
+      const after = await networkCharges(guest.paymentId);
+      expect(after.total).toBe(before.total);
+      expect(after.ofPayment).toEqual(before.ofPayment);
+      const links = await ctx.database.db
+        .select()
+        .from(accountLinks)
+        .where(eq(accountLinks.payerId, payerId));
+      expect(links).toMatchObject([{ route: 'card', state: 'active', testAmount: null }]);
+      // Saved once: the same page again is refused, the card stays on the first account.
+      const again = await saveWith(token, guest.paymentId, guest.chargeToken);
+      expect(again.statusCode).toBe(409);
+      expect(errorOf(again).code).toBe('CARD_ALREADY_SAVED');
     });
-    expect(paid.statusCode).toBe(200);
-    expect((await paymentEvents(ctx.database, anonymous.paymentId)).at(-1)).toMatchObject({
-      shouldPromptCardLinking: true,
-      cardWasSaved: false,
+
+    it("is refused to anyone else with the payment id: no token, a guessed token, another page's", async () => {
+      const guest = await paidAsGuest();
+      const other = await paidAsGuest();
+      const stranger = await payer();
+      for (const chargeToken of [undefined, 'cht_guessed', other.chargeToken]) {
+        const refused = await saveWith(stranger.token, guest.paymentId, chargeToken);
+        expect(refused.statusCode, String(chargeToken)).toBe(404);
+        expect(errorOf(refused).code).toBe('NOT_FOUND');
+      }
+      const [attempt] = await ctx.database.db
+        .select({ cardSavedAt: paymentAttempts.cardSavedAt })
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.paymentId, guest.paymentId));
+      expect(attempt).toEqual({ cardSavedAt: null });
+      // A signed-in payer's own payment is not opened by a token either.
+      const owner = await payer();
+      const signedInPaid = await paidByCard(owner.token, true);
+      const theirs = await saveWith(stranger.token, signedInPaid.paymentId, guest.chargeToken);
+      expect(theirs.statusCode).toBe(404);
     });
-    expect((await saveCard(owner.token, anonymous.paymentId)).statusCode).toBe(404);
   });
 
   it('answers 409 CARD_NOT_SAVABLE for a card the payer did not ask to save, and an unpaid payment', async () => {

@@ -7,6 +7,7 @@ import {
   ZPaymentStateResponse,
   ZTransferConfirmResponse,
   ZTransferDetailsResponse,
+  ZTransferOpenRequest,
 } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import { paymentState } from '../services/payments/payment-reads';
@@ -30,13 +31,24 @@ export const transferPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
       schema: {
         params,
         querystring: ZPaymentAccessQuery,
+        body: ZTransferOpenRequest,
         response: jsonAnswers({ 200: ZTransferDetailsResponse }),
       },
     },
     async (request) => {
       const access = await paymentAccessOf(ctx, request, request.query.consentId);
-      const transferDetails = await transferDetailsFor(ctx, request.params.paymentId, access);
-      return { success: true as const, paymentId: request.params.paymentId, transferDetails };
+      const { chargeToken, ...transferDetails } = await transferDetailsFor(
+        ctx,
+        request.params.paymentId,
+        access,
+        request.body?.chargeToken,
+      );
+      return {
+        success: true as const,
+        paymentId: request.params.paymentId,
+        transferDetails,
+        ...(chargeToken ? { chargeToken } : {}),
+      };
     },
   );
 

@@ -3,8 +3,10 @@ import {
   ZAltServiceConfirmResponse,
   ZConfirmAccountLinkPaymentResponse,
   ZCreateAccountLinkResponse,
+  ZLinkFromPaymentResponse,
   type TAltServiceConfirmRequest,
   type TCreateAccountLinkRequest,
+  type TLinkFromPaymentRequest,
 } from '../../domain/schemas/account-link';
 import {
   ZCardChargeResponse,
@@ -68,6 +70,9 @@ export const accountsApi = {
     post('/api/payments/card', ZCardChargeResponse, { saveCard: true, saveToAccount, cardDetails }),
   completeCard: (paymentId: string, otp: string) =>
     post('/api/payments/card/complete', ZCardCompleteResponse, { paymentId, otp }),
+  /** Links the account a transfer just paid from, by that payment: no second transfer. */
+  linkFromPayment: (body: TLinkFromPaymentRequest) =>
+    post('/api/account-links/from-payment', ZLinkFromPaymentResponse, body),
   /** Puts the card a payment was just paid with on one of the payer's accounts (spec §2). */
   saveCard: (body: TSaveCardRequest) => post('/api/payments/save-card', ZSaveCardResponse, body),
   /** Testers only: the server answers 404 unless its debug flag is on. */

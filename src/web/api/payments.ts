@@ -33,21 +33,24 @@ const paymentPath = (paymentId: string, payer: TPayer, tail = '') =>
  * reload on the OTP screen still answers; another tab or device holds none.
  */
 const chargeTokenKey = (paymentId: string) => `oya-money-charge:${paymentId}`;
+// A one-time account opened without sign-in has its own token (docs/accounts.md "Linking from a
+// payment"), kept apart so that a card tried meanwhile does not replace it.
+const transferTokenKey = (paymentId: string) => `oya-money-transfer:${paymentId}`;
 const heldTokens = new Map<string, string>();
 
-function keepChargeToken(paymentId: string, token: string) {
+function keepToken(key: string, token: string) {
   try {
-    window.sessionStorage.setItem(chargeTokenKey(paymentId), token);
+    window.sessionStorage.setItem(key, token);
   } catch {
-    heldTokens.set(paymentId, token);
+    heldTokens.set(key, token);
   }
 }
 
-function heldChargeToken(paymentId: string): string | null {
+function heldToken(key: string): string | null {
   try {
-    return window.sessionStorage.getItem(chargeTokenKey(paymentId));
+    return window.sessionStorage.getItem(key);
   } catch {
-    return heldTokens.get(paymentId) ?? null;
+    return heldTokens.get(key) ?? null;
   }
 }
 
@@ -71,17 +74,31 @@ export function usePaymentQuery(paymentId: string, payer: TPayer, enabled: boole
   });
 }
 
+const keepChargeToken = (paymentId: string, token: string) =>
+  keepToken(chargeTokenKey(paymentId), token);
+const heldChargeToken = (paymentId: string) => heldToken(chargeTokenKey(paymentId));
+
 /** The immediate payment's calls (spec §7, docs/payments.md), typed by the domain schemas. */
 export const paymentsApi = {
   /** GET /api/payments/{id}: where the payment stands, and its open one-time account. */
   read: (paymentId: string, payer: TPayer, signal?: AbortSignal) =>
     apiFetch(paymentPath(paymentId, payer), { schema: ZPaymentStateResponse, signal }),
-  /** The one-time account to transfer to: the same one again while it is open. */
-  openTransfer: (paymentId: string, payer: TPayer) =>
-    apiFetch(paymentPath(paymentId, payer, '/transfer'), {
+  /**
+   * The one-time account to transfer to: the same one again while it is open. Without sign-in,
+   * the page that opened it keeps its token and sends it when asking again.
+   */
+  async openTransfer(paymentId: string, payer: TPayer) {
+    const held = payer.signedIn ? null : heldToken(transferTokenKey(paymentId));
+    const answer = await apiFetch(paymentPath(paymentId, payer, '/transfer'), {
       method: 'POST',
+      ...(held ? { body: { chargeToken: held } } : {}),
       schema: ZTransferDetailsResponse,
-    }),
+    });
+    if (answer.chargeToken) keepToken(transferTokenKey(paymentId), answer.chargeToken);
+    return answer;
+  },
+  /** The token of the one-time account this page opened without sign-in, or null. */
+  transferTokenOf: (paymentId: string) => heldToken(transferTokenKey(paymentId)),
   /** 'I have made the transfer'. */
   confirmTransfer: (paymentId: string, payer: TPayer) =>
     apiFetch(paymentPath(paymentId, payer, '/transfer/confirm'), {
@@ -129,6 +146,11 @@ export const paymentsApi = {
     if (answer.chargeToken) keepChargeToken(paymentId, answer.chargeToken);
     return answer;
   },
+  /**
+   * The token of the card charge this page made without sign-in, or null: it answers the charge
+   * and, once paid, lets the payer save its card after signing in (docs/accounts.md).
+   */
+  chargeTokenOf: (paymentId: string) => heldChargeToken(paymentId),
   /** Whether this page may answer the payment's waiting card charge (its OTP). */
   answersCharge: (paymentId: string, payer: TPayer) =>
     payer.signedIn || heldChargeToken(paymentId) !== null,

@@ -88,6 +88,13 @@ export const paymentAttempts = pgTable(
     /** The account the card was saved to; set once, in the statement that checks it was not. */
     cardSavedTo: text('card_saved_to').references(() => payerAccounts.id, { onDelete: 'set null' }),
     cardSavedAt: timestamp('card_saved_at', { withTimezone: true }),
+    /**
+     * When the open one-time account was handed to a caller other than the one it was opened for
+     * (another payer, or a page without its token): from then on anyone may have sent the money,
+     * and the payment proves no one's account for linking (docs/accounts.md "Linking from a
+     * payment").
+     */
+    transferSharedAt: timestamp('transfer_shared_at', { withTimezone: true }),
     /** The one-time transfer account (spec §3 Transfer details) while this attempt waits on it. */
     transferDetails: jsonb('transfer_details').$type<{
       bankName: string;

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   ACCOUNT_LINKED_MESSAGE,
   AUTH_PARAMS_LINK_TTL_MS,
@@ -21,6 +21,8 @@ import {
   type TAltServiceConfirmRequest,
   type TAltServiceConfirmResponse,
   type TConfirmAccountLinkPaymentResponse,
+  type TLinkFromPaymentRequest,
+  type TLinkFromPaymentResponse,
   type TPayInDetails,
   type MANDATE_STATES,
   mandateTypeOf,
@@ -28,7 +30,7 @@ import {
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
-import { accountLinks, payerAccounts, payers } from '../../db/schema';
+import { accountLinks, payerAccounts, payers, paymentAttempts, payments } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type {
   TBank,
@@ -37,6 +39,7 @@ import type {
   TTransferSender,
 } from '../../providers/payments';
 import { AppError } from '../app-error';
+import { ownedByPage } from '../payments/charge-owners';
 import { book, ledgerAccount } from '../payments/ledger';
 import { isUniqueViolation } from '../payments/payment-records';
 
@@ -681,4 +684,94 @@ export async function paperMandateOf(ctx: TLinkContext, linkId: string) {
     accountNumber: row.account.accountNumber,
     bankName: row.account.bankName,
   };
+}
+
+/**
+ * POST /api/account-links/from-payment (docs/accounts.md "Linking from a payment"): links the
+ * account a transfer just paid from, with no second transfer: the payment is the test transfer's
+ * proof, a transfer from that very account as its bank named the sender. Only for the payer who
+ * paid: the signed-in payer who opened the one-time account, or, for one opened without sign-in,
+ * the signed-in payer whose page holds its token; and only if that account was handed to no one
+ * else. Anyone else, or an unknown payment, is 404. The account linked is the sender's (an
+ * account named in the request must be it), its bank must still name the sender's holder (else 403 PAYMENT_NOT_PROOF_OF_ACCOUNT), and its bank must
+ * link by transfer (else ACCOUNT_LINKS_BY_MANDATE, ACCOUNT_LINKS_BY_CARD or ACCOUNT_NOT_SUPPORTED,
+ * for the panel's own route). The link is made `active` in one transaction with its event, and
+ * the payment's origin stops offering the account; the one-live index refuses an account linked
+ * or being linked (409).
+ */
+export async function linkOriginOfPayment(
+  ctx: TLinkContext,
+  payerId: string,
+  request: TLinkFromPaymentRequest,
+): Promise<TLinkFromPaymentResponse> {
+  const { db, clock } = ctx;
+  const [paid] = await db
+    .select({ attempt: paymentAttempts, origin: payments.origin })
+    .from(paymentAttempts)
+    .innerJoin(payments, eq(payments.id, paymentAttempts.paymentId))
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, request.paymentId),
+        eq(paymentAttempts.status, 'completed'),
+        eq(paymentAttempts.method, 'bank_transfer'),
+        or(eq(paymentAttempts.payerId, payerId), ownedByPage(request.chargeToken)),
+      ),
+    );
+  // Another payer's payment, one paid otherwise, or unknown: nothing to tell.
+  if (!paid) throw new AppError('NOT_FOUND', 'No transfer of yours paid this payment');
+  const { origin } = paid;
+  const sender =
+    origin?.accountNumber && origin.institutionCode && origin.accountName
+      ? {
+          accountNumber: origin.accountNumber,
+          institutionCode: origin.institutionCode,
+          accountName: origin.accountName,
+        }
+      : null;
+  const named = (key: 'accountNumber' | 'institutionCode') =>
+    request[key] === undefined || request[key] === sender?.[key];
+  if (!sender || !named('accountNumber') || !named('institutionCode')) {
+    throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
+  }
+  if (paid.attempt.transferSharedAt !== null) throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
+  const account = { accountNumber: sender.accountNumber, institutionCode: sender.institutionCode };
+  const { bank, found } = await findAccountAtBank(ctx, account);
+  // The holder the bank names now is the one who sent the money.
+  if (!isFromAccount(sender, { ...account, accountName: found.accountName })) {
+    throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
+  }
+  if (routeFor(found.integrations, 'any') !== 'test_transfer') {
+    throw new AppError('ACCOUNT_LINKS_BY_MANDATE');
+  }
+  const now = clock.now();
+  const accountId = await addPayerAccount(db, payerId, { ...account, bank, found }, now);
+  const linkId = newLinkId();
+  try {
+    await db.transaction(async (tx) => {
+      // The one-live index decides: an account linked or being linked meanwhile refuses this.
+      await tx.insert(accountLinks).values({
+        id: linkId,
+        payerId,
+        accountId,
+        route: 'test_transfer',
+        state: 'active',
+        expiresAt: now,
+        activatedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
+      // The payment no longer offers its account for linking (spec §3 origin).
+      await tx
+        .update(payments)
+        .set({
+          origin: sql`${payments.origin} || ${JSON.stringify({ shouldPromptBankAccountLinking: false })}::jsonb`,
+        })
+        .where(eq(payments.id, request.paymentId));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw await liveLinkConflict(db, accountId);
+    throw error;
+  }
+  return { success: true, accountLinkId: linkId, message: ACCOUNT_LINKED_MESSAGE };
 }

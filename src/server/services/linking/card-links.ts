@@ -53,6 +53,7 @@ import {
   waitingResult,
 } from '../payments/card-payments';
 import { book, ledgerAccount } from '../payments/ledger';
+import { ownedByPage } from '../payments/charge-owners';
 import { isUniqueViolation, type TPaymentAccess } from '../payments/payment-records';
 
 /*
@@ -583,11 +584,14 @@ function keptCardOf(attempt: typeof paymentAttempts.$inferSelect): TSavedCard | 
 
 /**
  * POST /api/payments/save-card (spec §7): puts the card of the payer's paid card payment on one
- * of their accounts, which the card then links (no test charge: the payment proved the card), if
- * the card's issuer says the card draws on that account (else 402 CARD_LINKING_FAILED).
- * Another payer's or an unknown payment is 404; a payment not paid by a card kept for saving (a
- * card the payer did not ask to save, or paid without sign-in) is 409 CARD_NOT_SAVABLE; a card
- * saved before is 409 CARD_ALREADY_SAVED, decided in the statement that marks it saved.
+ * of their accounts, which the card then links (no test charge, no second entry: the payment
+ * proved the card and the provider's token charges it again), if the card's issuer says the card
+ * draws on that account (else 402 CARD_LINKING_FAILED). Only the payer who paid may: the
+ * signed-in payer of the charge or, for a charge made without sign-in, the signed-in payer whose
+ * page holds the charge's token (docs/accounts.md "Saving a paid card"). Anyone else, or an
+ * unknown payment, is 404; a payment not paid by a card kept for saving (a card the payer did not
+ * ask to save) is 409 CARD_NOT_SAVABLE; a card saved before is 409 CARD_ALREADY_SAVED, decided in
+ * the statement that marks it saved.
  */
 export async function saveCardOfPayment(
   ctx: TCardLinkContext,
@@ -599,7 +603,10 @@ export async function saveCardOfPayment(
     .select()
     .from(paymentAttempts)
     .where(
-      and(eq(paymentAttempts.paymentId, request.paymentId), eq(paymentAttempts.payerId, payerId)),
+      and(
+        eq(paymentAttempts.paymentId, request.paymentId),
+        or(eq(paymentAttempts.payerId, payerId), ownedByPage(request.chargeToken)),
+      ),
     );
   if (attempts.length === 0) throw new AppError('NOT_FOUND', 'No payment of yours has this id');
   const paid = attempts.find((a) => a.status === 'completed');

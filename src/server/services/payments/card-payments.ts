@@ -333,7 +333,8 @@ export async function payWithCard(
     };
   }
   const result = await record(answered.outcome);
-  return owner && result.kind === 'waiting'
+  // Its token answers the charge's OTP and, once paid, saves its card (saveCardOfPayment).
+  return owner && (result.kind === 'waiting' || request.saveCard)
     ? { ...result, response: { ...result.response, chargeToken: owner.token } }
     : result;
 }

@@ -17,15 +17,26 @@ export function newChargeToken(): { token: string; hash: string } {
   return { token, hash: hashOf(token) };
 }
 
-/** The attempts `access` owns: the signed-in payer's, or the anonymous one whose token is given. */
-export function chargeOwnedBy(access: TPaymentAccess, chargeToken: string | undefined): SQL {
-  if ('payerId' in access) return eq(paymentAttempts.payerId, access.payerId);
+/** Whether `token` is the one the attempt's owner got. */
+export const isTokenOf = (attempt: { ownerTokenHash: string | null }, token: string | undefined) =>
+  token !== undefined &&
+  attempt.ownerTokenHash !== null &&
+  attempt.ownerTokenHash === hashOf(token);
+
+/** The attempt made without sign-in whose token is `chargeToken`: the page's that holds it. */
+export function ownedByPage(chargeToken: string | undefined): SQL {
   if (!chargeToken) return sql`false`;
   const owned = and(
     isNull(paymentAttempts.payerId),
     eq(paymentAttempts.ownerTokenHash, hashOf(chargeToken)),
   );
   return owned ?? sql`false`;
+}
+
+/** The attempts `access` owns: the signed-in payer's, or the anonymous one whose token is given. */
+export function chargeOwnedBy(access: TPaymentAccess, chargeToken: string | undefined): SQL {
+  if ('payerId' in access) return eq(paymentAttempts.payerId, access.payerId);
+  return ownedByPage(chargeToken);
 }
 
 /**

@@ -17,9 +17,13 @@ import { completeAttempt, type TAttemptRow, type TCompletion } from './payment-r
 
 type TSettleContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 
-/** Whether an attempt's card is kept to be saved: the payer asked, and is signed in. */
-export const savesCard = (attempt: Pick<TAttemptRow, 'saveCard' | 'payerId'>): boolean =>
-  attempt.saveCard && attempt.payerId !== null;
+/**
+ * Whether an attempt's card is kept to be saved: the payer asked, and the charge has an owner who
+ * alone can save it (the signed-in payer, or the page holding the charge's token).
+ */
+export const savesCard = (
+  attempt: Pick<TAttemptRow, 'saveCard' | 'payerId' | 'ownerTokenHash'>,
+): boolean => attempt.saveCard && (attempt.payerId !== null || attempt.ownerTokenHash !== null);
 
 const cardOrigin = (attempt: TAttemptRow, card: TCardSummary): TPaymentOrigin => ({
   paymentMethod: 'card',
@@ -96,7 +100,7 @@ export async function settleCardCharge(
 ): Promise<TCompletion> {
   const { card, providerReference } = charged;
   const cardColumns = { cardBrand: card.brand, cardFirst6: card.first6, cardLast4: card.last4 };
-  // The card is kept for POST /api/payments/save-card only where the signed-in payer asked.
+  // The card is kept for POST /api/payments/save-card only where its owner asked (savesCard).
   const cardToken = savesCard(attempt) ? charged.token : null;
   // completeAttempt locks the payment first; the attempt's row after it, the order every
   // transaction of a payment takes (a new attempt's too), so two never wait on each other.

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_TRANSFER } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
@@ -12,6 +12,7 @@ import { consents, paymentAttempts, payments } from '../../db/schema';
 import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
+import { isTokenOf, newChargeToken } from './charge-owners';
 import {
   completeAttempt,
   emitPaymentEvent,
@@ -46,13 +47,17 @@ async function openTransferAttempt(db: TDb, paymentId: string): Promise<TAttempt
 
 /**
  * POST /api/payments/{paymentId}/transfer: the one-time account to pay into, the same one until
- * it expires. Two requests at once get the same account (one open transfer per payment).
+ * it expires. Two requests at once get the same account (one open transfer per payment). Opened
+ * without sign-in, the account's opener gets a token (`chargeToken`, as a card charge's) that its
+ * page sends when asking again. Handed to anyone else (another payer, a page without the token),
+ * the account is marked shared: its payment then proves no one's account (linkOriginOfPayment).
  */
 export async function transferDetailsFor(
   ctx: TTransferContext,
   paymentId: string,
   access: TPaymentAccess,
-): Promise<TTransferDetails> {
+  chargeToken?: string,
+): Promise<TTransferDetails & { chargeToken?: string }> {
   const { db, clock, providers } = ctx;
   const payable = await loadPayable(db, paymentId, access, clock.now());
   const deadline = Date.now() + OPEN_WAIT_MS;
@@ -61,7 +66,10 @@ export async function transferDetailsFor(
     const open = await openTransferAttempt(db, paymentId);
     if (open) {
       const details = detailsOf(open);
-      if (details && Date.parse(details.expiresAt) > now.getTime()) return details;
+      if (details && Date.parse(details.expiresAt) > now.getTime()) {
+        await markSharedUnlessOpener(db, open, access, chargeToken, now);
+        return details;
+      }
       if (details) {
         // Expired: the account takes no more money; a new one is issued below.
         await endTransferAttempt(db, open.id, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now);
@@ -72,6 +80,7 @@ export async function transferDetailsFor(
       await new Promise((resolve) => setTimeout(resolve, OPEN_POLL_MS));
       continue;
     }
+    const owner = 'payerId' in access ? null : newChargeToken();
     let attempt: TAttemptRow;
     try {
       attempt = await insertAttempt(db, {
@@ -82,6 +91,7 @@ export async function transferDetailsFor(
         stage: 'awaiting_transfer',
         amount: payable.payment.amount,
         payerId: 'payerId' in access ? access.payerId : null,
+        ownerTokenHash: owner?.hash ?? null,
         provider: providers.payments.name,
         createdAt: now,
         updatedAt: now,
@@ -116,7 +126,11 @@ export async function transferDetailsFor(
       .update(paymentAttempts)
       .set({ transferDetails, providerReference: attempt.id })
       .where(eq(paymentAttempts.id, attempt.id));
-    return { amount: attempt.amount, ...transferDetails };
+    return {
+      amount: attempt.amount,
+      ...transferDetails,
+      ...(owner ? { chargeToken: owner.token } : {}),
+    };
   }
 }
 
@@ -183,6 +197,28 @@ async function recordReturned(
     },
     row,
   );
+}
+
+/**
+ * An open one-time account handed to someone other than its opener (another signed-in payer, or
+ * a page without the opener's token) is shared from then on, in one statement.
+ */
+async function markSharedUnlessOpener(
+  db: TDb,
+  open: TAttemptRow,
+  access: TPaymentAccess,
+  chargeToken: string | undefined,
+  now: Date,
+): Promise<void> {
+  const opener =
+    'payerId' in access
+      ? open.payerId === access.payerId
+      : open.payerId === null && isTokenOf(open, chargeToken);
+  if (opener || open.transferSharedAt) return;
+  await db
+    .update(paymentAttempts)
+    .set({ transferSharedAt: now })
+    .where(and(eq(paymentAttempts.id, open.id), isNull(paymentAttempts.transferSharedAt)));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import type { TBankValidationResult } from '../../../domain/schemas/user-account';
 import { ApiError } from '../../api/api-error';
 import { accountsApi, USER_ACCOUNTS_KEY } from '../../api/accounts';
+import { paymentsApi } from '../../api/payments';
 import type { TSaveCardPromptProps } from '../../contracts/consent-slots';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
@@ -20,8 +21,9 @@ import './linking.css';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * 'Save Your Card' (spec §2, §4): after a signed-in payer paid with 'Save this card for future
- * payments' ticked, the account the card belongs to: its number, found at its bank ('Validating...'),
+ * 'Save Your Card' (spec §2, §4): after a payer paid with 'Save this card for future payments'
+ * ticked (signed in, or signed in since on the page that paid), the account the card belongs to,
+ * with no card typed again and no test charge: its number, found at its bank ('Validating...'),
  * chosen, then 'Save Card' ('Saving Your Card'). After the save the page waits 1.5 s and reads
  * the payer's accounts up to 10 times, 200 ms apart, until the account shows, and goes on with it.
  */
@@ -41,10 +43,13 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
     setSaving(true);
     setError(null);
     try {
+      // Paid without sign-in: the charge's token this page holds proves the card is the payer's.
+      const chargeToken = paymentsApi.chargeTokenOf(paymentId);
       await accountsApi.saveCard({
         paymentId,
         accountNumber: chosen.accountNumber,
         institutionCode: chosen.institutionCode,
+        ...(chargeToken ? { chargeToken } : {}),
       });
       await pause(CARD_SAVE_INITIAL_WAIT_MS);
       for (let poll = 0; poll < CARD_SAVE_MAX_POLLS; poll += 1) {

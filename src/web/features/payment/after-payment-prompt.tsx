@@ -1,6 +1,11 @@
-import { useId, type ReactNode } from 'react';
-import type { TAfterPaymentPrompt } from '../../../domain/after-payment';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { afterOriginLinkRefused, type TAfterPaymentPrompt } from '../../../domain/after-payment';
 import { formatNaira } from '../../../domain/money';
+import { accountsApi, USER_ACCOUNTS_KEY } from '../../api/accounts';
+import { ApiError } from '../../api/api-error';
+import { paymentsApi } from '../../api/payments';
+import { BusyOverlay } from '../../ui/busy-overlay';
 import type { TPayNowPrompts } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { DetailRow } from '../../ui/copy-row';
@@ -36,6 +41,30 @@ export function AfterPaymentPrompt({
   onSettled,
 }: TAfterPaymentPromptProps) {
   const titleId = useId();
+  const queryClient = useQueryClient();
+  const [linking, setLinking] = useState(false);
+  const [linkError, setLinkError] = useState<string | null>(null);
+
+  // 'Confirm': the payment is the proof (docs/accounts.md "Linking from a payment"), so the
+  // account is linked from it at once; where it proves nothing, the panel links it its own way.
+  // The server links the sender its bank named: the page, which may see the number masked,
+  // names only the payment.
+  const linkFromPayment = async () => {
+    setLinking(true);
+    setLinkError(null);
+    const chargeToken = paymentsApi.transferTokenOf(paymentId);
+    try {
+      await accountsApi.linkFromPayment({ paymentId, ...(chargeToken ? { chargeToken } : {}) });
+      void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
+      onSettled();
+    } catch (caught) {
+      setLinking(false);
+      const next = caught instanceof ApiError ? afterOriginLinkRefused(caught.code) : 'retry';
+      if (next === 'done') onSettled();
+      else if (next === 'panel') onStep('link');
+      else setLinkError(caught instanceof ApiError ? caught.message : 'Failed to link account');
+    }
+  };
   if (prompt.kind === 'save_card') {
     return <prompts.SaveCardPrompt paymentId={paymentId} onDone={onSettled} />;
   }
@@ -82,14 +111,24 @@ export function AfterPaymentPrompt({
     case 'link_origin':
       return frame(
         LINK_QUESTION,
-        <dl className="copy-details">
-          <DetailRow label="Amount paid" value={formatNaira(amount)} />
-          <DetailRow label="Bank" value={prompt.payerBank.bankName} />
-          <DetailRow label="Account" value={accountLine(prompt.payerBank)} />
-        </dl>,
         <>
-          <Button onClick={() => onStep('link')}>Confirm</Button>
-          <Button variant="secondary" onClick={onSettled}>
+          <dl className="copy-details">
+            <DetailRow label="Amount paid" value={formatNaira(amount)} />
+            <DetailRow label="Bank" value={prompt.payerBank.bankName} />
+            <DetailRow label="Account" value={accountLine(prompt.payerBank)} />
+          </dl>
+          {linkError ? (
+            <p className="form-error" role="alert">
+              {linkError}
+            </p>
+          ) : null}
+          {linking ? <BusyOverlay title="Linking Your Account" /> : null}
+        </>,
+        <>
+          <Button disabled={linking} onClick={() => void linkFromPayment()}>
+            Confirm
+          </Button>
+          <Button variant="secondary" disabled={linking} onClick={onSettled}>
             Maybe later
           </Button>
         </>,

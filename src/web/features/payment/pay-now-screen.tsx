@@ -181,6 +181,7 @@ export function PayNowScreen({
           origin: state.origin,
           signedIn,
           signedInWhenPaid: state.signedInWhenPaid,
+          holdsChargeToken: paymentsApi.chargeTokenOf(payment.paymentId) !== null,
           granted: consent.status === 'granted',
           settled: state.prompt.settled,
         })

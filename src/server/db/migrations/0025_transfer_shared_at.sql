@@ -1,0 +1,1 @@
+ALTER TABLE "payment_attempts" ADD COLUMN "transfer_shared_at" timestamp with time zone;

@@ -1,0 +1,233 @@
+// @module-tag postgres
+// Linking the account a transfer just paid from, by that payment (docs/accounts.md "Linking from a
+// payment"): no second transfer, only for the payer who paid and only for the account the bank
+// named as its sender, on the real routes and database (PGlite, and PostgreSQL by its tag).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountLinks, payments, sandboxVirtualAccounts } from '../db/schema';
+import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
+import { signUp, testPhone } from '../testing/identity';
+import { consentWithPayment } from '../testing/payments';
+import { startTestApp, testClock } from '../testing/test-app';
+
+const clock = testClock('2027-05-10T09:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({ clock });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+function fixture(scenario: TAccountScenario, index = 0) {
+  const account = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
+  if (!account) throw new Error(`No sandbox account for ${scenario}`);
+  return account;
+}
+const SENDER = fixture('links_by_test_transfer');
+const keyOf = (a: { accountNumber: string; institutionCode: string }) => ({
+  accountNumber: a.accountNumber,
+  institutionCode: a.institutionCode,
+});
+
+async function payer(name = 'Adaeze Okafor') {
+  const { token, user } = await signUp(ctx.app, testPhone(), name);
+  return { token, payerId: user.userId };
+}
+
+const post = (url: string, token: string | null, payload?: object) =>
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(payload ? { payload } : {}),
+  });
+
+type TOpened = {
+  transferDetails: { accountNumber: string; amount: number };
+  chargeToken?: string;
+};
+
+/** Opens the payment's one-time account: signed in (a token), or by the consent link. */
+async function openTransfer(
+  consent: { paymentId: string; consentId: string },
+  who: { token: string } | { chargeToken?: string },
+): Promise<TOpened> {
+  const signedIn = 'token' in who;
+  const opened = await post(
+    `/api/payments/${consent.paymentId}/transfer${signedIn ? '' : `?consentId=${consent.consentId}`}`,
+    signedIn ? who.token : null,
+    !signedIn && who.chargeToken ? { chargeToken: who.chargeToken } : undefined,
+  );
+  expect(opened.statusCode, opened.body).toBe(200);
+  return opened.json<TOpened>();
+}
+
+async function send(opened: TOpened, from: { accountNumber: string; institutionCode: string }) {
+  const sent = await post('/api/sandbox/transfers', null, {
+    accountNumber: opened.transferDetails.accountNumber,
+    amount: opened.transferDetails.amount,
+    from: keyOf(from),
+  });
+  expect(sent.json()).toMatchObject({ outcome: 'credited' });
+}
+
+/** A page without sign-in pays the payment by transfer from `from`: the token its page holds. */
+async function paidAsGuest(from: { accountNumber: string; institutionCode: string } = SENDER) {
+  const consent = await consentWithPayment(ctx.app, ctx.database);
+  const opened = await openTransfer(consent, {});
+  expect(opened.chargeToken).toMatch(/^cht_/);
+  await send(opened, from);
+  return { ...consent, chargeToken: opened.chargeToken };
+}
+
+const linkFromPayment = (
+  token: string,
+  paymentId: string,
+  account: { accountNumber: string; institutionCode: string } = SENDER,
+  chargeToken?: string,
+) =>
+  post('/api/account-links/from-payment', token, {
+    paymentId,
+    ...keyOf(account),
+    ...(chargeToken ? { chargeToken } : {}),
+  });
+
+const errorOf = (response: { json: () => unknown }) =>
+  (response.json() as { error: { code: string } }).error.code;
+
+const linksOf = (payerId: string) =>
+  ctx.database.db.select().from(accountLinks).where(eq(accountLinks.payerId, payerId));
+
+const oneTimeAccounts = async () =>
+  (await ctx.database.db.select().from(sandboxVirtualAccounts)).length;
+
+describe('linking the account a transfer paid from (POST /api/account-links/from-payment)', () => {
+  it('links it for the guest who paid, signed in since, with no second transfer', async () => {
+    const guest = await paidAsGuest();
+    const opened = await oneTimeAccounts();
+    const { token, payerId } = await payer();
+    // The page names only the payment (it sees the number masked): the sender is linked.
+    const linked = await post('/api/account-links/from-payment', token, {
+      paymentId: guest.paymentId,
+      chargeToken: guest.chargeToken,
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect(linked.json()).toMatchObject({
+      success: true,
+      message: 'Your account has been linked and is ready for future payments.',
+    });
+    // Active at once: no one-time account for a test transfer, no test amount.
+    expect(await linksOf(payerId)).toMatchObject([
+      { route: 'test_transfer', state: 'active', testAmount: null, payInAccountNumber: null },
+    ]);
+    expect(await oneTimeAccounts()).toBe(opened);
+    const accounts = await ctx.app.inject({
+      url: '/api/accounts/user',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const mine = accounts
+      .json<{ accounts: Array<{ accountNumber: string; isAlreadyLinked?: boolean }> }>()
+      .accounts.find((a) => a.accountNumber === SENDER.accountNumber);
+    expect(mine).toMatchObject({ isAlreadyLinked: true });
+    // The payment no longer offers its account for linking.
+    const [payment] = await ctx.database.db
+      .select({ origin: payments.origin })
+      .from(payments)
+      .where(eq(payments.id, guest.paymentId));
+    expect(payment?.origin).toMatchObject({ shouldPromptBankAccountLinking: false });
+    // Once: the account is linked.
+    const again = await linkFromPayment(token, guest.paymentId, SENDER, guest.chargeToken);
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again)).toBe('ACCOUNT_ALREADY_LINKED');
+  });
+
+  it('links it for the payer who paid while signed in', async () => {
+    const { token, payerId } = await payer();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await send(await openTransfer(consent, { token }), SENDER);
+    const linked = await linkFromPayment(token, consent.paymentId);
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect(await linksOf(payerId)).toMatchObject([{ state: 'active' }]);
+  });
+
+  it('is 404 to anyone else with the payment id: no token, a guessed one, another page’s', async () => {
+    const guest = await paidAsGuest();
+    const other = await paidAsGuest();
+    const stranger = await payer();
+    for (const chargeToken of [undefined, 'cht_guessed', other.chargeToken]) {
+      const refused = await linkFromPayment(stranger.token, guest.paymentId, SENDER, chargeToken);
+      expect(refused.statusCode, String(chargeToken)).toBe(404);
+      expect(errorOf(refused)).toBe('NOT_FOUND');
+    }
+    // Nor does a signed-in payer's payment open to another payer.
+    const owner = await payer();
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    await send(await openTransfer(consent, { token: owner.token }), SENDER);
+    expect((await linkFromPayment(stranger.token, consent.paymentId)).statusCode).toBe(404);
+    expect(await linksOf(stranger.payerId)).toEqual([]);
+  });
+
+  it('links only the account the bank named as sender', async () => {
+    const guest = await paidAsGuest();
+    const { token, payerId } = await payer();
+    const another = fixture('links_by_test_transfer', 1);
+    const refused = await linkFromPayment(token, guest.paymentId, another, guest.chargeToken);
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)).toBe('PAYMENT_NOT_PROOF_OF_ACCOUNT');
+    expect(await linksOf(payerId)).toEqual([]);
+  });
+
+  it('proves nothing once its one-time account was handed to someone else', async () => {
+    // Opened by one page, asked for by another without its token: either may have sent the money.
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const first = await openTransfer(consent, {});
+    const second = await openTransfer(consent, {});
+    expect(second.transferDetails.accountNumber).toBe(first.transferDetails.accountNumber);
+    expect(second.chargeToken).toBeUndefined();
+    await send(first, SENDER);
+    const { token, payerId } = await payer();
+    const refused = await linkFromPayment(token, consent.paymentId, SENDER, first.chargeToken);
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)).toBe('PAYMENT_NOT_PROOF_OF_ACCOUNT');
+    expect(await linksOf(payerId)).toEqual([]);
+
+    // Opened signed in, then asked for by the consent link: the same.
+    const owner = await payer();
+    const signedIn = await consentWithPayment(ctx.app, ctx.database);
+    const opened = await openTransfer(signedIn, { token: owner.token });
+    await openTransfer(signedIn, {});
+    await send(opened, SENDER);
+    expect(errorOf(await linkFromPayment(owner.token, signedIn.paymentId))).toBe(
+      'PAYMENT_NOT_PROOF_OF_ACCOUNT',
+    );
+  });
+
+  it('is not shared by its own page asking again with its token', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const first = await openTransfer(consent, {});
+    await openTransfer(consent, { chargeToken: first.chargeToken });
+    await send(first, SENDER);
+    const { token } = await payer();
+    const linked = await linkFromPayment(token, consent.paymentId, SENDER, first.chargeToken);
+    expect(linked.statusCode, linked.body).toBe(200);
+  });
+
+  it('leaves an account whose bank authorises its own mandates to the panel', async () => {
+    const mandated = fixture('links_by_auth_params');
+    const guest = await paidAsGuest(mandated);
+    const { token, payerId } = await payer();
+    const refused = await linkFromPayment(token, guest.paymentId, mandated, guest.chargeToken);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused)).toBe('ACCOUNT_LINKS_BY_MANDATE');
+    expect(await linksOf(payerId)).toEqual([]);
+  });
+
+  it('needs a bearer token', async () => {
+    const response = await post('/api/account-links/from-payment', null, {
+      paymentId: 'pay_x',
+      ...keyOf(SENDER),
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
