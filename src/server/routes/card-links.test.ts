@@ -171,8 +171,10 @@ async function expectCardLinked(token: string, scenario: TCardScenarioName) {
   expect(accountRowSubtitle(account)).toBe(
     `Card & Bank • ****${CARD_ACCOUNT.accountNumber.slice(-4)}`,
   );
-  // A row with no account number (a card alone) shows the card itself.
-  expect(accountRowSubtitle({ ...account, accountNumber: null })).toBe(`Card • ${obfuscatedCard}`);
+  // A row with no account number (a card alone) shows the card itself, by its last 4 digits.
+  expect(accountRowSubtitle({ ...account, accountNumber: null })).toBe(
+    `Card • **** **** **** ${obfuscatedCard.slice(-4)}`,
+  );
 }
 
 const progress = (paymentId: string) => ({

@@ -335,7 +335,7 @@ describe('every sandbox account through its path', () => {
           expect(answer.json()).toMatchObject({
             status: 'pending',
             paymentResults: { total: 1, succeeded: 0, failed: 1 },
-            error: 'Direct debit payment failed',
+            error: 'Direct debit payment failed: Insufficient funds',
             consent: { status: 'pending', grantedAt: null },
           });
           expect(await paymentRead(who, consent)).toMatchObject({ status: 'failed' });
