@@ -1,18 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
-import { accountLinks, payerAccounts, paymentAttempts } from '../../db/schema';
+import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { reconcilePayment } from './lost-attempts';
-import {
-  emitPaymentEvent,
-  failAttempt,
-  insertAttempt,
-  lockPendingPayment,
-  loadPayable,
-  type TAttemptRow,
-} from './payment-records';
+import { runAttempt } from './attempt-runner';
+import { loadPayable } from './payment-records';
 import { settleDebit } from './settlements';
 
 /*
@@ -52,26 +45,6 @@ export async function linkedAccountsOf(
 
 export type TDebitResult = { debited: true } | { debited: false; reason: string };
 
-async function askBank(
-  ctx: TDebitContext,
-  attempt: TAttemptRow,
-  linked: TLinkedAccount,
-  narration: string,
-): Promise<TAccountDebitOutcome | null> {
-  try {
-    return await ctx.providers.payments.debitAccount({
-      reference: attempt.id,
-      mandateReference: linked.mandateId,
-      institutionCode: linked.account.institutionCode,
-      accountNumber: linked.account.accountNumber,
-      amount: attempt.amount,
-      narration,
-    });
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Debits the consent's immediate payment from the payer's linked account. A failed debit ends the
  * attempt (its event says 'Direct debit payment failed') and answers why; the payment stays
@@ -83,54 +56,44 @@ export async function debitImmediatePayment(
   request: { paymentId: string; payerId: string; linked: TLinkedAccount },
 ): Promise<TDebitResult> {
   const { db, clock } = ctx;
-  const now = clock.now();
-  const payable = await loadPayable(db, request.paymentId, { payerId: request.payerId }, now);
-  // A debit whose answer was lost is asked about first: booked if the bank took it.
-  await reconcilePayment(ctx, payable.payment.id);
-  const attempt = await db.transaction(async (tx) => {
-    await lockPendingPayment(tx, payable.payment.id);
-    const inserted = await insertAttempt(tx, {
-      paymentId: payable.payment.id,
-      consentId: payable.consentId,
-      method: 'account',
-      status: 'in_progress',
-      stage: 'charging',
-      amount: payable.payment.amount,
-      payerId: request.payerId,
-      provider: ctx.providers.payments.name,
-      debitAccountId: request.linked.account.id,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
-    return inserted;
-  });
-  const outcome = await askBank(ctx, attempt, request.linked, payable.payment.narration);
-  // No answer: whether the money moved is not known, so the attempt stays for the reconciler.
-  if (!outcome) return { debited: false, reason: 'no_answer' };
-  if (outcome.kind === 'failed') {
-    if (outcome.providerReference) {
-      await db
-        .update(paymentAttempts)
-        .set({ providerReference: outcome.providerReference })
-        .where(eq(paymentAttempts.id, attempt.id));
-    }
-    await failAttempt(
-      db,
-      attempt,
-      new AppError('DIRECT_DEBIT_FAILED'),
-      outcome.reason,
-      clock.now(),
-    );
-    return { debited: false, reason: outcome.reason };
-  }
-  const completion = await settleDebit(
-    ctx,
-    attempt,
-    request.linked.account,
-    outcome.providerReference,
+  const { linked } = request;
+  const payable = await loadPayable(
+    db,
+    request.paymentId,
+    { payerId: request.payerId },
+    clock.now(),
   );
-  // Paid meanwhile by another way: this debit was booked back out and reversed.
-  if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
-  return { debited: true };
+  return runAttempt<TAccountDebitOutcome, TDebitResult>(ctx, {
+    open: {
+      payable,
+      fields: { method: 'account', payerId: request.payerId, debitAccountId: linked.account.id },
+    },
+    call: (attempt) =>
+      ctx.providers.payments.debitAccount({
+        reference: attempt.id,
+        mandateReference: linked.mandateId,
+        institutionCode: linked.account.institutionCode,
+        accountNumber: linked.account.accountNumber,
+        amount: attempt.amount,
+        narration: payable.payment.narration,
+      }),
+    // No answer: whether the money moved is not known, so the attempt stays for the reconciler.
+    noAnswer: () => ({ debited: false, reason: 'no_answer' }),
+    answer: async (attempt, outcome) =>
+      outcome.kind === 'failed'
+        ? {
+            kind: 'fail',
+            failure: new AppError('DIRECT_DEBIT_FAILED'),
+            reason: outcome.reason,
+            change: outcome.providerReference
+              ? { providerReference: outcome.providerReference }
+              : {},
+            result: { debited: false, reason: outcome.reason },
+          }
+        : {
+            kind: 'complete',
+            settle: () => settleDebit(ctx, attempt, linked.account, outcome.providerReference),
+            result: () => ({ debited: true }),
+          },
+  });
 }

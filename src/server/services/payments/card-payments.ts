@@ -14,14 +14,12 @@ import { AppError } from '../app-error';
 import { decryptCard } from './card-encryption-keys';
 import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
 import { chargeOwnedBy, newChargeToken } from './charge-owners';
-import { reconcilePayment } from './lost-attempts';
+import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempt-runner';
 import {
   callProvider,
   emitPaymentEvent,
   failAttempt,
   inAttemptStates,
-  insertAttempt,
-  lockPendingPayment,
   loadPayable,
   moveAttempt,
   moveAttempts,
@@ -124,102 +122,115 @@ export function waitingResult(
 }
 
 /**
- * Records what the network answered for a charging attempt: completed (with the ledger), waiting
- * for an OTP or a 3-D Secure check, or failed (thrown as the catalogue's error). A charge that
- * succeeded on a payment someone had paid meanwhile is refunded at once.
+ * What the network answered for a charging attempt, as the attempt runner records it
+ * (attempt-runner.ts): completed (with the ledger), waiting for an OTP or a 3-D Secure check, or
+ * failed (thrown as the catalogue's error). A charge that succeeded on a payment someone had paid
+ * meanwhile is refunded at once.
  */
-async function recordOutcome(
+function cardAnswer(
   ctx: TCardContext,
   attempt: TAttemptRow,
   outcome: TCardChargeOutcome,
   narration: string,
-): Promise<TCardChargeResult> {
+): TAttemptAnswer<TCardChargeResult> {
   const { db, clock } = ctx;
-  const now = clock.now();
   const summary = outcome.card;
   const cardColumns = summary
     ? { cardBrand: summary.brand, cardFirst6: summary.first6, cardLast4: summary.last4 }
     : {};
   switch (outcome.kind) {
-    case 'failed': {
-      const failure = cardFailureOf(outcome.reason);
-      await db
-        .update(paymentAttempts)
-        .set({ providerReference: outcome.providerReference, ...cardColumns })
-        .where(eq(paymentAttempts.id, attempt.id));
-      await failAttempt(db, attempt, failure, outcome.reason, now);
-      throw failure;
-    }
-    case 'otp_required':
-    case 'three_ds_required': {
-      const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
-      const challenge =
-        outcome.kind === 'three_ds_required'
-          ? {
-              challengeUrl: outcome.challengeUrl,
-              challengeExpiresAt: new Date(now.getTime() + THREE_DS_CHALLENGE_MS),
-            }
-          : {};
-      await db.transaction(async (tx) => {
-        const moved = await moveAttempt(
-          tx,
-          attempt.id,
-          stage === 'awaiting_otp' ? 'askOtp' : 'ask3ds',
-          {
-            providerReference: outcome.providerReference,
-            stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
-            displayMessage: outcome.displayMessage,
-            ...challenge,
-            ...cardColumns,
-          },
-          now,
-        );
-        if (moved && stage === 'awaiting_3ds') {
-          await emitPaymentEvent(
-            tx,
-            {
-              paymentId: attempt.paymentId,
-              status: 'in_progress',
-              stepText: STEP_TEXT_AWAITING_3DS,
-            },
-            moved,
-          );
-        }
-      });
-      return waitingResult(outcome, {
-        paymentId: attempt.paymentId,
-        amount: attempt.amount,
-        transactionReference: attempt.id,
-      });
-    }
-    case 'succeeded': {
-      const card = outcome.card;
-      const completion = await settleCardCharge(ctx, attempt, outcome);
-      // Paid meanwhile by another way: this charge was booked back out and refunded.
-      if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
-      const obfuscatedCard = obfuscateCard(card);
+    case 'failed':
       return {
-        kind: 'completed',
-        response: {
-          success: true,
-          paymentId: attempt.paymentId,
-          amount: attempt.amount,
-          transactionReference: attempt.id,
-          message: 'Payment successful',
+        kind: 'fail',
+        failure: cardFailureOf(outcome.reason),
+        reason: outcome.reason,
+        change: { providerReference: outcome.providerReference, ...cardColumns },
+      };
+    case 'otp_required':
+    case 'three_ds_required':
+      return {
+        kind: 'wait',
+        record: async () => {
+          const now = clock.now();
+          const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
+          const challenge =
+            outcome.kind === 'three_ds_required'
+              ? {
+                  challengeUrl: outcome.challengeUrl,
+                  challengeExpiresAt: new Date(now.getTime() + THREE_DS_CHALLENGE_MS),
+                }
+              : {};
+          await db.transaction(async (tx) => {
+            const moved = await moveAttempt(
+              tx,
+              attempt.id,
+              stage === 'awaiting_otp' ? 'askOtp' : 'ask3ds',
+              {
+                providerReference: outcome.providerReference,
+                stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
+                displayMessage: outcome.displayMessage,
+                ...challenge,
+                ...cardColumns,
+              },
+              now,
+            );
+            if (moved && stage === 'awaiting_3ds') {
+              await emitPaymentEvent(
+                tx,
+                {
+                  paymentId: attempt.paymentId,
+                  status: 'in_progress',
+                  stepText: STEP_TEXT_AWAITING_3DS,
+                },
+                moved,
+              );
+            }
+          });
+          return waitingResult(outcome, {
+            paymentId: attempt.paymentId,
+            amount: attempt.amount,
+            transactionReference: attempt.id,
+          });
         },
-        complete: {
-          success: true,
-          message: 'Payment successful',
-          obfuscatedCard,
-          payerCard: { obfuscatedCard, brand: card.brand },
-          paymentType: 'immediate',
-          shouldPromptCardLinking: attempt.saveCard,
-          amount: attempt.amount,
-          narration,
-        },
+      };
+    case 'succeeded': {
+      const obfuscatedCard = obfuscateCard(outcome.card);
+      return {
+        kind: 'complete',
+        settle: () => settleCardCharge(ctx, attempt, outcome),
+        result: () => ({
+          kind: 'completed',
+          response: {
+            success: true,
+            paymentId: attempt.paymentId,
+            amount: attempt.amount,
+            transactionReference: attempt.id,
+            message: 'Payment successful',
+          },
+          complete: {
+            success: true,
+            message: 'Payment successful',
+            obfuscatedCard,
+            payerCard: { obfuscatedCard, brand: outcome.card.brand },
+            paymentType: 'immediate',
+            shouldPromptCardLinking: attempt.saveCard,
+            amount: attempt.amount,
+            narration,
+          },
+        }),
       };
     }
   }
+}
+
+/** Records what the network answered for a charging attempt (cardAnswer). */
+function recordOutcome(
+  ctx: TCardContext,
+  attempt: TAttemptRow,
+  outcome: TCardChargeOutcome,
+  narration: string,
+): Promise<TCardChargeResult> {
+  return recordAnswer(ctx, attempt, cardAnswer(ctx, attempt, outcome, narration));
 }
 
 /** A provider call that threw (a network fault) answers a processing failure. */
@@ -244,95 +255,85 @@ export async function payWithCard(
   await request.limits.refuseBlockedCard(cardKey);
   // Without sign-in, the charge belongs to this page: it alone gets the token that answers it.
   const owner = 'payerId' in request.access ? null : newChargeToken();
-  // A charge whose answer was lost is asked about first: booked if it was taken.
-  await reconcilePayment(ctx, payable.payment.id);
-  const now = clock.now();
-  const attempt = await db.transaction(async (tx) => {
-    await lockPendingPayment(tx, payable.payment.id);
-    await claimCardTry(tx, payable.payment.id, cardKey, now);
-    // The caller's own charge left waiting for an OTP or a 3-D Secure check gives way to the new
-    // card; another caller's is theirs to answer, and stays. (A page without sign-in has a new
-    // token for each charge: its older charge stays waiting, unanswerable, until one pays.)
-    await moveAttempts(
-      tx,
-      and(
-        eq(paymentAttempts.paymentId, payable.payment.id),
-        inAttemptStates(['awaiting_otp', 'awaiting_3ds']),
-        chargeOwnedBy(request.access, undefined),
-      ) ?? sql`false`,
-      'abandon',
-      { failureCode: 'PAYMENT_FAILED', failureReason: 'superseded' },
-      now,
-    );
-    const values = {
-      paymentId: payable.payment.id,
-      consentId: payable.consentId,
-      method: 'card',
-      status: 'in_progress',
-      stage: 'charging',
-      amount: payable.payment.amount,
-      payerId: 'payerId' in request.access ? request.access.payerId : null,
-      ownerTokenHash: owner?.hash ?? null,
-      provider: providers.payments.name,
-      saveCard: request.saveCard,
-      createdAt: now,
-      updatedAt: now,
-    } as const;
-    const inserted = await insertAttempt(tx, {
-      ...values,
-      ...(savesCard(values) ? expiryColumnsOf(card.expiry) : {}),
-    });
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
-    return inserted;
-  });
-  const call = callNetwork(() =>
-    providers.payments.chargeCard({
-      reference: attempt.id,
-      amount: attempt.amount,
-      narration: payable.payment.narration,
-      card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
-    }),
-  ).catch(async (error: unknown) => {
-    await releaseCardTry(db, payable.payment.id, cardKey);
-    throw error;
-  });
-  const record = async (outcome: TCardChargeOutcome): Promise<TCardChargeResult> => {
-    // A wrong PIN or card detail keeps its try; any other answer gives it back.
-    const refusal = outcome.kind === 'failed' ? outcome.reason : null;
-    if (refusal === null || !isWrongCardDetails(refusal)) {
-      await releaseCardTry(db, payable.payment.id, cardKey);
-    }
+  const payerId = 'payerId' in request.access ? request.access.payerId : null;
+  const ownerTokenHash = owner?.hash ?? null;
+  const saving = savesCard({ payerId, ownerTokenHash, saveCard: request.saveCard });
+  const result = await runAttempt<TCardChargeOutcome, TCardChargeResult>(ctx, {
+    open: {
+      payable,
+      fields: {
+        method: 'card',
+        payerId,
+        ownerTokenHash,
+        saveCard: request.saveCard,
+        ...(saving ? expiryColumnsOf(card.expiry) : {}),
+      },
+      beforeInsert: async (tx, now) => {
+        await claimCardTry(tx, payable.payment.id, cardKey, now);
+        // The caller's own charge left waiting for an OTP or a 3-D Secure check gives way to the
+        // new card; another caller's is theirs to answer, and stays. (A page without sign-in has
+        // a new token for each charge: its older charge stays waiting, unanswerable, until one
+        // pays.)
+        await moveAttempts(
+          tx,
+          and(
+            eq(paymentAttempts.paymentId, payable.payment.id),
+            inAttemptStates(['awaiting_otp', 'awaiting_3ds']),
+            chargeOwnedBy(request.access, undefined),
+          ) ?? sql`false`,
+          'abandon',
+          { failureCode: 'PAYMENT_FAILED', failureReason: 'superseded' },
+          now,
+        );
+      },
+    },
+    call: (attempt) =>
+      providers.payments
+        .chargeCard({
+          reference: attempt.id,
+          amount: attempt.amount,
+          narration: payable.payment.narration,
+          card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+        })
+        .catch(async (error: unknown) => {
+          await releaseCardTry(db, payable.payment.id, cardKey);
+          throw error;
+        }),
+    noAnswer: 'CARD_PAYMENT_PROCESSING_FAILED',
+    answer: async (attempt, outcome) => {
+      // A wrong PIN or card detail keeps its try; any other answer gives it back.
+      const refusal = outcome.kind === 'failed' ? outcome.reason : null;
+      if (refusal === null || !isWrongCardDetails(refusal)) {
+        await releaseCardTry(db, payable.payment.id, cardKey);
+      }
+      return cardAnswer(ctx, attempt, outcome, payable.payment.narration);
+    },
     // The card's refusals across payments are counted once the answer is recorded ('timeout' is
     // a network that did not answer, not a refusal).
-    return recordOutcome(ctx, attempt, outcome, payable.payment.narration).finally(async () => {
-      if (refusal !== null && refusal !== 'timeout') await request.limits.recordDecline(cardKey);
-    });
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const answered = await Promise.race([
-    call.then((outcome) => ({ outcome })),
-    new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), ctx.config.cardAnswerWaitMs);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  if (!answered) {
+    afterRecord: async (outcome) => {
+      if (outcome.kind === 'failed' && outcome.reason !== 'timeout') {
+        await request.limits.recordDecline(cardKey);
+      }
+    },
     // The bank is still answering: the payer hears so now, and the charge's end comes on the
     // stream (recorded when the answer arrives, or by the reconciler if this process stops).
-    void call.then(record).catch(() => undefined);
-    return {
-      kind: 'charging',
-      response: {
-        success: true,
-        status: 'charging',
-        paymentId: attempt.paymentId,
-        amount: attempt.amount,
-        transactionReference: attempt.id,
-        message: STILL_CHARGING_MESSAGE,
-        ...(owner ? { chargeToken: owner.token } : {}),
-      },
-    };
-  }
-  const result = await record(answered.outcome);
+    slow: {
+      waitMs: ctx.config.cardAnswerWaitMs,
+      result: (attempt) => ({
+        kind: 'charging',
+        response: {
+          success: true,
+          status: 'charging',
+          paymentId: attempt.paymentId,
+          amount: attempt.amount,
+          transactionReference: attempt.id,
+          message: STILL_CHARGING_MESSAGE,
+          ...(owner ? { chargeToken: owner.token } : {}),
+        },
+      }),
+    },
+  });
+  if (result.kind === 'charging') return result;
   // Its token answers the charge's OTP and, once paid, saves its card (saveCardOfPayment).
   return owner && (result.kind === 'waiting' || request.saveCard)
     ? { ...result, response: { ...result.response, chargeToken: owner.token } }

@@ -18,22 +18,17 @@ import type {
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import { terminalPurchases } from '../../db/schema';
-import type { TCardSummary, TChipDeclineReason, TTerminalReader } from '../../providers/payments';
+import type {
+  TCardSummary,
+  TChipDeclineReason,
+  TChipPurchaseOutcome,
+  TTerminalReader,
+} from '../../providers/payments';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
-import { reconcilePayment } from './lost-attempts';
-import {
-  callProvider,
-  emitPaymentEvent,
-  failAttempt,
-  insertAttempt,
-  isUniqueViolation,
-  loadPayable,
-  lockPendingPayment,
-  type TAttemptRow,
-  type TPaymentAccess,
-} from './payment-records';
+import { runAttempt } from './attempt-runner';
+import { isUniqueViolation, loadPayable, type TPaymentAccess } from './payment-records';
 import { recordAcquirerAnswer, settleChipPurchase } from './settlements';
 import { storedSecret } from '../server-secrets';
 
@@ -138,25 +133,6 @@ function checkReaderData(
   };
 }
 
-/** The acquirer's answer; a call that threw answers a timeout (the reconciler asks later). */
-const askAcquirer = (ctx: TTerminalContext, attempt: TAttemptRow, body: TChipPurchaseRequest) =>
-  callProvider('TERMINAL_TIMEOUT', () =>
-    ctx.providers.payments.terminalChipPurchase({
-      reference: attempt.id,
-      rrn: body.rrn,
-      transDatetime: body.trans_datetime,
-      serial: body.serial,
-      tid: body.tid,
-      mid: body.mid,
-      amount: body.amount,
-      pan: body.pan,
-      track2: body.track2,
-      expiry: body.expirydate,
-      pinBlock: body.pin_block,
-      iccData: body.icc_data,
-    }),
-  );
-
 /** One chip purchase: checked, recorded, sent to the acquirer, and its answer booked. */
 async function purchase(
   ctx: TTerminalContext,
@@ -169,71 +145,82 @@ async function purchase(
   const payable = await loadPayable(db, body.paymentId, access, clock.now());
   if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
   const maskedPan = obfuscateCard(card);
-  // A purchase whose answer was lost is asked about first: booked if the acquirer took it.
-  await reconcilePayment(ctx, payable.payment.id);
-  const now = clock.now();
-  const attempt = await db.transaction(async (tx) => {
-    await lockPendingPayment(tx, payable.payment.id);
-    const inserted = await insertAttempt(tx, {
-      paymentId: payable.payment.id,
-      consentId: payable.consentId,
-      method: 'chip_card',
-      status: 'in_progress',
-      stage: 'charging',
-      amount: payable.payment.amount,
-      payerId: 'payerId' in access ? access.payerId : null,
-      provider: providers.payments.name,
-      cardBrand: card.brand,
-      cardFirst6: card.first6,
-      cardLast4: card.last4,
-      createdAt: now,
-      updatedAt: now,
-    });
-    try {
-      await tx.insert(terminalPurchases).values({
-        id: randomId('tpu'),
+  return runAttempt<TChipPurchaseOutcome, TChipPurchaseResponse>(ctx, {
+    open: {
+      payable,
+      fields: {
+        method: 'chip_card',
+        payerId: 'payerId' in access ? access.payerId : null,
+        cardBrand: card.brand,
+        cardFirst6: card.first6,
+        cardLast4: card.last4,
+      },
+      afterInsert: async (tx, attempt, now) => {
+        try {
+          await tx.insert(terminalPurchases).values({
+            id: randomId('tpu'),
+            rrn: body.rrn,
+            attemptId: attempt.id,
+            paymentId: payable.payment.id,
+            serial: body.serial,
+            tid: body.tid,
+            mid: body.mid,
+            maskedPan,
+            amount: body.amount,
+            transDatetime: body.trans_datetime,
+            createdAt: now,
+            updatedAt: now,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new AppError('TERMINAL_RRN_REUSED');
+          throw error;
+        }
+      },
+    },
+    call: (attempt) =>
+      providers.payments.terminalChipPurchase({
+        reference: attempt.id,
         rrn: body.rrn,
-        attemptId: inserted.id,
-        paymentId: payable.payment.id,
+        transDatetime: body.trans_datetime,
         serial: body.serial,
         tid: body.tid,
         mid: body.mid,
-        maskedPan,
         amount: body.amount,
-        transDatetime: body.trans_datetime,
-        createdAt: now,
-        updatedAt: now,
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('TERMINAL_RRN_REUSED');
-      throw error;
-    }
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, inserted);
-    return inserted;
+        pan: body.pan,
+        track2: body.track2,
+        expiry: body.expirydate,
+        pinBlock: body.pin_block,
+        iccData: body.icc_data,
+      }),
+    // No answer reads as a timeout; the reconciler asks the acquirer later.
+    noAnswer: 'TERMINAL_TIMEOUT',
+    answer: async (attempt, outcome) =>
+      outcome.kind === 'declined'
+        ? {
+            kind: 'fail',
+            failure: refusalOf(outcome.reason),
+            reason: outcome.reason,
+            note: () =>
+              recordAcquirerAnswer(db, attempt, { ...outcome, authCode: null }, clock.now()),
+          }
+        : {
+            kind: 'complete',
+            settle: () => settleChipPurchase(ctx, attempt, outcome),
+            result: () => ({
+              status: true,
+              data: {
+                responseCode: '00',
+                approved: true,
+                rrn: body.rrn,
+                authCode: outcome.authCode,
+                paymentId: payable.payment.id,
+                amount: attempt.amount,
+                maskedPan,
+              },
+              message: TERMINAL_APPROVED_MESSAGE,
+            }),
+          },
   });
-  const outcome = await askAcquirer(ctx, attempt, body);
-  if (outcome.kind === 'declined') {
-    const failure = refusalOf(outcome.reason);
-    await recordAcquirerAnswer(db, attempt, { ...outcome, authCode: null }, clock.now());
-    await failAttempt(db, attempt, failure, outcome.reason, clock.now());
-    throw failure;
-  }
-  const completion = await settleChipPurchase(ctx, attempt, outcome);
-  // Paid meanwhile by another way: this purchase was booked back out and reversed.
-  if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
-  return {
-    status: true,
-    data: {
-      responseCode: '00',
-      approved: true,
-      rrn: body.rrn,
-      authCode: outcome.authCode,
-      paymentId: payable.payment.id,
-      amount: attempt.amount,
-      maskedPan,
-    },
-    message: TERMINAL_APPROVED_MESSAGE,
-  };
 }
 
 /**

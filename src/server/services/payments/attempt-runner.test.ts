@@ -1,0 +1,201 @@
+// The attempt runner every way of paying uses (attempt-runner.ts), with adapters of its own: a
+// call that threw leaves the attempt 'charging' for the reconciler; a refusal ends it failed with
+// its event; money taken is booked once, however often its answer is recorded.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentAttempts, payments } from '../../db/schema';
+import {
+  consentWithPayment,
+  ledgerKinds,
+  paymentEvents,
+  sandboxCard,
+} from '../../testing/payments';
+import { startTestApp, testClock } from '../../testing/test-app';
+import { AppError } from '../app-error';
+import {
+  recordAnswer,
+  runAttempt,
+  type TAttemptAdapter,
+  type TAttemptAnswer,
+} from './attempt-runner';
+import { loadPayable, type TAttemptRow } from './payment-records';
+import { settleCardCharge } from './settlements';
+import type { TCardChargeOutcome } from '../../providers/payments';
+
+const clock = testClock(new Date());
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+type TResult = { ended: string };
+
+/** A card-like adapter for a new payment: its call and its reading of the answer are given. */
+async function adapterFor(
+  call: (attempt: TAttemptRow) => Promise<TCardChargeOutcome>,
+  answer: (attempt: TAttemptRow, outcome: TCardChargeOutcome) => TAttemptAnswer<TResult>,
+): Promise<{ paymentId: string; adapter: TAttemptAdapter<TCardChargeOutcome, TResult> }> {
+  const { paymentId, consentId } = await consentWithPayment(ctx.app, ctx.database);
+  const payable = await loadPayable(ctx.context.db, paymentId, { consentId }, clock.now());
+  return {
+    paymentId,
+    adapter: {
+      open: { payable, fields: { method: 'card', payerId: null } },
+      call,
+      noAnswer: 'CARD_PAYMENT_PROCESSING_FAILED',
+      answer: async (attempt, outcome) => answer(attempt, outcome),
+    },
+  };
+}
+
+async function attemptsOf(paymentId: string) {
+  return ctx.database.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, paymentId));
+}
+
+describe('runAttempt', () => {
+  it("a call that threw answers the adapter's code and leaves the attempt 'charging'", async () => {
+    const { paymentId, adapter } = await adapterFor(
+      () => Promise.reject(new Error('connection reset')),
+      () => {
+        throw new Error('no answer to read');
+      },
+    );
+    const run = runAttempt(ctx.context, adapter);
+    await expect(run).rejects.toMatchObject({ code: 'CARD_PAYMENT_PROCESSING_FAILED' });
+    const [attempt] = await attemptsOf(paymentId);
+    expect(attempt).toMatchObject({ status: 'in_progress', stage: 'charging', method: 'card' });
+    expect((await paymentEvents(ctx.database, paymentId)).map((e) => e.status)).toEqual([
+      'in_progress',
+    ]);
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
+  });
+
+  it("a call that threw answers the adapter's result when it gives one, still 'charging'", async () => {
+    const { paymentId, adapter } = await adapterFor(
+      () => Promise.reject(new Error('connection reset')),
+      () => {
+        throw new Error('no answer to read');
+      },
+    );
+    const result = await runAttempt(ctx.context, {
+      ...adapter,
+      noAnswer: () => ({ ended: 'no_answer' }),
+    });
+    expect(result).toEqual({ ended: 'no_answer' });
+    const [attempt] = await attemptsOf(paymentId);
+    expect(attempt).toMatchObject({ status: 'in_progress', stage: 'charging' });
+  });
+
+  it('an answer read as failed ends the attempt failed, with its event, and throws it', async () => {
+    const { paymentId, adapter } = await adapterFor(
+      async (attempt) => ({
+        kind: 'failed',
+        providerReference: `ref-${attempt.id}`,
+        card: null,
+        reason: 'declined',
+      }),
+      (_attempt, outcome) => ({
+        kind: 'fail',
+        failure: new AppError('CARD_PAYMENT_FAILED'),
+        reason: outcome.kind === 'failed' ? outcome.reason : 'unexpected',
+        change: { providerReference: outcome.providerReference },
+      }),
+    );
+    await expect(runAttempt(ctx.context, adapter)).rejects.toMatchObject({
+      code: 'CARD_PAYMENT_FAILED',
+    });
+    const [attempt] = await attemptsOf(paymentId);
+    expect(attempt).toMatchObject({
+      status: 'failed',
+      failureCode: 'CARD_PAYMENT_FAILED',
+      failureReason: 'declined',
+      providerReference: `ref-${attempt?.id}`,
+    });
+    const events = await paymentEvents(ctx.database, paymentId);
+    expect(events.map((e) => e.status)).toEqual(['in_progress', 'failed']);
+    expect(events[1]?.message).toBe(new AppError('CARD_PAYMENT_FAILED').message);
+    const [payment] = await ctx.database.db
+      .select({ status: payments.status })
+      .from(payments)
+      .where(eq(payments.id, paymentId));
+    expect(payment?.status).toBe('pending');
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
+  });
+
+  it('a failure with a result answers it instead of throwing', async () => {
+    const { paymentId, adapter } = await adapterFor(
+      async () => ({ kind: 'failed', providerReference: null, card: null, reason: 'declined' }),
+      () => ({
+        kind: 'fail',
+        failure: new AppError('DIRECT_DEBIT_FAILED'),
+        reason: 'declined',
+        result: { ended: 'failed' },
+      }),
+    );
+    expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'failed' });
+    const [attempt] = await attemptsOf(paymentId);
+    expect(attempt).toMatchObject({ status: 'failed', failureCode: 'DIRECT_DEBIT_FAILED' });
+  });
+
+  it('money taken completes the payment and is booked once, however often it is recorded', async () => {
+    const card = sandboxCard('pin_only');
+    let settled: TAttemptAnswer<TResult> | undefined;
+    const { paymentId, adapter } = await adapterFor(
+      (attempt) =>
+        ctx.context.providers.payments.chargeCard({
+          reference: attempt.id,
+          amount: attempt.amount,
+          narration: 'Order #1042',
+          card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+        }),
+      (attempt, outcome) => {
+        if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
+        settled = {
+          kind: 'complete',
+          settle: () => settleCardCharge(ctx.context, attempt, outcome),
+          result: (payment) => ({ ended: payment.status }),
+        };
+        return settled;
+      },
+    );
+    expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'executed' });
+    const [attempt] = await attemptsOf(paymentId);
+    expect(attempt).toMatchObject({ status: 'completed', method: 'card' });
+    if (!attempt || !settled) throw new Error('no attempt recorded');
+    // The same answer recorded again (its requery, a replay) books nothing more.
+    expect(await recordAnswer(ctx.context, attempt, settled)).toEqual({ ended: 'executed' });
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['card_payment']);
+    const events = await paymentEvents(ctx.database, paymentId);
+    expect(events.map((e) => e.status)).toEqual(['in_progress', 'completed']);
+  });
+
+  it("a slow provider: the adapter's answer first, its outcome recorded when it comes", async () => {
+    let answer: (outcome: TCardChargeOutcome) => void = () => undefined;
+    const { paymentId, adapter } = await adapterFor(
+      () => new Promise<TCardChargeOutcome>((resolve) => (answer = resolve)),
+      () => ({
+        kind: 'fail',
+        failure: new AppError('CARD_BANK_NO_ANSWER'),
+        reason: 'timeout',
+      }),
+    );
+    const result = await runAttempt(ctx.context, {
+      ...adapter,
+      slow: { waitMs: 10, result: () => ({ ended: 'charging' }) },
+    });
+    expect(result).toEqual({ ended: 'charging' });
+    expect((await attemptsOf(paymentId))[0]).toMatchObject({ stage: 'charging' });
+    answer({ kind: 'failed', providerReference: null, card: null, reason: 'timeout' });
+    await expect.poll(async () => (await attemptsOf(paymentId))[0]?.status).toBe('failed');
+    expect((await paymentEvents(ctx.database, paymentId)).map((e) => e.status)).toEqual([
+      'in_progress',
+      'failed',
+    ]);
+  });
+});

@@ -1,0 +1,210 @@
+import type { TErrorCode } from '../../../domain/errors';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import type { paymentAttempts, payments } from '../../db/schema';
+import { AppError } from '../app-error';
+import { reconcilePayment } from './lost-attempts';
+import {
+  callProvider,
+  emitPaymentEvent,
+  failAttempt,
+  insertAttempt,
+  lockPendingPayment,
+  type TAttemptChange,
+  type TAttemptRow,
+  type TCompletion,
+  type TPayable,
+} from './payment-records';
+
+/*
+ * The one way a payment's attempt runs, whatever pays it (docs/payments.md): opened as
+ * 'charging' under the payment's lock (one charge of a payment at a time), the provider called
+ * outside any transaction, and its answer recorded: completed with the ledger in a transaction of
+ * its own, failed with its event, or waiting for the payer. A call that threw leaves the attempt
+ * 'charging': whether money moved is not known, so the reconciler asks the provider about its
+ * reference (lost-attempts.ts). A way of paying is an adapter: what its attempt records, how its
+ * provider is called, and what its answers mean.
+ */
+
+type TRunContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TPaymentRow = typeof payments.$inferSelect;
+
+/** The columns an adapter gives its attempt; the runner sets the payment's and the state's. */
+export type TAttemptFields = Omit<
+  typeof paymentAttempts.$inferInsert,
+  | 'id'
+  | 'paymentId'
+  | 'consentId'
+  | 'status'
+  | 'stage'
+  | 'amount'
+  | 'provider'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+/** How an attempt is opened on a payment the caller may pay (loadPayable). */
+export type TAttemptOpening = {
+  payable: TPayable;
+  fields: TAttemptFields;
+  /** Inside the opening transaction, the payment locked, before the attempt is recorded. */
+  beforeInsert?: (tx: TDb, now: Date) => Promise<void>;
+  /** Inside the opening transaction, once the attempt is recorded. */
+  afterInsert?: (tx: TDb, attempt: TAttemptRow, now: Date) => Promise<void>;
+};
+
+/** What a provider's answer means for the attempt, as an adapter reads it. */
+export type TAttemptAnswer<TResult> =
+  /** The money moved: booked once (settlements.ts), then the caller's answer. */
+  | {
+      kind: 'complete';
+      settle: () => Promise<TCompletion>;
+      result: (payment: TPaymentRow) => TResult;
+    }
+  /**
+   * Refused: the attempt ends failed with the catalogue's error and its event; thrown, unless
+   * `result` answers the caller instead.
+   */
+  | {
+      kind: 'fail';
+      failure: AppError;
+      reason: string;
+      /** Set on the attempt by the move that ends it. */
+      change?: TAttemptChange;
+      /** Kept before the attempt ends (e.g. the acquirer's codes on its purchase). */
+      note?: () => Promise<void>;
+      result?: TResult;
+    }
+  /** Waiting for the payer (an OTP, a 3-D Secure check): the adapter records the wait. */
+  | { kind: 'wait'; record: () => Promise<TResult> };
+
+export type TAttemptAdapter<TOutcome, TResult> = {
+  open: TAttemptOpening;
+  /** The provider's call for the opened attempt (its id is the provider's reference). */
+  call: (attempt: TAttemptRow) => Promise<TOutcome>;
+  /**
+   * A call that threw: the catalogue's code thrown, or what the caller is answered. Either way
+   * the attempt stays 'charging' for the reconciler.
+   */
+  noAnswer: TErrorCode | (() => TResult);
+  answer: (attempt: TAttemptRow, outcome: TOutcome) => Promise<TAttemptAnswer<TResult>>;
+  /** After the answer is recorded (or failed to be), whatever it was. */
+  afterRecord?: (outcome: TOutcome) => Promise<void>;
+  /**
+   * A provider that may answer slowly: after `waitMs` the caller is answered `result` and the
+   * answer is recorded when it comes (or by the reconciler, if this process stops first).
+   */
+  slow?: { waitMs: number; result: (attempt: TAttemptRow) => TResult };
+};
+
+/**
+ * Opens an attempt as 'charging': a lost charge of the payment is asked about first (booked if
+ * it was taken), then, under the payment's lock, the attempt and its 'in_progress' event.
+ */
+export async function openAttempt(
+  ctx: TRunContext,
+  opening: TAttemptOpening,
+): Promise<TAttemptRow> {
+  const { payable } = opening;
+  await reconcilePayment(ctx, payable.payment.id);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    await lockPendingPayment(tx, payable.payment.id);
+    await opening.beforeInsert?.(tx, now);
+    const attempt = await insertAttempt(tx, {
+      paymentId: payable.payment.id,
+      consentId: payable.consentId,
+      status: 'in_progress',
+      stage: 'charging',
+      amount: payable.payment.amount,
+      provider: ctx.providers.payments.name,
+      createdAt: now,
+      updatedAt: now,
+      ...opening.fields,
+    });
+    await opening.afterInsert?.(tx, attempt, now);
+    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, attempt);
+    return attempt;
+  });
+}
+
+/** Records what an adapter read in a provider's answer (TAttemptAnswer). */
+export async function recordAnswer<TResult>(
+  ctx: Pick<TAppContext, 'db' | 'clock'>,
+  attempt: TAttemptRow,
+  answer: TAttemptAnswer<TResult>,
+): Promise<TResult> {
+  switch (answer.kind) {
+    case 'complete': {
+      const completion = await answer.settle();
+      // Paid meanwhile by another way: this charge was booked back out and is given back.
+      if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
+      return answer.result(completion.payment);
+    }
+    case 'fail': {
+      await answer.note?.();
+      await failAttempt(
+        ctx.db,
+        attempt,
+        answer.failure,
+        answer.reason,
+        ctx.clock.now(),
+        'fail',
+        answer.change,
+      );
+      if (answer.result === undefined) throw answer.failure;
+      return answer.result;
+    }
+    case 'wait':
+      return answer.record();
+  }
+}
+
+/** One attempt of a payment run by its adapter: opened, called, and its answer recorded. */
+export async function runAttempt<TOutcome, TResult>(
+  ctx: TRunContext,
+  adapter: TAttemptAdapter<TOutcome, TResult>,
+): Promise<TResult> {
+  const attempt = await openAttempt(ctx, adapter.open);
+  const { noAnswer } = adapter;
+  const call = callProvider(typeof noAnswer === 'function' ? 'PAYMENT_FAILED' : noAnswer, () =>
+    adapter.call(attempt),
+  );
+  const record = async (outcome: TOutcome): Promise<TResult> => {
+    const answer = await adapter.answer(attempt, outcome);
+    try {
+      return await recordAnswer(ctx, attempt, answer);
+    } finally {
+      await adapter.afterRecord?.(outcome);
+    }
+  };
+  let answered: { outcome: TOutcome } | null;
+  try {
+    answered = await answerWithin(call, adapter.slow?.waitMs);
+  } catch (error) {
+    if (typeof noAnswer === 'function' && error instanceof AppError) return noAnswer();
+    throw error;
+  }
+  if (!answered) {
+    void call.then(record).catch(() => undefined);
+    // Only a slow adapter waits a limited time (answerWithin).
+    if (!adapter.slow) throw new Error('A provider call ended without an answer');
+    return adapter.slow.result(attempt);
+  }
+  return record(answered.outcome);
+}
+
+/** The call's answer, or null when `waitMs` passed first (no limit without it). */
+async function answerWithin<T>(
+  call: Promise<T>,
+  waitMs: number | undefined,
+): Promise<{ outcome: T } | null> {
+  if (waitMs === undefined) return { outcome: await call };
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    call.then((outcome) => ({ outcome })),
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), waitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
