@@ -44,7 +44,14 @@ describe('consentStepViews', () => {
         statusLabel: 'Completed',
         linked: false,
       },
-      { step: 'form', number: 2, enabled: true, done: false, statusLabel: 'Pending', linked: false },
+      {
+        step: 'form',
+        number: 2,
+        enabled: true,
+        done: false,
+        statusLabel: 'Pending',
+        linked: false,
+      },
       {
         step: 'future_payments',
         number: 3,
