@@ -11,6 +11,14 @@ describe('paymentMethodLabel (Consent Granted, Payment Collected)', () => {
         bankName: 'Access Bank',
       }),
     ).toBe('Saved bank account');
+    // As a reader other than the payer sees it, masked.
+    expect(
+      paymentMethodLabel({
+        paymentMethod: 'bank_transfer',
+        bankId: null,
+        accountNumber: '****6789',
+      }),
+    ).toBe('Saved bank account');
   });
 
   it('names a transfer from an account the payer has not linked a bank transfer', () => {
