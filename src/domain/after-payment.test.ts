@@ -2,10 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   afterOriginLinkRefused,
   afterPaymentPrompt,
+  offersAfterPayment,
   paidOriginOf,
   type TAfterPaymentInput,
   type TPaidOrigin,
 } from './after-payment';
+import { consentPageView, type TConsentScreenInput } from './consent-screen';
+import { aConsent, anImmediatePayment, aPayment } from './test-support/fixtures';
+
+const screenInput: TConsentScreenInput = {
+  params: { clientId: 'cli_1', embed: false, isPublic: false },
+  load: { state: 'pending' },
+  signedIn: false,
+  productName: 'Oya Money',
+};
 
 const gtbank = {
   bankName: 'Guaranty Trust Bank',
@@ -127,5 +137,55 @@ describe('afterOriginLinkRefused (Confirm on the link-origin prompt)', () => {
     expect(afterOriginLinkRefused('NOT_FOUND')).toBe('panel');
     expect(afterOriginLinkRefused('ACCOUNT_LINKS_BY_MANDATE')).toBe('panel');
     expect(afterOriginLinkRefused('ACCOUNT_LINK_CREATE_FAILED')).toBe('retry');
+  });
+});
+
+describe('offersAfterPayment (the prompt after a payment that granted the consent, item 6)', () => {
+  const paidFrom = anImmediatePayment({
+    status: 'executed',
+    origin: {
+      paymentMethod: 'bank_transfer',
+      bankName: 'Guaranty Trust Bank',
+      accountNumber: '0123456789',
+      institutionCode: '000013',
+      shouldPromptBankAccountLinking: true,
+    },
+  });
+  const grantedByPayment = aConsent({ status: 'granted', payments: [paidFrom] });
+  const offered = { signedIn: false, settled: false };
+
+  it('offers the link while the payer has not settled it, though the consent reads granted', () => {
+    expect(offersAfterPayment(grantedByPayment, offered)).toBe(true);
+    expect(
+      consentPageView({ ...screenInput, load: { state: 'loaded', consent: grantedByPayment } })
+        .screen.kind,
+    ).toBe('immediate-payment');
+  });
+
+  it('gives way to Consent Granted once settled', () => {
+    expect(offersAfterPayment(grantedByPayment, { signedIn: false, settled: true })).toBe(false);
+    expect(
+      consentPageView({
+        ...screenInput,
+        offerSettled: true,
+        load: { state: 'loaded', consent: grantedByPayment },
+      }).screen.kind,
+    ).toBe('granted');
+  });
+
+  it('offers nothing when the payment gave nothing to link', () => {
+    const plain = anImmediatePayment({
+      status: 'executed',
+      origin: { paymentMethod: 'bank_transfer', bankName: 'Guaranty Trust Bank' },
+    });
+    expect(offersAfterPayment(aConsent({ status: 'granted', payments: [plain] }), offered)).toBe(
+      false,
+    );
+  });
+
+  it('offers nothing on a consent the payer granted (it asks more than the payment)', () => {
+    const future = aPayment({ status: 'pending' });
+    const consent = aConsent({ status: 'granted', payments: [paidFrom, future] });
+    expect(offersAfterPayment(consent, offered)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import type { TErrorCode } from './errors';
 import type { TPayerBank } from './schemas/card';
-import type { TPaymentOrigin } from './schemas/consent';
+import { isGrantedByPayment } from './granted-by-payment';
+import type { TConsent, TPaymentOrigin } from './schemas/consent';
 
 /*
  * What follows a paid immediate payment before the grant (spec §2 prompts, §4 Consent flow): a
@@ -129,4 +130,31 @@ export function afterOriginLinkRefused(code: TErrorCode): 'done' | 'panel' | 're
     default:
       return 'retry';
   }
+}
+
+/**
+ * Whether a consent its payment granted still offers, after the payment, to link the account or
+ * save the card that paid (issue 28 item 6): the prompt is an offer, not a gate. The server
+ * granted the consent when the payment executed, so a payer who closes the tab leaves it granted;
+ * a payer still on the page is offered the prompt until they settle it ('Skip for Now', 'Maybe
+ * later', or the prompt's work done), and the page then shows Consent Granted.
+ */
+export function offersAfterPayment(
+  consent: TConsent,
+  { signedIn, settled }: { signedIn: boolean; settled: boolean },
+): boolean {
+  if (settled || consent.status !== 'granted' || !isGrantedByPayment(consent)) return false;
+  const paid = consent.payments.find((p) => p.type === 'immediate');
+  const origin = paidOriginOf(paid?.origin);
+  if (!origin) return false;
+  return (
+    afterPaymentPrompt({
+      origin,
+      signedIn,
+      signedInWhenPaid: signedIn,
+      holdsChargeToken: false,
+      granted: false,
+      settled: false,
+    }) !== null
+  );
 }

@@ -1,3 +1,4 @@
+import { offersAfterPayment } from './after-payment';
 import { shouldShowAuthPrompt } from './auth-prompt';
 import { isConsentHeaderVisible } from './consent-header';
 import { consentLoadErrorMessage } from './consent-load-error';
@@ -51,6 +52,11 @@ export type TConsentScreenInput = {
   signedIn: boolean;
   /** The product that authenticates payers (public config); null until it has loaded. */
   productName: string | null;
+  /**
+   * The payer settled the offer after the payment on this page ('Skip for Now', 'Maybe later', or
+   * the prompt's work done): a consent its payment granted then shows Consent Granted.
+   */
+  offerSettled?: boolean;
 };
 
 export type TConsentPageView = {
@@ -64,6 +70,7 @@ function chooseScreen({
   load,
   signedIn,
   productName,
+  offerSettled = false,
 }: TConsentScreenInput): TConsentScreen {
   if (!params.clientId) return { kind: 'missing-client-id' };
   if (load.state === 'pending') return { kind: 'loading' };
@@ -71,7 +78,9 @@ function chooseScreen({
     return { kind: 'not-found', message: consentLoadErrorMessage(load.status, load.serverMessage) };
   }
   const { consent } = load;
-  if (consent.status === 'granted') return { kind: 'granted', consent };
+  // Granted by its payment, the prompt after it stays an offer the payer may take (item 6).
+  const offer = offersAfterPayment(consent, { signedIn, settled: offerSettled });
+  if (consent.status === 'granted' && !offer) return { kind: 'granted', consent };
   if (consent.status === 'revoked') return { kind: 'revoked', consent };
   if (consent.status === 'declined') return { kind: 'declined', consent };
   if (shouldShowAuthPrompt({ consent, signedIn, isPublic: params.isPublic })) {
@@ -79,7 +88,9 @@ function chooseScreen({
     return productName ? { kind: 'auth-prompt', consent, productName } : { kind: 'loading' };
   }
   if (signedIn && !params.isPublic) return { kind: 'flow', consent };
-  const payment = payNowPayment(consent);
+  const payment = offer
+    ? (consent.payments.find((p) => p.type === 'immediate') ?? null)
+    : payNowPayment(consent);
   if (payment && !params.isPublic) return { kind: 'immediate-payment', consent, payment };
   return { kind: 'pending-summary', consent, canSignIn: !params.isPublic };
 }

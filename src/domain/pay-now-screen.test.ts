@@ -500,6 +500,38 @@ describe('payNowReducer: reload (read) and item 12', () => {
     expect(again).toBe(once);
   });
 
+  it('paid before the page opened, the read names the account in full for the prompt', () => {
+    const masked = {
+      bankName: 'GTBank',
+      accountName: null,
+      accountNumber: '****6785',
+      institutionCode: '000013',
+    };
+    const whole = { ...masked, accountName: 'Adaeze Okafor', accountNumber: '0123456785' };
+    const paid = payNowInitial({
+      paid: true,
+      amountDue: DUE,
+      origin: {
+        method: 'transfer',
+        payerBank: masked,
+        shouldPromptBankAccountLinking: true,
+        shouldPromptCardLinking: false,
+      },
+      method: 'transfer',
+    });
+    const state = run(
+      [
+        {
+          type: 'read',
+          read: read({ status: 'completed', payerBank: whole }),
+          answersCharge: true,
+        },
+      ],
+      paid,
+    );
+    expect(state.origin?.payerBank).toEqual(whole);
+  });
+
   it('a completed read is processed', () => {
     expect(resumed({ status: 'completed', method: 'card' }).status.phase).toBe('processed');
   });

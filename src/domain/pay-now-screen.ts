@@ -266,7 +266,17 @@ function resume(
   read: TPaymentStateResponse,
   answersCharge: boolean,
 ): TPayNowState {
-  if (state.resumed) return state;
+  if (state.resumed) {
+    // Paid before the page opened, the consent's copy of the origin is masked; the payer who paid
+    // reads the account in full (docs/payments.md "Who sees the origin") for the prompt to name.
+    return state.origin && read.payerBank
+      ? {
+          ...state,
+          payerBank: read.payerBank,
+          origin: { ...state.origin, payerBank: read.payerBank },
+        }
+      : state;
+  }
   let next: TPayNowState = {
     ...state,
     resumed: true,

@@ -263,6 +263,23 @@ describe('paymentProgressSteps', () => {
     [66, true, true],
     [100, true, true],
   ])('at %i: Payment Received %s, Payment Processed %s', (progress, received, processed) => {
-    expect(paymentProgressSteps(progress).map((s) => s.done)).toEqual([received, processed]);
+    const steps = paymentProgressSteps({ progress, phase: 'processed' });
+    expect(steps.map((s) => s.done)).toEqual([received, processed]);
+  });
+
+  it('a failure after 33% (a transfer returned) leaves nothing ticked', () => {
+    const steps = paymentProgressSteps({ progress: 33, phase: 'failed' });
+    expect(steps.map((s) => s.done)).toEqual([false, false]);
+  });
+
+  it('the reducer failing a received payment leaves Payment Received unticked', () => {
+    const received = paymentStatusReducer(
+      paymentStatusReducer(PAYMENT_STATUS_INITIAL, { type: 'transfer_confirmation_requested' }),
+      { type: 'in_progress' },
+    );
+    expect(paymentProgressSteps(received)[0]?.done).toBe(true);
+    const failed = paymentStatusReducer(received, { type: 'failed', message: 'Returned' });
+    expect(failed.phase).toBe('failed');
+    expect(paymentProgressSteps(failed)[0]?.done).toBe(false);
   });
 });

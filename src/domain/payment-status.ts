@@ -195,13 +195,16 @@ export function paymentStatusReducer(
 
 /**
  * The processing view's step list (spec §2): 'Payment Received' is done from 33, 'Payment
- * Processed' from 66.
+ * Processed' from 66. A failed payment has neither: a failure after 33 (a transfer returned) did
+ * not leave the money received.
  */
 export function paymentProgressSteps(
-  progress: number,
+  state: Pick<TPaymentStatusState, 'progress' | 'phase'>,
 ): Array<{ label: 'Payment Received' | 'Payment Processed'; done: boolean }> {
+  const { progress } = state;
+  const standing = state.phase !== 'failed';
   return [
-    { label: 'Payment Received', done: progress >= PROGRESS_PAYMENT_RECEIVED },
-    { label: 'Payment Processed', done: progress >= PROGRESS_PAYMENT_PROCESSED },
+    { label: 'Payment Received', done: standing && progress >= PROGRESS_PAYMENT_RECEIVED },
+    { label: 'Payment Processed', done: standing && progress >= PROGRESS_PAYMENT_PROCESSED },
   ];
 }

@@ -8,7 +8,7 @@ import {
 } from './auth-support';
 import { account, panel, payWithCardSavingIt } from './linking-support';
 import { E2E } from './e2e-env';
-import { consentPath, createConsent, snap } from './merchant';
+import { consentPath, createConsent, readMerchantConsent, snap } from './merchant';
 
 // The prompts after a payment (spec §2, §4), in real Chromium against the real server and the
 // sandbox bank and card network: the account a transfer came from is offered for linking (after
@@ -67,6 +67,31 @@ test.describe('after a payment', () => {
     await granted(page);
   });
 
+  test('the prompt after paying is an offer: the tab closed at it leaves the consent granted', async ({
+    page,
+    context,
+  }, testInfo) => {
+    test.slow();
+    const consentId = await payByTransferFromSender(page);
+    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    // The payment granted the consent: the merchant has it granted while the prompt is open.
+    expect((await readMerchantConsent(page.request, consentId)).status).toBe('granted');
+    await page.close();
+    expect((await readMerchantConsent(context.request, consentId)).status).toBe('granted');
+
+    // Opened again, the payer is still offered the link; skipping it shows what was granted.
+    const again = await context.newPage();
+    await again.goto(consentPath(consentId));
+    await expect(question(again)).toBeVisible({ timeout: 15_000 });
+    await look(again, testInfo, 'offer-after-grant');
+    await again.getByRole('button', { name: 'Skip for Now' }).click();
+    await granted(again);
+    await expect(again.getByText('Payment Collected')).toBeVisible();
+    await expect(again.getByText('Bank transfer', { exact: true })).toBeVisible();
+    await expect(again.getByText('Confirmations sent to your registered contact.')).toHaveCount(0);
+    await look(again, testInfo, 'granted-after-offer');
+  });
+
   test('signs in to save the account, links it from the payment with no second transfer, and grants with the passkey', async ({
     page,
   }, testInfo) => {
@@ -96,6 +121,8 @@ test.describe('after a payment', () => {
     });
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await granted(page);
+    // Signed in, the payer has a registered contact for the confirmations.
+    await expect(page.getByText('Confirmations sent to your registered contact.')).toBeVisible();
     await expect(panel(page)).toHaveCount(0);
     expect(linkCalls).toEqual([]);
 

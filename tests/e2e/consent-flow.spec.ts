@@ -147,7 +147,10 @@ test.describe('the consent flow', () => {
     await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
       timeout: 20_000,
     });
-    // 'Consent Granted', scanned in accessibility.spec.ts.
+    // 'Consent Granted', scanned in accessibility.spec.ts. A debit of the saved account is not
+    // called a bank transfer; the signed-in payer has a registered contact.
+    await expect(page.getByText('Saved bank account', { exact: true })).toBeVisible();
+    await expect(page.getByText('Confirmations sent to your registered contact.')).toBeVisible();
     await snap(page, testInfo, 'flow-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');

@@ -202,7 +202,9 @@ test.describe('standalone consent page', () => {
     await expect(page.getByText("You'll be notified before each debit.")).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Data Shared' })).toBeVisible();
     await expect(page.getByText(/^Granted on /)).toBeVisible();
-    await expect(page.getByText('Confirmations sent to your registered contact.')).toBeVisible();
+    await expect(page.getByText('Bank transfer', { exact: true })).toBeVisible();
+    // A guest has no registered contact to send confirmations to.
+    await expect(page.getByText('Confirmations sent to your registered contact.')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'View Details' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Complete & Close' })).toHaveCount(0);
     await snap(page, testInfo, 'granted');

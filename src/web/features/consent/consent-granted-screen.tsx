@@ -3,6 +3,7 @@ import { grantedMessage } from '../../../domain/consent-header';
 import { dataSharingChips } from '../../../domain/data-sharing';
 import { GRANTED_FUTURE_PREVIEW_COUNT } from '../../../domain/constants';
 import { morePaymentsText } from '../../../domain/future-payment-summary';
+import { confirmationsNote, paymentMethodLabel } from '../../../domain/granted-details';
 import { formatNaira } from '../../../domain/money';
 import { dueDateLabel } from '../../../domain/payment-date';
 import { countNoun } from '../../../domain/plural';
@@ -11,13 +12,13 @@ import { Button } from '../../ui/button';
 import { formatDateTime } from '../../ui/format-date';
 import { StatusScreen } from './status-screen';
 
-type TProps = { consent: TConsent; embed: boolean; onComplete(): void };
-
-function paymentMethodLabel(method: string | undefined): string {
-  if (method === 'card') return 'Card';
-  if (method === 'bank_transfer') return 'Bank transfer';
-  return 'Bank account';
-}
+type TProps = {
+  consent: TConsent;
+  embed: boolean;
+  /** A signed-in payer, who has a registered contact for the confirmations. */
+  signedIn: boolean;
+  onComplete(): void;
+};
 
 function GrantDetails({ consent }: { consent: TConsent }) {
   const collected = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
@@ -37,7 +38,7 @@ function GrantDetails({ consent }: { consent: TConsent }) {
             <dt>Narration</dt>
             <dd>{collected.narration}</dd>
             <dt>Payment method</dt>
-            <dd>{paymentMethodLabel(collected.origin?.paymentMethod)}</dd>
+            <dd>{paymentMethodLabel(collected.origin)}</dd>
             <dt>Payment ID</dt>
             <dd className="payment-id">{collected.paymentId}</dd>
             {collected.executedAt ? (
@@ -86,7 +87,8 @@ function GrantDetails({ consent }: { consent: TConsent }) {
 }
 
 /** spec §2 Consent Granted. Details are always shown standalone, behind a toggle when embedded. */
-export function ConsentGrantedScreen({ consent, embed, onComplete }: TProps) {
+export function ConsentGrantedScreen({ consent, embed, signedIn, onComplete }: TProps) {
+  const confirmations = confirmationsNote(signedIn);
   const [showDetails, setShowDetails] = useState(false);
   const detailsId = useId();
   return (
@@ -108,7 +110,7 @@ export function ConsentGrantedScreen({ consent, embed, onComplete }: TProps) {
       <p className="footer-note">
         Granted on {consent.grantedAt ? formatDateTime(consent.grantedAt) : 'Just now'}
       </p>
-      <p className="footer-note">Confirmations sent to your registered contact.</p>
+      {confirmations ? <p className="footer-note">{confirmations}</p> : null}
       {embed ? (
         <div className="actions">
           <Button onClick={onComplete}>Complete &amp; Close</Button>

@@ -100,6 +100,12 @@ export function ConsentPage({
   const [signInAsked, setSignInAsked] = useState(false);
   // The header reads 'Link Account' while the account-linking panel is open (spec §2).
   const [linking, setLinking] = useState(false);
+  // The offer after a payment that granted the consent, once settled, gives way to Consent Granted.
+  const [offerSettled, setOfferSettled] = useState(false);
+  const granted = () => {
+    setOfferSettled(true);
+    void query.refetch();
+  };
   // Past the mobile breakpoint the standalone page has room for the side panel (spec §2, §9).
   const wide = useMinWidth(MOBILE_BREAKPOINT_PX);
 
@@ -170,7 +176,13 @@ export function ConsentPage({
     [screens.SaveCardPrompt, screens.LinkAccountPanel, screens.ChipTerminal],
   );
 
-  const view = consentPageView({ params, load: consentLoad(query), signedIn, productName });
+  const view = consentPageView({
+    params,
+    load: consentLoad(query),
+    signedIn,
+    productName,
+    offerSettled,
+  });
   const { header } = view;
   const screen: TConsentScreen =
     signInAsked && view.screen.kind === 'pending-summary' && productName
@@ -217,6 +229,7 @@ export function ConsentPage({
           <ConsentGrantedScreen
             consent={shown.consent}
             embed={params.embed}
+            signedIn={signedIn}
             onComplete={() =>
               postToParent(
                 { type: EMBED_MESSAGE.consentCompleted, consentId: shown.consent.consentId },
@@ -250,7 +263,7 @@ export function ConsentPage({
             clientId={params.clientId ?? ''}
             signedIn={signedIn}
             signGrant={screens.signGrant}
-            onGranted={() => void query.refetch()}
+            onGranted={granted}
             onFailed={reportFailure}
             onPaymentStatus={reports.payment}
             prompts={prompts}
@@ -264,7 +277,7 @@ export function ConsentPage({
             embed={params.embed}
             screens={screens}
             prompts={prompts}
-            onGranted={() => void query.refetch()}
+            onGranted={granted}
             onFailed={reportFailure}
             onReport={reportFailure}
             reports={reports}

@@ -12,6 +12,7 @@ import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
 import { afterPaymentPrompt, paidOriginOf } from '../../../domain/after-payment';
+import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import { isPaymentFailure, payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
 import {
   needsTransferAccount,
@@ -182,7 +183,8 @@ export function PayNowScreen({
           signedIn,
           signedInWhenPaid: state.signedInWhenPaid,
           holdsChargeToken: paymentsApi.chargeTokenOf(payment.paymentId) !== null,
-          granted: consent.status === 'granted',
+          // Granted by the payer's grant; one its payment granted still offers the prompt (item 6).
+          granted: consent.status === 'granted' && !isGrantedByPayment(consent),
           settled: state.prompt.settled,
         })
       : null;

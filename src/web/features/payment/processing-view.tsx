@@ -69,7 +69,7 @@ export function ProcessingView({
         {completed ? '✓ Payment Successful' : failed ? '✗ Payment Failed' : state.stepText}
       </p>
       <ol className="progress-steps">
-        {paymentProgressSteps(state.progress).map((step) => (
+        {paymentProgressSteps(state).map((step) => (
           <li key={step.label} className={step.done ? 'done' : undefined}>
             <span aria-hidden="true">{step.done ? '✓' : '○'}</span> {step.label}
             <span className="visually-hidden">{step.done ? ', done' : ', not yet'}</span>
