@@ -26,27 +26,32 @@ function consentPagePreloads(): Plugin {
   return {
     name: 'oya:consent-page-preloads',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      const chunks = Object.values(bundle).filter(
-        (output): output is Rollup.OutputChunk => output.type === 'chunk',
-      );
-      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const files = new Set<string>();
-      const visit = (chunk: Rollup.OutputChunk | undefined) => {
-        if (!chunk || chunk.isEntry || files.has(chunk.fileName)) return;
-        files.add(chunk.fileName);
-        for (const imported of chunk.imports) visit(byFile.get(imported));
-      };
-      for (const module of CONSENT_PAGE_LAZY_MODULES) {
-        const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(module));
-        if (!chunk) this.error(`No chunk for ${module}: is it still loaded lazily?`);
-        visit(chunk);
-      }
-      this.emitFile({
-        type: 'asset',
-        fileName: CONSENT_PAGE_PRELOADS_FILE,
-        source: `${JSON.stringify([...files], null, 2)}\n`,
-      });
+    // After Vite's own: a chunk of CSS alone is gone from the bundle by then (its CSS joined
+    // the chunks that import it), so the list names only files the build writes.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter(
+          (output): output is Rollup.OutputChunk => output.type === 'chunk',
+        );
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const files = new Set<string>();
+        const visit = (chunk: Rollup.OutputChunk | undefined) => {
+          if (!chunk || chunk.isEntry || files.has(chunk.fileName)) return;
+          files.add(chunk.fileName);
+          for (const imported of chunk.imports) visit(byFile.get(imported));
+        };
+        for (const module of CONSENT_PAGE_LAZY_MODULES) {
+          const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(module));
+          if (!chunk) this.error(`No chunk for ${module}: is it still loaded lazily?`);
+          visit(chunk);
+        }
+        this.emitFile({
+          type: 'asset',
+          fileName: CONSENT_PAGE_PRELOADS_FILE,
+          source: `${JSON.stringify([...files], null, 2)}\n`,
+        });
+      },
     },
   };
 }

@@ -290,13 +290,15 @@ describe('payNowReducer: card (items 4, 5)', () => {
           paymentType: 'card',
           attempt: attempt({
             state: 'failed',
-            message: 'Your bank did not answer.',
+            failureCode: 'CARD_BANK_NO_ANSWER',
+            message: 'Your bank did not answer. Nothing was charged.',
             charged: false,
           }),
         },
       },
     ]);
-    expect(state.status.error).toBe('Your bank did not answer. Nothing was charged to your card.');
+    // Said once: the catalogue's words for a bank that never answered already say it.
+    expect(state.status.error).toBe('Your bank did not answer. Nothing was charged.');
   });
 
   it('a reload during a charge resumes it: processing, the bank still answering', () => {

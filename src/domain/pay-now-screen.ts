@@ -178,6 +178,9 @@ export function attemptOutcomeText(attempt: TPaymentAttemptState, amountDue: num
     /\.$/,
     '',
   );
+  // CARD_BANK_NO_ANSWER's own words already say nothing was charged.
+  if (attempt.charged === false && attempt.failureCode === 'CARD_BANK_NO_ANSWER')
+    return `${message}.`;
   if (attempt.charged === false) return `${message}. Nothing was charged to your card.`;
   if (attempt.charged === true)
     return `${message}. Your card was charged; the money is being sent back to it.`;

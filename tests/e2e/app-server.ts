@@ -23,8 +23,10 @@ const config = loadConfig({
   PORT: String(E2E.appPort),
   LOG_LEVEL: 'warn',
   AUTH_TOKEN_SECRET: E2E.tokenSecret,
-  // The sandbox's 'timeout' card gives up after 2 s here, not 20.
-  SANDBOX_CARD_TIMEOUT_MS: '2000',
+  // The sandbox's 'timeout' card gives up after 9 s here, not 20; the charge call answers that
+  // the bank is still answering after 4 s, not 8, so a test can reload in between.
+  SANDBOX_CARD_TIMEOUT_MS: '9000',
+  CARD_ANSWER_WAIT_MS: '4000',
   // The testers' tools (the account row's delete menu) are tested here.
   DEBUG_ROUTES: 'on',
   // The specs' webhook endpoints are the embed host on this machine, over http.

@@ -113,6 +113,39 @@ test.describe('pay-now edges', () => {
     });
   });
 
+  test('item 4: a bank that does not answer: still answering, a reload resumes it, then nothing was charged', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await open(page);
+    await payWithCard(page, 'timeout');
+    // The charge call answers after CARD_ANSWER_WAIT_MS that the bank is still answering.
+    await expect(page.getByText('Your bank is still answering...').first()).toBeVisible({
+      timeout: 15_000,
+    });
+    await snap(page, testInfo, 'pay-now-edge-bank-answering');
+    // A reload while the bank is silent comes back to the same wait, not to the methods.
+    await page.reload();
+    await expect(page.getByText('Your bank is still answering...').first()).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(page.getByRole('button', { name: /Pay with Card/ })).toHaveCount(0);
+    // The network gives up: the page says plainly that nothing was taken, and offers a way on.
+    await expect(page.getByText('Your bank did not answer. Nothing was charged.')).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(page.getByText('✗ Payment Failed')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try Another Method' })).toBeVisible();
+    await snap(page, testInfo, 'pay-now-edge-nothing-charged');
+    await expectNoViolations(page);
+    // Another card pays at once: the ended charge no longer blocks the payment.
+    await page.getByRole('button', { name: 'Try Another Method' }).click();
+    await payWithCard(page, 'pin_only');
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+      timeout: 30_000,
+    });
+  });
+
   test('item 1: waiting on 3-D Secure offers Reconnect (the challenge again) and cancel', async ({
     page,
     context,
