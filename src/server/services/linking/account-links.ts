@@ -745,15 +745,46 @@ export async function linkOriginOfPayment(
   }
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...account, bank, found }, now);
+  const linkId = await linkFromPayment(db, {
+    payerId,
+    accountId,
+    route: 'test_transfer',
+    paymentId: request.paymentId,
+    prompt: 'shouldPromptBankAccountLinking',
+    now,
+  });
+  return { success: true, accountLinkId: linkId, message: ACCOUNT_LINKED_MESSAGE };
+}
+
+/**
+ * Links an account at once because a paid payment proves it (its sender's account, or the card
+ * that paid): the link active in one transaction with its 'completed' event, the payment no
+ * longer offering it (spec §3 origin). `inside` runs first in that transaction (a claim that
+ * must hold with the link). The one-live index decides: an account linked or being linked
+ * meanwhile refuses this with the live link's conflict.
+ */
+export async function linkFromPayment(
+  db: TDb,
+  link: {
+    payerId: string;
+    accountId: string;
+    route: 'test_transfer' | 'card';
+    paymentId: string;
+    prompt: 'shouldPromptBankAccountLinking' | 'shouldPromptCardLinking';
+    now: Date;
+  },
+  inside?: (tx: TDb) => Promise<void>,
+): Promise<string> {
+  const { payerId, accountId, route, paymentId, prompt, now } = link;
   const linkId = newLinkId();
   try {
     await db.transaction(async (tx) => {
-      // The one-live index decides: an account linked or being linked meanwhile refuses this.
+      await inside?.(tx);
       await tx.insert(accountLinks).values({
         id: linkId,
         payerId,
         accountId,
-        route: 'test_transfer',
+        route,
         state: 'active',
         expiresAt: now,
         activatedAt: now,
@@ -761,17 +792,14 @@ export async function linkOriginOfPayment(
         updatedAt: now,
       });
       await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
-      // The payment no longer offers its account for linking (spec §3 origin).
       await tx
         .update(payments)
-        .set({
-          origin: sql`${payments.origin} || ${JSON.stringify({ shouldPromptBankAccountLinking: false })}::jsonb`,
-        })
-        .where(eq(payments.id, request.paymentId));
+        .set({ origin: sql`${payments.origin} || ${JSON.stringify({ [prompt]: false })}::jsonb` })
+        .where(eq(payments.id, paymentId));
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw await liveLinkConflict(db, accountId);
     throw error;
   }
-  return { success: true, accountLinkId: linkId, message: ACCOUNT_LINKED_MESSAGE };
+  return linkId;
 }

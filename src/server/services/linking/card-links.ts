@@ -22,13 +22,13 @@ import type {
 } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
-import { accountLinks, payerAccounts, paymentAttempts, payments } from '../../db/schema';
+import { accountLinks, payerAccounts, paymentAttempts } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
 import {
   abandonLink,
   activateLink,
-  liveLinkConflict,
+  linkFromPayment,
   addPayerAccount,
   emitProgress,
   findAccountAtBank,
@@ -54,7 +54,7 @@ import {
 } from '../payments/card-payments';
 import { book, ledgerAccount } from '../payments/ledger';
 import { ownedByPage } from '../payments/charge-owners';
-import { isUniqueViolation, type TPaymentAccess } from '../payments/payment-records';
+import type { TPaymentAccess } from '../payments/payment-records';
 
 /*
  * Linking a card to a payer's bank account (spec §2 card_entry, §7 card calls and card-linking
@@ -618,40 +618,25 @@ export async function saveCardOfPayment(
   await assertCardOnAccount(ctx, { token: card.token }, request, 'CARD_SAVE_FAILED');
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...request, bank, found }, now);
-  const linkId = newLinkId();
-  try {
-    await db.transaction(async (tx) => {
+  await linkFromPayment(
+    db,
+    {
+      payerId,
+      accountId,
+      route: 'card',
+      paymentId: paid.paymentId,
+      prompt: 'shouldPromptCardLinking',
+      now,
+    },
+    async (tx) => {
       const [claimed] = await tx
         .update(paymentAttempts)
         .set({ cardSavedTo: accountId, cardSavedAt: now, updatedAt: now })
         .where(and(eq(paymentAttempts.id, paid.id), sql`${paymentAttempts.cardSavedAt} IS NULL`))
         .returning({ id: paymentAttempts.id });
       if (!claimed) throw new AppError('CARD_ALREADY_SAVED');
-      // The one-live index decides: an account linked or being linked meanwhile refuses this link.
-      await tx.insert(accountLinks).values({
-        id: linkId,
-        payerId,
-        accountId,
-        route: 'card',
-        state: 'active',
-        expiresAt: now,
-        activatedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
       await saveCardToAccount(tx, accountId, card, now);
-      // The consent's payment no longer asks for its card to be linked (spec §4 prompts).
-      await tx
-        .update(payments)
-        .set({
-          origin: sql`${payments.origin} || ${JSON.stringify({ shouldPromptCardLinking: false })}::jsonb`,
-        })
-        .where(eq(payments.id, paid.paymentId));
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw await liveLinkConflict(db, accountId);
-    throw error;
-  }
+    },
+  );
   return { ok: true, message: CARD_SAVED_MESSAGE };
 }
