@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentAttempts } from '../db/schema';
 import { moveAttempt } from '../services/payments/payment-records';
 import { startTestApp, testClock } from '../testing/test-app';
@@ -173,6 +173,20 @@ describe('a 3-D Secure check', () => {
     expect(cancelled.json()).toMatchObject({ attempt: { state: 'completed' } });
     expect(await read(consent)).toMatchObject({ status: 'completed' });
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+  it('whose bank does not answer the question is not ended on a guess: 502, still charging', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await startThreeDs(consent);
+    const requery = vi
+      .spyOn(ctx.context.providers.payments, 'requeryCardCharge')
+      .mockRejectedValueOnce(new Error('connection reset'));
+    const cancelled = await cancel(consent, started.chargeToken);
+    expect(requery).toHaveBeenCalledTimes(1);
+    expect(cancelled.statusCode, cancelled.body).toBe(502);
+    expect(cancelled.json()).toMatchObject({ error: { code: 'CARD_PAYMENT_PROCESSING_FAILED' } });
+    // Left for the reconciler, which asks again about its reference.
+    expect((await read(consent)).attempt).toMatchObject({ state: 'charging' });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
   });
 });
 

@@ -468,7 +468,11 @@ export async function endThreeDsChallenge(
     eq(paymentAttempts.stage, 'awaiting_3ds'),
   );
   if (!taken) return null;
-  const answer = await ctx.providers.payments.requeryCardCharge(taken.id);
+  // A network that does not answer the question leaves the attempt 'charging' (502): the
+  // reconciler asks again about its reference; nothing is ended or charged on a guess.
+  const answer = await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
+    ctx.providers.payments.requeryCardCharge(taken.id),
+  );
   if (answer.kind === 'taken' && !answer.givenBack) {
     await settleCardCharge(ctx, taken, { ...answer, token: null });
   } else {
