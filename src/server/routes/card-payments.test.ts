@@ -234,11 +234,15 @@ describe('paying by card, each sandbox card through its path', () => {
       const failed = await payPublic(scenario, change);
       expect(failed.response.statusCode).toBe(status);
       expect(failed.response.json()).toEqual({ success: false, error: { code, message } });
-      expect(await paymentStatus(failed)).toMatchObject({ status: 'failed', executedAt: null });
-      expect((await paymentEvents(ctx.database, failed.paymentId)).map((e) => e.status)).toEqual([
-        'in_progress',
-        'failed',
-      ]);
+      // The read and the stream say what the answer said, the issuer's reason included.
+      expect(await paymentStatus(failed)).toMatchObject({
+        status: 'failed',
+        executedAt: null,
+        attempt: { state: 'failed', failureCode: code, message, charged: false },
+      });
+      const events = await paymentEvents(ctx.database, failed.paymentId);
+      expect(events.map((e) => e.status)).toEqual(['in_progress', 'failed']);
+      expect(events[1]).toMatchObject({ message, attempt: { message } });
       expect(await ledgerKinds(ctx.database, failed.paymentId)).toEqual([]);
       // The payer may try again with another card.
       const card = sandboxCard('pin_only');

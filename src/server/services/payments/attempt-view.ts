@@ -1,3 +1,4 @@
+import { isCardRefusal, refusedCardMessage } from '../../../domain/card-refusal';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { namedStateOf, pageStateOf } from '../../../domain/payment-attempts';
 import type { TPaymentAttemptState } from '../../../domain/schemas/payment';
@@ -22,6 +23,15 @@ function chargedOf(attempt: TAttemptRow): boolean | null {
   return attempt.refund !== null || attempt.failureReason === 'given_back';
 }
 
+/** The failure as the charge's answer said it: a refused card keeps the issuer's reason. */
+function failureMessageOf(attempt: TAttemptRow): string | null {
+  const code = attempt.failureCode;
+  if (code === null) return null;
+  if (code === 'CARD_PAYMENT_FAILED' && isCardRefusal(attempt.failureReason))
+    return refusedCardMessage(code, attempt.failureReason);
+  return ERROR_CATALOGUE[code].message;
+}
+
 export function attemptViewOf(attempt: TAttemptRow): TPaymentAttemptState {
   const named = namedStateOf(attempt);
   if (!named) throw new Error(`Attempt ${attempt.id} is in no state of the table`);
@@ -39,7 +49,7 @@ export function attemptViewOf(attempt: TAttemptRow): TPaymentAttemptState {
           ? (attempt.challengeExpiresAt?.toISOString() ?? null)
           : null,
     failureCode: failed ? attempt.failureCode : null,
-    message: failed && attempt.failureCode ? ERROR_CATALOGUE[attempt.failureCode].message : null,
+    message: failed ? failureMessageOf(attempt) : null,
     returned: attempt.returned ?? null,
     charged: chargedOf(attempt),
   };

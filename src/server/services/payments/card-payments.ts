@@ -3,7 +3,7 @@ import { parseExpiryDate } from '../../../domain/card-expiry';
 import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { refusedCardMessage } from '../../../domain/card-refusal';
 import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
@@ -43,15 +43,6 @@ type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
 export { STALE_CHARGE_MS } from './payment-records';
 
-/** Why an issuer refused a card, as the payer reads it after the catalogue's words. */
-const REFUSAL_TEXT = {
-  // The page returns to the first consent screen on these words (spec §4).
-  insufficient_funds: 'Insufficient funds',
-  incorrect_pin: 'Incorrect PIN',
-  invalid_card: 'Check the card details',
-  declined: 'Declined by your bank',
-} as const;
-
 /** The catalogue's codes for a refused card and for a network that did not answer, by purpose. */
 const FAILURE_CODES = {
   payment: { refused: 'CARD_PAYMENT_FAILED', fault: 'CARD_PAYMENT_PROCESSING_FAILED' },
@@ -72,10 +63,7 @@ export function cardFailureOf(
     case 'incorrect_pin':
     case 'invalid_card':
     case 'declined':
-      return new AppError(
-        codes.refused,
-        `${ERROR_CATALOGUE[codes.refused].message}: ${REFUSAL_TEXT[reason]}`,
-      );
+      return new AppError(codes.refused, refusedCardMessage(codes.refused, reason));
     case 'incorrect_otp':
       return new AppError('OTP_VERIFICATION_FAILED');
     case 'three_ds_declined':
