@@ -2,7 +2,7 @@
 // call that threw leaves the attempt 'charging' for the reconciler; a refusal ends it failed with
 // its event; money taken is booked once, however often its answer is recorded.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentAttempts, payments } from '../../db/schema';
 import {
   consentWithPayment,
@@ -197,5 +197,32 @@ describe('runAttempt', () => {
       'in_progress',
       'failed',
     ]);
+  });
+
+  it('a late answer that cannot be recorded is said in the log, and the attempt stays charging', async () => {
+    let answer: (outcome: TCardChargeOutcome) => void = () => undefined;
+    const { paymentId, adapter } = await adapterFor(
+      () => new Promise<TCardChargeOutcome>((resolve) => (answer = resolve)),
+      () => {
+        throw new Error('the database went away');
+      },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await runAttempt(ctx.context, {
+        ...adapter,
+        slow: { waitMs: 10, result: () => ({ ended: 'charging' }) },
+      });
+      answer({ kind: 'failed', providerReference: null, card: null, reason: 'timeout' });
+      await expect
+        .poll(() => logged.mock.calls.flat().join(' '))
+        .toMatch(/Recording the late answer of attempt \S+ failed: the database went away/);
+      expect((await attemptsOf(paymentId))[0]).toMatchObject({
+        status: 'in_progress',
+        stage: 'charging',
+      });
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

@@ -186,7 +186,13 @@ export async function runAttempt<TOutcome, TResult>(
     throw error;
   }
   if (!answered) {
-    void call.then(record).catch(() => undefined);
+    void call.then(record).catch((error: unknown) => {
+      // A refusal is recorded before it is thrown. Anything else leaves the attempt charging,
+      // for the reconciler to ask the provider again (docs/payments.md "Reconciliation").
+      if (error instanceof AppError) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(`Recording the late answer of attempt ${attempt.id} failed: ${reason}`);
+    });
     // Only a slow adapter waits a limited time (answerWithin).
     if (!adapter.slow) throw new Error('A provider call ended without an answer');
     return adapter.slow.result(attempt);
