@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  APPROVAL_NOT_GIVEN_MESSAGE,
   approvedOriginAccount,
   asksOnlyConsent,
   canPayWithoutSignature,
@@ -320,6 +321,48 @@ describe('a grant the payer cannot sign yet (issue 28 item 10)', () => {
     });
     // The OneTap button is gone: the payment's own methods pay it, and their grant signs no money.
     expect(consentFlowButton(instead)).toBeNull();
+  });
+
+  it('a passkey created where none on this device approved: signs at once, or says until when', () => {
+    const notHere = run(oneTap, {
+      type: 'grant_failed',
+      message: APPROVAL_NOT_GIVEN_MESSAGE,
+      signatureBlock: 'not_on_device',
+    });
+    expect(notHere).toMatchObject({ grant: 'failed', signatureBlock: 'not_on_device' });
+    const now = new Date('2026-11-25T10:00:00Z');
+    // Approved by another passkey (or the first): the page asks it to sign now.
+    expect(run(notHere, { type: 'passkey_created', signsFrom: null, now })).toMatchObject({
+      grant: 'idle',
+      error: null,
+      signatureBlock: null,
+    });
+    // Kept without approval: the debit is not asked of it; the modal says until when and offers
+    // the transfer or card that needs no signature.
+    const waiting = run(notHere, {
+      type: 'passkey_created',
+      signsFrom: '2026-11-26T10:00:00.000Z',
+      now,
+    });
+    expect(waiting).toMatchObject({ grant: 'failed', signatureBlock: 'passkey_waiting' });
+    expect(waiting.error).toBe(
+      'Added without approval, this passkey can approve payments and mandates from 26 Nov 2026, 11:00 am.',
+    );
+    expect(canPayWithoutSignature(waiting)).toBe(true);
+    // A grant that signs no money (the payment already paid) is signed by the waiting passkey.
+    const paid = run(
+      initialConsentFlow(aConsent({ payments: [anImmediatePayment({ status: 'executed' })] })),
+      { type: 'grant_requested' },
+      {
+        type: 'grant_failed',
+        message: APPROVAL_NOT_GIVEN_MESSAGE,
+        signatureBlock: 'not_on_device',
+      },
+      { type: 'passkey_created', signsFrom: '2026-11-26T10:00:00.000Z', now },
+    );
+    expect(paid.grant).toBe('idle');
+    // Only where the modal offered it.
+    expect(run(oneTap, { type: 'passkey_created', signsFrom: null, now })).toBe(oneTap);
   });
 
   it('offers nothing without a signature where the grant binds future payments or no debit was chosen', () => {

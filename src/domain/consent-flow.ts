@@ -3,6 +3,8 @@ import { isOriginAccount } from './origin-privacy';
 import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
 import { consentSteps, type TConsentStep } from './consent-steps';
 import { dataSharingChips, requestedDataCategories } from './data-sharing';
+import { formatErrorMessage } from './errors';
+import { formatLagosDateTime } from './payment-date';
 import type { TConsent } from './schemas/consent';
 import type { TGrantRequest } from './schemas/consent-api';
 import type { TUserAccount } from './schemas/user-account';
@@ -27,7 +29,13 @@ export type TGrantPhase =
   /** The Consent Error modal: its message, 'Try Again'. */
   | 'failed';
 
-export type TSignatureBlock = 'no_passkey' | 'passkey_waiting';
+export type TSignatureBlock = 'no_passkey' | 'not_on_device' | 'passkey_waiting';
+
+/**
+ * The Consent Error modal's words when no passkey on this device gave the approval: the payer's
+ * passkeys are on another device (a code sign-in here), or the payer cancelled the prompt.
+ */
+export const APPROVAL_NOT_GIVEN_MESSAGE = 'No passkey of yours on this device gave its approval.';
 
 export type TConsentFlowState = {
   steps: readonly TConsentStep[];
@@ -45,9 +53,11 @@ export type TConsentFlowState = {
   /**
    * Why the grant could not be signed, when the biometric approval itself was missing (issue 28
    * item 10; docs/identity.md "When a passkey is trusted"): 'no_passkey', the payer has none, so
-   * the modal offers to create one and then signs; 'passkey_waiting', the payer's passkey may not
-   * sign money until the time the message names, so the modal says so and offers what needs no
-   * signature meanwhile (paying the immediate payment by transfer or card).
+   * the modal offers to create one and then signs; 'not_on_device', no passkey on this device
+   * approved (the payer's are elsewhere, or the prompt was cancelled), so the modal offers to
+   * create one here beside 'Try Again'; 'passkey_waiting', the payer's passkey may not sign money
+   * until the time the message names, so the modal says so and offers what needs no signature
+   * meanwhile (paying the immediate payment by transfer or card).
    */
   signatureBlock: TSignatureBlock | null;
   /** Asks for no payment and no data (a form alone): answered by 'Consent' or 'Decline'. */
@@ -78,6 +88,12 @@ export type TConsentFlowAction =
   | { type: 'grant_failed'; message: string; signatureBlock?: TSignatureBlock }
   /** 'Try Again' on the Consent Error modal: back to the steps, choices kept. */
   | { type: 'grant_retry' }
+  /**
+   * A passkey created on the Consent Error modal, to sign the grant: `signsFrom` null when it
+   * signs at once, else the time from which it may sign money (docs/identity.md "When a passkey
+   * is trusted"). The page asks it to sign only when the grant asks nothing it may not sign yet.
+   */
+  | { type: 'passkey_created'; signsFrom: string | null; now: Date }
   /**
    * A passkey that must wait cannot sign the saved account's debit: the payer pays the immediate
    * payment by transfer or card instead, which needs no signature (issue 28 item 10).
@@ -193,6 +209,23 @@ export function consentFlowReducer(
       };
     case 'grant_retry':
       return { ...state, grant: 'idle', error: null, signatureBlock: null };
+    case 'passkey_created': {
+      if (state.grant !== 'failed') return state;
+      const waits =
+        action.signsFrom !== null && Date.parse(action.signsFrom) > action.now.getTime();
+      // A passkey that must wait is not asked for a signature the server would refuse: the
+      // modal says until when (the server's own words) and what needs no signature meanwhile.
+      if (waits && grantSignsMoney(state)) {
+        return {
+          ...state,
+          error: formatErrorMessage('PASSKEY_NOT_YET_TRUSTED', {
+            signsFrom: formatLagosDateTime(action.signsFrom as string),
+          }),
+          signatureBlock: 'passkey_waiting',
+        };
+      }
+      return { ...state, grant: 'idle', error: null, signatureBlock: null };
+    }
     case 'pay_without_signature': {
       if (state.grant !== 'failed' || !canPayWithoutSignature(state)) return state;
       return {
@@ -205,6 +238,19 @@ export function consentFlowReducer(
       };
     }
   }
+}
+
+/**
+ * Whether the grant signs money, which only a trusted passkey may sign (docs/identity.md "When a
+ * passkey is trusted"; the server's grant decides the same): it debits the saved account chosen
+ * for the unpaid immediate payment, or binds future payments (a mandate).
+ */
+export function grantSignsMoney(state: TConsentFlowState): boolean {
+  const debits =
+    state.immediateAccount !== null &&
+    state.steps.includes('immediate_payment') &&
+    !state.completed.includes('immediate_payment');
+  return debits || state.steps.includes('future_payments');
 }
 
 /**

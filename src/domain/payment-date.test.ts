@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dueDateLabel, formatLagosDateTime, formatPaymentDate } from './payment-date';
+import {
+  dueDateLabel,
+  formatLagosDateTime,
+  formatPaymentDate,
+  sidePanelDueText,
+} from './payment-date';
 
 describe('formatPaymentDate', () => {
   it.each([
@@ -29,5 +34,26 @@ describe('formatLagosDateTime', () => {
     ['2026-11-25T14:30:00Z', '25 Nov 2026, 3:30 pm'],
   ])('reads %j on the Lagos clock as %j', (iso, text) => {
     expect(formatLagosDateTime(iso)).toBe(text);
+  });
+});
+
+describe('sidePanelDueText', () => {
+  const due = '2027-03-01T09:00:00Z';
+  it.each([
+    ['an immediate payment to pay', 'immediate', 'pending', false, 'Due now'],
+    ['an immediate payment executed', 'immediate', 'executed', false, 'Paid'],
+    [
+      'an immediate payment completed here, not read again yet',
+      'immediate',
+      'pending',
+      true,
+      'Paid',
+    ],
+    ['a future payment', 'future', 'pending', false, '1 Mar 2027'],
+    ['a future payment executed', 'future', 'executed', false, 'Paid'],
+  ] as const)('%s: %s', (_, type, status, paidHere, text) => {
+    expect(
+      sidePanelDueText({ type, status, dueDate: type === 'future' ? due : null }, paidHere),
+    ).toBe(text);
   });
 });

@@ -35,3 +35,17 @@ export function formatPaymentDate(isoDate: string | null): string | null {
 export function dueDateLabel(dueDate: string | null): string {
   return formatPaymentDate(dueDate) ?? 'As needed';
 }
+
+/**
+ * A payment's line in the standalone side panel (spec §2 Desktop side panel; the Immediate
+ * Payment's '{amount} due now' or 'paid'): 'Paid' once it is executed, or `paidHere` (told
+ * completed on this page before the consent is read again); else an immediate payment is
+ * 'Due now' and a future one shows its due date.
+ */
+export function sidePanelDueText(
+  payment: { type: 'immediate' | 'future'; status: string; dueDate: string | null },
+  paidHere = false,
+): string {
+  if (paidHere || payment.status === 'executed') return 'Paid';
+  return payment.type === 'immediate' ? 'Due now' : dueDateLabel(payment.dueDate);
+}

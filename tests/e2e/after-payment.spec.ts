@@ -6,7 +6,7 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { account, panel, payWithCardSavingIt } from './linking-support';
+import { account, linkByApi, panel, payWithCardSavingIt } from './linking-support';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, readMerchantConsent, snap } from './merchant';
 
@@ -100,6 +100,11 @@ test.describe('after a payment', () => {
     await payByTransferFromSender(page);
     await expect(question(page)).toBeVisible({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
+    // The auth prompt says the payment is paid, not that it is still to collect (issue 28 item 12).
+    const prompt = page.getByRole('region', { name: 'Sign in for Tola Stores' });
+    await expect(prompt.getByText('₦2,500.00 paid')).toBeVisible();
+    await expect(prompt.getByText('Collect ₦2,500.00 immediately')).toHaveCount(0);
+    await look(page, testInfo, 'sign-in-prompt-paid');
     await signUpThroughPanel(page, page.request, {
       fullName: sender.accountName,
       phone: uniquePhone(),
@@ -136,6 +141,47 @@ test.describe('after a payment', () => {
     const mine = listed.accounts.find((a) => a.accountNumber === sender.accountNumber);
     expect(mine?.bankId).toBeTruthy();
     expect(mine?.isAlreadyLinked).toBe(true);
+  });
+
+  test('@desktop the side panel says the payment is paid once it is', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payByTransferFromSender(page);
+    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    const summary = page.getByRole('complementary', { name: 'Consent summary' });
+    const line = summary.getByRole('listitem').filter({ hasText: payment.narration });
+    await expect(line).toContainText('Paid');
+    await expect(line.getByText('Due now')).toHaveCount(0);
+    await look(page, testInfo, 'side-panel-paid');
+  });
+
+  test("a saved account chosen to pay shows the Immediate Payment step's 'linked' badge", async ({
+    page,
+  }, testInfo) => {
+    await addVirtualAuthenticator(page);
+    await page.goto('/login');
+    await signUpThroughPanel(page, page.request, {
+      fullName: 'Ifeoma Nwosu',
+      phone: uniquePhone(),
+    });
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+    const saved = await linkByApi(page, 'links_by_test_transfer');
+    const consentId = await createConsent(page.request, {
+      payments: [payment],
+      dataSharing: { bvnData: true },
+    });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    const step = page.getByRole('button', { name: /^Immediate Payment/ });
+    await expect(step).toHaveAttribute('aria-expanded', 'true');
+    // Not before: nothing linked pays it yet.
+    await expect(step.getByText('linked', { exact: true })).toHaveCount(0);
+    const last4 = saved.accountNumber.slice(-4);
+    await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
+    await expect(step.getByText('linked', { exact: true })).toBeVisible();
+    await expect(step).toHaveAccessibleName(/^Immediate Payment .*linked Pending$/);
+    await look(page, testInfo, 'step-linked-badge');
   });
 
   test('a signed-in payer who paid and comes back sees the account they paid from in full', async ({

@@ -5,8 +5,9 @@ import { ZCreateConsentRequest } from '../../src/domain/schemas/merchant-api';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
-import { consents, payments } from '../../src/server/db/schema';
+import { consents, paymentAttempts, payments } from '../../src/server/db/schema';
 import { createConsent } from '../../src/server/services/consents/consents';
+import { expireThreeDsChallenges } from '../../src/server/services/payments/card-payments';
 import {
   book,
   checkLedger,
@@ -109,4 +110,21 @@ app.get('/__e2e/books', async () => {
   const report = await checkLedger(database.db, { provider: app.appContext.providers.payments });
   return { transactions: report.transactions, problems: ledgerProblems(report) };
 });
+// A payment's 3-D Secure challenge left unanswered for its 10 minutes, at once, then the
+// reconciler's sweep that ends it (docs/payments.md): a browser test cannot wait ten minutes.
+app.post<{ Params: { paymentId: string } }>(
+  '/__e2e/payments/:paymentId/3ds-unanswered',
+  async (request) => {
+    await database.db
+      .update(paymentAttempts)
+      .set({ challengeExpiresAt: app.appContext.clock.now() })
+      .where(
+        and(
+          eq(paymentAttempts.paymentId, request.params.paymentId),
+          eq(paymentAttempts.stage, 'awaiting_3ds'),
+        ),
+      );
+    return { ended: await expireThreeDsChallenges(app.appContext) };
+  },
+);
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { addVirtualAuthenticator, credentialCount, latestCode, uniquePhone } from './auth-support';
+import { expectNoViolations } from './axe';
+import {
+  addVirtualAuthenticator,
+  credentialCount,
+  latestCode,
+  signUpThroughPanel,
+  uniquePhone,
+} from './auth-support';
+import { linkByApi } from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // issue 28 item 10: a payer who said "Not now" to the passkey is offered one at the grant, which
@@ -40,4 +48,82 @@ test('a payer without a passkey creates one at the grant and the consent is gran
   await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
   expect(await credentialCount(auth)).toBe(1);
   await snap(page, testInfo, 'grant-create-passkey-granted');
+});
+
+// issue 28 item 10, the passkey rules: a payer whose passkey is on another device adds one here at
+// the grant. Nothing approved it, so it must wait before it signs money: the page says until
+// when and offers what needs no signature meanwhile, a transfer or a card for the payment.
+test('a payer whose passkey is elsewhere adds one at the grant; it must wait, and a transfer or card pays meanwhile', async ({
+  browser,
+  page,
+}, testInfo) => {
+  // Two devices, two sign-ins, a link and the grant: more than one payer's usual test.
+  test.setTimeout(180_000);
+  const phone = uniquePhone();
+  // First device: signed up with a passkey (it signs at once), an account linked.
+  const first = await browser.newPage();
+  await addVirtualAuthenticator(first);
+  await first.goto('/login');
+  await signUpThroughPanel(first, first.request, { fullName: 'Emeka Obi', phone });
+  await expect(first.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const saved = await linkByApi(first, 'links_by_test_transfer');
+  await first.close();
+
+  // This device: a code sign-in, and "Not now" to the passkey offer.
+  const auth = await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
+  await page.getByRole('button', { name: 'Verify code' }).click();
+  await page.getByRole('button', { name: 'Not now' }).click();
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+
+  const consentId = await createConsent(page.request, {
+    payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #77' }],
+  });
+  await page.goto(consentPath(consentId));
+  const last4 = saved.accountNumber.slice(-4);
+  await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check({ timeout: 15_000 });
+  await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
+
+  // The passkey the server asks for is not on this device: the offer to create one here.
+  const modal = page.getByRole('dialog', { name: 'Consent Error' });
+  await expect(modal.getByRole('alert')).toHaveText(
+    'No passkey of yours on this device gave its approval.',
+  );
+  await expect(
+    modal.getByRole('heading', { name: 'Create a passkey on this device' }),
+  ).toBeVisible();
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'grant-passkey-elsewhere-offer');
+
+  await modal.getByRole('button', { name: 'Create passkey' }).click();
+  await expect(modal.getByRole('heading', { name: 'Approve your new passkey' })).toBeVisible();
+  await modal.getByRole('button', { name: 'Continue without approval' }).click();
+  await expect(modal.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
+  await expect(modal).toContainText(/can approve payments and mandates from \d{1,2} \w{3} \d{4}/);
+  await modal.getByRole('button', { name: 'Continue' }).click();
+
+  // The wait: the debit needs a trusted passkey, so no approval is asked for; it says until when.
+  await expect(modal.getByRole('alert')).toHaveText(
+    /^Added without approval, this passkey can approve payments and mandates from \d{1,2} \w{3} \d{4}/,
+  );
+  await expect(modal.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+  await expect(
+    modal.getByText(
+      'Meanwhile, pay the immediate payment by transfer or card: that needs no passkey.',
+    ),
+  ).toBeVisible();
+  expect(await credentialCount(auth)).toBe(1);
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'grant-passkey-elsewhere-wait');
+
+  await modal.getByRole('button', { name: 'Pay by Transfer or Card' }).click();
+  await expect(modal).toBeHidden();
+  await expect(page.getByRole('button', { name: `OneTap ****${last4}` })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Pay with Card/ })).toBeVisible();
+  const read = await page.request.get(`/api/consent/${consentId}?clientId=cli_e2e`);
+  expect((await read.json()).consent.status).toBe('pending');
 });

@@ -15,6 +15,7 @@ import {
   account,
   chooseResult,
   findAccount,
+  linkByApi,
   payWithCardSavingIt,
   verifyByAuthParams,
 } from './linking-support';
@@ -53,33 +54,6 @@ async function newPayer(page: Page) {
   await page.goto('/login');
   await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
   await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
-}
-
-/** Links a sandbox account to the signed-in payer through the API the panel calls. */
-async function linkByApi(page: Page, scenario: Parameters<typeof account>[0]) {
-  const { token } = await storedSession(page);
-  const target = account(scenario);
-  const created = await page.request.post('/api/account-links/create', {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      accountNumber: target.accountNumber,
-      institutionCode: target.institutionCode,
-      accountName: target.accountName,
-      bankName: 'Any Bank',
-    },
-  });
-  expect(created.status()).toBe(200);
-  const { payInDetails } = (await created.json()).accountLink;
-  // From the account being linked: the only sender whose test transfer proves it.
-  const sent = await page.request.post('/api/sandbox/transfers', {
-    data: {
-      accountNumber: payInDetails.accountNumber,
-      amount: payInDetails.amount,
-      from: { institutionCode: target.institutionCode, accountNumber: target.accountNumber },
-    },
-  });
-  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
-  return target;
 }
 
 const stepHeader = (page: Page, name: string) =>

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { storedSession } from './auth-support';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
@@ -95,4 +96,31 @@ export async function payWithCardSavingIt(page: Page) {
   await page.getByRole('button', { name: 'Continue to PIN' }).click();
   await page.getByLabel('Card PIN').fill(card.pin);
   await page.getByRole('button', { name: 'Complete Payment' }).click();
+}
+
+/** Links a sandbox account to the signed-in payer through the API the panel calls. */
+export async function linkByApi(page: Page, scenario: Parameters<typeof account>[0]) {
+  const { token } = await storedSession(page);
+  const target = account(scenario);
+  const created = await page.request.post('/api/account-links/create', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      accountNumber: target.accountNumber,
+      institutionCode: target.institutionCode,
+      accountName: target.accountName,
+      bankName: 'Any Bank',
+    },
+  });
+  expect(created.status()).toBe(200);
+  const { payInDetails } = (await created.json()).accountLink;
+  // From the account being linked: the only sender whose test transfer proves it.
+  const sent = await page.request.post('/api/sandbox/transfers', {
+    data: {
+      accountNumber: payInDetails.accountNumber,
+      amount: payInDetails.amount,
+      from: { institutionCode: target.institutionCode, accountNumber: target.accountNumber },
+    },
+  });
+  expect(await sent.json()).toMatchObject({ outcome: 'credited' });
+  return target;
 }

@@ -183,6 +183,30 @@ test.describe('pay-now edges', () => {
     });
   });
 
+  // Fails today: the server ends the attempt (the sweep answers ended: 1), but a page still on
+  // '3D Secure Authentication Required' (the payer never opened the challenge) does not move on.
+  test.fixme('item 1: a 3-D Secure challenge unanswered for 10 minutes ends the attempt, and the page says it failed', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    const consentId = await open(page);
+    await payWithCard(page, 'three_ds');
+    await expect(
+      page.getByRole('heading', { name: '3D Secure Authentication Required' }),
+    ).toBeVisible({ timeout: 30_000 });
+    const read = await page.request.get(`/api/consent/${consentId}?clientId=${E2E.clientId}`);
+    const { paymentId } = (await read.json()).consent.payments[0];
+    // Its 10 minutes pass (the test server's clock hand), and the reconciler's sweep ends it.
+    const swept = await page.request.post(`/__e2e/payments/${paymentId}/3ds-unanswered`);
+    expect(await swept.json()).toMatchObject({ ended: 1 });
+
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
+    await expect(page.getByText('3DS authentication failed')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Continue to Authentication' })).toHaveCount(0);
+    await snap(page, testInfo, 'pay-now-edge-3ds-expired');
+    await expectNoViolations(page);
+  });
+
   test('item 2: a transfer of the wrong amount is said to be sent back, with a way on', async ({
     page,
   }, testInfo) => {

@@ -33,7 +33,10 @@ export type TPayNowScreenProps = {
   payment: TPayment;
   clientId: string;
   signedIn: boolean;
-  /** A signed-in payer's passkey signs the grant (the auth feature's signGrant). */
+  /**
+   * A signed-in payer's passkey signs the grant (the auth feature's signGrant). It rejects with
+   * an error named as WebAuthn names it when no passkey on this device approved (isApprovalNotGiven).
+   */
   signGrant(consentId: string, payload: TGrantRequest): Promise<TSignedGrant>;
   /** The consent is granted: the page reads it again and shows Consent Granted. */
   onGranted(): void;
@@ -125,6 +128,13 @@ export type TFormStepProps = {
   /** False once the flow answers the step itself ('Consent' / 'Decline' below it). */
   showNextStep?: boolean;
 };
+
+/**
+ * Whether signGrant ended without a passkey's approval on this device: the browser's prompt was
+ * dismissed, or it holds none of the payer's passkeys (WebAuthn's NotAllowedError, AbortError).
+ */
+export const isApprovalNotGiven = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
 /** What the grant's offer of a passkey is given; the auth feature owns it. */
 export type TAddPasskeyProps = {

@@ -9,6 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import {
+  APPROVAL_NOT_GIVEN_MESSAGE,
   approvedOriginAccount,
   canPayWithoutSignature,
   consentFlowButton,
@@ -41,7 +42,12 @@ import { useUserAccounts } from '../../api/accounts';
 import { ApiError, isApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { consentApi } from '../../api/consent';
-import type { TConsentScreens, TEmbedReports, TPayNowPrompts } from '../../contracts/consent-slots';
+import {
+  isApprovalNotGiven,
+  type TConsentScreens,
+  type TEmbedReports,
+  type TPayNowPrompts,
+} from '../../contracts/consent-slots';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
@@ -72,13 +78,18 @@ export type TConsentFlowProps = {
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
 
-/** A grant the payer's passkey could not sign: none yet, or one that must wait (issue 28 item 10). */
+/**
+ * A grant the payer's passkey could not sign (issue 28 item 10): none yet, none on this device
+ * (the browser's prompt ended without one), or one that must wait.
+ */
 const signatureBlockOf = (error: unknown): TSignatureBlock | undefined =>
   isApiError(error, 'PASSKEY_REQUIRED')
     ? 'no_passkey'
     : isApiError(error, 'PASSKEY_NOT_YET_TRUSTED')
       ? 'passkey_waiting'
-      : undefined;
+      : isApprovalNotGiven(error)
+        ? 'not_on_device'
+        : undefined;
 
 /**
  * The main consent flow (spec §2 "Main consent flow", §4): the consent's steps in order, each
@@ -164,7 +175,7 @@ export function ConsentFlow({
       const signatureBlock = signatureBlockOf(error);
       act({
         type: 'grant_failed',
-        message: messageOf(error),
+        message: signatureBlock === 'not_on_device' ? APPROVAL_NOT_GIVEN_MESSAGE : messageOf(error),
         ...(signatureBlock ? { signatureBlock } : {}),
       });
       // A missing approval the payer can give here is not the consent's failure yet.
@@ -292,17 +303,20 @@ export function ConsentFlow({
           message={state.error}
           embed={embed}
           onRetry={() => act({ type: 'grant_retry' })}
-          // Without a passkey another try fails the same: the offer below replaces it.
-          canRetry={state.signatureBlock !== 'no_passkey'}
+          // Without a passkey, or with one that must wait, another try fails the same: the offers
+          // below replace it.
+          canRetry={
+            state.signatureBlock !== 'no_passkey' && state.signatureBlock !== 'passkey_waiting'
+          }
           onReport={() => onReport(state.error ?? '')}
         >
-          {state.signatureBlock === 'no_passkey' ? (
+          {state.signatureBlock === 'no_passkey' || state.signatureBlock === 'not_on_device' ? (
             <screens.AddPasskey
               onDone={(created) => {
-                act({ type: 'grant_retry' });
-                // Created: the grant is signed with it at once (a passkey that must wait is
-                // refused only where the grant signs money, and then says until when).
-                if (created) void grant();
+                if (!created) return void act({ type: 'grant_retry' });
+                // Signs at once, or asks what it may not sign yet: then the modal says until when.
+                const next = act({ type: 'passkey_created', ...created, now: new Date() });
+                if (next.grant === 'idle') void grant();
               }}
             />
           ) : null}

@@ -24,7 +24,12 @@ import type { TConsent } from '../../../domain/schemas/consent';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { useConsentQuery } from '../../api/consent';
-import type { TConsentScreens, TPayNowPrompts, TPostToParent } from '../../contracts/consent-slots';
+import type {
+  TConsentScreens,
+  TEmbedReports,
+  TPayNowPrompts,
+  TPostToParent,
+} from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
@@ -193,7 +198,23 @@ export function ConsentPage({
     postToParent({ type: EMBED_MESSAGE.consentFailed, consentId, error });
 
   // Our messages besides the spec's: the step shown, the payment's status, a decline.
-  const reports = useEmbedReports(params.embed, consentId, embedOrigins, postToParent);
+  const embedReports = useEmbedReports(params.embed, consentId, embedOrigins, postToParent);
+  // A payment completed here is paid in the side panel before the consent is read again.
+  const [paidHere, setPaidHere] = useState<ReadonlySet<string>>(new Set());
+  const reports = useMemo<TEmbedReports>(
+    () => ({
+      ...embedReports,
+      payment(report) {
+        embedReports.payment(report);
+        if (report.status === 'completed') {
+          setPaidHere((paid) =>
+            paid.has(report.paymentId) ? paid : new Set(paid).add(report.paymentId),
+          );
+        }
+      },
+    }),
+    [embedReports],
+  );
   // A payment alone is the Immediate Payment screen: the consent's one step.
   const alone = screen.kind === 'immediate-payment';
   const declined = screen.kind === 'declined';
@@ -309,7 +330,11 @@ export function ConsentPage({
     screen.kind !== 'revoked' &&
     screen.kind !== 'declined' ? (
       <Suspense fallback={null}>
-        <ConsentSidePanel consent={screen.consent} clientId={params.clientId ?? ''} />
+        <ConsentSidePanel
+          consent={screen.consent}
+          clientId={params.clientId ?? ''}
+          paidHere={paidHere}
+        />
       </Suspense>
     ) : null;
 

@@ -2,7 +2,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { authPromptItems } from '../../../domain/auth-prompt';
 import { dataSharingChips } from '../../../domain/data-sharing';
 import { formatNaira } from '../../../domain/money';
-import { dueDateLabel } from '../../../domain/payment-date';
+import { sidePanelDueText } from '../../../domain/payment-date';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { shareConsentUrl } from '../../../domain/share-url';
 import { Representative } from './representative';
@@ -13,7 +13,16 @@ import './consent-side-panel.css';
  * 'Share Consent' with a QR code of this page for a phone (embed=false, bg=FFFFFF, the clientId),
  * the total and the payments, or what else is asked, and whom to ask for changes.
  */
-export function ConsentSidePanel({ consent, clientId }: { consent: TConsent; clientId: string }) {
+export function ConsentSidePanel({
+  consent,
+  clientId,
+  paidHere,
+}: {
+  consent: TConsent;
+  clientId: string;
+  /** Payments this page saw completed, before the consent is read again. */
+  paidHere: ReadonlySet<string>;
+}) {
   const shareUrl = shareConsentUrl(window.location.href, clientId);
   const total = consent.payments.reduce((sum, p) => sum + p.amount, 0);
   const shared = dataSharingChips(consent.dataSharing);
@@ -48,7 +57,7 @@ export function ConsentSidePanel({ consent, clientId }: { consent: TConsent; cli
                   <span>
                     {payment.narration}
                     <span className="secondary-text">
-                      {payment.type === 'immediate' ? 'Due now' : dueDateLabel(payment.dueDate)}
+                      {sidePanelDueText(payment, paidHere.has(payment.paymentId))}
                     </span>
                   </span>
                   <span className="amount">{formatNaira(payment.amount)}</span>
