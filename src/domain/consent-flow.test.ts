@@ -61,6 +61,20 @@ describe('the consent flow (spec §2 Main consent flow, §4)', () => {
     });
   });
 
+  it("while the linking panel stands in the repayment accounts' place, the step shows no 'Confirm' and no 'back' of its own (issue 29 item 6)", () => {
+    const future = run(initialConsentFlow(everything), { type: 'step_confirmed' });
+    // The schedule has no panel to open.
+    expect(run(future, { type: 'linking_toggled', open: true })).toBe(future);
+    const accounts = run(future, { type: 'schedule_confirmed' });
+    const linking = run(accounts, { type: 'linking_toggled', open: true });
+    expect(linking.futureView).toBe('linking');
+    expect(consentFlowButton(linking)).toBeNull();
+    // The panel closed: the accounts with their 'Confirm' again.
+    const closed = run(linking, { type: 'linking_toggled', open: false });
+    expect(closed.futureView).toBe('accounts');
+    expect(consentFlowButton(closed)).toMatchObject({ button: { label: 'Confirm' } });
+  });
+
   it('reopens earlier steps but never a later one not reached', () => {
     const start = initialConsentFlow(everything);
     expect(run(start, { type: 'step_opened', step: 'immediate_payment' }).current).toBe(

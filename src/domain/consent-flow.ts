@@ -41,8 +41,12 @@ export type TConsentFlowState = {
   steps: readonly TConsentStep[];
   current: TConsentStep | null;
   completed: readonly TConsentStep[];
-  /** The Future Payments step shows its schedule first, then the repayment accounts (spec §2). */
-  futureView: 'schedule' | 'accounts';
+  /**
+   * The Future Payments step shows its schedule first, then the repayment accounts (spec §2);
+   * 'linking' while the account-linking panel stands in their place, whose own controls are then
+   * the only way on or back (no 'Confirm' or 'back' of the step under it).
+   */
+  futureView: 'schedule' | 'accounts' | 'linking';
   /** Repayment accounts, in the order chosen (account ids). */
   futureAccountIds: readonly string[];
   /** A saved account chosen to pay the immediate payment ('OneTap', spec §2). */
@@ -72,6 +76,8 @@ export type TConsentFlowAction =
   /** Future Payments: the schedule's 'Confirm' shows the repayment accounts; 'back' returns. */
   | { type: 'schedule_confirmed' }
   | { type: 'schedule_back' }
+  /** The account-linking panel opened in place of the repayment accounts, or closed. */
+  | { type: 'linking_toggled'; open: boolean }
   | { type: 'future_account_toggled'; accountId: string }
   /** A repayment account just linked in the flow is chosen for the payer (spec §4). */
   | { type: 'future_account_linked'; accountId: string }
@@ -151,6 +157,9 @@ export function consentFlowReducer(
       return state.current === 'future_payments' ? { ...state, futureView: 'accounts' } : state;
     case 'schedule_back':
       return { ...state, futureView: 'schedule' };
+    case 'linking_toggled':
+      if (state.current !== 'future_payments' || state.futureView === 'schedule') return state;
+      return { ...state, futureView: action.open ? 'linking' : 'accounts' };
     case 'future_account_toggled': {
       const chosen = state.futureAccountIds.includes(action.accountId);
       return {
@@ -352,7 +361,7 @@ export function consentFlowButton(state: TConsentFlowState): TFlowButton {
   });
   switch (state.current) {
     case 'future_payments':
-      if (state.futureView === 'schedule') return null;
+      if (state.futureView !== 'accounts') return null;
       return final
         ? { action: 'grant', button: grantButton ?? consentOnly, disabled }
         : { action: 'confirm', button: confirm, disabled };

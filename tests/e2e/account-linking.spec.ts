@@ -1,58 +1,22 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { expectNoViolations } from './axe';
+import { expect, test, type Page } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
-import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import {
   account,
   chooseResult,
   findAccount,
   linked,
+  look,
   openCardLinking,
   panel,
+  payerOnFutureConsent,
   resultAt,
   sendTestTransfer,
 } from './linking-support';
-import { consentPath, createConsent, snap } from './merchant';
+import { snap } from './merchant';
 
 // The account-linking panel (spec §2, §4, §5) in real Chromium against the real server and the
 // sandbox bank: a payer signs up, opens a consent with future payments and links an account by
 // each route the sandbox's banks offer.
-
-const futurePayments = {
-  payments: [1, 2, 3].map((month) => ({
-    type: 'future',
-    amount: 1_500_000,
-    amountType: 'fixed',
-    narration: 'Gym dues',
-    frequency: 'monthly',
-    interval: 1,
-    dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
-  })),
-  requirements: { requiresAuth: true },
-};
-
-/** A screenshot to look at and an axe pass, on each panel step the tests reach. */
-async function look(page: Page, testInfo: TestInfo, name: string) {
-  await snap(page, testInfo, `linking-${name}`);
-  await expectNoViolations(page);
-}
-
-/** A new payer, signed in, on a consent with future payments: the panel's way in. */
-async function payerOnFutureConsent(page: Page) {
-  await addVirtualAuthenticator(page);
-  await page.goto('/login');
-  await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
-  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
-  const consentId = await createConsent(page.request, futurePayments);
-  await page.goto(consentPath(consentId));
-  // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
-  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
-  // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
-  await expect(
-    page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
-  ).toBeVisible({ timeout: 15_000 });
-  return consentId;
-}
 
 test.describe('the account-linking panel', () => {
   test('links by test transfer: pay-in details, not yet confirmed, the transfer, linked', async ({

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type TestInfo } from '@playwright/test';
 import { storedSession } from './auth-support';
 import {
   SANDBOX_ACCOUNTS,
@@ -7,6 +7,14 @@ import {
   type TAccountScenario,
   type TSandboxAccount,
 } from '../../src/server/sandbox/fixtures';
+import {
+  addVirtualAuthenticator,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
+import { expectNoViolations } from './axe';
+import { consentPath, createConsent, snap } from './merchant';
 
 // The account-linking panel's steps as a payer takes them, shared by the panel's own tests and
 // the consent flow's.
@@ -15,6 +23,63 @@ export function account(scenario: TAccountScenario, index = 0) {
   const found = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
   if (!found) throw new Error(`No sandbox account for ${scenario}`);
   return found;
+}
+
+const futurePayments = {
+  payments: [1, 2, 3].map((month) => ({
+    type: 'future',
+    amount: 1_500_000,
+    amountType: 'fixed',
+    narration: 'Gym dues',
+    frequency: 'monthly',
+    interval: 1,
+    dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
+  })),
+  requirements: { requiresAuth: true },
+};
+
+/** A new payer, signed in, on a consent with future payments: the panel's way in. */
+export async function payerOnFutureConsent(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const consentId = await createConsent(page.request, futurePayments);
+  await page.goto(consentPath(consentId));
+  // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
+  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
+  // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
+  await expect(
+    page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
+  ).toBeVisible({ timeout: 15_000 });
+  return consentId;
+}
+
+/**
+ * Starts a link for each account through the page's own call, as the panel does when the payer
+ * chooses it: each becomes one of the payer's accounts, still waiting for its proof.
+ */
+export async function startLinks(page: Page, targets: readonly TSandboxAccount[]) {
+  const { token } = await storedSession(page);
+  for (const target of targets) {
+    const bank = SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode);
+    const started = await page.request.post('/api/account-links/create', {
+      headers: { Authorization: `Bearer ${token ?? ''}` },
+      data: {
+        accountNumber: target.accountNumber,
+        accountName: target.accountName,
+        bankName: bank?.name ?? '',
+        institutionCode: target.institutionCode,
+      },
+    });
+    expect(started.ok(), await started.text()).toBe(true);
+  }
+}
+
+/** A screenshot to look at and an axe pass, on each panel step the tests reach. */
+export async function look(page: Page, testInfo: TestInfo, name: string) {
+  await snap(page, testInfo, `linking-${name}`);
+  await expectNoViolations(page);
 }
 
 export const panel = (page: Page) => page.getByRole('region', { name: 'Link Account' });

@@ -234,7 +234,10 @@ export function ConsentFlow({
               selectedIds={state.futureAccountIds}
               onToggle={(accountId) => act({ type: 'future_account_toggled', accountId })}
               onLinked={(accountId) => act({ type: 'future_account_linked', accountId })}
-              onLinkingChange={onLinkingChange}
+              onLinkingChange={(open) => {
+                act({ type: 'linking_toggled', open });
+                onLinkingChange(open);
+              }}
             />
           </>
         );

@@ -287,6 +287,15 @@ export function LinkingPanel({
                 onOpened={() => act({ type: 'three_ds_started' })}
               />
             ) : null}
+            {state.view === 'otp' || state.view === 'three_ds' ? (
+              // The card form's 'back' and the verification form's 'Back' are their own; these
+              // two views have none, and the panel is the step's only way back.
+              <div className="actions">
+                <Button variant="link" onClick={cancel}>
+                  cancel
+                </Button>
+              </div>
+            ) : null}
             {state.view === 'verification' && state.accountLink ? (
               <VerificationForm
                 authParams={state.accountLink.authParams}

@@ -43,8 +43,15 @@ export function SelectStep({
 }: TSelectStepProps) {
   if (!accounts) {
     return loadError ? (
-      <div className="failure" role="alert">
-        <p>{loadError}</p>
+      <div className="select-step">
+        <div className="failure" role="alert">
+          <p>{loadError}</p>
+        </div>
+        <div className="actions">
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
       </div>
     ) : (
       <p className="loading-line" role="status">
