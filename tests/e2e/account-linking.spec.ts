@@ -1,7 +1,6 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
-import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import {
   account,
   chooseResult,
@@ -9,49 +8,20 @@ import {
   linked,
   openCardLinking,
   panel,
+  payerOnFutureConsent,
   resultAt,
   sendTestTransfer,
 } from './linking-support';
-import { consentPath, createConsent, snap } from './merchant';
+import { snap } from './merchant';
 
 // The account-linking panel (spec §2, §4, §5) in real Chromium against the real server and the
 // sandbox bank: a payer signs up, opens a consent with future payments and links an account by
 // each route the sandbox's banks offer.
 
-const futurePayments = {
-  payments: [1, 2, 3].map((month) => ({
-    type: 'future',
-    amount: 1_500_000,
-    amountType: 'fixed',
-    narration: 'Gym dues',
-    frequency: 'monthly',
-    interval: 1,
-    dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
-  })),
-  requirements: { requiresAuth: true },
-};
-
 /** A screenshot to look at and an axe pass, on each panel step the tests reach. */
 async function look(page: Page, testInfo: TestInfo, name: string) {
   await snap(page, testInfo, `linking-${name}`);
   await expectNoViolations(page);
-}
-
-/** A new payer, signed in, on a consent with future payments: the panel's way in. */
-async function payerOnFutureConsent(page: Page) {
-  await addVirtualAuthenticator(page);
-  await page.goto('/login');
-  await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
-  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
-  const consentId = await createConsent(page.request, futurePayments);
-  await page.goto(consentPath(consentId));
-  // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
-  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
-  // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
-  await expect(
-    page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
-  ).toBeVisible({ timeout: 15_000 });
-  return consentId;
 }
 
 test.describe('the account-linking panel', () => {
@@ -189,28 +159,6 @@ test.describe('the account-linking panel', () => {
     // The account was found by its number: Back returns to manual entry, to start again.
     await panel(page).getByRole('button', { name: 'Back' }).click();
     await expect(panel(page).getByLabel('Account number')).toBeVisible();
-  });
-
-  test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
-    await payerOnFutureConsent(page);
-    const target = account('paper_mandate');
-    await findAccount(page, target.accountNumber);
-    // Holds the real answer back while the linking step is checked; nothing is faked.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/account-links/create', async (route) => {
-      await released;
-      await route.continue();
-    });
-    await chooseResult(page, target);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
-    ).toBeVisible();
-    await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
-    release();
-    await linked(page);
-    const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
-    await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
   });
 
   test('a wrong number: no bank holds it, and the page says so; a not-supported account cannot be chosen', async ({

@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test';
+import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
+import { consentPath, createConsent } from './merchant';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,
@@ -95,4 +97,34 @@ export async function payWithCardSavingIt(page: Page) {
   await page.getByRole('button', { name: 'Continue to PIN' }).click();
   await page.getByLabel('Card PIN').fill(card.pin);
   await page.getByRole('button', { name: 'Complete Payment' }).click();
+}
+
+const futurePayments = {
+  payments: [1, 2, 3].map((month) => ({
+    type: 'future',
+    amount: 1_500_000,
+    amountType: 'fixed',
+    narration: 'Gym dues',
+    frequency: 'monthly',
+    interval: 1,
+    dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
+  })),
+  requirements: { requiresAuth: true },
+};
+
+/** A new payer, signed in, on a consent with future payments: the panel's way in. */
+export async function payerOnFutureConsent(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const consentId = await createConsent(page.request, futurePayments);
+  await page.goto(consentPath(consentId));
+  // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
+  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
+  // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
+  await expect(
+    page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
+  ).toBeVisible({ timeout: 15_000 });
+  return consentId;
 }
