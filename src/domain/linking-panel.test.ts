@@ -77,6 +77,10 @@ const chooseCard: TLinkingPanelAction = {
   source: 'list',
 };
 const noLink: TLinkingPanelAction = { type: 'link_resolved', accountLink: null };
+const paperLinked: TLinkingPanelAction = {
+  type: 'link_resolved',
+  accountLink: link({ mandateType: 'paper', formUrl: 'https://x/mandates/alk_1' }),
+};
 const submitCard: TLinkingPanelAction = { type: 'card_submitted' };
 const charged = (over: object): TLinkingPanelAction => ({
   type: 'card_response',
@@ -152,6 +156,7 @@ const ROUTES = {
     cardEvent({ event: 'card_linking_progress' }),
   ],
   successReset: [open, chooseBank, noLink],
+  successPaper: [open, chooseBank, paperLinked],
   successClose: [open, chooseCard, noLink, submitCard, charged({})],
   errorFromList: [open, chooseBank, { type: 'link_failed', message: 'Bank unavailable' }],
   errorFromManual: [open, chooseBankManually, { type: 'link_failed' }],
@@ -224,19 +229,16 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     { step: 'card_entry', view: 'verification' },
   ],
   [
-    'ends a paper mandate in success, reset after 2 s',
+    'ends a paper mandate in success with its form, kept until the payer closes it',
     'creatingLink',
-    {
-      type: 'link_resolved',
-      accountLink: link({ mandateType: 'paper', formUrl: 'https://x/form.pdf' }),
-    },
-    { step: 'success', followUp: { action: 'reset', delayMs: 2_000 } },
+    paperLinked,
+    { step: 'success', followUp: null, paperForm: 'https://x/mandates/alk_1' },
   ],
   [
     'ends an account link with no details in success, reset after 2 s',
     'creatingLink',
     noLink,
-    { step: 'success', followUp: { action: 'reset', delayMs: 2_000 } },
+    { step: 'success', followUp: { action: 'reset', delayMs: 2_000 }, paperForm: null },
   ],
   [
     'shows an account-link error',
@@ -549,6 +551,18 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     'successReset',
     { type: 'success_delay_elapsed' },
     { step: 'select' },
+  ],
+  [
+    "keeps a paper mandate's success when a success delay comes",
+    'successPaper',
+    { type: 'success_delay_elapsed' },
+    { step: 'success', paperForm: 'https://x/mandates/alk_1' },
+  ],
+  [
+    "closes a paper mandate's success on close",
+    'successPaper',
+    { type: 'close' },
+    { step: 'closed' },
   ],
   [
     'closes after a close success',

@@ -9,6 +9,7 @@ import {
   VALIDATING_CANCEL_AFTER_MS,
 } from './constants';
 import { ERROR_CATALOGUE, type TErrorCode } from './errors';
+import { paperMandateFormOfLink } from './paper-mandate';
 import type { TAccountLink } from './schemas/account-link';
 import type { TCardChargeResponse, TCardLinkingEvent } from './schemas/card';
 import type { TUserAccount } from './schemas/user-account';
@@ -90,13 +91,18 @@ export type TLinkingPanelState =
       busy: boolean;
       error: string | null;
     }
-  /** 'Account Linked Successfully!', then `followUp` (spec §2 success). */
+  /**
+   * 'Account Linked Successfully!', then `followUp` (spec §2 success). A paper mandate's instead
+   * says what happens next and offers its form (`paperForm`), with no follow-up: it stays until
+   * the payer closes it (src/domain/paper-mandate.ts).
+   */
   | {
       step: 'success';
       context: TLinkingContext;
       progress: number;
       progressText: string | null;
-      followUp: TLinkingFollowUp;
+      followUp: TLinkingFollowUp | null;
+      paperForm: string | null;
     }
   /** 'Account Linking Failed' with the message and a Back button (spec §2 error). */
   | { step: 'error'; context: TLinkingContext; message: string };
@@ -164,12 +170,13 @@ const succeed = (
   context: TLinkingContext,
   followUp: TLinkingFollowUp,
   progressText: string | null = null,
-): TLinkingPanelState => ({
+): Extract<TLinkingPanelState, { step: 'success' }> => ({
   step: 'success',
   context,
   progress: PROGRESS_COMPLETE,
   progressText,
   followUp,
+  paperForm: null,
 });
 
 const fail = (
@@ -217,6 +224,9 @@ function afterLinkResolved(
   if (accountLink && accountLink.authParams.length > 0) {
     return cardEntry(context, accountLink, 'verification');
   }
+  // A paper mandate waits for its bank: the form stays offered until the payer closes the panel.
+  const paperForm = paperMandateFormOfLink(accountLink);
+  if (paperForm) return { ...succeed(context, RESET_AFTER), followUp: null, paperForm };
   return succeed(context, RESET_AFTER);
 }
 
@@ -471,7 +481,7 @@ export function linkingPanelReducer(
       }
       return state;
     case 'success_delay_elapsed':
-      if (state.step !== 'success') return state;
+      if (state.step !== 'success' || !state.followUp) return state;
       return state.followUp.action === 'reset'
         ? select(state.context.forceCardFlow, false)
         : LINKING_PANEL_INITIAL;

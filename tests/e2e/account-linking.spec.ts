@@ -155,28 +155,6 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByLabel('Account number')).toBeVisible();
   });
 
-  test('a paper mandate: the success step gives the form to print and sign', async ({ page }) => {
-    await payerOnFutureConsent(page);
-    const target = account('paper_mandate');
-    await findAccount(page, target.accountNumber);
-    // Holds the real answer back while the linking step is checked; nothing is faked.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/account-links/create', async (route) => {
-      await released;
-      await route.continue();
-    });
-    await chooseResult(page, target);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Processing Account Linking' }),
-    ).toBeVisible();
-    await expect(panel(page).getByRole('status')).toHaveText('Validating account...');
-    release();
-    await linked(page);
-    const form = panel(page).getByRole('link', { name: 'Print the mandate form' });
-    await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
-  });
-
   test('a wrong number: no bank holds it, and the page says so; a not-supported account cannot be chosen', async ({
     page,
   }, testInfo) => {

@@ -1,5 +1,4 @@
 import { expect, type Page, type TestInfo } from '@playwright/test';
-import { storedSession } from './auth-support';
 import {
   SANDBOX_ACCOUNTS,
   SANDBOX_BANKS,

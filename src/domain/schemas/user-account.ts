@@ -64,6 +64,12 @@ export const ZUserAccount = z.object({
   isOyaUser: z.boolean().optional(),
   oyaUser: ZOyaUser.nullable().optional(),
   integrations: ZAccountIntegrations,
+  /**
+   * A paper mandate signed or to be signed, not approved by the bank yet: its printable form and
+   * until when it is valid (docs/accounts.md "Paper mandates"). Not in spec §3: the row offers
+   * the form with it. null or absent when there is none.
+   */
+  paperMandate: z.object({ formUrl: z.string(), expiresAt: z.string() }).nullable().optional(),
 });
 export type TUserAccount = z.infer<typeof ZUserAccount>;
 

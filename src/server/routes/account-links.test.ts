@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import type { TAccountLink } from '../../domain/schemas/account-link';
+import type { TUserAccount } from '../../domain/schemas/user-account';
 import { accountLinks, events, ledgerEntries, ledgerTransactions } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
@@ -484,6 +485,45 @@ describe('linking by paper mandate', () => {
     expect((await confirm(token, link.id)).json()).toMatchObject({
       success: true,
       status: 'completed',
+    });
+    expect((await stateOf(link.id))?.state).toBe('active');
+    expect(await progressOf(link.id)).toEqual([
+      expect.objectContaining({ status: 'completed', accountLinkId: link.id }),
+    ]);
+  });
+
+  it("is approved on the payer's accounts once the bank's delay has passed, with no other call", async () => {
+    const { token } = await payer('Ibrahim Musa');
+    const link = await createdLink(token, bodyFor('paper_mandate'));
+    const listed = async () => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/accounts/user',
+        headers: bearer(token),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const found = response
+        .json<{ accounts: TUserAccount[] }>()
+        .accounts.find((a) => a.accountNumber === fixture('paper_mandate').accountNumber);
+      if (!found) throw new Error('the paper mandate account is not listed');
+      return found;
+    };
+
+    // Pending: the row offers the form to print, and the account is not approved yet.
+    expect(await listed()).toMatchObject({
+      status: 'pending',
+      linkStatus: null,
+      paperMandate: { formUrl: link.formUrl, expiresAt: expect.any(String) },
+    });
+    clock.advance(SANDBOX_PAPER_APPROVAL_MS - 1);
+    expect((await listed()).status).toBe('pending');
+
+    clock.advance(1);
+    expect(await listed()).toMatchObject({
+      status: 'approved',
+      linkStatus: 'approved',
+      statusDetail: 'Approved',
+      paperMandate: null,
     });
     expect((await stateOf(link.id))?.state).toBe('active');
     expect(await progressOf(link.id)).toEqual([

@@ -441,8 +441,12 @@ export async function createAccountLink(
       .where(eq(accountLinks.id, linkId));
     return { ...link, ...mandate };
   }
-  return { ...link, formUrl: new URL(`/mandates/${linkId}`, ctx.config.publicUrl).toString() };
+  return { ...link, formUrl: paperFormUrl(ctx, linkId) };
 }
+
+/** Where the printable form of a paper mandate is (GET /mandates/{id}). */
+export const paperFormUrl = (ctx: Pick<TLinkContext, 'config'>, linkId: string): string =>
+  new URL(`/mandates/${linkId}`, ctx.config.publicUrl).toString();
 
 /** The payer's own link, for its progress stream: another payer's is NOT_FOUND. */
 export async function assertOwnLink(db: TDb, payerId: string, linkId: string): Promise<void> {

@@ -18,6 +18,7 @@ import type { TBankIntegration } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
+import { paperFormUrl, settleLink } from './account-links';
 
 /*
  * A payer's bank accounts (spec §2 "Account-linking panel", §3 User account, §7): finding an
@@ -25,7 +26,7 @@ import { issueStreamTicket } from '../event-stream-tickets';
  * bank's ways of linking, and the testers' delete.
  */
 
-type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
 /** The SSE event type of every bank-validation event (its data is a TBankValidationEvent). */
 
@@ -216,7 +217,9 @@ export async function activelyLinkedAccounts(
 
 /**
  * GET /api/accounts/user: the accounts the payer added, oldest first, each with the ways its bank
- * offers and what this payer linked (spec §3); 'Approved' once a mandate is active.
+ * offers and what this payer linked (spec §3); 'Approved' once a mandate is active. A paper
+ * mandate waiting for its bank is asked about first (settleLink), so the bank's approval shows
+ * here with no other call; one still waiting lists its form to print.
  */
 export async function listPayerAccounts(
   ctx: TAccountsContext,
@@ -228,8 +231,8 @@ export async function listPayerAccounts(
     .where(eq(payerAccounts.payerId, payerId))
     .orderBy(asc(payerAccounts.createdAt), asc(payerAccounts.id));
   if (accounts.length === 0) return [];
-  const active = await ctx.db
-    .select({ accountId: accountLinks.accountId, route: accountLinks.route })
+  const read = await ctx.db
+    .select()
     .from(accountLinks)
     .where(
       and(
@@ -237,9 +240,22 @@ export async function listPayerAccounts(
           accountLinks.accountId,
           accounts.map((a) => a.id),
         ),
-        eq(accountLinks.state, 'active'),
+        inArray(accountLinks.state, ['created', 'awaiting_authorisation', 'active']),
       ),
     );
+  const links = await Promise.all(
+    read.map(async (link) => (link.route === 'paper' ? settleLink(ctx, link) : link)),
+  );
+  const active = links.filter((link) => link.state === 'active');
+  const isWaiting = (state: string) => state === 'created' || state === 'awaiting_authorisation';
+  const paperOf = (accountId: string) => {
+    const open = links.find(
+      (l) => l.accountId === accountId && l.route === 'paper' && isWaiting(l.state),
+    );
+    return open
+      ? { formUrl: paperFormUrl(ctx, open.id), expiresAt: open.expiresAt.toISOString() }
+      : null;
+  };
   const banks = new Map(
     (await ctx.providers.payments.listBanks()).map((bank) => [bank.institutionCode, bank]),
   );
@@ -261,6 +277,7 @@ export async function listPayerAccounts(
       statusDetail: approved ? 'Approved' : null,
       isAlreadyLinked: approved,
       nameEnquiryId: account.nameEnquiryId,
+      paperMandate: approved ? null : paperOf(account.id),
       integrations: withSavedCard(
         integrationsOf(banks.get(account.institutionCode)?.integrations ?? [], routes),
         account,

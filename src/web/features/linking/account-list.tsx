@@ -16,7 +16,9 @@ import {
 import { ACCOUNT_LIST_MAX_HEIGHT_PX, LONG_PRESS_DELETE_MS } from '../../../domain/constants';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { Button } from '../../ui/button';
+import { paperMandateFormOfAccount } from '../../../domain/paper-mandate';
 import { BankLogo } from './bank-logo';
+import { PaperMandateFormLink } from './paper-mandate';
 
 export type TAccountListProps = {
   accounts: readonly TUserAccount[];
@@ -94,6 +96,7 @@ type TAccountRowProps = {
 /** One account: bank logo and name, its subtitle and badges (spec §2 Account list row). */
 function AccountRow({ account, input, tag, onDeleteRequested }: TAccountRowProps) {
   const badges = accountRowBadges(account);
+  const paperForm = paperMandateFormOfAccount(account);
   const press = useRef<ReturnType<typeof setTimeout> | null>(null);
   const cancelPress = () => {
     if (press.current) clearTimeout(press.current);
@@ -140,6 +143,7 @@ function AccountRow({ account, input, tag, onDeleteRequested }: TAccountRowProps
             {badge}
           </span>
         ))}
+        {paperForm ? <PaperMandateFormLink formUrl={paperForm} variant="link" /> : null}
       </span>
       {input}
     </label>

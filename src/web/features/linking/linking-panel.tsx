@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useReducer, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useReducer, useRef } from 'react';
 import {
   LINKING_PANEL_INITIAL,
   linkingPanelReducer,
@@ -27,6 +27,7 @@ import {
   PaymentStep,
   VerificationForm,
 } from './linking-steps';
+import { PaperMandateSuccess } from './paper-mandate';
 import { SelectStep } from './select-step';
 import { useAccountLinkProgress, useCardLinkingEvents } from './use-linking-events';
 import './linking.css';
@@ -77,8 +78,6 @@ export function LinkingPanel({
     return next;
   };
 
-  // A paper mandate's form stays offered on the success step (the reducer keeps no link there).
-  const [paperForm, setPaperForm] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const accounts = useUserAccounts(true);
   const debugTools = usePublicConfig().data?.debugTools === true;
@@ -96,6 +95,8 @@ export function LinkingPanel({
     }
     if (state.step === 'success') {
       linked();
+      // A paper mandate's success stays until the payer closes it.
+      if (!state.followUp) return undefined;
       const timer = setTimeout(
         () => act({ type: 'success_delay_elapsed' }),
         state.followUp.delayMs,
@@ -133,12 +134,7 @@ export function LinkingPanel({
         institutionCode: account.institutionCode ?? '',
       })
       .then(
-        (answer) => {
-          setPaperForm(
-            answer.accountLink.mandateType === 'paper' ? answer.accountLink.formUrl : null,
-          );
-          act({ type: 'link_resolved', accountLink: answer.accountLink });
-        },
+        (answer) => act({ type: 'link_resolved', accountLink: answer.accountLink }),
         (error: unknown) => act({ type: 'link_failed', message: messageOf(error) }),
       );
   };
@@ -308,7 +304,11 @@ export function LinkingPanel({
           </div>
         );
       case 'success':
-        return <LinkingSuccess formUrl={paperForm} />;
+        return state.paperForm ? (
+          <PaperMandateSuccess formUrl={state.paperForm} onDone={cancel} />
+        ) : (
+          <LinkingSuccess />
+        );
       case 'error':
         return <LinkingError message={state.message} onBack={() => act({ type: 'back' })} />;
       default: {

@@ -253,11 +253,8 @@ export function LinkingProgress({ state, onReconnect, onCancel }: TLinkingProgre
   );
 }
 
-/**
- * 'Account Linked Successfully!' (spec §2 success). A paper mandate's form, to print, sign and
- * hand to the bank, is offered with it: without it the bank has nothing to approve.
- */
-export function LinkingSuccess({ formUrl }: { formUrl: string | null }) {
+/** 'Account Linked Successfully!' (spec §2 success). */
+export function LinkingSuccess() {
   return (
     <div className="linking-result" role="status">
       <span className="result-mark done" aria-hidden="true">
@@ -265,11 +262,6 @@ export function LinkingSuccess({ formUrl }: { formUrl: string | null }) {
       </span>
       <h2 className="section-title">Account Linked Successfully!</h2>
       <p>Your account has been linked and is ready for future payments.</p>
-      {formUrl ? (
-        <a className="button secondary" href={formUrl} target="_blank" rel="noopener">
-          Print the mandate form
-        </a>
-      ) : null}
     </div>
   );
 }

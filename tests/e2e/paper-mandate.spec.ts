@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { expectNoViolations } from './axe';
+import { account, chooseResult, findAccount, panel, payerOnFutureConsent } from './linking-support';
+import { snap } from './merchant';
+
+// A paper mandate (docs/accounts.md "Paper mandates"): the sandbox bank approves the signed form
+// 2 minutes after it was issued. The panel's success step says what happens next and keeps the
+// form until Done; the account's row then offers the form while the bank has not approved it.
+
+test('a paper mandate: what happens next, the form kept on the success step and on the row @both-widths', async ({
+  page,
+}, testInfo) => {
+  await payerOnFutureConsent(page);
+  const target = account('paper_mandate');
+  await findAccount(page, target.accountNumber);
+  await chooseResult(page, target);
+
+  const success = panel(page);
+  await expect(success.getByRole('heading', { name: 'Sign Your Mandate Form' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(
+    success.getByText('Print the form, sign it and give it to your bank within 7 days.'),
+  ).toBeVisible();
+  await expect(
+    success.getByText(
+      "Your account is linked once your bank approves the signed form; until then it shows 'Not authorized yet'.",
+    ),
+  ).toBeVisible();
+  await expect(success.getByRole('heading', { name: 'Account Linked Successfully!' })).toHaveCount(
+    0,
+  );
+  const form = success.getByRole('link', { name: 'Print the mandate form' });
+  await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
+  const formUrl = await form.getAttribute('href');
+  // Past the 2 s after which other successes reset, the form is still there.
+  await page.waitForTimeout(2_500);
+  await expect(form).toBeVisible();
+  await snap(page, testInfo, 'paper-mandate-success');
+  await expectNoViolations(page);
+
+  await success.getByRole('button', { name: 'Done' }).click();
+  await expect(panel(page)).toHaveCount(0);
+  const accounts = page.getByRole('group', { name: 'Repayment accounts' });
+  await expect(accounts.getByText('Not authorized yet')).toBeVisible({ timeout: 15_000 });
+  const rowForm = accounts.getByRole('link', { name: 'Print the mandate form' });
+  await expect(rowForm).toHaveAttribute('href', formUrl ?? '');
+  await snap(page, testInfo, 'paper-mandate-row');
+  await expectNoViolations(page);
+});
