@@ -464,7 +464,7 @@ function DataSharingBody({ consent }: { consent: TConsent }) {
       <ul className="chips" aria-label="Data to share">
         {chips.map((chip) => (
           <li key={chip.category} className="chip">
-            {chip.label}
+            {chip.text}
           </li>
         ))}
       </ul>
