@@ -16,6 +16,7 @@ import {
   consentFlowReducer,
   initialConsentFlow,
   showsConsentOrDecline,
+  showsDecline,
   type TConsentFlowAction,
   type TConsentFlowState,
   type TGrantPhase,
@@ -377,9 +378,11 @@ export function ConsentFlow({
           })}
         </ol>
       )}
-      {showsConsentOrDecline(state) ? (
+      {showsDecline(state) ? (
         <div className="flow-actions">
-          <Button onClick={() => void grant()}>Consent</Button>
+          {showsConsentOrDecline(state) ? (
+            <Button onClick={() => void grant()}>Consent</Button>
+          ) : null}
           <Button variant="secondary" disabled={declining} onClick={() => void decline()}>
             Decline
           </Button>
