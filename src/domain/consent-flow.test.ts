@@ -9,6 +9,7 @@ import {
   consentFlowReducer,
   initialConsentFlow,
   showsConsentOrDecline,
+  showsDecline,
   type TConsentFlowAction,
   type TConsentFlowState,
 } from './consent-flow';
@@ -101,6 +102,7 @@ describe('the consent flow (spec §2 Main consent flow, §4)', () => {
           payments: [],
         }),
       ),
+      { type: 'step_confirmed' },
     );
     expect(consentFlowButton(ready)).toMatchObject({
       action: 'grant',
@@ -186,27 +188,44 @@ describe('asksOnlyConsent (spec §4: Consent / Decline)', () => {
     expect(asksOnlyConsent({ ...formOnly, dataSharing: { ...none, bvnData: true } })).toBe(false);
   });
 
-  it("a form alone: once its 'Next Step' is done, 'Consent' and 'Decline' replace the grant button", () => {
+  it("a form alone: 'Decline' from the start; once its 'Next Step' is done, 'Consent' beside it", () => {
     const start = initialConsentFlow(
       aConsent({ dataSharing: none, formId: 'frm_1', payments: [] }),
     );
+    // Nothing filled in yet: the payer can already say no.
+    expect(showsDecline(start)).toBe(true);
     expect(showsConsentOrDecline(start)).toBe(false);
     const done = run(start, { type: 'step_confirmed' });
+    expect(showsDecline(done)).toBe(true);
     expect(showsConsentOrDecline(done)).toBe(true);
     expect(consentFlowButton(done)).toBeNull();
     // While the grant is signed, neither shows.
-    expect(showsConsentOrDecline(run(done, { type: 'grant_requested' }))).toBe(false);
+    const signing = run(done, { type: 'grant_requested' });
+    expect(showsDecline(signing)).toBe(false);
+    expect(showsConsentOrDecline(signing)).toBe(false);
   });
 
-  it('data sharing alone keeps its own Consent button, without Decline', () => {
+  it("data sharing alone: 'Confirm' on the step, then 'Consent', without Decline", () => {
     const start = initialConsentFlow(
       aConsent({ dataSharing: { ...none, bvnData: true }, formId: null, payments: [] }),
     );
-    expect(showsConsentOrDecline(run(start, { type: 'step_confirmed' }))).toBe(false);
-    expect(consentFlowButton(start)).toMatchObject({
-      action: 'grant',
-      button: { label: 'Consent' },
+    expect(showsDecline(start)).toBe(false);
+    expect(consentFlowButton(start)).toEqual({
+      action: 'confirm',
+      button: { variant: 'confirm', label: 'Confirm' },
+      disabled: false,
     });
+    const confirmed = run(start, { type: 'step_confirmed' });
+    expect(confirmed).toMatchObject({ current: 'data_sharing', completed: ['data_sharing'] });
+    expect(showsConsentOrDecline(confirmed)).toBe(false);
+    expect(consentFlowButton(confirmed)).toEqual({
+      action: 'grant',
+      button: { variant: 'consent', label: 'Consent' },
+      disabled: false,
+    });
+    // Reopening the step is confirming it again: it stays done, the grant stays next.
+    const reopened = run(confirmed, { type: 'step_opened', step: 'data_sharing' });
+    expect(consentFlowButton(reopened)?.action).toBe('grant');
   });
 });
 

@@ -310,16 +310,23 @@ export function asksOnlyConsent(consent: TConsent): boolean {
   return consent.payments.length === 0 && dataSharingChips(consent.dataSharing).length === 0;
 }
 
+const grantUnderWay = (state: TConsentFlowState): boolean =>
+  state.grant === 'signing' || state.grant === 'processing' || state.grant === 'completing';
+
 /**
- * 'Consent' and 'Decline' side by side (spec §4): a consent asking for no payment and no data,
- * once its steps are done. The grant button of its last step gives way to them.
+ * 'Decline' (spec §2, §4) on a consent asking for no payment and no data (a form alone): from
+ * the start, so a payer can say no without filling anything in. Gone while the grant is under
+ * way.
+ */
+export const showsDecline = (state: TConsentFlowState): boolean =>
+  state.answerOnly && !grantUnderWay(state);
+
+/**
+ * 'Consent' beside 'Decline' (spec §4): on a consent asking for no payment and no data, once its
+ * steps are done. The grant button of its last step gives way to it.
  */
 export const showsConsentOrDecline = (state: TConsentFlowState): boolean =>
-  state.answerOnly &&
-  state.grant !== 'signing' &&
-  state.grant !== 'processing' &&
-  state.grant !== 'completing' &&
-  state.steps.every((s) => state.completed.includes(s));
+  showsDecline(state) && state.steps.every((s) => state.completed.includes(s));
 
 /** The last step of the consent, where the grant is asked for. */
 export const isFinalStep = (state: TConsentFlowState): boolean =>
@@ -338,7 +345,8 @@ export type TFlowButton = {
  * The button under the open step (spec §2, §4): on the repayment accounts 'Confirm' (or 'Consent'
  * on the final step), disabled with no account; on the Immediate Payment step 'OneTap ****1234'
  * once a saved account is chosen (paying by transfer or card grants by itself once paid); on Data
- * Sharing 'Confirm', or 'Consent' when it is the last step. Hidden while the grant is processing.
+ * Sharing 'Confirm', then 'Consent' once it is confirmed when it is the last step. Hidden while
+ * the grant is processing.
  */
 export function consentFlowButton(state: TConsentFlowState): TFlowButton {
   if (!state.current || state.grant === 'signing' || state.grant === 'processing') return null;
@@ -370,7 +378,8 @@ export function consentFlowButton(state: TConsentFlowState): TFlowButton {
       if (!state.immediateAccount && !state.completed.includes('immediate_payment')) return null;
       return { action: 'grant', button: grantButton ?? consentOnly, disabled };
     case 'data_sharing':
-      return final
+      // 'A Confirm button follows' the categories (spec §2); alone, the grant follows it.
+      return final && state.completed.includes('data_sharing')
         ? { action: 'grant', button: consentOnly, disabled: false }
         : { action: 'confirm', button: confirm, disabled: false };
     case 'form':

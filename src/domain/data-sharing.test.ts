@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dataPointsText, dataSharingChips, requestedDataCategories } from './data-sharing';
+import {
+  dataPointsText,
+  dataSharingChips,
+  dataSubItemText,
+  requestedDataCategories,
+} from './data-sharing';
 import type { TDataSharing } from './schemas/consent';
 
 describe('data sharing', () => {
@@ -14,7 +19,7 @@ describe('data sharing', () => {
     ],
     ['an empty list', { userImages: [] }, [], '0 data points being shared'],
     [
-      'every category, lists counting their items',
+      'every category: one data point per chip, however many sub-items a chip names',
       {
         bankAccounts: ['balance', 'statement'],
         userImages: true,
@@ -22,17 +27,42 @@ describe('data sharing', () => {
         bvnData: true,
       },
       ['BVN data', 'NIN data', 'User images', 'Bank account information'],
-      '5 data points being shared',
+      '4 data points being shared',
+    ],
+    [
+      'one category naming two sub-items: one chip, one data point',
+      { bvnData: ['fullName', 'dateOfBirth'] },
+      ['BVN data'],
+      '1 data point being shared',
     ],
   ])('%s → chips %j, %j', (_, dataSharing, labels, text) => {
     expect(dataSharingChips(dataSharing).map((c) => c.label)).toEqual(labels);
     expect(dataPointsText(dataSharing)).toBe(text);
   });
 
-  it('lists the sub-items of a category on its chip', () => {
-    expect(dataSharingChips({ ninData: ['name', 'photo'] })).toEqual([
-      { category: 'ninData', label: 'NIN data', items: ['name', 'photo'] },
+  it('names the sub-items of a category on its chip, in words', () => {
+    expect(dataSharingChips({ ninData: ['name', 'photo'], bvnData: true })).toEqual([
+      { category: 'bvnData', label: 'BVN data', items: [], text: 'BVN data' },
+      {
+        category: 'ninData',
+        label: 'NIN data',
+        items: ['name', 'photo'],
+        text: 'NIN data: name, photo',
+      },
     ]);
+    expect(dataSharingChips({ bvnData: ['fullName', 'date_of_birth'] })[0]?.text).toBe(
+      'BVN data: full name, date of birth',
+    );
+  });
+
+  it.each([
+    ['fullName', 'full name'],
+    ['home_address', 'home address'],
+    ['phone2Number', 'phone2 number'],
+    ['Passport photo', 'Passport photo'],
+    ['BVN', 'BVN'],
+  ])('reads the sub-item %j as %j', (item, text) => {
+    expect(dataSubItemText(item)).toBe(text);
   });
 
   it('lists requested categories in the spec order', () => {

@@ -27,24 +27,41 @@ export type TDataSharingChip = {
   label: string;
   /** The sub-items asked for; empty when the whole category is asked for by a flag. */
   items: string[];
+  /** What the chip reads: the label, then the sub-items asked for ('BVN data: full name'). */
+  text: string;
 };
 
-/** The chips of the Data Sharing step (spec §2): one per category asked for. */
+/**
+ * A sub-item as a payer reads it: a name written as an identifier ('dateOfBirth', 'home_address')
+ * in words ('date of birth', 'home address'); any other text as the merchant wrote it.
+ */
+export function dataSubItemText(item: string): string {
+  if (!/^[a-z][A-Za-z0-9_]*$/.test(item)) return item;
+  return item
+    .replace(/_+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
+}
+
+/**
+ * The chips of the Data Sharing step (spec §2 "data categories as chips"): one per category
+ * asked for, naming the sub-items when the category lists them.
+ */
 export function dataSharingChips(dataSharing: TDataSharing | null | undefined): TDataSharingChip[] {
   return requestedDataCategories(dataSharing).map((category) => {
     const item = dataSharing?.[category];
-    return { category, label: CATEGORY_LABELS[category], items: Array.isArray(item) ? item : [] };
+    const items = Array.isArray(item) ? item : [];
+    const label = CATEGORY_LABELS[category];
+    const text = items.length > 0 ? `${label}: ${items.map(dataSubItemText).join(', ')}` : label;
+    return { category, label, items, text };
   });
 }
 
 /**
- * 'N data point(s) being shared' (spec §2). Each sub-item is a data point; a category asked for
- * as a whole counts as one.
+ * 'N data point(s) being shared' (spec §2): one data point per chip, so the count and the chips
+ * beside it tell the same story. A category's sub-items are named on its chip.
  */
 export function dataPointsText(dataSharing: TDataSharing | null | undefined): string {
-  const count = dataSharingChips(dataSharing).reduce(
-    (sum, chip) => sum + Math.max(chip.items.length, 1),
-    0,
-  );
-  return `${countNoun(count, 'data point')} being shared`;
+  return `${countNoun(dataSharingChips(dataSharing).length, 'data point')} being shared`;
 }

@@ -8,6 +8,7 @@ import {
   formFileError,
   formFileHint,
   formPlaceholders,
+  formStepFooter,
   formStepStatusText,
   isCalendarDate,
   isFormComplete,
@@ -196,6 +197,28 @@ describe('sections and the form', () => {
     expect(isFormComplete(SAMPLE_FORM, done)).toBe(true);
     expect(formStepStatusText(true)).toBe('All sections completed! Ready to continue.');
     expect(sectionFileIds(section('agreement'), done.agreement)).toEqual(['ffl_1']);
+  });
+
+  it("the footer: the status and 'Next Step' for a payer; in public mode, read-only, neither", () => {
+    expect(formStepFooter({ publicView: false, allComplete: false, showNextStep: true })).toEqual({
+      status: 'Complete all form sections to continue.',
+      nextStep: { enabled: false },
+    });
+    expect(formStepFooter({ publicView: false, allComplete: true, showNextStep: true })).toEqual({
+      status: 'All sections completed! Ready to continue.',
+      nextStep: { enabled: true },
+    });
+    // The flow answers the step itself ('Consent' / 'Decline').
+    expect(formStepFooter({ publicView: false, allComplete: true, showNextStep: false })).toEqual({
+      status: 'All sections completed! Ready to continue.',
+      nextStep: null,
+    });
+    for (const allComplete of [false, true]) {
+      expect(formStepFooter({ publicView: true, allComplete, showNextStep: true })).toEqual({
+        status: null,
+        nextStep: null,
+      });
+    }
   });
 });
 

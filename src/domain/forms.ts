@@ -310,6 +310,31 @@ export function formStepStatusText(allComplete: boolean): string {
     : 'Complete all form sections to continue.';
 }
 
+export type TFormStepFooter = {
+  /** The status line, or null when there is none. */
+  status: string | null;
+  /** 'Next Step': shown (enabled only when every section is complete), or not at all. */
+  nextStep: { enabled: boolean } | null;
+};
+
+/**
+ * The Form step's footer (spec §2): the status line and 'Next Step', enabled only when every
+ * section is complete. Public mode is read-only ("Public mode is read-only and can show a form
+ * by formId"): nothing can be completed there, so it has neither. The flow may answer the step
+ * itself ('Consent' / 'Decline'), and then 'Next Step' gives way.
+ */
+export function formStepFooter(input: {
+  publicView: boolean;
+  allComplete: boolean;
+  showNextStep: boolean;
+}): TFormStepFooter {
+  if (input.publicView) return { status: null, nextStep: null };
+  return {
+    status: formStepStatusText(input.allComplete),
+    nextStep: input.showNextStep ? { enabled: input.allComplete } : null,
+  };
+}
+
 /** The file ids a section's answers hold for its file fields. */
 export function sectionFileIds(section: TFormSection, answers: Readonly<TFormAnswers>): string[] {
   return section.fields.flatMap((f) => {

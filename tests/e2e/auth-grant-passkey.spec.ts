@@ -32,6 +32,8 @@ test('a payer without a passkey creates one at the grant and the consent is gran
   await expect(page.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
   await page.getByRole('button', { name: 'Not now' }).click();
 
+  // Data sharing alone: its Confirm, then the grant.
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
   await page.getByRole('button', { name: 'Consent', exact: true }).click();
   const modal = page.getByRole('dialog', { name: 'Consent Error' });
   await expect(modal.getByRole('alert')).toHaveText(

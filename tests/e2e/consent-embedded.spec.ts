@@ -40,7 +40,7 @@ test.describe('embedded in a merchant page', () => {
       const iframe = document.querySelector<HTMLIFrameElement>('#consent');
       iframe?.contentWindow?.postMessage({ type: 'authentication-updated' }, appOrigin);
     }, E2E.appOrigin);
-    // Signed in: the consent flow's one step, data sharing, with its 'Consent'.
+    // Signed in: the consent flow's one step, data sharing, with its 'Confirm'.
     await expect(frame.getByText('1 data point being shared')).toBeVisible({ timeout: 10_000 });
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
     // The Data Sharing step, scanned in consent-flow.spec.ts.
@@ -67,8 +67,10 @@ test.describe('embedded in a merchant page', () => {
     // the button must still be where the pointer is when the press ends.
     await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
     await frame.getByRole('button', { name: 'Next Step' }).click();
-    await expect(frame.getByRole('button', { name: 'Decline' })).toBeVisible({ timeout: 10_000 });
-    await expect(frame.getByRole('button', { name: 'Consent', exact: true })).toHaveCount(1);
+    await expect(frame.getByRole('button', { name: 'Consent', exact: true })).toBeVisible({
+      timeout: 10_000,
+    });
+    await expect(frame.getByRole('button', { name: 'Decline' })).toHaveCount(1);
     // The step is answered by 'Consent' or 'Decline' now: its own 'Next Step' is gone.
     await expect(frame.getByRole('button', { name: 'Next Step' })).toHaveCount(0);
     await snap(page, testInfo, 'flow-form-only-consent-or-decline');

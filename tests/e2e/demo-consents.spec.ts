@@ -116,13 +116,14 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
     );
   });
 
-  test('data sharing only: the data named, then Consent', async ({ page }, testInfo) => {
+  test('data sharing only: the data named, Confirm, then Consent', async ({ page }, testInfo) => {
     // A sign-up and the grant: past 30 s on a loaded 2-core machine.
     test.slow();
     await signUp(page);
     await page.goto(demoUrl(LABELS.dataSharing));
     await expect(page.getByText(/4 data points being shared/)).toBeVisible({ timeout: 15_000 });
     await snap(page, testInfo, 'demo-data-sharing');
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByRole('button', { name: 'Consent', exact: true }).click();
     await granted(page);
     await expect(page.getByRole('region', { name: 'Data Shared' })).toContainText('NIN data');

@@ -17,6 +17,7 @@ import {
   consentFlowReducer,
   initialConsentFlow,
   showsConsentOrDecline,
+  showsDecline,
   type TConsentFlowAction,
   type TConsentFlowState,
   type TGrantPhase,
@@ -394,9 +395,11 @@ export function ConsentFlow({
           })}
         </ol>
       )}
-      {showsConsentOrDecline(state) ? (
+      {showsDecline(state) ? (
         <div className="flow-actions">
-          <Button onClick={() => void grant()}>Consent</Button>
+          {showsConsentOrDecline(state) ? (
+            <Button onClick={() => void grant()}>Consent</Button>
+          ) : null}
           <Button variant="secondary" disabled={declining} onClick={() => void decline()}>
             Decline
           </Button>
@@ -481,7 +484,7 @@ function DataSharingBody({ consent }: { consent: TConsent }) {
       <ul className="chips" aria-label="Data to share">
         {chips.map((chip) => (
           <li key={chip.category} className="chip">
-            {chip.label}
+            {chip.text}
           </li>
         ))}
       </ul>

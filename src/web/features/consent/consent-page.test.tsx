@@ -6,6 +6,7 @@ import type { TConsent } from '../../../domain/schemas/consent';
 import { aConsent, aPayment, anImmediatePayment } from '../../../domain/test-support/fixtures';
 import type {
   TAuthPromptScreenProps,
+  TFormStepProps,
   TPayNowScreenProps,
   TPostToParent,
 } from '../../contracts/consent-slots';
@@ -65,6 +66,15 @@ function PayNowStub({ payment, onPaymentStatus }: TPayNowScreenProps) {
   );
 }
 
+function FormStepStub({ consent, clientId, readOnly }: TFormStepProps) {
+  return (
+    <p>
+      form {consent.formId} of {consent.consentId} with {clientId}
+      {readOnly ? ', read-only' : ''}
+    </p>
+  );
+}
+
 function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => true)) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -80,7 +90,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           SavedAccounts: () => <p>Saved accounts</p>,
           SaveCardPrompt: () => <p>Save Your Card</p>,
           LinkAccountPanel: () => <p>Link Account</p>,
-          FormStep: () => <p>Form</p>,
+          FormStep: FormStepStub,
           ChipTerminal: () => <p>Chip Card Terminal</p>,
           AddPasskey: () => <p>Create a passkey</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
@@ -110,8 +120,23 @@ describe('ConsentPage', () => {
   it('shows a pending consent under its header', async () => {
     answerWith(aConsent({ payments: [aPayment()] }));
     renderPage('?clientId=cli_1');
-    expect(await screen.findByRole('heading', { name: 'They would like to:' })).toBeTruthy();
+    // The first render of the file loads the page's modules: more than findBy's default second.
+    expect(
+      await screen.findByRole('heading', { name: 'They would like to:' }, { timeout: 5000 }),
+    ).toBeTruthy();
     expect(screen.getByRole('banner').textContent).toContain('FitLife Gym');
+  });
+
+  it('shows the form of a consent read-only in public mode (spec §2), and not otherwise', async () => {
+    answerWith(aConsent({ formId: 'frm_1', payments: [aPayment()] }));
+    renderPage('?clientId=cli_1&public=true');
+    expect(await screen.findByText('form frm_1 of cns_1 with cli_1, read-only')).toBeTruthy();
+    cleanup();
+    // A summary of a consent without a form has none.
+    answerWith(aConsent({ formId: null, payments: [aPayment()] }));
+    renderPage('?clientId=cli_1&public=true');
+    expect(await screen.findByRole('heading', { name: 'They would like to:' })).toBeTruthy();
+    expect(screen.queryByText(/^form /)).toBeNull();
   });
 
   it("hands the auth prompt, another feature's screen, the consent, product and clientId", async () => {

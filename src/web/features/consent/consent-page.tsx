@@ -79,6 +79,8 @@ function consentLoad(query: TLoadQuery): TConsentLoad {
   return { state: 'loaded', consent: query.data.consent };
 }
 
+const noop = () => undefined;
+
 const unreachable = (screen: never): never => {
   throw new Error(`No screen for ${JSON.stringify(screen)}`);
 };
@@ -308,6 +310,15 @@ export function ConsentPage({
       case 'pending-summary':
         return (
           <ConsentOverview consent={shown.consent}>
+            {/* Public mode is read-only and can show a form (spec §2): its title and sections. */}
+            {params.isPublic && shown.consent.formId ? (
+              <screens.FormStep
+                consent={shown.consent}
+                clientId={params.clientId ?? ''}
+                readOnly
+                onComplete={noop}
+              />
+            ) : null}
             {shown.canSignIn ? (
               <div className="sign-in-to-grant">
                 <p>Please sign in to grant consent</p>

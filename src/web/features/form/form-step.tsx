@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { formStepStatusText } from '../../../domain/forms';
+import { formStepFooter } from '../../../domain/forms';
 import type { TFormAnswers, TFormField, TFormFileSummary } from '../../../domain/schemas/form';
 import { useFormQuery, type TFormTarget } from '../../api/forms';
 import type { TFormStepProps } from '../../contracts/consent-slots';
@@ -11,7 +11,8 @@ import './form.css';
 
 /**
  * The consent flow's Form step (spec §2): the form's title, its sections each marked complete
- * when its fields pass, the status line, and 'Next Step' only when all are complete.
+ * when its fields pass, the status line, and 'Next Step' only when all are complete. Read-only
+ * (public mode), the form and its saved answers alone.
  */
 export function FormStep({
   consent,
@@ -68,13 +69,15 @@ export function FormView({
   }
   const { form, response } = query.data.data;
   // Without a consent there is nothing to save to: the form can only be looked at.
-  const locked = readOnly || target.consentId === null || response?.submitted === true;
+  const publicView = readOnly || target.consentId === null;
+  const locked = publicView || response?.submitted === true;
   return (
     <LoadedForm
       key={`${form.id}:${form.version}`}
       form={form}
       response={response}
       target={target}
+      publicView={publicView}
       readOnly={locked}
       onComplete={onComplete}
       titleLevel={titleLevel}
@@ -89,11 +92,12 @@ function LoadedForm({
   form,
   response,
   target,
+  publicView,
   readOnly,
   onComplete,
   titleLevel = 2,
   showNextStep = true,
-}: TLoaded & TFormViewProps) {
+}: TLoaded & TFormViewProps & { publicView: boolean }) {
   const Title = titleLevel === 1 ? 'h1' : 'h2';
   const saver = useFormSaver({
     consentId: target.consentId,
@@ -106,6 +110,7 @@ function LoadedForm({
   const [completed, setCompleted] = useState<Readonly<Record<string, boolean>>>({});
   const [finishing, setFinishing] = useState(false);
   const allComplete = form.sections.every((s) => completed[s.id] === true);
+  const footer = formStepFooter({ publicView, allComplete, showNextStep });
   const saved = useMemo(
     () =>
       Object.fromEntries(
@@ -184,11 +189,13 @@ function LoadedForm({
             {saver.state.message}
           </p>
         ) : null}
-        <p className={allComplete ? 'form-status done' : 'form-status'} aria-live="polite">
-          {formStepStatusText(allComplete)}
-        </p>
-        {showNextStep ? (
-          <Button disabled={!allComplete || finishing} onClick={() => void next()}>
+        {footer.status ? (
+          <p className={allComplete ? 'form-status done' : 'form-status'} aria-live="polite">
+            {footer.status}
+          </p>
+        ) : null}
+        {footer.nextStep ? (
+          <Button disabled={!footer.nextStep.enabled || finishing} onClick={() => void next()}>
             Next Step
           </Button>
         ) : null}
