@@ -3,6 +3,7 @@ import {
   consentHeaderTitle,
   grantedMessage,
   isConsentHeaderVisible,
+  isMerchantBylineVisible,
   standalonePageTitle,
 } from './consent-header';
 import type { TConsent } from './schemas/consent';
@@ -39,6 +40,22 @@ describe('isConsentHeaderVisible', () => {
     ['nothing asked', {}, false, true],
   ])('%s (embed %s) → %s', (_, overrides, embed, visible) => {
     expect(isConsentHeaderVisible(aConsent(overrides), { embed })).toBe(visible);
+  });
+});
+
+describe('isMerchantBylineVisible: who asks, where the header is hidden (issue 29 item 7)', () => {
+  it.each<[string, Partial<TConsent>, boolean, boolean]>([
+    ['embedded with future payments', { payments: [aPayment()] }, true, true],
+    ['embedded, data sharing only', { dataSharing: { bvnData: true } }, true, true],
+    ['embedded, an immediate payment only', { payments: [anImmediatePayment()] }, true, false],
+    [
+      'standalone with future payments: the header says it',
+      { payments: [aPayment()] },
+      false,
+      false,
+    ],
+  ])('%s (embed %s) → %s', (_, overrides, embed, visible) => {
+    expect(isMerchantBylineVisible(aConsent(overrides), { embed })).toBe(visible);
   });
 });
 

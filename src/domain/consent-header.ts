@@ -19,6 +19,16 @@ export function isConsentHeaderVisible(consent: TConsent, options: { embed: bool
   return !options.embed && !asksOnlyImmediatePayments(consent);
 }
 
+/**
+ * Whether the merchant's one-line byline shows instead (issue 29 item 7): embedded, the header
+ * is hidden (spec §2), yet the page around the frame may not name the merchant, so the payer is
+ * always told who is asking. A consent of immediate payments only has none, as standalone: its
+ * payment card says it all.
+ */
+export function isMerchantBylineVisible(consent: TConsent, options: { embed: boolean }): boolean {
+  return options.embed && !asksOnlyImmediatePayments(consent);
+}
+
 /** The consent header's title (spec §2): 'Link Account' while linking, else 'Consent Request'. */
 export function consentHeaderTitle(linking: boolean): string {
   return linking ? 'Link Account' : 'Consent Request';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consentLoadErrorMessage } from './consent-load-error';
+import { consentLoadErrorMessage, isConsentLoadRetryable } from './consent-load-error';
 
 describe('consentLoadErrorMessage', () => {
   it.each([
@@ -15,5 +15,20 @@ describe('consentLoadErrorMessage', () => {
     [404, null, 'Failed to load consent data'],
   ])('answers status %s with the spec text', (status, message, expected) => {
     expect(consentLoadErrorMessage(status, message)).toBe(expected);
+  });
+});
+
+describe('isConsentLoadRetryable', () => {
+  it.each([
+    [null, true],
+    [500, true],
+    [503, true],
+    [429, true],
+    [408, true],
+    [404, false],
+    [403, false],
+    [400, false],
+  ])('status %s → %s', (status, retryable) => {
+    expect(isConsentLoadRetryable(status)).toBe(retryable);
   });
 });

@@ -11,3 +11,12 @@ export function consentLoadErrorMessage(
   if ((status === 404 || status === 403) && serverMessage) return serverMessage;
   return ERROR_CATALOGUE.CONSENT_LOAD_FAILED.message;
 }
+
+/**
+ * Whether reading the consent again may succeed (issue 29 item 8): a server that could not be
+ * reached, was busy or failed may answer next time; a refusal (an unknown or expired consent, a
+ * clientId it was not made for) answers the same, so the screen offers a way back, not a retry.
+ */
+export function isConsentLoadRetryable(status: number | null): boolean {
+  return status === null || status === 408 || status === 429 || status >= 500;
+}

@@ -31,7 +31,11 @@ type TRow = {
   };
   screen: TConsentScreenKind;
   message?: string;
+  /** For Consent Not Found: whether 'Try Again' may succeed. */
+  retryable?: boolean;
   header: boolean;
+  /** The merchant's byline where the header is hidden (embedded); false unless said. */
+  byline?: boolean;
 };
 
 const view = ({ params, ...rest }: TRow['input']) =>
@@ -68,6 +72,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       input: { load: failed(404, 'Consent not found or has expired') },
       screen: 'not-found',
       message: 'Consent not found or has expired',
+      retryable: false,
       header: false,
     },
     {
@@ -77,6 +82,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       },
       screen: 'not-found',
       message: 'Unauthorized: This clientId is not authorized to access this consent',
+      retryable: false,
       header: false,
     },
     {
@@ -84,6 +90,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       input: { load: failed(500, 'Something broke') },
       screen: 'not-found',
       message: 'Failed to load consent data',
+      retryable: true,
       header: false,
     },
     {
@@ -91,6 +98,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       input: { load: failed(null, null) },
       screen: 'not-found',
       message: 'Failed to load consent data',
+      retryable: true,
       header: false,
     },
     {
@@ -130,9 +138,29 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       header: true,
     },
     {
-      name: 'a pending consent embedded shows its summary without the header',
+      name: "a pending consent embedded shows its summary with the merchant's byline, not the header",
       input: { params: { embed: true }, load: loaded(pending) },
       screen: 'pending-summary',
+      header: false,
+      byline: true,
+    },
+    {
+      name: "signed in, embedded: the flow, with the merchant's byline, not the header",
+      input: { params: { embed: true }, load: loaded(requiresAuth), signedIn: true },
+      screen: 'flow',
+      header: false,
+      byline: true,
+    },
+    {
+      name: 'embedded, the auth prompt names the merchant itself: no byline',
+      input: { params: { embed: true }, load: loaded(requiresAuth) },
+      screen: 'auth-prompt',
+      header: false,
+    },
+    {
+      name: 'embedded, an immediate payment only, signed in: no byline, as standalone',
+      input: { params: { embed: true }, load: loaded(immediateOnly), signedIn: true },
+      screen: 'flow',
       header: false,
     },
     {
@@ -192,17 +220,21 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       screen: 'pending-summary',
       header: true,
     },
-  ])('$name', ({ input, screen, message, header }) => {
+  ])('$name', ({ input, screen, message, retryable, header, byline = false }) => {
     const result = view(input);
     expect(result.screen.kind).toBe(screen);
-    if (message !== undefined) expect(result.screen).toEqual({ kind: 'not-found', message });
+    if (message !== undefined) {
+      expect(result.screen).toEqual({ kind: 'not-found', message, retryable });
+    }
     expect(result.header !== null).toBe(header);
+    expect(result.byline !== null).toBe(byline);
   });
 
   it('hands the screen the consent it shows, and the header its counterparty', () => {
     expect(view({ load: loaded(pending) })).toEqual({
       screen: { kind: 'pending-summary', consent: pending, canSignIn: true },
       header: pending.counterparty,
+      byline: null,
     });
     expect(view({ load: loaded(requiresAuth), productName: 'Oya Money' }).screen).toEqual({
       kind: 'auth-prompt',

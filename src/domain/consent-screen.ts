@@ -1,7 +1,7 @@
 import { offersAfterPayment } from './after-payment';
 import { shouldShowAuthPrompt } from './auth-prompt';
-import { isConsentHeaderVisible } from './consent-header';
-import { consentLoadErrorMessage } from './consent-load-error';
+import { isConsentHeaderVisible, isMerchantBylineVisible } from './consent-header';
+import { consentLoadErrorMessage, isConsentLoadRetryable } from './consent-load-error';
 import type { TPageParams } from './page-params';
 import { payNowPayment } from './pay-now';
 import type { TConsent, TCounterparty, TPayment } from './schemas/consent';
@@ -23,8 +23,11 @@ export type TConsentScreen =
   | { kind: 'missing-client-id' }
   /** The consent, or what its first screen needs, is on its way (spec §2 Loading). */
   | { kind: 'loading' }
-  /** The load failed: the §8 text, the server's own for a 404 or 403 (spec §2 Consent Not Found). */
-  | { kind: 'not-found'; message: string }
+  /**
+   * The load failed: the §8 text, the server's own for a 404 or 403 (spec §2 Consent Not Found);
+   * `retryable` when reading again may succeed (a refusal answers the same every time).
+   */
+  | { kind: 'not-found'; message: string; retryable: boolean }
   /** Already granted: what was granted, and the parent is told (spec §2 Consent Granted, §4). */
   | { kind: 'granted'; consent: TConsent }
   /** Granted, then revoked by its payer: nothing more is collected (docs/payer-consents.md). */
@@ -63,6 +66,11 @@ export type TConsentPageView = {
   screen: TConsentScreen;
   /** Whose consent header shows above the screen, or null when none does (spec §2). */
   header: TCounterparty | null;
+  /**
+   * Whose one-line byline shows above the screen where the header does not (embedded), or null:
+   * on the screens that do not name the merchant themselves (issue 29 item 7).
+   */
+  byline: TCounterparty | null;
 };
 
 function chooseScreen({
@@ -75,7 +83,11 @@ function chooseScreen({
   if (!params.clientId) return { kind: 'missing-client-id' };
   if (load.state === 'pending') return { kind: 'loading' };
   if (load.state === 'failed') {
-    return { kind: 'not-found', message: consentLoadErrorMessage(load.status, load.serverMessage) };
+    return {
+      kind: 'not-found',
+      message: consentLoadErrorMessage(load.status, load.serverMessage),
+      retryable: isConsentLoadRetryable(load.status),
+    };
   }
   const { consent } = load;
   // Granted by its payment, the prompt after it stays an offer the payer may take (item 6).
@@ -116,5 +128,11 @@ export function consentPageView(input: TConsentScreenInput): TConsentPageView {
     consent && isConsentHeaderVisible(consent, { embed: input.params.embed })
       ? consent.counterparty
       : null;
-  return { screen, header };
+  // The auth prompt names the counterparty itself; a payment alone is on its payment card.
+  const byline =
+    (screen.kind === 'flow' || screen.kind === 'pending-summary') &&
+    isMerchantBylineVisible(screen.consent, { embed: input.params.embed })
+      ? screen.consent.counterparty
+      : null;
+  return { screen, header, byline };
 }

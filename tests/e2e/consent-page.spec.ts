@@ -29,7 +29,7 @@ const everything = {
 };
 
 test.describe('standalone consent page', () => {
-  test('shows Missing Client ID without a clientId, with Try Again only', async ({
+  test('shows Missing Client ID without a clientId, with the way back to the merchant', async ({
     page,
   }, testInfo) => {
     await page.goto('/r/cns_anything');
@@ -39,7 +39,9 @@ test.describe('standalone consent page', () => {
         'The clientId parameter is required in the URL. Please ensure the URL includes ?clientId=your_client_id',
       ),
     ).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
+    // A reload of the same address cannot succeed: no Try Again, the way back instead.
+    await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+    await expect(page.getByText(/Go back to the merchant who sent it to you/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
     await snap(page, testInfo, 'missing-client-id');
   });

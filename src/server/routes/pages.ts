@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
+import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 
 type TPageOptions = Pick<TRouteContext, 'db'> & { webDir: string };
 
@@ -147,7 +148,13 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
       );
     },
   );
-  for (const route of ['/', '/login', '/consents', '/f/:formId', '/sandbox/grant-signing']) {
+  for (const route of [
+    '/',
+    '/login',
+    PAYER_CONSENTS_PATH,
+    '/f/:formId',
+    '/sandbox/grant-signing',
+  ]) {
     app.get(route, async (_request, reply) => sendPage(reply, "'self'"));
   }
 };

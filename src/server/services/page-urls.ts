@@ -1,3 +1,5 @@
+import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
+
 /** The hosted consent page of a consent, as handed to merchants and printed for demos. */
 export function consentPageUrl(publicUrl: string, consentId: string, clientId: string): string {
   const url = new URL(`/r/${encodeURIComponent(consentId)}`, publicUrl);
@@ -7,5 +9,5 @@ export function consentPageUrl(publicUrl: string, consentId: string, clientId: s
 
 /** The payer's own page (their consents and devices), as SMS about their account name it. */
 export function accountPageUrl(publicUrl: string): string {
-  return new URL('/consents#devices', publicUrl).toString();
+  return new URL(`${PAYER_CONSENTS_PATH}#devices`, publicUrl).toString();
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch, useSearch } from 'wouter';
+import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import { ConsentLoadingPage } from '../features/consent/consent-page-frame';
 import { preloadConsentScreens } from './consent-screens';
 
@@ -52,7 +53,7 @@ export function AppRoutes() {
           </Suspense>
         )}
       </Route>
-      <Route path="/consents">
+      <Route path={PAYER_CONSENTS_PATH}>
         <Suspense>
           <PayerConsentsRoute />
         </Suspense>

@@ -76,6 +76,7 @@ export function AuthPrompt({
         context={context}
         passkeyLabel="Authenticate"
         intro={intro}
+        screenTitleId={SCREEN_TITLE_ID}
         onSignedIn={onAuthenticated}
       />
     </section>

@@ -4,6 +4,7 @@ import { Button } from '../../ui/button';
 import { AuthenticatingOverlay } from './authenticating-overlay';
 import { createPasskey, savePasskey, type TCreatedPasskey } from './passkey-sign-in';
 import { isCeremonyCancelled, signInErrorMessage } from './sign-in-errors';
+import { StepHeading } from './step-heading';
 
 type TCreatePasskeyStepProps = {
   token: string;
@@ -16,6 +17,8 @@ type TCreatePasskeyStepProps = {
    * mandates only from then (docs/identity.md "When a passkey is trusted").
    */
   onDone(passkeyCreated: boolean, signsFrom?: string): void;
+  /** The screen's title id, where the step is the whole screen (StepHeading). */
+  screenTitleId?: string | undefined;
 };
 
 /**
@@ -33,7 +36,13 @@ type TStep =
  * create a passkey so the next sign-in is biometric. On an account in use, another of the payer's
  * passkeys approves it, or it waits 24 h before it may approve payments.
  */
-export function CreatePasskeyStep({ token, newAccount, lead, onDone }: TCreatePasskeyStepProps) {
+export function CreatePasskeyStep({
+  token,
+  newAccount,
+  lead,
+  onDone,
+  screenTitleId,
+}: TCreatePasskeyStepProps) {
   const [step, setStep] = useState<TStep>({ kind: 'offer' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -104,9 +113,9 @@ export function CreatePasskeyStep({ token, newAccount, lead, onDone }: TCreatePa
   if (step.kind === 'waiting') {
     return (
       <div className="auth-form">
-        <h2 className="auth-heading" ref={heading} tabIndex={-1}>
+        <StepHeading screenTitleId={screenTitleId} ref={heading}>
           Passkey created
-        </h2>
+        </StepHeading>
         <p className="auth-lead">
           It signs you in from now on. No other passkey of yours approved it, so it can approve
           payments and mandates from {formatLagosDateTime(step.signsFrom)}.
@@ -123,9 +132,9 @@ export function CreatePasskeyStep({ token, newAccount, lead, onDone }: TCreatePa
     const { created } = step;
     return (
       <div className="auth-form">
-        <h2 className="auth-heading" ref={heading} tabIndex={-1}>
+        <StepHeading screenTitleId={screenTitleId} ref={heading}>
           Approve your new passkey
-        </h2>
+        </StepHeading>
         <p className="auth-lead">
           Approve it with a passkey you already have, on this device or on your other phone or
           laptop, so that it can approve payments at once.
@@ -154,9 +163,9 @@ export function CreatePasskeyStep({ token, newAccount, lead, onDone }: TCreatePa
 
   return (
     <div className="auth-form">
-      <h2 className="auth-heading" id="create-passkey-title">
+      <StepHeading screenTitleId={screenTitleId}>
         {newAccount ? 'Create your passkey' : 'Create a passkey on this device'}
-      </h2>
+      </StepHeading>
       <p className="auth-lead">
         {lead ?? 'Next time, sign in with your fingerprint, face or screen lock. No code needed.'}
       </p>

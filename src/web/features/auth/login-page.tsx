@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { formatNigerianPhone } from '../../../domain/schemas/auth';
 import { usePublicConfig } from '../../api/auth';
 import { returnToOf } from '../../api/http';
@@ -67,6 +68,9 @@ export function LoginPage() {
               ) : (
                 <div className="actions">
                   {returnTo ? <Button onClick={() => navigate(returnTo)}>Continue</Button> : null}
+                  <a className="button secondary" href={PAYER_CONSENTS_PATH}>
+                    Your consents
+                  </a>
                   <Button variant="secondary" onClick={() => setAddingPasskey(true)}>
                     Add a passkey on this device
                   </Button>

@@ -15,6 +15,7 @@ import { Spinner } from '../../ui/spinner';
 import { signInWithCode, signInWithPasskey } from './passkey-sign-in';
 import type { TSignInContext } from './sign-in-context';
 import { signInErrorMessage } from './sign-in-errors';
+import { StepHeading } from './step-heading';
 
 type TPhoneCodeFormProps = {
   context: TSignInContext;
@@ -27,6 +28,8 @@ type TPhoneCodeFormProps = {
    * (conditional mediation); picking one signs in with it.
    */
   onPasskeyAutofill?: ((result: TLoginResponse) => void) | undefined;
+  /** The screen's title id, where the form is the whole screen (StepHeading). */
+  screenTitleId?: string | undefined;
 };
 
 type TField = 'fullName' | 'phone' | 'code';
@@ -41,8 +44,10 @@ export function PhoneCodeForm({
   onSignedIn,
   onBack,
   onPasskeyAutofill,
+  screenTitleId,
 }: TPhoneCodeFormProps) {
   const id = useId();
+  const titleId = screenTitleId ?? `${id}-title`;
   const [step, setStep] = useState<'phone' | 'code'>('phone');
   const [fullName, setFullName] = useState('');
   const [phone, setPhone] = useState('');
@@ -176,11 +181,11 @@ export function PhoneCodeForm({
         className="auth-form"
         onSubmit={(e) => void sendCode(e)}
         noValidate
-        aria-labelledby={`${id}-title`}
+        aria-labelledby={titleId}
       >
-        <h2 className="auth-heading" id={`${id}-title`}>
+        <StepHeading screenTitleId={screenTitleId} id={titleId}>
           {intent === 'sign-up' ? 'Create your account' : 'Sign in with a code'}
-        </h2>
+        </StepHeading>
         <p className="auth-lead">We will send a 6-digit code to your phone by SMS.</p>
         {intent === 'sign-up' ? nameField : null}
         <div className="auth-field">
@@ -223,11 +228,11 @@ export function PhoneCodeForm({
       className="auth-form"
       onSubmit={(e) => void verify(e)}
       noValidate
-      aria-labelledby={`${id}-title`}
+      aria-labelledby={titleId}
     >
-      <h2 className="auth-heading" id={`${id}-title`}>
+      <StepHeading screenTitleId={screenTitleId} id={titleId}>
         Enter your code
-      </h2>
+      </StepHeading>
       {sentMessage ? (
         <p className="auth-lead" role="status">
           {sentMessage}

@@ -17,6 +17,11 @@ type TSignInPanelProps = {
   intro?: ReactNode;
   /** Let the code path's phone field offer saved passkeys (login page). */
   autofill?: boolean;
+  /**
+   * Where the panel is the whole screen (the auth prompt): the id of the screen's title, which
+   * each step after the first (code, sign-up, passkey offer) then gives its own h1.
+   */
+  screenTitleId?: string;
   onSignedIn(): void;
 };
 
@@ -32,6 +37,7 @@ export function SignInPanel({
   passkeyLabel,
   intro,
   autofill,
+  screenTitleId,
   onSignedIn,
 }: TSignInPanelProps) {
   const session = useSession();
@@ -70,6 +76,7 @@ export function SignInPanel({
       <CreatePasskeyStep
         token={pending.token}
         newAccount={pending.newAccount}
+        screenTitleId={screenTitleId}
         onDone={() => finish(pending)}
       />
     );
@@ -83,6 +90,7 @@ export function SignInPanel({
         onSignedIn={afterCode}
         onBack={() => setMode('choose')}
         onPasskeyAutofill={autofill && mode === 'code' ? finish : undefined}
+        screenTitleId={screenTitleId}
       />
     );
   }

@@ -5,6 +5,7 @@ import { GRANTED_FUTURE_PREVIEW_COUNT } from '../../../domain/constants';
 import { morePaymentsText } from '../../../domain/future-payment-summary';
 import { confirmationsNote, paymentMethodLabel } from '../../../domain/granted-details';
 import { formatNaira } from '../../../domain/money';
+import { PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { dueDateLabel } from '../../../domain/payment-date';
 import { countNoun } from '../../../domain/plural';
 import type { TConsent } from '../../../domain/schemas/consent';
@@ -111,6 +112,16 @@ export function ConsentGrantedScreen({ consent, embed, signedIn, onComplete }: T
         Granted on {consent.grantedAt ? formatDateTime(consent.grantedAt) : 'Just now'}
       </p>
       {confirmations ? <p className="footer-note">{confirmations}</p> : null}
+      {signedIn ? (
+        <p className="footer-note">
+          You can revoke it at any time from{' '}
+          {/* Embedded, the payer's page opens beside the merchant's, which stays where it is. */}
+          <a href={PAYER_CONSENTS_PATH} {...(embed ? { target: '_blank', rel: 'noopener' } : {})}>
+            Your consents
+          </a>
+          .
+        </p>
+      ) : null}
       {embed ? (
         <div className="actions">
           <Button onClick={onComplete}>Complete &amp; Close</Button>

@@ -4,28 +4,59 @@ import { StatusScreen } from './status-screen';
 
 type TProps = {
   message: string;
+  /** Reading again may succeed (src/domain/consent-load-error.ts); a refusal answers the same. */
+  retryable: boolean;
   embed: boolean;
   retrying: boolean;
   onReport(): void;
   onRetry(): void;
 };
 
-/** spec §2 Consent Not Found: shows the load error. */
-export function ConsentNotFoundScreen({ message, embed, retrying, onReport, onRetry }: TProps) {
+/**
+ * spec §2 Consent Not Found: shows the load error. 'Try Again' only where a new read may succeed;
+ * otherwise the way on: embedded, 'Report Error & Close' hands the payer back to the merchant's
+ * page; standalone, the payer is told to go back to the merchant (issue 29 item 8).
+ */
+export function ConsentNotFoundScreen({
+  message,
+  retryable,
+  embed,
+  retrying,
+  onReport,
+  onRetry,
+}: TProps) {
+  const retry = retryable ? (
+    <Button onClick={onRetry} disabled={retrying} aria-busy={retrying}>
+      Try Again
+    </Button>
+  ) : null;
   return (
     <StatusScreen
       tone="danger"
       title="Consent Not Found"
       actions={
-        <>
-          <Button onClick={onRetry} disabled={retrying} aria-busy={retrying}>
-            Try Again
-          </Button>
-          {embed ? <ReportAndCloseButton label="Report Error & Close" onReport={onReport} /> : null}
-        </>
+        retry || embed ? (
+          <>
+            {retry}
+            {embed ? (
+              <ReportAndCloseButton label="Report Error & Close" onReport={onReport} />
+            ) : null}
+          </>
+        ) : null
       }
     >
       <p role="alert">{message}</p>
+      {!retryable && !embed ? <BackToMerchant /> : null}
     </StatusScreen>
+  );
+}
+
+/** Standalone, a link that cannot open a consent: what the payer can do instead. */
+export function BackToMerchant() {
+  return (
+    <p className="secondary-text">
+      This link cannot open the consent. Go back to the merchant who sent it to you and open the
+      consent again from their page or message.
+    </p>
   );
 }

@@ -35,7 +35,7 @@ import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
 import { ConsentRevokedScreen } from './consent-revoked-screen';
 import { StatusScreen } from './status-screen';
-import { ConsentHeader } from './consent-header';
+import { ConsentHeader, MerchantByline } from './consent-header';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
 import { ConsentPageFrame } from './consent-page-frame';
@@ -190,7 +190,7 @@ export function ConsentPage({
     productName,
     offerSettled,
   });
-  const { header } = view;
+  const { header, byline } = view;
   const screen: TConsentScreen =
     signInAsked && view.screen.kind === 'pending-summary' && productName
       ? { kind: 'auth-prompt', consent: view.screen.consent, productName }
@@ -232,7 +232,6 @@ export function ConsentPage({
           <MissingClientIdScreen
             embed={params.embed}
             onReport={() => reportFailure(ERROR_CATALOGUE.MISSING_CLIENT_ID_PARAMETER.message)}
-            onRetry={() => window.location.reload()}
           />
         );
       case 'loading':
@@ -241,6 +240,7 @@ export function ConsentPage({
         return (
           <ConsentNotFoundScreen
             message={shown.message}
+            retryable={shown.retryable}
             embed={params.embed}
             retrying={query.isFetching}
             onReport={() => reportFailure(shown.message)}
@@ -367,7 +367,10 @@ export function ConsentPage({
           }
         >
           {header ? <ConsentHeader counterparty={header} linking={linking} /> : null}
-          <ScreenMain>{render(screen)}</ScreenMain>
+          <ScreenMain>
+            {byline ? <MerchantByline counterparty={byline} linking={linking} /> : null}
+            {render(screen)}
+          </ScreenMain>
         </Suspense>
       </ConsentPageFrame>
     </PromptSignInContext>

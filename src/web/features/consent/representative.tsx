@@ -1,5 +1,6 @@
 import type { TConsent } from '../../../domain/schemas/consent';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import './representative.css';
 
 /** Who acts for the merchant (spec §1 actOnBehalfOf): image, name, and the role and location. */
 export function Representative({ rep }: { rep: NonNullable<TConsent['actOnBehalfOf']> }) {

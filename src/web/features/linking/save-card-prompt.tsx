@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { cardSaveNotSupportedMessage } from '../../../domain/card-save';
 import {
   CARD_SAVE_INITIAL_WAIT_MS,
   CARD_SAVE_MAX_POLLS,
@@ -34,6 +35,8 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
   const [chosen, setChosen] = useState<TBankValidationResult | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Banks of this number that said they take no cards: their rows are not offered again.
+  const [refused, setRefused] = useState<readonly string[]>([]);
   const search = useAccountSearch(accountNumber);
   const shownError = error ?? search.error;
 
@@ -69,10 +72,17 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
       }
       onDone(null);
     } catch (caught) {
+      setSaving(false);
+      if (caught instanceof ApiError && caught.code === 'ACCOUNT_NOT_SUPPORTED') {
+        // The way on is another account: this one is set aside, the others stay to choose.
+        setRefused((banks) => [...banks, chosen.institutionCode]);
+        setChosen(null);
+        setError(cardSaveNotSupportedMessage(chosen.bankName));
+        return;
+      }
       setError(
         caught instanceof ApiError ? caught.message : 'Failed to save card. Please try again.',
       );
-      setSaving(false);
     }
   };
 
@@ -87,6 +97,7 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
         onChange={(digits) => {
           setError(null);
           setChosen(null);
+          setRefused([]);
           setAccountNumber(digits);
         }}
         describedBy={[`${id}-hint`, ...(shownError ? [`${id}-error`] : [])]}
@@ -111,7 +122,7 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
           mode="radio"
           label="Accounts found"
           isSelected={(account) => account.institutionCode === chosen?.institutionCode}
-          isDisabled={() => saving}
+          isDisabled={(account) => saving || refused.includes(account.institutionCode ?? '')}
           onToggle={(account) =>
             setChosen(
               search.results.find((r) => r.institutionCode === account.institutionCode) ?? null,

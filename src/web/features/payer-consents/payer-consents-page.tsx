@@ -11,6 +11,7 @@ import {
   payerConsentsQueryKey,
   usePayerConsentsQuery,
 } from '../../api/payer-consents';
+import { PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { PayerConsentItem } from './payer-consent-item';
@@ -23,7 +24,7 @@ type TPayerConsentsPageProps = {
   signRevocation(consentId: string): Promise<TRevokeConsentRequest>;
 };
 
-const SIGN_IN_HREF = `/login?returnTo=${encodeURIComponent('/consents')}`;
+const SIGN_IN_HREF = `/login?returnTo=${encodeURIComponent(PAYER_CONSENTS_PATH)}`;
 
 /** Why a revocation did not happen, in words for the payer. */
 function revocationFailure(failure: unknown): Error {

@@ -1,0 +1,6 @@
+/**
+ * The signed-in payer's own page (docs/payer-consents.md): the consents they granted, each with
+ * Revoke, and their devices. Consent Granted and the payer's signed-in page link to it, so that
+ * withdrawing a consent is as easy to find as giving it (issue 29 item 11).
+ */
+export const PAYER_CONSENTS_PATH = '/consents';
