@@ -70,7 +70,7 @@ async function start(
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       lines.splice(0, lines.length, ...buffer.split('\n').filter(Boolean));
-      if (lines.filter((l) => l.startsWith('Demo consent')).length >= 4) resolve();
+      if (lines.filter((l) => l.startsWith('Demo consent')).length >= 5) resolve();
     });
     child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${buffer}`)));
@@ -96,7 +96,7 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     const urls = first.lines
       .filter((l) => l.startsWith('Demo consent'))
       .map((l) => l.split(': ').pop() ?? '');
-    expect(urls).toHaveLength(4);
+    expect(urls).toHaveLength(5);
     for (const url of urls) {
       expect(url).toMatch(
         new RegExp(`^http://localhost:${port}/r/cns_[\\w-]+\\?clientId=cli_demo$`),

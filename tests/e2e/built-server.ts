@@ -17,7 +17,11 @@ export async function startBuiltServer(port: number, env: NodeJS.ProcessEnv = {}
   });
   let printed = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Not started in 30 s:\n${printed}`)), 30_000);
+    // Migrations, the seed and a PGlite start: past 30 s on a loaded 2-core machine.
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`Not started in 90 s:\n${printed}`));
+    }, 90_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       printed += chunk.toString();
       if (printed.includes('Sign in: ')) {

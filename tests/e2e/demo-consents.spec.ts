@@ -3,39 +3,45 @@ import { startBuiltServer } from './built-server';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
-import { account, chooseResult, findAccount, verifyByAuthParams } from './linking-support';
+import { SANDBOX_BANKS, SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { account, chooseResult, findAccount, panel, verifyByAuthParams } from './linking-support';
 import { snap } from './merchant';
+import { readmeDemoLine, readmeStep } from './readme-support';
 
-// The README's "Try it by hand", as written: the built server (`npm start` runs
-// dist/server/main.mjs) on a new data directory seeds the demo merchant and its four consents and
-// prints one URL each. Every demo consent is granted here from the URL the server printed, by a
-// payer who signs up on the spot, in real Chromium against that server and the sandbox network.
-// Their screens are the consent flow's and the pay-now's, scanned by axe there and in
-// accessibility.spec.ts.
+// The demo consents of the README: the built server (`npm start` runs dist/server/main.mjs) on a
+// new data directory seeds the demo merchant and its five consents and prints one URL each. Every
+// demo consent is granted here from the URL the server printed, by a payer who signs up on the
+// spot, and the README's "Try it by hand" is followed word for word as the seeded demo payer, in
+// real Chromium against that server and the sandbox network. Their screens are the consent
+// flow's and the pay-now's, scanned by axe there and in accessibility.spec.ts.
 
 const LABELS = {
   immediate: 'immediate payment only',
   recurring: 'recurring future payments',
   dataSharing: 'data sharing only',
   everything: 'everything, with a form and a representative',
+  linkedAccount: 'a fee and future payments from a linked account',
 } as const;
 
 let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 let origin = '';
 const demoUrls = new Map<string, string>();
 
-test.beforeAll(async () => {
-  // A server of its own per viewport: each grants the four demo consents once.
-  server = await startBuiltServer(E2E.appPort + (test.info().project.name === 'mobile' ? 30 : 31));
+/** A built server on a new data directory, as `npm start` leaves it; `offset` from the app port. */
+async function startDemoServer(offset: number) {
+  test.setTimeout(120_000);
+  server = await startBuiltServer(E2E.appPort + offset);
   origin = server.origin;
+  demoUrls.clear();
   for (const match of server.printed.matchAll(/^Demo consent, (.+): (\S+)$/gm)) {
     demoUrls.set(match[1] ?? '', match[2] ?? '');
   }
-});
+}
 
-test.afterAll(async () => {
+async function stopDemoServer() {
   await server?.stop();
-});
+  server = null;
+}
 
 function demoUrl(label: string): string {
   const url = demoUrls.get(label);
@@ -76,6 +82,9 @@ async function linkRepaymentAccount(page: Page) {
 
 test.describe('the demo consents, each granted from the URL `npm start` prints', () => {
   test.describe.configure({ mode: 'serial' });
+  // A server of its own per viewport: each grants the demo consents once.
+  test.beforeAll(() => startDemoServer(test.info().project.name === 'mobile' ? 30 : 31));
+  test.afterAll(stopDemoServer);
 
   test('immediate payment only: paid by transfer, then granted', async ({ page }, testInfo) => {
     test.slow();
@@ -153,5 +162,162 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
       '₦5,000.00',
     );
     await snap(page, testInfo, 'demo-everything-granted');
+  });
+});
+
+/** Opens the demo consent the README step names in bold, by the URL the server printed. */
+async function openNamedDemo(page: Page, step: ReturnType<typeof readmeStep>, label: string) {
+  step.bold(`Demo consent, ${readmeDemoLine(label)}`);
+  await page.goto(demoUrl(label));
+}
+
+const accountRow = (page: Page, role: 'checkbox' | 'radio', bank: string, last4: string) =>
+  page.getByRole(role, { name: new RegExp(`${bank}.*\\*{4}${last4}`) });
+
+test.describe('README "Try it by hand", word for word, as the demo payer', () => {
+  // Its own server per viewport: the steps grant the demo consents, and the seed vouches for the
+  // first passkey made for the demo payer only.
+  test.beforeAll(() => startDemoServer(test.info().project.name === 'mobile' ? 36 : 37));
+  test.afterAll(stopDemoServer);
+
+  test('steps 1 to 4 in one browser: sign in, everything, immediate payment only, a failed debit', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    await addVirtualAuthenticator(page);
+    // The demo payer's GTBank account, linked by the seed (the first test-transfer account).
+    const gtbank = account('links_by_test_transfer').accountNumber.slice(-4);
+
+    await test.step('1. Sign in', async () => {
+      const step = readmeStep(1);
+      await openNamedDemo(page, step, LABELS.everything);
+      await page.getByRole('button', { name: step.bold('Use a code sent by SMS instead') }).click();
+      const phone = step.plain('0803 000 0001');
+      await page.getByLabel('Phone number').fill(phone);
+      await page.getByRole('button', { name: step.bold('Send code') }).click();
+      // The code, as a person reads it: on /sandbox/messages, in another tab.
+      const messages = await page.context().newPage();
+      await messages.goto(`${origin}${step.code('/sandbox/messages')}`);
+      await messages.getByLabel('Phone number').fill(phone);
+      await messages.getByRole('button', { name: step.bold('Show') }).click();
+      const sms = await messages.getByRole('listitem').first().innerText();
+      await messages.close();
+      await page.getByLabel('6-digit code').fill(/code is (\d{6})/.exec(sms)?.[1] ?? '');
+      await page.getByRole('button', { name: step.bold('Verify code') }).click();
+      await expect(
+        page.getByRole('heading', { name: step.bold('Create a passkey on this device') }),
+      ).toBeVisible();
+      await snap(page, testInfo, 'readme-1-passkey');
+      await page.getByRole('button', { name: step.bold('Create passkey') }).click();
+    });
+
+    await test.step('2. Everything', async () => {
+      const step = readmeStep(2);
+      const confirm = page.getByRole('button', { name: step.bold('Confirm'), exact: true });
+      await confirm.click();
+      await fillDemoForm(page, 'Adaeze Okafor');
+      await page.getByRole('button', { name: step.bold('Next Step') }).click();
+      await confirm.click({ timeout: 15_000 });
+      // Both ways of the step: another account linked, and the GTBank account ticked too.
+      const other = account('links_by_auth_params');
+      const opener = step.bold('+ Link different account');
+      await findAccount(page, step.code(other.accountNumber), opener);
+      step.plain(
+        `choose ${SANDBOX_BANKS.find((b) => b.institutionCode === other.institutionCode)?.name}`,
+      );
+      await chooseResult(page, other);
+      const { cardLast4, otp } = other.authParams ?? { cardLast4: '', otp: '' };
+      await panel(page)
+        .getByPlaceholder('Last 4 digits')
+        .fill(step.plain(`card digits ${cardLast4}`).slice(-4));
+      await panel(page)
+        .getByPlaceholder('Enter OTP')
+        .fill(step.plain(`OTP ${otp}`).slice(-6));
+      await panel(page)
+        .getByRole('button', { name: step.bold('Verify Account') })
+        .click();
+      await expect(
+        accountRow(page, 'checkbox', 'First Bank', other.accountNumber.slice(-4)),
+      ).toBeChecked({
+        timeout: 15_000,
+      });
+      await accountRow(page, 'checkbox', 'Guaranty Trust Bank', gtbank).check();
+      await snap(page, testInfo, 'readme-2-accounts');
+      await confirm.click();
+      await accountRow(page, 'radio', 'Guaranty Trust Bank', gtbank).check();
+      await snap(page, testInfo, 'readme-2-onetap');
+      await page.getByRole('button', { name: step.bold(`OneTap ****${gtbank}`) }).click();
+      step.plain('Consent Granted follows');
+      await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
+        timeout: 20_000,
+      });
+      await snap(page, testInfo, 'readme-2-granted');
+    });
+
+    await test.step('3. Immediate payment only', async () => {
+      const step = readmeStep(3);
+      step.bold('Immediate payment only');
+      await page.goto(demoUrl(LABELS.immediate));
+      const saved = page.getByRole('region', { name: step.bold('Pay from a saved account') });
+      await saved.getByRole('radio', { name: /Guaranty Trust Bank/ }).check();
+      await snap(page, testInfo, 'readme-3-onetap');
+      await page.getByRole('button', { name: step.bold(`OneTap ****${gtbank}`) }).click();
+      await granted(page);
+      await expect(page.getByRole('region', { name: 'Payment Collected' })).toContainText(
+        '₦25,000.00',
+      );
+    });
+
+    await test.step('4. A failed debit', async () => {
+      const step = readmeStep(4);
+      await openNamedDemo(page, step, LABELS.linkedAccount);
+      const confirm = page.getByRole('button', { name: step.bold('Confirm'), exact: true });
+      await confirm.click();
+      const poor = account('insufficient_funds');
+      await findAccount(page, step.code(poor.accountNumber), step.bold('+ Link different account'));
+      step.plain('choose Zenith Bank');
+      await chooseResult(page, poor);
+      await expect(
+        panel(page).getByRole('heading', { name: step.bold('Link Account with Card') }),
+      ).toBeVisible();
+      const card = SANDBOX_CARDS.find(
+        (c) => c.account.accountNumber === poor.accountNumber && c.scenario === 'pin_only',
+      );
+      if (!card) throw new Error('No card goes through on the account that lacks funds');
+      await panel(page)
+        .getByLabel('Card Number')
+        .fill(step.code(card.number.replace(/(\d{4})(?!$)/g, '$1 ')));
+      await panel(page)
+        .getByLabel('Expiry date')
+        .fill(step.plain(`expiry ${card.expiry}`).slice(-5));
+      await panel(page)
+        .getByLabel('CVV')
+        .fill(step.plain(`CVV ${card.cvv}`).slice(-3));
+      await panel(page)
+        .getByRole('button', { name: step.bold('Continue to PIN') })
+        .click();
+      await panel(page)
+        .getByLabel('Card PIN')
+        .fill(step.plain(`PIN ${card.pin}`).slice(-4));
+      await panel(page)
+        .getByRole('button', { name: step.bold('Complete Payment') })
+        .click();
+      const last4 = poor.accountNumber.slice(-4);
+      await expect(accountRow(page, 'checkbox', 'Zenith Bank', last4)).toBeChecked({
+        timeout: 20_000,
+      });
+      await snap(page, testInfo, 'readme-4-linked');
+      await confirm.click();
+      await accountRow(page, 'radio', 'Zenith Bank', last4).check();
+      await page.getByRole('button', { name: step.bold(`OneTap ****${last4}`) }).click();
+      await expect(
+        page.getByText(step.quote('Some payments failed. Please try again.')),
+      ).toBeVisible({ timeout: 20_000 });
+      await snap(page, testInfo, 'readme-4-failed');
+      step.plain('nothing is granted');
+      const consentId = new URL(page.url()).pathname.split('/').pop() ?? '';
+      const read = await page.request.get(`${origin}/api/consent/${consentId}?clientId=cli_demo`);
+      expect(await read.json()).toMatchObject({ consent: { status: 'pending' } });
+    });
   });
 });

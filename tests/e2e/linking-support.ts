@@ -83,10 +83,18 @@ export async function look(page: Page, testInfo: TestInfo, name: string) {
 
 export const panel = (page: Page) => page.getByRole('region', { name: 'Link Account' });
 
-/** Opens the panel and finds the account by its number (manual entry: the payer has none yet). */
-export async function findAccount(page: Page, accountNumber: string) {
-  await page.getByRole('button', { name: '+ Link repayment account' }).click();
-  await expect(panel(page).getByRole('heading', { name: 'Add Account' })).toBeVisible();
+/**
+ * Opens the panel and finds the account by its number (manual entry). The panel opens from
+ * '+ Link repayment account', or '+ Link different account' once the payer has an account.
+ */
+export async function findAccount(
+  page: Page,
+  accountNumber: string,
+  opener = '+ Link repayment account',
+) {
+  await page.getByRole('button', { name: opener }).click();
+  const title = opener === '+ Link repayment account' ? 'Add Account' : 'Add Another Account';
+  await expect(panel(page).getByRole('heading', { name: title, exact: true })).toBeVisible();
   await panel(page).getByLabel('Account number').fill(accountNumber);
   await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
     timeout: 10_000,

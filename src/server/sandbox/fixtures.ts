@@ -159,7 +159,8 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     scenario: 'insufficient_funds',
     balance: 5_000,
     authParams: null,
-    description: 'Links by test transfer but holds only NGN 50.00: debits fail.',
+    description:
+      'Links by a card issued on it (5399 8300 0000 0057); holds only NGN 50.00: debits fail.',
   },
 ];
 

@@ -15,6 +15,8 @@ import { consentPageUrl } from '../page-urls';
 
 export const DEMO_MERCHANT_ID = 'mer_demo';
 export const DEMO_CLIENT_ID = 'cli_demo';
+/** The demo consent on which a payer links an account and then pays from it (README step 4). */
+export const DEMO_LINKED_ACCOUNT_LABEL = 'a fee and future payments from a linked account';
 const DEMO_VALIDITY_MS = 365 * 24 * 60 * 60 * 1000;
 
 function monthlyDueDates(from: Date, count: number): string[] {
@@ -28,15 +30,17 @@ function demoConsents(
   now: Date,
 ): Array<{ key: string; label: string; body: TCreateConsentRequestInput }> {
   const expiresAt = new Date(now.getTime() + DEMO_VALIDITY_MS).toISOString();
-  const membership = monthlyDueDates(now, 6).map((dueDate) => ({
-    type: 'future' as const,
-    amount: 1_500_000,
-    amountType: 'fixed' as const,
-    narration: 'Gym membership',
-    frequency: 'monthly' as const,
-    interval: 1,
-    dueDate,
-  }));
+  const monthly = (count: number, amount: number, narration: string) =>
+    monthlyDueDates(now, count).map((dueDate) => ({
+      type: 'future' as const,
+      amount,
+      amountType: 'fixed' as const,
+      narration,
+      frequency: 'monthly' as const,
+      interval: 1,
+      dueDate,
+    }));
+  const membership = monthly(6, 1_500_000, 'Gym membership');
   return [
     {
       key: 'demo:immediate',
@@ -86,6 +90,22 @@ function demoConsents(
           image: null,
           location: 'Lekki Phase 1, Lagos',
         },
+      },
+    },
+    {
+      // README "Try it by hand" step 4: an account linked in the Future Payments step, then the
+      // fee debited from it at the grant. Signed in only: whoever opens the URL links and pays
+      // with their own accounts, each proven by its bank (docs/accounts.md "Ownership"). A debit
+      // that fails grants nothing, so the consent stays open for the next try.
+      key: 'demo:linked-account',
+      label: DEMO_LINKED_ACCOUNT_LABEL,
+      body: {
+        expiresAt,
+        payments: [
+          { type: 'immediate', amount: 1_000_000, narration: 'Personal training: first session' },
+          ...monthly(3, 1_000_000, 'Personal training'),
+        ],
+        requirements: { requiresAuth: true, requiresAccount: true },
       },
     },
   ];
