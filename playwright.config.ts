@@ -48,7 +48,7 @@ export default defineConfig({
       command: 'npx tsx tests/e2e/app-server.ts',
       url: `${E2E.appOrigin}/api/health`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 120_000,
       stdout: 'pipe',
     },
     {

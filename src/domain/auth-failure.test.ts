@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authFailureAction } from './auth-failure';
+import { authFailureAction, isApprovalNotGiven } from './auth-failure';
 import type { TErrorCode } from './errors';
 
 describe('authFailureAction', () => {
@@ -16,5 +16,15 @@ describe('authFailureAction', () => {
     [null, { kind: 'show_error', message: 'Authentication failed. Please try again.' }],
   ])('%j → %j', (code, action) => {
     expect(authFailureAction(code)).toEqual(action);
+  });
+});
+
+describe('isApprovalNotGiven', () => {
+  it("knows a passkey prompt that ended without approval by WebAuthn's error names", () => {
+    const named = (name: string) => Object.assign(new Error('x'), { name });
+    expect(isApprovalNotGiven(named('NotAllowedError'))).toBe(true);
+    expect(isApprovalNotGiven(named('AbortError'))).toBe(true);
+    expect(isApprovalNotGiven(named('TypeError'))).toBe(false);
+    expect(isApprovalNotGiven('NotAllowedError')).toBe(false);
   });
 });

@@ -17,3 +17,10 @@ export function authFailureAction(code: TErrorCode | null | undefined): TAuthFai
   }
   return { kind: 'show_error', message: ERROR_CATALOGUE.AUTHENTICATION_FAILED_RETRY.message };
 }
+
+/**
+ * Whether signGrant ended without a passkey's approval on this device: the browser's prompt was
+ * dismissed, or it holds none of the payer's passkeys (WebAuthn's NotAllowedError, AbortError).
+ */
+export const isApprovalNotGiven = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');

@@ -129,13 +129,6 @@ export type TFormStepProps = {
   showNextStep?: boolean;
 };
 
-/**
- * Whether signGrant ended without a passkey's approval on this device: the browser's prompt was
- * dismissed, or it holds none of the payer's passkeys (WebAuthn's NotAllowedError, AbortError).
- */
-export const isApprovalNotGiven = (error: unknown): boolean =>
-  error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
-
 /** What the grant's offer of a passkey is given; the auth feature owns it. */
 export type TAddPasskeyProps = {
   /**

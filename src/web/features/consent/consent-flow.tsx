@@ -30,6 +30,7 @@ import {
   stepDotLogos,
   type TConsentStep,
 } from '../../../domain/consent-steps';
+import { isApprovalNotGiven } from '../../../domain/auth-failure';
 import { GRANT_SUCCESS_SCREEN_MS } from '../../../domain/constants';
 import { debitReport } from '../../../domain/embed-payment-report';
 import { dataPointsText, dataSharingChips } from '../../../domain/data-sharing';
@@ -44,7 +45,6 @@ import { ApiError, isApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { consentApi } from '../../api/consent';
 import {
-  isApprovalNotGiven,
   type TConsentScreens,
   type TEmbedReports,
   type TPayNowPrompts,
