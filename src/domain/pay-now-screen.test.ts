@@ -465,6 +465,28 @@ describe('payNowReducer: 3-D Secure (item 1)', () => {
     });
     expect(processingControls(state).reconnect).toBeNull();
   });
+
+  it('ended by the server before the payer opened the challenge: Payment Failed too', () => {
+    const notOpened = awaiting3ds.slice(0, -1);
+    expect(run(notOpened).view).toBe('three_ds');
+    const state = run([
+      ...notOpened,
+      {
+        type: 'event',
+        event: {
+          paymentId: 'pay_1',
+          status: 'failed',
+          paymentType: 'card',
+          message: '3DS authentication failed',
+          attempt: attempt({ state: 'failed', message: '3DS authentication failed' }),
+        },
+      },
+    ]);
+    expect(state).toMatchObject({
+      view: 'processing',
+      status: { phase: 'failed', error: '3DS authentication failed' },
+    });
+  });
 });
 
 describe('payNowReducer: reload (read) and item 12', () => {

@@ -254,7 +254,8 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
     const text = attemptOutcomeText(attempt, state.amountDue);
     return { ...next, status: { ...next.status, error: text, stepText: text } };
   }
-  if (endedNow && (next.view === 'processing' || next.card.charging)) {
+  // The 3-D Secure screen has no call of its own to answer it: the server's end is its news.
+  if (endedNow && (next.view === 'processing' || next.view === 'three_ds' || next.card.charging)) {
     return {
       ...failed(next, attemptOutcomeText(attempt, state.amountDue)),
       card: { ...next.card, charging: false, slow: false, resending: false },

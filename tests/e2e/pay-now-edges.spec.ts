@@ -185,7 +185,7 @@ test.describe('pay-now edges', () => {
 
   // Fails today: the server ends the attempt (the sweep answers ended: 1), but a page still on
   // '3D Secure Authentication Required' (the payer never opened the challenge) does not move on.
-  test.fixme('item 1: a 3-D Secure challenge unanswered for 10 minutes ends the attempt, and the page says it failed', async ({
+  test('item 1: a 3-D Secure challenge unanswered for 10 minutes ends the attempt, and the page says it failed', async ({
     page,
   }, testInfo) => {
     test.slow();
