@@ -126,8 +126,13 @@ test.describe('a consent that cannot be opened (item 8)', () => {
   test("embedded, another client's consent: Report Error & Close tells the parent", async ({
     page,
   }, testInfo) => {
-    const consentId = await createConsent(page.request, subscription);
-    await page.goto(embedHostUrl(`/r/${consentId}?clientId=${E2E.otherClientId}&embed=true`));
+    // The shop's own client frames the page (its origin is registered); the consent is another
+    // merchant's. A client without the shop's origin could not be framed there at all.
+    const consentId = await createConsent(page.request, subscription, {
+      clientId: E2E.otherClientId,
+      secret: E2E.otherClientSecret,
+    });
+    await page.goto(embedHostUrl(`/r/${consentId}?clientId=${E2E.clientId}&embed=true`));
     const frame = page.frameLocator('#consent');
     await expect(frame.getByRole('alert')).toHaveText(
       'Unauthorized: This clientId is not authorized to access this consent',
