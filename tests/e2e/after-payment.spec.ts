@@ -181,6 +181,13 @@ test.describe('after a payment', () => {
     await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
     await expect(step.getByText('linked', { exact: true })).toBeVisible();
     await expect(step).toHaveAccessibleName(/^Immediate Payment .*linked Pending$/);
+    // Dots and badges wrap under the title: no step reaches past the list's width at 390 px.
+    const overflowing = await page.locator('.flow-steps').evaluate((list) => {
+      const { right } = list.getBoundingClientRect();
+      return [...list.children].filter((step) => step.getBoundingClientRect().right > right + 0.5)
+        .length;
+    });
+    expect(overflowing).toBe(0);
     await look(page, testInfo, 'step-linked-badge');
   });
 

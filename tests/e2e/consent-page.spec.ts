@@ -39,8 +39,8 @@ test.describe('standalone consent page', () => {
         'The clientId parameter is required in the URL. Please ensure the URL includes ?clientId=your_client_id',
       ),
     ).toBeVisible();
-    // A reload of the same address cannot succeed: no Try Again, the way back instead.
-    await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+    // A reload of the same address rarely helps: the way back is said beside the spec's Try Again.
+    await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
     await expect(page.getByText(/Go back to the merchant who sent it to you/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
     await snap(page, testInfo, 'missing-client-id');

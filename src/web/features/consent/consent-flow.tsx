@@ -458,16 +458,18 @@ function StepHeader({
             {done ? '✓' : number}
           </span>
           <span className="step-title">{title}</span>
-          {dots && dots.shown.length > 0 ? (
-            <span className="step-dots">
-              {dots.shown.map((dot) => (
-                <img key={dot.id} src={dot.logo} alt={dot.bank} />
-              ))}
-              {dots.more ? <span className="more">{dots.more}</span> : null}
-            </span>
-          ) : null}
-          {linked ? <span className="badge linked">linked</span> : null}
-          <span className={done ? 'badge done' : 'badge'}>{statusLabel}</span>
+          <span className="step-marks">
+            {dots && dots.shown.length > 0 ? (
+              <span className="step-dots">
+                {dots.shown.map((dot) => (
+                  <img key={dot.id} src={dot.logo} alt={dot.bank} />
+                ))}
+                {dots.more ? <span className="more">{dots.more}</span> : null}
+              </span>
+            ) : null}
+            {linked ? <span className="badge linked">linked</span> : null}
+            <span className={done ? 'badge done' : 'badge'}>{statusLabel}</span>
+          </span>
         </button>
       </h2>
       <div id={bodyId} className="flow-step-body" hidden={!open}>

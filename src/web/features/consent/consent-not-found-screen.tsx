@@ -13,9 +13,10 @@ type TProps = {
 };
 
 /**
- * spec §2 Consent Not Found: shows the load error. 'Try Again' only where a new read may succeed;
- * otherwise the way on: embedded, 'Report Error & Close' hands the payer back to the merchant's
- * page; standalone, the payer is told to go back to the merchant (issue 29 item 8).
+ * spec §2 Consent Not Found: the load error, 'Report Error & Close' (embed only) and 'Try Again'.
+ * Where a new read cannot succeed (a refusal answers the same every time) the way on leads and
+ * 'Try Again' steps back: embedded, 'Report Error & Close' hands the payer back to the merchant's
+ * page; standalone, the payer is told to go back to the merchant.
  */
 export function ConsentNotFoundScreen({
   message,
@@ -25,24 +26,35 @@ export function ConsentNotFoundScreen({
   onReport,
   onRetry,
 }: TProps) {
-  const retry = retryable ? (
-    <Button onClick={onRetry} disabled={retrying} aria-busy={retrying}>
+  const retry = (
+    <Button
+      variant={retryable ? 'primary' : 'secondary'}
+      onClick={onRetry}
+      disabled={retrying}
+      aria-busy={retrying}
+    >
       Try Again
     </Button>
+  );
+  const report = embed ? (
+    <ReportAndCloseButton label="Report Error & Close" onReport={onReport} />
   ) : null;
   return (
     <StatusScreen
       tone="danger"
       title="Consent Not Found"
       actions={
-        retry || embed ? (
+        retryable ? (
           <>
             {retry}
-            {embed ? (
-              <ReportAndCloseButton label="Report Error & Close" onReport={onReport} />
-            ) : null}
+            {report}
           </>
-        ) : null
+        ) : (
+          <>
+            {report}
+            {retry}
+          </>
+        )
       }
     >
       <p role="alert">{message}</p>

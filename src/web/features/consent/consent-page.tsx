@@ -232,6 +232,7 @@ export function ConsentPage({
           <MissingClientIdScreen
             embed={params.embed}
             onReport={() => reportFailure(ERROR_CATALOGUE.MISSING_CLIENT_ID_PARAMETER.message)}
+            onRetry={() => window.location.reload()}
           />
         );
       case 'loading':

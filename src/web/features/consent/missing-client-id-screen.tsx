@@ -1,21 +1,27 @@
+import { Button } from '../../ui/button';
 import { BackToMerchant } from './consent-not-found-screen';
 import { ReportAndCloseButton } from './report-and-close';
 import { StatusScreen } from './status-screen';
 
-type TProps = { embed: boolean; onReport(): void };
+type TProps = { embed: boolean; onReport(): void; onRetry(): void };
 
 /**
- * spec §2 Missing Client ID. A reload of the same address cannot succeed, so the screen offers
- * the way on instead of 'Try Again' (issue 29 item 8): embedded, 'Report Error & Close';
- * standalone, going back to the merchant.
+ * spec §2 Missing Client ID: 'Report Error & Close' (embed only) and 'Try Again' (reloads). A
+ * reload of the same address rarely helps, so the way on leads: embedded, 'Report Error & Close'
+ * first; standalone, the payer is told to go back to the merchant.
  */
-export function MissingClientIdScreen({ embed, onReport }: TProps) {
+export function MissingClientIdScreen({ embed, onReport, onRetry }: TProps) {
   return (
     <StatusScreen
       tone="danger"
       title="Missing Client ID"
       actions={
-        embed ? <ReportAndCloseButton label="Report Error & Close" onReport={onReport} /> : null
+        <>
+          {embed ? <ReportAndCloseButton label="Report Error & Close" onReport={onReport} /> : null}
+          <Button variant="secondary" onClick={onRetry}>
+            Try Again
+          </Button>
+        </>
       }
     >
       <p role="alert">
