@@ -21,6 +21,7 @@ describe('consentLoadErrorMessage', () => {
 describe('isConsentLoadRetryable', () => {
   it.each([
     [null, true],
+    [0, true],
     [500, true],
     [503, true],
     [429, true],

@@ -18,5 +18,6 @@ export function consentLoadErrorMessage(
  * clientId it was not made for) answers the same, so the screen offers a way back, not a retry.
  */
 export function isConsentLoadRetryable(status: number | null): boolean {
-  return status === null || status === 408 || status === 429 || status >= 500;
+  // null or 0: no answer came (the page's calls say 0 when the server was not reached).
+  return !status || status === 408 || status === 429 || status >= 500;
 }
