@@ -126,12 +126,16 @@ test.describe('standalone consent page', () => {
       }
       // Four identical monthly payments are one row of the schedule.
       await expect(main.getByText('4 × ₦15,000.00')).toBeVisible();
-      await expect(main.getByText('Sales Agent · Ikeja, Lagos')).toBeVisible();
-      // Two columns from 768 px: the side panel beside the card; one column below.
+      // Two columns from 768 px: the side panel beside the card, and the representative shown
+      // once, there; one column below, the representative in the card.
       const aside = page.getByRole('complementary', { name: 'Consent summary' });
+      const representative = 'Sales Agent · Ikeja, Lagos';
       if ((page.viewportSize()?.width ?? 0) >= 768) {
         await expect(aside.getByRole('heading', { name: 'Share Consent' })).toBeVisible();
+        await expect(aside.getByText(representative)).toBeVisible();
+        await expect(main.getByText(representative)).toBeHidden();
       } else {
+        await expect(main.getByText(representative)).toBeVisible();
         await expect(aside).toHaveCount(0);
       }
       await snap(page, testInfo, 'pending-consent');
