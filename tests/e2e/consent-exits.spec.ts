@@ -11,7 +11,7 @@ import {
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { account, payWithCardSavingIt } from './linking-support';
-import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
+import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
 
 // Who is asking, the ways out of a consent that cannot be opened, the way to the payer's own
 // consents, and one h1 on every sign-in step (issue 29 items 7, 8, 11, 12), in real Chromium
@@ -123,32 +123,6 @@ test.describe('a consent that cannot be opened (item 8)', () => {
     await expect(page.getByText(BACK_TO_MERCHANT)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
     await look(page, testInfo, 'unauthorized');
-  });
-
-  test("embedded, another client's consent: Report Error & Close tells the parent", async ({
-    page,
-  }, testInfo) => {
-    // The shop's own client frames the page (its origin is registered); the consent is another
-    // merchant's. A client without the shop's origin could not be framed there at all.
-    const consentId = await createConsent(page.request, subscription, {
-      clientId: E2E.otherClientId,
-      secret: E2E.otherClientSecret,
-    });
-    await page.goto(embedHostUrl(`/r/${consentId}?clientId=${E2E.clientId}&embed=true`));
-    const frame = page.frameLocator('#consent');
-    await expect(frame.getByRole('alert')).toHaveText(
-      'Unauthorized: This clientId is not authorized to access this consent',
-    );
-    await expect(frame.getByRole('button')).toHaveText(['Report Error & Close', 'Try Again']);
-    await look(page, testInfo, 'embedded-unauthorized');
-    await frame.getByRole('button', { name: 'Report Error & Close' }).click();
-    await expect
-      .poll(async () => (await receivedMessages(page)).map((m) => m.data))
-      .toContainEqual({
-        type: 'oya-money-consent-failed',
-        consentId,
-        error: 'Unauthorized: This clientId is not authorized to access this consent',
-      });
   });
 
   test('saving a card to a bank that takes no cards says what is not supported, and another account saves it', async ({
