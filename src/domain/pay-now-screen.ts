@@ -455,10 +455,11 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
           threeDs: { challengeUrl: answer.challengeUrl, expiresAt: null },
         };
       }
-      if (answer.success) return completed(next);
-      // The bank has the charge and has not answered: its answer comes on the stream.
+      // The bank has the charge and has not answered: its answer comes on the stream. The call
+      // itself succeeded (success: true), so this is read before success: nothing is paid yet.
       if (answer.status === 'charging')
         return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+      if (answer.success) return completed(next);
       return failed(next, answer.message);
     }
     case 'card_refused': {

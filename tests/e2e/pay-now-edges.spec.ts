@@ -123,6 +123,12 @@ test.describe('pay-now edges', () => {
     await expect(page.getByText('Your bank is still answering...').first()).toBeVisible({
       timeout: 15_000,
     });
+    // Nothing is paid while the bank answers: no success, not even for a moment.
+    await expect(page.getByText('✓ Payment Successful')).toHaveCount(0);
+    await expect(page.getByRole('progressbar', { name: 'Payment progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '0',
+    );
     await snap(page, testInfo, 'pay-now-edge-bank-answering');
     // A reload while the bank is silent comes back to the same wait, not to the methods.
     await page.reload();
