@@ -67,7 +67,7 @@ export const isAccountLinkReference = (reference: string): boolean =>
 /** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
 export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
 
-const OPEN_STATES = ['created', 'awaiting_authorisation'] as const satisfies TMandateState[];
+export const OPEN_STATES = ['created', 'awaiting_authorisation'] as const satisfies TMandateState[];
 
 /**
  * The mandate's transitions (spec §4 panel; docs/accounts.md "Mandate states"). A link is
@@ -87,7 +87,8 @@ export const MANDATE_TRANSITIONS = {
 
 type TTransition = keyof typeof MANDATE_TRANSITIONS;
 
-const isOpen = (state: TMandateState) => (OPEN_STATES as readonly string[]).includes(state);
+/** Whether a link still waits for its proof (created or awaiting authorisation). */
+export const isOpen = (state: TMandateState) => (OPEN_STATES as readonly string[]).includes(state);
 
 /** Moves a link along one edge in one statement: null when it was not in a `from` state. */
 async function moveLink(

@@ -18,7 +18,7 @@ import type { TBankIntegration } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
-import { paperFormUrl, settleLink } from './account-links';
+import { isOpen, OPEN_STATES, paperFormUrl, settleLink } from './account-links';
 
 /*
  * A payer's bank accounts (spec §2 "Account-linking panel", §3 User account, §7): finding an
@@ -240,17 +240,16 @@ export async function listPayerAccounts(
           accountLinks.accountId,
           accounts.map((a) => a.id),
         ),
-        inArray(accountLinks.state, ['created', 'awaiting_authorisation', 'active']),
+        inArray(accountLinks.state, [...OPEN_STATES, 'active']),
       ),
     );
   const links = await Promise.all(
     read.map(async (link) => (link.route === 'paper' ? settleLink(ctx, link) : link)),
   );
   const active = links.filter((link) => link.state === 'active');
-  const isWaiting = (state: string) => state === 'created' || state === 'awaiting_authorisation';
   const paperOf = (accountId: string) => {
     const open = links.find(
-      (l) => l.accountId === accountId && l.route === 'paper' && isWaiting(l.state),
+      (l) => l.accountId === accountId && l.route === 'paper' && isOpen(l.state),
     );
     return open
       ? { formUrl: paperFormUrl(ctx, open.id), expiresAt: open.expiresAt.toISOString() }
