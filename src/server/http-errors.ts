@@ -3,6 +3,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOGUE, errorBody, type TErrorCode } from '../domain/errors';
+import { challenge, MERCHANT_CHALLENGE, operatorChallenge } from './auth-challenges';
 import { AppError } from './services/app-error';
 
 /*
@@ -46,13 +47,27 @@ function codeForStatus(status: number): TErrorCode {
   return byStatus[status] ?? 'VALIDATION_FAILED';
 }
 
+/**
+ * Codes that say one scheme's credentials are absent or wrong, wherever they are raised: their 401
+ * carries that scheme's challenge. The payer's codes are shared with sign-in, whose refusals
+ * challenge nothing, so the payer guard adds its own (routes/payer-guard.ts).
+ */
+const CHALLENGES: Partial<Record<TErrorCode, (request: FastifyRequest) => string>> = {
+  INVALID_CLIENT_CREDENTIALS: () => MERCHANT_CHALLENGE,
+  INVALID_ADMIN_TOKEN: operatorChallenge,
+};
+
 function sendCatalogue(reply: FastifyReply, code: TErrorCode, message?: string) {
   return reply.code(ERROR_CATALOGUE[code].status).send(errorBody(code, message));
 }
 
 /** The app's error handler: catalogue errors as they are, the rest mapped, 500s logged. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) return sendCatalogue(reply, error.code, error.detail);
+  if (error instanceof AppError) {
+    const challengeOf = CHALLENGES[error.code];
+    if (challengeOf) challenge(reply, challengeOf(request));
+    return sendCatalogue(reply, error.code, error.detail);
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issue = error.validation[0];
     const where =

@@ -304,10 +304,11 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('bearer tokens', () => {
-  it('answers 401 AUTH_TOKEN_UNAVAILABLE without a token and AUTHENTICATION_FAILED for a forged one', async () => {
+  it('answers 401 AUTH_TOKEN_UNAVAILABLE without a token and AUTHENTICATION_FAILED for a forged one, each with the Bearer challenge', async () => {
     const none = await ctx.app.inject({ method: 'GET', url: '/api/auth/me' });
     expect(none.statusCode).toBe(401);
     expect(none.json().error.message).toBe('Authentication token not available');
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="Oya"');
     const { token } = await signUp(ctx.app, testPhone());
     const [head, payload] = token.split('.');
     const forged = await ctx.app.inject({
@@ -317,6 +318,7 @@ describe('bearer tokens', () => {
     });
     expect(forged.statusCode).toBe(401);
     expect(forged.json().error.code).toBe('AUTHENTICATION_FAILED');
+    expect(forged.headers['www-authenticate']).toBe('Bearer realm="Oya", error="invalid_token"');
   });
 
   it('expires a token after its lifetime with 401 TOKEN_EXPIRED', async () => {
@@ -339,6 +341,7 @@ describe('bearer tokens', () => {
       code: 'TOKEN_EXPIRED',
       message: 'Token expired - redirecting to login',
     });
+    expect(expired.headers['www-authenticate']).toBe('Bearer realm="Oya", error="invalid_token"');
   });
 
   it('revokes the token on sign-out', async () => {

@@ -1,7 +1,10 @@
 // Merchant client secrets (issue 7, item 6): HMAC-SHA-256 under a server key, scrypt hashes of
 // before still accepted and replaced on their first success, and one 401 for every way of
-// being wrong. The timing half of the item is a benchmark: bench/merchant-auth.ts.
+// being wrong, with the Basic challenge a client may wait for before it sends credentials. The
+// timing half of the item is a benchmark: bench/merchant-auth.ts.
+import { execFile } from 'node:child_process';
 import { createHmac, randomBytes, scryptSync } from 'node:crypto';
+import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../domain/errors';
@@ -107,11 +110,84 @@ describe('merchant client secrets', () => {
     const answers = [];
     for (const [way, authorization] of ways) {
       const response = await post(authorization);
-      answers.push([way, response.statusCode, response.json()]);
+      answers.push([
+        way,
+        response.statusCode,
+        response.json(),
+        response.headers['www-authenticate'],
+      ]);
     }
 
     const refused = errorBody('INVALID_CLIENT_CREDENTIALS');
     expect(refused.error.message).toBe('Invalid client credentials');
-    expect(answers).toEqual(ways.map(([way]) => [way, 401, refused]));
+    expect(answers).toEqual(
+      ways.map(([way]) => [way, 401, refused, 'Basic realm="Oya merchant API", charset="UTF-8"']),
+    );
+  });
+
+  it('challenges on every merchant route, and answers a success without a challenge', async () => {
+    const client = await createTestClient(ctx.database);
+    const routes = [
+      { method: 'GET', url: '/api/v1/client' },
+      { method: 'GET', url: '/api/v1/consents/consent_nobody' },
+      { method: 'GET', url: '/api/v1/webhooks' },
+    ] as const;
+    for (const route of routes) {
+      const refused = await ctx.app.inject({ ...route, remoteAddress: newAddress() });
+      expect([route.url, refused.statusCode, refused.headers['www-authenticate']]).toEqual([
+        route.url,
+        401,
+        'Basic realm="Oya merchant API", charset="UTF-8"',
+      ]);
+    }
+    const answered = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/client',
+      remoteAddress: newAddress(),
+      headers: { authorization: client.authorization },
+    });
+    expect(answered.statusCode).toBe(200);
+    expect(answered.headers['www-authenticate']).toBeUndefined();
+  });
+});
+
+describe('a client that waits for the challenge', () => {
+  let base = '';
+  beforeAll(async () => {
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it('creates a consent with curl --anyauth, which sends its credentials only once challenged', async () => {
+    const client = await createTestClient(ctx.database);
+    const { stdout, stderr } = await promisify(execFile)(
+      'curl',
+      [
+        '--silent',
+        '--show-error',
+        '--verbose',
+        '--anyauth',
+        '--user',
+        `${client.clientId}:${client.secret}`,
+        '--header',
+        'Content-Type: application/json',
+        '--data',
+        JSON.stringify(body),
+        '--write-out',
+        '\n%{http_code}',
+        `${base}/api/v1/consents`,
+      ],
+      { timeout: 10_000 },
+    );
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('201');
+    expect(JSON.parse(lines.slice(0, -1).join('\n'))).toMatchObject({ success: true });
+    // The first request went without credentials, the second with them, after the challenge.
+    const sent = stderr.split('\n').filter((line) => /^> (POST|Authorization)/i.test(line));
+    expect(sent.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([
+      '> POST',
+      '> POST',
+      '> Authorization:',
+    ]);
+    expect(stderr).toMatch(/^< WWW-Authenticate: Basic realm="Oya merchant API"/im);
   });
 });

@@ -278,8 +278,16 @@ describe('the operator calls', () => {
     }
   });
 
-  it('refuse a wrong or missing token, and every call of a server started without one', async () => {
-    for (const authorization of [undefined, 'Bearer wrong', `Basic ${OPERATOR_TOKEN}`]) {
+  it('refuse a wrong or missing token with the Bearer challenge, and every call of a server started without one', async () => {
+    const challenges = {
+      none: 'Bearer realm="Oya operator API"',
+      wrong: 'Bearer realm="Oya operator API", error="invalid_token"',
+    };
+    for (const [authorization, challenge] of [
+      [undefined, challenges.none],
+      ['Bearer wrong', challenges.wrong],
+      [`Basic ${OPERATOR_TOKEN}`, challenges.none],
+    ] as const) {
       const response = await ctx.app.inject({
         method: 'POST',
         url: '/api/operator/clients',
@@ -288,6 +296,7 @@ describe('the operator calls', () => {
       });
       expect(response.statusCode).toBe(401);
       expect(response.json().error.code).toBe('INVALID_ADMIN_TOKEN');
+      expect(response.headers['www-authenticate']).toBe(challenge);
     }
     const bare = await startTestApp({});
     try {

@@ -1,4 +1,5 @@
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { presentsScheme } from '../auth-challenges';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import {
@@ -27,14 +28,17 @@ function basicCredentials(request: FastifyRequest): { clientId: string; secret: 
 
 /**
  * preValidation hook of the merchant API (HTTP Basic client credentials): it runs before the
- * body is validated, so a stranger learns nothing about the schema. Wrong credentials count
- * against the address and the client id (429 past the limits, docs/security.md).
+ * body is validated, so a stranger learns nothing about the schema. Every 401 carries the Basic
+ * challenge (http-errors.ts). Only wrong credentials count against the address and the client id
+ * (429 past the limits, docs/security.md): a request with no Basic credentials at all, as a
+ * client that waits for the challenge sends first, is 401 and counts for nothing.
  */
 export function requireMerchant(
   ctx: Pick<TRouteContext, 'db' | 'limits' | 'clock'>,
 ): preValidationAsyncHookHandler {
   return async (request, reply) => {
     await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
+    if (!presentsScheme(request, 'Basic')) throw new AppError('INVALID_CLIENT_CREDENTIALS');
     let clientId: string | null = null;
     try {
       const credentials = basicCredentials(request);

@@ -14,6 +14,7 @@ import {
   ZRotateSecretRequest,
   ZRotateSecretResponse,
 } from '../../domain/schemas/merchant-client';
+import { presentsScheme } from '../auth-challenges';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import {
@@ -30,7 +31,8 @@ import { jsonAnswers } from './responses';
  * server whose embedded database no second process may open. They are authenticated by the
  * bearer token this process made at start and wrote, readable by its user only, into its data
  * directory; a process started without one refuses every call. Wrong tokens count against the
- * address like wrong client credentials.
+ * address like wrong client credentials; a call with no bearer token at all counts for nothing.
+ * Every 401 carries the Bearer challenge (http-errors.ts).
  */
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
@@ -44,7 +46,9 @@ function requireOperator(
     await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
     const presented = /^Bearer\s+(\S{1,200})$/i.exec(request.headers.authorization ?? '')?.[1];
     if (expected && presented && timingSafeEqual(digest(presented), expected)) return;
-    await ctx.limits.merchantAuth.recordFailure(request, reply, null);
+    if (presentsScheme(request, 'Bearer')) {
+      await ctx.limits.merchantAuth.recordFailure(request, reply, null);
+    }
     throw new AppError('INVALID_ADMIN_TOKEN');
   };
 }

@@ -1,5 +1,7 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { IDENTIFY_TO_HEADER } from '../../domain/constants';
+import { ERROR_CATALOGUE } from '../../domain/errors';
+import { challenge, payerChallenge } from '../auth-challenges';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
 import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchants/merchant-agents';
@@ -12,18 +14,25 @@ export type TPayerRequestContext = TPayerPrincipal & { identifiedTo: TIdentified
  * the body is parsed, so a stranger learns nothing about the request schema. With
  * `identifyTo: 'honour'` an x-identify-to header (spec §6 merchant or agent mode) is checked and
  * kept; routes about the person themselves ignore it (the page does not send it to auth/me).
+ * Its 401s carry `WWW-Authenticate: Bearer`; the page reads only their body (web/api/http.ts).
  */
 export function requirePayer(
   ctx: Pick<TAppContext, 'db' | 'config' | 'clock'>,
   options: { identifyTo: 'honour' | 'ignore' },
 ): onRequestAsyncHookHandler {
-  return async (request) => {
+  return async (request, reply) => {
     const principal = await authenticatePayer(
       ctx.db,
       ctx.config,
       request.headers.authorization,
       ctx.clock.now(),
-    );
+    ).catch((error: unknown) => {
+      // A missing, wrong or expired token: the 401 names the scheme (RFC 6750 §3).
+      if (error instanceof AppError && ERROR_CATALOGUE[error.code].status === 401) {
+        challenge(reply, payerChallenge(request));
+      }
+      throw error;
+    });
     const header = request.headers[IDENTIFY_TO_HEADER];
     const merchantId = typeof header === 'string' ? header.trim() : '';
     const identifiedTo =

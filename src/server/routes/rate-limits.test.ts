@@ -81,6 +81,45 @@ describe('wrong merchant credentials', () => {
     expect((await createConsent(target.authorization, newAddress())).statusCode).toBe(201);
   });
 
+  it('count no call without Basic credentials: after 25 of them and 25 without an operator token, the right secret gets in', async () => {
+    const address = newAddress();
+    const anonymous = await repeat(25, (i) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        remoteAddress: address,
+        // No header, as a client that waits for the challenge first sends, or another scheme.
+        headers: i % 2 === 0 ? {} : { authorization: 'Bearer not-a-basic-credential' },
+        payload: {},
+      }),
+    );
+    expect(anonymous).toEqual(statuses(25, 401));
+    const operatorCalls = await repeat(25, () =>
+      ctx.app.inject({
+        method: 'GET',
+        url: '/api/operator/clients/cli_x',
+        remoteAddress: address,
+      }),
+    );
+    expect(operatorCalls).toEqual(statuses(25, 401));
+
+    expect((await createConsent(client.authorization, address)).statusCode).toBe(201);
+  });
+
+  it('count wrong operator tokens like wrong client credentials', async () => {
+    const address = newAddress();
+    const wrong = await repeat(perAddress.max + 1, () =>
+      ctx.app.inject({
+        method: 'GET',
+        url: '/api/operator/clients/cli_x',
+        remoteAddress: address,
+        headers: { authorization: 'Bearer wrong' },
+      }),
+    );
+    expect(wrong).toEqual([...statuses(perAddress.max, 401), 429]);
+    expectRateLimited(await createConsent(client.authorization, address), perAddress.windowMs);
+  });
+
   it('limit an unknown client id like a known one, so a 429 does not tell which ids exist', async () => {
     const unknown = basic('cli_nobody_here', 'sk_wrong');
     const failures = await repeat(perClient.max, () => createConsent(unknown, newAddress()));
