@@ -290,10 +290,18 @@ export const ERROR_CATALOGUE = {
   ENCRYPTION_KEY_FAILED: { status: 503, message: 'Failed to get encryption key' },
   CARD_ENCRYPTION_FAILED: { status: 500, message: 'Failed to encrypt card details' },
   FIELD_ENCRYPTION_FAILED: { status: 500, message: 'Failed to encrypt field' },
-  // Ours: the server cannot open the card (a retired key, a changed byte); the page encrypts again.
+  // Ours: the server cannot open the card (a changed byte, a wrong key); the page encrypts again.
   CARD_DETAILS_UNREADABLE: {
     status: 400,
     message: 'Card details could not be read. Please enter them again.',
+  },
+  // Ours: the card was encrypted for a key past its grace (or one the server never made): the
+  // envelope was right when made, the key changed since, as CLIENT_SECRET_CHANGED's secret does;
+  // the same card encrypted for the key GET /api/encryption/public-key answers now goes through.
+  ENCRYPTION_KEY_RETIRED: {
+    status: 409,
+    message:
+      'Card details were encrypted with a key that is no longer used. Please enter them again.',
   },
 
   // Generic (spec §8)

@@ -1,6 +1,10 @@
 import { connect } from 'node:net';
+import Fastify from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { isErrorCode } from '../domain/errors';
+import { handleError } from './http-errors';
 import { startTestApp } from './testing/test-app';
 
 // Every refusal carries the catalogue shape, including what Fastify's router and Node's HTTP
@@ -105,5 +109,42 @@ describe('refusals before any route runs', () => {
       'GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
     );
     expect(answer.status).toBe(200);
+  });
+});
+
+describe('a body no option of a union matches', () => {
+  it('names the field of the option it came closest to, at its full path, inside arrays too', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setErrorHandler(handleError);
+    const ZItem = z.union([
+      z.strictObject({ kind: z.literal('note'), text: z.string() }),
+      z.strictObject({ kind: z.literal('amount'), amount: z.number(), currency: z.string() }),
+    ]);
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .post('/items', { schema: { body: z.object({ items: z.array(ZItem) }) } }, () => ({}));
+    try {
+      const refused = (items: unknown[]) =>
+        app.inject({ method: 'POST', url: '/items', payload: { items } });
+      const messages = [];
+      for (const items of [
+        [
+          { kind: 'note', text: 'a' },
+          { kind: 'amount', amount: '12', currency: 'NGN' },
+        ],
+        [{ kind: 'note' }],
+      ]) {
+        const response = await refused(items);
+        expect(response.statusCode).toBe(400);
+        messages.push(response.json().error.message);
+      }
+      expect(messages).toEqual([
+        'items.1.amount: Invalid input: expected number, received string',
+        'items.0.text: Invalid input: expected string, received undefined',
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });

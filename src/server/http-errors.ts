@@ -57,6 +57,30 @@ const CHALLENGES: Partial<Record<TErrorCode, (request: FastifyRequest) => string
   INVALID_ADMIN_TOKEN: operatorChallenge,
 };
 
+/** A zod issue as far as naming its field goes; a union's carries each option's own issues. */
+type TIssue = { path: readonly PropertyKey[]; message: string; errors?: unknown };
+
+/**
+ * The issue that names the field. A union no option matched (a card charge's body is one of
+ * several shapes) says only 'Invalid input' at the union itself; inside it, the option the input
+ * came closest to (the fewest issues; the first of equals) says which field is wrong, e.g.
+ * 'cardDetails.encryptedCardNumber.iv: Invalid input: expected string, received undefined'. Its
+ * paths are relative to the union, so they are joined on to the union's own.
+ */
+function namedIssue(issue: TIssue): TIssue {
+  const options = Array.isArray(issue.errors) ? (issue.errors as unknown[][]) : [];
+  const closest = options
+    .filter((option) => Array.isArray(option) && option.length > 0)
+    .reduce<unknown[] | null>(
+      (best, option) => (best === null || option.length < best.length ? option : best),
+      null,
+    );
+  const inner = closest?.[0] as TIssue | undefined;
+  if (!inner || !Array.isArray(inner.path) || typeof inner.message !== 'string') return issue;
+  const named = namedIssue(inner);
+  return { path: [...issue.path, ...named.path], message: named.message };
+}
+
 function sendCatalogue(reply: FastifyReply, code: TErrorCode, message?: string) {
   return reply.code(ERROR_CATALOGUE[code].status).send(errorBody(code, message));
 }
@@ -69,14 +93,16 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     return sendCatalogue(reply, error.code, error.detail);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const issue = error.validation[0];
-    const where =
-      issue?.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext;
-    return sendCatalogue(
-      reply,
-      'VALIDATION_FAILED',
-      `${where}: ${issue?.message ?? 'is not valid'}`,
-    );
+    const first = error.validation[0];
+    const issue = first
+      ? namedIssue({
+          path: first.instancePath.split('/').filter((part) => part !== ''),
+          message: first.message ?? 'is not valid',
+          errors: first.params.errors,
+        })
+      : { path: [], message: 'is not valid' };
+    const where = issue.path.join('.') || error.validationContext;
+    return sendCatalogue(reply, 'VALIDATION_FAILED', `${where}: ${issue.message}`);
   }
   const fastifyCode = (error as Partial<FastifyError>).code;
   const known = fastifyCode ? FASTIFY_ERRORS[fastifyCode] : undefined;

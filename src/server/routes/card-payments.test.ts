@@ -2,9 +2,12 @@
 // answer, the payment's status, the events on its stream, and the books.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, paymentAttempts } from '../db/schema';
+import type { TEncryptedCard } from '../../domain/schemas/card';
+import { cardEncryptionKeys, idempotencyKeys, paymentAttempts } from '../db/schema';
 import { fingerprintOf } from '../services/idempotency';
+import { rotateCardKey } from '../services/payments/card-encryption-keys';
 import { checkLedger } from '../services/payments/ledger';
+import { signUp, testPhone } from '../testing/identity';
 import { startTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
@@ -311,6 +314,99 @@ describe('who may pay, and what a paid payment refuses', () => {
       payload: { paymentId: consent.paymentId, cardDetails: {}, saveCard: false },
     });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('a card envelope the server cannot take', () => {
+  const charge = (
+    consent: { paymentId: string; consentId: string },
+    cardDetails: unknown,
+    token?: string,
+  ) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: token ? '/api/payments/card' : '/api/payments/card/public',
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      payload: {
+        paymentId: consent.paymentId,
+        ...(token ? {} : { consentId: consent.consentId }),
+        cardDetails,
+        saveCard: false,
+      },
+    });
+
+  it('names the field of a malformed envelope, signed in or not', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const card = await encryptedCard(ctx.app, sandboxCard('pin_only'));
+    const { token } = await signUp(ctx.app, testPhone());
+    const { iv: _iv, ...withoutIv } = card.encryptedCardNumber;
+    const { encryptedCvv: _cvv, ...withoutCvv } = card;
+    const malformed: Array<[unknown, string]> = [
+      [
+        { ...card, encryptedCardNumber: withoutIv },
+        'cardDetails.encryptedCardNumber.iv: Invalid input: expected string, received undefined',
+      ],
+      [
+        { ...card, encryptedPin: { ...card.encryptedPin, algorithm: 'RSA' } },
+        'cardDetails.encryptedPin.algorithm: Invalid input: expected "RSA-OAEP+AES-GCM"',
+      ],
+      [withoutCvv, 'cardDetails.encryptedCvv: Invalid input: expected object, received undefined'],
+    ];
+    for (const [cardDetails, message] of malformed) {
+      for (const who of [undefined, token]) {
+        const refused = await charge(consent, cardDetails, who);
+        expect([refused.statusCode, refused.json()]).toEqual([
+          400,
+          { success: false, error: { code: 'VALIDATION_FAILED', message } },
+        ]);
+      }
+    }
+  });
+
+  it('answers a card for a retired key with its own 409, and the same card for the current key goes through', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const old = await encryptedCard(ctx.app, sandboxCard('pin_only'));
+    await rotateCardKey(ctx.database.db, ctx.context.clock);
+    await ctx.database.db
+      .update(cardEncryptionKeys)
+      .set({ retiresAt: new Date(ctx.context.clock.now().getTime() - 1) })
+      .where(eq(cardEncryptionKeys.keyId, old.encryptedCardNumber.keyId));
+
+    const retired = await charge(consent, old);
+    expect([retired.statusCode, retired.json()]).toEqual([
+      409,
+      {
+        success: false,
+        error: {
+          code: 'ENCRYPTION_KEY_RETIRED',
+          message:
+            'Card details were encrypted with a key that is no longer used. Please enter them again.',
+        },
+      },
+    ]);
+
+    const again = await charge(consent, await encryptedCard(ctx.app, sandboxCard('pin_only')));
+    expect(again.statusCode).toBe(200);
+    expect(await paymentStatus(consent)).toMatchObject({ status: 'completed' });
+  });
+
+  it('answers a tampered envelope for the current key as unreadable, not retired', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const card = await encryptedCard(ctx.app, sandboxCard('pin_only'));
+    const bytes = Buffer.from(card.encryptedCvv.encryptedData, 'base64');
+    bytes[0] = (bytes[0] ?? 0) ^ 0x01;
+    const tampered: TEncryptedCard = {
+      ...card,
+      encryptedCvv: { ...card.encryptedCvv, encryptedData: bytes.toString('base64') },
+    };
+    const refused = await charge(consent, tampered);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([
+      400,
+      'CARD_DETAILS_UNREADABLE',
+    ]);
+    expect(await paymentStatus(consent)).toMatchObject({
+      status: expect.not.stringMatching(/completed/),
+    });
   });
 });
 

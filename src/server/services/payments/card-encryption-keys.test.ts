@@ -115,12 +115,12 @@ describe('decryptCard', () => {
     await expectCode(decryptCard(database.db, clock, card, 'required'), 'CARD_DETAILS_UNREADABLE');
   });
 
-  it('refuses a key id it never made, and an envelope made for another key', async () => {
+  it('refuses a key id it does not hold as retired, and an envelope made for another key as unreadable', async () => {
     const card = await encrypt(CARD);
     const unknownKey = { ...card, encryptedCvv: { ...card.encryptedCvv, keyId: 'cek_unknown' } };
     await expectCode(
       decryptCard(database.db, clock, unknownKey, 'required'),
-      'CARD_DETAILS_UNREADABLE',
+      'ENCRYPTION_KEY_RETIRED',
     );
     const foreign = await generateCardKeyPair();
     const { keyId } = await currentCardKey(database.db, clock);
@@ -194,15 +194,16 @@ describe('currentCardKey and rotateCardKey', () => {
       cvv: '123',
     });
     clock.advance(HOUR_MS);
-    await expectCode(decryptCard(database.db, clock, card, 'required'), 'CARD_DETAILS_UNREADABLE');
+    await expectCode(decryptCard(database.db, clock, card, 'required'), 'ENCRYPTION_KEY_RETIRED');
     const current = await encryptCard(subtle, fresh, CARD);
     await expect(decryptCard(database.db, clock, current, 'required')).resolves.toMatchObject({
       pin: '1234',
     });
   });
 
-  it('drops keys whose grace has passed when it makes the next one', async () => {
+  it('drops keys whose grace has passed when it makes the next one; their cards answer retired', async () => {
     const first = await currentCardKey(database.db, clock);
+    const card = await encryptCard(subtle, first, CARD);
     const second = await rotateCardKey(database.db, clock);
     clock.advance(CARD_KEY_ROTATE_AFTER_MS + 1);
     const third = await currentCardKey(database.db, clock);
@@ -214,5 +215,6 @@ describe('currentCardKey and rotateCardKey', () => {
         .from(cardEncryptionKeys)
         .where(eq(cardEncryptionKeys.keyId, first.keyId)),
     ).toEqual([]);
+    await expectCode(decryptCard(database.db, clock, card, 'required'), 'ENCRYPTION_KEY_RETIRED');
   });
 });

@@ -134,7 +134,12 @@ async function privateKeyOf(db: TDb, row: TKeyRow): Promise<string> {
   return pem;
 }
 
-/** The private keys of these key ids, each current or within its grace; else unreadable. */
+/**
+ * The private keys of these key ids, each current or within its grace. A key past its grace, or
+ * deleted after it, or never made, is ENCRYPTION_KEY_RETIRED: the caller fetches the current key
+ * and encrypts again. Key ids are public (every caller of the key is given one), so naming this
+ * case apart tells nobody anything about the envelope.
+ */
 async function usablePrivateKeys(
   db: TDb,
   keyIds: string[],
@@ -149,16 +154,17 @@ async function usablePrivateKeys(
         or(isNull(cardEncryptionKeys.retiresAt), gt(cardEncryptionKeys.retiresAt, now)),
       ),
     );
-  if (rows.length !== keyIds.length) throw new AppError('CARD_DETAILS_UNREADABLE');
+  if (rows.length !== keyIds.length) throw new AppError('ENCRYPTION_KEY_RETIRED');
   return new Map(
     await Promise.all(rows.map(async (row) => [row.keyId, await privateKeyOf(db, row)] as const)),
   );
 }
 
 /**
- * The card the page encrypted (spec §3 Encrypted card), in memory only. Every way an envelope
- * fails to open (unknown or retired key, a changed byte, a wrong key) answers the same code, so
- * a caller cannot tell the RSA step from the AES one. The spec §5 rules are checked again on
+ * The card the page encrypted (spec §3 Encrypted card), in memory only. An envelope for a key
+ * that no longer opens cards is ENCRYPTION_KEY_RETIRED; every way a usable key's envelope fails
+ * to open (a changed byte, a wrong key) answers CARD_DETAILS_UNREADABLE, the same code, so a
+ * caller cannot tell the RSA step from the AES one. The spec §5 rules are checked again on
  * what was decrypted: a client that skipped the page's check gains nothing.
  */
 export async function decryptCard(
