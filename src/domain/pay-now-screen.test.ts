@@ -395,6 +395,29 @@ describe('payNowReducer: card (items 4, 5)', () => {
     });
   });
 
+  it('drops the stored card when its envelopes can never go through (a retired key): the form asks for it again', () => {
+    const refused = run([
+      ...chargeCard,
+      {
+        type: 'card_refused',
+        message:
+          'Card details were encrypted with a key that is no longer used. Please enter them again.',
+        paymentFailure: false,
+        unusableEnvelope: true,
+      },
+    ]);
+    expect(refused).toMatchObject({ view: 'card', storedCard: null });
+    expect(run([{ type: 'retry_card' }], refused)).toMatchObject({
+      view: 'card',
+      card: { error: 'No stored card details found for retry', resending: false },
+    });
+    // Any other form error keeps the stored card to send again.
+    expect(
+      run([...chargeCard, { type: 'card_refused', message: 'Bad card', paymentFailure: false }])
+        .storedCard,
+    ).toEqual(STORED);
+  });
+
   it('Retry Payment from Payment Failed shows Retrying payment..., the stored card resent', () => {
     const failed = run([
       ...chargeCard,

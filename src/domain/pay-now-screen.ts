@@ -101,7 +101,13 @@ export type TPayNowAction =
   | { type: 'card_slow' }
   | { type: 'card_answered'; answer: TCardChargeResponse }
   /** The charge call answered an error: the bank's refusal, or one the form must fix. */
-  | { type: 'card_refused'; message: string; paymentFailure: boolean }
+  | {
+      type: 'card_refused';
+      message: string;
+      paymentFailure: boolean;
+      /** The envelopes sent can never go through (isUnusableCardEnvelope): not kept to resend. */
+      unusableEnvelope?: boolean;
+    }
   /** 'Retry Payment', 'Try Again', 'Pay with Card | {masked card}'. */
   | { type: 'retry_card' }
   | { type: 'otp_verifying' }
@@ -465,6 +471,9 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
     case 'card_refused': {
       const next: TPayNowState = {
         ...state,
+        // Envelopes for a retired key are refused however often they are sent: the payer enters
+        // the card again instead ('Pay with Card | {masked card}' and Retry Payment drop them).
+        storedCard: action.unusableEnvelope ? null : state.storedCard,
         card: { ...state.card, charging: false, slow: false, resending: false },
       };
       // The bank's refusal is the payment failing; anything else is the form's to fix (also

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isPaymentFailure, payNowGrantRequest, payNowPayment, paymentSourceText } from './pay-now';
+import {
+  isPaymentFailure,
+  isUnusableCardEnvelope,
+  payNowGrantRequest,
+  payNowPayment,
+  paymentSourceText,
+} from './pay-now';
 import { aConsent, aPayment, anImmediatePayment } from './test-support/fixtures';
 
 describe('payNowPayment', () => {
@@ -89,5 +95,14 @@ describe('isPaymentFailure', () => {
     expect(isPaymentFailure('THREE_DS_FAILED')).toBe(true);
     expect(isPaymentFailure('CARD_EXPIRED')).toBe(false);
     expect(isPaymentFailure('PAYMENT_IN_PROGRESS')).toBe(false);
+  });
+});
+
+describe('isUnusableCardEnvelope', () => {
+  it('is a retired key or an unreadable envelope, not a refusal of the card itself', () => {
+    expect(isUnusableCardEnvelope('ENCRYPTION_KEY_RETIRED')).toBe(true);
+    expect(isUnusableCardEnvelope('CARD_DETAILS_UNREADABLE')).toBe(true);
+    expect(isUnusableCardEnvelope('CARD_EXPIRED')).toBe(false);
+    expect(isUnusableCardEnvelope('CARD_PAYMENT_FAILED')).toBe(false);
   });
 });

@@ -76,3 +76,13 @@ export function isPaymentFailure(code: TErrorCode): boolean {
     code === 'PAYMENT_FAILED'
   );
 }
+
+/**
+ * Whether a card call's error says its envelopes can never go through: encrypted for a key the
+ * server retired, or unreadable. The page holds only those envelopes (never the clear card), so
+ * it cannot encrypt them again; the payer enters the card, which the form encrypts for the key
+ * it fetches then.
+ */
+export function isUnusableCardEnvelope(code: TErrorCode): boolean {
+  return code === 'ENCRYPTION_KEY_RETIRED' || code === 'CARD_DETAILS_UNREADABLE';
+}

@@ -13,7 +13,12 @@ import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
 import { afterPaymentPrompt, paidOriginOf } from '../../../domain/after-payment';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
-import { isPaymentFailure, payNowGrantRequest, paymentSourceText } from '../../../domain/pay-now';
+import {
+  isPaymentFailure,
+  isUnusableCardEnvelope,
+  payNowGrantRequest,
+  paymentSourceText,
+} from '../../../domain/pay-now';
 import {
   needsTransferAccount,
   payNowHeader,
@@ -223,6 +228,7 @@ export function PayNowScreen({
         type: 'card_refused',
         message: messageOf(error),
         paymentFailure: error instanceof ApiError && isPaymentFailure(error.code),
+        unusableEnvelope: error instanceof ApiError && isUnusableCardEnvelope(error.code),
       });
     }
   };
