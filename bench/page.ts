@@ -1,14 +1,23 @@
-// How fast a payer sees a consent (issue 8): the real server (`dist/server/main.mjs`, a fresh
-// PGlite data dir, the demo consents it seeds) and a real Chromium at 390 px, a fresh profile for
-// every load. Prints, medians of RUNS loads: the scripts and styles loaded before the first paint
-// (bytes on the wire and decoded), the requests made before it, FCP and LCP from the browser's
-// performance entries, and how many times the consent was fetched (one: the page's fetch takes
-// the answer the HTML preloaded). Once as the machine loads it, once under a mobile profile
-// (150 ms round trips, 1.6 Mbit/s down, 4× slower CPU: Lighthouse's mobile throttling, applied by
-// DevTools). Then Lighthouse (mobile, its simulated throttling) on the demo consent asking for
-// everything, RUNS times. Ratios against the budget and the issue's targets come from this run.
+// How fast a payer sees and can use a consent (issue 31): the real server (`dist/server/main.mjs`,
+// a fresh PGlite data dir, the demo consents it seeds) and the system Chromium at 390 px.
 //
-// Run after a build: `npm run bench:page` (RUNS=3 by default; LIGHTHOUSE=0 skips Lighthouse).
+// For every demo consent the server prints, it measures:
+// - the scripts and styles the browser fetched until the consent was visible, and until its
+//   controls answered (React has attached its handlers to the page's buttons): gzip bytes of the
+//   built files (what the budget counts) and bytes on the wire (what compression served);
+// - the time to visible and to interactive controls, under Lighthouse's mobile throttling applied
+//   for real by DevTools (150 ms round trips, 1.6 Mbit/s down, 4× slower CPU), medians of RUNS
+//   loads, each in a fresh profile;
+// - Lighthouse mobile (its simulated throttling), medians of RUNS: performance, FCP, LCP, TBT, CLS.
+//
+// `BEFORE=<dir>` measures a second build in the same run (a checkout of an earlier commit with its
+// own `npm run build`), and prints both side by side:
+//
+//   git worktree add /tmp/before <commit> && cp -a node_modules /tmp/before/ \
+//     && (cd /tmp/before && npm run build)
+//   BEFORE=/tmp/before npm run bench:page
+//
+// RUNS=3 by default; LIGHTHOUSE=0 skips Lighthouse.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,38 +25,43 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const KB = 1000;
-/** scripts/check-page-budget.ts: the first paint's scripts and styles, gzip. */
+/** The budget of what a visitor needs until the consent is visible and usable, gzip. */
 const BUDGET_BYTES = 100 * KB;
-/** The issue's targets (Lighthouse mobile). */
-const TARGET_LCP_MS = 2000;
-const TARGET_TBT_MS = 150;
+/** Issue 31's targets (Lighthouse mobile). */
+const TARGETS = { lcp: 1200, tbt: 50, cls: 0.01, performance: 100 };
 
 /** Lighthouse's mobile throttling (its "simulated" defaults), applied for real by DevTools. */
 const MOBILE = { latencyMs: 150, downloadKbps: 1638.4, uploadKbps: 675, cpuSlowdown: 4 };
 
-type TProfile = 'local' | 'mobile';
+/**
+ * The consent's first screen, whichever it is: the summary of what the merchant asks ('They would
+ * like to:'), or, for a payment-only consent, the Immediate Payment step with its methods.
+ */
+const FIRST_SCREEN = /^(They would like to:|Immediate Payment)$/;
+
+type TBuild = { label: string; root: string };
 
 type TLoad = {
-  fcp: number;
-  lcp: number;
-  /** The first paint's scripts and styles (criticalFiles), as this load fetched them. */
-  criticalTransferred: number;
-  criticalDecoded: number;
-  criticalFiles: number;
-  /** Requests started before the first paint, the document included. */
-  requestsBeforePaint: number;
-  /** Every script and style the load fetched, before the consent showed. */
-  allScriptsTransferred: number;
-  consentRequests: number;
-  /** Scripts, styles or API calls asked for twice in one load: a preload the page did not take. */
-  repeatedRequests: number;
+  visibleMs: number;
+  interactiveMs: number;
+  /** Scripts and styles fetched until the consent was visible: gzip as built, and on the wire. */
+  visibleGzip: number;
+  visibleWire: number;
+  /** … and until its controls answered. */
+  usableGzip: number;
+  usableWire: number;
+  files: number;
 };
+
+type TLighthouse = { performance: number; fcp: number; lcp: number; tbt: number; cls: number };
+
+type TRow = { demo: string; load: TLoad; lighthouse: TLighthouse | null };
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -56,6 +70,13 @@ const median = (values: number[]) => {
     ? (sorted[middle] ?? NaN)
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
+
+function medians<T extends Record<string, number>>(runs: T[]): T {
+  const keys = Object.keys(runs[0] ?? {}) as (keyof T)[];
+  return Object.fromEntries(
+    keys.map((key) => [key, median(runs.map((run) => run[key] as number))]),
+  ) as T;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -69,11 +90,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The real server on a free port and an empty data dir; resolves with its demo consent URLs. */
-async function startServer(): Promise<{ urls: Map<string, string>; stop: () => void }> {
+/** A build's server on a free port and an empty data dir; resolves with its demo consent URLs. */
+async function startServer(build: TBuild) {
+  const bundle = path.join(build.root, 'dist/server/main.mjs');
+  if (!existsSync(path.join(build.root, 'dist/web/.vite/manifest.json')) || !existsSync(bundle)) {
+    throw new Error(`${build.root} is not built: npm run build there`);
+  }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oya-bench-page-'));
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.mjs'], {
+  const child: ChildProcess = spawn(process.execPath, [bundle], {
+    cwd: build.root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -81,180 +107,119 @@ async function startServer(): Promise<{ urls: Map<string, string>; stop: () => v
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const urls = new Map<string, string>();
+  const demos: [string, string][] = [];
   const lines = createInterface({ input: child.stdout! });
   await new Promise<void>((resolve, reject) => {
     lines.on('line', (line) => {
       const demo = /^Demo consent, (.+): (http\S+)$/.exec(line);
-      if (demo?.[1] && demo[2]) urls.set(demo[1], demo[2]);
+      if (demo?.[1] && demo[2]) demos.push([demo[1], demo[2]]);
       if (line.startsWith('Sign in:')) resolve();
     });
     child.once('exit', (code) =>
       reject(new Error(`the server exited with ${code} before it was ready`)),
     );
   });
-  return { urls, stop };
+  if (demos.length === 0) throw new Error(`${build.label}: the server printed no demo consents`);
+  return { demos, stop };
 }
-
-/** One load in a fresh profile; resolves once the consent (or its auth prompt) shows. */
-async function loadOnce(
-  browser: Browser,
-  url: string,
-  profile: TProfile,
-  critical: readonly string[],
-): Promise<TLoad> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  let consentRequests = 0;
-  let repeatedRequests = 0;
-  const requested = new Set<string>();
-  page.on('request', (request) => {
-    const { pathname } = new URL(request.url());
-    if (pathname.startsWith('/api/consent/')) consentRequests += 1;
-    if (!/^\/(assets|api)\//.test(pathname)) return;
-    if (requested.has(request.url())) repeatedRequests += 1;
-    requested.add(request.url());
-  });
-  if (profile === 'mobile') {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: MOBILE.latencyMs,
-      downloadThroughput: (MOBILE.downloadKbps * 1024) / 8,
-      uploadThroughput: (MOBILE.uploadKbps * 1024) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
-  }
-  await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
-  // The consent's first screen: its summary, or the auth prompt for one that needs a payer.
-  await page
-    .getByRole('heading', { name: 'They would like to:' })
-    .or(page.getByRole('heading', { name: 'Authentication Required' }))
-    .first()
-    .waitFor({ timeout: 60_000 });
-  await page.waitForLoadState('networkidle');
-  const measured = await page.evaluate(async () => {
-    const lcp = await new Promise<number>((resolve) => {
-      new PerformanceObserver((list) => {
-        resolve(list.getEntries().at(-1)?.startTime ?? NaN);
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-      setTimeout(() => resolve(NaN), 2000);
-    });
-    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
-    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    return {
-      fcp,
-      lcp,
-      resources: resources.map((r) => ({
-        name: r.name,
-        type: r.initiatorType,
-        startTime: r.startTime,
-        responseEnd: r.responseEnd,
-        transferSize: r.transferSize,
-        decodedBodySize: r.decodedBodySize,
-      })),
-    };
-  });
-  await context.close();
-  const isScriptOrStyle = (name: string) => /\.(js|css)$/.test(new URL(name).pathname);
-  const criticalLoaded = measured.resources.filter((r) =>
-    critical.includes(new URL(r.name).pathname.slice(1)),
-  );
-  return {
-    fcp: measured.fcp,
-    lcp: measured.lcp,
-    criticalTransferred: criticalLoaded.reduce((sum, r) => sum + r.transferSize, 0),
-    criticalDecoded: criticalLoaded.reduce((sum, r) => sum + r.decodedBodySize, 0),
-    criticalFiles: criticalLoaded.length,
-    requestsBeforePaint: 1 + measured.resources.filter((r) => r.startTime < measured.fcp).length,
-    allScriptsTransferred: measured.resources
-      .filter((r) => isScriptOrStyle(r.name))
-      .reduce((sum, r) => sum + r.transferSize, 0),
-    consentRequests,
-    repeatedRequests,
-  };
-}
-
-const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
-const ms = (value: number) => `${Math.round(value)} ms`;
 
 /**
- * The first paint's scripts and styles, as scripts/check-page-budget.ts counts them: the entry
- * chunk of the build's manifest, the chunks it imports statically, and their CSS.
+ * Runs in the page before its own scripts: notes (performance.now) when a heading of the first
+ * screen is first in the document, whether the server's HTML or a script put it there, and when
+ * React has attached its handlers to a button of the page (`__reactProps$…` on the element, set
+ * when it renders or hydrates it): from then on a click is handled. Plain script text, since a
+ * function handed to the page would carry the helpers tsx's transform adds to it.
  */
-function criticalFiles(): string[] {
-  const manifestFile = path.resolve('dist/web/.vite/manifest.json');
-  type TChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, TChunk>;
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const css of chunk.css ?? []) files.add(css);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  if (entry) visit(entry);
-  return [...files];
-}
-
-const gzipBytes = (files: readonly string[]) =>
-  files.reduce(
-    (sum, file) =>
-      sum + gzipSync(readFileSync(path.resolve('dist/web', file)), { level: 9 }).length,
-    0,
-  );
-
-async function benchPerformanceApi(
-  browser: Browser,
-  consents: [string, string][],
-  critical: readonly string[],
-) {
-  const rows: { label: string; profile: TProfile; load: TLoad }[] = [];
-  for (const profile of ['local', 'mobile'] as const) {
-    for (const [label, url] of consents) {
-      const loads: TLoad[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        loads.push(await loadOnce(browser, url, profile, critical));
+const WATCH_FIRST_SCREEN = `(() => {
+  const firstScreen = new RegExp(${JSON.stringify(FIRST_SCREEN.source)});
+  const marks = { visibleMs: NaN, interactiveMs: NaN };
+  window.firstScreenMarks = marks;
+  const look = () => {
+    if (Number.isNaN(marks.visibleMs)) {
+      const headings = [...document.querySelectorAll('h1, h2')];
+      if (headings.some((h) => firstScreen.test((h.textContent || '').trim()))) {
+        marks.visibleMs = performance.now();
       }
-      const pick = (key: keyof TLoad) => median(loads.map((load) => load[key]));
-      const load = Object.fromEntries(
-        (Object.keys(loads[0] ?? {}) as (keyof TLoad)[]).map((key) => [key, pick(key)]),
-      ) as TLoad;
-      rows.push({ label, profile, load });
-      console.log(
-        [
-          `${profile.padEnd(6)} ${label}`,
-          `  first paint's ${load.criticalFiles} scripts/styles: ${kb(load.criticalTransferred)} on the wire, ${kb(load.criticalDecoded)} decoded; ${load.requestsBeforePaint} requests started before the first paint`,
-          `  FCP ${ms(load.fcp)}, LCP ${ms(load.lcp)} (runs: ${loads.map((l) => Math.round(l.lcp)).join(', ')}); all scripts/styles to the consent: ${kb(load.allScriptsTransferred)} on the wire; consent fetched ${load.consentRequests}×, ${load.repeatedRequests} scripts or calls fetched twice`,
-        ].join('\n'),
-      );
     }
-  }
-  return rows;
+    if (!Number.isNaN(marks.visibleMs) && Number.isNaN(marks.interactiveMs)) {
+      const buttons = [...document.querySelectorAll('main button')];
+      if (buttons.some((b) => Object.keys(b).some((k) => k.startsWith('__reactProps$')))) {
+        marks.interactiveMs = performance.now();
+      }
+    }
+    if (Number.isNaN(marks.interactiveMs)) requestAnimationFrame(look);
+  };
+  new MutationObserver(look).observe(document, { childList: true, subtree: true });
+  requestAnimationFrame(look);
+})();`;
+
+async function firstScreenTimes(page: Page) {
+  await page.waitForFunction(
+    () =>
+      !Number.isNaN(
+        (window as unknown as { firstScreenMarks: { interactiveMs: number } }).firstScreenMarks
+          .interactiveMs,
+      ),
+    undefined,
+    { timeout: 60_000 },
+  );
+  return page.evaluate(
+    () =>
+      (window as unknown as { firstScreenMarks: { visibleMs: number; interactiveMs: number } })
+        .firstScreenMarks,
+  );
 }
 
-type TLighthouse = {
-  performance: number;
-  accessibility: number;
-  fcp: number;
-  lcp: number;
-  tbt: number;
-  cls: number;
-};
+/** Gzip size of a built file (level 9, as the budget counts), by its URL path under dist/web. */
+function builtGzip(build: TBuild, pathname: string): number {
+  const file = path.join(build.root, 'dist/web', pathname);
+  return existsSync(file) ? gzipSync(readFileSync(file), { level: 9 }).length : 0;
+}
 
-/** Lighthouse mobile (simulated throttling) with the system Chromium; null with the reason when it cannot run. */
-async function benchLighthouse(url: string): Promise<TLighthouse[] | string> {
-  let lighthouse: typeof import('lighthouse').default;
-  let chromeLauncher: typeof import('chrome-launcher');
-  try {
-    lighthouse = (await import('lighthouse')).default;
-    chromeLauncher = await import('chrome-launcher');
-  } catch (error) {
-    return `lighthouse is not installed (${(error as Error).message})`;
-  }
+async function loadOnce(browser: Browser, build: TBuild, url: string): Promise<TLoad> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: MOBILE.latencyMs,
+    downloadThroughput: (MOBILE.downloadKbps * 1024) / 8,
+    uploadThroughput: (MOBILE.uploadKbps * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
+  await page.addInitScript(WATCH_FIRST_SCREEN);
+  await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+  const times = await firstScreenTimes(page);
+  const resources = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
+      pathname: new URL(r.name).pathname,
+      responseEnd: r.responseEnd,
+      transferSize: r.transferSize,
+    })),
+  );
+  await context.close();
+  const scripts = resources.filter((r) => /\.(js|css)$/.test(r.pathname));
+  const until = (ms: number) => scripts.filter((r) => r.responseEnd <= ms);
+  const gzip = (list: typeof scripts) =>
+    list.reduce((sum, r) => sum + builtGzip(build, r.pathname), 0);
+  const wire = (list: typeof scripts) => list.reduce((sum, r) => sum + r.transferSize, 0);
+  const visible = until(times.visibleMs);
+  const usable = until(times.interactiveMs);
+  return {
+    ...times,
+    visibleGzip: gzip(visible),
+    visibleWire: wire(visible),
+    usableGzip: gzip(usable),
+    usableWire: wire(usable),
+    files: usable.length,
+  };
+}
+
+/** Lighthouse mobile (simulated throttling) with the system Chromium, RUNS times, medians. */
+async function lighthouseOf(url: string): Promise<TLighthouse> {
+  const lighthouse = (await import('lighthouse')).default;
+  const chromeLauncher = await import('chrome-launcher');
   const results: TLighthouse[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     const chrome = await chromeLauncher.launch({
@@ -266,14 +231,13 @@ async function benchLighthouse(url: string): Promise<TLighthouse[] | string> {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
+        onlyCategories: ['performance'],
       });
       const lhr = result?.lhr;
-      if (!lhr) return 'Lighthouse returned no result';
+      if (!lhr) throw new Error('Lighthouse returned no result');
       const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       results.push({
-        performance: (lhr.categories.performance?.score ?? NaN) * 100,
-        accessibility: (lhr.categories.accessibility?.score ?? NaN) * 100,
+        performance: Math.round((lhr.categories.performance?.score ?? NaN) * 100),
         fcp: audit('first-contentful-paint'),
         lcp: audit('largest-contentful-paint'),
         tbt: audit('total-blocking-time'),
@@ -283,67 +247,76 @@ async function benchLighthouse(url: string): Promise<TLighthouse[] | string> {
       chrome.kill();
     }
   }
-  return results;
+  return medians(results);
+}
+
+async function benchBuild(browser: Browser, build: TBuild): Promise<TRow[]> {
+  const server = await startServer(build);
+  try {
+    const rows: TRow[] = [];
+    for (const [demo, url] of server.demos) {
+      const loads: TLoad[] = [];
+      for (let run = 0; run < RUNS; run += 1) loads.push(await loadOnce(browser, build, url));
+      const lighthouse = process.env.LIGHTHOUSE === '0' ? null : await lighthouseOf(url);
+      rows.push({ demo, load: medians(loads), lighthouse });
+      console.error(`  measured ${build.label}: ${demo}`);
+    }
+    return rows;
+  } finally {
+    server.stop();
+  }
+}
+
+const kb = (bytes: number) => (bytes / KB).toFixed(1);
+const ms = (value: number) => String(Math.round(value));
+
+function table(build: TBuild, rows: TRow[]) {
+  const lines = [
+    `### ${build.label}`,
+    '',
+    '| demo consent | JS+CSS to visible, gzip / wire (KB) | JS+CSS to usable, gzip / wire (KB) | visible (ms) | interactive (ms) | Lighthouse perf | FCP (ms) | LCP (ms) | TBT (ms) | CLS |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows
+      .map(({ demo, load, lighthouse: lh }) =>
+        [
+          demo,
+          `${kb(load.visibleGzip)} / ${kb(load.visibleWire)}`,
+          `${kb(load.usableGzip)} / ${kb(load.usableWire)}`,
+          ms(load.visibleMs),
+          ms(load.interactiveMs),
+          lh ? String(lh.performance) : '–',
+          lh ? ms(lh.fcp) : '–',
+          lh ? ms(lh.lcp) : '–',
+          lh ? ms(lh.tbt) : '–',
+          lh ? lh.cls.toFixed(3) : '–',
+        ].join(' | '),
+      )
+      .map((line) => `| ${line} |`),
+  ];
+  console.log(lines.join('\n'));
+  const worst = (pick: (row: TRow) => number) => Math.max(...rows.map(pick));
+  console.log(
+    `\nRatios, ${build.label} (worst demo ÷ target): JS+CSS to usable ${(worst((r) => r.load.usableGzip) / BUDGET_BYTES).toFixed(2)}` +
+      (rows.every((r) => r.lighthouse)
+        ? `, LCP ${(worst((r) => r.lighthouse?.lcp ?? NaN) / TARGETS.lcp).toFixed(2)}, TBT ${(worst((r) => r.lighthouse?.tbt ?? NaN) / TARGETS.tbt).toFixed(2)}, CLS ${worst((r) => r.lighthouse?.cls ?? NaN).toFixed(3)} (target ≤ ${TARGETS.cls}), lowest performance ${Math.min(...rows.map((r) => r.lighthouse?.performance ?? NaN))} (target ${TARGETS.performance})`
+        : '') +
+      '\n',
+  );
 }
 
 async function main() {
-  if (!existsSync('dist/web/.vite/manifest.json')) {
-    throw new Error('The page is not built: npm run build');
-  }
-  const server = await startServer();
+  const builds: TBuild[] = [
+    ...(process.env.BEFORE ? [{ label: 'before', root: path.resolve(process.env.BEFORE) }] : []),
+    { label: process.env.BEFORE ? 'after (this build)' : 'this build', root: process.cwd() },
+  ];
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
-    const everything = [...server.urls].find(([label]) => label.startsWith('everything'));
-    const immediate = [...server.urls].find(([label]) => label.startsWith('immediate'));
-    if (!everything || !immediate) throw new Error('The server printed no demo consents');
     console.log(
-      `bench:page: ${RUNS} loads each, medians; Chromium ${browser.version()}, 390 × 844`,
+      `bench:page: Chromium ${browser.version()}, 390 × 844; loads under DevTools mobile throttling (${MOBILE.latencyMs} ms, ${MOBILE.downloadKbps} kbit/s, CPU ÷${MOBILE.cpuSlowdown}), Lighthouse mobile; medians of ${RUNS}\n`,
     );
-    const critical = criticalFiles();
-    const rows = await benchPerformanceApi(browser, [everything, immediate], critical);
-
-    const built = gzipBytes(critical);
-    const local = rows.find((row) => row.profile === 'local')?.load;
-    const mobile = rows.find((row) => row.profile === 'mobile')?.load;
-    console.log('Ratios, this run:');
-    if (built !== null) {
-      console.log(
-        `  first paint's scripts/styles as built, gzip ÷ budget: ${kb(built)} ÷ ${kb(BUDGET_BYTES)} = ${(built / BUDGET_BYTES).toFixed(2)}`,
-      );
-    }
-    if (local) {
-      console.log(
-        `  on the wire before first paint ÷ budget: ${kb(local.criticalTransferred)} ÷ ${kb(BUDGET_BYTES)} = ${(local.criticalTransferred / BUDGET_BYTES).toFixed(2)}`,
-      );
-      console.log(
-        `  on the wire ÷ decoded (compression): ${(local.criticalTransferred / local.criticalDecoded).toFixed(2)}`,
-      );
-    }
-    if (mobile) {
-      console.log(
-        `  mobile profile, LCP ÷ target: ${ms(mobile.lcp)} ÷ ${ms(TARGET_LCP_MS)} = ${(mobile.lcp / TARGET_LCP_MS).toFixed(2)}`,
-      );
-    }
-
-    if (process.env.LIGHTHOUSE === '0') {
-      console.log('Lighthouse: skipped (LIGHTHOUSE=0).');
-      return;
-    }
-    const lighthouse = await benchLighthouse(everything[1]);
-    if (typeof lighthouse === 'string') {
-      console.log(`Lighthouse: not run: ${lighthouse}. The figures above are the browser's own.`);
-      return;
-    }
-    const pick = (key: keyof TLighthouse) => median(lighthouse.map((result) => result[key]));
-    console.log(
-      `Lighthouse mobile, ${everything[0]}, medians of ${lighthouse.length}: performance ${pick('performance')}, accessibility ${pick('accessibility')}, FCP ${ms(pick('fcp'))}, LCP ${ms(pick('lcp'))}, TBT ${ms(pick('tbt'))}, CLS ${pick('cls').toFixed(3)}`,
-    );
-    console.log(
-      `  LCP ÷ target: ${(pick('lcp') / TARGET_LCP_MS).toFixed(2)}; TBT ÷ target: ${(pick('tbt') / TARGET_TBT_MS).toFixed(2)}`,
-    );
+    for (const build of builds) table(build, await benchBuild(browser, build));
   } finally {
     await browser.close();
-    server.stop();
   }
 }
 
