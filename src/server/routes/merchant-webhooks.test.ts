@@ -15,6 +15,7 @@ import {
   WEBHOOK_FIRST_RETRY_MS,
   WEBHOOK_RETRY_WINDOW_MS,
   WEBHOOK_SECRET_OVERLAP_MS,
+  recordMerchantEvent,
   webhookDeliverer,
   type TWebhookDeliverer,
 } from '../services/merchants/webhooks';
@@ -511,6 +512,22 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
       attempts: 0,
       lastError: 'not sent: the webhook is disabled (it answered 410 Gone)',
     });
+    // An event while it is disabled gets its delivery failed at once; nothing is sent.
+    await ctx.database.db.transaction((tx) =>
+      recordMerchantEvent(tx, {
+        clientId: consent.client.clientId,
+        consentId: consent.consentId,
+        type: 'consent.revoked',
+        data: { consentId: consent.consentId },
+        now: clock.now(),
+      }),
+    );
+    expect((await deliveries(authorization))[0]).toMatchObject({
+      eventType: 'consent.revoked',
+      status: 'failed',
+      attempts: 0,
+      lastError: 'not sent: the webhook is disabled (it answered 410 Gone)',
+    });
     clock.advance(60 * 60_000);
     await deliverer.runDue();
     expect(hook.received).toHaveLength(1);
@@ -521,7 +538,7 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
         url: `/api/v1/webhooks/deliveries/${deliveryId}/resend`,
         headers: { authorization },
       });
-    const refused = await resend(failed[1]?.id);
+    const refused = await resend(failed[0]?.id);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('WEBHOOK_DISABLED');
 
