@@ -11,6 +11,7 @@ import {
   ZOperatorCreateClientResponse,
   ZOperatorCreateWebhookRequest,
   ZOperatorCreateWebhookResponse,
+  ZOperatorRotateWebhookSecretResponse,
   ZRotateSecretRequest,
   ZRotateSecretResponse,
 } from '../src/domain/schemas/merchant-client';
@@ -26,7 +27,10 @@ import {
   readClient,
   rotateClientSecret,
 } from '../src/server/services/merchants/merchant-clients';
-import { createWebhookEndpoint } from '../src/server/services/merchants/webhooks';
+import {
+  createWebhookEndpoint,
+  rotateWebhookSecret,
+} from '../src/server/services/merchants/webhooks';
 import { systemHostResolver } from '../src/server/providers/host-resolver';
 
 const USAGE: Record<string, string> = {
@@ -37,6 +41,7 @@ const USAGE: Record<string, string> = {
   origins:
     'npm run client:origins -- --client cli_… [--add https://shop.example]... [--remove https://old.example]...',
   webhook: 'npm run client:webhook -- --client cli_… --url https://shop.example/hooks',
+  'webhook-rotate-secret': 'npm run client:webhook-rotate-secret -- --client cli_… --webhook whk_…',
 };
 
 class UsageError extends Error {}
@@ -51,6 +56,7 @@ type TClientAccess = {
     clientId: string,
     body: z.input<typeof ZOperatorCreateWebhookRequest>,
   ): Promise<unknown>;
+  rotateWebhookSecret(clientId: string, webhookId: string): Promise<unknown>;
   close(): Promise<void>;
   where: string;
 };
@@ -98,6 +104,13 @@ function serverAccess(server: TOperatorFile): TClientAccess {
       call('PATCH', `${client(id)}/origins`, body, ZChangeOriginsResponse),
     addWebhook: (id, body) =>
       call('POST', `${client(id)}/webhooks`, body, ZOperatorCreateWebhookResponse),
+    rotateWebhookSecret: (id, webhookId) =>
+      call(
+        'POST',
+        `${client(id)}/webhooks/${encodeURIComponent(webhookId)}/rotate-secret`,
+        undefined,
+        ZOperatorRotateWebhookSecretResponse,
+      ),
     close: async () => {},
   };
 }
@@ -151,6 +164,15 @@ async function databaseAccess(config: TConfig): Promise<TClientAccess> {
         url,
       );
     },
+    async rotateWebhookSecret(id, webhookId) {
+      const { rotated } = await rotateWebhookSecret(db, {
+        clientId: id,
+        webhookId,
+        idempotencyKey: undefined,
+        now: now(),
+      });
+      return rotated;
+    },
     close: () => database.close(),
   };
 }
@@ -184,6 +206,7 @@ async function main() {
       add: { type: 'string', multiple: true },
       remove: { type: 'string', multiple: true },
       url: { type: 'string' },
+      webhook: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -236,6 +259,15 @@ async function main() {
           'The signing secret is shown only now (docs/webhooks.md, "Verifying a delivery").',
         );
         break;
+      case 'webhook-rotate-secret': {
+        const webhookId = values.webhook?.trim();
+        if (!webhookId) throw new UsageError(usage);
+        print(await access.rotateWebhookSecret(clientId, webhookId));
+        console.log(
+          'The new signing secret is shown only now. Deliveries are signed with the previous one too until previousSecretValidUntil.',
+        );
+        break;
+      }
     }
     console.error(`(through ${access.where})`);
   } finally {

@@ -45,6 +45,15 @@ export const ERROR_CATALOGUE = {
     message:
       'url: an https URL with no user or password, whose host resolves to public addresses only',
   },
+  WEBHOOK_SECRETS_OVERLAPPING: {
+    status: 409,
+    message:
+      'This webhook has 4 earlier secrets still signing; rotate once the oldest overlap ends',
+  },
+  WEBHOOK_DISABLED: {
+    status: 409,
+    message: 'This webhook is disabled (its receiver answered 410 Gone); enable it first',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',

@@ -90,7 +90,7 @@ describe('client commands while the server runs', () => {
     app.inject({ method: 'GET', url: '/api/v1/client', headers: { authorization } });
 
   it(
-    'creates a client, changes its origins, rotates its secret and registers a webhook',
+    'creates a client, changes its origins, rotates its secret, registers a webhook and rotates its secret',
     { tags: ['postgres'], timeout: 120_000 },
     async () => {
       const created = await runCommand(
@@ -159,6 +159,22 @@ describe('client commands while the server runs', () => {
         headers: { authorization: basic(clientId, newSecret) },
       });
       expect(listed.json().webhooks).toEqual([expect.objectContaining({ url: hookUrl })]);
+
+      const webhookId = field(webhook.stdout, 'id');
+      const rotatedHook = await runCommand(
+        env,
+        'webhook-rotate-secret',
+        '--client',
+        clientId,
+        '--webhook',
+        webhookId,
+      );
+      expect(rotatedHook.status).toBe(0);
+      expect(field(rotatedHook.stdout, 'id')).toBe(webhookId);
+      expect(field(rotatedHook.stdout, 'secret')).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+      expect(field(rotatedHook.stdout, 'secret')).not.toBe(field(webhook.stdout, 'secret'));
+      const overlapEnds = Date.parse(field(rotatedHook.stdout, 'previousSecretValidUntil'));
+      expect(Math.abs(overlapEnds - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
 
       const shown = await runCommand(env, 'show', '--client', clientId);
       expect(shown.status).toBe(0);

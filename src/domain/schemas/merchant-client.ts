@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { ZHexColour } from './consent';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
-import { ZCreateWebhookRequest, ZCreateWebhookResponse } from './webhooks';
+import {
+  ZCreateWebhookRequest,
+  ZCreateWebhookResponse,
+  ZRotateWebhookSecretResponse,
+} from './webhooks';
 
 /*
  * A merchant's API client (docs/merchant-clients.md): read, secret rotation and embedding
@@ -84,3 +88,7 @@ export const ZClientIdParams = z.object({ clientId: ZIdentifier });
 /** The operator registers a webhook for a client as the client itself would. */
 export const ZOperatorCreateWebhookRequest = ZCreateWebhookRequest;
 export const ZOperatorCreateWebhookResponse = ZCreateWebhookResponse;
+
+/** The operator rotates a client's webhook secret as the client itself would. */
+export const ZOperatorWebhookParams = ZClientIdParams.extend({ webhookId: ZIdentifier });
+export const ZOperatorRotateWebhookSecretResponse = ZRotateWebhookSecretResponse;

@@ -33,16 +33,32 @@ export const ZCreateWebhookRequest = z.strictObject({
 
 const ZWebhookEndpoint = z.object({ id: z.string(), url: z.string(), createdAt: z.string() });
 
-/** POST /api/v1/webhooks answer: the signing secret is shown this once. */
+/** POST /api/v1/webhooks answer: the signing secret (`whsec_<base64>`) is shown this once. */
 export const ZCreateWebhookResponse = ZWebhookEndpoint.extend({
   success: z.literal(true),
   secret: z.string(),
 });
 
-/** GET /api/v1/webhooks answer */
+/** GET /api/v1/webhooks answer: `disabled` once a delivery was answered 410 Gone. */
 export const ZListWebhooksResponse = z.object({
   success: z.literal(true),
-  webhooks: z.array(ZWebhookEndpoint),
+  webhooks: z.array(
+    ZWebhookEndpoint.extend({
+      status: z.enum(['active', 'disabled']),
+      disabledAt: z.string().nullable(),
+    }),
+  ),
+});
+
+/**
+ * POST /api/v1/webhooks/{id}/rotate-secret answer: the new secret, shown this once; the previous
+ * one signs too until `previousSecretValidUntil`.
+ */
+export const ZRotateWebhookSecretResponse = z.object({
+  success: z.literal(true),
+  id: z.string(),
+  secret: z.string(),
+  previousSecretValidUntil: z.string(),
 });
 
 export const ZWebhookDelivery = z.object({

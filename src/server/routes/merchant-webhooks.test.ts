@@ -5,15 +5,18 @@
 // address that was checked.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { THostResolver } from '../providers/host-resolver';
 import { testHostResolver } from '../testing/host-resolver';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import {
   WEBHOOK_FIRST_RETRY_MS,
+  WEBHOOK_RETRY_WINDOW_MS,
+  WEBHOOK_SECRET_OVERLAP_MS,
+  recordMerchantEvent,
   webhookDeliverer,
-  webhookSignature,
   type TWebhookDeliverer,
 } from '../services/merchants/webhooks';
 
@@ -108,13 +111,48 @@ async function deliveries(authorization: string) {
 
 const typeOf = (r: TReceived) => (JSON.parse(r.body) as { type: string }).type;
 
+/**
+ * What a merchant's receiver does with the reference verifier (the `standardwebhooks` package),
+ * its clock set to the test clock's (it refuses a timestamp 5 minutes from its own).
+ */
+function verify(secret: string, got: TReceived | undefined): unknown {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(clock.now());
+  try {
+    return new Webhook(secret).verify(got?.body ?? '', got?.headers as Record<string, string>);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+async function endpoints(authorization: string) {
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/v1/webhooks',
+    headers: { authorization },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{
+    webhooks: Array<{ id: string; status: string; disabledAt: string | null }>;
+  }>().webhooks;
+}
+
+async function rotate(authorization: string, webhookId: string, idempotencyKey?: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/webhooks/${webhookId}/rotate-secret`,
+    headers: { authorization, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+  });
+}
+
 describe('webhooks', () => {
-  it('delivers a paid payment signed with the endpoint secret, with an event id', async () => {
+  it('delivers a paid payment signed as Standard Webhooks, which the standardwebhooks package verifies', async () => {
     const hook = receiver();
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const { secret } = await register(consent.client.authorization, url);
-    expect(secret).toMatch(/^whsec_/);
+    // whsec_ and the base64 of 24 random bytes.
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
 
     await deliverer.runDue();
@@ -123,13 +161,17 @@ describe('webhooks', () => {
     const [got] = hook.received;
     const payload = JSON.parse(got?.body ?? '{}') as { id: string; data: Record<string, unknown> };
     expect(payload.data).toMatchObject({ paymentId: consent.paymentId, amount: consent.amount });
-    expect(got?.headers['oya-event-id']).toBe(payload.id);
-    // The receiver's check, as docs/webhooks.md writes it.
-    const header = String(got?.headers['oya-signature']);
-    const t = Number(/t=(\d+)/.exec(header)?.[1]);
-    expect(header).toBe(webhookSignature(secret, t, got?.body ?? ''));
-    expect(Math.abs(t - clock.now().getTime() / 1_000)).toBeLessThan(5);
-    expect(webhookSignature('whsec_other', t, got?.body ?? '')).not.toBe(header);
+    expect(got?.headers['webhook-id']).toBe(payload.id);
+    expect(got?.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(got?.headers['oya-signature']).toBeUndefined();
+    // The receiver's check, as docs/webhooks.md and examples/webhook-receiver.mjs make it.
+    expect(verify(secret, got)).toEqual(payload);
+    expect(() => verify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, got)).toThrow(
+      'No matching signature found',
+    );
+    // A delivery's timestamp is its try's: five minutes on, a receiver refuses it as a replay.
+    clock.advance(6 * 60_000);
+    expect(() => verify(secret, got)).toThrow('Message timestamp too old');
     const sent = await deliveries(consent.client.authorization);
     expect(
       sent.find((d: { eventType: string }) => d.eventType === 'payment.completed'),
@@ -159,9 +201,7 @@ describe('webhooks', () => {
     await deliverer.runDue();
     expect(hook.received).toHaveLength(2);
     // The same event both times: a receiver keys on its id.
-    expect(hook.received[0]?.headers['oya-event-id']).toBe(
-      hook.received[1]?.headers['oya-event-id'],
-    );
+    expect(hook.received[0]?.headers['webhook-id']).toBe(hook.received[1]?.headers['webhook-id']);
     expect((await deliveries(consent.client.authorization))[0]).toMatchObject({
       status: 'delivered',
       attempts: 2,
@@ -353,6 +393,226 @@ describe('webhooks', () => {
     expect(await deliveries(consent.client.authorization)).toEqual([]);
     const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/v1/webhooks' });
     expect(anonymous.statusCode).toBe(401);
+    await hook.close();
+  });
+});
+
+describe('rotating a webhook secret', () => {
+  it('signs with the old and the new secret during the overlap, and with the new alone after it; what was owed is delivered', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    // It asks for future payments too, so paying it sends one event, the payment's.
+    const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
+    const { authorization } = consent.client;
+    const { id, secret: old } = await register(authorization, url);
+    hook.answerWith(() => ({ status: 500 }));
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(1);
+
+    // Owed a delivery, the endpoint gets a new secret.
+    const first = await rotate(authorization, id, 'rotate-after-leak');
+    expect(first.statusCode).toBe(201);
+    const rotated = first.json<{ id: string; secret: string; previousSecretValidUntil: string }>();
+    expect(rotated.id).toBe(id);
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(rotated.secret).not.toBe(old);
+    expect(rotated.previousSecretValidUntil).toBe(
+      new Date(clock.now().getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString(),
+    );
+    // Its answer lost, the call is retried with its key: the same secret, nothing rotated again.
+    const retried = await rotate(authorization, id, 'rotate-after-leak');
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toEqual(first.json());
+
+    hook.answerWith(() => ({ status: 200 }));
+    clock.advance(WEBHOOK_FIRST_RETRY_MS);
+    await deliverer.runDue();
+    const owed = hook.received[1];
+    expect(owed && typeOf(owed)).toBe('payment.completed');
+    expect(String(owed?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(old, owed)).toMatchObject({ type: 'payment.completed' });
+    expect(verify(rotated.secret, owed)).toMatchObject({ type: 'payment.completed' });
+
+    // Once the overlap is over, a delivery (here resent) is signed with the new secret alone.
+    clock.advance(WEBHOOK_SECRET_OVERLAP_MS);
+    const [delivered] = await deliveries(authorization);
+    const resend = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/deliveries/${delivered?.id}/resend`,
+      headers: { authorization },
+    });
+    expect(resend.statusCode).toBe(200);
+    await deliverer.runDue();
+    const after = hook.received[2];
+    expect(String(after?.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(rotated.secret, after)).toMatchObject({ type: 'payment.completed' });
+    expect(() => verify(old, after)).toThrow('No matching signature found');
+    await hook.close();
+  });
+
+  it('keeps every secret of a retried rotation signing, at most four earlier ones, and only for the owner', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
+    const { authorization } = consent.client;
+    const { id, secret: original } = await register(authorization, url);
+    // Rotations with no key (a retry whose answer was lost among them) do not end the overlap
+    // of a secret the receiver may still hold.
+    const secrets = [original];
+    for (let n = 0; n < 4; n += 1) {
+      const rotated = await rotate(authorization, id);
+      expect(rotated.statusCode).toBe(201);
+      secrets.push(rotated.json<{ secret: string }>().secret);
+    }
+    const fifth = await rotate(authorization, id);
+    expect(fifth.statusCode).toBe(409);
+    expect(fifth.json().error.code).toBe('WEBHOOK_SECRETS_OVERLAPPING');
+
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    const [got] = hook.received;
+    expect(String(got?.headers['webhook-signature']).split(' ')).toHaveLength(5);
+    for (const secret of secrets)
+      expect(verify(secret, got)).toMatchObject({ id: expect.any(String) });
+
+    const other = await createTestClient(ctx.database, { name: 'Other Shop' });
+    const theirs = await rotate(other.authorization, id);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().error.code).toBe('NOT_FOUND');
+    await hook.close();
+  });
+});
+
+describe('a receiver that answers 410 Gone or Retry-After', () => {
+  it('disables an endpoint answering 410 Gone: what it is owed fails, nothing is sent until it is enabled', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    hook.answerWith(() => ({ status: 410 }));
+    // payment.completed, then consent.granted waiting behind it.
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const { authorization } = consent.client;
+    const { id } = await register(authorization, url);
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    expect(hook.received.map(typeOf)).toEqual(['payment.completed']);
+
+    expect(await endpoints(authorization)).toEqual([
+      expect.objectContaining({ id, status: 'disabled', disabledAt: clock.now().toISOString() }),
+    ]);
+    const failed = await deliveries(authorization);
+    expect(failed.find((d) => d.eventType === 'payment.completed')).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastStatus: 410,
+      lastError: 'answered 410 Gone; the webhook is disabled',
+    });
+    expect(failed.find((d) => d.eventType === 'consent.granted')).toMatchObject({
+      status: 'failed',
+      attempts: 0,
+      lastError: 'not sent: the webhook is disabled (it answered 410 Gone)',
+    });
+    // An event while it is disabled gets its delivery failed at once; nothing is sent.
+    await ctx.database.db.transaction((tx) =>
+      recordMerchantEvent(tx, {
+        clientId: consent.client.clientId,
+        consentId: consent.consentId,
+        type: 'consent.revoked',
+        data: { consentId: consent.consentId },
+        now: clock.now(),
+      }),
+    );
+    expect((await deliveries(authorization))[0]).toMatchObject({
+      eventType: 'consent.revoked',
+      status: 'failed',
+      attempts: 0,
+      lastError: 'not sent: the webhook is disabled (it answered 410 Gone)',
+    });
+    clock.advance(60 * 60_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(1);
+
+    const resend = (deliveryId: number | undefined) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/deliveries/${deliveryId}/resend`,
+        headers: { authorization },
+      });
+    const refused = await resend(failed[0]?.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('WEBHOOK_DISABLED');
+
+    const enabled = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${id}/enable`,
+      headers: { authorization },
+    });
+    expect(enabled.statusCode).toBe(200);
+    expect((await endpoints(authorization))[0]).toMatchObject({
+      status: 'active',
+      disabledAt: null,
+    });
+    hook.answerWith(() => ({ status: 200 }));
+    for (const delivery of [...failed].reverse())
+      expect((await resend(delivery.id)).statusCode).toBe(200);
+    await deliverer.runDue();
+    await deliverer.runDue();
+    expect(hook.received.map(typeOf)).toEqual([
+      'payment.completed',
+      'payment.completed',
+      'consent.granted',
+    ]);
+    await hook.close();
+  });
+
+  it('waits as long as a 503 Retry-After in seconds asks, when that is longer than the backoff', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    hook.answerWith(() => ({ status: 503, headers: { 'retry-after': '3600' } }));
+    const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
+    await register(consent.client.authorization, url);
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    hook.answerWith(() => ({ status: 200 }));
+    // The backoff alone would try again after 30 s.
+    clock.advance(3_599_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(1);
+    clock.advance(2_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(2);
+    expect((await deliveries(consent.client.authorization))[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+    });
+    await hook.close();
+  });
+
+  it('reads a 429 Retry-After given as an HTTP date, and gives up when it asks past the three days', async () => {
+    const hook = receiver();
+    const url = await hook.listen();
+    const at = () => new Date(clock.now().getTime() + 2 * 60 * 60_000).toUTCString();
+    hook.answerWith(() => ({ status: 429, headers: { 'retry-after': at() } }));
+    const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
+    await register(consent.client.authorization, url);
+    await payByCard(ctx.app, consent);
+    await deliverer.runDue();
+    clock.advance(2 * 60 * 60_000 - 2_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(1);
+    // Now it asks for more than is left of the retry window: the delivery is given up.
+    hook.answerWith(() => ({
+      status: 429,
+      headers: { 'retry-after': String(WEBHOOK_RETRY_WINDOW_MS / 1_000) },
+    }));
+    clock.advance(3_000);
+    await deliverer.runDue();
+    expect(hook.received).toHaveLength(2);
+    expect((await deliveries(consent.client.authorization))[0]).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      lastStatus: 429,
+    });
     await hook.close();
   });
 });

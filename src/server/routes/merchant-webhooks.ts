@@ -7,6 +7,7 @@ import {
   ZListDeliveriesQuery,
   ZListDeliveriesResponse,
   ZListWebhooksResponse,
+  ZRotateWebhookSecretResponse,
   ZWebhookIdParams,
   ZWebhookOkResponse,
 } from '../../domain/schemas/webhooks';
@@ -14,10 +15,13 @@ import type { TRouteContext } from '../context';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  enableWebhookEndpoint,
   listDeliveries,
   listWebhookEndpoints,
   resendDelivery,
+  rotateWebhookSecret,
 } from '../services/merchants/webhooks';
+import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 
@@ -67,6 +71,45 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
         request.params.webhookId,
         ctx.clock.now(),
       );
+      return { success: true as const };
+    },
+  );
+
+  // A new signing secret; the previous one keeps signing for WEBHOOK_SECRET_OVERLAP_MS.
+  api.post(
+    '/api/v1/webhooks/:webhookId/rotate-secret',
+    {
+      preValidation,
+      schema: {
+        params: ZWebhookIdParams,
+        headers: ZIdempotencyHeaders,
+        // 201: rotated; 200: the first answer to a retry with the same Idempotency-Key.
+        response: jsonAnswers({
+          201: ZRotateWebhookSecretResponse,
+          200: ZRotateWebhookSecretResponse,
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { rotated, replayed } = await rotateWebhookSecret(ctx.db, {
+        clientId: merchantOf(request).clientId,
+        webhookId: request.params.webhookId,
+        idempotencyKey: request.headers['idempotency-key'],
+        now: ctx.clock.now(),
+      });
+      return reply.code(replayed ? 200 : 201).send({ success: true as const, ...rotated });
+    },
+  );
+
+  // Sends to an endpoint a 410 Gone disabled; its failed deliveries can then be resent.
+  api.post(
+    '/api/v1/webhooks/:webhookId/enable',
+    {
+      preValidation,
+      schema: { params: ZWebhookIdParams, response: jsonAnswers({ 200: ZWebhookOkResponse }) },
+    },
+    async (request) => {
+      await enableWebhookEndpoint(ctx.db, merchantOf(request).clientId, request.params.webhookId);
       return { success: true as const };
     },
   );

@@ -10,6 +10,8 @@ import {
   ZOperatorCreateClientResponse,
   ZOperatorCreateWebhookRequest,
   ZOperatorCreateWebhookResponse,
+  ZOperatorRotateWebhookSecretResponse,
+  ZOperatorWebhookParams,
   SECRET_GRACE_DEFAULT_HOURS,
   ZRotateSecretRequest,
   ZRotateSecretResponse,
@@ -23,7 +25,7 @@ import {
   readClient,
   rotateClientSecret,
 } from '../services/merchants/merchant-clients';
-import { createWebhookEndpoint } from '../services/merchants/webhooks';
+import { createWebhookEndpoint, rotateWebhookSecret } from '../services/merchants/webhooks';
 import { jsonAnswers } from './responses';
 
 /*
@@ -143,6 +145,27 @@ export const operatorClientRoutes: FastifyPluginAsync<
       await readClient(ctx.db, request.params.clientId, ctx.clock.now());
       const created = await createWebhookEndpoint(ctx, request.params.clientId, request.body.url);
       return reply.code(201).send({ success: true as const, ...created });
+    },
+  );
+
+  // A client's webhook secret, rotated as POST /api/v1/webhooks/{id}/rotate-secret does it.
+  api.post(
+    '/api/operator/clients/:clientId/webhooks/:webhookId/rotate-secret',
+    {
+      preValidation,
+      schema: {
+        params: ZOperatorWebhookParams,
+        response: jsonAnswers({ 201: ZOperatorRotateWebhookSecretResponse }),
+      },
+    },
+    async (request, reply) => {
+      const { rotated } = await rotateWebhookSecret(ctx.db, {
+        clientId: request.params.clientId,
+        webhookId: request.params.webhookId,
+        idempotencyKey: undefined,
+        now: ctx.clock.now(),
+      });
+      return reply.code(201).send({ success: true as const, ...rotated });
     },
   );
 };

@@ -29,8 +29,18 @@ export const webhookEndpoints = pgTable(
     url: text('url').notNull(),
     /** The signing secret, sealed with the server's key (AES-256-GCM); shown once at creation. */
     secretSealed: text('secret_sealed').notNull(),
+    /**
+     * Secrets rotated away that still sign until their overlap ends (sealed as above), oldest
+     * first: during a rotation a delivery carries a signature of each (docs/webhooks.md).
+     */
+    retiringSecrets: jsonb('retiring_secrets')
+      .$type<{ sealed: string; until: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdAt: at('created_at').notNull().defaultNow(),
     deletedAt: at('deleted_at'),
+    /** Set when a delivery was answered 410 Gone: nothing is sent until it is enabled again. */
+    disabledAt: at('disabled_at'),
   },
   (t) => [index('webhook_endpoints_client').on(t.clientId)],
 );
@@ -40,6 +50,11 @@ export const merchantEvents = pgTable(
   'merchant_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /**
+     * The id a merchant sees (`evt_` and 16 random bytes): unique across databases and telling
+     * nothing of volume. `id` stays the order and the joins.
+     */
+    publicId: text('public_id').notNull(),
     clientId: text('client_id')
       .notNull()
       .references(() => apiClients.clientId, { onDelete: 'cascade' }),
@@ -48,7 +63,10 @@ export const merchantEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [index('merchant_events_client').on(t.clientId, t.id)],
+  (t) => [
+    index('merchant_events_client').on(t.clientId, t.id),
+    uniqueIndex('merchant_events_public_id').on(t.publicId),
+  ],
 );
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -79,11 +79,12 @@ function pinnedLookup({ address, family }: TResolvedAddress): LookupFunction {
   };
 }
 
-export type TPostOutcome = { status: number } | { failure: 'timeout' | 'unreachable' };
+export type TPostOutcome =
+  { status: number; retryAfter?: string } | { failure: 'timeout' | 'unreachable' };
 
 /**
- * POSTs `body` to the target's checked address, and answers the status only: a redirect is not
- * followed (http.request never does), and nothing of the answer's body is read.
+ * POSTs `body` to the target's checked address, and answers the status and Retry-After only: a
+ * redirect is not followed (http.request never does), and nothing of the answer's body is read.
  */
 export function postToTarget(
   target: TWebhookTarget,
@@ -103,7 +104,8 @@ export function postToTarget(
         signal,
       },
       (response) => {
-        resolve({ status: response.statusCode ?? 0 });
+        const retryAfter = response.headers['retry-after'];
+        resolve({ status: response.statusCode ?? 0, ...(retryAfter ? { retryAfter } : {}) });
         response.destroy();
       },
     );

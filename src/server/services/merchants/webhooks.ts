@@ -7,14 +7,16 @@ import type { TDb } from '../../db/database';
 import type { THostResolver } from '../../providers/host-resolver';
 import { apiClients, merchantEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { AppError } from '../app-error';
+import { runIdempotent } from '../idempotency';
 import { storedSecret } from '../server-secrets';
 import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
 
 /*
  * Webhooks (docs/webhooks.md). What happens to a merchant's consents is written to an outbox in
  * the transaction of the change, with one delivery per endpoint of the merchant; a deliverer
- * sends each, signed, and retries with exponential backoff for three days. A consent's events
- * reach an endpoint in the order they committed: one waits while an earlier one is undelivered.
+ * sends each, signed as Standard Webhooks (https://www.standardwebhooks.com) sign, and retries
+ * with exponential backoff for three days. A consent's events reach an endpoint in the order they
+ * committed: one waits while an earlier one is undelivered.
  */
 
 const MINUTE_MS = 60_000;
@@ -27,15 +29,52 @@ const WEBHOOK_MAX_RETRY_MS = 6 * 60 * MINUTE_MS;
 const CLAIM_LEASE_MS = 2 * MINUTE_MS;
 /** A signature older than this is refused by receivers that follow docs/webhooks.md. */
 export const WEBHOOK_SIGNATURE_TOLERANCE_S = 300;
+/** After a rotation the previous secret signs too, for this long (docs/webhooks.md, "Rotating"). */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * MINUTE_MS;
+/** How many rotated-away secrets may still be signing at once: a delivery carries one more. */
+export const MAX_RETIRING_SECRETS = 4;
 
 export const retryDelayMs = (attempts: number) =>
   Math.min(WEBHOOK_FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), WEBHOOK_MAX_RETRY_MS);
 
-/** The header value: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`. */
-export function webhookSignature(secret: string, timestamp: number, body: string): string {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return `t=${timestamp},v1=${v1}`;
+/**
+ * How long a receiver's Retry-After asks us to wait (seconds, or an HTTP date), or null when it
+ * says nothing we can read.
+ */
+export function retryAfterMs(value: string | undefined, now: Date): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1_000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
 }
+
+const SECRET_PREFIX = 'whsec_';
+
+/** A new signing secret: `whsec_` and the base64 of 24 random bytes, as Standard Webhooks says. */
+const newSecret = () => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
+
+/**
+ * One Standard Webhooks signature: `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`,
+ * the key being the secret's body base64-decoded (Buffer reads base64url too, so the secrets of
+ * endpoints registered before this scheme sign with their bytes as well).
+ */
+export function webhookSignature(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
+  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** The `webhook-signature` header: one signature per secret, space-separated. */
+export const webhookSignatures = (secrets: string[], id: string, timestamp: number, body: string) =>
+  secrets.map((secret) => webhookSignature(secret, id, timestamp, body)).join(' ');
+
+/** A merchant event's public id: unique across databases, and no count of anything. */
+export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
 // The signing secrets are kept sealed under a key of the server's own (server_secrets).
 async function sealKey(db: TDb): Promise<Buffer> {
@@ -73,7 +112,7 @@ export async function createWebhookEndpoint(ctx: TWebhookContext, clientId: stri
   if (!(await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, url))) {
     throw new AppError('WEBHOOK_URL_REFUSED');
   }
-  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const secret = newSecret();
   const id = `whk_${randomBytes(12).toString('base64url')}`;
   const createdAt = ctx.clock.now();
   const secretSealed = await seal(ctx.db, secret);
@@ -103,11 +142,102 @@ export async function listWebhookEndpoints(db: TDb, clientId: string) {
       id: webhookEndpoints.id,
       url: webhookEndpoints.url,
       createdAt: webhookEndpoints.createdAt,
+      disabledAt: webhookEndpoints.disabledAt,
     })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.clientId, clientId), isNull(webhookEndpoints.deletedAt)))
     .orderBy(webhookEndpoints.createdAt);
-  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    status: row.disabledAt ? ('disabled' as const) : ('active' as const),
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * A new signing secret for an endpoint, shown this once; the one it replaces (and any earlier
+ * one still in its overlap) keeps signing until `previousSecretValidUntil`, so deliveries owed
+ * meanwhile verify with whichever the receiver holds. Once per Idempotency-Key: the stored answer
+ * holds the new secret sealed, as the endpoint does.
+ */
+export async function rotateWebhookSecret(
+  db: TDb,
+  input: { clientId: string; webhookId: string; idempotencyKey: string | undefined; now: Date },
+): Promise<{
+  rotated: { id: string; secret: string; previousSecretValidUntil: string };
+  replayed: boolean;
+}> {
+  const { clientId, webhookId, now } = input;
+  const secretSealed = await seal(db, newSecret());
+  const until = new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString();
+  const { result, replayed } = await runIdempotent(
+    db,
+    input.idempotencyKey
+      ? { scope: `webhooks.rotate:${clientId}`, key: input.idempotencyKey, request: { webhookId } }
+      : undefined,
+    async (tx) => {
+      // Replaced and checked in one statement: the secrets still in their overlap, and the one
+      // replaced now, stay to sign; at most MAX_RETIRING_SECRETS of them.
+      const live = sql`(SELECT coalesce(jsonb_agg(s), '[]'::jsonb) FROM jsonb_array_elements(${webhookEndpoints.retiringSecrets}) s
+                        WHERE (s->>'until')::timestamptz > ${now.toISOString()}::timestamptz)`;
+      const [row] = await tx
+        .update(webhookEndpoints)
+        .set({
+          secretSealed,
+          retiringSecrets: sql`${live} || jsonb_build_array(jsonb_build_object('sealed', ${webhookEndpoints.secretSealed}, 'until', ${until}::text))`,
+        })
+        .where(
+          and(
+            eq(webhookEndpoints.id, webhookId),
+            eq(webhookEndpoints.clientId, clientId),
+            isNull(webhookEndpoints.deletedAt),
+            sql`jsonb_array_length(${live}) < ${MAX_RETIRING_SECRETS}`,
+          ),
+        )
+        .returning({ id: webhookEndpoints.id });
+      if (!row) {
+        const [exists] = await tx
+          .select({ id: webhookEndpoints.id })
+          .from(webhookEndpoints)
+          .where(
+            and(
+              eq(webhookEndpoints.id, webhookId),
+              eq(webhookEndpoints.clientId, clientId),
+              isNull(webhookEndpoints.deletedAt),
+            ),
+          );
+        throw exists
+          ? new AppError('WEBHOOK_SECRETS_OVERLAPPING')
+          : new AppError('NOT_FOUND', 'No webhook of yours has this id');
+      }
+      return { id: row.id, secretSealed, previousSecretValidUntil: until };
+    },
+  );
+  return {
+    rotated: {
+      id: result.id,
+      secret: await unseal(db, result.secretSealed),
+      previousSecretValidUntil: result.previousSecretValidUntil,
+    },
+    replayed,
+  };
+}
+
+/** Sends to an endpoint again after a 410 disabled it; its failed deliveries can then be resent. */
+export async function enableWebhookEndpoint(db: TDb, clientId: string, id: string) {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ disabledAt: null })
+    .where(
+      and(
+        eq(webhookEndpoints.id, id),
+        eq(webhookEndpoints.clientId, clientId),
+        isNull(webhookEndpoints.deletedAt),
+      ),
+    )
+    .returning({ id: webhookEndpoints.id });
+  if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
 }
 
 /** Stops sending to an endpoint; what it was owed is given up with it. */
@@ -147,6 +277,7 @@ export async function recordMerchantEvent(
   const [row] = await tx
     .insert(merchantEvents)
     .values({
+      publicId: newEventId(),
       clientId: event.clientId,
       consentId: event.consentId,
       type: event.type,
@@ -155,20 +286,28 @@ export async function recordMerchantEvent(
     })
     .returning({ id: merchantEvents.id });
   if (!row) throw new Error('A merchant event could not be written');
+  // An endpoint disabled by a 410 gets its delivery as failed, to resend once it is enabled.
   await tx.execute(sql`
-    INSERT INTO webhook_deliveries (endpoint_id, event_id, consent_id, next_attempt_at, created_at)
-    SELECT id, ${row.id}, ${event.consentId}, ${event.now.toISOString()}::timestamptz,
-           ${event.now.toISOString()}::timestamptz
+    INSERT INTO webhook_deliveries
+      (endpoint_id, event_id, consent_id, status, last_error, next_attempt_at, created_at)
+    SELECT id, ${row.id}, ${event.consentId},
+           CASE WHEN disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
+           CASE WHEN disabled_at IS NULL THEN NULL ELSE ${NOT_SENT_DISABLED} END,
+           ${event.now.toISOString()}::timestamptz, ${event.now.toISOString()}::timestamptz
     FROM webhook_endpoints
     WHERE client_id = ${event.clientId} AND deleted_at IS NULL`);
 }
 
+const NOT_SENT_DISABLED = 'not sent: the webhook is disabled (it answered 410 Gone)';
+
 type TClaimed = {
   id: number;
   attempts: number;
+  endpoint_id: string;
   url: string;
   secret_sealed: string;
-  event_id: number;
+  retiring_secrets: { sealed: string; until: string }[];
+  public_id: string;
   type: string;
   data: Record<string, unknown>;
   event_created_at: string | Date;
@@ -191,6 +330,7 @@ function failureOf(outcome: TPostOutcome | null, timeoutMs: number): string | nu
   if (outcome.status >= 300 && outcome.status < 400) {
     return `answered ${outcome.status}; redirects are not followed`;
   }
+  if (outcome.status === 410) return 'answered 410 Gone; the webhook is disabled';
   return outcome.status >= 200 && outcome.status < 300 ? null : `answered ${outcome.status}`;
 }
 
@@ -221,6 +361,8 @@ export function webhookDeliverer(
       WITH due AS (
         SELECT d.id FROM webhook_deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz
+          AND EXISTS (
+            SELECT 1 FROM webhook_endpoints q WHERE q.id = d.endpoint_id AND q.disabled_at IS NULL)
           AND NOT EXISTS (
             SELECT 1 FROM webhook_deliveries e
             WHERE e.endpoint_id = d.endpoint_id AND e.status = 'pending'
@@ -230,14 +372,14 @@ export function webhookDeliverer(
       UPDATE webhook_deliveries w SET next_attempt_at = ${lease}::timestamptz
       FROM due, webhook_endpoints p, merchant_events m
       WHERE w.id = due.id AND p.id = w.endpoint_id AND m.id = w.event_id
-      RETURNING w.id, w.attempts, p.url, p.secret_sealed, m.id AS event_id, m.type, m.data,
-                m.created_at AS event_created_at`);
+      RETURNING w.id, w.attempts, w.endpoint_id, p.url, p.secret_sealed, p.retiring_secrets,
+                m.public_id, m.type, m.data, m.created_at AS event_created_at`);
     return rowsOf<TClaimed>(result);
   }
 
   async function deliver(row: TClaimed): Promise<void> {
     const body = JSON.stringify({
-      id: `evt_${row.event_id}`,
+      id: row.public_id,
       type: row.type,
       createdAt: new Date(row.event_created_at).toISOString(),
       data: row.data,
@@ -247,14 +389,24 @@ export function webhookDeliverer(
     // Checked again now: the name's answer may have changed since registration (or since the
     // last try). A refused target is not connected to at all.
     const target = await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, row.url);
+    // The current secret first, then each rotated-away one still in its overlap.
+    const sealed = [
+      row.secret_sealed,
+      ...row.retiring_secrets
+        .filter((retiring) => new Date(retiring.until) > startedAt)
+        .map((retiring) => retiring.sealed)
+        .reverse(),
+    ];
+    const secrets = target ? await Promise.all(sealed.map((s) => unseal(db, s))) : [];
     const outcome = target
       ? await postToTarget(target, {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'OyaMoney-Webhooks/1',
-            'oya-event-id': `evt_${row.event_id}`,
+            'webhook-id': row.public_id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': webhookSignatures(secrets, row.public_id, timestamp, body),
             'oya-event-type': row.type,
-            'oya-signature': webhookSignature(await unseal(db, row.secret_sealed), timestamp, body),
           },
           body,
           timeoutMs,
@@ -277,9 +429,41 @@ export function webhookDeliverer(
         .where(eq(webhookDeliveries.id, row.id));
       return;
     }
+    if (status === 410) {
+      // Gone: the endpoint is disabled, and what it is still owed is failed (resendable once
+      // the merchant enables it again).
+      await db.transaction(async (tx) => {
+        await tx
+          .update(webhookEndpoints)
+          .set({ disabledAt: now })
+          .where(
+            and(eq(webhookEndpoints.id, row.endpoint_id), isNull(webhookEndpoints.disabledAt)),
+          );
+        await tx
+          .update(webhookDeliveries)
+          .set({ status: 'failed', attempts, lastStatus: status, lastError: error })
+          .where(eq(webhookDeliveries.id, row.id));
+        await tx
+          .update(webhookDeliveries)
+          .set({ status: 'failed', lastError: NOT_SENT_DISABLED })
+          .where(
+            and(
+              eq(webhookDeliveries.endpointId, row.endpoint_id),
+              eq(webhookDeliveries.status, 'pending'),
+            ),
+          );
+      });
+      return;
+    }
+    // A 429 or 503 with Retry-After: not again before it says (the backoff if that is longer).
+    const asked =
+      outcome && 'status' in outcome && (status === 429 || status === 503)
+        ? retryAfterMs(outcome.retryAfter, now)
+        : null;
+    const delay = Math.max(retryDelayMs(attempts), asked ?? 0);
     const eventAge = now.getTime() - new Date(row.event_created_at).getTime();
-    const next = new Date(now.getTime() + retryDelayMs(attempts));
-    const givenUp = eventAge + retryDelayMs(attempts) > WEBHOOK_RETRY_WINDOW_MS;
+    const next = new Date(now.getTime() + delay);
+    const givenUp = eventAge + delay > WEBHOOK_RETRY_WINDOW_MS;
     await db
       .update(webhookDeliveries)
       .set({
@@ -337,7 +521,7 @@ export async function listDeliveries(
     .select({
       id: webhookDeliveries.id,
       endpointId: webhookDeliveries.endpointId,
-      eventId: webhookDeliveries.eventId,
+      eventId: merchantEvents.publicId,
       eventType: merchantEvents.type,
       consentId: webhookDeliveries.consentId,
       status: webhookDeliveries.status,
@@ -360,23 +544,29 @@ export async function listDeliveries(
     .limit(query.limit);
   return rows.map((row) => ({
     ...row,
-    eventId: `evt_${row.eventId}`,
     nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
   }));
 }
 
-/** Sends a delivery again now (after the merchant fixed their receiver), whatever its status. */
+/**
+ * Sends a delivery again now (after the merchant fixed their receiver), whatever its status; not
+ * while its endpoint is disabled (WEBHOOK_DISABLED: enable it first).
+ */
 export async function resendDelivery(db: TDb, clientId: string, deliveryId: number, now: Date) {
+  const yours = (disabled: 'IS NULL' | 'IS NOT NULL') =>
+    sql`${webhookDeliveries.endpointId} IN (SELECT id FROM webhook_endpoints WHERE client_id = ${clientId} AND deleted_at IS NULL AND disabled_at ${sql.raw(disabled)})`;
   const [row] = await db
     .update(webhookDeliveries)
     .set({ status: 'pending', nextAttemptAt: now })
-    .where(
-      and(
-        eq(webhookDeliveries.id, deliveryId),
-        sql`${webhookDeliveries.endpointId} IN (SELECT id FROM webhook_endpoints WHERE client_id = ${clientId} AND deleted_at IS NULL)`,
-      ),
-    )
+    .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NULL')))
     .returning({ id: webhookDeliveries.id });
-  if (!row) throw new AppError('NOT_FOUND', 'No delivery of yours has this id');
+  if (row) return;
+  const [disabled] = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NOT NULL')));
+  throw disabled
+    ? new AppError('WEBHOOK_DISABLED')
+    : new AppError('NOT_FOUND', 'No delivery of yours has this id');
 }
