@@ -16,6 +16,9 @@ export default defineConfig({
           'Also run on PostgreSQL: locking, concurrency, LISTEN/NOTIFY, several processes, migrations, SQL written for PostgreSQL, and the fuzz suite as a smoke test of every route.',
       },
     ],
+    // Two files at a time, on the 2-core CI machine too (vitest's default there is one): a server
+    // test spends much of its time waiting on its database, a child process or a socket.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
