@@ -50,9 +50,14 @@ export type TOyaConsentEvent =
 
 export type TCloseReason = 'dismissed' | 'completed' | 'failed' | 'closed';
 
-export type TOpenOptions = TConsentLocation & {
-  /** Shows the page inline in this element; without it, in a modal over the page. */
-  container?: HTMLElement;
+export type TOpenOptions = TConsentLocation &
+  TOyaConsentCallbacks & {
+    /** Shows the page inline in this element; without it, in a modal over the page. */
+    container?: HTMLElement;
+  };
+
+/** What the merchant hears: `onEvent` every event, typed by its `type`; the others one each. */
+export type TOyaConsentCallbacks = {
   onSuccess?: (event: TOyaConsentEventOf<'granted'>) => void;
   onFailure?: (event: TOyaConsentEventOf<'failed'>) => void;
   onDecline?: (event: TOyaConsentEventOf<'declined'>) => void;

@@ -84,7 +84,10 @@ describe('GET /api/consent/{id}/embed-check', () => {
   });
 
   it('answers 400 in the catalogue shape without a client id or an origin', async () => {
-    for (const query of [{ origin: SHOP }, { clientId: owner.clientId }]) {
+    for (const query of [{ origin: SHOP }, { clientId: owner.clientId }] as Record<
+      string,
+      string
+    >[]) {
       const response = await check(query);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({
