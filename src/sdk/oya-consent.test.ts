@@ -8,6 +8,7 @@ import {
   type TOpenOptions,
   type TOyaConsentEvent,
 } from './oya-consent';
+import { SDK_VERSION } from './version';
 
 const PAGE = 'https://pay.example.com';
 const location = { consentId: 'cns_1', clientId: 'cli_1', baseUrl: PAGE };
@@ -346,7 +347,7 @@ describe('the hosted script', () => {
     const first = window.OyaConsent;
     vi.resetModules();
     await import('./global');
-    expect(first?.version).toBe('1');
+    expect(first?.version).toBe(SDK_VERSION);
     expect(window.OyaConsent).toBe(first);
   });
 });

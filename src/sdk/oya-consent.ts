@@ -6,6 +6,7 @@ import { EMBED_MESSAGE } from '../domain/embed-message-names';
 import type { TConsentStep, TFailureCode, TPaymentMethod, TPaymentStatus } from './event-types';
 
 export type { TConsentStep, TFailureCode, TPaymentMethod, TPaymentStatus } from './event-types';
+export { SDK_VERSION } from './version';
 
 /** Where the consent is: its page's URL, or its id and the merchant's client id. */
 export type TConsentLocation =
