@@ -89,9 +89,11 @@ const INITIAL_HEIGHT_PX = 480;
  * How long the framed page has to send its first message once the iframe has loaded: past it,
  * the embed reports `failed` (FRAME_DID_NOT_LOAD) and closes. The browser fires the iframe's
  * load event for a page it refused to frame too, and the consent page reports its height as soon
- * as it renders, so a page that says nothing for this long is not coming.
+ * as it renders, so a page that says nothing for this long is not coming. Generous: the page's
+ * consent screen is a chunk loaded after the load event, which a payer's slow network may take
+ * seconds to bring; the unregistered origin, the common case, is told by the origin check.
  */
-export const HELLO_TIMEOUT_MS = 8_000;
+export const HELLO_TIMEOUT_MS = 10_000;
 /** How long the origin check may take before the embed opens without its answer. */
 export const ORIGIN_CHECK_TIMEOUT_MS = 3_000;
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildClassicScript, buildSdkPackage, PACKAGE_NAME } from '../../scripts/sdk-package';
+import { HELLO_TIMEOUT_MS } from './oya-consent';
 import { SDK_VERSION } from './version';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -54,7 +55,7 @@ console.log(JSON.stringify({ open: typeof open, hook: typeof useOyaConsent, url:
     hook: 'function',
     url: 'https://pay.example.com/r/cns_1?clientId=cli_1&embed=true',
     version: SDK_VERSION,
-    hello: 8000,
+    hello: HELLO_TIMEOUT_MS,
     html: '<div></div>',
   });
 });
