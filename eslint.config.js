@@ -123,6 +123,8 @@ export default tseslint.config(
       'playwright-report',
       'data',
       'src/server/db/migrations',
+      // The released embed scripts, as built (scripts/build-sdk.ts).
+      'sdk-releases',
     ],
   },
   js.configs.recommended,

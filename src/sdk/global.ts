@@ -1,7 +1,8 @@
-// The hosted script (/sdk/v1/oya-consent.js): defines window.OyaConsent once, so a page that
+// The hosted script (/sdk/v<version>/oya-consent.js, and the package's oya-consent.global.js): defines window.OyaConsent once, so a page that
 // loads the script twice keeps the first and its open embeds. Unlike oya-consent.ts, this runs
 // in a browser only, as a classic script.
 import { open, type TOpenOptions, type TOyaConsentHandle } from './oya-consent';
+import { SDK_VERSION } from './version';
 
 export type TOyaConsentGlobal = {
   readonly version: string;
@@ -21,7 +22,7 @@ if (!window.OyaConsent) {
     script instanceof HTMLScriptElement && script.src ? new URL(script.src).origin : undefined;
   Object.defineProperty(window, 'OyaConsent', {
     value: Object.freeze({
-      version: '1',
+      version: SDK_VERSION,
       open: (options: TOpenOptions) =>
         open(
           'consentId' in options

@@ -1,6 +1,14 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { consentPageUrl, open, type TOpenOptions, type TOyaConsentEvent } from './oya-consent';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  consentPageUrl,
+  HELLO_TIMEOUT_MS,
+  open,
+  ORIGIN_CHECK_TIMEOUT_MS,
+  type TOpenOptions,
+  type TOyaConsentEvent,
+} from './oya-consent';
+import { SDK_VERSION } from './version';
 
 const PAGE = 'https://pay.example.com';
 const location = { consentId: 'cns_1', clientId: 'cli_1', baseUrl: PAGE };
@@ -8,7 +16,19 @@ const location = { consentId: 'cns_1', clientId: 'cli_1', baseUrl: PAGE };
 /** Every embed a test opened: destroyed after it, as a page that unmounts would. */
 const handles: ReturnType<typeof open>[] = [];
 
+/** The server's answer to the origin check: this page's origin is registered unless a test says. */
+const fetchCheck = vi.fn<typeof fetch>();
+const answer = (body: unknown, status = 200) =>
+  Promise.resolve(new Response(JSON.stringify(body), { status }));
+
+beforeEach(() => {
+  fetchCheck.mockReset().mockImplementation(() => answer({ allowed: true }));
+  vi.stubGlobal('fetch', fetchCheck);
+});
+
 afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
   for (const handle of handles.splice(0)) handle.destroy();
   document.body.replaceChildren();
   document.body.removeAttribute('style');
@@ -111,7 +131,12 @@ describe('messages from the consent page', () => {
     const { handle, frame } = opened({ onFailure });
     const error = 'Consent not found or has expired';
     post({ type: 'oya-money-consent-failed', consentId: 'cns_1', error }, PAGE, frame);
-    expect(onFailure).toHaveBeenCalledWith({ type: 'failed', consentId: 'cns_1', error });
+    expect(onFailure).toHaveBeenCalledWith({
+      type: 'failed',
+      consentId: 'cns_1',
+      code: 'CONSENT_FAILED',
+      error,
+    });
     expect(handle.isOpen).toBe(false);
   });
 
@@ -274,13 +299,13 @@ describe('several embeds, and destroy()', () => {
     expect(second.events).toEqual([{ type: 'resized', height: 700 }]);
   });
 
-  it('shows the page inline in the container, without a dialog', () => {
+  it('shows the page inline in the container, without a dialog', async () => {
     const container = document.body.appendChild(document.createElement('div'));
     const { iframe } = opened({ container });
     expect(iframe.parentElement).toBe(container);
     expect(document.querySelector('[role="dialog"]')).toBeNull();
     expect(iframe.title).toBe('Consent request');
-    expect(iframe.src).toBe(`${PAGE}/r/cns_1?clientId=cli_1&embed=true`);
+    await vi.waitFor(() => expect(iframe.src).toBe(`${PAGE}/r/cns_1?clientId=cli_1&embed=true`));
   });
 
   it('removes every node and listener it added, and calls nothing after', () => {
@@ -322,7 +347,141 @@ describe('the hosted script', () => {
     const first = window.OyaConsent;
     vi.resetModules();
     await import('./global');
-    expect(first?.version).toBe('1');
+    expect(first?.version).toBe(SDK_VERSION);
     expect(window.OyaConsent).toBe(first);
+  });
+});
+
+describe('the origin check, before the page loads', () => {
+  const PAGE_URL = `${PAGE}/r/cns_1?clientId=cli_1&embed=true`;
+
+  it('asks the server whether this page may frame the consent, naming its origin', async () => {
+    const { iframe } = opened();
+    expect(iframe.getAttribute('src')).toBeNull();
+    await vi.waitFor(() => expect(iframe.src).toBe(PAGE_URL));
+    const [url, init] = fetchCheck.mock.calls[0] ?? [];
+    expect(url).toBeInstanceOf(URL);
+    expect((url as URL).href).toBe(
+      `${PAGE}/api/consent/cns_1/embed-check?clientId=cli_1&origin=${encodeURIComponent(window.location.origin)}`,
+    );
+    expect(init?.credentials).toBe('omit');
+  });
+
+  it('reports failed ORIGIN_NOT_REGISTERED naming the origin, and closes without loading the page', async () => {
+    fetchCheck.mockImplementation(() => answer({ allowed: false }));
+    const onFailure = vi.fn();
+    const { handle, iframe, events } = opened({ onFailure });
+    await vi.waitFor(() => expect(handle.isOpen).toBe(false));
+    expect(iframe.getAttribute('src')).toBeNull();
+    expect(document.querySelector('[role="dialog"]')).toBeNull();
+    expect(events.map((event) => event.type)).toEqual(['failed', 'closed']);
+    expect(onFailure).toHaveBeenCalledExactlyOnceWith({
+      type: 'failed',
+      consentId: 'cns_1',
+      code: 'ORIGIN_NOT_REGISTERED',
+      error: expect.stringContaining(
+        `${window.location.origin} is not a registered origin of client cli_1`,
+      ),
+    });
+    expect(events[1]).toEqual({ type: 'closed', reason: 'failed' });
+  });
+
+  it.each([
+    ['the network fails', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['the server answers an error', () => answer({ success: false }, 429)],
+    ['the answer is not one', () => answer({ ok: true })],
+  ])('opens the page when %s, leaving the frame to tell', async (_case, check) => {
+    fetchCheck.mockImplementation(check);
+    const { iframe, handle, events } = opened();
+    await vi.waitFor(() => expect(iframe.src).toBe(PAGE_URL));
+    expect(handle.isOpen).toBe(true);
+    expect(events).toEqual([]);
+  });
+
+  it('opens the page when the check takes longer than its timeout', async () => {
+    vi.useFakeTimers();
+    fetchCheck.mockImplementation(
+      (_url, init) =>
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('', 'AbortError'))),
+        ),
+    );
+    const { iframe } = opened();
+    await vi.advanceTimersByTimeAsync(ORIGIN_CHECK_TIMEOUT_MS - 1);
+    expect(iframe.getAttribute('src')).toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(iframe.src).toBe(PAGE_URL);
+  });
+
+  it("does not ask when the page is on the consent page's own origin", async () => {
+    const { iframe } = opened({ baseUrl: window.location.origin });
+    await vi.waitFor(() => expect(iframe.getAttribute('src')).not.toBeNull());
+    expect(fetchCheck).not.toHaveBeenCalled();
+  });
+
+  it('stops the check when the embed is destroyed before its answer', async () => {
+    let signal: AbortSignal | undefined;
+    fetchCheck.mockImplementation((_url, init) => {
+      signal = init?.signal ?? undefined;
+      return new Promise(() => undefined);
+    });
+    const { handle } = opened();
+    handle.destroy();
+    expect(signal?.aborted).toBe(true);
+  });
+});
+
+describe('a frame that never says hello', () => {
+  /** Opens the embed and lets the check answer and the iframe load, on fake timers. */
+  async function loadedSilently(options: Partial<TOpenOptions> = {}) {
+    vi.useFakeTimers();
+    const embed = opened(options);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(embed.iframe.getAttribute('src')).not.toBeNull();
+    embed.iframe.dispatchEvent(new Event('load'));
+    // The window of the page the iframe loaded.
+    return { ...embed, frame: embed.iframe.contentWindow };
+  }
+
+  it(`reports failed FRAME_DID_NOT_LOAD and closes ${HELLO_TIMEOUT_MS / 1000} s after loading`, async () => {
+    const { handle, events } = await loadedSilently();
+    await vi.advanceTimersByTimeAsync(HELLO_TIMEOUT_MS - 1);
+    expect(handle.isOpen).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(handle.isOpen).toBe(false);
+    expect(document.querySelector('[role="dialog"]')).toBeNull();
+    expect(events).toEqual([
+      { type: 'loaded' },
+      {
+        type: 'failed',
+        consentId: 'cns_1',
+        code: 'FRAME_DID_NOT_LOAD',
+        error: expect.stringContaining('did not load'),
+      },
+      { type: 'closed', reason: 'failed' },
+    ]);
+  });
+
+  it('stays open once the page has spoken, whatever it said first', async () => {
+    const { handle, frame } = await loadedSilently();
+    await vi.advanceTimersByTimeAsync(HELLO_TIMEOUT_MS / 2);
+    post({ type: 'oya-money-height-update', height: 500 }, PAGE, frame);
+    await vi.advanceTimersByTimeAsync(HELLO_TIMEOUT_MS * 2);
+    expect(handle.isOpen).toBe(true);
+  });
+
+  it('is not hello when another frame or origin speaks', async () => {
+    const { handle, frame } = await loadedSilently();
+    post({ type: 'oya-money-height-update', height: 500 }, 'https://evil.example', frame);
+    post({ type: 'oya-money-height-update', height: 500 }, PAGE, window);
+    await vi.advanceTimersByTimeAsync(HELLO_TIMEOUT_MS);
+    expect(handle.isOpen).toBe(false);
+  });
+
+  it('reports nothing after the merchant closed the embed', async () => {
+    const { handle, events } = await loadedSilently();
+    handle.close();
+    await vi.advanceTimersByTimeAsync(HELLO_TIMEOUT_MS * 2);
+    expect(events.map((event) => event.type)).toEqual(['loaded', 'closed']);
   });
 });

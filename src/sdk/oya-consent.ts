@@ -2,9 +2,11 @@
 // inline, and tells the merchant what the page reports (spec §7 "Messages", and our step, payment
 // and decline messages). Importing this module touches neither window nor document, so a
 // framework may import it while rendering on a server; only open() does.
-import type { TConsentStep } from '../domain/consent-steps';
 import { EMBED_MESSAGE } from '../domain/embed-message-names';
-import type { TEmbedPaymentMethod, TEmbedPaymentStatus } from '../domain/embed-messages';
+import type { TConsentStep, TFailureCode, TPaymentMethod, TPaymentStatus } from './event-types';
+
+export type { TConsentStep, TFailureCode, TPaymentMethod, TPaymentStatus } from './event-types';
+export { SDK_VERSION } from './version';
 
 /** Where the consent is: its page's URL, or its id and the merchant's client id. */
 export type TConsentLocation =
@@ -30,8 +32,8 @@ export type TOyaConsentEvent =
       type: 'payment';
       consentId: string;
       paymentId: string;
-      status: TEmbedPaymentStatus;
-      method?: TEmbedPaymentMethod;
+      status: TPaymentStatus;
+      method?: TPaymentMethod;
     }
   /** The payer declined the consent; `failed` follows, and the embed closes. */
   | { type: 'declined'; consentId: string }
@@ -39,21 +41,28 @@ export type TOyaConsentEvent =
   | { type: 'granted'; consentId: string; consent: unknown }
   /** The payer pressed Complete & Close after granting: the embed closes. */
   | { type: 'completed'; consentId: string }
-  /** The page could not go on (consent not found, missing client id…): the embed closes. */
-  | { type: 'failed'; consentId: string | null; error: string }
+  /** The consent cannot go on here: the embed closes. `code` says why (TFailureCode), `error`
+   * says it in words: the page's message (consent not found, missing client id…), or which
+   * origin to register. */
+  | { type: 'failed'; consentId: string | null; code: TFailureCode; error: string }
   /** The embed closed: by the payer (close button, Escape), after `completed` or `failed`, or
    * by the merchant's `close()`. */
   | { type: 'closed'; reason: TCloseReason };
 
 export type TCloseReason = 'dismissed' | 'completed' | 'failed' | 'closed';
 
-export type TOpenOptions = TConsentLocation & {
-  /** Shows the page inline in this element; without it, in a modal over the page. */
-  container?: HTMLElement;
-  onSuccess?: (event: Extract<TOyaConsentEvent, { type: 'granted' }>) => void;
-  onFailure?: (event: Extract<TOyaConsentEvent, { type: 'failed' }>) => void;
-  onDecline?: (event: Extract<TOyaConsentEvent, { type: 'declined' }>) => void;
-  onClose?: (event: Extract<TOyaConsentEvent, { type: 'closed' }>) => void;
+export type TOpenOptions = TConsentLocation &
+  TOyaConsentCallbacks & {
+    /** Shows the page inline in this element; without it, in a modal over the page. */
+    container?: HTMLElement;
+  };
+
+/** What the merchant hears: `onEvent` every event, typed by its `type`; the others one each. */
+export type TOyaConsentCallbacks = {
+  onSuccess?: (event: TOyaConsentEventOf<'granted'>) => void;
+  onFailure?: (event: TOyaConsentEventOf<'failed'>) => void;
+  onDecline?: (event: TOyaConsentEventOf<'declined'>) => void;
+  onClose?: (event: TOyaConsentEventOf<'closed'>) => void;
   /** Every event, the four above included. */
   onEvent?: (event: TOyaConsentEvent) => void;
 };
@@ -66,9 +75,27 @@ export type TOyaConsentHandle = {
   readonly isOpen: boolean;
 };
 
+/** Every event's name, and the event of each name: `TOyaConsentEventOf<'payment'>`. */
+export type TOyaConsentEventType = TOyaConsentEvent['type'];
+export type TOyaConsentEventOf<T extends TOyaConsentEventType> = Extract<
+  TOyaConsentEvent,
+  { type: T }
+>;
+
 const IFRAME_ALLOW = 'publickey-credentials-get; publickey-credentials-create; clipboard-write';
 /** The iframe's height until the page reports its own (spec §9: at least 200 px). */
 const INITIAL_HEIGHT_PX = 480;
+/**
+ * How long the framed page has to send its first message once the iframe has loaded: past it,
+ * the embed reports `failed` (FRAME_DID_NOT_LOAD) and closes. The browser fires the iframe's
+ * load event for a page it refused to frame too, and the consent page reports its height as soon
+ * as it renders, so a page that says nothing for this long is not coming. Generous: the page's
+ * consent screen is a chunk loaded after the load event, which a payer's slow network may take
+ * seconds to bring; the unregistered origin, the common case, is told by the origin check.
+ */
+export const HELLO_TIMEOUT_MS = 10_000;
+/** How long the origin check may take before the embed opens without its answer. */
+export const ORIGIN_CHECK_TIMEOUT_MS = 3_000;
 
 /** The consent page's URL in embed mode. Throws on a location the page cannot open. */
 export function consentPageUrl(location: TConsentLocation): URL {
@@ -102,6 +129,37 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const PAYMENT_STATUSES: readonly unknown[] = ['started', 'completed', 'failed'];
 
+/** Where the server answers whether an origin may frame a consent (docs/sdk.md). */
+export function embedCheckUrl(page: URL, origin: string): URL {
+  const consentId = decodeURIComponent(page.pathname.split('/').pop() ?? '');
+  const url = new URL(`/api/consent/${encodeURIComponent(consentId)}/embed-check`, page.origin);
+  url.searchParams.set('clientId', page.searchParams.get('clientId') ?? '');
+  url.searchParams.set('origin', origin);
+  return url;
+}
+
+/**
+ * Whether the server says this page's origin may frame the consent: true or false as it
+ * answers, null when it gave no answer (network, CSP connect-src, timeout, an error status).
+ * The consent page's own origin may always frame it (frame-ancestors 'self'): not asked.
+ */
+async function originAllowed(page: URL, signal: AbortSignal): Promise<boolean | null> {
+  const origin = window.location.origin;
+  if (origin === page.origin) return true;
+  try {
+    const response = await fetch(embedCheckUrl(page, origin), {
+      signal,
+      credentials: 'omit',
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) return null;
+    const body: unknown = await response.json();
+    return isRecord(body) && typeof body.allowed === 'boolean' ? body.allowed : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Opens the consent page: in `options.container`, or in a modal over the page. */
 export function open(options: TOpenOptions): TOyaConsentHandle {
   const url = consentPageUrl(options);
@@ -109,8 +167,13 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
   const modal = !options.container;
   const previousFocus = document.activeElement;
   const consentId = 'consentId' in options ? options.consentId : null;
+  const clientId = url.searchParams.get('clientId') ?? '';
   let isOpen = true;
   let loaded = false;
+  // Whether the framed page has spoken; until it does, the hello timer runs from its load.
+  let heard = false;
+  let helloTimer: ReturnType<typeof setTimeout> | undefined;
+  const checking = new AbortController();
 
   const iframe = element(
     'iframe',
@@ -188,6 +251,8 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
     // Only the page we opened, from its own origin: another frame, or another instance's.
     if (event.origin !== pageOrigin || !iframe.contentWindow) return;
     if (event.source !== iframe.contentWindow) return;
+    heard = true;
+    clearTimeout(helloTimer);
     const data: unknown = event.data;
     if (!isRecord(data)) return;
     const id = typeof data.consentId === 'string' ? data.consentId : consentId;
@@ -217,8 +282,8 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
           type: 'payment',
           consentId: id ?? '',
           paymentId,
-          status: status as TEmbedPaymentStatus,
-          ...(typeof method === 'string' ? { method: method as TEmbedPaymentMethod } : {}),
+          status: status as TPaymentStatus,
+          ...(typeof method === 'string' ? { method: method as TPaymentMethod } : {}),
         });
       }
       case EMBED_MESSAGE.consentDeclined:
@@ -236,18 +301,27 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
         return;
       case EMBED_MESSAGE.consentFailed:
         // The page's buttons say "Report Error & Close": the embed closes after reporting.
-        emit({
-          type: 'failed',
-          consentId: id,
-          error: typeof data.error === 'string' ? data.error : 'Unknown error',
-        });
-        return close('failed');
+        return fail(
+          'CONSENT_FAILED',
+          typeof data.error === 'string' ? data.error : 'Unknown error',
+          id,
+        );
     }
   };
   const onLoad = () => {
     if (loaded) return;
     loaded = true;
     emit({ type: 'loaded' });
+    if (!heard) {
+      helloTimer = setTimeout(
+        () =>
+          fail(
+            'FRAME_DID_NOT_LOAD',
+            `The consent page did not load in its frame. Is ${window.location.origin} registered for client ${clientId}?`,
+          ),
+        HELLO_TIMEOUT_MS,
+      );
+    }
   };
   const onKeyDown = (event: KeyboardEvent) => {
     // Only the dialog that holds the focus: another modal's Escape is not ours.
@@ -260,6 +334,8 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
   function teardown(): boolean {
     if (!isOpen) return false;
     isOpen = false;
+    clearTimeout(helloTimer);
+    checking.abort();
     window.removeEventListener('message', onMessage);
     iframe.removeEventListener('load', onLoad);
     if (modal) {
@@ -277,18 +353,36 @@ export function open(options: TOpenOptions): TOyaConsentHandle {
   function close(reason: TCloseReason) {
     if (teardown()) emit({ type: 'closed', reason });
   }
+  function fail(code: TFailureCode, error: string, id = consentId) {
+    emit({ type: 'failed', consentId: id, code, error });
+    close('failed');
+  }
 
   window.addEventListener('message', onMessage);
-  iframe.addEventListener('load', onLoad);
   if (modal) {
     document.addEventListener('keydown', onKeyDown, true);
     if (openModals === 0) bodyOverflow = document.body.style.overflow;
     openModals += 1;
     document.body.style.overflow = 'hidden';
   }
-  iframe.src = url.href;
   (options.container ?? document.body).append(root);
   closeButton?.focus();
+  // The page loads once the server said this origin may frame it, or gave no answer in time
+  // (the hello timer then tells a refused frame); a refused origin is told at once.
+  const checkTimer = setTimeout(() => checking.abort(), ORIGIN_CHECK_TIMEOUT_MS);
+  void originAllowed(url, checking.signal).then((allowed) => {
+    clearTimeout(checkTimer);
+    if (!isOpen) return;
+    if (allowed === false) {
+      return fail(
+        'ORIGIN_NOT_REGISTERED',
+        `${window.location.origin} is not a registered origin of client ${clientId}: register it (PATCH /api/v1/client/origins) to embed the consent page here.`,
+      );
+    }
+    // Listened to from here: an iframe without a src fires a load of its own (about:blank).
+    iframe.addEventListener('load', onLoad);
+    iframe.src = url.href;
+  });
 
   return {
     close: () => close('closed'),

@@ -33,6 +33,7 @@ import { authPasskeyRoutes } from './routes/auth-passkeys';
 import { authPhoneCodeRoutes } from './routes/auth-phone-codes';
 import { consentGrantRoutes } from './routes/consent-grants';
 import { consentRoutes } from './routes/consents';
+import { embedCheckRoutes } from './routes/embed-check';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
 import { paymentRequestRoutes } from './routes/payment-requests';
@@ -195,6 +196,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
   await app.register(consentRoutes, { ...routeContext, reads });
+  await app.register(embedCheckRoutes, routeContext);
   await app.register(publicConfigRoutes, routeContext);
   await app.register(authRoutes, routeContext);
   await app.register(authPhoneCodeRoutes, routeContext);

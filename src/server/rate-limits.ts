@@ -52,6 +52,8 @@ export const DEFAULT_RATE_LIMITS = {
   cardChargesPerAddress: { max: 20, windowMs: 10 * MINUTE },
   /** Refusals of one card (by its keyed hash) across payments: past this, the card is refused. */
   cardDeclinesPerCard: { max: 10, windowMs: 60 * MINUTE },
+  /** Embed checks from one address (routes/embed-check.ts): one per embed a payer opens. */
+  embedChecksPerAddress: { max: 120, windowMs: MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
   merchantAuthFailuresPerAddress: { max: 20, windowMs: MINUTE },
   /** Wrong secrets for one client id: past this, wrong ones answer 429; the right one still works. */
@@ -85,6 +87,7 @@ export type TRateLimiters = {
   paymentRequests: onRequestAsyncHookHandler;
   terminalCalls: onRequestAsyncHookHandler;
   cardCharges: onRequestAsyncHookHandler;
+  embedChecks: onRequestAsyncHookHandler;
   /** A card's refusals across payments, by its keyed hash (services/payments/card-tries.ts). */
   cardDeclines: {
     /** Before a charge: 429 once the card was refused its limit of times in the window. */
@@ -235,6 +238,7 @@ export async function registerRateLimits(
     paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
     cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
+    embedChecks: countAgainst(check('embedChecksPerAddress', byAddress)),
     cardDeclines: {
       async refuseBlockedCard(request, reply, cardKey) {
         cardKeyOf.set(request, cardKey);

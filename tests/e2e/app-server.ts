@@ -102,6 +102,7 @@ const app = await buildApp({
     loginsPerAddress: perAddress,
     cardChargesPerAddress: perAddress,
     cardDeclinesPerCard: perAddress,
+    embedChecksPerAddress: perAddress,
   },
 });
 // For the suite's last check (books.check.ts): what `npm run ledger:check` proves, of the books

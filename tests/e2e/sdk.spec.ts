@@ -7,7 +7,7 @@ import { signedUpSession, storeInFrame } from './auth-support';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { createConsent, createForm, DELIVERY_FORM, shopUrl, snap } from './merchant';
-import { SDK_URL, sdkIntegrity } from './shop-page';
+import { SDK_ALIAS_URL, SDK_URL, sdkIntegrity } from './shop-page';
 
 const ORDER = {
   payments: [
@@ -37,6 +37,8 @@ type TShopEvent = {
   paymentId?: string;
   status?: string;
   method?: string;
+  code?: string;
+  error?: string;
 };
 type TShop = {
   events: TShopEvent[];
@@ -110,6 +112,10 @@ test.describe('the embed script in a merchant shop', () => {
     const response = await request.get(SDK_URL, { headers: { origin: E2E.hostOrigin } });
     expect(response.headers()['access-control-allow-origin']).toBe('*');
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Its major's address follows the newest release: kept for minutes, not pinned.
+    const alias = await request.get(SDK_ALIAS_URL);
+    expect(alias.headers()['cache-control']).toBe('public, max-age=300');
+    expect(await alias.body()).toEqual(await response.body());
 
     await page.goto(shopUrl(await createConsent(page.request, ORDER)));
     await expect(page.locator(`script[src="${SDK_URL}"]`)).toHaveAttribute(
@@ -191,6 +197,24 @@ test.describe('the embed script in a merchant shop', () => {
     await expect(pay).toBeFocused();
     expect(await callbacks(page)).toEqual(['modal onClose dismissed']);
     expect(await journey(page)).toEqual(['step immediate_payment', 'closed dismissed']);
+  });
+
+  test('opened from an origin the merchant did not register, reports failed ORIGIN_NOT_REGISTERED naming it, and closes', async ({
+    page,
+  }) => {
+    const consentId = await createConsent(page.request, ORDER);
+    await page.goto(shopUrl(consentId).replace(E2E.hostOrigin, E2E.strangerOrigin));
+    await page.getByRole('button', { name: 'Pay with Oya' }).click();
+    const message = `${E2E.strangerOrigin} is not a registered origin of client ${E2E.clientId}`;
+    await expect
+      .poll(() => callbacks(page))
+      .toEqual([expect.stringContaining(`modal onFailure ${message}`), 'modal onClose failed']);
+    const failed = (await shop(page)).events.find((e) => e.type === 'failed');
+    expect(failed).toMatchObject({ code: 'ORIGIN_NOT_REGISTERED', consentId });
+    expect((await shop(page)).events.map((e) => e.type)).toEqual(['failed', 'closed']);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.locator('iframe')).toHaveCount(0);
+    await expect(page.getByRole('status')).toContainText('The consent failed:');
   });
 
   test('reports a granted consent, and closes on Complete & Close', async ({ page }) => {

@@ -7,13 +7,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SDK_VERSION } from '../../src/sdk/version';
 import { E2E } from './e2e-env';
 
-export const SDK_URL = `${E2E.appOrigin}/sdk/v1/oya-consent.js`;
+/** The script at its version's address, as merchants pin it. */
+export const SDK_URL = `${E2E.appOrigin}/sdk/v${SDK_VERSION}/oya-consent.js`;
+/** Its major's moving address. */
+export const SDK_ALIAS_URL = `${E2E.appOrigin}/sdk/v${SDK_VERSION.split('.')[0]}/oya-consent.js`;
 
 /** The integrity of the script as built (npm run build), as the README publishes it. */
 export function sdkIntegrity(): string {
-  const built = readFileSync(path.resolve('dist/web/sdk/v1/oya-consent.js'));
+  const built = readFileSync(path.resolve(`dist/web/sdk/v${SDK_VERSION}/oya-consent.js`));
   return `sha384-${createHash('sha384').update(built).digest('base64')}`;
 }
 
@@ -47,7 +51,7 @@ const SCRIPT = `
       onFailure: (event) => { window.shop.callbacks.push(label + ' onFailure ' + event.error); status.textContent = 'The consent failed: ' + event.error; },
       onDecline: (event) => { window.shop.callbacks.push(label + ' onDecline ' + event.consentId); },
       onClose: (event) => { window.shop.callbacks.push(label + ' onClose ' + event.reason); },
-      onEvent: (event) => { window.shop.events.push({ embed: label, type: event.type, height: event.height, reason: event.reason, consentId: event.consentId, step: event.step, paymentId: event.paymentId, status: event.status, method: event.method }); },
+      onEvent: (event) => { window.shop.events.push({ embed: label, type: event.type, height: event.height, reason: event.reason, consentId: event.consentId, step: event.step, paymentId: event.paymentId, status: event.status, method: event.method, code: event.code, error: event.error }); },
     });
     window.shop.embeds.push(embed);
     return embed;
@@ -100,6 +104,8 @@ export function shopPage() {
         `script-src 'nonce-${nonce}' ${E2E.appOrigin}`,
         `style-src 'nonce-${nonce}'`,
         `frame-src ${E2E.appOrigin}`,
+        // The script asks the app whether this page's origin may frame the consent.
+        `connect-src ${E2E.appOrigin}`,
         "base-uri 'none'",
       ].join('; '),
     },

@@ -1,13 +1,16 @@
 // The built page as served: who may frame it (issue 7, item 8), its CSP nonce, and what of the
 // build is not public (item 9). Needs `npm run build`.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SDK_VERSION } from '../../sdk/version';
 import { buildApp } from '../app';
 import type { TDatabase } from '../db/database';
 import { createTestClient, openTestDatabase, testConfig } from '../testing/test-app';
+import { SDK_ALIAS_CACHE } from './pages';
 
 const webDir = path.resolve('dist/web');
 const assets = readdirSync(path.join(webDir, 'assets'));
@@ -279,9 +282,9 @@ describe('compression', () => {
 });
 
 describe('the embed script', () => {
-  const url = '/sdk/v1/oya-consent.js';
+  const url = `/sdk/v${SDK_VERSION}/oya-consent.js`;
 
-  it('is readable by merchant pages of any origin and kept by browsers for a year', async () => {
+  it('is readable by merchant pages of any origin and kept by browsers for a year at its version', async () => {
     const response = await app.inject({
       method: 'GET',
       url,
@@ -293,6 +296,31 @@ describe('the embed script', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(response.rawPayload).equals(readFileSync(path.join(webDir, url)))).toBe(true);
+  });
+
+  it("serves its major's moving address and the manifest readable anywhere, with a short cache", async () => {
+    for (const moving of ['/sdk/v1/oya-consent.js', '/sdk/manifest.json']) {
+      const response = await app.inject({ method: 'GET', url: moving });
+      expect(response.statusCode, moving).toBe(200);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['cache-control']).toBe(SDK_ALIAS_CACHE);
+    }
+  });
+
+  it('lists each version with the integrity of the script served at its address', async () => {
+    const manifest = (await app.inject({ method: 'GET', url: '/sdk/manifest.json' })).json<{
+      latest: string;
+      releases: Record<string, { url: string; integrity: string }>;
+    }>();
+    expect(manifest.latest).toBe(SDK_VERSION);
+    expect(Object.keys(manifest.releases)).toContain(SDK_VERSION);
+    for (const release of Object.values(manifest.releases)) {
+      const served = await app.inject({ method: 'GET', url: release.url });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const hash = createHash('sha384').update(served.rawPayload).digest('base64');
+      expect(`sha384-${hash}`).toBe(release.integrity);
+    }
   });
 
   it('stays within its budget of 8 KB gzip', () => {

@@ -10,6 +10,11 @@ import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 
 type TPageOptions = Pick<TRouteContext, 'db'> & { webDir: string };
 
+/** A file of a released embed script: under sdk/v<major>.<minor>.<patch>/. */
+const RELEASED_SDK = /[\\/]sdk[\\/]v\d+\.\d+\.\d+[\\/]/;
+/** The embed script's moving addresses (/sdk/v1/, the manifest): a new release reaches them soon. */
+export const SDK_ALIAS_CACHE = 'public, max-age=300';
+
 /** Where each answer's extra head tags (the consent preload) go. */
 const HEAD_SLOT = '\u0001';
 
@@ -104,11 +109,15 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       }
-      // The embed script, loaded by merchants' pages with an integrity hash and
-      // crossorigin="anonymous": readable from any origin, and never changed at its versioned
-      // address (a change would break every page that pinned its hash; it ships as v2).
+      // The embed script, loaded by merchants' pages with crossorigin="anonymous": readable
+      // from any origin. At its version's address (/sdk/v1.2.3/) it never changes, so pages pin
+      // it by its integrity hash and browsers keep it; its major's (/sdk/v1/) follows the newest
+      // release, and the manifest the releases, so browsers ask again soon (docs/sdk.md).
       if (filePath.includes(`${path.sep}sdk${path.sep}`)) {
-        reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        reply.header(
+          'Cache-Control',
+          RELEASED_SDK.test(filePath) ? 'public, max-age=31536000, immutable' : SDK_ALIAS_CACHE,
+        );
         reply.header('Access-Control-Allow-Origin', '*');
         reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
       }
