@@ -37,7 +37,7 @@ const SHOP_SCRIPT = `(() => {
       consentId: button.dataset.consentId,
       clientId: button.dataset.clientId,
       onSuccess: (event) => say('Consent granted: ' + event.consentId),
-      onFailure: (event) => say('Consent failed: ' + (event.error && event.error.message || 'unknown error')),
+      onFailure: (event) => say('Consent failed: ' + (event.error || 'unknown error') + ' (' + event.code + ')'),
       onClose: (event) => { if (event.reason === 'dismissed') say('Checkout closed before the consent was granted.'); },
     });
   });
