@@ -100,6 +100,14 @@ async function unseal(db: TDb, sealed: string): Promise<string> {
 
 const MAX_ENDPOINTS_PER_CLIENT = 10;
 
+/** The client's own endpoint `id`, unless deleted. */
+const liveEndpointOf = (clientId: string, id: string) =>
+  and(
+    eq(webhookEndpoints.id, id),
+    eq(webhookEndpoints.clientId, clientId),
+    isNull(webhookEndpoints.deletedAt),
+  );
+
 /** What registering and delivering a webhook need: the checks of webhook-targets.ts ask `dns`. */
 type TWebhookContext = {
   db: TDb;
@@ -189,9 +197,7 @@ export async function rotateWebhookSecret(
         })
         .where(
           and(
-            eq(webhookEndpoints.id, webhookId),
-            eq(webhookEndpoints.clientId, clientId),
-            isNull(webhookEndpoints.deletedAt),
+            liveEndpointOf(clientId, webhookId),
             sql`jsonb_array_length(${live}) < ${MAX_RETIRING_SECRETS}`,
           ),
         )
@@ -200,13 +206,7 @@ export async function rotateWebhookSecret(
         const [exists] = await tx
           .select({ id: webhookEndpoints.id })
           .from(webhookEndpoints)
-          .where(
-            and(
-              eq(webhookEndpoints.id, webhookId),
-              eq(webhookEndpoints.clientId, clientId),
-              isNull(webhookEndpoints.deletedAt),
-            ),
-          );
+          .where(liveEndpointOf(clientId, webhookId));
         throw exists
           ? new AppError('WEBHOOK_SECRETS_OVERLAPPING')
           : new AppError('NOT_FOUND', 'No webhook of yours has this id');
@@ -229,13 +229,7 @@ export async function enableWebhookEndpoint(db: TDb, clientId: string, id: strin
   const [row] = await db
     .update(webhookEndpoints)
     .set({ disabledAt: null })
-    .where(
-      and(
-        eq(webhookEndpoints.id, id),
-        eq(webhookEndpoints.clientId, clientId),
-        isNull(webhookEndpoints.deletedAt),
-      ),
-    )
+    .where(liveEndpointOf(clientId, id))
     .returning({ id: webhookEndpoints.id });
   if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
 }
@@ -245,13 +239,7 @@ export async function deleteWebhookEndpoint(db: TDb, clientId: string, id: strin
   const [gone] = await db
     .update(webhookEndpoints)
     .set({ deletedAt: now })
-    .where(
-      and(
-        eq(webhookEndpoints.id, id),
-        eq(webhookEndpoints.clientId, clientId),
-        isNull(webhookEndpoints.deletedAt),
-      ),
-    )
+    .where(liveEndpointOf(clientId, id))
     .returning({ id: webhookEndpoints.id });
   if (!gone) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
   await db
