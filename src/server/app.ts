@@ -52,6 +52,7 @@ import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rat
 import { applyResponseHeaders } from './response-headers';
 import { serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
+import { openApiRoutes, registerOpenApi } from './openapi/openapi';
 
 /** How often due webhooks are looked for. */
 const WEBHOOK_TICK_MS = 1_000;
@@ -114,6 +115,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'server secrets sealed with SECRETS_KEY');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Before every route: the OpenAPI document is made from the routes it sees registered.
+  await registerOpenApi(app, options.config);
   useDepthLimitedJsonParser(app);
   // Before the route table's hook, so that it records the schema the option completes.
   useIdempotencyOption(app, options.database.db);
@@ -154,6 +157,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   );
   const routeContext = { ...context, limits };
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
+  await app.register(openApiRoutes);
   await app.register(merchantConsentRoutes, routeContext);
   await app.register(merchantWebhookRoutes, routeContext);
   await app.register(merchantPaymentRoutes, routeContext);

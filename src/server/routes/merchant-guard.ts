@@ -2,6 +2,7 @@ import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { presentsScheme } from '../auth-challenges';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
+import { markGuard } from './guard-kinds';
 import {
   authenticateClient,
   type TAuthenticatedClient,
@@ -36,7 +37,7 @@ function basicCredentials(request: FastifyRequest): { clientId: string; secret: 
 export function requireMerchant(
   ctx: Pick<TRouteContext, 'db' | 'limits' | 'clock'>,
 ): preValidationAsyncHookHandler {
-  return async (request, reply) => {
+  return markGuard('merchantBasic', async (request, reply) => {
     await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
     if (!presentsScheme(request, 'Basic')) throw new AppError('INVALID_CLIENT_CREDENTIALS');
     let clientId: string | null = null;
@@ -54,7 +55,7 @@ export function requireMerchant(
         await ctx.limits.merchantAuth.recordFailure(request, reply, clientId);
       throw error;
     }
-  };
+  });
 }
 
 /** The client the guard authenticated; a route without the guard asking is a programming error. */

@@ -26,6 +26,7 @@ import {
   rotateClientSecret,
 } from '../services/merchants/merchant-clients';
 import { createWebhookEndpoint, rotateWebhookSecret } from '../services/merchants/webhooks';
+import { markGuard } from './guard-kinds';
 import { jsonAnswers } from './responses';
 
 /*
@@ -44,7 +45,7 @@ function requireOperator(
   token: string | undefined,
 ): preValidationAsyncHookHandler {
   const expected = token ? digest(token) : null;
-  return async (request, reply) => {
+  return markGuard('operatorBearer', async (request, reply) => {
     await ctx.limits.merchantAuth.refuseBlockedAddress(request, reply);
     const presented = /^Bearer\s+(\S{1,200})$/i.exec(request.headers.authorization ?? '')?.[1];
     if (expected && presented && timingSafeEqual(digest(presented), expected)) return;
@@ -52,7 +53,7 @@ function requireOperator(
       await ctx.limits.merchantAuth.recordFailure(request, reply, null);
     }
     throw new AppError('INVALID_ADMIN_TOKEN');
-  };
+  });
 }
 
 export const operatorClientRoutes: FastifyPluginAsync<

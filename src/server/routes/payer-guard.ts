@@ -4,6 +4,7 @@ import { ERROR_CATALOGUE } from '../../domain/errors';
 import { challenge, payerChallenge } from '../auth-challenges';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
+import { markGuard } from './guard-kinds';
 import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchants/merchant-agents';
 import { authenticatePayer, type TPayerPrincipal } from '../services/identity/payer-sessions';
 
@@ -20,7 +21,7 @@ export function requirePayer(
   ctx: Pick<TAppContext, 'db' | 'config' | 'clock'>,
   options: { identifyTo: 'honour' | 'ignore' },
 ): onRequestAsyncHookHandler {
-  return async (request, reply) => {
+  return markGuard('payerBearer', async (request, reply) => {
     const principal = await authenticatePayer(
       ctx.db,
       ctx.config,
@@ -40,7 +41,7 @@ export function requirePayer(
         ? await resolveIdentifyTo(ctx.db, principal.payerId, merchantId)
         : null;
     request.payer = { ...principal, identifiedTo };
-  };
+  });
 }
 
 /** The payer the guard found; a route without the guard asking for it is a programming error. */

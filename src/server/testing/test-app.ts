@@ -11,6 +11,7 @@ import { openDatabase, type TDatabase } from '../db/database';
 import type { TPaymentProvider } from '../providers/payments';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
 import { testHostResolver } from './host-resolver';
+import { checkAnswersAgainstOpenApi, webhookMismatches } from './openapi-answers';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import {
   createMerchantClient,
@@ -79,7 +80,8 @@ export const RELAXED_RATE_LIMITS = Object.fromEntries(
  * The real app on a fresh database; close() releases both. Its rate limits are
  * RELAXED_RATE_LIMITS unless `rateLimits` replaces some, and its DNS is testHostResolver(). A test
  * may hand in its own clock, SMS adapter, DNS or event bus (the app's context is
- * `app.appContext`).
+ * `app.appContext`). Every answer it sends and every webhook event it writes is checked against
+ * its OpenAPI document (testing/openapi-answers.ts): close() fails on any that disagrees.
  */
 export async function startTestApp(
   options: Pick<
@@ -105,17 +107,25 @@ export async function startTestApp(
     providers: { dns: testHostResolver(), ...providers },
     ...appOptions,
   });
+  const openApiMismatches: string[] = [];
+  checkAnswersAgainstOpenApi(app, openApiMismatches);
   await app.ready();
   return {
     app,
     database,
     config,
     context: app.appContext,
-    /** Stops the app, proves the books its tests left (see assertBooksBalance), then closes. */
+    /** What disagreed with the OpenAPI document so far (close() fails on any). */
+    openApiMismatches,
+    /**
+     * Stops the app, proves the books its tests left (see assertBooksBalance) and that its
+     * answers and webhooks agreed with the OpenAPI document, then closes.
+     */
     async close() {
       await app.close();
       try {
         await assertBooksBalance(database, app.appContext.providers.payments);
+        assertOpenApiAgreed([...openApiMismatches, ...(await webhookMismatches(app, database.db))]);
       } finally {
         await database.close();
       }
@@ -136,6 +146,15 @@ export async function assertBooksBalance(
 ): Promise<void> {
   const problems = ledgerProblems(await checkLedger(database.db, { provider }));
   if (problems.length > 0) throw new Error(`The books do not balance:\n${problems.join('\n')}`);
+}
+
+function assertOpenApiAgreed(mismatches: string[]): void {
+  if (mismatches.length === 0) return;
+  const listed = [...new Set(mismatches)];
+  throw new Error(
+    `${listed.length} answers or webhooks disagree with the OpenAPI document (/api/openapi.json):\n` +
+      listed.slice(0, 20).join('\n'),
+  );
 }
 
 export async function createTestClient(

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { DATA_CATEGORIES } from '../constants';
+import { ERROR_CODES } from '../errors';
+import { ZMandateType } from './account-link';
+import { ZKobo } from './consent';
+import type { TWebhookEventType } from './webhooks';
+
+/*
+ * The `data` of each webhook event type (docs/webhooks.md, "Events"): what the OpenAPI
+ * document's `webhooks` section describes, one entry per type. The server tests check every
+ * event the app writes against the document (src/server/testing/openapi-answers.ts).
+ */
+
+const ZTimestamp = z.string().describe('ISO 8601 date-time (UTC)');
+const ZMethod = z.enum(['bank_transfer', 'card', 'account', 'chip_card']);
+const ZTrigger = z
+  .enum(['schedule', 'merchant'])
+  .describe('schedule: on its due date; merchant: POST /api/v1/payments/{paymentId}/collect');
+const ZCollectionCommon = {
+  consentId: z.string(),
+  paymentId: z.string(),
+  collectionId: z.string(),
+  amount: ZKobo.describe('kobo'),
+  trigger: ZTrigger,
+};
+
+export const WEBHOOK_EVENT_DATA = {
+  'consent.granted': z.object({
+    consentId: z.string(),
+    grantedAt: ZTimestamp,
+    immediatePaymentId: z.string().nullable(),
+    dataTypes: z.array(z.enum(DATA_CATEGORIES)),
+    payerAuthenticated: z.boolean(),
+  }),
+  'consent.declined': z.object({
+    consentId: z.string(),
+    declinedAt: ZTimestamp,
+    reason: z.string(),
+  }),
+  'consent.revoked': z.object({
+    consentId: z.string(),
+    revokedAt: ZTimestamp,
+    cancelledPaymentIds: z.array(z.string()),
+  }),
+  'payment.completed': z.object({
+    consentId: z.string(),
+    paymentId: z.string(),
+    amount: ZKobo.describe('kobo'),
+    method: ZMethod,
+    executedAt: ZTimestamp,
+  }),
+  'payment.failed': z.object({
+    consentId: z.string(),
+    paymentId: z.string(),
+    method: ZMethod,
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+  }),
+  'future_payment.collected': z.object({
+    ...ZCollectionCommon,
+    accountId: z.string(),
+    bankName: z.string(),
+    executedAt: ZTimestamp,
+  }),
+  'future_payment.failed': z.object({
+    ...ZCollectionCommon,
+    code: z.literal('DIRECT_DEBIT_FAILED'),
+    message: z.string(),
+    reason: z.string(),
+    rounds: z.number().int().positive(),
+    tries: z.array(
+      z.object({
+        position: z.number().int().nonnegative(),
+        accountId: z.string(),
+        reason: z.string(),
+      }),
+    ),
+  }),
+  'form.completed': z.object({
+    consentId: z.string(),
+    formId: z.string(),
+    formResponseId: z.string(),
+    submittedAt: ZTimestamp,
+  }),
+  'consent.failed': z.object({
+    consentId: z.string(),
+    failedAt: ZTimestamp.describe('the consent’s expiresAt'),
+    code: z.literal('CONSENT_EXPIRED'),
+    reason: z.string(),
+    paidPaymentIds: z.array(z.string()),
+  }),
+  'mandate.active': z.object({
+    consentId: z.string(),
+    mandateId: z.string(),
+    accountId: z.string(),
+    bankName: z.string(),
+    mandateType: ZMandateType,
+    activatedAt: ZTimestamp.nullable(),
+  }),
+} as const satisfies Record<TWebhookEventType, z.ZodType>;
+
+/** What each event type is for: the `webhooks` entries' summaries. */
+export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
+  'consent.granted': 'The payer granted the consent',
+  'consent.declined': 'The payer declined the consent',
+  'consent.revoked': 'The payer revoked the consent; its uncollected future payments are cancelled',
+  'payment.completed': 'An immediate payment was paid (card, transfer, a saved account)',
+  'payment.failed': 'A way of paying a payment failed (the payer may try again)',
+  'future_payment.collected': 'A granted future payment was debited',
+  'future_payment.failed': 'Every chosen account refused a future payment’s debit',
+  'form.completed': 'The payer’s form answers became final with the grant',
+  'consent.failed': 'The consent expired while still pending',
+  'mandate.active': 'A mandate the future payments are collected on is active',
+};
+
+/** The whole body of a delivery of `type`. */
+export const webhookBodyOf = <T extends TWebhookEventType>(type: T) =>
+  z.object({
+    id: z.string().describe('The event id: the same on every delivery of this event; key on it'),
+    type: z.literal(type),
+    createdAt: ZTimestamp,
+    data: WEBHOOK_EVENT_DATA[type],
+  });
