@@ -3,7 +3,8 @@ import type { TErrorCode } from '../../domain/errors';
 /*
  * Examples of the document's operations, keyed "METHOD /path/{param}": named request bodies,
  * named answers per status, and the catalogue failures the operation answers besides the common
- * ones. routes/openapi.test.ts checks each against its operation's schema.
+ * ones (openapi-content.ts commonFailures). routes/openapi.test.ts checks every example against
+ * its operation's schema, so none can drift from what the server checks and answers.
  */
 export type TOperationExamples = {
   request?: Record<string, unknown>;
@@ -11,4 +12,268 @@ export type TOperationExamples = {
   failures?: TErrorCode[];
 };
 
-export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {};
+const CONSENT_ID = 'cns_fnl4BTkusMoTsr0E';
+const CLIENT_ID = 'cli_4HUci2uNsqcp';
+const MERCHANT_ID = 'mer_R6kkbxFlo4rHLFWB';
+const PAYMENT_ID = 'pay_l2S7CUrPPlog0gGw';
+const FUTURE_PAYMENT_ID = 'pay_6jC-mqh50_XulfrS';
+const WEBHOOK_ID = 'whk_4xEpjFMJAQZhcLpy';
+
+const immediatePayment = {
+  paymentId: PAYMENT_ID,
+  type: 'immediate',
+  status: 'pending',
+  executedAt: null,
+  amount: 250_000,
+  narration: 'Order #1042',
+  dueDate: null,
+  startDate: null,
+  endDate: null,
+  frequency: null,
+  interval: null,
+  amountType: 'fixed',
+  paypointId: null,
+  paypointDetails: null,
+  shieldWallet: { bankName: 'Rubies MFB' },
+  origin: null,
+};
+
+const futurePayment = {
+  ...immediatePayment,
+  paymentId: FUTURE_PAYMENT_ID,
+  type: 'future',
+  amount: 500_000,
+  narration: 'Monthly plan',
+  startDate: '2026-12-01T00:00:00.000Z',
+  frequency: 'monthly',
+  interval: 1,
+  shieldWallet: null,
+};
+
+const consent = {
+  consentId: CONSENT_ID,
+  status: 'pending',
+  grantedAt: null,
+  expiresAt: '2026-11-26T13:53:02.475Z',
+  counterparty: {
+    name: 'Tola Stores',
+    image: null,
+    tag: null,
+    type: 'merchant',
+    merchantId: MERCHANT_ID,
+    merchantColours: {
+      primaryColour: '#FE7048',
+      primaryText: '#FFFFFF',
+      secondaryColour: '#1f2937',
+      secondaryText: '#FFFFFF',
+    },
+  },
+  party: null,
+  actOnBehalfOf: null,
+  payments: [immediatePayment, futurePayment],
+  dataSharing: { bvnData: true },
+  formId: null,
+  formResponseId: null,
+  formCompletion: null,
+  requirements: { requiresAuth: false, requiresAccount: false },
+  attestDiscoveryId: null,
+  attestAuthAppId: null,
+  authAppId: null,
+  revokedAt: null,
+  mandates: [],
+  formResponse: null,
+};
+
+const collection = {
+  collectionId: 'col_Qm2v9XkR1sTt',
+  paymentId: FUTURE_PAYMENT_ID,
+  trigger: 'merchant',
+  amount: 500_000,
+  status: 'succeeded',
+  dueAt: '2026-12-01T09:00:00.000Z',
+  notifiedAt: null,
+  completedAt: '2026-12-01T09:00:02.000Z',
+  account: {
+    accountId: 'acc_7Yp2LmQ0',
+    bankName: 'Guaranty Trust Bank',
+    accountNumber: '****6785',
+  },
+  failure: null,
+  tries: [
+    {
+      accountId: 'acc_7Yp2LmQ0',
+      bankName: 'Guaranty Trust Bank',
+      accountNumber: '****6785',
+      position: 0,
+      outcome: 'succeeded',
+      reason: null,
+      at: '2026-12-01T09:00:02.000Z',
+    },
+  ],
+};
+
+export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
+  'POST /api/v1/consents': {
+    request: {
+      'A payment now and a monthly one, with the payer’s BVN': {
+        payments: [
+          { type: 'immediate', amount: 250_000, narration: 'Order #1042' },
+          {
+            type: 'future',
+            amount: 500_000,
+            narration: 'Monthly plan',
+            startDate: '2026-12-01',
+            frequency: 'monthly',
+            interval: 1,
+          },
+        ],
+        dataSharing: { bvnData: true },
+      },
+      'A form only': { formId: 'frm_kyc2026', expiresAt: '2026-11-30T18:00:00.000Z' },
+    },
+    responses: {
+      '201': {
+        'Created: send the payer to url': {
+          success: true,
+          consentId: CONSENT_ID,
+          url: `https://pay.example/r/${CONSENT_ID}?clientId=${CLIENT_ID}`,
+          expiresAt: '2026-11-26T13:53:02.475Z',
+        },
+      },
+      '200': {
+        'A retry with the same Idempotency-Key: the first answer': {
+          success: true,
+          consentId: CONSENT_ID,
+          url: `https://pay.example/r/${CONSENT_ID}?clientId=${CLIENT_ID}`,
+          expiresAt: '2026-11-26T13:53:02.475Z',
+        },
+      },
+    },
+    failures: ['IDEMPOTENCY_KEY_REUSED', 'FORM_NOT_FOUND'],
+  },
+  'GET /api/v1/consents/{consentId}': {
+    responses: { '200': { 'A pending consent': { success: true, consent } } },
+    failures: ['CONSENT_NOT_FOUND'],
+  },
+  'GET /api/v1/consents': {
+    responses: {
+      '200': {
+        'One page': { success: true, consents: [consent], nextCursor: null },
+        'None yet': { success: true, consents: [], nextCursor: null },
+      },
+    },
+  },
+  'POST /api/v1/webhooks': {
+    request: { 'Your receiver': { url: 'https://shop.tola.example/hooks' } },
+    responses: {
+      '201': {
+        'Registered: keep the secret, it is shown this once': {
+          success: true,
+          id: WEBHOOK_ID,
+          url: 'https://shop.tola.example/hooks',
+          createdAt: '2026-11-25T13:53:03.700Z',
+          secret: 'whsec_vH7doxosY5LMsldRrdEnLuSiYD3hfvD5sAXObrw8Dco',
+        },
+      },
+    },
+    failures: ['WEBHOOK_URL_REFUSED'],
+  },
+  'GET /api/v1/webhooks': {
+    responses: {
+      '200': {
+        'One endpoint': {
+          success: true,
+          webhooks: [
+            {
+              id: WEBHOOK_ID,
+              url: 'https://shop.tola.example/hooks',
+              createdAt: '2026-11-25T13:53:03.700Z',
+            },
+          ],
+        },
+      },
+    },
+  },
+  'DELETE /api/v1/webhooks/{webhookId}': {
+    responses: { '200': { Deleted: { success: true } } },
+    failures: ['NOT_FOUND'],
+  },
+  'GET /api/v1/webhooks/deliveries': {
+    responses: {
+      '200': {
+        'A delivery being retried': {
+          success: true,
+          deliveries: [
+            {
+              id: 17,
+              endpointId: WEBHOOK_ID,
+              eventId: 'evt_42',
+              eventType: 'payment.completed',
+              consentId: CONSENT_ID,
+              status: 'pending',
+              attempts: 2,
+              lastStatus: 500,
+              lastError: 'answered 500',
+              nextAttemptAt: '2026-11-25T13:55:03.700Z',
+              deliveredAt: null,
+            },
+          ],
+        },
+      },
+    },
+  },
+  'GET /api/v1/payments/{paymentId}': {
+    responses: {
+      '200': {
+        'A future payment collected once': {
+          success: true,
+          payment: {
+            paymentId: FUTURE_PAYMENT_ID,
+            consentId: CONSENT_ID,
+            type: 'future',
+            status: 'executed',
+            amount: 500_000,
+            amountType: 'fixed',
+            narration: 'Monthly plan',
+            dueDate: null,
+            executedAt: '2026-12-01T09:00:02.000Z',
+            collections: [collection],
+          },
+        },
+      },
+    },
+    failures: ['PAYMENT_NOT_FOUND'],
+  },
+  'POST /api/v1/payments/{paymentId}/collect': {
+    request: { 'The amount consented to': { amount: 500_000 } },
+    responses: {
+      '201': { Collected: { success: true, collection } },
+      '202': {
+        'The bank has not answered yet: the runner finishes it': {
+          success: true,
+          collection: { ...collection, status: 'collecting', completedAt: null, tries: [] },
+        },
+      },
+    },
+    failures: [
+      'PAYMENT_NOT_FOUND',
+      'FUTURE_PAYMENT_NOT_GRANTED',
+      'COLLECTION_AMOUNT_ABOVE_CONSENTED',
+      'DIRECT_DEBIT_FAILED',
+      'IDEMPOTENCY_KEY_REUSED',
+    ],
+  },
+  'GET /api/v1/client': {
+    responses: {
+      '200': {
+        'The client, no replaced secret in grace': {
+          success: true,
+          clientId: CLIENT_ID,
+          merchantId: MERCHANT_ID,
+          allowedOrigins: ['https://shop.tola.example'],
+          previousSecretValidUntil: null,
+        },
+      },
+    },
+  },
+};

@@ -1,9 +1,277 @@
-import { writeFileSync } from 'node:fs';
-import { it } from 'vitest';
-import { startTestApp } from '../testing/test-app';
-it('dumps', async () => {
-  const t = await startTestApp();
-  const r = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
-  writeFileSync('/tmp/openapi/doc.json', r.body);
-  await t.close();
+// The OpenAPI 3.1 document (docs/openapi.md): served, valid by a real validator, complete, and
+// held against real answers (every test app checks its answers and webhooks against it:
+// testing/openapi-answers.ts, wired into startTestApp).
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE, isErrorCode } from '../../domain/errors';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/schemas/webhooks';
+import { merchantEvents } from '../db/schema';
+import { UNDOCUMENTED_ROUTES } from '../openapi/openapi-content';
+import {
+  openApiChecker,
+  openApiPath,
+  webhookMismatches,
+  type TOpenApiDocument,
+} from '../testing/openapi-answers';
+import { createTestClient, startTestApp } from '../testing/test-app';
+
+type TTestApp = Awaited<ReturnType<typeof startTestApp>>;
+type TMedia = { schema?: unknown; examples?: Record<string, { value: unknown }> };
+type TOperation = {
+  tags?: string[];
+  security?: Array<Record<string, unknown>>;
+  requestBody?: { content: Record<string, TMedia> };
+  responses: Record<string, { description?: string; content?: Record<string, TMedia> }>;
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+};
+type TDocument = TOpenApiDocument & {
+  openapi: string;
+  paths: Record<string, Record<string, TOperation>>;
+  webhooks: Record<string, { post: TOperation }>;
+  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+};
+
+let test: TTestApp;
+let document: TDocument;
+
+beforeAll(async () => {
+  test = await startTestApp();
+  const response = await test.app.inject({ method: 'GET', url: '/api/openapi.json' });
+  document = response.json<TDocument>();
+});
+afterAll(() => test.close());
+
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+  );
+
+describe('the OpenAPI document', () => {
+  it('is served at /api/openapi.json as OpenAPI 3.1, public and cacheable', async () => {
+    const response = await test.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('public, max-age=300');
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('passes a real OpenAPI validator (swagger-parser), which refuses a broken copy', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+    const broken = structuredClone(document) as unknown as Record<string, unknown>;
+    delete broken.info;
+    await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/info/);
+  });
+
+  it('describes every /api route of the app, leaving out only test and debugging routes', () => {
+    const documented = new Set(
+      operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`),
+    );
+    const routes = test.app.routeTable.filter(
+      (route) =>
+        route.url.startsWith('/api/') &&
+        !route.url.startsWith('/api/test/') &&
+        !(`${route.method} ${route.url}` in UNDOCUMENTED_ROUTES),
+    );
+    const missing = routes
+      .map((route) => `${route.method} ${openApiPath(route.url)}`)
+      .filter((key) => !documented.has(key));
+    expect(missing).toEqual([]);
+    expect(documented.size).toBe(routes.length);
+    expect([...documented].filter((key) => !key.includes(' /api/'))).toEqual([]);
+  });
+
+  it('asks for the merchant’s Basic credentials on every merchant call and the operator’s token on the operator’s', () => {
+    expect(document.components.securitySchemes).toMatchObject({
+      merchantBasic: { type: 'http', scheme: 'basic' },
+      payerBearer: { type: 'http', scheme: 'bearer' },
+      operatorBearer: { type: 'http', scheme: 'bearer' },
+    });
+    const merchant = operations().filter(
+      ({ path }) => path.startsWith('/api/v1/') && path !== '/api/v1/form-files/{fileId}',
+    );
+    expect(merchant.length).toBeGreaterThan(15);
+    for (const { operation } of merchant) {
+      expect(operation.security).toEqual([{ merchantBasic: [] }]);
+      expect(operation.tags).toEqual(['merchant']);
+    }
+    for (const { path, operation } of operations()) {
+      if (path.startsWith('/api/operator/'))
+        expect(operation.security).toEqual([{ operatorBearer: [] }]);
+    }
+  });
+
+  it('has one webhook per event type, its body and the Standard Webhooks headers', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const [type, { post }] of Object.entries(document.webhooks)) {
+      expect(post.parameters?.filter((p) => p.in === 'header' && p.required)).toEqual([
+        expect.objectContaining({ name: 'webhook-id' }),
+        expect.objectContaining({ name: 'webhook-timestamp' }),
+        expect.objectContaining({ name: 'webhook-signature' }),
+      ]);
+      const body = post.requestBody?.content['application/json']?.schema as {
+        properties: { type: { const?: string } };
+      };
+      expect(body.properties.type.const).toBe(type);
+    }
+    expect(JSON.stringify(document)).not.toMatch(/oya-signature/i);
+  });
+
+  it('answers its event streams as text/event-stream, naming each event with its data schema', () => {
+    const streams = operations().filter(
+      ({ path, method }) => path.startsWith('/api/events/') && method === 'get',
+    );
+    expect(streams.map(({ path }) => path).sort()).toEqual([
+      '/api/events/account-links/{accountLinkId}',
+      '/api/events/bank-validation/{validationId}',
+      '/api/events/card-linking',
+      '/api/events/payments/{paymentId}',
+    ]);
+    for (const { operation } of streams) {
+      const ok = operation.responses['200'];
+      const media = ok?.content?.['text/event-stream'] as TMedia & {
+        'x-events': Record<string, unknown>;
+      };
+      expect(Object.keys(ok?.content ?? {})).toEqual(['text/event-stream']);
+      expect(Object.keys(media['x-events']).length).toBeGreaterThan(1);
+      expect(media['x-events']).toHaveProperty('ready');
+    }
+    const payment = document.paths['/api/events/payments/{paymentId}']?.get;
+    expect(payment?.responses['200']?.content?.['text/event-stream']).toMatchObject({
+      'x-events': { payment_status: expect.any(Object) },
+    });
+    // The bank-validation stream's ticket is the account search's, not POST /api/events/tickets'.
+    const validation = document.paths['/api/events/bank-validation/{validationId}']?.get;
+    expect(validation?.responses['200']?.description).toContain('`stream.ticket`');
+    const tickets = document.paths['/api/events/tickets']?.post;
+    const ticketBody = JSON.stringify(tickets?.requestBody?.content['application/json']?.schema);
+    expect(ticketBody).not.toContain('bank-validation');
+  });
+
+  it('gives examples of the merchant calls, each one valid against its own schema', () => {
+    const checker = openApiChecker(document);
+    let checked = 0;
+    for (const { path, method, operation } of operations()) {
+      const media: Array<[string[], TMedia | undefined]> = [
+        [
+          ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'],
+          operation.requestBody?.content['application/json'],
+        ],
+        ...Object.entries(operation.responses).map(
+          ([status, answer]): [string[], TMedia | undefined] => [
+            ['paths', path, method, 'responses', status, 'content', 'application/json', 'schema'],
+            answer.content?.['application/json'],
+          ],
+        ),
+      ];
+      for (const [at, content] of media) {
+        for (const [name, { value }] of Object.entries(content?.examples ?? {})) {
+          expect(checker.at(at, value), `${method} ${path} example '${name}'`).toBeNull();
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    const merchant = operations().filter(
+      ({ path, method }) => path.startsWith('/api/v1/consents') && method !== 'delete',
+    );
+    for (const { operation } of merchant) {
+      const success = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));
+      for (const [, answer] of success) {
+        expect(Object.keys(answer.content?.['application/json']?.examples ?? {})).not.toEqual([]);
+      }
+    }
+  });
+
+  it('shows the catalogue’s failures: every code in the introduction, 4xx examples of 4xx codes', () => {
+    const description = (document as unknown as { info: { description: string } }).info.description;
+    for (const code of Object.keys(ERROR_CATALOGUE)) expect(description).toContain(`\`${code}\``);
+    const created = document.paths['/api/v1/consents']?.post?.responses['4XX'];
+    const examples = created?.content?.['application/json']?.examples ?? {};
+    expect(Object.keys(examples)).toEqual(
+      expect.arrayContaining(['VALIDATION_FAILED', 'INVALID_CLIENT_CREDENTIALS']),
+    );
+    for (const { operation } of operations()) {
+      const failures = operation.responses['4XX']?.content?.['application/json']?.examples ?? {};
+      for (const code of Object.keys(failures)) {
+        expect(isErrorCode(code) && ERROR_CATALOGUE[code].status).toBeGreaterThanOrEqual(400);
+        expect(isErrorCode(code) && ERROR_CATALOGUE[code].status).toBeLessThan(500);
+      }
+    }
+  });
+
+  it('is read on a reference page whose scripts are all files of our own origin (CSP)', async () => {
+    const page = await test.app.inject({ method: 'GET', url: '/docs/api/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(page.body).not.toMatch(/https?:\/\//);
+    const bundle = await test.app.inject({
+      method: 'GET',
+      url: '/docs/api/static/swagger-ui-bundle.js',
+    });
+    expect(bundle.statusCode).toBe(200);
+    const initializer = await test.app.inject({
+      method: 'GET',
+      url: '/docs/api/static/swagger-initializer.js',
+    });
+    expect(initializer.body).toContain("resolveUrl('./json')");
+    const json = await test.app.inject({ method: 'GET', url: '/docs/api/json' });
+    expect(json.json()).toEqual(document);
+  });
+});
+
+describe('real answers against the document', () => {
+  it('finds a merchant flow’s answers agreeing with it', async () => {
+    const merchant = await createTestClient(test.database);
+    const headers = { authorization: merchant.authorization };
+    const created = await test.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers,
+      payload: { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042' }] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { consentId } = created.json<{ consentId: string }>();
+    for (const url of [`/api/v1/consents/${consentId}`, '/api/v1/consents', '/api/v1/client']) {
+      expect((await test.app.inject({ method: 'GET', url, headers })).statusCode).toBe(200);
+    }
+    const refused = await test.app.inject({ method: 'GET', url: '/api/v1/consents' });
+    expect(refused.statusCode).toBe(401);
+    expect(test.openApiMismatches).toEqual([]);
+  });
+
+  it('records an answer that disagrees with the document, so the test app’s close fails', async () => {
+    const own = await startTestApp();
+    try {
+      // The document as the app serves it, with the health answer asking for a field it lacks.
+      const served = own.app.swagger() as unknown as TDocument;
+      const health = served.paths['/api/health']?.get?.responses['200']?.content?.[
+        'application/json'
+      ]?.schema as { required: string[] };
+      health.required.push('uptimeInFortnights');
+      await own.app.inject({ method: 'GET', url: '/api/health' });
+      expect(own.openApiMismatches).toEqual([
+        expect.stringMatching(/^GET \/api\/health → 200: .*uptimeInFortnights/),
+      ]);
+      own.openApiMismatches.length = 0;
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('finds a webhook event whose data is not the documented one', async () => {
+    const merchant = await createTestClient(test.database);
+    await test.database.db.insert(merchantEvents).values({
+      clientId: merchant.clientId,
+      consentId: null,
+      type: 'payment.completed',
+      data: { consentId: 'cns_1', paymentId: 'pay_1', amount: '2500.00' },
+    });
+    const problems = await webhookMismatches(test.app, test.database.db);
+    expect(problems).toEqual([expect.stringMatching(/^webhook payment.completed .*amount/)]);
+    await test.database.db.delete(merchantEvents);
+  });
 });

@@ -58,6 +58,11 @@ export function openApiChecker(document: TOpenApiDocument) {
   }
 
   return {
+    /** `value` against the schema at `parts` of the document (a JSON pointer's tokens). */
+    at(parts: string[], value: unknown): string | null {
+      return failureOf(validatorAt(parts), value);
+    },
+
     /** Whether the document describes `method url` (a Fastify route URL). */
     documents(method: string, url: string): boolean {
       return Boolean(document.paths[openApiPath(url)]?.[method.toLowerCase()]);
