@@ -244,7 +244,9 @@ describe('real answers against the document', () => {
   });
 
   it('records an answer that disagrees with the document, so the test app’s close fails', async () => {
-    const own = await startTestApp();
+    // A public URL of its own: a document no other test app of this worker makes (test apps that
+    // would make the same one share its checker, testing/openapi-answers.ts).
+    const own = await startTestApp({ env: { PUBLIC_URL: 'http://disagreeing.localhost:3999' } });
     try {
       // The document as the app serves it, with the health answer asking for a field it lacks.
       const served = own.app.swagger() as unknown as TDocument;

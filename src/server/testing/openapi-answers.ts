@@ -131,12 +131,22 @@ export function openApiChecker(document: TOpenApiDocument) {
 export type TOpenApiChecker = ReturnType<typeof openApiChecker>;
 
 const checkers = new WeakMap<object, TOpenApiChecker>();
+/**
+ * Checkers by what makes a document: the public URL (its `servers`) and the routes. Making one
+ * takes a few hundred milliseconds, so the test apps of one worker that would make the same
+ * document share the first one's checker, whose schemas are compiled as first used.
+ */
+const byDocument = new Map<string, TOpenApiChecker>();
 
-/** The app's own document, checked once per app. */
 function checkerOf(app: FastifyInstance): TOpenApiChecker {
   let checker = checkers.get(app);
   if (!checker) {
-    checker = openApiChecker(app.swagger() as unknown as TOpenApiDocument);
+    const key = [
+      app.appContext.config.publicUrl,
+      ...app.routeTable.map((route) => `${route.method} ${route.url}`),
+    ].join('\n');
+    checker = byDocument.get(key) ?? openApiChecker(app.swagger() as unknown as TOpenApiDocument);
+    byDocument.set(key, checker);
     checkers.set(app, checker);
   }
   return checker;
