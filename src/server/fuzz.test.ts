@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
 import { SANDBOX_ACCOUNTS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
 import { signUp, testPhone } from './testing/identity';
+import { openApiPath } from './testing/openapi-answers';
 import {
   acceptCases,
   describeFailure,
@@ -301,6 +302,33 @@ describe('fuzz: every registered route', () => {
     expect(appRoutes().map(({ url }) => url)).toEqual(
       expect.arrayContaining(['/', '/login', '/r/:consentId', '/consents']),
     );
+  });
+
+  it('finds each documented route guarded as the OpenAPI document states (its security)', async () => {
+    const document = fuzz.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+    };
+    const schemeOf = {
+      none: null,
+      basic: 'merchantBasic',
+      bearer: 'payerBearer',
+      operator: 'operatorBearer',
+    };
+    const disagreeing: string[] = [];
+    for (const plan of await plans()) {
+      const { method, url } = plan.route;
+      const security = document.paths[openApiPath(url)]?.[method.toLowerCase()]?.security;
+      if (!url.startsWith('/api/') || !document.paths[openApiPath(url)]?.[method.toLowerCase()]) {
+        continue;
+      }
+      const stated = (security ?? []).map((entry) => Object.keys(entry)[0] ?? null);
+      const found = schemeOf[plan.authKind];
+      // An optional credential ({} among the schemes) may be found either way.
+      const agrees = stated.length === 0 ? found === null : stated.includes(found);
+      if (!agrees)
+        disagreeing.push(`${plan.key}: stated ${JSON.stringify(stated)}, found ${found}`);
+    }
+    expect(disagreeing).toEqual([]);
   });
 
   it('answers every generated bad input below 500, and every error with a catalogue body', async () => {
