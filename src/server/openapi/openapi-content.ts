@@ -237,10 +237,39 @@ export function webhooksSection() {
 
 type TOperation = {
   requestBody?: { content?: Record<string, Record<string, unknown>> };
-  responses?: Record<string, { content?: Record<string, Record<string, unknown>> }>;
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, Record<string, unknown>> }
+  >;
   security?: Array<Record<string, unknown>>;
-  parameters?: unknown[];
+  parameters?: Array<{ name?: string; in?: string; description?: string }>;
 };
+
+/** What an answer of a status means, where its route says nothing more. */
+const STATUS_DESCRIPTIONS: Record<string, string> = {
+  '200':
+    'OK (for a mutating call: also the first answer again, to a retry with its Idempotency-Key)',
+  '201': 'Created',
+  '202': 'Accepted: under way, finished in the background',
+  '4XX': 'A failure the request caused: the catalogue body (`ApiError`); see the examples',
+  '5XX': 'Our failure, or the bank’s or card network’s: the catalogue body (`ApiError`)',
+};
+
+const IDEMPOTENCY_KEY_DESCRIPTION =
+  'Makes a retry safe: the same key with the same body gets the first answer back; with another body, 409 `IDEMPOTENCY_KEY_REUSED`.';
+
+/** Plain words where the generator wrote 'Default Response', and the Idempotency-Key's use. */
+function describe(operation: TOperation): void {
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    const words = STATUS_DESCRIPTIONS[status];
+    if (answer.description === 'Default Response' && words) answer.description = words;
+  }
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in === 'header' && parameter.name === 'idempotency-key') {
+      parameter.description = IDEMPOTENCY_KEY_DESCRIPTION;
+    }
+  }
+}
 
 /** The failures every operation of a kind may answer, besides its own. */
 function commonFailures(operation: TOperation): TErrorCode[] {
@@ -264,6 +293,7 @@ export function addExamples(document: Record<string, unknown>): Record<string, u
   const paths = document.paths as Record<string, Record<string, TOperation>>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
+      describe(operation);
       const own = OPERATION_EXAMPLES[`${method.toUpperCase()} ${path}`];
       const json = operation.requestBody?.content?.['application/json'];
       if (own?.request && json) json.examples = mediaExamples(own.request);
