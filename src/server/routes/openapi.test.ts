@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document (docs/openapi.md): served, valid by a real validator, complete, and
 // held against real answers (every test app checks its answers and webhooks against it:
 // testing/openapi-answers.ts, wired into startTestApp).
+import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, isErrorCode } from '../../domain/errors';
@@ -220,6 +221,32 @@ describe('the OpenAPI document', () => {
     expect(initializer.body).toContain("resolveUrl('./json')");
     const json = await test.app.inject({ method: 'GET', url: '/docs/api/json' });
     expect(json.json()).toEqual(document);
+  });
+});
+
+describe('docs/payments.md, as the document states the answers', () => {
+  const prose = readFileSync('docs/payments.md', 'utf8');
+  const jsonSchema = (path: string, method: string, status: string) =>
+    document.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema as {
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+    };
+
+  it('names the transfer answer’s transferDetails key', () => {
+    const opened = jsonSchema('/api/payments/{paymentId}/transfer', 'post', '200');
+    expect(Object.keys(opened.properties)).toContain('transferDetails');
+    expect(prose).toMatch(/`\{ success, paymentId, transferDetails \}`/);
+  });
+
+  it('takes the bank-validation stream’s ticket from the search answer’s stream.ticket, not from POST /api/events/tickets', () => {
+    const search = jsonSchema('/api/accounts/search', 'get', '200');
+    expect(Object.keys(search.properties.stream?.properties ?? {})).toContain('ticket');
+    const tickets = JSON.stringify(
+      document.paths['/api/events/tickets']?.post?.requestBody?.content['application/json']?.schema,
+    );
+    expect(tickets).not.toContain('bank-validation');
+    expect(prose).toContain('`?ticket=` from the account search');
+    expect(prose).toContain('`stream.ticket`');
+    expect(prose).toContain('(not the bank-validation stream: its ticket comes with the search)');
   });
 });
 
