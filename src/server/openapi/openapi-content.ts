@@ -208,6 +208,13 @@ const STANDARD_WEBHOOK_HEADERS = [
       'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the endpoint’s secret (`whsec_…`, base64 after the prefix).',
     schema: { type: 'string' },
   },
+  {
+    name: 'oya-event-type',
+    in: 'header',
+    required: false,
+    description: 'The event type (the body’s `type`), to route on before parsing.',
+    schema: { type: 'string' },
+  },
 ];
 
 /** The 3.1 `webhooks` section: one POST per event type, its body and the signing headers. */

@@ -188,6 +188,8 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
               id: WEBHOOK_ID,
               url: 'https://shop.tola.example/hooks',
               createdAt: '2026-11-25T13:53:03.700Z',
+              status: 'active',
+              disabledAt: null,
             },
           ],
         },

@@ -518,7 +518,13 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
         clientId: consent.client.clientId,
         consentId: consent.consentId,
         type: 'consent.revoked',
-        data: { consentId: consent.consentId },
+        // As the revocation writes it (the test app checks every event against the OpenAPI
+        // document's webhooks).
+        data: {
+          consentId: consent.consentId,
+          revokedAt: clock.now().toISOString(),
+          cancelledPaymentIds: [],
+        },
         now: clock.now(),
       }),
     );

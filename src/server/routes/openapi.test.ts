@@ -294,6 +294,7 @@ describe('real answers against the document', () => {
   it('finds a webhook event whose data is not the documented one', async () => {
     const merchant = await createTestClient(test.database);
     await test.database.db.insert(merchantEvents).values({
+      publicId: 'evt_documented_not',
       clientId: merchant.clientId,
       consentId: null,
       type: 'payment.completed',

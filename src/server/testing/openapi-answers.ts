@@ -186,12 +186,12 @@ export async function webhookMismatches(app: FastifyInstance, db: TDb): Promise<
   const checker = checkerOf(app);
   return rows.flatMap((row) => {
     const body = {
-      id: `evt_${row.id}`,
+      id: row.publicId,
       type: row.type,
       createdAt: row.createdAt.toISOString(),
       data: row.data,
     };
     const problem = checker.webhook(body);
-    return problem ? [`webhook ${row.type} (evt_${row.id}): ${problem}`] : [];
+    return problem ? [`webhook ${row.type} (${row.publicId}): ${problem}`] : [];
   });
 }
