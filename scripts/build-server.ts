@@ -74,8 +74,9 @@ export async function buildServer(): Promise<string> {
     target: 'node20',
     // Packages go in too: resolving and loading hundreds of files from node_modules took
     // 0.7 s of each start. PGlite stays outside (it loads its WebAssembly and data files from
-    // its own folder); pg-native is an optional addon of pg that is not installed.
-    external: ['@electric-sql/pglite', 'pg-native'],
+    // its own folder), and so does the API reference page (@fastify/swagger-ui serves Swagger
+    // UI's files from its package); pg-native is an optional addon of pg that is not installed.
+    external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native'],
     // CommonJS packages in an ES module bundle still call require() for Node's built-ins.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

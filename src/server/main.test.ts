@@ -111,6 +111,13 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
       `http://localhost:${port}/api/consent/${pathname.split('/').pop()}?clientId=${searchParams.get('clientId')}`,
     );
     expect(api.status).toBe(200);
+    // The API's description and its reference page, whose files come from outside the bundle
+    // (each body read, so that no open answer holds the server's stop).
+    const description = await fetch(`http://localhost:${port}/api/openapi.json`);
+    expect(((await description.json()) as { openapi: string }).openapi).toMatch(/^3\.1\./);
+    const reference = await fetch(`http://localhost:${port}/docs/api/static/swagger-ui-bundle.js`);
+    expect(reference.status).toBe(200);
+    expect((await reference.text()).length).toBeGreaterThan(100_000);
     await stop(first.child);
 
     // Started again by an operator who lets webhooks reach private networks: the start line says so.
