@@ -133,6 +133,18 @@ export const openApiRoutes: FastifyPluginAsync = async (app) => {
     routePrefix: REFERENCE_PAGE_URL,
     // The page reads the same document from /docs/api/json; it asks no outside validator.
     uiConfig: { deepLinking: true },
+    // The reference of this API alone: no bar to explore another document, the product's title.
+    theme: {
+      title: 'API reference - Oya consent',
+      css: [
+        {
+          filename: 'reference.css',
+          // The error table stays readable at 390 px: a long code wraps instead of the message.
+          content:
+            '.swagger-ui .topbar { display: none; } .swagger-ui .info td code { word-break: break-all; }',
+        },
+      ],
+    },
     // The UI's files are scripts and styles of its own origin; nothing inline runs.
     staticCSP: {
       'default-src': ["'self'"],

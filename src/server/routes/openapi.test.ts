@@ -209,6 +209,13 @@ describe('the OpenAPI document', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
     expect(page.body).not.toMatch(/https?:\/\//);
+    // Titled for the product, without the bar that explores other documents.
+    expect(page.body).toContain('<title>API reference - Oya consent</title>');
+    const theme = await test.app.inject({
+      method: 'GET',
+      url: '/docs/api/static/theme/reference.css',
+    });
+    expect(theme.body).toContain('.topbar { display: none; }');
     const bundle = await test.app.inject({
       method: 'GET',
       url: '/docs/api/static/swagger-ui-bundle.js',
