@@ -160,8 +160,22 @@ test.describe('the embed script in a merchant shop', () => {
       await expect(pay).toBeFocused();
       expect(await callbacks(page)).toEqual(['modal onClose dismissed']);
 
+      const heardBefore = (await shop(page)).events.length;
       await pay.click();
       await expect(frame.getByText(PENDING_TEXT)).toBeVisible();
+      // The modal is centred: it moves while the page reports its height, so the click waits
+      // for the height this opening reported (a click during the move lands in the frame).
+      await expect
+        .poll(async () =>
+          (await shop(page)).events
+            .slice(heardBefore)
+            .some((e) => e.embed === 'modal' && e.type === 'resized'),
+        )
+        .toBe(true);
+      await expect(page.locator('iframe')).toHaveCSS(
+        'height',
+        `${await lastHeight(page, 'modal')}px`,
+      );
       await dialog.getByRole('button', { name: 'Close' }).click();
       await expect(page.locator('iframe')).toHaveCount(0);
       expect(await callbacks(page)).toEqual(['modal onClose dismissed', 'modal onClose dismissed']);
