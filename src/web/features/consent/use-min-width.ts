@@ -16,5 +16,7 @@ export function useMinWidth(px: number): boolean {
       return () => list.removeEventListener('change', changed);
     },
     () => !noMedia && window.matchMedia(query).matches,
+    // On a server, the one-column layout.
+    () => false,
   );
 }
