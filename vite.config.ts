@@ -7,24 +7,26 @@ import { defineConfig, type Plugin, type Rollup } from 'vite';
 const outDir = path.resolve('dist/web');
 
 /**
- * What the consent page (/r/{id}) loads after its first paint: the consent route, and the
- * screens it starts loading beside it (src/web/app/consent-screens.ts).
+ * The lazy modules of the consent page's first screens, by the name the server knows them by
+ * (src/server/routes/pages.ts): the consent route, and the screens it may draw first.
  */
-const CONSENT_PAGE_LAZY_MODULES = [
-  'src/web/app/routes/consent-route.tsx',
-  'src/web/features/auth/auth-prompt.tsx',
-];
+const FIRST_SCREEN_MODULES = {
+  route: 'src/web/app/routes/consent-route.tsx',
+  'auth-prompt': 'src/web/features/auth/auth-prompt.tsx',
+  'immediate-payment': 'src/web/features/payment/pay-now-screen.tsx',
+  'side-panel': 'src/web/features/consent/consent-side-panel.tsx',
+} as const;
 /** Read by the server (src/server/routes/pages.ts); in .vite/, so never served. */
-const CONSENT_PAGE_PRELOADS_FILE = '.vite/consent-page-preloads.json';
+const FIRST_SCREEN_CHUNKS_FILE = '.vite/first-screen-chunks.json';
 
 /**
- * Lists the scripts of CONSENT_PAGE_LAZY_MODULES and every chunk they import statically (the
- * entry's own chunks aside): the server names them in the consent page's HTML as low-priority
- * module preloads, so they download while the first paint's scripts run instead of after.
+ * Lists, for each of FIRST_SCREEN_MODULES, its script and every chunk it imports statically (the
+ * entry's own chunks aside): the server names those of the screen it drew in the page's HTML as
+ * module preloads, so they download beside the entry instead of one after another.
  */
-function consentPagePreloads(): Plugin {
+function firstScreenChunks(): Plugin {
   return {
-    name: 'oya:consent-page-preloads',
+    name: 'oya:first-screen-chunks',
     apply: 'build',
     // After Vite's own: a chunk of CSS alone is gone from the bundle by then (its CSS joined
     // the chunks that import it), so the list names only files the build writes.
@@ -35,21 +37,26 @@ function consentPagePreloads(): Plugin {
           (output): output is Rollup.OutputChunk => output.type === 'chunk',
         );
         const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const files = new Set<string>();
-        const visit = (chunk: Rollup.OutputChunk | undefined) => {
-          if (!chunk || chunk.isEntry || files.has(chunk.fileName)) return;
+        const closure = (chunk: Rollup.OutputChunk, files = new Set<string>()) => {
+          if (chunk.isEntry || files.has(chunk.fileName)) return files;
           files.add(chunk.fileName);
-          for (const imported of chunk.imports) visit(byFile.get(imported));
+          for (const imported of chunk.imports) {
+            const next = byFile.get(imported);
+            if (next) closure(next, files);
+          }
+          return files;
         };
-        for (const module of CONSENT_PAGE_LAZY_MODULES) {
-          const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(module));
-          if (!chunk) this.error(`No chunk for ${module}: is it still loaded lazily?`);
-          visit(chunk);
-        }
+        const lists = Object.fromEntries(
+          Object.entries(FIRST_SCREEN_MODULES).map(([name, module]) => {
+            const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(module));
+            if (!chunk) this.error(`No chunk for ${module}: is it still loaded lazily?`);
+            return [name, [...closure(chunk)]];
+          }),
+        );
         this.emitFile({
           type: 'asset',
-          fileName: CONSENT_PAGE_PRELOADS_FILE,
-          source: `${JSON.stringify([...files], null, 2)}\n`,
+          fileName: FIRST_SCREEN_CHUNKS_FILE,
+          source: `${JSON.stringify(lists, null, 2)}\n`,
         });
       },
     },
@@ -94,7 +101,7 @@ function precompress(): Plugin {
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), consentPagePreloads(), precompress()],
+  plugins: [react(), firstScreenChunks(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,

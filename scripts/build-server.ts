@@ -81,6 +81,11 @@ export async function buildServer(): Promise<string> {
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
+    // The consent page's first screen is drawn here by the page's own components
+    // (src/web/server-render.tsx): their styles are the page's stylesheet's, not the server's,
+    // and React runs as in the page's build.
+    loader: { '.css': 'empty' },
+    define: { 'process.env.NODE_ENV': '"production"' },
     sourcemap: 'linked',
     keepNames: true,
     logLevel: 'warning',

@@ -228,7 +228,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const hub = eventHub(options.database);
   app.addHook('onClose', () => hub.close());
   await app.register(eventStreamRoutes, { ...routeContext, hub });
-  if (options.webDir) await app.register(pageRoutes, { ...routeContext, webDir: options.webDir });
+  if (options.webDir) {
+    await app.register(pageRoutes, { ...routeContext, reads, webDir: options.webDir });
+  }
   return app;
 }
 

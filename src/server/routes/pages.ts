@@ -2,52 +2,117 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { standalonePageTitle } from '../../domain/consent-header';
+import { consentPageView, type TConsentLoad } from '../../domain/consent-screen';
+import { ERROR_CATALOGUE } from '../../domain/errors';
+import { parsePageParams, type TPageParams } from '../../domain/page-params';
+import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
+import type { TConsentReadResponse } from '../../domain/schemas/consent';
+import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';
+import { renderPageHtml } from '../../web/server-render';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
+import { AppError } from '../services/app-error';
+import type { TConsentReads } from '../services/consents/consent-reads';
 import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
-import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
+import { consentReadFor } from './consents';
+import { publicConfigAnswer } from './public-config';
 
-type TPageOptions = Pick<TRouteContext, 'db'> & { webDir: string };
+type TPageOptions = Pick<TRouteContext, 'db' | 'config' | 'clock' | 'sandbox'> & {
+  webDir: string;
+  reads: TConsentReads;
+};
 
 /** A file of a released embed script: under sdk/v<major>.<minor>.<patch>/. */
 const RELEASED_SDK = /[\\/]sdk[\\/]v\d+\.\d+\.\d+[\\/]/;
 /** The embed script's moving addresses (/sdk/v1/, the manifest): a new release reaches them soon. */
 export const SDK_ALIAS_CACHE = 'public, max-age=300';
 
-/** Where each answer's extra head tags (the consent preload) go. */
-const HEAD_SLOT = '\u0001';
+/** The server-drawn first screen gives up after this long, and the page is drawn by its scripts. */
+const RENDER_TIMEOUT_MS = 2_000;
+
+/** What each answer fills in of the built page. */
+type TPageParts = {
+  nonce: string;
+  /** Extra head tags: preloads. */
+  head: string;
+  /** The tab's title, HTML-escaped. */
+  title: string;
+  /** Attributes of <body>, each with its leading space. */
+  body: string;
+  /** The content of <div id="root">, and what follows it. */
+  root: string;
+};
+
+const SLOT = '\u0000';
+const slot = (name: keyof TPageParts) => `${SLOT}${name}${SLOT}`;
 
 /**
- * The built page with a nonce on every script and module preload, and on the meta tag Vite's
- * preload helper reads it from for the preloads it adds later; `head` goes first in <head>. The
- * file is read once; each answer fills in its own nonce.
+ * The built page as a template: a nonce on every script and module preload, and on the meta tag
+ * Vite's preload helper reads it from for the preloads it adds later; slots for the head's extra
+ * tags, the title, body's attributes and the root's content. The file is read once; each answer
+ * fills in its own parts.
  */
-function pageWithNonce(html: string): (nonce: string, head?: string) => string {
-  const [beforeSlot = '', afterSlot = ''] = html
-    .replace(/<head>/, `<head>\n    <meta property="csp-nonce" nonce="\0">${HEAD_SLOT}`)
-    .replace(/<script\b/g, '<script nonce="\0"')
-    .replace(/<link\b(?=[^>]*\brel=["']?modulepreload\b)/g, '<link nonce="\0"')
-    .split(HEAD_SLOT);
-  const before = beforeSlot.split('\0');
-  const after = afterSlot.split('\0');
-  return (nonce, head = '') => before.join(nonce) + head + after.join(nonce);
+function pageTemplate(html: string): { fill(parts: TPageParts): string; title: string } {
+  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+  const parts = html
+    .replace(/<head>/, `<head>\n    <meta property="csp-nonce" nonce="${slot('nonce')}">`)
+    .replace('</head>', `${slot('head')}\n  </head>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${slot('title')}</title>`)
+    .replace(/<body>/, `<body${slot('body')}>`)
+    .replace('<div id="root"></div>', `<div id="root">${slot('root')}</div>`)
+    .replace(/<script\b/g, `<script nonce="${slot('nonce')}"`)
+    .replace(/<link\b(?=[^>]*\brel=["']?modulepreload\b)/g, `<link nonce="${slot('nonce')}"`)
+    .split(SLOT);
+  // Odd places hold slot names.
+  return {
+    title,
+    fill: (values) =>
+      parts.map((part, at) => (at % 2 === 1 ? values[part as keyof TPageParts] : part)).join(''),
+  };
 }
 
-/**
- * The scripts the consent page loads after its first paint, as the build lists them
- * (vite.config.ts): named in its HTML as module preloads of low priority, so they download
- * while the first paint's scripts run, behind them, instead of after. None without the list.
- */
-function consentPageModulePreloads(webDir: string): string {
-  const listFile = path.join(webDir, '.vite/consent-page-preloads.json');
-  if (!existsSync(listFile)) return '';
-  const files = JSON.parse(readFileSync(listFile, 'utf8')) as string[];
-  return files
+/** HTML text: a merchant's name in the title. */
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** The build's scripts of the first screens by name (vite.config.ts FIRST_SCREEN_MODULES). */
+type TFirstScreenChunks = Partial<
+  Record<'route' | 'auth-prompt' | 'immediate-payment' | 'side-panel', string[]>
+>;
+
+function firstScreenChunks(webDir: string): TFirstScreenChunks {
+  const listFile = path.join(webDir, '.vite/first-screen-chunks.json');
+  if (!existsSync(listFile)) return {};
+  return JSON.parse(readFileSync(listFile, 'utf8')) as TFirstScreenChunks;
+}
+
+/** Module preloads of these files, but those the built page names already. */
+const modulePreloads = (
+  built: string,
+  files: readonly string[],
+  priority: 'low' | 'auto',
+  nonce: string,
+) =>
+  [...new Set(files)]
+    .filter((file) => !built.includes(`href="/${file}"`))
     .map(
-      (file) => `\n    <link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`,
+      (file) =>
+        `\n    <link nonce="${nonce}" rel="modulepreload"${priority === 'low' ? ' fetchpriority="low"' : ''} crossorigin href="/${file}">`,
     )
     .join('');
+
+/**
+ * Whether a browser offers Web Bluetooth, guessed from its User-Agent: Chromium's browsers do,
+ * but not on iOS (whose browsers are WebKit and name themselves otherwise), nor Firefox or
+ * Safari. The page hydrates the methods drawn with the guess, then asks the browser.
+ */
+export function offersWebBluetooth(userAgent: string | undefined): boolean {
+  return /Chrome\/\d/.test(userAgent ?? '') && !/\b(iPhone|iPad|iPod)\b/.test(userAgent ?? '');
 }
 
 /** Ids as we issue them (services/merchants/embed-origins.ts): they read the same encoded or not. */
@@ -62,7 +127,8 @@ const preloadFetch = (href: string) =>
  * and the public config (the auth prompt's product name). URL, mode and credentials must be the
  * page's own (src/web/api/consent.ts consentReadPath, src/web/api/auth.ts; fetch's defaults:
  * cors, same-origin) or the browser fetches twice. The consent only for one clientId and ids as
- * we issue them, whose URL is the same on both sides.
+ * we issue them, whose URL is the same on both sides. Only for a page the server did not draw:
+ * a drawn one carries the answers.
  */
 function consentPagePreloads(consentId: string, clientId: string | null): string {
   const consent =
@@ -79,16 +145,16 @@ function consentPagePreloads(consentId: string, clientId: string | null): string
  * that owns the consent (CSP frame-ancestors, services/merchants/embed-origins.ts); without a clientId it
  * shows only an error, which any parent may frame so the embed protocol can report it.
  */
-export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, webDir }) => {
+export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options) => {
+  const { db, webDir, reads, clock } = options;
   const indexFile = path.join(webDir, 'index.html');
   if (!existsSync(indexFile)) {
     throw new Error(`The page is not built: ${indexFile} is missing. Run: npm run build`);
   }
-  const html = readFileSync(indexFile, 'utf8');
-  const renderPage = pageWithNonce(html);
-  const renderConsentPage = pageWithNonce(
-    html.replace('</head>', `${consentPageModulePreloads(webDir)}\n  </head>`),
-  );
+  const built = readFileSync(indexFile, 'utf8');
+  const page = pageTemplate(built);
+  const chunks = firstScreenChunks(webDir);
+  const publicConfig = publicConfigAnswer(options);
 
   // Brotli or gzip, as the browser accepts. The build's files come compressed already
   // (vite.config.ts writes .br and .gz beside each): sent as they are, never compressed again;
@@ -124,15 +190,142 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
     },
   });
 
-  const sendPage = (reply: FastifyReply, frameAncestors: string) => {
-    const nonce = newNonce();
-    return setPageHeaders(reply, { nonce, frameAncestors }).send(renderPage(nonce));
-  };
-  const sendConsentPage = (reply: FastifyReply, frameAncestors: string, preloads: string) => {
+  const sendPage = (
+    reply: FastifyReply,
+    frameAncestors: string,
+    parts: Partial<TPageParts> = {},
+  ) => {
     const nonce = newNonce();
     return setPageHeaders(reply, { nonce, frameAncestors }).send(
-      renderConsentPage(nonce, preloads),
+      page.fill({ head: '', title: page.title, body: '', root: '', ...parts, nonce }),
     );
+  };
+
+  /**
+   * The answers the consent page's first screen is drawn from: the public config, and the consent
+   * read as the page would read it (or its refusal). Null where the page's own read would not be
+   * this one (a clientId given twice, ids we never issue): the page then reads for itself.
+   */
+  const answersFor = async (
+    request: FastifyRequest,
+    consentId: string,
+    clientId: string | null,
+  ): Promise<TPageAnswers | null> => {
+    const webBluetooth = offersWebBluetooth(request.headers['user-agent']);
+    if (clientId === null) return { publicConfig, webBluetooth };
+    if (!ISSUED_ID.test(consentId) || !ISSUED_ID.test(clientId)) return null;
+    try {
+      const body = await consentReadFor(reads, consentId, clientId, clock.now());
+      const answer = JSON.parse(body) as TConsentReadResponse;
+      return { publicConfig, webBluetooth, consent: { consentId, clientId, answer } };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const failure = {
+        status: ERROR_CATALOGUE[error.code].status,
+        code: error.code,
+        message: error.message,
+      };
+      return { publicConfig, webBluetooth, consent: { consentId, clientId, failure } };
+    }
+  };
+
+  /**
+   * The consent page with its first screen drawn (src/web/server-render.tsx) and the answers it
+   * was drawn from; the scripts of that screen preloaded. Where it cannot be drawn, the page as
+   * its scripts draw it, with the calls they make first preloaded.
+   */
+  const sendConsentPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    frameAncestors: string,
+    consentId: string,
+    clientId: string | null,
+    { draw = true } = {},
+  ) => {
+    const nonce = newNonce();
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const params = parsePageParams(search);
+    const answers = draw ? await answersFor(request, consentId, clientId) : null;
+    const drawn = answers && (await drawFirstScreen(request, { nonce, search, params, answers }));
+    const parts: TPageParts = drawn ?? {
+      nonce,
+      head:
+        consentPagePreloads(consentId, clientId) +
+        modulePreloads(
+          built,
+          [...(chunks.route ?? []), ...(chunks['auth-prompt'] ?? [])],
+          'low',
+          nonce,
+        ),
+      title: page.title,
+      body: '',
+      root: '',
+    };
+    return setPageHeaders(reply, { nonce, frameAncestors }).send(page.fill(parts));
+  };
+
+  const drawFirstScreen = async (
+    request: FastifyRequest,
+    {
+      nonce,
+      search,
+      params,
+      answers,
+    }: { nonce: string; search: string; params: TPageParams; answers: TPageAnswers },
+  ): Promise<TPageParts | null> => {
+    const path = request.url.split('?')[0] ?? '/';
+    let root: string;
+    try {
+      root = await renderPageHtml({
+        path,
+        search,
+        href: `${request.protocol}://${request.host}${request.url}`,
+        nonce,
+        answers,
+        timeoutMs: RENDER_TIMEOUT_MS,
+      });
+    } catch (error) {
+      request.log.warn({ err: error }, 'The consent page could not be drawn on the server');
+      return null;
+    }
+    // The screen the page shows first, as the page chooses it (a visitor's: no session).
+    const load: TConsentLoad = !answers.consent
+      ? { state: 'pending' }
+      : 'answer' in answers.consent
+        ? { state: 'loaded', consent: answers.consent.answer.consent }
+        : {
+            state: 'failed',
+            status: answers.consent.failure.status,
+            serverMessage: answers.consent.failure.message,
+          };
+    const { screen } = consentPageView({
+      params,
+      load,
+      signedIn: false,
+      productName: publicConfig.productName,
+    });
+    const screenChunks =
+      screen.kind === 'auth-prompt'
+        ? chunks['auth-prompt']
+        : screen.kind === 'immediate-payment'
+          ? chunks['immediate-payment']
+          : [];
+    const consent = load.state === 'loaded' ? load.consent : null;
+    return {
+      nonce,
+      head: modulePreloads(
+        built,
+        [...(chunks.route ?? []), ...(screenChunks ?? [])],
+        'auto',
+        nonce,
+      ),
+      title:
+        consent && !params.embed
+          ? escapeHtml(standalonePageTitle(consent.counterparty.name))
+          : page.title,
+      body: params.embed ? ' class="embedded"' : '',
+      root: root + pageAnswersElement(answers),
+    };
   };
 
   app.get<{ Params: { consentId: string }; Querystring: Record<string, string | string[]> }>(
@@ -142,18 +335,20 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, { db, we
       const clientId = request.query.clientId;
       // Blank is absent, as the page reads it (page-params.ts).
       if (clientId === undefined || (typeof clientId === 'string' && !clientId.trim())) {
-        return sendConsentPage(reply, '*', consentPagePreloads(consentId, null));
+        return sendConsentPage(request, reply, '*', consentId, null);
       }
       // A repeated clientId names no one client: no merchant may frame the page, and the page
-      // reads the first, so its consent is not preloaded.
+      // reads the first, so its consent is neither read here nor preloaded.
       if (typeof clientId !== 'string') {
-        return sendConsentPage(reply, "'self'", consentPagePreloads(consentId, null));
+        return sendConsentPage(request, reply, "'self'", consentId, null, { draw: false });
       }
       const origins = await embedOriginsOfConsent(db, consentId, clientId.trim());
       return sendConsentPage(
+        request,
         reply,
         ["'self'", ...origins].join(' '),
-        consentPagePreloads(consentId, clientId.trim()),
+        consentId,
+        clientId.trim(),
       );
     },
   );

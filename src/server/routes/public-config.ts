@@ -1,8 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZPublicConfigResponse } from '../../domain/schemas/auth';
+import { ZPublicConfigResponse, type TPublicConfigResponse } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
 import { jsonAnswers } from './responses';
+
+/** The public config's answer: the same in the page's call and in its server-drawn first screen. */
+export function publicConfigAnswer({
+  config,
+  sandbox,
+}: Pick<TRouteContext, 'config' | 'sandbox'>): TPublicConfigResponse {
+  return {
+    success: true as const,
+    productName: config.productName,
+    debugTools: config.debugRoutes,
+    sandbox: sandbox !== null,
+  };
+}
 
 /**
  * What the page needs before anyone signs in: the product name of the auth prompt (spec §2),
@@ -19,12 +32,7 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
       { schema: { response: jsonAnswers({ 200: ZPublicConfigResponse }) } },
       async (_request, reply) => {
         reply.header('Cache-Control', 'public, max-age=300');
-        return {
-          success: true as const,
-          productName: config.productName,
-          debugTools: config.debugRoutes,
-          sandbox: sandbox !== null,
-        };
+        return publicConfigAnswer({ config, sandbox });
       },
     );
 };

@@ -20,6 +20,7 @@ import {
   type TSignedGrant,
 } from '../../domain/schemas/auth';
 import { apiFetch } from './http';
+import { PUBLIC_CONFIG_QUERY_KEY } from './query-keys';
 
 /** Calls of payer identity (docs/identity.md), typed by the domain schemas. */
 export const authApi = {
@@ -75,7 +76,7 @@ export const authApi = {
 /** The product name and other public settings; they change only with a deploy. */
 export function usePublicConfig() {
   return useQuery({
-    queryKey: ['public-config'],
+    queryKey: PUBLIC_CONFIG_QUERY_KEY,
     queryFn: ({ signal }) =>
       apiFetch('/api/public-config', { schema: ZPublicConfigResponse, signal }),
     staleTime: Infinity,

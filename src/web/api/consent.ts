@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { ZDeclineResponse } from '../../domain/schemas/consent-api';
 import { apiFetch } from './http';
+import { consentQueryKey } from './query-keys';
 
-export const consentQueryKey = (consentId: string, clientId: string) =>
-  ['consent', consentId, clientId] as const;
+export { consentQueryKey };
 
 /**
  * The consent read's URL. The server preloads this exact URL in the page's HTML
@@ -19,6 +19,9 @@ export function useConsentQuery(consentId: string, clientId: string | null) {
   return useQuery({
     queryKey: consentQueryKey(consentId, clientId ?? ''),
     enabled: Boolean(clientId),
+    // A refusal the server sent in the page (src/web/app/page-answers.ts) is not asked again on
+    // mount: it would answer the same. The screen's retry still asks.
+    retryOnMount: false,
     queryFn: ({ signal }) =>
       apiFetch(consentReadPath(consentId, clientId ?? ''), {
         schema: ZConsentReadResponse,

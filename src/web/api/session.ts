@@ -69,6 +69,17 @@ function changed() {
   for (const listener of listeners) listener();
 }
 
+/**
+ * No session: what a server sees, which has no browser storage, and so what a page drawn there
+ * is hydrated with before the stored session takes over (src/web/server-render.tsx).
+ */
+export const NO_SESSION: TSession = Object.freeze({
+  token: null,
+  user: null,
+  identifiedTo: null,
+  notice: null,
+});
+
 /** The session as stored; the same object until it changes (useSyncExternalStore needs that). */
 export function getSession(): TSession {
   snapshot ??= readSession();

@@ -2,7 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 import type { TAuthUser } from '../../../domain/schemas/auth';
 import { authApi, useMeQuery } from '../../api/auth';
-import { clearSignIn, getSession, saveSession, subscribeSession } from '../../api/session';
+import {
+  clearSignIn,
+  getSession,
+  NO_SESSION,
+  saveSession,
+  subscribeSession,
+} from '../../api/session';
 
 export type TUseSession = {
   token: string | null;
@@ -23,7 +29,7 @@ export type TUseSession = {
  * token is checked with auth/me; an expired one takes the spec's §8 path inside apiFetch.
  */
 export function useSession(): TUseSession {
-  const session = useSyncExternalStore(subscribeSession, getSession, getSession);
+  const session = useSyncExternalStore(subscribeSession, getSession, () => NO_SESSION);
   const me = useMeQuery(session.token);
   const queryClient = useQueryClient();
 

@@ -1,27 +1,42 @@
-import { useEffect, useMemo, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { useEffect, useMemo, type ReactNode, type Ref } from 'react';
 import { fullScreenCardBackground, readableMerchantColours } from '../../../domain/colour-contrast';
 import { DEFAULT_MERCHANT_COLOURS } from '../../../domain/constants';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
 import type { TMerchantColours } from '../../../domain/schemas/consent';
+import { usePageDocument } from '../../ui/document-context';
 import { ScreenMain } from '../../ui/screen-main';
 import { LoadingScreen } from './loading-screen';
 
-function colourStyle(
+/** A value of the page's theme: a colour as the domain gives it (hex), nothing that could end a rule. */
+const THEME_VALUE = /^#[0-9a-f]{3,8}$/i;
+
+/**
+ * The page's colours as one CSS rule: the merchant's, readable on the page, and the URL's
+ * background. A rule in a <style> with the CSP nonce rather than a style attribute, which the
+ * page's CSP refuses in the server's HTML (src/web/server-render.tsx).
+ */
+function themeRule(
   merchant: TMerchantColours,
   background: string | null,
   fullScreen: boolean,
-): CSSProperties {
+): string {
   const colours = readableMerchantColours(merchant);
   const card = fullScreen ? fullScreenCardBackground(background) : null;
-  return {
-    ...(card ? { '--surface': card } : {}),
-    '--primary': colours.primaryColour,
-    '--primary-text': colours.primaryText,
-    '--primary-on-page': colours.primaryOnPage,
-    '--secondary': colours.secondaryColour,
-    '--secondary-text': colours.secondaryText,
-    ...(background ? { '--page-bg': background, background } : {}),
-  } as CSSProperties;
+  const declarations: [string, string | null][] = [
+    ['--surface', card],
+    ['--primary', colours.primaryColour],
+    ['--primary-text', colours.primaryText],
+    ['--primary-on-page', colours.primaryOnPage],
+    ['--secondary', colours.secondaryColour],
+    ['--secondary-text', colours.secondaryText],
+    ['--page-bg', background],
+    ['background', background],
+  ];
+  const body = declarations
+    .filter((entry): entry is [string, string] => entry[1] !== null && THEME_VALUE.test(entry[1]))
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';');
+  return `.page{${body}}`;
 }
 
 type TFrameProps = {
@@ -40,6 +55,7 @@ type TFrameProps = {
  * first paint and the loaded consent share one layout.
  */
 export function ConsentPageFrame({ params, colours, ref, children, aside }: TFrameProps) {
+  const { nonce } = usePageDocument();
   useEffect(() => {
     document.body.classList.toggle('embedded', params.embed);
   }, [params.embed]);
@@ -54,8 +70,10 @@ export function ConsentPageFrame({ params, colours, ref, children, aside }: TFra
       ]
         .filter(Boolean)
         .join(' ')}
-      style={colourStyle(colours ?? DEFAULT_MERCHANT_COLOURS, params.background, params.fullScreen)}
     >
+      <style nonce={nonce}>
+        {themeRule(colours ?? DEFAULT_MERCHANT_COLOURS, params.background, params.fullScreen)}
+      </style>
       <div className="card">{children}</div>
       {aside}
     </div>

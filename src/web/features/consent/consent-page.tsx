@@ -43,7 +43,7 @@ import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
 import { useEmbedReports } from './use-embed-reports';
-import { useMinWidth } from './use-min-width';
+import { useMinWidth, WideOnly } from './use-min-width';
 
 type TConsentPageProps = {
   consentId: string;
@@ -342,11 +342,13 @@ export function ConsentPage({
     screen.kind !== 'revoked' &&
     screen.kind !== 'declined' ? (
       <Suspense fallback={null}>
-        <ConsentSidePanel
-          consent={screen.consent}
-          clientId={params.clientId ?? ''}
-          paidHere={paidHere}
-        />
+        <WideOnly px={MOBILE_BREAKPOINT_PX}>
+          <ConsentSidePanel
+            consent={screen.consent}
+            clientId={params.clientId ?? ''}
+            paidHere={paidHere}
+          />
+        </WideOnly>
       </Suspense>
     ) : null;
 

@@ -5,6 +5,7 @@ import { formatNaira } from '../../../domain/money';
 import { sidePanelDueText } from '../../../domain/payment-date';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { shareConsentUrl } from '../../../domain/share-url';
+import { usePageDocument } from '../../ui/document-context';
 import { Representative } from './representative';
 import './consent-side-panel.css';
 
@@ -23,7 +24,7 @@ export function ConsentSidePanel({
   /** Payments this page saw completed, before the consent is read again. */
   paidHere: ReadonlySet<string>;
 }) {
-  const shareUrl = shareConsentUrl(window.location.href, clientId);
+  const shareUrl = shareConsentUrl(usePageDocument().href, clientId);
   const total = consent.payments.reduce((sum, p) => sum + p.amount, 0);
   const shared = dataSharingChips(consent.dataSharing);
   return (

@@ -43,6 +43,7 @@ import { OtpEndedView } from './otp-ended-view';
 import { ProcessingView } from './processing-view';
 import { TransferDetailsView } from './transfer-details-view';
 import { usePaymentEvents } from './use-payment-events';
+import { useWebBluetooth } from '../../ui/document-context';
 import './payment.css';
 
 const messageOf = (error: unknown) =>
@@ -88,7 +89,7 @@ export function PayNowScreen({
   // the methods do not grow (and move under the payer's finger) once the page is up.
   const readerTransports = chipReaderTransports({
     sandbox: usePublicConfig().data?.sandbox === true,
-    webBluetooth: 'bluetooth' in navigator,
+    webBluetooth: useWebBluetooth(),
   });
   const terminalButton = useRef<HTMLButtonElement>(null);
   const report = useMemo(
