@@ -136,3 +136,22 @@ export function consentPageView(input: TConsentScreenInput): TConsentPageView {
       : null;
   return { screen, header, byline };
 }
+
+/**
+ * Whether the standalone desktop view shows its side panel beside this screen (spec §2 Desktop
+ * side panel): a pending consent's screens, standalone, not full screen. The page shows it from
+ * MOBILE_BREAKPOINT_PX wide.
+ */
+export function hasSidePanel(
+  params: Pick<TPageParams, 'embed' | 'fullScreen'>,
+  screen: TConsentScreen,
+): boolean {
+  return (
+    !params.embed &&
+    !params.fullScreen &&
+    'consent' in screen &&
+    screen.kind !== 'granted' &&
+    screen.kind !== 'revoked' &&
+    screen.kind !== 'declined'
+  );
+}

@@ -1,26 +1,35 @@
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { App } from './app/app';
-import { readPageAnswers, seedPageAnswers } from './app/page-answers';
+import { loadFirstScreen } from './app/first-screen';
+import { readPageAnswers, seedPageAnswers, type TPageAnswers } from './app/page-answers';
+import { preloadConsentScreens } from './app/consent-screens';
 import { newQueryClient } from './app/query-client';
 import { pageNonce, PageDocumentContext } from './ui/document-context';
 import './ui/styles.css';
 import './app/first-screen-styles';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('The page has no #root element');
+const found = document.getElementById('root');
+if (!found) throw new Error('The page has no #root element');
+const root = found;
 const queryClient = newQueryClient();
 // The consent's first screen came drawn in the page with the answers it was drawn from
 // (src/server/routes/pages.ts): the page takes it over where it is, asking nothing again.
 const answers = readPageAnswers(document);
-if (answers && root.hasChildNodes()) {
-  seedPageAnswers(queryClient, answers);
+/** The page's React root, once it has the page (the drawn screen's code loads first). */
+export const pageRoot: Promise<Root> =
+  answers && root.hasChildNodes() ? hydrate(answers) : Promise.resolve(render());
+
+async function hydrate(drawnFrom: TPageAnswers): Promise<Root> {
+  seedPageAnswers(queryClient, drawnFrom);
+  // Every part of the screen drawn is here before React takes it over: nothing suspends.
+  await loadFirstScreen(drawnFrom.parts);
   const drawnWith = {
     nonce: pageNonce(),
     href: window.location.href,
-    webBluetooth: answers.webBluetooth,
+    webBluetooth: drawnFrom.webBluetooth,
   };
-  hydrateRoot(
+  return hydrateRoot(
     root,
     <StrictMode>
       <PageDocumentContext value={drawnWith}>
@@ -28,10 +37,17 @@ if (answers && root.hasChildNodes()) {
       </PageDocumentContext>
     </StrictMode>,
   );
-} else {
-  createRoot(root).render(
+}
+
+function render(): Root {
+  // The consent page drawn here from the start: the screen a first visit most often needs loads
+  // beside it (the server-drawn page loads what its screen holds instead).
+  if (window.location.pathname.startsWith('/r/')) preloadConsentScreens();
+  const created = createRoot(root);
+  created.render(
     <StrictMode>
       <App queryClient={queryClient} />
     </StrictMode>,
   );
+  return created;
 }

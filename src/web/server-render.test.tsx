@@ -1,52 +1,197 @@
-// The consent's first screen renders on a server (issue 31 item 1 starts here): the page's own
-// route, its lazy chunks awaited, from the answer the page would fetch, with no window. What the
-// server must hand the browser for it: the consent read and the public config, seeded below.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { prerenderToNodeStream } from 'react-dom/static';
-import { Router } from 'wouter';
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+// The consent's first screen drawn on a server (src/web/server-render.tsx) from the answers the
+// page would fetch, then hydrated by the page's own entry (src/web/main.tsx) in a browser
+// document: every first screen a visitor can get, drawn whole, and taken over without a
+// mismatch, a call, or a change to what was drawn.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TConsent } from '../domain/schemas/consent';
-import { aConsent, aPayment } from '../domain/test-support/fixtures';
-import { consentQueryKey } from './api/consent';
-import { AppRoutes } from './app/router';
+import { aConsent, anImmediatePayment, aPayment } from '../domain/test-support/fixtures';
+import { firstScreenParts } from './app/first-screen-parts';
+import { pageAnswersElement, type TPageAnswers } from './app/page-answers';
+import { renderPageHtml } from './server-render';
 
-async function renderOnServer(consent: TConsent, search: string): Promise<string> {
-  const client = new QueryClient();
-  client.setQueryData(consentQueryKey(consent.consentId, 'cli_1'), {
-    success: true,
-    consent,
-    embedOrigins: [],
+const publicConfig = {
+  success: true as const,
+  productName: 'Oya Money',
+  debugTools: false,
+  sandbox: true,
+};
+
+const answersFor = (consent: TConsent): TPageAnswers => ({
+  publicConfig,
+  webBluetooth: false,
+  parts: [],
+  consent: {
+    consentId: consent.consentId,
+    clientId: 'cli_1',
+    answer: { success: true, consent, embedOrigins: [] },
+  },
+});
+
+const NONCE = 'bm9uY2Utb2YtdGVzdA==';
+
+const draw = (answers: TPageAnswers, search = 'clientId=cli_1', path = '/r/cns_1') =>
+  renderPageHtml({
+    path,
+    search,
+    // The address the browser has: this document's (the side panel's QR code carries it).
+    href: `${window.location.origin}${path}${search ? `?${search}` : ''}`,
+    nonce: NONCE,
+    answers,
+    timeoutMs: 5_000,
   });
-  client.setQueryData(['public-config'], {
-    success: true,
-    productName: 'Oya Money',
-    debugTools: false,
-    sandbox: true,
-  });
-  const { prelude } = await prerenderToNodeStream(
-    <QueryClientProvider client={client}>
-      <Router ssrPath={`/r/${consent.consentId}`} ssrSearch={search}>
-        <AppRoutes />
-      </Router>
-    </QueryClientProvider>,
+
+/** Each first screen a visitor (no session) can be shown, and a text only that screen has. */
+const firstScreens: { name: string; answers: TPageAnswers; search?: string; shows: RegExp }[] = [
+  {
+    name: 'the auth prompt of a consent that asks for sign-in',
+    answers: answersFor(
+      aConsent({
+        payments: [aPayment({ narration: 'Monthly dues' })],
+        dataSharing: { bvnData: true, ninData: false, userImages: false, bankAccounts: false },
+        requirements: { requiresAuth: true, requiresAccount: false },
+      }),
+    ),
+    shows: /They would like to:[\s\S]*Authenticate/,
+  },
+  {
+    name: 'Immediate Payment with its methods, for a payment alone',
+    answers: answersFor(aConsent({ payments: [anImmediatePayment()] })),
+    shows: /Immediate Payment[\s\S]*Pay by Transfer[\s\S]*Pay with Card/,
+  },
+  {
+    name: 'the summary and its sign-in, for a consent that does not ask for sign-in first',
+    answers: answersFor(aConsent({ payments: [aPayment({ narration: 'Monthly dues' })] })),
+    shows: /They would like to:[\s\S]*Please sign in to grant consent/,
+  },
+  {
+    name: 'Consent Granted',
+    answers: answersFor(
+      aConsent({
+        status: 'granted',
+        grantedAt: '2026-01-01T10:00:00.000Z',
+        payments: [aPayment()],
+      }),
+    ),
+    shows: /Consent Granted/,
+  },
+  {
+    name: 'public mode, read-only',
+    answers: answersFor(
+      aConsent({
+        payments: [aPayment()],
+        requirements: { requiresAuth: true, requiresAccount: false },
+      }),
+    ),
+    search: 'clientId=cli_1&public=true',
+    shows: /They would like to:/,
+  },
+  {
+    name: "Consent Not Found with the server's message",
+    answers: {
+      publicConfig,
+      webBluetooth: false,
+      parts: [],
+      consent: {
+        consentId: 'cns_1',
+        clientId: 'cli_1',
+        failure: {
+          status: 404,
+          code: 'CONSENT_NOT_FOUND',
+          message: 'Consent not found or has expired',
+        },
+      },
+    },
+    shows: /Consent not found or has expired/,
+  },
+  {
+    name: 'Missing Client ID, for a page opened without one',
+    answers: { publicConfig, webBluetooth: false, parts: [] },
+    search: '',
+    shows: /Missing Client ID/i,
+  },
+];
+
+describe('the first screen drawn on a server', () => {
+  it.each(firstScreens)(
+    'draws $name whole: no Loading screen, no part left to the browser',
+    async ({ answers, search, shows }) => {
+      const html = await draw(answers, search);
+      expect(html).toMatch(shows);
+      expect(html).not.toContain('Loading consent...');
+      // A part that failed on the server is marked for the browser to draw (<!--$!-->): none here.
+      expect(html).not.toContain('<!--$!-->');
+    },
   );
-  let html = '';
-  for await (const chunk of prelude) html += String(chunk);
-  return html;
-}
 
-describe('the consent page on a server', () => {
-  it('renders what the consent asks for from the answer it would fetch: no Loading screen, no part left to the client', async () => {
-    const consent = aConsent({
-      consentId: 'cns_1',
-      payments: [aPayment({ paymentId: 'pay_1', narration: 'Monthly dues' })],
-      dataSharing: { bvnData: true, ninData: false, userImages: false, bankAccounts: false },
-    });
-    const html = await renderOnServer(consent, 'clientId=cli_1');
-    expect(html).toContain('They would like to:');
-    expect(html).toContain('FitLife Gym');
-    expect(html).not.toContain('Loading consent...');
-    // A part that failed on the server is marked for client rendering (<!--$!-->): none here.
-    expect(html).not.toContain('<!--$!-->');
+  it("gives the merchant's colours as a rule under the answer's nonce, not as a style attribute", async () => {
+    const html = await draw(firstScreens[0]!.answers, 'clientId=cli_1&bg=0a0a0a');
+    expect(html).toContain(`<style nonce="${NONCE}">.page{`);
+    expect(html).toContain('--primary:#FE7048');
+    expect(html).toContain('background:#0a0a0a');
+    expect(html).not.toMatch(/\sstyle="/);
   });
+
+  it('draws the standalone side panel (shown from 768 px by the stylesheet), not embedded', async () => {
+    const consent = aConsent({ payments: [aPayment()] });
+    expect(await draw(answersFor(consent))).toContain('class="side-panel"');
+    expect(await draw(answersFor(consent), 'clientId=cli_1&embed=true')).not.toContain(
+      'class="side-panel"',
+    );
+  });
+});
+
+describe('the page taking over what the server drew', () => {
+  afterEach(async () => {
+    // The page of each case goes away with it: nothing of it is left listening to the next.
+    (await (await import('./main')).pageRoot).unmount();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    vi.resetModules();
+    document.body.innerHTML = '';
+  });
+
+  it.each(firstScreens)(
+    'hydrates $name with no mismatch, without reading the answers again, and leaves it as drawn',
+    async ({ answers: read, search = 'clientId=cli_1' }) => {
+      // The parts the server names, whose code the page loads before it hydrates.
+      const answers = { ...read, parts: firstScreenParts(read, search) };
+      const html = await draw(answers, search);
+      window.history.replaceState(null, '', `/r/cns_1${search ? `?${search}` : ''}`);
+      document.head.innerHTML = `<meta property="csp-nonce" nonce="${NONCE}">`;
+      document.body.innerHTML = `<div id="root">${html}</div>${pageAnswersElement(answers)}`;
+      const main = () => document.querySelector('main');
+      const drawn = main()?.outerHTML;
+      // Immediate Payment follows its payment (status and events): calls of its own, answered
+      // as a server would that has nothing new.
+      const fetch = vi.fn(async () => new Response('{}', { status: 503 }));
+      vi.stubGlobal('fetch', fetch);
+      vi.stubGlobal(
+        'EventSource',
+        class {
+          addEventListener() {}
+          close() {}
+        },
+      );
+      const errors = vi.spyOn(console, 'error');
+      await import('./main');
+      // React marks each element it has taken over.
+      await vi.waitFor(
+        () =>
+          expect(Object.keys(main() ?? {}).some((key) => key.startsWith('__reactFiber$'))).toBe(
+            true,
+          ),
+        { timeout: 5_000 },
+      );
+      // A mismatch is a console error (React then draws that part again in the browser). Both
+      // renderers in one process share React's contexts, which React warns about: not a mismatch.
+      const reported = errors.mock.calls
+        .map((call) => String(call[0]))
+        .filter((message) => !message.startsWith('Detected multiple renderers'));
+      expect(reported).toEqual([]);
+      const asked = fetch.mock.calls.map((call) => String((call as unknown[])[0]));
+      expect(asked.filter((url) => /\/api\/(consent|public-config)/.test(url))).toEqual([]);
+      expect(main()?.outerHTML).toBe(drawn);
+    },
+  );
 });

@@ -4,11 +4,11 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { standalonePageTitle } from '../../domain/consent-header';
-import { consentPageView, type TConsentLoad } from '../../domain/consent-screen';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { parsePageParams, type TPageParams } from '../../domain/page-params';
 import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import type { TConsentReadResponse } from '../../domain/schemas/consent';
+import { firstScreenParts } from '../../web/app/first-screen-parts';
 import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';
 import { renderPageHtml } from '../../web/server-render';
 import type { TRouteContext } from '../context';
@@ -210,7 +210,7 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     request: FastifyRequest,
     consentId: string,
     clientId: string | null,
-  ): Promise<TPageAnswers | null> => {
+  ): Promise<Omit<TPageAnswers, 'parts'> | null> => {
     const webBluetooth = offersWebBluetooth(request.headers['user-agent']);
     if (clientId === null) return { publicConfig, webBluetooth };
     if (!ISSUED_ID.test(consentId) || !ISSUED_ID.test(clientId)) return null;
@@ -245,7 +245,8 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     const nonce = newNonce();
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const params = parsePageParams(search);
-    const answers = draw ? await answersFor(request, consentId, clientId) : null;
+    const read = draw ? await answersFor(request, consentId, clientId) : null;
+    const answers = read && { ...read, parts: firstScreenParts(read, search) };
     const drawn = answers && (await drawFirstScreen(request, { nonce, search, params, answers }));
     const parts: TPageParts = drawn ?? {
       nonce,
@@ -288,29 +289,15 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       request.log.warn({ err: error }, 'The consent page could not be drawn on the server');
       return null;
     }
-    // The screen the page shows first, as the page chooses it (a visitor's: no session).
-    const load: TConsentLoad = !answers.consent
-      ? { state: 'pending' }
-      : 'answer' in answers.consent
-        ? { state: 'loaded', consent: answers.consent.answer.consent }
-        : {
-            state: 'failed',
-            status: answers.consent.failure.status,
-            serverMessage: answers.consent.failure.message,
-          };
-    const { screen } = consentPageView({
-      params,
-      load,
-      signedIn: false,
-      productName: publicConfig.productName,
-    });
-    const screenChunks =
-      screen.kind === 'auth-prompt'
-        ? chunks['auth-prompt']
-        : screen.kind === 'immediate-payment'
-          ? chunks['immediate-payment']
-          : [];
-    const consent = load.state === 'loaded' ? load.consent : null;
+    // The code of the parts drawn, but the side panel's: only a wide window shows it, and the
+    // page loads it there.
+    const { parts } = answers;
+    const screenChunks = [
+      ...(parts.includes('auth-prompt') ? (chunks['auth-prompt'] ?? []) : []),
+      ...(parts.includes('immediate-payment') ? (chunks['immediate-payment'] ?? []) : []),
+    ];
+    const consent =
+      answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;
     return {
       nonce,
       head: modulePreloads(

@@ -46,6 +46,17 @@ export type TSession = {
   notice: string | null;
 };
 
+/**
+ * No session: what a server sees, which has no browser storage, and so what a page drawn there
+ * is hydrated with before the stored session takes over (src/web/server-render.tsx).
+ */
+export const NO_SESSION: TSession = Object.freeze({
+  token: null,
+  user: null,
+  identifiedTo: null,
+  notice: null,
+});
+
 let snapshot: TSession | null = null;
 const listeners = new Set<() => void>();
 
@@ -61,24 +72,18 @@ function readSession(): TSession {
       user = null;
     }
   }
-  return { token, user, identifiedTo: read(STORAGE_KEYS.identifiedTo), notice: readNotice() };
+  const identifiedTo = read(STORAGE_KEYS.identifiedTo);
+  const notice = readNotice();
+  // Nothing stored is NO_SESSION itself: a page hydrated with it sees no change, so nothing on
+  // it draws again before the screens the server drew are taken over.
+  if (!token && !user && !identifiedTo && !notice) return NO_SESSION;
+  return { token, user, identifiedTo, notice };
 }
 
 function changed() {
   snapshot = null;
   for (const listener of listeners) listener();
 }
-
-/**
- * No session: what a server sees, which has no browser storage, and so what a page drawn there
- * is hydrated with before the stored session takes over (src/web/server-render.tsx).
- */
-export const NO_SESSION: TSession = Object.freeze({
-  token: null,
-  user: null,
-  identifiedTo: null,
-  notice: null,
-});
 
 /** The session as stored; the same object until it changes (useSyncExternalStore needs that). */
 export function getSession(): TSession {

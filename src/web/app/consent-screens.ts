@@ -1,20 +1,22 @@
 import { lazy } from 'react';
 import type { TConsentScreens } from '../contracts/consent-slots';
+import { preloadable } from '../ui/preloadable';
 
-const loadAuthPrompt = () =>
-  import('../features/auth/auth-prompt').then((module) => ({ default: module.AuthPrompt }));
+/** The screens the consent page may show first (src/server/routes/pages.ts preloads them). */
+export const AuthPromptScreen = preloadable(() =>
+  import('../features/auth/auth-prompt').then((module) => module.AuthPrompt),
+);
+export const PayNowScreen = preloadable(() =>
+  import('../features/payment/pay-now-screen').then((module) => module.PayNowScreen),
+);
 
 /**
  * The consent page's screens that other features own (features do not import each other): each
  * is its own chunk, loaded when first shown, or sooner through preloadConsentScreens.
  */
 export const consentScreens: TConsentScreens = {
-  AuthPrompt: lazy(loadAuthPrompt),
-  PayNow: lazy(() =>
-    import('../features/payment/pay-now-screen').then((module) => ({
-      default: module.PayNowScreen,
-    })),
-  ),
+  AuthPrompt: AuthPromptScreen,
+  PayNow: PayNowScreen,
   RepaymentAccounts: lazy(() =>
     import('../features/linking/repayment-accounts').then((module) => ({
       default: module.RepaymentAccounts,
@@ -58,5 +60,5 @@ export const consentScreens: TConsentScreens = {
  * come and chosen it, one more round trip before the payer sees anything but Loading.
  */
 export function preloadConsentScreens(): void {
-  void loadAuthPrompt();
+  void AuthPromptScreen.preload();
 }

@@ -18,6 +18,11 @@ export type TPageAnswers = {
    * it drew the Immediate Payment step's methods with, and so what the page hydrates them with.
    */
   webBluetooth: boolean;
+  /**
+   * The parts of the screen drawn whose code loads apart from the page (first-screen-parts.ts):
+   * the page loads them before it takes the screen over (src/web/main.tsx).
+   */
+  parts: TFirstScreenPart[];
   /** The consent read, or how it failed; absent when the page makes no read (no clientId). */
   consent?:
     | { consentId: string; clientId: string; answer: TConsentReadResponse }
@@ -78,3 +83,6 @@ export function readPageAnswers(document: Document): TPageAnswers | null {
     return null;
   }
 }
+
+/** The parts of the consent page that load apart from it, which its first screen may hold. */
+export type TFirstScreenPart = 'auth-prompt' | 'immediate-payment' | 'side-panel';

@@ -1,16 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Route, Switch, useSearch } from 'wouter';
 import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import { ConsentLoadingPage } from '../features/consent/consent-page-frame';
-import { preloadConsentScreens } from './consent-screens';
+import { preloadable } from '../ui/preloadable';
 
 // Each page is its own chunk: the first paint of /r/{id} loads only this shell and the Loading
 // screen, and the consent page arrives while the consent itself is fetched (pages.ts preloads
 // it). The budget of that first paint is checked by scripts/check-page-budget.ts.
-const ConsentRoute = lazy(() => {
-  preloadConsentScreens();
-  return import('./routes/consent-route').then((module) => ({ default: module.ConsentRoute }));
-});
+export const ConsentRoute = preloadable((): Promise<ComponentType<{ consentId: string }>> =>
+  import('./routes/consent-route').then((module) => module.ConsentRoute),
+);
 const LoginPage = lazy(() =>
   import('../features/auth/login-page').then((module) => ({ default: module.LoginPage })),
 );

@@ -18,7 +18,9 @@ export const PageDocumentContext = createContext<TPageDocument | null>(null);
 
 /** The nonce as the server wrote it in the page (src/server/routes/pages.ts). */
 export function pageNonce(): string | undefined {
-  return document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+  const meta = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]');
+  // Browsers hide the attribute once the page is parsed and keep the value on the property.
+  return meta?.nonce || meta?.getAttribute('nonce') || undefined;
 }
 
 const browserWebBluetooth = () => 'bluetooth' in navigator;

@@ -14,6 +14,7 @@ import { standalonePageTitle } from '../../../domain/consent-header';
 import { MOBILE_BREAKPOINT_PX } from '../../../domain/constants';
 import {
   consentPageView,
+  hasSidePanel,
   type TConsentLoad,
   type TConsentScreen,
 } from '../../../domain/consent-screen';
@@ -43,7 +44,8 @@ import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
 import { useEmbedReports } from './use-embed-reports';
-import { useMinWidth, WideOnly } from './use-min-width';
+import { WideOnly } from './use-min-width';
+import { preloadable } from '../../ui/preloadable';
 
 type TConsentPageProps = {
   consentId: string;
@@ -58,8 +60,9 @@ type TConsentPageProps = {
 type TLoadQuery = ReturnType<typeof useConsentQuery>;
 
 /** The standalone desktop view's side panel, with its QR code: loaded only where it shows. */
-const ConsentSidePanel = lazy(() =>
-  import('./consent-side-panel').then((module) => ({ default: module.ConsentSidePanel })),
+/** The standalone desktop view's side panel: its code loads only where it shows (WideOnly). */
+export const ConsentSidePanel = preloadable(() =>
+  import('./consent-side-panel').then((module) => module.ConsentSidePanel),
 );
 
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
@@ -113,8 +116,6 @@ export function ConsentPage({
     setOfferSettled(true);
     void query.refetch();
   };
-  // Past the mobile breakpoint the standalone page has room for the side panel (spec §2, §9).
-  const wide = useMinWidth(MOBILE_BREAKPOINT_PX);
 
   const reportHeight = useCallback(
     (height: number) => postToParent({ type: EMBED_MESSAGE.heightUpdate, height }),
@@ -333,14 +334,10 @@ export function ConsentPage({
     }
   };
 
+  // Past the mobile breakpoint the standalone page has room for the side panel (spec §2, §9):
+  // drawn at every width, shown by the stylesheet from 768 px, loaded only where it shows.
   const aside =
-    wide &&
-    !params.embed &&
-    !params.fullScreen &&
-    'consent' in screen &&
-    screen.kind !== 'granted' &&
-    screen.kind !== 'revoked' &&
-    screen.kind !== 'declined' ? (
+    hasSidePanel(params, screen) && 'consent' in screen ? (
       <Suspense fallback={null}>
         <WideOnly px={MOBILE_BREAKPOINT_PX}>
           <ConsentSidePanel

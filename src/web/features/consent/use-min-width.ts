@@ -1,38 +1,35 @@
-import { use, useSyncExternalStore, type ReactNode } from 'react';
+import { use, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 
 const noMedia = typeof window === 'undefined' || typeof window.matchMedia !== 'function';
 
-/**
- * Whether the window is at least `px` wide, kept up to date as it is resized; false where the
- * browser cannot say (no media queries), so the page keeps its one-column layout there.
- *
- * A server cannot know the width: it draws the wide layout, whose extra parts the page's CSS
- * hides below the breakpoint, and the page hydrates that same layout (React reads the server
- * snapshot while hydrating) before it drops what a narrow window does not show.
- */
-export function useMinWidth(px: number): boolean {
-  const query = `(min-width: ${px}px)`;
-  return useSyncExternalStore(
-    (changed) => {
-      if (noMedia) return () => undefined;
-      const list = window.matchMedia(query);
-      list.addEventListener('change', changed);
-      return () => list.removeEventListener('change', changed);
-    },
-    () => !noMedia && window.matchMedia(query).matches,
-    // On a server, and while hydrating what it drew: the wide layout (see above).
-    () => true,
-  );
-}
+const subscribeTo = (query: string) => (changed: () => void) => {
+  if (noMedia) return () => undefined;
+  const list = window.matchMedia(query);
+  list.addEventListener('change', changed);
+  return () => list.removeEventListener('change', changed);
+};
 
 const NEVER: Promise<never> = new Promise(() => undefined);
 
 /**
- * Its children only where the window is at least `px` wide. On a narrower one, while the page
- * hydrates the wide layout the server drew, it suspends: React keeps the server's (hidden) part
- * as it is, loads none of its code, and removes it once useMinWidth reads the real width.
+ * Its children only where the window is at least `px` wide, kept up to date as it is resized.
+ *
+ * A server cannot know the width: it draws the children, which the page's CSS hides below the
+ * breakpoint. A narrower window that hydrates them suspends here instead: React keeps what the
+ * server drew (hidden) as it is and loads none of its code, and nothing outside this part draws
+ * again for it (a change of state above a part still being hydrated would have React draw that
+ * part again in the browser, its Loading screen first).
  */
 export function WideOnly({ px, children }: { px: number; children: ReactNode }): ReactNode {
-  if (!noMedia && !window.matchMedia(`(min-width: ${px}px)`).matches) use(NEVER);
+  const query = `(min-width: ${px}px)`;
+  const matches = () => !noMedia && window.matchMedia(query).matches;
+  const subscribe = useMemo(() => subscribeTo(query), [query]);
+  const wide = useSyncExternalStore(
+    subscribe,
+    matches,
+    // On a server: drawn, for the CSS to show or hide. Hydrating: the window's own width.
+    () => noMedia || matches(),
+  );
+  if (!wide) use(NEVER);
   return children;
 }

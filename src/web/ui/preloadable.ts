@@ -1,0 +1,35 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export type TPreloadable<P> = LazyExoticComponent<ComponentType<P>> & {
+  /** Loads the component's code now; once it is here, the component renders without suspending. */
+  preload(): Promise<void>;
+};
+
+/**
+ * A component whose code loads when it first renders (React.lazy), or sooner, by `preload()`.
+ * Preloaded, it renders at once: React.lazy would suspend on a promise however settled it was,
+ * and hydrating the page the server drew must not suspend on code already here (a part of it
+ * still waiting would be drawn again in the browser, its Loading screen first, at any change of
+ * state above it; src/web/main.tsx).
+ */
+export function preloadable<P>(load: () => Promise<ComponentType<P>>): TPreloadable<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const fetchIt = () =>
+    (loading ??= load().then((component) => {
+      loaded = component;
+      return component;
+    }));
+  const Component = lazy(() => {
+    const ready = loaded;
+    // A thenable that calls back at once: React.lazy reads a module already here synchronously.
+    if (ready) {
+      return {
+        then: (resolve: (module: { default: ComponentType<P> }) => void) =>
+          resolve({ default: ready }),
+      } as unknown as Promise<{ default: ComponentType<P> }>;
+    }
+    return fetchIt().then((component) => ({ default: component }));
+  });
+  return Object.assign(Component, { preload: () => fetchIt().then(() => undefined) });
+}
