@@ -152,7 +152,11 @@ const STREAM_EVENTS: Record<string, { name: string; events: Record<string, z.cor
   '/api/events/card-linking': {
     name: 'The payer’s card linking',
     events: Object.fromEntries(
-      ZCardLinkingEvent.def.options.map((option) => [option.shape.event.def.values[0], option]),
+      ZCardLinkingEvent.def.options.map((option): [string, z.core.$ZodType] => {
+        // Each option names its event with one literal.
+        const [event = ''] = option.shape.event.def.values;
+        return [event, option];
+      }),
     ),
   },
 };
