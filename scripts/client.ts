@@ -1,7 +1,7 @@
 // `npm run client:<command>`: a merchant's API client, created and changed while the server runs
 // or not, in either database mode (docs/merchant-clients.md).
 import { parseArgs } from 'node:util';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { ZApiErrorBody } from '../src/domain/errors';
 import {
   ZChangeOriginsRequest,
@@ -62,7 +62,7 @@ type TClientAccess = {
 };
 
 /** Validates a command's input with the schema the server's route uses. */
-function valid<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+function valid<T extends z.ZodMiniType>(schema: T, input: unknown): z.output<T> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -73,7 +73,7 @@ function valid<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
 
 /** The running server, through its operator calls. */
 function serverAccess(server: TOperatorFile): TClientAccess {
-  const call = async <T extends z.ZodType>(
+  const call = async <T extends z.ZodMiniType>(
     method: string,
     path: string,
     body: unknown,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   TERMINAL_BLUETOOTH_NAME_PREFIXES,
   TERMINAL_CURRENCY_CODE,
@@ -66,7 +66,7 @@ export function doTradeCommand(amountKobo: number): TReaderCommand {
 }
 
 /** What the reader hands over for the online request: the chip-purchase payload less tid, mid, amount. */
-export const ZReaderOnlineRequest = ZChipReaderData.omit({ tid: true, mid: true, amount: true });
+export const ZReaderOnlineRequest = z.omit(ZChipReaderData, { tid: true, mid: true, amount: true });
 export type TReaderOnlineRequest = z.infer<typeof ZReaderOnlineRequest>;
 
 /** Reader → page messages. */
@@ -80,7 +80,7 @@ export const ZReaderMessage = z.discriminatedUnion('evt', [
   /** The card asks to go online: what the acquirer needs. */
   z.object({ evt: z.literal('online_request'), data: ZReaderOnlineRequest }),
   /** The reader's error name (DEVICE_BUSY, TIMEOUT, DEVICE_RESET, …: chip-terminal.ts). */
-  z.object({ evt: z.literal('error'), code: z.string().regex(/^[A-Z0-9_]{1,40}$/) }),
+  z.object({ evt: z.literal('error'), code: z.string().check(z.regex(/^[A-Z0-9_]{1,40}$/)) }),
 ]);
 export type TReaderMessage = z.infer<typeof ZReaderMessage>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CONSENT_STEPS } from './consent-steps';
 import { EMBED_MESSAGE } from './embed-message-names';
 import { ZPaymentStateResponse } from './schemas/payment';
@@ -6,7 +6,7 @@ import { ZPaymentStateResponse } from './schemas/payment';
 export { EMBED_MESSAGE };
 
 /** How the immediate payment is being paid, in the payment stream's names. */
-export const ZEmbedPaymentMethod = ZPaymentStateResponse.shape.method.unwrap();
+export const ZEmbedPaymentMethod = ZPaymentStateResponse.shape.method.def.innerType;
 export type TEmbedPaymentMethod = z.infer<typeof ZEmbedPaymentMethod>;
 
 /**
@@ -18,13 +18,16 @@ export const ZEmbedPaymentStatus = z.enum(['started', 'completed', 'failed']);
 export type TEmbedPaymentStatus = z.infer<typeof ZEmbedPaymentStatus>;
 
 export const ZEmbedMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal(EMBED_MESSAGE.heightUpdate), height: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal(EMBED_MESSAGE.heightUpdate),
+    height: z.number().check(z.int(), z.nonnegative()),
+  }),
   z.object({ type: z.literal(EMBED_MESSAGE.consentSuccess), consentData: z.unknown() }),
   z.object({ type: z.literal(EMBED_MESSAGE.consentData), consentData: z.unknown() }),
   z.object({ type: z.literal(EMBED_MESSAGE.consentCompleted), consentId: z.string() }),
   z.object({
     type: z.literal(EMBED_MESSAGE.consentFailed),
-    consentId: z.string().nullable(),
+    consentId: z.nullable(z.string()),
     error: z.string(),
   }),
   // Ours, not the spec's (embed-message-names.ts): they carry the consent, like consent-data.
@@ -38,7 +41,7 @@ export const ZEmbedMessage = z.discriminatedUnion('type', [
     consentId: z.string(),
     paymentId: z.string(),
     status: ZEmbedPaymentStatus,
-    method: ZEmbedPaymentMethod.optional(),
+    method: z.optional(ZEmbedPaymentMethod),
   }),
   z.object({ type: z.literal(EMBED_MESSAGE.consentDeclined), consentId: z.string() }),
   z.object({ type: z.literal(EMBED_MESSAGE.closeRequest) }),
@@ -64,7 +67,7 @@ export function carriesConsentData(message: TEmbedMessage): boolean {
 
 /** Messages the page accepts from its parent or from attestation frames (spec §7 Messages). */
 export const ZMessageFromParent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('attest-height-update'), height: z.number().nonnegative() }),
+  z.object({ type: z.literal('attest-height-update'), height: z.number().check(z.nonnegative()) }),
   z.object({ type: z.literal('USER_DISCOVERY_RESULT'), userData: z.unknown() }),
   z.object({ type: z.literal('authentication-updated') }),
 ]);

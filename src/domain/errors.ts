@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * The error catalogue (spec §8, plus the §4 and §5 messages a server or page raises): one stable

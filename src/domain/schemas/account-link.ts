@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZKobo } from './consent';
 import { ZIdentifier, ZText } from './fields';
 import { ZAccountNumber } from './user-account';
@@ -11,18 +11,18 @@ export const ZPayInDetails = z.object({
   bankName: z.string(),
   paymentId: z.string(),
   /** The payer's account the transfer must come from. */
-  sourceAccount: z.string().nullable(),
+  sourceAccount: z.nullable(z.string()),
 });
 export type TPayInDetails = z.infer<typeof ZPayInDetails>;
 
 // spec §3 Account link response.authParams: one pair of fields the bank asks the payer to fill.
 export const ZAuthParam = z.object({
   param1: z.string(),
-  param2: z.string().nullable(),
+  param2: z.nullable(z.string()),
   label1: z.string(),
-  label2: z.string().nullable(),
-  description1: z.string().nullable(),
-  description2: z.string().nullable(),
+  label2: z.nullable(z.string()),
+  description1: z.nullable(z.string()),
+  description2: z.nullable(z.string()),
 });
 export type TAuthParam = z.infer<typeof ZAuthParam>;
 
@@ -51,22 +51,24 @@ export const ZMandateState = z.enum(MANDATE_STATES);
 export const ZAccountLink = z
   .object({
     id: z.string(),
-    payInDetails: ZPayInDetails.nullable(),
+    payInDetails: z.nullable(ZPayInDetails),
     authParams: z.array(ZAuthParam),
-    mandateType: ZMandateType.default('otp'),
-    remitaTransRef: z.string().nullable(),
-    requestId: z.string().nullable(),
-    remitaLogoUrl: z.string().nullable(),
-    formUrl: z.string().nullable(),
+    mandateType: z._default(ZMandateType, 'otp'),
+    remitaTransRef: z.nullable(z.string()),
+    requestId: z.nullable(z.string()),
+    remitaLogoUrl: z.nullable(z.string()),
+    formUrl: z.nullable(z.string()),
   })
-  .refine((link) => link.mandateType !== 'paper' || link.formUrl !== null, {
-    message: 'a paper mandate needs its formUrl',
-    path: ['formUrl'],
-  });
+  .check(
+    z.refine((link) => link.mandateType !== 'paper' || link.formUrl !== null, {
+      message: 'a paper mandate needs its formUrl',
+      path: ['formUrl'],
+    }),
+  );
 export type TAccountLink = z.infer<typeof ZAccountLink>;
 
 /** A CBN institution code: 3 digits for a bank, 5 or 6 for a microfinance bank. */
-export const ZInstitutionCode = z.string().regex(/^\d{3,6}$/, 'must be 3 to 6 digits');
+export const ZInstitutionCode = z.string().check(z.regex(/^\d{3,6}$/, 'must be 3 to 6 digits'));
 
 /** POST /api/account-links/create body (spec §7; authenticated) */
 export const ZCreateAccountLinkRequest = z.object({
@@ -81,7 +83,7 @@ export type TCreateAccountLinkRequest = z.infer<typeof ZCreateAccountLinkRequest
 export const ZCreateAccountLinkResponse = z.object({
   success: z.literal(true),
   accountLink: ZAccountLink,
-  message: z.string().optional(),
+  message: z.optional(z.string()),
 });
 export type TCreateAccountLinkResponse = z.infer<typeof ZCreateAccountLinkResponse>;
 
@@ -105,9 +107,9 @@ export type TConfirmAccountLinkPaymentResponse = z.infer<typeof ZConfirmAccountL
  */
 export const ZLinkFromPaymentRequest = z.object({
   paymentId: ZIdentifier,
-  accountNumber: ZAccountNumber.optional(),
-  institutionCode: ZInstitutionCode.optional(),
-  chargeToken: ZIdentifier.optional(),
+  accountNumber: z.optional(ZAccountNumber),
+  institutionCode: z.optional(ZInstitutionCode),
+  chargeToken: z.optional(ZIdentifier),
 });
 export type TLinkFromPaymentRequest = z.infer<typeof ZLinkFromPaymentRequest>;
 
@@ -139,8 +141,7 @@ export const ZAltServiceConfirmRequest = z.object({
   remitaTransRef: ZIdentifier,
   authParams: z
     .array(z.object({ param1: ZText(50), value: ZText(50) }))
-    .min(1)
-    .max(10),
+    .check(z.minLength(1), z.maxLength(10)),
 });
 export type TAltServiceConfirmRequest = z.infer<typeof ZAltServiceConfirmRequest>;
 
@@ -158,6 +159,6 @@ export const ACCOUNT_LINK_PROGRESS_EVENT = 'account_link_progress';
 export const ZAccountLinkProgressEvent = z.object({
   accountLinkId: z.string(),
   status: z.enum(['completed', 'failed']),
-  message: z.string().optional(),
+  message: z.optional(z.string()),
 });
 export type TAccountLinkProgressEvent = z.infer<typeof ZAccountLinkProgressEvent>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { PASSKEY_APPROVALS } from '../passkey-trust';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
 
@@ -68,9 +68,9 @@ export function isPhoneCodeFormat(code: string): boolean {
 /** The signed-in payer as the page keeps it (spec §3 Browser storage paymonaUser). */
 export const ZAuthUser = z.object({
   userId: z.string(),
-  fullName: z.string().nullable(),
-  email: z.string().nullable(),
-  phoneNumber: z.string().nullable(),
+  fullName: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+  phoneNumber: z.nullable(z.string()),
 });
 export type TAuthUser = z.infer<typeof ZAuthUser>;
 
@@ -93,8 +93,7 @@ export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 
 const ZBase64Url = z
   .string()
-  .max(8192)
-  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
+  .check(z.maxLength(8192), z.regex(/^[A-Za-z0-9_-]*$/, 'must be base64url'));
 
 export const ZAuthenticatorTransport = z.enum([
   'ble',
@@ -111,35 +110,35 @@ const ZClientExtensionResults = z.record(ZPrintable(64), z.unknown());
 
 /** What navigator.credentials.get() produced (AuthenticationResponseJSON). */
 export const ZAuthenticationResponse = z.object({
-  id: ZBase64Url.min(1),
-  rawId: ZBase64Url.min(1),
+  id: ZBase64Url.check(z.minLength(1)),
+  rawId: ZBase64Url.check(z.minLength(1)),
   type: z.literal('public-key'),
   response: z.object({
-    clientDataJSON: ZBase64Url.min(1),
-    authenticatorData: ZBase64Url.min(1),
-    signature: ZBase64Url.min(1),
-    userHandle: ZBase64Url.optional(),
+    clientDataJSON: ZBase64Url.check(z.minLength(1)),
+    authenticatorData: ZBase64Url.check(z.minLength(1)),
+    signature: ZBase64Url.check(z.minLength(1)),
+    userHandle: z.optional(ZBase64Url),
   }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
   clientExtensionResults: ZClientExtensionResults,
 });
 export type TAuthenticationResponse = z.infer<typeof ZAuthenticationResponse>;
 
 /** What navigator.credentials.create() produced (RegistrationResponseJSON). */
 export const ZRegistrationResponse = z.object({
-  id: ZBase64Url.min(1),
-  rawId: ZBase64Url.min(1),
+  id: ZBase64Url.check(z.minLength(1)),
+  rawId: ZBase64Url.check(z.minLength(1)),
   type: z.literal('public-key'),
   response: z.object({
-    clientDataJSON: ZBase64Url.min(1),
-    attestationObject: ZBase64Url.min(1),
-    authenticatorData: ZBase64Url.optional(),
+    clientDataJSON: ZBase64Url.check(z.minLength(1)),
+    attestationObject: ZBase64Url.check(z.minLength(1)),
+    authenticatorData: z.optional(ZBase64Url),
     // Browsers may name transports newer than ours; the server keeps the ones it knows.
-    transports: z.array(ZPrintable(32)).max(16).optional(),
-    publicKeyAlgorithm: z.number().int().optional(),
-    publicKey: ZBase64Url.optional(),
+    transports: z.optional(z.array(ZPrintable(32)).check(z.maxLength(16))),
+    publicKeyAlgorithm: z.optional(z.number().check(z.int())),
+    publicKey: z.optional(ZBase64Url),
   }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
   clientExtensionResults: ZClientExtensionResults,
 });
 export type TRegistrationResponse = z.infer<typeof ZRegistrationResponse>;
@@ -148,7 +147,7 @@ export type TRegistrationResponse = z.infer<typeof ZRegistrationResponse>;
  * Options for navigator.credentials.get()/create() as the server made them. The page checks
  * only that there is a challenge; the browser and @simplewebauthn/browser check the rest.
  */
-export const ZWebAuthnOptions = z.looseObject({ challenge: ZBase64Url.min(16) });
+export const ZWebAuthnOptions = z.looseObject({ challenge: ZBase64Url.check(z.minLength(16)) });
 export type TWebAuthnOptions = z.infer<typeof ZWebAuthnOptions>;
 
 export const ZWebAuthnOptionsResponse = z.object({
@@ -162,9 +161,9 @@ export type TWebAuthnOptionsResponse = z.infer<typeof ZWebAuthnOptionsResponse>;
 
 /** POST /api/auth/discovery. No consentId: the product's own sign-in page. */
 export const ZDiscoveryRequest = z.object({
-  clientId: ZPrintable(100).optional(),
-  consentId: ZIdentifier.optional(),
-  authAppId: ZIdentifier.optional(),
+  clientId: z.optional(ZPrintable(100)),
+  consentId: z.optional(ZIdentifier),
+  authAppId: z.optional(ZIdentifier),
 });
 export type TDiscoveryRequest = z.infer<typeof ZDiscoveryRequest>;
 
@@ -195,12 +194,14 @@ export type TPhoneCodeResponse = z.infer<typeof ZPhoneCodeResponse>;
 
 const loginFields = {
   // Optional in the schema so that their absence gets the spec's own messages (§5, §8).
-  clientId: ZPrintable(100).optional(),
-  discoveryId: ZPrintable(100).optional(),
-  authAppId: ZIdentifier.optional(),
+  clientId: z.optional(ZPrintable(100)),
+  discoveryId: z.optional(ZPrintable(100)),
+  authAppId: z.optional(ZIdentifier),
 };
 
-export const ZFullName = ZText(100).refine((name) => name.length >= 2, 'Enter your full name');
+export const ZFullName = ZText(100).check(
+  z.refine((name) => name.length >= 2, 'Enter your full name'),
+);
 
 /** POST /api/auth/login: signed by a passkey, or proven by a phone code. */
 export const ZLoginRequest = z.discriminatedUnion('method', [
@@ -211,7 +212,7 @@ export const ZLoginRequest = z.discriminatedUnion('method', [
     phone: ZPrintable(40),
     code: ZPrintable(20),
     /** Needed only when no account uses the number yet: the code then signs the payer up. */
-    fullName: ZFullName.optional(),
+    fullName: z.optional(ZFullName),
   }),
 ]);
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
@@ -219,13 +220,13 @@ export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 /** The login answer (spec §7): token and user are stored by the page. */
 export const ZLoginResponse = z.object({
   success: z.literal(true),
-  token: z.string().min(1),
+  token: z.string().check(z.minLength(1)),
   user: ZAuthUser,
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   expiresAt: z.string(),
   /** True when this phone-code login created the account (sign-up). */
   newAccount: z.boolean(),
-  passkeyCount: z.number().int().nonnegative(),
+  passkeyCount: z.number().check(z.int(), z.nonnegative()),
 });
 export type TLoginResponse = z.infer<typeof ZLoginResponse>;
 
@@ -234,7 +235,7 @@ export const ZAuthMeResponse = z.object({
   success: z.literal(true),
   user: ZAuthUser,
   expiresAt: z.string(),
-  passkeyCount: z.number().int().nonnegative(),
+  passkeyCount: z.number().check(z.int(), z.nonnegative()),
 });
 export type TAuthMeResponse = z.infer<typeof ZAuthMeResponse>;
 
@@ -242,9 +243,9 @@ export type TAuthMeResponse = z.infer<typeof ZAuthMeResponse>;
 export const ZSessionResponse = z.object({
   success: z.literal(true),
   user: ZAuthUser,
-  identifiedTo: z
-    .object({ merchantId: z.string(), merchantName: z.string(), role: z.string() })
-    .nullable(),
+  identifiedTo: z.nullable(
+    z.object({ merchantId: z.string(), merchantName: z.string(), role: z.string() }),
+  ),
 });
 export type TSessionResponse = z.infer<typeof ZSessionResponse>;
 
@@ -255,9 +256,9 @@ export const ZOkResponse = z.object({ success: z.literal(true) });
 
 /** One of the payer's passkeys as WebAuthn request options name it (allowCredentials). */
 export const ZAllowCredential = z.object({
-  id: ZBase64Url.min(1),
+  id: ZBase64Url.check(z.minLength(1)),
   type: z.literal('public-key'),
-  transports: z.array(ZAuthenticatorTransport).optional(),
+  transports: z.optional(z.array(ZAuthenticatorTransport)),
 });
 
 /**
@@ -276,7 +277,7 @@ export const ZPasskeyApprovalOptions = z.object({
 });
 export type TPasskeyApprovalOptions = z.infer<typeof ZPasskeyApprovalOptions>;
 
-export const ZPasskeyRegistrationOptionsResponse = ZWebAuthnOptionsResponse.extend({
+export const ZPasskeyRegistrationOptionsResponse = z.extend(ZWebAuthnOptionsResponse, {
   approval: ZPasskeyApprovalOptions,
 });
 
@@ -306,7 +307,7 @@ export function passkeyApprovalMessage(input: {
  */
 export const ZPasskeyRegisterRequest = z.object({
   response: ZRegistrationResponse,
-  approval: ZAuthenticationResponse.optional(),
+  approval: z.optional(ZAuthenticationResponse),
 });
 export type TPasskeyRegisterRequest = z.infer<typeof ZPasskeyRegisterRequest>;
 
@@ -315,7 +316,7 @@ export const ZPasskeyApproval = z.enum(PASSKEY_APPROVALS);
 export const ZPasskeyRegisterResponse = z.object({
   success: z.literal(true),
   passkeyId: z.string(),
-  passkeyCount: z.number().int().positive(),
+  passkeyCount: z.number().check(z.int(), z.positive()),
   approval: ZPasskeyApproval,
   /** From when it may approve payments, mandates and links: now, or 24 h on when unapproved. */
   signsFrom: z.string(),
@@ -326,7 +327,7 @@ export type TPasskeyRegisterResponse = z.infer<typeof ZPasskeyRegisterResponse>;
 export const ZPasskeySummary = z.object({
   passkeyId: z.string(),
   createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
+  lastUsedAt: z.nullable(z.string()),
   /** A synced passkey (the phone's cloud keychain) rather than one bound to a single device. */
   synced: z.boolean(),
   approval: ZPasskeyApproval,
@@ -344,10 +345,12 @@ export const ZPasskeysResponse = z.object({
 export type TPasskeysResponse = z.infer<typeof ZPasskeysResponse>;
 
 /** DELETE /api/auth/passkeys/{passkeyId}. */
-export const ZPasskeyIdParams = z.object({ passkeyId: ZBase64Url.min(1).max(1400) });
+export const ZPasskeyIdParams = z.object({
+  passkeyId: ZBase64Url.check(z.minLength(1), z.maxLength(1400)),
+});
 export const ZPasskeyRemoveResponse = z.object({
   success: z.literal(true),
-  passkeyCount: z.number().int().nonnegative(),
+  passkeyCount: z.number().check(z.int(), z.nonnegative()),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -360,13 +363,13 @@ export const GRANT_SIGNING_VERSION = 1;
 export type TJsonValue =
   string | number | boolean | null | TJsonValue[] | { [key: string]: TJsonValue };
 
-export const ZJsonValue: z.ZodType<TJsonValue> = z.lazy(() =>
+export const ZJsonValue: z.ZodMiniType<TJsonValue> = z.lazy(() =>
   z.union([
     ZPrintable(2000),
-    z.number().refine(Number.isFinite, 'must be a finite number'),
+    z.number().check(z.refine(Number.isFinite, 'must be a finite number')),
     z.boolean(),
     z.null(),
-    z.array(ZJsonValue).max(200),
+    z.array(ZJsonValue).check(z.maxLength(200)),
     z.record(ZPrintable(100), ZJsonValue),
   ]),
 );
@@ -428,7 +431,7 @@ export const ZGrantChallengeResponse = z.object({
   /** Request options without a challenge: the page puts the digest there. */
   options: z.object({
     rpId: z.string(),
-    timeout: z.number().int().positive(),
+    timeout: z.number().check(z.int(), z.positive()),
     userVerification: z.literal('required'),
     allowCredentials: z.array(ZAllowCredential),
   }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZIdentifier } from './fields';
 
 /*
@@ -8,7 +8,9 @@ import { ZIdentifier } from './fields';
  */
 
 /** A reader's serial number, as it reports it. */
-const ZReaderSerial = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a reader serial number');
+const ZReaderSerial = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a reader serial number'));
 
 /** POST /api/card-terminal/raven/fetch-keys body (spec §7) */
 export const ZTerminalFetchKeysRequest = z.object({ serial: ZReaderSerial });
@@ -33,20 +35,20 @@ export type TTerminalFetchKeysResponse = z.infer<typeof ZTerminalFetchKeysRespon
  */
 export const ZChipReaderData = z.object({
   /** Track 2 equivalent data: card number, D or =, expiry YYMM, service code, discretionary. */
-  track2: z.string().regex(/^[0-9A-Fa-f;=?]{16,40}$/, 'must be track 2 equivalent data'),
+  track2: z.string().check(z.regex(/^[0-9A-Fa-f;=?]{16,40}$/, 'must be track 2 equivalent data')),
   /** ISO 9564 format 0 PIN block, encrypted under the reader's PIN key: 16 hex digits. */
-  pin_block: z.string().regex(/^[0-9A-Fa-f]{16}$/, 'must be 16 hexadecimal digits'),
+  pin_block: z.string().check(z.regex(/^[0-9A-Fa-f]{16}$/, 'must be 16 hexadecimal digits')),
   /** Retrieval reference number: the reader's reference of this transaction. */
-  rrn: z.string().regex(/^\d{12}$/, 'must be 12 digits'),
+  rrn: z.string().check(z.regex(/^\d{12}$/, 'must be 12 digits')),
   trans_datetime: z.iso.datetime({ offset: true }),
-  tid: z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'must be a terminal id'),
-  mid: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be a merchant id'),
+  tid: z.string().check(z.regex(/^[A-Za-z0-9]{1,16}$/, 'must be a terminal id')),
+  mid: z.string().check(z.regex(/^[A-Za-z0-9]{1,32}$/, 'must be a merchant id')),
   /** The chip's data: BER-TLV, hexadecimal. */
-  icc_data: z.string().regex(/^[0-9A-Fa-f]{2,2048}$/, 'must be BER-TLV hexadecimal'),
-  pan: z.string().regex(/^\d{12,19}$/, 'must be 12 to 19 digits'),
+  icc_data: z.string().check(z.regex(/^[0-9A-Fa-f]{2,2048}$/, 'must be BER-TLV hexadecimal')),
+  pan: z.string().check(z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')),
   serial: ZReaderSerial,
   /** YYMM, as track 2 writes it. */
-  expirydate: z.string().regex(/^\d{4}$/, 'must be YYMM'),
+  expirydate: z.string().check(z.regex(/^\d{4}$/, 'must be YYMM')),
   amount: z.int(),
 });
 export type TChipReaderData = z.infer<typeof ZChipReaderData>;
@@ -58,9 +60,9 @@ export type TChipReaderData = z.infer<typeof ZChipReaderData>;
  * without it the server could not tell which merchant is paid, check the amount against what the
  * payer consented to, or book the ledger and the payment's event (docs/terminal.md).
  */
-export const ZChipPurchaseRequest = ZChipReaderData.extend({
+export const ZChipPurchaseRequest = z.extend(ZChipReaderData, {
   paymentId: ZIdentifier,
-  consentId: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
 });
 export type TChipPurchaseRequest = z.infer<typeof ZChipPurchaseRequest>;
 

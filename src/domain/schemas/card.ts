@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CARD_ENCRYPTION_ALGORITHM, CARD_ENCRYPTION_VERSION } from '../constants';
 import { ZKobo } from './consent';
 import { ZIdentifier, ZText } from './fields';
@@ -17,8 +17,7 @@ export type TCardForm = z.infer<typeof ZCardForm>;
 // An RSA-3072 key wraps to 512 base64 characters; a card field's ciphertext is far shorter.
 const ZBase64 = z
   .string()
-  .max(2_048)
-  .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64');
+  .check(z.maxLength(2_048), z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'));
 
 /**
  * spec §3 Encrypted card field, §7 Card encryption: RSA-OAEP (SHA-256) wraps a fresh 256-bit
@@ -39,7 +38,7 @@ export const ZEncryptedCard = z.object({
   encryptedCardNumber: ZEncryptedField,
   encryptedExpiryDate: ZEncryptedField,
   encryptedCvv: ZEncryptedField,
-  encryptedPin: ZEncryptedField.optional(),
+  encryptedPin: z.optional(ZEncryptedField),
 });
 export type TEncryptedCard = z.infer<typeof ZEncryptedCard>;
 
@@ -88,7 +87,7 @@ export const ZCardPaymentRequest = z.strictObject({
 export const ZSavedSourcePaymentRequest = z.strictObject({
   paymentId: ZIdentifier,
   sourceAccountId: ZIdentifier,
-  amount: ZKobo.min(1),
+  amount: ZKobo.check(z.gte(1)),
   narration: z.string(),
 });
 
@@ -102,41 +101,41 @@ export type TCardChargeRequest = z.infer<typeof ZCardChargeRequest>;
 
 /** POST /api/payments/card/public body (spec §7; anonymous): the consent vouches for the call. */
 export const ZPublicCardChargeRequest = z.union([
-  ZCardLinkRequest.extend({ consentId: ZIdentifier }),
-  ZCardPaymentRequest.extend({ consentId: ZIdentifier }),
+  z.extend(ZCardLinkRequest, { consentId: ZIdentifier }),
+  z.extend(ZCardPaymentRequest, { consentId: ZIdentifier }),
 ]);
 export type TPublicCardChargeRequest = z.infer<typeof ZPublicCardChargeRequest>;
 
 /** POST /api/payments/card and /card/public answer (spec §7) */
 export const ZCardChargeResponse = z.object({
   success: z.boolean(),
-  requires3DS: z.boolean().optional(),
-  challengeUrl: z.url().optional(),
-  requiresOTP: z.boolean().optional(),
-  paymentId: z.string().optional(),
-  amount: ZKobo.optional(),
-  displayMessage: z.string().optional(),
-  transactionReference: z.string().optional(),
-  orderPaymentReference: z.string().optional(),
-  message: z.string().optional(),
+  requires3DS: z.optional(z.boolean()),
+  challengeUrl: z.optional(z.url()),
+  requiresOTP: z.optional(z.boolean()),
+  paymentId: z.optional(z.string()),
+  amount: z.optional(ZKobo),
+  displayMessage: z.optional(z.string()),
+  transactionReference: z.optional(z.string()),
+  orderPaymentReference: z.optional(z.string()),
+  message: z.optional(z.string()),
   /**
    * Ours (docs/payments.md "Who answers a charge"): a charge made without sign-in that waits for
    * its OTP is answered only with this token, which only the page that started it receives.
    */
-  chargeToken: z.string().optional(),
+  chargeToken: z.optional(z.string()),
   /**
    * Ours (docs/payments.md "A card that does not answer"): the card network has not answered yet.
    * The charge goes on; its end (completed, or failed with whether anything was charged) comes on
    * the payment's stream and in GET /api/payments/{paymentId}.
    */
-  status: z.literal('charging').optional(),
+  status: z.optional(z.literal('charging')),
 });
 export type TCardChargeResponse = z.infer<typeof ZCardChargeResponse>;
 
 /** The card that paid, in the only form we ever show or keep: masked (first 6 / last 4). */
 export const ZPayerCard = z.object({
   obfuscatedCard: z.string(),
-  brand: z.enum(['visa', 'mastercard', 'verve']).nullable(),
+  brand: z.nullable(z.enum(['visa', 'mastercard', 'verve'])),
 });
 export type TPayerCard = z.infer<typeof ZPayerCard>;
 
@@ -146,10 +145,10 @@ export type TPayerCard = z.infer<typeof ZPayerCard>;
  */
 export const ZPayerBank = z.object({
   bankName: z.string(),
-  accountName: z.string().nullable(),
+  accountName: z.nullable(z.string()),
   /** The whole number, or masked ('****1234'). */
-  accountNumber: z.string().nullable(),
-  institutionCode: z.string().nullable(),
+  accountNumber: z.nullable(z.string()),
+  institutionCode: z.nullable(z.string()),
 });
 export type TPayerBank = z.infer<typeof ZPayerBank>;
 
@@ -162,22 +161,22 @@ const ZOtpOrBankToken = ZText(50);
 export const ZCardCompleteRequest = z.object({
   paymentId: ZIdentifier,
   otp: ZOtpOrBankToken,
-  consentId: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
   /** Without sign-in: the token the charge's answer gave its page (ZCardChargeResponse). */
-  chargeToken: ZIdentifier.optional(),
+  chargeToken: z.optional(ZIdentifier),
 });
 export type TCardCompleteRequest = z.infer<typeof ZCardCompleteRequest>;
 
 /** POST /api/payments/card/complete answer (spec §7) */
 export const ZCardCompleteResponse = z.object({
   success: z.boolean(),
-  message: z.string().optional(),
-  obfuscatedCard: z.string().optional(),
-  payerCard: ZPayerCard.optional(),
-  paymentType: z.enum(['immediate', 'future', 'card_linking']).optional(),
-  shouldPromptCardLinking: z.boolean().optional(),
-  amount: ZKobo.optional(),
-  narration: z.string().optional(),
+  message: z.optional(z.string()),
+  obfuscatedCard: z.optional(z.string()),
+  payerCard: z.optional(ZPayerCard),
+  paymentType: z.optional(z.enum(['immediate', 'future', 'card_linking'])),
+  shouldPromptCardLinking: z.optional(z.boolean()),
+  amount: z.optional(ZKobo),
+  narration: z.optional(z.string()),
 });
 export type TCardCompleteResponse = z.infer<typeof ZCardCompleteResponse>;
 
@@ -187,7 +186,7 @@ export const ZSaveCardRequest = z.object({
   accountNumber: ZAccountNumber,
   institutionCode: ZIdentifier,
   /** A card paid without sign-in: the charge's token, which only the page that paid holds. */
-  chargeToken: ZIdentifier.optional(),
+  chargeToken: z.optional(ZIdentifier),
 });
 export type TSaveCardRequest = z.infer<typeof ZSaveCardRequest>;
 
@@ -197,7 +196,7 @@ export type TSaveCardResponse = z.infer<typeof ZSaveCardResponse>;
 
 /** GET /api/encryption/public-key answer (spec §7) */
 export const ZEncryptionPublicKeyResponse = z.object({
-  publicKey: z.string().startsWith('-----BEGIN PUBLIC KEY-----'),
+  publicKey: z.string().check(z.startsWith('-----BEGIN PUBLIC KEY-----')),
   keyId: ZIdentifier,
 });
 export type TEncryptionPublicKeyResponse = z.infer<typeof ZEncryptionPublicKeyResponse>;
@@ -207,13 +206,13 @@ export const ZCardLinkingEvent = z.discriminatedUnion('event', [
   z.object({
     event: z.literal('card_linking_success'),
     paymentId: z.string(),
-    message: z.string().optional(),
+    message: z.optional(z.string()),
   }),
   z.object({ event: z.literal('card_linking_error'), paymentId: z.string(), error: z.string() }),
   z.object({
     event: z.literal('card_linking_progress'),
     paymentId: z.string(),
-    message: z.string().optional(),
+    message: z.optional(z.string()),
   }),
   z.object({ event: z.literal('card_linking_failed'), paymentId: z.string(), error: z.string() }),
 ]);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZAmountType, ZKobo } from './consent';
 import { ZIdentifier } from './fields';
 
@@ -11,7 +11,7 @@ export const ZPaymentIdParams = z.object({ paymentId: ZIdentifier });
 
 /** POST /api/v1/payments/{paymentId}/collect body: integer kobo, at most the consented amount. */
 export const ZCollectRequest = z.strictObject({
-  amount: ZKobo.min(1, 'must be at least 1 kobo'),
+  amount: ZKobo.check(z.gte(1, 'must be at least 1 kobo')),
 });
 
 /** The account a collection tried or debited, as the merchant sees it: the number masked. */
@@ -22,11 +22,11 @@ const ZCollectionAccount = z.object({
   accountNumber: z.string(),
 });
 
-export const ZCollectionTry = ZCollectionAccount.extend({
-  position: z.number().int(),
+export const ZCollectionTry = z.extend(ZCollectionAccount, {
+  position: z.number().check(z.int()),
   outcome: z.enum(['succeeded', 'failed']),
   /** Why the bank refused: 'insufficient_funds', 'account_not_found', 'mandate_inactive', … */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   at: z.string(),
 });
 
@@ -35,14 +35,14 @@ export const ZCollection = z.object({
   paymentId: z.string(),
   /** 'schedule': on the due date by the runner; 'merchant': the collect call. */
   trigger: z.enum(['schedule', 'merchant']),
-  amount: z.number().int(),
+  amount: z.number().check(z.int()),
   /** cancelled: never debited, because the payer revoked the consent before it was. */
   status: z.enum(['pending', 'collecting', 'succeeded', 'failed', 'cancelled']),
   dueAt: z.string(),
-  notifiedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
-  account: ZCollectionAccount.nullable(),
-  failure: z.object({ code: z.string(), message: z.string(), reason: z.string() }).nullable(),
+  notifiedAt: z.nullable(z.string()),
+  completedAt: z.nullable(z.string()),
+  account: z.nullable(ZCollectionAccount),
+  failure: z.nullable(z.object({ code: z.string(), message: z.string(), reason: z.string() })),
   tries: z.array(ZCollectionTry),
 });
 export type TCollection = z.infer<typeof ZCollection>;
@@ -58,11 +58,11 @@ export const ZMerchantPaymentResponse = z.object({
     consentId: z.string(),
     type: z.enum(['immediate', 'future']),
     status: z.enum(['pending', 'executed', 'cancelled']),
-    amount: z.number().int(),
+    amount: z.number().check(z.int()),
     amountType: ZAmountType,
     narration: z.string(),
-    dueDate: z.string().nullable(),
-    executedAt: z.string().nullable(),
+    dueDate: z.nullable(z.string()),
+    executedAt: z.nullable(z.string()),
     collections: z.array(ZCollection),
   }),
 });

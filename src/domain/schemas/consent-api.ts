@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DATA_CATEGORIES } from '../constants';
 import { ZConsent, ZConsentStatus, ZCounterparty } from './consent';
 import { ZIdentifier, ZIsoDateTime, ZPrintable, ZText } from './fields';
@@ -6,7 +6,7 @@ import { ZCreatePayment } from './merchant-api';
 
 /** GET /api/consent/{id}[?clientId=] query (spec §7). The answer is ZConsentReadResponse. */
 export const ZConsentReadQuery = z.object({
-  clientId: z.string().trim().min(1).optional(),
+  clientId: z.optional(z.string().check(z.trim(), z.minLength(1))),
 });
 export type TConsentReadQuery = z.infer<typeof ZConsentReadQuery>;
 
@@ -15,7 +15,7 @@ export const ZConsentSummaryReadResponse = z.object({
   success: z.literal(true),
   consent: z.object({
     counterparty: ZCounterparty,
-    attestDiscoveryId: z.string().nullable(),
+    attestDiscoveryId: z.nullable(z.string()),
   }),
 });
 export type TConsentSummaryReadResponse = z.infer<typeof ZConsentSummaryReadResponse>;
@@ -25,19 +25,17 @@ export type TConsentSummaryReadResponse = z.infer<typeof ZConsentSummaryReadResp
  * signed-in payer asks the payer `userId` to consent to payments to them, the same payment items
  * a merchant sends to POST /api/v1/consents. expiresAt is 24 h ahead; the server allows no later.
  */
-export const ZConsentCreationPayload = z
-  .object({
-    userId: ZIdentifier,
-    paymentConsents: z
-      .array(ZCreatePayment)
-      .min(1)
-      .max(120)
-      .refine((items) => items.filter((p) => p.type === 'immediate').length <= 1, {
-        message: 'at most one immediate payment',
-      }),
-    expiresAt: ZIsoDateTime,
-  })
-  .strict();
+export const ZConsentCreationPayload = z.strictObject({
+  userId: ZIdentifier,
+  paymentConsents: z.array(ZCreatePayment).check(
+    z.minLength(1),
+    z.maxLength(120),
+    z.refine((items) => items.filter((p) => p.type === 'immediate').length <= 1, {
+      message: 'at most one immediate payment',
+    }),
+  ),
+  expiresAt: ZIsoDateTime,
+});
 export type TConsentCreationPayload = z.infer<typeof ZConsentCreationPayload>;
 
 /**
@@ -84,39 +82,45 @@ const GRANT_LIST_MAX = 20;
  * A granted future-payment part needs at least one account (spec §5 Repayment Confirm).
  */
 export const ZGrantRequest = z.object({
-  originalRequestId: ZPrintable(200).nullable(),
+  originalRequestId: z.nullable(ZPrintable(200)),
   consentData: z.object({ consentId: ZIdentifier }),
   userAuthenticated: z.boolean(),
-  attestDiscoveryId: ZIdentifier.nullable(),
-  futurePayments: z
-    .object({
+  attestDiscoveryId: z.nullable(ZIdentifier),
+  futurePayments: z.optional(
+    z
+      .object({
+        granted: z.boolean(),
+        selectedAccounts: z.array(ZIdentifier).check(z.maxLength(GRANT_LIST_MAX)),
+        paymentMethods: z.array(ZFuturePaymentMethod).check(z.maxLength(GRANT_LIST_MAX)),
+      })
+      .check(
+        z.refine((f) => !f.granted || f.selectedAccounts.length > 0, {
+          message: 'granted future payments need at least one account',
+          path: ['selectedAccounts'],
+        }),
+      ),
+  ),
+  dataSharing: z.optional(
+    z.object({
       granted: z.boolean(),
-      selectedAccounts: z.array(ZIdentifier).max(GRANT_LIST_MAX),
-      paymentMethods: z.array(ZFuturePaymentMethod).max(GRANT_LIST_MAX),
-    })
-    .refine((f) => !f.granted || f.selectedAccounts.length > 0, {
-      message: 'granted future payments need at least one account',
-      path: ['selectedAccounts'],
-    })
-    .optional(),
-  dataSharing: z
-    .object({ granted: z.boolean(), dataTypes: z.array(ZDataCategory).max(DATA_CATEGORIES.length) })
-    .optional(),
-  immediatePayments: z
-    .object({
+      dataTypes: z.array(ZDataCategory).check(z.maxLength(DATA_CATEGORIES.length)),
+    }),
+  ),
+  immediatePayments: z.optional(
+    z.object({
       granted: z.boolean(),
-      selectedAccounts: z.array(ZIdentifier).max(GRANT_LIST_MAX),
-      paymentMethods: z.array(ZImmediatePaymentMethod).max(GRANT_LIST_MAX),
-    })
-    .optional(),
+      selectedAccounts: z.array(ZIdentifier).check(z.maxLength(GRANT_LIST_MAX)),
+      paymentMethods: z.array(ZImmediatePaymentMethod).check(z.maxLength(GRANT_LIST_MAX)),
+    }),
+  ),
 });
 export type TGrantRequest = z.infer<typeof ZGrantRequest>;
 
 /** How the immediate payments of a grant went; `failed` must be 0 for success (spec §4). */
 export const ZPaymentResults = z.object({
-  total: z.number().int().nonnegative(),
-  succeeded: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
+  total: z.number().check(z.int(), z.nonnegative()),
+  succeeded: z.number().check(z.int(), z.nonnegative()),
+  failed: z.number().check(z.int(), z.nonnegative()),
 });
 export type TPaymentResults = z.infer<typeof ZPaymentResults>;
 
@@ -127,10 +131,10 @@ export type TPaymentResults = z.infer<typeof ZPaymentResults>;
 export const ZGrantResponse = z.object({
   success: z.literal(true),
   consent: ZConsent,
-  paymentResults: ZPaymentResults.optional(),
+  paymentResults: z.optional(ZPaymentResults),
   status: ZConsentStatus,
-  message: z.string().optional(),
-  error: z.string().optional(),
+  message: z.optional(z.string()),
+  error: z.optional(z.string()),
 });
 export type TGrantResponse = z.infer<typeof ZGrantResponse>;
 
@@ -138,7 +142,7 @@ export type TGrantResponse = z.infer<typeof ZGrantResponse>;
  * POST /api/consent/{consentId}/decline answer (ours: spec §2 'Decline' on a consent that asks
  * for neither payments nor data): the consent, now declined, and 'Consent was rejected by user'.
  */
-export const ZDeclineResponse = ZGrantResponse.omit({ paymentResults: true, error: true });
+export const ZDeclineResponse = z.omit(ZGrantResponse, { paymentResults: true, error: true });
 export type TDeclineResponse = z.infer<typeof ZDeclineResponse>;
 
 /** POST /api/consent/otp body (spec §7) */
@@ -146,9 +150,9 @@ export const ZConsentOtpRequest = z.object({
   paymentId: ZIdentifier,
   otp: ZText(50),
   /** A payer who is not signed in names the consent whose link they hold (spec §6). */
-  consentId: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
   /** Without sign-in: the token the charge's answer gave its page (ZCardChargeResponse). */
-  chargeToken: ZIdentifier.optional(),
+  chargeToken: z.optional(ZIdentifier),
 });
 export type TConsentOtpRequest = z.infer<typeof ZConsentOtpRequest>;
 

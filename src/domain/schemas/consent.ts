@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZText } from './fields';
 
 /** Integer minor units (kobo). Money never travels as a float. */
-export const ZKobo = z.number().int().nonnegative();
+export const ZKobo = z.number().check(z.int(), z.nonnegative());
 
 /** Hex colour as stored for a merchant: '#' and 3 or 6 hex digits. */
 export const ZHexColour = z
   .string()
-  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour such as #FE7048');
+  .check(z.regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour such as #FE7048'));
 
 export const ZMerchantColours = z.object({
   primaryColour: ZHexColour,
@@ -20,8 +20,8 @@ export type TMerchantColours = z.infer<typeof ZMerchantColours>;
 // spec §3 Consent.counterparty
 export const ZCounterparty = z.object({
   name: z.string(),
-  image: z.string().nullable(),
-  tag: z.string().nullable(),
+  image: z.nullable(z.string()),
+  tag: z.nullable(z.string()),
   type: z.enum(['merchant', 'api_user']),
   merchantId: z.string(),
   merchantColours: ZMerchantColours,
@@ -33,8 +33,8 @@ export const ZActOnBehalfOf = z.object({
   role: z.object({ name: ZText(100) }),
   fullName: ZText(200),
   name: ZText(200),
-  image: ZText(2048).nullable(),
-  location: ZText(200).nullable().optional(),
+  image: z.nullable(ZText(2048)),
+  location: z.optional(z.nullable(ZText(200))),
 });
 export type TActOnBehalfOf = z.infer<typeof ZActOnBehalfOf>;
 
@@ -44,15 +44,15 @@ export const DATA_SHARING_MAX_SUB_ITEMS = 50;
 /** A data category is either asked for as a whole (flag) or as a list of sub-items. */
 export const ZDataSharingItem = z.union([
   z.boolean(),
-  z.array(ZText(100)).min(1).max(DATA_SHARING_MAX_SUB_ITEMS),
+  z.array(ZText(100)).check(z.minLength(1), z.maxLength(DATA_SHARING_MAX_SUB_ITEMS)),
 ]);
 
 // spec §3 Consent.dataSharing
 export const ZDataSharing = z.object({
-  bvnData: ZDataSharingItem.optional(),
-  ninData: ZDataSharingItem.optional(),
-  userImages: ZDataSharingItem.optional(),
-  bankAccounts: ZDataSharingItem.optional(),
+  bvnData: z.optional(ZDataSharingItem),
+  ninData: z.optional(ZDataSharingItem),
+  userImages: z.optional(ZDataSharingItem),
+  bankAccounts: z.optional(ZDataSharingItem),
 });
 export type TDataSharing = z.infer<typeof ZDataSharing>;
 
@@ -76,20 +76,20 @@ export type TAmountType = z.infer<typeof ZAmountType>;
  */
 export const ZPaymentOrigin = z.object({
   paymentMethod: z.enum(['card', 'bank_transfer']),
-  accountNumber: z.string().nullable().optional(),
-  accountName: z.string().nullable().optional(),
-  institutionCode: z.string().nullable().optional(),
-  bankId: z.string().nullable().optional(),
-  bankName: z.string().nullable().optional(),
-  logo: z.string().nullable().optional(),
-  schemeImageUrl: z.string().nullable().optional(),
-  isNewCard: z.boolean().optional(),
-  isNewAccount: z.boolean().optional(),
-  obfuscatedCard: z.string().nullable().optional(),
-  maskedCardNumber: z.string().nullable().optional(),
-  shouldPromptCardLinking: z.boolean().optional(),
-  shouldPromptBankAccountLinking: z.boolean().optional(),
-  integrations: z.record(z.string(), z.unknown()).optional(),
+  accountNumber: z.optional(z.nullable(z.string())),
+  accountName: z.optional(z.nullable(z.string())),
+  institutionCode: z.optional(z.nullable(z.string())),
+  bankId: z.optional(z.nullable(z.string())),
+  bankName: z.optional(z.nullable(z.string())),
+  logo: z.optional(z.nullable(z.string())),
+  schemeImageUrl: z.optional(z.nullable(z.string())),
+  isNewCard: z.optional(z.boolean()),
+  isNewAccount: z.optional(z.boolean()),
+  obfuscatedCard: z.optional(z.nullable(z.string())),
+  maskedCardNumber: z.optional(z.nullable(z.string())),
+  shouldPromptCardLinking: z.optional(z.boolean()),
+  shouldPromptBankAccountLinking: z.optional(z.boolean()),
+  integrations: z.optional(z.record(z.string(), z.unknown())),
 });
 export type TPaymentOrigin = z.infer<typeof ZPaymentOrigin>;
 
@@ -99,19 +99,19 @@ export const ZPayment = z.object({
   type: z.enum(['immediate', 'future']),
   /** cancelled: a future payment never collected whose consent the payer revoked. */
   status: z.enum(['pending', 'executed', 'cancelled']),
-  executedAt: z.string().nullable(),
+  executedAt: z.nullable(z.string()),
   amount: ZKobo,
   narration: z.string(),
-  dueDate: z.string().nullable(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  frequency: ZFrequency.nullable(),
-  interval: z.number().int().positive().nullable(),
+  dueDate: z.nullable(z.string()),
+  startDate: z.nullable(z.string()),
+  endDate: z.nullable(z.string()),
+  frequency: z.nullable(ZFrequency),
+  interval: z.nullable(z.number().check(z.int(), z.positive())),
   amountType: ZAmountType,
-  paypointId: z.string().nullable(),
-  paypointDetails: z.object({ location: z.object({ name: z.string() }) }).nullable(),
-  shieldWallet: z.object({ bankName: z.string() }).nullable(),
-  origin: ZPaymentOrigin.nullable(),
+  paypointId: z.nullable(z.string()),
+  paypointDetails: z.nullable(z.object({ location: z.object({ name: z.string() }) })),
+  shieldWallet: z.nullable(z.object({ bankName: z.string() })),
+  origin: z.nullable(ZPaymentOrigin),
 });
 export type TPayment = z.infer<typeof ZPayment>;
 
@@ -124,21 +124,21 @@ export type TConsentStatus = z.infer<typeof ZConsentStatus>;
 export const ZConsent = z.object({
   consentId: z.string(),
   status: ZConsentStatus,
-  grantedAt: z.string().nullable(),
+  grantedAt: z.nullable(z.string()),
   expiresAt: z.string(),
   counterparty: ZCounterparty,
-  party: z.object({ image: z.string().nullable() }).nullable(),
-  actOnBehalfOf: ZActOnBehalfOf.nullable(),
+  party: z.nullable(z.object({ image: z.nullable(z.string()) })),
+  actOnBehalfOf: z.nullable(ZActOnBehalfOf),
   payments: z.array(ZPayment),
-  dataSharing: ZDataSharing.nullable(),
-  formId: z.string().nullable(),
-  formResponseId: z.string().nullable(),
-  formUpdateToken: z.string().nullable(),
-  formCompletion: z.object({ templateLiteralValues: z.record(z.string(), z.string()) }).nullable(),
+  dataSharing: z.nullable(ZDataSharing),
+  formId: z.nullable(z.string()),
+  formResponseId: z.nullable(z.string()),
+  formUpdateToken: z.nullable(z.string()),
+  formCompletion: z.nullable(z.object({ templateLiteralValues: z.record(z.string(), z.string()) })),
   requirements: ZRequirements,
-  attestDiscoveryId: z.string().nullable(),
-  attestAuthAppId: z.string().nullable(),
-  authAppId: z.string().nullable(),
+  attestDiscoveryId: z.nullable(z.string()),
+  attestAuthAppId: z.nullable(z.string()),
+  authAppId: z.nullable(z.string()),
 });
 export type TConsent = z.infer<typeof ZConsent>;
 

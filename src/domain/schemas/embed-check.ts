@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * GET /api/consent/{id}/embed-check?clientId=&origin= (docs/sdk.md): whether a merchant page of

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /*
  * Rules every string, array and date that comes from outside obeys (docs/security.md): bounded,
@@ -19,7 +19,7 @@ const PRINTABLE_MESSAGE = 'must be printable text (no control characters)';
 
 /** Any text from outside, as sent (possibly empty): at most `max` characters, printable. */
 export const ZPrintable = (max: number) =>
-  z.string().max(max).refine(isPrintableText, PRINTABLE_MESSAGE);
+  z.string().check(z.maxLength(max), z.refine(isPrintableText, PRINTABLE_MESSAGE));
 
 /**
  * What PostgreSQL cannot keep: the NUL character (refused in text and JSON) and lone
@@ -35,20 +35,31 @@ export const isStorableText = (text: string): boolean =>
 export const ZStorable = (max: number) =>
   z
     .string()
-    .max(max)
-    .refine(isStorableText, 'must not contain a NUL character or a lone surrogate');
+    .check(
+      z.maxLength(max),
+      z.refine(isStorableText, 'must not contain a NUL character or a lone surrogate'),
+    );
 
 /** Text a person reads (a narration, a name): trimmed, not empty, bounded, printable. */
 export const ZText = (max: number) =>
-  z.string().trim().min(1).max(max).refine(isPrintableText, PRINTABLE_MESSAGE);
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(max),
+      z.refine(isPrintableText, PRINTABLE_MESSAGE),
+    );
 
 /** An identifier we or a merchant issued (consent, client, discovery, app): visible ASCII. */
 export const ZIdentifier = z
   .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[\x21-\x7e]+$/, 'must be an identifier (visible ASCII characters)');
+  .check(
+    z.trim(),
+    z.minLength(1),
+    z.maxLength(100),
+    z.regex(/^[\x21-\x7e]+$/, 'must be an identifier (visible ASCII characters)'),
+  );
 
 /** Dates a consent may name: from 2000 to 2100, far inside what every database stores. */
 export const EARLIEST_DATE = '2000-01-01T00:00:00Z';
@@ -63,9 +74,9 @@ const DATE_RANGE_MESSAGE = 'must be a date between 2000 and 2100';
 /** An ISO 8601 date-time with its offset (`2027-01-01T09:00:00Z`), 2000 to 2100. */
 export const ZIsoDateTime = z.iso
   .datetime({ offset: true })
-  .refine(inDateRange, DATE_RANGE_MESSAGE);
+  .check(z.refine(inDateRange, DATE_RANGE_MESSAGE));
 
 /** An ISO 8601 date (`2027-01-01`) or date-time, 2000 to 2100. */
 export const ZIsoDate = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
-  .refine(inDateRange, DATE_RANGE_MESSAGE);
+  .check(z.refine(inDateRange, DATE_RANGE_MESSAGE));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZIdentifier, ZStorable, ZText } from './fields';
 
 /*
@@ -57,11 +57,13 @@ export type TFormFieldKind = (typeof FORM_FIELD_KINDS)[number];
 /** A section or field id: the key its answers are stored under. */
 export const ZFormKey = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter: letters, digits, _ and -');
+  .check(
+    z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter: letters, digits, _ and -'),
+  );
 
 /** Text a payer reads: may hold {{name}} placeholders filled from the consent. */
 const ZLabel = ZText(FORM_LABEL_MAX);
-const ZHelp = ZText(FORM_HELP_MAX).optional();
+const ZHelp = z.optional(ZText(FORM_HELP_MAX));
 /** A calendar date, YYYY-MM-DD. */
 export const ZCalendarDate = z.iso.date();
 
@@ -69,7 +71,7 @@ const fieldBase = {
   id: ZFormKey,
   label: ZLabel,
   help: ZHelp,
-  required: z.boolean().default(false),
+  required: z._default(z.boolean(), false),
 };
 
 const ZChoiceOption = z.object({ value: ZFormKey, label: ZLabel });
@@ -79,96 +81,106 @@ const uniqueOptions = (options: Array<{ value: string }>) =>
 
 const ZTextField = <K extends 'short_text' | 'long_text'>(kind: K, cap: number) =>
   z
-    .object({
+    .strictObject({
       ...fieldBase,
       kind: z.literal(kind),
-      minLength: z.number().int().min(0).max(cap).optional(),
-      maxLength: z.number().int().min(1).max(cap).default(cap),
+      minLength: z.optional(z.number().check(z.int(), z.gte(0), z.lte(cap))),
+      maxLength: z._default(z.number().check(z.int(), z.gte(1), z.lte(cap)), cap),
     })
-    .strict()
-    .refine((f) => f.minLength === undefined || f.minLength <= f.maxLength, {
-      message: 'must not be more than maxLength',
-      path: ['minLength'],
-    });
+    .check(
+      z.refine((f) => f.minLength === undefined || f.minLength <= f.maxLength, {
+        message: 'must not be more than maxLength',
+        path: ['minLength'],
+      }),
+    );
 
 const ZNumberField = z
-  .object({
+  .strictObject({
     ...fieldBase,
     kind: z.literal('number'),
-    min: z.number().finite().optional(),
-    max: z.number().finite().optional(),
-    integer: z.boolean().default(false),
+    min: z.optional(z.number()),
+    max: z.optional(z.number()),
+    integer: z._default(z.boolean(), false),
   })
-  .strict()
-  .refine((f) => f.min === undefined || f.max === undefined || f.min <= f.max, {
-    message: 'must not be more than max',
-    path: ['min'],
-  });
+  .check(
+    z.refine((f) => f.min === undefined || f.max === undefined || f.min <= f.max, {
+      message: 'must not be more than max',
+      path: ['min'],
+    }),
+  );
 
 const ZDateField = z
-  .object({
+  .strictObject({
     ...fieldBase,
     kind: z.literal('date'),
-    min: ZCalendarDate.optional(),
-    max: ZCalendarDate.optional(),
+    min: z.optional(ZCalendarDate),
+    max: z.optional(ZCalendarDate),
   })
-  .strict()
-  .refine((f) => !f.min || !f.max || f.min <= f.max, {
-    message: 'must not be after max',
-    path: ['min'],
-  });
+  .check(
+    z.refine((f) => !f.min || !f.max || f.min <= f.max, {
+      message: 'must not be after max',
+      path: ['min'],
+    }),
+  );
 
 const ZChoiceOptions = z
   .array(ZChoiceOption)
-  .min(2)
-  .max(FORM_MAX_CHOICE_OPTIONS)
-  .refine(uniqueOptions, 'option values must be unique');
+  .check(
+    z.minLength(2),
+    z.maxLength(FORM_MAX_CHOICE_OPTIONS),
+    z.refine(uniqueOptions, 'option values must be unique'),
+  );
 
-const ZSingleChoiceField = z
-  .object({ ...fieldBase, kind: z.literal('single_choice'), options: ZChoiceOptions })
-  .strict();
+const ZSingleChoiceField = z.strictObject({
+  ...fieldBase,
+  kind: z.literal('single_choice'),
+  options: ZChoiceOptions,
+});
 
 const ZMultipleChoiceField = z
-  .object({
+  .strictObject({
     ...fieldBase,
     kind: z.literal('multiple_choice'),
     options: ZChoiceOptions,
-    minSelected: z.number().int().min(0).optional(),
-    maxSelected: z.number().int().min(1).optional(),
+    minSelected: z.optional(z.number().check(z.int(), z.gte(0))),
+    maxSelected: z.optional(z.number().check(z.int(), z.gte(1))),
   })
-  .strict()
-  .refine((f) => f.maxSelected === undefined || f.maxSelected <= f.options.length, {
-    message: 'must not be more than the number of options',
-    path: ['maxSelected'],
-  })
-  .refine(
-    (f) =>
-      f.minSelected === undefined || f.maxSelected === undefined || f.minSelected <= f.maxSelected,
-    { message: 'must not be more than maxSelected', path: ['minSelected'] },
+  .check(
+    z.refine((f) => f.maxSelected === undefined || f.maxSelected <= f.options.length, {
+      message: 'must not be more than the number of options',
+      path: ['maxSelected'],
+    }),
+    z.refine(
+      (f) =>
+        f.minSelected === undefined ||
+        f.maxSelected === undefined ||
+        f.minSelected <= f.maxSelected,
+      { message: 'must not be more than maxSelected', path: ['minSelected'] },
+    ),
   );
 
 /**
  * A yes/no question. With `mustAgree` it is a signature-style agreement: only 'yes' answers it
  * (and `required` makes the payer give it before the section is complete).
  */
-const ZAgreementField = z
-  .object({ ...fieldBase, kind: z.literal('agreement'), mustAgree: z.boolean().default(false) })
-  .strict();
+const ZAgreementField = z.strictObject({
+  ...fieldBase,
+  kind: z.literal('agreement'),
+  mustAgree: z._default(z.boolean(), false),
+});
 
-const ZFileField = z
-  .object({
-    ...fieldBase,
-    kind: z.literal('file'),
-    accept: z
-      .array(z.enum(FORM_FILE_TYPES))
-      .min(1)
-      .default([...FORM_FILE_TYPES]),
-    maxBytes: z.number().int().min(1).max(FORM_FILE_MAX_BYTES).default(FORM_FILE_DEFAULT_MAX_BYTES),
-  })
-  .strict();
+const ZFileField = z.strictObject({
+  ...fieldBase,
+  kind: z.literal('file'),
+  accept: z._default(z.array(z.enum(FORM_FILE_TYPES)).check(z.minLength(1)), [...FORM_FILE_TYPES]),
+  maxBytes: z._default(
+    z.number().check(z.int(), z.gte(1), z.lte(FORM_FILE_MAX_BYTES)),
+    FORM_FILE_DEFAULT_MAX_BYTES,
+  ),
+});
 
 const ZPlainField = <K extends 'email' | 'phone'>(kind: K) =>
-  z.object({ ...fieldBase, kind: z.literal(kind) }).strict();
+  z.strictObject({ ...fieldBase, kind: z.literal(kind) });
 
 export const ZFormField = z.discriminatedUnion('kind', [
   ZTextField('short_text', FORM_SHORT_TEXT_MAX),
@@ -185,14 +197,12 @@ export const ZFormField = z.discriminatedUnion('kind', [
 export type TFormField = z.infer<typeof ZFormField>;
 export type TFormFieldInput = z.input<typeof ZFormField>;
 
-export const ZFormSection = z
-  .object({
-    id: ZFormKey,
-    title: ZLabel,
-    description: ZText(FORM_DESCRIPTION_MAX).optional(),
-    fields: z.array(ZFormField).min(1).max(FORM_MAX_FIELDS_PER_SECTION),
-  })
-  .strict();
+export const ZFormSection = z.strictObject({
+  id: ZFormKey,
+  title: ZLabel,
+  description: z.optional(ZText(FORM_DESCRIPTION_MAX)),
+  fields: z.array(ZFormField).check(z.minLength(1), z.maxLength(FORM_MAX_FIELDS_PER_SECTION)),
+});
 export type TFormSection = z.infer<typeof ZFormSection>;
 
 /** Where the first repeated id sits in a list, as a zod issue path; null when all differ. */
@@ -207,42 +217,43 @@ function firstRepeat(ids: string[]): number | null {
 
 /** A form's definition: a title and ordered sections of fields (issue 13). */
 export const ZFormDefinition = z
-  .object({
+  .strictObject({
     title: ZLabel,
-    description: ZText(FORM_DESCRIPTION_MAX).optional(),
-    sections: z.array(ZFormSection).min(1).max(FORM_MAX_SECTIONS),
+    description: z.optional(ZText(FORM_DESCRIPTION_MAX)),
+    sections: z.array(ZFormSection).check(z.minLength(1), z.maxLength(FORM_MAX_SECTIONS)),
   })
-  .strict()
-  .superRefine((form, ctx) => {
-    const total = form.sections.reduce((n, s) => n + s.fields.length, 0);
-    if (total > FORM_MAX_FIELDS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sections'],
-        message: `a form holds at most ${FORM_MAX_FIELDS} fields (this one has ${total})`,
-      });
-    }
-    const sectionRepeat = firstRepeat(form.sections.map((s) => s.id));
-    if (sectionRepeat !== null) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sections', sectionRepeat, 'id'],
-        message: 'section ids must be unique',
-      });
-    }
-    const fields = form.sections.flatMap((s, si) =>
-      s.fields.map((f, fi) => ({ id: f.id, si, fi })),
-    );
-    const fieldRepeat = firstRepeat(fields.map((f) => f.id));
-    if (fieldRepeat !== null) {
-      const at = fields[fieldRepeat];
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sections', at?.si ?? 0, 'fields', at?.fi ?? 0, 'id'],
-        message: 'field ids must be unique across the form',
-      });
-    }
-  });
+  .check(
+    z.superRefine((form, ctx) => {
+      const total = form.sections.reduce((n, s) => n + s.fields.length, 0);
+      if (total > FORM_MAX_FIELDS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sections'],
+          message: `a form holds at most ${FORM_MAX_FIELDS} fields (this one has ${total})`,
+        });
+      }
+      const sectionRepeat = firstRepeat(form.sections.map((s) => s.id));
+      if (sectionRepeat !== null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sections', sectionRepeat, 'id'],
+          message: 'section ids must be unique',
+        });
+      }
+      const fields = form.sections.flatMap((s, si) =>
+        s.fields.map((f, fi) => ({ id: f.id, si, fi })),
+      );
+      const fieldRepeat = firstRepeat(fields.map((f) => f.id));
+      if (fieldRepeat !== null) {
+        const at = fields[fieldRepeat];
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sections', at?.si ?? 0, 'fields', at?.fi ?? 0, 'id'],
+          message: 'field ids must be unique across the form',
+        });
+      }
+    }),
+  );
 export type TFormDefinition = z.infer<typeof ZFormDefinition>;
 export type TFormDefinitionInput = z.input<typeof ZFormDefinition>;
 
@@ -257,19 +268,19 @@ export type TFormDefinitionInput = z.input<typeof ZFormDefinition>;
  */
 export const ZFormAnswer = z.union([
   ZStorable(FORM_LONG_TEXT_MAX),
-  z.number().finite(),
+  z.number(),
   z.boolean(),
-  z.array(ZStorable(100)).max(FORM_MAX_CHOICE_OPTIONS),
+  z.array(ZStorable(100)).check(z.maxLength(FORM_MAX_CHOICE_OPTIONS)),
   z.null(),
 ]);
 export type TFormAnswer = z.infer<typeof ZFormAnswer>;
 
 /** A section's answers by field id. */
-export const ZFormAnswers = z
-  .record(ZFormKey, ZFormAnswer)
-  .refine((a) => Object.keys(a).length <= FORM_MAX_FIELDS_PER_SECTION, {
+export const ZFormAnswers = z.record(ZFormKey, ZFormAnswer).check(
+  z.refine((a) => Object.keys(a).length <= FORM_MAX_FIELDS_PER_SECTION, {
     message: `at most ${FORM_MAX_FIELDS_PER_SECTION} answers`,
-  });
+  }),
+);
 export type TFormAnswers = z.infer<typeof ZFormAnswers>;
 
 // ---------------------------------------------------------------------------------------------
@@ -278,8 +289,8 @@ export type TFormAnswers = z.infer<typeof ZFormAnswers>;
 /** GET /api/form?formId={formId} query (spec §7), optionally for one consent's version. */
 export const ZFormQuery = z.object({
   formId: ZIdentifier,
-  consentId: ZIdentifier.optional(),
-  clientId: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
+  clientId: z.optional(ZIdentifier),
 });
 export type TFormQuery = z.infer<typeof ZFormQuery>;
 
@@ -289,7 +300,7 @@ export const ZFormFileSummary = z.object({
   fieldId: z.string(),
   fileName: z.string(),
   mediaType: z.string(),
-  size: z.number().int(),
+  size: z.number().check(z.int()),
 });
 export type TFormFileSummary = z.infer<typeof ZFormFileSummary>;
 
@@ -298,7 +309,7 @@ export const ZFormResponseState = z.object({
   id: z.string(),
   /** The consent's formUpdateToken, which the next save sends (spec §3). */
   updateToken: z.string(),
-  formVersion: z.number().int(),
+  formVersion: z.number().check(z.int()),
   submitted: z.boolean(),
   sections: z.record(z.string(), z.object({ answers: ZFormAnswers, complete: z.boolean() })),
   files: z.array(ZFormFileSummary),
@@ -315,26 +326,24 @@ export const ZFormReadResponse = z.object({
   data: z.object({
     form: z.object({
       id: z.string(),
-      version: z.number().int(),
+      version: z.number().check(z.int()),
       title: z.string(),
-      description: z.string().optional(),
+      description: z.optional(z.string()),
       sections: z.array(ZFormSection),
     }),
-    response: ZFormResponseState.nullable(),
+    response: z.nullable(ZFormResponseState),
   }),
 });
 export type TFormReadResponse = z.infer<typeof ZFormReadResponse>;
 
 /** PUT /api/form/responses/sections/{sectionId} body: one section's answers. */
-export const ZSaveFormSectionRequest = z
-  .object({
-    consentId: ZIdentifier,
-    clientId: ZIdentifier,
-    /** The consent's formUpdateToken (spec §3); absent on the first save, which issues it. */
-    formUpdateToken: ZIdentifier.optional(),
-    answers: ZFormAnswers,
-  })
-  .strict();
+export const ZSaveFormSectionRequest = z.strictObject({
+  consentId: ZIdentifier,
+  clientId: ZIdentifier,
+  /** The consent's formUpdateToken (spec §3); absent on the first save, which issues it. */
+  formUpdateToken: z.optional(ZIdentifier),
+  answers: ZFormAnswers,
+});
 export type TSaveFormSectionRequest = z.infer<typeof ZSaveFormSectionRequest>;
 
 export const ZSaveFormSectionResponse = z.object({
@@ -375,20 +384,18 @@ export type TUploadFormFileResponse = z.infer<typeof ZUploadFormFileResponse>;
 export const ZMerchantFormRead = z.object({
   success: z.literal(true),
   formId: z.string(),
-  version: z.number().int(),
-  latestVersion: z.number().int(),
+  version: z.number().check(z.int()),
+  latestVersion: z.number().check(z.int()),
   definition: ZFormDefinition,
   placeholders: z.array(z.string()),
 });
 export type TMerchantFormRead = z.infer<typeof ZMerchantFormRead>;
 
 /** POST /api/v1/forms/{formId}/preview body: the values a consent would carry. */
-export const ZFormPreviewRequest = z
-  .object({
-    version: z.number().int().min(1).max(FORM_MAX_VERSION).optional(),
-    templateLiteralValues: z.record(ZFormKey, ZText(300)).default({}),
-  })
-  .strict();
+export const ZFormPreviewRequest = z.strictObject({
+  version: z.optional(z.number().check(z.int(), z.gte(1), z.lte(FORM_MAX_VERSION))),
+  templateLiteralValues: z._default(z.record(ZFormKey, ZText(300)), {}),
+});
 
 /** The preview: texts filled, unknown placeholders left as written and listed. */
 export const ZFormPreviewResponse = z.object({
@@ -402,7 +409,7 @@ export type TFormPreviewResponse = z.infer<typeof ZFormPreviewResponse>;
 export const ZCreateFormResponse = z.object({
   success: z.literal(true),
   formId: z.string(),
-  version: z.number().int(),
+  version: z.number().check(z.int()),
   /** The {{name}} placeholders the definition uses: the consent's templateLiteralValues keys. */
   placeholders: z.array(z.string()),
 });
@@ -414,9 +421,9 @@ export const ZMerchantFormResponse = z.object({
   response: z.object({
     id: z.string(),
     formId: z.string(),
-    formVersion: z.number().int(),
+    formVersion: z.number().check(z.int()),
     consentId: z.string(),
-    submittedAt: z.string().nullable(),
+    submittedAt: z.nullable(z.string()),
     updatedAt: z.string(),
     complete: z.boolean(),
     sections: z.array(
@@ -431,7 +438,9 @@ export const ZMerchantFormResponse = z.object({
             kind: z.enum(FORM_FIELD_KINDS),
             value: ZFormAnswer,
             /** A file field's file, with a link that works for FORM_FILE_LINK_TTL_MS. */
-            file: ZFormFileSummary.extend({ url: z.string(), expiresAt: z.string() }).optional(),
+            file: z.optional(
+              z.extend(ZFormFileSummary, { url: z.string(), expiresAt: z.string() }),
+            ),
           }),
         ),
       }),

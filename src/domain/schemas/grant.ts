@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZAuthenticationResponse } from './auth';
 import { ZGrantRequest } from './consent-api';
 import { ZIdentifier } from './fields';
@@ -9,7 +9,7 @@ import { ZIdentifier } from './fields';
  * primitive: a nonce from POST /api/auth/grant-challenges, the WebAuthn assertion of the canonical
  * grant message). The signed payload is the body without `signature`.
  */
-export const ZGrantCall = ZGrantRequest.extend({
-  signature: z.strictObject({ nonce: ZIdentifier, response: ZAuthenticationResponse }).optional(),
+export const ZGrantCall = z.extend(ZGrantRequest, {
+  signature: z.optional(z.strictObject({ nonce: ZIdentifier, response: ZAuthenticationResponse })),
 });
 export type TGrantCall = z.infer<typeof ZGrantCall>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Which database answers: embedded PGlite or a PostgreSQL server. */
 export const ZDatabaseKind = z.enum(['pglite', 'postgres']);

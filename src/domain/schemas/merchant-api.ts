@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DATA_CATEGORIES } from '../constants';
 import { ZMandateState, ZMandateType } from './account-link';
 import {
@@ -18,34 +18,39 @@ export const MERCHANT_CONSENTS_MAX_PAGE_SIZE = 100;
 
 export const ZCreateImmediatePayment = z.object({
   type: z.literal('immediate'),
-  amount: ZKobo.min(1, 'must be at least 1 kobo'),
+  amount: ZKobo.check(z.gte(1, 'must be at least 1 kobo')),
   narration: ZText(140),
-  paypointId: ZIdentifier.optional(),
-  paypointLocationName: ZText(200).optional(),
+  paypointId: z.optional(ZIdentifier),
+  paypointLocationName: z.optional(ZText(200)),
 });
 
 export const ZCreateFuturePayment = z
   .object({
     type: z.literal('future'),
-    amount: ZKobo.min(1, 'must be at least 1 kobo'),
-    amountType: ZAmountType.default('fixed'),
+    amount: ZKobo.check(z.gte(1, 'must be at least 1 kobo')),
+    amountType: z._default(ZAmountType, 'fixed'),
     narration: ZText(140),
-    dueDate: ZIsoDate.optional(),
-    startDate: ZIsoDate.optional(),
-    endDate: ZIsoDate.optional(),
-    frequency: ZFrequency.optional(),
-    interval: z.number().int().positive().max(366).optional(),
-    paypointId: ZIdentifier.optional(),
-    paypointLocationName: ZText(200).optional(),
+    dueDate: z.optional(ZIsoDate),
+    startDate: z.optional(ZIsoDate),
+    endDate: z.optional(ZIsoDate),
+    frequency: z.optional(ZFrequency),
+    interval: z.optional(z.number().check(z.int(), z.positive(), z.lte(366))),
+    paypointId: z.optional(ZIdentifier),
+    paypointLocationName: z.optional(ZText(200)),
   })
-  .refine((p) => (p.frequency === undefined) === (p.interval === undefined), {
-    message: 'frequency and interval must be given together',
-    path: ['interval'],
-  })
-  .refine((p) => !p.startDate || !p.endDate || Date.parse(p.endDate) >= Date.parse(p.startDate), {
-    message: 'must not be before startDate',
-    path: ['endDate'],
-  });
+  .check(
+    z.refine((p) => (p.frequency === undefined) === (p.interval === undefined), {
+      message: 'frequency and interval must be given together',
+      path: ['interval'],
+    }),
+    z.refine(
+      (p) => !p.startDate || !p.endDate || Date.parse(p.endDate) >= Date.parse(p.startDate),
+      {
+        message: 'must not be before startDate',
+        path: ['endDate'],
+      },
+    ),
+  );
 
 /** One payment a merchant asks the payer to consent to. */
 export const ZCreatePayment = z.discriminatedUnion('type', [
@@ -57,9 +62,11 @@ export type TCreatePayment = z.infer<typeof ZCreatePayment>;
 /** The Idempotency-Key header of mutating calls: up to 200 printable ASCII characters. */
 export const ZIdempotencyKey = z
   .string()
-  .min(1)
-  .max(200)
-  .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII characters');
+  .check(
+    z.minLength(1),
+    z.maxLength(200),
+    z.regex(/^[\x20-\x7e]+$/, 'must be printable ASCII characters'),
+  );
 
 /** Whether a consent request asks the payer for anything at all. */
 function asksForSomething(c: {
@@ -76,45 +83,47 @@ function asksForSomething(c: {
 
 /** Body of POST /api/v1/consents: what a merchant asks a payer to consent to. */
 export const ZCreateConsentRequest = z
-  .object({
-    payments: z.array(ZCreatePayment).max(120).default([]),
-    dataSharing: ZDataSharing.optional(),
-    formId: ZIdentifier.optional(),
+  .strictObject({
+    payments: z._default(z.array(ZCreatePayment).check(z.maxLength(120)), []),
+    dataSharing: z.optional(ZDataSharing),
+    formId: z.optional(ZIdentifier),
     /** spec §3: the values of the form's {{name}} placeholders for this payer (docs/forms.md). */
-    formCompletion: z
-      .strictObject({
+    formCompletion: z.optional(
+      z.strictObject({
         templateLiteralValues: z
           .record(
-            z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, 'must be a placeholder name'),
+            z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, 'must be a placeholder name')),
             ZText(500),
           )
-          .refine((values) => Object.keys(values).length <= 50, 'at most 50 values'),
-      })
-      .optional(),
-    requirements: z
-      .object({
-        requiresAuth: z.boolean().default(false),
-        requiresAccount: z.boolean().default(false),
-      })
-      .default({ requiresAuth: false, requiresAccount: false }),
-    actOnBehalfOf: ZActOnBehalfOf.optional(),
-    expiresAt: ZIsoDateTime.optional(),
-    authAppId: ZIdentifier.optional(),
-    originalRequestId: ZIdentifier.optional(),
+          .check(z.refine((values) => Object.keys(values).length <= 50, 'at most 50 values')),
+      }),
+    ),
+    requirements: z._default(
+      z.object({
+        requiresAuth: z._default(z.boolean(), false),
+        requiresAccount: z._default(z.boolean(), false),
+      }),
+      { requiresAuth: false, requiresAccount: false },
+    ),
+    actOnBehalfOf: z.optional(ZActOnBehalfOf),
+    expiresAt: z.optional(ZIsoDateTime),
+    authAppId: z.optional(ZIdentifier),
+    originalRequestId: z.optional(ZIdentifier),
   })
-  .strict()
-  .refine((c) => c.payments.filter((p) => p.type === 'immediate').length <= 1, {
-    message: 'at most one immediate payment',
-    path: ['payments'],
-  })
-  .refine((c) => c.formCompletion === undefined || c.formId !== undefined, {
-    message: 'formCompletion needs a formId',
-    path: ['formCompletion'],
-  })
-  .refine((c) => asksForSomething(c), {
-    message: 'a consent must ask for a payment, data sharing or a form',
-    path: ['payments'],
-  });
+  .check(
+    z.refine((c) => c.payments.filter((p) => p.type === 'immediate').length <= 1, {
+      message: 'at most one immediate payment',
+      path: ['payments'],
+    }),
+    z.refine((c) => c.formCompletion === undefined || c.formId !== undefined, {
+      message: 'formCompletion needs a formId',
+      path: ['formCompletion'],
+    }),
+    z.refine((c) => asksForSomething(c), {
+      message: 'a consent must ask for a payment, data sharing or a form',
+      path: ['payments'],
+    }),
+  );
 export type TCreateConsentRequest = z.infer<typeof ZCreateConsentRequest>;
 export type TCreateConsentRequestInput = z.input<typeof ZCreateConsentRequest>;
 
@@ -144,7 +153,7 @@ export type TMerchantConsentMandate = z.infer<typeof ZMerchantConsentMandate>;
 export const ZMerchantConsentFormResponse = z.object({
   formId: z.string(),
   formResponseId: z.string(),
-  submittedAt: z.string().nullable(),
+  submittedAt: z.nullable(z.string()),
 });
 export type TMerchantConsentFormResponse = z.infer<typeof ZMerchantConsentFormResponse>;
 
@@ -152,28 +161,26 @@ export type TMerchantConsentFormResponse = z.infer<typeof ZMerchantConsentFormRe
 export const ZMerchantConsentResponse = z.object({
   success: z.literal(true),
   // The payer's form-save token is the page's business, not the merchant's.
-  consent: ZConsent.omit({ formUpdateToken: true }).extend({
+  consent: z.extend(z.omit(ZConsent, { formUpdateToken: true }), {
     /** When the payer revoked it (status revoked, docs/payer-consents.md); null otherwise. */
-    revokedAt: z.string().nullable(),
+    revokedAt: z.nullable(z.string()),
     /** The chosen accounts' mandates, first to last; empty before the grant. */
     mandates: z.array(ZMerchantConsentMandate),
     /** The form response once the payer started one; null otherwise. */
-    formResponse: ZMerchantConsentFormResponse.nullable(),
+    formResponse: z.nullable(ZMerchantConsentFormResponse),
   }),
 });
 export type TMerchantConsentResponse = z.infer<typeof ZMerchantConsentResponse>;
 
 /** GET /api/v1/consents?status=&cursor=&limit=: the merchant's consents, newest first. */
 export const ZMerchantConsentsQuery = z.object({
-  status: ZConsentStatus.optional(),
+  status: z.optional(ZConsentStatus),
   /** The nextCursor of the page before; none: the first page. */
-  cursor: ZPrintable(200).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MERCHANT_CONSENTS_MAX_PAGE_SIZE)
-    .default(MERCHANT_CONSENTS_PAGE_SIZE),
+  cursor: z.optional(ZPrintable(200)),
+  limit: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(MERCHANT_CONSENTS_MAX_PAGE_SIZE)),
+    MERCHANT_CONSENTS_PAGE_SIZE,
+  ),
 });
 export type TMerchantConsentsQuery = z.infer<typeof ZMerchantConsentsQuery>;
 
@@ -181,6 +188,6 @@ export const ZMerchantConsentsResponse = z.object({
   success: z.literal(true),
   consents: z.array(ZMerchantConsentResponse.shape.consent),
   /** The cursor of the next page; null on the last. */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type TMerchantConsentsResponse = z.infer<typeof ZMerchantConsentsResponse>;

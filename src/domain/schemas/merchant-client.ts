@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZHexColour } from './consent';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
 import {
@@ -19,7 +19,8 @@ export const SECRET_GRACE_MAX_HOURS = 7 * 24;
 /** Origins one change may add or remove. */
 const ORIGINS_PER_CHANGE = 20;
 
-const ZOrigin = ZPrintable(300).pipe(
+const ZOrigin = z.pipe(
+  ZPrintable(300),
   z.url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://shop.example' }),
 );
 
@@ -30,13 +31,16 @@ export const ZClientResponse = z.object({
   merchantId: z.string(),
   allowedOrigins: z.array(z.string()),
   /** Until when the secret a rotation replaced is still accepted; null: none is. */
-  previousSecretValidUntil: z.string().nullable(),
+  previousSecretValidUntil: z.nullable(z.string()),
 });
 export type TClientResponse = z.infer<typeof ZClientResponse>;
 
 /** POST /api/v1/client/secret body: the grace period of the secret being replaced. */
 export const ZRotateSecretRequest = z.strictObject({
-  graceHours: z.int().min(0).max(SECRET_GRACE_MAX_HOURS).default(SECRET_GRACE_DEFAULT_HOURS),
+  graceHours: z._default(
+    z.int().check(z.gte(0), z.lte(SECRET_GRACE_MAX_HOURS)),
+    SECRET_GRACE_DEFAULT_HOURS,
+  ),
 });
 
 /** The new secret, shown this once. */
@@ -44,19 +48,21 @@ export const ZRotateSecretResponse = z.object({
   success: z.literal(true),
   clientId: z.string(),
   secret: z.string(),
-  previousSecretValidUntil: z.string().nullable(),
+  previousSecretValidUntil: z.nullable(z.string()),
 });
 export type TRotateSecretResponse = z.infer<typeof ZRotateSecretResponse>;
 
 /** PATCH /api/v1/client/origins body: origins to add, then origins to remove. */
 export const ZChangeOriginsRequest = z
   .strictObject({
-    add: z.array(ZOrigin).max(ORIGINS_PER_CHANGE).default([]),
-    remove: z.array(ZOrigin).max(ORIGINS_PER_CHANGE).default([]),
+    add: z._default(z.array(ZOrigin).check(z.maxLength(ORIGINS_PER_CHANGE)), []),
+    remove: z._default(z.array(ZOrigin).check(z.maxLength(ORIGINS_PER_CHANGE)), []),
   })
-  .refine((change) => change.add.length + change.remove.length > 0, {
-    error: 'name at least one origin to add or remove',
-  });
+  .check(
+    z.refine((change) => change.add.length + change.remove.length > 0, {
+      error: 'name at least one origin to add or remove',
+    }),
+  );
 
 export const ZChangeOriginsResponse = z.object({
   success: z.literal(true),
@@ -67,12 +73,9 @@ export type TChangeOriginsResponse = z.infer<typeof ZChangeOriginsResponse>;
 /** POST /api/operator/clients body: what `npm run client:create` sends. */
 export const ZOperatorCreateClientRequest = z.strictObject({
   name: ZText(200),
-  origins: z.array(ZOrigin).max(ORIGINS_PER_CHANGE).default([]),
-  image: ZPrintable(2_000)
-    .pipe(z.url({ protocol: /^https?$/ }))
-    .nullable()
-    .default(null),
-  primaryColour: ZHexColour.optional(),
+  origins: z._default(z.array(ZOrigin).check(z.maxLength(ORIGINS_PER_CHANGE)), []),
+  image: z._default(z.nullable(z.pipe(ZPrintable(2_000), z.url({ protocol: /^https?$/ }))), null),
+  primaryColour: z.optional(ZHexColour),
 });
 
 export const ZOperatorCreateClientResponse = z.object({
@@ -90,5 +93,5 @@ export const ZOperatorCreateWebhookRequest = ZCreateWebhookRequest;
 export const ZOperatorCreateWebhookResponse = ZCreateWebhookResponse;
 
 /** The operator rotates a client's webhook secret as the client itself would. */
-export const ZOperatorWebhookParams = ZClientIdParams.extend({ webhookId: ZIdentifier });
+export const ZOperatorWebhookParams = z.extend(ZClientIdParams, { webhookId: ZIdentifier });
 export const ZOperatorRotateWebhookSecretResponse = ZRotateWebhookSecretResponse;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { canonicalJson, ZAuthenticationResponse, ZGrantChallengeResponse } from './auth';
 import { ZAmountType, ZDataSharing, ZKobo, ZPayment } from './consent';
 import { ZIdentifier, ZPrintable } from './fields';
@@ -15,25 +15,23 @@ export const PAYER_CONSENTS_MAX_PAGE_SIZE = 50;
 /** GET /api/users/consents query: a page of the list, newest grant first. */
 export const ZPayerConsentsQuery = z.object({
   /** The nextCursor of the page before; none: the first page. */
-  cursor: ZPrintable(200).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(PAYER_CONSENTS_MAX_PAGE_SIZE)
-    .default(PAYER_CONSENTS_PAGE_SIZE),
+  cursor: z.optional(ZPrintable(200)),
+  limit: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(PAYER_CONSENTS_MAX_PAGE_SIZE)),
+    PAYER_CONSENTS_PAGE_SIZE,
+  ),
 });
 export type TPayerConsentsQuery = z.infer<typeof ZPayerConsentsQuery>;
 
 /** An account the consent's future payments are collected from, first to last (masked). */
 export const ZRepaymentAccount = z.object({
   accountId: z.string(),
-  position: z.number().int().nonnegative(),
+  position: z.number().check(z.int(), z.nonnegative()),
   bankName: z.string(),
   /** '****1234': the only part of the number the list shows. */
   accountNumber: z.string(),
   accountName: z.string(),
-  logo: z.string().nullable(),
+  logo: z.nullable(z.string()),
   /** The mandate the bank holds for the debits, and its state ('active' while it may debit). */
   mandateId: z.string(),
   mandateState: z.string(),
@@ -47,7 +45,7 @@ export const ZUpcomingDebit = z.object({
   amountType: ZAmountType,
   narration: z.string(),
   /** null: 'As needed' (the merchant asks when it is due). */
-  dueDate: z.string().nullable(),
+  dueDate: z.nullable(z.string()),
 });
 export type TUpcomingDebit = z.infer<typeof ZUpcomingDebit>;
 
@@ -56,15 +54,15 @@ export const ZPayerConsent = z.object({
   consentId: z.string(),
   status: z.enum(['granted', 'revoked']),
   grantedAt: z.string(),
-  revokedAt: z.string().nullable(),
-  merchant: z.object({ merchantId: z.string(), name: z.string(), image: z.string().nullable() }),
+  revokedAt: z.nullable(z.string()),
+  merchant: z.object({ merchantId: z.string(), name: z.string(), image: z.nullable(z.string()) }),
   /** Every payment of the consent with its state (spec §3 Payment). */
   payments: z.array(ZPayment),
   repaymentAccounts: z.array(ZRepaymentAccount),
   /** The next debits of its future payments, soonest first ('As needed' last). */
   upcomingDebits: z.array(ZUpcomingDebit),
-  dataSharing: ZDataSharing.nullable(),
-  form: z.object({ formId: z.string(), formResponseId: z.string().nullable() }).nullable(),
+  dataSharing: z.nullable(ZDataSharing),
+  form: z.nullable(z.object({ formId: z.string(), formResponseId: z.nullable(z.string()) })),
 });
 export type TPayerConsent = z.infer<typeof ZPayerConsent>;
 
@@ -73,7 +71,7 @@ export const ZPayerConsentsResponse = z.object({
   success: z.literal(true),
   consents: z.array(ZPayerConsent),
   /** Pass as ?cursor= for the next page; null on the last. */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type TPayerConsentsResponse = z.infer<typeof ZPayerConsentsResponse>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { RECENTS_LIMIT } from '../constants';
 import { ZKobo } from './consent';
 import { ZIdentifier } from './fields';
@@ -16,12 +16,12 @@ export type TTransferDetails = z.infer<typeof ZTransferDetails>;
 
 const ZImmediatePaymentBase = z.object({
   type: z.literal('immediate'),
-  amount: ZKobo.min(1),
-  sourceAccountId: z.string().min(1),
+  amount: ZKobo.check(z.gte(1)),
+  sourceAccountId: z.string().check(z.minLength(1)),
   narration: z.string(),
   senderName: z.string(),
-  location: z.string().nullable(),
-  originalRequestId: z.string().nullable(),
+  location: z.nullable(z.string()),
+  originalRequestId: z.nullable(z.string()),
 });
 
 /**
@@ -29,18 +29,20 @@ const ZImmediatePaymentBase = z.object({
  * a known user; or a bank account found by name enquiry.
  */
 export const ZImmediatePaymentRequest = z.union([
-  ZImmediatePaymentBase.extend({ paypointId: z.string().min(1) }).strict(),
-  ZImmediatePaymentBase.extend({
-    destinationAccountId: z.string().min(1),
-    destinationUserId: z.string().min(1),
-  }).strict(),
-  ZImmediatePaymentBase.extend({
-    recipientAccountNumber: z.string().min(1),
-    recipientBankCode: z.string().min(1),
-    recipientBankName: z.string().min(1),
-    recipientAccountName: z.string().min(1),
-    nameEnquiryId: z.string().min(1),
-  }).strict(),
+  z.strictObject({ ...ZImmediatePaymentBase.shape, paypointId: z.string().check(z.minLength(1)) }),
+  z.strictObject({
+    ...ZImmediatePaymentBase.shape,
+    destinationAccountId: z.string().check(z.minLength(1)),
+    destinationUserId: z.string().check(z.minLength(1)),
+  }),
+  z.strictObject({
+    ...ZImmediatePaymentBase.shape,
+    recipientAccountNumber: z.string().check(z.minLength(1)),
+    recipientBankCode: z.string().check(z.minLength(1)),
+    recipientBankName: z.string().check(z.minLength(1)),
+    recipientAccountName: z.string().check(z.minLength(1)),
+    nameEnquiryId: z.string().check(z.minLength(1)),
+  }),
 ]);
 export type TImmediatePaymentRequest = z.infer<typeof ZImmediatePaymentRequest>;
 
@@ -65,28 +67,28 @@ export const ZPaymentAttemptState = z.object({
     'failed',
   ]),
   /** While awaiting 3-D Secure: the bank's challenge, to open it again (spec §2 Reconnect). */
-  challengeUrl: z.string().nullable(),
+  challengeUrl: z.nullable(z.string()),
   /**
    * When an open step ends by itself: the one-time account's expiry, or the end of the 10 minutes
    * a 3-D Secure challenge is given; null otherwise.
    */
-  expiresAt: z.string().nullable(),
+  expiresAt: z.nullable(z.string()),
   /** Why it failed, in the catalogue's code and words; null unless failed. */
-  failureCode: z.string().nullable(),
-  message: z.string().nullable(),
+  failureCode: z.nullable(z.string()),
+  message: z.nullable(z.string()),
   /**
    * Money that reached us for this attempt and was sent back: a transfer of the wrong amount, one
    * that came after the account expired, or after the payment was already paid; null otherwise.
    */
-  returned: z
-    .object({ amount: ZKobo, reason: z.enum(['wrong_amount', 'expired', 'already_paid']) })
-    .nullable(),
+  returned: z.nullable(
+    z.object({ amount: ZKobo, reason: z.enum(['wrong_amount', 'expired', 'already_paid']) }),
+  ),
   /**
    * For a card or chip attempt that ended failed: whether the payer's money was taken (false:
    * nothing was charged; true: charged and owed back, refunded by us). Null while open or for
    * other methods.
    */
-  charged: z.boolean().nullable(),
+  charged: z.nullable(z.boolean()),
 });
 export type TPaymentAttemptState = z.infer<typeof ZPaymentAttemptState>;
 
@@ -99,34 +101,34 @@ export const ZPaymentStatusEvent = z.object({
   paymentId: z.string(),
   status: z.enum(['in_progress', 'completed', 'failed']),
   /** The step text of spec §4 while in progress, e.g. 'Waiting for transfer confirmation...'. */
-  stepText: z.string().optional(),
+  stepText: z.optional(z.string()),
   /** Why it failed, in the catalogue's words. */
-  message: z.string().optional(),
-  eventType: z.literal('payment_success').optional(),
-  payerBank: ZPayerBank.nullable().optional(),
-  payerCard: ZPayerCard.nullable().optional(),
-  paymentType: z.enum(['bank_transfer', 'card', 'account', 'chip_card']).optional(),
-  shouldPromptCardLinking: z.boolean().optional(),
-  shouldPromptBankAccountLinking: z.boolean().optional(),
-  cardWasSaved: z.boolean().optional(),
+  message: z.optional(z.string()),
+  eventType: z.optional(z.literal('payment_success')),
+  payerBank: z.optional(z.nullable(ZPayerBank)),
+  payerCard: z.optional(z.nullable(ZPayerCard)),
+  paymentType: z.optional(z.enum(['bank_transfer', 'card', 'account', 'chip_card'])),
+  shouldPromptCardLinking: z.optional(z.boolean()),
+  shouldPromptBankAccountLinking: z.optional(z.boolean()),
+  cardWasSaved: z.optional(z.boolean()),
   /** Ours: the attempt this event is about, as the payment read shows it. */
-  attempt: ZPaymentAttemptState.optional(),
+  attempt: z.optional(ZPaymentAttemptState),
 });
 export type TPaymentStatusEvent = z.infer<typeof ZPaymentStatusEvent>;
 
 /** GET /api/payments/favorites-and-recents?limit=8 query (spec §7) */
 export const ZFavoritesAndRecentsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(50).default(RECENTS_LIMIT),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), RECENTS_LIMIT),
 });
 export type TFavoritesAndRecentsQuery = z.infer<typeof ZFavoritesAndRecentsQuery>;
 
 /** Someone the payer has paid before. */
 export const ZPaymentCounterpartySummary = z.object({
-  accountNumber: z.string().nullable(),
+  accountNumber: z.nullable(z.string()),
   accountName: z.string(),
-  bankName: z.string().nullable(),
-  institutionCode: z.string().nullable(),
-  logo: z.string().nullable(),
+  bankName: z.nullable(z.string()),
+  institutionCode: z.nullable(z.string()),
+  logo: z.nullable(z.string()),
 });
 export type TPaymentCounterpartySummary = z.infer<typeof ZPaymentCounterpartySummary>;
 
@@ -147,7 +149,7 @@ export const ZPaymentHistoryResponse = z.object({
       amount: ZKobo,
       narration: z.string(),
       status: z.enum(['pending', 'executed', 'failed']),
-      executedAt: z.string().nullable(),
+      executedAt: z.nullable(z.string()),
       counterpartyName: z.string(),
     }),
   ),
@@ -164,14 +166,14 @@ export const ZPayout = z.object({
   /** paying: taken from the wallet, the bank not yet answered; failed: back in the wallet. */
   status: z.enum(['paying', 'completed', 'failed']),
   amount: ZKobo,
-  accountId: z.string().nullable(),
+  accountId: z.nullable(z.string()),
   bankName: z.string(),
   accountNumber: z.string(),
   accountName: z.string(),
   /** The bank's reason for a failed payout, e.g. 'account_not_found'. */
-  failureReason: z.string().nullable(),
+  failureReason: z.nullable(z.string()),
   createdAt: z.string(),
-  endedAt: z.string().nullable(),
+  endedAt: z.nullable(z.string()),
 });
 export type TPayout = z.infer<typeof ZPayout>;
 
@@ -183,7 +185,7 @@ export type TPayout = z.infer<typeof ZPayout>;
 export const ZReleasePendingResponse = z.object({
   success: z.literal(true),
   released: ZKobo,
-  payout: ZPayout.nullable(),
+  payout: z.nullable(ZPayout),
 });
 export type TReleasePendingResponse = z.infer<typeof ZReleasePendingResponse>;
 
@@ -192,33 +194,33 @@ export const ZPaymentStateResponse = z.object({
   success: z.literal(true),
   paymentId: z.string(),
   status: z.enum(['pending', 'in_progress', 'completed', 'failed']),
-  stepText: z.string().nullable(),
-  method: z.enum(['bank_transfer', 'card', 'account', 'chip_card']).nullable(),
+  stepText: z.nullable(z.string()),
+  method: z.nullable(z.enum(['bank_transfer', 'card', 'account', 'chip_card'])),
   amount: ZKobo,
-  executedAt: z.string().nullable(),
+  executedAt: z.nullable(z.string()),
   /** The open one-time account, while a transfer is awaited. */
-  transferDetails: ZTransferDetails.nullable(),
+  transferDetails: z.nullable(ZTransferDetails),
   /** Why the latest attempt failed, in the catalogue's words. */
-  message: z.string().nullable(),
+  message: z.nullable(z.string()),
   /** The latest attempt (the one the payer sees), or null before any. */
-  attempt: ZPaymentAttemptState.nullable(),
+  attempt: z.nullable(ZPaymentAttemptState),
   /**
    * While a card waits for its OTP: the bank's message of the OTP screen (spec §5 OTP data
    * displayMessage), for a page opened again; null otherwise.
    */
-  otpDisplayMessage: z.string().nullable(),
+  otpDisplayMessage: z.nullable(z.string()),
   /**
    * Once completed, the bank account the money came from, as its completion event named it
    * (spec §3 origin); null before, for a card, or when the bank did not name the sender.
    */
-  payerBank: ZPayerBank.nullable(),
+  payerBank: z.nullable(ZPayerBank),
   /** Once completed, spec §3 origin.shouldPromptBankAccountLinking; false before. */
   shouldPromptBankAccountLinking: z.boolean(),
   /**
    * The payment stream's latest event when this was read (0: none yet): a page that opens the
    * stream with it as `lastEventId` hears only what happened after this answer.
    */
-  lastEventId: z.number().int().nonnegative(),
+  lastEventId: z.number().check(z.int(), z.nonnegative()),
 });
 export type TPaymentStateResponse = z.infer<typeof ZPaymentStateResponse>;
 
@@ -227,7 +229,7 @@ export type TPaymentStateResponse = z.infer<typeof ZPaymentStateResponse>;
  * POST /api/payments/{paymentId}/transfer body, optional: a page without sign-in that opened the
  * account sends the token it got, so asking again does not hand the account to someone else.
  */
-export const ZTransferOpenRequest = z.object({ chargeToken: ZIdentifier.optional() }).nullish();
+export const ZTransferOpenRequest = z.nullish(z.object({ chargeToken: z.optional(ZIdentifier) }));
 export type TTransferOpenRequest = z.infer<typeof ZTransferOpenRequest>;
 
 export const ZTransferDetailsResponse = z.object({
@@ -238,7 +240,7 @@ export const ZTransferDetailsResponse = z.object({
    * To the page that opened the account without sign-in, alone: its proof of the transfer's
    * payment (docs/accounts.md "Linking from a payment").
    */
-  chargeToken: z.string().optional(),
+  chargeToken: z.optional(z.string()),
 });
 export type TTransferDetailsResponse = z.infer<typeof ZTransferDetailsResponse>;
 
@@ -257,8 +259,8 @@ export type TTransferConfirmResponse = z.infer<typeof ZTransferConfirmResponse>;
  * charge's answer gave the page.
  */
 export const ZCancelAttemptRequest = z.object({
-  consentId: ZIdentifier.optional(),
-  chargeToken: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
+  chargeToken: z.optional(ZIdentifier),
 });
 export type TCancelAttemptRequest = z.infer<typeof ZCancelAttemptRequest>;
 
@@ -270,7 +272,7 @@ export const ZCancelAttemptResponse = z.object({
 export type TCancelAttemptResponse = z.infer<typeof ZCancelAttemptResponse>;
 
 /** Who may act on a payment without signing in: the holder of its consent link (spec §6). */
-export const ZPaymentAccessQuery = z.object({ consentId: ZIdentifier.optional() });
+export const ZPaymentAccessQuery = z.object({ consentId: z.optional(ZIdentifier) });
 
 /** POST /api/events/tickets answer: a ticket that opens one event stream for a signed-in payer. */
 export const ZStreamTicketResponse = z.object({
@@ -281,5 +283,5 @@ export const ZStreamTicketResponse = z.object({
    * The id of the stream's latest event when the ticket was issued (0: none yet): the stream
    * opened with it as `lastEventId` hears only what happened after the page asked.
    */
-  lastEventId: z.number().int().nonnegative(),
+  lastEventId: z.number().check(z.int(), z.nonnegative()),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZInstitutionCode } from './account-link';
 import { ZChipReaderData } from './card-terminal';
 import { ZKobo } from './consent';
@@ -11,7 +11,7 @@ import { ZAccountNumber } from './user-account';
  */
 
 /** Stable snake_case words naming the path a fixture triggers. */
-const ZScenario = z.string().regex(/^[a-z][a-z0-9_]*$/);
+const ZScenario = z.string().check(z.regex(/^[a-z][a-z0-9_]*$/));
 
 /** GET /api/sandbox/fixtures answer. */
 export const ZSandboxFixturesResponse = z.object({
@@ -68,14 +68,14 @@ export type TSandboxFixturesResponse = z.infer<typeof ZSandboxFixturesResponse>;
  * or from a sender the notice does not name.
  */
 export const ZSandboxTransferRequest = z.strictObject({
-  accountNumber: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
-  amount: ZKobo.min(1).max(100_000_000_000),
-  from: z
-    .strictObject({
+  accountNumber: z.string().check(z.regex(/^\d{10}$/, 'must be 10 digits')),
+  amount: ZKobo.check(z.gte(1), z.lte(100_000_000_000)),
+  from: z.optional(
+    z.strictObject({
       institutionCode: ZInstitutionCode,
       accountNumber: ZAccountNumber,
-    })
-    .optional(),
+    }),
+  ),
 });
 export type TSandboxTransferRequest = z.infer<typeof ZSandboxTransferRequest>;
 
@@ -131,10 +131,10 @@ export const SANDBOX_READER_FAULTS = ['busy', 'timeout'] as const;
  */
 export const ZSandboxTerminalReadRequest = z.strictObject({
   serial: ZChipReaderData.shape.serial,
-  cardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12 to 19 digits'),
+  cardNumber: z.string().check(z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')),
   amount: z.int(),
-  pin: z.string().regex(/^\d{4,12}$/, 'must be 4 to 12 digits'),
-  faults: z.array(z.enum(SANDBOX_READER_FAULTS)).max(2).optional(),
+  pin: z.string().check(z.regex(/^\d{4,12}$/, 'must be 4 to 12 digits')),
+  faults: z.optional(z.array(z.enum(SANDBOX_READER_FAULTS)).check(z.maxLength(2))),
 });
 export type TSandboxTerminalReadRequest = z.infer<typeof ZSandboxTerminalReadRequest>;
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ACCOUNT_NUMBER_LENGTH } from '../constants';
 
 /** A Nigerian NUBAN account number: exactly 10 digits (spec §5, §9). */
 export const ZAccountNumber = z
   .string()
-  .regex(new RegExp(`^\\d{${ACCOUNT_NUMBER_LENGTH}}$`), 'must be 10 digits');
+  .check(z.regex(new RegExp(`^\\d{${ACCOUNT_NUMBER_LENGTH}}$`), 'must be 10 digits'));
 
 // spec §3 User account.integrations.transactionService (direct debit mandate)
 export const ZTransactionServiceIntegration = z.object({
@@ -18,9 +18,9 @@ export const ZTransactionServiceIntegration = z.object({
 export const ZAltTransactionServiceIntegration = z.object({
   possible: z.boolean(),
   authorized: z.boolean(),
-  status: z.string().nullable(),
+  status: z.nullable(z.string()),
   linked: z.boolean(),
-  remitaLogoUrl: z.string().nullable(),
+  remitaLogoUrl: z.nullable(z.string()),
 });
 
 // spec §3 User account.integrations.card: a saved card is a provider token plus its masked form.
@@ -28,54 +28,54 @@ export const ZCardIntegration = z.object({
   possible: z.boolean(),
   active: z.boolean(),
   linked: z.boolean(),
-  obfuscatedCard: z.string().nullable(),
-  token: z.string().nullable(),
+  obfuscatedCard: z.nullable(z.string()),
+  token: z.nullable(z.string()),
 });
 
 // spec §3 User account.integrations: an absent integration is one the bank does not offer.
 export const ZAccountIntegrations = z.object({
-  transactionService: ZTransactionServiceIntegration.optional(),
-  altTransactionService: ZAltTransactionServiceIntegration.optional(),
-  card: ZCardIntegration.optional(),
-  nibssAlt: z.object({ possible: z.boolean() }).optional(),
+  transactionService: z.optional(ZTransactionServiceIntegration),
+  altTransactionService: z.optional(ZAltTransactionServiceIntegration),
+  card: z.optional(ZCardIntegration),
+  nibssAlt: z.optional(z.object({ possible: z.boolean() })),
 });
 export type TAccountIntegrations = z.infer<typeof ZAccountIntegrations>;
 
 /** The payer behind an account when they already use the product (spec §3 oyaUser). */
-export const ZOyaUser = z.object({ userId: z.string(), fullName: z.string().nullable() });
+export const ZOyaUser = z.object({ userId: z.string(), fullName: z.nullable(z.string()) });
 export type TOyaUser = z.infer<typeof ZOyaUser>;
 
 // spec §3 User account. Card-only accounts have no account number.
 export const ZUserAccount = z.object({
-  bankId: z.string().optional(),
-  accountId: z.string().optional(),
-  _id: z.string().optional(),
-  accountNumber: z.string().nullable(),
-  accountName: z.string().nullable(),
+  bankId: z.optional(z.string()),
+  accountId: z.optional(z.string()),
+  _id: z.optional(z.string()),
+  accountNumber: z.nullable(z.string()),
+  accountName: z.nullable(z.string()),
   bankName: z.string(),
-  institutionCode: z.string().nullable(),
-  logo: z.string().nullable().optional(),
-  schemeImageUrl: z.string().nullable().optional(),
-  linkStatus: z.enum(['approved', 'bank_approved']).nullable().optional(),
-  status: z.string().nullable().optional(),
-  statusDetail: z.enum(['Approved', 'Bank Approved']).nullable().optional(),
-  isAlreadyLinked: z.boolean().optional(),
-  nameEnquiryId: z.string().nullable().optional(),
-  isOyaUser: z.boolean().optional(),
-  oyaUser: ZOyaUser.nullable().optional(),
+  institutionCode: z.nullable(z.string()),
+  logo: z.optional(z.nullable(z.string())),
+  schemeImageUrl: z.optional(z.nullable(z.string())),
+  linkStatus: z.optional(z.nullable(z.enum(['approved', 'bank_approved']))),
+  status: z.optional(z.nullable(z.string())),
+  statusDetail: z.optional(z.nullable(z.enum(['Approved', 'Bank Approved']))),
+  isAlreadyLinked: z.optional(z.boolean()),
+  nameEnquiryId: z.optional(z.nullable(z.string())),
+  isOyaUser: z.optional(z.boolean()),
+  oyaUser: z.optional(z.nullable(ZOyaUser)),
   integrations: ZAccountIntegrations,
   /**
    * A paper mandate signed or to be signed, not approved by the bank yet: its printable form and
    * until when it is valid (docs/accounts.md "Paper mandates"). Not in spec §3: the row offers
    * the form with it. null or absent when there is none.
    */
-  paperMandate: z.object({ formUrl: z.string(), expiresAt: z.string() }).nullable().optional(),
+  paperMandate: z.optional(z.nullable(z.object({ formUrl: z.string(), expiresAt: z.string() }))),
 });
 export type TUserAccount = z.infer<typeof ZUserAccount>;
 
 /** GET /api/accounts/user[?includeBvn=true] query (spec §7) */
 export const ZUserAccountsQuery = z.object({
-  includeBvn: z.enum(['true', 'false']).optional(),
+  includeBvn: z.optional(z.enum(['true', 'false'])),
 });
 export type TUserAccountsQuery = z.infer<typeof ZUserAccountsQuery>;
 
@@ -101,7 +101,7 @@ export type TAccountSearchQuery = z.infer<typeof ZAccountSearchQuery>;
 /** GET /api/accounts/search answer: the id of the validation whose results then stream (spec §7) */
 export const ZAccountSearchResponse = z.object({
   banks: z.object({
-    results: z.array(z.object({ validationId: z.string() })).min(1),
+    results: z.array(z.object({ validationId: z.string() })).check(z.minLength(1)),
   }),
   /** The ticket that opens the validation's stream (GET /api/events/bank-validation/{id}). */
   stream: z.object({ ticket: z.string(), expiresAt: z.string() }),
@@ -114,10 +114,10 @@ export const ZBankValidationResult = z.object({
   accountName: z.string(),
   institutionCode: z.string(),
   bankName: z.string(),
-  logo: z.string().nullable(),
-  nameEnquiryId: z.string().nullable(),
+  logo: z.nullable(z.string()),
+  nameEnquiryId: z.nullable(z.string()),
   isOyaUser: z.boolean(),
-  oyaUser: ZOyaUser.nullable(),
+  oyaUser: z.nullable(ZOyaUser),
   integrations: ZAccountIntegrations,
 });
 export type TBankValidationResult = z.infer<typeof ZBankValidationResult>;
@@ -141,10 +141,10 @@ export const ZBankLookupResponse = z.object({
   success: z.literal(true),
   bank: z.object({
     integrations: z.object({
-      transactionService: z.object({ possible: z.boolean() }).optional(),
-      altTransactionService: z.object({ possible: z.boolean() }).optional(),
-      card: z.object({ possible: z.boolean() }).optional(),
-      nibssAlt: z.object({ possible: z.boolean() }).optional(),
+      transactionService: z.optional(z.object({ possible: z.boolean() })),
+      altTransactionService: z.optional(z.object({ possible: z.boolean() })),
+      card: z.optional(z.object({ possible: z.boolean() })),
+      nibssAlt: z.optional(z.object({ possible: z.boolean() })),
     }),
   }),
 });

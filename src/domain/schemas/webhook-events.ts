@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DATA_CATEGORIES } from '../constants';
 import { ERROR_CODES } from '../errors';
 import { ZMandateType } from './account-link';
@@ -11,16 +11,18 @@ import type { TWebhookEventType } from './webhooks';
  * event the app writes against the document (src/server/testing/openapi-answers.ts).
  */
 
-const ZTimestamp = z.string().describe('ISO 8601 date-time (UTC)');
+const ZTimestamp = z.string().check(z.describe('ISO 8601 date-time (UTC)'));
 const ZMethod = z.enum(['bank_transfer', 'card', 'account', 'chip_card']);
 const ZTrigger = z
   .enum(['schedule', 'merchant'])
-  .describe('schedule: on its due date; merchant: POST /api/v1/payments/{paymentId}/collect');
+  .check(
+    z.describe('schedule: on its due date; merchant: POST /api/v1/payments/{paymentId}/collect'),
+  );
 const ZCollectionCommon = {
   consentId: z.string(),
   paymentId: z.string(),
   collectionId: z.string(),
-  amount: ZKobo.describe('kobo'),
+  amount: ZKobo.check(z.describe('kobo')),
   trigger: ZTrigger,
 };
 
@@ -28,7 +30,7 @@ export const WEBHOOK_EVENT_DATA = {
   'consent.granted': z.object({
     consentId: z.string(),
     grantedAt: ZTimestamp,
-    immediatePaymentId: z.string().nullable(),
+    immediatePaymentId: z.nullable(z.string()),
     dataTypes: z.array(z.enum(DATA_CATEGORIES)),
     payerAuthenticated: z.boolean(),
   }),
@@ -45,7 +47,7 @@ export const WEBHOOK_EVENT_DATA = {
   'payment.completed': z.object({
     consentId: z.string(),
     paymentId: z.string(),
-    amount: ZKobo.describe('kobo'),
+    amount: ZKobo.check(z.describe('kobo')),
     method: ZMethod,
     executedAt: ZTimestamp,
   }),
@@ -67,10 +69,10 @@ export const WEBHOOK_EVENT_DATA = {
     code: z.literal('DIRECT_DEBIT_FAILED'),
     message: z.string(),
     reason: z.string(),
-    rounds: z.number().int().positive(),
+    rounds: z.number().check(z.int(), z.positive()),
     tries: z.array(
       z.object({
-        position: z.number().int().nonnegative(),
+        position: z.number().check(z.int(), z.nonnegative()),
         accountId: z.string(),
         reason: z.string(),
       }),
@@ -84,7 +86,7 @@ export const WEBHOOK_EVENT_DATA = {
   }),
   'consent.failed': z.object({
     consentId: z.string(),
-    failedAt: ZTimestamp.describe('the consent’s expiresAt'),
+    failedAt: ZTimestamp.check(z.describe('the consent’s expiresAt')),
     code: z.literal('CONSENT_EXPIRED'),
     reason: z.string(),
     paidPaymentIds: z.array(z.string()),
@@ -95,9 +97,9 @@ export const WEBHOOK_EVENT_DATA = {
     accountId: z.string(),
     bankName: z.string(),
     mandateType: ZMandateType,
-    activatedAt: ZTimestamp.nullable(),
+    activatedAt: z.nullable(ZTimestamp),
   }),
-} as const satisfies Record<TWebhookEventType, z.ZodType>;
+} as const satisfies Record<TWebhookEventType, z.ZodMiniType>;
 
 /** What each event type is for: the `webhooks` entries' summaries. */
 export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
@@ -116,7 +118,9 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
 /** The whole body of a delivery of `type`. */
 export const webhookBodyOf = <T extends TWebhookEventType>(type: T) =>
   z.object({
-    id: z.string().describe('The event id: the same on every delivery of this event; key on it'),
+    id: z
+      .string()
+      .check(z.describe('The event id: the same on every delivery of this event; key on it')),
     type: z.literal(type),
     createdAt: ZTimestamp,
     data: WEBHOOK_EVENT_DATA[type],

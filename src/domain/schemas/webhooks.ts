@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ZIdentifier, ZPrintable } from './fields';
 
 /** What a merchant hears about (docs/webhooks.md); more join as their flows are built. */
@@ -28,13 +28,13 @@ export type TWebhookPayload = z.infer<typeof ZWebhookPayload>;
 
 /** POST /api/v1/webhooks body */
 export const ZCreateWebhookRequest = z.strictObject({
-  url: ZPrintable(2_000).pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  url: z.pipe(ZPrintable(2_000), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
 });
 
 const ZWebhookEndpoint = z.object({ id: z.string(), url: z.string(), createdAt: z.string() });
 
 /** POST /api/v1/webhooks answer: the signing secret (`whsec_<base64>`) is shown this once. */
-export const ZCreateWebhookResponse = ZWebhookEndpoint.extend({
+export const ZCreateWebhookResponse = z.extend(ZWebhookEndpoint, {
   success: z.literal(true),
   secret: z.string(),
 });
@@ -43,9 +43,9 @@ export const ZCreateWebhookResponse = ZWebhookEndpoint.extend({
 export const ZListWebhooksResponse = z.object({
   success: z.literal(true),
   webhooks: z.array(
-    ZWebhookEndpoint.extend({
+    z.extend(ZWebhookEndpoint, {
       status: z.enum(['active', 'disabled']),
-      disabledAt: z.string().nullable(),
+      disabledAt: z.nullable(z.string()),
     }),
   ),
 });
@@ -62,24 +62,24 @@ export const ZRotateWebhookSecretResponse = z.object({
 });
 
 export const ZWebhookDelivery = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   endpointId: z.string(),
   eventId: z.string(),
   eventType: z.string(),
-  consentId: z.string().nullable(),
+  consentId: z.nullable(z.string()),
   status: z.enum(['pending', 'delivered', 'failed']),
-  attempts: z.number().int(),
-  lastStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  deliveredAt: z.string().nullable(),
+  attempts: z.number().check(z.int()),
+  lastStatus: z.nullable(z.number().check(z.int())),
+  lastError: z.nullable(z.string()),
+  nextAttemptAt: z.nullable(z.string()),
+  deliveredAt: z.nullable(z.string()),
 });
 export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 
 /** GET /api/v1/webhooks/deliveries query and answer */
 export const ZListDeliveriesQuery = z.object({
-  status: z.enum(['pending', 'delivered', 'failed']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  status: z.optional(z.enum(['pending', 'delivered', 'failed'])),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(200)), 50),
 });
 export const ZListDeliveriesResponse = z.object({
   success: z.literal(true),
@@ -87,5 +87,7 @@ export const ZListDeliveriesResponse = z.object({
 });
 
 export const ZWebhookIdParams = z.object({ webhookId: ZIdentifier });
-export const ZDeliveryIdParams = z.object({ deliveryId: z.coerce.number().int().positive() });
+export const ZDeliveryIdParams = z.object({
+  deliveryId: z.coerce.number().check(z.int(), z.positive()),
+});
 export const ZWebhookOkResponse = z.object({ success: z.literal(true) });

@@ -17,7 +17,7 @@ import { OPERATION_EXAMPLES } from './openapi-examples';
  * schemes, the event streams' events, the webhooks (one entry per event type) and the examples.
  */
 
-const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output') =>
+const jsonSchemaOf = (schema: z.core.$ZodType, io: 'input' | 'output' = 'output') =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
     string,
     unknown
@@ -136,7 +136,7 @@ export const NON_JSON_ANSWERS: Record<string, { type: string; description: strin
 };
 
 /** Each stream's events: their SSE names and the schema of their data. */
-const STREAM_EVENTS: Record<string, { name: string; events: Record<string, z.ZodType> }> = {
+const STREAM_EVENTS: Record<string, { name: string; events: Record<string, z.core.$ZodType> }> = {
   '/api/events/payments/:paymentId': {
     name: 'A payment’s status',
     events: { payment_status: ZPaymentStatusEvent },
@@ -152,7 +152,11 @@ const STREAM_EVENTS: Record<string, { name: string; events: Record<string, z.Zod
   '/api/events/card-linking': {
     name: 'The payer’s card linking',
     events: Object.fromEntries(
-      ZCardLinkingEvent.options.map((option) => [option.shape.event.value, option]),
+      ZCardLinkingEvent.def.options.map((option): [string, z.core.$ZodType] => {
+        // Each option names its event with one literal.
+        const [event = ''] = option.shape.event.def.values;
+        return [event, option];
+      }),
     ),
   },
 };

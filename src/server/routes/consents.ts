@@ -38,7 +38,7 @@ export const consentRoutes: FastifyPluginAsync<TRouteContext & { reads: TConsent
     {
       schema: {
         params: z.object({ consentId: ZIdentifier }),
-        querystring: z.object({ clientId: ZPrintable(100).optional() }),
+        querystring: z.object({ clientId: z.optional(ZPrintable(100)) }),
         response: jsonAnswers({ 200: ZConsentReadResponse }),
       },
     },

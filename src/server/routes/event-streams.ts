@@ -26,8 +26,8 @@ const ZTicket = z.string().regex(/^est_[\w-]{32}$/, 'must be a stream ticket');
 const ZStreamQuery = z.object({
   ticket: ZTicket.optional(),
   /** For a payment of a consent that needs no sign-in: whoever holds its link (spec §6). */
-  consentId: ZIdentifier.optional(),
-  clientId: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
+  clientId: z.optional(ZIdentifier),
   /** Where a client without Last-Event-ID resumes (a reopened stream with a new ticket). */
   lastEventId: z.coerce.number().int().nonnegative().optional(),
 });

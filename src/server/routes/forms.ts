@@ -76,7 +76,7 @@ export const formRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
       schema: {
         querystring: ZUploadFormFileQuery,
         headers: z.object({
-          'x-form-update-token': ZIdentifier.optional(),
+          'x-form-update-token': z.optional(ZIdentifier),
           'x-file-name': z.string().max(600).optional(),
         }),
         response: jsonAnswers({ 201: ZUploadFormFileResponse }),

@@ -5,7 +5,7 @@ import type { TAppContext } from '../context';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall } from '../services/idempotency';
 
 /** The Idempotency-Key header a mutating call may carry (docs/security.md). */
-export const ZIdempotencyHeaders = z.object({ 'idempotency-key': ZIdempotencyKey.optional() });
+export const ZIdempotencyHeaders = z.object({ 'idempotency-key': z.optional(ZIdempotencyKey) });
 
 /**
  * The `idempotency` option of a route whose call waits on a bank or card network: the route takes

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ZChangeOriginsRequest,
   ZChangeOriginsResponse,
@@ -37,7 +38,7 @@ export const merchantClientRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     {
       preValidation,
       schema: {
-        body: ZRotateSecretRequest.nullish(),
+        body: z.nullish(ZRotateSecretRequest),
         response: jsonAnswers({ 201: ZRotateSecretResponse }),
       },
     },

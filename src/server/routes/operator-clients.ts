@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ZChangeOriginsRequest,
   ZChangeOriginsResponse,
@@ -101,7 +102,7 @@ export const operatorClientRoutes: FastifyPluginAsync<
       preValidation,
       schema: {
         params: ZClientIdParams,
-        body: ZRotateSecretRequest.nullish(),
+        body: z.nullish(ZRotateSecretRequest),
         response: jsonAnswers({ 201: ZRotateSecretResponse }),
       },
     },

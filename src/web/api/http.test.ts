@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ApiError, isApiError } from './api-error';
 import { apiFetch } from './http';
 import { getSession, saveSession, setIdentifiedTo, STORAGE_KEYS } from './session';

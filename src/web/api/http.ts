@@ -1,5 +1,5 @@
 import './zod-config';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import { ERROR_CATALOGUE, formatErrorMessage, ZApiErrorBody } from '../../domain/errors';
 import { ApiError } from './api-error';
@@ -11,7 +11,7 @@ import {
   setAuthNotice,
 } from './session';
 
-type TRequest<S extends z.ZodType> = {
+type TRequest<S extends z.ZodMiniType> = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   /** The domain schema of the answer: the page trusts nothing it has not parsed. */
@@ -55,7 +55,7 @@ function tokenExpired(): ApiError {
 }
 
 /** Calls our API with the payer's bearer token when present (spec §7). */
-export async function apiFetch<S extends z.ZodType>(
+export async function apiFetch<S extends z.ZodMiniType>(
   path: string,
   { method = 'GET', body, schema, signal, token: explicitToken }: TRequest<S>,
 ): Promise<z.infer<S>> {

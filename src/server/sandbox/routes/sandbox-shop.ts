@@ -16,8 +16,8 @@ import { escapeHtml, htmlPage } from '../../routes/html-page';
  */
 
 const ZShopQuery = z.object({
-  consentId: ZIdentifier.optional(),
-  clientId: ZIdentifier.optional(),
+  consentId: z.optional(ZIdentifier),
+  clientId: z.optional(ZIdentifier),
 });
 
 const SHOP_STYLE = `
