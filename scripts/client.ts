@@ -2,7 +2,7 @@
 // or not, in either database mode (docs/merchant-clients.md).
 import { parseArgs } from 'node:util';
 import type { z } from 'zod/mini';
-import { ZApiErrorBody } from '../src/domain/errors';
+import { ZApiErrorBody } from '../src/domain/schemas/api-error';
 import {
   ZChangeOriginsRequest,
   ZChangeOriginsResponse,

@@ -195,3 +195,6 @@ export const AUTH_PARAMS_PENDING_MESSAGE =
 /** spec §2 success step: what a completed link answers. */
 export const ACCOUNT_LINKED_MESSAGE =
   'Your account has been linked and is ready for future payments.';
+
+/** How a payment is paid, in the payment stream's names. */
+export const PAYMENT_METHODS = ['bank_transfer', 'card', 'account', 'chip_card'] as const;

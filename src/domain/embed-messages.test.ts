@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EMBED_MESSAGE,
-  ZEmbedMessage,
-  carriesConsentData,
-  parseMessageFromParent,
-} from './embed-messages';
+import { EMBED_MESSAGE, ZEmbedMessage, carriesConsentData } from './embed-messages';
+import { parseMessageFromParent } from './parent-messages';
 
 describe('parseMessageFromParent (spec §7 messages from the parent)', () => {
   it('takes the shapes the spec lists', () => {

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  ERROR_CATALOGUE,
-  errorBody,
-  errorStatus,
-  formatErrorMessage,
-  isErrorCode,
-  ZApiErrorBody,
-} from './errors';
+import { ERROR_CATALOGUE, errorBody, errorStatus, formatErrorMessage, isErrorCode } from './errors';
+import { ZApiErrorBody } from './schemas/api-error';
 
 type TDocRow = { code: string; status: number; message: string };
 

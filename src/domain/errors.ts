@@ -1,5 +1,3 @@
-import { z } from 'zod/mini';
-
 /**
  * The error catalogue (spec §8, plus the §4 and §5 messages a server or page raises): one stable
  * code for each failure, the HTTP status the server answers with, and the spec's words. Server
@@ -441,12 +439,8 @@ export type TErrorCode = keyof typeof ERROR_CATALOGUE;
 /** Every catalogue code, for schemas: a body naming another code is not one of ours. */
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as [TErrorCode, ...TErrorCode[]];
 
-/** A failure as the server answers it and the page parses it. */
-export const ZApiErrorBody = z.object({
-  success: z.literal(false),
-  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
-});
-export type TApiErrorBody = z.infer<typeof ZApiErrorBody>;
+/** A failure as the server answers it and the page parses it (its schema: schemas/api-error.ts). */
+export type TApiErrorBody = { success: false; error: { code: TErrorCode; message: string } };
 
 /** The body the server answers for a catalogue code; `message` overrides when more precise. */
 export function errorBody(code: TErrorCode, message?: string): TApiErrorBody {

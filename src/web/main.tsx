@@ -5,6 +5,7 @@ import { loadFirstScreen } from './app/first-screen';
 import { readPageAnswers, seedPageAnswers, type TPageAnswers } from './app/page-answers';
 import { preloadConsentScreens } from './app/consent-screens';
 import { newQueryClient } from './app/query-client';
+import { sessionReady } from './api/http';
 import { pageNonce, PageDocumentContext } from './ui/document-context';
 import './ui/styles.css';
 import './app/first-screen-styles';
@@ -18,7 +19,7 @@ const queryClient = newQueryClient();
 const answers = readPageAnswers(document);
 /** The page's React root, once it has the page (the drawn screen's code loads first). */
 export const pageRoot: Promise<Root> =
-  answers && root.hasChildNodes() ? hydrate(answers) : Promise.resolve(render());
+  answers && root.hasChildNodes() ? hydrate(answers) : sessionReady.then(render);
 
 async function hydrate(drawnFrom: TPageAnswers): Promise<Root> {
   seedPageAnswers(queryClient, drawnFrom);

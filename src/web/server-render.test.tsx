@@ -159,7 +159,7 @@ describe('the page taking over what the server drew', () => {
       const html = await draw(answers, search);
       window.history.replaceState(null, '', `/r/cns_1${search ? `?${search}` : ''}`);
       document.head.innerHTML = `<meta property="csp-nonce" nonce="${NONCE}">`;
-      document.body.innerHTML = `<div id="root">${html}</div>${pageAnswersElement(answers)}`;
+      document.body.innerHTML = `<div id="root">${html}</div>${pageAnswersElement(answers, NONCE)}`;
       const main = () => document.querySelector('main');
       const drawn = main()?.outerHTML;
       // Immediate Payment follows its payment (status and events): calls of its own, answered

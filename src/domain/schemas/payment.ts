@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { PAYMENT_METHODS } from '../constants';
 import { RECENTS_LIMIT } from '../constants';
 import { ZKobo } from './consent';
 import { ZIdentifier } from './fields';
@@ -23,7 +24,6 @@ const ZImmediatePaymentBase = z.object({
   location: z.nullable(z.string()),
   originalRequestId: z.nullable(z.string()),
 });
-
 /**
  * spec §3 Immediate payment request. The destination is exactly one of: a paypoint; an account of
  * a known user; or a bank account found by name enquiry.
@@ -53,7 +53,7 @@ export type TImmediatePaymentRequest = z.infer<typeof ZImmediatePaymentRequest>;
  */
 export const ZPaymentAttemptState = z.object({
   attemptId: z.string(),
-  method: z.enum(['bank_transfer', 'card', 'account', 'chip_card']),
+  method: z.enum(PAYMENT_METHODS),
   /**
    * Where it stands: waiting on the payer (a transfer, an OTP, a 3-D Secure challenge), waiting
    * on the bank ('charging': asked, not answered yet), or ended.
@@ -107,7 +107,7 @@ export const ZPaymentStatusEvent = z.object({
   eventType: z.optional(z.literal('payment_success')),
   payerBank: z.optional(z.nullable(ZPayerBank)),
   payerCard: z.optional(z.nullable(ZPayerCard)),
-  paymentType: z.optional(z.enum(['bank_transfer', 'card', 'account', 'chip_card'])),
+  paymentType: z.optional(z.enum(PAYMENT_METHODS)),
   shouldPromptCardLinking: z.optional(z.boolean()),
   shouldPromptBankAccountLinking: z.optional(z.boolean()),
   cardWasSaved: z.optional(z.boolean()),
@@ -195,7 +195,7 @@ export const ZPaymentStateResponse = z.object({
   paymentId: z.string(),
   status: z.enum(['pending', 'in_progress', 'completed', 'failed']),
   stepText: z.nullable(z.string()),
-  method: z.nullable(z.enum(['bank_transfer', 'card', 'account', 'chip_card'])),
+  method: z.nullable(z.enum(PAYMENT_METHODS)),
   amount: ZKobo,
   executedAt: z.nullable(z.string()),
   /** The open one-time account, while a transfer is awaited. */

@@ -7,7 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZApiErrorBody } from '../../domain/errors';
+import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import { ZJsonValue } from '../../domain/schemas/auth';
 import { jsonAnswers } from '../routes/responses';
 import { guardKindOf } from '../routes/guard-kinds';

@@ -10,6 +10,7 @@ import { SDK_VERSION } from '../../sdk/version';
 import { buildApp } from '../app';
 import type { TDatabase } from '../db/database';
 import { createTestClient, openTestDatabase, testConfig } from '../testing/test-app';
+import type { TPageAnswers } from '../../web/app/page-answers';
 import { SDK_ALIAS_CACHE } from './pages';
 
 const webDir = path.resolve('dist/web');
@@ -163,73 +164,119 @@ describe('files of the build', () => {
   });
 });
 
-describe('preloads of the consent page', () => {
+describe('the consent page drawn on the server (issue 31)', () => {
+  const drawnRoot = (body: string) =>
+    /<div id="root">([\s\S]*?)<\/div><script type="application\/json"/.exec(body)?.[1] ?? '';
+  const answersIn = (body: string) => {
+    const json = /<script type="application\/json" id="page-answers"[^>]*>([^<]*)<\/script>/.exec(
+      body,
+    )?.[1];
+    return json === undefined ? null : (JSON.parse(json) as TPageAnswers);
+  };
   const preloads = (body: string) => body.match(/<link\b[^>]*rel="preload"[^>]*>/g) ?? [];
-  const consentPreloads = (body: string) =>
-    preloads(body).filter((tag) => tag.includes('/api/consent/'));
   const preloadOf = (href: string) => `<link rel="preload" as="fetch" crossorigin href="${href}">`;
+  const modulePreloadTags = (body: string) =>
+    body.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? [];
+  const modulePreloads = (body: string) =>
+    modulePreloadTags(body).map((tag) => ({
+      file: /href="\/([^"]+)"/.exec(tag)?.[1],
+      low: tag.includes('fetchpriority="low"'),
+    }));
+  const chunks = JSON.parse(
+    readFileSync(path.join(webDir, '.vite/first-screen-chunks.json'), 'utf8'),
+  ) as Record<string, string[]>;
+  const built = readFileSync(path.join(webDir, 'index.html'), 'utf8');
 
-  it('asks the browser for the consent the page is about to read, before any script', async () => {
+  it('carries the first screen and the answer the page would read, so the page asks for neither', async () => {
     const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
-    const href = `/api/consent/${consentId}?clientId=${owner.clientId}`;
-    expect(consentPreloads(response.body)).toEqual([preloadOf(href)]);
-    expect(response.body.indexOf(href)).toBeLessThan(response.body.indexOf('<script'));
-    // The same answer the page's fetch gets (it takes the preloaded one).
-    expect((await get(href)).json()).toMatchObject({ success: true, consent: { consentId } });
+    const root = drawnRoot(response.body);
+    expect(root).toContain('Immediate Payment');
+    expect(root).toContain('Pay by Transfer');
+    expect(root).not.toContain('Loading consent...');
+    const answers = answersIn(response.body);
+    const read = await get(`/api/consent/${consentId}?clientId=${owner.clientId}`);
+    expect(answers?.consent).toEqual({ consentId, clientId: owner.clientId, answer: read.json() });
+    expect(answers?.publicConfig).toEqual((await get('/api/public-config')).json());
+    expect(answers?.parts).toEqual(['immediate-payment', 'side-panel']);
+    expect(preloads(response.body)).toEqual([]);
+  });
+
+  it("preloads the code of the screen drawn, at full priority, with the answer's nonce", async () => {
+    const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
+    const nonce = /<meta property="csp-nonce" nonce="([^"]+)">/.exec(response.body)?.[1];
+    const named = modulePreloads(response.body);
+    const drawn = [...(chunks.route ?? []), ...(chunks['immediate-payment'] ?? [])];
+    for (const file of drawn.filter((f) => !built.includes(f))) {
+      expect(named).toContainEqual({ file, low: false });
+    }
+    // Not the auth prompt's, which this screen does not hold, nor the side panel's (the page
+    // loads it where a wide window shows it).
+    const others = [...(chunks['auth-prompt'] ?? []), ...(chunks['side-panel'] ?? [])];
+    for (const file of others.filter((f) => !drawn.includes(f) && !built.includes(f))) {
+      expect(named.map((tag) => tag.file)).not.toContain(file);
+    }
+    for (const tag of modulePreloadTags(response.body)) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
   it('reads the clientId as the page does: trimmed', async () => {
     const response = await get(`/r/${consentId}?clientId=%20${owner.clientId}%20`);
-    expect(consentPreloads(response.body)).toEqual([
-      preloadOf(`/api/consent/${consentId}?clientId=${owner.clientId}`),
-    ]);
+    expect(answersIn(response.body)?.consent).toMatchObject({ clientId: owner.clientId });
+    expect(drawnRoot(response.body)).toContain('Immediate Payment');
   });
 
-  it('preloads no consent without one clientId, or for ids we never issue', async () => {
+  it("draws the refusal the page would show: an unknown consent, another client's", async () => {
+    const unknown = await get(`/r/cns_unknown?clientId=${owner.clientId}`);
+    expect(drawnRoot(unknown.body)).toContain('Consent not found or has expired');
+    expect(answersIn(unknown.body)?.consent).toMatchObject({
+      failure: { status: 404, code: 'CONSENT_NOT_FOUND' },
+    });
+    const foreign = await get(`/r/${consentId}?clientId=${other.clientId}`);
+    expect(drawnRoot(foreign.body)).toContain(
+      'Unauthorized: This clientId is not authorized to access this consent',
+    );
+    // The refusal tells no more than the page's own read would: the consent is not in it.
+    expect(foreign.body).not.toContain('Order 17');
+  });
+
+  it('draws Missing Client ID without a clientId, and reads no consent', async () => {
+    const response = await get(`/r/${consentId}`);
+    expect(drawnRoot(response.body)).toContain('Missing Client ID');
+    expect(answersIn(response.body)).not.toHaveProperty('consent');
+  });
+
+  it("names the merchant in a standalone page's title, and marks an embedded page's body", async () => {
+    const standalone = await get(`/r/${consentId}?clientId=${owner.clientId}`);
+    expect(standalone.body).toContain('<title>Tola Stores - Consent Request</title>');
+    expect(standalone.body).toContain('<body>');
+    const embedded = await get(`/r/${consentId}?clientId=${owner.clientId}&embed=true`);
+    expect(embedded.body).toContain('<body class="embedded">');
+    expect(embedded.body).toContain('<title>Consent Request</title>');
+  });
+
+  it('leaves to the page one clientId given twice, or ids we never issue, preloading its calls at low priority', async () => {
     for (const url of [
-      `/r/${consentId}`,
-      `/r/${consentId}?clientId=%20`,
       `/r/${consentId}?clientId=${owner.clientId}&clientId=${other.clientId}`,
       `/r/${consentId}?clientId=${owner.clientId}%22%3E%3Cscript%3E`,
       `/r/%3Cb%3E?clientId=${owner.clientId}`,
-      '/login',
     ]) {
-      expect(consentPreloads((await get(url)).body)).toEqual([]);
+      const body = (await get(url)).body;
+      expect(body).toContain('<div id="root"></div>');
+      expect(answersIn(body)).toBeNull();
+      expect(preloads(body)).toContain(preloadOf('/api/public-config'));
+      expect(preloads(body).filter((tag) => tag.includes('/api/consent/'))).toEqual([]);
+      const named = modulePreloads(body);
+      for (const file of (chunks.route ?? []).filter((f) => !built.includes(f))) {
+        expect(named).toContainEqual({ file, low: true });
+      }
     }
   });
 
-  it('preloads the public config (the auth prompt names the product) on every consent page', async () => {
-    for (const url of [`/r/${consentId}?clientId=${owner.clientId}`, `/r/${consentId}`]) {
-      expect(preloads((await get(url)).body)).toContain(preloadOf('/api/public-config'));
-    }
-    expect(preloads((await get('/login')).body)).toEqual([]);
-  });
-});
-
-describe('module preloads of the consent page', () => {
-  // The build's own preloads of the first paint's chunks are at full priority on every page;
-  // these are the consent page's low-priority ones.
-  const modulePreloads = (body: string) =>
-    (body.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? []).filter((tag) =>
-      tag.includes('fetchpriority="low"'),
-    );
-  const listed = JSON.parse(
-    readFileSync(path.join(webDir, '.vite/consent-page-preloads.json'), 'utf8'),
-  ) as string[];
-
-  it('names the scripts the build lists for after the first paint, at low priority', async () => {
-    expect(listed.length).toBeGreaterThan(0);
-    const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
-    const tags = modulePreloads(response.body);
-    expect(tags.map((tag) => /href="\/([^"]+)"/.exec(tag)?.[1])).toEqual(listed);
-    // The first paint's own script is not among them: it loads at full priority.
-    const entry = /<script[^>]*src="\/([^"]+)"/.exec(response.body)?.[1];
-    expect(listed).not.toContain(entry);
-  });
-
-  it('leaves them off the other pages', async () => {
+  it('draws nothing on the other pages', async () => {
     for (const url of ['/', '/login', '/sandbox/grant-signing']) {
-      expect(modulePreloads((await get(url)).body)).toEqual([]);
+      const body = (await get(url)).body;
+      expect(body).toContain('<div id="root"></div>');
+      expect(preloads(body)).toEqual([]);
+      expect(modulePreloads(body).filter((tag) => tag.low)).toEqual([]);
     }
   });
 });

@@ -41,8 +41,10 @@ type TPageParts = {
   title: string;
   /** Attributes of <body>, each with its leading space. */
   body: string;
-  /** The content of <div id="root">, and what follows it. */
+  /** The content of <div id="root">. */
   root: string;
+  /** After it: the answers the content was drawn from. */
+  afterRoot: string;
 };
 
 const SLOT = '\u0000';
@@ -61,7 +63,7 @@ function pageTemplate(html: string): { fill(parts: TPageParts): string; title: s
     .replace('</head>', `${slot('head')}\n  </head>`)
     .replace(/<title>[^<]*<\/title>/, `<title>${slot('title')}</title>`)
     .replace(/<body>/, `<body${slot('body')}>`)
-    .replace('<div id="root"></div>', `<div id="root">${slot('root')}</div>`)
+    .replace('<div id="root"></div>', `<div id="root">${slot('root')}</div>${slot('afterRoot')}`)
     .replace(/<script\b/g, `<script nonce="${slot('nonce')}"`)
     .replace(/<link\b(?=[^>]*\brel=["']?modulepreload\b)/g, `<link nonce="${slot('nonce')}"`)
     .split(SLOT);
@@ -197,7 +199,15 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
   ) => {
     const nonce = newNonce();
     return setPageHeaders(reply, { nonce, frameAncestors }).send(
-      page.fill({ head: '', title: page.title, body: '', root: '', ...parts, nonce }),
+      page.fill({
+        head: '',
+        title: page.title,
+        body: '',
+        root: '',
+        afterRoot: '',
+        ...parts,
+        nonce,
+      }),
     );
   };
 
@@ -261,6 +271,7 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       title: page.title,
       body: '',
       root: '',
+      afterRoot: '',
     };
     return setPageHeaders(reply, { nonce, frameAncestors }).send(page.fill(parts));
   };
@@ -311,7 +322,8 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
           ? escapeHtml(standalonePageTitle(consent.counterparty.name))
           : page.title,
       body: params.embed ? ' class="embedded"' : '',
-      root: root + pageAnswersElement(answers),
+      root,
+      afterRoot: pageAnswersElement(answers, nonce),
     };
   };
 

@@ -3,7 +3,7 @@
 // fetcher (src/web/api) would not parse.
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZApiErrorBody } from '../../domain/errors';
+import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import { payerBankOf } from '../../domain/after-payment';
 import { maskOrigin } from '../../domain/origin-privacy';
 import { ZOkResponse } from '../../domain/schemas/auth';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ZApiErrorBody } from '../../domain/errors';
+import { ZApiErrorBody } from '../../domain/schemas/api-error';
 
 /**
  * The answers a JSON route declares: its own success shapes (domain schemas, so the page parses

@@ -1,36 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  ZAltServiceConfirmResponse,
-  ZConfirmAccountLinkPaymentResponse,
-  ZCreateAccountLinkResponse,
-  ZLinkFromPaymentResponse,
-  type TAltServiceConfirmRequest,
-  type TCreateAccountLinkRequest,
-  type TLinkFromPaymentRequest,
+import type {
+  TAltServiceConfirmRequest,
+  TCreateAccountLinkRequest,
+  TLinkFromPaymentRequest,
 } from '../../domain/schemas/account-link';
-import {
-  ZCardChargeResponse,
-  ZCardCompleteResponse,
-  ZSaveCardResponse,
-  type TEncryptedCard,
-  type TSaveCardRequest,
-} from '../../domain/schemas/card';
-import { ZStreamTicketResponse } from '../../domain/schemas/payment';
-import {
-  ZAccountSearchResponse,
-  ZDeleteAccountResponse,
-  ZUserAccountsResponse,
-} from '../../domain/schemas/user-account';
-import { apiFetch } from './http';
+import type { TEncryptedCard, TSaveCardRequest } from '../../domain/schemas/card';
+import { apiFetch, type TAnswerName } from './http';
 
 /** The query key of the signed-in payer's accounts: a link or a delete refreshes it. */
 export const USER_ACCOUNTS_KEY = ['accounts', 'user'] as const;
 
-const post = <S extends Parameters<typeof apiFetch>[1]['schema']>(
-  path: string,
-  schema: S,
-  body?: unknown,
-) => apiFetch(path, { method: 'POST', body, schema });
+const post = <K extends TAnswerName>(path: string, answer: K, body?: unknown) =>
+  apiFetch(path, { method: 'POST', body, answer });
 
 /** One of the signed-in payer's own streams (spec §7 Event streams). */
 export type TPayerStreamRequest =
@@ -45,41 +26,45 @@ const payerStreamPath = (request: TPayerStreamRequest): string =>
 export const accountsApi = {
   /** GET /api/accounts/user: the signed-in payer's accounts and how each is linked. */
   list: (signal?: AbortSignal) =>
-    apiFetch('/api/accounts/user', { schema: ZUserAccountsResponse, signal }),
+    apiFetch('/api/accounts/user', { answer: 'ZUserAccountsResponse', signal }),
   /** Starts a search by number across banks; the results come on the validation's stream. */
   search: (accountNumber: string, signal?: AbortSignal) =>
     apiFetch(
       `/api/accounts/search?${new URLSearchParams({ by: 'bank', q: accountNumber, v: 'new' })}`,
-      { schema: ZAccountSearchResponse, signal },
+      { answer: 'ZAccountSearchResponse', signal },
     ),
   createLink: (body: TCreateAccountLinkRequest) =>
-    post('/api/account-links/create', ZCreateAccountLinkResponse, body),
+    post('/api/account-links/create', 'ZCreateAccountLinkResponse', body),
   /** 'I've made the transfer': pending is an ordinary answer (spec §4). */
   confirmPayment: (accountLinkId: string) =>
     post(
       `/api/account-links/confirm-payment/${encodeURIComponent(accountLinkId)}`,
-      ZConfirmAccountLinkPaymentResponse,
+      'ZConfirmAccountLinkPaymentResponse',
     ),
   confirmAlt: (body: TAltServiceConfirmRequest) =>
-    post('/api/transactionservicealt/confirm', ZAltServiceConfirmResponse, body),
+    post('/api/transactionservicealt/confirm', 'ZAltServiceConfirmResponse', body),
   /** Links a card to the account: a test charge the server refunds at once (spec §2). */
   linkCard: (
     saveToAccount: { accountNumber: string; institutionCode: string },
     cardDetails: TEncryptedCard,
   ) =>
-    post('/api/payments/card', ZCardChargeResponse, { saveCard: true, saveToAccount, cardDetails }),
+    post('/api/payments/card', 'ZCardChargeResponse', {
+      saveCard: true,
+      saveToAccount,
+      cardDetails,
+    }),
   completeCard: (paymentId: string, otp: string) =>
-    post('/api/payments/card/complete', ZCardCompleteResponse, { paymentId, otp }),
+    post('/api/payments/card/complete', 'ZCardCompleteResponse', { paymentId, otp }),
   /** Links the account a transfer just paid from, by that payment: no second transfer. */
   linkFromPayment: (body: TLinkFromPaymentRequest) =>
-    post('/api/account-links/from-payment', ZLinkFromPaymentResponse, body),
+    post('/api/account-links/from-payment', 'ZLinkFromPaymentResponse', body),
   /** Puts the card a payment was just paid with on one of the payer's accounts (spec §2). */
-  saveCard: (body: TSaveCardRequest) => post('/api/payments/save-card', ZSaveCardResponse, body),
+  saveCard: (body: TSaveCardRequest) => post('/api/payments/save-card', 'ZSaveCardResponse', body),
   /** Testers only: the server answers 404 unless its debug flag is on. */
   remove: (accountId: string) =>
     apiFetch(`/api/accounts/${encodeURIComponent(accountId)}`, {
       method: 'DELETE',
-      schema: ZDeleteAccountResponse,
+      answer: 'ZDeleteAccountResponse',
     }),
   /**
    * The URL of one of the payer's own streams, with a ticket just issued to them, sending the
@@ -90,7 +75,7 @@ export const accountsApi = {
     request: TPayerStreamRequest,
     after: number | null,
   ): Promise<{ url: string; after: number }> => {
-    const issued = await post('/api/events/tickets', ZStreamTicketResponse, request);
+    const issued = await post('/api/events/tickets', 'ZStreamTicketResponse', request);
     const from = after ?? issued.lastEventId;
     const query = new URLSearchParams({ ticket: issued.ticket, lastEventId: String(from) });
     return { url: `${payerStreamPath(request)}?${query.toString()}`, after: from };

@@ -1,23 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { CACHE_TTL_MS } from '../../domain/constants';
-import {
-  ZAuthMeResponse,
-  ZDiscoveryResponse,
-  ZGrantChallengeResponse,
-  ZGrantSignatureResponse,
-  ZLoginResponse,
-  ZOkResponse,
-  ZPasskeyRegisterResponse,
-  ZPasskeyRegistrationOptionsResponse,
-  ZPasskeyRemoveResponse,
-  ZPasskeysResponse,
-  ZPhoneCodeResponse,
-  ZPublicConfigResponse,
-  ZWebAuthnOptionsResponse,
-  type TDiscoveryRequest,
-  type TLoginRequest,
-  type TPasskeyRegisterRequest,
-  type TSignedGrant,
+import type {
+  TDiscoveryRequest,
+  TLoginRequest,
+  TPasskeyRegisterRequest,
+  TSignedGrant,
 } from '../../domain/schemas/auth';
 import { apiFetch } from './http';
 import { PUBLIC_CONFIG_QUERY_KEY } from './query-keys';
@@ -25,24 +12,24 @@ import { PUBLIC_CONFIG_QUERY_KEY } from './query-keys';
 /** Calls of payer identity (docs/identity.md), typed by the domain schemas. */
 export const authApi = {
   openDiscovery: (body: TDiscoveryRequest) =>
-    apiFetch('/api/auth/discovery', { method: 'POST', body, schema: ZDiscoveryResponse }),
+    apiFetch('/api/auth/discovery', { method: 'POST', body, answer: 'ZDiscoveryResponse' }),
   signInOptions: () =>
     apiFetch('/api/auth/passkeys/sign-in-options', {
       method: 'POST',
-      schema: ZWebAuthnOptionsResponse,
+      answer: 'ZWebAuthnOptionsResponse',
     }),
   login: (body: TLoginRequest) =>
-    apiFetch('/api/auth/login', { method: 'POST', body, schema: ZLoginResponse }),
+    apiFetch('/api/auth/login', { method: 'POST', body, answer: 'ZLoginResponse' }),
   sendPhoneCode: (phone: string) =>
     apiFetch('/api/auth/phone-codes', {
       method: 'POST',
       body: { phone },
-      schema: ZPhoneCodeResponse,
+      answer: 'ZPhoneCodeResponse',
     }),
   registrationOptions: (token?: string) =>
     apiFetch('/api/auth/passkeys/registration-options', {
       method: 'POST',
-      schema: ZPasskeyRegistrationOptionsResponse,
+      answer: 'ZPasskeyRegistrationOptionsResponse',
       token,
     }),
   /** The new passkey, with an existing one's approval when the payer gave it. */
@@ -50,26 +37,26 @@ export const authApi = {
     apiFetch('/api/auth/passkeys', {
       method: 'POST',
       body,
-      schema: ZPasskeyRegisterResponse,
+      answer: 'ZPasskeyRegisterResponse',
       token,
     }),
   removePasskey: (passkeyId: string) =>
     apiFetch(`/api/auth/passkeys/${encodeURIComponent(passkeyId)}`, {
       method: 'DELETE',
-      schema: ZPasskeyRemoveResponse,
+      answer: 'ZPasskeyRemoveResponse',
     }),
-  logout: () => apiFetch('/api/auth/logout', { method: 'POST', schema: ZOkResponse }),
+  logout: () => apiFetch('/api/auth/logout', { method: 'POST', answer: 'ZOkResponse' }),
   grantChallenge: (consentId: string) =>
     apiFetch('/api/auth/grant-challenges', {
       method: 'POST',
       body: { consentId },
-      schema: ZGrantChallengeResponse,
+      answer: 'ZGrantChallengeResponse',
     }),
   verifyGrantSignature: (signed: TSignedGrant) =>
     apiFetch('/api/auth/grant-signatures/verify', {
       method: 'POST',
       body: signed,
-      schema: ZGrantSignatureResponse,
+      answer: 'ZGrantSignatureResponse',
     }),
 };
 
@@ -78,7 +65,7 @@ export function usePublicConfig() {
   return useQuery({
     queryKey: PUBLIC_CONFIG_QUERY_KEY,
     queryFn: ({ signal }) =>
-      apiFetch('/api/public-config', { schema: ZPublicConfigResponse, signal }),
+      apiFetch('/api/public-config', { answer: 'ZPublicConfigResponse', signal }),
     staleTime: Infinity,
   });
 }
@@ -91,7 +78,7 @@ export function useMeQuery(token: string | null) {
     queryKey: meQueryKey(token),
     enabled: Boolean(token),
     staleTime: CACHE_TTL_MS.authMe,
-    queryFn: ({ signal }) => apiFetch('/api/auth/me', { schema: ZAuthMeResponse, signal }),
+    queryFn: ({ signal }) => apiFetch('/api/auth/me', { answer: 'ZAuthMeResponse', signal }),
   });
 }
 
@@ -102,6 +89,7 @@ export function usePasskeysQuery(enabled: boolean) {
   return useQuery({
     queryKey: passkeysQueryKey,
     enabled,
-    queryFn: ({ signal }) => apiFetch('/api/auth/passkeys', { schema: ZPasskeysResponse, signal }),
+    queryFn: ({ signal }) =>
+      apiFetch('/api/auth/passkeys', { answer: 'ZPasskeysResponse', signal }),
   });
 }

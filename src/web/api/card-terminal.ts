@@ -1,14 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  ZChipPurchaseResponse,
-  ZTerminalFetchKeysResponse,
-  type TChipPurchaseRequest,
-} from '../../domain/schemas/card-terminal';
-import {
-  ZSandboxFixturesResponse,
-  ZSandboxTerminalReadResponse,
-  type TSandboxTerminalReadRequest,
-} from '../../domain/schemas/sandbox';
+import type { TChipPurchaseRequest } from '../../domain/schemas/card-terminal';
+import type { TSandboxTerminalReadRequest } from '../../domain/schemas/sandbox';
 import { ApiError } from './api-error';
 import { apiFetch } from './http';
 
@@ -19,21 +11,21 @@ export const cardTerminalApi = {
     apiFetch('/api/card-terminal/raven/fetch-keys', {
       method: 'POST',
       body: { serial },
-      schema: ZTerminalFetchKeysResponse,
+      answer: 'ZTerminalFetchKeysResponse',
     }),
   /** The reader's data for the consent's immediate payment; refusals throw ApiError. */
   chipPurchase: (body: TChipPurchaseRequest) =>
     apiFetch('/api/card-terminal/raven/chip-purchase', {
       method: 'POST',
       body,
-      schema: ZChipPurchaseResponse,
+      answer: 'ZChipPurchaseResponse',
     }),
   /** The sandbox reader: what a reader would hand over for a test card and PIN. */
   sandboxRead: (body: TSandboxTerminalReadRequest) =>
     apiFetch('/api/sandbox/terminal/read', {
       method: 'POST',
       body,
-      schema: ZSandboxTerminalReadResponse,
+      answer: 'ZSandboxTerminalReadResponse',
     }),
 };
 
@@ -47,7 +39,7 @@ export function useSandboxFixtures() {
     queryFn: async ({ signal }) => {
       try {
         return await apiFetch('/api/sandbox/fixtures', {
-          schema: ZSandboxFixturesResponse,
+          answer: 'ZSandboxFixturesResponse',
           signal,
         });
       } catch (error) {

@@ -1,6 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { ZConsentReadResponse } from '../../domain/schemas/consent';
-import { ZDeclineResponse } from '../../domain/schemas/consent-api';
 import { apiFetch } from './http';
 import { consentQueryKey } from './query-keys';
 
@@ -24,7 +22,7 @@ export function useConsentQuery(consentId: string, clientId: string | null) {
     retryOnMount: false,
     queryFn: ({ signal }) =>
       apiFetch(consentReadPath(consentId, clientId ?? ''), {
-        schema: ZConsentReadResponse,
+        answer: 'ZConsentReadResponse',
         signal,
       }),
   });
@@ -35,6 +33,6 @@ export const consentApi = {
   decline: (consentId: string) =>
     apiFetch(`/api/consent/${encodeURIComponent(consentId)}/decline`, {
       method: 'POST',
-      schema: ZDeclineResponse,
+      answer: 'ZDeclineResponse',
     }),
 };

@@ -1,11 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ERROR_CATALOGUE, formatErrorMessage, ZApiErrorBody } from '../../domain/errors';
-import {
-  ZFormReadResponse,
-  ZSaveFormSectionResponse,
-  ZUploadFormFileResponse,
-  type TFormAnswers,
-} from '../../domain/schemas/form';
+import { ERROR_CATALOGUE, formatErrorMessage } from '../../domain/errors';
+import { ZApiErrorBody } from '../../domain/schemas/api-error';
+import { ZUploadFormFileResponse, type TFormAnswers } from '../../domain/schemas/form';
 import { ApiError } from './api-error';
 import { apiFetch } from './http';
 
@@ -28,7 +24,8 @@ export function useFormQuery(target: TFormTarget) {
     queryKey: formQueryKey(target),
     // Answers saved since are in this page's state; a fresh read would only repeat them.
     staleTime: Infinity,
-    queryFn: ({ signal }) => apiFetch(formReadPath(target), { schema: ZFormReadResponse, signal }),
+    queryFn: ({ signal }) =>
+      apiFetch(formReadPath(target), { answer: 'ZFormReadResponse', signal }),
   });
 }
 
@@ -43,7 +40,7 @@ export const formsApi = {
   }) =>
     apiFetch(`/api/form/sections/${encodeURIComponent(input.sectionId)}`, {
       method: 'PUT',
-      schema: ZSaveFormSectionResponse,
+      answer: 'ZSaveFormSectionResponse',
       body: {
         consentId: input.consentId,
         clientId: input.clientId,

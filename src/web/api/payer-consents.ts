@@ -1,10 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import {
-  ZPayerConsentsResponse,
-  ZRevocationChallengeResponse,
-  ZRevokeConsentResponse,
-  type TPayerConsentsResponse,
-  type TRevokeConsentRequest,
+import type {
+  TPayerConsentsResponse,
+  TRevokeConsentRequest,
 } from '../../domain/schemas/payer-consents';
 import { apiFetch } from './http';
 
@@ -23,7 +20,7 @@ export function usePayerConsentsQuery(enabled: boolean) {
     queryFn: ({ pageParam, signal }) =>
       apiFetch(
         `/api/users/consents${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
-        { schema: ZPayerConsentsResponse, signal },
+        { answer: 'ZPayerConsentsResponse', signal },
       ),
   });
 }
@@ -33,13 +30,13 @@ export const payerConsentsApi = {
   revocationChallenge: (consentId: string) =>
     apiFetch(`${consentPath(consentId)}/revocation-challenges`, {
       method: 'POST',
-      schema: ZRevocationChallengeResponse,
+      answer: 'ZRevocationChallengeResponse',
     }),
   /** The passkey-signed revocation: the consent as it now stands. */
   revoke: (consentId: string, signed: TRevokeConsentRequest) =>
     apiFetch(`${consentPath(consentId)}/revoke`, {
       method: 'POST',
       body: signed,
-      schema: ZRevokeConsentResponse,
+      answer: 'ZRevokeConsentResponse',
     }),
 };

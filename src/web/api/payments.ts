@@ -1,19 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  ZCardChargeResponse,
-  ZCardCompleteResponse,
-  ZEncryptionPublicKeyResponse,
-  type TEncryptedCard,
-} from '../../domain/schemas/card';
-import { ZGrantResponse, type TGrantRequest } from '../../domain/schemas/consent-api';
+import type { TEncryptedCard } from '../../domain/schemas/card';
+import type { TGrantRequest } from '../../domain/schemas/consent-api';
 import type { TGrantCall } from '../../domain/schemas/grant';
-import {
-  ZCancelAttemptResponse,
-  ZPaymentStateResponse,
-  ZStreamTicketResponse,
-  ZTransferConfirmResponse,
-  ZTransferDetailsResponse,
-} from '../../domain/schemas/payment';
 import { apiFetch } from './http';
 
 /**
@@ -82,7 +70,7 @@ const heldChargeToken = (paymentId: string) => heldToken(chargeTokenKey(paymentI
 export const paymentsApi = {
   /** GET /api/payments/{id}: where the payment stands, and its open one-time account. */
   read: (paymentId: string, payer: TPayer, signal?: AbortSignal) =>
-    apiFetch(paymentPath(paymentId, payer), { schema: ZPaymentStateResponse, signal }),
+    apiFetch(paymentPath(paymentId, payer), { answer: 'ZPaymentStateResponse', signal }),
   /**
    * The one-time account to transfer to: the same one again while it is open. Without sign-in,
    * the page that opened it keeps its token and sends it when asking again.
@@ -92,7 +80,7 @@ export const paymentsApi = {
     const answer = await apiFetch(paymentPath(paymentId, payer, '/transfer'), {
       method: 'POST',
       ...(held ? { body: { chargeToken: held } } : {}),
-      schema: ZTransferDetailsResponse,
+      answer: 'ZTransferDetailsResponse',
     });
     if (answer.chargeToken) keepToken(transferTokenKey(paymentId), answer.chargeToken);
     return answer;
@@ -103,7 +91,7 @@ export const paymentsApi = {
   confirmTransfer: (paymentId: string, payer: TPayer) =>
     apiFetch(paymentPath(paymentId, payer, '/transfer/confirm'), {
       method: 'POST',
-      schema: ZTransferConfirmResponse,
+      answer: 'ZTransferConfirmResponse',
     }),
   /**
    * Ends the payment's open 3-D Secure attempt (the payer chose another way to pay): the challenge
@@ -117,12 +105,12 @@ export const paymentsApi = {
         ...(payer.signedIn ? {} : { consentId: payer.consentId }),
         ...(chargeToken ? { chargeToken } : {}),
       },
-      schema: ZCancelAttemptResponse,
+      answer: 'ZCancelAttemptResponse',
     });
   },
   /** The key the card's fields are encrypted under in the browser (spec §7 Card encryption). */
   encryptionKey: () =>
-    apiFetch('/api/encryption/public-key', { schema: ZEncryptionPublicKeyResponse }),
+    apiFetch('/api/encryption/public-key', { answer: 'ZEncryptionPublicKeyResponse' }),
   /** Pays with a new card: only envelopes leave the page, never a clear field. */
   async chargeCard(
     paymentId: string,
@@ -140,7 +128,7 @@ export const paymentsApi = {
           saveCard,
           ...(payer.signedIn ? {} : { consentId: payer.consentId }),
         },
-        schema: ZCardChargeResponse,
+        answer: 'ZCardChargeResponse',
       },
     );
     if (answer.chargeToken) keepChargeToken(paymentId, answer.chargeToken);
@@ -165,14 +153,14 @@ export const paymentsApi = {
         ...(payer.signedIn ? {} : { consentId: payer.consentId }),
         ...(chargeToken ? { chargeToken } : {}),
       },
-      schema: ZCardCompleteResponse,
+      answer: 'ZCardCompleteResponse',
     });
   },
   grant: (consentId: string, body: TGrantCall | TGrantRequest) =>
     apiFetch(`/api/consent/${encodeURIComponent(consentId)}/grant`, {
       method: 'POST',
       body,
-      schema: ZGrantResponse,
+      answer: 'ZGrantResponse',
     }),
   /**
    * The URL of the payment's event stream (a ticket for a signed-in payer, else the link), sending
@@ -189,7 +177,7 @@ export const paymentsApi = {
     const { ticket } = await apiFetch('/api/events/tickets', {
       method: 'POST',
       body: { stream: 'payment', paymentId },
-      schema: ZStreamTicketResponse,
+      answer: 'ZStreamTicketResponse',
     });
     query.set('ticket', ticket);
     return `${base}?${query.toString()}`;

@@ -1,5 +1,4 @@
-import './zod-config';
-import { ZAuthUser, type TAuthUser } from '../../domain/schemas/auth';
+import type { TAuthUser } from '../../domain/schemas/auth';
 
 /** Browser storage keys of the payer's session (spec §3 "Browser storage"). */
 export const STORAGE_KEYS = {
@@ -58,16 +57,29 @@ export const NO_SESSION: TSession = Object.freeze({
 });
 
 let snapshot: TSession | null = null;
+
+type TUserParser = (stored: unknown) => TAuthUser | null;
+let parseUser: TUserParser | null = null;
+
+/**
+ * The stored user is read with its schema (ZAuthUser), which call.ts gives when it loads, with
+ * zod, at the page's first call: until then no user is read, so the consent's first screen is
+ * taken over without zod (src/web/main.tsx). A page that finds a user stored loads it at once.
+ */
+export function setUserParser(parse: TUserParser): void {
+  parseUser = parse;
+  changed();
+}
+
 const listeners = new Set<() => void>();
 
 function readSession(): TSession {
   const token = read(STORAGE_KEYS.token);
   let user: TAuthUser | null = null;
   const rawUser = read(STORAGE_KEYS.user);
-  if (rawUser) {
+  if (rawUser && parseUser) {
     try {
-      const parsed = ZAuthUser.safeParse(JSON.parse(rawUser));
-      user = parsed.success ? parsed.data : null;
+      user = parseUser(JSON.parse(rawUser));
     } catch {
       user = null;
     }
@@ -182,4 +194,9 @@ function writeNotice(message: string | null) {
 export function setAuthNotice(message: string) {
   writeNotice(message);
   changed();
+}
+
+/** Whether a user is stored: the session then waits for the user's schema (setUserParser). */
+export function hasStoredUser(): boolean {
+  return read(STORAGE_KEYS.user) !== null;
 }

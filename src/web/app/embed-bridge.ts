@@ -1,7 +1,6 @@
 import {
   EMBED_MESSAGE,
   carriesConsentData,
-  parseMessageFromParent,
   type TEmbedMessage,
   type TMessageFromParent,
 } from '../../domain/embed-messages';
@@ -48,8 +47,11 @@ export function listenToParent(onMessage: (message: TMessageFromParent) => void)
   if (window.parent === window) return () => undefined;
   const listener = (event: MessageEvent) => {
     if (event.source !== window.parent || event.origin !== parentOrigin()) return;
-    const message = parseMessageFromParent(event.data);
-    if (message) onMessage(message);
+    // Parsed with zod, which the page loads at its first message or call, not with the page.
+    void import('../../domain/parent-messages').then(({ parseMessageFromParent }) => {
+      const message = parseMessageFromParent(event.data);
+      if (message) onMessage(message);
+    });
   };
   window.addEventListener('message', listener);
   return () => window.removeEventListener('message', listener);

@@ -63,11 +63,12 @@ export function seedPageAnswers(client: QueryClient, answers: TPageAnswers): voi
 
 /**
  * The answers as a JSON data block of the page's HTML: `<` escaped, so no text of a consent can
- * close the element or open another.
+ * close the element or open another. Never run; it carries the answer's nonce as every script
+ * element of the page does.
  */
-export function pageAnswersElement(answers: TPageAnswers): string {
+export function pageAnswersElement(answers: TPageAnswers, nonce: string): string {
   const json = JSON.stringify(answers).replace(/</g, '\\u003c');
-  return `<script type="application/json" id="${PAGE_ANSWERS_ID}">${json}</script>`;
+  return `<script type="application/json" id="${PAGE_ANSWERS_ID}" nonce="${nonce}">${json}</script>`;
 }
 
 /**

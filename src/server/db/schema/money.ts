@@ -18,13 +18,14 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
+import { PAYMENT_METHODS } from '../../../domain/constants';
 import type { TErrorCode } from '../../../domain/errors';
 import { payerAccounts } from './accounts';
 import { consents, merchants, payments } from './consents';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export const PAYMENT_METHODS = ['bank_transfer', 'card', 'account', 'chip_card'] as const;
+export { PAYMENT_METHODS };
 export const ATTEMPT_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
 export const ATTEMPT_STAGES = [
   /** The card network has the charge and has not answered yet. */

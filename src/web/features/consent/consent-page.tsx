@@ -19,7 +19,7 @@ import {
   type TConsentScreen,
 } from '../../../domain/consent-screen';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { EMBED_MESSAGE } from '../../../domain/embed-messages';
+import { EMBED_MESSAGE } from '../../../domain/embed-message-names';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { ApiError } from '../../api/api-error';

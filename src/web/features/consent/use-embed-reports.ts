@@ -1,6 +1,7 @@
 import { useMemo, useRef } from 'react';
 import type { TConsentStep } from '../../../domain/consent-steps';
-import { EMBED_MESSAGE, type TEmbedMessage } from '../../../domain/embed-messages';
+import { EMBED_MESSAGE } from '../../../domain/embed-message-names';
+import type { TEmbedMessage } from '../../../domain/embed-messages';
 import type { TEmbedReports, TPostToParent } from '../../contracts/consent-slots';
 
 /**

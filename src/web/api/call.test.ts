@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { ApiError, isApiError } from './api-error';
+import { call } from './call';
 import { apiFetch } from './http';
 import { getSession, saveSession, setIdentifiedTo, STORAGE_KEYS } from './session';
 
@@ -30,18 +31,18 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('apiFetch and the payer session (spec §6, §7, §8)', () => {
+describe('calls and the payer session (spec §6, §7, §8)', () => {
   it('sends the bearer token, and x-identify-to on every call but auth/me', async () => {
     saveSession({ token: 'tok_1', user });
     setIdentifiedTo('mer_1');
     const fetchMock = answer(200, { success: true });
-    await apiFetch('/api/accounts/user', { schema: ok });
+    await call('/api/accounts/user', { schema: ok });
     expect(sentHeaders(fetchMock)).toMatchObject({
       Authorization: 'Bearer tok_1',
       'x-identify-to': 'mer_1',
     });
     const meFetch = answer(200, { success: true });
-    await apiFetch('/api/auth/me', { schema: ok });
+    await call('/api/auth/me', { schema: ok });
     expect(sentHeaders(meFetch)).not.toHaveProperty('x-identify-to');
     expect(sentHeaders(meFetch).Authorization).toBe('Bearer tok_1');
   });
@@ -57,7 +58,7 @@ describe('apiFetch and the payer session (spec §6, §7, §8)', () => {
       assign,
     });
     answer(401, { success: false, error: { code: 'TOKEN_EXPIRED', message: 'whatever' } });
-    const failure = apiFetch('/api/auth/me', { schema: ok });
+    const failure = call('/api/auth/me', { schema: ok });
     await expect(failure).rejects.toEqual(
       new ApiError(401, 'TOKEN_EXPIRED', 'Token expired - redirecting to login'),
     );
@@ -78,22 +79,22 @@ describe('apiFetch and the payer session (spec §6, §7, §8)', () => {
       success: false,
       error: { code: 'AUTHENTICATION_FAILED', message: 'Authentication failed' },
     });
-    await expect(apiFetch('/api/consent/cns_1', { schema: ok })).rejects.toBeInstanceOf(ApiError);
+    await expect(call('/api/consent/cns_1', { schema: ok })).rejects.toBeInstanceOf(ApiError);
     expect(getSession().token).toBe('tok_1');
     answer(401, {
       success: false,
       error: { code: 'AUTHENTICATION_FAILED', message: 'Authentication failed' },
     });
-    await expect(
-      apiFetch('/api/accounts/user?includeBvn=true', { schema: ok }),
-    ).rejects.toBeInstanceOf(ApiError);
+    await expect(call('/api/accounts/user?includeBvn=true', { schema: ok })).rejects.toBeInstanceOf(
+      ApiError,
+    );
     expect(getSession()).toMatchObject({ token: null, user: null });
   });
 
   it('uses an explicit token over the stored one (sign-up finishing its passkey)', async () => {
     saveSession({ token: 'tok_stored', user });
     const fetchMock = answer(200, { success: true });
-    await apiFetch('/api/auth/passkeys/registration-options', {
+    await call('/api/auth/passkeys/registration-options', {
       method: 'POST',
       schema: ok,
       token: 'tok_new',
@@ -108,21 +109,21 @@ describe('apiFetch failures: always a catalogue code (spec §8)', () => {
       success: false,
       error: { code: 'CONSENT_NOT_FOUND', message: 'Consent not found or has expired' },
     });
-    await expect(apiFetch('/api/consent/cns_1?clientId=cli_1', { schema: ok })).rejects.toEqual(
+    await expect(call('/api/consent/cns_1?clientId=cli_1', { schema: ok })).rejects.toEqual(
       new ApiError(404, 'CONSENT_NOT_FOUND', 'Consent not found or has expired'),
     );
   });
 
   it("answers 'API call failed: {status}' for a failure that names no catalogue code", async () => {
     answer(502, { success: false, error: { code: 'UPSTREAM_EXPLODED', message: 'boom' } });
-    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+    await expect(call('/api/auth/me', { schema: ok })).rejects.toEqual(
       new ApiError(502, 'API_CALL_FAILED', 'API call failed: 502'),
     );
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502 })),
     );
-    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+    await expect(call('/api/auth/me', { schema: ok })).rejects.toEqual(
       new ApiError(502, 'API_CALL_FAILED', 'API call failed: 502'),
     );
   });
@@ -134,14 +135,14 @@ describe('apiFetch failures: always a catalogue code (spec §8)', () => {
         throw new TypeError('Failed to fetch');
       }),
     );
-    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+    await expect(call('/api/auth/me', { schema: ok })).rejects.toEqual(
       new ApiError(0, 'API_REQUEST_FAILED', 'API request failed'),
     );
   });
 
   it("answers 'API request failed' for a success the page's schema does not parse", async () => {
     answer(200, { success: 'yes' });
-    await expect(apiFetch('/api/auth/me', { schema: ok })).rejects.toEqual(
+    await expect(call('/api/auth/me', { schema: ok })).rejects.toEqual(
       new ApiError(200, 'API_REQUEST_FAILED', 'API request failed'),
     );
   });
@@ -151,12 +152,30 @@ describe('apiFetch failures: always a catalogue code (spec §8)', () => {
       success: false,
       error: { code: 'TEMPORARY_KEY_EXPIRED', message: 'Any words at all' },
     });
-    const failure = await apiFetch('/api/auth/login', { method: 'POST', schema: ok }).catch(
+    const failure = await call('/api/auth/login', { method: 'POST', schema: ok }).catch(
       (error: unknown) => error,
     );
     expect(isApiError(failure, 'TEMPORARY_KEY_EXPIRED')).toBe(true);
     expect(isApiError(failure, 'TOKEN_EXPIRED', 'LOGIN_FAILED')).toBe(false);
     expect(isApiError(failure)).toBe(true);
     expect(isApiError(new Error('Temporary key expired'), 'TEMPORARY_KEY_EXPIRED')).toBe(false);
+  });
+});
+
+describe('apiFetch', () => {
+  it('parses the answer with the schema it names, loading the calling code at the first call', async () => {
+    answer(200, { success: true, productName: 'Oya Money', debugTools: false, sandbox: true });
+    await expect(
+      apiFetch('/api/public-config', { answer: 'ZPublicConfigResponse' }),
+    ).resolves.toEqual({
+      success: true,
+      productName: 'Oya Money',
+      debugTools: false,
+      sandbox: true,
+    });
+    answer(200, { success: true, productName: 7 });
+    await expect(
+      apiFetch('/api/public-config', { answer: 'ZPublicConfigResponse' }),
+    ).rejects.toMatchObject({ code: 'API_REQUEST_FAILED' });
   });
 });

@@ -1,0 +1,60 @@
+// The schemas of the answers the page parses, by name: apiFetch (http.ts) names one, and loads
+// this module, with zod, at the page's first call, not with the page itself: the consent's first
+// screen, drawn by the server, is taken over without parsing anything (src/web/main.tsx).
+import './zod-config';
+
+export {
+  ZAuthMeResponse,
+  ZDiscoveryResponse,
+  ZGrantChallengeResponse,
+  ZGrantSignatureResponse,
+  ZLoginResponse,
+  ZOkResponse,
+  ZPasskeyRegisterResponse,
+  ZPasskeyRegistrationOptionsResponse,
+  ZPasskeyRemoveResponse,
+  ZPasskeysResponse,
+  ZPhoneCodeResponse,
+  ZPublicConfigResponse,
+  ZWebAuthnOptionsResponse,
+} from '../../domain/schemas/auth';
+export {
+  ZChipPurchaseResponse,
+  ZTerminalFetchKeysResponse,
+} from '../../domain/schemas/card-terminal';
+export {
+  ZCardChargeResponse,
+  ZCardCompleteResponse,
+  ZEncryptionPublicKeyResponse,
+  ZSaveCardResponse,
+} from '../../domain/schemas/card';
+export { ZDeclineResponse, ZGrantResponse } from '../../domain/schemas/consent-api';
+export { ZConsentReadResponse } from '../../domain/schemas/consent';
+export { ZFormReadResponse, ZSaveFormSectionResponse } from '../../domain/schemas/form';
+export {
+  ZPayerConsentsResponse,
+  ZRevocationChallengeResponse,
+  ZRevokeConsentResponse,
+} from '../../domain/schemas/payer-consents';
+export {
+  ZCancelAttemptResponse,
+  ZPaymentStateResponse,
+  ZStreamTicketResponse,
+  ZTransferConfirmResponse,
+  ZTransferDetailsResponse,
+} from '../../domain/schemas/payment';
+export {
+  ZSandboxFixturesResponse,
+  ZSandboxTerminalReadResponse,
+} from '../../domain/schemas/sandbox';
+export {
+  ZAccountSearchResponse,
+  ZDeleteAccountResponse,
+  ZUserAccountsResponse,
+} from '../../domain/schemas/user-account';
+export {
+  ZAltServiceConfirmResponse,
+  ZConfirmAccountLinkPaymentResponse,
+  ZCreateAccountLinkResponse,
+  ZLinkFromPaymentResponse,
+} from '../../domain/schemas/account-link';
