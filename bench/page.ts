@@ -124,22 +124,34 @@ async function startServer(build: TBuild) {
 }
 
 /**
- * Runs in the page before its own scripts: notes (performance.now) when a heading of the first
- * screen is first in the document, whether the server's HTML or a script put it there, and when
- * React has attached its handlers to a button of the page (`__reactProps$…` on the element, set
- * when it renders or hydrates it): from then on a click is handled. Plain script text, since a
- * function handed to the page would carry the helpers tsx's transform adds to it.
+ * Runs in the page before its own scripts: notes (performance.now) when the first screen is
+ * visible — a heading of it is in the document, whether the server's HTML or a script put it
+ * there, and the page has painted (first contentful paint: its stylesheet is in) — and when React
+ * has attached its handlers to a button of the page (`__reactProps$…` on the element, set when it
+ * renders or hydrates it): from then on a click is handled. Plain script text, since a function
+ * handed to the page would carry the helpers tsx's transform adds to it.
  */
 const WATCH_FIRST_SCREEN = `(() => {
   const firstScreen = new RegExp(${JSON.stringify(FIRST_SCREEN.source)});
   const marks = { visibleMs: NaN, interactiveMs: NaN };
+  let headingMs = NaN;
+  let paintMs = NaN;
   window.firstScreenMarks = marks;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name === 'first-contentful-paint') paintMs = entry.startTime;
+    }
+    look();
+  }).observe({ type: 'paint', buffered: true });
   const look = () => {
-    if (Number.isNaN(marks.visibleMs)) {
+    if (Number.isNaN(headingMs)) {
       const headings = [...document.querySelectorAll('h1, h2')];
       if (headings.some((h) => firstScreen.test((h.textContent || '').trim()))) {
-        marks.visibleMs = performance.now();
+        headingMs = performance.now();
       }
+    }
+    if (Number.isNaN(marks.visibleMs) && !Number.isNaN(headingMs) && !Number.isNaN(paintMs)) {
+      marks.visibleMs = Math.max(headingMs, paintMs);
     }
     if (!Number.isNaN(marks.visibleMs) && Number.isNaN(marks.interactiveMs)) {
       const buttons = [...document.querySelectorAll('main button')];

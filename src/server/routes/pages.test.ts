@@ -201,14 +201,16 @@ describe('the consent page drawn on the server (issue 31)', () => {
     expect(preloads(response.body)).toEqual([]);
   });
 
-  it("preloads the code of the screen drawn, at full priority, with the answer's nonce", async () => {
+  it("preloads the code of the screen drawn, behind what paints it, with the answer's nonce", async () => {
     const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
     const nonce = /<meta property="csp-nonce" nonce="([^"]+)">/.exec(response.body)?.[1];
     const named = modulePreloads(response.body);
     const drawn = [...(chunks.route ?? []), ...(chunks['immediate-payment'] ?? [])];
     for (const file of drawn.filter((f) => !built.includes(f))) {
-      expect(named).toContainEqual({ file, low: false });
+      expect(named).toContainEqual({ file, low: true });
     }
+    // The page's own scripts too: the screen is drawn, they take it over.
+    expect(response.body).toMatch(/<script nonce="[^"]+" fetchpriority="low" type="module"/);
     // Not the auth prompt's, which this screen does not hold, nor the side panel's (the page
     // loads it where a wide window shows it).
     const others = [...(chunks['auth-prompt'] ?? []), ...(chunks['side-panel'] ?? [])];

@@ -35,6 +35,11 @@ const RENDER_TIMEOUT_MS = 2_000;
 /** What each answer fills in of the built page. */
 type TPageParts = {
   nonce: string;
+  /**
+   * The fetch priority of the page's scripts: low where the server drew the screen, so that they
+   * load behind what paints it (its stylesheet, its images), which the screen does not wait for.
+   */
+  scripts: 'low' | 'auto';
   /** Extra head tags: preloads. */
   head: string;
   /** The tab's title, HTML-escaped. */
@@ -64,14 +69,23 @@ function pageTemplate(html: string): { fill(parts: TPageParts): string; title: s
     .replace(/<title>[^<]*<\/title>/, `<title>${slot('title')}</title>`)
     .replace(/<body>/, `<body${slot('body')}>`)
     .replace('<div id="root"></div>', `<div id="root">${slot('root')}</div>${slot('afterRoot')}`)
-    .replace(/<script\b/g, `<script nonce="${slot('nonce')}"`)
-    .replace(/<link\b(?=[^>]*\brel=["']?modulepreload\b)/g, `<link nonce="${slot('nonce')}"`)
+    .replace(/<script\b/g, `<script nonce="${slot('nonce')}"${slot('scripts')}`)
+    .replace(
+      /<link\b(?=[^>]*\brel=["']?modulepreload\b)/g,
+      `<link nonce="${slot('nonce')}"${slot('scripts')}`,
+    )
     .split(SLOT);
   // Odd places hold slot names.
   return {
     title,
     fill: (values) =>
-      parts.map((part, at) => (at % 2 === 1 ? values[part as keyof TPageParts] : part)).join(''),
+      parts
+        .map((part, at) => {
+          if (at % 2 === 0) return part;
+          if (part === 'scripts') return values.scripts === 'low' ? ' fetchpriority="low"' : '';
+          return values[part as Exclude<keyof TPageParts, 'scripts'>];
+        })
+        .join(''),
   };
 }
 
@@ -200,6 +214,7 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     const nonce = newNonce();
     return setPageHeaders(reply, { nonce, frameAncestors }).send(
       page.fill({
+        scripts: 'auto',
         head: '',
         title: page.title,
         body: '',
@@ -260,6 +275,7 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     const drawn = answers && (await drawFirstScreen(request, { nonce, search, params, answers }));
     const parts: TPageParts = drawn ?? {
       nonce,
+      scripts: 'auto',
       head:
         consentPagePreloads(consentId, clientId) +
         modulePreloads(
@@ -311,12 +327,8 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;
     return {
       nonce,
-      head: modulePreloads(
-        built,
-        [...(chunks.route ?? []), ...(screenChunks ?? [])],
-        'auto',
-        nonce,
-      ),
+      scripts: 'low',
+      head: modulePreloads(built, [...(chunks.route ?? []), ...screenChunks], 'low', nonce),
       title:
         consent && !params.embed
           ? escapeHtml(standalonePageTitle(consent.counterparty.name))
