@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CHIP_TERMINAL_INITIAL,
-  chipReaderTransports,
   chipTerminalReducer,
   sandboxReaderOutcome,
   TERMINAL_CONNECTION_LABELS,
@@ -333,17 +332,6 @@ describe('chipTerminalReducer properties', () => {
       }),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('chipReaderTransports', () => {
-  it.each([
-    [{ sandbox: false, webBluetooth: false }, []],
-    [{ sandbox: true, webBluetooth: false }, ['sandbox']],
-    [{ sandbox: false, webBluetooth: true }, ['bluetooth']],
-    [{ sandbox: true, webBluetooth: true }, ['bluetooth', 'sandbox']],
-  ])('%j offers %j', (env, transports) => {
-    expect(chipReaderTransports(env)).toEqual(transports);
   });
 });
 

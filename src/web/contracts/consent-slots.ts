@@ -6,7 +6,7 @@
  * it never pulls code into a chunk.
  */
 import type { ComponentType, ReactNode } from 'react';
-import type { TChipReaderTransport } from '../../domain/chip-terminal';
+import type { TChipReaderTransport } from '../../domain/chip-reader-transports';
 import type { TConsentStep } from '../../domain/consent-steps';
 import type { TEmbedMessage } from '../../domain/embed-messages';
 import type { TPaymentReport } from '../../domain/embed-payment-report';
@@ -79,7 +79,7 @@ export type TChipTerminalProps = {
   /** Kobo. */
   amount: number;
   payer: { signedIn: boolean; consentId: string; clientId: string };
-  /** The readers this page can reach (chip-terminal.ts chipReaderTransports). */
+  /** The readers this page can reach (chip-reader-transports.ts). */
   transports: readonly TChipReaderTransport[];
   onClose(): void;
 };

@@ -1,13 +1,29 @@
-import { useState, type ReactNode } from 'react';
+import { useState, useTransition, type ReactNode } from 'react';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TLoginResponse } from '../../../domain/schemas/auth';
 import { Button } from '../../ui/button';
+import { preloadable } from '../../ui/preloadable';
 import { AuthenticatingOverlay } from './authenticating-overlay';
-import { CreatePasskeyStep } from './create-passkey-step';
-import { signInWithPasskey } from './passkey-sign-in';
-import { PhoneCodeForm } from './phone-code-form';
 import type { TSignInContext } from './sign-in-context';
-import { signInErrorMessage } from './sign-in-errors';
 import { useSession } from './use-session';
+
+// The panel's first screen is its buttons: what each one opens loads when it is used (the passkey
+// ceremony and WebAuthn on 'Authenticate', behind the overlay; the code form and the passkey
+// offer after it on the links), so the consent page's auth prompt, whose code loads before the
+// page takes it over (vite.config.ts FIRST_SCREEN_MODULES), comes without them.
+const PhoneCodeForm = preloadable(() =>
+  import('./phone-code-form').then((module) => module.PhoneCodeForm),
+);
+const CreatePasskeyStep = preloadable(() =>
+  import('./create-passkey-step').then((module) => module.CreatePasskeyStep),
+);
+
+/** What the payer reads when the passkey sign-in fails, its code loaded or not (spec §8). */
+const signInFailure = (cause: unknown): Promise<string> =>
+  import('./sign-in-errors').then(
+    (errors) => errors.signInErrorMessage(cause),
+    () => ERROR_CATALOGUE.AUTHENTICATION_FAILED_RETRY.message,
+  );
 
 type TSignInPanelProps = {
   context: TSignInContext;
@@ -45,6 +61,9 @@ export function SignInPanel({
   const [busyStatus, setBusyStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<TLoginResponse | null>(null);
+  // The code form (and the passkey offer that may follow it) loading: the panel stays as it is,
+  // its links disabled, until the form can show.
+  const [opening, startOpening] = useTransition();
 
   const finish = (result: TLoginResponse) => {
     session.signIn({ token: result.token, user: result.user });
@@ -64,12 +83,20 @@ export function SignInPanel({
     setError(null);
     setBusyStatus('Authenticating...');
     try {
+      const { signInWithPasskey } = await import('./passkey-sign-in');
       finish(await signInWithPasskey(context, { onStatus: setBusyStatus }));
     } catch (cause) {
+      const message = await signInFailure(cause);
       setBusyStatus(null);
-      setError(signInErrorMessage(cause));
+      setError(message);
     }
   };
+
+  const open = (next: 'code' | 'sign-up') =>
+    startOpening(async () => {
+      await Promise.all([PhoneCodeForm.preload(), CreatePasskeyStep.preload()]);
+      startOpening(() => setMode(next));
+    });
 
   if (mode === 'offer-passkey' && pending) {
     return (
@@ -107,13 +134,13 @@ export function SignInPanel({
       <Button onClick={() => void passkey()} disabled={busyStatus !== null}>
         {passkeyLabel}
       </Button>
-      <div className="auth-alternatives">
-        <Button variant="link" onClick={() => setMode('code')}>
+      <div className="auth-alternatives" aria-busy={opening || undefined}>
+        <Button variant="link" onClick={() => open('code')} disabled={opening}>
           Use a code sent by SMS instead
         </Button>
         <p className="muted">
           New here?{' '}
-          <Button variant="link" onClick={() => setMode('sign-up')}>
+          <Button variant="link" onClick={() => open('sign-up')} disabled={opening}>
             Create an account
           </Button>
         </p>

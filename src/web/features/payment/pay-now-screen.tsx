@@ -1,6 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { Suspense, useEffect, useEffectEvent, useMemo, useReducer, useRef } from 'react';
-import { chipReaderTransports } from '../../../domain/chip-terminal';
+import {
+  Suspense,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useReducer,
+  useRef,
+  useTransition,
+} from 'react';
+import { chipReaderTransports } from '../../../domain/chip-reader-transports';
 import {
   CARD_SLOW_AFTER_MS,
   CONSENT_REFRESH_AFTER_PAYMENT_MS,
@@ -34,20 +42,38 @@ import { paymentsApi, usePaymentQuery } from '../../api/payments';
 import type { TPayNowScreenProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import { preloadable } from '../../ui/preloadable';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
-import { CardFormView } from '../../ui/card/card-form-view';
-import { OtpView, ThreeDsView } from '../../ui/card/card-step-views';
 import { AfterPaymentPrompt } from './after-payment-prompt';
 import { OtpEndedView } from './otp-ended-view';
 import { ProcessingView } from './processing-view';
-import { TransferDetailsView } from './transfer-details-view';
 import { usePaymentEvents } from './use-payment-events';
 import { useWebBluetooth } from '../../ui/document-context';
 import './payment.css';
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.API_REQUEST_FAILED.message;
+
+// The step's first screen is the amount and the methods (or, paid, the processing view and the
+// prompt after it), whose code the consent page loads before it takes the screen over
+// (vite.config.ts FIRST_SCREEN_MODULES): what a method opens loads when the payer chooses it. The
+// card's views come together: the OTP and 3-D Secure steps follow the form's answer.
+const TransferDetailsView = preloadable(() =>
+  import('./transfer-details-view').then((module) => module.TransferDetailsView),
+);
+const CardFormView = preloadable(() =>
+  import('../../ui/card/card-form-view').then((module) => module.CardFormView),
+);
+const OtpView = preloadable(() =>
+  import('../../ui/card/card-step-views').then((module) => module.OtpView),
+);
+const ThreeDsView = preloadable(() =>
+  import('../../ui/card/card-step-views').then((module) => module.ThreeDsView),
+);
+
+const loadCardViews = () =>
+  Promise.all([CardFormView.preload(), OtpView.preload(), ThreeDsView.preload()]);
 
 /** Phases whose progress ring pulses (spec §4: by +3 up to the next step). */
 const PULSING = new Set(['charging', 'awaiting_3ds', 'retrying', 'received', 'processed']);
@@ -268,7 +294,18 @@ export function PayNowScreen({
     }
   };
 
+  // 'Pay with Card': the methods stay, the button busy, until the form's code is here.
+  const [openingCard, startOpeningCard] = useTransition();
+  const payWithCard = () =>
+    startOpeningCard(async () => {
+      await loadCardViews();
+      startOpeningCard(() => dispatch({ type: 'pay_with_card' }));
+    });
+
+  // The transfer's details load beside its account, behind the same 'Getting your transfer
+  // account...'.
   const payByTransfer = () => {
+    void TransferDetailsView.preload();
     dispatch({ type: 'pay_by_transfer' });
     if (needsTransferAccount(state, new Date())) openTransfer.mutate();
   };
@@ -280,6 +317,19 @@ export function PayNowScreen({
       <prompts.SignIn onAuthenticated={() => dispatch({ type: 'prompt_step', step: 'ask' })} />
     );
   }
+
+  const gettingAccount = (
+    <p className="loading-line" role="status">
+      <Spinner small /> Getting your transfer account...
+    </p>
+  );
+  // A card step reached without the payer's 'Pay with Card' (a reload at the OTP, a retry with no
+  // card kept): its code is still on the way.
+  const cardStepLoading = (
+    <p className="loading-line" role="status">
+      <Spinner small />
+    </p>
+  );
 
   const header = paid ? ({ badge: 'Completed', amountText: 'paid' } as const) : payNowHeader(state);
   const controls = processingControls(state);
@@ -332,7 +382,9 @@ export function PayNowScreen({
           <button
             type="button"
             className="method"
-            onClick={() => dispatch({ type: 'pay_with_card' })}
+            onClick={payWithCard}
+            disabled={openingCard}
+            aria-busy={openingCard || undefined}
           >
             <span className="method-name">Pay with Card</span>
             <span className="secondary-text">Credit or debit card</span>
@@ -376,42 +428,44 @@ export function PayNowScreen({
 
       {view === 'transfer' ? (
         details && !openTransfer.isPending ? (
-          <TransferDetailsView
-            key={details.accountNumber}
-            details={details}
-            ended={state.detailsEnded}
-            confirming={confirmTransfer.isPending}
-            renewing={openTransfer.isPending}
-            error={
-              confirmTransfer.error
-                ? messageOf(confirmTransfer.error)
-                : openTransfer.error
-                  ? messageOf(openTransfer.error)
-                  : null
-            }
-            onConfirm={() => confirmTransfer.mutate()}
-            onRenew={() => openTransfer.mutate()}
-            onBack={() => dispatch({ type: 'back' })}
-          />
+          <Suspense fallback={gettingAccount}>
+            <TransferDetailsView
+              key={details.accountNumber}
+              details={details}
+              ended={state.detailsEnded}
+              confirming={confirmTransfer.isPending}
+              renewing={openTransfer.isPending}
+              error={
+                confirmTransfer.error
+                  ? messageOf(confirmTransfer.error)
+                  : openTransfer.error
+                    ? messageOf(openTransfer.error)
+                    : null
+              }
+              onConfirm={() => confirmTransfer.mutate()}
+              onRenew={() => openTransfer.mutate()}
+              onBack={() => dispatch({ type: 'back' })}
+            />
+          </Suspense>
         ) : openTransfer.isError ? (
           <div role="alert" className="failure">
             <p>{messageOf(openTransfer.error)}</p>
             <Button onClick={() => openTransfer.mutate()}>Try Again</Button>
           </div>
         ) : (
-          <p className="loading-line" role="status">
-            <Spinner small /> Getting your transfer account...
-          </p>
+          gettingAccount
         )
       ) : null}
 
       {view === 'card' ? (
         <>
-          <CardFormView
-            onSubmit={submitCard}
-            error={state.card.error}
-            onBack={() => dispatch({ type: 'back' })}
-          />
+          <Suspense fallback={cardStepLoading}>
+            <CardFormView
+              onSubmit={submitCard}
+              error={state.card.error}
+              onBack={() => dispatch({ type: 'back' })}
+            />
+          </Suspense>
           {state.card.slow ? (
             <p className="loading-line" role="status">
               <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
@@ -424,15 +478,17 @@ export function PayNowScreen({
         <OtpEndedView error={state.otp.error} onRetry={retryCard} />
       ) : null}
       {view === 'otp' && !state.otp.ended ? (
-        <OtpView
-          // A new charge's OTP screen, or one whose OTP was refused, starts afresh: empty boxes.
-          key={state.otp.round}
-          displayMessage={state.otp.displayMessage}
-          verifying={state.otp.verifying}
-          error={state.otp.error}
-          onVerify={(otp) => void verifyOtp(otp)}
-          onRetry={retryCard}
-        />
+        <Suspense fallback={cardStepLoading}>
+          <OtpView
+            // A new charge's OTP screen, or one whose OTP was refused, starts afresh: empty boxes.
+            key={state.otp.round}
+            displayMessage={state.otp.displayMessage}
+            verifying={state.otp.verifying}
+            error={state.otp.error}
+            onVerify={(otp) => void verifyOtp(otp)}
+            onRetry={retryCard}
+          />
+        </Suspense>
       ) : null}
       {state.card.resending && view !== 'processing' ? (
         <p className="loading-line" role="status">
@@ -441,10 +497,12 @@ export function PayNowScreen({
       ) : null}
 
       {view === 'three_ds' && state.threeDs.challengeUrl ? (
-        <ThreeDsView
-          challengeUrl={state.threeDs.challengeUrl}
-          onOpened={() => dispatch({ type: 'three_ds_opened' })}
-        />
+        <Suspense fallback={cardStepLoading}>
+          <ThreeDsView
+            challengeUrl={state.threeDs.challengeUrl}
+            onOpened={() => dispatch({ type: 'three_ds_opened' })}
+          />
+        </Suspense>
       ) : null}
 
       {view === 'processing' ? (
@@ -465,6 +523,7 @@ export function PayNowScreen({
               controls.cancel === 'three_ds' ? cancelThreeDs.mutate() : dispatch({ type: 'cancel' })
             }
             onViewTransferDetails={() => {
+              void TransferDetailsView.preload();
               dispatch({ type: 'view_transfer_details' });
               // A transfer another device started: its open account is asked for (the same one).
               if (!details) openTransfer.mutate();

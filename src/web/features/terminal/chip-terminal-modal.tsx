@@ -7,8 +7,8 @@ import {
   terminalBadge,
   terminalControls,
   terminalInstruction,
-  type TChipReaderTransport,
 } from '../../../domain/chip-terminal';
+import type { TChipReaderTransport } from '../../../domain/chip-reader-transports';
 import type { TReaderOnlineRequest } from '../../../domain/chip-reader-protocol';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';

@@ -1,4 +1,4 @@
-import type { TChipReaderTransport } from '../../../domain/chip-terminal';
+import type { TChipReaderTransport } from '../../../domain/chip-reader-transports';
 import type { TSandboxFixturesResponse } from '../../../domain/schemas/sandbox';
 import { bluetoothReader, webBluetooth } from './bluetooth-reader';
 import type { TReaderPort } from './reader-port';
