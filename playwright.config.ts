@@ -45,7 +45,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'npx tsx tests/e2e/app-server.ts',
+      command: 'npx tsx --import ./scripts/style-imports.ts tests/e2e/app-server.ts',
       url: `${E2E.appOrigin}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

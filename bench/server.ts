@@ -25,10 +25,14 @@ type TTarget = {
 /** Starts the target process and waits for its line of ports. */
 async function startTarget(databaseUrl: string | undefined) {
   // Node itself, not npx: the SIGTERM below must reach the process that serves.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server-target.ts'], {
-    env: { ...process.env, ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/style-imports.ts', 'bench/server-target.ts'],
+    {
+      env: { ...process.env, ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const target = await new Promise<TTarget>((resolve, reject) => {
     lines.on('line', (line) => {

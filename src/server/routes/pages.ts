@@ -10,7 +10,6 @@ import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import type { TConsentReadResponse } from '../../domain/schemas/consent';
 import { firstScreenParts } from '../../web/app/first-screen-parts';
 import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';
-import { renderPageHtml } from '../../web/server-render';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { AppError } from '../services/app-error';
@@ -163,6 +162,9 @@ function consentPagePreloads(consentId: string, clientId: string | null): string
  */
 export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options) => {
   const { db, webDir, reads, clock } = options;
+  // The page's components, only where the page is served (under tsx, with
+  // scripts/style-imports.ts: they import their stylesheets).
+  const { renderPageHtml } = await import('../../web/server-render');
   const indexFile = path.join(webDir, 'index.html');
   if (!existsSync(indexFile)) {
     throw new Error(`The page is not built: ${indexFile} is missing. Run: npm run build`);
