@@ -198,3 +198,9 @@ export const ACCOUNT_LINKED_MESSAGE =
 
 /** How a payment is paid, in the payment stream's names. */
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'account', 'chip_card'] as const;
+
+/**
+ * The product's own sign-in page (/login, /) is a first-party client: it opens discoveries
+ * without a consent. Merchant pages use their own registered clientId.
+ */
+export const FIRST_PARTY_CLIENT_ID = 'oya-web';

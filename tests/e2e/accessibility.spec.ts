@@ -3,7 +3,15 @@ import { DEMO_FORM, DEMO_FORM_ID } from '../../src/server/services/demo/demo-for
 import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import { consentPath, createConsent, createForm, embedHostUrl, shopUrl, snap } from './merchant';
+import {
+  consentPath,
+  consentPathReadByPage,
+  createConsent,
+  createForm,
+  embedHostUrl,
+  shopUrl,
+  snap,
+} from './merchant';
 
 // axe-core (axe.ts: WCAG 2.x A and AA rules and axe's best practices) once on every screen, here,
 // at 390 px; at 1280 px too where the layout changes (@both-widths: the standalone side panel,
@@ -95,7 +103,7 @@ test.describe('accessibility (axe)', () => {
       await released;
       await route.continue();
     });
-    await page.goto(consentPath(consentId));
+    await page.goto(consentPathReadByPage(consentId));
     await expect(page.getByRole('status')).toHaveText('Loading consent...');
     await expectNoViolations(page);
     release();

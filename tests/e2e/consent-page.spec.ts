@@ -1,7 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import { consentPath, createConsent, embedHostUrl, receivedMessages, snap } from './merchant';
+import {
+  consentPath,
+  consentPathReadByPage,
+  createConsent,
+  embedHostUrl,
+  receivedMessages,
+  snap,
+} from './merchant';
 
 const monthly = (month: number) => ({
   type: 'future',
@@ -55,7 +62,7 @@ test.describe('standalone consent page', () => {
       await released;
       await route.continue();
     });
-    await page.goto(consentPath(consentId));
+    await page.goto(consentPathReadByPage(consentId));
     await expect(page.getByRole('status')).toHaveText('Loading consent...');
     await snap(page, testInfo, 'loading');
     release();
@@ -87,7 +94,7 @@ test.describe('standalone consent page', () => {
       if (failures-- > 0) return route.abort('connectionrefused');
       return route.continue();
     });
-    await page.goto(consentPath(consentId));
+    await page.goto(consentPathReadByPage(consentId));
     // Two automatic retries, 1 s and 2 s apart, come first.
     await expect(page.getByRole('alert')).toHaveText('Failed to load consent data', {
       timeout: 15_000,
@@ -214,6 +221,64 @@ test.describe('standalone consent page', () => {
     await expect(page.getByRole('button', { name: 'View Details' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Complete & Close' })).toHaveCount(0);
     await snap(page, testInfo, 'granted');
+  });
+});
+
+// Issue 31: the server draws the first screen; the page's scripts take it over where it is.
+test.describe('drawn on the server', () => {
+  test(
+    'shows the consent with scripts off: who asks, for what, and how to go on',
+    { tag: '@both-widths' },
+    async ({ browser }, testInfo) => {
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        viewport: testInfo.project.use.viewport ?? { width: 390, height: 844 },
+      });
+      const page = await context.newPage();
+      const consentId = await createConsent(page.request, everything);
+      await page.goto(consentPath(consentId));
+      await expect(page).toHaveTitle('Tola Stores - Consent Request');
+      await expect(page.getByRole('heading', { name: 'They would like to:' })).toBeVisible();
+      await expect(page.getByText('Collect ₦2,500.00 immediately')).toBeVisible();
+      await expect(page.getByText('Please sign in to grant consent')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+      // The side panel is in the page at every width; the stylesheet shows it from 768 px.
+      const panel = page.getByRole('complementary', { name: 'Consent summary' });
+      if ((testInfo.project.use.viewport?.width ?? 390) >= 768) await expect(panel).toBeVisible();
+      else await expect(panel).toBeHidden();
+      await snap(page, testInfo, 'drawn-without-scripts');
+      await context.close();
+    },
+  );
+
+  test('is taken over by its scripts without reading the consent again, and answers at once', async ({
+    page,
+  }) => {
+    const consentId = await createConsent(page.request, everything);
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/consent/') || pathname === '/api/public-config') {
+        reads.push(pathname);
+      }
+    });
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(consentPath(consentId));
+    // React marks the elements it has taken over; a click before that is the browser's alone.
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector('main button') ?? {}).some((key) =>
+        key.startsWith('__reactProps$'),
+      ),
+    );
+    // 'Sign In' opens the auth prompt: the page's own state, so its scripts have the screen.
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+    expect(reads).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
 

@@ -55,6 +55,14 @@ export const DELIVERY_FORM = {
 export const consentPath = (consentId: string, query = '') =>
   `/r/${consentId}?clientId=${E2E.clientId}${query ? `&${query}` : ''}`;
 
+/**
+ * The consent page as its scripts draw it: with its clientId given twice the server draws no
+ * first screen (src/server/routes/pages.ts), and the page reads the consent itself, by the first.
+ * For what the page shows while it reads, or when its read fails.
+ */
+export const consentPathReadByPage = (consentId: string) =>
+  `/r/${consentId}?clientId=${E2E.clientId}&clientId=${E2E.clientId}`;
+
 /** The merchant page of another origin, embedding the consent page. */
 export const embedHostUrl = (path: string, origin: string = E2E.hostOrigin) =>
   `${origin}/?src=${encodeURIComponent(`${E2E.appOrigin}${path}`)}`;

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { FIRST_PARTY_CLIENT_ID } from '../constants';
 import { PASSKEY_APPROVALS } from '../passkey-trust';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
 
@@ -24,11 +25,8 @@ export const WEBAUTHN_TIMEOUT_MS = 60_000;
 export const DISCOVERY_TTL_MS = 15 * 60_000;
 /** Bearer token lifetime: short, because a leaked token on an embedded page is a bearer's key. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 15 * 60;
-/**
- * The product's own sign-in page (/login, /) is a first-party client: it opens discoveries
- * without a consent. Merchant pages use their own registered clientId.
- */
-export const FIRST_PARTY_CLIENT_ID = 'oya-web';
+/** The product's own sign-in page's client (constants.ts). */
+export { FIRST_PARTY_CLIENT_ID };
 
 // ---------------------------------------------------------------------------------------------
 // Nigerian mobile numbers

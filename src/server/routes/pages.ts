@@ -272,7 +272,13 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     const nonce = newNonce();
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const params = parsePageParams(search);
-    const read = draw ? await answersFor(request, consentId, clientId) : null;
+    // A read that failed (the database, say) leaves the page to read for itself, as before.
+    const read = draw
+      ? await answersFor(request, consentId, clientId).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'The consent page could not read its consent');
+          return null;
+        })
+      : null;
     const answers = read && { ...read, parts: firstScreenParts(read, search) };
     const drawn = answers && (await drawFirstScreen(request, { nonce, search, params, answers }));
     const parts: TPageParts = drawn ?? {

@@ -1,4 +1,4 @@
-import { FIRST_PARTY_CLIENT_ID } from '../../../domain/schemas/auth';
+import { FIRST_PARTY_CLIENT_ID } from '../../../domain/constants';
 
 /** Who the sign-in is for: the spec's login call names the client, and optionally an auth app. */
 export type TSignInContext = {

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent } from 'react';
-import { ZPaymentStatusEvent, type TPaymentStatusEvent } from '../../../domain/schemas/payment';
+import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import { paymentsApi, type TPayer } from '../../api/payments';
 
 /** How often the payment is asked for while its stream is lost. */
@@ -48,8 +48,13 @@ export function usePaymentEvents(
       }, POLL_MS);
     };
 
-    paymentsApi.streamUrl(paymentId, who, lastEventId).then(
-      (url) => {
+    // The events' schema loads with the stream's ticket, not with the screen (its first paint
+    // parses nothing).
+    Promise.all([
+      paymentsApi.streamUrl(paymentId, who, lastEventId),
+      import('../../../domain/schemas/payment'),
+    ]).then(
+      ([url, { ZPaymentStatusEvent }]) => {
         if (closed) return;
         source = new EventSource(url);
         source.addEventListener('payment_status', (message) => {
