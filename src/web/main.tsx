@@ -17,14 +17,18 @@ const queryClient = newQueryClient();
 // The consent's first screen came drawn in the page with the answers it was drawn from
 // (src/server/routes/pages.ts): the page takes it over where it is, asking nothing again.
 const answers = readPageAnswers(document);
-/** The page's React root, once it has the page (the drawn screen's code loads first). */
+/** The page's React root. */
 export const pageRoot: Promise<Root> =
-  answers && root.hasChildNodes() ? hydrate(answers) : sessionReady.then(render);
+  answers && root.hasChildNodes() ? Promise.resolve(hydrate(answers)) : sessionReady.then(render);
 
-async function hydrate(drawnFrom: TPageAnswers): Promise<Root> {
+function hydrate(drawnFrom: TPageAnswers): Root {
   seedPageAnswers(queryClient, drawnFrom);
-  // Every part of the screen drawn is here before React takes it over: nothing suspends.
-  await loadFirstScreen(drawnFrom.parts);
+  // The code of the screen's parts loads now, all at once (the server preloaded it). React takes
+  // over at once what is here, and each part as its code comes; a click on a part still waiting
+  // is held and replayed once it is taken over, not lost. Nothing above a waiting part changes
+  // meanwhile (the signed-out session is one object, the side panel reads its width itself), or
+  // React would draw that part again in the browser, its Loading screen first.
+  void loadFirstScreen(drawnFrom.parts);
   const drawnWith = {
     nonce: pageNonce(),
     href: window.location.href,

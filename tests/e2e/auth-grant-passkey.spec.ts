@@ -27,6 +27,8 @@ test('a payer without a passkey creates one at the grant and the consent is gran
   await page.getByLabel('Full name').fill('Kemi Adeyemi');
   await page.getByLabel('Phone number').fill(phone);
   await page.getByRole('button', { name: 'Send code' }).click();
+  // The code is read once the page says it was sent: an earlier one may be the latest yet.
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
   await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
@@ -77,6 +79,8 @@ test('a payer whose passkey is elsewhere adds one at the grant; it must wait, an
   await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
   await page.getByLabel('Phone number').fill(phone);
   await page.getByRole('button', { name: 'Send code' }).click();
+  // The code is read once the page says it was sent: an earlier one may be the latest yet.
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
   await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
   await page.getByRole('button', { name: 'Verify code' }).click();
   await page.getByRole('button', { name: 'Not now' }).click();

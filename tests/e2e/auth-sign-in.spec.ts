@@ -69,6 +69,8 @@ test.describe('payer sign-up and sign-in', () => {
     await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
     await page.getByLabel('Phone number').fill(phone);
     await page.getByRole('button', { name: 'Send code' }).click();
+    // The code is read once the page says it was sent: an earlier one may be the latest yet.
+    await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
     await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
     await page.getByRole('button', { name: 'Verify code' }).click();
     await expect(
@@ -93,6 +95,8 @@ test.describe('payer sign-up and sign-in', () => {
     await page.getByLabel('Full name').fill('Kemi Ade');
     await page.getByLabel('Phone number').fill(phone);
     await page.getByRole('button', { name: 'Send code' }).click();
+    // The code is read once the page says it was sent: an earlier one may be the latest yet.
+    await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
     const code = await latestCode(page.request, phone);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     await page.getByLabel('6-digit code').fill(wrong);

@@ -32,6 +32,8 @@ test('an expired token clears the session, sends the payer to / and brings them 
   await page.getByLabel('Full name').fill('Musa Danjuma');
   await page.getByLabel('Phone number').fill(phone);
   await page.getByRole('button', { name: 'Send code' }).click();
+  // The code is read once the page says it was sent: an earlier one may be the latest yet.
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
   await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('button', { name: 'Not now' }).click();
@@ -65,6 +67,8 @@ test('an expired token clears the session, sends the payer to / and brings them 
   await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
   await page.getByLabel('Phone number').fill(phone);
   await page.getByRole('button', { name: 'Send code' }).click();
+  // The code is read once the page says it was sent: an earlier one may be the latest yet.
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
   await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
   await page.getByRole('button', { name: 'Verify code' }).click();
   await page.getByRole('button', { name: 'Not now' }).click();

@@ -253,6 +253,8 @@ test.describe('one h1 on every sign-in step of the auth prompt (item 12)', () =>
     await page.getByLabel('Full name').fill('Tobi Ojo');
     await page.getByLabel('Phone number').fill(newPhone);
     await page.getByRole('button', { name: 'Send code' }).click();
+    // The code is read once the page says it was sent: an earlier one may be the latest yet.
+    await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
     await page.getByLabel('6-digit code').fill(await latestCode(page.request, newPhone));
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Create your passkey' })).toBeVisible({

@@ -39,6 +39,8 @@ test('@both-widths a passkey added after an SMS code waits 24 h, and the lost on
   await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
   await page.getByLabel('Phone number').fill(phone);
   await page.getByRole('button', { name: 'Send code' }).click();
+  // The code is read once the page says it was sent: an earlier one may be the latest yet.
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
   await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
   await page.getByRole('button', { name: 'Verify code' }).click();
   await page.getByRole('button', { name: 'Create passkey' }).click();
