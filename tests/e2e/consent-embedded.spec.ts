@@ -10,6 +10,7 @@ import {
   embedHostUrl,
   receivedMessages,
   snap,
+  takenOver,
 } from './merchant';
 
 // The consent page inside a merchant's iframe, in real Chromium against the real server: the
@@ -29,6 +30,10 @@ test.describe('embedded in a merchant page', () => {
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
       timeout: 15_000,
     });
+    // The page reads its session as it takes the screen over: stored before, it would be read.
+    const consentFrame = page.frame({ url: (url) => url.origin === E2E.appOrigin });
+    if (!consentFrame) throw new Error('no consent frame');
+    await takenOver(consentFrame);
     const inner = await storeInFrame(page, session);
 
     // The same message from the frame itself is not the parent's: nothing changes.

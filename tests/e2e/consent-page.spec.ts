@@ -8,6 +8,7 @@ import {
   embedHostUrl,
   receivedMessages,
   snap,
+  takenOver,
 } from './merchant';
 
 const monthly = (month: number) => ({
@@ -251,6 +252,25 @@ test.describe('drawn on the server', () => {
     },
   );
 
+  test("answers a tap made before its scripts came: 'Pay by Transfer' is held, then given", async ({
+    page,
+  }) => {
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 250_000, narration: 'Joining fee' }],
+    });
+    // The page's scripts are held back until the payer has tapped; nothing else is changed.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(consentPath(consentId), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    release();
+    await expect(page.getByText('Account number', { exact: true })).toBeVisible();
+  });
+
   test('is taken over by its scripts without reading the consent again, and answers at once', async ({
     page,
   }) => {
@@ -268,12 +288,7 @@ test.describe('drawn on the server', () => {
     });
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(consentPath(consentId));
-    // React marks the elements it has taken over; a click before that is the browser's alone.
-    await page.waitForFunction(() =>
-      Object.keys(document.querySelector('main button') ?? {}).some((key) =>
-        key.startsWith('__reactProps$'),
-      ),
-    );
+    await takenOver(page);
     // 'Sign In' opens the auth prompt: the page's own state, so its scripts have the screen.
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();

@@ -63,6 +63,19 @@ export const consentPath = (consentId: string, query = '') =>
 export const consentPathReadByPage = (consentId: string) =>
   `/r/${consentId}?clientId=${E2E.clientId}&clientId=${E2E.clientId}`;
 
+/**
+ * Waits until the page's scripts have taken over the screen the server drew: React marks each
+ * element it has with a `__reactProps$…` key. Before, the page shows the consent but has not read
+ * its session yet, and a click is held for it (src/server/routes/pages.ts).
+ */
+export async function takenOver(target: Pick<Page, 'waitForFunction'>) {
+  await target.waitForFunction(() =>
+    Object.keys(document.querySelector('main button') ?? {}).some((key) =>
+      key.startsWith('__reactProps$'),
+    ),
+  );
+}
+
 /** The merchant page of another origin, embedding the consent page. */
 export const embedHostUrl = (path: string, origin: string = E2E.hostOrigin) =>
   `${origin}/?src=${encodeURIComponent(`${E2E.appOrigin}${path}`)}`;

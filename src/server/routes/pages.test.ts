@@ -201,23 +201,30 @@ describe('the consent page drawn on the server (issue 31)', () => {
     expect(preloads(response.body)).toEqual([]);
   });
 
-  it("preloads the code of the screen drawn, behind what paints it, with the answer's nonce", async () => {
+  it('asks for its scripts once the screen is painted: the entry, and the code of the screen drawn beside it', async () => {
     const response = await get(`/r/${consentId}?clientId=${owner.clientId}`);
     const nonce = /<meta property="csp-nonce" nonce="([^"]+)">/.exec(response.body)?.[1];
-    const named = modulePreloads(response.body);
+    // No script or module preload the browser would fetch while it paints.
+    expect(response.body).not.toMatch(/<script[^>]*\bsrc=/);
+    expect(modulePreloadTags(response.body)).toEqual([]);
+    // One script of the page's own, under the answer's nonce, loads them after the first paint.
+    const loader = new RegExp(`<script nonce="${nonce}" type="module">([\\s\\S]*?)</script>`).exec(
+      response.body,
+    )?.[1];
+    expect(loader).toContain('requestAnimationFrame');
+    const entry = /<script type="module" crossorigin src="([^"]+)">/.exec(built)?.[1];
+    expect(loader).toContain(`import(${JSON.stringify(entry)})`);
+    const named = JSON.parse(
+      /for\(const href of (\[[^\]]*\])\)/.exec(loader ?? '')?.[1] ?? '[]',
+    ) as string[];
     const drawn = [...(chunks.route ?? []), ...(chunks['immediate-payment'] ?? [])];
-    for (const file of drawn.filter((f) => !built.includes(f))) {
-      expect(named).toContainEqual({ file, low: true });
-    }
-    // The page's own scripts too: the screen is drawn, they take it over.
-    expect(response.body).toMatch(/<script nonce="[^"]+" fetchpriority="low" type="module"/);
+    for (const file of drawn) expect(named).toContain(`/${file}`);
     // Not the auth prompt's, which this screen does not hold, nor the side panel's (the page
     // loads it where a wide window shows it).
     const others = [...(chunks['auth-prompt'] ?? []), ...(chunks['side-panel'] ?? [])];
     for (const file of others.filter((f) => !drawn.includes(f) && !built.includes(f))) {
-      expect(named.map((tag) => tag.file)).not.toContain(file);
+      expect(named).not.toContain(`/${file}`);
     }
-    for (const tag of modulePreloadTags(response.body)) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
   it('reads the clientId as the page does: trimmed', async () => {

@@ -88,6 +88,55 @@ function pageTemplate(html: string): { fill(parts: TPageParts): string; title: s
   };
 }
 
+/** The built page's own script and the module preloads Vite named for it. */
+function scriptsOf(html: string): { entry: string; preloads: string[] } {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1];
+  if (!entry) throw new Error('The built page names no entry script');
+  const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)]
+    .map((match) => match[1])
+    .filter((href): href is string => href !== undefined);
+  return { entry, preloads };
+}
+
+/** The built page without its script and module preloads: the drawn page loads them itself. */
+function withoutScripts(html: string): string {
+  return html
+    .replace(/\n?\s*<script type="module" crossorigin src="[^"]+"><\/script>/, '')
+    .replace(/\n?\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '');
+}
+
+/**
+ * Holds a click on a control of the drawn screen that the page's scripts have not taken over yet
+ * (React marks each element it has with a `__reactProps$…` key), and gives it to the control once
+ * they have (or after 10 s, as it is): a payer who taps 'Pay by Transfer' while the scripts are
+ * still on their way is answered, not ignored. A later click replaces one held.
+ */
+const HOLD_EARLY_CLICKS = `const takenOver=(el)=>Object.keys(el).some((k)=>k.startsWith('__reactProps$'));
+let held=null;let replaying=false;
+document.addEventListener('click',(event)=>{
+if(replaying)return;
+const control=event.target instanceof Element?event.target.closest('button,a[href],summary,[role="button"]'):null;
+if(!control||!document.getElementById('root')?.contains(control)||takenOver(control))return;
+event.preventDefault();event.stopImmediatePropagation();
+held=control;const since=performance.now();
+const give=()=>{if(held!==control)return;if(!control.isConnected){held=null;return}
+if(!takenOver(control)&&performance.now()-since<10000){requestAnimationFrame(give);return}
+held=null;replaying=true;try{control.click()}finally{replaying=false}};
+requestAnimationFrame(give);},true);`;
+
+/**
+ * The drawn page's own script (under the answer's nonce): it holds early clicks
+ * (HOLD_EARLY_CLICKS), and asks for the page's scripts once the screen is painted (the frame
+ * after the first, or half a second on, for a page not shown, whose frames do not come). Before,
+ * they would share the network with what paints the screen (its stylesheet, its images), which
+ * is all a visitor waits for. The modules the entry and the screen's parts import are named
+ * first, so they load side by side, not one after another.
+ */
+function scriptsAfterPaint(nonce: string, entry: string, preloads: readonly string[]): string {
+  const load = `let started=false;const load=()=>{if(started)return;started=true;for(const href of ${JSON.stringify(preloads)}){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.nonce=${JSON.stringify(nonce)};link.href=href;document.head.append(link)}import(${JSON.stringify(entry)})};requestAnimationFrame(()=>setTimeout(load));setTimeout(load,500);`;
+  return `<script nonce="${nonce}" type="module">${HOLD_EARLY_CLICKS}\n${load}</script>`;
+}
+
 /** HTML text: a merchant's name in the title. */
 const escapeHtml = (text: string) =>
   text.replace(
@@ -171,6 +220,8 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
   }
   const built = readFileSync(indexFile, 'utf8');
   const page = pageTemplate(built);
+  const drawnPage = pageTemplate(withoutScripts(built));
+  const entryScripts = scriptsOf(built);
   const chunks = firstScreenChunks(webDir);
   const publicConfig = publicConfigAnswer(options);
 
@@ -297,7 +348,9 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       root: '',
       afterRoot: '',
     };
-    return setPageHeaders(reply, { nonce, frameAncestors }).send(page.fill(parts));
+    return setPageHeaders(reply, { nonce, frameAncestors }).send(
+      drawn ? drawnPage.fill(parts) : page.fill(parts),
+    );
   };
 
   const drawFirstScreen = async (
@@ -336,14 +389,19 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     return {
       nonce,
       scripts: 'low',
-      head: modulePreloads(built, [...(chunks.route ?? []), ...screenChunks], 'low', nonce),
+      head: '',
       title:
         consent && !params.embed
           ? escapeHtml(standalonePageTitle(consent.counterparty.name))
           : page.title,
       body: params.embed ? ' class="embedded"' : '',
       root,
-      afterRoot: pageAnswersElement(answers, nonce),
+      afterRoot:
+        pageAnswersElement(answers, nonce) +
+        scriptsAfterPaint(nonce, entryScripts.entry, [
+          ...entryScripts.preloads,
+          ...[...(chunks.route ?? []), ...screenChunks].map((file) => `/${file}`),
+        ]),
     };
   };
 

@@ -60,6 +60,8 @@ let snapshot: TSession | null = null;
 
 type TUserParser = (stored: unknown) => TAuthUser | null;
 let parseUser: TUserParser | null = null;
+/** A user was stored when the session was last read, and could not be read without its schema. */
+let userUnread = false;
 
 /**
  * The stored user is read with its schema (ZAuthUser), which call.ts gives when it loads, with
@@ -68,7 +70,9 @@ let parseUser: TUserParser | null = null;
  */
 export function setUserParser(parse: TUserParser): void {
   parseUser = parse;
-  changed();
+  // Read again only what was left unread: the session is otherwise read again on the page's
+  // own changes, another tab's, or the parent's word (reloadSession), never by the way.
+  if (userUnread) changed();
 }
 
 const listeners = new Set<() => void>();
@@ -77,6 +81,7 @@ function readSession(): TSession {
   const token = read(STORAGE_KEYS.token);
   let user: TAuthUser | null = null;
   const rawUser = read(STORAGE_KEYS.user);
+  userUnread = rawUser !== null && !parseUser;
   if (rawUser && parseUser) {
     try {
       user = parseUser(JSON.parse(rawUser));
