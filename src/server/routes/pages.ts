@@ -34,11 +34,6 @@ const RENDER_TIMEOUT_MS = 2_000;
 /** What each answer fills in of the built page. */
 type TPageParts = {
   nonce: string;
-  /**
-   * The fetch priority of the page's scripts: low where the server drew the screen, so that they
-   * load behind what paints it (its stylesheet, its images), which the screen does not wait for.
-   */
-  scripts: 'low' | 'auto';
   /** Extra head tags: preloads. */
   head: string;
   /** The tab's title, HTML-escaped. */
@@ -68,23 +63,14 @@ function pageTemplate(html: string): { fill(parts: TPageParts): string; title: s
     .replace(/<title>[^<]*<\/title>/, `<title>${slot('title')}</title>`)
     .replace(/<body>/, `<body${slot('body')}>`)
     .replace('<div id="root"></div>', `<div id="root">${slot('root')}</div>${slot('afterRoot')}`)
-    .replace(/<script\b/g, `<script nonce="${slot('nonce')}"${slot('scripts')}`)
-    .replace(
-      /<link\b(?=[^>]*\brel=["']?modulepreload\b)/g,
-      `<link nonce="${slot('nonce')}"${slot('scripts')}`,
-    )
+    .replace(/<script\b/g, `<script nonce="${slot('nonce')}"`)
+    .replace(/<link\b(?=[^>]*\brel=["']?modulepreload\b)/g, `<link nonce="${slot('nonce')}"`)
     .split(SLOT);
   // Odd places hold slot names.
   return {
     title,
     fill: (values) =>
-      parts
-        .map((part, at) => {
-          if (at % 2 === 0) return part;
-          if (part === 'scripts') return values.scripts === 'low' ? ' fetchpriority="low"' : '';
-          return values[part as Exclude<keyof TPageParts, 'scripts'>];
-        })
-        .join(''),
+      parts.map((part, at) => (at % 2 === 1 ? values[part as keyof TPageParts] : part)).join(''),
   };
 }
 
@@ -155,18 +141,16 @@ function firstScreenChunks(webDir: string): TFirstScreenChunks {
   return JSON.parse(readFileSync(listFile, 'utf8')) as TFirstScreenChunks;
 }
 
-/** Module preloads of these files, but those the built page names already. */
-const modulePreloads = (
-  built: string,
-  files: readonly string[],
-  priority: 'low' | 'auto',
-  nonce: string,
-) =>
+/**
+ * Module preloads of these files at low priority (they download behind the page's own script),
+ * but those the built page names already.
+ */
+const modulePreloads = (built: string, files: readonly string[], nonce: string) =>
   [...new Set(files)]
     .filter((file) => !built.includes(`href="/${file}"`))
     .map(
       (file) =>
-        `\n    <link nonce="${nonce}" rel="modulepreload"${priority === 'low' ? ' fetchpriority="low"' : ''} crossorigin href="/${file}">`,
+        `\n    <link nonce="${nonce}" rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`,
     )
     .join('');
 
@@ -267,7 +251,6 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     const nonce = newNonce();
     return setPageHeaders(reply, { nonce, frameAncestors }).send(
       page.fill({
-        scripts: 'auto',
         head: '',
         title: page.title,
         body: '',
@@ -334,15 +317,9 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     const drawn = answers && (await drawFirstScreen(request, { nonce, search, params, answers }));
     const parts: TPageParts = drawn ?? {
       nonce,
-      scripts: 'auto',
       head:
         consentPagePreloads(consentId, clientId) +
-        modulePreloads(
-          built,
-          [...(chunks.route ?? []), ...(chunks['auth-prompt'] ?? [])],
-          'low',
-          nonce,
-        ),
+        modulePreloads(built, [...(chunks.route ?? []), ...(chunks['auth-prompt'] ?? [])], nonce),
       title: page.title,
       body: '',
       root: '',
@@ -388,7 +365,6 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;
     return {
       nonce,
-      scripts: 'low',
       head: '',
       title:
         consent && !params.embed
