@@ -6,7 +6,7 @@ import {
   CARD_NUMBER_MAX_DIGITS,
   CARD_NUMBER_MIN_DIGITS,
 } from './constants';
-import { ERROR_CATALOGUE } from './errors';
+import { PAGE_ERRORS } from './page-errors';
 
 /** The digits of a card number as typed: spaces removed (spec §5). */
 export function cardNumberDigits(cardNumber: string): string {
@@ -42,7 +42,7 @@ export function maskCardNumberInput(value: string): string {
  */
 export function validateCardNumber(cardNumber: string): string | null {
   const digits = cardNumberDigits(cardNumber);
-  if (!/^\d*$/.test(digits)) return ERROR_CATALOGUE.CARD_NUMBER_NOT_DIGITS.message;
+  if (!/^\d*$/.test(digits)) return PAGE_ERRORS.CARD_NUMBER_NOT_DIGITS.message;
   const brand = detectCardBrand(digits);
   if (brand !== null) {
     return digits.length === CARD_BRAND_NUMBER_LENGTH

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from './errors';
+import { PAGE_ERRORS } from './page-errors';
 
 /**
  * The Consent Not Found screen's text for a failed load (spec §8): a 404 or 403 shows the
@@ -9,7 +9,7 @@ export function consentLoadErrorMessage(
   serverMessage: string | null,
 ): string {
   if ((status === 404 || status === 403) && serverMessage) return serverMessage;
-  return ERROR_CATALOGUE.CONSENT_LOAD_FAILED.message;
+  return PAGE_ERRORS.CONSENT_LOAD_FAILED.message;
 }
 
 /**

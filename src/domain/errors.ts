@@ -9,6 +9,8 @@
  * badly, 503 the bank, card network or device could not be reached, 504 it did not answer in time.
  * Messages with `{name}` placeholders are filled by `formatErrorMessage`.
  */
+import { PAGE_ERRORS } from './page-errors';
+
 export const ERROR_CATALOGUE = {
   // Consent load and creation (spec §8)
   CONSENT_NOT_FOUND: { status: 404, message: 'Consent not found or has expired' },
@@ -16,9 +18,9 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: 'Unauthorized: This clientId is not authorized to access this consent',
   },
-  CONSENT_LOAD_FAILED: { status: 500, message: 'Failed to load consent data' },
+  CONSENT_LOAD_FAILED: PAGE_ERRORS.CONSENT_LOAD_FAILED,
   MISSING_CLIENT_ID: { status: 400, message: 'clientId URL parameter is required' },
-  MISSING_CLIENT_ID_PARAMETER: { status: 400, message: 'Missing clientId parameter' },
+  MISSING_CLIENT_ID_PARAMETER: PAGE_ERRORS.MISSING_CLIENT_ID_PARAMETER,
   NO_CONSENT_DATA: {
     status: 404,
     message: 'No consent data available for this payment request',
@@ -164,7 +166,7 @@ export const ERROR_CATALOGUE = {
   },
   RECONNECT_FAILED: { status: 503, message: 'Failed to reconnect to server' },
   CARD_LINKING_RETRY_FAILED: { status: 502, message: 'Failed to retry card linking' },
-  NO_STORED_CARD_FOR_RETRY: { status: 400, message: 'No stored card details found for retry' },
+  NO_STORED_CARD_FOR_RETRY: PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY,
   CARD_PAYMENT_FAILED: { status: 402, message: 'Card payment failed' },
   CARD_PAYMENT_PROCESSING_FAILED: { status: 502, message: 'Failed to process card payment' },
   CARD_SAVE_FAILED: { status: 502, message: 'Failed to save card. Please try again.' },
@@ -184,7 +186,7 @@ export const ERROR_CATALOGUE = {
 
   // Card details, checked before encryption and again by the server after decryption (spec §5)
   CARD_NUMBER_LENGTH_INVALID: { status: 400, message: 'Card number must be 16 digits' },
-  CARD_NUMBER_NOT_DIGITS: { status: 400, message: 'Card number must contain only digits' },
+  CARD_NUMBER_NOT_DIGITS: PAGE_ERRORS.CARD_NUMBER_NOT_DIGITS,
   CARD_MONTH_INVALID: { status: 400, message: 'Please select a valid month' },
   CARD_YEAR_INVALID: { status: 400, message: 'Please select a valid year' },
   CARD_EXPIRED: { status: 400, message: 'Card has expired' },
@@ -199,11 +201,11 @@ export const ERROR_CATALOGUE = {
 
   // Consent and payment (spec §8, §4)
   NO_IMMEDIATE_PAYMENT: { status: 404, message: 'No immediate payment found' },
-  CONSENT_GRANT_FAILED: { status: 500, message: 'Failed to grant consent' },
-  PAYMENT_FAILED: { status: 402, message: 'Payment failed' },
-  DIRECT_DEBIT_FAILED: { status: 402, message: 'Direct debit payment failed' },
-  SOME_PAYMENTS_FAILED: { status: 402, message: 'Some payments failed. Please try again.' },
-  CONSENT_REJECTED: { status: 409, message: 'Consent was rejected by user' },
+  CONSENT_GRANT_FAILED: PAGE_ERRORS.CONSENT_GRANT_FAILED,
+  PAYMENT_FAILED: PAGE_ERRORS.PAYMENT_FAILED,
+  DIRECT_DEBIT_FAILED: PAGE_ERRORS.DIRECT_DEBIT_FAILED,
+  SOME_PAYMENTS_FAILED: PAGE_ERRORS.SOME_PAYMENTS_FAILED,
+  CONSENT_REJECTED: PAGE_ERRORS.CONSENT_REJECTED,
   // 404: no charge of the caller's waits for an OTP; another caller's reads the same.
   NO_OTP_DATA: { status: 404, message: 'No OTP data available' },
   // Payments (ours, docs/payments.md): a payment's state that does not allow the call.
@@ -283,7 +285,7 @@ export const ERROR_CATALOGUE = {
   CONSENT_FAILED: { status: 500, message: 'Consent failed' },
 
   // Authentication (spec §8, §5)
-  AUTHENTICATION_FAILED_RETRY: { status: 401, message: 'Authentication failed. Please try again.' },
+  AUTHENTICATION_FAILED_RETRY: PAGE_ERRORS.AUTHENTICATION_FAILED_RETRY,
   LOGIN_FAILED: { status: 401, message: 'Login failed' },
   AUTHENTICATION_FAILED: { status: 401, message: 'Authentication failed' },
   AUTH_TOKEN_UNAVAILABLE: { status: 401, message: 'Authentication token not available' },
@@ -312,7 +314,7 @@ export const ERROR_CATALOGUE = {
   },
 
   // Generic (spec §8)
-  API_REQUEST_FAILED: { status: 500, message: 'API request failed' },
+  API_REQUEST_FAILED: PAGE_ERRORS.API_REQUEST_FAILED,
   API_CALL_FAILED: { status: 502, message: 'API call failed: {status}' },
 
   // Chip-card terminal (spec §8)

@@ -1,4 +1,5 @@
-import { ERROR_CATALOGUE, type TApiErrorBody } from './errors';
+import type { TApiErrorBody } from './errors';
+import { PAGE_ERRORS } from './page-errors';
 import type { TGrantResponse } from './schemas/consent-api';
 import type { TConsent } from './schemas/consent';
 
@@ -26,15 +27,15 @@ export function grantOutcome(
   result: TGrantResponse | TApiErrorBody,
 ): TGrantOutcome {
   if (!result.success) {
-    const message = result.error.message || ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
+    const message = result.error.message || PAGE_ERRORS.CONSENT_GRANT_FAILED.message;
     return { kind: 'failed', message, parentError: message };
   }
   if (!consent.payments.some((p) => p.type === 'immediate')) return { kind: 'success' };
   if (result.paymentResults?.failed === 0) return { kind: 'success' };
-  const someFailed = ERROR_CATALOGUE.SOME_PAYMENTS_FAILED.message;
+  const someFailed = PAGE_ERRORS.SOME_PAYMENTS_FAILED.message;
   return {
     kind: 'failed',
     message: result.error ? `${result.error}. ${someFailed}` : someFailed,
-    parentError: result.error || ERROR_CATALOGUE.DIRECT_DEBIT_FAILED.message,
+    parentError: result.error || PAGE_ERRORS.DIRECT_DEBIT_FAILED.message,
   };
 }

@@ -1,7 +1,7 @@
 import type { TPaidOrigin } from './after-payment';
 import { STEP_TEXT_AWAITING_TRANSFER } from './constants';
 import { nextAttempt, type TPaymentAttempt } from './embed-payment-report';
-import { ERROR_CATALOGUE } from './errors';
+import { PAGE_ERRORS } from './page-errors';
 import { formatNaira } from './money';
 import { otpFailureAction } from './otp-input';
 import {
@@ -180,7 +180,7 @@ export function attemptOutcomeText(attempt: TPaymentAttemptState, amountDue: num
       formatNaira(amountDue),
     )}`;
   }
-  const message = (attempt.message?.trim() || ERROR_CATALOGUE.PAYMENT_FAILED.message).replace(
+  const message = (attempt.message?.trim() || PAGE_ERRORS.PAYMENT_FAILED.message).replace(
     /\.$/,
     '',
   );
@@ -190,7 +190,7 @@ export function attemptOutcomeText(attempt: TPaymentAttemptState, amountDue: num
   if (attempt.charged === false) return `${message}. Nothing was charged to your card.`;
   if (attempt.charged === true)
     return `${message}. Your card was charged; the money is being sent back to it.`;
-  return attempt.message?.trim() || ERROR_CATALOGUE.PAYMENT_FAILED.message;
+  return attempt.message?.trim() || PAGE_ERRORS.PAYMENT_FAILED.message;
 }
 
 const methodOf = (
@@ -488,7 +488,7 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
         return {
           ...next,
           view: 'card',
-          card: { ...state.card, error: ERROR_CATALOGUE.NO_STORED_CARD_FOR_RETRY.message },
+          card: { ...state.card, error: PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY.message },
         };
       }
       return { ...next, card: { ...state.card, error: null, resending: true } };

@@ -11,7 +11,7 @@ import {
   STEP_TEXT_AWAITING_TRANSFER,
   STEP_TEXT_BANK_ANSWERING,
 } from './constants';
-import { ERROR_CATALOGUE } from './errors';
+import { PAGE_ERRORS } from './page-errors';
 
 /** The four payment statuses of spec §4. */
 export type TPaymentStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -172,7 +172,7 @@ export function paymentStatusReducer(
         : state;
     case 'failed': {
       if (!BEFORE_SERVER_RESULT.has(state.phase)) return state;
-      const message = action.message?.trim() || ERROR_CATALOGUE.PAYMENT_FAILED.message;
+      const message = action.message?.trim() || PAGE_ERRORS.PAYMENT_FAILED.message;
       return enter('failed', state.progress, message, message);
     }
     case 'retry':

@@ -1,5 +1,5 @@
 import { useState, useTransition, type ReactNode } from 'react';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { PAGE_ERRORS } from '../../../domain/page-errors';
 import type { TLoginResponse } from '../../../domain/schemas/auth';
 import { Button } from '../../ui/button';
 import { preloadable } from '../../ui/preloadable';
@@ -22,7 +22,7 @@ const CreatePasskeyStep = preloadable(() =>
 const signInFailure = (cause: unknown): Promise<string> =>
   import('./sign-in-errors').then(
     (errors) => errors.signInErrorMessage(cause),
-    () => ERROR_CATALOGUE.AUTHENTICATION_FAILED_RETRY.message,
+    () => PAGE_ERRORS.AUTHENTICATION_FAILED_RETRY.message,
   );
 
 type TSignInPanelProps = {

@@ -18,7 +18,7 @@ import {
   type TConsentLoad,
   type TConsentScreen,
 } from '../../../domain/consent-screen';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { EMBED_MESSAGE } from '../../../domain/embed-message-names';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
 import type { TConsent } from '../../../domain/schemas/consent';
@@ -128,7 +128,7 @@ export function ConsentPage({
       postToParent({
         type: EMBED_MESSAGE.consentFailed,
         consentId,
-        error: ERROR_CATALOGUE.MISSING_CLIENT_ID_PARAMETER.message,
+        error: PAGE_ERRORS.MISSING_CLIENT_ID_PARAMETER.message,
       });
     }
   }, [params.clientId, params.embed, consentId, postToParent]);
@@ -232,7 +232,7 @@ export function ConsentPage({
         return (
           <MissingClientIdScreen
             embed={params.embed}
-            onReport={() => reportFailure(ERROR_CATALOGUE.MISSING_CLIENT_ID_PARAMETER.message)}
+            onReport={() => reportFailure(PAGE_ERRORS.MISSING_CLIENT_ID_PARAMETER.message)}
             onRetry={() => window.location.reload()}
           />
         );
@@ -268,7 +268,7 @@ export function ConsentPage({
       case 'declined':
         return (
           <StatusScreen tone="danger" title="Consent Declined">
-            <p>{ERROR_CATALOGUE.CONSENT_REJECTED.message}</p>
+            <p>{PAGE_ERRORS.CONSENT_REJECTED.message}</p>
           </StatusScreen>
         );
       case 'auth-prompt':

@@ -16,7 +16,7 @@ import {
   STEP_TEXT_RETRYING,
 } from '../../../domain/constants';
 import { paymentReport, type TPaymentReport } from '../../../domain/embed-payment-report';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
 import { afterPaymentPrompt, paidOriginOf } from '../../../domain/after-payment';
@@ -53,7 +53,7 @@ import { useWebBluetooth } from '../../ui/document-context';
 import './payment.css';
 
 const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : ERROR_CATALOGUE.API_REQUEST_FAILED.message;
+  error instanceof ApiError ? error.message : PAGE_ERRORS.API_REQUEST_FAILED.message;
 
 // The step's first screen is the amount and the methods (or, paid, the processing view and the
 // prompt after it), whose code the consent page loads before it takes the screen over
