@@ -141,6 +141,33 @@ describe('the first screen drawn on a server', () => {
   });
 });
 
+/** The page as the server sends it, in this document: its drawing and the answers it came from. */
+async function placeDrawnPage(read: TPageAnswers, search: string) {
+  // The parts the server names, whose code the page loads before it hydrates.
+  const answers = { ...read, parts: firstScreenParts(read, search) };
+  const html = await draw(answers, search);
+  window.history.replaceState(null, '', `/r/cns_1${search ? `?${search}` : ''}`);
+  document.head.innerHTML = `<meta property="csp-nonce" nonce="${NONCE}">`;
+  document.body.innerHTML = `<div id="root">${html}</div>${pageAnswersElement(answers, NONCE)}`;
+}
+
+/**
+ * Immediate Payment follows its payment (status and events): calls of its own, answered as a
+ * server would that has nothing new. Console errors are watched: a mismatch is one.
+ */
+function stubPageCalls() {
+  const fetch = vi.fn(async () => new Response('{}', { status: 503 }));
+  vi.stubGlobal('fetch', fetch);
+  vi.stubGlobal(
+    'EventSource',
+    class {
+      addEventListener() {}
+      close() {}
+    },
+  );
+  return { fetch, errors: vi.spyOn(console, 'error') };
+}
+
 describe('the page taking over what the server drew', () => {
   afterEach(async () => {
     // The page of each case goes away with it: nothing of it is left listening to the next.
@@ -154,26 +181,10 @@ describe('the page taking over what the server drew', () => {
   it.each(firstScreens)(
     'hydrates $name with no mismatch, without reading the answers again, and leaves it as drawn',
     async ({ answers: read, search = 'clientId=cli_1' }) => {
-      // The parts the server names, whose code the page loads before it hydrates.
-      const answers = { ...read, parts: firstScreenParts(read, search) };
-      const html = await draw(answers, search);
-      window.history.replaceState(null, '', `/r/cns_1${search ? `?${search}` : ''}`);
-      document.head.innerHTML = `<meta property="csp-nonce" nonce="${NONCE}">`;
-      document.body.innerHTML = `<div id="root">${html}</div>${pageAnswersElement(answers, NONCE)}`;
+      await placeDrawnPage(read, search);
       const main = () => document.querySelector('main');
       const drawn = main()?.outerHTML;
-      // Immediate Payment follows its payment (status and events): calls of its own, answered
-      // as a server would that has nothing new.
-      const fetch = vi.fn(async () => new Response('{}', { status: 503 }));
-      vi.stubGlobal('fetch', fetch);
-      vi.stubGlobal(
-        'EventSource',
-        class {
-          addEventListener() {}
-          close() {}
-        },
-      );
-      const errors = vi.spyOn(console, 'error');
+      const { fetch, errors } = stubPageCalls();
       await import('./main');
       // React marks each element it has taken over.
       await vi.waitFor(
@@ -194,4 +205,36 @@ describe('the page taking over what the server drew', () => {
       expect(main()?.outerHTML).toBe(drawn);
     },
   );
+
+  it('takes over the desktop side panel, its QR code left as drawn until that code comes', async () => {
+    // A wide window: the side panel shows, and its code loads with the screen's.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: true,
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    }));
+    await placeDrawnPage(firstScreens[1]!.answers, 'clientId=cli_1');
+    const qr = () => document.querySelector('.side-panel .qr');
+    const drawnQr = qr()?.outerHTML;
+    expect(drawnQr).toContain('<svg');
+    const { errors } = stubPageCalls();
+    await import('./main');
+    const takenOver = (element: Element | null | undefined) =>
+      Object.keys(element ?? {}).some((key) => key.startsWith('__reactFiber$'));
+    await vi.waitFor(() => expect(takenOver(document.querySelector('.side-panel'))).toBe(true), {
+      timeout: 5_000,
+    });
+    // The QR code's own code (qrcode.react) is a chunk of its own: once here, it takes the
+    // drawing over as it is, never drawn again from its placeholder.
+    await vi.waitFor(() => expect(takenOver(qr()?.querySelector('svg'))).toBe(true), {
+      timeout: 5_000,
+    });
+    expect(document.querySelector('.qr-placeholder')).toBeNull();
+    expect(qr()?.outerHTML).toBe(drawnQr);
+    const reported = errors.mock.calls
+      .map((call) => String(call[0]))
+      .filter((message) => !message.startsWith('Detected multiple renderers'));
+    expect(reported).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { QRCodeSVG } from 'qrcode.react';
+import { lazy, memo, Suspense } from 'react';
 import { authPromptItems } from '../../../domain/auth-prompt';
 import { dataSharingChips } from '../../../domain/data-sharing';
 import { formatNaira } from '../../../domain/money';
@@ -8,6 +8,24 @@ import { shareConsentUrl } from '../../../domain/share-url';
 import { usePageDocument } from '../../ui/document-context';
 import { Representative } from './representative';
 import './consent-side-panel.css';
+
+const ShareQr = lazy(() =>
+  import('./consent-share-qr').then((module) => ({ default: module.ShareQr })),
+);
+
+/**
+ * The QR code is a picture, not a control: the panel is taken over without its code (qrcode.react,
+ * a third of the panel's), and the code comes when React reaches it. Until then what the server
+ * drew stays; drawn in the browser, a box of its size holds its place. `memo`: a change above it
+ * must not reach the waiting boundary, or React would draw it again from that box.
+ */
+const ShareQrCode = memo(function ShareQrCode({ url }: { url: string }) {
+  return (
+    <Suspense fallback={<div className="qr-placeholder" />}>
+      <ShareQr url={url} />
+    </Suspense>
+  );
+});
 
 /**
  * The standalone desktop view's side panel (spec §2 Desktop side panel): the representative,
@@ -35,13 +53,7 @@ export function ConsentSidePanel({
           Share Consent
         </h2>
         <div className="qr">
-          <QRCodeSVG
-            value={shareUrl}
-            size={168}
-            marginSize={2}
-            role="img"
-            aria-label="QR code of this consent's page"
-          />
+          <ShareQrCode url={shareUrl} />
         </div>
         <p className="secondary-text">Scan to open this consent on your phone.</p>
       </section>
