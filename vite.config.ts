@@ -48,7 +48,7 @@ function firstScreenChunks(): Plugin {
         };
         const lists = Object.fromEntries(
           Object.entries(FIRST_SCREEN_MODULES).map(([name, module]) => {
-            const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(module));
+            const chunk = chunks.find((c) => c.moduleIds.includes(path.resolve(module)));
             if (!chunk) this.error(`No chunk for ${module}: is it still loaded lazily?`);
             return [name, [...closure(chunk)]];
           }),
@@ -99,9 +99,51 @@ function precompress(): Plugin {
   };
 }
 
+/** Module id → the first-screen chunk it goes in (firstScreenGrouping). */
+const firstScreenGroups = new Map<string, string>();
+
+/**
+ * Puts the code of each part of the consent's first screen in one chunk, instead of the two dozen
+ * small ones the bundler would share out: every file costs a request and compresses alone, and
+ * together they compress better (gzip -9: 5 KB less on each first screen). The consent route's
+ * chunk takes what the route imports and what two parts share; each part (FIRST_SCREEN_MODULES)
+ * takes the rest of what it imports. What the entry imports stays in the entry. Read from the
+ * module graph once it is whole (buildEnd comes before chunking); `includeDependenciesRecursively:
+ * false` below, or a group would take React out of the entry with the modules that import it.
+ */
+function firstScreenGrouping(): Plugin {
+  return {
+    name: 'oya:first-screen-grouping',
+    apply: 'build',
+    buildEnd() {
+      const closure = (id: string, seen = new Set<string>()) => {
+        if (seen.has(id)) return seen;
+        seen.add(id);
+        for (const next of this.getModuleInfo(id)?.importedIds ?? []) closure(next, seen);
+        return seen;
+      };
+      const entry = closure(path.resolve('src/web/main.tsx'));
+      const route = closure(path.resolve(FIRST_SCREEN_MODULES.route));
+      const parts = (['auth-prompt', 'immediate-payment', 'side-panel'] as const).map(
+        (name) => [name, closure(path.resolve(FIRST_SCREEN_MODULES[name]))] as const,
+      );
+      const count = new Map<string, number>();
+      for (const [, ids] of parts) for (const id of ids) count.set(id, (count.get(id) ?? 0) + 1);
+      firstScreenGroups.clear();
+      for (const id of route) if (!entry.has(id)) firstScreenGroups.set(id, 'consent-route');
+      for (const [name, ids] of parts) {
+        for (const id of ids) {
+          if (entry.has(id) || firstScreenGroups.has(id)) continue;
+          firstScreenGroups.set(id, (count.get(id) ?? 0) > 1 ? 'consent-route' : name);
+        }
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), firstScreenChunks(), precompress()],
+  plugins: [react(), firstScreenGrouping(), firstScreenChunks(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,
@@ -116,7 +158,13 @@ export default defineConfig({
         codeSplitting: {
           // zod parses every API answer but is never needed for the first paint (the Loading
           // screen): its own chunk, loaded with the consent page, cached across deploys.
-          groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]/ }],
+          groups: [
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            {
+              name: (id) => firstScreenGroups.get(id) ?? null,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },
