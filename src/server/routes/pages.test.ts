@@ -223,6 +223,8 @@ describe('the consent page drawn on the server (issue 31)', () => {
     ) as string[];
     const drawn = [...(chunks.route ?? []), ...(chunks['immediate-payment'] ?? [])];
     for (const file of drawn) expect(named).toContain(`/${file}`);
+    // Each once: the screen's list names the chunks it shares with the route's.
+    expect(named).toEqual([...new Set(named)]);
     // Not the auth prompt's, which this screen does not hold, nor the side panel's (the page
     // loads it where a wide window shows it).
     const others = [...(chunks['auth-prompt'] ?? []), ...(chunks['side-panel'] ?? [])];

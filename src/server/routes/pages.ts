@@ -119,7 +119,9 @@ requestAnimationFrame(give);},true);`;
  * first, so they load side by side, not one after another.
  */
 function scriptsAfterPaint(nonce: string, entry: string, preloads: readonly string[]): string {
-  const load = `let started=false;const load=()=>{if(started)return;started=true;for(const href of ${JSON.stringify(preloads)}){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.nonce=${JSON.stringify(nonce)};link.href=href;document.head.append(link)}import(${JSON.stringify(entry)})};requestAnimationFrame(()=>setTimeout(load));setTimeout(load,500);`;
+  // Once each: the parts' lists name the chunks they share with the route.
+  const files = [...new Set(preloads)];
+  const load = `let started=false;const load=()=>{if(started)return;started=true;for(const href of ${JSON.stringify(files)}){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.nonce=${JSON.stringify(nonce)};link.href=href;document.head.append(link)}import(${JSON.stringify(entry)})};requestAnimationFrame(()=>setTimeout(load));setTimeout(load,500);`;
   return `<script nonce="${nonce}" type="module">${HOLD_EARLY_CLICKS}\n${load}</script>`;
 }
 
