@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { App } from './app/app';
 import { loadFirstScreen } from './app/first-screen';
@@ -34,14 +34,21 @@ function hydrate(drawnFrom: TPageAnswers): Root {
     href: window.location.href,
     webBluetooth: drawnFrom.webBluetooth,
   };
-  return hydrateRoot(
-    root,
-    <StrictMode>
-      <PageDocumentContext value={drawnWith}>
-        <App queryClient={queryClient} />
-      </PageDocumentContext>
-    </StrictMode>,
-  );
+  // In a transition, React takes the screen over in slices, yielding to the browser between
+  // them (a tap, a frame): at the default priority it would do it in one long task.
+  let hydrated: Root | undefined;
+  startTransition(() => {
+    hydrated = hydrateRoot(
+      root,
+      <StrictMode>
+        <PageDocumentContext value={drawnWith}>
+          <App queryClient={queryClient} />
+        </PageDocumentContext>
+      </StrictMode>,
+    );
+  });
+  if (!hydrated) throw new Error('hydrateRoot gave no root');
+  return hydrated;
 }
 
 function render(): Root {
