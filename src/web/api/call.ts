@@ -86,9 +86,25 @@ export async function call<S extends z.ZodMiniType>(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    // Status 0: the server was not reached; spec §8's generic 'API request failed'.
-    throw new ApiError(0, 'API_REQUEST_FAILED', ERROR_CATALOGUE.API_REQUEST_FAILED.message);
+    throw notReached();
   }
+  return answerOf(response, path, schema);
+}
+
+/** Status 0: the server was not reached; spec §8's generic 'API request failed'. */
+export function notReached(): ApiError {
+  return new ApiError(0, 'API_REQUEST_FAILED', ERROR_CATALOGUE.API_REQUEST_FAILED.message);
+}
+
+/**
+ * An answer of our API to a call to `path`, parsed with its schema, or the ApiError of the
+ * catalogue it stands for. Every call's answer is read here (call, and the form's file upload).
+ */
+export async function answerOf<S extends z.ZodMiniType>(
+  response: Response,
+  path: string,
+  schema: S,
+): Promise<z.infer<S>> {
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     // Our failures name a catalogue code; anything else (a proxy's page, a code this page does

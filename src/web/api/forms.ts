@@ -1,8 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ERROR_CATALOGUE, formatErrorMessage } from '../../domain/errors';
-import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import { ZUploadFormFileResponse, type TFormAnswers } from '../../domain/schemas/form';
-import { ApiError } from './api-error';
 import { apiFetch } from './http';
 
 /** Which form: by formId alone (spec §2 public mode), or the form of one consent. */
@@ -68,33 +65,14 @@ export const formsApi = {
       'X-File-Name': encodeURIComponent(input.file.name),
     };
     if (input.formUpdateToken) headers['X-Form-Update-Token'] = input.formUpdateToken;
+    const path = `/api/form/files?${params.toString()}`;
+    const { answerOf, notReached } = await import('./call');
     let response: Response;
     try {
-      response = await fetch(`/api/form/files?${params.toString()}`, {
-        method: 'POST',
-        headers,
-        body: input.file,
-      });
+      response = await fetch(path, { method: 'POST', headers, body: input.file });
     } catch {
-      throw new ApiError(0, 'API_REQUEST_FAILED', ERROR_CATALOGUE.API_REQUEST_FAILED.message);
+      throw notReached();
     }
-    const json: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const failure = ZApiErrorBody.safeParse(json);
-      if (failure.success) {
-        throw new ApiError(response.status, failure.data.error.code, failure.data.error.message);
-      }
-      const message = formatErrorMessage('API_CALL_FAILED', { status: response.status });
-      throw new ApiError(response.status, 'API_CALL_FAILED', message);
-    }
-    const parsed = ZUploadFormFileResponse.safeParse(json);
-    if (!parsed.success) {
-      throw new ApiError(
-        response.status,
-        'API_REQUEST_FAILED',
-        ERROR_CATALOGUE.API_REQUEST_FAILED.message,
-      );
-    }
-    return parsed.data;
+    return answerOf(response, path, ZUploadFormFileResponse);
   },
 };

@@ -30,8 +30,13 @@ export async function apiFetch<K extends TAnswerName>(
 
 /**
  * Settles once the stored session can be read whole: at once when no user is stored; otherwise
- * once the user's schema is here (session.ts setUserParser, given by call.ts).
+ * once the user's schema is here (session.ts setUserParser, given by call.ts). If that code does
+ * not come, it settles all the same: the page draws itself signed out rather than not at all, and
+ * its first call asks for the code again.
  */
 export const sessionReady: Promise<void> = hasStoredUser()
-  ? import('./call').then(() => undefined)
+  ? import('./call').then(
+      () => undefined,
+      () => undefined,
+    )
   : Promise.resolve();

@@ -16,10 +16,18 @@ export function preloadable<P>(load: () => Promise<ComponentType<P>>): TPreloada
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const fetchIt = () =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return component;
-    }));
+    (loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        // A chunk that did not come (a dropped connection) is asked for again next time, not
+        // refused for the rest of the page's life.
+        loading = null;
+        throw error;
+      },
+    ));
   const Component = lazy(() => {
     const ready = loaded;
     // A thenable that calls back at once: React.lazy reads a module already here synchronously.

@@ -92,10 +92,14 @@ export function SignInPanel({
     }
   };
 
+  // Its code not come (a dropped connection): the panel stays, and the next tap asks again.
   const open = (next: 'code' | 'sign-up') =>
     startOpening(async () => {
-      await Promise.all([PhoneCodeForm.preload(), CreatePasskeyStep.preload()]);
-      startOpening(() => setMode(next));
+      const loaded = await Promise.all([PhoneCodeForm.preload(), CreatePasskeyStep.preload()]).then(
+        () => true,
+        () => false,
+      );
+      if (loaded) startOpening(() => setMode(next));
     });
 
   if (mode === 'offer-passkey' && pending) {

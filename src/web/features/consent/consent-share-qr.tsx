@@ -1,5 +1,8 @@
 import { QRCodeSVG } from 'qrcode.react';
 
+/** The QR code's side; its placeholder (consent-side-panel.css `.qr-placeholder`) is as wide. */
+const SHARE_QR_SIZE_PX = 168;
+
 /** 'Share Consent': a QR code of this page for a phone (spec §2 Desktop side panel). */
 export function ShareQr({ url }: { url: string }) {
   return (
@@ -12,6 +15,3 @@ export function ShareQr({ url }: { url: string }) {
     />
   );
 }
-
-/** The QR code's side; its placeholder (consent-side-panel.css `.qr-placeholder`) is as wide. */
-export const SHARE_QR_SIZE_PX = 168;

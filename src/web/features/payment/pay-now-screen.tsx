@@ -296,10 +296,17 @@ export function PayNowScreen({
 
   // 'Pay with Card': the methods stay, the button busy, until the form's code is here.
   const [openingCard, startOpeningCard] = useTransition();
+  // Its code not come (a dropped connection): the methods stay, and the next tap asks again.
   const payWithCard = () =>
     startOpeningCard(async () => {
-      await loadCardViews();
-      startOpeningCard(() => dispatch({ type: 'pay_with_card' }));
+      if (
+        await loadCardViews().then(
+          () => true,
+          () => false,
+        )
+      ) {
+        startOpeningCard(() => dispatch({ type: 'pay_with_card' }));
+      }
     });
 
   // The transfer's details load beside its account, behind the same 'Getting your transfer
