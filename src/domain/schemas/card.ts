@@ -196,7 +196,8 @@ export type TSaveCardResponse = z.infer<typeof ZSaveCardResponse>;
 
 /** GET /api/encryption/public-key answer (spec §7) */
 export const ZEncryptionPublicKeyResponse = z.object({
-  publicKey: z.string().check(z.startsWith('-----BEGIN PUBLIC KEY-----')),
+  // A pattern: startsWith would give the OpenAPI document zod's non-standard 'starts_with' format.
+  publicKey: z.string().check(z.regex(/^-----BEGIN PUBLIC KEY-----/)),
   keyId: ZIdentifier,
 });
 export type TEncryptionPublicKeyResponse = z.infer<typeof ZEncryptionPublicKeyResponse>;

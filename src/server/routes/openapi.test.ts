@@ -3,6 +3,7 @@
 // testing/openapi-answers.ts, wired into startTestApp).
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, isErrorCode } from '../../domain/errors';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/schemas/webhooks';
@@ -61,6 +62,16 @@ describe('the OpenAPI document', () => {
     const broken = structuredClone(document) as unknown as Record<string, unknown>;
     delete broken.info;
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/info/);
+  });
+
+  it('names only formats that JSON Schema and OpenAPI define, which validators and generators know', () => {
+    const named: string[] = [];
+    JSON.stringify(document, (key, value: unknown) => {
+      if (key === 'format' && typeof value === 'string') named.push(value);
+      return value;
+    });
+    expect(named.length).toBeGreaterThan(0);
+    expect([...new Set(named)].filter((format) => !(format in fullFormats))).toEqual([]);
   });
 
   it('describes every /api route of the app, leaving out only test and debugging routes', () => {
