@@ -9,7 +9,7 @@
  * badly, 503 the bank, card network or device could not be reached, 504 it did not answer in time.
  * Messages with `{name}` placeholders are filled by `formatErrorMessage`.
  */
-import { PAGE_ERRORS } from './page-errors';
+import { PAGE_ERRORS, PART_FAILED_MESSAGE } from './page-errors';
 
 export const ERROR_CATALOGUE = {
   // Consent load and creation (spec §8)
@@ -85,7 +85,7 @@ export const ERROR_CATALOGUE = {
     message: 'Payment not yet confirmed. Please wait and try again.',
   },
   ACCOUNT_VERIFY_FAILED: { status: 502, message: 'Failed to verify account' },
-  ACCOUNT_LINKING_FAILED: { status: 500, message: 'Something went wrong. Please try again.' },
+  ACCOUNT_LINKING_FAILED: { status: 500, message: PART_FAILED_MESSAGE },
   INVALID_ACCOUNT_NUMBER: {
     status: 400,
     message: 'Please enter a valid account number (minimum 10 digits)',

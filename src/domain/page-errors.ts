@@ -17,3 +17,10 @@ export const PAGE_ERRORS = {
   PAYMENT_FAILED: { status: 402, message: 'Payment failed' },
   NO_STORED_CARD_FOR_RETRY: { status: 400, message: 'No stored card details found for retry' },
 } as const satisfies Record<string, { status: number; message: string }>;
+
+/**
+ * What a part of the page says when its code did not come or it could not be drawn (PartBoundary):
+ * spec §2's generic failure text (the 'Account Linking Failed' screen's own fallback), with 'Try
+ * Again'.
+ */
+export const PART_FAILED_MESSAGE = 'Something went wrong. Please try again.';

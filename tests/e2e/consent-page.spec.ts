@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import {
@@ -297,6 +298,64 @@ test.describe('drawn on the server', () => {
   });
 });
 
+/** 'Report Error & Close' in the frame: 'Closing...', and the merchant's page hears consent-failed. */
+async function reportAndClose(page: Page, frame: FrameLocator, consentId: string, error: string) {
+  await frame.getByRole('button', { name: 'Report Error & Close' }).click();
+  await expect(frame.getByRole('button', { name: 'Closing...' })).toBeVisible();
+  await expect
+    .poll(() => receivedMessages(page))
+    .toContainEqual({
+      origin: E2E.appOrigin,
+      data: { type: 'oya-money-consent-failed', consentId, error },
+    });
+}
+
+/** Cuts the consent page's own code while `online()` is false, as a dropped connection would. */
+async function cutPageCode(page: Page, online: () => boolean) {
+  await page.route(/\/(assets\/consent-route-[^/]*\.js|favicon\.svg)$/, (route) =>
+    online() ? route.fallback() : route.abort('internetdisconnected'),
+  );
+}
+
+test.describe('whose code does not come', () => {
+  test("says so instead of the drawn screen; 'Try Again' opens it again once the server answers", async ({
+    page,
+  }, testInfo) => {
+    const consentId = await createConsent(page.request, everything);
+    let online = false;
+    await cutPageCode(page, () => online);
+    await page.goto(consentPath(consentId));
+    await expect(page.getByRole('heading', { name: 'Consent Error' })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText('Something went wrong. Please try again.');
+    // Standalone: nothing to report to.
+    await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
+    await snap(page, testInfo, 'consent-code-failed');
+    await expectNoViolations(page);
+
+    // Still offline: the page stays, not the browser's offline page.
+    const tryAgain = page.getByRole('button', { name: 'Try Again' });
+    await tryAgain.click();
+    await expect(tryAgain).toBeEnabled();
+    await expect(page.getByRole('heading', { name: 'Consent Error' })).toBeVisible();
+
+    online = true;
+    await Promise.all([page.waitForEvent('load'), tryAgain.click()]);
+    await expect(page.getByRole('heading', { name: 'They would like to:' })).toBeVisible();
+    await takenOver(page);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+  });
+
+  test("embedded, 'Report Error & Close' tells the merchant's page", async ({ page }) => {
+    const consentId = await createConsent(page.request, everything);
+    await cutPageCode(page, () => false);
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByRole('alert')).toHaveText('Something went wrong. Please try again.');
+    await reportAndClose(page, frame, consentId, 'Something went wrong. Please try again.');
+  });
+});
+
 test.describe('embedded in a merchant page', () => {
   test('reports Missing clientId to the parent and offers Report Error & Close', async ({
     page,
@@ -344,18 +403,7 @@ test.describe('embedded in a merchant page', () => {
     await page.goto(embedHostUrl(consentPath('cns_missing', 'embed=true')));
     const frame = page.frameLocator('#consent');
     await expect(frame.getByRole('alert')).toHaveText('Consent not found or has expired');
-    await frame.getByRole('button', { name: 'Report Error & Close' }).click();
-    await expect(frame.getByRole('button', { name: 'Closing...' })).toBeVisible();
-    await expect
-      .poll(() => receivedMessages(page))
-      .toContainEqual({
-        origin: E2E.appOrigin,
-        data: {
-          type: 'oya-money-consent-failed',
-          consentId: 'cns_missing',
-          error: 'Consent not found or has expired',
-        },
-      });
+    await reportAndClose(page, frame, 'cns_missing', 'Consent not found or has expired');
   });
 
   test('tells a registered parent of the granted consent once, with details behind a toggle', async ({

@@ -287,3 +287,38 @@ test.describe('pay-now edges', () => {
     expect(await shownAccountNumber(page)).not.toBe(first);
   });
 });
+
+test.describe('a part of the page whose code does not come', () => {
+  test("says so in its place; 'Try Again' waits for the server, then opens the page again", async ({
+    page,
+  }, testInfo) => {
+    await open(page);
+    // The connection drops: the page's own files fail (never our API, which is not cut here).
+    let online = false;
+    await page.route(/\/(assets\/transfer-details-view-[^/]*\.js|favicon\.svg)$/, (route) =>
+      online ? route.fallback() : route.abort('internetdisconnected'),
+    );
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const failed = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
+    await expect(failed).toHaveText(/^Something went wrong\. Please try again\./);
+    // The rest of the page stays: the payment's header and its amount.
+    await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+    await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
+    await snap(page, testInfo, 'pay-now-part-failed');
+    await expectNoViolations(page);
+
+    // Still offline: the page stays as it is, not the browser's offline page.
+    const tryAgain = failed.getByRole('button', { name: 'Try Again' });
+    await tryAgain.click();
+    await expect(tryAgain).toBeEnabled();
+    await expect(failed).toBeVisible();
+
+    // Back online: the page opens again, and the transfer's details come.
+    online = true;
+    await Promise.all([page.waitForEvent('load'), tryAgain.click()]);
+    await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    await expect(page.getByText('Account name')).toBeVisible();
+    await shownAccountNumber(page);
+  });
+});

@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import type { TConsentScreens } from '../contracts/consent-slots';
 import { preloadable } from '../ui/preloadable';
 
@@ -17,38 +16,26 @@ export const PayNowScreen = preloadable(() =>
 export const consentScreens: TConsentScreens = {
   AuthPrompt: AuthPromptScreen,
   PayNow: PayNowScreen,
-  RepaymentAccounts: lazy(() =>
-    import('../features/linking/repayment-accounts').then((module) => ({
-      default: module.RepaymentAccounts,
-    })),
+  RepaymentAccounts: preloadable(() =>
+    import('../features/linking/repayment-accounts').then((module) => module.RepaymentAccounts),
   ),
-  SavedAccounts: lazy(() =>
-    import('../features/linking/repayment-accounts').then((module) => ({
-      default: module.SavedAccounts,
-    })),
+  SavedAccounts: preloadable(() =>
+    import('../features/linking/repayment-accounts').then((module) => module.SavedAccounts),
   ),
-  SaveCardPrompt: lazy(() =>
-    import('../features/linking/save-card-prompt').then((module) => ({
-      default: module.SaveCardPrompt,
-    })),
+  SaveCardPrompt: preloadable(() =>
+    import('../features/linking/save-card-prompt').then((module) => module.SaveCardPrompt),
   ),
-  LinkAccountPanel: lazy(() =>
-    import('../features/linking/linking-panel').then((module) => ({
-      default: module.LinkingPanel,
-    })),
+  LinkAccountPanel: preloadable(() =>
+    import('../features/linking/linking-panel').then((module) => module.LinkingPanel),
   ),
-  FormStep: lazy(() =>
-    import('../features/form/form-step').then((module) => ({ default: module.FormStep })),
+  FormStep: preloadable(() =>
+    import('../features/form/form-step').then((module) => module.FormStep),
   ),
-  ChipTerminal: lazy(() =>
-    import('../features/terminal/chip-terminal-modal').then((module) => ({
-      default: module.ChipTerminalModal,
-    })),
+  ChipTerminal: preloadable(() =>
+    import('../features/terminal/chip-terminal-modal').then((module) => module.ChipTerminalModal),
   ),
-  AddPasskey: lazy(() =>
-    import('../features/auth/add-passkey-for-grant').then((module) => ({
-      default: module.AddPasskeyForGrant,
-    })),
+  AddPasskey: preloadable(() =>
+    import('../features/auth/add-passkey-for-grant').then((module) => module.AddPasskeyForGrant),
   ),
   signGrant: (consentId, payload) =>
     import('../features/auth/sign-grant').then((module) => module.signGrant(consentId, payload)),

@@ -1,8 +1,10 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Route, Switch, useSearch } from 'wouter';
 import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
-import { ConsentLoadingPage } from '../features/consent/consent-page-frame';
+import { ConsentLoadingPage, PageFailed } from '../features/consent/consent-page-frame';
+import { PartBoundary } from '../ui/part-boundary';
 import { preloadable } from '../ui/preloadable';
+import { reportFailureToParent } from './parent-origin';
 
 // Each page is its own chunk: the first paint of /r/{id} loads only this shell and the Loading
 // screen, and the consent page arrives while the consent itself is fetched (pages.ts preloads
@@ -10,33 +12,51 @@ import { preloadable } from '../ui/preloadable';
 export const ConsentRoute = preloadable((): Promise<ComponentType<{ consentId: string }>> =>
   import('./routes/consent-route').then((module) => module.ConsentRoute),
 );
-const LoginPage = lazy(() =>
-  import('../features/auth/login-page').then((module) => ({ default: module.LoginPage })),
+const LoginPage = preloadable(() =>
+  import('../features/auth/login-page').then((module) => module.LoginPage),
 );
-const GrantSigningSandboxPage = lazy(() =>
-  import('../features/auth/grant-signing-sandbox-page').then((module) => ({
-    default: module.GrantSigningSandboxPage,
-  })),
+const GrantSigningSandboxPage = preloadable(() =>
+  import('../features/auth/grant-signing-sandbox-page').then(
+    (module) => module.GrantSigningSandboxPage,
+  ),
 );
 
 // The signed-in payer's own consents (docs/payer-consents.md).
-const PayerConsentsRoute = lazy(() =>
-  import('./routes/payer-consents-route').then((module) => ({
-    default: module.PayerConsentsRoute,
-  })),
+const PayerConsentsRoute = preloadable(() =>
+  import('./routes/payer-consents-route').then((module) => module.PayerConsentsRoute),
 );
 
 // A form on its own page (docs/forms.md): by formId alone in public mode, or one consent's.
-const FormPage = lazy(() =>
-  import('../features/form/form-page').then((module) => ({ default: module.FormPage })),
+const FormPage = preloadable(() =>
+  import('../features/form/form-page').then((module) => module.FormPage),
 );
 
 function ConsentPath({ consentId }: { consentId: string }) {
   const search = useSearch();
   return (
-    <Suspense fallback={<ConsentLoadingPage search={search} />}>
+    <PartBoundary
+      loading={<ConsentLoadingPage search={search} />}
+      failed={(retry) => (
+        <PageFailed
+          search={search}
+          title="Consent Error"
+          onRetry={retry}
+          onReport={(error) => reportFailureToParent(consentId, error)}
+        />
+      )}
+    >
       <ConsentRoute consentId={consentId} />
-    </Suspense>
+    </PartBoundary>
+  );
+}
+
+/** Any other page: nothing while its code loads, the failure in the page's frame if it fails. */
+function Page({ title, children }: { title: string; children: ReactNode }) {
+  const search = useSearch();
+  return (
+    <PartBoundary failed={(retry) => <PageFailed search={search} title={title} onRetry={retry} />}>
+      {children}
+    </PartBoundary>
   );
 }
 
@@ -47,31 +67,31 @@ export function AppRoutes() {
       <Route path="/r/:consentId">{({ consentId }) => <ConsentPath consentId={consentId} />}</Route>
       <Route path="/f/:formId">
         {({ formId }) => (
-          <Suspense>
+          <Page title="Form Error">
             <FormPage formId={formId} />
-          </Suspense>
+          </Page>
         )}
       </Route>
       <Route path={PAYER_CONSENTS_PATH}>
-        <Suspense>
+        <Page title="Your consents">
           <PayerConsentsRoute />
-        </Suspense>
+        </Page>
       </Route>
       <Route path="/login">
-        <Suspense>
+        <Page title="Sign In">
           <LoginPage />
-        </Suspense>
+        </Page>
       </Route>
       <Route path="/">
-        <Suspense>
+        <Page title="Sign In">
           <LoginPage />
-        </Suspense>
+        </Page>
       </Route>
       {/* The signed-grant primitive on its own (docs/identity.md). */}
       <Route path="/sandbox/grant-signing">
-        <Suspense>
+        <Page title="Signed grant sandbox">
           <GrantSigningSandboxPage />
-        </Suspense>
+        </Page>
       </Route>
     </Switch>
   );

@@ -6,11 +6,24 @@ export type TPreloadable<P> = LazyExoticComponent<ComponentType<P>> & {
 };
 
 /**
+ * Code of the page that did not come (a dropped connection). Chromium keeps a failed module for
+ * the page's life, so asking again fails the same: only a new page asks the server again
+ * (FailureBoundary's 'Try Again').
+ */
+export class PartLoadError extends Error {
+  constructor(cause: unknown) {
+    super('A part of the page did not load', { cause });
+    this.name = 'PartLoadError';
+  }
+}
+
+/**
  * A component whose code loads when it first renders (React.lazy), or sooner, by `preload()`.
  * Preloaded, it renders at once: React.lazy would suspend on a promise however settled it was,
  * and hydrating the page the server drew must not suspend on code already here (a part of it
  * still waiting would be drawn again in the browser, its Loading screen first, at any change of
- * state above it; src/web/main.tsx).
+ * state above it; src/web/main.tsx). Code that does not come throws a PartLoadError to the
+ * nearest FailureBoundary.
  */
 export function preloadable<P>(load: () => Promise<ComponentType<P>>): TPreloadable<P> {
   let loaded: ComponentType<P> | null = null;
@@ -22,10 +35,9 @@ export function preloadable<P>(load: () => Promise<ComponentType<P>>): TPreloada
         return component;
       },
       (error: unknown) => {
-        // A chunk that did not come (a dropped connection) is asked for again next time, not
-        // refused for the rest of the page's life.
+        // A browser that keeps no failed module (Firefox) asks the server again next time.
         loading = null;
-        throw error;
+        throw new PartLoadError(error);
       },
     ));
   const Component = lazy(() => {

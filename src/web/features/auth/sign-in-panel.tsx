@@ -92,14 +92,13 @@ export function SignInPanel({
     }
   };
 
-  // Its code not come (a dropped connection): the panel stays, and the next tap asks again.
+  // Its code not come (a dropped connection): the page's FailureBoundary says so.
   const open = (next: 'code' | 'sign-up') =>
     startOpening(async () => {
-      const loaded = await Promise.all([PhoneCodeForm.preload(), CreatePasskeyStep.preload()]).then(
-        () => true,
-        () => false,
+      await Promise.all([PhoneCodeForm.preload(), CreatePasskeyStep.preload()]).catch(
+        () => undefined,
       );
-      if (loaded) startOpening(() => setMode(next));
+      startOpening(() => setMode(next));
     });
 
   if (mode === 'offer-passkey' && pending) {

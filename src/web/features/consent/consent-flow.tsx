@@ -51,6 +51,7 @@ import {
 } from '../../contracts/consent-slots';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
+import { FailureBoundary } from '../../ui/part-boundary';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { ReportAndCloseButton } from './report-and-close';
 import { Representative } from './representative';
@@ -209,7 +210,7 @@ export function ConsentFlow({
     });
 
   const single = state.steps.length === 1;
-  const body = (step: TConsentStep): ReactNode => {
+  const stepContent = (step: TConsentStep): ReactNode => {
     switch (step) {
       case 'data_sharing':
         return <DataSharingBody consent={consent} />;
@@ -275,6 +276,11 @@ export function ConsentFlow({
       }
     }
   };
+
+  // A step whose code did not come says so in its place, with 'Try Again'; the flow keeps its state.
+  const body = (step: TConsentStep) => (
+    <FailureBoundary key={step}>{stepContent(step)}</FailureBoundary>
+  );
 
   const flowButton = button ? (
     <div className="flow-actions">

@@ -6,6 +6,7 @@ import type { TMerchantColours } from '../../../domain/schemas/consent';
 import { usePageDocument } from '../../ui/document-context';
 import { ScreenMain } from '../../ui/screen-main';
 import { LoadingScreen } from './loading-screen';
+import { FailedScreen, type TFailedScreenProps } from './failed-screen';
 
 /** A value of the page's theme: a colour as the domain gives it (hex), nothing that could end a rule. */
 const THEME_VALUE = /^#[0-9a-f]{3,8}$/i;
@@ -91,6 +92,21 @@ export function ConsentLoadingPage({ search }: { search: string }) {
     <ConsentPageFrame params={params}>
       <ScreenMain>
         <LoadingScreen />
+      </ScreenMain>
+    </ConsentPageFrame>
+  );
+}
+
+/** A page whose code did not come or could not be drawn, in the frame the page would have had. */
+export function PageFailed({
+  search,
+  ...failed
+}: { search: string } & Omit<TFailedScreenProps, 'embed'>) {
+  const params = useMemo(() => parsePageParams(search), [search]);
+  return (
+    <ConsentPageFrame params={params}>
+      <ScreenMain>
+        <FailedScreen embed={params.embed} {...failed} />
       </ScreenMain>
     </ConsentPageFrame>
   );

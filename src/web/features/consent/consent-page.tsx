@@ -1,7 +1,5 @@
 import {
   createContext,
-  lazy,
-  Suspense,
   use,
   useCallback,
   useEffect,
@@ -40,11 +38,13 @@ import { ConsentHeader, MerchantByline } from './consent-header';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
 import { ConsentPageFrame } from './consent-page-frame';
+import { FailedScreen } from './failed-screen';
 import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
 import { useEmbedReports } from './use-embed-reports';
 import { WideOnly } from './use-min-width';
+import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 
 type TConsentPageProps = {
@@ -66,8 +66,8 @@ export const ConsentSidePanel = preloadable(() =>
 );
 
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
-const ConsentFlow = lazy(() =>
-  import('./consent-flow').then((module) => ({ default: module.ConsentFlow })),
+const ConsentFlow = preloadable(() =>
+  import('./consent-flow').then((module) => module.ConsentFlow),
 );
 
 /** The consent read as the domain's screen choice takes it. */
@@ -338,7 +338,8 @@ export function ConsentPage({
   // drawn at every width, shown by the stylesheet from 768 px, loaded only where it shows.
   const aside =
     hasSidePanel(params, screen) && 'consent' in screen ? (
-      <Suspense fallback={null}>
+      // The panel beside the consent is extra: one whose code did not come is left out.
+      <PartBoundary failed={() => null}>
         <WideOnly px={MOBILE_BREAKPOINT_PX}>
           <ConsentSidePanel
             consent={screen.consent}
@@ -346,7 +347,7 @@ export function ConsentPage({
             paidHere={paidHere}
           />
         </WideOnly>
-      </Suspense>
+      </PartBoundary>
     ) : null;
 
   return (
@@ -359,19 +360,29 @@ export function ConsentPage({
       >
         {/* A screen another feature owns may still be loading: the Loading screen meanwhile, as
           before the consent came, so the header and the screen appear together, nothing moves. */}
-        <Suspense
-          fallback={
+        <PartBoundary
+          loading={
             <ScreenMain>
               <LoadingScreen />
             </ScreenMain>
           }
+          failed={(retry) => (
+            <ScreenMain>
+              <FailedScreen
+                title="Consent Error"
+                embed={params.embed}
+                onRetry={retry}
+                onReport={reportFailure}
+              />
+            </ScreenMain>
+          )}
         >
           {header ? <ConsentHeader counterparty={header} linking={linking} /> : null}
           <ScreenMain>
             {byline ? <MerchantByline counterparty={byline} linking={linking} /> : null}
             {render(screen)}
           </ScreenMain>
-        </Suspense>
+        </PartBoundary>
       </ConsentPageFrame>
     </PromptSignInContext>
   );

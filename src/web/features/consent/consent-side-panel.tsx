@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense } from 'react';
+import { memo } from 'react';
 import { authPromptItems } from '../../../domain/auth-prompt';
 import { dataSharingChips } from '../../../domain/data-sharing';
 import { formatNaira } from '../../../domain/money';
@@ -6,12 +6,12 @@ import { sidePanelDueText } from '../../../domain/payment-date';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { shareConsentUrl } from '../../../domain/share-url';
 import { usePageDocument } from '../../ui/document-context';
+import { PartBoundary } from '../../ui/part-boundary';
+import { preloadable } from '../../ui/preloadable';
 import { Representative } from './representative';
 import './consent-side-panel.css';
 
-const ShareQr = lazy(() =>
-  import('./consent-share-qr').then((module) => ({ default: module.ShareQr })),
-);
+const ShareQr = preloadable(() => import('./consent-share-qr').then((module) => module.ShareQr));
 
 /**
  * The QR code is a picture, not a control: the panel is taken over without its code (qrcode.react,
@@ -21,9 +21,13 @@ const ShareQr = lazy(() =>
  */
 const ShareQrCode = memo(function ShareQrCode({ url }: { url: string }) {
   return (
-    <Suspense fallback={<div className="qr-placeholder" />}>
+    // A QR code whose code did not come keeps its empty box: the rest of the panel still serves.
+    <PartBoundary
+      loading={<div className="qr-placeholder" />}
+      failed={() => <div className="qr-placeholder" />}
+    >
       <ShareQr url={url} />
-    </Suspense>
+    </PartBoundary>
   );
 });
 

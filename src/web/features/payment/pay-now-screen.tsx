@@ -1,13 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  Suspense,
-  useEffect,
-  useEffectEvent,
-  useMemo,
-  useReducer,
-  useRef,
-  useTransition,
-} from 'react';
+import { useEffect, useEffectEvent, useMemo, useReducer, useRef, useTransition } from 'react';
 import { chipReaderTransports } from '../../../domain/chip-reader-transports';
 import {
   CARD_SLOW_AFTER_MS,
@@ -42,6 +34,7 @@ import { paymentsApi, usePaymentQuery } from '../../api/payments';
 import type { TPayNowScreenProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
@@ -296,17 +289,11 @@ export function PayNowScreen({
 
   // 'Pay with Card': the methods stay, the button busy, until the form's code is here.
   const [openingCard, startOpeningCard] = useTransition();
-  // Its code not come (a dropped connection): the methods stay, and the next tap asks again.
+  // Its code not come (a dropped connection): the card step says so, with 'Try Again'.
   const payWithCard = () =>
     startOpeningCard(async () => {
-      if (
-        await loadCardViews().then(
-          () => true,
-          () => false,
-        )
-      ) {
-        startOpeningCard(() => dispatch({ type: 'pay_with_card' }));
-      }
+      await loadCardViews().catch(() => undefined);
+      startOpeningCard(() => dispatch({ type: 'pay_with_card' }));
     });
 
   // The transfer's details load beside its account, behind the same 'Getting your transfer
@@ -412,8 +399,8 @@ export function PayNowScreen({
       ) : null}
 
       {state.terminalOpen && status.phase !== 'completed' ? (
-        <Suspense
-          fallback={
+        <PartBoundary
+          loading={
             <p className="loading-line" role="status">
               <Spinner small /> Opening the terminal...
             </p>
@@ -430,12 +417,12 @@ export function PayNowScreen({
               setTimeout(() => terminalButton.current?.focus(), 0);
             }}
           />
-        </Suspense>
+        </PartBoundary>
       ) : null}
 
       {view === 'transfer' ? (
         details && !openTransfer.isPending ? (
-          <Suspense fallback={gettingAccount}>
+          <PartBoundary loading={gettingAccount}>
             <TransferDetailsView
               key={details.accountNumber}
               details={details}
@@ -453,7 +440,7 @@ export function PayNowScreen({
               onRenew={() => openTransfer.mutate()}
               onBack={() => dispatch({ type: 'back' })}
             />
-          </Suspense>
+          </PartBoundary>
         ) : openTransfer.isError ? (
           <div role="alert" className="failure">
             <p>{messageOf(openTransfer.error)}</p>
@@ -466,13 +453,13 @@ export function PayNowScreen({
 
       {view === 'card' ? (
         <>
-          <Suspense fallback={cardStepLoading}>
+          <PartBoundary loading={cardStepLoading}>
             <CardFormView
               onSubmit={submitCard}
               error={state.card.error}
               onBack={() => dispatch({ type: 'back' })}
             />
-          </Suspense>
+          </PartBoundary>
           {state.card.slow ? (
             <p className="loading-line" role="status">
               <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
@@ -485,7 +472,7 @@ export function PayNowScreen({
         <OtpEndedView error={state.otp.error} onRetry={retryCard} />
       ) : null}
       {view === 'otp' && !state.otp.ended ? (
-        <Suspense fallback={cardStepLoading}>
+        <PartBoundary loading={cardStepLoading}>
           <OtpView
             // A new charge's OTP screen, or one whose OTP was refused, starts afresh: empty boxes.
             key={state.otp.round}
@@ -495,7 +482,7 @@ export function PayNowScreen({
             onVerify={(otp) => void verifyOtp(otp)}
             onRetry={retryCard}
           />
-        </Suspense>
+        </PartBoundary>
       ) : null}
       {state.card.resending && view !== 'processing' ? (
         <p className="loading-line" role="status">
@@ -504,12 +491,12 @@ export function PayNowScreen({
       ) : null}
 
       {view === 'three_ds' && state.threeDs.challengeUrl ? (
-        <Suspense fallback={cardStepLoading}>
+        <PartBoundary loading={cardStepLoading}>
           <ThreeDsView
             challengeUrl={state.threeDs.challengeUrl}
             onOpened={() => dispatch({ type: 'three_ds_opened' })}
           />
-        </Suspense>
+        </PartBoundary>
       ) : null}
 
       {view === 'processing' ? (
