@@ -321,4 +321,27 @@ test.describe('a part of the page whose code does not come', () => {
     await expect(page.getByText('Account name')).toBeVisible();
     await shownAccountNumber(page);
   });
+
+  test("the calling code: the call says 'API request failed', and its next try gets on once the server answers", async ({
+    page,
+  }, testInfo) => {
+    let online = false;
+    await page.route(/\/(assets\/call-[^/]*\.js|favicon\.svg)$/, (route) =>
+      online ? route.fallback() : route.abort('internetdisconnected'),
+    );
+    await open(page);
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const failed = page.getByRole('alert').filter({ hasText: 'API request failed' });
+    await expect(failed).toBeVisible();
+    await snap(page, testInfo, 'pay-now-call-code-failed');
+
+    // Back online: the try goes through, or, where the browser kept the failed code (Chromium
+    // may), the page opens again and the payer chooses again.
+    online = true;
+    await failed.getByRole('button', { name: 'Try Again' }).click();
+    const methods = page.getByRole('button', { name: /Pay by Transfer/ });
+    await expect(methods.or(page.getByText('Account name'))).toBeVisible();
+    if (await methods.isVisible()) await methods.click();
+    await expect(page.getByText('Account name')).toBeVisible();
+  });
 });

@@ -1,4 +1,5 @@
 import type { TErrorCode } from '../../domain/errors';
+import { PAGE_ERRORS } from '../../domain/page-errors';
 
 /**
  * A failed call: the server's catalogue code and message, and the HTTP status (0 when the server
@@ -22,4 +23,9 @@ export class ApiError extends Error {
 /** Whether a failure is a call that failed with one of these catalogue codes. */
 export function isApiError(error: unknown, ...codes: TErrorCode[]): error is ApiError {
   return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** Status 0: the server was not reached; spec §8's generic 'API request failed'. */
+export function notReached(): ApiError {
+  return new ApiError(0, 'API_REQUEST_FAILED', PAGE_ERRORS.API_REQUEST_FAILED.message);
 }

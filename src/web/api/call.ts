@@ -4,7 +4,7 @@ import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import { ERROR_CATALOGUE, formatErrorMessage } from '../../domain/errors';
 import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import { ZAuthUser } from '../../domain/schemas/auth';
-import { ApiError } from './api-error';
+import { ApiError, notReached } from './api-error';
 import {
   clearExpiredSession,
   clearSession,
@@ -89,11 +89,6 @@ export async function call<S extends z.ZodMiniType>(
     throw notReached();
   }
   return answerOf(response, path, schema);
-}
-
-/** Status 0: the server was not reached; spec §8's generic 'API request failed'. */
-export function notReached(): ApiError {
-  return new ApiError(0, 'API_REQUEST_FAILED', ERROR_CATALOGUE.API_REQUEST_FAILED.message);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ZUploadFormFileResponse, type TFormAnswers } from '../../domain/schemas/form';
-import { apiFetch } from './http';
+import { notReached } from './api-error';
+import { apiFetch, loadCall } from './http';
 
 /** Which form: by formId alone (spec §2 public mode), or the form of one consent. */
 export type TFormTarget = { formId: string; consentId: string | null; clientId: string | null };
@@ -66,7 +67,7 @@ export const formsApi = {
     };
     if (input.formUpdateToken) headers['X-Form-Update-Token'] = input.formUpdateToken;
     const path = `/api/form/files?${params.toString()}`;
-    const { answerOf, notReached } = await import('./call');
+    const { answerOf } = await loadCall();
     let response: Response;
     try {
       response = await fetch(path, { method: 'POST', headers, body: input.file });

@@ -1,5 +1,7 @@
 import type { z } from 'zod/mini';
 import type * as answers from './answers';
+import { reloadPage, serverReachable } from '../ui/page-reload';
+import { notReached } from './api-error';
 import type { TRequest } from './call';
 import { hasStoredUser } from './session';
 
@@ -24,8 +26,26 @@ export async function apiFetch<K extends TAnswerName>(
   path: string,
   { answer, ...request }: Omit<TRequest<TAnswers[K]>, 'schema'> & { answer: K },
 ): Promise<z.output<TAnswers[K]>> {
-  const { call, answers: schemas } = await import('./call');
+  const { call, answers: schemas } = await loadCall();
   return call(path, { ...request, schema: schemas[answer] }) as Promise<z.output<TAnswers[K]>>;
+}
+
+let callCodeFailed = false;
+
+/**
+ * The calling and parsing code (call.ts). Its code not come (a dropped connection), the call fails
+ * as one that did not reach the server, which the payer may try again. Chromium keeps a failed
+ * module for the page's life, so no call of this page can succeed after it: the next try, once
+ * the server answers, opens the page again (no call was made before it: the server holds all).
+ */
+export async function loadCall(): Promise<typeof import('./call')> {
+  try {
+    return await import('./call');
+  } catch {
+    if (callCodeFailed && (await serverReachable())) reloadPage();
+    callCodeFailed = true;
+    throw notReached();
+  }
 }
 
 /**
