@@ -327,6 +327,11 @@ test.describe('whose code does not come', () => {
     await page.goto(consentPath(consentId));
     await expect(page.getByRole('heading', { name: 'Consent Error' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText('Something went wrong. Please try again.');
+    // In the merchant's colours, as the server drew the page (app-server.ts: primary #0E7C66).
+    await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCSS(
+      'background-color',
+      'rgb(14, 124, 102)',
+    );
     // Standalone: nothing to report to.
     await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
     await snap(page, testInfo, 'consent-code-failed');

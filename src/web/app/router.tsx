@@ -39,6 +39,7 @@ function ConsentPath({ consentId }: { consentId: string }) {
       failed={(retry) => (
         <PageFailed
           search={search}
+          consentId={consentId}
           title="Consent Error"
           onRetry={retry}
           onReport={(error) => reportFailureToParent(consentId, error)}

@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode, type Ref } from 'react';
 import { fullScreenCardBackground, readableMerchantColours } from '../../../domain/colour-contrast';
 import { DEFAULT_MERCHANT_COLOURS } from '../../../domain/constants';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
-import type { TMerchantColours } from '../../../domain/schemas/consent';
+import type { TConsentReadResponse, TMerchantColours } from '../../../domain/schemas/consent';
+import { consentQueryKey } from '../../api/query-keys';
 import { usePageDocument } from '../../ui/document-context';
 import { ScreenMain } from '../../ui/screen-main';
 import { LoadingScreen } from './loading-screen';
@@ -97,14 +99,21 @@ export function ConsentLoadingPage({ search }: { search: string }) {
   );
 }
 
-/** A page whose code did not come or could not be drawn, in the frame the page would have had. */
+/**
+ * A page whose code did not come or could not be drawn, in the frame the page would have had: in
+ * the merchant's colours when the consent is known (the answers the server drew it from).
+ */
 export function PageFailed({
   search,
+  consentId,
   ...failed
-}: { search: string } & Omit<TFailedScreenProps, 'embed'>) {
+}: { search: string; consentId?: string } & Omit<TFailedScreenProps, 'embed'>) {
   const params = useMemo(() => parsePageParams(search), [search]);
+  const drawnFrom = useQueryClient().getQueryData<TConsentReadResponse>(
+    consentQueryKey(consentId ?? '', params.clientId ?? ''),
+  );
   return (
-    <ConsentPageFrame params={params}>
+    <ConsentPageFrame params={params} colours={drawnFrom?.consent.counterparty.merchantColours}>
       <ScreenMain>
         <FailedScreen embed={params.embed} {...failed} />
       </ScreenMain>
