@@ -7,6 +7,7 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
+import { expectNoViolations } from './axe';
 import { snap } from './merchant';
 
 test.describe('payer sign-up and sign-in', () => {
@@ -103,5 +104,28 @@ test.describe('payer sign-up and sign-in', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('alert')).toHaveText('That code is not correct. 4 tries left.');
     await expect(page.getByLabel('6-digit code')).toBeFocused();
+  });
+});
+
+test.describe('the sign-in page whose code does not come', () => {
+  test("says so in the page's frame, and 'Try Again' opens it once the server answers", async ({
+    page,
+  }, testInfo) => {
+    let online = false;
+    await page.route(/\/(assets\/login-page-[^/]*\.js|favicon\.svg)$/, (route) =>
+      online ? route.fallback() : route.abort('internetdisconnected'),
+    );
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Sign In', exact: true })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveText('Something went wrong. Please try again.');
+    await snap(page, testInfo, 'sign-in-code-failed');
+    await expectNoViolations(page);
+
+    online = true;
+    await Promise.all([
+      page.waitForEvent('load'),
+      page.getByRole('button', { name: 'Try Again' }).click(),
+    ]);
+    await expect(page.getByRole('heading', { name: /^Sign in/ })).toBeVisible();
   });
 });

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reloadPage, serverReachable } from '../ui/page-reload';
+import { reloadPage, serverReachable } from './page-reload';
 import { ApiError } from './api-error';
 import { apiFetch } from './http';
 
-vi.mock('../ui/page-reload', () => ({ reloadPage: vi.fn(), serverReachable: vi.fn() }));
+vi.mock('./page-reload', () => ({ reloadPage: vi.fn(), serverReachable: vi.fn() }));
 // The calling code does not come: a dropped connection while its chunk was fetched.
 vi.mock('./call', () => {
   throw new TypeError('Failed to fetch dynamically imported module');

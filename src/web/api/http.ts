@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import type * as answers from './answers';
-import { reloadPage, serverReachable } from '../ui/page-reload';
+import { reloadPage, serverReachable } from './page-reload';
 import { notReached } from './api-error';
 import type { TRequest } from './call';
 import { hasStoredUser } from './session';

@@ -4,9 +4,18 @@ import {
   type TEmbedMessage,
   type TMessageFromParent,
 } from '../../domain/embed-messages';
-import { parentOrigin } from './parent-origin';
 
-export { parentOrigin };
+/** The origin of the window that embeds this page, when the browser tells it. */
+export function parentOrigin(): string | null {
+  if (window.parent === window) return null;
+  const ancestors = window.location.ancestorOrigins;
+  if (ancestors && ancestors.length > 0) return ancestors[0] ?? null;
+  try {
+    return document.referrer ? new URL(document.referrer).origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Posts to the embedding parent, never to '*': a message about the consent goes only to a

@@ -1,10 +1,12 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Route, Switch, useSearch } from 'wouter';
+import { EMBED_MESSAGE } from '../../domain/embed-message-names';
 import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import { ConsentLoadingPage, PageFailed } from '../features/consent/consent-page-frame';
+import { CONSENT_ERROR_TITLE } from '../features/consent/failed-screen';
 import { PartBoundary } from '../ui/part-boundary';
 import { preloadable } from '../ui/preloadable';
-import { reportFailureToParent } from './parent-origin';
+import { postToParent } from './embed-bridge';
 
 // Each page is its own chunk: the first paint of /r/{id} loads only this shell and the Loading
 // screen, and the consent page arrives while the consent itself is fetched (pages.ts preloads
@@ -40,9 +42,11 @@ function ConsentPath({ consentId }: { consentId: string }) {
         <PageFailed
           search={search}
           consentId={consentId}
-          title="Consent Error"
+          title={CONSENT_ERROR_TITLE}
           onRetry={retry}
-          onReport={(error) => reportFailureToParent(consentId, error)}
+          onReport={(error) =>
+            postToParent({ type: EMBED_MESSAGE.consentFailed, consentId, error })
+          }
         />
       )}
     >

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { reloadPage, serverReachable } from './page-reload';
+import { reloadPage, serverReachable } from '../api/page-reload';
 import { FailureBoundary, PartBoundary } from './part-boundary';
 import { preloadable } from './preloadable';
 
-vi.mock('./page-reload', () => ({ reloadPage: vi.fn(), serverReachable: vi.fn() }));
+vi.mock('../api/page-reload', () => ({ reloadPage: vi.fn(), serverReachable: vi.fn() }));
 
 let logged: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
@@ -61,6 +61,7 @@ describe('a part of the page whose code did not come', () => {
 
     vi.mocked(serverReachable).mockResolvedValueOnce(false);
     fireEvent.click(tryAgain);
+    await waitFor(() => expect(serverReachable).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(tryAgain.getAttribute('aria-busy')).toBe('false'));
     expect(reloadPage).not.toHaveBeenCalled();
     expect(screen.getByRole('alert').textContent).toContain(message);

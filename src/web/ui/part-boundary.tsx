@@ -1,7 +1,7 @@
 import { Component, Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
 import { PART_FAILED_MESSAGE } from '../../domain/page-errors';
 import { Button } from './button';
-import { reloadPage, serverReachable } from './page-reload';
+import { reloadPage, serverReachable } from '../api/page-reload';
 import { PartLoadError } from './preloadable';
 
 type TFailureProps = {

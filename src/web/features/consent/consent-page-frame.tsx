@@ -109,9 +109,12 @@ export function PageFailed({
   ...failed
 }: { search: string; consentId?: string } & Omit<TFailedScreenProps, 'embed'>) {
   const params = useMemo(() => parsePageParams(search), [search]);
-  const drawnFrom = useQueryClient().getQueryData<TConsentReadResponse>(
-    consentQueryKey(consentId ?? '', params.clientId ?? ''),
-  );
+  const queryClient = useQueryClient();
+  const drawnFrom = consentId
+    ? queryClient.getQueryData<TConsentReadResponse>(
+        consentQueryKey(consentId, params.clientId ?? ''),
+      )
+    : undefined;
   return (
     <ConsentPageFrame params={params} colours={drawnFrom?.consent.counterparty.merchantColours}>
       <ScreenMain>

@@ -38,7 +38,7 @@ import { ConsentHeader, MerchantByline } from './consent-header';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
 import { ConsentPageFrame } from './consent-page-frame';
-import { FailedScreen } from './failed-screen';
+import { CONSENT_ERROR_TITLE, FailedScreen } from './failed-screen';
 import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 import { useEmbedHeight } from './use-embed-height';
@@ -369,7 +369,7 @@ export function ConsentPage({
           failed={(retry) => (
             <ScreenMain>
               <FailedScreen
-                title="Consent Error"
+                title={CONSENT_ERROR_TITLE}
                 embed={params.embed}
                 onRetry={retry}
                 onReport={reportFailure}

@@ -3,6 +3,9 @@ import { TryAgainButton, useRetry } from '../../ui/part-boundary';
 import { ReportAndCloseButton } from './report-and-close';
 import { StatusScreen } from './status-screen';
 
+/** The consent page's failure: spec §2 calls it the Consent Error. */
+export const CONSENT_ERROR_TITLE = 'Consent Error';
+
 export type TFailedScreenProps = {
   title: string;
   embed: boolean;
