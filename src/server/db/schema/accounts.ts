@@ -37,6 +37,8 @@ export const payerAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     /** The bank's answer to the name enquiry that found the account, when one did. */
     nameEnquiryId: text('name_enquiry_id'),
+    /** Keyed hash of the holder's BVN as the name enquiry answered it; null when none did. */
+    bvnHash: text('bvn_hash'),
     /** The saved card's provider token: what charges it again (spec §3 integrations.card.token). */
     cardToken: text('card_token'),
     cardBrand: text('card_brand').$type<TCardBrand>(),
@@ -89,6 +91,11 @@ export const accountLinks = pgTable(
     cardExpiryYear: integer('card_expiry_year'),
     /** Wrong answers to the alternate service's auth parameters; the fifth cancels the link. */
     authTries: integer('auth_tries').notNull().default(0),
+    /**
+     * Keyed hash of the BVN the link was made under: the payer's verified BVN, which the account's
+     * holder BVN matched when the link became active. Null for links made before BVNs were checked.
+     */
+    bvnHash: text('bvn_hash'),
     expiresAt: at('expires_at').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),

@@ -35,8 +35,42 @@ export const payers = pgTable('payers', {
    * it by hand"). Every other payer's first passkey signs at once only while nothing is linked.
    */
   trustsFirstPasskey: boolean('trusts_first_passkey').notNull().default(false),
+  /**
+   * The payer's verified BVN (docs/identity.md "The BVN"): a keyed hash (one BVN, one payer),
+   * the BVN sealed with SECRETS_KEY's key, and its last 4 digits to show. Null until verified by
+   * a code sent to the BVN's registered phone.
+   */
+  bvnHash: text('bvn_hash').unique(),
+  bvnSealed: text('bvn_sealed'),
+  bvnLast4: text('bvn_last4'),
+  bvnVerifiedAt: at('bvn_verified_at'),
   createdAt: createdAt(),
 });
+
+/**
+ * Codes sent to a BVN's registered phone to prove the BVN is the payer's (POST
+ * /api/identity/bvn). Only an HMAC of the code is kept, and the BVN only hashed and sealed.
+ */
+export const bvnCodes = pgTable(
+  'bvn_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    payerId: text('payer_id')
+      .notNull()
+      .references(() => payers.id, { onDelete: 'cascade' }),
+    bvnHash: text('bvn_hash').notNull(),
+    bvnSealed: text('bvn_sealed').notNull(),
+    bvnLast4: text('bvn_last4').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    consumedAt: at('consumed_at'),
+    /** Set when a newer code was sent for the same payer: only the latest one counts. */
+    supersededAt: at('superseded_at'),
+  },
+  (t) => [index('bvn_codes_payer_created').on(t.payerId, t.createdAt)],
+);
 
 /** A payer's passkey (WebAuthn credential). A payer may hold several. */
 export const passkeys = pgTable(
@@ -63,6 +97,13 @@ export const passkeys = pgTable(
     approvedBy: text('approved_by'),
     createdAt: createdAt(),
     lastUsedAt: at('last_used_at'),
+    /**
+     * Removal asked for by a session that no trusted passkey proved (docs/identity.md "Actions and
+     * the proof they need"): the passkey goes at this time unless the payer cancels first.
+     */
+    removalDueAt: at('removal_due_at'),
+    /** HMAC of the cancel link's token sent by SMS with the notice of the removal. */
+    removalCancelHash: text('removal_cancel_hash'),
   },
   (t) => [index('passkeys_payer_id').on(t.payerId)],
 );
@@ -150,6 +191,8 @@ export const authSessions = pgTable(
     discoveryId: text('discovery_id').notNull(),
     authAppId: text('auth_app_id'),
     method: text('method', { enum: ['passkey', 'phone-code'] }).notNull(),
+    /** When a trusted passkey was first used in this session: what sensitive actions need. */
+    passkeyProvenAt: at('passkey_proven_at'),
     createdAt: at('created_at').notNull(),
     expiresAt: at('expires_at').notNull(),
     revokedAt: at('revoked_at'),
