@@ -162,7 +162,15 @@ export type TPaymentProvider = {
     accountName: string;
     nameEnquiryId: string;
     integrations: readonly TBankIntegration[];
+    /** The holder's BVN as the bank holds it (NIP name enquiry answers it); null when it gave none. */
+    bvn: string | null;
   } | null>;
+
+  /**
+   * The BVN registry (NIBSS BVN validation): the person a BVN is registered to and the phone
+   * number it is registered with, where the code proving it is sent; null when no such BVN.
+   */
+  lookupBvn(bvn: string): Promise<TBvnRecord | null>;
 
   /**
    * Opens a mandate on an account with the alternate service (Remita-style): the bank's
@@ -271,6 +279,9 @@ export type TPaymentProvider = {
 };
 
 /** A registered card reader: its terminal and merchant ids at the acquirer. */
+/** A BVN's registration: its holder, date of birth (YYYY-MM-DD) and registered phone (E.164). */
+export type TBvnRecord = { fullName: string; dateOfBirth: string; phoneNumber: string };
+
 export type TTerminalReader = { serial: string; tid: string; mid: string };
 
 /**
