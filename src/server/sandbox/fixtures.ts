@@ -4,8 +4,10 @@ import type { TSandboxCard } from './sandbox-card-network';
 
 /*
  * The sandbox network's published test data (docs/sandbox.md, GET /api/sandbox/fixtures, the
- * /sandbox page): real Nigerian banks by institution code, accounts whose numbers pass the NUBAN
- * check digit for their bank, and Luhn-valid cards. Each account and card names the path it
+ * /sandbox page): real Nigerian banks by institution code, the people its BVN registry knows,
+ * accounts (each held under one of their BVNs) whose numbers pass the NUBAN check digit for
+ * their bank, and Luhn-valid cards. People minted later (sandbox-people.ts) get accounts and
+ * cards of the same scenarios. Each account and card names the path it
  * triggers with a stable snake_case scenario word that tests and docs use.
  *
  * Nothing here is a secret: these are the sandbox's own numbers, and no real card or account
@@ -74,6 +76,86 @@ export const SANDBOX_BANKS: readonly TSandboxBank[] = [
 /** The bank that issues one-time transfer accounts (spec §8: 'Rubies MFB'). */
 export const SANDBOX_TRANSFER_BANK_CODE = '125';
 
+/**
+ * A person the sandbox's BVN registry knows (NIBSS BVN validation): the holder of test accounts,
+ * their date of birth and the phone the BVN is registered with, where a code proving the BVN is
+ * sent (docs/sandbox.md "Test people"). `signInPhone` is the number they sign in with: the
+ * registered one, but for a person whose BVN sits on an old line.
+ */
+export type TSandboxPerson = {
+  /** 11 digits. */
+  bvn: string;
+  fullName: string;
+  /** YYYY-MM-DD. */
+  dateOfBirth: string;
+  /** E.164: where codes sent to the BVN's phone go (/sandbox/messages in the sandbox). */
+  phoneNumber: string;
+  /** E.164: the number the person signs in with. */
+  signInPhone: string;
+  /** One line for a person choosing whom to play on /sandbox. */
+  description: string;
+};
+
+export const SANDBOX_PEOPLE: readonly TSandboxPerson[] = [
+  {
+    bvn: '22200000011',
+    fullName: 'Adaeze Okafor',
+    dateOfBirth: '1990-04-12',
+    phoneNumber: '+2348030000001',
+    signInPhone: '+2348030000001',
+    description: 'The demo payer: her BVN is registered to the phone she signs in with.',
+  },
+  {
+    bvn: '22200000022',
+    fullName: 'Aisha Bello',
+    dateOfBirth: '1985-09-03',
+    phoneNumber: '+2348030000002',
+    signInPhone: '+2348030000002',
+    description: 'Registered to the phone she signs in with.',
+  },
+  {
+    bvn: '22200000033',
+    fullName: 'Chukwuemeka Eze',
+    dateOfBirth: '1979-01-25',
+    phoneNumber: '+2348030000042',
+    signInPhone: '+2348030000003',
+    description:
+      'Registered to 0803 000 0042, an old line: he signs in with 0803 000 0003, and the code proving his BVN goes to 0803 000 0042.',
+  },
+  {
+    bvn: '22200000044',
+    fullName: 'Funmilayo Adebayo',
+    dateOfBirth: '1992-07-19',
+    phoneNumber: '+2348030000004',
+    signInPhone: '+2348030000004',
+    description: 'Registered to the phone she signs in with; most test cards are hers.',
+  },
+  {
+    bvn: '22200000055',
+    fullName: 'Ibrahim Musa',
+    dateOfBirth: '1968-11-30',
+    phoneNumber: '+2348030000005',
+    signInPhone: '+2348030000005',
+    description: 'Registered to the phone he signs in with.',
+  },
+  {
+    bvn: '22200000066',
+    fullName: 'Ngozi Nwosu',
+    dateOfBirth: '1995-02-14',
+    phoneNumber: '+2348030000006',
+    signInPhone: '+2348030000006',
+    description: 'Registered to the phone she signs in with.',
+  },
+  {
+    bvn: '22200000077',
+    fullName: 'Tunde Bakare',
+    dateOfBirth: '1988-06-08',
+    phoneNumber: '+2348030000007',
+    signInPhone: '+2348030000007',
+    description: 'Registered to the phone he signs in with.',
+  },
+];
+
 export const ACCOUNT_SCENARIOS = [
   'links_by_test_transfer',
   'links_by_auth_params',
@@ -88,6 +170,8 @@ export type TSandboxAccount = {
   accountNumber: string;
   institutionCode: string;
   accountName: string;
+  /** The holder's BVN, as the bank holds it: name enquiry answers it (a person of SANDBOX_PEOPLE). */
+  bvn: string;
   scenario: TAccountScenario;
   /** Opening balance in kobo; debits and test charges move it. */
   balance: number;
@@ -102,6 +186,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '0123456785',
     institutionCode: '058',
     accountName: 'Adaeze Okafor',
+    bvn: '22200000011',
     scenario: 'links_by_test_transfer',
     balance: 50_000_000,
     authParams: null,
@@ -111,6 +196,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '0690000018',
     institutionCode: '044',
     accountName: 'Aisha Bello',
+    bvn: '22200000022',
     scenario: 'links_by_test_transfer',
     balance: 2_000_000_000,
     authParams: null,
@@ -120,6 +206,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '3010000015',
     institutionCode: '011',
     accountName: 'Chukwuemeka Eze',
+    bvn: '22200000033',
     scenario: 'links_by_auth_params',
     balance: 25_000_000,
     authParams: { cardLast4: '4321', otp: '123456' },
@@ -129,6 +216,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '0250000012',
     institutionCode: '035',
     accountName: 'Funmilayo Adebayo',
+    bvn: '22200000044',
     scenario: 'links_by_card',
     balance: 10_000_000,
     authParams: null,
@@ -138,6 +226,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '0030000015',
     institutionCode: '221',
     accountName: 'Ibrahim Musa',
+    bvn: '22200000055',
     scenario: 'paper_mandate',
     balance: 10_000_000,
     authParams: null,
@@ -147,6 +236,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '1230000016',
     institutionCode: '214',
     accountName: 'Ngozi Nwosu',
+    bvn: '22200000066',
     scenario: 'not_supported',
     balance: 10_000_000,
     authParams: null,
@@ -156,6 +246,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     accountNumber: '2200000011',
     institutionCode: '057',
     accountName: 'Tunde Bakare',
+    bvn: '22200000077',
     scenario: 'insufficient_funds',
     balance: 5_000,
     authParams: null,
@@ -163,6 +254,17 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
       'Links by a card issued on it (5399 8300 0000 0057); holds only NGN 50.00: debits fail.',
   },
 ];
+
+/** The paths a test card takes (docs/sandbox.md "Scenarios"), each played by the card network. */
+export const CARD_SCENARIOS = [
+  'pin_only',
+  'pin_otp',
+  'three_ds',
+  'declined',
+  'insufficient_funds',
+  'timeout',
+] as const;
+export type TCardScenario = (typeof CARD_SCENARIOS)[number];
 
 export type TSandboxCardFixture = TSandboxCard & {
   brand: TCardBrand;

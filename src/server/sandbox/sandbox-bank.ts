@@ -13,7 +13,8 @@ import type {
   TTransferSender,
 } from '../providers/payments';
 import { bankName } from './bank-directory';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_TRANSFER_BANK_CODE } from './fixtures';
+import { SANDBOX_BANKS, SANDBOX_TRANSFER_BANK_CODE } from './fixtures';
+import { findSandboxAccount } from './sandbox-people';
 
 /*
  * The sandbox bank's transfer side (docs/sandbox.md "Transfers"): one-time accounts that take one
@@ -109,14 +110,15 @@ const RETURNED: Record<TTransferReturnReason, TSandboxTransferOutcome> = {
   not_from_account: 'returned_not_from_account',
 };
 
-/** The test account a transfer is sent from, as the notice names it; null if the bank holds none. */
-export function sandboxSender(from: {
-  institutionCode: string;
-  accountNumber: string;
-}): TTransferSender | null {
-  const account = SANDBOX_ACCOUNTS.find(
-    (a) => a.institutionCode === from.institutionCode && a.accountNumber === from.accountNumber,
-  );
+/**
+ * The test account a transfer is sent from (fixture or minted), as the notice names it; null if
+ * the bank holds none.
+ */
+export async function sandboxSender(
+  db: TDb,
+  from: { institutionCode: string; accountNumber: string },
+): Promise<TTransferSender | null> {
+  const account = await findSandboxAccount(db, from);
   const name = account ? bankName(account.institutionCode) : null;
   if (!account || !name) return null;
   return {

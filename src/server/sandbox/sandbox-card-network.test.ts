@@ -124,7 +124,7 @@ describe('sandbox card network', () => {
     expect(outcome.challengeUrl).toBe(
       `http://localhost:3999/sandbox/3ds/${outcome.providerReference}`,
     );
-    expect(provider.describeCharge(outcome.providerReference)).toEqual({
+    expect(await provider.describeCharge(outcome.providerReference)).toEqual({
       amount: 1_250_00,
       card: { brand: 'visa', first6: number.slice(0, 6), last4: number.slice(-4) },
     });
@@ -132,7 +132,7 @@ describe('sandbox card network', () => {
 
   it('knows no reference it did not make, and no OTP for a charge that asked for none', async () => {
     const provider = await network();
-    expect(provider.describeCharge('sbx_ch_bm90IGpzb24')).toBeNull();
+    expect(await provider.describeCharge('sbx_ch_bm90IGpzb24')).toBeNull();
     expect(await provider.resolveThreeDs('pa_123', true)).toBeNull();
     const { number, expiry, cvv, pin } = fixtureFor('pin_only');
     const paid = await provider.chargeCard({

@@ -17,6 +17,8 @@ import {
   requeryCharge,
   type TChargeRow,
 } from './sandbox-charges';
+import { CARD_SCENARIOS, type TCardScenario } from './fixtures';
+import { findMintedCardByDigits, findMintedCardByNumber } from './sandbox-people';
 
 /*
  * The sandbox card network: a deterministic issuer for the published test cards (docs/sandbox.md).
@@ -28,7 +30,8 @@ import {
  * payment attempt stores and hands back. References come from our own records, never from a
  * payer's request, so the network trusts them as an issuer trusts its own. What it keeps is its
  * record of each charge by our reference (sandbox-charges.ts): a repeated call is answered from
- * it, never charged again, and a requery reads it.
+ * it, never charged again, and a requery reads it. Its cards are the published ones and those of
+ * people minted since (sandbox-people.ts), found the same way.
  */
 
 /** A published test card, as the fixtures list it. */
@@ -43,15 +46,7 @@ export type TSandboxCard = {
   account: { institutionCode: string; accountNumber: string };
 };
 
-export const CARD_SCENARIOS = [
-  'pin_only',
-  'pin_otp',
-  'three_ds',
-  'declined',
-  'insufficient_funds',
-  'timeout',
-] as const;
-export type TCardScenario = (typeof CARD_SCENARIOS)[number];
+export { CARD_SCENARIOS, type TCardScenario };
 
 type TReferencePayload = { r: string; a: number; s: TCardScenario; f6: string; l4: string };
 
@@ -84,6 +79,12 @@ const summaryOf = (number: string): TCardSummary | null => {
   return brand ? { brand, first6: number.slice(0, 6), last4: number.slice(-4) } : null;
 };
 
+/** A card as a reference or a token names it: the brand its first 6 digits say. */
+const summaryOfDigits = ({ f6, l4 }: { f6: string; l4: string }): TCardSummary | null => {
+  const brand = detectCardBrand(f6);
+  return brand ? { brand, first6: f6, last4: l4 } : null;
+};
+
 /** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
 export type TSandboxCardNetwork = Pick<
   TPaymentProvider,
@@ -92,13 +93,14 @@ export type TSandboxCardNetwork = Pick<
   /** The payer's answer on the challenge page: approved or declined. */
   resolveThreeDs(providerReference: string, approved: boolean): Promise<TCardChargeOutcome | null>;
   /** The amount and card a challenge is for, to show on the challenge page. */
-  describeCharge(providerReference: string): { amount: number; card: TCardSummary } | null;
+  describeCharge(providerReference: string): Promise<{ amount: number; card: TCardSummary } | null>;
 };
 
 export type TSandboxCardNetworkOptions = {
-  /** Where the network keeps its record of charges (the sandbox's tables). */
+  /** Where the network keeps its record of charges and minted people's cards (the sandbox's tables). */
   db: TDb;
   clock: TClock;
+  /** The published test cards. */
   cards: readonly TSandboxCard[];
   /** Where the server's pages are, for the 3-D Secure challenge page's address. */
   publicUrl: string;
@@ -108,21 +110,31 @@ export type TSandboxCardNetworkOptions = {
 
 export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandboxCardNetwork {
   const byNumber = new Map(options.cards.map((card) => [card.number, card]));
-  const scenarioOf = (card: TSandboxCard): TCardScenario | null =>
+  const scenarioOf = (card: Pick<TSandboxCard, 'scenario'>): TCardScenario | null =>
     CARD_SCENARIOS.find((s) => s === card.scenario) ?? null;
-  /** The fixture a waiting charge was made with (for its OTP). */
-  const cardOf = (payload: Pick<TReferencePayload, 's' | 'f6' | 'l4'>) =>
+  /** The card with this number, published or minted. */
+  const cardWithNumber = async (number: string) =>
+    byNumber.get(number) ?? (await findMintedCardByNumber(options.db, number));
+  /** The card a waiting charge was made with (for its OTP), published or minted. */
+  const cardOf = async (
+    payload: Pick<TReferencePayload, 's' | 'f6' | 'l4'>,
+  ): Promise<Omit<TSandboxCard, 'number'> | null> =>
     options.cards.find(
       (card) =>
         card.scenario === payload.s &&
         card.number.startsWith(payload.f6) &&
         card.number.endsWith(payload.l4),
-    );
-  /** The fixture a saved card's token names. */
-  const cardOfToken = (token: string) => {
+    ) ??
+    (await findMintedCardByDigits(options.db, {
+      scenario: payload.s,
+      first6: payload.f6,
+      last4: payload.l4,
+    }));
+  /** The card a saved card's token names. */
+  const cardOfToken = async (token: string) => {
     const [, scenarioIndex = '', f6 = '', l4 = ''] = TOKEN.exec(token) ?? [];
     const s = CARD_SCENARIOS[Number(scenarioIndex)];
-    return s ? cardOf({ s, f6, l4 }) : undefined;
+    return s ? cardOf({ s, f6, l4 }) : null;
   };
 
   /*
@@ -150,9 +162,11 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
   const THREE_DS_MESSAGE = 'Complete the 3-D Secure check your bank asks for';
 
   /** What the network decides for a new charge, before it records it. */
-  const decide = ({ reference, amount, card }: TCardChargeRequest): TCardChargeOutcome | 'wait' => {
+  const decide = (
+    { reference, amount, card }: TCardChargeRequest,
+    known: TSandboxCard | null,
+  ): TCardChargeOutcome | 'wait' => {
     const summary = summaryOf(card.number);
-    const known = byNumber.get(card.number);
     if (!summary || !known) return failed('declined', summary, null);
     const scenario = scenarioOf(known);
     if (!scenario) return failed('declined', summary, null);
@@ -250,7 +264,7 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
     name: 'sandbox',
 
     async chargeCard(request: TCardChargeRequest) {
-      const decided = decide(request);
+      const decided = decide(request, await cardWithNumber(request.card.number));
       const amount = Number.isSafeInteger(request.amount) ? request.amount : 0;
       const summary = summaryOf(request.card.number);
       const { row, first } = await claimCharge(options.db, options.clock, {
@@ -276,8 +290,8 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
 
     async submitCardOtp({ providerReference, otp }) {
       const payload = decodeReference(providerReference);
-      const fixture = payload && payload.s === 'pin_otp' ? cardOf(payload) : undefined;
-      const summary = fixture ? summaryOf(fixture.number) : null;
+      const fixture = payload && payload.s === 'pin_otp' ? await cardOf(payload) : null;
+      const summary = payload && fixture ? summaryOfDigits(payload) : null;
       if (!fixture || !summary) return failed('declined', null, providerReference);
       return answerPending(
         providerReference,
@@ -305,7 +319,8 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
 
     // The issuer knows the account each of its cards draws on; a card it never issued draws on none.
     async isCardOnAccount({ card, institutionCode, accountNumber }) {
-      const fixture = 'number' in card ? byNumber.get(card.number) : cardOfToken(card.token);
+      const fixture =
+        'number' in card ? await cardWithNumber(card.number) : await cardOfToken(card.token);
       return (
         fixture?.account.institutionCode === institutionCode &&
         fixture.account.accountNumber === accountNumber
@@ -314,8 +329,8 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
 
     async resolveThreeDs(providerReference, approved) {
       const payload = decodeReference(providerReference);
-      const fixture = payload && payload.s === 'three_ds' ? cardOf(payload) : undefined;
-      const summary = fixture ? summaryOf(fixture.number) : null;
+      const fixture = payload && payload.s === 'three_ds' ? await cardOf(payload) : null;
+      const summary = payload && fixture ? summaryOfDigits(payload) : null;
       if (!summary) return null;
       return answerPending(
         providerReference,
@@ -326,10 +341,10 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       );
     },
 
-    describeCharge(providerReference) {
+    async describeCharge(providerReference) {
       const payload = decodeReference(providerReference);
-      const fixture = payload ? cardOf(payload) : undefined;
-      const summary = fixture ? summaryOf(fixture.number) : null;
+      const fixture = payload ? await cardOf(payload) : null;
+      const summary = payload && fixture ? summaryOfDigits(payload) : null;
       return payload && summary ? { amount: payload.a, card: summary } : null;
     },
   };

@@ -10,7 +10,8 @@ import type {
   TRequeryOutcome,
   TSettlementLine,
 } from '../providers/payments';
-import { SANDBOX_ACCOUNTS } from './fixtures';
+import type { TSandboxAccount } from './fixtures';
+import { findSandboxAccount } from './sandbox-people';
 
 /*
  * The sandbox bank's direct debits and payouts (docs/sandbox.md "Direct debits"): a test
@@ -24,14 +25,11 @@ import { SANDBOX_ACCOUNTS } from './fixtures';
 const PROVIDER_REFERENCE_PREFIX = 'sbx_dd_';
 const PAYOUT_REFERENCE_PREFIX = 'sbx_po_';
 
-const fixtureOf = (request: { institutionCode: string; accountNumber: string }) =>
-  SANDBOX_ACCOUNTS.find(
-    (a) =>
-      a.institutionCode === request.institutionCode && a.accountNumber === request.accountNumber,
-  );
-
-/** Makes a test account's row, with its fixture's opening balance, where it has none yet. */
-async function openAccount(tx: TDb, fixture: (typeof SANDBOX_ACCOUNTS)[number]): Promise<void> {
+/**
+ * Makes a test account's row, with its opening balance (a minted account's is its scenario's
+ * fixture's), where it has none yet.
+ */
+async function openAccount(tx: TDb, fixture: TSandboxAccount): Promise<void> {
   await tx
     .insert(sandboxAccounts)
     .values({
@@ -53,7 +51,7 @@ export async function debitSandboxAccount(
   clock: TClock,
   request: TAccountDebitRequest,
 ): Promise<TAccountDebitOutcome> {
-  const fixture = fixtureOf(request);
+  const fixture = await findSandboxAccount(db, request);
   const valid = fixture && Number.isSafeInteger(request.amount) && request.amount > 0;
   return db.transaction(async (tx) => {
     const { row: claimed, first } = await claimBankRecord(
@@ -214,7 +212,7 @@ export async function payOutToSandboxAccount(
   clock: TClock,
   request: TPayoutRequest,
 ): Promise<TPayoutOutcome> {
-  const fixture = fixtureOf(request);
+  const fixture = await findSandboxAccount(db, request);
   const valid = fixture && Number.isSafeInteger(request.amount) && request.amount > 0;
   const row = await db.transaction(async (tx) => {
     const { row: claimed, first } = await claimBankRecord(

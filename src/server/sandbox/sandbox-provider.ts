@@ -1,7 +1,7 @@
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { sandboxDebits, sandboxPayouts } from '../db/schema';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
+import { SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
 import { openVirtualAccount } from './sandbox-bank';
 import { chargeSettlementLines } from './sandbox-charges';
 import {
@@ -15,6 +15,7 @@ import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
+import { findSandboxAccount, lookupSandboxBvn } from './sandbox-people';
 
 /** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
 export const SANDBOX_PAPER_APPROVAL_MS = 2 * 60_000;
@@ -87,7 +88,7 @@ export function sandboxPaymentProvider(parts: {
       SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
     listBanks: async () => SANDBOX_BANKS,
     async nameEnquiry({ institutionCode, accountNumber }) {
-      const account = sandboxAccount(institutionCode, accountNumber);
+      const account = await findSandboxAccount(db, { institutionCode, accountNumber });
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
       if (!account || !bank) return null;
       return {
@@ -96,10 +97,12 @@ export function sandboxPaymentProvider(parts: {
         nameEnquiryId: `sbx_ne_${institutionCode}_${accountNumber}`,
         // A 'not_supported' account is one its bank offers no mandate for (spec §2 'Not supported').
         integrations: account.scenario === 'not_supported' ? [] : bank.integrations,
+        bvn: account.bvn,
       };
     },
+    lookupBvn: (bvn) => lookupSandboxBvn(db, bvn),
     async requestAltMandate({ reference, institutionCode, accountNumber }) {
-      const account = sandboxAccount(institutionCode, accountNumber);
+      const account = await findSandboxAccount(db, { institutionCode, accountNumber });
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
       if (!account?.authParams || !bank?.integrations.includes('altTransactionService')) {
         return null;
@@ -112,7 +115,8 @@ export function sandboxPaymentProvider(parts: {
       };
     },
     async verifyAltMandate({ remitaTransRef, institutionCode, accountNumber, answers }) {
-      const expected = sandboxAccount(institutionCode, accountNumber)?.authParams;
+      const expected = (await findSandboxAccount(db, { institutionCode, accountNumber }))
+        ?.authParams;
       if (!expected || !remitaTransRef.startsWith(ALT_REF_PREFIX)) return { verified: false };
       const answer = (param: string) =>
         answers.find((a) => a.param.toUpperCase() === param)?.value.trim();
@@ -138,8 +142,3 @@ export function sandboxPaymentProvider(parts: {
     ],
   };
 }
-
-const sandboxAccount = (institutionCode: string, accountNumber: string) =>
-  SANDBOX_ACCOUNTS.find(
-    (a) => a.institutionCode === institutionCode && a.accountNumber === accountNumber,
-  );

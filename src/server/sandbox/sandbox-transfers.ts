@@ -26,11 +26,11 @@ type TSandboxContext = Pick<TAppContext, 'db' | 'clock' | 'sandbox'>;
  * POST /api/sandbox/transfers: a payer's bank sends money to a one-time account, issued either
  * for a payment or for an account link's test transfer (its reference says which).
  */
-export function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTransferRequest) {
+export async function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTransferRequest) {
   if (!ctx.sandbox) throw new AppError('NOT_FOUND');
   const now = ctx.clock.now();
   // A transfer without `from` comes from a sender the notice does not name.
-  const sender = transfer.from ? sandboxSender(transfer.from) : null;
+  const sender = transfer.from ? await sandboxSender(ctx.db, transfer.from) : null;
   if (transfer.from && !sender) {
     throw new AppError(
       'VALIDATION_FAILED',

@@ -11,8 +11,11 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { SANDBOX_TRANSFER_OUTCOMES } from '../../../domain/schemas/sandbox';
+import type { TAccountScenario } from '../../sandbox/fixtures';
+import type { TCardScenario } from '../../sandbox/sandbox-card-network';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -143,4 +146,71 @@ export const sandboxCardCharges = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sandbox_card_charges_status').on(t.status)],
+);
+
+/**
+ * People minted for tests and developers (POST /api/sandbox/people, docs/sandbox.md "Minting a
+ * person"): the sandbox BVN registry's entries beyond the fixtures' people. One BVN each.
+ */
+export const sandboxPeople = pgTable(
+  'sandbox_people',
+  {
+    bvn: text('bvn').primaryKey(),
+    fullName: text('full_name').notNull(),
+    /** YYYY-MM-DD. */
+    dateOfBirth: text('date_of_birth').notNull(),
+    /** E.164: the phone the BVN is registered with. */
+    phoneNumber: text('phone_number').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_people_phone').on(t.phoneNumber)],
+);
+
+/**
+ * A minted person's test accounts, one per account scenario: the bank, balance and behaviour of
+ * that scenario's fixture account, under the person's name and BVN.
+ */
+export const sandboxPersonAccounts = pgTable(
+  'sandbox_person_accounts',
+  {
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    bvn: text('bvn')
+      .notNull()
+      .references(() => sandboxPeople.bvn),
+    accountName: text('account_name').notNull(),
+    scenario: text('scenario').$type<TAccountScenario>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.institutionCode, t.accountNumber] }),
+    index('sandbox_person_accounts_bvn').on(t.bvn),
+  ],
+);
+
+/**
+ * A minted person's test cards, one per card scenario, each issued on one of their accounts.
+ * Public test cards like the fixtures', yet the number is kept only as its SHA-256 (what a charge
+ * is matched by) and its first 6 and last 4: a card number column is one nobody may copy from.
+ * Expiry, CVV, PIN and OTP are those of the scenario's fixture card. A charge's reference and a
+ * saved card's token name the card by scenario, first 6 and last 4, so those are unique together.
+ */
+export const sandboxPersonCards = pgTable(
+  'sandbox_person_cards',
+  {
+    numberHash: text('number_hash').primaryKey(),
+    scenario: text('scenario').$type<TCardScenario>().notNull(),
+    first6: text('first6').notNull(),
+    last4: text('last4').notNull(),
+    bvn: text('bvn')
+      .notNull()
+      .references(() => sandboxPeople.bvn),
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_person_cards_digits').on(t.scenario, t.first6, t.last4),
+    index('sandbox_person_cards_bvn').on(t.bvn),
+  ],
 );

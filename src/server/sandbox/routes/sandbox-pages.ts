@@ -350,7 +350,7 @@ export const sandboxPageRoutes: FastifyPluginAsync<TRouteContext> = async (
         'reference: must be a base64url string of at most 600 characters',
       );
     }
-    const charge = cards.describeCharge(reference);
+    const charge = await cards.describeCharge(reference);
     if (!charge) {
       if (!wantsHtml(request)) throw new AppError('NOT_FOUND', CHALLENGE_GONE);
       return sendPage(reply.code(404), {
