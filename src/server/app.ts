@@ -8,6 +8,7 @@ import { eventHub } from './events/event-hub';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { webhookDeliverer } from './services/merchants/webhooks';
 import { openServerSecrets } from './services/server-secrets';
+import { refuseStoredNonOrigins } from './services/merchants/merchant-clients';
 import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
 import { reconciler, type TReconciler } from './services/payments/reconciler';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
@@ -113,6 +114,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   // Before anything reads a server secret: a wrong SECRETS_KEY stops the start here.
   const sealedNow = await openServerSecrets(options.database.db, options.config.secretsKey);
   if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'server secrets sealed with SECRETS_KEY');
+  // A stored embedding origin that breaks the rule would reach a frame-ancestors header.
+  await refuseStoredNonOrigins(options.database.db);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Before every route: the OpenAPI document is made from the routes it sees registered.

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webOriginProblem } from '../domain/web-origin';
 import { buildApp } from './app';
 import { openDatabase, type TDatabase } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
@@ -99,7 +100,7 @@ describe('client commands while the server runs', () => {
         '--name',
         'Tola Stores',
         '--origin',
-        'https://shop.tola.example/pay',
+        'https://shop.tola.example',
       );
       expect(created.stderr).toContain(
         process.env.DATABASE_URL
@@ -193,10 +194,22 @@ describe('client commands while the server runs', () => {
       '--name',
       'X',
       '--origin',
-      'ftp://files.example',
+      'https://x.example,https://y.example',
     );
     expect(badOrigin.status).not.toBe(0);
-    expect(badOrigin.stderr).toContain('must be an http(s) origin such as https://shop.example');
+    expect(badOrigin.stderr).toContain(
+      `origins.0: ${webOriginProblem('https://x.example,https://y.example')}`,
+    );
+    const wildcard = await runCommand(
+      env,
+      'origins',
+      '--client',
+      'cli_nobody',
+      '--add',
+      'https://*.example',
+    );
+    expect(wildcard.status).not.toBe(0);
+    expect(wildcard.stderr).toContain(`add.0: ${webOriginProblem('https://*.example')}`);
   }, 60_000);
 });
 

@@ -1,10 +1,11 @@
 // Headers every answer carries (issue 7, item 9): API answers are neither sniffed nor cached,
 // and HSTS goes out only when the server is served over HTTPS or told to send it.
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import type { TDatabase } from './db/database';
+import { setPageHeaders } from './response-headers';
 import { openTestDatabase, startTestApp } from './testing/test-app';
 
 describe('API answers', () => {
@@ -73,5 +74,39 @@ describe('Strict-Transport-Security', () => {
 
   it('stops the start on any other HSTS value', () => {
     expect(() => loadConfig({ HSTS: 'yes' })).toThrow(/^Invalid configuration: HSTS /);
+  });
+});
+
+describe("a page's frame-ancestors", () => {
+  const frameAncestorsOf = async (frameAncestors: string) => {
+    const app = Fastify({ logger: false });
+    app.get('/', (_request, reply) => setPageHeaders(reply, { nonce: 'n', frameAncestors }).send());
+    try {
+      const response = await app.inject({ method: 'GET', url: '/' });
+      return {
+        status: response.statusCode,
+        policy: /frame-ancestors ([^;]*)$/.exec(
+          String(response.headers['content-security-policy']),
+        )?.[1],
+      };
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('carries keywords and origins as a browser writes them', async () => {
+    const sources = "'self' https://shop.example http://localhost:8080";
+    expect(await frameAncestorsOf(sources)).toEqual({ status: 200, policy: sources });
+    expect(await frameAncestorsOf("'none'")).toEqual({ status: 200, policy: "'none'" });
+  });
+
+  // A comma would end the policy and start another; a wildcard or a path is not one origin.
+  it.each([
+    "'self' https://x.example,https://y.example",
+    "'self' https://*.example",
+    "'self' https://shop.example/pay",
+    "'self' null",
+  ])('is never built from a source that is not an origin: %s', async (sources) => {
+    expect(await frameAncestorsOf(sources)).toEqual({ status: 500, policy: undefined });
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isWebOrigin } from '../domain/web-origin';
 import type { TConfig } from './config';
 
 /** One year. No includeSubDomains: the operator's other hosts are not ours to force onto
@@ -28,6 +29,11 @@ export function applyResponseHeaders(app: FastifyInstance, config: TConfig): voi
   });
 }
 
+/** The keywords pages are framed with, besides merchants' origins. */
+const FRAME_KEYWORDS = new Set(["'self'", "'none'", '*']);
+
+const isFrameAncestor = (source: string) => FRAME_KEYWORDS.has(source) || isWebOrigin(source);
+
 /** A fresh CSP nonce: 128 random bits, new for every page answer. */
 export const newNonce = (): string => randomBytes(16).toString('base64');
 
@@ -40,6 +46,12 @@ export function setPageHeaders(
   reply: FastifyReply,
   { nonce, frameAncestors }: { nonce: string; frameAncestors: string },
 ): FastifyReply {
+  // A source that is not one origin (a comma, a wildcard, a path) would end the policy or let
+  // another host frame the page: the answer fails rather than carry it.
+  const stray = frameAncestors.split(' ').find((source) => !isFrameAncestor(source));
+  if (stray !== undefined) {
+    throw new Error(`frame-ancestors source is not an origin: ${JSON.stringify(stray)}`);
+  }
   return reply
     .header('Content-Type', 'text/html; charset=utf-8')
     .header('Cache-Control', 'no-store')

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { webOriginProblem } from '../web-origin';
 import { ZHexColour } from './consent';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
 import {
@@ -19,10 +20,18 @@ export const SECRET_GRACE_MAX_HOURS = 7 * 24;
 /** Origins one change may add or remove. */
 const ORIGINS_PER_CHANGE = 20;
 
+/** An origin to register: exactly as a browser writes it (domain/web-origin.ts says why). */
 const ZOrigin = z.pipe(
-  ZPrintable(300),
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://shop.example' }),
+  ZPrintable(300).check(
+    z.superRefine((text, context) => {
+      const problem = webOriginProblem(text);
+      if (problem) context.addIssue({ code: 'custom', message: problem, input: text });
+    }),
+  ),
+  z.url({ protocol: /^https?$/ }),
 );
+/** An origin to remove: any stored text, so that one registered before the rule can go too. */
+const ZStoredOrigin = ZPrintable(300);
 
 /** GET /api/v1/client (and the operator's read): never a secret. */
 export const ZClientResponse = z.object({
@@ -56,7 +65,7 @@ export type TRotateSecretResponse = z.infer<typeof ZRotateSecretResponse>;
 export const ZChangeOriginsRequest = z
   .strictObject({
     add: z._default(z.array(ZOrigin).check(z.maxLength(ORIGINS_PER_CHANGE)), []),
-    remove: z._default(z.array(ZOrigin).check(z.maxLength(ORIGINS_PER_CHANGE)), []),
+    remove: z._default(z.array(ZStoredOrigin).check(z.maxLength(ORIGINS_PER_CHANGE)), []),
   })
   .check(
     z.refine((change) => change.add.length + change.remove.length > 0, {

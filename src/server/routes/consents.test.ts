@@ -14,7 +14,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   owner = await createTestClient(ctx.database, {
     name: 'Owner Stores',
-    origins: ['https://shop.owner.example/checkout'],
+    origins: ['https://shop.owner.example'],
   });
   stranger = await createTestClient(ctx.database, { name: 'Someone Else' });
 });

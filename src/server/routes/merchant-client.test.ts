@@ -1,7 +1,19 @@
 // A merchant's client (docs/merchant-clients.md): its read, secret rotation with a grace period,
 // origin changes, and the operator's calls, on PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { eq } from 'drizzle-orm';
+import { webOriginProblem } from '../../domain/web-origin';
+import { buildApp } from '../app';
+import { apiClients } from '../db/schema';
+import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
+import { changeClientOrigins } from '../services/merchants/merchant-clients';
+import {
+  createTestClient,
+  openTestDatabase,
+  startTestApp,
+  testClock,
+  testConfig,
+} from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789abcdef';
 const clock = testClock('2026-11-23T10:00:00Z');
@@ -27,7 +39,7 @@ const rotate = (authorization: string, body?: object) =>
 
 describe('GET /api/v1/client', () => {
   it('answers the client, its origins and no secret', async () => {
-    const client = await createTestClient(ctx.database, { origins: ['https://shop.example/pay'] });
+    const client = await createTestClient(ctx.database, { origins: ['https://shop.example'] });
     const response = await readClient(client.authorization);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -153,11 +165,11 @@ describe('PATCH /api/v1/client/origins', () => {
       payload,
     });
 
-  it('adds then removes origins, normalised and without repeats, in the order first added', async () => {
+  it('adds then removes origins, without repeats, in the order first added', async () => {
     const client = await createTestClient(ctx.database, { origins: ['https://a.example'] });
     const response = await change(client.authorization, {
-      add: ['https://b.example/checkout', 'https://a.example', 'http://localhost:8080'],
-      remove: ['https://a.example/'],
+      add: ['https://b.example', 'https://a.example', 'http://localhost:8080', 'https://b.example'],
+      remove: ['https://a.example'],
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -205,6 +217,84 @@ describe('PATCH /api/v1/client/origins', () => {
       expect(response.json().error.code).toBe('VALIDATION_FAILED');
     }
   });
+
+  // Each of these went into the consent page's frame-ancestors (probe finding 4): a comma ends
+  // the policy, a wildcard lets any subdomain frame the page.
+  it.each([
+    ['two origins in one', 'https://x.example,https://y.example'],
+    ['a wildcard', 'https://*.example'],
+    ['a path', 'https://shop.example/pay'],
+    ['a trailing slash', 'https://shop.example/'],
+    ['a user', 'https://user@shop.example'],
+    ['an uppercase host', 'https://Shop.example'],
+    ['the default port', 'https://shop.example:443'],
+    ['an IDN not in its xn-- form', 'https://bücher.example'],
+    ['http to a host that is not localhost', 'http://shop.example'],
+    ['a space', 'https://shop.example https://y.example'],
+    ["the opaque origin's name", 'null'],
+  ])('refuses %s with 400 naming the field and why, and keeps the list', async (_what, origin) => {
+    const client = await createTestClient(ctx.database, { origins: ['https://a.example'] });
+    const response = await change(client.authorization, { add: ['https://b.example', origin] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_FAILED', message: `add.1: ${webOriginProblem(origin)}` },
+    });
+    expect((await readClient(client.authorization)).json().allowedOrigins).toEqual([
+      'https://a.example',
+    ]);
+  });
+
+  it('removes an origin stored before the rule as it is written, and refuses a near miss', async () => {
+    const client = await createTestClient(ctx.database, { origins: ['https://a.example'] });
+    const stray = 'https://a.example,b.example';
+    await ctx.database.db
+      .update(apiClients)
+      .set({ allowedOrigins: ['https://a.example', stray] })
+      .where(eq(apiClients.clientId, client.clientId));
+
+    const nearMiss = await change(client.authorization, { remove: ['https://a.example/'] });
+    expect(nearMiss.statusCode).toBe(400);
+    expect(nearMiss.json().error.message).toBe(
+      `remove.0: ${webOriginProblem('https://a.example/')}`,
+    );
+    const removed = await change(client.authorization, { remove: [stray] });
+    expect(removed.json()).toEqual({ success: true, allowedOrigins: ['https://a.example'] });
+  });
+});
+
+describe('origins stored before the rule', () => {
+  it('stop the start with one line naming the client and the origin, and are not framed meanwhile', async () => {
+    const database = await openTestDatabase();
+    try {
+      const client = await createTestClient(database, { origins: ['https://shop.example'] });
+      const stray = 'https://x.example,https://y.example';
+      await database.db
+        .update(apiClients)
+        .set({ allowedOrigins: ['https://shop.example', stray, 'https://*.example'] })
+        .where(eq(apiClients.clientId, client.clientId));
+      // What the page's frame-ancestors is built from, had a server started anyway.
+      expect(await embedOriginsOfConsent(database.db, 'cns_none', client.clientId)).toEqual([
+        'https://shop.example',
+      ]);
+
+      const start = () =>
+        buildApp({ config: testConfig(), database, logger: false, webhookDelivery: 'manual' });
+      await expect(start()).rejects.toThrow(
+        new Error(
+          `Client ${client.clientId}: the embedding origin "${stray}" must be one origin (no commas): register each origin apart (and 1 more). Remove it (npm run client:origins -- --client ${client.clientId} --remove "${stray}") and register each origin as a browser writes it.`,
+        ),
+      );
+
+      await changeClientOrigins(database.db, client.clientId, {
+        remove: [stray, 'https://*.example'],
+      });
+      const app = await start();
+      await app.close();
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 describe('the operator calls', () => {
@@ -215,7 +305,7 @@ describe('the operator calls', () => {
       method: 'POST',
       url: '/api/operator/clients',
       headers: operator,
-      payload: { name: 'Tola Stores', origins: ['https://shop.tola.example/pay'] },
+      payload: { name: 'Tola Stores', origins: ['https://shop.tola.example'] },
     });
     expect(created.statusCode).toBe(201);
     const { clientId, secret } = created.json<{ clientId: string; secret: string }>();
@@ -260,6 +350,20 @@ describe('the operator calls', () => {
     expect(listed.json().webhooks).toEqual([
       expect.objectContaining({ url: 'https://shop.tola.example/hooks' }),
     ]);
+  });
+
+  it('refuse to create a client with an origin that is not one, naming it', async () => {
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/operator/clients',
+      headers: operator,
+      payload: { name: 'Tola Stores', origins: ['https://shop.tola.example', 'https://*.example'] },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: `origins.1: ${webOriginProblem('https://*.example')}`,
+    });
   });
 
   it('answer 404 for an unknown client', async () => {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { isWebOrigin } from '../../../domain/web-origin';
 import type { TDb } from '../../db/database';
 import { apiClients, consents } from '../../db/schema';
 
@@ -28,5 +29,7 @@ export async function embedOriginsOfConsent(
     .leftJoin(consents, eq(consents.id, consentId))
     .where(eq(apiClients.clientId, clientId));
   if (!row || (row.owner !== null && row.owner !== clientId)) return [];
-  return row.allowedOrigins;
+  // They become the page's frame-ancestors: only origins that pass the rule, whatever is stored
+  // (the start refuses a database that holds others).
+  return row.allowedOrigins.filter(isWebOrigin);
 }

@@ -1,6 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { DEFAULT_MERCHANT_COLOURS, DEFAULT_TRANSFER_BANK_NAME } from '../../../domain/constants';
 import type { TMerchantColours } from '../../../domain/schemas/consent';
+import { isWebOrigin, webOriginProblem } from '../../../domain/web-origin';
 import { hashSecret, randomId, UNKNOWN_CLIENT_HASH, verifySecret } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { apiClients, merchants } from '../../db/schema';
@@ -33,13 +34,17 @@ export type TMerchantClientCredentials = { merchantId: string; clientId: string;
 /** Origins a client may register: each is listed in its consent pages' frame-ancestors. */
 export const MAX_CLIENT_ORIGINS = 50;
 
-/** A registered embedding origin is scheme://host[:port], nothing more. */
-export function normaliseOrigin(origin: string): string {
-  const url = new URL(origin);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`Origin must be http or https: ${origin}`);
-  }
-  return url.origin;
+/**
+ * Refuses, as the route's schema does, a list in which one is not an origin as a browser writes
+ * it: every caller (the operator command on the database, the demo seed) is held to the rule
+ * the frame-ancestors header needs.
+ */
+function requireWebOrigins(field: string, origins: string[]): string[] {
+  origins.forEach((origin, index) => {
+    const problem = webOriginProblem(origin);
+    if (problem) throw new AppError('VALIDATION_FAILED', `${field}.${index}: ${problem}`);
+  });
+  return origins;
 }
 
 /** Creates a merchant and its API client in one transaction; the secret is returned once. */
@@ -66,7 +71,7 @@ export async function createMerchantClient(
       clientId,
       merchantId,
       secretHash,
-      allowedOrigins: (input.origins ?? []).map(normaliseOrigin),
+      allowedOrigins: requireWebOrigins('origins', input.origins ?? []),
     });
   });
   return { merchantId, clientId, secret };
@@ -207,15 +212,19 @@ export async function rotateClientSecret(
 
 /**
  * Changes the origins allowed to embed a client's pages in one UPDATE (two changes at once both
- * land): `add` then `remove`, each origin normalised to scheme://host[:port]. Returns the list.
+ * land): `add` then `remove`. Each added origin is one as a browser writes it (web-origin.ts); a
+ * removed one is matched as written, and one that breaks the rule must be in the list (one
+ * stored before the rule), or the change is refused: nothing is removed by a near miss.
+ * Returns the list.
  */
 export async function changeClientOrigins(
   db: TDb,
   clientId: string,
   change: { add?: string[]; remove?: string[] },
 ): Promise<string[]> {
-  const add = (change.add ?? []).map(normaliseOrigin);
-  const remove = (change.remove ?? []).map(normaliseOrigin);
+  const add = requireWebOrigins('add', change.add ?? []);
+  const remove = change.remove ?? [];
+  const strays = remove.filter((origin) => !isWebOrigin(origin));
   const changed = sql`(
     SELECT coalesce(jsonb_agg(o ORDER BY first), '[]'::jsonb) FROM (
       SELECT o, min(n) AS first
@@ -234,11 +243,21 @@ export async function changeClientOrigins(
       and(
         eq(apiClients.clientId, clientId),
         sql`jsonb_array_length(${changed}) <= ${MAX_CLIENT_ORIGINS}`,
+        sql`${apiClients.allowedOrigins} @> ${JSON.stringify(strays)}::jsonb`,
       ),
     )
     .returning({ allowedOrigins: apiClients.allowedOrigins });
   if (row) return row.allowedOrigins;
-  await readClient(db, clientId, new Date()); // CLIENT_NOT_FOUND when there is no such client
+  const { allowedOrigins } = await readClient(db, clientId, new Date()); // or CLIENT_NOT_FOUND
+  const missing = remove.findIndex(
+    (origin) => !isWebOrigin(origin) && !allowedOrigins.includes(origin),
+  );
+  if (missing >= 0) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `remove.${missing}: ${webOriginProblem(remove[missing] ?? '')}`,
+    );
+  }
   throw new AppError(
     'VALIDATION_FAILED',
     `add: a client has at most ${MAX_CLIENT_ORIGINS} origins`,
@@ -272,5 +291,29 @@ export async function allowedOriginsOf(db: TDb, clientId: string): Promise<strin
     .select({ allowedOrigins: apiClients.allowedOrigins })
     .from(apiClients)
     .where(eq(apiClients.clientId, clientId));
-  return client?.allowedOrigins ?? [];
+  // Only origins that pass the rule: the start refuses others, so none should be there.
+  return (client?.allowedOrigins ?? []).filter(isWebOrigin);
+}
+
+/**
+ * Stops a start whose database holds an embedding origin that breaks the rule (registered
+ * before it): such a value must never reach a frame-ancestors header. One line names the first
+ * client and origin, and how to remove it.
+ */
+export async function refuseStoredNonOrigins(db: TDb): Promise<void> {
+  const rows = await db
+    .select({ clientId: apiClients.clientId, allowedOrigins: apiClients.allowedOrigins })
+    .from(apiClients)
+    .orderBy(apiClients.clientId);
+  const bad = rows.flatMap(({ clientId, allowedOrigins }) =>
+    allowedOrigins
+      .map((origin) => ({ clientId, origin, problem: webOriginProblem(origin) }))
+      .filter((entry) => entry.problem !== null),
+  );
+  const [first] = bad;
+  if (!first) return;
+  const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+  throw new Error(
+    `Client ${first.clientId}: the embedding origin ${JSON.stringify(first.origin)} ${first.problem}${more}. Remove it (npm run client:origins -- --client ${first.clientId} --remove ${JSON.stringify(first.origin)}) and register each origin as a browser writes it.`,
+  );
 }
