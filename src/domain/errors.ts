@@ -408,6 +408,16 @@ export const ERROR_CATALOGUE = {
     message: 'Your other passkey did not approve this one. Please try again.',
   },
   PASSKEY_NOT_FOUND: { status: 404, message: 'No passkey of yours has this id' },
+  // A session signed in by an SMS code alone, asking for an action that needs the passkey
+  // (docs/identity.md "Actions and the proof they need").
+  PASSKEY_PROOF_REQUIRED: {
+    status: 403,
+    message: 'Confirm it is you with your passkey to do this. A code sent by SMS is not enough.',
+  },
+  PASSKEY_REMOVAL_CANCEL_INVALID: {
+    status: 404,
+    message: 'This link no longer cancels a removal: it was used, or the removal already happened.',
+  },
   IDENTIFY_TO_FORBIDDEN: { status: 403, message: 'You cannot act for this merchant' },
   GRANT_SIGNATURE_INVALID: {
     status: 400,

@@ -1,3 +1,4 @@
+import { PAYER_CONSENTS_PATH } from './payer-pages';
 import { formatLagosDateTime } from './payment-date';
 
 /*
@@ -41,4 +42,41 @@ export function newDeviceMessage(input: {
   return input.approval === 'approved'
     ? `${added}, approved with one of your passkeys. If it was not you, remove it on your account page: ${input.accountPageUrl}`
     : `${added}. It can sign you in, and can approve payments, mandates and account links from ${formatLagosDateTime(input.signsFrom)}. If it was not you, remove it now on your account page: ${input.accountPageUrl}`;
+}
+
+/*
+ * What a session may do depends on its proof (docs/identity.md "Actions and the proof they
+ * need"): a session no trusted passkey proved (signed in by an SMS code alone) reads and revokes,
+ * but removes no trusted passkey at once, grants nothing and releases no payment.
+ */
+
+/** How long a removal asked for by a session without the passkey's proof waits. */
+export const PASSKEY_REMOVAL_WAIT_MS = 24 * 60 * 60_000;
+
+/** The page that cancels a scheduled removal, with the token the SMS carries. */
+export function removalCancelUrl(publicUrl: string, token: string): string {
+  const url = new URL(PAYER_CONSENTS_PATH, publicUrl);
+  url.searchParams.set('cancelRemoval', token);
+  url.hash = 'devices';
+  return url.toString();
+}
+
+/** The SMS a payer gets when a session signed in by code alone asks to remove a passkey. */
+export function removalScheduledMessage(input: {
+  productName: string;
+  askedAt: Date;
+  dueAt: Date;
+  cancelUrl: string;
+}): string {
+  return `A passkey is to be removed from your ${input.productName} account on ${formatLagosDateTime(input.dueAt)}, asked for on ${formatLagosDateTime(input.askedAt)} from a session signed in by SMS code. If it was not you, cancel it now: ${input.cancelUrl}`;
+}
+
+/** The SMS a payer gets when a session signed in by code alone revokes one of their consents. */
+export function revokedMessage(input: {
+  productName: string;
+  merchantName: string;
+  revokedAt: Date;
+  accountPageUrl: string;
+}): string {
+  return `Your consent to ${input.merchantName} was revoked on your ${input.productName} account on ${formatLagosDateTime(input.revokedAt)}, from a session signed in by SMS code. If it was not you, check your account: ${input.accountPageUrl}`;
 }

@@ -234,6 +234,11 @@ export const ZAuthMeResponse = z.object({
   user: ZAuthUser,
   expiresAt: z.string(),
   passkeyCount: z.number().check(z.int(), z.nonnegative()),
+  /**
+   * Whether a trusted passkey proved this session (docs/identity.md "Actions and the proof they
+   * need"); false for a session signed in by an SMS code alone.
+   */
+  passkeyProven: z.boolean(),
 });
 export type TAuthMeResponse = z.infer<typeof ZAuthMeResponse>;
 
@@ -332,6 +337,8 @@ export const ZPasskeySummary = z.object({
   signsFrom: z.string(),
   /** Whether it may approve payments now (signsFrom has passed). */
   canApprove: z.boolean(),
+  /** A removal asked for by a session signed in by code alone: when it takes effect, or null. */
+  removalDueAt: z.nullable(z.string()),
 });
 export type TPasskeySummary = z.infer<typeof ZPasskeySummary>;
 
@@ -346,10 +353,37 @@ export type TPasskeysResponse = z.infer<typeof ZPasskeysResponse>;
 export const ZPasskeyIdParams = z.object({
   passkeyId: ZBase64Url.check(z.minLength(1), z.maxLength(1400)),
 });
+/** 200: removed at once (a session the passkey proved). */
 export const ZPasskeyRemoveResponse = z.object({
   success: z.literal(true),
   passkeyCount: z.number().check(z.int(), z.nonnegative()),
 });
+/** 202: asked for by a session signed in by code alone, the removal waits until removalDueAt. */
+export const ZPasskeyRemovalScheduledResponse = z.object({
+  success: z.literal(true),
+  passkeyId: z.string(),
+  removalDueAt: z.string(),
+  passkeyCount: z.number().check(z.int(), z.nonnegative()),
+});
+export type TPasskeyRemovalScheduledResponse = z.infer<typeof ZPasskeyRemovalScheduledResponse>;
+
+/** POST /api/auth/passkeys/removals/cancel: the token of the cancel link the SMS carried. */
+export const ZPasskeyRemovalCancelRequest = z.object({
+  token: ZBase64Url.check(z.minLength(16), z.maxLength(128)),
+});
+export const ZPasskeyRemovalCancelResponse = z.object({
+  success: z.literal(true),
+  passkeyId: z.string(),
+});
+
+/** POST /api/auth/step-up: the payer's passkey proves the session (an assertion). */
+export const ZStepUpRequest = z.object({ response: ZAuthenticationResponse });
+export type TStepUpRequest = z.infer<typeof ZStepUpRequest>;
+export const ZStepUpResponse = z.object({
+  success: z.literal(true),
+  passkeyProvenAt: z.string(),
+});
+export type TStepUpResponse = z.infer<typeof ZStepUpResponse>;
 
 // ---------------------------------------------------------------------------------------------
 // Signed grants: the payer's passkey signs a digest of a canonical grant payload

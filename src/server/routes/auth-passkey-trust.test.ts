@@ -334,6 +334,7 @@ describe("the payer's devices", () => {
           approval: 'not-needed',
           signsFrom: payer.first.signsFrom,
           canApprove: true,
+          removalDueAt: null,
         },
         {
           passkeyId: added.passkeyId,
@@ -343,6 +344,7 @@ describe("the payer's devices", () => {
           approval: 'none',
           signsFrom: added.signsFrom,
           canApprove: false,
+          removalDueAt: null,
         },
       ],
     });
@@ -423,7 +425,7 @@ describe('a payer who removed every passkey and account', () => {
       attestDiscoveryId: null,
       dataSharing: { granted: true, dataTypes: ['bvnData' as const] },
     };
-    // Data sharing takes no money: the grant needs no more than any passkey.
+    // Signed by their first passkey, trusted at once: every grant needs a trusted passkey.
     const granted = await ctx.app.inject({
       method: 'POST',
       url: `/api/consent/${consentId}/grant`,

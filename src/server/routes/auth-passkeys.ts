@@ -1,26 +1,38 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ZOkResponse,
   ZPasskeyIdParams,
+  ZPasskeyRemovalCancelRequest,
+  ZPasskeyRemovalCancelResponse,
+  ZPasskeyRemovalScheduledResponse,
   ZPasskeyRegisterRequest,
   ZPasskeyRegisterResponse,
   ZPasskeyRegistrationOptionsResponse,
   ZPasskeyRemoveResponse,
   ZPasskeysResponse,
+  ZStepUpRequest,
+  ZStepUpResponse,
+  ZWebAuthnOptionsResponse,
 } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
 import {
+  cancelRemoval,
+  cancelRemovalByToken,
   listPasskeys,
   registerPasskey,
   registrationOptions,
   removePasskey,
 } from '../services/identity/passkey-devices';
-import { payerOf, requirePayer } from './payer-guard';
+import { stepUp, stepUpOptions } from '../services/identity/step-up';
+import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
 /**
  * Passkeys of the signed-in payer: one more on this device (a payer may hold several), approved
- * by one they have or waiting 24 h, and the list and removal of their account page.
+ * by one they have or waiting 24 h, the list and removal of their account page (a removal asked
+ * by a session signed in by code alone waits 24 h, with a cancel link), and the step-up that
+ * proves a session with a passkey (docs/identity.md "Actions and the proof they need").
  */
 export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const { db, config, clock, limits, providers } = ctx;
@@ -72,15 +84,88 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     }),
   );
 
+  // 200: removed at once; 202: a session no trusted passkey proved asked, the removal waits 24 h.
   r.delete(
     '/api/auth/passkeys/:passkeyId',
     {
       onRequest: guard,
-      schema: { params: ZPasskeyIdParams, response: jsonAnswers({ 200: ZPasskeyRemoveResponse }) },
+      schema: {
+        params: ZPasskeyIdParams,
+        response: jsonAnswers({
+          200: ZPasskeyRemoveResponse,
+          202: ZPasskeyRemovalScheduledResponse,
+        }),
+      },
+    },
+    async (request, reply) => {
+      const outcome = await removePasskey(
+        { db, config, sms: providers.sms },
+        payerOf(request),
+        request.params.passkeyId,
+        clock.now(),
+      );
+      if (outcome.removed) {
+        return reply.code(200).send({ success: true as const, passkeyCount: outcome.passkeyCount });
+      }
+      return reply.code(202).send({
+        success: true as const,
+        passkeyId: outcome.passkeyId,
+        removalDueAt: outcome.removalDueAt.toISOString(),
+        passkeyCount: outcome.passkeyCount,
+      });
+    },
+  );
+
+  // A scheduled removal cancelled from a session a trusted passkey proved.
+  r.delete(
+    '/api/auth/passkeys/:passkeyId/removal',
+    {
+      onRequest: [guard, requirePasskeyProof],
+      schema: { params: ZPasskeyIdParams, response: jsonAnswers({ 200: ZOkResponse }) },
+    },
+    async (request) => {
+      await cancelRemoval(db, payerOf(request).payerId, request.params.passkeyId, clock.now());
+      return { success: true as const };
+    },
+  );
+
+  // The SMS's cancel link: no session (the payer may be signed in nowhere), the token is the proof.
+  r.post(
+    '/api/auth/passkeys/removals/cancel',
+    {
+      onRequest: limits.challenges,
+      schema: {
+        body: ZPasskeyRemovalCancelRequest,
+        response: jsonAnswers({ 200: ZPasskeyRemovalCancelResponse }),
+      },
     },
     async (request) => ({
       success: true as const,
-      ...(await removePasskey(db, payerOf(request).payerId, request.params.passkeyId)),
+      ...(await cancelRemovalByToken(db, config, request.body.token, clock.now())),
     }),
+  );
+
+  r.post(
+    '/api/auth/step-up/options',
+    {
+      onRequest: [limits.challenges, guard],
+      schema: { response: jsonAnswers({ 200: ZWebAuthnOptionsResponse }) },
+    },
+    async (request) => ({
+      success: true as const,
+      options: await stepUpOptions(db, config, payerOf(request), clock.now()),
+    }),
+  );
+
+  r.post(
+    '/api/auth/step-up',
+    {
+      onRequest: guard,
+      schema: { body: ZStepUpRequest, response: jsonAnswers({ 200: ZStepUpResponse }) },
+    },
+    async (request) => {
+      const proven = await stepUp(db, config, payerOf(request), request.body.response, clock.now());
+      return { success: true as const, passkeyProvenAt: proven.passkeyProvenAt.toISOString() };
+    },
   );
 };

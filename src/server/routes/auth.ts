@@ -86,7 +86,12 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     async (request) => {
       const payer = payerOf(request);
       const described = await describePayer(db, payer.payerId);
-      return { success: true as const, ...described, expiresAt: payer.expiresAt.toISOString() };
+      return {
+        success: true as const,
+        ...described,
+        expiresAt: payer.expiresAt.toISOString(),
+        passkeyProven: payer.passkeyProven,
+      };
     },
   );
 

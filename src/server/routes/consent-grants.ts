@@ -25,17 +25,21 @@ export const consentGrantRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     },
     async (request) => {
       // A bad token is refused, never taken for an anonymous payer.
-      const payerId = request.headers.authorization
-        ? (
-            await authenticatePayer(
-              ctx.db,
-              ctx.config,
-              request.headers.authorization,
-              ctx.clock.now(),
-            )
-          ).payerId
+      const payer = request.headers.authorization
+        ? await authenticatePayer(
+            ctx.db,
+            ctx.config,
+            request.headers.authorization,
+            ctx.clock.now(),
+          )
         : null;
-      return grantConsent(ctx, request.params.consentId, request.body, payerId);
+      return grantConsent(
+        ctx,
+        request.params.consentId,
+        request.body,
+        payer?.payerId ?? null,
+        payer?.sessionId,
+      );
     },
   );
 

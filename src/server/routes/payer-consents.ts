@@ -67,12 +67,7 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     },
     async (request) => ({
       success: true as const,
-      consent: await revokeConsent(
-        ctx,
-        payerOf(request).payerId,
-        request.params.consentId,
-        request.body,
-      ),
+      consent: await revokeConsent(ctx, payerOf(request), request.params.consentId, request.body),
     }),
   );
 };

@@ -44,6 +44,17 @@ export function requirePayer(
   });
 }
 
+/**
+ * onRequest hook, after requirePayer, of routes whose action needs the passkey, not a phone code
+ * (docs/identity.md "Actions and the proof they need"): a session no trusted passkey proved is
+ * refused with 403 PASSKEY_PROOF_REQUIRED before anything is read or changed; the page then asks
+ * for the passkey (POST /api/auth/step-up) and tries again. Inside a service's transaction use
+ * assertPasskeyProven(db, sessionId) instead.
+ */
+export const requirePasskeyProof: onRequestAsyncHookHandler = async (request) => {
+  if (!payerOf(request).passkeyProven) throw new AppError('PASSKEY_PROOF_REQUIRED');
+};
+
 /** The payer the guard found; a route without the guard asking for it is a programming error. */
 export function payerOf(request: { payer?: TPayerRequestContext }): TPayerRequestContext {
   if (!request.payer) throw new AppError('AUTH_TOKEN_UNAVAILABLE');

@@ -13,7 +13,7 @@ import { reconcile } from '../services/payments/reconciler';
 import type { TPaymentProvider, TPayoutRequest } from '../providers/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { startTestApp, testClock } from '../testing/test-app';
-import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
+import { provenPayer, type TSignedUpPayer } from '../testing/identity';
 import {
   linkByTestTransfer,
   payByTransfer,
@@ -33,7 +33,8 @@ afterAll(async () => {
 
 type TPayer = TSignedUpPayer;
 
-const aPayer = (fullName: string) => signedUpPayer(ctx.app, fullName);
+// Releasing sends money out: the payer's session is proven by their passkey, not a code alone.
+const aPayer = (fullName: string) => provenPayer(ctx.app, ctx.config, fullName);
 
 /** `requester` asks `payer` for `amount` now, and `payer` pays it by transfer. */
 async function collected(requester: TPayer, payer: TPayer, amount: number) {

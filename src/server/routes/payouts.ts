@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZReleasePendingRequest, ZReleasePendingResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import { releasePending } from '../services/payments/payouts';
-import { payerOf, requirePayer } from './payer-guard';
+import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
 
@@ -17,7 +17,8 @@ export const payoutRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) 
   api.post(
     '/api/payments/release-pending',
     {
-      onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
+      // Money leaves to an account: a session signed in by an SMS code alone may not send it.
+      onRequest: [requirePayer(ctx, { identifyTo: 'ignore' }), requirePasskeyProof],
       idempotency: {
         scope: (request) =>
           payerScope('payments.release-pending', { payerId: payerOf(request).payerId }),

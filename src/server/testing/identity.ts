@@ -178,6 +178,49 @@ export async function payerWithPasskey(
   return { userId: user.userId, token, soft, headers: { authorization: `Bearer ${token}` } };
 }
 
+/**
+ * A new payer whose session a trusted passkey proved: signed up by code, then their first passkey
+ * made in that session (a new payer's first passkey is trusted at once, and proves the session).
+ */
+export async function provenPayer(app: FastifyInstance, config: TConfig, fullName?: string) {
+  const payer = await signedUpPayer(app, fullName);
+  const soft = softAuthenticatorFor(config);
+  await addPasskey(app, payer.token, soft);
+  return { ...payer, soft };
+}
+
+/**
+ * The step-up (docs/identity.md "Actions and the proof they need"): the session of `token` asks
+ * for request options and `authenticator`'s passkey answers them. Returns the server's answer.
+ */
+export async function stepUp(
+  app: FastifyInstance,
+  token: string,
+  authenticator: SoftAuthenticator,
+) {
+  const options = await app.inject({
+    method: 'POST',
+    url: '/api/auth/step-up/options',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(options.statusCode, options.body).toBe(200);
+  const { challenge } = options.json<{ options: { challenge: string } }>().options;
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/step-up',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { response: authenticator.assert(challenge) },
+  });
+}
+
+/** A new session of the payer of `phone`, signed in by a phone code alone: its token. */
+export async function codeSession(app: FastifyInstance, phone: string): Promise<string> {
+  expect((await sendCode(app, phone)).statusCode).toBe(200);
+  const login = await loginWithCode(app, { phone, code: await latestCode(app, phone) });
+  expect(login.statusCode, login.body).toBe(200);
+  return login.json<{ token: string }>().token;
+}
+
 export async function signInOptions(app: FastifyInstance): Promise<{ challenge: string }> {
   const response = await app.inject({ method: 'POST', url: '/api/auth/passkeys/sign-in-options' });
   expect(response.statusCode).toBe(200);

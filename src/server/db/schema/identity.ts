@@ -142,6 +142,8 @@ export const CHALLENGE_PURPOSES = [
   'registration',
   'grant',
   'revocation',
+  // A signed-in payer's passkey proving their session (docs/identity.md "Step-up").
+  'step-up',
 ] as const;
 
 /**

@@ -63,6 +63,8 @@ export async function grantConsent(
   consentId: string,
   call: TGrantCall,
   payerId: string | null,
+  /** The signed-in payer's session, which a trusted passkey's signature of the grant proves. */
+  sessionId?: string,
 ): Promise<TGrantResponse> {
   const { db, config, clock } = ctx;
   const now = clock.now();
@@ -133,9 +135,10 @@ export async function grantConsent(
       payerId,
       { consentId, nonce: signed.nonce, payload, response: signed.response },
       now,
-      // A debit of a linked account or a mandate on one: only a trusted passkey signs it
-      // (docs/identity.md "When a passkey is trusted").
-      { signsMoney: debitIds.length > 0 || future },
+      // Every grant, data sharing included, is signed by a trusted passkey (docs/identity.md
+      // "Actions and the proof they need"): a session signed in by an SMS code alone grants
+      // nothing unless its signature is by one, which then proves the session.
+      { signsMoney: true, provesSession: sessionId },
     );
   }
 

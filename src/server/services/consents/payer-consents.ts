@@ -13,7 +13,16 @@ import {
 } from '../../../domain/schemas/payer-consents';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
-import { consentEvents, consents, futurePaymentCollections, payments } from '../../db/schema';
+import {
+  authSessions,
+  consentEvents,
+  consents,
+  futurePaymentCollections,
+  payers,
+  payments,
+} from '../../db/schema';
+import { revokedMessage } from '../../../domain/passkey-trust';
+import { accountPageUrl } from '../page-urls';
 import { AppError } from '../app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { boundAccountsOf } from '../payments/future-collections';
@@ -29,9 +38,11 @@ import { recordMerchantEvent } from '../merchants/webhooks';
  * a message of its own type, bound to the consent and to a nonce issued for revoking it; in one
  * transaction the consent becomes revoked, its future payments not yet collected and their
  * pending collections are cancelled, and the merchant's consent.revoked is written to the outbox.
+ * Revoking stays as easy as granting was: a session signed in by an SMS code alone may revoke, and
+ * then the payer's number is told (docs/identity.md "Actions and the proof they need").
  */
 
-type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock'>;
+type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
 
 // ---- The list ------------------------------------------------------------------------------
 
@@ -172,17 +183,47 @@ export function revocationDigest(input: { consentId: string; nonce: string }): s
 }
 
 /**
+ * A session no trusted passkey proved (an SMS code alone) revoked a consent: once the revocation
+ * has committed, the payer's number is told (the SMS port writes on its own connection).
+ */
+async function tellOfRevocationBySms(
+  ctx: TRevokeContext,
+  session: { payerId: string; sessionId: string },
+  consentId: string,
+  now: Date,
+): Promise<void> {
+  const { db } = ctx;
+  const [row] = await db
+    .select({ provenAt: authSessions.passkeyProvenAt, phoneNumber: payers.phoneNumber })
+    .from(authSessions)
+    .innerJoin(payers, eq(payers.id, authSessions.payerId))
+    .where(and(eq(authSessions.id, session.sessionId), eq(authSessions.payerId, session.payerId)));
+  if (!row || row.provenAt) return;
+  const found = await loadConsent(db, consentId);
+  await ctx.providers.sms.send(
+    row.phoneNumber,
+    revokedMessage({
+      productName: ctx.config.productName,
+      merchantName: found?.consent.counterparty.name ?? 'a merchant',
+      revokedAt: now,
+      accountPageUrl: accountPageUrl(ctx.config.publicUrl),
+    }),
+  );
+}
+
+/**
  * POST /api/users/consents/{consentId}/revoke. A consent revoked already answers as it stands,
  * whoever's request did it (a retry, another tab); one that is not granted is
  * CONSENT_NOT_REVOCABLE; another payer's is not found.
  */
 export async function revokeConsent(
   ctx: TRevokeContext,
-  payerId: string,
+  session: { payerId: string; sessionId: string },
   consentId: string,
   signed: TRevokeConsentRequest,
 ): Promise<TPayerConsent> {
   const { db, config, clock } = ctx;
+  const { payerId } = session;
   const now = clock.now();
   const own = await ownConsent(db, payerId, consentId);
   if (own.status === 'revoked') return answerFor(db, payerId, consentId);
@@ -201,8 +242,9 @@ export async function revokeConsent(
         digest: revocationDigest({ consentId, nonce: signed.nonce }),
         response: signed.response,
         failure: 'REVOCATION_SIGNATURE_INVALID',
-        // Revoking stops money: a passkey still waiting may do it.
+        // Revoking stops money: a passkey still waiting may do it. A trusted one proves the session.
         signsMoney: false,
+        provesSession: session.sessionId,
       },
       now,
     );
@@ -285,6 +327,7 @@ export async function revokeConsent(
     });
     return 'revoked' as const;
   });
+  if (outcome === 'revoked') await tellOfRevocationBySms(ctx, session, consentId, now);
   if (outcome !== 'revoked') {
     const after = await ownConsent(db, payerId, consentId);
     if (after.status !== 'revoked') {

@@ -1,10 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
-import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   newDeviceMessage,
+  PASSKEY_REMOVAL_WAIT_MS,
   passkeySignsFrom,
+  removalCancelUrl,
+  removalScheduledMessage,
   type TPasskeyApproval,
 } from '../../../domain/passkey-trust';
 import {
@@ -32,7 +35,8 @@ import type { TSmsSender } from '../../providers/sms';
 import { AppError } from '../app-error';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { accountPageUrl } from '../page-urls';
-import { allowCredentialsOf, maySignMoney, verifyAssertion } from './passkeys';
+import { identityKeys } from './identity-keys';
+import { allowCredentialsOf, dropDueRemovals, maySignMoney, verifyAssertion } from './passkeys';
 import { countPasskeys, findPayerById } from './payers';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
@@ -46,6 +50,8 @@ import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challe
  *    24 h (passkeys.ts maySignMoney, checked in the statement that uses the passkey).
  * 3. Either way the payer's number is told by SMS, before the call answers.
  * 4. The payer lists and removes their own passkeys; a removed one signs nothing from then on.
+ *    A session no trusted passkey proved (an SMS code alone) removes a trusted passkey only 24 h
+ *    later, and the payer's number gets a cancel link (docs/identity.md "Scheduled removal").
  */
 
 type TDevicesContext = { db: TDb; config: TConfig; sms: TSmsSender };
@@ -129,13 +135,14 @@ export async function registrationOptions(
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
   await storeChallenge(db, { challenge: options.challenge, purpose: 'registration', payerId }, now);
+  await dropDueRemovals(db, payerId, now);
   const needed = await approvalNeeded(db, payerId, false);
   return {
     options: { ...options },
     approval: {
       needed,
       rpId: config.webauthnRpId,
-      allowCredentials: needed ? await allowCredentialsOf(db, payerId, now) : [],
+      allowCredentials: needed ? await allowCredentialsOf(db, payerId, now, true) : [],
       unapprovedSignsFrom: passkeySignsFrom({ approval: 'none', createdAt: now }).toISOString(),
     },
   };
@@ -188,6 +195,7 @@ export async function registerPasskey(
   const saved = await db.transaction(async (tx) => {
     let approval: TPasskeyApproval = 'not-needed';
     let approvedBy: string | null = null;
+    await dropDueRemovals(tx, payerId, now);
     if (await approvalNeeded(tx, payerId, true)) {
       approval = 'none';
       if (body.approval) {
@@ -207,6 +215,8 @@ export async function registerPasskey(
             embedOrigins,
             failure: 'PASSKEY_APPROVAL_INVALID',
             signsMoney: true,
+            // The approver is trusted (signsMoney): it proves this session too.
+            provesSession: session.sessionId,
           },
           now,
         );
@@ -231,6 +241,14 @@ export async function registerPasskey(
       .onConflictDoNothing({ target: passkeys.id })
       .returning({ id: passkeys.id });
     if (!inserted) throw new AppError('PASSKEY_ALREADY_REGISTERED');
+    if (approval === 'not-needed') {
+      // A first passkey that signs at once, made with user verification in this session, proves
+      // it as a sign-in with it would (an approved one was proven by its approver above).
+      await tx
+        .update(authSessions)
+        .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
+        .where(eq(authSessions.id, session.sessionId));
+    }
     return { passkeyId: inserted.id, approval, passkeyCount: await countPasskeys(tx, payerId) };
   });
 
@@ -263,6 +281,7 @@ export async function listPasskeys(
   payerId: string,
   now: Date,
 ): Promise<TPasskeySummary[]> {
+  await dropDueRemovals(db, payerId, now);
   const rows = await db
     .select({
       id: passkeys.id,
@@ -271,6 +290,7 @@ export async function listPasskeys(
       deviceType: passkeys.deviceType,
       approval: passkeys.approval,
       canApprove: sql<boolean>`${maySignMoney(now)}`,
+      removalDueAt: passkeys.removalDueAt,
     })
     .from(passkeys)
     .where(eq(passkeys.payerId, payerId))
@@ -283,24 +303,148 @@ export async function listPasskeys(
     approval: row.approval,
     signsFrom: passkeySignsFrom(row).toISOString(),
     canApprove: row.canApprove,
+    removalDueAt: row.removalDueAt?.toISOString() ?? null,
   }));
 }
 
+/** Keyed hash of a cancel link's token, as codes are kept (phone-codes.ts): a leaked table gives none. */
+async function cancelHash(db: TDb, config: TConfig, token: string): Promise<string> {
+  const keys = await identityKeys(db, config);
+  return createHmac('sha256', keys.phoneCodeKey)
+    .update(`passkey-removal:${token}`)
+    .digest('base64url');
+}
+
+export type TPasskeyRemoval =
+  | { removed: true; passkeyCount: number }
+  | { removed: false; passkeyId: string; removalDueAt: Date; passkeyCount: number };
+
 /**
- * Removes one of the signed-in payer's own passkeys, in one statement that checks whose it is:
- * another payer's, or none, is PASSKEY_NOT_FOUND (404), so ids cannot be probed. The last one may
- * go too (docs/identity.md): the payer still signs in with a code, and a new passkey on an
- * account in use waits for approval or 24 h. From the commit on, it signs nothing.
+ * Removes one of the signed-in payer's own passkeys (docs/identity.md "Scheduled removal"). In
+ * one statement that checks whose it is and what the session proved, it goes at once when a
+ * trusted passkey proved the session, or when the passkey itself cannot approve payments yet
+ * (removing it takes away only what the 24 h rule still withholds, and is what the new-device SMS
+ * asks of a payer who did not add it). Otherwise, asked by a session signed in by an SMS code
+ * alone, its removal is scheduled PASSKEY_REMOVAL_WAIT_MS later and the payer's number gets a
+ * cancel link; the passkey keeps signing until then. Another payer's, or none, is
+ * PASSKEY_NOT_FOUND (404), so ids cannot be probed.
  */
 export async function removePasskey(
+  { db, config, sms }: TDevicesContext,
+  session: { payerId: string; sessionId: string },
+  passkeyId: string,
+  now: Date,
+): Promise<TPasskeyRemoval> {
+  const { payerId } = session;
+  await dropDueRemovals(db, payerId, now);
+  const mine = and(eq(passkeys.id, passkeyId), eq(passkeys.payerId, payerId));
+  const provenSession = exists(
+    db
+      .select({ one: sql`1` })
+      .from(authSessions)
+      .where(and(eq(authSessions.id, session.sessionId), isNotNull(authSessions.passkeyProvenAt))),
+  );
+  const [removed] = await db
+    .delete(passkeys)
+    .where(and(mine, or(provenSession, sql`not ${maySignMoney(now)}`)))
+    .returning({ id: passkeys.id });
+  if (removed) return { removed: true, passkeyCount: await countPasskeys(db, payerId) };
+
+  const token = randomBytes(32).toString('base64url');
+  const removalDueAt = new Date(now.getTime() + PASSKEY_REMOVAL_WAIT_MS);
+  const hash = await cancelHash(db, config, token);
+  const [scheduled] = await db
+    .update(passkeys)
+    .set({ removalDueAt, removalCancelHash: hash })
+    .where(and(mine, isNull(passkeys.removalDueAt)))
+    .returning({ id: passkeys.id });
+  if (!scheduled) {
+    // Scheduled already (asked twice): the first removal's time stands, and its link.
+    const [pending] = await db
+      .select({ removalDueAt: passkeys.removalDueAt })
+      .from(passkeys)
+      .where(mine);
+    if (!pending?.removalDueAt) throw new AppError('PASSKEY_NOT_FOUND');
+    return {
+      removed: false,
+      passkeyId,
+      removalDueAt: pending.removalDueAt,
+      passkeyCount: await countPasskeys(db, payerId),
+    };
+  }
+  const payer = await findPayerById(db, payerId);
+  if (!payer) throw new AppError('AUTHENTICATION_FAILED');
+  try {
+    await sms.send(
+      payer.phoneNumber,
+      removalScheduledMessage({
+        productName: config.productName,
+        askedAt: now,
+        dueAt: removalDueAt,
+        cancelUrl: removalCancelUrl(config.publicUrl, token),
+      }),
+    );
+  } catch (error) {
+    // A removal the payer could not be told of, with no way to cancel it, is not scheduled.
+    await db
+      .update(passkeys)
+      .set({ removalDueAt: null, removalCancelHash: null })
+      .where(and(mine, eq(passkeys.removalCancelHash, hash)));
+    throw error;
+  }
+  return {
+    removed: false,
+    passkeyId,
+    removalDueAt,
+    passkeyCount: await countPasskeys(db, payerId),
+  };
+}
+
+/**
+ * The cancel link of a scheduled removal: its token, good once, while the removal is not yet due
+ * (one statement). Needs no session: the payer may have no way left to sign in but this passkey.
+ */
+export async function cancelRemovalByToken(
+  db: TDb,
+  config: TConfig,
+  token: string,
+  now: Date,
+): Promise<{ passkeyId: string }> {
+  const [kept] = await db
+    .update(passkeys)
+    .set({ removalDueAt: null, removalCancelHash: null })
+    .where(
+      and(
+        eq(passkeys.removalCancelHash, await cancelHash(db, config, token)),
+        gt(passkeys.removalDueAt, now),
+      ),
+    )
+    .returning({ id: passkeys.id });
+  if (!kept) throw new AppError('PASSKEY_REMOVAL_CANCEL_INVALID');
+  return { passkeyId: kept.id };
+}
+
+/**
+ * Cancels a scheduled removal of the payer's own passkey from a session a trusted passkey proved
+ * (the route asks for the proof). Not scheduled, or not theirs: PASSKEY_NOT_FOUND.
+ */
+export async function cancelRemoval(
   db: TDb,
   payerId: string,
   passkeyId: string,
-): Promise<{ passkeyCount: number }> {
-  const [removed] = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.id, passkeyId), eq(passkeys.payerId, payerId)))
+  now: Date,
+): Promise<{ passkeyId: string }> {
+  const [kept] = await db
+    .update(passkeys)
+    .set({ removalDueAt: null, removalCancelHash: null })
+    .where(
+      and(
+        eq(passkeys.id, passkeyId),
+        eq(passkeys.payerId, payerId),
+        gt(passkeys.removalDueAt, now),
+      ),
+    )
     .returning({ id: passkeys.id });
-  if (!removed) throw new AppError('PASSKEY_NOT_FOUND');
-  return { passkeyCount: await countPasskeys(db, payerId) };
+  if (!kept) throw new AppError('PASSKEY_NOT_FOUND');
+  return { passkeyId: kept.id };
 }

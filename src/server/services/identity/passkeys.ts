@@ -3,7 +3,7 @@ import {
   generateAuthenticationOptions,
   verifyAuthenticationResponse,
 } from '@simplewebauthn/server';
-import { and, eq, lt, lte, ne, or, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { formatLagosDateTime } from '../../../domain/payment-date';
 import { passkeySignsFrom, UNAPPROVED_PASSKEY_WAIT_MS } from '../../../domain/passkey-trust';
@@ -14,7 +14,7 @@ import {
 } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
-import { passkeys } from '../../db/schema';
+import { authSessions, passkeys } from '../../db/schema';
 import { AppError } from '../app-error';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
@@ -32,6 +32,22 @@ export function maySignMoney(now: Date): SQL {
     ne(passkeys.approval, 'none'),
     lte(passkeys.createdAt, new Date(now.getTime() - UNAPPROVED_PASSKEY_WAIT_MS)),
   ) as SQL;
+}
+
+/**
+ * The passkeys that still sign anything: those whose removal, asked for by a session signed in by
+ * code alone, is not yet due (docs/identity.md "Scheduled removal"). A due one is deleted when
+ * next touched (dropDueRemovals); until then every statement that uses a passkey excludes it.
+ */
+export function notDueForRemoval(now: Date): SQL {
+  return or(isNull(passkeys.removalDueAt), gt(passkeys.removalDueAt, now)) as SQL;
+}
+
+/** Deletes the passkeys of `payerId` whose scheduled removal is due. */
+export async function dropDueRemovals(db: TDb, payerId: string, now: Date): Promise<void> {
+  await db
+    .delete(passkeys)
+    .where(and(eq(passkeys.payerId, payerId), lte(passkeys.removalDueAt, now)));
 }
 
 /** The refusal of a passkey that may not sign money yet: it says from when it may. */
@@ -91,13 +107,24 @@ export async function verifyAssertion(
      * may sign money now (maySignMoney) is accepted, checked in the statement that uses it.
      */
     signsMoney?: boolean;
+    /**
+     * The signed-in session the assertion is made in: when the passkey is trusted (maySignMoney)
+     * the session is marked proven (auth_sessions.passkey_proven_at) in the transaction that uses
+     * the passkey.
+     */
+    provesSession?: string;
   },
   now: Date = new Date(),
-): Promise<{ passkey: TPasskeyRow }> {
+): Promise<{ passkey: TPasskeyRow; trusted: boolean }> {
   const where = input.payerId
     ? and(eq(passkeys.id, input.response.id), eq(passkeys.payerId, input.payerId))
     : eq(passkeys.id, input.response.id);
   const [passkey] = await db.select().from(passkeys).where(where);
+  if (passkey?.removalDueAt && passkey.removalDueAt.getTime() <= now.getTime()) {
+    // Its removal is due: it is gone, as if the payer had removed it then.
+    await dropDueRemovals(db, passkey.payerId, now);
+    throw new AppError(input.payerId ? input.failure : 'PASSKEY_NOT_RECOGNISED');
+  }
   if (!passkey) {
     throw new AppError(input.payerId ? input.failure : 'PASSKEY_NOT_RECOGNISED');
   }
@@ -130,27 +157,41 @@ export async function verifyAssertion(
   // with the same counter (a cloned authenticator), only one is accepted. Synced passkeys
   // always report 0, and stay at 0. A signature of money is checked against the passkey's trust
   // there too: one removed or not yet trusted by then is refused, with no gap to slip through.
-  const [updated] = await db
-    .update(passkeys)
-    .set({
-      counter: newCounter,
-      backedUp: verified.authenticationInfo.credentialBackedUp,
-      lastUsedAt: now,
-    })
-    .where(
-      and(
-        eq(passkeys.id, passkey.id),
-        newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
-        input.signsMoney ? maySignMoney(now) : undefined,
-      ),
-    )
-    .returning({ id: passkeys.id });
-  if (!updated) {
+  // A passkey whose removal fell due meanwhile is refused there too. Whether it is trusted comes
+  // back from the same statement, and proves the session in the same transaction.
+  const used = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(passkeys)
+      .set({
+        counter: newCounter,
+        backedUp: verified.authenticationInfo.credentialBackedUp,
+        lastUsedAt: now,
+      })
+      .where(
+        and(
+          eq(passkeys.id, passkey.id),
+          newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
+          notDueForRemoval(now),
+          input.signsMoney ? maySignMoney(now) : undefined,
+        ),
+      )
+      .returning({ id: passkeys.id, trusted: sql<boolean>`${maySignMoney(now)}` });
+    if (updated?.trusted && input.provesSession) {
+      await tx
+        .update(authSessions)
+        .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
+        .where(
+          and(eq(authSessions.id, input.provesSession), eq(authSessions.payerId, passkey.payerId)),
+        );
+    }
+    return updated;
+  });
+  if (!used) {
     // Refused by the statement; the row read above only chooses the message.
     if (input.signsMoney && passkeySignsFrom(passkey) > now) throw notYetTrusted(passkey);
     throw new AppError(input.failure);
   }
-  return { passkey };
+  return { passkey, trusted: used.trusted };
 }
 
 /** A passkey sign-in: uses the sign-in challenge up, then verifies the assertion. */
@@ -159,10 +200,10 @@ export async function verifySignIn(
   config: TConfig,
   input: { response: TAuthenticationResponse; embedOrigins: string[] },
   now: Date = new Date(),
-): Promise<{ payerId: string }> {
+): Promise<{ payerId: string; trusted: boolean }> {
   const challenge = challengeOf(input.response.response.clientDataJSON);
   await consumeChallenge(db, challenge, { purpose: 'authentication' }, now);
-  const { passkey } = await verifyAssertion(
+  const { passkey, trusted } = await verifyAssertion(
     db,
     config,
     {
@@ -173,21 +214,26 @@ export async function verifySignIn(
     },
     now,
   );
-  return { payerId: passkey.payerId };
+  return { payerId: passkey.payerId, trusted };
 }
 
-/** The payer's passkeys as WebAuthn allowCredentials (for grant signing). */
+/** The payer's passkeys that still sign, as WebAuthn allowCredentials (for grant signing). */
 export async function allowCredentialsOf(
   db: TDb,
   payerId: string,
+  now: Date,
   /** Only those that may sign money at this moment (the approvers of a new passkey). */
-  signingMoneyAt?: Date,
+  signingMoney = false,
 ) {
   const rows = await db
     .select()
     .from(passkeys)
     .where(
-      and(eq(passkeys.payerId, payerId), signingMoneyAt ? maySignMoney(signingMoneyAt) : undefined),
+      and(
+        eq(passkeys.payerId, payerId),
+        notDueForRemoval(now),
+        signingMoney ? maySignMoney(now) : undefined,
+      ),
     );
   return rows.map((p) => ({
     id: p.id,

@@ -35,6 +35,7 @@ export async function login(
   const discovery = await readOpenDiscovery(db, { discoveryId, clientId }, now);
 
   let method: TSessionMethod;
+  let passkeyProvenAt: Date | null = null;
   let payerId: string | null = null;
   let signUp: { phoneNumber: string; fullName: string } | null = null;
   let checkedCode: { id: number; phoneNumber: string } | null = null;
@@ -42,8 +43,15 @@ export async function login(
     method = 'passkey';
     // A merchant's registered origins may frame the page while the passkey is used.
     const embedOrigins = await allowedOriginsOf(db, clientId);
-    payerId = (await verifySignIn(db, config, { response: input.response, embedOrigins }, now))
-      .payerId;
+    const signedIn = await verifySignIn(
+      db,
+      config,
+      { response: input.response, embedOrigins },
+      now,
+    );
+    payerId = signedIn.payerId;
+    // Trusted at the moment it signed (checked in the statement that used it): proven.
+    if (signedIn.trusted) passkeyProvenAt = now;
   } else {
     method = 'phone-code';
     const phoneNumber = normalisePhone(input.phone);
@@ -76,6 +84,7 @@ export async function login(
         discoveryId,
         authAppId: input.authAppId ?? discovery.authAppId,
         method,
+        passkeyProvenAt,
       },
       now,
     );

@@ -15,6 +15,11 @@ export type TNewSession = {
   discoveryId: string;
   authAppId: string | null;
   method: TSessionMethod;
+  /**
+   * When a trusted passkey signed the payer in (docs/identity.md "Actions and the proof they
+   * need"); null for a code, or a passkey still waiting out its 24 h.
+   */
+  passkeyProvenAt?: Date | null;
 };
 
 /** Records a session; the caller signs its token once the surrounding transaction commits. */
@@ -48,7 +53,13 @@ export async function tokenForSession(
   );
 }
 
-export type TPayerPrincipal = { payerId: string; sessionId: string; expiresAt: Date };
+export type TPayerPrincipal = {
+  payerId: string;
+  sessionId: string;
+  expiresAt: Date;
+  /** Whether a trusted passkey proved this session when the request began (it never unproves). */
+  passkeyProven: boolean;
+};
 
 /**
  * The payer behind an Authorization header. No token: AUTH_TOKEN_UNAVAILABLE; bad token:
@@ -73,7 +84,26 @@ export async function authenticatePayer(
   if (session.revokedAt || session.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('TOKEN_EXPIRED');
   }
-  return { payerId: claims.sub, sessionId: claims.sid, expiresAt: session.expiresAt };
+  return {
+    payerId: claims.sub,
+    sessionId: claims.sid,
+    expiresAt: session.expiresAt,
+    passkeyProven: session.passkeyProvenAt !== null,
+  };
+}
+
+/**
+ * Refuses, with PASSKEY_PROOF_REQUIRED (403), a session no trusted passkey proved: one signed in
+ * by an SMS code alone (docs/identity.md "Actions and the proof they need"). Inside a transaction
+ * it reads the session as that transaction sees it. The page answers the refusal with a step-up
+ * (POST /api/auth/step-up) and tries again.
+ */
+export async function assertPasskeyProven(db: TDb, sessionId: string): Promise<void> {
+  const [session] = await db
+    .select({ provenAt: authSessions.passkeyProvenAt })
+    .from(authSessions)
+    .where(eq(authSessions.id, sessionId));
+  if (!session?.provenAt) throw new AppError('PASSKEY_PROOF_REQUIRED');
 }
 
 /** Signs out: the session's token stops working at once, not at its expiry. */

@@ -35,7 +35,7 @@ export async function issueGrantChallenge(
 ): Promise<Omit<TGrantChallengeResponse, 'success'>> {
   // The payer's own state first: a payer with no passkey learns nothing about which consent
   // ids exist (the same 409 for any id).
-  const allowCredentials = await allowCredentialsOf(db, payerId);
+  const allowCredentials = await allowCredentialsOf(db, payerId, now);
   if (allowCredentials.length === 0) throw new AppError('PASSKEY_REQUIRED');
   const nonce = randomNonce();
   // An unknown consent gets a nonce like any other, kept nowhere: the answer does not tell which
@@ -88,6 +88,8 @@ export async function checkSignature(
      * accepted (docs/identity.md "When a passkey is trusted").
      */
     signsMoney: boolean;
+    /** The session signing: a trusted passkey's signature proves it (verifyAssertion). */
+    provesSession?: string | undefined;
   },
   now: Date,
 ): Promise<TVerifiedGrant> {
@@ -119,6 +121,7 @@ export async function checkSignature(
       embedOrigins: found.embedOrigins,
       failure: signed.failure,
       signsMoney: signed.signsMoney,
+      ...(signed.provesSession ? { provesSession: signed.provesSession } : {}),
     },
     now,
   );
@@ -159,9 +162,9 @@ export async function useUpNonce(db: TDb, nonce: string, now: Date): Promise<boo
  * the server issued to them, then uses the nonce up. An altered payload changes the digest and
  * fails the signature check (GRANT_SIGNATURE_INVALID); the same signature sent again finds its
  * nonce used (GRANT_SIGNATURE_REPLAYED). The grant call (spec §7 POST /api/consent/{id}/grant)
- * calls this inside its own flow, with `signsMoney` when the grant debits a linked account or
- * grants future payments: a passkey added without approval less than 24 h ago is then refused
- * (PASSKEY_NOT_YET_TRUSTED, saying from when it may).
+ * calls this inside its own flow with `signsMoney` for every grant: a passkey added without
+ * approval less than 24 h ago is then refused (PASSKEY_NOT_YET_TRUSTED, saying from when it may),
+ * and a trusted one proves the signing session (`provesSession`).
  */
 export async function verifySignedGrant(
   db: TDb,
@@ -169,7 +172,7 @@ export async function verifySignedGrant(
   payerId: string,
   signed: TSignedGrant,
   now: Date = new Date(),
-  options: { signsMoney: boolean } = { signsMoney: false },
+  options: { signsMoney: boolean; provesSession?: string | undefined } = { signsMoney: false },
 ): Promise<TVerifiedGrant> {
   const verified = await checkSignature(
     db,
@@ -183,6 +186,7 @@ export async function verifySignedGrant(
       response: signed.response,
       failure: 'GRANT_SIGNATURE_INVALID',
       signsMoney: options.signsMoney,
+      provesSession: options.provesSession,
     },
     now,
   );
