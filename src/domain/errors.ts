@@ -114,6 +114,23 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "The account name does not match the bank's name for this account number",
   },
+  // Ownership by BVN (docs/identity.md "The BVN"): an account is the payer's when its holder's
+  // BVN, as the bank answers it, is the payer's verified BVN.
+  ACCOUNT_NOT_YOURS: { status: 403, message: 'This account is not registered to your BVN.' },
+  BVN_NOT_VERIFIED: {
+    status: 403,
+    message:
+      'Verify your BVN first: only accounts registered to your BVN can be linked or debited.',
+  },
+  BVN_INVALID: { status: 400, message: 'Enter your 11-digit BVN' },
+  BVN_NOT_FOUND: {
+    status: 400,
+    message: 'We could not find this BVN. Check the 11 digits and try again.',
+  },
+  BVN_TAKEN: {
+    status: 409,
+    message: 'This BVN is already verified on another account. Sign in with that account instead.',
+  },
   // spec §2: an account no integration supports is 'Not supported'.
   ACCOUNT_NOT_SUPPORTED: { status: 400, message: 'Not supported' },
   ACCOUNT_LINKS_BY_CARD: {

@@ -22,6 +22,7 @@ import { cardTerminalRoutes } from './routes/card-terminal';
 import { encryptionRoutes } from './routes/encryption';
 import { eventStreamRoutes } from './routes/event-streams';
 import { paymentHistoryRoutes } from './routes/payment-history';
+import { identityRoutes } from './routes/identity';
 import { payoutRoutes } from './routes/payouts';
 import { sandboxFixtureRoutes } from './sandbox/routes/sandbox-fixtures';
 import { sandboxShopRoutes } from './sandbox/routes/sandbox-shop';
@@ -216,6 +217,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(transferPaymentRoutes, routeContext);
   await app.register(paymentHistoryRoutes, routeContext);
   await app.register(payoutRoutes, routeContext);
+  await app.register(identityRoutes, routeContext);
   await app.register(consentGrantRoutes, routeContext);
   await app.register(accountRoutes, routeContext);
   await app.register(accountLinkRoutes, routeContext);

@@ -8,6 +8,7 @@ import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TDatabase } from '../db/database';
 import { accountLinks, events, ledgerTransactions, sandboxAccounts } from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
+import { ownAccount } from './bvn';
 import { createTestClient } from './test-app';
 
 export type TCardScenarioName = (typeof SANDBOX_CARDS)[number]['scenario'];
@@ -185,7 +186,8 @@ export async function payByTransfer(
 }
 
 /**
- * Links the sandbox account of `scenario` to a signed-in payer by its test transfer, through the
+ * Links the account of `scenario` of the payer's own sandbox person (testing/bvn.ts: minted, its
+ * BVN verified by the payer) to a signed-in payer by its test transfer, through the
  * real routes (create the link, send the test transfer from that very account to its pay-in
  * account), and answers the account's id as GET /api/accounts names it (bankId).
  */
@@ -195,7 +197,7 @@ export async function linkByTestTransfer(
   scenario: TAccountScenario,
 ): Promise<string> {
   const headers = { authorization: `Bearer ${token}` };
-  const { accountNumber, institutionCode, accountName } = sandboxAccount(scenario);
+  const { accountNumber, institutionCode, accountName } = await ownAccount(app, token, scenario);
   const created = await app.inject({
     method: 'POST',
     url: '/api/account-links/create',

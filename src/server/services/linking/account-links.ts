@@ -42,6 +42,12 @@ import { AppError } from '../app-error';
 import { ownedByPage } from '../payments/charge-owners';
 import { book, ledgerAccount } from '../payments/ledger';
 import { isUniqueViolation } from '../payments/payment-records';
+import {
+  assertAccountUnderPayersBvn,
+  heldUnderPayersBvn,
+  holderBvnHash,
+  payersBvnHash,
+} from './bvn-ownership';
 
 /*
  * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
@@ -106,9 +112,18 @@ async function moveLink(
       state: to,
       chargeStage: null,
       updatedAt: now,
-      ...(to === 'active' ? { activatedAt: now } : {}),
+      // An active link records the BVN it was made under (docs/identity.md "The BVN").
+      ...(to === 'active' ? { activatedAt: now, bvnHash: payersBvnHash } : {}),
     })
-    .where(and(eq(accountLinks.id, linkId), inArray(accountLinks.state, [...from]), also))
+    .where(
+      and(
+        eq(accountLinks.id, linkId),
+        inArray(accountLinks.state, [...from]),
+        // Only an account held under the payer's verified BVN becomes theirs, checked as it moves.
+        to === 'active' ? heldUnderPayersBvn : undefined,
+        also,
+      ),
+    )
     .returning();
   return row ?? null;
 }
@@ -278,6 +293,7 @@ export async function addPayerAccount(
   now: Date,
 ): Promise<string> {
   const { found } = input;
+  const bvnHash = await holderBvnHash(db, found.bvn);
   const [account] = await db
     .insert(payerAccounts)
     .values({
@@ -288,11 +304,12 @@ export async function addPayerAccount(
       accountName: found.accountName,
       bankName: input.bank.name,
       nameEnquiryId: found.nameEnquiryId,
+      bvnHash,
       createdAt: now,
     })
     .onConflictDoUpdate({
       target: [payerAccounts.payerId, payerAccounts.institutionCode, payerAccounts.accountNumber],
-      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId },
+      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId, bvnHash },
     })
     .returning({ id: payerAccounts.id });
   if (!account) throw new Error('The payer account could not be recorded');
@@ -361,6 +378,7 @@ export async function createAccountLink(
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
+  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
   const route = routeFor(found.integrations, service);
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
@@ -745,6 +763,8 @@ export async function linkOriginOfPayment(
   if (!isFromAccount(sender, { ...account, accountName: found.accountName })) {
     throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
   }
+  // Money from an account proves its holder sent it, not that the holder is this payer.
+  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
   if (routeFor(found.integrations, 'any') !== 'test_transfer') {
     throw new AppError('ACCOUNT_LINKS_BY_MANDATE');
   }
@@ -790,12 +810,14 @@ export async function linkFromPayment(
         payerId,
         accountId,
         route,
-        state: 'active',
+        state: 'created',
         expiresAt: now,
-        activatedAt: now,
         createdAt: now,
         updatedAt: now,
       });
+      // Active only when held under the payer's BVN, decided by the statement that activates it;
+      // refused, the transaction (and whatever `inside` claimed) is undone.
+      if (!(await moveLink(tx, linkId, 'activate', now))) throw new AppError('ACCOUNT_NOT_YOURS');
       await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
       await tx
         .update(payments)

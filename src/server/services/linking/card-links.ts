@@ -38,6 +38,7 @@ import {
   settleLink,
   type TLinkRow,
 } from './account-links';
+import { assertAccountUnderPayersBvn, holderBvnHash } from './bvn-ownership';
 import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../app-error';
 import { decryptCard } from '../payments/card-encryption-keys';
@@ -376,6 +377,8 @@ export async function linkCard(
   const { accountNumber, institutionCode } = request.saveToAccount;
   const { bank, found } = await findAccountAtBank(ctx, request.saveToAccount, 'CARD_LINK_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  // A card on the account proves its holder has the card, not that the holder is this payer.
+  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
   await assertCardOnAccount(
     ctx,
@@ -615,6 +618,7 @@ export async function saveCardOfPayment(
   if (paid.cardSavedAt) throw new AppError('CARD_ALREADY_SAVED');
   const { bank, found } = await findAccountAtBank(ctx, request, 'CARD_SAVE_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
   await assertCardOnAccount(ctx, { token: card.token }, request, 'CARD_SAVE_FAILED');
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...request, bank, found }, now);

@@ -7,6 +7,7 @@ import { AppError } from '../app-error';
 import { runAttempt } from './attempt-runner';
 import { loadPayable } from './payment-records';
 import { settleDebit } from './settlements';
+import { debitableUnderBvn } from '../linking/bvn-ownership';
 
 /*
  * Paying from a saved account (spec §2 'OneTap', docs/payments.md "Saved-account payments"): the
@@ -37,7 +38,12 @@ export async function linkedAccountsOf(
     .from(payerAccounts)
     .innerJoin(
       accountLinks,
-      and(eq(accountLinks.accountId, payerAccounts.id), eq(accountLinks.state, 'active')),
+      // Only a link made under the payer's BVN as it is now debits (docs/identity.md "The BVN").
+      and(
+        eq(accountLinks.accountId, payerAccounts.id),
+        eq(accountLinks.state, 'active'),
+        debitableUnderBvn,
+      ),
     )
     .where(and(eq(payerAccounts.payerId, payerId), inArray(payerAccounts.id, [...accountIds])));
   return new Map(rows.map((row) => [row.account.id, row]));

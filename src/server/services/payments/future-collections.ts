@@ -14,6 +14,7 @@ import {
 } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
 import { accountOrigin } from './settlements';
+import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { book, ledgerAccount } from './ledger';
 import { recordMerchantEvent } from '../merchants/webhooks';
 
@@ -54,6 +55,8 @@ type TBoundAccount = {
   position: number;
   mandateId: string;
   mandateState: string;
+  /** Whether the mandate was made under its payer's BVN as it is now: else it debits nothing. */
+  underPayersBvn: boolean;
   account: typeof payerAccounts.$inferSelect;
 };
 
@@ -64,6 +67,7 @@ export async function boundAccountsOf(db: TDb, paymentId: string): Promise<TBoun
       position: futurePaymentAccounts.position,
       mandateId: futurePaymentAccounts.mandateId,
       mandateState: accountLinks.state,
+      underPayersBvn: sql<boolean>`coalesce(${debitableUnderBvn}, false)`,
       account: payerAccounts,
     })
     .from(futurePaymentAccounts)
@@ -354,6 +358,10 @@ export async function collectClaimed(
   for (const bound of await boundAccountsOf(db, row.paymentId)) {
     if (bound.mandateState !== 'active') {
       attempt(bound, 'failed', 'mandate_inactive');
+      continue;
+    }
+    if (!bound.underPayersBvn) {
+      attempt(bound, 'failed', 'account_not_under_bvn');
       continue;
     }
     const outcome = await askBank(ctx, row, bound, narration);

@@ -1,0 +1,38 @@
+import { z } from 'zod/mini';
+import { ZPrintable } from './fields';
+
+/*
+ * The payer's BVN (docs/identity.md "The BVN"): verified once, by a code sent to the phone the
+ * BVN is registered with, then the anchor of every account the payer links or pays from.
+ */
+
+/** POST /api/identity/bvn: the BVN as typed; the server sends a code to its registered phone. */
+export const ZBvnCodeRequest = z.object({ bvn: ZPrintable(40) });
+export type TBvnCodeRequest = z.infer<typeof ZBvnCodeRequest>;
+
+export const ZBvnCodeResponse = z.object({
+  success: z.literal(true),
+  /** The registered phone, masked ('0803 *** **42'): it may not be the payer's own number. */
+  sentTo: z.string(),
+  expiresAt: z.string(),
+  message: z.string(),
+});
+export type TBvnCodeResponse = z.infer<typeof ZBvnCodeResponse>;
+
+/** POST /api/identity/bvn/verify: the code the BVN's registered phone received. */
+export const ZBvnVerifyRequest = z.object({ code: ZPrintable(20) });
+export type TBvnVerifyRequest = z.infer<typeof ZBvnVerifyRequest>;
+
+/** The payer's verified BVN as the page may show it: the last 4 digits, never the whole. */
+export const ZVerifiedBvn = z.object({
+  last4: z.string(),
+  verifiedAt: z.string(),
+});
+export type TVerifiedBvn = z.infer<typeof ZVerifiedBvn>;
+
+/** GET /api/identity/bvn, and the answer of a verification. */
+export const ZBvnStatusResponse = z.object({
+  success: z.literal(true),
+  bvn: z.nullable(ZVerifiedBvn),
+});
+export type TBvnStatusResponse = z.infer<typeof ZBvnStatusResponse>;

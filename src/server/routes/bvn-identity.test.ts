@@ -1,0 +1,304 @@
+// @module-tag postgres
+// The payer's BVN and ownership by it (docs/identity.md "The BVN", docs/accounts.md "Ownership"):
+// a code to the BVN's registered phone verifies it, one BVN belongs to one payer, and an account
+// links and debits only when its holder's BVN is the payer's verified BVN. On the real routes
+// and database (PGlite, and PostgreSQL by its tag), with the probe's cases of a stranger's
+// account: paid into a one-time account the attacker opened, and sent a test transfer.
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BVN_CODES_PER_PAYER_PER_HOUR } from '../../domain/bvn';
+import { accountLinks, bvnCodes, payers } from '../db/schema';
+import { SANDBOX_PEOPLE } from '../sandbox/fixtures';
+import {
+  mintPerson,
+  ownPerson,
+  requestBvnCode,
+  submitBvnCode,
+  verifyBvn,
+  type TSandboxPerson,
+} from '../testing/bvn';
+import {
+  addPasskey,
+  codeSession,
+  latestCode,
+  oneTapGrant,
+  provenPayer,
+  signedUpPayer,
+  softAuthenticatorFor,
+} from '../testing/identity';
+import { consentWithPayment, linkByTestTransfer, sandboxTransfer } from '../testing/payments';
+import { startTestApp, testClock } from '../testing/test-app';
+
+const clock = testClock('2027-05-10T09:00:00Z');
+const logLines: string[] = [];
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({
+    clock,
+    logger: { level: 'info' },
+    logStream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(chunk.toString('utf8'));
+        done();
+      },
+    }),
+  });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const post = (url: string, token: string | null, payload?: object) =>
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(payload ? { payload } : {}),
+  });
+
+const errorOf = (response: { json: () => unknown }) =>
+  (response.json() as { error?: { code: string; message: string } }).error;
+
+/** Opens a link of `account` for the payer of `token`: the server's answer. */
+const createLink = (
+  token: string,
+  account: { accountNumber: string; institutionCode: string; accountName: string },
+) =>
+  post('/api/account-links/create', token, {
+    accountNumber: account.accountNumber,
+    institutionCode: account.institutionCode,
+    accountName: account.accountName,
+    bankName: 'Any Bank',
+  });
+
+const accountOf = (person: TSandboxPerson, scenario: string) => {
+  const account = person.accounts.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`no ${scenario} account`);
+  return account;
+};
+
+describe('verifying a BVN', () => {
+  it('sends the code to the phone the BVN is registered with, not the sign-in number, and records the BVN', async () => {
+    const payer = await signedUpPayer(ctx.app, 'Chukwuemeka Eze');
+    // Chukwuemeka Eze's BVN is registered to an old line (docs/sandbox.md).
+    const person = SANDBOX_PEOPLE.find((p) => p.phoneNumber !== p.signInPhone);
+    if (!person) throw new Error('the sandbox has a BVN registered to another phone');
+    const sent = await requestBvnCode(ctx.app, payer.token, person.bvn);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ success: true, sentTo: '0803 *** **42' });
+    const code = await latestCode(ctx.app, person.phoneNumber);
+
+    const verified = await submitBvnCode(ctx.app, payer.token, code);
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json()).toMatchObject({
+      success: true,
+      bvn: { last4: person.bvn.slice(-4) },
+    });
+    const status = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/identity/bvn',
+      headers: payer.headers,
+    });
+    expect(status.json()).toMatchObject({ bvn: { last4: person.bvn.slice(-4) } });
+    expect(JSON.stringify(status.json())).not.toContain(person.bvn);
+
+    // Never kept nor logged in clear.
+    const [row] = await ctx.database.db.select().from(payers).where(eq(payers.id, payer.userId));
+    expect(row?.bvnHash).toBeTruthy();
+    expect(JSON.stringify(row)).not.toContain(person.bvn);
+    const codes = await ctx.database.db.select().from(bvnCodes);
+    expect(JSON.stringify(codes)).not.toContain(person.bvn);
+    expect(logLines.join('')).not.toContain(person.bvn);
+  });
+
+  it('answers a payer with no verified BVN with none', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const status = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/identity/bvn',
+      headers: payer.headers,
+    });
+    expect(status.json()).toEqual({ success: true, bvn: null });
+  });
+
+  it('refuses a BVN that is not 11 digits, and one the registry does not know', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const malformed = await requestBvnCode(ctx.app, payer.token, '2220000001');
+    expect(malformed.statusCode).toBe(400);
+    expect(errorOf(malformed)).toEqual({ code: 'BVN_INVALID', message: 'Enter your 11-digit BVN' });
+    const unknown = await requestBvnCode(ctx.app, payer.token, '29999999999');
+    expect(unknown.statusCode).toBe(400);
+    expect(errorOf(unknown)?.code).toBe('BVN_NOT_FOUND');
+  });
+
+  it('gives one BVN to one payer: a second payer is refused, before and at verification', async () => {
+    const person = await mintPerson(ctx.app);
+    const first = await signedUpPayer(ctx.app);
+    const second = await signedUpPayer(ctx.app);
+    // Both ask before either verifies: the unique BVN decides at verification.
+    expect((await requestBvnCode(ctx.app, first.token, person.bvn)).statusCode).toBe(200);
+    const firstCode = await latestCode(ctx.app, person.phoneNumber);
+    expect((await requestBvnCode(ctx.app, second.token, person.bvn)).statusCode).toBe(200);
+    const secondCode = await latestCode(ctx.app, person.phoneNumber);
+    expect((await submitBvnCode(ctx.app, first.token, firstCode)).statusCode).toBe(200);
+    const late = await submitBvnCode(ctx.app, second.token, secondCode);
+    expect(late.statusCode).toBe(409);
+    expect(errorOf(late)?.code).toBe('BVN_TAKEN');
+    const asked = await requestBvnCode(ctx.app, second.token, person.bvn);
+    expect(asked.statusCode).toBe(409);
+    expect(errorOf(asked)?.code).toBe('BVN_TAKEN');
+  });
+
+  it('counts wrong codes: 5 tries, then even the right code is refused', async () => {
+    const person = await mintPerson(ctx.app);
+    const payer = await signedUpPayer(ctx.app);
+    expect((await requestBvnCode(ctx.app, payer.token, person.bvn)).statusCode).toBe(200);
+    const right = await latestCode(ctx.app, person.phoneNumber);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await submitBvnCode(ctx.app, payer.token, wrong));
+    expect(answers.map((a) => a.statusCode)).toEqual([400, 400, 400, 400, 429]);
+    expect(errorOf(answers[0]!)?.message).toBe('That code is not correct. 4 tries left.');
+    const locked = await submitBvnCode(ctx.app, payer.token, right);
+    expect(locked.statusCode).toBe(429);
+    expect(errorOf(locked)?.code).toBe('PHONE_CODE_LOCKED');
+  });
+
+  it('limits the codes a payer may have sent in an hour', async () => {
+    const person = await mintPerson(ctx.app);
+    const payer = await signedUpPayer(ctx.app);
+    for (let i = 0; i < BVN_CODES_PER_PAYER_PER_HOUR; i += 1) {
+      expect((await requestBvnCode(ctx.app, payer.token, person.bvn)).statusCode).toBe(200);
+    }
+    const refused = await requestBvnCode(ctx.app, payer.token, person.bvn);
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused)?.code).toBe('PHONE_CODE_RATE_LIMITED');
+  });
+
+  it('replaces a verified BVN only in a session a trusted passkey proved', async () => {
+    const payer = await provenPayer(ctx.app, ctx.config);
+    await verifyBvn(ctx.app, payer.token, await mintPerson(ctx.app));
+    const phone = await ctx.database.db
+      .select({ phone: payers.phoneNumber })
+      .from(payers)
+      .where(eq(payers.id, payer.userId));
+    const byCode = await codeSession(ctx.app, phone[0]!.phone);
+    const other = await mintPerson(ctx.app);
+    const refused = await requestBvnCode(ctx.app, byCode, other.bvn);
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)?.code).toBe('PASSKEY_PROOF_REQUIRED');
+    // The passkey's session may.
+    await verifyBvn(ctx.app, payer.token, other);
+    const [row] = await ctx.database.db
+      .select({ last4: payers.bvnLast4 })
+      .from(payers)
+      .where(eq(payers.id, payer.userId));
+    expect(row?.last4).toBe(other.bvn.slice(-4));
+  });
+});
+
+describe('linking only the payer’s own accounts', () => {
+  it('asks a payer with no verified BVN to verify one first', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const person = await mintPerson(ctx.app);
+    const refused = await createLink(payer.token, accountOf(person, 'links_by_test_transfer'));
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)?.code).toBe('BVN_NOT_VERIFIED');
+  });
+
+  it('refuses a stranger’s account by every route, saying why', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    await ownPerson(ctx.app, payer.token);
+    const stranger = await mintPerson(ctx.app);
+    for (const scenario of ['links_by_test_transfer', 'links_by_auth_params', 'paper_mandate']) {
+      const refused = await createLink(payer.token, accountOf(stranger, scenario));
+      expect(refused.statusCode, scenario).toBe(403);
+      expect(errorOf(refused), scenario).toEqual({
+        code: 'ACCOUNT_NOT_YOURS',
+        message: 'This account is not registered to your BVN.',
+      });
+    }
+    const links = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, payer.userId));
+    expect(links).toEqual([]);
+  });
+
+  it('links the payer’s own account and records the BVN it was made under', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
+    const [link] = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, payer.userId));
+    const [row] = await ctx.database.db.select().from(payers).where(eq(payers.id, payer.userId));
+    expect(link?.state).toBe('active');
+    expect(link?.bvnHash).toBe(row?.bvnHash);
+  });
+
+  it('probe: a stranger who pays into the one-time account the attacker opened does not get linked', async () => {
+    const attacker = await signedUpPayer(ctx.app);
+    await ownPerson(ctx.app, attacker.token);
+    const victim = await mintPerson(ctx.app);
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const opened = await post(`/api/payments/${consent.paymentId}/transfer`, attacker.token);
+    expect(opened.statusCode, opened.body).toBe(200);
+    const details = opened.json<{ transferDetails: { accountNumber: string; amount: number } }>()
+      .transferDetails;
+    const from = accountOf(victim, 'links_by_test_transfer');
+    const sent = await sandboxTransfer(ctx.app, {
+      accountNumber: details.accountNumber,
+      amount: details.amount,
+      from: { accountNumber: from.accountNumber, institutionCode: from.institutionCode },
+    });
+    expect(sent.json()).toMatchObject({ outcome: 'credited' });
+
+    const linked = await post('/api/account-links/from-payment', attacker.token, {
+      paymentId: consent.paymentId,
+    });
+    expect(linked.statusCode).toBe(403);
+    expect(errorOf(linked)?.code).toBe('ACCOUNT_NOT_YOURS');
+    const links = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, attacker.userId));
+    expect(links).toEqual([]);
+  });
+
+  it('probe: a test transfer the stranger was talked into sending links nothing', async () => {
+    const attacker = await signedUpPayer(ctx.app);
+    await ownPerson(ctx.app, attacker.token);
+    const victim = await mintPerson(ctx.app);
+    // The link is refused before any one-time account is opened for the stranger to pay.
+    const refused = await createLink(attacker.token, accountOf(victim, 'links_by_test_transfer'));
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)?.code).toBe('ACCOUNT_NOT_YOURS');
+  });
+
+  it('a link made before BVNs were checked debits nothing until the payer verifies the BVN it is under', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const soft = softAuthenticatorFor(ctx.config);
+    await addPasskey(ctx.app, payer.token, soft);
+    const accountId = await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
+    // As the migration left every link made before: no BVN recorded, and none verified.
+    await ctx.database.db
+      .update(accountLinks)
+      .set({ bvnHash: null })
+      .where(eq(accountLinks.payerId, payer.userId));
+    const person = await ownPerson(ctx.app, payer.token);
+    await ctx.database.db
+      .update(payers)
+      .set({ bvnHash: null, bvnSealed: null, bvnLast4: null, bvnVerifiedAt: null })
+      .where(eq(payers.id, payer.userId));
+
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const refused = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);
+    expect(refused.statusCode).toBe(400);
+
+    await verifyBvn(ctx.app, payer.token, person);
+    const paid = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);
+    expect(paid.statusCode, paid.body).toBe(200);
+  });
+});

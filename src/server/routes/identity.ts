@@ -1,0 +1,75 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { maskedBvn } from '../../domain/bvn';
+import {
+  ZBvnCodeRequest,
+  ZBvnCodeResponse,
+  ZBvnStatusResponse,
+  ZBvnVerifyRequest,
+} from '../../domain/schemas/identity';
+import type { TRouteContext } from '../context';
+import { requestBvnCode, verifiedBvn, verifyBvnCode } from '../services/identity/bvn';
+import { payerOf, requirePayer } from './payer-guard';
+import { payerScope } from './payment-access';
+import { jsonAnswers } from './responses';
+
+/**
+ * The payer's BVN (docs/identity.md "The BVN"): verified once by a code sent to the BVN's
+ * registered phone. Verifying the first BVN needs only a session (the code is itself the proof,
+ * from another phone maybe); replacing a verified one needs a session a trusted passkey proved.
+ */
+export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const signedIn = requirePayer(ctx, { identifyTo: 'ignore' });
+
+  api.get(
+    '/api/identity/bvn',
+    { onRequest: signedIn, schema: { response: jsonAnswers({ 200: ZBvnStatusResponse }) } },
+    async (request) => ({
+      success: true as const,
+      bvn: await verifiedBvn(ctx.db, payerOf(request).payerId),
+    }),
+  );
+
+  api.post(
+    '/api/identity/bvn',
+    {
+      onRequest: [signedIn, ctx.limits.codeSends],
+      schema: { body: ZBvnCodeRequest, response: jsonAnswers({ 200: ZBvnCodeResponse }) },
+    },
+    async (request) => {
+      const payer = payerOf(request);
+      const sent = await requestBvnCode(ctx, payer.payerId, {
+        bvn: request.body.bvn,
+        mayReplace: payer.passkeyProven,
+      });
+      return {
+        success: true as const,
+        sentTo: sent.sentTo,
+        expiresAt: sent.expiresAt.toISOString(),
+        message: `We sent a 6-digit code to the phone number your BVN is registered with (${sent.sentTo})`,
+      };
+    },
+  );
+
+  api.post(
+    '/api/identity/bvn/verify',
+    {
+      onRequest: signedIn,
+      idempotency: {
+        scope: (request) =>
+          payerScope('identity.bvn.verify', { payerId: payerOf(request).payerId }),
+      },
+      schema: { body: ZBvnVerifyRequest, response: jsonAnswers({ 200: ZBvnStatusResponse }) },
+    },
+    async (request) => {
+      const payer = payerOf(request);
+      const bvn = await verifyBvnCode(ctx, payer.payerId, {
+        code: request.body.code,
+        mayReplace: payer.passkeyProven,
+      });
+      request.log.info({ bvn: maskedBvn(bvn.last4) }, 'payer verified a BVN');
+      return { success: true as const, bvn };
+    },
+  );
+};

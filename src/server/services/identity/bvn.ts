@@ -1,0 +1,248 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { and, asc, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  BVN_CODE_LENGTH,
+  BVN_CODE_MAX_WRONG_TRIES,
+  BVN_CODE_TTL_MS,
+  BVN_CODES_PER_PAYER_PER_HOUR,
+  maskedPhone,
+  toBvn,
+} from '../../../domain/bvn';
+import { formatErrorMessage } from '../../../domain/errors';
+import { formatNigerianPhone } from '../../../domain/schemas/auth';
+import type { TVerifiedBvn } from '../../../domain/schemas/identity';
+import type { TAppContext } from '../../context';
+import { sealText, unsealText } from '../../crypto/sealing';
+import type { TDb } from '../../db/database';
+import { bvnCodes, payers } from '../../db/schema';
+import { AppError } from '../app-error';
+import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
+import { isUniqueViolation } from '../payments/payment-records';
+import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
+
+/*
+ * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. A payer proves a BVN is
+ * theirs once, by a code sent to the phone the BVN is registered with (the provider's BVN
+ * registry names it; it need not be the payer's sign-in number), as Nigerian open-banking apps
+ * do. One BVN belongs to one payer (a unique index on its keyed hash).
+ *
+ * A BVN is never kept in clear nor logged: a keyed hash (HMAC-SHA256) finds it and compares it
+ * with an account's holder BVN, its last 4 digits are shown, and the BVN itself is sealed
+ * (AES-256-GCM) for the data-sharing grant that hands it to a merchant. Both keys are derived
+ * from a server secret, which SECRETS_KEY seals in the database.
+ */
+
+type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
+
+const HOUR_MS = 3_600_000;
+function codeHash(key: Buffer, payerId: string, code: string): string {
+  return createHmac('sha256', key).update(`${payerId}:${code}`).digest('base64url');
+}
+
+/** The payer's verified BVN as the page may see it, or null. */
+export async function verifiedBvn(db: TDb, payerId: string): Promise<TVerifiedBvn | null> {
+  const [row] = await db
+    .select({ last4: payers.bvnLast4, verifiedAt: payers.bvnVerifiedAt })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  if (!row?.last4 || !row.verifiedAt) return null;
+  return { last4: row.last4, verifiedAt: row.verifiedAt.toISOString() };
+}
+
+/** The payer's verified BVN in clear, for a grant that shares it with a merchant; null if none. */
+export async function openVerifiedBvn(db: TDb, payerId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ sealed: payers.bvnSealed })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  if (!row?.sealed) return null;
+  return unsealText(row.sealed, (await bvnKeys(db)).sealKey, SEAL_LABEL);
+}
+
+/**
+ * Sends a code to the phone a BVN is registered with. `mayReplace`: whether the session may
+ * replace a verified BVN by another (only a session a trusted passkey proved may).
+ */
+export async function requestBvnCode(
+  ctx: TBvnContext,
+  payerId: string,
+  input: { bvn: string; mayReplace: boolean },
+): Promise<{ sentTo: string; expiresAt: Date }> {
+  const bvn = toBvn(input.bvn);
+  if (!bvn) throw new AppError('BVN_INVALID');
+  const keys = await bvnKeys(ctx.db);
+  const hash = await bvnHashOf(ctx.db, bvn);
+  const [payer] = await ctx.db
+    .select({ bvnHash: payers.bvnHash })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  // The guard read is for the message only: the verification's UPDATE decides again.
+  if (payer?.bvnHash && payer.bvnHash !== hash && !input.mayReplace) {
+    throw new AppError('PASSKEY_PROOF_REQUIRED');
+  }
+  const [owner] = await ctx.db
+    .select({ id: payers.id })
+    .from(payers)
+    .where(and(eq(payers.bvnHash, hash), sql`${payers.id} <> ${payerId}`));
+  if (owner) throw new AppError('BVN_TAKEN');
+  const record = await ctx.providers.payments.lookupBvn(bvn);
+  if (!record) throw new AppError('BVN_NOT_FOUND');
+
+  const now = ctx.clock.now();
+  const code = String(randomInt(0, 10 ** BVN_CODE_LENGTH)).padStart(BVN_CODE_LENGTH, '0');
+  const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+  await ctx.db.transaction(async (tx) => {
+    // One request per payer at a time, so two racing requests cannot both pass the count.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bvn-code:${payerId}`}))`);
+    const recent = and(eq(bvnCodes.payerId, payerId), gt(bvnCodes.createdAt, hourAgo));
+    const [sent] = await tx.select({ n: count() }).from(bvnCodes).where(recent);
+    if ((sent?.n ?? 0) >= BVN_CODES_PER_PAYER_PER_HOUR) {
+      const [oldest] = await tx
+        .select({ createdAt: bvnCodes.createdAt })
+        .from(bvnCodes)
+        .where(recent)
+        .orderBy(asc(bvnCodes.createdAt))
+        .limit(1);
+      const freeAt = (oldest?.createdAt.getTime() ?? now.getTime()) + HOUR_MS;
+      const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
+      throw new AppError(
+        'PHONE_CODE_RATE_LIMITED',
+        formatErrorMessage('PHONE_CODE_RATE_LIMITED', { minutes }),
+      );
+    }
+    await tx
+      .update(bvnCodes)
+      .set({ supersededAt: now })
+      .where(
+        and(
+          eq(bvnCodes.payerId, payerId),
+          isNull(bvnCodes.consumedAt),
+          isNull(bvnCodes.supersededAt),
+        ),
+      );
+    await tx.insert(bvnCodes).values({
+      payerId,
+      bvnHash: hash,
+      bvnSealed: sealText(bvn, keys.sealKey, SEAL_LABEL),
+      bvnLast4: bvn.slice(-4),
+      codeHash: codeHash(keys.codeKey, payerId, code),
+      createdAt: now,
+      expiresAt,
+    });
+    await tx
+      .delete(bvnCodes)
+      .where(
+        and(
+          eq(bvnCodes.payerId, payerId),
+          lt(bvnCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
+        ),
+      );
+  });
+  const minutes = BVN_CODE_TTL_MS / 60_000;
+  await ctx.providers.sms.send(
+    record.phoneNumber,
+    `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`,
+  );
+  return { sentTo: maskedPhone(formatNigerianPhone(record.phoneNumber)), expiresAt };
+}
+
+/** The payer's live code: the newest one neither used nor replaced. */
+const latestLiveCodeId = (payerId: string) => sql`(
+  select ${bvnCodes.id} from ${bvnCodes}
+  where ${bvnCodes.payerId} = ${payerId}
+    and ${bvnCodes.consumedAt} is null and ${bvnCodes.supersededAt} is null
+  order by ${bvnCodes.createdAt} desc, ${bvnCodes.id} desc
+  limit 1)`;
+
+/** Why a guess was not even tried: only the message depends on this read. */
+async function whyNoTry(db: TDb, payerId: string, now: Date): Promise<AppError> {
+  const [row] = await db
+    .select({ expiresAt: bvnCodes.expiresAt })
+    .from(bvnCodes)
+    .where(sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`);
+  if (!row) return new AppError('PHONE_CODE_NOT_FOUND');
+  if (row.expiresAt.getTime() <= now.getTime()) return new AppError('PHONE_CODE_EXPIRED');
+  return new AppError('PHONE_CODE_LOCKED');
+}
+
+/**
+ * Checks the code the BVN's phone received and records the BVN as the payer's. The guess and the
+ * count of wrong tries are one UPDATE (concurrent guesses get 5 tries, no more); the code is used
+ * up and the payer's BVN set in one transaction, where the unique index on the hash refuses a
+ * BVN another payer verified meanwhile, and a verified BVN is replaced only when `mayReplace`.
+ */
+export async function verifyBvnCode(
+  ctx: TBvnContext,
+  payerId: string,
+  input: { code: string; mayReplace: boolean },
+): Promise<TVerifiedBvn> {
+  const code = input.code.trim();
+  if (!new RegExp(`^\\d{${BVN_CODE_LENGTH}}$`).test(code)) {
+    throw new AppError('PHONE_CODE_FORMAT_INVALID');
+  }
+  const now = ctx.clock.now();
+  const keys = await bvnKeys(ctx.db);
+  const matches = sql<boolean>`${bvnCodes.codeHash} = ${codeHash(keys.codeKey, payerId, code)}`;
+  const live = and(
+    isNull(bvnCodes.consumedAt),
+    isNull(bvnCodes.supersededAt),
+    gt(bvnCodes.expiresAt, now),
+    lt(bvnCodes.wrongTries, BVN_CODE_MAX_WRONG_TRIES),
+  );
+  const [tried] = await ctx.db
+    .update(bvnCodes)
+    .set({ wrongTries: sql`${bvnCodes.wrongTries} + case when ${matches} then 0 else 1 end` })
+    .where(and(sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`, live))
+    .returning({ id: bvnCodes.id, wrongTries: bvnCodes.wrongTries, matched: matches });
+  if (!tried) throw await whyNoTry(ctx.db, payerId, now);
+  if (!tried.matched) {
+    const left = BVN_CODE_MAX_WRONG_TRIES - tried.wrongTries;
+    if (left <= 0) throw new AppError('PHONE_CODE_LOCKED');
+    throw new AppError(
+      'PHONE_CODE_INCORRECT',
+      formatErrorMessage('PHONE_CODE_INCORRECT', {
+        tries: `${left} ${left === 1 ? 'try' : 'tries'}`,
+      }),
+    );
+  }
+  let verified: TVerifiedBvn;
+  try {
+    verified = await ctx.db.transaction(async (tx) => {
+      const [used] = await tx
+        .update(bvnCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(bvnCodes.id, tried.id), live))
+        .returning();
+      if (!used) throw await whyNoTry(tx, payerId, now);
+      const [set] = await tx
+        .update(payers)
+        .set({
+          bvnHash: used.bvnHash,
+          bvnSealed: used.bvnSealed,
+          bvnLast4: used.bvnLast4,
+          bvnVerifiedAt: now,
+        })
+        .where(
+          and(
+            eq(payers.id, payerId),
+            input.mayReplace
+              ? undefined
+              : or(isNull(payers.bvnHash), eq(payers.bvnHash, used.bvnHash)),
+          ),
+        )
+        .returning({ last4: payers.bvnLast4 });
+      if (!set) throw new AppError('PASSKEY_PROOF_REQUIRED');
+      return { last4: used.bvnLast4, verifiedAt: now.toISOString() };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('BVN_TAKEN');
+    throw error;
+  }
+  // Links made before BVNs were checked, on accounts held under this BVN, may debit again.
+  await adoptLinksUnderBvn(ctx.db, payerId, async (account) => {
+    const found = await ctx.providers.payments.nameEnquiry(account);
+    return found?.bvn ?? null;
+  });
+  return verified;
+}

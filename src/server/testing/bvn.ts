@@ -1,0 +1,86 @@
+// The payer's BVN for server tests, through the real routes: a person minted in the sandbox's
+// BVN registry (one BVN belongs to one payer, so each payer gets a person no test shares), the
+// code sent to the BVN's registered phone, and its verification.
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { TSandboxPersonResponse } from '../../domain/schemas/sandbox';
+import { latestCode } from './identity';
+
+export type TSandboxPerson = TSandboxPersonResponse['person'];
+
+/** A new person of the sandbox's BVN registry, with an account per scenario. */
+export async function mintPerson(
+  app: FastifyInstance,
+  input: { fullName?: string; phoneNumber?: string } = {},
+): Promise<TSandboxPerson> {
+  const response = await app.inject({ method: 'POST', url: '/api/sandbox/people', payload: input });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<TSandboxPersonResponse>().person;
+}
+
+/** Sends the code proving `bvn` to its registered phone: the server's answer. */
+export function requestBvnCode(app: FastifyInstance, token: string, bvn: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/identity/bvn',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { bvn },
+  });
+}
+
+/** Checks a code the BVN's registered phone received: the server's answer. */
+export function submitBvnCode(app: FastifyInstance, token: string, code: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/identity/bvn/verify',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { code },
+  });
+}
+
+/** Verifies `person`'s BVN as the payer of `token`: the code read off its registered phone. */
+export async function verifyBvn(
+  app: FastifyInstance,
+  token: string,
+  person: { bvn: string; phoneNumber: string },
+): Promise<void> {
+  const sent = await requestBvnCode(app, token, person.bvn);
+  expect(sent.statusCode, sent.body).toBe(200);
+  const verified = await submitBvnCode(app, token, await latestCode(app, person.phoneNumber));
+  expect(verified.statusCode, verified.body).toBe(200);
+}
+
+/** The payer a token names (its `sub`): tokens of one payer share their person. */
+function payerOfToken(token: string): string {
+  const [, payload = ''] = token.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).sub as string;
+}
+
+const people = new WeakMap<FastifyInstance, Map<string, Promise<TSandboxPerson>>>();
+
+/**
+ * The person whose BVN the payer of `token` verified: minted and verified on first ask, so every
+ * account of theirs links and debits as the payer's own.
+ */
+export function ownPerson(app: FastifyInstance, token: string): Promise<TSandboxPerson> {
+  const perApp = people.get(app) ?? new Map<string, Promise<TSandboxPerson>>();
+  people.set(app, perApp);
+  const payerId = payerOfToken(token);
+  let person = perApp.get(payerId);
+  if (!person) {
+    person = (async () => {
+      const minted = await mintPerson(app);
+      await verifyBvn(app, token, minted);
+      return minted;
+    })();
+    perApp.set(payerId, person);
+  }
+  return person;
+}
+
+/** The account of `scenario` of the person whose BVN the payer of `token` verified. */
+export async function ownAccount(app: FastifyInstance, token: string, scenario: string) {
+  const account = (await ownPerson(app, token)).accounts.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`No account of scenario ${scenario}`);
+  return account;
+}
