@@ -62,6 +62,11 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'Too many requests. Please try again in {seconds} seconds.',
   },
+  // One address holds its limit of open event streams (SSE_MAX_PER_ADDRESS): one more is refused.
+  TOO_MANY_STREAMS: {
+    status: 429,
+    message: 'Too many event streams are open from this address. Close one and try again.',
+  },
   // The shared store of the limits (REDIS_URL) did not answer: the call is refused, not let through.
   RATE_LIMITS_UNAVAILABLE: {
     status: 503,

@@ -5,6 +5,7 @@ import type { TConfig } from './config';
 import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
+import { streamSlots, type TStreamSlots } from './events/stream-slots';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { webhookDeliverer } from './services/merchants/webhooks';
 import { openServerSecrets } from './services/server-secrets';
@@ -232,7 +233,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   // The streams' hub listens on the database (LISTEN events) from the first stream on.
   const hub = eventHub(options.database);
   app.addHook('onClose', () => hub.close());
-  await app.register(eventStreamRoutes, { ...routeContext, hub });
+  const slots = streamSlots(options.config.sseMaxPerAddress);
+  app.decorate('streamSlots', slots);
+  await app.register(eventStreamRoutes, { ...routeContext, hub, slots });
   if (options.webDir) {
     await app.register(pageRoutes, { ...routeContext, reads, webDir: options.webDir });
   }
@@ -241,6 +244,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The event streams open now, per client address (SSE_MAX_PER_ADDRESS). */
+    streamSlots: TStreamSlots;
     /** Every route registered on the app, in order (HEAD routes left out). */
     routeTable: TRouteEntry[];
     /** The context the app was built with (db, config, clock, providers, events). */

@@ -47,6 +47,11 @@ const ZEnv = z.object({
   /** How often a quiet event stream sends a comment, so proxies and the browser keep it open. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**
+   * Event streams one client address may hold open at once (counted in each process): a payer's
+   * page opens one or two, so a few tabs stay far below it; a flood of held streams does not.
+   */
+  SSE_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
    * Whose X-Forwarded-For to believe: nobody by default (a client could name any address and
    * slip past the limits per address); `true` for every hop, a number of hops, or addresses.
    */
@@ -138,6 +143,8 @@ export type TConfig = {
   reconcileAfterMs: number;
   /** Between the comment lines a quiet event stream sends (SSE_HEARTBEAT_MS). */
   sseHeartbeatMs: number;
+  /** How many event streams one client address may hold open in this process. */
+  sseMaxPerAddress: number;
   /** Whether the debug calls exist; off, they answer 404 like any unknown path. */
   debugRoutes: boolean;
   /** Whether every answer carries Strict-Transport-Security. */
@@ -219,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     reconcileAfterMs: e.RECONCILE_AFTER_MS,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+    sseMaxPerAddress: e.SSE_MAX_PER_ADDRESS,
     debugRoutes: e.DEBUG_ROUTES === 'on',
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -227,3 +227,92 @@ describe('an event stream asked for in other ways than GET with Accept: text/eve
     expect(refused.statusCode).toBe(406);
   });
 });
+
+describe('HEAD on an event stream', () => {
+  it('answers its headers and closes the connection, holding no stream', async () => {
+    const [[, url = ''] = []] = await openableStreams();
+    // An HTTP/1.1 request keeps its connection unless told otherwise: the server must end it.
+    const answer = await slowRequest(
+      `HEAD ${url} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`,
+      '',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.head).toMatch(/content-type: text\/event-stream/i);
+    expect(answer.head).toMatch(/connection: close/i);
+    expect(answer.body).toBe('');
+    expect(ctx.app.streamSlots.open()).toBe(0);
+  });
+});
+
+describe('event streams one address holds', () => {
+  const MAX = 3;
+  let capped: Awaited<ReturnType<typeof startTestApp>>;
+  let cappedBase: string;
+  beforeAll(async () => {
+    capped = await startTestApp({
+      env: { SSE_MAX_PER_ADDRESS: String(MAX), TRUST_PROXY: 'true' },
+    });
+    cappedBase = await capped.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => capped.close());
+
+  /** Opens a stream as `address` (by X-Forwarded-For) and, when it opens, reads to its 'ready'. */
+  async function open(url: string, address: string) {
+    const abort = new AbortController();
+    const response = await fetch(`${cappedBase}${url}`, {
+      headers: { accept: 'text/event-stream', 'x-forwarded-for': address },
+      signal: abort.signal,
+    });
+    if (response.status === 200 && response.body) {
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = '';
+      while (!seen.includes('event: ready')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += value;
+      }
+      return { status: 200, body: seen, close: () => abort.abort() };
+    }
+    return { status: response.status, body: await response.text(), close: () => abort.abort() };
+  }
+
+  /** Waits until `condition` holds, asking every 20 ms (the server frees a slot on its own time). */
+  async function until(condition: () => boolean) {
+    const deadline = Date.now() + 15_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('the condition did not come');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('refuses the stream past the cap with a catalogue 429, lets another address open, and frees a closed stream’s slot', async () => {
+    const consent = await consentWithPayment(capped.app, capped.database);
+    const url = `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`;
+    const held = [];
+    for (let i = 0; i < MAX; i++) held.push(await open(url, '203.0.113.7'));
+    expect(held.map((stream) => stream.status)).toEqual(Array(MAX).fill(200));
+    expect(capped.app.streamSlots.heldBy('203.0.113.7')).toBe(MAX);
+
+    const refused = await open(url, '203.0.113.7');
+    expect(refused.status).toBe(429);
+    expectCatalogue(refused.body, 'TOO_MANY_STREAMS');
+    // HEAD holds nothing, so it is answered even at the cap.
+    const head = await fetch(`${cappedBase}${url}`, {
+      method: 'HEAD',
+      headers: { accept: 'text/event-stream', 'x-forwarded-for': '203.0.113.7' },
+    });
+    expect(head.status).toBe(200);
+
+    const elsewhere = await open(url, '198.51.100.20');
+    expect(elsewhere.status).toBe(200);
+
+    // A client that drops its stream (the socket torn down, no goodbye) frees its slot.
+    held[0]?.close();
+    await until(() => capped.app.streamSlots.heldBy('203.0.113.7') === MAX - 1);
+    const again = await open(url, '203.0.113.7');
+    expect(again.status).toBe(200);
+
+    for (const stream of [...held, elsewhere, again]) stream.close();
+    await until(() => capped.app.streamSlots.open() === 0);
+  });
+});

@@ -8,11 +8,17 @@ import { ZStreamTicketResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
 import type { TEventHub } from '../events/event-hub';
 import { eventStreams, latestEventId } from '../events/event-log';
+import type { TStreamSlots } from '../events/stream-slots';
 import { assertOwnLink } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
 import { paymentEventsSeenBy } from '../services/payments/origin-views';
-import { loadPayable } from '../services/payments/payment-records';
+import {
+  hearsAttempt,
+  loadReadable,
+  type TPaymentReader,
+} from '../services/payments/payment-reads';
+import { chargeTokensOf, ZChargeTokens } from './payment-access';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
@@ -28,6 +34,8 @@ const ZStreamQuery = z.object({
   /** For a payment of a consent that needs no sign-in: whoever holds its link (spec §6). */
   consentId: z.optional(ZIdentifier),
   clientId: z.optional(ZIdentifier),
+  /** With the consent link: the charge tokens the page holds (docs/payments.md "Who reads a payment"). */
+  chargeToken: ZChargeTokens,
   /** Where a client without Last-Event-ID resumes (a reopened stream with a new ticket). */
   lastEventId: z.coerce.number().int().nonnegative().optional(),
 });
@@ -44,10 +52,9 @@ const ZTicketRequest = z.discriminatedUnion('stream', [
  * gets what it missed. A signed-in payer opens a stream with a ticket; a payment of a consent
  * that needs no sign-in is open to whoever holds the consent link.
  */
-export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEventHub }> = async (
-  app,
-  ctx,
-) => {
+export const eventStreamRoutes: FastifyPluginAsync<
+  TRouteContext & { hub: TEventHub; slots: TStreamSlots }
+> = async (app, ctx) => {
   // A comment line every SSE_HEARTBEAT_MS (15 s) keeps proxies from closing a quiet stream.
   await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
   // The plugin answers an Accept that refuses text/event-stream (application/json) 406 in a
@@ -63,7 +70,12 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
    * client names where it resumes (Last-Event-ID, sent by EventSource on reconnect, or
    * ?lastEventId=); a client that names nothing hears the stream from `unnamed`: its `start`,
    * for a stream that is one attempt's own, or its `latest` event, for a stream several attempts
-   * share, so a page is shown only what happened after it asked.
+   * share, so a page is shown only what happened after it asked. `seen` answering null keeps an
+   * event from this reader.
+   *
+   * HEAD answers the headers and closes the connection: nothing is watched, no slot is taken, and
+   * the socket is not kept alive for a next request. A GET takes one of its address's slots
+   * (SSE_MAX_PER_ADDRESS) for as long as its socket lives, however it ends.
    */
   const pipe = async (
     request: FastifyRequest,
@@ -76,14 +88,20 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
     }: {
       lastEventId: number | undefined;
       unnamed?: 'start' | 'latest';
-      seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown>>;
+      seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
     },
   ) => {
     // HEAD answers what GET would, without the stream: its status and headers, then the end.
     if (request.method === 'HEAD') {
+      void reply.header('connection', 'close');
       reply.sse.sendHeaders();
       return;
     }
+    const release = ctx.slots.take(request.ip);
+    if (!release) throw new AppError('TOO_MANY_STREAMS');
+    // The socket's end frees the slot, whether the client closed it, it dropped, or the server did.
+    reply.raw.once('close', release);
+    if (reply.raw.destroyed) release();
     const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
     const named = Number.isSafeInteger(header) && header > 0 ? header : lastEventId;
     const after = named ?? (unnamed === 'latest' ? await latestEventId(ctx.db, stream) : 0);
@@ -94,12 +112,41 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       sending = sending
         .then(async () => {
           const data = seen ? await seen(event.data) : event.data;
-          if (!reply.sse.isConnected) return;
+          if (!data || !reply.sse.isConnected) return;
           await reply.sse.send({ id: String(event.id), event: event.type, data });
         })
         .catch(() => undefined);
     });
     reply.sse.onClose(stop);
+  };
+
+  /**
+   * The payment stream's events as `reader` hears them: an event about an attempt that is not
+   * theirs to hear is kept from them (hearsAttempt: a stream opened before another payer's
+   * attempt does not follow it), and the account the money came from is whole only to the payer
+   * who paid.
+   */
+  const paymentEventsHeardBy = (paymentId: string, reader: TPaymentReader) => {
+    const masked = paymentEventsSeenBy(
+      ctx.db,
+      paymentId,
+      'payerId' in reader.access ? reader.access.payerId : null,
+    );
+    const heard = new Map<string, Promise<boolean>>();
+    return async (data: Record<string, unknown>) => {
+      const attemptId = (data as { attempt?: { attemptId?: unknown } }).attempt?.attemptId;
+      if (typeof attemptId !== 'string') return null;
+      let hears = heard.get(attemptId);
+      if (!hears) {
+        // A failed lookup keeps the event back and asks again for the next one.
+        hears = hearsAttempt(ctx.db, attemptId, reader).catch(() => {
+          heard.delete(attemptId);
+          return false;
+        });
+        heard.set(attemptId, hears);
+      }
+      return (await hears) ? masked(data) : null;
+    };
   };
 
   api.post(
@@ -113,8 +160,9 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       const now = ctx.clock.now();
       let stream: string;
       if (request.body.stream === 'payment') {
-        const payable = await loadPayable(ctx.db, request.body.paymentId, { payerId }, now, 'read');
-        stream = eventStreams.payment(payable.payment.id);
+        const reader = { access: { payerId }, chargeTokens: [] };
+        const { payment } = await loadReadable(ctx.db, request.body.paymentId, reader);
+        stream = eventStreams.payment(payment.id);
       } else if (request.body.stream === 'account-link') {
         await assertOwnLink(ctx.db, payerId, request.body.accountLinkId);
         stream = eventStreams.accountLink(request.body.accountLinkId);
@@ -146,20 +194,32 @@ export const eventStreamRoutes: FastifyPluginAsync<TRouteContext & { hub: TEvent
       const { paymentId } = request.params;
       const { ticket, consentId, clientId, lastEventId } = request.query;
       const stream = eventStreams.payment(paymentId);
-      const now = ctx.clock.now();
-      // Who reads: the payer the ticket was issued to, or whoever holds the consent link (null).
-      let reader: string | null = null;
+      // Who reads: the payer the ticket was issued to, or whoever holds the consent link. Asked
+      // again here, not only when the ticket was issued: the payment may since have become
+      // another payer's.
+      let reader: TPaymentReader;
       if (ticket) {
-        ({ payerId: reader } = await redeemStreamTicket(ctx.db, ticket, now, (n) => n === stream));
+        const { payerId } = await redeemStreamTicket(
+          ctx.db,
+          ticket,
+          ctx.clock.now(),
+          (named) => named === stream,
+        );
+        if (!payerId) throw new AppError('STREAM_TICKET_INVALID');
+        reader = { access: { payerId }, chargeTokens: [] };
+        await loadReadable(ctx.db, paymentId, reader);
       } else {
         if (!consentId || !clientId) throw new AppError('SIGN_IN_REQUIRED');
-        const payable = await loadPayable(ctx.db, paymentId, { consentId }, now, 'read');
-        if (payable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
+        reader = {
+          access: { consentId },
+          chargeTokens: chargeTokensOf(request.query.chargeToken),
+        };
+        const readable = await loadReadable(ctx.db, paymentId, reader);
+        if (readable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
       }
-      // The account the money came from, in full only to the payer who paid.
       await pipe(request, reply, stream, {
         lastEventId,
-        seen: paymentEventsSeenBy(ctx.db, paymentId, reader),
+        seen: paymentEventsHeardBy(paymentId, reader),
       });
     },
   );

@@ -105,35 +105,41 @@ describe('the account a payment came from', () => {
     expect(read).toMatchObject({ status: 'completed', payerBank: full });
   });
 
-  it('reads masked by another signed-in payer who has only the paymentId', async () => {
-    const { body, read } = await readPayment(consent, payerB);
-    expect(read).toMatchObject({ status: 'completed', payerBank: masked });
-    expectNothingOfThePayer(body);
-  });
-
-  it('reads masked by whoever holds the consent link', async () => {
-    const { body, read } = await readPayment(consent);
-    expect(read.payerBank).toEqual(masked);
-    expectNothingOfThePayer(body);
+  // docs/payments.md "Who reads a payment": not even masked, the payment is not theirs to read.
+  it('is no payment to another signed-in payer who has only the paymentId, nor to the consent link', async () => {
+    for (const payer of [payerB, undefined]) {
+      const response = await ctx.app.inject({
+        url: payer
+          ? `/api/payments/${consent.paymentId}`
+          : `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+        headers: payer?.headers ?? {},
+      });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ error: { code: 'NO_IMMEDIATE_PAYMENT' } });
+    }
   });
 
   // PostgreSQL delivers streams through LISTEN/NOTIFY, and never caches the consent read.
   it(
-    "streams in full to the payer who paid, masked on another payer's ticket and on the link",
+    'streams in full to the payer who paid; no ticket for another payer, no stream on the link',
     { tags: ['postgres'] },
     async () => {
       expect(
         await completedEvent(consent, `ticket=${await ticketFor(consent, payerA)}`),
       ).toMatchObject({ payerBank: full });
-      const other = await completedEvent(consent, `ticket=${await ticketFor(consent, payerB)}`);
-      expect(other).toMatchObject({ payerBank: masked, paymentType: 'bank_transfer' });
-      expectNothingOfThePayer(JSON.stringify(other));
-      const link = await completedEvent(
-        consent,
-        `consentId=${consent.consentId}&clientId=${consent.client.clientId}`,
+      const other = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/events/tickets',
+        headers: payerB.headers,
+        payload: { stream: 'payment', paymentId: consent.paymentId },
+      });
+      expect(other.statusCode).toBe(404);
+      const link = await collectSse(
+        base,
+        `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`,
+        () => false,
       );
-      expect(link).toMatchObject({ payerBank: masked });
-      expectNothingOfThePayer(JSON.stringify(link));
+      expect(link.status).toBe(404);
     },
   );
 

@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ZIdentifier } from '../../domain/schemas/fields';
 import type { TAppContext } from '../context';
 import { AppError } from '../services/app-error';
 import { authenticatePayer } from '../services/identity/payer-sessions';
@@ -26,6 +28,20 @@ export async function paymentAccessOf(
   if (consentId) return { consentId };
   throw new AppError('SIGN_IN_REQUIRED');
 }
+
+/**
+ * The charge tokens a page holds for a payment (`?chargeToken=`, once per token: a card charge's
+ * and a one-time account's), which make it that attempt's reader (docs/payments.md "Who reads a
+ * payment").
+ */
+export const ZChargeTokens = z
+  .union([ZIdentifier, z.array(ZIdentifier).max(4)])
+  .optional()
+  .describe('a charge token this page holds; repeated for each');
+
+/** The tokens of `?chargeToken=`, as a list. */
+export const chargeTokensOf = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : typeof value === 'string' ? [value] : value;
 
 /** The Idempotency-Key scope of a payer call: the call and who made it. */
 export const payerScope = (call: string, access: TPaymentAccess) =>

@@ -12,7 +12,7 @@ import {
 import type { TRouteContext } from '../context';
 import { paymentState } from '../services/payments/payment-reads';
 import { confirmTransfer, transferDetailsFor } from '../services/payments/transfer-payments';
-import { paymentAccessOf } from './payment-access';
+import { chargeTokensOf, paymentAccessOf, ZChargeTokens } from './payment-access';
 import { jsonAnswers } from './responses';
 
 const params = z.object({ paymentId: ZIdentifier });
@@ -73,13 +73,14 @@ export const transferPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       schema: {
         params,
-        querystring: ZPaymentAccessQuery,
+        querystring: z.object({ ...ZPaymentAccessQuery.shape, chargeToken: ZChargeTokens }),
         response: jsonAnswers({ 200: ZPaymentStateResponse }),
       },
     },
     async (request) => {
       const access = await paymentAccessOf(ctx, request, request.query.consentId);
-      return paymentState(ctx, request.params.paymentId, access);
+      const chargeTokens = chargeTokensOf(request.query.chargeToken);
+      return paymentState(ctx, request.params.paymentId, { access, chargeTokens });
     },
   );
 };

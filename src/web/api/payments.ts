@@ -66,11 +66,25 @@ const keepChargeToken = (paymentId: string, token: string) =>
   keepToken(chargeTokenKey(paymentId), token);
 const heldChargeToken = (paymentId: string) => heldToken(chargeTokenKey(paymentId));
 
+/**
+ * The tokens this tab holds for the payment, as `chargeToken=` pairs: a payment someone has
+ * started paying is read and followed only by its payer, which a page without sign-in proves
+ * with them (docs/payments.md "Who reads a payment").
+ */
+const heldTokenPairs = (paymentId: string): Array<[string, string]> =>
+  [heldChargeToken(paymentId), heldToken(transferTokenKey(paymentId))]
+    .filter((token): token is string => token !== null)
+    .map((token) => ['chargeToken', token]);
+
 /** The immediate payment's calls (spec §7, docs/payments.md), typed by the domain schemas. */
 export const paymentsApi = {
   /** GET /api/payments/{id}: where the payment stands, and its open one-time account. */
-  read: (paymentId: string, payer: TPayer, signal?: AbortSignal) =>
-    apiFetch(paymentPath(paymentId, payer), { answer: 'ZPaymentStateResponse', signal }),
+  read(paymentId: string, payer: TPayer, signal?: AbortSignal) {
+    const tokens = new URLSearchParams(heldTokenPairs(paymentId)).toString();
+    const path = paymentPath(paymentId, payer);
+    const url = tokens ? `${path}${path.includes('?') ? '&' : '?'}${tokens}` : path;
+    return apiFetch(url, { answer: 'ZPaymentStateResponse', signal });
+  },
   /**
    * The one-time account to transfer to: the same one again while it is open. Without sign-in,
    * the page that opened it keeps its token and sends it when asking again.
@@ -172,6 +186,7 @@ export const paymentsApi = {
     if (!payer.signedIn) {
       query.set('consentId', payer.consentId);
       query.set('clientId', payer.clientId);
+      for (const [name, token] of heldTokenPairs(paymentId)) query.append(name, token);
       return `${base}?${query.toString()}`;
     }
     const { ticket } = await apiFetch('/api/events/tickets', {

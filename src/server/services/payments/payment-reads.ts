@@ -1,22 +1,101 @@
+import { and, desc, eq, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { payerBankOf } from '../../../domain/after-payment';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TPaymentStateResponse, TTransferDetails } from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { consents, paymentAttempts, payments } from '../../db/schema';
 import { eventStreams, latestEventId } from '../../events/event-log';
 import { attemptViewOf } from './attempt-view';
-import { mayOwnCharge } from './charge-owners';
-import {
-  latestAttempt,
-  loadPayable,
-  type TAttemptRow,
-  type TPaymentAccess,
-} from './payment-records';
+import { AppError } from '../app-error';
+import { mayOwnCharge, ownedByPage } from './charge-owners';
+import type { TAttemptRow, TPaymentAccess } from './payment-records';
 import { originSeenBy, readerOf } from './origin-views';
 
 /*
  * Reading a payment as its payer's page does (GET /api/payments/{paymentId}): where it stands,
  * and its latest attempt in the shape every payment event carries (attempt-view.ts).
+ *
+ * Who may read or stream a payment (docs/payments.md "Who reads a payment"): its payer — the
+ * signed-in payer who made an attempt of it (or holds a token of one made before they signed in),
+ * or, on a consent that needs no sign-in, the holder of its link for attempts made without — and,
+ * while nobody has made an attempt anyone can be named for, whoever may pay it (the page opens on
+ * the payment before paying). Once executed, only the payer of the attempt that paid it. Anyone
+ * else finds no payment (404 NO_IMMEDIATE_PAYMENT), as for an id that does not exist, so ids
+ * cannot be probed. The check is part of the statement that reads the payment.
  */
+
+/** Who reads a payment: who acts on it, and the charge tokens their page holds. */
+export type TPaymentReader = { access: TPaymentAccess; chargeTokens: readonly string[] };
+
+/**
+ * The attempts `reader` made. A signed-in payer's own, and those of a page without sign-in whose
+ * token they hold (a payer who paid, then signed in on the same page). For the holder of a
+ * consent link, every attempt made without sign-in: the link is the anonymous payer's credential
+ * (spec §6), and a page that paid without a token (a card answered at once) must still read it.
+ */
+function madeBy(reader: TPaymentReader): SQL {
+  if (!('payerId' in reader.access)) return isNull(paymentAttempts.payerId);
+  const mine = eq(paymentAttempts.payerId, reader.access.payerId);
+  return or(mine, ...reader.chargeTokens.map(ownedByPage)) ?? mine;
+}
+
+/** Attempts someone can be named for: a signed-in payer's, or a page's that got a token. */
+const claimed = or(isNotNull(paymentAttempts.payerId), isNotNull(paymentAttempts.ownerTokenHash));
+
+/** The attempts `reader` sees: their own, and those nobody can be named for. */
+export const attemptsSeenBy = (reader: TPaymentReader): SQL =>
+  or(madeBy(reader), not(claimed ?? sql`false`)) ?? sql`false`;
+
+/** Whether `reader` may read the payment of the row being read (a condition on `payments`). */
+function readableBy(reader: TPaymentReader): SQL {
+  return sql`(EXISTS (SELECT 1 FROM ${paymentAttempts}
+      WHERE ${paymentAttempts.paymentId} = ${payments.id} AND ${madeBy(reader)}
+        AND (${payments.status} <> 'executed' OR ${paymentAttempts.status} = 'completed'))
+    OR (${payments.status} <> 'executed' AND NOT EXISTS (SELECT 1 FROM ${paymentAttempts}
+      WHERE ${paymentAttempts.paymentId} = ${payments.id} AND ${claimed})))`;
+}
+
+/** An immediate payment `reader` may read (see above), and its consent. */
+export type TReadablePayment = {
+  payment: typeof payments.$inferSelect;
+  consentId: string;
+  /** The merchant client that owns the consent. */
+  clientId: string;
+};
+
+/**
+ * The immediate payment `reader` may read, in one statement: unknown, another consent's than the
+ * one an anonymous reader holds, or another payer's, it is 404 NO_IMMEDIATE_PAYMENT. A consent
+ * that asks for sign-in refuses anonymous readers (spec §6).
+ */
+export async function loadReadable(
+  db: TDb,
+  paymentId: string,
+  reader: TPaymentReader,
+): Promise<TReadablePayment> {
+  const { access } = reader;
+  const [row] = await db
+    .select({
+      payment: payments,
+      consentId: consents.id,
+      clientId: consents.clientId,
+      requiresAuth: consents.requiresAuth,
+    })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.type, 'immediate'),
+        'consentId' in access ? eq(consents.id, access.consentId) : undefined,
+        readableBy(reader),
+      ),
+    );
+  if (!row) throw new AppError('NO_IMMEDIATE_PAYMENT');
+  if ('consentId' in access && row.requiresAuth) throw new AppError('SIGN_IN_REQUIRED');
+  return { payment: row.payment, consentId: row.consentId, clientId: row.clientId };
+}
 
 /** The one-time account of an attempt, as spec §3 Transfer details. */
 export const detailsOf = (attempt: TAttemptRow): TTransferDetails | null =>
@@ -26,13 +105,20 @@ export const detailsOf = (attempt: TAttemptRow): TTransferDetails | null =>
 export async function paymentState(
   ctx: Pick<TAppContext, 'db' | 'clock'>,
   paymentId: string,
-  access: TPaymentAccess,
+  reader: TPaymentReader,
 ): Promise<TPaymentStateResponse> {
+  const { access } = reader;
   // Read before the payment: an event written meanwhile is after it, so the page's stream,
   // opened from it, still sends it.
   const lastEventId = await latestEventId(ctx.db, eventStreams.payment(paymentId));
-  const { payment } = await loadPayable(ctx.db, paymentId, access, ctx.clock.now(), 'read');
-  const attempt = await latestAttempt(ctx.db, payment.id);
+  const { payment } = await loadReadable(ctx.db, paymentId, reader);
+  // Another payer's attempt (its one-time account, its 3-D Secure page) is not shown.
+  const [attempt] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.paymentId, payment.id), attemptsSeenBy(reader)))
+    .orderBy(desc(paymentAttempts.createdAt), desc(paymentAttempts.id))
+    .limit(1);
   const executed = payment.status === 'executed';
   // Where the money came from: in full to the payer who paid, masked to anyone else.
   const origin = executed
@@ -62,4 +148,21 @@ export async function paymentState(
     shouldPromptBankAccountLinking: origin?.shouldPromptBankAccountLinking ?? false,
     lastEventId,
   };
+}
+
+/**
+ * Whether a payment stream's reader hears the events of the attempt `attemptId`: those of the
+ * attempts they see (attemptsSeenBy), so a stream opened before another payer began does not
+ * follow them.
+ */
+export async function hearsAttempt(
+  db: TDb,
+  attemptId: string,
+  reader: TPaymentReader,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.id, attemptId), attemptsSeenBy(reader)));
+  return Boolean(row);
 }
