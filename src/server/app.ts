@@ -112,6 +112,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
     ...serverTimeoutOptions(options.config.timeouts),
+    // No limit on a plugin's start (Fastify's default gives each 10 s): on a loaded machine a
+    // slow start, the restart after a crash above all, must finish rather than die; a start that
+    // truly hangs is the operator's health check's to catch (/api/health never answers).
+    pluginTimeout: 0,
   });
   // Before anything reads a server secret: a wrong SECRETS_KEY stops the start here.
   const sealedNow = await openServerSecrets(options.database.db, options.config.secretsKey);

@@ -9,8 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../scripts/build-server';
+import { buildApp } from './app';
+import { stopServerProcess } from './testing/server-process';
+import { openTestDatabase, testConfig } from './testing/test-app';
 import { openToOthers } from './testing/files';
 import { accepts } from './testing/sockets';
 
@@ -83,6 +86,29 @@ const stop = (child: ChildProcess) =>
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+
+/**
+ * Resolves with the milliseconds until the server answered /api/health 200, asked every quarter
+ * second; fails with its last output lines once it exited or `limitMs` passed.
+ */
+async function answersHealth(
+  port: number,
+  child: ChildProcess,
+  output: string[],
+  limitMs: number,
+): Promise<number> {
+  const startedAt = Date.now();
+  const failure = (why: string) =>
+    new Error(`${why}; its last lines:\n${output.filter(Boolean).slice(-20).join('\n')}`);
+  for (;;) {
+    if (child.exitCode !== null) throw failure(`the server exited with ${child.exitCode}`);
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+    if (health?.status === 200) return Date.now() - startedAt;
+    if (Date.now() - startedAt > limitMs)
+      throw failure(`no answer from /api/health in ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /** An address of this machine that is not loopback, if it has one. */
 const externalAddress = Object.values(networkInterfaces())
@@ -162,6 +188,64 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
       'Invalid configuration: PORT Invalid input: expected number, received NaN',
     );
   });
+});
+
+describe('a start on a loaded machine (probe finding 6)', () => {
+  it('lets a plugin that starts slowly finish: no plugin has a start timeout', async () => {
+    const database = await openTestDatabase();
+    const app = await buildApp({
+      config: testConfig(),
+      database,
+      logger: false,
+      webhookDelivery: 'manual',
+    });
+    let started!: () => void;
+    const starting = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const slow = new Promise<void>((resolve) => (finish = resolve));
+    void app.register(async () => {
+      started();
+      await slow;
+    });
+    // Fastify's timer of a plugin's start (10 s by default) is a setTimeout: on a clock the test
+    // moves, ten minutes pass while the plugin starts, and a limit of any size would fire.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const ready = app.ready();
+      await starting;
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      finish();
+      await ready;
+      expect(app.initialConfig.pluginTimeout).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      await app.close();
+      await database.close();
+    }
+  });
+
+  it('starts and answers /api/health beside two processes that keep both cores busy', async () => {
+    // Bounded: both cores are kept busy through the first 15 s of the start (its plugins are
+    // registered then), and the processes are killed as soon as the server answered.
+    const busy = [0, 1].map(() =>
+      spawn(process.execPath, ['-e', 'const end = Date.now() + 15_000; while (Date.now() < end);']),
+    );
+    const port = await freePort();
+    const dir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
+    const child = spawn(process.execPath, [bundle], { env: serverEnv(port, dir) });
+    const output: string[] = [];
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n')));
+    }
+    try {
+      const tookMs = await answersHealth(port, child, output, 90_000);
+      console.log(`The server answered /api/health ${tookMs} ms after its start, both cores busy`);
+    } finally {
+      for (const worker of busy) worker.kill();
+      await stopServerProcess(child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {

@@ -114,9 +114,21 @@ export type TRateLimiters = {
 export type TRateLimitStore = { redisUrl: string | undefined; keyPrefix: string };
 
 /**
+ * How long a command may go unanswered before the call it counts is refused (503), and how long
+ * connecting may take. Both are timers of this process's event loop: when the loop is held (a
+ * loaded 2-core machine, a long collection, a GC), the timer fires as the loop frees, before the
+ * answer waiting in the socket is read. So they are sized for a loop held several seconds, not
+ * for Redis's speed (it answers in a millisecond); a Redis that is down fails at once anyway
+ * (no offline queue), and only one that hangs makes a call wait this long.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 10_000;
+const REDIS_CONNECT_TIMEOUT_MS = 20_000;
+
+/**
  * A client of the Redis at `url`, connected (the start stops with one line when it cannot be).
  * A command fails at once while the connection is down (no queue of waiting requests) and after
- * a second without an answer; the client reconnects by itself, and says so once per outage.
+ * REDIS_COMMAND_TIMEOUT_MS without an answer; the client reconnects by itself, and says so once
+ * per outage.
  */
 async function connectRedis(
   url: string,
@@ -128,8 +140,8 @@ async function connectRedis(
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: 1_000,
-    connectTimeout: 2_000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
   });
   // While connecting, the client's own error says why (its rejection only says it closed).
   let failure: unknown;

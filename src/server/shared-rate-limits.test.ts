@@ -2,8 +2,9 @@
 // in one Redis, so two servers behind one address allow one limit between them, not one each; a
 // limit made later on the same plugin counts there too; when Redis stops answering, counted calls
 // are refused (503 in the catalogue's shape), never let through uncounted, and are counted again
-// once it is back; a start where no Redis answers stops with one clear line. Skipped, with a line
-// saying so, where no Redis answers (src/server/testing/redis.ts).
+// once it is back; a start where no Redis answers stops with one clear line; an event loop held
+// longer than a second does not turn limited calls into 503s. Skipped, with a line saying so,
+// where no Redis answers, and failed with that line under CI=true (src/server/testing/redis.ts).
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,15 +105,21 @@ describe.skipIf(!reachable)('rate limits counted in Redis (REDIS_URL)', () => {
   });
 });
 
+/** Holds this process's event loop for `ms`, as a loaded machine or a long task does. */
+const holdEventLoop = (ms: number) =>
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
 /**
  * A TCP relay in front of the tests' Redis that the test can cut and restore: an outage of Redis
- * as the server sees it.
+ * as the server sees it. It runs in the test's process, so it can also hold the event loop the
+ * moment the server's next command has gone out to Redis.
  */
 function redisRelay() {
   const target = new URL(TEST_REDIS_URL);
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let port = 0;
+  let holdNextCommandMs = 0;
   const open = () =>
     new Promise<void>((resolve) => {
       server = createServer((socket) => {
@@ -127,6 +134,12 @@ function redisRelay() {
           });
         }
         socket.pipe(upstream).pipe(socket);
+        // After the pipe's own listener: the command is on its way to Redis when the loop stops.
+        socket.on('data', () => {
+          const ms = holdNextCommandMs;
+          holdNextCommandMs = 0;
+          if (ms > 0) holdEventLoop(ms);
+        });
       });
       server.listen(port, '127.0.0.1', () => {
         port = (server?.address() as { port: number }).port;
@@ -136,6 +149,10 @@ function redisRelay() {
   return {
     open,
     url: () => `redis://127.0.0.1:${port}`,
+    /** Holds the event loop for `ms` once the next command from the server has been relayed. */
+    holdLoopAfterNextCommand: (ms: number) => {
+      holdNextCommandMs = ms;
+    },
     cut: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -144,6 +161,48 @@ function redisRelay() {
       }),
   };
 }
+
+describe.skipIf(!reachable)('on a slow event loop', () => {
+  // Probe finding 6: with a 1 s command timeout, a loop held past it refused every limited call.
+  it('answers a limited call as usual though the loop was held 2.5 s while Redis answered', async () => {
+    const relay = redisRelay();
+    await relay.open();
+    const ctx = await startTestApp({
+      rateLimits: DEFAULT_RATE_LIMITS,
+      env: { REDIS_URL: relay.url(), REDIS_KEY_PREFIX: prefix },
+    });
+    try {
+      const address = newAddress();
+      expect((await sendCode(ctx.app, address)).statusCode).toBe(200);
+      relay.holdLoopAfterNextCommand(2_500);
+      const started = Date.now();
+      const held = await sendCode(ctx.app, address);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_500);
+      expect(held.statusCode).toBe(200);
+      expect(await testRedisKeys(`${prefix}rate-limit:`)).toContain(
+        `${prefix}rate-limit:undefinedundefined-codeSendsPerAddress:${address}`,
+      );
+    } finally {
+      await ctx.close();
+      await relay.cut();
+    }
+  }, 60_000);
+});
+
+describe('where no Redis answers', () => {
+  it('fails the Redis tests under CI=true with one line, and skips them elsewhere', async () => {
+    const relay = redisRelay();
+    await relay.open();
+    const url = relay.url();
+    await relay.cut();
+    await expect(testRedisReachable(url, true)).rejects.toThrow(
+      new Error(
+        `Redis is not reachable at ${url}: under CI=true the tests of rate limits shared through Redis must run (start Redis, or set REDIS_URL).`,
+      ),
+    );
+    expect(await testRedisReachable(url, false)).toBe(false);
+  });
+});
 
 describe.skipIf(!reachable)('when Redis stops answering', () => {
   it('refuses counted calls with 503 in the catalogue shape, and counts again once it is back', async () => {
@@ -202,5 +261,5 @@ describe.skipIf(!reachable)('when Redis stops answering', () => {
     } finally {
       await database.close();
     }
-  });
+  }, 60_000);
 });

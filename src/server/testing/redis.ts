@@ -5,9 +5,11 @@ import { accepts } from './sockets';
 
 /*
  * The Redis the tests of shared rate limits count in: REDIS_URL, or the one these machines run on
- * 127.0.0.1:6379. Where none answers, those tests are skipped with a line that says so, as CI's
- * PostgreSQL pass is where no PostgreSQL answers. Each test run writes under a key prefix of its
- * own, so runs side by side never meet each other's counters, and removes its keys at the end.
+ * 127.0.0.1:6379. Where none answers, those tests are skipped with a line that says so on a
+ * developer's machine; under CI=true, where a Redis is part of the machine, they fail with that
+ * line instead, so a run without one never passes as if they had. Each test run writes under a
+ * key prefix of its own, so runs side by side never meet each other's counters, and removes its
+ * keys at the end.
  */
 
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -18,12 +20,23 @@ function answers(url: string): Promise<boolean> {
   return accepts(hostname, Number(port || 6379), 1_000);
 }
 
-/** Whether the tests' Redis answers; when not, says once that the Redis tests did not run. */
-export async function testRedisReachable(): Promise<boolean> {
-  const reachable = await answers(TEST_REDIS_URL);
+/**
+ * Whether the tests' Redis answers; when not, says once that the Redis tests did not run, or
+ * under CI=true throws that line (the test file fails).
+ */
+export async function testRedisReachable(
+  url = TEST_REDIS_URL,
+  ci = process.env.CI === 'true',
+): Promise<boolean> {
+  const reachable = await answers(url);
+  if (!reachable && ci) {
+    throw new Error(
+      `Redis is not reachable at ${url}: under CI=true the tests of rate limits shared through Redis must run (start Redis, or set REDIS_URL).`,
+    );
+  }
   if (!reachable) {
     console.warn(
-      `Redis is not reachable at ${TEST_REDIS_URL}: the tests of rate limits shared through Redis did not run (they run wherever a Redis answers).`,
+      `Redis is not reachable at ${url}: the tests of rate limits shared through Redis did not run (they run wherever a Redis answers).`,
     );
   }
   return reachable;
