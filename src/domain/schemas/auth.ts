@@ -367,6 +367,13 @@ export const ZPasskeyRemovalScheduledResponse = z.object({
 });
 export type TPasskeyRemovalScheduledResponse = z.infer<typeof ZPasskeyRemovalScheduledResponse>;
 
+/** DELETE /api/auth/passkeys/{passkeyId}'s answer, either way (the scheduled one first). */
+export const ZPasskeyRemovalAnswer = z.union([
+  ZPasskeyRemovalScheduledResponse,
+  ZPasskeyRemoveResponse,
+]);
+export type TPasskeyRemovalAnswer = z.infer<typeof ZPasskeyRemovalAnswer>;
+
 /** POST /api/auth/passkeys/removals/cancel: the token of the cancel link the SMS carried. */
 export const ZPasskeyRemovalCancelRequest = z.object({
   token: ZBase64Url.check(z.minLength(16), z.maxLength(128)),

@@ -12,10 +12,13 @@ export {
   ZOkResponse,
   ZPasskeyRegisterResponse,
   ZPasskeyRegistrationOptionsResponse,
+  ZPasskeyRemovalAnswer,
+  ZPasskeyRemovalCancelResponse,
   ZPasskeyRemoveResponse,
   ZPasskeysResponse,
   ZPhoneCodeResponse,
   ZPublicConfigResponse,
+  ZStepUpResponse,
   ZWebAuthnOptionsResponse,
 } from '../../domain/schemas/auth';
 export {

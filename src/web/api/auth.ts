@@ -5,6 +5,7 @@ import type {
   TLoginRequest,
   TPasskeyRegisterRequest,
   TSignedGrant,
+  TStepUpRequest,
 } from '../../domain/schemas/auth';
 import { apiFetch } from './http';
 import { PUBLIC_CONFIG_QUERY_KEY } from './query-keys';
@@ -40,11 +41,29 @@ export const authApi = {
       answer: 'ZPasskeyRegisterResponse',
       token,
     }),
+  /** Removed at once (200), or, from a session signed in by code alone, scheduled (202). */
   removePasskey: (passkeyId: string) =>
     apiFetch(`/api/auth/passkeys/${encodeURIComponent(passkeyId)}`, {
       method: 'DELETE',
-      answer: 'ZPasskeyRemoveResponse',
+      answer: 'ZPasskeyRemovalAnswer',
     }),
+  /** A scheduled removal cancelled by a session a passkey proved. */
+  cancelRemoval: (passkeyId: string) =>
+    apiFetch(`/api/auth/passkeys/${encodeURIComponent(passkeyId)}/removal`, {
+      method: 'DELETE',
+      answer: 'ZOkResponse',
+    }),
+  /** A scheduled removal cancelled with the SMS's link (no session needed). */
+  cancelRemovalByToken: (token: string) =>
+    apiFetch('/api/auth/passkeys/removals/cancel', {
+      method: 'POST',
+      body: { token },
+      answer: 'ZPasskeyRemovalCancelResponse',
+    }),
+  stepUpOptions: () =>
+    apiFetch('/api/auth/step-up/options', { method: 'POST', answer: 'ZWebAuthnOptionsResponse' }),
+  stepUp: (body: TStepUpRequest) =>
+    apiFetch('/api/auth/step-up', { method: 'POST', body, answer: 'ZStepUpResponse' }),
   logout: () => apiFetch('/api/auth/logout', { method: 'POST', answer: 'ZOkResponse' }),
   grantChallenge: (consentId: string) =>
     apiFetch('/api/auth/grant-challenges', {

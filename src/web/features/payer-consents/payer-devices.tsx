@@ -2,20 +2,27 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { TPasskeySummary, TPasskeysResponse } from '../../../domain/schemas/auth';
 import { authApi, passkeysQueryKey, usePasskeysQuery } from '../../api/auth';
+import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { formatDateTime } from '../../ui/format-date';
 import { Spinner } from '../../ui/spinner';
 import { ConfirmDialog } from './confirm-dialog';
+import { withPasskeyProof } from './passkey-proof';
 
-/** One passkey: when it was added and used, whether it may approve payments yet, and Remove. */
+/**
+ * One passkey: when it was added and used, whether it may approve payments yet, and Remove; or,
+ * when a session signed in by code alone asked to remove it, when that happens and Cancel removal.
+ */
 function PasskeyItem({
   passkey,
   last,
   remove,
+  cancelRemoval,
 }: {
   passkey: TPasskeySummary;
   last: boolean;
   remove(passkey: TPasskeySummary): Promise<void>;
+  cancelRemoval(passkey: TPasskeySummary): Promise<void>;
 }) {
   const titleId = useId();
   const [confirming, setConfirming] = useState(false);
@@ -47,15 +54,30 @@ function PasskeyItem({
               ? 'Can approve payments'
               : `Can approve payments from ${formatDateTime(passkey.signsFrom)}`}
           </p>
+          {passkey.removalDueAt ? (
+            <p className="device-trust waiting">
+              Removal scheduled for {formatDateTime(passkey.removalDueAt)}
+            </p>
+          ) : null}
         </div>
-        <button
-          type="button"
-          className="button secondary revoke"
-          ref={removeButton}
-          onClick={() => setConfirming(true)}
-        >
-          Remove<span className="visually-hidden"> the passkey added {added}</span>
-        </button>
+        {passkey.removalDueAt ? (
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => void cancelRemoval(passkey)}
+          >
+            Cancel removal<span className="visually-hidden"> of the passkey added {added}</span>
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button secondary revoke"
+            ref={removeButton}
+            onClick={() => setConfirming(true)}
+          >
+            Remove<span className="visually-hidden"> the passkey added {added}</span>
+          </button>
+        )}
       </article>
       {confirming ? (
         <ConfirmDialog
@@ -91,6 +113,9 @@ export function PayerDevices() {
   const query = usePasskeysQuery(true);
   const queryClient = useQueryClient();
   const [removals, setRemovals] = useState(0);
+  const [note, setNote] = useState<string | null>(null);
+  const [proving, setProving] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const removedNote = useRef<HTMLParagraphElement>(null);
 
   // The removed row is gone with its dialog: the sentence saying so takes the focus it had.
@@ -98,8 +123,57 @@ export function PayerDevices() {
     if (removals > 0) removedNote.current?.focus();
   }, [removals]);
 
+  // The SMS's cancel link: /consents?cancelRemoval=<token>#devices.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const token = url.searchParams.get('cancelRemoval');
+    if (!token) return;
+    url.searchParams.delete('cancelRemoval');
+    window.history.replaceState(window.history.state, '', url.toString());
+    authApi.cancelRemovalByToken(token).then(
+      () => {
+        setNote('Removal cancelled. Your passkey stays on your account.');
+        setRemovals((n) => n + 1);
+        void queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
+      },
+      (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
+    );
+  }, [queryClient]);
+
+  const cancelRemoval = async (passkey: TPasskeySummary) => {
+    setFailure(null);
+    try {
+      await withPasskeyProof(() => authApi.cancelRemoval(passkey.passkeyId), setProving);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : 'Please try again.');
+      return;
+    }
+    setNote('Removal cancelled. Your passkey stays on your account.');
+    setRemovals((n) => n + 1);
+    await queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
+  };
+
   const remove = async (passkey: TPasskeySummary) => {
-    await authApi.removePasskey(passkey.passkeyId);
+    const answer = await authApi.removePasskey(passkey.passkeyId);
+    if ('removalDueAt' in answer) {
+      const { removalDueAt } = answer;
+      queryClient.setQueryData<TPasskeysResponse>(
+        passkeysQueryKey,
+        (data) =>
+          data && {
+            ...data,
+            passkeys: data.passkeys.map((p) =>
+              p.passkeyId === passkey.passkeyId ? { ...p, removalDueAt } : p,
+            ),
+          },
+      );
+      setNote(
+        `Removal scheduled for ${formatDateTime(removalDueAt)}. You signed in with a code sent by SMS, so the passkey goes in 24 hours; we sent you a text with a link to cancel it.`,
+      );
+      setRemovals((n) => n + 1);
+      return;
+    }
+    setNote('Passkey removed. It no longer signs you in or approves payments.');
     queryClient.setQueryData<TPasskeysResponse>(
       passkeysQueryKey,
       (data) =>
@@ -120,9 +194,15 @@ export function PayerDevices() {
       <p className="muted">
         The passkeys that sign you in and approve payments. Remove any you do not recognise.
       </p>
-      {removals > 0 ? (
+      {proving ? <BusyOverlay title="Getting your biometric approval..." /> : null}
+      {note ? (
         <p className="removed-note" role="status" tabIndex={-1} ref={removedNote}>
-          Passkey removed. It no longer signs you in or approves payments.
+          {note}
+        </p>
+      ) : null}
+      {failure ? (
+        <p className="form-error" role="alert">
+          {failure}
         </p>
       ) : null}
       {query.isPending ? (
@@ -149,6 +229,7 @@ export function PayerDevices() {
               passkey={passkey}
               last={passkeys.length === 1}
               remove={remove}
+              cancelRemoval={cancelRemoval}
             />
           ))}
         </ul>
