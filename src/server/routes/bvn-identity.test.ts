@@ -36,7 +36,8 @@ let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   ctx = await startTestApp({
     clock,
-    logger: { level: 'info' },
+    logger: true,
+    env: { LOG_LEVEL: 'trace' },
     logStream: new Writable({
       write(chunk: Buffer, _encoding, done) {
         logLines.push(chunk.toString('utf8'));

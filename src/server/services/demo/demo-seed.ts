@@ -9,6 +9,7 @@ import { consentCreationScope, createConsent } from '../consents/consents';
 import { DEMO_FORM, DEMO_FORM_ID, DEMO_FORM_VALUES } from './demo-form';
 import { seedForm } from '../forms/forms';
 import { findIdempotentResult } from '../idempotency';
+import { keptBvn } from '../identity/bvn';
 import { normalisePhone } from '../identity/phone-codes';
 import { createMerchantClient } from '../merchants/merchant-clients';
 import { consentPageUrl } from '../page-urls';
@@ -182,6 +183,24 @@ async function seedDemoPayer(db: TDb, now: Date) {
   const account = DEMO_PAYER.account;
   const bank = SANDBOX_BANKS.find((b) => b.institutionCode === account?.institutionCode);
   if (!account || !bank) throw new Error('The demo payer has no sandbox account');
+  // Her BVN is verified, and her account held under it (docs/identity.md "The BVN"), so OneTap
+  // debits it as README "Try it by hand" says.
+  const bvn = await keptBvn(db, account.bvn);
+  await db.transaction(async (tx) => {
+    // A demo payer seeded before BVNs were checked gets hers now.
+    await tx
+      .update(payers)
+      .set({ ...bvn, bvnVerifiedAt: now })
+      .where(and(eq(payers.id, DEMO_PAYER.id), isNull(payers.bvnHash)));
+    await tx
+      .update(payerAccounts)
+      .set({ bvnHash: bvn.bvnHash })
+      .where(and(eq(payerAccounts.payerId, DEMO_PAYER.id), isNull(payerAccounts.bvnHash)));
+    await tx
+      .update(accountLinks)
+      .set({ bvnHash: bvn.bvnHash })
+      .where(and(eq(accountLinks.payerId, DEMO_PAYER.id), isNull(accountLinks.bvnHash)));
+  });
   await db.transaction(async (tx) => {
     const [payer] = await tx
       .insert(payers)
@@ -192,6 +211,8 @@ async function seedDemoPayer(db: TDb, now: Date) {
         // Linked before any passkey exists: the passkey a person first makes for the demo payer
         // signs at once, as a new payer's would (docs/identity.md "When a passkey is trusted").
         trustsFirstPasskey: true,
+        ...bvn,
+        bvnVerifiedAt: now,
       })
       .onConflictDoNothing()
       .returning({ id: payers.id });
@@ -204,6 +225,7 @@ async function seedDemoPayer(db: TDb, now: Date) {
       accountNumber: account.accountNumber,
       accountName: account.accountName,
       bankName: bank.name,
+      bvnHash: bvn.bvnHash,
     });
     await tx.insert(accountLinks).values({
       id: 'alk_demo_payer_0001',
@@ -213,6 +235,7 @@ async function seedDemoPayer(db: TDb, now: Date) {
       state: 'active',
       expiresAt: now,
       activatedAt: now,
+      bvnHash: bvn.bvnHash,
     });
   });
 }

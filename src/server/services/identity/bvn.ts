@@ -59,6 +59,19 @@ export async function openVerifiedBvn(db: TDb, payerId: string): Promise<string 
   return unsealText(row.sealed, (await bvnKeys(db)).sealKey, SEAL_LABEL);
 }
 
+/** A BVN as a payer's row keeps it: its keyed hash, sealed, and its last 4 digits. */
+export async function keptBvn(
+  db: TDb,
+  bvn: string,
+): Promise<{ bvnHash: string; bvnSealed: string; bvnLast4: string }> {
+  const keys = await bvnKeys(db);
+  return {
+    bvnHash: await bvnHashOf(db, bvn),
+    bvnSealed: sealText(bvn, keys.sealKey, SEAL_LABEL),
+    bvnLast4: bvn.slice(-4),
+  };
+}
+
 /**
  * Sends a code to the phone a BVN is registered with. `mayReplace`: whether the session may
  * replace a verified BVN by another (only a session a trusted passkey proved may).
@@ -71,7 +84,8 @@ export async function requestBvnCode(
   const bvn = toBvn(input.bvn);
   if (!bvn) throw new AppError('BVN_INVALID');
   const keys = await bvnKeys(ctx.db);
-  const hash = await bvnHashOf(ctx.db, bvn);
+  const kept = await keptBvn(ctx.db, bvn);
+  const hash = kept.bvnHash;
   const [payer] = await ctx.db
     .select({ bvnHash: payers.bvnHash })
     .from(payers)
@@ -123,9 +137,7 @@ export async function requestBvnCode(
       );
     await tx.insert(bvnCodes).values({
       payerId,
-      bvnHash: hash,
-      bvnSealed: sealText(bvn, keys.sealKey, SEAL_LABEL),
-      bvnLast4: bvn.slice(-4),
+      ...kept,
       codeHash: codeHash(keys.codeKey, payerId, code),
       createdAt: now,
       expiresAt,
