@@ -29,6 +29,7 @@ import { sandboxFixtureRoutes } from './sandbox/routes/sandbox-fixtures';
 import { sandboxShopRoutes } from './sandbox/routes/sandbox-shop';
 import { sandboxPageRoutes } from './sandbox/routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './sandbox/routes/sandbox-payments';
+import { sandboxPeopleRoutes } from './sandbox/routes/sandbox-people';
 import { sandboxTerminalRoutes } from './sandbox/routes/sandbox-terminal';
 import { transferPaymentRoutes } from './routes/transfer-payments';
 import { authGrantSignatureRoutes } from './routes/auth-grant-signatures';
@@ -232,6 +233,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(paymentRequestRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);
+  await app.register(sandboxPeopleRoutes, routeContext);
   await app.register(sandboxPageRoutes, routeContext);
   await app.register(sandboxShopRoutes, routeContext);
   // The streams' hub listens on the database (LISTEN events) from the first stream on.

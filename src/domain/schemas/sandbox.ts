@@ -2,19 +2,39 @@ import { z } from 'zod/mini';
 import { ZInstitutionCode } from './account-link';
 import { ZChipReaderData } from './card-terminal';
 import { ZKobo } from './consent';
+import { ZPrintable, ZText } from './fields';
 import { ZAccountNumber } from './user-account';
 
 /*
- * The sandbox network's own calls (docs/sandbox.md): its published fixtures, a transfer "sent" into
- * a one-time account, an answer to a 3-D Secure challenge, and moving a one-time account's expiry.
+ * The sandbox network's own calls (docs/sandbox.md): its published fixtures, a person minted with a
+ * new BVN, a transfer "sent" into a one-time account, an answer to a 3-D Secure challenge, and
+ * moving a one-time account's expiry.
  * They exist only while the sandbox is the payment provider.
  */
 
 /** Stable snake_case words naming the path a fixture triggers. */
 const ZScenario = z.string().check(z.regex(/^[a-z][a-z0-9_]*$/));
 
+/** A BVN: 11 digits. */
+const ZBvnDigits = z.string().check(z.regex(/^\d{11}$/));
+/** A date YYYY-MM-DD. */
+const ZIsoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+/** A phone number in E.164. */
+const ZE164 = z.string().check(z.regex(/^\+\d{8,15}$/));
+const ZCardBrandName = z.enum(['visa', 'mastercard', 'verve']);
+
+/** A person the sandbox's BVN registry knows: the phone is the one the BVN is registered with. */
+const ZSandboxPerson = z.object({
+  bvn: ZBvnDigits,
+  fullName: z.string(),
+  dateOfBirth: ZIsoDate,
+  phoneNumber: ZE164,
+});
+
 /** GET /api/sandbox/fixtures answer. */
 export const ZSandboxFixturesResponse = z.object({
+  /** The people of the sandbox's BVN registry, holders of the test accounts. */
+  people: z.array(ZSandboxPerson),
   banks: z.array(
     z.object({
       institutionCode: z.string(),
@@ -29,6 +49,8 @@ export const ZSandboxFixturesResponse = z.object({
       accountNumber: z.string(),
       institutionCode: z.string(),
       accountName: z.string(),
+      /** The holder's BVN, as name enquiry answers it: one of `people`. */
+      bvn: ZBvnDigits,
       scenario: ZScenario,
     }),
   ),
@@ -39,7 +61,7 @@ export const ZSandboxFixturesResponse = z.object({
       cvv: z.string(),
       pin: z.string(),
       otp: z.string(),
-      brand: z.enum(['visa', 'mastercard', 'verve']),
+      brand: ZCardBrandName,
       scenario: ZScenario,
       /** The test account the card is issued on: the one account it can link. */
       institutionCode: z.string(),
@@ -55,12 +77,61 @@ export const ZSandboxFixturesResponse = z.object({
       expiry: z.string(),
       pin: z.string(),
       serviceCode: z.string(),
-      brand: z.enum(['visa', 'mastercard', 'verve']),
+      brand: ZCardBrandName,
       scenario: ZScenario,
     }),
   ),
 });
 export type TSandboxFixturesResponse = z.infer<typeof ZSandboxFixturesResponse>;
+
+/**
+ * POST /api/sandbox/people body (docs/sandbox.md "Minting a person"), or no body: the person's
+ * name and the phone their new BVN is registered with (any way a Nigerian mobile number is
+ * written, as at sign-in); each is made up when absent.
+ */
+// Nullish: a POST without a body reaches the route as null.
+export const ZSandboxPersonRequest = z.nullish(
+  z.strictObject({
+    fullName: z.optional(ZText(100)),
+    phoneNumber: z.optional(ZPrintable(40)),
+  }),
+);
+export type TSandboxPersonRequest = z.infer<typeof ZSandboxPersonRequest>;
+
+/**
+ * POST /api/sandbox/people answer: a new BVN, one account per account scenario (the bank and
+ * behaviour of that scenario's fixture account) and one card per card scenario (the expiry, CVV,
+ * PIN and OTP of its fixture card), issued on the person's account of the scenario the fixture
+ * card is issued on. Card numbers are shown here only: the sandbox keeps them hashed.
+ */
+export const ZSandboxPersonResponse = z.object({
+  success: z.literal(true),
+  person: z.object({
+    ...ZSandboxPerson.shape,
+    accounts: z.array(
+      z.object({
+        scenario: ZScenario,
+        institutionCode: z.string(),
+        bankName: z.string(),
+        accountNumber: z.string(),
+        accountName: z.string(),
+      }),
+    ),
+    cards: z.array(
+      z.object({
+        scenario: ZScenario,
+        number: z.string(),
+        expiry: z.string(),
+        cvv: z.string(),
+        pin: z.string(),
+        otp: z.string(),
+        account: z.object({ institutionCode: z.string(), accountNumber: z.string() }),
+      }),
+    ),
+  }),
+});
+export type TSandboxPersonResponse = z.infer<typeof ZSandboxPersonResponse>;
+export type TSandboxPersonDetails = TSandboxPersonResponse['person'];
 
 /**
  * POST /api/sandbox/transfers body: send `amount` kobo to a one-time transfer account, `from` one

@@ -9,8 +9,10 @@ import {
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
+  SANDBOX_PEOPLE,
   SANDBOX_READERS,
 } from './fixtures';
+import { formatNigerianPhone, toNigerianE164 } from '../../domain/schemas/auth';
 
 const luhnValid = (digits: string) =>
   [...digits].reverse().reduce((sum, d, i) => {
@@ -76,6 +78,41 @@ describe('sandbox fixtures', () => {
     expect(SANDBOX_CHIP_CARDS.map((card) => card.scenario).sort()).toEqual(
       [...CHIP_CARD_SCENARIOS].sort(),
     );
+  });
+
+  it('registers each person once under an 11-digit BVN, with a date of birth and Nigerian mobiles in E.164', () => {
+    const bvns = SANDBOX_PEOPLE.map((person) => person.bvn);
+    expect(new Set(bvns).size).toBe(bvns.length);
+    for (const person of SANDBOX_PEOPLE) {
+      expect(person.bvn).toMatch(/^\d{11}$/);
+      expect(new Date(`${person.dateOfBirth}T00:00:00Z`).toISOString().slice(0, 10)).toBe(
+        person.dateOfBirth,
+      );
+      expect(toNigerianE164(person.phoneNumber)).toBe(person.phoneNumber);
+      expect(toNigerianE164(person.signInPhone)).toBe(person.signInPhone);
+    }
+  });
+
+  it('holds every account under the BVN of a person whose name is the account’s', () => {
+    for (const account of SANDBOX_ACCOUNTS) {
+      const holder = SANDBOX_PEOPLE.find((person) => person.bvn === account.bvn);
+      expect(holder?.fullName, account.accountNumber).toBe(account.accountName);
+    }
+  });
+
+  it('registers the demo payer’s BVN to her own phone, and one person’s to a phone they do not sign in with', () => {
+    const adaeze = SANDBOX_PEOPLE.find((person) => person.fullName === 'Adaeze Okafor');
+    expect(adaeze).toMatchObject({ phoneNumber: '+2348030000001', signInPhone: '+2348030000001' });
+    const demoAccount = SANDBOX_ACCOUNTS.find((a) => a.accountNumber === '0123456785');
+    expect(demoAccount).toMatchObject({ institutionCode: '058', bvn: adaeze?.bvn });
+    const oldLine = SANDBOX_PEOPLE.filter((person) => person.phoneNumber !== person.signInPhone);
+    expect(oldLine.length).toBeGreaterThan(0);
+    for (const person of oldLine) {
+      // The page and the doc say which phone the code goes to.
+      expect(person.description).toContain(
+        `Registered to ${formatNigerianPhone(person.phoneNumber)}`,
+      );
+    }
   });
 
   it('registers card readers with distinct serials and terminal ids', () => {

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxFixtures } from './routes/sandbox-fixtures';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, SANDBOX_CHIP_CARDS } from './fixtures';
+import { formatNigerianPhone } from '../../domain/schemas/auth';
+import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, SANDBOX_CHIP_CARDS, SANDBOX_PEOPLE } from './fixtures';
 
 const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/sandbox.md'), 'utf8');
 
@@ -52,10 +53,29 @@ describe('docs/sandbox.md', () => {
     expect(banks).toEqual(fixtures.banks);
   });
 
-  it('lists the accounts of the fixtures', () => {
-    expect(tableWith(['accountNumber', 'institutionCode', 'accountName', 'scenario'])).toEqual(
-      fixtures.accounts,
-    );
+  it('lists the people of the BVN registry, with the phone each BVN is registered with', () => {
+    expect(tableWith(['bvn', 'fullName', 'dateOfBirth', 'phoneNumber'])).toEqual(fixtures.people);
+  });
+
+  it('says which person’s BVN is registered to a phone they do not sign in with, and both numbers', () => {
+    const oldLines = SANDBOX_PEOPLE.filter((person) => person.phoneNumber !== person.signInPhone);
+    expect(oldLines.length).toBeGreaterThan(0);
+    for (const person of oldLines) {
+      const section = doc.slice(doc.indexOf('### People (test BVNs)'));
+      const sentence = new RegExp(
+        `${person.fullName}: his BVN is registered to ${formatNigerianPhone(person.phoneNumber)}[^.]*signs in with ${formatNigerianPhone(person.signInPhone)}`.replace(
+          / /g,
+          '\\s+',
+        ),
+      );
+      expect(section).toMatch(sentence);
+    }
+  });
+
+  it('lists the accounts of the fixtures, each with its holder’s BVN', () => {
+    expect(
+      tableWith(['accountNumber', 'institutionCode', 'accountName', 'bvn', 'scenario']),
+    ).toEqual(fixtures.accounts);
   });
 
   it('lists the cards of the fixtures', () => {

@@ -7,6 +7,7 @@ import {
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
+  SANDBOX_PEOPLE,
   SANDBOX_READERS,
 } from '../fixtures';
 import { startPluginApp } from '../../testing/plugin-app';
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('GET /api/sandbox/fixtures', () => {
-  it('answers every bank, account, card, card reader and chip card of the fixtures, in the published shape', async () => {
+  it('answers every bank, person, account (with its holder’s BVN), card, card reader and chip card of the fixtures, in the published shape', async () => {
     const response = await ctx.app.inject({ url: '/api/sandbox/fixtures' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
@@ -28,11 +29,19 @@ describe('GET /api/sandbox/fixtures', () => {
     expect(ZSandboxFixturesResponse.parse(body)).toEqual(body);
     expect(body).toEqual({
       banks: SANDBOX_BANKS.map((bank) => ({ ...bank, integrations: [...bank.integrations] })),
+      // The BVN registry's people: the phone is the one the BVN is registered with.
+      people: SANDBOX_PEOPLE.map(({ bvn, fullName, dateOfBirth, phoneNumber }) => ({
+        bvn,
+        fullName,
+        dateOfBirth,
+        phoneNumber,
+      })),
       accounts: SANDBOX_ACCOUNTS.map(
-        ({ accountNumber, institutionCode, accountName, scenario }) => ({
+        ({ accountNumber, institutionCode, accountName, bvn, scenario }) => ({
           accountNumber,
           institutionCode,
           accountName,
+          bvn,
           scenario,
         }),
       ),
@@ -67,6 +76,7 @@ describe('GET /api/sandbox/fixtures', () => {
     expect(text).not.toContain('balance');
     expect(text).not.toContain('description');
     expect(text).not.toContain('authParams');
+    expect(text).not.toContain('signInPhone');
   });
 
   it('does not exist without the sandbox', async () => {

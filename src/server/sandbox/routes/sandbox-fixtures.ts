@@ -10,28 +10,38 @@ import {
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
+  SANDBOX_PEOPLE,
   SANDBOX_READERS,
 } from '../fixtures';
 import { jsonAnswers } from '../../routes/responses';
 
 /**
  * The published test data, as docs/sandbox.md and /sandbox show it: what each bank supports,
- * and which account or card takes which path. Balances and the people-facing descriptions stay
- * out: scripts choose by scenario.
+ * the people of the BVN registry, and which account (held under whose BVN) or card takes which
+ * path. Balances and the people-facing descriptions stay out: scripts choose by scenario.
  */
 export function sandboxFixtures(): TSandboxFixturesResponse {
   return {
+    people: SANDBOX_PEOPLE.map(({ bvn, fullName, dateOfBirth, phoneNumber }) => ({
+      bvn,
+      fullName,
+      dateOfBirth,
+      phoneNumber,
+    })),
     banks: SANDBOX_BANKS.map(({ institutionCode, name, integrations }) => ({
       institutionCode,
       name,
       integrations: [...integrations],
     })),
-    accounts: SANDBOX_ACCOUNTS.map(({ accountNumber, institutionCode, accountName, scenario }) => ({
-      accountNumber,
-      institutionCode,
-      accountName,
-      scenario,
-    })),
+    accounts: SANDBOX_ACCOUNTS.map(
+      ({ accountNumber, institutionCode, accountName, bvn, scenario }) => ({
+        accountNumber,
+        institutionCode,
+        accountName,
+        bvn,
+        scenario,
+      }),
+    ),
     cards: SANDBOX_CARDS.map(({ number, expiry, cvv, pin, otp, brand, scenario, account }) => ({
       number,
       expiry,
