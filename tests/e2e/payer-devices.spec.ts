@@ -13,14 +13,15 @@ import { snap } from './merchant';
 // server: a payer signs up with a passkey on one phone, loses it, signs in on another with an SMS
 // code and creates a passkey there without the old one's approval. The page says from when it may
 // approve payments, the payer's number is told, and on their own page ('Your devices') the payer
-// finds both passkeys and removes the lost one, by keyboard.
+// finds both passkeys and asks to remove the lost one, by keyboard: signed in by a code alone,
+// the removal is scheduled 24 h on, and the SMS's link cancels it.
 
 async function look(page: Page, testInfo: TestInfo, name: string) {
   await snap(page, testInfo, `payer-devices-${name}`);
   await expectNoViolations(page);
 }
 
-test('@both-widths a passkey added after an SMS code waits 24 h, and the lost one is removed', async ({
+test("@both-widths a passkey added after an SMS code waits 24 h, and the lost one's removal waits 24 h with a cancel link", async ({
   page,
 }, testInfo) => {
   test.setTimeout(90_000);
@@ -91,11 +92,31 @@ test('@both-widths a passkey added after an SMS code waits 24 h, and the lost on
   await page.keyboard.press('Tab');
   await expect(dialog.getByRole('button', { name: 'Remove passkey' })).toBeFocused();
   await page.keyboard.press('Enter');
+  // Signed in by a code alone, the payer cannot take a trusted passkey away at once (a SIM swap
+  // could): its removal waits 24 h, and the payer's number gets a link to cancel it.
   await expect(devices.getByRole('status')).toHaveText(
-    'Passkey removed. It no longer signs you in or approves payments.',
+    /^Removal scheduled for \d+ \w+ \d{4}, .+ You signed in with a code sent by SMS, so the passkey goes in 24 hours; we sent you a text with a link to cancel it\.$/,
   );
   await expect(devices.getByRole('status')).toBeFocused();
-  await expect(items).toHaveCount(1);
-  await expect(items).toContainText('Can approve payments from');
-  await look(page, testInfo, 'removed');
+  await expect(items).toHaveCount(2);
+  await expect(trusted).toContainText(/Removal scheduled for \d+ \w+ \d{4}, /);
+  await expect(
+    trusted.getByRole('button', { name: /^Cancel removal of the passkey added / }),
+  ).toBeVisible();
+  await look(page, testInfo, 'removal-scheduled');
+
+  // The SMS's link cancels it, once.
+  const sent = await page.request.get(
+    `${E2E.appOrigin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+  );
+  const [notice] = ((await sent.json()) as { messages: Array<{ body: string }> }).messages;
+  expect(notice?.body).toMatch(/^A passkey is to be removed from your Oya Money account on /);
+  const link = /(http\S+cancelRemoval=[\w-]+#devices)$/.exec(notice?.body ?? '')?.[1] ?? '';
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  await expect(devices.getByRole('status')).toHaveText(
+    'Removal cancelled. Your passkey stays on your account.',
+  );
+  await expect(items.filter({ hasText: 'Removal scheduled for' })).toHaveCount(0);
+  await expect(trusted.getByRole('button', { name: /^Remove the passkey added / })).toBeVisible();
+  await look(page, testInfo, 'removal-cancelled');
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { TPasskeySummary, TPasskeysResponse } from '../../../domain/schemas/auth';
 import { authApi, passkeysQueryKey, usePasskeysQuery } from '../../api/auth';
 import { BusyOverlay } from '../../ui/busy-overlay';
@@ -18,11 +18,14 @@ function PasskeyItem({
   last,
   remove,
   cancelRemoval,
+  focusNote,
 }: {
   passkey: TPasskeySummary;
   last: boolean;
   remove(passkey: TPasskeySummary): Promise<void>;
   cancelRemoval(passkey: TPasskeySummary): Promise<void>;
+  /** Where focus goes when Remove is gone with the dialog (the removal was scheduled). */
+  focusNote(): void;
 }) {
   const titleId = useId();
   const [confirming, setConfirming] = useState(false);
@@ -34,9 +37,10 @@ function PasskeyItem({
     if (confirming) dialogWasOpen.current = true;
     else if (dialogWasOpen.current) {
       dialogWasOpen.current = false;
-      removeButton.current?.focus();
+      if (removeButton.current) removeButton.current.focus();
+      else focusNote();
     }
-  }, [confirming]);
+  }, [confirming, focusNote]);
   const added = formatDateTime(passkey.createdAt);
   return (
     <li className="payer-device">
@@ -85,7 +89,11 @@ function PasskeyItem({
           keepLabel="Keep passkey"
           confirmLabel="Remove passkey"
           busyLabel="Removing..."
-          onConfirm={() => remove(passkey)}
+          onConfirm={async () => {
+            await remove(passkey);
+            // Scheduled rather than removed, the row stays: its dialog closes.
+            setConfirming(false);
+          }}
           onClose={() => setConfirming(false)}
         >
           <p>
@@ -139,6 +147,8 @@ export function PayerDevices() {
       (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
     );
   }, [queryClient]);
+
+  const focusNote = useCallback(() => removedNote.current?.focus(), []);
 
   const cancelRemoval = async (passkey: TPasskeySummary) => {
     setFailure(null);
@@ -230,6 +240,7 @@ export function PayerDevices() {
               last={passkeys.length === 1}
               remove={remove}
               cancelRemoval={cancelRemoval}
+              focusNote={focusNote}
             />
           ))}
         </ul>
