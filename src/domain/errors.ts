@@ -54,6 +54,21 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This webhook is disabled (its receiver answered 410 Gone); enable it first',
   },
+  // Data a granted consent shares with its merchant (docs/merchant-clients.md, "Shared data").
+  CONSENT_NOT_GRANTED: {
+    status: 409,
+    message: 'The payer has not granted this consent, so it shares no data',
+  },
+  CONSENT_REVOKED: {
+    status: 409,
+    message: 'The payer revoked this consent, so it shares no more data',
+  },
+  BVN_NOT_SHARED: { status: 404, message: 'This consent does not share BVN data' },
+  SHARED_BVN_NOT_VERIFIED: { status: 404, message: 'The payer has no verified BVN to share' },
+  BVN_REGISTRY_NO_RECORD: {
+    status: 502,
+    message: 'The BVN registry has no record of this BVN now. Try again later.',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',

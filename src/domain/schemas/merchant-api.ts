@@ -157,6 +157,39 @@ export const ZMerchantConsentFormResponse = z.object({
 });
 export type TMerchantConsentFormResponse = z.infer<typeof ZMerchantConsentFormResponse>;
 
+/**
+ * Whether the payer's BVN can be read (GET /api/v1/consents/{consentId}/shared-data/bvn):
+ * available, the grant shares BVN data and the payer has a verified BVN; not_verified, it shares
+ * BVN data but the payer has verified none; null, the consent does not share it (not asked, not
+ * granted, or revoked).
+ */
+export const ZSharedBvnState = z.nullable(z.enum(['available', 'not_verified']));
+export type TSharedBvnState = z.infer<typeof ZSharedBvnState>;
+
+/** What of the payer's data the merchant can read now (docs/merchant-clients.md "Shared data"). */
+export const ZMerchantSharedData = z.object({ bvn: ZSharedBvnState });
+export type TMerchantSharedData = z.infer<typeof ZMerchantSharedData>;
+
+/**
+ * The BVN registry's fields a consent may ask for as bvnData sub-items; asked as `true`, all of
+ * them. The BVN itself is always shared; other sub-item names share nothing more.
+ */
+export const SHARED_BVN_FIELDS = ['fullName', 'dateOfBirth'] as const;
+export type TSharedBvnField = (typeof SHARED_BVN_FIELDS)[number];
+
+/** GET /api/v1/consents/{consentId}/shared-data/bvn: the payer's verified BVN. */
+export const ZSharedBvnResponse = z.object({
+  success: z.literal(true),
+  bvn: z.object({
+    bvn: z.string(),
+    /** As the BVN registry holds it; only when the consent asked for it. */
+    fullName: z.optional(z.string()),
+    /** YYYY-MM-DD, as the BVN registry holds it; only when the consent asked for it. */
+    dateOfBirth: z.optional(z.string()),
+  }),
+});
+export type TSharedBvnResponse = z.infer<typeof ZSharedBvnResponse>;
+
 /** GET /api/v1/consents/{consentId}: one of the merchant's consents as it stands now. */
 export const ZMerchantConsentResponse = z.object({
   success: z.literal(true),
@@ -168,6 +201,8 @@ export const ZMerchantConsentResponse = z.object({
     mandates: z.array(ZMerchantConsentMandate),
     /** The form response once the payer started one; null otherwise. */
     formResponse: z.nullable(ZMerchantConsentFormResponse),
+    /** What of the payer's data can be read now. */
+    sharedData: ZMerchantSharedData,
   }),
 });
 export type TMerchantConsentResponse = z.infer<typeof ZMerchantConsentResponse>;

@@ -82,6 +82,7 @@ const consent = {
   revokedAt: null,
   mandates: [],
   formResponse: null,
+  sharedData: { bvn: null },
 };
 
 const collection = {
@@ -154,6 +155,27 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
   'GET /api/v1/consents/{consentId}': {
     responses: { '200': { 'A pending consent': { success: true, consent } } },
     failures: ['CONSENT_NOT_FOUND'],
+  },
+  'GET /api/v1/consents/{consentId}/shared-data/bvn': {
+    responses: {
+      '200': {
+        'bvnData asked whole': {
+          success: true,
+          bvn: { bvn: '22212345678', fullName: 'Adaeze Okonkwo', dateOfBirth: '1990-04-12' },
+        },
+        'bvnData asked as ["dateOfBirth"]': {
+          success: true,
+          bvn: { bvn: '22212345678', dateOfBirth: '1990-04-12' },
+        },
+      },
+    },
+    failures: [
+      'CONSENT_NOT_FOUND',
+      'BVN_NOT_SHARED',
+      'SHARED_BVN_NOT_VERIFIED',
+      'CONSENT_NOT_GRANTED',
+      'CONSENT_REVOKED',
+    ],
   },
   'GET /api/v1/consents': {
     responses: {

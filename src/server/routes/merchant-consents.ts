@@ -8,6 +8,7 @@ import {
   ZMerchantConsentResponse,
   ZMerchantConsentsQuery,
   ZMerchantConsentsResponse,
+  ZSharedBvnResponse,
 } from '../../domain/schemas/merchant-api';
 import type { TRouteContext } from '../context';
 import {
@@ -15,16 +16,15 @@ import {
   listMerchantConsents,
   readMerchantConsent,
 } from '../services/consents/consents';
+import { readSharedBvn } from '../services/merchants/shared-bvn';
 import { consentPageUrl } from '../services/page-urls';
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 
 /** Server-to-server API of merchants (authenticated with their client credentials). */
-export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
-  app,
-  { db, config, clock, events, limits },
-) => {
+export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const { db, config, clock, events, limits } = ctx;
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v1/consents',
     {
@@ -87,6 +87,22 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (
     async (request) => ({
       success: true as const,
       ...(await listMerchantConsents(db, merchantOf(request).merchantId, request.query)),
+    }),
+  );
+
+  // The payer's verified BVN, while the granted consent shares it (docs/merchant-clients.md).
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/consents/:consentId/shared-data/bvn',
+    {
+      preValidation: requireMerchant({ db, limits, clock }),
+      schema: {
+        params: z.object({ consentId: ZIdentifier }),
+        response: jsonAnswers({ 200: ZSharedBvnResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      bvn: await readSharedBvn(ctx, merchantOf(request).clientId, request.params.consentId),
     }),
   );
 };

@@ -3,6 +3,7 @@ import { mandateTypeOf } from '../../../domain/schemas/account-link';
 import type {
   TMerchantConsentFormResponse,
   TMerchantConsentMandate,
+  TMerchantSharedData,
 } from '../../../domain/schemas/merchant-api';
 import type { TDb } from '../../db/database';
 import {
@@ -12,19 +13,21 @@ import {
   payerAccounts,
   payments,
 } from '../../db/schema';
+import { sharedBvnStates } from './shared-bvn-states';
 
 /*
  * What the merchant's consent read adds to the consent itself: the mandates of the accounts the
- * payer chose for its future payments, and where its form response is (docs/webhooks.md has the
- * events that announce both).
+ * payer chose for its future payments, where its form response is (docs/webhooks.md has the
+ * events that announce both), and what of the payer's data it shares now.
  */
 
 export type TMerchantConsentDetails = {
   mandates: TMerchantConsentMandate[];
   formResponse: TMerchantConsentFormResponse | null;
+  sharedData: TMerchantSharedData;
 };
 
-/** The details of each of `consentIds`, in their order: two queries for a whole page. */
+/** The details of each of `consentIds`, in their order: four queries for a whole page. */
 export async function merchantConsentDetails(
   db: TDb,
   consentIds: readonly string[],
@@ -33,7 +36,7 @@ export async function merchantConsentDetails(
   const ids = [...consentIds];
   // Every future payment of a consent is bound to the same accounts in the same order.
   const position = min(futurePaymentAccounts.position);
-  const [mandates, responses] = await Promise.all([
+  const [mandates, responses, bvnStates] = await Promise.all([
     db
       .select({
         consentId: payments.consentId,
@@ -60,8 +63,9 @@ export async function merchantConsentDetails(
       })
       .from(formResponses)
       .where(inArray(formResponses.consentId, ids)),
+    sharedBvnStates(db, ids),
   ]);
-  return ids.map((consentId) => {
+  return ids.map((consentId, i) => {
     const response = responses.find((r) => r.consentId === consentId);
     return {
       mandates: mandates
@@ -81,6 +85,7 @@ export async function merchantConsentDetails(
             submittedAt: response.submittedAt?.toISOString() ?? null,
           }
         : null,
+      sharedData: { bvn: bvnStates[i] ?? null },
     };
   });
 }

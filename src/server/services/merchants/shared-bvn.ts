@@ -1,0 +1,52 @@
+import {
+  SHARED_BVN_FIELDS,
+  type TSharedBvnField,
+  type TSharedBvnResponse,
+} from '../../../domain/schemas/merchant-api';
+import type { TAppContext } from '../../context';
+import { AppError } from '../app-error';
+import { openVerifiedBvn } from '../identity/bvn';
+import { bvnSharingOf } from './shared-bvn-states';
+
+/*
+ * The payer's BVN shared with the merchant (docs/merchant-clients.md "Shared data"): a consent
+ * that asked for BVN data, granted with bvnData among the grant's dataTypes, shares the BVN the
+ * payer who granted it has verified (docs/identity.md "The BVN") for as long as it stays granted,
+ * and nothing when they have verified none. The BVN is opened only to answer the merchant's read,
+ * never stored in clear nor logged.
+ */
+
+/** The registry's fields the consent asked for: all of them when bvnData was asked whole. */
+function fieldsAsked(asked: Array<string | null>): TSharedBvnField[] {
+  if (asked.includes(null)) return [...SHARED_BVN_FIELDS];
+  return SHARED_BVN_FIELDS.filter((field) => asked.includes(field));
+}
+
+/**
+ * GET /api/v1/consents/{consentId}/shared-data/bvn: the verified BVN of the payer who granted
+ * the client's consent, with the registry's fields the consent asked for. Another client's
+ * consent reads as absent.
+ */
+export async function readSharedBvn(
+  ctx: Pick<TAppContext, 'db' | 'providers'>,
+  clientId: string,
+  consentId: string,
+): Promise<TSharedBvnResponse['bvn']> {
+  const sharing = (await bvnSharingOf(ctx.db, [consentId])).get(consentId);
+  if (!sharing || sharing.clientId !== clientId) throw new AppError('CONSENT_NOT_FOUND');
+  if (sharing.asked.length === 0) throw new AppError('BVN_NOT_SHARED');
+  if (sharing.status === 'revoked') throw new AppError('CONSENT_REVOKED');
+  if (sharing.status !== 'granted') throw new AppError('CONSENT_NOT_GRANTED');
+  if (!sharing.granted) throw new AppError('BVN_NOT_SHARED');
+  const bvn = sharing.grantedBy ? await openVerifiedBvn(ctx.db, sharing.grantedBy) : null;
+  if (!bvn || !sharing.verified) throw new AppError('SHARED_BVN_NOT_VERIFIED');
+  const fields = fieldsAsked(sharing.asked);
+  if (fields.length === 0) return { bvn };
+  const record = await ctx.providers.payments.lookupBvn(bvn);
+  if (!record) throw new AppError('BVN_REGISTRY_NO_RECORD');
+  return {
+    bvn,
+    ...(fields.includes('fullName') ? { fullName: record.fullName } : {}),
+    ...(fields.includes('dateOfBirth') ? { dateOfBirth: record.dateOfBirth } : {}),
+  };
+}
