@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TChipCardScenario } from '../sandbox/fixtures';
 import type { TCardScenario } from '../sandbox/sandbox-card-network';
 import type {
+  TBvnRecord,
   TCardChargeOutcome,
   TChipPurchase,
   TPaymentProvider,
@@ -17,9 +18,15 @@ export type TPaymentProviderUnderTest = {
   cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
   /** The bank account the `pin_only` card draws on (knownAccount is another). */
   cardAccount: { institutionCode: string; accountNumber: string };
-  /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
-  /** An account the provider's name enquiry finds, and a bank that offers no linking at all. */
-  knownAccount: { institutionCode: string; accountNumber: string; accountName: string };
+  /** An account the provider's name enquiry finds, with its holder's BVN. */
+  knownAccount: {
+    institutionCode: string;
+    accountNumber: string;
+    accountName: string;
+    bvn: string;
+  };
+  /** What the BVN registry holds for knownAccount's BVN. */
+  knownHolder: TBvnRecord;
   /** An account whose balance cannot cover a debit of ₦10,000.00 (and one that can: knownAccount). */
   poorAccount: { institutionCode: string; accountNumber: string };
   /** An account the alternate service mandates, and the right answers to its auth parameters. */
@@ -28,6 +35,7 @@ export type TPaymentProviderUnderTest = {
     accountNumber: string;
     answers: Array<{ param: string; value: string }>;
   };
+  /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
   answerThreeDs(
     outcome: Extract<TCardChargeOutcome, { kind: 'three_ds_required' }>,
     approved: boolean,
@@ -46,6 +54,9 @@ export type TPaymentProviderUnderTest = {
   /** The chip data with one tag's value changed after the card signed it. */
   tamper(iccData: string, tag: string, value: string): string;
 };
+
+/** A BVN no registry holds: 11 digits, never issued. */
+const UNKNOWN_BVN = '00000000000';
 
 let seq = 0;
 const reference = () => `att_contract_${Date.now()}_${(seq += 1)}`;
@@ -233,13 +244,21 @@ export function paymentProviderContract(
       expect(banks.map((b) => b.institutionCode)).toContain(institutionCode);
     });
 
-    it("names an account's holder by name enquiry, the same reference when asked again, and no one for a number the bank lacks", async () => {
-      const { institutionCode, accountNumber, accountName } = underTest.knownAccount;
+    it("names an account's holder and their BVN by name enquiry, the same reference when asked again, and no one for a number the bank lacks", async () => {
+      const { institutionCode, accountNumber, accountName, bvn } = underTest.knownAccount;
       const found = await provider.nameEnquiry({ institutionCode, accountNumber });
-      expect(found).toMatchObject({ accountName, nameEnquiryId: expect.any(String) });
+      expect(found).toMatchObject({ accountName, bvn, nameEnquiryId: expect.any(String) });
       expect(await provider.nameEnquiry({ institutionCode, accountNumber })).toEqual(found);
       const missing = `${accountNumber.slice(0, 9)}${(Number(accountNumber[9]) + 1) % 10}`;
       expect(await provider.nameEnquiry({ institutionCode, accountNumber: missing })).toBeNull();
+    });
+
+    it('answers the BVN registry: the holder, date of birth and registered phone of a BVN, no one for a BVN never issued', async () => {
+      const record = await provider.lookupBvn(underTest.knownAccount.bvn);
+      expect(record).toEqual(underTest.knownHolder);
+      expect(record?.dateOfBirth).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(record?.phoneNumber).toMatch(/^\+\d{8,15}$/);
+      expect(await provider.lookupBvn(UNKNOWN_BVN)).toBeNull();
     });
 
     it('opens an alternate-service mandate with its auth parameters, the same for a retry, and verifies only the right answers', async () => {

@@ -7,12 +7,18 @@ import {
   SANDBOX_ACCOUNTS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
+  SANDBOX_PEOPLE,
   SANDBOX_READERS,
   type TAccountScenario,
 } from './fixtures';
+import { mintSandboxPerson } from './sandbox-people';
+import type { TBvnRecord } from '../providers/payments';
 import { readSandboxCard } from './sandbox-reader';
 import { withIccValue } from '../testing/terminal';
-import { paymentProviderContract } from '../providers/payments.contract';
+import {
+  paymentProviderContract,
+  type TPaymentProviderUnderTest,
+} from '../providers/payments.contract';
 import { sandboxCardNetwork, type TCardScenario } from './sandbox-card-network';
 
 let database: TDatabase | undefined;
@@ -37,38 +43,89 @@ afterAll(async () => {
   await database?.close();
 });
 
-function sandboxAccount(scenario: TAccountScenario) {
-  const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
-  if (!account) throw new Error(`No sandbox account for ${scenario}`);
-  const { institutionCode, accountNumber, accountName } = account;
-  return { institutionCode, accountNumber, accountName };
-}
+/** The cards and accounts a contract run plays with: the fixtures', or a minted person's. */
+type TPlayers = {
+  card(scenario: TCardScenario): {
+    number: string;
+    expiry: string;
+    cvv: string;
+    pin: string;
+    otp: string;
+    account: { institutionCode: string; accountNumber: string };
+  };
+  account(scenario: TAccountScenario): {
+    institutionCode: string;
+    accountNumber: string;
+    accountName: string;
+    bvn: string;
+  };
+  holder(bvn: string): TBvnRecord;
+};
 
-paymentProviderContract('sandbox network', async () => {
+const FIXTURE_PLAYERS: TPlayers = {
+  card: fixtureFor,
+  account: (scenario) => {
+    const account = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
+    if (!account) throw new Error(`No sandbox account for ${scenario}`);
+    const { institutionCode, accountNumber, accountName, bvn } = account;
+    return { institutionCode, accountNumber, accountName, bvn };
+  },
+  holder: (bvn) => {
+    const person = SANDBOX_PEOPLE.find((p) => p.bvn === bvn);
+    if (!person) throw new Error(`No sandbox person has BVN ${bvn}`);
+    const { fullName, dateOfBirth, phoneNumber } = person;
+    return { fullName, dateOfBirth, phoneNumber };
+  },
+};
+
+/** A minted person's accounts and cards, as the fixtures' are played. */
+const mintedPlayers = async (): Promise<TPlayers> => {
+  const person = await mintSandboxPerson(await openDb(), { fullName: 'Yemi Salami' });
+  return {
+    card: (scenario) => {
+      const card = person.cards.find((c) => c.scenario === scenario);
+      if (!card) throw new Error(`No minted card for ${scenario}`);
+      return card;
+    },
+    account: (scenario) => {
+      const account = person.accounts.find((a) => a.scenario === scenario);
+      if (!account) throw new Error(`No minted account for ${scenario}`);
+      const { institutionCode, accountNumber, accountName } = account;
+      return { institutionCode, accountNumber, accountName, bvn: person.bvn };
+    },
+    holder: () => ({
+      fullName: person.fullName,
+      dateOfBirth: person.dateOfBirth,
+      phoneNumber: person.phoneNumber,
+    }),
+  };
+};
+
+const underTest = async (players: TPlayers): Promise<TPaymentProviderUnderTest> => {
   const cards = await network();
   const provider = sandboxPaymentProvider({ cards, db: await openDb(), clock: systemClock });
+  const knownAccount = players.account('links_by_test_transfer');
+  const alt = players.account('links_by_auth_params');
+  const params = SANDBOX_ACCOUNTS.find((a) => a.scenario === 'links_by_auth_params')?.authParams;
+  if (!params) throw new Error('The auth-params account has no auth parameters');
   return {
     provider,
     cardFor: (scenario) => {
-      const { number, expiry, cvv, pin, otp } = fixtureFor(scenario);
+      const { number, expiry, cvv, pin, otp } = players.card(scenario);
       return { card: { number, expiry, cvv, pin }, otp };
     },
-    cardAccount: fixtureFor('pin_only').account,
-    knownAccount: sandboxAccount('links_by_test_transfer'),
-    poorAccount: sandboxAccount('insufficient_funds'),
-    altAccount: (() => {
-      const { institutionCode, accountNumber } = sandboxAccount('links_by_auth_params');
-      const params = SANDBOX_ACCOUNTS.find((a) => a.accountNumber === accountNumber)?.authParams;
-      if (!params) throw new Error('The auth-params account has no auth parameters');
-      return {
-        institutionCode,
-        accountNumber,
-        answers: [
-          { param: 'CARD', value: params.cardLast4 },
-          { param: 'OTP', value: params.otp },
-        ],
-      };
-    })(),
+    cardAccount: players.card('pin_only').account,
+    knownAccount,
+    knownHolder: players.holder(knownAccount.bvn),
+    poorAccount: players.account('insufficient_funds'),
+    altAccount: {
+      institutionCode: alt.institutionCode,
+      accountNumber: alt.accountNumber,
+      answers: [
+        { param: 'CARD', value: params.cardLast4 },
+        { param: 'OTP', value: params.otp },
+      ],
+    },
     answerThreeDs: async (outcome, approved) => {
       const answer = await cards.resolveThreeDs(outcome.providerReference, approved);
       if (!answer) throw new Error('The sandbox did not know its own challenge');
@@ -101,7 +158,14 @@ paymentProviderContract('sandbox network', async () => {
     },
     tamper: withIccValue,
   };
-});
+};
+
+paymentProviderContract('sandbox network', () => underTest(FIXTURE_PLAYERS));
+
+// A minted person's accounts and cards take every path the fixtures' take.
+paymentProviderContract('sandbox network, a minted person', async () =>
+  underTest(await mintedPlayers()),
+);
 
 describe('sandbox card network', () => {
   it('has a published card for every scenario it plays', () => {

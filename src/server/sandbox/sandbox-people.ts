@@ -370,3 +370,22 @@ async function freshPhone(db: TDb): Promise<string> {
   }
   throw new Error('No free phone number could be drawn');
 }
+
+/** The test accounts the registry holds under a BVN, fixture or minted; none for an unknown one. */
+export async function accountsOfSandboxBvn(
+  db: TDb,
+  bvn: string,
+): Promise<Array<{ institutionCode: string; accountNumber: string }>> {
+  const fixtures = SANDBOX_ACCOUNTS.filter((a) => a.bvn === bvn);
+  const minted = await db
+    .select({
+      institutionCode: sandboxPersonAccounts.institutionCode,
+      accountNumber: sandboxPersonAccounts.accountNumber,
+    })
+    .from(sandboxPersonAccounts)
+    .where(eq(sandboxPersonAccounts.bvn, bvn));
+  return [
+    ...fixtures.map(({ institutionCode, accountNumber }) => ({ institutionCode, accountNumber })),
+    ...minted,
+  ];
+}

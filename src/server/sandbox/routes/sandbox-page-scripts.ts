@@ -20,7 +20,7 @@ const POST_JSON = `
     body && body.error && typeof body.error.message === 'string' ? body.error.message : fallback;
   const UNREACHABLE = 'The server could not be reached. Try again.';`;
 
-/** /sandbox: 'Send a transfer' and 'Expire a one-time account'. */
+/** /sandbox: 'New test person', 'Send a transfer' and 'Expire a one-time account'. */
 export const SANDBOX_HOME_SCRIPT = `(() => {
   'use strict';${POST_JSON}
 
@@ -74,6 +74,86 @@ export const SANDBOX_HOME_SCRIPT = `(() => {
         ? body.message
         : failureText(body, 'The transfer could not be sent.'),
     );
+  });
+
+  // The minted person's details, built with textContent only: the answer is data, never markup.
+  const element = (tag, text, attributes) => {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+    return node;
+  };
+  const detailsTable = (caption, headers, rows) => {
+    const table = element('table');
+    table.append(element('caption', caption));
+    const head = element('tr');
+    for (const header of headers) head.append(element('th', header, { scope: 'col' }));
+    table.appendChild(element('thead')).append(head);
+    const body = table.appendChild(element('tbody'));
+    for (const [first, ...rest] of rows) {
+      const row = body.appendChild(element('tr'));
+      row.append(element('th', first, { scope: 'row' }), ...rest.map((cell) => element('td', cell)));
+    }
+    return table;
+  };
+  const showPerson = (person) => {
+    const section = document.getElementById('person-details');
+    const facts = element('dl');
+    for (const [term, value] of [
+      ['BVN', person.bvn],
+      ['Name', person.fullName],
+      ['Date of birth', person.dateOfBirth],
+      ['Registered phone', person.phoneNumber],
+    ]) {
+      const line = facts.appendChild(element('div'));
+      line.append(element('dt', term), element('dd', value));
+    }
+    const bankOf = {};
+    for (const account of person.accounts) bankOf[account.accountNumber] = account.bankName;
+    section.replaceChildren(
+      element('h2', person.fullName + ', BVN ' + person.bvn),
+      facts,
+      detailsTable(
+        'Their accounts',
+        ['Account number', 'Bank', 'Account name', 'Scenario'],
+        person.accounts.map((a) => [a.accountNumber, a.bankName, a.accountName, a.scenario]),
+      ),
+      detailsTable(
+        'Their cards',
+        ['Card number', 'Expiry', 'CVV', 'PIN', 'OTP', 'Scenario', 'Issued on'],
+        person.cards.map((c) => [
+          c.number.replace(/(.{4})(?=.)/g, '$1 '),
+          c.expiry,
+          c.cvv,
+          c.pin,
+          c.otp,
+          c.scenario,
+          c.account.accountNumber + ' ' + (bankOf[c.account.accountNumber] || ''),
+        ]),
+      ),
+    );
+    section.hidden = false;
+    // Their accounts can send transfers too.
+    const from = document.getElementById('transfer-from');
+    for (const a of person.accounts) {
+      const text = a.bankName + ' · ' + a.accountNumber + ' · ' + a.accountName;
+      from.append(element('option', text, { value: a.institutionCode + ':' + a.accountNumber }));
+    }
+  };
+
+  wire('person', (form) => {
+    const fullName = form.elements.fullName.value.trim();
+    const phoneNumber = form.elements.phoneNumber.value.trim();
+    const input = {};
+    if (fullName) input.fullName = fullName;
+    if (phoneNumber) input.phoneNumber = phoneNumber;
+    return postJson('/api/sandbox/people', input).then((body) => {
+      if (!body || body.success !== true || !body.person) {
+        return failureText(body, 'The test person could not be created.');
+      }
+      showPerson(body.person);
+      return 'Created ' + body.person.fullName + ', BVN ' + body.person.bvn + ': their accounts and cards are listed below the form.';
+    });
   });
 
   wire('expire', (form) => {

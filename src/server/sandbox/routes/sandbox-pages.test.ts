@@ -5,7 +5,14 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatCardNumberInput } from '../../../domain/card-number';
 import { formatNaira } from '../../../domain/money';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from '../fixtures';
+import { formatNigerianPhone } from '../../../domain/schemas/auth';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_CARDS,
+  SANDBOX_CHIP_CARDS,
+  SANDBOX_PEOPLE,
+  SANDBOX_READERS,
+} from '../fixtures';
 import { startPluginApp } from '../../testing/plugin-app';
 import { sandboxPageRoutes } from './sandbox-pages';
 
@@ -84,7 +91,7 @@ const nonceOf = (csp: string, directive: 'script-src' | 'style-src') =>
   new RegExp(`${directive} [^;]*'nonce-([^']+)'`).exec(csp)?.[1];
 
 describe('GET /sandbox', () => {
-  it('lists every test card and account, and the two forms with a label on every input', async () => {
+  it('lists every test person, card and account, and the three forms with a label on every input', async () => {
     const page = await get('/sandbox');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -102,7 +109,7 @@ describe('GET /sandbox', () => {
       expect(page.body).toContain(card.description);
     }
     for (const reader of SANDBOX_READERS) expect(page.body).toContain(reader.serial);
-    expect(page.body.match(/<caption>/g)).toHaveLength(5);
+    expect(page.body.match(/<caption>/g)).toHaveLength(6);
 
     const { document } = new JSDOM(page.body).window;
     // Each card's row names the test account it is issued on, the one it links.
@@ -114,8 +121,28 @@ describe('GET /sandbox', () => {
     const expire = document.querySelector('form#expire');
     expect(transfer?.textContent).toContain('Send a transfer');
     expect(expire?.querySelector('button')?.textContent).toBe('Expire this account now');
+    // The BVN registry's people: BVN, name, date of birth, the phone the BVN is registered with.
+    const people = [...document.querySelectorAll('#people tbody tr')].map((row) =>
+      [...row.querySelectorAll('th, td')].slice(0, 4).map((cell) => cell.textContent),
+    );
+    expect(people).toEqual(
+      SANDBOX_PEOPLE.map((p) => [
+        p.bvn,
+        p.fullName,
+        p.dateOfBirth,
+        formatNigerianPhone(p.phoneNumber),
+      ]),
+    );
+    expect(document.querySelector('#people')?.textContent).toContain(
+      'Registered to 0803 000 0042, an old line',
+    );
+    const accountRows = [...document.querySelectorAll('#accounts tbody tr')];
+    expect(
+      accountRows.map((row) => row.querySelector('[data-label="Holder BVN"]')?.textContent),
+    ).toEqual(SANDBOX_ACCOUNTS.map((account) => account.bvn));
+    expect(document.querySelector('form#person button')?.textContent).toBe('Create test person');
     const inputs = [...document.querySelectorAll('input')];
-    expect(inputs).toHaveLength(3);
+    expect(inputs).toHaveLength(5);
     for (const input of inputs) {
       expect(document.querySelector(`label[for="${input.id}"]`)?.textContent).toBeTruthy();
     }
@@ -219,6 +246,79 @@ describe('GET /sandbox', () => {
     await vi.waitFor(() =>
       expect(document.getElementById('transfer-status')?.textContent).toBe('Not found'),
     );
+  });
+
+  it("mints a test person from 'New test person', shows their BVN, accounts and cards, and offers their accounts as senders", async () => {
+    const person = {
+      bvn: '22512345678',
+      fullName: 'Kemi <b>Adeyemi</b>',
+      dateOfBirth: '1991-03-04',
+      phoneNumber: '+2348035550101',
+      accounts: [
+        {
+          scenario: 'links_by_test_transfer',
+          institutionCode: '058',
+          bankName: 'Guaranty Trust Bank',
+          accountNumber: '0987654321',
+          accountName: 'Kemi <b>Adeyemi</b>',
+        },
+      ],
+      cards: [
+        {
+          scenario: 'pin_only',
+          number: '4111220000000003',
+          expiry: '12/30',
+          cvv: '408',
+          pin: '1234',
+          otp: '123456',
+          account: { institutionCode: '058', accountNumber: '0987654321' },
+        },
+      ],
+    };
+    const page = await get('/sandbox');
+    const { document, window, fetch } = browse(page.body, () => ({ success: true, person }));
+    const form = document.querySelector<HTMLFormElement>('form#person')!;
+    form.querySelector<HTMLInputElement>('[name="fullName"]')!.value = ' Kemi <b>Adeyemi</b> ';
+    form.querySelector<HTMLInputElement>('[name="phoneNumber"]')!.value = '0803 555 0101';
+    form.dispatchEvent(new window.Event('submit', { cancelable: true }));
+    await vi.waitFor(() =>
+      expect(document.getElementById('person-status')?.textContent).toContain(
+        'Created Kemi <b>Adeyemi</b>, BVN 22512345678',
+      ),
+    );
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe('/api/sandbox/people');
+    expect(JSON.parse(init.body as string)).toEqual({
+      fullName: 'Kemi <b>Adeyemi</b>',
+      phoneNumber: '0803 555 0101',
+    });
+    const details = document.getElementById('person-details')!;
+    expect(details.hidden).toBe(false);
+    // The answer is shown as text, never as markup.
+    expect(details.querySelector('b')).toBeNull();
+    expect(details.textContent).toContain('+2348035550101');
+    expect(details.textContent).toContain('1991-03-04');
+    expect(details.textContent).toContain('4111 2200 0000 0003');
+    expect(details.querySelectorAll('caption')).toHaveLength(2);
+    const from = document.querySelector<HTMLSelectElement>('#transfer-from')!;
+    expect([...from.options].at(-1)?.value).toBe('058:0987654321');
+  });
+
+  it("sends an empty 'New test person' as no name and no phone, and shows a refusal's message", async () => {
+    const page = await get('/sandbox');
+    const { document, window, fetch } = browse(page.body, () => ({
+      success: false,
+      error: { code: 'PHONE_NUMBER_INVALID', message: 'Enter a valid Nigerian mobile number' },
+    }));
+    const form = document.querySelector<HTMLFormElement>('form#person')!;
+    form.dispatchEvent(new window.Event('submit', { cancelable: true }));
+    await vi.waitFor(() =>
+      expect(document.getElementById('person-status')?.textContent).toBe(
+        'Enter a valid Nigerian mobile number',
+      ),
+    );
+    expect(JSON.parse(fetch.mock.calls[0]![1].body as string)).toEqual({});
+    expect(document.getElementById('person-details')?.hidden).toBe(true);
   });
 
   it('expires a one-time account through its own call, and says so', async () => {

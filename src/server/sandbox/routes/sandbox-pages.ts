@@ -3,6 +3,7 @@ import { CARD_BRAND_NAMES } from '../../../domain/card-brand';
 import { formatCardNumberInput } from '../../../domain/card-number';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../../domain/constants';
 import { formatNaira } from '../../../domain/money';
+import { formatNigerianPhone } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
 import type { TRouteContext } from '../../context';
 import type { TCardSummary } from '../../providers/payments';
@@ -13,6 +14,7 @@ import {
   SANDBOX_BANKS,
   SANDBOX_CARDS,
   SANDBOX_CHIP_CARDS,
+  SANDBOX_PEOPLE,
   SANDBOX_READERS,
 } from '../fixtures';
 import { AppError } from '../../services/app-error';
@@ -43,6 +45,9 @@ const HOME_STYLE = `
   .forms{display:grid;gap:16px}
   .panel label{display:block;font-weight:600;margin:0 0 4px}
   .panel input,.panel select{display:block;width:100%;margin:0 0 4px}
+  .person dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 12px;margin:0 0 16px}
+  .person dt{color:#5b6472}
+  .person dd{margin:0;font-weight:600}
   table{width:100%;border-collapse:separate;border-spacing:0}
   caption{text-align:left;font-size:1.1rem;font-weight:700;padding:0 0 8px}
   caption .about{display:block;color:#5b6472;font-size:.9rem;font-weight:400}
@@ -178,13 +183,31 @@ function accountsTable(): string {
     id: 'accounts',
     caption: 'Test accounts',
     about: 'Enter one of these numbers where a consent asks you to link an account.',
-    headers: ['Account number', 'Bank', 'Account name', 'Scenario', 'What happens'],
+    headers: ['Account number', 'Bank', 'Account name', 'Holder BVN', 'Scenario', 'What happens'],
     rows: SANDBOX_ACCOUNTS.map((account) => [
       num(account.accountNumber),
       escapeHtml(bankName(account.institutionCode) ?? account.institutionCode),
       escapeHtml(account.accountName),
+      num(account.bvn),
       code(account.scenario),
       escapeHtml(account.description),
+    ]),
+  });
+}
+
+function peopleTable(): string {
+  return table({
+    id: 'people',
+    caption: 'Test people (BVNs)',
+    about:
+      'The BVN registry: a code proving a BVN goes to the phone it is registered with, listed under that number on the SMS messages page. One BVN belongs to one payer: mint a new test person below for a fresh one.',
+    headers: ['BVN', 'Name', 'Date of birth', 'Registered phone', 'Note'],
+    rows: SANDBOX_PEOPLE.map((person) => [
+      num(person.bvn),
+      escapeHtml(person.fullName),
+      num(person.dateOfBirth),
+      num(formatNigerianPhone(person.phoneNumber)),
+      escapeHtml(person.description),
     ]),
   });
 }
@@ -244,6 +267,23 @@ ${options}
 <p id="transfer-from-hint" class="hint">The test account the bank's notice names as the sender, so the payment can offer to link it. With Unknown sender the notice names none. An account link's test transfer must come from the account being linked: from any other, or an unknown sender, it is returned.</p>`;
 };
 
+/** 'New test person': mints one (POST /api/sandbox/people); the script shows what it got. */
+const personForm = () =>
+  actionForm({
+    id: 'person',
+    heading: 'New test person',
+    about:
+      'Mints a person with a new BVN, an account for every account scenario and a card for every card scenario, all held under that BVN. Their card numbers are shown only here, once.',
+    fields: `
+<label for="person-name">Full name (optional)</label>
+<input id="person-name" name="fullName" autocomplete="off" maxlength="100" aria-describedby="person-name-hint">
+<p id="person-name-hint" class="hint">Made up when left empty.</p>
+<label for="person-phone">Registered phone (optional)</label>
+<input id="person-phone" name="phoneNumber" inputmode="tel" autocomplete="off" maxlength="40" aria-describedby="person-phone-hint">
+<p id="person-phone-hint" class="hint">The phone the BVN is registered with, for example 0803 123 4567: its codes appear on the SMS messages page. A fresh number when left empty.</p>`,
+    button: 'Create test person',
+  });
+
 function homeBody(config: TConfig): string {
   const transfer = actionForm({
     id: 'transfer',
@@ -270,6 +310,8 @@ function homeBody(config: TConfig): string {
   return `<h1>Sandbox network</h1>
 <p class="note">A simulated bank and card network for trying ${escapeHtml(config.productName)} by hand. Nothing here moves real money: these banks, accounts and cards exist only in this sandbox, and each one takes the same path every time.</p>
 <nav aria-label="On this page"><ul>
+<li><a href="#people">Test people (BVNs)</a></li>
+<li><a href="#person">New test person</a></li>
 <li><a href="#cards">Test cards</a></li>
 <li><a href="#chip-cards">Chip cards for the card reader</a></li>
 <li><a href="#transfer">Send a transfer</a></li>
@@ -280,6 +322,11 @@ function homeBody(config: TConfig): string {
 ${messagesLink}
 <li><a href="/api/sandbox/fixtures">The same data as JSON</a></li>
 </ul></nav>
+<div class="block">${peopleTable()}</div>
+<div class="block">
+${personForm()}
+<section id="person-details" class="person" aria-label="The new test person" hidden></section>
+</div>
 <div class="block">${cardsTable()}</div>
 <div class="block">${chipCardsTable()}</div>
 <div class="block forms">
