@@ -109,6 +109,9 @@ export const ZAccountSearchResponse = z.object({
 export type TAccountSearchResponse = z.infer<typeof ZAccountSearchResponse>;
 
 /** One account found by a bank validation, as streamed (spec §7 bank-validation stream). */
+export const ACCOUNT_OWNERSHIPS = ['yours', 'not_yours', 'bvn_unverified'] as const;
+export type TAccountOwnership = (typeof ACCOUNT_OWNERSHIPS)[number];
+
 export const ZBankValidationResult = z.object({
   accountNumber: ZAccountNumber,
   accountName: z.string(),
@@ -119,6 +122,11 @@ export const ZBankValidationResult = z.object({
   isOyaUser: z.boolean(),
   oyaUser: z.nullable(ZOyaUser),
   integrations: ZAccountIntegrations,
+  /**
+   * Whether the account is the payer's: its holder's BVN is the payer's verified BVN ('yours'),
+   * another or none ('not_yours'), or the payer has verified none yet ('bvn_unverified').
+   */
+  ownership: z.enum(ACCOUNT_OWNERSHIPS),
 });
 export type TBankValidationResult = z.infer<typeof ZBankValidationResult>;
 
@@ -149,3 +157,10 @@ export const ZBankLookupResponse = z.object({
   }),
 });
 export type TBankLookupResponse = z.infer<typeof ZBankLookupResponse>;
+
+/** GET /api/accounts/bvn answer: the accounts under the payer's verified BVN, none before. */
+export const ZBvnAccountsResponse = z.object({
+  success: z.literal(true),
+  accounts: z.array(ZBankValidationResult),
+});
+export type TBvnAccountsResponse = z.infer<typeof ZBvnAccountsResponse>;

@@ -173,6 +173,14 @@ export type TPaymentProvider = {
   lookupBvn(bvn: string): Promise<TBvnRecord | null>;
 
   /**
+   * The accounts the BVN registry holds under a BVN (the account lookup open-banking apps offer
+   * once its holder consented): their banks and numbers; none for an unknown BVN.
+   */
+  accountsOfBvn(
+    bvn: string,
+  ): Promise<ReadonlyArray<{ institutionCode: string; accountNumber: string }>>;
+
+  /**
    * Opens a mandate on an account with the alternate service (Remita-style): the bank's
    * reference for it and the details the payer must give to authorise it. Asking again for the
    * same `reference` answers the same. null when the service cannot mandate this account.

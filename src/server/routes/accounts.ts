@@ -6,6 +6,7 @@ import {
   ZAccountSearchQuery,
   ZAccountSearchResponse,
   ZBankLookupResponse,
+  ZBvnAccountsResponse,
   ZDeleteAccountResponse,
   ZUserAccountsQuery,
   ZUserAccountsResponse,
@@ -13,6 +14,7 @@ import {
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import {
+  accountsUnderPayersBvn,
   deletePayerAccount,
   listPayerAccounts,
   lookupBank,
@@ -58,6 +60,18 @@ export const accountRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx)
     async (request) => ({
       success: true as const,
       accounts: await listPayerAccounts(ctx, payerOf(request).payerId),
+    }),
+  );
+
+  api.get(
+    '/api/accounts/bvn',
+    {
+      onRequest: [guard, ctx.limits.accountSearches],
+      schema: { response: jsonAnswers({ 200: ZBvnAccountsResponse }) },
+    },
+    async (request) => ({
+      success: true as const,
+      accounts: await accountsUnderPayersBvn(ctx, payerOf(request).payerId),
     }),
   );
 

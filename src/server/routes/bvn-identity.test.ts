@@ -302,4 +302,28 @@ describe('linking only the payer’s own accounts', () => {
     const paid = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);
     expect(paid.statusCode, paid.body).toBe(200);
   });
+
+  it('lists the accounts under the payer’s BVN as linkable, none before one is verified', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const before = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/accounts/bvn',
+      headers: payer.headers,
+    });
+    expect(before.json()).toEqual({ success: true, accounts: [] });
+    const person = await ownPerson(ctx.app, payer.token);
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/accounts/bvn',
+      headers: payer.headers,
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const accounts = listed.json<{
+      accounts: Array<{ accountNumber: string; accountName: string; ownership: string }>;
+    }>().accounts;
+    expect(accounts.map((a) => a.accountNumber).sort()).toEqual(
+      person.accounts.map((a) => a.accountNumber).sort(),
+    );
+    expect(new Set(accounts.map((a) => a.ownership))).toEqual(new Set(['yours']));
+  });
 });

@@ -15,7 +15,7 @@ import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TPaymentProvider } from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
-import { findSandboxAccount, lookupSandboxBvn } from './sandbox-people';
+import { accountsOfSandboxBvn, findSandboxAccount, lookupSandboxBvn } from './sandbox-people';
 
 /** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
 export const SANDBOX_PAPER_APPROVAL_MS = 2 * 60_000;
@@ -101,6 +101,7 @@ export function sandboxPaymentProvider(parts: {
       };
     },
     lookupBvn: (bvn) => lookupSandboxBvn(db, bvn),
+    accountsOfBvn: (bvn) => accountsOfSandboxBvn(db, bvn),
     async requestAltMandate({ reference, institutionCode, accountNumber }) {
       const account = await findSandboxAccount(db, { institutionCode, accountNumber });
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);

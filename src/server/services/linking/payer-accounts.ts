@@ -5,6 +5,7 @@ import { isValidNuban } from '../../../domain/nuban';
 import {
   BANK_VALIDATION_EVENT,
   type TAccountIntegrations,
+  type TAccountOwnership,
   type TBankLookupResponse,
   type TBankValidationEvent,
   type TBankValidationResult,
@@ -18,7 +19,9 @@ import type { TBankIntegration } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
+import { openVerifiedBvn } from '../identity/bvn';
 import { isOpen, OPEN_STATES, paperFormUrl, settleLink } from './account-links';
+import { holderBvnHash } from './bvn-ownership';
 
 /*
  * A payer's bank accounts (spec §2 "Account-linking panel", §3 User account, §7): finding an
@@ -164,6 +167,7 @@ async function describeFound(
     accountName: string;
     nameEnquiryId: string;
     integrations: readonly TBankIntegration[];
+    bvn: string | null;
   },
 ): Promise<TBankValidationResult> {
   const links = await db
@@ -194,7 +198,51 @@ async function describeFound(
     isOyaUser: Boolean(user),
     oyaUser: user ? { userId: user.payerId, fullName: user.fullName } : null,
     integrations: integrationsOf(found.integrations, own),
+    ownership: await ownershipOf(db, payerId, found.bvn),
   };
+}
+
+/** Whether a found account is the payer's, by its holder's BVN (docs/identity.md "The BVN"). */
+async function ownershipOf(
+  db: TDb,
+  payerId: string,
+  bvn: string | null,
+): Promise<TAccountOwnership> {
+  const [payer] = await db
+    .select({ bvnHash: payers.bvnHash })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  if (!payer?.bvnHash) return 'bvn_unverified';
+  return (await holderBvnHash(db, bvn)) === payer.bvnHash ? 'yours' : 'not_yours';
+}
+
+/**
+ * GET /api/accounts/bvn (spec §2 select step "Lists linkable accounts", §7 cache accounts/bvn):
+ * the accounts the BVN registry holds under the payer's verified BVN, each as the bank's name
+ * enquiry describes it; none before a BVN is verified. A bank that does not answer leaves its
+ * account out, not the list.
+ */
+export async function accountsUnderPayersBvn(
+  ctx: TAccountsContext,
+  payerId: string,
+): Promise<TBankValidationResult[]> {
+  const bvn = await openVerifiedBvn(ctx.db, payerId);
+  if (!bvn) return [];
+  const [held, banks] = await Promise.all([
+    ctx.providers.payments.accountsOfBvn(bvn),
+    ctx.providers.payments.listBanks(),
+  ]);
+  const found = await Promise.all(
+    held.map(async (account) => {
+      const bank = banks.find((b) => b.institutionCode === account.institutionCode);
+      const answer = bank
+        ? await ctx.providers.payments.nameEnquiry(account).catch(() => null)
+        : null;
+      if (!bank || !answer) return null;
+      return describeFound(ctx.db, payerId, { ...account, bankName: bank.name, ...answer });
+    }),
+  );
+  return found.filter((account) => account !== null);
 }
 
 /**
