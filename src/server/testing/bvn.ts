@@ -3,20 +3,12 @@
 // code sent to the BVN's registered phone, and its verification.
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { TSandboxPersonResponse } from '../../domain/schemas/sandbox';
 import { latestCode } from './identity';
+import type { TAccountScenario } from '../sandbox/fixtures';
+import { mintPerson, personAccount, type TMintedPerson } from './sandbox-people';
 
-export type TSandboxPerson = TSandboxPersonResponse['person'];
-
-/** A new person of the sandbox's BVN registry, with an account per scenario. */
-export async function mintPerson(
-  app: FastifyInstance,
-  input: { fullName?: string; phoneNumber?: string } = {},
-): Promise<TSandboxPerson> {
-  const response = await app.inject({ method: 'POST', url: '/api/sandbox/people', payload: input });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<TSandboxPersonResponse>().person;
-}
+export type TSandboxPerson = TMintedPerson;
+export { mintPerson };
 
 /** Sends the code proving `bvn` to its registered phone: the server's answer. */
 export function requestBvnCode(app: FastifyInstance, token: string, bvn: string) {
@@ -79,8 +71,6 @@ export function ownPerson(app: FastifyInstance, token: string): Promise<TSandbox
 }
 
 /** The account of `scenario` of the person whose BVN the payer of `token` verified. */
-export async function ownAccount(app: FastifyInstance, token: string, scenario: string) {
-  const account = (await ownPerson(app, token)).accounts.find((a) => a.scenario === scenario);
-  if (!account) throw new Error(`No account of scenario ${scenario}`);
-  return account;
+export async function ownAccount(app: FastifyInstance, token: string, scenario: TAccountScenario) {
+  return personAccount(await ownPerson(app, token), scenario);
 }
