@@ -11,6 +11,7 @@ import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
+import { mintPerson, ownPerson, verifyBvn, type TSandboxPerson } from '../testing/bvn';
 import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../testing/identity';
 import { collectSse } from '../testing/sse';
 
@@ -33,16 +34,34 @@ function fixture(scenario: TAccountScenario) {
   return account;
 }
 
-/** The create body for a sandbox account, as the page sends it from a search result. */
-function bodyFor(scenario: TAccountScenario) {
-  const { accountNumber, institutionCode, accountName } = fixture(scenario);
+/** The person's account of `scenario` (a minted person has one per scenario). */
+function accountOf(person: TSandboxPerson, scenario: TAccountScenario) {
+  const account = person.accounts.find((a) => a.scenario === scenario);
+  if (!account) throw new Error(`No account of scenario ${scenario}`);
+  return account;
+}
+
+/** The create body for an account, as the page sends it from a search result. */
+function bodyFor(account: { accountNumber: string; institutionCode: string; accountName: string }) {
+  const { accountNumber, institutionCode, accountName } = account;
   return { accountNumber, institutionCode, accountName, bankName: 'Any Bank' };
 }
 
+/**
+ * A new payer who verified the BVN of a person of their own (one BVN belongs to one payer), so
+ * that person's accounts are theirs to link.
+ */
 async function payer(name = 'Adaeze Okafor') {
   const phone = testPhone();
   const { token, user } = await signUp(ctx.app, phone, name);
-  return { token, payerId: user.userId, phone };
+  const person = await ownPerson(ctx.app, token);
+  return {
+    token,
+    payerId: user.userId,
+    phone,
+    person,
+    body: (scenario: TAccountScenario) => bodyFor(accountOf(person, scenario)),
+  };
 }
 
 /** A new token for a payer whose token the test clock outran. */
@@ -84,8 +103,12 @@ async function createdLink(token: string, body: object): Promise<TAccountLink> {
 const errorOf = (response: { json: () => unknown }) =>
   (response.json() as { success: boolean; error: { code: string; message: string } }).error;
 
-/** The sandbox bank receives a transfer, from the test account of `from` or an unnamed sender. */
-const sendTransfer = (accountNumber: string, amount: number, from?: TAccountScenario) =>
+/** The sandbox bank receives a transfer, from the test account `from` or an unnamed sender. */
+const sendTransfer = (
+  accountNumber: string,
+  amount: number,
+  from?: { institutionCode: string; accountNumber: string },
+) =>
   ctx.app.inject({
     method: 'POST',
     url: '/api/sandbox/transfers',
@@ -93,12 +116,7 @@ const sendTransfer = (accountNumber: string, amount: number, from?: TAccountScen
       accountNumber,
       amount,
       ...(from
-        ? {
-            from: {
-              institutionCode: fixture(from).institutionCode,
-              accountNumber: fixture(from).accountNumber,
-            },
-          }
+        ? { from: { institutionCode: from.institutionCode, accountNumber: from.accountNumber } }
         : {}),
     },
   });
@@ -122,9 +140,9 @@ async function progressOf(linkId: string) {
 
 describe('account-link routes need a signed-in payer', () => {
   it.each([
-    ['/api/account-links/create', bodyFor('links_by_test_transfer')],
+    ['/api/account-links/create', bodyFor(fixture('links_by_test_transfer'))],
     ['/api/account-links/confirm-payment/alk_x', undefined],
-    ['/api/transactionservicealt/create', bodyFor('links_by_auth_params')],
+    ['/api/transactionservicealt/create', bodyFor(fixture('links_by_auth_params'))],
     [
       '/api/transactionservicealt/confirm',
       { remitaTransRef: 'x', authParams: [{ param1: 'CARD', value: '1' }] },
@@ -138,9 +156,9 @@ describe('account-link routes need a signed-in payer', () => {
 
 describe('linking by test transfer', () => {
   it('issues pay-in details, says not yet confirmed until the transfer arrives, then links and refunds it', async () => {
-    const { token } = await payer();
-    const account = fixture('links_by_test_transfer');
-    const link = await createdLink(token, bodyFor('links_by_test_transfer'));
+    const { token, person, body } = await payer();
+    const account = accountOf(person, 'links_by_test_transfer');
+    const link = await createdLink(token, body('links_by_test_transfer'));
     expect(link).toMatchObject({
       id: expect.stringMatching(/^alk_/),
       mandateType: 'otp',
@@ -177,7 +195,7 @@ describe('linking by test transfer', () => {
     expect(wrong.json()).toMatchObject({ outcome: 'returned_wrong_amount' });
     expect((await confirm(token, link.id)).json()).toMatchObject({ status: 'pending' });
 
-    const right = await sendTransfer(payIn.accountNumber, payIn.amount, 'links_by_test_transfer');
+    const right = await sendTransfer(payIn.accountNumber, payIn.amount, account);
     expect(right.json()).toMatchObject({ outcome: 'credited' });
     const done = await confirm(token, link.id);
     expect(done.json()).toEqual({
@@ -242,7 +260,7 @@ describe('linking by test transfer', () => {
     });
 
     // spec §5: an account this payer linked is not linked again.
-    const again = await create(token, bodyFor('links_by_test_transfer'));
+    const again = await create(token, body('links_by_test_transfer'));
     expect(again.statusCode).toBe(409);
     expect(errorOf(again)).toEqual({
       code: 'ACCOUNT_ALREADY_LINKED',
@@ -254,9 +272,9 @@ describe('linking by test transfer', () => {
     'lets 1 of 20 concurrent attempts on one account through, and answers the others 409',
     { tags: ['postgres'] },
     async () => {
-      const { token } = await payer();
+      const { token, body } = await payer();
       const answers = await Promise.all(
-        Array.from({ length: 20 }, () => create(token, bodyFor('links_by_test_transfer'))),
+        Array.from({ length: 20 }, () => create(token, body('links_by_test_transfer'))),
       );
       const statuses = answers.map((a) => a.statusCode);
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -275,8 +293,8 @@ describe('linking by test transfer', () => {
   );
 
   it('expires an attempt at its one-time account’s expiry, returns a late transfer, and frees the account', async () => {
-    const { token, phone } = await payer();
-    const link = await createdLink(token, bodyFor('insufficient_funds'));
+    const { token, phone, body } = await payer();
+    const link = await createdLink(token, body('insufficient_funds'));
     const payIn = link.payInDetails;
     if (!payIn) throw new Error('no pay-in details');
     clock.advance(ONE_TIME_ACCOUNT_TTL_MS + 1_000);
@@ -293,13 +311,13 @@ describe('linking by test transfer', () => {
     expect(await progressOf(link.id)).toEqual([
       expect.objectContaining({ status: 'failed', accountLinkId: link.id }),
     ]);
-    const next = await createdLink(fresh, bodyFor('insufficient_funds'));
+    const next = await createdLink(fresh, body('insufficient_funds'));
     expect(next.id).not.toBe(link.id);
   });
 
   it('expires the link with its one-time account when the sandbox expires it early', async () => {
-    const { token } = await payer();
-    const link = await createdLink(token, bodyFor('links_by_test_transfer'));
+    const { token, body } = await payer();
+    const link = await createdLink(token, body('links_by_test_transfer'));
     const expired = await ctx.app.inject({
       method: 'POST',
       url: `/api/sandbox/virtual-accounts/${link.payInDetails?.accountNumber}/expire`,
@@ -312,9 +330,9 @@ describe('linking by test transfer', () => {
 
 describe('what the bank says about the account', () => {
   it('refuses a number the bank does not hold, naming the account number', async () => {
-    const { token } = await payer();
+    const { token, body } = await payer();
     const response = await create(token, {
-      ...bodyFor('links_by_test_transfer'),
+      ...body('links_by_test_transfer'),
       accountNumber: '0123456784',
     });
     expect(response.statusCode).toBe(400);
@@ -325,44 +343,44 @@ describe('what the bank says about the account', () => {
   });
 
   it('refuses a name that is not the holder’s, and takes the holder’s name in any case or order', async () => {
-    const { token } = await payer();
-    const wrong = await create(token, {
-      ...bodyFor('links_by_test_transfer'),
-      accountName: 'Tunde Bakare',
-    });
+    const { token } = await signUp(ctx.app, testPhone(), 'Adaeze Okafor');
+    const person = await mintPerson(ctx.app, { fullName: 'Adaeze Okafor' });
+    await verifyBvn(ctx.app, token, person);
+    const account = bodyFor(accountOf(person, 'links_by_test_transfer'));
+    const wrong = await create(token, { ...account, accountName: 'Tunde Bakare' });
     expect(wrong.statusCode).toBe(400);
     expect(errorOf(wrong).code).toBe('ACCOUNT_NAME_MISMATCH');
     const reordered = await create(token, {
-      ...bodyFor('links_by_test_transfer'),
+      ...account,
       accountName: 'OKAFOR,  adaeze',
     });
     expect(reordered.statusCode).toBe(200);
   });
 
   it("answers 'Not supported' for an account no integration supports", async () => {
-    const { token } = await payer();
-    const response = await create(token, bodyFor('not_supported'));
+    const { token, body } = await payer();
+    const response = await create(token, body('not_supported'));
     expect(response.statusCode).toBe(400);
     expect(errorOf(response)).toEqual({ code: 'ACCOUNT_NOT_SUPPORTED', message: 'Not supported' });
   });
 
   it('sends an account only a card can link to the card flow', async () => {
-    const { token } = await payer();
-    const response = await create(token, bodyFor('links_by_card'));
+    const { token, body } = await payer();
+    const response = await create(token, body('links_by_card'));
     expect(response.statusCode).toBe(400);
     expect(errorOf(response).code).toBe('ACCOUNT_LINKS_BY_CARD');
   });
 
   it('names the field of a bad institution code or account number', async () => {
-    const { token } = await payer();
+    const { token, body } = await payer();
     const badCode = await create(token, {
-      ...bodyFor('links_by_test_transfer'),
+      ...body('links_by_test_transfer'),
       institutionCode: '999',
     });
     expect(badCode.statusCode).toBe(400);
     expect(errorOf(badCode).message).toMatch(/^institutionCode:/);
     const short = await create(token, {
-      ...bodyFor('links_by_test_transfer'),
+      ...body('links_by_test_transfer'),
       accountNumber: '123',
     });
     expect(short.statusCode).toBe(400);
@@ -371,23 +389,25 @@ describe('what the bank says about the account', () => {
 });
 
 describe('linking by the alternate service’s auth parameters', () => {
-  async function altLink(token: string) {
-    const response = await createAlt(token, {
-      accountName: fixture('links_by_auth_params').accountName,
-      accountNumber: fixture('links_by_auth_params').accountNumber,
-      institutionCode: fixture('links_by_auth_params').institutionCode,
-    });
+  async function altLink({ token, person }: { token: string; person: TSandboxPerson }) {
+    const { accountName, accountNumber, institutionCode } = accountOf(
+      person,
+      'links_by_auth_params',
+    );
+    const response = await createAlt(token, { accountName, accountNumber, institutionCode });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ success: true; accountLink: TAccountLink }>().accountLink;
   }
+  // Every account of the scenario asks for its fixture's card digits and OTP.
   const { cardLast4, otp } = fixture('links_by_auth_params').authParams ?? {
     cardLast4: '',
     otp: '',
   };
 
   it('answers the auth parameters to fill, refuses wrong answers with the tries left, and links on the right ones', async () => {
-    const { token } = await payer();
-    const link = await altLink(token);
+    const who = await payer();
+    const { token } = who;
+    const link = await altLink(who);
     expect(link).toMatchObject({
       mandateType: 'otp',
       payInDetails: null,
@@ -418,8 +438,8 @@ describe('linking by the alternate service’s auth parameters', () => {
   });
 
   it('is also the route /api/account-links/create picks for a bank with only the alternate service', async () => {
-    const { token } = await payer();
-    const link = await createdLink(token, bodyFor('links_by_auth_params'));
+    const { token, body } = await payer();
+    const link = await createdLink(token, body('links_by_auth_params'));
     expect(link.authParams).toHaveLength(1);
     expect(link.remitaTransRef).toEqual(expect.any(String));
   });
@@ -428,8 +448,9 @@ describe('linking by the alternate service’s auth parameters', () => {
     'cancels the link at the fifth wrong answer, counted atomically under concurrent tries',
     { tags: ['postgres'] },
     async () => {
-      const { token } = await payer();
-      const link = await altLink(token);
+      const who = await payer();
+      const { token } = who;
+      const link = await altLink(who);
       const answers = await Promise.all(
         Array.from({ length: 8 }, () =>
           confirmAlt(token, link.remitaTransRef ?? '', '1111', '222222'),
@@ -444,17 +465,17 @@ describe('linking by the alternate service’s auth parameters', () => {
       expect(errorOf(late).code).toBe('AUTH_PARAMS_LOCKED');
       expect(await progressOf(link.id)).toEqual([expect.objectContaining({ status: 'failed' })]);
       // The account is free for a new attempt.
-      await altLink(token);
+      await altLink(who);
     },
   );
 
   it("answers 'Not supported' when the bank has no alternate service", async () => {
-    const { token } = await payer();
-    const response = await createAlt(token, {
-      accountName: fixture('links_by_test_transfer').accountName,
-      accountNumber: fixture('links_by_test_transfer').accountNumber,
-      institutionCode: fixture('links_by_test_transfer').institutionCode,
-    });
+    const { token, person } = await payer();
+    const { accountName, accountNumber, institutionCode } = accountOf(
+      person,
+      'links_by_test_transfer',
+    );
+    const response = await createAlt(token, { accountName, accountNumber, institutionCode });
     expect(response.statusCode).toBe(400);
     expect(errorOf(response).code).toBe('ACCOUNT_NOT_SUPPORTED');
   });
@@ -462,8 +483,8 @@ describe('linking by the alternate service’s auth parameters', () => {
 
 describe('linking by paper mandate', () => {
   it('serves a printable form, and the bank approves the mandate after its delay', async () => {
-    const { token } = await payer('Ibrahim <Musa> & Sons');
-    const link = await createdLink(token, bodyFor('paper_mandate'));
+    const { token, person, body } = await payer('Ibrahim <Musa> & Sons');
+    const link = await createdLink(token, body('paper_mandate'));
     expect(link).toMatchObject({ mandateType: 'paper', payInDetails: null, authParams: [] });
     expect(link.formUrl).toBe(`${ctx.config.publicUrl}/mandates/${link.id}`);
     expect((await stateOf(link.id))?.state).toBe('awaiting_authorisation');
@@ -472,7 +493,7 @@ describe('linking by paper mandate', () => {
     expect(form.statusCode).toBe(200);
     expect(form.headers['content-type']).toMatch(/text\/html/);
     expect(form.body).toContain('Direct debit mandate');
-    expect(form.body).toContain(fixture('paper_mandate').accountNumber);
+    expect(form.body).toContain(accountOf(person, 'paper_mandate').accountNumber);
     expect(form.body).toContain('Ibrahim &#60;Musa&#62; &#38; Sons');
     expect(form.body).not.toContain('<Musa>');
 
@@ -493,8 +514,8 @@ describe('linking by paper mandate', () => {
   });
 
   it("is approved on the payer's accounts once the bank's delay has passed, with no other call", async () => {
-    const { token } = await payer('Ibrahim Musa');
-    const link = await createdLink(token, bodyFor('paper_mandate'));
+    const { token, person, body } = await payer('Ibrahim Musa');
+    const link = await createdLink(token, body('paper_mandate'));
     const listed = async () => {
       const response = await ctx.app.inject({
         method: 'GET',
@@ -504,7 +525,7 @@ describe('linking by paper mandate', () => {
       expect(response.statusCode, response.body).toBe(200);
       const found = response
         .json<{ accounts: TUserAccount[] }>()
-        .accounts.find((a) => a.accountNumber === fixture('paper_mandate').accountNumber);
+        .accounts.find((a) => a.accountNumber === accountOf(person, 'paper_mandate').accountNumber);
       if (!found) throw new Error('the paper mandate account is not listed');
       return found;
     };
@@ -532,8 +553,8 @@ describe('linking by paper mandate', () => {
   });
 
   it('has no form for a link that is not a paper mandate, nor for an unknown id', async () => {
-    const { token } = await payer();
-    const link = await createdLink(token, bodyFor('links_by_test_transfer'));
+    const { token, body } = await payer();
+    const link = await createdLink(token, body('links_by_test_transfer'));
     expect((await ctx.app.inject({ method: 'GET', url: `/mandates/${link.id}` })).statusCode).toBe(
       404,
     );
@@ -547,16 +568,16 @@ describe("another payer's link", () => {
   it('reads as no link at all', async () => {
     const owner = await payer();
     const stranger = await payer('Tola Ade');
-    const link = await createdLink(owner.token, bodyFor('links_by_test_transfer'));
+    const link = await createdLink(owner.token, owner.body('links_by_test_transfer'));
     const response = await confirm(stranger.token, link.id);
     expect(response.statusCode).toBe(404);
     expect(errorOf(response).code).toBe('NOT_FOUND');
 
-    const alt = await createAlt(owner.token, {
-      accountName: fixture('links_by_auth_params').accountName,
-      accountNumber: fixture('links_by_auth_params').accountNumber,
-      institutionCode: fixture('links_by_auth_params').institutionCode,
-    });
+    const { accountName, accountNumber, institutionCode } = accountOf(
+      owner.person,
+      'links_by_auth_params',
+    );
+    const alt = await createAlt(owner.token, { accountName, accountNumber, institutionCode });
     const ref = alt.json<{ accountLink: TAccountLink }>().accountLink.remitaTransRef ?? '';
     const { cardLast4, otp } = fixture('links_by_auth_params').authParams ?? {
       cardLast4: '',
@@ -577,8 +598,8 @@ describe('the account-link progress stream', () => {
     post('/api/events/tickets', token, { stream: 'account-link', accountLinkId });
 
   it("tells the link's own payer the moment the test transfer links it", async () => {
-    const { token } = await payer();
-    const link = await createdLink(token, bodyFor('links_by_test_transfer'));
+    const { token, person, body } = await payer();
+    const link = await createdLink(token, body('links_by_test_transfer'));
     const issued = await ticketFor(token, link.id);
     expect(issued.statusCode).toBe(200);
     const { ticket } = issued.json<{ ticket: string }>();
@@ -593,7 +614,7 @@ describe('the account-link progress stream', () => {
         const sent = await sendTransfer(
           payIn.accountNumber,
           payIn.amount,
-          'links_by_test_transfer',
+          accountOf(person, 'links_by_test_transfer'),
         );
         expect(sent.json()).toMatchObject({ outcome: 'credited' });
       },
@@ -607,12 +628,12 @@ describe('the account-link progress stream', () => {
   it("gives no ticket for another payer's link, and a ticket opens only its own link", async () => {
     const owner = await payer();
     const stranger = await payer('Bisi Adeyemi');
-    const link = await createdLink(owner.token, bodyFor('links_by_auth_params'));
+    const link = await createdLink(owner.token, owner.body('links_by_auth_params'));
     const refused = await ticketFor(stranger.token, link.id);
     expect(refused.statusCode).toBe(404);
     expect(errorOf(refused).code).toBe('NOT_FOUND');
 
-    const theirs = await createdLink(stranger.token, bodyFor('links_by_test_transfer'));
+    const theirs = await createdLink(stranger.token, stranger.body('links_by_test_transfer'));
     const { ticket } = (await ticketFor(stranger.token, theirs.id)).json<{ ticket: string }>();
     const elsewhere = await collectSse(
       base,
