@@ -14,12 +14,8 @@ import type { TPaymentProvider, TPayoutRequest } from '../providers/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { startTestApp, testClock } from '../testing/test-app';
 import { provenPayer, type TSignedUpPayer } from '../testing/identity';
-import {
-  linkByTestTransfer,
-  payByTransfer,
-  sandboxAccount,
-  sandboxBalanceOf,
-} from '../testing/payments';
+import { ownAccount } from '../testing/bvn';
+import { linkByTestTransfer, payByTransfer, sandboxBalanceOf } from '../testing/payments';
 
 const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-06-02T09:00:00Z');
@@ -78,7 +74,9 @@ async function walletOf(payer: TPayer): Promise<number> {
   return row?.balance ?? 0;
 }
 
-const bankBalanceOf = (scenario: TAccountScenario) => sandboxBalanceOf(ctx.database, scenario);
+/** The sandbox bank's balance of the payer's own account of SCENARIO, the one they linked. */
+const bankBalanceOf = async (payer: TPayer) =>
+  sandboxBalanceOf(ctx.database, await ownAccount(ctx.app, payer.token, SCENARIO));
 
 const payoutsOf = (payer: TPayer) =>
   ctx.database.db.select().from(payouts).where(eq(payouts.payerId, payer.userId));
@@ -122,11 +120,11 @@ describe('POST /api/payments/release-pending', () => {
     await collected(tolu, kemi, 250_000);
     await collected(tolu, kemi, 120_000);
     expect(await walletOf(tolu)).toBe(370_000);
-    const before = await bankBalanceOf(SCENARIO);
+    const before = await bankBalanceOf(tolu);
 
     const released = await release(tolu, accountId);
     expect(released.statusCode, released.body).toBe(200);
-    const { accountNumber, accountName } = sandboxAccount(SCENARIO);
+    const { accountNumber, accountName } = await ownAccount(ctx.app, tolu.token, SCENARIO);
     expect(released.json()).toMatchObject({
       success: true,
       released: 370_000,
@@ -140,7 +138,7 @@ describe('POST /api/payments/release-pending', () => {
         endedAt: clock.now().toISOString(),
       },
     });
-    expect(await bankBalanceOf(SCENARIO)).toBe(before + 370_000);
+    expect(await bankBalanceOf(tolu)).toBe(before + 370_000);
     expect(await walletOf(tolu)).toBe(0);
     const payoutId = released.json<{ payout: { payoutId: string } }>().payout.payoutId;
     expect(await bookingsOf(payoutId)).toEqual(['payout', 'payout_settled']);
@@ -149,7 +147,7 @@ describe('POST /api/payments/release-pending', () => {
     const again = await release(tolu, accountId);
     expect(again.json()).toEqual({ success: true, released: 0, payout: null });
     expect(await payoutsOf(tolu)).toHaveLength(1);
-    expect(await bankBalanceOf(SCENARIO)).toBe(before + 370_000);
+    expect(await bankBalanceOf(tolu)).toBe(before + 370_000);
     await expectCleanBooks();
   });
 
@@ -200,14 +198,14 @@ describe('POST /api/payments/release-pending', () => {
       const accountId = await linkByTestTransfer(ctx.app, ngozi.token, SCENARIO);
       await collected(ngozi, femi, 90_000);
       await collected(ngozi, femi, 10_000);
-      const before = await bankBalanceOf(SCENARIO);
+      const before = await bankBalanceOf(ngozi);
 
       const answers = await Promise.all(Array.from({ length: 8 }, () => release(ngozi, accountId)));
       expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
       const amounts = answers.map((a) => a.json<{ released: number }>().released).sort();
       expect(amounts).toEqual([0, 0, 0, 0, 0, 0, 0, 100_000]);
       expect(await payoutsOf(ngozi)).toHaveLength(1);
-      expect(await bankBalanceOf(SCENARIO)).toBe(before + 100_000);
+      expect(await bankBalanceOf(ngozi)).toBe(before + 100_000);
       expect(await walletOf(ngozi)).toBe(0);
       await expectCleanBooks();
     },
@@ -242,7 +240,7 @@ describe('POST /api/payments/release-pending', () => {
     const dayo = await aPayer('Dayo Okafor');
     const accountId = await linkByTestTransfer(ctx.app, yemi.token, SCENARIO);
     await collected(yemi, dayo, 75_000);
-    const before = await bankBalanceOf(SCENARIO);
+    const before = await bankBalanceOf(yemi);
     // The bank credits, then the connection drops before its answer arrives.
     const lost = withPayOut(async (request) => {
       await real.payOut(request);
@@ -250,7 +248,7 @@ describe('POST /api/payments/release-pending', () => {
     });
     const answer = await releasePending(lost, yemi.userId, accountId);
     expect(answer).toMatchObject({ released: 75_000, payout: { status: 'paying', endedAt: null } });
-    expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
+    expect(await bankBalanceOf(yemi)).toBe(before + 75_000);
     expect(await walletOf(yemi)).toBe(0);
     // In flight, the books hold it between the wallet and the bank.
     await expectCleanBooks();
@@ -262,7 +260,7 @@ describe('POST /api/payments/release-pending', () => {
     expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 1 });
     const [payout] = await payoutsOf(yemi);
     expect(payout).toMatchObject({ status: 'completed', amount: 75_000 });
-    expect(await bankBalanceOf(SCENARIO)).toBe(before + 75_000);
+    expect(await bankBalanceOf(yemi)).toBe(before + 75_000);
     const credited = await ctx.database.db
       .select()
       .from(sandboxPayouts)
@@ -278,7 +276,7 @@ describe('POST /api/payments/release-pending', () => {
     const tobi = await aPayer('Tobi Ajayi');
     const accountId = await linkByTestTransfer(ctx.app, kemi.token, SCENARIO);
     await collected(kemi, tobi, 30_000);
-    const before = await bankBalanceOf(SCENARIO);
+    const before = await bankBalanceOf(kemi);
     let late: (() => Promise<unknown>) | null = null;
     // The connection drops before the bank has the payout; it arrives much later.
     const dropped = withPayOut(async (request) => {
@@ -294,7 +292,7 @@ describe('POST /api/payments/release-pending', () => {
     expect(await walletOf(kemi)).toBe(30_000);
     // The bank closed the reference when asked: the payout arriving now is refused.
     expect(await late!()).toMatchObject({ kind: 'failed', reason: 'expired' });
-    expect(await bankBalanceOf(SCENARIO)).toBe(before);
+    expect(await bankBalanceOf(kemi)).toBe(before);
     expect(await bookingsOf(payout!.id)).toEqual(['payout', 'payout_return']);
     const again = await release(kemi, accountId);
     expect(again.json()).toMatchObject({ released: 30_000, payout: { status: 'completed' } });

@@ -26,12 +26,21 @@ export function sandboxAccount(scenario: TAccountScenario) {
   return account;
 }
 
-/** The sandbox bank's balance of its test account of `scenario` (its fixture's until it moves). */
+/**
+ * The sandbox bank's balance of a test account: its fixture account of `scenario`, or a minted
+ * person's account (`{ scenario, institutionCode, accountNumber }`), which opens with its
+ * scenario's fixture balance. Either is its opening balance until something moves it.
+ */
 export async function sandboxBalanceOf(
   database: TDatabase,
-  scenario: TAccountScenario,
+  which: TAccountScenario | { scenario: string; institutionCode: string; accountNumber: string },
 ): Promise<number> {
-  const { institutionCode, accountNumber, balance } = sandboxAccount(scenario);
+  const { institutionCode, accountNumber } =
+    typeof which === 'string' ? sandboxAccount(which) : which;
+  const scenario = typeof which === 'string' ? which : which.scenario;
+  const opening = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario);
+  if (!opening) throw new Error(`No sandbox account for ${scenario}`);
+  const { balance } = opening;
   const [row] = await database.db
     .select({ balance: sandboxAccounts.balance })
     .from(sandboxAccounts)
