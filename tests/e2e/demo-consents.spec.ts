@@ -3,10 +3,24 @@ import { startBuiltServer } from './built-server';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
-import { SANDBOX_BANKS, SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import {
+  SANDBOX_ACCOUNTS,
+  SANDBOX_BANKS,
+  SANDBOX_CARDS,
+  SANDBOX_PEOPLE,
+  type TAccountScenario,
+} from '../../src/server/sandbox/fixtures';
 import { account, chooseResult, findAccount, panel, verifyByAuthParams } from './linking-support';
 import { snap } from './merchant';
 import { readmeDemoLine, readmeStep } from './readme-support';
+
+/** The demo payer's own account of a scenario: only accounts under her BVN link (README step 5). */
+function demoPayerAccount(scenario: TAccountScenario) {
+  const bvn = SANDBOX_PEOPLE.find((p) => p.fullName === 'Adaeze Okafor')?.bvn;
+  const found = SANDBOX_ACCOUNTS.find((a) => a.scenario === scenario && a.bvn === bvn);
+  if (!found) throw new Error(`The demo payer has no ${scenario} account`);
+  return found;
+}
 
 // The demo consents of the README: the built server (`npm start` runs dist/server/main.mjs) on a
 // new data directory seeds the demo merchant and its five consents and prints one URL each. Every
@@ -219,7 +233,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
       await page.getByRole('button', { name: step.bold('Next Step') }).click();
       await confirm.click({ timeout: 15_000 });
       // Both ways of the step: another account linked, and the GTBank account ticked too.
-      const other = account('links_by_auth_params');
+      const other = demoPayerAccount('links_by_auth_params');
       const opener = step.bold('+ Link different account');
       await findAccount(page, step.code(other.accountNumber), opener);
       step.plain(
@@ -273,7 +287,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
       await openNamedDemo(page, step, LABELS.linkedAccount);
       const confirm = page.getByRole('button', { name: step.bold('Confirm'), exact: true });
       await confirm.click();
-      const poor = account('insufficient_funds');
+      const poor = demoPayerAccount('insufficient_funds');
       await findAccount(page, step.code(poor.accountNumber), step.bold('+ Link different account'));
       step.plain('choose Zenith Bank');
       await chooseResult(page, poor);

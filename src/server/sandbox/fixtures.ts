@@ -253,6 +253,29 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     description:
       'Links by a card issued on it (5399 8300 0000 0057); holds only NGN 50.00: debits fail.',
   },
+  // The demo payer's other accounts under her BVN (README "Try it by hand"): listed as linkable
+  // once she is signed in. After the scenarios' first accounts, which tests take.
+  {
+    accountNumber: '3010000022',
+    institutionCode: '011',
+    accountName: 'Adaeze Okafor',
+    bvn: '22200000011',
+    scenario: 'links_by_auth_params',
+    balance: 25_000_000,
+    authParams: { cardLast4: '4321', otp: '123456' },
+    description: "The demo payer's: links by card last 4 digits 4321, then OTP 123456.",
+  },
+  {
+    accountNumber: '2200000028',
+    institutionCode: '057',
+    accountName: 'Adaeze Okafor',
+    bvn: '22200000011',
+    scenario: 'insufficient_funds',
+    balance: 5_000,
+    authParams: null,
+    description:
+      "The demo payer's: links by a card issued on it (5399 8300 0000 0115); holds only NGN 50.00: debits fail.",
+  },
 ];
 
 /** The paths a test card takes (docs/sandbox.md "Scenarios"), each played by the card network. */
@@ -360,6 +383,16 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     scenario: 'pin_only',
     account: issuedOn('insufficient_funds'),
     description: 'Approved after the PIN: a card of Tunde Bakare, to link his account.',
+  }),
+  card({
+    number: '5399830000000115',
+    expiry: '04/31',
+    cvv: '540',
+    pin: '1234',
+    otp: '123456',
+    scenario: 'pin_only',
+    account: { institutionCode: '057', accountNumber: '2200000028' },
+    description: "Approved after the PIN: the demo payer's card, to link her Zenith Bank account.",
   }),
 ];
 
