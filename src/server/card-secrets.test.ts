@@ -1,6 +1,7 @@
 // No card number, CVV or PIN is ever stored or logged (issue 9 §5; docs/payments.md): after a
 // full run of card payments — paid, paid after an OTP, 3-D Secure, declined, a wrong PIN — and of
-// card links — linked, after an OTP, after 3-D Secure, declined, a paid card saved to an account —
+// card links — linked, after an OTP, after 3-D Secure, declined, a paid card saved to an account,
+// each payer linking their own cards (their person's, whose BVN they verified) —
 // the database files on disk, every table's rows and every log line are searched for them.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,9 @@ import { inject } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase, type TDatabase } from './db/database';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS } from './sandbox/fixtures';
+import { SANDBOX_CARDS, type TAccountScenario } from './sandbox/fixtures';
 import { openTestDatabase } from './testing/test-app';
+import { ownPerson, type TSandboxPerson } from './testing/bvn';
 import { signUp, testPhone } from './testing/identity';
 import { consentWithPayment, encryptedCard, sandboxCard } from './testing/payments';
 
@@ -26,13 +28,14 @@ const filesUnder = (dir: string): string[] =>
     return statSync(full).isDirectory() ? filesUnder(full) : [full];
   });
 
-/** Every way a secret could be written down: digits as typed, and as JSON fields. */
-const secrets = SANDBOX_CARDS.flatMap((card) => [
-  card.number,
-  card.number.replace(/(\d{4})(?=\d)/g, '$1 '),
-  `"cvv":"${card.cvv}"`,
-  `"pin":"${card.pin}"`,
-]);
+/** Every way a card's secrets could be written down: digits as typed, and as JSON fields. */
+const secretsOf = (cards: ReadonlyArray<{ number: string; cvv: string; pin: string }>) =>
+  cards.flatMap((card) => [
+    card.number,
+    card.number.replace(/(\d{4})(?=\d)/g, '$1 '),
+    `"cvv":"${card.cvv}"`,
+    `"pin":"${card.pin}"`,
+  ]);
 
 describe('card secrets', () => {
   it('are in no database file, no table and no log line after every card path', async () => {
@@ -97,27 +100,39 @@ describe('card secrets', () => {
       payload: { approved: true },
     });
 
-    // Card links, each by a payer of their own, to the accounts whose banks take cards.
-    const cardAccounts = SANDBOX_ACCOUNTS.filter((a) =>
-      ['links_by_card', 'insufficient_funds'].includes(a.scenario),
-    ).map(({ accountNumber, institutionCode }) => ({ accountNumber, institutionCode }));
+    // Card links, each by a payer of their own, of their own person's cards to that person's
+    // accounts whose banks take cards: a card links only an account held under the payer's BVN.
+    const people: TSandboxPerson[] = [];
     const signedIn = async () => {
       const { token } = await signUp(app, testPhone(), 'Funmilayo Adebayo');
-      return { authorization: `Bearer ${token}` };
+      const person = await ownPerson(app, token);
+      people.push(person);
+      return { headers: { authorization: `Bearer ${token}` }, person };
+    };
+    type TPayer = Awaited<ReturnType<typeof signedIn>>;
+    const cardOf = (payer: TPayer, scenario: Parameters<typeof sandboxCard>[0]) => {
+      const card = payer.person.cards.find((c) => c.scenario === scenario);
+      if (!card) throw new Error(`No ${scenario} card`);
+      return card;
+    };
+    const accountOf = (payer: TPayer, scenario: TAccountScenario) => {
+      const account = payer.person.accounts.find((a) => a.scenario === scenario);
+      if (!account) throw new Error(`No ${scenario} account`);
+      return { accountNumber: account.accountNumber, institutionCode: account.institutionCode };
     };
     const link = async (
-      headers: Record<string, string>,
+      payer: TPayer,
       scenario: Parameters<typeof sandboxCard>[0],
-      saveToAccount = cardAccounts[0],
+      accountScenario: TAccountScenario = 'links_by_card',
     ) => {
       const response = await app.inject({
         method: 'POST',
         url: '/api/payments/card',
-        headers,
+        headers: payer.headers,
         payload: {
           saveCard: true,
-          saveToAccount,
-          cardDetails: await encryptedCard(app, sandboxCard(scenario)),
+          saveToAccount: accountOf(payer, accountScenario),
+          cardDetails: await encryptedCard(app, cardOf(payer, scenario)),
         },
       });
       return response.json<Record<string, unknown>>();
@@ -125,41 +140,43 @@ describe('card secrets', () => {
     const first = await signedIn();
     await link(first, 'declined');
     const otpLink = await link(first, 'pin_otp');
-    await app.inject({
+    const otpLinked = await app.inject({
       method: 'POST',
       url: '/api/payments/card/complete',
-      headers: first,
-      payload: { paymentId: otpLink.paymentId, otp: sandboxCard('pin_otp').otp },
+      headers: first.headers,
+      payload: { paymentId: otpLink.paymentId, otp: cardOf(first, 'pin_otp').otp },
     });
+    expect(otpLinked.statusCode, otpLinked.body).toBe(200);
     const second = await signedIn();
     const threeDsLink = await link(second, 'three_ds');
-    await app.inject({
+    const threeDsAnswered = await app.inject({
       method: 'POST',
       url: `/api/sandbox/3ds/${String(threeDsLink.challengeUrl).split('/sandbox/3ds/')[1]}`,
       payload: { approved: true },
     });
+    expect(threeDsAnswered.statusCode, threeDsAnswered.body).toBe(200);
     // A card of another account is refused before anything is charged.
-    await link(second, 'pin_only', cardAccounts[1]);
-    await link(await signedIn(), 'pin_only');
+    expect(await link(second, 'pin_only', 'insufficient_funds')).toMatchObject({ success: false });
+    expect(await link(await signedIn(), 'pin_only')).toMatchObject({ success: true });
     const third = await signedIn();
     const saved = await consentWithPayment(app, database);
     await app.inject({
       method: 'POST',
       url: '/api/payments/card',
-      headers: third,
+      headers: third.headers,
       payload: {
         paymentId: saved.paymentId,
-        cardDetails: await encryptedCard(app, sandboxCard('pin_only')),
+        cardDetails: await encryptedCard(app, cardOf(third, 'pin_only')),
         saveCard: true,
       },
     });
     const savedCard = await app.inject({
       method: 'POST',
       url: '/api/payments/save-card',
-      headers: third,
-      payload: { paymentId: saved.paymentId, ...cardAccounts[0] },
+      headers: third.headers,
+      payload: { paymentId: saved.paymentId, ...accountOf(third, 'links_by_card') },
     });
-    expect(savedCard.statusCode).toBe(200);
+    expect(savedCard.statusCode, savedCard.body).toBe(200);
 
     // Both drivers answer raw SQL with `{ rows }`.
     const rowsOf = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
@@ -182,7 +199,9 @@ describe('card secrets', () => {
     expect(everyRow).toContain('test_charge_refund');
     expect(everyRow).toContain('sbx_tok_');
     expect(logs.join('').length).toBeGreaterThan(0);
-    for (const secret of secrets) {
+    // The cards used: the fixtures paid with, and the payers' own cards linked and saved.
+    const cardsUsed = [...SANDBOX_CARDS, ...people.flatMap((person) => person.cards)];
+    for (const secret of secretsOf(cardsUsed)) {
       expect(everyRow, `a table holds ${secret}`).not.toContain(secret);
       expect(logs.join(''), `a log line holds ${secret}`).not.toContain(secret);
     }
@@ -191,7 +210,7 @@ describe('card secrets', () => {
       expect(files.length).toBeGreaterThan(10);
       for (const file of files) {
         const bytes = readFileSync(file).toString('latin1');
-        for (const card of SANDBOX_CARDS) {
+        for (const card of cardsUsed) {
           expect(bytes.includes(card.number), `${file} holds a card number`).toBe(false);
         }
       }
