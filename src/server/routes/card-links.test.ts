@@ -1,6 +1,8 @@
 // Linking a card to a payer's bank account (spec §7 card calls, card-linking stream; docs/accounts.md
 // "Linking by card"): each sandbox card through its path, the test charge and its refund in the
-// books, the stream's events, the refusals, concurrency and retries, and saving a paid card.
+// books, the stream's events, the refusals, concurrency and retries, and saving a paid card. Each
+// payer links their own cards: those of the sandbox person whose BVN they verified, issued on that
+// person's accounts (docs/accounts.md "Ownership").
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountRowSubtitle } from '../../domain/account-row';
@@ -18,6 +20,7 @@ import {
 } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
+import { ownAccount, ownPerson } from '../testing/bvn';
 import { signUp, testPhone } from '../testing/identity';
 import {
   accountLinkRow,
@@ -41,17 +44,41 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** The account a card links in the sandbox: its bank takes cards and nothing else. */
-const CARD_ACCOUNT = sandboxAccount('links_by_card');
-const saveToAccount = {
+/** The scenario of the account a card links in the sandbox: its bank takes cards and nothing else. */
+const CARD_ACCOUNT_SCENARIO = 'links_by_card';
+/** The fixture account of that scenario: for calls refused before any account is looked at. */
+const CARD_ACCOUNT = sandboxAccount(CARD_ACCOUNT_SCENARIO);
+const fixtureCardAccount = {
   accountNumber: CARD_ACCOUNT.accountNumber,
   institutionCode: CARD_ACCOUNT.institutionCode,
 };
 
+/** A signed-in payer who verified the BVN of a sandbox person of their own. */
 async function payer() {
   const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+  await ownPerson(ctx.app, token);
   return { token, payerId: user.userId };
 }
+
+/** The payer's own card of `scenario`: their person's, issued on that person's account. */
+async function ownCard(token: string, scenario: TCardScenarioName) {
+  const card = (await ownPerson(ctx.app, token)).cards.find((c) => c.scenario === scenario);
+  if (!card) throw new Error(`No card of scenario ${scenario}`);
+  return card;
+}
+
+/** The payer's own account a card links: their person's, of the card-linking scenario. */
+async function saveToAccountOf(token: string) {
+  const { accountNumber, institutionCode } = await ownAccount(
+    ctx.app,
+    token,
+    CARD_ACCOUNT_SCENARIO,
+  );
+  return { accountNumber, institutionCode };
+}
+
+/** A card's digits as the payer's account shows them: first 6, six stars, last 4. */
+const masked = (number: string) => `${number.slice(0, 6)}******${number.slice(-4)}`;
 
 const post = (url: string, token: string | null, payload: object, key?: string) =>
   ctx.app.inject({
@@ -64,24 +91,24 @@ const post = (url: string, token: string | null, payload: object, key?: string) 
     payload,
   });
 
+type TAccountAt = { accountNumber: string; institutionCode: string };
+
 /**
  * The linking body the page sends (spec §7): saveCard, the account (by default the one the card is
- * issued on, the only one it links), the encrypted card.
+ * issued on, the only one it links), the encrypted card: the payer's own card of `scenario`, or
+ * without a payer (a call refused before sign-in) the fixture card of it.
  */
-async function linkBody(scenario: TCardScenarioName, account = sandboxCard(scenario).account) {
+async function linkBody(token: string | null, scenario: TCardScenarioName, account?: TAccountAt) {
+  const card = token ? await ownCard(token, scenario) : sandboxCard(scenario);
   return {
     saveCard: true,
-    saveToAccount: account,
-    cardDetails: await encryptedCard(ctx.app, sandboxCard(scenario)),
+    saveToAccount: account ?? card.account,
+    cardDetails: await encryptedCard(ctx.app, card),
   };
 }
 
-async function link(
-  token: string,
-  scenario: TCardScenarioName,
-  account = sandboxCard(scenario).account,
-) {
-  return post('/api/payments/card', token, await linkBody(scenario, account));
+async function link(token: string, scenario: TCardScenarioName, account?: TAccountAt) {
+  return post('/api/payments/card', token, await linkBody(token, scenario, account));
 }
 
 const complete = (token: string | null, paymentId: string, otp: string, consentId?: string) =>
@@ -151,15 +178,18 @@ async function accountsOf(token: string): Promise<TUserAccount[]> {
   return response.json<{ accounts: TUserAccount[] }>().accounts;
 }
 
-/** What a linked card account shows, with the card's masked digits (spec §2 account row). */
+/**
+ * What a linked card account shows, with the card's masked digits (spec §2 account row): the
+ * payer's own account, and their own card of `scenario` on it.
+ */
 async function expectCardLinked(token: string, scenario: TCardScenarioName) {
-  const number = sandboxCard(scenario).number;
-  const obfuscatedCard = `${number.slice(0, 6)}******${number.slice(-4)}`;
+  const obfuscatedCard = masked((await ownCard(token, scenario)).number);
+  const own = await ownAccount(ctx.app, token, CARD_ACCOUNT_SCENARIO);
   const [account] = await accountsOf(token);
   expect(account).toMatchObject({
-    accountNumber: CARD_ACCOUNT.accountNumber,
-    institutionCode: CARD_ACCOUNT.institutionCode,
-    accountName: CARD_ACCOUNT.accountName,
+    accountNumber: own.accountNumber,
+    institutionCode: own.institutionCode,
+    accountName: own.accountName,
     linkStatus: 'approved',
     statusDetail: 'Approved',
     isAlreadyLinked: true,
@@ -168,9 +198,7 @@ async function expectCardLinked(token: string, scenario: TCardScenarioName) {
     },
   });
   if (!account) throw new Error('no account');
-  expect(accountRowSubtitle(account)).toBe(
-    `Card & Bank • ****${CARD_ACCOUNT.accountNumber.slice(-4)}`,
-  );
+  expect(accountRowSubtitle(account)).toBe(`Card & Bank • ****${own.accountNumber.slice(-4)}`);
   // A row with no account number (a card alone) shows the card itself, by its last 4 digits.
   expect(accountRowSubtitle({ ...account, accountNumber: null })).toBe(
     `Card • **** **** **** ${obfuscatedCard.slice(-4)}`,
@@ -240,15 +268,16 @@ describe('linking a card, each sandbox card through its path', () => {
       .select()
       .from(payerAccounts)
       .where(eq(payerAccounts.payerId, payerId));
+    const card = await ownCard(token, 'pin_only');
     expect(saved).toMatchObject({
       cardToken: expect.stringMatching(/^sbx_tok_/),
       cardBrand: 'visa',
-      cardFirst6: '408408',
-      cardLast4: '0003',
+      cardFirst6: card.number.slice(0, 6),
+      cardLast4: card.number.slice(-4),
       cardExpiryMonth: 12,
       cardExpiryYear: 2030,
     });
-    expect(JSON.stringify(saved)).not.toContain(sandboxCard('pin_only').number);
+    expect(JSON.stringify(saved)).not.toContain(card.number);
   });
 
   it('pin_otp: asks for the OTP; the right one links it, answered as a card_linking charge', async () => {
@@ -267,13 +296,14 @@ describe('linking a card, each sandbox card through its path', () => {
       chargeStage: 'awaiting_otp',
     });
     expect((await booksOf(body.paymentId)).kinds).toEqual([]);
-    const done = await complete(token, body.paymentId, sandboxCard('pin_otp').otp);
+    const card = await ownCard(token, 'pin_otp');
+    const done = await complete(token, body.paymentId, card.otp);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toEqual({
       success: true,
       message: 'Your account has been linked and is ready for future payments.',
-      obfuscatedCard: '539983******0024',
-      payerCard: { obfuscatedCard: '539983******0024', brand: 'mastercard' },
+      obfuscatedCard: masked(card.number),
+      payerCard: { obfuscatedCard: masked(card.number), brand: 'mastercard' },
       paymentType: 'card_linking',
       shouldPromptCardLinking: false,
       amount: body.amount,
@@ -283,7 +313,7 @@ describe('linking a card, each sandbox card through its path', () => {
     expect(await cardLinkingEvents(payerId)).toEqual(linkedEvents(body.paymentId));
     await expectCardLinked(token, 'pin_otp');
     // The OTP was used: the link is already made.
-    const again = await complete(token, body.paymentId, sandboxCard('pin_otp').otp);
+    const again = await complete(token, body.paymentId, card.otp);
     expect(again.statusCode).toBe(409);
     expect(errorOf(again).code).toBe('ACCOUNT_ALREADY_LINKED');
   });
@@ -448,7 +478,7 @@ describe('who may link, and which accounts', () => {
   it('refuses the linking call on the public route: sign-in first (spec §6)', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const response = await post('/api/payments/card/public', null, {
-      ...(await linkBody('pin_only')),
+      ...(await linkBody(null, 'pin_only')),
       consentId: consent.consentId,
     });
     expect(response.statusCode).toBe(401);
@@ -462,7 +492,7 @@ describe('who may link, and which accounts', () => {
   });
 
   it('needs a bearer token on /api/payments/card and for a link’s OTP', async () => {
-    const anonymous = await post('/api/payments/card', null, await linkBody('pin_only'));
+    const anonymous = await post('/api/payments/card', null, await linkBody(null, 'pin_only'));
     expect(anonymous.statusCode).toBe(401);
     const { token } = await payer();
     const { paymentId } = (await link(token, 'pin_otp')).json<{ paymentId: string }>();
@@ -489,7 +519,7 @@ describe('who may link, and which accounts', () => {
     'refuses an account whose bank takes no card (%s): %i %s',
     async (scenario, status, code) => {
       const { token } = await payer();
-      const { accountNumber, institutionCode } = sandboxAccount(scenario);
+      const { accountNumber, institutionCode } = await ownAccount(ctx.app, token, scenario);
       const response = await link(token, 'pin_only', { accountNumber, institutionCode });
       expect(response.statusCode).toBe(status);
       expect(errorOf(response).code).toBe(code);
@@ -498,13 +528,14 @@ describe('who may link, and which accounts', () => {
 
   it('refuses a number the bank does not hold, and an unknown bank naming the field', async () => {
     const { token } = await payer();
+    const own = await saveToAccountOf(token);
     const unknown = await link(token, 'pin_only', {
       accountNumber: '0000000000',
-      institutionCode: CARD_ACCOUNT.institutionCode,
+      institutionCode: own.institutionCode,
     });
     expect(unknown.statusCode).toBe(400);
     expect(errorOf(unknown).code).toBe('ACCOUNT_NOT_FOUND_AT_BANK');
-    const noBank = await link(token, 'pin_only', { ...saveToAccount, institutionCode: '999' });
+    const noBank = await link(token, 'pin_only', { ...own, institutionCode: '999' });
     expect(noBank.statusCode).toBe(400);
     expect(errorOf(noBank).message).toContain('institutionCode');
   });
@@ -549,7 +580,7 @@ describe('one link per account, one attempt at a time', () => {
     { tags: ['postgres'] },
     async () => {
       const { token, payerId } = await payer();
-      const bodies = [await linkBody('pin_otp'), await linkBody('pin_otp')];
+      const bodies = [await linkBody(token, 'pin_otp'), await linkBody(token, 'pin_otp')];
       const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
       const refused = answers.find((a) => a.statusCode === 409);
@@ -567,7 +598,9 @@ describe('one link per account, one attempt at a time', () => {
     { tags: ['postgres'] },
     async () => {
       const { token, payerId } = await payer();
-      const bodies = await Promise.all(Array.from({ length: 10 }, () => linkBody('pin_only')));
+      const bodies = await Promise.all(
+        Array.from({ length: 10 }, () => linkBody(token, 'pin_only')),
+      );
       const answers = await Promise.all(bodies.map((b) => post('/api/payments/card', token, b)));
       expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
       for (const refused of answers.filter((a) => a.statusCode !== 200)) {
@@ -612,7 +645,7 @@ describe('one link per account, one attempt at a time', () => {
 describe('retries', () => {
   it('a retried link with its Idempotency-Key gets the first answer and charges once', async () => {
     const { token, payerId } = await payer();
-    const body = await linkBody('pin_only');
+    const body = await linkBody(token, 'pin_only');
     const key = `link-${payerId}`;
     const first = await post('/api/payments/card', token, body, key);
     const again = await post('/api/payments/card', token, body, key);
@@ -624,7 +657,7 @@ describe('retries', () => {
       .from(accountLinks)
       .where(eq(accountLinks.payerId, payerId));
     expect(links).toHaveLength(1);
-    const reused = await post('/api/payments/card', token, await linkBody('pin_otp'), key);
+    const reused = await post('/api/payments/card', token, await linkBody(token, 'pin_otp'), key);
     expect(reused.statusCode).toBe(409);
     expect(errorOf(reused).code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
@@ -642,20 +675,29 @@ describe('retries', () => {
 });
 
 describe('saving the card of a paid payment (POST /api/payments/save-card)', () => {
-  /** A signed-in payer pays a consent's payment by card, asking to save it or not. */
+  /**
+   * A signed-in payer pays a consent's payment by card, their own (the card saving links), asking
+   * to save it or not.
+   */
   async function paidByCard(token: string, saveCard: boolean) {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const paid = await post('/api/payments/card', token, {
       paymentId: consent.paymentId,
-      cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+      cardDetails: await encryptedCard(ctx.app, await ownCard(token, 'pin_only')),
       saveCard,
     });
     expect(paid.statusCode, paid.body).toBe(200);
     return consent;
   }
 
-  const saveCard = (token: string, paymentId: string, account = saveToAccount, key?: string) =>
-    post('/api/payments/save-card', token, { paymentId, ...account }, key);
+  /** Saves a paid card to an account: by default the payer's own account a card links. */
+  const saveCard = async (token: string, paymentId: string, account?: TAccountAt, key?: string) =>
+    post(
+      '/api/payments/save-card',
+      token,
+      { paymentId, ...(account ?? (await saveToAccountOf(token))) },
+      key,
+    );
 
   it('puts the card on the account, which the card then links; a second save is refused', async () => {
     const { token } = await payer();
@@ -694,8 +736,8 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
     const { token } = await payer();
     const consent = await paidByCard(token, true);
     const key = `save-${consent.paymentId}`;
-    const first = await saveCard(token, consent.paymentId, saveToAccount, key);
-    const again = await saveCard(token, consent.paymentId, saveToAccount, key);
+    const first = await saveCard(token, consent.paymentId, undefined, key);
+    const again = await saveCard(token, consent.paymentId, undefined, key);
     expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
     expect(again.json()).toEqual(first.json());
   });
@@ -711,13 +753,18 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
   });
 
   describe('a card paid without sign-in', () => {
-    /** A page without sign-in pays by card, asking to save it: the charge's token it holds. */
-    async function paidAsGuest() {
+    /**
+     * A page without sign-in pays by card (by default the fixture card), asking to save it: the
+     * charge's token it holds.
+     */
+    async function paidAsGuest(
+      card: Parameters<typeof encryptedCard>[1] = sandboxCard('pin_only'),
+    ) {
       const consent = await consentWithPayment(ctx.app, ctx.database);
       const paid = await post('/api/payments/card/public', null, {
         paymentId: consent.paymentId,
         consentId: consent.consentId,
-        cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+        cardDetails: await encryptedCard(ctx.app, card),
         saveCard: true,
       });
       expect(paid.statusCode, paid.body).toBe(200);
@@ -726,10 +773,10 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
       return { ...consent, chargeToken };
     }
 
-    const saveWith = (token: string, paymentId: string, chargeToken?: string) =>
+    const saveWith = async (token: string, paymentId: string, chargeToken?: string) =>
       post('/api/payments/save-card', token, {
         paymentId,
-        ...saveToAccount,
+        ...(await saveToAccountOf(token)),
         ...(chargeToken ? { chargeToken } : {}),
       });
 
@@ -745,14 +792,15 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
     }
 
     it('is saved by the payer who paid, signed in after, with the token their page holds: no second charge', async () => {
-      const guest = await paidAsGuest();
+      // The payer's own card, paid with before they sign in on this page.
+      const { token, payerId } = await payer();
+      const guest = await paidAsGuest(await ownCard(token, 'pin_only'));
       expect((await paymentEvents(ctx.database, guest.paymentId)).at(-1)).toMatchObject({
         shouldPromptCardLinking: true,
         cardWasSaved: true,
       });
       const before = await networkCharges(guest.paymentId);
       expect(before.ofPayment.map((c) => c.status)).toEqual(['succeeded']);
-      const { token, payerId } = await payer();
       const saved = await saveWith(token, guest.paymentId, guest.chargeToken);
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json()).toEqual({
@@ -845,7 +893,7 @@ describe('saving the card of a paid payment (POST /api/payments/save-card)', () 
   it('needs a bearer token', async () => {
     const response = await post('/api/payments/save-card', null, {
       paymentId: 'pay_x',
-      ...saveToAccount,
+      ...fixtureCardAccount,
     });
     expect(response.statusCode).toBe(401);
   });
