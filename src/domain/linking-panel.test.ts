@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsToList,
   LINKING_PANEL_INITIAL,
   LINKING_PANEL_TIMINGS,
   linkingPanelReducer,
@@ -10,6 +11,7 @@ import {
 } from './linking-panel';
 import { ERROR_CATALOGUE } from './errors';
 import type { TAccountLink } from './schemas/account-link';
+import type { TBankValidationResult } from './schemas/user-account';
 
 const bankAccount: TLinkingAccount = {
   accountNumber: '0123456789',
@@ -91,6 +93,17 @@ const needsOtp = charged({
   requiresOTP: true,
   displayMessage: 'Enter the OTP sent to [[PhoneNumber]]',
 });
+const bvnForm = (action: object): TLinkingPanelAction =>
+  ({ type: 'bvn_form', action }) as TLinkingPanelAction;
+const sendBvnCode = bvnForm({ type: 'code_requested', bvn: '22334455667' });
+const bvnCodeSent = bvnForm({ type: 'code_sent', sentTo: '0803 *** **42' });
+const verifyBvn = bvnForm({ type: 'verify_requested', code: '123456' });
+const bvnVerified = bvnForm({ type: 'verified', last4: '5667' });
+const notVerified: TLinkingPanelAction = {
+  type: 'link_failed',
+  code: 'BVN_NOT_VERIFIED',
+  message: ERROR_CATALOGUE.BVN_NOT_VERIFIED.message,
+};
 const cardEvent = (event: object): TLinkingPanelAction =>
   ({
     type: 'card_linking_event',
@@ -158,6 +171,37 @@ const ROUTES = {
   successReset: [open, chooseBank, noLink],
   successPaper: [open, chooseBank, paperLinked],
   successClose: [open, chooseCard, noLink, submitCard, charged({})],
+  bvnOnOpen: [open, { type: 'bvn_required' }],
+  bvnVerifyingOnManualEntry: [
+    open,
+    { type: 'manual_entry_opened' },
+    { type: 'bvn_required' },
+    sendBvnCode,
+    bvnCodeSent,
+    verifyBvn,
+  ],
+  bvnSendingOnOpen: [open, { type: 'bvn_required' }, sendBvnCode],
+  bvnCodeOnOpen: [open, { type: 'bvn_required' }, sendBvnCode, bvnCodeSent],
+  bvnVerifyingOnOpen: [open, { type: 'bvn_required' }, sendBvnCode, bvnCodeSent, verifyBvn],
+  bvnForAccount: [open, chooseBankManually, notVerified],
+  bvnVerifyingForAccount: [
+    open,
+    chooseBankManually,
+    notVerified,
+    sendBvnCode,
+    bvnCodeSent,
+    verifyBvn,
+  ],
+  bvnVerifyingForCard: [
+    open,
+    chooseCard,
+    noLink,
+    submitCard,
+    { type: 'card_failed', code: 'BVN_NOT_VERIFIED' },
+    sendBvnCode,
+    bvnCodeSent,
+    verifyBvn,
+  ],
   errorFromList: [open, chooseBank, { type: 'link_failed', message: 'Bank unavailable' }],
   errorFromManual: [open, chooseBankManually, { type: 'link_failed' }],
 } satisfies Record<string, TLinkingPanelAction[]>;
@@ -202,6 +246,101 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     'select',
     chooseBank,
     { context: { cardFlow: false, source: 'list' } },
+  ],
+  // The BVN step (docs/identity.md "The BVN"): asked once, then the panel carries on.
+  [
+    'asks for the BVN when the panel opens for a payer with none',
+    'select',
+    { type: 'bvn_required' },
+    { step: 'bvn', form: { phase: 'enter_bvn' }, resume: { to: 'select', manualEntry: false } },
+  ],
+  [
+    'sends the code from the BVN step',
+    'bvnOnOpen',
+    sendBvnCode,
+    { step: 'bvn', form: { phase: 'enter_bvn', busy: true } },
+  ],
+  [
+    'asks for the code, saying where it went',
+    'bvnSendingOnOpen',
+    bvnCodeSent,
+    { step: 'bvn', form: { phase: 'enter_code', sentTo: '0803 *** **42' } },
+  ],
+  [
+    'shows the tries left after a wrong code',
+    'bvnVerifyingOnOpen',
+    bvnForm({
+      type: 'verify_failed',
+      code: 'PHONE_CODE_INCORRECT',
+      message: 'That code is not correct. 4 tries left.',
+    }),
+    {
+      step: 'bvn',
+      form: { phase: 'enter_code', error: 'That code is not correct. 4 tries left.' },
+    },
+  ],
+  [
+    'carries on at select once verified',
+    'bvnVerifyingOnOpen',
+    bvnVerified,
+    { step: 'select', manualEntry: false },
+  ],
+  [
+    'carries on at manual entry once verified, when that is where the payer was',
+    'bvnVerifyingOnManualEntry',
+    bvnVerified,
+    { step: 'select', manualEntry: true },
+  ],
+  [
+    'asks for the BVN when the link call answers BVN_NOT_VERIFIED',
+    'creatingLink',
+    notVerified,
+    { step: 'bvn', resume: { to: 'account', context: { account: bankAccount } } },
+  ],
+  [
+    'links the account the payer was linking once verified',
+    'bvnVerifyingForAccount',
+    bvnVerified,
+    {
+      step: 'linking',
+      phase: 'creating_link',
+      context: { account: bankAccount, source: 'manual' },
+    },
+  ],
+  [
+    'asks for the BVN when the card call answers BVN_NOT_VERIFIED',
+    'cardBusy',
+    { type: 'card_failed', code: 'BVN_NOT_VERIFIED' },
+    { step: 'bvn', resume: { to: 'account', context: { cardFlow: true } } },
+  ],
+  [
+    'returns to the card once verified',
+    'bvnVerifyingForCard',
+    bvnVerified,
+    { step: 'linking', phase: 'creating_link', context: { cardFlow: true } },
+  ],
+  [
+    'shows ACCOUNT_NOT_YOURS on the error step',
+    'creatingLink',
+    {
+      type: 'link_failed',
+      code: 'ACCOUNT_NOT_YOURS',
+      message: ERROR_CATALOGUE.ACCOUNT_NOT_YOURS.message,
+    },
+    { step: 'error', message: 'This account is not registered to your BVN.' },
+  ],
+  ['closes from the BVN step', 'bvnCodeOnOpen', { type: 'close' }, { step: 'closed' }],
+  [
+    'goes back from the BVN step asked on opening: closes',
+    'bvnOnOpen',
+    { type: 'back' },
+    { step: 'closed' },
+  ],
+  [
+    'goes back from the BVN step asked for an account: to manual entry',
+    'bvnForAccount',
+    { type: 'back' },
+    { step: 'select', manualEntry: true },
   ],
   // After the account link (spec §4 "select to linking. Then:")
   [
@@ -636,6 +775,10 @@ describe('linkingPanelReducer transitions', () => {
       { type: 'card_details_requested' },
     ],
     ['3DS start without a challenge', 'cardForm', { type: 'three_ds_started' }],
+    ['a second BVN request once on the BVN step', 'bvnOnOpen', { type: 'bvn_required' }],
+    ['a BVN request while linking', 'creatingLink', { type: 'bvn_required' }],
+    ['a BVN form action outside the BVN step', 'select', sendBvnCode],
+    ['a second Verify while verifying', 'bvnVerifyingOnOpen', verifyBvn],
   ];
   it.each(REFUSED)('ignores %s', (_, route, action) => {
     const before = stateAt(route);
@@ -691,6 +834,15 @@ const ACTION_POOL: TLinkingPanelAction[] = [
   { type: 'verification_result', success: false, code: 'AUTH_PARAMS_LOCKED' },
   { type: 'back' },
   { type: 'success_delay_elapsed' },
+  { type: 'bvn_required' },
+  notVerified,
+  { type: 'card_failed', code: 'BVN_NOT_VERIFIED' },
+  sendBvnCode,
+  bvnCodeSent,
+  verifyBvn,
+  bvnVerified,
+  bvnForm({ type: 'verify_failed' }),
+  bvnForm({ type: 'change_bvn' }),
 ];
 
 describe('linkingPanelReducer properties', () => {
@@ -730,5 +882,31 @@ describe('linkingPanelReducer properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('accountsToList', () => {
+  const found = (over: Partial<TBankValidationResult>): TBankValidationResult => ({
+    accountNumber: '0123456789',
+    accountName: 'Ada Obi',
+    institutionCode: '000014',
+    bankName: 'Access Bank',
+    logo: null,
+    nameEnquiryId: null,
+    isOyaUser: false,
+    oyaUser: null,
+    integrations: bankAccount.integrations,
+    ownership: 'yours',
+    ...over,
+  });
+  const own = { ...bankAccount, bankId: 'bank_1' };
+
+  it('lists the accounts under the BVN after the payer’s own, those already added as they are', () => {
+    const other = found({ accountNumber: '0987654321' });
+    expect(accountsToList([own], [found({}), other])).toEqual([own, other]);
+  });
+
+  it('leaves out an account the bank does not hold under the payer’s BVN', () => {
+    expect(accountsToList([], [found({ ownership: 'not_yours' })])).toEqual([]);
   });
 });

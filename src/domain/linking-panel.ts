@@ -8,11 +8,17 @@ import {
   SUCCESS_UI_MS,
   VALIDATING_CANCEL_AFTER_MS,
 } from './constants';
+import {
+  BVN_FORM_INITIAL,
+  bvnFormReducer,
+  type TBvnFormAction,
+  type TBvnFormState,
+} from './bvn-form';
 import { ERROR_CATALOGUE, type TErrorCode } from './errors';
 import { paperMandateFormOfLink } from './paper-mandate';
 import type { TAccountLink } from './schemas/account-link';
 import type { TCardChargeResponse, TCardLinkingEvent } from './schemas/card';
-import type { TUserAccount } from './schemas/user-account';
+import type { TBankValidationResult, TUserAccount } from './schemas/user-account';
 
 /** The account being linked: from the payer's list or found by manual entry. */
 export type TLinkingAccount = Pick<
@@ -34,7 +40,7 @@ export type TCardEntryView =
   /** The alternate-service verification form ('Complete Account Verification'). */
   | 'verification';
 
-type TLinkingContext = {
+export type TLinkingContext = {
   source: TLinkingSource;
   account: TLinkingAccount;
   /** The panel was opened to link by card whatever the account supports. */
@@ -42,6 +48,13 @@ type TLinkingContext = {
   /** Card-capable account or forced card flow (spec §4): linking goes through card_entry. */
   cardFlow: boolean;
 };
+
+/** Where the panel carries on once the payer's BVN is verified. */
+export type TBvnResume =
+  /** Choosing an account: the panel opened for a payer with no verified BVN. */
+  | { to: 'select'; forceCardFlow: boolean; manualEntry: boolean }
+  /** The account the payer was linking, when its link call answered BVN_NOT_VERIFIED. */
+  | { to: 'account'; context: TLinkingContext };
 
 /** What the linking step is waiting for. */
 export type TLinkingPhase =
@@ -60,6 +73,12 @@ export type TLinkingPanelState =
   | { step: 'closed' }
   /** Choosing an account: the list, or manual entry when `manualEntry` (spec §2 select). */
   | { step: 'select'; forceCardFlow: boolean; manualEntry: boolean }
+  /**
+   * 'Verify your BVN' (docs/identity.md "The BVN"): asked once, the first time linking needs it
+   * (the panel opened for a payer with none, or a link call answered BVN_NOT_VERIFIED); then the
+   * panel carries on at `resume`.
+   */
+  | { step: 'bvn'; form: TBvnFormState; resume: TBvnResume }
   /** Work with the server under way, as `phase` says (spec §2 linking). */
   | {
       step: 'linking';
@@ -113,10 +132,15 @@ export type TLinkingPanelAction =
   | { type: 'open'; forceCardFlow?: boolean }
   | { type: 'close' }
   | { type: 'manual_entry_opened' }
+  /** The payer has no verified BVN (GET /api/identity/bvn answered none). */
+  | { type: 'bvn_required' }
+  /** The BVN step's form (src/domain/bvn-form.ts). */
+  | { type: 'bvn_form'; action: TBvnFormAction }
   | { type: 'account_chosen'; account: TLinkingAccount; source: TLinkingSource }
   /** The account-link call answered; null when no call was needed (card flow). */
   | { type: 'link_resolved'; accountLink: TAccountLink | null }
-  | { type: 'link_failed'; message?: string | null | undefined }
+  /** The account-link call failed; `code`, the catalogue's, when the server refused it. */
+  | { type: 'link_failed'; message?: string | null | undefined; code?: TErrorCode | undefined }
   /** "I've made the transfer". */
   | { type: 'transfer_confirm_requested' }
   | { type: 'confirm_result'; success: boolean; status?: string | undefined; message?: string }
@@ -124,7 +148,7 @@ export type TLinkingPanelAction =
   | { type: 'link_progress'; status: 'completed' | 'failed'; message?: string | undefined }
   | { type: 'card_submitted' }
   | { type: 'card_response'; response: TCardChargeResponse }
-  | { type: 'card_failed'; message?: string | null | undefined }
+  | { type: 'card_failed'; message?: string | null | undefined; code?: TErrorCode | undefined }
   /** 'Try Again' in the 'Card Linking Error' box. */
   | { type: 'card_retry' }
   /** 'Try Again' or 'Retry Payment' on the OTP screen: the card's details again. */
@@ -211,6 +235,36 @@ const select = (forceCardFlow: boolean, manualEntry: boolean): TLinkingPanelStat
   forceCardFlow,
   manualEntry,
 });
+
+const askBvn = (resume: TBvnResume): TLinkingPanelState => ({
+  step: 'bvn',
+  form: BVN_FORM_INITIAL,
+  resume,
+});
+
+/** The linking step of an account, its link call about to be made (spec §4 select to linking). */
+const creatingLink = (context: TLinkingContext): TLinkingPanelState => ({
+  step: 'linking',
+  context,
+  phase: 'creating_link',
+  progress: 0,
+  progressText: null,
+  paymentId: null,
+});
+
+/** The BVN step's form moved on: once the BVN is verified, the panel carries on where it was. */
+function onBvnForm(
+  state: Extract<TLinkingPanelState, { step: 'bvn' }>,
+  action: TBvnFormAction,
+): TLinkingPanelState {
+  const form = bvnFormReducer(state.form, action);
+  if (form === state.form) return state;
+  if (form.phase !== 'verified') return { ...state, form };
+  const { resume } = state;
+  return resume.to === 'select'
+    ? select(resume.forceCardFlow, resume.manualEntry)
+    : creatingLink(resume.context);
+}
 
 /** Where a resolved account link leads (spec §4 "select to linking. Then:"), in the spec's order. */
 function afterLinkResolved(
@@ -352,29 +406,38 @@ export function linkingPanelReducer(
       return LINKING_PANEL_INITIAL;
     case 'manual_entry_opened':
       return state.step === 'select' ? { ...state, manualEntry: true } : state;
+    case 'bvn_required':
+      return state.step === 'select'
+        ? askBvn({
+            to: 'select',
+            forceCardFlow: state.forceCardFlow,
+            manualEntry: state.manualEntry,
+          })
+        : state;
+    case 'bvn_form':
+      return state.step === 'bvn' ? onBvnForm(state, action.action) : state;
     case 'account_chosen':
       if (state.step !== 'select') return state;
-      return {
-        step: 'linking',
-        context: {
-          source: action.source,
-          account: action.account,
-          forceCardFlow: state.forceCardFlow,
-          cardFlow: state.forceCardFlow || action.account.integrations.card?.possible === true,
-        },
-        phase: 'creating_link',
-        progress: 0,
-        progressText: null,
-        paymentId: null,
-      };
+      return creatingLink({
+        source: action.source,
+        account: action.account,
+        forceCardFlow: state.forceCardFlow,
+        cardFlow: state.forceCardFlow || action.account.integrations.card?.possible === true,
+      });
     case 'link_resolved':
       return state.step === 'linking' && state.phase === 'creating_link'
         ? afterLinkResolved(state.context, action.accountLink)
         : state;
     case 'link_failed':
-      return state.step === 'linking' && state.phase === 'creating_link'
-        ? fail(state.context, action.message || ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message)
-        : state;
+      if (state.step !== 'linking' || state.phase !== 'creating_link') return state;
+      // docs/identity.md: the page asks for the BVN, and carries on with this account.
+      if (action.code === 'BVN_NOT_VERIFIED') {
+        return askBvn({ to: 'account', context: state.context });
+      }
+      return fail(
+        state.context,
+        action.message || ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message,
+      );
     case 'transfer_confirm_requested':
       if (state.step !== 'payment') return state;
       // spec §5: confirmation needs an account link id.
@@ -404,6 +467,9 @@ export function linkingPanelReducer(
         ? onCardResponse(state, action.response)
         : state;
     case 'card_failed':
+      if (state.step === 'card_entry' && state.busy && action.code === 'BVN_NOT_VERIFIED') {
+        return askBvn({ to: 'account', context: state.context });
+      }
       return state.step === 'card_entry' && state.busy
         ? {
             ...state,
@@ -469,6 +535,12 @@ export function linkingPanelReducer(
         error: action.message || ERROR_CATALOGUE.ACCOUNT_VERIFY_FAILED.message,
       };
     case 'back':
+      // The BVN step goes back to where the payer came from: choosing an account, or nothing.
+      if (state.step === 'bvn') {
+        return state.resume.to === 'account'
+          ? select(state.resume.context.forceCardFlow, state.resume.context.source === 'manual')
+          : LINKING_PANEL_INITIAL;
+      }
       // spec §4: back from error returns a manual entry to select, otherwise closes the panel.
       if (state.step === 'error') {
         return state.context.source === 'manual'
@@ -490,4 +562,25 @@ export function linkingPanelReducer(
       throw new Error(`Unhandled linking-panel action ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** An account's key: the same number at the same bank is the same account. */
+const sameAccount = (a: TUserAccount, b: TUserAccount): boolean =>
+  a.accountNumber !== null &&
+  a.accountNumber === b.accountNumber &&
+  a.institutionCode === b.institutionCode;
+
+/**
+ * The select step's accounts (spec §2 "Lists linkable accounts"): the payer's own, as they are,
+ * then the accounts under the payer's verified BVN not among them yet, each of which the payer
+ * may choose to link. An account the bank does not hold under the payer's BVN is left out.
+ */
+export function accountsToList(
+  accounts: readonly TUserAccount[],
+  bvnAccounts: readonly TBankValidationResult[],
+): TUserAccount[] {
+  const added = bvnAccounts.filter(
+    (found) => found.ownership === 'yours' && !accounts.some((own) => sameAccount(own, found)),
+  );
+  return [...accounts, ...added];
 }

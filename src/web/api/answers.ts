@@ -50,8 +50,10 @@ export {
   ZSandboxFixturesResponse,
   ZSandboxTerminalReadResponse,
 } from '../../domain/schemas/sandbox';
+export { ZBvnCodeResponse, ZBvnStatusResponse } from '../../domain/schemas/identity';
 export {
   ZAccountSearchResponse,
+  ZBvnAccountsResponse,
   ZDeleteAccountResponse,
   ZUserAccountsResponse,
 } from '../../domain/schemas/user-account';

@@ -31,6 +31,8 @@ export type TAccountListProps = {
   onToggle(account: TUserAccount): void;
   /** A tag after the bank name (the search results' 'linked'). */
   tagOf?: (account: TUserAccount) => string | null;
+  /** Why a row cannot be chosen, said on the row ('This account is not registered to your BVN.'). */
+  noteOf?: (account: TUserAccount) => string | null;
   /** Testers' delete menu (spec §2), only when the page's debug flag is on. */
   onDelete?: ((account: TUserAccount) => Promise<void>) | undefined;
 };
@@ -47,6 +49,7 @@ export function AccountList({
   isDisabled,
   onToggle,
   tagOf,
+  noteOf,
   onDelete,
 }: TAccountListProps) {
   const name = useId();
@@ -69,6 +72,7 @@ export function AccountList({
               />
             }
             tag={tagOf?.(account) ?? null}
+            note={noteOf?.(account) ?? null}
             onDeleteRequested={
               onDelete && accountDeletionId(account) ? () => setDeleting(account) : undefined
             }
@@ -90,11 +94,12 @@ type TAccountRowProps = {
   account: TUserAccount;
   input: ReactNode;
   tag: string | null;
+  note: string | null;
   onDeleteRequested: (() => void) | undefined;
 };
 
 /** One account: bank logo and name, its subtitle and badges (spec §2 Account list row). */
-function AccountRow({ account, input, tag, onDeleteRequested }: TAccountRowProps) {
+function AccountRow({ account, input, tag, note, onDeleteRequested }: TAccountRowProps) {
   const badges = accountRowBadges(account);
   const paperForm = paperMandateFormOfAccount(account);
   const press = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -143,6 +148,7 @@ function AccountRow({ account, input, tag, onDeleteRequested }: TAccountRowProps
             {badge}
           </span>
         ))}
+        {note ? <span className="account-note">{note}</span> : null}
         {paperForm ? <PaperMandateFormLink formUrl={paperForm} variant="link" /> : null}
       </span>
       {input}

@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useReducer, useRef } from 'react';
 import {
+  accountsToList,
   LINKING_PANEL_INITIAL,
   linkingPanelReducer,
+  type TLinkingContext,
   type TLinkingAccount,
   type TLinkingPanelAction,
   type TLinkingPanelState,
@@ -16,6 +18,7 @@ import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { accountsApi, USER_ACCOUNTS_KEY, useUserAccounts } from '../../api/accounts';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
+import { useBvnAccounts, useVerifiedBvn } from '../../api/identity';
 import { CardFormView } from '../../ui/card/card-form-view';
 import { OtpView, ThreeDsView } from '../../ui/card/card-step-views';
 import { Button } from '../../ui/button';
@@ -27,6 +30,7 @@ import {
   PaymentStep,
   VerificationForm,
 } from './linking-steps';
+import { BvnFormView, useBvnRequests } from './bvn-step';
 import { PaperMandateSuccess } from './paper-mandate';
 import { SelectStep } from './select-step';
 import { useAccountLinkProgress, useCardLinkingEvents } from './use-linking-events';
@@ -37,6 +41,8 @@ const TEST_CHARGE_TEXT = `A test payment between ${formatNaira(TEST_CARD_CHARGE_
 
 const messageOf = (error: unknown): string | null =>
   error instanceof Error && error.message ? error.message : null;
+/** The catalogue's code of a refused call: the reducer decides by it (BVN_NOT_VERIFIED). */
+const codeOf = (error: unknown) => (error instanceof ApiError ? error.code : undefined);
 
 export type TLinkingPanelProps = {
   /** Link by card whatever the account supports. */
@@ -80,6 +86,13 @@ export function LinkingPanel({
 
   const queryClient = useQueryClient();
   const accounts = useUserAccounts(true);
+  const verifiedBvn = useVerifiedBvn();
+  const bvnAccounts = useBvnAccounts(Boolean(verifiedBvn.data));
+  // What the select step lists: known once the payer's accounts, BVN and its accounts are.
+  const listed =
+    accounts.data && verifiedBvn.isSuccess && !(verifiedBvn.data && bvnAccounts.isPending)
+      ? accountsToList(accounts.data, bvnAccounts.data ?? [])
+      : undefined;
   const debugTools = usePublicConfig().data?.debugTools === true;
   const close = useEffectEvent(onClose);
   const linked = useEffectEvent(() => {
@@ -106,6 +119,12 @@ export function LinkingPanel({
     return undefined;
   }, [state, queryClient]);
 
+  // docs/identity.md: the panel asks for the BVN the first time it is needed, once.
+  const needsBvn = state.step === 'select' && verifiedBvn.isSuccess && verifiedBvn.data === null;
+  useEffect(() => {
+    if (needsBvn) act({ type: 'bvn_required' });
+  }, [needsBvn]);
+
   const cardStreamActive =
     (state.step === 'card_entry' && state.view !== 'verification') ||
     (state.step === 'linking' && state.phase !== 'creating_link');
@@ -118,11 +137,9 @@ export function LinkingPanel({
     act({ type: 'link_progress', status: event.status, message: event.message }),
   );
 
-  const choose = (account: TLinkingAccount, source: TLinkingSource) => {
-    const before = current.current;
-    const next = act({ type: 'account_chosen', account, source });
-    if (next === before || next.step !== 'linking') return;
-    if (next.context.cardFlow) {
+  /** The linking step's call: the account link, or straight on to the card form. */
+  const startLink = ({ account, cardFlow }: TLinkingContext) => {
+    if (cardFlow) {
       act({ type: 'link_resolved', accountLink: null });
       return;
     }
@@ -135,9 +152,26 @@ export function LinkingPanel({
       })
       .then(
         (answer) => act({ type: 'link_resolved', accountLink: answer.accountLink }),
-        (error: unknown) => act({ type: 'link_failed', message: messageOf(error) }),
+        (error: unknown) =>
+          act({ type: 'link_failed', message: messageOf(error), code: codeOf(error) }),
       );
   };
+
+  const choose = (account: TLinkingAccount, source: TLinkingSource) => {
+    const before = current.current;
+    const next = act({ type: 'account_chosen', account, source });
+    if (next === before || next.step !== 'linking') return;
+    startLink(next.context);
+  };
+
+  const bvnRequest = useBvnRequests((action) => {
+    const before = current.current;
+    const next = act({ type: 'bvn_form', action });
+    if (next === before) return null;
+    // Verified while linking an account: the panel carries on with it.
+    if (next.step === 'linking' && next.phase === 'creating_link') startLink(next.context);
+    return next.step === 'bvn' ? next.form : null;
+  });
 
   const confirmTransfer = () => {
     const before = current.current;
@@ -162,7 +196,8 @@ export function LinkingPanel({
       )
       .then(
         (response) => act({ type: 'card_response', response }),
-        (error: unknown) => act({ type: 'card_failed', message: messageOf(error) }),
+        (error: unknown) =>
+          act({ type: 'card_failed', message: messageOf(error), code: codeOf(error) }),
       );
   };
 
@@ -213,7 +248,7 @@ export function LinkingPanel({
       case 'select':
         return (
           <SelectStep
-            accounts={accounts.data}
+            accounts={listed}
             loadError={accounts.isError ? accounts.error.message : null}
             manualEntry={state.manualEntry}
             onManualEntry={() => act({ type: 'manual_entry_opened' })}
@@ -221,6 +256,14 @@ export function LinkingPanel({
             onChoose={choose}
             onCancel={cancel}
             onDelete={debugTools ? remove : undefined}
+          />
+        );
+      case 'bvn':
+        return (
+          <BvnFormView
+            form={state.form}
+            onAction={bvnRequest}
+            onCancel={() => act({ type: 'back' })}
           />
         );
       case 'linking':

@@ -3,12 +3,16 @@ import { isAccountAuthorized, sortAccountsForList } from '../../../domain/accoun
 import { isAccountSupported } from '../../../domain/account-selectability';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { useUserAccounts } from '../../api/accounts';
+import { useVerifiedBvn } from '../../api/identity';
 import type { TRepaymentAccountsProps, TSavedAccountsProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { AccountList } from './account-list';
+import { BvnVerification } from './bvn-step';
 import { LinkingPanel } from './linking-panel';
 import './linking.css';
+
+const SAVED_ACCOUNT_NEEDS_BVN = 'Verify your BVN to pay from this account.';
 
 /** The id a grant names an account by; only linked accounts have one worth choosing. */
 const idOf = (account: TUserAccount): string | null => account.bankId ?? null;
@@ -100,6 +104,11 @@ export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
   const linked = sortAccountsForList(accounts.data ?? []).filter(
     (a) => usable(a) && a.accountNumber,
   );
+  // docs/identity.md: a link made before BVNs were checked debits nothing until the payer
+  // verifies a BVN their bank names as the holder's.
+  const bvn = useVerifiedBvn(linked.length > 0);
+  const [verifying, setVerifying] = useState(false);
+  const unverified = bvn.isSuccess && bvn.data === null;
   if (linked.length === 0) return null;
   return (
     <section className="saved-accounts" aria-labelledby="saved-accounts-title">
@@ -111,7 +120,8 @@ export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
         mode="radio"
         label="Saved accounts"
         isSelected={(account) => idOf(account) === selectedId}
-        isDisabled={() => false}
+        isDisabled={() => unverified}
+        noteOf={() => (unverified ? SAVED_ACCOUNT_NEEDS_BVN : null)}
         onToggle={(account) => {
           const accountId = idOf(account);
           if (accountId && account.accountNumber) {
@@ -119,6 +129,14 @@ export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
           }
         }}
       />
+      {unverified && verifying ? (
+        <BvnVerification reason={SAVED_ACCOUNT_NEEDS_BVN} onCancel={() => setVerifying(false)} />
+      ) : null}
+      {unverified && !verifying ? (
+        <Button variant="link" onClick={() => setVerifying(true)}>
+          Verify your BVN
+        </Button>
+      ) : null}
     </section>
   );
 }

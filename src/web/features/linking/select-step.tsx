@@ -4,7 +4,8 @@ import { sortAccountsForList } from '../../../domain/account-row';
 import { isAccountAlreadyLinked, isAccountSelectable } from '../../../domain/account-selectability';
 import type { TLinkingAccount, TLinkingSource } from '../../../domain/linking-panel';
 import { isMaskedAccountNumber, isOriginAccount } from '../../../domain/origin-privacy';
-import type { TUserAccount } from '../../../domain/schemas/user-account';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import type { TBankValidationResult, TUserAccount } from '../../../domain/schemas/user-account';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { AccountList } from './account-list';
@@ -118,12 +119,19 @@ function ManualEntry({ title, linkedAccounts, origin, onChoose, onCancel }: TMan
   const search = useAccountSearch(accountNumber);
   const error = submitError ?? search.error;
   const isLinked = (account: TUserAccount) => isAccountAlreadyLinked(account, linkedAccounts);
+  // docs/identity.md: another person's account is found, and cannot be linked.
+  const resultOf = (account: TUserAccount): TBankValidationResult | undefined =>
+    search.results.find(
+      (result) =>
+        result.institutionCode === account.institutionCode &&
+        result.accountNumber === account.accountNumber,
+    );
+  const notYours = (account: TUserAccount) => resultOf(account)?.ownership === 'not_yours';
+  const choosable = (account: TUserAccount) =>
+    isAccountSelectable(account, linkedAccounts) && !notYours(account);
   // The payment's own account, once its bank answers for it: chosen for the payer, once.
   const originFound = search.results.find(
-    (result) =>
-      origin !== null &&
-      isOriginAccount(origin, result) &&
-      isAccountSelectable(result, linkedAccounts),
+    (result) => origin !== null && isOriginAccount(origin, result) && choosable(result),
   );
   const originTaken = useRef(false);
   useEffect(() => {
@@ -174,14 +182,15 @@ function ManualEntry({ title, linkedAccounts, origin, onChoose, onCancel }: TMan
             mode="radio"
             label="Accounts found"
             isSelected={() => false}
-            isDisabled={(account) => !isAccountSelectable(account, linkedAccounts)}
+            isDisabled={(account) => !choosable(account)}
             onToggle={(account) => {
-              const found = search.results.find(
-                (result) => result.institutionCode === account.institutionCode,
-              );
+              const found = resultOf(account);
               if (found) onChoose(found);
             }}
             tagOf={(account) => (isLinked(account) ? 'linked' : null)}
+            noteOf={(account) =>
+              notYours(account) ? ERROR_CATALOGUE.ACCOUNT_NOT_YOURS.message : null
+            }
           />
         </>
       ) : null}
