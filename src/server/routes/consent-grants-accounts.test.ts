@@ -1,7 +1,8 @@
 // The grant with the payer's linked accounts (spec §2 'OneTap', §4 grant outcome, §7 grant data):
 // the immediate payment debited from a saved account at the grant, once, with its ledger entries;
 // a failed debit ('Direct debit payment failed') grants nothing; future payments bound to the
-// accounts chosen; and 'Decline'.
+// accounts chosen; and 'Decline'. The accounts are the payer's own: their sandbox person's,
+// whose BVN they verified (docs/accounts.md "Ownership").
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,14 +14,15 @@ import {
 } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { createTestClient, startTestApp } from '../testing/test-app';
+import { ownAccount } from '../testing/bvn';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   ledgerKinds,
   linkByTestTransfer,
   paymentEvents,
-  sandboxAccount,
   sandboxBalanceOf,
 } from '../testing/payments';
+import type { TAccountScenario } from '../sandbox/fixtures';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -104,8 +106,9 @@ async function grant(
   });
 }
 
-const balanceOf = (scenario: Parameters<typeof sandboxAccount>[0]) =>
-  sandboxBalanceOf(ctx.database, scenario);
+/** The sandbox bank's balance of the payer's own account of `scenario`, the one they linked. */
+const balanceOf = async (who: { token: string }, scenario: TAccountScenario) =>
+  sandboxBalanceOf(ctx.database, await ownAccount(ctx.app, who.token, scenario));
 
 async function debitsOf(paymentId: string) {
   const attempts = await ctx.database.db
@@ -125,7 +128,7 @@ describe('paying the immediate payment from a saved account at the grant', () =>
     const who = await payer();
     const accountId = await linkByTestTransfer(ctx.app, who.token, 'links_by_test_transfer');
     const consent = await consentWithFuture();
-    const before = await balanceOf('links_by_test_transfer');
+    const before = await balanceOf(who, 'links_by_test_transfer');
 
     const answer = await grant(
       who,
@@ -145,10 +148,11 @@ describe('paying the immediate payment from a saved account at the grant', () =>
       origin: {
         paymentMethod: 'bank_transfer',
         bankId: accountId,
-        accountNumber: sandboxAccount('links_by_test_transfer').accountNumber,
+        accountNumber: (await ownAccount(ctx.app, who.token, 'links_by_test_transfer'))
+          .accountNumber,
       },
     });
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - consent.amount);
+    expect(await balanceOf(who, 'links_by_test_transfer')).toBe(before - consent.amount);
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['account_debit']);
     const { attempts, debits } = await debitsOf(consent.paymentId);
     expect(attempts.map((a) => [a.method, a.status])).toEqual([['account', 'completed']]);
@@ -175,7 +179,7 @@ describe('paying the immediate payment from a saved account at the grant', () =>
       grantData(consent.consentId, accountId, [accountId]),
     );
     expect(again.json()).toMatchObject({ status: 'granted', paymentResults: { failed: 0 } });
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - consent.amount);
+    expect(await balanceOf(who, 'links_by_test_transfer')).toBe(before - consent.amount);
     expect((await checkLedger(ctx.database.db)).paymentsNotBookedOnce).toEqual([]);
   });
 
@@ -216,7 +220,7 @@ describe('paying the immediate payment from a saved account at the grant', () =>
     const who = await payer();
     const poor = await linkByTestTransfer(ctx.app, who.token, 'insufficient_funds');
     const consent = await consentWithFuture();
-    const before = await balanceOf('insufficient_funds');
+    const before = await balanceOf(who, 'insufficient_funds');
 
     const answer = await grant(who, consent.consentId, grantData(consent.consentId, poor, [poor]));
     expect(answer.statusCode).toBe(200);
@@ -226,7 +230,7 @@ describe('paying the immediate payment from a saved account at the grant', () =>
       error: 'Direct debit payment failed: Insufficient funds',
       consent: { status: 'pending', grantedAt: null },
     });
-    expect(await balanceOf('insufficient_funds')).toBe(before);
+    expect(await balanceOf(who, 'insufficient_funds')).toBe(before);
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
     const { attempts } = await debitsOf(consent.paymentId);
     expect(attempts).toEqual([
