@@ -8,20 +8,72 @@ import {
 } from '../../src/server/sandbox/fixtures';
 import {
   addVirtualAuthenticator,
+  latestCode,
   signUpThroughPanel,
   storedSession,
   uniquePhone,
 } from './auth-support';
 import { expectNoViolations } from './axe';
 import { consentPath, createConsent, snap } from './merchant';
+import { mintPerson, personAccount, personCard, type TMintedPerson } from './sandbox-people';
 
 // The account-linking panel's steps as a payer takes them, shared by the panel's own tests and
 // the consent flow's.
 
+/** A bank account by its bank and number: the sandbox's fixtures and minted people's alike. */
+export type TAccountKey = { institutionCode: string; accountNumber: string };
+
+/** A fixture account of the sandbox: someone else's, for a payer who minted their own person. */
 export function account(scenario: TAccountScenario, index = 0) {
   const found = SANDBOX_ACCOUNTS.filter((a) => a.scenario === scenario)[index];
   if (!found) throw new Error(`No sandbox account for ${scenario}`);
   return found;
+}
+
+// The person each test's payer verified the BVN of: one BVN belongs to one payer, so each payer
+// mints their own (sandbox-people.ts) and links that person's accounts.
+const people = new WeakMap<Page, TMintedPerson>();
+
+/**
+ * The signed-in payer verifies a new person's BVN through the calls the BVN form makes (the code
+ * read from the person's own phone, which is not the payer's): accounts of that person then link.
+ */
+export async function verifyOwnBvn(page: Page): Promise<TMintedPerson> {
+  const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
+  const { token } = await storedSession(page);
+  const headers = { authorization: `Bearer ${token ?? ''}` };
+  const sent = await page.request.post('/api/identity/bvn', {
+    headers,
+    data: { bvn: person.bvn },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const code = await latestCode(page.request, person.phoneNumber);
+  const verified = await page.request.post('/api/identity/bvn/verify', {
+    headers,
+    data: { code },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  people.set(page, person);
+  return person;
+}
+
+/** The payer's verified person, verifying one first when the payer has none yet. */
+export async function ownPerson(page: Page): Promise<TMintedPerson> {
+  return people.get(page) ?? verifyOwnBvn(page);
+}
+
+/**
+ * The payer's own account of a scenario (under their verified BVN), with the alternate service's
+ * answers of the scenario.
+ */
+export async function ownAccount(page: Page, scenario: TAccountScenario) {
+  const found = personAccount(await ownPerson(page), scenario);
+  return { ...found, authParams: account(scenario).authParams };
+}
+
+/** The payer's own card of a scenario, issued on one of their accounts. */
+export async function ownCard(page: Page, scenario: Parameters<typeof personCard>[1]) {
+  return personCard(await ownPerson(page), scenario);
 }
 
 const futurePayments = {
@@ -37,12 +89,19 @@ const futurePayments = {
   requirements: { requiresAuth: true },
 };
 
-/** A new payer, signed in, on a consent with future payments: the panel's way in. */
-export async function payerOnFutureConsent(page: Page) {
+/**
+ * A new payer, signed in, on a consent with future payments: the panel's way in. Their BVN is
+ * verified first (a person minted for them) unless the test is about verifying it.
+ */
+export async function payerOnFutureConsent(
+  page: Page,
+  { bvn = 'verified' }: { bvn?: 'verified' | 'unverified' } = {},
+) {
   await addVirtualAuthenticator(page);
   await page.goto('/login');
   await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
   await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  if (bvn === 'verified') await verifyOwnBvn(page);
   const consentId = await createConsent(page.request, futurePayments);
   await page.goto(consentPath(consentId));
   // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
@@ -58,7 +117,10 @@ export async function payerOnFutureConsent(page: Page) {
  * Starts a link for each account through the page's own call, as the panel does when the payer
  * chooses it: each becomes one of the payer's accounts, still waiting for its proof.
  */
-export async function startLinks(page: Page, targets: readonly TSandboxAccount[]) {
+export async function startLinks(
+  page: Page,
+  targets: ReadonlyArray<TAccountKey & { accountName: string }>,
+) {
   const { token } = await storedSession(page);
   for (const target of targets) {
     const bank = SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode);
@@ -102,15 +164,15 @@ export async function findAccount(
 }
 
 /** The search result at the account's own bank (a number may pass other banks' check digits). */
-export const resultAt = (page: Page, target: TSandboxAccount) => {
+export const resultAt = (page: Page, target: TAccountKey) => {
   const bank = SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode);
   return panel(page).getByRole('radio', { name: new RegExp(bank?.name ?? '') });
 };
-export const chooseResult = (page: Page, target: TSandboxAccount) => resultAt(page, target).click();
+export const chooseResult = (page: Page, target: TAccountKey) => resultAt(page, target).click();
 
 /** Finds the card-only account and chooses it: the panel asks for a card ('Link Account with Card'). */
 export async function openCardLinking(page: Page) {
-  const target = account('links_by_card');
+  const target = await ownAccount(page, 'links_by_card');
   await findAccount(page, target.accountNumber);
   await chooseResult(page, target);
   await expect(panel(page).getByRole('heading', { name: 'Link Account with Card' })).toBeVisible();
@@ -122,7 +184,7 @@ export async function openCardLinking(page: Page) {
  */
 export async function sendTestTransfer(
   page: Page,
-  from: TSandboxAccount,
+  from: TAccountKey,
   outcome: 'credited' | 'returned_not_from_account' = 'credited',
 ) {
   const valueOf = (label: string) =>
@@ -140,7 +202,10 @@ export async function sendTestTransfer(
 }
 
 /** The alternate service's check of the chosen account: its card's last 4 digits and an OTP. */
-export async function verifyByAuthParams(page: Page, target: TSandboxAccount) {
+export async function verifyByAuthParams(
+  page: Page,
+  target: { authParams: TSandboxAccount['authParams'] },
+) {
   await panel(page)
     .getByPlaceholder('Last 4 digits')
     .fill(target.authParams?.cardLast4 ?? '');
@@ -170,10 +235,13 @@ export async function payWithCardSavingIt(page: Page) {
   await page.getByRole('button', { name: 'Complete Payment' }).click();
 }
 
-/** Links a sandbox account to the signed-in payer through the API the panel calls. */
-export async function linkByApi(page: Page, scenario: Parameters<typeof account>[0]) {
+/**
+ * Links the signed-in payer's own account of a scenario through the API the panel calls, their
+ * BVN verified first when it is not yet.
+ */
+export async function linkByApi(page: Page, scenario: TAccountScenario) {
+  const target = await ownAccount(page, scenario);
   const { token } = await storedSession(page);
-  const target = account(scenario);
   const created = await page.request.post('/api/account-links/create', {
     headers: { authorization: `Bearer ${token}` },
     data: {

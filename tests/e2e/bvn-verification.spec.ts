@@ -1,0 +1,144 @@
+import { expect, test } from '@playwright/test';
+import { latestCode } from './auth-support';
+import {
+  chooseResult,
+  linked,
+  look,
+  panel,
+  payerOnFutureConsent,
+  resultAt,
+  sendTestTransfer,
+} from './linking-support';
+import { mintPerson, personAccount } from './sandbox-people';
+
+// The BVN step of the account-linking panel (docs/identity.md "The BVN"): a payer with no
+// verified BVN is asked for it the first time the panel opens, gets the code on the phone the
+// BVN is registered with (not their own), and then links the accounts the bank holds under it;
+// another person's account, found by its number, says why it cannot be linked.
+
+test.describe('BVN verification in the linking panel', () => {
+  test(
+    'a new payer verifies their BVN, links an account listed under it, and cannot link a stranger’s',
+    { tag: '@both-widths' },
+    async ({ page }, testInfo) => {
+      test.slow();
+      await payerOnFutureConsent(page, { bvn: 'unverified' });
+      // The person whose BVN this is: their BVN's phone is a number of its own.
+      const person = await mintPerson(page.request, { fullName: 'Tolu Bakare' });
+
+      await page.getByRole('button', { name: '+ Link repayment account' }).click();
+      const heading = panel(page).getByRole('heading', { name: 'Verify your BVN' });
+      await expect(heading).toBeVisible();
+      await expect(heading).toBeFocused();
+      await look(page, testInfo, 'bvn');
+
+      // Too few digits: the field says what it needs.
+      await panel(page).getByLabel('BVN', { exact: true }).fill('2233');
+      await panel(page).getByRole('button', { name: 'Send code' }).click();
+      await expect(panel(page).getByRole('alert')).toHaveText('Enter your 11-digit BVN');
+      await look(page, testInfo, 'bvn-invalid');
+
+      await panel(page).getByLabel('BVN', { exact: true }).fill(person.bvn);
+      await panel(page).getByRole('button', { name: 'Send code' }).click();
+      const lastTwo = person.phoneNumber.slice(-2);
+      await expect(
+        panel(page).getByText(
+          new RegExp(`We sent a 6-digit code to \\d{4} \\*\\*\\* \\*\\*${lastTwo}`),
+        ),
+      ).toBeVisible();
+      const codeField = panel(page).getByLabel('6-digit code');
+      await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+      await expect(codeField).toHaveAttribute('inputmode', 'numeric');
+      await look(page, testInfo, 'bvn-code');
+
+      // The code went to the BVN's phone; a wrong one says how many tries are left.
+      const code = await latestCode(page.request, person.phoneNumber);
+      const wrong = code.startsWith('0') ? `1${code.slice(1)}` : `0${code.slice(1)}`;
+      await codeField.fill(wrong);
+      await panel(page).getByRole('button', { name: 'Verify' }).click();
+      await expect(panel(page).getByRole('alert')).toHaveText(
+        'That code is not correct. 4 tries left.',
+      );
+      await look(page, testInfo, 'bvn-wrong-code');
+
+      await codeField.fill(code);
+      await panel(page).getByRole('button', { name: 'Verify' }).click();
+
+      // The accounts under the BVN, listed to link.
+      await expect(
+        panel(page).getByRole('heading', { name: 'Select an account to link' }),
+      ).toBeVisible({ timeout: 15_000 });
+      const target = personAccount(person, 'links_by_test_transfer');
+      const row = panel(page).getByRole('radio', {
+        name: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
+      });
+      await expect(row).toBeEnabled();
+      await look(page, testInfo, 'bvn-accounts');
+      await row.click();
+      await expect(
+        panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+      ).toBeVisible();
+      await sendTestTransfer(page, target);
+      await linked(page);
+      await expect(
+        page.getByRole('checkbox', {
+          name: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
+        }),
+      ).toBeVisible({ timeout: 10_000 });
+
+      // A stranger's account, by its number: found, not theirs, not to be chosen. The BVN is
+      // not asked again.
+      const stranger = await mintPerson(page.request, { fullName: 'Sade Ogun' });
+      const theirs = personAccount(stranger, 'links_by_test_transfer');
+      await page.getByRole('button', { name: '+ Link different account' }).click();
+      await expect(
+        panel(page).getByRole('heading', { name: 'Select an account to link' }),
+      ).toBeVisible();
+      await panel(page).getByRole('button', { name: '+ Add another account' }).click();
+      await panel(page).getByLabel('Account number').fill(theirs.accountNumber);
+      await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+        timeout: 10_000,
+      });
+      await expect(resultAt(page, theirs)).toBeDisabled();
+      await expect(
+        panel(page).getByText('This account is not registered to your BVN.'),
+      ).toBeVisible();
+      await look(page, testInfo, 'bvn-not-yours');
+    },
+  );
+
+  test('a link refused for no BVN asks for it and carries on with the account', async ({
+    page,
+  }, testInfo) => {
+    test.slow();
+    await payerOnFutureConsent(page, { bvn: 'unverified' });
+    const person = await mintPerson(page.request, { fullName: 'Tolu Bakare' });
+    const target = personAccount(person, 'links_by_test_transfer');
+    // The panel opened before the page knew the payer had no BVN: the link call says so.
+    await page.route('**/api/identity/bvn', (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({
+            json: { success: true, bvn: { last4: '0000', verifiedAt: new Date().toISOString() } },
+          })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: '+ Link repayment account' }).click();
+    await panel(page).getByLabel('Account number').fill(target.accountNumber);
+    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
+      timeout: 10_000,
+    });
+    await chooseResult(page, target);
+    await expect(panel(page).getByRole('heading', { name: 'Verify your BVN' })).toBeVisible();
+    await panel(page).getByLabel('BVN', { exact: true }).fill(person.bvn);
+    await panel(page).getByRole('button', { name: 'Send code' }).click();
+    await panel(page)
+      .getByLabel('6-digit code')
+      .fill(await latestCode(page.request, person.phoneNumber));
+    await panel(page).getByRole('button', { name: 'Verify' }).click();
+    // Where the payer was: the account they chose, its test transfer.
+    await expect(
+      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
+    ).toBeVisible({ timeout: 15_000 });
+    await look(page, testInfo, 'bvn-then-payment');
+  });
+});
