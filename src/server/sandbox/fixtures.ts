@@ -1,6 +1,5 @@
 import { detectCardBrand, type TCardBrand } from '../../domain/card-brand';
 import { DEFAULT_TRANSFER_BANK_NAME } from '../../domain/constants';
-import type { TSandboxCard } from './sandbox-card-network';
 
 /*
  * The sandbox network's published test data (docs/sandbox.md, GET /api/sandbox/fixtures, the
@@ -288,6 +287,18 @@ export const CARD_SCENARIOS = [
   'timeout',
 ] as const;
 export type TCardScenario = (typeof CARD_SCENARIOS)[number];
+
+/** A test card as the network knows it: its secrets, its path, the account it draws on. */
+export type TSandboxCard = {
+  number: string;
+  expiry: string;
+  cvv: string;
+  pin: string;
+  otp: string;
+  scenario: string;
+  /** The bank account the card draws on: the one account it can link. */
+  account: { institutionCode: string; accountNumber: string };
+};
 
 export type TSandboxCardFixture = TSandboxCard & {
   brand: TCardBrand;

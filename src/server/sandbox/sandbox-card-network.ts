@@ -17,7 +17,7 @@ import {
   requeryCharge,
   type TChargeRow,
 } from './sandbox-charges';
-import { CARD_SCENARIOS, type TCardScenario } from './fixtures';
+import { CARD_SCENARIOS, type TCardScenario, type TSandboxCard } from './fixtures';
 import { findMintedCardByDigits, findMintedCardByNumber } from './sandbox-people';
 
 /*
@@ -35,18 +35,7 @@ import { findMintedCardByDigits, findMintedCardByNumber } from './sandbox-people
  */
 
 /** A published test card, as the fixtures list it. */
-export type TSandboxCard = {
-  number: string;
-  expiry: string;
-  cvv: string;
-  pin: string;
-  otp: string;
-  scenario: string;
-  /** The bank account the card draws on: the one account it can link. */
-  account: { institutionCode: string; accountNumber: string };
-};
-
-export { CARD_SCENARIOS, type TCardScenario };
+export { CARD_SCENARIOS, type TCardScenario, type TSandboxCard };
 
 type TReferencePayload = { r: string; a: number; s: TCardScenario; f6: string; l4: string };
 

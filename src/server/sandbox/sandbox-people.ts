@@ -15,8 +15,8 @@ import {
   type TAccountScenario,
   type TCardScenario,
   type TSandboxAccount,
+  type TSandboxCard,
 } from './fixtures';
-import type { TSandboxCard } from './sandbox-card-network';
 
 /*
  * The sandbox's people (docs/sandbox.md "Test people"): its BVN registry, and the accounts and

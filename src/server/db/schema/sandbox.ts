@@ -14,8 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { SANDBOX_TRANSFER_OUTCOMES } from '../../../domain/schemas/sandbox';
-import type { TAccountScenario } from '../../sandbox/fixtures';
-import type { TCardScenario } from '../../sandbox/sandbox-card-network';
+import type { TAccountScenario, TCardScenario } from '../../sandbox/fixtures';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
