@@ -296,7 +296,8 @@ describe('linking only the payer’s own accounts', () => {
 
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const refused = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);
-    expect(refused.statusCode).toBe(400);
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused)?.code).toBe('BVN_NOT_VERIFIED');
 
     await verifyBvn(ctx.app, payer.token, person);
     const paid = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);

@@ -16,6 +16,7 @@ import { consentSeenBy } from '../payments/origin-views';
 import { assertFormCompleteForGrant, markFormResponseSubmitted } from '../forms/forms';
 import { recordActiveMandates } from '../linking/mandate-activations';
 import { verifySignedGrant, type TVerifiedGrant } from '../identity/signed-grants';
+import { whyNotDebitable } from '../linking/bvn-ownership';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { assertPaymentRequestPayer } from './payment-request-payers';
 
@@ -115,8 +116,13 @@ export async function grantConsent(
     if (payerId === null) throw new AppError('SIGN_IN_REQUIRED');
     linked = await linkedAccountsOf(db, payerId, named);
     const missing = named.find((id) => !linked.has(id));
-    if (missing)
-      throw invalid('selectedAccounts', `no linked account of yours has the id ${missing}`);
+    if (missing) {
+      // Linked, but not under the payer's BVN as it is now: the payer is told what to do.
+      throw (
+        (await whyNotDebitable(db, payerId, missing)) ??
+        invalid('selectedAccounts', `no linked account of yours has the id ${missing}`)
+      );
+    }
   }
   if (!future && futureIds.length > 0) {
     throw invalid('futurePayments', 'this consent asks for no future payments');

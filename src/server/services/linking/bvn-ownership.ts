@@ -111,3 +111,29 @@ export async function adoptLinksUnderBvn(
   }
   return adopted;
 }
+
+/**
+ * Why an account the payer named cannot be debited although it is linked (an active mandate):
+ * the link was made before BVNs were checked, or under a BVN since replaced. Null when it is not
+ * linked at all. Only the message depends on this read: the debit's own statement decided.
+ */
+export async function whyNotDebitable(
+  db: TDb,
+  payerId: string,
+  accountId: string,
+): Promise<AppError | null> {
+  const [row] = await db
+    .select({ payerBvn: payers.bvnHash })
+    .from(accountLinks)
+    .innerJoin(payers, eq(payers.id, accountLinks.payerId))
+    .where(
+      and(
+        eq(accountLinks.payerId, payerId),
+        eq(accountLinks.accountId, accountId),
+        eq(accountLinks.state, 'active'),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  return new AppError(row.payerBvn ? 'ACCOUNT_NOT_YOURS' : 'BVN_NOT_VERIFIED');
+}

@@ -4,6 +4,7 @@ import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import { ledgerAccounts, payouts } from '../../db/schema';
 import type { TPayoutOutcome } from '../../providers/payments';
+import { whyNotDebitable } from '../linking/bvn-ownership';
 import { linkedAccountsOf } from './account-debits';
 import { AppError } from '../app-error';
 import { book, ledgerAccount } from './ledger';
@@ -190,7 +191,12 @@ export async function releasePending(
   const linked = (await linkedAccountsOf(ctx.db, payerId, [destinationAccountId])).get(
     destinationAccountId,
   );
-  if (!linked) throw new AppError('PAYOUT_ACCOUNT_NOT_LINKED');
+  if (!linked) {
+    throw (
+      (await whyNotDebitable(ctx.db, payerId, destinationAccountId)) ??
+      new AppError('PAYOUT_ACCOUNT_NOT_LINKED')
+    );
+  }
   const payout = await claimWallet(ctx, payerId, linked.account);
   return answerOf(payout && (await send(ctx, payout)));
 }
