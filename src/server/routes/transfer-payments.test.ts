@@ -9,6 +9,7 @@ import { maskOrigin } from '../../domain/origin-privacy';
 import { payments, sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
+import { ownAccount } from '../testing/bvn';
 import { signUp, testPhone } from '../testing/identity';
 import {
   consentWithPayment,
@@ -405,32 +406,45 @@ describe('a transfer whose notice names its sender', () => {
     });
   });
 
+  /** An account of the payer's own person as a completed payment's `payerBank` names it. */
+  const bankOf = (account: {
+    bankName: string;
+    accountName: string;
+    accountNumber: string;
+    institutionCode: string;
+  }) => ({
+    bankName: account.bankName,
+    accountName: account.accountName,
+    accountNumber: account.accountNumber,
+    institutionCode: account.institutionCode,
+  });
+
   it('does not offer to link a sender the signed-in payer has already linked', async () => {
     const { token } = await signUp(ctx.app, testPhone(), adaeze.accountName);
     await linkByTestTransfer(ctx.app, token, 'links_by_test_transfer');
+    const linked = await ownAccount(ctx.app, token, 'links_by_test_transfer');
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    const sent = await payByTransfer(ctx.app, consent, { from, token });
+    const sent = await payByTransfer(ctx.app, consent, {
+      from: { institutionCode: linked.institutionCode, accountNumber: linked.accountNumber },
+      token,
+    });
     expect(sent.json()).toMatchObject({ outcome: 'credited' });
-    await expectSender(consent, adaezeBank, false, token);
+    await expectSender(consent, bankOf(linked), false, token);
   });
 
   it('offers a signed-in payer to link a sender that is not one of their linked accounts', async () => {
     const { token } = await signUp(ctx.app, testPhone(), adaeze.accountName);
     await linkByTestTransfer(ctx.app, token, 'links_by_test_transfer');
-    const other = sandboxAccount('links_by_auth_params');
+    // Another account of the payer's own, not linked.
+    const other = await ownAccount(ctx.app, token, 'links_by_auth_params');
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const sent = await payByTransfer(ctx.app, consent, {
       from: { institutionCode: other.institutionCode, accountNumber: other.accountNumber },
       token,
     });
     expect(sent.json()).toMatchObject({ outcome: 'credited' });
-    const otherBank = {
-      bankName: 'First Bank of Nigeria',
-      accountName: other.accountName,
-      accountNumber: other.accountNumber,
-      institutionCode: other.institutionCode,
-    };
-    await expectSender(consent, otherBank, true, token);
+    expect(other.bankName).toBe('First Bank of Nigeria');
+    await expectSender(consent, bankOf(other), true, token);
   });
 
   it('leaves the sender unknown without `from`, and offers nothing to link', async () => {
