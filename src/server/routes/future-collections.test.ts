@@ -2,7 +2,9 @@
 // payment is debited on its due date by the runner, once, from the bound accounts first to last,
 // with the payer's notice the day before; a dead runner's collection is taken over without a
 // second debit; runners at once, in one process or two, collect once; and the merchant's collect
-// call for variable and 'As needed' payments, with the read that shows failures.
+// call for variable and 'As needed' payments, with the read that shows failures. Each payer's
+// accounts are their own: their sandbox person's, whose BVN they verified, so each test's balances
+// are of accounts no other test debits.
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -24,6 +26,7 @@ import {
 import { checkLedger } from '../services/payments/ledger';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { secondServer } from '../testing/second-server';
+import { ownAccount } from '../testing/bvn';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   ledgerKinds,
@@ -53,8 +56,8 @@ type TFuture = {
 };
 
 /**
- * A signed-in payer who links the accounts of `scenarios` and grants a consent of a new merchant
- * asking for `future`, bound to those accounts in that order.
+ * A signed-in payer who links their own accounts of `scenarios` and grants a consent of a new
+ * merchant asking for `future`, bound to those accounts in that order.
  */
 async function grantedConsent(scenarios: TAccountScenario[], future: TFuture[]) {
   const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
@@ -81,7 +84,7 @@ async function grantedConsent(scenarios: TAccountScenario[], future: TFuture[]) 
   });
   expect(granted.statusCode, granted.body).toBe(200);
   expect(granted.json()).toMatchObject({ status: 'granted' });
-  return { ...consent, accountIds };
+  return { ...consent, accountIds, token };
 }
 
 /** A consent of a new merchant asking for `future`, not granted. */
@@ -114,7 +117,17 @@ async function pendingConsent(future: TFuture[]) {
   return { merchant, consentId, paymentIds: rows.map((r) => r.id) };
 }
 
-const balanceOf = (scenario: TAccountScenario) => sandboxBalanceOf(ctx.database, scenario);
+/** The payer's own account of `scenario` (the payer who granted `consent`). */
+const accountOf = (consent: { token: string }, scenario: TAccountScenario) =>
+  ownAccount(ctx.app, consent.token, scenario);
+
+/** The sandbox bank's balance of the account of `scenario` of the payer who granted `consent`. */
+const balanceOf = async (consent: { token: string }, scenario: TAccountScenario) =>
+  sandboxBalanceOf(ctx.database, await accountOf(consent, scenario));
+
+/** An account number as the merchant's read masks it: its last 4 digits. */
+const maskedNumber = (account: { accountNumber: string }) =>
+  `******${account.accountNumber.slice(-4)}`;
 
 async function paymentOf(paymentId: string) {
   const [row] = await ctx.database.db.select().from(payments).where(eq(payments.id, paymentId));
@@ -165,7 +178,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
       [{ amount: 1_500_000, dueIn: 3 * DAY, narration: 'Gym membership' }],
     );
     const paymentId = consent.paymentIds[0]!;
-    const before = await balanceOf('links_by_test_transfer');
+    const before = await balanceOf(consent, 'links_by_test_transfer');
     const notices = () =>
       ctx.database.db.select().from(smsOutbox).where(like(smsOutbox.body, '%Gym membership%'));
 
@@ -187,7 +200,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
     clock.advance(DAY - 60_000 - 1);
     await run();
     expect((await paymentOf(paymentId)).status).toBe('pending');
-    expect(await balanceOf('links_by_test_transfer')).toBe(before);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before);
 
     clock.advance(1);
     const collected = await run();
@@ -198,7 +211,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
       origin: expect.objectContaining({ bankId: consent.accountIds[0] }),
     });
     expect(paid.executedAt?.toISOString()).toBe(clock.now().toISOString());
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 1_500_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 1_500_000);
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
     const [collection] = await collectionsOf(paymentId);
     expect(collection).toMatchObject({ status: 'succeeded', accountId: consent.accountIds[0] });
@@ -217,7 +230,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
     // Later runs debit nothing more, and the notice is not sent again.
     clock.advance(DAY);
     await run();
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 1_500_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 1_500_000);
     expect(await notices()).toHaveLength(1);
     await expectCleanBooks();
   });
@@ -228,14 +241,14 @@ describe('the runner collects a fixed future payment on its due date', () => {
       [{ amount: 700_000, dueIn: HOUR }],
     );
     const paymentId = consent.paymentIds[0]!;
-    const poor = await balanceOf('insufficient_funds');
-    const rich = await balanceOf('links_by_test_transfer');
+    const poor = await balanceOf(consent, 'insufficient_funds');
+    const rich = await balanceOf(consent, 'links_by_test_transfer');
     clock.advance(HOUR);
     await run();
 
     expect((await paymentOf(paymentId)).status).toBe('executed');
-    expect(await balanceOf('insufficient_funds')).toBe(poor);
-    expect(await balanceOf('links_by_test_transfer')).toBe(rich - 700_000);
+    expect(await balanceOf(consent, 'insufficient_funds')).toBe(poor);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(rich - 700_000);
     const read = await ctx.app.inject({
       method: 'GET',
       url: `/api/v1/payments/${paymentId}`,
@@ -249,7 +262,10 @@ describe('the runner collects a fixed future payment on its due date', () => {
           trigger: 'schedule',
           status: 'succeeded',
           amount: 700_000,
-          account: { accountId: consent.accountIds[1], accountNumber: '******6785' },
+          account: {
+            accountId: consent.accountIds[1],
+            accountNumber: maskedNumber(await accountOf(consent, 'links_by_test_transfer')),
+          },
           tries: [
             { position: 0, outcome: 'failed', reason: 'insufficient_funds' },
             { position: 1, outcome: 'succeeded', reason: null },
@@ -261,6 +277,7 @@ describe('the runner collects a fixed future payment on its due date', () => {
   });
 
   it('tries again a day, then three days later when every account is short of funds, then records a failure the merchant sees', async () => {
+    // More than any account of the scenario opens with.
     const amount = sandboxAccount('links_by_test_transfer').balance + 1;
     const consent = await grantedConsent(
       ['insufficient_funds', 'links_by_test_transfer'],
@@ -364,7 +381,7 @@ describe('a runner that dies mid-collection', () => {
       [{ amount: 90_000, dueIn: HOUR }],
     );
     const paymentId = consent.paymentIds[0]!;
-    const before = await balanceOf('links_by_test_transfer');
+    const before = await balanceOf(consent, 'links_by_test_transfer');
     // The runner that dies made the collection a day ahead and claims it when due...
     await scheduleDueCollections(ctx.database.db, clock.now(), NOTICE_AHEAD_MS);
     clock.advance(HOUR);
@@ -373,7 +390,7 @@ describe('a runner that dies mid-collection', () => {
     );
     expect(claimed).toBeDefined();
     // ...it asked the bank, which debited, and died before recording the answer.
-    const account = sandboxAccount('links_by_test_transfer');
+    const account = await accountOf(consent, 'links_by_test_transfer');
     await ctx.context.providers.payments.debitAccount({
       reference: debitReference(claimed!.id, 0),
       mandateReference: 'alk_any',
@@ -382,7 +399,7 @@ describe('a runner that dies mid-collection', () => {
       amount: claimed!.amount,
       narration: 'Membership',
     });
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 90_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 90_000);
 
     // Another runner leaves a fresh claim alone.
     clock.advance(60_000);
@@ -393,7 +410,7 @@ describe('a runner that dies mid-collection', () => {
     clock.advance(STALE_COLLECTION_MS);
     expect(await run()).toMatchObject({ collected: 1 });
     expect((await paymentOf(paymentId)).status).toBe('executed');
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 90_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 90_000);
     expect(await bankDebitsOf(claimed!.id)).toHaveLength(1);
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
     await expectCleanBooks();
@@ -405,7 +422,7 @@ describe('a runner that dies mid-collection', () => {
       [{ amount: 80_000, dueIn: HOUR }],
     );
     const paymentId = consent.paymentIds[0]!;
-    const before = await balanceOf('links_by_test_transfer');
+    const before = await balanceOf(consent, 'links_by_test_transfer');
     const real = ctx.context.providers.payments;
     // The bank debits, then the connection drops before its answer arrives.
     const silent = {
@@ -425,11 +442,11 @@ describe('a runner that dies mid-collection', () => {
     expect(await runCollections(silent)).toMatchObject({ collected: 0, failed: 0 });
     const [open] = await collectionsOf(paymentId);
     expect(open).toMatchObject({ status: 'collecting', tries: [] });
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 80_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 80_000);
 
     clock.advance(STALE_COLLECTION_MS + 1);
     expect(await run()).toMatchObject({ collected: 1 });
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 80_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 80_000);
     expect(await bankDebitsOf(open!.id)).toHaveLength(1);
     const asked = await ctx.database.db
       .select()
@@ -454,8 +471,12 @@ describe('several runners at once', () => {
       const first = await grantedConsent(['links_by_test_transfer'], due);
       const second = await grantedConsent(['links_by_test_transfer'], due);
       const paymentIds = [...first.paymentIds, ...second.paymentIds];
-      const before = await balanceOf('links_by_test_transfer');
-      const total = due.reduce((sum, p) => sum + p.amount, 0) * 2;
+      // Each payer's own account: each pays its consent's due payments.
+      const before = [
+        await balanceOf(first, 'links_by_test_transfer'),
+        await balanceOf(second, 'links_by_test_transfer'),
+      ];
+      const total = due.reduce((sum, p) => sum + p.amount, 0);
 
       const other = await secondServer(ctx, clock);
       try {
@@ -470,7 +491,10 @@ describe('several runners at once', () => {
       } finally {
         await other.close();
       }
-      expect(await balanceOf('links_by_test_transfer')).toBe(before - total);
+      expect([
+        await balanceOf(first, 'links_by_test_transfer'),
+        await balanceOf(second, 'links_by_test_transfer'),
+      ]).toEqual(before.map((balance) => balance - total));
       for (const paymentId of paymentIds) {
         const collections = await collectionsOf(paymentId);
         expect(collections.map((c) => c.status)).toEqual(['succeeded']);
@@ -498,7 +522,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
     );
     const paymentId = consent.paymentIds[0]!;
     const auth = consent.merchant.authorization;
-    const before = await balanceOf('links_by_test_transfer');
+    const before = await balanceOf(consent, 'links_by_test_transfer');
 
     const above = await collect(auth, paymentId, 500_001, 'k-above');
     expect(above.statusCode).toBe(400);
@@ -526,7 +550,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
     const again = await collect(auth, paymentId, 320_000, 'k-1');
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 320_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 320_000);
 
     const reused = await collect(auth, paymentId, 1_000, 'k-1');
     expect(reused.statusCode).toBe(409);
@@ -608,7 +632,12 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
         trigger: 'merchant',
         status: 'failed',
         failure: expect.objectContaining({ reason: 'insufficient_funds' }),
-        tries: [expect.objectContaining({ accountNumber: '******0011', outcome: 'failed' })],
+        tries: [
+          expect.objectContaining({
+            accountNumber: maskedNumber(await accountOf(consent, 'insufficient_funds')),
+            outcome: 'failed',
+          }),
+        ],
       }),
     ]);
     expect((await merchantEventTypes(consent.consentId)).at(-1)?.type).toBe(
@@ -622,7 +651,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
   it('debits once when the merchant calls many times at once', { tags: ['postgres'] }, async () => {
     const consent = await grantedConsent(['links_by_test_transfer'], [{ amount: 40_000 }]);
     const paymentId = consent.paymentIds[0]!;
-    const before = await balanceOf('links_by_test_transfer');
+    const before = await balanceOf(consent, 'links_by_test_transfer');
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => collect(consent.merchant.authorization, paymentId, 40_000)),
     );
@@ -632,7 +661,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
       expect(answer.statusCode).toBe(409);
       expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(answer.json().error.code);
     }
-    expect(await balanceOf('links_by_test_transfer')).toBe(before - 40_000);
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 40_000);
     const collections = await collectionsOf(paymentId);
     expect(collections.filter((c) => c.status === 'succeeded')).toHaveLength(1);
     expect(collections.filter((c) => c.status === 'collecting')).toEqual([]);
