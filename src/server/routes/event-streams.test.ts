@@ -6,11 +6,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPaymentStateResponse, ZStreamTicketResponse } from '../../domain/schemas/payment';
 import { accountLinks } from '../db/schema';
-import { SANDBOX_CARDS } from '../sandbox/fixtures';
 import { STREAM_TICKET_TTL_MS } from '../services/event-stream-tickets';
 import { startTestApp, testClock } from '../testing/test-app';
+import { ownPerson, type TSandboxPerson } from '../testing/bvn';
 import { signUp, testPhone } from '../testing/identity';
-import { consentWithPayment, encryptedCard, payByCard, sandboxCard } from '../testing/payments';
+import {
+  consentWithPayment,
+  encryptedCard,
+  payByCard,
+  type TCardScenarioName,
+} from '../testing/payments';
 import { collectSse, type TCollectArgs, type TSseEvent } from '../testing/sse';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -158,13 +163,16 @@ describe('payment event stream', () => {
 });
 
 describe("a payer's card-linking stream", () => {
-  // Two PIN-only cards of two accounts, each linking the account it is issued on.
-  const FIRST = sandboxCard('pin_only');
-  const SECOND = SANDBOX_CARDS.find(
-    (c) => c.scenario === 'pin_only' && c.account.accountNumber !== FIRST.account.accountNumber,
-  );
+  type TCard = TSandboxPerson['cards'][number];
 
-  const attempt = async (token: string, card: (typeof SANDBOX_CARDS)[number]) =>
+  /** The card of a scenario of the payer's own person, issued on that person's card account. */
+  const cardOf = async (token: string, scenario: TCardScenarioName): Promise<TCard> => {
+    const card = (await ownPerson(ctx.app, token)).cards.find((c) => c.scenario === scenario);
+    if (!card) throw new Error(`No ${scenario} card`);
+    return card;
+  };
+
+  const attempt = async (token: string, card: TCard) =>
     ctx.app.inject({
       method: 'POST',
       url: '/api/payments/card',
@@ -175,7 +183,7 @@ describe("a payer's card-linking stream", () => {
         cardDetails: await encryptedCard(ctx.app, card),
       },
     });
-  const linkCard = async (token: string, card: typeof FIRST) => {
+  const linkCard = async (token: string, card: TCard) => {
     const response = await attempt(token, card);
     expect(response.statusCode).toBe(200);
     return response.json<{ paymentId: string }>().paymentId;
@@ -193,11 +201,19 @@ describe("a payer's card-linking stream", () => {
   const linking = (events: TSseEvent[]) => events.filter((e) => e.event.startsWith('card_linking'));
   const linked = (events: TSseEvent[]) => events.some((e) => e.event === 'card_linking_success');
 
-  it('opened after an earlier link, sends only what happened after it asked', async () => {
-    if (!SECOND) throw new Error('No second PIN-only sandbox card');
-    const { token } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
-    const first = await linkCard(token, FIRST);
-    // The ticket names where the stream stood: after the first link's success.
+  it('opened after an earlier attempt, sends only what happened after it asked', async () => {
+    const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+    // The payer's account that links by card, and two of its cards: the first is declined,
+    // the second links it (one BVN is the payer's: their own person's account, its cards).
+    const declined = await attempt(token, await cardOf(token, 'declined'));
+    expect(declined.statusCode).toBe(402);
+    const [earlier] = await ctx.database.db
+      .select({ id: accountLinks.id })
+      .from(accountLinks)
+      .where(eq(accountLinks.payerId, user.userId));
+    const first = earlier?.id ?? '';
+    expect(first).not.toBe('');
+    // The ticket names where the stream stood: after the first attempt's refusal.
     const { ticket, lastEventId } = await ticketFor(token);
     expect(lastEventId).toBeGreaterThan(0);
     const url = `/api/events/card-linking?ticket=${ticket}`;
@@ -205,7 +221,7 @@ describe("a payer's card-linking stream", () => {
     // Opened without a position, it hears nothing of the first link, then the second live.
     let second = '';
     const opened = await collect(url, linked, {}, async () => {
-      second = await linkCard(token, SECOND);
+      second = await linkCard(token, await cardOf(token, 'pin_only'));
     });
     expect(opened.status).toBe(200);
     expect(linking(opened.events).map((e) => [e.event, e.data.paymentId])).toEqual([
@@ -215,7 +231,7 @@ describe("a payer's card-linking stream", () => {
     ]);
     expect(linking(opened.events).every((e) => Number(e.id) > lastEventId)).toBe(true);
 
-    // Opened from the position the ticket named: the second link only, the first never.
+    // Opened from the position the ticket named: the second attempt only, the first never.
     const fromTicket = await collect(`${url}&lastEventId=${lastEventId}`, linked);
     expect(new Set(linking(fromTicket.events).map((e) => e.data.paymentId))).toEqual(
       new Set([second]),
@@ -223,20 +239,20 @@ describe("a payer's card-linking stream", () => {
     // A client naming an earlier position (a reconnect) gets what it missed from there.
     const fromStart = await collect(`${url}&lastEventId=0`, linked);
     expect(linking(fromStart.events)[0]?.data).toMatchObject({
-      event: 'card_linking_progress',
+      event: 'card_linking_failed',
       paymentId: first,
     });
   });
 
   it("a link's own stream carries that attempt alone, not an earlier one of the account", async () => {
     const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
-    const declined = await attempt(token, sandboxCard('declined'));
+    const declined = await attempt(token, await cardOf(token, 'declined'));
     expect(declined.statusCode).toBe(402);
     const [refused] = await ctx.database.db
       .select({ id: accountLinks.id })
       .from(accountLinks)
       .where(eq(accountLinks.payerId, user.userId));
-    const now = await linkCard(token, FIRST);
+    const now = await linkCard(token, await cardOf(token, 'pin_only'));
     expect(now).not.toBe(refused?.id);
     const issued = await ctx.app.inject({
       method: 'POST',
