@@ -1,7 +1,8 @@
 // What a merchant learns of its consents beyond the grant (docs/webhooks.md): 'consent.failed'
 // when a consent expires unanswered (swept by the runner on the test clock, once, however many
 // runners), 'mandate.active' once per chosen account's mandate with the grant, and the consent
-// read's mandates and form response.
+// read's mandates and form response. The accounts linked are the payer's own: their sandbox
+// person's, whose BVN they verified (docs/accounts.md "Ownership").
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,13 +15,9 @@ import type { TAccountScenario } from '../sandbox/fixtures';
 import { runCollections } from '../services/payments/collection-runner';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { secondServer } from '../testing/second-server';
+import { ownAccount } from '../testing/bvn';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
-import {
-  consentWithPayment,
-  linkByTestTransfer,
-  payByTransfer,
-  sandboxAccount,
-} from '../testing/payments';
+import { consentWithPayment, linkByTestTransfer, payByTransfer } from '../testing/payments';
 
 const MINUTE = 60_000;
 const clock = testClock('2031-03-02T09:00:00Z');
@@ -243,10 +240,17 @@ describe("'consent.failed': a consent that expires unanswered", () => {
   );
 });
 
-/** A paper mandate for the payer of `token`, approved by the sandbox bank; its account's id. */
+/**
+ * A paper mandate for the payer of `token` on their own paper-mandate account, approved by the
+ * sandbox bank; its account's id.
+ */
 async function linkByPaperMandate(token: string): Promise<string> {
   const headers = { authorization: `Bearer ${token}` };
-  const { accountNumber, institutionCode, accountName } = sandboxAccount('paper_mandate');
+  const { accountNumber, institutionCode, accountName } = await ownAccount(
+    ctx.app,
+    token,
+    'paper_mandate',
+  );
   const created = await ctx.app.inject({
     method: 'POST',
     url: '/api/account-links/create',
@@ -282,7 +286,7 @@ const SIMPLE_FORM = {
 };
 
 /**
- * A signed-in payer with accounts linked by `scenarios` (and a paper mandate when asked), and a
+ * A signed-in payer with their own accounts linked by `scenarios` (and a paper mandate when asked), and a
  * consent of a new merchant asking for a future payment and answers to a one-field form, which
  * the payer fills in.
  */
@@ -406,8 +410,8 @@ describe('GET /api/v1/consents/{id}: mandates and form response', () => {
 
     expect((await granting.grant()).statusCode).toBe(200);
     const { body, consent } = await readAsMerchant(granting.merchant, granting.consentId);
-    const first = sandboxAccount('links_by_test_transfer');
-    const second = sandboxAccount('insufficient_funds');
+    const first = await ownAccount(ctx.app, granting.payer.token, 'links_by_test_transfer');
+    const second = await ownAccount(ctx.app, granting.payer.token, 'insufficient_funds');
     expect(consent.mandates).toEqual([
       {
         mandateId: (await mandateOf(granting.accountIds[0]!)).id,
