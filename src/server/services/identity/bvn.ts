@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { and, asc, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   BVN_CODE_LENGTH,
   BVN_CODE_MAX_WRONG_TRIES,
@@ -18,6 +18,7 @@ import { bvnCodes, payers } from '../../db/schema';
 import { AppError } from '../app-error';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../payments/payment-records';
+import { HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 
 /*
@@ -34,7 +35,6 @@ import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 
 type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
 
-const HOUR_MS = 3_600_000;
 function codeHash(key: Buffer, payerId: string, code: string): string {
   return createHmac('sha256', key).update(`${payerId}:${code}`).digest('base64url');
 }
@@ -105,26 +105,17 @@ export async function requestBvnCode(
   const now = ctx.clock.now();
   const code = String(randomInt(0, 10 ** BVN_CODE_LENGTH)).padStart(BVN_CODE_LENGTH, '0');
   const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
-  const hourAgo = new Date(now.getTime() - HOUR_MS);
   await ctx.db.transaction(async (tx) => {
-    // One request per payer at a time, so two racing requests cannot both pass the count.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bvn-code:${payerId}`}))`);
-    const recent = and(eq(bvnCodes.payerId, payerId), gt(bvnCodes.createdAt, hourAgo));
-    const [sent] = await tx.select({ n: count() }).from(bvnCodes).where(recent);
-    if ((sent?.n ?? 0) >= BVN_CODES_PER_PAYER_PER_HOUR) {
-      const [oldest] = await tx
-        .select({ createdAt: bvnCodes.createdAt })
-        .from(bvnCodes)
-        .where(recent)
-        .orderBy(asc(bvnCodes.createdAt))
-        .limit(1);
-      const freeAt = (oldest?.createdAt.getTime() ?? now.getTime()) + HOUR_MS;
-      const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
-      throw new AppError(
-        'PHONE_CODE_RATE_LIMITED',
-        formatErrorMessage('PHONE_CODE_RATE_LIMITED', { minutes }),
-      );
-    }
+    await refuseBeyondHourlyLimit(
+      tx,
+      { table: bvnCodes, createdAt: bvnCodes.createdAt },
+      {
+        lockKey: `bvn-code:${payerId}`,
+        sent: eq(bvnCodes.payerId, payerId),
+        limit: BVN_CODES_PER_PAYER_PER_HOUR,
+        now,
+      },
+    );
     await tx
       .update(bvnCodes)
       .set({ supersededAt: now })

@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import {
   isPhoneCodeFormat,
@@ -14,9 +14,8 @@ import type { TDb } from '../../db/database';
 import { phoneCodes } from '../../db/schema';
 import type { TSmsSender } from '../../providers/sms';
 import { AppError } from '../app-error';
+import { HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
-
-const HOUR_MS = 3_600_000;
 
 /** A Nigerian mobile number in E.164, or PHONE_NUMBER_INVALID. */
 export function normalisePhone(input: string): string {
@@ -46,29 +45,18 @@ export async function requestPhoneCode(
   const keys = await identityKeys(db, config);
   const code = String(randomInt(0, 10 ** PHONE_CODE_LENGTH)).padStart(PHONE_CODE_LENGTH, '0');
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
-  const hourAgo = new Date(now.getTime() - HOUR_MS);
 
   await db.transaction(async (tx) => {
-    // One request per number at a time, so two racing requests cannot both pass the count.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`phone-code:${phoneNumber}`}))`);
-    const [sent] = await tx
-      .select({ n: count() })
-      .from(phoneCodes)
-      .where(and(eq(phoneCodes.phoneNumber, phoneNumber), gt(phoneCodes.createdAt, hourAgo)));
-    if ((sent?.n ?? 0) >= PHONE_CODES_PER_PHONE_PER_HOUR) {
-      const [oldest] = await tx
-        .select({ createdAt: phoneCodes.createdAt })
-        .from(phoneCodes)
-        .where(and(eq(phoneCodes.phoneNumber, phoneNumber), gt(phoneCodes.createdAt, hourAgo)))
-        .orderBy(asc(phoneCodes.createdAt))
-        .limit(1);
-      const freeAt = (oldest?.createdAt.getTime() ?? now.getTime()) + HOUR_MS;
-      const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
-      throw new AppError(
-        'PHONE_CODE_RATE_LIMITED',
-        formatErrorMessage('PHONE_CODE_RATE_LIMITED', { minutes }),
-      );
-    }
+    await refuseBeyondHourlyLimit(
+      tx,
+      { table: phoneCodes, createdAt: phoneCodes.createdAt },
+      {
+        lockKey: `phone-code:${phoneNumber}`,
+        sent: eq(phoneCodes.phoneNumber, phoneNumber),
+        limit: PHONE_CODES_PER_PHONE_PER_HOUR,
+        now,
+      },
+    );
     await tx
       .update(phoneCodes)
       .set({ supersededAt: now })

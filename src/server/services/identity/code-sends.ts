@@ -1,0 +1,34 @@
+import { count, min, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { formatErrorMessage } from '../../../domain/errors';
+import type { TDb } from '../../db/database';
+import { AppError } from '../app-error';
+
+export const HOUR_MS = 3_600_000;
+
+/**
+ * Inside the transaction that sends a one-time code: takes the lock of `lockKey` (one send at a
+ * time per number or payer, so two racing sends cannot both pass the count), then refuses a code
+ * beyond `limit` in a rolling hour with PHONE_CODE_RATE_LIMITED, saying in how many minutes the
+ * oldest one counted stops counting. `sent` selects the codes already sent to the same target.
+ */
+export async function refuseBeyondHourlyLimit(
+  tx: TDb,
+  codes: { table: PgTable; createdAt: PgColumn },
+  input: { lockKey: string; sent: SQL | undefined; limit: number; now: Date },
+): Promise<void> {
+  const { now } = input;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${input.lockKey}))`);
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+  const [sent] = await tx
+    .select({ n: count(), oldest: min(codes.createdAt) })
+    .from(codes.table)
+    .where(sql`${input.sent} and ${codes.createdAt} > ${hourAgo.toISOString()}`);
+  if ((sent?.n ?? 0) < input.limit) return;
+  const oldest = sent?.oldest ? new Date(sent.oldest as string | Date) : now;
+  const minutes = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 60_000));
+  throw new AppError(
+    'PHONE_CODE_RATE_LIMITED',
+    formatErrorMessage('PHONE_CODE_RATE_LIMITED', { minutes }),
+  );
+}
