@@ -146,8 +146,9 @@ export async function look(page: Page, testInfo: TestInfo, name: string) {
 export const panel = (page: Page) => page.getByRole('region', { name: 'Link Account' });
 
 /**
- * Opens the panel and finds the account by its number (manual entry). The panel opens from
- * '+ Link repayment account', or '+ Link different account' once the payer has an account.
+ * Opens the panel and finds the account by its number (manual entry, from the select step's list
+ * of the accounts under the payer's BVN). The panel opens from '+ Link repayment account', or
+ * '+ Link different account' once the payer has an account.
  */
 export async function findAccount(
   page: Page,
@@ -155,8 +156,14 @@ export async function findAccount(
   opener = '+ Link repayment account',
 ) {
   await page.getByRole('button', { name: opener }).click();
-  const title = opener === '+ Link repayment account' ? 'Add Account' : 'Add Another Account';
-  await expect(panel(page).getByRole('heading', { name: title, exact: true })).toBeVisible();
+  // The accounts under the payer's BVN are listed first: the number is typed in manual entry.
+  await expect(
+    panel(page).getByRole('heading', { name: 'Select an account to link' }),
+  ).toBeVisible();
+  await panel(page).getByRole('button', { name: '+ Add another account' }).click();
+  await expect(
+    panel(page).getByRole('heading', { name: 'Add Another Account', exact: true }),
+  ).toBeVisible();
   await panel(page).getByLabel('Account number').fill(accountNumber);
   await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
     timeout: 10_000,
