@@ -3,7 +3,8 @@
 // booking never happened is not charged again — the reconciler asks the provider about its
 // reference and books it once; one the provider never got is failed and the payment is paid
 // again; money owed back is given back; and ledger:check's comparison with the provider's record
-// names what differs. On PGlite, and on PostgreSQL (each test is tagged).
+// names what differs. On PGlite, and on PostgreSQL (each test is tagged). The accounts and cards
+// payers link are their own: their sandbox person's, whose BVN they verified.
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -15,6 +16,7 @@ import {
   terminalPurchases,
 } from '../db/schema';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
+import { ownAccount, ownPerson } from '../testing/bvn';
 import { oneTapGrant, payerWithPasskey, signedUpPayer } from '../testing/identity';
 import {
   consentWithPayment,
@@ -24,7 +26,6 @@ import {
   payByCard,
   payByTransfer,
   paymentEvents,
-  sandboxAccount,
   sandboxBalanceOf,
   sandboxCard,
 } from '../testing/payments';
@@ -214,15 +215,18 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
     const accountId = await linkByTestTransfer(ctx.app, who.token, 'links_by_test_transfer');
     const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
     const grant = () => oneTapGrant(ctx.app, who, consent.consentId, accountId);
-    return { who, consent, grant };
+    const account = await ownAccount(ctx.app, who.token, 'links_by_test_transfer');
+    /** The sandbox bank's balance of the payer's own account the grant debits. */
+    const balance = () => sandboxBalanceOf(ctx.database, account);
+    return { who, consent, grant, account, balance };
   }
 
   it(
     'taken: not debited again meanwhile, booked once by the reconciler, then granted',
     PG,
     async () => {
-      const { consent, grant } = await payerAndConsent();
-      const before = await sandboxBalanceOf(ctx.database, 'links_by_test_transfer');
+      const { consent, grant, account, balance } = await payerAndConsent();
+      const before = await balance();
       loseNextAnswer('debitAccount', 'after');
       expect((await grant()).json()).toMatchObject({
         status: 'pending',
@@ -237,16 +241,14 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
       expect(await takenAtProvider(consent.paymentId)).toBe(1);
       expect(await paymentRow(consent.paymentId)).toMatchObject({
         status: 'executed',
-        origin: { paymentMethod: 'bank_transfer', accountNumber: '0123456785' },
+        origin: { paymentMethod: 'bank_transfer', accountNumber: account.accountNumber },
       });
       // The grant now finds the payment paid, and debits nothing more.
       expect((await grant()).json()).toMatchObject({
         status: 'granted',
         paymentResults: { failed: 0 },
       });
-      expect(await sandboxBalanceOf(ctx.database, 'links_by_test_transfer')).toBe(
-        before - consent.amount,
-      );
+      expect(await balance()).toBe(before - consent.amount);
       await expectBooksMatchProvider();
     },
   );
@@ -272,8 +274,8 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
     'taken after the payment was paid by transfer: booked in and out, and reversed even when the reversal is lost once',
     PG,
     async () => {
-      const { who, consent, grant } = await payerAndConsent();
-      const before = await sandboxBalanceOf(ctx.database, 'links_by_test_transfer');
+      const { who, consent, grant, balance } = await payerAndConsent();
+      const before = await balance();
       loseNextAnswer('debitAccount', 'after');
       await grant();
       // Meanwhile the payer pays by transfer: the payment is executed by that attempt.
@@ -301,7 +303,7 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
       expect(
         (await attemptsOf(consent.paymentId)).find((a) => a.method === 'account'),
       ).toMatchObject({ refund: 'settled' });
-      expect(await sandboxBalanceOf(ctx.database, 'links_by_test_transfer')).toBe(before);
+      expect(await balance()).toBe(before);
       expect(await takenAtProvider(consent.paymentId)).toBe(0);
       await expectBooksMatchProvider();
     },
@@ -368,7 +370,11 @@ describe('a card link’s test charge whose answer was lost', () => {
     PG,
     async () => {
       const payer = await signedUpPayer(ctx.app, 'Funmilayo Adebayo');
-      const account = sandboxAccount('links_by_card');
+      // Their own card, on their own account a card links.
+      const person = await ownPerson(ctx.app, payer.token);
+      const card = person.cards.find((c) => c.scenario === 'pin_only');
+      const account = person.accounts.find((a) => a.scenario === 'links_by_card');
+      if (!card || !account) throw new Error('the person has no pin_only card on a card account');
       const linkCard = async () =>
         ctx.app.inject({
           method: 'POST',
@@ -380,7 +386,7 @@ describe('a card link’s test charge whose answer was lost', () => {
               accountNumber: account.accountNumber,
               institutionCode: account.institutionCode,
             },
-            cardDetails: await encryptedCard(ctx.app, sandboxCard('pin_only')),
+            cardDetails: await encryptedCard(ctx.app, card),
           },
         });
       // The network charges the card; its answer does not come back while the reconciler runs.
