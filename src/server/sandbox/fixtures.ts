@@ -262,7 +262,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     scenario: 'links_by_auth_params',
     balance: 25_000_000,
     authParams: { cardLast4: '4321', otp: '123456' },
-    description: "The demo payer's: links by card last 4 digits 4321, then OTP 123456.",
+    description: 'Of the demo payer: links by card last 4 digits 4321, then OTP 123456.',
   },
   {
     accountNumber: '2200000028',
@@ -273,7 +273,7 @@ export const SANDBOX_ACCOUNTS: readonly TSandboxAccount[] = [
     balance: 5_000,
     authParams: null,
     description:
-      "The demo payer's: links by a card issued on it (5399 8300 0000 0115); holds only NGN 50.00: debits fail.",
+      'Of the demo payer: links by a card issued on it (5399 8300 0000 0115); holds only NGN 50.00: debits fail.',
   },
 ];
 
@@ -403,7 +403,8 @@ export const SANDBOX_CARDS: readonly TSandboxCardFixture[] = [
     otp: '123456',
     scenario: 'pin_only',
     account: { institutionCode: '057', accountNumber: '2200000028' },
-    description: "Approved after the PIN: the demo payer's card, to link her Zenith Bank account.",
+    description:
+      'Approved after the PIN: a card of the demo payer, to link her Zenith Bank account.',
   }),
 ];
 

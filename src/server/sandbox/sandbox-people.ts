@@ -52,6 +52,16 @@ const issuedOnScenario = (scenario: TCardScenario): TAccountScenario => {
   return holder.scenario;
 };
 
+/**
+ * The cards a minted person gets: one per card scenario, on the account the fixture card of that
+ * scenario is issued on, and, as the fixtures give Tunde Bakare, a card that goes through on the
+ * account that lacks funds, so that account links by card too.
+ */
+const CARD_PLAN: ReadonlyArray<{ scenario: TCardScenario; onScenario: TAccountScenario }> = [
+  ...CARD_SCENARIOS.map((scenario) => ({ scenario, onScenario: issuedOnScenario(scenario) })),
+  { scenario: 'pin_only', onScenario: 'insufficient_funds' },
+];
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A test account the sandbox bank holds, fixture or minted; null if none has this number. */
@@ -304,9 +314,8 @@ export async function mintSandboxPerson(
     }
 
     const cards: TMintedPerson['cards'] = [];
-    for (const scenario of CARD_SCENARIOS) {
+    for (const { scenario, onScenario } of CARD_PLAN) {
       const template = cardTemplate(scenario);
-      const onScenario = issuedOnScenario(scenario);
       const onAccount = accounts.find((a) => a.scenario === onScenario);
       if (!onAccount) throw new Error(`No minted account of scenario ${onScenario}`);
       const account = {

@@ -66,8 +66,15 @@ describe('POST /api/sandbox/people', () => {
       expect(SANDBOX_ACCOUNTS.map((a) => a.accountNumber)).not.toContain(account.accountNumber);
     }
 
-    expect(person.cards.map((c) => c.scenario)).toEqual([...CARD_SCENARIOS]);
-    for (const card of person.cards) {
+    // A card per scenario, then, as Tunde Bakare's fixtures, one that goes through on the
+    // account that lacks funds.
+    expect(person.cards.map((c) => c.scenario)).toEqual([...CARD_SCENARIOS, 'pin_only']);
+    const poor = person.accounts.find((a) => a.scenario === 'insufficient_funds');
+    expect(person.cards.at(-1)?.account).toEqual({
+      institutionCode: poor?.institutionCode,
+      accountNumber: poor?.accountNumber,
+    });
+    for (const card of person.cards.slice(0, CARD_SCENARIOS.length)) {
       const fixture = SANDBOX_CARDS.find((c) => c.scenario === card.scenario);
       const fixtureAccount = SANDBOX_ACCOUNTS.find(
         (a) => a.accountNumber === fixture?.account.accountNumber,
