@@ -12,12 +12,14 @@ import { DEMO_FORM } from '../../src/server/services/demo/demo-form';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
 import {
-  account,
   chooseResult,
   findAccount,
   linkByApi,
+  ownAccount,
+  ownCard,
   payWithCardSavingIt,
   verifyByAuthParams,
+  verifyOwnBvn,
 } from './linking-support';
 import { consentPath, createConsent, readMerchantConsent, snap } from './merchant';
 
@@ -54,6 +56,8 @@ async function newPayer(page: Page) {
   await page.goto('/login');
   await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone: uniquePhone() });
   await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  // Only accounts under the payer's verified BVN link: a person minted for them, verified.
+  await verifyOwnBvn(page);
 }
 
 const stepHeader = (page: Page, name: string) =>
@@ -95,7 +99,7 @@ test.describe('the consent flow', () => {
     await expect(page.getByRole('button', { name: 'Confirm', exact: true })).toBeDisabled();
 
     // Linking in the flow: the header reads 'Link Account' while the panel is open.
-    const target = account('links_by_auth_params');
+    const target = await ownAccount(page, 'links_by_auth_params');
     await findAccount(page, target.accountNumber);
     await expect(page.locator('.consent-header')).toContainText('Link Account');
     await chooseResult(page, target);
@@ -243,13 +247,13 @@ test.describe('the consent flow', () => {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042' }],
     });
     await page.goto(consentPath(consentId));
-    await payWithCardSavingIt(page);
+    await payWithCardSavingIt(page, await ownCard(page, 'pin_only'));
 
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,
     });
     await look(page, testInfo, 'save-card');
-    const target = account('links_by_card');
+    const target = await ownAccount(page, 'links_by_card');
     await page.getByLabel('Account number').fill(target.accountNumber);
     await page
       .getByRole('radio', { name: new RegExp(target.accountName) })

@@ -38,8 +38,9 @@ const people = new WeakMap<Page, TMintedPerson>();
  * The signed-in payer verifies a new person's BVN through the calls the BVN form makes (the code
  * read from the person's own phone, which is not the payer's): accounts of that person then link.
  */
-export async function verifyOwnBvn(page: Page): Promise<TMintedPerson> {
-  const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
+export async function verifyOwnBvn(page: Page, minted?: TMintedPerson): Promise<TMintedPerson> {
+  // `minted`: a person minted before the payer signed in (e.g. whose card they paid with).
+  const person = minted ?? (await mintPerson(page.request, { fullName: 'Kemi Adewale' }));
   const { token } = await storedSession(page);
   const headers = { authorization: `Bearer ${token ?? ''}` };
   const sent = await page.request.post('/api/identity/bvn', {
@@ -228,10 +229,16 @@ export const linked = (page: Page) =>
     timeout: 15_000,
   });
 
-/** Pays the open consent's immediate payment with the PIN-only sandbox card, 'Save this card' ticked. */
-export async function payWithCardSavingIt(page: Page) {
+/**
+ * Pays the open consent's immediate payment with a PIN-only card, 'Save this card' ticked: the
+ * sandbox's fixture card unless `own` names the payer's own (e.g. ownCard(page, 'pin_only')).
+ */
+export async function payWithCardSavingIt(
+  page: Page,
+  own?: { number: string; expiry: string; cvv: string; pin: string },
+) {
   await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
-  const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
+  const card = own ?? SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
   if (!card) throw new Error('No PIN-only sandbox card');
   await page.getByLabel('Card Number').fill(card.number);
   await page.getByLabel('Expiry date').fill(card.expiry);
