@@ -1,11 +1,10 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import {
-  account,
   chooseResult,
-  findAccount,
   linked,
   look,
+  ownAccount,
+  ownCard,
   panel,
   payerOnFutureConsent,
   startLinks,
@@ -56,10 +55,9 @@ async function expectRowsApartAndScrolling(list: Locator, rows: number) {
   await expect(last).toBeInViewport();
 }
 
-/** On 'Link Account with Card': types the sandbox card of `scenario` up to its PIN, and submits. */
+/** On 'Link Account with Card': types the payer's own card of `scenario` up to its PIN, and submits. */
 async function enterCard(page: Page, scenario: 'pin_only' | 'pin_otp') {
-  const card = SANDBOX_CARDS.find((c) => c.scenario === scenario);
-  if (!card) throw new Error(`No sandbox card for ${scenario}`);
+  const card = await ownCard(page, scenario);
   await panel(page).getByLabel('Card Number').fill(card.number);
   await panel(page).getByLabel('Expiry date').fill(card.expiry);
   await panel(page).getByLabel('CVV').fill(card.cvv);
@@ -73,40 +71,49 @@ const repaymentList = (page: Page) => page.getByRole('group', { name: 'Repayment
 const panelList = (page: Page) => panel(page).getByRole('group', { name: 'Your accounts' });
 
 test.describe('the account-linking panel', () => {
-  test('six accounts: every row keeps its height, none overlaps, and the list scrolls @both-widths', async ({
+  test('six accounts under the payer’s BVN: every row keeps its height, none overlaps, and the lists scroll @both-widths', async ({
     page,
   }, testInfo) => {
-    // A card linked, five links started, two lists measured and looked at.
+    // Two panel lists and the repayment list measured and looked at, a card linked, four links
+    // started.
     test.setTimeout(180_000);
     await payerOnFutureConsent(page);
-    // The card-only account, linked by its card through the panel.
-    const cardAccount = account('links_by_card');
-    await findAccount(page, cardAccount.accountNumber);
+    // The panel's list: the six accounts under the payer's BVN (one of them not supported).
+    await page.getByRole('button', { name: '+ Link repayment account' }).click();
+    await expect(
+      panel(page).getByRole('heading', { name: 'Select an account to link' }),
+    ).toBeVisible();
+    await expectRowsApartAndScrolling(panelList(page), 6);
+    await look(page, testInfo, 'panel-six-accounts-select');
+
+    // The card-only account, linked by the payer's own card through the panel.
+    const cardAccount = await ownAccount(page, 'links_by_card');
+    await panel(page).getByRole('button', { name: '+ Add another account' }).click();
+    await panel(page).getByLabel('Account number').fill(cardAccount.accountNumber);
     await chooseResult(page, cardAccount);
     await enterCard(page, 'pin_only');
     await linked(page);
     await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(1, { timeout: 10_000 });
-    // Five more, each link started and waiting for its proof.
+    // Every other account of theirs that links, each link started and waiting for its proof.
     await startLinks(page, [
-      account('links_by_test_transfer', 0),
-      account('links_by_test_transfer', 1),
-      account('links_by_auth_params'),
-      account('paper_mandate'),
-      account('insufficient_funds'),
+      await ownAccount(page, 'links_by_test_transfer'),
+      await ownAccount(page, 'links_by_auth_params'),
+      await ownAccount(page, 'paper_mandate'),
+      await ownAccount(page, 'insufficient_funds'),
     ]);
     await page.reload();
     await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
-    await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(6, { timeout: 15_000 });
-    await expectRowsApartAndScrolling(repaymentList(page), 6);
+    await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(5, { timeout: 15_000 });
+    await expectRowsApartAndScrolling(repaymentList(page), 5);
     await look(page, testInfo, 'panel-six-accounts');
 
-    // The panel's own list: the five not linked yet.
+    // The panel's own list: the five not linked yet (four waiting, one not supported).
     await page.getByRole('button', { name: '+ Link different account' }).click();
     await expect(
       panel(page).getByRole('heading', { name: 'Select an account to link' }),
     ).toBeVisible();
     await expectRowsApartAndScrolling(panelList(page), 5);
-    await look(page, testInfo, 'panel-six-accounts-select');
+    await look(page, testInfo, 'panel-six-accounts-select-after');
   });
 
   test('every step has one way back: the panel’s own, never the step’s under it', async ({
@@ -118,9 +125,18 @@ test.describe('the account-linking panel', () => {
     // The repayment accounts themselves: the Future Payments step's 'back' to its schedule.
     await expect(waysBack(page)).toHaveCount(1);
 
-    const transfer = account('links_by_test_transfer');
-    await findAccount(page, transfer.accountNumber);
+    // The panel opens at the list of the accounts under the payer's BVN.
+    await page.getByRole('button', { name: '+ Link repayment account' }).click();
+    await expect(
+      panel(page).getByRole('heading', { name: 'Select an account to link' }),
+    ).toBeVisible();
+    await oneWayBack(page, testInfo, 'panel-select-bvn');
+    await panel(page).getByRole('button', { name: '+ Add another account' }).click();
+    await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
     await oneWayBack(page, testInfo, 'panel-add-account');
+
+    const transfer = await ownAccount(page, 'links_by_test_transfer');
+    await panel(page).getByLabel('Account number').fill(transfer.accountNumber);
     await chooseResult(page, transfer);
     await expect(
       panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
@@ -140,7 +156,7 @@ test.describe('the account-linking panel', () => {
     await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
     await oneWayBack(page, testInfo, 'panel-add-another-account');
 
-    const auth = account('links_by_auth_params');
+    const auth = await ownAccount(page, 'links_by_auth_params');
     await panel(page).getByLabel('Account number').fill(auth.accountNumber);
     await chooseResult(page, auth);
     await expect(
@@ -160,7 +176,7 @@ test.describe('the account-linking panel', () => {
     await panel(page).getByRole('button', { name: 'Back' }).click();
     await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
 
-    const card = account('links_by_card');
+    const card = await ownAccount(page, 'links_by_card');
     await panel(page).getByLabel('Account number').fill(card.accountNumber);
     await chooseResult(page, card);
     await expect(
