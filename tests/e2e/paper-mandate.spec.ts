@@ -1,6 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { expectNoViolations } from './axe';
-import { account, chooseResult, findAccount, panel, payerOnFutureConsent } from './linking-support';
+import {
+  chooseResult,
+  findAccount,
+  ownAccount,
+  panel,
+  payerOnFutureConsent,
+} from './linking-support';
 import { snap } from './merchant';
 
 // A paper mandate (docs/accounts.md "Paper mandates"): the sandbox bank approves the signed form
@@ -11,7 +17,7 @@ test('a paper mandate: what happens next, the form kept on the success step and 
   page,
 }, testInfo) => {
   await payerOnFutureConsent(page);
-  const target = account('paper_mandate');
+  const target = await ownAccount(page, 'paper_mandate');
   await findAccount(page, target.accountNumber);
   await chooseResult(page, target);
 
