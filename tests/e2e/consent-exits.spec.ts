@@ -10,8 +10,9 @@ import {
 } from './auth-support';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import { account, payWithCardSavingIt } from './linking-support';
+import { ownAccount, payWithCardSavingIt, verifyOwnBvn } from './linking-support';
 import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
+import { mintPerson, personCard } from './sandbox-people';
 
 // Who is asking, the ways out of a consent that cannot be opened, the way to the payer's own
 // consents, and one h1 on every sign-in step (issue 29 items 7, 8, 11, 12), in real Chromium
@@ -133,15 +134,18 @@ test.describe('a consent that cannot be opened (item 8)', () => {
     const consentId = await createConsent(page.request, {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' }],
     });
+    // The payer's own person: their card pays, and their BVN is verified once they sign up.
+    const person = await mintPerson(page.request, { fullName: 'Kola Ade' });
     await page.goto(consentPath(consentId));
-    await payWithCardSavingIt(page);
+    await payWithCardSavingIt(page, personCard(person, 'pin_only'));
     await page.getByRole('button', { name: 'Sign In & Save Card' }).click({ timeout: 15_000 });
     await signUpThroughPanel(page, page.request, { fullName: 'Kola Ade', phone: uniquePhone() });
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,
     });
+    await verifyOwnBvn(page, person);
 
-    const noCards = account('links_by_test_transfer');
+    const noCards = await ownAccount(page, 'links_by_test_transfer');
     await page.getByLabel('Account number').fill(noCards.accountNumber);
     const gtb = page.getByRole('radio', { name: /Guaranty Trust Bank/ });
     await gtb.check({ timeout: 15_000 });
@@ -153,7 +157,7 @@ test.describe('a consent that cannot be opened (item 8)', () => {
     await expect(page.getByRole('button', { name: 'Save Card' })).toBeDisabled();
     await look(page, testInfo, 'save-card-not-supported');
 
-    const cardAccount = account('links_by_card');
+    const cardAccount = await ownAccount(page, 'links_by_card');
     await page.getByLabel('Account number').fill(cardAccount.accountNumber);
     await expect(page.getByRole('alert')).toHaveCount(0);
     await page

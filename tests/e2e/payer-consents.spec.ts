@@ -2,7 +2,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
-import { account, chooseResult, findAccount, linked, sendTestTransfer } from './linking-support';
+import { chooseResult, findAccount, linked, ownAccount, sendTestTransfer } from './linking-support';
 import { createConsent, snap } from './merchant';
 
 // The payer's own consents (issue 15, docs/payer-consents.md) in real Chromium against the real
@@ -76,12 +76,13 @@ test.describe('the payer’s consents', () => {
       phone: uniquePhone(),
     });
     await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+    // Their own account, under the BVN of a person minted for them and verified first.
+    const target = await ownAccount(page, 'links_by_test_transfer');
     const consentId = await createConsent(page.request, subscription, merchant);
     await page.goto(`/r/${consentId}?clientId=${merchant.clientId}`);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
     await expect(page.getByText(/would like to collect 3 payments totalling/)).toBeVisible();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    const target = account('links_by_test_transfer');
     await findAccount(page, target.accountNumber);
     await chooseResult(page, target);
     await sendTestTransfer(page, target);
