@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
-import { openCardLinking, panel } from './linking-support';
+import { openCardLinking, ownCard, panel } from './linking-support';
 import { consentPath, createConsent, snap } from './merchant';
 
 // The card form (spec §2 Card screens, §5) says what is wrong at the field, when the payer leaves
@@ -166,6 +166,8 @@ test.describe('the card form says what is wrong at the field', () => {
     await page.goto(consentPath(consentId));
     await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
     await openCardLinking(page);
+    // The payer's own card, issued on the account being linked.
+    const own = await ownCard(page, 'pin_only');
     const form = fields(panel(page));
 
     // A Verve card of 19 digits: Verve cards are 16 (spec §5).
@@ -173,15 +175,15 @@ test.describe('the card form says what is wrong at the field', () => {
     await expectFieldSays(form.number, 'Verve cards should have 16 digits');
     await typeAndLeave(form.expiry, '00/30');
     await expectFieldSays(form.expiry, 'Please select a valid month');
-    await form.cvv.fill(pinOnly.cvv);
+    await form.cvv.fill(own.cvv);
     await form.continueToPin.click();
     await expect(form.number).toBeFocused();
     await expect(form.pinStep).toHaveCount(0);
     await snap(page, testInfo, 'card-form-linking-errors');
     await expectNoViolations(page);
 
-    await retype(form.number, pinOnly.number);
-    await retype(form.expiry, pinOnly.expiry);
+    await retype(form.number, own.number);
+    await retype(form.expiry, own.expiry);
     await form.continueToPin.click();
     await expect(form.pinStep).toBeVisible();
   });
