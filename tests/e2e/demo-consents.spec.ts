@@ -1,6 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startBuiltServer } from './built-server';
-import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
+import {
+  addVirtualAuthenticator,
+  latestCode,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
 import { E2E } from './e2e-env';
 import { fillDemoForm } from './form-support';
 import {
@@ -13,6 +19,8 @@ import {
 import { account, chooseResult, findAccount, panel, verifyByAuthParams } from './linking-support';
 import { snap } from './merchant';
 import { readmeDemoLine, readmeStep } from './readme-support';
+import { personAccount, type TMintedPerson } from './sandbox-people';
+import { ZSandboxPersonResponse } from '../../src/domain/schemas/sandbox';
 
 /** The demo payer's own account of a scenario: only accounts under her BVN link (README step 5). */
 function demoPayerAccount(scenario: TAccountScenario) {
@@ -81,9 +89,42 @@ const granted = (page: Page) =>
     { timeout: 20_000 },
   );
 
-/** Links the sandbox account that links by its card's last 4 digits and an OTP, in the flow. */
-async function linkRepaymentAccount(page: Page) {
-  const target = account('links_by_auth_params');
+/**
+ * The signed-up payer verifies a person's BVN, minted for them on the demo server, through the
+ * calls the BVN form makes (the code read from that person's phone): one BVN belongs to one payer,
+ * and only accounts under the payer's verified BVN link.
+ */
+async function verifyOwnBvn(page: Page): Promise<TMintedPerson> {
+  const minted = await page.request.post(`${origin}/api/sandbox/people`, {
+    data: { fullName: 'Ngozi Eze' },
+  });
+  expect(minted.status(), await minted.text()).toBe(200);
+  const { person } = ZSandboxPersonResponse.parse(await minted.json());
+  const { token } = await storedSession(page);
+  const headers = { authorization: `Bearer ${token ?? ''}` };
+  const sent = await page.request.post(`${origin}/api/identity/bvn`, {
+    headers,
+    data: { bvn: person.bvn },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const code = await latestCode(page.request, person.phoneNumber, origin);
+  const verified = await page.request.post(`${origin}/api/identity/bvn/verify`, {
+    headers,
+    data: { code },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  return person;
+}
+
+/**
+ * Links the payer's own account (under the BVN they verified) that links by its card's last 4
+ * digits and an OTP, in the flow.
+ */
+async function linkRepaymentAccount(page: Page, person: TMintedPerson) {
+  const target = {
+    ...personAccount(person, 'links_by_auth_params'),
+    authParams: account('links_by_auth_params').authParams,
+  };
   await findAccount(page, target.accountNumber);
   await chooseResult(page, target);
   await verifyByAuthParams(page, target);
@@ -125,12 +166,13 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
   }, testInfo) => {
     test.slow();
     await signUp(page);
+    const person = await verifyOwnBvn(page);
     await page.goto(demoUrl(LABELS.recurring));
     await expect(page.getByText(/would like to collect 6 payments totalling/)).toBeVisible({
       timeout: 15_000,
     });
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await linkRepaymentAccount(page);
+    await linkRepaymentAccount(page, person);
     await snap(page, testInfo, 'demo-recurring-account');
     await page.getByRole('button', { name: 'Consent', exact: true }).click();
     await granted(page);
@@ -157,6 +199,7 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
   }, testInfo) => {
     test.setTimeout(150_000);
     await signUp(page);
+    const person = await verifyOwnBvn(page);
     await page.goto(demoUrl(LABELS.everything));
     await expect(page.getByRole('main').getByText(/Membership Officer/)).toBeVisible({
       timeout: 15_000,
@@ -165,7 +208,7 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
     await fillDemoForm(page, 'Ngozi Eze');
     await page.getByRole('button', { name: 'Next Step' }).click();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
-    const last4 = await linkRepaymentAccount(page);
+    const last4 = await linkRepaymentAccount(page, person);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
     const oneTap = page.getByRole('button', { name: `OneTap ****${last4}` });
@@ -199,8 +242,8 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
   }, testInfo) => {
     test.setTimeout(240_000);
     await addVirtualAuthenticator(page);
-    // The demo payer's GTBank account, linked by the seed (the first test-transfer account).
-    const gtbank = account('links_by_test_transfer').accountNumber.slice(-4);
+    // The demo payer's GTBank account under her BVN, linked by the seed.
+    const gtbank = demoPayerAccount('links_by_test_transfer').accountNumber.slice(-4);
 
     await test.step('1. Sign in', async () => {
       const step = readmeStep(1);
