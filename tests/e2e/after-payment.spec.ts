@@ -2,13 +2,21 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import {
   addVirtualAuthenticator,
+  latestCode,
   signUpThroughPanel,
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { account, linkByApi, panel, payWithCardSavingIt } from './linking-support';
+import {
+  account,
+  linkByApi,
+  panel,
+  payWithCardSavingIt,
+  type TAccountKey,
+} from './linking-support';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, readMerchantConsent, snap } from './merchant';
+import { mintPerson, personAccount, personCard, type TMintedPerson } from './sandbox-people';
 
 // The prompts after a payment (spec §2, §4), in real Chromium against the real server and the
 // sandbox bank and card network: the account a transfer came from is offered for linking (after
@@ -22,8 +30,28 @@ async function look(page: Page, testInfo: TestInfo, name: string) {
   await expectNoViolations(page);
 }
 
-/** An anonymous payer pays a fresh payment-only consent by transfer from `sender`'s account. */
-async function payByTransferFromSender(page: Page) {
+/**
+ * The signed-in payer verifies `person`'s BVN through the calls the BVN form makes (the code read
+ * from the person's own phone): that person's accounts and cards are then the payer's.
+ */
+async function verifyBvnOf(page: Page, person: TMintedPerson) {
+  const { token } = await storedSession(page);
+  const headers = { authorization: `Bearer ${token ?? ''}` };
+  const sent = await page.request.post('/api/identity/bvn', { headers, data: { bvn: person.bvn } });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const code = await latestCode(page.request, person.phoneNumber);
+  const verified = await page.request.post('/api/identity/bvn/verify', {
+    headers,
+    data: { code },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+}
+
+/** An anonymous payer pays a fresh payment-only consent by transfer from `from` (`sender`). */
+async function payByTransferFromSender(
+  page: Page,
+  from: TAccountKey & { accountName: string } = sender,
+) {
   const consentId = await createConsent(page.request, { payments: [payment] });
   await page.goto(consentPath(consentId));
   await page.getByRole('button', { name: /Pay by Transfer/ }).click();
@@ -36,7 +64,7 @@ async function payByTransferFromSender(page: Page) {
     data: {
       accountNumber,
       amount: payment.amount,
-      from: { institutionCode: sender.institutionCode, accountNumber: sender.accountNumber },
+      from: { institutionCode: from.institutionCode, accountNumber: from.accountNumber },
     },
   });
   expect(await sent.json()).toMatchObject({ outcome: 'credited' });
@@ -97,7 +125,10 @@ test.describe('after a payment', () => {
   }, testInfo) => {
     test.slow();
     await addVirtualAuthenticator(page);
-    await payByTransferFromSender(page);
+    // The payer's own account: a person of their own, whose BVN they verify once signed in.
+    const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
+    const own = personAccount(person, 'links_by_test_transfer');
+    await payByTransferFromSender(page, own);
     await expect(question(page)).toBeVisible({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
     // The auth prompt says the payment is paid, not that it is still to collect (issue 28 item 12).
@@ -106,7 +137,7 @@ test.describe('after a payment', () => {
     await expect(prompt.getByText('Collect ₦2,500.00 immediately')).toHaveCount(0);
     await look(page, testInfo, 'sign-in-prompt-paid');
     await signUpThroughPanel(page, page.request, {
-      fullName: sender.accountName,
+      fullName: own.accountName,
       phone: uniquePhone(),
     });
 
@@ -116,6 +147,8 @@ test.describe('after a payment', () => {
       '₦2,500.00',
     );
     await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
+    // The account links only under the payer's verified BVN: the person's, verified now.
+    await verifyBvnOf(page, person);
     await look(page, testInfo, 'link-origin');
     // The payment is the proof: no panel, no test transfer to send, no other call to link.
     const linkCalls: string[] = [];
@@ -138,7 +171,7 @@ test.describe('after a payment', () => {
     const listed = (await accounts.json()) as {
       accounts: Array<{ accountNumber: string; isAlreadyLinked?: boolean; bankId?: string }>;
     };
-    const mine = listed.accounts.find((a) => a.accountNumber === sender.accountNumber);
+    const mine = listed.accounts.find((a) => a.accountNumber === own.accountNumber);
     expect(mine?.bankId).toBeTruthy();
     expect(mine?.isAlreadyLinked).toBe(true);
   });
@@ -235,7 +268,10 @@ test.describe('after a payment', () => {
     await addVirtualAuthenticator(page);
     const consentId = await createConsent(page.request, { payments: [payment] });
     await page.goto(consentPath(consentId));
-    await payWithCardSavingIt(page);
+    // The payer's own card: a person of their own, whose BVN they verify once signed in.
+    const person = await mintPerson(page.request, { fullName: 'Funmilayo Adebayo' });
+    const card = personCard(person, 'pin_only');
+    await payWithCardSavingIt(page, card);
 
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,
@@ -255,9 +291,12 @@ test.describe('after a payment', () => {
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
       timeout: 15_000,
     });
+    // The card is saved only to an account under the payer's verified BVN: the person's.
+    await verifyBvnOf(page, person);
     await expect(page.getByLabel('Card Number')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Enter Account Number' })).toHaveCount(0);
-    const cardAccount = account('links_by_card');
+    const cardAccount = person.accounts.find((a) => a.accountNumber === card.account.accountNumber);
+    if (!cardAccount) throw new Error('No account of the person the card is issued on');
     await page.getByLabel('Account number').fill(cardAccount.accountNumber);
     await page
       .getByRole('radio', { name: new RegExp(cardAccount.accountName) })
