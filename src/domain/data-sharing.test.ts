@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asksForBvn,
   dataPointsText,
   dataSharingChips,
   dataSubItemText,
@@ -70,5 +71,15 @@ describe('data sharing', () => {
       'bvnData',
       'bankAccounts',
     ]);
+  });
+});
+
+describe('asksForBvn', () => {
+  it('is true when the consent asks for BVN data, whole or by sub-items', () => {
+    expect(asksForBvn({ bvnData: true })).toBe(true);
+    expect(asksForBvn({ bvnData: ['fullName'] })).toBe(true);
+    expect(asksForBvn({ ninData: true })).toBe(false);
+    expect(asksForBvn({ bvnData: false })).toBe(false);
+    expect(asksForBvn(null)).toBe(false);
   });
 });

@@ -65,3 +65,15 @@ export function dataSharingChips(dataSharing: TDataSharing | null | undefined): 
 export function dataPointsText(dataSharing: TDataSharing | null | undefined): string {
   return `${countNoun(dataSharingChips(dataSharing).length, 'data point')} being shared`;
 }
+
+/**
+ * What the Data Sharing step says when the consent asks for BVN data and the payer has verified
+ * no BVN (docs/identity.md "The BVN"): the grant shares only a verified BVN, so none.
+ */
+export const NO_BVN_TO_SHARE =
+  'You have not verified a BVN, so no BVN will be shared. You can verify it when you link an account.';
+
+/** Whether the consent asks for the payer's BVN data. */
+export function asksForBvn(dataSharing: TDataSharing | null | undefined): boolean {
+  return requestedDataCategories(dataSharing).includes('bvnData');
+}

@@ -33,7 +33,12 @@ import {
 import { isApprovalNotGiven } from '../../../domain/auth-failure';
 import { GRANT_SUCCESS_SCREEN_MS } from '../../../domain/constants';
 import { debitReport } from '../../../domain/embed-payment-report';
-import { dataPointsText, dataSharingChips } from '../../../domain/data-sharing';
+import {
+  asksForBvn,
+  dataPointsText,
+  dataSharingChips,
+  NO_BVN_TO_SHARE,
+} from '../../../domain/data-sharing';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { groupFuturePayments } from '../../../domain/future-payment-schedule';
 import { futurePaymentSummary } from '../../../domain/future-payment-summary';
@@ -41,6 +46,7 @@ import { grantOutcome } from '../../../domain/grant-outcome';
 import { scheduleExplanation } from '../../../domain/schedule-explanation';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { useUserAccounts } from '../../api/accounts';
+import { useVerifiedBvn } from '../../api/identity';
 import { ApiError, isApiError } from '../../api/api-error';
 import { paymentsApi } from '../../api/payments';
 import { consentApi } from '../../api/consent';
@@ -487,6 +493,8 @@ function StepHeader({
 
 function DataSharingBody({ consent }: { consent: TConsent }) {
   const chips = dataSharingChips(consent.dataSharing);
+  const asksBvn = asksForBvn(consent.dataSharing);
+  const verified = useVerifiedBvn(asksBvn);
   return (
     <>
       <ul className="chips" aria-label="Data to share">
@@ -497,6 +505,11 @@ function DataSharingBody({ consent }: { consent: TConsent }) {
         ))}
       </ul>
       <p className="secondary-text">{dataPointsText(consent.dataSharing)}</p>
+      {asksBvn && verified.data === null ? (
+        <p className="secondary-text" role="note">
+          {NO_BVN_TO_SHARE}
+        </p>
+      ) : null}
     </>
   );
 }
