@@ -139,10 +139,12 @@ export function PayerDevices() {
     url.searchParams.delete('cancelRemoval');
     window.history.replaceState(window.history.state, '', url.toString());
     authApi.cancelRemovalByToken(token).then(
-      () => {
+      async () => {
+        // The list may have been read before the cancel committed: it is read again, whole, and
+        // the note shows with the list that holds the cancel, never beside a stale one.
+        await queryClient.resetQueries({ queryKey: passkeysQueryKey });
         setNote('Removal cancelled. Your passkey stays on your account.');
         setRemovals((n) => n + 1);
-        void queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
       },
       (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
     );
