@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { latestCode } from './auth-support';
 import {
-  chooseResult,
   linked,
   look,
   panel,
@@ -106,39 +105,4 @@ test.describe('BVN verification in the linking panel', () => {
       await look(page, testInfo, 'bvn-not-yours');
     },
   );
-
-  test('a link refused for no BVN asks for it and carries on with the account', async ({
-    page,
-  }, testInfo) => {
-    test.slow();
-    await payerOnFutureConsent(page, { bvn: 'unverified' });
-    const person = await mintPerson(page.request, { fullName: 'Tolu Bakare' });
-    const target = personAccount(person, 'links_by_test_transfer');
-    // The panel opened before the page knew the payer had no BVN: the link call says so.
-    await page.route('**/api/identity/bvn', (route) =>
-      route.request().method() === 'GET'
-        ? route.fulfill({
-            json: { success: true, bvn: { last4: '0000', verifiedAt: new Date().toISOString() } },
-          })
-        : route.continue(),
-    );
-    await page.getByRole('button', { name: '+ Link repayment account' }).click();
-    await panel(page).getByLabel('Account number').fill(target.accountNumber);
-    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
-      timeout: 10_000,
-    });
-    await chooseResult(page, target);
-    await expect(panel(page).getByRole('heading', { name: 'Verify your BVN' })).toBeVisible();
-    await panel(page).getByLabel('BVN', { exact: true }).fill(person.bvn);
-    await panel(page).getByRole('button', { name: 'Send code' }).click();
-    await panel(page)
-      .getByLabel('6-digit code')
-      .fill(await latestCode(page.request, person.phoneNumber));
-    await panel(page).getByRole('button', { name: 'Verify' }).click();
-    // Where the payer was: the account they chose, its test transfer.
-    await expect(
-      panel(page).getByRole('heading', { name: 'Complete Account Linking' }),
-    ).toBeVisible({ timeout: 15_000 });
-    await look(page, testInfo, 'bvn-then-payment');
-  });
 });

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
-import { and, asc, eq, exists, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   newDeviceMessage,
@@ -410,18 +410,13 @@ export async function cancelRemovalByToken(
   token: string,
   now: Date,
 ): Promise<{ passkeyId: string }> {
-  const [kept] = await db
-    .update(passkeys)
-    .set({ removalDueAt: null, removalCancelHash: null })
-    .where(
-      and(
-        eq(passkeys.removalCancelHash, await cancelHash(db, config, token)),
-        gt(passkeys.removalDueAt, now),
-      ),
-    )
-    .returning({ id: passkeys.id });
+  const kept = await keepScheduled(
+    db,
+    eq(passkeys.removalCancelHash, await cancelHash(db, config, token)),
+    now,
+  );
   if (!kept) throw new AppError('PASSKEY_REMOVAL_CANCEL_INVALID');
-  return { passkeyId: kept.id };
+  return kept;
 }
 
 /**
@@ -434,17 +429,28 @@ export async function cancelRemoval(
   passkeyId: string,
   now: Date,
 ): Promise<{ passkeyId: string }> {
+  const kept = await keepScheduled(
+    db,
+    and(eq(passkeys.id, passkeyId), eq(passkeys.payerId, payerId)),
+    now,
+  );
+  if (!kept) throw new AppError('PASSKEY_NOT_FOUND');
+  return kept;
+}
+
+/**
+ * Cancels the scheduled removal of the passkey `which` names while it is not yet due, in one
+ * statement: null when none matched (not scheduled, due already, or not found).
+ */
+async function keepScheduled(
+  db: TDb,
+  which: SQL | undefined,
+  now: Date,
+): Promise<{ passkeyId: string } | null> {
   const [kept] = await db
     .update(passkeys)
     .set({ removalDueAt: null, removalCancelHash: null })
-    .where(
-      and(
-        eq(passkeys.id, passkeyId),
-        eq(passkeys.payerId, payerId),
-        gt(passkeys.removalDueAt, now),
-      ),
-    )
-    .returning({ id: passkeys.id });
-  if (!kept) throw new AppError('PASSKEY_NOT_FOUND');
-  return { passkeyId: kept.id };
+    .where(and(which, gt(passkeys.removalDueAt, now)))
+    .returning({ passkeyId: passkeys.id });
+  return kept ?? null;
 }
