@@ -8,7 +8,7 @@ import { isErrorCode } from '../domain/errors';
 import { loadConfig } from './config';
 import { SANDBOX_ACCOUNTS } from './sandbox/fixtures';
 import { signUp, testPhone } from './testing/identity';
-import { consentWithPayment, payByCard } from './testing/payments';
+import { consentWithPayment, keepPageToken, pageQuery, sandboxTransfer } from './testing/payments';
 import { collectSse, type TSseEvent } from './testing/sse';
 import { startTestApp } from './testing/test-app';
 
@@ -108,7 +108,19 @@ describe('requests that arrive too slowly', () => {
 
   it('keeps a live event stream open past every timeout while it cuts a slow body, and delivers on it', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    const url = `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`;
+    // A transfer the payer said they made: the page follows it with its one-time account's token.
+    const account = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+    });
+    const { accountNumber, amount } = keepPageToken(consent.paymentId, account).json<{
+      transferDetails: { accountNumber: string; amount: number };
+    }>().transferDetails;
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payments/${consent.paymentId}/transfer/confirm?consentId=${consent.consentId}`,
+    });
+    const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
     let cut: TRawAnswer | undefined;
     const opened = performance.now();
     const { status, events } = await collectSse(
@@ -122,7 +134,8 @@ describe('requests that arrive too slowly', () => {
         cut = await slowRequest(slowBodyHead, '{"phone":"0803');
         const lived = performance.now() - opened;
         await new Promise((r) => setTimeout(r, OUTLIVED_MS - lived));
-        expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
+        const sent = await sandboxTransfer(ctx.app, { accountNumber, amount });
+        expect(sent.json()).toMatchObject({ outcome: 'credited' });
       },
     );
     expect(cut?.status).toBe(408);

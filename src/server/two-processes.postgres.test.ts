@@ -48,10 +48,18 @@ describe('two server processes on one PostgreSQL', () => {
     const payment = read.consent.payments[0];
     expect(payment?.status).toBe('pending');
 
-    // The stream is on B; the transfer is issued and paid through A.
+    // The transfer is issued through A, its page follows it on B with the account's token, and
+    // it is paid through A.
+    const issued = await fetch(
+      `${a.base}/api/payments/${payment?.paymentId}/transfer?consentId=${consentId}`,
+      { method: 'POST' },
+    );
+    const { transferDetails: details, chargeToken } = ZTransferDetailsResponse.parse(
+      await issued.json(),
+    );
     const abort = new AbortController();
     const stream = await fetch(
-      `${b.base}/api/events/payments/${payment?.paymentId}?consentId=${consentId}&clientId=${clientId}`,
+      `${b.base}/api/events/payments/${payment?.paymentId}?consentId=${consentId}&clientId=${clientId}&chargeToken=${chargeToken}`,
       { headers: { accept: 'text/event-stream' }, signal: abort.signal },
     );
     expect(stream.status).toBe(200);
@@ -66,11 +74,6 @@ describe('two server processes on one PostgreSQL', () => {
     })();
     await expect.poll(() => text).toContain('event: ready');
 
-    const issued = await fetch(
-      `${a.base}/api/payments/${payment?.paymentId}/transfer?consentId=${consentId}`,
-      { method: 'POST' },
-    );
-    const { transferDetails: details } = ZTransferDetailsResponse.parse(await issued.json());
     const sent = await fetch(`${a.base}/api/sandbox/transfers`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { ZChargeTokenAnswer } from './card';
 import { ZIdentifier } from './fields';
 
 /*
@@ -81,5 +82,7 @@ export const ZChipPurchaseResponse = z.object({
     maskedPan: z.string(),
   }),
   message: z.string(),
+  /** Ours: a purchase made without sign-in gives its page the attempt's token (ZCardChargeResponse). */
+  chargeToken: ZChargeTokenAnswer,
 });
 export type TChipPurchaseResponse = z.infer<typeof ZChipPurchaseResponse>;

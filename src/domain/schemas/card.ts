@@ -106,6 +106,24 @@ export const ZPublicCardChargeRequest = z.union([
 ]);
 export type TPublicCardChargeRequest = z.infer<typeof ZPublicCardChargeRequest>;
 
+/**
+ * Ours (docs/payments.md "Who reads a payment"): the token of an attempt a page made without
+ * sign-in, given to that page alone. It is the page's proof of the attempt: it reads and follows
+ * the payment with it (`?chargeToken=`); a page without it finds no payment once paying began.
+ */
+export const ZChargeTokenAnswer = z.optional(
+  z
+    .string()
+    .check(
+      z.describe(
+        'Without sign-in only: the token of this attempt, to this page alone. Send it as ' +
+          '`?chargeToken=` to read (GET /api/payments/{paymentId}) and follow ' +
+          '(GET /api/events/payments/{paymentId}) the payment; without it the payment reads as ' +
+          'unknown (404 NO_IMMEDIATE_PAYMENT) once someone began paying it.',
+      ),
+    ),
+);
+
 /** POST /api/payments/card and /card/public answer (spec §7) */
 export const ZCardChargeResponse = z.object({
   success: z.boolean(),
@@ -119,10 +137,12 @@ export const ZCardChargeResponse = z.object({
   orderPaymentReference: z.optional(z.string()),
   message: z.optional(z.string()),
   /**
-   * Ours (docs/payments.md "Who answers a charge"): a charge made without sign-in that waits for
-   * its OTP is answered only with this token, which only the page that started it receives.
+   * Ours (docs/payments.md "Who answers a charge", "Who reads a payment"): to the page that made
+   * the charge without sign-in, alone, whatever the answer (paid at once, waiting, charging). Only
+   * this token answers its OTP, and the page sends it (`?chargeToken=`) to read and follow the
+   * payment: without it, the charge's payment reads as unknown.
    */
-  chargeToken: z.optional(z.string()),
+  chargeToken: ZChargeTokenAnswer,
   /**
    * Ours (docs/payments.md "A card that does not answer"): the card network has not answered yet.
    * The charge goes on; its end (completed, or failed with whether anything was charged) comes on

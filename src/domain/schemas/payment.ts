@@ -3,7 +3,7 @@ import { PAYMENT_METHODS } from '../constants';
 import { RECENTS_LIMIT } from '../constants';
 import { ZKobo } from './consent';
 import { ZIdentifier } from './fields';
-import { ZPayerBank, ZPayerCard } from './card';
+import { ZChargeTokenAnswer, ZPayerBank, ZPayerCard } from './card';
 
 // spec §3 Transfer details: the one-time account the payer transfers into.
 export const ZTransferDetails = z.object({
@@ -238,9 +238,9 @@ export const ZTransferDetailsResponse = z.object({
   transferDetails: ZTransferDetails,
   /**
    * To the page that opened the account without sign-in, alone: its proof of the transfer's
-   * payment (docs/accounts.md "Linking from a payment").
+   * payment (docs/accounts.md "Linking from a payment"), with which it reads and follows it.
    */
-  chargeToken: z.optional(z.string()),
+  chargeToken: ZChargeTokenAnswer,
 });
 export type TTransferDetailsResponse = z.infer<typeof ZTransferDetailsResponse>;
 

@@ -46,9 +46,21 @@ describe('event delivery across servers', () => {
       const paymentId = read.json<{ consent: { payments: Array<{ paymentId: string }> } }>().consent
         .payments[0]?.paymentId;
 
+      // Paid entirely through server B: the transfer account (whose token the page follows the
+      // payment with), then the bank's credit.
+      const opened = await appB.inject({
+        method: 'POST',
+        url: `/api/payments/${paymentId}/transfer?consentId=${consentId}`,
+      });
+      const { transferDetails, chargeToken } = opened.json<{
+        transferDetails: { accountNumber: string };
+        chargeToken: string;
+      }>();
+      const { accountNumber } = transferDetails;
+
       const abort = new AbortController();
       const stream = await fetch(
-        `${base}/api/events/payments/${paymentId}?consentId=${consentId}&clientId=${client.clientId}`,
+        `${base}/api/events/payments/${paymentId}?consentId=${consentId}&clientId=${client.clientId}&chargeToken=${chargeToken}`,
         { headers: { accept: 'text/event-stream' }, signal: abort.signal },
       );
       expect(stream.status).toBe(200);
@@ -64,13 +76,6 @@ describe('event delivery across servers', () => {
       };
       await readUntil('event: ready');
 
-      // Paid entirely through server B: the transfer account, then the bank's credit.
-      const opened = await appB.inject({
-        method: 'POST',
-        url: `/api/payments/${paymentId}/transfer?consentId=${consentId}`,
-      });
-      const { accountNumber } = opened.json<{ transferDetails: { accountNumber: string } }>()
-        .transferDetails;
       const sent = await appB.inject({
         method: 'POST',
         url: '/api/sandbox/transfers',

@@ -12,7 +12,9 @@ import { startTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
+  keepPageToken,
   ledgerKinds,
+  pageQuery,
   paymentEvents,
   sandboxCard,
   type TCardScenarioName,
@@ -45,13 +47,13 @@ async function payPublic(
       saveCard: false,
     },
   });
-  return { ...consent, response };
+  return { ...consent, response: keepPageToken(consent.paymentId, response) };
 }
 
 async function paymentStatus(consent: { paymentId: string; consentId: string }) {
   const state = await ctx.app.inject({
     method: 'GET',
-    url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+    url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
   });
   expect(state.statusCode).toBe(200);
   return state.json<{
@@ -84,15 +86,13 @@ describe('paying by card, each sandbox card through its path', () => {
       amount: paid.amount,
     });
     expect(await paymentStatus(paid)).toMatchObject({ status: 'completed' });
-    const card = sandboxCard('pin_only');
+    // The consent read, anyone's with the link, says how it was paid, not with which card.
     expect(await consentPayment(paid)).toMatchObject({
       status: 'executed',
       executedAt: expect.any(String),
-      origin: {
-        paymentMethod: 'card',
-        obfuscatedCard: `${card.number.slice(0, 6)}******${card.number.slice(-4)}`,
-      },
+      origin: { paymentMethod: 'card', shouldPromptCardLinking: false },
     });
+    expect(await consentPayment(paid)).not.toHaveProperty('origin.obfuscatedCard');
     // Each event carries its attempt as the payment read shows it.
     expect(await paymentEvents(ctx.database, paid.paymentId)).toEqual([
       {
@@ -237,15 +237,18 @@ describe('paying by card, each sandbox card through its path', () => {
       const failed = await payPublic(scenario, change);
       expect(failed.response.statusCode).toBe(status);
       expect(failed.response.json()).toEqual({ success: false, error: { code, message } });
-      // The read and the stream say what the answer said, the issuer's reason included.
-      expect(await paymentStatus(failed)).toMatchObject({
-        status: 'failed',
-        executedAt: null,
-        attempt: { state: 'failed', failureCode: code, message, charged: false },
+      // The stream says what the answer said, the issuer's reason included. A charge refused at
+      // once gives its page no token (the answer told it): the link reads no payment.
+      const read = await ctx.app.inject({
+        url: `/api/payments/${failed.paymentId}?${pageQuery(failed)}`,
       });
+      expect(read.statusCode).toBe(404);
       const events = await paymentEvents(ctx.database, failed.paymentId);
       expect(events.map((e) => e.status)).toEqual(['in_progress', 'failed']);
-      expect(events[1]).toMatchObject({ message, attempt: { message } });
+      expect(events[1]).toMatchObject({
+        message,
+        attempt: { state: 'failed', failureCode: code, message, charged: false },
+      });
       expect(await ledgerKinds(ctx.database, failed.paymentId)).toEqual([]);
       // The payer may try again with another card.
       const card = sandboxCard('pin_only');
@@ -386,7 +389,7 @@ describe('a card envelope the server cannot take', () => {
     ]);
 
     const again = await charge(consent, await encryptedCard(ctx.app, sandboxCard('pin_only')));
-    expect(again.statusCode).toBe(200);
+    expect(keepPageToken(consent.paymentId, again).statusCode).toBe(200);
     expect(await paymentStatus(consent)).toMatchObject({ status: 'completed' });
   });
 

@@ -14,7 +14,13 @@ import { DEFAULT_RATE_LIMITS } from '../rate-limits';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
-import { consentWithPayment, ledgerKinds, paymentEvents } from '../testing/payments';
+import {
+  consentWithPayment,
+  keepPageToken,
+  ledgerKinds,
+  pageQuery,
+  paymentEvents,
+} from '../testing/payments';
 import {
   chipCard,
   chipPurchase,
@@ -63,11 +69,15 @@ async function readFor(
 
 const errorOf = (code: string, message: string) => ({ success: false, error: { code, message } });
 
+/**
+ * The payment's status as the page that made the purchase reads it (with its token): 'none' when
+ * it finds no payment, as after a purchase refused at once, which gives its page no token.
+ */
 async function paymentStatus(consent: { paymentId: string; consentId: string }) {
   const state = await ctx.app.inject({
-    url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+    url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
   });
-  return state.json<{ status: string }>().status;
+  return state.statusCode === 404 ? 'none' : state.json<{ status: string }>().status;
 }
 
 /** The same time of day, a day later, as the reader writes it (UTC). */
@@ -123,7 +133,7 @@ describe('POST /api/card-terminal/raven/fetch-keys', () => {
 describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
   it('approved (00): paid once, with the card masked, the ledger, and the stream', async () => {
     const { consent, body } = await readFor('chip_approved');
-    const response = await chipPurchase(ctx.app, body);
+    const response = keepPageToken(consent.paymentId, await chipPurchase(ctx.app, body));
     expect(response.statusCode).toBe(200);
     const card = chipCard('chip_approved');
     const maskedPan = `${card.number.slice(0, 6)}******${card.number.slice(-4)}`;
@@ -140,6 +150,7 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
         maskedPan,
       },
       message: 'Transaction approved',
+      chargeToken: expect.stringMatching(/^cht_/),
     });
     expect(await paymentStatus(consent)).toBe('completed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['chip_card_payment']);
@@ -183,7 +194,7 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
       const response = await chipPurchase(ctx.app, body);
       expect(response.statusCode).toBe(402);
       expect(response.json()).toEqual(errorOf('TERMINAL_DECLINED', message));
-      expect(await paymentStatus(consent)).toBe('failed');
+      expect(await paymentStatus(consent)).toBe('none');
       expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
       const events = await paymentEvents(ctx.database, consent.paymentId);
       expect(events.at(-1)).toMatchObject({ status: 'failed', message });
@@ -247,7 +258,7 @@ describe('POST /api/card-terminal/raven/chip-purchase, each path', () => {
     });
     expect(response.statusCode).toBe(402);
     expect(response.json()).toEqual(errorOf('TERMINAL_DECLINED', DECLINED));
-    expect(await paymentStatus(consent)).toBe('failed');
+    expect(await paymentStatus(consent)).toBe('none');
   });
 
   it('refuses a track 2 that disagrees with the card number or the expiry, recording nothing', async () => {

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOrigin } from '../../domain/origin-privacy';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { consents, dataSharingItems, payments } from '../db/schema';
+import { originForLink } from '../services/consents/consent-read-answer';
 import { loadConsent } from '../services/consents/consents';
 import { createTestClient, startTestApp } from '../testing/test-app';
 
@@ -162,10 +162,11 @@ describe('GET /api/consent/{id}?clientId=', () => {
     const loaded = await loadConsent(db, id);
     if (!loaded) throw new Error('the consent was not loaded');
     const { consent, embedOrigins } = loaded;
-    // Anyone with the link reads it: every origin masked (the payer who paid alone sees it whole).
+    // Anyone with the link reads it: how each payment was paid, not where from (its payer reads
+    // that from the payment).
     const seen = consent.payments.map((p) => ({
       ...p,
-      origin: p.origin && maskOrigin(p.origin),
+      origin: p.origin && originForLink(p.origin),
     }));
     const serialised = ZConsentReadResponse.parse({
       success: true,

@@ -1,7 +1,8 @@
 // @module-tag postgres
 // The page's live events over real HTTP (issue 9 "Live events"): a payment's stream delivers
 // its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
-// a ticket or the consent link opens a stream.
+// a ticket or the consent link (with the page's charge tokens once someone began paying) opens a
+// stream.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPaymentStateResponse, ZStreamTicketResponse } from '../../domain/schemas/payment';
@@ -13,7 +14,11 @@ import { signUp, testPhone } from '../testing/identity';
 import {
   consentWithPayment,
   encryptedCard,
+  keepPageToken,
+  pageQuery,
   payByCard,
+  sandboxCard,
+  sandboxTransfer,
   type TCardScenarioName,
 } from '../testing/payments';
 import { collectSse, type TCollectArgs, type TSseEvent } from '../testing/sse';
@@ -31,23 +36,33 @@ afterAll(async () => {
 /** Opens a stream of this app and collects its events until `until` says enough. */
 const collect = (...args: TCollectArgs) => collectSse(base, ...args);
 
-const pay = async (consent: { paymentId: string; consentId: string }) => {
-  const response = await payByCard(ctx.app, consent);
-  expect(response.statusCode).toBe(200);
-};
-
 const statuses = (events: TSseEvent[]) =>
   events.filter((e) => e.event === 'payment_status').map((e) => e.data.status);
 
 describe('payment event stream', () => {
-  it('delivers in_progress then completed live to whoever holds the consent link', async () => {
+  it('delivers in_progress then completed live to the page holding its charge token', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    const url = `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`;
+    // A card waiting for its OTP: the page holds the charge's token, and the OTP completes it.
+    const started = await payByCard(ctx.app, consent, 'pin_otp');
+    expect(started.statusCode).toBe(200);
+    const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
     const { status, events } = await collect(
       url,
       (seen) => statuses(seen).includes('completed'),
       {},
-      () => pay(consent),
+      async () => {
+        const otp = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/payments/card/complete',
+          payload: {
+            paymentId: consent.paymentId,
+            consentId: consent.consentId,
+            otp: sandboxCard('pin_otp').otp,
+            chargeToken: started.json<{ chargeToken: string }>().chargeToken,
+          },
+        });
+        expect(otp.statusCode).toBe(200);
+      },
     );
     expect(status).toBe(200);
     expect(events[0]).toMatchObject({ event: 'ready' });
@@ -69,7 +84,7 @@ describe('payment event stream', () => {
     const read = async () => {
       const response = await ctx.app.inject({
         method: 'GET',
-        url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+        url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
       });
       expect(response.statusCode).toBe(200);
       return ZPaymentStateResponse.parse(response.json());
@@ -77,10 +92,13 @@ describe('payment event stream', () => {
     expect((await read()).lastEventId).toBe(0);
 
     // A transfer account issued and confirmed: the read shows it, and names its last event.
-    await ctx.app.inject({
+    const opened = await ctx.app.inject({
       method: 'POST',
       url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
     });
+    const { accountNumber, amount } = keepPageToken(consent.paymentId, opened).json<{
+      transferDetails: { accountNumber: string; amount: number };
+    }>().transferDetails;
     const confirmed = await ctx.app.inject({
       method: 'POST',
       url: `/api/payments/${consent.paymentId}/transfer/confirm?consentId=${consent.consentId}`,
@@ -90,7 +108,7 @@ describe('payment event stream', () => {
     expect(before).toMatchObject({ status: 'in_progress', method: 'bank_transfer' });
     expect(before.lastEventId).toBeGreaterThan(0);
 
-    const url = `/api/events/payments/${consent.paymentId}?consentId=${consent.consentId}&clientId=${consent.client.clientId}`;
+    const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
     // From the start, the stream's last event so far is the one the read named.
     const all = await collect(url, (seen) => seen.some((e) => e.id === String(before.lastEventId)));
     expect(all.events.at(-1)?.id).toBe(String(before.lastEventId));
@@ -98,12 +116,15 @@ describe('payment event stream', () => {
       `${url}&lastEventId=${before.lastEventId}`,
       (seen) => statuses(seen).includes('completed'),
       {},
-      () => pay(consent),
+      async () => {
+        const sent = await sandboxTransfer(ctx.app, { accountNumber, amount });
+        expect(sent.json()).toMatchObject({ outcome: 'credited' });
+      },
     );
     expect(Number(after.events.find((e) => e.event === 'payment_status')?.id)).toBeGreaterThan(
       before.lastEventId,
     );
-    expect(statuses(after.events)).toEqual(['in_progress', 'completed']);
+    expect(statuses(after.events)).toEqual(['completed']);
     expect((await read()).lastEventId).toBe(Number(after.events.at(-1)?.id));
   });
 

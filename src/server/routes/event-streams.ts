@@ -31,10 +31,13 @@ const ZTicket = z.string().regex(/^est_[\w-]{32}$/, 'must be a stream ticket');
 
 const ZStreamQuery = z.object({
   ticket: ZTicket.optional(),
-  /** For a payment of a consent that needs no sign-in: whoever holds its link (spec §6). */
+  /** For a payment of a consent that needs no sign-in: the link it is opened from (spec §6). */
   consentId: z.optional(ZIdentifier),
   clientId: z.optional(ZIdentifier),
-  /** With the consent link: the charge tokens the page holds (docs/payments.md "Who reads a payment"). */
+  /**
+   * With the consent link: the charge tokens the page holds, which make it the reader of the
+   * attempts it made (docs/payments.md "Who reads a payment").
+   */
   chargeToken: ZChargeTokens,
   /** Where a client without Last-Event-ID resumes (a reopened stream with a new ticket). */
   lastEventId: z.coerce.number().int().nonnegative().optional(),
@@ -49,8 +52,8 @@ const ZTicketRequest = z.discriminatedUnion('stream', [
 /**
  * The page's live events over server-sent events (spec §7 "Event streams"; docs/payments.md):
  * each event is a row of the event log, its id the SSE id, so a reconnect with Last-Event-ID
- * gets what it missed. A signed-in payer opens a stream with a ticket; a payment of a consent
- * that needs no sign-in is open to whoever holds the consent link.
+ * gets what it missed. A signed-in payer opens a stream with a ticket; on a consent that needs no
+ * sign-in, a page opens a payment's stream with the consent link and the charge tokens it holds.
  */
 export const eventStreamRoutes: FastifyPluginAsync<
   TRouteContext & { hub: TEventHub; slots: TStreamSlots }
@@ -194,9 +197,9 @@ export const eventStreamRoutes: FastifyPluginAsync<
       const { paymentId } = request.params;
       const { ticket, consentId, clientId, lastEventId } = request.query;
       const stream = eventStreams.payment(paymentId);
-      // Who reads: the payer the ticket was issued to, or whoever holds the consent link. Asked
-      // again here, not only when the ticket was issued: the payment may since have become
-      // another payer's.
+      // Who reads: the payer the ticket was issued to, or the page holding the consent link and
+      // its charge tokens. Asked again here, not only when the ticket was issued: the payment may
+      // since have become another payer's.
       let reader: TPaymentReader;
       if (ticket) {
         const { payerId } = await redeemStreamTicket(

@@ -1,7 +1,8 @@
 // Who sees where a payment's money came from (issue 27, item 6; docs/payments.md "Who sees the
 // origin"): the payer who paid and the merchant's API see the bank account in full; another
-// signed-in payer, whoever holds the consent link, and a stream opened by anyone else see the
-// bank and the last four digits, never the account name or the whole number.
+// signed-in payer, a page that paid without sign-in, and a stream opened by anyone else see the
+// bank and the last four digits, never the account name or the whole number. The consent read,
+// which anyone with the link makes, names no account at all ("Who reads a payment").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { ZGrantResponse } from '../../domain/schemas/consent-api';
@@ -144,7 +145,7 @@ describe('the account a payment came from', () => {
   );
 
   it(
-    'shows masked on the consent read anyone with the link makes',
+    'shows not at all on the consent read anyone with the link makes: only how it was paid',
     { tags: ['postgres'] },
     async () => {
       const response = await ctx.app.inject({
@@ -153,7 +154,11 @@ describe('the account a payment came from', () => {
       });
       expect(response.statusCode).toBe(200);
       const payment = ZConsentReadResponse.parse(response.json()).consent.payments[0];
-      expect(payment?.origin).toMatchObject({ paymentMethod: 'bank_transfer', ...masked });
+      expect(payment?.origin).toEqual({
+        paymentMethod: 'bank_transfer',
+        shouldPromptBankAccountLinking: expect.any(Boolean),
+      });
+      expect(response.body).not.toContain(masked.accountNumber);
       expectNothingOfThePayer(response.body);
     },
   );

@@ -6,7 +6,9 @@ import { startTestApp, testClock } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
+  keepPageToken,
   ledgerKinds,
+  pageQuery,
   payByCard,
   paymentEvents,
   sandboxCard,
@@ -35,8 +37,9 @@ async function openTransfer(consent: TConsent) {
     url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
   });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ transferDetails: { accountNumber: string; expiresAt: string } }>()
-    .transferDetails;
+  return keepPageToken(consent.paymentId, response).json<{
+    transferDetails: { accountNumber: string; expiresAt: string };
+  }>().transferDetails;
 }
 
 async function attemptsOf(paymentId: string) {
@@ -89,7 +92,7 @@ const reconcile = () => ctx.app.reconciler.runDue();
 async function read(consent: TConsent) {
   const response = await ctx.app.inject({
     method: 'GET',
-    url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+    url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{
@@ -225,16 +228,19 @@ describe('a card whose bank is slow to answer', () => {
   });
 
   const payWith = async (consent: TConsent, scenario: 'timeout' | 'pin_only') =>
-    slow.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/public',
-      payload: {
-        paymentId: consent.paymentId,
-        consentId: consent.consentId,
-        cardDetails: await encryptedCard(slow.app, sandboxCard(scenario)),
-        saveCard: false,
-      },
-    });
+    keepPageToken(
+      consent.paymentId,
+      await slow.app.inject({
+        method: 'POST',
+        url: '/api/payments/card/public',
+        payload: {
+          paymentId: consent.paymentId,
+          consentId: consent.consentId,
+          cardDetails: await encryptedCard(slow.app, sandboxCard(scenario)),
+          saveCard: false,
+        },
+      }),
+    );
 
   it('answers that the bank is still answering, then that nothing was charged; a second card waits only meanwhile', async () => {
     const consent = await consentWithPayment(slow.app, slow.database);
@@ -245,7 +251,7 @@ describe('a card whose bank is slow to answer', () => {
       (
         await slow.app.inject({
           method: 'GET',
-          url: `/api/payments/${consent.paymentId}?consentId=${consent.consentId}`,
+          url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
         })
       ).json<{ attempt: Record<string, unknown> }>();
     expect((await readSlow()).attempt).toMatchObject({ state: 'charging' });

@@ -139,13 +139,51 @@ export async function accountLinkRow(database: TDatabase, linkId: string) {
   return row;
 }
 
+/*
+ * The charge tokens the tests' pages were given for attempts they made without sign-in, by
+ * payment, as a browser tab keeps them (src/web/api/payments.ts): a page reads and follows a
+ * payment someone began paying only with its tokens (docs/payments.md "Who reads a payment").
+ */
+const pageTokens = new Map<string, string[]>();
+
+/** Keeps the token an answer gave the page, if any. Answers the response as it is. */
+export function keepPageToken<T extends { json(): unknown }>(paymentId: string, response: T): T {
+  let token: unknown;
+  try {
+    token = (response.json() as { chargeToken?: unknown } | null)?.chargeToken;
+  } catch {
+    return response;
+  }
+  if (typeof token === 'string') pageTokens.set(paymentId, [...pageTokensOf(paymentId), token]);
+  return response;
+}
+
+/** The tokens the tests' pages hold for a payment, newest last (at most the read's 4). */
+export const pageTokensOf = (paymentId: string): string[] =>
+  (pageTokens.get(paymentId) ?? []).slice(-4);
+
+/**
+ * The query a page without sign-in reads or follows a payment with: the consent's link
+ * (`consentId`, and for a stream `clientId`) and the page's tokens.
+ */
+export function pageQuery(
+  consent: { paymentId: string; consentId: string; client?: { clientId: string } },
+  stream = false,
+): string {
+  return new URLSearchParams([
+    ['consentId', consent.consentId],
+    ...(stream && consent.client ? [['clientId', consent.client.clientId]] : []),
+    ...pageTokensOf(consent.paymentId).map((token) => ['chargeToken', token]),
+  ]).toString();
+}
+
 /** Pays a consent's immediate payment with a sandbox card, as a payer without sign-in. */
 export async function payByCard(
   app: FastifyInstance,
   consent: { paymentId: string; consentId: string },
   scenario: TCardScenarioName = 'pin_only',
 ) {
-  return app.inject({
+  const response = await app.inject({
     method: 'POST',
     url: '/api/payments/card/public',
     payload: {
@@ -155,6 +193,7 @@ export async function payByCard(
       saveCard: false,
     },
   });
+  return keepPageToken(consent.paymentId, response);
 }
 
 /**
@@ -184,6 +223,7 @@ export async function payByTransfer(
     headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
   });
   if (opened.statusCode !== 200) throw new Error(`transfer account: ${opened.body}`);
+  keepPageToken(consent.paymentId, opened);
   const { accountNumber, amount } = opened.json<{
     transferDetails: { accountNumber: string; amount: number };
   }>().transferDetails;

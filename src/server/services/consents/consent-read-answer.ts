@@ -1,5 +1,4 @@
 import { DATA_CATEGORIES } from '../../../domain/constants';
-import { maskOrigin } from '../../../domain/origin-privacy';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TDatabase, TRawStatement } from '../../db/database';
 
@@ -10,7 +9,7 @@ import type { TDatabase, TRawStatement } from '../../db/database';
  * the server's CPU than the query itself.
  *
  * The text is the answer ZConsentReadResponse describes, the same JSON loadConsent's objects
- * serialise to, each origin masked as anyone but the payer who paid sees it (maskedOrigins;
+ * serialise to, each origin as whoever holds the link sees it (originForLink;
  * routes/consents.test.ts compares them field by field): the keys in the schema's
  * order, timestamps as toISOString() writes them (milliseconds, truncated as Date truncates
  * microseconds), `x ? {…} : null` for the optional objects, data sharing as toDataSharing
@@ -129,14 +128,35 @@ where c.id = any($1::text[])`,
 };
 
 /**
- * The answer with each payment's origin masked (src/domain/origin-privacy.ts): whoever holds the
- * link reads it, and only the payer who paid may see where the money came from. Only an answer
- * with a paid payment comes here; the others go out as the database wrote them.
+ * A payment's origin as the consent read shows it (docs/payments.md "Who reads a payment"): how
+ * it was paid and what the page offers after it, which choose the page's screen
+ * (src/domain/consent-screen.ts: the prompt to link the account or save the card, 'Saved bank
+ * account' on Consent Granted). The read is anyone's who holds the link, and the link is every
+ * paying page's: the bank, account and card the money came from are read from the payment
+ * (GET /api/payments/{paymentId}), by its payer alone. The keys keep the schema's order.
  */
-function maskedOrigins(body: string): string {
+export function originForLink(origin: TPaymentOrigin): TPaymentOrigin {
+  return {
+    paymentMethod: origin.paymentMethod,
+    // A saved account's debit names its linked account: 'bankId' says so, its value is the payer's.
+    ...('bankId' in origin ? { bankId: null } : {}),
+    ...(origin.shouldPromptCardLinking === undefined
+      ? {}
+      : { shouldPromptCardLinking: origin.shouldPromptCardLinking }),
+    ...(origin.shouldPromptBankAccountLinking === undefined
+      ? {}
+      : { shouldPromptBankAccountLinking: origin.shouldPromptBankAccountLinking }),
+  };
+}
+
+/**
+ * The answer with each payment's origin as the link sees it (originForLink). Only an answer with
+ * a paid payment comes here; the others go out as the database wrote them.
+ */
+function linkOrigins(body: string): string {
   const answer = JSON.parse(body) as { consent: { payments: Array<{ origin: unknown }> } };
   for (const payment of answer.consent.payments) {
-    if (payment.origin) payment.origin = maskOrigin(payment.origin as TPaymentOrigin);
+    if (payment.origin) payment.origin = originForLink(payment.origin as TPaymentOrigin);
   }
   return JSON.stringify(answer);
 }
@@ -167,7 +187,7 @@ export async function readConsentAnswers(
         clientId: row[1] as string,
         expiresAtMs: row[2] as number,
         collectable: row[3] as boolean,
-        body: row[5] ? maskedOrigins(row[4] as string) : (row[4] as string),
+        body: row[5] ? linkOrigins(row[4] as string) : (row[4] as string),
       },
     ]),
   );

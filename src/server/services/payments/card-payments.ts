@@ -322,10 +322,9 @@ export async function payWithCard(
     },
   });
   if (result.kind === 'charging') return result;
-  // Its token answers the charge's OTP and, once paid, saves its card (saveCardOfPayment).
-  return owner && (result.kind === 'waiting' || request.saveCard)
-    ? { ...result, response: { ...result.response, chargeToken: owner.token } }
-    : result;
+  // Its token answers the charge's OTP, makes its page the payment's reader (payment-reads.ts),
+  // and, once paid, saves its card (saveCardOfPayment): given whatever the answer, one at once too.
+  return owner ? { ...result, response: { ...result.response, chargeToken: owner.token } } : result;
 }
 
 /** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */

@@ -28,6 +28,7 @@ import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
 import { runAttempt } from './attempt-runner';
+import { newChargeToken } from './charge-owners';
 import { isUniqueViolation, loadPayable, type TPaymentAccess } from './payment-records';
 import { recordAcquirerAnswer, settleChipPurchase } from './settlements';
 import { storedSecret } from '../server-secrets';
@@ -145,12 +146,16 @@ async function purchase(
   const payable = await loadPayable(db, body.paymentId, access, clock.now());
   if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
   const maskedPan = obfuscateCard(card);
+  // Without sign-in, the purchase is the page's that sent it: it alone gets the token with which
+  // it reads and follows the payment (payment-reads.ts).
+  const owner = 'payerId' in access ? null : newChargeToken();
   return runAttempt<TChipPurchaseOutcome, TChipPurchaseResponse>(ctx, {
     open: {
       payable,
       fields: {
         method: 'chip_card',
         payerId: 'payerId' in access ? access.payerId : null,
+        ownerTokenHash: owner?.hash ?? null,
         cardBrand: card.brand,
         cardFirst6: card.first6,
         cardLast4: card.last4,
@@ -218,6 +223,7 @@ async function purchase(
                 maskedPan,
               },
               message: TERMINAL_APPROVED_MESSAGE,
+              ...(owner ? { chargeToken: owner.token } : {}),
             }),
           },
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { payerBankOf } from '../../../domain/after-payment';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TPaymentStateResponse, TTransferDetails } from '../../../domain/schemas/payment';
@@ -17,27 +17,27 @@ import { originSeenBy, readerOf } from './origin-views';
  * and its latest attempt in the shape every payment event carries (attempt-view.ts).
  *
  * Who may read or stream a payment (docs/payments.md "Who reads a payment"): its payer — the
- * signed-in payer who made an attempt of it (or holds a token of one made before they signed in),
- * or, on a consent that needs no sign-in, the holder of its link for attempts made without — and,
- * while nobody has made an attempt anyone can be named for, whoever may pay it (the page opens on
- * the payment before paying). Once executed, only the payer of the attempt that paid it. Anyone
- * else finds no payment (404 NO_IMMEDIATE_PAYMENT), as for an id that does not exist, so ids
- * cannot be probed. The check is part of the statement that reads the payment.
+ * signed-in payer who made an attempt of it, or the page that holds the token of an attempt made
+ * without sign-in (every such attempt gives its page one: a card charge, a one-time account, a
+ * chip purchase) — and, while nobody has made an attempt anyone can be named for, whoever may pay
+ * it (the page opens on the payment before paying). Holding the consent link is not enough: it
+ * is the link of every page that pays the consent. Once executed, only the payer of the attempt
+ * that paid it. Anyone else finds no payment (404 NO_IMMEDIATE_PAYMENT), as for an id that does
+ * not exist, so ids cannot be probed. The check is part of the statement that reads the payment.
  */
 
 /** Who reads a payment: who acts on it, and the charge tokens their page holds. */
 export type TPaymentReader = { access: TPaymentAccess; chargeTokens: readonly string[] };
 
 /**
- * The attempts `reader` made. A signed-in payer's own, and those of a page without sign-in whose
- * token they hold (a payer who paid, then signed in on the same page). For the holder of a
- * consent link, every attempt made without sign-in: the link is the anonymous payer's credential
- * (spec §6), and a page that paid without a token (a card answered at once) must still read it.
+ * The attempts `reader` made: those made without sign-in whose token their page holds, and a
+ * signed-in payer's own (with those they made on this page before signing in).
  */
 function madeBy(reader: TPaymentReader): SQL {
-  if (!('payerId' in reader.access)) return isNull(paymentAttempts.payerId);
-  const mine = eq(paymentAttempts.payerId, reader.access.payerId);
-  return or(mine, ...reader.chargeTokens.map(ownedByPage)) ?? mine;
+  const held = reader.chargeTokens.map(ownedByPage);
+  const mine =
+    'payerId' in reader.access ? [eq(paymentAttempts.payerId, reader.access.payerId)] : [];
+  return or(...mine, ...held) ?? sql`false`;
 }
 
 /** Attempts someone can be named for: a signed-in payer's, or a page's that got a token. */
