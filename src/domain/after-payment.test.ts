@@ -152,7 +152,7 @@ describe('offersAfterPayment (the prompt after a payment that granted the consen
     },
   });
   const grantedByPayment = aConsent({ status: 'granted', payments: [paidFrom] });
-  const offered = { signedIn: false, settled: false };
+  const offered = { settled: false };
 
   it('offers the link while the payer has not settled it, though the consent reads granted', () => {
     expect(offersAfterPayment(grantedByPayment, offered)).toBe(true);
@@ -163,7 +163,7 @@ describe('offersAfterPayment (the prompt after a payment that granted the consen
   });
 
   it('gives way to Consent Granted once settled', () => {
-    expect(offersAfterPayment(grantedByPayment, { signedIn: false, settled: true })).toBe(false);
+    expect(offersAfterPayment(grantedByPayment, { settled: true })).toBe(false);
     expect(
       consentPageView({
         ...screenInput,
@@ -171,6 +171,15 @@ describe('offersAfterPayment (the prompt after a payment that granted the consen
         load: { state: 'loaded', consent: grantedByPayment },
       }).screen.kind,
     ).toBe('granted');
+  });
+
+  it('offers the link on the flag alone, as the consent read shows it (no account named)', () => {
+    const asRead = anImmediatePayment({
+      status: 'executed',
+      origin: { paymentMethod: 'bank_transfer', shouldPromptBankAccountLinking: true },
+    });
+    const consent = aConsent({ status: 'granted', payments: [asRead] });
+    expect(offersAfterPayment(consent, offered)).toBe(true);
   });
 
   it('offers nothing when the payment gave nothing to link', () => {

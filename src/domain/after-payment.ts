@@ -139,22 +139,15 @@ export function afterOriginLinkRefused(code: TErrorCode): 'done' | 'panel' | 're
  * a payer still on the page is offered the prompt until they settle it ('Skip for Now', 'Maybe
  * later', or the prompt's work done), and the page then shows Consent Granted.
  */
-export function offersAfterPayment(
-  consent: TConsent,
-  { signedIn, settled }: { signedIn: boolean; settled: boolean },
-): boolean {
+export function offersAfterPayment(consent: TConsent, { settled }: { settled: boolean }): boolean {
   if (settled || consent.status !== 'granted' || !isGrantedByPayment(consent)) return false;
   const paid = consent.payments.find((p) => p.type === 'immediate');
   const origin = paidOriginOf(paid?.origin);
   if (!origin) return false;
-  return (
-    afterPaymentPrompt({
-      origin,
-      signedIn,
-      signedInWhenPaid: signedIn,
-      holdsChargeToken: false,
-      granted: false,
-      settled: false,
-    }) !== null
-  );
+  // The consent read names no account or card (docs/payments.md "Who reads a payment"): its flags
+  // choose the screen (the server offers the link only for a sender the bank named), and the page
+  // reads the account from the payment for the prompt itself (afterPaymentPrompt).
+  return origin.method === 'card'
+    ? origin.shouldPromptCardLinking
+    : origin.shouldPromptBankAccountLinking;
 }

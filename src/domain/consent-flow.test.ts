@@ -13,8 +13,10 @@ import {
   type TConsentFlowAction,
   type TConsentFlowState,
 } from './consent-flow';
+import { payerBankOf } from './after-payment';
 import { maskOrigin } from './origin-privacy';
-import type { TPaymentOrigin } from './schemas/consent';
+import type { TConsent, TPaymentOrigin } from './schemas/consent';
+import type { TUserAccount } from './schemas/user-account';
 import { aConsent, aPayment, anAccount, anImmediatePayment } from './test-support/fixtures';
 
 const everything = aConsent({
@@ -245,6 +247,9 @@ describe('a payment from an account linked and approved (spec §4: the page jump
         aPayment({ paymentId: 'pay_later' }),
       ],
     });
+  // The account paid from, as the payment's read names it to the payer who paid.
+  const approvedOf = (consent: TConsent, accounts: TUserAccount[]) =>
+    approvedOriginAccount(consent, accounts, payerBankOf(consent.payments[0]?.origin));
   const approved = anAccount({
     bankId: 'acc_gt',
     accountNumber: '0123456785',
@@ -253,28 +258,28 @@ describe('a payment from an account linked and approved (spec §4: the page jump
   });
 
   it('names the approved account the payment came from, by number and bank', () => {
-    expect(approvedOriginAccount(paidFrom(), [anAccount(), approved])).toEqual({
+    expect(approvedOf(paidFrom(), [anAccount(), approved])).toEqual({
       accountId: 'acc_gt',
     });
     // Same number at another bank, a link not approved, a card, an unknown sender: none.
-    expect(approvedOriginAccount(paidFrom({ institutionCode: '000014' }), [approved])).toBeNull();
-    expect(approvedOriginAccount(paidFrom(), [{ ...approved, linkStatus: null }])).toBeNull();
+    expect(approvedOf(paidFrom({ institutionCode: '000014' }), [approved])).toBeNull();
+    expect(approvedOf(paidFrom(), [{ ...approved, linkStatus: null }])).toBeNull();
     expect(
-      approvedOriginAccount(paidFrom({ paymentMethod: 'card', bankName: undefined }), [approved]),
+      approvedOf(paidFrom({ paymentMethod: 'card', bankName: undefined }), [approved]),
     ).toBeNull();
-    expect(approvedOriginAccount(paidFrom({ accountNumber: undefined }), [approved])).toBeNull();
+    expect(approvedOf(paidFrom({ accountNumber: undefined }), [approved])).toBeNull();
     // Not paid yet: nothing to jump over.
     const pending = aConsent({ payments: [anImmediatePayment({ origin })] });
-    expect(approvedOriginAccount(pending, [approved])).toBeNull();
+    expect(approvedOf(pending, [approved])).toBeNull();
   });
 
-  it('names it from the masked origin the consent read shows: the bank and last four, one account alone', () => {
+  it('names it from a masked account (a payer who paid before signing in): the bank and last four, one account alone', () => {
     const masked = paidFrom(maskOrigin(origin));
     expect(masked.payments[0]?.origin?.accountNumber).toBe('****6785');
-    expect(approvedOriginAccount(masked, [anAccount(), approved])).toEqual({ accountId: 'acc_gt' });
+    expect(approvedOf(masked, [anAccount(), approved])).toEqual({ accountId: 'acc_gt' });
     // Another approved account at the bank ending alike: which one paid is not known.
     const twin = { ...approved, bankId: 'acc_twin', accountNumber: '9999996785' };
-    expect(approvedOriginAccount(masked, [approved, twin])).toBeNull();
+    expect(approvedOf(masked, [approved, twin])).toBeNull();
   });
 
   it('repays from that account and opens the final step, its Consent button ready', () => {

@@ -1,10 +1,10 @@
-import { payerBankOf } from './after-payment';
 import { isOriginAccount } from './origin-privacy';
 import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
 import { consentSteps, type TConsentStep } from './consent-steps';
 import { dataSharingChips, requestedDataCategories } from './data-sharing';
 import { formatErrorMessage } from './errors';
 import { formatLagosDateTime } from './payment-date';
+import type { TPayerBank } from './schemas/card';
 import type { TConsent } from './schemas/consent';
 import type { TGrantRequest } from './schemas/consent-api';
 import type { TUserAccount } from './schemas/user-account';
@@ -282,17 +282,18 @@ export function canPayWithoutSignature(state: TConsentFlowState): boolean {
 /**
  * The payer's account an executed immediate payment came from, when it is linked and approved
  * (spec §4 'If the origin account is already linked and approved, the page jumps to the final
- * step'): an approved link on the origin's account (isOriginAccount: the same bank and number,
- * or for the masked origin the consent read shows, the same bank and last four digits, which
- * must then name one account alone). Null for a card, an unknown sender, or an account not
- * linked.
+ * step'): an approved link on the account the payment's read names (`paidFrom`: the consent read
+ * names none, docs/payments.md "Who reads a payment"). isOriginAccount matches the same bank and
+ * number, or for a masked account the same bank and last four digits, which must then name one
+ * account alone. Null when not paid, for a card, an unknown sender, or an account not linked.
  */
 export function approvedOriginAccount(
   consent: TConsent,
   accounts: readonly TUserAccount[],
+  paidFrom: TPayerBank | null,
 ): { accountId: string } | null {
-  const paid = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
-  const bank = payerBankOf(paid?.origin);
+  const paid = consent.payments.some((p) => p.type === 'immediate' && p.status === 'executed');
+  const bank = paid ? paidFrom : null;
   if (!bank) return null;
   const found = accounts.filter(
     (a) =>

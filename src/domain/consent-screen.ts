@@ -91,7 +91,7 @@ function chooseScreen({
   }
   const { consent } = load;
   // Granted by its payment, the prompt after it stays an offer the payer may take (item 6).
-  const offer = offersAfterPayment(consent, { signedIn, settled: offerSettled });
+  const offer = offersAfterPayment(consent, { settled: offerSettled });
   if (consent.status === 'granted' && !offer) return { kind: 'granted', consent };
   if (consent.status === 'revoked') return { kind: 'revoked', consent };
   if (consent.status === 'declined') return { kind: 'declined', consent };

@@ -3,6 +3,7 @@ import type { TChipPurchaseRequest } from '../../domain/schemas/card-terminal';
 import type { TSandboxTerminalReadRequest } from '../../domain/schemas/sandbox';
 import { ApiError } from './api-error';
 import { apiFetch } from './http';
+import { keepChipToken } from './payments';
 
 /** The chip-card terminal's calls (spec §7, docs/terminal.md), typed by the domain schemas. */
 export const cardTerminalApi = {
@@ -13,13 +14,19 @@ export const cardTerminalApi = {
       body: { serial },
       answer: 'ZTerminalFetchKeysResponse',
     }),
-  /** The reader's data for the consent's immediate payment; refusals throw ApiError. */
-  chipPurchase: (body: TChipPurchaseRequest) =>
-    apiFetch('/api/card-terminal/raven/chip-purchase', {
+  /**
+   * The reader's data for the consent's immediate payment; refusals throw ApiError. Without
+   * sign-in, the page keeps the purchase's token, with which it reads and follows the payment.
+   */
+  async chipPurchase(body: TChipPurchaseRequest) {
+    const answer = await apiFetch('/api/card-terminal/raven/chip-purchase', {
       method: 'POST',
       body,
       answer: 'ZChipPurchaseResponse',
-    }),
+    });
+    if (answer.chargeToken) keepChipToken(body.paymentId, answer.chargeToken);
+    return answer;
+  },
   /** The sandbox reader: what a reader would hand over for a test card and PIN. */
   sandboxRead: (body: TSandboxTerminalReadRequest) =>
     apiFetch('/api/sandbox/terminal/read', {

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { TEncryptedCard } from '../../domain/schemas/card';
 import type { TGrantRequest } from '../../domain/schemas/consent-api';
 import type { TGrantCall } from '../../domain/schemas/grant';
@@ -16,15 +17,19 @@ const paymentPath = (paymentId: string, payer: TPayer, tail = '') =>
   }`;
 
 /*
- * A card charge made without sign-in is answered (its OTP) only with the token its answer gave
- * this page (docs/payments.md "Who answers a charge"). The tab keeps it in session storage, so a
- * reload on the OTP screen still answers; another tab or device holds none.
+ * Every attempt this page makes without sign-in gives it a token (docs/payments.md "Who reads a
+ * payment"): only with it does the page read and follow the payment, and answer a card charge's
+ * OTP ("Who answers a charge"). The tab keeps them in session storage, so a reload still reads
+ * the payment it paid and answers its OTP; another tab or device holds none.
  */
 const chargeTokenKey = (paymentId: string) => `oya-money-charge:${paymentId}`;
 // A one-time account opened without sign-in has its own token (docs/accounts.md "Linking from a
-// payment"), kept apart so that a card tried meanwhile does not replace it.
+// payment"), kept apart so that a card tried meanwhile does not replace it; a chip purchase too.
 const transferTokenKey = (paymentId: string) => `oya-money-transfer:${paymentId}`;
+const chipTokenKey = (paymentId: string) => `oya-money-chip:${paymentId}`;
 const heldTokens = new Map<string, string>();
+// Told when the page gets a token: its payment's stream reopens to follow the new attempt.
+const tokenListeners = new Set<() => void>();
 
 function keepToken(key: string, token: string) {
   try {
@@ -32,6 +37,7 @@ function keepToken(key: string, token: string) {
   } catch {
     heldTokens.set(key, token);
   }
+  for (const listener of tokenListeners) listener();
 }
 
 function heldToken(key: string): string | null {
@@ -72,9 +78,34 @@ const heldChargeToken = (paymentId: string) => heldToken(chargeTokenKey(paymentI
  * with them (docs/payments.md "Who reads a payment").
  */
 const heldTokenPairs = (paymentId: string): Array<[string, string]> =>
-  [heldChargeToken(paymentId), heldToken(transferTokenKey(paymentId))]
+  [
+    heldChargeToken(paymentId),
+    heldToken(transferTokenKey(paymentId)),
+    heldToken(chipTokenKey(paymentId)),
+  ]
     .filter((token): token is string => token !== null)
     .map((token) => ['chargeToken', token]);
+
+const onTokenKept = (listener: () => void) => {
+  tokenListeners.add(listener);
+  return () => void tokenListeners.delete(listener);
+};
+
+/**
+ * The tokens this tab holds for the payment, as one string that changes when it gets another:
+ * what the page follows the payment with.
+ */
+export function useHeldTokens(paymentId: string): string {
+  return useSyncExternalStore(
+    onTokenKept,
+    () => new URLSearchParams(heldTokenPairs(paymentId)).toString(),
+    () => '',
+  );
+}
+
+/** Keeps the token a chip purchase made without sign-in gave this page. */
+export const keepChipToken = (paymentId: string, token: string) =>
+  keepToken(chipTokenKey(paymentId), token);
 
 /** The immediate payment's calls (spec §7, docs/payments.md), typed by the domain schemas. */
 export const paymentsApi = {

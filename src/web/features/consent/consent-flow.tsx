@@ -48,7 +48,7 @@ import type { TConsent } from '../../../domain/schemas/consent';
 import { useUserAccounts } from '../../api/accounts';
 import { useVerifiedBvn } from '../../api/identity';
 import { ApiError, isApiError } from '../../api/api-error';
-import { paymentsApi } from '../../api/payments';
+import { paymentsApi, usePaymentQuery } from '../../api/payments';
 import { consentApi } from '../../api/consent';
 import {
   type TConsentScreens,
@@ -125,14 +125,23 @@ export function ConsentFlow({
     return current.current;
   }, []);
   const accounts = useUserAccounts(true);
+  // The account an immediate payment paid already came from, as its payer reads the payment (the
+  // consent read names none).
+  const paid = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
+  const paidRead = usePaymentQuery(
+    paid?.paymentId ?? '',
+    { signedIn: true, consentId: consent.consentId, clientId },
+    paid !== undefined,
+  );
+  const paidFrom = paidRead.data?.payerBank ?? null;
   // Paid already from an account linked and approved: the page jumps to the final step (§4).
   const jumped = useRef(false);
   useEffect(() => {
-    if (jumped.current || !accounts.data) return;
+    if (jumped.current || !accounts.data || (paid && paidRead.isPending)) return;
     jumped.current = true;
-    const origin = approvedOriginAccount(consent, accounts.data);
+    const origin = approvedOriginAccount(consent, accounts.data, paidFrom);
     if (origin) act({ type: 'paid_from_approved_account', accountId: origin.accountId });
-  }, [accounts.data, consent, act]);
+  }, [accounts.data, consent, act, paid, paidRead.isPending, paidFrom]);
   const openStep = state.current;
   useEffect(() => {
     if (openStep) reports.step(openStep);
@@ -157,7 +166,7 @@ export function ConsentFlow({
     new Set(state.completed),
     immediatePaymentLinked({
       savedAccountChosen: state.immediateAccount !== null,
-      paidFromLinkedAccount: approvedOriginAccount(consent, accounts.data ?? []) !== null,
+      paidFromLinkedAccount: approvedOriginAccount(consent, accounts.data ?? [], paidFrom) !== null,
     }),
   );
 

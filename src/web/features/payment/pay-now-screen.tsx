@@ -122,9 +122,10 @@ export function PayNowScreen({
 
   // Where the payment stood when the page opened: a reload mid-payment resumes there, and the
   // stream follows from that read on (without the read, from the payment's first event). Paid
-  // before the page opened, the payer who paid reads where the money came from in full
-  // (docs/payments.md "Who sees the origin"), for the prompt to link it.
-  const read = usePaymentQuery(payment.paymentId, payer, !paid || signedIn);
+  // before the page opened, the payer who paid reads where the money came from (the consent
+  // read names no account: docs/payments.md "Who reads a payment"), for the prompt to link it;
+  // a page that did not pay it reads nothing, and offers nothing.
+  const read = usePaymentQuery(payment.paymentId, payer, true);
   useEffect(() => {
     if (read.data) {
       dispatch({
@@ -214,11 +215,13 @@ export function PayNowScreen({
         })
       : null;
   const granting = useRef(false);
+  // Paid before the page opened, the prompt waits for the read that names the account paid from.
+  const awaitingRead = paid && read.isPending;
   useEffect(() => {
-    if (status.phase !== 'completed' || granting.current || prompt) return;
+    if (status.phase !== 'completed' || granting.current || prompt || awaitingRead) return;
     granting.current = true;
     sendGrant();
-  }, [status.phase, sendGrant, prompt]);
+  }, [status.phase, sendGrant, prompt, awaitingRead]);
   const outcome = useMemo(
     () => (grant.data ? grantOutcome(consent, grant.data) : null),
     [consent, grant.data],
