@@ -19,8 +19,15 @@ export default defineConfig({
     // Two files at a time, on the 2-core CI machine too (vitest's default there is one): a server
     // test spends much of its time waiting on its database, a child process or a socket.
     maxWorkers: 2,
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // Limits on a test that never ends, not waits: every test waits for a condition, and these
+    // are sized for the 2-core machine at a load average of 60 (a test that takes 2 s alone took
+    // 30 s there). A test whose quiet run takes more than a few seconds names its own limit.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    // Waits for a condition (expect.poll here; findBy…, waitFor and vi.waitFor in the setup file):
+    // as long as a loaded machine may need, ended as soon as the condition holds.
+    expect: { poll: { timeout: 60_000 } },
+    setupFiles: ['src/testing/waits.ts'],
     projects: [
       {
         extends: true,

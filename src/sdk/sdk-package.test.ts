@@ -34,7 +34,7 @@ beforeAll(async () => {
     );
   }
   writeFileSync(path.join(shop, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-}, 120_000);
+}, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 it('imports by its name and its react subpath on a server, and renders there', () => {
@@ -126,4 +126,4 @@ export { step };
     output = String((error as { stdout?: string }).stdout ?? error);
   }
   expect(output).toBe('');
-}, 60_000);
+}, 600_000);

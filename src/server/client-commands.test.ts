@@ -80,7 +80,7 @@ describe('client commands while the server runs', () => {
       DATA_DIR: serverDir,
       ...(opened.url ? { DATABASE_URL: opened.url } : {}),
     };
-  }, 60_000);
+  }, 600_000);
   afterAll(async () => {
     removeOperatorFile();
     await app.close();
@@ -92,7 +92,7 @@ describe('client commands while the server runs', () => {
 
   it(
     'creates a client, changes its origins, rotates its secret, registers a webhook and rotates its secret',
-    { tags: ['postgres'], timeout: 120_000 },
+    { tags: ['postgres'], timeout: 600_000 },
     async () => {
       const created = await runCommand(
         env,
@@ -210,7 +210,7 @@ describe('client commands while the server runs', () => {
     );
     expect(wildcard.status).not.toBe(0);
     expect(wildcard.stderr).toContain(`add.0: ${webOriginProblem('https://*.example')}`);
-  }, 60_000);
+  }, 600_000);
 });
 
 describe('client commands with no server running (PGlite)', () => {
@@ -240,7 +240,7 @@ describe('client commands with no server running (PGlite)', () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  }, 600_000);
 
   it('explain their usage', async () => {
     const missingName = await runCommand(
@@ -254,5 +254,5 @@ describe('client commands with no server running (PGlite)', () => {
     const noCommand = await runCommand({ DATA_DIR: quietDir }, 'delete');
     expect(noCommand.status).toBe(2);
     expect(noCommand.stderr).toContain('Commands: create, show, rotate-secret, origins, webhook');
-  }, 60_000);
+  }, 600_000);
 });

@@ -102,7 +102,7 @@ async function query<T extends pg.QueryResultRow>(text: string, values: unknown[
   return (await sql.query<T>(text, values)).rows;
 }
 
-async function until(what: string, done: () => Promise<boolean>, timeoutMs = 30_000) {
+async function until(what: string, done: () => Promise<boolean>, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

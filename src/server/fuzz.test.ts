@@ -72,7 +72,7 @@ beforeAll(async () => {
   Object.assign(fixtures.hints, await terminalHints(fuzz));
   Object.assign(fixtures.hints, await paymentRequestHints(fuzz));
   Object.assign(fixtures.hints, await streamHints(fuzz));
-}, 60_000);
+}, 600_000);
 
 /** The event streams the fuzzing opens (a GET the runner then closes), past their tickets. */
 const OPENED_STREAMS = [
@@ -353,5 +353,5 @@ describe('fuzz: every registered route', () => {
     expect.soft([...streamed]).toEqual(expect.arrayContaining(OPENED_STREAMS));
     const failures = outcomes.filter((o) => o.problem);
     expect(failures.length, failureMessage(outcomes)).toBe(0);
-  }, 240_000);
+  }, 600_000);
 });

@@ -72,5 +72,5 @@ describe.skipIf(!reachable)('two server processes on one PostgreSQL and one Redi
 
     await expectRateLimited(await sendCode(a.base), windowMs);
     await expectRateLimited(await sendCode(b.base), windowMs);
-  }, 90_000);
+  }, 600_000);
 });

@@ -138,5 +138,5 @@ describe('card reader secrets', () => {
         }
       }
     }
-  }, 120_000);
+  }, 600_000);
 });

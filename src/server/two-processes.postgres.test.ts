@@ -88,5 +88,5 @@ describe('two server processes on one PostgreSQL', () => {
       await (await fetch(`${b.base}/api/consent/${consentId}?clientId=${clientId}`)).json(),
     );
     expect(after.consent.payments[0]?.status).toBe('executed');
-  }, 90_000);
+  }, 600_000);
 });

@@ -38,7 +38,7 @@ const draw = (answers: TPageAnswers, search = 'clientId=cli_1', path = '/r/cns_1
     href: `${window.location.origin}${path}${search ? `?${search}` : ''}`,
     nonce: NONCE,
     answers,
-    timeoutMs: 5_000,
+    timeoutMs: 60_000,
   });
 
 /** Each first screen a visitor (no session) can be shown, and a text only that screen has. */
@@ -187,12 +187,8 @@ describe('the page taking over what the server drew', () => {
       const { fetch, errors } = stubPageCalls();
       await import('./main');
       // React marks each element it has taken over.
-      await vi.waitFor(
-        () =>
-          expect(Object.keys(main() ?? {}).some((key) => key.startsWith('__reactFiber$'))).toBe(
-            true,
-          ),
-        { timeout: 5_000 },
+      await vi.waitFor(() =>
+        expect(Object.keys(main() ?? {}).some((key) => key.startsWith('__reactFiber$'))).toBe(true),
       );
       // A mismatch is a console error (React then draws that part again in the browser). Both
       // renderers in one process share React's contexts, which React warns about: not a mismatch.
@@ -222,14 +218,10 @@ describe('the page taking over what the server drew', () => {
     await import('./main');
     const takenOver = (element: Element | null | undefined) =>
       Object.keys(element ?? {}).some((key) => key.startsWith('__reactFiber$'));
-    await vi.waitFor(() => expect(takenOver(document.querySelector('.side-panel'))).toBe(true), {
-      timeout: 5_000,
-    });
+    await vi.waitFor(() => expect(takenOver(document.querySelector('.side-panel'))).toBe(true));
     // The QR code's own code (qrcode.react) is a chunk of its own: once here, it takes the
     // drawing over as it is, never drawn again from its placeholder.
-    await vi.waitFor(() => expect(takenOver(qr()?.querySelector('svg'))).toBe(true), {
-      timeout: 5_000,
-    });
+    await vi.waitFor(() => expect(takenOver(qr()?.querySelector('svg'))).toBe(true));
     expect(document.querySelector('.qr-placeholder')).toBeNull();
     expect(qr()?.outerHTML).toBe(drawnQr);
     const reported = errors.mock.calls

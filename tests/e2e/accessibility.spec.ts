@@ -92,9 +92,6 @@ test.describe('accessibility (axe)', () => {
   });
 
   test('Loading consent...', async ({ page }) => {
-    // Measured at 17-19 s alone with the consent read held, and past 30 s once in a full run on
-    // the 2-core machine; why it is this slow is not known yet.
-    test.slow();
     const consentId = await createConsent(page.request, everything);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -167,9 +164,7 @@ test.describe('accessibility (axe)', () => {
   test('Please sign in to grant consent', async ({ page }) => {
     const consentId = await createConsent(page.request, { dataSharing: { ninData: true } });
     await page.goto(consentPath(consentId));
-    await expect(page.getByText('Please sign in to grant consent')).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByText('Please sign in to grant consent')).toBeVisible();
     await expectNoViolations(page);
   });
 
@@ -215,7 +210,7 @@ test.describe('accessibility (axe)', () => {
 
   test("the payer's consents, signed out", async ({ page }) => {
     await page.goto('/consents');
-    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
     await expectNoViolations(page);
   });
 

@@ -24,7 +24,6 @@ test.describe('the account-linking panel', () => {
   test('links by test transfer: pay-in details, not yet confirmed, the transfer, linked', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await payerOnFutureConsent(page);
     const target = await ownAccount(page, 'links_by_test_transfer');
     await page.getByRole('button', { name: '+ Link repayment account' }).click();
@@ -38,9 +37,7 @@ test.describe('the account-linking panel', () => {
       panel(page).getByText('Please enter a valid account number (minimum 10 digits)'),
     ).toBeVisible();
     await panel(page).getByLabel('Account number').fill(target.accountNumber);
-    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible();
     await expect(panel(page).getByText(target.accountName)).toBeVisible();
     await look(page, testInfo, 'search-results');
     await chooseResult(page, target);
@@ -86,7 +83,7 @@ test.describe('the account-linking panel', () => {
       page.getByRole('checkbox', {
         name: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
       }),
-    ).toBeVisible({ timeout: 5_000 });
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible();
   });
 
@@ -123,7 +120,6 @@ test.describe('the account-linking panel', () => {
   test('five wrong answers end the link: the error step says so, and Back starts again', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await payerOnFutureConsent(page);
     const target = await ownAccount(page, 'links_by_auth_params');
     await findAccount(page, target.accountNumber);
@@ -167,16 +163,13 @@ test.describe('the account-linking panel', () => {
     await panel(page).getByLabel('Account number').fill('0000000001');
     await expect(panel(page).getByRole('alert')).toHaveText(
       /Failed to validate account|No bank account was found with this number/,
-      { timeout: 10_000 },
     );
     await look(page, testInfo, 'wrong-number');
 
     // Another number, of an account no integration supports: shown, but not to be chosen.
     const target = await ownAccount(page, 'not_supported');
     await panel(page).getByLabel('Account number').fill(target.accountNumber);
-    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible();
     await expect(resultAt(page, target)).toBeDisabled();
     await expect(panel(page).getByText('Not supported').first()).toBeVisible();
     await look(page, testInfo, 'not-supported');
@@ -208,7 +201,6 @@ test.describe('the account-linking panel', () => {
   });
 
   test('an account already linked is tagged linked when found again', async ({ page }) => {
-    test.slow();
     await payerOnFutureConsent(page);
     const target = await ownAccount(page, 'links_by_test_transfer');
     await findAccount(page, target.accountNumber);
@@ -218,17 +210,13 @@ test.describe('the account-linking panel', () => {
     ).toBeVisible();
     await sendTestTransfer(page, target);
     await linked(page);
-    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible({
-      timeout: 5_000,
-    });
+    await expect(page.getByRole('button', { name: '+ Link different account' })).toBeVisible();
     await page.getByRole('button', { name: '+ Link different account' }).click();
     // The other accounts under the payer's BVN are listed; the linked one is found by number.
     await panel(page).getByRole('button', { name: '+ Add another account' }).click();
     await expect(panel(page).getByRole('heading', { name: 'Add Another Account' })).toBeVisible();
     await panel(page).getByLabel('Account number').fill(target.accountNumber);
-    await expect(panel(page).getByText('linked', { exact: true })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(panel(page).getByText('linked', { exact: true })).toBeVisible();
     await expect(resultAt(page, target)).toBeDisabled();
   });
 
@@ -263,7 +251,6 @@ test.describe('the account-linking panel', () => {
   test('links by card with an OTP: the test charge, the code, linked', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await payerOnFutureConsent(page);
     const card = await linkCard(page, 'pin_otp');
     await expect(panel(page).getByText('Verify Payment')).toBeVisible();
@@ -282,7 +269,7 @@ test.describe('the account-linking panel', () => {
     const cardAccount = await ownAccount(page, 'links_by_card');
     const saved = page.getByText(`Card & Bank • ****${cardAccount.accountNumber.slice(-4)}`);
     const cancel = panel(page).getByRole('button', { name: 'Cancel' });
-    await expect(saved.or(cancel)).toBeVisible({ timeout: 10_000 });
+    await expect(saved.or(cancel)).toBeVisible();
     if (await cancel.isVisible()) await cancel.click();
     await expect(saved).toBeVisible();
   });
@@ -291,7 +278,6 @@ test.describe('the account-linking panel', () => {
     page,
     context,
   }, testInfo) => {
-    test.slow();
     await payerOnFutureConsent(page);
     await linkCard(page, 'three_ds');
     await expect(panel(page).getByText('3D Secure Authentication Required')).toBeVisible();
@@ -313,13 +299,12 @@ test.describe('the account-linking panel', () => {
   test('a payer who linked a card before gets the card form again, and links a second card', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await payerOnFutureConsent(page);
     await linkCard(page, 'pin_only');
     await linked(page);
     const cardAccount = await ownAccount(page, 'links_by_card');
     const first = page.getByText(`Card & Bank • ****${cardAccount.accountNumber.slice(-4)}`);
-    await expect(first).toBeVisible({ timeout: 10_000 });
+    await expect(first).toBeVisible();
 
     // Another account that takes cards: the card-linking stream opens with the form, and
     // nothing the first link said on it comes back as this one's success.
@@ -346,16 +331,16 @@ test.describe('the account-linking panel', () => {
 
     await enterCard(page, card);
     await linked(page);
-    await expect(page.getByText(`Card & Bank • ****${second.accountNumber.slice(-4)}`)).toBeVisible(
-      { timeout: 10_000 },
-    );
+    await expect(
+      page.getByText(`Card & Bank • ****${second.accountNumber.slice(-4)}`),
+    ).toBeVisible();
     await expect(first).toBeVisible();
   });
 
   test('a declined card: Card Linking Error with Try Again', async ({ page }, testInfo) => {
     await payerOnFutureConsent(page);
     await linkCard(page, 'declined');
-    await expect(panel(page).getByText('Card Linking Error')).toBeVisible({ timeout: 10_000 });
+    await expect(panel(page).getByText('Card Linking Error')).toBeVisible();
     await look(page, testInfo, 'card-error');
     await panel(page).getByRole('button', { name: 'Try Again' }).click();
     await expect(panel(page).getByText('Card Linking Error')).toHaveCount(0);
@@ -367,7 +352,6 @@ test.describe('the account-linking panel', () => {
     'testers delete an account from the list: right-click, the dialog, Escape, Delete',
     { tag: '@both-widths' },
     async ({ page }, testInfo) => {
-      test.slow();
       await payerOnFutureConsent(page);
       const target = await ownAccount(page, 'links_by_test_transfer');
       await findAccount(page, target.accountNumber);

@@ -74,15 +74,14 @@ async function payByTransferFromSender(
 const question = (page: Page) =>
   page.getByRole('heading', { name: 'Link this account for future payments?' });
 const granted = (page: Page) =>
-  expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({ timeout: 20_000 });
+  expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
 
 test.describe('after a payment', () => {
   test('an anonymous payer is offered to link the account they paid from, and may skip', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await payByTransferFromSender(page);
-    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(question(page)).toBeVisible();
     // Paid without signing in, the payer is anyone holding the link: the bank and the last four
     // digits, never the account name or the whole number (docs/payments.md "Who sees the origin").
     await expect(
@@ -99,9 +98,8 @@ test.describe('after a payment', () => {
     page,
     context,
   }, testInfo) => {
-    test.slow();
     const consentId = await payByTransferFromSender(page);
-    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(question(page)).toBeVisible();
     // The payment granted the consent: the merchant has it granted while the prompt is open.
     expect((await readMerchantConsent(page.request, consentId)).status).toBe('granted');
     await page.close();
@@ -110,7 +108,7 @@ test.describe('after a payment', () => {
     // Opened again, the payer is still offered the link; skipping it shows what was granted.
     const again = await context.newPage();
     await again.goto(consentPath(consentId));
-    await expect(question(again)).toBeVisible({ timeout: 15_000 });
+    await expect(question(again)).toBeVisible();
     await look(again, testInfo, 'offer-after-grant');
     await again.getByRole('button', { name: 'Skip for Now' }).click();
     await granted(again);
@@ -123,13 +121,12 @@ test.describe('after a payment', () => {
   test('signs in to save the account, links it from the payment with no second transfer, and grants with the passkey', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await addVirtualAuthenticator(page);
     // The payer's own account: a person of their own, whose BVN they verify once signed in.
     const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
     const own = personAccount(person, 'links_by_test_transfer');
     await payByTransferFromSender(page, own);
-    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(question(page)).toBeVisible();
     await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
     // The auth prompt says the payment is paid, not that it is still to collect (issue 28 item 12).
     const prompt = page.getByRole('region', { name: 'Sign in for Tola Stores' });
@@ -142,7 +139,7 @@ test.describe('after a payment', () => {
     });
 
     // Signed in: the link-origin prompt, with the amount paid and the bank it came from.
-    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(question(page)).toBeVisible();
     await expect(page.locator('.detail-row', { hasText: 'Amount paid' })).toContainText(
       '₦2,500.00',
     );
@@ -179,9 +176,8 @@ test.describe('after a payment', () => {
   test('@desktop the side panel says the payment is paid once it is', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await payByTransferFromSender(page);
-    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(question(page)).toBeVisible();
     const summary = page.getByRole('complementary', { name: 'Consent summary' });
     const line = summary.getByRole('listitem').filter({ hasText: payment.narration });
     await expect(line).toContainText('Paid');
@@ -205,7 +201,7 @@ test.describe('after a payment', () => {
       dataSharing: { bvnData: true },
     });
     await page.goto(consentPath(consentId));
-    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     const step = page.getByRole('button', { name: /^Immediate Payment/ });
     await expect(step).toHaveAttribute('aria-expanded', 'true');
     // Not before: nothing linked pays it yet.
@@ -227,7 +223,6 @@ test.describe('after a payment', () => {
   test('a signed-in payer who paid and comes back sees the account they paid from in full', async ({
     page,
   }) => {
-    test.slow();
     await addVirtualAuthenticator(page);
     await page.goto('/login');
     await signUpThroughPanel(page, page.request, {
@@ -256,7 +251,7 @@ test.describe('after a payment', () => {
     // The consent read shows the account masked to anyone with the link; the payer who paid
     // reads it whole from the payment.
     await page.goto(consentPath(consentId));
-    await expect(question(page)).toBeVisible({ timeout: 15_000 });
+    await expect(question(page)).toBeVisible();
     await expect(page.getByText(`${sender.accountNumber} · ${sender.accountName}`)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
   });
@@ -264,7 +259,6 @@ test.describe('after a payment', () => {
   test('an anonymous payer who ticked Save this card signs in and saves the card that paid, typing it no more', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await addVirtualAuthenticator(page);
     const consentId = await createConsent(page.request, { payments: [payment] });
     await page.goto(consentPath(consentId));
@@ -273,9 +267,7 @@ test.describe('after a payment', () => {
     const card = personCard(person, 'pin_only');
     await payWithCardSavingIt(page, card);
 
-    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible();
     await look(page, testInfo, 'save-card-sign-in');
     await page.getByRole('button', { name: 'Sign In & Save Card' }).click();
     const cardCalls: string[] = [];
@@ -288,9 +280,7 @@ test.describe('after a payment', () => {
     });
 
     // Straight to the account the card goes on: no card form, no PIN, no test charge.
-    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible();
     // The card is saved only to an account under the payer's verified BVN: the person's.
     await verifyBvnOf(page, person);
     await expect(page.getByLabel('Card Number')).toHaveCount(0);
@@ -301,7 +291,7 @@ test.describe('after a payment', () => {
     await page
       .getByRole('radio', { name: new RegExp(cardAccount.accountName) })
       .first()
-      .check({ timeout: 15_000 });
+      .check();
     await look(page, testInfo, 'save-card');
     await page.getByRole('button', { name: 'Save Card' }).click();
     await granted(page);

@@ -62,7 +62,6 @@ test('a payer whose passkey is elsewhere adds one at the grant; it must wait, an
   page,
 }, testInfo) => {
   // Two devices, two sign-ins, a link and the grant: more than one payer's usual test.
-  test.setTimeout(180_000);
   const phone = uniquePhone();
   // First device: signed up with a passkey (it signs at once), an account linked.
   const first = await browser.newPage();
@@ -91,7 +90,7 @@ test('a payer whose passkey is elsewhere adds one at the grant; it must wait, an
   });
   await page.goto(consentPath(consentId));
   const last4 = saved.accountNumber.slice(-4);
-  await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check({ timeout: 15_000 });
+  await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
   await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
 
   // The passkey the server asks for is not on this device: the offer to create one here.

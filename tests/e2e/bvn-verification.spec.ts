@@ -20,7 +20,6 @@ test.describe('BVN verification in the linking panel', () => {
     'a new payer verifies their BVN, links an account listed under it, and cannot link a stranger’s',
     { tag: '@both-widths' },
     async ({ page }, testInfo) => {
-      test.slow();
       await payerOnFutureConsent(page, { bvn: 'unverified' });
       // The person whose BVN this is: their BVN's phone is a number of its own.
       const person = await mintPerson(page.request, { fullName: 'Tolu Bakare' });
@@ -66,7 +65,7 @@ test.describe('BVN verification in the linking panel', () => {
       // The accounts under the BVN, listed to link.
       await expect(
         panel(page).getByRole('heading', { name: 'Select an account to link' }),
-      ).toBeVisible({ timeout: 15_000 });
+      ).toBeVisible();
       const target = personAccount(person, 'links_by_test_transfer');
       const row = panel(page).getByRole('radio', {
         name: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
@@ -83,7 +82,7 @@ test.describe('BVN verification in the linking panel', () => {
         page.getByRole('checkbox', {
           name: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
         }),
-      ).toBeVisible({ timeout: 10_000 });
+      ).toBeVisible();
 
       // A stranger's account, by its number: found, not theirs, not to be chosen. The BVN is
       // not asked again.
@@ -95,9 +94,7 @@ test.describe('BVN verification in the linking panel', () => {
       ).toBeVisible();
       await panel(page).getByRole('button', { name: '+ Add another account' }).click();
       await panel(page).getByLabel('Account number').fill(theirs.accountNumber);
-      await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
-        timeout: 10_000,
-      });
+      await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible();
       await expect(resultAt(page, theirs)).toBeDisabled();
       await expect(
         panel(page).getByText('This account is not registered to your BVN.'),

@@ -63,7 +63,6 @@ test.describe('the card form says what is wrong at the field', () => {
   test('pay now: a 19-digit number, a bad month, a past year, an expired card and a short CVV, each on leaving the field; Continue to PIN goes to the first', async ({
     page,
   }, testInfo) => {
-    test.slow();
     const today = aDayAfterJanuary();
     const yy = String(today.getUTCFullYear()).slice(-2);
     const lastMonth = String(today.getUTCMonth()).padStart(2, '0');
@@ -144,7 +143,6 @@ test.describe('the card form says what is wrong at the field', () => {
   test('linking a card: the same messages at the field in the panel', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await addVirtualAuthenticator(page);
     await page.goto('/login');
     await signUpThroughPanel(page, page.request, { fullName: 'Tunde Bello', phone: uniquePhone() });
@@ -164,7 +162,7 @@ test.describe('the card form says what is wrong at the field', () => {
       requirements: { requiresAuth: true },
     });
     await page.goto(consentPath(consentId));
-    await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm' }).click();
     await openCardLinking(page);
     // The payer's own card, issued on the account being linked.
     const own = await ownCard(page, 'pin_only');

@@ -27,9 +27,7 @@ test.describe('embedded in a merchant page', () => {
     });
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
     const frame = page.frameLocator('#consent');
-    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
     // The page reads its session as it takes the screen over: stored before, it would be read.
     const consentFrame = page.frame({ url: (url) => url.origin === E2E.appOrigin });
     if (!consentFrame) throw new Error('no consent frame');
@@ -46,7 +44,7 @@ test.describe('embedded in a merchant page', () => {
       iframe?.contentWindow?.postMessage({ type: 'authentication-updated' }, appOrigin);
     }, E2E.appOrigin);
     // Signed in: the consent flow's one step, data sharing, with its 'Confirm'.
-    await expect(frame.getByText('1 data point being shared')).toBeVisible({ timeout: 10_000 });
+    await expect(frame.getByText('1 data point being shared')).toBeVisible();
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toHaveCount(0);
     // The Data Sharing step, scanned in consent-flow.spec.ts.
     await snap(page, testInfo, 'embedded-authentication-updated');
@@ -56,25 +54,20 @@ test.describe('embedded in a merchant page', () => {
     page,
   }, testInfo) => {
     // A sign-up, a form saved, a screenshot and an axe pass, the decline: past 30 s when loaded.
-    test.slow();
     const session = await signedUpSession(page);
     const formId = await createForm(page.request, DELIVERY_FORM);
     const consentId = await createConsent(page.request, { formId });
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
     const frame = page.frameLocator('#consent');
-    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
     await storeInFrame(page, session);
     await page.reload();
 
     // The press on 'Next Step' is what takes the focus from the field, and starts its save:
     // the button must still be where the pointer is when the press ends.
-    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
+    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki');
     await frame.getByRole('button', { name: 'Next Step' }).click();
-    await expect(frame.getByRole('button', { name: 'Consent', exact: true })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(frame.getByRole('button', { name: 'Consent', exact: true })).toBeVisible();
     await expect(frame.getByRole('button', { name: 'Decline' })).toHaveCount(1);
     // The step is answered by 'Consent' or 'Decline' now: its own 'Next Step' is gone.
     await expect(frame.getByRole('button', { name: 'Next Step' })).toHaveCount(0);

@@ -61,17 +61,14 @@ test.describe('who is asking (item 7)', () => {
   test("@both-widths signed in inside the embed, the merchant's name is on screen", async ({
     page,
   }, testInfo) => {
-    test.slow();
     const session = await signedUpSession(page);
     const consentId = await createConsent(page.request, subscription);
     await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
     const frame = page.frameLocator('#consent');
-    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
     await storeInFrame(page, session);
     await page.reload();
-    await expect(frame.getByText('1 data point being shared')).toBeVisible({ timeout: 15_000 });
+    await expect(frame.getByText('1 data point being shared')).toBeVisible();
     // The header stays hidden in embed mode (spec §2); the byline names the merchant instead.
     await expect(frame.getByRole('banner')).toHaveCount(0);
     await expect(frame.getByRole('main').getByText(MERCHANT, { exact: true })).toBeVisible();
@@ -86,9 +83,7 @@ test.describe('who is asking (item 7)', () => {
     const consentId = await createConsent(page.request, subscription);
     await signInHere(page, session);
     await page.goto(consentPath(consentId));
-    await expect(page.getByRole('complementary', { name: 'Consent summary' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('complementary', { name: 'Consent summary' })).toBeVisible();
     await expect(page.getByText('1 data point being shared')).toBeVisible();
     await expect(page.getByRole('banner').getByText(MERCHANT)).toBeVisible();
     await expect(page.getByText('Bisi Adeyemi').filter({ visible: true })).toHaveCount(1);
@@ -129,7 +124,6 @@ test.describe('a consent that cannot be opened (item 8)', () => {
   test('saving a card to a bank that takes no cards says what is not supported, and another account saves it', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await addVirtualAuthenticator(page);
     const consentId = await createConsent(page.request, {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' }],
@@ -138,17 +132,15 @@ test.describe('a consent that cannot be opened (item 8)', () => {
     const person = await mintPerson(page.request, { fullName: 'Kola Ade' });
     await page.goto(consentPath(consentId));
     await payWithCardSavingIt(page, personCard(person, 'pin_only'));
-    await page.getByRole('button', { name: 'Sign In & Save Card' }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign In & Save Card' }).click();
     await signUpThroughPanel(page, page.request, { fullName: 'Kola Ade', phone: uniquePhone() });
-    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible();
     await verifyOwnBvn(page, person);
 
     const noCards = await ownAccount(page, 'links_by_test_transfer');
     await page.getByLabel('Account number').fill(noCards.accountNumber);
     const gtb = page.getByRole('radio', { name: /Guaranty Trust Bank/ });
-    await gtb.check({ timeout: 15_000 });
+    await gtb.check();
     await page.getByRole('button', { name: 'Save Card' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       'Not supported: Guaranty Trust Bank does not take cards, so your card cannot be saved to this account. Choose another account, or enter another account number.',
@@ -163,11 +155,9 @@ test.describe('a consent that cannot be opened (item 8)', () => {
     await page
       .getByRole('radio', { name: new RegExp(cardAccount.accountName) })
       .first()
-      .check({ timeout: 15_000 });
+      .check();
     await page.getByRole('button', { name: 'Save Card' }).click();
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 20_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 });
 
@@ -179,9 +169,7 @@ test.describe("the payer's consents, one step away (item 11)", () => {
     });
     await signInHere(page, session);
     await page.goto(consentPath(consentId));
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
     await look(page, testInfo, 'granted-your-consents');
     await page.getByRole('link', { name: 'Your consents' }).click();
     await expect(page).toHaveURL(/\/consents$/);
@@ -197,15 +185,11 @@ test.describe("the payer's consents, one step away (item 11)", () => {
     await storeInFrame(page, session);
     await page.reload();
     const frame = page.frameLocator('#consent');
-    await expect(frame.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(frame.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
     const opened = page.context().waitForEvent('page');
     await frame.getByRole('link', { name: 'Your consents' }).click();
     const tab = await opened;
-    await expect(tab.getByRole('heading', { name: 'Your consents' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(tab.getByRole('heading', { name: 'Your consents' })).toBeVisible();
     await expect(page.frameLocator('#consent').getByText('Consent Granted')).toBeVisible();
   });
 
@@ -225,13 +209,10 @@ test.describe('one h1 on every sign-in step of the auth prompt (item 12)', () =>
   test('the SMS phone form, the code form, the sign-up form and the passkey offer', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await addVirtualAuthenticator(page);
     const consentId = await createConsent(page.request, subscription);
     await page.goto(consentPath(consentId));
-    await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
 
     await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
     await expect(
@@ -261,9 +242,9 @@ test.describe('one h1 on every sign-in step of the auth prompt (item 12)', () =>
     await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
     await page.getByLabel('6-digit code').fill(await latestCode(page.request, newPhone));
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Create your passkey' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Create your passkey' }),
+    ).toBeVisible();
     await look(page, testInfo, 'auth-passkey-offer');
   });
 });

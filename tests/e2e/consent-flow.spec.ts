@@ -72,15 +72,12 @@ test.describe('the consent flow', () => {
   test('data sharing, repayment account linked in the flow, OneTap, the signed grant', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await newPayer(page);
     const consentId = await createConsent(page.request, everything);
     await page.goto(consentPath(consentId));
 
     // 1. Data Sharing: open, later steps disabled.
-    await expect(stepHeader(page, 'Data Sharing')).toHaveAttribute('aria-expanded', 'true', {
-      timeout: 15_000,
-    });
+    await expect(stepHeader(page, 'Data Sharing')).toHaveAttribute('aria-expanded', 'true');
     await expect(stepHeader(page, 'Future Payments')).toBeDisabled();
     await expect(page.getByText(/2 data points being shared/)).toBeVisible();
     await look(page, testInfo, 'data-sharing');
@@ -95,7 +92,7 @@ test.describe('the consent flow', () => {
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await expect(
       page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
-    ).toBeVisible({ timeout: 15_000 });
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Confirm', exact: true })).toBeDisabled();
 
     // Linking in the flow: the header reads 'Link Account' while the panel is open.
@@ -106,9 +103,7 @@ test.describe('the consent flow', () => {
     await verifyByAuthParams(page, target);
     const last4 = target.accountNumber.slice(-4);
     // The account just linked is chosen for the payer (spec §4).
-    await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked();
     await expect(page.locator('.consent-header')).toContainText('Consent Request');
     await look(page, testInfo, 'repayment-accounts');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
@@ -122,9 +117,7 @@ test.describe('the consent flow', () => {
     await look(page, testInfo, 'onetap');
     await oneTap.click();
 
-    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
-      timeout: 20_000,
-    });
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
     // 'Consent Granted', scanned in accessibility.spec.ts. A debit of the saved account is not
     // called a bank transfer; the signed-in payer has a registered contact.
     await expect(page.getByText('Saved bank account', { exact: true })).toBeVisible();
@@ -154,12 +147,10 @@ test.describe('the consent flow', () => {
     });
     await page.goto(consentPath(consentId));
     const last4 = poor.accountNumber.slice(-4);
-    await page
-      .getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) })
-      .check({ timeout: 15_000 });
+    await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
     await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
     const modal = page.getByRole('dialog', { name: 'Consent Error' });
-    await expect(modal).toBeVisible({ timeout: 15_000 });
+    await expect(modal).toBeVisible();
     await expect(modal).toContainText('Some payments failed. Please try again.');
     await look(page, testInfo, 'error-modal');
     await modal.getByRole('button', { name: 'Try Again' }).click();
@@ -175,9 +166,7 @@ test.describe('the consent flow', () => {
       dataSharing: { ninData: true },
     });
     await page.goto(consentPath(consentId));
-    await expect(page.getByText('Please sign in to grant consent')).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByText('Please sign in to grant consent')).toBeVisible();
     // Scanned in accessibility.spec.ts.
     await snap(page, testInfo, 'flow-sign-in-to-grant');
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -192,7 +181,7 @@ test.describe('the consent flow', () => {
       const consentId = await createConsent(page.request, everything);
       await page.goto(consentPath(consentId));
       const aside = page.getByRole('complementary', { name: 'Consent summary' });
-      await expect(aside).toBeVisible({ timeout: 15_000 });
+      await expect(aside).toBeVisible();
       await expect(aside.getByRole('heading', { name: 'Share Consent' })).toBeVisible();
       await expect(aside).toContainText('₦34,000.00');
       await expect(aside).toContainText(
@@ -232,7 +221,7 @@ test.describe('the consent flow', () => {
         phone
           .getByRole('heading', { name: 'Authentication Required' })
           .or(phone.getByRole('button', { name: 'Authenticate' })),
-      ).toBeVisible({ timeout: 15_000 });
+      ).toBeVisible();
       await expect(phone.getByRole('complementary', { name: 'Consent summary' })).toHaveCount(0);
       await phone.close();
     },
@@ -241,7 +230,6 @@ test.describe('the consent flow', () => {
   test('Save Your Card: a card paid with "Save this card" goes on the account, then the grant', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await newPayer(page);
     const consentId = await createConsent(page.request, {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #1042' }],
@@ -249,20 +237,16 @@ test.describe('the consent flow', () => {
     await page.goto(consentPath(consentId));
     await payWithCardSavingIt(page, await ownCard(page, 'pin_only'));
 
-    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible();
     await look(page, testInfo, 'save-card');
     const target = await ownAccount(page, 'links_by_card');
     await page.getByLabel('Account number').fill(target.accountNumber);
     await page
       .getByRole('radio', { name: new RegExp(target.accountName) })
       .first()
-      .check({ timeout: 15_000 });
+      .check();
     await page.getByRole('button', { name: 'Save Card' }).click();
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 20_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
     // The card is on the account now: the payer's accounts say so.
     const { token } = await storedSession(page);
     const accounts = await page.request.get('/api/accounts/user', {
@@ -277,7 +261,6 @@ test.describe('the consent flow', () => {
   test('everything: data sharing, the form, future payments and the immediate payment, granted', async ({
     page,
   }, testInfo) => {
-    test.setTimeout(150_000);
     await newPayer(page);
     const saved = await linkByApi(page, 'links_by_test_transfer');
     const created = await page.request.post('/api/v1/forms', {
@@ -291,32 +274,27 @@ test.describe('the consent flow', () => {
     const consentId = await createConsent(page.request, { ...everything, formId });
     await page.goto(consentPath(consentId));
 
-    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     // 2. The Form, in the flow.
     await fillDemoForm(page, 'Kemi Adewale');
     await look(page, testInfo, 'form');
     await page.getByRole('button', { name: 'Next Step' }).click();
 
     // 3. Future Payments from the saved account; 4. OneTap.
-    await expect(stepHeader(page, 'Form')).toContainText('Completed', { timeout: 15_000 });
+    await expect(stepHeader(page, 'Form')).toContainText('Completed');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     const last4 = saved.accountNumber.slice(-4);
-    await page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) }).check({
-      timeout: 15_000,
-    });
+    await page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) }).check();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
     await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
-    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
-      timeout: 20_000,
-    });
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
     expect((await consentRead(page, consentId)).status).toBe('granted');
   });
 
   test('paid already from an account linked and approved: the page jumps to the final step', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await newPayer(page);
     const saved = await linkByApi(page, 'links_by_test_transfer');
     const consentId = await createConsent(page.request, {
@@ -346,9 +324,7 @@ test.describe('the consent flow', () => {
     await page.goto(consentPath(consentId));
     // The account it came from repays the future payments, and the last step, paid, asks the
     // passkey for the grant at once: nobody chose a repayment account or pressed a button.
-    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
-      timeout: 20_000,
-    });
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
     await expect(page.getByRole('region', { name: 'Future Payments Authorized' })).toContainText(
       '2 payments',
     );

@@ -30,7 +30,6 @@ test.describe('the consent steps', () => {
     },
     async ({ page }, testInfo) => {
       // Two pages of a thirteen-field form, each scanned by axe: past 30 s on a loaded machine.
-      test.slow();
       const formId = await createForm(page.request, DEMO_FORM);
       const consentId = await createConsent(page.request, { formId });
       const saved = await page.request.put(`${E2E.appOrigin}/api/form/sections/about`, {
@@ -39,9 +38,9 @@ test.describe('the consent steps', () => {
       expect(saved.ok()).toBe(true);
 
       await page.goto(consentPath(consentId, 'public=true'));
-      await expect(page.getByRole('heading', { name: 'Gym membership questionnaire' })).toBeVisible(
-        { timeout: 15_000 },
-      );
+      await expect(
+        page.getByRole('heading', { name: 'Gym membership questionnaire' }),
+      ).toBeVisible();
       for (const title of ['About you', 'Health questionnaire', 'Identity and agreement']) {
         await expect(page.getByRole('region', { name: title })).toBeVisible();
       }
@@ -72,7 +71,6 @@ test.describe('the consent steps', () => {
     page,
   }, testInfo) => {
     // A sign-up, two axe passes and the signed grant: past 30 s on a loaded 2-core machine.
-    test.slow();
     await signedIn(page);
     const consentId = await createConsent(page.request, {
       dataSharing: {
@@ -85,7 +83,7 @@ test.describe('the consent steps', () => {
     await page.goto(consentPath(consentId));
 
     // Three categories, three chips, three data points; the sub-items named on their chips.
-    await expect(page.getByText('3 data points being shared')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('3 data points being shared')).toBeVisible();
     await expect(chips(page)).toHaveText([
       'BVN data: full name, date of birth',
       'NIN data',
@@ -104,19 +102,16 @@ test.describe('the consent steps', () => {
     await expectNoViolations(page);
 
     await consent.click();
-    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible({
-      timeout: 20_000,
-    });
+    await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
   });
 
   test('a form alone: Decline before anything is filled in', async ({ page }, testInfo) => {
-    test.slow();
     await signedIn(page);
     const formId = await createForm(page.request, DELIVERY_FORM);
     const consentId = await createConsent(page.request, { formId });
     await page.goto(consentPath(consentId));
 
-    await expect(page.getByLabel('Street')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByLabel('Street')).toBeVisible();
     await expect(page.getByLabel('Street')).toHaveValue('');
     await expect(page.getByRole('button', { name: 'Next Step' })).toBeDisabled();
     // 'Consent' only once the form is complete; 'Decline' at once.

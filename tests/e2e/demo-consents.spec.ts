@@ -51,7 +51,6 @@ const demoUrls = new Map<string, string>();
 
 /** A built server on a new data directory, as `npm start` leaves it; `offset` from the app port. */
 async function startDemoServer(offset: number) {
-  test.setTimeout(120_000);
   server = await startBuiltServer(E2E.appPort + offset);
   origin = server.origin;
   demoUrls.clear();
@@ -85,9 +84,9 @@ async function signUp(page: Page) {
 }
 
 const granted = (page: Page) =>
-  expect(page.getByText('You have successfully granted consent to Lagos Fitness Club')).toBeVisible(
-    { timeout: 20_000 },
-  );
+  expect(
+    page.getByText('You have successfully granted consent to Lagos Fitness Club'),
+  ).toBeVisible();
 
 /**
  * The signed-up payer verifies a person's BVN, minted for them on the demo server, through the
@@ -129,9 +128,7 @@ async function linkRepaymentAccount(page: Page, person: TMintedPerson) {
   await chooseResult(page, target);
   await verifyByAuthParams(page, target);
   const last4 = target.accountNumber.slice(-4);
-  await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({
-    timeout: 10_000,
-  });
+  await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked();
   return last4;
 }
 
@@ -142,10 +139,9 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
   test.afterAll(stopDemoServer);
 
   test('immediate payment only: paid by transfer, then granted', async ({ page }, testInfo) => {
-    test.slow();
     await signUp(page);
     await page.goto(demoUrl(LABELS.immediate));
-    await expect(page.getByText('₦25,000.00 due now')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('₦25,000.00 due now')).toBeVisible();
     await expect(page.locator('.pay-to')).toContainText('Lagos Fitness Club');
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
     const row = page.locator('.detail-row', {
@@ -164,13 +160,10 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
   test('recurring future payments: a repayment account linked in the flow, then Consent', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await signUp(page);
     const person = await verifyOwnBvn(page);
     await page.goto(demoUrl(LABELS.recurring));
-    await expect(page.getByText(/would like to collect 6 payments totalling/)).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByText(/would like to collect 6 payments totalling/)).toBeVisible();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await linkRepaymentAccount(page, person);
     await snap(page, testInfo, 'demo-recurring-account');
@@ -183,10 +176,9 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
 
   test('data sharing only: the data named, Confirm, then Consent', async ({ page }, testInfo) => {
     // A sign-up and the grant: past 30 s on a loaded 2-core machine.
-    test.slow();
     await signUp(page);
     await page.goto(demoUrl(LABELS.dataSharing));
-    await expect(page.getByText(/4 data points being shared/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/4 data points being shared/)).toBeVisible();
     await snap(page, testInfo, 'demo-data-sharing');
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByRole('button', { name: 'Consent', exact: true }).click();
@@ -197,17 +189,14 @@ test.describe('the demo consents, each granted from the URL `npm start` prints',
   test('everything: data sharing, the form, a repayment account linked, OneTap from it', async ({
     page,
   }, testInfo) => {
-    test.setTimeout(150_000);
     await signUp(page);
     const person = await verifyOwnBvn(page);
     await page.goto(demoUrl(LABELS.everything));
-    await expect(page.getByRole('main').getByText(/Membership Officer/)).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('main').getByText(/Membership Officer/)).toBeVisible();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await fillDemoForm(page, 'Ngozi Eze');
     await page.getByRole('button', { name: 'Next Step' }).click();
-    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     const last4 = await linkRepaymentAccount(page, person);
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
@@ -240,7 +229,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
   test('steps 1 to 4 in one browser: sign in, everything, immediate payment only, a failed debit', async ({
     page,
   }, testInfo) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     await addVirtualAuthenticator(page);
     // The demo payer's GTBank account under her BVN, linked by the seed.
     const gtbank = demoPayerAccount('links_by_test_transfer').accountNumber.slice(-4);
@@ -274,7 +263,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
       await confirm.click();
       await fillDemoForm(page, 'Adaeze Okafor');
       await page.getByRole('button', { name: step.bold('Next Step') }).click();
-      await confirm.click({ timeout: 15_000 });
+      await confirm.click();
       // Both ways of the step: another account linked, and the GTBank account ticked too.
       const other = demoPayerAccount('links_by_auth_params');
       const opener = step.bold('+ Link different account');
@@ -295,9 +284,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
         .click();
       await expect(
         accountRow(page, 'checkbox', 'First Bank', other.accountNumber.slice(-4)),
-      ).toBeChecked({
-        timeout: 15_000,
-      });
+      ).toBeChecked();
       await accountRow(page, 'checkbox', 'Guaranty Trust Bank', gtbank).check();
       await snap(page, testInfo, 'readme-2-accounts');
       await confirm.click();
@@ -305,9 +292,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
       await snap(page, testInfo, 'readme-2-onetap');
       await page.getByRole('button', { name: step.bold(`OneTap ****${gtbank}`) }).click();
       step.plain('Consent Granted follows');
-      await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-        timeout: 20_000,
-      });
+      await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
       await snap(page, testInfo, 'readme-2-granted');
     });
 
@@ -360,16 +345,14 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
         .getByRole('button', { name: step.bold('Complete Payment') })
         .click();
       const last4 = poor.accountNumber.slice(-4);
-      await expect(accountRow(page, 'checkbox', 'Zenith Bank', last4)).toBeChecked({
-        timeout: 20_000,
-      });
+      await expect(accountRow(page, 'checkbox', 'Zenith Bank', last4)).toBeChecked();
       await snap(page, testInfo, 'readme-4-linked');
       await confirm.click();
       await accountRow(page, 'radio', 'Zenith Bank', last4).check();
       await page.getByRole('button', { name: step.bold(`OneTap ****${last4}`) }).click();
       await expect(
         page.getByText(step.quote('Some payments failed. Please try again.')),
-      ).toBeVisible({ timeout: 20_000 });
+      ).toBeVisible();
       await snap(page, testInfo, 'readme-4-failed');
       step.plain('nothing is granted');
       const consentId = new URL(page.url()).pathname.split('/').pop() ?? '';

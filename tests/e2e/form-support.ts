@@ -15,7 +15,7 @@ const ID_PHOTO = {
 
 export async function fillDemoForm(page: Page, fullName: string) {
   const about = page.getByRole('region', { name: 'About you' });
-  await about.getByLabel('Full name').fill(fullName, { timeout: 15_000 });
+  await about.getByLabel('Full name').fill(fullName);
   await about.getByLabel('Mobile number').fill('0803 123 4567');
   await about.getByLabel('Date of birth').fill('1990-05-14');
   await about.getByLabel('Emergency contact number').fill('0812 345 6789');

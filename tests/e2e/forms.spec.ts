@@ -39,7 +39,6 @@ test.describe('the Form step', () => {
     page,
   }, testInfo) => {
     // Two axe runs over a form of thirteen fields, on a shared 2-core machine.
-    test.setTimeout(120_000);
     const { formId, consentId } = await demoFormConsent(page.request);
     await page.goto(formPath(formId, consentId));
     await expect(page.getByRole('heading', { name: 'Gym membership questionnaire' })).toBeVisible();

@@ -76,7 +76,6 @@ test.describe('the account-linking panel', () => {
   }, testInfo) => {
     // Two panel lists and the repayment list measured and looked at, a card linked, four links
     // started.
-    test.setTimeout(180_000);
     await payerOnFutureConsent(page);
     // The panel's list: the six accounts under the payer's BVN (one of them not supported).
     await page.getByRole('button', { name: '+ Link repayment account' }).click();
@@ -93,7 +92,7 @@ test.describe('the account-linking panel', () => {
     await chooseResult(page, cardAccount);
     await enterCard(page, 'pin_only');
     await linked(page);
-    await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(1, { timeout: 10_000 });
+    await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(1);
     // Every other account of theirs that links, each link started and waiting for its proof.
     await startLinks(page, [
       await ownAccount(page, 'links_by_test_transfer'),
@@ -102,8 +101,8 @@ test.describe('the account-linking panel', () => {
       await ownAccount(page, 'insufficient_funds'),
     ]);
     await page.reload();
-    await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
-    await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(5, { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(repaymentList(page).getByRole('checkbox')).toHaveCount(5);
     await expectRowsApartAndScrolling(repaymentList(page), 5);
     await look(page, testInfo, 'panel-six-accounts');
 
@@ -120,7 +119,6 @@ test.describe('the account-linking panel', () => {
     page,
   }, testInfo) => {
     // Eight steps, each looked at with axe.
-    test.setTimeout(180_000);
     await payerOnFutureConsent(page);
     // The repayment accounts themselves: the Future Payments step's 'back' to its schedule.
     await expect(waysBack(page)).toHaveCount(1);
@@ -184,9 +182,7 @@ test.describe('the account-linking panel', () => {
     ).toBeVisible();
     await oneWayBack(page, testInfo, 'panel-card-form');
     await enterCard(page, 'pin_otp');
-    await expect(panel(page).getByRole('button', { name: 'Verify OTP' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(panel(page).getByRole('button', { name: 'Verify OTP' })).toBeVisible();
     await oneWayBack(page, testInfo, 'panel-card-otp');
     // Its cancel closes the panel: the repayment accounts again, their 'back' the only one.
     await panel(page).getByRole('button', { name: 'cancel' }).click();

@@ -106,11 +106,11 @@ export async function payerOnFutureConsent(
   const consentId = await createConsent(page.request, futurePayments);
   await page.goto(consentPath(consentId));
   // The schedule first (spec §2 Future Payment step); its Confirm shows the repayment accounts.
-  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Confirm' }).click();
   // The consent, then the section's own chunk: on a busy machine this takes more than 5 s.
   await expect(
     page.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
-  ).toBeVisible({ timeout: 15_000 });
+  ).toBeVisible();
   return consentId;
 }
 
@@ -166,9 +166,7 @@ export async function findAccount(
     panel(page).getByRole('heading', { name: 'Add Another Account', exact: true }),
   ).toBeVisible();
   await panel(page).getByLabel('Account number').fill(accountNumber);
-  await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible({
-    timeout: 10_000,
-  });
+  await expect(panel(page).getByRole('heading', { name: 'Select an account:' })).toBeVisible();
 }
 
 /** The search result at the account's own bank (a number may pass other banks' check digits). */
@@ -225,9 +223,7 @@ export async function verifyByAuthParams(
 }
 
 export const linked = (page: Page) =>
-  expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible({
-    timeout: 15_000,
-  });
+  expect(panel(page).getByRole('heading', { name: 'Account Linked Successfully!' })).toBeVisible();
 
 /**
  * Pays the open consent's immediate payment with a PIN-only card, 'Save this card' ticked: the
@@ -237,7 +233,7 @@ export async function payWithCardSavingIt(
   page: Page,
   own?: { number: string; expiry: string; cvv: string; pin: string },
 ) {
-  await page.getByRole('button', { name: /Pay with Card/ }).click({ timeout: 15_000 });
+  await page.getByRole('button', { name: /Pay with Card/ }).click();
   const card = own ?? SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
   if (!card) throw new Error('No PIN-only sandbox card');
   await page.getByLabel('Card Number').fill(card.number);

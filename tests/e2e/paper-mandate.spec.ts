@@ -22,9 +22,7 @@ test('a paper mandate: what happens next, the form kept on the success step and 
   await chooseResult(page, target);
 
   const success = panel(page);
-  await expect(success.getByRole('heading', { name: 'Sign Your Mandate Form' })).toBeVisible({
-    timeout: 15_000,
-  });
+  await expect(success.getByRole('heading', { name: 'Sign Your Mandate Form' })).toBeVisible();
   await expect(
     success.getByText('Print the form, sign it and give it to your bank within 7 days.'),
   ).toBeVisible();
@@ -48,7 +46,7 @@ test('a paper mandate: what happens next, the form kept on the success step and 
   await success.getByRole('button', { name: 'Done' }).click();
   await expect(panel(page)).toHaveCount(0);
   const accounts = page.getByRole('group', { name: 'Repayment accounts' });
-  await expect(accounts.getByText('Not authorized yet')).toBeVisible({ timeout: 15_000 });
+  await expect(accounts.getByText('Not authorized yet')).toBeVisible();
   const rowForm = accounts.getByRole('link', { name: 'Print the mandate form' });
   await expect(rowForm).toHaveAttribute('href', formUrl ?? '');
   await snap(page, testInfo, 'paper-mandate-row');

@@ -63,7 +63,7 @@ async function verifyOtp(page: Page) {
 }
 
 const granted = (page: Page) =>
-  expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({ timeout: 15_000 });
+  expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
 
 test.describe('pay now with a card', () => {
   test('PIN only: paid and granted, and only envelopes ever leave the page', async ({
@@ -71,14 +71,13 @@ test.describe('pay now with a card', () => {
   }, testInfo) => {
     // Two screenshots and axe passes, the 3 s completion delay and the grant: past 30 s on a
     // loaded 2-core machine.
-    test.slow();
     const bodies: string[] = [];
     page.on('request', (request) => {
       const body = request.postData();
       if (body) bodies.push(body);
     });
     await payWith(page, 'pin_only', { testInfo });
-    await expect(page.getByText('✓ Payment Successful')).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText('✓ Payment Successful')).toBeVisible();
     // The payer's own view names the card by its last 4 digits only.
     await expect(page.getByText('Visa **** **** **** 0003')).toBeVisible();
     await expect(page.getByText(/408408/)).toHaveCount(0);
@@ -172,9 +171,7 @@ test.describe('pay now with a card', () => {
     page,
   }, testInfo) => {
     await payWith(page, 'declined');
-    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     await expect(page.getByText('Card payment failed: Declined by your bank')).toBeVisible();
     await expect(page.getByText('✗ Payment Failed')).toBeVisible();
     await snap(page, testInfo, 'pay-now-failed');
@@ -232,9 +229,7 @@ test.describe('pay now with a card', () => {
     await page.reload();
     await expect(page.getByText('Awaiting 3D Secure authentication...')).toBeVisible();
     await challenge.getByRole('button', { name: 'Decline' }).click();
-    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
 
     // The card went with the reload: Retry Payment opens the form, saying why (spec §5).
     await page.getByRole('button', { name: 'Retry Payment' }).click();
@@ -252,9 +247,7 @@ test.describe('pay now with a card', () => {
     const { number } = card('declined');
     const shown = `**** **** **** ${number.slice(-4)}`;
     await payWith(page, 'declined');
-    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
 
     // The retried charge is held back a moment (then sent on to the server as it is), so the
     // step it shows meanwhile can be seen.
@@ -266,9 +259,7 @@ test.describe('pay now with a card', () => {
     });
     await page.getByRole('button', { name: 'Retry Payment' }).click();
     await expect(page.getByText('Retrying payment...')).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     await expect(page.getByText('Card payment failed: Declined by your bank')).toBeVisible();
     await expect(page.getByLabel('Card Number')).toHaveCount(0);
     expect(bodies).toHaveLength(1);
@@ -291,9 +282,7 @@ test.describe('pay now with a card', () => {
     await expectNoViolations(page);
     await stored.click();
     await expect(page.getByText('Retrying payment...')).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     expect(bodies).toHaveLength(2);
     await page.getByRole('button', { name: 'Try Another Method' }).click();
     await page

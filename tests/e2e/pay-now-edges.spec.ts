@@ -48,7 +48,6 @@ test.describe('pay-now edges', () => {
   test("item 3: 'I have made the transfer' is in progress at 33% 'Payment Received', no longer 'due now'", async ({
     page,
   }, testInfo) => {
-    test.slow();
     await open(page);
     await expect(page.getByText('₦2,500.00 due now')).toBeVisible();
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
@@ -78,16 +77,15 @@ test.describe('pay-now edges', () => {
     });
     expect(sent.ok()).toBe(true);
     // Paid: the header says so (the page then moves on to Consent Granted).
-    await expect(page.getByText('₦2,500.00 paid')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('₦2,500.00 paid')).toBeVisible();
   });
 
   test('item 5: a wrong OTP ends that attempt: no boxes, no Verify OTP, Retry Payment', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await open(page);
     await payWithCard(page, 'pin_otp');
-    await expect(page.getByText('Verify Payment')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Verify Payment')).toBeVisible();
     for (const [index, digit] of [...'111111'].entries()) {
       await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
     }
@@ -103,26 +101,21 @@ test.describe('pay-now edges', () => {
 
     // Retry Payment: a new charge, a new OTP screen with empty boxes, and the right OTP pays.
     await page.getByRole('button', { name: 'Retry Payment' }).click();
-    await expect(page.getByLabel('Digit 1 of 6')).toHaveValue('', { timeout: 30_000 });
+    await expect(page.getByLabel('Digit 1 of 6')).toHaveValue('');
     for (const [index, digit] of [...card('pin_otp').otp].entries()) {
       await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);
     }
     await page.getByRole('button', { name: 'Verify OTP' }).click();
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
   test('item 4: a bank that does not answer: still answering, a reload resumes it, then nothing was charged', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await open(page);
     await payWithCard(page, 'timeout');
     // The charge call answers after CARD_ANSWER_WAIT_MS that the bank is still answering.
-    await expect(page.getByText('Your bank is still answering...').first()).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByText('Your bank is still answering...').first()).toBeVisible();
     // Nothing is paid while the bank answers: no success, not even for a moment.
     await expect(page.getByText('✓ Payment Successful')).toHaveCount(0);
     await expect(page.getByRole('progressbar', { name: 'Payment progress' })).toHaveAttribute(
@@ -132,14 +125,10 @@ test.describe('pay-now edges', () => {
     await snap(page, testInfo, 'pay-now-edge-bank-answering');
     // A reload while the bank is silent comes back to the same wait, not to the methods.
     await page.reload();
-    await expect(page.getByText('Your bank is still answering...').first()).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByText('Your bank is still answering...').first()).toBeVisible();
     await expect(page.getByRole('button', { name: /Pay with Card/ })).toHaveCount(0);
     // The network gives up: the page says plainly that nothing was taken, and offers a way on.
-    await expect(page.getByText('Your bank did not answer. Nothing was charged.')).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByText('Your bank did not answer. Nothing was charged.')).toBeVisible();
     await expect(page.getByText('✗ Payment Failed')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Try Another Method' })).toBeVisible();
     await snap(page, testInfo, 'pay-now-edge-nothing-charged');
@@ -147,21 +136,18 @@ test.describe('pay-now edges', () => {
     // Another card pays at once: the ended charge no longer blocks the payment.
     await page.getByRole('button', { name: 'Try Another Method' }).click();
     await payWithCard(page, 'pin_only');
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
   test('item 1: waiting on 3-D Secure offers Reconnect (the challenge again) and cancel', async ({
     page,
     context,
   }, testInfo) => {
-    test.slow();
     await open(page);
     await payWithCard(page, 'three_ds');
     const [first] = await Promise.all([
       context.waitForEvent('page'),
-      page.getByRole('link', { name: 'Continue to Authentication' }).click({ timeout: 30_000 }),
+      page.getByRole('link', { name: 'Continue to Authentication' }).click(),
     ]);
     const challengeUrl = first.url();
     // The payer closes the bank's tab without answering.
@@ -184,9 +170,7 @@ test.describe('pay-now edges', () => {
     ]);
     expect(again.url()).toBe(challengeUrl);
     await again.getByRole('button', { name: 'Approve' }).click();
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
   // Fails today: the server ends the attempt (the sweep answers ended: 1), but a page still on
@@ -194,12 +178,11 @@ test.describe('pay-now edges', () => {
   test('item 1: a 3-D Secure challenge unanswered for 10 minutes ends the attempt, and the page says it failed', async ({
     page,
   }, testInfo) => {
-    test.slow();
     const consentId = await open(page);
     await payWithCard(page, 'three_ds');
     await expect(
       page.getByRole('heading', { name: '3D Secure Authentication Required' }),
-    ).toBeVisible({ timeout: 30_000 });
+    ).toBeVisible();
     const read = await page.request.get(`/api/consent/${consentId}?clientId=${E2E.clientId}`);
     const { paymentId } = (await read.json()).consent.payments[0];
     // Its 10 minutes pass (the test server's clock hand), and the reconciler's sweep ends it.
@@ -216,7 +199,6 @@ test.describe('pay-now edges', () => {
   test('item 2: a transfer of the wrong amount is said to be sent back, with a way on', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await open(page);
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
     const accountNumber = await shownAccountNumber(page);
@@ -226,9 +208,7 @@ test.describe('pay-now edges', () => {
     });
     expect(wrong.ok()).toBe(true);
 
-    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     await expect(
       page.getByText(
         'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).',
@@ -245,15 +225,12 @@ test.describe('pay-now edges', () => {
     await page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, {
       data: { accountNumber, amount: payment.amount },
     });
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
   test('item 2: an account the bank expired shows expired; money sent to it is said returned', async ({
     page,
   }, testInfo) => {
-    test.slow();
     await open(page);
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
     const first = await shownAccountNumber(page);
@@ -262,9 +239,7 @@ test.describe('pay-now edges', () => {
       `${E2E.appOrigin}/api/sandbox/virtual-accounts/${first}/expire`,
     );
     expect(expired.ok()).toBe(true);
-    await expect(page.getByText('This account has expired. Do not transfer to it.')).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(page.getByText('This account has expired. Do not transfer to it.')).toBeVisible();
     await expect(page.getByText(/^\d+m : \d{2}s$/)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'I have made the transfer' })).toBeDisabled();
     await snap(page, testInfo, 'pay-now-edge-account-ended');
@@ -277,13 +252,13 @@ test.describe('pay-now edges', () => {
       page.getByText(
         'Your transfer of ₦2,500.00 was sent back to you: it reached the one-time account after the account expired.',
       ),
-    ).toBeVisible({ timeout: 30_000 });
+    ).toBeVisible();
     await snap(page, testInfo, 'pay-now-edge-expired-returned');
     await expectNoViolations(page);
 
     // Retry Payment: a fresh account with its countdown.
     await page.getByRole('button', { name: 'Retry Payment' }).click();
-    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible();
     expect(await shownAccountNumber(page)).not.toBe(first);
   });
 });

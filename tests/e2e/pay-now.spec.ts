@@ -36,7 +36,6 @@ test.describe('pay now by transfer', () => {
   }, testInfo) => {
     // Screenshots and axe passes, the 3 s completion delay and the grant: past 30 s on a loaded
     // 2-core machine.
-    test.slow();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: E2E.appOrigin,
     });
@@ -56,9 +55,7 @@ test.describe('pay now by transfer', () => {
     await page.getByRole('button', { name: 'Copy account number' }).click();
     await expect(page.getByRole('button', { name: 'Account number copied' })).toHaveText('Copied!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(accountNumber);
-    await expect(page.getByRole('button', { name: 'Copy account number' })).toHaveText('Copy', {
-      timeout: 4_000,
-    });
+    await expect(page.getByRole('button', { name: 'Copy account number' })).toHaveText('Copy');
     await snap(page, testInfo, 'pay-now-transfer');
     await expectNoViolations(page);
 
@@ -71,11 +68,9 @@ test.describe('pay now by transfer', () => {
     expect((await sendTransfer(page.request, accountNumber, payment.amount)).outcome).toBe(
       'credited',
     );
-    await expect(page.getByText('✓ Payment Successful')).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText('✓ Payment Successful')).toBeVisible();
     await snap(page, testInfo, 'pay-now-successful');
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
     await snap(page, testInfo, 'pay-now-granted');
   });
 
@@ -83,7 +78,6 @@ test.describe('pay now by transfer', () => {
     page,
     browser,
   }, testInfo) => {
-    test.slow();
     const consentId = await createConsent(page.request, { payments: [payment] });
     // Another device: its own browser context (no shared storage or session).
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -98,9 +92,7 @@ test.describe('pay now by transfer', () => {
     const accountNumber = await shownAccountNumber(page);
     await page.getByRole('button', { name: 'I have made the transfer' }).click();
     // The desktop, left on the methods, follows the payment the phone started.
-    await expect(desktop.getByText('Waiting for transfer confirmation...')).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(desktop.getByText('Waiting for transfer confirmation...')).toBeVisible();
     // The processing view, scanned in the test above.
     await snap(desktop, testInfo, 'pay-now-second-device-waiting');
     // Its transfer details are the phone's one-time account.
@@ -110,9 +102,7 @@ test.describe('pay now by transfer', () => {
       'credited',
     );
     for (const device of [desktop, page]) {
-      await expect(device.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-        timeout: 15_000,
-      });
+      await expect(device.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
     }
     await snap(desktop, testInfo, 'pay-now-second-device-granted');
     await other.close();
@@ -136,9 +126,7 @@ test.describe('pay now by transfer', () => {
     await page.reload();
     await expect(page.getByText('Waiting for transfer confirmation...')).toBeVisible();
     await sendTransfer(page.request, accountNumber, payment.amount);
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
   test('embedded: the parent hears of the grant once', async ({ page }) => {
@@ -151,9 +139,7 @@ test.describe('pay now by transfer', () => {
     const accountNumber = await shownAccountNumber(frameHandle);
     await frame.getByRole('button', { name: 'I have made the transfer' }).click();
     await sendTransfer(page.request, accountNumber, payment.amount);
-    await expect(frame.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(frame.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
     await expect
       .poll(async () =>
         (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-consent-success'),
@@ -174,9 +160,7 @@ test.describe('pay now by transfer', () => {
     const accountNumber = await shownAccountNumber(page);
     await page.getByRole('button', { name: 'I have made the transfer' }).click();
     await sendTransfer(page.request, accountNumber, payment.amount);
-    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
   test('the countdown reaches its end: the page says the account expired and gets a new one', async ({

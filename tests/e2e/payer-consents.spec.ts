@@ -43,25 +43,20 @@ test.describe('the payer’s consents', () => {
   }, testInfo) => {
     await addVirtualAuthenticator(page);
     await page.goto('/consents');
-    await expect(page.getByRole('heading', { name: 'Your consents' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Your consents' })).toBeVisible();
     // Scanned in accessibility.spec.ts.
     await snap(page, testInfo, 'payer-consents-signed-out');
     await page.getByRole('link', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/login\?returnTo=%2Fconsents$/);
     await signUpThroughPanel(page, page.request, { fullName: 'Bisi Ade', phone: uniquePhone() });
-    await expect(page).toHaveURL(/\/consents$/, { timeout: 15_000 });
-    await expect(page.getByText('You have not granted any consents yet.')).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page).toHaveURL(/\/consents$/);
+    await expect(page.getByText('You have not granted any consents yet.')).toBeVisible();
     await look(page, testInfo, 'empty');
   });
 
   test('a granted consent is listed, revoked with the passkey, and the merchant is told', async ({
     page,
   }, testInfo) => {
-    test.setTimeout(120_000);
     const hook = await page.request.post('/api/v1/webhooks', {
       headers: { authorization },
       data: { url: `${E2E.hostOrigin}/hooks/${testInfo.project.name}` },
@@ -80,7 +75,7 @@ test.describe('the payer’s consents', () => {
     const target = await ownAccount(page, 'links_by_test_transfer');
     const consentId = await createConsent(page.request, subscription, merchant);
     await page.goto(`/r/${consentId}?clientId=${merchant.clientId}`);
-    await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await expect(page.getByText(/would like to collect 3 payments totalling/)).toBeVisible();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await findAccount(page, target.accountNumber);
@@ -88,18 +83,16 @@ test.describe('the payer’s consents', () => {
     await sendTestTransfer(page, target);
     await linked(page);
     const last4 = target.accountNumber.slice(-4);
-    await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) })).toBeChecked();
     await page.getByRole('button', { name: 'Consent', exact: true }).click();
     await expect(
       page.getByText('You have successfully granted consent to Other Merchant'),
-    ).toBeVisible({ timeout: 20_000 });
+    ).toBeVisible();
 
     // The list: who, what was granted, from which account, and Revoke.
     await page.goto('/consents');
     const listed = item(page);
-    await expect(listed).toBeVisible({ timeout: 15_000 });
+    await expect(listed).toBeVisible();
     await expect(listed.getByText('Active')).toBeVisible();
     await expect(listed).toContainText('3 payments totalling ₦13,500.00');
     await expect(listed).toContainText('₦4,500.00 on 1 Mar 2027');
@@ -128,7 +121,6 @@ test.describe('the payer’s consents', () => {
     await dialog.getByRole('button', { name: 'Revoke consent' }).click();
     await expect(listed.getByRole('status')).toContainText(
       'Revoked. Future payments to Other Merchant have stopped',
-      { timeout: 15_000 },
     );
     await expect(dialog).toBeHidden();
     await expect(listed.getByText('Revoked', { exact: true })).toBeVisible();
@@ -162,9 +154,7 @@ test.describe('the payer’s consents', () => {
 
     // The consent page says it is over.
     await page.goto(`/r/${consentId}?clientId=${merchant.clientId}`);
-    await expect(page.getByRole('heading', { name: 'Consent Revoked' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(page.getByRole('heading', { name: 'Consent Revoked' })).toBeVisible();
     await expect(page.getByText(/was revoked by the payer/)).toBeVisible();
     await look(page, testInfo, 'consent-page');
   });

@@ -24,7 +24,6 @@ async function look(page: Page, testInfo: TestInfo, name: string) {
 test("@both-widths a passkey added after an SMS code waits 24 h, and the lost one's removal waits 24 h with a cancel link", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(90_000);
   const phone = uniquePhone();
   const lost = await addVirtualAuthenticator(page);
   await page.goto('/login');
@@ -69,7 +68,7 @@ test("@both-widths a passkey added after an SMS code waits 24 h, and the lost on
   await page.goto('/consents#devices');
   const devices = page.getByRole('region', { name: 'Your devices' });
   const items = devices.getByRole('article');
-  await expect(items).toHaveCount(2, { timeout: 15_000 });
+  await expect(items).toHaveCount(2);
   const trusted = items.filter({ hasNotText: 'Can approve payments from' });
   const waiting = items.filter({ hasText: /Can approve payments from / });
   await expect(waiting).toHaveCount(1);

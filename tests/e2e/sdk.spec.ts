@@ -186,7 +186,6 @@ test.describe('the embed script in a merchant shop', () => {
     page,
   }) => {
     // The shop, the embed and the terminal's reader driver: past 30 s on a loaded machine.
-    test.slow();
     const payment = { type: 'immediate', amount: 250_000, narration: 'Order #2207 chip purchase' };
     await page.goto(shopUrl(await createConsent(page.request, { payments: [payment] })));
     const pay = page.getByRole('button', { name: 'Pay with Oya' });
@@ -352,7 +351,6 @@ test.describe('the embed script in a merchant shop', () => {
     page,
   }) => {
     // The 3 s between the payment and its success, and the grant: past 30 s on a loaded machine.
-    test.slow();
     const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
     const consentId = await createConsent(page.request, { payments: [payment] });
     await page.goto(shopUrl(consentId));
@@ -368,9 +366,7 @@ test.describe('the embed script in a merchant shop', () => {
     await frame.getByLabel('Card PIN').fill(card.pin);
     await clickSettled(frame.getByRole('button', { name: 'Complete Payment' }));
 
-    await expect
-      .poll(() => callbacks(page), { timeout: 20_000 })
-      .toEqual([`modal onSuccess ${consentId}`]);
+    await expect.poll(() => callbacks(page)).toEqual([`modal onSuccess ${consentId}`]);
     expect(await journey(page)).toEqual([
       'step immediate_payment',
       'payment started card',
@@ -388,16 +384,13 @@ test.describe('the embed script in a merchant shop', () => {
     page,
   }) => {
     // A sign-up, a form and the decline: past 30 s on a loaded machine.
-    test.slow();
     const session = await signedUpSession(page);
     const formId = await createForm(page.request, DELIVERY_FORM);
     const consentId = await createConsent(page.request, { formId });
     await page.goto(shopUrl(consentId));
     await page.getByRole('button', { name: 'Pay with Oya' }).click();
     const frame = page.frameLocator('iframe');
-    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible({
-      timeout: 15_000,
-    });
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
     // Signed in elsewhere: the merchant's page tells the embedded page (spec §7).
     await storeInFrame(page, session);
     await page.evaluate((appOrigin) => {
@@ -406,7 +399,7 @@ test.describe('the embed script in a merchant shop', () => {
         ?.contentWindow?.postMessage({ type: 'authentication-updated' }, appOrigin);
     }, E2E.appOrigin);
 
-    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki', { timeout: 15_000 });
+    await frame.getByLabel('Street').fill('12 Admiralty Way, Lekki');
     await clickSettled(frame.getByRole('button', { name: 'Next Step' }));
     await clickSettled(frame.getByRole('button', { name: 'Decline' }));
 

@@ -20,7 +20,7 @@ const wrongCode = (code: string, i: number) =>
 describe('phone codes under concurrent guessing', () => {
   it(
     `lets ${GUESSES} simultaneous guesses, the right one last, sign in 0 times in ${ROUNDS} rounds`,
-    { tags: ['postgres'], timeout: 120_000 },
+    { tags: ['postgres'], timeout: 600_000 },
     async () => {
       let signIns = 0;
       let wrongAnswers = 0;

@@ -113,7 +113,7 @@ describe('wrong PINs and card details on one payment', () => {
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
   });
 
-  it('concurrent wrong PINs cannot pass the limit together', { timeout: 120_000 }, async () => {
+  it('concurrent wrong PINs cannot pass the limit together', { timeout: 600_000 }, async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const seen = new Set<number>();
     for (let round = 0; round < 8; round += 1) {

@@ -176,7 +176,7 @@ describe('a client that waits for the challenge', () => {
         '\n%{http_code}',
         `${base}/api/v1/consents`,
       ],
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     const lines = stdout.trimEnd().split('\n');
     expect(lines.at(-1)).toBe('201');

@@ -263,7 +263,7 @@ async function databaseBeforeIdempotency(): Promise<TOldDatabase> {
 describe('migration 0002_idempotency', () => {
   it(
     'keeps the keys consents carried: a retry after the upgrade answers 200 and the old consent',
-    { tags: ['postgres'], timeout: 60_000 },
+    { tags: ['postgres'], timeout: 600_000 },
     async () => {
       const old = await databaseBeforeIdempotency();
       try {

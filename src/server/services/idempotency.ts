@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../domain/schemas/auth';
 import type { TDb } from '../db/database';
 import { idempotencyKeys } from '../db/schema';
@@ -84,6 +84,10 @@ export type TStoredAnswer<TBody = Record<string, unknown>> = {
   body: TBody | TApiErrorBody;
 };
 
+/** The calls this process is running, per database and key: what a retry here waits on. */
+const runningHere = new WeakMap<TDb, Map<string, Promise<unknown>>>();
+const runningKey = (scope: string, key: string) => `${scope}\u0000${key}`;
+
 const IN_FLIGHT_POLL_MS = 100;
 /** Longer than any provider call may take (the sandbox's slowest card gives up at 20 s). */
 export const IN_FLIGHT_STALE_MS = 5 * 60 * 1_000;
@@ -98,7 +102,8 @@ export const BANK_CALL_RETRY_WAIT_MS = 30_000;
  * to `waitMs`, then PAYMENT_IN_PROGRESS); a retry after it gets the stored answer; the same key
  * with another request is IDEMPOTENCY_KEY_REUSED. An unexpected failure or a rate limit
  * (RATE_LIMITED) releases the key, so the retry runs the call again; the call's own state (an attempt that is charging) keeps that
- * retry from charging twice.
+ * retry from charging twice. A retry in the process running the first call waits on that call
+ * itself, not on the database: a flood of one key costs one read each, not one every 100 ms.
  */
 export async function runIdempotentCall<TBody>(
   db: TDb,
@@ -142,10 +147,36 @@ export async function runIdempotentCall<TBody>(
           );
         continue;
       }
-      if (Date.now() >= deadline) throw new AppError('PAYMENT_IN_PROGRESS');
-      await sleep(IN_FLIGHT_POLL_MS);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new AppError('PAYMENT_IN_PROGRESS');
+      const running = runningHere.get(db)?.get(runningKey(scope, key));
+      // Run here: woken by its end (and read again every second meanwhile); run elsewhere: read
+      // again in 100 ms.
+      await (running
+        ? Promise.race([running, sleep(Math.min(1_000, left))])
+        : sleep(Math.min(IN_FLIGHT_POLL_MS, left)));
     }
   }
+  const running = runningHere.get(db) ?? new Map<string, Promise<unknown>>();
+  runningHere.set(db, running);
+  const settling = settle(db, where, call);
+  running.set(
+    runningKey(scope, key),
+    settling.catch(() => undefined),
+  );
+  try {
+    return await settling;
+  } finally {
+    running.delete(runningKey(scope, key));
+  }
+}
+
+/** Runs the call whose key this process claimed, and stores its answer (or releases the key). */
+async function settle<TBody>(
+  db: TDb,
+  where: SQL | undefined,
+  call: () => Promise<{ status: number; body: TBody }>,
+): Promise<TStoredAnswer<TBody> & { replayed: boolean }> {
   let answer: TStoredAnswer<TBody>;
   try {
     answer = await call();

@@ -105,7 +105,7 @@ describe('server secrets and SECRETS_KEY', () => {
     } finally {
       await sealedStart.stop();
     }
-  }, 60_000);
+  }, 600_000);
 
   it('makes new secrets sealed, and everything still opens after a restart with the key', async () => {
     const first = await startWith({ SECRETS_KEY: KEY });
@@ -126,7 +126,7 @@ describe('server secrets and SECRETS_KEY', () => {
     } finally {
       await again.stop();
     }
-  }, 60_000);
+  }, 600_000);
 
   it('refuses to start with another key, or with none, in one clear line', async () => {
     await expect(startWith({ SECRETS_KEY: randomBytes(32).toString('hex') })).rejects.toThrow(
@@ -135,5 +135,5 @@ describe('server secrets and SECRETS_KEY', () => {
     await expect(startWith({})).rejects.toThrow(
       /^The server secrets in this database are sealed: set SECRETS_KEY to the key they were sealed with\.$/,
     );
-  }, 60_000);
+  }, 600_000);
 });

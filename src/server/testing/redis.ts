@@ -17,7 +17,7 @@ export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Whether something accepts TCP connections where the URL points. */
 function answers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
-  return accepts(hostname, Number(port || 6379), 1_000);
+  return accepts(hostname, Number(port || 6379));
 }
 
 /**

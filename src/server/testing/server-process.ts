@@ -70,19 +70,48 @@ export async function startServerProcess(
     },
   });
   child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const lines = await new Promise<string[]>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Sign in: ')) resolve(out.split('\n'));
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`the server exited with ${code}:\n${out}${err}`)),
-    );
-  });
+  const lines = await printedOnceReady(child, (output) => output.includes('Sign in: '));
   return { child, base, lines };
+}
+
+/**
+ * How long a server process may take to start: about 5 s alone, 164 s seen on a 2-core machine
+ * at a load average of 15-60. Less than the limit of the tests that start one, so that a start
+ * which fails says why rather than the test's limit ending it without a word.
+ */
+export const SERVER_START_LIMIT_MS = 240_000;
+
+/**
+ * Resolves with the lines a server process printed (stdout) once `ready` holds of them; rejects
+ * with its last lines (stdout and stderr) when it exits first or `limitMs` passes.
+ */
+export function printedOnceReady(
+  child: ChildProcess,
+  ready: (stdout: string) => boolean,
+  limitMs = SERVER_START_LIMIT_MS,
+): Promise<string[]> {
+  let stdout = '';
+  let both = '';
+  return new Promise<string[]>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      reject(new Error(`${why}; its last lines:\n${both.split('\n').slice(-30).join('\n')}`));
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(`the server was not ready in ${limitMs / 1000} s`);
+    }, limitMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      both += chunk.toString();
+      if (ready(stdout)) {
+        clearTimeout(timer);
+        resolve(stdout.split('\n'));
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (both += chunk.toString()));
+    child.once('exit', (code, signal) => fail(`the server exited (${code ?? signal})`));
+  });
 }
 
 /** Stops a server process with `signal` and resolves once it has exited. */
