@@ -215,8 +215,13 @@ export function PayNowScreen({
         })
       : null;
   const granting = useRef(false);
-  // Paid before the page opened, the prompt waits for the read that names the account paid from.
-  const awaitingRead = paid && read.isPending;
+  // Paid before the page opened, the prompt waits for the read that names the account paid from,
+  // until the reducer has it (the read arrives a render before the state it makes).
+  const awaitingRead =
+    paid &&
+    state.origin !== null &&
+    !read.isError &&
+    (read.data === undefined || (read.data.payerBank !== null && state.payerBank === null));
   useEffect(() => {
     if (status.phase !== 'completed' || granting.current || prompt || awaitingRead) return;
     granting.current = true;
