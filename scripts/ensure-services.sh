@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The services the tests of the PostgreSQL mode and of shared rate limits need: PostgreSQL on
 # 127.0.0.1:5432 and Redis on 127.0.0.1:6379 (or where DATABASE_URL and REDIS_URL point). Each one
-# not answering is started as Debian installs it (`service postgresql start`, `service
-# redis-server start`, or `redis-server --daemonize yes`); one still not answering after that
-# stops the run with one line. The embedded default (PGlite, no Redis) needs neither.
+# not answering is started (`service postgresql start`; `redis-server --daemonize yes`, keeping
+# nothing on disk); one still not answering after that stops the run with one line. The embedded
+# default (PGlite, no Redis) needs neither.
 set -uo pipefail
 
 answers() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
@@ -43,5 +43,8 @@ read -r pg_host pg_port < <(host_port "${DATABASE_URL:-postgres://postgres@127.0
 read -r redis_host redis_port < <(host_port "${REDIS_URL:-redis://127.0.0.1:6379}" 6379)
 status=0
 ensure PostgreSQL "$pg_host" "$pg_port" service postgresql start || status=1
-ensure Redis "$redis_host" "$redis_port" sh -c 'service redis-server start || redis-server --daemonize yes' || status=1
+# As the machine's own Redis runs: nothing kept on disk (Debian's service would save snapshots
+# where it may not write, and then refuse every write).
+ensure Redis "$redis_host" "$redis_port" redis-server --bind "$redis_host" --port "$redis_port" \
+  --save '' --appendonly no --daemonize yes || status=1
 exit "$status"
