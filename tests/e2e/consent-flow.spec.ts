@@ -125,12 +125,16 @@ test.describe('the consent flow', () => {
     await snap(page, testInfo, 'flow-granted');
     const consent = await consentRead(page, consentId);
     expect(consent.status).toBe('granted');
-    // Whoever holds the link reads the account it was paid from masked; the merchant, whole.
+    // Whoever holds the link reads how it was paid (a saved account's debit: no bank), not the
+    // account (docs/payments.md "Who reads a payment"); the merchant, the account whole.
     const immediate = (p: { type: string }) => p.type === 'immediate';
-    expect(consent.payments.find(immediate)).toMatchObject({
+    const paid = consent.payments.find(immediate);
+    expect(paid).toMatchObject({
       status: 'executed',
-      origin: { accountNumber: `****${last4}`, accountName: null },
+      origin: { paymentMethod: 'bank_transfer', bankId: null },
     });
+    expect(paid?.origin).not.toHaveProperty('accountNumber');
+    expect(paid?.origin).not.toHaveProperty('accountName');
     const merchantRead = await readMerchantConsent(page.request, consentId);
     expect(merchantRead.payments.find(immediate)).toMatchObject({
       origin: { accountNumber: target.accountNumber, accountName: target.accountName },
