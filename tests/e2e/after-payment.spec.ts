@@ -2,7 +2,6 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import {
   addVirtualAuthenticator,
-  latestCode,
   signUpThroughPanel,
   storedSession,
   uniquePhone,
@@ -13,10 +12,11 @@ import {
   panel,
   payWithCardSavingIt,
   type TAccountKey,
+  verifyOwnBvn,
 } from './linking-support';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, readMerchantConsent, snap } from './merchant';
-import { mintPerson, personAccount, personCard, type TMintedPerson } from './sandbox-people';
+import { mintPerson, personAccount, personCard } from './sandbox-people';
 
 // The prompts after a payment (spec §2, §4), in real Chromium against the real server and the
 // sandbox bank and card network: the account a transfer came from is offered for linking (after
@@ -28,23 +28,6 @@ const sender = account('links_by_test_transfer');
 async function look(page: Page, testInfo: TestInfo, name: string) {
   await snap(page, testInfo, `after-payment-${name}`);
   await expectNoViolations(page);
-}
-
-/**
- * The signed-in payer verifies `person`'s BVN through the calls the BVN form makes (the code read
- * from the person's own phone): that person's accounts and cards are then the payer's.
- */
-async function verifyBvnOf(page: Page, person: TMintedPerson) {
-  const { token } = await storedSession(page);
-  const headers = { authorization: `Bearer ${token ?? ''}` };
-  const sent = await page.request.post('/api/identity/bvn', { headers, data: { bvn: person.bvn } });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const code = await latestCode(page.request, person.phoneNumber);
-  const verified = await page.request.post('/api/identity/bvn/verify', {
-    headers,
-    data: { code },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
 }
 
 /** An anonymous payer pays a fresh payment-only consent by transfer from `from` (`sender`). */
@@ -153,7 +136,7 @@ test.describe('after a payment', () => {
     );
     await expect(page.getByRole('button', { name: 'Maybe later' })).toBeVisible();
     // The account links only under the payer's verified BVN: the person's, verified now.
-    await verifyBvnOf(page, person);
+    await verifyOwnBvn(page, person);
     await look(page, testInfo, 'link-origin');
     // The payment is the proof: no panel, no test transfer to send, no other call to link.
     const linkCalls: string[] = [];
@@ -290,7 +273,7 @@ test.describe('after a payment', () => {
     // Straight to the account the card goes on: no card form, no PIN, no test charge.
     await expect(page.getByRole('heading', { name: 'Save Your Card' })).toBeVisible();
     // The card is saved only to an account under the payer's verified BVN: the person's.
-    await verifyBvnOf(page, person);
+    await verifyOwnBvn(page, person);
     await expect(page.getByLabel('Card Number')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Enter Account Number' })).toHaveCount(0);
     const cardAccount = person.accounts.find((a) => a.accountNumber === card.account.accountNumber);

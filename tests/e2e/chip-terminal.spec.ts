@@ -119,14 +119,18 @@ test.describe('chip card terminal: the sandbox reader', () => {
     await snap(page, testInfo, 'terminal-pin-entry');
     await expectNoViolations(page);
 
-    // The purchase is held a moment on its way, so its state can be seen (not answered here).
+    // The purchase is held on its way until its state has been seen, then sent on as it is
+    // (not answered here).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/card-terminal/raven/chip-purchase', async (route) => {
-      await new Promise((done) => setTimeout(done, 1_500));
+      await released;
       await route.continue();
     });
     await dialog.getByRole('button', { name: 'Enter', exact: true }).click();
     await expect(fact(dialog, 'Transaction state')).toHaveText('Online processing');
     await snap(page, testInfo, 'terminal-online-processing');
+    release();
     await expect(fact(dialog, 'Transaction state')).toHaveText('Completed');
     await expect(dialog.getByText('Approved', { exact: true })).toBeVisible();
     // The payment's stream completes it like a card payment: behind the modal, for the 3 s

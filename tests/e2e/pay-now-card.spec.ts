@@ -249,16 +249,19 @@ test.describe('pay now with a card', () => {
     await payWith(page, 'declined');
     await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
 
-    // The retried charge is held back a moment (then sent on to the server as it is), so the
-    // step it shows meanwhile can be seen.
+    // The retried charge is held back until the step it shows meanwhile has been seen, then
+    // sent on to the server as it is.
     const bodies: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/payments/card/public', async (route) => {
       bodies.push(route.request().postData() ?? '');
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await released;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Retry Payment' }).click();
     await expect(page.getByText('Retrying payment...')).toBeVisible();
+    release();
     await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     await expect(page.getByText('Card payment failed: Declined by your bank')).toBeVisible();
     await expect(page.getByLabel('Card Number')).toHaveCount(0);

@@ -203,8 +203,7 @@ describe('a payment on a consent that needs no sign-in, paid without sign-in', (
     expect(charged.statusCode).toBe(200);
     const { chargeToken } = charged.json<{ message: string; chargeToken?: string }>();
     expect(charged.json()).toMatchObject({ message: 'Payment successful' });
-    expect(chargeToken).toEqual(expect.stringMatching(/^cht_/));
-    if (!chargeToken) return;
+    if (!chargeToken?.startsWith('cht_')) throw new Error(`no charge token: ${charged.body}`);
 
     // The link alone, or with another page's token: no payment, as for an id that does not exist.
     const unknown = await unknownByLink(consent);
@@ -292,8 +291,7 @@ describe('a payment on a consent that needs no sign-in, paid without sign-in', (
     });
     expect(bought.statusCode).toBe(200);
     const { chargeToken } = bought.json<{ chargeToken?: string }>();
-    expect(chargeToken).toEqual(expect.stringMatching(/^cht_/));
-    if (!chargeToken) return;
+    if (!chargeToken?.startsWith('cht_')) throw new Error(`no charge token: ${bought.body}`);
     expectNoPayment(await readByLink(consent), await unknownByLink(consent));
     const own = await readByLink(consent, [chargeToken]);
     expect(own.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   BVN_CODE_LENGTH,
@@ -18,7 +18,7 @@ import { bvnCodes, payers } from '../../db/schema';
 import { AppError } from '../app-error';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../payments/payment-records';
-import { HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
+import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 
 /*
@@ -103,7 +103,7 @@ export async function requestBvnCode(
   if (!record) throw new AppError('BVN_NOT_FOUND');
 
   const now = ctx.clock.now();
-  const code = String(randomInt(0, 10 ** BVN_CODE_LENGTH)).padStart(BVN_CODE_LENGTH, '0');
+  const code = randomCode(BVN_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
   await ctx.db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { count, min, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { formatErrorMessage } from '../../../domain/errors';
@@ -5,6 +6,10 @@ import type { TDb } from '../../db/database';
 import { AppError } from '../app-error';
 
 export const HOUR_MS = 3_600_000;
+
+/** A one-time code of `length` digits, each equally likely, leading zeros kept. */
+export const randomCode = (length: number): string =>
+  String(randomInt(0, 10 ** length)).padStart(length, '0');
 
 /**
  * Inside the transaction that sends a one-time code: takes the lock of `lockKey` (one send at a

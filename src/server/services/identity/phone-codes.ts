@@ -1,4 +1,4 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import {
@@ -14,7 +14,7 @@ import type { TDb } from '../../db/database';
 import { phoneCodes } from '../../db/schema';
 import type { TSmsSender } from '../../providers/sms';
 import { AppError } from '../app-error';
-import { HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
+import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
 
 /** A Nigerian mobile number in E.164, or PHONE_NUMBER_INVALID. */
@@ -43,7 +43,7 @@ export async function requestPhoneCode(
 ): Promise<{ phoneNumber: string; expiresAt: Date }> {
   const phoneNumber = normalisePhone(phoneInput);
   const keys = await identityKeys(db, config);
-  const code = String(randomInt(0, 10 ** PHONE_CODE_LENGTH)).padStart(PHONE_CODE_LENGTH, '0');
+  const code = randomCode(PHONE_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
 
   await db.transaction(async (tx) => {
