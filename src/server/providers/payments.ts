@@ -127,32 +127,38 @@ export type TCardChargeRequest = {
   card: TPlainCard;
 };
 
-export type TPaymentProvider = {
-  /** A short name for logs and records: 'sandbox', or the provider's own. */
-  readonly name: string;
-
+/** Card charges (PIN, OTP, 3-D Secure), their requery and refund, and which account a card draws on. */
+export type TCardsPort = {
   /** Charges a card: succeeded, or a step the payer must take (OTP, 3-D Secure), or failed. */
   chargeCard(request: TCardChargeRequest): Promise<TCardChargeOutcome>;
-
   /** Completes a charge that asked for an OTP. A wrong OTP fails the charge. */
   submitCardOtp(request: { providerReference: string; otp: string }): Promise<TCardChargeOutcome>;
-
   /** What became of the charge made with our `reference` (and its OTP or 3-D Secure step). */
   requeryCardCharge(reference: string): Promise<TRequeryOutcome<{ card: TCardSummary }>>;
-
   /** Gives a succeeded charge back to the card, whole. Safe to repeat for one `reference`. */
   refundCard(request: {
     providerReference: string;
     amount: number;
     reference: string;
   }): Promise<{ refunded: true }>;
+  /**
+   * Whether a card draws on this bank account, as the card's issuer says: a card links only the
+   * account it is issued on (docs/accounts.md "Linking by card"). The card is its number, in
+   * memory for this one call, or the token of a card kept after a payment.
+   */
+  isCardOnAccount(request: {
+    card: { number: string } | { token: string };
+    institutionCode: string;
+    accountNumber: string;
+  }): Promise<boolean>;
+};
 
+/** The banks a name enquiry reaches, and the enquiry itself (the holder's name and BVN). */
+export type TBanksPort = {
   /** A bank by CBN institution code, with the ways it lets an account be linked; null if unknown. */
   lookupBank(institutionCode: string): Promise<TBank | null>;
-
   /** Every bank a name enquiry can be sent to (an account search asks those whose check digit fits). */
   listBanks(): Promise<readonly TBank[]>;
-
   /**
    * Asks a bank whose account a number is (NIBSS-style name enquiry): the holder's name, the
    * enquiry's reference and how this account can be linked; null when the bank has no such
@@ -165,13 +171,15 @@ export type TPaymentProvider = {
     /** The holder's BVN as the bank holds it (NIP name enquiry answers it); null when it gave none. */
     bvn: string | null;
   } | null>;
+};
 
+/** The BVN registry: who a BVN is registered to, its phone, and the accounts under it. */
+export type TBvnRegistryPort = {
   /**
    * The BVN registry (NIBSS BVN validation): the person a BVN is registered to and the phone
    * number it is registered with, where the code proving it is sent; null when no such BVN.
    */
   lookupBvn(bvn: string): Promise<TBvnRecord | null>;
-
   /**
    * The accounts the BVN registry holds under a BVN (the account lookup open-banking apps offer
    * once its holder consented): their banks and numbers; none for an unknown BVN.
@@ -179,7 +187,10 @@ export type TPaymentProvider = {
   accountsOfBvn(
     bvn: string,
   ): Promise<ReadonlyArray<{ institutionCode: string; accountNumber: string }>>;
+};
 
+/** The ways a bank mandates an account besides the payer's own debit authorisation: the alternate service's auth parameters and the signed paper mandate. */
+export type TMandateSetupPort = {
   /**
    * Opens a mandate on an account with the alternate service (Remita-style): the bank's
    * reference for it and the details the payer must give to authorise it. Asking again for the
@@ -190,7 +201,6 @@ export type TPaymentProvider = {
     institutionCode: string;
     accountNumber: string;
   }): Promise<TAltMandate | null>;
-
   /** Checks the payer's answers to an alternate-service mandate's auth parameters. */
   verifyAltMandate(request: {
     remitaTransRef: string;
@@ -199,45 +209,44 @@ export type TPaymentProvider = {
     /** One answer per parameter name (param1 or param2 of an auth parameter pair). */
     answers: ReadonlyArray<{ param: string; value: string }>;
   }): Promise<{ verified: boolean }>;
-
   /** Where the bank stands on a signed paper mandate we issued at `issuedAt`. */
   paperMandateStatus(request: {
     reference: string;
     issuedAt: Date;
   }): Promise<'pending' | 'approved'>;
+};
 
+/** Direct debits on a mandate, their requery and reversal. */
+export type TDebitsPort = {
   /**
    * Debits a linked account on its mandate (a saved-account payment, a future payment falling
    * due). Safe to repeat for one `reference`: the bank answers what it did the first time and
    * never debits twice.
    */
   debitAccount(request: TAccountDebitRequest): Promise<TAccountDebitOutcome>;
-
   /** What became of the debit made with our `reference`. */
   requeryDebit(reference: string): Promise<TRequeryOutcome>;
-
   /** Gives a succeeded debit back to the account, whole. Safe to repeat for one `reference`. */
   reverseDebit(request: {
     providerReference: string;
     reference: string;
   }): Promise<{ reversed: true }>;
+};
 
+/** Money sent out of our collection account, and its requery. */
+export type TPayoutsPort = {
   /**
    * Sends money from our collection account to a bank account (a payer's release of what their
    * payment requests collected, docs/payments.md "Releasing"). Safe to repeat for one
    * `reference`: the bank answers what it did the first time and never credits twice.
    */
   payOut(request: TPayoutRequest): Promise<TPayoutOutcome>;
-
   /** What became of the payout sent with our `reference`. */
   requeryPayout(reference: string): Promise<TRequeryOutcome>;
+};
 
-  /**
-   * The provider's record of every call that took money, by our reference (a settlement
-   * report): what `npm run ledger:check` compares the books with.
-   */
-  settlementReport(): Promise<readonly TSettlementLine[]>;
-
+/** One-time accounts that take one transfer each (pay by transfer, a link's test transfer). */
+export type TTransfersInPort = {
   /**
    * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
    * until it expires: after the provider's own lifetime, or `notAfter` when that comes first
@@ -253,31 +262,20 @@ export type TPaymentProvider = {
     /** The account takes no money from this moment on, if it comes before its own expiry. */
     notAfter?: Date;
   }): Promise<TTransferAccount>;
+};
 
-  /**
-   * Whether a card draws on this bank account, as the card's issuer says: a card links only the
-   * account it is issued on (docs/accounts.md "Linking by card"). The card is its number, in
-   * memory for this one call, or the token of a card kept after a payment.
-   */
-  isCardOnAccount(request: {
-    card: { number: string } | { token: string };
-    institutionCode: string;
-    accountNumber: string;
-  }): Promise<boolean>;
-
+/** The card terminal's acquirer: reader keys, chip purchases, their requery and reversal. */
+export type TAcquirerPort = {
   /** A card reader the acquirer registered, by its serial (spec §7 fetch-keys); null if unknown. */
   terminalFetchKeys(serial: string): Promise<TTerminalReader | null>;
-
   /**
    * Sends a chip purchase read by a card reader to the acquirer (spec §7 chip-purchase): the
    * issuer checks the card's cryptogram and PIN and approves or declines. Safe to repeat for one
    * `reference`: the answer is the same and the card is charged once.
    */
   terminalChipPurchase(request: TChipPurchase): Promise<TChipPurchaseOutcome>;
-
   /** What became of the chip purchase sent with our `reference`. */
   requeryChipPurchase(reference: string): Promise<TRequeryOutcome<{ authCode: string }>>;
-
   /** Gives an approved chip purchase back to the card, whole. Safe to repeat. */
   terminalReverse(request: {
     providerReference: string;
@@ -285,6 +283,48 @@ export type TPaymentProvider = {
     reference: string;
   }): Promise<{ reversed: true }>;
 };
+
+/** The provider's settlement report: every call that took money, by our reference. */
+export type TSettlementPort = {
+  /**
+   * The provider's record of every call that took money, by our reference (a settlement
+   * report): what `npm run ledger:check` compares the books with.
+   */
+  settlementReport(): Promise<readonly TSettlementLine[]>;
+};
+
+/** The capabilities of the port, by name: what an adapter offers and a configuration needs. */
+export const PROVIDER_CAPABILITIES = [
+  'cards',
+  'banks',
+  'bvnRegistry',
+  'mandateSetup',
+  'debits',
+  'payouts',
+  'transfersIn',
+  'acquirer',
+  'settlement',
+] as const;
+
+export type TProviderCapability = (typeof PROVIDER_CAPABILITIES)[number];
+
+/**
+ * The whole port as the services see it: every capability, each from the adapter the
+ * composition root chose for it (context.ts), under the name of the provider that moves the
+ * money.
+ */
+export type TPaymentProvider = {
+  /** A short name for logs and records: 'sandbox', or the provider's own. */
+  readonly name: string;
+} & TCardsPort &
+  TBanksPort &
+  TBvnRegistryPort &
+  TMandateSetupPort &
+  TDebitsPort &
+  TPayoutsPort &
+  TTransfersInPort &
+  TAcquirerPort &
+  TSettlementPort;
 
 /** A registered card reader: its terminal and merchant ids at the acquirer. */
 /** A BVN's registration: its holder, date of birth (YYYY-MM-DD) and registered phone (E.164). */
@@ -431,4 +471,64 @@ export type TBank = {
   institutionCode: string;
   name: string;
   integrations: readonly TBankIntegration[];
+};
+
+/*
+ * What a provider tells us on its own (a notice: a transfer arrived, a charge completed, a refund
+ * or a payout ended) comes in through POST /api/providers/{name}/notices, as the raw bytes it
+ * sent: the adapter verifies them (its signature is over those bytes, never over re-serialised
+ * JSON) and reads them into one of these. Each feeds the one completion path a requery feeds.
+ */
+
+/** A notice as it reached us: the body's bytes and the request's headers (names in lower case). */
+export type TRawNotice = {
+  body: Buffer;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+};
+
+/** What a verified notice says, in the port's words. */
+export type TProviderNotice =
+  /** Money reached the one-time account opened for our `reference` (TTransfersInPort). */
+  | {
+      kind: 'transfer_received';
+      reference: string;
+      amount: number;
+      sender: TTransferSender | null;
+      providerReference: string;
+    }
+  /** A charge or a debit made with our `reference` ended (or still waits), as a requery would say. */
+  | { kind: 'charge'; channel: 'card' | 'debit'; reference: string; outcome: TRequeryOutcome }
+  /** A refund asked for with our `reference` ended. */
+  | { kind: 'refund'; reference: string; outcome: TRefundOutcome }
+  /** A payout sent with our `reference` ended; 'reversed' came back after a success. */
+  | {
+      kind: 'payout';
+      reference: string;
+      outcome: 'succeeded' | 'failed' | 'reversed';
+      providerReference: string | null;
+    }
+  /** Verified, and about nothing we act on (another event type): acknowledged, changes nothing. */
+  | { kind: 'ignored'; event: string };
+
+/** What became of a refund: a provider may answer at once or later (a notice, a requery). */
+export type TRefundOutcome =
+  | { kind: 'processed'; providerReference: string }
+  | { kind: 'pending'; providerReference: string | null }
+  | { kind: 'failed'; providerReference: string | null; reason: string };
+
+/**
+ * Gives money a payment took back to whoever paid it, whole or in part: to the card, to the
+ * debited account, or to the account a transfer came from. Safe to repeat for one `reference`.
+ */
+export type TRefundRequest = {
+  /** Ours, one per refund. */
+  reference: string;
+  /** What the provider called the payment's charge, debit or transfer. */
+  providerReference: string;
+  channel: 'card' | 'debit' | 'transfer';
+  /** Kobo; at most what the payment took, less what was refunded before. */
+  amount: number;
+  /** For a transfer: the account it came from, where the money goes back. */
+  sender: TTransferSender | null;
+  reason: string | null;
 };
