@@ -279,6 +279,19 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'The amount is above the {consented} the payer consented to',
   },
+  // A merchant's refunds (ours, docs/payments.md "Refunds").
+  PAYMENT_NOT_REFUNDABLE: {
+    status: 409,
+    message: 'Only a paid payment can be refunded; this one has not been paid',
+  },
+  REFUND_EXCEEDS_REMAINING: {
+    status: 409,
+    message: 'The refund is more than the {remaining} of this payment that is left to refund',
+  },
+  REFUND_SENDER_UNKNOWN: {
+    status: 409,
+    message: "This payment's transfer did not say which account sent it, so it cannot be paid back",
+  },
   // The payer's own consents (ours, docs/payer-consents.md): revoking what they granted.
   PAYER_CONSENT_NOT_FOUND: { status: 404, message: 'No consent of yours has this id' },
   CONSENT_NOT_REVOCABLE: {

@@ -45,8 +45,11 @@ export type TRequeryOutcome<TTaken = object> =
       providerReference: string | null;
     };
 
-/** The money channels a provider keeps a record of, by our reference. */
-export type TSettlementChannel = 'card' | 'chip' | 'debit' | 'payout';
+/**
+ * The money channels a provider keeps a record of, by our reference; 'refund': money it gave
+ * back by a refund asked for with our reference (TRefundsPort).
+ */
+export type TSettlementChannel = 'card' | 'chip' | 'debit' | 'payout' | 'refund';
 
 /** One call that took money, as the provider's record (its settlement report) holds it. */
 export type TSettlementLine = {
@@ -304,6 +307,7 @@ export const PROVIDER_CAPABILITIES = [
   'transfersIn',
   'acquirer',
   'settlement',
+  'refunds',
 ] as const;
 
 export type TProviderCapability = (typeof PROVIDER_CAPABILITIES)[number];
@@ -324,7 +328,8 @@ export type TPaymentProvider = {
   TPayoutsPort &
   TTransfersInPort &
   TAcquirerPort &
-  TSettlementPort;
+  TSettlementPort &
+  TRefundsPort;
 
 /** A registered card reader: its terminal and merchant ids at the acquirer. */
 /** A BVN's registration: its holder, date of birth (YYYY-MM-DD) and registered phone (E.164). */
@@ -531,4 +536,16 @@ export type TRefundRequest = {
   /** For a transfer: the account it came from, where the money goes back. */
   sender: TTransferSender | null;
   reason: string | null;
+};
+
+/**
+ * Refunds a merchant gives (docs/payments.md "Refunds"): the money goes back by the way it came,
+ * whole or in part, with our refund's reference. A provider may answer at once or later (a
+ * notice); a lost answer is asked about by that reference, never asked for again with another.
+ */
+export type TRefundsPort = {
+  /** Asks for a refund; asking again with the same `reference` answers the same refund. */
+  refund(request: TRefundRequest): Promise<TRefundOutcome>;
+  /** What became of the refund asked for with our `reference` ('failed' if it never arrived). */
+  requeryRefund(reference: string): Promise<TRefundOutcome>;
 };

@@ -29,7 +29,7 @@ const PAYOUT_REFERENCE_PREFIX = 'sbx_po_';
  * Makes a test account's row, with its opening balance (a minted account's is its scenario's
  * fixture's), where it has none yet.
  */
-async function openAccount(tx: TDb, fixture: TSandboxAccount): Promise<void> {
+export async function openAccount(tx: TDb, fixture: TSandboxAccount): Promise<void> {
   await tx
     .insert(sandboxAccounts)
     .values({

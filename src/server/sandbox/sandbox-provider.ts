@@ -16,6 +16,7 @@ import type { TPaymentProvider } from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
 import { accountsOfSandboxBvn, findSandboxAccount, lookupSandboxBvn } from './sandbox-people';
+import { refundInSandbox, refundSettlementLines, requerySandboxRefund } from './sandbox-refunds';
 
 /** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
 export const SANDBOX_PAPER_APPROVAL_MS = 2 * 60_000;
@@ -137,9 +138,12 @@ export function sandboxPaymentProvider(parts: {
     ),
     payOut: slow((request) => payOutToSandboxAccount(db, clock, request)),
     requeryPayout: (reference) => requeryBankRecord(db, clock, sandboxPayouts, reference),
+    refund: slow((request) => refundInSandbox(db, clock, request)),
+    requeryRefund: (reference) => requerySandboxRefund(db, clock, reference),
     settlementReport: async () => [
       ...(await chargeSettlementLines(db)),
       ...(await bankSettlementLines(db)),
+      ...(await refundSettlementLines(db)),
     ],
   };
 }

@@ -8,6 +8,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -159,9 +160,17 @@ export const payments = pgTable(
     paypointLocationName: text('paypoint_location_name'),
     shieldWalletBankName: text('shield_wallet_bank_name'),
     origin: jsonb('origin').$type<TPaymentOrigin>(),
+    /**
+     * Kobo its merchant's refunds hold: reserved when one is asked, released if it fails
+     * (docs/payments.md "Refunds"); never above what was paid.
+     */
+    refunded: bigint('refunded', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index('payments_consent_id').on(t.consentId)],
+  (t) => [
+    index('payments_consent_id').on(t.consentId),
+    check('payments_refunded_within_amount', sql`refunded >= 0 AND refunded <= amount`),
+  ],
 );
 
 /** What a consent asks to share: one row per category, or per sub-item when it names them. */

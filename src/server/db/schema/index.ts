@@ -8,3 +8,4 @@ export * from './accounts';
 export * from './webhooks';
 export * from './forms';
 export * from './collections';
+export * from './refunds';

@@ -246,6 +246,8 @@ export const LEDGER_TRANSACTION_KINDS = [
   'payout_settled',
   /** That payout, refused by the bank and put back in the wallet. */
   'payout_return',
+  /** A merchant's refund of a paid payment, given back to the payer (docs/payments.md "Refunds"). */
+  'merchant_refund',
 ] as const;
 
 /** One movement of money: its entries sum to zero (checked by a trigger at commit). */

@@ -213,3 +213,29 @@ export const sandboxPersonCards = pgTable(
     index('sandbox_person_cards_bvn').on(t.bvn),
   ],
 );
+
+/**
+ * Every refund the sandbox network was asked for, by our refund's reference, and what it did: a
+ * card's issuer takes back part of a charge, the bank reverses part of a debit or pays a
+ * transfer's sender back. What a repeated call and a requery answer from, and the settlement
+ * report's 'refund' lines.
+ */
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    reference: text('reference').primaryKey(),
+    providerReference: text('provider_reference').notNull().unique(),
+    channel: text('channel', { enum: ['card', 'debit', 'transfer'] }).notNull(),
+    /** The charge, debit or one-time account (its reference) the money came in by. */
+    chargeReference: text('charge_reference').notNull(),
+    /** The account credited (a debit's, or a transfer's sender's); null for a card. */
+    institutionCode: text('institution_code'),
+    accountNumber: text('account_number'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** 'expired': asked about (a requery) before the refund arrived; a late one is refused. */
+    outcome: text('outcome', { enum: ['processed', 'failed', 'expired'] }).notNull(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_refunds_charge').on(t.channel, t.chargeReference)],
+);

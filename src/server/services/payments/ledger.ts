@@ -154,7 +154,7 @@ async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]>
  * What the books hold as taken from outside by each of our references a provider knows, by
  * channel: an attempt's card charge, debit or chip purchase (net of a refund booked for it), a
  * card link's test charge (net of its refund), a future payment's debit (by the reference of the
- * try that succeeded), a payout credited. A transaction's amount is the sum of its credits.
+ * try that succeeded), a payout credited, a merchant's refund given back (by the refund's id). A transaction's amount is the sum of its credits.
  */
 async function booksByReference(db: TDb): Promise<Map<string, number>> {
   const rows = await listRows<{ channel: TSettlementChannel; reference: string; amount: string }>(
@@ -167,7 +167,7 @@ async function booksByReference(db: TDb): Promise<Map<string, number>> {
         FROM ledger_transactions t
         WHERE t.kind IN ('card_payment', 'account_debit', 'chip_card_payment', 'card_refund',
                          'link_test_charge', 'test_charge_refund', 'future_payment_debit',
-                         'payout_settled'))
+                         'payout_settled', 'merchant_refund'))
       SELECT CASE a.method WHEN 'card' THEN 'card' WHEN 'account' THEN 'debit' ELSE 'chip' END
                AS channel,
              m.attempt_id AS reference,
@@ -191,6 +191,10 @@ async function booksByReference(db: TDb): Promise<Map<string, number>> {
       UNION ALL
       SELECT 'payout', m.reference, sum(m.amount)
       FROM moved m WHERE m.kind = 'payout_settled'
+      GROUP BY m.reference
+      UNION ALL
+      SELECT 'refund', m.reference, sum(m.amount)
+      FROM moved m WHERE m.kind = 'merchant_refund'
       GROUP BY m.reference`,
   );
   return new Map(rows.map((row) => [`${row.channel} ${row.reference}`, Number(row.amount)]));

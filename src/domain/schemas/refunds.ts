@@ -1,0 +1,49 @@
+import { z } from 'zod/mini';
+import { REFUND_REASON_MAX, REFUND_STATES } from '../refunds';
+import { ZKobo } from './consent';
+import { ZPrintable } from './fields';
+
+/*
+ * A merchant's refunds of a paid payment (docs/payments.md "Refunds"): what the merchant asks,
+ * what the API answers and the payment's read lists, and what the payer sees on /consents.
+ */
+
+/** POST /api/v1/payments/{paymentId}/refunds body: no amount refunds what remains. */
+export const ZRefundRequest = z.strictObject({
+  amount: z.optional(ZKobo.check(z.gte(1, 'must be at least 1 kobo'))),
+  reason: z.optional(ZPrintable(REFUND_REASON_MAX).check(z.minLength(1))),
+});
+export type TRefundRequestBody = z.infer<typeof ZRefundRequest>;
+
+export const ZRefundStatus = z.enum(REFUND_STATES);
+
+/** A refund as its merchant reads it. */
+export const ZRefund = z.object({
+  refundId: z.string(),
+  paymentId: z.string(),
+  /** Kobo given back (or being given back). */
+  amount: ZKobo,
+  reason: z.nullable(z.string()),
+  /** pending: asked of the provider; processed: given back; failed: not given back. */
+  status: ZRefundStatus,
+  /** Why the provider refused it (status failed). */
+  failureReason: z.nullable(z.string()),
+  createdAt: z.string(),
+  /** When it was processed or failed. */
+  endedAt: z.nullable(z.string()),
+});
+export type TRefund = z.infer<typeof ZRefund>;
+
+/** POST /api/v1/payments/{paymentId}/refunds answer: 201 ended (processed or failed), 202 pending. */
+export const ZRefundResponse = z.object({ success: z.literal(true), refund: ZRefund });
+export type TRefundResponse = z.infer<typeof ZRefundResponse>;
+
+/** A refund of one of the payer's payments, as /consents shows it. */
+export const ZPayerRefund = z.object({
+  refundId: z.string(),
+  paymentId: z.string(),
+  amount: ZKobo,
+  status: ZRefundStatus,
+  createdAt: z.string(),
+});
+export type TPayerRefund = z.infer<typeof ZPayerRefund>;
