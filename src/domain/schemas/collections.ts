@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { ZAmountType, ZKobo } from './consent';
 import { ZIdentifier } from './fields';
+import { ZRefund } from './refunds';
 
 /*
  * The merchant's calls on its consents' payments (docs/payments.md "Collecting future payments"):
@@ -50,7 +51,7 @@ export type TCollection = z.infer<typeof ZCollection>;
 /** POST /api/v1/payments/{paymentId}/collect answer (201 collected, 202 still at the bank). */
 export const ZCollectResponse = z.object({ success: z.literal(true), collection: ZCollection });
 
-/** GET /api/v1/payments/{paymentId} answer: the payment and every collection of it. */
+/** GET /api/v1/payments/{paymentId} answer: the payment, every collection and refund of it. */
 export const ZMerchantPaymentResponse = z.object({
   success: z.literal(true),
   payment: z.object({
@@ -64,6 +65,10 @@ export const ZMerchantPaymentResponse = z.object({
     dueDate: z.nullable(z.string()),
     executedAt: z.nullable(z.string()),
     collections: z.array(ZCollection),
+    /** Kobo its refunds hold: processed, and pending (reserved until the provider answers). */
+    refunded: z.number().check(z.int()),
+    /** Every refund of it, oldest first (docs/payments.md "Refunds"). */
+    refunds: z.array(ZRefund),
   }),
 });
 export type TMerchantPaymentResponse = z.infer<typeof ZMerchantPaymentResponse>;

@@ -26,6 +26,14 @@ const ZCollectionCommon = {
   trigger: ZTrigger,
 };
 
+const ZRefundCommon = {
+  consentId: z.string(),
+  paymentId: z.string(),
+  refundId: z.string(),
+  amount: ZKobo.check(z.describe('kobo')),
+  reason: z.nullable(z.string()),
+};
+
 export const WEBHOOK_EVENT_DATA = {
   'consent.granted': z.object({
     consentId: z.string(),
@@ -99,6 +107,15 @@ export const WEBHOOK_EVENT_DATA = {
     mandateType: ZMandateType,
     activatedAt: z.nullable(ZTimestamp),
   }),
+  'refund.processed': z.object({
+    ...ZRefundCommon,
+    processedAt: ZTimestamp,
+  }),
+  'refund.failed': z.object({
+    ...ZRefundCommon,
+    failureReason: z.string().check(z.describe('why the provider did not give it back')),
+    failedAt: ZTimestamp,
+  }),
 } as const satisfies Record<TWebhookEventType, z.ZodMiniType>;
 
 /** What each event type is for: the `webhooks` entries' summaries. */
@@ -113,6 +130,9 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'form.completed': 'The payer’s form answers became final with the grant',
   'consent.failed': 'The consent expired while still pending',
   'mandate.active': 'A mandate the future payments are collected on is active',
+  'refund.processed': 'A refund of a paid payment was given back to the payer',
+  'refund.failed':
+    'A refund of a paid payment was not given back; its amount may be refunded again',
 };
 
 /** The whole body of a delivery of `type`. */

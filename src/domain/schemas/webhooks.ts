@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'form.completed',
   'consent.failed',
   'mandate.active',
+  'refund.processed',
+  'refund.failed',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

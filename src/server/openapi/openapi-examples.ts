@@ -85,6 +85,17 @@ const consent = {
   sharedData: { bvn: null },
 };
 
+const refund = {
+  refundId: 'rfd_Vb3nK0wQe7ZpLm2x',
+  paymentId: PAYMENT_ID,
+  amount: 100_000,
+  reason: 'One item out of stock',
+  status: 'processed',
+  failureReason: null,
+  createdAt: '2026-11-26T10:15:00.000Z',
+  endedAt: '2026-11-26T10:15:01.000Z',
+};
+
 const collection = {
   collectionId: 'col_Qm2v9XkR1sTt',
   paymentId: FUTURE_PAYMENT_ID,
@@ -262,11 +273,58 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
             dueDate: null,
             executedAt: '2026-12-01T09:00:02.000Z',
             collections: [collection],
+            refunded: 0,
+            refunds: [],
+          },
+        },
+        'An immediate payment refunded in part': {
+          success: true,
+          payment: {
+            paymentId: PAYMENT_ID,
+            consentId: CONSENT_ID,
+            type: 'immediate',
+            status: 'executed',
+            amount: 250_000,
+            amountType: 'fixed',
+            narration: 'Order #1042',
+            dueDate: null,
+            executedAt: '2026-11-25T14:02:11.000Z',
+            collections: [],
+            refunded: 100_000,
+            refunds: [refund],
           },
         },
       },
     },
     failures: ['PAYMENT_NOT_FOUND'],
+  },
+  'POST /api/v1/payments/{paymentId}/refunds': {
+    request: {
+      'Part of the payment, with a reason': { amount: 100_000, reason: 'One item out of stock' },
+      'What remains of the payment': {},
+    },
+    responses: {
+      '201': {
+        'Given back to the payer': { success: true, refund },
+        'Refused by the provider: its amount may be refunded again': {
+          success: true,
+          refund: { ...refund, status: 'failed', failureReason: 'account_not_found' },
+        },
+      },
+      '202': {
+        'The provider has not answered yet: refund.processed or refund.failed follows': {
+          success: true,
+          refund: { ...refund, status: 'pending', endedAt: null },
+        },
+      },
+    },
+    failures: [
+      'PAYMENT_NOT_FOUND',
+      'PAYMENT_NOT_REFUNDABLE',
+      'REFUND_EXCEEDS_REMAINING',
+      'REFUND_SENDER_UNKNOWN',
+      'IDEMPOTENCY_KEY_REUSED',
+    ],
   },
   'POST /api/v1/payments/{paymentId}/collect': {
     request: { 'The amount consented to': { amount: 500_000 } },

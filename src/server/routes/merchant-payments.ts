@@ -6,15 +6,17 @@ import {
   ZMerchantPaymentResponse,
   ZPaymentIdParams,
 } from '../../domain/schemas/collections';
+import { ZRefundRequest, ZRefundResponse } from '../../domain/schemas/refunds';
 import type { TRouteContext } from '../context';
 import { collectOnRequest, readMerchantPayment } from '../services/payments/merchant-payments';
+import { requestRefund } from '../services/payments/refunds';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
 
 /**
- * The merchant's payments (docs/payments.md "Collecting future payments"), with client
- * credentials: collect a variable or 'As needed' future payment now, and read a payment with
- * its collections.
+ * The merchant's payments (docs/payments.md "Collecting future payments", "Refunds"), with client
+ * credentials: collect a variable or 'As needed' future payment now, refund a paid payment, and
+ * read a payment with its collections and refunds.
  */
 export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -45,6 +47,33 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
       );
       void reply.code(collection.status === 'succeeded' ? 201 : 202);
       return { success: true as const, collection };
+    },
+  );
+
+  api.post(
+    '/api/v1/payments/:paymentId/refunds',
+    {
+      preValidation,
+      idempotency: {
+        scope: (request) => `payments.refund:${merchantOf(request).clientId}`,
+        request: ({ params, body }) => ({ paymentId: params.paymentId, ...body }),
+      },
+      schema: {
+        params: ZPaymentIdParams,
+        body: ZRefundRequest,
+        // 201: processed or failed; 202: the provider has not answered yet.
+        response: jsonAnswers({ 201: ZRefundResponse, 202: ZRefundResponse }),
+      },
+    },
+    async (request, reply) => {
+      const refund = await requestRefund(
+        ctx,
+        merchantOf(request),
+        request.params.paymentId,
+        request.body,
+      );
+      void reply.code(refund.status === 'pending' ? 202 : 201);
+      return { success: true as const, refund };
     },
   );
 

@@ -15,6 +15,7 @@ import {
 import { AppError } from '../app-error';
 import { collectClaimed, collectionById, type TCollectionRow } from './future-collections';
 import { isUniqueViolation } from './payment-records';
+import { refundsOfPayment } from './refunds';
 
 /*
  * The merchant's side of future payments (docs/payments.md "Collecting future payments"): collect
@@ -182,7 +183,7 @@ async function collectionViews(db: TDb, rows: TCollectionRow[]): Promise<TCollec
   }));
 }
 
-/** GET /api/v1/payments/{paymentId}: one of the merchant's payments and its collections. */
+/** GET /api/v1/payments/{paymentId}: one of the merchant's payments, its collections and refunds. */
 export async function readMerchantPayment(
   db: TDb,
   merchant: TMerchant,
@@ -205,5 +206,7 @@ export async function readMerchantPayment(
     dueDate: payment.dueDate?.toISOString() ?? null,
     executedAt: payment.executedAt?.toISOString() ?? null,
     collections: await collectionViews(db, rows),
+    refunded: payment.refunded,
+    refunds: await refundsOfPayment(db, payment.id),
   };
 }

@@ -1,0 +1,430 @@
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { formatErrorMessage } from '../../../domain/errors';
+import { formatNaira } from '../../../domain/money';
+import { REFUND_TRANSITIONS, type TRefundEdge } from '../../../domain/refunds';
+import type { TPayerRefund, TRefund, TRefundRequestBody } from '../../../domain/schemas/refunds';
+import type { TAppContext } from '../../context';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import {
+  consents,
+  futurePaymentCollections,
+  paymentAttempts,
+  paymentRefunds,
+  payments,
+} from '../../db/schema';
+import type { TRefundOutcome, TTransferSender } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { recordMerchantEvent } from '../merchants/webhooks';
+import { book, ledgerAccount } from './ledger';
+import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
+
+/*
+ * A merchant's refunds of its paid payments (docs/payments.md "Refunds"), whole or in part, by
+ * the way the money came: to the card, to the debited account, or to the account a transfer came
+ * from.
+ *
+ * 1. In one transaction: one UPDATE of the payment reserves the amount (it adds it to what the
+ *    payment's refunds hold, only while that stays within what was paid, the payment executed and
+ *    the merchant's), and the refund is written 'pending' with an id of its own: the reference the
+ *    provider is asked with. Refunds at once are judged by that one statement: together they never
+ *    hold more than was paid.
+ * 2. The provider is asked, outside any transaction, with that reference.
+ * 3. Its answer is applied by completeRefund, the one place a refund's outcome is applied (the
+ *    provider's immediate answer, the reconciler's requery and the provider's notice alike): the
+ *    refund moves by the lifecycle's table in one conditional UPDATE, and in its transaction a
+ *    processed refund is booked out of the merchant's wallet and a failed one releases its
+ *    reservation, each with its webhook event. The same outcome applied again changes nothing.
+ * A refund whose answer was lost (a network failure, a stopped process) stays 'pending': once it
+ * is RECONCILE_AFTER_MS old the reconciler asks the provider about its reference (a requery) and
+ * applies the answer; it is never asked for again with another reference.
+ */
+
+type TRefundContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TMerchant = { clientId: string; merchantId: string };
+export type TRefundRow = typeof paymentRefunds.$inferSelect;
+
+/** What a payment took and by which way: where its refunds go back. */
+type TPaidBy = {
+  method: TRefundRow['method'];
+  channel: TRefundRow['channel'];
+  /** The provider's reference of the charge, debit or one-time account that took the money. */
+  chargeReference: string;
+  sender: TTransferSender | null;
+  /** Kobo the payment took. */
+  paid: number;
+};
+
+const CHANNEL_OF = {
+  card: 'card',
+  chip_card: 'card',
+  account: 'debit',
+  bank_transfer: 'transfer',
+} as const satisfies Record<TRefundRow['method'], TRefundRow['channel']>;
+
+/** How an executed payment was paid: its completed attempt, or its succeeded collection. */
+async function paidBy(db: TDb, payment: typeof payments.$inferSelect): Promise<TPaidBy | null> {
+  if (payment.type === 'future') {
+    const [collection] = await db
+      .select()
+      .from(futurePaymentCollections)
+      .where(
+        and(
+          eq(futurePaymentCollections.paymentId, payment.id),
+          eq(futurePaymentCollections.status, 'succeeded'),
+        ),
+      );
+    if (!collection?.providerReference) return null;
+    return {
+      method: 'account',
+      channel: 'debit',
+      chargeReference: collection.providerReference,
+      sender: null,
+      paid: collection.amount,
+    };
+  }
+  const [attempt] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.paymentId, payment.id), eq(paymentAttempts.status, 'completed')));
+  if (!attempt) return null;
+  const origin = payment.origin;
+  const sender =
+    attempt.method === 'bank_transfer' &&
+    origin?.paymentMethod === 'bank_transfer' &&
+    origin.accountNumber &&
+    origin.institutionCode &&
+    origin.bankName &&
+    origin.accountName
+      ? {
+          institutionCode: origin.institutionCode,
+          bankName: origin.bankName,
+          accountNumber: origin.accountNumber,
+          accountName: origin.accountName,
+        }
+      : null;
+  // A transfer is known to its bank by the one-time account's reference: the attempt's id.
+  const chargeReference =
+    attempt.method === 'bank_transfer' ? attempt.id : attempt.providerReference;
+  if (!chargeReference) return null;
+  return {
+    method: attempt.method,
+    channel: CHANNEL_OF[attempt.method],
+    chargeReference,
+    sender,
+    paid: attempt.amount,
+  };
+}
+
+/** The payment, if it belongs to the merchant; another merchant's reads as absent. */
+async function merchantPayment(db: TDb, merchant: TMerchant, paymentId: string) {
+  const [row] = await db
+    .select({ payment: payments })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(and(eq(payments.id, paymentId), eq(consents.merchantId, merchant.merchantId)));
+  if (!row) throw new AppError('PAYMENT_NOT_FOUND');
+  return row.payment;
+}
+
+const exceeds = (remaining: number) =>
+  new AppError(
+    'REFUND_EXCEEDS_REMAINING',
+    formatErrorMessage('REFUND_EXCEEDS_REMAINING', { remaining: formatNaira(remaining) }),
+  );
+
+/**
+ * Reserves `amount` on the payment and writes the refund 'pending', in one transaction: the
+ * reservation is one UPDATE that checks what remains, the payment's state and its merchant.
+ * Null when the reservation was refused (what remains changed, or never sufficed).
+ */
+async function reserve(
+  ctx: TRefundContext,
+  merchant: TMerchant,
+  payment: typeof payments.$inferSelect,
+  paid: TPaidBy,
+  amount: number,
+  reason: string | null,
+): Promise<TRefundRow | null> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const reserved: unknown = await tx.execute(sql`
+      UPDATE payments p SET refunded = p.refunded + ${amount}::bigint
+      FROM consents c
+      WHERE p.id = ${payment.id}::text AND c.id = p.consent_id
+        AND c.merchant_id = ${merchant.merchantId}::text AND p.status = 'executed'
+        AND p.refunded + ${amount}::bigint <= ${paid.paid}::bigint
+      RETURNING p.id`);
+    if ((reserved as { rows: unknown[] }).rows.length === 0) return null;
+    const [refund] = await tx
+      .insert(paymentRefunds)
+      .values({
+        id: randomId('rfd'),
+        paymentId: payment.id,
+        consentId: payment.consentId,
+        merchantId: merchant.merchantId,
+        clientId: merchant.clientId,
+        method: paid.method,
+        channel: paid.channel,
+        chargeReference: paid.chargeReference,
+        sender: paid.sender,
+        amount,
+        reason,
+        provider: ctx.providers.payments.name,
+        createdAt: now,
+        askedAt: now,
+      })
+      .returning();
+    if (!refund) throw new Error('A refund was not recorded');
+    return refund;
+  });
+}
+
+/** What the payment has left to refund now. */
+async function remainingOf(db: TDb, paymentId: string, paid: number): Promise<number> {
+  const [row] = await db
+    .select({ refunded: payments.refunded })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  return paid - (row?.refunded ?? 0);
+}
+
+/** Tries at reserving what remains, when refunds at once keep changing it. */
+const REMAINDER_TRIES = 3;
+
+/**
+ * POST /api/v1/payments/{paymentId}/refunds: gives back `amount` (what remains, when none) of
+ * one of the merchant's paid payments, by the way it was paid. Answers the refund as it stands
+ * after the provider's answer: processed, failed, or pending (an answer still to come).
+ */
+export async function requestRefund(
+  ctx: TRefundContext,
+  merchant: TMerchant,
+  paymentId: string,
+  body: TRefundRequestBody,
+): Promise<TRefund> {
+  const payment = await merchantPayment(ctx.db, merchant, paymentId);
+  if (payment.status !== 'executed') throw new AppError('PAYMENT_NOT_REFUNDABLE');
+  const paid = await paidBy(ctx.db, payment);
+  if (!paid) throw new AppError('PAYMENT_NOT_REFUNDABLE');
+  if (paid.channel === 'transfer' && !paid.sender) throw new AppError('REFUND_SENDER_UNKNOWN');
+  let refund: TRefundRow | null = null;
+  for (let tries = 0; !refund && tries < REMAINDER_TRIES; tries += 1) {
+    const remaining = await remainingOf(ctx.db, payment.id, paid.paid);
+    const amount = body.amount ?? remaining;
+    if (amount <= 0 || amount > remaining) throw exceeds(remaining);
+    refund = await reserve(ctx, merchant, payment, paid, amount, body.reason ?? null);
+    // A stated amount is judged once: what remains changed under it, and it no longer fits.
+    if (!refund && body.amount !== undefined)
+      throw exceeds(await remainingOf(ctx.db, payment.id, paid.paid));
+  }
+  if (!refund) throw exceeds(await remainingOf(ctx.db, payment.id, paid.paid));
+  return refundView(await askProvider(ctx, refund));
+}
+
+/** Asks the provider for the refund; a lost answer leaves it pending, for the reconciler. */
+async function askProvider(ctx: TRefundContext, refund: TRefundRow): Promise<TRefundRow> {
+  let outcome: TRefundOutcome;
+  try {
+    outcome = await ctx.providers.payments.refund({
+      reference: refund.id,
+      providerReference: refund.chargeReference,
+      channel: refund.channel,
+      amount: refund.amount,
+      sender: refund.sender,
+      reason: refund.reason,
+    });
+  } catch {
+    return refund;
+  }
+  return (await completeRefund(ctx, refund.id, outcome)) ?? refund;
+}
+
+/**
+ * Moves a refund along `edge` of the lifecycle's table (domain/refunds.ts), in one statement:
+ * null when it was not in a `from` state (another caller moved it first).
+ */
+async function moveRefund(
+  tx: TDb,
+  refundId: string,
+  edge: TRefundEdge,
+  change: Partial<Pick<TRefundRow, 'providerReference' | 'failureReason' | 'endedAt'>>,
+): Promise<TRefundRow | null> {
+  const { from, to } = REFUND_TRANSITIONS[edge];
+  const [moved] = await tx
+    .update(paymentRefunds)
+    .set({ ...change, status: to })
+    .where(and(eq(paymentRefunds.id, refundId), inArray(paymentRefunds.status, [...from])))
+    .returning();
+  return moved ?? null;
+}
+
+async function refundById(db: TDb, refundId: string): Promise<TRefundRow | null> {
+  const [row] = await db.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId));
+  return row ?? null;
+}
+
+/** The webhook data every refund event carries. */
+const eventData = (refund: TRefundRow) => ({
+  consentId: refund.consentId,
+  paymentId: refund.paymentId,
+  refundId: refund.id,
+  amount: refund.amount,
+  reason: refund.reason,
+});
+
+/**
+ * THE one place a refund's outcome is applied: the provider's answer to the refund, the
+ * reconciler's requery and the provider's notice all come here with our refund's reference.
+ * processed: booked out of the merchant's wallet back to the payer's way in, refund.processed
+ * written; failed: the reservation released, refund.failed written; each in the transaction that
+ * moves the refund. pending: the provider's reference kept, nothing moved. A refund that ended
+ * already changes no more (the same outcome twice changes nothing). Answers the refund as it
+ * stands; null for a reference that is no refund of ours.
+ */
+export async function completeRefund(
+  ctx: Pick<TAppContext, 'db' | 'clock'>,
+  reference: string,
+  outcome: TRefundOutcome,
+): Promise<TRefundRow | null> {
+  const now = ctx.clock.now();
+  if (outcome.kind === 'pending') {
+    if (outcome.providerReference) {
+      await ctx.db
+        .update(paymentRefunds)
+        .set({ providerReference: outcome.providerReference })
+        .where(and(eq(paymentRefunds.id, reference), eq(paymentRefunds.status, 'pending')));
+    }
+    return refundById(ctx.db, reference);
+  }
+  return ctx.db.transaction(async (tx) => {
+    if (outcome.kind === 'processed') {
+      const moved = await moveRefund(tx, reference, 'process', {
+        providerReference: outcome.providerReference,
+        endedAt: now,
+      });
+      if (!moved) return refundById(tx, reference);
+      await book(tx, {
+        kind: 'merchant_refund',
+        reference: moved.id,
+        paymentId: moved.paymentId,
+        attemptId: null,
+        narration: moved.reason ? `Refund: ${moved.reason}` : 'Refund',
+        entries: [
+          { account: ledgerAccount.collectionWallet(moved.merchantId), amount: -moved.amount },
+          { account: ledgerAccount.payerSource(moved.method), amount: moved.amount },
+        ],
+      });
+      await recordMerchantEvent(tx, {
+        clientId: moved.clientId,
+        consentId: moved.consentId,
+        type: 'refund.processed',
+        data: { ...eventData(moved), processedAt: now.toISOString() },
+        now,
+      });
+      return moved;
+    }
+    const moved = await moveRefund(tx, reference, 'fail', {
+      providerReference: outcome.providerReference,
+      failureReason: outcome.reason,
+      endedAt: now,
+    });
+    if (!moved) return refundById(tx, reference);
+    await tx
+      .update(payments)
+      .set({ refunded: sql`${payments.refunded} - ${moved.amount}` })
+      .where(eq(payments.id, moved.paymentId));
+    await recordMerchantEvent(tx, {
+      clientId: moved.clientId,
+      consentId: moved.consentId,
+      type: 'refund.failed',
+      data: { ...eventData(moved), failureReason: outcome.reason, failedAt: now.toISOString() },
+      now,
+    });
+    return moved;
+  });
+}
+
+/**
+ * Claims up to a batch of refunds left pending for `reconcileAfterMs`, moving their asked time
+ * to now in one statement: a reconciler in another process skips them.
+ */
+function claimLostRefunds(ctx: TRefundContext, reconcileAfterMs: number): Promise<TRefundRow[]> {
+  const now = ctx.clock.now();
+  const stale = and(
+    eq(paymentRefunds.status, 'pending'),
+    lt(paymentRefunds.askedAt, new Date(now.getTime() - reconcileAfterMs)),
+  );
+  return ctx.db
+    .update(paymentRefunds)
+    .set({ askedAt: now })
+    .where(
+      and(
+        eq(paymentRefunds.status, 'pending'),
+        inArray(
+          paymentRefunds.id,
+          ctx.db
+            .select({ id: paymentRefunds.id })
+            .from(paymentRefunds)
+            .where(stale)
+            .orderBy(paymentRefunds.askedAt)
+            .limit(RECONCILE_BATCH)
+            .for('update', { skipLocked: true }),
+        ),
+      ),
+    )
+    .returning();
+}
+
+/**
+ * The reconciler's part: every refund whose answer was lost is asked about by its reference
+ * (never asked for again) and the answer applied; one still pending is asked again next run.
+ */
+export function reconcileLostRefunds(ctx: TRefundContext, reconcileAfterMs: number) {
+  return drainClaims(
+    () => claimLostRefunds(ctx, reconcileAfterMs),
+    async (refund): Promise<TRefundRow['status']> => {
+      const outcome = await ctx.providers.payments.requeryRefund(refund.id);
+      return (await completeRefund(ctx, refund.id, outcome))?.status ?? 'pending';
+    },
+  );
+}
+
+export function refundView(row: TRefundRow): TRefund {
+  return {
+    refundId: row.id,
+    paymentId: row.paymentId,
+    amount: row.amount,
+    reason: row.reason,
+    status: row.status,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  };
+}
+
+/** A payment's refunds, oldest first, as its merchant reads them. */
+export async function refundsOfPayment(db: TDb, paymentId: string): Promise<TRefund[]> {
+  const rows = await db
+    .select()
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.paymentId, paymentId))
+    .orderBy(asc(paymentRefunds.createdAt), asc(paymentRefunds.id));
+  return rows.map(refundView);
+}
+
+/** A consent's refunds, newest first, as its payer sees them on /consents. */
+export async function refundsOfConsent(db: TDb, consentId: string): Promise<TPayerRefund[]> {
+  const rows = await db
+    .select()
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.consentId, consentId))
+    .orderBy(desc(paymentRefunds.createdAt), desc(paymentRefunds.id));
+  return rows.map((row) => ({
+    refundId: row.id,
+    paymentId: row.paymentId,
+    amount: row.amount,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
