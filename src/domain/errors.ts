@@ -412,6 +412,12 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'Enter a valid Nigerian mobile number, such as 0803 123 4567',
   },
+  // Changing the sign-in number (docs/identity.md "Changing the phone number").
+  PHONE_NUMBER_TAKEN: {
+    status: 409,
+    message: 'This number signs in to another account. Choose another number.',
+  },
+  PHONE_NUMBER_UNCHANGED: { status: 400, message: 'This is already your sign-in number.' },
   PHONE_CODE_FORMAT_INVALID: { status: 400, message: 'Enter the 6-digit code we sent you' },
   PHONE_CODE_RATE_LIMITED: {
     status: 429,

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { ZAuthUser } from './auth';
 import { ZPrintable } from './fields';
 
 /*
@@ -36,3 +37,23 @@ export const ZBvnStatusResponse = z.object({
   bvn: z.nullable(ZVerifiedBvn),
 });
 export type TBvnStatusResponse = z.infer<typeof ZBvnStatusResponse>;
+
+/*
+ * Changing the sign-in number (docs/identity.md "Changing the phone number"): a session a trusted
+ * passkey proved asks, a code goes to the new number, and on the code the number changes.
+ */
+
+/** POST /api/identity/phone-number: the new number as typed; answered as ZPhoneCodeResponse. */
+export const ZPhoneChangeRequest = z.object({ phone: ZPrintable(40) });
+export type TPhoneChangeRequest = z.infer<typeof ZPhoneChangeRequest>;
+
+/** POST /api/identity/phone-number/verify: the new number again, and the code it received. */
+export const ZPhoneChangeVerifyRequest = z.object({ phone: ZPrintable(40), code: ZPrintable(20) });
+export type TPhoneChangeVerifyRequest = z.infer<typeof ZPhoneChangeVerifyRequest>;
+
+export const ZPhoneChangeResponse = z.object({
+  success: z.literal(true),
+  user: ZAuthUser,
+  message: z.string(),
+});
+export type TPhoneChangeResponse = z.infer<typeof ZPhoneChangeResponse>;

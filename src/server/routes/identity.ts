@@ -1,15 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { maskedBvn } from '../../domain/bvn';
+import { formatNigerianPhone, ZPhoneCodeResponse } from '../../domain/schemas/auth';
 import {
   ZBvnCodeRequest,
   ZBvnCodeResponse,
   ZBvnStatusResponse,
   ZBvnVerifyRequest,
+  ZPhoneChangeRequest,
+  ZPhoneChangeResponse,
+  ZPhoneChangeVerifyRequest,
 } from '../../domain/schemas/identity';
 import type { TRouteContext } from '../context';
 import { requestBvnCode, verifiedBvn, verifyBvnCode } from '../services/identity/bvn';
-import { payerOf, requirePayer } from './payer-guard';
+import { confirmPhoneChange, requestPhoneChange } from '../services/identity/phone-change';
+import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
 
@@ -17,6 +22,8 @@ import { jsonAnswers } from './responses';
  * The payer's BVN (docs/identity.md "The BVN"): verified once by a code sent to the BVN's
  * registered phone. Verifying the first BVN needs only a session (the code is itself the proof,
  * from another phone maybe); replacing a verified one needs a session a trusted passkey proved.
+ * The sign-in number (docs/identity.md "Changing the phone number") changes only from a session
+ * a trusted passkey proved, on a code sent to the new number.
  */
 export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -70,6 +77,46 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
       });
       request.log.info({ bvn: maskedBvn(bvn.last4) }, 'payer verified a BVN');
       return { success: true as const, bvn };
+    },
+  );
+
+  api.post(
+    '/api/identity/phone-number',
+    {
+      onRequest: [signedIn, requirePasskeyProof, ctx.limits.codeSends],
+      schema: { body: ZPhoneChangeRequest, response: jsonAnswers({ 200: ZPhoneCodeResponse }) },
+    },
+    async (request) => {
+      const sent = await requestPhoneChange(ctx, payerOf(request), request.body.phone);
+      return {
+        success: true as const,
+        phoneNumber: sent.phoneNumber,
+        expiresAt: sent.expiresAt.toISOString(),
+        message: `We sent a 6-digit code to ${formatNigerianPhone(sent.phoneNumber)}`,
+      };
+    },
+  );
+
+  api.post(
+    '/api/identity/phone-number/verify',
+    {
+      onRequest: [signedIn, requirePasskeyProof],
+      idempotency: {
+        scope: (request) =>
+          payerScope('identity.phone-number.verify', { payerId: payerOf(request).payerId }),
+      },
+      schema: {
+        body: ZPhoneChangeVerifyRequest,
+        response: jsonAnswers({ 200: ZPhoneChangeResponse }),
+      },
+    },
+    async (request) => {
+      const changed = await confirmPhoneChange(ctx, payerOf(request), request.body);
+      return {
+        success: true as const,
+        user: changed.user,
+        message: `You now sign in with ${formatNigerianPhone(changed.phoneNumber)}`,
+      };
     },
   );
 };

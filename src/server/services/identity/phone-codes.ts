@@ -32,6 +32,9 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** What a code's SMS says: the sign-in code's text unless a caller names what it is for. */
+export type TCodeMessage = (input: { code: string; minutes: number; host: string }) => string;
+
 /**
  * Sends a fresh 6-digit code to a Nigerian number. At most 10 codes per number per hour; a new
  * code replaces the number's earlier ones, so only the latest can be tried (5 tries at most).
@@ -40,6 +43,7 @@ export async function requestPhoneCode(
   { db, config, sms }: { db: TDb; config: TConfig; sms: TSmsSender },
   phoneInput: string,
   now: Date = new Date(),
+  message?: TCodeMessage,
 ): Promise<{ phoneNumber: string; expiresAt: Date }> {
   const phoneNumber = normalisePhone(phoneInput);
   const keys = await identityKeys(db, config);
@@ -86,7 +90,10 @@ export async function requestPhoneCode(
 
   // The last line is the WebOTP format, so phones can offer the code to the page by themselves.
   const host = new URL(config.publicUrl).hostname;
-  const body = `${config.productName}: your code is ${code}. It expires in ${PHONE_CODE_TTL_MS / 60_000} minutes. Never share it with anyone.\n\n@${host} #${code}`;
+  const minutes = PHONE_CODE_TTL_MS / 60_000;
+  const body = message
+    ? message({ code, minutes, host })
+    : `${config.productName}: your code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.\n\n@${host} #${code}`;
   await sms.send(phoneNumber, body);
   return { phoneNumber, expiresAt };
 }
