@@ -12,6 +12,7 @@ export default defineConfig({
     './src/server/db/schema/webhooks.ts',
     './src/server/db/schema/forms.ts',
     './src/server/db/schema/collections.ts',
+    './src/server/db/schema/notices.ts',
   ],
   out: './src/server/db/migrations',
 });

@@ -29,6 +29,9 @@ import { sandboxFixtureRoutes } from './sandbox/routes/sandbox-fixtures';
 import { sandboxShopRoutes } from './sandbox/routes/sandbox-shop';
 import { sandboxPageRoutes } from './sandbox/routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './sandbox/routes/sandbox-payments';
+import { SANDBOX_NOTICE_RETRY_MS, sandboxNotices } from './sandbox/sandbox-notices';
+import { providerNoticeRoutes } from './routes/provider-notices';
+import { jobRunner, type TJobRunner } from './services/job-runner';
 import { sandboxPeopleRoutes } from './sandbox/routes/sandbox-people';
 import { sandboxTerminalRoutes } from './sandbox/routes/sandbox-terminal';
 import { transferPaymentRoutes } from './routes/transfer-payments';
@@ -207,6 +210,33 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     });
   }
   app.addHook('onClose', () => lostAnswers.stop());
+  // The sandbox network sends its notices through our notices route as a provider would: by
+  // app.inject, so the route's parsing, verification and answer are the ones a provider meets
+  // (docs/sandbox.md "Notices"). What it still owes is sent again at start and every few seconds.
+  const noticeSender = context.sandbox
+    ? sandboxNotices(context.db, context.clock, ({ body, headers }) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/providers/${context.providers.payments.name}/notices`,
+          headers,
+          payload: body,
+        }),
+      )
+    : null;
+  const owedNotices = jobRunner(
+    async () => (noticeSender ? noticeSender.resendOwed() : 0),
+    (err) => app.log.error({ err }, 'sending the sandbox’s owed notices failed'),
+  );
+  app.decorate('sandboxNotices', owedNotices);
+  if (noticeSender && options.reconciliation === 'auto') {
+    app.addHook('onReady', async () => {
+      owedNotices
+        .runDue()
+        .catch((err: unknown) => app.log.error({ err }, 'sending owed notices at start-up failed'));
+      owedNotices.start(SANDBOX_NOTICE_RETRY_MS);
+    });
+  }
+  app.addHook('onClose', () => owedNotices.stop());
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
   await app.register(consentRoutes, { ...routeContext, reads });
@@ -227,7 +257,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(consentGrantRoutes, routeContext);
   await app.register(accountRoutes, routeContext);
   await app.register(accountLinkRoutes, routeContext);
-  await app.register(sandboxPaymentRoutes, routeContext);
+  await app.register(providerNoticeRoutes, routeContext);
+  await app.register(sandboxPaymentRoutes, { ...routeContext, notices: noticeSender });
   await app.register(sandboxTerminalRoutes, routeContext);
   await app.register(payerConsentRoutes, routeContext);
   await app.register(paymentRequestRoutes, routeContext);
@@ -260,5 +291,7 @@ declare module 'fastify' {
     collections: TCollectionRunner;
     /** The reconciler of lost provider answers (docs/payments.md "Reconciliation"). */
     reconciler: TReconciler;
+    /** Sends again the sandbox network's notices not yet answered 2xx (docs/sandbox.md). */
+    sandboxNotices: TJobRunner<number>;
   }
 }

@@ -58,6 +58,11 @@ export const DEFAULT_RATE_LIMITS = {
   merchantAuthFailuresPerAddress: { max: 20, windowMs: MINUTE },
   /** Wrong secrets for one client id: past this, wrong ones answer 429; the right one still works. */
   merchantAuthFailuresPerClient: { max: 10, windowMs: MINUTE },
+  /**
+   * Provider notices that failed verification from one address (routes/provider-notices.ts):
+   * past this, the address is refused before its signatures are checked; verified ones never count.
+   */
+  noticeFailuresPerAddress: { max: 30, windowMs: MINUTE },
 } satisfies Record<string, TRateLimit>;
 
 export type TRateLimits = Record<keyof typeof DEFAULT_RATE_LIMITS, TRateLimit>;
@@ -94,6 +99,12 @@ export type TRateLimiters = {
     refuseBlockedCard(request: FastifyRequest, reply: FastifyReply, cardKey: string): Promise<void>;
     /** After the network refused the card: counts it. */
     recordDecline(request: FastifyRequest, cardKey: string): Promise<void>;
+  };
+  providerNotices: {
+    /** Before verifying a notice: refuses an address past its limit of failed verifications. */
+    refuseBlockedAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** After a notice failed verification: counts it for the address. */
+    recordFailure(request: FastifyRequest): Promise<void>;
   };
   merchantAuth: {
     /** Before checking credentials: refuses an address past its limit of failures. */
@@ -237,6 +248,7 @@ export async function registerRateLimits(
     (request) => clientIdOf.get(request) ?? '',
   );
   const declinesByCard = check('cardDeclinesPerCard', (request) => cardKeyOf.get(request) ?? '');
+  const noticeFailuresByAddress = check('noticeFailuresPerAddress', byAddress);
 
   return {
     codeSends: countAgainst(
@@ -261,6 +273,15 @@ export async function registerRateLimits(
       async recordDecline(request, cardKey) {
         cardKeyOf.set(request, cardKey);
         await declinesByCard(request);
+      },
+    },
+    providerNotices: {
+      async refuseBlockedAddress(request, reply) {
+        const wait = exceededBy(await noticeFailuresByAddress(request, { increment: false }));
+        if (wait !== null) refuse(reply, wait);
+      },
+      async recordFailure(request) {
+        await noticeFailuresByAddress(request);
       },
     },
     merchantAuth: {

@@ -151,6 +151,11 @@ export const ZSandboxTransferRequest = z.strictObject({
 export type TSandboxTransferRequest = z.infer<typeof ZSandboxTransferRequest>;
 
 export const SANDBOX_TRANSFER_OUTCOMES = [
+  /**
+   * At the bank, its notice to the payment not answered yet (docs/sandbox.md "Notices"): sent
+   * again until it is, then credited or returned.
+   */
+  'received',
   /** The exact amount reached an open account: the payment completes. */
   'credited',
   /** Returned to the sender: not the amount the account was issued for. */

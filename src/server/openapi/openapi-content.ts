@@ -66,6 +66,11 @@ export const API_TAGS = [
   { name: 'events', description: 'Server-sent event streams of the page and their tickets.' },
   { name: 'sandbox', description: 'The sandbox’s test fixtures, transfers and devices.' },
   { name: 'operator', description: 'The operator’s calls (`npm run client:*`).' },
+  {
+    name: 'providers',
+    description:
+      'Notices a payment provider sends us: its own body, signed by it and verified by its adapter (docs/payments.md “Provider notices”).',
+  },
   { name: 'service', description: 'Health, configuration and this document.' },
 ];
 
@@ -75,6 +80,7 @@ export function tagOf(url: string): string {
   if (url.startsWith('/api/operator/')) return 'operator';
   if (url.startsWith('/api/events/')) return 'events';
   if (url.startsWith('/api/sandbox/')) return 'sandbox';
+  if (url.startsWith('/api/providers/')) return 'providers';
   if (['/api/health', '/api/public-config', '/api/openapi.json'].includes(url)) return 'service';
   return 'payer page';
 }

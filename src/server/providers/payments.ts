@@ -265,6 +265,29 @@ export type TTransfersInPort = {
     /** The account takes no money from this moment on, if it comes before its own expiry. */
     notAfter?: Date;
   }): Promise<TTransferAccount>;
+  /**
+   * Gives a transfer we did not take back to its sender (the provider's notice of it was answered
+   * with a reason: TTransferNoticeAnswer). Safe to repeat for one `providerReference`: the
+   * transfer goes back once.
+   */
+  returnTransfer(request: {
+    /** Ours: the one-time account's reference the transfer reached. */
+    reference: string;
+    /** The provider's, from its notice of the transfer. */
+    providerReference: string;
+    amount: number;
+    reason: TTransferReturnReason;
+  }): Promise<{ returned: true }>;
+};
+
+/** A provider's notices (POST /api/providers/{name}/notices), verified and read by its adapter. */
+export type TNoticesPort = {
+  /**
+   * Verifies a notice (its signature over the raw body, with the provider's secret) and reads it:
+   * null when it fails verification (a missing or wrong signature, a body it cannot read), which
+   * changes nothing. Async: the key may live in a store.
+   */
+  readNotice(notice: TRawNotice): Promise<TProviderNotice | null>;
 };
 
 /** The card terminal's acquirer: reader keys, chip purchases, their requery and reversal. */
@@ -307,6 +330,7 @@ export const PROVIDER_CAPABILITIES = [
   'transfersIn',
   'acquirer',
   'settlement',
+  'notices',
   'refunds',
 ] as const;
 
@@ -329,6 +353,7 @@ export type TPaymentProvider = {
   TTransfersInPort &
   TAcquirerPort &
   TSettlementPort &
+  TNoticesPort &
   TRefundsPort;
 
 /** A registered card reader: its terminal and merchant ids at the acquirer. */

@@ -8,7 +8,6 @@ import type { TDb } from '../db/database';
 import { sandboxTransfers, sandboxVirtualAccounts } from '../db/schema';
 import type {
   TTransferAccount,
-  TTransferNoticeAnswer,
   TTransferReturnReason,
   TTransferSender,
 } from '../providers/payments';
@@ -19,8 +18,9 @@ import { findSandboxAccount } from './sandbox-people';
 /*
  * The sandbox bank's transfer side (docs/sandbox.md "Transfers"): one-time accounts that take one
  * transfer of an exact amount before they expire, and the transfers "sent" to them. Every
- * transfer is recorded with what became of it; one that cannot be credited goes back to its
- * sender, so nothing is lost and nothing is counted twice.
+ * transfer is recorded with what became of it: received, its notice owed to us until we answer
+ * it (sandbox-notices.ts), then credited, or returned to its sender when we give it back, so
+ * nothing is lost and nothing is counted twice.
  */
 
 const transferBank = SANDBOX_BANKS.find((b) => b.institutionCode === SANDBOX_TRANSFER_BANK_CODE);
@@ -70,44 +70,18 @@ export async function openVirtualAccount(
   throw new Error('No free one-time account number could be drawn');
 }
 
-/**
- * What the bank tells us when money reaches an open one-time account, with its sender when the
- * notice names one: we take it, or say why the bank must return it.
- */
-export type TCreditHandler = (
-  tx: TDb,
-  reference: string,
-  amount: number,
-  sender: TTransferSender | null,
-) => Promise<TTransferNoticeAnswer>;
-
-/** The bank's record of a transfer we did not take, by our reason. */
-/** What the bank decided alone, by the account's own state, and tells the account's owner. */
-const BANK_RETURNS: Partial<
-  Record<TSandboxTransferOutcome, 'expired' | 'already_paid' | 'wrong_amount'>
-> = {
-  returned_expired: 'expired',
-  returned_already_paid: 'already_paid',
-  returned_wrong_amount: 'wrong_amount',
-};
-
-/**
- * The bank's notice that it sent a transfer into one of our accounts back without asking us (the
- * account was closed: paid, expired; or the amount was wrong), as a real provider's webhook of a
- * returned transfer: the payment learns its payer's money went back.
- */
-export type TReturnHandler = (
-  tx: TDb,
-  reference: string,
-  amount: number,
-  reason: 'expired' | 'already_paid' | 'wrong_amount',
-) => Promise<void>;
-
 const RETURNED: Record<TTransferReturnReason, TSandboxTransferOutcome> = {
   expired: 'returned_expired',
   already_paid: 'returned_already_paid',
   wrong_amount: 'returned_wrong_amount',
   not_from_account: 'returned_not_from_account',
+};
+
+/** The provider's reference of a transfer, as its notice names it; and back. */
+export const transferProviderReference = (id: number) => `sbx_trf_${id}`;
+const transferIdOf = (providerReference: string): number | null => {
+  const match = /^sbx_trf_(\d{1,15})$/.exec(providerReference);
+  return match?.[1] ? Number(match[1]) : null;
 };
 
 /**
@@ -130,6 +104,8 @@ export async function sandboxSender(
 }
 
 const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
+  received:
+    'Received by the bank: its notice to the payment is not answered yet, and is sent again until it is.',
   credited: 'Transfer received: the payment is complete.',
   returned_wrong_amount:
     'Returned to the sender: the amount is not the one this account was issued for.',
@@ -141,60 +117,111 @@ const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
 };
 
 /**
- * A transfer reaching the sandbox bank. The account's row is locked while it is judged, so two
- * transfers to one account are judged one after the other: the first one we take is credited,
- * every other one returned to its sender with the reason, and recorded either way. Our side
- * takes the money (`credit`) in the same transaction. A transfer we refuse leaves the account
- * open for the right one.
+ * A transfer reaching the sandbox bank, recorded in the bank's own transaction. Money for an
+ * account the bank never issued goes back at once; anything else is 'received': its notice to
+ * us is owed (sandbox-notices.ts), and our answer decides whether it is credited or returned.
+ * The bank judges nothing else (amount, expiry, an account paid): like a provider's webhook, the
+ * notice tells us, and our one completion path decides. Answers the transfer's id.
  */
 export async function receiveTransfer(
   db: TDb,
   clock: TClock,
   transfer: { accountNumber: string; amount: number; sender: TTransferSender | null },
-  credit: TCreditHandler,
-  returned?: TReturnHandler,
-): Promise<{ outcome: TSandboxTransferOutcome; message: string }> {
+): Promise<{ id: number; outcome: TSandboxTransferOutcome }> {
   const now = clock.now();
-  const outcome = await db.transaction(async (tx) => {
-    const [account] = await tx
-      .select()
-      .from(sandboxVirtualAccounts)
-      .where(eq(sandboxVirtualAccounts.accountNumber, transfer.accountNumber))
-      .for('update');
-    let result: TSandboxTransferOutcome;
-    let askedUs = false;
-    if (!account) result = 'returned_unknown_account';
-    else if (account.status === 'paid') result = 'returned_already_paid';
-    else if (account.expiresAt.getTime() <= now.getTime()) result = 'returned_expired';
-    else if (account.amount !== transfer.amount) result = 'returned_wrong_amount';
-    else {
-      askedUs = true;
-      const answer = await credit(tx, account.reference, transfer.amount, transfer.sender);
-      if (answer.taken) {
-        await tx
-          .update(sandboxVirtualAccounts)
-          .set({ status: 'paid', paidAt: now })
-          .where(eq(sandboxVirtualAccounts.accountNumber, account.accountNumber));
-        result = 'credited';
-      } else result = RETURNED[answer.reason];
-    }
-    // Sent back by the bank alone: told to us after (what we refused we know already).
-    const told = BANK_RETURNS[result];
-    if (account && !askedUs && told && returned) {
-      await returned(tx, account.reference, transfer.amount, told);
-    }
-    await tx.insert(sandboxTransfers).values({
+  const [account] = await db
+    .select({ reference: sandboxVirtualAccounts.reference })
+    .from(sandboxVirtualAccounts)
+    .where(eq(sandboxVirtualAccounts.accountNumber, transfer.accountNumber));
+  const [row] = await db
+    .insert(sandboxTransfers)
+    .values({
       accountNumber: transfer.accountNumber,
       amount: transfer.amount,
-      outcome: result,
+      outcome: account ? 'received' : 'returned_unknown_account',
+      reference: account?.reference ?? null,
       senderInstitutionCode: transfer.sender?.institutionCode ?? null,
       senderAccountNumber: transfer.sender?.accountNumber ?? null,
+      // Sent right after this by whoever received it: claimed for that send.
+      noticeSentAt: account ? now : null,
       createdAt: now,
-    });
-    return result;
-  });
-  return { outcome, message: OUTCOME_MESSAGES[outcome] };
+    })
+    .returning({ id: sandboxTransfers.id, outcome: sandboxTransfers.outcome });
+  if (!row) throw new Error('The sandbox bank could not record a transfer');
+  return row;
 }
+
+/**
+ * Our answer 2xx to a transfer's notice, without a return: the money stays, credited, and the
+ * one-time account it reached takes no more. One transaction; a transfer returned meanwhile, or
+ * answered before, keeps what it has. Answers the transfer's outcome.
+ */
+export async function creditAnsweredTransfer(
+  db: TDb,
+  clock: TClock,
+  id: number,
+): Promise<TSandboxTransferOutcome | null> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const [credited] = await tx
+      .update(sandboxTransfers)
+      .set({ outcome: 'credited' })
+      .where(and(eq(sandboxTransfers.id, id), eq(sandboxTransfers.outcome, 'received')))
+      .returning({ accountNumber: sandboxTransfers.accountNumber });
+    if (credited) {
+      await tx
+        .update(sandboxVirtualAccounts)
+        .set({ status: 'paid', paidAt: now })
+        .where(
+          and(
+            eq(sandboxVirtualAccounts.accountNumber, credited.accountNumber),
+            eq(sandboxVirtualAccounts.status, 'open'),
+          ),
+        );
+      return 'credited';
+    }
+    const [current] = await tx
+      .select({ outcome: sandboxTransfers.outcome })
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.id, id));
+    return current?.outcome ?? null;
+  });
+}
+
+/**
+ * TTransfersInPort.returnTransfer: sends a received transfer back to its sender, for `reason`.
+ * Repeating it answers the same; a transfer already credited (our notice answered without a
+ * return) is not the bank's to send back any more, and refuses.
+ */
+export async function returnSandboxTransfer(
+  db: TDb,
+  request: { reference: string; providerReference: string; reason: TTransferReturnReason },
+): Promise<{ returned: true }> {
+  const id = transferIdOf(request.providerReference);
+  if (id === null) throw new Error(`No sandbox transfer ${request.providerReference}`);
+  const [returned] = await db
+    .update(sandboxTransfers)
+    .set({ outcome: RETURNED[request.reason] })
+    .where(
+      and(
+        eq(sandboxTransfers.id, id),
+        eq(sandboxTransfers.reference, request.reference),
+        eq(sandboxTransfers.outcome, 'received'),
+      ),
+    )
+    .returning({ id: sandboxTransfers.id });
+  if (returned) return { returned: true };
+  const [current] = await db
+    .select({ outcome: sandboxTransfers.outcome })
+    .from(sandboxTransfers)
+    .where(and(eq(sandboxTransfers.id, id), eq(sandboxTransfers.reference, request.reference)));
+  if (current?.outcome.startsWith('returned_')) return { returned: true };
+  throw new Error(`Sandbox transfer ${request.providerReference} cannot be returned`);
+}
+
+/** What a person reads of a transfer's outcome (POST /api/sandbox/transfers). */
+export const transferOutcomeMessage = (outcome: TSandboxTransferOutcome) =>
+  OUTCOME_MESSAGES[outcome];
 
 /** Expires an open one-time account now ('Expire this account now' on /sandbox). */
 export async function expireVirtualAccount(

@@ -2,7 +2,8 @@ import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { sandboxDebits, sandboxPayouts } from '../db/schema';
 import { SANDBOX_BANKS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
-import { openVirtualAccount } from './sandbox-bank';
+import { openVirtualAccount, returnSandboxTransfer } from './sandbox-bank';
+import { readSandboxNotice } from './sandbox-notices';
 import { chargeSettlementLines } from './sandbox-charges';
 import {
   bankSettlementLines,
@@ -131,6 +132,8 @@ export function sandboxPaymentProvider(parts: {
         ? 'approved'
         : 'pending',
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
+    returnTransfer: slow((request) => returnSandboxTransfer(db, request)),
+    readNotice: (notice) => readSandboxNotice(db, notice),
     debitAccount: slow((request) => debitSandboxAccount(db, clock, request)),
     requeryDebit: (reference) => requeryBankRecord(db, clock, sandboxDebits, reference),
     reverseDebit: slow(({ providerReference }) =>

@@ -1,34 +1,36 @@
 import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TAppContext } from '../context';
-import type { TDb } from '../db/database';
-import { expireVirtualAccount, receiveTransfer, sandboxSender } from './sandbox-bank';
 import {
-  creditLinkTestTransfer,
-  expireLinkTestTransfer,
-  isAccountLinkReference,
-} from '../services/linking/account-links';
+  expireVirtualAccount,
+  receiveTransfer,
+  sandboxSender,
+  transferOutcomeMessage,
+} from './sandbox-bank';
+import type { TSandboxNotices } from './sandbox-notices';
+import { expireLinkTestTransfer, isAccountLinkReference } from '../services/linking/account-links';
 import { AppError } from '../services/app-error';
-import {
-  creditTransfer,
-  expireTransferAttempt,
-  noteReturnedTransfer,
-} from '../services/payments/transfer-payments';
+import { expireTransferAttempt } from '../services/payments/transfer-payments';
 
 /*
- * The sandbox bank's notices to our payments (docs/sandbox.md): what a real provider sends as a
- * webhook, the sandbox delivers in the bank's own transaction, so a transfer is either credited
- * to a payment or returned to its sender, never both and never neither.
+ * The sandbox bank's transfers, as a payer's bank sends them (docs/sandbox.md "Transfers"). The
+ * bank records the transfer, then tells us by a signed notice through our notices route, as a
+ * real provider's webhook does (sandbox-notices.ts): our answer credits it or returns it to its
+ * sender, never both and never neither.
  */
 
 type TSandboxContext = Pick<TAppContext, 'db' | 'clock' | 'sandbox'>;
 
 /**
  * POST /api/sandbox/transfers: a payer's bank sends money to a one-time account, issued either
- * for a payment or for an account link's test transfer (its reference says which).
+ * for a payment or for an account link's test transfer (its reference says which). Answers what
+ * became of it once its notice was answered; 'received' while the notice is still owed.
  */
-export async function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandboxTransferRequest) {
+export async function sendSandboxTransfer(
+  ctx: TSandboxContext,
+  notices: TSandboxNotices,
+  transfer: TSandboxTransferRequest,
+) {
   if (!ctx.sandbox) throw new AppError('NOT_FOUND');
-  const now = ctx.clock.now();
   // A transfer without `from` comes from a sender the notice does not name.
   const sender = transfer.from ? await sandboxSender(ctx.db, transfer.from) : null;
   if (transfer.from && !sender) {
@@ -37,21 +39,13 @@ export async function sendSandboxTransfer(ctx: TSandboxContext, transfer: TSandb
       'from: the sandbox bank holds no test account with this number at this bank',
     );
   }
-  const received = { accountNumber: transfer.accountNumber, amount: transfer.amount, sender };
-  return receiveTransfer(
-    ctx.db,
-    ctx.clock,
-    received,
-    (tx: TDb, reference, amount, from) =>
-      isAccountLinkReference(reference)
-        ? creditLinkTestTransfer(tx, reference, amount, from, now)
-        : creditTransfer(tx, reference, amount, from, now),
-    async (tx: TDb, reference, amount, reason) => {
-      if (!isAccountLinkReference(reference)) {
-        await noteReturnedTransfer(tx, reference, amount, reason, now);
-      }
-    },
-  );
+  const received = await receiveTransfer(ctx.db, ctx.clock, {
+    accountNumber: transfer.accountNumber,
+    amount: transfer.amount,
+    sender,
+  });
+  const outcome = (await notices.sendTransferNotice(received.id)) ?? received.outcome;
+  return { outcome, message: transferOutcomeMessage(outcome) };
 }
 
 /** 'Expire this account now': the account takes no more money, and its attempt or link ends. */

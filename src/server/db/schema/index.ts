@@ -9,3 +9,4 @@ export * from './webhooks';
 export * from './forms';
 export * from './collections';
 export * from './refunds';
+export * from './notices';

@@ -13,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { SANDBOX_TRANSFER_OUTCOMES } from '../../../domain/schemas/sandbox';
 import type { TAccountScenario, TCardScenario } from '../../sandbox/fixtures';
 
@@ -64,9 +65,21 @@ export const sandboxTransfers = pgTable(
     /** The sender's bank and account, as the notice names them; null for an unnamed sender. */
     senderInstitutionCode: text('sender_institution_code'),
     senderAccountNumber: text('sender_account_number'),
+    /** The one-time account's reference (ours), which its notice names; null for no such account. */
+    reference: text('reference'),
+    /**
+     * When its notice to us was last sent. A 'received' transfer's notice is owed: sent again
+     * until our notices route answers it (sandbox-notices.ts); a sender claims it by moving this.
+     */
+    noticeSentAt: timestamp('notice_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('sandbox_transfers_account').on(t.accountNumber)],
+  (t) => [
+    index('sandbox_transfers_account').on(t.accountNumber),
+    index('sandbox_transfers_owed')
+      .on(t.noticeSentAt)
+      .where(sql`outcome = 'received'`),
+  ],
 );
 
 /** Every direct debit asked of the sandbox bank, by our reference, and what it did. */

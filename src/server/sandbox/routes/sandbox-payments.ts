@@ -11,6 +11,7 @@ import {
 import type { TRouteContext } from '../../context';
 import { answerSandboxChallenge } from '../../services/linking/card-links';
 import { expireSandboxAccount, sendSandboxTransfer } from '../sandbox-transfers';
+import type { TSandboxNotices } from '../sandbox-notices';
 import { jsonAnswers } from '../../routes/responses';
 
 /** A sandbox charge's reference, as the card network makes it (base64url). */
@@ -20,8 +21,11 @@ const ZChargeReference = z.string().regex(/^[\w-]{1,600}$/, 'must be a charge re
  * The sandbox network's controls (docs/sandbox.md): send a transfer, answer a 3-D Secure
  * challenge, expire a one-time account. Registered only in sandbox mode.
  */
-export const sandboxPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  if (!ctx.sandbox) return;
+export const sandboxPaymentRoutes: FastifyPluginAsync<
+  TRouteContext & { notices: TSandboxNotices | null }
+> = async (app, ctx) => {
+  const { notices } = ctx;
+  if (!ctx.sandbox || !notices) return;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -34,7 +38,7 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     },
     async (request) => ({
       success: true as const,
-      ...(await sendSandboxTransfer(ctx, request.body)),
+      ...(await sendSandboxTransfer(ctx, notices, request.body)),
     }),
   );
 

@@ -628,6 +628,7 @@ export async function creditLinkTestTransfer(
     .from(accountLinks)
     .innerJoin(payerAccounts, eq(payerAccounts.id, accountLinks.accountId))
     .where(and(eq(accountLinks.id, reference), eq(accountLinks.route, 'test_transfer')));
+  if (row?.link.state === MANDATE_TRANSITIONS.expire.to) return { taken: false, reason: 'expired' };
   if (!row || !isOpen(row.link.state)) return { taken: false, reason: 'already_paid' };
   if (row.link.expiresAt.getTime() <= now.getTime()) return { taken: false, reason: 'expired' };
   if (row.link.testAmount !== amount) return { taken: false, reason: 'wrong_amount' };

@@ -3,8 +3,9 @@ import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
-import type { TRequeryOutcome } from '../../providers/payments';
+import type { TCardSummary, TRequeryOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
+import { namedStateOf } from '../../../domain/payment-attempts';
 import { failAttempt, moveAttempt, type TAttemptRow, type TCompletion } from './payment-records';
 import {
   debitedAccount,
@@ -80,28 +81,22 @@ async function claim(ctx: TLostContext, which: SQL | undefined): Promise<TAttemp
     .returning();
 }
 
+/** What the provider says of an attempt's reference, with how to book it if it was taken. */
+type TBookableOutcome = TRequeryOutcome<{ book(): Promise<TCompletion> }>;
+
 /** The provider's answer about an attempt's reference, with how to book it if it was taken. */
-async function requery(
-  ctx: TLostContext,
-  attempt: TAttemptRow,
-): Promise<TRequeryOutcome<{ book(): Promise<TCompletion> }>> {
+async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookableOutcome> {
   const { payments } = ctx.providers;
   switch (attempt.method) {
     case 'card': {
       const answer = await payments.requeryCardCharge(attempt.id);
       if (answer.kind !== 'taken') return answer;
-      const charged = { providerReference: answer.providerReference, card: answer.card };
-      // The payer's wish to save the card is lost with the answer: the network's token with it.
-      return { ...answer, book: () => settleCardCharge(ctx, attempt, { ...charged, token: null }) };
+      return { ...answer, book: cardBooking(ctx, attempt, answer.providerReference, answer.card) };
     }
     case 'account': {
       const answer = await payments.requeryDebit(attempt.id);
       if (answer.kind !== 'taken') return answer;
-      return {
-        ...answer,
-        book: async () =>
-          settleDebit(ctx, attempt, await debitedAccount(ctx, attempt), answer.providerReference),
-      };
+      return { ...answer, book: debitBooking(ctx, attempt, answer.providerReference) };
     }
     case 'chip_card': {
       const answer = await payments.requeryChipPurchase(attempt.id);
@@ -119,7 +114,20 @@ export async function settleLostAttempt(
   ctx: TLostContext,
   attempt: TAttemptRow,
 ): Promise<TLostAnswer> {
-  const answer = await requery(ctx, attempt);
+  return settleProviderAnswer(ctx, attempt, await requery(ctx, attempt));
+}
+
+/**
+ * Books what the provider says of a 'charging' attempt's reference, whether a requery asked it
+ * or the provider told us (a notice, services/payments/provider-notices.ts): the one place that
+ * decides a charge or a debit took money. Every move is atomic (completeAttempt, failAttempt,
+ * moveAttempt), so the same answer twice books nothing twice.
+ */
+async function settleProviderAnswer(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+  answer: TBookableOutcome,
+): Promise<TLostAnswer> {
   const now = ctx.clock.now();
   const code = attempt.method === 'bank_transfer' ? null : NOT_TAKEN[attempt.method];
   switch (answer.kind) {
@@ -230,4 +238,74 @@ export function reconcileOwedRefunds(ctx: TLostContext) {
     () => claim(ctx, eq(paymentAttempts.refund, 'owed')),
     (attempt) => settleOwedRefund(ctx, attempt),
   );
+}
+
+/**
+ * A provider's notice that a card charge or a debit made with an attempt's reference ended (or
+ * waits for its payer): booked by the requery's path (settleProviderAnswer). Only an attempt
+ * still waiting on it is moved: one at the provider ('charging'), or one waiting for its payer's
+ * OTP or 3-D Secure, taken from that step in one statement when the notice ends it. Anything else
+ * (settled already, by its own answer, a requery or the same notice before) changes nothing:
+ * answers null.
+ */
+export async function settleNoticedCharge(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+  outcome: TRequeryOutcome,
+): Promise<TLostAnswer | null> {
+  const state = namedStateOf(attempt);
+  let charging: TAttemptRow | null = state === 'charging' ? attempt : null;
+  if (outcome.kind === 'pending') {
+    return charging ? settleProviderAnswer(ctx, charging, outcome) : null;
+  }
+  if (state === 'awaiting_otp' || state === 'awaiting_3ds') {
+    charging = await moveAttempt(ctx.db, attempt.id, 'takeAnswer', {}, ctx.clock.now());
+  }
+  if (!charging) return null;
+  if (outcome.kind === 'not_taken') return settleProviderAnswer(ctx, charging, outcome);
+  const booked = bookingOf(ctx, charging, outcome.providerReference);
+  // A card the notice names no digits of, and the attempt kept none: the requery says it all.
+  const answer = booked ? { ...outcome, book: booked } : await requery(ctx, charging);
+  return settleProviderAnswer(ctx, charging, answer);
+}
+
+/** How to book a card charge the network took. */
+function cardBooking(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+  providerReference: string,
+  card: TCardSummary,
+): () => Promise<TCompletion> {
+  // The payer's wish to save the card is lost with the answer: the network's token with it.
+  return () => settleCardCharge(ctx, attempt, { providerReference, card, token: null });
+}
+
+/** How to book a debit the bank made. */
+function debitBooking(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+  providerReference: string,
+): () => Promise<TCompletion> {
+  return async () =>
+    settleDebit(ctx, attempt, await debitedAccount(ctx, attempt), providerReference);
+}
+
+/** How to book a card charge or a debit the provider took, from the attempt's own record. */
+function bookingOf(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+  providerReference: string,
+): (() => Promise<TCompletion>) | null {
+  switch (attempt.method) {
+    case 'card': {
+      const { cardBrand: brand, cardFirst6: first6, cardLast4: last4 } = attempt;
+      if (!brand || !first6 || !last4) return null;
+      return cardBooking(ctx, attempt, providerReference, { brand, first6, last4 });
+    }
+    case 'account':
+      return debitBooking(ctx, attempt, providerReference);
+    case 'chip_card':
+    case 'bank_transfer':
+      return null;
+  }
 }

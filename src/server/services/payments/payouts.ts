@@ -222,6 +222,23 @@ async function requeryPayout(ctx: TPayoutContext, payout: TPayoutRow): Promise<T
 }
 
 /**
+ * A provider's notice that the payout sent with `reference` ended: the payout still paying is
+ * ended from the bank's record of it (the requery above: the record, not the notice, says why a
+ * payout failed), in the one conditional statement `settle` makes. A payout ended before (by its
+ * answer, a requery, the same notice) changes nothing: answers null.
+ */
+export async function settleNoticedPayout(
+  ctx: TPayoutContext,
+  reference: string,
+): Promise<TPayoutRow | null> {
+  const [paying] = await ctx.db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.id, reference), eq(payouts.status, 'paying')));
+  return paying ? requeryPayout(ctx, paying) : null;
+}
+
+/**
  * The reconciler's part: asks the bank about payouts left paying for `reconcileAfterMs`. Each
  * batch is claimed in one statement (its asked time moved on), so reconcilers in several
  * processes never ask about one payout at once. Answers how many ended.

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_TRANSFER } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
@@ -267,8 +267,9 @@ export async function confirmTransfer(
 }
 
 /**
- * The provider's notice that a one-time account received its exact amount, inside the bank's
- * transaction (`tx`), with the account it came from when the notice names it. Not taken when this
+ * The provider's notice that a one-time account received money, inside the transaction that
+ * applies the notice (`tx`, services/payments/provider-notices.ts), with the account it came from
+ * when the notice names it. Not taken when this
  * payment cannot take it any more: paid otherwise, the attempt ended, or the account's expiry
  * (the earlier of its 30 minutes and the consent's expiry) passed, which also ends the attempt.
  * The bank then returns the money to its sender with the reason.
@@ -280,6 +281,21 @@ export async function creditTransfer(
   sender: TTransferSender | null,
   now: Date,
 ): Promise<TTransferNoticeAnswer> {
+  // The payment's row first (the order completeAttempt takes): of two transfers at once, the
+  // second reads the attempt as the first left it, and goes back.
+  await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      inArray(
+        payments.id,
+        tx
+          .select({ id: paymentAttempts.paymentId })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.id, reference)),
+      ),
+    )
+    .for('update');
   const [found] = await tx
     .select({ attempt: paymentAttempts, consentExpiresAt: consents.expiresAt })
     .from(paymentAttempts)

@@ -1,0 +1,300 @@
+// A provider's notices (docs/payments.md "Provider notices"): one signed route, verified by the
+// provider's adapter, applied in the completion path a requery uses; the same notice twice
+// changes nothing, and the sandbox network's transfers arrive through it.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../domain/errors';
+import { events, paymentAttempts, payments, sandboxTransfers, transferNotices } from '../db/schema';
+import { receiveTransfer, transferProviderReference } from '../sandbox/sandbox-bank';
+import {
+  SANDBOX_NOTICE_RETRY_MS,
+  SANDBOX_SIGNATURE_HEADER,
+  sandboxNoticeKey,
+  signSandboxNotice,
+} from '../sandbox/sandbox-notices';
+import { checkLedger } from '../services/payments/ledger';
+import { applyProviderNotice } from '../services/payments/provider-notices';
+import {
+  consentWithPayment,
+  keepPageToken,
+  ledgerKinds,
+  payByCard,
+  paymentEvents,
+} from '../testing/payments';
+import { startTestApp, testClock } from '../testing/test-app';
+
+const clock = testClock('2027-03-02T10:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({ clock });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** A payment with its one-time account open: the account, and its attempt (our reference). */
+async function openTransfer() {
+  const consent = await consentWithPayment(ctx.app, ctx.database);
+  const opened = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+  });
+  expect(opened.statusCode).toBe(200);
+  keepPageToken(consent.paymentId, opened);
+  const { accountNumber } = opened.json<{ transferDetails: { accountNumber: string } }>()
+    .transferDetails;
+  const [attempt] = await ctx.database.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, consent.paymentId));
+  if (!attempt) throw new Error('no attempt');
+  return { ...consent, accountNumber, reference: attempt.id };
+}
+
+/** A transfer reaching the sandbox bank, its notice not sent (as a crash right after leaves it). */
+async function arrivedUnannounced(accountNumber: string, amount: number) {
+  const { id } = await receiveTransfer(ctx.database.db, clock, {
+    accountNumber,
+    amount,
+    sender: null,
+  });
+  return id;
+}
+
+/** The sandbox bank's notice of a transfer, as it signs it, or with the signature given. */
+async function transferNotice(
+  transfer: { id: number; reference: string; amount: number },
+  signature?: string | null,
+) {
+  const body = JSON.stringify({
+    event: 'transfer.received',
+    data: {
+      reference: transfer.reference,
+      amount: transfer.amount,
+      providerReference: transferProviderReference(transfer.id),
+      sender: null,
+    },
+  });
+  const signed = signSandboxNotice(await sandboxNoticeKey(ctx.database.db), body);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (signature !== null) headers[SANDBOX_SIGNATURE_HEADER] = signature ?? signed;
+  return { body, headers };
+}
+
+const post = (notice: { body: string; headers: Record<string, string> }, name = 'sandbox') =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `/api/providers/${name}/notices`,
+    headers: notice.headers,
+    payload: notice.body,
+  });
+
+const paymentStatus = async (paymentId: string) =>
+  (
+    await ctx.database.db
+      .select({ status: payments.status })
+      .from(payments)
+      .where(eq(payments.id, paymentId))
+  )[0]?.status;
+
+const bankOutcome = async (id: number) =>
+  (
+    await ctx.database.db
+      .select({ outcome: sandboxTransfers.outcome })
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.id, id))
+  )[0]?.outcome;
+
+const eventCount = async () => (await ctx.database.db.select().from(events)).length;
+
+describe('the notices route', () => {
+  it('answers 401 and changes nothing for a forged or missing signature', async () => {
+    const open = await openTransfer();
+    const id = await arrivedUnannounced(open.accountNumber, open.amount);
+    const transfer = { id, reference: open.reference, amount: open.amount };
+    const before = await eventCount();
+    const forged = await transferNotice(transfer, 'ab'.repeat(64));
+    const missing = await transferNotice(transfer, null);
+    // Signed, then altered: the signature is over the bytes sent, not their meaning.
+    const signed = await transferNotice(transfer);
+    const altered = {
+      ...signed,
+      body: signed.body.replace(`"amount":${open.amount}`, `"amount":${open.amount} `),
+    };
+    for (const notice of [forged, missing, altered]) {
+      const answer = await post(notice);
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json()).toEqual({
+        success: false,
+        error: {
+          code: 'AUTHENTICATION_FAILED',
+          message: ERROR_CATALOGUE.AUTHENTICATION_FAILED.message,
+        },
+      });
+    }
+    expect(await paymentStatus(open.paymentId)).toBe('pending');
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual([]);
+    expect(await eventCount()).toBe(before);
+    expect(await ctx.database.db.select().from(transferNotices)).toEqual([]);
+    expect(await bankOutcome(id)).toBe('received');
+  });
+
+  it('answers 404 in the catalogue shape for a provider other than the configured one', async () => {
+    const open = await openTransfer();
+    const id = await arrivedUnannounced(open.accountNumber, open.amount);
+    const answer = await post(
+      await transferNotice({ id, reference: open.reference, amount: open.amount }),
+      'paystack',
+    );
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    expect(await paymentStatus(open.paymentId)).toBe('pending');
+  });
+
+  it('credits a transfer once however often its notice comes, at once or again', async () => {
+    const open = await openTransfer();
+    const id = await arrivedUnannounced(open.accountNumber, open.amount);
+    const notice = await transferNotice({ id, reference: open.reference, amount: open.amount });
+    const first = await Promise.all([post(notice), post(notice)]);
+    expect(first.map((a) => a.statusCode)).toEqual([200, 200]);
+    expect(first[0]?.json()).toEqual({ success: true });
+    expect(await paymentStatus(open.paymentId)).toBe('executed');
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
+    const streamed = await paymentEvents(ctx.database, open.paymentId);
+    const eventsBefore = await eventCount();
+
+    expect((await post(notice)).statusCode).toBe(200);
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
+    expect(await paymentEvents(ctx.database, open.paymentId)).toEqual(streamed);
+    expect(await eventCount()).toBe(eventsBefore);
+    expect(
+      await ctx.database.db
+        .select({ answer: transferNotices.answer })
+        .from(transferNotices)
+        .where(eq(transferNotices.reference, open.reference)),
+    ).toEqual([{ answer: 'taken' }]);
+  });
+
+  it('acknowledges a signed event it does not act on, changing nothing', async () => {
+    const body = JSON.stringify({ event: 'account.statement', data: {} });
+    const signature = signSandboxNotice(await sandboxNoticeKey(ctx.database.db), body);
+    const before = await eventCount();
+    const answer = await post({
+      body,
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('the sandbox sends its transfers through the route', () => {
+  it('completes a payment by a transfer sent with POST /api/sandbox/transfers', async () => {
+    const open = await openTransfer();
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/transfers',
+      payload: { accountNumber: open.accountNumber, amount: open.amount },
+    });
+    expect(sent.json()).toMatchObject({ success: true, outcome: 'credited' });
+    expect(await paymentStatus(open.paymentId)).toBe('executed');
+    const [noted] = await ctx.database.db
+      .select()
+      .from(transferNotices)
+      .where(eq(transferNotices.reference, open.reference));
+    expect(noted).toMatchObject({ provider: 'sandbox', answer: 'taken', amount: open.amount });
+  });
+
+  it('returns through returnTransfer a transfer to a payment paid another way', async () => {
+    const open = await openTransfer();
+    expect((await payByCard(ctx.app, open)).statusCode).toBe(200);
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/transfers',
+      payload: { accountNumber: open.accountNumber, amount: open.amount },
+    });
+    expect(sent.json()).toMatchObject({ outcome: 'returned_already_paid' });
+    const [noted] = await ctx.database.db
+      .select()
+      .from(transferNotices)
+      .where(eq(transferNotices.reference, open.reference));
+    expect(noted).toMatchObject({ answer: 'already_paid' });
+    expect(await bankOutcome(Number(noted?.providerReference.replace('sbx_trf_', '')))).toBe(
+      'returned_already_paid',
+    );
+    // Told again (its answer lost), it goes back again: the bank returns it once.
+    const again = await post(
+      await transferNotice({
+        id: Number(noted?.providerReference.replace('sbx_trf_', '')),
+        reference: open.reference,
+        amount: open.amount,
+      }),
+    );
+    expect(again.statusCode).toBe(200);
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('sends again a notice a crash left unsent, and one whose answer was lost', async () => {
+    // Unsent: the bank recorded the transfer, then stopped.
+    const unsent = await openTransfer();
+    const unsentId = await arrivedUnannounced(unsent.accountNumber, unsent.amount);
+    // Answered by us, the answer lost before the bank heard it.
+    const lost = await openTransfer();
+    const lostId = await arrivedUnannounced(lost.accountNumber, lost.amount);
+    const lostNotice = await transferNotice({
+      id: lostId,
+      reference: lost.reference,
+      amount: lost.amount,
+    });
+    expect((await post(lostNotice)).statusCode).toBe(200);
+    expect(await bankOutcome(lostId)).toBe('received');
+
+    // Not yet due: sent a moment ago.
+    expect(await ctx.app.sandboxNotices.runDue()).toBe(0);
+    clock.advance(SANDBOX_NOTICE_RETRY_MS + 1);
+    expect(await ctx.app.sandboxNotices.runDue()).toBeGreaterThanOrEqual(2);
+    expect(await bankOutcome(unsentId)).toBe('credited');
+    expect(await bankOutcome(lostId)).toBe('credited');
+    expect(await paymentStatus(unsent.paymentId)).toBe('executed');
+    expect(await ledgerKinds(ctx.database, unsent.paymentId)).toEqual(['transfer_payment']);
+    expect(await ledgerKinds(ctx.database, lost.paymentId)).toEqual(['transfer_payment']);
+    // Nothing is owed any more.
+    clock.advance(SANDBOX_NOTICE_RETRY_MS + 1);
+    expect(await ctx.app.sandboxNotices.runDue()).toBe(0);
+  });
+});
+
+describe('a charge notice meets the requery in one completion path', () => {
+  it('books a 3-D Secure charge the network approved once, however often told', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    expect((await payByCard(ctx.app, consent, 'three_ds')).statusCode).toBe(200);
+    const [attempt] = await ctx.database.db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, consent.paymentId));
+    if (!attempt?.providerReference) throw new Error('no waiting charge');
+    expect(attempt.stage).toBe('awaiting_3ds');
+    const { sandbox, providers } = ctx.context;
+    if (!sandbox) throw new Error('no sandbox');
+    // The payer approves at the network; its notice, not the page, tells us.
+    await sandbox.cards.resolveThreeDs(attempt.providerReference, true);
+    const outcome = await providers.payments.requeryCardCharge(attempt.id);
+    expect(outcome.kind).toBe('taken');
+    const notice = { kind: 'charge', channel: 'card', reference: attempt.id, outcome } as const;
+    expect(await applyProviderNotice(ctx.context, notice)).toBe('applied');
+    expect(await paymentStatus(consent.paymentId)).toBe('executed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+    const eventsBefore = await eventCount();
+    expect(await applyProviderNotice(ctx.context, notice)).toBe('unchanged');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+    expect(await eventCount()).toBe(eventsBefore);
+  });
+
+  it('keeps the books balanced with the sandbox network’s record', async () => {
+    expect(await checkLedger(ctx.database.db)).toMatchObject({
+      unbalanced: [],
+      balanceMismatches: [],
+      paymentsNotBookedOnce: [],
+    });
+  });
+});
