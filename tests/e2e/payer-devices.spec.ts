@@ -14,7 +14,7 @@ import { snap } from './merchant';
 // code and creates a passkey there without the old one's approval. The page says from when it may
 // approve payments, the payer's number is told, and on their own page ('Your devices') the payer
 // finds both passkeys and asks to remove the lost one, by keyboard: signed in by a code alone,
-// the removal is scheduled 24 h on, and the SMS's link cancels it.
+// the removal is scheduled 24 h on, and the SMS's link cancels it, signed in or not, on a press.
 
 async function look(page: Page, testInfo: TestInfo, name: string) {
   await snap(page, testInfo, `payer-devices-${name}`);
@@ -23,6 +23,7 @@ async function look(page: Page, testInfo: TestInfo, name: string) {
 
 test("@both-widths a passkey added after an SMS code waits 24 h, and the lost one's removal waits 24 h with a cancel link", async ({
   page,
+  browser,
 }, testInfo) => {
   const phone = uniquePhone();
   const lost = await addVirtualAuthenticator(page);
@@ -104,17 +105,37 @@ test("@both-widths a passkey added after an SMS code waits 24 h, and the lost on
   ).toBeVisible();
   await look(page, testInfo, 'removal-scheduled');
 
-  // The SMS's link cancels it, once.
+  // The SMS's link cancels it on its own, in a browser where the payer is not signed in, and
+  // only when its button is pressed: opening it (a link previewer does) changes nothing.
   const sent = await page.request.get(
     `${E2E.appOrigin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
   );
   const [notice] = ((await sent.json()) as { messages: Array<{ body: string }> }).messages;
   expect(notice?.body).toMatch(/^A passkey is to be removed from your Oya Money account on /);
   const link = /(http\S+cancelRemoval=[\w-]+#devices)$/.exec(notice?.body ?? '')?.[1] ?? '';
-  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  await expect(devices.getByRole('status')).toHaveText(
-    'Removal cancelled. Your passkey stays on your account.',
-  );
+  const elsewhere = await browser.newContext({ viewport: page.viewportSize() });
+  const signedOut = await elsewhere.newPage();
+  await signedOut.goto(`${E2E.appOrigin}${link.replace(/^https?:\/\/[^/]+/, '')}`);
+  const panel = signedOut.getByRole('region', { name: 'Cancel a passkey removal' });
+  await expect(panel).toContainText('asked to remove a passkey from your account');
+  const cancel = panel.getByRole('button', { name: 'Cancel removal' });
+  await expect(cancel).toBeVisible();
+  await look(signedOut, testInfo, 'cancel-link');
+  // Opened, not pressed: the payer's own list, read again, still shows the removal.
+  await page.reload();
+  await expect(trusted).toContainText(/Removal scheduled for \d+ \w+ \d{4}, /);
+
+  await cancel.focus();
+  await signedOut.keyboard.press('Enter');
+  const done = panel.getByRole('status');
+  await expect(done).toHaveText('Removal cancelled. Your passkey stays on your account.');
+  await expect(done).toBeFocused();
+  await expect(panel.getByRole('link', { name: 'Go to your account' })).toBeVisible();
+  await look(signedOut, testInfo, 'cancel-link-done');
+  await elsewhere.close();
+
+  await page.reload();
+  await expect(items).toHaveCount(2);
   await expect(items.filter({ hasText: 'Removal scheduled for' })).toHaveCount(0);
   await expect(trusted.getByRole('button', { name: /^Remove the passkey added / })).toBeVisible();
   await look(page, testInfo, 'removal-cancelled');

@@ -253,6 +253,30 @@ describe('removing a passkey', () => {
     expect((await passkeySignIn(payer.device)).statusCode).toBe(200);
   });
 
+  it("is not cancelled by the SMS's link once the removal is due, nor by a token of another", async () => {
+    const payer = await victim();
+    const attacker = await codeSession(ctx.app, payer.phone);
+    expect((await removePasskey(attacker, payer.passkeyId)).statusCode).toBe(202);
+    const [sms] = await messagesTo(payer.phone);
+    const token = /cancelRemoval=([\w-]+)#devices$/.exec(sms ?? '')?.[1] ?? '';
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const cancel = (value: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/passkeys/removals/cancel',
+        payload: { token: value },
+      });
+    // A guessed token of the right shape cancels nothing.
+    const guessed = await cancel(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
+    expect(guessed.statusCode).toBe(404);
+
+    clock.advance(DAY);
+    const late = await cancel(token);
+    expect(late.statusCode).toBe(404);
+    expect(late.json().error.code).toBe('PASSKEY_REMOVAL_CANCEL_INVALID');
+    expect(await devices(await codeSession(ctx.app, payer.phone))).toEqual([]);
+  });
+
   it('is at once from a session a trusted passkey proved, which may also cancel a scheduled one', async () => {
     const payer = await victim();
     const second = softAuthenticatorFor(ctx.config);

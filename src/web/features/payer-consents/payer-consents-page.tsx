@@ -1,5 +1,5 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import type {
   TPayerConsent,
   TPayerConsentsResponse,
@@ -16,6 +16,7 @@ import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { PayerConsentItem } from './payer-consent-item';
 import { PayerDevices } from './payer-devices';
+import { RemovalCancel, removalCancelToken } from './removal-cancel';
 import './payer-consents.css';
 
 type TPayerConsentsPageProps = {
@@ -44,6 +45,8 @@ function revocationFailure(failure: unknown): Error {
 export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPageProps) {
   const query = usePayerConsentsQuery(signedIn);
   const queryClient = useQueryClient();
+  // Opened from the SMS's cancel link: that page, signed in or not (removal-cancel.tsx).
+  const [cancelToken] = useState(removalCancelToken);
 
   const revoke = useCallback(
     async (consent: TPayerConsent) => {
@@ -70,6 +73,18 @@ export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPa
   );
 
   const consents = query.data?.pages.flatMap((page) => page.consents) ?? [];
+
+  if (cancelToken) {
+    return (
+      <div className="page">
+        <main className="card payer-consents">
+          <div className="card-body">
+            <RemovalCancel token={cancelToken} signedIn={signedIn} />
+          </div>
+        </main>
+      </div>
+    );
+  }
 
   return (
     <div className="page">

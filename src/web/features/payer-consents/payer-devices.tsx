@@ -131,25 +131,6 @@ export function PayerDevices() {
     if (removals > 0) removedNote.current?.focus();
   }, [removals]);
 
-  // The SMS's cancel link: /consents?cancelRemoval=<token>#devices.
-  useEffect(() => {
-    const url = new URL(window.location.href);
-    const token = url.searchParams.get('cancelRemoval');
-    if (!token) return;
-    url.searchParams.delete('cancelRemoval');
-    window.history.replaceState(window.history.state, '', url.toString());
-    authApi.cancelRemovalByToken(token).then(
-      async () => {
-        // The list may have been read before the cancel committed: it is read again, whole, and
-        // the note shows with the list that holds the cancel, never beside a stale one.
-        await queryClient.resetQueries({ queryKey: passkeysQueryKey });
-        setNote('Removal cancelled. Your passkey stays on your account.');
-        setRemovals((n) => n + 1);
-      },
-      (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)),
-    );
-  }, [queryClient]);
-
   const focusNote = useCallback(() => removedNote.current?.focus(), []);
 
   const cancelRemoval = async (passkey: TPasskeySummary) => {
