@@ -62,6 +62,9 @@ const LISTED_FAILURES = 50;
 
 const WEB_DIR = path.resolve('dist/web');
 
+/** A provider's notices (docs/payments.md "Provider notices"): a raw, signed body. */
+const PROVIDER_NOTICES_URL = '/api/providers/:name/notices';
+
 let fuzz: TFuzzApp;
 let fixtures: TFixtures;
 
@@ -72,6 +75,8 @@ beforeAll(async () => {
   Object.assign(fixtures.hints, await terminalHints(fuzz));
   Object.assign(fixtures.hints, await paymentRequestHints(fuzz));
   Object.assign(fixtures.hints, await streamHints(fuzz));
+  // The configured provider's notices: past the name, up to the adapter's verification.
+  fixtures.hints[`${PROVIDER_NOTICES_URL} name`] = fuzz.app.appContext.providers.payments.name;
 }, 600_000);
 
 /** The event streams the fuzzing opens (a GET the runner then closes), past their tickets. */
@@ -296,6 +301,7 @@ describe('fuzz: every registered route', () => {
         '/api/consent',
         '/api/consent/payment-request/:paymentRequestId',
         '/api/users/decline-invitation/:paymentRequestId',
+        PROVIDER_NOTICES_URL,
       ]),
     );
     // The page routes are there only with the built page: they must be fuzzed too.
