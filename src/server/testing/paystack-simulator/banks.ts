@@ -1,0 +1,36 @@
+/**
+ * The banks the simulator lists (GET /bank) and the accounts it resolves (GET /bank/resolve).
+ * Codes are the Nigerian bank codes Paystack's List Banks answers with; the list is short on
+ * purpose. The accounts are the simulator's own.
+ */
+
+export type TSimBank = { id: number; name: string; slug: string; code: string };
+
+export const BANKS: TSimBank[] = [
+  { id: 1, name: 'Access Bank', slug: 'access-bank', code: '044' },
+  { id: 3, name: 'Ecobank Nigeria', slug: 'ecobank-nigeria', code: '050' },
+  { id: 7, name: 'First Bank of Nigeria', slug: 'first-bank-of-nigeria', code: '011' },
+  { id: 9, name: 'Guaranty Trust Bank', slug: 'guaranty-trust-bank', code: '058' },
+  { id: 67, name: 'Kuda Bank', slug: 'kuda-bank', code: '50211' },
+  { id: 171, name: 'OPay Digital Services Limited (OPay)', slug: 'paycom', code: '999992' },
+  { id: 16, name: 'United Bank For Africa', slug: 'united-bank-for-africa', code: '033' },
+  { id: 20, name: 'Wema Bank', slug: 'wema-bank', code: '035' },
+  { id: 21, name: 'Zenith Bank', slug: 'zenith-bank', code: '057' },
+];
+
+export const bankByCode = (code: string) => BANKS.find((bank) => bank.code === code);
+
+/** Accounts that resolve to a name, by bank code then account number. */
+export const RESOLVABLE_ACCOUNTS: Record<string, Record<string, string>> = {
+  '058': { '0123456789': 'ADAEZE OKAFOR', '0000000001': 'TUNDE BAKARE' },
+  '044': { '0690000031': 'CHIAMAKA EZE', '0001234567': 'DOE JANE LOREN' },
+  '011': { '3000000001': 'MUSA ABUBAKAR' },
+  '057': { '2000000001': 'NGOZI OBI' },
+  '50211': { '2000000002': 'KEMI ADEYEMI' },
+};
+
+export const resolveAccountName = (bankCode: string, accountNumber: string) =>
+  RESOLVABLE_ACCOUNTS[bankCode]?.[accountNumber] ?? null;
+
+/** A payout to this account number (at any bank) fails: transfer.failed instead of transfer.success. */
+export const FAILING_PAYOUT_ACCOUNT = '0000000000';

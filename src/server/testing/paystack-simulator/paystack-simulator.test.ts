@@ -1,0 +1,590 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPaystackSimulator, type TPaystackSimulator } from './paystack-simulator';
+
+const SECRET = 'sk_test_paystack_simulator_tests';
+
+/** Our side of the notices: keeps each one as it arrived and answers the status it is told to. */
+const noticeReceiver = async () => {
+  const received: Array<{ raw: string; signature: string | undefined }> = [];
+  const answers: number[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        raw: Buffer.concat(chunks).toString('utf8'),
+        signature: request.headers['x-paystack-signature'] as string | undefined,
+      });
+      response.writeHead(answers.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/paystack`,
+    received,
+    /** The next notices are answered with these statuses, in order (then 200). */
+    answerNext: (...statuses: number[]) => answers.push(...statuses),
+    events: () => received.map((notice) => JSON.parse(notice.raw).event as string),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+let receiver: Awaited<ReturnType<typeof noticeReceiver>>;
+let simulator: TPaystackSimulator;
+let counter = 0;
+const newReference = () => `ref-${Date.now()}-${++counter}`;
+
+const call = async (method: string, path: string, body?: unknown, key = SECRET) => {
+  const answer = await fetch(`${simulator.url}${path}`, {
+    method,
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: answer.status, json: await answer.json() };
+};
+
+const card = (number: string, cvv = '408') => ({
+  number,
+  cvv,
+  expiry_month: '12',
+  expiry_year: '2099',
+});
+
+const chargeCard = (number: string, extra: Record<string, unknown> = {}) =>
+  call('POST', '/charge', {
+    email: 'payer@example.com',
+    amount: 250_000,
+    reference: newReference(),
+    card: card(number),
+    ...extra,
+  });
+
+/** The notices of one event whose data names this reference, as our server received them. */
+const noticesFor = (event: string, reference: string) =>
+  receiver.received.filter((notice) => {
+    const parsed = JSON.parse(notice.raw);
+    return (
+      parsed.event === event &&
+      (parsed.data.reference === reference || parsed.data.transaction_reference === reference)
+    );
+  });
+
+beforeAll(async () => {
+  receiver = await noticeReceiver();
+  simulator = await startPaystackSimulator({
+    secretKey: SECRET,
+    noticeUrl: receiver.url,
+    noticeRetryDelaysMs: [10, 10, 10],
+  });
+});
+
+afterAll(async () => {
+  await simulator.close();
+  await receiver.close();
+});
+
+describe('keys and envelopes', () => {
+  it('refuses a missing or wrong bearer with 401 Invalid key, and records the request as unauthorized', async () => {
+    const missing = await call('GET', '/bank', undefined, '');
+    const wrong = await call('GET', '/bank', undefined, 'sk_test_wrong');
+    expect(missing).toEqual({ status: 401, json: { status: false, message: 'Invalid key' } });
+    expect(wrong).toEqual({ status: 401, json: { status: false, message: 'Invalid key' } });
+    expect(simulator.requests.filter((r) => r.path === '/bank').map((r) => r.authorized)).toEqual([
+      false,
+      false,
+    ]);
+  });
+
+  it('lists banks and resolves a known account, refusing an unknown one with 422', async () => {
+    const banks = await call('GET', '/bank?country=nigeria');
+    expect(banks.status).toBe(200);
+    expect(banks.json).toMatchObject({ status: true, message: 'Banks retrieved' });
+    expect(banks.json.data).toContainEqual(
+      expect.objectContaining({ name: 'Guaranty Trust Bank', code: '058' }),
+    );
+    const resolved = await call('GET', '/bank/resolve?account_number=0123456789&bank_code=058');
+    expect(resolved.json).toEqual({
+      status: true,
+      message: 'Account number resolved',
+      data: { account_number: '0123456789', account_name: 'ADAEZE OKAFOR', bank_id: 9 },
+    });
+    const unknown = await call('GET', '/bank/resolve?account_number=9999999999&bank_code=058');
+    expect(unknown.status).toBe(422);
+    expect(unknown.json.status).toBe(false);
+    expect(unknown.json.message).toMatch(/Could not resolve account name/);
+  });
+
+  it('refuses bodies Paystack refuses: no email, a fractional amount, a reference with other characters', async () => {
+    const base = { email: 'payer@example.com', amount: 10_000, card: card('4084084084084081') };
+    const noEmail = await call('POST', '/charge', { ...base, email: undefined });
+    const badAmount = await call('POST', '/charge', { ...base, amount: '100.50' });
+    const badReference = await call('POST', '/charge', { ...base, reference: 'has space' });
+    for (const answer of [noEmail, badAmount, badReference]) {
+      expect(answer.status).toBe(400);
+      expect(answer.json.status).toBe(false);
+    }
+    expect(badAmount.json.message).toBe('Invalid Amount Sent');
+  });
+
+  it('takes the amount as a string of digits, as Paystack does', async () => {
+    const answer = await call('POST', '/charge', {
+      email: 'payer@example.com',
+      amount: '50000',
+      card: card('4084084084084081'),
+    });
+    expect(answer.json.data).toMatchObject({ status: 'success', amount: 50_000 });
+  });
+});
+
+describe('card charges', () => {
+  it('charges the no-validation card at once, with a reusable authorization and a signed charge.success', async () => {
+    const answer = await chargeCard('4084084084084081');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ status: true, message: 'Charge attempted' });
+    expect(answer.json.data).toMatchObject({
+      status: 'success',
+      amount: 250_000,
+      channel: 'card',
+      gateway_response: 'Approved',
+      authorization: {
+        bin: '408408',
+        last4: '4081',
+        exp_month: '12',
+        exp_year: '2099',
+        brand: 'visa',
+        reusable: true,
+        authorization_code: expect.stringMatching(/^AUTH_/),
+        signature: expect.stringMatching(/^SIG_/),
+      },
+    });
+    await expect
+      .poll(() => noticesFor('charge.success', answer.json.data.reference).length)
+      .toBe(1);
+  });
+
+  it('walks the Verve card through send_pin, send_otp and success', async () => {
+    const started = await chargeCard('507850785078507812');
+    const reference = started.json.data.reference;
+    expect(started.json.data).toMatchObject({ reference, status: 'send_pin' });
+
+    const afterPin = await call('POST', '/charge/submit_pin', { pin: '1111', reference });
+    expect(afterPin.json.data).toMatchObject({ reference, status: 'send_otp' });
+
+    const afterOtp = await call('POST', '/charge/submit_otp', { otp: '123456', reference });
+    expect(afterOtp.json.data).toMatchObject({ reference, status: 'success' });
+
+    const verified = await call('GET', `/transaction/verify/${reference}`);
+    expect(verified.json).toMatchObject({
+      status: true,
+      message: 'Verification successful',
+      data: { reference, status: 'success', amount: 250_000 },
+    });
+  });
+
+  it('takes the PIN with the charge instead of asking for it', async () => {
+    const started = await chargeCard('507850785078507812', { pin: '1111' });
+    expect(started.json.data.status).toBe('send_otp');
+  });
+
+  it('fails the charge on a wrong OTP and refuses an OTP the charge is not waiting for', async () => {
+    const started = await chargeCard('5060666666666666666');
+    const reference = started.json.data.reference;
+    const early = await call('POST', '/charge/submit_otp', { otp: '123456', reference });
+    expect(early.status).toBe(400);
+    await call('POST', '/charge/submit_pin', { pin: '1234', reference });
+    const wrong = await call('POST', '/charge/submit_otp', { otp: '000000', reference });
+    expect(wrong.json.data).toMatchObject({ reference, status: 'failed' });
+    const checked = await call('GET', `/charge/${reference}`);
+    expect(checked.json.data.status).toBe('failed');
+  });
+
+  it('asks for the phone, then the OTP, on the PIN+phone+OTP card; and a birthday on the birthday card', async () => {
+    const phoneCard = await chargeCard('507850785078507804', { pin: '0000' });
+    const reference = phoneCard.json.data.reference;
+    expect(phoneCard.json.data.status).toBe('send_phone');
+    const afterPhone = await call('POST', '/charge/submit_phone', {
+      phone: '08012345678',
+      reference,
+    });
+    expect(afterPhone.json.data.status).toBe('send_otp');
+
+    const birthdayCard = await chargeCard('5399830000000008');
+    expect(birthdayCard.json.data.status).toBe('send_birthday');
+    const afterBirthday = await call('POST', '/charge/submit_birthday', {
+      birthday: '1990-01-01',
+      reference: birthdayCard.json.data.reference,
+    });
+    expect(afterBirthday.json.data.status).toBe('success');
+  });
+
+  it('declines the declined and insufficient-funds cards, and sends no notice for them', async () => {
+    const declined = await chargeCard('4084080000005408');
+    const poor = await chargeCard('4084080000670037');
+    expect(declined.json.data).toMatchObject({ status: 'failed', gateway_response: 'Declined' });
+    expect(poor.json.data).toMatchObject({
+      status: 'failed',
+      gateway_response: 'Insufficient Funds',
+    });
+    expect(declined.json.data.authorization).toEqual({});
+    await simulator.idle();
+    expect(noticesFor('charge.success', declined.json.data.reference)).toEqual([]);
+  });
+
+  it('answers pending on the timeout card, and the check by reference then says failed', async () => {
+    const pending = await chargeCard('5060660000000064');
+    expect(pending.json.data.status).toBe('pending');
+    const checked = await call('GET', `/charge/${pending.json.data.reference}`);
+    expect(checked.json.data).toMatchObject({ status: 'failed', gateway_response: 'Timeout' });
+  });
+
+  it('refuses a second charge with the same reference as Paystack does', async () => {
+    const reference = newReference();
+    await chargeCard('4084084084084081', { reference });
+    const again = await chargeCard('4084084084084081', { reference });
+    expect(again.status).toBe(400);
+    expect(again.json).toMatchObject({
+      status: false,
+      message: 'Duplicate Transaction Reference',
+      code: 'duplicate_reference',
+    });
+  });
+
+  it('answers 404 Transaction reference not found for an unknown reference', async () => {
+    const answer = await call('GET', '/transaction/verify/never-charged');
+    expect(answer).toEqual({
+      status: 404,
+      json: { status: false, message: 'Transaction reference not found' },
+    });
+  });
+});
+
+describe('3-D Secure', () => {
+  it('gives an open_url, and the payer approving it pays the charge and sends a charge.success our key verifies', async () => {
+    const started = await chargeCard('4084080000000409');
+    const reference = started.json.data.reference;
+    expect(started.json.data).toMatchObject({ reference, status: 'open_url' });
+    const page = await fetch(started.json.data.url);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('<button type="submit" name="answer" value="approve">Approve</button>');
+    expect((await call('GET', `/transaction/verify/${reference}`)).json.data.status).toBe(
+      'ongoing',
+    );
+
+    await simulator.answerThreeDs(reference, true);
+
+    const verified = await call('GET', `/transaction/verify/${reference}`);
+    expect(verified.json.data).toMatchObject({
+      status: 'success',
+      authorization: { last4: '0409' },
+    });
+    const [notice] = noticesFor('charge.success', reference);
+    expect(notice).toBeDefined();
+    const expected = createHmac('sha512', SECRET).update(notice!.raw).digest('hex');
+    expect(notice!.signature).toBe(expected);
+    const recorded = simulator.notices.find((n) => n.body === notice!.raw);
+    expect(recorded).toMatchObject({ event: 'charge.success', signature: expected, status: 200 });
+  });
+
+  it('is answered on its page too: Decline fails the charge and ends on the close page', async () => {
+    const started = await chargeCard('4084080000000409');
+    const reference = started.json.data.reference;
+    const answered = await fetch(started.json.data.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'answer=decline',
+      redirect: 'manual',
+    });
+    expect(answered.status).toBe(303);
+    expect(answered.headers.get('location')).toBe(`${simulator.url}/close`);
+    expect(await (await fetch(`${simulator.url}/close`)).text()).toContain(
+      'You can close this page',
+    );
+    expect((await call('GET', `/transaction/verify/${reference}`)).json.data.status).toBe('failed');
+  });
+});
+
+describe('pay with transfer', () => {
+  it('issues a one-time account, and a transfer of the amount into it sends charge.success with the sender', async () => {
+    const reference = newReference();
+    const started = await call('POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 180_000,
+      reference,
+      bank_transfer: { account_expires_at: '2099-01-01T00:00:00Z' },
+    });
+    expect(started.json.data).toMatchObject({
+      reference,
+      status: 'pending_bank_transfer',
+      account_name: expect.any(String),
+      account_number: expect.stringMatching(/^\d{10}$/),
+      bank: { name: 'Test Bank', slug: 'test-bank' },
+      account_expires_at: '2099-01-01T00:00:00.000Z',
+    });
+
+    await simulator.payTransfer(started.json.data.account_number, 180_000, {
+      accountNumber: '0690000031',
+      accountName: 'CHIAMAKA EZE',
+      bankCode: '044',
+    });
+
+    const [notice] = noticesFor('charge.success', reference);
+    expect(JSON.parse(notice!.raw).data).toMatchObject({
+      status: 'success',
+      channel: 'bank_transfer',
+      amount: 180_000,
+      authorization: {
+        channel: 'bank_transfer',
+        sender_name: 'CHIAMAKA EZE',
+        sender_bank: 'Access Bank',
+        sender_bank_account_number: 'XXXXXXX031',
+      },
+    });
+    expect((await call('GET', `/transaction/verify/${reference}`)).json.data.status).toBe(
+      'success',
+    );
+  });
+
+  it('answers a wrong amount with bank.transfer.rejected and leaves the charge unpaid', async () => {
+    const started = await call('POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 180_000,
+      reference: newReference(),
+      bank_transfer: {},
+    });
+    await simulator.payTransfer(started.json.data.account_number, 100_000);
+    const rejected = receiver.received
+      .map((notice) => JSON.parse(notice.raw))
+      .filter((notice) => notice.event === 'bank.transfer.rejected');
+    expect(rejected.at(-1).data.bank_transfer).toMatchObject({
+      amount: '100000',
+      message_type: 'INCORRECT_AMOUNT',
+    });
+    const verified = await call('GET', `/transaction/verify/${started.json.data.reference}`);
+    expect(verified.json.data.status).toBe('ongoing');
+  });
+});
+
+describe('saved cards', () => {
+  it('charges an authorization it issued, and refuses one it did not', async () => {
+    const first = await chargeCard('4084084084084081');
+    const code = first.json.data.authorization.authorization_code;
+    const again = await call('POST', '/transaction/charge_authorization', {
+      authorization_code: code,
+      email: 'payer@example.com',
+      amount: 70_000,
+      reference: newReference(),
+    });
+    expect(again.json.data).toMatchObject({ status: 'success', amount: 70_000 });
+    expect(again.json.data.authorization.authorization_code).toBe(code);
+
+    simulator.declineAuthorization(code);
+    const declined = await call('POST', '/transaction/charge_authorization', {
+      authorization_code: code,
+      email: 'payer@example.com',
+      amount: 70_000,
+    });
+    expect(declined.json.data).toMatchObject({
+      status: 'failed',
+      gateway_response: 'Insufficient Funds',
+    });
+
+    const unknown = await call('POST', '/transaction/charge_authorization', {
+      authorization_code: 'AUTH_never',
+      email: 'payer@example.com',
+      amount: 70_000,
+    });
+    expect(unknown.status).toBe(400);
+  });
+});
+
+describe('refunds', () => {
+  it('refunds in parts up to the amount, refuses a third, and sends refund.processed for each', async () => {
+    const paid = await chargeCard('4084084084084081', { amount: 100_000 });
+    const reference = paid.json.data.reference;
+    const first = await call('POST', '/refund', { transaction: reference, amount: 60_000 });
+    expect(first.json).toMatchObject({
+      status: true,
+      message: 'Refund has been queued for processing',
+      data: { status: 'pending', amount: 60_000, transaction: { reference } },
+    });
+    const second = await call('POST', '/refund', {
+      transaction: String(paid.json.data.id),
+      amount: 40_000,
+    });
+    expect(second.json.data).toMatchObject({ status: 'pending', amount: 40_000 });
+    const third = await call('POST', '/refund', { transaction: reference, amount: 1 });
+    expect(third.status).toBe(400);
+    expect(third.json.status).toBe(false);
+
+    await expect.poll(() => noticesFor('refund.processed', reference).length).toBe(2);
+    const fetched = await call('GET', `/refund/${first.json.data.id}`);
+    expect(fetched.json.data).toMatchObject({ status: 'processed', amount: 60_000 });
+    const listed = await call('GET', `/refund?transaction=${reference}`);
+    expect(listed.json.data.map((refund: { amount: number }) => refund.amount)).toEqual([
+      60_000, 40_000,
+    ]);
+    expect((await call('GET', `/transaction/verify/${reference}`)).json.data.status).toBe(
+      'reversed',
+    );
+  });
+
+  it('refuses a refund beyond the amount left', async () => {
+    const paid = await chargeCard('4084084084084081', { amount: 100_000 });
+    const tooMuch = await call('POST', '/refund', {
+      transaction: paid.json.data.reference,
+      amount: 100_001,
+    });
+    expect(tooMuch.status).toBe(400);
+  });
+
+  it('ends a refund failed when told to, with refund.failed', async () => {
+    const paid = await chargeCard('4084084084084081', { amount: 100_000 });
+    simulator.failNextRefund();
+    await call('POST', '/refund', { transaction: paid.json.data.reference });
+    await expect.poll(() => noticesFor('refund.failed', paid.json.data.reference).length).toBe(1);
+  });
+});
+
+describe('payouts', () => {
+  it('pays a recipient: pending, then transfer.success, and verify by reference says success', async () => {
+    const recipient = await call('POST', '/transferrecipient', {
+      type: 'nuban',
+      name: 'Adaeze Okafor',
+      account_number: '0123456789',
+      bank_code: '058',
+    });
+    expect(recipient.json.data).toMatchObject({
+      recipient_code: expect.stringMatching(/^RCP_/),
+      details: { account_number: '0123456789', bank_code: '058', bank_name: 'Guaranty Trust Bank' },
+    });
+    const reference = `payout_${Date.now()}_0001`;
+    const transfer = await call('POST', '/transfer', {
+      source: 'balance',
+      amount: 500_000,
+      recipient: recipient.json.data.recipient_code,
+      reference,
+      reason: 'Merchant payout',
+    });
+    expect(transfer.json).toMatchObject({
+      status: true,
+      message: 'Transfer has been queued',
+      data: { status: 'pending', reference, amount: 500_000 },
+    });
+    await expect
+      .poll(() => receiver.events().filter((event) => event === 'transfer.success').length)
+      .toBeGreaterThan(0);
+    const verified = await call('GET', `/transfer/verify/${reference}`);
+    expect(verified.json.data).toMatchObject({ status: 'success', reference });
+  });
+
+  it('fails a payout to the failing account with transfer.failed, and refuses an unknown recipient', async () => {
+    const recipient = await call('POST', '/transferrecipient', {
+      type: 'nuban',
+      name: 'Nobody',
+      account_number: '0000000000',
+      bank_code: '058',
+    });
+    const reference = `payout_${Date.now()}_0002`;
+    await call('POST', '/transfer', {
+      source: 'balance',
+      amount: 1_000,
+      recipient: recipient.json.data.recipient_code,
+      reference,
+    });
+    await expect
+      .poll(async () => (await call('GET', `/transfer/verify/${reference}`)).json.data.status)
+      .toBe('failed');
+    const unknown = await call('POST', '/transfer', {
+      source: 'balance',
+      amount: 1_000,
+      recipient: 'RCP_unknown',
+      reference: `payout_${Date.now()}_0003`,
+    });
+    expect(unknown.json).toMatchObject({
+      status: false,
+      message: 'Recipient specified is invalid',
+    });
+  });
+});
+
+describe('direct debit', () => {
+  it('initializes a mandate the payer approves, then charges it: processing, then charge.success', async () => {
+    const started = await call('POST', '/customer/authorization/initialize', {
+      email: 'debtor@example.com',
+      channel: 'direct_debit',
+      account: { number: '0123456789', bank_code: '058' },
+    });
+    const { reference, redirect_url: redirectUrl } = started.json.data;
+    expect((await fetch(redirectUrl)).status).toBe(200);
+    expect((await call('GET', `/customer/authorization/verify/${reference}`)).status).toBe(404);
+
+    await simulator.answerMandate(reference, true);
+
+    const verified = await call('GET', `/customer/authorization/verify/${reference}`);
+    expect(verified.json.data).toMatchObject({ channel: 'direct_debit', active: true });
+    const active = receiver.received
+      .map((notice) => JSON.parse(notice.raw))
+      .find(
+        (notice) =>
+          notice.event === 'direct_debit.authorization.active' &&
+          notice.data.reference === reference,
+      );
+    expect(active.data.authorization_code).toBe(verified.json.data.authorization_code);
+
+    const debitReference = newReference();
+    const debit = await call('POST', '/transaction/charge_authorization', {
+      authorization_code: verified.json.data.authorization_code,
+      email: 'debtor@example.com',
+      amount: 30_000,
+      reference: debitReference,
+    });
+    expect(debit.json.data).toMatchObject({ status: 'processing', channel: 'direct_debit' });
+    await expect.poll(() => noticesFor('charge.success', debitReference).length).toBe(1);
+  });
+});
+
+describe('faults', () => {
+  it('takes effect when the answer is lost, and verify by reference then tells the truth', async () => {
+    const reference = newReference();
+    simulator.loseNextAnswer('/charge');
+    await expect(chargeCard('4084084084084081', { reference })).rejects.toThrow();
+    const verified = await call('GET', `/transaction/verify/${reference}`);
+    expect(verified.json.data).toMatchObject({ reference, status: 'success' });
+  });
+
+  it('answers the status it is told without effect, once', async () => {
+    const reference = newReference();
+    simulator.failNext('/charge', 503);
+    const failed = await chargeCard('4084084084084081', { reference });
+    expect(failed.status).toBe(503);
+    expect((await call('GET', `/transaction/verify/${reference}`)).status).toBe(404);
+    const retried = await chargeCard('4084084084084081', { reference });
+    expect(retried.json.data.status).toBe('success');
+  });
+
+  it('sends a notice again while our server does not answer 2xx, and records each answer', async () => {
+    await simulator.idle();
+    receiver.answerNext(500, 503);
+    const paid = await chargeCard('4084084084084081');
+    const reference = paid.json.data.reference;
+    await expect.poll(() => noticesFor('charge.success', reference).length).toBe(3);
+    await simulator.idle();
+    const bodies = new Set(noticesFor('charge.success', reference).map((notice) => notice.raw));
+    expect(bodies.size).toBe(1);
+    const [body] = bodies;
+    expect(simulator.notices.filter((notice) => notice.body === body).map((n) => n.status)).toEqual(
+      [500, 503, 200],
+    );
+  });
+});
