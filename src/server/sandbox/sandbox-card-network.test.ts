@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
 import { openTestDatabase } from '../testing/test-app';
@@ -12,7 +12,7 @@ import {
   type TAccountScenario,
 } from './fixtures';
 import { mintSandboxPerson } from './sandbox-people';
-import type { TBvnRecord } from '../providers/payments';
+import type { TBvnRecord, TPlainCard } from '../providers/payments';
 import { readSandboxCard } from './sandbox-reader';
 import { withIccValue } from '../testing/terminal';
 import {
@@ -166,6 +166,65 @@ paymentProviderContract('sandbox network', () => underTest(FIXTURE_PLAYERS));
 paymentProviderContract('sandbox network, a minted person', async () =>
   underTest(await mintedPlayers()),
 );
+
+/*
+ * What the sandbox promises beyond the port's contract (a real provider's test mode may not: see
+ * docs/providers/paystack.md): which account a card draws on, refusals of a card's details
+ * before any charge begins, and a one-time account named as asked.
+ */
+describe.each([
+  ['the fixtures', async () => underTest(FIXTURE_PLAYERS)],
+  ['a minted person', async () => underTest(await mintedPlayers())],
+] as const)('sandbox network beyond the port contract, %s', (_players, make) => {
+  let played: TPaymentProviderUnderTest;
+  beforeAll(async () => {
+    played = await make();
+  });
+  const charge = (scenario: TCardScenario, change: Partial<TPlainCard> = {}) =>
+    played.provider.chargeCard({
+      reference: `att_sandbox_${Date.now()}_${Math.random().toString(36).slice(2)}`,
+      amount: 250_000,
+      narration: 'Order 17',
+      card: { ...played.cardFor(scenario).card, ...change },
+    });
+
+  it('says a card draws on its own account only, by its number or a succeeded charge’s token', async () => {
+    const { provider } = played;
+    const { card } = played.cardFor('pin_only');
+    const own = played.cardAccount;
+    const other = played.knownAccount;
+    const byNumber = { number: card.number };
+    expect(await provider.isCardOnAccount({ card: byNumber, ...own })).toBe(true);
+    expect(await provider.isCardOnAccount({ card: byNumber, ...other })).toBe(false);
+    const paid = await charge('pin_only');
+    if (paid.kind !== 'succeeded' || !paid.token) throw new Error('no token');
+    expect(await provider.isCardOnAccount({ card: { token: paid.token }, ...own })).toBe(true);
+    expect(await provider.isCardOnAccount({ card: { token: paid.token }, ...other })).toBe(false);
+    expect(await provider.isCardOnAccount({ card: { number: '4111111111111111' }, ...own })).toBe(
+      false,
+    );
+  });
+
+  it('refuses a wrong CVV, and a card it does not know, without a reference', async () => {
+    expect(await charge('pin_only', { cvv: '000' })).toMatchObject({
+      kind: 'failed',
+      providerReference: null,
+    });
+    expect(await charge('pin_only', { number: '4000000000000002', pin: '1234' })).toMatchObject({
+      kind: 'failed',
+      providerReference: null,
+    });
+  });
+
+  it('names a one-time account as asked', async () => {
+    const account = await played.provider.openTransferAccount({
+      reference: `att_sandbox_${Date.now()}`,
+      amount: 250_000,
+      accountName: 'Tola Stores',
+    });
+    expect(account.accountName).toBe('Tola Stores');
+  });
+});
 
 describe('sandbox card network', () => {
   it('has a published card for every scenario it plays', () => {

@@ -1,0 +1,59 @@
+// The refunds capability of the PaymentProvider port (TRefundsPort): a merchant's refunds, whole
+// or in part, once per reference, asked about by it.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TRefundsPort } from '../payments';
+import { contractReference as reference } from './contract-references';
+
+export type TRefundsUnderTest = {
+  provider: TRefundsPort;
+  /** A card charge of `amount` kobo the provider took just now: what a refund gives back from. */
+  paidCardCharge(amount: number): Promise<{ providerReference: string }>;
+};
+
+export function refundsContract(adapter: string, make: () => Promise<TRefundsUnderTest>) {
+  describe(`PaymentProvider port contract, refunds: ${adapter}`, () => {
+    let underTest: TRefundsUnderTest;
+    let provider: TRefundsPort;
+    beforeAll(async () => {
+      underTest = await make();
+      provider = underTest.provider;
+    });
+    const refundOf = (providerReference: string, amount: number, ref = reference()) => ({
+      reference: ref,
+      providerReference,
+      channel: 'card' as const,
+      amount,
+      sender: null,
+      reason: 'Returned goods',
+    });
+
+    it('gives back part of a charge, then the rest, each once per reference, each processed when asked about', async () => {
+      const { providerReference } = await underTest.paidCardCharge(500_000);
+      const part = refundOf(providerReference, 200_000);
+      const first = await provider.refund(part);
+      expect(first.kind).not.toBe('failed');
+      // Asked again with its reference: the same refund, not a second one.
+      expect((await provider.refund(part)).providerReference).toBe(first.providerReference);
+      await expect
+        .poll(() => provider.requeryRefund(part.reference))
+        .toEqual({ kind: 'processed', providerReference: expect.any(String) });
+      const rest = refundOf(providerReference, 300_000);
+      expect((await provider.refund(rest)).kind).not.toBe('failed');
+      await expect
+        .poll(() => provider.requeryRefund(rest.reference))
+        .toMatchObject({ kind: 'processed' });
+    });
+
+    it('refuses to give back more than the charge has left', async () => {
+      const { providerReference } = await underTest.paidCardCharge(250_000);
+      await provider.refund(refundOf(providerReference, 200_000));
+      expect(await provider.refund(refundOf(providerReference, 100_000))).toMatchObject({
+        kind: 'failed',
+      });
+    });
+
+    it('answers failed for a refund never asked for', async () => {
+      expect(await provider.requeryRefund(reference())).toMatchObject({ kind: 'failed' });
+    });
+  });
+}
