@@ -4,6 +4,7 @@ import {
   accountKind,
   accountRowBadges,
   accountRowSubtitle,
+  isAccountDebitable,
   deleteAccountConfirmation,
   maskAccountNumber,
   sortAccountsForList,
@@ -70,8 +71,26 @@ describe('accountRowBadges', () => {
     ],
     ['an account with an active card', cardAndBank, []],
     ['an account the bank approved', anAccount({ linkStatus: 'bank_approved' }), []],
+    [
+      'a link made before BVNs were checked, the payer with no verified BVN',
+      anAccount({ linkStatus: 'approved', bvnHold: 'bvn_unverified' }),
+      ['Verify your BVN to pay from this account'],
+    ],
+    [
+      'a link made before BVNs were checked, on an account another BVN holds',
+      anAccount({ linkStatus: 'approved', bvnHold: 'not_under_bvn' }),
+      ['Not registered to your BVN'],
+    ],
   ])('%s → %j', (_, account, badges) => {
     expect(accountRowBadges(account)).toEqual(badges);
+  });
+
+  it('says what to do about a link made before BVNs were checked, never Not authorized yet', () => {
+    const held = anAccount({ bvnHold: 'bvn_unverified' });
+    expect(accountRowBadges(held)).not.toContain('Not authorized yet');
+    expect(isAccountDebitable(held)).toBe(false);
+    expect(isAccountDebitable(anAccount({ linkStatus: 'approved' }))).toBe(true);
+    expect(isAccountDebitable(anAccount())).toBe(false);
   });
 });
 

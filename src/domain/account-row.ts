@@ -38,7 +38,17 @@ export function accountRowSubtitle(account: TUserAccount): string {
   }
 }
 
-export type TAccountBadge = 'Not supported' | 'Not authorized yet';
+/**
+ * What the row of a linked account that debits nothing says instead (schemas/user-account.ts
+ * bvnHold): what the payer can do about it, not a vague 'Not authorized yet'.
+ */
+export const BVN_HOLD_BADGES = {
+  bvn_unverified: 'Verify your BVN to pay from this account',
+  not_under_bvn: 'Not registered to your BVN',
+} as const;
+
+export type TAccountBadge =
+  'Not supported' | 'Not authorized yet' | (typeof BVN_HOLD_BADGES)[keyof typeof BVN_HOLD_BADGES];
 
 /**
  * Whether a debit from the account is already authorized: a mandate authorized by the bank, an
@@ -55,12 +65,19 @@ export function isAccountAuthorized(account: TUserAccount): boolean {
   );
 }
 
+/** Whether the account may be debited now: authorized, and linked under the payer's BVN. */
+export function isAccountDebitable(account: TUserAccount): boolean {
+  return isAccountAuthorized(account) && !account.bvnHold;
+}
+
 /**
  * The badges of an account row (spec §2): 'Not supported' when no integration is possible (the
- * row is disabled), otherwise 'Not authorized yet' until a debit is authorized.
+ * row is disabled); a link made before BVNs were checked says what to do (BVN_HOLD_BADGES);
+ * otherwise 'Not authorized yet' until a debit is authorized.
  */
 export function accountRowBadges(account: TUserAccount): TAccountBadge[] {
   if (!isAccountSupported(account)) return ['Not supported'];
+  if (account.bvnHold) return [BVN_HOLD_BADGES[account.bvnHold]];
   return isAccountAuthorized(account) ? [] : ['Not authorized yet'];
 }
 

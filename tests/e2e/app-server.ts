@@ -5,7 +5,13 @@ import { ZCreateConsentRequest } from '../../src/domain/schemas/merchant-api';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
-import { consents, paymentAttempts, payments } from '../../src/server/db/schema';
+import {
+  accountLinks,
+  consents,
+  payers,
+  paymentAttempts,
+  payments,
+} from '../../src/server/db/schema';
 import { createConsent } from '../../src/server/services/consents/consents';
 import { expireThreeDsChallenges } from '../../src/server/services/payments/card-payments';
 import {
@@ -15,6 +21,7 @@ import {
   ledgerProblems,
 } from '../../src/server/services/payments/ledger';
 import { seedDemo } from '../../src/server/services/demo/demo-seed';
+import { authenticatePayer } from '../../src/server/services/identity/payer-sessions';
 import { createMerchantClient } from '../../src/server/services/merchants/merchant-clients';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
@@ -128,4 +135,24 @@ app.post<{ Params: { paymentId: string } }>(
     return { ended: await expireThreeDsChallenges(app.appContext) };
   },
 );
+// The signed-in payer as the BVN migration left every payer of before (docs/identity.md "The
+// BVN"): their links record no BVN, and they have verified none. A browser test cannot link an
+// account the way it was linked before BVNs were checked.
+app.post('/__e2e/payer/links-before-bvn', async (request) => {
+  const { payerId } = await authenticatePayer(
+    database.db,
+    config,
+    request.headers.authorization,
+    app.appContext.clock.now(),
+  );
+  await database.db
+    .update(accountLinks)
+    .set({ bvnHash: null })
+    .where(eq(accountLinks.payerId, payerId));
+  await database.db
+    .update(payers)
+    .set({ bvnHash: null, bvnSealed: null, bvnLast4: null, bvnVerifiedAt: null })
+    .where(eq(payers.id, payerId));
+  return { success: true };
+});
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

@@ -1,13 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { latestCode } from './auth-support';
+import { latestCode, storedSession } from './auth-support';
 import {
+  linkByApi,
   linked,
   look,
+  ownPerson,
   panel,
   payerOnFutureConsent,
   resultAt,
   sendTestTransfer,
+  verifyOwnBvn,
 } from './linking-support';
+import { consentPath } from './merchant';
 import { mintPerson, personAccount } from './sandbox-people';
 
 // The BVN step of the account-linking panel (docs/identity.md "The BVN"): a payer with no
@@ -100,6 +104,42 @@ test.describe('BVN verification in the linking panel', () => {
         panel(page).getByText('This account is not registered to your BVN.'),
       ).toBeVisible();
       await look(page, testInfo, 'bvn-not-yours');
+    },
+  );
+
+  test(
+    'the row of an account linked before BVNs were checked says to verify the BVN, and is chosen once it is',
+    { tag: '@both-widths' },
+    async ({ page }, testInfo) => {
+      const consentId = await payerOnFutureConsent(page);
+      const target = await linkByApi(page, 'links_by_test_transfer');
+      const person = await ownPerson(page);
+      // As the BVN migration left the links made before it: no BVN on the link, none verified.
+      const { token } = await storedSession(page);
+      const forgotten = await page.request.post('/__e2e/payer/links-before-bvn', {
+        headers: { authorization: `Bearer ${token ?? ''}` },
+      });
+      expect(forgotten.status(), await forgotten.text()).toBe(200);
+
+      const repayment = async () => {
+        await page.goto(consentPath(consentId));
+        await page.getByRole('button', { name: 'Confirm' }).click();
+        const row = page.locator('.account-row', {
+          hasText: new RegExp(`\\*\\*\\*\\*${target.accountNumber.slice(-4)}`),
+        });
+        await expect(row).toBeVisible();
+        return row;
+      };
+      const held = await repayment();
+      await expect(held).toContainText('Verify your BVN to pay from this account');
+      await expect(held).not.toContainText('Not authorized yet');
+      await expect(held.getByRole('checkbox')).toBeDisabled();
+      await look(page, testInfo, 'row-before-bvn');
+
+      await verifyOwnBvn(page, person);
+      const adopted = await repayment();
+      await expect(adopted.getByRole('checkbox')).toBeEnabled();
+      await expect(adopted).not.toContainText('Verify your BVN to pay from this account');
     },
   );
 });

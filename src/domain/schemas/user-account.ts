@@ -70,6 +70,13 @@ export const ZUserAccount = z.object({
    * the form with it. null or absent when there is none.
    */
   paperMandate: z.optional(z.nullable(z.object({ formUrl: z.string(), expiresAt: z.string() }))),
+  /**
+   * Why a linked account debits nothing (docs/identity.md "The BVN"): its link was made before
+   * BVNs were checked, and the payer has verified no BVN yet ('bvn_unverified'), or their bank
+   * names another holder BVN than the payer's verified one ('not_under_bvn'). Not in spec §3: the
+   * row says what to do (account-row.ts). null or absent when it debits, or is not linked.
+   */
+  bvnHold: z.optional(z.nullable(z.enum(['bvn_unverified', 'not_under_bvn']))),
 });
 export type TUserAccount = z.infer<typeof ZUserAccount>;
 

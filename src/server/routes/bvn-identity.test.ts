@@ -294,12 +294,27 @@ describe('linking only the payer’s own accounts', () => {
       .set({ bvnHash: null, bvnSealed: null, bvnLast4: null, bvnVerifiedAt: null })
       .where(eq(payers.id, payer.userId));
 
+    // The account's row says why (account-row.ts says what to do about it).
+    const holdOf = async () => {
+      const read = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/accounts/user',
+        headers: payer.headers,
+      });
+      expect(read.statusCode, read.body).toBe(200);
+      const accounts = read.json<{ accounts: Array<{ bankId: string; bvnHold?: string | null }> }>()
+        .accounts;
+      return accounts.find((a) => a.bankId === accountId)?.bvnHold;
+    };
+    expect(await holdOf()).toBe('bvn_unverified');
+
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const refused = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused)?.code).toBe('BVN_NOT_VERIFIED');
 
     await verifyBvn(ctx.app, payer.token, person);
+    expect(await holdOf()).toBeNull();
     const paid = await oneTapGrant(ctx.app, { ...payer, soft }, consent.consentId, accountId);
     expect(paid.statusCode, paid.body).toBe(200);
   });

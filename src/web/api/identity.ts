@@ -4,6 +4,7 @@ import type {
   TBvnVerifyRequest,
   TVerifiedBvn,
 } from '../../domain/schemas/identity';
+import { USER_ACCOUNTS_KEY } from './accounts';
 import { apiFetch } from './http';
 
 /** The query key of the payer's verified BVN: a verification sets it. */
@@ -52,12 +53,14 @@ export function useBvnAccounts(enabled: boolean) {
 
 /**
  * What a verification changes on the page: the BVN is known at once, and the accounts under it
- * are read again.
+ * and the payer's own accounts are read again.
  */
 export function useBvnVerified() {
   const queryClient = useQueryClient();
   return (bvn: TVerifiedBvn) => {
     queryClient.setQueryData(VERIFIED_BVN_KEY, { success: true as const, bvn });
     void queryClient.invalidateQueries({ queryKey: BVN_ACCOUNTS_KEY });
+    // Links made before BVNs were checked are adopted under it: their rows may debit now.
+    void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
   };
 }

@@ -208,12 +208,18 @@ async function ownershipOf(
   payerId: string,
   bvn: string | null,
 ): Promise<TAccountOwnership> {
+  const payerBvn = await payersBvnHashOf(db, payerId);
+  if (!payerBvn) return 'bvn_unverified';
+  return (await holderBvnHash(db, bvn)) === payerBvn ? 'yours' : 'not_yours';
+}
+
+/** The keyed hash of the payer's verified BVN, or null before they verify one. */
+async function payersBvnHashOf(db: TDb, payerId: string): Promise<string | null> {
   const [payer] = await db
     .select({ bvnHash: payers.bvnHash })
     .from(payers)
     .where(eq(payers.id, payerId));
-  if (!payer?.bvnHash) return 'bvn_unverified';
-  return (await holderBvnHash(db, bvn)) === payer.bvnHash ? 'yours' : 'not_yours';
+  return payer?.bvnHash ?? null;
 }
 
 /**
@@ -306,9 +312,14 @@ export async function listPayerAccounts(
   const banks = new Map(
     (await ctx.providers.payments.listBanks()).map((bank) => [bank.institutionCode, bank]),
   );
+  const payerBvn = await payersBvnHashOf(ctx.db, payerId);
   return accounts.map((account) => {
-    const routes = new Set(active.filter((l) => l.accountId === account.id).map((l) => l.route));
+    const own = active.filter((l) => l.accountId === account.id);
+    const routes = new Set(own.map((l) => l.route));
     const approved = routes.size > 0;
+    // What the debit's statement checks (bvn-ownership.ts debitableUnderBvn), said on the row.
+    const debitable = own.some((l) => l.bvnHash !== null && l.bvnHash === payerBvn);
+    const bvnHold = approved && !debitable ? (payerBvn ? 'not_under_bvn' : 'bvn_unverified') : null;
     return {
       // spec §5: a deletion names bankId, accountId or _id; all three are this record's id.
       bankId: account.id,
@@ -325,6 +336,7 @@ export async function listPayerAccounts(
       isAlreadyLinked: approved,
       nameEnquiryId: account.nameEnquiryId,
       paperMandate: approved ? null : paperOf(account.id),
+      bvnHold,
       integrations: withSavedCard(
         integrationsOf(banks.get(account.institutionCode)?.integrations ?? [], routes),
         account,

@@ -1,5 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { isAccountAuthorized, sortAccountsForList } from '../../../domain/account-row';
+import {
+  BVN_HOLD_BADGES,
+  isAccountAuthorized,
+  isAccountDebitable,
+  sortAccountsForList,
+} from '../../../domain/account-row';
 import { isAccountSupported } from '../../../domain/account-selectability';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { useUserAccounts } from '../../api/accounts';
@@ -12,12 +17,12 @@ import { BvnVerification } from './bvn-step';
 import { LinkingPanel } from './linking-panel';
 import './linking.css';
 
-const SAVED_ACCOUNT_NEEDS_BVN = 'Verify your BVN to pay from this account.';
-
 /** The id a grant names an account by; only linked accounts have one worth choosing. */
 const idOf = (account: TUserAccount): string | null => account.bankId ?? null;
-const usable = (account: TUserAccount) =>
+const linkedOne = (account: TUserAccount) =>
   isAccountSupported(account) && isAccountAuthorized(account) && idOf(account) !== null;
+/** A linked account that may be debited now: one linked before BVNs were checked may not. */
+const usable = (account: TUserAccount) => linkedOne(account) && isAccountDebitable(account);
 
 /**
  * The repayment accounts of the Future Payments step (spec §2): the payer's accounts to choose
@@ -102,7 +107,7 @@ export function RepaymentAccounts({
 export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
   const accounts = useUserAccounts(true);
   const linked = sortAccountsForList(accounts.data ?? []).filter(
-    (a) => usable(a) && a.accountNumber,
+    (a) => linkedOne(a) && a.accountNumber,
   );
   // docs/identity.md: a link made before BVNs were checked debits nothing until the payer
   // verifies a BVN their bank names as the holder's.
@@ -120,8 +125,7 @@ export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
         mode="radio"
         label="Saved accounts"
         isSelected={(account) => idOf(account) === selectedId}
-        isDisabled={() => unverified}
-        noteOf={() => (unverified ? SAVED_ACCOUNT_NEEDS_BVN : null)}
+        isDisabled={(account) => unverified || !usable(account)}
         onToggle={(account) => {
           const accountId = idOf(account);
           if (accountId && account.accountNumber) {
@@ -130,7 +134,10 @@ export function SavedAccounts({ selectedId, onChoose }: TSavedAccountsProps) {
         }}
       />
       {unverified && verifying ? (
-        <BvnVerification reason={SAVED_ACCOUNT_NEEDS_BVN} onCancel={() => setVerifying(false)} />
+        <BvnVerification
+          reason={`${BVN_HOLD_BADGES.bvn_unverified}.`}
+          onCancel={() => setVerifying(false)}
+        />
       ) : null}
       {unverified && !verifying ? (
         <Button variant="link" onClick={() => setVerifying(true)}>
