@@ -151,29 +151,33 @@ describe('the notices route', () => {
     expect(await paymentStatus(open.paymentId)).toBe('pending');
   });
 
-  it('credits a transfer once however often its notice comes, at once or again', async () => {
-    const open = await openTransfer();
-    const id = await arrivedUnannounced(open.accountNumber, open.amount);
-    const notice = await transferNotice({ id, reference: open.reference, amount: open.amount });
-    const first = await Promise.all([post(notice), post(notice)]);
-    expect(first.map((a) => a.statusCode)).toEqual([200, 200]);
-    expect(first[0]?.json()).toEqual({ success: true });
-    expect(await paymentStatus(open.paymentId)).toBe('executed');
-    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
-    const streamed = await paymentEvents(ctx.database, open.paymentId);
-    const eventsBefore = await eventCount();
+  it(
+    'credits a transfer once however often its notice comes, at once or again',
+    { tags: ['postgres'] },
+    async () => {
+      const open = await openTransfer();
+      const id = await arrivedUnannounced(open.accountNumber, open.amount);
+      const notice = await transferNotice({ id, reference: open.reference, amount: open.amount });
+      const first = await Promise.all([post(notice), post(notice)]);
+      expect(first.map((a) => a.statusCode)).toEqual([200, 200]);
+      expect(first[0]?.json()).toEqual({ success: true });
+      expect(await paymentStatus(open.paymentId)).toBe('executed');
+      expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
+      const streamed = await paymentEvents(ctx.database, open.paymentId);
+      const eventsBefore = await eventCount();
 
-    expect((await post(notice)).statusCode).toBe(200);
-    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
-    expect(await paymentEvents(ctx.database, open.paymentId)).toEqual(streamed);
-    expect(await eventCount()).toBe(eventsBefore);
-    expect(
-      await ctx.database.db
-        .select({ answer: transferNotices.answer })
-        .from(transferNotices)
-        .where(eq(transferNotices.reference, open.reference)),
-    ).toEqual([{ answer: 'taken' }]);
-  });
+      expect((await post(notice)).statusCode).toBe(200);
+      expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
+      expect(await paymentEvents(ctx.database, open.paymentId)).toEqual(streamed);
+      expect(await eventCount()).toBe(eventsBefore);
+      expect(
+        await ctx.database.db
+          .select({ answer: transferNotices.answer })
+          .from(transferNotices)
+          .where(eq(transferNotices.reference, open.reference)),
+      ).toEqual([{ answer: 'taken' }]);
+    },
+  );
 
   it('acknowledges a signed event it does not act on, changing nothing', async () => {
     const body = JSON.stringify({ event: 'account.statement', data: {} });
@@ -296,5 +300,35 @@ describe('a charge notice meets the requery in one completion path', () => {
       balanceMismatches: [],
       paymentsNotBookedOnce: [],
     });
+  });
+});
+
+describe('forged notices from one address', () => {
+  it('are refused with 429 past the limit of failed verifications', async () => {
+    const limited = await startTestApp({
+      clock,
+      rateLimits: { noticeFailuresPerAddress: { max: 2, windowMs: 60_000 } },
+    });
+    try {
+      const forged = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/providers/sandbox/notices',
+          headers: {
+            'content-type': 'application/json',
+            [SANDBOX_SIGNATURE_HEADER]: 'ab'.repeat(64),
+          },
+          payload: JSON.stringify({ event: 'transfer.received', data: {} }),
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await forged()).statusCode);
+      // Two counted, the third counted as it fails, the fourth refused before verification.
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const refused = await forged();
+      expect(refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.close();
+    }
   });
 });
