@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { canonicalJson, ZAuthenticationResponse, ZGrantChallengeResponse } from './auth';
 import { ZAmountType, ZDataSharing, ZKobo, ZPayment } from './consent';
 import { ZIdentifier, ZPrintable } from './fields';
+import { ZPayerRefund } from './refunds';
 
 /*
  * The payer's own consents (docs/payer-consents.md): the list of what they granted, and the
@@ -61,6 +62,8 @@ export const ZPayerConsent = z.object({
   repaymentAccounts: z.array(ZRepaymentAccount),
   /** The next debits of its future payments, soonest first ('As needed' last). */
   upcomingDebits: z.array(ZUpcomingDebit),
+  /** The merchant's refunds of the consent's payments, newest first (docs/payer-consents.md). */
+  refunds: z.array(ZPayerRefund),
   dataSharing: z.nullable(ZDataSharing),
   form: z.nullable(z.object({ formId: z.string(), formResponseId: z.nullable(z.string()) })),
 });

@@ -304,7 +304,7 @@ describe('refunding a transfer and a debit', () => {
     expect((await readPayment(consent)).refunded).toBe(0);
   });
 
-  it('puts part of a saved account’s debit back on the account, then the rest', async () => {
+  it('puts part of a saved account’s debit back on the account, then the rest, and the payer sees both', async () => {
     const who = await payerWithPasskey(ctx.app, ctx.config);
     const accountId = await linkByTestTransfer(ctx.app, who.token, 'links_by_test_transfer');
     const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
@@ -326,6 +326,19 @@ describe('refunding a transfer and a debit', () => {
       'merchant_refund',
     ]);
     await expectBooksBalanced();
+    // The payer sees both on their consents (/consents).
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/users/consents',
+      headers: who.headers,
+    });
+    const mine = listed
+      .json<{ consents: Array<{ consentId: string; refunds: Array<{ amount: number }> }> }>()
+      .consents.find((c) => c.consentId === consent.consentId);
+    expect([...(mine?.refunds ?? [])].sort((a, b) => a.amount - b.amount)).toMatchObject([
+      { paymentId: consent.paymentId, amount: 50_000, status: 'processed' },
+      { paymentId: consent.paymentId, amount: 200_000, status: 'processed' },
+    ]);
   });
 });
 

@@ -9,8 +9,8 @@ import { sandboxRefunds, sandboxVirtualAccounts } from '../db/schema';
 import { refundsContract } from '../providers/refunds.contract';
 import type { TPaymentProvider, TTransferSender } from '../providers/payments';
 import { openTestDatabase } from '../testing/test-app';
-import { sandboxBalanceOf, sandboxCard } from '../testing/payments';
-import { SANDBOX_ACCOUNTS, SANDBOX_CARDS } from './fixtures';
+import { sandboxAccount, sandboxBalanceOf, sandboxCard } from '../testing/payments';
+import { SANDBOX_CARDS } from './fixtures';
 import { sandboxCardNetwork } from './sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox-provider';
 
@@ -41,9 +41,8 @@ async function sandbox(): Promise<{ database: TDatabase; provider: TPaymentProvi
 let seq = 0;
 const ours = (what: string) => `att_${what}_${Date.now()}_${(seq += 1)}`;
 
-const debitor = SANDBOX_ACCOUNTS.find((a) => a.scenario === 'links_by_test_transfer');
-const sender = SANDBOX_ACCOUNTS.find((a) => a.scenario === 'links_by_auth_params');
-if (!debitor || !sender) throw new Error('The sandbox fixtures lack the test accounts');
+const debitor = sandboxAccount('links_by_test_transfer');
+const sender = sandboxAccount('links_by_auth_params');
 const senderOf = (account: typeof sender): TTransferSender => ({
   institutionCode: account.institutionCode,
   bankName: 'Sandbox bank',

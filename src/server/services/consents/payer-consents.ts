@@ -22,10 +22,12 @@ import {
   payments,
 } from '../../db/schema';
 import { revokedMessage } from '../../../domain/passkey-trust';
+import type { TPayerRefund } from '../../../domain/schemas/refunds';
 import { accountPageUrl } from '../page-urls';
 import { AppError } from '../app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { boundAccountsOf } from '../payments/future-collections';
+import { refundsOfConsent } from '../payments/refunds';
 import { consentSeenBy } from '../payments/origin-views';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { logoOf } from '../linking/payer-accounts';
@@ -65,7 +67,11 @@ async function repaymentAccountsOf(db: TDb, loaded: TLoadedConsent): Promise<TRe
   }));
 }
 
-function payerView(loaded: TLoadedConsent, accounts: TRepaymentAccount[]): TPayerConsent {
+function payerView(
+  loaded: TLoadedConsent,
+  accounts: TRepaymentAccount[],
+  refunds: TPayerRefund[],
+): TPayerConsent {
   const { consent } = loaded;
   if (consent.status !== 'granted' && consent.status !== 'revoked') {
     throw new Error(`Consent ${consent.consentId} is ${consent.status}, not the payer's to list`);
@@ -83,6 +89,7 @@ function payerView(loaded: TLoadedConsent, accounts: TRepaymentAccount[]): TPaye
     payments: consent.payments,
     repaymentAccounts: accounts,
     upcomingDebits: upcomingDebits(consent),
+    refunds,
     dataSharing: consent.dataSharing,
     form: consent.formId
       ? { formId: consent.formId, formResponseId: consent.formResponseId }
@@ -101,7 +108,9 @@ async function payerViews(
     const found = await loadConsent(db, id);
     if (!found) continue;
     const seen = { ...found, consent: await consentSeenBy(db, found.consent, payerId) };
-    views.push(payerView(seen, await repaymentAccountsOf(db, found)));
+    views.push(
+      payerView(seen, await repaymentAccountsOf(db, found), await refundsOfConsent(db, id)),
+    );
   }
   return views;
 }

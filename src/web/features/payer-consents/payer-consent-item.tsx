@@ -3,6 +3,7 @@ import { dataSharingChips } from '../../../domain/data-sharing';
 import { formatNaira } from '../../../domain/money';
 import { canRevoke, payerConsentSummary } from '../../../domain/payer-consents';
 import { dueDateLabel } from '../../../domain/payment-date';
+import { REFUND_STATE_LABELS } from '../../../domain/refunds';
 import type { TPayerConsent } from '../../../domain/schemas/payer-consents';
 import { formatDateTime } from '../../ui/format-date';
 import { MerchantLogo } from '../../ui/merchant-logo';
@@ -112,6 +113,24 @@ export function PayerConsentItem({ consent, revoke }: TItemProps) {
                     <span className="secondary-text">{debit.narration}</span>
                   </span>
                   <span className="due-date">{dueDateLabel(debit.dueDate)}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {consent.refunds.length > 0 ? (
+          <section aria-label={`Refunds from ${merchant}`}>
+            <h3 className="section-title">Refunds</h3>
+            <ul className="list">
+              {consent.refunds.map((refund) => (
+                <li key={refund.refundId}>
+                  <span className="upcoming-debit">
+                    <span className="amount">{formatNaira(refund.amount)}</span>
+                    <span className="secondary-text">{formatDateTime(refund.createdAt)}</span>
+                  </span>
+                  <span className={`status-badge refund-${refund.status}`}>
+                    {REFUND_STATE_LABELS[refund.status]}
+                  </span>
                 </li>
               ))}
             </ul>
