@@ -1,0 +1,851 @@
+import { detectCardBrand, type TCardBrand } from '../../../domain/card-brand';
+import type { TClock } from '../../clock';
+import type {
+  TAccountDebitOutcome,
+  TBank,
+  TBanksPort,
+  TCardChargeOutcome,
+  TCardsPort,
+  TCardSummary,
+  TDebitsPort,
+  TPayoutOutcome,
+  TPayoutsPort,
+  TNoticesPort,
+  TRefundOutcome,
+  TRefundsPort,
+  TRequeryOutcome,
+  TSettlementLine,
+  TSettlementPort,
+  TTransferAccount,
+  TTransfersInPort,
+} from '../payments';
+import type {
+  TPaystackAuthorization,
+  TPaystackBank,
+  TPaystackCharge,
+  TPaystackRecipient,
+  TPaystackRefund,
+  TPaystackResolvedAccount,
+  TPaystackTransaction,
+  TPaystackTransfer,
+} from './paystack-api';
+import {
+  PaystackNoAnswer,
+  paystackClient,
+  segment,
+  type TPaystackAnswer,
+  type TPaystackClientOptions,
+} from './paystack-client';
+import {
+  cardDeclineReason,
+  debitDeclineReason,
+  isDuplicateReference,
+  isUnknownReference,
+} from './paystack-declines';
+import { readPaystackNotice } from './paystack-notices';
+import { fromPaystackReference, toPaystackReference } from './paystack-references';
+
+/*
+ * The Paystack adapter of the PaymentProvider port (docs/providers/paystack.md). It offers the
+ * capabilities Paystack has: cards (the Charge API: PIN, OTP, 3-D Secure, saved cards by
+ * authorisation code), banks (List Banks, Resolve Account: no BVN), one-time accounts (Pay with
+ * Transfer), debits on an authorisation, payouts (Transfers), refunds, its notices (webhooks)
+ * and a settlement report (List Transactions, Transfers and Refunds). A BVN registry, the
+ * alternate service and paper mandates, and a card terminal's acquirer are not Paystack's: the
+ * composition root (context.ts) says where those come from.
+ *
+ * Every call carries our reference, written in Paystack's characters (paystack-references.ts),
+ * and amounts in kobo. A call that moves money and gets no answer (paystack-client.ts) is asked
+ * about by its reference, once, at once; if Paystack still cannot say, it is thrown as
+ * PaystackNoAnswer, which leaves the attempt to the reconciler's requery, and nothing charges
+ * that reference or its payment again meanwhile.
+ */
+
+/**
+ * The email Paystack requires with every charge. We know payers by phone, never by email: every
+ * charge is made as this one customer, at a reserved domain (RFC 2606) no receipt ever reaches.
+ */
+export const PAYSTACK_PAYER_EMAIL = 'payers@example.com';
+
+/** How long a one-time account takes money at most (the spec's 30 minutes; Paystack's too). */
+export const PAYSTACK_TRANSFER_ACCOUNT_MS = 30 * 60_000;
+
+/** How long the bank list is kept before it is asked for again. */
+const BANK_LIST_TTL_MS = 6 * 60 * 60_000;
+
+/** The words the payer reads at an OTP step when Paystack gives none. */
+const OTP_PROMPT = 'Enter the OTP sent to your phone';
+const THREE_DS_PROMPT = "Complete the check on your bank's page";
+
+export type TPaystackProviderOptions = Pick<
+  TPaystackClientOptions,
+  'secretKey' | 'baseUrl' | 'timeoutMs' | 'readRetryDelaysMs'
+> & {
+  clock: TClock;
+  /**
+   * A charge, debit or payout Paystack answers 'pending' is asked about by reference after each
+   * of these pauses (Paystack asks for 10 s or more); still pending after the last, it is left to
+   * the reconciler.
+   */
+  pendingCheckDelaysMs?: readonly number[];
+};
+
+/** The port's capabilities Paystack offers, and its notices and the return of a transfer. */
+export type TPaystackProvider = { readonly name: 'paystack' } & TCardsPort &
+  TBanksPort &
+  TTransfersInPort &
+  TDebitsPort &
+  TPayoutsPort &
+  TRefundsPort &
+  TSettlementPort &
+  TNoticesPort;
+
+/** What our metadata on a Paystack transaction says it was: a card charge, a debit, a transfer in. */
+type TOurChannel = 'card' | 'debit' | 'transfer';
+
+const PAYSTACK_BRANDS: Record<string, TCardBrand> = {
+  visa: 'visa',
+  mastercard: 'mastercard',
+  verve: 'verve',
+};
+
+/**
+ * The card's brand: Paystack's word for it where it gave one, else the spec's rules on the
+ * number; a local card neither names (Verve ranges the spec does not list) is Verve.
+ */
+function cardSummary(
+  number: string | null,
+  authorization: TPaystackAuthorization | null | undefined,
+): TCardSummary {
+  const brand =
+    PAYSTACK_BRANDS[(authorization?.brand ?? '').toLowerCase()] ??
+    (number ? detectCardBrand(number) : null) ??
+    'verve';
+  return {
+    brand,
+    first6: authorization?.bin ?? number?.slice(0, 6) ?? '',
+    last4: authorization?.last4 ?? number?.slice(-4) ?? '',
+  };
+}
+
+/** Our metadata back from Paystack (an object, or the JSON text Paystack sometimes answers). */
+function ourChannel(metadata: unknown): TOurChannel | null {
+  let value = metadata;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const channel = (value as { oya_channel?: unknown } | null)?.oya_channel;
+  return channel === 'card' || channel === 'debit' || channel === 'transfer' ? channel : null;
+}
+
+/** Paystack's refund of ours carries our reference in its merchant note. */
+const refundNote = (reference: string) => `oya-refund:${toPaystackReference(reference)}`;
+export const refundReferenceOfNote = (note: string | null | undefined) =>
+  note?.startsWith('oya-refund:') ? fromPaystackReference(note.slice('oya-refund:'.length)) : null;
+
+function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
+  const providerReference = String(refund.id);
+  if (refund.status === 'processed') return { kind: 'processed', providerReference };
+  if (refund.status === 'failed') {
+    return { kind: 'failed', providerReference, reason: 'refused by Paystack' };
+  }
+  return { kind: 'pending', providerReference };
+}
+
+export function paystackProvider(options: TPaystackProviderOptions): TPaystackProvider {
+  const client = paystackClient(options);
+  const { clock } = options;
+  const pendingChecks = options.pendingCheckDelaysMs ?? [10_000, 20_000];
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /*
+   * References asked about (a requery) that Paystack had never seen: the port closes them, and a
+   * late call with one is refused here. Paystack itself cannot close a reference, so this holds
+   * in this process only (docs/providers/paystack.md "Lost answers").
+   */
+  const closed = new Set<string>();
+  /** The step each open charge waits at, and its card, by Paystack's reference. */
+  const openCharges = new Map<string, { step: string; card: TCardSummary }>();
+  /** One-time accounts opened, by our reference: asking again answers the same. */
+  const transferAccounts = new Map<string, TTransferAccount>();
+  let bankList: { at: number; banks: readonly TBank[] } | null = null;
+
+  const closeIfUnknown = <T>(reference: string, answer: TPaystackAnswer<T>): boolean => {
+    if (answer.ok || !isUnknownReference(answer)) return false;
+    closed.add(reference);
+    return true;
+  };
+
+  // Cards --------------------------------------------------------------------------------------
+
+  /** A charge's answer in the port's words, following a PIN step and 'pending' by reference. */
+  async function chargeOutcome(
+    charge: TPaystackCharge,
+    card: TCardSummary,
+    pin: string | null,
+  ): Promise<TCardChargeOutcome> {
+    const providerReference = charge.reference;
+    const summary = charge.authorization?.last4 ? cardSummary(null, charge.authorization) : card;
+    switch (charge.status) {
+      case 'success':
+        openCharges.delete(providerReference);
+        return {
+          kind: 'succeeded',
+          providerReference,
+          card: summary,
+          token: charge.authorization?.reusable
+            ? (charge.authorization.authorization_code ?? null)
+            : null,
+        };
+      case 'failed':
+        openCharges.delete(providerReference);
+        return {
+          kind: 'failed',
+          providerReference,
+          card: summary,
+          reason: cardDeclineReason(charge.gateway_response ?? charge.message),
+        };
+      case 'send_pin': {
+        // The PIN goes once: asked again, it was wrong.
+        if (pin === null) {
+          return { kind: 'failed', providerReference, card: summary, reason: 'incorrect_pin' };
+        }
+        const next = await continueCharge('/charge/submit_pin', {
+          pin,
+          reference: providerReference,
+        });
+        return next ? chargeOutcome(next, summary, null) : stillUnknown(providerReference);
+      }
+      case 'send_otp':
+        openCharges.set(providerReference, { step: 'otp', card: summary });
+        return {
+          kind: 'otp_required',
+          providerReference,
+          card: summary,
+          displayMessage: charge.display_text || OTP_PROMPT,
+        };
+      case 'open_url':
+        if (!charge.url) return stillUnknown(providerReference);
+        openCharges.set(providerReference, { step: '3ds', card: summary });
+        return {
+          kind: 'three_ds_required',
+          providerReference,
+          card: summary,
+          challengeUrl: charge.url,
+          displayMessage: charge.display_text || THREE_DS_PROMPT,
+        };
+      case 'send_phone':
+      case 'send_birthday':
+      case 'send_address':
+        // The spec's OTP screen takes six digits: a phone number, a birthday or an address cannot
+        // be typed there, so such a card is refused (docs/providers/paystack.md "Cards").
+        openCharges.delete(providerReference);
+        return { kind: 'failed', providerReference, card: summary, reason: 'declined' };
+      case 'pending': {
+        for (const delay of pendingChecks) {
+          await pause(delay);
+          const checked = await client.read<TPaystackCharge>(
+            `/charge/${segment(providerReference)}`,
+          );
+          if (checked.ok && checked.data.status !== 'pending') {
+            return chargeOutcome(checked.data, summary, pin);
+          }
+        }
+        return stillUnknown(providerReference);
+      }
+      default:
+        // A status we do not know is not guessed: the charge is asked about later.
+        return stillUnknown(providerReference);
+    }
+  }
+
+  function stillUnknown(providerReference: string): never {
+    throw new PaystackNoAnswer(`the charge ${providerReference}`, 'no final answer yet');
+  }
+
+  /** A submit_* call: its answer, or the charge's state asked by reference when none came. */
+  async function continueCharge(
+    path: string,
+    body: { reference: string } & Record<string, string>,
+  ): Promise<TPaystackCharge | null> {
+    let answer: TPaystackAnswer<TPaystackCharge>;
+    try {
+      answer = await client.write<TPaystackCharge>(path, body);
+    } catch (error) {
+      if (!(error instanceof PaystackNoAnswer)) throw error;
+      answer = await client.read<TPaystackCharge>(`/charge/${segment(body.reference)}`);
+    }
+    if (answer.ok) return answer.data;
+    // Refused without a charge's state: the step's words are the reason.
+    return {
+      status: 'failed',
+      reference: body.reference,
+      gateway_response: answer.message,
+    };
+  }
+
+  /** A charge call (card, bank transfer) whose answer was lost or refused as a duplicate. */
+  async function chargeByReference(providerReference: string): Promise<TPaystackCharge> {
+    const answer = await client.read<TPaystackCharge>(`/charge/${segment(providerReference)}`);
+    if (answer.ok) return answer.data;
+    throw new PaystackNoAnswer(`the charge ${providerReference}`, answer.message);
+  }
+
+  /** What became of a transaction by our reference (card charges and debits alike). */
+  async function requeryTransaction(
+    reference: string,
+  ): Promise<TRequeryOutcome<{ authorization: TPaystackAuthorization | null }>> {
+    const providerReference = toPaystackReference(reference);
+    const answer = await client.read<TPaystackTransaction>(
+      `/transaction/verify/${segment(providerReference)}`,
+    );
+    if (closeIfUnknown(reference, answer)) {
+      return { kind: 'not_taken', providerReference: null, reason: 'never arrived' };
+    }
+    if (!answer.ok) throw new PaystackNoAnswer(`verify ${providerReference}`, answer.message);
+    const transaction = answer.data;
+    switch (transaction.status) {
+      case 'success':
+      case 'reversed':
+        return {
+          kind: 'taken',
+          providerReference: transaction.reference,
+          amount: transaction.amount,
+          givenBack: transaction.status === 'reversed',
+          authorization: transaction.authorization ?? null,
+        };
+      case 'failed': {
+        // Refused while it waited at the issuer's 3-D Secure page: the payer or the issuer
+        // declined the check, whatever Paystack's words (known in the process that charged).
+        const reason = cardDeclineReason(transaction.gateway_response);
+        const atThreeDs = openCharges.get(transaction.reference)?.step === '3ds';
+        return {
+          kind: 'not_taken',
+          providerReference: transaction.reference,
+          reason: atThreeDs && reason === 'declined' ? 'three_ds_declined' : reason,
+        };
+      }
+      default: {
+        // Not decided yet: what the charge waits for, where it waits for the payer.
+        const charge = await client.read<TPaystackCharge>(`/charge/${segment(providerReference)}`);
+        const status = charge.ok ? charge.data.status : null;
+        return {
+          kind: 'pending',
+          awaiting: status === 'send_otp' ? 'otp' : status === 'open_url' ? '3ds' : null,
+          providerReference: transaction.reference,
+        };
+      }
+    }
+  }
+
+  // Refunds ------------------------------------------------------------------------------------
+
+  /** Paystack's refunds, a page at a time, optionally of one transaction. */
+  async function* refunds(transaction?: string): AsyncGenerator<TPaystackRefund> {
+    for (let page = 1; ; page += 1) {
+      const answer = await client.read<TPaystackRefund[]>('/refund', {
+        perPage: 100,
+        page,
+        ...(transaction ? { transaction } : {}),
+      });
+      if (!answer.ok) throw new PaystackNoAnswer('the refunds list', answer.message);
+      yield* answer.data;
+      if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) return;
+    }
+  }
+
+  async function findRefund(reference: string, transaction?: string) {
+    const note = refundNote(reference);
+    for await (const refund of refunds(transaction)) {
+      if (refund.merchant_note === note) return refund;
+    }
+    return null;
+  }
+
+  /**
+   * Gives back `amount` (all when undefined) of the transaction Paystack calls `transaction`,
+   * once for our `reference`: Paystack takes no reference of ours on a refund, so ours rides in
+   * its merchant note, and a refund already asked for with it is answered instead of asked again.
+   */
+  async function refundOnce(request: {
+    transaction: string;
+    amount: number | undefined;
+    reference: string;
+    reason: string | null;
+  }): Promise<TRefundOutcome> {
+    const earlier = await findRefund(request.reference, request.transaction);
+    if (earlier) return refundOutcome(earlier);
+    let answer: TPaystackAnswer<TPaystackRefund>;
+    try {
+      answer = await client.write<TPaystackRefund>('/refund', {
+        transaction: request.transaction,
+        ...(request.amount === undefined ? {} : { amount: request.amount }),
+        currency: 'NGN',
+        merchant_note: refundNote(request.reference),
+        ...(request.reason ? { customer_note: request.reason } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof PaystackNoAnswer)) throw error;
+      const asked = await findRefund(request.reference, request.transaction);
+      if (!asked) throw error;
+      return refundOutcome(asked);
+    }
+    if (!answer.ok) return { kind: 'failed', providerReference: null, reason: answer.message };
+    return refundOutcome(answer.data);
+  }
+
+  const refundAccepted = async (request: Parameters<typeof refundOnce>[0]) => {
+    const outcome = await refundOnce(request);
+    if (outcome.kind === 'failed') {
+      throw new Error(`Paystack refused to give back ${request.transaction}: ${outcome.reason}`);
+    }
+  };
+
+  // Payouts ------------------------------------------------------------------------------------
+
+  function payoutOutcome(transfer: TPaystackTransfer): TPayoutOutcome | 'pending' {
+    const providerReference = transfer.transfer_code ?? transfer.reference;
+    switch (transfer.status) {
+      case 'success':
+        return { kind: 'succeeded', providerReference };
+      case 'failed':
+      case 'rejected':
+      case 'abandoned':
+      case 'blocked':
+      case 'reversed':
+        return { kind: 'failed', providerReference, reason: 'account_not_found' };
+      case 'otp':
+        // A configuration fault, not the payee's: transfers wait for an OTP nobody will enter.
+        throw new Error(
+          'Paystack holds transfers for an OTP: turn off the transfer OTP in its dashboard (docs/providers/paystack.md)',
+        );
+      default:
+        return 'pending';
+    }
+  }
+
+  /** A payout's state by reference, followed while pending; left to the reconciler after. */
+  async function followPayout(providerReference: string): Promise<TPayoutOutcome> {
+    for (const delay of [0, ...pendingChecks]) {
+      await pause(delay);
+      const answer = await client.read<TPaystackTransfer>(
+        `/transfer/verify/${segment(providerReference)}`,
+      );
+      if (answer.ok) {
+        const outcome = payoutOutcome(answer.data);
+        if (outcome !== 'pending') return outcome;
+      }
+    }
+    throw new PaystackNoAnswer(`the transfer ${providerReference}`, 'no final answer yet');
+  }
+
+  // Debits -------------------------------------------------------------------------------------
+
+  async function debitOutcome(transaction: TPaystackTransaction): Promise<TAccountDebitOutcome> {
+    if (transaction.status === 'success') {
+      return { kind: 'succeeded', providerReference: transaction.reference };
+    }
+    if (transaction.status === 'failed') {
+      return {
+        kind: 'failed',
+        providerReference: transaction.reference,
+        reason: debitDeclineReason(transaction.gateway_response),
+      };
+    }
+    for (const delay of pendingChecks) {
+      await pause(delay);
+      const answer = await client.read<TPaystackTransaction>(
+        `/transaction/verify/${segment(transaction.reference)}`,
+      );
+      if (answer.ok && (answer.data.status === 'success' || answer.data.status === 'failed')) {
+        return debitOutcome(answer.data);
+      }
+    }
+    throw new PaystackNoAnswer(`the debit ${transaction.reference}`, 'no final answer yet');
+  }
+
+  async function verified(providerReference: string): Promise<TPaystackTransaction> {
+    const answer = await client.read<TPaystackTransaction>(
+      `/transaction/verify/${segment(providerReference)}`,
+    );
+    if (answer.ok) return answer.data;
+    throw new PaystackNoAnswer(`verify ${providerReference}`, answer.message);
+  }
+
+  // Banks --------------------------------------------------------------------------------------
+
+  async function banks(): Promise<readonly TBank[]> {
+    const now = clock.now().getTime();
+    if (bankList && now - bankList.at < BANK_LIST_TTL_MS) return bankList.banks;
+    const found: TBank[] = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await client.read<TPaystackBank[]>('/bank', {
+        country: 'nigeria',
+        perPage: 100,
+        page,
+      });
+      if (!answer.ok) throw new PaystackNoAnswer('the bank list', answer.message);
+      for (const bank of answer.data) {
+        if (bank.active === false || bank.is_deleted === true) continue;
+        if (found.some((known) => known.institutionCode === bank.code)) continue;
+        // A Paystack bank links an account by its direct debit (transactionService); Paystack
+        // cannot say which account a card draws on, so no bank offers linking by card here.
+        found.push({
+          institutionCode: bank.code,
+          name: bank.name,
+          integrations: ['transactionService'],
+        });
+      }
+      if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) break;
+    }
+    bankList = { at: now, banks: found };
+    return found;
+  }
+
+  const bankCodeOf = (name: string) =>
+    bankList?.banks.find((bank) => bank.name.toLowerCase() === name.toLowerCase())
+      ?.institutionCode ?? null;
+
+  // Settlement ---------------------------------------------------------------------------------
+
+  async function* pages<T>(path: string, query: Record<string, string | number>) {
+    for (let page = 1; ; page += 1) {
+      const answer = await client.read<T[]>(path, { ...query, perPage: 100, page });
+      if (!answer.ok) throw new PaystackNoAnswer(`the list ${path}`, answer.message);
+      yield* answer.data;
+      if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) return;
+    }
+  }
+
+  return {
+    name: 'paystack',
+
+    async chargeCard({ reference, amount, narration, card }) {
+      const summary = cardSummary(card.number, null);
+      if (closed.has(reference)) {
+        return { kind: 'failed', providerReference: null, card: summary, reason: 'expired' };
+      }
+      const providerReference = toPaystackReference(reference);
+      const [month = '', year = ''] = card.expiry.split('/');
+      let answer: TPaystackAnswer<TPaystackCharge>;
+      try {
+        answer = await client.write<TPaystackCharge>('/charge', {
+          email: PAYSTACK_PAYER_EMAIL,
+          amount,
+          reference: providerReference,
+          card: {
+            number: card.number,
+            cvv: card.cvv,
+            expiry_month: month,
+            expiry_year: year.length === 2 ? `20${year}` : year,
+          },
+          metadata: { oya_channel: 'card', narration },
+        });
+      } catch (error) {
+        if (!(error instanceof PaystackNoAnswer)) throw error;
+        // Asked about by reference before anything else: never charged again under another.
+        return chargeOutcome(await chargeByReference(providerReference), summary, card.pin);
+      }
+      if (answer.ok) return chargeOutcome(answer.data, summary, card.pin);
+      if (isDuplicateReference(answer)) {
+        return chargeOutcome(await chargeByReference(providerReference), summary, null);
+      }
+      // Refused before a charge began (the card's details): no reference of Paystack's.
+      return {
+        kind: 'failed',
+        providerReference: null,
+        card: summary,
+        reason: cardDeclineReason(answer.message),
+      };
+    },
+
+    async submitCardOtp({ providerReference, otp }) {
+      const open =
+        openCharges.get(providerReference) ??
+        (await (async () => {
+          const charge = await chargeByReference(providerReference);
+          return {
+            step: charge.status === 'send_otp' ? 'otp' : charge.status,
+            card: cardSummary(null, charge.authorization),
+          };
+        })());
+      if (open.step !== 'otp') {
+        return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
+      }
+      const next = await continueCharge('/charge/submit_otp', {
+        otp,
+        reference: providerReference,
+      });
+      if (!next) return stillUnknown(providerReference);
+      if (
+        next.status === 'failed' &&
+        cardDeclineReason(next.gateway_response ?? next.message) === 'declined'
+      ) {
+        // Refused at the OTP step in words that name nothing else: the OTP was wrong.
+        openCharges.delete(providerReference);
+        return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
+      }
+      return chargeOutcome(next, open.card, null);
+    },
+
+    async requeryCardCharge(reference) {
+      const answer = await requeryTransaction(reference);
+      if (answer.kind !== 'taken') return answer;
+      const { authorization, ...taken } = answer;
+      return { ...taken, card: cardSummary(null, authorization) };
+    },
+
+    refundCard: async ({ providerReference, amount, reference }) => {
+      await refundAccepted({ transaction: providerReference, amount, reference, reason: null });
+      return { refunded: true };
+    },
+
+    // Paystack names a card's issuer and its first 6 and last 4 digits, never the account it
+    // draws on: it proves no card is on an account, so a card links none through Paystack.
+    isCardOnAccount: async () => false,
+
+    listBanks: banks,
+    lookupBank: async (institutionCode) =>
+      (await banks()).find((bank) => bank.institutionCode === institutionCode) ?? null,
+
+    async nameEnquiry({ institutionCode, accountNumber }) {
+      const bank = (await banks()).find((b) => b.institutionCode === institutionCode);
+      if (!bank) return null;
+      const answer = await client.read<TPaystackResolvedAccount>('/bank/resolve', {
+        account_number: accountNumber,
+        bank_code: institutionCode,
+      });
+      if (!answer.ok) return null;
+      return {
+        accountName: answer.data.account_name,
+        // Paystack gives no enquiry reference: ours names what was asked, so a repeat is the same.
+        nameEnquiryId: `psk_ne_${institutionCode}_${accountNumber}`,
+        integrations: bank.integrations,
+        // Resolve Account answers the holder's name only.
+        bvn: null,
+      };
+    },
+
+    async openTransferAccount({ reference, amount, notAfter }) {
+      const known = transferAccounts.get(reference);
+      if (known) return known;
+      const providerReference = toPaystackReference(reference);
+      const ownExpiry = clock.now().getTime() + PAYSTACK_TRANSFER_ACCOUNT_MS;
+      const expiresAt = new Date(Math.min(ownExpiry, notAfter?.getTime() ?? ownExpiry));
+      let charge: TPaystackCharge;
+      try {
+        const answer = await client.write<TPaystackCharge>('/charge', {
+          email: PAYSTACK_PAYER_EMAIL,
+          amount,
+          reference: providerReference,
+          bank_transfer: { account_expires_at: expiresAt.toISOString() },
+          metadata: { oya_channel: 'transfer' },
+        });
+        if (!answer.ok && !isDuplicateReference(answer)) {
+          throw new Error(`Paystack opened no account for a transfer: ${answer.message}`);
+        }
+        charge = answer.ok ? answer.data : await chargeByReference(providerReference);
+      } catch (error) {
+        if (!(error instanceof PaystackNoAnswer)) throw error;
+        charge = await chargeByReference(providerReference);
+      }
+      if (!charge.account_number) {
+        throw new PaystackNoAnswer(
+          `the transfer account ${providerReference}`,
+          'no account number',
+        );
+      }
+      const account: TTransferAccount = {
+        bankName: charge.bank?.name ?? 'Paystack',
+        accountNumber: charge.account_number,
+        // The name the payer's bank shows is Paystack's, not the one we asked for.
+        accountName: charge.account_name ?? 'Paystack Checkout',
+        expiresAt: charge.account_expires_at ? new Date(charge.account_expires_at) : expiresAt,
+      };
+      transferAccounts.set(reference, account);
+      return account;
+    },
+
+    async debitAccount({ reference, mandateReference, amount, narration }) {
+      if (closed.has(reference)) {
+        return { kind: 'failed', providerReference: null, reason: 'expired' };
+      }
+      const providerReference = toPaystackReference(reference);
+      let answer: TPaystackAnswer<TPaystackTransaction>;
+      try {
+        answer = await client.write<TPaystackTransaction>('/transaction/charge_authorization', {
+          email: PAYSTACK_PAYER_EMAIL,
+          amount,
+          // The link's mandate at Paystack is the authorisation its payer gave.
+          authorization_code: mandateReference,
+          reference: providerReference,
+          metadata: JSON.stringify({ oya_channel: 'debit', narration }),
+        });
+      } catch (error) {
+        if (!(error instanceof PaystackNoAnswer)) throw error;
+        return debitOutcome(await verified(providerReference));
+      }
+      if (answer.ok) return debitOutcome(answer.data);
+      if (isDuplicateReference(answer)) return debitOutcome(await verified(providerReference));
+      return {
+        kind: 'failed',
+        providerReference: null,
+        reason: debitDeclineReason(answer.message),
+      };
+    },
+
+    requeryDebit: async (reference) => {
+      const answer = await requeryTransaction(reference);
+      if (answer.kind !== 'taken') return answer;
+      const { authorization: _authorization, ...taken } = answer;
+      return taken;
+    },
+
+    reverseDebit: async ({ providerReference, reference }) => {
+      await refundAccepted({
+        transaction: providerReference,
+        amount: undefined,
+        reference,
+        reason: null,
+      });
+      return { reversed: true };
+    },
+
+    async payOut({ reference, institutionCode, accountNumber, accountName, amount, narration }) {
+      if (closed.has(reference)) {
+        return { kind: 'failed', providerReference: null, reason: 'expired' };
+      }
+      const providerReference = toPaystackReference(reference);
+      // Paystack answers the recipient it has for an account number it knows.
+      const recipient = await client.write<TPaystackRecipient>('/transferrecipient', {
+        type: 'nuban',
+        name: accountName,
+        account_number: accountNumber,
+        bank_code: institutionCode,
+        currency: 'NGN',
+      });
+      if (!recipient.ok)
+        return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
+      let answer: TPaystackAnswer<TPaystackTransfer>;
+      try {
+        answer = await client.write<TPaystackTransfer>('/transfer', {
+          source: 'balance',
+          amount,
+          recipient: recipient.data.recipient_code,
+          reference: providerReference,
+          reason: narration,
+          currency: 'NGN',
+        });
+      } catch (error) {
+        if (!(error instanceof PaystackNoAnswer)) throw error;
+        return followPayout(providerReference);
+      }
+      if (!answer.ok) {
+        if (isDuplicateReference(answer)) return followPayout(providerReference);
+        return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
+      }
+      const outcome = payoutOutcome(answer.data);
+      return outcome === 'pending' ? followPayout(providerReference) : outcome;
+    },
+
+    async requeryPayout(reference) {
+      const providerReference = toPaystackReference(reference);
+      const answer = await client.read<TPaystackTransfer>(
+        `/transfer/verify/${segment(providerReference)}`,
+      );
+      if (closeIfUnknown(reference, answer)) {
+        return { kind: 'not_taken', providerReference: null, reason: 'never arrived' };
+      }
+      if (!answer.ok) throw new PaystackNoAnswer(`verify ${providerReference}`, answer.message);
+      const transfer = answer.data;
+      const code = transfer.transfer_code ?? transfer.reference;
+      switch (transfer.status) {
+        case 'success':
+        case 'reversed':
+          return {
+            kind: 'taken',
+            providerReference: code,
+            amount: transfer.amount,
+            givenBack: transfer.status === 'reversed',
+          };
+        case 'failed':
+        case 'rejected':
+        case 'abandoned':
+        case 'blocked':
+          return { kind: 'not_taken', providerReference: code, reason: transfer.status };
+        default:
+          return { kind: 'pending', awaiting: null, providerReference: code };
+      }
+    },
+
+    refund: ({ reference, providerReference, amount, reason }) =>
+      refundOnce({ transaction: providerReference, amount, reference, reason }),
+
+    async requeryRefund(reference) {
+      const found = await findRefund(reference);
+      return found
+        ? refundOutcome(found)
+        : { kind: 'failed', providerReference: null, reason: 'never arrived' };
+    },
+
+    async readNotice(notice) {
+      const read = readPaystackNotice(notice, options.secretKey, bankCodeOf);
+      if (read?.kind !== 'refund_of') return read;
+      // A refund's notice names Paystack's refund, not ours: its merchant note does.
+      const answer = await client.read<TPaystackRefund>(`/refund/${segment(read.refundId)}`);
+      const reference = answer.ok ? refundReferenceOfNote(answer.data.merchant_note) : null;
+      if (!reference) return { kind: 'ignored', event: read.event };
+      return { kind: 'refund', reference, outcome: read.outcome };
+    },
+
+    // Paystack itself sends back a transfer of another amount or one after the account expired,
+    // and tells us of neither; what reaches us and is not taken (a payment paid otherwise, a
+    // link's test transfer from another account) is refunded whole, once per transfer.
+    returnTransfer: async ({ providerReference, amount, reason }) => {
+      await refundAccepted({
+        transaction: providerReference,
+        amount,
+        reference: `${providerReference}.returned`,
+        reason: `Returned: ${reason.replace(/_/g, ' ')}`,
+      });
+      return { returned: true };
+    },
+
+    async settlementReport() {
+      const lines: TSettlementLine[] = [];
+      for await (const transaction of pages<TPaystackTransaction>('/transaction', {})) {
+        const reference = fromPaystackReference(transaction.reference);
+        const channel = ourChannel(transaction.metadata);
+        if (!reference || (channel !== 'card' && channel !== 'debit')) continue;
+        if (transaction.status !== 'success' && transaction.status !== 'reversed') continue;
+        lines.push({
+          channel,
+          reference,
+          amount: transaction.amount,
+          givenBack: transaction.status === 'reversed',
+        });
+      }
+      for await (const transfer of pages<TPaystackTransfer>('/transfer', {})) {
+        const reference = fromPaystackReference(transfer.reference);
+        if (!reference || (transfer.status !== 'success' && transfer.status !== 'reversed'))
+          continue;
+        lines.push({
+          channel: 'payout',
+          reference,
+          amount: transfer.amount,
+          givenBack: transfer.status === 'reversed',
+        });
+      }
+      for await (const refund of refunds()) {
+        const reference = refundReferenceOfNote(refund.merchant_note);
+        if (!reference || refund.status !== 'processed') continue;
+        lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
+      }
+      return lines;
+    },
+  };
+}

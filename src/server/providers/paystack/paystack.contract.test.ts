@@ -1,0 +1,194 @@
+import { afterAll, beforeAll } from 'vitest';
+import { systemClock } from '../../clock';
+import {
+  startPaystackSimulator,
+  type TPaystackSimulator,
+} from '../../testing/paystack-simulator/paystack-simulator';
+import { banksContract } from '../contract/banks.contract';
+import { cardsContract, type TCardPath } from '../contract/cards.contract';
+import { contractReference } from '../contract/contract-references';
+import { debitsContract, type TMandatedAccount } from '../contract/debits.contract';
+import { payoutsContract } from '../contract/payouts.contract';
+import { refundsContract } from '../contract/refunds.contract';
+import { transfersInContract } from '../contract/transfers-in.contract';
+import type { TPlainCard } from '../payments';
+import {
+  paystackProvider,
+  PAYSTACK_PAYER_EMAIL,
+  type TPaystackProvider,
+} from './paystack-provider';
+import { fromPaystackReference } from './paystack-references';
+
+/*
+ * The Paystack adapter through the suites of the capabilities it offers, against the Paystack
+ * simulator (testing/paystack-simulator) and its copies of Paystack's published test cards.
+ * The simulator lists no transactions, transfers or refunds, so these runs read no settlement
+ * report (settlement: null): the report's paging and filtering are tested in
+ * paystack-provider.test.ts against the list answers Paystack documents.
+ */
+
+let simulator: TPaystackSimulator | undefined;
+let provider: TPaystackProvider | undefined;
+
+const started = async () => {
+  simulator ??= await startPaystackSimulator();
+  provider ??= paystackProvider({
+    secretKey: simulator.secretKey,
+    baseUrl: simulator.url,
+    clock: systemClock,
+    // The simulator decides a pending charge at the first check: no need for Paystack's 10 s.
+    pendingCheckDelaysMs: [20, 200, 1_000],
+    readRetryDelaysMs: [20, 200],
+  });
+  return { simulator, provider };
+};
+
+beforeAll(started);
+afterAll(async () => {
+  await simulator?.close();
+});
+
+/** Paystack's test cards (docs/providers/paystack.md "Test cards"), one per path of the suite. */
+const CARDS: Record<TCardPath, { card: TPlainCard; otp: string }> = {
+  // Paystack's test cards ask no PIN unless they say so: this one succeeds with no step.
+  pin_only: {
+    card: { number: '4084084084084081', expiry: '12/35', cvv: '408', pin: null },
+    otp: '',
+  },
+  pin_otp: {
+    card: { number: '507850785078507812', expiry: '12/35', cvv: '081', pin: '1111' },
+    otp: '123456',
+  },
+  three_ds: {
+    card: { number: '4084080000000409', expiry: '12/35', cvv: '000', pin: null },
+    otp: '',
+  },
+  declined: {
+    card: { number: '4084080000005408', expiry: '12/35', cvv: '001', pin: null },
+    otp: '',
+  },
+  insufficient_funds: {
+    card: { number: '4084080000670037', expiry: '12/35', cvv: '787', pin: null },
+    otp: '',
+  },
+  timeout: {
+    card: { number: '5060660000000064', expiry: '12/35', cvv: '606', pin: null },
+    otp: '',
+  },
+};
+
+const KNOWN_ACCOUNT = {
+  institutionCode: '058',
+  accountNumber: '0123456789',
+  accountName: 'ADAEZE OKAFOR',
+};
+
+/** A direct-debit authorisation the payer approved at their bank's page (Paystack's mandate). */
+async function approvedMandate(account: {
+  institutionCode: string;
+  accountNumber: string;
+}): Promise<TMandatedAccount> {
+  const { simulator: sim } = await started();
+  const call = async (path: string, init?: RequestInit) => {
+    const answer = await fetch(`${sim.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${sim.secretKey}`, 'content-type': 'application/json' },
+    });
+    return (await answer.json()) as { data: Record<string, string> };
+  };
+  const { data: opened } = await call('/customer/authorization/initialize', {
+    method: 'POST',
+    body: JSON.stringify({
+      email: PAYSTACK_PAYER_EMAIL,
+      channel: 'direct_debit',
+      account: { number: account.accountNumber, bank_code: account.institutionCode },
+    }),
+  });
+  const reference = opened.reference ?? '';
+  await sim.answerMandate(reference, true);
+  const { data: verified } = await call(`/customer/authorization/verify/${reference}`);
+  return { ...account, mandateReference: verified.authorization_code ?? '' };
+}
+
+cardsContract('paystack (simulator)', async () => {
+  const { simulator: sim, provider: paystack } = await started();
+  return {
+    provider: paystack,
+    settlement: null,
+    cardFor: (path) => CARDS[path],
+    notTheCardsAccount: KNOWN_ACCOUNT,
+    // The payer answers at the issuer's page; the app learns the end by asking (or a notice).
+    async answerThreeDs(outcome, approved) {
+      await sim.answerThreeDs(outcome.providerReference, approved);
+      const reference = fromPaystackReference(outcome.providerReference) ?? '';
+      const answer = await paystack.requeryCardCharge(reference);
+      if (answer.kind === 'taken') {
+        return {
+          kind: 'succeeded',
+          providerReference: answer.providerReference,
+          card: answer.card,
+          token: null,
+        };
+      }
+      if (answer.kind === 'not_taken') {
+        const reason = answer.reason === 'three_ds_declined' ? answer.reason : 'declined';
+        return {
+          kind: 'failed',
+          providerReference: answer.providerReference,
+          card: outcome.card,
+          reason,
+        };
+      }
+      throw new Error(`The charge ${reference} is still pending after its 3-D Secure answer`);
+    },
+  };
+});
+
+banksContract('paystack (simulator)', async () => ({
+  provider: (await started()).provider,
+  // Resolve Account names the holder, never their BVN.
+  knownAccount: { ...KNOWN_ACCOUNT, bvn: null },
+}));
+
+transfersInContract('paystack (simulator)', async () => ({ provider: (await started()).provider }));
+
+debitsContract('paystack (simulator)', async () => {
+  const { simulator: sim, provider: paystack } = await started();
+  const poorAccount = await approvedMandate({
+    institutionCode: '044',
+    accountNumber: '0690000031',
+  });
+  sim.declineAuthorization(poorAccount.mandateReference, 'Insufficient Funds');
+  return {
+    provider: paystack,
+    settlement: null,
+    fundedAccount: await approvedMandate(KNOWN_ACCOUNT),
+    poorAccount,
+    unknownAccount: { ...KNOWN_ACCOUNT, mandateReference: 'AUTH_neverissued' },
+  };
+});
+
+payoutsContract('paystack (simulator)', async () => ({
+  provider: (await started()).provider,
+  settlement: null,
+  payee: KNOWN_ACCOUNT,
+  // The simulator's account whose payouts its bank refuses (transfer.failed).
+  unknownPayee: { institutionCode: '058', accountNumber: '0000000000', accountName: 'NOBODY' },
+}));
+
+refundsContract('paystack (simulator)', async () => {
+  const { provider: paystack } = await started();
+  return {
+    provider: paystack,
+    async paidCardCharge(amount) {
+      const paid = await paystack.chargeCard({
+        reference: contractReference(),
+        amount,
+        narration: 'Order 22',
+        card: CARDS.pin_only.card,
+      });
+      if (paid.kind !== 'succeeded') throw new Error(`expected success, got ${paid.kind}`);
+      return { providerReference: paid.providerReference };
+    },
+  };
+});
