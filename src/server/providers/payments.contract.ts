@@ -11,6 +11,7 @@ import { cardsContract } from './contract/cards.contract';
 import { contractReference } from './contract/contract-references';
 import { debitsContract } from './contract/debits.contract';
 import { mandateSetupContract } from './contract/mandate-setup.contract';
+import { noticesContract } from './contract/notices.contract';
 import { payoutsContract } from './contract/payouts.contract';
 import { refundsContract } from './contract/refunds.contract';
 import { transfersInContract } from './contract/transfers-in.contract';
@@ -20,7 +21,9 @@ import type {
   TChipPurchase,
   TPaymentProvider,
   TPlainCard,
+  TRawNotice,
   TTerminalReader,
+  TTransferAccount,
 } from './payments';
 
 export type TPaymentProviderUnderTest = {
@@ -64,6 +67,8 @@ export type TPaymentProviderUnderTest = {
   ): Omit<TChipPurchase, 'reference'>;
   /** The chip data with one tag's value changed after the card signed it. */
   tamper(iccData: string, tag: string, value: string): string;
+  /** `amount` sent into a one-time account, and the provider's notice of it as it reaches us. */
+  transferNotice(account: TTransferAccount, amount: number): Promise<TRawNotice>;
 };
 
 /** The mandate the whole-port adapter debits on: its own records, not a provider's code. */
@@ -132,6 +137,13 @@ export function paymentProviderContract(
     };
   });
   transfersInContract(adapter, async () => ({ provider: (await once()).provider }));
+  noticesContract(adapter, async () => {
+    const { underTest, provider } = await settled();
+    return {
+      provider,
+      transferNotice: (account, amount) => underTest.transferNotice(account, amount),
+    };
+  });
   refundsContract(adapter, async () => {
     const { underTest, provider } = await settled();
     return {

@@ -12,6 +12,8 @@ import {
   type TAccountScenario,
 } from './fixtures';
 import { mintSandboxPerson } from './sandbox-people';
+import { receiveTransfer } from './sandbox-bank';
+import { owedTransferNotice } from './sandbox-notices';
 import type { TBvnRecord, TPlainCard } from '../providers/payments';
 import { readSandboxCard } from './sandbox-reader';
 import { withIccValue } from '../testing/terminal';
@@ -157,6 +159,14 @@ const underTest = async (players: TPlayers): Promise<TPaymentProviderUnderTest> 
       };
     },
     tamper: withIccValue,
+    transferNotice: async (account, amount) => {
+      const db = await openDb();
+      const sent = { accountNumber: account.accountNumber, amount, sender: null };
+      const { id } = await receiveTransfer(db, systemClock, sent);
+      const notice = await owedTransferNotice(db, id);
+      if (!notice) throw new Error('The sandbox bank owes no notice of its own transfer');
+      return notice;
+    },
   };
 };
 

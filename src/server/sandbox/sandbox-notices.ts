@@ -96,11 +96,11 @@ export async function readSandboxNotice(
   return other.success ? { kind: 'ignored', event: other.data.event } : null;
 }
 
-/** The notice of one received transfer, as the sandbox bank sends it. */
-async function transferNoticeBody(
+/** The notice of one received transfer, as the sandbox bank sends it: its body, signed. */
+async function signedTransferNotice(
   db: TDb,
   row: typeof sandboxTransfers.$inferSelect & { reference: string },
-): Promise<string> {
+): Promise<{ body: string; headers: Record<string, string> }> {
   const sender =
     row.senderInstitutionCode && row.senderAccountNumber
       ? await sandboxSender(db, {
@@ -108,7 +108,7 @@ async function transferNoticeBody(
           accountNumber: row.senderAccountNumber,
         })
       : null;
-  return JSON.stringify({
+  const body = JSON.stringify({
     event: 'transfer.received',
     data: {
       reference: row.reference,
@@ -117,6 +117,22 @@ async function transferNoticeBody(
       sender,
     },
   });
+  const signature = signSandboxNotice(await sandboxNoticeKey(db), body);
+  return {
+    body,
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+  };
+}
+
+/**
+ * The notice the sandbox bank owes of the received transfer `id`, as it reaches us (the
+ * provider contract reads it); null for a transfer that owes none.
+ */
+export async function owedTransferNotice(db: TDb, id: number): Promise<TRawNotice | null> {
+  const [row] = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.id, id));
+  if (row?.outcome !== 'received' || row.reference === null) return null;
+  const notice = await signedTransferNotice(db, { ...row, reference: row.reference });
+  return { body: Buffer.from(notice.body), headers: notice.headers };
 }
 
 export type TSandboxNotices = {
@@ -133,14 +149,11 @@ export type TSandboxNotices = {
 export function sandboxNotices(db: TDb, clock: TClock, post: TNoticePost): TSandboxNotices {
   async function deliver(row: typeof sandboxTransfers.$inferSelect) {
     if (row.outcome !== 'received' || row.reference === null) return row.outcome;
-    const body = await transferNoticeBody(db, { ...row, reference: row.reference });
-    const signature = signSandboxNotice(await sandboxNoticeKey(db), body);
     let answered = false;
     try {
-      const { statusCode } = await post({
-        body,
-        headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
-      });
+      const { statusCode } = await post(
+        await signedTransferNotice(db, { ...row, reference: row.reference }),
+      );
       answered = statusCode >= 200 && statusCode < 300;
     } catch {
       // Not answered: owed, sent again later.
