@@ -117,7 +117,7 @@ const OUTCOME_MESSAGES: Record<TSandboxTransferOutcome, string> = {
 };
 
 /**
- * A transfer reaching the sandbox bank, recorded in the bank's own transaction. Money for an
+ * A transfer reaching the sandbox bank, recorded in the bank's own statement. Money for an
  * account the bank never issued goes back at once; anything else is 'received': its notice to
  * us is owed (sandbox-notices.ts), and our answer decides whether it is credited or returned.
  * The bank judges nothing else (amount, expiry, an account paid): like a provider's webhook, the

@@ -609,11 +609,11 @@ export async function confirmAltMandate(
 }
 
 /**
- * The bank's notice that a link's one-time account received its test transfer, inside the bank's
- * transaction (`tx`). The transfer proves the payer owns the account only when it came from that
+ * The provider's notice that a link's one-time account received its test transfer, inside the
+ * transaction that applies the notice (`tx`, services/payments/provider-notices.ts). The transfer proves the payer owns the account only when it came from that
  * very account (its bank, its number, the holder the name enquiry found): then the link becomes
  * active, and the amount is booked in and refunded to the payer at once. Any other sender, or
- * none named, is returned by the bank with its reason and the link stays open for the right one;
+ * none named, goes back to its sender with its reason and the link stays open for the right one;
  * so is a transfer the link cannot take (not open, expired, another amount, linked meanwhile).
  */
 export async function creditLinkTestTransfer(
