@@ -138,6 +138,12 @@ describe('afterOriginLinkRefused (Confirm on the link-origin prompt)', () => {
     expect(afterOriginLinkRefused('ACCOUNT_LINKS_BY_MANDATE')).toBe('panel');
     expect(afterOriginLinkRefused('ACCOUNT_LINK_CREATE_FAILED')).toBe('retry');
   });
+
+  it('asks for the BVN when the payer has verified none, then links again', () => {
+    expect(afterOriginLinkRefused('BVN_NOT_VERIFIED')).toBe('verify_bvn');
+    // Another person's account: verifying cannot make it the payer's; the message says why.
+    expect(afterOriginLinkRefused('ACCOUNT_NOT_YOURS')).toBe('retry');
+  });
 });
 
 describe('offersAfterPayment (the prompt after a payment that granted the consent, item 6)', () => {

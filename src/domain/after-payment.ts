@@ -113,13 +113,19 @@ export function payerBankOf(origin: TPaymentOrigin | null | undefined): TPayerBa
  * What follows a refused 'Confirm' on the link-origin prompt, which links the account by the
  * payment (docs/accounts.md "Linking from a payment"): an account linked already is done; a
  * payment that proves nothing for this page, or a bank that authorises its own mandates, leaves
- * the account to the account-linking panel (a test transfer, or the bank's own step); anything
- * else (the bank not answering) may be tried again.
+ * the account to the account-linking panel (a test transfer, or the bank's own step); a payer
+ * with no verified BVN verifies it there and the link is tried again; anything else (the bank
+ * not answering) may be tried again.
  */
-export function afterOriginLinkRefused(code: TErrorCode): 'done' | 'panel' | 'retry' {
+export function afterOriginLinkRefused(
+  code: TErrorCode,
+): 'done' | 'panel' | 'verify_bvn' | 'retry' {
   switch (code) {
     case 'ACCOUNT_ALREADY_LINKED':
       return 'done';
+    // The payer has verified no BVN: asked for it once, there, then the link is tried again.
+    case 'BVN_NOT_VERIFIED':
+      return 'verify_bvn';
     case 'NOT_FOUND':
     case 'PAYMENT_NOT_PROOF_OF_ACCOUNT':
     case 'ACCOUNT_LINKS_BY_MANDATE':

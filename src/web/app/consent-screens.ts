@@ -28,6 +28,9 @@ export const consentScreens: TConsentScreens = {
   LinkAccountPanel: preloadable(() =>
     import('../features/linking/linking-panel').then((module) => module.LinkingPanel),
   ),
+  BvnVerification: preloadable(() =>
+    import('../features/linking/bvn-step').then((module) => module.BvnVerification),
+  ),
   FormStep: preloadable(() =>
     import('../features/form/form-step').then((module) => module.FormStep),
   ),

@@ -69,6 +69,8 @@ export type TPayNowPrompts = {
   SignIn: ComponentType<{ onAuthenticated(): void }>;
   /** The account-linking panel: for the account a transfer came from, or for a card. */
   LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
+  /** 'Verify your BVN', when linking the account that paid asks for it first (linking's). */
+  BvnVerification: ComponentType<TBvnVerificationProps>;
   /** The Chip Card Terminal modal (spec §2), the terminal feature's: a payment method's screen. */
   ChipTerminal: ComponentType<TChipTerminalProps>;
 };
@@ -91,6 +93,14 @@ export type TLinkAccountPanelProps = {
   /** A card paid with: linked by the card flow. */
   forceCardFlow: boolean;
   onClose(): void;
+};
+
+/** What the BVN form on its own is given; linking owns it. */
+export type TBvnVerificationProps = {
+  /** Why the BVN is asked here, in a sentence. */
+  reason?: string;
+  onCancel?: () => void;
+  onVerified?: () => void;
 };
 
 /** What 'Save Your Card' is given; linking owns it. */
@@ -151,6 +161,8 @@ export type TConsentScreens = {
   SaveCardPrompt: ComponentType<TSaveCardPromptProps>;
   /** The account-linking panel on its own, for the prompts after a payment. */
   LinkAccountPanel: ComponentType<TLinkAccountPanelProps>;
+  /** The BVN form on its own, for the prompts after a payment. */
+  BvnVerification: ComponentType<TBvnVerificationProps>;
   /** The Form step (the form feature's). */
   FormStep: ComponentType<TFormStepProps>;
   /** The Chip Card Terminal modal (the terminal feature's), loaded when the payer picks it. */

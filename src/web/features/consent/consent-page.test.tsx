@@ -90,6 +90,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           SavedAccounts: () => <p>Saved accounts</p>,
           SaveCardPrompt: () => <p>Save Your Card</p>,
           LinkAccountPanel: () => <p>Link Account</p>,
+          BvnVerification: () => <p>Verify your BVN</p>,
           FormStep: FormStepStub,
           ChipTerminal: () => <p>Chip Card Terminal</p>,
           AddPasskey: () => <p>Create a passkey</p>,

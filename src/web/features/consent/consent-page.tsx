@@ -179,9 +179,15 @@ export function ConsentPage({
       SaveCardPrompt: screens.SaveCardPrompt,
       SignIn: PromptSignIn,
       LinkAccountPanel: screens.LinkAccountPanel,
+      BvnVerification: screens.BvnVerification,
       ChipTerminal: screens.ChipTerminal,
     }),
-    [screens.SaveCardPrompt, screens.LinkAccountPanel, screens.ChipTerminal],
+    [
+      screens.SaveCardPrompt,
+      screens.LinkAccountPanel,
+      screens.BvnVerification,
+      screens.ChipTerminal,
+    ],
   );
 
   const view = consentPageView({

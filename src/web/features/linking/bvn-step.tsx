@@ -9,9 +9,11 @@ import {
 } from '../../../domain/bvn-form';
 import type { TVerifiedBvn } from '../../../domain/schemas/identity';
 import { ApiError } from '../../api/api-error';
+import type { TBvnVerificationProps } from '../../contracts/consent-slots';
 import { identityApi, useBvnVerified } from '../../api/identity';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
+import './linking.css';
 
 const failureOf = (error: unknown) => ({
   message: error instanceof Error && error.message ? error.message : null,
@@ -208,13 +210,6 @@ export function BvnFormView({ form, onAction, onCancel, reason }: TBvnFormViewPr
     </form>
   );
 }
-
-type TBvnVerificationProps = {
-  /** Why the BVN is asked here, in a sentence. */
-  reason?: string;
-  onCancel?: () => void;
-  onVerified?: (bvn: TVerifiedBvn) => void;
-};
 
 /** The BVN form on its own, where a screen other than the linking panel asks for the BVN. */
 export function BvnVerification({ reason, onCancel, onVerified }: TBvnVerificationProps) {

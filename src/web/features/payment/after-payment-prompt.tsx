@@ -25,6 +25,8 @@ type TAfterPaymentPromptProps = {
 };
 
 const LINK_QUESTION = 'Link this account for future payments?';
+const LINK_NEEDS_BVN =
+  'To link the account you paid from, verify your BVN first: only accounts registered to your BVN can be linked.';
 
 /**
  * The prompts after a payment (spec §2): 'Link this account for future payments?' for an
@@ -44,6 +46,8 @@ export function AfterPaymentPrompt({
   const queryClient = useQueryClient();
   const [linking, setLinking] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
+  // The payer has verified no BVN: the prompt asks for it once, then links again.
+  const [verifyingBvn, setVerifyingBvn] = useState(false);
 
   // 'Confirm': the payment is the proof (docs/accounts.md "Linking from a payment"), so the
   // account is linked from it at once; where it proves nothing, the panel links it its own way.
@@ -62,6 +66,7 @@ export function AfterPaymentPrompt({
       const next = caught instanceof ApiError ? afterOriginLinkRefused(caught.code) : 'retry';
       if (next === 'done') onSettled();
       else if (next === 'panel') onStep('link');
+      else if (next === 'verify_bvn') setVerifyingBvn(true);
       else setLinkError(caught instanceof ApiError ? caught.message : 'Failed to link account');
     }
   };
@@ -109,6 +114,18 @@ export function AfterPaymentPrompt({
         </>,
       );
     case 'link_origin':
+      if (verifyingBvn) {
+        return (
+          <prompts.BvnVerification
+            reason={LINK_NEEDS_BVN}
+            onCancel={() => setVerifyingBvn(false)}
+            onVerified={() => {
+              setVerifyingBvn(false);
+              void linkFromPayment();
+            }}
+          />
+        );
+      }
       return frame(
         LINK_QUESTION,
         <>
