@@ -49,3 +49,49 @@ describe('REDIS_URL and REDIS_KEY_PREFIX', () => {
     );
   });
 });
+
+describe('PAYMENT_PROVIDER and Paystack', () => {
+  it('moves money on the sandbox network unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ paymentProvider: 'sandbox', paystack: null });
+    // A key with the sandbox chosen is not used.
+    expect(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abc' }).paystack).toBeNull();
+  });
+
+  it("takes Paystack with a test or a live secret key, at Paystack's API unless another is named", () => {
+    expect(
+      loadConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_abc123' }),
+    ).toMatchObject({
+      paymentProvider: 'paystack',
+      paystack: { secretKey: 'sk_test_abc123', mode: 'test', baseUrl: 'https://api.paystack.co' },
+    });
+    expect(
+      loadConfig({
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: 'sk_live_abc123',
+        PAYSTACK_BASE_URL: 'http://127.0.0.1:4010/',
+      }).paystack,
+    ).toEqual({ secretKey: 'sk_live_abc123', mode: 'live', baseUrl: 'http://127.0.0.1:4010' });
+  });
+
+  it('refuses Paystack without a key, a key that is not a secret key, and a base URL that is not one, with one line that shows no key', () => {
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'paystack' })).toThrow(
+      'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
+    );
+    for (const key of ['pk_test_abc123', 'sk_prod_abc123', 'sk_test_', 'abc']) {
+      const refusal = () => loadConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: key });
+      expect(refusal).toThrow(
+        /^Invalid configuration: PAYSTACK_SECRET_KEY must be a Paystack secret key, sk_test_… or sk_live_…$/,
+      );
+    }
+    expect(() =>
+      loadConfig({
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: 'sk_test_abc',
+        PAYSTACK_BASE_URL: 'api.paystack.co',
+      }),
+    ).toThrow(/^Invalid configuration: PAYSTACK_BASE_URL /);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(
+      /^Invalid configuration: PAYMENT_PROVIDER /,
+    );
+  });
+});

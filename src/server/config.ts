@@ -23,7 +23,14 @@ const ZEnv = z.object({
   WEBAUTHN_ORIGINS: z.string().optional(),
   SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   /** Who moves money: the sandbox network (docs/sandbox.md) unless another adapter is named. */
-  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
+  /** Paystack's secret key (docs/providers/paystack.md): its test mode's or its live one's. */
+  PAYSTACK_SECRET_KEY: z
+    .string()
+    .regex(/^sk_(test|live)_\S+$/, 'must be a Paystack secret key, sk_test_… or sk_live_…')
+    .optional(),
+  /** Paystack's API; another address only for a simulator of it. */
+  PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
   SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
   /**
@@ -131,8 +138,13 @@ export type TConfig = {
   webauthnOrigins: string[];
   /** Where one-time codes go: 'sandbox' keeps them in an outbox shown on /sandbox/messages. */
   smsProvider: 'sandbox';
-  /** Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md. */
-  paymentProvider: 'sandbox';
+  /**
+   * Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md;
+   * 'paystack' is Paystack (docs/providers/paystack.md), with `paystack` set.
+   */
+  paymentProvider: 'sandbox' | 'paystack';
+  /** Paystack's key, its mode (from the key: sk_test_ or sk_live_) and API; null unless chosen. */
+  paystack: { secretKey: string; mode: 'test' | 'live'; baseUrl: string } | null;
   sandboxCardTimeoutMs: number;
   cardAnswerWaitMs: number;
   /** The sandbox's delay between recording a call that moves money and answering it. */
@@ -196,6 +208,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.CONNECTION_TIMEOUT_MS <= e.SSE_HEARTBEAT_MS) {
     throw new Error('Invalid configuration: CONNECTION_TIMEOUT_MS must exceed SSE_HEARTBEAT_MS');
   }
+  if (e.PAYMENT_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
+    throw new Error(
+      'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
     .split(',')
@@ -220,6 +237,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
     smsProvider: e.SMS_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
+    paystack:
+      e.PAYMENT_PROVIDER === 'paystack' && e.PAYSTACK_SECRET_KEY
+        ? {
+            secretKey: e.PAYSTACK_SECRET_KEY,
+            mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
+            baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
+          }
+        : null,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
     cardAnswerWaitMs: e.CARD_ANSWER_WAIT_MS,
     sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
