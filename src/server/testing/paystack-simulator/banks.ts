@@ -1,3 +1,6 @@
+import { PaystackRefusal } from './request-checks';
+import { ok, type TAnswer, type TContext, type TRoute } from './simulator-state';
+
 /**
  * The banks the simulator lists (GET /bank) and the accounts it resolves (GET /bank/resolve).
  * Codes are the Nigerian bank codes Paystack's List Banks answers with; the list is short on
@@ -34,3 +37,50 @@ export const resolveAccountName = (bankCode: string, accountNumber: string) =>
 
 /** A payout to this account number (at any bank) fails: transfer.failed instead of transfer.success. */
 export const FAILING_PAYOUT_ACCOUNT = '0000000000';
+
+const listBanks = (ctx: TContext): TAnswer => {
+  const country = (ctx.query.get('country') ?? 'nigeria').toLowerCase();
+  const banks = country === 'nigeria' ? BANKS : [];
+  return ok(
+    'Banks retrieved',
+    banks.map((bank) => ({
+      name: bank.name,
+      slug: bank.slug,
+      code: bank.code,
+      longcode: '',
+      gateway: null,
+      pay_with_bank: false,
+      active: true,
+      is_deleted: false,
+      country: 'Nigeria',
+      currency: 'NGN',
+      type: 'nuban',
+      id: bank.id,
+      createdAt: '2016-07-14T10:04:29.000Z',
+      updatedAt: '2020-02-18T08:06:44.000Z',
+    })),
+  );
+};
+
+const resolveAccount = (ctx: TContext): TAnswer => {
+  const accountNumber = ctx.query.get('account_number') ?? '';
+  const bankCode = ctx.query.get('bank_code') ?? '';
+  const name = resolveAccountName(bankCode, accountNumber);
+  const bank = bankByCode(bankCode);
+  if (!name || !bank) {
+    throw new PaystackRefusal(
+      422,
+      'Could not resolve account name. Check parameters or try again.',
+    );
+  }
+  return ok('Account number resolved', {
+    account_number: accountNumber,
+    account_name: name,
+    bank_id: bank.id,
+  });
+};
+
+export const bankRoutes: TRoute[] = [
+  { method: 'GET', path: /^\/bank$/, handle: listBanks },
+  { method: 'GET', path: /^\/bank\/resolve$/, handle: resolveAccount },
+];

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { BANKS, bankByCode, resolveAccountName } from './banks';
+import {
+  PaystackRefusal,
+  emailIn,
+  optionalObject,
+  optionalString,
+  requiredString,
+} from './request-checks';
+import {
+  ok,
+  randomCode,
+  type TAnswer,
+  type TAuthorizationRecord,
+  type TContext,
+  type TRoute,
+  type TSimState,
+} from './simulator-state';
+
+/**
+ * Direct-debit mandates (POST /customer/authorization/initialize, GET
+ * /customer/authorization/verify/{reference}): the payer approves on the bank's page, and the
+ * authorization it gives is charged like any other (charges.ts).
+ */
+
+type TMandate = {
+  reference: string;
+  accessCode: string;
+  email: string;
+  callbackUrl: string | null;
+  account: { number: string; bankCode: string } | null;
+  answer: 'approved' | 'declined' | null;
+  authorizationCode: string | null;
+};
+
+export const mandates = (state: TSimState) => {
+  const { now, authorizations, customerFor, issueAuthorization } = state;
+
+  const mandatesByReference = new Map<string, TMandate>();
+
+  const mandatesByAccessCode = new Map<string, TMandate>();
+
+  const initializeMandate = (ctx: TContext): TAnswer => {
+    const email = emailIn(ctx.body);
+    const channel = requiredString(ctx.body, 'channel');
+    if (channel !== 'direct_debit') {
+      throw new PaystackRefusal(400, 'Invalid channel. direct_debit is the only supported option');
+    }
+    const callbackUrl = optionalString(ctx.body, 'callback_url') ?? null;
+    if (callbackUrl !== null && !URL.canParse(callbackUrl)) {
+      throw new PaystackRefusal(400, 'callback_url must be a fully qualified url');
+    }
+    const account = optionalObject(ctx.body, 'account');
+    const accountRead = account
+      ? {
+          number: requiredString(account, 'number'),
+          bankCode: requiredString(account, 'bank_code'),
+        }
+      : null;
+    if (accountRead && !bankByCode(accountRead.bankCode)) {
+      throw new PaystackRefusal(400, 'Invalid bank code');
+    }
+    const mandate: TMandate = {
+      reference: randomCode(30),
+      accessCode: randomCode(15),
+      email,
+      callbackUrl,
+      account: accountRead,
+      answer: null,
+      authorizationCode: null,
+    };
+    mandatesByReference.set(mandate.reference, mandate);
+    mandatesByAccessCode.set(mandate.accessCode, mandate);
+    customerFor(email);
+    return ok('Authorization initialized', {
+      redirect_url: `${state.url}/mandate/${mandate.accessCode}`,
+      access_code: mandate.accessCode,
+      reference: mandate.reference,
+    });
+  };
+
+  const mandateNotice = (mandate: TMandate, record: TAuthorizationRecord, active: boolean) => {
+    const customer = customerFor(mandate.email);
+    return {
+      ...record.fields,
+      active,
+      integration: 100_001,
+      domain: 'test',
+      reference: mandate.reference,
+      customer: {
+        first_name: null,
+        last_name: null,
+        code: customer.customer_code,
+        email: customer.email,
+        phone: '',
+        metadata: null,
+        risk_action: 'default',
+      },
+    };
+  };
+
+  /**
+   * The payer's answer on the bank's page. Approval issues a reusable direct_debit authorization
+   * and sends direct_debit.authorization.created then direct_debit.authorization.active (at once:
+   * the bank's activation, hours later on Paystack, is not simulated). Declining sends nothing.
+   */
+  const applyMandateAnswer = async (mandate: TMandate, approved: boolean) => {
+    if (mandate.answer !== null)
+      throw new Error(`The mandate ${mandate.reference} was already answered`);
+    mandate.answer = approved ? 'approved' : 'declined';
+    if (!approved) return;
+    const bank = bankByCode(mandate.account?.bankCode ?? '058') ?? BANKS[0];
+    const accountNumber = mandate.account?.number ?? '0123456789';
+    const code = issueAuthorization(
+      { email: mandate.email, channel: 'direct_debit', reusable: true },
+      {
+        bin: null,
+        last4: accountNumber.slice(-4),
+        exp_month: 1,
+        exp_year: now().getUTCFullYear() + 10,
+        channel: 'direct_debit',
+        card_type: 'mandate',
+        bank: bank?.name ?? null,
+        country_code: 'NG',
+        brand: bank?.name ?? null,
+        reusable: true,
+        signature: `SIG_${createHash('sha256').update(`${bank?.code}:${accountNumber}`).digest('hex').slice(0, 20)}`,
+        account_name: mandate.account
+          ? resolveAccountName(mandate.account.bankCode, accountNumber)
+          : null,
+      },
+    );
+    mandate.authorizationCode = code;
+    const record = authorizations.get(code) as TAuthorizationRecord;
+    await state.send('direct_debit.authorization.created', mandateNotice(mandate, record, false));
+    await state.send('direct_debit.authorization.active', mandateNotice(mandate, record, true));
+  };
+
+  const verifyMandate = (ctx: TContext): TAnswer => {
+    const mandate = mandatesByReference.get(ctx.segments[3] ?? '');
+    const record = mandate?.authorizationCode
+      ? authorizations.get(mandate.authorizationCode)
+      : undefined;
+    if (!mandate || !record) {
+      // The documented refusal (Direct Debit docs, "Verify authorization"), until the payer approves.
+      throw new PaystackRefusal(
+        404,
+        'Authorization does not exist or does not belong to integration',
+        {
+          metadata: { nextStep: 'Try again later' },
+          type: 'api_error',
+          code: 'unknown',
+        },
+      );
+    }
+    const customer = customerFor(mandate.email);
+    return ok('Authorization retrieved successfully', {
+      authorization_code: record.fields.authorization_code,
+      channel: 'direct_debit',
+      bank: record.fields.bank,
+      active: true,
+      customer: { code: customer.customer_code, email: customer.email },
+    });
+  };
+
+  const routes: TRoute[] = [
+    {
+      method: 'POST',
+      path: /^\/customer\/authorization\/initialize$/,
+      handle: initializeMandate,
+    },
+    {
+      method: 'GET',
+      path: /^\/customer\/authorization\/verify\/[^/]+$/,
+      handle: verifyMandate,
+    },
+  ];
+
+  return {
+    routes,
+    /** The mandate whose bank page has this access code. */
+    mandatePage: (accessCode: string) => mandatesByAccessCode.get(accessCode),
+    applyMandateAnswer,
+    /** The payer's answer, by the mandate's reference. */
+    answerMandate: async (reference: string, approved: boolean) => {
+      const mandate = mandatesByReference.get(reference);
+      if (!mandate) throw new Error(`No mandate with the reference ${reference}`);
+      await applyMandateAnswer(mandate, approved);
+    },
+  };
+};

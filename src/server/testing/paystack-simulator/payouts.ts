@@ -1,0 +1,227 @@
+import { FAILING_PAYOUT_ACCOUNT, bankByCode, resolveAccountName, type TSimBank } from './banks';
+import { PaystackRefusal, amountIn, optionalString, requiredString } from './request-checks';
+import {
+  iso,
+  ok,
+  randomCode,
+  type TAnswer,
+  type TContext,
+  type TRoute,
+  type TSimState,
+} from './simulator-state';
+
+/**
+ * Payouts: transfer recipients (NUBAN accounts), transfers from the balance, their verify by
+ * reference, and the balance (GET /balance).
+ */
+
+type TRecipient = {
+  id: number;
+  recipient_code: string;
+  name: string;
+  type: 'nuban';
+  currency: string;
+  account_number: string;
+  account_name: string | null;
+  bank: TSimBank;
+  createdAt: Date;
+};
+
+type TTransfer = {
+  id: number;
+  transfer_code: string;
+  reference: string;
+  amount: number;
+  reason: string | null;
+  recipient: TRecipient;
+  status: 'pending' | 'success' | 'failed';
+  createdAt: Date;
+  updatedAt: Date;
+  transferredAt: Date | null;
+};
+
+export const payouts = (state: TSimState) => {
+  const { now } = state;
+
+  const recipients = new Map<string, TRecipient>();
+
+  const transfers = new Map<string, TTransfer>();
+
+  const recipientFields = (recipient: TRecipient) => ({
+    active: true,
+    createdAt: iso(recipient.createdAt),
+    currency: recipient.currency,
+    description: null,
+    domain: 'test',
+    email: null,
+    id: recipient.id,
+    integration: 100_001,
+    metadata: null,
+    name: recipient.name,
+    recipient_code: recipient.recipient_code,
+    type: recipient.type,
+    updatedAt: iso(recipient.createdAt),
+    is_deleted: false,
+    details: {
+      authorization_code: null,
+      account_number: recipient.account_number,
+      account_name: recipient.account_name,
+      bank_code: recipient.bank.code,
+      bank_name: recipient.bank.name,
+    },
+  });
+
+  const createRecipient = (ctx: TContext): TAnswer => {
+    const type = requiredString(ctx.body, 'type');
+    const name = requiredString(ctx.body, 'name');
+    const accountNumber = requiredString(ctx.body, 'account_number');
+    const bankCode = requiredString(ctx.body, 'bank_code');
+    const currency = optionalString(ctx.body, 'currency') ?? 'NGN';
+    // Only NUBAN (Nigerian bank account) recipients are simulated; the wording is assumed.
+    if (type !== 'nuban') throw new PaystackRefusal(400, 'Recipient type is not supported');
+    const bank = bankByCode(bankCode);
+    if (!bank) throw new PaystackRefusal(400, 'Invalid bank code');
+    if (!/^\d{10}$/.test(accountNumber))
+      throw new PaystackRefusal(400, 'Account number is invalid');
+    // Paystack answers an existing recipient (same account at the same bank) instead of a new one.
+    const existing = [...recipients.values()].find(
+      (recipient) => recipient.account_number === accountNumber && recipient.bank.code === bankCode,
+    );
+    if (existing) return ok('Transfer recipient created successfully', recipientFields(existing));
+    const recipient: TRecipient = {
+      id: state.newId(),
+      recipient_code: `RCP_${randomCode(15)}`,
+      name,
+      type: 'nuban',
+      currency,
+      account_number: accountNumber,
+      account_name: resolveAccountName(bankCode, accountNumber),
+      bank,
+      createdAt: now(),
+    };
+    recipients.set(recipient.recipient_code, recipient);
+    return ok('Transfer recipient created successfully', recipientFields(recipient));
+  };
+
+  const transferFields = (transfer: TTransfer, recipientAsObject: boolean) => ({
+    amount: transfer.amount,
+    createdAt: iso(transfer.createdAt),
+    currency: 'NGN',
+    domain: 'test',
+    failures: null,
+    id: transfer.id,
+    integration: 100_001,
+    reason: transfer.reason,
+    reference: transfer.reference,
+    source: 'balance',
+    source_details: null,
+    status: transfer.status,
+    titan_code: null,
+    transfer_code: transfer.transfer_code,
+    transferred_at: iso(transfer.transferredAt),
+    updatedAt: iso(transfer.updatedAt),
+    recipient: recipientAsObject ? recipientFields(transfer.recipient) : transfer.recipient.id,
+    session: { provider: transfer.status === 'success' ? 'nip' : null, id: null },
+    fee_charged: 0,
+    gateway_response: null,
+  });
+
+  /**
+   * POST /transfer: queued as `pending` ("Transfer has been queued"), then transfer.success, or
+   * transfer.failed for the simulator's failing account, once the answer is out.
+   */
+  const createTransfer = (ctx: TContext): TAnswer => {
+    const source = requiredString(ctx.body, 'source');
+    const amount = amountIn(ctx.body);
+    const recipientCode = requiredString(ctx.body, 'recipient');
+    const reference = requiredString(ctx.body, 'reference');
+    const reason = optionalString(ctx.body, 'reason') ?? null;
+    if (source !== 'balance')
+      throw new PaystackRefusal(400, 'Invalid source. Only balance is supported');
+    // "a lowercase alphanumeric string with only -,_ symbols allowed", at least 16 long (TransferBase).
+    if (!/^[a-z0-9_-]{16,100}$/.test(reference)) {
+      throw new PaystackRefusal(
+        400,
+        'Invalid transfer reference. Use 16 to 100 lowercase letters, digits, - and _',
+        {
+          type: 'validation_error',
+          code: 'invalid_params',
+        },
+      );
+    }
+    const recipient = recipients.get(recipientCode);
+    if (!recipient) {
+      throw new PaystackRefusal(400, 'Recipient specified is invalid', {
+        meta: {
+          nextStep:
+            'Provide a valid recipient. Ensure you are passing the recipient code in the recipient param',
+        },
+        type: 'validation_error',
+        code: 'invalid_transfer_recipient',
+      });
+    }
+    // Undocumented wording: a reference is a transfer's idempotency key, so a second one is refused.
+    if (transfers.has(reference)) {
+      throw new PaystackRefusal(400, 'Duplicate Transfer Reference', {
+        type: 'validation_error',
+        code: 'duplicate_reference',
+      });
+    }
+    if (amount > state.funds.balance) {
+      throw new PaystackRefusal(400, 'Your balance is not enough to fulfil this request', {
+        type: 'api_error',
+        code: 'insufficient_balance',
+      });
+    }
+    state.funds.balance -= amount;
+    const at = now();
+    const transfer: TTransfer = {
+      id: state.newId(),
+      transfer_code: `TRF_${randomCode(16)}`,
+      reference,
+      amount,
+      reason,
+      recipient,
+      status: 'pending',
+      createdAt: at,
+      updatedAt: at,
+      transferredAt: null,
+    };
+    transfers.set(reference, transfer);
+    ctx.later.push(async () => {
+      transfer.updatedAt = now();
+      if (recipient.account_number === FAILING_PAYOUT_ACCOUNT) {
+        transfer.status = 'failed';
+        state.funds.balance += transfer.amount;
+        await state.send('transfer.failed', transferFields(transfer, true));
+      } else {
+        transfer.status = 'success';
+        transfer.transferredAt = now();
+        await state.send('transfer.success', transferFields(transfer, true));
+      }
+    });
+    return ok('Transfer has been queued', {
+      transfersessionid: [],
+      transfertrials: [],
+      ...transferFields(transfer, false),
+    });
+  };
+
+  const verifyTransfer = (ctx: TContext): TAnswer => {
+    const transfer = transfers.get(ctx.segments[2] ?? '');
+    if (!transfer) throw new PaystackRefusal(404, 'Transfer not found');
+    return ok('Transfer retrieved', transferFields(transfer, true));
+  };
+
+  const fetchBalance = (): TAnswer =>
+    ok('Balances retrieved', [{ currency: 'NGN', balance: state.funds.balance }]);
+
+  const routes: TRoute[] = [
+    { method: 'POST', path: /^\/transferrecipient$/, handle: createRecipient },
+    { method: 'POST', path: /^\/transfer$/, handle: createTransfer },
+    { method: 'GET', path: /^\/transfer\/verify\/[^/]+$/, handle: verifyTransfer },
+    { method: 'GET', path: /^\/balance$/, handle: fetchBalance },
+  ];
+
+  return { routes };
+};

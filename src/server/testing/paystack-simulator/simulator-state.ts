@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import type { TBody } from './request-checks';
+import { duplicateReference } from './request-checks';
+import type { TCardStep, TTestCard } from './test-cards';
+
+/**
+ * What the simulator remembers, shared by its parts: transactions, customers, the authorizations
+ * it issued, the balance, and how a transaction is shown (Paystack's transaction object) and
+ * settled (paid, with charge.success; or failed, with no notice).
+ */
+
+export type TCustomer = { id: number; customer_code: string; email: string };
+
+export type TAuthorizationRecord = {
+  /** The authorization object as Paystack shows it. */
+  fields: Record<string, unknown>;
+  email: string;
+  channel: 'card' | 'bank_transfer' | 'direct_debit';
+  reusable: boolean;
+  declinedWith: string | null;
+};
+
+export type TTransferAccount = {
+  account_name: string;
+  account_number: string;
+  bank: { slug: string; name: string; id: number };
+  account_expires_at: string;
+};
+
+export type TTransaction = {
+  id: number;
+  reference: string;
+  amount: number;
+  email: string;
+  channel: 'card' | 'bank_transfer' | 'direct_debit';
+  metadata: unknown;
+  createdAt: Date;
+  paidAt: Date | null;
+  /**
+   * awaiting: a step of the payer's is due (nextStep), or money into the transfer account.
+   * processing: a direct debit sent to the bank. pending: answered pending, decided at the next check.
+   */
+  state: 'awaiting' | 'processing' | 'pending' | 'success' | 'failed';
+  nextStep: TCardStep | null;
+  stepsLeft: TCardStep[];
+  card: { number: string; expMonth: string; expYear: string; test: TTestCard } | null;
+  threeDs: { code: string; answer: 'approved' | 'declined' | null } | null;
+  transferAccount: TTransferAccount | null;
+  authorizationCode: string | null;
+  gatewayResponse: string;
+  message: string | null;
+  fees: number;
+  /** Kobo refunded or being refunded (a failed refund gives its amount back). */
+  refunded: number;
+  /** Kobo whose refunds were processed. */
+  refundedProcessed: number;
+};
+
+export type TAnswer = { status: number; body: unknown };
+
+export type TContext = {
+  method: string;
+  segments: string[];
+  query: URLSearchParams;
+  body: TBody;
+  /** Work to run once the answer is out (notices), in order. */
+  later: Array<() => Promise<void>>;
+};
+
+export type TRoute = { method: string; path: RegExp; handle: (ctx: TContext) => TAnswer };
+
+export const ok = (
+  message: string,
+  data: unknown,
+  extra: Record<string, unknown> = {},
+): TAnswer => ({
+  status: 200,
+  body: { status: true, message, data, ...extra },
+});
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export const randomCode = (length: number) =>
+  Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');
+
+export const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/**
+ * Paystack's local card and transfer fee: 1.5%, plus ₦100 from ₦2,500, capped at ₦2,000
+ * (paystack.com/pricing). Charged on every successful payment and taken from the balance.
+ */
+const feeOf = (amount: number) =>
+  Math.min(Math.round(amount * 0.015) + (amount >= 250_000 ? 10_000 : 0), 200_000);
+
+export type TSimState = ReturnType<typeof createSimState>;
+
+export const createSimState = (input: {
+  now: () => Date;
+  send: (event: string, data: unknown) => Promise<void>;
+  balance: number;
+}) => {
+  const { now } = input;
+  const transactions = new Map<string, TTransaction>();
+  const transactionsById = new Map<number, TTransaction>();
+  const customers = new Map<string, TCustomer>();
+  const authorizations = new Map<string, TAuthorizationRecord>();
+  let lastId = 1_000_000;
+  const state = {
+    now,
+    send: input.send,
+    /** The simulator's own address, known once it listens. */
+    url: '',
+    funds: { balance: input.balance },
+    newId: () => ++lastId,
+    transactions,
+    authorizations,
+  };
+
+  const customerFor = (email: string) => {
+    const known = customers.get(email.toLowerCase());
+    if (known) return known;
+    const customer = { id: state.newId(), customer_code: `CUS_${randomCode(15)}`, email };
+    customers.set(email.toLowerCase(), customer);
+    return customer;
+  };
+
+  const customerFields = (email: string) => {
+    const customer = customerFor(email);
+    return {
+      id: customer.id,
+      first_name: null,
+      last_name: null,
+      email: customer.email,
+      customer_code: customer.customer_code,
+      phone: null,
+      metadata: null,
+      risk_action: 'default',
+      international_format_phone: null,
+    };
+  };
+
+  /** Paystack's "verify" status of a transaction. */
+  const transactionStatus = (transaction: TTransaction) => {
+    if (transaction.state === 'success') {
+      return transaction.refundedProcessed >= transaction.amount ? 'reversed' : 'success';
+    }
+    if (transaction.state === 'awaiting') {
+      // A one-time account that expired unpaid: Paystack calls the transaction abandoned.
+      const account = transaction.transferAccount;
+      if (account && now().getTime() > Date.parse(account.account_expires_at)) return 'abandoned';
+      // The docs do not say what verify answers mid-way through the payer's steps; Paystack's
+      // statuses include `ongoing` for a payment the customer is still completing.
+      return 'ongoing';
+    }
+    return transaction.state;
+  };
+
+  const transactionFields = (transaction: TTransaction) => {
+    const authorization = transaction.authorizationCode
+      ? (authorizations.get(transaction.authorizationCode)?.fields ?? {})
+      : {};
+    return {
+      id: transaction.id,
+      domain: 'test',
+      status: transactionStatus(transaction),
+      reference: transaction.reference,
+      receipt_number: null,
+      amount: transaction.amount,
+      message: transaction.message,
+      gateway_response: transaction.gatewayResponse,
+      paid_at: iso(transaction.paidAt),
+      created_at: iso(transaction.createdAt),
+      channel: transaction.channel,
+      currency: 'NGN',
+      ip_address: '127.0.0.1',
+      metadata: transaction.metadata ?? '',
+      log: null,
+      fees: transaction.state === 'success' ? transaction.fees : null,
+      fees_split: null,
+      authorization,
+      customer: customerFields(transaction.email),
+      plan: null,
+      split: {},
+      order_id: null,
+      paidAt: iso(transaction.paidAt),
+      createdAt: iso(transaction.createdAt),
+      requested_amount: transaction.amount,
+      pos_transaction_data: null,
+      source: null,
+      fees_breakdown: null,
+      connect: null,
+      transaction_date: iso(transaction.createdAt),
+      plan_object: {},
+      subaccount: {},
+    };
+  };
+
+  const newTransaction = (input: {
+    reference: string | undefined;
+    amount: number;
+    email: string;
+    channel: TTransaction['channel'];
+    metadata: unknown;
+  }): TTransaction => {
+    const reference = input.reference ?? randomCode(15);
+    if (transactions.has(reference)) throw duplicateReference();
+    customerFor(input.email);
+    const transaction: TTransaction = {
+      id: state.newId(),
+      reference,
+      amount: input.amount,
+      email: input.email,
+      channel: input.channel,
+      metadata: input.metadata,
+      createdAt: now(),
+      paidAt: null,
+      state: 'awaiting',
+      nextStep: null,
+      stepsLeft: [],
+      card: null,
+      threeDs: null,
+      transferAccount: null,
+      authorizationCode: null,
+      gatewayResponse: 'Transaction in progress',
+      message: null,
+      fees: 0,
+      refunded: 0,
+      refundedProcessed: 0,
+    };
+    transactions.set(reference, transaction);
+    transactionsById.set(transaction.id, transaction);
+    return transaction;
+  };
+
+  const issueAuthorization = (
+    record: Omit<TAuthorizationRecord, 'fields' | 'declinedWith'>,
+    fields: Record<string, unknown>,
+  ) => {
+    const code = `AUTH_${randomCode(10)}`;
+    authorizations.set(code, {
+      ...record,
+      declinedWith: null,
+      fields: { authorization_code: code, ...fields },
+    });
+    return code;
+  };
+
+  /** Marks the transaction paid, credits the balance and sends charge.success. */
+  const succeed = (transaction: TTransaction, gatewayResponse: string) => {
+    transaction.state = 'success';
+    transaction.nextStep = null;
+    transaction.paidAt = now();
+    transaction.gatewayResponse = gatewayResponse;
+    transaction.fees = feeOf(transaction.amount);
+    state.funds.balance += transaction.amount - transaction.fees;
+    return () => state.send('charge.success', transactionFields(transaction));
+  };
+
+  /** A failed charge sends no notice: Paystack documents no event for it. */
+  const fail = (transaction: TTransaction, gatewayResponse: string) => {
+    transaction.state = 'failed';
+    transaction.nextStep = null;
+    transaction.gatewayResponse = gatewayResponse;
+    transaction.message = gatewayResponse;
+  };
+
+  const findTransaction = (key: string) => {
+    const byReference = transactions.get(key);
+    if (byReference) return byReference;
+    return /^\d+$/.test(key) ? transactionsById.get(Number(key)) : undefined;
+  };
+  return Object.assign(state, {
+    customerFor,
+    customerFields,
+    transactionFields,
+    newTransaction,
+    issueAuthorization,
+    succeed,
+    fail,
+    findTransaction,
+  });
+};
