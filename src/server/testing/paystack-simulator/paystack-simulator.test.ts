@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaystackSimulator, type TPaystackSimulator } from './paystack-simulator';
 
@@ -586,5 +588,127 @@ describe('faults', () => {
     expect(simulator.notices.filter((notice) => notice.body === body).map((n) => n.status)).toEqual(
       [500, 503, 200],
     );
+  });
+});
+
+describe('requests as Paystack reads them', () => {
+  it('takes a form body as well as JSON, and records the parsed body', async () => {
+    const reference = newReference();
+    const answer = await fetch(`${simulator.url}/charge/submit_pin`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${SECRET}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ pin: '1111', reference }).toString(),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      status: false,
+      message: 'Transaction reference is invalid',
+    });
+    expect(simulator.requests.at(-1)).toEqual({
+      method: 'POST',
+      path: '/charge/submit_pin',
+      body: { pin: '1111', reference },
+      authorized: true,
+    });
+  });
+
+  it('answers 404 for a path Paystack does not have and 405 for a method a path does not take', async () => {
+    expect((await call('GET', '/no-such-thing')).status).toBe(404);
+    expect((await call('DELETE', '/charge')).status).toBe(405);
+  });
+
+  it('refuses a saved-card charge whose reference has other characters, before any effect', async () => {
+    const paid = await chargeCard('4084084084084081');
+    const answer = await call('POST', '/transaction/charge_authorization', {
+      authorization_code: paid.json.data.authorization.authorization_code,
+      email: 'payer@example.com',
+      amount: 10_000,
+      reference: 'order#1',
+    });
+    expect(answer.status).toBe(400);
+    expect((await call('GET', '/transaction/verify/order%231')).status).toBe(404);
+  });
+});
+
+describe('time', () => {
+  it('lets a one-time account expire: verify says abandoned, and money paid in after is not taken', async () => {
+    let at = new Date('2030-01-01T10:00:00Z');
+    const timed = await startPaystackSimulator({
+      secretKey: SECRET,
+      noticeUrl: receiver.url,
+      clock: () => at,
+    });
+    try {
+      const answer = await fetch(`${timed.url}/charge`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'late@example.com', amount: 5_000, bank_transfer: {} }),
+      });
+      const { data } = await answer.json();
+      expect(data.account_expires_at).toBe('2030-01-01T10:30:00.000Z');
+      at = new Date('2030-01-01T10:31:00Z');
+      await timed.payTransfer(data.account_number, 5_000);
+      expect(timed.notices).toEqual([]);
+      const verified = await fetch(`${timed.url}/transaction/verify/${data.reference}`, {
+        headers: { authorization: `Bearer ${SECRET}` },
+      });
+      expect((await verified.json()).data.status).toBe('abandoned');
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('declines a card whose expiry has passed by its clock', async () => {
+    const timed = await startPaystackSimulator({
+      secretKey: SECRET,
+      clock: () => new Date('2031-06-15T00:00:00Z'),
+    });
+    try {
+      const answer = await fetch(`${timed.url}/charge`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'payer@example.com',
+          amount: 5_000,
+          card: { number: '4084084084084081', cvv: '408', expiry_month: '05', expiry_year: '31' },
+        }),
+      });
+      expect((await answer.json()).data).toMatchObject({
+        status: 'failed',
+        gateway_response: 'Expired Card',
+      });
+    } finally {
+      await timed.close();
+    }
+  });
+});
+
+describe('the command line', () => {
+  it('starts on PORT, says where in one line, and answers with the key it was given', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url))],
+      {
+        env: { ...process.env, PORT: '0', PAYSTACK_SECRET_KEY: SECRET, NOTICE_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await expect
+        .poll(() => output)
+        .toMatch(/^Paystack simulator on http:\/\/127\.0\.0\.1:\d+\n$/);
+      const url = output.trim().replace('Paystack simulator on ', '');
+      const answer = await fetch(`${url}/bank`, { headers: { authorization: `Bearer ${SECRET}` } });
+      expect(answer.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
