@@ -61,7 +61,7 @@ export type TPaystackSimulatorOptions = {
   noticeUrl?: string | null;
   port?: number;
   clock?: () => Date;
-  /** Waits before each redelivery of a notice our server did not take (2xx); default 3 tries. */
+  /** Waits before each redelivery of a notice our server did not answer 200 OK; default 3 tries. */
   noticeRetryDelaysMs?: number[];
   /** The integration's balance in kobo, which payouts draw on; charges add to it. */
   balance?: number;
