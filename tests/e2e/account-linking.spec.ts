@@ -322,15 +322,35 @@ test.describe('the account-linking panel', () => {
     await expect(
       panel(page).getByRole('heading', { name: 'Link Account with Card' }),
     ).toBeVisible();
-    await page.waitForTimeout(1_500);
-    await expect(
-      panel(page).getByRole('heading', { name: 'Account Linked Successfully!' }),
-    ).toHaveCount(0);
+    // Each time the panel comes to show a success from now on, and when: the stream delivers
+    // what it replays before anything new, so once this link's own success has come (a positive
+    // event on the same stream), a success the first link left there would have shown already.
+    const typing = await page.evaluate(() => {
+      const seen = window as Window & { successes?: number[] };
+      seen.successes = [];
+      const shown = () =>
+        [...document.querySelectorAll('h1, h2, h3')].some(
+          (heading) => heading.textContent?.trim() === 'Account Linked Successfully!',
+        );
+      let was = shown();
+      if (was) seen.successes.push(performance.now());
+      new MutationObserver(() => {
+        const now = shown();
+        if (now && !was) seen.successes?.push(performance.now());
+        was = now;
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+      return performance.now();
+    });
     await expect(panel(page).getByLabel('Card Number')).toBeVisible();
     await look(page, testInfo, 'card-form-again');
 
     await enterCard(page, card);
     await linked(page);
+    const successes = await page.evaluate(
+      () => (window as Window & { successes?: number[] }).successes ?? [],
+    );
+    expect(successes).toHaveLength(1);
+    expect(successes[0]).toBeGreaterThan(typing);
     await expect(
       page.getByText(`Card & Bank • ****${second.accountNumber.slice(-4)}`),
     ).toBeVisible();

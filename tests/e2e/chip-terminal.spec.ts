@@ -230,9 +230,14 @@ test.describe('chip card terminal: the sandbox reader', () => {
   }, testInfo) => {
     const consentId = await createConsent(page.request, { payments: [payment] });
     let tries = 0;
+    // The first try is held until the test has seen (and shot) the loading state it shows.
+    let release!: () => void;
+    const seen = new Promise<void>((done) => {
+      release = done;
+    });
     await page.route('**/assets/reader-driver-*.js', async (route) => {
       tries += 1;
-      await new Promise((done) => setTimeout(done, 150));
+      if (tries === 1) await seen;
       await route.abort();
     });
     await page.goto(consentPath(consentId));
@@ -240,6 +245,7 @@ test.describe('chip card terminal: the sandbox reader', () => {
     const dialog = terminal(page);
     await expect(dialog.getByRole('button', { name: 'Loading SDK...' })).toBeDisabled();
     await snap(page, testInfo, 'terminal-loading-sdk');
+    release();
     await expect(dialog.getByRole('alert')).toHaveText('Failed to load QPOS SDK');
     await expect(fact(dialog, 'Connection')).toHaveText('SDK unavailable');
     expect(tries).toBeGreaterThanOrEqual(1);

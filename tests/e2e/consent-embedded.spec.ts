@@ -34,10 +34,40 @@ test.describe('embedded in a merchant page', () => {
     await takenOver(consentFrame);
     const inner = await storeInFrame(page, session);
 
-    // The same message from the frame itself is not the parent's: nothing changes.
-    await inner.evaluate(() => window.postMessage({ type: 'authentication-updated' }, '*'));
-    await page.waitForTimeout(500);
+    // The same message from the frame itself is not the parent's: nothing changes. The page
+    // reads a message with a module it loads at the first one (a parent's message, ignored here,
+    // loads it); a message it took for the parent's would have been read by the time the same
+    // module, imported again after the frame's own message reached every listener, answers.
+    await page.evaluate((appOrigin) => {
+      const iframe = document.querySelector<HTMLIFrameElement>('#consent');
+      iframe?.contentWindow?.postMessage({ type: 'attest-height-update', height: 0 }, appOrigin);
+    }, E2E.appOrigin);
+    const readerModule = () =>
+      inner.evaluate(
+        () =>
+          performance
+            .getEntriesByType('resource')
+            .map((entry) => entry.name)
+            .find((name) => /\/assets\/parent-messages-[\w-]+\.js$/.test(name)) ?? null,
+      );
+    await expect.poll(readerModule).not.toBeNull();
+    const reader = await readerModule();
+    await inner.evaluate(async (module) => {
+      const heard = new Promise<void>((done) => {
+        const own = (event: MessageEvent) => {
+          if (event.source !== window) return;
+          window.removeEventListener('message', own);
+          done();
+        };
+        window.addEventListener('message', own);
+      });
+      window.postMessage({ type: 'authentication-updated' }, '*');
+      await heard;
+      await import(/* @vite-ignore */ module ?? '');
+      await new Promise<void>((drawn) => requestAnimationFrame(() => drawn()));
+    }, reader);
     await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+    await expect(frame.getByText('1 data point being shared')).toHaveCount(0);
 
     await page.evaluate((appOrigin) => {
       const iframe = document.querySelector<HTMLIFrameElement>('#consent');

@@ -8,6 +8,7 @@ import {
   payerOnFutureConsent,
 } from './linking-support';
 import { snap } from './merchant';
+import { PANEL_RESET_AFTER_SUCCESS_MS, SUCCESS_UI_MS } from '../../src/domain/constants';
 
 // A paper mandate (docs/accounts.md "Paper mandates"): the sandbox bank approves the signed form
 // 2 minutes after it was issued. The panel's success step says what happens next and keeps the
@@ -16,6 +17,8 @@ import { snap } from './merchant';
 test('a paper mandate: what happens next, the form kept on the success step and on the row @both-widths', async ({
   page,
 }, testInfo) => {
+  // The page's timers run on a clock the test moves (time still flows by itself until then).
+  await page.clock.install();
   await payerOnFutureConsent(page);
   const target = await ownAccount(page, 'paper_mandate');
   await findAccount(page, target.accountNumber);
@@ -37,9 +40,13 @@ test('a paper mandate: what happens next, the form kept on the success step and 
   const form = success.getByRole('link', { name: 'Print the mandate form' });
   await expect(form).toHaveAttribute('href', /\/mandates\/alk_/);
   const formUrl = await form.getAttribute('href');
-  // Past the 2 s after which other successes reset, the form is still there.
-  await page.waitForTimeout(2_500);
+  // Past the 2 s after which other successes reset and close (PANEL_RESET_AFTER_SUCCESS_MS,
+  // SUCCESS_UI_MS), every timer due by then fired at once: the form is still there.
+  await page.clock.runFor(PANEL_RESET_AFTER_SUCCESS_MS + SUCCESS_UI_MS);
+  // What those timers set is drawn by the next frame.
+  await page.evaluate(() => new Promise<void>((drawn) => requestAnimationFrame(() => drawn())));
   await expect(form).toBeVisible();
+  await expect(success.getByRole('heading', { name: 'Sign Your Mandate Form' })).toBeVisible();
   await snap(page, testInfo, 'paper-mandate-success');
   await expectNoViolations(page);
 
