@@ -458,6 +458,56 @@ describe('refunds', () => {
   });
 });
 
+describe('a refund that needs attention', () => {
+  it("waits for the customer's account, refuses a retry of any other refund, then is processed", async () => {
+    const paid = await chargeCard('4084084084084081', { amount: 90_000 });
+    const reference = paid.json.data.reference;
+    simulator.nextRefundNeedsAttention();
+    const created = await call('POST', '/refund', {
+      transaction: reference,
+      merchant_note: 'our-refund-0001',
+    });
+    await expect.poll(() => noticesFor('refund.needs-attention', reference).length).toBe(1);
+    const [notice] = noticesFor('refund.needs-attention', reference);
+    expect(JSON.parse(notice!.raw).data).toMatchObject({
+      status: 'needs-attention',
+      merchant_note: 'our-refund-0001',
+    });
+
+    const other = await chargeCard('4084084084084081', { amount: 10_000 });
+    const normal = await call('POST', '/refund', { transaction: other.json.data.reference });
+    await expect
+      .poll(() => noticesFor('refund.processed', other.json.data.reference).length)
+      .toBe(1);
+    const refused = await call(
+      'POST',
+      `/refund/retry_with_customer_details/${normal.json.data.id}`,
+      {
+        refund_account_details: { currency: 'NGN', account_number: '0123456789', bank_id: '9' },
+      },
+    );
+    expect(refused.status).toBe(422);
+
+    const retried = await call(
+      'POST',
+      `/refund/retry_with_customer_details/${created.json.data.id}`,
+      {
+        refund_account_details: { currency: 'NGN', account_number: '0123456789', bank_id: '9' },
+      },
+    );
+    expect(retried.json).toMatchObject({
+      status: true,
+      message: 'Refund retried and has been queued for processing',
+      data: { status: 'processing' },
+    });
+    await expect.poll(() => noticesFor('refund.processed', reference).length).toBe(1);
+    const listed = await call('GET', `/refund?transaction=${reference}`);
+    expect(listed.json.data).toEqual([
+      expect.objectContaining({ status: 'processed', merchant_note: 'our-refund-0001' }),
+    ]);
+  });
+});
+
 describe('payouts', () => {
   it('pays a recipient: pending, then transfer.success, and verify by reference says success', async () => {
     const recipient = await call('POST', '/transferrecipient', {

@@ -51,6 +51,11 @@ export type TPaystackSimulator = {
   declineAuthorization(authorizationCode: string, gatewayResponse?: string): void;
   /** The next refund created ends failed (refund.failed) instead of processed. */
   failNextRefund(): void;
+  /**
+   * The next refund created needs attention (refund.needs-attention) until it is retried with the
+   * customer's account (POST /refund/retry_with_customer_details/{id}).
+   */
+  nextRefundNeedsAttention(): void;
   /** Resolves when every notice has been delivered or given up. */
   idle(): Promise<void>;
 };
@@ -299,6 +304,7 @@ export async function startPaystackSimulator(
     answerMandate: debits.answerMandate,
     declineAuthorization: charging.declineAuthorization,
     failNextRefund: refunding.failNextRefund,
+    nextRefundNeedsAttention: refunding.nextRefundNeedsAttention,
     idle: () => sender.idle(),
   };
 }

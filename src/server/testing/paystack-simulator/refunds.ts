@@ -1,4 +1,11 @@
-import { PaystackRefusal, optionalAmount, optionalString, requiredString } from './request-checks';
+import { BANKS } from './banks';
+import {
+  PaystackRefusal,
+  optionalAmount,
+  optionalObject,
+  optionalString,
+  requiredString,
+} from './request-checks';
 import {
   iso,
   ok,
@@ -10,28 +17,32 @@ import {
 } from './simulator-state';
 
 /**
- * Refunds (POST /refund, GET /refund/{id}, GET /refund?transaction=): partial refunds add up to
- * the transaction's amount and no further; each goes pending, processing, then processed (or
- * failed), with a notice at each step (Refunds docs, "Refund events").
+ * Refunds (POST /refund, GET /refund/{id}, GET /refund?transaction=, POST
+ * /refund/retry_with_customer_details/{id}): partial refunds add up to the transaction's amount
+ * and no further; each goes pending, processing, then processed (or failed, or needs-attention
+ * until retried with the customer's account), with a notice at each step (Refunds docs,
+ * "Refund events"). Paystack's refunds carry no reference of the merchant's: merchant_note is
+ * kept, and listed by transaction, for an adapter that writes its own there.
  */
 
 type TRefund = {
   id: number;
   transaction: TTransaction;
   amount: number;
-  status: 'pending' | 'processing' | 'processed' | 'failed';
+  status: 'pending' | 'processing' | 'processed' | 'failed' | 'needs-attention';
   createdAt: Date;
   updatedAt: Date;
   refundedAt: Date | null;
   customerNote: string;
   merchantNote: string;
-  fails: boolean;
+  /** How it ends once processing: as told by the controls, else processed. */
+  ending: 'processed' | 'failed' | 'needs-attention';
 };
 
 export const refunds = (state: TSimState) => {
   const { now, transactionFields, findTransaction } = state;
   const refundsById = new Map<number, TRefund>();
-  let failNext = false;
+  let nextEnding: TRefund['ending'] = 'processed';
 
   const refundFields = (refund: TRefund) => ({
     id: refund.id,
@@ -107,33 +118,84 @@ export const refunds = (state: TSimState) => {
       merchantNote:
         optionalString(ctx.body, 'merchant_note') ??
         `Refund for transaction ${transaction.reference}`,
-      fails: failNext,
+      ending: nextEnding,
     };
-    failNext = false;
+    nextEnding = 'processed';
     refundsById.set(refund.id, refund);
     ctx.later.push(async () => {
       await state.send('refund.pending', refundNotice(refund));
-      refund.status = 'processing';
-      refund.updatedAt = now();
-      await state.send('refund.processing', refundNotice(refund));
-      refund.updatedAt = now();
-      if (refund.fails) {
-        refund.status = 'failed';
-        transaction.refunded -= refund.amount;
-        await state.send('refund.failed', refundNotice(refund));
-      } else {
-        refund.status = 'processed';
-        refund.refundedAt = now();
-        transaction.refundedProcessed += refund.amount;
-        state.funds.balance -= refund.amount;
-        await state.send('refund.processed', refundNotice(refund));
-      }
+      await processRefund(refund);
     });
     const { transaction: _id, ...fields } = refundFields(refund);
     return ok('Refund has been queued for processing', {
       transaction: transactionFields(transaction),
       ...fields,
     });
+  };
+
+  /** Processing, then the refund's ending, each with its notice. */
+  const processRefund = async (refund: TRefund) => {
+    const { transaction } = refund;
+    refund.status = 'processing';
+    refund.updatedAt = now();
+    await state.send('refund.processing', refundNotice(refund));
+    refund.updatedAt = now();
+    if (refund.ending === 'failed') {
+      refund.status = 'failed';
+      transaction.refunded -= refund.amount;
+      await state.send('refund.failed', refundNotice(refund));
+    } else if (refund.ending === 'needs-attention') {
+      // Paystack could not send the money back on its own: it waits for the customer's account
+      // (POST /refund/retry_with_customer_details/{id}), and the notice carries both notes.
+      refund.status = 'needs-attention';
+      await state.send('refund.needs-attention', {
+        ...refundNotice(refund),
+        customer_note: refund.customerNote,
+        merchant_note: refund.merchantNote,
+      });
+    } else {
+      refund.status = 'processed';
+      refund.refundedAt = now();
+      transaction.refundedProcessed += refund.amount;
+      state.funds.balance -= refund.amount;
+      await state.send('refund.processed', refundNotice(refund));
+    }
+  };
+
+  /**
+   * POST /refund/retry_with_customer_details/{id}: a refund that needs attention goes to the
+   * customer's account given here, and is processed ("Refund retried and has been queued for
+   * processing"); any other refund is refused with the documented 422.
+   */
+  const retryRefund = (ctx: TContext): TAnswer => {
+    const refund = refundsById.get(Number(ctx.segments[2]));
+    if (!refund) throw new PaystackRefusal(404, 'Refund not found');
+    const details = optionalObject(ctx.body, 'refund_account_details');
+    if (!details) throw new PaystackRefusal(400, 'refund_account_details is required');
+    const currency = requiredString(details, 'currency');
+    const accountNumber = requiredString(details, 'account_number');
+    const bankId = requiredString(details, 'bank_id');
+    if (refund.status !== 'needs-attention') {
+      throw new PaystackRefusal(
+        422,
+        'Invalid Refund state, refund status should be "needs-attention"',
+        {
+          meta: { nextStep: "Ensure that the value(s) you're passing are valid." },
+          type: 'validation_error',
+          code: 'invalid_params',
+        },
+      );
+    }
+    // The wording of these two refusals is assumed.
+    if (currency !== 'NGN') throw new PaystackRefusal(400, "Currency must be the payment's, NGN");
+    if (!/^\d{10}$/.test(accountNumber) || !BANKS.some((bank) => String(bank.id) === bankId)) {
+      throw new PaystackRefusal(400, 'Invalid account details');
+    }
+    refund.ending = 'processed';
+    refund.status = 'processing';
+    refund.updatedAt = now();
+    ctx.later.push(() => processRefund(refund));
+    return ok('Refund retried and has been queued for processing', refundFields(refund));
   };
 
   const fetchRefund = (ctx: TContext): TAnswer => {
@@ -157,12 +219,20 @@ export const refunds = (state: TSimState) => {
     { method: 'POST', path: /^\/refund$/, handle: createRefund },
     { method: 'GET', path: /^\/refund$/, handle: listRefunds },
     { method: 'GET', path: /^\/refund\/\d+$/, handle: fetchRefund },
+    {
+      method: 'POST',
+      path: /^\/refund\/retry_with_customer_details\/\d+$/,
+      handle: retryRefund,
+    },
   ];
 
   return {
     routes,
     failNextRefund: () => {
-      failNext = true;
+      nextEnding = 'failed';
+    },
+    nextRefundNeedsAttention: () => {
+      nextEnding = 'needs-attention';
     },
   };
 };
