@@ -3,7 +3,16 @@ import type { TConfig } from './config';
 import type { TDatabase, TDb } from './db/database';
 import type { TEventBus, TEventErrorHandler } from './events/event-bus';
 import { databaseEventBus } from './events/database-event-bus';
-import type { TPaymentProvider } from './providers/payments';
+import {
+  PROVIDER_CAPABILITIES,
+  type TPaymentProvider,
+  type TProviderCapability,
+} from './providers/payments';
+import {
+  PAYSTACK_CAPABILITIES,
+  paystackProvider,
+  type TPaystackProvider,
+} from './providers/paystack/paystack-provider';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
 import { smsSenderFor, type TSmsSender } from './providers/sms';
@@ -83,8 +92,16 @@ export function createAppContext(
 }
 
 /**
- * The payment provider PAYMENT_PROVIDER names (the sandbox network, whose record lives in `db`),
- * and the sandbox's controls while it is the sandbox: what the app and `npm run ledger:check` use.
+ * The payment provider PAYMENT_PROVIDER names, and the sandbox's controls while it is the sandbox:
+ * what the app and `npm run ledger:check` use.
+ *
+ * The port is a set of capabilities (PROVIDER_CAPABILITIES), each from one adapter. The sandbox
+ * network offers them all. Paystack offers cards, banks, transfers in, debits, payouts, refunds,
+ * notices and a settlement report; a BVN registry, the alternate service's and paper mandate
+ * setup, and a card terminal's acquirer are not Paystack's. With its test key those come from the
+ * sandbox network (no real money moves either way), and so do debits: a debit goes where its
+ * mandate was set up, and the mandates are the sandbox's. With a live key the start stops,
+ * naming what no adapter offers (docs/providers/paystack.md "Going live").
  */
 export function paymentProviderFor(
   config: TConfig,
@@ -98,13 +115,67 @@ export function paymentProviderFor(
     publicUrl: config.publicUrl,
     timeoutMs: config.sandboxCardTimeoutMs,
   });
+  const sandbox = sandboxPaymentProvider({
+    cards,
+    db,
+    clock,
+    answerDelayMs: config.sandboxAnswerDelayMs,
+  });
+  if (!config.paystack) return { payments: sandbox, sandbox: { cards } };
+  const lacking = missingCapabilities(PAYSTACK_CAPABILITIES);
+  if (config.paystack.mode === 'live') {
+    throw new Error(
+      `PAYMENT_PROVIDER=paystack with a live key: no adapter offers ${lacking.join(', ')} (docs/providers/paystack.md "Going live")`,
+    );
+  }
+  const paystack = paystackProvider({
+    secretKey: config.paystack.secretKey,
+    baseUrl: config.paystack.baseUrl,
+    clock,
+  });
+  // The sandbox's own routes (its 3-D Secure page, /api/sandbox/*) stay off: nothing the
+  // stand-ins do needs one (sandbox: null).
+  return { payments: paystackWithStandIns(paystack, sandbox), sandbox: null };
+}
+
+/** The capabilities a provider lacks, in the port's order. */
+function missingCapabilities(offered: readonly TProviderCapability[]): TProviderCapability[] {
+  return PROVIDER_CAPABILITIES.filter((capability) => !offered.includes(capability));
+}
+
+/**
+ * What comes from the sandbox network beside Paystack with its test key (one line at start):
+ * what Paystack lacks, and debits, which follow the mandates they draw on.
+ */
+export function paystackStandIns(): TProviderCapability[] {
+  return [...missingCapabilities(PAYSTACK_CAPABILITIES), 'debits'];
+}
+
+/**
+ * Paystack with the sandbox network standing in for what it lacks (paystackStandIns). Refunds and
+ * the settlement report are both adapters': a debit's refund goes where the debit was taken, and
+ * a refund is asked about at Paystack first, then at the sandbox; the report is both records.
+ */
+function paystackWithStandIns(
+  paystack: TPaystackProvider,
+  sandbox: TPaymentProvider,
+): TPaymentProvider {
   return {
-    payments: sandboxPaymentProvider({
-      cards,
-      db,
-      clock,
-      answerDelayMs: config.sandboxAnswerDelayMs,
-    }),
-    sandbox: config.paymentProvider === 'sandbox' ? { cards } : null,
+    ...sandbox,
+    ...paystack,
+    debitAccount: (request) => sandbox.debitAccount(request),
+    requeryDebit: (reference) => sandbox.requeryDebit(reference),
+    reverseDebit: (request) => sandbox.reverseDebit(request),
+    refund: (request) =>
+      request.channel === 'debit' ? sandbox.refund(request) : paystack.refund(request),
+    async requeryRefund(reference) {
+      const atPaystack = await paystack.requeryRefund(reference);
+      const neverArrived = atPaystack.kind === 'failed' && atPaystack.providerReference === null;
+      return neverArrived ? sandbox.requeryRefund(reference) : atPaystack;
+    },
+    settlementReport: async () => [
+      ...(await paystack.settlementReport()),
+      ...(await sandbox.settlementReport()),
+    ],
   };
 }

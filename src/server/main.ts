@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { paystackStandIns } from './context';
 import { makePrivate } from './db/data-dir';
 import { openDatabase, PGLITE_FOLDER, PGLITE_TEMPLATE_FILE } from './db/database';
 import { newOperatorToken, OPERATOR_FILE, operatorUrl, writeOperatorFile } from './operator-file';
@@ -84,6 +85,12 @@ async function main() {
   if (config.paymentProvider === 'sandbox') {
     console.log(
       `Sandbox network: payments move no real money; test cards, accounts and transfers at ${config.publicUrl}/sandbox`,
+    );
+  }
+  if (config.paystack) {
+    // A live key never gets here: what it lacks stops the start (context.ts).
+    console.log(
+      `Paystack test mode at ${config.paystack.baseUrl}: ${paystackStandIns().join(', ')} from the sandbox network; register ${config.publicUrl}/api/providers/paystack/notices as Paystack's webhook URL`,
     );
   }
   for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);

@@ -96,6 +96,6 @@ export type TPaystackRefund = {
   status: string;
   amount: number;
   merchant_note?: string | null;
-  transaction?: { reference?: string } | number | string | null;
+  transaction?: { id?: number; reference?: string } | number | string | null;
   transaction_reference?: string | null;
 };

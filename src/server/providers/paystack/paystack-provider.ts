@@ -11,6 +11,7 @@ import type {
   TPayoutOutcome,
   TPayoutsPort,
   TNoticesPort,
+  TProviderCapability,
   TRefundOutcome,
   TRefundsPort,
   TRequeryOutcome,
@@ -90,7 +91,19 @@ export type TPaystackProviderOptions = Pick<
   pendingCheckDelaysMs?: readonly number[];
 };
 
-/** The port's capabilities Paystack offers, and its notices and the return of a transfer. */
+/** The port's capabilities Paystack offers (context.ts finds the others elsewhere, or stops). */
+export const PAYSTACK_CAPABILITIES = [
+  'cards',
+  'banks',
+  'transfersIn',
+  'debits',
+  'payouts',
+  'refunds',
+  'settlement',
+  'notices',
+] as const satisfies readonly TProviderCapability[];
+
+/** The adapter: the members of the capabilities it offers, under Paystack's name. */
 export type TPaystackProvider = { readonly name: 'paystack' } & TCardsPort &
   TBanksPort &
   TTransfersInPort &
@@ -142,10 +155,20 @@ function ourChannel(metadata: unknown): TOurChannel | null {
   return channel === 'card' || channel === 'debit' || channel === 'transfer' ? channel : null;
 }
 
-/** Paystack's refund of ours carries our reference in its merchant note. */
-const refundNote = (reference: string) => `oya-refund:${toPaystackReference(reference)}`;
-export const refundReferenceOfNote = (note: string | null | undefined) =>
-  note?.startsWith('oya-refund:') ? fromPaystackReference(note.slice('oya-refund:'.length)) : null;
+/**
+ * Paystack takes no reference of ours on a refund: ours rides in its merchant note, with what it
+ * is, a merchant's refund (TRefundsPort) or money given back because we did not keep it (a card
+ * charge or a debit refunded whole, a transfer returned): only the first is a refund line of the
+ * settlement report and a refund notice; the second marks its charge given back.
+ */
+type TRefundKind = 'refund' | 'giveback';
+const refundNote = (kind: TRefundKind, reference: string) =>
+  `oya-${kind}:${toPaystackReference(reference)}`;
+/** Our reference from a refund's merchant note, when it is a refund of `kind` of ours. */
+export const referenceOfNote = (kind: TRefundKind, note: string | null | undefined) =>
+  note?.startsWith(`oya-${kind}:`)
+    ? fromPaystackReference(note.slice(`oya-${kind}:`.length))
+    : null;
 
 function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
   const providerReference = String(refund.id);
@@ -358,8 +381,8 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     }
   }
 
-  async function findRefund(reference: string, transaction?: string) {
-    const note = refundNote(reference);
+  async function findRefund(kind: TRefundKind, reference: string, transaction?: string) {
+    const note = refundNote(kind, reference);
     for await (const refund of refunds(transaction)) {
       if (refund.merchant_note === note) return refund;
     }
@@ -372,12 +395,13 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
    * its merchant note, and a refund already asked for with it is answered instead of asked again.
    */
   async function refundOnce(request: {
+    kind: TRefundKind;
     transaction: string;
     amount: number | undefined;
     reference: string;
     reason: string | null;
   }): Promise<TRefundOutcome> {
-    const earlier = await findRefund(request.reference, request.transaction);
+    const earlier = await findRefund(request.kind, request.reference, request.transaction);
     if (earlier) return refundOutcome(earlier);
     let answer: TPaystackAnswer<TPaystackRefund>;
     try {
@@ -385,12 +409,12 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         transaction: request.transaction,
         ...(request.amount === undefined ? {} : { amount: request.amount }),
         currency: 'NGN',
-        merchant_note: refundNote(request.reference),
+        merchant_note: refundNote(request.kind, request.reference),
         ...(request.reason ? { customer_note: request.reason } : {}),
       });
     } catch (error) {
       if (!(error instanceof PaystackNoAnswer)) throw error;
-      const asked = await findRefund(request.reference, request.transaction);
+      const asked = await findRefund(request.kind, request.reference, request.transaction);
       if (!asked) throw error;
       return refundOutcome(asked);
     }
@@ -398,8 +422,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     return refundOutcome(answer.data);
   }
 
-  const refundAccepted = async (request: Parameters<typeof refundOnce>[0]) => {
-    const outcome = await refundOnce(request);
+  /** Gives money back whole or in part because we do not keep it; throws when refused. */
+  const giveBack = async (request: Omit<Parameters<typeof refundOnce>[0], 'kind'>) => {
+    const outcome = await refundOnce({ kind: 'giveback', ...request });
     if (outcome.kind === 'failed') {
       throw new Error(`Paystack refused to give back ${request.transaction}: ${outcome.reason}`);
     }
@@ -600,7 +625,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     },
 
     refundCard: async ({ providerReference, amount, reference }) => {
-      await refundAccepted({ transaction: providerReference, amount, reference, reason: null });
+      await giveBack({ transaction: providerReference, amount, reference, reason: null });
       return { refunded: true };
     },
 
@@ -706,7 +731,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     },
 
     reverseDebit: async ({ providerReference, reference }) => {
-      await refundAccepted({
+      await giveBack({
         transaction: providerReference,
         amount: undefined,
         reference,
@@ -783,10 +808,10 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     },
 
     refund: ({ reference, providerReference, amount, reason }) =>
-      refundOnce({ transaction: providerReference, amount, reference, reason }),
+      refundOnce({ kind: 'refund', transaction: providerReference, amount, reference, reason }),
 
     async requeryRefund(reference) {
-      const found = await findRefund(reference);
+      const found = await findRefund('refund', reference);
       return found
         ? refundOutcome(found)
         : { kind: 'failed', providerReference: null, reason: 'never arrived' };
@@ -797,7 +822,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       if (read?.kind !== 'refund_of') return read;
       // A refund's notice names Paystack's refund, not ours: its merchant note does.
       const answer = await client.read<TPaystackRefund>(`/refund/${segment(read.refundId)}`);
-      const reference = answer.ok ? refundReferenceOfNote(answer.data.merchant_note) : null;
+      const reference = answer.ok ? referenceOfNote('refund', answer.data.merchant_note) : null;
       if (!reference) return { kind: 'ignored', event: read.event };
       return { kind: 'refund', reference, outcome: read.outcome };
     },
@@ -806,7 +831,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     // and tells us of neither; what reaches us and is not taken (a payment paid otherwise, a
     // link's test transfer from another account) is refunded whole, once per transfer.
     returnTransfer: async ({ providerReference, amount, reason }) => {
-      await refundAccepted({
+      await giveBack({
         transaction: providerReference,
         amount,
         reference: `${providerReference}.returned`,
@@ -817,6 +842,17 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
 
     async settlementReport() {
       const lines: TSettlementLine[] = [];
+      // Transactions given back whole by us (not a merchant's refunds, which are lines of their own).
+      const givenBack = new Set<string>();
+      for await (const refund of refunds()) {
+        if (refund.status !== 'processed') continue;
+        if (referenceOfNote('giveback', refund.merchant_note)) {
+          givenBack.add(String(refundTransactionKey(refund)));
+        }
+        const reference = referenceOfNote('refund', refund.merchant_note);
+        if (reference)
+          lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
+      }
       for await (const transaction of pages<TPaystackTransaction>('/transaction', {})) {
         const reference = fromPaystackReference(transaction.reference);
         const channel = ourChannel(transaction.metadata);
@@ -826,7 +862,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
           channel,
           reference,
           amount: transaction.amount,
-          givenBack: transaction.status === 'reversed',
+          givenBack: givenBack.has(String(transaction.id)) || givenBack.has(transaction.reference),
         });
       }
       for await (const transfer of pages<TPaystackTransfer>('/transfer', {})) {
@@ -840,12 +876,16 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
           givenBack: transfer.status === 'reversed',
         });
       }
-      for await (const refund of refunds()) {
-        const reference = refundReferenceOfNote(refund.merchant_note);
-        if (!reference || refund.status !== 'processed') continue;
-        lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
-      }
       return lines;
     },
   };
+}
+
+/** The transaction a refund gave back from, as Paystack names it: its id, or its reference. */
+function refundTransactionKey(refund: TPaystackRefund): string | number | null {
+  const { transaction } = refund;
+  if (transaction === null || transaction === undefined)
+    return refund.transaction_reference ?? null;
+  if (typeof transaction === 'object') return transaction.id ?? transaction.reference ?? null;
+  return transaction;
 }

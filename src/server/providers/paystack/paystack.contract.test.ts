@@ -4,10 +4,12 @@ import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../../testing/paystack-simulator/paystack-simulator';
+import { startNoticeReceiver, type TNoticeReceiver } from '../../testing/notice-receiver';
 import { banksContract } from '../contract/banks.contract';
 import { cardsContract, type TCardPath } from '../contract/cards.contract';
 import { contractReference } from '../contract/contract-references';
 import { debitsContract, type TMandatedAccount } from '../contract/debits.contract';
+import { noticesContract } from '../contract/notices.contract';
 import { payoutsContract } from '../contract/payouts.contract';
 import { refundsContract } from '../contract/refunds.contract';
 import { transfersInContract } from '../contract/transfers-in.contract';
@@ -29,9 +31,11 @@ import { fromPaystackReference } from './paystack-references';
 
 let simulator: TPaystackSimulator | undefined;
 let provider: TPaystackProvider | undefined;
+let receiver: TNoticeReceiver | undefined;
 
 const started = async () => {
-  simulator ??= await startPaystackSimulator();
+  receiver ??= await startNoticeReceiver();
+  simulator ??= await startPaystackSimulator({ noticeUrl: receiver.url });
   provider ??= paystackProvider({
     secretKey: simulator.secretKey,
     baseUrl: simulator.url,
@@ -46,6 +50,7 @@ const started = async () => {
 beforeAll(started);
 afterAll(async () => {
   await simulator?.close();
+  await receiver?.close();
 });
 
 /** Paystack's test cards (docs/providers/paystack.md "Test cards"), one per path of the suite. */
@@ -189,6 +194,24 @@ refundsContract('paystack (simulator)', async () => {
       });
       if (paid.kind !== 'succeeded') throw new Error(`expected success, got ${paid.kind}`);
       return { providerReference: paid.providerReference };
+    },
+  };
+});
+
+noticesContract('paystack (simulator)', async () => {
+  const { simulator: sim, provider: paystack } = await started();
+  const notices = receiver as TNoticeReceiver;
+  return {
+    provider: paystack,
+    // The payer's bank sends the money; Paystack's charge.success reaches our notice URL.
+    async transferNotice(account, amount) {
+      const before = notices.received.length;
+      await sim.payTransfer(account.accountNumber, amount);
+      const notice = notices.received
+        .slice(before)
+        .find((raw) => raw.body.toString('utf8').includes('"event":"charge.success"'));
+      if (!notice) throw new Error(`No notice of the transfer into ${account.accountNumber}`);
+      return notice;
     },
   };
 });
