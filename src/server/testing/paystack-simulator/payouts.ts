@@ -34,7 +34,7 @@ type TTransfer = {
   amount: number;
   reason: string | null;
   recipient: TRecipient;
-  status: 'pending' | 'success' | 'failed';
+  status: 'pending' | 'success' | 'failed' | 'reversed';
   createdAt: Date;
   updatedAt: Date;
   transferredAt: Date | null;
@@ -223,5 +223,21 @@ export const payouts = (state: TSimState) => {
     { method: 'GET', path: /^\/balance$/, handle: fetchBalance },
   ];
 
-  return { routes };
+  return {
+    routes,
+    /**
+     * A successful payout the recipient's bank sent back: status `reversed`, the amount back in
+     * the balance, and transfer.reversed (Transfers docs, "Transfer events").
+     */
+    reverseTransfer: async (reference: string) => {
+      const transfer = transfers.get(reference);
+      if (transfer?.status !== 'success') {
+        throw new Error(`No successful transfer with the reference ${reference}`);
+      }
+      transfer.status = 'reversed';
+      transfer.updatedAt = now();
+      state.funds.balance += transfer.amount;
+      await state.send('transfer.reversed', transferFields(transfer, true));
+    },
+  };
 };

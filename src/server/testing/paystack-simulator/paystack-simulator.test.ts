@@ -509,7 +509,7 @@ describe('a refund that needs attention', () => {
 });
 
 describe('payouts', () => {
-  it('pays a recipient: pending, then transfer.success, and verify by reference says success', async () => {
+  it('pays a recipient: pending, then transfer.success, verify by reference says success, and a reversal says so', async () => {
     const recipient = await call('POST', '/transferrecipient', {
       type: 'nuban',
       name: 'Adaeze Okafor',
@@ -538,6 +538,15 @@ describe('payouts', () => {
       .toBeGreaterThan(0);
     const verified = await call('GET', `/transfer/verify/${reference}`);
     expect(verified.json.data).toMatchObject({ status: 'success', reference });
+
+    await simulator.reverseTransfer(reference);
+    const reversed = receiver.received
+      .map((notice) => JSON.parse(notice.raw))
+      .find(
+        (notice) => notice.event === 'transfer.reversed' && notice.data.reference === reference,
+      );
+    expect(reversed.data).toMatchObject({ status: 'reversed', amount: 500_000 });
+    expect((await call('GET', `/transfer/verify/${reference}`)).json.data.status).toBe('reversed');
   });
 
   it('fails a payout to the failing account with transfer.failed, and refuses an unknown recipient', async () => {

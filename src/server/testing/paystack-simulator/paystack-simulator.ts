@@ -56,6 +56,8 @@ export type TPaystackSimulator = {
    * customer's account (POST /refund/retry_with_customer_details/{id}).
    */
   nextRefundNeedsAttention(): void;
+  /** A successful payout sent back by the recipient's bank: transfer.reversed. */
+  reverseTransfer(reference: string): Promise<void>;
   /** Resolves when every notice has been delivered or given up. */
   idle(): Promise<void>;
 };
@@ -96,11 +98,12 @@ export async function startPaystackSimulator(
   const charging = charges(state);
   const refunding = refunds(state);
   const debits = mandates(state);
+  const paying = payouts(state);
   const routes: TRoute[] = [
     ...charging.routes,
     ...bankRoutes,
     ...refunding.routes,
-    ...payouts(state).routes,
+    ...paying.routes,
     ...debits.routes,
   ];
   const lostAnswers: Array<{ prefix: string }> = [];
@@ -305,6 +308,7 @@ export async function startPaystackSimulator(
     declineAuthorization: charging.declineAuthorization,
     failNextRefund: refunding.failNextRefund,
     nextRefundNeedsAttention: refunding.nextRefundNeedsAttention,
+    reverseTransfer: paying.reverseTransfer,
     idle: () => sender.idle(),
   };
 }
