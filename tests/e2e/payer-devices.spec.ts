@@ -140,3 +140,52 @@ test("@both-widths a passkey added after an SMS code waits 24 h, and the lost on
   await expect(trusted.getByRole('button', { name: /^Remove the passkey added / })).toBeVisible();
   await look(page, testInfo, 'removal-cancelled');
 });
+
+test('@both-widths the payer changes their sign-in number by keyboard, on a code sent to the new number', async ({
+  page,
+}, testInfo) => {
+  const phone = uniquePhone();
+  let next = uniquePhone();
+  while (next === phone) next = uniquePhone();
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  // Sign-up makes the payer's first passkey, which proves the session: the change needs it.
+  await signUpThroughPanel(page, page.request, { fullName: 'Ngozi Eze', phone });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+
+  await page.goto('/consents');
+  const section = page.getByRole('region', { name: 'Your sign-in number' });
+  const shown = (national: string) =>
+    `Codes sent by SMS go to ${national.slice(0, 4)} ${national.slice(4, 7)} ${national.slice(7)}.`;
+  await expect(section).toContainText(shown(phone));
+  await look(page, testInfo, 'phone');
+
+  await section.getByRole('button', { name: 'Change number' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(section.getByLabel('New phone number')).toBeFocused();
+  await page.keyboard.type(next);
+  await page.keyboard.press('Enter');
+  await expect(section.getByText(/^We sent a 6-digit code to 0803 /)).toBeVisible();
+  const codeField = section.getByLabel('6-digit code');
+  await expect(codeField).toBeFocused();
+  await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+  await look(page, testInfo, 'phone-code');
+  await page.keyboard.type(await latestCode(page.request, next));
+  await page.keyboard.press('Enter');
+
+  const done = section.getByRole('status').filter({ hasText: 'You now sign in with' });
+  await expect(done).toHaveText(
+    `You now sign in with ${shown(next).replace('Codes sent by SMS go to ', '').replace(/\.$/, '')}. We told your old number.`,
+  );
+  await expect(done).toBeFocused();
+  await expect(section).toContainText(shown(next));
+  await look(page, testInfo, 'phone-changed');
+
+  const outbox = await page.request.get(
+    `${E2E.appOrigin}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+  );
+  const [notice] = ((await outbox.json()) as { messages: Array<{ body: string }> }).messages;
+  expect(notice?.body).toMatch(
+    /^The sign-in number of your Oya Money account was changed from this number to 0803 \*\*\* \*\*\d\d on /,
+  );
+});

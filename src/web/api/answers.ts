@@ -50,7 +50,11 @@ export {
   ZSandboxFixturesResponse,
   ZSandboxTerminalReadResponse,
 } from '../../domain/schemas/sandbox';
-export { ZBvnCodeResponse, ZBvnStatusResponse } from '../../domain/schemas/identity';
+export {
+  ZBvnCodeResponse,
+  ZBvnStatusResponse,
+  ZPhoneChangeResponse,
+} from '../../domain/schemas/identity';
 export {
   ZAccountSearchResponse,
   ZBvnAccountsResponse,

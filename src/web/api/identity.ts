@@ -2,6 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   TBvnCodeRequest,
   TBvnVerifyRequest,
+  TPhoneChangeRequest,
+  TPhoneChangeVerifyRequest,
   TVerifiedBvn,
 } from '../../domain/schemas/identity';
 import { USER_ACCOUNTS_KEY } from './accounts';
@@ -25,6 +27,20 @@ export const identityApi = {
     apiFetch('/api/identity/bvn', { method: 'POST', body, answer: 'ZBvnCodeResponse' }),
   verifyBvn: (body: TBvnVerifyRequest) =>
     apiFetch('/api/identity/bvn/verify', { method: 'POST', body, answer: 'ZBvnStatusResponse' }),
+  /** Sends a code to the number the payer asks to sign in with (a session a passkey proved). */
+  sendPhoneChangeCode: (body: TPhoneChangeRequest) =>
+    apiFetch('/api/identity/phone-number', {
+      method: 'POST',
+      body,
+      answer: 'ZPhoneCodeResponse',
+    }),
+  /** On the new number's code, the number changes: the payer as they now are. */
+  changePhoneNumber: (body: TPhoneChangeVerifyRequest) =>
+    apiFetch('/api/identity/phone-number/verify', {
+      method: 'POST',
+      body,
+      answer: 'ZPhoneChangeResponse',
+    }),
   /** GET /api/accounts/bvn: the accounts under the payer's verified BVN, none before one is. */
   bvnAccounts: (signal?: AbortSignal) =>
     apiFetch('/api/accounts/bvn', { answer: 'ZBvnAccountsResponse', signal }),

@@ -16,6 +16,7 @@ import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { PayerConsentItem } from './payer-consent-item';
 import { PayerDevices } from './payer-devices';
+import { PhoneNumberChange } from './phone-number-change';
 import { RemovalCancel, removalCancelToken } from './removal-cancel';
 import './payer-consents.css';
 
@@ -139,6 +140,7 @@ export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPa
             </>
           )}
           {signedIn ? <PayerDevices /> : null}
+          {signedIn ? <PhoneNumberChange /> : null}
         </div>
       </main>
     </div>
