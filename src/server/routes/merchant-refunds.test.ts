@@ -15,7 +15,7 @@ import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import { completeRefund } from '../services/payments/refunds';
 import { webhookDeliverer } from '../services/merchants/webhooks';
 import { ownAccount } from '../testing/bvn';
-import { oneTapGrant, payerWithPasskey } from '../testing/identity';
+import { oneTapGrant, payerWithPasskey, signedGrant } from '../testing/identity';
 import {
   consentWithPayment,
   ledgerKinds,
@@ -102,6 +102,9 @@ const eventsOf = (refundId: string) =>
       rows.filter((row) => (row.data as { refundId?: string }).refundId === refundId),
     );
 
+// Each test so marked runs on PGlite and, in the PostgreSQL pass, on PostgreSQL.
+const PG: { tags: ['postgres'] } = { tags: ['postgres'] };
+
 const later = () => clock.advance(6 * 60_000);
 const reconcile = () => ctx.app.reconciler.runDue();
 
@@ -179,7 +182,7 @@ describe('refunding a card payment', () => {
     expect((await readPayment(consent)).refunded).toBe(100_000);
   });
 
-  it('never gives back more than was paid, however many refunds run at once', async () => {
+  it('never gives back more than was paid, however many refunds run at once', PG, async () => {
     const consent = await paidByCard();
 
     const answers = await Promise.all(
@@ -193,7 +196,7 @@ describe('refunding a card payment', () => {
     await expectBooksBalanced();
   });
 
-  it('gives what remains once when several ask for the remainder at once', async () => {
+  it('gives what remains once when several ask for the remainder at once', PG, async () => {
     const consent = await paidByCard();
     expect((await refund(consent, { amount: 60_000 })).statusCode).toBe(201);
 
@@ -252,23 +255,27 @@ describe('who may refund what', () => {
     expect((await readPayment(consent)).refunds).toEqual([]);
   });
 
-  it('answers a retry with the same Idempotency-Key with the first refund, and another body with 409', async () => {
-    const consent = await paidByCard();
-    const key = newKey();
+  it(
+    'answers a retry with the same Idempotency-Key with the first refund, and another body with 409',
+    PG,
+    async () => {
+      const consent = await paidByCard();
+      const key = newKey();
 
-    const first = await refund(consent, { amount: 70_000 }, { key });
-    const again = await refund(consent, { amount: 70_000 }, { key });
-    const changed = await refund(consent, { amount: 80_000 }, { key });
+      const first = await refund(consent, { amount: 70_000 }, { key });
+      const again = await refund(consent, { amount: 70_000 }, { key });
+      const changed = await refund(consent, { amount: 80_000 }, { key });
 
-    expect(first.statusCode).toBe(201);
-    expect(again.statusCode).toBe(201);
-    expect(again.json()).toEqual(first.json());
-    expect(changed.statusCode).toBe(409);
-    expect(changed.json()).toEqual(errorBody('IDEMPOTENCY_KEY_REUSED'));
-    const read = await readPayment(consent);
-    expect(read.refunds).toHaveLength(1);
-    expect(read.refunded).toBe(70_000);
-  });
+      expect(first.statusCode).toBe(201);
+      expect(again.statusCode).toBe(201);
+      expect(again.json()).toEqual(first.json());
+      expect(changed.statusCode).toBe(409);
+      expect(changed.json()).toEqual(errorBody('IDEMPOTENCY_KEY_REUSED'));
+      const read = await readPayment(consent);
+      expect(read.refunds).toHaveLength(1);
+      expect(read.refunded).toBe(70_000);
+    },
+  );
 });
 
 describe('refunding a transfer and a debit', () => {
@@ -342,6 +349,71 @@ describe('refunding a transfer and a debit', () => {
   });
 });
 
+describe('refunding a future payment the merchant collected', () => {
+  it('gives back what the collection debited, not the amount consented to, to the debited account', async () => {
+    const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
+    const accountId = await linkByTestTransfer(ctx.app, token, 'links_by_test_transfer');
+    const merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: {
+        payments: [
+          { type: 'future', amount: 500_000, amountType: 'variable', narration: 'Top-ups' },
+        ],
+        requirements: { requiresAuth: true },
+      },
+    });
+    const { consentId } = created.json<{ consentId: string }>();
+    const [payment] = await ctx.database.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.consentId, consentId));
+    const consent = { paymentId: payment?.id ?? '', client: merchant };
+    const grant = {
+      originalRequestId: null,
+      consentData: { consentId },
+      userAuthenticated: true,
+      attestDiscoveryId: null,
+      futurePayments: {
+        granted: true,
+        selectedAccounts: [accountId],
+        paymentMethods: [{ type: 'account' as const, accountId }],
+      },
+    };
+    const granted = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/consent/${consentId}/grant`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: await signedGrant(ctx.app, soft, token, consentId, grant),
+    });
+    expect(granted.json()).toMatchObject({ status: 'granted' });
+    const collected = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${consent.paymentId}/collect`,
+      headers: { authorization: merchant.authorization },
+      payload: { amount: 300_000 },
+    });
+    expect(collected.statusCode, collected.body).toBe(201);
+    const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
+    const debited = await sandboxBalanceOf(ctx.database, account);
+
+    const whole = await refund(consent, {});
+
+    expect(whole.json().refund).toMatchObject({ amount: 300_000, status: 'processed' });
+    expect(await sandboxBalanceOf(ctx.database, account)).toBe(debited + 300_000);
+    expect((await refund(consent, { amount: 1 })).json().error.code).toBe(
+      'REFUND_EXCEEDS_REMAINING',
+    );
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([
+      'future_payment_debit',
+      'merchant_refund',
+    ]);
+    await expectBooksBalanced();
+  });
+});
+
 describe('a refund whose answer was lost', () => {
   /** The provider's next refund answers nothing: it refunded (`after`) or never got it (`before`). */
   function loseNextRefundAnswer(when: 'after' | 'before') {
@@ -353,68 +425,78 @@ describe('a refund whose answer was lost', () => {
     });
   }
 
-  it('stays pending, holds its amount, and is settled by one requery, never refunded again', async () => {
-    const consent = await paidByCard();
-    const refunds = loseNextRefundAnswer('after');
-    const requeries = vi.spyOn(ctx.context.providers.payments, 'requeryRefund');
+  it(
+    'stays pending, holds its amount, and is settled by one requery, never refunded again',
+    PG,
+    async () => {
+      const consent = await paidByCard();
+      const refunds = loseNextRefundAnswer('after');
+      const requeries = vi.spyOn(ctx.context.providers.payments, 'requeryRefund');
 
-    const answer = await refund(consent, { amount: 200_000 });
+      const answer = await refund(consent, { amount: 200_000 });
 
-    expect(answer.statusCode).toBe(202);
-    const { refundId } = answer.json<{ refund: { refundId: string } }>().refund;
-    expect(answer.json().refund).toMatchObject({ status: 'pending', endedAt: null });
-    // What it holds is not refunded twice meanwhile.
-    expect((await refund(consent, { amount: 50_001 })).json().error.code).toBe(
-      'REFUND_EXCEEDS_REMAINING',
-    );
+      expect(answer.statusCode).toBe(202);
+      const { refundId } = answer.json<{ refund: { refundId: string } }>().refund;
+      expect(answer.json().refund).toMatchObject({ status: 'pending', endedAt: null });
+      // What it holds is not refunded twice meanwhile.
+      expect((await refund(consent, { amount: 50_001 })).json().error.code).toBe(
+        'REFUND_EXCEEDS_REMAINING',
+      );
 
-    later();
-    expect(await reconcile()).toMatchObject({ merchantRefunds: { processed: 1 } });
-    later();
-    expect(await reconcile()).toMatchObject({ merchantRefunds: {} });
+      later();
+      expect(await reconcile()).toMatchObject({ merchantRefunds: { processed: 1 } });
+      later();
+      expect(await reconcile()).toMatchObject({ merchantRefunds: {} });
 
-    expect(refunds).toHaveBeenCalledTimes(1);
-    expect(requeries.mock.calls).toEqual([[refundId]]);
-    requeries.mockRestore();
-    refunds.mockRestore();
-    expect(await readPayment(consent)).toMatchObject({
-      refunded: 200_000,
-      refunds: [{ refundId, status: 'processed' }],
-    });
-    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([
-      'card_payment',
-      'merchant_refund',
-    ]);
-    expect(await eventsOf(refundId)).toHaveLength(1);
-    await expectBooksBalanced();
-  });
+      expect(refunds).toHaveBeenCalledTimes(1);
+      expect(requeries.mock.calls).toEqual([[refundId]]);
+      requeries.mockRestore();
+      refunds.mockRestore();
+      expect(await readPayment(consent)).toMatchObject({
+        refunded: 200_000,
+        refunds: [{ refundId, status: 'processed' }],
+      });
+      expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([
+        'card_payment',
+        'merchant_refund',
+      ]);
+      expect(await eventsOf(refundId)).toHaveLength(1);
+      await expectBooksBalanced();
+    },
+  );
 
-  it('fails when the provider never got it, and what it held may be refunded again', async () => {
-    const consent = await paidByCard();
-    const refunds = loseNextRefundAnswer('before');
+  it(
+    'fails when the provider never got it, and what it held may be refunded again',
+    PG,
+    async () => {
+      const consent = await paidByCard();
+      const refunds = loseNextRefundAnswer('before');
 
-    const answer = await refund(consent, {});
-    const { refundId } = answer.json<{ refund: { refundId: string } }>().refund;
-    refunds.mockRestore();
-    later();
-    expect(await reconcile()).toMatchObject({ merchantRefunds: { failed: 1 } });
+      const answer = await refund(consent, {});
+      const { refundId } = answer.json<{ refund: { refundId: string } }>().refund;
+      refunds.mockRestore();
+      later();
+      expect(await reconcile()).toMatchObject({ merchantRefunds: { failed: 1 } });
 
-    expect(await readPayment(consent)).toMatchObject({
-      refunded: 0,
-      refunds: [{ refundId, status: 'failed' }],
-    });
-    const [failed] = await ctx.database.db
-      .select({ data: merchantEvents.data })
-      .from(merchantEvents)
-      .where(eq(merchantEvents.type, 'refund.failed'))
-      .then((rows) => rows.filter((r) => (r.data as { refundId?: string }).refundId === refundId));
-    expect(failed?.data).toMatchObject({ refundId, amount: 250_000, failureReason: 'expired' });
-    expect((await refund(consent, {})).json().refund).toMatchObject({
-      amount: 250_000,
-      status: 'processed',
-    });
-    await expectBooksBalanced();
-  });
+      expect(await readPayment(consent)).toMatchObject({
+        refunded: 0,
+        refunds: [{ refundId, status: 'failed' }],
+      });
+      const [failed] = await ctx.database.db
+        .select({ data: merchantEvents.data })
+        .from(merchantEvents)
+        .where(eq(merchantEvents.type, 'refund.failed'))
+        .then((rows) =>
+          rows.filter((r) => (r.data as { refundId?: string }).refundId === refundId),
+        );
+      expect(failed?.data).toMatchObject({ refundId, amount: 250_000, failureReason: 'expired' });
+      expect((await refund(consent, {})).json().refund).toMatchObject({
+        amount: 250_000,
+        status: 'processed',
+      });
+      await expectBooksBalanced();
+    },
+  );
 
   it('applies the same outcome twice once: no second booking, event or release', async () => {
     const consent = await paidByCard();
