@@ -179,6 +179,17 @@ describe('the notices route', () => {
     },
   );
 
+  it('refuses a body past 64 KiB with 413 in the catalogue shape, before reading it', async () => {
+    const body = JSON.stringify({ event: 'transfer.received', padding: 'x'.repeat(70_000) });
+    const signature = signSandboxNotice(await sandboxNoticeKey(ctx.database.db), body);
+    const answer = await post({
+      body,
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+    });
+    expect(answer.statusCode).toBe(413);
+    expect(answer.json()).toMatchObject({ success: false, error: { code: expect.any(String) } });
+  });
+
   it('acknowledges a signed event it does not act on, changing nothing', async () => {
     const body = JSON.stringify({ event: 'account.statement', data: {} });
     const signature = signSandboxNotice(await sandboxNoticeKey(ctx.database.db), body);
