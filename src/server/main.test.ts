@@ -175,6 +175,39 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     }
   }, 600_000);
 
+  it('stops with one line naming what no adapter offers, for Paystack with a live key', () => {
+    const result = spawnSync(process.execPath, [bundle], {
+      env: serverEnv(0, dataDir, {
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: 'sk_live_notarealkey',
+      }),
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'PAYMENT_PROVIDER=paystack with a live key: no adapter offers bvnRegistry, mandateSetup, acquirer (docs/providers/paystack.md "Going live")',
+    );
+    expect(result.stdout + result.stderr).not.toContain('sk_live_notarealkey');
+  });
+
+  it('says in one line what comes from the sandbox beside Paystack’s test mode, and where its notices go', async () => {
+    const port = await freePort();
+    const { child, lines } = await start(port, dataDir, {
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_test_notarealkey',
+      PAYSTACK_BASE_URL: 'http://127.0.0.1:9',
+    });
+    try {
+      expect(lines).toContain(
+        `Paystack test mode at http://127.0.0.1:9: bvnRegistry, mandateSetup, acquirer, debits from the sandbox network; register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
+      );
+      expect(lines.some((line) => line.startsWith('Sandbox network:'))).toBe(false);
+      expect(lines.join('\n')).not.toContain('sk_test_notarealkey');
+    } finally {
+      await stop(child);
+    }
+  }, 600_000);
+
   it('stops with one clear line on a bad configuration', () => {
     const result = spawnSync(process.execPath, [bundle], {
       env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
