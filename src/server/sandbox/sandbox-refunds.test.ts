@@ -1,12 +1,13 @@
-// The sandbox's refunds: the refunds contract (providers/refunds.contract.ts), and what the
-// sandbox's own records show of them: the balance of the account a debit or a transfer came from
-// grows by what is given back, and refunds of one charge at once never give back more than it took.
+// The sandbox's refunds beyond the port's contract (providers/contract/refunds.contract.ts, run
+// for the sandbox by payments.contract.ts): what its own records show of them. The balance of the
+// account a debit or a transfer came from grows by what is given back; a repeated reference gives
+// back once and is one line of the settlement report; a reference closed by a requery refuses a
+// late refund; refunds of one charge at once never give back more than it took.
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
 import { sandboxRefunds, sandboxVirtualAccounts } from '../db/schema';
-import { refundsContract } from '../providers/refunds.contract';
 import type { TPaymentProvider, TTransferSender } from '../providers/payments';
 import { openTestDatabase } from '../testing/test-app';
 import { sandboxAccount, sandboxBalanceOf, sandboxCard } from '../testing/payments';
@@ -93,13 +94,6 @@ async function receivedTransfer(amount: number) {
   return { providerReference: reference, sender: senderOf(sender) };
 }
 
-refundsContract('sandbox', async () => ({
-  provider: (await sandbox()).provider,
-  chargedCard,
-  debitedAccount,
-  receivedTransfer,
-}));
-
 describe('the sandbox’s refunds in its own records', () => {
   it('puts a debit’s refund back on the debited account, and pays a transfer’s sender', async () => {
     const { database, provider } = await sandbox();
@@ -128,6 +122,49 @@ describe('the sandbox’s refunds in its own records', () => {
       reason: null,
     });
     expect(await sandboxBalanceOf(database, 'links_by_auth_params')).toBe(before + 45_000);
+  });
+
+  it('gives back once for a repeated reference, one line of the settlement report', async () => {
+    const { provider } = await sandbox();
+    const charge = await chargedCard(100_000);
+    const refund = {
+      reference: ours('rfd'),
+      providerReference: charge,
+      channel: 'card' as const,
+      amount: 100_000,
+      sender: null,
+      reason: 'Order cancelled',
+    };
+    const first = await provider.refund(refund);
+    expect(first).toMatchObject({ kind: 'processed' });
+    expect(await provider.refund(refund)).toEqual(first);
+    expect(await provider.requeryRefund(refund.reference)).toEqual(first);
+    const lines = (await provider.settlementReport()).filter(
+      (line) => line.channel === 'refund' && line.reference === refund.reference,
+    );
+    expect(lines).toEqual([
+      { channel: 'refund', reference: refund.reference, amount: 100_000, givenBack: false },
+    ]);
+  });
+
+  it('refuses a late refund whose reference a requery closed', async () => {
+    const { provider } = await sandbox();
+    const charge = await chargedCard(50_000);
+    const never = ours('rfd');
+    expect(await provider.requeryRefund(never)).toMatchObject({
+      kind: 'failed',
+      reason: 'expired',
+    });
+    expect(
+      await provider.refund({
+        reference: never,
+        providerReference: charge,
+        channel: 'card',
+        amount: 10_000,
+        sender: null,
+        reason: null,
+      }),
+    ).toMatchObject({ kind: 'failed' });
   });
 
   it('refuses a transfer’s refund to a sender that is no test account', async () => {
