@@ -31,6 +31,20 @@ import { TEST_CARDS, TEST_OTP, UNKNOWN_CARD, passesLuhn, type TCardStep } from '
 /** Paystack's one-time accounts last 30 minutes (support.paystack.com, "Pay with transfer"). */
 const TRANSFER_ACCOUNT_LIFETIME_MS = 30 * 60 * 1000;
 
+/** What the Charge API answers while a step is due; display texts as its docs show them. */
+const STEP_ANSWERS: Record<
+  Exclude<TCardStep, 'three_ds'>,
+  { status: string; display_text: string }
+> = {
+  pin: {
+    status: 'send_pin',
+    display_text: 'Please enter your 4-digit PIN to authorize this payment',
+  },
+  otp: { status: 'send_otp', display_text: 'Please send OTP (none will be sent to your phone)' },
+  phone: { status: 'send_phone', display_text: 'Please send phone' },
+  birthday: { status: 'send_birthday', display_text: 'Please send your birthday' },
+};
+
 export const charges = (state: TSimState) => {
   const {
     now,
@@ -121,42 +135,15 @@ export const charges = (state: TSimState) => {
         ...transaction.transferAccount,
       });
     }
-    if (transaction.state === 'awaiting') {
-      switch (transaction.nextStep) {
-        case 'pin':
-          return ok('Charge attempted', {
-            reference,
-            status: 'send_pin',
-            display_text: 'Please enter your 4-digit PIN to authorize this payment',
-          });
-        case 'otp':
-          return ok('Charge attempted', {
-            reference,
-            status: 'send_otp',
-            display_text: 'Please send OTP (none will be sent to your phone)',
-          });
-        case 'phone':
-          return ok('Charge attempted', {
-            reference,
-            status: 'send_phone',
-            display_text: 'Please send phone',
-          });
-        case 'birthday':
-          return ok('Charge attempted', {
-            reference,
-            status: 'send_birthday',
-            display_text: 'Please send your birthday',
-          });
-        case 'three_ds':
-          return ok('Charge attempted', {
-            reference,
-            status: 'open_url',
-            url: `${state.url}/checkout/3ds/${transaction.threeDs?.code ?? ''}`,
-          });
-        default:
-          break;
-      }
+    const step = transaction.state === 'awaiting' ? transaction.nextStep : null;
+    if (step === 'three_ds') {
+      return ok('Charge attempted', {
+        reference,
+        status: 'open_url',
+        url: `${state.url}/checkout/3ds/${transaction.threeDs?.code ?? ''}`,
+      });
     }
+    if (step) return ok('Charge attempted', { reference, ...STEP_ANSWERS[step] });
     if (transaction.state === 'pending') {
       return ok('Charge attempted', { reference, status: 'pending' });
     }

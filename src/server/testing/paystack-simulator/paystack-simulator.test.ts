@@ -29,7 +29,6 @@ const noticeReceiver = async () => {
     received,
     /** The next notices are answered with these statuses, in order (then 200). */
     answerNext: (...statuses: number[]) => answers.push(...statuses),
-    events: () => received.map((notice) => JSON.parse(notice.raw).event as string),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -509,13 +508,16 @@ describe('a refund that needs attention', () => {
 });
 
 describe('payouts', () => {
-  it('pays a recipient: pending, then transfer.success, verify by reference says success, and a reversal says so', async () => {
-    const recipient = await call('POST', '/transferrecipient', {
+  const newRecipient = (name: string, accountNumber: string) =>
+    call('POST', '/transferrecipient', {
       type: 'nuban',
-      name: 'Adaeze Okafor',
-      account_number: '0123456789',
+      name,
+      account_number: accountNumber,
       bank_code: '058',
     });
+
+  it('pays a recipient: pending, then transfer.success, verify by reference says success, and a reversal says so', async () => {
+    const recipient = await newRecipient('Adaeze Okafor', '0123456789');
     expect(recipient.json.data).toMatchObject({
       recipient_code: expect.stringMatching(/^RCP_/),
       details: { account_number: '0123456789', bank_code: '058', bank_name: 'Guaranty Trust Bank' },
@@ -533,29 +535,18 @@ describe('payouts', () => {
       message: 'Transfer has been queued',
       data: { status: 'pending', reference, amount: 500_000 },
     });
-    await expect
-      .poll(() => receiver.events().filter((event) => event === 'transfer.success').length)
-      .toBeGreaterThan(0);
+    await expect.poll(() => noticesFor('transfer.success', reference).length).toBe(1);
     const verified = await call('GET', `/transfer/verify/${reference}`);
     expect(verified.json.data).toMatchObject({ status: 'success', reference });
 
     await simulator.reverseTransfer(reference);
-    const reversed = receiver.received
-      .map((notice) => JSON.parse(notice.raw))
-      .find(
-        (notice) => notice.event === 'transfer.reversed' && notice.data.reference === reference,
-      );
-    expect(reversed.data).toMatchObject({ status: 'reversed', amount: 500_000 });
+    const [reversed] = noticesFor('transfer.reversed', reference);
+    expect(JSON.parse(reversed!.raw).data).toMatchObject({ status: 'reversed', amount: 500_000 });
     expect((await call('GET', `/transfer/verify/${reference}`)).json.data.status).toBe('reversed');
   });
 
   it('fails a payout to the failing account with transfer.failed, and refuses an unknown recipient', async () => {
-    const recipient = await call('POST', '/transferrecipient', {
-      type: 'nuban',
-      name: 'Nobody',
-      account_number: '0000000000',
-      bank_code: '058',
-    });
+    const recipient = await newRecipient('Nobody', '0000000000');
     const reference = `payout_${Date.now()}_0002`;
     await call('POST', '/transfer', {
       source: 'balance',
