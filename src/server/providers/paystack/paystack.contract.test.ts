@@ -26,7 +26,7 @@ import { fromPaystackReference } from './paystack-references';
  * simulator (testing/paystack-simulator) and its copies of Paystack's published test cards.
  * The simulator lists no transactions, transfers or refunds, so these runs read no settlement
  * report (settlement: null): the report's paging and filtering are tested in
- * paystack-provider.test.ts against the list answers Paystack documents.
+ * paystack-settlement.test.ts against the list answers Paystack documents.
  */
 
 let simulator: TPaystackSimulator | undefined;
