@@ -244,7 +244,10 @@ export const createSimState = (input: {
     return code;
   };
 
-  /** Marks the transaction paid, credits the balance and sends charge.success. */
+  /**
+   * Marks the transaction paid and credits the balance, less the fee; returns the sending of its
+   * charge.success, which the caller runs once its answer is out.
+   */
   const succeed = (transaction: TTransaction, gatewayResponse: string) => {
     transaction.state = 'success';
     transaction.nextStep = null;
@@ -268,6 +271,7 @@ export const createSimState = (input: {
     if (byReference) return byReference;
     return /^\d+$/.test(key) ? transactionsById.get(Number(key)) : undefined;
   };
+
   return Object.assign(state, {
     customerFor,
     customerFields,
