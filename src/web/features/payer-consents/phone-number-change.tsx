@@ -31,11 +31,13 @@ export function PhoneNumberChange() {
   const [busy, setBusy] = useState(false);
   const [proving, setProving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const focus = useRef<HTMLElement | null>(null);
+  const fieldRef = useRef<HTMLInputElement>(null);
+  const noteRef = useRef<HTMLParagraphElement>(null);
 
   // Each step takes the focus where the payer goes on: the field to fill, or what happened.
   useEffect(() => {
-    if (state.step !== 'shown') focus.current?.focus();
+    if (state.step === 'changed') noteRef.current?.focus();
+    else if (state.step !== 'shown') fieldRef.current?.focus();
   }, [state.step]);
 
   const run = async (call: () => Promise<void>) => {
@@ -77,17 +79,32 @@ export function PhoneNumberChange() {
       {failure}
     </p>
   ) : null;
-  const cancel = (
-    <Button
-      variant="link"
-      disabled={busy}
-      onClick={() => {
-        setFailure(null);
-        setState({ step: 'shown' });
-      }}
-    >
-      Cancel
-    </Button>
+  // What both steps' field, error and buttons share.
+  const field = (fieldId: string) => ({
+    id: fieldId,
+    className: 'text-input',
+    'aria-invalid': failure ? true : undefined,
+    'aria-describedby': failure ? errorId : undefined,
+  });
+  const submit = (label: string) => (
+    <>
+      {error}
+      <div className="actions">
+        <Button type="submit" disabled={busy}>
+          {label}
+        </Button>
+        <Button
+          variant="link"
+          disabled={busy}
+          onClick={() => {
+            setFailure(null);
+            setState({ step: 'shown' });
+          }}
+        >
+          Cancel
+        </Button>
+      </div>
+    </>
   );
 
   return (
@@ -104,14 +121,7 @@ export function PhoneNumberChange() {
         </Button>
       ) : null}
       {state.step === 'changed' ? (
-        <p
-          className="removed-note"
-          role="status"
-          tabIndex={-1}
-          ref={(node) => {
-            focus.current = node;
-          }}
-        >
+        <p className="removed-note" role="status" tabIndex={-1} ref={noteRef}>
           {state.message}. We told your old number.
         </p>
       ) : null}
@@ -119,26 +129,15 @@ export function PhoneNumberChange() {
         <form className="payer-phone-form" onSubmit={sendCode} noValidate aria-busy={busy}>
           <label htmlFor={`${id}-phone`}>New phone number</label>
           <input
-            id={`${id}-phone`}
-            ref={(node) => {
-              focus.current = node;
-            }}
-            className="text-input"
+            {...field(`${id}-phone`)}
+            ref={fieldRef}
             type="tel"
             autoComplete="tel-national"
             placeholder="0803 123 4567"
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={failure ? errorId : undefined}
           />
-          {error}
-          <div className="actions">
-            <Button type="submit" disabled={busy}>
-              {busy ? 'Sending...' : 'Send code'}
-            </Button>
-            {cancel}
-          </div>
+          {submit(busy ? 'Sending...' : 'Send code')}
         </form>
       ) : null}
       {state.step === 'code' ? (
@@ -146,27 +145,16 @@ export function PhoneNumberChange() {
           <p role="status">{state.sentTo}</p>
           <label htmlFor={`${id}-code`}>6-digit code</label>
           <input
-            id={`${id}-code`}
-            ref={(node) => {
-              focus.current = node;
-            }}
-            className="text-input"
+            {...field(`${id}-code`)}
+            ref={fieldRef}
             inputMode="numeric"
             autoComplete="one-time-code"
             pattern="[0-9]*"
             maxLength={PHONE_CODE_LENGTH}
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={failure ? errorId : undefined}
           />
-          {error}
-          <div className="actions">
-            <Button type="submit" disabled={busy}>
-              {busy ? 'Changing...' : 'Change number'}
-            </Button>
-            {cancel}
-          </div>
+          {submit(busy ? 'Changing...' : 'Change number')}
         </form>
       ) : null}
     </section>
