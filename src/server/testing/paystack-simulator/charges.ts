@@ -58,10 +58,9 @@ export const charges = (state: TSimState) => {
     fail,
   } = state;
 
+  /** One-time accounts by number, and 3-D Secure pages by code, to the charge they belong to. */
   const transferAccounts = new Map<string, TTransaction>();
-
   const threeDsCodes = new Map<string, TTransaction>();
-
   let nextAccountNumber = 1_260_000_001;
 
   const cardAuthorization = (transaction: TTransaction) => {
