@@ -2,29 +2,22 @@
 // (the sandbox network: sandbox/sandbox-card-network.test.ts runs it). Each capability has its
 // own suite in contract/, which an adapter offering only some runs alone (Paystack:
 // paystack/paystack.contract.test.ts).
-import type { TChipCardScenario } from '../sandbox/fixtures';
 import type { TCardScenario } from '../sandbox/sandbox-card-network';
-import { acquirerContract } from './contract/acquirer.contract';
+import { acquirerContract, type TAcquirerUnderTest } from './contract/acquirer.contract';
 import { banksContract } from './contract/banks.contract';
 import { bvnRegistryContract } from './contract/bvn-registry.contract';
-import { cardsContract } from './contract/cards.contract';
+import { cardsContract, type TCardsUnderTest } from './contract/cards.contract';
 import { contractReference } from './contract/contract-references';
 import { debitsContract } from './contract/debits.contract';
-import { mandateSetupContract } from './contract/mandate-setup.contract';
-import { noticesContract } from './contract/notices.contract';
+import {
+  mandateSetupContract,
+  type TMandateSetupUnderTest,
+} from './contract/mandate-setup.contract';
+import { noticesContract, type TNoticesUnderTest } from './contract/notices.contract';
 import { payoutsContract } from './contract/payouts.contract';
 import { refundsContract } from './contract/refunds.contract';
 import { transfersInContract } from './contract/transfers-in.contract';
-import type {
-  TBvnRecord,
-  TCardChargeOutcome,
-  TChipPurchase,
-  TPaymentProvider,
-  TPlainCard,
-  TRawNotice,
-  TTerminalReader,
-  TTransferAccount,
-} from './payments';
+import type { TBvnRecord, TPaymentProvider, TPlainCard } from './payments';
 
 export type TPaymentProviderUnderTest = {
   provider: TPaymentProvider;
@@ -43,33 +36,10 @@ export type TPaymentProviderUnderTest = {
   knownHolder: TBvnRecord;
   /** An account whose balance cannot cover a debit of ₦10,000.00 (and one that can: knownAccount). */
   poorAccount: { institutionCode: string; accountNumber: string };
-  /** An account the alternate service mandates, and the right answers to its auth parameters. */
-  altAccount: {
-    institutionCode: string;
-    accountNumber: string;
-    answers: Array<{ param: string; value: string }>;
-  };
-  /** Answers a 3-D Secure challenge as the payer would on the issuer's page. */
-  answerThreeDs(
-    outcome: Extract<TCardChargeOutcome, { kind: 'three_ds_required' }>,
-    approved: boolean,
-  ): Promise<TCardChargeOutcome>;
-  /** A card reader the acquirer registered. */
-  reader: TTerminalReader;
-  /**
-   * A purchase as that reader reads a chip card of the scenario for `amount` kobo, its PIN
-   * entered (the card's own unless `pin`), without our reference.
-   */
-  chipPurchaseFor(
-    scenario: Exclude<TChipCardScenario, 'magstripe_only'>,
-    amount: number,
-    pin?: string,
-  ): Omit<TChipPurchase, 'reference'>;
-  /** The chip data with one tag's value changed after the card signed it. */
-  tamper(iccData: string, tag: string, value: string): string;
-  /** `amount` sent into a one-time account, and the provider's notice of it as it reaches us. */
-  transferNotice(account: TTransferAccount, amount: number): Promise<TRawNotice>;
-};
+} & Pick<TCardsUnderTest, 'answerThreeDs'> &
+  Pick<TMandateSetupUnderTest, 'altAccount'> &
+  Pick<TAcquirerUnderTest, 'reader' | 'chipPurchaseFor' | 'tamper'> &
+  Pick<TNoticesUnderTest, 'transferNotice'>;
 
 /** The mandate the whole-port adapter debits on: its own records, not a provider's code. */
 const MANDATE = 'alk_contract';

@@ -577,7 +577,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       }
       if (answer.ok) return chargeOutcome(answer.data, summary, card.pin);
       if (isDuplicateReference(answer)) {
-        return chargeOutcome(await chargeByReference(providerReference), summary, null);
+        return chargeOutcome(await chargeByReference(providerReference), summary, card.pin);
       }
       // Refused before a charge began (the card's details): no reference of Paystack's.
       return {

@@ -24,7 +24,7 @@ import { fromPaystackReference } from './paystack-references';
 /*
  * The Paystack adapter through the suites of the capabilities it offers, against the Paystack
  * simulator (testing/paystack-simulator) and its copies of Paystack's published test cards.
- * The simulator lists no transactions, transfers or refunds, so these runs read no settlement
+ * The simulator lists no transactions or transfers, so these runs read no settlement
  * report (settlement: null): the report's paging and filtering are tested in
  * paystack-settlement.test.ts against the list answers Paystack documents.
  */
@@ -53,33 +53,21 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** A Paystack test card (any future expiry), with its PIN and OTP where it asks them. */
+const testCard = (number: string, cvv: string, pin: string | null = null, otp = '') => ({
+  card: { number, expiry: '12/35', cvv, pin },
+  otp,
+});
+
 /** Paystack's test cards (docs/providers/paystack.md "Test cards"), one per path of the suite. */
 const CARDS: Record<TCardPath, { card: TPlainCard; otp: string }> = {
   // Paystack's test cards ask no PIN unless they say so: this one succeeds with no step.
-  pin_only: {
-    card: { number: '4084084084084081', expiry: '12/35', cvv: '408', pin: null },
-    otp: '',
-  },
-  pin_otp: {
-    card: { number: '507850785078507812', expiry: '12/35', cvv: '081', pin: '1111' },
-    otp: '123456',
-  },
-  three_ds: {
-    card: { number: '4084080000000409', expiry: '12/35', cvv: '000', pin: null },
-    otp: '',
-  },
-  declined: {
-    card: { number: '4084080000005408', expiry: '12/35', cvv: '001', pin: null },
-    otp: '',
-  },
-  insufficient_funds: {
-    card: { number: '4084080000670037', expiry: '12/35', cvv: '787', pin: null },
-    otp: '',
-  },
-  timeout: {
-    card: { number: '5060660000000064', expiry: '12/35', cvv: '606', pin: null },
-    otp: '',
-  },
+  pin_only: testCard('4084084084084081', '408'),
+  pin_otp: testCard('507850785078507812', '081', '1111', '123456'),
+  three_ds: testCard('4084080000000409', '000'),
+  declined: testCard('4084080000005408', '001'),
+  insufficient_funds: testCard('4084080000670037', '787'),
+  timeout: testCard('5060660000000064', '606'),
 };
 
 const KNOWN_ACCOUNT = {
