@@ -189,8 +189,8 @@ async function remainingOf(db: TDb, paymentId: string, paid: number): Promise<nu
   return paid - (row?.refunded ?? 0);
 }
 
-/** Tries at reserving what remains, when refunds at once keep changing it. */
-const REMAINDER_TRIES = 3;
+/** Tries at reserving, when refunds at once keep changing what remains. */
+const RESERVE_TRIES = 3;
 
 /**
  * POST /api/v1/payments/{paymentId}/refunds: gives back `amount` (what remains, when none) of
@@ -208,18 +208,15 @@ export async function requestRefund(
   const paid = await paidBy(ctx.db, payment);
   if (!paid) throw new AppError('PAYMENT_NOT_REFUNDABLE');
   if (paid.channel === 'transfer' && !paid.sender) throw new AppError('REFUND_SENDER_UNKNOWN');
-  let refund: TRefundRow | null = null;
-  for (let tries = 0; !refund && tries < REMAINDER_TRIES; tries += 1) {
+  for (let tries = 0; tries < RESERVE_TRIES; tries += 1) {
     const remaining = await remainingOf(ctx.db, payment.id, paid.paid);
     const amount = body.amount ?? remaining;
     if (amount <= 0 || amount > remaining) throw exceeds(remaining);
-    refund = await reserve(ctx, merchant, payment, paid, amount, body.reason ?? null);
-    // A stated amount is judged once: what remains changed under it, and it no longer fits.
-    if (!refund && body.amount !== undefined)
-      throw exceeds(await remainingOf(ctx.db, payment.id, paid.paid));
+    const refund = await reserve(ctx, merchant, payment, paid, amount, body.reason ?? null);
+    if (refund) return refundView(await askProvider(ctx, refund));
+    // Refunds at once changed what remains between the read and the reservation: read it again.
   }
-  if (!refund) throw exceeds(await remainingOf(ctx.db, payment.id, paid.paid));
-  return refundView(await askProvider(ctx, refund));
+  throw exceeds(await remainingOf(ctx.db, payment.id, paid.paid));
 }
 
 /** Asks the provider for the refund; a lost answer leaves it pending, for the reconciler. */
