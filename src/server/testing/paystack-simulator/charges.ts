@@ -11,6 +11,7 @@ import {
   type TBody,
 } from './request-checks';
 import {
+  listPage,
   ok,
   randomCode,
   type TAnswer,
@@ -322,6 +323,22 @@ export const charges = (state: TSimState) => {
     return ok('Verification successful', transactionFields(transaction));
   };
 
+  /**
+   * GET /transaction: every transaction, newest first, `status` (success, failed, abandoned,
+   * reversed…) narrowing it, a page at a time (the settlement report reads it).
+   */
+  const listTransactions = (ctx: TContext): TAnswer => {
+    const status = ctx.query.get('status');
+    const listed = [...transactions.values()]
+      .reverse()
+      .map((transaction) => {
+        settlePending(transaction);
+        return transactionFields(transaction);
+      })
+      .filter((fields) => status === null || fields.status === status);
+    return listPage(ctx, 'Transactions retrieved', listed);
+  };
+
   /** The payer's answer on the 3-D Secure page; approval pays and returns the notice to send. */
   const applyThreeDsAnswer = (transaction: TTransaction, approved: boolean) => {
     if (
@@ -423,6 +440,7 @@ export const charges = (state: TSimState) => {
     { method: 'POST', path: /^\/charge\/submit_birthday$/, handle: submitStep('birthday') },
     { method: 'GET', path: /^\/charge\/[^/]+$/, handle: checkCharge },
     { method: 'GET', path: /^\/transaction\/verify\/[^/]+$/, handle: verifyTransaction },
+    { method: 'GET', path: /^\/transaction$/, handle: listTransactions },
     {
       method: 'POST',
       path: /^\/transaction\/charge_authorization$/,

@@ -2,6 +2,7 @@ import { FAILING_PAYOUT_ACCOUNT, bankByCode, resolveAccountName, type TSimBank }
 import { PaystackRefusal, amountIn, optionalString, requiredString } from './request-checks';
 import {
   iso,
+  listPage,
   ok,
   randomCode,
   type TAnswer,
@@ -213,6 +214,14 @@ export const payouts = (state: TSimState) => {
     return ok('Transfer retrieved', transferFields(transfer, true));
   };
 
+  /** GET /transfer: every transfer, newest first, a page at a time. */
+  const listTransfers = (ctx: TContext): TAnswer =>
+    listPage(
+      ctx,
+      'Transfers retrieved',
+      [...transfers.values()].reverse().map((transfer) => transferFields(transfer, true)),
+    );
+
   const fetchBalance = (): TAnswer =>
     ok('Balances retrieved', [{ currency: 'NGN', balance: state.funds.balance }]);
 
@@ -220,6 +229,7 @@ export const payouts = (state: TSimState) => {
     { method: 'POST', path: /^\/transferrecipient$/, handle: createRecipient },
     { method: 'POST', path: /^\/transfer$/, handle: createTransfer },
     { method: 'GET', path: /^\/transfer\/verify\/[^/]+$/, handle: verifyTransfer },
+    { method: 'GET', path: /^\/transfer$/, handle: listTransfers },
     { method: 'GET', path: /^\/balance$/, handle: fetchBalance },
   ];
 

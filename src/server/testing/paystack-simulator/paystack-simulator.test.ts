@@ -269,6 +269,26 @@ describe('card charges', () => {
   });
 });
 
+describe('lists', () => {
+  it('lists transactions newest first, a page at a time, narrowed by status', async () => {
+    const paid = await chargeCard('4084084084084081');
+    const declined = await chargeCard('4084080000005408');
+    const first = await call('GET', '/transaction?perPage=1&page=1');
+    expect(first.status).toBe(200);
+    expect(first.json.data.map((t: { reference: string }) => t.reference)).toEqual([
+      declined.json.data.reference,
+    ]);
+    expect(first.json.meta).toMatchObject({ perPage: 1, page: 1 });
+    expect(first.json.meta.pageCount).toBeGreaterThanOrEqual(2);
+    const second = await call('GET', '/transaction?perPage=1&page=2');
+    expect(second.json.data[0].reference).toBe(paid.json.data.reference);
+    const successes = await call('GET', '/transaction?status=success&perPage=100');
+    const references = successes.json.data.map((t: { reference: string }) => t.reference);
+    expect(references).toContain(paid.json.data.reference);
+    expect(references).not.toContain(declined.json.data.reference);
+  });
+});
+
 describe('3-D Secure', () => {
   it('gives an open_url, and the payer approving it pays the charge and sends a charge.success our key verifies', async () => {
     const started = await chargeCard('4084080000000409');

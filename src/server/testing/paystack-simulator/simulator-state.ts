@@ -78,6 +78,29 @@ export const ok = (
   body: { status: true, message, data, ...extra },
 });
 
+/**
+ * One page of a list call (GET /transaction, GET /transfer): `perPage` (default 50, at most 100)
+ * and `page` (from 1) as the query gives them, with Paystack's `meta` of the whole list.
+ */
+export function listPage<T>(
+  ctx: Pick<TContext, 'query'>,
+  message: string,
+  items: readonly T[],
+): TAnswer {
+  const perPage = Math.min(Math.max(Number(ctx.query.get('perPage') ?? 50) || 50, 1), 100);
+  const page = Math.max(Number(ctx.query.get('page') ?? 1) || 1, 1);
+  const skipped = (page - 1) * perPage;
+  return ok(message, items.slice(skipped, skipped + perPage), {
+    meta: {
+      total: items.length,
+      skipped,
+      perPage,
+      page,
+      pageCount: Math.max(Math.ceil(items.length / perPage), 1),
+    },
+  });
+}
+
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const randomCode = (length: number) =>
   Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');

@@ -58,6 +58,18 @@ export const TEST_CARDS: Record<string, TTestCard> = {
     pin: '1234',
     outcome: { status: 'success' },
   },
+  // Not a Paystack test card: Paystack's cards that ask for a PIN and then an OTP are Verve
+  // cards of 18 and 19 digits, which the consent page's card form refuses (spec §2: 'Card number
+  // must be 16 digits'). This one takes their steps in 16 digits, so the page can be tested
+  // through them.
+  '5078501111111111': {
+    label: 'Simulator only: PIN then OTP in 16 digits (PIN 1111, OTP 123456)',
+    brand: 'verve',
+    cardType: 'verve DEBIT',
+    steps: ['pin', 'otp'],
+    pin: '1111',
+    outcome: { status: 'success' },
+  },
   '507850785078507804': {
     label: 'Verve, PIN then phone then OTP (PIN 0000, phone 08012345678, OTP 123456)',
     brand: 'verve',

@@ -1,0 +1,361 @@
+// The payer's ways to pay and the merchant's refund, the same tests on each payment provider: the
+// sandbox network, and Paystack (PAYMENT_PROVIDER=paystack) against the Paystack simulator, a
+// server shaped as Paystack's API documents it (testing/paystack-simulator). Each goes through the
+// app's real routes, and what the provider says on its own (a notice) comes in through
+// POST /api/providers/{name}/notices, as in production.
+import { createServer } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { paymentAttempts } from '../db/schema';
+import {
+  startPaystackSimulator,
+  type TPaystackSimulator,
+} from '../testing/paystack-simulator/paystack-simulator';
+import {
+  consentWithPayment,
+  encryptedCard,
+  keepPageToken,
+  ledgerKinds,
+  pageQuery,
+  sandboxCard,
+  sandboxTransfer,
+} from '../testing/payments';
+import { startTestApp, testClock } from '../testing/test-app';
+
+type TTestApp = Awaited<ReturnType<typeof startTestApp>>;
+type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
+type TTestCard = { number: string; expiry: string; cvv: string; pin: string; otp: string };
+
+/** What differs between providers: their test cards and how their payer's side is played. */
+type TProviderWorld = {
+  name: 'sandbox' | 'paystack';
+  /** A card paid at once; one that asks for an OTP; one with a 3-D Secure page; one declined. */
+  cards: { paidAtOnce: TTestCard; pinOtp: TTestCard; threeDs: TTestCard; declined: TTestCard };
+  /** The payer approves the 3-D Secure page the charge opened. */
+  approveThreeDs(challengeUrl: string): Promise<void>;
+  /** The payer's bank sends `amount` to the one-time account. */
+  sendTransfer(accountNumber: string, amount: number): Promise<void>;
+  /** The provider's next card charge takes the money and its answer is lost. */
+  loseNextChargeAnswer(): void;
+  /**
+   * How the adapter meets a lost charge answer: 'at_once' asks the provider about the reference
+   * in the same call (Paystack's check by reference), 'reconciler' leaves the attempt charging
+   * for the reconciler to ask.
+   */
+  asksAboutLostCharge: 'at_once' | 'reconciler';
+  /** How many times the provider was asked to charge a card (the first call of a payment). */
+  chargeCalls(): number;
+  /** How many charges the provider holds as taken for these references of ours. */
+  takenCharges(references: string[]): Promise<number>;
+  /** The name the notices route is called with. */
+  noticesName: string;
+  close(): Promise<void>;
+};
+
+const clock = testClock(new Date());
+
+/** A port free on this machine now, for the app the simulator's notices go to. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+const SANDBOX_CARD = (scenario: 'pin_only' | 'pin_otp' | 'three_ds' | 'declined'): TTestCard => {
+  const card = sandboxCard(scenario);
+  return { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin, otp: card.otp };
+};
+
+async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
+  const app = await startTestApp({ clock, webhookDelivery: 'manual' });
+  const provider = app.context.providers.payments;
+  const realCharge = provider.chargeCard.bind(provider);
+  const chargeSpy = vi.spyOn(provider, 'chargeCard');
+  return {
+    app,
+    world: {
+      name: 'sandbox',
+      noticesName: 'sandbox',
+      cards: {
+        paidAtOnce: SANDBOX_CARD('pin_only'),
+        pinOtp: SANDBOX_CARD('pin_otp'),
+        threeDs: SANDBOX_CARD('three_ds'),
+        declined: SANDBOX_CARD('declined'),
+      },
+      async approveThreeDs(challengeUrl) {
+        const reference = challengeUrl.split('/sandbox/3ds/')[1] ?? '';
+        const answer = await app.app.inject({
+          method: 'POST',
+          url: `/api/sandbox/3ds/${reference}`,
+          payload: { approved: true },
+        });
+        expect(answer.statusCode).toBe(200);
+      },
+      async sendTransfer(accountNumber, amount) {
+        const sent = await sandboxTransfer(app.app, { accountNumber, amount });
+        expect(sent.statusCode).toBe(200);
+      },
+      asksAboutLostCharge: 'reconciler',
+      chargeCalls: () => chargeSpy.mock.calls.length,
+      loseNextChargeAnswer() {
+        chargeSpy.mockImplementationOnce(async (request) => {
+          await realCharge(request);
+          throw new Error('connection reset');
+        });
+      },
+      async takenCharges(references) {
+        const lines = await provider.settlementReport();
+        return lines.filter((line) => references.includes(line.reference) && !line.givenBack)
+          .length;
+      },
+      close: () => app.close(),
+    },
+  };
+}
+
+const PAYSTACK_KEY = 'sk_test_flows00000000000000000000000000000';
+
+async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
+  const port = await freePort();
+  const paystack: TPaystackSimulator = await startPaystackSimulator({
+    secretKey: PAYSTACK_KEY,
+    noticeUrl: `http://127.0.0.1:${port}/api/providers/paystack/notices`,
+    clock: () => clock.now(),
+  });
+  const app = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    env: {
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+      PAYSTACK_BASE_URL: paystack.url,
+    },
+  });
+  await app.app.listen({ port, host: '127.0.0.1' });
+  const card = (number: string, pin: string): TTestCard => ({
+    number,
+    expiry: '12/30',
+    cvv: '408',
+    pin,
+    otp: '123456',
+  });
+  /** The reference Paystack knows the latest charge by. */
+  const lastChargeReference = () => {
+    const charge = paystack.requests.findLast((r) => r.method === 'POST' && r.path === '/charge');
+    return (charge?.body as { reference?: string } | undefined)?.reference ?? '';
+  };
+  return {
+    app,
+    world: {
+      name: 'paystack',
+      noticesName: 'paystack',
+      cards: {
+        paidAtOnce: card('4084084084084081', '1234'),
+        pinOtp: card('5078501111111111', '1111'),
+        threeDs: card('4084080000000409', '1234'),
+        declined: card('4084080000005408', '1234'),
+      },
+      async approveThreeDs() {
+        await paystack.answerThreeDs(lastChargeReference(), true);
+        await paystack.idle();
+      },
+      async sendTransfer(accountNumber, amount) {
+        await paystack.payTransfer(accountNumber, amount);
+        await paystack.idle();
+      },
+      asksAboutLostCharge: 'at_once',
+      chargeCalls: () =>
+        paystack.requests.filter((r) => r.method === 'POST' && r.path === '/charge').length,
+      loseNextChargeAnswer() {
+        paystack.loseNextAnswer('/charge');
+      },
+      async takenCharges(references) {
+        const lines = await app.context.providers.payments.settlementReport();
+        return lines.filter((line) => references.includes(line.reference) && !line.givenBack)
+          .length;
+      },
+      async close() {
+        await app.close();
+        await paystack.close();
+      },
+    },
+  };
+}
+
+describe.each([
+  ['sandbox', sandboxWorld],
+  ['paystack', paystackWorld],
+] as const)('paying and refunding on %s', (_name, start) => {
+  let ctx: TTestApp;
+  let world: TProviderWorld;
+  beforeAll(async () => {
+    ({ app: ctx, world } = await start());
+  });
+  afterAll(async () => {
+    await world.close();
+  });
+
+  async function payByCard(consent: TConsent, card: TTestCard) {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, card),
+        saveCard: false,
+      },
+    });
+    return keepPageToken(consent.paymentId, response);
+  }
+
+  async function statusOf(consent: TConsent) {
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+    });
+    expect(read.statusCode).toBe(200);
+    return read.json<{ status: string; message: string | null }>().status;
+  }
+
+  const attemptsOf = (paymentId: string) =>
+    ctx.database.db.select().from(paymentAttempts).where(eq(paymentAttempts.paymentId, paymentId));
+
+  it('pays by card with its PIN, then the OTP the bank sent', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await payByCard(consent, world.cards.pinOtp);
+    expect(started.json()).toMatchObject({ success: true, requiresOTP: true });
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/complete',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        otp: world.cards.pinOtp.otp,
+        chargeToken: started.json<{ chargeToken: string }>().chargeToken,
+      },
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({ success: true, amount: consent.amount });
+    expect(await statusOf(consent)).toBe('completed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('pays by card through its 3-D Secure page, completed by the provider’s word', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await payByCard(consent, world.cards.threeDs);
+    const body = started.json<{ requires3DS: boolean; challengeUrl: string }>();
+    expect(body).toMatchObject({ success: true, requires3DS: true });
+    expect(await statusOf(consent)).toBe('in_progress');
+    await world.approveThreeDs(body.challengeUrl);
+    await expect.poll(() => statusOf(consent)).toBe('completed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('a declined card fails in the catalogue’s words, nothing booked', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const failed = await payByCard(consent, world.cards.declined);
+    expect(failed.statusCode).toBe(402);
+    expect(failed.json()).toEqual({
+      success: false,
+      error: { code: 'CARD_PAYMENT_FAILED', message: 'Card payment failed: Declined by your bank' },
+    });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+  });
+
+  it('pays by transfer into its one-time account, completed by the provider’s notice', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const opened = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+    });
+    expect(opened.statusCode).toBe(200);
+    keepPageToken(consent.paymentId, opened);
+    const { accountNumber, amount } = opened.json<{
+      transferDetails: { accountNumber: string; amount: number };
+    }>().transferDetails;
+    expect(amount).toBe(consent.amount);
+    await world.sendTransfer(accountNumber, amount);
+    await expect.poll(() => statusOf(consent)).toBe('completed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
+  });
+
+  it('refuses a notice whose signature does not hold, and changes nothing', async () => {
+    const forged = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/providers/${world.noticesName}/notices`,
+      headers: {
+        'content-type': 'application/json',
+        'x-paystack-signature': 'f'.repeat(128),
+        'x-sandbox-signature': 'f'.repeat(128),
+      },
+      payload: JSON.stringify({ event: 'charge.success', data: { reference: 'att_forged' } }),
+    });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json()).toMatchObject({ success: false, error: { code: expect.any(String) } });
+  });
+
+  it('a charge whose answer was lost is asked about, booked once, never charged twice', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    world.loseNextChargeAnswer();
+    const calls = world.chargeCalls();
+    const first = await payByCard(consent, world.cards.paidAtOnce);
+    if (world.asksAboutLostCharge === 'at_once') {
+      // Asked about by its reference in the same call: the charge was taken, so it is paid.
+      expect(first.statusCode).toBe(200);
+    } else {
+      expect(first.statusCode).toBe(502);
+      // Whether the card was charged is not known: nothing may charge the payment meanwhile.
+      const retry = await payByCard(consent, world.cards.paidAtOnce);
+      expect(retry.json()).toMatchObject({ error: { code: 'PAYMENT_IN_PROGRESS' } });
+      clock.advance(6 * 60_000);
+      expect(await ctx.app.reconciler.runDue()).toMatchObject({ attempts: { booked: 1 } });
+    }
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+    const attempts = await attemptsOf(consent.paymentId);
+    expect(attempts).toHaveLength(1);
+    expect(await world.takenCharges(attempts.map((a) => a.id))).toBe(1);
+    // Paid: a payer trying again is told so, and the provider is not asked to charge again.
+    const late = await payByCard(consent, world.cards.paidAtOnce);
+    expect(late.json()).toMatchObject({ error: { code: 'PAYMENT_ALREADY_MADE' } });
+    expect(world.chargeCalls()).toBe(calls + 1);
+    expect(await world.takenCharges(attempts.map((a) => a.id))).toBe(1);
+  });
+
+  it('a merchant refunds part of a card payment, and the refund is processed', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const paid = await payByCard(consent, world.cards.paidAtOnce);
+    expect(paid.statusCode).toBe(200);
+    const refund = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${consent.paymentId}/refunds`,
+      headers: {
+        authorization: consent.client.authorization,
+        'idempotency-key': `flows-${consent.paymentId}`,
+      },
+      payload: { amount: 100_000, reason: 'One item out of stock' },
+    });
+    expect(refund.statusCode).toBeLessThan(300);
+    const read = async () => {
+      const payment = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/payments/${consent.paymentId}`,
+        headers: { authorization: consent.client.authorization },
+      });
+      return payment.json<{ payment: { refunds: Array<{ amount: number; status: string }> } }>()
+        .payment.refunds;
+    };
+    await expect
+      .poll(read)
+      .toEqual([expect.objectContaining({ amount: 100_000, status: 'processed' })]);
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([
+      'card_payment',
+      'merchant_refund',
+    ]);
+  });
+});
