@@ -71,6 +71,13 @@ export const PAYSTACK_PAYER_EMAIL = 'payers@example.com';
 /** How long a one-time account takes money at most (the spec's 30 minutes; Paystack's too). */
 export const PAYSTACK_TRANSFER_ACCOUNT_MS = 30 * 60_000;
 
+/** A requery of a reference Paystack never saw: closed (the port's 'not_taken' is final). */
+const NEVER_ARRIVED = {
+  kind: 'not_taken',
+  providerReference: null,
+  reason: 'never arrived',
+} as const;
+
 /** How long the bank list is kept before it is asked for again. */
 const BANK_LIST_TTL_MS = 6 * 60 * 60_000;
 
@@ -197,11 +204,20 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
   const transferAccounts = new Map<string, TTransferAccount>();
   let bankList: { at: number; banks: readonly TBank[] } | null = null;
 
-  const closeIfUnknown = <T>(reference: string, answer: TPaystackAnswer<T>): boolean => {
-    if (answer.ok || !isUnknownReference(answer)) return false;
+  /**
+   * Paystack's record of our reference (a verify call at `path`); null when Paystack never saw
+   * it, which closes the reference here.
+   */
+  async function recordOf<T>(path: string, reference: string): Promise<T | null> {
+    const providerReference = toPaystackReference(reference);
+    const answer = await client.read<T>(`${path}/${segment(providerReference)}`);
+    if (answer.ok) return answer.data;
+    if (!isUnknownReference(answer)) {
+      throw new PaystackNoAnswer(`${path} ${providerReference}`, answer.message);
+    }
     closed.add(reference);
-    return true;
-  };
+    return null;
+  }
 
   // Cards --------------------------------------------------------------------------------------
 
@@ -322,15 +338,8 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
   async function requeryTransaction(
     reference: string,
   ): Promise<TRequeryOutcome<{ authorization: TPaystackAuthorization | null }>> {
-    const providerReference = toPaystackReference(reference);
-    const answer = await client.read<TPaystackTransaction>(
-      `/transaction/verify/${segment(providerReference)}`,
-    );
-    if (closeIfUnknown(reference, answer)) {
-      return { kind: 'not_taken', providerReference: null, reason: 'never arrived' };
-    }
-    if (!answer.ok) throw new PaystackNoAnswer(`verify ${providerReference}`, answer.message);
-    const transaction = answer.data;
+    const transaction = await recordOf<TPaystackTransaction>('/transaction/verify', reference);
+    if (!transaction) return NEVER_ARRIVED;
     switch (transaction.status) {
       case 'success':
       case 'reversed':
@@ -354,7 +363,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       }
       default: {
         // Not decided yet: what the charge waits for, where it waits for the payer.
-        const charge = await client.read<TPaystackCharge>(`/charge/${segment(providerReference)}`);
+        const charge = await client.read<TPaystackCharge>(
+          `/charge/${segment(transaction.reference)}`,
+        );
         const status = charge.ok ? charge.data.status : null;
         return {
           kind: 'pending',
@@ -778,15 +789,8 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     },
 
     async requeryPayout(reference) {
-      const providerReference = toPaystackReference(reference);
-      const answer = await client.read<TPaystackTransfer>(
-        `/transfer/verify/${segment(providerReference)}`,
-      );
-      if (closeIfUnknown(reference, answer)) {
-        return { kind: 'not_taken', providerReference: null, reason: 'never arrived' };
-      }
-      if (!answer.ok) throw new PaystackNoAnswer(`verify ${providerReference}`, answer.message);
-      const transfer = answer.data;
+      const transfer = await recordOf<TPaystackTransfer>('/transfer/verify', reference);
+      if (!transfer) return NEVER_ARRIVED;
       const code = transfer.transfer_code ?? transfer.reference;
       switch (transfer.status) {
         case 'success':
