@@ -3,8 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // What needs PostgreSQL itself (several server processes on one database) runs where
-    // DATABASE_URL names one: `npm run test:postgres`, the second pass of CI.
-    exclude: process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts'],
+    // DATABASE_URL names one: `npm run test:postgres`, the second pass of CI. What needs Paystack's
+    // test mode runs where PAYSTACK_TEST_SECRET_KEY holds a key for it (.ci/run says when not).
+    exclude: [
+      ...(process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts']),
+      ...(process.env.PAYSTACK_TEST_SECRET_KEY ? [] : ['src/**/*.live.test.ts']),
+    ],
     environment: 'node',
     globalSetup: ['scripts/vitest-global-setup.ts'],
     // The PostgreSQL pass of CI runs only what PostgreSQL changes (scripts/test-postgres.sh): a
