@@ -45,6 +45,7 @@ import {
 } from './paystack-declines';
 import { readPaystackNotice } from './paystack-notices';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
+import { isPaystackSignature } from './paystack-signature';
 
 /*
  * The Paystack adapter of the PaymentProvider port (docs/providers/paystack.md). It offers the
@@ -822,6 +823,13 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     },
 
     async readNotice(notice) {
+      // A transfer's sender is named by its bank's name: the bank list gives the code. Asked for
+      // only for a notice that is Paystack's, and a notice is read whether or not the list
+      // answers (without it, the sender is not named).
+      const signature = notice.headers['x-paystack-signature'];
+      if (!bankList && isPaystackSignature(notice.body, signature, options.secretKey)) {
+        await banks().catch(() => null);
+      }
       const read = readPaystackNotice(notice, options.secretKey, bankCodeOf);
       if (read?.kind !== 'refund_of') return read;
       // A refund's notice names Paystack's refund, not ours: its merchant note does.
