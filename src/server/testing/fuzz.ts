@@ -111,8 +111,8 @@ const OPERATOR_SECRET_URL = '/api/operator/clients/:clientId/secret';
 
 /**
  * A merchant client, a consent of it, and a signed-in payer with a passkey who may act for the
- * merchant, through the real routes. Further payer tokens are minted as sessions of that payer
- * directly, so that a route that revokes its token (logout) or a per-address limit on sign-ins
+ * merchant, through the real routes. Further payer tokens are minted as sessions of that payer,
+ * proven by the passkey, directly, so that a route that revokes its token (logout) or a per-address limit on sign-ins
  * cannot starve the other routes of a valid token.
  */
 export async function makeFixtures(fuzz: TFuzzApp) {
@@ -143,6 +143,10 @@ export async function makeFixtures(fuzz: TFuzzApp) {
         discoveryId: signedIn.discoveryId,
         authAppId: null,
         method: 'phone-code',
+        // Proven by the payer's passkey (as after a step-up), so the routes that need the
+        // passkey's proof (docs/identity.md "Actions and the proof they need") are fuzzed past
+        // their 403 too: their bodies, parameters and services.
+        passkeyProvenAt: now,
       },
       now,
     );
