@@ -359,3 +359,109 @@ describe.each([
     ]);
   });
 });
+
+describe('Paystack: a charge that reaches Paystack after it was asked about', () => {
+  let ctx: TTestApp;
+  let paystack: TPaystackSimulator;
+  beforeAll(async () => {
+    const port = await freePort();
+    paystack = await startPaystackSimulator({
+      secretKey: PAYSTACK_KEY,
+      noticeUrl: `http://127.0.0.1:${port}/api/providers/paystack/notices`,
+      clock: () => clock.now(),
+    });
+    ctx = await startTestApp({
+      clock,
+      webhookDelivery: 'manual',
+      env: {
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+        PAYSTACK_BASE_URL: paystack.url,
+      },
+    });
+    await ctx.app.listen({ port, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await paystack.close();
+  });
+
+  it('is booked back out and given back to the card, and the payment stays payable', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const cardDetails = await encryptedCard(ctx.app, {
+      number: '4084084084084081',
+      expiry: '12/30',
+      cvv: '408',
+      pin: '1234',
+    });
+    // Paystack answers 503 and takes nothing: whether it charged is not known.
+    paystack.failNext('/charge', 503);
+    const first = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails,
+        saveCard: false,
+      },
+    });
+    expect(first.json()).toMatchObject({ error: { code: 'CARD_PAYMENT_PROCESSING_FAILED' } });
+    // Asked about past the age: Paystack knows nothing of it, so the attempt fails.
+    clock.advance(6 * 60_000);
+    expect(await ctx.app.reconciler.runDue()).toMatchObject({ attempts: { failed: 1 } });
+    const [attempt] = await ctx.database.db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, consent.paymentId));
+    expect(attempt).toMatchObject({ status: 'failed' });
+    // The same request reaches Paystack late (a retry by a proxy on the way): the card is
+    // charged, and Paystack's charge.success comes to the notices route.
+    const sent = paystack.requests.find((r) => r.method === 'POST' && r.path === '/charge');
+    const late = await fetch(`${paystack.url}/charge`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PAYSTACK_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(sent?.body),
+    });
+    expect(late.status).toBe(200);
+    await paystack.idle();
+    // Booked in and straight back out, owed back; the reconciler gives it back at Paystack.
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([
+      'card_payment',
+      'card_refund',
+    ]);
+    clock.advance(6 * 60_000);
+    await ctx.app.reconciler.runDue();
+    await expect
+      .poll(async () => {
+        const [row] = await ctx.database.db
+          .select({ refund: paymentAttempts.refund })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.id, attempt?.id ?? ''));
+        return row?.refund;
+      })
+      .toBe('settled');
+    const reference = (sent?.body as { reference: string }).reference;
+    const verified = await fetch(`${paystack.url}/transaction/verify/${reference}`, {
+      headers: { authorization: `Bearer ${PAYSTACK_KEY}` },
+    });
+    expect((await verified.json()).data.status).toBe('reversed');
+    // Nothing was kept: the payer may still pay.
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, {
+          number: '4084084084084081',
+          expiry: '12/30',
+          cvv: '408',
+          pin: '1234',
+        }),
+        saveCard: false,
+      },
+    });
+    expect(again.statusCode).toBe(200);
+  });
+});

@@ -5,7 +5,7 @@ import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
 import type { TCardSummary, TRequeryOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { namedStateOf } from '../../../domain/payment-attempts';
+import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import { failAttempt, moveAttempt, type TAttemptRow, type TCompletion } from './payment-records';
 import {
   debitedAccount,
@@ -261,7 +261,20 @@ export async function settleNoticedCharge(
   if (state === 'awaiting_otp' || state === 'awaiting_3ds') {
     charging = await moveAttempt(ctx.db, attempt.id, 'takeAnswer', {}, ctx.clock.now());
   }
-  if (!charging) return null;
+  if (!charging) {
+    // Money taken for an attempt that had already ended: a charge that reached the provider
+    // after a requery found nothing of it and the payer was told nothing was charged. It is booked
+    // in and straight back out, and owed back to the payer (completeAttempt), as money reaching a
+    // paid payment is; the reconciler gives it back.
+    const lateMoney =
+      outcome.kind === 'taken' &&
+      !outcome.givenBack &&
+      state !== 'completed' &&
+      attempt.refund === null &&
+      !mayMove(state, 'complete');
+    if (!lateMoney) return null;
+    charging = attempt;
+  }
   if (outcome.kind === 'not_taken') return settleProviderAnswer(ctx, charging, outcome);
   const booked = bookingOf(ctx, charging, outcome.providerReference);
   // A card the notice names no digits of, and the attempt kept none: the requery says it all.
