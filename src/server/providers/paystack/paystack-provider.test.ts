@@ -105,6 +105,15 @@ describe('A lost answer', () => {
     expect(requestsTo('POST', '/charge').filter(ours)).toHaveLength(1);
   });
 
+  it('of an OTP is asked about by reference: the charge it completed is answered', async () => {
+    const waiting = await charge(reference(), card('507850785078507812', '1111'));
+    if (waiting.kind !== 'otp_required') throw new Error(waiting.kind);
+    simulator.loseNextAnswer('/charge/submit_otp');
+    expect(
+      await provider.submitCardOtp({ providerReference: waiting.providerReference, otp: '123456' }),
+    ).toMatchObject({ kind: 'succeeded', providerReference: waiting.providerReference });
+  });
+
   it('of a read is asked again: a requery outlives a 503', async () => {
     const ref = reference();
     await charge(ref);

@@ -196,7 +196,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
   /*
    * References asked about (a requery) that Paystack had never seen: the port closes them, and a
    * late call with one is refused here. Paystack itself cannot close a reference, so this holds
-   * in this process only (docs/providers/paystack.md "Lost answers").
+   * in this process only (docs/providers/paystack.md "Lost answers and errors").
    */
   const closed = new Set<string>();
   /** The step each open charge waits at, and its card, by Paystack's reference. */
@@ -258,7 +258,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
           pin,
           reference: providerReference,
         });
-        return next ? chargeOutcome(next, summary, null) : stillUnknown(providerReference);
+        return chargeOutcome(next, summary, null);
       }
       case 'send_otp':
         openCharges.set(providerReference, { step: 'otp', card: summary });
@@ -282,7 +282,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       case 'send_birthday':
       case 'send_address':
         // The spec's OTP screen takes six digits: a phone number, a birthday or an address cannot
-        // be typed there, so such a card is refused (docs/providers/paystack.md "Cards").
+        // be typed there, so such a card is refused (docs/providers/paystack.md, "Each flow of the spec, at Paystack").
         openCharges.delete(providerReference);
         return { kind: 'failed', providerReference, card: summary, reason: 'declined' };
       case 'pending': {
@@ -307,17 +307,20 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     throw new PaystackNoAnswer(`the charge ${providerReference}`, 'no final answer yet');
   }
 
-  /** A submit_* call: its answer, or the charge's state asked by reference when none came. */
+  /**
+   * A submit_* call: its answer, or the charge's state asked by reference when none came (still
+   * unknown after that: thrown, never read as a refusal).
+   */
   async function continueCharge(
     path: string,
     body: { reference: string } & Record<string, string>,
-  ): Promise<TPaystackCharge | null> {
+  ): Promise<TPaystackCharge> {
     let answer: TPaystackAnswer<TPaystackCharge>;
     try {
       answer = await client.write<TPaystackCharge>(path, body);
     } catch (error) {
       if (!(error instanceof PaystackNoAnswer)) throw error;
-      answer = await client.read<TPaystackCharge>(`/charge/${segment(body.reference)}`);
+      return chargeByReference(body.reference);
     }
     if (answer.ok) return answer.data;
     // Refused without a charge's state: the step's words are the reason.
@@ -617,7 +620,6 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         otp,
         reference: providerReference,
       });
-      if (!next) return stillUnknown(providerReference);
       if (
         next.status === 'failed' &&
         cardDeclineReason(next.gateway_response ?? next.message) === 'declined'
