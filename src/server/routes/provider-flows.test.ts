@@ -120,9 +120,13 @@ async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }>
 
 const PAYSTACK_KEY = 'sk_test_flows00000000000000000000000000000';
 
-async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
+/**
+ * The app with PAYMENT_PROVIDER=paystack against a Paystack simulator, listening where the
+ * simulator sends its signed notices (POST /api/providers/paystack/notices).
+ */
+async function startPaystackApp(): Promise<{ app: TTestApp; paystack: TPaystackSimulator }> {
   const port = await freePort();
-  const paystack: TPaystackSimulator = await startPaystackSimulator({
+  const paystack = await startPaystackSimulator({
     secretKey: PAYSTACK_KEY,
     noticeUrl: `http://127.0.0.1:${port}/api/providers/paystack/notices`,
     clock: () => clock.now(),
@@ -137,6 +141,11 @@ async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }
     },
   });
   await app.app.listen({ port, host: '127.0.0.1' });
+  return { app, paystack };
+}
+
+async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
+  const { app, paystack } = await startPaystackApp();
   const card = (number: string, pin: string): TTestCard => ({
     number,
     expiry: '12/30',
@@ -364,22 +373,7 @@ describe('Paystack: a charge that reaches Paystack after it was asked about', ()
   let ctx: TTestApp;
   let paystack: TPaystackSimulator;
   beforeAll(async () => {
-    const port = await freePort();
-    paystack = await startPaystackSimulator({
-      secretKey: PAYSTACK_KEY,
-      noticeUrl: `http://127.0.0.1:${port}/api/providers/paystack/notices`,
-      clock: () => clock.now(),
-    });
-    ctx = await startTestApp({
-      clock,
-      webhookDelivery: 'manual',
-      env: {
-        PAYMENT_PROVIDER: 'paystack',
-        PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
-        PAYSTACK_BASE_URL: paystack.url,
-      },
-    });
-    await ctx.app.listen({ port, host: '127.0.0.1' });
+    ({ app: ctx, paystack } = await startPaystackApp());
   });
   afterAll(async () => {
     await ctx.close();
