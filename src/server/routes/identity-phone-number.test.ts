@@ -149,13 +149,11 @@ describe('changing the sign-in number', () => {
     const code = await latestCode(ctx.app, next);
     // Another account is made on that number meanwhile (here straight in the table: a sign-up
     // would replace the code by its own).
-    await ctx.database.db
-      .insert(payers)
-      .values({
-        id: 'usr_phone_taken',
-        phoneNumber: toNigerianE164(next) ?? next,
-        fullName: 'Chidi Obi',
-      });
+    await ctx.database.db.insert(payers).values({
+      id: 'usr_phone_taken',
+      phoneNumber: toNigerianE164(next) ?? next,
+      fullName: 'Chidi Obi',
+    });
     const late = await confirmChange(token, next, code);
     expect(late.statusCode).toBe(409);
     expect(late.json().error.code).toBe('PHONE_NUMBER_TAKEN');
