@@ -31,8 +31,8 @@ type TProviderWorld = {
   name: 'sandbox' | 'paystack';
   /** A card paid at once; one that asks for an OTP; one with a 3-D Secure page; one declined. */
   cards: { paidAtOnce: TTestCard; pinOtp: TTestCard; threeDs: TTestCard; declined: TTestCard };
-  /** The payer approves the 3-D Secure page the charge opened. */
-  approveThreeDs(challengeUrl: string): Promise<void>;
+  /** The payer answers the 3-D Secure page the charge opened. */
+  answerThreeDs(challengeUrl: string, approved: boolean): Promise<void>;
   /** The payer's bank sends `amount` to the one-time account. */
   sendTransfer(accountNumber: string, amount: number): Promise<void>;
   /** The provider's next card charge takes the money and its answer is lost. */
@@ -87,12 +87,12 @@ async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }>
         threeDs: SANDBOX_CARD('three_ds'),
         declined: SANDBOX_CARD('declined'),
       },
-      async approveThreeDs(challengeUrl) {
+      async answerThreeDs(challengeUrl, approved) {
         const reference = challengeUrl.split('/sandbox/3ds/')[1] ?? '';
         const answer = await app.app.inject({
           method: 'POST',
           url: `/api/sandbox/3ds/${reference}`,
-          payload: { approved: true },
+          payload: { approved },
         });
         expect(answer.statusCode).toBe(200);
       },
@@ -169,8 +169,8 @@ async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }
         threeDs: card('4084080000000409', '1234'),
         declined: card('4084080000005408', '1234'),
       },
-      async approveThreeDs() {
-        await paystack.answerThreeDs(lastChargeReference(), true);
+      async answerThreeDs(_challengeUrl, approved) {
+        await paystack.answerThreeDs(lastChargeReference(), approved);
         await paystack.idle();
       },
       async sendTransfer(accountNumber, amount) {
@@ -261,9 +261,26 @@ describe.each([
     const body = started.json<{ requires3DS: boolean; challengeUrl: string }>();
     expect(body).toMatchObject({ success: true, requires3DS: true });
     expect(await statusOf(consent)).toBe('in_progress');
-    await world.approveThreeDs(body.challengeUrl);
+    await world.answerThreeDs(body.challengeUrl, true);
     await expect.poll(() => statusOf(consent)).toBe('completed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('a 3-D Secure check the payer declined ends the payment’s attempt, told or asked about', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await payByCard(consent, world.cards.threeDs);
+    const { challengeUrl } = started.json<{ challengeUrl: string }>();
+    await world.answerThreeDs(challengeUrl, false);
+    // A provider that tells of no decline (Paystack) is asked once the challenge has waited
+    // past the reconcile age, long before the challenge's own 10 minutes are up.
+    clock.advance(2 * 60_000);
+    await ctx.app.reconciler.runDue();
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+    });
+    expect(read.json()).toMatchObject({ status: 'failed', message: '3DS authentication failed' });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
   });
 
   it('a declined card fails in the catalogue’s words, nothing booked', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lte, or, sql, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
 import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
@@ -443,7 +443,7 @@ export async function challengeResult(
 export async function endThreeDsChallenge(
   ctx: TCardContext,
   waiting: TAttemptRow,
-  reason: 'challenge_expired' | 'cancelled',
+  reason: 'challenge_expired' | 'cancelled' | 'declined',
 ): Promise<TAttemptRow | null> {
   const { db, clock } = ctx;
   const taken = await moveAttempt(
@@ -476,24 +476,45 @@ export async function endThreeDsChallenge(
 }
 
 /**
- * The reconciler's sweep: every 3-D Secure challenge left unanswered past its THREE_DS_CHALLENGE_MS
- * ends (endThreeDsChallenge), so the payer's page moves on. Answers how many ended.
+ * The reconciler's sweep of 3-D Secure challenges. One left unanswered past its
+ * THREE_DS_CHALLENGE_MS ends (endThreeDsChallenge), so the payer's page moves on. One waiting
+ * longer than RECONCILE_AFTER_MS is asked about first: a provider may tell of an approval by a
+ * notice but of a decline by nothing (Paystack), and the payer who declined is not left waiting
+ * for the challenge's whole life. Answers how many ended.
  */
 export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number> {
+  const now = ctx.clock.now();
   const due = await ctx.db
     .select()
     .from(paymentAttempts)
     .where(
       and(
         eq(paymentAttempts.stage, 'awaiting_3ds'),
-        lte(paymentAttempts.challengeExpiresAt, ctx.clock.now()),
+        or(
+          lte(paymentAttempts.challengeExpiresAt, now),
+          lte(paymentAttempts.updatedAt, new Date(now.getTime() - ctx.config.reconcileAfterMs)),
+        ),
       ),
     );
   let ended = 0;
   for (const attempt of due) {
-    if (await endThreeDsChallenge(ctx, attempt, 'challenge_expired')) ended += 1;
+    const expired = attempt.challengeExpiresAt !== null && attempt.challengeExpiresAt <= now;
+    if (!expired && !(await challengeEndedAtProvider(ctx, attempt))) continue;
+    if (await endThreeDsChallenge(ctx, attempt, expired ? 'challenge_expired' : 'declined')) {
+      ended += 1;
+    }
   }
   return ended;
+}
+
+/** Whether the provider says a charge waiting for its 3-D Secure check has ended either way. */
+async function challengeEndedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
+  try {
+    return (await ctx.providers.payments.requeryCardCharge(attempt.id)).kind !== 'pending';
+  } catch {
+    // Not answered now: asked again at the next run.
+    return false;
+  }
 }
 
 /**

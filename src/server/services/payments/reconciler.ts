@@ -32,7 +32,7 @@ export type TReconciliation = {
   merchantRefunds: Partial<Record<'processed' | 'failed' | 'pending', number>>;
   /** Payouts left paying, ended now (credited, or back in the wallet). */
   payoutsEnded: number;
-  /** 3-D Secure challenges left unanswered past their 10 minutes, ended now. */
+  /** 3-D Secure challenges ended now: unanswered past their 10 minutes, or ended at the provider. */
   challengesEnded: number;
   /** One-time accounts whose expiry passed, their attempts ended now. */
   transferAccountsExpired: number;
