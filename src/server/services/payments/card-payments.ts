@@ -476,9 +476,16 @@ export async function endThreeDsChallenge(
 }
 
 /**
+ * How long a 3-D Secure challenge waits before each reconciler run asks the provider about it. A
+ * charge at this step is not on its way (it waits for its payer), so the question is a plain read
+ * at any age; a few seconds leave the payer who is still on the issuer's page alone.
+ */
+export const THREE_DS_ASK_AFTER_MS = 15_000;
+
+/**
  * The reconciler's sweep of 3-D Secure challenges. One left unanswered past its
  * THREE_DS_CHALLENGE_MS ends (endThreeDsChallenge), so the payer's page moves on. One waiting
- * longer than RECONCILE_AFTER_MS is asked about first: a provider may tell of an approval by a
+ * longer than THREE_DS_ASK_AFTER_MS is asked about first: a provider may tell of an approval by a
  * notice but of a decline by nothing (Paystack), and the payer who declined is not left waiting
  * for the challenge's whole life. Answers how many ended.
  */
@@ -492,7 +499,7 @@ export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number
         eq(paymentAttempts.stage, 'awaiting_3ds'),
         or(
           lte(paymentAttempts.challengeExpiresAt, now),
-          lte(paymentAttempts.updatedAt, new Date(now.getTime() - ctx.config.reconcileAfterMs)),
+          lte(paymentAttempts.updatedAt, new Date(now.getTime() - THREE_DS_ASK_AFTER_MS)),
         ),
       ),
     );
