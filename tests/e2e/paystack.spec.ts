@@ -121,6 +121,10 @@ function paymentReads(page: Page) {
 }
 
 test.describe('paying through Paystack (its simulator)', () => {
+  // One built server and one simulator for the file, on the project's port: its tests run in one
+  // worker, one after another (the suite's other files still run beside it).
+  test.describe.configure({ mode: 'default' });
+
   test("a card with its PIN, then the OTP under the provider's words", async ({
     page,
   }, testInfo) => {
