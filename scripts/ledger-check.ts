@@ -1,8 +1,9 @@
 // npm run ledger:check — proves the books of the configured database (DATA_DIR or DATABASE_URL):
 // every ledger transaction sums to zero, every account's balance is the sum of its entries,
 // every executed payment is booked exactly once and every payout as it ended, and the payment
-// provider's record (PAYMENT_PROVIDER: the sandbox's, in the same database) agrees with the books
-// reference by reference. Exits 1 when any of it fails, naming what differs. With the embedded
+// provider's record agrees with the books reference by reference (PAYMENT_PROVIDER: the sandbox's,
+// in the same database; Paystack's, read from its transaction, transfer and refund lists, with the
+// sandbox's beside it for what stands in for Paystack in test mode). Exits 1 when any of it fails, naming what differs. With the embedded
 // database, stop the server first (PGlite is one process's database).
 import { systemClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';

@@ -386,7 +386,7 @@ describe.each([
   });
 });
 
-describe('Paystack: a charge that reaches Paystack after it was asked about', () => {
+describe('Paystack: what only a provider that cannot close a reference or tell of a decline needs', () => {
   let ctx: TTestApp;
   let paystack: TPaystackSimulator;
   beforeAll(async () => {
@@ -397,7 +397,7 @@ describe('Paystack: a charge that reaches Paystack after it was asked about', ()
     await paystack.close();
   });
 
-  it('is booked back out and given back to the card, and the payment stays payable', async () => {
+  it('a charge that reaches Paystack after it was asked about is booked back out and given back to the card, and the payment stays payable', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const cardDetails = await encryptedCard(ctx.app, {
       number: '4084084084084081',
@@ -474,5 +474,49 @@ describe('Paystack: a charge that reaches Paystack after it was asked about', ()
       },
     });
     expect(again.statusCode).toBe(200);
+  });
+
+  it('a 3-D Secure check the payer may still be answering is not asked about for 15 s', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/public',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        cardDetails: await encryptedCard(ctx.app, {
+          number: '4084080000000409',
+          expiry: '12/30',
+          cvv: '408',
+          pin: '1234',
+        }),
+        saveCard: false,
+      },
+    });
+    keepPageToken(consent.paymentId, started);
+    expect(started.json()).toMatchObject({ requires3DS: true });
+    const reference = (
+      paystack.requests.findLast((r) => r.method === 'POST' && r.path === '/charge')?.body as {
+        reference: string;
+      }
+    ).reference;
+    const asked = () =>
+      paystack.requests.filter((r) => r.path === `/transaction/verify/${reference}`).length;
+    await paystack.answerThreeDs(reference, false);
+    const status = async () =>
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+        })
+      ).json<{ status: string }>().status;
+    clock.advance(10_000);
+    await ctx.app.reconciler.runDue();
+    expect(asked()).toBe(0);
+    expect(await status()).toBe('in_progress');
+    clock.advance(6_000);
+    await ctx.app.reconciler.runDue();
+    expect(asked()).toBeGreaterThan(0);
+    expect(await status()).toBe('failed');
   });
 });
