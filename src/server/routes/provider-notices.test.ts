@@ -2,7 +2,7 @@
 // provider's adapter, applied in the completion path a requery uses; the same notice twice
 // changes nothing, and the sandbox network's transfers arrive through it.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { events, paymentAttempts, payments, sandboxTransfers, transferNotices } from '../db/schema';
 import { receiveTransfer, transferProviderReference } from '../sandbox/sandbox-bank';
@@ -280,6 +280,28 @@ describe('the sandbox sends its transfers through the route', () => {
 });
 
 describe('a charge notice meets the requery in one completion path', () => {
+  it('gives back a refused transfer whose return the provider did not answer, once, at the reconciler', async () => {
+    const open = await openTransfer();
+    expect((await payByCard(ctx.app, open)).statusCode).toBe(200);
+    const id = await arrivedUnannounced(open.accountNumber, open.amount);
+    const provider = ctx.context.providers.payments;
+    const returned = vi.spyOn(provider, 'returnTransfer');
+    returned.mockRejectedValueOnce(new Error('connection reset'));
+    const told = await post(
+      await transferNotice({ id, reference: open.reference, amount: open.amount }),
+    );
+    expect(told.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await bankOutcome(id)).toBe('received');
+    // The provider never sends the notice again: past the age, the reconciler gives it back.
+    clock.advance(ctx.config.reconcileAfterMs + 1);
+    expect(await ctx.app.reconciler.runDue()).toMatchObject({ transfersReturned: 1 });
+    expect(await bankOutcome(id)).toBe('returned_already_paid');
+    expect(await ctx.app.reconciler.runDue()).toMatchObject({ transfersReturned: 0 });
+    expect(returned).toHaveBeenCalledTimes(2);
+    returned.mockRestore();
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['card_payment']);
+  });
+
   it('books a 3-D Secure charge the network approved once, however often told', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     expect((await payByCard(ctx.app, consent, 'three_ds')).statusCode).toBe(200);

@@ -20,6 +20,8 @@ export const transferNotices = pgTable(
     amount: bigint('amount', { mode: 'number' }).notNull(),
     /** 'taken', or why the transfer goes back to its sender. */
     answer: text('answer').$type<'taken' | TTransferReturnReason>().notNull(),
+    /** When a transfer we did not take went back to its sender (returnTransfer answered). */
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.provider, t.providerReference] })],

@@ -604,15 +604,15 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     },
 
     async submitCardOtp({ providerReference, otp }) {
-      const open =
-        openCharges.get(providerReference) ??
-        (await (async () => {
-          const charge = await chargeByReference(providerReference);
-          return {
-            step: charge.status === 'send_otp' ? 'otp' : charge.status,
-            card: cardSummary(null, charge.authorization),
-          };
-        })());
+      let open = openCharges.get(providerReference);
+      if (!open) {
+        // Charged in another process, or before a restart: Paystack says where it stands. One
+        // decided meanwhile (paid, or refused) is answered as it was decided, never as a wrong OTP.
+        const charge = await chargeByReference(providerReference);
+        const card = cardSummary(null, charge.authorization);
+        if (charge.status !== 'send_otp') return chargeOutcome(charge, card, null);
+        open = { step: 'otp', card };
+      }
       if (open.step !== 'otp') {
         return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
       }

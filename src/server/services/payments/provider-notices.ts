@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
 import type { TProviderNotice, TRawNotice } from '../../providers/payments';
@@ -121,15 +121,71 @@ async function applyTransferNotice(
     await tx.update(transferNotices).set({ answer: answer.reason }).where(key);
     return { ...fresh, answer: answer.reason, first: true };
   });
-  if (decided.answer !== 'taken') {
+  if (decided.answer !== 'taken' && decided.returnedAt === null) {
     // Outside the transaction: a provider that does not answer leaves the notice unanswered
-    // (5xx), and the one it sends again gives the money back then.
-    await providers.payments.returnTransfer({
-      reference: decided.reference,
-      providerReference: decided.providerReference,
-      amount: decided.amount,
-      reason: decided.answer,
-    });
+    // (5xx), and the money owed back is given back when the notice comes again or, if it never
+    // does, by the reconciler (returnRefusedTransfers).
+    await giveTransferBack(ctx, decided);
   }
   return decided.first ? 'applied' : 'unchanged';
+}
+
+type TTransferNoticeRow = typeof transferNotices.$inferSelect;
+
+/** Returns a transfer we did not take to its sender, and records that it went. */
+async function giveTransferBack(
+  ctx: Pick<TNoticeContext, 'db' | 'clock' | 'providers'>,
+  row: TTransferNoticeRow,
+): Promise<void> {
+  if (row.answer === 'taken') return;
+  await ctx.providers.payments.returnTransfer({
+    reference: row.reference,
+    providerReference: row.providerReference,
+    amount: row.amount,
+    reason: row.answer,
+  });
+  await ctx.db
+    .update(transferNotices)
+    .set({ returnedAt: ctx.clock.now() })
+    .where(
+      and(
+        eq(transferNotices.provider, row.provider),
+        eq(transferNotices.providerReference, row.providerReference),
+      ),
+    );
+}
+
+/**
+ * The reconciler's step for transfers we did not take whose return was not confirmed (the
+ * provider did not answer returnTransfer, and never sent the notice again): given back now, past
+ * RECONCILE_AFTER_MS. returnTransfer is safe to repeat, so two processes asking at once give the
+ * money back once. Answers how many went back; one the provider still does not answer waits for
+ * the next run.
+ */
+export async function returnRefusedTransfers(ctx: TNoticeContext): Promise<number> {
+  const owed = await ctx.db
+    .select()
+    .from(transferNotices)
+    .where(
+      and(
+        eq(transferNotices.provider, ctx.providers.payments.name),
+        ne(transferNotices.answer, 'taken'),
+        isNull(transferNotices.returnedAt),
+        lt(
+          transferNotices.createdAt,
+          new Date(ctx.clock.now().getTime() - ctx.config.reconcileAfterMs),
+        ),
+      ),
+    )
+    .limit(50);
+  let returned = 0;
+  for (const row of owed) {
+    try {
+      await giveTransferBack(ctx, row);
+      returned += 1;
+    } catch {
+      // Not answered now: asked again at the next run.
+    }
+  }
+  return returned;
 }

@@ -3,6 +3,7 @@ import { jobRunner, type TJobRunner } from '../job-runner';
 import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
 import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
 import { expireThreeDsChallenges } from './card-payments';
+import { returnRefusedTransfers } from './provider-notices';
 import { reconcilePayouts } from './payouts';
 import { reconcileLostRefunds } from './refunds';
 import { expireTransferAccounts } from './transfer-payments';
@@ -14,7 +15,8 @@ import { expireTransferAccounts } from './transfer-payments';
  * RECONCILE_AFTER_MS: merchants' refunds (refunds.ts), card charges, saved-account debits and chip
  * purchases (lost-attempts.ts), money owed back to a payer, card links' test charges
  * (linking/lost-link-charges.ts) and payouts (payouts.ts); and it ends what waits past its time:
- * 3-D Secure challenges (card-payments.ts) and one-time accounts (transfer-payments.ts). Every
+ * 3-D Secure challenges (card-payments.ts) and one-time accounts (transfer-payments.ts); and it
+ * gives back transfers we did not take whose return went unconfirmed (provider-notices.ts). Every
  * step claims its rows in one statement, so reconcilers in several processes on one PostgreSQL
  * never settle a row twice.
  */
@@ -36,6 +38,8 @@ export type TReconciliation = {
   challengesEnded: number;
   /** One-time accounts whose expiry passed, their attempts ended now. */
   transferAccountsExpired: number;
+  /** Transfers we did not take whose return went unconfirmed, given back now. */
+  transfersReturned: number;
 };
 
 /** One run; what could not be settled is thrown together at its end, the rest settled. */
@@ -48,6 +52,7 @@ export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation
   const payoutsEnded = await reconcilePayouts(ctx, ctx.config.reconcileAfterMs);
   const challengesEnded = await expireThreeDsChallenges(ctx);
   const transferAccountsExpired = await expireTransferAccounts(ctx);
+  const transfersReturned = await returnRefusedTransfers(ctx);
   const errors = [
     ...merchantRefunds.errors,
     ...attempts.errors,
@@ -65,6 +70,7 @@ export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation
     payoutsEnded,
     challengesEnded,
     transferAccountsExpired,
+    transfersReturned,
   };
 }
 
