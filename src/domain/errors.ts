@@ -430,6 +430,12 @@ export const ERROR_CATALOGUE = {
   PHONE_CODE_EXPIRED: { status: 400, message: 'This code has expired. Please request a new code.' },
   PHONE_CODE_INCORRECT: { status: 400, message: 'That code is not correct. {tries} left.' },
   PHONE_CODE_LOCKED: { status: 429, message: 'Too many wrong tries. Please request a new code.' },
+  // The SMS provider refused or failed a message a call depends on (a code, or the old number
+  // told of its change): the call undoes what it did, so trying again is safe.
+  SMS_NOT_SENT: {
+    status: 502,
+    message: 'We could not send a text message just now. Nothing was changed. Please try again.',
+  },
   PAYER_NOT_FOUND: {
     status: 404,
     message: 'No account uses this number yet. Enter your name to create one.',
