@@ -12,7 +12,10 @@ beforeAll(async () => {
   ctx = await startTestApp();
 });
 afterAll(() => ctx.close());
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 /** A code that is certainly not the one sent. */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -54,6 +57,30 @@ describe('POST /api/auth/phone-codes', () => {
     });
     // An hour after the first one, a slot is free again.
     vi.setSystemTime(new Date('2031-03-01T10:00:30Z'));
+    expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
+  });
+
+  it('answers SMS_NOT_SENT when the SMS provider fails, and the code sent before still signs in', async () => {
+    const phone = testPhone();
+    expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
+    const code = await latestCode(ctx.app, phone);
+    const send = vi
+      .spyOn(ctx.context.providers.sms, 'send')
+      .mockRejectedValue(new Error('the SMS provider refused the message'));
+    // More failures than the hourly limit of codes: none of them counts towards it.
+    for (let i = 0; i < PHONE_CODES_PER_PHONE_PER_HOUR; i += 1) {
+      const failed = await sendCode(ctx.app, phone);
+      expect(failed.statusCode).toBe(502);
+      expect(failed.json().error).toEqual({
+        code: 'SMS_NOT_SENT',
+        message:
+          'We could not send a text message just now. Nothing was changed. Please try again.',
+      });
+    }
+    send.mockRestore();
+    // The code sent before them still signs in, and the next send goes out.
+    const login = await loginWithCode(ctx.app, { phone, code, fullName: 'Ngozi Eze' });
+    expect(login.statusCode, login.body).toBe(200);
     expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
   });
 });

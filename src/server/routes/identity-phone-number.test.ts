@@ -2,7 +2,7 @@
 // Changing the sign-in number (docs/identity.md "Changing the phone number"): only a session a
 // trusted passkey proved asks; the code goes to the new number; on it the number changes, the old
 // number is told, and the sessions the old number's SMS codes signed in end.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatLagosDateTime } from '../../domain/payment-date';
 import { toNigerianE164 } from '../../domain/schemas/auth';
 import { payers } from '../db/schema';
@@ -22,6 +22,7 @@ let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   ctx = await startTestApp({ clock });
 });
+afterEach(() => vi.restoreAllMocks());
 afterAll(() => ctx.close());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -61,6 +62,12 @@ const messagesTo = async (phone: string) => {
 
 const me = (token: string) =>
   ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+
+/** The SMS provider throws at the next message it is handed. */
+const smsProviderFailsOnce = () =>
+  vi
+    .spyOn(ctx.context.providers.sms, 'send')
+    .mockRejectedValueOnce(new Error('the SMS provider refused the message'));
 
 /** A code that is not `code`: one of its digits moved on. */
 const wrong = (code: string) => `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
@@ -206,5 +213,49 @@ describe('changing the sign-in number', () => {
     expect(ended.statusCode).toBe(401);
     expect(ended.json().error.code).toBe('TOKEN_EXPIRED');
     expect((await me(token)).statusCode).toBe(200);
+  });
+
+  it('changes nothing when the old number cannot be told, and the same code works once it can', async () => {
+    const { phone, token } = await payer();
+    const byCode = await codeSession(ctx.app, phone);
+    const next = testPhone();
+    expect((await askChange(token, next)).statusCode).toBe(200);
+    const code = await latestCode(ctx.app, next);
+    const send = smsProviderFailsOnce();
+    const failed = await confirmChange(token, next, code);
+    expect(send).toHaveBeenCalledWith(toNigerianE164(phone), expect.stringMatching(/was changed/));
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json()).toEqual({
+      success: false,
+      error: {
+        code: 'SMS_NOT_SENT',
+        message:
+          'We could not send a text message just now. Nothing was changed. Please try again.',
+      },
+    });
+    expect((await me(token)).json()).toMatchObject({
+      user: { phoneNumber: toNigerianE164(phone) },
+    });
+    expect((await me(byCode)).statusCode).toBe(200);
+    expect(await messagesTo(phone)).not.toContainEqual(expect.stringMatching(/was changed/));
+
+    const changed = await confirmChange(token, next, code);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await me(byCode)).statusCode).toBe(401);
+    expect(await messagesTo(phone)).toContainEqual(expect.stringMatching(/was changed/));
+  });
+
+  it('answers SMS_NOT_SENT when the new number’s code cannot be sent, and the code sent before still works', async () => {
+    const { token } = await payer();
+    const next = testPhone();
+    expect((await askChange(token, next)).statusCode).toBe(200);
+    const code = await latestCode(ctx.app, next);
+    smsProviderFailsOnce();
+    const failed = await askChange(token, next);
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json().error.code).toBe('SMS_NOT_SENT');
+
+    const changed = await confirmChange(token, next, code);
+    expect(changed.statusCode, changed.body).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { phoneChangeCodeMessage, phoneChangedMessage } from '../../../domain/phone-change';
 import type { TAuthUser } from '../../../domain/schemas/auth';
 import type { TAppContext } from '../../context';
@@ -7,7 +7,14 @@ import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { isUniqueViolation } from '../payments/payment-records';
 import { findPayerById, findPayerByPhone, toAuthUser } from './payers';
-import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } from './phone-codes';
+import {
+  checkPhoneCode,
+  consumePhoneCode,
+  normalisePhone,
+  requestPhoneCode,
+  restorePhoneCode,
+  sendOrRefuse,
+} from './phone-codes';
 
 /*
  * Changing the payer's sign-in number (docs/identity.md "Changing the phone number"). The routes
@@ -19,8 +26,12 @@ import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } fr
  * 2. On the code, in one transaction: the code is used up; the number changes in one UPDATE
  *    (WHERE the payer still has the number they had, and the unique index refuses a number
  *    another payer holds); the sessions signed in by an SMS code to the old number end, but for
- *    the one asking. Then the OLD number is told; if that SMS cannot be sent, the number is
- *    changed back and the call fails.
+ *    the one asking.
+ * 3. Then the OLD number is told. If that SMS cannot be sent, one transaction undoes step 2 (the
+ *    number back, the code unused, the sessions it ended alive again), each UPDATE only where
+ *    step 2 left the row, and the call answers SMS_NOT_SENT: the payer may try the same code
+ *    again. The SMS is not sent inside step 2's transaction because the sandbox adapter writes
+ *    its outbox on the database, which PGlite's one connection would hold until the commit.
  */
 
 type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
@@ -57,7 +68,7 @@ export async function confirmPhoneChange(
   const phoneNumber = normalisePhone(input.phone);
   const now = ctx.clock.now();
   const checked = await checkPhoneCode(db, config, phoneNumber, input.code, now);
-  let change: { from: string; user: TAuthUser };
+  let change: { from: string; user: TAuthUser; endedSessionIds: string[] };
   try {
     change = await db.transaction(async (tx) => {
       const payer = await findPayerById(tx, session.payerId);
@@ -71,7 +82,7 @@ export async function confirmPhoneChange(
         .returning();
       // Another change of this payer's number committed first: this code is for nothing now.
       if (!changed) throw new AppError('PHONE_CODE_NOT_FOUND');
-      await tx
+      const ended = await tx
         .update(authSessions)
         .set({ revokedAt: now })
         .where(
@@ -81,30 +92,40 @@ export async function confirmPhoneChange(
             isNull(authSessions.revokedAt),
             ne(authSessions.id, session.sessionId),
           ),
-        );
-      return { from: payer.phoneNumber, user: toAuthUser(changed) };
+        )
+        .returning({ id: authSessions.id });
+      return {
+        from: payer.phoneNumber,
+        user: toAuthUser(changed),
+        endedSessionIds: ended.map((row) => row.id),
+      };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('PHONE_NUMBER_TAKEN');
     throw error;
   }
-  try {
-    await ctx.providers.sms.send(
-      change.from,
-      phoneChangedMessage({
-        productName: config.productName,
-        newPhoneNumber: phoneNumber,
-        changedAt: now,
-        accountPageUrl: accountPageUrl(config.publicUrl),
-      }),
-    );
-  } catch (error) {
-    // A change the old number could not be told of is undone (the sessions stay ended).
-    await db
-      .update(payers)
-      .set({ phoneNumber: change.from })
-      .where(and(eq(payers.id, session.payerId), eq(payers.phoneNumber, phoneNumber)));
-    throw error;
-  }
+  const notice = phoneChangedMessage({
+    productName: config.productName,
+    newPhoneNumber: phoneNumber,
+    changedAt: now,
+    accountPageUrl: accountPageUrl(config.publicUrl),
+  });
+  // A change the old number could not be told of is undone, all of it (step 3).
+  await sendOrRefuse(ctx.providers.sms, change.from, notice, () =>
+    db.transaction(async (tx) => {
+      await tx
+        .update(payers)
+        .set({ phoneNumber: change.from })
+        .where(and(eq(payers.id, session.payerId), eq(payers.phoneNumber, phoneNumber)));
+      await restorePhoneCode(tx, { id: checked.id, consumedAt: now });
+      if (change.endedSessionIds.length === 0) return;
+      await tx
+        .update(authSessions)
+        .set({ revokedAt: null })
+        .where(
+          and(inArray(authSessions.id, change.endedSessionIds), eq(authSessions.revokedAt, now)),
+        );
+    }),
+  );
   return { user: change.user, phoneNumber };
 }

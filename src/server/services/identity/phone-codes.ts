@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import {
   isPhoneCodeFormat,
@@ -32,12 +32,32 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * Sends one SMS a call depends on. If the provider throws, `undo` puts back what the call did
+ * before it, and the call answers SMS_NOT_SENT (a catalogue 502): trying again is safe.
+ */
+export async function sendOrRefuse(
+  sms: TSmsSender,
+  phoneNumber: string,
+  body: string,
+  undo: () => Promise<void>,
+): Promise<void> {
+  try {
+    await sms.send(phoneNumber, body);
+  } catch {
+    await undo();
+    throw new AppError('SMS_NOT_SENT');
+  }
+}
+
 /** What a code's SMS says: the sign-in code's text unless a caller names what it is for. */
 export type TCodeMessage = (input: { code: string; minutes: number; host: string }) => string;
 
 /**
  * Sends a fresh 6-digit code to a Nigerian number. At most 10 codes per number per hour; a new
  * code replaces the number's earlier ones, so only the latest can be tried (5 tries at most).
+ * A code the SMS provider did not take is withdrawn: it counts towards no limit and replaces no
+ * code, so one the payer already holds still works.
  */
 export async function requestPhoneCode(
   { db, config, sms }: { db: TDb; config: TConfig; sms: TSmsSender },
@@ -50,7 +70,7 @@ export async function requestPhoneCode(
   const code = randomCode(PHONE_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
 
-  await db.transaction(async (tx) => {
+  const stored = await db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(
       tx,
       { table: phoneCodes, createdAt: phoneCodes.createdAt },
@@ -61,7 +81,7 @@ export async function requestPhoneCode(
         now,
       },
     );
-    await tx
+    const replaced = await tx
       .update(phoneCodes)
       .set({ supersededAt: now })
       .where(
@@ -70,13 +90,17 @@ export async function requestPhoneCode(
           isNull(phoneCodes.consumedAt),
           isNull(phoneCodes.supersededAt),
         ),
-      );
-    await tx.insert(phoneCodes).values({
-      phoneNumber,
-      codeHash: hashCode(keys.phoneCodeKey, phoneNumber, code),
-      createdAt: now,
-      expiresAt,
-    });
+      )
+      .returning({ id: phoneCodes.id });
+    const inserted = await tx
+      .insert(phoneCodes)
+      .values({
+        phoneNumber,
+        codeHash: hashCode(keys.phoneCodeKey, phoneNumber, code),
+        createdAt: now,
+        expiresAt,
+      })
+      .returning({ id: phoneCodes.id });
     // Codes older than a day count towards nothing any more.
     await tx
       .delete(phoneCodes)
@@ -86,6 +110,7 @@ export async function requestPhoneCode(
           lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
+    return { ids: inserted.map((row) => row.id), replacedIds: replaced.map((row) => row.id) };
   });
 
   // The last line is the WebOTP format, so phones can offer the code to the page by themselves.
@@ -94,7 +119,16 @@ export async function requestPhoneCode(
   const body = message
     ? message({ code, minutes, host })
     : `${config.productName}: your code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.\n\n@${host} #${code}`;
-  await sms.send(phoneNumber, body);
+  await sendOrRefuse(sms, phoneNumber, body, () =>
+    db.transaction(async (tx) => {
+      await tx.delete(phoneCodes).where(inArray(phoneCodes.id, stored.ids));
+      if (stored.replacedIds.length === 0) return;
+      await tx
+        .update(phoneCodes)
+        .set({ supersededAt: null })
+        .where(and(inArray(phoneCodes.id, stored.replacedIds), eq(phoneCodes.supersededAt, now)));
+    }),
+  );
   return { phoneNumber, expiresAt };
 }
 
@@ -185,4 +219,15 @@ export async function consumePhoneCode(
     )
     .returning({ id: phoneCodes.id });
   if (!used) throw await whyNoTry(db, phoneNumber, now);
+}
+
+/** Gives back a code used at `consumedAt`, when what it was used for was undone. */
+export async function restorePhoneCode(
+  db: TDb,
+  code: { id: number; consumedAt: Date },
+): Promise<void> {
+  await db
+    .update(phoneCodes)
+    .set({ consumedAt: null })
+    .where(and(eq(phoneCodes.id, code.id), eq(phoneCodes.consumedAt, code.consumedAt)));
 }
