@@ -211,6 +211,79 @@ describe('refunding a card payment', () => {
     expect((await readPayment(consent)).refunded).toBe(250_000);
     await expectBooksBalanced();
   });
+
+  it(
+    'gives the remainder to a whole refund while anything remains, however many parts land at once',
+    PG,
+    async () => {
+      const consent = await paidByCard();
+      const asked = [
+        ...Array.from({ length: 8 }, () => ({ amount: 20_000 })),
+        {},
+        {},
+        ...Array.from({ length: 4 }, () => ({ amount: 20_000 })),
+      ];
+
+      const answers = await Promise.all(
+        asked.map((body) => refund(consent, body, { key: newKey() })),
+      );
+
+      const given = answers.filter((a) => a.statusCode === 201);
+      const refused = answers.filter((a) => a.statusCode !== 201);
+      const amounts = given.map((a) => a.json<{ refund: { amount: number } }>().refund.amount);
+      expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBe(250_000);
+      // Of the two wholes, the first to reserve takes what the parts before it left; the other
+      // finds nothing left. No part is refused while a whole one has not yet taken the rest.
+      const wholes = answers.filter((_, i) => !('amount' in (asked[i] ?? {})));
+      expect(wholes.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+      expect(amounts.filter((amount) => amount !== 20_000).length).toBeLessThanOrEqual(1);
+      for (const answer of refused) {
+        expect(answer.statusCode).toBe(409);
+        expect(answer.json().error).toEqual({
+          code: 'REFUND_EXCEEDS_REMAINING',
+          message: 'The refund is more than the ₦0.00 of this payment that is left to refund',
+        });
+      }
+      const read = await readPayment(consent);
+      expect(read.refunded).toBe(250_000);
+      expect(read.refunds.filter((r) => r.status === 'processed')).toHaveLength(given.length);
+      await expectBooksBalanced();
+    },
+  );
+
+  it(
+    'refuses parts at once by what remains when each is judged, never by an earlier read',
+    PG,
+    async () => {
+      const consent = await paidByCard();
+      const asked = [90_000, 90_000, 90_000, 60_000, 60_000];
+
+      const answers = await Promise.all(
+        asked.map((amount) => refund(consent, { amount }, { key: newKey() })),
+      );
+
+      const given = asked.filter((_, i) => answers[i]?.statusCode === 201);
+      const total = given.reduce((sum, amount) => sum + amount, 0);
+      expect(total).toBeLessThanOrEqual(250_000);
+      const read = await readPayment(consent);
+      expect(read.refunded).toBe(total);
+      answers.forEach((answer, i) => {
+        if (answer.statusCode === 201) return;
+        const { code, message } = answer.json<{ error: { code: string; message: string } }>().error;
+        expect(code).toBe('REFUND_EXCEEDS_REMAINING');
+        // What remained when it was judged: what was paid less the parts reserved before it, so
+        // less than it asked and no less than what remains in the end.
+        const named = Math.round(
+          Number(/₦([\d,.]+)/.exec(message)?.[1]?.replaceAll(',', '')) * 100,
+        );
+        expect(named).toBeLessThan(asked[i] ?? 0);
+        expect(named).toBeGreaterThanOrEqual(250_000 - total);
+      });
+      // Whatever the order, parts are given until the next would not fit.
+      expect(250_000 - total).toBeLessThan(60_000);
+      await expectBooksBalanced();
+    },
+  );
 });
 
 describe('who may refund what', () => {

@@ -24,11 +24,13 @@ import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
  * the way the money came: to the card, to the debited account, or to the account a transfer came
  * from.
  *
- * 1. In one transaction: one UPDATE of the payment reserves the amount (it adds it to what the
- *    payment's refunds hold, only while that stays within what was paid, the payment executed and
- *    the merchant's), and the refund is written 'pending' with an id of its own: the reference the
- *    provider is asked with. Refunds at once are judged by that one statement: together they never
- *    hold more than was paid.
+ * 1. In one transaction: one statement reserves the amount on the payment (under the payment's
+ *    row lock it adds it to what the payment's refunds hold, only while that stays within what
+ *    was paid, the payment executed and the merchant's; a refund of "what remains" takes what
+ *    remains there and then), and the refund is written 'pending' with an id of its own: the
+ *    reference the provider is asked with. Refunds at once are judged by that one statement, one
+ *    after another: together they never hold more than was paid, and one refused names what
+ *    remained when it was judged.
  * 2. The provider is asked, outside any transaction, with that reference.
  * 3. Its answer is applied by completeRefund, the one place a refund's outcome is applied (the
  *    provider's immediate answer, the reconciler's requery and the provider's notice alike): the
@@ -134,28 +136,44 @@ const exceeds = (remaining: number) =>
   );
 
 /**
- * Reserves `amount` on the payment and writes the refund 'pending', in one transaction: the
- * reservation is one UPDATE that checks what remains, the payment's state and its merchant.
- * Null when the reservation was refused (what remains changed, or never sufficed).
+ * Reserves `amount` (what remains, when null) on the payment and writes the refund 'pending', in
+ * one transaction. The reservation is one statement: it locks the payment's row (the merchant's,
+ * executed), reads what remains there, and adds the amount to what its refunds hold only while
+ * that stays within what was paid; "what remains" is what remains at that moment, so refunds at
+ * once each reserve what the ones before them left. Answers the refund, or what remained when
+ * the reservation was refused.
  */
 async function reserve(
   ctx: TRefundContext,
   merchant: TMerchant,
   payment: typeof payments.$inferSelect,
   paid: TPaidBy,
-  amount: number,
+  amount: number | null,
   reason: string | null,
-): Promise<TRefundRow | null> {
+): Promise<{ refund: TRefundRow } | { remaining: number }> {
   const now = ctx.clock.now();
+  const asked = amount === null ? sql`NULL` : sql`${amount}::bigint`;
   return ctx.db.transaction(async (tx) => {
-    const reserved: unknown = await tx.execute(sql`
-      UPDATE payments p SET refunded = p.refunded + ${amount}::bigint
-      FROM consents c
-      WHERE p.id = ${payment.id}::text AND c.id = p.consent_id
-        AND c.merchant_id = ${merchant.merchantId}::text AND p.status = 'executed'
-        AND p.refunded + ${amount}::bigint <= ${paid.paid}::bigint
-      RETURNING p.id`);
-    if ((reserved as { rows: unknown[] }).rows.length === 0) return null;
+    const result: unknown = await tx.execute(sql`
+      WITH held AS (
+        SELECT p.id, ${paid.paid}::bigint - p.refunded AS remaining
+        FROM payments p JOIN consents c ON c.id = p.consent_id
+        WHERE p.id = ${payment.id}::text AND c.merchant_id = ${merchant.merchantId}::text
+          AND p.status = 'executed'
+        FOR UPDATE OF p),
+      asked AS (SELECT id, remaining, COALESCE(${asked}, remaining) AS amount FROM held),
+      reserved AS (
+        UPDATE payments p SET refunded = p.refunded + asked.amount
+        FROM asked
+        WHERE p.id = asked.id AND asked.amount > 0 AND asked.amount <= asked.remaining
+          AND p.refunded + asked.amount <= ${paid.paid}::bigint
+        RETURNING asked.amount)
+      SELECT asked.remaining, reserved.amount FROM asked LEFT JOIN reserved ON true`);
+    // A bigint reads as a string or a bigint, by the driver: kobo fit a number exactly.
+    type TKobo = string | number | bigint;
+    const [held] = (result as { rows: Array<{ remaining: TKobo; amount: TKobo | null }> }).rows;
+    if (!held) throw new AppError('PAYMENT_NOT_REFUNDABLE');
+    if (held.amount === null) return { remaining: Number(held.remaining) };
     const [refund] = await tx
       .insert(paymentRefunds)
       .values({
@@ -168,7 +186,7 @@ async function reserve(
         channel: paid.channel,
         chargeReference: paid.chargeReference,
         sender: paid.sender,
-        amount,
+        amount: Number(held.amount),
         reason,
         provider: ctx.providers.payments.name,
         createdAt: now,
@@ -176,21 +194,9 @@ async function reserve(
       })
       .returning();
     if (!refund) throw new Error('A refund was not recorded');
-    return refund;
+    return { refund };
   });
 }
-
-/** What the payment has left to refund now. */
-async function remainingOf(db: TDb, paymentId: string, paid: number): Promise<number> {
-  const [row] = await db
-    .select({ refunded: payments.refunded })
-    .from(payments)
-    .where(eq(payments.id, paymentId));
-  return paid - (row?.refunded ?? 0);
-}
-
-/** Tries at reserving, when refunds at once keep changing what remains. */
-const RESERVE_TRIES = 3;
 
 /**
  * POST /api/v1/payments/{paymentId}/refunds: gives back `amount` (what remains, when none) of
@@ -208,15 +214,16 @@ export async function requestRefund(
   const paid = await paidBy(ctx.db, payment);
   if (!paid) throw new AppError('PAYMENT_NOT_REFUNDABLE');
   if (paid.channel === 'transfer' && !paid.sender) throw new AppError('REFUND_SENDER_UNKNOWN');
-  for (let tries = 0; tries < RESERVE_TRIES; tries += 1) {
-    const remaining = await remainingOf(ctx.db, payment.id, paid.paid);
-    const amount = body.amount ?? remaining;
-    if (amount <= 0 || amount > remaining) throw exceeds(remaining);
-    const refund = await reserve(ctx, merchant, payment, paid, amount, body.reason ?? null);
-    if (refund) return refundView(await askProvider(ctx, refund));
-    // Refunds at once changed what remains between the read and the reservation: read it again.
-  }
-  throw exceeds(await remainingOf(ctx.db, payment.id, paid.paid));
+  const reserved = await reserve(
+    ctx,
+    merchant,
+    payment,
+    paid,
+    body.amount ?? null,
+    body.reason ?? null,
+  );
+  if ('remaining' in reserved) throw exceeds(reserved.remaining);
+  return refundView(await askProvider(ctx, reserved.refund));
 }
 
 /** Asks the provider for the refund; a lost answer leaves it pending, for the reconciler. */
