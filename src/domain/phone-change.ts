@@ -20,6 +20,11 @@ export function phoneChangeCodeMessage(input: {
   return `${input.productName}: your code is ${input.code}, to make this number your sign-in number. It expires in ${input.minutes} minutes. Never share it with anyone.\n\n@${input.host} #${input.code}`;
 }
 
+/** The answer once the number is changed: the number (E.164) the payer now signs in with. */
+export function phoneChangedAnswer(phoneNumber: string): string {
+  return `You now sign in with ${formatNigerianPhone(phoneNumber)}`;
+}
+
 /** The SMS the old number gets once the number is changed: when, to what, and what to do. */
 export function phoneChangedMessage(input: {
   productName: string;

@@ -1,10 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  formatNigerianPhone,
-  ZPhoneCodeRequest,
-  ZPhoneCodeResponse,
-} from '../../domain/schemas/auth';
+import { codeSentMessage } from '../../domain/phone-code-texts';
+import { ZPhoneCodeRequest, ZPhoneCodeResponse } from '../../domain/schemas/auth';
 import type { TRouteContext } from '../context';
 import { requestPhoneCode } from '../services/identity/phone-codes';
 import { jsonAnswers } from './responses';
@@ -30,7 +27,7 @@ export const authPhoneCodeRoutes: FastifyPluginAsync<TRouteContext> = async (
         success: true as const,
         phoneNumber: sent.phoneNumber,
         expiresAt: sent.expiresAt.toISOString(),
-        message: `We sent a 6-digit code to ${formatNigerianPhone(sent.phoneNumber)}`,
+        message: codeSentMessage(sent.phoneNumber),
       };
     },
   );

@@ -93,6 +93,7 @@ describe('changing the sign-in number', () => {
     expect(changed.json()).toMatchObject({
       success: true,
       user: { phoneNumber: toNigerianE164(next) },
+      message: `You now sign in with ${next.slice(0, 4)} ${next.slice(4, 7)} ${next.slice(7)}`,
     });
     expect((await me(token)).json()).toMatchObject({ user: { phoneNumber: toNigerianE164(next) } });
     const [notice] = await messagesTo(phone);

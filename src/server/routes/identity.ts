@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { maskedBvn } from '../../domain/bvn';
-import { formatNigerianPhone, ZPhoneCodeResponse } from '../../domain/schemas/auth';
+import { phoneChangedAnswer } from '../../domain/phone-change';
+import { bvnCodeSentMessage, codeSentMessage } from '../../domain/phone-code-texts';
+import { ZPhoneCodeResponse } from '../../domain/schemas/auth';
 import {
   ZBvnCodeRequest,
   ZBvnCodeResponse,
@@ -54,7 +56,7 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
         success: true as const,
         sentTo: sent.sentTo,
         expiresAt: sent.expiresAt.toISOString(),
-        message: `We sent a 6-digit code to the phone number your BVN is registered with (${sent.sentTo})`,
+        message: bvnCodeSentMessage(sent.sentTo),
       };
     },
   );
@@ -92,7 +94,7 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
         success: true as const,
         phoneNumber: sent.phoneNumber,
         expiresAt: sent.expiresAt.toISOString(),
-        message: `We sent a 6-digit code to ${formatNigerianPhone(sent.phoneNumber)}`,
+        message: codeSentMessage(sent.phoneNumber),
       };
     },
   );
@@ -115,7 +117,7 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
       return {
         success: true as const,
         user: changed.user,
-        message: `You now sign in with ${formatNigerianPhone(changed.phoneNumber)}`,
+        message: phoneChangedAnswer(changed.phoneNumber),
       };
     },
   );

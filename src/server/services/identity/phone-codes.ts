@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
+import { signInCodeMessage } from '../../../domain/phone-code-texts';
 import {
   isPhoneCodeFormat,
   PHONE_CODE_LENGTH,
@@ -113,12 +114,14 @@ export async function requestPhoneCode(
     return { ids: inserted.map((row) => row.id), replacedIds: replaced.map((row) => row.id) };
   });
 
-  // The last line is the WebOTP format, so phones can offer the code to the page by themselves.
-  const host = new URL(config.publicUrl).hostname;
-  const minutes = PHONE_CODE_TTL_MS / 60_000;
+  const sent = {
+    code,
+    minutes: PHONE_CODE_TTL_MS / 60_000,
+    host: new URL(config.publicUrl).hostname,
+  };
   const body = message
-    ? message({ code, minutes, host })
-    : `${config.productName}: your code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.\n\n@${host} #${code}`;
+    ? message(sent)
+    : signInCodeMessage({ productName: config.productName, ...sent });
   await sendOrRefuse(sms, phoneNumber, body, () =>
     db.transaction(async (tx) => {
       await tx.delete(phoneCodes).where(inArray(phoneCodes.id, stored.ids));
