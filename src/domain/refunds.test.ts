@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { mayMoveRefund, REFUND_STATES, REFUND_TRANSITIONS } from './refunds';
+import { REFUND_STATES, REFUND_TRANSITIONS } from './refunds';
 
 describe('the refund lifecycle', () => {
   it('moves a pending refund to processed or failed', () => {
-    expect(mayMoveRefund('pending', 'process')).toBe(true);
-    expect(mayMoveRefund('pending', 'fail')).toBe(true);
+    expect(REFUND_TRANSITIONS).toEqual({
+      process: { from: ['pending'], to: 'processed' },
+      fail: { from: ['pending'], to: 'failed' },
+    });
   });
 
   it('never moves a refund that ended', () => {
-    for (const edge of Object.keys(REFUND_TRANSITIONS) as (keyof typeof REFUND_TRANSITIONS)[]) {
-      expect(mayMoveRefund('processed', edge)).toBe(false);
-      expect(mayMoveRefund('failed', edge)).toBe(false);
-    }
+    const leftFrom = Object.values(REFUND_TRANSITIONS).flatMap((edge): string[] => [...edge.from]);
+    expect(leftFrom).not.toContain('processed');
+    expect(leftFrom).not.toContain('failed');
   });
 
   it('reaches every state but the first by some edge', () => {

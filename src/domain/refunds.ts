@@ -25,11 +25,6 @@ export const REFUND_TRANSITIONS = {
 
 export type TRefundEdge = keyof typeof REFUND_TRANSITIONS;
 
-/** Whether `edge` may move a refund in `state`. */
-export function mayMoveRefund(state: TRefundState, edge: TRefundEdge): boolean {
-  return (REFUND_TRANSITIONS[edge].from as readonly TRefundState[]).includes(state);
-}
-
 /** The longest reason a merchant may give a refund (kept, and sent to the provider). */
 export const REFUND_REASON_MAX = 200;
 
