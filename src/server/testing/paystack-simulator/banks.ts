@@ -7,18 +7,49 @@ import { ok, type TAnswer, type TContext, type TRoute } from './simulator-state'
  * purpose. The accounts are the simulator's own.
  */
 
-export type TSimBank = { id: number; name: string; slug: string; code: string };
+export type TSimBank = {
+  id: number;
+  name: string;
+  slug: string;
+  code: string;
+  /** List Banks' available_for_direct_debit: a mandate can be set up on its accounts. */
+  directDebit: boolean;
+};
 
 export const BANKS: TSimBank[] = [
-  { id: 1, name: 'Access Bank', slug: 'access-bank', code: '044' },
-  { id: 3, name: 'Ecobank Nigeria', slug: 'ecobank-nigeria', code: '050' },
-  { id: 7, name: 'First Bank of Nigeria', slug: 'first-bank-of-nigeria', code: '011' },
-  { id: 9, name: 'Guaranty Trust Bank', slug: 'guaranty-trust-bank', code: '058' },
-  { id: 67, name: 'Kuda Bank', slug: 'kuda-bank', code: '50211' },
-  { id: 171, name: 'OPay Digital Services Limited (OPay)', slug: 'paycom', code: '999992' },
-  { id: 16, name: 'United Bank For Africa', slug: 'united-bank-for-africa', code: '033' },
-  { id: 20, name: 'Wema Bank', slug: 'wema-bank', code: '035' },
-  { id: 21, name: 'Zenith Bank', slug: 'zenith-bank', code: '057' },
+  { id: 1, name: 'Access Bank', slug: 'access-bank', code: '044', directDebit: true },
+  { id: 3, name: 'Ecobank Nigeria', slug: 'ecobank-nigeria', code: '050', directDebit: false },
+  {
+    id: 7,
+    name: 'First Bank of Nigeria',
+    slug: 'first-bank-of-nigeria',
+    code: '011',
+    directDebit: true,
+  },
+  {
+    id: 9,
+    name: 'Guaranty Trust Bank',
+    slug: 'guaranty-trust-bank',
+    code: '058',
+    directDebit: true,
+  },
+  { id: 67, name: 'Kuda Bank', slug: 'kuda-bank', code: '50211', directDebit: false },
+  {
+    id: 171,
+    name: 'OPay Digital Services Limited (OPay)',
+    slug: 'paycom',
+    code: '999992',
+    directDebit: false,
+  },
+  {
+    id: 16,
+    name: 'United Bank For Africa',
+    slug: 'united-bank-for-africa',
+    code: '033',
+    directDebit: false,
+  },
+  { id: 20, name: 'Wema Bank', slug: 'wema-bank', code: '035', directDebit: false },
+  { id: 21, name: 'Zenith Bank', slug: 'zenith-bank', code: '057', directDebit: true },
 ];
 
 export const bankByCode = (code: string) => BANKS.find((bank) => bank.code === code);
@@ -50,6 +81,8 @@ const listBanks = (ctx: TContext): TAnswer => {
       longcode: '',
       gateway: null,
       pay_with_bank: false,
+      supports_transfer: true,
+      available_for_direct_debit: bank.directDebit,
       active: true,
       is_deleted: false,
       country: 'Nigeria',

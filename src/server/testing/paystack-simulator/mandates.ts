@@ -57,8 +57,14 @@ export const mandates = (state: TSimState) => {
           bankCode: requiredString(account, 'bank_code'),
         }
       : null;
-    if (accountRead && !bankByCode(accountRead.bankCode)) {
-      throw new PaystackRefusal(400, 'Invalid bank code');
+    if (accountRead) {
+      const bank = bankByCode(accountRead.bankCode);
+      if (!bank) throw new PaystackRefusal(400, 'Invalid bank code');
+      // List Banks tells which banks take mandates (available_for_direct_debit); the wording of
+      // the refusal of another bank is not documented.
+      if (!bank.directDebit) {
+        throw new PaystackRefusal(400, 'Bank not available for direct debit');
+      }
     }
     const mandate: TMandate = {
       reference: randomCode(30),
@@ -142,7 +148,8 @@ export const mandates = (state: TSimState) => {
       ? authorizations.get(mandate.authorizationCode)
       : undefined;
     if (!mandate || !record) {
-      // The documented refusal (Direct Debit docs, "Verify authorization"), until the payer approves.
+      // The documented refusal (Direct Debit docs, "Verify authorization"), until the payer
+      // approves; a declined mandate never gives an authorization, so it stays refused.
       throw new PaystackRefusal(
         404,
         'Authorization does not exist or does not belong to integration',
@@ -181,6 +188,8 @@ export const mandates = (state: TSimState) => {
     /** The mandate whose bank page has this access code. */
     mandatePage: (accessCode: string) => mandatesByAccessCode.get(accessCode),
     applyMandateAnswer,
+    /** The payer's answer so far, by the mandate's reference; null if unanswered or unknown. */
+    mandateAnswer: (reference: string) => mandatesByReference.get(reference)?.answer ?? null,
     /** The payer's answer, by the mandate's reference. */
     answerMandate: async (reference: string, approved: boolean) => {
       const mandate = mandatesByReference.get(reference);

@@ -57,22 +57,34 @@ ${
 }`,
   );
 
+/**
+ * The bank's page of a mandate: Approve and Decline are a form's submit buttons, so a keyboard
+ * reaches them with Tab and presses them with Enter or Space. Once answered it says so and, when
+ * the merchant gave a callback_url, links back to it (`returnTo`, with the mandate's reference).
+ */
 export const mandatePage = (input: {
   action: string;
   email: string;
   bankName: string;
   answered: 'approved' | 'declined' | null;
-}) =>
-  page(
-    'Approve direct debit',
-    `<h1>Approve direct debit</h1>
+  returnTo: string | null;
+}) => {
+  if (input.answered === null) {
+    return page(
+      'Approve direct debit',
+      `<h1>Approve direct debit</h1>
 <p>Test bank: allow this merchant to debit the ${escapeHtml(input.bankName)} account of ${escapeHtml(input.email)} when it is due?</p>
-${
-  input.answered === null
-    ? answerForm(input.action)
-    : `<p role="status">This mandate was already ${input.answered}. You can close this page.</p>`
-}`,
+${answerForm(input.action)}`,
+    );
+  }
+  const title = input.answered === 'approved' ? 'Direct debit approved' : 'Direct debit declined';
+  return page(
+    title,
+    `<h1>${title}</h1>
+<p role="status">Done: this mandate was ${input.answered}.${input.returnTo ? '' : ' You can close this page.'}</p>
+${input.returnTo ? `<p><a href="${escapeHtml(input.returnTo)}">Return to the merchant</a></p>` : ''}`,
   );
+};
 
 export const closePage = (outcome: string) =>
   page(

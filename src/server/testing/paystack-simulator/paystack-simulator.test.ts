@@ -626,6 +626,120 @@ describe('direct debit', () => {
   });
 });
 
+describe('direct debit on the bank page', () => {
+  const initialize = (extra: Record<string, unknown> = {}) =>
+    call('POST', '/customer/authorization/initialize', {
+      email: `mandate-${++counter}@example.com`,
+      channel: 'direct_debit',
+      account: { number: '0123456789', bank_code: '058' },
+      ...extra,
+    });
+
+  const answerOnPage = (redirectUrl: string, answer: 'approve' | 'decline') =>
+    fetch(redirectUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `answer=${answer}`,
+      redirect: 'manual',
+    });
+
+  const mandateEvents = (reference: string) =>
+    receiver.received
+      .map((notice) => JSON.parse(notice.raw))
+      .filter(
+        (notice) =>
+          notice.event.startsWith('direct_debit.authorization.') &&
+          notice.data.reference === reference,
+      )
+      .map((notice) => notice.event);
+
+  it('offers Approve and Decline as the submit buttons of a form, which a keyboard reaches and presses', async () => {
+    const started = await initialize();
+    const html = await (await fetch(started.json.data.redirect_url)).text();
+    expect(html).toMatch(/<form method="post" action="\/mandate\/[a-z0-9]+" class="actions">/);
+    expect(html).toContain('<button type="submit" name="answer" value="approve">Approve</button>');
+    expect(html).toContain('<button type="submit" name="answer" value="decline">Decline</button>');
+    expect(html).not.toContain('tabindex');
+    expect(html).toContain('button:focus-visible');
+  });
+
+  it('on approval sends created then active, sends the payer back to callback_url with the reference, and then says it is done with a link back', async () => {
+    const started = await initialize({ callback_url: 'https://merchant.example/back?from=bank' });
+    const { reference, redirect_url: redirectUrl } = started.json.data;
+    expect(simulator.mandateAnswer(reference)).toBeNull();
+
+    const answered = await answerOnPage(redirectUrl, 'approve');
+    expect(answered.status).toBe(303);
+    const back = `https://merchant.example/back?from=bank&reference=${reference}`;
+    expect(answered.headers.get('location')).toBe(back);
+    expect(mandateEvents(reference)).toEqual([
+      'direct_debit.authorization.created',
+      'direct_debit.authorization.active',
+    ]);
+    expect(simulator.mandateAnswer(reference)).toBe('approved');
+
+    const html = await (await fetch(redirectUrl)).text();
+    expect(html).toContain('<h1>Direct debit approved</h1>');
+    expect(html).toContain('<p role="status">Done: this mandate was approved.</p>');
+    expect(html).toContain(`<a href="${back.replaceAll('&', '&#38;')}">Return to the merchant</a>`);
+    expect(html).not.toContain('<form');
+  });
+
+  it('on decline without a callback_url stays on its page, which says so; verify stays 404 and the answer is kept', async () => {
+    const started = await initialize();
+    const { reference, redirect_url: redirectUrl } = started.json.data;
+
+    const answered = await answerOnPage(redirectUrl, 'decline');
+    expect(answered.status).toBe(303);
+    expect(answered.headers.get('location')).toBe(redirectUrl);
+    const html = await (await fetch(redirectUrl)).text();
+    expect(html).toContain('<h1>Direct debit declined</h1>');
+    expect(html).toContain('Done: this mandate was declined. You can close this page.');
+    expect(html).not.toContain('Return to the merchant');
+
+    const verified = await call('GET', `/customer/authorization/verify/${reference}`);
+    expect(verified.status).toBe(404);
+    expect(simulator.mandateAnswer(reference)).toBe('declined');
+    expect(simulator.mandateAnswer('never-initialized')).toBeNull();
+    // A second answer on the page changes nothing.
+    await answerOnPage(redirectUrl, 'approve');
+    expect(simulator.mandateAnswer(reference)).toBe('declined');
+    await simulator.idle();
+    expect(mandateEvents(reference)).toEqual([]);
+  });
+
+  it('lists which banks take direct debit, and refuses a mandate on one that does not', async () => {
+    const banks = await call('GET', '/bank?country=nigeria');
+    const flags = Object.fromEntries(
+      banks.json.data.map((bank: { code: string; available_for_direct_debit: boolean }) => [
+        bank.code,
+        bank.available_for_direct_debit,
+      ]),
+    );
+    expect(flags).toEqual({
+      '044': true,
+      '050': false,
+      '011': true,
+      '058': true,
+      '50211': false,
+      '999992': false,
+      '033': false,
+      '035': false,
+      '057': true,
+    });
+
+    const kuda = await initialize({ account: { number: '2000000002', bank_code: '50211' } });
+    expect(kuda).toEqual({
+      status: 400,
+      json: { status: false, message: 'Bank not available for direct debit' },
+    });
+    const unknown = await initialize({ account: { number: '2000000002', bank_code: '000' } });
+    expect(unknown.json).toEqual({ status: false, message: 'Invalid bank code' });
+    const zenith = await initialize({ account: { number: '2000000001', bank_code: '057' } });
+    expect(zenith.status).toBe(200);
+  });
+});
+
 describe('faults', () => {
   it('takes effect when the answer is lost, and verify by reference then tells the truth', async () => {
     const reference = newReference();

@@ -47,6 +47,8 @@ export type TPaystackSimulator = {
   failNext(pathPrefix: string, status: number): void;
   /** The payer's answer on the bank's page of a direct-debit mandate (its redirect_url). */
   answerMandate(reference: string, approved: boolean): Promise<void>;
+  /** How the payer answered a mandate, by its reference: null while unanswered, or if unknown. */
+  mandateAnswer(reference: string): 'approved' | 'declined' | null;
   /** Later charges of this authorization fail with this gateway response (e.g. 'Insufficient Funds'). */
   declineAuthorization(authorizationCode: string, gatewayResponse?: string): void;
   /** The next refund created ends failed (refund.failed) instead of processed. */
@@ -145,19 +147,18 @@ export async function startPaystackSimulator(
     }
     const mandate = debits.mandatePage(code);
     if (!mandate) return { status: 404, html: notFoundPage() };
+    // Customer Authorization's callback_url is where Paystack sends the payer back, with the
+    // mandate's reference to verify.
+    const returnTo = mandate.callbackUrl ? new URL(mandate.callbackUrl) : null;
+    returnTo?.searchParams.set('reference', mandate.reference);
     if (
       method === 'POST' &&
       mandate.answer === null &&
       (answer === 'approve' || answer === 'decline')
     ) {
       await debits.applyMandateAnswer(mandate, answer === 'approve');
-      // Customer Authorization's callback_url is where Paystack sends the payer back.
-      if (mandate.callbackUrl) {
-        const back = new URL(mandate.callbackUrl);
-        back.searchParams.set('reference', mandate.reference);
-        return { status: 303, location: back.toString() };
-      }
-      return { status: 303, location: `${state.url}/close` };
+      // Without a callback_url the page itself says the mandate is done.
+      return { status: 303, location: returnTo ? returnTo.toString() : `${state.url}${pathname}` };
     }
     return {
       status: 200,
@@ -166,6 +167,7 @@ export async function startPaystackSimulator(
         email: mandate.email,
         bankName: bankByCode(mandate.account?.bankCode ?? '058')?.name ?? 'bank',
         answered: mandate.answer,
+        returnTo: returnTo ? returnTo.toString() : null,
       }),
     };
   };
@@ -305,6 +307,7 @@ export async function startPaystackSimulator(
       failures.push({ prefix: pathPrefix, status });
     },
     answerMandate: debits.answerMandate,
+    mandateAnswer: debits.mandateAnswer,
     declineAuthorization: charging.declineAuthorization,
     failNextRefund: refunding.failNextRefund,
     nextRefundNeedsAttention: refunding.nextRefundNeedsAttention,
