@@ -171,6 +171,8 @@ export const MERCHANT_ID_HEADER = 'x-merchant-id';
 // link lasts as long as its one-time account (ONE_TIME_ACCOUNT_TTL_MS).
 export const AUTH_PARAMS_LINK_TTL_MS = 15 * 60_000;
 export const PAPER_MANDATE_TTL_MS = 7 * 24 * 60 * 60_000;
+/** A mandate approved at the bank's page: the bank may take a day or two to confirm it. */
+export const BANK_PAGE_MANDATE_TTL_MS = 3 * 24 * 60 * 60_000;
 export const AUTH_PARAMS_MAX_TRIES = 5;
 // A card link's test charge waits this long for its OTP or 3-D Secure check (docs/accounts.md
 // "Linking by card"); one that waits past the OTP retry time (OTP_RETRY_AFTER_MS) gives way to
@@ -189,6 +191,9 @@ export const CARD_SAVED_MESSAGE = 'Your card has been saved to this account.';
 /** What confirm-payment says while the bank has not approved a paper mandate yet. */
 export const PAPER_MANDATE_PENDING_MESSAGE =
   'Your bank has not approved the signed mandate yet. Please check again later.';
+/** What confirm-payment says of a mandate at the bank's page its bank has not confirmed. */
+export const BANK_PAGE_MANDATE_PENDING_MESSAGE =
+  "Your bank has not confirmed the direct debit yet. Approve it on your bank's page, then check again.";
 /** What confirm-payment says of an alternate-service link whose auth parameters are not in. */
 export const AUTH_PARAMS_PENDING_MESSAGE =
   'Enter the details your bank asked for to finish linking this account.';

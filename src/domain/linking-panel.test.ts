@@ -371,13 +371,17 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     'ends a paper mandate in success with its form, kept until the payer closes it',
     'creatingLink',
     paperLinked,
-    { step: 'success', followUp: null, paperForm: 'https://x/mandates/alk_1' },
+    {
+      step: 'success',
+      followUp: null,
+      mandateForm: { type: 'paper', url: 'https://x/mandates/alk_1' },
+    },
   ],
   [
     'ends an account link with no details in success, reset after 2 s',
     'creatingLink',
     noLink,
-    { step: 'success', followUp: { action: 'reset', delayMs: 2_000 }, paperForm: null },
+    { step: 'success', followUp: { action: 'reset', delayMs: 2_000 }, mandateForm: null },
   ],
   [
     'shows an account-link error',
@@ -695,7 +699,7 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     "keeps a paper mandate's success when a success delay comes",
     'successPaper',
     { type: 'success_delay_elapsed' },
-    { step: 'success', paperForm: 'https://x/mandates/alk_1' },
+    { step: 'success', mandateForm: { type: 'paper', url: 'https://x/mandates/alk_1' } },
   ],
   [
     "closes a paper mandate's success on close",

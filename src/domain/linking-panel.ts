@@ -15,7 +15,7 @@ import {
   type TBvnFormState,
 } from './bvn-form';
 import { ERROR_CATALOGUE, type TErrorCode } from './errors';
-import { paperMandateFormOfLink } from './paper-mandate';
+import { mandateFormOfLink, type TMandateForm } from './paper-mandate';
 import type { TAccountLink } from './schemas/account-link';
 import type { TCardChargeResponse, TCardLinkingEvent } from './schemas/card';
 import type { TBankValidationResult, TUserAccount } from './schemas/user-account';
@@ -111,9 +111,9 @@ export type TLinkingPanelState =
       error: string | null;
     }
   /**
-   * 'Account Linked Successfully!', then `followUp` (spec §2 success). A paper mandate's instead
-   * says what happens next and offers its form (`paperForm`), with no follow-up: it stays until
-   * the payer closes it (src/domain/paper-mandate.ts).
+   * 'Account Linked Successfully!', then `followUp` (spec §2 success). A paper or bank mandate's
+   * instead says what happens next and offers its form or the bank's page (`mandateForm`), with no
+   * follow-up: it stays until the payer closes it (src/domain/paper-mandate.ts).
    */
   | {
       step: 'success';
@@ -121,7 +121,7 @@ export type TLinkingPanelState =
       progress: number;
       progressText: string | null;
       followUp: TLinkingFollowUp | null;
-      paperForm: string | null;
+      mandateForm: TMandateForm | null;
     }
   /** 'Account Linking Failed' with the message and a Back button (spec §2 error). */
   | { step: 'error'; context: TLinkingContext; message: string };
@@ -200,7 +200,7 @@ const succeed = (
   progress: PROGRESS_COMPLETE,
   progressText,
   followUp,
-  paperForm: null,
+  mandateForm: null,
 });
 
 const fail = (
@@ -278,9 +278,10 @@ function afterLinkResolved(
   if (accountLink && accountLink.authParams.length > 0) {
     return cardEntry(context, accountLink, 'verification');
   }
-  // A paper mandate waits for its bank: the form stays offered until the payer closes the panel.
-  const paperForm = paperMandateFormOfLink(accountLink);
-  if (paperForm) return { ...succeed(context, RESET_AFTER), followUp: null, paperForm };
+  // A paper or bank mandate waits for its bank: the form or the bank's page stays offered until
+  // the payer closes the panel.
+  const mandateForm = mandateFormOfLink(accountLink);
+  if (mandateForm) return { ...succeed(context, RESET_AFTER), followUp: null, mandateForm };
   return succeed(context, RESET_AFTER);
 }
 

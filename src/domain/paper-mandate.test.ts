@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PAPER_MANDATE_TEXT,
-  paperMandateFormOfAccount,
-  paperMandateFormOfLink,
-} from './paper-mandate';
+import { PAPER_MANDATE_TEXT, paperMandateFormOfAccount, mandateFormOfLink } from './paper-mandate';
 import type { TAccountLink } from './schemas/account-link';
 import type { TUserAccount } from './schemas/user-account';
 
@@ -36,13 +32,18 @@ describe('paper mandates', () => {
     ]);
   });
 
-  it('finds the form of a paper mandate link only', () => {
-    expect(paperMandateFormOfLink(link({ mandateType: 'paper', formUrl: 'https://x/m/1' }))).toBe(
-      'https://x/m/1',
-    );
-    expect(paperMandateFormOfLink(link({ mandateType: 'paper', formUrl: null }))).toBeNull();
-    expect(paperMandateFormOfLink(link({ formUrl: 'https://x/m/1' }))).toBeNull();
-    expect(paperMandateFormOfLink(null)).toBeNull();
+  it("finds the form of a paper mandate link and the bank's page of a bank mandate only", () => {
+    expect(mandateFormOfLink(link({ mandateType: 'bank', formUrl: 'https://bank/m/1' }))).toEqual({
+      type: 'bank',
+      url: 'https://bank/m/1',
+    });
+    expect(mandateFormOfLink(link({ mandateType: 'paper', formUrl: 'https://x/m/1' }))).toEqual({
+      type: 'paper',
+      url: 'https://x/m/1',
+    });
+    expect(mandateFormOfLink(link({ mandateType: 'paper', formUrl: null }))).toBeNull();
+    expect(mandateFormOfLink(link({ formUrl: 'https://x/m/1' }))).toBeNull();
+    expect(mandateFormOfLink(null)).toBeNull();
   });
 
   it('offers the form of an account whose paper mandate waits for its bank', () => {

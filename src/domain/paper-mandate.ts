@@ -27,9 +27,28 @@ export const PAPER_MANDATE_TEXT = {
   done: 'Done',
 } as const;
 
-/** The form to print of a link that is a paper mandate; null for any other link. */
-export function paperMandateFormOfLink(accountLink: TAccountLink | null): string | null {
-  return accountLink?.mandateType === 'paper' && accountLink.formUrl ? accountLink.formUrl : null;
+/**
+ * A mandate approved at the bank's page (mandateType 'bank': a provider's direct debit, e.g.
+ * Paystack's): the page opens in a new tab, and the bank confirms the mandate after the payer
+ * approves it there, which may take a while. Its success step says so and keeps the page offered.
+ */
+export const BANK_MANDATE_TEXT = {
+  title: 'Approve the Direct Debit at Your Bank',
+  nextSteps: [
+    "Open your bank's page and approve the direct debit on this account.",
+    "Your account is linked once your bank confirms it; until then it shows 'Not authorized yet'.",
+  ],
+  open: "Open your bank's page",
+  done: 'Done',
+} as const;
+
+/** What a link's success step offers to finish its mandate: a form to print, or the bank's page. */
+export type TMandateForm = { type: 'paper' | 'bank'; url: string };
+
+/** The form or bank page of a link that needs one (a paper or bank mandate); null otherwise. */
+export function mandateFormOfLink(accountLink: TAccountLink | null): TMandateForm | null {
+  if (!accountLink?.formUrl || accountLink.mandateType === 'otp') return null;
+  return { type: accountLink.mandateType, url: accountLink.formUrl };
 }
 
 /** The form to print of an account whose paper mandate its bank has not approved yet; else null. */

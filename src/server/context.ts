@@ -99,9 +99,9 @@ export function createAppContext(
  * network offers them all. Paystack offers cards, banks, transfers in, debits, payouts, refunds,
  * notices and a settlement report; a BVN registry, the alternate service's and paper mandate
  * setup, and a card terminal's acquirer are not Paystack's. With its test key those come from the
- * sandbox network (no real money moves either way), and so do debits: a debit goes where its
- * mandate was set up, and the mandates are the sandbox's. With a live key the start stops,
- * naming what no adapter offers (docs/providers/paystack.md "Going live").
+ * sandbox network (no real money moves either way); Paystack's banks are linked by its own
+ * direct-debit mandates, so every debit is Paystack's. With a live key the start stops, naming
+ * what no adapter offers (docs/providers/paystack.md "Going live").
  */
 export function paymentProviderFor(
   config: TConfig,
@@ -143,18 +143,14 @@ function missingCapabilities(offered: readonly TProviderCapability[]): TProvider
   return PROVIDER_CAPABILITIES.filter((capability) => !offered.includes(capability));
 }
 
-/**
- * What comes from the sandbox network beside Paystack with its test key (one line at start):
- * what Paystack lacks, and debits, which follow the mandates they draw on.
- */
+/** What comes from the sandbox network beside Paystack with its test key (one line at start). */
 export function paystackStandIns(): TProviderCapability[] {
-  return [...missingCapabilities(PAYSTACK_CAPABILITIES), 'debits'];
+  return missingCapabilities(PAYSTACK_CAPABILITIES);
 }
 
 /**
- * Paystack with the sandbox network standing in for what it lacks (paystackStandIns). Refunds and
- * the settlement report are both adapters': a debit's refund goes where the debit was taken, and
- * a refund is asked about at Paystack first, then at the sandbox; the report is both records.
+ * Paystack with the sandbox network standing in for what it lacks (paystackStandIns). The
+ * settlement report is both records: the terminal's chip purchases are the sandbox acquirer's.
  */
 function paystackWithStandIns(
   paystack: TPaystackProvider,
@@ -163,16 +159,6 @@ function paystackWithStandIns(
   return {
     ...sandbox,
     ...paystack,
-    debitAccount: (request) => sandbox.debitAccount(request),
-    requeryDebit: (reference) => sandbox.requeryDebit(reference),
-    reverseDebit: (request) => sandbox.reverseDebit(request),
-    refund: (request) =>
-      request.channel === 'debit' ? sandbox.refund(request) : paystack.refund(request),
-    async requeryRefund(reference) {
-      const atPaystack = await paystack.requeryRefund(reference);
-      const neverArrived = atPaystack.kind === 'failed' && atPaystack.providerReference === null;
-      return neverArrived ? sandbox.requeryRefund(reference) : atPaystack;
-    },
     settlementReport: async () => [
       ...(await paystack.settlementReport()),
       ...(await sandbox.settlementReport()),

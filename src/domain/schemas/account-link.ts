@@ -26,16 +26,20 @@ export const ZAuthParam = z.object({
 });
 export type TAuthParam = z.infer<typeof ZAuthParam>;
 
-export const ZMandateType = z.enum(['otp', 'paper']);
+/**
+ * spec §3 mandateType: 'otp' (the default), 'paper' with formUrl; and 'bank': a mandate the payer
+ * approves at their bank's page, which formUrl opens (a provider's direct debit, e.g. Paystack's).
+ */
+export const ZMandateType = z.enum(['otp', 'paper', 'bank']);
 export type TMandateType = z.infer<typeof ZMandateType>;
 
 /** How a link was authorised (the bank's integrations decide, spec §2 panel steps). */
-export const LINK_ROUTES = ['test_transfer', 'auth_params', 'paper', 'card'] as const;
+export const LINK_ROUTES = ['test_transfer', 'auth_params', 'paper', 'bank_page', 'card'] as const;
 export type TLinkRoute = (typeof LINK_ROUTES)[number];
 
-/** What a payer and a merchant are told of a link's route: a signed paper form, or not. */
+/** What a payer and a merchant are told of a link's route: a signed paper form, a bank's page, or neither. */
 export const mandateTypeOf = (route: TLinkRoute): TMandateType =>
-  route === 'paper' ? 'paper' : 'otp';
+  route === 'paper' ? 'paper' : route === 'bank_page' ? 'bank' : 'otp';
 
 /** A mandate's states (docs/accounts.md "Mandate states"). */
 export const MANDATE_STATES = [
@@ -60,8 +64,8 @@ export const ZAccountLink = z
     formUrl: z.nullable(z.string()),
   })
   .check(
-    z.refine((link) => link.mandateType !== 'paper' || link.formUrl !== null, {
-      message: 'a paper mandate needs its formUrl',
+    z.refine((link) => link.mandateType === 'otp' || link.formUrl !== null, {
+      message: 'a paper or bank mandate needs its formUrl',
       path: ['formUrl'],
     }),
   );

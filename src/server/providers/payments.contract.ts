@@ -41,6 +41,9 @@ export type TPaymentProviderUnderTest = {
   Pick<TAcquirerUnderTest, 'reader' | 'chipPurchaseFor' | 'tamper'> &
   Pick<TNoticesUnderTest, 'transferNotice'>;
 
+/** The payer whose mandates the contract's debits run on. */
+const PAYER = 'pyr_contract';
+
 /** The mandate the whole-port adapter debits on: its own records, not a provider's code. */
 const MANDATE = 'alk_contract';
 /** An account no bank of the whole-port adapter holds. */
@@ -91,9 +94,9 @@ export function paymentProviderContract(
     return {
       provider,
       settlement,
-      fundedAccount: { ...underTest.knownAccount, mandateReference: MANDATE },
-      poorAccount: { ...underTest.poorAccount, mandateReference: MANDATE },
-      unknownAccount: { ...UNKNOWN_ACCOUNT, mandateReference: MANDATE },
+      fundedAccount: { ...underTest.knownAccount, mandateReference: MANDATE, payerId: PAYER },
+      poorAccount: { ...underTest.poorAccount, mandateReference: MANDATE, payerId: PAYER },
+      unknownAccount: { ...UNKNOWN_ACCOUNT, mandateReference: MANDATE, payerId: PAYER },
     };
   });
   payoutsContract(adapter, async () => {

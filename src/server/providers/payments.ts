@@ -174,7 +174,24 @@ export type TBanksPort = {
     /** The holder's BVN as the bank holds it (NIP name enquiry answers it); null when it gave none. */
     bvn: string | null;
   } | null>;
+  /**
+   * Whether the account is held under the payer's BVN, for a provider whose name enquiry answers
+   * no BVN (Paystack's customer validation). The BVN is in memory for this one call.
+   */
+  checkAccountHolder(request: {
+    payerId: string;
+    bvn: string;
+    fullName: string;
+    institutionCode: string;
+    accountNumber: string;
+  }): Promise<TAccountHolderAnswer>;
 };
+
+/**
+ * Whether an account is held under a BVN: the provider answers at once, or later by its notice
+ * (TProviderNotice 'account_holder').
+ */
+export type TAccountHolderAnswer = 'matches' | 'differs' | 'pending';
 
 /** The BVN registry: who a BVN is registered to, its phone, and the accounts under it. */
 export type TBvnRegistryPort = {
@@ -219,8 +236,46 @@ export type TMandateSetupPort = {
   }): Promise<'pending' | 'approved'>;
 };
 
+/**
+ * A debit mandate the payer approves at their bank's page (Paystack's direct debit): opened for
+ * one account, then active once the bank confirms it, with the authorisation debits run on.
+ */
+export type TBankMandateStatus =
+  | { kind: 'pending' }
+  | {
+      kind: 'active';
+      /** What the provider debits the account by (TAccountDebitRequest.mandateReference). */
+      authorization: string;
+    };
+
+/**
+ * How a payer authorises this provider's direct debits on an account of a bank that offers them
+ * (the transaction service): a test transfer from the account (the sandbox's banks, the link's
+ * own id is the mandate), or their approval at the bank's page.
+ */
+export type TDebitMandates =
+  | { kind: 'test_transfer' }
+  | {
+      kind: 'bank_page';
+      /**
+       * Opens the mandate for the payer's account: where the payer approves it, and the
+       * provider's reference for it (what its notice names and `status` asks about).
+       */
+      open(request: {
+        payerId: string;
+        institutionCode: string;
+        accountNumber: string;
+        /** Where the bank's page sends the payer back once they answered. */
+        returnUrl: string;
+      }): Promise<{ providerReference: string; formUrl: string }>;
+      /** Where the mandate stands (the requery of a notice that did not come). */
+      status(providerReference: string): Promise<TBankMandateStatus>;
+    };
+
 /** Direct debits on a mandate, their requery and reversal. */
 export type TDebitsPort = {
+  /** How a mandate for these debits is authorised. */
+  readonly debitMandates: TDebitMandates;
   /**
    * Debits a linked account on its mandate (a saved-account payment, a future payment falling
    * due). Safe to repeat for one `reference`: the bank answers what it did the first time and
@@ -416,8 +471,13 @@ export type TChipPurchaseOutcome =
 export type TAccountDebitRequest = {
   /** Ours, one per debit: a retried call with it is answered, never debited again. */
   reference: string;
-  /** Our mandate on the account (the account link that activated it). */
+  /**
+   * The mandate on the account: the account link that activated it, or the authorisation the
+   * provider gave for it (TBankMandateStatus).
+   */
   mandateReference: string;
+  /** The payer whose account it is (a provider that keeps one customer per payer needs it). */
+  payerId: string;
   institutionCode: string;
   accountNumber: string;
   amount: number;
@@ -536,6 +596,19 @@ export type TProviderNotice =
       reference: string;
       outcome: 'succeeded' | 'failed' | 'reversed';
       providerReference: string | null;
+    }
+  /** A payer approved a debit mandate at their bank's page (TDebitMandates 'bank_page'). */
+  | { kind: 'debit_mandate'; providerReference: string; authorization: string }
+  /**
+   * Whether an account the payer named is held under their BVN (checkAccountHolder 'pending'):
+   * the account as the provider shows it, its number masked but for its first and last digits.
+   */
+  | {
+      kind: 'account_holder';
+      payerId: string;
+      institutionCode: string;
+      accountNumberMask: string;
+      matches: boolean;
     }
   /** Verified, and about nothing we act on (another event type): acknowledged, changes nothing. */
   | { kind: 'ignored'; event: string };

@@ -394,6 +394,7 @@ describe('a runner that dies mid-collection', () => {
     await ctx.context.providers.payments.debitAccount({
       reference: debitReference(claimed!.id, 0),
       mandateReference: 'alk_any',
+      payerId: 'pyr_test',
       institutionCode: account.institutionCode,
       accountNumber: account.accountNumber,
       amount: claimed!.amount,

@@ -30,6 +30,7 @@ describe('sandbox people', () => {
       debitSandboxAccount(db, systemClock, {
         reference: reference(),
         mandateReference: 'alk_people',
+        payerId: 'pyr_test',
         institutionCode: poor.institutionCode,
         accountNumber: poor.accountNumber,
         amount,

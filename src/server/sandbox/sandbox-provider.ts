@@ -102,6 +102,11 @@ export function sandboxPaymentProvider(parts: {
         bvn: account.bvn,
       };
     },
+    // The sandbox's name enquiry answers the holder's BVN: the check is a comparison.
+    async checkAccountHolder({ bvn, institutionCode, accountNumber }) {
+      const account = await findSandboxAccount(db, { institutionCode, accountNumber });
+      return account?.bvn === bvn ? 'matches' : 'differs';
+    },
     lookupBvn: (bvn) => lookupSandboxBvn(db, bvn),
     accountsOfBvn: (bvn) => accountsOfSandboxBvn(db, bvn),
     async requestAltMandate({ reference, institutionCode, accountNumber }) {
@@ -134,6 +139,8 @@ export function sandboxPaymentProvider(parts: {
     openTransferAccount: (request) => openVirtualAccount(db, clock, request),
     returnTransfer: slow((request) => returnSandboxTransfer(db, request)),
     readNotice: (notice) => readSandboxNotice(db, notice),
+    // A sandbox bank's mandate is proven by a test transfer from the account.
+    debitMandates: { kind: 'test_transfer' },
     debitAccount: slow((request) => debitSandboxAccount(db, clock, request)),
     requeryDebit: (reference) => requeryBankRecord(db, clock, sandboxDebits, reference),
     reverseDebit: slow(({ providerReference }) =>

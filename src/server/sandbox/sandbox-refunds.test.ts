@@ -69,6 +69,7 @@ async function debitedAccount(amount: number): Promise<string> {
   const debited = await provider.debitAccount({
     reference: ours('debit'),
     mandateReference: 'mandate_test',
+    payerId: 'pyr_test',
     institutionCode: debitor.institutionCode,
     accountNumber: debitor.accountNumber,
     amount,

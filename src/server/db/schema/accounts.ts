@@ -37,8 +37,18 @@ export const payerAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     /** The bank's answer to the name enquiry that found the account, when one did. */
     nameEnquiryId: text('name_enquiry_id'),
-    /** Keyed hash of the holder's BVN as the name enquiry answered it; null when none did. */
+    /**
+     * Keyed hash of the holder's BVN as the name enquiry answered it, or as the provider's check
+     * confirmed it (holderCheck); null when neither did.
+     */
     bvnHash: text('bvn_hash'),
+    /**
+     * The provider's check that the account is held under the payer's BVN, for a name enquiry
+     * that answers none: 'pending' until its notice, 'differs' once refused; null otherwise.
+     */
+    holderCheck: text('holder_check', { enum: ['pending', 'differs'] }),
+    /** The keyed hash of the BVN the check asked about: bvnHash once it matches. */
+    holderCheckBvnHash: text('holder_check_bvn_hash'),
     /** The saved card's provider token: what charges it again (spec §3 integrations.card.token). */
     cardToken: text('card_token'),
     cardBrand: text('card_brand').$type<TCardBrand>(),
@@ -82,8 +92,13 @@ export const accountLinks = pgTable(
     /** The alternate service's reference (route auth_params). */
     remitaTransRef: text('remita_trans_ref').unique(),
     requestId: text('request_id'),
-    /** The card network's reference for the test charge (route card). */
+    /**
+     * The card network's reference for the test charge (route card), or the provider's for the
+     * mandate the payer approves at their bank's page (route bank_page).
+     */
     providerReference: text('provider_reference').unique(),
+    /** What the provider debits the account by, once the bank confirmed the mandate (bank_page). */
+    debitAuthorization: text('debit_authorization'),
     /** Where an open card link's test charge waits (route card); null once it ended. */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
     /** The expiry of the card being linked, kept for the card saved once the charge succeeds. */

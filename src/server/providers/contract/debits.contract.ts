@@ -8,6 +8,8 @@ export type TMandatedAccount = {
   institutionCode: string;
   accountNumber: string;
   mandateReference: string;
+  /** The payer the mandate was given by (a provider's customer per payer). */
+  payerId: string;
 };
 
 export type TDebitsUnderTest = {
@@ -33,6 +35,7 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
       provider.debitAccount({
         reference: ref,
         mandateReference: account.mandateReference,
+        payerId: account.payerId,
         institutionCode: account.institutionCode,
         accountNumber: account.accountNumber,
         amount: 1_000_000,

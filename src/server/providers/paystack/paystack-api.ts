@@ -75,7 +75,21 @@ export type TPaystackBank = {
   active?: boolean;
   is_deleted?: boolean | null;
   currency?: string;
+  /** Whether its accounts can be mandated for direct debit (Initialize Authorization). */
+  available_for_direct_debit?: boolean;
 };
+
+export type TPaystackCustomer = { customer_code: string; email: string };
+
+/** Initialize Authorization (direct debit): where the payer approves, and Paystack's reference. */
+export type TPaystackMandateOpened = {
+  redirect_url: string;
+  access_code: string;
+  reference: string;
+};
+
+/** Verify Authorization: the authorisation the payer's bank confirmed. */
+export type TPaystackMandate = { authorization_code: string; channel: string; active: boolean };
 
 export type TPaystackResolvedAccount = { account_number: string; account_name: string };
 

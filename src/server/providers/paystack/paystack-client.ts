@@ -97,7 +97,11 @@ export function paystackClient(options: TPaystackClientOptions) {
     if (response.status === 401 || response.status === 403) {
       throw new PaystackKeyRefused(call, response.status);
     }
-    if (response.status >= 500) throw new PaystackNoAnswer(call, `HTTP ${response.status}`);
+    // Too many requests: Paystack did not look at the call, which is no answer (never a refusal
+    // that would read as a declined card or an unknown account).
+    if (response.status >= 500 || response.status === 429) {
+      throw new PaystackNoAnswer(call, `HTTP ${response.status}`);
+    }
     const envelope = readEnvelope<TData>(text);
     if (!envelope)
       throw new PaystackNoAnswer(

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readPaystackNotice } from './paystack-notices';
+import { payerOfPaystackEmail, paystackPayerEmail } from './paystack-provider';
 import { toPaystackReference } from './paystack-references';
 
 const KEY = 'sk_test_notices';
@@ -11,8 +12,11 @@ const signed = (payload: unknown, key = KEY) => {
     headers: { 'x-paystack-signature': createHmac('sha512', key).update(body).digest('hex') },
   };
 };
-const bankCodeOf = (name: string) => (name === 'Guaranty Trust Bank' ? '058' : null);
-const read = (payload: unknown) => readPaystackNotice(signed(payload), KEY, bankCodeOf);
+const names = {
+  bankCodeOf: (name: string) => (name === 'Guaranty Trust Bank' ? '058' : null),
+  payerOfEmail: payerOfPaystackEmail,
+};
+const read = (payload: unknown) => readPaystackNotice(signed(payload), KEY, names);
 
 const transfer = (senderNumber: string, senderBank = 'Guaranty Trust Bank') => ({
   event: 'charge.success',
@@ -77,9 +81,9 @@ describe('Paystack notices read', () => {
 
   it('read nothing without a good signature, or from a body that is not a notice', () => {
     const notice = signed(transfer('0123456789'));
-    expect(readPaystackNotice(notice, 'sk_test_other', bankCodeOf)).toBeNull();
-    expect(readPaystackNotice({ body: notice.body, headers: {} }, KEY, bankCodeOf)).toBeNull();
-    expect(readPaystackNotice(signed('just text'), KEY, bankCodeOf)).toBeNull();
+    expect(readPaystackNotice(notice, 'sk_test_other', names)).toBeNull();
+    expect(readPaystackNotice({ body: notice.body, headers: {} }, KEY, names)).toBeNull();
+    expect(readPaystackNotice(signed('just text'), KEY, names)).toBeNull();
     const notJson = Buffer.from('{"event":');
     expect(
       readPaystackNotice(
@@ -90,8 +94,61 @@ describe('Paystack notices read', () => {
           },
         },
         KEY,
-        bankCodeOf,
+        names,
       ),
     ).toBeNull();
+  });
+
+  it("read a mandate the payer's bank confirmed, by Paystack's reference for it", () => {
+    const active = {
+      event: 'direct_debit.authorization.active',
+      data: { reference: 'mandate_ref_1', authorization_code: 'AUTH_abc', active: true },
+    };
+    expect(read(active)).toEqual({
+      kind: 'debit_mandate',
+      providerReference: 'mandate_ref_1',
+      authorization: 'AUTH_abc',
+    });
+    expect(read({ ...active, data: { ...active.data, active: false } })).toEqual({
+      kind: 'ignored',
+      event: 'direct_debit.authorization.active',
+    });
+  });
+
+  it('read a customer validation as the answer about the account of our payer its email names', () => {
+    const identified = (event: string, email: string) => ({
+      event,
+      data: {
+        customer_code: 'CUS_x',
+        email,
+        identification: {
+          country: 'NG',
+          type: 'bank_account',
+          bvn: '222*****011',
+          account_number: '012****789',
+          bank_code: '058',
+        },
+      },
+    });
+    expect(
+      read(identified('customeridentification.success', paystackPayerEmail('pyr_A1-b'))),
+    ).toEqual({
+      kind: 'account_holder',
+      payerId: 'pyr_A1-b',
+      institutionCode: '058',
+      accountNumberMask: '012****789',
+      matches: true,
+    });
+    expect(
+      read(identified('customeridentification.failed', paystackPayerEmail('pyr_A1-b'))),
+    ).toMatchObject({
+      kind: 'account_holder',
+      matches: false,
+    });
+    // Another system's customer on the same Paystack account: not ours.
+    expect(read(identified('customeridentification.success', 'someone@shop.ng'))).toEqual({
+      kind: 'ignored',
+      event: 'customeridentification.success',
+    });
   });
 });

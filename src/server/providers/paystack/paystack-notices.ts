@@ -17,6 +17,11 @@ import { isPaystackSignature } from './paystack-signature';
  *   transfer.success  a payout ended: paid, refused, or paid and then returned
  *   transfer.failed
  *   transfer.reversed
+ *   direct_debit.authorization.active
+ *                     the payer's bank confirmed a mandate they approved at its page
+ *   customeridentification.success
+ *   customeridentification.failed
+ *                     whether an account is held under the payer's BVN (customer validation)
  *
  * Every other event, and any notice about a reference that is not ours (another system on the
  * same Paystack account), is acknowledged and changes nothing ('ignored').
@@ -39,6 +44,10 @@ type TNoticeData = {
   authorization?: TPaystackAuthorization | null;
   transfer_code?: string;
   id?: number | string | null;
+  authorization_code?: string;
+  active?: boolean;
+  email?: string;
+  identification?: { bank_code?: string; account_number?: string } | null;
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -73,13 +82,19 @@ function senderOf(
 
 /**
  * A notice read, or null when it is not Paystack's (no or a wrong signature) or not a notice at
- * all. `bankCodeOf` names a bank's code by the name Paystack gives the sender's bank.
+ * all.
  */
 export function readPaystackNotice(
   notice: TRawNotice,
   secretKey: string,
-  bankCodeOf: (bankName: string) => string | null,
+  names: {
+    /** A bank's code by the name Paystack gives a transfer's sender's bank. */
+    bankCodeOf: (bankName: string) => string | null;
+    /** Our payer a Paystack customer's email names. */
+    payerOfEmail: (email: string) => string | null;
+  },
 ): TPaystackNotice | null {
+  const { bankCodeOf, payerOfEmail } = names;
   if (!isPaystackSignature(notice.body, notice.headers['x-paystack-signature'], secretKey)) {
     return null;
   }
@@ -163,6 +178,28 @@ export function readPaystackNotice(
               : 'reversed',
         providerReference: data.transfer_code ?? providerReference,
       };
+    case 'direct_debit.authorization.active':
+      // Paystack's own reference for the mandate (Initialize Authorization), not one of ours.
+      if (!data.reference || !data.authorization_code || data.active === false) return ignored;
+      return {
+        kind: 'debit_mandate',
+        providerReference: data.reference,
+        authorization: data.authorization_code,
+      };
+    case 'customeridentification.success':
+    case 'customeridentification.failed': {
+      const payerId = data.email ? payerOfEmail(data.email) : null;
+      const institutionCode = data.identification?.bank_code;
+      const accountNumberMask = data.identification?.account_number;
+      if (!payerId || !institutionCode || !accountNumberMask) return ignored;
+      return {
+        kind: 'account_holder',
+        payerId,
+        institutionCode,
+        accountNumberMask,
+        matches: event === 'customeridentification.success',
+      };
+    }
     default:
       return ignored;
   }

@@ -24,6 +24,9 @@ import type {
   TPaystackAuthorization,
   TPaystackBank,
   TPaystackCharge,
+  TPaystackCustomer,
+  TPaystackMandate,
+  TPaystackMandateOpened,
   TPaystackRecipient,
   TPaystackRefund,
   TPaystackResolvedAccount,
@@ -64,10 +67,29 @@ import { isPaystackSignature } from './paystack-signature';
  */
 
 /**
- * The email Paystack requires with every charge. We know payers by phone, never by email: every
- * charge is made as this one customer, at a reserved domain (RFC 2606) no receipt ever reaches.
+ * The email Paystack requires with every charge. We know payers by phone, never by email: a card
+ * charge, which may come from a payer who never signed in, is made as this one customer, at a
+ * reserved domain (RFC 2606) no receipt ever reaches.
  */
 export const PAYSTACK_PAYER_EMAIL = 'payers@example.com';
+
+/** Where a signed-in payer's own Paystack customer is addressed (their mandates, their BVN check). */
+const PAYER_EMAIL_DOMAIN = 'payers.example.com';
+
+/**
+ * A signed-in payer's Paystack customer, one per payer: its mandates are charged as it, and
+ * Paystack's customer validation checks their BVN against the account as it. Its email names
+ * our payer, so a notice about the customer names them back (payerOfPaystackEmail).
+ */
+export const paystackPayerEmail = (payerId: string) => `${payerId}@${PAYER_EMAIL_DOMAIN}`;
+
+/** Our payer a customer's email names, or null for another customer. */
+export function payerOfPaystackEmail(email: string): string | null {
+  const suffix = `@${PAYER_EMAIL_DOMAIN}`;
+  if (!email.endsWith(suffix)) return null;
+  const payerId = email.slice(0, -suffix.length);
+  return /^[A-Za-z0-9_-]+$/.test(payerId) ? payerId : null;
+}
 
 /** How long a one-time account takes money at most (the spec's 30 minutes; Paystack's too). */
 export const PAYSTACK_TRANSFER_ACCOUNT_MS = 30 * 60_000;
@@ -532,12 +554,13 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       for (const bank of answer.data) {
         if (bank.active === false || bank.is_deleted === true) continue;
         if (found.some((known) => known.institutionCode === bank.code)) continue;
-        // A Paystack bank links an account by its direct debit (transactionService); Paystack
-        // cannot say which account a card draws on, so no bank offers linking by card here.
+        // A Paystack bank links an account by its direct-debit mandate (transactionService),
+        // where it offers one; Paystack cannot say which account a card draws on, so no bank
+        // offers linking by card here.
         found.push({
           institutionCode: bank.code,
           name: bank.name,
-          integrations: ['transactionService'],
+          integrations: bank.available_for_direct_debit === false ? [] : ['transactionService'],
         });
       }
       if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) break;
@@ -669,6 +692,61 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       };
     },
 
+    // Customer validation: Paystack checks the BVN against the account, and answers by its
+    // notice (customeridentification.success or .failed, paystack-notices.ts).
+    async checkAccountHolder({ payerId, bvn, fullName, institutionCode, accountNumber }) {
+      const names = fullName.trim().split(/\s+/);
+      const firstName = names[0] ?? fullName;
+      const lastName = names.length > 1 ? (names[names.length - 1] ?? firstName) : firstName;
+      const customer = await client.write<TPaystackCustomer>('/customer', {
+        email: paystackPayerEmail(payerId),
+        first_name: firstName,
+        last_name: lastName,
+      });
+      if (!customer.ok) throw new PaystackNoAnswer('Create Customer', customer.message);
+      const asked = await client.write<unknown>(
+        `/customer/${segment(customer.data.customer_code)}/identification`,
+        {
+          country: 'NG',
+          type: 'bank_account',
+          account_number: accountNumber,
+          bvn,
+          bank_code: institutionCode,
+          first_name: firstName,
+          last_name: lastName,
+        },
+      );
+      if (!asked.ok) throw new PaystackNoAnswer('Validate Customer', asked.message);
+      return 'pending';
+    },
+
+    // Direct debit: the payer approves the mandate at their bank's page; Paystack tells us when
+    // the bank activated it (direct_debit.authorization.active), or is asked (Verify Authorization).
+    debitMandates: {
+      kind: 'bank_page',
+      async open({ payerId, institutionCode, accountNumber, returnUrl }) {
+        const answer = await client.write<TPaystackMandateOpened>(
+          '/customer/authorization/initialize',
+          {
+            email: paystackPayerEmail(payerId),
+            channel: 'direct_debit',
+            callback_url: returnUrl,
+            account: { number: accountNumber, bank_code: institutionCode },
+          },
+        );
+        if (!answer.ok) throw new PaystackNoAnswer('Initialize Authorization', answer.message);
+        return { providerReference: answer.data.reference, formUrl: answer.data.redirect_url };
+      },
+      async status(providerReference) {
+        const answer = await client.read<TPaystackMandate>(
+          `/customer/authorization/verify/${segment(providerReference)}`,
+        );
+        // Paystack answers 404 until the payer approved and the bank confirmed.
+        if (!answer.ok || !answer.data.active) return { kind: 'pending' };
+        return { kind: 'active', authorization: answer.data.authorization_code };
+      },
+    },
+
     async openTransferAccount({ reference, amount, notAfter }) {
       const known = transferAccounts.get(reference);
       if (known) return known;
@@ -709,7 +787,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       return account;
     },
 
-    async debitAccount({ reference, mandateReference, amount, narration }) {
+    async debitAccount({ reference, mandateReference, payerId, amount, narration }) {
       if (closed.has(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       }
@@ -717,7 +795,8 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       let answer: TPaystackAnswer<TPaystackTransaction>;
       try {
         answer = await client.write<TPaystackTransaction>('/transaction/charge_authorization', {
-          email: PAYSTACK_PAYER_EMAIL,
+          // The customer the payer's mandate was given as.
+          email: paystackPayerEmail(payerId),
           amount,
           // The link's mandate at Paystack is the authorisation its payer gave.
           authorization_code: mandateReference,
@@ -832,7 +911,10 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       if (!bankList && isPaystackSignature(notice.body, signature, options.secretKey)) {
         await banks().catch(() => null);
       }
-      const read = readPaystackNotice(notice, options.secretKey, bankCodeOf);
+      const read = readPaystackNotice(notice, options.secretKey, {
+        bankCodeOf,
+        payerOfEmail: payerOfPaystackEmail,
+      });
       if (read?.kind !== 'refund_of') return read;
       // A refund's notice names Paystack's refund, not ours: its merchant note does.
       const answer = await client.read<TPaystackRefund>(`/refund/${segment(read.refundId)}`);

@@ -14,11 +14,7 @@ import { payoutsContract } from '../contract/payouts.contract';
 import { refundsContract } from '../contract/refunds.contract';
 import { transfersInContract } from '../contract/transfers-in.contract';
 import type { TPlainCard } from '../payments';
-import {
-  paystackProvider,
-  PAYSTACK_PAYER_EMAIL,
-  type TPaystackProvider,
-} from './paystack-provider';
+import { paystackProvider, paystackPayerEmail, type TPaystackProvider } from './paystack-provider';
 import { fromPaystackReference } from './paystack-references';
 
 /*
@@ -76,6 +72,9 @@ const KNOWN_ACCOUNT = {
   accountName: 'ADAEZE OKAFOR',
 };
 
+/** The payer whose Paystack customer gives the mandates. */
+const MANDATE_PAYER = 'pyr_mandates';
+
 /** A direct-debit authorisation the payer approved at their bank's page (Paystack's mandate). */
 async function approvedMandate(account: {
   institutionCode: string;
@@ -92,7 +91,7 @@ async function approvedMandate(account: {
   const { data: opened } = await call('/customer/authorization/initialize', {
     method: 'POST',
     body: JSON.stringify({
-      email: PAYSTACK_PAYER_EMAIL,
+      email: paystackPayerEmail(MANDATE_PAYER),
       channel: 'direct_debit',
       account: { number: account.accountNumber, bank_code: account.institutionCode },
     }),
@@ -100,7 +99,11 @@ async function approvedMandate(account: {
   const reference = opened.reference ?? '';
   await sim.answerMandate(reference, true);
   const { data: verified } = await call(`/customer/authorization/verify/${reference}`);
-  return { ...account, mandateReference: verified.authorization_code ?? '' };
+  return {
+    ...account,
+    mandateReference: verified.authorization_code ?? '',
+    payerId: MANDATE_PAYER,
+  };
 }
 
 cardsContract('paystack (simulator)', async () => {
@@ -157,7 +160,11 @@ debitsContract('paystack (simulator)', async () => {
     settlement: null,
     fundedAccount: await approvedMandate(KNOWN_ACCOUNT),
     poorAccount,
-    unknownAccount: { ...KNOWN_ACCOUNT, mandateReference: 'AUTH_neverissued' },
+    unknownAccount: {
+      ...KNOWN_ACCOUNT,
+      mandateReference: 'AUTH_neverissued',
+      payerId: MANDATE_PAYER,
+    },
   };
 });
 

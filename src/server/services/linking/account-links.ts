@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { and, eq, gt, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   ACCOUNT_LINKED_MESSAGE,
   AUTH_PARAMS_LINK_TTL_MS,
   AUTH_PARAMS_MAX_TRIES,
   AUTH_PARAMS_PENDING_MESSAGE,
+  BANK_PAGE_MANDATE_PENDING_MESSAGE,
+  BANK_PAGE_MANDATE_TTL_MS,
   ONE_TIME_ACCOUNT_TTL_MS,
   PAPER_MANDATE_PENDING_MESSAGE,
   PAPER_MANDATE_TTL_MS,
@@ -35,13 +37,22 @@ import { appendEvent, eventStreams } from '../../events/event-log';
 import type {
   TBank,
   TBankIntegration,
+  TDebitMandates,
+  TProviderNotice,
   TTransferNoticeAnswer,
   TTransferSender,
 } from '../../providers/payments';
 import { AppError } from '../app-error';
+import { accountPageUrl } from '../page-urls';
 import { ownedByPage } from '../payments/charge-owners';
 import { book, ledgerAccount } from '../payments/ledger';
 import { isUniqueViolation } from '../payments/payment-records';
+import {
+  answerHolderCheck,
+  holderColumns,
+  proveAccountHolder,
+  type THolder,
+} from './account-holders';
 import {
   assertAccountUnderPayersBvn,
   heldUnderPayersBvn,
@@ -225,7 +236,111 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
       return (await readLink(ctx.db, link.id)) ?? link;
     }
   }
+  const mandates = ctx.providers.payments.debitMandates;
+  if (link.route === 'bank_page' && link.providerReference && mandates.kind === 'bank_page') {
+    const status = await mandates
+      .status(link.providerReference)
+      // The provider not answering leaves the mandate where it stands; the next read asks again.
+      .catch(() => ({ kind: 'pending' }) as const);
+    if (status.kind === 'active') {
+      await applyBankMandate(ctx, {
+        providerReference: link.providerReference,
+        authorization: status.authorization,
+      });
+      return (await readLink(ctx.db, link.id)) ?? link;
+    }
+  }
   return link;
+}
+
+/**
+ * The bank confirmed a mandate the payer approved at its page (the provider's notice, or its
+ * answer when asked): the authorisation is kept on the open link, and the link becomes active in
+ * the same transaction if its account is held under the payer's BVN; while the provider's holder
+ * check has not answered, it stays open and that answer activates it (answerAccountHolder).
+ */
+export async function applyBankMandate(
+  ctx: Pick<TLinkContext, 'db' | 'clock'>,
+  mandate: { providerReference: string; authorization: string },
+): Promise<'applied' | 'unchanged' | 'ignored'> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [link] = await tx
+      .update(accountLinks)
+      .set({ debitAuthorization: mandate.authorization, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.providerReference, mandate.providerReference),
+          eq(accountLinks.route, 'bank_page'),
+          inArray(accountLinks.state, [...OPEN_STATES]),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    if (!link) {
+      const [known] = await tx
+        .select({ id: accountLinks.id })
+        .from(accountLinks)
+        .where(eq(accountLinks.providerReference, mandate.providerReference));
+      return known ? 'unchanged' : 'ignored';
+    }
+    await activateLink(tx, link.id, now);
+    return 'applied';
+  });
+}
+
+/** Activates inside `tx` the account's open bank-page link whose mandate its bank confirmed. */
+async function activateConfirmedMandates(tx: TDb, accountId: string, now: Date): Promise<void> {
+  const confirmed = await tx
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.accountId, accountId),
+        eq(accountLinks.route, 'bank_page'),
+        inArray(accountLinks.state, [...OPEN_STATES]),
+        isNotNull(accountLinks.debitAuthorization),
+      ),
+    );
+  for (const { id } of confirmed) await activateLink(tx, id, now);
+}
+
+/**
+ * The provider's answer to its check of an account's holder (notice 'account_holder'): a match
+ * activates the account's link whose mandate the bank already confirmed; a refusal ends its open
+ * links with ACCOUNT_NOT_YOURS's words. Both in the transaction that records the answer.
+ */
+export async function answerAccountHolder(
+  ctx: Pick<TLinkContext, 'db' | 'clock'>,
+  notice: Extract<TProviderNotice, { kind: 'account_holder' }>,
+): Promise<'applied' | 'unchanged'> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const answered = await answerHolderCheck(tx, notice);
+    if (!answered) return 'unchanged';
+    if (notice.matches) {
+      await activateConfirmedMandates(tx, answered.accountId, now);
+      return 'applied';
+    }
+    const open = await tx
+      .select({ id: accountLinks.id })
+      .from(accountLinks)
+      .where(
+        and(
+          eq(accountLinks.accountId, answered.accountId),
+          inArray(accountLinks.state, [...OPEN_STATES]),
+        ),
+      );
+    for (const { id } of open) {
+      if (await moveLink(tx, id, 'cancel', now)) {
+        await emitProgress(tx, {
+          accountLinkId: id,
+          status: 'failed',
+          message: ERROR_CATALOGUE.ACCOUNT_NOT_YOURS.message,
+        });
+      }
+    }
+    return 'applied';
+  });
 }
 
 /**
@@ -233,12 +348,19 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
  * for the transaction service, auth parameters for the alternate service, a paper form for
  * NIBSS's; an account only a card can link goes to the card flow.
  */
-function routeFor(offered: readonly TBankIntegration[], service: 'any' | 'alt'): TMandateRoute {
+function routeFor(
+  offered: readonly TBankIntegration[],
+  service: 'any' | 'alt',
+  mandates: TDebitMandates,
+): TMandateRoute {
   if (service === 'alt') {
     if (offered.includes('altTransactionService')) return 'auth_params';
     throw new AppError('ACCOUNT_NOT_SUPPORTED');
   }
-  if (offered.includes('transactionService')) return 'test_transfer';
+  // The transaction service's mandate, as its provider has it authorised.
+  if (offered.includes('transactionService')) {
+    return mandates.kind === 'bank_page' ? 'bank_page' : 'test_transfer';
+  }
   // A bank that takes NIBSS's paper mandates has its alternate service's mandate on paper.
   if (offered.includes('nibssAlt')) return 'paper';
   if (offered.includes('altTransactionService')) return 'auth_params';
@@ -250,6 +372,7 @@ const LINK_TTL_MS: Record<TMandateRoute, number> = {
   test_transfer: ONE_TIME_ACCOUNT_TTL_MS,
   auth_params: AUTH_PARAMS_LINK_TTL_MS,
   paper: PAPER_MANDATE_TTL_MS,
+  bank_page: BANK_PAGE_MANDATE_TTL_MS,
 };
 
 type TFoundAccount = NonNullable<
@@ -291,9 +414,16 @@ export async function addPayerAccount(
   payerId: string,
   input: { accountNumber: string; institutionCode: string; bank: TBank; found: TFoundAccount },
   now: Date,
+  /** What is known of its holder beyond the name enquiry (proveAccountHolder). */
+  holder: THolder | null = null,
 ): Promise<string> {
   const { found } = input;
-  const bvnHash = await holderBvnHash(db, found.bvn);
+  const known = holderColumns(holder);
+  const bvnHash = known.bvnHash ?? (await holderBvnHash(db, found.bvn));
+  const holderCheck = {
+    holderCheck: known.holderCheck,
+    holderCheckBvnHash: known.holderCheckBvnHash,
+  };
   const [account] = await db
     .insert(payerAccounts)
     .values({
@@ -305,11 +435,17 @@ export async function addPayerAccount(
       bankName: input.bank.name,
       nameEnquiryId: found.nameEnquiryId,
       bvnHash,
+      ...holderCheck,
       createdAt: now,
     })
     .onConflictDoUpdate({
       target: [payerAccounts.payerId, payerAccounts.institutionCode, payerAccounts.accountNumber],
-      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId, bvnHash },
+      set: {
+        accountName: found.accountName,
+        nameEnquiryId: found.nameEnquiryId,
+        bvnHash,
+        ...holderCheck,
+      },
     })
     .returning({ id: payerAccounts.id });
   if (!account) throw new Error('The payer account could not be recorded');
@@ -378,10 +514,10 @@ export async function createAccountLink(
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
-  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
-  const route = routeFor(found.integrations, service);
+  const holder = await proveAccountHolder(ctx, payerId, input, found.bvn);
+  const route = routeFor(found.integrations, service, providers.payments.debitMandates);
   const now = clock.now();
-  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
+  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now, holder);
   const linkId = newLinkId();
   const testAmount =
     route === 'test_transfer'
@@ -460,6 +596,26 @@ export async function createAccountLink(
       .where(eq(accountLinks.id, linkId));
     return { ...link, ...mandate };
   }
+  const mandates = providers.payments.debitMandates;
+  if (route === 'bank_page' && mandates.kind === 'bank_page') {
+    let opened;
+    try {
+      opened = await mandates.open({
+        payerId,
+        institutionCode,
+        accountNumber,
+        returnUrl: accountPageUrl(ctx.config.publicUrl),
+      });
+    } catch {
+      await abandonLink(db, linkId, clock.now(), failed);
+      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+    }
+    await db
+      .update(accountLinks)
+      .set({ providerReference: opened.providerReference })
+      .where(eq(accountLinks.id, linkId));
+    return { ...link, formUrl: opened.formUrl };
+  }
   return { ...link, formUrl: paperFormUrl(ctx, linkId) };
 }
 
@@ -486,6 +642,7 @@ const PENDING_MESSAGES: Record<TLinkRoute, string> = {
   test_transfer: ERROR_CATALOGUE.PAYMENT_NOT_YET_CONFIRMED.message,
   auth_params: AUTH_PARAMS_PENDING_MESSAGE,
   paper: PAPER_MANDATE_PENDING_MESSAGE,
+  bank_page: BANK_PAGE_MANDATE_PENDING_MESSAGE,
   card: ERROR_CATALOGUE.PAYMENT_NOT_YET_CONFIRMED.message,
 };
 
@@ -766,7 +923,9 @@ export async function linkOriginOfPayment(
   }
   // Money from an account proves its holder sent it, not that the holder is this payer.
   await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
-  if (routeFor(found.integrations, 'any') !== 'test_transfer') {
+  if (
+    routeFor(found.integrations, 'any', ctx.providers.payments.debitMandates) !== 'test_transfer'
+  ) {
     throw new AppError('ACCOUNT_LINKS_BY_MANDATE');
   }
   const now = clock.now();

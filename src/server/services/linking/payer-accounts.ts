@@ -16,6 +16,7 @@ import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TBankIntegration } from '../../providers/payments';
+import type { TLinkRoute } from '../../../domain/schemas/account-link';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
@@ -34,7 +35,7 @@ type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config
 /** The SSE event type of every bank-validation event (its data is a TBankValidationEvent). */
 
 /** Which integrations of an account this payer has linked, by its mandate's route. */
-type TLinkedRoutes = ReadonlySet<'test_transfer' | 'auth_params' | 'paper' | 'card'>;
+type TLinkedRoutes = ReadonlySet<TLinkRoute>;
 
 /**
  * spec §3 User account.integrations for the ways a bank offers, as far as this payer has used
@@ -46,7 +47,7 @@ export function integrationsOf(
   linked: TLinkedRoutes,
 ): TAccountIntegrations {
   const integrations: TAccountIntegrations = {};
-  const debit = linked.has('test_transfer') || linked.has('paper');
+  const debit = linked.has('test_transfer') || linked.has('paper') || linked.has('bank_page');
   for (const kind of offered) {
     if (kind === 'transactionService') {
       integrations.transactionService = {

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
@@ -24,7 +24,12 @@ export type TLinkedAccount = {
   account: typeof payerAccounts.$inferSelect;
   /** The account link whose active mandate the debit runs on. */
   mandateId: string;
+  /** What the provider debits it by: the authorisation the bank confirmed, else the link's id. */
+  mandateReference: string;
 };
+
+/** SQL: what the provider debits an active link by (TAccountDebitRequest.mandateReference). */
+export const mandateReferenceOf = sql<string>`coalesce(${accountLinks.debitAuthorization}, ${accountLinks.id})`;
 
 /** The payer's accounts among `accountIds` that are linked (an active mandate), by id. */
 export async function linkedAccountsOf(
@@ -34,7 +39,11 @@ export async function linkedAccountsOf(
 ): Promise<Map<string, TLinkedAccount>> {
   if (accountIds.length === 0) return new Map();
   const rows = await db
-    .select({ account: payerAccounts, mandateId: accountLinks.id })
+    .select({
+      account: payerAccounts,
+      mandateId: accountLinks.id,
+      mandateReference: mandateReferenceOf,
+    })
     .from(payerAccounts)
     .innerJoin(
       accountLinks,
@@ -77,7 +86,8 @@ export async function debitImmediatePayment(
     call: (attempt) =>
       ctx.providers.payments.debitAccount({
         reference: attempt.id,
-        mandateReference: linked.mandateId,
+        mandateReference: linked.mandateReference,
+        payerId: request.payerId,
         institutionCode: linked.account.institutionCode,
         accountNumber: linked.account.accountNumber,
         amount: attempt.amount,

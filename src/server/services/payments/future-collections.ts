@@ -15,6 +15,7 @@ import {
 import type { TAccountDebitOutcome } from '../../providers/payments';
 import { accountOrigin } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
+import { mandateReferenceOf } from './account-debits';
 import { book, ledgerAccount } from './ledger';
 import { recordMerchantEvent } from '../merchants/webhooks';
 
@@ -54,6 +55,8 @@ export const debitReference = (collectionId: string, position: number, round = 0
 type TBoundAccount = {
   position: number;
   mandateId: string;
+  /** What the provider debits it by (account-debits.ts mandateReferenceOf). */
+  mandateReference: string;
   mandateState: string;
   /** Whether the mandate was made under its payer's BVN as it is now: else it debits nothing. */
   underPayersBvn: boolean;
@@ -66,6 +69,7 @@ export async function boundAccountsOf(db: TDb, paymentId: string): Promise<TBoun
     .select({
       position: futurePaymentAccounts.position,
       mandateId: futurePaymentAccounts.mandateId,
+      mandateReference: mandateReferenceOf,
       mandateState: accountLinks.state,
       underPayersBvn: sql<boolean>`coalesce(${debitableUnderBvn}, false)`,
       account: payerAccounts,
@@ -305,7 +309,8 @@ async function askBank(
   try {
     return await ctx.providers.payments.debitAccount({
       reference: debitReference(row.id, bound.position, row.rounds),
-      mandateReference: bound.mandateId,
+      mandateReference: bound.mandateReference,
+      payerId: bound.account.payerId,
       institutionCode: bound.account.institutionCode,
       accountNumber: bound.account.accountNumber,
       amount: row.amount,

@@ -3,7 +3,12 @@ import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
 import type { TProviderNotice, TRawNotice } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { creditLinkTestTransfer, isAccountLinkReference } from '../linking/account-links';
+import {
+  answerAccountHolder,
+  applyBankMandate,
+  creditLinkTestTransfer,
+  isAccountLinkReference,
+} from '../linking/account-links';
 import { settleNoticedCharge } from './lost-attempts';
 import { settleNoticedPayout } from './payouts';
 import { completeRefund } from './refunds';
@@ -22,6 +27,10 @@ import { creditTransfer } from './transfer-payments';
  * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge).
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
  * - refund: ended by completeRefund, as the refund's own answer and its requery end it.
+ * - debit_mandate: the bank confirmed a mandate approved at its page: applyBankMandate, as a
+ *   read of the link that asks the provider (settleLink).
+ * - account_holder: the provider's answer whether an account is held under the payer's BVN
+ *   (answerAccountHolder).
  *
  * Delivered again (a provider retries what was not answered 2xx), a notice changes nothing: a
  * transfer's is answered from its record (given back again if that was the answer: returnTransfer
@@ -79,6 +88,10 @@ export async function applyProviderNotice(
       return (await completeRefund(ctx, notice.reference, notice.outcome)) === null
         ? 'ignored'
         : 'applied';
+    case 'debit_mandate':
+      return applyBankMandate(ctx, notice);
+    case 'account_holder':
+      return answerAccountHolder(ctx, notice);
     case 'ignored':
       return 'ignored';
   }

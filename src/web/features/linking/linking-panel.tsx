@@ -31,7 +31,7 @@ import {
   VerificationForm,
 } from './linking-steps';
 import { BvnFormView, useBvnRequests } from './bvn-step';
-import { PaperMandateSuccess } from './paper-mandate';
+import { MandateFormSuccess } from './paper-mandate';
 import { SelectStep } from './select-step';
 import { useAccountLinkProgress, useCardLinkingEvents } from './use-linking-events';
 import './linking.css';
@@ -347,8 +347,8 @@ export function LinkingPanel({
           </div>
         );
       case 'success':
-        return state.paperForm ? (
-          <PaperMandateSuccess formUrl={state.paperForm} onDone={cancel} />
+        return state.mandateForm ? (
+          <MandateFormSuccess form={state.mandateForm} onDone={cancel} />
         ) : (
           <LinkingSuccess />
         );

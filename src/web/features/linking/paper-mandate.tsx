@@ -1,4 +1,8 @@
-import { PAPER_MANDATE_TEXT } from '../../../domain/paper-mandate';
+import {
+  BANK_MANDATE_TEXT,
+  PAPER_MANDATE_TEXT,
+  type TMandateForm,
+} from '../../../domain/paper-mandate';
 import { Button } from '../../ui/button';
 
 /** The printable form of a paper mandate, in a new tab (GET /mandates/{id}). */
@@ -17,24 +21,31 @@ export function PaperMandateFormLink({
 }
 
 /**
- * A paper mandate's success step: what happens next, its form to print, sign and hand to the bank
- * (without it the bank has nothing to approve), and Done. It stays until the payer closes it
- * (src/domain/paper-mandate.ts).
+ * A paper or bank mandate's success step: what happens next, its form to print, sign and hand to
+ * the bank (without it the bank has nothing to approve) or the bank's page to approve it at, and
+ * Done. It stays until the payer closes it (src/domain/paper-mandate.ts).
  */
-export function PaperMandateSuccess({ formUrl, onDone }: { formUrl: string; onDone(): void }) {
+export function MandateFormSuccess({ form, onDone }: { form: TMandateForm; onDone(): void }) {
+  const text = form.type === 'paper' ? PAPER_MANDATE_TEXT : BANK_MANDATE_TEXT;
   return (
     <div className="linking-result" role="status">
       <span className="result-mark done" aria-hidden="true">
         ✓
       </span>
-      <h2 className="section-title">{PAPER_MANDATE_TEXT.title}</h2>
-      {PAPER_MANDATE_TEXT.nextSteps.map((line) => (
+      <h2 className="section-title">{text.title}</h2>
+      {text.nextSteps.map((line) => (
         <p key={line}>{line}</p>
       ))}
       <div className="actions">
-        <PaperMandateFormLink formUrl={formUrl} variant="primary" />
+        {form.type === 'paper' ? (
+          <PaperMandateFormLink formUrl={form.url} variant="primary" />
+        ) : (
+          <a className="button primary" href={form.url} target="_blank" rel="noopener">
+            {BANK_MANDATE_TEXT.open}
+          </a>
+        )}
         <Button variant="secondary" onClick={onDone}>
-          {PAPER_MANDATE_TEXT.done}
+          {text.done}
         </Button>
       </div>
     </div>
