@@ -2,9 +2,9 @@ import { PaystackRefusal } from './request-checks';
 import { ok, type TAnswer, type TContext, type TRoute } from './simulator-state';
 
 /**
- * The banks the simulator lists (GET /bank) and the accounts it resolves (GET /bank/resolve).
- * Codes are the Nigerian bank codes Paystack's List Banks answers with; the list is short on
- * purpose. The accounts are the simulator's own.
+ * The banks the simulator lists (GET /bank), the accounts it resolves (GET /bank/resolve) and
+ * whose BVN holds each (Validate Customer). Codes are the Nigerian bank codes Paystack's List
+ * Banks answers with; the list is short on purpose. The accounts and BVNs are the simulator's own.
  */
 
 export type TSimBank = {
@@ -65,6 +65,26 @@ export const RESOLVABLE_ACCOUNTS: Record<string, Record<string, string>> = {
 
 export const resolveAccountName = (bankCode: string, accountNumber: string) =>
   RESOLVABLE_ACCOUNTS[bankCode]?.[accountNumber] ?? null;
+
+/** The BVN most accounts that resolve are held under. */
+export const DEFAULT_HOLDER_BVN = '22200000011';
+
+/** The BVN of the accounts held by someone else: Access `0001234567`, Zenith `2000000001`. */
+export const OTHER_HOLDER_BVN = '22200000022';
+
+/**
+ * Who holds each account that resolves, keyed `${bankCode}:${accountNumber}`, as Validate Customer
+ * checks it: the holder's BVN.
+ */
+export const DEFAULT_ACCOUNT_HOLDERS: Record<string, string> = Object.fromEntries(
+  Object.entries(RESOLVABLE_ACCOUNTS).flatMap(([bankCode, accounts]) =>
+    Object.keys(accounts).map((accountNumber) => {
+      const key = `${bankCode}:${accountNumber}`;
+      const other = key === '044:0001234567' || key === '057:2000000001';
+      return [key, other ? OTHER_HOLDER_BVN : DEFAULT_HOLDER_BVN];
+    }),
+  ),
+);
 
 /** A payout to this account number (at any bank) fails: transfer.failed instead of transfer.success. */
 export const FAILING_PAYOUT_ACCOUNT = '0000000000';

@@ -11,6 +11,7 @@ import {
   type TBody,
 } from './request-checks';
 import {
+  customerObject,
   listPage,
   ok,
   randomCode,
@@ -388,18 +389,7 @@ export const charges = (state: TSimState) => {
           message_type: 'INCORRECT_AMOUNT',
           transaction_id: String(transaction.id),
         },
-        customer: {
-          first_name: null,
-          last_name: null,
-          email: customer.email,
-          phone: null,
-          metadata: null,
-          domain: 'test',
-          customer_code: customer.customer_code,
-          risk_action: 'default',
-          id: customer.id,
-          integration: 100_001,
-        },
+        customer: customerObject(customer),
       });
       return;
     }

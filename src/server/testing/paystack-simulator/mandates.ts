@@ -8,6 +8,7 @@ import {
   requiredString,
 } from './request-checks';
 import {
+  INTEGRATION_ID,
   ok,
   randomCode,
   type TAnswer,
@@ -90,16 +91,16 @@ export const mandates = (state: TSimState) => {
     return {
       ...record.fields,
       active,
-      integration: 100_001,
+      integration: INTEGRATION_ID,
       domain: 'test',
       reference: mandate.reference,
       customer: {
-        first_name: null,
-        last_name: null,
+        first_name: customer.first_name,
+        last_name: customer.last_name,
         code: customer.customer_code,
         email: customer.email,
-        phone: '',
-        metadata: null,
+        phone: customer.phone ?? '',
+        metadata: customer.metadata,
         risk_action: 'default',
       },
     };

@@ -1,6 +1,7 @@
 import { FAILING_PAYOUT_ACCOUNT, bankByCode, resolveAccountName, type TSimBank } from './banks';
 import { PaystackRefusal, amountIn, optionalString, requiredString } from './request-checks';
 import {
+  INTEGRATION_ID,
   iso,
   listPage,
   ok,
@@ -56,7 +57,7 @@ export const payouts = (state: TSimState) => {
     domain: 'test',
     email: null,
     id: recipient.id,
-    integration: 100_001,
+    integration: INTEGRATION_ID,
     metadata: null,
     name: recipient.name,
     recipient_code: recipient.recipient_code,
@@ -111,7 +112,7 @@ export const payouts = (state: TSimState) => {
     domain: 'test',
     failures: null,
     id: transfer.id,
-    integration: 100_001,
+    integration: INTEGRATION_ID,
     reason: transfer.reason,
     reference: transfer.reference,
     source: 'balance',

@@ -740,6 +740,289 @@ describe('direct debit on the bank page', () => {
   });
 });
 
+describe('customers', () => {
+  const newEmail = () => `customer-${Date.now()}-${++counter}@example.com`;
+
+  it('creates a customer, answers the same one for its email with the names and phone given, and fetches it by code or email', async () => {
+    const email = newEmail();
+    const created = await call('POST', '/customer', { email, first_name: 'Ada' });
+    expect(created.status).toBe(200);
+    expect(created.json).toEqual({
+      status: true,
+      message: 'Customer created',
+      data: {
+        transactions: [],
+        subscriptions: [],
+        authorizations: [],
+        email,
+        first_name: 'Ada',
+        last_name: null,
+        phone: null,
+        metadata: null,
+        domain: 'test',
+        customer_code: expect.stringMatching(/^CUS_[a-z0-9]{15}$/),
+        risk_action: 'default',
+        id: expect.any(Number),
+        integration: expect.any(Number),
+        identified: false,
+        identifications: null,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
+    });
+    const { customer_code: code, id } = created.json.data;
+
+    const again = await call('POST', '/customer', {
+      email: email.toUpperCase(),
+      last_name: 'Obi',
+      phone: '+2348012345678',
+      metadata: JSON.stringify({ shop: 'north' }),
+    });
+    expect(again.json.data).toMatchObject({
+      customer_code: code,
+      id,
+      email,
+      first_name: 'Ada',
+      last_name: 'Obi',
+      phone: '+2348012345678',
+      metadata: { shop: 'north' },
+    });
+
+    const byCode = await call('GET', `/customer/${code}`);
+    const byEmail = await call('GET', `/customer/${encodeURIComponent(email)}`);
+    expect(byCode.json).toMatchObject({
+      status: true,
+      message: 'Customer retrieved',
+      data: { customer_code: code, last_name: 'Obi', identified: false },
+    });
+    expect(byEmail.json.data).toEqual(byCode.json.data);
+    expect(await call('GET', '/customer/CUS_neverheardof0000')).toEqual({
+      status: 404,
+      json: { status: false, message: 'Customer not found' },
+    });
+  });
+
+  it('refuses a customer without a valid email', async () => {
+    const missing = await call('POST', '/customer', { first_name: 'Ada' });
+    const invalid = await call('POST', '/customer', { email: 'not-an-email' });
+    expect(missing).toEqual({ status: 400, json: { status: false, message: 'email is required' } });
+    expect(invalid).toEqual({
+      status: 400,
+      json: { status: false, message: 'Invalid Email Address Passed' },
+    });
+  });
+
+  it('is the one customer of its email that charges and mandates use', async () => {
+    const email = newEmail();
+    const paid = await chargeCard('4084084084084081', { email });
+    const created = await call('POST', '/customer', { email, first_name: 'Musa' });
+    expect(created.json.data.customer_code).toBe(paid.json.data.customer.customer_code);
+    const verified = await call('GET', `/transaction/verify/${paid.json.data.reference}`);
+    expect(verified.json.data.customer).toMatchObject({
+      customer_code: created.json.data.customer_code,
+      first_name: 'Musa',
+    });
+    const fetched = await call('GET', `/customer/${created.json.data.customer_code}`);
+    expect(fetched.json.data.total_transactions).toBe(1);
+
+    const mandate = await call('POST', '/customer/authorization/initialize', {
+      email,
+      channel: 'direct_debit',
+      account: { number: '3000000001', bank_code: '011' },
+    });
+    await simulator.answerMandate(mandate.json.data.reference, true);
+    const verifiedMandate = await call(
+      'GET',
+      `/customer/authorization/verify/${mandate.json.data.reference}`,
+    );
+    expect(verifiedMandate.json.data.customer.code).toBe(created.json.data.customer_code);
+  });
+});
+
+describe('customer identification', () => {
+  const identification = (extra: Record<string, unknown> = {}) => ({
+    country: 'NG',
+    type: 'bank_account',
+    account_number: '0123456789',
+    bvn: '22200000011',
+    bank_code: '058',
+    first_name: 'Adaeze',
+    last_name: 'Okafor',
+    ...extra,
+  });
+
+  const newCustomer = async () =>
+    (await call('POST', '/customer', { email: `identify-${Date.now()}-${++counter}@example.com` }))
+      .json.data as { customer_code: string; id: number; email: string };
+
+  /** The identification notices our server received for this customer, parsed. */
+  const identificationNotices = (code: string) =>
+    receiver.received
+      .map((notice) => JSON.parse(notice.raw))
+      .filter(
+        (notice) =>
+          notice.event.startsWith('customeridentification.') && notice.data.customer_code === code,
+      );
+
+  it('answers 202, then sends customeridentification.success with the numbers masked, and the customer is identified', async () => {
+    const customer = await newCustomer();
+    const answer = await call(
+      'POST',
+      `/customer/${customer.customer_code}/identification`,
+      identification({ middle_name: 'Ngozi' }),
+    );
+    expect(answer).toEqual({
+      status: 202,
+      json: { status: true, message: 'Customer Identification in progress' },
+    });
+    await expect.poll(() => identificationNotices(customer.customer_code).length).toBe(1);
+    const expected = {
+      country: 'NG',
+      type: 'bank_account',
+      bvn: '222*****011',
+      account_number: '012****789',
+      bank_code: '058',
+    };
+    expect(identificationNotices(customer.customer_code)).toEqual([
+      {
+        event: 'customeridentification.success',
+        data: {
+          customer_id: customer.id,
+          customer_code: customer.customer_code,
+          email: customer.email,
+          identification: expected,
+        },
+      },
+    ]);
+    const fetched = await call('GET', `/customer/${customer.customer_code}`);
+    expect(fetched.json.data).toMatchObject({ identified: true, identifications: [expected] });
+  });
+
+  it('sends customeridentification.failed for an account held under another BVN or one that does not resolve, and the customer stays unidentified', async () => {
+    const customer = await newCustomer();
+    const path = `/customer/${customer.customer_code}/identification`;
+    await call('POST', path, identification({ account_number: '0001234567', bank_code: '044' }));
+    await expect.poll(() => identificationNotices(customer.customer_code).length).toBe(1);
+    await call('POST', path, identification({ account_number: '9999999999' }));
+    await expect.poll(() => identificationNotices(customer.customer_code).length).toBe(2);
+    expect(identificationNotices(customer.customer_code)).toEqual([
+      {
+        event: 'customeridentification.failed',
+        data: {
+          customer_id: customer.id,
+          customer_code: customer.customer_code,
+          email: customer.email,
+          identification: {
+            country: 'NG',
+            type: 'bank_account',
+            bvn: '222*****011',
+            account_number: '000****567',
+            bank_code: '044',
+          },
+          reason: 'Account number or BVN is incorrect',
+        },
+      },
+      expect.objectContaining({
+        event: 'customeridentification.failed',
+        data: expect.objectContaining({
+          identification: expect.objectContaining({ account_number: '999****999' }),
+          reason: 'Account number or BVN is incorrect',
+        }),
+      }),
+    ]);
+    const fetched = await call('GET', `/customer/${customer.customer_code}`);
+    expect(fetched.json.data).toMatchObject({ identified: false, identifications: null });
+
+    // The same Access account under its holder's BVN is identified.
+    await call(
+      'POST',
+      path,
+      identification({ account_number: '0001234567', bank_code: '044', bvn: '22200000022' }),
+    );
+    await expect.poll(() => identificationNotices(customer.customer_code).length).toBe(3);
+    expect(identificationNotices(customer.customer_code)[2].event).toBe(
+      'customeridentification.success',
+    );
+  });
+
+  it('refuses an unknown customer with 404 and a missing or malformed field with 400 naming it, and sends nothing', async () => {
+    const customer = await newCustomer();
+    const path = `/customer/${customer.customer_code}/identification`;
+    expect(
+      await call('POST', '/customer/CUS_neverheardof0000/identification', identification()),
+    ).toEqual({ status: 404, json: { status: false, message: 'Customer not found' } });
+    expect(
+      (
+        await call(
+          'POST',
+          `/customer/${encodeURIComponent(customer.email)}/identification`,
+          identification(),
+        )
+      ).status,
+    ).toBe(404);
+
+    const refusals: Array<[Record<string, unknown>, RegExp]> = [
+      [{ country: undefined }, /^country is required$/],
+      [{ country: 'GH' }, /country/],
+      [{ type: 'bvn' }, /type/],
+      [{ account_number: undefined }, /^account_number is required$/],
+      [{ account_number: '12345' }, /^account_number must be 10 digits$/],
+      [{ bvn: undefined }, /^bvn is required$/],
+      [{ bvn: '2220000001x' }, /^bvn must be 11 digits$/],
+      [{ bank_code: undefined }, /^bank_code is required$/],
+      [{ bank_code: '000' }, /bank code/i],
+      [{ first_name: undefined }, /^first_name is required$/],
+      [{ last_name: '' }, /^last_name is required$/],
+    ];
+    for (const [change, message] of refusals) {
+      const answer = await call('POST', path, identification(change));
+      expect(answer.status, JSON.stringify(change)).toBe(400);
+      expect(answer.json.status).toBe(false);
+      expect(answer.json.message, JSON.stringify(change)).toMatch(message);
+    }
+    await simulator.idle();
+    expect(identificationNotices(customer.customer_code)).toEqual([]);
+  });
+
+  it('takes who holds each account from the accountHolders option', async () => {
+    const own = await noticeReceiver();
+    const held = await startPaystackSimulator({
+      secretKey: SECRET,
+      noticeUrl: own.url,
+      accountHolders: { '058:0123456789': '12345678901' },
+    });
+    try {
+      const post = async (path: string, body: unknown) => {
+        const answer = await fetch(`${held.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return answer.json();
+      };
+      const { data: customer } = await post('/customer', { email: 'held@example.com' });
+      const path = `/customer/${customer.customer_code}/identification`;
+      const bodies = [
+        identification(),
+        identification({ bvn: '12345678901' }),
+        identification({ account_number: '0000000001', bvn: '22200000011' }),
+      ];
+      for (const [index, body] of bodies.entries()) {
+        await post(path, body);
+        await expect.poll(() => own.received.length).toBe(index + 1);
+      }
+      expect(own.received.map((notice) => JSON.parse(notice.raw).event)).toEqual([
+        'customeridentification.failed',
+        'customeridentification.success',
+        'customeridentification.failed',
+      ]);
+    } finally {
+      await held.close();
+      await own.close();
+    }
+  });
+});
+
 describe('faults', () => {
   it('takes effect when the answer is lost, and verify by reference then tells the truth', async () => {
     const reference = newReference();

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bankByCode, bankRoutes } from './banks';
+import { DEFAULT_ACCOUNT_HOLDERS, bankByCode, bankRoutes } from './banks';
 import { charges } from './charges';
+import { customers } from './customers';
 import { mandates } from './mandates';
 import { noticeSender, type TNoticeAttempt } from './notices';
 import { closePage, mandatePage, notFoundPage, threeDsPage } from './pages';
@@ -13,8 +14,9 @@ import { createSimState, type TAnswer, type TContext, type TRoute } from './simu
 /**
  * A Paystack stand-in for tests and local runs, written from Paystack's OpenAPI description
  * (PaystackOSS/openapi) and its docs: the Charge API (cards with PIN/OTP/phone/birthday/3-D Secure
- * steps, pay with transfer), charging a saved authorization, verify, banks, refunds, transfers
- * (payouts), direct-debit mandates, and signed notices (webhooks) to one URL. State lives in
+ * steps, pay with transfer), charging a saved authorization, verify, banks, customers and their
+ * identification, refunds, transfers (payouts), direct-debit mandates, and signed notices
+ * (webhooks) to one URL. State lives in
  * memory and dies with close(). README.md beside this file lists the test cards and controls.
  */
 
@@ -74,6 +76,12 @@ export type TPaystackSimulatorOptions = {
   noticeRetryDelaysMs?: number[];
   /** The integration's balance in kobo, which payouts draw on; charges add to it. */
   balance?: number;
+  /**
+   * Who holds each bank account, for Validate Customer: the holder's BVN, keyed
+   * `${bankCode}:${accountNumber}`. By default every account that resolves is held under
+   * 22200000011, but Access 0001234567 and Zenith 2000000001, held under 22200000022.
+   */
+  accountHolders?: Record<string, string>;
 };
 
 type TPageAnswer = { status: number; html?: string; location?: string };
@@ -101,9 +109,13 @@ export async function startPaystackSimulator(
   const refunding = refunds(state);
   const debits = mandates(state);
   const paying = payouts(state);
+  const people = customers(state, {
+    accountHolders: options.accountHolders ?? DEFAULT_ACCOUNT_HOLDERS,
+  });
   const routes: TRoute[] = [
     ...charging.routes,
     ...bankRoutes,
+    ...people.routes,
     ...refunding.routes,
     ...paying.routes,
     ...debits.routes,

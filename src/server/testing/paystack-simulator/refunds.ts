@@ -7,6 +7,7 @@ import {
   requiredString,
 } from './request-checks';
 import {
+  INTEGRATION_ID,
   iso,
   ok,
   type TAnswer,
@@ -46,7 +47,7 @@ export const refunds = (state: TSimState) => {
 
   const refundFields = (refund: TRefund) => ({
     id: refund.id,
-    integration: 100_001,
+    integration: INTEGRATION_ID,
     domain: 'test',
     transaction: refund.transaction.id,
     dispute: null,
@@ -74,7 +75,7 @@ export const refunds = (state: TSimState) => {
     currency: 'NGN',
     processor: refund.transaction.channel === 'card' ? 'card' : 'instant-transfer',
     customer: { first_name: null, last_name: null, email: refund.transaction.email },
-    integration: 100_001,
+    integration: INTEGRATION_ID,
     domain: 'test',
     id: String(refund.id),
   });

@@ -9,7 +9,50 @@ import type { TCardStep, TTestCard } from './test-cards';
  * settled (paid, with charge.success; or failed, with no notice).
  */
 
-export type TCustomer = { id: number; customer_code: string; email: string };
+/**
+ * A customer's identification (Validate Customer), as Paystack's customeridentification notices
+ * show it, the BVN and account number masked. The docs show no identification inside a customer
+ * object, so its `identifications` hold this same shape.
+ */
+export type TIdentification = {
+  country: 'NG';
+  type: 'bank_account';
+  bvn: string;
+  account_number: string;
+  bank_code: string;
+};
+
+/** One customer per email, whether made by POST /customer, a charge or a mandate. */
+export type TCustomer = {
+  id: number;
+  customer_code: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  metadata: Record<string, unknown> | null;
+  identified: boolean;
+  identifications: TIdentification[] | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** The integration every object of the simulator belongs to. */
+export const INTEGRATION_ID = 100_001;
+
+/** The customer object of Paystack's customer calls and of bank.transfer.rejected. */
+export const customerObject = (customer: TCustomer) => ({
+  email: customer.email,
+  first_name: customer.first_name,
+  last_name: customer.last_name,
+  phone: customer.phone,
+  metadata: customer.metadata,
+  domain: 'test',
+  customer_code: customer.customer_code,
+  risk_action: 'default',
+  id: customer.id,
+  integration: INTEGRATION_ID,
+});
 
 export type TAuthorizationRecord = {
   /** The authorization object as Paystack shows it. */
@@ -125,6 +168,7 @@ export const createSimState = (input: {
   const transactions = new Map<string, TTransaction>();
   const transactionsById = new Map<number, TTransaction>();
   const customers = new Map<string, TCustomer>();
+  const customersByCode = new Map<string, TCustomer>();
   const authorizations = new Map<string, TAuthorizationRecord>();
   let lastId = 1_000_000;
   const state = {
@@ -138,24 +182,43 @@ export const createSimState = (input: {
     authorizations,
   };
 
-  const customerFor = (email: string) => {
+  /** The customer of this email (Paystack matches emails whatever their case), made if new. */
+  const customerFor = (email: string): TCustomer => {
     const known = customers.get(email.toLowerCase());
     if (known) return known;
-    const customer = { id: state.newId(), customer_code: `CUS_${randomCode(15)}`, email };
+    const customer: TCustomer = {
+      id: state.newId(),
+      customer_code: `CUS_${randomCode(15)}`,
+      email,
+      first_name: null,
+      last_name: null,
+      phone: null,
+      metadata: null,
+      identified: false,
+      identifications: null,
+      createdAt: now(),
+      updatedAt: now(),
+    };
     customers.set(email.toLowerCase(), customer);
+    customersByCode.set(customer.customer_code, customer);
     return customer;
   };
 
+  /** A known customer by its code or its email; undefined for neither. */
+  const findCustomer = (emailOrCode: string) =>
+    customersByCode.get(emailOrCode) ?? customers.get(emailOrCode.toLowerCase());
+
+  /** The customer as a transaction or a notice shows it. */
   const customerFields = (email: string) => {
     const customer = customerFor(email);
     return {
       id: customer.id,
-      first_name: null,
-      last_name: null,
+      first_name: customer.first_name,
+      last_name: customer.last_name,
       email: customer.email,
       customer_code: customer.customer_code,
-      phone: null,
-      metadata: null,
+      phone: customer.phone,
+      metadata: customer.metadata,
       risk_action: 'default',
       international_format_phone: null,
     };
@@ -297,6 +360,7 @@ export const createSimState = (input: {
 
   return Object.assign(state, {
     customerFor,
+    findCustomer,
     customerFields,
     transactionFields,
     newTransaction,
