@@ -6,13 +6,19 @@
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { paymentAttempts } from '../db/schema';
+import { payerAccounts, paymentAttempts } from '../db/schema';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../testing/paystack-simulator/paystack-simulator';
+import { SANDBOX_PEOPLE } from '../sandbox/fixtures';
+import { resolveAccountName } from '../testing/paystack-simulator/banks';
+import { verifyBvn } from '../testing/bvn';
+import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import {
+  accountLinkRow,
   consentWithPayment,
+  linkByTestTransfer,
   encryptedCard,
   keepPageToken,
   ledgerKinds,
@@ -47,6 +53,12 @@ type TProviderWorld = {
   chargeCalls(): number;
   /** How many charges the provider holds as taken for these references of ours. */
   takenCharges(references: string[]): Promise<number>;
+  /**
+   * The payer of `token` links their own account for debits, as this provider has it proven
+   * (the sandbox: a test transfer; Paystack: customer validation of their BVN, then the mandate
+   * approved at the bank's page): the account's id.
+   */
+  linkAccount(token: string): Promise<string>;
   /** The name the notices route is called with. */
   noticesName: string;
   close(): Promise<void>;
@@ -100,6 +112,7 @@ async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }>
         const sent = await sandboxTransfer(app.app, { accountNumber, amount });
         expect(sent.statusCode).toBe(200);
       },
+      linkAccount: (token) => linkByTestTransfer(app.app, token, 'links_by_test_transfer'),
       asksAboutLostCharge: 'reconciler',
       chargeCalls: () => chargeSpy.mock.calls.length,
       loseNextChargeAnswer() {
@@ -144,6 +157,63 @@ async function startPaystackApp(): Promise<{ app: TTestApp; paystack: TPaystackS
   return { app, paystack };
 }
 
+/** The simulator's accounts (paystack-simulator/banks.ts) and the BVN each is held under. */
+const PAYSTACK_ACCOUNTS = {
+  /** Held under the demo payer's BVN (SANDBOX_PEOPLE's first, 22200000011). */
+  payers: { institutionCode: '058', accountNumber: '0123456789' },
+  /** Held under another BVN (22200000022). */
+  anothers: { institutionCode: '044', accountNumber: '0001234567' },
+} as const;
+
+/** The demo payer of the sandbox's BVN registry, which stands in for Paystack's. */
+const DEMO_PERSON = SANDBOX_PEOPLE[0] as { bvn: string; phoneNumber: string };
+
+/** Opens a link of the account for the payer of `token` (POST /api/account-links/create). */
+async function createLink(
+  app: TTestApp,
+  token: string,
+  account: { institutionCode: string; accountNumber: string },
+) {
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/account-links/create',
+    headers: { authorization: `Bearer ${token}` },
+    payload: {
+      ...account,
+      accountName: resolveAccountName(account.institutionCode, account.accountNumber) ?? '',
+      bankName: 'Any Bank',
+    },
+  });
+}
+
+/**
+ * At Paystack: the payer's BVN verified (the sandbox registry's demo payer), the link opened
+ * (Paystack checks the account's holder against the BVN and tells us by its notice), and the
+ * mandate approved at the bank's page (Paystack tells us the bank confirmed it).
+ */
+async function linkAtPaystack(
+  app: TTestApp,
+  paystack: TPaystackSimulator,
+  token: string,
+  account: { institutionCode: string; accountNumber: string },
+): Promise<string> {
+  await verifyBvn(app.app, token, DEMO_PERSON);
+  const created = await createLink(app, token, account);
+  expect(created.statusCode, created.body).toBe(200);
+  const link = created.json<{ accountLink: { id: string; mandateType: string; formUrl: string } }>()
+    .accountLink;
+  expect(link).toMatchObject({
+    mandateType: 'bank',
+    formUrl: expect.stringContaining(paystack.url),
+  });
+  await paystack.idle();
+  const row = await accountLinkRow(app.database, link.id);
+  await paystack.answerMandate(row?.providerReference ?? '', true);
+  await paystack.idle();
+  expect(await accountLinkRow(app.database, link.id)).toMatchObject({ state: 'active' });
+  return row?.accountId ?? '';
+}
+
 async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
   const { app, paystack } = await startPaystackApp();
   const card = (number: string, pin: string): TTestCard => ({
@@ -177,6 +247,7 @@ async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }
         await paystack.payTransfer(accountNumber, amount);
         await paystack.idle();
       },
+      linkAccount: (token) => linkAtPaystack(app, paystack, token, PAYSTACK_ACCOUNTS.payers),
       asksAboutLostCharge: 'at_once',
       chargeCalls: () =>
         paystack.requests.filter((r) => r.method === 'POST' && r.path === '/charge').length,
@@ -309,6 +380,27 @@ describe.each([
     await world.sendTransfer(accountNumber, amount);
     await expect.poll(() => statusOf(consent)).toBe('completed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
+  });
+
+  it('pays from a saved account at the grant (OneTap), on the mandate the provider proved', async () => {
+    const payer = await payerWithPasskey(ctx.app, ctx.config);
+    const accountId = await world.linkAccount(payer.token);
+    const consent = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
+    const granted = await oneTapGrant(ctx.app, payer, consent.consentId, accountId);
+    expect(granted.statusCode, granted.body).toBe(200);
+    expect(granted.json()).toMatchObject({
+      status: 'granted',
+      paymentResults: { total: 1, succeeded: 1, failed: 0 },
+    });
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/payments/${consent.paymentId}`,
+      headers: payer.headers,
+    });
+    expect(read.json()).toMatchObject({ status: 'completed' });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['account_debit']);
+    const attempts = await attemptsOf(consent.paymentId);
+    expect(attempts.map((a) => [a.method, a.status])).toEqual([['account', 'completed']]);
   });
 
   it('refuses a notice whose signature does not hold, and changes nothing', async () => {
@@ -518,5 +610,71 @@ describe('Paystack: what only a provider that cannot close a reference or tell o
     await ctx.app.reconciler.runDue();
     expect(asked()).toBeGreaterThan(0);
     expect(await status()).toBe('failed');
+  });
+});
+
+describe('Paystack: linking an account, proven by customer validation and a mandate at the bank', () => {
+  let ctx: TTestApp;
+  let paystack: TPaystackSimulator;
+  let payer: Awaited<ReturnType<typeof payerWithPasskey>>;
+  beforeAll(async () => {
+    ({ app: ctx, paystack } = await startPaystackApp());
+    payer = await payerWithPasskey(ctx.app, ctx.config);
+    await verifyBvn(ctx.app, payer.token, DEMO_PERSON);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await paystack.close();
+  });
+
+  const confirm = (linkId: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `/api/account-links/confirm-payment/${linkId}`,
+      headers: payer.headers,
+    });
+
+  it("ends the link of an account Paystack says is not held under the payer's BVN, and it never activates", async () => {
+    const created = await createLink(ctx, payer.token, PAYSTACK_ACCOUNTS.anothers);
+    expect(created.statusCode, created.body).toBe(200);
+    const { id } = created.json<{ accountLink: { id: string } }>().accountLink;
+    await paystack.idle();
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'cancelled' });
+    const [account] = await ctx.database.db
+      .select()
+      .from(payerAccounts)
+      .where(eq(payerAccounts.accountNumber, PAYSTACK_ACCOUNTS.anothers.accountNumber));
+    expect(account).toMatchObject({ holderCheck: 'differs', bvnHash: null });
+    // The payer approving the mandate anyway links nothing.
+    const row = await accountLinkRow(ctx.database, id);
+    await paystack.answerMandate(row?.providerReference ?? '', true);
+    await paystack.idle();
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({
+      state: 'cancelled',
+      debitAuthorization: null,
+    });
+    expect((await confirm(id)).json()).toMatchObject({ success: false, status: 'failed' });
+  });
+
+  it('a mandate whose notice never came is found active when the link is next read (Verify Authorization)', async () => {
+    const created = await createLink(ctx, payer.token, PAYSTACK_ACCOUNTS.payers);
+    expect(created.statusCode, created.body).toBe(200);
+    const { id } = created.json<{ accountLink: { id: string } }>().accountLink;
+    await paystack.idle();
+    expect((await confirm(id)).json()).toMatchObject({ success: false, status: 'pending' });
+    // Every notice of the approval is refused (as if lost on the way): Paystack gives up on it.
+    const readNotice = vi
+      .spyOn(ctx.context.providers.payments, 'readNotice')
+      .mockResolvedValue(null);
+    const row = await accountLinkRow(ctx.database, id);
+    await paystack.answerMandate(row?.providerReference ?? '', true);
+    await paystack.idle();
+    readNotice.mockRestore();
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'created' });
+    expect((await confirm(id)).json()).toMatchObject({ success: true, status: 'completed' });
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({
+      state: 'active',
+      debitAuthorization: expect.stringMatching(/^AUTH_/),
+    });
   });
 });
