@@ -7,7 +7,8 @@ import { contractReference as reference, expectReported } from './contract-refer
 
 export type TAcquirerUnderTest = {
   provider: TAcquirerPort;
-  settlement: TSettlementPort | null;
+  /** The provider's settlement report: what it took, and what it gave back. */
+  settlement: TSettlementPort;
   /** A card reader the acquirer registered. */
   reader: TTerminalReader;
   /**

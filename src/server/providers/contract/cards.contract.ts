@@ -19,8 +19,8 @@ export type TCardPath =
 
 export type TCardsUnderTest = {
   provider: TCardsPort;
-  /** The provider's settlement report, where this run can read it. */
-  settlement: TSettlementPort | null;
+  /** The provider's settlement report: what it took, and what it gave back. */
+  settlement: TSettlementPort;
   /** A test card of the provider's that takes this path, with its PIN and OTP. */
   cardFor(path: TCardPath): { card: TPlainCard; otp: string };
   /** An account none of the test cards is issued on. */

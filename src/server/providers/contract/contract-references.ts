@@ -3,21 +3,26 @@ import type { TSettlementLine, TSettlementPort } from '../payments';
 
 /*
  * What every capability's contract suite shares: fresh references, and the settlement report's
- * lines of one reference, checked where the run reads a report (a provider whose test double
- * lists no transactions passes none, and says so beside its run).
+ * lines of one reference. A suite whose cases read the report takes the adapter's settlement port
+ * (a provider offering that capability offers the report: it is what the ledger check reads), and
+ * a case run without one fails, saying so: it never passes having checked nothing.
  */
 
 let seq = 0;
 /** One of our references, never used before in this process. */
 export const contractReference = () => `att_contract_${Date.now()}_${(seq += 1)}`;
 
-/** Expects the settlement report's lines of `reference`, where the run reads a report. */
+/** Expects the settlement report's lines of `reference`: exactly these, one line a call. */
 export async function expectReported(
   settlement: TSettlementPort | null,
   reference: string,
   expected: TSettlementLine[],
 ): Promise<void> {
-  if (!settlement) return;
+  if (!settlement) {
+    throw new Error(
+      `This case checks the provider's settlement report of ${reference}, and the suite was given no settlement port: give it the adapter's`,
+    );
+  }
   const lines = (await settlement.settlementReport()).filter((l) => l.reference === reference);
   expect(lines).toEqual(expected);
 }

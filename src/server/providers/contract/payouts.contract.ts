@@ -7,7 +7,8 @@ type TPayee = { institutionCode: string; accountNumber: string; accountName: str
 
 export type TPayoutsUnderTest = {
   provider: TPayoutsPort;
-  settlement: TSettlementPort | null;
+  /** The provider's settlement report: every payout it made. */
+  settlement: TSettlementPort;
   /** An account the provider pays out to. */
   payee: TPayee;
   /** An account the provider cannot pay out to (its bank has no such account). */

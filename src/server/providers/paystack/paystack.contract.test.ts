@@ -20,9 +20,9 @@ import { fromPaystackReference } from './paystack-references';
 /*
  * The Paystack adapter through the suites of the capabilities it offers, against the Paystack
  * simulator (testing/paystack-simulator) and its copies of Paystack's published test cards.
- * The simulator lists no transactions or transfers, so these runs read no settlement
- * report (settlement: null): the report's paging and filtering are tested in
- * paystack-settlement.test.ts against the list answers Paystack documents.
+ * The suites that read the settlement report read the adapter's own, from the simulator's
+ * lists of transactions, transfers and refunds (the report's paging and filtering are tested in
+ * paystack-settlement.test.ts against the list answers Paystack documents).
  */
 
 let simulator: TPaystackSimulator | undefined;
@@ -110,7 +110,7 @@ cardsContract('paystack (simulator)', async () => {
   const { simulator: sim, provider: paystack } = await started();
   return {
     provider: paystack,
-    settlement: null,
+    settlement: paystack,
     cardFor: (path) => CARDS[path],
     notTheCardsAccount: KNOWN_ACCOUNT,
     // The payer answers at the issuer's page; the app learns the end by asking (or a notice).
@@ -157,7 +157,7 @@ debitsContract('paystack (simulator)', async () => {
   sim.declineAuthorization(poorAccount.mandateReference, 'Insufficient Funds');
   return {
     provider: paystack,
-    settlement: null,
+    settlement: paystack,
     fundedAccount: await approvedMandate(KNOWN_ACCOUNT),
     poorAccount,
     unknownAccount: {
@@ -170,7 +170,7 @@ debitsContract('paystack (simulator)', async () => {
 
 payoutsContract('paystack (simulator)', async () => ({
   provider: (await started()).provider,
-  settlement: null,
+  settlement: (await started()).provider,
   payee: KNOWN_ACCOUNT,
   // The simulator's account whose payouts its bank refuses (transfer.failed).
   unknownPayee: { institutionCode: '058', accountNumber: '0000000000', accountName: 'NOBODY' },
