@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { formatNigerianPhone, PHONE_CODE_LENGTH } from '../../../domain/schemas/auth';
 import { useMeQuery } from '../../api/auth';
 import { identityApi } from '../../api/identity';
@@ -28,7 +28,8 @@ export function PhoneNumberChange() {
   const [state, setState] = useState<TStep>({ step: 'shown' });
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
+  // What is under way: a code being sent, or the change.
+  const [busy, setBusy] = useState<'sending' | 'changing' | null>(null);
   const [proving, setProving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const fieldRef = useRef<HTMLInputElement>(null);
@@ -40,31 +41,34 @@ export function PhoneNumberChange() {
     else if (state.step !== 'shown') fieldRef.current?.focus();
   }, [state.step]);
 
-  const run = async (call: () => Promise<void>) => {
-    setBusy(true);
+  const run = async (what: 'sending' | 'changing', call: () => Promise<void>) => {
+    setBusy(what);
     setFailure(null);
     try {
       await withPasskeyProof(call, setProving);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : 'Please try again.');
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
 
-  const sendCode = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      const sent = await identityApi.sendPhoneChangeCode({ phone });
+  // The first code, and each new one (the server's limits apply, and its refusal is shown).
+  const sendCode = async (to: string) => {
+    await run('sending', async () => {
+      const sent = await identityApi.sendPhoneChangeCode({ phone: to });
       setCode('');
-      setState({ step: 'code', phone, sentTo: sent.message });
+      setState({ step: 'code', phone: to, sentTo: sent.message });
     });
+    // Back to the field, the button pressed having been disabled meanwhile: the new code goes
+    // there, or the refusal is read out with it.
+    fieldRef.current?.focus();
   };
 
   const change = (event: FormEvent) => {
     event.preventDefault();
     if (state.step !== 'code') return;
-    void run(async () => {
+    void run('changing', async () => {
       const changed = await identityApi.changePhoneNumber({ phone: state.phone, code });
       if (token) saveSession({ token, user: changed.user });
       await queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
@@ -86,16 +90,16 @@ export function PhoneNumberChange() {
     'aria-invalid': failure ? true : undefined,
     'aria-describedby': failure ? errorId : undefined,
   });
-  const submit = (label: string) => (
+  const submit = (label: string, more?: ReactNode) => (
     <>
       {error}
       <div className="actions">
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy !== null}>
           {label}
         </Button>
         <Button
           variant="link"
-          disabled={busy}
+          disabled={busy !== null}
           onClick={() => {
             setFailure(null);
             setState({ step: 'shown' });
@@ -103,6 +107,7 @@ export function PhoneNumberChange() {
         >
           Cancel
         </Button>
+        {more}
       </div>
     </>
   );
@@ -126,7 +131,15 @@ export function PhoneNumberChange() {
         </p>
       ) : null}
       {state.step === 'new_number' ? (
-        <form className="payer-phone-form" onSubmit={sendCode} noValidate aria-busy={busy}>
+        <form
+          className="payer-phone-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void sendCode(phone);
+          }}
+          noValidate
+          aria-busy={busy !== null}
+        >
           <label htmlFor={`${id}-phone`}>New phone number</label>
           <input
             {...field(`${id}-phone`)}
@@ -137,11 +150,11 @@ export function PhoneNumberChange() {
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
           />
-          {submit(busy ? 'Sending...' : 'Send code')}
+          {submit(busy === 'sending' ? 'Sending...' : 'Send code')}
         </form>
       ) : null}
       {state.step === 'code' ? (
-        <form className="payer-phone-form" onSubmit={change} noValidate aria-busy={busy}>
+        <form className="payer-phone-form" onSubmit={change} noValidate aria-busy={busy !== null}>
           <p role="status">{state.sentTo}</p>
           <label htmlFor={`${id}-code`}>6-digit code</label>
           <input
@@ -154,7 +167,16 @@ export function PhoneNumberChange() {
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
           />
-          {submit(busy ? 'Changing...' : 'Change number')}
+          {submit(
+            busy === 'changing' ? 'Changing...' : 'Change number',
+            <Button
+              variant="link"
+              disabled={busy !== null}
+              onClick={() => void sendCode(state.phone)}
+            >
+              {busy === 'sending' ? 'Sending...' : 'Send a new code'}
+            </Button>,
+          )}
         </form>
       ) : null}
     </section>
