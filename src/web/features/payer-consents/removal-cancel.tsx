@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
+import { isApiError } from '../../api/api-error';
 import { authApi } from '../../api/auth';
 import { Button } from '../../ui/button';
 
@@ -11,19 +13,26 @@ export function removalCancelToken(): string | null {
   return new URL(window.location.href).searchParams.get(CANCEL_PARAM);
 }
 
-type TState = { step: 'asking'; busy: boolean; failure: string | null } | { step: 'cancelled' };
+type TState =
+  | { step: 'asking'; busy: boolean; failure: string | null }
+  // The server refused the link for good: used, the removal already made, or never ours.
+  | { step: 'refused' }
+  | { step: 'cancelled' };
 
 /**
  * The SMS's cancel link of a scheduled passkey removal (docs/identity.md "Scheduled removal"):
  * it works with no session (a payer who lost their phone may have none), and it cancels only when
  * the payer presses the button, never on opening: link previewers fetch the URLs in messages.
+ * Cancelled or refused, the page leads on to the payer's account, where their passkeys are
+ * listed as they are now (a sign-in first, without a session).
  */
 export function RemovalCancel({ token, signedIn }: { token: string; signedIn: boolean }) {
   const [state, setState] = useState<TState>({ step: 'asking', busy: false, failure: null });
   const done = useRef<HTMLParagraphElement>(null);
 
+  // What happened takes the focus: the button pressed is gone.
   useEffect(() => {
-    if (state.step === 'cancelled') done.current?.focus();
+    if (state.step !== 'asking') done.current?.focus();
   }, [state.step]);
 
   const cancel = async () => {
@@ -31,6 +40,11 @@ export function RemovalCancel({ token, signedIn }: { token: string; signedIn: bo
     try {
       await authApi.cancelRemovalByToken(token);
     } catch (error) {
+      // A malformed token (a guessed or cut link) is refused before the service: as used.
+      if (isApiError(error, 'PASSKEY_REMOVAL_CANCEL_INVALID', 'VALIDATION_FAILED')) {
+        setState({ step: 'refused' });
+        return;
+      }
       setState({
         step: 'asking',
         busy: false,
@@ -41,6 +55,13 @@ export function RemovalCancel({ token, signedIn }: { token: string; signedIn: bo
     setState({ step: 'cancelled' });
   };
 
+  // A page load of its own: the list is read as it is now, the link's token gone.
+  const wayOn = (
+    <a className="button primary" href={`${PAYER_CONSENTS_PATH}#devices`}>
+      {signedIn ? 'See your devices' : 'Go to your account'}
+    </a>
+  );
+
   return (
     <section className="removal-cancel" aria-labelledby="removal-cancel-title">
       <h1 id="removal-cancel-title">Cancel a passkey removal</h1>
@@ -49,10 +70,14 @@ export function RemovalCancel({ token, signedIn }: { token: string; signedIn: bo
           <p className="removed-note" role="status" tabIndex={-1} ref={done}>
             Removal cancelled. Your passkey stays on your account.
           </p>
-          {/* A page load of its own: the list is read as it is now, the link's token gone. */}
-          <a className="button primary" href={`${PAYER_CONSENTS_PATH}#devices`}>
-            {signedIn ? 'See your devices' : 'Go to your account'}
-          </a>
+          {wayOn}
+        </>
+      ) : state.step === 'refused' ? (
+        <>
+          <p className="form-error" role="alert" tabIndex={-1} ref={done}>
+            {ERROR_CATALOGUE.PASSKEY_REMOVAL_CANCEL_INVALID.message}
+          </p>
+          {wayOn}
         </>
       ) : (
         <>
