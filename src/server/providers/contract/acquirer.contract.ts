@@ -99,16 +99,29 @@ export function acquirerContract(adapter: string, make: () => Promise<TAcquirerU
       });
     });
 
-    it('reverses an approved purchase, and a repeated reversal is the same reversal', async () => {
-      const approved = await purchase('chip_approved');
+    it('reverses an approved purchase, and a repeated reversal is the same reversal: given back once', async () => {
+      const request = {
+        ...underTest.chipPurchaseFor('chip_approved', 250_000),
+        reference: reference(),
+      };
+      const approved = await provider.terminalChipPurchase(request);
       if (approved.kind !== 'approved') throw new Error(`expected approval, got ${approved.kind}`);
       const reversal = {
         providerReference: approved.providerReference,
         amount: 250_000,
-        reference: 'rev1',
+        reference: reference(),
       };
       expect(await provider.terminalReverse(reversal)).toEqual({ reversed: true });
       expect(await provider.terminalReverse(reversal)).toEqual({ reversed: true });
+      // The provider's record: the one purchase, given back whole; the giving back is no line of
+      // its own.
+      await expect
+        .poll(() => provider.requeryChipPurchase(request.reference))
+        .toMatchObject({ kind: 'taken', amount: 250_000, givenBack: true });
+      await expectReported(underTest.settlement, request.reference, [
+        { channel: 'chip', reference: request.reference, amount: 250_000, givenBack: true },
+      ]);
+      await expectReported(underTest.settlement, reversal.reference, []);
     });
 
     it('answers a requery of a chip purchase: taken with its authorisation; a late purchase after a requery is refused', async () => {

@@ -138,16 +138,31 @@ export function cardsContract(adapter: string, make: () => Promise<TCardsUnderTe
       expect(await charge('pin_only', { expiry: '01/20' })).toMatchObject({ kind: 'failed' });
     });
 
-    it('refunds a succeeded charge, and a repeated refund is the same refund', async () => {
-      const paid = await charge('pin_only');
+    it('refunds a succeeded charge, and a repeated refund is the same refund: given back once', async () => {
+      const ref = reference();
+      const paid = await provider.chargeCard({
+        reference: ref,
+        amount: 250_000,
+        narration: 'Order 17',
+        card: underTest.cardFor('pin_only').card,
+      });
       if (paid.kind !== 'succeeded') throw new Error(`expected success, got ${paid.kind}`);
       const refund = {
         providerReference: paid.providerReference,
         amount: 250_000,
-        reference: 'r1',
+        reference: reference(),
       };
       expect(await provider.refundCard(refund)).toEqual({ refunded: true });
       expect(await provider.refundCard(refund)).toEqual({ refunded: true });
+      // The provider's record: the one charge, given back whole; the giving back is no line of
+      // its own.
+      await expect
+        .poll(() => provider.requeryCardCharge(ref))
+        .toMatchObject({ kind: 'taken', amount: 250_000, givenBack: true });
+      await expectReported(underTest.settlement, ref, [
+        { channel: 'card', reference: ref, amount: 250_000, givenBack: true },
+      ]);
+      await expectReported(underTest.settlement, refund.reference, []);
     });
 
     it('gives back no card number in anything it answers', async () => {

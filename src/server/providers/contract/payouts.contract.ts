@@ -41,6 +41,13 @@ export function payoutsContract(adapter: string, make: () => Promise<TPayoutsUnd
       expect(answers[1]).toEqual(answers[0]);
       expect(answers[2]).toEqual(answers[0]);
       expect(await payOut(underTest.payee, ref)).toEqual(answers[0]);
+      // The provider's record: one payout of the reference, however often it was asked.
+      await expect
+        .poll(() => provider.requeryPayout(ref))
+        .toMatchObject({ kind: 'taken', amount: 370_000, givenBack: false });
+      await expectReported(underTest.settlement, ref, [
+        { channel: 'payout', reference: ref, amount: 370_000, givenBack: false },
+      ]);
       // Another reference is another payout.
       const other = await payOut(underTest.payee, reference());
       expect(other).toMatchObject({ kind: 'succeeded' });
