@@ -199,7 +199,7 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     });
     try {
       expect(lines).toContain(
-        `Paystack test mode at http://127.0.0.1:9: bvnRegistry, mandateSetup, acquirer, debits from the sandbox network; register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
+        `Paystack test mode at http://127.0.0.1:9: bvnRegistry, mandateSetup, acquirer from the sandbox network; register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
       );
       expect(lines.some((line) => line.startsWith('Sandbox network:'))).toBe(false);
       expect(lines.join('\n')).not.toContain('sk_test_notarealkey');

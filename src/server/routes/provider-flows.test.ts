@@ -656,7 +656,7 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     expect((await confirm(id)).json()).toMatchObject({ success: false, status: 'failed' });
   });
 
-  it('a mandate whose notice never came is found active when the link is next read (Verify Authorization)', async () => {
+  it('a mandate whose notice never came is found active when the payer next reads their accounts (Verify Authorization)', async () => {
     const created = await createLink(ctx, payer.token, PAYSTACK_ACCOUNTS.payers);
     expect(created.statusCode, created.body).toBe(200);
     const { id } = created.json<{ accountLink: { id: string } }>().accountLink;
@@ -671,6 +671,16 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     await paystack.idle();
     readNotice.mockRestore();
     expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'created' });
+    // The payer back from the bank's page reads their accounts: Paystack is asked, and it is linked.
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/accounts/user',
+      headers: payer.headers,
+    });
+    const account = listed
+      .json<{ accounts: Array<{ accountNumber: string | null; integrations: object }> }>()
+      .accounts.find((a) => a.accountNumber === PAYSTACK_ACCOUNTS.payers.accountNumber);
+    expect(account?.integrations).toMatchObject({ transactionService: { linked: true } });
     expect((await confirm(id)).json()).toMatchObject({ success: true, status: 'completed' });
     expect(await accountLinkRow(ctx.database, id)).toMatchObject({
       state: 'active',

@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TSandboxTransferOutcome } from '../../domain/schemas/sandbox';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { sandboxTransfers } from '../db/schema';
+import { hmacSha512Hex, isHmacSha512Hex } from '../providers/notice-signature';
 import type { TProviderNotice, TRawNotice } from '../providers/payments';
 import { storedSecret } from '../services/server-secrets';
 import { creditAnsweredTransfer, sandboxSender, transferProviderReference } from './sandbox-bank';
@@ -44,8 +44,7 @@ export type TNoticePost = (notice: {
 }) => Promise<{ statusCode: number }>;
 
 /** The notice's signature: HMAC-SHA512 of the raw body under the sandbox's key, hex. */
-export const signSandboxNotice = (key: string, body: string | Buffer): string =>
-  createHmac('sha512', key).update(body).digest('hex');
+export const signSandboxNotice = hmacSha512Hex;
 
 /** The key the sandbox signs its notices with: one of the server's secrets (server-secrets.ts). */
 export const sandboxNoticeKey = (db: TDb): Promise<string> => storedSecret(db, SIGNING_KEY_NAME);
@@ -81,9 +80,7 @@ export async function readSandboxNotice(
   notice: TRawNotice,
 ): Promise<TProviderNotice | null> {
   const given = notice.headers[SANDBOX_SIGNATURE_HEADER];
-  if (typeof given !== 'string' || !/^[0-9a-f]{128}$/i.test(given)) return null;
-  const expected = Buffer.from(signSandboxNotice(await sandboxNoticeKey(db), notice.body), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) return null;
+  if (!isHmacSha512Hex(notice.body, given, await sandboxNoticeKey(db))) return null;
   let body: unknown;
   try {
     body = JSON.parse(notice.body.toString('utf8'));

@@ -80,6 +80,14 @@ function senderOf(
   return institutionCode ? { institutionCode, bankName, accountNumber, accountName } : null;
 }
 
+/** What a notice names that only the adapter can resolve: a bank by name, a payer by email. */
+export type TNoticeNames = {
+  /** A bank's code by the name Paystack gives a transfer's sender's bank. */
+  bankCodeOf: (bankName: string) => string | null;
+  /** Our payer a Paystack customer's email names. */
+  payerOfEmail: (email: string) => string | null;
+};
+
 /**
  * A notice read, or null when it is not Paystack's (no or a wrong signature) or not a notice at
  * all.
@@ -87,20 +95,23 @@ function senderOf(
 export function readPaystackNotice(
   notice: TRawNotice,
   secretKey: string,
-  names: {
-    /** A bank's code by the name Paystack gives a transfer's sender's bank. */
-    bankCodeOf: (bankName: string) => string | null;
-    /** Our payer a Paystack customer's email names. */
-    payerOfEmail: (email: string) => string | null;
-  },
+  names: TNoticeNames,
 ): TPaystackNotice | null {
-  const { bankCodeOf, payerOfEmail } = names;
   if (!isPaystackSignature(notice.body, notice.headers['x-paystack-signature'], secretKey)) {
     return null;
   }
+  return readVerifiedPaystackNotice(notice.body, names);
+}
+
+/** A notice whose signature was verified, read (null when it is not a notice at all). */
+export function readVerifiedPaystackNotice(
+  body: Buffer,
+  names: TNoticeNames,
+): TPaystackNotice | null {
+  const { bankCodeOf, payerOfEmail } = names;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(notice.body.toString('utf8'));
+    parsed = JSON.parse(body.toString('utf8'));
   } catch {
     return null;
   }

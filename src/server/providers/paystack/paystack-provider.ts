@@ -46,7 +46,7 @@ import {
   isDuplicateReference,
   isUnknownReference,
 } from './paystack-declines';
-import { readPaystackNotice } from './paystack-notices';
+import { readVerifiedPaystackNotice } from './paystack-notices';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
 
@@ -893,14 +893,19 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       }
     },
 
-    refund: ({ reference, providerReference, amount, reason }) =>
-      refundOnce({ kind: 'refund', transaction: providerReference, amount, reference, reason }),
+    refund: async ({ reference, providerReference, amount, reason }) =>
+      closed.has(reference)
+        ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
+        : refundOnce({ kind: 'refund', transaction: providerReference, amount, reference, reason }),
 
+    // Asked about only once the refund has waited minutes (the reconciler), long after its own
+    // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its
+    // reference is closed here, so no late call of this process asks for it again.
     async requeryRefund(reference) {
       const found = await findRefund('refund', reference);
-      return found
-        ? refundOutcome(found)
-        : { kind: 'failed', providerReference: null, reason: 'never arrived' };
+      if (found) return refundOutcome(found);
+      closed.add(reference);
+      return { kind: 'failed', providerReference: null, reason: 'never arrived' };
     },
 
     async readNotice(notice) {
@@ -908,10 +913,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       // only for a notice that is Paystack's, and a notice is read whether or not the list
       // answers (without it, the sender is not named).
       const signature = notice.headers['x-paystack-signature'];
-      if (!bankList && isPaystackSignature(notice.body, signature, options.secretKey)) {
-        await banks().catch(() => null);
-      }
-      const read = readPaystackNotice(notice, options.secretKey, {
+      if (!isPaystackSignature(notice.body, signature, options.secretKey)) return null;
+      if (!bankList) await banks().catch(() => null);
+      const read = readVerifiedPaystackNotice(notice.body, {
         bankCodeOf,
         payerOfEmail: payerOfPaystackEmail,
       });

@@ -298,8 +298,12 @@ export async function listPayerAccounts(
         inArray(accountLinks.state, [...OPEN_STATES, 'active']),
       ),
     );
+  // A mandate waiting for its bank (a paper form, a bank's page) is asked about as it is read:
+  // the payer back from the bank's page sees it linked though its notice has not come.
   const links = await Promise.all(
-    read.map(async (link) => (link.route === 'paper' ? settleLink(ctx, link) : link)),
+    read.map(async (link) =>
+      link.route === 'paper' || link.route === 'bank_page' ? settleLink(ctx, link) : link,
+    ),
   );
   const active = links.filter((link) => link.state === 'active');
   const paperOf = (accountId: string) => {
