@@ -436,6 +436,12 @@ export const ERROR_CATALOGUE = {
     status: 502,
     message: 'We could not send a text message just now. Nothing was changed. Please try again.',
   },
+  // A provider's verified notice could not be applied now (its provider or our database did not
+  // answer): nothing was changed, and the provider sends it again.
+  NOTICE_NOT_APPLIED: {
+    status: 503,
+    message: 'The notice could not be applied now. Nothing was changed. Please send it again.',
+  },
   PAYER_NOT_FOUND: {
     status: 404,
     message: 'No account uses this number yet. Enter your name to create one.',

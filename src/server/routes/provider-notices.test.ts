@@ -365,3 +365,41 @@ describe('forged notices from one address', () => {
     }
   });
 });
+
+describe('a notice that cannot be applied now', () => {
+  it('answers 503 in the catalogue shape, changes nothing, and is applied when sent again', async () => {
+    const { reference, paymentId } = await openTransfer();
+    const body = JSON.stringify({
+      event: 'transfer.received',
+      data: {
+        reference,
+        amount: 250_000,
+        sender: null,
+        providerReference: `sbx_trf_down_${reference}`,
+      },
+    });
+    const signed = signSandboxNotice(await sandboxNoticeKey(ctx.database.db), body);
+    const send = () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/providers/sandbox/notices',
+        headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signed },
+        payload: body,
+      });
+    // The provider, asked about what its notice names, does not answer.
+    const readNotice = vi
+      .spyOn(ctx.context.providers.payments, 'readNotice')
+      .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
+    const refused = await send();
+    readNotice.mockRestore();
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual({
+      success: false,
+      error: { code: 'NOTICE_NOT_APPLIED', message: ERROR_CATALOGUE.NOTICE_NOT_APPLIED.message },
+    });
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
+    const again = await send();
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['transfer_payment']);
+  });
+});

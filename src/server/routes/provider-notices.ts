@@ -45,7 +45,11 @@ export const providerNoticeRoutes: FastifyPluginAsync<TRouteContext> = async (ap
         if (error instanceof AppError && error.code === 'AUTHENTICATION_FAILED') {
           await ctx.limits.providerNotices.recordFailure(request);
         }
-        throw error;
+        if (error instanceof AppError) throw error;
+        // The provider (asked about what its notice names) or the database did not answer: the
+        // notice's transaction changed nothing, and the provider sends it again.
+        request.log.error({ err: error }, 'A provider notice could not be applied');
+        throw new AppError('NOTICE_NOT_APPLIED');
       }
       return { success: true as const };
     },

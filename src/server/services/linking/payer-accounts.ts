@@ -81,6 +81,16 @@ export function integrationsOf(
   return integrations;
 }
 
+/** What an account whose bank is not known now offers at least: what its links were made by. */
+function integrationsOfRoutes(routes: TLinkedRoutes): TBankIntegration[] {
+  const offered: TBankIntegration[] = [];
+  if (routes.has('test_transfer') || routes.has('bank_page')) offered.push('transactionService');
+  if (routes.has('paper')) offered.push('nibssAlt');
+  if (routes.has('auth_params')) offered.push('altTransactionService');
+  if (routes.has('card')) offered.push('card');
+  return offered;
+}
+
 /** The logo URL of a bank, served by routes/bank-logos.ts. */
 export const logoOf = (institutionCode: string) =>
   `/api/bank-logos/${encodeURIComponent(institutionCode)}`;
@@ -235,10 +245,16 @@ export async function accountsUnderPayersBvn(
 ): Promise<TBankValidationResult[]> {
   const bvn = await openVerifiedBvn(ctx.db, payerId);
   if (!bvn) return [];
-  const [held, banks] = await Promise.all([
-    ctx.providers.payments.accountsOfBvn(bvn),
-    ctx.providers.payments.listBanks(),
-  ]);
+  let held, banks;
+  try {
+    [held, banks] = await Promise.all([
+      ctx.providers.payments.accountsOfBvn(bvn),
+      ctx.providers.payments.listBanks(),
+    ]);
+  } catch {
+    // The BVN registry or the bank list did not answer: no list rather than a wrong one.
+    throw new AppError('ACCOUNT_VALIDATION_FAILED');
+  }
   const found = await Promise.all(
     held.map(async (account) => {
       const bank = banks.find((b) => b.institutionCode === account.institutionCode);
@@ -314,8 +330,12 @@ export async function listPayerAccounts(
       ? { formUrl: paperFormUrl(ctx, open.id), expiresAt: open.expiresAt.toISOString() }
       : null;
   };
+  // Without the bank list (its provider did not answer), an account offers what its links show.
   const banks = new Map(
-    (await ctx.providers.payments.listBanks()).map((bank) => [bank.institutionCode, bank]),
+    ((await ctx.providers.payments.listBanks().catch(() => null)) ?? []).map((bank) => [
+      bank.institutionCode,
+      bank,
+    ]),
   );
   const payerBvn = await payersBvnHashOf(ctx.db, payerId);
   return accounts.map((account) => {
@@ -343,7 +363,10 @@ export async function listPayerAccounts(
       paperMandate: approved ? null : paperOf(account.id),
       bvnHold,
       integrations: withSavedCard(
-        integrationsOf(banks.get(account.institutionCode)?.integrations ?? [], routes),
+        integrationsOf(
+          banks.get(account.institutionCode)?.integrations ?? integrationsOfRoutes(routes),
+          routes,
+        ),
         account,
       ),
     };
