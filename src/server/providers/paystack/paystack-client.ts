@@ -121,25 +121,42 @@ export function paystackClient(options: TPaystackClientOptions) {
     };
   }
 
+  /** A read: safe to repeat, so asked again after each pause while no answer comes. */
+  async function read<TData>(
+    path: string,
+    query: Record<string, string | number> = {},
+  ): Promise<TPaystackAnswer<TData>> {
+    const search = new URLSearchParams(
+      Object.entries(query).map(([name, value]) => [name, String(value)]),
+    ).toString();
+    const target = search ? `${path}?${search}` : path;
+    for (const delay of retryDelays) {
+      try {
+        return await once<TData>('GET', target, undefined);
+      } catch (error) {
+        if (!(error instanceof PaystackNoAnswer)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    return once<TData>('GET', target, undefined);
+  }
+
   return {
-    /** A read: safe to repeat, so asked again after each pause while no answer comes. */
-    async read<TData>(
+    read,
+    /**
+     * Every item of a list Paystack answers a page at a time (100 each), in its order; a page that
+     * does not answer is thrown as PaystackNoAnswer.
+     */
+    async *list<TItem>(
       path: string,
       query: Record<string, string | number> = {},
-    ): Promise<TPaystackAnswer<TData>> {
-      const search = new URLSearchParams(
-        Object.entries(query).map(([name, value]) => [name, String(value)]),
-      ).toString();
-      const target = search ? `${path}?${search}` : path;
-      for (const delay of retryDelays) {
-        try {
-          return await once<TData>('GET', target, undefined);
-        } catch (error) {
-          if (!(error instanceof PaystackNoAnswer)) throw error;
-          await new Promise((resolve) => setTimeout(resolve, delay));
-        }
+    ): AsyncGenerator<TItem> {
+      for (let page = 1; ; page += 1) {
+        const answer = await read<TItem[]>(path, { ...query, perPage: 100, page });
+        if (!answer.ok) throw new PaystackNoAnswer(`the list ${path}`, answer.message);
+        yield* answer.data;
+        if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) return;
       }
-      return once<TData>('GET', target, undefined);
     },
     /** A call that acts (moves money, creates): made once; no answer is thrown, never repeated. */
     write<TData>(path: string, body: Record<string, unknown>): Promise<TPaystackAnswer<TData>> {

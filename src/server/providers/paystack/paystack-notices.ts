@@ -53,18 +53,25 @@ type TNoticeData = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Whether our metadata on the transaction says it was a debit. */
-function isDebit(metadata: unknown): boolean {
+/** What our metadata on a Paystack transaction says it was: a card charge, a debit, a transfer in. */
+export type TOurChannel = 'card' | 'debit' | 'transfer';
+
+/** Our metadata back from Paystack (an object, or the JSON text Paystack sometimes answers). */
+export function ourChannel(metadata: unknown): TOurChannel | null {
   let value = metadata;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
     } catch {
-      return false;
+      return null;
     }
   }
-  return isObject(value) && value.oya_channel === 'debit';
+  const channel = isObject(value) ? value.oya_channel : null;
+  return channel === 'card' || channel === 'debit' || channel === 'transfer' ? channel : null;
 }
+
+/** Whether our metadata on the transaction says it was a debit. */
+const isDebit = (metadata: unknown): boolean => ourChannel(metadata) === 'debit';
 
 /** The account a transfer came from, when Paystack names it and its bank is one we know. */
 function senderOf(

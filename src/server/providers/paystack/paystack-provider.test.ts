@@ -121,6 +121,21 @@ describe('A lost answer', () => {
     expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'taken' });
     expect(requestsTo('GET', `/transaction/verify/${toPaystackReference(ref)}`)).toHaveLength(2);
   });
+
+  it('is what a 429 is: a name enquiry is asked again, never read as no such account', async () => {
+    simulator.failNext('/bank/resolve', 429);
+    expect(
+      await provider.nameEnquiry({ institutionCode: '058', accountNumber: '0123456789' }),
+    ).toMatchObject({ accountName: 'ADAEZE OKAFOR' });
+  });
+
+  it('is what a 429 is: a charge refused for too many requests is asked about, never read as declined', async () => {
+    const ref = reference();
+    simulator.failNext('/charge', 429);
+    // Paystack took nothing: the charge is unknown (thrown), and its requery then closes it.
+    await expect(charge(ref)).rejects.toBeInstanceOf(PaystackNoAnswer);
+    expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+  });
 });
 
 describe('Steps the spec’s screens cannot take', () => {

@@ -46,7 +46,7 @@ import {
   isDuplicateReference,
   isUnknownReference,
 } from './paystack-declines';
-import { readVerifiedPaystackNotice } from './paystack-notices';
+import { ourChannel, readVerifiedPaystackNotice } from './paystack-notices';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
 
@@ -143,9 +143,6 @@ export type TPaystackProvider = { readonly name: 'paystack' } & TCardsPort &
   TSettlementPort &
   TNoticesPort;
 
-/** What our metadata on a Paystack transaction says it was: a card charge, a debit, a transfer in. */
-type TOurChannel = 'card' | 'debit' | 'transfer';
-
 const PAYSTACK_BRANDS: Record<string, TCardBrand> = {
   visa: 'visa',
   mastercard: 'mastercard',
@@ -169,20 +166,6 @@ function cardSummary(
     first6: authorization?.bin ?? number?.slice(0, 6) ?? '',
     last4: authorization?.last4 ?? number?.slice(-4) ?? '',
   };
-}
-
-/** Our metadata back from Paystack (an object, or the JSON text Paystack sometimes answers). */
-function ourChannel(metadata: unknown): TOurChannel | null {
-  let value = metadata;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
-  const channel = (value as { oya_channel?: unknown } | null)?.oya_channel;
-  return channel === 'card' || channel === 'debit' || channel === 'transfer' ? channel : null;
 }
 
 /**
@@ -404,19 +387,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
 
   // Refunds ------------------------------------------------------------------------------------
 
-  /** Paystack's refunds, a page at a time, optionally of one transaction. */
-  async function* refunds(transaction?: string): AsyncGenerator<TPaystackRefund> {
-    for (let page = 1; ; page += 1) {
-      const answer = await client.read<TPaystackRefund[]>('/refund', {
-        perPage: 100,
-        page,
-        ...(transaction ? { transaction } : {}),
-      });
-      if (!answer.ok) throw new PaystackNoAnswer('the refunds list', answer.message);
-      yield* answer.data;
-      if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) return;
-    }
-  }
+  /** Paystack's refunds, optionally of one transaction. */
+  const refunds = (transaction?: string) =>
+    client.list<TPaystackRefund>('/refund', transaction ? { transaction } : {});
 
   async function findRefund(kind: TRefundKind, reference: string, transaction?: string) {
     const note = refundNote(kind, reference);
@@ -544,26 +517,17 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     const now = clock.now().getTime();
     if (bankList && now - bankList.at < BANK_LIST_TTL_MS) return bankList.banks;
     const found: TBank[] = [];
-    for (let page = 1; ; page += 1) {
-      const answer = await client.read<TPaystackBank[]>('/bank', {
-        country: 'nigeria',
-        perPage: 100,
-        page,
+    for await (const bank of client.list<TPaystackBank>('/bank', { country: 'nigeria' })) {
+      if (bank.active === false || bank.is_deleted === true) continue;
+      if (found.some((known) => known.institutionCode === bank.code)) continue;
+      // A Paystack bank links an account by its direct-debit mandate (transactionService),
+      // where it offers one; Paystack cannot say which account a card draws on, so no bank
+      // offers linking by card here.
+      found.push({
+        institutionCode: bank.code,
+        name: bank.name,
+        integrations: bank.available_for_direct_debit === false ? [] : ['transactionService'],
       });
-      if (!answer.ok) throw new PaystackNoAnswer('the bank list', answer.message);
-      for (const bank of answer.data) {
-        if (bank.active === false || bank.is_deleted === true) continue;
-        if (found.some((known) => known.institutionCode === bank.code)) continue;
-        // A Paystack bank links an account by its direct-debit mandate (transactionService),
-        // where it offers one; Paystack cannot say which account a card draws on, so no bank
-        // offers linking by card here.
-        found.push({
-          institutionCode: bank.code,
-          name: bank.name,
-          integrations: bank.available_for_direct_debit === false ? [] : ['transactionService'],
-        });
-      }
-      if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) break;
     }
     bankList = { at: now, banks: found };
     return found;
@@ -574,15 +538,6 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       ?.institutionCode ?? null;
 
   // Settlement ---------------------------------------------------------------------------------
-
-  async function* pages<T>(path: string, query: Record<string, string | number>) {
-    for (let page = 1; ; page += 1) {
-      const answer = await client.read<T[]>(path, { ...query, perPage: 100, page });
-      if (!answer.ok) throw new PaystackNoAnswer(`the list ${path}`, answer.message);
-      yield* answer.data;
-      if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) return;
-    }
-  }
 
   return {
     name: 'paystack',
@@ -953,7 +908,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         if (reference)
           lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
       }
-      for await (const transaction of pages<TPaystackTransaction>('/transaction', {})) {
+      for await (const transaction of client.list<TPaystackTransaction>('/transaction')) {
         const reference = fromPaystackReference(transaction.reference);
         const channel = ourChannel(transaction.metadata);
         if (!reference || (channel !== 'card' && channel !== 'debit')) continue;
@@ -965,7 +920,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
           givenBack: givenBack.has(String(transaction.id)) || givenBack.has(transaction.reference),
         });
       }
-      for await (const transfer of pages<TPaystackTransfer>('/transfer', {})) {
+      for await (const transfer of client.list<TPaystackTransfer>('/transfer')) {
         const reference = fromPaystackReference(transfer.reference);
         if (!reference || (transfer.status !== 'success' && transfer.status !== 'reversed'))
           continue;
