@@ -608,8 +608,14 @@ describe('Paystack: what only a provider that cannot close a reference or tell o
     expect(await status()).toBe('in_progress');
     clock.advance(6_000);
     await ctx.app.reconciler.runDue();
-    expect(asked()).toBeGreaterThan(0);
+    // Asked once, and its answer ends the attempt with Paystack's reason for the decline.
+    expect(asked()).toBe(1);
     expect(await status()).toBe('failed');
+    const [attempt] = await ctx.database.db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, consent.paymentId));
+    expect(attempt?.failureReason).toBe('three_ds_declined');
   });
 });
 

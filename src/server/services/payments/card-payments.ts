@@ -9,7 +9,12 @@ import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
-import type { TCardChargeOutcome, TCardFailureReason } from '../../providers/payments';
+import type {
+  TCardChargeOutcome,
+  TCardFailureReason,
+  TCardSummary,
+  TRequeryOutcome,
+} from '../../providers/payments';
 import { AppError } from '../app-error';
 import { decryptCard } from './card-encryption-keys';
 import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
@@ -444,6 +449,8 @@ export async function endThreeDsChallenge(
   ctx: TCardContext,
   waiting: TAttemptRow,
   reason: 'challenge_expired' | 'cancelled' | 'declined',
+  /** What the provider said of the charge just now, when the caller asked already. */
+  known?: TRequeryOutcome<{ card: TCardSummary }>,
 ): Promise<TAttemptRow | null> {
   const { db, clock } = ctx;
   const taken = await moveAttempt(
@@ -457,19 +464,18 @@ export async function endThreeDsChallenge(
   if (!taken) return null;
   // A network that does not answer the question leaves the attempt 'charging' (502): the
   // reconciler asks again about its reference; nothing is ended or charged on a guess.
-  const answer = await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
-    ctx.providers.payments.requeryCardCharge(taken.id),
-  );
+  const answer =
+    known ??
+    (await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
+      ctx.providers.payments.requeryCardCharge(taken.id),
+    ));
   if (answer.kind === 'taken' && !answer.givenBack) {
     await settleCardCharge(ctx, taken, { ...answer, token: null });
   } else {
-    await failAttempt(
-      db,
-      taken,
-      new AppError('THREE_DS_FAILED'),
-      answer.kind === 'taken' ? 'given_back' : reason,
-      clock.now(),
-    );
+    // A charge the provider ended says why (its decline); one still waiting ends for our reason.
+    const why =
+      answer.kind === 'taken' ? 'given_back' : answer.kind === 'not_taken' ? answer.reason : reason;
+    await failAttempt(db, taken, new AppError('THREE_DS_FAILED'), why, clock.now());
   }
   const [ended] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, taken.id));
   return ended ?? null;
@@ -506,21 +512,24 @@ export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number
   let ended = 0;
   for (const attempt of due) {
     const expired = attempt.challengeExpiresAt !== null && attempt.challengeExpiresAt <= now;
-    if (!expired && !(await challengeEndedAtProvider(ctx, attempt))) continue;
-    if (await endThreeDsChallenge(ctx, attempt, expired ? 'challenge_expired' : 'declined')) {
+    // Asked once: its answer ends the challenge, or leaves it to the next run.
+    const known = expired ? undefined : await askedAtProvider(ctx, attempt);
+    if (!expired && (!known || known.kind === 'pending')) continue;
+    const why = expired ? 'challenge_expired' : 'declined';
+    if (await endThreeDsChallenge(ctx, attempt, why, known ?? undefined)) {
       ended += 1;
     }
   }
   return ended;
 }
 
-/** Whether the provider says a charge waiting for its 3-D Secure check has ended either way. */
-async function challengeEndedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
+/** What the provider says of a charge waiting for its 3-D Secure check; null when it did not answer. */
+async function askedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
   try {
-    return (await ctx.providers.payments.requeryCardCharge(attempt.id)).kind !== 'pending';
+    return await ctx.providers.payments.requeryCardCharge(attempt.id);
   } catch {
     // Not answered now: asked again at the next run.
-    return false;
+    return null;
   }
 }
 
