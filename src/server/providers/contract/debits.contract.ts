@@ -14,7 +14,8 @@ export type TMandatedAccount = {
 
 export type TDebitsUnderTest = {
   provider: TDebitsPort;
-  settlement: TSettlementPort | null;
+  /** The provider's settlement report, which the debits' cases read. */
+  settlement: TSettlementPort;
   /** An account whose mandate is good and whose balance covers ₦10,000.00, debited many times. */
   fundedAccount: TMandatedAccount;
   /** An account whose balance cannot cover a debit of ₦10,000.00. */
@@ -52,6 +53,15 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
       const reversal = { providerReference: first.providerReference, reference: ref };
       expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
       expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
+      // Given back once: the debit reads given back, and the report holds it once, netting to nothing.
+      await expect
+        .poll(() => provider.requeryDebit(ref))
+        .toMatchObject({ kind: 'taken', amount: 1_000_000, givenBack: true });
+      await expect
+        .poll(async () =>
+          (await underTest.settlement.settlementReport()).filter((l) => l.reference === ref),
+        )
+        .toEqual([{ channel: 'debit', reference: ref, amount: 1_000_000, givenBack: true }]);
     });
 
     it('fails a debit the account cannot cover, and one of an account it does not know', async () => {
