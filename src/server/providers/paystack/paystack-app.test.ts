@@ -14,8 +14,8 @@ import { toPaystackReference } from './paystack-references';
 // The app built with PAYMENT_PROVIDER=paystack against the Paystack simulator: Paystack is the
 // provider the services see, its notices come in at /api/providers/paystack/notices, and the
 // sandbox's own routes are off. (The flows over the whole API are the browser and route tests'.)
-// Built with buildApp rather than startTestApp: the simulator lists no transactions, so the books
-// cannot be compared with Paystack's settlement report when the app closes.
+// Built with buildApp rather than startTestApp: the app alone, without the books' comparison with
+// the settlement report that startTestApp makes when it closes.
 
 let simulator: TPaystackSimulator;
 let database: TDatabase;
