@@ -4,6 +4,7 @@ import {
   PAYMENT_STATUS_INITIAL,
   PAYMENT_STATUS_TIMINGS,
   paymentProgressSteps,
+  ringFigure,
   paymentStatusReducer,
   type TPaymentPhase,
   type TPaymentStatusAction,
@@ -146,7 +147,7 @@ describe('paymentStatusReducer values', () => {
     [
       'fails with the message given',
       [{ type: 'in_progress' }, { type: 'failed', message: 'Card declined' }],
-      { status: 'failed', progress: 33, stepText: 'Card declined', error: 'Card declined' },
+      { status: 'failed', progress: 100, stepText: 'Card declined', error: 'Card declined' },
     ],
     [
       'fails with Payment failed when no message is given',
@@ -281,5 +282,20 @@ describe('paymentProgressSteps', () => {
     const failed = paymentStatusReducer(received, { type: 'failed', message: 'Returned' });
     expect(failed.phase).toBe('failed');
     expect(paymentProgressSteps(failed)[0]?.done).toBe(false);
+  });
+});
+
+describe('ringFigure', () => {
+  it('shows the progress while a payment moves, and none once it failed (an end, not a part)', () => {
+    const received = paymentStatusReducer(
+      paymentStatusReducer(PAYMENT_STATUS_INITIAL, { type: 'transfer_confirmation_requested' }),
+      { type: 'in_progress' },
+    );
+    expect(ringFigure(received)).toBe(33);
+    const failed = paymentStatusReducer(received, { type: 'failed', message: 'Returned' });
+    // The ring is drawn whole in the failure colour, never a red 33 %.
+    expect(failed.progress).toBe(100);
+    expect(ringFigure(failed)).toBeNull();
+    expect(ringFigure(paymentStatusReducer(failed, { type: 'retry' }))).toBe(0);
   });
 });

@@ -35,7 +35,10 @@ export type TPaymentPhase =
   | 'processed'
   /** Terminal: the payment succeeded (100). Nothing leaves it. */
   | 'completed'
-  /** Terminal: the payment failed with a message. Left only by retry or cancel. */
+  /**
+   * Terminal: the payment failed with a message. Left only by retry or cancel. Its ring is whole,
+   * in the failure colour, with no figure: the payment ended, it was not partly done (ringFigure).
+   */
   | 'failed';
 
 export type TPaymentStatusState = {
@@ -173,7 +176,7 @@ export function paymentStatusReducer(
     case 'failed': {
       if (!BEFORE_SERVER_RESULT.has(state.phase)) return state;
       const message = action.message?.trim() || PAGE_ERRORS.PAYMENT_FAILED.message;
-      return enter('failed', state.progress, message, message);
+      return enter('failed', PROGRESS_COMPLETE, message, message);
     }
     case 'retry':
       return can(state, 'failed') ? enter('retrying', 0, STEP_TEXT_RETRYING) : state;
@@ -192,6 +195,11 @@ export function paymentStatusReducer(
     }
   }
 }
+
+/** The ring's figure (spec §4 progress percentage), or null once failed: an end, not a part done. */
+export const ringFigure = (
+  state: Pick<TPaymentStatusState, 'progress' | 'phase'>,
+): number | null => (state.phase === 'failed' ? null : state.progress);
 
 /**
  * The processing view's step list (spec §2): 'Payment Received' is done from 33, 'Payment

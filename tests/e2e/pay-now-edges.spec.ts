@@ -1,45 +1,19 @@
 import { expect, test, type Page } from '@playwright/test';
-import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';
+import { card, payWithCard, shownAccountNumber } from './pay-now-support';
 
 // The pay-now screen's edges (issue 28), in real Chromium against the real server, its sandbox
 // bank and card network: every state has a way forward and says what is true.
 
 const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
 
-function card(scenario: (typeof SANDBOX_CARDS)[number]['scenario']) {
-  const found = SANDBOX_CARDS.find((c) => c.scenario === scenario);
-  if (!found) throw new Error(`No sandbox card for ${scenario}`);
-  return found;
-}
-
 async function open(page: Page) {
   const consentId = await createConsent(page.request, { payments: [payment] });
   await page.goto(consentPath(consentId));
   await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
   return consentId;
-}
-
-async function payWithCard(page: Page, scenario: Parameters<typeof card>[0]) {
-  const { number, expiry, cvv, pin } = card(scenario);
-  await page.getByRole('button', { name: /Pay with Card/ }).click();
-  await page.getByLabel('Card Number').fill(number);
-  await page.getByLabel('Expiry date').fill(expiry);
-  await page.getByLabel('CVV').fill(cvv);
-  await page.getByRole('button', { name: 'Continue to PIN' }).click();
-  await page.getByLabel('Card PIN').fill(pin);
-  await page.getByRole('button', { name: 'Complete Payment' }).click();
-}
-
-async function shownAccountNumber(page: Page): Promise<string> {
-  const row = page.locator('.detail-row', {
-    has: page.getByText('Account number', { exact: true }),
-  });
-  const text = ((await row.locator('.detail-value').textContent()) ?? '').trim();
-  expect(text).toMatch(/^\d{10}$/);
-  return text;
 }
 
 const progress = (page: Page) => page.getByRole('progressbar', { name: 'Payment progress' });

@@ -1,4 +1,8 @@
-import { paymentProgressSteps, type TPaymentStatusState } from '../../../domain/payment-status';
+import {
+  paymentProgressSteps,
+  ringFigure,
+  type TPaymentStatusState,
+} from '../../../domain/payment-status';
 import { Button } from '../../ui/button';
 
 type TProcessingViewProps = {
@@ -42,15 +46,21 @@ export function ProcessingView({
 }: TProcessingViewProps) {
   const failed = state.phase === 'failed';
   const completed = state.phase === 'completed';
+  const figure = ringFigure(state);
   return (
     <div className="processing">
+      {/* Failed, the ring is a whole red circle with no figure; the text below says it failed. */}
       <div
         className="progress-ring"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={state.progress}
-        aria-label="Payment progress"
+        {...(figure === null
+          ? { 'aria-hidden': true }
+          : {
+              role: 'progressbar',
+              'aria-valuemin': 0,
+              'aria-valuemax': 100,
+              'aria-valuenow': figure,
+              'aria-label': 'Payment progress',
+            })}
       >
         <svg viewBox="0 0 120 120" aria-hidden="true">
           <circle className="ring-track" cx="60" cy="60" r={RING_RADIUS} />
@@ -63,7 +73,7 @@ export function ProcessingView({
             strokeDashoffset={RING_LENGTH * (1 - state.progress / 100)}
           />
         </svg>
-        <span className="ring-label">{state.progress}%</span>
+        {figure === null ? null : <span className="ring-label">{figure}%</span>}
       </div>
       <p className="step-text" role="status">
         {completed ? '✓ Payment Successful' : failed ? '✗ Payment Failed' : state.stepText}
