@@ -375,9 +375,35 @@ describe('payNowReducer: card (items 4, 5)', () => {
     expect(retried.otp).toMatchObject({ ended: false, error: null, displayMessage: 'Again' });
   });
 
-  it("an OTP refused for 'Insufficient funds' returns to the methods (spec §4)", () => {
+  it("an OTP refused for 'Insufficient funds' returns to the methods without that card (spec §4)", () => {
     const state = run([...onOtpScreen, { type: 'otp_refused', message: 'Insufficient funds' }]);
-    expect(state).toMatchObject({ view: 'methods', status: { phase: 'pending' } });
+    expect(state).toMatchObject({
+      view: 'methods',
+      status: { phase: 'pending' },
+      storedCard: null,
+    });
+  });
+
+  it("'Try Another Method' after 'Insufficient funds' offers the methods without that card", () => {
+    const failed = run([
+      ...chargeCard,
+      { type: 'card_refused', message: 'Insufficient funds', paymentFailure: true },
+    ]);
+    expect(failed.storedCard).toEqual(STORED);
+    expect(run([{ type: 'cancel' }], failed)).toMatchObject({ view: 'methods', storedCard: null });
+    // Refused for another reason, the card is offered to send again ('Pay with Card | …').
+    const declined = run([
+      ...chargeCard,
+      { type: 'card_refused', message: 'Declined by your bank', paymentFailure: true },
+      { type: 'cancel' },
+    ]);
+    expect(declined).toMatchObject({ view: 'methods', storedCard: STORED });
+    // A card charge the payer cancels (3-D Secure not finished) keeps the card to pay with.
+    const cancelled = run([
+      ...awaiting3ds,
+      { type: 'three_ds_cancelled', attempt: attempt({ state: 'failed' }) },
+    ]);
+    expect(cancelled).toMatchObject({ view: 'methods', storedCard: STORED });
   });
 
   it('the right OTP completes the payment', () => {

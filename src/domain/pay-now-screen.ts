@@ -50,7 +50,10 @@ export type TPayNowState = {
   detailsEnded: boolean;
   payerBank: TPayerBank | null;
   payerCard: TPayerCard | null;
-  /** In memory only, for 'Retry Payment' and 'Pay with Card | {masked card}'; never stored. */
+  /**
+   * In memory only, for 'Retry Payment' and 'Pay with Card | {masked card}'; never stored. A card
+   * refused for insufficient funds is dropped when the payer turns to another method.
+   */
   storedCard: TStoredCard | null;
   card: {
     /** The form's error (a refusal the form can fix, or no stored card to retry). */
@@ -500,7 +503,7 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
     case 'otp_refused':
       // spec §4: 'Insufficient funds' cannot be fixed by another try: back to the start.
       if (otpFailureAction(action.message) === 'restart') {
-        return toMethods({ ...state, otp: { ...state.otp, verifying: false } });
+        return toMethods({ ...state, storedCard: null, otp: { ...state.otp, verifying: false } });
       }
       // A refused OTP ends its charge: nothing left to verify, only a new charge.
       return {
@@ -520,7 +523,13 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
         ? completed({ ...state, attempt: action.attempt })
         : toMethods({ ...state, attempt: action.attempt });
     case 'cancel':
-      return toMethods(state);
+      // 'Try Another Method' after 'Insufficient funds' (spec §4: another try cannot succeed):
+      // the methods without that card. Refused for another reason, it is offered to send again.
+      return toMethods(
+        state.method === 'card' && otpFailureAction(state.status.error) === 'restart'
+          ? { ...state, storedCard: null }
+          : state,
+      );
     case 'terminal_opened':
       // Its answers are a card's: the stream's steps are the modal's to show.
       return { ...fresh(state), method: 'card', terminalOpen: true };

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { consentPath, createConsent, snap } from './merchant';
-import { payWithCard } from './pay-now-support';
+import { card, payWithCard } from './pay-now-support';
 
 // The payment screens' last dead ends (issue 43, part 2), in real Chromium against the real
 // server, its sandbox bank and card network: each ends on something the payer can read and do.
@@ -44,5 +44,25 @@ test.describe('payment dead ends', () => {
     // Retry Payment starts the ring again from 0, with its figure.
     await page.getByRole('button', { name: 'Retry Payment' }).click();
     await expect(page.getByRole('progressbar', { name: 'Payment progress' })).toBeVisible();
+  });
+
+  test("after 'Insufficient funds', Try Another Method does not offer the card that failed", async ({
+    page,
+  }, testInfo) => {
+    await open(page);
+    await payWithCard(page, 'insufficient_funds');
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
+    await expect(page.locator('.failure p')).toContainText('Insufficient funds');
+    await expectEndedRing(page);
+
+    await page.getByRole('button', { name: 'Try Another Method' }).click();
+    const methods = page.getByRole('group', { name: 'Payment methods' });
+    await expect(methods.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+    // A card may still be entered afresh, but the one that just failed is not offered again.
+    await expect(methods.getByRole('button', { name: /Pay with Card/ })).toHaveCount(1);
+    await expect(methods.getByRole('button', { name: /Pay with Card \|/ })).toHaveCount(0);
+    await expect(methods).not.toContainText(card('insufficient_funds').number.slice(-4));
+    await shoot(page, testInfo, 'methods-after-card-failed');
+    await expectNoViolations(page);
   });
 });
