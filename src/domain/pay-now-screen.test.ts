@@ -185,6 +185,52 @@ describe('payNowReducer: transfer (items 2, 3)', () => {
     },
   );
 
+  it('a wrong amount, the account ended, then a late transfer: each return said, in order, with the way on', () => {
+    const transferEvent = (over: Partial<TPaymentAttemptState>): TPayNowAction => ({
+      type: 'event',
+      event: {
+        paymentId: 'pay_1',
+        status: over.state === 'failed' ? 'failed' : 'in_progress',
+        attempt: attempt({ method: 'bank_transfer', state: 'awaiting_transfer', ...over }),
+      },
+    });
+    const wrong = { amount: 100_000, reason: 'wrong_amount' } as const;
+    const first = run([...transferAwaited, transferEvent({ returned: wrong })]);
+    expect(first.status.error).toBe(
+      'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).\n' +
+        'Retry Payment to send exactly ₦2,500.00 to the same account, or try another method.',
+    );
+    const ended = run(
+      [
+        transferEvent({
+          state: 'failed',
+          failureCode: 'TRANSFER_ACCOUNT_EXPIRED',
+          returned: wrong,
+        }),
+      ],
+      first,
+    );
+    expect(ended.returns).toEqual([wrong]);
+    expect(ended.status.error?.split('\n')[1]).toBe(
+      'That account is closed: Retry Payment gives you a new one, or try another method.',
+    );
+    const late = run(
+      [transferEvent({ state: 'failed', returned: { amount: DUE, reason: 'expired' } })],
+      ended,
+    );
+    expect(late.status).toMatchObject({ phase: 'failed' });
+    expect(late.status.error?.split('\n')).toEqual([
+      'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).',
+      'Your transfer of ₦2,500.00 was sent back to you: it reached the one-time account after the account expired.',
+      'That account is closed: Retry Payment gives you a new one, or try another method.',
+    ]);
+    // The same event told twice (the stream, then its poll) is one return.
+    expect(
+      run([transferEvent({ state: 'failed', returned: { amount: DUE, reason: 'expired' } })], late)
+        .returns,
+    ).toHaveLength(2);
+  });
+
   it('an account the server ended is shown ended; Pay by Transfer then asks for a new one', () => {
     const now = new Date('2026-11-25T06:40:00.000Z');
     const open = run([{ type: 'pay_by_transfer' }, { type: 'transfer_opened', details: DETAILS }]);

@@ -25,6 +25,8 @@ import type {
  * payment. The page draws this state and sends it what happened; it keeps no view of its own.
  */
 
+type TReturned = NonNullable<TPaymentAttemptState['returned']>;
+
 export type TPayNowView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
 
 /** The card entered on this page last, as it was sent (envelopes only), and how it shows. */
@@ -43,6 +45,8 @@ export type TPayNowState = {
   amountDue: number;
   /** The latest attempt as the server last told it (read or event); null before any. */
   attempt: TPaymentAttemptState | null;
+  /** Each transfer sent back since the page opened, in the order the page heard of them. */
+  returns: TReturned[];
   /** Whether the payment's read has been applied (a reload resumes from it once). */
   resumed: boolean;
   /** The one-time account last shown, and whether the server ended it (then shown expired). */
@@ -147,6 +151,7 @@ export function payNowInitial(input: {
     status,
     amountDue: input.amountDue,
     attempt: null,
+    returns: [],
     resumed: input.paid,
     details: null,
     detailsEnded: false,
@@ -172,17 +177,31 @@ const RETURN_REASONS: Readonly<
   already_paid: () => 'this payment had already been paid.',
 };
 
+const returnText = ({ amount, reason }: TReturned, amountDue: number) =>
+  `Your transfer of ${formatNaira(amount)} was sent back to you: ${RETURN_REASONS[reason](
+    formatNaira(amountDue),
+  )}`;
+
+/**
+ * Every transfer sent back, one line each in order, then the way on: the same account while it is
+ * open (for the amount due), a new one once it has ended.
+ */
+function returnsText(state: TPayNowState): string {
+  const due = formatNaira(state.amountDue);
+  return [
+    ...state.returns.map((returned) => returnText(returned, state.amountDue)),
+    state.detailsEnded
+      ? 'That account is closed: Retry Payment gives you a new one, or try another method.'
+      : `Retry Payment to send exactly ${due} to the same account, or try another method.`,
+  ].join('\n');
+}
+
 /**
  * What the payer is told of an attempt that ended or gave money back: a transfer returned (how
  * much, and why), or a failure in the catalogue's words with whether the card was charged.
  */
 export function attemptOutcomeText(attempt: TPaymentAttemptState, amountDue: number): string {
-  if (attempt.returned) {
-    const { amount, reason } = attempt.returned;
-    return `Your transfer of ${formatNaira(amount)} was sent back to you: ${RETURN_REASONS[reason](
-      formatNaira(amountDue),
-    )}`;
-  }
+  if (attempt.returned) return returnText(attempt.returned, amountDue);
   const message = (attempt.message?.trim() || PAGE_ERRORS.PAYMENT_FAILED.message).replace(
     /\.$/,
     '',
@@ -229,10 +248,25 @@ const failed = (state: TPayNowState, message: string | null | undefined): TPayNo
   view: 'processing',
 });
 
+/** Failed, or (already failed) told again with what has happened since. */
+const failedWith = (state: TPayNowState, text: string): TPayNowState =>
+  state.status.phase === 'failed'
+    ? { ...state, status: { ...state.status, error: text, stepText: text } }
+    : failed(state, text);
+
+const sameReturn = (a: TReturned, b: TReturned | null | undefined) =>
+  a.amount === b?.amount && a.reason === b.reason;
+
 /** An attempt the server told of: what its state means for the screen. */
 function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNowState {
   const known = state.attempt?.attemptId === attempt.attemptId ? state.attempt : null;
-  let next: TPayNowState = { ...state, attempt };
+  // A return the page has not heard of: its amount or reason differ from the attempt's last one.
+  const returnedNow = attempt.returned !== null && !sameReturn(attempt.returned, known?.returned);
+  let next: TPayNowState = {
+    ...state,
+    attempt,
+    returns: returnedNow && attempt.returned ? [...state.returns, attempt.returned] : state.returns,
+  };
   const transfer = attempt.method === 'bank_transfer';
   // A one-time account the server ended is shown as expired, never with a fresh countdown.
   if (transfer && attempt.state === 'failed') next = { ...next, detailsEnded: true };
@@ -245,12 +279,11 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
       },
     };
   }
-  const returnedNow = attempt.returned !== null && known?.returned == null;
   const endedNow = attempt.state === 'failed' && known?.state !== 'failed';
   // Money sent back is said at once, wherever the payer is waiting on the transfer.
   if (returnedNow && next.status.phase !== 'processed' && next.status.phase !== 'completed') {
     if (next.view === 'processing' || next.view === 'transfer' || next.view === 'methods') {
-      return { ...failed(next, attemptOutcomeText(attempt, state.amountDue)), method: 'transfer' };
+      return { ...failedWith(next, returnsText(next)), method: 'transfer' };
     }
   }
   // A charge this page is not waiting on (another tab's, or one resumed): the bank is answering.
@@ -266,7 +299,10 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
   // The 3-D Secure screen has no call of its own to answer it: the server's end is its news.
   if (endedNow && (next.view === 'processing' || next.view === 'three_ds' || next.card.charging)) {
     return {
-      ...failed(next, attemptOutcomeText(attempt, state.amountDue)),
+      // An account that ends after money came back: the returns again, with the new way on.
+      ...(transfer && next.returns.length > 0
+        ? failedWith(next, returnsText(next))
+        : failed(next, attemptOutcomeText(attempt, state.amountDue))),
       card: { ...next.card, charging: false, slow: false, resending: false },
     };
   }
@@ -297,6 +333,7 @@ function resume(
     details: read.transferDetails ?? state.details,
     payerBank: read.payerBank ?? state.payerBank,
     attempt: read.attempt,
+    returns: read.attempt?.returned ? [read.attempt.returned] : [],
   };
   if (read.status === 'completed') return completed(next);
   const attempt = read.attempt;
@@ -305,7 +342,7 @@ function resume(
   }
   if (read.status !== 'in_progress') {
     // A transfer sent back, the last thing that happened: said, with a way on.
-    return attempt?.returned ? failed(next, attemptOutcomeText(attempt, state.amountDue)) : next;
+    return attempt?.returned ? failed(next, returnsText(next)) : next;
   }
   if (read.method === 'bank_transfer') {
     const received = read.stepText !== null && read.stepText !== STEP_TEXT_AWAITING_TRANSFER;

@@ -1,7 +1,8 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { expectNoViolations } from './axe';
+import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';
-import { card, payWithCard } from './pay-now-support';
+import { card, payWithCard, shownAccountNumber } from './pay-now-support';
 
 // The payment screens' last dead ends (issue 43, part 2), in real Chromium against the real
 // server, its sandbox bank and card network: each ends on something the payer can read and do.
@@ -14,6 +15,13 @@ async function open(page: Page) {
   await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
   return consentId;
 }
+
+const transfer = (page: Page, accountNumber: string, amount: number) =>
+  page.request.post(`${E2E.appOrigin}/api/sandbox/transfers`, { data: { accountNumber, amount } });
+
+/** The failure's words, one entry per line as the payer reads them. */
+const failureLines = async (page: Page) =>
+  (await page.locator('.failure p').innerText()).split('\n').map((line) => line.trim());
 
 /** A failed payment's ring: whole, in the failure colour, and no figure read or shown. */
 async function expectEndedRing(page: Page) {
@@ -64,5 +72,55 @@ test.describe('payment dead ends', () => {
     await expect(methods).not.toContainText(card('insufficient_funds').number.slice(-4));
     await shoot(page, testInfo, 'methods-after-card-failed');
     await expectNoViolations(page);
+  });
+
+  test('a wrong amount, the account ended, then a late transfer: each return said in order, with the way on', async ({
+    page,
+  }, testInfo) => {
+    await open(page);
+    await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    const accountNumber = await shownAccountNumber(page);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    expect((await transfer(page, accountNumber, 100_000)).ok()).toBe(true);
+
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
+    await expect
+      .poll(() => failureLines(page))
+      .toEqual([
+        'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).',
+        'Retry Payment to send exactly ₦2,500.00 to the same account, or try another method.',
+      ]);
+    await expectEndedRing(page);
+
+    // The bank ends the account, and money sent to it anyway comes back: both are said, in order.
+    const expired = await page.request.post(
+      `${E2E.appOrigin}/api/sandbox/virtual-accounts/${accountNumber}/expire`,
+    );
+    expect(expired.ok()).toBe(true);
+    await expect
+      .poll(async () => (await failureLines(page)).at(-1))
+      .toBe('That account is closed: Retry Payment gives you a new one, or try another method.');
+    expect((await transfer(page, accountNumber, payment.amount)).ok()).toBe(true);
+    await expect
+      .poll(() => failureLines(page))
+      .toEqual([
+        'Your transfer of ₦1,000.00 was sent back to you: it was not the amount due (₦2,500.00).',
+        'Your transfer of ₦2,500.00 was sent back to you: it reached the one-time account after the account expired.',
+        'That account is closed: Retry Payment gives you a new one, or try another method.',
+      ]);
+    await expect(page.getByRole('alert').filter({ hasText: 'Payment Failed' })).toBeVisible();
+    await expectEndedRing(page);
+    await shoot(page, testInfo, 'transfers-returned');
+    await expectNoViolations(page);
+
+    // The way on, by keyboard: Retry Payment gives a new account, which takes the amount due.
+    await page.getByRole('button', { name: 'Retry Payment' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(/^\d+m : \d{2}s$/)).toBeVisible();
+    const fresh = await shownAccountNumber(page);
+    expect(fresh).not.toBe(accountNumber);
+    await page.getByRole('button', { name: 'I have made the transfer' }).click();
+    expect((await transfer(page, fresh, payment.amount)).ok()).toBe(true);
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 });
