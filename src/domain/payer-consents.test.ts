@@ -3,6 +3,7 @@ import {
   canRevoke,
   payerConsentSummary,
   revokeConsequences,
+  declinedConsentMessage,
   revokedConsentMessage,
   upcomingDebits,
 } from './payer-consents';
@@ -140,5 +141,14 @@ describe('revokedConsentMessage', () => {
       'This consent to FitLife Gym was revoked by the payer. No further payments will be collected under it.',
     );
     expect(revokedConsentMessage('')).toContain('consent to Merchant was');
+  });
+});
+
+describe('declinedConsentMessage', () => {
+  it('says in plain words that the request was declined and nothing granted', () => {
+    expect(declinedConsentMessage('FitLife Gym')).toBe(
+      'You declined this request from FitLife Gym. Nothing was granted to them.',
+    );
+    expect(declinedConsentMessage('')).toContain('request from Merchant.');
   });
 });

@@ -98,6 +98,11 @@ export function revokeConsequences(merchantName: string, upcomingCount: number):
   ];
 }
 
+/** The consent page of a declined consent (/r/{id}, spec §4 'Decline'): it ended unanswered. */
+export function declinedConsentMessage(merchantName: string): string {
+  return `You declined this request from ${merchantName || 'Merchant'}. Nothing was granted to them.`;
+}
+
 /** The consent page of a revoked consent (/r/{id}): whoever opens it learns it ended. */
 export function revokedConsentMessage(merchantName: string): string {
   return `This consent to ${merchantName || 'Merchant'} was revoked by the payer. No further payments will be collected under it.`;

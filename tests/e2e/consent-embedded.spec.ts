@@ -118,7 +118,9 @@ test.describe('embedded in a merchant page', () => {
     );
     // The frame reads the consent again: declined, with nothing left to grant.
     await expect(frame.getByRole('heading', { name: 'Consent Declined' })).toBeVisible();
-    await expect(frame.getByText('Consent was rejected by user')).toBeVisible();
+    await expect(
+      frame.getByText(/^You declined this request from .+\. Nothing was granted/),
+    ).toBeVisible();
     await snap(page, testInfo, 'embedded-declined');
     await expectNoViolations(page);
   });

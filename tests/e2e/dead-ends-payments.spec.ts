@@ -1,7 +1,16 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { signedUpSession, storeInFrame } from './auth-support';
 import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
-import { consentPath, createConsent, snap } from './merchant';
+import {
+  consentPath,
+  createConsent,
+  createForm,
+  DELIVERY_FORM,
+  embedHostUrl,
+  receivedMessages,
+  snap,
+} from './merchant';
 import { card, payWithCard, shownAccountNumber } from './pay-now-support';
 
 // The payment screens' last dead ends (issue 43, part 2), in real Chromium against the real
@@ -122,5 +131,66 @@ test.describe('payment dead ends', () => {
     await page.getByRole('button', { name: 'I have made the transfer' }).click();
     expect((await transfer(page, fresh, payment.amount)).ok()).toBe(true);
     await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
+  });
+
+  test('a declined form-only consent says so plainly, and Close goes back to where the payer came from', async ({
+    page,
+  }, testInfo) => {
+    const session = await signedUpSession(page);
+    await page.evaluate(({ token, user }) => {
+      localStorage.setItem('paymonaToken', token);
+      localStorage.setItem('paymonaUser', user);
+    }, session);
+    const formId = await createForm(page.request, DELIVERY_FORM);
+    const consentId = await createConsent(page.request, { formId });
+    // The payer comes from the merchant's page.
+    await page.goto(`${E2E.hostOrigin}/health`);
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: 'Decline' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Consent Declined' })).toBeVisible();
+    await expect(
+      page.getByText(/^You declined this request from .+\. Nothing was granted to them\.$/),
+    ).toBeVisible();
+    await expect(page.getByText('Consent was rejected by user')).toHaveCount(0);
+    await shoot(page, testInfo, 'declined-standalone');
+    await expectNoViolations(page);
+
+    // The browser keeps a window it did not open by script: Close goes back instead.
+    await page.getByRole('button', { name: 'Close' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`${E2E.hostOrigin}/health`);
+  });
+
+  test('a declined form-only consent, embedded: Close tells the parent, in the spec words', async ({
+    page,
+  }, testInfo) => {
+    const session = await signedUpSession(page);
+    const formId = await createForm(page.request, DELIVERY_FORM);
+    const consentId = await createConsent(page.request, { formId });
+    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
+    const frame = page.frameLocator('#consent');
+    await expect(frame.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+    await storeInFrame(page, session);
+    await page.reload();
+    await frame.getByRole('button', { name: 'Decline' }).click();
+    await expect(frame.getByRole('heading', { name: 'Consent Declined' })).toBeVisible();
+    await expect(
+      frame.getByText(/^You declined this request from .+\. Nothing was granted to them\.$/),
+    ).toBeVisible();
+    await shoot(page, testInfo, 'declined-embedded');
+    await expectNoViolations(page);
+
+    const failedMessages = async () =>
+      (await receivedMessages(page)).filter((m) => m.data.type === 'oya-money-consent-failed');
+    await expect.poll(async () => (await failedMessages()).length).toBe(1);
+    await frame.getByRole('button', { name: 'Close' }).click();
+    await expect(frame.getByRole('button', { name: 'Closing...' })).toBeDisabled();
+    await expect
+      .poll(async () => (await failedMessages()).map((m) => m.data))
+      .toEqual([
+        { type: 'oya-money-consent-failed', consentId, error: 'Consent was rejected by user' },
+        { type: 'oya-money-consent-failed', consentId, error: 'Consent was rejected by user' },
+      ]);
   });
 });

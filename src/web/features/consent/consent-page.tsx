@@ -32,8 +32,8 @@ import type {
 import { Button } from '../../ui/button';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentGrantedScreen } from './consent-granted-screen';
+import { ConsentDeclinedScreen } from './consent-declined-screen';
 import { ConsentRevokedScreen } from './consent-revoked-screen';
-import { StatusScreen } from './status-screen';
 import { ConsentHeader, MerchantByline } from './consent-header';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
@@ -273,9 +273,12 @@ export function ConsentPage({
         return <ConsentRevokedScreen consent={shown.consent} />;
       case 'declined':
         return (
-          <StatusScreen tone="danger" title="Consent Declined">
-            <p>{PAGE_ERRORS.CONSENT_REJECTED.message}</p>
-          </StatusScreen>
+          <ConsentDeclinedScreen
+            consent={shown.consent}
+            embed={params.embed}
+            // The parent hears the decline as the spec words it (§8 'Consent was rejected by user').
+            onClose={() => reportFailure(PAGE_ERRORS.CONSENT_REJECTED.message)}
+          />
         );
       case 'auth-prompt':
         return (
