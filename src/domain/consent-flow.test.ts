@@ -4,6 +4,7 @@ import {
   approvedOriginAccount,
   asksOnlyConsent,
   canPayWithoutSignature,
+  closesConsentError,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -417,5 +418,23 @@ describe('a grant the payer cannot sign yet (issue 28 item 10)', () => {
       { type: 'grant_failed', message: 'wait', signatureBlock: 'passkey_waiting' },
     );
     expect(canPayWithoutSignature(noDebit)).toBe(false);
+  });
+
+  it("offers 'Close' on a passkey that must wait, which a new try cannot change, and nowhere else", () => {
+    const withFuture = run(
+      initialConsentFlow(everything),
+      { type: 'grant_requested' },
+      { type: 'grant_failed', message: 'wait', signatureBlock: 'passkey_waiting' },
+    );
+    expect(closesConsentError(withFuture)).toBe(true);
+    // Closed: back on the consent, the modal gone, its grant button there again.
+    const closed = run(withFuture, { type: 'grant_retry' });
+    expect(closesConsentError(closed)).toBe(false);
+    expect(closed).toMatchObject({ grant: 'idle', error: null, signatureBlock: null });
+    for (const signatureBlock of ['no_passkey', 'not_on_device'] as const) {
+      const failed = run(oneTap, { type: 'grant_failed', message: 'x', signatureBlock });
+      expect(closesConsentError(failed)).toBe(false);
+    }
+    expect(closesConsentError(run(oneTap, { type: 'grant_failed', message: 'x' }))).toBe(false);
   });
 });

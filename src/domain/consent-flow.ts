@@ -37,6 +37,19 @@ export type TSignatureBlock = 'no_passkey' | 'not_on_device' | 'passkey_waiting'
  */
 export const APPROVAL_NOT_GIVEN_MESSAGE = 'No passkey of yours on this device gave its approval.';
 
+/**
+ * The Consent Error modal's way back to the consent where another try fails the same until a
+ * date (a passkey that must wait): the payer closes it and comes back then.
+ */
+export const CONSENT_ERROR_CLOSE = 'Close';
+
+/**
+ * Whether the Consent Error modal offers 'Close': its 'Try Again' is withheld while the passkey
+ * must wait, and without it the modal would have no control at all (only Escape or a reload).
+ */
+export const closesConsentError = (state: TConsentFlowState): boolean =>
+  state.grant === 'failed' && state.signatureBlock === 'passkey_waiting';
+
 export type TConsentFlowState = {
   steps: readonly TConsentStep[];
   current: TConsentStep | null;

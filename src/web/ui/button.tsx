@@ -1,7 +1,9 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 type TButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: 'primary' | 'secondary' | 'link';
+  /** Where a screen puts the focus back (a dialog closed over it). */
+  ref?: Ref<HTMLButtonElement>;
 };
 
 export function Button({ variant = 'primary', className, type = 'button', ...rest }: TButtonProps) {

@@ -12,6 +12,8 @@ import {
   APPROVAL_NOT_GIVEN_MESSAGE,
   approvedOriginAccount,
   canPayWithoutSignature,
+  closesConsentError,
+  CONSENT_ERROR_CLOSE,
   consentFlowButton,
   consentFlowGrantRequest,
   consentFlowReducer,
@@ -160,6 +162,18 @@ export function ConsentFlow({
   });
   useEffect(() => tellDebit(state.grant), [state.grant]);
   const button = consentFlowButton(state);
+  // The Consent Error modal closed: the focus goes back to the grant's button, drawn again.
+  const grantButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  const closeError = () => {
+    refocus.current = true;
+    act({ type: 'grant_retry' });
+  };
+  useEffect(() => {
+    if (!refocus.current || state.grant !== 'idle') return;
+    refocus.current = false;
+    grantButton.current?.focus();
+  }, [state.grant]);
   const views = consentStepViews(
     state.steps,
     state.current ?? state.steps[0] ?? 'immediate_payment',
@@ -300,6 +314,7 @@ export function ConsentFlow({
   const flowButton = button ? (
     <div className="flow-actions">
       <Button
+        ref={button.action === 'grant' ? grantButton : undefined}
         disabled={button.disabled}
         onClick={() => (button.action === 'grant' ? void grant() : act({ type: 'step_confirmed' }))}
       >
@@ -327,18 +342,19 @@ export function ConsentFlow({
         <ConsentErrorModal
           message={state.error}
           embed={embed}
-          onRetry={() => act({ type: 'grant_retry' })}
+          onRetry={closeError}
           // Without a passkey, or with one that must wait, another try fails the same: the offers
           // below replace it.
           canRetry={
             state.signatureBlock !== 'no_passkey' && state.signatureBlock !== 'passkey_waiting'
           }
+          closable={closesConsentError(state)}
           onReport={() => onReport(state.error ?? '')}
         >
           {state.signatureBlock === 'no_passkey' || state.signatureBlock === 'not_on_device' ? (
             <screens.AddPasskey
               onDone={(created) => {
-                if (!created) return void act({ type: 'grant_retry' });
+                if (!created) return closeError();
                 // Signs at once, or asks what it may not sign yet: then the modal says until when.
                 const next = act({ type: 'passkey_created', ...created, now: new Date() });
                 if (next.grant === 'idle') void grant();
@@ -419,7 +435,9 @@ export function ConsentFlow({
       {showsDecline(state) ? (
         <div className="flow-actions">
           {showsConsentOrDecline(state) ? (
-            <Button onClick={() => void grant()}>Consent</Button>
+            <Button ref={grantButton} onClick={() => void grant()}>
+              Consent
+            </Button>
           ) : null}
           <Button variant="secondary" disabled={declining} onClick={() => void decline()}>
             Decline
@@ -570,12 +588,16 @@ function ConsentErrorModal({
   onRetry,
   onReport,
   canRetry = true,
+  closable = false,
   children,
 }: {
   message: string;
   embed: boolean;
+  /** 'Try Again', 'Close' and Escape: back to the consent, where the grant can be asked again. */
   onRetry(): void;
   canRetry?: boolean;
+  /** 'Close', where 'Try Again' is withheld and nothing else would leave the modal. */
+  closable?: boolean;
   onReport(): void;
   /** A way forward besides 'Try Again' (a passkey to create, another way to pay). */
   children?: ReactNode;
@@ -587,6 +609,14 @@ function ConsentErrorModal({
     if (dialog && !dialog.open) dialog.showModal();
     return () => dialog?.close();
   }, []);
+  // What the modal offers changed under the focus (a passkey created, then the wait): the focus
+  // stays in the modal, on its first control, not on the page behind it.
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.contains(document.activeElement)) {
+      dialog.querySelector<HTMLElement>('button, a[href], input')?.focus();
+    }
+  }, [message, closable]);
   return (
     <dialog
       ref={ref}
@@ -602,6 +632,11 @@ function ConsentErrorModal({
       {children}
       <div className="flow-actions">
         {canRetry ? <Button onClick={onRetry}>Try Again</Button> : null}
+        {closable ? (
+          <Button variant="secondary" onClick={onRetry}>
+            {CONSENT_ERROR_CLOSE}
+          </Button>
+        ) : null}
         {embed ? <ReportAndCloseButton label="Report & Close" onReport={onReport} /> : null}
       </div>
     </dialog>
