@@ -35,6 +35,12 @@ export function authPromptItems(consent: TConsent, paymentMade = false): string[
 }
 
 /**
+ * Under an auth prompt the payer asked for (the consent does not ask for sign-in first): back to
+ * the consent without signing in (issue 43).
+ */
+export const AUTH_PROMPT_BACK = 'Continue without signing in';
+
+/**
  * The immediate payment the payer has paid, as the auth prompt says it: '{amount} paid' (spec
  * §2 Immediate Payment: '{amount} due now' or 'paid'). Null while it is unpaid. `paymentMade`:
  * the prompts after a payment know it is paid before the consent read says so.

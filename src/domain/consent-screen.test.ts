@@ -244,3 +244,55 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
     expect(view({ load: loaded(granted) }).screen).toEqual({ kind: 'granted', consent: granted });
   });
 });
+
+describe("a signed-out payer's way to sign in (issue 43)", () => {
+  // Granted by its payment, the link of the account that paid still offered (after-payment.ts).
+  const paidOffer = aConsent({
+    status: 'granted',
+    payments: [
+      anImmediatePayment({
+        status: 'executed',
+        origin: { paymentMethod: 'bank_transfer', shouldPromptBankAccountLinking: true },
+      }),
+    ],
+  });
+
+  it('offers the sign-in on a payment alone, and opens the auth prompt once asked', () => {
+    const offered = view({ load: loaded(immediateOnly) }).screen;
+    expect(offered).toMatchObject({ kind: 'immediate-payment', canSignIn: true });
+    const asked = view({ load: loaded(immediateOnly), signInAsked: true });
+    expect(asked.screen).toEqual({
+      kind: 'auth-prompt',
+      consent: immediateOnly,
+      productName: 'Oya Money',
+    });
+    // A payment alone has no header, its auth prompt neither: nothing above it moves.
+    expect(asked.header).toBeNull();
+    // Back: the payment as it was.
+    expect(view({ load: loaded(immediateOnly), signInAsked: false }).screen.kind).toBe(
+      'immediate-payment',
+    );
+  });
+
+  it('offers no sign-in the prompt could not name, nor one asked without it', () => {
+    const noProduct = { load: loaded(immediateOnly), productName: null };
+    expect(view(noProduct).screen).toMatchObject({ kind: 'immediate-payment', canSignIn: false });
+    expect(view({ ...noProduct, signInAsked: true }).screen.kind).toBe('immediate-payment');
+  });
+
+  it("opens the summary's sign-in as before; never in public mode", () => {
+    expect(view({ load: loaded(pending), signInAsked: true }).screen.kind).toBe('auth-prompt');
+    const publicView = { params: { isPublic: true }, load: loaded(pending), signInAsked: true };
+    expect(view(publicView).screen.kind).toBe('pending-summary');
+  });
+
+  it('offers no sign-in on a payment already paid (its prompts after the payment do)', () => {
+    expect(view({ load: loaded(paidOffer) }).screen).toMatchObject({
+      kind: 'immediate-payment',
+      canSignIn: false,
+    });
+    expect(view({ load: loaded(paidOffer), signInAsked: true }).screen.kind).toBe(
+      'immediate-payment',
+    );
+  });
+});

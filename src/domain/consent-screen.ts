@@ -36,8 +36,12 @@ export type TConsentScreen =
   | { kind: 'declined'; consent: TConsent }
   /** The consent needs a signed-in payer first (spec §6, §2 Auth prompt). */
   | { kind: 'auth-prompt'; consent: TConsent; productName: string }
-  /** Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts). */
-  | { kind: 'immediate-payment'; consent: TConsent; payment: TPayment }
+  /**
+   * Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts).
+   * `canSignIn`: where a signed-in payer chooses a saved account ('OneTap'), this payer, not
+   * signed in, may sign in to do so (issue 43).
+   */
+  | { kind: 'immediate-payment'; consent: TConsent; payment: TPayment; canSignIn: boolean }
   /** A signed-in payer's consent flow: its steps, then the grant (spec §2 Main consent flow). */
   | { kind: 'flow'; consent: TConsent }
   /**
@@ -47,6 +51,16 @@ export type TConsentScreen =
   | { kind: 'pending-summary'; consent: TConsent; canSignIn: boolean };
 
 export type TConsentScreenKind = TConsentScreen['kind'];
+
+/**
+ * Where a signed-in payer chooses a saved account for the payment ('OneTap'), the sign-in offered
+ * to a payer who is not (issue 43).
+ */
+export const SAVED_ACCOUNT_SIGN_IN = {
+  /** As a signed-in payer's saved accounts are titled. */
+  title: 'Pay from a saved account',
+  button: 'Sign In to Pay with OneTap',
+} as const;
 
 export type TConsentScreenInput = {
   params: Pick<TPageParams, 'clientId' | 'embed' | 'isPublic'>;
@@ -60,6 +74,11 @@ export type TConsentScreenInput = {
    * the prompt's work done): a consent its payment granted then shows Consent Granted.
    */
   offerSettled?: boolean;
+  /**
+   * The payer asked to sign in on a consent that does not ask for it first ('Sign In' under the
+   * summary, or to pay from a saved account): the auth prompt, until they go back.
+   */
+  signInAsked?: boolean;
 };
 
 export type TConsentPageView = {
@@ -79,6 +98,7 @@ function chooseScreen({
   signedIn,
   productName,
   offerSettled = false,
+  signInAsked = false,
 }: TConsentScreenInput): TConsentScreen {
   if (!params.clientId) return { kind: 'missing-client-id' };
   if (load.state === 'pending') return { kind: 'loading' };
@@ -103,7 +123,15 @@ function chooseScreen({
   const payment = offer
     ? (consent.payments.find((p) => p.type === 'immediate') ?? null)
     : payNowPayment(consent);
-  if (payment && !params.isPublic) return { kind: 'immediate-payment', consent, payment };
+  // Sign-in asked for where it is offered: the auth prompt, which names the product.
+  const asked = signInAsked && productName !== null && !params.isPublic;
+  if (payment && !params.isPublic) {
+    // Paid already (the offer after the payment): its prompts offer the sign-in themselves.
+    const canSignIn = !offer && productName !== null;
+    if (asked && canSignIn) return { kind: 'auth-prompt', consent, productName };
+    return { kind: 'immediate-payment', consent, payment, canSignIn };
+  }
+  if (asked) return { kind: 'auth-prompt', consent, productName };
   return { kind: 'pending-summary', consent, canSignIn: !params.isPublic };
 }
 

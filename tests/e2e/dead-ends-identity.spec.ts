@@ -7,7 +7,7 @@ import {
   uniquePhone,
 } from './auth-support';
 import { linkByApi } from './linking-support';
-import { consentPath, createConsent, snap } from './merchant';
+import { consentPath, createConsent, snap, takenOver } from './merchant';
 
 // issue 43 part 2: the last dead ends of the page about who the payer is (their passkey, their
 // session), each in real Chromium against the real server at 390 px, and 1280 px where tagged.
@@ -96,4 +96,64 @@ test("a passkey that must wait before it signs a mandate: the modal's 'Close' le
   await snap(page, testInfo, 'passkey-wait-closed');
   const read = await page.request.get(`/api/consent/${consentId}?clientId=cli_e2e`);
   expect((await read.json()).consent.status).toBe('pending');
+});
+
+const paymentAlone = { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #43' }] };
+
+// README sent a payer with a saved account to /login by hand: the payment alone now offers the
+// sign-in where a signed-in payer chooses a saved account, and returns to this consent signed in.
+test('a signed-out payer on a payment alone signs in where the saved accounts would be, and pays with OneTap', async ({
+  page,
+}, testInfo) => {
+  // A payer with a saved account and a passkey on this device, signed out.
+  await signedUpPayer(page, 'Chidi Nwosu');
+  const saved = await linkByApi(page, 'links_by_test_transfer');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Create an account' })).toBeVisible();
+
+  const consentId = await createConsent(page.request, paymentAlone);
+  const path = consentPath(consentId);
+  await page.goto(path);
+  await takenOver(page);
+  // Above the ways to pay, where a signed-in payer's saved accounts are.
+  const offer = page.getByRole('region', { name: 'Pay from a saved account' });
+  const signIn = offer.getByRole('button', { name: 'Sign In to Pay with OneTap' });
+  await expect(signIn).toBeVisible();
+  const methods = page.getByRole('group', { name: 'Payment methods' });
+  const offerBox = await offer.boundingBox();
+  const methodsBox = await methods.boundingBox();
+  expect(offerBox && methodsBox && offerBox.y < methodsBox.y).toBe(true);
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'saved-account-sign-in-offer');
+
+  // By keyboard: the auth prompt, focused, and a way back to paying without it.
+  await signIn.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: /^Sign in for / })).toBeFocused();
+  const authenticate = page.getByRole('button', { name: 'Authenticate' });
+  await page.keyboard.press('Tab');
+  await expect(authenticate).toBeFocused();
+  await expect(page.getByText(/Collect ₦2,500\.00 immediately/)).toBeVisible();
+  const back = page.getByRole('button', { name: 'Continue without signing in' });
+  await expect(back).toBeVisible();
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'saved-account-sign-in-prompt');
+  await back.click();
+  await expect(signIn).toBeFocused();
+  await expect(methods).toBeVisible();
+
+  // Signed in with the passkey: the same consent, its saved account, OneTap.
+  await signIn.click();
+  await authenticate.click();
+  const last4 = saved.accountNumber.slice(-4);
+  const radio = page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) });
+  await expect(radio).toBeVisible();
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(path);
+  await expect(offer.getByRole('button', { name: 'Sign In to Pay with OneTap' })).toHaveCount(0);
+  await radio.check();
+  await snap(page, testInfo, 'saved-account-signed-in');
+  await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
+  await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
+  const read = await page.request.get(`/api/consent/${consentId}?clientId=cli_e2e`);
+  expect((await read.json()).consent.status).toBe('granted');
 });

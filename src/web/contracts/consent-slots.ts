@@ -25,6 +25,11 @@ export type TAuthPromptScreenProps = {
   /** Shown after the immediate payment was paid (the prompts after a payment): said paid. */
   paymentMade?: boolean;
   onAuthenticated(): void;
+  /**
+   * Asked for by the payer where the consent does not need it (issue 43): back to the consent
+   * without signing in ('Continue without signing in'); the prompt takes the focus when shown.
+   */
+  onBack?(): void;
 };
 
 /** What the Immediate Payment screen is given; the payment feature owns the screen. */
@@ -46,7 +51,8 @@ export type TPayNowScreenProps = {
   onPaymentStatus?(report: TPaymentReport): void;
   /**
    * In the consent flow: the whole grant body once the payment is paid (the flow's other steps'
-   * choices with it), and the flow's step header instead of the screen's.
+   * choices with it), and the flow's step header instead of the screen's. A payment alone, its
+   * payer not signed in, is given one too: its other way is the sign-in to a saved account.
    */
   flow?: {
     grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;

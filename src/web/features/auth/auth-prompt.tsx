@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
-import { authPromptItems, authPromptPaid } from '../../../domain/auth-prompt';
+import { useEffect, useMemo, useRef } from 'react';
+import { AUTH_PROMPT_BACK, authPromptItems, authPromptPaid } from '../../../domain/auth-prompt';
 import type { TAuthPromptScreenProps } from '../../contracts/consent-slots';
+import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import type { TSignInContext } from './sign-in-context';
@@ -19,7 +20,14 @@ export function AuthPrompt({
   params,
   paymentMade = false,
   onAuthenticated,
+  onBack,
 }: TAuthPromptScreenProps) {
+  // Opened by the payer's own 'Sign In': the focus comes with them, onto the prompt.
+  const card = useRef<HTMLElement>(null);
+  const asked = onBack !== undefined;
+  useEffect(() => {
+    if (asked) card.current?.focus();
+  }, [asked]);
   const context = useMemo<TSignInContext>(
     () => ({
       // The consent page only renders with a clientId (spec §2 Missing Client ID screen).
@@ -71,7 +79,12 @@ export function AuthPrompt({
   );
 
   return (
-    <section className="card-body auth-card" aria-label={`Sign in for ${counterparty.name}`}>
+    <section
+      ref={card}
+      className="card-body auth-card"
+      aria-label={`Sign in for ${counterparty.name}`}
+      tabIndex={asked ? -1 : undefined}
+    >
       <SignInPanel
         context={context}
         passkeyLabel="Authenticate"
@@ -79,6 +92,11 @@ export function AuthPrompt({
         screenTitleId={SCREEN_TITLE_ID}
         onSignedIn={onAuthenticated}
       />
+      {onBack ? (
+        <Button variant="link" onClick={onBack}>
+          {AUTH_PROMPT_BACK}
+        </Button>
+      ) : null}
     </section>
   );
 }

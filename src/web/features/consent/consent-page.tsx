@@ -13,12 +13,14 @@ import { MOBILE_BREAKPOINT_PX } from '../../../domain/constants';
 import {
   consentPageView,
   hasSidePanel,
+  SAVED_ACCOUNT_SIGN_IN,
   type TConsentLoad,
   type TConsentScreen,
 } from '../../../domain/consent-screen';
 import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { EMBED_MESSAGE } from '../../../domain/embed-message-names';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
+import { payNowGrantRequest } from '../../../domain/pay-now';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
@@ -106,8 +108,10 @@ export function ConsentPage({
   const embedOrigins = query.data?.embedOrigins;
   const rootRef = useRef<HTMLDivElement>(null);
   const successSent = useRef(false);
-  // 'Sign In' on a consent that does not ask for it first (spec §2): the auth prompt.
+  // 'Sign In' on a consent that does not ask for it first (spec §2), or to pay from a saved
+  // account (issue 43): the auth prompt, until the payer goes back to the offer, focused.
   const [signInAsked, setSignInAsked] = useState(false);
+  const backFromSignIn = useRef(false);
   // The header reads 'Link Account' while the account-linking panel is open (spec §2).
   const [linking, setLinking] = useState(false);
   // The offer after a payment that granted the consent, once settled, gives way to Consent Granted.
@@ -196,12 +200,9 @@ export function ConsentPage({
     signedIn,
     productName,
     offerSettled,
+    signInAsked,
   });
-  const { header, byline } = view;
-  const screen: TConsentScreen =
-    signInAsked && view.screen.kind === 'pending-summary' && productName
-      ? { kind: 'auth-prompt', consent: view.screen.consent, productName }
-      : view.screen;
+  const { header, byline, screen } = view;
 
   const reportFailure = (error: string) =>
     postToParent({ type: EMBED_MESSAGE.consentFailed, consentId, error });
@@ -287,6 +288,14 @@ export function ConsentPage({
             productName={shown.productName}
             params={params}
             onAuthenticated={() => void query.refetch()}
+            {...(signInAsked
+              ? {
+                  onBack() {
+                    backFromSignIn.current = true;
+                    setSignInAsked(false);
+                  },
+                }
+              : {})}
           />
         );
       case 'immediate-payment':
@@ -301,6 +310,36 @@ export function ConsentPage({
             onFailed={reportFailure}
             onPaymentStatus={reports.payment}
             prompts={prompts}
+            // Where a signed-in payer's saved accounts would be, the sign-in to them (issue 43).
+            {...(shown.canSignIn
+              ? {
+                  flow: {
+                    grantRequest: (paidBy) =>
+                      payNowGrantRequest(shown.consent, shown.payment, paidBy.type, false),
+                    otherWays: (
+                      <section className="saved-accounts" aria-labelledby="saved-accounts-title">
+                        <h2 id="saved-accounts-title" className="section-title">
+                          {SAVED_ACCOUNT_SIGN_IN.title}
+                        </h2>
+                        <Button
+                          variant="secondary"
+                          // Back from the prompt it opened, the focus returns to it.
+                          ref={(button) => {
+                            if (!button || !backFromSignIn.current) return;
+                            backFromSignIn.current = false;
+                            button.focus();
+                          }}
+                          onClick={() => setSignInAsked(true)}
+                        >
+                          {SAVED_ACCOUNT_SIGN_IN.button}
+                        </Button>
+                      </section>
+                    ),
+                    savedAccountChosen: false,
+                    inSteps: false,
+                  },
+                }
+              : {})}
           />
         );
       case 'flow':
