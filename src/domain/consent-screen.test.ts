@@ -235,6 +235,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
       screen: { kind: 'pending-summary', consent: pending, canSignIn: true },
       header: pending.counterparty,
       byline: null,
+      consentsLink: false,
     });
     expect(view({ load: loaded(requiresAuth), productName: 'Oya Money' }).screen).toEqual({
       kind: 'auth-prompt',
@@ -245,7 +246,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
   });
 });
 
-describe("a signed-out payer's way to sign in (issue 43)", () => {
+describe("a signed-out payer's way to sign in, and a signed-in payer's to 'Your consents' (issue 43)", () => {
   // Granted by its payment, the link of the account that paid still offered (after-payment.ts).
   const paidOffer = aConsent({
     status: 'granted',
@@ -284,6 +285,21 @@ describe("a signed-out payer's way to sign in (issue 43)", () => {
     expect(view({ load: loaded(pending), signInAsked: true }).screen.kind).toBe('auth-prompt');
     const publicView = { params: { isPublic: true }, load: loaded(pending), signInAsked: true };
     expect(view(publicView).screen.kind).toBe('pending-summary');
+  });
+
+  it('links "Your consents" on a signed-in payer\'s consent only', () => {
+    expect(view({ load: loaded(pending), signedIn: true }).consentsLink).toBe(true);
+    expect(view({ load: loaded(immediateOnly), signedIn: true }).consentsLink).toBe(true);
+    expect(
+      view({ params: { embed: true }, load: loaded(pending), signedIn: true }).consentsLink,
+    ).toBe(true);
+    expect(view({ load: loaded(pending) }).consentsLink).toBe(false);
+    expect(view({ load: loaded(immediateOnly) }).consentsLink).toBe(false);
+    // Public mode is read-only, signed in or not; Consent Granted links it itself.
+    expect(
+      view({ params: { isPublic: true }, load: loaded(pending), signedIn: true }).consentsLink,
+    ).toBe(false);
+    expect(view({ load: loaded(granted), signedIn: true }).consentsLink).toBe(false);
   });
 
   it('offers no sign-in on a payment already paid (its prompts after the payment do)', () => {

@@ -90,6 +90,11 @@ export type TConsentPageView = {
    * on the screens that do not name the merchant themselves (issue 29 item 7).
    */
   byline: TCounterparty | null;
+  /**
+   * A link to the signed-in payer's own page, 'Your consents' (PAYER_CONSENTS_PATH), on their
+   * consent: in the header where it shows, else in the byline, else atop the screen (issue 43).
+   */
+  consentsLink: boolean;
 };
 
 function chooseScreen({
@@ -162,7 +167,8 @@ export function consentPageView(input: TConsentScreenInput): TConsentPageView {
     isMerchantBylineVisible(screen.consent, { embed: input.params.embed })
       ? screen.consent.counterparty
       : null;
-  return { screen, header, byline };
+  // Only a signed-in payer's consent is the flow (chooseScreen).
+  return { screen, header, byline, consentsLink: screen.kind === 'flow' };
 }
 
 /**

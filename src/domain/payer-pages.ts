@@ -4,3 +4,6 @@
  * withdrawing a consent is as easy to find as giving it (issue 29 item 11).
  */
 export const PAYER_CONSENTS_PATH = '/consents';
+
+/** The link to it on a signed-in payer's consent: in the header, or atop the screen (issue 43). */
+export const PAYER_CONSENTS_LINK = 'Your consents';

@@ -98,7 +98,62 @@ test("a passkey that must wait before it signs a mandate: the modal's 'Close' le
   expect((await read.json()).consent.status).toBe('pending');
 });
 
+const withData = { dataSharing: { bvnData: true }, requirements: { requiresAuth: true } };
 const paymentAlone = { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #43' }] };
+
+// A signed-in payer's consent led nowhere near their own page, where they see and withdraw what
+// they granted: 'Your consents' is in the header, or atop the screen where there is none.
+test("a signed-in payer's consent links 'Your consents', in the header or atop a payment alone @both-widths", async ({
+  page,
+}, testInfo) => {
+  // Signed out: no link.
+  const consentId = await createConsent(page.request, withData);
+  await page.goto(consentPath(consentId));
+  await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Your consents' })).toHaveCount(0);
+
+  await signedUpPayer(page, 'Ngozi Eze');
+  await page.goto(consentPath(consentId));
+  const inHeader = page.getByRole('banner').getByRole('link', { name: 'Your consents' });
+  await expect(inHeader).toBeVisible();
+  await expect(inHeader).toHaveAttribute('href', '/consents');
+  await expect(inHeader).not.toHaveAttribute('target', /.*/);
+  // The header keeps one row: the link beside the merchant, nothing past the card.
+  const header = await page.getByRole('banner').boundingBox();
+  const link = await inHeader.boundingBox();
+  expect(link && header && link.y + link.height <= header.y + header.height).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()?.width ?? 0,
+  );
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'consents-link-header');
+
+  // A payment alone has no header: the link atop its screen.
+  const alone = await createConsent(page.request, paymentAlone);
+  await page.goto(consentPath(alone));
+  await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
+  const atop = page.getByRole('main').getByRole('link', { name: 'Your consents' });
+  await expect(atop).toBeVisible();
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'consents-link-payment-alone');
+
+  // Embedded: in the merchant's byline, opening beside the merchant's page; the frame's page
+  // keeps its width.
+  await page.goto(consentPath(consentId, 'embed=true'));
+  const inByline = page.locator('.merchant-byline').getByRole('link', { name: 'Your consents' });
+  await expect(inByline).toBeVisible();
+  await expect(inByline).toHaveAttribute('target', '_blank');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()?.width ?? 0,
+  );
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'consents-link-embedded');
+
+  // Standalone, it leads to the payer's page.
+  await page.goto(consentPath(consentId));
+  await page.getByRole('banner').getByRole('link', { name: 'Your consents' }).click();
+  await expect(page.getByRole('heading', { name: 'Your consents' })).toBeVisible();
+});
 
 // README sent a payer with a saved account to /login by hand: the payment alone now offers the
 // sign-in where a signed-in payer chooses a saved account, and returns to this consent signed in.

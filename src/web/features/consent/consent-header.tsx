@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { consentHeaderTitle } from '../../../domain/consent-header';
 import type { TCounterparty } from '../../../domain/schemas/consent';
 import { MerchantLogo } from '../../ui/merchant-logo';
@@ -7,9 +8,12 @@ import './consent-header.css';
 export function ConsentHeader({
   counterparty,
   linking = false,
+  children,
 }: {
   counterparty: TCounterparty;
   linking?: boolean;
+  /** At its end: the signed-in payer's 'Your consents'. */
+  children?: ReactNode;
 }) {
   return (
     <header className="consent-header">
@@ -18,6 +22,7 @@ export function ConsentHeader({
         <p className="eyebrow">{consentHeaderTitle(linking)}</p>
         <p className="merchant-name">{counterparty.name}</p>
       </div>
+      {children}
     </header>
   );
 }
@@ -30,9 +35,12 @@ export function ConsentHeader({
 export function MerchantByline({
   counterparty,
   linking = false,
+  children,
 }: {
   counterparty: TCounterparty;
   linking?: boolean;
+  /** At its end: the signed-in payer's 'Your consents'. */
+  children?: ReactNode;
 }) {
   return (
     <div className="merchant-byline">
@@ -41,6 +49,7 @@ export function MerchantByline({
         <span className="merchant-name">{counterparty.name}</span>
         <span className="secondary-text">{consentHeaderTitle(linking)}</span>
       </p>
+      {children}
     </div>
   );
 }

@@ -20,6 +20,7 @@ import {
 import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { EMBED_MESSAGE } from '../../../domain/embed-message-names';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
+import { PAYER_CONSENTS_LINK, PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { payNowGrantRequest } from '../../../domain/pay-now';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { ApiError } from '../../api/api-error';
@@ -203,6 +204,16 @@ export function ConsentPage({
     signInAsked,
   });
   const { header, byline, screen } = view;
+  // The signed-in payer's own page (issue 43); embedded, it opens beside the merchant's page.
+  const consentsLink = view.consentsLink ? (
+    <a
+      className="consents-link"
+      href={PAYER_CONSENTS_PATH}
+      {...(params.embed ? { target: '_blank', rel: 'noopener' } : {})}
+    >
+      {PAYER_CONSENTS_LINK}
+    </a>
+  ) : null;
 
   const reportFailure = (error: string) =>
     postToParent({ type: EMBED_MESSAGE.consentFailed, consentId, error });
@@ -425,9 +436,19 @@ export function ConsentPage({
             </ScreenMain>
           )}
         >
-          {header ? <ConsentHeader counterparty={header} linking={linking} /> : null}
+          {header ? (
+            <ConsentHeader counterparty={header} linking={linking}>
+              {consentsLink}
+            </ConsentHeader>
+          ) : null}
           <ScreenMain>
-            {byline ? <MerchantByline counterparty={byline} linking={linking} /> : null}
+            {byline ? (
+              <MerchantByline counterparty={byline} linking={linking}>
+                {consentsLink}
+              </MerchantByline>
+            ) : header || !consentsLink ? null : (
+              <p className="consents-line">{consentsLink}</p>
+            )}
             {render(screen)}
           </ScreenMain>
         </PartBoundary>
