@@ -913,4 +913,9 @@ describe('accountsToList', () => {
   it('leaves out an account the bank does not hold under the payer’s BVN', () => {
     expect(accountsToList([], [found({ ownership: 'not_yours' })])).toEqual([]);
   });
+
+  it('lists an account whose holder the bank did not name: the provider checks it on linking', () => {
+    const unnamed = found({ ownership: 'to_check' });
+    expect(accountsToList([], [unnamed])).toEqual([unnamed]);
+  });
 });

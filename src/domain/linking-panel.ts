@@ -574,14 +574,17 @@ const sameAccount = (a: TUserAccount, b: TUserAccount): boolean =>
 /**
  * The select step's accounts (spec §2 "Lists linkable accounts"): the payer's own, as they are,
  * then the accounts under the payer's verified BVN not among them yet, each of which the payer
- * may choose to link. An account the bank does not hold under the payer's BVN is left out.
+ * may choose to link. An account the bank does not hold under the payer's BVN is left out; one
+ * whose holder the bank did not name is listed, and checked by the provider when it is linked.
  */
 export function accountsToList(
   accounts: readonly TUserAccount[],
   bvnAccounts: readonly TBankValidationResult[],
 ): TUserAccount[] {
   const added = bvnAccounts.filter(
-    (found) => found.ownership === 'yours' && !accounts.some((own) => sameAccount(own, found)),
+    (found) =>
+      (found.ownership === 'yours' || found.ownership === 'to_check') &&
+      !accounts.some((own) => sameAccount(own, found)),
   );
   return [...accounts, ...added];
 }

@@ -116,7 +116,7 @@ export const ZAccountSearchResponse = z.object({
 export type TAccountSearchResponse = z.infer<typeof ZAccountSearchResponse>;
 
 /** One account found by a bank validation, as streamed (spec §7 bank-validation stream). */
-export const ACCOUNT_OWNERSHIPS = ['yours', 'not_yours', 'bvn_unverified'] as const;
+export const ACCOUNT_OWNERSHIPS = ['yours', 'not_yours', 'to_check', 'bvn_unverified'] as const;
 export type TAccountOwnership = (typeof ACCOUNT_OWNERSHIPS)[number];
 
 export const ZBankValidationResult = z.object({
@@ -131,7 +131,9 @@ export const ZBankValidationResult = z.object({
   integrations: ZAccountIntegrations,
   /**
    * Whether the account is the payer's: its holder's BVN is the payer's verified BVN ('yours'),
-   * another or none ('not_yours'), or the payer has verified none yet ('bvn_unverified').
+   * another ('not_yours'), not named by the bank, so the provider checks it when the account is
+   * linked ('to_check': Paystack's name enquiry names none), or the payer has verified none yet
+   * ('bvn_unverified').
    */
   ownership: z.enum(ACCOUNT_OWNERSHIPS),
 });

@@ -209,7 +209,7 @@ async function describeFound(
     isOyaUser: Boolean(user),
     oyaUser: user ? { userId: user.payerId, fullName: user.fullName } : null,
     integrations: integrationsOf(found.integrations, own),
-    ownership: await ownershipOf(db, payerId, found.bvn),
+    ownership: await ownershipOf(db, payerId, found, found.bvn),
   };
 }
 
@@ -217,11 +217,26 @@ async function describeFound(
 async function ownershipOf(
   db: TDb,
   payerId: string,
+  account: { institutionCode: string; accountNumber: string },
   bvn: string | null,
 ): Promise<TAccountOwnership> {
   const payerBvn = await payersBvnHashOf(db, payerId);
   if (!payerBvn) return 'bvn_unverified';
-  return (await holderBvnHash(db, bvn)) === payerBvn ? 'yours' : 'not_yours';
+  if (bvn !== null) return (await holderBvnHash(db, bvn)) === payerBvn ? 'yours' : 'not_yours';
+  // The bank named no holder BVN (Paystack's name enquiry): what the provider's check of it found
+  // before, else it is checked when the account is linked (account-holders.ts).
+  const [kept] = await db
+    .select({ bvnHash: payerAccounts.bvnHash, holderCheck: payerAccounts.holderCheck })
+    .from(payerAccounts)
+    .where(
+      and(
+        eq(payerAccounts.payerId, payerId),
+        eq(payerAccounts.institutionCode, account.institutionCode),
+        eq(payerAccounts.accountNumber, account.accountNumber),
+      ),
+    );
+  if (kept?.bvnHash === payerBvn) return 'yours';
+  return kept?.holderCheck === 'differs' ? 'not_yours' : 'to_check';
 }
 
 /** The keyed hash of the payer's verified BVN, or null before they verify one. */
