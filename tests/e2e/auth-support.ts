@@ -63,6 +63,23 @@ export async function latestCode(
 }
 
 /**
+ * Sign-in at /login by an SMS code alone, 'Not now' to the passkey offered after it: a session
+ * that signs nothing with a passkey of this device (docs/identity.md).
+ */
+export async function signInByCodeAlone(page: Page, phone: string) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  // The code is read once the page says it was sent: an earlier one may be the latest yet.
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
+  await page.getByRole('button', { name: 'Verify code' }).click();
+  await page.getByRole('button', { name: 'Not now' }).click();
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+}
+
+/**
  * Sign-up as a person does it, from wherever the sign-in panel is shown (the /login page, the
  * auth prompt, or inside the merchant's iframe): name and number, the SMS code, a passkey.
  */

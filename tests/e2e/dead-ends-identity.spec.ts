@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import {
   addVirtualAuthenticator,
-  latestCode,
+  signInByCodeAlone,
   signUpThroughPanel,
   uniquePhone,
 } from './auth-support';
@@ -49,15 +49,7 @@ test("a passkey that must wait before it signs a mandate: the modal's 'Close' le
 
   // This device: a code sign-in, "Not now" to the passkey offer.
   await addVirtualAuthenticator(page);
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Use a code sent by SMS instead' }).click();
-  await page.getByLabel('Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
-  await page.getByRole('button', { name: 'Verify code' }).click();
-  await page.getByRole('button', { name: 'Not now' }).click();
-  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  await signInByCodeAlone(page, phone);
 
   const consentId = await createConsent(page.request, futureOnly);
   await page.goto(consentPath(consentId));
