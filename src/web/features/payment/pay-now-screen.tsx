@@ -38,7 +38,6 @@ import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
-import { AfterPaymentPrompt } from './after-payment-prompt';
 import { OtpEndedView } from './otp-ended-view';
 import { ProcessingView } from './processing-view';
 import { usePaymentEvents } from './use-payment-events';
@@ -63,6 +62,11 @@ const OtpView = preloadable(() =>
 );
 const ThreeDsView = preloadable(() =>
   import('../../ui/card/card-step-views').then((module) => module.ThreeDsView),
+);
+
+// What follows a payment (save the card, link the account): only after it is made.
+const AfterPaymentPrompt = preloadable(() =>
+  import('./after-payment-prompt').then((module) => module.AfterPaymentPrompt),
 );
 
 const loadCardViews = () =>
@@ -167,6 +171,10 @@ export function PayNowScreen({
     );
     return () => clearTimeout(timer);
   }, [status.phase]);
+  // A payment on its way: what may follow it is fetched meanwhile, so it shows at once.
+  useEffect(() => {
+    if (view === 'processing') void AfterPaymentPrompt.preload().catch(() => undefined);
+  }, [view]);
   // A charge out for a while: the page says the bank is still answering.
   useEffect(() => {
     if (!state.card.charging) return;
@@ -534,15 +542,17 @@ export function PayNowScreen({
             onTryAnotherMethod={() => dispatch({ type: 'cancel' })}
           />
           {prompt ? (
-            <AfterPaymentPrompt
-              prompt={prompt}
-              amount={payment.amount}
-              paymentId={payment.paymentId}
-              prompts={prompts}
-              step={state.prompt.step}
-              onStep={(step) => dispatch({ type: 'prompt_step', step })}
-              onSettled={() => dispatch({ type: 'prompt_settled' })}
-            />
+            <PartBoundary loading={cardStepLoading}>
+              <AfterPaymentPrompt
+                prompt={prompt}
+                amount={payment.amount}
+                paymentId={payment.paymentId}
+                prompts={prompts}
+                step={state.prompt.step}
+                onStep={(step) => dispatch({ type: 'prompt_step', step })}
+                onSettled={() => dispatch({ type: 'prompt_settled' })}
+              />
+            </PartBoundary>
           ) : null}
           {grant.isPending ? (
             <p className="loading-line" role="status">
