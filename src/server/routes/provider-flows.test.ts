@@ -660,6 +660,14 @@ describe('Paystack: linking an account, proven by customer validation and a mand
       debitAuthorization: null,
     });
     expect((await confirm(id)).json()).toMatchObject({ success: false, status: 'failed' });
+    // Asked again, it is refused at once: Paystack is not asked a second time.
+    const checks = () =>
+      paystack.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/identification'))
+        .length;
+    const before = checks();
+    const again = await createLink(ctx, payer.token, PAYSTACK_ACCOUNTS.anothers);
+    expect(again.json()).toMatchObject({ error: { code: 'ACCOUNT_NOT_YOURS' } });
+    expect(checks()).toBe(before);
   });
 
   it('a mandate whose notice never came is found active when the payer next reads their accounts (Verify Authorization)', async () => {

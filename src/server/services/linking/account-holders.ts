@@ -49,17 +49,10 @@ export async function proveAccountHolder(
     if (fromEnquiry !== payer.bvnHash) throw new AppError('ACCOUNT_NOT_YOURS');
     return { kind: 'known', bvnHash: fromEnquiry };
   }
-  const [kept] = await db
-    .select({ bvnHash: payerAccounts.bvnHash })
-    .from(payerAccounts)
-    .where(
-      and(
-        eq(payerAccounts.payerId, payerId),
-        eq(payerAccounts.institutionCode, account.institutionCode),
-        eq(payerAccounts.accountNumber, account.accountNumber),
-      ),
-    );
+  const kept = await keptHolder(db, payerId, account);
   if (kept?.bvnHash === payer.bvnHash) return { kind: 'known', bvnHash: payer.bvnHash };
+  // Refused before: not asked again (each question is a call to the provider).
+  if (kept?.holderCheck === 'differs') throw new AppError('ACCOUNT_NOT_YOURS');
   const bvn = await openVerifiedBvn(db, payerId);
   if (!bvn) throw new AppError('BVN_NOT_VERIFIED');
   let answer;
@@ -77,6 +70,25 @@ export async function proveAccountHolder(
   return answer === 'matches'
     ? { kind: 'known', bvnHash: payer.bvnHash }
     : { kind: 'pending', askedBvnHash: payer.bvnHash };
+}
+
+/** What the payer's record of an account knows of its holder; null for an account not recorded. */
+export async function keptHolder(
+  db: TDb,
+  payerId: string,
+  account: TAccountAtBank,
+): Promise<{ bvnHash: string | null; holderCheck: 'pending' | 'differs' | null } | null> {
+  const [kept] = await db
+    .select({ bvnHash: payerAccounts.bvnHash, holderCheck: payerAccounts.holderCheck })
+    .from(payerAccounts)
+    .where(
+      and(
+        eq(payerAccounts.payerId, payerId),
+        eq(payerAccounts.institutionCode, account.institutionCode),
+        eq(payerAccounts.accountNumber, account.accountNumber),
+      ),
+    );
+  return kept ?? null;
 }
 
 /** The columns of a payer's account that say what is known of its holder. */

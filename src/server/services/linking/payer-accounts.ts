@@ -22,6 +22,7 @@ import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
 import { openVerifiedBvn } from '../identity/bvn';
 import { isOpen, OPEN_STATES, paperFormUrl, settleLink } from './account-links';
+import { keptHolder } from './account-holders';
 import { holderBvnHash } from './bvn-ownership';
 
 /*
@@ -225,16 +226,7 @@ async function ownershipOf(
   if (bvn !== null) return (await holderBvnHash(db, bvn)) === payerBvn ? 'yours' : 'not_yours';
   // The bank named no holder BVN (Paystack's name enquiry): what the provider's check of it found
   // before, else it is checked when the account is linked (account-holders.ts).
-  const [kept] = await db
-    .select({ bvnHash: payerAccounts.bvnHash, holderCheck: payerAccounts.holderCheck })
-    .from(payerAccounts)
-    .where(
-      and(
-        eq(payerAccounts.payerId, payerId),
-        eq(payerAccounts.institutionCode, account.institutionCode),
-        eq(payerAccounts.accountNumber, account.accountNumber),
-      ),
-    );
+  const kept = await keptHolder(db, payerId, account);
   if (kept?.bvnHash === payerBvn) return 'yours';
   return kept?.holderCheck === 'differs' ? 'not_yours' : 'to_check';
 }
