@@ -4,7 +4,7 @@ import { countNoun } from './plural';
 import type { TDataCategory } from './schemas/consent-api';
 import type { TConsent } from './schemas/consent';
 
-const DATA_ITEMS: Readonly<Record<TDataCategory, string>> = {
+export const DATA_ACCESS_ITEMS: Readonly<Record<TDataCategory, string>> = {
   bvnData: 'Access your BVN data',
   ninData: 'Access your NIN data',
   userImages: 'Access your user images',
@@ -29,7 +29,7 @@ export function authPromptItems(consent: TConsent, paymentMade = false): string[
   }
   if (futureCount > 0) items.push(`Schedule ${countNoun(futureCount, 'future payment')}`);
   for (const category of requestedDataCategories(consent.dataSharing)) {
-    items.push(DATA_ITEMS[category]);
+    items.push(DATA_ACCESS_ITEMS[category]);
   }
   return items;
 }

@@ -298,6 +298,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'Only a granted consent can be revoked; this one is not active',
   },
+  DATA_SHARING_NOT_CONFIRMABLE: {
+    status: 409,
+    message: 'Only an active consent that still shares data can be confirmed again',
+  },
   REVOCATION_SIGNATURE_INVALID: {
     status: 400,
     message: 'The biometric approval does not match this revocation',

@@ -81,6 +81,10 @@ const GRANT_LIST_MAX = 20;
  * POST /api/consent/{consentId}/grant body (spec §7), signed with the payer's attestation.
  * A granted future-payment part needs at least one account (spec §5 Repayment Confirm).
  */
+/** Where the consent page was shown: on its own, or embedded in the merchant's page. */
+export const ZGrantChannel = z.enum(['standalone', 'embedded']);
+export type TGrantChannel = z.infer<typeof ZGrantChannel>;
+
 export const ZGrantRequest = z.object({
   originalRequestId: z.nullable(ZPrintable(200)),
   consentData: z.object({ consentId: ZIdentifier }),
@@ -113,6 +117,8 @@ export const ZGrantRequest = z.object({
       paymentMethods: z.array(ZImmediatePaymentMethod).check(z.maxLength(GRANT_LIST_MAX)),
     }),
   ),
+  /** The page's channel, kept in the grant's record (docs/payer-consents.md "The record"). */
+  channel: z.optional(ZGrantChannel),
 });
 export type TGrantRequest = z.infer<typeof ZGrantRequest>;
 

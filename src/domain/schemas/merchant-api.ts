@@ -197,6 +197,12 @@ export const ZMerchantConsentResponse = z.object({
   consent: z.extend(z.omit(ZConsent, { formUpdateToken: true }), {
     /** When the payer revoked it (status revoked, docs/payer-consents.md); null otherwise. */
     revokedAt: z.nullable(z.string()),
+    /**
+     * When its data sharing ends unless the payer confirms it again (12 months from the grant or
+     * the last confirmation), and when it ended (docs/payer-consents.md); null without.
+     */
+    dataSharingExpiresAt: z.nullable(z.string()),
+    dataSharingEndedAt: z.nullable(z.string()),
     /** The chosen accounts' mandates, first to last; empty before the grant. */
     mandates: z.array(ZMerchantConsentMandate),
     /** The form response once the payer started one; null otherwise. */

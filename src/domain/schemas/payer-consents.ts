@@ -65,6 +65,9 @@ export const ZPayerConsent = z.object({
   /** The merchant's refunds of the consent's payments, newest first (docs/payer-consents.md). */
   refunds: z.array(ZPayerRefund),
   dataSharing: z.nullable(ZDataSharing),
+  /** Data sharing's end unless the payer confirms it again (12 months), and when it ended. */
+  dataSharingExpiresAt: z.nullable(z.string()),
+  dataSharingEndedAt: z.nullable(z.string()),
   form: z.nullable(z.object({ formId: z.string(), formResponseId: z.nullable(z.string()) })),
 });
 export type TPayerConsent = z.infer<typeof ZPayerConsent>;

@@ -116,6 +116,17 @@ export const WEBHOOK_EVENT_DATA = {
     failureReason: z.string().check(z.describe('why the provider did not give it back')),
     failedAt: ZTimestamp,
   }),
+  'consent.data_sharing_confirmed': z.object({
+    consentId: z.string(),
+    confirmedAt: ZTimestamp,
+    dataSharingExpiresAt: ZTimestamp,
+  }),
+  'consent.data_sharing_expired': z.object({
+    consentId: z.string(),
+    endedAt: ZTimestamp,
+    dataSharingExpiresAt: ZTimestamp,
+    dataTypes: z.array(z.enum(DATA_CATEGORIES)),
+  }),
 } as const satisfies Record<TWebhookEventType, z.ZodMiniType>;
 
 /** What each event type is for: the `webhooks` entries' summaries. */
@@ -133,6 +144,10 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'refund.processed': 'A refund of a paid payment was given back to the payer',
   'refund.failed':
     'A refund of a paid payment was not given back; its amount may be refunded again',
+  'consent.data_sharing_confirmed':
+    'The payer confirmed the consent’s data sharing again: it lasts 12 months more',
+  'consent.data_sharing_expired':
+    'The consent’s data sharing ended: the payer did not confirm it within 12 months',
 };
 
 /** The whole body of a delivery of `type`. */

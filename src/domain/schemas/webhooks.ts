@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'mandate.active',
   'refund.processed',
   'refund.failed',
+  'consent.data_sharing_confirmed',
+  'consent.data_sharing_expired',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

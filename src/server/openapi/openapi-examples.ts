@@ -80,6 +80,8 @@ const consent = {
   attestAuthAppId: null,
   authAppId: null,
   revokedAt: null,
+  dataSharingExpiresAt: null,
+  dataSharingEndedAt: null,
   mandates: [],
   formResponse: null,
   sharedData: { bvn: null },
@@ -187,6 +189,49 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
       'CONSENT_NOT_GRANTED',
       'CONSENT_REVOKED',
     ],
+  },
+  'GET /api/v1/consents/{consentId}/record': {
+    responses: {
+      '200': {
+        'A consent granted with a passkey on the merchant’s page': {
+          success: true,
+          record: {
+            consentId: CONSENT_ID,
+            status: 'granted',
+            textVersion: 'consent-text/1',
+            textHash: 'b5d4045c3f466fa91fe2cc6abe79232a1a57cdf104f7a26e716e0a1e2789df78',
+            text: `Tola Stores - Consent Request\nConsent ${CONSENT_ID}\nThey would like to:\n- Access your BVN data\nYou can withdraw this consent at any time in Your consents, or by the link in the SMS receipt we send you.`,
+            scopes: ['Access your BVN data'],
+            payments: [],
+            payerId: 'usr_4b1f0c2a9d8e7f6a5b4c3d2e',
+            merchant: { merchantId: 'mer_tola', name: 'Tola Stores' },
+            channel: 'embedded',
+            authentication: 'passkey',
+            grantedAt: '2026-11-25T14:02:11.000Z',
+            revokedAt: null,
+            dataSharingExpiresAt: '2027-11-25T14:02:11.000Z',
+            dataSharingEndedAt: null,
+          },
+          audit: [
+            {
+              id: 1,
+              type: 'consent.created',
+              label: 'Requested by the merchant',
+              actor: 'merchant',
+              at: '2026-11-25T13:53:02.475Z',
+            },
+            {
+              id: 2,
+              type: 'consent.granted',
+              label: 'Granted',
+              actor: 'payer',
+              at: '2026-11-25T14:02:11.000Z',
+            },
+          ],
+        },
+      },
+    },
+    failures: ['CONSENT_NOT_FOUND'],
   },
   'GET /api/v1/consents': {
     responses: {

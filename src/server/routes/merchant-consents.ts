@@ -17,6 +17,8 @@ import {
   readMerchantConsent,
 } from '../services/consents/consents';
 import { readSharedBvn } from '../services/merchants/shared-bvn';
+import { merchantConsentRecord } from '../services/consents/consent-records';
+import { ZConsentRecordResponse } from '../../domain/schemas/consent-record';
 import { consentPageUrl } from '../services/page-urls';
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
@@ -103,6 +105,26 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     async (request) => ({
       success: true as const,
       bvn: await readSharedBvn(ctx, merchantOf(request).clientId, request.params.consentId),
+    }),
+  );
+
+  // What the payer was shown and how they granted it, and every change since (docs/payer-consents.md).
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/consents/:consentId/record',
+    {
+      preValidation: requireMerchant({ db, limits, clock }),
+      schema: {
+        params: z.object({ consentId: ZIdentifier }),
+        response: jsonAnswers({ 200: ZConsentRecordResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await merchantConsentRecord(
+        db,
+        merchantOf(request).merchantId,
+        request.params.consentId,
+      )),
     }),
   );
 };

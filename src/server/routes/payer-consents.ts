@@ -8,18 +8,34 @@ import {
   ZRevokeConsentRequest,
   ZRevokeConsentResponse,
 } from '../../domain/schemas/payer-consents';
+import {
+  ZConsentRecordResponse,
+  ZReceiptChallengeResponse,
+  ZReceiptParams,
+  ZReceiptResponse,
+} from '../../domain/schemas/consent-record';
 import type { TRouteContext } from '../context';
 import {
   issueRevocationChallenge,
   listPayerConsents,
+  payerConsentView,
   revokeConsent,
 } from '../services/consents/payer-consents';
-import { payerOf, requirePayer } from './payer-guard';
+import { payerConsentRecord } from '../services/consents/consent-records';
+import {
+  readReceipt,
+  receiptRevocationChallenge,
+  revokeByReceipt,
+} from '../services/consents/consent-receipts';
+import { confirmDataSharing } from '../services/consents/data-sharing-expiry';
+import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 
 /**
  * The signed-in payer's own consents (docs/payer-consents.md): the list, a nonce for one
- * revocation signature, and the passkey-signed revocation.
+ * revocation signature, and the passkey-signed revocation; a consent's record and audit, and the
+ * confirmation of its data sharing. And the SMS receipt's link, which needs no session: one
+ * consent, its record, and its revocation signed by the payer's passkey.
  */
 export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -68,6 +84,82 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     async (request) => ({
       success: true as const,
       consent: await revokeConsent(ctx, payerOf(request), request.params.consentId, request.body),
+    }),
+  );
+
+  r.get(
+    '/api/users/consents/:consentId/record',
+    {
+      onRequest: guard,
+      schema: {
+        params: ZPayerConsentParams,
+        response: jsonAnswers({ 200: ZConsentRecordResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await payerConsentRecord(ctx.db, payerOf(request).payerId, request.params.consentId)),
+    }),
+  );
+
+  // Confirming data sharing again extends a grant: a session a passkey proved, as a grant needs.
+  r.post(
+    '/api/users/consents/:consentId/data-sharing/confirm',
+    {
+      onRequest: [guard, requirePasskeyProof],
+      schema: {
+        params: ZPayerConsentParams,
+        response: jsonAnswers({ 200: ZRevokeConsentResponse }),
+      },
+    },
+    async (request) => {
+      const { payerId } = payerOf(request);
+      await confirmDataSharing(ctx, payerId, request.params.consentId);
+      return {
+        success: true as const,
+        consent: await payerConsentView(ctx.db, payerId, request.params.consentId),
+      };
+    },
+  );
+
+  r.get(
+    '/api/consent-receipts/:token',
+    {
+      schema: { params: ZReceiptParams, response: jsonAnswers({ 200: ZReceiptResponse }) },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await readReceipt(ctx, request.params.token)),
+    }),
+  );
+
+  r.post(
+    '/api/consent-receipts/:token/revocation-challenges',
+    {
+      onRequest: ctx.limits.challenges,
+      schema: {
+        params: ZReceiptParams,
+        response: jsonAnswers({ 200: ZReceiptChallengeResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await receiptRevocationChallenge(ctx, request.params.token)),
+    }),
+  );
+
+  r.post(
+    '/api/consent-receipts/:token/revoke',
+    {
+      schema: {
+        params: ZReceiptParams,
+        body: ZRevokeConsentRequest,
+        response: jsonAnswers({ 200: ZRevokeConsentResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      consent: await revokeByReceipt(ctx, request.params.token, request.body),
     }),
   );
 };

@@ -78,6 +78,14 @@ export const consents = pgTable(
     grantedBy: text('granted_by'),
     /** When its payer revoked it (status revoked). */
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * When its data sharing ends unless the payer confirms it again: 12 months from the grant or
+     * the last confirmation (docs/payer-consents.md "Data sharing lasts 12 months"); null when
+     * the consent shares no data or is not granted.
+     */
+    dataSharingExpiresAt: timestamp('data_sharing_expires_at', { withTimezone: true }),
+    /** When the expiry job ended its data sharing; the merchant reads no data after. */
+    dataSharingEndedAt: timestamp('data_sharing_ended_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     partyImage: text('party_image'),
     actOnBehalfOf: jsonb('act_on_behalf_of').$type<TActOnBehalfOf>(),
@@ -98,6 +106,10 @@ export const consents = pgTable(
     index('consents_pending_expiry')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
+    // The data-sharing expiry job (data-sharing-expiry.ts) reads live data sharing by its end.
+    index('consents_data_sharing_expiry')
+      .on(t.dataSharingExpiresAt)
+      .where(sql`status = 'granted' AND data_sharing_ended_at IS NULL`),
   ],
 );
 
@@ -188,7 +200,11 @@ export const dataSharingItems = pgTable(
   (t) => [index('data_sharing_items_consent_id').on(t.consentId)],
 );
 
-/** Audit trail of a consent: every change, who made it and when. Rows are never updated. */
+/**
+ * Audit trail of a consent: every change, who made it and when. Append-only: a trigger refuses
+ * UPDATE and DELETE (migration 0032). The 'consent.granted' row keeps the grant's record (what
+ * was shown, its hash: docs/payer-consents.md "The record").
+ */
 export const consentEvents = pgTable(
   'consent_events',
   {

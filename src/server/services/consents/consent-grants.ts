@@ -19,6 +19,9 @@ import { verifySignedGrant, type TVerifiedGrant } from '../identity/signed-grant
 import { whyNotDebitable } from '../linking/bvn-ownership';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { assertPaymentRequestPayer } from './payment-request-payers';
+import { grantRecord } from './consent-records';
+import { sendConsentReceipt } from './consent-receipts';
+import { dataSharingExpiry } from '../../../domain/consent-record';
 
 /*
  * The grant (spec §7 POST /api/consent/{consentId}/grant; docs/payments.md "The grant"): the payer
@@ -184,7 +187,13 @@ export async function grantConsent(
   const granted = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(consents)
-      .set({ status: 'granted', grantedAt: now, grantedBy: payerId })
+      .set({
+        status: 'granted',
+        grantedAt: now,
+        grantedBy: payerId,
+        // Data sharing lasts 12 months unless the payer confirms it again (data-sharing-expiry.ts).
+        dataSharingExpiresAt: consent.dataSharing ? dataSharingExpiry(now) : null,
+      })
       .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
       .returning({ id: consents.id });
     if (!row) return false;
@@ -230,6 +239,12 @@ export async function grantConsent(
         formResponseId: form?.formResponseId ?? null,
         futureAccountIds: futureIds,
         originalRequestId: call.originalRequestId,
+        record: grantRecord(consent, {
+          payerId,
+          channel: call.channel ?? null,
+          authentication: signature ? 'passkey' : 'none',
+          grantedAt: now,
+        }),
         signature: signature
           ? {
               digest: signature.digest,
@@ -268,6 +283,8 @@ export async function grantConsent(
       type: 'consent.granted',
       data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
     });
+    // The SMS receipt, after the commit: its failure leaves the grant as it is.
+    if (payerId !== null) await sendConsentReceipt(ctx, consentId, now);
     return answerFor(ctx, consentId, payerId, paidResults, { message: 'Consent granted' });
   }
   // Another change moved it from pending meanwhile: a grant (the same answer as a retry), or a

@@ -288,6 +288,8 @@ function loadedOf(row: TConsentReadRow): TLoadedConsent {
     embedOrigins: row.client.allowedOrigins,
     grantedBy: row.grantedBy,
     revokedAt: iso(row.revokedAt),
+    dataSharingExpiresAt: iso(row.dataSharingExpiresAt),
+    dataSharingEndedAt: iso(row.dataSharingEndedAt),
   };
 }
 
@@ -301,6 +303,9 @@ export type TLoadedConsent = {
   /** The signed-in payer who granted it, and when they revoked it (docs/payer-consents.md). */
   grantedBy: string | null;
   revokedAt: string | null;
+  /** Data sharing's end unless confirmed again, and when the expiry job ended it. */
+  dataSharingExpiresAt: string | null;
+  dataSharingEndedAt: string | null;
 };
 
 /** Loads a consent with everything it asks for, whatever its state; null when unknown. */
@@ -363,7 +368,13 @@ function merchantView(
   if (!found || !details || found.consent.counterparty.merchantId !== merchantId) {
     throw new AppError('CONSENT_NOT_FOUND');
   }
-  return { ...found.consent, revokedAt: found.revokedAt, ...details };
+  return {
+    ...found.consent,
+    revokedAt: found.revokedAt,
+    dataSharingExpiresAt: found.dataSharingExpiresAt,
+    dataSharingEndedAt: found.dataSharingEndedAt,
+    ...details,
+  };
 }
 
 /**

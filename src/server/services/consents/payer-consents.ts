@@ -91,6 +91,8 @@ function payerView(
     upcomingDebits: upcomingDebits(consent),
     refunds,
     dataSharing: consent.dataSharing,
+    dataSharingExpiresAt: loaded.dataSharingExpiresAt,
+    dataSharingEndedAt: loaded.dataSharingEndedAt,
     form: consent.formId
       ? { formId: consent.formId, formResponseId: consent.formResponseId }
       : null,
@@ -166,7 +168,12 @@ async function ownConsent(db: TDb, payerId: string, consentId: string) {
   return row;
 }
 
-async function answerFor(db: TDb, payerId: string, consentId: string): Promise<TPayerConsent> {
+/** One of the payer's consents as their list shows it; another's, or none, is not found. */
+export async function payerConsentView(
+  db: TDb,
+  payerId: string,
+  consentId: string,
+): Promise<TPayerConsent> {
   const [view] = await payerViews(db, payerId, [consentId]);
   if (!view) throw new AppError('PAYER_CONSENT_NOT_FOUND');
   return view;
@@ -227,7 +234,8 @@ async function tellOfRevocationBySms(
  */
 export async function revokeConsent(
   ctx: TRevokeContext,
-  session: { payerId: string; sessionId: string },
+  /** No session: the SMS receipt's link (consent-receipts.ts), where the passkey alone proves it. */
+  session: { payerId: string; sessionId: string | null },
   consentId: string,
   signed: TRevokeConsentRequest,
 ): Promise<TPayerConsent> {
@@ -235,7 +243,7 @@ export async function revokeConsent(
   const { payerId } = session;
   const now = clock.now();
   const own = await ownConsent(db, payerId, consentId);
-  if (own.status === 'revoked') return answerFor(db, payerId, consentId);
+  if (own.status === 'revoked') return payerConsentView(db, payerId, consentId);
   if (!canRevoke(own)) throw new AppError('CONSENT_NOT_REVOCABLE');
 
   let signature;
@@ -253,14 +261,14 @@ export async function revokeConsent(
         failure: 'REVOCATION_SIGNATURE_INVALID',
         // Revoking stops money: a passkey still waiting may do it. A trusted one proves the session.
         signsMoney: false,
-        provesSession: session.sessionId,
+        provesSession: session.sessionId ?? undefined,
       },
       now,
     );
   } catch (error) {
     // The same signature sent twice at once: the first revoked it meanwhile.
     if ((await ownConsent(db, payerId, consentId)).status === 'revoked') {
-      return answerFor(db, payerId, consentId);
+      return payerConsentView(db, payerId, consentId);
     }
     throw error;
   }
@@ -336,7 +344,9 @@ export async function revokeConsent(
     });
     return 'revoked' as const;
   });
-  if (outcome === 'revoked') await tellOfRevocationBySms(ctx, session, consentId, now);
+  if (outcome === 'revoked' && session.sessionId) {
+    await tellOfRevocationBySms(ctx, { payerId, sessionId: session.sessionId }, consentId, now);
+  }
   if (outcome !== 'revoked') {
     const after = await ownConsent(db, payerId, consentId);
     if (after.status !== 'revoked') {
@@ -345,5 +355,5 @@ export async function revokeConsent(
       );
     }
   }
-  return answerFor(db, payerId, consentId);
+  return payerConsentView(db, payerId, consentId);
 }

@@ -5,6 +5,7 @@ import { consentEvents, consents } from '../../db/schema';
 import { publishAtCommit } from '../../events/database-event-bus';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { loadConsent } from './consents';
+import { grantRecord } from './consent-records';
 
 /*
  * A consent whose every request is met by its payment is granted by the payment (issue 28 item
@@ -46,6 +47,13 @@ export async function grantMetByPayment(
       formResponseId: null,
       futureAccountIds: [],
       originalRequestId: null,
+      // What was shown, as a page grant keeps it; the payment was the payer's act, not a signature.
+      record: grantRecord(found.consent, {
+        payerId,
+        channel: null,
+        authentication: 'none',
+        grantedAt: now,
+      }),
       signature: null,
     },
     createdAt: now,

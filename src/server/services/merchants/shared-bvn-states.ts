@@ -19,6 +19,8 @@ type TBvnSharing = {
   /** Whether the grant's dataTypes hold bvnData. */
   granted: boolean;
   verified: boolean;
+  /** Its data sharing ended: 12 months passed unconfirmed (data-sharing-expiry.ts). */
+  ended: boolean;
 };
 
 /** What decides each consent's BVN sharing, by consent id: two queries for any number. */
@@ -41,6 +43,7 @@ export async function bvnSharingOf(
         grantedBy: consents.grantedBy,
         granted: grantedBvn,
         verifiedAt: payers.bvnVerifiedAt,
+        endedAt: consents.dataSharingEndedAt,
       })
       .from(consents)
       .leftJoin(payers, eq(payers.id, consents.grantedBy))
@@ -65,6 +68,7 @@ export async function bvnSharingOf(
         asked: items.filter((i) => i.consentId === row.consentId).map((i) => i.item),
         granted: row.granted,
         verified: row.verifiedAt !== null,
+        ended: row.endedAt !== null,
       },
     ]),
   );
@@ -72,7 +76,7 @@ export async function bvnSharingOf(
 
 function stateOf(sharing: TBvnSharing | undefined): TSharedBvnState {
   if (!sharing || sharing.asked.length === 0 || !sharing.granted) return null;
-  if (sharing.status !== 'granted') return null;
+  if (sharing.status !== 'granted' || sharing.ended) return null;
   return sharing.verified ? 'available' : 'not_verified';
 }
 

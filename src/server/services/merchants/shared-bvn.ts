@@ -37,7 +37,7 @@ export async function readSharedBvn(
   if (sharing.asked.length === 0) throw new AppError('BVN_NOT_SHARED');
   if (sharing.status === 'revoked') throw new AppError('CONSENT_REVOKED');
   if (sharing.status !== 'granted') throw new AppError('CONSENT_NOT_GRANTED');
-  if (!sharing.granted) throw new AppError('BVN_NOT_SHARED');
+  if (!sharing.granted || sharing.ended) throw new AppError('BVN_NOT_SHARED');
   const bvn = sharing.grantedBy ? await openVerifiedBvn(ctx.db, sharing.grantedBy) : null;
   if (!bvn || !sharing.verified) throw new AppError('SHARED_BVN_NOT_VERIFIED');
   const fields = fieldsAsked(sharing.asked);
