@@ -66,8 +66,14 @@ export async function buildServer(): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   const outfile = path.join(outdir, 'main.mjs');
   await build({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outfile,
+    entryPoints: { main: path.join(root, 'src/server/main.ts') },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    // main.mjs starts tracing before it loads the server, a chunk of its own beside it (so that
+    // modules reading files next to themselves still find them); the tracing SDK is a chunk
+    // loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md "Traces").
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -76,7 +82,9 @@ export async function buildServer(): Promise<string> {
     // 0.7 s of each start. PGlite stays outside (it loads its WebAssembly and data files from
     // its own folder), and so does the API reference page (@fastify/swagger-ui serves Swagger
     // UI's files from its package); pg-native is an optional addon of pg that is not installed.
-    external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native'],
+    // pg stays outside too, loaded from node_modules: the pg instrumentation patches it as it
+    // loads (its files, through require), which a copy inside the bundle would never do.
+    external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native', 'pg'],
     // CommonJS packages in an ES module bundle still call require() for Node's built-ins.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -60,6 +60,7 @@ import { applyResponseHeaders } from './response-headers';
 import { serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
 import { openApiRoutes, registerOpenApi } from './openapi/openapi';
+import { observe } from './observability/observe';
 
 /** How often due webhooks are looked for. */
 const WEBHOOK_TICK_MS = 1_000;
@@ -169,6 +170,13 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
   );
   const routeContext = { ...context, limits };
+  // Before every other route: request spans and metrics, the measured provider, /metrics.
+  await observe(app, {
+    context,
+    routeContext,
+    database: options.database,
+    operatorToken: options.operatorToken,
+  });
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(openApiRoutes);
   await app.register(merchantConsentRoutes, routeContext);

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import { IDENTIFY_TO_HEADER } from '../domain/constants';
 
@@ -52,10 +53,22 @@ export function serializeRequest(request: FastifyRequest) {
   };
 }
 
+/**
+ * The trace and span of a line written inside a span (docs/operations.md "Traces"), so a log line
+ * leads to its trace; nothing while tracing is off.
+ */
+function traceOfLine(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
+}
+
 /** Logger options of the app: the serializers above and headers that carry credentials. */
 export function loggerOptions(level: string) {
   return {
     level,
+    mixin: traceOfLine,
     serializers: { req: serializeRequest, err: (error: unknown) => serializeError(error) },
     redact: {
       paths: [

@@ -65,7 +65,10 @@ export const API_TAGS = [
   { name: 'payer page', description: 'Calls of the payer’s consent page.' },
   { name: 'events', description: 'Server-sent event streams of the page and their tickets.' },
   { name: 'sandbox', description: 'The sandbox’s test fixtures, transfers and devices.' },
-  { name: 'operator', description: 'The operator’s calls (`npm run client:*`).' },
+  {
+    name: 'operator',
+    description: 'The operator’s calls (`npm run client:*`) and the process’s metrics.',
+  },
   {
     name: 'providers',
     description:
@@ -82,6 +85,7 @@ export function tagOf(url: string): string {
   if (url.startsWith('/api/sandbox/')) return 'sandbox';
   if (url.startsWith('/api/providers/')) return 'providers';
   if (['/api/health', '/api/public-config', '/api/openapi.json'].includes(url)) return 'service';
+  if (url === '/metrics') return 'operator';
   return 'payer page';
 }
 
@@ -122,6 +126,9 @@ export const HANDLER_SECURITY: Record<string, { kind: TGuardKind; optional: bool
   'POST /api/card-terminal/raven/chip-purchase': { kind: 'payerBearer', optional: true },
 };
 
+/** Routes outside /api/ that the document states all the same: the operator's metrics. */
+export const DOCUMENTED_OUTSIDE_API = ['/metrics'];
+
 /** Routes left out of the document, with why: they are not for developers. */
 export const UNDOCUMENTED_ROUTES: Record<string, string> = {
   'DELETE /api/accounts/:accountId': 'a debugging call, absent unless DEBUG_ROUTES is on',
@@ -133,6 +140,11 @@ export const NON_JSON_ANSWERS: Record<string, { type: string; description: strin
   'GET /api/card-scheme-logos/:scheme.svg': {
     type: 'image/svg+xml',
     description: 'The card scheme’s logo',
+  },
+  'GET /metrics': {
+    type: 'text/plain',
+    description:
+      'The Prometheus metrics of the process that answers, in the text exposition format 0.0.4 (docs/operations.md)',
   },
   'GET /api/v1/form-files/:fileId': {
     type: 'application/octet-stream',

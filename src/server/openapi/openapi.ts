@@ -15,6 +15,7 @@ import type { TConfig } from '../config';
 import {
   API_DESCRIPTION,
   API_TAGS,
+  DOCUMENTED_OUTSIDE_API,
   HANDLER_SECURITY,
   NON_JSON_ANSWERS,
   SECURITY_SCHEMES,
@@ -45,7 +46,9 @@ const DOCUMENT_MAX_AGE_S = 300;
  * test-only routes, and the ones UNDOCUMENTED_ROUTES names.
  */
 const isUndocumented = (key: string, url: string) =>
-  !url.startsWith('/api/') || url.startsWith('/api/test/') || key in UNDOCUMENTED_ROUTES;
+  !(url.startsWith('/api/') || DOCUMENTED_OUTSIDE_API.includes(url)) ||
+  url.startsWith('/api/test/') ||
+  key in UNDOCUMENTED_ROUTES;
 
 /**
  * Named components: the catalogue's error body, shared by every operation, and the one

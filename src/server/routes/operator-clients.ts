@@ -41,7 +41,7 @@ import { jsonAnswers } from './responses';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
-function requireOperator(
+export function requireOperator(
   ctx: Pick<TRouteContext, 'limits'>,
   token: string | undefined,
 ): preValidationAsyncHookHandler {

@@ -1,0 +1,65 @@
+import { trace } from '@opentelemetry/api';
+import type { FastifyBaseLogger } from 'fastify';
+import type { TPaymentProvider } from '../providers/payments';
+import type { TMetrics } from './metrics';
+import { idAttributes, inSpan } from './tracing';
+
+/*
+ * The payment provider port, measured (docs/operations.md): every call is counted by operation
+ * and outcome, timed, traced as a span `provider <operation>` and logged with the ids it carries.
+ * Our reference on a payment's call is the attempt's id (att_…): it becomes the span's and the
+ * log line's attemptId, and the request's span gets it too, so the request is found by it.
+ */
+
+type TCallIds = { consentId?: unknown; paymentId?: unknown; attemptId?: unknown };
+
+/** The ids a call's first argument names: its payment, consent, and its reference as attempt. */
+function idsOf(argument: unknown): TCallIds {
+  if (typeof argument !== 'object' || argument === null) return {};
+  const { consentId, paymentId, reference } = argument as Record<string, unknown>;
+  const attemptId =
+    typeof reference === 'string' && reference.startsWith('att_') ? reference : undefined;
+  return { consentId, paymentId, attemptId };
+}
+
+export function measuredProvider(
+  provider: TPaymentProvider,
+  metrics: Pick<TMetrics, 'providerCalls' | 'providerDuration'>,
+  log: FastifyBaseLogger,
+): TPaymentProvider {
+  const wrapped = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  const measure = (operation: string, call: (...args: unknown[]) => unknown) =>
+    async function measured(...args: unknown[]): Promise<unknown> {
+      const labels = { provider: provider.name, operation };
+      const attributes = idAttributes(idsOf(args[0]));
+      trace.getActiveSpan()?.setAttributes(attributes);
+      const stopTimer = metrics.providerDuration.startTimer(labels);
+      return inSpan(`provider ${operation}`, attributes, async () => {
+        let outcome: 'ok' | 'error' = 'error';
+        try {
+          const answer = await call.apply(provider, args);
+          outcome = 'ok';
+          return answer;
+        } finally {
+          const seconds = stopTimer();
+          metrics.providerCalls.inc({ ...labels, outcome });
+          log.info(
+            { ...labels, ...idsOf(args[0]), outcome, ms: Math.round(seconds * 1000) },
+            'provider call',
+          );
+        }
+      });
+    };
+  return new Proxy(provider, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string' || typeof value !== 'function') return value;
+      let fn = wrapped.get(key);
+      if (!fn) {
+        fn = measure(key, value as (...args: unknown[]) => unknown);
+        wrapped.set(key, fn);
+      }
+      return fn;
+    },
+  });
+}

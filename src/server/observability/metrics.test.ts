@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consentWithPayment, payByCard } from '../testing/payments';
+import { startTestApp } from '../testing/test-app';
+
+// GET /metrics (docs/operations.md): the operator's token opens it, and one card payment shows in
+// the request, payment and provider metrics beside the backlogs, streams and the pool.
+
+const OPERATOR_TOKEN = 'metrics-operator-token-0123456789abcdefghij';
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+let test: Awaited<ReturnType<typeof startTestApp>>;
+
+beforeAll(async () => {
+  test = await startTestApp({
+    operatorToken: OPERATOR_TOKEN,
+    // Two card charges from one address, then the limit: the third is refused.
+    rateLimits: { cardChargesPerAddress: { max: 2, windowMs: 60_000 } },
+  });
+});
+afterAll(() => test.close());
+
+const scrape = async () => {
+  const response = await test.app.inject({ method: 'GET', url: '/metrics', headers: operator });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  return response.body;
+};
+
+/** The value of one sample line, by its name and labels as written. */
+const sample = (text: string, series: string): number | null => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? null : Number(line.slice(series.length + 1));
+};
+
+describe('GET /metrics', () => {
+  it('refuses without the operator’s token, in the catalogue’s shape', async () => {
+    const bare = await test.app.inject({ method: 'GET', url: '/metrics' });
+    expect(bare.statusCode).toBe(401);
+    expect(bare.json()).toMatchObject({ success: false, error: { code: 'INVALID_ADMIN_TOKEN' } });
+    const wrong = await test.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}x` },
+    });
+    expect(wrong.statusCode).toBe(401);
+  });
+
+  it('counts a card payment by route pattern, method and outcome, and its provider call', async () => {
+    const consent = await consentWithPayment(test.app, test.database);
+    const paid = await payByCard(test.app, consent, 'pin_only');
+    expect(paid.statusCode).toBe(200);
+    const declined = await payByCard(
+      test.app,
+      await consentWithPayment(test.app, test.database),
+      'declined',
+    );
+    expect(declined.statusCode).toBeLessThan(500);
+    const refused = await payByCard(test.app, await consentWithPayment(test.app, test.database));
+    expect(refused.statusCode).toBe(429);
+
+    const text = await scrape();
+    const route = 'route="/api/payments/card/public"';
+    expect(
+      sample(text, `oya_http_request_duration_seconds_count{method="POST",${route},status="200"}`),
+    ).toBeGreaterThanOrEqual(1);
+    // The route's pattern, never the raw URL with its ids.
+    expect(text).toContain('route="/api/consent/:consentId"');
+    expect(text).not.toContain(consent.consentId);
+    expect(sample(text, `oya_rate_limit_refusals_total{${route}}`)).toBe(1);
+    expect(sample(text, 'oya_payment_attempts{method="card",status="completed"}')).toBe(1);
+    expect(sample(text, 'oya_payment_attempts{method="card",status="failed"}')).toBe(1);
+    expect(
+      sample(
+        text,
+        'oya_provider_calls_total{provider="sandbox",operation="chargeCard",outcome="ok"}',
+      ),
+    ).toBe(2);
+    expect(
+      sample(
+        text,
+        'oya_provider_call_duration_seconds_count{provider="sandbox",operation="chargeCard"}',
+      ),
+    ).toBe(2);
+  });
+
+  it('reports the webhook backlog, open streams, the database pool and the process', async () => {
+    const text = await scrape();
+    expect(sample(text, 'oya_webhook_deliveries{status="pending"}')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'oya_webhook_oldest_pending_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'oya_event_streams_open')).toBe(0);
+    const kind = test.database.kind;
+    expect(sample(text, `oya_database_info{kind="${kind}"}`)).toBe(1);
+    expect(sample(text, 'oya_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+    if (kind === 'postgres') expect(text).toContain('oya_db_pool_connections{state="waiting"}');
+    expect(text).toContain('# TYPE oya_jobs gauge');
+    expect(text).toContain('process_resident_memory_bytes');
+  });
+});

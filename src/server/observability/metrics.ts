@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TDatabase } from '../db/database';
+
+/*
+ * The Prometheus metrics of one app (docs/operations.md): a registry per app, so that the many
+ * apps a test process builds never share a count. What the process measures itself (requests,
+ * provider calls, refusals) is counted as it happens; what the database or another part of the
+ * app holds (payments, webhook and job backlogs, open streams, the pool) is read at each scrape.
+ */
+
+/** The job engine's backlog of one kind, as `app.jobs.backlog()` answers it (docs/jobs.md). */
+export type TJobBacklogSample = {
+  kind: string;
+  states: Record<string, number>;
+  oldestWaitingSeconds: number | null;
+};
+
+/** What the scrape reads from the rest of the app; each may be absent (null) at that moment. */
+export type TScrapeSources = {
+  database: Pick<TDatabase, 'db' | 'kind'>;
+  /** Event streams open now in this process. */
+  openStreams(): number | null;
+  /** The job engine's backlog; null while no engine runs in this app. */
+  jobBacklog(): Promise<TJobBacklogSample[]> | null;
+};
+
+export type TMetrics = ReturnType<typeof createMetrics>;
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+export function createMetrics(sources: TScrapeSources) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const { db } = sources.database;
+
+  const httpDuration = new Histogram({
+    name: 'oya_http_request_duration_seconds',
+    help: 'Requests answered, by route pattern, method and status: _count is the request rate',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const rateLimitRefusals = new Counter({
+    name: 'oya_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit (429), by route pattern',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const providerCalls = new Counter({
+    name: 'oya_provider_calls_total',
+    help: 'Calls to the payment provider port, by provider, operation and outcome (ok, error: it threw)',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
+    registers: [registry],
+  });
+  const providerDuration = new Histogram({
+    name: 'oya_provider_call_duration_seconds',
+    help: 'How long the payment provider took to answer, by provider and operation',
+    labelNames: ['provider', 'operation'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'oya_payment_attempts',
+    help: 'Payment attempts in the database, by method and status (completed, failed: the outcome; pending, in_progress: not yet ended); every process reports the same',
+    labelNames: ['method', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = rowsOf<{ method: string; status: string; n: string | number }>(
+        await db.execute(
+          sql`select method, status, count(*) as n from payment_attempts group by method, status`,
+        ),
+      );
+      for (const row of rows) this.set({ method: row.method, status: row.status }, Number(row.n));
+    },
+  });
+
+  const webhooksWaiting = new Gauge({
+    name: 'oya_webhook_deliveries',
+    help: 'Webhook deliveries by status: pending (the backlog), failed (given up)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'oya_webhook_oldest_pending_seconds',
+    help: 'Age of the oldest webhook delivery still pending; 0 when none is',
+    registers: [registry],
+    async collect() {
+      const [row] = rowsOf<{ pending: string | number; failed: string | number; oldest: unknown }>(
+        await db.execute(sql`
+          select count(*) filter (where status = 'pending') as pending,
+                 count(*) filter (where status = 'failed') as failed,
+                 extract(epoch from now() - min(created_at) filter (where status = 'pending')) as oldest
+          from webhook_deliveries`),
+      );
+      webhooksWaiting.set({ status: 'pending' }, Number(row?.pending ?? 0));
+      webhooksWaiting.set({ status: 'failed' }, Number(row?.failed ?? 0));
+      this.set(row?.oldest == null ? 0 : Number(row.oldest));
+    },
+  });
+
+  const jobOldest = new Gauge({
+    name: 'oya_job_oldest_waiting_seconds',
+    help: 'Age of the oldest job of each kind that may run now; 0 when none waits',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'oya_jobs',
+    help: 'Jobs of the job engine by kind and state (created, retry, active, completed, failed, dead)',
+    labelNames: ['kind', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      jobOldest.reset();
+      const backlog = await sources.jobBacklog();
+      for (const { kind, states, oldestWaitingSeconds } of backlog ?? []) {
+        for (const [state, count] of Object.entries(states)) this.set({ kind, state }, count);
+        jobOldest.set({ kind }, oldestWaitingSeconds ?? 0);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'oya_event_streams_open',
+    help: 'Server-sent event streams open now in this process',
+    registers: [registry],
+    collect() {
+      this.set(sources.openStreams() ?? 0);
+    },
+  });
+
+  const client: unknown = (db as unknown as { $client?: unknown }).$client;
+  new Gauge({
+    name: 'oya_db_pool_connections',
+    help: 'Database connections of this process by state: on PostgreSQL the pg pool’s total, idle and waiting (requests queued for a connection); on PGlite the one in-process connection (total 1)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      if (client instanceof pg.Pool) {
+        this.set({ state: 'total' }, client.totalCount);
+        this.set({ state: 'idle' }, client.idleCount);
+        this.set({ state: 'waiting' }, client.waitingCount);
+      } else {
+        this.set({ state: 'total' }, 1);
+      }
+    },
+  });
+  new Gauge({
+    name: 'oya_database_info',
+    help: 'Which database this process runs on (kind: pglite or postgres)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  }).set({ kind: sources.database.kind }, 1);
+
+  return { registry, httpDuration, rateLimitRefusals, providerCalls, providerDuration };
+}

@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TAppContext, TRouteContext } from '../context';
+import type { TDatabase } from '../db/database';
+import { requireOperator } from '../routes/operator-clients';
+import { jsonAnswers } from '../routes/responses';
+import { createMetrics, type TJobBacklogSample, type TMetrics } from './metrics';
+import { measuredProvider } from './measured-provider';
+import { activeTracing, idAttributes, ID_ATTRIBUTES, type TTracedId } from './tracing';
+
+/*
+ * The app's signals in one place (docs/operations.md), set up by buildApp before its routes:
+ * request spans when tracing is on, the request metrics and the ids of each request in its span
+ * and its log lines, the measured provider port, and GET /metrics behind the operator's token.
+ */
+
+export const METRICS_URL = '/metrics';
+
+/** The route a request matched, as registered (its pattern, never the raw URL). */
+const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
+
+/**
+ * The job engine's backlog, read at each scrape when the app has one (`app.jobs`, docs/jobs.md);
+ * null while it has none.
+ */
+function jobBacklogOf(app: FastifyInstance): Promise<TJobBacklogSample[]> | null {
+  const jobs = (app as unknown as { jobs?: { backlog?: () => Promise<TJobBacklogSample[]> } }).jobs;
+  return typeof jobs?.backlog === 'function' ? jobs.backlog() : null;
+}
+
+/** The consent, payment and attempt ids a request names in its path or body. */
+function idsOf(request: FastifyRequest): Partial<Record<TTracedId, string>> {
+  const ids: Partial<Record<TTracedId, string>> = {};
+  for (const source of [request.params, request.body]) {
+    if (typeof source !== 'object' || source === null) continue;
+    for (const id of Object.keys(ID_ATTRIBUTES) as TTracedId[]) {
+      const value = (source as Record<string, unknown>)[id];
+      if (typeof value === 'string' && value.length <= 100) ids[id] = value;
+    }
+  }
+  return ids;
+}
+
+/** Puts the request's ids on its span and in every line its log writes from here on. */
+async function bindIds(request: FastifyRequest, reply: FastifyReply) {
+  const ids = idsOf(request);
+  if (Object.keys(ids).length === 0) return;
+  const withIds = request.log.child(ids);
+  request.log = withIds;
+  reply.log = withIds;
+  const otel = (request as { opentelemetry?: () => { span?: { setAttributes(a: object): void } } })
+    .opentelemetry;
+  otel?.().span?.setAttributes(idAttributes(ids));
+}
+
+/** Counts each answer by route, method and status, and the rate limits' refusals. */
+function countAnswers(app: FastifyInstance, metrics: TMetrics) {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = routeOf(request);
+    const status = reply.statusCode;
+    metrics.httpDuration.observe(
+      { method: request.method, route, status: String(status) },
+      reply.elapsedTime / 1000,
+    );
+    if (status === 429) metrics.rateLimitRefusals.inc({ route });
+  });
+}
+
+const metricsRoute: FastifyPluginCallback<
+  TRouteContext & { operatorToken: string | undefined; metrics: TMetrics }
+> = (app, ctx, done) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    METRICS_URL,
+    {
+      preValidation: requireOperator(ctx, ctx.operatorToken),
+      schema: {
+        summary: 'Prometheus metrics of this process (docs/operations.md)',
+        response: jsonAnswers({ 200: z.string().describe('text/plain; version=0.0.4') }),
+      },
+    },
+    async (_request, reply) => {
+      const text = await ctx.metrics.registry.metrics();
+      return reply
+        .header('Content-Type', ctx.metrics.registry.contentType)
+        .header('Cache-Control', 'no-store')
+        .send(text);
+    },
+  );
+  done();
+};
+
+/**
+ * Sets the signals up on `app`: call it once the context and the rate limits exist and before
+ * any other route. It measures the context's payment provider in place, so every service that
+ * is handed the context calls the measured port.
+ */
+export async function observe(
+  app: FastifyInstance,
+  options: {
+    context: TAppContext;
+    routeContext: TRouteContext;
+    database: Pick<TDatabase, 'db' | 'kind'>;
+    operatorToken: string | undefined;
+  },
+): Promise<TMetrics> {
+  const tracing = activeTracing();
+  if (tracing) await app.register(tracing.fastifyPlugin() as FastifyPluginCallback);
+  const metrics = createMetrics({
+    database: options.database,
+    openStreams: () => (app.hasDecorator('streamSlots') ? app.streamSlots.open() : null),
+    jobBacklog: () => jobBacklogOf(app),
+  });
+  const { providers } = options.context;
+  providers.payments = measuredProvider(providers.payments, metrics, app.log);
+  countAnswers(app, metrics);
+  app.addHook('preHandler', bindIds);
+  await app.register(metricsRoute, {
+    ...options.routeContext,
+    operatorToken: options.operatorToken,
+    metrics,
+  });
+  return metrics;
+}

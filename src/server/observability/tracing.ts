@@ -1,0 +1,123 @@
+import {
+  INVALID_SPAN_CONTEXT,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
+
+/*
+ * Traces (docs/operations.md "Traces"): OpenTelemetry, exported over OTLP/HTTP to
+ * OTEL_EXPORTER_OTLP_ENDPOINT, and off when it is unset. Off, nothing of the SDK is loaded, no
+ * Fastify hook is added, and the spans below are the API's no-op ones. main.ts starts tracing
+ * before it loads the app's modules (so the pg instrumentation sees pg loaded); tests start it
+ * against a receiver of their own.
+ */
+
+export const TRACER_NAME = 'oya-consent';
+
+/** The span attributes of the ids an operator follows a payment by. */
+export const ID_ATTRIBUTES = {
+  consentId: 'oya.consent_id',
+  paymentId: 'oya.payment_id',
+  attemptId: 'oya.attempt_id',
+} as const;
+
+export type TTracedId = keyof typeof ID_ATTRIBUTES;
+
+export type TTracing = {
+  /** Fastify's request spans (@fastify/otel), registered on the app before its routes. */
+  fastifyPlugin(): unknown;
+  /** Sends what is still buffered and stops. */
+  shutdown(): Promise<void>;
+  /** Sends what is buffered now (tests). */
+  flush(): Promise<void>;
+};
+
+let active: TTracing | null = null;
+
+/** The tracing this process started, or null: off. */
+export const activeTracing = (): TTracing | null => active;
+
+/**
+ * Starts tracing when `env.OTEL_EXPORTER_OTLP_ENDPOINT` is set: a Node tracer provider (context
+ * kept across awaits by AsyncLocalStorage), a batching OTLP/HTTP exporter, and the pg
+ * instrumentation. The service is named by OTEL_SERVICE_NAME, 'oya-consent' by default.
+ */
+export async function startTracing(
+  env: Record<string, string | undefined> = process.env,
+): Promise<TTracing | null> {
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!endpoint) return null;
+  if (active) return active;
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { registerInstrumentations },
+    { PgInstrumentation },
+    { default: FastifyOtelInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@fastify/otel'),
+  ]);
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? TRACER_NAME }),
+    // The exporter reads OTEL_EXPORTER_OTLP_ENDPOINT (and _HEADERS) itself and posts to /v1/traces.
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  provider.register();
+  // Hook spans would bury the request's few real steps: the request and its handler are kept.
+  const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false });
+  fastify.setTracerProvider(provider);
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [new PgInstrumentation({ enhancedDatabaseReporting: false })],
+  });
+  const tracing: TTracing = {
+    fastifyPlugin: () => fastify.plugin(),
+    flush: () => provider.forceFlush(),
+    async shutdown() {
+      active = null;
+      await provider.shutdown();
+    },
+  };
+  active = tracing;
+  return tracing;
+}
+
+const tracer = () => trace.getTracer(TRACER_NAME);
+
+/** The ids of `values` that are strings, as span attributes. */
+export function idAttributes(values: Partial<Record<TTracedId, unknown>>): Attributes {
+  const attributes: Attributes = {};
+  for (const [id, attribute] of Object.entries(ID_ATTRIBUTES)) {
+    const value = values[id as TTracedId];
+    if (typeof value === 'string') attributes[attribute] = value;
+  }
+  return attributes;
+}
+
+/** Runs `work` in a span of its own, a child of the active one; a throw marks it failed. */
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  if (!active) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+  return tracer().startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
