@@ -139,12 +139,16 @@ export function consentReceiptMessage(input: {
   return `You granted ${input.merchantName} a consent on your ${input.productName} account on ${formatLagosDateTime(input.grantedAt)}. See it, or withdraw it at any time: ${input.receiptUrl}`;
 }
 
-/** 'Data sharing until 5 Jan 2027' or 'Data sharing ended on 5 Jan 2027'. */
+/** Data sharing's term as /consents says it: until when, or when it ended. */
 export function dataSharingTermText(input: {
   expiresAt: string | null;
   endedAt: string | null;
 }): string | null {
-  if (input.endedAt) return `Data sharing ended on ${formatPaymentDate(input.endedAt) ?? ''}`;
-  if (input.expiresAt) return `Data sharing until ${formatPaymentDate(input.expiresAt) ?? ''}`;
+  if (input.endedAt) {
+    return `Data sharing ended on ${formatPaymentDate(input.endedAt) ?? ''}: it was not confirmed within ${DATA_SHARING_MAX_MONTHS} months.`;
+  }
+  if (input.expiresAt) {
+    return `Data sharing until ${formatPaymentDate(input.expiresAt) ?? ''}. Confirm it to keep sharing for ${DATA_SHARING_MAX_MONTHS} more months.`;
+  }
   return null;
 }

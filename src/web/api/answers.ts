@@ -33,6 +33,7 @@ export {
 } from '../../domain/schemas/card';
 export { ZDeclineResponse, ZGrantResponse } from '../../domain/schemas/consent-api';
 export { ZConsentReadResponse } from '../../domain/schemas/consent';
+export { ZConsentRecordResponse, ZReceiptResponse } from '../../domain/schemas/consent-record';
 export { ZFormReadResponse, ZSaveFormSectionResponse } from '../../domain/schemas/form';
 export {
   ZPayerConsentsResponse,

@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
   TPayerConsentsResponse,
   TRevokeConsentRequest,
@@ -25,7 +25,48 @@ export function usePayerConsentsQuery(enabled: boolean) {
   });
 }
 
+const receiptPath = (token: string) => `/api/consent-receipts/${encodeURIComponent(token)}`;
+
+/** GET /api/users/consents/{id}/record: what the payer was shown, and every change since. */
+export function useConsentRecordQuery(consentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['payer-consents', consentId, 'record'],
+    enabled,
+    queryFn: ({ signal }) =>
+      apiFetch(`${consentPath(consentId)}/record`, { answer: 'ZConsentRecordResponse', signal }),
+  });
+}
+
+/** GET /api/consent-receipts/{token}: the one consent the SMS receipt's link opens. */
+export function useReceiptQuery(token: string) {
+  return useQuery({
+    queryKey: ['consent-receipt', token],
+    queryFn: ({ signal }) => apiFetch(receiptPath(token), { answer: 'ZReceiptResponse', signal }),
+  });
+}
+
+/** The SMS receipt's link: the revocation with no session, the passkey alone proving it. */
+export const receiptApi = {
+  revocationChallenge: (token: string) =>
+    apiFetch(`${receiptPath(token)}/revocation-challenges`, {
+      method: 'POST',
+      answer: 'ZRevocationChallengeResponse',
+    }),
+  revoke: (token: string, signed: TRevokeConsentRequest) =>
+    apiFetch(`${receiptPath(token)}/revoke`, {
+      method: 'POST',
+      body: signed,
+      answer: 'ZRevokeConsentResponse',
+    }),
+};
+
 export const payerConsentsApi = {
+  /** Confirms the consent's data sharing again: 12 months from now. */
+  confirmDataSharing: (consentId: string) =>
+    apiFetch(`${consentPath(consentId)}/data-sharing/confirm`, {
+      method: 'POST',
+      answer: 'ZRevokeConsentResponse',
+    }),
   /** A nonce for one revocation signature of this consent. */
   revocationChallenge: (consentId: string) =>
     apiFetch(`${consentPath(consentId)}/revocation-challenges`, {

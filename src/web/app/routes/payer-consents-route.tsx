@@ -5,8 +5,19 @@ import { PayerConsentsPage } from '../../features/payer-consents/payer-consents-
 const signRevocation = (consentId: string) =>
   import('../../features/auth/sign-grant').then((module) => module.signRevocation(consentId));
 
+const signReceiptRevocation = (token: string, consentId: string) =>
+  import('../../features/auth/sign-receipt-revocation').then((module) =>
+    module.signReceiptRevocation(token, consentId),
+  );
+
 /** /consents: the payer's consents (features/payer-consents), given the session and the passkey. */
 export function PayerConsentsRoute() {
   const { signedIn } = useSession();
-  return <PayerConsentsPage signedIn={signedIn} signRevocation={signRevocation} />;
+  return (
+    <PayerConsentsPage
+      signedIn={signedIn}
+      signRevocation={signRevocation}
+      signReceiptRevocation={signReceiptRevocation}
+    />
+  );
 }

@@ -41,6 +41,7 @@ import {
   dataSharingChips,
   NO_BVN_TO_SHARE,
 } from '../../../domain/data-sharing';
+import { WITHDRAW_NOTE } from '../../../domain/consent-record';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { groupFuturePayments } from '../../../domain/future-payment-schedule';
 import { futurePaymentSummary } from '../../../domain/future-payment-summary';
@@ -162,6 +163,8 @@ export function ConsentFlow({
   });
   useEffect(() => tellDebit(state.grant), [state.grant]);
   const button = consentFlowButton(state);
+  // Kept in the grant's record: where the payer was shown the consent.
+  const channel = embed ? ('embedded' as const) : ('standalone' as const);
   // The Consent Error modal closed: the focus goes back to the grant's button, drawn again.
   const grantButton = useRef<HTMLButtonElement>(null);
   const refocus = useRef(false);
@@ -187,7 +190,7 @@ export function ConsentFlow({
   const grant = async () => {
     if (act({ type: 'grant_requested' }).grant !== 'signing') return;
     try {
-      const request = consentFlowGrantRequest(consent, current.current, null);
+      const request = { ...consentFlowGrantRequest(consent, current.current, null), channel };
       const signed = await screens.signGrant(consent.consentId, request);
       act({ type: 'grant_signed' });
       const answer = await paymentsApi.grant(consent.consentId, {
@@ -287,7 +290,10 @@ export function ConsentFlow({
             onPaymentStatus={reports.payment}
             prompts={prompts}
             flow={{
-              grantRequest: (paidBy) => consentFlowGrantRequest(consent, current.current, paidBy),
+              grantRequest: (paidBy) => ({
+                ...consentFlowGrantRequest(consent, current.current, paidBy),
+                channel,
+              }),
               inSteps: !single,
               savedAccountChosen: state.immediateAccount !== null,
               otherWays: (
@@ -313,6 +319,7 @@ export function ConsentFlow({
 
   const flowButton = button ? (
     <div className="flow-actions">
+      {button.action === 'grant' ? <WithdrawNote /> : null}
       <Button
         ref={button.action === 'grant' ? grantButton : undefined}
         disabled={button.disabled}
@@ -435,9 +442,12 @@ export function ConsentFlow({
       {showsDecline(state) ? (
         <div className="flow-actions">
           {showsConsentOrDecline(state) ? (
-            <Button ref={grantButton} onClick={() => void grant()}>
-              Consent
-            </Button>
+            <>
+              <WithdrawNote />
+              <Button ref={grantButton} onClick={() => void grant()}>
+                Consent
+              </Button>
+            </>
           ) : null}
           <Button variant="secondary" disabled={declining} onClick={() => void decline()}>
             Decline
@@ -451,6 +461,23 @@ export function ConsentFlow({
       ) : null}
       {overlays}
     </section>
+  );
+}
+
+/**
+ * Before 'Consent' or 'OneTap': the consent can be withdrawn at any time, and where (issue 43;
+ * the same line is in the grant's record, domain/consent-record.ts). 'Your consents' opens beside
+ * the consent, which keeps its place.
+ */
+function WithdrawNote() {
+  return (
+    <p className="withdraw-note">
+      {WITHDRAW_NOTE.before}
+      <a href={WITHDRAW_NOTE.href} target="_blank" rel="noopener noreferrer">
+        {WITHDRAW_NOTE.link}
+      </a>
+      {WITHDRAW_NOTE.after}
+    </p>
   );
 }
 

@@ -7,16 +7,22 @@ import { REFUND_STATE_LABELS } from '../../../domain/refunds';
 import type { TPayerConsent } from '../../../domain/schemas/payer-consents';
 import { formatDateTime } from '../../ui/format-date';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import type { TConsentRecordResponse } from '../../../domain/schemas/consent-record';
+import { ConsentRecordDisclosure, DataSharingTerm } from './consent-record-details';
 import { RevokeDialog } from './revoke-dialog';
 
 type TItemProps = {
   consent: TPayerConsent;
   /** Signs the revocation with the passkey and sends it; rejects with what the payer reads. */
   revoke(consent: TPayerConsent): Promise<void>;
+  /** Confirms its data sharing for 12 more months; none where it cannot be (the receipt's page). */
+  confirmDataSharing?: ((consent: TPayerConsent) => Promise<void>) | undefined;
+  /** Its record, read already (the receipt's page); otherwise read when the payer opens it. */
+  record?: Omit<TConsentRecordResponse, 'success'> | undefined;
 };
 
 /** One consent of the payer's list: whom, what was granted, from which accounts, and Revoke. */
-export function PayerConsentItem({ consent, revoke }: TItemProps) {
+export function PayerConsentItem({ consent, revoke, confirmDataSharing, record }: TItemProps) {
   const titleId = useId();
   const [confirming, setConfirming] = useState(false);
   // Revoked from this page: the sentence saying what happened takes the focus the dialog had.
@@ -148,6 +154,8 @@ export function PayerConsentItem({ consent, revoke }: TItemProps) {
             </ul>
           </section>
         ) : null}
+        <DataSharingTerm consent={consent} confirm={confirmDataSharing} />
+        <ConsentRecordDisclosure consentId={consent.consentId} given={record} />
         {justRevoked ? (
           <p className="revoked-note" role="status" tabIndex={-1} ref={revokedNote}>
             Revoked. Future payments to {merchant} have stopped and {merchant} has been told.

@@ -5,7 +5,6 @@ import type {
   TPayerConsentsResponse,
   TRevokeConsentRequest,
 } from '../../../domain/schemas/payer-consents';
-import { ApiError } from '../../api/api-error';
 import {
   payerConsentsApi,
   payerConsentsQueryKey,
@@ -18,36 +17,53 @@ import { PayerConsentItem } from './payer-consent-item';
 import { PayerDevices } from './payer-devices';
 import { PhoneNumberChange } from './phone-number-change';
 import { RemovalCancel, removalCancelToken } from './removal-cancel';
+import { ReceiptConsent, receiptTokenInUrl } from './receipt-consent';
+import { revocationFailure } from './revocation-failure';
+import { withPasskeyProof } from './passkey-proof';
 import './payer-consents.css';
 
 type TPayerConsentsPageProps = {
   signedIn: boolean;
   /** The passkey's signature of a revocation (the auth feature's, handed in by the app). */
   signRevocation(consentId: string): Promise<TRevokeConsentRequest>;
+  /** The same from the SMS receipt's link: its nonce asked for by the receipt's token. */
+  signReceiptRevocation(token: string, consentId: string): Promise<TRevokeConsentRequest>;
 };
 
 const SIGN_IN_HREF = `/login?returnTo=${encodeURIComponent(PAYER_CONSENTS_PATH)}`;
-
-/** Why a revocation did not happen, in words for the payer. */
-function revocationFailure(failure: unknown): Error {
-  if (failure instanceof ApiError) return failure;
-  // WebAuthn's refusal (the payer closed the prompt, or it timed out).
-  if (failure instanceof Error && failure.name === 'NotAllowedError') {
-    return new Error('Your passkey did not approve the revocation. Nothing was changed.');
-  }
-  return new Error('The consent could not be revoked. Please try again.');
-}
 
 /**
  * /consents (docs/payer-consents.md): the signed-in payer's consents, newest first, each with
  * what it granted and, while it is active, Revoke; then their devices (passkeys), each with
  * Remove. Signed out, a way to sign in and come back.
  */
-export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPageProps) {
+export function PayerConsentsPage({
+  signedIn,
+  signRevocation,
+  signReceiptRevocation,
+}: TPayerConsentsPageProps) {
   const query = usePayerConsentsQuery(signedIn);
   const queryClient = useQueryClient();
   // Opened from the SMS's cancel link: that page, signed in or not (removal-cancel.tsx).
   const [cancelToken] = useState(removalCancelToken);
+  // Opened from the SMS receipt of a grant: that one consent, signed in or not.
+  const [receiptToken] = useState(receiptTokenInUrl);
+
+  const replaceInList = useCallback(
+    (changed: TPayerConsent) =>
+      queryClient.setQueryData<InfiniteData<TPayerConsentsResponse>>(
+        payerConsentsQueryKey,
+        (data) =>
+          data && {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              consents: page.consents.map((c) => (c.consentId === changed.consentId ? changed : c)),
+            })),
+          },
+      ),
+    [queryClient],
+  );
 
   const revoke = useCallback(
     async (consent: TPayerConsent) => {
@@ -58,22 +74,42 @@ export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPa
       } catch (failure) {
         throw revocationFailure(failure);
       }
-      queryClient.setQueryData<InfiniteData<TPayerConsentsResponse>>(
-        payerConsentsQueryKey,
-        (data) =>
-          data && {
-            ...data,
-            pages: data.pages.map((page) => ({
-              ...page,
-              consents: page.consents.map((c) => (c.consentId === revoked.consentId ? revoked : c)),
-            })),
-          },
-      );
+      replaceInList(revoked);
+      await queryClient.invalidateQueries({
+        queryKey: [...payerConsentsQueryKey, revoked.consentId, 'record'],
+      });
     },
-    [queryClient, signRevocation],
+    [queryClient, replaceInList, signRevocation],
+  );
+
+  const confirmDataSharing = useCallback(
+    async (consent: TPayerConsent) => {
+      // Confirming extends a grant: a session signed in by code alone proves itself first.
+      const confirmed = await withPasskeyProof(
+        () => payerConsentsApi.confirmDataSharing(consent.consentId),
+        () => undefined,
+      );
+      replaceInList(confirmed.consent);
+      await queryClient.invalidateQueries({
+        queryKey: [...payerConsentsQueryKey, consent.consentId, 'record'],
+      });
+    },
+    [queryClient, replaceInList],
   );
 
   const consents = query.data?.pages.flatMap((page) => page.consents) ?? [];
+
+  if (receiptToken) {
+    return (
+      <div className="page">
+        <main className="card payer-consents">
+          <div className="card-body">
+            <ReceiptConsent token={receiptToken} signRevocation={signReceiptRevocation} />
+          </div>
+        </main>
+      </div>
+    );
+  }
 
   if (cancelToken) {
     return (
@@ -125,7 +161,12 @@ export function PayerConsentsPage({ signedIn, signRevocation }: TPayerConsentsPa
               </p>
               <ul className="payer-consent-list">
                 {consents.map((consent) => (
-                  <PayerConsentItem key={consent.consentId} consent={consent} revoke={revoke} />
+                  <PayerConsentItem
+                    key={consent.consentId}
+                    consent={consent}
+                    revoke={revoke}
+                    confirmDataSharing={confirmDataSharing}
+                  />
                 ))}
               </ul>
               {query.hasNextPage ? (
