@@ -86,6 +86,9 @@ export const THREE_DS_TEXTS = {
   same_window:
     'Your bank requires additional verification. Click the button below to complete the authentication. This page opens again when you are done.',
   button: 'Continue to Authentication',
+  /** Back on the page with the check not done (spec §2 linking: 'Awaiting 3D Secure ...'). */
+  awaiting_new_tab: 'Please complete the authentication in the new tab, then return here...',
+  awaiting_same_window: 'Please complete the authentication with your bank, then return here...',
 } as const;
 
 /**

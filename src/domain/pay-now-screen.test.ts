@@ -680,3 +680,31 @@ describe('attemptOutcomeText', () => {
     ).toBe('Declined. Nothing was charged to your card.');
   });
 });
+
+describe('back from a 3-D Secure check opened in the same window (issue 43)', () => {
+  const declined = read({
+    status: 'pending',
+    method: 'card',
+    message: '3DS authentication failed',
+    attempt: attempt({
+      method: 'card',
+      state: 'failed',
+      failureCode: 'THREE_DS_FAILED',
+      message: '3DS authentication failed',
+    }),
+  });
+
+  it("says the check's refusal, with a way on", () => {
+    const state = run([
+      { type: 'read', read: declined, answersCharge: true, backFromChallenge: true },
+    ]);
+    expect(state.view).toBe('processing');
+    expect(state.status.phase).toBe('failed');
+    expect(state.status.error).toBe('3DS authentication failed');
+  });
+
+  it('opened any other way, shows the methods, as before', () => {
+    const state = run([{ type: 'read', read: declined, answersCharge: true }]);
+    expect(state.view).toBe('methods');
+  });
+});

@@ -91,7 +91,14 @@ export type TPayNowState = {
 
 export type TPayNowAction =
   /** The payment's read (GET /api/payments/{id}): a page opened mid-payment resumes there. */
-  | { type: 'read'; read: TPaymentStateResponse; answersCharge: boolean }
+  | {
+      type: 'read';
+      read: TPaymentStateResponse;
+      answersCharge: boolean;
+      /** The page opened again on the way back from a 3-D Secure check it opened in its own
+       * window (an app's browser, issue 43). */
+      backFromChallenge?: boolean;
+    }
   /** An event of the payment's stream (or the poll that stands in for it). */
   | { type: 'event'; event: TPaymentStatusEvent }
   | { type: 'pay_by_transfer' }
@@ -314,6 +321,7 @@ function resume(
   state: TPayNowState,
   read: TPaymentStateResponse,
   answersCharge: boolean,
+  backFromChallenge = false,
 ): TPayNowState {
   if (state.resumed) {
     // Paid before the page opened, the consent's copy of the origin is masked; the payer who paid
@@ -342,7 +350,13 @@ function resume(
   }
   if (read.status !== 'in_progress') {
     // A transfer sent back, the last thing that happened: said, with a way on.
-    return attempt?.returned ? failed(next, returnsText(next)) : next;
+    if (attempt?.returned) return failed(next, returnsText(next));
+    // Back from a 3-D Secure check this window opened: its refusal is said, as a page that
+    // watched the stream from beside the check's tab says it.
+    if (backFromChallenge && attempt?.method === 'card' && attempt.state === 'failed') {
+      return failed(next, attempt.message ?? read.message);
+    }
+    return next;
   }
   if (read.method === 'bank_transfer') {
     const received = read.stepText !== null && read.stepText !== STEP_TEXT_AWAITING_TRANSFER;
@@ -428,7 +442,7 @@ function onEvent(state: TPayNowState, event: TPaymentStatusEvent): TPayNowState 
 export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayNowState {
   switch (action.type) {
     case 'read':
-      return resume(state, action.read, action.answersCharge);
+      return resume(state, action.read, action.answersCharge, action.backFromChallenge);
     case 'event':
       return onEvent(state, action.event);
     case 'pay_by_transfer':

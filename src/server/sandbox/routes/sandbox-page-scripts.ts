@@ -169,7 +169,8 @@ export const SANDBOX_HOME_SCRIPT = `(() => {
   });
 })();`;
 
-/** /sandbox/3ds/{reference}: Approve or Decline, answered once. */
+/** /sandbox/3ds/{reference}: Approve or Decline, answered once; then back to the payment when
+ * the page opened the challenge in its own window (data-return). */
 export const SANDBOX_CHALLENGE_SCRIPT = `(() => {
   'use strict';${POST_JSON}
 
@@ -194,6 +195,13 @@ export const SANDBOX_CHALLENGE_SCRIPT = `(() => {
           { approved: button.dataset.approved === 'true' },
         );
         if (body && body.success === true && typeof body.message === 'string') {
+          // Opened in the payment's own window: back to it, where the payment goes on.
+          const back = panel.dataset.return;
+          if (back) {
+            say(body.message, 'Returning to the payment...');
+            window.location.assign(back);
+            return;
+          }
           say(body.message, 'You can close this tab and return to the payment.');
           return;
         }

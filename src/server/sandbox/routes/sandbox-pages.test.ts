@@ -19,7 +19,7 @@ import { sandboxPageRoutes } from './sandbox-pages';
 /** jsdom, as far as these tests use it (the package ships no types). */
 type TJsdom = new (
   html: string,
-  options?: { runScripts?: 'dangerously'; beforeParse?: (window: Window) => void },
+  options?: { url?: string; runScripts?: 'dangerously'; beforeParse?: (window: Window) => void },
 ) => { window: Window & typeof globalThis };
 const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: TJsdom };
 
@@ -53,11 +53,17 @@ async function challengePath(amount: number): Promise<string> {
 }
 
 /** The page with its inline script run, fetch answered by `answer`. */
-function browse(html: string, answer: (url: string, init: RequestInit) => unknown) {
+function browse(
+  html: string,
+  answer: (url: string, init: RequestInit) => unknown,
+  /** Where the page is, for a script that navigates (jsdom's default, about:blank, cannot). */
+  url?: string,
+) {
   const fetch = vi.fn(async (url: string, init: RequestInit) => ({
     json: async () => answer(url, init),
   }));
   const dom = new JSDOM(html, {
+    ...(url ? { url } : {}),
     runScripts: 'dangerously',
     beforeParse(window) {
       Object.assign(window, { fetch });
@@ -415,6 +421,33 @@ describe('GET /sandbox/3ds/:reference', () => {
     const api = await get(unknown, {});
     expect(api.statusCode).toBe(404);
     expect(api.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it('goes back to the consent page that opened it in its own window, and to no other place', async () => {
+    const back = '/r/cons_1?clientId=cli_1&embed=false';
+    const path = await challengePath(700);
+    const page = await get(`${path}?return=${encodeURIComponent(back)}`);
+    const { document, window } = browse(
+      page.body,
+      () => ({ success: true, status: 'completed', message: 'Payment approved.' }),
+      `http://localhost${path}`,
+    );
+    expect(document.getElementById('challenge')?.dataset.return).toBe(back);
+    document.querySelector('button')!.dispatchEvent(new window.MouseEvent('click'));
+    await vi.waitFor(() =>
+      expect(document.getElementById('challenge-status')?.textContent).toBe(
+        'Payment approved.Returning to the payment...',
+      ),
+    );
+    for (const elsewhere of ['https://evil.example/r/x', '//evil.example/r/x', '/api/health']) {
+      const refused = await get(`${path}?return=${encodeURIComponent(elsewhere)}`);
+      expect(refused.body, elsewhere).not.toContain('data-return');
+    }
+    const gone = await get(`/sandbox/3ds/sbx_ch_bm90IGpzb24?return=${encodeURIComponent(back)}`);
+    expect(gone.statusCode).toBe(404);
+    const link = new JSDOM(gone.body).window.document.querySelector('a');
+    expect(link?.textContent).toBe('Return to the payment');
+    expect(link?.getAttribute('href')).toBe(back);
   });
 
   it('answers a reference that is not base64url, or too long, with a catalogue 400', async () => {

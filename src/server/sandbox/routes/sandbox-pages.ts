@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CARD_BRAND_NAMES } from '../../../domain/card-brand';
 import { formatCardNumberInput } from '../../../domain/card-number';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../../domain/constants';
+import { isConsentReturnPath, THREE_DS_RETURN_PARAM } from '../../../domain/in-app-browser';
 import { formatNaira } from '../../../domain/money';
 import { formatNigerianPhone } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
@@ -338,11 +339,26 @@ ${expire}
 <div class="block">${readersTable()}</div>`;
 }
 
-function challengeBody(reference: string, charge: { amount: number; card: TCardSummary }) {
+/** The consent page to go back to, when the page opened the challenge in its own window. */
+function returnPathOf(request: FastifyRequest): string | null {
+  const query = request.query as Record<string, unknown>;
+  const path = query[THREE_DS_RETURN_PARAM];
+  return typeof path === 'string' && isConsentReturnPath(path) ? path : null;
+}
+
+const returnLink = (path: string | null) =>
+  path ? `\n<p><a href="${escapeHtml(path)}">Return to the payment</a></p>` : '';
+
+function challengeBody(
+  reference: string,
+  charge: { amount: number; card: TCardSummary },
+  returnPath: string | null,
+) {
+  const back = returnPath ? ` data-return="${escapeHtml(returnPath)}"` : '';
   return `<p class="issuer">Sandbox issuer</p>
 <h1>3-D Secure check</h1>
 <p class="note">Your bank asks you to confirm this payment. In the sandbox no bank is asked and no real money moves.</p>
-<section id="challenge" class="panel" aria-label="Payment to confirm" data-reference="${escapeHtml(reference)}">
+<section id="challenge" class="panel" aria-label="Payment to confirm" data-reference="${escapeHtml(reference)}"${back}>
 <dl>
 <div><dt>Amount</dt><dd class="amount">${escapeHtml(formatNaira(charge.amount))}</dd></div>
 <div><dt>Card</dt><dd>${escapeHtml(CARD_BRAND_NAMES[charge.card.brand])} <span aria-hidden="true">•••• </span><span class="sr-only">ending in </span>${escapeHtml(charge.card.last4)}</dd></div>
@@ -398,17 +414,19 @@ export const sandboxPageRoutes: FastifyPluginAsync<TRouteContext> = async (
       );
     }
     const charge = await cards.describeCharge(reference);
+    // Opened in the consent page's own window (an app's browser, issue 43): the way back to it.
+    const returnPath = returnPathOf(request);
     if (!charge) {
       if (!wantsHtml(request)) throw new AppError('NOT_FOUND', CHALLENGE_GONE);
       return sendPage(reply.code(404), {
         title: '3-D Secure check',
-        body: `<h1>3-D Secure check</h1>\n<p>${CHALLENGE_GONE}</p>`,
+        body: `<h1>3-D Secure check</h1>\n<p>${CHALLENGE_GONE}</p>${returnLink(returnPath)}`,
         style: PAGE_STYLE + CHALLENGE_STYLE,
       });
     }
     return sendPage(reply, {
       title: '3-D Secure check',
-      body: challengeBody(reference, charge),
+      body: challengeBody(reference, charge, returnPath),
       style: PAGE_STYLE + CHALLENGE_STYLE,
       script: SANDBOX_CHALLENGE_SCRIPT,
     });

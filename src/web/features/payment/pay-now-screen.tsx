@@ -38,6 +38,7 @@ import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
+import { takeThreeDsReturn } from '../../ui/card/three-ds-return';
 import { OtpEndedView } from './otp-ended-view';
 import { ProcessingView } from './processing-view';
 import { usePaymentEvents } from './use-payment-events';
@@ -136,6 +137,7 @@ export function PayNowScreen({
         type: 'read',
         read: read.data,
         answersCharge: paymentsApi.answersCharge(payment.paymentId, payer),
+        backFromChallenge: takeThreeDsReturn(),
       });
     }
     // The payer's identity is in the query's key: one read, applied once.
@@ -510,6 +512,8 @@ export function PayNowScreen({
         <PartBoundary loading={cardStepLoading}>
           <ThreeDsView
             challengeUrl={state.threeDs.challengeUrl}
+            // The payment's read picks the attempt up when the payer comes back (issue 43).
+            returnsHere
             onOpened={() => dispatch({ type: 'three_ds_opened' })}
           />
         </PartBoundary>

@@ -1,9 +1,19 @@
-import { useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type FormEvent,
+  type MouseEvent,
+} from 'react';
 import { OTP_LENGTH, OTP_RETRY_AFTER_MS } from '../../../domain/constants';
+import { THREE_DS_TEXTS } from '../../../domain/in-app-browser';
 import { canSubmitOtp, isBankTokenRequest, sanitizeOtpInput } from '../../../domain/otp-input';
 import { replacePhoneNumberPlaceholder } from '../../../domain/phone-number-placeholder';
 import { Button } from '../button';
 import { Spinner } from '../spinner';
+import { openThreeDsChallenge, threeDsOpeningHere } from './three-ds-opening';
 import './card.css';
 
 type TOtpViewProps = {
@@ -154,26 +164,40 @@ export function OtpView({ displayMessage, verifying, error, onVerify, onRetry }:
 type TThreeDsViewProps = {
   challengeUrl: string;
   onOpened(): void;
+  /**
+   * The page picks the attempt up when the payer comes back to it (the payment's read): inside an
+   * app's browser, or where no tab opens, the check opens in this window and returns here.
+   * Without it, a new tab as the spec says.
+   */
+  returnsHere?: boolean;
 };
 
-/** 3-D Secure (spec §2): the bank's check, opened in a new tab; the page follows the stream. */
-export function ThreeDsView({ challengeUrl, onOpened }: TThreeDsViewProps) {
+/**
+ * 3-D Secure (spec §2): the bank's check, opened in a new tab; the page follows the stream. Inside
+ * an app's browser or webview, or where the browser opens no tab, in this window, with the way
+ * back to the consent page (issue 43).
+ */
+export function ThreeDsView({ challengeUrl, onOpened, returnsHere = false }: TThreeDsViewProps) {
+  // Drawn in the browser only (the card's steps follow a charge): it reads its own browser.
+  const [opening] = useState(() => (returnsHere ? threeDsOpeningHere() : 'new_tab'));
+  const open = (event: MouseEvent<HTMLAnchorElement>) => {
+    onOpened();
+    if (!returnsHere) return;
+    event.preventDefault();
+    openThreeDsChallenge(challengeUrl, opening);
+  };
   return (
     <div className="three-ds">
-      <h2 className="section-title">3D Secure Authentication Required</h2>
-      <p>
-        Your bank requires additional verification. Click the button below to complete the
-        authentication in a new tab.
-      </p>
+      <h2 className="section-title">{THREE_DS_TEXTS.title}</h2>
+      <p>{THREE_DS_TEXTS[opening]}</p>
       <div className="actions">
         <a
           className="button primary"
           href={challengeUrl}
-          target="_blank"
-          rel="noopener"
-          onClick={onOpened}
+          {...(opening === 'new_tab' ? { target: '_blank', rel: 'noopener' } : {})}
+          onClick={open}
         >
-          Continue to Authentication
+          {THREE_DS_TEXTS.button}
         </a>
       </div>
     </div>
