@@ -3,10 +3,18 @@ import { AUTH_PROMPT_BACK, authPromptItems, authPromptPaid } from '../../../doma
 import type { TAuthPromptScreenProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { MerchantLogo } from '../../ui/merchant-logo';
+import { usePasskeySupport } from '../../ui/use-passkey-support';
+import { preloadable } from '../../ui/preloadable';
+import { PartBoundary } from '../../ui/part-boundary';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import type { TSignInContext } from './sign-in-context';
 import { SignInPanel } from './sign-in-panel';
 import './auth.css';
+
+// Shown only where passkeys do not work (an app's browser, issue 43).
+const NoPasskeyNotice = preloadable(() =>
+  import('../../ui/no-passkey-notice').then((module) => module.NoPasskeyNotice),
+);
 
 /**
  * spec §2 Auth prompt: the counterparty, 'uses {product} to authenticate users', what they
@@ -37,6 +45,7 @@ export function AuthPrompt({
     }),
     [params.clientId, params.authAppId, consent.consentId, consent.authAppId],
   );
+  const passkeys = usePasskeySupport();
   const items = authPromptItems(consent, paymentMade);
   const paid = authPromptPaid(consent, paymentMade);
   const { counterparty } = consent;
@@ -75,6 +84,11 @@ export function AuthPrompt({
           <p className="auth-lead">This consent requires authentication to proceed</p>
         </div>
       )}
+      {passkeys.usable ? null : (
+        <PartBoundary loading={null}>
+          <NoPasskeyNotice kind={passkeys.kind} />
+        </PartBoundary>
+      )}
     </>
   );
 
@@ -88,6 +102,7 @@ export function AuthPrompt({
       <SignInPanel
         context={context}
         passkeyLabel="Authenticate"
+        passkeys={passkeys.usable}
         intro={intro}
         screenTitleId={SCREEN_TITLE_ID}
         onSignedIn={onAuthenticated}

@@ -31,6 +31,8 @@ type TSignInPanelProps = {
   passkeyLabel: string;
   /** What sits above the passkey button (the auth prompt's counterparty and list). */
   intro?: ReactNode;
+  /** Passkeys work here; where they do not (an app's browser), no passkey button is offered. */
+  passkeys?: boolean;
   /** Let the code path's phone field offer saved passkeys (login page). */
   autofill?: boolean;
   /**
@@ -51,6 +53,7 @@ type TMode = 'choose' | 'code' | 'sign-up' | 'offer-passkey';
 export function SignInPanel({
   context,
   passkeyLabel,
+  passkeys = true,
   intro,
   autofill,
   screenTitleId,
@@ -134,9 +137,11 @@ export function SignInPanel({
           <p>No passkey on this device? Use a code sent by SMS instead.</p>
         </div>
       ) : null}
-      <Button onClick={() => void passkey()} disabled={busyStatus !== null}>
-        {passkeyLabel}
-      </Button>
+      {passkeys ? (
+        <Button onClick={() => void passkey()} disabled={busyStatus !== null}>
+          {passkeyLabel}
+        </Button>
+      ) : null}
       <div className="auth-alternatives" aria-busy={opening || undefined}>
         <Button variant="link" onClick={() => open('code')} disabled={opening}>
           Use a code sent by SMS instead

@@ -48,6 +48,7 @@ import { useEmbedHeight } from './use-embed-height';
 import { useEmbedReports } from './use-embed-reports';
 import { WideOnly } from './use-min-width';
 import { PartBoundary } from '../../ui/part-boundary';
+import { usePasskeySupport } from '../../ui/use-passkey-support';
 import { preloadable } from '../../ui/preloadable';
 
 type TConsentPageProps = {
@@ -69,6 +70,10 @@ export const ConsentSidePanel = preloadable(() =>
 );
 
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
+// Shown only where passkeys do not work (an app's browser, issue 43).
+const NoPasskeyNotice = preloadable(() =>
+  import('../../ui/no-passkey-notice').then((module) => module.NoPasskeyNotice),
+);
 const ConsentFlow = preloadable(() =>
   import('./consent-flow').then((module) => module.ConsentFlow),
 );
@@ -105,6 +110,7 @@ export function ConsentPage({
   const params = useMemo(() => parsePageParams(search), [search]);
   const query = useConsentQuery(consentId, params.clientId);
   const productName = usePublicConfig().data?.productName ?? null;
+  const passkeys = usePasskeySupport();
   const consent = query.data?.consent;
   const embedOrigins = query.data?.embedOrigins;
   const rootRef = useRef<HTMLDivElement>(null);
@@ -327,7 +333,13 @@ export function ConsentPage({
                   flow: {
                     grantRequest: (paidBy) =>
                       payNowGrantRequest(shown.consent, shown.payment, paidBy.type, false),
-                    otherWays: (
+                    // Where no passkey can approve a saved account's debit (an app's browser),
+                    // the page says so and offers the browser instead (issue 43).
+                    otherWays: !passkeys.usable ? (
+                      <PartBoundary loading={null}>
+                        <NoPasskeyNotice kind={passkeys.kind} payMeanwhile />
+                      </PartBoundary>
+                    ) : (
                       <section className="saved-accounts" aria-labelledby="saved-accounts-title">
                         <h2 id="saved-accounts-title" className="section-title">
                           {SAVED_ACCOUNT_SIGN_IN.title}
