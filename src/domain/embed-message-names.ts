@@ -21,3 +21,10 @@ export const EMBED_MESSAGE = {
   /** A dialog of the page's own opened or closed; while one is open, its close is the page's. */
   pageDialog: 'oya-money-page-dialog',
 } as const;
+
+/**
+ * The Flutter JavaScript channel a merchant's app adds to the webview that shows the consent page
+ * (webview_flutter's `addJavaScriptChannel`): the page posts each message to it, as JSON, as it
+ * posts to React Native's `window.ReactNativeWebView` (docs/sdk.md "In a mobile app").
+ */
+export const FLUTTER_CHANNEL = 'OyaConsentBridge';

@@ -7,6 +7,7 @@ import type { TConsentStep, TFailureCode, TPaymentMethod, TPaymentStatus } from 
 
 export type { TConsentStep, TFailureCode, TPaymentMethod, TPaymentStatus } from './event-types';
 export { SDK_VERSION } from './version';
+export { FLUTTER_CHANNEL } from '../domain/embed-message-names';
 
 /** Where the consent is: its page's URL, or its id and the merchant's client id. */
 export type TConsentLocation =
@@ -157,6 +158,65 @@ async function originAllowed(page: URL, signal: AbortSignal): Promise<boolean | 
     return isRecord(body) && typeof body.allowed === 'boolean' ? body.allowed : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * In a merchant's app that shows the consent page in its own webview (React Native, Flutter;
+ * docs/sdk.md "In a mobile app"): the event of one message the page posted to the app's bridge
+ * (`event.nativeEvent.data` in React Native's `onMessage`, `message.message` in a Flutter
+ * channel), or null for a message that is not the page's. The messages about the frame alone (Escape, the page's dialogs) are none of
+ * an app's: null too. `resized` comes as the page measures itself; an app may ignore it.
+ */
+export function eventFromBridgeMessage(message: unknown): TOyaConsentEvent | null {
+  let data: unknown = message;
+  if (typeof message === 'string') {
+    try {
+      data = JSON.parse(message);
+    } catch {
+      return null;
+    }
+  }
+  if (!isRecord(data)) return null;
+  const consentId = typeof data.consentId === 'string' ? data.consentId : null;
+  switch (data.type) {
+    case EMBED_MESSAGE.heightUpdate:
+      return typeof data.height === 'number' && Number.isFinite(data.height) && data.height >= 0
+        ? { type: 'resized', height: data.height }
+        : null;
+    case EMBED_MESSAGE.consentSuccess: {
+      const consent = data.consentData;
+      const granted =
+        isRecord(consent) && typeof consent.consentId === 'string' ? consent.consentId : null;
+      return granted ? { type: 'granted', consentId: granted, consent } : null;
+    }
+    case EMBED_MESSAGE.stepChange:
+      return consentId && typeof data.step === 'string'
+        ? { type: 'step', consentId, step: data.step as TConsentStep }
+        : null;
+    case EMBED_MESSAGE.paymentStatus:
+      if (!consentId || typeof data.paymentId !== 'string') return null;
+      if (!PAYMENT_STATUSES.includes(data.status)) return null;
+      return {
+        type: 'payment',
+        consentId,
+        paymentId: data.paymentId,
+        status: data.status as TPaymentStatus,
+        ...(typeof data.method === 'string' ? { method: data.method as TPaymentMethod } : {}),
+      };
+    case EMBED_MESSAGE.consentDeclined:
+      return consentId ? { type: 'declined', consentId } : null;
+    case EMBED_MESSAGE.consentCompleted:
+      return consentId ? { type: 'completed', consentId } : null;
+    case EMBED_MESSAGE.consentFailed:
+      return {
+        type: 'failed',
+        consentId,
+        code: 'CONSENT_FAILED',
+        error: typeof data.error === 'string' ? data.error : 'Unknown error',
+      };
+    default:
+      return null;
   }
 }
 

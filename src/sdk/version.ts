@@ -4,4 +4,4 @@
  * A change to what the script does is a new version: the build refuses to change a released one
  * (scripts/build-sdk.ts, sdk-releases/).
  */
-export const SDK_VERSION = '1.0.0';
+export const SDK_VERSION = '1.1.0';

@@ -1,3 +1,4 @@
+import { FLUTTER_CHANNEL } from '../../domain/embed-message-names';
 import {
   EMBED_MESSAGE,
   carriesConsentData,
@@ -17,17 +18,42 @@ export function parentOrigin(): string | null {
   }
 }
 
+type TNativeBridge = { postMessage(message: string): unknown };
+
+const isBridge = (value: unknown): value is TNativeBridge =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { postMessage?: unknown }).postMessage === 'function';
+
+/**
+ * The bridge of a merchant's app that shows the page in its own webview, the page its top window
+ * (issue 43, docs/sdk.md "In a mobile app"): React Native's `window.ReactNativeWebView`, or the
+ * Flutter JavaScript channel FLUTTER_CHANNEL. Only the app can put either in the page's window:
+ * the app that holds the webview, which reads the page anyway.
+ */
+export function nativeBridge(): TNativeBridge | null {
+  if (window.parent !== window) return null;
+  const host = window as unknown as Record<string, unknown>;
+  const bridge = host.ReactNativeWebView ?? host[FLUTTER_CHANNEL];
+  return isBridge(bridge) ? bridge : null;
+}
+
 /**
  * Posts to the embedding parent, never to '*': a message about the consent goes only to a
  * parent whose origin the merchant registered (`allowedOrigins`); height and failure notices
- * go to the parent's own origin.
+ * go to the parent's own origin. With no parent, to the app's native bridge, as JSON.
  */
 export function postToParent(
   message: TEmbedMessage,
   allowedOrigins: readonly string[] = [],
 ): boolean {
   const origin = parentOrigin();
-  if (!origin) return false;
+  if (!origin) {
+    const bridge = nativeBridge();
+    if (!bridge) return false;
+    bridge.postMessage(JSON.stringify(message));
+    return true;
+  }
   if (carriesConsentData(message) && !allowedOrigins.includes(origin)) {
     console.warn(
       `Not sending ${message.type}: ${origin} is not a registered origin of this merchant`,
