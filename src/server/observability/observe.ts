@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -49,9 +50,11 @@ async function bindIds(request: FastifyRequest, reply: FastifyReply) {
   const withIds = request.log.child(ids);
   request.log = withIds;
   reply.log = withIds;
-  const otel = (request as { opentelemetry?: () => { span?: { setAttributes(a: object): void } } })
-    .opentelemetry;
-  otel?.().span?.setAttributes(idAttributes(ids));
+  // The request's span, which @fastify/otel adds while tracing is on.
+  const traced = request as { opentelemetry?: () => { span?: Span } };
+  if (typeof traced.opentelemetry === 'function') {
+    traced.opentelemetry().span?.setAttributes(idAttributes(ids));
+  }
 }
 
 /** Counts each answer by route, method and status, and the rate limits' refusals. */

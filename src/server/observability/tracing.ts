@@ -1,4 +1,5 @@
 import {
+  context,
   INVALID_SPAN_CONTEXT,
   SpanStatusCode,
   trace,
@@ -67,14 +68,13 @@ export async function startTracing(
   ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? TRACER_NAME }),
-    // The exporter reads OTEL_EXPORTER_OTLP_ENDPOINT (and _HEADERS) itself and posts to /v1/traces.
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(endpoint) }))],
   });
   provider.register();
   // Hook spans would bury the request's few real steps: the request and its handler are kept.
   const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false });
   fastify.setTracerProvider(provider);
-  registerInstrumentations({
+  const unregister = registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [new PgInstrumentation({ enhancedDatabaseReporting: false })],
   });
@@ -83,12 +83,19 @@ export async function startTracing(
     flush: () => provider.forceFlush(),
     async shutdown() {
       active = null;
+      unregister();
       await provider.shutdown();
+      // The API's globals go back to no-ops: a later tracing (a test's) registers anew.
+      trace.disable();
+      context.disable();
     },
   };
   active = tracing;
   return tracing;
 }
+
+/** Where spans go: the endpoint's /v1/traces, as OTLP/HTTP has it (headers: OTEL_EXPORTER_OTLP_HEADERS). */
+const tracesUrl = (endpoint: string) => `${endpoint.replace(/\/+$/, '')}/v1/traces`;
 
 const tracer = () => trace.getTracer(TRACER_NAME);
 
