@@ -60,9 +60,13 @@ export async function pgliteTemplate(): Promise<string> {
   return cached;
 }
 
-/** Writes dist/server: main.mjs, migrations/ and the PGlite template. Returns the bundle's path. */
-export async function buildServer(): Promise<string> {
-  const outdir = path.join(root, 'dist/server');
+/**
+ * Writes dist/server (or `folder`, below the repository, two levels deep as dist/server is, so
+ * the bundle still finds dist/web and node_modules): main.mjs, migrations/ and the PGlite
+ * template. Returns the bundle's path.
+ */
+export async function buildServer(folder = 'dist/server'): Promise<string> {
+  const outdir = path.join(root, folder);
   rmSync(outdir, { recursive: true, force: true });
   const outfile = path.join(outdir, 'main.mjs');
   await build({

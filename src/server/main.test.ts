@@ -33,7 +33,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
 const freshDataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
 let bundle = '';
 beforeAll(async () => {
-  bundle = await buildServer();
+  // A bundle of its own: the browser tests may be running the build's dist/server beside these.
+  bundle = await buildServer('dist/server-under-test');
 });
 afterAll(() => {
   for (const dir of [dataDir, freshDataDir]) rmSync(dir, { recursive: true, force: true });
