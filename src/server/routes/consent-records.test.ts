@@ -166,7 +166,8 @@ describe('the record of a grant', () => {
     expect(read.json()).toMatchObject({ error: { code: 'CONSENT_NOT_FOUND' } });
   });
 
-  it('keeps an audit the database will not change or remove', async () => {
+  // The trigger is SQL of PostgreSQL's own: run on both databases.
+  it('keeps an audit the database will not change or remove', { tags: ['postgres'] }, async () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     const { consentId } = await grantedBy(payer);
     const { db } = ctx.database;
@@ -250,40 +251,44 @@ describe('the SMS receipt', () => {
 });
 
 describe('data sharing lasts 12 months', () => {
-  it('ends unconfirmed at 12 months with its audit entry and webhook; the BVN is no longer shared', async () => {
-    const payer = await payerWithPasskey(ctx.app, ctx.config);
-    const { consentId, merchant } = await grantedBy(payer);
-    clock.advance(364 * DAY);
-    expect(await endExpiredDataSharing(ctx.context)).toBe(0);
-    clock.advance(2 * DAY);
-    expect(await endExpiredDataSharing(ctx.context)).toBeGreaterThanOrEqual(1);
-    // The payer's session has long expired: the merchant reads it.
-    const { record, audit } = (
-      await merchantRecord(merchant, consentId)
-    ).json<TConsentRecordResponse>();
-    expect(record).toMatchObject({
-      status: 'granted',
-      dataSharingEndedAt: clock.now().toISOString(),
-    });
-    expect(audit.at(-1)).toMatchObject({ type: 'consent.data_sharing_expired', actor: 'system' });
-    const events = await ctx.database.db
-      .select({ data: merchantEvents.data })
-      .from(merchantEvents)
-      .where(
-        and(
-          eq(merchantEvents.consentId, consentId),
-          eq(merchantEvents.type, 'consent.data_sharing_expired'),
-        ),
-      );
-    expect(events).toEqual([{ data: expect.objectContaining({ dataTypes: ['bvnData'] }) }]);
-    const bvn = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/v1/consents/${consentId}/shared-data/bvn`,
-      headers: { authorization: merchant.authorization },
-    });
-    expect(bvn.statusCode).toBe(404);
-    expect(bvn.json()).toMatchObject({ error: { code: 'BVN_NOT_SHARED' } });
-  });
+  it(
+    'ends unconfirmed at 12 months with its audit entry and webhook; the BVN is no longer shared',
+    { tags: ['postgres'] },
+    async () => {
+      const payer = await payerWithPasskey(ctx.app, ctx.config);
+      const { consentId, merchant } = await grantedBy(payer);
+      clock.advance(364 * DAY);
+      expect(await endExpiredDataSharing(ctx.context)).toBe(0);
+      clock.advance(2 * DAY);
+      expect(await endExpiredDataSharing(ctx.context)).toBeGreaterThanOrEqual(1);
+      // The payer's session has long expired: the merchant reads it.
+      const { record, audit } = (
+        await merchantRecord(merchant, consentId)
+      ).json<TConsentRecordResponse>();
+      expect(record).toMatchObject({
+        status: 'granted',
+        dataSharingEndedAt: clock.now().toISOString(),
+      });
+      expect(audit.at(-1)).toMatchObject({ type: 'consent.data_sharing_expired', actor: 'system' });
+      const events = await ctx.database.db
+        .select({ data: merchantEvents.data })
+        .from(merchantEvents)
+        .where(
+          and(
+            eq(merchantEvents.consentId, consentId),
+            eq(merchantEvents.type, 'consent.data_sharing_expired'),
+          ),
+        );
+      expect(events).toEqual([{ data: expect.objectContaining({ dataTypes: ['bvnData'] }) }]);
+      const bvn = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/consents/${consentId}/shared-data/bvn`,
+        headers: { authorization: merchant.authorization },
+      });
+      expect(bvn.statusCode).toBe(404);
+      expect(bvn.json()).toMatchObject({ error: { code: 'BVN_NOT_SHARED' } });
+    },
+  );
 
   it('ended is ended: a confirmation does not revive it', async () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
