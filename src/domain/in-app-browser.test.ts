@@ -200,12 +200,15 @@ describe('passkeysUsable', () => {
 });
 
 describe('open in your browser', () => {
-  it("names the app whose browser cannot approve, or says this app's", () => {
+  it("names the app whose browser cannot approve, or says this app's, or this browser", () => {
     expect(noPasskeyExplanation({ kind: 'in_app', app: 'whatsapp', android: true })).toMatch(
       /^WhatsApp's browser cannot use your passkey/,
     );
     expect(noPasskeyExplanation({ kind: 'ios_webview' })).toMatch(
       /^This app's browser cannot use your passkey/,
+    );
+    expect(noPasskeyExplanation({ kind: 'browser' })).toMatch(
+      /^This browser cannot use your passkey/,
     );
   });
 

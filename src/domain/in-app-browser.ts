@@ -164,7 +164,12 @@ export const NO_PASSKEY_TEXTS = {
 
 /** Why approval does not work here, naming the app where it is known. */
 export function noPasskeyExplanation(kind: TBrowserKind): string {
-  const where = kind.kind === 'in_app' ? `${APP_NAMES[kind.app]}'s browser` : "This app's browser";
+  const where =
+    kind.kind === 'in_app'
+      ? `${APP_NAMES[kind.app]}'s browser`
+      : kind.kind === 'browser'
+        ? 'This browser'
+        : "This app's browser";
   return `${where} cannot use your passkey (your fingerprint, face or screen lock), so it cannot approve this consent. Open this page in your browser to approve it there.`;
 }
 
