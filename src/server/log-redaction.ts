@@ -64,6 +64,42 @@ function traceOfLine(): Record<string, string> {
   return { traceId, spanId };
 }
 
+/**
+ * Fields of request bodies that hold a card's data, a PIN, a BVN or NIN, a one-time code, a token
+ * or a key (docs/operations.md "Logs"). Nothing logs a body; should a line ever carry one, these
+ * are censored at any of its first four levels. log-redaction-fields.test.ts finds every such
+ * field in the OpenAPI document's request bodies, so a new one fails the test until it is here.
+ */
+export const REDACTED_FIELDS = [
+  'bvn',
+  'bvnData',
+  'cardDetails',
+  'cardNumber',
+  'chargeToken',
+  'cvv',
+  'encryptedAesKey',
+  'encryptedCardNumber',
+  'encryptedCvv',
+  'encryptedData',
+  'encryptedExpiryDate',
+  'encryptedPin',
+  'expirydate',
+  'formUpdateToken',
+  'icc_data',
+  'ninData',
+  'otp',
+  'pan',
+  'pin',
+  'pin_block',
+  'secret',
+  'token',
+  'track2',
+] as const;
+
+const redactedPaths = REDACTED_FIELDS.flatMap((field) =>
+  ['', '*.', '*.*.', '*.*.*.'].map((prefix) => `${prefix}${field}`),
+);
+
 /** Logger options of the app: the serializers above and headers that carry credentials. */
 export function loggerOptions(level: string) {
   return {
@@ -75,6 +111,7 @@ export function loggerOptions(level: string) {
         'req.headers.authorization',
         'req.headers.cookie',
         `req.headers["${IDENTIFY_TO_HEADER}"]`,
+        ...redactedPaths,
       ],
       censor: '[redacted]',
     },
