@@ -3,8 +3,11 @@ import { requestedDataCategories } from './data-sharing';
 import { amountTypeLabel, frequencyLabel } from './frequency-label';
 import { formatNaira } from './money';
 import { dueDateLabel, formatLagosDateTime, formatPaymentDate } from './payment-date';
-import { PAYER_CONSENTS_LINK, PAYER_CONSENTS_PATH } from './payer-pages';
+import { PAYER_CONSENTS_PATH } from './payer-pages';
 import type { TConsent, TPayment } from './schemas/consent';
+import { WITHDRAW_LINE } from './withdraw-note';
+
+export { WITHDRAW_LINE, WITHDRAW_NOTE } from './withdraw-note';
 
 /*
  * The record of a grant that proves itself (issue 43 item 4; NDPA 2023 s.26 and s.35, docs/
@@ -13,17 +16,6 @@ import type { TConsent, TPayment } from './schemas/consent';
  * line that says where the consent is withdrawn; the receipt sent by SMS; and the 12 months a
  * data-sharing consent lasts unless the payer confirms it again.
  */
-
-/** The line before 'Consent' or 'OneTap': the consent can be withdrawn, and where. */
-export const WITHDRAW_NOTE = {
-  before: 'You can withdraw this consent at any time in ',
-  link: PAYER_CONSENTS_LINK,
-  href: PAYER_CONSENTS_PATH,
-  after: ', or by the link in the SMS receipt we send you.',
-} as const;
-
-/** The withdraw line as one sentence (what the record's text holds). */
-export const WITHDRAW_LINE = `${WITHDRAW_NOTE.before}${WITHDRAW_NOTE.link}${WITHDRAW_NOTE.after}`;
 
 /**
  * The version of the way consentRecordText writes a consent. Changing the words or their order

@@ -41,7 +41,7 @@ import {
   dataSharingChips,
   NO_BVN_TO_SHARE,
 } from '../../../domain/data-sharing';
-import { WITHDRAW_NOTE } from '../../../domain/consent-record';
+import { WITHDRAW_NOTE } from '../../../domain/withdraw-note';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { groupFuturePayments } from '../../../domain/future-payment-schedule';
 import { futurePaymentSummary } from '../../../domain/future-payment-summary';
