@@ -7,11 +7,16 @@ import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { streamSlots, type TStreamSlots } from './events/stream-slots';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
-import { webhookDeliverer } from './services/merchants/webhooks';
 import { openServerSecrets } from './services/server-secrets';
 import { refuseStoredNonOrigins } from './services/merchants/merchant-clients';
-import { collectionRunner, type TCollectionRunner } from './services/payments/collection-runner';
-import { reconciler, type TReconciler } from './services/payments/reconciler';
+import type { TCollectionRun } from './services/payments/collection-runner';
+import {
+  noReconciliation,
+  RECONCILE_STEPS,
+  type TReconciliation,
+} from './services/payments/reconciler';
+import { jobEngine, type TJobs } from './jobs/engine';
+import { groupOf, jobKinds } from './jobs/kinds';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
@@ -31,7 +36,6 @@ import { sandboxPageRoutes } from './sandbox/routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './sandbox/routes/sandbox-payments';
 import { SANDBOX_NOTICE_RETRY_MS, sandboxNotices } from './sandbox/sandbox-notices';
 import { providerNoticeRoutes } from './routes/provider-notices';
-import { jobRunner, type TJobRunner } from './services/job-runner';
 import { sandboxPeopleRoutes } from './sandbox/routes/sandbox-people';
 import { sandboxTerminalRoutes } from './sandbox/routes/sandbox-terminal';
 import { transferPaymentRoutes } from './routes/transfer-payments';
@@ -62,9 +66,6 @@ import { useIdempotencyOption } from './routes/idempotency';
 import { openApiRoutes, registerOpenApi } from './openapi/openapi';
 import { observe } from './observability/observe';
 
-/** How often due webhooks are looked for. */
-const WEBHOOK_TICK_MS = 1_000;
-
 /** A route as registered: what the fuzz suite walks, so every new route is covered by it. */
 export type TRouteEntry = {
   method: string;
@@ -83,8 +84,8 @@ export type TAppOptions = {
   /** Replaces some of the default rate limits (tests of other behaviour; deployments). */
   rateLimits?: Partial<TRateLimits>;
   /**
-   * Webhooks go out every second by default; 'manual' leaves it to the caller (tests run the
-   * deliverer themselves, on their clock).
+   * This process works on the job engine's webhook kinds by default; 'manual' leaves them to the
+   * caller (tests run `app.jobs.drain()` or the deliverer themselves, on their clock).
    */
   webhookDelivery?: 'auto' | 'manual';
   /**
@@ -169,7 +170,21 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
   );
-  const routeContext = { ...context, limits };
+  // The sandbox network sends its notices through our notices route as a provider would: by
+  // app.inject, so the route's parsing, verification and answer are the ones a provider meets
+  // (docs/sandbox.md "Notices"). What it still owes is a periodic job ('sandbox.notices').
+  const noticeSender = context.sandbox
+    ? sandboxNotices(context.db, context.clock, ({ body, headers }) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/providers/${context.providers.payments.name}/notices`,
+          headers,
+          payload: body,
+        }),
+      )
+    : null;
+  const jobs = backgroundJobs(app, options, context, noticeSender);
+  const routeContext = { ...context, limits, jobs };
   // Before every other route: request spans and metrics, the measured provider, /metrics.
   await observe(app, {
     context,
@@ -189,62 +204,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     operatorToken: options.operatorToken,
   });
   await app.register(formRoutes, routeContext);
-  if (options.webhookDelivery !== 'manual') {
-    const deliverer = webhookDeliverer(context);
-    deliverer.start(WEBHOOK_TICK_MS);
-    app.addHook('onClose', () => deliverer.stop());
-  }
-  const collections = collectionRunner(context, (err) =>
-    app.log.error({ err }, 'collecting future payments failed'),
-  );
-  app.decorate('collections', collections);
-  if (options.collections === 'auto' && options.config.collectionIntervalMs > 0) {
-    collections.start(options.config.collectionIntervalMs);
-  }
-  app.addHook('onClose', () => collections.stop());
-  const lostAnswers = reconciler(context, (err) =>
-    app.log.error({ err }, 'reconciling lost provider answers failed'),
-  );
-  app.decorate('reconciler', lostAnswers);
-  if (options.reconciliation === 'auto') {
-    // At start-up: what a process that stopped (or crashed) left unanswered is asked about now.
-    app.addHook('onReady', async () => {
-      lostAnswers
-        .runDue()
-        .catch((err: unknown) => app.log.error({ err }, 'reconciling at start-up failed'));
-      if (options.config.reconcileIntervalMs > 0) {
-        lostAnswers.start(options.config.reconcileIntervalMs);
-      }
-    });
-  }
-  app.addHook('onClose', () => lostAnswers.stop());
-  // The sandbox network sends its notices through our notices route as a provider would: by
-  // app.inject, so the route's parsing, verification and answer are the ones a provider meets
-  // (docs/sandbox.md "Notices"). What it still owes is sent again at start and every few seconds.
-  const noticeSender = context.sandbox
-    ? sandboxNotices(context.db, context.clock, ({ body, headers }) =>
-        app.inject({
-          method: 'POST',
-          url: `/api/providers/${context.providers.payments.name}/notices`,
-          headers,
-          payload: body,
-        }),
-      )
-    : null;
-  const owedNotices = jobRunner(
-    async () => (noticeSender ? noticeSender.resendOwed() : 0),
-    (err) => app.log.error({ err }, 'sending the sandbox’s owed notices failed'),
-  );
-  app.decorate('sandboxNotices', owedNotices);
-  if (noticeSender && options.reconciliation === 'auto') {
-    app.addHook('onReady', async () => {
-      owedNotices
-        .runDue()
-        .catch((err: unknown) => app.log.error({ err }, 'sending owed notices at start-up failed'));
-      owedNotices.start(SANDBOX_NOTICE_RETRY_MS);
-    });
-  }
-  app.addHook('onClose', () => owedNotices.stop());
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
   await app.register(consentRoutes, { ...routeContext, reads });
@@ -287,6 +246,81 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/**
+ * The job engine of this app (docs/jobs.md), started once the app is ready: which kinds this
+ * process works on follows the options (JOBS_WORK=off: none, it only queues). The decorations
+ * run a kind's work here and now through the engine, for tests on their own clock.
+ */
+function backgroundJobs(
+  app: FastifyInstance,
+  options: TAppOptions,
+  context: TAppContext,
+  noticeSender: { resendOwed(): Promise<number> } | null,
+): TJobs {
+  const works = (kind: string) => {
+    if (!options.config.jobsWork) return false;
+    switch (groupOf(kind)) {
+      case 'webhooks':
+        return options.webhookDelivery !== 'manual';
+      case 'sms':
+        return true;
+      case 'collections':
+        return options.collections === 'auto' && options.config.collectionIntervalMs > 0;
+      case 'reconciliation':
+      case 'sandbox':
+        return options.reconciliation === 'auto';
+    }
+  };
+  const jobs = jobEngine({
+    database: options.database,
+    kinds: jobKinds(
+      context,
+      noticeSender && {
+        resendOwed: () => noticeSender.resendOwed(),
+        everyMs: SANDBOX_NOTICE_RETRY_MS,
+      },
+    ),
+    works,
+    onError: (err, kind) => app.log.error({ err, kind }, 'a background job failed'),
+  });
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', () => jobs.start());
+  app.addHook('onClose', () => jobs.stop());
+  app.decorate('collections', {
+    runDue: async () => {
+      const expired = (await jobs.runNow('collections.expire-consents')) as { expired: number };
+      const notified = (await jobs.runNow('collections.notices')) as { notified: number };
+      const collected = (await jobs.runNow('collections.collect')) as Omit<
+        TCollectionRun,
+        'expired' | 'notified'
+      >;
+      return { ...expired, ...notified, ...collected };
+    },
+  });
+  app.decorate('reconciler', {
+    runDue: async () => {
+      const run = noReconciliation();
+      const errors: unknown[] = [];
+      // Each step on its own: one that throws stops none of the others.
+      for (const step of RECONCILE_STEPS) {
+        try {
+          Object.assign(run, await jobs.runNow(step.name));
+        } catch (error) {
+          errors.push(error);
+        }
+      }
+      if (errors.length === 1) throw errors[0];
+      if (errors.length > 1) throw new AggregateError(errors, `${errors.length} steps failed`);
+      return run;
+    },
+  });
+  app.decorate('sandboxNotices', {
+    runDue: async () =>
+      noticeSender ? ((await jobs.runNow('sandbox.notices')) as { sent: number }).sent : 0,
+  });
+  return jobs;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The event streams open now, per client address (SSE_MAX_PER_ADDRESS). */
@@ -295,11 +329,13 @@ declare module 'fastify' {
     routeTable: TRouteEntry[];
     /** The context the app was built with (db, config, clock, providers, events). */
     appContext: TAppContext;
-    /** The future-payment collections of this process (docs/payments.md). */
-    collections: TCollectionRunner;
-    /** The reconciler of lost provider answers (docs/payments.md "Reconciliation"). */
-    reconciler: TReconciler;
+    /** The job engine (docs/jobs.md): the background work of every kind. */
+    jobs: TJobs;
+    /** One run of each future-payment kind, here and now (docs/payments.md). */
+    collections: { runDue(): Promise<TCollectionRun> };
+    /** One run of each reconciling kind, here and now (docs/payments.md "Reconciliation"). */
+    reconciler: { runDue(): Promise<TReconciliation> };
     /** Sends again the sandbox network's notices not yet answered 2xx (docs/sandbox.md). */
-    sandboxNotices: TJobRunner<number>;
+    sandboxNotices: { runDue(): Promise<number> };
   }
 }

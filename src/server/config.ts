@@ -67,6 +67,11 @@ const ZEnv = z.object({
   DEBUG_ROUTES: z.enum(['on', 'off']).default('off'),
   /** Strict-Transport-Security: auto sends it when PUBLIC_URL is https. */
   HSTS: z.enum(['on', 'off', 'auto']).default('auto'),
+  /**
+   * Whether this process works on background jobs (docs/jobs.md); 'off' only queues them, for
+   * another process to send (a process that serves requests alone; the crash tests).
+   */
+  JOBS_WORK: z.enum(['on', 'off']).default('on'),
   /** How often the server looks for future payments to notify and collect; 0 turns it off. */
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
@@ -165,6 +170,8 @@ export type TConfig = {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Milliseconds between runs of the future-payment collections; 0: no runs. */
   collectionIntervalMs: number;
+  /** JOBS_WORK: whether this process works on background jobs, or only queues them. */
+  jobsWork: boolean;
   /** The key that seals the server secrets in the database; undefined: kept in clear. */
   secretsKey: Buffer | undefined;
   /** Where rate limits are counted for every process; undefined: in each process. */
@@ -256,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
+    jobsWork: e.JOBS_WORK === 'on',
     secretsKey: e.SECRETS_KEY,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

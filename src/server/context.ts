@@ -18,6 +18,7 @@ import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
 import { smsSenderFor, type TSmsSender } from './providers/sms';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
+import type { TJobs } from './jobs/engine';
 import { SANDBOX_CARDS } from './sandbox/fixtures';
 
 /*
@@ -51,8 +52,11 @@ export type TAppContext = {
   events: TEventBus;
 };
 
-/** What route plugins receive: the context, and the rate limits their hooks count against. */
-export type TRouteContext = TAppContext & { limits: TRateLimiters };
+/**
+ * What route plugins receive: the context, the rate limits their hooks count against, and the
+ * app's job engine (jobs/engine.ts; a plugin tested alone has none).
+ */
+export type TRouteContext = TAppContext & { limits: TRateLimiters; jobs?: TJobs };
 
 /** Adapters a test (or a deployment) hands in instead of those the configuration chooses. */
 export type TAdapterOverrides = {

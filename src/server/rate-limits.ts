@@ -82,6 +82,8 @@ const exceededBy = (result: Awaited<ReturnType<TCheck>>): number | null =>
 
 /** The hooks and checks routes use; built once per app. */
 export type TRateLimiters = {
+  /** Asks the shared store (Redis) the smallest question; null when counts stay in this process. */
+  pingStore: (() => Promise<void>) | null;
   codeSends: onRequestAsyncHookHandler;
   discoveries: onRequestAsyncHookHandler;
   challenges: onRequestAsyncHookHandler;
@@ -251,6 +253,11 @@ export async function registerRateLimits(
   const noticeFailuresByAddress = check('noticeFailuresPerAddress', byAddress);
 
   return {
+    pingStore: redis
+      ? async () => {
+          await redis.client.ping();
+        }
+      : null,
     codeSends: countAgainst(
       check('codeSendsPerAddress', byAddress),
       check('codeSendsOverall', () => 'all'),

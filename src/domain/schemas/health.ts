@@ -13,3 +13,43 @@ export const ZHealthUnavailableResponse = z.object({
   status: z.literal('unavailable'),
   database: ZDatabaseKind,
 });
+
+/** One kind of background job: its jobs by state, and how long the oldest runnable one waited. */
+export const ZJobKindBacklog = z.object({
+  kind: z.string(),
+  /** Waiting to run (their time came, or will). */
+  waiting: z.number(),
+  /** Waiting to run again after a failed try (with backoff). */
+  retrying: z.number(),
+  active: z.number(),
+  /** Used every retry: kept for a look (the kind's dead-letter queue holds a copy). */
+  failed: z.number(),
+  /** In the kind's dead-letter queue. */
+  dead: z.number(),
+  /** Seconds the oldest job whose time came has waited; null when none waits. */
+  oldestWaitingSeconds: z.nullable(z.number()),
+});
+export type TJobKindBacklog = z.infer<typeof ZJobKindBacklog>;
+
+/** What GET /api/health/ready reports of each dependency. */
+const ZReadiness = {
+  database: ZDatabaseKind,
+  /** Redis, where the rate limits are shared; 'not_configured' without REDIS_URL. */
+  redis: z.enum(['ready', 'not_ready', 'not_configured']),
+  jobEngine: z.enum(['ready', 'not_ready']),
+  /** The kinds with jobs failed, dead or waiting to be tried again: what an operator looks at. */
+  failingKinds: z.array(z.string()),
+  jobs: z.array(ZJobKindBacklog),
+};
+
+/** GET /api/health/ready, 200: the database, Redis (when configured) and the job engine answer. */
+export const ZReadyResponse = z.object({ status: z.literal('ready'), ...ZReadiness });
+export type TReadyResponse = z.infer<typeof ZReadyResponse>;
+
+/** GET /api/health/ready, 503: one of them does not; `reasons` says which and why. */
+export const ZNotReadyResponse = z.object({
+  status: z.literal('not_ready'),
+  reasons: z.array(z.string()),
+  ...ZReadiness,
+});
+export type TNotReadyResponse = z.infer<typeof ZNotReadyResponse>;

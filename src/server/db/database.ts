@@ -40,6 +40,8 @@ export type TDatabase = {
    * process's database, and `work` simply runs.
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** Where the job engine (jobs/engine.ts) connects: its own pool on PostgreSQL, the one PGlite. */
+  engine: { connectionString: string } | { pglite: PGlite };
   close(): Promise<void>;
 };
 
@@ -107,6 +109,7 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
         return result.rows;
       },
       exclusive: (name, work) => withAdvisoryLock(pool, `oya-consent:${name}`, work),
+      engine: { connectionString: options.url },
       async close() {
         await listener.close();
         await pool.end();
@@ -148,6 +151,7 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
       return result.rows;
     },
     exclusive: (_name, work) => work(),
+    engine: { pglite: client },
     close: () => client.close(),
   };
 }

@@ -3,16 +3,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZHealthResponse,
   ZHealthUnavailableResponse,
+  ZNotReadyResponse,
+  ZReadyResponse,
   type TDatabaseKind,
 } from '../../domain/schemas/health';
 import type { TRouteContext } from '../context';
-import { pingDatabase } from '../services/health';
+import { pingDatabase, readiness } from '../services/health';
 import { jsonAnswers } from './responses';
 
-/** GET /api/health: 200 once the server and its database answer. */
+/**
+ * GET /api/health: liveness, 200 once the server and its database answer. GET /api/health/ready:
+ * readiness, 503 with the reasons while the database, Redis (when configured) or the job engine
+ * does not answer, with every job kind's backlog (docs/jobs.md).
+ */
 export const healthRoutes: FastifyPluginAsync<
   TRouteContext & { databaseKind: TDatabaseKind }
-> = async (app, { db, databaseKind }) => {
+> = async (app, { db, databaseKind, limits, jobs }) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {
@@ -28,6 +34,25 @@ export const healthRoutes: FastifyPluginAsync<
         request.log.error({ err }, 'database health check failed');
         return reply.code(503).send({ status: 'unavailable' as const, database: databaseKind });
       }
+    },
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health/ready',
+    {
+      schema: {
+        response: jsonAnswers({ 200: ZReadyResponse, 503: ZNotReadyResponse }),
+      },
+    },
+    async (request, reply) => {
+      const report = await readiness({
+        db,
+        databaseKind,
+        pingRedis: limits.pingStore,
+        jobs,
+      });
+      if (report.status === 'ready') return report;
+      request.log.warn({ reasons: report.reasons }, 'not ready');
+      return reply.code(503).send(report);
     },
   );
 };

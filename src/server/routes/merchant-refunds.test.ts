@@ -646,7 +646,6 @@ describe('the merchant hears of it', () => {
 
     const deliverer = webhookDeliverer(ctx.context, { timeoutMs: 30_000 });
     await deliverer.runDue();
-    await deliverer.stop();
 
     const refunded = received
       .map((r) => ({ ...r, payload: JSON.parse(r.body) as { type: string; data: object } }))

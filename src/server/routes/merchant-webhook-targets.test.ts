@@ -174,7 +174,6 @@ describe('delivering a webhook', () => {
 
     const deliverer = webhookDeliverer(ctx.context, { timeoutMs: 300 });
     await deliverer.runDue();
-    await deliverer.stop();
     expect(inside.count()).toBe(0);
     expect(dns.asked.filter((name) => name === 'rebind.shop.example')).toHaveLength(2);
     const listed = await ctx.app.inject({

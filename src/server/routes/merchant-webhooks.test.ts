@@ -78,7 +78,6 @@ beforeAll(async () => {
   deliverer = webhookDeliverer(ctx.context, { timeoutMs: 30_000 });
 });
 afterAll(async () => {
-  await deliverer.stop();
   await ctx.close();
 });
 
@@ -267,7 +266,6 @@ describe('webhooks', () => {
       clock.advance(60 * 60_000);
       await impatient.runDue();
     }
-    await impatient.stop();
     const [ended] = await deliveries(consent.client.authorization);
     expect(ended?.status).toBe('failed');
 
@@ -364,7 +362,6 @@ describe('webhooks', () => {
       { timeoutMs: 30_000 },
     );
     await pinned.runDue();
-    await pinned.stop();
     expect(checked.received.map(typeOf)).toEqual(['payment.completed']);
     expect(swapped.received).toEqual([]);
     expect(asked).toBe(1);

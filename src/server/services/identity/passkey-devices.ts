@@ -32,6 +32,8 @@ import {
   payers,
 } from '../../db/schema';
 import type { TSmsSender } from '../../providers/sms';
+import { enqueueJob, jobIdFor, type TJobs } from '../../jobs/engine';
+import { SMS_JOB, type TSmsJob } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { accountPageUrl } from '../page-urls';
@@ -54,7 +56,13 @@ import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challe
  *    later, and the payer's number gets a cancel link (docs/identity.md "Scheduled removal").
  */
 
-type TDevicesContext = { db: TDb; config: TConfig; sms: TSmsSender };
+type TDevicesContext = {
+  db: TDb;
+  config: TConfig;
+  sms: TSmsSender;
+  /** The app's job engine: sends the queued SMS at once (absent: another process sends it). */
+  jobs?: Pick<TJobs, 'nudge'> | undefined;
+};
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
 
@@ -162,7 +170,7 @@ async function embedOriginsOfSession(db: TDb, sessionId: string): Promise<string
  * passkeys when one is needed and sent, and tells the payer's number of it (steps 1 to 3 above).
  */
 export async function registerPasskey(
-  { db, config, sms }: TDevicesContext,
+  { db, config, jobs }: TDevicesContext,
   session: { payerId: string; sessionId: string },
   body: TPasskeyRegisterRequest,
   now: Date,
@@ -249,30 +257,29 @@ export async function registerPasskey(
         .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
         .where(eq(authSessions.id, session.sessionId));
     }
+    if (approval !== 'not-needed') {
+      // The payer hears of every device added to an account in use: the SMS is a job queued in
+      // this transaction (the outbox), so the device exists exactly when its message is on its
+      // way, whatever happens after the commit.
+      const payer = await findPayerById(tx, payerId);
+      if (!payer) throw new AppError('AUTHENTICATION_FAILED');
+      const message: TSmsJob = {
+        phoneNumber: payer.phoneNumber,
+        body: newDeviceMessage({
+          productName: config.productName,
+          addedAt: now,
+          approval,
+          signsFrom: passkeySignsFrom({ approval, createdAt: now }),
+          accountPageUrl: accountPageUrl(config.publicUrl),
+        }),
+      };
+      await enqueueJob(tx, SMS_JOB, message, { id: jobIdFor(`new-device:${inserted.id}`) });
+    }
     return { passkeyId: inserted.id, approval, passkeyCount: await countPasskeys(tx, payerId) };
   });
-
-  const signsFrom = passkeySignsFrom({ approval: saved.approval, createdAt: now });
-  if (saved.approval !== 'not-needed') {
-    const payer = await findPayerById(db, payerId);
-    if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-    const message = newDeviceMessage({
-      productName: config.productName,
-      addedAt: now,
-      approval: saved.approval,
-      signsFrom,
-      accountPageUrl: accountPageUrl(config.publicUrl),
-    });
-    try {
-      await sms.send(payer.phoneNumber, message);
-    } catch (error) {
-      // The payer hears of every device added to an account in use: one they could not be told
-      // of is not kept.
-      await db.delete(passkeys).where(eq(passkeys.id, saved.passkeyId));
-      throw error;
-    }
-  }
-  return { ...saved, signsFrom };
+  // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
+  if (saved.approval !== 'not-needed') await jobs?.nudge(SMS_JOB);
+  return { ...saved, signsFrom: passkeySignsFrom({ approval: saved.approval, createdAt: now }) };
 }
 
 /** The signed-in payer's passkeys for their account page, oldest first. */

@@ -10,6 +10,10 @@ import { AppError } from '../app-error';
 import { runIdempotent } from '../idempotency';
 import { storedSecret } from '../server-secrets';
 import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
+import { enqueueJob } from '../../jobs/engine';
+
+/** The job kind that sends one delivery. */
+export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
 
 /*
  * Webhooks (docs/webhooks.md). What happens to a merchant's consents is written to an outbox in
@@ -275,7 +279,7 @@ export async function recordMerchantEvent(
     .returning({ id: merchantEvents.id });
   if (!row) throw new Error('A merchant event could not be written');
   // An endpoint disabled by a 410 gets its delivery as failed, to resend once it is enabled.
-  await tx.execute(sql`
+  const inserted = await tx.execute(sql`
     INSERT INTO webhook_deliveries
       (endpoint_id, event_id, consent_id, status, last_error, next_attempt_at, created_at)
     SELECT id, ${row.id}, ${event.consentId},
@@ -283,8 +287,18 @@ export async function recordMerchantEvent(
            CASE WHEN disabled_at IS NULL THEN NULL ELSE ${NOT_SENT_DISABLED} END,
            ${event.now.toISOString()}::timestamptz, ${event.now.toISOString()}::timestamptz
     FROM webhook_endpoints
-    WHERE client_id = ${event.clientId} AND deleted_at IS NULL`);
+    WHERE client_id = ${event.clientId} AND deleted_at IS NULL
+    RETURNING id, status`);
+  // Each pending delivery is a job of the engine, queued in this same transaction (the outbox):
+  // a crash after the commit leaves it queued, and its event id was fixed above.
+  for (const delivery of rowsOf<{ id: number; status: string }>(inserted)) {
+    if (delivery.status === 'pending') await queueDelivery(tx, delivery.id);
+  }
 }
+
+/** The job that sends one delivery (jobs/kinds.ts), queued on `tx`. */
+const queueDelivery = (tx: TDb, deliveryId: number) =>
+  enqueueJob(tx, WEBHOOK_DELIVER_JOB, { deliveryId });
 
 const NOT_SENT_DISABLED = 'not sent: the webhook is disabled (it answered 410 Gone)';
 
@@ -323,12 +337,17 @@ function failureOf(outcome: TPostOutcome | null, timeoutMs: number): string | nu
 }
 
 export type TWebhookDeliverer = {
-  /** Sends every delivery that is due now; answers how many were tried. */
+  /** Sends every delivery that is due now, batch after batch; answers how many were tried. */
   runDue(): Promise<number>;
-  start(intervalMs: number): void;
-  stop(): Promise<void>;
+  /** Sends one delivery if it is due and nothing earlier of its consent waits; answers if tried. */
+  deliverOne(deliveryId: number): Promise<boolean>;
 };
 
+/**
+ * The sender of webhook deliveries, run by the job engine (jobs/kinds.ts): 'webhooks.deliver' sends
+ * the delivery its job names (queued in the transaction that wrote the event), 'webhooks.sweep'
+ * sends what is due again (retries, and what a process that died had claimed).
+ */
 export function webhookDeliverer(
   ctx: TWebhookContext,
   options: { timeoutMs?: number; batch?: number } = {},
@@ -336,19 +355,18 @@ export function webhookDeliverer(
   const { db, clock } = ctx;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const batch = options.batch ?? 20;
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let running: Promise<number> | null = null;
 
   /**
    * Claims due deliveries in one statement: pending, due, with no earlier undelivered event of
    * the same consent for the same endpoint, and not claimed by another process (SKIP LOCKED).
    */
-  async function claim(now: Date): Promise<TClaimed[]> {
+  async function claim(now: Date, only?: number): Promise<TClaimed[]> {
     const lease = new Date(now.getTime() + CLAIM_LEASE_MS).toISOString();
     const result = await db.execute(sql`
       WITH due AS (
         SELECT d.id FROM webhook_deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz
+          AND (${only ?? null}::int IS NULL OR d.id = ${only ?? null}::int)
           AND EXISTS (
             SELECT 1 FROM webhook_endpoints q WHERE q.id = d.endpoint_id AND q.disabled_at IS NULL)
           AND NOT EXISTS (
@@ -464,37 +482,23 @@ export function webhookDeliverer(
       .where(eq(webhookDeliveries.id, row.id));
   }
 
-  async function runDue(): Promise<number> {
-    let tried = 0;
-    for (;;) {
-      const claimed = await claim(clock.now());
-      if (claimed.length === 0) return tried;
-      // One consent's deliveries are never both claimed (the earlier one blocks the later), so
-      // the batch may go out at once.
-      await Promise.all(claimed.map((row) => deliver(row)));
-      tried += claimed.length;
-    }
-  }
-
   return {
-    runDue() {
-      // One run at a time in this process; a tick during a run waits for it.
-      running ??= runDue().finally(() => {
-        running = null;
-      });
-      return running;
+    async runDue() {
+      let tried = 0;
+      for (;;) {
+        const claimed = await claim(clock.now());
+        if (claimed.length === 0) return tried;
+        // One consent's deliveries are never both claimed (the earlier one blocks the later), so
+        // the batch may go out at once.
+        await Promise.all(claimed.map((row) => deliver(row)));
+        tried += claimed.length;
+      }
     },
-    start(intervalMs) {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) void this.runDue().catch(() => undefined);
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => undefined);
+    async deliverOne(deliveryId) {
+      const [row] = await claim(clock.now(), deliveryId);
+      if (!row) return false;
+      await deliver(row);
+      return true;
     },
   };
 }
@@ -544,12 +548,16 @@ export async function listDeliveries(
 export async function resendDelivery(db: TDb, clientId: string, deliveryId: number, now: Date) {
   const yours = (disabled: 'IS NULL' | 'IS NOT NULL') =>
     sql`${webhookDeliveries.endpointId} IN (SELECT id FROM webhook_endpoints WHERE client_id = ${clientId} AND deleted_at IS NULL AND disabled_at ${sql.raw(disabled)})`;
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ status: 'pending', nextAttemptAt: now })
-    .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NULL')))
-    .returning({ id: webhookDeliveries.id });
-  if (row) return;
+  const resent = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', nextAttemptAt: now })
+      .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NULL')))
+      .returning({ id: webhookDeliveries.id });
+    if (row) await queueDelivery(tx, row.id);
+    return row !== undefined;
+  });
+  if (resent) return;
   const [disabled] = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)

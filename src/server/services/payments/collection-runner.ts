@@ -4,24 +4,25 @@ import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TAppContext } from '../../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../../db/schema';
 import { failExpiredConsents } from '../consents/consent-failures';
-import { jobRunner, type TJobRunner } from '../job-runner';
+import { enqueueJob, jobIdFor } from '../../jobs/engine';
+import { SMS_JOB } from '../../jobs/sms-job';
 import {
   claimDueCollections,
   claimNotices,
   collectClaimed,
-  releaseNotice,
   scheduleDueCollections,
   type TCollectionRow,
 } from './future-collections';
 
 /*
- * The job runner of future payments (docs/payments.md "Collecting future payments"), which also
- * fails the consents that expired unanswered (docs/webhooks.md 'consent.failed'). Each run:
- * fails those consents, makes the collections that fall due within a day, sends each payer's
- * notice of them (spec §2 'You'll be notified before each debit'), then claims and collects what
- * is due, batch after batch. Every step claims its rows in one statement, so runs in several
- * processes on one PostgreSQL share the work and never do a row twice. (Answers the banks lost
- * are the reconciler's: reconciler.ts.)
+ * Future payments (docs/payments.md "Collecting future payments"), as three periodic kinds of the
+ * job engine (jobs/kinds.ts), each its own so that one failing never stops the others: failing
+ * the consents that expired unanswered (docs/webhooks.md 'consent.failed'); making the
+ * collections that fall due within a day and queueing each payer's notice of them (spec §2
+ * 'You'll be notified before each debit') as an SMS job in the transaction that marks it sent;
+ * claiming and collecting what is due, batch after batch. Every step claims its rows in one
+ * statement, so runs in several processes on one PostgreSQL share the work and never do a row
+ * twice. (Answers the banks lost are the reconciler's: reconciler.ts.)
  */
 
 type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
@@ -68,28 +69,34 @@ async function noticeOf(
   };
 }
 
-/** Sends the notices that are due; a message the provider refused is sent at the next run. */
+/**
+ * Queues the notices that are due: each is marked sent and its SMS queued in one transaction
+ * (the outbox), so a crash leaves neither a notice marked and never sent nor one sent twice.
+ */
 export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
-  let sent = 0;
-  for (const row of await claimNotices(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS)) {
-    const notice = await noticeOf(ctx, row);
-    if (!notice) continue;
-    try {
-      await ctx.providers.sms.send(notice.phoneNumber, notice.body);
-      sent += 1;
-    } catch {
-      await releaseNotice(ctx.db, row);
+  return ctx.db.transaction(async (tx) => {
+    let queued = 0;
+    for (const row of await claimNotices(tx, ctx.clock.now(), NOTICE_AHEAD_MS)) {
+      const notice = await noticeOf({ ...ctx, db: tx }, row);
+      if (!notice) continue;
+      await enqueueJob(tx, SMS_JOB, notice, { id: jobIdFor(`debit-notice:${row.id}`) });
+      queued += 1;
     }
-  }
-  return sent;
+    return queued;
+  });
 }
 
-/** One run: fail expired consents, schedule, notify, collect everything due now. */
-export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {
-  const expired = await failExpiredConsents(ctx.db, ctx.clock.now());
+/** Makes the collections that fall due within a day, and queues their notices. */
+export async function scheduleAndNotify(ctx: TRunnerContext): Promise<number> {
   await scheduleDueCollections(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS);
-  const notified = await sendDebitNotices(ctx);
-  const run = { expired, notified, collected: 0, retried: 0, failed: 0 };
+  return sendDebitNotices(ctx);
+}
+
+/** Claims and collects everything due now, batch after batch. */
+export async function collectDue(
+  ctx: TRunnerContext,
+): Promise<Pick<TCollectionRun, 'collected' | 'retried' | 'failed'>> {
+  const run = { collected: 0, retried: 0, failed: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
     const claimed = await claimDueCollections(ctx.db, ctx.clock.now());
@@ -103,11 +110,12 @@ export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRu
   }
 }
 
-export type TCollectionRunner = TJobRunner<TCollectionRun>;
+/** Fails the consents that expired unanswered. */
+export const expireConsents = (ctx: TRunnerContext) => failExpiredConsents(ctx.db, ctx.clock.now());
 
-export function collectionRunner(
-  ctx: TRunnerContext,
-  onError: (error: unknown) => void,
-): TCollectionRunner {
-  return jobRunner(() => runCollections(ctx), onError);
+/** Every step once, in order: fail expired consents, schedule, notify, collect what is due now. */
+export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {
+  const expired = await expireConsents(ctx);
+  const notified = await scheduleAndNotify(ctx);
+  return { expired, notified, ...(await collectDue(ctx)) };
 }

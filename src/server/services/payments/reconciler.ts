@@ -1,5 +1,4 @@
 import type { TAppContext } from '../../context';
-import { jobRunner, type TJobRunner } from '../job-runner';
 import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
 import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
 import { expireThreeDsChallenges } from './card-payments';
@@ -7,15 +6,18 @@ import { returnRefusedTransfers } from './provider-notices';
 import { reconcilePayouts } from './payouts';
 import { reconcileLostRefunds } from './refunds';
 import { expireTransferAccounts } from './transfer-payments';
+import { endExpiredDataSharing } from '../consents/data-sharing-expiry';
 
 /*
  * The reconciler (docs/payments.md "Reconciliation"): every call that moves money whose answer
- * was lost is settled from the provider's record of its reference. It runs when the server
- * starts and every RECONCILE_INTERVAL_MS; each run takes what has been unanswered for
+ * was lost is settled from the provider's record of its reference. Its steps are periodic kinds
+ * of the job engine (docs/jobs.md): each runs when the server starts and every
+ * RECONCILE_INTERVAL_MS, on its own; each run takes what has been unanswered for
  * RECONCILE_AFTER_MS: merchants' refunds (refunds.ts), card charges, saved-account debits and chip
  * purchases (lost-attempts.ts), money owed back to a payer, card links' test charges
  * (linking/lost-link-charges.ts) and payouts (payouts.ts); and it ends what waits past its time:
- * 3-D Secure challenges (card-payments.ts) and one-time accounts (transfer-payments.ts); and it
+ * 3-D Secure challenges (card-payments.ts), one-time accounts (transfer-payments.ts) and data
+ * sharing past its 12 months (consents/data-sharing-expiry.ts); and it
  * gives back transfers we did not take whose return went unconfirmed (provider-notices.ts). Every
  * step claims its rows in one statement, so reconcilers in several processes on one PostgreSQL
  * never settle a row twice.
@@ -40,42 +42,128 @@ export type TReconciliation = {
   transferAccountsExpired: number;
   /** Transfers we did not take whose return went unconfirmed, given back now. */
   transfersReturned: number;
+  /** Granted consents whose 12 months of data sharing passed, ended now. */
+  dataSharingEnded: number;
 };
 
-/** One run; what could not be settled is thrown together at its end, the rest settled. */
-export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation> {
-  // A refund's lost answer first: what it reserved is held until the provider says.
-  const merchantRefunds = await reconcileLostRefunds(ctx, ctx.config.reconcileAfterMs);
-  const attempts = await reconcileLostAttempts(ctx);
-  const refunds = await reconcileOwedRefunds(ctx);
-  const linkCharges = await reconcileLostLinkCharges(ctx);
-  const payoutsEnded = await reconcilePayouts(ctx, ctx.config.reconcileAfterMs);
-  const challengesEnded = await expireThreeDsChallenges(ctx);
-  const transferAccountsExpired = await expireTransferAccounts(ctx);
-  const transfersReturned = await returnRefusedTransfers(ctx);
-  const errors = [
-    ...merchantRefunds.errors,
-    ...attempts.errors,
-    ...refunds.errors,
-    ...linkCharges.errors,
-  ];
+/** What a step answers: its part of the run, and the lost answers it could not settle. */
+type TStepRun = { part: Partial<TReconciliation>; errors: unknown[] };
+
+/**
+ * The run's steps, each a periodic kind of the job engine of its own (jobs/kinds.ts), so that a
+ * step that throws (a provider down for payouts) never stops the others (the 3-D Secure and
+ * one-time-account expiries after it). A refund's lost answer first: what it reserved is held
+ * until the provider says.
+ */
+export const RECONCILE_STEPS: { name: string; run(ctx: TReconcileContext): Promise<TStepRun> }[] = [
+  {
+    name: 'reconcile.merchant-refunds',
+    run: async (ctx) => {
+      const found = await reconcileLostRefunds(ctx, ctx.config.reconcileAfterMs);
+      return { part: { merchantRefunds: found.counts }, errors: found.errors };
+    },
+  },
+  {
+    name: 'reconcile.attempts',
+    run: async (ctx) => {
+      const found = await reconcileLostAttempts(ctx);
+      return { part: { attempts: found.counts }, errors: found.errors };
+    },
+  },
+  {
+    name: 'reconcile.owed-refunds',
+    run: async (ctx) => {
+      const found = await reconcileOwedRefunds(ctx);
+      return { part: { refunds: found.counts }, errors: found.errors };
+    },
+  },
+  {
+    name: 'reconcile.link-charges',
+    run: async (ctx) => {
+      const found = await reconcileLostLinkCharges(ctx);
+      return { part: { linkCharges: found.counts }, errors: found.errors };
+    },
+  },
+  {
+    name: 'reconcile.payouts',
+    run: async (ctx) => ({
+      part: { payoutsEnded: await reconcilePayouts(ctx, ctx.config.reconcileAfterMs) },
+      errors: [],
+    }),
+  },
+  {
+    name: 'expire.three-ds-challenges',
+    run: async (ctx) => ({
+      part: { challengesEnded: await expireThreeDsChallenges(ctx) },
+      errors: [],
+    }),
+  },
+  {
+    name: 'expire.transfer-accounts',
+    run: async (ctx) => ({
+      part: { transferAccountsExpired: await expireTransferAccounts(ctx) },
+      errors: [],
+    }),
+  },
+  {
+    name: 'reconcile.returned-transfers',
+    run: async (ctx) => ({
+      part: { transfersReturned: await returnRefusedTransfers(ctx) },
+      errors: [],
+    }),
+  },
+  {
+    name: 'expire.data-sharing',
+    run: async (ctx) => ({
+      part: { dataSharingEnded: await endExpiredDataSharing(ctx) },
+      errors: [],
+    }),
+  },
+];
+
+/** One step run as a job: what it could not settle fails the job, to be retried with backoff. */
+export async function runReconcileStep(
+  ctx: TReconcileContext,
+  step: (typeof RECONCILE_STEPS)[number],
+): Promise<Partial<TReconciliation>> {
+  const { part, errors } = await step.run(ctx);
   if (errors.length > 0) {
     throw new AggregateError(errors, `${errors.length} lost answer(s) could not be settled`);
   }
-  return {
-    attempts: attempts.counts,
-    refunds: refunds.counts,
-    linkCharges: linkCharges.counts,
-    merchantRefunds: merchantRefunds.counts,
-    payoutsEnded,
-    challengesEnded,
-    transferAccountsExpired,
-    transfersReturned,
-  };
+  return part;
 }
 
-export type TReconciler = TJobRunner<TReconciliation>;
+/** A run that settled nothing: what each step's part is added to. */
+export const noReconciliation = (): TReconciliation => ({
+  attempts: {},
+  refunds: {},
+  linkCharges: {},
+  merchantRefunds: {},
+  payoutsEnded: 0,
+  challengesEnded: 0,
+  transferAccountsExpired: 0,
+  transfersReturned: 0,
+  dataSharingEnded: 0,
+});
 
-export function reconciler(ctx: TReconcileContext, onError: (error: unknown) => void): TReconciler {
-  return jobRunner(() => reconcile(ctx), onError);
+/**
+ * Every step once, in order, each whatever the others did (tests, and the operator asking for one
+ * run); what could not be settled is thrown together at the end, the rest settled.
+ */
+export async function reconcile(ctx: TReconcileContext): Promise<TReconciliation> {
+  const run = noReconciliation();
+  const errors: unknown[] = [];
+  for (const step of RECONCILE_STEPS) {
+    try {
+      const found = await step.run(ctx);
+      Object.assign(run, found.part);
+      errors.push(...found.errors);
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length > 0) {
+    throw new AggregateError(errors, `${errors.length} lost answer(s) could not be settled`);
+  }
+  return run;
 }

@@ -1,0 +1,151 @@
+// The job engine's contract (docs/jobs.md), on the database the test run uses: in-memory PGlite
+// through pg-boss's PGlite client in `npm test`, and PostgreSQL in its pass
+// (scripts/test-postgres.sh): one engine, the same tests on both.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TDatabase } from '../db/database';
+import { openTestDatabase } from '../testing/test-app';
+import { JOBS_SCHEMA, jobEngine, jobIdFor, type TJobKind, type TJobs } from './engine';
+
+const ran: string[] = [];
+const kinds: TJobKind[] = [
+  {
+    name: 'test.works',
+    retry: { limit: 2, delaySeconds: 60, maxDelaySeconds: 600 },
+    run: async (data) => {
+      ran.push(`works:${(data as { n: number }).n}`);
+      return { done: true };
+    },
+  },
+  {
+    name: 'test.retries',
+    retry: { limit: 3, delaySeconds: 60, maxDelaySeconds: 600 },
+    run: async () => {
+      ran.push('retries');
+      throw new Error('the provider refused');
+    },
+  },
+  {
+    name: 'test.dies',
+    retry: { limit: 0, delaySeconds: 1, maxDelaySeconds: 1 },
+    run: async () => {
+      ran.push('dies');
+      throw new Error('never works');
+    },
+  },
+  {
+    name: 'test.periodic',
+    retry: { limit: 1, delaySeconds: 1, maxDelaySeconds: 1 },
+    everyMs: 60_000,
+    run: async () => {
+      ran.push('periodic');
+      return { counted: 1 };
+    },
+  },
+];
+
+let database: TDatabase;
+let jobs: TJobs;
+const errors: unknown[] = [];
+beforeAll(async () => {
+  database = await openTestDatabase();
+  jobs = jobEngine({
+    database,
+    kinds,
+    works: () => false,
+    onError: (error) => errors.push(error),
+  });
+  await jobs.start();
+});
+afterAll(async () => {
+  await jobs?.stop();
+  await database?.close();
+});
+
+const jobsNamed = async (name: string) => {
+  const result = await database.db.execute(
+    sql`select id::text as id, state::text as state, retry_count,
+               extract(epoch from start_after - now())::float8 as starts_in
+        from ${sql.raw(JOBS_SCHEMA)}.job where name = ${name} order by created_on`,
+  );
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    id: string;
+    state: string;
+    retry_count: number;
+    starts_in: number;
+  }[];
+};
+
+describe('the job engine', { tags: ['postgres'] }, () => {
+  it('queues a job in the transaction of its change: none when it rolls back', async () => {
+    await database.db
+      .transaction(async (tx) => {
+        await jobs.enqueue(tx, 'test.works', { n: 1 });
+        throw new Error('the change failed');
+      })
+      .catch(() => undefined);
+    expect(await jobsNamed('test.works')).toEqual([]);
+    await database.db.transaction(async (tx) => {
+      await jobs.enqueue(tx, 'test.works', { n: 2 }, { id: jobIdFor('change:2') });
+      // The same change queued again is the one job.
+      await jobs.enqueue(tx, 'test.works', { n: 2 }, { id: jobIdFor('change:2') });
+    });
+    expect(await jobsNamed('test.works')).toMatchObject([{ id: jobIdFor('change:2') }]);
+    expect(await jobs.drain(['test.works'])).toBe(1);
+    expect(ran).toEqual(['works:2']);
+    expect(await jobsNamed('test.works')).toMatchObject([{ state: 'completed' }]);
+    expect(await jobs.drain(['test.works'])).toBe(0);
+  });
+
+  it('retries a failed job with backoff, a dead letter once its retries are used, and one failing kind stops no other', async () => {
+    ran.length = 0;
+    await database.db.transaction(async (tx) => {
+      await jobs.enqueue(tx, 'test.retries', {});
+      await jobs.enqueue(tx, 'test.dies', {});
+      await jobs.enqueue(tx, 'test.works', { n: 3 });
+    });
+    // The failing kinds run first, and the working one still runs after them.
+    await jobs.drain(['test.retries', 'test.dies', 'test.works']);
+    expect(ran).toEqual(['retries', 'dies', 'works:3']);
+    const [retrying] = await jobsNamed('test.retries');
+    expect(retrying?.state).toBe('retry');
+    // Not before its delay: a minute, doubling (at most ten) for each retry after.
+    expect(retrying?.starts_in).toBeGreaterThan(30);
+    expect(retrying?.starts_in).toBeLessThanOrEqual(600);
+    expect(await jobsNamed('test.dies')).toMatchObject([{ state: 'failed' }]);
+    expect(await jobsNamed('test.dies.dead')).toMatchObject([{ state: 'created' }]);
+
+    const backlog = await jobs.backlog();
+    expect(backlog.find((kind) => kind.kind === 'test.retries')?.states).toMatchObject({
+      retry: 1,
+    });
+    expect(backlog.find((kind) => kind.kind === 'test.dies')?.states).toMatchObject({
+      failed: 1,
+      dead: 1,
+    });
+    expect(backlog.find((kind) => kind.kind === 'test.works')?.states).toMatchObject({
+      created: 0,
+      completed: 2,
+    });
+    expect(await jobs.readiness()).toEqual({ ready: true });
+  });
+
+  it('reports how long the oldest job that may run has waited', async () => {
+    await database.db.transaction(async (tx) => {
+      await jobs.enqueue(tx, 'test.works', { n: 4 });
+    });
+    const [works] = (await jobs.backlog()).filter((kind) => kind.kind === 'test.works');
+    expect(works?.states.created).toBe(1);
+    expect(works?.oldestWaitingSeconds).toBeGreaterThanOrEqual(0);
+    await jobs.drain(['test.works']);
+    const [drained] = (await jobs.backlog()).filter((kind) => kind.kind === 'test.works');
+    expect(drained?.oldestWaitingSeconds).toBeNull();
+  });
+
+  it('runs a periodic kind here at once, through its queue, and answers what it answered', async () => {
+    ran.length = 0;
+    expect(await jobs.runNow('test.periodic')).toEqual({ counted: 1 });
+    expect(ran).toEqual(['periodic']);
+    expect(await jobsNamed('test.periodic')).toMatchObject([{ state: 'completed' }]);
+  });
+});

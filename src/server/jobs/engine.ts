@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
+import type { TDatabase, TDb } from '../db/database';
+
+/*
+ * The job engine (docs/jobs.md): pg-boss, behind this small port. On PostgreSQL it opens its own
+ * pool on DATABASE_URL; on PGlite (the embedded default) it runs on the same in-process database
+ * through pg-boss's PGlite client (fromPglite), so both run the one engine and the one set of
+ * tests. Its schema (`pgboss`) is the engine's own, made and migrated by it at start.
+ *
+ * A job is enqueued in the transaction of the change that calls for it (`enqueueJob` below):
+ * it exists exactly when the change does. Each kind has its retry policy (exponential backoff
+ * up to a ceiling) and a dead-letter queue (`<kind>.dead`) where a job that used every retry is
+ * kept, visible in the backlog. A periodic kind runs at each start, then every `everyMs` (each
+ * run queues the next), with a cron backstop every minute; its queue holds at most one waiting
+ * run ('short' policy), so however many processes run, one run waits at a time.
+ */
+
+/** pg-boss's schema: the engine's own tables. */
+export const JOBS_SCHEMA = 'pgboss';
+
+export type TJobRetry = {
+  /** Retries after the first try, before the job goes to its dead-letter queue. */
+  limit: number;
+  /** The first retry's delay; each next one waits twice as long, at most `maxDelaySeconds`. */
+  delaySeconds: number;
+  maxDelaySeconds: number;
+};
+
+export type TJobKind<TData = unknown> = {
+  name: string;
+  retry: TJobRetry;
+  /** A periodic kind: runs at start and this long after each run (0: at start only). */
+  everyMs?: number;
+  /** How long one run may take before the engine takes it for dead and tries it again. */
+  expireSeconds?: number;
+  run(data: TData): Promise<unknown>;
+};
+
+export type TEnqueueOptions = {
+  /** The job's id (a UUID): fixed by the caller when one change must make one job only. */
+  id?: string;
+  startAfter?: Date;
+  /** At most one job per key waits at a time in the kind's queue. */
+  singletonKey?: string;
+};
+
+/** What the backlog says of one kind (GET /api/health/ready, /metrics). */
+export type TKindBacklog = {
+  kind: string;
+  /** Jobs by state: created (waiting), retry (waiting after a failure), active, failed, dead. */
+  states: Record<'created' | 'retry' | 'active' | 'completed' | 'failed' | 'dead', number>;
+  /** Seconds the oldest job that may run now has waited; null when none waits. */
+  oldestWaitingSeconds: number | null;
+};
+
+export type TJobs = {
+  /** Starts the engine: its schema, one queue per kind; workers and schedules when `work`. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Whether the engine answers; the reason when it does not. */
+  readiness(): Promise<{ ready: true } | { ready: false; reason: string }>;
+  /** Enqueues on `tx`, the transaction of the change that calls for the job. */
+  enqueue(tx: TDb, kind: string, data: object, options?: TEnqueueOptions): Promise<string | null>;
+  /**
+   * Runs every job of `kinds` (all when absent) that may run now, in this process, until none is
+   * left: what the workers would do, at once and in order (tests; the operator's commands).
+   * Answers how many jobs ran.
+   */
+  drain(kinds?: string[]): Promise<number>;
+  /**
+   * Runs the waiting jobs of `kind` here now when this process works on it (after the commit that
+   * queued one: the payer's SMS leaves at once, the queued job its guarantee); nothing otherwise.
+   */
+  nudge(kind: string): Promise<void>;
+  /** Queues one run of a kind and runs it here now; answers what its handler answered. */
+  runNow(kind: string, data?: object): Promise<unknown>;
+  backlog(): Promise<TKindBacklog[]>;
+  /** The kinds registered, by name. */
+  kinds(): string[];
+};
+
+export type TJobsOptions = {
+  database: Pick<TDatabase, 'kind' | 'engine'>;
+  kinds: TJobKind[];
+  /**
+   * Whether this process works on a kind (its workers and schedule); the others run only when
+   * drain() or runNow() asks (tests, on their clock), or in another process.
+   */
+  works: (kind: string) => boolean;
+  onError: (error: unknown, kind: string | null) => void;
+};
+
+const deadLetterOf = (kind: string) => `${kind}.dead`;
+
+/** Every started engine: what enqueueJob writes with (see there). */
+const started = new Set<TJobs>();
+
+/**
+ * Enqueues a job on `tx`, the transaction of the change that calls for it, through any started
+ * engine of this process: the statement goes through `tx` alone, and every engine knows the same
+ * kinds, so which one writes it does not matter. Services call this where they write the change
+ * (the outbox): no started engine is an error of the composition, not of the change.
+ */
+export async function enqueueJob(
+  tx: TDb,
+  kind: string,
+  data: object,
+  options: TEnqueueOptions = {},
+): Promise<string | null> {
+  const [engine] = started;
+  if (!engine) throw new Error(`No job engine is started to enqueue '${kind}'`);
+  return engine.enqueue(tx, kind, data, options);
+}
+
+/**
+ * A job id (a UUID) made from `key`: the one change that calls for a job names it, so the same
+ * change queued twice is one job (pg-boss keeps the first of one id).
+ */
+export function jobIdFor(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  // Version 8 (custom) and the RFC 4122 variant, so it is a well-formed UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function jobEngine(options: TJobsOptions): TJobs {
+  const { database, onError } = options;
+  const kinds = new Map(options.kinds.map((kind) => [kind.name, kind]));
+  const worked = options.kinds.filter((kind) => options.works(kind.name));
+  const working = worked.length > 0;
+  const connection = database.engine;
+  const boss = new PgBoss({
+    schema: JOBS_SCHEMA,
+    ...('pglite' in connection
+      ? { backend: 'pglite' as const, db: fromPglite(connection.pglite) }
+      : { connectionString: connection.connectionString, max: 4 }),
+    // Workers are woken by NOTIFY when a job is queued; polling stays as the floor.
+    useListenNotify: working,
+    schedule: working,
+    supervise: working,
+    // pg-boss's OpenTelemetry spans are the tracing's to turn on.
+  });
+  boss.on('error', (error) => onError(error, null));
+  let state: 'stopped' | 'starting' | 'started' | 'failed' = 'stopped';
+  let failure = '';
+
+  const kindOf = (name: string): TJobKind => {
+    const kind = kinds.get(name);
+    if (!kind) throw new Error(`No job kind '${name}'`);
+    return kind;
+  };
+
+  /** A periodic kind's next run, `everyMs` from now (one waits at a time: 'short' policy). */
+  async function queueNext(kind: TJobKind): Promise<void> {
+    if (!kind.everyMs || !options.works(kind.name)) return;
+    await boss.send(kind.name, {}, { startAfter: Math.max(1, Math.round(kind.everyMs / 1_000)) });
+  }
+
+  async function handle(kind: TJobKind, job: Job<object>): Promise<unknown> {
+    try {
+      return await kind.run(job.data);
+    } finally {
+      if (kind.everyMs) await queueNext(kind).catch((error: unknown) => onError(error, kind.name));
+    }
+  }
+
+  /** Runs one fetched job here and settles it: completed with its output, or failed (retried). */
+  async function runFetched(kind: TJobKind, job: Job<object>): Promise<unknown> {
+    try {
+      const output = await handle(kind, job);
+      await boss.complete(kind.name, job.id, outputOf(output));
+      return output;
+    } catch (error) {
+      onError(error, kind.name);
+      await boss.fail(kind.name, job.id, { message: messageOf(error) });
+      throw error;
+    }
+  }
+
+  const engine: TJobs = {
+    async start() {
+      state = 'starting';
+      try {
+        await boss.start();
+        for (const kind of kinds.values()) {
+          const queue = {
+            retryLimit: kind.retry.limit,
+            retryDelay: kind.retry.delaySeconds,
+            retryBackoff: true,
+            retryDelayMax: kind.retry.maxDelaySeconds,
+            expireInSeconds: kind.expireSeconds ?? 300,
+          };
+          await boss.createQueue(deadLetterOf(kind.name), { retryLimit: 0 });
+          await boss.createQueue(kind.name, {
+            ...queue,
+            policy: kind.everyMs === undefined ? 'standard' : 'short',
+            deadLetter: deadLetterOf(kind.name),
+            notify: true,
+          });
+          await boss.updateQueue(kind.name, { ...queue, deadLetter: deadLetterOf(kind.name) });
+        }
+        started.add(engine);
+        for (const kind of worked) {
+          await boss.work<object>(
+            kind.name,
+            { pollingIntervalSeconds: 2, batchSize: 1 },
+            async ([job]) => (job ? outputOf(await handle(kind, job)) : null),
+          );
+          if (kind.everyMs === undefined) continue;
+          // At start: what a process that stopped (or crashed) left is taken up now.
+          await boss.send(kind.name, {});
+          // A backstop: a run every minute, should the chain of runs break.
+          if (kind.everyMs > 0) await boss.schedule(kind.name, '* * * * *', {});
+        }
+        state = 'started';
+      } catch (error) {
+        state = 'failed';
+        failure = messageOf(error);
+        throw error;
+      }
+    },
+    async stop() {
+      started.delete(engine);
+      if (state === 'stopped') return;
+      state = 'stopped';
+      await boss.stop({ graceful: true, close: true, timeout: 10_000 });
+    },
+    async readiness() {
+      if (state !== 'started') {
+        return {
+          ready: false,
+          reason:
+            state === 'failed'
+              ? `the job engine did not start: ${failure}`
+              : `the job engine is ${state}`,
+        };
+      }
+      try {
+        await boss.getQueue(kinds.keys().next().value ?? 'none');
+        return { ready: true };
+      } catch (error) {
+        return { ready: false, reason: `the job engine does not answer: ${messageOf(error)}` };
+      }
+    },
+    async enqueue(tx, kind, data, enqueueOptions = {}) {
+      kindOf(kind);
+      return boss.send(kind, data, {
+        db: fromDrizzle(tx as never, sql as never),
+        ...(enqueueOptions.id ? { id: enqueueOptions.id } : {}),
+        ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}),
+        ...(enqueueOptions.singletonKey ? { singletonKey: enqueueOptions.singletonKey } : {}),
+      });
+    },
+    async drain(names) {
+      const chosen = (names ?? [...kinds.keys()]).map(kindOf);
+      let total = 0;
+      for (;;) {
+        let ran = 0;
+        for (const kind of chosen) {
+          const jobs = await boss.fetch<object>(kind.name, { batchSize: 20 });
+          for (const job of jobs) {
+            ran += 1;
+            await runFetched(kind, job).catch(() => undefined);
+          }
+        }
+        if (ran === 0) return total;
+        total += ran;
+      }
+    },
+    async nudge(name) {
+      if (state !== 'started' || !options.works(name)) return;
+      await engine.drain([name]).catch((error: unknown) => onError(error, name));
+    },
+    async runNow(name, data = {}) {
+      const kind = kindOf(name);
+      // A periodic kind's queue holds one waiting run: this one, or the one waiting already.
+      await boss.send(kind.name, data);
+      const [job] = await boss.fetch<object>(kind.name, { batchSize: 1 });
+      // Another process (or call) took the waiting run: this one runs here all the same, as
+      // every kind's work claims its rows in one statement each, and two runs share them.
+      if (!job) return kind.run(data);
+      return runFetched(kind, job);
+    },
+    async backlog() {
+      return jobBacklog(boss, [...kinds.keys()]);
+    },
+    kinds: () => [...kinds.keys()],
+  };
+  return engine;
+}
+
+/**
+ * Per kind: its jobs by state (with the dead-letter queue's as 'dead') and how long the oldest
+ * job that may run now has waited. One statement over the engine's job table.
+ */
+async function jobBacklog(boss: PgBoss, kinds: string[]): Promise<TKindBacklog[]> {
+  const names = [...kinds, ...kinds.map(deadLetterOf)];
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT name, state::text AS state, count(*)::int AS count,
+            extract(epoch FROM now() - min(start_after) FILTER (
+              WHERE state IN ('created', 'retry') AND start_after <= now()))::float8 AS oldest
+     FROM ${JOBS_SCHEMA}.job WHERE name = ANY($1::text[]) GROUP BY name, state`,
+    [names],
+  );
+  return kinds.map((kind) => {
+    const states = { created: 0, retry: 0, active: 0, completed: 0, failed: 0, dead: 0 };
+    let oldest: number | null = null;
+    for (const row of rows as { name: string; state: string; count: number; oldest: number }[]) {
+      if (row.name === deadLetterOf(kind)) {
+        if (row.state === 'created' || row.state === 'retry') states.dead += row.count;
+        continue;
+      }
+      if (row.name !== kind) continue;
+      if (row.state in states) states[row.state as keyof typeof states] += row.count;
+      if (row.oldest !== null) oldest = Math.max(oldest ?? 0, row.oldest);
+    }
+    return { kind, states, oldestWaitingSeconds: oldest === null ? null : Math.round(oldest) };
+  });
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What pg-boss keeps of a run's answer: an object (a bare number is wrapped). */
+const outputOf = (output: unknown): object | null =>
+  output === undefined || output === null
+    ? null
+    : typeof output === 'object'
+      ? output
+      : { value: output };

@@ -1,0 +1,92 @@
+import type { TAppContext } from '../context';
+import { webhookDeliverer, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
+import {
+  collectDue,
+  expireConsents,
+  scheduleAndNotify,
+} from '../services/payments/collection-runner';
+import { RECONCILE_STEPS, runReconcileStep } from '../services/payments/reconciler';
+import type { TJobKind, TJobRetry } from './engine';
+import { smsJob } from './sms-job';
+
+/*
+ * Every kind of background work (docs/jobs.md "Kinds"), each with its retry policy. The periodic
+ * ones are separate kinds so that one failing never stops the others.
+ */
+
+/** How often due webhook deliveries (retries; what a dead process had claimed) are looked for. */
+export const WEBHOOK_SWEEP_MS = 10_000;
+
+/** A periodic kind that throws is tried again soon, then waits for its next run. */
+const PERIODIC_RETRY: TJobRetry = { limit: 3, delaySeconds: 5, maxDelaySeconds: 60 };
+
+/** The sandbox's owed notices (app.ts builds the sender). */
+export type TNoticeResender = { resendOwed(): Promise<number>; everyMs: number };
+
+export type TKindGroup = 'webhooks' | 'sms' | 'collections' | 'reconciliation' | 'sandbox';
+
+/** Which group a kind belongs to: what a process is told to work on (app.ts). */
+export const groupOf = (kind: string): TKindGroup => {
+  if (kind.startsWith('webhooks.')) return 'webhooks';
+  if (kind.startsWith('sms.')) return 'sms';
+  if (kind.startsWith('collections.')) return 'collections';
+  if (kind.startsWith('sandbox.')) return 'sandbox';
+  return 'reconciliation';
+};
+
+export function jobKinds(ctx: TAppContext, notices: TNoticeResender | null): TJobKind[] {
+  const deliverer = webhookDeliverer(ctx);
+  const collectionEvery = ctx.config.collectionIntervalMs;
+  const reconcileEvery = ctx.config.reconcileIntervalMs;
+  const kinds: TJobKind[] = [
+    smsJob(ctx.providers.sms),
+    {
+      name: WEBHOOK_DELIVER_JOB,
+      retry: { limit: 10, delaySeconds: 30, maxDelaySeconds: 6 * 3_600 },
+      expireSeconds: 120,
+      run: async (data) => ({
+        tried: await deliverer.deliverOne((data as { deliveryId: number }).deliveryId),
+      }),
+    },
+    {
+      name: 'webhooks.sweep',
+      retry: PERIODIC_RETRY,
+      everyMs: WEBHOOK_SWEEP_MS,
+      run: async () => ({ tried: await deliverer.runDue() }),
+    },
+    {
+      name: 'collections.expire-consents',
+      retry: PERIODIC_RETRY,
+      everyMs: collectionEvery,
+      run: async () => ({ expired: await expireConsents(ctx) }),
+    },
+    {
+      name: 'collections.notices',
+      retry: PERIODIC_RETRY,
+      everyMs: collectionEvery,
+      run: async () => ({ notified: await scheduleAndNotify(ctx) }),
+    },
+    {
+      name: 'collections.collect',
+      retry: PERIODIC_RETRY,
+      everyMs: collectionEvery,
+      expireSeconds: 900,
+      run: () => collectDue(ctx),
+    },
+    ...RECONCILE_STEPS.map((step): TJobKind => ({
+      name: step.name,
+      retry: PERIODIC_RETRY,
+      everyMs: reconcileEvery,
+      run: () => runReconcileStep(ctx, step),
+    })),
+  ];
+  if (notices) {
+    kinds.push({
+      name: 'sandbox.notices',
+      retry: PERIODIC_RETRY,
+      everyMs: notices.everyMs,
+      run: async () => ({ sent: await notices.resendOwed() }),
+    });
+  }
+  return kinds;
+}

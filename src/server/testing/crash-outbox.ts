@@ -1,0 +1,209 @@
+// The outbox's crash test (docs/jobs.md "Crash tests"), on either database: a real server
+// process that commits and never sends (JOBS_WORK=off) is killed, another is started on the same
+// database, and each thing the first one committed is sent once, with one id.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { TReadyResponse } from '../../domain/schemas/health';
+import {
+  addPasskey,
+  codeSession,
+  signUp,
+  signedGrant,
+  softAuthenticatorFor,
+  testPhone,
+} from './identity';
+import { linkByTestTransfer } from './payments';
+import { testConfig } from './test-app';
+
+/**
+ * `app.inject` answered by a server process over HTTP: the identity and payment helpers, written
+ * for an app in the test's process, drive a real server with it.
+ */
+export function remoteApp(base: string): FastifyInstance {
+  const inject = async (request: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: unknown;
+  }) => {
+    const answer = await fetch(`${base}${request.url}`, {
+      method: request.method,
+      headers: {
+        ...(request.payload === undefined ? {} : { 'content-type': 'application/json' }),
+        ...request.headers,
+      },
+      ...(request.payload === undefined ? {} : { body: JSON.stringify(request.payload) }),
+    });
+    const body = await answer.text();
+    return {
+      statusCode: answer.status,
+      body,
+      headers: Object.fromEntries(answer.headers),
+      json: () => JSON.parse(body) as unknown,
+    };
+  };
+  return { inject } as unknown as FastifyInstance;
+}
+
+/** A webhook receiver on this machine: what it was sent, by the `webhook-id` of each request. */
+export async function webhookReceiver() {
+  const received: { id: string; type: string }[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const { type } = JSON.parse(body) as { type: string };
+      received.push({ id: String(request.headers['webhook-id']), type });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** What the first server committed, for the checks after the second one sent it. */
+export type TCommitted = {
+  phone: string;
+  consentId: string;
+  paymentId: string;
+  authorization: string;
+};
+
+/**
+ * On the server `base` (which must not send: JOBS_WORK=off), with a merchant `authorization`:
+ * registers the receiver's webhook, adds a payer whose second passkey (after an SMS code alone)
+ * calls for the "A new device was added" SMS, and grants a consent whose future payment falls due
+ * a few seconds later (a collection, and consent.granted for the webhook).
+ */
+export async function commitWithoutSending(
+  base: string,
+  authorization: string,
+  hookUrl: string,
+): Promise<TCommitted> {
+  const app = remoteApp(base);
+  const config = testConfig({ PUBLIC_URL: base });
+  const hook = await app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: { authorization },
+    payload: { url: hookUrl },
+  });
+  expect(hook.statusCode, hook.body).toBe(201);
+
+  const phone = testPhone();
+  const { token } = await signUp(app, phone);
+  const soft = softAuthenticatorFor(config);
+  await addPasskey(app, token, soft);
+  const accountId = await linkByTestTransfer(app, token, 'links_by_test_transfer');
+
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/consents',
+    headers: { authorization },
+    payload: {
+      payments: [
+        {
+          type: 'future',
+          amount: 150_000,
+          amountType: 'fixed',
+          narration: 'Membership',
+          dueDate: new Date(Date.now() + 3_000).toISOString(),
+        },
+      ],
+      requirements: { requiresAuth: true },
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const consentId = created.json<{ consentId: string }>().consentId;
+  const data = {
+    originalRequestId: null,
+    consentData: { consentId },
+    userAuthenticated: true,
+    attestDiscoveryId: null,
+    futurePayments: {
+      granted: true,
+      selectedAccounts: [accountId],
+      paymentMethods: [{ type: 'account' as const, accountId }],
+    },
+  };
+  const granted = await app.inject({
+    method: 'POST',
+    url: `/api/consent/${consentId}/grant`,
+    headers: { authorization: `Bearer ${token}` },
+    payload: await signedGrant(app, soft, token, consentId, data),
+  });
+  expect(granted.statusCode, granted.body).toBe(200);
+  const consent = await app.inject({
+    method: 'GET',
+    url: `/api/v1/consents/${consentId}`,
+    headers: { authorization },
+  });
+  const paymentId = consent.json<{ consent: { payments: { paymentId: string }[] } }>().consent
+    .payments[0]?.paymentId;
+  if (!paymentId) throw new Error(`no payment in ${consent.body}`);
+
+  // A new phone, signed in by a code alone: its passkey waits, and the payer must hear of it.
+  const second = await codeSession(app, phone);
+  expect(await addPasskey(app, second, softAuthenticatorFor(config))).toMatchObject({
+    approval: 'none',
+  });
+  return { phone, consentId, paymentId, authorization };
+}
+
+/** The SMS the sandbox sent `phone`, newest first (the server's /api/sandbox/messages). */
+async function messagesTo(base: string, phone: string): Promise<string[]> {
+  const answer = await fetch(`${base}/api/sandbox/messages?phone=${encodeURIComponent(phone)}`);
+  return ((await answer.json()) as { messages: { body: string }[] }).messages.map((m) => m.body);
+}
+
+async function backlogOf(base: string) {
+  const answer = await fetch(`${base}/api/health/ready`);
+  return ((await answer.json()) as TReadyResponse).jobs;
+}
+
+/**
+ * On the server `base` started after the crash: waits until every job the first one queued ran,
+ * then finds the webhook sent once with one event id, the SMS sent once, the payment collected
+ * once (and its webhook once).
+ */
+export async function expectEachSentOnce(
+  base: string,
+  committed: TCommitted,
+  received: { id: string; type: string }[],
+): Promise<void> {
+  const ofType = (type: string) => received.filter((hook) => hook.type === type);
+  await expect.poll(() => ofType('future_payment.collected').length).toBeGreaterThan(0);
+  await expect.poll(() => ofType('consent.granted').length).toBeGreaterThan(0);
+  const isNewDevice = (body: string) => body.startsWith('A new device was added');
+  await expect
+    .poll(async () => (await messagesTo(base, committed.phone)).filter(isNewDevice).length)
+    .toBeGreaterThan(0);
+  // Nothing the first server queued is left to run.
+  await expect
+    .poll(async () =>
+      (await backlogOf(base))
+        .filter((kind) => ['sms.send', 'webhooks.deliver'].includes(kind.kind))
+        .map((kind) => kind.waiting + kind.active + kind.retrying + kind.failed + kind.dead),
+    )
+    .toEqual([0, 0]);
+
+  // One event id for the grant, sent once; the collection's once.
+  expect(ofType('consent.granted')).toHaveLength(1);
+  expect(ofType('future_payment.collected')).toHaveLength(1);
+  expect(new Set(received.map((hook) => hook.id)).size).toBe(received.length);
+  expect((await messagesTo(base, committed.phone)).filter(isNewDevice)).toHaveLength(1);
+  const payment = await fetch(`${base}/api/v1/payments/${committed.paymentId}`, {
+    headers: { authorization: committed.authorization },
+  });
+  const { collections } = (
+    (await payment.json()) as { payment: { collections: { status: string }[] } }
+  ).payment;
+  expect(collections.map((collection) => collection.status)).toEqual(['succeeded']);
+}
