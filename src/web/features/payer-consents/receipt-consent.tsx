@@ -71,7 +71,7 @@ export function ReceiptConsent({ token, signRevocation }: TReceiptConsentProps) 
           </ul>
         </>
       )}
-      <p>
+      <p className="receipt-way-on">
         <a href={PAYER_CONSENTS_PATH}>{PAYER_CONSENTS_LINK}</a>
       </p>
     </section>
