@@ -41,6 +41,17 @@ let active: TTracing | null = null;
 export const activeTracing = (): TTracing | null => active;
 
 /**
+ * A CommonJS package's exports, imported by Node (named exports and a default) or from the
+ * server's bundle, whose chunk of a CommonJS package has its default alone.
+ */
+async function commonJs<T extends object>(loading: Promise<T>): Promise<T> {
+  const module = await loading;
+  return 'default' in module && typeof module.default === 'object' && module.default !== null
+    ? (module.default as T)
+    : module;
+}
+
+/**
  * Starts tracing when `env.OTEL_EXPORTER_OTLP_ENDPOINT` is set: a Node tracer provider (context
  * kept across awaits by AsyncLocalStorage), a batching OTLP/HTTP exporter, and the pg
  * instrumentation. The service is named by OTEL_SERVICE_NAME, 'oya-consent' by default.
@@ -59,11 +70,11 @@ export async function startTracing(
     { PgInstrumentation },
     { default: FastifyOtelInstrumentation },
   ] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-    import('@opentelemetry/instrumentation'),
-    import('@opentelemetry/instrumentation-pg'),
+    commonJs(import('@opentelemetry/sdk-trace-node')),
+    commonJs(import('@opentelemetry/exporter-trace-otlp-http')),
+    commonJs(import('@opentelemetry/resources')),
+    commonJs(import('@opentelemetry/instrumentation')),
+    commonJs(import('@opentelemetry/instrumentation-pg')),
     import('@fastify/otel'),
   ]);
   const provider = new NodeTracerProvider({
@@ -76,7 +87,11 @@ export async function startTracing(
   fastify.setTracerProvider(provider);
   const unregister = registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: [new PgInstrumentation({ enhancedDatabaseReporting: false })],
+    // Queries in a request's (or another span's) trace only: the pollers' own queries would
+    // each be a trace of one span. Their SQL text is kept (placeholders), their values never.
+    instrumentations: [
+      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+    ],
   });
   const tracing: TTracing = {
     fastifyPlugin: () => fastify.plugin(),
