@@ -1,0 +1,82 @@
+// The outbox survives a crash between commit and send (docs/jobs.md "Crash tests"), on the
+// embedded default: a real server process (`src/server/main.ts`) on PGlite in a DATA_DIR that
+// commits and never sends (JOBS_WORK=off) registers a webhook, grants a consent whose future
+// payment falls due, and adds a passkey the payer must hear of; it is killed (SIGKILL) before
+// anything goes out. Another server on the same DATA_DIR sends each once: the webhook with its one
+// event id, the SMS once, the payment collected once. (On PostgreSQL: crash-outbox.postgres.test.ts.)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOperatorFile } from '../operator-file';
+import { commitWithoutSending, expectEachSentOnce, webhookReceiver } from '../testing/crash-outbox';
+import {
+  freePort,
+  printedOnceReady,
+  stopServerProcess,
+  type TServerProcess,
+} from '../testing/server-process';
+
+let dataDir: string;
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+const servers: TServerProcess[] = [];
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'consent-outbox-'));
+  receiver = await webhookReceiver();
+});
+afterAll(async () => {
+  await Promise.all(servers.map((server) => stopServerProcess(server.child, 'SIGKILL')));
+  await receiver?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The server on PGlite in the test's DATA_DIR, with `env` added. */
+async function start(env: Record<string, string>): Promise<TServerProcess> {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const { DATABASE_URL: _none, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...inherited,
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WEBHOOKS_ALLOW_PRIVATE: 'on',
+      COLLECTION_INTERVAL_MS: '1000',
+      ...env,
+    },
+  });
+  const lines = await printedOnceReady(child, (output) => output.includes('Sign in: '));
+  const server = { child, base, lines };
+  servers.push(server);
+  return server;
+}
+
+/** A merchant client made by the operator's call of the running server (npm run client:create). */
+async function operatorClient(): Promise<string> {
+  const operator = readOperatorFile(dataDir);
+  if (!operator) throw new Error('the server wrote no operator file');
+  const answer = await fetch(`${operator.url}/api/operator/clients`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Tola Stores' }),
+  });
+  expect(answer.status).toBe(201);
+  const { clientId, secret } = (await answer.json()) as { clientId: string; secret: string };
+  return `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+}
+
+describe('a server on PGlite killed between commit and send', () => {
+  it('leaves a webhook, an SMS and a collection that the next server sends once each', async () => {
+    const first = await start({ JOBS_WORK: 'off' });
+    const committed = await commitWithoutSending(first.base, await operatorClient(), receiver.url);
+    await stopServerProcess(first.child, 'SIGKILL');
+    // Nothing went out before the kill.
+    expect(receiver.received).toEqual([]);
+
+    const second = await start({});
+    await expectEachSentOnce(second.base, committed, receiver.received);
+  }, 600_000);
+});
