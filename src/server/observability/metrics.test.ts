@@ -59,6 +59,9 @@ describe('GET /metrics', () => {
     expect(refused.statusCode).toBe(429);
 
     const text = await scrape();
+    // The first scrape already has what is read at scrape time, the backlog and its age.
+    expect(sample(text, 'oya_webhook_deliveries{status="pending"}')).toBe(0);
+    expect(sample(text, 'oya_webhook_oldest_pending_seconds')).toBe(0);
     const route = 'route="/api/payments/card/public"';
     expect(
       sample(text, `oya_http_request_duration_seconds_count{method="POST",${route},status="200"}`),

@@ -78,15 +78,17 @@ export function createMetrics(sources: TScrapeSources) {
     },
   });
 
-  const webhooksWaiting = new Gauge({
+  // Each scrape writes the metrics in the order they were registered: the gauge that queries
+  // comes first and sets the one after it.
+  const webhookOldest = new Gauge({
+    name: 'oya_webhook_oldest_pending_seconds',
+    help: 'Age of the oldest webhook delivery still pending; 0 when none is',
+    registers: [],
+  });
+  new Gauge({
     name: 'oya_webhook_deliveries',
     help: 'Webhook deliveries by status: pending (the backlog), failed (given up)',
     labelNames: ['status'] as const,
-    registers: [registry],
-  });
-  new Gauge({
-    name: 'oya_webhook_oldest_pending_seconds',
-    help: 'Age of the oldest webhook delivery still pending; 0 when none is',
     registers: [registry],
     async collect() {
       const [row] = rowsOf<{ pending: string | number; failed: string | number; oldest: unknown }>(
@@ -96,17 +98,18 @@ export function createMetrics(sources: TScrapeSources) {
                  extract(epoch from now() - min(created_at) filter (where status = 'pending')) as oldest
           from webhook_deliveries`),
       );
-      webhooksWaiting.set({ status: 'pending' }, Number(row?.pending ?? 0));
-      webhooksWaiting.set({ status: 'failed' }, Number(row?.failed ?? 0));
-      this.set(row?.oldest == null ? 0 : Number(row.oldest));
+      this.set({ status: 'pending' }, Number(row?.pending ?? 0));
+      this.set({ status: 'failed' }, Number(row?.failed ?? 0));
+      webhookOldest.set(row?.oldest == null ? 0 : Number(row.oldest));
     },
   });
+  registry.registerMetric(webhookOldest);
 
   const jobOldest = new Gauge({
     name: 'oya_job_oldest_waiting_seconds',
     help: 'Age of the oldest job of each kind that may run now; 0 when none waits',
     labelNames: ['kind'] as const,
-    registers: [registry],
+    registers: [],
   });
   new Gauge({
     name: 'oya_jobs',
@@ -123,6 +126,7 @@ export function createMetrics(sources: TScrapeSources) {
       }
     },
   });
+  registry.registerMetric(jobOldest);
 
   new Gauge({
     name: 'oya_event_streams_open',
