@@ -270,7 +270,7 @@ test.describe('drawn on the server', () => {
     await expect(page.getByText('Account number', { exact: true })).toBeVisible();
   });
 
-  test('is taken over by its scripts without reading the consent again, and answers at once', async ({
+  test('is painted once, then taken over by its scripts without reading the consent again, and answers at once', async ({
     page,
   }) => {
     const consentId = await createConsent(page.request, everything);
@@ -286,8 +286,37 @@ test.describe('drawn on the server', () => {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
+    // Issue 43 "paint once": every largest paint the browser reports, noted before any script.
+    await page.addInitScript(() => {
+      const seen: Element[] = [];
+      (window as unknown as { largestPaints: Element[] }).largestPaints = seen;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
+          if (entry.element) seen.push(entry.element);
+        }
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    });
     await page.goto(consentPath(consentId));
     await takenOver(page);
+    // The screen was painted before any script was asked for, and the scripts kept the nodes the
+    // server drew: every element the browser reported as its largest paint is still in the page.
+    const painted = await page.evaluate(() => {
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => entry.startTime);
+      const largest = (window as unknown as { largestPaints: Element[] }).largestPaints;
+      return {
+        scriptsBeforePaint: scripts.filter((start) => !(start >= fcp)).length,
+        scripts: scripts.length,
+        largestPaints: largest.length,
+        largestPaintsGone: largest.filter((element) => !element.isConnected).length,
+      };
+    });
+    expect(painted.scripts).toBeGreaterThan(0);
+    expect(painted.scriptsBeforePaint).toBe(0);
+    expect(painted.largestPaints).toBeGreaterThan(0);
+    expect(painted.largestPaintsGone).toBe(0);
     // 'Sign In' opens the auth prompt: the page's own state, so its scripts have the screen.
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('button', { name: 'Authenticate' })).toBeVisible();
