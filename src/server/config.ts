@@ -100,6 +100,11 @@ const ZEnv = z.object({
   /** What the rate-limit keys in Redis begin with: deployments that share one Redis differ. */
   REDIS_KEY_PREFIX: z.string().min(1).default('oya-consent:'),
   /**
+   * The bearer token Prometheus scrapes GET /metrics with (docs/operations.md); unset, the
+   * operator's token opens it, which only a server on PGlite has.
+   */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
    * Webhooks to http:// and to this machine's or private networks' addresses: off unless 'on'
    * (a developer's local receiver, the sandbox demo). Link-local addresses stay refused.
    */
@@ -178,6 +183,8 @@ export type TConfig = {
   redisUrl: string | undefined;
   /** The prefix of every key the server writes in Redis. */
   redisKeyPrefix: string;
+  /** Opens GET /metrics; undefined: the operator's token does. */
+  metricsToken: string | undefined;
   /** WEBHOOKS_ALLOW_PRIVATE: whether webhooks may go to http:// and private addresses. */
   webhooksAllowPrivate: boolean;
   /** How long a request may take to arrive, and a connection may stay quiet (milliseconds). */
@@ -267,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: e.SECRETS_KEY,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    metricsToken: e.METRICS_TOKEN,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'on',
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,

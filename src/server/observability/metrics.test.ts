@@ -33,6 +33,26 @@ const sample = (text: string, series: string): number | null => {
 };
 
 describe('GET /metrics', () => {
+  it('opens with METRICS_TOKEN instead of the operator’s token when it is set', async () => {
+    const metricsToken = 'metrics-scrape-token-0123456789abcdefghijk';
+    const scraped = await startTestApp({
+      operatorToken: OPERATOR_TOKEN,
+      env: { METRICS_TOKEN: metricsToken },
+    });
+    try {
+      const get = (token: string) =>
+        scraped.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      expect((await get(metricsToken)).statusCode).toBe(200);
+      expect((await get(OPERATOR_TOKEN)).statusCode).toBe(401);
+    } finally {
+      await scraped.close();
+    }
+  });
+
   it('refuses without the operator’s token, in the catalogue’s shape', async () => {
     const bare = await test.app.inject({ method: 'GET', url: '/metrics' });
     expect(bare.statusCode).toBe(401);

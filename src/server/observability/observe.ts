@@ -13,7 +13,8 @@ import { activeTracing, idAttributes, ID_ATTRIBUTES, type TTracedId } from './tr
 /*
  * The app's signals in one place (docs/operations.md), set up by buildApp before its routes:
  * request spans when tracing is on, the request metrics and the ids of each request in its span
- * and its log lines, the measured provider port, and GET /metrics behind the operator's token.
+ * and its log lines, the measured provider port, and GET /metrics behind METRICS_TOKEN (or,
+ * without one, the operator's token).
  */
 
 export const METRICS_URL = '/metrics';
@@ -76,9 +77,10 @@ const metricsRoute: FastifyPluginCallback<
   app.withTypeProvider<ZodTypeProvider>().get(
     METRICS_URL,
     {
-      preValidation: requireOperator(ctx, ctx.operatorToken),
+      preValidation: requireOperator(ctx, ctx.config.metricsToken ?? ctx.operatorToken),
       schema: {
-        summary: 'Prometheus metrics of this process (docs/operations.md)',
+        summary:
+          'Prometheus metrics of this process (docs/operations.md); the bearer is METRICS_TOKEN when it is set',
         response: jsonAnswers({ 200: z.string().describe('text/plain; version=0.0.4') }),
       },
     },
