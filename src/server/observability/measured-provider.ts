@@ -27,7 +27,9 @@ export function measuredProvider(
   metrics: Pick<TMetrics, 'providerCalls' | 'providerDuration'>,
   log: FastifyBaseLogger,
 ): TPaymentProvider {
-  const wrapped = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  // By the function itself, not its name: a method replaced on the provider (a test's spy) is
+  // measured as what it now is, not as the method it replaced.
+  const wrapped = new WeakMap<object, (...args: unknown[]) => Promise<unknown>>();
   const measure = (operation: string, call: (...args: unknown[]) => unknown) =>
     async function measured(...args: unknown[]): Promise<unknown> {
       const labels = { provider: provider.name, operation };
@@ -54,10 +56,10 @@ export function measuredProvider(
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof key !== 'string' || typeof value !== 'function') return value;
-      let fn = wrapped.get(key);
+      let fn = wrapped.get(value);
       if (!fn) {
         fn = measure(key, value as (...args: unknown[]) => unknown);
-        wrapped.set(key, fn);
+        wrapped.set(value, fn);
       }
       return fn;
     },
