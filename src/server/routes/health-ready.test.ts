@@ -9,10 +9,12 @@ import { SMS_JOB } from '../jobs/sms-job';
 import { TEST_REDIS_URL, testRedisReachable } from '../testing/redis';
 import { startTestApp } from '../testing/test-app';
 
+const OPERATOR_TOKEN = 'operator-token-of-the-readiness-tests';
 let refusing = true;
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   ctx = await startTestApp({
+    operatorToken: OPERATOR_TOKEN,
     webhookDelivery: 'manual',
     providers: {
       sms: {
@@ -74,6 +76,16 @@ describe('GET /api/health/ready', () => {
       retrying: 1,
       oldestWaitingSeconds: null,
     });
+    // The operator's scrape shows it too: the kind's job waiting to be tried again.
+    const scrape = await ctx.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
+    expect(scrape.statusCode).toBe(200);
+    expect(scrape.body).toMatch(
+      /^oya_jobs\{(?=[^}]*kind="sms\.send")(?=[^}]*state="retry")[^}]*\} 1$/m,
+    );
     // Every other kind runs meanwhile.
     await expect(ctx.app.reconciler.runDue()).resolves.toMatchObject({ payoutsEnded: 0 });
     await expect(ctx.app.collections.runDue()).resolves.toMatchObject({ collected: 0 });
