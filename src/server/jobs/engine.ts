@@ -96,6 +96,14 @@ const deadLetterOf = (kind: string) => `${kind}.dead`;
 
 /** Every started engine: what enqueueJob writes with (see there). */
 const started = new Set<TJobs>();
+/**
+ * On PGlite, the start of the engines on one database, one after another. PGlite is one
+ * connection: two engines on it (two apps of one process, as a test of two servers makes) that
+ * made pg-boss's schema and queues at once would interleave their statements, and one's would
+ * land in the other's transaction and abort it. One process on PostgreSQL has connections of its
+ * own, and pg-boss's advisory lock orders the starts of many.
+ */
+const startsOnPglite = new WeakMap<object, Promise<unknown>>();
 
 /**
  * Enqueues a job on `tx`, the transaction of the change that calls for it, through any started
@@ -178,28 +186,37 @@ export function jobEngine(options: TJobsOptions): TJobs {
     }
   }
 
+  /** pg-boss's schema (made or migrated by pg-boss) and one queue per kind, with its dead letter. */
+  async function makeSchemaAndQueues(): Promise<void> {
+    await boss.start();
+    for (const kind of kinds.values()) {
+      const queue = {
+        retryLimit: kind.retry.limit,
+        retryDelay: kind.retry.delaySeconds,
+        retryBackoff: true,
+        retryDelayMax: kind.retry.maxDelaySeconds,
+        expireInSeconds: kind.expireSeconds ?? 300,
+      };
+      await boss.createQueue(deadLetterOf(kind.name), { retryLimit: 0 });
+      await boss.createQueue(kind.name, {
+        ...queue,
+        policy: kind.everyMs === undefined ? 'standard' : 'short',
+        deadLetter: deadLetterOf(kind.name),
+        notify: true,
+      });
+      await boss.updateQueue(kind.name, { ...queue, deadLetter: deadLetterOf(kind.name) });
+    }
+  }
+
   const engine: TJobs = {
     async start() {
       state = 'starting';
       try {
-        await boss.start();
-        for (const kind of kinds.values()) {
-          const queue = {
-            retryLimit: kind.retry.limit,
-            retryDelay: kind.retry.delaySeconds,
-            retryBackoff: true,
-            retryDelayMax: kind.retry.maxDelaySeconds,
-            expireInSeconds: kind.expireSeconds ?? 300,
-          };
-          await boss.createQueue(deadLetterOf(kind.name), { retryLimit: 0 });
-          await boss.createQueue(kind.name, {
-            ...queue,
-            policy: kind.everyMs === undefined ? 'standard' : 'short',
-            deadLetter: deadLetterOf(kind.name),
-            notify: true,
-          });
-          await boss.updateQueue(kind.name, { ...queue, deadLetter: deadLetterOf(kind.name) });
-        }
+        const pglite = 'pglite' in connection ? connection.pglite : null;
+        const before = (pglite && startsOnPglite.get(pglite)) ?? Promise.resolve();
+        const made = before.catch(() => undefined).then(makeSchemaAndQueues);
+        if (pglite) startsOnPglite.set(pglite, made);
+        await made;
         started.add(engine);
         for (const kind of worked) {
           await boss.work<object>(
