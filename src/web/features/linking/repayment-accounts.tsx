@@ -46,6 +46,9 @@ export function RepaymentAccounts({
     if (linking || !before.current || !accounts.data) return;
     const known = before.current;
     const added = accounts.data.filter((a) => usable(a) && !known.has(idOf(a) ?? ''));
+    // The accounts read before the panel's link was seen may not show it yet: wait for the read
+    // that does (the panel's refetch, landing after it closed), not only the first one.
+    if (added.length === 0) return;
     before.current = null;
     for (const account of added) onLinked(idOf(account) ?? '');
   }, [linking, accounts.data, onLinked]);
