@@ -16,6 +16,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { DATA_CATEGORIES } from '../../../domain/constants';
 import type { TActOnBehalfOf, TPaymentOrigin } from '../../../domain/schemas/consent';
@@ -98,9 +99,19 @@ export const consents = pgTable(
     attestDiscoveryId: text('attest_discovery_id'),
     authAppId: text('auth_app_id'),
     originalRequestId: text('original_request_id'),
+    /** The merchant's own reference, unique per client: a second create with it answers this one. */
+    reference: text('reference'),
+    /** The merchant's metadata (at most 20 keys), echoed on every read and webhook. */
+    metadata: jsonb('metadata').$type<Record<string, string>>(),
+    /** Where a standalone page sends the payer after the grant or a decline (a client origin). */
+    returnUrl: text('return_url'),
     createdAt: createdAt(),
   },
   (t) => [
+    uniqueIndex('consents_client_reference')
+      .on(t.clientId, t.reference)
+      .where(sql`reference IS NOT NULL`),
+    index('consents_merchant_created').on(t.merchantId, t.createdAt, t.id),
     index('consents_granted_by').on(t.grantedBy, t.grantedAt, t.id),
     // The expiry sweep (consent-failures.ts) reads pending consents by expiry, a minute apart.
     index('consents_pending_expiry')

@@ -65,6 +65,7 @@ export const merchantEvents = pgTable(
   },
   (t) => [
     index('merchant_events_client').on(t.clientId, t.id),
+    index('merchant_events_client_created').on(t.clientId, t.createdAt),
     uniqueIndex('merchant_events_public_id').on(t.publicId),
   ],
 );
