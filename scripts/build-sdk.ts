@@ -101,7 +101,9 @@ writeFileSync(
 );
 
 await buildSdkPackage(path.join(root, 'dist/sdk-package'), code);
-console.log(`  package dist/sdk-package (${SDK_VERSION}): npm publish dist/sdk-package`);
+console.log(
+  `  package dist/sdk-package (${SDK_VERSION}): npm publish ./dist/sdk-package --access public`,
+);
 
 // The README's quickstart is copied into merchants' pages: its address and hash must be this
 // script's. `--write-readme` puts them there after a new version.

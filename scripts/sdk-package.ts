@@ -1,8 +1,8 @@
 // The embed script as an npm package, @oya-money/consent-sdk (docs/sdk.md): ESM (the script and
 // its React bindings, sharing one copy of the script), the classic script that defines
 // window.OyaConsent, and TypeScript declarations. Built from src/sdk by scripts/build-sdk.ts into
-// dist/sdk-package/, publishable with `npm publish dist/sdk-package`; src/sdk-package.test.ts
-// packs and installs it as a merchant would.
+// dist/sdk-package/, publishable with `npm publish ./dist/sdk-package --access public`
+// (docs/sdk.md); src/sdk-package.test.ts packs and installs it as a merchant would.
 //
 // Why a folder the build writes rather than a workspace: the package is src/sdk and one domain
 // file, built by the same esbuild as the hosted script; a second package.json in the repository
