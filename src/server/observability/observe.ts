@@ -79,8 +79,10 @@ const metricsRoute: FastifyPluginCallback<
     {
       preValidation: requireOperator(ctx, ctx.config.metricsToken ?? ctx.operatorToken),
       schema: {
-        summary:
-          'Prometheus metrics of this process (docs/operations.md); the bearer is METRICS_TOKEN when it is set',
+        operationId: 'getMetrics',
+        summary: 'Scrape the Prometheus metrics of the process that answers',
+        description:
+          'The bearer is METRICS_TOKEN when it is set, else the operator token (docs/operations.md).',
         response: jsonAnswers({ 200: z.string().describe('text/plain; version=0.0.4') }),
       },
     },

@@ -84,7 +84,8 @@ export function tagOf(url: string): string {
   if (url.startsWith('/api/events/')) return 'events';
   if (url.startsWith('/api/sandbox/')) return 'sandbox';
   if (url.startsWith('/api/providers/')) return 'providers';
-  if (['/api/health', '/api/public-config', '/api/openapi.json'].includes(url)) return 'service';
+  const service = ['/api/health', '/api/health/ready', '/api/public-config', '/api/openapi.json'];
+  if (service.includes(url)) return 'service';
   if (url === '/metrics') return 'operator';
   return 'payer page';
 }
@@ -249,6 +250,8 @@ export function webhooksSection() {
           operationId: `webhook.${type}`,
           summary: WEBHOOK_EVENT_SUMMARIES[type],
           tags: ['merchant'],
+          // The merchant's endpoint is sent no credentials: the signature headers prove the sender.
+          security: [],
           parameters: STANDARD_WEBHOOK_HEADERS,
           requestBody: {
             required: true,

@@ -81,6 +81,10 @@ function transformRoute(input: TTransformInput) {
   if (guard) schema.security = [{ [guard]: [] }];
   else if (inHandler) {
     schema.security = [...(inHandler.optional ? [{}] : []), { [inHandler.kind]: [] }];
+  } else {
+    // Stated, not left out: an operation open to anyone (its link, ticket or signature, if any,
+    // is a parameter) reads apart from one whose credentials were forgotten.
+    schema.security = [];
   }
   const response = { ...(schema.response as Record<string, unknown>) };
   const nonJson = NON_JSON_ANSWERS[key];
@@ -93,6 +97,34 @@ function transformRoute(input: TTransformInput) {
   }
   schema.response = response;
   return { schema, url };
+}
+
+const schemaNamesIn = (value: unknown) =>
+  [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map(
+    ([, name]) => name ?? '',
+  );
+
+/**
+ * The document without the named schemas nothing in it refers to: the transform names an input
+ * twin of each registered schema (`ApiErrorInput`), and the error body is only ever an answer.
+ */
+function withoutUnusedSchemas(document: Record<string, unknown>): Record<string, unknown> {
+  const components = document.components as { schemas?: Record<string, unknown> } | undefined;
+  const schemas = components?.schemas ?? {};
+  const used = new Set<string>();
+  const pending = schemaNamesIn({ ...document, components: { ...components, schemas: {} } });
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (used.has(name)) continue;
+    used.add(name);
+    pending.push(...schemaNamesIn(schemas[name]));
+  }
+  return {
+    ...document,
+    components: {
+      ...components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))),
+    },
+  };
 }
 
 /**
@@ -111,7 +143,7 @@ export async function registerOpenApi(app: FastifyInstance, config: TConfig): Pr
     transform: transformRoute,
     transformObject: (documentObject) => {
       const document = zodTransformObject(documentObject) as Record<string, unknown>;
-      return addExamples({ ...document, webhooks: webhooksSection() });
+      return withoutUnusedSchemas(addExamples({ ...document, webhooks: webhooksSection() }));
     },
   });
 }
@@ -122,7 +154,8 @@ export const openApiRoutes: FastifyPluginAsync = async (app) => {
     OPENAPI_URL,
     {
       schema: {
-        summary: 'This OpenAPI 3.1 document',
+        operationId: 'getOpenApiDocument',
+        summary: 'Get this OpenAPI 3.1 document',
         response: jsonAnswers({ 200: z.record(z.string(), z.unknown()) }),
       },
     },

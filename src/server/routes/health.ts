@@ -23,6 +23,8 @@ export const healthRoutes: FastifyPluginAsync<
     '/api/health',
     {
       schema: {
+        operationId: 'getHealth',
+        summary: 'Check that the server and its database answer',
         response: jsonAnswers({ 200: ZHealthResponse, 503: ZHealthUnavailableResponse }),
       },
     },
@@ -40,6 +42,8 @@ export const healthRoutes: FastifyPluginAsync<
     '/api/health/ready',
     {
       schema: {
+        operationId: 'getReadiness',
+        summary: 'Check that the server is ready: database, Redis and job engine',
         response: jsonAnswers({ 200: ZReadyResponse, 503: ZNotReadyResponse }),
       },
     },

@@ -25,14 +25,18 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
   app,
   { config, sandbox },
 ) => {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/public-config',
-      { schema: { response: jsonAnswers({ 200: ZPublicConfigResponse }) } },
-      async (_request, reply) => {
-        reply.header('Cache-Control', 'public, max-age=300');
-        return publicConfigAnswer({ config, sandbox });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/public-config',
+    {
+      schema: {
+        operationId: 'getPublicConfig',
+        summary: 'Read what the page needs before anyone signs in',
+        response: jsonAnswers({ 200: ZPublicConfigResponse }),
       },
-    );
+    },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'public, max-age=300');
+      return publicConfigAnswer({ config, sandbox });
+    },
+  );
 };
