@@ -25,7 +25,14 @@ export const merchantClientRoutes: FastifyPluginAsync<TRouteContext> = async (ap
 
   api.get(
     '/api/v1/client',
-    { preValidation, schema: { response: jsonAnswers({ 200: ZClientResponse }) } },
+    {
+      preValidation,
+      schema: {
+        operationId: 'getClient',
+        summary: 'Read the API client making the call',
+        response: jsonAnswers({ 200: ZClientResponse }),
+      },
+    },
     async (request) => ({
       success: true as const,
       ...(await readClient(ctx.db, merchantOf(request).clientId, ctx.clock.now())),
@@ -38,6 +45,8 @@ export const merchantClientRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     {
       preValidation,
       schema: {
+        operationId: 'rotateClientSecret',
+        summary: 'Rotate the client’s secret',
         body: z.nullish(ZRotateSecretRequest),
         response: jsonAnswers({ 201: ZRotateSecretResponse }),
       },
@@ -60,6 +69,8 @@ export const merchantClientRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     {
       preValidation,
       schema: {
+        operationId: 'updateClientOrigins',
+        summary: 'Replace the origins that may frame the client’s consents',
         body: ZChangeOriginsRequest,
         response: jsonAnswers({ 200: ZChangeOriginsResponse }),
       },

@@ -47,6 +47,8 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       preValidation,
       schema: {
+        operationId: 'createForm',
+        summary: 'Create a form',
         body: ZFormDefinition,
         headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
@@ -67,6 +69,8 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       preValidation,
       schema: {
+        operationId: 'createFormVersion',
+        summary: 'Add a version to a form',
         params: ZFormParams,
         body: ZFormDefinition,
         headers: ZIdempotencyHeaders,
@@ -87,6 +91,8 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       preValidation,
       schema: {
+        operationId: 'getForm',
+        summary: 'Read a form and its versions',
         params: ZFormParams,
         querystring: z.object({
           version: z.coerce.number().int().min(1).max(FORM_MAX_VERSION).optional(),
@@ -110,6 +116,8 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       preValidation,
       schema: {
+        operationId: 'previewForm',
+        summary: 'Preview a form with its placeholders filled',
         params: ZFormParams,
         body: ZFormPreviewRequest,
         response: jsonAnswers({ 200: ZFormPreviewResponse }),
@@ -131,6 +139,8 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       preValidation,
       schema: {
+        operationId: 'getFormResponse',
+        summary: 'Read a payer’s answers to a form',
         params: ZFormParams.extend({ responseId: ZIdentifier }),
         response: jsonAnswers({ 200: ZMerchantFormResponse }),
       },
@@ -150,6 +160,8 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     '/api/v1/form-files/:fileId',
     {
       schema: {
+        operationId: 'downloadFormFile',
+        summary: 'Download a file a payer uploaded to a form',
         params: z.object({ fileId: ZIdentifier }),
         querystring: z.object({
           expires: z.coerce.number().int().min(0).max(8_640_000_000_000_000),

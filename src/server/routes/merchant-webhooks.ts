@@ -35,6 +35,8 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation,
       schema: {
+        operationId: 'createWebhook',
+        summary: 'Register a webhook endpoint',
         body: ZCreateWebhookRequest,
         response: jsonAnswers({ 201: ZCreateWebhookResponse }),
       },
@@ -51,7 +53,14 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
 
   api.get(
     '/api/v1/webhooks',
-    { preValidation, schema: { response: jsonAnswers({ 200: ZListWebhooksResponse }) } },
+    {
+      preValidation,
+      schema: {
+        operationId: 'listWebhooks',
+        summary: 'List the client’s webhook endpoints',
+        response: jsonAnswers({ 200: ZListWebhooksResponse }),
+      },
+    },
     async (request) => ({
       success: true as const,
       webhooks: await listWebhookEndpoints(ctx.db, merchantOf(request).clientId),
@@ -62,7 +71,12 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/v1/webhooks/:webhookId',
     {
       preValidation,
-      schema: { params: ZWebhookIdParams, response: jsonAnswers({ 200: ZWebhookOkResponse }) },
+      schema: {
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook endpoint',
+        params: ZWebhookIdParams,
+        response: jsonAnswers({ 200: ZWebhookOkResponse }),
+      },
     },
     async (request) => {
       await deleteWebhookEndpoint(
@@ -81,6 +95,8 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation,
       schema: {
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate a webhook endpoint’s signing secret',
         params: ZWebhookIdParams,
         headers: ZIdempotencyHeaders,
         // 201: rotated; 200: the first answer to a retry with the same Idempotency-Key.
@@ -106,7 +122,12 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/v1/webhooks/:webhookId/enable',
     {
       preValidation,
-      schema: { params: ZWebhookIdParams, response: jsonAnswers({ 200: ZWebhookOkResponse }) },
+      schema: {
+        operationId: 'enableWebhook',
+        summary: 'Enable a webhook endpoint that a 410 Gone disabled',
+        params: ZWebhookIdParams,
+        response: jsonAnswers({ 200: ZWebhookOkResponse }),
+      },
     },
     async (request) => {
       await enableWebhookEndpoint(ctx.db, merchantOf(request).clientId, request.params.webhookId);
@@ -119,6 +140,8 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation,
       schema: {
+        operationId: 'listWebhookDeliveries',
+        summary: 'List the client’s webhook deliveries',
         querystring: ZListDeliveriesQuery,
         response: jsonAnswers({ 200: ZListDeliveriesResponse }),
       },
@@ -133,7 +156,12 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/v1/webhooks/deliveries/:deliveryId/resend',
     {
       preValidation,
-      schema: { params: ZDeliveryIdParams, response: jsonAnswers({ 200: ZWebhookOkResponse }) },
+      schema: {
+        operationId: 'resendWebhookDelivery',
+        summary: 'Send a webhook delivery again',
+        params: ZDeliveryIdParams,
+        response: jsonAnswers({ 200: ZWebhookOkResponse }),
+      },
     },
     async (request) => {
       await resendDelivery(

@@ -68,6 +68,8 @@ export const operatorClientRoutes: FastifyPluginAsync<
     {
       preValidation,
       schema: {
+        operationId: 'createMerchantClient',
+        summary: 'Create a merchant’s API client',
         body: ZOperatorCreateClientRequest,
         response: jsonAnswers({ 201: ZOperatorCreateClientResponse }),
       },
@@ -88,7 +90,12 @@ export const operatorClientRoutes: FastifyPluginAsync<
     '/api/operator/clients/:clientId',
     {
       preValidation,
-      schema: { params: ZClientIdParams, response: jsonAnswers({ 200: ZClientResponse }) },
+      schema: {
+        operationId: 'getMerchantClient',
+        summary: 'Read a merchant’s API client',
+        params: ZClientIdParams,
+        response: jsonAnswers({ 200: ZClientResponse }),
+      },
     },
     async (request) => ({
       success: true as const,
@@ -101,6 +108,8 @@ export const operatorClientRoutes: FastifyPluginAsync<
     {
       preValidation,
       schema: {
+        operationId: 'rotateMerchantClientSecret',
+        summary: 'Rotate a merchant client’s secret',
         params: ZClientIdParams,
         body: z.nullish(ZRotateSecretRequest),
         response: jsonAnswers({ 201: ZRotateSecretResponse }),
@@ -122,6 +131,8 @@ export const operatorClientRoutes: FastifyPluginAsync<
     {
       preValidation,
       schema: {
+        operationId: 'updateMerchantClientOrigins',
+        summary: 'Replace a merchant client’s embed origins',
         params: ZClientIdParams,
         body: ZChangeOriginsRequest,
         response: jsonAnswers({ 200: ZChangeOriginsResponse }),
@@ -138,6 +149,8 @@ export const operatorClientRoutes: FastifyPluginAsync<
     {
       preValidation,
       schema: {
+        operationId: 'createMerchantClientWebhook',
+        summary: 'Register a webhook endpoint for a merchant’s client',
         params: ZClientIdParams,
         body: ZOperatorCreateWebhookRequest,
         response: jsonAnswers({ 201: ZOperatorCreateWebhookResponse }),
@@ -156,6 +169,8 @@ export const operatorClientRoutes: FastifyPluginAsync<
     {
       preValidation,
       schema: {
+        operationId: 'rotateMerchantClientWebhookSecret',
+        summary: 'Rotate the signing secret of a merchant client’s webhook endpoint',
         params: ZOperatorWebhookParams,
         response: jsonAnswers({ 201: ZOperatorRotateWebhookSecretResponse }),
       },
