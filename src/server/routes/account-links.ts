@@ -68,6 +68,8 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: creating,
       schema: {
+        operationId: 'createAccountLink',
+        summary: 'Start linking a bank account',
         body: ZCreateAccountLinkRequest,
         response: jsonAnswers({ 200: ZCreateAccountLinkResponse }),
       },
@@ -87,6 +89,8 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
           payerScope('account-links.from-payment', { payerId: payerOf(request).payerId }),
       },
       schema: {
+        operationId: 'linkAccountFromPayment',
+        summary: 'Link the account a payment was paid from',
         body: ZLinkFromPaymentRequest,
         response: jsonAnswers({ 200: ZLinkFromPaymentResponse }),
       },
@@ -99,6 +103,8 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: guard,
       schema: {
+        operationId: 'confirmAccountLinkPayment',
+        summary: 'Check whether an account link’s payment arrived',
         params: z.object({ id: ZIdentifier }),
         response: jsonAnswers({ 200: ZConfirmAccountLinkPaymentResponse }),
       },
@@ -111,6 +117,8 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: creating,
       schema: {
+        operationId: 'createAltAccountLink',
+        summary: 'Start linking a bank account by the alternate service',
         body: ZAltServiceCreateRequest,
         response: jsonAnswers({ 200: ZAltServiceCreateResponse }),
       },
@@ -126,6 +134,8 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: guard,
       schema: {
+        operationId: 'confirmAltAccountLink',
+        summary: 'Confirm an alternate-service link with the bank’s auth parameters',
         body: ZAltServiceConfirmRequest,
         response: jsonAnswers({ 200: ZAltServiceConfirmResponse }),
       },

@@ -33,6 +33,8 @@ export const accountRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx)
     {
       onRequest: [guard, ctx.limits.accountSearches],
       schema: {
+        operationId: 'searchAccounts',
+        summary: 'Find a bank account by its number',
         querystring: ZAccountSearchQuery,
         response: jsonAnswers({ 200: ZAccountSearchResponse }),
       },
@@ -52,6 +54,8 @@ export const accountRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx)
     {
       onRequest: guard,
       schema: {
+        operationId: 'listPayerAccounts',
+        summary: 'List the payer’s linked bank accounts',
         querystring: ZUserAccountsQuery,
         response: jsonAnswers({ 200: ZUserAccountsResponse }),
       },
@@ -67,7 +71,11 @@ export const accountRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx)
     '/api/accounts/bvn',
     {
       onRequest: [guard, ctx.limits.accountSearches],
-      schema: { response: jsonAnswers({ 200: ZBvnAccountsResponse }) },
+      schema: {
+        operationId: 'listBvnAccounts',
+        summary: 'List the accounts held under the payer’s BVN',
+        response: jsonAnswers({ 200: ZBvnAccountsResponse }),
+      },
     },
     async (request) => ({
       success: true as const,
@@ -79,6 +87,8 @@ export const accountRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx)
     '/api/bank-lookups/:institutionCode',
     {
       schema: {
+        operationId: 'lookUpBank',
+        summary: 'Look up a bank by its institution code',
         params: z.object({
           institutionCode: z.string().regex(/^\d{3,6}$/, 'must be 3 to 6 digits'),
         }),

@@ -26,6 +26,8 @@ export const authGrantSignatureRoutes: FastifyPluginAsync<TRouteContext> = async
     {
       onRequest: [limits.challenges, guard],
       schema: {
+        operationId: 'createGrantChallenge',
+        summary: 'Get a nonce to sign a consent’s grant with',
         body: ZGrantChallengeRequest,
         response: jsonAnswers({ 200: ZGrantChallengeResponse }),
       },
@@ -46,7 +48,12 @@ export const authGrantSignatureRoutes: FastifyPluginAsync<TRouteContext> = async
     '/api/auth/grant-signatures/verify',
     {
       onRequest: guard,
-      schema: { body: ZSignedGrant, response: jsonAnswers({ 200: ZGrantSignatureResponse }) },
+      schema: {
+        operationId: 'verifyGrantSignature',
+        summary: 'Verify a passkey-signed grant',
+        body: ZSignedGrant,
+        response: jsonAnswers({ 200: ZGrantSignatureResponse }),
+      },
     },
     async (request) => {
       const verified = await verifySignedGrant(

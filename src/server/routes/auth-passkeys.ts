@@ -43,7 +43,11 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/auth/passkeys/registration-options',
     {
       onRequest: [limits.challenges, guard],
-      schema: { response: jsonAnswers({ 200: ZPasskeyRegistrationOptionsResponse }) },
+      schema: {
+        operationId: 'getPasskeyRegistrationOptions',
+        summary: 'Get the WebAuthn options to add a passkey',
+        response: jsonAnswers({ 200: ZPasskeyRegistrationOptionsResponse }),
+      },
     },
     async (request) => ({
       success: true as const,
@@ -56,6 +60,8 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: guard,
       schema: {
+        operationId: 'registerPasskey',
+        summary: 'Add a passkey to the payer’s account',
         body: ZPasskeyRegisterRequest,
         response: jsonAnswers({ 201: ZPasskeyRegisterResponse }),
       },
@@ -77,7 +83,14 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
 
   r.get(
     '/api/auth/passkeys',
-    { onRequest: guard, schema: { response: jsonAnswers({ 200: ZPasskeysResponse }) } },
+    {
+      onRequest: guard,
+      schema: {
+        operationId: 'listPasskeys',
+        summary: 'List the payer’s passkeys',
+        response: jsonAnswers({ 200: ZPasskeysResponse }),
+      },
+    },
     async (request) => ({
       success: true as const,
       passkeys: await listPasskeys(db, payerOf(request).payerId, clock.now()),
@@ -90,6 +103,8 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: guard,
       schema: {
+        operationId: 'removePasskey',
+        summary: 'Remove a passkey, at once or after 24 hours',
         params: ZPasskeyIdParams,
         response: jsonAnswers({
           200: ZPasskeyRemoveResponse,
@@ -121,7 +136,12 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/auth/passkeys/:passkeyId/removal',
     {
       onRequest: [guard, requirePasskeyProof],
-      schema: { params: ZPasskeyIdParams, response: jsonAnswers({ 200: ZOkResponse }) },
+      schema: {
+        operationId: 'cancelPasskeyRemoval',
+        summary: 'Cancel a passkey’s scheduled removal',
+        params: ZPasskeyIdParams,
+        response: jsonAnswers({ 200: ZOkResponse }),
+      },
     },
     async (request) => {
       await cancelRemoval(db, payerOf(request).payerId, request.params.passkeyId, clock.now());
@@ -135,6 +155,8 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     {
       onRequest: limits.challenges,
       schema: {
+        operationId: 'cancelPasskeyRemovalByToken',
+        summary: 'Cancel a scheduled passkey removal with the SMS link’s token',
         body: ZPasskeyRemovalCancelRequest,
         response: jsonAnswers({ 200: ZPasskeyRemovalCancelResponse }),
       },
@@ -149,7 +171,11 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/auth/step-up/options',
     {
       onRequest: [limits.challenges, guard],
-      schema: { response: jsonAnswers({ 200: ZWebAuthnOptionsResponse }) },
+      schema: {
+        operationId: 'getStepUpOptions',
+        summary: 'Get the WebAuthn options to prove this session with a passkey',
+        response: jsonAnswers({ 200: ZWebAuthnOptionsResponse }),
+      },
     },
     async (request) => ({
       success: true as const,
@@ -161,7 +187,12 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/auth/step-up',
     {
       onRequest: guard,
-      schema: { body: ZStepUpRequest, response: jsonAnswers({ 200: ZStepUpResponse }) },
+      schema: {
+        operationId: 'stepUp',
+        summary: 'Prove this session with a passkey',
+        body: ZStepUpRequest,
+        response: jsonAnswers({ 200: ZStepUpResponse }),
+      },
     },
     async (request) => {
       const proven = await stepUp(db, config, payerOf(request), request.body.response, clock.now());

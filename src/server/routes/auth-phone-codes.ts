@@ -15,7 +15,12 @@ export const authPhoneCodeRoutes: FastifyPluginAsync<TRouteContext> = async (
     '/api/auth/phone-codes',
     {
       onRequest: limits.codeSends,
-      schema: { body: ZPhoneCodeRequest, response: jsonAnswers({ 200: ZPhoneCodeResponse }) },
+      schema: {
+        operationId: 'sendPhoneCode',
+        summary: 'Send a one-time sign-in code by SMS',
+        body: ZPhoneCodeRequest,
+        response: jsonAnswers({ 200: ZPhoneCodeResponse }),
+      },
     },
     async (request) => {
       const sent = await requestPhoneCode(

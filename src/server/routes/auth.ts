@@ -29,7 +29,12 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/auth/discovery',
     {
       onRequest: limits.discoveries,
-      schema: { body: ZDiscoveryRequest, response: jsonAnswers({ 200: ZDiscoveryResponse }) },
+      schema: {
+        operationId: 'startAuthDiscovery',
+        summary: 'Open the authentication session a sign-in names',
+        body: ZDiscoveryRequest,
+        response: jsonAnswers({ 200: ZDiscoveryResponse }),
+      },
     },
     async (request) => {
       const discovery = await openDiscovery(db, request.body, clock.now());
@@ -46,7 +51,11 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/auth/passkeys/sign-in-options',
     {
       onRequest: limits.challenges,
-      schema: { response: jsonAnswers({ 200: ZWebAuthnOptionsResponse }) },
+      schema: {
+        operationId: 'getPasskeySignInOptions',
+        summary: 'Get the WebAuthn options of a passkey sign-in',
+        response: jsonAnswers({ 200: ZWebAuthnOptionsResponse }),
+      },
     },
     async () => ({
       success: true as const,
@@ -60,7 +69,12 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/auth/login',
     {
       onRequest: limits.logins,
-      schema: { body: ZLoginRequest, response: jsonAnswers({ 200: ZLoginResponse }) },
+      schema: {
+        operationId: 'signIn',
+        summary: 'Sign in, or sign up, with a passkey or an SMS code',
+        body: ZLoginRequest,
+        response: jsonAnswers({ 200: ZLoginResponse }),
+      },
     },
     async (request) => {
       const result = await login(db, config, request.body, clock.now());
@@ -81,7 +95,11 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/auth/me',
     {
       onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
-      schema: { response: jsonAnswers({ 200: ZAuthMeResponse }) },
+      schema: {
+        operationId: 'getMe',
+        summary: 'Read the signed-in payer',
+        response: jsonAnswers({ 200: ZAuthMeResponse }),
+      },
     },
     async (request) => {
       const payer = payerOf(request);
@@ -100,7 +118,11 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/auth/session',
     {
       onRequest: requirePayer(ctx, { identifyTo: 'honour' }),
-      schema: { response: jsonAnswers({ 200: ZSessionResponse }) },
+      schema: {
+        operationId: 'getSession',
+        summary: 'Read who acts in this session, and for which merchant',
+        response: jsonAnswers({ 200: ZSessionResponse }),
+      },
     },
     async (request) => {
       const payer = payerOf(request);
@@ -113,7 +135,11 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/auth/logout',
     {
       onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
-      schema: { response: jsonAnswers({ 200: ZOkResponse }) },
+      schema: {
+        operationId: 'signOut',
+        summary: 'Sign out of this session',
+        response: jsonAnswers({ 200: ZOkResponse }),
+      },
     },
     async (request) => {
       await revokeSession(db, payerOf(request).sessionId, clock.now());

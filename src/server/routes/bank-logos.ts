@@ -41,7 +41,14 @@ export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, { confi
   // spec §8: an unknown bank still gets a logo, the default one, never a broken image.
   r.get(
     '/api/bank-logos/:institutionCode',
-    { schema: { params: ZBankLogoParams, response: jsonAnswers({ 200: ZSvgImage }) } },
+    {
+      schema: {
+        operationId: 'getBankLogo',
+        summary: 'Get a bank’s logo',
+        params: ZBankLogoParams,
+        response: jsonAnswers({ 200: ZSvgImage }),
+      },
+    },
     async (request, reply) => {
       const { institutionCode } = request.params;
       const name = bankName(institutionCode);
@@ -54,7 +61,12 @@ export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, { confi
   r.get(
     '/api/signed-url',
     {
-      schema: { querystring: ZSignedUrlQuery, response: jsonAnswers({ 200: ZSignedUrlResponse }) },
+      schema: {
+        operationId: 'getCardSchemeLogoUrl',
+        summary: 'Get the address of a card scheme’s logo',
+        querystring: ZSignedUrlQuery,
+        response: jsonAnswers({ 200: ZSignedUrlResponse }),
+      },
     },
     async (request) => {
       const name = /^logos\/cardSchemes\/([A-Za-z]+)\.png$/.exec(request.query.imageKey)?.[1];
@@ -71,6 +83,8 @@ export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, { confi
     '/api/card-scheme-logos/:scheme.svg',
     {
       schema: {
+        operationId: 'getCardSchemeLogo',
+        summary: 'Get a card scheme’s logo',
         params: z.object({ scheme: z.string().max(20) }),
         response: jsonAnswers({ 200: ZSvgImage }),
       },

@@ -88,7 +88,12 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       idempotency: {
         scope: (request) => payerScope('payments.card', { payerId: payerOf(request).payerId }),
       },
-      schema: { body: ZCardChargeBody, response: jsonAnswers({ 200: ZCardChargeResponse }) },
+      schema: {
+        operationId: 'chargeCard',
+        summary: 'Charge a card, to pay a payment or to link it to an account',
+        body: ZCardChargeBody,
+        response: jsonAnswers({ 200: ZCardChargeResponse }),
+      },
     },
     async (request, reply) =>
       charge(request, reply, { payerId: payerOf(request).payerId }, request.body),
@@ -108,6 +113,8 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         request: ({ body: { consentId: _consentId, ...body } }) => body,
       },
       schema: {
+        operationId: 'chargeCardWithConsentLink',
+        summary: 'Charge a card to pay a payment without signing in',
         body: ZPublicCardChargeRequest,
         response: jsonAnswers({ 200: ZCardChargeResponse }),
       },
@@ -128,6 +135,8 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         scope: (request) => payerScope('payments.card.complete', completerOf(request)),
       },
       schema: {
+        operationId: 'completeCardCharge',
+        summary: 'Complete a card charge with its OTP',
         body: ZCardCompleteRequest,
         response: jsonAnswers({ 200: ZCardCompleteResponse }),
       },
@@ -146,7 +155,12 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       idempotency: {
         scope: (request) => payerScope('payments.save-card', { payerId: payerOf(request).payerId }),
       },
-      schema: { body: ZSaveCardRequest, response: jsonAnswers({ 200: ZSaveCardResponse }) },
+      schema: {
+        operationId: 'saveCard',
+        summary: 'Save a paid payment’s card to an account',
+        body: ZSaveCardRequest,
+        response: jsonAnswers({ 200: ZSaveCardResponse }),
+      },
     },
     async (request) => saveCardOfPayment(ctx, payerOf(request).payerId, request.body),
   );
@@ -155,6 +169,8 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/payments/:paymentId/attempts/current/cancel',
     {
       schema: {
+        operationId: 'cancelPaymentAttempt',
+        summary: 'Cancel a payment’s current attempt',
         params: z.object({ paymentId: ZIdentifier }),
         body: ZCancelAttemptRequest,
         response: jsonAnswers({ 200: ZCancelAttemptResponse }),
@@ -173,7 +189,14 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
 
   api.post(
     '/api/consent/otp',
-    { schema: { body: ZConsentOtpRequest, response: jsonAnswers({ 200: ZConsentOtpResponse }) } },
+    {
+      schema: {
+        operationId: 'submitCardOtp',
+        summary: 'Submit a card payment’s OTP',
+        body: ZConsentOtpRequest,
+        response: jsonAnswers({ 200: ZConsentOtpResponse }),
+      },
+    },
     async (request) => {
       const access = await paymentAccessOf(ctx, request, request.body.consentId);
       await submitCardOtp(ctx, { ...request.body, access });

@@ -25,6 +25,8 @@ export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: ctx.limits.terminalCalls,
       schema: {
+        operationId: 'getTerminalKeys',
+        summary: 'Get a card reader’s terminal and merchant ids',
         body: ZTerminalFetchKeysRequest,
         response: jsonAnswers({ 200: ZTerminalFetchKeysResponse }),
       },
@@ -39,6 +41,8 @@ export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       // A body the reader garbled answers the terminal's own words (spec §8), not a field list.
       attachValidation: true,
       schema: {
+        operationId: 'payWithChipCard',
+        summary: 'Pay a consent’s immediate payment with a chip card',
         body: ZChipPurchaseRequest,
         response: jsonAnswers({ 200: ZChipPurchaseResponse }),
       },

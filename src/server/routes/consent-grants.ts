@@ -18,6 +18,8 @@ export const consentGrantRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     '/api/consent/:consentId/grant',
     {
       schema: {
+        operationId: 'grantConsent',
+        summary: 'Grant a consent with a passkey signature',
         params: z.object({ consentId: ZIdentifier }),
         body: ZGrantCall,
         response: jsonAnswers({ 200: ZGrantResponse }),
@@ -47,6 +49,8 @@ export const consentGrantRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     '/api/consent/:consentId/decline',
     {
       schema: {
+        operationId: 'declineConsent',
+        summary: 'Decline a consent',
         params: z.object({ consentId: ZIdentifier }),
         response: jsonAnswers({ 200: ZDeclineResponse }),
       },

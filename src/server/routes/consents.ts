@@ -37,6 +37,8 @@ export const consentRoutes: FastifyPluginAsync<TRouteContext & { reads: TConsent
     '/api/consent/:consentId',
     {
       schema: {
+        operationId: 'getConsentForPage',
+        summary: 'Read a consent as its payment page shows it',
         params: z.object({ consentId: ZIdentifier }),
         querystring: z.object({ clientId: z.optional(ZPrintable(100)) }),
         response: jsonAnswers({ 200: ZConsentReadResponse }),

@@ -29,6 +29,8 @@ export const embedCheckRoutes: FastifyPluginAsync<TRouteContext> = async (app, {
         limits.embedChecks,
       ],
       schema: {
+        operationId: 'checkEmbedOrigin',
+        summary: 'Check whether a merchant page’s origin may frame a consent',
         params: z.object({ consentId: ZIdentifier }),
         querystring: z.object({ clientId: ZIdentifier, origin: ZPrintable(300) }),
         response: jsonAnswers({ 200: ZEmbedCheckResponse }),

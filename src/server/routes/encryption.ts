@@ -11,11 +11,15 @@ import { jsonAnswers } from './responses';
  * /api): the key is replaced weekly, and a stale one is refused a day after.
  */
 export const encryptionRoutes: FastifyPluginAsync<TRouteContext> = async (app, { db, clock }) => {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/encryption/public-key',
-      { schema: { response: jsonAnswers({ 200: ZEncryptionPublicKeyResponse }) } },
-      async () => currentCardKey(db, clock),
-    );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/encryption/public-key',
+    {
+      schema: {
+        operationId: 'getEncryptionPublicKey',
+        summary: 'Get the key the page encrypts card fields with',
+        response: jsonAnswers({ 200: ZEncryptionPublicKeyResponse }),
+      },
+    },
+    async () => currentCardKey(db, clock),
+  );
 };

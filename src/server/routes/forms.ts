@@ -47,7 +47,14 @@ export const formRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
 
   api.get(
     '/api/form',
-    { schema: { querystring: ZFormQuery, response: jsonAnswers({ 200: ZFormReadResponse }) } },
+    {
+      schema: {
+        operationId: 'getConsentForm',
+        summary: 'Read a consent’s form with the answers saved so far',
+        querystring: ZFormQuery,
+        response: jsonAnswers({ 200: ZFormReadResponse }),
+      },
+    },
     async (request) => ({
       success: true as const,
       data: await readFormForPage(ctx.db, request.query, ctx.clock.now()),
@@ -58,6 +65,8 @@ export const formRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     '/api/form/sections/:sectionId',
     {
       schema: {
+        operationId: 'saveFormSection',
+        summary: 'Save the answers of one form section',
         params: z.object({ sectionId: ZFormKey }),
         body: ZSaveFormSectionRequest,
         response: jsonAnswers({ 200: ZSaveFormSectionResponse }),
@@ -74,6 +83,8 @@ export const formRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     {
       bodyLimit: FORM_FILE_MAX_BYTES,
       schema: {
+        operationId: 'uploadFormFile',
+        summary: 'Upload a file for a form field',
         querystring: ZUploadFormFileQuery,
         headers: z.object({
           'x-form-update-token': z.optional(ZIdentifier),

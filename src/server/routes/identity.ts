@@ -33,7 +33,14 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
 
   api.get(
     '/api/identity/bvn',
-    { onRequest: signedIn, schema: { response: jsonAnswers({ 200: ZBvnStatusResponse }) } },
+    {
+      onRequest: signedIn,
+      schema: {
+        operationId: 'getBvnStatus',
+        summary: 'Read the payer’s BVN and whether it is verified',
+        response: jsonAnswers({ 200: ZBvnStatusResponse }),
+      },
+    },
     async (request) => ({
       success: true as const,
       bvn: await verifiedBvn(ctx.db, payerOf(request).payerId),
@@ -44,7 +51,12 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
     '/api/identity/bvn',
     {
       onRequest: [signedIn, ctx.limits.codeSends],
-      schema: { body: ZBvnCodeRequest, response: jsonAnswers({ 200: ZBvnCodeResponse }) },
+      schema: {
+        operationId: 'sendBvnCode',
+        summary: 'Send a code to the phone registered with a BVN',
+        body: ZBvnCodeRequest,
+        response: jsonAnswers({ 200: ZBvnCodeResponse }),
+      },
     },
     async (request) => {
       const payer = payerOf(request);
@@ -69,7 +81,12 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
         scope: (request) =>
           payerScope('identity.bvn.verify', { payerId: payerOf(request).payerId }),
       },
-      schema: { body: ZBvnVerifyRequest, response: jsonAnswers({ 200: ZBvnStatusResponse }) },
+      schema: {
+        operationId: 'verifyBvn',
+        summary: 'Verify a BVN with the code sent to its phone',
+        body: ZBvnVerifyRequest,
+        response: jsonAnswers({ 200: ZBvnStatusResponse }),
+      },
     },
     async (request) => {
       const payer = payerOf(request);
@@ -86,7 +103,12 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
     '/api/identity/phone-number',
     {
       onRequest: [signedIn, requirePasskeyProof, ctx.limits.codeSends],
-      schema: { body: ZPhoneChangeRequest, response: jsonAnswers({ 200: ZPhoneCodeResponse }) },
+      schema: {
+        operationId: 'sendPhoneNumberCode',
+        summary: 'Send a code to a new sign-in phone number',
+        body: ZPhoneChangeRequest,
+        response: jsonAnswers({ 200: ZPhoneCodeResponse }),
+      },
     },
     async (request) => {
       const sent = await requestPhoneChange(ctx, payerOf(request), request.body.phone);
@@ -108,6 +130,8 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
           payerScope('identity.phone-number.verify', { payerId: payerOf(request).payerId }),
       },
       schema: {
+        operationId: 'changePhoneNumber',
+        summary: 'Change the sign-in phone number with the code sent to it',
         body: ZPhoneChangeVerifyRequest,
         response: jsonAnswers({ 200: ZPhoneChangeResponse }),
       },

@@ -46,6 +46,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: guard,
       schema: {
+        operationId: 'listPayerConsents',
+        summary: 'List the signed-in payer’s consents',
         querystring: ZPayerConsentsQuery,
         response: jsonAnswers({ 200: ZPayerConsentsResponse }),
       },
@@ -61,6 +63,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: [ctx.limits.challenges, guard],
       schema: {
+        operationId: 'createRevocationChallenge',
+        summary: 'Get a nonce to sign a consent’s revocation with',
         params: ZPayerConsentParams,
         response: jsonAnswers({ 200: ZRevocationChallengeResponse }),
       },
@@ -76,6 +80,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: guard,
       schema: {
+        operationId: 'revokeConsent',
+        summary: 'Revoke a consent with a passkey signature',
         params: ZPayerConsentParams,
         body: ZRevokeConsentRequest,
         response: jsonAnswers({ 200: ZRevokeConsentResponse }),
@@ -92,6 +98,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: guard,
       schema: {
+        operationId: 'getPayerConsentRecord',
+        summary: 'Read a consent’s record and audit trail',
         params: ZPayerConsentParams,
         response: jsonAnswers({ 200: ZConsentRecordResponse }),
       },
@@ -108,6 +116,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: [guard, requirePasskeyProof],
       schema: {
+        operationId: 'confirmDataSharing',
+        summary: 'Confirm a consent’s data sharing again, extending it',
         params: ZPayerConsentParams,
         response: jsonAnswers({ 200: ZRevokeConsentResponse }),
       },
@@ -125,7 +135,12 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
   r.get(
     '/api/consent-receipts/:token',
     {
-      schema: { params: ZReceiptParams, response: jsonAnswers({ 200: ZReceiptResponse }) },
+      schema: {
+        operationId: 'getConsentReceipt',
+        summary: 'Read the consent an SMS receipt’s link names',
+        params: ZReceiptParams,
+        response: jsonAnswers({ 200: ZReceiptResponse }),
+      },
     },
     async (request) => ({
       success: true as const,
@@ -138,6 +153,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     {
       onRequest: ctx.limits.challenges,
       schema: {
+        operationId: 'createReceiptRevocationChallenge',
+        summary: 'Get a nonce to sign the receipt’s consent’s revocation with',
         params: ZReceiptParams,
         response: jsonAnswers({ 200: ZReceiptChallengeResponse }),
       },
@@ -152,6 +169,8 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
     '/api/consent-receipts/:token/revoke',
     {
       schema: {
+        operationId: 'revokeConsentByReceipt',
+        summary: 'Revoke the receipt’s consent with a passkey signature',
         params: ZReceiptParams,
         body: ZRevokeConsentRequest,
         response: jsonAnswers({ 200: ZRevokeConsentResponse }),

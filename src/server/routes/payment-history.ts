@@ -17,7 +17,14 @@ export const paymentHistoryRoutes: FastifyPluginAsync<TRouteContext> = async (ap
 
   api.get(
     '/api/payments/history',
-    { onRequest, schema: { response: jsonAnswers({ 200: ZPaymentHistoryResponse }) } },
+    {
+      onRequest,
+      schema: {
+        operationId: 'getPaymentHistory',
+        summary: 'List the signed-in payer’s payments',
+        response: jsonAnswers({ 200: ZPaymentHistoryResponse }),
+      },
+    },
     async (request) => paymentHistory(ctx.db, payerOf(request).payerId),
   );
 
@@ -26,6 +33,8 @@ export const paymentHistoryRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     {
       onRequest,
       schema: {
+        operationId: 'listFavoritesAndRecents',
+        summary: 'List whom the payer paid most and last',
         querystring: ZFavoritesAndRecentsQuery,
         response: jsonAnswers({ 200: ZFavoritesAndRecentsResponse }),
       },

@@ -34,6 +34,8 @@ export const paymentRequestRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     {
       onRequest: [guard, ctx.limits.paymentRequests],
       schema: {
+        operationId: 'createPaymentRequest',
+        summary: 'Ask another payer for a consent to pay you',
         body: ZConsentCreationPayload,
         headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
@@ -57,6 +59,8 @@ export const paymentRequestRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     '/api/consent/payment-request/:paymentRequestId',
     {
       schema: {
+        operationId: 'getPaymentRequest',
+        summary: 'Read a payment request and who sent it',
         params: ZPaymentRequestParams,
         response: jsonAnswers({ 200: ZPaymentRequestReadResponse }),
       },
@@ -72,6 +76,8 @@ export const paymentRequestRoutes: FastifyPluginAsync<TRouteContext> = async (ap
     {
       onRequest: [guard, ctx.limits.paymentRequests],
       schema: {
+        operationId: 'declinePaymentRequest',
+        summary: 'Decline a payment request',
         params: ZPaymentRequestParams,
         response: jsonAnswers({ 200: ZDeclineInvitationResponse }),
       },

@@ -24,6 +24,8 @@ export const payoutRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) 
           payerScope('payments.release-pending', { payerId: payerOf(request).payerId }),
       },
       schema: {
+        operationId: 'releasePendingPayouts',
+        summary: 'Release what payment requests collected to a linked account',
         body: ZReleasePendingRequest,
         response: jsonAnswers({ 200: ZReleasePendingResponse }),
       },

@@ -29,6 +29,8 @@ export const transferPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/payments/:paymentId/transfer',
     {
       schema: {
+        operationId: 'startTransferPayment',
+        summary: 'Get a one-time account to pay a payment into by transfer',
         params,
         querystring: ZPaymentAccessQuery,
         body: ZTransferOpenRequest,
@@ -56,6 +58,8 @@ export const transferPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/payments/:paymentId/transfer/confirm',
     {
       schema: {
+        operationId: 'confirmTransferPayment',
+        summary: 'Say the transfer was sent, to look for it now',
         params,
         querystring: ZPaymentAccessQuery,
         response: jsonAnswers({ 200: ZTransferConfirmResponse }),
@@ -72,6 +76,8 @@ export const transferPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/payments/:paymentId',
     {
       schema: {
+        operationId: 'getPaymentStatus',
+        summary: 'Read a payment’s status, for a page that lost its stream',
         params,
         querystring: z.object({ ...ZPaymentAccessQuery.shape, chargeToken: ZChargeTokens }),
         response: jsonAnswers({ 200: ZPaymentStateResponse }),
