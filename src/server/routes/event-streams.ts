@@ -156,7 +156,12 @@ export const eventStreamRoutes: FastifyPluginAsync<
     '/api/events/tickets',
     {
       onRequest: requirePayer(ctx, { identifyTo: 'ignore' }),
-      schema: { body: ZTicketRequest, response: jsonAnswers({ 200: ZStreamTicketResponse }) },
+      schema: {
+        operationId: 'createStreamTicket',
+        summary: 'Get a ticket that opens an event stream',
+        body: ZTicketRequest,
+        response: jsonAnswers({ 200: ZStreamTicketResponse }),
+      },
     },
     async (request) => {
       const { payerId } = payerOf(request);
@@ -188,6 +193,8 @@ export const eventStreamRoutes: FastifyPluginAsync<
     {
       sse: 'only',
       schema: {
+        operationId: 'streamPaymentEvents',
+        summary: 'Stream a payment’s status',
         params: z.object({ paymentId: ZIdentifier }),
         querystring: ZStreamQuery,
         response: jsonAnswers({ 200: ZEventStream }),
@@ -232,6 +239,8 @@ export const eventStreamRoutes: FastifyPluginAsync<
     {
       sse: 'only',
       schema: {
+        operationId: 'streamBankValidationEvents',
+        summary: 'Stream an account search’s bank validation',
         params: z.object({ validationId: ZIdentifier }),
         querystring: ZStreamQuery,
         response: jsonAnswers({ 200: ZEventStream }),
@@ -253,6 +262,8 @@ export const eventStreamRoutes: FastifyPluginAsync<
     {
       sse: 'only',
       schema: {
+        operationId: 'streamAccountLinkEvents',
+        summary: 'Stream an account link’s progress',
         params: z.object({ accountLinkId: ZIdentifier }),
         querystring: ZStreamQuery,
         response: jsonAnswers({ 200: ZEventStream }),
@@ -273,7 +284,12 @@ export const eventStreamRoutes: FastifyPluginAsync<
     '/api/events/card-linking',
     {
       sse: 'only',
-      schema: { querystring: ZStreamQuery, response: jsonAnswers({ 200: ZEventStream }) },
+      schema: {
+        operationId: 'streamCardLinkingEvents',
+        summary: 'Stream the payer’s card linking',
+        querystring: ZStreamQuery,
+        response: jsonAnswers({ 200: ZEventStream }),
+      },
     },
     async (request, reply) => {
       const { ticket, lastEventId } = request.query;

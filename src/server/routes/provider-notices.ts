@@ -32,6 +32,8 @@ export const providerNoticeRoutes: FastifyPluginAsync<TRouteContext> = async (ap
       onRequest: (request, reply) =>
         ctx.limits.providerNotices.refuseBlockedAddress(request, reply),
       schema: {
+        operationId: 'receiveProviderNotice',
+        summary: 'Receive a payment provider’s signed notice',
         params: ZProviderNoticePath,
         response: jsonAnswers({ 200: ZProviderNoticeAnswer }),
       },

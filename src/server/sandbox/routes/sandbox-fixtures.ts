@@ -69,11 +69,15 @@ export function sandboxFixtures(): TSandboxFixturesResponse {
 export const sandboxFixtureRoutes: FastifyPluginAsync<TRouteContext> = async (app, { sandbox }) => {
   if (!sandbox) return;
   const fixtures = sandboxFixtures();
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/sandbox/fixtures',
-      { schema: { response: jsonAnswers({ 200: ZSandboxFixturesResponse }) } },
-      async () => fixtures,
-    );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/sandbox/fixtures',
+    {
+      schema: {
+        operationId: 'getSandboxFixtures',
+        summary: 'List the sandbox’s test banks, people, accounts and cards',
+        response: jsonAnswers({ 200: ZSandboxFixturesResponse }),
+      },
+    },
+    async () => fixtures,
+  );
 };

@@ -83,6 +83,8 @@ export const sandboxMessageRoutes: FastifyPluginAsync<TRouteContext> = async (
     '/api/sandbox/messages',
     {
       schema: {
+        operationId: 'listSandboxMessages',
+        summary: 'List the SMS the sandbox sent to a number',
         querystring: oneNumber,
         response: jsonAnswers({ 200: ZSandboxMessagesResponse }),
       },

@@ -32,6 +32,8 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<
     '/api/sandbox/transfers',
     {
       schema: {
+        operationId: 'sendSandboxTransfer',
+        summary: 'Send a transfer on the sandbox network',
         body: ZSandboxTransferRequest,
         response: jsonAnswers({ 200: ZSandboxTransferResponse }),
       },
@@ -46,6 +48,8 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<
     '/api/sandbox/3ds/:reference',
     {
       schema: {
+        operationId: 'answerSandbox3ds',
+        summary: 'Answer a sandbox card’s 3-D Secure challenge',
         params: z.object({ reference: ZChargeReference }),
         body: ZSandboxThreeDsAnswer,
         response: jsonAnswers({ 200: ZSandboxThreeDsResponse }),
@@ -61,6 +65,8 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<
     '/api/sandbox/virtual-accounts/:accountNumber/expire',
     {
       schema: {
+        operationId: 'expireSandboxVirtualAccount',
+        summary: 'Expire a one-time account of the sandbox',
         params: z.object({ accountNumber: z.string().regex(/^\d{10}$/, 'must be 10 digits') }),
         response: jsonAnswers({ 200: ZSandboxExpireResponse }),
       },

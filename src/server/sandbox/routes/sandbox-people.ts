@@ -17,6 +17,8 @@ export const sandboxPeopleRoutes: FastifyPluginAsync<TRouteContext> = async (app
     '/api/sandbox/people',
     {
       schema: {
+        operationId: 'createSandboxPerson',
+        summary: 'Mint a sandbox person with an account and a card of every scenario',
         body: ZSandboxPersonRequest,
         response: jsonAnswers({ 200: ZSandboxPersonResponse }),
       },

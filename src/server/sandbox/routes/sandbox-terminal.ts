@@ -18,6 +18,8 @@ export const sandboxTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (a
     '/api/sandbox/terminal/read',
     {
       schema: {
+        operationId: 'readSandboxCard',
+        summary: 'Read a card on the sandbox’s card reader',
         body: ZSandboxTerminalReadRequest,
         response: jsonAnswers({ 200: ZSandboxTerminalReadResponse }),
       },
