@@ -147,8 +147,11 @@ async function connectRedis(
   url: string,
   log: FastifyBaseLogger,
 ): Promise<{ client: Redis; close(): void }> {
-  // Loaded only when asked for: the embedded mode neither needs nor loads it.
-  const { Redis } = await import('ioredis');
+  // Loaded only when asked for: the embedded mode neither needs nor loads it. Its default export
+  // is the client class (its module.exports): the build's chunk of this CommonJS package has no
+  // other export, so `{ Redis }` was undefined there and the built server with REDIS_URL did not
+  // start ('Redis is not a constructor').
+  const { default: Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
