@@ -31,11 +31,15 @@ import {
   createWebhookEndpoint,
   rotateWebhookSecret,
 } from '../src/server/services/merchants/webhooks';
+import { ZOwnerInvitationRequest, ZOwnerInvitationResponse } from '../src/domain/schemas/dashboard';
+import { operatorActor } from '../src/server/services/dashboard/audit';
+import { createInvitation } from '../src/server/services/dashboard/staff';
+import { normalisePhone } from '../src/server/services/identity/phone-codes';
 import { systemHostResolver } from '../src/server/providers/host-resolver';
 
 const USAGE: Record<string, string> = {
   create:
-    'npm run client:create -- --name "Merchant name" [--origin https://shop.example]... [--image URL] [--primary #FE7048]',
+    'npm run client:create -- --name "Merchant name" [--origin https://shop.example]... [--image URL] [--primary #FE7048] [--owner-phone 0803…]',
   show: 'npm run client:show -- --client cli_…',
   'rotate-secret': 'npm run client:rotate-secret -- --client cli_… [--grace-hours 24]',
   origins:
@@ -57,6 +61,11 @@ type TClientAccess = {
     body: z.input<typeof ZOperatorCreateWebhookRequest>,
   ): Promise<unknown>;
   rotateWebhookSecret(clientId: string, webhookId: string): Promise<unknown>;
+  /** The dashboard's owner invitation of the client's merchant (docs/dashboard.md). */
+  inviteOwner(
+    clientId: string,
+    body: z.input<typeof ZOwnerInvitationRequest>,
+  ): Promise<z.output<typeof ZOwnerInvitationResponse>>;
   close(): Promise<void>;
   where: string;
 };
@@ -111,6 +120,8 @@ function serverAccess(server: TOperatorFile): TClientAccess {
         undefined,
         ZOperatorRotateWebhookSecretResponse,
       ),
+    inviteOwner: (id, body) =>
+      call('POST', `${client(id)}/owner-invitations`, body, ZOwnerInvitationResponse),
     close: async () => {},
   };
 }
@@ -173,6 +184,23 @@ async function databaseAccess(config: TConfig): Promise<TClientAccess> {
       });
       return rotated;
     },
+    async inviteOwner(id, body) {
+      const { merchantId } = await readClient(db, id, now());
+      const { phone } = valid(ZOwnerInvitationRequest, body);
+      const made = await createInvitation(
+        db,
+        config,
+        {
+          merchantId,
+          role: 'owner',
+          refundLimit: null,
+          phoneNumber: phone ? normalisePhone(phone) : null,
+          invitedBy: operatorActor(merchantId),
+        },
+        now(),
+      );
+      return { success: true as const, ...made };
+    },
     close: () => database.close(),
   };
 }
@@ -201,6 +229,7 @@ async function main() {
       origin: { type: 'string', multiple: true },
       image: { type: 'string' },
       primary: { type: 'string' },
+      'owner-phone': { type: 'string' },
       client: { type: 'string' },
       'grace-hours': { type: 'string' },
       add: { type: 'string', multiple: true },
@@ -223,17 +252,23 @@ async function main() {
   const access = server ? serverAccess(server) : await databaseAccess(config);
   try {
     switch (command) {
-      case 'create':
-        print(
-          await access.create({
-            name: values.name ?? '',
-            origins: values.origin ?? [],
-            image: values.image ?? null,
-            ...(values.primary ? { primaryColour: values.primary } : {}),
-          }),
-        );
+      case 'create': {
+        // Both ways answer the client's credentials (the server's with success: true).
+        const created = (await access.create({
+          name: values.name ?? '',
+          origins: values.origin ?? [],
+          image: values.image ?? null,
+          ...(values.primary ? { primaryColour: values.primary } : {}),
+        })) as Record<string, unknown> & { clientId: string };
+        const phone = values['owner-phone']?.trim();
+        const invited = await access.inviteOwner(created.clientId, phone ? { phone } : {});
+        print({ ...created, ownerInvitation: invited.invitationUrl });
         console.log('The secret is shown only now: store it safely. It is kept only as a hash.');
+        console.log(
+          `The owner invitation opens the dashboard once, ${phone ? 'for that phone number' : 'for the first phone number that proves itself with it'}, within 7 days.`,
+        );
         break;
+      }
       case 'show':
         print(await access.show(clientId));
         break;

@@ -54,6 +54,28 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This webhook is disabled (its receiver answered 410 Gone); enable it first',
   },
+  // The merchant dashboard (docs/dashboard.md): its staff, sessions and roles.
+  DASHBOARD_SIGN_IN_REQUIRED: { status: 401, message: 'Sign in to the dashboard to continue' },
+  DASHBOARD_PASSKEY_REQUIRED: {
+    status: 403,
+    message: 'Create your passkey to finish signing in',
+  },
+  DASHBOARD_NOT_STAFF: {
+    status: 403,
+    message: 'This passkey is not on any merchant team. Ask an owner for an invitation.',
+  },
+  DASHBOARD_ROLE_FORBIDDEN: { status: 403, message: 'Your role does not allow this' },
+  DASHBOARD_CSRF_REFUSED: {
+    status: 403,
+    message: 'This request did not come from the dashboard page. Reload it and try again.',
+  },
+  INVITATION_INVALID: {
+    status: 404,
+    message: 'This invitation link is not valid: it was used, withdrawn or has expired',
+  },
+  INVITATION_OTHER_PHONE: { status: 403, message: 'This invitation is for another phone number' },
+  REFUND_ABOVE_STAFF_LIMIT: { status: 403, message: 'This refund is above your limit of {limit}' },
+  LAST_OWNER: { status: 409, message: 'A merchant keeps at least one owner' },
   // Data a granted consent shares with its merchant (docs/merchant-clients.md, "Shared data").
   CONSENT_NOT_GRANTED: {
     status: 409,

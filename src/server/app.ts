@@ -7,6 +7,8 @@ import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { streamSlots, type TStreamSlots } from './events/stream-slots';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
+import { dashboardRoutes, recordMerchantRequests } from './routes/dashboard-routes';
+import { dashboardOperatorRoutes } from './routes/dashboard-team';
 import { openServerSecrets } from './services/server-secrets';
 import { refuseStoredNonOrigins } from './services/merchants/merchant-clients';
 import type { TCollectionRun } from './services/payments/collection-runner';
@@ -194,6 +196,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(openApiRoutes);
+  recordMerchantRequests(app, context);
   await app.register(merchantConsentRoutes, routeContext);
   await app.register(merchantWebhookRoutes, routeContext);
   await app.register(merchantPaymentRoutes, routeContext);
@@ -203,6 +206,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     ...routeContext,
     operatorToken: options.operatorToken,
   });
+  await app.register(dashboardOperatorRoutes, {
+    ...routeContext,
+    operatorToken: options.operatorToken,
+  });
+  await app.register(dashboardRoutes, { ...routeContext, webDir: options.webDir });
   await app.register(formRoutes, routeContext);
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());

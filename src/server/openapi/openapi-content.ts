@@ -9,6 +9,7 @@ import { ZPaymentStatusEvent } from '../../domain/schemas/payment';
 import { BANK_VALIDATION_EVENT, ZBankValidationEvent } from '../../domain/schemas/user-account';
 import { WEBHOOK_EVENT_SUMMARIES, webhookBodyOf } from '../../domain/schemas/webhook-events';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/schemas/webhooks';
+import { DASHBOARD_UNDOCUMENTED } from '../routes/dashboard-undocumented';
 import type { TGuardKind } from '../routes/guard-kinds';
 import { OPERATION_EXAMPLES } from './openapi-examples';
 
@@ -133,6 +134,7 @@ export const DOCUMENTED_OUTSIDE_API = ['/metrics'];
 /** Routes left out of the document, with why: they are not for developers. */
 export const UNDOCUMENTED_ROUTES: Record<string, string> = {
   'DELETE /api/accounts/:accountId': 'a debugging call, absent unless DEBUG_ROUTES is on',
+  ...DASHBOARD_UNDOCUMENTED,
 };
 
 /** Answers that are not JSON: their media type instead of application/json. */

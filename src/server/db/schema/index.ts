@@ -10,3 +10,4 @@ export * from './forms';
 export * from './collections';
 export * from './refunds';
 export * from './notices';
+export * from './dashboard';

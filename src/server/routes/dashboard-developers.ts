@@ -1,0 +1,208 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ZApiKeysResponse,
+  ZClientIdParams,
+  ZDashboardOk,
+  ZDashboardWebhooksResponse,
+  ZDeliveriesQuery,
+  ZDeliveriesResponse,
+  ZDeliveryIdParams,
+  ZKeyOriginsRequest,
+  ZKeyOriginsResponse,
+  ZKeyRotateRequest,
+  ZKeyRotateResponse,
+  ZRequestLogResponse,
+  ZWebhookIdParams,
+  ZWebhookSecretResponse,
+} from '../../domain/schemas/dashboard';
+import type { TRouteContext } from '../context';
+import { actorOf } from '../services/dashboard/audit';
+import {
+  changeOrigins,
+  enableWebhook,
+  listDeliveries,
+  listKeys,
+  listRequests,
+  listWebhooks,
+  resendFromDashboard,
+  rotateKey,
+  rotateWebhook,
+} from '../services/dashboard/developers';
+import { staffGuard, staffOf } from './dashboard-guard';
+import { jsonAnswers } from './responses';
+
+/** API keys, webhooks and their deliveries, the request log (docs/dashboard.md "Developers"). */
+export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const { db, clock, jobs } = ctx;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = staffGuard(app, ctx);
+  const keys = guard({ action: 'keys.manage' });
+  const webhooks = guard({ action: 'webhooks.manage' });
+  const merchantOf = (request: Parameters<typeof staffOf>[0]) => staffOf(request).staff.merchantId;
+  const who = (request: Parameters<typeof staffOf>[0]) => actorOf(staffOf(request));
+
+  r.get(
+    '/api/dashboard/keys',
+    {
+      onRequest: keys,
+      schema: {
+        operationId: 'dashboardKeys',
+        summary: 'The merchant’s API keys (clients) and their origins',
+        response: jsonAnswers({ 200: ZApiKeysResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      keys: await listKeys(db, merchantOf(request), clock.now()),
+    }),
+  );
+
+  r.post(
+    '/api/dashboard/keys/:clientId/rotate',
+    {
+      onRequest: keys,
+      schema: {
+        operationId: 'dashboardRotateKey',
+        summary: 'A new secret; the old one works for the grace hours',
+        params: ZClientIdParams,
+        body: ZKeyRotateRequest,
+        response: jsonAnswers({ 200: ZKeyRotateResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await rotateKey(
+        db,
+        who(request),
+        request.params.clientId,
+        request.body.graceHours,
+        clock.now(),
+      )),
+    }),
+  );
+
+  r.patch(
+    '/api/dashboard/keys/:clientId/origins',
+    {
+      onRequest: keys,
+      schema: {
+        operationId: 'dashboardChangeOrigins',
+        summary: 'Add or remove origins that may embed the consent page',
+        params: ZClientIdParams,
+        body: ZKeyOriginsRequest,
+        response: jsonAnswers({ 200: ZKeyOriginsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      allowedOrigins: await changeOrigins(
+        db,
+        who(request),
+        request.params.clientId,
+        request.body,
+        clock.now(),
+      ),
+    }),
+  );
+
+  r.get(
+    '/api/dashboard/webhooks',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardWebhooks',
+        summary: 'The merchant’s webhook endpoints',
+        response: jsonAnswers({ 200: ZDashboardWebhooksResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      webhooks: await listWebhooks(db, merchantOf(request)),
+    }),
+  );
+
+  r.get(
+    '/api/dashboard/webhooks/deliveries',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardDeliveries',
+        summary: 'Webhook deliveries, newest first: request, answer, time',
+        querystring: ZDeliveriesQuery,
+        response: jsonAnswers({ 200: ZDeliveriesResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      deliveries: await listDeliveries(db, merchantOf(request), request.query.webhookId),
+    }),
+  );
+
+  r.post(
+    '/api/dashboard/webhooks/deliveries/:deliveryId/resend',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardResendDelivery',
+        summary: 'Send a webhook delivery again now',
+        params: ZDeliveryIdParams,
+        response: jsonAnswers({ 200: ZDashboardOk }),
+      },
+    },
+    async (request) => {
+      await resendFromDashboard({ db, jobs }, who(request), request.params.deliveryId, clock.now());
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/dashboard/webhooks/:webhookId/enable',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardEnableWebhook',
+        summary: 'Send to a webhook again after a 410 disabled it',
+        params: ZWebhookIdParams,
+        response: jsonAnswers({ 200: ZDashboardOk }),
+      },
+    },
+    async (request) => {
+      await enableWebhook(db, who(request), request.params.webhookId, clock.now());
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/dashboard/webhooks/:webhookId/rotate-secret',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardRotateWebhookSecret',
+        summary: 'A new signing secret; the previous one signs too for a day',
+        params: ZWebhookIdParams,
+        response: jsonAnswers({ 200: ZWebhookSecretResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await rotateWebhook(db, who(request), request.params.webhookId, clock.now())),
+    }),
+  );
+
+  r.get(
+    '/api/dashboard/requests',
+    {
+      onRequest: guard({ action: 'logs.read' }),
+      schema: {
+        operationId: 'dashboardRequestLog',
+        summary: 'The merchant API’s requests of the last 7 days',
+        response: jsonAnswers({ 200: ZRequestLogResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      requests: await listRequests(db, merchantOf(request), clock.now()),
+    }),
+  );
+};

@@ -1,0 +1,256 @@
+import { and, desc, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { REQUEST_LOG_DAYS } from '../../../domain/dashboard-roles';
+import type { TDashboardDelivery } from '../../../domain/schemas/dashboard';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import {
+  apiClients,
+  apiRequestLog,
+  merchantEvents,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../db/schema';
+import type { TJobs } from '../../jobs/engine';
+import { AppError } from '../app-error';
+import { changeClientOrigins, readClient, rotateClientSecret } from '../merchants/merchant-clients';
+import {
+  enableWebhookEndpoint,
+  resendDelivery,
+  rotateWebhookSecret,
+  WEBHOOK_DELIVER_JOB,
+} from '../merchants/webhooks';
+import { recordAudit, type TActor } from './audit';
+
+/*
+ * The developers' screens (docs/dashboard.md "Developers"): the merchant's API keys (its clients:
+ * rotation with a grace period, embedding origins), webhook endpoints with their deliveries
+ * (request, answer, time), resend, enable and secret rotation, and the API request log. Each
+ * change is the merchant API's own (services/merchants), asked for a client of this merchant
+ * only, and written to the audit log.
+ */
+
+const DELIVERIES_SHOWN = 100;
+const REQUESTS_SHOWN = 200;
+
+async function clientIdsOf(db: TDb, merchantId: string): Promise<string[]> {
+  const rows = await db
+    .select({ clientId: apiClients.clientId })
+    .from(apiClients)
+    .where(eq(apiClients.merchantId, merchantId))
+    .orderBy(apiClients.createdAt);
+  return rows.map((row) => row.clientId);
+}
+
+/** A client of the merchant's, or NOT_FOUND as if it did not exist. */
+async function ownClient(db: TDb, merchantId: string, clientId: string): Promise<string> {
+  if (!(await clientIdsOf(db, merchantId)).includes(clientId)) {
+    throw new AppError('NOT_FOUND', 'No API key of yours has this client id');
+  }
+  return clientId;
+}
+
+/** A live webhook endpoint of the merchant's, and the client it belongs to. */
+async function ownWebhook(db: TDb, merchantId: string, webhookId: string): Promise<string> {
+  const [row] = await db
+    .select({ clientId: webhookEndpoints.clientId })
+    .from(webhookEndpoints)
+    .innerJoin(apiClients, eq(apiClients.clientId, webhookEndpoints.clientId))
+    .where(
+      and(
+        eq(webhookEndpoints.id, webhookId),
+        eq(apiClients.merchantId, merchantId),
+        isNull(webhookEndpoints.deletedAt),
+      ),
+    );
+  if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
+  return row.clientId;
+}
+
+export async function listKeys(db: TDb, merchantId: string, now: Date) {
+  const ids = await clientIdsOf(db, merchantId);
+  return Promise.all(
+    ids.map(async (id) => {
+      const { clientId, allowedOrigins, previousSecretValidUntil } = await readClient(db, id, now);
+      return { clientId, allowedOrigins, previousSecretValidUntil };
+    }),
+  );
+}
+
+/** A new secret, shown once; the old one keeps working for `graceHours`. */
+export async function rotateKey(
+  db: TDb,
+  who: TActor,
+  clientId: string,
+  graceHours: number,
+  now: Date,
+) {
+  await ownClient(db, who.merchantId, clientId);
+  const rotated = await rotateClientSecret(db, {
+    clientId,
+    presented: 'operator',
+    graceHours,
+    now,
+  });
+  await recordAudit(
+    db,
+    who,
+    { action: 'key.rotated', target: clientId, data: { graceHours } },
+    now,
+  );
+  return rotated;
+}
+
+export async function changeOrigins(
+  db: TDb,
+  who: TActor,
+  clientId: string,
+  change: { add?: string[] | undefined; remove?: string[] | undefined },
+  now: Date,
+) {
+  await ownClient(db, who.merchantId, clientId);
+  const allowedOrigins = await changeClientOrigins(db, clientId, {
+    add: change.add ?? [],
+    remove: change.remove ?? [],
+  });
+  await recordAudit(
+    db,
+    who,
+    { action: 'key.origins_changed', target: clientId, data: change },
+    now,
+  );
+  return allowedOrigins;
+}
+
+export async function listWebhooks(db: TDb, merchantId: string) {
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .innerJoin(apiClients, eq(apiClients.clientId, webhookEndpoints.clientId))
+    .where(and(eq(apiClients.merchantId, merchantId), isNull(webhookEndpoints.deletedAt)))
+    .orderBy(webhookEndpoints.createdAt);
+  return rows.map(({ webhook_endpoints: w }) => ({
+    webhookId: w.id,
+    clientId: w.clientId,
+    url: w.url,
+    status: w.disabledAt ? ('disabled' as const) : ('active' as const),
+    createdAt: w.createdAt.toISOString(),
+  }));
+}
+
+/** The body every try of a delivery sends (services/merchants/webhooks.ts deliver). */
+const requestBody = (event: typeof merchantEvents.$inferSelect) =>
+  JSON.stringify({
+    id: event.publicId,
+    type: event.type,
+    createdAt: event.createdAt.toISOString(),
+    data: event.data,
+  });
+
+/** The merchant's deliveries, newest first, with the request each sends and its last answer. */
+export async function listDeliveries(
+  db: TDb,
+  merchantId: string,
+  webhookId: string | undefined,
+): Promise<TDashboardDelivery[]> {
+  if (webhookId) await ownWebhook(db, merchantId, webhookId);
+  const clientIds = await clientIdsOf(db, merchantId);
+  if (clientIds.length === 0) return [];
+  const rows = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: merchantEvents })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(merchantEvents, eq(merchantEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        inArray(webhookEndpoints.clientId, clientIds),
+        webhookId ? eq(webhookEndpoints.id, webhookId) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(DELIVERIES_SHOWN);
+  return rows.map(({ delivery, endpoint, event }) => ({
+    id: delivery.id,
+    endpointId: endpoint.id,
+    clientId: endpoint.clientId,
+    url: endpoint.url,
+    eventId: event.publicId,
+    eventType: event.type,
+    consentId: delivery.consentId,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    lastStatus: delivery.lastStatus,
+    lastError: delivery.lastError,
+    nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    request: requestBody(event),
+  }));
+}
+
+/** Sends a delivery again now (the merchant API's resend), for a client of this merchant. */
+export async function resendFromDashboard(
+  ctx: Pick<TAppContext, 'db'> & { jobs?: Pick<TJobs, 'nudge'> | undefined },
+  who: TActor,
+  deliveryId: number,
+  now: Date,
+) {
+  const [row] = await ctx.db
+    .select({ clientId: webhookEndpoints.clientId })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(apiClients, eq(apiClients.clientId, webhookEndpoints.clientId))
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(apiClients.merchantId, who.merchantId)));
+  if (!row) throw new AppError('NOT_FOUND', 'No delivery of yours has this id');
+  await resendDelivery(ctx.db, row.clientId, deliveryId, now);
+  await recordAudit(ctx.db, who, { action: 'webhook.resent', target: String(deliveryId) }, now);
+  await ctx.jobs?.nudge(WEBHOOK_DELIVER_JOB);
+}
+
+export async function enableWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
+  const clientId = await ownWebhook(db, who.merchantId, webhookId);
+  await enableWebhookEndpoint(db, clientId, webhookId);
+  await recordAudit(db, who, { action: 'webhook.enabled', target: webhookId }, now);
+}
+
+/** A new signing secret, shown once; the previous one signs too for a day. */
+export async function rotateWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
+  const clientId = await ownWebhook(db, who.merchantId, webhookId);
+  const { rotated } = await rotateWebhookSecret(db, {
+    clientId,
+    webhookId,
+    idempotencyKey: undefined,
+    now,
+  });
+  await recordAudit(db, who, { action: 'webhook.secret_rotated', target: webhookId }, now);
+  return { secret: rotated.secret, previousSecretValidUntil: rotated.previousSecretValidUntil };
+}
+
+/** Keeps one merchant API request for the request log. */
+export async function keepApiRequest(db: TDb, entry: typeof apiRequestLog.$inferInsert) {
+  await db.insert(apiRequestLog).values(entry);
+}
+
+/** The merchant API's requests of the last 7 days, newest first (older ones go now). */
+export async function listRequests(db: TDb, merchantId: string, now: Date) {
+  const clientIds = await clientIdsOf(db, merchantId);
+  if (clientIds.length === 0) return [];
+  const since = new Date(now.getTime() - REQUEST_LOG_DAYS * 86_400_000);
+  await db
+    .delete(apiRequestLog)
+    .where(and(inArray(apiRequestLog.clientId, clientIds), lt(apiRequestLog.createdAt, since)));
+  const rows = await db
+    .select()
+    .from(apiRequestLog)
+    .where(and(inArray(apiRequestLog.clientId, clientIds), gte(apiRequestLog.createdAt, since)))
+    .orderBy(desc(apiRequestLog.id))
+    .limit(REQUESTS_SHOWN);
+  return rows.map((row) => ({
+    clientId: row.clientId,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    idempotencyKey: row.idempotencyKey,
+    requestId: row.requestId,
+    at: row.createdAt.toISOString(),
+  }));
+}

@@ -1,0 +1,288 @@
+import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { formatErrorMessage } from '../../../domain/errors';
+import { formatNaira } from '../../../domain/money';
+import type {
+  TDashboardPaymentRow,
+  TPaymentDetail,
+  TPaymentSearchQuery,
+  TTimelineEntry,
+} from '../../../domain/schemas/dashboard';
+import { DASHBOARD_PAGE_SIZE } from '../../../domain/schemas/dashboard';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import {
+  consents,
+  merchantEvents,
+  paymentAttempts,
+  paymentRefunds,
+  payments,
+  transferNotices,
+  webhookDeliveries,
+  webhookEndpoints,
+} from '../../db/schema';
+import { AppError } from '../app-error';
+import { refundsOfPayment, requestRefund } from '../payments/refunds';
+import { recordAudit, type TActor } from './audit';
+
+/*
+ * The dashboard's payments (docs/dashboard.md "Payments"): a search over the merchant's
+ * payments, one payment's timeline (its attempts, the provider's notices, the webhooks that told
+ * the merchant, its refunds), and the refund of the refunds API, capped for support staff.
+ */
+
+type TPaymentRow = typeof payments.$inferSelect;
+
+const last4 = (digits: string | null | undefined) => (digits ? `****${digits.slice(-4)}` : null);
+
+/** How the payer paid, masked as the dashboard shows it; null while unpaid. */
+function paidWith(row: TPaymentRow): string | null {
+  const origin = row.origin;
+  if (row.status !== 'executed' || !origin) return null;
+  if (origin.paymentMethod === 'card') {
+    return `Card ${origin.maskedCardNumber ?? origin.obfuscatedCard ?? ''}`.trim();
+  }
+  const account = last4(origin.accountNumber);
+  const from = [origin.bankName, account].filter(Boolean).join(' ');
+  return from ? `Transfer from ${from}` : 'Transfer';
+}
+
+const rowOf = (row: TPaymentRow, reference: string | null): TDashboardPaymentRow => ({
+  paymentId: row.id,
+  consentId: row.consentId,
+  reference,
+  type: row.type,
+  status: row.status,
+  amount: row.amount,
+  refunded: row.refunded,
+  narration: row.narration,
+  paidWith: paidWith(row),
+  createdAt: row.createdAt.toISOString(),
+  executedAt: row.executedAt?.toISOString() ?? null,
+});
+
+/** A page's position: the last row's creation time and id, newest first. */
+const encodeCursor = (row: TPaymentRow) =>
+  Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const when = new Date(String(at));
+    if (typeof id === 'string' && !Number.isNaN(when.getTime())) return { at: when, id };
+  } catch {
+    // Answered below as any cursor we did not make.
+  }
+  throw new AppError('VALIDATION_FAILED', 'cursor: not one this list made');
+}
+
+/** A Lagos day's bounds (the dashboard's dates are Lagos dates, UTC+1 all year). */
+const lagosDay = (day: string, end = false) =>
+  new Date(new Date(`${day}T00:00:00+01:00`).getTime() + (end ? 86_400_000 : 0));
+
+/** `q`: a reference, an id, or digits of the payer's account or card (their last ones). */
+function matching(q: string): SQL {
+  const text = q.trim();
+  const digits = text.replace(/\D/g, '');
+  return or(
+    eq(consents.reference, text),
+    eq(payments.id, text),
+    eq(payments.consentId, text),
+    digits.length >= 4
+      ? or(
+          sql`${payments.origin}->>'accountNumber' like ${`%${digits}`}`,
+          sql`replace(coalesce(${payments.origin}->>'maskedCardNumber', ${payments.origin}->>'obfuscatedCard', ''), ' ', '') like ${`%${digits}`}`,
+        )
+      : undefined,
+  ) as SQL;
+}
+
+export async function searchPayments(
+  db: TDb,
+  merchantId: string,
+  query: TPaymentSearchQuery,
+): Promise<{ payments: TDashboardPaymentRow[]; nextCursor: string | null }> {
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const rows = await db
+    .select({ payment: payments, reference: consents.reference })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(
+      and(
+        eq(consents.merchantId, merchantId),
+        query.status ? eq(payments.status, query.status) : undefined,
+        query.amount === undefined ? undefined : eq(payments.amount, query.amount),
+        query.from ? gte(payments.createdAt, lagosDay(query.from)) : undefined,
+        query.to ? lt(payments.createdAt, lagosDay(query.to, true)) : undefined,
+        query.q?.trim() ? matching(query.q) : undefined,
+        after
+          ? or(
+              lt(payments.createdAt, after.at),
+              and(eq(payments.createdAt, after.at), lt(payments.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(DASHBOARD_PAGE_SIZE + 1);
+  const page = rows.slice(0, DASHBOARD_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    payments: page.map((r) => rowOf(r.payment, r.reference)),
+    nextCursor: rows.length > DASHBOARD_PAGE_SIZE && last ? encodeCursor(last.payment) : null,
+  };
+}
+
+/** One of the merchant's payments; another merchant's reads as absent. */
+async function merchantPayment(db: TDb, merchantId: string, paymentId: string) {
+  const [row] = await db
+    .select({ payment: payments, reference: consents.reference, clientId: consents.clientId })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(and(eq(payments.id, paymentId), eq(consents.merchantId, merchantId)));
+  if (!row) throw new AppError('PAYMENT_NOT_FOUND');
+  return row;
+}
+
+const naira = (kobo: number) => formatNaira(kobo);
+
+/** Everything that happened to a payment, oldest first. */
+async function timelineOf(db: TDb, payment: TPaymentRow): Promise<TTimelineEntry[]> {
+  const entries: TTimelineEntry[] = [
+    {
+      at: payment.createdAt.toISOString(),
+      kind: 'created',
+      title: `Asked for ${naira(payment.amount)}`,
+      detail: payment.narration,
+    },
+  ];
+  const attempts = await db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, payment.id))
+    .orderBy(asc(paymentAttempts.createdAt));
+  for (const attempt of attempts) {
+    const card = attempt.cardLast4 ? ` ending ${attempt.cardLast4}` : '';
+    entries.push({
+      at: attempt.createdAt.toISOString(),
+      kind: 'attempt',
+      title: `${attempt.method.replace('_', ' ')}${card}: ${attempt.status}`,
+      detail: attempt.failureReason ?? attempt.stepText ?? null,
+    });
+  }
+  const attemptIds = attempts.map((a) => a.id);
+  if (attemptIds.length > 0) {
+    const notices = await db
+      .select()
+      .from(transferNotices)
+      .where(inArray(transferNotices.reference, attemptIds));
+    for (const notice of notices) {
+      entries.push({
+        at: notice.createdAt.toISOString(),
+        kind: 'notice',
+        title: `The bank told us of a transfer of ${naira(notice.amount)}`,
+        detail: notice.answer === 'taken' ? 'Taken' : `Sent back: ${notice.answer}`,
+      });
+    }
+  }
+  if (payment.executedAt) {
+    entries.push({
+      at: payment.executedAt.toISOString(),
+      kind: 'executed',
+      title: `Paid ${naira(payment.amount)}`,
+      detail: paidWith(payment),
+    });
+  }
+  const deliveries = await db
+    .select({
+      type: merchantEvents.type,
+      url: webhookEndpoints.url,
+      status: webhookDeliveries.status,
+      lastStatus: webhookDeliveries.lastStatus,
+      attempts: webhookDeliveries.attempts,
+      createdAt: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(merchantEvents, eq(merchantEvents.id, webhookDeliveries.eventId))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        eq(merchantEvents.consentId, payment.consentId),
+        sql`${merchantEvents.data}->>'paymentId' = ${payment.id}`,
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.id));
+  for (const d of deliveries) {
+    const answered = d.lastStatus === null ? '' : `, answered ${d.lastStatus}`;
+    entries.push({
+      at: d.createdAt.toISOString(),
+      kind: 'webhook',
+      title: `Webhook ${d.type}: ${d.status}`,
+      detail: `${d.url} (${d.attempts} ${d.attempts === 1 ? 'try' : 'tries'}${answered})`,
+    });
+  }
+  const refunds = await db
+    .select()
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.paymentId, payment.id))
+    .orderBy(asc(paymentRefunds.createdAt));
+  for (const refund of refunds) {
+    entries.push({
+      at: refund.createdAt.toISOString(),
+      kind: 'refund',
+      title: `Refund of ${naira(refund.amount)}: ${refund.status}`,
+      detail: refund.reason ?? refund.failureReason,
+    });
+  }
+  return entries.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+export async function paymentDetail(
+  db: TDb,
+  merchantId: string,
+  paymentId: string,
+): Promise<Omit<TPaymentDetail, 'success'>> {
+  const { payment, reference } = await merchantPayment(db, merchantId, paymentId);
+  return {
+    payment: rowOf(payment, reference),
+    refunds: await refundsOfPayment(db, payment.id),
+    refundable: payment.status === 'executed' ? payment.amount - payment.refunded : 0,
+    timeline: await timelineOf(db, payment),
+  };
+}
+
+/**
+ * The refunds API's refund (services/payments/refunds.ts), for the client the payment's consent
+ * belongs to. A support member's refund is capped by the limit their owner set; the audit log
+ * keeps who asked.
+ */
+export async function refundFromDashboard(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
+  who: TActor & { refundLimit: number | null; role: string },
+  paymentId: string,
+  body: { amount: number; reason: string },
+) {
+  if (who.role === 'support' && body.amount > (who.refundLimit ?? 0)) {
+    throw new AppError(
+      'REFUND_ABOVE_STAFF_LIMIT',
+      formatErrorMessage('REFUND_ABOVE_STAFF_LIMIT', { limit: naira(who.refundLimit ?? 0) }),
+    );
+  }
+  const { clientId } = await merchantPayment(ctx.db, who.merchantId, paymentId);
+  const refund = await requestRefund(
+    ctx,
+    { clientId, merchantId: who.merchantId },
+    paymentId,
+    body,
+  );
+  await recordAudit(
+    ctx.db,
+    who,
+    {
+      action: 'payment.refunded',
+      target: paymentId,
+      data: { refundId: refund.refundId, amount: body.amount, reason: body.reason },
+    },
+    ctx.clock.now(),
+  );
+  return refund;
+}

@@ -1,0 +1,151 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { dashboardCodeMessage } from '../../../domain/dashboard-roles';
+import { codeSentMessage } from '../../../domain/phone-code-texts';
+import type { TPasskeyRegisterRequest } from '../../../domain/schemas/auth';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/database';
+import { dashboardStaff, merchants } from '../../db/schema';
+import type { TJobs } from '../../jobs/engine';
+import type { TSmsSender } from '../../providers/sms';
+import { AppError } from '../app-error';
+import { registerPasskey, registrationOptions } from '../identity/passkey-devices';
+import { verifySignIn } from '../identity/passkeys';
+import { findPayerById, findPayerByPhone } from '../identity/payers';
+import {
+  checkPhoneCode,
+  consumePhoneCode,
+  normalisePhone,
+  requestPhoneCode,
+} from '../identity/phone-codes';
+import { actorName, actorOf, recordAudit } from './audit';
+import { markSessionPasskey, openDashboardSession, type TStaffPrincipal } from './staff-sessions';
+
+/*
+ * Signing in to the dashboard (docs/dashboard.md "Sessions"): staff are people as payers are,
+ * so their passkeys are the payers' own (services/identity), made and checked by the same code.
+ * A passkey signs in; an SMS code only accepts an invitation or recovers a lost passkey, and the
+ * session it opens may do nothing but make one.
+ */
+
+/** The person's newest membership of a team still on it: the merchant a sign-in opens. */
+async function latestMembership(db: TDb, payerId: string) {
+  const [row] = await db
+    .select({
+      staffId: dashboardStaff.id,
+      merchantId: dashboardStaff.merchantId,
+      merchantName: merchants.name,
+    })
+    .from(dashboardStaff)
+    .innerJoin(merchants, eq(merchants.id, dashboardStaff.merchantId))
+    .where(and(eq(dashboardStaff.payerId, payerId), isNull(dashboardStaff.removedAt)))
+    .orderBy(desc(dashboardStaff.createdAt), desc(dashboardStaff.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A passkey's sign-in: the person must be on a team. Answers the new session's cookie value. */
+export async function signInWithPasskey(
+  db: TDb,
+  config: TConfig,
+  response: Parameters<typeof verifySignIn>[2]['response'],
+  now: Date,
+): Promise<string> {
+  const { payerId } = await verifySignIn(db, config, { response, embedOrigins: [] }, now);
+  const membership = await latestMembership(db, payerId);
+  if (!membership) throw new AppError('DASHBOARD_NOT_STAFF');
+  const payer = await findPayerById(db, payerId);
+  return db.transaction(async (tx) => {
+    const session = await openDashboardSession(
+      tx,
+      { payerId, staffId: membership.staffId, method: 'passkey' },
+      now,
+    );
+    await recordAudit(
+      tx,
+      {
+        merchantId: membership.merchantId,
+        staffId: membership.staffId,
+        actor: actorName(payer?.fullName ?? payerId, payer?.phoneNumber ?? ''),
+      },
+      { action: 'staff.signed_in' },
+      now,
+    );
+    return session.token;
+  });
+}
+
+/** Options to make a passkey in this session (the payers' own, with their exclusions). */
+export const passkeyOptions = (db: TDb, config: TConfig, principal: TStaffPrincipal, now: Date) =>
+  registrationOptions(db, config, principal.payerId, now);
+
+/**
+ * Keeps the session's new passkey (the payers' registration: checks, approval, the SMS of a new
+ * device) and makes the session a passkey's.
+ */
+export async function addStaffPasskey(
+  ctx: { db: TDb; config: TConfig; sms: TSmsSender; jobs?: TJobs | undefined },
+  principal: TStaffPrincipal,
+  body: TPasskeyRegisterRequest,
+  now: Date,
+) {
+  const saved = await registerPasskey(
+    ctx,
+    { payerId: principal.payerId, sessionId: principal.sessionId },
+    body,
+    now,
+  );
+  await markSessionPasskey(ctx.db, principal.sessionId);
+  if (principal.staff) {
+    await recordAudit(
+      ctx.db,
+      actorOf(principal),
+      { action: 'staff.passkey_added', target: saved.passkeyId },
+      now,
+    );
+  }
+  return saved;
+}
+
+/** A lost passkey: a code to a number on a team (a number on none gets no SMS, and no error). */
+export async function sendRecoveryCode(
+  ctx: { db: TDb; config: TConfig; sms: TSmsSender },
+  phone: string,
+  now: Date,
+) {
+  const phoneNumber = normalisePhone(phone);
+  const payer = await findPayerByPhone(ctx.db, phoneNumber);
+  const membership = payer ? await latestMembership(ctx.db, payer.id) : null;
+  if (membership) {
+    await requestPhoneCode(ctx, phoneNumber, now, (sent) =>
+      dashboardCodeMessage({
+        productName: ctx.config.productName,
+        merchantName: membership.merchantName,
+        ...sent,
+      }),
+    );
+  }
+  return { phoneNumber, message: codeSentMessage(phoneNumber) };
+}
+
+/** The recovery code proves the number: a 'phone-code' session that may make a passkey. */
+export async function recoverWithCode(
+  db: TDb,
+  config: TConfig,
+  input: { phone: string; code: string },
+  now: Date,
+): Promise<string> {
+  const phoneNumber = normalisePhone(input.phone);
+  const code = await checkPhoneCode(db, config, phoneNumber, input.code, now);
+  const payer = await findPayerByPhone(db, phoneNumber);
+  const membership = payer ? await latestMembership(db, payer.id) : null;
+  if (!payer || !membership) throw new AppError('DASHBOARD_NOT_STAFF');
+  return db.transaction(async (tx) => {
+    await consumePhoneCode(tx, { id: code.id, phoneNumber }, now);
+    const session = await openDashboardSession(
+      tx,
+      { payerId: payer.id, staffId: membership.staffId, method: 'phone-code' },
+      now,
+    );
+    return session.token;
+  });
+}
