@@ -203,6 +203,7 @@ export const ACCOUNT_LINKED_MESSAGE =
 
 /** How a payment is paid, in the payment stream's names. */
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'account', 'chip_card'] as const;
+export type TPaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /**
  * The product's own sign-in page (/login, /) is a first-party client: it opens discoveries

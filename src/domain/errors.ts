@@ -95,6 +95,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This Idempotency-Key was already used with a different request',
   },
+  REFERENCE_REUSED: {
+    status: 409,
+    message: 'This reference was already used for a different consent',
+  },
   RATE_LIMITED: {
     status: 429,
     message: 'Too many requests. Please try again in {seconds} seconds.',

@@ -20,6 +20,7 @@ import {
 import { jobEngine, type TJobs } from './jobs/engine';
 import { groupOf, jobKinds } from './jobs/kinds';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
+import { merchantEventRoutes } from './routes/merchant-events';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
 import { consentReads } from './services/consents/consent-reads';
@@ -200,6 +201,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(merchantConsentRoutes, routeContext);
   await app.register(merchantWebhookRoutes, routeContext);
   await app.register(merchantPaymentRoutes, routeContext);
+  await app.register(merchantEventRoutes, routeContext);
   await app.register(merchantFormRoutes, routeContext);
   await app.register(merchantClientRoutes, routeContext);
   await app.register(operatorClientRoutes, {

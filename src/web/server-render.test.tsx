@@ -24,7 +24,7 @@ const answersFor = (consent: TConsent): TPageAnswers => ({
   consent: {
     consentId: consent.consentId,
     clientId: 'cli_1',
-    answer: { success: true, consent, embedOrigins: [] },
+    answer: { success: true, consent, embedOrigins: [], returnUrl: null },
   },
 });
 

@@ -1,6 +1,8 @@
 import { z } from 'zod/mini';
+import { PAYMENT_METHODS } from '../constants';
 import { ZAmountType, ZKobo } from './consent';
-import { ZIdentifier } from './fields';
+import { ZIdentifier, ZIsoDateTime } from './fields';
+import { ZListPage, ZMerchantEcho, ZMerchantReference } from './merchant-api';
 import { ZRefund } from './refunds';
 
 /*
@@ -52,23 +54,56 @@ export type TCollection = z.infer<typeof ZCollection>;
 export const ZCollectResponse = z.object({ success: z.literal(true), collection: ZCollection });
 
 /** GET /api/v1/payments/{paymentId} answer: the payment, every collection and refund of it. */
+export const ZMerchantPayment = z.object({
+  paymentId: z.string(),
+  consentId: z.string(),
+  type: z.enum(['immediate', 'future']),
+  status: z.enum(['pending', 'executed', 'cancelled']),
+  amount: z.number().check(z.int()),
+  amountType: ZAmountType,
+  narration: z.string(),
+  dueDate: z.nullable(z.string()),
+  executedAt: z.nullable(z.string()),
+  collections: z.array(ZCollection),
+  /** Kobo its refunds hold: processed, and pending (reserved until the provider answers). */
+  refunded: z.number().check(z.int()),
+  /** Every refund of it, oldest first (docs/payments.md "Refunds"). */
+  refunds: z.array(ZRefund),
+  /** How it was paid: the method of its completed attempt, 'account' for a debit; null unpaid. */
+  method: z.nullable(z.enum(PAYMENT_METHODS)),
+  createdAt: z.string(),
+  ...ZMerchantEcho,
+});
+export type TMerchantPayment = z.infer<typeof ZMerchantPayment>;
+
 export const ZMerchantPaymentResponse = z.object({
   success: z.literal(true),
-  payment: z.object({
-    paymentId: z.string(),
-    consentId: z.string(),
-    type: z.enum(['immediate', 'future']),
-    status: z.enum(['pending', 'executed', 'cancelled']),
-    amount: z.number().check(z.int()),
-    amountType: ZAmountType,
-    narration: z.string(),
-    dueDate: z.nullable(z.string()),
-    executedAt: z.nullable(z.string()),
-    collections: z.array(ZCollection),
-    /** Kobo its refunds hold: processed, and pending (reserved until the provider answers). */
-    refunded: z.number().check(z.int()),
-    /** Every refund of it, oldest first (docs/payments.md "Refunds"). */
-    refunds: z.array(ZRefund),
-  }),
+  payment: ZMerchantPayment,
 });
 export type TMerchantPaymentResponse = z.infer<typeof ZMerchantPaymentResponse>;
+
+/**
+ * GET /api/v1/payments: the merchant's payments newest first, by status, method, creation time,
+ * the consent's reference or the consent; cursor pages as GET /api/v1/consents.
+ */
+export const ZMerchantPaymentsQuery = z.object({
+  status: z.optional(ZMerchantPayment.shape.status),
+  method: z.optional(z.enum(PAYMENT_METHODS)),
+  /** Created at or after this instant. */
+  createdFrom: z.optional(ZIsoDateTime),
+  /** Created before this instant. */
+  createdTo: z.optional(ZIsoDateTime),
+  /** Payments of the consent with this reference of the merchant's. */
+  reference: z.optional(ZMerchantReference),
+  consentId: z.optional(ZIdentifier),
+  ...ZListPage,
+});
+export type TMerchantPaymentsQuery = z.infer<typeof ZMerchantPaymentsQuery>;
+
+export const ZMerchantPaymentsResponse = z.object({
+  success: z.literal(true),
+  payments: z.array(ZMerchantPayment),
+  /** The cursor of the next page; null on the last. */
+  nextCursor: z.nullable(z.string()),
+});
+export type TMerchantPaymentsResponse = z.infer<typeof ZMerchantPaymentsResponse>;

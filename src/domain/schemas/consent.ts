@@ -148,5 +148,7 @@ export const ZConsentReadResponse = z.object({
   consent: ZConsent,
   /** Origins the merchant registered for embedding: the only ones told about the consent. */
   embedOrigins: z.array(z.string()),
+  /** Where a standalone page sends the payer after the grant or a decline; null: it stays. */
+  returnUrl: z.nullable(z.string()),
 });
 export type TConsentReadResponse = z.infer<typeof ZConsentReadResponse>;

@@ -68,6 +68,64 @@ export const ZIdempotencyKey = z
     z.regex(/^[\x20-\x7e]+$/, 'must be printable ASCII characters'),
   );
 
+/**
+ * The merchant's own reference of a consent (its order number, say): unique per client, so a
+ * second create with it answers the first consent (docs/merchant-clients.md "Your reference").
+ */
+export const ZMerchantReference = z
+  .string()
+  .check(
+    z.regex(
+      /^[A-Za-z0-9._:=/-]{1,100}$/,
+      'must be 1 to 100 letters, digits or the characters . _ : = / -',
+    ),
+  );
+
+/** The most keys a consent's metadata holds, and the longest a key and a value may be. */
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_KEY_MAX_LENGTH = 40;
+export const METADATA_VALUE_MAX_LENGTH = 500;
+
+/** The merchant's own data on a consent: echoed on every read and webhook of it and its payments. */
+export const ZMetadata = z
+  .record(
+    z
+      .string()
+      .check(
+        z.regex(
+          new RegExp(`^[A-Za-z0-9_.-]{1,${METADATA_KEY_MAX_LENGTH}}$`),
+          `keys must be 1 to ${METADATA_KEY_MAX_LENGTH} letters, digits or . _ -`,
+        ),
+      ),
+    ZPrintable(METADATA_VALUE_MAX_LENGTH),
+  )
+  .check(
+    z.refine(
+      (values) => Object.keys(values).length <= METADATA_MAX_KEYS,
+      `at most ${METADATA_MAX_KEYS} keys`,
+    ),
+  );
+export type TMetadata = z.infer<typeof ZMetadata>;
+
+/**
+ * Where a standalone page sends the payer after the grant or a decline: an http(s) address on an
+ * origin registered for the client (checked when the consent is created).
+ */
+export const ZReturnUrl = z.string().check(
+  z.maxLength(2000),
+  z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    message: 'must be an http or https address',
+  }),
+);
+
+/** What every read and webhook of a consent and its payments echoes of the merchant's own. */
+export const ZMerchantEcho = {
+  /** The merchant's reference of the consent; null when it gave none. */
+  reference: z.nullable(z.string()),
+  /** The merchant's metadata of the consent; empty when it gave none. */
+  metadata: z.record(z.string(), z.string()),
+};
+
 /** Whether a consent request asks the payer for anything at all. */
 function asksForSomething(c: {
   payments: unknown[];
@@ -109,6 +167,9 @@ export const ZCreateConsentRequest = z
     expiresAt: z.optional(ZIsoDateTime),
     authAppId: z.optional(ZIdentifier),
     originalRequestId: z.optional(ZIdentifier),
+    reference: z.optional(ZMerchantReference),
+    metadata: z.optional(ZMetadata),
+    returnUrl: z.optional(ZReturnUrl),
   })
   .check(
     z.refine((c) => c.payments.filter((p) => p.type === 'immediate').length <= 1, {
@@ -209,19 +270,29 @@ export const ZMerchantConsentResponse = z.object({
     formResponse: z.nullable(ZMerchantConsentFormResponse),
     /** What of the payer's data can be read now. */
     sharedData: ZMerchantSharedData,
+    ...ZMerchantEcho,
+    /** Where a standalone page sends the payer after the grant or a decline; null: it stays. */
+    returnUrl: z.nullable(z.string()),
   }),
 });
 export type TMerchantConsentResponse = z.infer<typeof ZMerchantConsentResponse>;
 
-/** GET /api/v1/consents?status=&cursor=&limit=: the merchant's consents, newest first. */
-export const ZMerchantConsentsQuery = z.object({
-  status: z.optional(ZConsentStatus),
+/** The page of a merchant list (consents, payments, events): its cursor and size. */
+export const ZListPage = {
   /** The nextCursor of the page before; none: the first page. */
   cursor: z.optional(ZPrintable(200)),
   limit: z._default(
     z.coerce.number().check(z.int(), z.gte(1), z.lte(MERCHANT_CONSENTS_MAX_PAGE_SIZE)),
     MERCHANT_CONSENTS_PAGE_SIZE,
   ),
+};
+
+/** GET /api/v1/consents?status=&reference=&cursor=&limit=: the merchant's consents, newest first. */
+export const ZMerchantConsentsQuery = z.object({
+  status: z.optional(ZConsentStatus),
+  /** The consent of this reference of the merchant's (at most one). */
+  reference: z.optional(ZMerchantReference),
+  ...ZListPage,
 });
 export type TMerchantConsentsQuery = z.infer<typeof ZMerchantConsentsQuery>;
 

@@ -3,6 +3,7 @@ import { DATA_CATEGORIES } from '../constants';
 import { ERROR_CODES } from '../errors';
 import { ZMandateType } from './account-link';
 import { ZKobo } from './consent';
+import { ZMerchantEcho } from './merchant-api';
 import type { TWebhookEventType } from './webhooks';
 
 /*
@@ -34,45 +35,49 @@ const ZRefundCommon = {
   reason: z.nullable(z.string()),
 };
 
+/** An event's own fields, and the consent's reference and metadata every event echoes. */
+const eventData = <TShape extends z.core.$ZodLooseShape>(shape: TShape) =>
+  z.object({ ...shape, ...ZMerchantEcho });
+
 export const WEBHOOK_EVENT_DATA = {
-  'consent.granted': z.object({
+  'consent.granted': eventData({
     consentId: z.string(),
     grantedAt: ZTimestamp,
     immediatePaymentId: z.nullable(z.string()),
     dataTypes: z.array(z.enum(DATA_CATEGORIES)),
     payerAuthenticated: z.boolean(),
   }),
-  'consent.declined': z.object({
+  'consent.declined': eventData({
     consentId: z.string(),
     declinedAt: ZTimestamp,
     reason: z.string(),
   }),
-  'consent.revoked': z.object({
+  'consent.revoked': eventData({
     consentId: z.string(),
     revokedAt: ZTimestamp,
     cancelledPaymentIds: z.array(z.string()),
   }),
-  'payment.completed': z.object({
+  'payment.completed': eventData({
     consentId: z.string(),
     paymentId: z.string(),
     amount: ZKobo.check(z.describe('kobo')),
     method: ZMethod,
     executedAt: ZTimestamp,
   }),
-  'payment.failed': z.object({
+  'payment.failed': eventData({
     consentId: z.string(),
     paymentId: z.string(),
     method: ZMethod,
     code: z.enum(ERROR_CODES),
     message: z.string(),
   }),
-  'future_payment.collected': z.object({
+  'future_payment.collected': eventData({
     ...ZCollectionCommon,
     accountId: z.string(),
     bankName: z.string(),
     executedAt: ZTimestamp,
   }),
-  'future_payment.failed': z.object({
+  'future_payment.failed': eventData({
     ...ZCollectionCommon,
     code: z.literal('DIRECT_DEBIT_FAILED'),
     message: z.string(),
@@ -86,20 +91,20 @@ export const WEBHOOK_EVENT_DATA = {
       }),
     ),
   }),
-  'form.completed': z.object({
+  'form.completed': eventData({
     consentId: z.string(),
     formId: z.string(),
     formResponseId: z.string(),
     submittedAt: ZTimestamp,
   }),
-  'consent.failed': z.object({
+  'consent.failed': eventData({
     consentId: z.string(),
     failedAt: ZTimestamp.check(z.describe('the consent’s expiresAt')),
     code: z.literal('CONSENT_EXPIRED'),
     reason: z.string(),
     paidPaymentIds: z.array(z.string()),
   }),
-  'mandate.active': z.object({
+  'mandate.active': eventData({
     consentId: z.string(),
     mandateId: z.string(),
     accountId: z.string(),
@@ -107,21 +112,21 @@ export const WEBHOOK_EVENT_DATA = {
     mandateType: ZMandateType,
     activatedAt: z.nullable(ZTimestamp),
   }),
-  'refund.processed': z.object({
+  'refund.processed': eventData({
     ...ZRefundCommon,
     processedAt: ZTimestamp,
   }),
-  'refund.failed': z.object({
+  'refund.failed': eventData({
     ...ZRefundCommon,
     failureReason: z.string().check(z.describe('why the provider did not give it back')),
     failedAt: ZTimestamp,
   }),
-  'consent.data_sharing_confirmed': z.object({
+  'consent.data_sharing_confirmed': eventData({
     consentId: z.string(),
     confirmedAt: ZTimestamp,
     dataSharingExpiresAt: ZTimestamp,
   }),
-  'consent.data_sharing_expired': z.object({
+  'consent.data_sharing_expired': eventData({
     consentId: z.string(),
     endedAt: ZTimestamp,
     dataSharingExpiresAt: ZTimestamp,

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { ZIdentifier, ZPrintable } from './fields';
+import { ZIdentifier, ZIsoDateTime, ZPrintable } from './fields';
+import { ZListPage } from './merchant-api';
 
 /** What a merchant hears about (docs/webhooks.md); more join as their flows are built. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -95,3 +96,29 @@ export const ZDeliveryIdParams = z.object({
   deliveryId: z.coerce.number().check(z.int(), z.positive()),
 });
 export const ZWebhookOkResponse = z.object({ success: z.literal(true) });
+
+/** How long GET /api/v1/events lists an event after it happened. */
+export const EVENT_LIST_DAYS = 30;
+
+/**
+ * GET /api/v1/events: what the merchant's webhooks carried, newest first, by type and time, for
+ * the last EVENT_LIST_DAYS days; cursor pages as the other lists.
+ */
+export const ZMerchantEventsQuery = z.object({
+  type: z.optional(ZWebhookEventType),
+  /** Created at or after this instant. */
+  createdFrom: z.optional(ZIsoDateTime),
+  /** Created before this instant. */
+  createdTo: z.optional(ZIsoDateTime),
+  ...ZListPage,
+});
+export type TMerchantEventsQuery = z.infer<typeof ZMerchantEventsQuery>;
+
+export const ZMerchantEventsResponse = z.object({
+  success: z.literal(true),
+  /** Each as its webhook's body carried it. */
+  events: z.array(ZWebhookPayload),
+  /** The cursor of the next page; null on the last. */
+  nextCursor: z.nullable(z.string()),
+});
+export type TMerchantEventsResponse = z.infer<typeof ZMerchantEventsResponse>;

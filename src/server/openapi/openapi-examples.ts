@@ -85,6 +85,9 @@ const consent = {
   mandates: [],
   formResponse: null,
   sharedData: { bvn: null },
+  reference: 'ORD-1042',
+  metadata: { orderId: '1042', channel: 'web' },
+  returnUrl: 'https://shop.example/orders/1042',
 };
 
 const refund = {
@@ -96,6 +99,24 @@ const refund = {
   failureReason: null,
   createdAt: '2026-11-26T10:15:00.000Z',
   endedAt: '2026-11-26T10:15:01.000Z',
+};
+
+/** An immediate payment paid by card, as GET /api/v1/payments answers it (refunds apart). */
+const paidByCard = {
+  paymentId: PAYMENT_ID,
+  consentId: CONSENT_ID,
+  type: 'immediate',
+  status: 'executed',
+  amount: 250_000,
+  amountType: 'fixed',
+  narration: 'Order #1042',
+  dueDate: null,
+  executedAt: '2026-11-25T14:02:11.000Z',
+  collections: [],
+  method: 'card',
+  createdAt: '2026-11-25T13:53:02.475Z',
+  reference: 'ORD-1042',
+  metadata: { orderId: '1042', channel: 'web' },
 };
 
 const collection = {
@@ -142,6 +163,9 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
           },
         ],
         dataSharing: { bvnData: true },
+        reference: 'ORD-1042',
+        metadata: { orderId: '1042', channel: 'web' },
+        returnUrl: 'https://shop.example/orders/1042',
       },
       'A form only': { formId: 'frm_kyc2026', expiresAt: '2026-11-30T18:00:00.000Z' },
     },
@@ -163,7 +187,7 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
         },
       },
     },
-    failures: ['IDEMPOTENCY_KEY_REUSED', 'FORM_NOT_FOUND'],
+    failures: ['IDEMPOTENCY_KEY_REUSED', 'REFERENCE_REUSED', 'FORM_NOT_FOUND'],
   },
   'GET /api/v1/consents/{consentId}': {
     responses: { '200': { 'A pending consent': { success: true, consent } } },
@@ -320,28 +344,56 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
             collections: [collection],
             refunded: 0,
             refunds: [],
+            method: 'account',
+            createdAt: '2026-11-25T13:53:02.475Z',
+            reference: 'ORD-1042',
+            metadata: { orderId: '1042', channel: 'web' },
           },
         },
         'An immediate payment refunded in part': {
           success: true,
-          payment: {
-            paymentId: PAYMENT_ID,
-            consentId: CONSENT_ID,
-            type: 'immediate',
-            status: 'executed',
-            amount: 250_000,
-            amountType: 'fixed',
-            narration: 'Order #1042',
-            dueDate: null,
-            executedAt: '2026-11-25T14:02:11.000Z',
-            collections: [],
-            refunded: 100_000,
-            refunds: [refund],
-          },
+          payment: { ...paidByCard, refunded: 100_000, refunds: [refund] },
         },
       },
     },
     failures: ['PAYMENT_NOT_FOUND'],
+  },
+  'GET /api/v1/payments': {
+    responses: {
+      '200': {
+        'One page, paid by card': {
+          success: true,
+          payments: [{ ...paidByCard, refunded: 0, refunds: [] }],
+          nextCursor: 'MjAyNi0xMS0yNVQxMzo1MzowMi40NzVafHBheV8tWlVVVmdfQ1hILU55N1hl',
+        },
+      },
+    },
+  },
+  'GET /api/v1/events': {
+    responses: {
+      '200': {
+        'A payment completed': {
+          success: true,
+          events: [
+            {
+              id: 'evt_3q2-7wEjVR9mXoPz0aLk4g',
+              type: 'payment.completed',
+              createdAt: '2026-11-25T14:02:11.000Z',
+              data: {
+                consentId: CONSENT_ID,
+                paymentId: PAYMENT_ID,
+                amount: 250_000,
+                method: 'card',
+                executedAt: '2026-11-25T14:02:11.000Z',
+                reference: 'ORD-1042',
+                metadata: { orderId: '1042', channel: 'web' },
+              },
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+    },
   },
   'POST /api/v1/payments/{paymentId}/refunds': {
     request: {

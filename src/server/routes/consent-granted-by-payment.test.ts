@@ -102,6 +102,8 @@ describe('a consent asking only for an immediate payment', () => {
           immediatePaymentId: consent.paymentId,
           dataTypes: [],
           payerAuthenticated: false,
+          reference: null,
+          metadata: {},
         },
       },
     ]);

@@ -132,6 +132,7 @@ describe('GET /api/consent/{id}?clientId=', () => {
         formUpdateToken: 'tok_1',
         attestDiscoveryId: 'dsc_1',
         authAppId: 'app_1',
+        returnUrl: 'https://shop.owner.example/orders/7?from=consent',
       })
       .where(eq(consents.id, id));
     await db
@@ -172,7 +173,9 @@ describe('GET /api/consent/{id}?clientId=', () => {
       success: true,
       consent: { ...consent, payments: seen },
       embedOrigins,
+      returnUrl: loaded.returnUrl,
     });
+    expect(sent.returnUrl).toBe('https://shop.owner.example/orders/7?from=consent');
     expect(sent).toEqual(JSON.parse(JSON.stringify(serialised)));
     expect(sent.consent.payments[0].origin).not.toHaveProperty('integrations');
     // Nothing the schema would have dropped or changed.
@@ -194,7 +197,9 @@ describe('GET /api/consent/{id}?clientId=', () => {
     const { consent, embedOrigins } = loaded;
     expect(response.json()).toEqual(
       JSON.parse(
-        JSON.stringify(ZConsentReadResponse.parse({ success: true, consent, embedOrigins })),
+        JSON.stringify(
+          ZConsentReadResponse.parse({ success: true, consent, embedOrigins, returnUrl: null }),
+        ),
       ),
     );
     expect(response.json().consent).toMatchObject({ payments: [], dataSharing: null });

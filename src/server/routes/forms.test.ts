@@ -722,6 +722,8 @@ describe('the grant check and the merchant read', () => {
       formId,
       formResponseId: first.formResponseId,
       submittedAt: expect.any(String),
+      reference: null,
+      metadata: {},
     });
     expect(events.filter((e) => e.type === 'consent.granted')).toHaveLength(1);
     // Final: a later save is refused.

@@ -126,6 +126,8 @@ describe("'consent.failed': a consent that expires unanswered", () => {
           code: 'CONSENT_EXPIRED',
           reason: 'The consent expired before the payer answered it',
           paidPaymentIds: [],
+          reference: null,
+          metadata: {},
         },
       },
     ]);
@@ -363,6 +365,8 @@ describe("'mandate.active': each chosen account's mandate, once, with the grant"
           bankName: banks[i],
           mandateType: link.route === 'paper' ? 'paper' : 'otp',
           activatedAt: link.activatedAt?.toISOString(),
+          reference: null,
+          metadata: {},
         };
       }),
     );

@@ -33,6 +33,8 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
       // Credentials are checked before the body, so a stranger learns nothing about the schema.
       preValidation: requireMerchant({ db, limits, clock }),
       schema: {
+        operationId: 'createConsent',
+        summary: 'Create a consent and the address of its page',
         body: ZCreateConsentRequest,
         headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
@@ -62,6 +64,8 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation: requireMerchant({ db, limits, clock }),
       schema: {
+        operationId: 'getConsent',
+        summary: 'Read one consent as it stands',
         params: z.object({ consentId: ZIdentifier }),
         response: jsonAnswers({ 200: ZMerchantConsentResponse }),
       },
@@ -82,6 +86,8 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation: requireMerchant({ db, limits, clock }),
       schema: {
+        operationId: 'listConsents',
+        summary: 'List consents, newest first, by status or reference',
         querystring: ZMerchantConsentsQuery,
         response: jsonAnswers({ 200: ZMerchantConsentsResponse }),
       },
@@ -98,6 +104,8 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation: requireMerchant({ db, limits, clock }),
       schema: {
+        operationId: 'getSharedBvn',
+        summary: "Read the payer's verified BVN the consent shares",
         params: z.object({ consentId: ZIdentifier }),
         response: jsonAnswers({ 200: ZSharedBvnResponse }),
       },
@@ -114,6 +122,8 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation: requireMerchant({ db, limits, clock }),
       schema: {
+        operationId: 'getConsentRecord',
+        summary: 'Read what the payer was shown and every change since',
         params: z.object({ consentId: ZIdentifier }),
         response: jsonAnswers({ 200: ZConsentRecordResponse }),
       },

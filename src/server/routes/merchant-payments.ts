@@ -4,11 +4,14 @@ import {
   ZCollectRequest,
   ZCollectResponse,
   ZMerchantPaymentResponse,
+  ZMerchantPaymentsQuery,
+  ZMerchantPaymentsResponse,
   ZPaymentIdParams,
 } from '../../domain/schemas/collections';
 import { ZRefundRequest, ZRefundResponse } from '../../domain/schemas/refunds';
 import type { TRouteContext } from '../context';
 import { collectOnRequest, readMerchantPayment } from '../services/payments/merchant-payments';
+import { listMerchantPayments } from '../services/payments/payment-list';
 import { requestRefund } from '../services/payments/refunds';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
@@ -31,6 +34,8 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
         request: ({ params, body }) => ({ paymentId: params.paymentId, ...body }),
       },
       schema: {
+        operationId: 'collectPayment',
+        summary: "Collect a variable or 'As needed' future payment now",
         params: ZPaymentIdParams,
         body: ZCollectRequest,
         // 201: collected; 202: a bank has not answered yet, the runner finishes it.
@@ -59,6 +64,8 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
         request: ({ params, body }) => ({ paymentId: params.paymentId, ...body }),
       },
       schema: {
+        operationId: 'refundPayment',
+        summary: 'Refund a paid payment, whole or in part',
         params: ZPaymentIdParams,
         body: ZRefundRequest,
         // 201: processed or failed; 202: the provider has not answered yet.
@@ -82,6 +89,8 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     {
       preValidation,
       schema: {
+        operationId: 'getPayment',
+        summary: 'Read one payment with its collections and refunds',
         params: ZPaymentIdParams,
         response: jsonAnswers({ 200: ZMerchantPaymentResponse }),
       },
@@ -89,6 +98,23 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     async (request) => ({
       success: true as const,
       payment: await readMerchantPayment(ctx.db, merchantOf(request), request.params.paymentId),
+    }),
+  );
+
+  api.get(
+    '/api/v1/payments',
+    {
+      preValidation,
+      schema: {
+        operationId: 'listPayments',
+        summary: 'List payments, newest first, by status, method, time, reference or consent',
+        querystring: ZMerchantPaymentsQuery,
+        response: jsonAnswers({ 200: ZMerchantPaymentsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await listMerchantPayments(ctx.db, merchantOf(request).merchantId, request.query)),
     }),
   );
 };

@@ -659,6 +659,8 @@ describe('the merchant hears of it', () => {
       amount: 25_000,
       reason: 'Late delivery',
       processedAt: clock.now().toISOString(),
+      reference: null,
+      metadata: {},
     });
     const headers = Object.fromEntries(
       ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [

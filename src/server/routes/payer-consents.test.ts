@@ -278,6 +278,8 @@ describe('POST /api/users/consents/{id}/revoke', () => {
       consentId,
       revokedAt,
       cancelledPaymentIds: (await paymentsOf(consentId)).map((p) => p.id),
+      reference: null,
+      metadata: {},
     });
     const deliveries = await ctx.database.db
       .select()

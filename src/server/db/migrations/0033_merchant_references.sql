@@ -5,6 +5,7 @@
 ALTER TABLE "consents" ADD COLUMN "reference" text;--> statement-breakpoint
 ALTER TABLE "consents" ADD COLUMN "metadata" jsonb;--> statement-breakpoint
 ALTER TABLE "consents" ADD COLUMN "return_url" text;--> statement-breakpoint
+ALTER TABLE "consents" ADD COLUMN "reference_fingerprint" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "consents_client_reference" ON "consents" USING btree ("client_id","reference") WHERE reference IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "consents_merchant_created" ON "consents" USING btree ("merchant_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "merchant_events_client_created" ON "merchant_events" USING btree ("client_id","created_at");

@@ -101,6 +101,8 @@ export const consents = pgTable(
     originalRequestId: text('original_request_id'),
     /** The merchant's own reference, unique per client: a second create with it answers this one. */
     reference: text('reference'),
+    /** SHA-256 of the create request that used the reference: the same again answers this one. */
+    referenceFingerprint: text('reference_fingerprint'),
     /** The merchant's metadata (at most 20 keys), echoed on every read and webhook. */
     metadata: jsonb('metadata').$type<Record<string, string>>(),
     /** Where a standalone page sends the payer after the grant or a decline (a client origin). */

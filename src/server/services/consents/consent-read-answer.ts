@@ -23,7 +23,7 @@ export type TConsentReadAnswer = {
   readonly expiresAtMs: number;
   /** Every immediate payment has a shield wallet to collect into (spec §5 last rule). */
   readonly collectable: boolean;
-  /** `{"success":true,"consent":{…},"embedOrigins":[…]}`. */
+  /** `{"success":true,"consent":{…},"embedOrigins":[…],"returnUrl":…}`. */
   readonly body: string;
 };
 
@@ -83,7 +83,8 @@ select
       'attestDiscoveryId', c.attest_discovery_id,
       'attestAuthAppId', c.auth_app_id,
       'authAppId', c.auth_app_id),
-    'embedOrigins', (select a.allowed_origins from api_clients a where a.client_id = c.client_id)
+    'embedOrigins', (select a.allowed_origins from api_clients a where a.client_id = c.client_id),
+    'returnUrl', c.return_url
   )::text,
   coalesce(p.has_origin, false)
 from consents c

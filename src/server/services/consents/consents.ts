@@ -12,6 +12,7 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import type { TEventBus } from '../../events/event-bus';
 import {
+  apiClients,
   consentEvents,
   consents,
   dataSharingItems,
@@ -25,7 +26,8 @@ import {
   merchantConsentDetails,
   type TMerchantConsentDetails,
 } from '../merchants/merchant-consent-details';
-import { runIdempotent } from '../idempotency';
+import { fingerprintOf, runIdempotent } from '../idempotency';
+import { isUniqueViolation } from '../../db/database-errors';
 
 type TConsentRow = typeof consents.$inferSelect;
 type TPaymentRow = typeof payments.$inferSelect;
@@ -63,23 +65,44 @@ export async function createConsent(
     : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
   const [merchant] = await db.select().from(merchants).where(eq(merchants.id, ctx.merchantId));
   if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  await assertReturnOrigin(db, ctx.clientId, input.returnUrl);
+  const byReference = input.reference
+    ? { reference: input.reference, fingerprint: fingerprintOf(input) }
+    : null;
+  if (byReference) {
+    const first = await consentOfReference(db, ctx.clientId, byReference);
+    if (first) return { ...first, created: false };
+  }
   const idempotency = ctx.idempotencyKey
     ? { scope: consentCreationScope(ctx.clientId), key: ctx.idempotencyKey, request: input }
     : undefined;
 
-  const { result, replayed } = await runIdempotent(db, idempotency, async (tx) => {
-    // Checked inside: a retry of a consent created before its expiry passed still answers it.
-    if (expiresAt.getTime() <= now.getTime()) {
-      throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
-    }
-    const consentId = await insertConsent(tx, input, {
-      merchant,
-      clientId: ctx.clientId,
-      expiresAt,
-      actor: `client:${ctx.clientId}`,
+  let outcome: Awaited<ReturnType<typeof runIdempotent<{ consentId: string; expiresAt: string }>>>;
+  try {
+    outcome = await runIdempotent(db, idempotency, async (tx) => {
+      // Checked inside: a retry of a consent created before its expiry passed still answers it.
+      if (expiresAt.getTime() <= now.getTime()) {
+        throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
+      }
+      const consentId = await insertConsent(tx, input, {
+        merchant,
+        clientId: ctx.clientId,
+        expiresAt,
+        actor: `client:${ctx.clientId}`,
+        referenceFingerprint: byReference?.fingerprint ?? null,
+      });
+      return { consentId, expiresAt: expiresAt.toISOString() };
     });
-    return { consentId, expiresAt: expiresAt.toISOString() };
-  });
+  } catch (error) {
+    // Two creates with one reference at once: the index let one in, the other answers it.
+    const first =
+      byReference && isUniqueViolation(error)
+        ? await consentOfReference(db, ctx.clientId, byReference)
+        : null;
+    if (!first) throw error;
+    return { ...first, created: false };
+  }
+  const { result, replayed } = outcome;
   if (!replayed) {
     await ctx.events?.publish({
       type: 'consent.created',
@@ -87,6 +110,43 @@ export async function createConsent(
     });
   }
   return { ...result, created: !replayed };
+}
+
+/**
+ * The consent a client created with this reference, when the same request made it (an
+ * idempotent retry); another request with the reference is refused; null when none has it.
+ */
+async function consentOfReference(
+  db: TDb,
+  clientId: string,
+  { reference, fingerprint }: { reference: string; fingerprint: string },
+): Promise<{ consentId: string; expiresAt: string } | null> {
+  const [first] = await db
+    .select({
+      id: consents.id,
+      expiresAt: consents.expiresAt,
+      fingerprint: consents.referenceFingerprint,
+    })
+    .from(consents)
+    .where(and(eq(consents.clientId, clientId), eq(consents.reference, reference)));
+  if (!first) return null;
+  if (first.fingerprint !== fingerprint) throw new AppError('REFERENCE_REUSED');
+  return { consentId: first.id, expiresAt: first.expiresAt.toISOString() };
+}
+
+/** A return URL must be on an origin the client registered (its embedding origins). */
+async function assertReturnOrigin(db: TDb, clientId: string, returnUrl: string | undefined) {
+  if (returnUrl === undefined) return;
+  const [client] = await db
+    .select({ origins: apiClients.allowedOrigins })
+    .from(apiClients)
+    .where(eq(apiClients.clientId, clientId));
+  if (!client?.origins.includes(new URL(returnUrl).origin)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'returnUrl: its origin is not registered for this client (npm run client:origins)',
+    );
+  }
 }
 
 /** Who a new consent is for and from, and what its first audit event records. */
@@ -98,6 +158,8 @@ export type TNewConsentRows = {
   actor: string;
   /** More for the 'consent.created' audit row (docs/payment-requests.md: who was asked). */
   createdData?: Record<string, unknown>;
+  /** The fingerprint of the merchant's request, kept with its reference. */
+  referenceFingerprint?: string | null;
 };
 
 /**
@@ -139,6 +201,10 @@ export async function insertConsent(
     requiresAccount: input.requirements.requiresAccount,
     authAppId: input.authAppId ?? null,
     originalRequestId: input.originalRequestId ?? null,
+    reference: input.reference ?? null,
+    referenceFingerprint: rows.referenceFingerprint ?? null,
+    metadata: input.metadata ?? null,
+    returnUrl: input.returnUrl ?? null,
   });
   if (input.payments.length > 0) {
     await tx.insert(payments).values(
@@ -290,6 +356,9 @@ function loadedOf(row: TConsentReadRow): TLoadedConsent {
     revokedAt: iso(row.revokedAt),
     dataSharingExpiresAt: iso(row.dataSharingExpiresAt),
     dataSharingEndedAt: iso(row.dataSharingEndedAt),
+    reference: row.reference,
+    metadata: row.metadata ?? {},
+    returnUrl: row.returnUrl,
   };
 }
 
@@ -306,6 +375,10 @@ export type TLoadedConsent = {
   /** Data sharing's end unless confirmed again, and when the expiry job ended it. */
   dataSharingExpiresAt: string | null;
   dataSharingEndedAt: string | null;
+  /** The merchant's own reference, metadata and return address (merchant-api.ts). */
+  reference: string | null;
+  metadata: Record<string, string>;
+  returnUrl: string | null;
 };
 
 /** Loads a consent with everything it asks for, whatever its state; null when unknown. */
@@ -374,6 +447,9 @@ function merchantView(
     dataSharingExpiresAt: found.dataSharingExpiresAt,
     dataSharingEndedAt: found.dataSharingEndedAt,
     ...details,
+    reference: found.reference,
+    metadata: found.metadata,
+    returnUrl: found.returnUrl,
   };
 }
 
@@ -412,6 +488,7 @@ export async function listMerchantConsents(
       and(
         eq(consents.merchantId, merchantId),
         query.status ? eq(consents.status, query.status) : undefined,
+        query.reference ? eq(consents.reference, query.reference) : undefined,
         after ? sql`(${created}, ${consents.id}) < (${after.at}, ${after.id})` : undefined,
       ),
     )

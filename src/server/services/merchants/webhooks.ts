@@ -266,17 +266,16 @@ export async function recordMerchantEvent(
     now: Date;
   },
 ): Promise<void> {
-  const [row] = await tx
-    .insert(merchantEvents)
-    .values({
-      publicId: newEventId(),
-      clientId: event.clientId,
-      consentId: event.consentId,
-      type: event.type,
-      data: event.data,
-      createdAt: event.now,
-    })
-    .returning({ id: merchantEvents.id });
+  // The consent's reference and metadata ride on every event of it (merchant-api.ts ZMerchantEcho).
+  const written = await tx.execute(sql`
+    INSERT INTO merchant_events (public_id, client_id, consent_id, type, data, created_at)
+    SELECT ${newEventId()}, ${event.clientId}, ${event.consentId}, ${event.type},
+           ${JSON.stringify(event.data)}::jsonb || jsonb_build_object(
+             'reference', c.reference, 'metadata', coalesce(c.metadata, '{}'::jsonb)),
+           ${event.now.toISOString()}::timestamptz
+    FROM (SELECT 1) AS one LEFT JOIN consents c ON c.id = ${event.consentId}
+    RETURNING id`);
+  const [row] = rowsOf<{ id: number | string }>(written).map((r) => ({ id: Number(r.id) }));
   if (!row) throw new Error('A merchant event could not be written');
   // An endpoint disabled by a 410 gets its delivery as failed, to resend once it is enabled.
   const inserted = await tx.execute(sql`

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ERROR_CATALOGUE, formatErrorMessage } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
-import type { TCollection, TMerchantPaymentResponse } from '../../../domain/schemas/collections';
+import type { TCollection, TMerchantPayment } from '../../../domain/schemas/collections';
+import type { TPaymentMethod } from '../../../domain/constants';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
@@ -15,7 +16,7 @@ import {
 import { AppError } from '../app-error';
 import { collectClaimed, collectionById, type TCollectionRow } from './future-collections';
 import { isUniqueViolation } from './payment-records';
-import { refundsOfPayment } from './refunds';
+import { refundsOfPayments } from './refunds';
 
 /*
  * The merchant's side of future payments (docs/payments.md "Collecting future payments"): collect
@@ -24,6 +25,7 @@ import { refundsOfPayment } from './refunds';
  */
 
 type TMerchant = { clientId: string; merchantId: string };
+type TPaymentRow = typeof payments.$inferSelect;
 
 const masked = (accountNumber: string) => `******${accountNumber.slice(-4)}`;
 
@@ -188,25 +190,79 @@ export async function readMerchantPayment(
   db: TDb,
   merchant: TMerchant,
   paymentId: string,
-): Promise<TMerchantPaymentResponse['payment']> {
+): Promise<TMerchantPayment> {
   const { payment } = await merchantPayment(db, merchant, paymentId);
-  const rows = await db
-    .select()
-    .from(futurePaymentCollections)
-    .where(eq(futurePaymentCollections.paymentId, paymentId))
-    .orderBy(asc(futurePaymentCollections.createdAt), asc(futurePaymentCollections.id));
-  return {
-    paymentId: payment.id,
-    consentId: payment.consentId,
-    type: payment.type,
-    status: payment.status,
-    amount: payment.amount,
-    amountType: payment.amountType,
-    narration: payment.narration,
-    dueDate: payment.dueDate?.toISOString() ?? null,
-    executedAt: payment.executedAt?.toISOString() ?? null,
-    collections: await collectionViews(db, rows),
-    refunded: payment.refunded,
-    refunds: await refundsOfPayment(db, payment.id),
-  };
+  const [view] = await merchantPaymentViews(db, [payment]);
+  if (!view) throw new Error(`Payment ${paymentId} has no view`);
+  return view;
 }
+
+/**
+ * How a payment was paid, as SQL over `payments p`: its completed attempt's method, or 'account'
+ * when a collection debited it; null while unpaid. GET /api/v1/payments filters by it too.
+ */
+export const paymentMethodSql = sql<TPaymentMethod | null>`coalesce(
+  (SELECT a.method FROM payment_attempts a
+    WHERE a.payment_id = p.id AND a.status = 'completed' ORDER BY a.id LIMIT 1),
+  CASE WHEN EXISTS (SELECT 1 FROM future_payment_collections f
+    WHERE f.payment_id = p.id AND f.status = 'succeeded') THEN 'account' END)`;
+
+/**
+ * Payments as the merchant reads them, in the order given: each with its collections and refunds,
+ * how it was paid, and its consent's reference and metadata; a few queries for the whole list.
+ */
+export async function merchantPaymentViews(
+  db: TDb,
+  rows: TPaymentRow[],
+): Promise<TMerchantPayment[]> {
+  const ids = rows.map((row) => row.id);
+  if (ids.length === 0) return [];
+  const [collectionRows, refundRows, extras] = await Promise.all([
+    db
+      .select()
+      .from(futurePaymentCollections)
+      .where(inArray(futurePaymentCollections.paymentId, ids))
+      .orderBy(asc(futurePaymentCollections.createdAt), asc(futurePaymentCollections.id)),
+    refundsOfPayments(db, ids),
+    db.execute(sql`
+      SELECT p.id, ${paymentMethodSql} AS method, c.reference, c.metadata
+      FROM payments p JOIN consents c ON c.id = p.consent_id
+      WHERE p.id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`),
+  ]);
+  const collections = await collectionViews(db, collectionRows);
+  const extraOf = new Map(
+    rowsOf<{
+      id: string;
+      method: TPaymentMethod | null;
+      reference: string | null;
+      metadata: Record<string, string> | null;
+    }>(extras).map((row) => [row.id, row]),
+  );
+  return rows.map((payment) => {
+    const extra = extraOf.get(payment.id);
+    return {
+      paymentId: payment.id,
+      consentId: payment.consentId,
+      type: payment.type,
+      status: payment.status,
+      amount: payment.amount,
+      amountType: payment.amountType,
+      narration: payment.narration,
+      dueDate: payment.dueDate?.toISOString() ?? null,
+      executedAt: payment.executedAt?.toISOString() ?? null,
+      collections: collections.filter((c) => c.paymentId === payment.id),
+      refunded: payment.refunded,
+      refunds: refundRows.filter((r) => r.paymentId === payment.id),
+      method: extra?.method ?? null,
+      createdAt: payment.createdAt.toISOString(),
+      reference: extra?.reference ?? null,
+      metadata: extra?.metadata ?? {},
+    };
+  });
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);

@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/database-errors';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TErrorCode } from '../../../domain/errors';
 import {
@@ -162,13 +163,7 @@ export async function insertAttempt(
   }
 }
 
-/** Whether a database error (or one it caused) broke a unique index. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
+export { isUniqueViolation };
 
 /** What a move may set besides the state its edge reaches. */
 export type TAttemptChange = Omit<

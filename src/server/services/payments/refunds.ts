@@ -408,11 +408,15 @@ export function refundView(row: TRefundRow): TRefund {
 }
 
 /** A payment's refunds, oldest first, as its merchant reads them. */
-export async function refundsOfPayment(db: TDb, paymentId: string): Promise<TRefund[]> {
+export const refundsOfPayment = (db: TDb, paymentId: string): Promise<TRefund[]> =>
+  refundsOfPayments(db, [paymentId]);
+
+/** The refunds of several payments, each payment's oldest first. */
+export async function refundsOfPayments(db: TDb, paymentIds: string[]): Promise<TRefund[]> {
   const rows = await db
     .select()
     .from(paymentRefunds)
-    .where(eq(paymentRefunds.paymentId, paymentId))
+    .where(inArray(paymentRefunds.paymentId, paymentIds))
     .orderBy(asc(paymentRefunds.createdAt), asc(paymentRefunds.id));
   return rows.map(refundView);
 }

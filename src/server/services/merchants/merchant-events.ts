@@ -1,0 +1,61 @@
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import {
+  EVENT_LIST_DAYS,
+  type TMerchantEventsQuery,
+  type TMerchantEventsResponse,
+  type TWebhookEventType,
+} from '../../../domain/schemas/webhooks';
+import type { TDb } from '../../db/database';
+import { merchantEvents } from '../../db/schema';
+import { decodeListCursor, encodeListCursor } from '../list-cursor';
+
+const DAY_MS = 24 * 60 * 60 * 1_000;
+
+/**
+ * GET /api/v1/events (docs/webhooks.md "Catching up"): the client's events of the last
+ * EVENT_LIST_DAYS days, newest first, each as its webhook's body carried it, so a merchant whose
+ * endpoint was down can find what it missed. The cursor is the event's time and public id.
+ */
+export async function listMerchantEvents(
+  db: TDb,
+  clientId: string,
+  query: TMerchantEventsQuery,
+  now: Date,
+): Promise<Omit<TMerchantEventsResponse, 'success'>> {
+  const after = query.cursor ? decodeListCursor(query.cursor) : null;
+  const created = sql<Date>`date_trunc('milliseconds', ${merchantEvents.createdAt})`;
+  const rows = await db
+    .select({
+      id: merchantEvents.publicId,
+      type: merchantEvents.type,
+      data: merchantEvents.data,
+      createdAt: created.mapWith(merchantEvents.createdAt),
+    })
+    .from(merchantEvents)
+    .where(
+      and(
+        eq(merchantEvents.clientId, clientId),
+        gte(merchantEvents.createdAt, new Date(now.getTime() - EVENT_LIST_DAYS * DAY_MS)),
+        query.type ? eq(merchantEvents.type, query.type) : undefined,
+        query.createdFrom ? sql`${merchantEvents.createdAt} >= ${query.createdFrom}` : undefined,
+        query.createdTo ? sql`${merchantEvents.createdAt} < ${query.createdTo}` : undefined,
+        after
+          ? sql`(${created}, ${merchantEvents.publicId}) < (${after.at}, ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(created), desc(merchantEvents.publicId))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    events: page.map((row) => ({
+      id: row.id,
+      type: row.type as TWebhookEventType,
+      createdAt: row.createdAt.toISOString(),
+      data: row.data,
+    })),
+    nextCursor:
+      rows.length > query.limit && last ? encodeListCursor(last.createdAt, last.id) : null,
+  };
+}
