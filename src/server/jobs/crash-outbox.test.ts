@@ -1,16 +1,18 @@
 // The outbox survives a crash between commit and send (docs/jobs.md "Crash tests"), on the
-// embedded default: a real server process (`src/server/main.ts`) on PGlite in a DATA_DIR that
-// commits and never sends (JOBS_WORK=off) registers a webhook, grants a consent whose future
-// payment falls due, and adds a passkey the payer must hear of; it is killed (SIGKILL) before
-// anything goes out. Another server on the same DATA_DIR sends each once: the webhook with its one
-// event id, the SMS once, the payment collected once. (On PostgreSQL: crash-outbox.postgres.test.ts.)
+// embedded default: a payer is made on a server that sends; then a real server process
+// (`src/server/main.ts`) on PGlite in the same DATA_DIR that commits and never sends
+// (JOBS_WORK=off) registers a webhook, grants a consent whose future payment falls due (its SMS
+// receipt too), adds a passkey the payer must hear of, and is asked a sign-up code; it is killed
+// (SIGKILL) before anything goes out. Another server on the same DATA_DIR sends each once: the
+// webhook with its one event id, each SMS once (and the code signs its number up), the payment
+// collected once. (On PostgreSQL: crash-outbox.postgres.test.ts.)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOperatorFile } from '../operator-file';
-import { commitWithoutSending, expectEachSentOnce, webhookReceiver } from '../testing/crash-outbox';
+import { crashBetweenCommitAndSend, webhookReceiver } from '../testing/crash-outbox';
 import {
   freePort,
   printedOnceReady,
@@ -31,9 +33,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The server on PGlite in the test's DATA_DIR, with `env` added. */
-async function start(env: Record<string, string>): Promise<TServerProcess> {
-  const port = await freePort();
+/**
+ * The server on PGlite in the test's DATA_DIR, with `env` added, at `port`: every server of the
+ * test listens at one address, since the payer's passkeys are bound to its origin.
+ */
+async function start(port: number, env: Record<string, string>): Promise<TServerProcess> {
   const base = `http://localhost:${port}`;
   const { DATABASE_URL: _none, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -69,14 +73,8 @@ async function operatorClient(): Promise<string> {
 }
 
 describe('a server on PGlite killed between commit and send', () => {
-  it('leaves a webhook, an SMS and a collection that the next server sends once each', async () => {
-    const first = await start({ JOBS_WORK: 'off' });
-    const committed = await commitWithoutSending(first.base, await operatorClient(), receiver.url);
-    await stopServerProcess(first.child, 'SIGKILL');
-    // Nothing went out before the kill.
-    expect(receiver.received).toEqual([]);
-
-    const second = await start({});
-    await expectEachSentOnce(second.base, committed, receiver.received);
-  }, 600_000);
+  it('leaves a webhook, each SMS and a collection that the next server sends once each', async () => {
+    const port = await freePort();
+    await crashBetweenCommitAndSend((env) => start(port, env), operatorClient, receiver);
+  }, 900_000);
 });

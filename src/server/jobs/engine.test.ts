@@ -34,6 +34,17 @@ const kinds: TJobKind[] = [
     },
   },
   {
+    // Takes a while, as an SMS provider may: a nudge meanwhile waits for it.
+    name: 'test.slow',
+    retry: { limit: 1, delaySeconds: 60, maxDelaySeconds: 60 },
+    run: async () => {
+      ran.push('slow:started');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      ran.push('slow:ran');
+      return { done: true };
+    },
+  },
+  {
     name: 'test.periodic',
     retry: { limit: 1, delaySeconds: 1, maxDelaySeconds: 1 },
     everyMs: 60_000,
@@ -140,6 +151,48 @@ describe('the job engine', { tags: ['postgres'] }, () => {
     await jobs.drain(['test.works']);
     const [drained] = (await jobs.backlog()).filter((kind) => kind.kind === 'test.works');
     expect(drained?.oldestWaitingSeconds).toBeNull();
+  });
+
+  it('nudges: runs a waiting job here, and answers once a job another took first was tried', async () => {
+    // A process that works on the kind (its worker is woken by NOTIFY; `jobs` works on none).
+    const working = jobEngine({
+      database,
+      kinds,
+      works: (name) => name === 'test.slow',
+      onError: (error) => errors.push(error),
+    });
+    await working.start();
+    try {
+      ran.length = 0;
+      const first = jobIdFor('slow:1');
+      await database.db.transaction((tx) => jobs.enqueue(tx, 'test.slow', {}, { id: first }));
+      // Taken by another first (a drain elsewhere, or the worker woken by the job): the nudge
+      // finds nothing to run here, and waits for that run to end.
+      const elsewhere = jobs.drain(['test.slow']);
+      await expect.poll(() => ran).toContain('slow:started');
+      await working.nudge('test.slow', [first]);
+      ran.push('answered');
+      expect(ran).toEqual(['slow:started', 'slow:ran', 'answered']);
+      expect(await jobsNamed('test.slow')).toMatchObject([{ id: first, state: 'completed' }]);
+      await elsewhere;
+
+      const second = jobIdFor('slow:2');
+      await database.db.transaction((tx) => jobs.enqueue(tx, 'test.slow', {}, { id: second }));
+      await working.nudge('test.slow', [second]);
+      expect(await jobsNamed('test.slow')).toMatchObject([
+        { id: first, state: 'completed' },
+        { id: second, state: 'completed' },
+      ]);
+      // A process that works on none only queues: its nudge runs nothing.
+      await working.stop();
+      const third = jobIdFor('slow:3');
+      await database.db.transaction((tx) => jobs.enqueue(tx, 'test.slow', {}, { id: third }));
+      await jobs.nudge('test.slow', [third]);
+      expect((await jobsNamed('test.slow'))[2]).toMatchObject({ id: third, state: 'created' });
+      await jobs.drain(['test.slow']);
+    } finally {
+      await working.stop();
+    }
   });
 
   it('runs a periodic kind here at once, through its queue, and answers what it answered', async () => {

@@ -71,9 +71,11 @@ export type TJobs = {
   drain(kinds?: string[]): Promise<number>;
   /**
    * Runs the waiting jobs of `kind` here now when this process works on it (after the commit that
-   * queued one: the payer's SMS leaves at once, the queued job its guarantee); nothing otherwise.
+   * queued one: the payer's SMS leaves at once, the queued job its guarantee), and resolves once
+   * each job of `ids` was tried, here or by a worker that took it first, or NUDGE_WAIT_MS passed;
+   * nothing otherwise. It never throws: what failed is retried by the engine.
    */
-  nudge(kind: string): Promise<void>;
+  nudge(kind: string, ids?: string[]): Promise<void>;
   /** Queues one run of a kind and runs it here now; answers what its handler answered. */
   runNow(kind: string, data?: object): Promise<unknown>;
   backlog(): Promise<TKindBacklog[]>;
@@ -93,6 +95,14 @@ export type TJobsOptions = {
 };
 
 const deadLetterOf = (kind: string) => `${kind}.dead`;
+
+/**
+ * How long nudge() waits for a job a worker took before it (woken by NOTIFY, in this process or
+ * another): the caller answers then, and the job is still the engine's to finish.
+ */
+export const NUDGE_WAIT_MS = 10_000;
+/** How often nudge() reads the state of a job a worker took. */
+const NUDGE_POLL_MS = 20;
 
 /** Every started engine: what enqueueJob writes with (see there). */
 const started = new Set<TJobs>();
@@ -183,6 +193,23 @@ export function jobEngine(options: TJobsOptions): TJobs {
       onError(error, kind.name);
       await boss.fail(kind.name, job.id, { message: messageOf(error) });
       throw error;
+    }
+  }
+
+  /**
+   * Resolves once no job of `ids` waits or runs any more (it was tried: completed, or failed and
+   * waiting for its retry), or NUDGE_WAIT_MS after the call. drain() ran every waiting one here;
+   * one still running was taken first by a worker, of this process or another.
+   */
+  async function triedOrLate(name: string, ids: string[]): Promise<void> {
+    const late = performance.now() + NUDGE_WAIT_MS;
+    for (const id of ids) {
+      for (;;) {
+        const [job] = await boss.findJobs(name, { id });
+        if (!job || (job.state !== 'created' && job.state !== 'active')) break;
+        if (performance.now() >= late) return;
+        await new Promise((resolve) => setTimeout(resolve, NUDGE_POLL_MS));
+      }
     }
   }
 
@@ -285,9 +312,14 @@ export function jobEngine(options: TJobsOptions): TJobs {
         total += ran;
       }
     },
-    async nudge(name) {
+    async nudge(name, ids = []) {
       if (state !== 'started' || !options.works(name)) return;
-      await engine.drain([name]).catch((error: unknown) => onError(error, name));
+      try {
+        await engine.drain([name]);
+        await triedOrLate(name, ids);
+      } catch (error) {
+        onError(error, name);
+      }
     },
     async runNow(name, data = {}) {
       const kind = kindOf(name);

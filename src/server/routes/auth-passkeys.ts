@@ -35,7 +35,7 @@ import { jsonAnswers } from './responses';
  * proves a session with a passkey (docs/identity.md "Actions and the proof they need").
  */
 export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const { db, config, clock, limits, providers, jobs } = ctx;
+  const { db, config, clock, limits, jobs } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = requirePayer(ctx, { identifyTo: 'ignore' });
 
@@ -68,7 +68,7 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request, reply) => {
       const saved = await registerPasskey(
-        { db, config, sms: providers.sms, jobs },
+        { db, config, jobs },
         payerOf(request),
         request.body,
         clock.now(),
@@ -114,7 +114,7 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request, reply) => {
       const outcome = await removePasskey(
-        { db, config, sms: providers.sms },
+        { db, config, jobs },
         payerOf(request),
         request.params.passkeyId,
         clock.now(),

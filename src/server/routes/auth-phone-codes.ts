@@ -9,7 +9,7 @@ import { jsonAnswers } from './responses';
 /** One-time codes by SMS: sign-up, and sign-in on a device with no passkey. */
 export const authPhoneCodeRoutes: FastifyPluginAsync<TRouteContext> = async (
   app,
-  { db, config, clock, providers, limits },
+  { db, config, clock, jobs, limits },
 ) => {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/auth/phone-codes',
@@ -23,11 +23,7 @@ export const authPhoneCodeRoutes: FastifyPluginAsync<TRouteContext> = async (
       },
     },
     async (request) => {
-      const sent = await requestPhoneCode(
-        { db, config, sms: providers.sms },
-        request.body.phone,
-        clock.now(),
-      );
+      const sent = await requestPhoneCode({ db, config, jobs }, request.body.phone, clock.now());
       return {
         success: true as const,
         phoneNumber: sent.phoneNumber,

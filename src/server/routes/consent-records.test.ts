@@ -19,6 +19,8 @@ import { consentEvents, consents, merchantEvents, payers, smsOutbox } from '../d
 import { sandboxSmsSender } from '../providers/sms';
 import { endExpiredDataSharing } from '../services/consents/data-sharing-expiry';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { retrySmsNow, smsJobsTo } from '../testing/sms-jobs';
+import { jobIdFor } from '../jobs/engine';
 import { payerWithPasskey, signedGrant, stepUp } from '../testing/identity';
 
 const DAY = 24 * 60 * 60 * 1_000;
@@ -236,17 +238,27 @@ describe('the SMS receipt', () => {
     }
   });
 
-  it('leaves the grant granted when the SMS fails', async () => {
+  it('leaves the grant granted when the SMS fails, and sends the receipt once, on the retry', async () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     receiptsFail = true;
-    try {
-      const { consentId } = await grantedBy(payer);
-      expect(await receiptTokenOf(payer)).toBeNull();
-      const { record } = (await readRecord(payer, consentId)).json<TConsentRecordResponse>();
-      expect(record).toMatchObject({ status: 'granted' });
-    } finally {
+    const { consentId } = await grantedBy(payer).finally(() => {
       receiptsFail = false;
-    }
+    });
+    expect(await receiptTokenOf(payer)).toBeNull();
+    const { record } = (await readRecord(payer, consentId)).json<TConsentRecordResponse>();
+    expect(record).toMatchObject({ status: 'granted' });
+    // Queued with the grant, under the consent's one job id: waiting to be tried again.
+    const [receipt] = (await smsJobsTo(ctx.database.db, await phoneOf(payer))).filter((job) =>
+      job.body.startsWith('You granted'),
+    );
+    expect(receipt).toMatchObject({ id: jobIdFor(`consent-receipt:${consentId}`), state: 'retry' });
+    await retrySmsNow(ctx.app, ctx.database.db);
+    await expect.poll(() => receiptTokenOf(payer)).toEqual(expect.stringContaining(consentId));
+    const receipts = await ctx.database.db
+      .select({ body: smsOutbox.body })
+      .from(smsOutbox)
+      .where(eq(smsOutbox.phoneNumber, await phoneOf(payer)));
+    expect(receipts.filter((sms) => sms.body.startsWith('You granted'))).toHaveLength(1);
   });
 });
 

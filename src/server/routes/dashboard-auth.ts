@@ -42,11 +42,11 @@ import { jsonAnswers } from './responses';
 
 /** Invitations, passkeys, sign-in and out, the session (docs/dashboard.md "Sessions"). */
 export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const { db, config, clock, limits, providers, jobs } = ctx;
+  const { db, config, clock, limits, jobs } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = staffGuard(app, ctx);
   const sameOrigin = requireSameOrigin(ctx);
-  const sms = { db, config, sms: providers.sms };
+  const sms = { db, config, jobs };
 
   r.post(
     '/api/dashboard/invitations/lookup',
@@ -164,7 +164,7 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
     },
     async (request, reply) => {
       const saved = await addStaffPasskey(
-        { db, config, sms: providers.sms, jobs },
+        { db, config, jobs },
         staffOf(request),
         request.body,
         clock.now(),

@@ -15,6 +15,7 @@ import {
   stepUp,
   testPhone,
 } from '../testing/identity';
+import { retrySmsNow, smsJobsTo } from '../testing/sms-jobs';
 import { startTestApp, testClock } from '../testing/test-app';
 
 const clock = testClock('2031-05-04T09:00:00Z');
@@ -216,47 +217,47 @@ describe('changing the sign-in number', () => {
     expect((await me(token)).statusCode).toBe(200);
   });
 
-  it('changes nothing when the old number cannot be told, and the same code works once it can', async () => {
+  it('changes the number while the SMS provider refuses, and tells the old number once, on the retry', async () => {
     const { phone, token } = await payer();
     const byCode = await codeSession(ctx.app, phone);
     const next = testPhone();
     expect((await askChange(token, next)).statusCode).toBe(200);
     const code = await latestCode(ctx.app, next);
     const send = smsProviderFailsOnce();
-    const failed = await confirmChange(token, next, code);
-    expect(send).toHaveBeenCalledWith(toNigerianE164(phone), expect.stringMatching(/was changed/));
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toEqual({
-      success: false,
-      error: {
-        code: 'SMS_NOT_SENT',
-        message:
-          'We could not send a text message just now. Nothing was changed. Please try again.',
-      },
-    });
-    expect((await me(token)).json()).toMatchObject({
-      user: { phoneNumber: toNigerianE164(phone) },
-    });
-    expect((await me(byCode)).statusCode).toBe(200);
-    expect(await messagesTo(phone)).not.toContainEqual(expect.stringMatching(/was changed/));
-
+    // The change and the SMS to the old number are one transaction: both stand.
     const changed = await confirmChange(token, next, code);
     expect(changed.statusCode, changed.body).toBe(200);
+    expect(send).toHaveBeenCalledWith(toNigerianE164(phone), expect.stringMatching(/was changed/));
+    expect((await me(token)).json()).toMatchObject({ user: { phoneNumber: toNigerianE164(next) } });
     expect((await me(byCode)).statusCode).toBe(401);
-    expect(await messagesTo(phone)).toContainEqual(expect.stringMatching(/was changed/));
+    expect(await messagesTo(phone)).not.toContainEqual(expect.stringMatching(/was changed/));
+    expect(await smsJobsTo(ctx.database.db, toNigerianE164(phone) ?? '')).toContainEqual(
+      expect.objectContaining({ state: 'retry', body: expect.stringMatching(/was changed/) }),
+    );
+
+    send.mockRestore();
+    await retrySmsNow(ctx.app, ctx.database.db);
+    const told = async () =>
+      (await messagesTo(phone)).filter((body) => body.includes('was changed')).length;
+    await expect.poll(told).toBe(1);
+    // The code is used up: it changes nothing again, and tells nobody again.
+    const again = await confirmChange(token, next, code);
+    expect(again.statusCode).toBe(400);
+    expect(await told()).toBe(1);
   });
 
-  it('answers SMS_NOT_SENT when the new number’s code cannot be sent, and the code sent before still works', async () => {
+  it('sends the new number’s code on the retry when the provider refused it, and that code works', async () => {
     const { token } = await payer();
     const next = testPhone();
-    expect((await askChange(token, next)).statusCode).toBe(200);
-    const code = await latestCode(ctx.app, next);
     smsProviderFailsOnce();
-    const failed = await askChange(token, next);
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json().error.code).toBe('SMS_NOT_SENT');
+    const asked = await askChange(token, next);
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(await messagesTo(next)).toEqual([]);
 
-    const changed = await confirmChange(token, next, code);
+    vi.restoreAllMocks();
+    await retrySmsNow(ctx.app, ctx.database.db);
+    await expect.poll(() => messagesTo(next)).toHaveLength(1);
+    const changed = await confirmChange(token, next, await latestCode(ctx.app, next));
     expect(changed.statusCode, changed.body).toBe(200);
   });
 });

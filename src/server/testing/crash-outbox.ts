@@ -1,6 +1,7 @@
-// The outbox's crash test (docs/jobs.md "Crash tests"), on either database: a real server
-// process that commits and never sends (JOBS_WORK=off) is killed, another is started on the same
-// database, and each thing the first one committed is sent once, with one id.
+// The outbox's crash test (docs/jobs.md "Crash tests"), on either database: a payer is made on a
+// server that sends; a real server process that commits and never sends (JOBS_WORK=off) is killed,
+// another is started on the same database, and each thing the killed one committed is sent once,
+// with one id.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -9,12 +10,16 @@ import type { TReadyResponse } from '../../domain/schemas/health';
 import {
   addPasskey,
   codeSession,
+  loginWithCode,
+  sendCode,
   signUp,
   signedGrant,
   softAuthenticatorFor,
   testPhone,
 } from './identity';
 import { linkByTestTransfer } from './payments';
+import { stopServerProcess, type TServerProcess } from './server-process';
+import type { SoftAuthenticator } from './soft-authenticator';
 import { testConfig } from './test-app';
 
 /**
@@ -68,24 +73,52 @@ export async function webhookReceiver() {
   };
 }
 
+/**
+ * A payer with a passkey and a linked account, and a second session of theirs signed in by an SMS
+ * code alone, made on the server `base` while it sends (their codes are SMS jobs too). Every
+ * server of the crash test listens at the same address: the passkeys are bound to its origin.
+ */
+type TPreparedPayer = {
+  phone: string;
+  token: string;
+  soft: SoftAuthenticator;
+  accountId: string;
+  /** A session of a new phone, signed in by a code alone: a passkey it adds waits 24 h. */
+  codeToken: string;
+};
+
+async function preparePayer(base: string): Promise<TPreparedPayer> {
+  const app = remoteApp(base);
+  const phone = testPhone();
+  const { token } = await signUp(app, phone);
+  const soft = softAuthenticatorFor(testConfig({ PUBLIC_URL: base }));
+  await addPasskey(app, token, soft);
+  const accountId = await linkByTestTransfer(app, token, 'links_by_test_transfer');
+  return { phone, token, soft, accountId, codeToken: await codeSession(app, phone) };
+}
+
 /** What the first server committed, for the checks after the second one sent it. */
-export type TCommitted = {
+type TCommitted = {
   phone: string;
   consentId: string;
   paymentId: string;
   authorization: string;
+  /** A number a sign-up code was asked for. */
+  codePhone: string;
 };
 
 /**
  * On the server `base` (which must not send: JOBS_WORK=off), with a merchant `authorization`:
- * registers the receiver's webhook, adds a payer whose second passkey (after an SMS code alone)
- * calls for the "A new device was added" SMS, and grants a consent whose future payment falls due
- * a few seconds later (a collection, and consent.granted for the webhook).
+ * registers the receiver's webhook; the prepared payer grants a consent whose future payment falls
+ * due a few seconds later (a collection, consent.granted for the webhook, the grant's SMS receipt)
+ * and adds a passkey in their code-only session (the "A new device was added" SMS); and a sign-up
+ * code is asked for a new number (its SMS).
  */
-export async function commitWithoutSending(
+async function commitWithoutSending(
   base: string,
   authorization: string,
   hookUrl: string,
+  payer: TPreparedPayer,
 ): Promise<TCommitted> {
   const app = remoteApp(base);
   const config = testConfig({ PUBLIC_URL: base });
@@ -97,12 +130,7 @@ export async function commitWithoutSending(
   });
   expect(hook.statusCode, hook.body).toBe(201);
 
-  const phone = testPhone();
-  const { token } = await signUp(app, phone);
-  const soft = softAuthenticatorFor(config);
-  await addPasskey(app, token, soft);
-  const accountId = await linkByTestTransfer(app, token, 'links_by_test_transfer');
-
+  const { phone, token, soft, accountId } = payer;
   const created = await app.inject({
     method: 'POST',
     url: '/api/v1/consents',
@@ -150,12 +178,20 @@ export async function commitWithoutSending(
   if (!paymentId) throw new Error(`no payment in ${consent.body}`);
 
   // A new phone, signed in by a code alone: its passkey waits, and the payer must hear of it.
-  const second = await codeSession(app, phone);
-  expect(await addPasskey(app, second, softAuthenticatorFor(config))).toMatchObject({
+  expect(await addPasskey(app, payer.codeToken, softAuthenticatorFor(config))).toMatchObject({
     approval: 'none',
   });
-  return { phone, consentId, paymentId, authorization };
+  const codePhone = testPhone();
+  const code = await sendCode(app, codePhone);
+  expect(code.statusCode, code.body).toBe(200);
+  // Committed, and not sent: the SMS wait for a process that works on them.
+  expect(await messagesTo(base, codePhone)).toEqual([]);
+  expect((await messagesTo(base, phone)).filter(isReceipt)).toEqual([]);
+  return { phone, consentId, paymentId, authorization, codePhone };
 }
+
+const isNewDevice = (body: string) => body.startsWith('A new device was added');
+const isReceipt = (body: string) => body.startsWith('You granted');
 
 /** The SMS the sandbox sent `phone`, newest first (the server's /api/sandbox/messages). */
 async function messagesTo(base: string, phone: string): Promise<string[]> {
@@ -170,10 +206,11 @@ async function backlogOf(base: string) {
 
 /**
  * On the server `base` started after the crash: waits until every job the first one queued ran,
- * then finds the webhook sent once with one event id, the SMS sent once, the payment collected
- * once (and its webhook once).
+ * then finds the webhook sent once with one event id, each SMS sent once (the new device's, the
+ * grant's receipt with its link to the consent, the code that signs the new number up), the
+ * payment collected once (and its webhook once).
  */
-export async function expectEachSentOnce(
+async function expectEachSentOnce(
   base: string,
   committed: TCommitted,
   received: { id: string; type: string }[],
@@ -181,10 +218,13 @@ export async function expectEachSentOnce(
   const ofType = (type: string) => received.filter((hook) => hook.type === type);
   await expect.poll(() => ofType('future_payment.collected').length).toBeGreaterThan(0);
   await expect.poll(() => ofType('consent.granted').length).toBeGreaterThan(0);
-  const isNewDevice = (body: string) => body.startsWith('A new device was added');
   await expect
     .poll(async () => (await messagesTo(base, committed.phone)).filter(isNewDevice).length)
     .toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await messagesTo(base, committed.phone)).filter(isReceipt).length)
+    .toBeGreaterThan(0);
+  await expect.poll(async () => (await messagesTo(base, committed.codePhone)).length).toBe(1);
   // Nothing the first server queued is left to run.
   await expect
     .poll(async () =>
@@ -199,6 +239,24 @@ export async function expectEachSentOnce(
   expect(ofType('future_payment.collected')).toHaveLength(1);
   expect(new Set(received.map((hook) => hook.id)).size).toBe(received.length);
   expect((await messagesTo(base, committed.phone)).filter(isNewDevice)).toHaveLength(1);
+  const receipts = (await messagesTo(base, committed.phone)).filter(isReceipt);
+  expect(receipts).toHaveLength(1);
+  // The receipt's link opens the consent granted before the crash.
+  const link = new URL(/https?:\/\/\S+/.exec(receipts[0] ?? '')?.[0] ?? base);
+  const receipt = await fetch(
+    `${base}/api/consent-receipts/${encodeURIComponent(link.searchParams.get('receipt') ?? '')}`,
+  );
+  expect(((await receipt.json()) as { consent?: { consentId: string } }).consent?.consentId).toBe(
+    committed.consentId,
+  );
+  // The one code sent to the new number is the one it was asked for: it signs the number up.
+  const [codeSms] = await messagesTo(base, committed.codePhone);
+  const signedUp = await loginWithCode(remoteApp(base), {
+    phone: committed.codePhone,
+    code: /code is (\d{6})/.exec(codeSms ?? '')?.[1] ?? '',
+    fullName: 'Kemi Adebayo',
+  });
+  expect(signedUp.statusCode, signedUp.body).toBe(200);
   const payment = await fetch(`${base}/api/v1/payments/${committed.paymentId}`, {
     headers: { authorization: committed.authorization },
   });
@@ -206,4 +264,35 @@ export async function expectEachSentOnce(
     (await payment.json()) as { payment: { collections: { status: string }[] } }
   ).payment;
   expect(collections.map((collection) => collection.status)).toEqual(['succeeded']);
+}
+
+/**
+ * The crash, start to end. `start(env)` starts a server process on the test's database at the
+ * test's one address; `authorization()` makes a merchant client once the committing server runs.
+ * A payer is made on a server that sends, which stops; a server that commits and never sends
+ * (JOBS_WORK=off) commits each thing and is killed (SIGKILL) with nothing sent; the next server
+ * sends each once.
+ */
+export async function crashBetweenCommitAndSend(
+  start: (env: Record<string, string>) => Promise<TServerProcess>,
+  authorization: () => Promise<string>,
+  receiver: { url: string; received: { id: string; type: string }[] },
+): Promise<void> {
+  const making = await start({});
+  const payer = await preparePayer(making.base);
+  await stopServerProcess(making.child);
+
+  const first = await start({ JOBS_WORK: 'off' });
+  const committed = await commitWithoutSending(
+    first.base,
+    await authorization(),
+    receiver.url,
+    payer,
+  );
+  await stopServerProcess(first.child, 'SIGKILL');
+  // Nothing went out before the kill.
+  expect(receiver.received).toEqual([]);
+
+  const second = await start({});
+  await expectEachSentOnce(second.base, committed, receiver.received);
 }

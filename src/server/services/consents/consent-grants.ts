@@ -20,7 +20,8 @@ import { whyNotDebitable } from '../linking/bvn-ownership';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
-import { sendConsentReceipt } from './consent-receipts';
+import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';
+import { sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 
 /*
@@ -35,7 +36,9 @@ import { dataSharingExpiry } from '../../../domain/consent-record';
  * order chosen: they are collected from them when due.
  */
 
-type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers'>;
+type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers'> & {
+  jobs?: TSmsNudge;
+};
 
 const invalid = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', `${field}: ${message}`);
@@ -184,6 +187,8 @@ export async function grantConsent(
     .filter((p) => p.type === 'future')
     .map((p) => p.paymentId);
 
+  // The SMS receipt of a signed-in payer's grant, queued with it (consent-receipts.ts).
+  const receiptUrl = payerId === null ? null : await receiptUrlOf(db, config, consentId);
   const granted = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(consents)
@@ -196,7 +201,7 @@ export async function grantConsent(
       })
       .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
       .returning({ id: consents.id });
-    if (!row) return false;
+    if (!row) return null;
     // The response is closed first (later saves are refused), then checked again inside: a
     // section saved since the first check cannot slip past the grant.
     if (form) {
@@ -276,15 +281,25 @@ export async function grantConsent(
       mandateIds: futureIds.flatMap((id) => linked.get(id)?.mandateId ?? []),
       now,
     });
-    return true;
+    const receipt =
+      payerId !== null && receiptUrl !== null
+        ? await queueConsentReceipt(tx, config, {
+            consentId,
+            payerId,
+            merchantName: consent.counterparty.name,
+            grantedAt: now,
+            receiptUrl,
+          })
+        : null;
+    return { receipt };
   });
   if (granted) {
     await ctx.events.publish({
       type: 'consent.granted',
       data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
     });
-    // The SMS receipt, after the commit: its failure leaves the grant as it is.
-    if (payerId !== null) await sendConsentReceipt(ctx, consentId, now);
+    // Sent now when this process works on SMS jobs; its failure leaves the grant as it is.
+    await sendQueuedSms(ctx.jobs, [granted.receipt]);
     return answerFor(ctx, consentId, payerId, paidResults, { message: 'Consent granted' });
   }
   // Another change moved it from pending meanwhile: a grant (the same answer as a retry), or a

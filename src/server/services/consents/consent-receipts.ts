@@ -5,12 +5,12 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import type { TConfig } from '../../config';
 import { consents, payers } from '../../db/schema';
+import { queueSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { identityKeys } from '../identity/identity-keys';
 import type { TGrantChallengeResponse } from '../../../domain/schemas/auth';
 import type { TReceiptResponse } from '../../../domain/schemas/consent-record';
 import type { TPayerConsent, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
-import { loadConsent } from './consents';
 import { recordAndAudit } from './consent-records';
 import { issueRevocationChallenge, payerConsentView, revokeConsent } from './payer-consents';
 
@@ -62,42 +62,45 @@ export async function consentOfReceipt(
   return { consentId, payerId: row.payerId };
 }
 
-type TReceiptContext = Pick<TAppContext, 'db' | 'config' | 'providers'>;
+/**
+ * The link a grant's receipt carries, made before the grant's transaction (its token reads the
+ * identity key, which is written on first use).
+ */
+export async function receiptUrlOf(db: TDb, config: TConfig, consentId: string): Promise<string> {
+  return consentReceiptUrl(config.publicUrl, await receiptToken(db, config, consentId));
+}
 
 /**
- * Sends the receipt of a grant that has committed. The grant stands whatever the SMS does: a
- * failure is answered false, never thrown back into the grant (the payer still has /consents).
- * One small function, so that the work can move to a job enqueued with the grant.
+ * Queues the receipt of a grant on `tx`, the grant's transaction (the outbox): it goes once the
+ * grant has committed, whatever happens after, and a grant retried sends no second one (the job's
+ * id is the consent's). The grant stands whatever the SMS does: a provider that fails is tried
+ * again by the engine. Answers the SMS job's id; null when the payer is gone.
  */
-export async function sendConsentReceipt(
-  ctx: TReceiptContext,
-  consentId: string,
-  grantedAt: Date,
-): Promise<boolean> {
-  try {
-    const found = await loadConsent(ctx.db, consentId);
-    if (!found?.grantedBy) return false;
-    const [payer] = await ctx.db
-      .select({ phoneNumber: payers.phoneNumber })
-      .from(payers)
-      .where(eq(payers.id, found.grantedBy));
-    if (!payer) return false;
-    await ctx.providers.sms.send(
-      payer.phoneNumber,
-      consentReceiptMessage({
-        productName: ctx.config.productName,
-        merchantName: found.consent.counterparty.name || 'Merchant',
-        grantedAt,
-        receiptUrl: consentReceiptUrl(
-          ctx.config.publicUrl,
-          await receiptToken(ctx.db, ctx.config, consentId),
-        ),
-      }),
-    );
-    return true;
-  } catch {
-    return false;
-  }
+export async function queueConsentReceipt(
+  tx: TDb,
+  config: TConfig,
+  grant: {
+    consentId: string;
+    payerId: string;
+    merchantName: string;
+    grantedAt: Date;
+    receiptUrl: string;
+  },
+): Promise<string | null> {
+  const [payer] = await tx
+    .select({ phoneNumber: payers.phoneNumber })
+    .from(payers)
+    .where(eq(payers.id, grant.payerId));
+  if (!payer) return null;
+  return queueSms(tx, `consent-receipt:${grant.consentId}`, {
+    phoneNumber: payer.phoneNumber,
+    body: consentReceiptMessage({
+      productName: config.productName,
+      merchantName: grant.merchantName || 'Merchant',
+      grantedAt: grant.grantedAt,
+      receiptUrl: grant.receiptUrl,
+    }),
+  });
 }
 
 /** GET /api/consent-receipts/{token}: the one consent, as its payer's list shows it, with its record. */
@@ -113,7 +116,7 @@ export async function readReceipt(
   return { consent, ...recorded };
 }
 
-type TRevokeByReceiptContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
+type TRevokeByReceiptContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge };
 
 /** POST /api/consent-receipts/{token}/revocation-challenges: a nonce for the passkey of its payer. */
 export async function receiptRevocationChallenge(

@@ -33,6 +33,7 @@ import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { logoOf } from '../linking/payer-accounts';
 import { checkSignature, issueGrantChallenge, useUpNonce } from '../identity/signed-grants';
 import { recordMerchantEvent } from '../merchants/webhooks';
+import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 
 /*
  * The payer's own consents (docs/payer-consents.md): the ones they granted while signed in,
@@ -44,7 +45,7 @@ import { recordMerchantEvent } from '../merchants/webhooks';
  * then the payer's number is told (docs/identity.md "Actions and the proof they need").
  */
 
-type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
+type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge };
 
 // ---- The list ------------------------------------------------------------------------------
 
@@ -199,32 +200,32 @@ export function revocationDigest(input: { consentId: string; nonce: string }): s
 }
 
 /**
- * A session no trusted passkey proved (an SMS code alone) revoked a consent: once the revocation
- * has committed, the payer's number is told (the SMS port writes on its own connection).
+ * A session no trusted passkey proved (an SMS code alone) revoked a consent: the payer's number is
+ * told, by an SMS queued in the revocation's transaction (the outbox), once per consent (it is
+ * revoked once). Answers the SMS job's id, or null when no SMS is called for.
  */
 async function tellOfRevocationBySms(
-  ctx: TRevokeContext,
-  session: { payerId: string; sessionId: string },
-  consentId: string,
-  now: Date,
-): Promise<void> {
-  const { db } = ctx;
-  const [row] = await db
+  tx: TDb,
+  config: TRevokeContext['config'],
+  session: { payerId: string; sessionId: string | null },
+  revoked: { consentId: string; merchantName: string; revokedAt: Date },
+): Promise<string | null> {
+  if (!session.sessionId) return null;
+  const [row] = await tx
     .select({ provenAt: authSessions.passkeyProvenAt, phoneNumber: payers.phoneNumber })
     .from(authSessions)
     .innerJoin(payers, eq(payers.id, authSessions.payerId))
     .where(and(eq(authSessions.id, session.sessionId), eq(authSessions.payerId, session.payerId)));
-  if (!row || row.provenAt) return;
-  const found = await loadConsent(db, consentId);
-  await ctx.providers.sms.send(
-    row.phoneNumber,
-    revokedMessage({
-      productName: ctx.config.productName,
-      merchantName: found?.consent.counterparty.name ?? 'a merchant',
-      revokedAt: now,
-      accountPageUrl: accountPageUrl(ctx.config.publicUrl),
+  if (!row || row.provenAt) return null;
+  return queueSms(tx, `consent-revoked:${revoked.consentId}`, {
+    phoneNumber: row.phoneNumber,
+    body: revokedMessage({
+      productName: config.productName,
+      merchantName: revoked.merchantName,
+      revokedAt: revoked.revokedAt,
+      accountPageUrl: accountPageUrl(config.publicUrl),
     }),
-  );
+  });
 }
 
 /**
@@ -273,10 +274,13 @@ export async function revokeConsent(
     throw error;
   }
 
-  const outcome = await db.transaction(async (tx) => {
+  // The merchant's name, for the SMS that a session signed in by a code alone calls for.
+  const merchantName =
+    (await loadConsent(db, consentId))?.consent.counterparty.name ?? 'a merchant';
+  const revocation = await db.transaction(async (tx) => {
     // Used up in the revocation's transaction: a second submission of this nonce waits for this
     // one to commit, then finds it used and the consent revoked.
-    if (!(await useUpNonce(tx, signed.nonce, now))) return 'nonce-used' as const;
+    if (!(await useUpNonce(tx, signed.nonce, now))) return { outcome: 'nonce-used' as const };
     const [revoked] = await tx
       .update(consents)
       .set({ status: 'revoked', revokedAt: now })
@@ -288,7 +292,7 @@ export async function revokeConsent(
         ),
       )
       .returning({ clientId: consents.clientId });
-    if (!revoked) return 'not-granted' as const;
+    if (!revoked) return { outcome: 'not-granted' as const };
     const cancelledPayments = await tx
       .update(payments)
       .set({ status: 'cancelled' })
@@ -342,16 +346,22 @@ export async function revokeConsent(
       data: { consentId, revokedAt: now.toISOString(), cancelledPaymentIds },
       now,
     });
-    return 'revoked' as const;
+    return {
+      outcome: 'revoked' as const,
+      sms: await tellOfRevocationBySms(tx, config, session, {
+        consentId,
+        merchantName,
+        revokedAt: now,
+      }),
+    };
   });
-  if (outcome === 'revoked' && session.sessionId) {
-    await tellOfRevocationBySms(ctx, { payerId, sessionId: session.sessionId }, consentId, now);
-  }
-  if (outcome !== 'revoked') {
+  if (revocation.outcome === 'revoked') {
+    await sendQueuedSms(ctx.jobs, [revocation.sms]);
+  } else {
     const after = await ownConsent(db, payerId, consentId);
     if (after.status !== 'revoked') {
       throw new AppError(
-        outcome === 'nonce-used' ? 'GRANT_SIGNATURE_REPLAYED' : 'CONSENT_NOT_REVOCABLE',
+        revocation.outcome === 'nonce-used' ? 'GRANT_SIGNATURE_REPLAYED' : 'CONSENT_NOT_REVOCABLE',
       );
     }
   }

@@ -6,7 +6,6 @@ import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { dashboardStaff, merchants } from '../../db/schema';
 import type { TJobs } from '../../jobs/engine';
-import type { TSmsSender } from '../../providers/sms';
 import { AppError } from '../app-error';
 import { registerPasskey, registrationOptions } from '../identity/passkey-devices';
 import { verifySignIn } from '../identity/passkeys';
@@ -83,7 +82,7 @@ export const passkeyOptions = (db: TDb, config: TConfig, principal: TStaffPrinci
  * device) and makes the session a passkey's.
  */
 export async function addStaffPasskey(
-  ctx: { db: TDb; config: TConfig; sms: TSmsSender; jobs?: TJobs | undefined },
+  ctx: { db: TDb; config: TConfig; jobs?: TJobs | undefined },
   principal: TStaffPrincipal,
   body: TPasskeyRegisterRequest,
   now: Date,
@@ -108,7 +107,7 @@ export async function addStaffPasskey(
 
 /** A lost passkey: a code to a number on a team (a number on none gets no SMS, and no error). */
 export async function sendRecoveryCode(
-  ctx: { db: TDb; config: TConfig; sms: TSmsSender },
+  ctx: { db: TDb; config: TConfig; jobs?: TJobs | undefined },
   phone: string,
   now: Date,
 ) {

@@ -15,8 +15,7 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { dashboardInvitations, dashboardStaff, merchants, payers } from '../../db/schema';
 import { enqueueJob, type TJobs } from '../../jobs/engine';
-import { SMS_JOB, type TSmsJob } from '../../jobs/sms-job';
-import type { TSmsSender } from '../../providers/sms';
+import { SMS_JOB, type TSmsJob, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { createPayer, findPayerByPhone } from '../identity/payers';
 import {
@@ -144,7 +143,7 @@ export async function lookUpInvitation(db: TDb, token: string, now: Date) {
 
 /** Sends the code that accepts the invitation to its number (or the one given, for a link with none). */
 export async function sendInvitationCode(
-  ctx: { db: TDb; config: TConfig; sms: TSmsSender },
+  ctx: { db: TDb; config: TConfig; jobs?: TSmsNudge },
   input: { token: string; phone: string },
   now: Date,
 ) {

@@ -15,6 +15,7 @@ import type { TAppContext } from '../../context';
 import { sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { bvnCodes, payers } from '../../db/schema';
+import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../payments/payment-records';
@@ -33,7 +34,9 @@ import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
  * from a server secret, which SECRETS_KEY seals in the database.
  */
 
-type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
+type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'> & {
+  jobs?: TSmsNudge;
+};
 
 function codeHash(key: Buffer, payerId: string, code: string): string {
   return createHmac('sha256', key).update(`${payerId}:${code}`).digest('base64url');
@@ -105,7 +108,10 @@ export async function requestBvnCode(
   const now = ctx.clock.now();
   const code = randomCode(BVN_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
-  await ctx.db.transaction(async (tx) => {
+  const minutes = BVN_CODE_TTL_MS / 60_000;
+  const body = `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`;
+  // The code and its SMS are one change (the outbox): the SMS goes once, exactly when the code exists.
+  const sms = await ctx.db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(
       tx,
       { table: bvnCodes, createdAt: bvnCodes.createdAt },
@@ -126,13 +132,17 @@ export async function requestBvnCode(
           isNull(bvnCodes.supersededAt),
         ),
       );
-    await tx.insert(bvnCodes).values({
-      payerId,
-      ...kept,
-      codeHash: codeHash(keys.codeKey, payerId, code),
-      createdAt: now,
-      expiresAt,
-    });
+    const [stored] = await tx
+      .insert(bvnCodes)
+      .values({
+        payerId,
+        ...kept,
+        codeHash: codeHash(keys.codeKey, payerId, code),
+        createdAt: now,
+        expiresAt,
+      })
+      .returning({ id: bvnCodes.id });
+    if (!stored) throw new Error('The code was not stored');
     await tx
       .delete(bvnCodes)
       .where(
@@ -141,12 +151,13 @@ export async function requestBvnCode(
           lt(bvnCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
+    return queueSms(tx, `bvn-code:${stored.id}`, {
+      phoneNumber: record.phoneNumber,
+      body,
+      notAfter: expiresAt.toISOString(),
+    });
   });
-  const minutes = BVN_CODE_TTL_MS / 60_000;
-  await ctx.providers.sms.send(
-    record.phoneNumber,
-    `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`,
-  );
+  await sendQueuedSms(ctx.jobs, [sms]);
   return { sentTo: maskedPhone(formatNigerianPhone(record.phoneNumber)), expiresAt };
 }
 

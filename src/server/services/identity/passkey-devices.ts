@@ -31,9 +31,7 @@ import {
   payerAccounts,
   payers,
 } from '../../db/schema';
-import type { TSmsSender } from '../../providers/sms';
-import { enqueueJob, jobIdFor, type TJobs } from '../../jobs/engine';
-import { SMS_JOB, type TSmsJob } from '../../jobs/sms-job';
+import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { accountPageUrl } from '../page-urls';
@@ -59,9 +57,8 @@ import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challe
 type TDevicesContext = {
   db: TDb;
   config: TConfig;
-  sms: TSmsSender;
   /** The app's job engine: sends the queued SMS at once (absent: another process sends it). */
-  jobs?: Pick<TJobs, 'nudge'> | undefined;
+  jobs?: TSmsNudge;
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
@@ -203,6 +200,7 @@ export async function registerPasskey(
   const saved = await db.transaction(async (tx) => {
     let approval: TPasskeyApproval = 'not-needed';
     let approvedBy: string | null = null;
+    let sms: string | null = null;
     await dropDueRemovals(tx, payerId, now);
     if (await approvalNeeded(tx, payerId, true)) {
       approval = 'none';
@@ -263,7 +261,7 @@ export async function registerPasskey(
       // way, whatever happens after the commit.
       const payer = await findPayerById(tx, payerId);
       if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-      const message: TSmsJob = {
+      sms = await queueSms(tx, `new-device:${inserted.id}`, {
         phoneNumber: payer.phoneNumber,
         body: newDeviceMessage({
           productName: config.productName,
@@ -272,14 +270,23 @@ export async function registerPasskey(
           signsFrom: passkeySignsFrom({ approval, createdAt: now }),
           accountPageUrl: accountPageUrl(config.publicUrl),
         }),
-      };
-      await enqueueJob(tx, SMS_JOB, message, { id: jobIdFor(`new-device:${inserted.id}`) });
+      });
     }
-    return { passkeyId: inserted.id, approval, passkeyCount: await countPasskeys(tx, payerId) };
+    return {
+      passkeyId: inserted.id,
+      approval,
+      passkeyCount: await countPasskeys(tx, payerId),
+      sms,
+    };
   });
   // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
-  if (saved.approval !== 'not-needed') await jobs?.nudge(SMS_JOB);
-  return { ...saved, signsFrom: passkeySignsFrom({ approval: saved.approval, createdAt: now }) };
+  await sendQueuedSms(jobs, [saved.sms]);
+  return {
+    passkeyId: saved.passkeyId,
+    approval: saved.approval,
+    passkeyCount: saved.passkeyCount,
+    signsFrom: passkeySignsFrom({ approval: saved.approval, createdAt: now }),
+  };
 }
 
 /** The signed-in payer's passkeys for their account page, oldest first. */
@@ -337,7 +344,7 @@ export type TPasskeyRemoval =
  * PASSKEY_NOT_FOUND (404), so ids cannot be probed.
  */
 export async function removePasskey(
-  { db, config, sms }: TDevicesContext,
+  { db, config, jobs }: TDevicesContext,
   session: { payerId: string; sessionId: string },
   passkeyId: string,
   now: Date,
@@ -360,12 +367,28 @@ export async function removePasskey(
   const token = randomBytes(32).toString('base64url');
   const removalDueAt = new Date(now.getTime() + PASSKEY_REMOVAL_WAIT_MS);
   const hash = await cancelHash(db, config, token);
-  const [scheduled] = await db
-    .update(passkeys)
-    .set({ removalDueAt, removalCancelHash: hash })
-    .where(and(mine, isNull(passkeys.removalDueAt)))
-    .returning({ id: passkeys.id });
-  if (!scheduled) {
+  // The removal and the SMS with its cancel link are one change (the outbox): a removal is never
+  // scheduled without the payer's number being told, whatever happens after the commit.
+  const sms = await db.transaction(async (tx) => {
+    const [scheduled] = await tx
+      .update(passkeys)
+      .set({ removalDueAt, removalCancelHash: hash })
+      .where(and(mine, isNull(passkeys.removalDueAt)))
+      .returning({ id: passkeys.id });
+    if (!scheduled) return null;
+    const payer = await findPayerById(tx, payerId);
+    if (!payer) throw new AppError('AUTHENTICATION_FAILED');
+    return queueSms(tx, `passkey-removal:${hash}`, {
+      phoneNumber: payer.phoneNumber,
+      body: removalScheduledMessage({
+        productName: config.productName,
+        askedAt: now,
+        dueAt: removalDueAt,
+        cancelUrl: removalCancelUrl(config.publicUrl, token),
+      }),
+    });
+  });
+  if (!sms) {
     // Scheduled already (asked twice): the first removal's time stands, and its link.
     const [pending] = await db
       .select({ removalDueAt: passkeys.removalDueAt })
@@ -379,26 +402,7 @@ export async function removePasskey(
       passkeyCount: await countPasskeys(db, payerId),
     };
   }
-  const payer = await findPayerById(db, payerId);
-  if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-  try {
-    await sms.send(
-      payer.phoneNumber,
-      removalScheduledMessage({
-        productName: config.productName,
-        askedAt: now,
-        dueAt: removalDueAt,
-        cancelUrl: removalCancelUrl(config.publicUrl, token),
-      }),
-    );
-  } catch (error) {
-    // A removal the payer could not be told of, with no way to cancel it, is not scheduled.
-    await db
-      .update(passkeys)
-      .set({ removalDueAt: null, removalCancelHash: null })
-      .where(and(mine, eq(passkeys.removalCancelHash, hash)));
-    throw error;
-  }
+  await sendQueuedSms(jobs, [sms]);
   return {
     removed: false,
     passkeyId,

@@ -1,20 +1,14 @@
-import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { phoneChangeCodeMessage, phoneChangedMessage } from '../../../domain/phone-change';
 import type { TAuthUser } from '../../../domain/schemas/auth';
 import type { TAppContext } from '../../context';
 import { authSessions, payers } from '../../db/schema';
+import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { isUniqueViolation } from '../payments/payment-records';
 import { findPayerById, findPayerByPhone, toAuthUser } from './payers';
-import {
-  checkPhoneCode,
-  consumePhoneCode,
-  normalisePhone,
-  requestPhoneCode,
-  restorePhoneCode,
-  sendOrRefuse,
-} from './phone-codes';
+import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } from './phone-codes';
 
 /*
  * Changing the payer's sign-in number (docs/identity.md "Changing the phone number"). The routes
@@ -26,15 +20,12 @@ import {
  * 2. On the code, in one transaction: the code is used up; the number changes in one UPDATE
  *    (WHERE the payer still has the number they had, and the unique index refuses a number
  *    another payer holds); the sessions signed in by an SMS code to the old number end, but for
- *    the one asking.
- * 3. Then the OLD number is told. If that SMS cannot be sent, one transaction undoes step 2 (the
- *    number back, the code unused, the sessions it ended alive again), each UPDATE only where
- *    step 2 left the row, and the call answers SMS_NOT_SENT: the payer may try the same code
- *    again. The SMS is not sent inside step 2's transaction because the sandbox adapter writes
- *    its outbox on the database, which PGlite's one connection would hold until the commit.
+ *    the one asking; and the SMS that tells the OLD number is queued (the outbox, jobs/sms-job.ts):
+ *    the number never changes without its old number being told, whatever happens after the
+ *    commit, and the engine tries again while the SMS provider does not take it.
  */
 
-type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
+type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge };
 type TSession = { payerId: string; sessionId: string };
 
 /** Sends a code to the number the payer asks to sign in with; answers it in E.164. */
@@ -51,7 +42,7 @@ export async function requestPhoneChange(
   // UPDATE decides again.
   if (await findPayerByPhone(ctx.db, phoneNumber)) throw new AppError('PHONE_NUMBER_TAKEN');
   return requestPhoneCode(
-    { db: ctx.db, config: ctx.config, sms: ctx.providers.sms },
+    { db: ctx.db, config: ctx.config, jobs: ctx.jobs },
     phoneNumber,
     ctx.clock.now(),
     (sent) => phoneChangeCodeMessage({ productName: ctx.config.productName, ...sent }),
@@ -68,7 +59,13 @@ export async function confirmPhoneChange(
   const phoneNumber = normalisePhone(input.phone);
   const now = ctx.clock.now();
   const checked = await checkPhoneCode(db, config, phoneNumber, input.code, now);
-  let change: { from: string; user: TAuthUser; endedSessionIds: string[] };
+  const notice = phoneChangedMessage({
+    productName: config.productName,
+    newPhoneNumber: phoneNumber,
+    changedAt: now,
+    accountPageUrl: accountPageUrl(config.publicUrl),
+  });
+  let change: { user: TAuthUser; sms: string };
   try {
     change = await db.transaction(async (tx) => {
       const payer = await findPayerById(tx, session.payerId);
@@ -82,7 +79,7 @@ export async function confirmPhoneChange(
         .returning();
       // Another change of this payer's number committed first: this code is for nothing now.
       if (!changed) throw new AppError('PHONE_CODE_NOT_FOUND');
-      const ended = await tx
+      await tx
         .update(authSessions)
         .set({ revokedAt: now })
         .where(
@@ -92,40 +89,18 @@ export async function confirmPhoneChange(
             isNull(authSessions.revokedAt),
             ne(authSessions.id, session.sessionId),
           ),
-        )
-        .returning({ id: authSessions.id });
-      return {
-        from: payer.phoneNumber,
-        user: toAuthUser(changed),
-        endedSessionIds: ended.map((row) => row.id),
-      };
+        );
+      // One change per code (it is used up here): one SMS to the old number.
+      const sms = await queueSms(tx, `phone-changed:${checked.id}`, {
+        phoneNumber: payer.phoneNumber,
+        body: notice,
+      });
+      return { user: toAuthUser(changed), sms };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('PHONE_NUMBER_TAKEN');
     throw error;
   }
-  const notice = phoneChangedMessage({
-    productName: config.productName,
-    newPhoneNumber: phoneNumber,
-    changedAt: now,
-    accountPageUrl: accountPageUrl(config.publicUrl),
-  });
-  // A change the old number could not be told of is undone, all of it (step 3).
-  await sendOrRefuse(ctx.providers.sms, change.from, notice, () =>
-    db.transaction(async (tx) => {
-      await tx
-        .update(payers)
-        .set({ phoneNumber: change.from })
-        .where(and(eq(payers.id, session.payerId), eq(payers.phoneNumber, phoneNumber)));
-      await restorePhoneCode(tx, { id: checked.id, consumedAt: now });
-      if (change.endedSessionIds.length === 0) return;
-      await tx
-        .update(authSessions)
-        .set({ revokedAt: null })
-        .where(
-          and(inArray(authSessions.id, change.endedSessionIds), eq(authSessions.revokedAt, now)),
-        );
-    }),
-  );
+  await sendQueuedSms(ctx.jobs, [change.sms]);
   return { user: change.user, phoneNumber };
 }

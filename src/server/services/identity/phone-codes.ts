@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { signInCodeMessage } from '../../../domain/phone-code-texts';
 import {
@@ -13,7 +13,7 @@ import {
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { phoneCodes } from '../../db/schema';
-import type { TSmsSender } from '../../providers/sms';
+import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
@@ -33,35 +33,18 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/**
- * Sends one SMS a call depends on. If the provider throws, `undo` puts back what the call did
- * before it, and the call answers SMS_NOT_SENT (a catalogue 502): trying again is safe.
- */
-export async function sendOrRefuse(
-  sms: TSmsSender,
-  phoneNumber: string,
-  body: string,
-  undo: () => Promise<void>,
-): Promise<void> {
-  try {
-    await sms.send(phoneNumber, body);
-  } catch {
-    await undo();
-    throw new AppError('SMS_NOT_SENT');
-  }
-}
-
 /** What a code's SMS says: the sign-in code's text unless a caller names what it is for. */
 export type TCodeMessage = (input: { code: string; minutes: number; host: string }) => string;
 
 /**
  * Sends a fresh 6-digit code to a Nigerian number. At most 10 codes per number per hour; a new
  * code replaces the number's earlier ones, so only the latest can be tried (5 tries at most).
- * A code the SMS provider did not take is withdrawn: it counts towards no limit and replaces no
- * code, so one the payer already holds still works.
+ * The code and its SMS are one change: the SMS is a job queued in the code's transaction (the
+ * outbox), so it exists exactly when the code does and goes once, whatever happens after the
+ * commit; one that cannot go before the code expires is not sent.
  */
 export async function requestPhoneCode(
-  { db, config, sms }: { db: TDb; config: TConfig; sms: TSmsSender },
+  { db, config, jobs }: { db: TDb; config: TConfig; jobs?: TSmsNudge },
   phoneInput: string,
   now: Date = new Date(),
   message?: TCodeMessage,
@@ -70,8 +53,16 @@ export async function requestPhoneCode(
   const keys = await identityKeys(db, config);
   const code = randomCode(PHONE_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
+  const sent = {
+    code,
+    minutes: PHONE_CODE_TTL_MS / 60_000,
+    host: new URL(config.publicUrl).hostname,
+  };
+  const body = message
+    ? message(sent)
+    : signInCodeMessage({ productName: config.productName, ...sent });
 
-  const stored = await db.transaction(async (tx) => {
+  const sms = await db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(
       tx,
       { table: phoneCodes, createdAt: phoneCodes.createdAt },
@@ -82,7 +73,7 @@ export async function requestPhoneCode(
         now,
       },
     );
-    const replaced = await tx
+    await tx
       .update(phoneCodes)
       .set({ supersededAt: now })
       .where(
@@ -91,9 +82,8 @@ export async function requestPhoneCode(
           isNull(phoneCodes.consumedAt),
           isNull(phoneCodes.supersededAt),
         ),
-      )
-      .returning({ id: phoneCodes.id });
-    const inserted = await tx
+      );
+    const [stored] = await tx
       .insert(phoneCodes)
       .values({
         phoneNumber,
@@ -102,6 +92,7 @@ export async function requestPhoneCode(
         expiresAt,
       })
       .returning({ id: phoneCodes.id });
+    if (!stored) throw new Error('The code was not stored');
     // Codes older than a day count towards nothing any more.
     await tx
       .delete(phoneCodes)
@@ -111,27 +102,13 @@ export async function requestPhoneCode(
           lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
-    return { ids: inserted.map((row) => row.id), replacedIds: replaced.map((row) => row.id) };
+    return queueSms(tx, `phone-code:${stored.id}`, {
+      phoneNumber,
+      body,
+      notAfter: expiresAt.toISOString(),
+    });
   });
-
-  const sent = {
-    code,
-    minutes: PHONE_CODE_TTL_MS / 60_000,
-    host: new URL(config.publicUrl).hostname,
-  };
-  const body = message
-    ? message(sent)
-    : signInCodeMessage({ productName: config.productName, ...sent });
-  await sendOrRefuse(sms, phoneNumber, body, () =>
-    db.transaction(async (tx) => {
-      await tx.delete(phoneCodes).where(inArray(phoneCodes.id, stored.ids));
-      if (stored.replacedIds.length === 0) return;
-      await tx
-        .update(phoneCodes)
-        .set({ supersededAt: null })
-        .where(and(inArray(phoneCodes.id, stored.replacedIds), eq(phoneCodes.supersededAt, now)));
-    }),
-  );
+  await sendQueuedSms(jobs, [sms]);
   return { phoneNumber, expiresAt };
 }
 
@@ -222,15 +199,4 @@ export async function consumePhoneCode(
     )
     .returning({ id: phoneCodes.id });
   if (!used) throw await whyNoTry(db, phoneNumber, now);
-}
-
-/** Gives back a code used at `consumedAt`, when what it was used for was undone. */
-export async function restorePhoneCode(
-  db: TDb,
-  code: { id: number; consumedAt: Date },
-): Promise<void> {
-  await db
-    .update(phoneCodes)
-    .set({ consumedAt: null })
-    .where(and(eq(phoneCodes.id, code.id), eq(phoneCodes.consumedAt, code.consumedAt)));
 }
