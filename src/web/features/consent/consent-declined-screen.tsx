@@ -2,11 +2,14 @@ import { declinedConsentMessage } from '../../../domain/payer-consents';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { Button } from '../../ui/button';
 import { ReportAndCloseButton } from './report-and-close';
+import { ReturnToMerchant } from './return-to-merchant';
 import { StatusScreen } from './status-screen';
 
 type TProps = {
   consent: TConsent;
   embed: boolean;
+  /** Standalone with the merchant's return URL: where the payer is sent after this screen. */
+  returnTo: string | null;
   /** Embedded: tells the parent the consent was declined, which closes the frame. */
   onClose(): void;
 };
@@ -17,7 +20,7 @@ type TProps = {
  * window ('Decline closes the window') or, where the browser keeps it open, goes back to the page
  * the payer came from.
  */
-export function ConsentDeclinedScreen({ consent, embed, onClose }: TProps) {
+export function ConsentDeclinedScreen({ consent, embed, returnTo, onClose }: TProps) {
   return (
     <StatusScreen
       tone="danger"
@@ -25,7 +28,7 @@ export function ConsentDeclinedScreen({ consent, embed, onClose }: TProps) {
       actions={
         embed ? (
           <ReportAndCloseButton label="Close" onReport={onClose} />
-        ) : (
+        ) : returnTo ? null : (
           <Button
             variant="secondary"
             onClick={() => {
@@ -39,6 +42,9 @@ export function ConsentDeclinedScreen({ consent, embed, onClose }: TProps) {
       }
     >
       <p>{declinedConsentMessage(consent.counterparty.name)}</p>
+      {returnTo ? (
+        <ReturnToMerchant address={returnTo} merchantName={consent.counterparty.name} />
+      ) : null}
     </StatusScreen>
   );
 }

@@ -11,6 +11,7 @@ import { countNoun } from '../../../domain/plural';
 import type { TConsent } from '../../../domain/schemas/consent';
 import { Button } from '../../ui/button';
 import { formatDateTime } from '../../ui/format-date';
+import { ReturnToMerchant } from './return-to-merchant';
 import { StatusScreen } from './status-screen';
 
 type TProps = {
@@ -18,6 +19,8 @@ type TProps = {
   embed: boolean;
   /** A signed-in payer, who has a registered contact for the confirmations. */
   signedIn: boolean;
+  /** Standalone with the merchant's return URL: where the payer is sent after this screen. */
+  returnTo: string | null;
   onComplete(): void;
 };
 
@@ -88,7 +91,7 @@ function GrantDetails({ consent }: { consent: TConsent }) {
 }
 
 /** spec §2 Consent Granted. Details are always shown standalone, behind a toggle when embedded. */
-export function ConsentGrantedScreen({ consent, embed, signedIn, onComplete }: TProps) {
+export function ConsentGrantedScreen({ consent, embed, signedIn, returnTo, onComplete }: TProps) {
   const confirmations = confirmationsNote(signedIn);
   const [showDetails, setShowDetails] = useState(false);
   const detailsId = useId();
@@ -126,6 +129,9 @@ export function ConsentGrantedScreen({ consent, embed, signedIn, onComplete }: T
         <div className="actions">
           <Button onClick={onComplete}>Complete &amp; Close</Button>
         </div>
+      ) : null}
+      {returnTo ? (
+        <ReturnToMerchant address={returnTo} merchantName={consent.counterparty.name} />
       ) : null}
     </StatusScreen>
   );

@@ -19,6 +19,7 @@ import {
 } from '../../../domain/consent-screen';
 import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { EMBED_MESSAGE } from '../../../domain/embed-message-names';
+import { returnAddress } from '../../../domain/return-url';
 import { parsePageParams, type TPageParams } from '../../../domain/page-params';
 import { PAYER_CONSENTS_LINK, PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { payNowGrantRequest } from '../../../domain/pay-now';
@@ -279,6 +280,7 @@ export function ConsentPage({
             consent={shown.consent}
             embed={params.embed}
             signedIn={signedIn}
+            returnTo={returnAddress(query.data?.returnUrl, params.embed, shown.consent)}
             onComplete={() =>
               postToParent(
                 { type: EMBED_MESSAGE.consentCompleted, consentId: shown.consent.consentId },
@@ -294,6 +296,7 @@ export function ConsentPage({
           <ConsentDeclinedScreen
             consent={shown.consent}
             embed={params.embed}
+            returnTo={returnAddress(query.data?.returnUrl, params.embed, shown.consent)}
             // The parent hears the decline as the spec words it (§8 'Consent was rejected by user').
             onClose={() => reportFailure(PAGE_ERRORS.CONSENT_REJECTED.message)}
           />
