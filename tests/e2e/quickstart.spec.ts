@@ -81,7 +81,11 @@ test('the quickstart: a client made while the server runs, a consent paid in the
     headers: {
       authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
     },
-    data: { payments: [{ type: 'immediate', amount: 250000, narration: 'Order #1042' }] },
+    data: {
+      payments: [{ type: 'immediate', amount: 250000, narration: 'Order #1042' }],
+      reference: 'ORD-1042',
+      metadata: { cart: '3 items' },
+    },
   });
   expect(answer.status()).toBe(201);
   const { consentId } = (await answer.json()) as { consentId: string };
@@ -110,6 +114,7 @@ test('the quickstart: a client made while the server runs, a consent paid in the
   await expect
     .poll(() => received)
     .toMatch(new RegExp(`verified payment\\.completed evt_\\S+ .*"consentId":"${consentId}"`));
+  expect(received).toMatch(/verified payment\.completed .*"reference":"ORD-1042"/);
   await expect
     .poll(() => received)
     .toMatch(new RegExp(`verified consent\\.granted evt_\\S+ .*"consentId":"${consentId}"`));
