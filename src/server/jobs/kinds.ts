@@ -1,4 +1,5 @@
 import type { TAppContext } from '../context';
+import { EVENT_PRUNE_MS, pruneMerchantEvents } from '../services/merchants/merchant-events';
 import { webhookDeliverer, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
 import {
   collectDue,
@@ -53,6 +54,12 @@ export function jobKinds(ctx: TAppContext, notices: TNoticeResender | null): TJo
       retry: PERIODIC_RETRY,
       everyMs: WEBHOOK_SWEEP_MS,
       run: async () => ({ tried: await deliverer.runDue() }),
+    },
+    {
+      name: 'webhooks.prune-events',
+      retry: PERIODIC_RETRY,
+      everyMs: EVENT_PRUNE_MS,
+      run: async () => ({ deleted: await pruneMerchantEvents(ctx.db, ctx.clock.now()) }),
     },
     {
       name: 'collections.expire-consents',

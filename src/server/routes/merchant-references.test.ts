@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZMerchantPaymentsResponse } from '../../domain/schemas/collections';
 import { ZMerchantConsentResponse } from '../../domain/schemas/merchant-api';
 import { ZMerchantEventsResponse } from '../../domain/schemas/webhooks';
 import { consents, merchantEvents, payments } from '../db/schema';
+import { pruneMerchantEvents } from '../services/merchants/merchant-events';
 import { payByCard, payByTransfer } from '../testing/payments';
 import { createTestClient, startTestApp } from '../testing/test-app';
 
@@ -304,5 +305,21 @@ describe('GET /api/v1/events', () => {
       cursor = page.nextCursor;
     } while (cursor);
     expect(paged).toEqual(after.events.map((e) => e.id));
+  });
+
+  it('deletes events past 30 days, with their deliveries, and keeps the rest', async () => {
+    const [kept] = (await get('/api/v1/events?limit=1')).json().events;
+    const old = await ctx.database.db
+      .select({ id: merchantEvents.id })
+      .from(merchantEvents)
+      .where(lt(merchantEvents.createdAt, new Date(Date.now() - 30 * 24 * 60 * 60 * 1_000)));
+    expect(old.length).toBeGreaterThan(0);
+    expect(await pruneMerchantEvents(ctx.database.db, new Date())).toBe(old.length);
+    expect(await pruneMerchantEvents(ctx.database.db, new Date())).toBe(0);
+    const left = await ctx.database.db
+      .select({ id: merchantEvents.publicId })
+      .from(merchantEvents)
+      .where(eq(merchantEvents.publicId, kept.id));
+    expect(left).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import {
   EVENT_LIST_DAYS,
   type TMerchantEventsQuery,
@@ -58,4 +58,29 @@ export async function listMerchantEvents(
     nextCursor:
       rows.length > query.limit && last ? encodeListCursor(last.createdAt, last.id) : null,
   };
+}
+
+/** How often events past the list's days are deleted (jobs/kinds.ts 'webhooks.prune-events'). */
+export const EVENT_PRUNE_MS = 6 * 60 * 60 * 1_000;
+
+/** The most events one prune deletes: a backlog goes in several runs, none holding locks long. */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * Deletes events older than EVENT_LIST_DAYS days (and, with them, their deliveries, long ended:
+ * a delivery is retried for three days); answers how many. The list never shows them anyway.
+ */
+export async function pruneMerchantEvents(db: TDb, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - EVENT_LIST_DAYS * DAY_MS);
+  const old = db
+    .select({ id: merchantEvents.id })
+    .from(merchantEvents)
+    .where(lt(merchantEvents.createdAt, before))
+    .orderBy(merchantEvents.id)
+    .limit(PRUNE_BATCH);
+  const deleted = await db
+    .delete(merchantEvents)
+    .where(sql`${merchantEvents.id} IN (${old})`)
+    .returning({ id: merchantEvents.id });
+  return deleted.length;
 }
