@@ -54,6 +54,11 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This webhook is disabled (its receiver answered 410 Gone); enable it first',
   },
+  // A test event (`npm run client:trigger`, docs/webhooks.md) on a server whose money is real.
+  TEST_EVENTS_SANDBOX_ONLY: {
+    status: 403,
+    message: 'Test events are fired only on a sandbox server (PAYMENT_PROVIDER=sandbox)',
+  },
   // The merchant dashboard (docs/dashboard.md): its staff, sessions and roles.
   DASHBOARD_SIGN_IN_REQUIRED: { status: 401, message: 'Sign in to the dashboard to continue' },
   DASHBOARD_PASSKEY_REQUIRED: {
@@ -460,12 +465,6 @@ export const ERROR_CATALOGUE = {
   PHONE_CODE_EXPIRED: { status: 400, message: 'This code has expired. Please request a new code.' },
   PHONE_CODE_INCORRECT: { status: 400, message: 'That code is not correct. {tries} left.' },
   PHONE_CODE_LOCKED: { status: 429, message: 'Too many wrong tries. Please request a new code.' },
-  // The SMS provider refused or failed a message a call depends on (a code, or the old number
-  // told of its change): the call undoes what it did, so trying again is safe.
-  SMS_NOT_SENT: {
-    status: 502,
-    message: 'We could not send a text message just now. Nothing was changed. Please try again.',
-  },
   // A provider's verified notice could not be applied now (its provider or our database did not
   // answer): nothing was changed, and the provider sends it again.
   NOTICE_NOT_APPLIED: {
