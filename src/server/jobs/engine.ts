@@ -248,7 +248,9 @@ export function jobEngine(options: TJobsOptions): TJobs {
         for (const kind of worked) {
           await boss.work<object>(
             kind.name,
-            { pollingIntervalSeconds: 2, batchSize: 1 },
+            // Every 2 s, NOTIFY or not: with NOTIFY pg-boss otherwise polls every 30 s, and jobs
+            // queued faster than one wake-up each (a burst of webhooks) waited 30 s apiece.
+            { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2, batchSize: 1 },
             async ([job]) => (job ? outputOf(await handle(kind, job)) : null),
           );
           if (kind.everyMs === undefined) continue;
