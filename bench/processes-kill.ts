@@ -200,6 +200,26 @@ export function killChecks(databaseUrl: string) {
         outboxLeft === 0 && failed === 0 && overdue === 0,
         `jobs: ${outboxLeft} of ${OUTBOX_KINDS.join(', ')} waiting, retrying or active; ${failed} failed or dead (any kind); ${overdue} active past their expiry`,
       );
+      // What is left, to say why.
+      const left = await rows<{
+        name: string;
+        state: string;
+        tries: number;
+        n: string;
+        next: string;
+        output: string;
+      }>(
+        `SELECT name, state::text, retry_count AS tries, count(*) AS n,
+                round(extract(epoch FROM min(start_after) - now())) AS next, max(output::text) AS output
+         FROM pgboss.job WHERE (name = ANY($1) AND state IN ('created', 'retry', 'active'))
+           OR state = 'failed' OR name LIKE '%.dead' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [OUTBOX_KINDS],
+      );
+      for (const row of left) {
+        lines.push(
+          `         ${row.n} ${row.name} ${row.state} after ${row.tries} retries, next in ${row.next} s: ${(row.output ?? '').slice(0, 160)}`,
+        );
+      }
 
       // What the dead process left that the survivor finished: anything finished after the kill.
       const jobsTakenUp = await rows<{ name: string; n: string }>(
