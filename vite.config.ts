@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 
 const outDir = path.resolve('dist/web');
 
@@ -57,6 +57,57 @@ function firstScreenChunks(): Plugin {
           type: 'asset',
           fileName: FIRST_SCREEN_CHUNKS_FILE,
           source: `${JSON.stringify(lists, null, 2)}\n`,
+        });
+      },
+    },
+  };
+}
+
+/** The dashboard's page (docs/dashboard.md), built apart from the payer's: see dashboardBuild. */
+const DASHBOARD_ENTRY = 'dashboard/index.html';
+/** Where its HTML goes: in .vite/, which the static files never serve; its route serves it
+ * with a nonce (src/server/routes/dashboard-routes.ts DASHBOARD_HTML). */
+const DASHBOARD_HTML = '.vite/dashboard.html';
+
+/**
+ * Builds the merchant dashboard once the payer's page is built, as a build of its own into the
+ * same folder: a second entry in the payer's build would share chunks with it and change the
+ * payer's first screen (its entry, its shell); apart, nothing of the payer's build moves and
+ * none of the dashboard's code is in it. Its HTML goes to DASHBOARD_HTML. Before precompress,
+ * which then compresses the dashboard's files too.
+ */
+function dashboardBuild(): Plugin {
+  return {
+    name: 'oya:dashboard-build',
+    apply: 'build',
+    closeBundle: {
+      order: 'pre',
+      sequential: true,
+      async handler() {
+        await build({
+          configFile: false,
+          root: 'src/web',
+          logLevel: 'warn',
+          plugins: [
+            react(),
+            {
+              name: 'oya:dashboard-page',
+              generateBundle: {
+                order: 'post',
+                handler(_options, bundle) {
+                  const page = bundle[DASHBOARD_ENTRY];
+                  if (!page) this.error(`The build wrote no ${DASHBOARD_ENTRY}`);
+                  page.fileName = DASHBOARD_HTML;
+                },
+              },
+            },
+          ],
+          build: {
+            outDir,
+            emptyOutDir: false,
+            sourcemap: 'hidden',
+            rolldownOptions: { input: path.resolve('src/web', DASHBOARD_ENTRY) },
+          },
         });
       },
     },
@@ -148,7 +199,7 @@ function firstScreenGrouping(): Plugin {
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), firstScreenGrouping(), firstScreenChunks(), precompress()],
+  plugins: [react(), firstScreenGrouping(), firstScreenChunks(), dashboardBuild(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,

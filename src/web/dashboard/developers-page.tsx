@@ -1,0 +1,214 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
+import {
+  ZApiKeysResponse,
+  ZDashboardOk,
+  ZDashboardWebhooksResponse,
+  ZDeliveriesResponse,
+  ZKeyRotateResponse,
+  ZRequestLogResponse,
+  ZWebhookSecretResponse,
+} from '../../domain/schemas/dashboard';
+import { Button } from '../ui/button';
+import { FormError } from '../ui/form-error';
+import { formatDateTime } from '../ui/format-date';
+import { dashboardCall, messageOf } from './api';
+import { Screen } from './screen';
+
+const DELIVERIES_KEY = ['dashboard', 'deliveries'];
+
+/** API keys, webhooks and their deliveries, the request log. */
+export function DevelopersPage() {
+  return (
+    <Screen title={DASHBOARD_TEXTS.developersTitle} wide>
+      <Keys />
+      <Webhooks />
+      <Deliveries />
+      <Requests />
+    </Screen>
+  );
+}
+
+function Keys() {
+  const keys = useQuery({
+    queryKey: ['dashboard', 'keys'],
+    queryFn: () => dashboardCall('/keys', ZApiKeysResponse),
+  });
+  const [grace, setGrace] = useState('24');
+  const rotate = useMutation({
+    mutationFn: (clientId: string) =>
+      dashboardCall(`/keys/${encodeURIComponent(clientId)}/rotate`, ZKeyRotateResponse, {
+        method: 'POST',
+        body: { graceHours: Number(grace) },
+      }),
+    onSuccess: () => void keys.refetch(),
+  });
+  return (
+    <section className="dash-card" aria-labelledby="keys-title">
+      <h2 id="keys-title">{DASHBOARD_TEXTS.keysTitle}</h2>
+      <FormError message={keys.error ? messageOf(keys.error) : null} />
+      <label className="dash-field">
+        {DASHBOARD_TEXTS.graceLabel}
+        <input inputMode="numeric" value={grace} onChange={(e) => setGrace(e.target.value)} />
+      </label>
+      <ul className="dash-list">
+        {keys.data?.keys.map((key) => (
+          <li key={key.clientId} className="dash-row">
+            <code>{key.clientId}</code>
+            <span className="dash-muted">
+              Origins: {key.allowedOrigins.join(', ') || 'none'}
+              {key.previousSecretValidUntil
+                ? ` · old secret works until ${formatDateTime(key.previousSecretValidUntil)}`
+                : ''}
+            </span>
+            <Button variant="secondary" onClick={() => rotate.mutate(key.clientId)}>
+              {DASHBOARD_TEXTS.rotateKey}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {rotate.data && (
+        <p role="status">
+          {DASHBOARD_TEXTS.newSecret} <code>{rotate.data.secret}</code>
+        </p>
+      )}
+      <FormError message={rotate.error ? messageOf(rotate.error) : null} />
+    </section>
+  );
+}
+
+function Webhooks() {
+  const webhooks = useQuery({
+    queryKey: ['dashboard', 'webhooks'],
+    queryFn: () => dashboardCall('/webhooks', ZDashboardWebhooksResponse),
+  });
+  const enable = useMutation({
+    mutationFn: (id: string) =>
+      dashboardCall(`/webhooks/${encodeURIComponent(id)}/enable`, ZDashboardOk, {
+        method: 'POST',
+      }),
+    onSuccess: () => void webhooks.refetch(),
+  });
+  const rotate = useMutation({
+    mutationFn: (id: string) =>
+      dashboardCall(`/webhooks/${encodeURIComponent(id)}/rotate-secret`, ZWebhookSecretResponse, {
+        method: 'POST',
+      }),
+  });
+  const list = webhooks.data?.webhooks ?? [];
+  return (
+    <section className="dash-card" aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">{DASHBOARD_TEXTS.webhooksTitle}</h2>
+      <FormError message={webhooks.error ? messageOf(webhooks.error) : null} />
+      {webhooks.isSuccess && list.length === 0 && <p>{DASHBOARD_TEXTS.noWebhooks}</p>}
+      <ul className="dash-list">
+        {list.map((hook) => (
+          <li key={hook.webhookId} className="dash-row">
+            <span className="dash-break">{hook.url}</span>
+            <span className={`dash-status ${hook.status}`}>{hook.status}</span>
+            <span className="dash-actions">
+              {hook.status === 'disabled' && (
+                <Button variant="secondary" onClick={() => enable.mutate(hook.webhookId)}>
+                  {DASHBOARD_TEXTS.enable}
+                </Button>
+              )}
+              <Button variant="secondary" onClick={() => rotate.mutate(hook.webhookId)}>
+                {DASHBOARD_TEXTS.rotateWebhookSecret}
+              </Button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {rotate.data && (
+        <p role="status">
+          {DASHBOARD_TEXTS.newSecret} <code className="dash-break">{rotate.data.secret}</code>
+        </p>
+      )}
+      <FormError
+        message={(enable.error ?? rotate.error) ? messageOf(enable.error ?? rotate.error) : null}
+      />
+    </section>
+  );
+}
+
+function Deliveries() {
+  const queryClient = useQueryClient();
+  const deliveries = useQuery({
+    queryKey: DELIVERIES_KEY,
+    queryFn: () => dashboardCall('/webhooks/deliveries', ZDeliveriesResponse),
+  });
+  const resend = useMutation({
+    mutationFn: (id: number) =>
+      dashboardCall(`/webhooks/deliveries/${id}/resend`, ZDashboardOk, { method: 'POST' }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY }),
+  });
+  const list = deliveries.data?.deliveries ?? [];
+  return (
+    <section className="dash-card" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">{DASHBOARD_TEXTS.deliveriesTitle}</h2>
+      <FormError message={deliveries.error ? messageOf(deliveries.error) : null} />
+      {deliveries.isSuccess && list.length === 0 && <p>{DASHBOARD_TEXTS.noDeliveries}</p>}
+      <ul className="dash-list">
+        {list.map((d) => (
+          <li key={d.id} className="dash-row">
+            <span>
+              <strong>{d.eventType}</strong>{' '}
+              <span className={`dash-status ${d.status}`}>{d.status}</span>
+            </span>
+            <span className="dash-muted dash-break">
+              {d.url} · {d.attempts} {d.attempts === 1 ? 'try' : 'tries'}
+              {d.lastStatus === null ? '' : ` · answered ${d.lastStatus}`}
+              {d.lastError ? ` · ${d.lastError}` : ''} ·{' '}
+              {formatDateTime(d.deliveredAt ?? d.createdAt)}
+            </span>
+            <details>
+              <summary>{DASHBOARD_TEXTS.requestTitle}</summary>
+              <pre className="dash-pre">{JSON.stringify(JSON.parse(d.request), null, 2)}</pre>
+            </details>
+            <Button
+              variant="secondary"
+              aria-label={`${DASHBOARD_TEXTS.resend} ${d.eventType} ${d.eventId}`}
+              onClick={() => resend.mutate(d.id)}
+            >
+              {DASHBOARD_TEXTS.resend}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {resend.isSuccess && <p role="status">{DASHBOARD_TEXTS.resent}</p>}
+      <FormError message={resend.error ? messageOf(resend.error) : null} />
+    </section>
+  );
+}
+
+function Requests() {
+  const requests = useQuery({
+    queryKey: ['dashboard', 'requests'],
+    queryFn: () => dashboardCall('/requests', ZRequestLogResponse),
+  });
+  const list = requests.data?.requests ?? [];
+  return (
+    <section className="dash-card" aria-labelledby="requests-title">
+      <h2 id="requests-title">{DASHBOARD_TEXTS.requestsTitle}</h2>
+      <FormError message={requests.error ? messageOf(requests.error) : null} />
+      {requests.isSuccess && list.length === 0 && <p>{DASHBOARD_TEXTS.noRequests}</p>}
+      <ul className="dash-list">
+        {list.map((r) => (
+          <li key={r.requestId + r.at} className="dash-row">
+            <span>
+              <code>
+                {r.method} {r.path}
+              </code>{' '}
+              {r.status}
+            </span>
+            <span className="dash-muted dash-break">
+              {formatDateTime(r.at)} · request {r.requestId}
+              {r.idempotencyKey ? ` · Idempotency-Key ${r.idempotencyKey}` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
+import { formatNaira } from '../../domain/money';
+import { DASHBOARD_PAYMENT_STATUSES, ZPaymentSearchResponse } from '../../domain/schemas/dashboard';
+import { Button } from '../ui/button';
+import { FormError } from '../ui/form-error';
+import { formatDateTime } from '../ui/format-date';
+import { dashboardCall, messageOf } from './api';
+import { Screen } from './screen';
+
+type TFilters = { q: string; status: string; amount: string; from: string; to: string };
+const NO_FILTERS: TFilters = { q: '', status: '', amount: '', from: '', to: '' };
+
+/** The search's query: naira typed, kobo asked. */
+function queryOf(filters: TFilters, cursor: string | null): string {
+  const params = new URLSearchParams();
+  if (filters.q.trim()) params.set('q', filters.q.trim());
+  if (filters.status) params.set('status', filters.status);
+  const naira = Number(filters.amount.replace(/,/g, ''));
+  if (filters.amount.trim() && Number.isFinite(naira)) {
+    params.set('amount', String(Math.round(naira * 100)));
+  }
+  if (filters.from) params.set('from', filters.from);
+  if (filters.to) params.set('to', filters.to);
+  if (cursor) params.set('cursor', cursor);
+  return params.toString();
+}
+
+/** Search by reference, the payer's masked account or card, amount, date and status. */
+export function PaymentsPage() {
+  const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
+  const list = useInfiniteQuery({
+    queryKey: ['dashboard', 'payments', filters],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      dashboardCall(`/payments?${queryOf(filters, pageParam)}`, ZPaymentSearchResponse),
+    getNextPageParam: (page) => page.nextCursor,
+  });
+  const field = (name: keyof TFilters) => ({
+    value: draft[name],
+    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+  const payments = list.data?.pages.flatMap((page) => page.payments) ?? [];
+  return (
+    <Screen title={DASHBOARD_TEXTS.paymentsTitle} wide>
+      <form className="dash-card dash-filters" onSubmit={submit} role="search">
+        <label className="dash-field grow">
+          {DASHBOARD_TEXTS.searchLabel}
+          <input {...field('q')} />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.statusLabel}
+          <select {...field('status')}>
+            <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
+            {DASHBOARD_PAYMENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.amountLabel}
+          <input inputMode="decimal" {...field('amount')} />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.fromLabel}
+          <input type="date" {...field('from')} />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.toLabel}
+          <input type="date" {...field('to')} />
+        </label>
+        <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+      </form>
+      <FormError message={list.error ? messageOf(list.error) : null} />
+      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
+      {list.isSuccess && payments.length === 0 && <p>{DASHBOARD_TEXTS.noPayments}</p>}
+      <ul className="dash-list">
+        {payments.map((p) => (
+          <li key={p.paymentId} className="dash-row">
+            <Link href={`/payments/${p.paymentId}`} className="dash-row-link">
+              <span className="dash-amount">{formatNaira(p.amount)}</span>
+              <span className={`dash-status ${p.status}`}>{p.status}</span>
+              <span>{p.narration}</span>
+              <span className="dash-muted">
+                {p.reference ?? p.paymentId} · {p.paidWith ?? 'Not paid'} ·{' '}
+                {formatDateTime(p.createdAt)}
+                {p.refunded > 0 ? ` · refunded ${formatNaira(p.refunded)}` : ''}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {list.hasNextPage && (
+        <Button variant="secondary" onClick={() => void list.fetchNextPage()}>
+          {DASHBOARD_TEXTS.morePayments}
+        </Button>
+      )}
+    </Screen>
+  );
+}

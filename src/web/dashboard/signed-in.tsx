@@ -1,0 +1,120 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { isApiError } from '../api/api-error';
+import { mayDo, ROLE_LABELS } from '../../domain/dashboard-roles';
+import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
+import { ERROR_CATALOGUE } from '../../domain/errors';
+import {
+  ZDashboardOk,
+  ZDashboardSessionResponse,
+  type TDashboardSession,
+} from '../../domain/schemas/dashboard';
+import { Button } from '../ui/button';
+import { FormError } from '../ui/form-error';
+import { dashboardCall, messageOf, setCsrfToken } from './api';
+import { makePasskey } from './passkeys';
+import { Screen } from './screen';
+import { DevelopersPage } from './developers-page';
+import { PaymentPage } from './payment-page';
+import { PaymentsPage } from './payments-page';
+import { TeamPage } from './team-page';
+
+export const SESSION_KEY = ['dashboard', 'session'];
+
+/** The screens of a signed-in staff member, with the bar that names them and their merchant. */
+export function SignedIn() {
+  const [, navigate] = useLocation();
+  const session = useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: async () => {
+      const answer = await dashboardCall('/session', ZDashboardSessionResponse);
+      setCsrfToken(answer.csrfToken);
+      return answer;
+    },
+  });
+  const signedOut = isApiError(session.error, 'DASHBOARD_SIGN_IN_REQUIRED');
+  useEffect(() => {
+    if (signedOut) navigate('/sign-in');
+  }, [signedOut, navigate]);
+  if (!session.data) {
+    return (
+      <main className="dash-main" aria-label="Dashboard">
+        <p role="status">{DASHBOARD_TEXTS.loading}</p>
+      </main>
+    );
+  }
+  if (session.data.method === 'phone-code')
+    return <MakePasskey onDone={() => void session.refetch()} />;
+  return <Shell session={session.data} />;
+}
+
+/** A session an SMS code opened (an invitation, a recovery) makes its passkey first. */
+function MakePasskey({ onDone }: { onDone: () => void }) {
+  const make = useMutation({ mutationFn: makePasskey, onSuccess: onDone });
+  return (
+    <div className="dash-page">
+      <Screen title={DASHBOARD_TEXTS.recoveryTitle}>
+        <section className="dash-card">
+          <p>{ERROR_CATALOGUE.DASHBOARD_PASSKEY_REQUIRED.message}</p>
+          <Button disabled={make.isPending} onClick={() => make.mutate()}>
+            {DASHBOARD_TEXTS.recoveryTitle}
+          </Button>
+          <FormError message={make.error ? messageOf(make.error) : null} />
+        </section>
+      </Screen>
+    </div>
+  );
+}
+
+function Shell({ session }: { session: TDashboardSession }) {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const signOut = useMutation({
+    mutationFn: () => dashboardCall('/sign-out', ZDashboardOk, { method: 'POST' }),
+    onSuccess: () => {
+      queryClient.clear();
+      navigate('/sign-in');
+    },
+  });
+  const may = (action: Parameters<typeof mayDo>[1]) => mayDo(session.role, action);
+  return (
+    <div className="dash-app">
+      <header className="dash-bar">
+        <div>
+          <p className="dash-merchant">{session.merchant.name}</p>
+          <p className="dash-who">
+            {session.fullName} · {ROLE_LABELS[session.role]}
+          </p>
+        </div>
+        <nav aria-label="Dashboard">
+          <Link href="/">{DASHBOARD_TEXTS.nav.payments}</Link>
+          {may('webhooks.manage') && (
+            <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>
+          )}
+          {may('team.manage') && <Link href="/team">{DASHBOARD_TEXTS.nav.team}</Link>}
+          <Button variant="link" onClick={() => signOut.mutate()}>
+            {DASHBOARD_TEXTS.signOut}
+          </Button>
+        </nav>
+      </header>
+      <Switch>
+        <Route path="/">
+          <PaymentsPage />
+        </Route>
+        <Route path="/payments/:paymentId">
+          {({ paymentId }) => <PaymentPage paymentId={paymentId} session={session} />}
+        </Route>
+        <Route path="/developers">
+          <DevelopersPage />
+        </Route>
+        <Route path="/team">
+          <TeamPage />
+        </Route>
+        <Route>
+          <Redirect to="/" />
+        </Route>
+      </Switch>
+    </div>
+  );
+}

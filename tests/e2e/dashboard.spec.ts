@@ -1,0 +1,191 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { expect, test, type Page } from '@playwright/test';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
+import { expectNoViolations } from './axe';
+import { startBuiltServer } from './built-server';
+import { E2E } from './e2e-env';
+
+// The merchant dashboard (docs/dashboard.md), as a new merchant meets it: `npm run client:create`
+// prints the owner's invitation; its link, an SMS code and this device's passkey make the owner;
+// a customer pays in the demo shop; the owner finds the payment, refunds part of it, and sends
+// the refund's webhook again from the Developers screen. Each screen passes axe and is shot at
+// 390 px and 1280 px into /tmp/dashboard-shots.
+
+const SHOTS = '/tmp/dashboard-shots';
+// Ports of its own, past those of the quickstart (appPort + 32..35).
+const serverPort = () => E2E.appPort + 40;
+const receiverPort = () => E2E.appPort + 41;
+let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
+let receiver: Server | null = null;
+const received: string[] = [];
+
+test.beforeAll(async () => {
+  server = await startBuiltServer(serverPort(), { WEBHOOKS_ALLOW_PRIVATE: 'on' });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push(body);
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver?.listen(receiverPort(), '127.0.0.1', resolve));
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await server?.stop();
+});
+
+function npmRun(script: string, ...args: string[]) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+      env: { ...process.env, DATA_DIR: server?.dataDir ?? '' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+const printed = (out: string, key: string) => {
+  const value = new RegExp(`^${key}:\\s+(\\S+)$`, 'm').exec(out)?.[1];
+  if (!value) throw new Error(`No ${key} in:\n${out}`);
+  return value;
+};
+
+/** axe on the screen as it stands, and its shots at both widths. */
+async function look(page: Page, name: string) {
+  await expectNoViolations(page);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
+test('a new merchant: client:create’s invitation, a passkey, a refunded payment, a resent webhook', async ({
+  page,
+}) => {
+  const origin = server?.origin ?? '';
+  const phone = uniquePhone();
+  const created = await npmRun(
+    'client:create',
+    '--name',
+    'Kemi Fabrics',
+    '--origin',
+    origin,
+    '--owner-phone',
+    phone,
+  );
+  expect(created.code, created.out).toBe(0);
+  const clientId = printed(created.out, 'clientId');
+  const secret = printed(created.out, 'secret');
+  const invitation = printed(created.out, 'ownerInvitation');
+  expect(invitation).toMatch(new RegExp(`^${origin}/dashboard/join#`));
+  const hook = await npmRun(
+    'client:webhook',
+    '--client',
+    clientId,
+    '--url',
+    `http://127.0.0.1:${receiverPort()}/hooks`,
+  );
+  expect(hook.code, hook.out).toBe(0);
+
+  // The invitation: the code to the owner's phone, then this device's passkey.
+  const authenticator = await addVirtualAuthenticator(page);
+  await page.goto(invitation);
+  await expect(page.getByRole('heading', { name: 'Join your team' })).toBeVisible();
+  await expect(page.getByText('Kemi Fabrics invites you to its dashboard as owner.')).toBeVisible();
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
+  await page.getByLabel('Your full name').fill('Kemi Adebayo');
+  await look(page, 'join');
+  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  const { credentials } = await authenticator.cdp.send('WebAuthn.getCredentials', {
+    authenticatorId: authenticator.authenticatorId,
+  });
+  expect(credentials).toHaveLength(1);
+  await expect(page.getByText('No payments match.')).toBeVisible();
+
+  // A customer pays ₦2,500.00 by card in the demo shop.
+  const answer = await page.request.post(`${origin}/api/v1/consents`, {
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+    data: {
+      reference: 'KF-1042',
+      payments: [{ type: 'immediate', amount: 250000, narration: 'Ankara, 6 yards' }],
+    },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+  const { consentId } = (await answer.json()) as { consentId: string };
+  const shop = await page.context().newPage();
+  await shop.goto(`${origin}/sandbox/shop?consentId=${consentId}&clientId=${clientId}`);
+  await shop.getByRole('button', { name: 'Pay with Oya Money' }).click();
+  const frame = shop.frameLocator('iframe[title="Consent request"]');
+  await frame.getByRole('button', { name: /Pay with Card/ }).click();
+  const card = SANDBOX_CARDS.find((c) => c.number === '4084080000000003');
+  if (!card) throw new Error('The sandbox has no card 4084080000000003');
+  await frame.getByLabel('Card Number').fill('4084 0800 0000 0003');
+  await frame.getByLabel('Expiry date').fill('12/30');
+  await frame.getByLabel('CVV').fill('408');
+  await frame.getByRole('button', { name: 'Continue to PIN' }).click();
+  await frame.getByLabel('Card PIN').fill(card.pin);
+  await frame.getByRole('button', { name: 'Complete Payment' }).click();
+  await expect(shop.getByRole('status')).toHaveText(`Consent granted: ${consentId}`);
+  await shop.close();
+
+  // The owner finds it by the card's last digits, and refunds ₦500.00 of it.
+  await page.getByLabel(/last digits of the account or card/).fill('0003');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const row = page.getByRole('link', { name: /₦2,500\.00/ });
+  await expect(row).toContainText('KF-1042');
+  await look(page, 'payments');
+  await row.click();
+  await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
+  await page.getByLabel('Amount to refund in naira').fill('500');
+  await page.getByLabel('Reason').fill('Short by one yard');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText('Refund of ₦500.00: processed.');
+  await expect(page.getByText('Refund of ₦500.00: processed', { exact: true })).toBeVisible();
+  await expect(page.getByText('₦2,000.00 can still be refunded.')).toBeVisible();
+  await look(page, 'payment');
+
+  // The refund's webhook reached the receiver; the owner sends it again.
+  await expect.poll(() => received.filter((b) => b.includes('"refund.processed"')).length).toBe(1);
+  await page.getByRole('link', { name: 'Developers' }).click();
+  await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
+  const resend = page.getByRole('button', { name: /^Resend refund\.processed/ });
+  await expect(resend).toBeVisible();
+  await look(page, 'developers');
+  await resend.click();
+  await expect(page.getByText('Sent again.')).toBeVisible();
+  await expect.poll(() => received.filter((b) => b.includes('"refund.processed"')).length).toBe(2);
+
+  // The team and its audit log keep what the owner did.
+  await page.getByRole('link', { name: 'Team' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await expect(page.getByText('payment.refunded', { exact: true })).toBeVisible();
+  await expect(page.getByText('webhook.resent', { exact: true })).toBeVisible();
+  await look(page, 'team');
+
+  // Signed out, the passkey signs the owner in again.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
+  await look(page, 'sign-in');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  const cookies = await page.context().cookies(`${origin}/api/dashboard/session`);
+  expect(cookies.find((c) => c.name === 'oya_dashboard')).toMatchObject({
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/api/dashboard',
+  });
+});
