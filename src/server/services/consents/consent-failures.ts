@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
-import { consentEvents, consents, payments } from '../../db/schema';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { consents, payments } from '../../db/schema';
+import { recordConsentChange } from './consent-changes';
 
 /*
  * 'consent.failed' (docs/webhooks.md): a consent that can no longer be granted. Its one cause is
@@ -64,17 +64,11 @@ export async function failExpiredConsents(db: TDb, now: Date, batch = 100): Prom
           ...CONSENT_EXPIRED,
           paidPaymentIds: paid.filter((p) => p.consentId === row.id).map((p) => p.id),
         };
-        await tx.insert(consentEvents).values({
-          consentId: row.id,
-          type: 'consent.failed',
-          actor: 'system:expiry',
-          data,
-          createdAt: now,
-        });
-        await recordMerchantEvent(tx, {
+        await recordConsentChange(tx, {
           clientId: row.clientId,
           consentId: row.id,
           type: 'consent.failed',
+          actor: 'system:expiry',
           data,
           now,
         });

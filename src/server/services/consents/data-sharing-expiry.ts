@@ -2,9 +2,9 @@ import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 import { requestedDataCategories } from '../../../domain/data-sharing';
 import type { TAppContext } from '../../context';
-import { consentEvents, consents } from '../../db/schema';
+import { consents } from '../../db/schema';
 import { AppError } from '../app-error';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordConsentChange } from './consent-changes';
 import { loadConsent } from './consents';
 
 /*
@@ -54,17 +54,11 @@ export async function endExpiredDataSharing(ctx: TExpiryContext, batch = 100): P
           dataSharingExpiresAt: (row.expiresAt ?? now).toISOString(),
           dataTypes: requestedDataCategories(found?.consent.dataSharing),
         };
-        await tx.insert(consentEvents).values({
-          consentId: row.id,
-          type: 'consent.data_sharing_expired',
-          actor: 'system:expiry',
-          data,
-          createdAt: now,
-        });
-        await recordMerchantEvent(tx, {
+        await recordConsentChange(tx, {
           clientId: row.clientId,
           consentId: row.id,
           type: 'consent.data_sharing_expired',
+          actor: 'system:expiry',
           data,
           now,
         });
@@ -108,17 +102,11 @@ export async function confirmDataSharing(
       confirmedAt: now.toISOString(),
       dataSharingExpiresAt: expiresAt.toISOString(),
     };
-    await tx.insert(consentEvents).values({
-      consentId,
-      type: 'consent.data_sharing_confirmed',
-      actor: `payer:${payerId}`,
-      data,
-      createdAt: now,
-    });
-    await recordMerchantEvent(tx, {
+    await recordConsentChange(tx, {
       clientId: row.clientId,
       consentId,
       type: 'consent.data_sharing_confirmed',
+      actor: `payer:${payerId}`,
       data,
       now,
     });

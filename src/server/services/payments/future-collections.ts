@@ -17,7 +17,7 @@ import { accountOrigin } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
 import { book, ledgerAccount } from './ledger';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordConsentChange } from '../consents/consent-changes';
 
 /*
  * Collecting granted future payments (docs/payments.md "Collecting future payments"). A
@@ -132,17 +132,11 @@ async function recordEnding(
     amount: ended.amount,
     trigger: ended.trigger,
   };
-  await tx.insert(consentEvents).values({
-    consentId: ended.consentId,
-    type,
-    actor: ended.requestedBy ? `merchant:${ended.requestedBy}` : 'system:collections',
-    data: { ...common, ...data },
-    createdAt: now,
-  });
-  await recordMerchantEvent(tx, {
+  await recordConsentChange(tx, {
     clientId: consent.clientId,
     consentId: ended.consentId,
     type,
+    actor: ended.requestedBy ? `merchant:${ended.requestedBy}` : 'system:collections',
     data: { ...common, ...data },
     now,
   });
