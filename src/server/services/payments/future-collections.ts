@@ -518,17 +518,3 @@ export async function claimNotices(
     .where(and(inArray(t.id, due), isNull(t.notifiedAt)))
     .returning();
 }
-
-/** Gives a notice's flag back when its message could not be sent, so the next run sends it. */
-export async function releaseNotice(db: TDb, row: TCollectionRow): Promise<void> {
-  if (!row.notifiedAt) return;
-  await db
-    .update(futurePaymentCollections)
-    .set({ notifiedAt: null })
-    .where(
-      and(
-        eq(futurePaymentCollections.id, row.id),
-        eq(futurePaymentCollections.notifiedAt, row.notifiedAt),
-      ),
-    );
-}
