@@ -56,6 +56,7 @@ import { merchantConsentRoutes } from './routes/merchant-consents';
 import { merchantFormRoutes } from './routes/merchant-forms';
 import { formRoutes } from './routes/forms';
 import { operatorClientRoutes } from './routes/operator-clients';
+import { operatorEventRoutes } from './routes/operator-events';
 import { pageRoutes } from './routes/pages';
 import { publicConfigRoutes } from './routes/public-config';
 import { sandboxMessageRoutes } from './sandbox/routes/sandbox-messages';
@@ -205,6 +206,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(merchantFormRoutes, routeContext);
   await app.register(merchantClientRoutes, routeContext);
   await app.register(operatorClientRoutes, {
+    ...routeContext,
+    operatorToken: options.operatorToken,
+  });
+  await app.register(operatorEventRoutes, {
     ...routeContext,
     operatorToken: options.operatorToken,
   });

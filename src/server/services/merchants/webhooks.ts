@@ -56,7 +56,7 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
 const SECRET_PREFIX = 'whsec_';
 
 /** A new signing secret: `whsec_` and the base64 of 24 random bytes, as Standard Webhooks says. */
-const newSecret = () => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
+export const newSecret = () => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 
 /**
  * One Standard Webhooks signature: `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`,
@@ -255,6 +255,7 @@ export async function deleteWebhookEndpoint(db: TDb, clientId: string, id: strin
 /**
  * Writes an event to the outbox inside `tx`, the transaction of the change it reports, with a
  * pending delivery for each of the client's endpoints: it exists exactly when the change does.
+ * Answers the event's public id.
  */
 export async function recordMerchantEvent(
   tx: TDb,
@@ -265,11 +266,12 @@ export async function recordMerchantEvent(
     data: Record<string, unknown>;
     now: Date;
   },
-): Promise<void> {
+): Promise<string> {
+  const publicId = newEventId();
   // The consent's reference and metadata ride on every event of it (merchant-api.ts ZMerchantEcho).
   const written = await tx.execute(sql`
     INSERT INTO merchant_events (public_id, client_id, consent_id, type, data, created_at)
-    SELECT ${newEventId()}, ${event.clientId}, ${event.consentId}, ${event.type},
+    SELECT ${publicId}, ${event.clientId}, ${event.consentId}, ${event.type},
            ${JSON.stringify(event.data)}::jsonb || jsonb_build_object(
              'reference', c.reference, 'metadata', coalesce(c.metadata, '{}'::jsonb)),
            ${event.now.toISOString()}::timestamptz
@@ -293,6 +295,7 @@ export async function recordMerchantEvent(
   for (const delivery of rowsOf<{ id: number; status: string }>(inserted)) {
     if (delivery.status === 'pending') await queueDelivery(tx, delivery.id);
   }
+  return publicId;
 }
 
 /** The job that sends one delivery (jobs/kinds.ts), queued on `tx`. */
