@@ -1,5 +1,7 @@
 // `npm run client:<command>`: a merchant's API client, created and changed while the server runs
 // or not, in either database mode (docs/merchant-clients.md).
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod/mini';
 import { ZApiErrorBody } from '../src/domain/schemas/api-error';
@@ -48,7 +50,7 @@ const USAGE: Record<string, string> = {
   'webhook-rotate-secret': 'npm run client:webhook-rotate-secret -- --client cli_… --webhook whk_…',
 };
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 /** What each command does, by whichever way reaches the database. */
 type TClientAccess = {
@@ -80,9 +82,13 @@ function valid<T extends z.ZodMiniType>(schema: T, input: unknown): z.output<T> 
   return parsed.data;
 }
 
-/** The running server, through its operator calls. */
-function serverAccess(server: TOperatorFile): TClientAccess {
-  const call = async <T extends z.ZodMiniType>(
+/** The server `npm run client:*` asks: on PGlite, the one running (null when none runs). */
+export const runningServer = (config: TConfig): TOperatorFile | null =>
+  config.databaseUrl ? null : readOperatorFile(config.dataDir);
+
+/** One operator call of the running server, its answer parsed; a failure throws its message. */
+export function operatorCall(server: TOperatorFile) {
+  return async <T extends z.ZodMiniType>(
     method: string,
     path: string,
     body: unknown,
@@ -103,6 +109,11 @@ function serverAccess(server: TOperatorFile): TClientAccess {
     }
     return answer.parse(json);
   };
+}
+
+/** The running server, through its operator calls. */
+function serverAccess(server: TOperatorFile): TClientAccess {
+  const call = operatorCall(server);
   const client = (id: string) => `/api/operator/clients/${encodeURIComponent(id)}`;
   return {
     where: `the running server (pid ${server.pid})`,
@@ -206,7 +217,7 @@ async function databaseAccess(config: TConfig): Promise<TClientAccess> {
 }
 
 /** `key: value` lines, the values in one column. */
-function print(result: unknown) {
+export function print(result: unknown) {
   const entries = Object.entries(result as Record<string, unknown>).filter(
     ([k]) => k !== 'success',
   );
@@ -248,7 +259,7 @@ async function main() {
   if (command === 'create' ? !values.name?.trim() : !clientId) throw new UsageError(usage);
 
   const config = loadConfig();
-  const server = config.databaseUrl ? null : readOperatorFile(config.dataDir);
+  const server = runningServer(config);
   const access = server ? serverAccess(server) : await databaseAccess(config);
   try {
     switch (command) {
@@ -310,11 +321,19 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  console.error(error instanceof AppError || error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+/** Runs a command: a usage error exits 2, any other failure 1, each with its message. */
+export function runCommand(command: () => Promise<void>) {
+  command().catch((error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    console.error(error instanceof AppError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
+
+// Run as a command, not when client-events.ts imports the helpers above.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runCommand(main);
+}
