@@ -7,16 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../domain/errors';
 import type { TStaffRole } from '../../domain/dashboard-roles';
 import { formatNaira } from '../../domain/money';
-import type { TWebAuthnOptions } from '../../domain/schemas/auth';
 import { formatErrorMessage } from '../../domain/errors';
 import { dashboardAudit } from '../db/schema';
-import { operatorActor } from '../services/dashboard/audit';
-import { createInvitation } from '../services/dashboard/staff';
 import { sessionCookie } from '../services/dashboard/staff-sessions';
-import { latestCode, softAuthenticatorFor, testPhone } from '../testing/identity';
+import {
+  acceptInvitation,
+  cookieOf,
+  csrfOf as dashboardCsrfOf,
+  dashboardCall,
+  invitationToken,
+  makeStaffPasskey,
+  staffMember,
+  type TStaff,
+  type TStaffSession,
+} from '../testing/dashboard';
+import { latestCode, testPhone } from '../testing/identity';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
-import type { SoftAuthenticator } from '../testing/soft-authenticator';
 
 const OPERATOR_TOKEN = 'dashboard-test-operator-token-0123456789abcdef';
 const clock = testClock(new Date());
@@ -36,91 +43,16 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type TStaff = {
-  cookie: string;
-  csrf: string;
-  soft: SoftAuthenticator;
-  phone: string;
-  merchantId: string;
-};
-
-const cookieOf = (setCookie: string | string[] | undefined) => {
-  const line = [setCookie ?? []].flat()[0] ?? '';
-  return line.split(';')[0] ?? '';
-};
-
-/** A call of the dashboard's page: its cookie, its Origin, and its CSRF token on writes. */
-function call(staff: Pick<TStaff, 'cookie' | 'csrf'> | null, options: InjectOptions) {
-  const headers: Record<string, string> = { origin, ...(options.headers as object) };
-  if (staff) {
-    headers.cookie = staff.cookie;
-    if (options.method !== 'GET') headers['x-dashboard-csrf'] = staff.csrf;
-  }
-  return ctx.app.inject({ ...options, headers });
-}
-
-async function csrfOf(cookie: string): Promise<string> {
-  const session = await call(
-    { cookie, csrf: '' },
-    { method: 'GET', url: '/api/dashboard/session' },
-  );
-  expect(session.statusCode, session.body).toBe(200);
-  return session.json<{ csrfToken: string }>().csrfToken;
-}
-
-/** Accepts an invitation by its link's token: the code to the phone, then the code back. */
-async function accept(token: string, phone: string, fullName = 'Bisi Adeyemi') {
-  const sent = await call(null, {
-    method: 'POST',
-    url: '/api/dashboard/invitations/code',
-    payload: { token, phone },
-  });
-  expect(sent.statusCode, sent.body).toBe(200);
-  const code = await latestCode(ctx.app, phone);
-  return call(null, {
-    method: 'POST',
-    url: '/api/dashboard/invitations/accept',
-    payload: { token, phone, code, fullName },
-  });
-}
-
-/** Makes the session's passkey on a new soft authenticator. */
-async function makePasskey(session: Pick<TStaff, 'cookie' | 'csrf'>) {
-  const soft = softAuthenticatorFor(ctx.config);
-  const options = await call(session, { method: 'POST', url: '/api/dashboard/passkeys/options' });
-  expect(options.statusCode, options.body).toBe(200);
-  const response = soft.register(options.json<{ options: TWebAuthnOptions }>().options);
-  const saved = await call(session, {
-    method: 'POST',
-    url: '/api/dashboard/passkeys',
-    payload: { response },
-  });
-  expect(saved.statusCode, saved.body).toBe(201);
-  return soft;
-}
-
-const tokenOf = (url: string) => url.slice(url.indexOf('#') + 1);
-
-/** A staff member of `merchantId` with `role`, invited by the operator, passkey made. */
-async function staffOf(
-  merchantId: string,
-  role: TStaffRole,
-  refundLimit: number | null = null,
-): Promise<TStaff> {
-  const phone = testPhone();
-  const invited = await createInvitation(
-    ctx.database.db,
-    ctx.config,
-    { merchantId, role, refundLimit, phoneNumber: null, invitedBy: operatorActor(merchantId) },
-    clock.now(),
-  );
-  const accepted = await accept(tokenOf(invited.invitationUrl), phone);
-  expect(accepted.statusCode, accepted.body).toBe(200);
-  const cookie = cookieOf(accepted.headers['set-cookie']);
-  const csrf = await csrfOf(cookie);
-  const soft = await makePasskey({ cookie, csrf });
-  return { cookie, csrf, soft, phone, merchantId };
-}
+/** The helpers of testing/dashboard.ts, on this file's app and clock. */
+const call = (staff: TStaffSession | null, options: InjectOptions) =>
+  dashboardCall(ctx, staff, options);
+const csrfOf = (cookie: string) => dashboardCsrfOf(ctx, cookie);
+const accept = (token: string, phone: string, fullName?: string) =>
+  acceptInvitation(ctx, token, phone, fullName);
+const makePasskey = (session: TStaffSession) => makeStaffPasskey(ctx, session);
+const tokenOf = invitationToken;
+const staffOf = (merchantId: string, role: TStaffRole, refundLimit: number | null = null) =>
+  staffMember(ctx, { merchantId, role, refundLimit }, clock.now());
 
 /** A merchant with a paid payment (a card), and its owner. */
 async function paidMerchant(amount = 250_000) {
