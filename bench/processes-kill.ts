@@ -19,13 +19,22 @@ export function killChecks(databaseUrl: string) {
   const count = async (text: string, values: unknown[] = []) =>
     Number((await rows<{ n: string }>(text, values))[0]?.n ?? 0);
 
-  /** Of `paymentIds`, those not executed. */
-  const unpaid = async (paymentIds: string[]) =>
+  /**
+   * Of `payments`, those not done: not executed, or a grant whose consent is not granted (the
+   * debit is booked before the grant's own transaction: a kill between them, or a debit's lost
+   * answer that the reconciler books, leaves the payment executed and the consent pending until
+   * the payer grants again).
+   */
+  const unfinished = async (payments: TPayment[]) =>
     new Set(
       (
         await rows<{ id: string }>(
-          `SELECT id FROM payments WHERE id = ANY($1) AND status <> 'executed'`,
-          [paymentIds],
+          `SELECT p.id FROM payments p JOIN consents c ON c.id = p.consent_id
+           WHERE p.id = ANY($1) AND (p.status <> 'executed' OR p.id = ANY($2) AND c.status <> 'granted')`,
+          [
+            payments.map((p) => p.paymentId),
+            payments.filter((p) => p.kind === 'grant').map((p) => p.paymentId),
+          ],
         )
       ).map((row) => row.id),
     );
@@ -54,15 +63,15 @@ export function killChecks(databaseUrl: string) {
     },
 
     /**
-     * The payers of payments the kill left unpaid pay again through nginx (the survivor), once
-     * the deployment owes them no answer; until every payment is executed or `limitMs` passed.
-     * Answers how many of each were paid again by their payer.
+     * The payers of payments the kill left unfinished pay (or grant) again through nginx (the
+     * survivor), once the deployment owes them no answer; until every one is done or `limitMs`
+     * passed. Answers how many were done by their payer's second call.
      */
     async payAgain(base: string, payments: TPayment[], limitMs: number): Promise<number> {
       const deadline = Date.now() + limitMs;
       let again = 0;
       for (;;) {
-        const left = await unpaid(payments.map((p) => p.paymentId));
+        const left = await unfinished(payments);
         if (left.size === 0 || Date.now() > deadline) return again;
         for (const payment of payments.filter((p) => left.has(p.paymentId))) {
           if (await inFlight(payment.paymentId)) continue;

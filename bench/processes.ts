@@ -31,8 +31,10 @@
 // started again (and warmed with WARMUP payments) for the 2-process one; webhooks left from a burst
 // are sent before the next begins. Then the kill test: a burst at 2 processes in which B is killed
 // with SIGKILL once a third of the payments have their answer. Payers whose answer the kill lost
-// pay again through nginx once the deployment owes them no answer (as a payer's page would), and
-// the bench waits for the survivor to send everything, then checks from the database: every
+// pay (or grant) again through nginx once the deployment owes them no answer, as a payer's page
+// would (a OneTap grant's debit is booked before the grant, so a kill between them leaves the
+// payment executed and the consent pending until the payer grants again), and the bench waits
+// for the survivor to send everything, then checks from the database: every
 // payment executed, taken at the provider once, booked once (`npm run ledger:check`), told once
 // (one payment.completed per payment, one consent.granted per grant) and every event received by
 // the merchant; no job left waiting, failed or past its expiry; and counts what the survivor
@@ -193,7 +195,7 @@ try {
   );
   for (const [answer, times] of said) console.log(`    ${times} × ${answer}`);
   console.log(
-    `  paid again by their payers through the survivor: ${paidAgain}; completed by the survivor with no payer's help: ${interrupted.length - paidAgain}`,
+    `  paid or granted again by their payers through the survivor: ${paidAgain}; completed by the survivor with no payer's help: ${interrupted.length - paidAgain}`,
   );
   console.log(`  the survivor had finished everything ${settledAfter.toFixed(0)} s after the kill`);
   for (const line of report.lines) console.log(line);
