@@ -104,6 +104,7 @@ const AUDIT_LABELS: Readonly<Record<string, string>> = {
   'consent.revoked': 'Withdrawn',
   'consent.data_sharing_confirmed': 'Data sharing confirmed again',
   'consent.data_sharing_expired': 'Data sharing ended: not confirmed within 12 months',
+  'consent.future_payments_cancelled': 'Future payments cancelled by the merchant',
 };
 
 /** The audit entry's words; a kind without words of its own reads as its name. */

@@ -1,4 +1,5 @@
 import { ROLE_LABELS, type TStaffRole } from './dashboard-roles';
+import { countNoun } from './plural';
 
 /*
  * What the merchant dashboard says (docs/dashboard.md). The spec has no dashboard: these are our
@@ -22,7 +23,7 @@ export const DASHBOARD_TEXTS = {
   joinButton: 'Join and make a passkey',
   forNumber: (masked: string) => `This invitation is for ${masked}.`,
   signOut: 'Sign out',
-  nav: { payments: 'Payments', developers: 'Developers', team: 'Team' },
+  nav: { payments: 'Payments', consents: 'Consents', developers: 'Developers', team: 'Team' },
   paymentsTitle: 'Payments',
   searchLabel: 'Reference, payment id, or last digits of the account or card',
   statusLabel: 'Status',
@@ -43,6 +44,31 @@ export const DASHBOARD_TEXTS = {
   refundable: (amount: string) => `${amount} can still be refunded.`,
   refundLimit: (amount: string) => `Your limit is ${amount} a refund.`,
   refunded: (amount: string, status: string) => `Refund of ${amount}: ${status}.`,
+  consentsTitle: 'Consents and mandates',
+  consentTitle: 'Consent',
+  referenceLabel: 'Reference',
+  noConsents: 'No consents match.',
+  moreConsents: 'More consents',
+  mandatesTitle: 'Mandates',
+  noMandates: 'No mandates: the payer chose no account for future payments.',
+  scheduleTitle: 'Future payments',
+  noSchedule: 'No future payments are owed.',
+  recordTitle: 'Grant record',
+  noRecord:
+    'No grant record: the consent was not granted, or was granted before records were kept.',
+  historyTitle: 'History',
+  cancellationsTitle: 'Cancelled future payments',
+  cancelTitle: 'Cancel future payments',
+  cancelLead: (count: number) =>
+    `Cancels the ${count === 1 ? 'future payment' : countNoun(count, 'future payment')} still owed. The payer is told by SMS, with your reason, and sees it on their consents page. Payments already made are not refunded.`,
+  cancelReasonLabel: 'Reason (the payer reads it)',
+  cancelContinue: 'Cancel future payments…',
+  cancelConfirm: 'Yes, cancel them',
+  cancelBack: 'Keep them',
+  cancelAsk: (count: number) =>
+    `Cancel ${countNoun(count, 'future payment')}? This cannot be undone.`,
+  cancelled: (count: number, reason: string) =>
+    `${countNoun(count, 'future payment')} cancelled: ${reason}`,
   developersTitle: 'Developers',
   keysTitle: 'API keys',
   rotateKey: 'Rotate secret',

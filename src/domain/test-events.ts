@@ -144,6 +144,12 @@ const SAMPLES: {
     dataSharingExpiresAt: at,
     dataTypes: [...DATA_TYPES],
   }),
+  'consent.future_payments_cancelled': (id, at) => ({
+    consentId: id.consent,
+    cancelledAt: at,
+    cancelledPaymentIds: [id.payment],
+    reason: 'The order was cancelled',
+  }),
 };
 
 /** The sample `data` of a test event of `type` at `now`, each id ending in `suffix`. */

@@ -132,6 +132,12 @@ export const WEBHOOK_EVENT_DATA = {
     dataSharingExpiresAt: ZTimestamp,
     dataTypes: z.array(z.enum(DATA_CATEGORIES)),
   }),
+  'consent.future_payments_cancelled': eventData({
+    consentId: z.string(),
+    cancelledAt: ZTimestamp,
+    cancelledPaymentIds: z.array(z.string()),
+    reason: z.string(),
+  }),
 } as const satisfies Record<TWebhookEventType, z.ZodMiniType>;
 
 /** What each event type is for: the `webhooks` entries' summaries. */
@@ -153,6 +159,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
     'The payer confirmed the consent’s data sharing again: it lasts 12 months more',
   'consent.data_sharing_expired':
     'The consent’s data sharing ended: the payer did not confirm it within 12 months',
+  'consent.future_payments_cancelled':
+    'The merchant’s staff cancelled the consent’s uncollected future payments, with a reason; the consent stays granted',
 };
 
 /** The whole body of a delivery of `type`. */

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'refund.failed',
   'consent.data_sharing_confirmed',
   'consent.data_sharing_expired',
+  'consent.future_payments_cancelled',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

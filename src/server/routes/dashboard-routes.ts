@@ -6,6 +6,7 @@ import type { TRouteContext } from '../context';
 import { keepApiRequest } from '../services/dashboard/developers';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { dashboardAuthRoutes } from './dashboard-auth';
+import { dashboardConsentRoutes } from './dashboard-consents';
 import { dashboardDeveloperRoutes } from './dashboard-developers';
 import { dashboardPaymentRoutes } from './dashboard-payments';
 import { dashboardTeamRoutes } from './dashboard-team';
@@ -24,6 +25,7 @@ export const dashboardRoutes: FastifyPluginAsync<
   await app.register(dashboardAuthRoutes, ctx);
   await app.register(dashboardTeamRoutes, ctx);
   await app.register(dashboardPaymentRoutes, ctx);
+  await app.register(dashboardConsentRoutes, ctx);
   await app.register(dashboardDeveloperRoutes, ctx);
   if (!webDir) return;
   const file = path.join(webDir, DASHBOARD_HTML);

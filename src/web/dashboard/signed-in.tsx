@@ -16,6 +16,8 @@ import { dashboardCall, messageOf, setCsrfToken } from './api';
 import { makePasskey } from './passkeys';
 import { Screen } from './screen';
 import { DevelopersPage } from './developers-page';
+import { ConsentPage } from './consent-page';
+import { ConsentsPage } from './consents-page';
 import { PaymentPage } from './payment-page';
 import { PaymentsPage } from './payments-page';
 import { TeamPage } from './team-page';
@@ -89,6 +91,7 @@ function Shell({ session }: { session: TDashboardSession }) {
         </div>
         <nav aria-label="Dashboard">
           <Link href="/">{DASHBOARD_TEXTS.nav.payments}</Link>
+          {may('consents.read') && <Link href="/consents">{DASHBOARD_TEXTS.nav.consents}</Link>}
           {may('webhooks.manage') && (
             <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>
           )}
@@ -104,6 +107,12 @@ function Shell({ session }: { session: TDashboardSession }) {
         </Route>
         <Route path="/payments/:paymentId">
           {({ paymentId }) => <PaymentPage paymentId={paymentId} session={session} />}
+        </Route>
+        <Route path="/consents">
+          <ConsentsPage />
+        </Route>
+        <Route path="/consents/:consentId">
+          {({ consentId }) => <ConsentPage consentId={consentId} session={session} />}
         </Route>
         <Route path="/developers">
           <DevelopersPage />

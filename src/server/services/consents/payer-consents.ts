@@ -229,6 +229,47 @@ async function tellOfRevocationBySms(
 }
 
 /**
+ * Cancels a consent's future payments not yet collected and their pending collections, inside
+ * `tx`: the payer's revocation and the merchant's cancel from the dashboard alike. Collections
+ * made ahead of their due date: none is debited now. One a runner is at the bank with ends when
+ * the bank answers (future-collections.ts: a cancelled payment's debit goes back). Answers what
+ * it cancelled; nothing the second time.
+ */
+export async function cancelFuturePayments(
+  tx: TDb,
+  consentId: string,
+  /** The collections' failure reason: who ended them. */
+  reason: 'consent_revoked' | 'future_payments_cancelled',
+  now: Date,
+): Promise<{ paymentIds: string[]; collectionIds: string[] }> {
+  const cancelledPayments = await tx
+    .update(payments)
+    .set({ status: 'cancelled' })
+    .where(
+      and(
+        eq(payments.consentId, consentId),
+        eq(payments.type, 'future'),
+        eq(payments.status, 'pending'),
+      ),
+    )
+    .returning({ id: payments.id });
+  const cancelledCollections = await tx
+    .update(futurePaymentCollections)
+    .set({ status: 'cancelled', failureReason: reason, completedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(futurePaymentCollections.consentId, consentId),
+        eq(futurePaymentCollections.status, 'pending'),
+      ),
+    )
+    .returning({ id: futurePaymentCollections.id });
+  return {
+    paymentIds: cancelledPayments.map((p) => p.id),
+    collectionIds: cancelledCollections.map((c) => c.id),
+  };
+}
+
+/**
  * POST /api/users/consents/{consentId}/revoke. A consent revoked already answers as it stands,
  * whoever's request did it (a retry, another tab); one that is not granted is
  * CONSENT_NOT_REVOCABLE; another payer's is not found.
@@ -293,43 +334,15 @@ export async function revokeConsent(
       )
       .returning({ clientId: consents.clientId });
     if (!revoked) return { outcome: 'not-granted' as const };
-    const cancelledPayments = await tx
-      .update(payments)
-      .set({ status: 'cancelled' })
-      .where(
-        and(
-          eq(payments.consentId, consentId),
-          eq(payments.type, 'future'),
-          eq(payments.status, 'pending'),
-        ),
-      )
-      .returning({ id: payments.id });
-    // Collections made ahead of their due date: none is debited now. One a runner is at the
-    // bank with ends when the bank answers (future-collections.ts: a cancelled payment's debit
-    // goes back).
-    const cancelledCollections = await tx
-      .update(futurePaymentCollections)
-      .set({
-        status: 'cancelled',
-        failureReason: 'consent_revoked',
-        completedAt: now,
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(futurePaymentCollections.consentId, consentId),
-          eq(futurePaymentCollections.status, 'pending'),
-        ),
-      )
-      .returning({ id: futurePaymentCollections.id });
-    const cancelledPaymentIds = cancelledPayments.map((p) => p.id);
+    const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
+    const cancelledPaymentIds = cancelled.paymentIds;
     await tx.insert(consentEvents).values({
       consentId,
       type: 'consent.revoked',
       actor: `payer:${payerId}`,
       data: {
         cancelledPaymentIds,
-        cancelledCollectionIds: cancelledCollections.map((c) => c.id),
+        cancelledCollectionIds: cancelled.collectionIds,
         signature: {
           digest: signature.digest,
           credentialId: signature.credentialId,

@@ -103,7 +103,11 @@ export function PayerConsentItem({ consent, revoke, confirmDataSharing, record }
           ) : null}
           {summary.cancelled ? (
             <>
-              <dt>Cancelled by revoking</dt>
+              <dt>
+                {consent.status === 'revoked'
+                  ? 'Cancelled by revoking'
+                  : 'Cancelled by the merchant'}
+              </dt>
               <dd>{summary.cancelled}</dd>
             </>
           ) : null}

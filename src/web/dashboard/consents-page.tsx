@@ -1,0 +1,101 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
+import { formatNaira } from '../../domain/money';
+import { countNoun } from '../../domain/plural';
+import { CONSENT_STATUSES } from '../../domain/schemas/consent';
+import { ZMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
+import { Button } from '../ui/button';
+import { FormError } from '../ui/form-error';
+import { formatDateTime } from '../ui/format-date';
+import { dashboardCall, messageOf } from './api';
+import { Screen } from './screen';
+
+type TFilters = { reference: string; status: string };
+const NO_FILTERS: TFilters = { reference: '', status: '' };
+
+function queryOf(filters: TFilters, cursor: string | null): string {
+  const params = new URLSearchParams();
+  if (filters.reference.trim()) params.set('reference', filters.reference.trim());
+  if (filters.status) params.set('status', filters.status);
+  if (cursor) params.set('cursor', cursor);
+  return params.toString();
+}
+
+/** The merchant's consents, newest first, searched by reference and status. */
+export function ConsentsPage() {
+  const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
+  const list = useInfiniteQuery({
+    queryKey: ['dashboard', 'consents', filters],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      dashboardCall(`/consents?${queryOf(filters, pageParam)}`, ZMerchantConsentsResponse),
+    getNextPageParam: (page) => page.nextCursor,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+  const consents = list.data?.pages.flatMap((page) => page.consents) ?? [];
+  return (
+    <Screen title={DASHBOARD_TEXTS.consentsTitle} wide>
+      <form className="dash-card dash-filters" onSubmit={submit} role="search">
+        <label className="dash-field grow">
+          {DASHBOARD_TEXTS.referenceLabel}
+          <input
+            value={draft.reference}
+            onChange={(e) => setDraft({ ...draft, reference: e.target.value })}
+          />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.statusLabel}
+          <select
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.target.value })}
+          >
+            <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
+            {CONSENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+      </form>
+      <FormError message={list.error ? messageOf(list.error) : null} />
+      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
+      {list.isSuccess && consents.length === 0 && <p>{DASHBOARD_TEXTS.noConsents}</p>}
+      <ul className="dash-list">
+        {consents.map((c) => {
+          const future = c.payments.filter((p) => p.type === 'future');
+          return (
+            <li key={c.consentId} className="dash-row">
+              <Link href={`/consents/${c.consentId}`} className="dash-row-link">
+                <span className="dash-amount">{c.reference ?? c.consentId}</span>
+                <span className={`dash-status ${c.status}`}>{c.status}</span>
+                <span>
+                  {future.length > 0
+                    ? `${future.length} future · ${formatNaira(future.reduce((sum, p) => sum + p.amount, 0))}`
+                    : 'No future payments'}
+                  {c.mandates.length > 0 ? ` · ${countNoun(c.mandates.length, 'mandate')}` : ''}
+                </span>
+                <span className="dash-muted">
+                  {c.consentId} ·{' '}
+                  {c.grantedAt ? `granted ${formatDateTime(c.grantedAt)}` : 'not granted'}
+                </span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      {list.hasNextPage && (
+        <Button variant="secondary" onClick={() => void list.fetchNextPage()}>
+          {DASHBOARD_TEXTS.moreConsents}
+        </Button>
+      )}
+    </Screen>
+  );
+}
