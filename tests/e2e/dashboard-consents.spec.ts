@@ -1,21 +1,33 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
+import { ZSandboxPersonResponse } from '../../src/domain/schemas/sandbox';
+import {
+  addVirtualAuthenticator,
+  latestCode,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
 import { expectNoViolations } from './axe';
 import { startBuiltServer } from './built-server';
 import { E2E } from './e2e-env';
+import { personAccount } from './sandbox-people';
 
 // The dashboard's Consents and mandates (docs/dashboard.md "Consents"): a new merchant's owner
 // (client:create's invitation, an SMS code, this device's passkey) opens Consents from the nav,
 // finds a consent by its reference and by status, and opens it: its status, schedule, mandates
-// and grant record. Each screen passes axe and is shot at 390 px and 1280 px into
+// and grant record. A payer grants another merchant's subscription from a linked account; its
+// owner cancels the future payments with a reason and a confirm step (by keyboard), and the payer
+// gets the SMS and sees them cancelled on /consents. Each screen passes axe and is shot at 390 px and 1280 px into
 // /tmp/dashboard-consents-shots.
 
 const SHOTS = '/tmp/dashboard-consents-shots';
 // Ports of its own, past those of dashboard.spec.ts (appPort + 40, 41).
 const serverPort = () => E2E.appPort + 44;
 let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
+// One built server on one port for both tests: they run in one worker, one after the other.
+test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   server = await startBuiltServer(serverPort());
@@ -58,21 +70,7 @@ test('the owner finds a consent by reference and status and reads its schedule a
   page,
 }) => {
   const origin = server?.origin ?? '';
-  const phone = uniquePhone();
-  const created = await npmRun(
-    'client:create',
-    '--name',
-    'Kemi Fabrics',
-    '--origin',
-    origin,
-    '--owner-phone',
-    phone,
-  );
-  expect(created.code, created.out).toBe(0);
-  const clientId = printed(created.out, 'clientId');
-  const secret = printed(created.out, 'secret');
-  const invitation = printed(created.out, 'ownerInvitation');
-  const authorization = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+  const { authorization } = await ownerOfNewMerchant(page, 'Kemi Fabrics');
 
   // Two consents: a subscription asked of a payer (not yet answered), and another order.
   const ask = async (reference: string, payments: object[]) => {
@@ -89,16 +87,6 @@ test('the owner finds a consent by reference and status and reads its schedule a
     { type: 'future', amount: 450_000, narration: 'Fabric box, April', dueDate: due(3) },
   ]);
   await ask('KF-1043', [{ type: 'immediate', amount: 250_000, narration: 'Ankara, 6 yards' }]);
-
-  await addVirtualAuthenticator(page);
-  await page.goto(invitation);
-  await page.getByLabel('Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
-  await page.getByLabel('Your full name').fill('Kemi Adebayo');
-  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
-  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
 
   // Consents, from the nav, by keyboard.
   const nav = page.getByRole('navigation', { name: 'Dashboard' });
@@ -134,4 +122,170 @@ test('the owner finds a consent by reference and status and reads its schedule a
   await expect(page.getByText('Requested by the merchant')).toBeVisible();
   await expect(page.getByRole('button', { name: /Cancel future payments/ })).toHaveCount(0);
   await look(page, 'consent');
+});
+
+/** A new merchant (client:create) whose owner joined on `page` with this device's passkey. */
+async function ownerOfNewMerchant(page: Page, name: string) {
+  const origin = server?.origin ?? '';
+  const phone = uniquePhone();
+  const created = await npmRun(
+    'client:create',
+    '--name',
+    name,
+    '--origin',
+    origin,
+    '--owner-phone',
+    phone,
+  );
+  expect(created.code, created.out).toBe(0);
+  const clientId = printed(created.out, 'clientId');
+  const secret = printed(created.out, 'secret');
+  await addVirtualAuthenticator(page);
+  await page.goto(printed(created.out, 'ownerInvitation'));
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
+  await page.getByLabel('Your full name').fill('Kemi Adebayo');
+  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  return {
+    clientId,
+    authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+  };
+}
+
+/**
+ * A payer on this server signed up with a passkey, their BVN verified (a person minted for them)
+ * and an account of theirs linked by a test transfer, through the calls the page makes.
+ */
+async function payerWithAccount(payer: Page, phone: string) {
+  const origin = server?.origin ?? '';
+  await addVirtualAuthenticator(payer);
+  await payer.goto('/login');
+  await signUpThroughPanel(payer, payer.request, { fullName: 'Ada Obi', phone, origin });
+  await expect(payer.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const minted = await payer.request.post('/api/sandbox/people', { data: { fullName: 'Ada Obi' } });
+  const person = ZSandboxPersonResponse.parse(await minted.json()).person;
+  const headers = { authorization: `Bearer ${(await storedSession(payer)).token ?? ''}` };
+  const sent = await payer.request.post('/api/identity/bvn', {
+    headers,
+    data: { bvn: person.bvn },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const code = await latestCode(payer.request, person.phoneNumber, origin);
+  const verified = await payer.request.post('/api/identity/bvn/verify', {
+    headers,
+    data: { code },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const target = personAccount(person, 'links_by_test_transfer');
+  const link = await payer.request.post('/api/account-links/create', {
+    headers,
+    data: { ...target, bankName: 'Any Bank' },
+  });
+  expect(link.status(), await link.text()).toBe(200);
+  const { payInDetails } = (await link.json()).accountLink;
+  const transfer = await payer.request.post('/api/sandbox/transfers', {
+    data: {
+      accountNumber: payInDetails.accountNumber,
+      amount: payInDetails.amount,
+      from: { institutionCode: target.institutionCode, accountNumber: target.accountNumber },
+    },
+  });
+  expect(await transfer.json()).toMatchObject({ outcome: 'credited' });
+  return target;
+}
+
+test('the owner cancels a granted consent’s future payments with a reason; the payer is told', async ({
+  page,
+  browser,
+}) => {
+  const origin = server?.origin ?? '';
+  const merchant = await ownerOfNewMerchant(page, 'Ada Fabrics');
+  const payerContext = await browser.newContext({
+    baseURL: origin,
+    viewport: { width: 390, height: 844 },
+  });
+  const payer = await payerContext.newPage();
+  const payerPhone = uniquePhone();
+  const target = await payerWithAccount(payer, payerPhone);
+
+  const due = (month: number) => new Date(Date.UTC(2027, month, 1, 9)).toISOString();
+  const asked = await payer.request.post('/api/v1/consents', {
+    headers: { authorization: merchant.authorization },
+    data: {
+      reference: 'AF-SUB-1',
+      payments: [2, 3].map((month) => ({
+        type: 'future',
+        amount: 450_000,
+        amountType: 'fixed',
+        narration: 'Fabric box',
+        frequency: 'monthly',
+        interval: 1,
+        dueDate: due(month),
+      })),
+      requirements: { requiresAuth: true },
+    },
+  });
+  expect(asked.status(), await asked.text()).toBe(201);
+  const { consentId } = (await asked.json()) as { consentId: string };
+  await payer.goto(`/r/${consentId}?clientId=${merchant.clientId}`);
+  await payer.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(
+    payer.getByRole('heading', { name: "Select what accounts you'd like to use for repayment:" }),
+  ).toBeVisible();
+  const last4 = target.accountNumber.slice(-4);
+  await payer.getByRole('checkbox', { name: new RegExp(`\\*{4}${last4}`) }).check();
+  await payer.getByRole('button', { name: 'Consent', exact: true }).click();
+  await expect(
+    payer.getByText('You have successfully granted consent to Ada Fabrics'),
+  ).toBeVisible();
+
+  // The owner opens it: two payments owed, the mandate, the record; then cancels them.
+  await page
+    .getByRole('navigation', { name: 'Dashboard' })
+    .getByRole('link', { name: 'Consents' })
+    .click();
+  await page.getByRole('link', { name: /AF-SUB-1/ }).click();
+  await expect(page.getByRole('heading', { name: /AF-SUB-1 · granted/ })).toBeVisible();
+  const schedule = page.getByRole('region', { name: 'Future payments' });
+  await expect(schedule.getByRole('listitem')).toHaveCount(2);
+  await expect(schedule).toContainText('₦4,500.00 · 1 Mar 2027');
+  await expect(page.getByRole('region', { name: 'Grant record' }).locator('pre')).toContainText(
+    'Ada Fabrics',
+  );
+  await expect(page.getByRole('region', { name: 'Mandates' })).toContainText(`****${last4}`);
+  const form = page.getByRole('form', { name: 'Cancel future payments' });
+  await expect(form).toContainText('Cancels the 2 future payments still owed.');
+  await look(page, 'granted');
+  await form.getByLabel('Reason (the payer reads it)').fill('The shop is closing');
+  await form.getByRole('button', { name: 'Cancel future payments…' }).click();
+  const confirm = form.getByRole('button', { name: 'Yes, cancel them' });
+  await expect(confirm).toBeFocused();
+  await expect(form).toContainText('Cancel 2 future payments? This cannot be undone.');
+  await look(page, 'cancel-confirm');
+  await page.keyboard.press('Enter');
+  await expect(
+    page.getByRole('status').filter({ hasText: '2 future payments cancelled' }),
+  ).toHaveText('2 future payments cancelled: The shop is closing');
+  await expect(page.getByText('No future payments are owed.')).toBeVisible();
+  await expect(form).toHaveCount(0);
+  await look(page, 'cancelled');
+
+  // The payer's SMS, and /consents.
+  await expect
+    .poll(async () => {
+      const answer = await payer.request.get(
+        `/api/sandbox/messages?phone=${encodeURIComponent(payerPhone)}`,
+      );
+      const { messages } = (await answer.json()) as { messages: Array<{ body: string }> };
+      return messages.filter((m) => m.body.includes('Reason: The shop is closing')).length;
+    })
+    .toBe(1);
+  await payer.goto('/consents');
+  const item = payer.getByRole('article', { name: 'Ada Fabrics' });
+  await expect(item).toContainText('Cancelled by the merchant');
+  await expect(item).toContainText('2 payments');
+  await payerContext.close();
 });
