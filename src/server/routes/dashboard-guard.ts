@@ -48,8 +48,12 @@ export const requireSameOrigin =
   async (request) =>
     refuseForeignOrigin(ctx, request);
 
-const sameToken = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Compared as bytes: a header of latin-1 characters is as long as the token in characters but
+ * not in bytes, and timingSafeEqual throws on buffers of different lengths (it answered 500). */
+function sameToken(a: string, b: string): boolean {
+  const [presented, expected] = [Buffer.from(a), Buffer.from(b)];
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
 
 export type TStaffGuardOptions = {
   /** The action the route does; null: any signed-in staff member (the session read). */
