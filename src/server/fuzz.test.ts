@@ -254,6 +254,12 @@ function summarise(outcomes: TOutcome[], routePlans: TRoutePlan[], seconds: numb
       );
     }
   }
+  const dashboard = dashboardOutcomes(outcomes);
+  const reached = dashboard.filter(pastTheSession);
+  console.log(
+    `fuzz: ${reached.length} of ${dashboard.length} dashboard requests (its routes' own ` +
+      `methods) got past the session's guard (not 401/403)`,
+  );
   for (const [key, counts] of statusHistogram(outcomes)) {
     const limited = counts.get(429) ?? 0;
     if (limited > 0) console.log(`fuzz: ${key} rate-limited ${limited} of its requests (429)`);
@@ -262,6 +268,17 @@ function summarise(outcomes: TOutcome[], routePlans: TRoutePlan[], seconds: numb
 
 const outcomesOf = (outcomes: TOutcome[], key: string) =>
   outcomes.filter((o) => o.fuzzCase.routeKey === key);
+
+/** The dashboard's routes (docs/dashboard.md "Its API"), asked with their own methods. */
+const DASHBOARD_API = '/api/dashboard/';
+const dashboardOutcomes = (outcomes: TOutcome[]) =>
+  outcomes.filter(({ fuzzCase }) => {
+    const [method = '', url = ''] = fuzzCase.routeKey.split(' ');
+    const sent = fuzzCase.request.method ?? 'GET';
+    return url.startsWith(DASHBOARD_API) && (sent === method || sent === 'HEAD');
+  });
+/** An answer from past the dashboard's session guard (its cookie, Origin, CSRF and role). */
+const pastTheSession = (o: TOutcome) => o.status !== 401 && o.status !== 403 && o.status !== 0;
 
 /** FUZZ_VERBOSE=1: statuses per route and the slowest cases, to see where the time goes. */
 function printDetails(outcomes: TOutcome[], routePlans: TRoutePlan[]) {
@@ -321,6 +338,8 @@ describe('fuzz: every registered route', () => {
       basic: 'merchantBasic',
       bearer: 'payerBearer',
       operator: 'operatorBearer',
+      // The dashboard's cookie sessions are in no document (dashboard-undocumented.ts).
+      staff: 'dashboardSession',
     };
     const disagreeing: string[] = [];
     for (const plan of await plans()) {
@@ -357,6 +376,11 @@ describe('fuzz: every registered route', () => {
     expect
       .soft(new Set(outcomes.map((o) => o.fuzzCase.routeKey)))
       .toEqual(new Set([...routePlans.map((p) => p.key), NOT_FOUND_KEY]));
+    // Every dashboard route, those behind the staff session too, is fuzzed past its guard.
+    const dashboardKeys = (list: TOutcome[]) => new Set(list.map((o) => o.fuzzCase.routeKey));
+    expect
+      .soft([...dashboardKeys(dashboardOutcomes(outcomes).filter(pastTheSession))].sort())
+      .toEqual([...dashboardKeys(dashboardOutcomes(outcomes))].sort());
     const streamed = new Set(outcomes.filter((o) => o.streamed).map((o) => o.fuzzCase.routeKey));
     expect.soft([...streamed]).toEqual(expect.arrayContaining(OPENED_STREAMS));
     const failures = outcomes.filter((o) => o.problem);

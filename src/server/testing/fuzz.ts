@@ -11,10 +11,25 @@ import { isErrorCode } from '../../domain/errors';
 import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import type { TRouteEntry } from '../app';
 import { buildApp } from '../app';
-import { authSessions } from '../db/schema';
+import {
+  apiClients,
+  authSessions,
+  dashboardSessions,
+  dashboardStaff,
+  payments,
+} from '../db/schema';
+import { operatorActor } from '../services/dashboard/audit';
+import { createInvitation } from '../services/dashboard/staff';
+import {
+  CSRF_HEADER,
+  endDashboardSession,
+  openDashboardSession,
+  sessionCookieName,
+} from '../services/dashboard/staff-sessions';
 import { addMerchantAgent } from '../services/merchants/merchant-agents';
 import { createSession, tokenForSession } from '../services/identity/payer-sessions';
 import { createTestClient, openTestDatabase, testConfig } from './test-app';
+import { dashboardOrigin, staffMember } from './dashboard';
 import { testHostResolver } from './host-resolver';
 import { addPasskey, openDiscovery, signUp, softAuthenticatorFor, testPhone } from './identity';
 
@@ -110,10 +125,11 @@ const SECRET_ROTATION_URL = '/api/v1/client/secret';
 const OPERATOR_SECRET_URL = '/api/operator/clients/:clientId/secret';
 
 /**
- * A merchant client, a consent of it, and a signed-in payer with a passkey who may act for the
- * merchant, through the real routes. Further payer tokens are minted as sessions of that payer,
- * proven by the passkey, directly, so that a route that revokes its token (logout) or a per-address limit on sign-ins
- * cannot starve the other routes of a valid token.
+ * A merchant client, a consent of it, a signed-in payer with a passkey who may act for the
+ * merchant, and an owner of the merchant on the dashboard, through the real routes. Further payer
+ * tokens are minted as sessions of that payer, proven by the passkey, directly, so that a route
+ * that revokes its token (logout) or a per-address limit on sign-ins cannot starve the other
+ * routes of a valid token; dashboard sessions likewise (staffFixture).
  */
 export async function makeFixtures(fuzz: TFuzzApp) {
   const { app, database, config } = fuzz;
@@ -171,7 +187,107 @@ export async function makeFixtures(fuzz: TFuzzApp) {
   // Rotating a secret twice ends the first one: the calls that rotate one rotate a client's of
   // their own, so the fixture merchant's credentials hold for the other routes.
   const rotatingMerchant = await createTestClient(database, { name: 'Fuzz Rotations' });
-  return { merchant, rotatingMerchant, hints, mintToken };
+  const staff = await staffFixture(fuzz, merchant.merchantId);
+  Object.assign(hints, staff.hints);
+  return { merchant, rotatingMerchant, hints, mintToken, staff };
+}
+
+/** The headers the dashboard's page sends: its session's cookie, our Origin, the CSRF token. */
+export type TStaffHeaders = { cookie: string; origin: string; [CSRF_HEADER]: string };
+
+/**
+ * The fixture merchant's dashboard owner, who accepted the operator's invitation with an SMS code
+ * and made a passkey through the real routes (testing/dashboard.ts). Each route gets a session of
+ * its own (mintSession, opened directly as after a passkey sign-in), and a route that ends its
+ * session (sign-out) one per case, so neither the 300 calls a minute per session nor a sign-out
+ * can starve the other routes. The owner may do every action, so every staff route, those added
+ * later too, is fuzzed past its guard into its handler.
+ *
+ * The routes under /api/dashboard/ work on things of their own: a second member and an open
+ * invitation of the team (remove, change, withdraw), a second API client of the merchant (rotate,
+ * origins) and a consent of their own, so what they end or change is not the fixture merchant's
+ * credentials or the consent the other routes are fuzzed with.
+ */
+async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
+  const { app, database, config } = fuzz;
+  const { db } = database;
+  const now = new Date();
+  await staffMember(fuzz, { merchantId, role: 'owner' }, now);
+  await staffMember(fuzz, { merchantId, role: 'support', refundLimit: 100_000 }, now);
+  await staffMember(fuzz, { merchantId, role: 'viewer' }, now);
+  const members = await db
+    .select()
+    .from(dashboardStaff)
+    .where(eq(dashboardStaff.merchantId, merchantId));
+  const owner = members.find((m) => m.role === 'owner');
+  const removed = members.find((m) => m.role === 'support');
+  const changed = members.find((m) => m.role === 'viewer');
+  if (!owner || !removed || !changed)
+    throw new Error('fuzz fixtures: the invitations left no staff');
+  const open = async (method: 'passkey' | 'phone-code') => {
+    const session = await openDashboardSession(
+      db,
+      { payerId: owner.payerId, staffId: owner.id, method },
+      new Date(),
+    );
+    const [row] = await db
+      .select({ csrfToken: dashboardSessions.csrfToken })
+      .from(dashboardSessions)
+      .where(eq(dashboardSessions.id, session.sessionId));
+    const headers: TStaffHeaders = {
+      cookie: `${sessionCookieName(config)}=${session.token}`,
+      origin: dashboardOrigin(config),
+      [CSRF_HEADER]: row?.csrfToken ?? '',
+    };
+    return { sessionId: session.sessionId, headers };
+  };
+  const mintSession = async () => (await open('passkey')).headers;
+  const signedOut = await open('passkey');
+  await endDashboardSession(db, signedOut.sessionId, new Date());
+  const { invitationId } = await createInvitation(
+    db,
+    config,
+    {
+      merchantId,
+      role: 'viewer',
+      refundLimit: null,
+      phoneNumber: null,
+      invitedBy: operatorActor(merchantId),
+    },
+    now,
+  );
+  const spare = await createTestClient(database, { name: 'Fuzz Spare Key' });
+  await db.update(apiClients).set({ merchantId }).where(eq(apiClients.clientId, spare.clientId));
+  const authorization = `Basic ${Buffer.from(`${spare.clientId}:${spare.secret}`).toString('base64')}`;
+  const ownConsent = await createConsentFixture(app, authorization);
+  const [payment] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.consentId, ownConsent));
+  const dashboardUrls = app.routeTable
+    .map(({ url }) => url)
+    .filter((url) => url.startsWith('/api/dashboard/'));
+  const hints: THints = {
+    staffId: changed.id,
+    // Removing a member ends them: the removal takes another member than the change.
+    'DELETE /api/dashboard/team/:staffId staffId': removed.id,
+    invitationId,
+    ...Object.fromEntries(
+      dashboardUrls.flatMap((url) => [
+        [`${url} clientId`, spare.clientId],
+        [`${url} consentId`, ownConsent],
+        [`${url} paymentId`, payment?.id ?? 'abc'],
+      ]),
+    ),
+  };
+  return {
+    origin: dashboardOrigin(config),
+    mintSession,
+    /** A session signed out, and one an SMS code opened (no passkey yet), of the owner. */
+    signedOut: signedOut.headers,
+    codeSession: (await open('phone-code')).headers,
+    hints,
+  };
 }
 
 async function createConsentFixture(app: FastifyInstance, authorization: string) {
@@ -693,7 +809,7 @@ export function badValuesFor(sample: unknown, name?: string | number): TLabelled
 // ---------------------------------------------------------------------------------------------
 // Route plans: a route, its valid-looking request, and what gets past its guard
 
-export type TAuthKind = 'none' | 'bearer' | 'basic' | 'operator';
+export type TAuthKind = 'none' | 'bearer' | 'basic' | 'operator' | 'staff';
 
 export type TRoutePlan = {
   route: TRouteEntry;
@@ -711,7 +827,7 @@ export type TRoutePlan = {
   bodies: unknown[];
   /** The route serves a file of the built page. */
   servesFile: boolean;
-  /** The route uses its token up (logout): each case needs a token of its own. */
+  /** The route uses its token or session up (logout, sign-out): each case needs its own. */
   tokenPerCase?: boolean;
 };
 
@@ -728,19 +844,24 @@ export function fillPath(url: string, values: Record<string, string>): string {
   return url.replace(PARAM, (whole, name: string | undefined) => values[name ?? '*'] ?? whole);
 }
 
-/** The hints of one route: those for every route, and over them those named for its URL. */
-function hintsFor(url: string, hints: THints): THints {
-  const prefix = `${url} `;
-  const own = Object.entries(hints)
-    .filter(([name]) => name.startsWith(prefix))
-    .map(([name, value]) => [name.slice(prefix.length), value]);
-  return { ...hints, ...Object.fromEntries(own) };
+/** The hints of one route: those for every route, over them those named for its URL, and over
+ * those the ones named for its method and URL (`DELETE /api/x/:id id`). */
+function hintsFor(route: Pick<TRouteEntry, 'method' | 'url'>, hints: THints): THints {
+  const named = (prefix: string) =>
+    Object.entries(hints)
+      .filter(([name]) => name.startsWith(prefix))
+      .map(([name, value]) => [name.slice(prefix.length), value]);
+  return {
+    ...hints,
+    ...Object.fromEntries(named(`${route.url} `)),
+    ...Object.fromEntries(named(`${route.method} ${route.url} `)),
+  };
 }
 
 /** The valid-looking request of a route, before its guard is known. */
 export function planRoute(route: TRouteEntry, hints: THints, servesFile = false): TRoutePlan {
   const schema = route.schema ?? {};
-  const routeHints = hintsFor(route.url, hints);
+  const routeHints = hintsFor(route, hints);
   const hint = (name: string) => percentEncode(routeHints[name] ?? 'abc');
   const params = Object.fromEntries(paramNames(route.url).map((name) => [name, hint(name)]));
   // The valid-looking query: each key with its hint; without one, a required key gets a sample
@@ -1052,9 +1173,8 @@ function credentialVariations(plan: TRoutePlan, fixtures: TFixtures): TLabelled<
   }
   if (plan.authKind === 'bearer') {
     const token = plan.auth.authorization?.replace(/^Bearer /, '') ?? '';
-    const flipped = `${token.slice(0, -3)}${token.slice(-3, -2) === 'A' ? 'B' : 'A'}${token.slice(-2)}`;
     return [
-      ['Bearer, valid token with one character changed', `Bearer ${flipped}`],
+      ['Bearer, valid token with one character changed', `Bearer ${flipped(token)}`],
       [
         'Bearer, valid token without signature',
         `Bearer ${token.split('.').slice(0, 2).join('.')}.`,
@@ -1065,6 +1185,49 @@ function credentialVariations(plan: TRoutePlan, fixtures: TFixtures): TLabelled<
     ];
   }
   return [];
+}
+
+/** The text with one of its last characters changed: a token that almost matches. */
+const flipped = (text: string) =>
+  `${text.slice(0, -3)}${text.slice(-3, -2) === 'A' ? 'B' : 'A'}${text.slice(-2)}`;
+
+/** Variations of a dashboard session's cookie, CSRF token and Origin, or of the Origin alone of
+ * a call only our page may make (the others stay valid). */
+function staffVariations(
+  plan: TRoutePlan,
+  fixtures: TFixtures,
+): TLabelled<Record<string, string | undefined>> {
+  const { cookie = '', [CSRF_HEADER]: csrf = '', origin } = plan.auth;
+  const origins: TLabelled<Record<string, string | undefined>> = [
+    ['Origin, missing', { origin: undefined }],
+    ['Origin, another site', { origin: 'https://evil.example' }],
+    ['Origin, null', { origin: 'null' }],
+    ['Origin, ours with a path', { origin: `${origin}/` }],
+    ['Origin, latin-1 bytes', { origin: '\u00ff\u00fe' }],
+  ];
+  if (plan.authKind !== 'staff') return origin === undefined ? [] : origins;
+  const at = cookie.indexOf('=');
+  const [name, token] = [cookie.slice(0, at), cookie.slice(at + 1)];
+  const { signedOut, codeSession } = fixtures.staff;
+  return [
+    ['session, no cookie', { cookie: undefined }],
+    ['session, token with one character changed', { cookie: `${name}=${flipped(token)}` }],
+    ['session, token 10k long', { cookie: `${name}=${'a'.repeat(10_000)}` }],
+    ['session, token with latin-1 bytes', { cookie: `${name}=\u00ff\u00fe${token.slice(2)}` }],
+    ['session, the cookie twice', { cookie: `${cookie}; ${cookie}` }],
+    ['session, a junk cookie of the name first', { cookie: `${name}=junk; ${cookie}` }],
+    ['session, under the __Secure- name', { cookie: `__Secure-${cookie}` }],
+    ['session, signed out', { cookie: signedOut.cookie, [CSRF_HEADER]: signedOut[CSRF_HEADER] }],
+    ['session, an SMS code’s (no passkey yet)', { ...codeSession }],
+    ['CSRF, missing', { [CSRF_HEADER]: undefined }],
+    ['CSRF, empty', { [CSRF_HEADER]: '' }],
+    ['CSRF, one character changed', { [CSRF_HEADER]: flipped(csrf) }],
+    ['CSRF, another session’s', { [CSRF_HEADER]: codeSession[CSRF_HEADER] }],
+    ['CSRF, its length in latin-1 bytes', { [CSRF_HEADER]: `\u00ff${csrf.slice(1)}` }],
+    ['CSRF, twice', { [CSRF_HEADER]: `${csrf}, ${csrf}` }],
+    ['CSRF, 10k chars', { [CSRF_HEADER]: 'c'.repeat(10_000) }],
+    ...origins,
+  ];
 }
 
 /** Other headers the app reads, with junk; the valid credentials stay. */
@@ -1099,6 +1262,7 @@ const HEADER_NAMES = [
   'cookie',
   'origin',
   'referer',
+  CSRF_HEADER,
 ];
 
 export function headerCases(plan: TRoutePlan, fixtures: TFixtures): TFuzzCase[] {
@@ -1114,6 +1278,7 @@ export function headerCases(plan: TRoutePlan, fixtures: TFixtures): TFuzzCase[] 
     ...credentialVariations(plan, fixtures).map(([label, value]) =>
       asCase(label, { authorization: value }),
     ),
+    ...staffVariations(plan, fixtures).map(([label, headers]) => asCase(label, headers)),
     ...JUNK_HEADERS.map(([label, headers]) => asCase(label, headers)),
     asCase('x-identify-to a merchant the payer acts for', { 'x-identify-to': identifyTo }),
     ...sampleOf(
@@ -1403,9 +1568,11 @@ async function answerOf(app: FastifyInstance, request: InjectOptions): Promise<s
 
 /**
  * Finds what gets the valid-looking request past the route's guard: nothing, a payer's token,
- * the merchant's Basic credentials or the operator's token. A 401 alone does not say "guarded" (a passkey that does not
- * verify is a 401 past the guard too), so credentials count as needed when they change a 401
- * answer. A token the route used up (logout) makes the route get a fresh token per case.
+ * the merchant's Basic credentials, the operator's token or a dashboard owner's session (its
+ * cookie, our Origin and its CSRF token). A 401 alone does not say "guarded" (a passkey that does
+ * not verify is a 401 past the guard too), so credentials count as needed when they change a 401
+ * answer. A token or session the route used up (logout, sign-out) makes the route get fresh
+ * credentials per case.
  */
 export async function discoverAuth(
   app: FastifyInstance,
@@ -1413,6 +1580,11 @@ export async function discoverAuth(
   fixtures: TFixtures,
 ): Promise<TRoutePlan> {
   const bare = await answerOf(app, requestOf(plan));
+  if (bare.startsWith('403')) {
+    // A write only our page may make (the dashboard's invitations and sign-in): from our Origin.
+    const auth = { origin: fixtures.staff.origin };
+    return (await answerOf(app, requestOf({ ...plan, auth }))) === bare ? plan : { ...plan, auth };
+  }
   if (!bare.startsWith('401')) return plan;
   const token = await fixtures.mintToken();
   const bearer = { authorization: `Bearer ${token}` };
@@ -1433,26 +1605,50 @@ export async function discoverAuth(
   if ((await answerOf(app, requestOf({ ...plan, auth: operatorAuth }))) !== bare) {
     return { ...plan, authKind: 'operator', auth: operatorAuth };
   }
+  const session = await fixtures.staff.mintSession();
+  const withSession = await answerOf(app, requestOf({ ...plan, auth: session }));
+  if (withSession !== bare) {
+    const again = await answerOf(app, requestOf({ ...plan, auth: session }));
+    const usedUp = again.startsWith('401') && again !== withSession;
+    const auth = await fixtures.staff.mintSession();
+    return { ...plan, authKind: 'staff', auth, tokenPerCase: usedUp };
+  }
   return plan;
 }
 
-/** Gives each case of a route that uses its token up a token of its own. */
+/** Credentials of the same kind as the route's, new: a payer's token or a dashboard session. */
+const freshCredentials = async (
+  plan: TRoutePlan,
+  fixtures: TFixtures,
+): Promise<Record<string, string>> =>
+  plan.authKind === 'staff'
+    ? fixtures.staff.mintSession()
+    : { authorization: `Bearer ${await fixtures.mintToken()}` };
+
+/**
+ * Gives each case of a route that uses its token or session up credentials of its own: each
+ * header that still carries the route's credentials (a case that varies the CSRF token keeps its
+ * variation, with a live session's cookie).
+ */
 export async function withFreshTokens(
   plan: TRoutePlan,
   cases: TFuzzCase[],
   fixtures: TFixtures,
 ): Promise<TFuzzCase[]> {
   if (!plan.tokenPerCase) return cases;
-  const shared = plan.auth.authorization;
+  const secret = plan.authKind === 'staff' ? 'cookie' : 'authorization';
   return Promise.all(
     cases.map(async (fuzzCase) => {
       const headers = fuzzCase.request.headers as Record<string, string> | undefined;
-      if (!headers || headers.authorization !== shared) return fuzzCase;
-      const authorization = `Bearer ${await fixtures.mintToken()}`;
-      return {
-        ...fuzzCase,
-        request: { ...fuzzCase.request, headers: { ...headers, authorization } },
-      };
+      if (!headers || headers[secret] !== plan.auth[secret]) return fuzzCase;
+      const fresh = await freshCredentials(plan, fixtures);
+      const renewed = Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [
+          name,
+          value === plan.auth[name] ? (fresh[name] ?? value) : value,
+        ]),
+      );
+      return { ...fuzzCase, request: { ...fuzzCase.request, headers: renewed } };
     }),
   );
 }
