@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { ZSandboxPersonResponse } from '../../src/domain/schemas/sandbox';
@@ -9,8 +8,8 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { expectNoViolations } from './axe';
 import { startBuiltServer } from './built-server';
+import { lookAtScreen, npmRun as npmRunIn, printed } from './dashboard-support';
 import { E2E } from './e2e-env';
 import { personAccount } from './sandbox-people';
 
@@ -38,33 +37,9 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-function npmRun(script: string, ...args: string[]) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
-      env: { ...process.env, DATA_DIR: server?.dataDir ?? '' },
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-const printed = (out: string, key: string) => {
-  const value = new RegExp(`^${key}:\\s+(\\S+)$`, 'm').exec(out)?.[1];
-  if (!value) throw new Error(`No ${key} in:\n${out}`);
-  return value;
-};
-
-/** axe on the screen as it stands, and its shots at both widths. */
-async function look(page: Page, name: string) {
-  await expectNoViolations(page);
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
-}
+const npmRun = (script: string, ...args: string[]) =>
+  npmRunIn(server?.dataDir ?? '', script, ...args);
+const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
 
 test('the owner finds a consent by reference and status and reads its schedule and record', async ({
   page,
