@@ -273,71 +273,75 @@ describe('consents on the dashboard', () => {
     expect(ok.json<TDashboardConsent>().schedule).toEqual([]);
   });
 
-  it('cancels the pending future payments once: one event, one SMS, one audit row, twice or at once', async () => {
-    const { consentId, merchant, payer, phoneNumber } = await grantedConsent('order-4001');
-    const owner = await staffOf(merchant.merchantId, 'owner');
-    const support = await staffOf(merchant.merchantId, 'support');
-    const reason = 'The customer closed the account';
-    const cancel = (staff: TSession) =>
-      call(staff, { method: 'POST', url: cancelUrl(consentId), payload: { reason } });
-    const [first, second] = await Promise.all([cancel(owner), cancel(support)]);
-    const third = await cancel(owner);
-    for (const answer of [first, second, third]) expect(answer.statusCode, answer.body).toBe(200);
-    const body = first.json<TDashboardConsent>();
-    expect(second.json()).toEqual(body);
-    expect(third.json()).toEqual(body);
-    expect(body.consent.status).toBe('granted');
-    expect(body.schedule).toEqual([]);
-    expect(body.cancellations).toHaveLength(1);
-    expect(body.cancellations[0]).toMatchObject({ reason });
-    expect(body.cancellations[0]?.cancelledPaymentIds).toHaveLength(3);
-    expect(body.audit.map((a) => a.label)).toContain('Future payments cancelled by the merchant');
+  it(
+    'cancels the pending future payments once: one event, one SMS, one audit row, twice or at once',
+    { tags: ['postgres'] },
+    async () => {
+      const { consentId, merchant, payer, phoneNumber } = await grantedConsent('order-4001');
+      const owner = await staffOf(merchant.merchantId, 'owner');
+      const support = await staffOf(merchant.merchantId, 'support');
+      const reason = 'The customer closed the account';
+      const cancel = (staff: TSession) =>
+        call(staff, { method: 'POST', url: cancelUrl(consentId), payload: { reason } });
+      const [first, second] = await Promise.all([cancel(owner), cancel(support)]);
+      const third = await cancel(owner);
+      for (const answer of [first, second, third]) expect(answer.statusCode, answer.body).toBe(200);
+      const body = first.json<TDashboardConsent>();
+      expect(second.json()).toEqual(body);
+      expect(third.json()).toEqual(body);
+      expect(body.consent.status).toBe('granted');
+      expect(body.schedule).toEqual([]);
+      expect(body.cancellations).toHaveLength(1);
+      expect(body.cancellations[0]).toMatchObject({ reason });
+      expect(body.cancellations[0]?.cancelledPaymentIds).toHaveLength(3);
+      expect(body.audit.map((a) => a.label)).toContain('Future payments cancelled by the merchant');
 
-    const future = await ctx.database.db
-      .select({ status: payments.status })
-      .from(payments)
-      .where(and(eq(payments.consentId, consentId), eq(payments.type, 'future')));
-    expect(future.map((p) => p.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+      const future = await ctx.database.db
+        .select({ status: payments.status })
+        .from(payments)
+        .where(and(eq(payments.consentId, consentId), eq(payments.type, 'future')));
+      expect(future.map((p) => p.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
 
-    const events = await eventsOf(consentId);
-    expect(events).toHaveLength(1);
-    expect(events[0]?.data).toMatchObject({
-      consentId,
-      reason,
-      reference: 'order-4001',
-      cancelledPaymentIds: body.cancellations[0]?.cancelledPaymentIds,
-    });
+      const events = await eventsOf(consentId);
+      expect(events).toHaveLength(1);
+      expect(events[0]?.data).toMatchObject({
+        consentId,
+        reason,
+        reference: 'order-4001',
+        cancelledPaymentIds: body.cancellations[0]?.cancelledPaymentIds,
+      });
 
-    const sms = (await smsJobsTo(ctx.database.db, phoneNumber)).filter((m) =>
-      m.body.includes('cancelled'),
-    );
-    expect(sms).toHaveLength(1);
-    expect(sms[0]?.body).toBe(
-      `${ctx.config.productName}: Ada Foods cancelled 3 future payments you had agreed to. Reason: ${reason}. See ${ctx.config.publicUrl}/consents`,
-    );
+      const sms = (await smsJobsTo(ctx.database.db, phoneNumber)).filter((m) =>
+        m.body.includes('cancelled'),
+      );
+      expect(sms).toHaveLength(1);
+      expect(sms[0]?.body).toBe(
+        `${ctx.config.productName}: Ada Foods cancelled 3 future payments you had agreed to. Reason: ${reason}. See ${ctx.config.publicUrl}/consents`,
+      );
 
-    const audit = await auditOf(merchant.merchantId);
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ target: consentId, data: { reason } });
+      const audit = await auditOf(merchant.merchantId);
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ target: consentId, data: { reason } });
 
-    // The payer sees it on /consents: nothing more owed, the payments cancelled, and the history.
-    const mine = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/users/consents',
-      headers: payer.headers,
-    });
-    const seen = mine.json<{ consents: TPayerConsent[] }>().consents[0];
-    expect(seen?.status).toBe('granted');
-    expect(seen?.upcomingDebits).toEqual([]);
-    expect(seen?.payments.filter((p) => p.status === 'cancelled')).toHaveLength(3);
-    const record = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/users/consents/${consentId}/record`,
-      headers: payer.headers,
-    });
-    expect(record.json().audit.at(-1)).toMatchObject({
-      label: 'Future payments cancelled by the merchant',
-      actor: 'merchant',
-    });
-  });
+      // The payer sees it on /consents: nothing more owed, the payments cancelled, and the history.
+      const mine = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/users/consents',
+        headers: payer.headers,
+      });
+      const seen = mine.json<{ consents: TPayerConsent[] }>().consents[0];
+      expect(seen?.status).toBe('granted');
+      expect(seen?.upcomingDebits).toEqual([]);
+      expect(seen?.payments.filter((p) => p.status === 'cancelled')).toHaveLength(3);
+      const record = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/users/consents/${consentId}/record`,
+        headers: payer.headers,
+      });
+      expect(record.json().audit.at(-1)).toMatchObject({
+        label: 'Future payments cancelled by the merchant',
+        actor: 'merchant',
+      });
+    },
+  );
 });
