@@ -78,6 +78,11 @@ export function sandboxArqc(pan: string, values: ReadonlyMap<string, string>): s
 export function verifySandboxArqc(pan: string, values: ReadonlyMap<string, string>): boolean {
   const expected = sandboxArqc(pan, values);
   const given = values.get('9F26');
-  if (!expected || !given || given.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(expected, 'hex'), Buffer.from(given.toUpperCase(), 'hex'));
+  if (!expected || !given) return false;
+  // Compared as bytes: hex that does not decode whole (a stray letter) is shorter, and refused.
+  const want = Buffer.from(expected, 'hex');
+  const got = Buffer.from(given, 'hex');
+  return (
+    got.length === want.length && given.length === expected.length && timingSafeEqual(want, got)
+  );
 }
