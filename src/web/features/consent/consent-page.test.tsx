@@ -34,7 +34,7 @@ function answerWith(consent: TConsent | null) {
       }
       if (url === `/api/consent/${consent?.consentId ?? 'cns_1'}?clientId=cli_1` && consent) {
         return new Response(
-          JSON.stringify({ success: true, consent, embedOrigins: EMBED_ORIGINS }),
+          JSON.stringify({ success: true, consent, embedOrigins: EMBED_ORIGINS, returnUrl: null }),
         );
       }
       const error = { code: 'CONSENT_NOT_FOUND', message: 'Consent not found or has expired' };
