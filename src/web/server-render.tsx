@@ -4,6 +4,10 @@ import { App } from './app/app';
 import { seedPageAnswers, type TPageAnswers } from './app/page-answers';
 import { newQueryClient } from './app/query-client';
 import { PageDocumentContext } from './ui/document-context';
+import { preloadEveryPart } from './ui/preloadable';
+
+/** The code of every part of the page, loaded: called once, before the first page is drawn. */
+export const loadPageCode = preloadEveryPart;
 
 export type TServerRender = {
   /** The page's path and query string, as the browser asked for them. */

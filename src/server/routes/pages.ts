@@ -204,7 +204,9 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
   const { db, webDir, reads, clock } = options;
   // The page's components, only where the page is served (under tsx, with
   // scripts/style-imports.ts: they import their stylesheets).
-  const { renderPageHtml } = await import('../../web/server-render');
+  const { renderPageHtml, loadPageCode } = await import('../../web/server-render');
+  // Drawing a first screen waits on no code: a render's time limit counts only the drawing.
+  await loadPageCode();
   const indexFile = path.join(webDir, 'index.html');
   if (!existsSync(indexFile)) {
     throw new Error(`The page is not built: ${indexFile} is missing. Run: npm run build`);
