@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
+import { eventStreamTickets } from './db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './sandbox/fixtures';
 import { signUp, testPhone } from './testing/identity';
 import { openApiPath } from './testing/openapi-answers';
@@ -112,7 +113,7 @@ async function streamHints(app: TFuzzApp): Promise<THints> {
     banks: { results: Array<{ validationId: string }> };
     stream: { ticket: string };
   }>(`/api/accounts/search?by=bank&q=${SANDBOX_ACCOUNTS[0]?.accountNumber}&v=new`);
-  return {
+  const hints = {
     lastEventId: '0',
     '/api/events/payments/:paymentId paymentId': paymentId,
     '/api/events/payments/:paymentId ticket': await ticket({ stream: 'payment', paymentId }),
@@ -121,6 +122,13 @@ async function streamHints(app: TFuzzApp): Promise<THints> {
       search.banks.results[0]?.validationId ?? '',
     '/api/events/bank-validation/:validationId ticket': search.stream.ticket,
   };
+  // A ticket opens its stream for STREAM_TICKET_TTL_MS (five minutes), and a loaded machine's
+  // run can take longer; a stream case late in the run would meet an expired ticket. These
+  // tickets outlive the run.
+  await app.app.appContext.db
+    .update(eventStreamTickets)
+    .set({ expiresAt: new Date(Date.now() + 24 * 3_600_000) });
+  return hints;
 }
 
 /**
@@ -382,7 +390,14 @@ describe('fuzz: every registered route', () => {
       .soft([...dashboardKeys(dashboardOutcomes(outcomes).filter(pastTheSession))].sort())
       .toEqual([...dashboardKeys(dashboardOutcomes(outcomes))].sort());
     const streamed = new Set(outcomes.filter((o) => o.streamed).map((o) => o.fuzzCase.routeKey));
-    expect.soft([...streamed]).toEqual(expect.arrayContaining(OPENED_STREAMS));
+    // A stream that never opened says what each of its cases met instead.
+    const unopened = OPENED_STREAMS.filter((key) => !streamed.has(key)).map((key) => ({
+      key,
+      answers: outcomes
+        .filter((o) => o.fuzzCase.routeKey === key)
+        .map((o) => `${o.status} ${/"code":"(\w+)"/.exec(o.body)?.[1] ?? ''}`),
+    }));
+    expect.soft(unopened, 'streams the fuzzing never opened').toEqual([]);
     const failures = outcomes.filter((o) => o.problem);
     expect(failures.length, failureMessage(outcomes)).toBe(0);
   }, 600_000);
