@@ -83,6 +83,10 @@ export const DASHBOARD_TEXTS = {
   enable: 'Enable',
   rotateWebhookSecret: 'Rotate signing secret',
   requestTitle: 'Request',
+  passkeyWaiting: (when: string) =>
+    `This passkey was added by SMS code. Until ${when} it can look at everything, but refunds, cancellations and changes to keys, webhooks and the team wait.`,
+  answerTitle: (status: number | null) => (status === null ? 'Answer' : `Answer (${status})`),
+  emptyAnswer: '(no body)',
   requestsTitle: 'API requests (7 days)',
   noRequests: 'No API requests in the last 7 days.',
   teamTitle: 'Team',

@@ -65,6 +65,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: 'Create your passkey to finish signing in',
   },
+  DASHBOARD_PASSKEY_NOT_YET_TRUSTED: {
+    status: 409,
+    message:
+      'Added by SMS code, this passkey can refund, cancel or change settings from {changesFrom}.',
+  },
   DASHBOARD_NOT_STAFF: {
     status: 403,
     message: 'This passkey is not on any merchant team. Ask an owner for an invitation.',

@@ -82,6 +82,11 @@ export const ZDashboardSessionResponse = ok({
   actions: z.array(ZDashboardAction),
   /** Whether the server runs on the sandbox network (its tools are offered). */
   sandbox: z.boolean(),
+  /**
+   * Set while the session's passkey, added with an SMS code alone, may not change anything yet:
+   * from when it may (ISO 8601). Reads work meanwhile.
+   */
+  changesFrom: z.nullable(z.string()),
 });
 export type TDashboardSession = z.infer<typeof ZDashboardSessionResponse>;
 

@@ -77,6 +77,8 @@ export const ZWebhookDelivery = z.object({
   attempts: z.number().check(z.int()),
   lastStatus: z.nullable(z.number().check(z.int())),
   lastError: z.nullable(z.string()),
+  /** The start of the endpoint's last answer body (its first 2,048 bytes); null before one. */
+  lastBody: z.nullable(z.string()),
   nextAttemptAt: z.nullable(z.string()),
   deliveredAt: z.nullable(z.string()),
 });

@@ -231,6 +231,10 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
         refundLimit: staff.refundLimit,
         actions: [...ROLE_ACTIONS[staff.role]],
         sandbox: ctx.sandbox !== null,
+        changesFrom:
+          principal.changesFrom && principal.changesFrom > ctx.clock.now()
+            ? principal.changesFrom.toISOString()
+            : null,
       };
     },
   );

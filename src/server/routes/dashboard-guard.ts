@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import { mayDo, type TDashboardAction } from '../../domain/dashboard-roles';
 import { formatErrorMessage } from '../../domain/errors';
+import { formatLagosDateTime } from '../../domain/payment-date';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import {
@@ -109,6 +110,22 @@ export function staffGuard(
       }
       if (action && !mayDo(principal.staff.role, action)) {
         throw new AppError('DASHBOARD_ROLE_FORBIDDEN');
+      }
+      // A passkey added with an SMS code alone (a recovery) reads at once, and changes nothing
+      // until the payers' own wait is over: a SIM swap opens no refund, key or team change.
+      const changesFrom = principal.changesFrom;
+      if (
+        action &&
+        !SAFE_METHODS.has(request.method) &&
+        changesFrom &&
+        changesFrom > ctx.clock.now()
+      ) {
+        throw new AppError(
+          'DASHBOARD_PASSKEY_NOT_YET_TRUSTED',
+          formatErrorMessage('DASHBOARD_PASSKEY_NOT_YET_TRUSTED', {
+            changesFrom: formatLagosDateTime(changesFrom),
+          }),
+        );
       }
     };
 }

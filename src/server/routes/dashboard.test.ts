@@ -347,10 +347,15 @@ describe('payments', () => {
     const search = async (query: string) => {
       const answer = await call(owner, { method: 'GET', url: `/api/dashboard/payments?${query}` });
       expect(answer.statusCode, answer.body).toBe(200);
-      return answer.json<{ payments: Array<{ paymentId: string; paidWith: string | null }> }>()
-        .payments;
+      return answer.json<{
+        payments: Array<{ paymentId: string; paidWith: string | null; createdAt: string }>;
+      }>().payments;
     };
-    const today = new Date(clock.now().getTime() + 3_600_000).toISOString().slice(0, 10);
+    // The Lagos day the payment was made, from its own time: the file's clock has moved on.
+    const [found] = await search(`q=${consent.paymentId}`);
+    const today = new Date(new Date(found?.createdAt ?? 0).getTime() + 3_600_000)
+      .toISOString()
+      .slice(0, 10);
     for (const query of [
       `q=${consent.paymentId}`,
       `q=${consent.consentId}`,

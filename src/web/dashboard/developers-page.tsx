@@ -166,6 +166,12 @@ function Deliveries() {
               <summary>{DASHBOARD_TEXTS.requestTitle}</summary>
               <pre className="dash-pre">{JSON.stringify(JSON.parse(d.request), null, 2)}</pre>
             </details>
+            {d.lastBody !== null && (
+              <details>
+                <summary>{DASHBOARD_TEXTS.answerTitle(d.lastStatus)}</summary>
+                <pre className="dash-pre">{d.lastBody || DASHBOARD_TEXTS.emptyAnswer}</pre>
+              </details>
+            )}
             <Button
               variant="secondary"
               aria-label={`${DASHBOARD_TEXTS.resend} ${d.eventType} ${d.eventId}`}

@@ -12,6 +12,7 @@ import {
 } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
+import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf, setCsrfToken } from './api';
 import { makePasskey } from './passkeys';
 import { Screen } from './screen';
@@ -101,6 +102,11 @@ function Shell({ session }: { session: TDashboardSession }) {
           </Button>
         </nav>
       </header>
+      {session.changesFrom && (
+        <p className="dash-notice" role="status">
+          {DASHBOARD_TEXTS.passkeyWaiting(formatDateTime(session.changesFrom))}
+        </p>
+      )}
       <Switch>
         <Route path="/">
           <PaymentsPage />

@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { STAFF_ROLES } from '../../../domain/dashboard-roles';
 import { apiClients, merchants } from './consents';
-import { payers } from './identity';
+import { passkeys, payers } from './identity';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -93,6 +93,11 @@ export const dashboardSessions = pgTable(
     staffId: text('staff_id').references(() => dashboardStaff.id),
     invitationId: text('invitation_id').references(() => dashboardInvitations.id),
     method: text('method', { enum: ['passkey', 'phone-code'] }).notNull(),
+    /**
+     * The passkey that signed in, or that this session made: whether it may change anything yet
+     * is its trust (domain/passkey-trust.ts). Its removal ends the session.
+     */
+    passkeyId: text('passkey_id').references(() => passkeys.id, { onDelete: 'cascade' }),
     createdAt: at('created_at').notNull(),
     lastSeenAt: at('last_seen_at').notNull(),
     revokedAt: at('revoked_at'),

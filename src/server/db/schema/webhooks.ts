@@ -89,6 +89,8 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: at('next_attempt_at').notNull(),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
+    /** The start of the endpoint's last answer body (WEBHOOK_BODY_KEPT characters). */
+    lastBody: text('last_body'),
     createdAt: at('created_at').notNull(),
     deliveredAt: at('delivered_at'),
   },

@@ -180,6 +180,7 @@ export async function listDeliveries(
     attempts: delivery.attempts,
     lastStatus: delivery.lastStatus,
     lastError: delivery.lastError,
+    lastBody: delivery.lastBody,
     nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
     deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
     createdAt: delivery.createdAt.toISOString(),

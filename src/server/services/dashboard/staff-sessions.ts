@@ -5,10 +5,11 @@ import {
   DASHBOARD_SESSION_MAX_MS,
   type TStaffRole,
 } from '../../../domain/dashboard-roles';
+import { passkeySignsFrom } from '../../../domain/passkey-trust';
 import type { TConfig } from '../../config';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
-import { dashboardSessions, dashboardStaff, merchants, payers } from '../../db/schema';
+import { dashboardSessions, dashboardStaff, merchants, passkeys, payers } from '../../db/schema';
 
 /*
  * Dashboard sessions (docs/dashboard.md "Sessions"): a random value in an HttpOnly cookie,
@@ -65,6 +66,8 @@ export type TNewDashboardSession = {
   staffId: string | null;
   invitationId?: string | null;
   method: 'passkey' | 'phone-code';
+  /** The passkey that signed in ('passkey' sessions). */
+  passkeyId?: string | null;
 };
 
 /** Opens a session; its token goes in the cookie and nowhere else. */
@@ -83,6 +86,7 @@ export async function openDashboardSession(
     staffId: input.staffId,
     invitationId: input.invitationId ?? null,
     method: input.method,
+    passkeyId: input.passkeyId ?? null,
     createdAt: now,
     lastSeenAt: now,
   });
@@ -96,6 +100,12 @@ export type TStaffPrincipal = {
   payerId: string;
   fullName: string;
   phoneNumber: string;
+  /**
+   * From when the session's passkey may change anything (refund, cancel, keys, webhooks, the
+   * team): later than now for a passkey added with an SMS code alone (domain/passkey-trust.ts);
+   * null for a session an SMS code opened, which has no passkey yet.
+   */
+  changesFrom: Date | null;
   /** null: the staff member was removed since the session began (it then serves nothing). */
   staff: {
     staffId: string;
@@ -133,6 +143,8 @@ export async function touchDashboardSession(
     .select({
       fullName: payers.fullName,
       phoneNumber: payers.phoneNumber,
+      passkeyApproval: passkeys.approval,
+      passkeyCreatedAt: passkeys.createdAt,
       staffId: dashboardStaff.id,
       merchantId: dashboardStaff.merchantId,
       merchantName: merchants.name,
@@ -149,12 +161,23 @@ export async function touchDashboardSession(
       ),
     )
     .leftJoin(merchants, eq(merchants.id, dashboardStaff.merchantId))
+    .leftJoin(
+      passkeys,
+      and(eq(passkeys.id, sql`${session.passkeyId}`), eq(passkeys.payerId, payers.id)),
+    )
     .where(eq(payers.id, session.payerId));
   if (!row) return null;
+  // A passkey's session without its passkey (one from before sessions kept it) signs in again.
+  const passkey =
+    row.passkeyApproval && row.passkeyCreatedAt
+      ? { approval: row.passkeyApproval, createdAt: row.passkeyCreatedAt }
+      : null;
+  if (session.method === 'passkey' && !passkey) return null;
   return {
     sessionId: session.id,
     csrfToken: session.csrfToken,
     method: session.method,
+    changesFrom: passkey ? passkeySignsFrom(passkey) : null,
     payerId: session.payerId,
     fullName: row.fullName,
     phoneNumber: row.phoneNumber,
@@ -172,10 +195,14 @@ export async function touchDashboardSession(
 }
 
 /** A code session whose passkey was just made: it signs in as a passkey's would. */
-export async function markSessionPasskey(db: TDb, sessionId: string): Promise<void> {
+export async function markSessionPasskey(
+  db: TDb,
+  sessionId: string,
+  passkeyId: string,
+): Promise<void> {
   await db
     .update(dashboardSessions)
-    .set({ method: 'passkey' })
+    .set({ method: 'passkey', passkeyId })
     .where(eq(dashboardSessions.id, sessionId));
 }
 

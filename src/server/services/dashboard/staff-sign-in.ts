@@ -49,14 +49,19 @@ export async function signInWithPasskey(
   response: Parameters<typeof verifySignIn>[2]['response'],
   now: Date,
 ): Promise<string> {
-  const { payerId } = await verifySignIn(db, config, { response, embedOrigins: [] }, now);
+  const { payerId, passkeyId } = await verifySignIn(
+    db,
+    config,
+    { response, embedOrigins: [] },
+    now,
+  );
   const membership = await latestMembership(db, payerId);
   if (!membership) throw new AppError('DASHBOARD_NOT_STAFF');
   const payer = await findPayerById(db, payerId);
   return db.transaction(async (tx) => {
     const session = await openDashboardSession(
       tx,
-      { payerId, staffId: membership.staffId, method: 'passkey' },
+      { payerId, staffId: membership.staffId, method: 'passkey', passkeyId },
       now,
     );
     await recordAudit(
@@ -93,7 +98,7 @@ export async function addStaffPasskey(
     body,
     now,
   );
-  await markSessionPasskey(ctx.db, principal.sessionId);
+  await markSessionPasskey(ctx.db, principal.sessionId, saved.passkeyId);
   if (principal.staff) {
     await recordAudit(
       ctx.db,

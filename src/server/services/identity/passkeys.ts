@@ -200,7 +200,7 @@ export async function verifySignIn(
   config: TConfig,
   input: { response: TAuthenticationResponse; embedOrigins: string[] },
   now: Date = new Date(),
-): Promise<{ payerId: string; trusted: boolean }> {
+): Promise<{ payerId: string; passkeyId: string; trusted: boolean }> {
   const challenge = challengeOf(input.response.response.clientDataJSON);
   await consumeChallenge(db, challenge, { purpose: 'authentication' }, now);
   const { passkey, trusted } = await verifyAssertion(
@@ -214,7 +214,7 @@ export async function verifySignIn(
     },
     now,
   );
-  return { payerId: passkey.payerId, trusted };
+  return { payerId: passkey.payerId, passkeyId: passkey.id, trusted };
 }
 
 /** The payer's passkeys that still sign, as WebAuthn allowCredentials (for grant signing). */

@@ -80,11 +80,16 @@ function pinnedLookup({ address, family }: TResolvedAddress): LookupFunction {
 }
 
 export type TPostOutcome =
-  { status: number; retryAfter?: string } | { failure: 'timeout' | 'unreachable' };
+  { status: number; retryAfter?: string; body: string } | { failure: 'timeout' | 'unreachable' };
+
+/** How much of an endpoint's answer body the delivery log keeps, in bytes. */
+export const WEBHOOK_BODY_KEPT = 2_048;
 
 /**
- * POSTs `body` to the target's checked address, and answers the status and Retry-After only: a
- * redirect is not followed (http.request never does), and nothing of the answer's body is read.
+ * POSTs `body` to the target's checked address, and answers the status, Retry-After and the
+ * first WEBHOOK_BODY_KEPT bytes of the answer's body (for the delivery log; what arrives before
+ * the time limit, as text without NUL characters, which PostgreSQL's text refuses): a redirect is
+ * not followed (http.request never does), and the rest of the body is never read.
  */
 export function postToTarget(
   target: TWebhookTarget,
@@ -93,6 +98,8 @@ export function postToTarget(
   const signal = AbortSignal.timeout(request.timeoutMs);
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
+    // Once the head came, the outcome is its status with the body read so far, however it ends.
+    let answered: (() => void) | null = null;
     const outgoing = send(
       target.url,
       {
@@ -105,11 +112,32 @@ export function postToTarget(
       },
       (response) => {
         const retryAfter = response.headers['retry-after'];
-        resolve({ status: response.statusCode ?? 0, ...(retryAfter ? { retryAfter } : {}) });
-        response.destroy();
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        answered = () => {
+          const body = Buffer.concat(chunks)
+            .subarray(0, WEBHOOK_BODY_KEPT)
+            .toString('utf8')
+            .replaceAll('\u0000', '');
+          resolve({
+            status: response.statusCode ?? 0,
+            ...(retryAfter ? { retryAfter } : {}),
+            body,
+          });
+          response.destroy();
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          kept += chunk.length;
+          if (kept >= WEBHOOK_BODY_KEPT) answered?.();
+        });
+        for (const ending of ['end', 'error', 'close']) response.once(ending, () => answered?.());
       },
     );
-    outgoing.on('error', () => resolve({ failure: signal.aborted ? 'timeout' : 'unreachable' }));
+    outgoing.on('error', () => {
+      if (answered) answered();
+      else resolve({ failure: signal.aborted ? 'timeout' : 'unreachable' });
+    });
     outgoing.end(request.body);
   });
 }

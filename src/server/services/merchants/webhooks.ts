@@ -421,6 +421,7 @@ export function webhookDeliverer(
         })
       : null;
     const status = outcome && 'status' in outcome ? outcome.status : null;
+    const lastBody = outcome && 'status' in outcome ? outcome.body : null;
     const error = failureOf(outcome, timeoutMs);
     const now = clock.now();
     const attempts = row.attempts + 1;
@@ -432,6 +433,7 @@ export function webhookDeliverer(
           attempts,
           lastStatus: status,
           lastError: null,
+          lastBody,
           deliveredAt: now,
         })
         .where(eq(webhookDeliveries.id, row.id));
@@ -449,7 +451,7 @@ export function webhookDeliverer(
           );
         await tx
           .update(webhookDeliveries)
-          .set({ status: 'failed', attempts, lastStatus: status, lastError: error })
+          .set({ status: 'failed', attempts, lastStatus: status, lastError: error, lastBody })
           .where(eq(webhookDeliveries.id, row.id));
         await tx
           .update(webhookDeliveries)
@@ -479,6 +481,7 @@ export function webhookDeliverer(
         attempts,
         lastStatus: status,
         lastError: error,
+        lastBody,
         nextAttemptAt: next,
       })
       .where(eq(webhookDeliveries.id, row.id));
@@ -522,6 +525,7 @@ export async function listDeliveries(
       attempts: webhookDeliveries.attempts,
       lastStatus: webhookDeliveries.lastStatus,
       lastError: webhookDeliveries.lastError,
+      lastBody: webhookDeliveries.lastBody,
       nextAttemptAt: webhookDeliveries.nextAttemptAt,
       deliveredAt: webhookDeliveries.deliveredAt,
     })
