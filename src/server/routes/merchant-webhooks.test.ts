@@ -107,6 +107,7 @@ async function deliveries(authorization: string) {
       attempts: number;
       eventType: string;
       lastStatus: number | null;
+      lastBody: string | null;
       lastError: string | null;
     }>;
   }>().deliveries;
@@ -348,7 +349,7 @@ describe('webhooks', () => {
     });
     expect(again.statusCode, again.body).toBe(200);
     await deliverer.runDue();
-    const [last] = (await deliveries(consent.client.authorization)) as Array<{ lastBody: string }>;
+    const [last] = await deliveries(consent.client.authorization);
     expect(last?.lastBody).toBe('x'.repeat(WEBHOOK_BODY_KEPT - 1));
     await hook.close();
   });

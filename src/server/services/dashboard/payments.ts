@@ -268,21 +268,22 @@ export async function refundFromDashboard(
     );
   }
   const { clientId } = await merchantPayment(ctx.db, who.merchantId, paymentId);
-  const refund = await requestRefund(
+  // The audit row is written with the refund's reservation: a crash leaves both or neither.
+  return requestRefund(
     ctx,
     { clientId, merchantId: who.merchantId },
     paymentId,
     body,
+    (tx, refund) =>
+      recordAudit(
+        tx,
+        who,
+        {
+          action: 'payment.refunded',
+          target: paymentId,
+          data: { refundId: refund.id, amount: refund.amount, reason: body.reason },
+        },
+        ctx.clock.now(),
+      ),
   );
-  await recordAudit(
-    ctx.db,
-    who,
-    {
-      action: 'payment.refunded',
-      target: paymentId,
-      data: { refundId: refund.refundId, amount: body.amount, reason: body.reason },
-    },
-    ctx.clock.now(),
-  );
-  return refund;
 }

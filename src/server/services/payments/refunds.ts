@@ -150,6 +150,7 @@ async function reserve(
   paid: TPaidBy,
   amount: number | null,
   reason: string | null,
+  recordAlso?: TRecordWithRefund,
 ): Promise<{ refund: TRefundRow } | { remaining: number }> {
   const now = ctx.clock.now();
   const asked = amount === null ? sql`NULL` : sql`${amount}::bigint`;
@@ -194,9 +195,13 @@ async function reserve(
       })
       .returning();
     if (!refund) throw new Error('A refund was not recorded');
+    await recordAlso?.(tx, refund);
     return { refund };
   });
 }
+
+/** What a caller writes in the transaction that reserves its refund (the dashboard's audit). */
+export type TRecordWithRefund = (tx: TDb, refund: TRefundRow) => Promise<void>;
 
 /**
  * POST /api/v1/payments/{paymentId}/refunds: gives back `amount` (what remains, when none) of
@@ -208,6 +213,7 @@ export async function requestRefund(
   merchant: TMerchant,
   paymentId: string,
   body: TRefundRequestBody,
+  recordAlso?: TRecordWithRefund,
 ): Promise<TRefund> {
   const payment = await merchantPayment(ctx.db, merchant, paymentId);
   if (payment.status !== 'executed') throw new AppError('PAYMENT_NOT_REFUNDABLE');
@@ -221,6 +227,7 @@ export async function requestRefund(
     paid,
     body.amount ?? null,
     body.reason ?? null,
+    recordAlso,
   );
   if ('remaining' in reserved) throw exceeds(reserved.remaining);
   return refundView(await askProvider(ctx, reserved.refund));
