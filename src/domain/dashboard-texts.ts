@@ -23,7 +23,13 @@ export const DASHBOARD_TEXTS = {
   joinButton: 'Join and make a passkey',
   forNumber: (masked: string) => `This invitation is for ${masked}.`,
   signOut: 'Sign out',
-  nav: { payments: 'Payments', consents: 'Consents', developers: 'Developers', team: 'Team' },
+  nav: {
+    payments: 'Payments',
+    consents: 'Consents',
+    developers: 'Developers',
+    team: 'Team',
+    sandbox: 'Sandbox tools',
+  },
   paymentsTitle: 'Payments',
   searchLabel: 'Reference, payment id, or last digits of the account or card',
   statusLabel: 'Status',
@@ -97,6 +103,32 @@ export const DASHBOARD_TEXTS = {
   invited: 'Invitation sent by SMS. Link:',
   pendingTitle: 'Open invitations',
   auditTitle: 'Audit log',
+  sandboxTitle: 'Sandbox tools',
+  sandboxLead:
+    'Test money on the sandbox network, for your own payments only. Nothing here moves real money.',
+  refresh: 'Refresh',
+  paymentOrReferenceLabel: 'Payment id or reference',
+  pickPayment: (name: string) => `Use ${name}`,
+  sandboxTransferTitle: 'Send a transfer',
+  sandboxTransferLead: 'The sandbox bank pays into the payment’s one-time account.',
+  sandboxTransferAmountLabel: 'Amount in naira (blank: what is owed)',
+  sandboxTransferButton: 'Send transfer',
+  noWaitingTransfers: 'No payment is waiting for a transfer.',
+  sandboxTransferSent: (amount: string, message: string) =>
+    `Transfer of ${amount} sent. ${message}`,
+  sandboxChallengeTitle: 'Answer a 3-D Secure check',
+  sandboxChallengeLead: 'Answer as the payer would on their bank’s page.',
+  sandboxApprove: 'Approve',
+  sandboxDecline: 'Decline',
+  noWaitingChallenges: 'No card payment is waiting for a 3-D Secure check.',
+  sandboxChallengeAnswered: (message: string) => `Answered. ${message}`,
+  sandboxEventTitle: 'Fire a webhook event',
+  sandboxEventLead: (webhooks: number) =>
+    `A test event, marked test_ in its ids, goes to your ${countNoun(webhooks, 'active webhook')}.`,
+  sandboxEventTypeLabel: 'Event type',
+  sandboxEventButton: 'Fire event',
+  sandboxEventFired: (type: string, ids: string[]) =>
+    `Fired ${type}: ${ids.join(', ') || 'you have no API key to send it for'}.`,
 } as const;
 
 /** What an invitation offers: the merchant and the role. */

@@ -217,7 +217,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     ...routeContext,
     operatorToken: options.operatorToken,
   });
-  await app.register(dashboardRoutes, { ...routeContext, webDir: options.webDir });
+  await app.register(dashboardRoutes, {
+    ...routeContext,
+    webDir: options.webDir,
+    notices: noticeSender,
+  });
   await app.register(formRoutes, routeContext);
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());

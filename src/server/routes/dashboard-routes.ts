@@ -3,12 +3,14 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { DASHBOARD_PATH } from '../../domain/dashboard-roles';
 import type { TRouteContext } from '../context';
+import type { TSandboxNotices } from '../sandbox/sandbox-notices';
 import { keepApiRequest } from '../services/dashboard/developers';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { dashboardAuthRoutes } from './dashboard-auth';
 import { dashboardConsentRoutes } from './dashboard-consents';
 import { dashboardDeveloperRoutes } from './dashboard-developers';
 import { dashboardPaymentRoutes } from './dashboard-payments';
+import { dashboardSandboxRoutes } from './dashboard-sandbox';
 import { dashboardTeamRoutes } from './dashboard-team';
 
 /** Where the build writes the dashboard's page (vite.config.ts): in .vite/, so never served raw. */
@@ -19,14 +21,15 @@ export const DASHBOARD_HTML = '.vite/dashboard.html';
  * /dashboard (with the page's own paths below it), built apart from the payer's page.
  */
 export const dashboardRoutes: FastifyPluginAsync<
-  TRouteContext & { webDir?: string | undefined }
+  TRouteContext & { webDir?: string | undefined; notices: TSandboxNotices | null }
 > = async (app, options) => {
-  const { webDir, ...ctx } = options;
+  const { webDir, notices, ...ctx } = options;
   await app.register(dashboardAuthRoutes, ctx);
   await app.register(dashboardTeamRoutes, ctx);
   await app.register(dashboardPaymentRoutes, ctx);
   await app.register(dashboardConsentRoutes, ctx);
   await app.register(dashboardDeveloperRoutes, ctx);
+  await app.register(dashboardSandboxRoutes, { ...ctx, notices });
   if (!webDir) return;
   const file = path.join(webDir, DASHBOARD_HTML);
   if (!existsSync(file)) {

@@ -39,6 +39,10 @@ const ROUTES = [
   'POST /api/dashboard/webhooks/deliveries/:deliveryId/resend',
   'POST /api/dashboard/webhooks/:webhookId/enable',
   'POST /api/dashboard/webhooks/:webhookId/rotate-secret',
+  'GET /api/dashboard/sandbox',
+  'POST /api/dashboard/sandbox/transfers',
+  'POST /api/dashboard/sandbox/challenges',
+  'POST /api/dashboard/sandbox/events',
   'GET /api/dashboard/requests',
 ];
 

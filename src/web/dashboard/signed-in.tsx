@@ -21,6 +21,7 @@ import { ConsentPage } from './consent-page';
 import { ConsentsPage } from './consents-page';
 import { PaymentPage } from './payment-page';
 import { PaymentsPage } from './payments-page';
+import { SandboxPage } from './sandbox-page';
 import { TeamPage } from './team-page';
 
 export const SESSION_KEY = ['dashboard', 'session'];
@@ -97,6 +98,9 @@ function Shell({ session }: { session: TDashboardSession }) {
             <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>
           )}
           {may('team.manage') && <Link href="/team">{DASHBOARD_TEXTS.nav.team}</Link>}
+          {session.sandbox && may('sandbox.use') && (
+            <Link href="/sandbox">{DASHBOARD_TEXTS.nav.sandbox}</Link>
+          )}
           <Button variant="link" onClick={() => signOut.mutate()}>
             {DASHBOARD_TEXTS.signOut}
           </Button>
@@ -126,6 +130,11 @@ function Shell({ session }: { session: TDashboardSession }) {
         <Route path="/team">
           <TeamPage />
         </Route>
+        {session.sandbox && (
+          <Route path="/sandbox">
+            <SandboxPage />
+          </Route>
+        )}
         <Route>
           <Redirect to="/" />
         </Route>
