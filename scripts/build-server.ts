@@ -2,8 +2,9 @@
 // dist/server/main.mjs, packages included but PGlite, and the migrations beside it
 // (src/server/db/database.ts reads them next to itself). Node then loads one file instead of
 // compiling some hundred TypeScript files at every start (README "Benchmarks": bench:start).
-// Beside them, the PGlite template: a data directory initialised and migrated once here, which
-// a new DATA_DIR starts from instead of running initdb and every migration at its first start.
+// Beside them, the PGlite template: a data directory initialised and migrated once here, with the
+// job engine's schema and queues, which a new DATA_DIR starts from instead of running initdb,
+// every migration and the engine's first start itself.
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -26,25 +27,40 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const migrations = path.join(root, 'src/server/db/migrations');
 
-/** What the template depends on: every migration file and the PGlite that made it. */
+const jobs = path.join(root, 'src/server/jobs');
+
+const versionOf = (name: string) =>
+  (
+    JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+/**
+ * What the template depends on: every migration file, the PGlite that made it, and the job
+ * engine's queues (pg-boss and the jobs' code). A kind changed elsewhere is still made right at
+ * start (jobs/engine.ts), only not ahead of it.
+ */
 function templateKey(): string {
   const hash = createHash('sha256');
-  const pglite = JSON.parse(
-    readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
-  ) as { version: string };
-  hash.update(pglite.version);
+  hash.update(versionOf('@electric-sql/pglite')).update(versionOf('pg-boss'));
   const files = readdirSync(migrations, { recursive: true, encoding: 'utf8' }).sort();
   for (const file of files) {
     const full = path.join(migrations, file);
     if (file.endsWith('.sql') || file.endsWith('.json'))
       hash.update(file).update(readFileSync(full));
   }
+  for (const file of readdirSync(jobs).sort()) {
+    if (file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      hash.update(file).update(readFileSync(path.join(jobs, file)));
+  }
   return hash.digest('hex').slice(0, 16);
 }
 
 /**
- * The template, made once per set of migrations (kept in node_modules/.cache between builds:
- * initdb takes seconds).
+ * The template, made once per set of migrations and job queues (kept in node_modules/.cache
+ * between builds: initdb takes seconds). It holds pg-boss's schema and queues too, so neither a
+ * first start nor a test file makes them.
  */
 export async function pgliteTemplate(): Promise<string> {
   const cacheDir = path.join(root, 'node_modules/.cache/pglite-template');
@@ -52,6 +68,9 @@ export async function pgliteTemplate(): Promise<string> {
   if (existsSync(cached)) return cached;
   const client = new PGlite();
   await migrate(drizzle(client), { migrationsFolder: migrations });
+  // Loaded only here: the server's modules, for the job engine's kinds.
+  const { makeTemplateJobQueues } = await import('../src/server/jobs/template-queues');
+  await makeTemplateJobQueues(client);
   const dump = await client.dumpDataDir('gzip');
   await client.close();
   rmSync(cacheDir, { recursive: true, force: true });

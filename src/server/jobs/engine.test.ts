@@ -195,6 +195,55 @@ describe('the job engine', { tags: ['postgres'] }, () => {
     }
   });
 
+  it("starts on queues that exist: leaves each that matches its kind, and brings one whose options changed to its kind's", async () => {
+    const queues = async () => {
+      const result = await database.db.execute(
+        sql`select name, retry_limit, retry_delay, retry_delay_max, expire_seconds, dead_letter,
+                   updated_on::text as updated_on
+            from ${sql.raw(JOBS_SCHEMA)}.queue where name like 'test.%' order by name`,
+      );
+      return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+        name: string;
+        retry_limit: number;
+        retry_delay: number;
+        retry_delay_max: number;
+        expire_seconds: number;
+        dead_letter: string | null;
+        updated_on: string;
+      }[];
+    };
+    const before = await queues();
+    expect(before.length).toBeGreaterThan(0);
+    const changed = kinds.map((kind) =>
+      kind.name === 'test.works'
+        ? { ...kind, retry: { limit: 5, delaySeconds: 7, maxDelaySeconds: 70 }, expireSeconds: 30 }
+        : kind,
+    );
+    const again = jobEngine({ database, kinds: changed, works: () => false, onError: () => {} });
+    await again.start();
+    await again.stop();
+    const after = await queues();
+    expect(after.map((queue) => queue.name)).toEqual(before.map((queue) => queue.name));
+    for (const queue of after) {
+      if (queue.name === 'test.works') continue;
+      expect(queue).toEqual(before.find((was) => was.name === queue.name));
+    }
+    expect(after.find((queue) => queue.name === 'test.works')).toMatchObject({
+      retry_limit: 5,
+      retry_delay: 7,
+      retry_delay_max: 70,
+      expire_seconds: 30,
+      dead_letter: 'test.works.dead',
+    });
+    // Started again as it was, the queue is the kind's again.
+    const restored = jobEngine({ database, kinds, works: () => false, onError: () => {} });
+    await restored.start();
+    await restored.stop();
+    expect((await queues()).map(({ updated_on: _, ...queue }) => queue)).toEqual(
+      before.map(({ updated_on: _, ...queue }) => queue),
+    );
+  });
+
   it('runs a periodic kind here at once, through its queue, and answers what it answered', async () => {
     ran.length = 0;
     expect(await jobs.runNow('test.periodic')).toEqual({ counted: 1 });

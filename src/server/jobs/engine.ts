@@ -213,9 +213,16 @@ export function jobEngine(options: TJobsOptions): TJobs {
     }
   }
 
-  /** pg-boss's schema (made or migrated by pg-boss) and one queue per kind, with its dead letter. */
+  /**
+   * pg-boss's schema (made or migrated by pg-boss) and one queue per kind, with its dead letter.
+   * The queues are read once: only a missing one is created, and only one whose options are not
+   * the kind's any more is updated. A database that has them all (every start after the first,
+   * and one opened from the PGlite template, which holds them) is asked one statement, not three
+   * per kind.
+   */
   async function makeSchemaAndQueues(): Promise<void> {
     await boss.start();
+    const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
     for (const kind of kinds.values()) {
       const queue = {
         retryLimit: kind.retry.limit,
@@ -223,15 +230,21 @@ export function jobEngine(options: TJobsOptions): TJobs {
         retryBackoff: true,
         retryDelayMax: kind.retry.maxDelaySeconds,
         expireInSeconds: kind.expireSeconds ?? 300,
-      };
-      await boss.createQueue(deadLetterOf(kind.name), { retryLimit: 0 });
-      await boss.createQueue(kind.name, {
-        ...queue,
-        policy: kind.everyMs === undefined ? 'standard' : 'short',
         deadLetter: deadLetterOf(kind.name),
-        notify: true,
-      });
-      await boss.updateQueue(kind.name, { ...queue, deadLetter: deadLetterOf(kind.name) });
+      };
+      if (!existing.has(queue.deadLetter)) {
+        await boss.createQueue(queue.deadLetter, { retryLimit: 0 });
+      }
+      const found = existing.get(kind.name);
+      if (!found) {
+        await boss.createQueue(kind.name, {
+          ...queue,
+          policy: kind.everyMs === undefined ? 'standard' : 'short',
+          notify: true,
+        });
+      } else if (queueOptionsDiffer(found, queue)) {
+        await boss.updateQueue(kind.name, queue);
+      }
     }
   }
 
@@ -369,6 +382,25 @@ async function jobBacklog(boss: PgBoss, kinds: string[]): Promise<TKindBacklog[]
     return { kind, states, oldestWaitingSeconds: oldest === null ? null : Math.round(oldest) };
   });
 }
+
+/** Whether a queue's stored options differ from those its kind asks (what updateQueue sets). */
+function queueOptionsDiffer(
+  found: Partial<Record<keyof TQueueOptions, unknown>>,
+  wanted: TQueueOptions,
+): boolean {
+  return (Object.keys(wanted) as (keyof TQueueOptions)[]).some(
+    (option) => found[option] !== wanted[option],
+  );
+}
+
+type TQueueOptions = {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  retryDelayMax: number;
+  expireInSeconds: number;
+  deadLetter: string;
+};
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
