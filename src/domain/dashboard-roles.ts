@@ -27,6 +27,8 @@ export const DASHBOARD_ACTIONS = [
   'webhooks.manage',
   /** Read the API request log and the events. */
   'logs.read',
+  /** Read the forms and the payers' responses to them. */
+  'forms.read',
   /** The sandbox's tools, on a sandbox server. */
   'sandbox.use',
 ] as const;
@@ -37,8 +39,8 @@ const READS: TDashboardAction[] = ['payments.read', 'consents.read'];
 /** Each role's actions: the one table both sides read. */
 export const ROLE_ACTIONS: Record<TStaffRole, readonly TDashboardAction[]> = {
   owner: DASHBOARD_ACTIONS,
-  developer: [...READS, 'keys.manage', 'webhooks.manage', 'logs.read', 'sandbox.use'],
-  support: [...READS, 'payments.refund', 'consents.cancel'],
+  developer: [...READS, 'keys.manage', 'webhooks.manage', 'logs.read', 'forms.read', 'sandbox.use'],
+  support: [...READS, 'payments.refund', 'consents.cancel', 'forms.read'],
   viewer: READS,
 };
 
@@ -56,8 +58,9 @@ export const ROLE_LABELS: Record<TStaffRole, string> = {
 /** What the team screen says each role may do. */
 export const ROLE_SUMMARIES: Record<TStaffRole, string> = {
   owner: 'Everything, including the team, keys and the audit log.',
-  developer: 'API keys, webhooks, request logs and sandbox tools; reads payments.',
-  support: 'Payments, refunds up to a limit, consents.',
+  developer:
+    'API keys, webhooks, request logs, events and sandbox tools; reads payments and forms.',
+  support: 'Payments, refunds up to a limit, consents, forms.',
   viewer: 'Reads payments and consents.',
 };
 

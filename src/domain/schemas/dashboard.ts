@@ -159,7 +159,10 @@ export const ZAuditResponse = ok({
 export const DASHBOARD_PAGE_SIZE = 25;
 export const DASHBOARD_PAYMENT_STATUSES = ['pending', 'executed', 'cancelled'] as const;
 
-const ZDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-20'));
+/** A Lagos day, as the dashboard's date filters take it. */
+export const ZDay = z
+  .string()
+  .check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-20'));
 
 /** GET /api/dashboard/payments: every filter optional; `q` a reference, account or card digits. */
 export const ZPaymentSearchQuery = z.object({

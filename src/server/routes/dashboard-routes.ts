@@ -9,6 +9,7 @@ import { newNonce, setPageHeaders } from '../response-headers';
 import { dashboardAuthRoutes } from './dashboard-auth';
 import { dashboardConsentRoutes } from './dashboard-consents';
 import { dashboardDeveloperRoutes } from './dashboard-developers';
+import { dashboardEventFormRoutes } from './dashboard-events-forms';
 import { dashboardPaymentRoutes } from './dashboard-payments';
 import { dashboardSandboxRoutes } from './dashboard-sandbox';
 import { dashboardTeamRoutes } from './dashboard-team';
@@ -29,6 +30,7 @@ export const dashboardRoutes: FastifyPluginAsync<
   await app.register(dashboardPaymentRoutes, ctx);
   await app.register(dashboardConsentRoutes, ctx);
   await app.register(dashboardDeveloperRoutes, ctx);
+  await app.register(dashboardEventFormRoutes, ctx);
   await app.register(dashboardSandboxRoutes, { ...ctx, notices });
   if (!webDir) return;
   const file = path.join(webDir, DASHBOARD_HTML);

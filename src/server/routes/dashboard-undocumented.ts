@@ -44,6 +44,10 @@ const ROUTES = [
   'POST /api/dashboard/sandbox/challenges',
   'POST /api/dashboard/sandbox/events',
   'GET /api/dashboard/requests',
+  'GET /api/dashboard/events',
+  'GET /api/dashboard/forms',
+  'GET /api/dashboard/forms/:formId',
+  'GET /api/dashboard/forms/:formId/responses/:responseId',
 ];
 
 /** Each route of the dashboard's API, with why the document leaves it out. */

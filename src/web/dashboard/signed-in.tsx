@@ -16,13 +16,18 @@ import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf, setCsrfToken } from './api';
 import { makePasskey } from './passkeys';
 import { Screen } from './screen';
-import { DevelopersPage } from './developers-page';
-import { ConsentPage } from './consent-page';
-import { ConsentsPage } from './consents-page';
-import { PaymentPage } from './payment-page';
-import { PaymentsPage } from './payments-page';
+import {
+  ConsentPage,
+  ConsentsPage,
+  DevelopersPage,
+  EventsPage,
+  FormPage,
+  FormsPage,
+  PaymentPage,
+  PaymentsPage,
+  TeamPage,
+} from './screens';
 import { SandboxPage } from './sandbox-page';
-import { TeamPage } from './team-page';
 
 export const SESSION_KEY = ['dashboard', 'session'];
 
@@ -94,6 +99,8 @@ function Shell({ session }: { session: TDashboardSession }) {
         <nav aria-label="Dashboard">
           <Link href="/">{DASHBOARD_TEXTS.nav.payments}</Link>
           {may('consents.read') && <Link href="/consents">{DASHBOARD_TEXTS.nav.consents}</Link>}
+          {may('forms.read') && <Link href="/forms">{DASHBOARD_TEXTS.formsNav}</Link>}
+          {may('logs.read') && <Link href="/events">{DASHBOARD_TEXTS.eventsTitle}</Link>}
           {may('webhooks.manage') && (
             <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>
           )}
@@ -123,6 +130,13 @@ function Shell({ session }: { session: TDashboardSession }) {
         </Route>
         <Route path="/consents/:consentId">
           {({ consentId }) => <ConsentPage consentId={consentId} session={session} />}
+        </Route>
+        <Route path="/forms">
+          <FormsPage />
+        </Route>
+        <Route path="/forms/:formId">{({ formId }) => <FormPage formId={formId} />}</Route>
+        <Route path="/events">
+          <EventsPage />
         </Route>
         <Route path="/developers">
           <DevelopersPage />

@@ -76,7 +76,7 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
 }
 
 /** A Lagos day's bounds (the dashboard's dates are Lagos dates, UTC+1 all year). */
-const lagosDay = (day: string, end = false) =>
+export const lagosDay = (day: string, end = false) =>
   new Date(new Date(`${day}T00:00:00+01:00`).getTime() + (end ? 86_400_000 : 0));
 
 /** `q`: a reference, an id, or digits of the payer's account or card (their last ones). */

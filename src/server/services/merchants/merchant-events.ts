@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
   EVENT_LIST_DAYS,
   type TMerchantEventsQuery,
@@ -6,7 +6,7 @@ import {
   type TWebhookEventType,
 } from '../../../domain/schemas/webhooks';
 import type { TDb } from '../../db/database';
-import { merchantEvents } from '../../db/schema';
+import { apiClients, merchantEvents } from '../../db/schema';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
@@ -16,9 +16,39 @@ const DAY_MS = 24 * 60 * 60 * 1_000;
  * EVENT_LIST_DAYS days, newest first, each as its webhook's body carried it, so a merchant whose
  * endpoint was down can find what it missed. The cursor is the event's time and public id.
  */
-export async function listMerchantEvents(
+export const listMerchantEvents = (
   db: TDb,
   clientId: string,
+  query: TMerchantEventsQuery,
+  now: Date,
+) => listEvents(db, eq(merchantEvents.clientId, clientId), query, now);
+
+/**
+ * The same list of every client of a merchant's (the dashboard's Events, docs/dashboard.md):
+ * the merchant is named in the query itself, so another merchant's events are never read.
+ */
+export const listEventsOfMerchant = (
+  db: TDb,
+  merchantId: string,
+  query: TMerchantEventsQuery,
+  now: Date,
+) =>
+  listEvents(
+    db,
+    inArray(
+      merchantEvents.clientId,
+      db
+        .select({ clientId: apiClients.clientId })
+        .from(apiClients)
+        .where(eq(apiClients.merchantId, merchantId)),
+    ),
+    query,
+    now,
+  );
+
+async function listEvents(
+  db: TDb,
+  owner: SQL,
   query: TMerchantEventsQuery,
   now: Date,
 ): Promise<Omit<TMerchantEventsResponse, 'success'>> {
@@ -34,7 +64,7 @@ export async function listMerchantEvents(
     .from(merchantEvents)
     .where(
       and(
-        eq(merchantEvents.clientId, clientId),
+        owner,
         gte(merchantEvents.createdAt, new Date(now.getTime() - EVENT_LIST_DAYS * DAY_MS)),
         query.type ? eq(merchantEvents.type, query.type) : undefined,
         query.createdFrom ? sql`${merchantEvents.createdAt} >= ${query.createdFrom}` : undefined,

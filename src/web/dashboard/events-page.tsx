@@ -1,0 +1,117 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
+import {
+  WEBHOOK_EVENT_TYPES,
+  ZMerchantEventsResponse,
+  type TWebhookPayload,
+} from '../../domain/schemas/webhooks';
+import { Button } from '../ui/button';
+import { FormError } from '../ui/form-error';
+import { formatDateTime } from '../ui/format-date';
+import { dashboardCall, messageOf } from './api';
+import { Screen } from './screen';
+
+type TFilters = { type: string; from: string; to: string };
+const NO_FILTERS: TFilters = { type: '', from: '', to: '' };
+
+function queryOf(filters: TFilters, cursor: string | null): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  if (cursor) params.set('cursor', cursor);
+  return params.toString();
+}
+
+/** What the merchant's webhooks carried (GET /api/v1/events), by type and Lagos day. */
+export function EventsPage() {
+  const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
+  const list = useInfiniteQuery({
+    queryKey: ['dashboard', 'events', filters],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      dashboardCall(`/events?${queryOf(filters, pageParam)}`, ZMerchantEventsResponse),
+    getNextPageParam: (page) => page.nextCursor,
+  });
+  const field = (name: keyof TFilters) => ({
+    value: draft[name],
+    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+  };
+  const events = list.data?.pages.flatMap((page) => page.events) ?? [];
+  return (
+    <Screen title={DASHBOARD_TEXTS.eventsTitle} wide>
+      <form className="dash-card dash-filters" onSubmit={submit} role="search">
+        <label className="dash-field grow">
+          {DASHBOARD_TEXTS.eventTypeLabel}
+          <select {...field('type')}>
+            <option value="">{DASHBOARD_TEXTS.anyType}</option>
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.fromLabel}
+          <input type="date" {...field('from')} />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.toLabel}
+          <input type="date" {...field('to')} />
+        </label>
+        <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+      </form>
+      <FormError message={list.error ? messageOf(list.error) : null} />
+      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
+      {list.isSuccess && events.length === 0 && <p>{DASHBOARD_TEXTS.noEvents}</p>}
+      <ul className="dash-list">
+        {events.map((event) => (
+          <EventRow key={event.id} event={event} />
+        ))}
+      </ul>
+      {list.hasNextPage && (
+        <Button
+          variant="secondary"
+          disabled={list.isFetchingNextPage}
+          onClick={() => void list.fetchNextPage()}
+        >
+          {DASHBOARD_TEXTS.moreEvents}
+        </Button>
+      )}
+    </Screen>
+  );
+}
+
+/** An event: its type, time and id, its data behind a disclosure button. */
+function EventRow({ event }: { event: TWebhookPayload }) {
+  const [open, setOpen] = useState(false);
+  const dataId = useId();
+  return (
+    <li className="dash-row">
+      <span>
+        <strong>{event.type}</strong>{' '}
+        <span className="dash-muted">{formatDateTime(event.createdAt)}</span>
+      </span>
+      <code className="dash-muted dash-break">{event.id}</code>
+      <span className="dash-actions">
+        <Button
+          variant="secondary"
+          aria-expanded={open}
+          aria-controls={dataId}
+          aria-label={`${DASHBOARD_TEXTS.showData}: ${event.type} ${event.id}`}
+          onClick={() => setOpen(!open)}
+        >
+          {DASHBOARD_TEXTS.showData}
+        </Button>
+      </span>
+      <pre id={dataId} className="dash-pre" hidden={!open}>
+        {JSON.stringify(event.data, null, 2)}
+      </pre>
+    </li>
+  );
+}
