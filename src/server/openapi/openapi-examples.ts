@@ -318,6 +318,7 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
               attempts: 2,
               lastStatus: 500,
               lastError: 'answered 500',
+              lastBody: '{"error":"database unavailable"}',
               nextAttemptAt: '2026-11-25T13:55:03.700Z',
               deliveredAt: null,
             },

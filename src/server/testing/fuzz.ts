@@ -16,6 +16,7 @@ import {
   authSessions,
   dashboardSessions,
   dashboardStaff,
+  passkeys,
   payments,
 } from '../db/schema';
 import { operatorActor } from '../services/dashboard/audit';
@@ -224,10 +225,21 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
   const changed = members.find((m) => m.role === 'viewer');
   if (!owner || !removed || !changed)
     throw new Error('fuzz fixtures: the invitations left no staff');
+  // A passkey's session names the passkey that signed in: the owner's, made through the routes.
+  const [ownerPasskey] = await db
+    .select({ id: passkeys.id })
+    .from(passkeys)
+    .where(eq(passkeys.payerId, owner.payerId));
+  if (!ownerPasskey) throw new Error('fuzz fixtures: the owner made no passkey');
   const open = async (method: 'passkey' | 'phone-code') => {
     const session = await openDashboardSession(
       db,
-      { payerId: owner.payerId, staffId: owner.id, method },
+      {
+        payerId: owner.payerId,
+        staffId: owner.id,
+        method,
+        passkeyId: method === 'passkey' ? ownerPasskey.id : null,
+      },
       new Date(),
     );
     const [row] = await db
