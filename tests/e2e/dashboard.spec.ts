@@ -14,6 +14,8 @@ import { E2E } from './e2e-env';
 // 390 px and 1280 px into /tmp/dashboard-shots.
 
 const SHOTS = '/tmp/dashboard-shots';
+// One server for the file: its tests run one after another in one worker.
+test.describe.configure({ mode: 'default' });
 // Ports of its own, past those of the quickstart (appPort + 32..35).
 const serverPort = () => E2E.appPort + 40;
 const receiverPort = () => E2E.appPort + 41;
@@ -163,4 +165,63 @@ test('a new merchant: client:create’s invitation, a passkey, a refunded paymen
     sameSite: 'Strict',
     path: '/api/dashboard',
   });
+});
+
+test('a lost passkey: an SMS code makes a new one, which reads at once and changes nothing for a day', async ({
+  browser,
+}) => {
+  const origin = server?.origin ?? '';
+  const phone = uniquePhone();
+  const created = await npmRun(
+    'client:create',
+    '--name',
+    'Ada Prints',
+    '--origin',
+    origin,
+    '--owner-phone',
+    phone,
+  );
+  expect(created.code, created.out).toBe(0);
+
+  // The owner joins on a first device.
+  const firstDevice = await browser.newContext();
+  const first = await firstDevice.newPage();
+  await addVirtualAuthenticator(first);
+  await first.goto(printed(created.out, 'ownerInvitation'));
+  await first.getByLabel('Phone number').fill(phone);
+  await first.getByRole('button', { name: 'Send code' }).click();
+  await expect(first.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await first.getByLabel('6-digit code').fill(await latestCode(first.request, phone, origin));
+  await first.getByLabel('Your full name').fill('Ada Okafor');
+  await first.getByRole('button', { name: 'Join and make a passkey' }).click();
+  await expect(first.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  await firstDevice.close();
+
+  // That device is lost: on a new one, an SMS code and a new passkey.
+  const device = await browser.newContext();
+  const page = await device.newPage();
+  await addVirtualAuthenticator(page);
+  await page.goto(`${origin}/dashboard/sign-in`);
+  await page.getByRole('button', { name: 'Lost your passkey?' }).click();
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
+  await page.getByRole('button', { name: 'Verify and make a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: /^This passkey was added by SMS code\. Until / }),
+  ).toBeVisible();
+  await look(page, 'recovered');
+
+  // It reads the team, and its invitation waits: the server says until when.
+  await page.getByRole('link', { name: 'Team' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await page.getByLabel('Phone number').fill(uniquePhone());
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(
+    page.getByText(/^Added by SMS code, this passkey can refund, cancel or change settings from /),
+  ).toBeVisible();
+  await look(page, 'recovered-team');
+  await device.close();
 });

@@ -5,12 +5,11 @@ import { DASHBOARD_TEXTS, roleInvitation } from '../../domain/dashboard-texts';
 import {
   ZCodeSentResponse,
   ZDashboardOk,
-  ZDashboardSessionResponse,
   ZInvitationLookupResponse,
 } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
-import { dashboardCall, messageOf, setCsrfToken } from './api';
+import { dashboardCall, messageOf } from './api';
 import { makePasskey } from './passkeys';
 import { Screen } from './screen';
 
@@ -48,8 +47,6 @@ export function JoinPage() {
         method: 'POST',
         body: { token, phone, code, ...(fullName.trim() ? { fullName } : {}) },
       });
-      const session = await dashboardCall('/session', ZDashboardSessionResponse);
-      setCsrfToken(session.csrfToken);
       await makePasskey();
     },
     onSuccess: () => navigate('/'),

@@ -6,18 +6,24 @@ import {
 import {
   ZDashboardOk,
   ZDashboardPasskeyOptionsResponse,
+  ZDashboardSessionResponse,
   ZSignInOptionsResponse,
 } from '../../domain/schemas/dashboard';
 import { ZPasskeyRegisterResponse } from '../../domain/schemas/auth';
-import { dashboardCall } from './api';
+import { dashboardCall, setCsrfToken } from './api';
 
 /*
  * The dashboard's passkeys: the payers' own (docs/identity.md), made in a session an SMS code
  * opened and used to sign in. The browser's sheet is @simplewebauthn/browser's, as on /login.
  */
 
-/** Makes this device's passkey for the signed-in session. */
+/**
+ * Makes this device's passkey for the session an SMS code just opened (an invitation accepted, a
+ * recovery): its writes carry that session's CSRF token, read first.
+ */
 export async function makePasskey(): Promise<void> {
+  const session = await dashboardCall('/session', ZDashboardSessionResponse);
+  setCsrfToken(session.csrfToken);
   const { options } = await dashboardCall('/passkeys/options', ZDashboardPasskeyOptionsResponse, {
     method: 'POST',
   });

@@ -127,7 +127,7 @@ function Audit() {
       <ul className="dash-list">
         {audit.data?.entries.map((e) => (
           <li key={e.id} className="dash-row">
-            <span>
+            <span className="dash-break">
               <code>{e.action}</code> {e.target ?? ''}
             </span>
             <span className="dash-muted">
