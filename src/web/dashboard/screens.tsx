@@ -51,4 +51,7 @@ export const FormPage = lazyScreen(() => import('./forms-page').then((module) =>
 export const DevelopersPage = lazyScreen(() =>
   import('./developers-page').then((module) => module.DevelopersPage),
 );
+export const SandboxPage = lazyScreen(() =>
+  import('./sandbox-page').then((module) => module.SandboxPage),
+);
 export const TeamPage = lazyScreen(() => import('./team-page').then((module) => module.TeamPage));

@@ -25,9 +25,9 @@ import {
   FormsPage,
   PaymentPage,
   PaymentsPage,
+  SandboxPage,
   TeamPage,
 } from './screens';
-import { SandboxPage } from './sandbox-page';
 
 export const SESSION_KEY = ['dashboard', 'session'];
 
