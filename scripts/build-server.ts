@@ -71,6 +71,9 @@ export async function pgliteTemplate(): Promise<string> {
   // Loaded only here: the server's modules, for the job engine's kinds.
   const { makeTemplateJobQueues } = await import('../src/server/jobs/template-queues');
   await makeTemplateJobQueues(client);
+  // Written out to the data files now: a database opened from the template otherwise replays at
+  // each opening the WAL of every migration since initdb's last checkpoint.
+  await client.exec('CHECKPOINT');
   const dump = await client.dumpDataDir('gzip');
   await client.close();
   rmSync(cacheDir, { recursive: true, force: true });
