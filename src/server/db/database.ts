@@ -74,9 +74,22 @@ export type TDatabaseOptions =
    * dataDir undefined keeps the database in memory (tests). template: a gzipped data directory
    * made by the build (scripts/build-server.ts), already initialised and migrated; a new data
    * directory starts as a copy of it instead of running initdb and every migration. Where the
-   * file is missing the database is made from scratch, as before.
+   * file is missing the database is made from scratch, as before. Its bytes instead of its path:
+   * read already (and maybe unpacked), by a process that opens many databases from it.
    */
-  | { kind: 'pglite'; dataDir?: string; template?: string };
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      template?: string | Blob;
+      runtime?: TPgliteRuntime;
+    };
+
+/**
+ * PGlite's compiled WebAssembly module and its file-system bundle, made once and shared by the
+ * databases one process opens (the tests, one per file): each would otherwise read both and
+ * compile some 9 MB of WebAssembly again.
+ */
+export type TPgliteRuntime = { pgliteWasmModule: WebAssembly.Module; fsBundle: Blob };
 
 /** The folder below DATA_DIR that holds the PGlite database. */
 export const PGLITE_FOLDER = 'pglite';
@@ -123,15 +136,13 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   }
-  const template =
-    fresh && options.template && existsSync(options.template)
-      ? new Blob([readFileSync(options.template)])
-      : undefined;
+  const template = fresh ? templateBytes(options.template) : undefined;
   // The options object names the directory itself: `new PGlite(undefined, options)` drops the
   // options, and with them the template, without a word. No directory: in memory.
   const client = new PGlite({
     dataDir: dataDir ?? 'memory://',
     ...(template ? { loadDataDir: template } : {}),
+    ...options.runtime,
   });
   if (template) await assertTemplateLoaded(client);
   const db = drizzlePglite(client, { schema });
@@ -154,6 +165,13 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     engine: { pglite: client },
     close: () => client.close(),
   };
+}
+
+/** The template's bytes: read from its file, where that exists, unless read already. */
+function templateBytes(template: string | Blob | undefined): Blob | undefined {
+  if (!template) return undefined;
+  if (typeof template !== 'string') return template;
+  return existsSync(template) ? new Blob([readFileSync(template)]) : undefined;
 }
 
 /**

@@ -2,12 +2,16 @@
 // test run made once (scripts/vitest-global-setup.ts), or a fresh PostgreSQL database of its own
 // when DATABASE_URL is set (the PostgreSQL pass of CI).
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type TAppOptions } from '../app';
 import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
-import { openDatabase, type TDatabase } from '../db/database';
+import { openDatabase, type TDatabase, type TPgliteRuntime } from '../db/database';
 import type { TPaymentProvider } from '../providers/payments';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
 import { testHostResolver } from './host-resolver';
@@ -24,7 +28,7 @@ import {
  */
 export async function openTestDatabase(): Promise<TDatabase & { url?: string }> {
   const url = process.env.DATABASE_URL;
-  if (!url) return openDatabase({ kind: 'pglite', template: inject('pgliteTemplate') });
+  if (!url) return openDatabase({ kind: 'pglite', ...(await pgliteOfWorker()) });
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -44,6 +48,30 @@ export async function openTestDatabase(): Promise<TDatabase & { url?: string }> 
       await dropper.end();
     },
   };
+}
+
+/**
+ * What every PGlite database of this worker opens with, made at its first: the template read and
+ * unpacked, and PGlite's WebAssembly compiled and its file bundle read. The worker's test files
+ * share them (`isolate: false`), where each file's database read and unpacked the template,
+ * compiled the module and read the bundle again, a good part of each file's second or more of
+ * opening.
+ */
+let workerPglite: Promise<{ template: Blob; runtime: TPgliteRuntime }> | undefined;
+function pgliteOfWorker() {
+  workerPglite ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [wasm, bundle, template] = await Promise.all([
+      readFile(path.join(dist, 'pglite.wasm')),
+      readFile(path.join(dist, 'pglite.data')),
+      readFile(inject('pgliteTemplate')),
+    ]);
+    return {
+      template: new Blob([gunzipSync(template)]),
+      runtime: { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) },
+    };
+  })();
+  return workerPglite;
 }
 
 /** The tests' configuration; `env` adds or replaces variables for one test's app. */
