@@ -9,7 +9,7 @@ import {
   uniquePhone,
 } from './auth-support';
 import { startBuiltServer } from './built-server';
-import { lookAtScreen, npmRun as npmRunIn, printed } from './dashboard-support';
+import { lookAtScreen, ownerOfNewMerchant } from './dashboard-support';
 import { E2E } from './e2e-env';
 import { personAccount } from './sandbox-people';
 
@@ -37,15 +37,22 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-const npmRun = (script: string, ...args: string[]) =>
-  npmRunIn(server?.dataDir ?? '', script, ...args);
 const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
+const ownerOf = (page: Page, merchant: string) =>
+  ownerOfNewMerchant(
+    page,
+    { origin: server?.origin ?? '', dataDir: server?.dataDir ?? '' },
+    {
+      merchant,
+      owner: 'Kemi Adebayo',
+    },
+  );
 
 test('the owner finds a consent by reference and status and reads its schedule and record', async ({
   page,
 }) => {
   const origin = server?.origin ?? '';
-  const { authorization } = await ownerOfNewMerchant(page, 'Kemi Fabrics');
+  const { authorization } = await ownerOf(page, 'Kemi Fabrics');
 
   // Two consents: a subscription asked of a payer (not yet answered), and another order.
   const ask = async (reference: string, payments: object[]) => {
@@ -99,37 +106,6 @@ test('the owner finds a consent by reference and status and reads its schedule a
   await look(page, 'consent');
 });
 
-/** A new merchant (client:create) whose owner joined on `page` with this device's passkey. */
-async function ownerOfNewMerchant(page: Page, name: string) {
-  const origin = server?.origin ?? '';
-  const phone = uniquePhone();
-  const created = await npmRun(
-    'client:create',
-    '--name',
-    name,
-    '--origin',
-    origin,
-    '--owner-phone',
-    phone,
-  );
-  expect(created.code, created.out).toBe(0);
-  const clientId = printed(created.out, 'clientId');
-  const secret = printed(created.out, 'secret');
-  await addVirtualAuthenticator(page);
-  await page.goto(printed(created.out, 'ownerInvitation'));
-  await page.getByLabel('Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
-  await page.getByLabel('Your full name').fill('Kemi Adebayo');
-  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
-  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
-  return {
-    clientId,
-    authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
-  };
-}
-
 /**
  * A payer on this server signed up with a passkey, their BVN verified (a person minted for them)
  * and an account of theirs linked by a test transfer, through the calls the page makes.
@@ -177,7 +153,7 @@ test('the owner cancels a granted consent’s future payments with a reason; the
   browser,
 }) => {
   const origin = server?.origin ?? '';
-  const merchant = await ownerOfNewMerchant(page, 'Ada Fabrics');
+  const merchant = await ownerOf(page, 'Ada Fabrics');
   const payerContext = await browser.newContext({
     baseURL: origin,
     viewport: { width: 390, height: 844 },

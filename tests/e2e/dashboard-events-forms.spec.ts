@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SAMPLE_FORM_INPUT } from '../../src/domain/test-support/form-fixtures';
-import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
 import { startBuiltServer } from './built-server';
-import { lookAtScreen, npmRun as npmRunIn, printed } from './dashboard-support';
+import { lookAtScreen, npmRun as npmRunIn, ownerOfNewMerchant } from './dashboard-support';
 import { E2E } from './e2e-env';
 
 // The dashboard's Events and Forms screens (docs/dashboard.md "Screens"), on the built server: a
@@ -35,30 +34,12 @@ test('the owner reads the events by type and a form’s responses with their ans
   page,
 }) => {
   const origin = server?.origin ?? '';
-  const phone = uniquePhone();
-  const created = await npmRun(
-    'client:create',
-    '--name',
-    'Lagos Gym',
-    '--origin',
-    origin,
-    '--owner-phone',
-    phone,
-  );
-  expect(created.code, created.out).toBe(0);
-  const clientId = printed(created.out, 'clientId');
-  const authorization = `Basic ${Buffer.from(`${clientId}:${printed(created.out, 'secret')}`).toString('base64')}`;
-
   // The owner joins with an SMS code and this device's passkey.
-  await addVirtualAuthenticator(page);
-  await page.goto(printed(created.out, 'ownerInvitation'));
-  await page.getByLabel('Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
-  await page.getByLabel('Your full name').fill('Tunde Bello');
-  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
-  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  const { clientId, authorization } = await ownerOfNewMerchant(
+    page,
+    { origin, dataDir: server?.dataDir ?? '' },
+    { merchant: 'Lagos Gym', owner: 'Tunde Bello' },
+  );
 
   // The merchant's server makes a form and asks a payer to fill it; the payer answers a section.
   const form = await page.request.post(`${origin}/api/v1/forms`, {

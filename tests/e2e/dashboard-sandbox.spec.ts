@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
 import { startBuiltServer } from './built-server';
-import { lookAtScreen, npmRun as npmRunIn, printed } from './dashboard-support';
+import { lookAtScreen, ownerOfNewMerchant } from './dashboard-support';
 import { E2E } from './e2e-env';
 
 // The dashboard's Sandbox tools (docs/dashboard.md "Sandbox tools") on the built server: a new
@@ -30,31 +29,12 @@ test('an owner sends a waiting payment its transfer from Sandbox tools, and sees
   page,
 }) => {
   const origin = server?.origin ?? '';
-  const phone = uniquePhone();
-  const created = await npmRunIn(
-    server?.dataDir ?? '',
-    'client:create',
-    '--name',
-    'Kemi Fabrics',
-    '--origin',
-    origin,
-    '--owner-phone',
-    phone,
-  );
-  expect(created.code, created.out).toBe(0);
-  const clientId = printed(created.out, 'clientId');
-  const secret = printed(created.out, 'secret');
-
   // The owner joins with an SMS code and this device's passkey.
-  await addVirtualAuthenticator(page);
-  await page.goto(printed(created.out, 'ownerInvitation'));
-  await page.getByLabel('Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
-  await page.getByLabel('Your full name').fill('Kemi Adebayo');
-  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
-  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  const { clientId, secret } = await ownerOfNewMerchant(
+    page,
+    { origin, dataDir: server?.dataDir ?? '' },
+    { merchant: 'Kemi Fabrics', owner: 'Kemi Adebayo' },
+  );
 
   // A customer asks to pay ₦2,500.00 by transfer: the payment's one-time account is open.
   const answer = await page.request.post(`${origin}/api/v1/consents`, {

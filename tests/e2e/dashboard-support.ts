@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
 import { expectNoViolations } from './axe';
 
 // What the dashboard's browser tests share (docs/dashboard.md): the npm scripts run against a
-// built server's data directory (client:create prints the owner's invitation), and each screen
-// checked with axe and shot at 390 px and 1280 px.
+// built server's data directory (client:create prints the owner's invitation), a new merchant's
+// owner joined through it, and each screen checked with axe and shot at 390 px and 1280 px.
 
 /** `npm run <script> -- <args>` on the data directory `dataDir`: its exit code and output. */
 export function npmRun(dataDir: string, script: string, ...args: string[]) {
@@ -34,4 +35,46 @@ export async function lookAtScreen(page: Page, dir: string, name: string) {
     await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 390, height: 844 });
+}
+
+/**
+ * A new merchant made by `client:create` on the built server at `origin` (its data in
+ * `dataDir`), whose owner joins on `page` with an SMS code and this device's passkey, and lands
+ * on Payments. Its credentials, as the merchant's server would send them, and the owner's phone.
+ */
+export async function ownerOfNewMerchant(
+  page: Page,
+  server: { origin: string; dataDir: string },
+  names: { merchant: string; owner: string },
+) {
+  const { origin, dataDir } = server;
+  const phone = uniquePhone();
+  const created = await npmRun(
+    dataDir,
+    'client:create',
+    '--name',
+    names.merchant,
+    '--origin',
+    origin,
+    '--owner-phone',
+    phone,
+  );
+  expect(created.code, created.out).toBe(0);
+  const clientId = printed(created.out, 'clientId');
+  const secret = printed(created.out, 'secret');
+  await addVirtualAuthenticator(page);
+  await page.goto(printed(created.out, 'ownerInvitation'));
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
+  await page.getByLabel('Your full name').fill(names.owner);
+  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  return {
+    phone,
+    clientId,
+    secret,
+    authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+  };
 }

@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
 import { startBuiltServer } from './built-server';
-import { lookAtScreen, npmRun as npmRunIn, printed } from './dashboard-support';
+import { lookAtScreen, npmRun as npmRunIn, ownerOfNewMerchant, printed } from './dashboard-support';
 import { E2E } from './e2e-env';
 
 // The merchant dashboard (docs/dashboard.md), as a new merchant meets it: `npm run client:create`
@@ -171,30 +171,13 @@ test('a lost passkey: an SMS code makes a new one, which reads at once and chang
   browser,
 }) => {
   const origin = server?.origin ?? '';
-  const phone = uniquePhone();
-  const created = await npmRun(
-    'client:create',
-    '--name',
-    'Ada Prints',
-    '--origin',
-    origin,
-    '--owner-phone',
-    phone,
-  );
-  expect(created.code, created.out).toBe(0);
-
   // The owner joins on a first device.
   const firstDevice = await browser.newContext();
-  const first = await firstDevice.newPage();
-  await addVirtualAuthenticator(first);
-  await first.goto(printed(created.out, 'ownerInvitation'));
-  await first.getByLabel('Phone number').fill(phone);
-  await first.getByRole('button', { name: 'Send code' }).click();
-  await expect(first.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await first.getByLabel('6-digit code').fill(await latestCode(first.request, phone, origin));
-  await first.getByLabel('Your full name').fill('Ada Okafor');
-  await first.getByRole('button', { name: 'Join and make a passkey' }).click();
-  await expect(first.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  const { phone } = await ownerOfNewMerchant(
+    await firstDevice.newPage(),
+    { origin, dataDir: server?.dataDir ?? '' },
+    { merchant: 'Ada Prints', owner: 'Ada Okafor' },
+  );
   await firstDevice.close();
 
   // That device is lost: on a new one, an SMS code and a new passkey.
