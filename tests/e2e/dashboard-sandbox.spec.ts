@@ -10,8 +10,8 @@ import { E2E } from './e2e-env';
 // axe and is shot at 390 px and 1280 px into /tmp/dashboard-sandbox-shots.
 
 const SHOTS = '/tmp/dashboard-sandbox-shots';
-// A port of its own, past those of the other built-server tests (appPort + 32..44).
-const serverPort = () => E2E.appPort + 46;
+// A port of its own, past those of the other built-server tests (appPort + 30..46).
+const serverPort = () => E2E.appPort + 48;
 let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 
 test.beforeAll(async () => {

@@ -44,8 +44,9 @@ let merchant = { clientId: '', secret: '' };
 
 test.beforeAll(async () => {
   // A port of its own per viewport project (with SNAP=1 both run at once), clear of the other
-  // built servers' (demo-consents: +30, +31, +36, +37; quickstart: +32 to +35).
-  const port = E2E.appPort + (test.info().project.name === 'mobile' ? 40 : 41);
+  // built servers' (demo-consents: +30, +31, +36, +37; quickstart: +32 to +35; the dashboard's:
+  // +40, +41, +44, +46, +48).
+  const port = E2E.appPort + (test.info().project.name === 'mobile' ? 42 : 43);
   // The server's address is known before it starts; the simulator's only once it listens.
   paystack = await startPaystackSimulator({
     secretKey: SECRET_KEY,
