@@ -40,18 +40,22 @@ afterAll(async () => {
 async function start(port: number, env: Record<string, string>): Promise<TServerProcess> {
   const base = `http://localhost:${port}`;
   const { DATABASE_URL: _none, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...inherited,
-      PORT: String(port),
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      WEBHOOKS_ALLOW_PRIVATE: 'on',
-      COLLECTION_INTERVAL_MS: '1000',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/style-imports.ts', 'src/server/main.ts'],
+    {
+      env: {
+        ...inherited,
+        PORT: String(port),
+        PUBLIC_URL: base,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        WEBHOOKS_ALLOW_PRIVATE: 'on',
+        COLLECTION_INTERVAL_MS: '1000',
+        ...env,
+      },
     },
-  });
+  );
   const lines = await printedOnceReady(child, (output) => output.includes('Sign in: '));
   const server = { child, base, lines };
   servers.push(server);

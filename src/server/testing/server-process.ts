@@ -58,17 +58,21 @@ export async function startServerProcess(
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-procs-'));
   const base = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/style-imports.ts', 'src/server/main.ts'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        PUBLIC_URL: base,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
     },
-  });
+  );
   child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const lines = await printedOnceReady(child, (output) => output.includes('Sign in: '));
   return { child, base, lines };
