@@ -58,9 +58,19 @@ test.describe('payment dead ends', () => {
     await shoot(page, testInfo, 'card-failed-ring');
     await expectNoViolations(page);
 
-    // Retry Payment starts the ring again from 0, with its figure.
+    // Retry Payment starts the ring again from 0, with its figure. The card is declined again at
+    // once, so the retried charge is held at the browser until the ring has been seen: on a
+    // loaded machine its answer could otherwise come between two looks.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/payments\/card(\/public)?$/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Retry Payment' }).click();
     await expect(page.getByRole('progressbar', { name: 'Payment progress' })).toBeVisible();
+    release();
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
   });
 
   test("after 'Insufficient funds', Try Another Method does not offer the card that failed", async ({
