@@ -425,9 +425,9 @@ describe.each([
     const first = await payByCard(consent, world.cards.paidAtOnce);
     if (world.asksAboutLostCharge === 'at_once') {
       // Asked about by its reference in the same call: the charge was taken, so it is paid.
-      expect(first.statusCode).toBe(200);
+      expect(first.statusCode, first.body).toBe(200);
     } else {
-      expect(first.statusCode).toBe(502);
+      expect(first.statusCode, first.body).toBe(502);
       // Whether the card was charged is not known: nothing may charge the payment meanwhile.
       const retry = await payByCard(consent, world.cards.paidAtOnce);
       expect(retry.json()).toMatchObject({ error: { code: 'PAYMENT_IN_PROGRESS' } });
