@@ -145,7 +145,9 @@ export const DASHBOARD_TEXTS = {
   sandboxChallengeAnswered: (message: string) => `Answered. ${message}`,
   sandboxEventTitle: 'Fire a webhook event',
   sandboxEventLead: (webhooks: number) =>
-    `A test event, marked test_ in its ids, goes to your ${countNoun(webhooks, 'active webhook')}.`,
+    webhooks === 0
+      ? 'A test event, marked test_ in its ids, is kept in Events: you have no active webhook to send it to.'
+      : `A test event, marked test_ in its ids, goes to your ${countNoun(webhooks, 'active webhook')}.`,
   sandboxEventTypeLabel: 'Event type',
   sandboxEventButton: 'Fire event',
   sandboxEventFired: (type: string, ids: string[]) =>
