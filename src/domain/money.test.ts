@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CURRENCY_CODE, CURRENCY_LOCALE, CURRENCY_SYMBOL } from './constants';
 import { formatNaira } from './money';
 
 describe('formatNaira', () => {
@@ -26,6 +27,24 @@ describe('formatNaira', () => {
         expect(text).toMatch(/^₦\d{1,3}(,\d{3})*\.\d{2}$/);
         expect(Number(text.replace(/[₦,.]/g, ''))).toBe(kobo);
       }),
+    );
+  });
+
+  it("writes what Intl's en-NG currency format writes, with ₦ in every runtime", () => {
+    const intl = new Intl.NumberFormat(CURRENCY_LOCALE, {
+      style: 'currency',
+      currency: CURRENCY_CODE,
+    });
+    const viaIntl = (kobo: number) =>
+      intl
+        .formatToParts(kobo / 100)
+        .map((part) => (part.type === 'currency' ? CURRENCY_SYMBOL : part.value))
+        .join('');
+    fc.assert(
+      fc.property(fc.integer({ min: -(10 ** 13), max: 10 ** 13 }), (kobo) => {
+        expect(formatNaira(kobo)).toBe(viaIntl(kobo === 0 ? 0 : kobo));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

@@ -1,14 +1,15 @@
-import { CURRENCY_CODE, CURRENCY_LOCALE, CURRENCY_SYMBOL, KOBO_PER_NAIRA } from './constants';
+import { CURRENCY_SYMBOL, KOBO_PER_NAIRA } from './constants';
 
-// spec §1, §9: NGN in the en-NG locale. One formatter, built once: construction is the slow part.
-const NAIRA = new Intl.NumberFormat(CURRENCY_LOCALE, {
-  style: 'currency',
-  currency: CURRENCY_CODE,
-});
+/** Thousands grouped by commas, as en-NG writes them: '1,234,567'. */
+const groupThousands = (whole: number): string =>
+  String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
- * '₦1,234.56' for 123456 kobo. Node's full ICU prints '₦' already, but small-ICU builds and some
- * browsers print 'NGN 1,234.56'; the currency part is replaced so every runtime shows '₦'.
+ * '₦1,234.56' for 123456 kobo, '-₦5.00' for -500: en-NG's currency format (spec §1, §9), written
+ * out rather than asked of Intl. A browser's first Intl formatter loads its locale data, 30–90 ms
+ * of the consent's first script on a fast machine and four times that on a slow phone; the text is
+ * also the same in every runtime (small-ICU builds print 'NGN 1,234.56'). money.test.ts holds it
+ * to Intl's own en-NG output.
  * Throws on a non-integer: kobo is integer by contract, and a fractional amount is a bug to catch,
  * not to round away.
  */
@@ -16,8 +17,8 @@ export function formatNaira(kobo: number): string {
   if (!Number.isSafeInteger(kobo)) {
     throw new RangeError(`formatNaira expects integer kobo, got ${kobo}`);
   }
-  return NAIRA.formatToParts(kobo / KOBO_PER_NAIRA)
-    .filter((part) => !(part.type === 'literal' && part.value.trim() === ''))
-    .map((part) => (part.type === 'currency' ? CURRENCY_SYMBOL : part.value))
-    .join('');
+  const magnitude = Math.abs(kobo);
+  const naira = Math.floor(magnitude / KOBO_PER_NAIRA);
+  const fraction = String(magnitude % KOBO_PER_NAIRA).padStart(2, '0');
+  return `${kobo < 0 ? '-' : ''}${CURRENCY_SYMBOL}${groupThousands(naira)}.${fraction}`;
 }

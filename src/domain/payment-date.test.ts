@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CURRENCY_LOCALE } from './constants';
 import {
   dueDateLabel,
   formatLagosDateTime,
@@ -34,6 +36,48 @@ describe('formatLagosDateTime', () => {
     ['2026-11-25T14:30:00Z', '25 Nov 2026, 3:30 pm'],
   ])('reads %j on the Lagos clock as %j', (iso, text) => {
     expect(formatLagosDateTime(iso)).toBe(text);
+  });
+
+  it('refuses a value that is no date, as Intl did', () => {
+    expect(() => formatLagosDateTime('not a date')).toThrow(RangeError);
+  });
+});
+
+describe("the Lagos calendar and clock, as Intl's en-NG writes them for Africa/Lagos", () => {
+  const lagos = { timeZone: 'Africa/Lagos' } as const;
+  const date = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
+    ...lagos,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
+  const dateTime = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
+    ...lagos,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hourCycle: 'h12',
+  });
+  // From 1970 to 2200: every instant a consent, payment or mandate can carry.
+  const instants = fc.integer({ min: 0, max: Date.UTC(2200, 0, 1) });
+
+  it('dates every instant as Intl does, each month and each hour around midnight included', () => {
+    fc.assert(
+      fc.property(instants, (time) => {
+        const iso = new Date(time).toISOString();
+        expect(formatPaymentDate(iso)).toBe(date.format(time));
+        expect(formatLagosDateTime(iso)).toBe(dateTime.format(time));
+      }),
+      { numRuns: 5_000 },
+    );
+    for (let month = 0; month < 12; month += 1) {
+      for (const hour of [0, 11, 12, 22, 23]) {
+        const time = Date.UTC(2026, month, 28, hour, 5);
+        expect(formatLagosDateTime(new Date(time))).toBe(dateTime.format(time));
+      }
+    }
   });
 });
 

@@ -1,34 +1,50 @@
-import { CURRENCY_LOCALE } from './constants';
+// Payers are in Nigeria: dates are read on Lagos's calendar wherever the code runs. Lagos keeps
+// West Africa Time, UTC+1 all year (no daylight saving), so its calendar is UTC's an hour on.
+// Written out rather than asked of Intl, as formatNaira is (money.ts): a browser's first Intl
+// formatter loads the locale's data, tens of milliseconds of the consent's first script, and the
+// texts differ between runtimes ('15:55' or '3:55 pm'). payment-date.test.ts holds them to Intl's
+// own en-NG output for Africa/Lagos.
+const LAGOS_OFFSET_MS = 60 * 60 * 1000;
+/** en-NG's short months ('Sept', as its locale data writes it). */
+const MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sept',
+  'Oct',
+  'Nov',
+  'Dec',
+];
 
-// Payers are in Nigeria: dates are read on Lagos's calendar wherever the code runs.
-const PAYMENT_DATE = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'Africa/Lagos',
-});
+/** The Lagos calendar's date of an instant, and the Date whose UTC fields read its clock. */
+function onLagosClock(time: number): { date: string; clock: Date } {
+  const clock = new Date(time + LAGOS_OFFSET_MS);
+  return {
+    date: `${clock.getUTCDate()} ${MONTHS[clock.getUTCMonth()]} ${clock.getUTCFullYear()}`,
+    clock,
+  };
+}
 
-const LAGOS_DATE_TIME = new Intl.DateTimeFormat(CURRENCY_LOCALE, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  // en-NG alone reads '15:55' in some runtimes and '3:55' in others: always '3:55 pm', and
-  // '12:05 am' after midnight (hour12 alone gives en-NG's '0:05 am').
-  hourCycle: 'h12',
-  timeZone: 'Africa/Lagos',
-});
-
-/** '1 Dec 2026, 9:00 am', on Lagos's clock. */
-export const formatLagosDateTime = (at: Date | string): string =>
-  LAGOS_DATE_TIME.format(new Date(at));
+/** '1 Dec 2026, 9:00 am', on Lagos's clock; '12:05 am' after midnight. */
+export function formatLagosDateTime(at: Date | string): string {
+  const time = new Date(at).getTime();
+  if (Number.isNaN(time)) throw new RangeError(`formatLagosDateTime: no date in ${String(at)}`);
+  const { date, clock } = onLagosClock(time);
+  const hours = clock.getUTCHours();
+  const minutes = String(clock.getUTCMinutes()).padStart(2, '0');
+  return `${date}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'am' : 'pm'}`;
+}
 
 /** '5 Jan 2025' for an ISO date or date-time; null when there is no readable date. */
 export function formatPaymentDate(isoDate: string | null): string | null {
   if (isoDate === null) return null;
   const time = Date.parse(isoDate);
-  return Number.isNaN(time) ? null : PAYMENT_DATE.format(time);
+  return Number.isNaN(time) ? null : onLagosClock(time).date;
 }
 
 /** A future payment's due date, or 'As needed' when it has none (spec §2 Consent Granted). */

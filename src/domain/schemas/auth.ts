@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { FIRST_PARTY_CLIENT_ID } from '../constants';
 import { PASSKEY_APPROVALS } from '../passkey-trust';
+import { ZAuthUser } from './auth-user';
 import { ZIdentifier, ZPrintable, ZText } from './fields';
 
 /*
@@ -63,14 +64,7 @@ export function isPhoneCodeFormat(code: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // The signed-in payer
 
-/** The signed-in payer as the page keeps it (spec §3 Browser storage paymonaUser). */
-export const ZAuthUser = z.object({
-  userId: z.string(),
-  fullName: z.nullable(z.string()),
-  email: z.nullable(z.string()),
-  phoneNumber: z.nullable(z.string()),
-});
-export type TAuthUser = z.infer<typeof ZAuthUser>;
+export { ZAuthUser, type TAuthUser } from './auth-user';
 
 /** GET /api/public-config: what the page shows before anyone signs in. */
 export const ZPublicConfigResponse = z.object({

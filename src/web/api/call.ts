@@ -3,7 +3,7 @@ import type { z } from 'zod/mini';
 import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import { ERROR_CATALOGUE, formatErrorMessage } from '../../domain/errors';
 import { ZApiErrorBody } from '../../domain/schemas/api-error';
-import { ZAuthUser } from '../../domain/schemas/auth';
+import { ZAuthUser } from '../../domain/schemas/auth-user';
 import { ApiError, notReached } from './api-error';
 import {
   clearExpiredSession,
@@ -50,8 +50,6 @@ function tokenExpired(): ApiError {
   }
   return new ApiError(401, 'TOKEN_EXPIRED', message);
 }
-
-export * as answers from './answers';
 
 // The session reads its stored user with the user's schema, here with zod (session.ts).
 setUserParser((stored) => {

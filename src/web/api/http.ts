@@ -1,14 +1,11 @@
 import type { z } from 'zod/mini';
-import type * as answers from './answers';
+import type { TAnswerName, TAnswerSchema } from './answers';
 import { reloadPage, serverReachable } from './page-reload';
 import { notReached } from './api-error';
 import type { TRequest } from './call';
 import { hasStoredUser } from './session';
 
-type TAnswers = typeof answers;
-
-/** The name of an answer's schema (answers.ts). */
-export type TAnswerName = keyof TAnswers;
+export type { TAnswerName };
 
 /** Where a page sent to sign in comes back to: same-origin paths only. */
 export function returnToOf(search: string): string | null {
@@ -19,15 +16,19 @@ export function returnToOf(search: string): string | null {
 /**
  * Calls our API with the payer's bearer token when present (spec §7); the answer is parsed with
  * the schema `answer` names (answers.ts), and a failure is an ApiError of the catalogue. The
- * calling and parsing code (call.ts, with zod and the schemas) loads at the page's first call,
- * not with the page: the consent's first screen is taken over without it (src/web/main.tsx).
+ * calling and parsing code (call.ts, with zod) loads at the page's first call, not with the page:
+ * the consent's first screen is taken over without it (src/web/main.tsx); the answer's schema
+ * loads beside it, at the first call that parses it.
  */
 export async function apiFetch<K extends TAnswerName>(
   path: string,
-  { answer, ...request }: Omit<TRequest<TAnswers[K]>, 'schema'> & { answer: K },
-): Promise<z.output<TAnswers[K]>> {
-  const { call, answers: schemas } = await loadCall();
-  return call(path, { ...request, schema: schemas[answer] }) as Promise<z.output<TAnswers[K]>>;
+  { answer, ...request }: Omit<TRequest<TAnswerSchema<K>>, 'schema'> & { answer: K },
+): Promise<z.output<TAnswerSchema<K>>> {
+  const [{ call }, schema] = await Promise.all([
+    loadCall(),
+    loadCode(() => import('./answers').then(({ answerSchema }) => answerSchema(answer))),
+  ]);
+  return call(path, { ...request, schema });
 }
 
 let callCodeFailed = false;
@@ -38,9 +39,12 @@ let callCodeFailed = false;
  * module for the page's life, so no call of this page can succeed after it: the next try, once
  * the server answers, opens the page again (no call was made before it: the server holds all).
  */
-export async function loadCall(): Promise<typeof import('./call')> {
+export const loadCall = (): Promise<typeof import('./call')> => loadCode(() => import('./call'));
+
+/** Code of the page loaded when first needed: see loadCall for what a failure does. */
+async function loadCode<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return await import('./call');
+    return await load();
   } catch {
     if (callCodeFailed && (await serverReachable())) reloadPage();
     callCodeFailed = true;
