@@ -6,6 +6,7 @@ import { readPageAnswers, seedPageAnswers, type TPageAnswers } from './app/page-
 import { preloadConsentScreens } from './app/consent-screens';
 import { newQueryClient } from './app/query-client';
 import { sessionReady } from './api/http';
+import { nextTask } from './api/next-task';
 import { pageNonce, PageDocumentContext } from './ui/document-context';
 import './ui/styles.css';
 import './app/first-screen-styles';
@@ -14,14 +15,20 @@ const found = document.getElementById('root');
 if (!found) throw new Error('The page has no #root element');
 const root = found;
 const queryClient = newQueryClient();
+
 // The consent's first screen came drawn in the page with the answers it was drawn from
 // (src/server/routes/pages.ts): the page takes it over where it is, asking nothing again.
 const answers = readPageAnswers(document);
 /** The page's React root. */
 export const pageRoot: Promise<Root> =
-  answers && root.hasChildNodes() ? Promise.resolve(hydrate(answers)) : sessionReady.then(render);
+  answers && root.hasChildNodes() ? hydrate(answers) : sessionReady.then(render);
 
-function hydrate(drawnFrom: TPageAnswers): Root {
+/**
+ * Takes the drawn screen over. The scripts' evaluation, the answers' seeding and React's first
+ * slice each have a task of their own: together they were a phone's longest.
+ */
+async function hydrate(drawnFrom: TPageAnswers): Promise<Root> {
+  await nextTask();
   seedPageAnswers(queryClient, drawnFrom);
   // The code of the screen's parts loads now, all at once (the server preloaded it). React takes
   // over at once what is here, and each part as its code comes; a click on a part still waiting
@@ -29,6 +36,7 @@ function hydrate(drawnFrom: TPageAnswers): Root {
   // meanwhile (the signed-out session is one object, the side panel reads its width itself), or
   // React would draw that part again in the browser, its Loading screen first.
   void loadFirstScreen(drawnFrom.parts);
+  await nextTask();
   const drawnWith = {
     nonce: pageNonce(),
     href: window.location.href,

@@ -8,7 +8,9 @@
 import type { z } from 'zod/mini';
 // Before any schema is built: zod reads its configuration when it builds one.
 import './zod-config';
+import { nextTask } from './next-task';
 
+const fields = () => import('../../domain/schemas/fields');
 const auth = () => import('../../domain/schemas/auth');
 const cardTerminal = () => import('../../domain/schemas/card-terminal');
 const card = () => import('../../domain/schemas/card');
@@ -17,11 +19,30 @@ const consent = () => import('../../domain/schemas/consent');
 const consentRecord = () => import('../../domain/schemas/consent-record');
 const form = () => import('../../domain/schemas/form');
 const payerConsents = () => import('../../domain/schemas/payer-consents');
-const payment = () => import('../../domain/schemas/payment');
 const sandbox = () => import('../../domain/schemas/sandbox');
 const identity = () => import('../../domain/schemas/identity');
 const userAccount = () => import('../../domain/schemas/user-account');
 const accountLink = () => import('../../domain/schemas/account-link');
+
+/**
+ * A module whose schemas the first screen may need at once, its own imports loaded first, each
+ * in a task of its own: together they build too many schemas for one task on a phone.
+ */
+function inTurn<M>(before: (() => Promise<unknown>)[], load: () => Promise<M>) {
+  return async (): Promise<M> => {
+    for (const dependency of before) {
+      await dependency();
+      await nextTask();
+    }
+    return load();
+  };
+}
+
+/** Immediate Payment's: its state and its event stream's ticket, asked as soon as it is drawn. */
+const payment = inTurn(
+  [fields, userAccount, consent, card],
+  () => import('../../domain/schemas/payment'),
+);
 
 /** Each answer's schema, by the module that exports it under the same name. */
 export const ANSWER_MODULES = {
