@@ -287,6 +287,10 @@ export const ERROR_CATALOGUE = {
     message: 'This payment is already being processed. Please wait.',
   },
   PAYMENT_ALREADY_MADE: { status: 409, message: 'This payment has already been made' },
+  PAYMENT_NAME_AMBIGUOUS: {
+    status: 409,
+    message: 'More than one payment has this reference: name the payment by its id',
+  },
   // Ours (docs/payments.md "States"): how an attempt ended, in words that say where the money is.
   CARD_BANK_NO_ANSWER: { status: 504, message: 'Your bank did not answer. Nothing was charged.' },
   TRANSFER_ACCOUNT_EXPIRED: {

@@ -3,12 +3,14 @@
 // card network, a test event fired at the merchant's webhooks; each for the merchant's own
 // payments only, owner and developer only, written to the audit log, and absent from a server
 // whose payments are not the sandbox's.
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TStaffRole } from '../../domain/dashboard-roles';
 import { errorBody } from '../../domain/errors';
 import { TEST_ID_MARK } from '../../domain/test-events';
 import { buildApp } from '../app';
+import { apiClients } from '../db/schema';
 import {
   dashboardCall,
   staffMember,
@@ -18,6 +20,7 @@ import {
 import { PUBLIC_TEST_ADDRESS, testHostResolver } from '../testing/host-resolver';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import {
+  createTestClient,
   openTestDatabase,
   RELAXED_RATE_LIMITS,
   startTestApp,
@@ -50,7 +53,7 @@ async function merchantWithPayment(amount = 250_000) {
 }
 
 /** Opens the payment's one-time account, as the payer's Pay by Transfer does. */
-async function openTransferAccount(consent: TConsent) {
+async function openTransferAccount(consent: { paymentId: string; consentId: string }) {
   const opened = await ctx.app.inject({
     method: 'POST',
     url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
@@ -59,8 +62,11 @@ async function openTransferAccount(consent: TConsent) {
   return opened.json<{ transferDetails: { accountNumber: string } }>().transferDetails;
 }
 
-/** A second consent of the same client, with the merchant's own reference. */
-async function consentWithReference(client: TConsent['client'], reference: string) {
+/** A consent of one of the merchant's clients, with the merchant's own reference. */
+async function consentWithReference(
+  client: Pick<TConsent['client'], 'authorization' | 'clientId'>,
+  reference: string,
+) {
   const created = await ctx.app.inject({
     method: 'POST',
     url: '/api/v1/consents',
@@ -174,6 +180,36 @@ describe('Send a transfer', () => {
     });
     expect(exact.json()).toMatchObject({ amount: 120_000, outcome: 'credited' });
     expect(await paymentStatus(owner, ordered.paymentId)).toBe('executed');
+  });
+
+  it("acts on neither payment when two of the merchant's keys used the reference", async () => {
+    const { consent, owner } = await merchantWithPayment();
+    // A second key of the same merchant: the tables hold any number of keys a merchant.
+    const second = await createTestClient(ctx.database, { name: 'Tola Stores, web shop' });
+    await ctx.database.db
+      .update(apiClients)
+      .set({ merchantId: consent.client.merchantId })
+      .where(eq(apiClients.clientId, second.clientId));
+    const first = await consentWithReference(consent.client, 'KF-9');
+    const other = await consentWithReference(second, 'KF-9');
+    await openTransferAccount(first);
+    await openTransferAccount(other);
+    const named = await call(owner, {
+      method: 'POST',
+      url: '/api/dashboard/sandbox/transfers',
+      payload: { payment: 'KF-9' },
+    });
+    expect(named.statusCode).toBe(409);
+    expect(named.json()).toEqual(errorBody('PAYMENT_NAME_AMBIGUOUS'));
+    expect(await paymentStatus(owner, first.paymentId)).toBe('pending');
+    expect(await paymentStatus(owner, other.paymentId)).toBe('pending');
+    const byId = await call(owner, {
+      method: 'POST',
+      url: '/api/dashboard/sandbox/transfers',
+      payload: { payment: other.paymentId },
+    });
+    expect(byId.json()).toMatchObject({ paymentId: other.paymentId, outcome: 'credited' });
+    expect(await paymentStatus(owner, first.paymentId)).toBe('pending');
   });
 
   it('says when the payment has no one-time account open, and refuses a bad body', async () => {

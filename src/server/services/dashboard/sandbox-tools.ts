@@ -92,7 +92,8 @@ export async function sandboxTools(
 /**
  * The merchant's payment named `payment` whose attempt waits at `stage`, the newest. None: the
  * payment is not the merchant's (404, as if it did not exist), or it waits on nothing of that
- * kind (`none`).
+ * kind (`none`). A reference that names waiting payments of two consents (two of the merchant's
+ * clients used it) acts on neither: the tool asks for the payment's id.
  */
 async function waitingPayment(
   db: TDb,
@@ -101,16 +102,20 @@ async function waitingPayment(
   stage: TWaitingStage,
   none: () => AppError,
 ): Promise<TWaitingRow> {
-  const [waiting] = await waitingAttempts(db, merchantId, stage, payment);
-  if (waiting) return waiting;
-  const [known] = await db
+  const waiting = await waitingAttempts(db, merchantId, stage, payment);
+  // A reference is the merchant's per client: two of its clients may have used the same one.
+  if (new Set(waiting.map((row) => row.payment.id)).size > 1) {
+    throw new AppError('PAYMENT_NAME_AMBIGUOUS');
+  }
+  if (waiting[0]) return waiting[0];
+  const known = await db
     .select({ status: payments.status })
     .from(payments)
     .innerJoin(consents, eq(consents.id, payments.consentId))
     .where(and(eq(consents.merchantId, merchantId), namedBy(payment)))
-    .limit(1);
-  if (!known) throw new AppError('PAYMENT_NOT_FOUND');
-  if (known.status === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
+    .limit(LISTED);
+  if (known.length === 0) throw new AppError('PAYMENT_NOT_FOUND');
+  if (known.every((row) => row.status === 'executed')) throw new AppError('PAYMENT_ALREADY_MADE');
   throw none();
 }
 
