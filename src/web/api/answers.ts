@@ -29,13 +29,16 @@ const accountLink = () => import('../../domain/schemas/account-link');
  * in a task of its own: together they build too many schemas for one task on a phone.
  */
 function inTurn<M>(before: (() => Promise<unknown>)[], load: () => Promise<M>) {
-  return async (): Promise<M> => {
+  let loaded: Promise<M> | undefined;
+  const inOrder = async (): Promise<M> => {
     for (const dependency of before) {
       await dependency();
       await nextTask();
     }
     return load();
   };
+  // Once: a later call has its module at once, as import() would give it.
+  return (): Promise<M> => (loaded ??= inOrder());
 }
 
 /** Immediate Payment's: its state and its event stream's ticket, asked as soon as it is drawn. */
