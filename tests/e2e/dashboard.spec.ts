@@ -5,7 +5,7 @@ import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
 import { startBuiltServer } from './built-server';
 import { lookAtScreen, npmRun as npmRunIn, ownerOfNewMerchant, printed } from './dashboard-support';
-import { E2E } from './e2e-env';
+import { BUILT_SERVER_PAYMENT_LIMIT, E2E } from './e2e-env';
 
 // The merchant dashboard (docs/dashboard.md), as a new merchant meets it: `npm run client:create`
 // prints the owner's invitation; its link, an SMS code and this device's passkey make the owner;
@@ -116,7 +116,10 @@ test('a new merchant: client:create’s invitation, a passkey, a refunded paymen
   await frame.getByRole('button', { name: 'Continue to PIN' }).click();
   await frame.getByLabel('Card PIN').fill(card.pin);
   await frame.getByRole('button', { name: 'Complete Payment' }).click();
-  await expect(shop.getByRole('status')).toHaveText(`Consent granted: ${consentId}`);
+  await expect(shop.getByRole('status')).toHaveText(
+    `Consent granted: ${consentId}`,
+    BUILT_SERVER_PAYMENT_LIMIT,
+  );
   await shop.close();
 
   // The owner finds it by the card's last digits, and refunds ₦500.00 of it.

@@ -26,3 +26,11 @@ export const E2E = {
  * (playwright.config.ts), to look at each screen at 390 px and 1280 px; without it none is taken.
  */
 export const SNAP = process.env.SNAP === '1';
+
+/**
+ * A limit, not a wait, on a built server's card payment reaching the merchant's page: the
+ * sandbox's 3 s completion, its event, the grant and the embed's message, each a step of a
+ * second server process. Seven seconds at a load average of 8; the 30 s of Playwright's default
+ * ran out once at 16 (CI runs the browser and unit lanes side by side).
+ */
+export const BUILT_SERVER_PAYMENT_LIMIT = { timeout: 120_000 };

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
 import { startBuiltServer } from './built-server';
-import { E2E } from './e2e-env';
+import { BUILT_SERVER_PAYMENT_LIMIT, E2E } from './e2e-env';
 import { snap } from './merchant';
 
 // The README's "Quickstart", as written: the built server runs (as `npm start` runs it); while
@@ -107,7 +107,10 @@ test('the quickstart: a client made while the server runs, a consent paid in the
   await frame.getByLabel('Card PIN').fill(card.pin);
   await frame.getByRole('button', { name: 'Complete Payment' }).click();
 
-  await expect(page.getByRole('status')).toHaveText(`Consent granted: ${consentId}`);
+  await expect(page.getByRole('status')).toHaveText(
+    `Consent granted: ${consentId}`,
+    BUILT_SERVER_PAYMENT_LIMIT,
+  );
   await snap(page, testInfo, 'quickstart-shop-granted');
 
   // The receiver verified both signatures (a delivery that did not verify prints 'refused').
