@@ -3,7 +3,6 @@
 // server shaped as Paystack's API documents it (testing/paystack-simulator). Each goes through the
 // app's real routes, and what the provider says on its own (a notice) comes in through
 // POST /api/providers/{name}/notices, as in production.
-import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { payerAccounts, paymentAttempts } from '../db/schema';
@@ -66,18 +65,6 @@ type TProviderWorld = {
 
 const clock = testClock(new Date());
 
-/** A port free on this machine now, for the app the simulator's notices go to. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 const SANDBOX_CARD = (scenario: 'pin_only' | 'pin_otp' | 'three_ds' | 'declined'): TTestCard => {
   const card = sandboxCard(scenario);
   return { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin, otp: card.otp };
@@ -138,10 +125,8 @@ const PAYSTACK_KEY = 'sk_test_flows00000000000000000000000000000';
  * simulator sends its signed notices (POST /api/providers/paystack/notices).
  */
 async function startPaystackApp(): Promise<{ app: TTestApp; paystack: TPaystackSimulator }> {
-  const port = await freePort();
   const paystack = await startPaystackSimulator({
     secretKey: PAYSTACK_KEY,
-    noticeUrl: `http://127.0.0.1:${port}/api/providers/paystack/notices`,
     clock: () => clock.now(),
   });
   const app = await startTestApp({
@@ -153,7 +138,10 @@ async function startPaystackApp(): Promise<{ app: TTestApp; paystack: TPaystackS
       PAYSTACK_BASE_URL: paystack.url,
     },
   });
-  await app.app.listen({ port, host: '127.0.0.1' });
+  // A port of its own from the system: one picked free beforehand was taken by another process
+  // before the app listened on it, once, on a loaded machine.
+  const listening = await app.app.listen({ port: 0, host: '127.0.0.1' });
+  paystack.sendNoticesTo(`${listening}/api/providers/paystack/notices`);
   return { app, paystack };
 }
 

@@ -25,6 +25,8 @@ export type TPaystackSimulator = {
   url: string;
   /** The sk_test_… it accepts. */
   secretKey: string;
+  /** Where its notices go from now on (a server that listened after it started). */
+  sendNoticesTo(url: string): void;
   close(): Promise<void>;
   /** Every API request it got: method, path (with its query), body (parsed), whether its bearer was right. */
   requests: Array<{ method: string; path: string; body: unknown; authorized: boolean }>;
@@ -94,12 +96,14 @@ export async function startPaystackSimulator(
   const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
   const requests: TPaystackSimulator['requests'] = [];
   const notices: TNoticeAttempt[] = [];
-  const sender = noticeSender({
+  // Read at each notice: a server that listens after the simulator is told where with sendNoticesTo.
+  const noticeTarget = {
     url: options.noticeUrl ?? null,
     secretKey,
     retryDelaysMs: options.noticeRetryDelaysMs ?? [50, 200, 500],
-    record: (attempt) => notices.push(attempt),
-  });
+    record: (attempt: TNoticeAttempt) => notices.push(attempt),
+  };
+  const sender = noticeSender(noticeTarget);
   const state = createSimState({
     now: options.clock ?? (() => new Date()),
     send: sender.send,
@@ -301,6 +305,9 @@ export async function startPaystackSimulator(
     secretKey,
     requests,
     notices,
+    sendNoticesTo(url) {
+      noticeTarget.url = url;
+    },
     async close() {
       await sender.close();
       server.closeAllConnections();
