@@ -50,6 +50,15 @@ export const DASHBOARD_TEXTS = {
   refundable: (amount: string) => `${amount} can still be refunded.`,
   refundLimit: (amount: string) => `Your limit is ${amount} a refund.`,
   refunded: (amount: string, status: string) => `Refund of ${amount}: ${status}.`,
+  refundFailed: (amount: string, why: string | null) =>
+    `Refund of ${amount}: failed${why ? ` (${why})` : ''}.`,
+  nothingRefundable: 'Nothing more can be refunded on this payment.',
+  refundMore: 'Refund more',
+  refundAmountInvalid: 'Enter an amount in naira, such as 500 or 1,250.50.',
+  noRefunds: 'No refunds yet.',
+  /** Said instead of the catalogue's words, which name an HTTP header staff never see. */
+  formSentTwice:
+    'This form was already sent with other details. Check the payment, then try again.',
   consentsTitle: 'Consents and mandates',
   consentTitle: 'Consent',
   referenceLabel: 'Reference',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CURRENCY_CODE, CURRENCY_LOCALE, CURRENCY_SYMBOL } from './constants';
-import { formatNaira } from './money';
+import { formatNaira, parseNaira } from './money';
 
 describe('formatNaira', () => {
   it.each([
@@ -45,6 +45,34 @@ describe('formatNaira', () => {
         expect(formatNaira(kobo)).toBe(viaIntl(kobo === 0 ? 0 : kobo));
       }),
       { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('parseNaira', () => {
+  it.each([
+    ['500', 50_000],
+    ['2,500', 250_000],
+    ['₦1,234.56', 123_456],
+    [' 12.5 ', 1_250],
+    ['0.29', 29],
+    ['0.01', 1],
+  ])('reads %j as %i kobo', (text, kobo) => {
+    expect(parseNaira(text)).toBe(kobo);
+  });
+
+  it.each(['', 'abc', '1.234', '12,34', '-5', '1e3', '5.', '.5', '1,2345'])(
+    'refuses %j',
+    (text) => {
+      expect(parseNaira(text)).toBeNull();
+    },
+  );
+
+  it('reads back every amount formatNaira writes', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 13 }), (kobo) => {
+        expect(parseNaira(formatNaira(kobo))).toBe(kobo);
+      }),
     );
   });
 });

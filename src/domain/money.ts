@@ -22,3 +22,18 @@ export function formatNaira(kobo: number): string {
   const fraction = String(magnitude % KOBO_PER_NAIRA).padStart(2, '0');
   return `${kobo < 0 ? '-' : ''}${CURRENCY_SYMBOL}${groupThousands(naira)}.${fraction}`;
 }
+
+/** A naira amount as staff type it: digits, commas between thousands, at most two decimals. */
+const NAIRA_INPUT = /^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?$/;
+
+/**
+ * Kobo for a naira amount typed by a person ('2,500', '₦500.5', ' 12.05 '), or null when the text
+ * is not one. Read from the digits, never through a float: '0.29' is 29 kobo, not 28.999….
+ */
+export function parseNaira(text: string): number | null {
+  const cleaned = text.trim().replace(CURRENCY_SYMBOL, '').trim();
+  if (!NAIRA_INPUT.test(cleaned)) return null;
+  const [whole = '', fraction = ''] = cleaned.replace(/,/g, '').split('.');
+  const kobo = Number(whole) * KOBO_PER_NAIRA + Number(fraction.padEnd(2, '0'));
+  return Number.isSafeInteger(kobo) ? kobo : null;
+}

@@ -133,26 +133,50 @@ test('a new merchant: client:create’s invitation, a passkey, a refunded paymen
   await page.getByLabel('Amount to refund in naira').fill('500');
   await page.getByLabel('Reason').fill('Short by one yard');
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(page.getByRole('status')).toHaveText('Refund of ₦500.00: processed.');
+  // A success closes the form: pressing again cannot give the same ₦500.00 twice.
+  const refundPanel = page.getByRole('region', { name: 'Refund', exact: true });
+  await expect(refundPanel.getByRole('status')).toHaveText('Refund of ₦500.00: processed.');
+  await expect(refundPanel.getByText('₦2,000.00 can still be refunded.')).toBeVisible();
+  await expect(page.getByLabel('Amount to refund in naira')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+  const refunds = page.getByRole('region', { name: 'Refunds' });
+  await expect(refunds.getByRole('listitem')).toHaveCount(1);
+  await expect(refunds.getByText('Refund of ₦500.00: processed.')).toBeVisible();
   await expect(page.getByText('Refund of ₦500.00: processed', { exact: true })).toBeVisible();
-  await expect(page.getByText('₦2,000.00 can still be refunded.')).toBeVisible();
   await look(page, 'payment');
 
+  // A second refund is a new act, on an empty form. Too much is refused, and the refusal does
+  // not hold the next, smaller amount back.
+  await page.getByRole('button', { name: 'Refund more' }).click();
+  await expect(page.getByLabel('Amount to refund in naira')).toHaveValue('');
+  await expect(page.getByLabel('Reason')).toHaveValue('');
+  await page.getByLabel('Amount to refund in naira').fill('3,000');
+  await page.getByLabel('Reason').fill('Returned the whole order');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(refundPanel.getByRole('alert')).toHaveText(
+    'The refund is more than the ₦2,000.00 of this payment that is left to refund',
+  );
+  await page.getByLabel('Amount to refund in naira').fill('250.50');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(refundPanel.getByRole('status')).toHaveText('Refund of ₦250.50: processed.');
+  await expect(refundPanel.getByText('₦1,749.50 can still be refunded.')).toBeVisible();
+  await expect(refunds.getByRole('listitem')).toHaveCount(2);
+
   // The refund's webhook reached the receiver; the owner sends it again.
-  await expect.poll(() => received.filter((b) => b.includes('"refund.processed"')).length).toBe(1);
+  await expect.poll(() => received.filter((b) => b.includes('"refund.processed"')).length).toBe(2);
   await page.getByRole('link', { name: 'Developers' }).click();
   await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
-  const resend = page.getByRole('button', { name: /^Resend refund\.processed/ });
+  const resend = page.getByRole('button', { name: /^Resend refund\.processed/ }).first();
   await expect(resend).toBeVisible();
   await look(page, 'developers');
   await resend.click();
   await expect(page.getByText('Sent again.')).toBeVisible();
-  await expect.poll(() => received.filter((b) => b.includes('"refund.processed"')).length).toBe(2);
+  await expect.poll(() => received.filter((b) => b.includes('"refund.processed"')).length).toBe(3);
 
   // The team and its audit log keep what the owner did.
   await page.getByRole('link', { name: 'Team' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
-  await expect(page.getByText('payment.refunded', { exact: true })).toBeVisible();
+  await expect(page.getByText('payment.refunded', { exact: true })).toHaveCount(2);
   await expect(page.getByText('webhook.resent', { exact: true })).toBeVisible();
   await look(page, 'team');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { ERROR_CATALOGUE, formatErrorMessage } from '../../domain/errors';
 import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import { ApiError, notReached } from '../api/api-error';
@@ -56,9 +57,14 @@ export async function dashboardCall<S extends z.ZodMiniType>(
   return schema.parse(json);
 }
 
-/** What a failure says to staff: the server's message, or the generic one. */
-export const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : ERROR_CATALOGUE.API_REQUEST_FAILED.message;
+/**
+ * What a failure says to staff: the server's message, or the generic one. A key reused with
+ * another request is said in the form's words: staff never see the header it names.
+ */
+export const messageOf = (error: unknown) => {
+  if (!(error instanceof ApiError)) return ERROR_CATALOGUE.API_REQUEST_FAILED.message;
+  return error.code === 'IDEMPOTENCY_KEY_REUSED' ? DASHBOARD_TEXTS.formSentTwice : error.message;
+};
 
 /** A key per submitted form: a retry of the same submit is the same refund, not a second. */
 export const newIdempotencyKey = () => crypto.randomUUID();

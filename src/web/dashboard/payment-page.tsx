@@ -1,19 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { mayDo } from '../../domain/dashboard-roles';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
-import { formatNaira } from '../../domain/money';
+import { formatNaira, parseNaira } from '../../domain/money';
 import {
   ZDashboardRefundResponse,
   ZPaymentDetailResponse,
   type TDashboardSession,
 } from '../../domain/schemas/dashboard';
+import type { TRefund } from '../../domain/schemas/refunds';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
-import { dashboardCall, messageOf, newIdempotencyKey } from './api';
+import { dashboardCall, messageOf } from './api';
+import { useKeyedMutation } from './keyed-mutation';
 import { Screen } from './screen';
+
+const paymentKey = (paymentId: string) => ['dashboard', 'payment', paymentId];
 
 /** A payment: what it is, everything that happened to it, its refunds, and the refund form. */
 export function PaymentPage({
@@ -23,9 +27,8 @@ export function PaymentPage({
   paymentId: string;
   session: TDashboardSession;
 }) {
-  const key = ['dashboard', 'payment', paymentId];
   const detail = useQuery({
-    queryKey: key,
+    queryKey: paymentKey(paymentId),
     queryFn: () =>
       dashboardCall(`/payments/${encodeURIComponent(paymentId)}`, ZPaymentDetailResponse),
   });
@@ -54,14 +57,15 @@ export function PaymentPage({
               <dd>{formatNaira(data.payment.refunded)}</dd>
             </dl>
           </section>
-          {mayDo(session.role, 'payments.refund') && data.refundable > 0 && (
-            <RefundForm
-              paymentId={paymentId}
-              refundable={data.refundable}
-              limit={session.role === 'support' ? session.refundLimit : null}
-              onDone={() => void detail.refetch()}
-            />
-          )}
+          {mayDo(session.role, 'payments.refund') &&
+            (data.refundable > 0 || data.refunds.length > 0) && (
+              <RefundPanel
+                paymentId={paymentId}
+                refundable={data.refundable}
+                limit={session.role === 'support' ? session.refundLimit : null}
+              />
+            )}
+          <RefundList refunds={data.refunds} />
           <section className="dash-card" aria-labelledby="timeline-title">
             <h2 id="timeline-title">{DASHBOARD_TEXTS.timelineTitle}</h2>
             <ol className="dash-timeline">
@@ -80,45 +84,125 @@ export function PaymentPage({
   );
 }
 
-function RefundForm({
+/** The payment's refunds, newest first, as the payment's own record of what was given back. */
+function RefundList({ refunds }: { refunds: readonly TRefund[] }) {
+  return (
+    <section className="dash-card" aria-labelledby="refunds-title">
+      <h2 id="refunds-title">{DASHBOARD_TEXTS.refundsTitle}</h2>
+      {refunds.length === 0 ? (
+        <p className="dash-muted">{DASHBOARD_TEXTS.noRefunds}</p>
+      ) : (
+        <ul className="dash-timeline">
+          {refunds.map((refund) => (
+            <li key={refund.refundId}>
+              <span className="dash-muted">{formatDateTime(refund.createdAt)}</span>
+              <span>{refundWords(refund)}</span>
+              {refund.reason && <span className="dash-muted">{refund.reason}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+const refundWords = (refund: TRefund) =>
+  refund.status === 'failed'
+    ? DASHBOARD_TEXTS.refundFailed(formatNaira(refund.amount), refund.failureReason)
+    : DASHBOARD_TEXTS.refunded(formatNaira(refund.amount), refund.status);
+
+/**
+ * The refund form. A success closes it: the refund is said, with what is left, and another refund
+ * is a deliberate new act ('Refund more' opens an empty form). Each request carries its own key
+ * (keyed-mutation.ts), so a refused amount never blocks the next one.
+ */
+function RefundPanel({
   paymentId,
   refundable,
   limit,
-  onDone,
 }: {
   paymentId: string;
   refundable: number;
   limit: number | null;
-  onDone: () => void;
 }) {
-  const queryClient = useQueryClient();
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [idempotencyKey, setKey] = useState(newIdempotencyKey);
-  const refund = useMutation({
-    mutationFn: () =>
+  const [done, setDone] = useState<TRefund | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const refund = useKeyedMutation(
+    (body: { amount: number; reason: string }, key: string) =>
       dashboardCall(
         `/payments/${encodeURIComponent(paymentId)}/refunds`,
         ZDashboardRefundResponse,
-        {
-          method: 'POST',
-          key: idempotencyKey,
-          body: { amount: Math.round(Number(amount.replace(/,/g, '')) * 100), reason },
-        },
+        { method: 'POST', key, body },
       ),
-    onSuccess: () => {
-      setKey(newIdempotencyKey());
-      void queryClient.invalidateQueries({ queryKey: ['dashboard', 'payments'] });
-      onDone();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    refund.mutate();
+    [['dashboard', 'payments'], paymentKey(paymentId)],
+  );
+  const refundMore = () => {
+    refund.reset();
+    setDone(null);
   };
   return (
-    <form className="dash-card" onSubmit={submit} aria-labelledby="refund-title">
-      <h2 id="refund-title">{DASHBOARD_TEXTS.refundTitle}</h2>
+    <section className="dash-card" aria-labelledby="refund-title">
+      <h2 id="refund-title" ref={headingRef} tabIndex={-1}>
+        {DASHBOARD_TEXTS.refundTitle}
+      </h2>
+      {done ? (
+        <>
+          <p role="status">{refundWords(done)}</p>
+          <p className="dash-muted">
+            {refundable > 0
+              ? DASHBOARD_TEXTS.refundable(formatNaira(refundable))
+              : DASHBOARD_TEXTS.nothingRefundable}
+          </p>
+          {refundable > 0 && (
+            <Button variant="secondary" onClick={refundMore}>
+              {DASHBOARD_TEXTS.refundMore}
+            </Button>
+          )}
+        </>
+      ) : (
+        <RefundForm
+          refundable={refundable}
+          limit={limit}
+          busy={refund.isPending}
+          failure={refund.error ? messageOf(refund.error) : null}
+          onSubmit={(body) =>
+            refund.mutate(body, {
+              onSuccess: (answer) => {
+                setDone(answer.refund);
+                headingRef.current?.focus();
+              },
+            })
+          }
+        />
+      )}
+    </section>
+  );
+}
+
+function RefundForm({
+  refundable,
+  limit,
+  busy,
+  failure,
+  onSubmit,
+}: {
+  refundable: number;
+  limit: number | null;
+  busy: boolean;
+  failure: string | null;
+  onSubmit: (body: { amount: number; reason: string }) => void;
+}) {
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const kobo = parseNaira(amount);
+    setInvalid(kobo === null || kobo === 0);
+    if (kobo) onSubmit({ amount: kobo, reason: reason.trim() });
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby="refund-title" noValidate>
       <p className="dash-muted">{DASHBOARD_TEXTS.refundable(formatNaira(refundable))}</p>
       {limit !== null && (
         <p className="dash-muted">{DASHBOARD_TEXTS.refundLimit(formatNaira(limit))}</p>
@@ -128,10 +212,17 @@ function RefundForm({
         <input
           inputMode="decimal"
           required
+          aria-invalid={invalid}
+          aria-describedby={invalid ? 'refund-amount-error' : undefined}
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
         />
       </label>
+      {invalid && (
+        <p id="refund-amount-error" className="form-error" role="alert">
+          {DASHBOARD_TEXTS.refundAmountInvalid}
+        </p>
+      )}
       <label className="dash-field">
         {DASHBOARD_TEXTS.refundReasonLabel}
         <input
@@ -141,18 +232,10 @@ function RefundForm({
           onChange={(e) => setReason(e.target.value)}
         />
       </label>
-      <Button type="submit" disabled={refund.isPending}>
-        {refund.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.refundButton}
+      <Button type="submit" disabled={busy}>
+        {busy ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.refundButton}
       </Button>
-      {refund.data && (
-        <p role="status">
-          {DASHBOARD_TEXTS.refunded(
-            formatNaira(refund.data.refund.amount),
-            refund.data.refund.status,
-          )}
-        </p>
-      )}
-      <FormError message={refund.error ? messageOf(refund.error) : null} />
+      <FormError message={failure} />
     </form>
   );
 }

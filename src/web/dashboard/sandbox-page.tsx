@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
 import {
@@ -12,7 +12,8 @@ import {
 import { WEBHOOK_EVENT_TYPES, type TWebhookEventType } from '../../domain/schemas/webhooks';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
-import { dashboardCall, messageOf, newIdempotencyKey } from './api';
+import { dashboardCall, messageOf } from './api';
+import { useKeyedMutation } from './keyed-mutation';
 import { Screen } from './screen';
 
 const TOOLS_KEY = ['dashboard', 'sandbox'];
@@ -48,29 +49,9 @@ export function SandboxPage() {
   );
 }
 
-/**
- * A tool's call with its Idempotency-Key: the same key while the form asks the same thing again
- * (a retry is answered as the first), a new one once it asks something else or succeeded.
- */
-function useTool<V, T>(call: (asked: V, key: string) => Promise<T>) {
-  const queryClient = useQueryClient();
-  const last = useRef<{ asked: string; key: string } | null>(null);
-  return useMutation({
-    mutationFn: (asked: V) => {
-      const fingerprint = JSON.stringify(asked);
-      if (last.current?.asked !== fingerprint) {
-        last.current = { asked: fingerprint, key: newIdempotencyKey() };
-      }
-      return call(asked, last.current.key);
-    },
-    onSuccess: () => {
-      last.current = null;
-      for (const queryKey of [TOOLS_KEY, ['dashboard', 'payments'], ['dashboard', 'payment']]) {
-        void queryClient.invalidateQueries({ queryKey });
-      }
-    },
-  });
-}
+/** A tool's call: keyed per request (keyed-mutation.ts); a success refreshes what it changed. */
+const useTool = <V, T>(call: (asked: V, key: string) => Promise<T>) =>
+  useKeyedMutation(call, [TOOLS_KEY, ['dashboard', 'payments'], ['dashboard', 'payment']]);
 
 /** The form of one tool: its heading, its fields, its answer announced, its failure. */
 function ToolForm({
