@@ -8,6 +8,8 @@ import { openTestDatabase } from '../testing/test-app';
 import { JOBS_SCHEMA, jobEngine, jobIdFor, type TJobKind, type TJobs } from './engine';
 
 const ran: string[] = [];
+/** What a failing test.flaky job waits for before it throws (a receiver that takes its time). */
+let failing: Promise<void> = Promise.resolve();
 const kinds: TJobKind[] = [
   {
     name: 'test.works',
@@ -43,6 +45,26 @@ const kinds: TJobKind[] = [
       ran.push('slow:ran');
       return { done: true };
     },
+  },
+  {
+    // Fails while `failing` holds it back; runs otherwise.
+    name: 'test.flaky',
+    retry: { limit: 3, delaySeconds: 60, maxDelaySeconds: 600 },
+    run: async (data) => {
+      const { fails, n } = data as { fails?: boolean; n?: number };
+      if (!fails) {
+        ran.push(`flaky:${n}`);
+        return { done: true };
+      }
+      ran.push('flaky:failing');
+      await failing;
+      throw new Error('the receiver never answered');
+    },
+  },
+  {
+    name: 'test.many',
+    retry: { limit: 1, delaySeconds: 60, maxDelaySeconds: 60 },
+    run: async () => ({ done: true }),
   },
   {
     name: 'test.periodic',
@@ -139,6 +161,89 @@ describe('the job engine', { tags: ['postgres'] }, () => {
       completed: 2,
     });
     expect(await jobs.readiness()).toEqual({ ready: true });
+  });
+
+  it('keeps retries in a lane of their own: a kind whose jobs keep failing runs its new jobs', async () => {
+    ran.length = 0;
+    // Jobs that fail, each tried once and waiting for its retry...
+    await database.db.transaction(async (tx) => {
+      for (let i = 0; i < 8; i += 1) await jobs.enqueue(tx, 'test.flaky', { fails: true });
+    });
+    await jobs.drain(['test.flaky']);
+    expect((await jobsNamed('test.flaky')).map((job) => job.state)).toEqual(Array(8).fill('retry'));
+    // ...whose retries are due now, as after their backoff, and fail again only after a while.
+    await database.db.execute(
+      sql`update ${sql.raw(JOBS_SCHEMA)}.job set start_after = now()
+          where name = 'test.flaky' and state = 'retry'`,
+    );
+    let answer = () => {};
+    failing = new Promise((resolve) => (answer = resolve));
+    const working = jobEngine({
+      database,
+      kinds,
+      works: (name) => name === 'test.flaky',
+      onError: () => {},
+    });
+    await working.start();
+    try {
+      await expect.poll(() => ran.includes('flaky:failing')).toBe(true);
+      // New jobs of the kind, queued while its retries run: none waits behind them.
+      const fresh = [1, 2, 3].map((n) => jobIdFor(`flaky:${n}`));
+      await database.db.transaction(async (tx) => {
+        for (const [n, id] of fresh.entries()) {
+          await jobs.enqueue(tx, 'test.flaky', { n: n + 1 }, { id });
+        }
+      });
+      await expect
+        .poll(
+          async () =>
+            (await jobsNamed('test.flaky')).filter(
+              (job) => fresh.includes(job.id) && job.state === 'completed',
+            ).length,
+          { timeout: 20_000 },
+        )
+        .toBe(3);
+      expect(
+        ran.filter((entry) => entry.startsWith('flaky:') && entry !== 'flaky:failing').sort(),
+      ).toEqual(['flaky:1', 'flaky:2', 'flaky:3']);
+    } finally {
+      answer();
+      await working.stop();
+    }
+  });
+
+  it('takes several jobs a fetch and fetches again at once while they come, not one a poll', async () => {
+    const working = jobEngine({
+      database,
+      kinds,
+      works: (name) => name === 'test.many',
+      onError: () => {},
+    });
+    await working.start();
+    try {
+      const ids = Array.from({ length: 12 }, (_, n) => jobIdFor(`many:${n}`));
+      await database.db.transaction(async (tx) => {
+        for (const id of ids) await jobs.enqueue(tx, 'test.many', {}, { id });
+      });
+      await expect
+        .poll(
+          async () =>
+            (await jobsNamed('test.many')).filter((job) => job.state === 'completed').length,
+          { timeout: 20_000 },
+        )
+        .toBe(12);
+      // Jobs taken by one fetch start at the same instant: twelve jobs, three fetches at most.
+      const result = await database.db.execute(
+        sql`select count(distinct started_on)::int as fetches
+            from ${sql.raw(JOBS_SCHEMA)}.job where name = 'test.many'`,
+      );
+      const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+        fetches: number;
+      }[];
+      expect(row?.fetches).toBeLessThanOrEqual(3);
+    } finally {
+      await working.stop();
+    }
   });
 
   it('reports how long the oldest job that may run has waited', async () => {

@@ -15,6 +15,12 @@ import type { TDatabase, TDb } from '../db/database';
  * kept, visible in the backlog. A periodic kind runs at each start, then every `everyMs` (each
  * run queues the next), with a cron backstop every minute; its queue holds at most one waiting
  * run ('short' policy), so however many processes run, one run waits at a time.
+ *
+ * A kind of jobs queued one per change (a delivery, an SMS) is worked in two lanes, so that a
+ * kind whose jobs keep failing never holds back its new ones: a job that failed is moved to the
+ * retry lane (RETRY_PRIORITY) as it is failed, and waits its backoff there; new jobs have a worker
+ * of their own that never takes a retry. Each worker takes JOBS_PER_FETCH jobs a fetch and fetches
+ * again at once while fetches come back full, instead of one job per poll.
  */
 
 /** pg-boss's schema: the engine's own tables. */
@@ -95,6 +101,22 @@ export type TJobsOptions = {
 };
 
 const deadLetterOf = (kind: string) => `${kind}.dead`;
+
+/** pg-boss's default priority: a job not yet tried. */
+const FRESH_PRIORITY = 0;
+/** A job that failed and waits for its retry: the retry lane's, below every new job. */
+const RETRY_PRIORITY = -1;
+/**
+ * Jobs a worker takes a fetch. They run one after another (a consent's later webhook finds its
+ * earlier one sent, not in flight beside it), so a fetch's jobs must fit in the shortest kind's
+ * expiry together (sms.send: 60 s).
+ */
+const JOBS_PER_FETCH = 5;
+/**
+ * How often a worker looks for jobs, NOTIFY or not: with NOTIFY pg-boss otherwise polls every
+ * 30 s, and jobs queued faster than one wake-up each waited that long apiece.
+ */
+const POLLING = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 } as const;
 
 /**
  * How long nudge() waits for a job a worker took before it (woken by NOTIFY, in this process or
@@ -183,7 +205,11 @@ export function jobEngine(options: TJobsOptions): TJobs {
     }
   }
 
-  /** Runs one fetched job here and settles it: completed with its output, or failed (retried). */
+  /**
+   * Runs one fetched job here and settles it: completed with its output, or failed (retried) and
+   * moved to the retry lane. A job failed for the last time is dead-lettered instead, and the move
+   * finds it no more.
+   */
   async function runFetched(kind: TJobKind, job: Job<object>): Promise<unknown> {
     try {
       const output = await handle(kind, job);
@@ -192,8 +218,34 @@ export function jobEngine(options: TJobsOptions): TJobs {
     } catch (error) {
       onError(error, kind.name);
       await boss.fail(kind.name, job.id, { message: messageOf(error) });
+      await boss.update(kind.name, undefined, { id: job.id, priority: RETRY_PRIORITY });
       throw error;
     }
+  }
+
+  /** A worker's fetch: each job run and settled here in turn; one failing stops no other. */
+  async function runBatch(kind: TJobKind, jobs: Job<object>[]): Promise<null> {
+    for (const job of jobs) await runFetched(kind, job).catch(() => undefined);
+    return null;
+  }
+
+  /**
+   * The workers of a kind: one for a periodic kind (its queue holds one waiting run); for a kind
+   * of jobs queued one per change, one for its new jobs and one for its retries.
+   */
+  async function workOn(kind: TJobKind): Promise<void> {
+    const work = (lane: { minPriority?: number; maxPriority?: number }) =>
+      boss.work<object>(
+        kind.name,
+        { ...POLLING, ...lane, batchSize: JOBS_PER_FETCH, burstWhenBatchFull: true },
+        (jobs) => runBatch(kind, jobs),
+      );
+    if (kind.everyMs !== undefined) {
+      await work({});
+      return;
+    }
+    await work({ minPriority: FRESH_PRIORITY });
+    await work({ maxPriority: RETRY_PRIORITY });
   }
 
   /**
@@ -259,13 +311,7 @@ export function jobEngine(options: TJobsOptions): TJobs {
         await made;
         started.add(engine);
         for (const kind of worked) {
-          await boss.work<object>(
-            kind.name,
-            // Every 2 s, NOTIFY or not: with NOTIFY pg-boss otherwise polls every 30 s, and jobs
-            // queued faster than one wake-up each (a burst of webhooks) waited 30 s apiece.
-            { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2, batchSize: 1 },
-            async ([job]) => (job ? outputOf(await handle(kind, job)) : null),
-          );
+          await workOn(kind);
           if (kind.everyMs === undefined) continue;
           // At start: what a process that stopped (or crashed) left is taken up now.
           await boss.send(kind.name, {});
