@@ -3,10 +3,11 @@
  * code for each failure, the HTTP status the server answers with, and the spec's words. Server
  * and page both read it, so they speak alike. ERRORS.md documents every entry; a test keeps the
  * two in step. Statuses: 400 bad input, 401 authentication, 402 a payment or card the network
- * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 406 an answer type
- * the Accept header refuses, 408 a request that arrived too slowly, 409 a state that
- * does not allow the request yet, 500 our fault, 502 the bank, card network or device answered
- * badly, 503 the bank, card network or device could not be reached, 504 it did not answer in time.
+ * refused (as card APIs such as Stripe answer), 403 not allowed, 404 absent, 405 a method the
+ * path does not take, 406 an answer type the Accept header refuses, 408 a request that arrived
+ * too slowly, 409 a state that does not allow the request yet, 500 our fault, 502 the bank, card
+ * network or device answered badly, 503 the bank, card network or device could not be reached,
+ * 504 it did not answer in time.
  * Messages with `{name}` placeholders are filled by `formatErrorMessage`.
  */
 import { PAGE_ERRORS, PART_FAILED_MESSAGE } from './page-errors';
@@ -31,6 +32,12 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
   INVALID_CLIENT_CREDENTIALS: { status: 401, message: 'Invalid client credentials' },
   NOT_FOUND: { status: 404, message: 'Not found' },
+  // A path the server serves, asked with a method it does not take there: the Allow header
+  // of the answer lists the ones it takes (RFC 9110 §15.5.6).
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: 'This path does not take this method; the Allow header lists the ones it takes',
+  },
   // A merchant's client (docs/merchant-clients.md): rotation and the operator's calls.
   CLIENT_SECRET_CHANGED: {
     status: 409,
@@ -179,10 +186,8 @@ export const ERROR_CATALOGUE = {
       'Verify your BVN first: only accounts registered to your BVN can be linked or debited.',
   },
   BVN_INVALID: { status: 400, message: 'Enter your 11-digit BVN' },
-  BVN_NOT_FOUND: {
-    status: 400,
-    message: 'We could not find this BVN. Check the 11 digits and try again.',
-  },
+  // Said only at verification, to whoever proved the code the BVN's phone received: asking for
+  // a code answers the same whatever the BVN (docs/identity.md "The BVN").
   BVN_TAKEN: {
     status: 409,
     message: 'This BVN is already verified on another account. Sign in with that account instead.',

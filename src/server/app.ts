@@ -61,6 +61,7 @@ import { pageRoutes } from './routes/pages';
 import { publicConfigRoutes } from './routes/public-config';
 import { sandboxMessageRoutes } from './sandbox/routes/sandbox-messages';
 import { handleClientError, handleError, handleFrameworkError } from './http-errors';
+import { answerWrongMethods } from './method-not-allowed';
 import { useDepthLimitedJsonParser } from './json-body';
 import { loggerOptions } from './log-redaction';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
@@ -155,6 +156,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   applyResponseHeaders(app, options.config);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
+  answerWrongMethods(app);
 
   const context = createAppContext(
     {
