@@ -1,5 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPrintableText, ZIdentifier, ZIsoDate, ZIsoDateTime, ZPrintable, ZText } from './fields';
+import { toJSONSchema } from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
+import {
+  isPrintableText,
+  isStorableText,
+  ZIdentifier,
+  ZIsoDate,
+  ZIsoDateTime,
+  ZPrintable,
+  ZStorable,
+  ZText,
+} from './fields';
 import { ZCreateConsentRequest } from './merchant-api';
 
 describe('printable text', () => {
@@ -57,6 +69,98 @@ describe('dates', () => {
     expect(ZIsoDateTime.safeParse('2100-12-31T23:59:59Z').success).toBe(true);
     expect(ZIsoDate.safeParse('2027-01-01').success).toBe(true);
     expect(ZIsoDate.safeParse('2027-02-30').success).toBe(false);
+  });
+
+  it('reads the year as written, whatever the offset (up to ±23:59, as RFC 3339 allows)', () => {
+    for (const date of ['2000-01-01T00:00:00+23:59', '2100-12-31T23:59:59-23:59']) {
+      expect(ZIsoDateTime.safeParse(date).success).toBe(true);
+      expect(ZIsoDate.safeParse(date).success).toBe(true);
+    }
+    expect(ZIsoDateTime.safeParse('1999-12-31T23:30:00-01:00').success).toBe(false);
+  });
+});
+
+type TStatedString = { pattern?: string; allOf?: Array<{ pattern?: string }> };
+
+/**
+ * What a validator of the OpenAPI document decides for the field's values: JSON Schema's
+ * `pattern` is an ECMA-262 regular expression with the u flag, unanchored.
+ */
+function documentAllows(field: $ZodType): (value: string) => boolean {
+  const schema = toJSONSchema(field, { io: 'input' }) as TStatedString & {
+    anyOf?: TStatedString[];
+    minLength?: number;
+    maxLength?: number;
+  };
+  const matches = (value: string) => (part: TStatedString) =>
+    [part.pattern, ...(part.allOf ?? []).map((p) => p.pattern)]
+      .filter((pattern) => pattern !== undefined)
+      .every((pattern) => new RegExp(pattern, 'u').test(value));
+  return (value) => {
+    const length = [...value].length;
+    if (length < (schema.minLength ?? 0) || length > (schema.maxLength ?? Infinity)) return false;
+    return schema.anyOf ? schema.anyOf.some(matches(value)) : matches(value)(schema);
+  };
+}
+
+/** Any code point, lone surrogates too, and often one that a rule is about. */
+const CHARACTER = fc.oneof(
+  fc.constantFrom(' ', '\u00a0', '\u3000', '\ufeff', '\t', '\n', '\u0000', '\u0085', '\u202e'),
+  fc.constantFrom('\u2066', '2', '0', '1', '-', 'T', ':', 'Z', '+', 'a'),
+  fc.integer({ min: 0, max: 0x10ffff }).map((code) => String.fromCodePoint(code)),
+);
+
+describe('the pattern each field states in the OpenAPI document', () => {
+  const fields = {
+    ZText: ZText(20),
+    ZPrintable: ZPrintable(20),
+    ZStorable: ZStorable(20),
+    ZIdentifier,
+    ZIsoDateTime,
+    ZIsoDate,
+  };
+  const values = [
+    'a\u0000b',
+    '\ud800',
+    'a\udc00b',
+    'a\u0001b',
+    '\u007f\u0085',
+    'a\r\nb',
+    '\u202egnp.exe',
+    '\u2066x\u2069',
+    ' \u00a0\u3000\ufeff',
+    '',
+    'Jollof 🍛 Friday',
+    'Ọlábísí Ògúnlẹ̀',
+    '1999-12-31T23:59:59Z',
+    '2101-01-01',
+    '2000-01-01T00:00:00+23:59',
+    '2100-12-31T23:59:59-16:00',
+    '2027-06-01',
+  ];
+
+  it.each(Object.entries(fields))('%s: what the document allows, the field takes', (_, field) => {
+    const allows = documentAllows(field);
+    for (const value of values) {
+      if (allows(value)) expect(field.safeParse(value).success, value).toBe(true);
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: CHARACTER, maxLength: 24 }), (value) => {
+        if (!allows(value)) return;
+        expect(field.safeParse(value).success, JSON.stringify(value)).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses in the document what the fields refuse for what they are', () => {
+    expect(documentAllows(ZText(20))('Order\u0000 17')).toBe(false);
+    expect(documentAllows(ZText(20))(' \u00a0 ')).toBe(false);
+    expect(documentAllows(ZPrintable(20))('Order \u202e71')).toBe(false);
+    expect(documentAllows(ZStorable(20))('a\ud800')).toBe(false);
+    expect(documentAllows(ZStorable(20))('line\nbreak')).toBe(true);
+    expect(documentAllows(ZIsoDateTime)('1999-12-31T23:59:59Z')).toBe(false);
+    expect(documentAllows(ZIsoDate)('2101-01-01')).toBe(false);
+    expect(isStorableText('a\u0000')).toBe(false);
   });
 });
 

@@ -42,6 +42,33 @@ export const REFERENCE_PAGE_URL = '/docs/api';
 const DOCUMENT_MAX_AGE_S = 300;
 
 /**
+ * The API is used under the merchant's agreement, not an open licence: SPDX names such terms
+ * with a LicenseRef of the document's own.
+ */
+const DOCUMENT_LICENSE = {
+  name: 'Proprietary: used under the merchant agreement',
+  identifier: 'LicenseRef-Proprietary',
+};
+
+/** Host names that reach only the reader's own machine (RFC 6761 localhost, loopback). */
+const isLocalHost = (hostname: string) =>
+  hostname === 'localhost' ||
+  hostname.endsWith('.localhost') ||
+  hostname.startsWith('127.') ||
+  hostname === '[::1]';
+
+/**
+ * Where the API is: the server's PUBLIC_URL, or, on a developer's own server (a local address),
+ * `/`, OpenAPI's default, which a client resolves against where it read the document. A
+ * published document never names localhost: to its reader that is their own machine.
+ */
+export function documentServers(publicUrl: string): Array<{ url: string; description: string }> {
+  return isLocalHost(new URL(publicUrl).hostname)
+    ? [{ url: '/', description: 'The server that serves this document' }]
+    : [{ url: publicUrl, description: 'This server' }];
+}
+
+/**
  * Routes that are not for developers: the page's HTML and files (and this reference page's),
  * test-only routes, and the ones UNDOCUMENTED_ROUTES names.
  */
@@ -135,8 +162,13 @@ export async function registerOpenApi(app: FastifyInstance, config: TConfig): Pr
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Oya consent API', version: '1.0.0', description: API_DESCRIPTION },
-      servers: [{ url: config.publicUrl }],
+      info: {
+        title: 'Oya consent API',
+        version: '1.0.0',
+        description: API_DESCRIPTION,
+        license: DOCUMENT_LICENSE,
+      },
+      servers: documentServers(config.publicUrl),
       tags: API_TAGS,
       components: { securitySchemes: SECURITY_SCHEMES },
     },

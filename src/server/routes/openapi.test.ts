@@ -61,16 +61,6 @@ const operations = () =>
 const pointerOf = (...keys: string[]) =>
   `#/${keys.map((key) => key.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 
-/**
- * Redocly's `recommended` rules, as a merchant's toolchain would lint the document. A rule turned
- * off says why.
- */
-const LINT_RULES = {
-  // The API is used under the merchant's agreement, not a licence: the product has chosen none,
-  // and the document names none rather than one made up.
-  'info-license': 'off',
-} as const;
-
 /** Problems the linter finds that are let through, each with why: rule → the places it reports. */
 const LINT_LET_THROUGH: Record<string, string[]> = {
   // GET /api/consent/payment-request/{id} is spec §7's, and every released embed script
@@ -92,7 +82,8 @@ async function lintProblems(linted: unknown): Promise<string[]> {
       Object.entries(LINT_LET_THROUGH).map(([rule, places]) => [rule, new Set(places)]),
     ),
   };
-  const config = await createConfig({ extends: ['recommended'], rules: LINT_RULES }, { ignore });
+  // Redocly's `recommended` rules, all of them, as a merchant's toolchain would lint it.
+  const config = await createConfig({ extends: ['recommended'] }, { ignore });
   const problems = await lintFromString({
     source: JSON.stringify(linted),
     absoluteRef: source,
@@ -147,6 +138,31 @@ describe('the OpenAPI document', () => {
 
   it('passes Redocly’s recommended rules with no error and no warning', async () => {
     expect(await servedDocumentProblems()).toEqual([]);
+  });
+
+  it('names its licence and the deployed server’s PUBLIC_URL', () => {
+    const { info, servers } = document as unknown as {
+      info: { license: { name: string; identifier: string } };
+      servers: Array<{ url: string }>;
+    };
+    expect(info.license).toEqual({
+      name: 'Proprietary: used under the merchant agreement',
+      identifier: 'LicenseRef-Proprietary',
+    });
+    expect(servers.map(({ url }) => url)).toEqual([DEPLOYED_URL]);
+  });
+
+  it('names no localhost server when a developer’s own server publishes it, and lints clean', async () => {
+    const local = await startTestApp();
+    try {
+      expect(local.app.appContext.config.publicUrl).toMatch(/^http:\/\/localhost:/);
+      const served = await local.app.inject({ method: 'GET', url: '/api/openapi.json' });
+      const localDocument = served.json<{ servers: Array<{ url: string }> }>();
+      expect(localDocument.servers.map(({ url }) => url)).toEqual(['/']);
+      expect(await lintProblems(localDocument)).toEqual([]);
+    } finally {
+      await local.close();
+    }
   });
 
   it('fails the linter for an operation without an operationId or a summary, a repeated id, and a local server', async () => {
@@ -371,6 +387,103 @@ describe('docs/payments.md, as the document states the answers', () => {
     expect(prose).toContain('`?ticket=` from the account search');
     expect(prose).toContain('`stream.ticket`');
     expect(prose).toContain('(not the bank-validation stream: its ticket comes with the search)');
+  });
+});
+
+describe('what the document allows, the server takes', () => {
+  type TParameter = { name: string; in: string; schema: unknown };
+  /** The document's schema of a query parameter, as a validator of it reads the document. */
+  const queryChecker = (path: string, name: string) => {
+    const parameters = (document.paths[path]?.get?.parameters ?? []) as TParameter[];
+    const at = parameters.findIndex((p) => p.in === 'query' && p.name === name);
+    expect(at, `${path} ?${name}`).toBeGreaterThanOrEqual(0);
+    const checker = openApiChecker(document);
+    return (value: string) =>
+      checker.at(['paths', path, 'get', 'parameters', String(at), 'schema'], value) === null;
+  };
+  const LISTS = ['/api/v1/payments', '/api/v1/events'];
+
+  it.each(LISTS)(
+    'takes at %s a createdFrom with any offset RFC 3339 allows (+16:00 was a 500)',
+    async (path) => {
+      const merchant = await createTestClient(test.database);
+      const allows = queryChecker(path, 'createdFrom');
+      for (const createdFrom of [
+        '2027-01-01T00:00:00+16:00',
+        '2027-01-01T00:00:00+23:59',
+        '2027-01-01T00:00:00-23:59',
+        '2000-01-01T00:00:00+23:59',
+      ]) {
+        expect(allows(createdFrom), createdFrom).toBe(true);
+        const response = await test.app.inject({
+          method: 'GET',
+          url: `${path}?createdFrom=${encodeURIComponent(createdFrom)}&createdTo=${encodeURIComponent(createdFrom)}`,
+          headers: { authorization: merchant.authorization },
+        });
+        expect(response.statusCode, `${createdFrom}: ${response.body}`).toBe(200);
+      }
+    },
+  );
+
+  it.each(LISTS)('states at %s the dates it refuses: years outside 2000 to 2100', async (path) => {
+    const merchant = await createTestClient(test.database);
+    const allows = queryChecker(path, 'createdFrom');
+    for (const createdFrom of [
+      '1999-12-31T23:59:59Z',
+      '2101-01-01T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+    ]) {
+      expect(allows(createdFrom), createdFrom).toBe(false);
+      const response = await test.app.inject({
+        method: 'GET',
+        url: `${path}?createdFrom=${encodeURIComponent(createdFrom)}`,
+        headers: { authorization: merchant.authorization },
+      });
+      expect(response.statusCode).toBe(400);
+    }
+  });
+
+  it('states the control characters a text refuses, and takes the printable text it allows', async () => {
+    const merchant = await createTestClient(test.database);
+    const body = [
+      'paths',
+      '/api/v1/consents',
+      'post',
+      'requestBody',
+      'content',
+      'application/json',
+      'schema',
+    ];
+    const checker = openApiChecker(document);
+    const consent = (narration: string) => ({
+      payments: [{ type: 'immediate', amount: 250_000, narration }],
+    });
+    for (const narration of [
+      'Order\u0000 17',
+      'Order\u0007',
+      'Order \u202e71',
+      'Line\nbreak',
+      ' \u00a0 ',
+    ]) {
+      expect(checker.at(body, consent(narration)), JSON.stringify(narration)).not.toBeNull();
+      const refused = await test.app.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: merchant.authorization },
+        payload: consent(narration),
+      });
+      expect(refused.statusCode).toBe(400);
+    }
+    for (const narration of ['Jollof 🍛 Friday', 'Ọlábísí Ògúnlẹ̀', '₦2,500 order']) {
+      expect(checker.at(body, consent(narration))).toBeNull();
+      const created = await test.app.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: merchant.authorization },
+        payload: consent(narration),
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    }
   });
 });
 

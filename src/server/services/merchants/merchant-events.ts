@@ -67,8 +67,9 @@ async function listEvents(
         owner,
         gte(merchantEvents.createdAt, new Date(now.getTime() - EVENT_LIST_DAYS * DAY_MS)),
         query.type ? eq(merchantEvents.type, query.type) : undefined,
-        query.createdFrom ? sql`${merchantEvents.createdAt} >= ${query.createdFrom}` : undefined,
-        query.createdTo ? sql`${merchantEvents.createdAt} < ${query.createdTo}` : undefined,
+        // As instants: PostgreSQL refuses a timestamp's text with an offset past ±15:59.
+        query.createdFrom ? gte(merchantEvents.createdAt, new Date(query.createdFrom)) : undefined,
+        query.createdTo ? lt(merchantEvents.createdAt, new Date(query.createdTo)) : undefined,
         after
           ? sql`(${created}, ${merchantEvents.publicId}) < (${after.at}, ${after.id})`
           : undefined,

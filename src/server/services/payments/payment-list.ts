@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type {
   TMerchantPaymentsQuery,
   TMerchantPaymentsResponse,
@@ -33,8 +33,9 @@ export async function listMerchantPayments(
         eq(consents.merchantId, merchantId),
         query.status ? eq(payments.status, query.status) : undefined,
         query.method ? sql`${method} = ${query.method}` : undefined,
-        query.createdFrom ? sql`${payments.createdAt} >= ${query.createdFrom}` : undefined,
-        query.createdTo ? sql`${payments.createdAt} < ${query.createdTo}` : undefined,
+        // As instants: PostgreSQL refuses a timestamp's text with an offset past ±15:59.
+        query.createdFrom ? gte(payments.createdAt, new Date(query.createdFrom)) : undefined,
+        query.createdTo ? lt(payments.createdAt, new Date(query.createdTo)) : undefined,
         query.reference ? eq(consents.reference, query.reference) : undefined,
         query.consentId ? eq(payments.consentId, query.consentId) : undefined,
         after ? sql`(${created}, ${payments.id}) < (${after.at}, ${after.id})` : undefined,
