@@ -4,8 +4,8 @@
 // app's real routes, and what the provider says on its own (a notice) comes in through
 // POST /api/providers/{name}/notices, as in production.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { payerAccounts, paymentAttempts } from '../db/schema';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { accountLinks, payerAccounts, paymentAttempts } from '../db/schema';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -620,6 +620,9 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     await ctx.close();
     await paystack.close();
   });
+  afterEach(() => {
+    paystack.noticesBeforeAnswer(null);
+  });
 
   const confirm = (linkId: string) =>
     ctx.app.inject({
@@ -627,6 +630,112 @@ describe('Paystack: linking an account, proven by customer validation and a mand
       url: `/api/account-links/confirm-payment/${linkId}`,
       headers: payer.headers,
     });
+
+  /** How many times Paystack was asked to validate a customer (customer validation). */
+  const holderChecks = () =>
+    paystack.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/identification'))
+      .length;
+
+  /** What the payer's record of the account knows of its holder. */
+  const holderOf = async (account: { accountNumber: string }) => {
+    const [row] = await ctx.database.db
+      .select({ bvnHash: payerAccounts.bvnHash, holderCheck: payerAccounts.holderCheck })
+      .from(payerAccounts)
+      .where(eq(payerAccounts.accountNumber, account.accountNumber));
+    return row;
+  };
+
+  /** The payer approves the link's mandate at the bank's page, and Paystack's notices are in. */
+  const approveMandate = async (linkId: string) => {
+    const row = await accountLinkRow(ctx.database, linkId);
+    await paystack.answerMandate(row?.providerReference ?? '', true);
+    await paystack.idle();
+  };
+
+  it('applies a holder check whose notice comes before Paystack answers the call, and the link becomes active', async () => {
+    const account = { institutionCode: '044', accountNumber: '0690000031' };
+    // A validating proxy holds Paystack's answer back until its notice was delivered.
+    paystack.noticesBeforeAnswer(/\/identification$/);
+    const created = await createLink(ctx, payer.token, account);
+    expect(created.statusCode, created.body).toBe(200);
+    const { id } = created.json<{ accountLink: { id: string } }>().accountLink;
+    expect(paystack.notices.at(-1)).toMatchObject({
+      event: 'customeridentification.success',
+      status: 200,
+    });
+    expect(await holderOf(account)).toEqual({ bvnHash: expect.any(String), holderCheck: null });
+    await approveMandate(id);
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'active' });
+    expect((await confirm(id)).json()).toMatchObject({ success: true, status: 'completed' });
+  });
+
+  it('refuses at once an account whose refusal comes before Paystack answers the call, and ends its link', async () => {
+    const account = { institutionCode: '057', accountNumber: '2000000001' };
+    paystack.noticesBeforeAnswer(/\/identification$/);
+    const created = await createLink(ctx, payer.token, account);
+    expect(created.statusCode).toBe(403);
+    expect(created.json()).toMatchObject({ error: { code: 'ACCOUNT_NOT_YOURS' } });
+    expect(await holderOf(account)).toEqual({ bvnHash: null, holderCheck: 'differs' });
+    const links = await ctx.database.db
+      .select({ state: accountLinks.state })
+      .from(accountLinks)
+      .innerJoin(payerAccounts, eq(payerAccounts.id, accountLinks.accountId))
+      .where(eq(payerAccounts.accountNumber, account.accountNumber));
+    expect(links).toEqual([{ state: 'cancelled' }]);
+  });
+
+  it('a second create of a link answers 409 as before, asks Paystack nothing and changes nothing decided', async () => {
+    const account = { institutionCode: '011', accountNumber: '3000000001' };
+    // Every delivery of the first check's answer is refused (as if lost on the way) for now.
+    const readNotice = vi
+      .spyOn(ctx.context.providers.payments, 'readNotice')
+      .mockResolvedValue(null);
+    const created = await createLink(ctx, payer.token, account);
+    expect(created.statusCode, created.body).toBe(200);
+    const { id } = created.json<{ accountLink: { id: string } }>().accountLink;
+    await paystack.idle();
+    readNotice.mockRestore();
+    await approveMandate(id);
+    const waiting = await accountLinkRow(ctx.database, id);
+    expect(waiting).toMatchObject({ state: 'created', debitAuthorization: /^AUTH_/ });
+    expect(await holderOf(account)).toEqual({ bvnHash: null, holderCheck: 'pending' });
+    const asked = holderChecks();
+
+    // Were Paystack asked again, its answer would come before the call's (a validating proxy).
+    paystack.noticesBeforeAnswer(/\/identification$/);
+    const again = await createLink(ctx, payer.token, account);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: { code: 'ACCOUNT_LINK_IN_PROGRESS' } });
+    expect(holderChecks()).toBe(asked);
+    expect(await holderOf(account)).toEqual({ bvnHash: null, holderCheck: 'pending' });
+    expect(await accountLinkRow(ctx.database, id)).toEqual(waiting);
+
+    // Paystack sends the first answer again: the holder is confirmed and the link active.
+    const answer = paystack.notices.findLast(
+      (notice) =>
+        notice.event === 'customeridentification.success' && notice.body.includes('300****001'),
+    );
+    const redelivered = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/providers/paystack/notices',
+      headers: {
+        'content-type': 'application/json',
+        'x-paystack-signature': answer?.signature ?? '',
+      },
+      payload: answer?.body ?? '',
+    });
+    expect(redelivered.statusCode).toBe(200);
+    const confirmed = await holderOf(account);
+    expect(confirmed).toEqual({ bvnHash: expect.any(String), holderCheck: null });
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'active' });
+
+    const linked = await createLink(ctx, payer.token, account);
+    expect(linked.statusCode).toBe(409);
+    expect(linked.json()).toMatchObject({ error: { code: 'ACCOUNT_ALREADY_LINKED' } });
+    expect(holderChecks()).toBe(asked);
+    expect(await holderOf(account)).toEqual(confirmed);
+    expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'active' });
+  });
 
   it("ends the link of an account Paystack says is not held under the payer's BVN, and it never activates", async () => {
     const created = await createLink(ctx, payer.token, PAYSTACK_ACCOUNTS.anothers);

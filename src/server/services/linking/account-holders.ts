@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { payerAccounts, payers } from '../../db/schema';
-import type { TProviderNotice } from '../../providers/payments';
+import type { TAccountHolderAnswer, TProviderNotice } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { openVerifiedBvn } from '../identity/bvn';
 import { holderBvnHash } from './bvn-ownership';
@@ -10,54 +10,103 @@ import { holderBvnHash } from './bvn-ownership';
 /*
  * Whose account it is, when the bank's name enquiry answers no BVN (docs/identity.md "The BVN",
  * "Providers without a BVN in the name enquiry"): the provider is asked whether the account is
- * held under the payer's verified BVN (Paystack's customer validation). It may answer at once,
- * or later by its notice; meanwhile the account keeps `holder_check = 'pending'` and the BVN
- * asked about, and no link of it can become active (the activating statement checks the
- * account's holder BVN against the payer's: heldUnderPayersBvn). The notice's answer is written
- * in one statement on the pending check; a match then activates a link the bank already
- * confirmed, a refusal ends the account's open links (account-links.ts answerAccountHolder).
+ * held under the payer's verified BVN (Paystack's customer validation). The question is written
+ * down before it is asked: the transaction that opens the link marks the account's check
+ * `pending` with the BVN asked about (claimHolderCheck), so an answer that comes by notice before
+ * the call itself is answered finds it. Meanwhile no link of the account can become active (the
+ * activating statement checks the account's holder BVN against the payer's: heldUnderPayersBvn).
+ * The answer is written in one statement on the pending check; a match then activates a link the
+ * bank already confirmed, a refusal ends the account's open links (account-links.ts
+ * answerAccountHolder). A holder confirmed as the payer, or refused, stays so: another attempt
+ * reads it and asks nothing, and an attempt refused 409 changes nothing.
  */
 
-type THolderContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
-
-/** The account's holder as a link needs it: its BVN's keyed hash now, or a check awaiting its answer. */
-export type THolder =
-  { kind: 'known'; bvnHash: string } | { kind: 'pending'; askedBvnHash: string };
+type THolderContext = Pick<TAppContext, 'db' | 'providers'>;
 
 type TAccountAtBank = { institutionCode: string; accountNumber: string };
 
 /**
- * Proves the account is held under the payer's verified BVN before anything is opened:
- * BVN_NOT_VERIFIED without one, ACCOUNT_NOT_YOURS when the bank names another holder or the
- * provider says so. `holderBvn` is the BVN the name enquiry answered (null for none): then the
- * account's earlier confirmed holder counts, and otherwise the provider is asked.
+ * Refuses, before anything is recorded, an account that cannot be the payer's: BVN_NOT_VERIFIED
+ * without a verified BVN, ACCOUNT_NOT_YOURS when the bank names another holder (`holderBvn`, the
+ * BVN the name enquiry answered, null for none) or the provider refused the account before. The
+ * keyed hash of the payer's BVN, which the link's opening may have the provider check.
  */
-export async function proveAccountHolder(
-  ctx: THolderContext,
+export async function assertHolderMayBePayer(
+  db: TDb,
   payerId: string,
   account: TAccountAtBank,
   holderBvn: string | null,
-): Promise<THolder> {
-  const { db } = ctx;
+): Promise<string> {
   const [payer] = await db
-    .select({ bvnHash: payers.bvnHash, fullName: payers.fullName })
+    .select({ bvnHash: payers.bvnHash })
     .from(payers)
     .where(eq(payers.id, payerId));
   if (!payer?.bvnHash) throw new AppError('BVN_NOT_VERIFIED');
   const fromEnquiry = await holderBvnHash(db, holderBvn);
   if (fromEnquiry !== null) {
     if (fromEnquiry !== payer.bvnHash) throw new AppError('ACCOUNT_NOT_YOURS');
-    return { kind: 'known', bvnHash: fromEnquiry };
+    return payer.bvnHash;
   }
   const kept = await keptHolder(db, payerId, account);
-  if (kept?.bvnHash === payer.bvnHash) return { kind: 'known', bvnHash: payer.bvnHash };
-  // Refused before: not asked again (each question is a call to the provider).
-  if (kept?.holderCheck === 'differs') throw new AppError('ACCOUNT_NOT_YOURS');
+  // Refused before, and not confirmed since: not asked again (each question is a provider call).
+  if (kept?.bvnHash !== payer.bvnHash && kept?.holderCheck === 'differs') {
+    throw new AppError('ACCOUNT_NOT_YOURS');
+  }
+  return payer.bvnHash;
+}
+
+/**
+ * Inside the transaction that opens a link of the account: 'known' when its holder BVN is the
+ * payer's already (the name enquiry's, or an earlier check's match), else the check is marked
+ * `pending` with the BVN it will ask about, in one statement, and the provider is to be asked
+ * ('ask'). ACCOUNT_NOT_YOURS when the provider refused the account meanwhile, which undoes the
+ * opening.
+ */
+export async function claimHolderCheck(
+  tx: TDb,
+  accountId: string,
+  payerBvnHash: string,
+): Promise<'ask' | 'known'> {
+  const [claimed] = await tx
+    .update(payerAccounts)
+    .set({ holderCheck: 'pending', holderCheckBvnHash: payerBvnHash })
+    .where(
+      and(
+        eq(payerAccounts.id, accountId),
+        or(isNull(payerAccounts.bvnHash), ne(payerAccounts.bvnHash, payerBvnHash)),
+        or(isNull(payerAccounts.holderCheck), eq(payerAccounts.holderCheck, 'pending')),
+      ),
+    )
+    .returning({ id: payerAccounts.id });
+  if (claimed) return 'ask';
+  const [kept] = await tx
+    .select({ bvnHash: payerAccounts.bvnHash })
+    .from(payerAccounts)
+    .where(eq(payerAccounts.id, accountId));
+  if (kept?.bvnHash === payerBvnHash) return 'known';
+  throw new AppError('ACCOUNT_NOT_YOURS');
+}
+
+/**
+ * Asks the provider whether the account is held under the payer's verified BVN, opened from its
+ * seal for this one call: its answer at once, or 'pending' for its notice. BVN_NOT_VERIFIED when
+ * the payer has none any more, ACCOUNT_LINK_CREATE_FAILED when the provider does not answer or
+ * refuses the call.
+ */
+export async function askAccountHolder(
+  ctx: THolderContext,
+  payerId: string,
+  account: TAccountAtBank,
+): Promise<TAccountHolderAnswer> {
+  const { db } = ctx;
+  const [payer] = await db
+    .select({ fullName: payers.fullName })
+    .from(payers)
+    .where(eq(payers.id, payerId));
   const bvn = await openVerifiedBvn(db, payerId);
-  if (!bvn) throw new AppError('BVN_NOT_VERIFIED');
-  let answer;
+  if (!payer || !bvn) throw new AppError('BVN_NOT_VERIFIED');
   try {
-    answer = await ctx.providers.payments.checkAccountHolder({
+    return await ctx.providers.payments.checkAccountHolder({
       payerId,
       bvn,
       fullName: payer.fullName,
@@ -66,10 +115,6 @@ export async function proveAccountHolder(
   } catch {
     throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
   }
-  if (answer === 'differs') throw new AppError('ACCOUNT_NOT_YOURS');
-  return answer === 'matches'
-    ? { kind: 'known', bvnHash: payer.bvnHash }
-    : { kind: 'pending', askedBvnHash: payer.bvnHash };
 }
 
 /** What the payer's record of an account knows of its holder; null for an account not recorded. */
@@ -89,21 +134,6 @@ export async function keptHolder(
       ),
     );
   return kept ?? null;
-}
-
-/** The columns of a payer's account that say what is known of its holder. */
-export function holderColumns(holder: THolder | null): {
-  bvnHash: string | null;
-  holderCheck: 'pending' | null;
-  holderCheckBvnHash: string | null;
-} {
-  if (holder?.kind === 'known') {
-    return { bvnHash: holder.bvnHash, holderCheck: null, holderCheckBvnHash: null };
-  }
-  if (holder?.kind === 'pending') {
-    return { bvnHash: null, holderCheck: 'pending', holderCheckBvnHash: holder.askedBvnHash };
-  }
-  return { bvnHash: null, holderCheck: null, holderCheckBvnHash: null };
 }
 
 /** Whether an account number fits the provider's mask of it ('012****789': stars hide digits). */

@@ -49,9 +49,10 @@ import { book, ledgerAccount } from '../payments/ledger';
 import { isUniqueViolation } from '../payments/payment-records';
 import {
   answerHolderCheck,
-  holderColumns,
-  proveAccountHolder,
-  type THolder,
+  askAccountHolder,
+  assertHolderMayBePayer,
+  claimHolderCheck,
+  keptHolder,
 } from './account-holders';
 import {
   assertAccountUnderPayersBvn,
@@ -344,6 +345,42 @@ export async function answerAccountHolder(
 }
 
 /**
+ * Asks the provider about the holder of a link's account once the link and its pending check are
+ * written: an answer at once is recorded as its notice's would be. A provider that fails ends the
+ * link (502 ACCOUNT_LINK_CREATE_FAILED), its check left pending for a notice of a question that
+ * may have reached it. An account refused, at once or by a notice that came first, has had its
+ * open links ended with the answer: 403 ACCOUNT_NOT_YOURS.
+ */
+async function proveHolderAtProvider(
+  ctx: TLinkContext,
+  payerId: string,
+  linkId: string,
+  account: { institutionCode: string; accountNumber: string },
+): Promise<void> {
+  let answer;
+  try {
+    answer = await askAccountHolder(ctx, payerId, account);
+  } catch (error) {
+    const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
+    await abandonLink(ctx.db, linkId, ctx.clock.now(), failed);
+    throw error;
+  }
+  if (answer !== 'pending') {
+    // The whole number fits as its own mask: the answer is about this very account.
+    await answerAccountHolder(ctx, {
+      kind: 'account_holder',
+      payerId,
+      institutionCode: account.institutionCode,
+      accountNumberMask: account.accountNumber,
+      matches: answer === 'matches',
+    });
+  }
+  if ((await keptHolder(ctx.db, payerId, account))?.holderCheck === 'differs') {
+    throw new AppError('ACCOUNT_NOT_YOURS');
+  }
+}
+
+/**
  * How this account is linked, from what its bank offers (spec §2 panel steps): a test transfer
  * for the transaction service, auth parameters for the alternate service, a paper form for
  * NIBSS's; an account only a card can link goes to the card flow.
@@ -408,22 +445,20 @@ export async function findAccountAtBank(
   return { bank, found };
 }
 
-/** Adds an account the bank confirmed to the payer's accounts (or refreshes it): its id. */
+/**
+ * Adds an account the bank confirmed to the payer's accounts (or refreshes it): its id. A holder
+ * BVN the name enquiry answered is the account's (the bank decides); where it answered none, what
+ * an earlier check of the provider decided stays as it is.
+ */
 export async function addPayerAccount(
   db: TDb,
   payerId: string,
   input: { accountNumber: string; institutionCode: string; bank: TBank; found: TFoundAccount },
   now: Date,
-  /** What is known of its holder beyond the name enquiry (proveAccountHolder). */
-  holder: THolder | null = null,
 ): Promise<string> {
   const { found } = input;
-  const known = holderColumns(holder);
-  const bvnHash = known.bvnHash ?? (await holderBvnHash(db, found.bvn));
-  const holderCheck = {
-    holderCheck: known.holderCheck,
-    holderCheckBvnHash: known.holderCheckBvnHash,
-  };
+  const bvnHash = await holderBvnHash(db, found.bvn);
+  const fromBank = bvnHash === null ? {} : { bvnHash, holderCheck: null, holderCheckBvnHash: null };
   const [account] = await db
     .insert(payerAccounts)
     .values({
@@ -435,17 +470,11 @@ export async function addPayerAccount(
       bankName: input.bank.name,
       nameEnquiryId: found.nameEnquiryId,
       bvnHash,
-      ...holderCheck,
       createdAt: now,
     })
     .onConflictDoUpdate({
       target: [payerAccounts.payerId, payerAccounts.institutionCode, payerAccounts.accountNumber],
-      set: {
-        accountName: found.accountName,
-        nameEnquiryId: found.nameEnquiryId,
-        bvnHash,
-        ...holderCheck,
-      },
+      set: { accountName: found.accountName, nameEnquiryId: found.nameEnquiryId, ...fromBank },
     })
     .returning({ id: payerAccounts.id });
   if (!account) throw new Error('The payer account could not be recorded');
@@ -498,9 +527,10 @@ export async function openLink(
 
 /**
  * POST /api/account-links/create and /api/transactionservicealt/create (`service: 'alt'`): checks
- * the account with its bank, adds it to the payer's accounts and opens one link for it. One
- * attempt per account at a time (the one-open index: a concurrent second is 409), and none for
- * an account this payer already linked.
+ * the account with its bank, adds it to the payer's accounts and opens one link for it, and only
+ * then asks the providers what the link needs (its holder's check, its mandate or account). One
+ * attempt per account at a time (the one-open index: a concurrent second is 409 and asks the
+ * providers nothing), and none for an account this payer already linked.
  */
 export async function createAccountLink(
   ctx: TLinkContext,
@@ -514,27 +544,33 @@ export async function createAccountLink(
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
-  const holder = await proveAccountHolder(ctx, payerId, input, found.bvn);
+  const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, found.bvn);
   const route = routeFor(found.integrations, service, providers.payments.debitMandates);
   const now = clock.now();
-  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now, holder);
+  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
   const linkId = newLinkId();
   const testAmount =
     route === 'test_transfer'
       ? randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1)
       : null;
-  await openLink(db, {
-    id: linkId,
-    payerId,
-    accountId,
-    route,
-    // The bank has the payer's part of a paper mandate once they sign the form.
-    state: route === 'paper' ? 'awaiting_authorisation' : 'created',
-    testAmount,
-    expiresAt: new Date(now.getTime() + LINK_TTL_MS[route]),
-    createdAt: now,
-    updatedAt: now,
+  // The link and the holder check it needs are written before any provider is asked, so an
+  // answer that comes before the call's own finds them.
+  const holder = await db.transaction(async (tx) => {
+    await openLink(tx, {
+      id: linkId,
+      payerId,
+      accountId,
+      route,
+      // The bank has the payer's part of a paper mandate once they sign the form.
+      state: route === 'paper' ? 'awaiting_authorisation' : 'created',
+      testAmount,
+      expiresAt: new Date(now.getTime() + LINK_TTL_MS[route]),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return claimHolderCheck(tx, accountId, payerBvnHash);
   });
+  if (holder === 'ask') await proveHolderAtProvider(ctx, payerId, linkId, input);
 
   const link: TAccountLink = {
     id: linkId,

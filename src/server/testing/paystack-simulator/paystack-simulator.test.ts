@@ -1042,6 +1042,18 @@ describe('faults', () => {
     expect(retried.json.data.status).toBe('success');
   });
 
+  it('holds answers back until their notices were delivered while told to', async () => {
+    await simulator.idle();
+    simulator.noticesBeforeAnswer(/^\/charge$/);
+    const held = await chargeCard('4084084084084081');
+    // The notice was answered before the charge's answer left.
+    expect(noticesFor('charge.success', held.json.data.reference)).toHaveLength(1);
+    simulator.noticesBeforeAnswer(null);
+    const next = await chargeCard('4084084084084081');
+    expect(next.json.data.status).toBe('success');
+    await expect.poll(() => noticesFor('charge.success', next.json.data.reference).length).toBe(1);
+  });
+
   it('sends a notice again until our server answers 200 (a 204 is not taken), and records each answer', async () => {
     await simulator.idle();
     receiver.answerNext(500, 204);

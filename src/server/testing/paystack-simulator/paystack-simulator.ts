@@ -49,6 +49,12 @@ export type TPaystackSimulator = {
   loseNextAnswer(pathPrefix: string): void;
   /** The next API request to this path answers this status (500/503…) without effect. */
   failNext(pathPrefix: string, status: number): void;
+  /**
+   * From now on, API requests whose path matches send their notices first, and answer only once
+   * their first delivery was answered: a proxy between us and Paystack holding answers back.
+   * null ends it.
+   */
+  noticesBeforeAnswer(path: RegExp | null): void;
   /** The payer's answer on the bank's page of a direct-debit mandate (its redirect_url). */
   answerMandate(reference: string, approved: boolean): Promise<void>;
   /** How the payer answered a mandate, by its reference: null while unanswered, or if unknown. */
@@ -126,6 +132,7 @@ export async function startPaystackSimulator(
   ];
   const lostAnswers: Array<{ prefix: string }> = [];
   const failures: Array<{ prefix: string; status: number }> = [];
+  let noticesFirst: RegExp | null = null;
 
   /** The payer's pages: not the API, so no bearer and no entry in `requests`. */
   const servePage = async (
@@ -248,6 +255,7 @@ export async function startPaystackSimulator(
       return;
     }
     const lose = takeMatching(lostAnswers, pathname);
+    const held = noticesFirst?.test(pathname) ?? false;
 
     const ctx: TContext = {
       method,
@@ -278,6 +286,8 @@ export async function startPaystackSimulator(
         body: { status: false, message: error.message, ...error.extra },
       };
     }
+    // Held back: the notices reach our server before the answer does.
+    if (held) for (const work of ctx.later.splice(0)) await work();
     if (lose) {
       // The effect stands (the charge is recorded, the money moved); only the answer is lost.
       request.socket.destroy();
@@ -324,6 +334,9 @@ export async function startPaystackSimulator(
     },
     failNext(pathPrefix, status) {
       failures.push({ prefix: pathPrefix, status });
+    },
+    noticesBeforeAnswer(path) {
+      noticesFirst = path;
     },
     answerMandate: debits.answerMandate,
     mandateAnswer: debits.mandateAnswer,
