@@ -47,6 +47,20 @@ export const ROLE_ACTIONS: Record<TStaffRole, readonly TDashboardAction[]> = {
 export const mayDo = (role: TStaffRole, action: TDashboardAction): boolean =>
   ROLE_ACTIONS[role].includes(action);
 
+/**
+ * The action each screen of the dashboard needs: a role without it is not offered the screen, and
+ * one that reaches it by its address is told so, without the screen's forms.
+ */
+export const SCREEN_ACTIONS = {
+  consents: 'consents.read',
+  forms: 'forms.read',
+  events: 'logs.read',
+  developers: 'webhooks.manage',
+  team: 'team.manage',
+  sandbox: 'sandbox.use',
+} as const satisfies Record<string, TDashboardAction>;
+export type TDashboardScreen = keyof typeof SCREEN_ACTIONS;
+
 /** The role as the team screen names it. */
 export const ROLE_LABELS: Record<TStaffRole, string> = {
   owner: 'Owner',

@@ -23,6 +23,8 @@ export const DASHBOARD_TEXTS = {
   joinButton: 'Join and make a passkey',
   forNumber: (masked: string) => `This invitation is for ${masked}.`,
   signOut: 'Sign out',
+  notForYourRole: (role: string, merchant: string) =>
+    `Your role (${role}) does not allow this page. An owner of ${merchant} can change your role on the Team page.`,
   nav: {
     payments: 'Payments',
     consents: 'Consents',
@@ -38,6 +40,7 @@ export const DASHBOARD_TEXTS = {
   fromLabel: 'From',
   toLabel: 'To',
   search: 'Search',
+  moreFilters: (set: number) => (set === 0 ? 'Filters' : `Filters (${set} set)`),
   noPayments: 'No payments match.',
   morePayments: 'More payments',
   paymentTitle: 'Payment',

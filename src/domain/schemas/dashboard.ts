@@ -7,7 +7,7 @@ import {
   ZRegistrationResponse,
   ZWebAuthnOptions,
 } from './auth';
-import { ZKobo } from './consent';
+import { ZFrequency, ZKobo } from './consent';
 import { ZIdentifier, ZPrintable } from './fields';
 import { ZRefund } from './refunds';
 import { ZWebhookDelivery } from './webhooks';
@@ -185,10 +185,18 @@ export const ZDashboardPaymentRow = z.object({
   amount: ZKobo,
   refunded: ZKobo,
   narration: z.string(),
-  /** How the payer paid, masked: 'Card 408408******0003', 'Account ****1234'; null: not paid. */
+  /**
+   * How the payer paid, masked: 'Card 408408******0003', 'Saved bank account GTBank ****1234',
+   * 'Transfer from GTBank ****1234', 'Collection from …', 'Chip card …'; null: not paid.
+   */
   paidWith: z.nullable(z.string()),
   createdAt: z.string(),
   executedAt: z.nullable(z.string()),
+  /** A future payment's due date (its first, for a recurring one); null for an immediate one. */
+  dueDate: z.nullable(z.string()),
+  /** How often a recurring future payment repeats; null for a one-off or an immediate one. */
+  frequency: z.nullable(ZFrequency),
+  interval: z.nullable(z.number().check(z.int(), z.positive())),
 });
 export type TDashboardPaymentRow = z.infer<typeof ZDashboardPaymentRow>;
 export const ZPaymentSearchResponse = ok({

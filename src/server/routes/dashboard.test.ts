@@ -22,7 +22,7 @@ import {
   type TStaffSession,
 } from '../testing/dashboard';
 import { latestCode, testPhone } from '../testing/identity';
-import { consentWithPayment, payByCard } from '../testing/payments';
+import { consentWithPayment, payByCard, payByTransfer } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'dashboard-test-operator-token-0123456789abcdef';
@@ -372,6 +372,38 @@ describe('payments', () => {
     expect((await search('q=0003'))[0]?.paidWith).toMatch(/^Card .*0003$/);
     expect(await search('status=pending&amount=123400')).toEqual([]);
     expect(await search('from=2001-01-01&to=2001-01-02')).toEqual([]);
+  });
+
+  it('says how each payment was paid, and a future one still owed as scheduled by its due date', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database, {
+      amount: 77_700,
+      future: true,
+    });
+    expect((await payByTransfer(ctx.app, consent)).statusCode).toBeLessThan(300);
+    const owner = await staffOf(consent.client.merchantId, 'owner');
+    const listed = await call(owner, {
+      method: 'GET',
+      url: `/api/dashboard/payments?q=${consent.consentId}`,
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const rows = listed.json<{
+      payments: Array<{ type: string; status: string; paidWith: string | null; dueDate: unknown }>;
+    }>().payments;
+    await expect
+      .poll(async () => {
+        const again = await call(owner, {
+          method: 'GET',
+          url: `/api/dashboard/payments?q=${consent.consentId}`,
+        });
+        return again
+          .json<{ payments: Array<{ type: string; paidWith: string | null }> }>()
+          .payments.find((p) => p.type === 'immediate')?.paidWith;
+      })
+      .toMatch(/^Transfer( from .+)?$/);
+    const future = rows.find((p) => p.type === 'future');
+    expect(future).toMatchObject({ status: 'pending', paidWith: null });
+    expect(future).toHaveProperty('dueDate');
+    expect(future).toHaveProperty('frequency', null);
   });
 
   it('refunds a paid payment, shows it on the timeline and in the audit log', async () => {

@@ -1,12 +1,12 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { dashboardPaymentFacts } from '../../domain/dashboard-payment-row';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
 import { DASHBOARD_PAYMENT_STATUSES, ZPaymentSearchResponse } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
-import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
 import { Screen } from './screen';
 
@@ -28,10 +28,16 @@ function queryOf(filters: TFilters, cursor: string | null): string {
   return params.toString();
 }
 
+/** How many filters past the search are set: the folded filters' button says so. */
+const activeFilters = (filters: TFilters) =>
+  [filters.status, filters.amount, filters.from, filters.to].filter((value) => value.trim()).length;
+
 /** Search by reference, the payer's masked account or card, amount, date and status. */
 export function PaymentsPage() {
   const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
+  // On a phone the filters past the search are folded, so the payments come first.
+  const [folded, setFolded] = useState(true);
   const list = useInfiniteQuery({
     queryKey: ['dashboard', 'payments', filters],
     initialPageParam: null as string | null,
@@ -55,49 +61,68 @@ export function PaymentsPage() {
           {DASHBOARD_TEXTS.searchLabel}
           <input {...field('q')} />
         </label>
-        <label className="dash-field">
-          {DASHBOARD_TEXTS.statusLabel}
-          <select {...field('status')}>
-            <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
-            {DASHBOARD_PAYMENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="dash-field">
-          {DASHBOARD_TEXTS.amountLabel}
-          <input inputMode="decimal" {...field('amount')} />
-        </label>
-        <label className="dash-field">
-          {DASHBOARD_TEXTS.fromLabel}
-          <input type="date" {...field('from')} />
-        </label>
-        <label className="dash-field">
-          {DASHBOARD_TEXTS.toLabel}
-          <input type="date" {...field('to')} />
-        </label>
-        <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+        <div
+          className="dash-more-filters"
+          id="payment-filters"
+          data-open={folded ? 'false' : 'true'}
+        >
+          <label className="dash-field">
+            {DASHBOARD_TEXTS.statusLabel}
+            <select {...field('status')}>
+              <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
+              {DASHBOARD_PAYMENT_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="dash-field">
+            {DASHBOARD_TEXTS.amountLabel}
+            <input inputMode="decimal" {...field('amount')} />
+          </label>
+          <label className="dash-field">
+            {DASHBOARD_TEXTS.fromLabel}
+            <input type="date" {...field('from')} />
+          </label>
+          <label className="dash-field">
+            {DASHBOARD_TEXTS.toLabel}
+            <input type="date" {...field('to')} />
+          </label>
+        </div>
+        <div className="dash-actions">
+          <Button
+            variant="secondary"
+            className="dash-filters-toggle"
+            aria-expanded={!folded}
+            aria-controls="payment-filters"
+            onClick={() => setFolded(!folded)}
+          >
+            {DASHBOARD_TEXTS.moreFilters(activeFilters(draft))}
+          </Button>
+          <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+        </div>
       </form>
       <FormError message={list.error ? messageOf(list.error) : null} />
       {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
       {list.isSuccess && payments.length === 0 && <p>{DASHBOARD_TEXTS.noPayments}</p>}
       <ul className="dash-list">
-        {payments.map((p) => (
-          <li key={p.paymentId} className="dash-row">
-            <Link href={`/payments/${p.paymentId}`} className="dash-row-link">
-              <span className="dash-amount">{formatNaira(p.amount)}</span>
-              <span className={`dash-status ${p.status}`}>{p.status}</span>
-              <span>{p.narration}</span>
-              <span className="dash-muted">
-                {p.reference ?? p.paymentId} · {p.paidWith ?? 'Not paid'} ·{' '}
-                {formatDateTime(p.createdAt)}
-                {p.refunded > 0 ? ` · refunded ${formatNaira(p.refunded)}` : ''}
-              </span>
-            </Link>
-          </li>
-        ))}
+        {payments.map((p) => {
+          const facts = dashboardPaymentFacts(p);
+          return (
+            <li key={p.paymentId} className="dash-row">
+              <Link href={`/payments/${p.paymentId}`} className="dash-row-link">
+                <span className="dash-amount">{formatNaira(p.amount)}</span>
+                <span className={`dash-status ${facts.status}`}>{facts.status}</span>
+                <span>{p.narration}</span>
+                <span className="dash-muted">
+                  {p.reference ?? p.paymentId} · {facts.paid} · {facts.when}
+                  {p.refunded > 0 ? ` · refunded ${formatNaira(p.refunded)}` : ''}
+                </span>
+              </Link>
+            </li>
+          );
+        })}
       </ul>
       {list.hasNextPage && (
         <Button variant="secondary" onClick={() => void list.fetchNextPage()}>

@@ -1,8 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { isApiError } from '../api/api-error';
-import { mayDo, ROLE_LABELS } from '../../domain/dashboard-roles';
+import {
+  mayDo,
+  ROLE_LABELS,
+  SCREEN_ACTIONS,
+  type TDashboardScreen,
+} from '../../domain/dashboard-roles';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import {
@@ -76,7 +81,8 @@ function MakePasskey({ onDone }: { onDone: () => void }) {
   );
 }
 
-function Shell({ session }: { session: TDashboardSession }) {
+/** The bar and the screens of a staff member whose session has its passkey. */
+export function Shell({ session }: { session: TDashboardSession }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const signOut = useMutation({
@@ -86,31 +92,33 @@ function Shell({ session }: { session: TDashboardSession }) {
       navigate('/sign-in');
     },
   });
-  const may = (action: Parameters<typeof mayDo>[1]) => mayDo(session.role, action);
+  const may = (screen: TDashboardScreen) => mayDo(session.role, SCREEN_ACTIONS[screen]);
+  const allowed = (screen: TDashboardScreen, page: ReactNode, title: string) =>
+    may(screen) ? page : <NotForYourRole title={title} session={session} />;
   return (
     <div className="dash-app">
       <header className="dash-bar">
-        <div>
-          <p className="dash-merchant">{session.merchant.name}</p>
-          <p className="dash-who">
-            {session.fullName} · {ROLE_LABELS[session.role]}
-          </p>
+        <div className="dash-id">
+          <div>
+            <p className="dash-merchant">{session.merchant.name}</p>
+            <p className="dash-who">
+              {session.fullName} · {ROLE_LABELS[session.role]}
+            </p>
+          </div>
+          <Button variant="link" className="dash-sign-out" onClick={() => signOut.mutate()}>
+            {DASHBOARD_TEXTS.signOut}
+          </Button>
         </div>
         <nav aria-label="Dashboard">
           <Link href="/">{DASHBOARD_TEXTS.nav.payments}</Link>
-          {may('consents.read') && <Link href="/consents">{DASHBOARD_TEXTS.nav.consents}</Link>}
-          {may('forms.read') && <Link href="/forms">{DASHBOARD_TEXTS.formsNav}</Link>}
-          {may('logs.read') && <Link href="/events">{DASHBOARD_TEXTS.eventsTitle}</Link>}
-          {may('webhooks.manage') && (
-            <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>
-          )}
-          {may('team.manage') && <Link href="/team">{DASHBOARD_TEXTS.nav.team}</Link>}
-          {session.sandbox && may('sandbox.use') && (
+          {may('consents') && <Link href="/consents">{DASHBOARD_TEXTS.nav.consents}</Link>}
+          {may('forms') && <Link href="/forms">{DASHBOARD_TEXTS.formsNav}</Link>}
+          {may('events') && <Link href="/events">{DASHBOARD_TEXTS.eventsTitle}</Link>}
+          {may('developers') && <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>}
+          {may('team') && <Link href="/team">{DASHBOARD_TEXTS.nav.team}</Link>}
+          {session.sandbox && may('sandbox') && (
             <Link href="/sandbox">{DASHBOARD_TEXTS.nav.sandbox}</Link>
           )}
-          <Button variant="link" onClick={() => signOut.mutate()}>
-            {DASHBOARD_TEXTS.signOut}
-          </Button>
         </nav>
       </header>
       {session.changesFrom && (
@@ -126,27 +134,33 @@ function Shell({ session }: { session: TDashboardSession }) {
           {({ paymentId }) => <PaymentPage paymentId={paymentId} session={session} />}
         </Route>
         <Route path="/consents">
-          <ConsentsPage />
+          {allowed('consents', <ConsentsPage />, DASHBOARD_TEXTS.consentsTitle)}
         </Route>
         <Route path="/consents/:consentId">
-          {({ consentId }) => <ConsentPage consentId={consentId} session={session} />}
+          {({ consentId }) =>
+            allowed(
+              'consents',
+              <ConsentPage consentId={consentId} session={session} />,
+              DASHBOARD_TEXTS.consentTitle,
+            )
+          }
         </Route>
-        <Route path="/forms">
-          <FormsPage />
+        <Route path="/forms">{allowed('forms', <FormsPage />, DASHBOARD_TEXTS.formsTitle)}</Route>
+        <Route path="/forms/:formId">
+          {({ formId }) =>
+            allowed('forms', <FormPage formId={formId} />, DASHBOARD_TEXTS.formsTitle)
+          }
         </Route>
-        <Route path="/forms/:formId">{({ formId }) => <FormPage formId={formId} />}</Route>
         <Route path="/events">
-          <EventsPage />
+          {allowed('events', <EventsPage />, DASHBOARD_TEXTS.eventsTitle)}
         </Route>
         <Route path="/developers">
-          <DevelopersPage />
+          {allowed('developers', <DevelopersPage />, DASHBOARD_TEXTS.developersTitle)}
         </Route>
-        <Route path="/team">
-          <TeamPage />
-        </Route>
+        <Route path="/team">{allowed('team', <TeamPage />, DASHBOARD_TEXTS.teamTitle)}</Route>
         {session.sandbox && (
           <Route path="/sandbox">
-            <SandboxPage />
+            {allowed('sandbox', <SandboxPage />, DASHBOARD_TEXTS.sandboxTitle)}
           </Route>
         )}
         <Route>
@@ -154,5 +168,17 @@ function Shell({ session }: { session: TDashboardSession }) {
         </Route>
       </Switch>
     </div>
+  );
+}
+
+/** A screen the role may not open, reached by its address: said plainly, without its forms. */
+function NotForYourRole({ title, session }: { title: string; session: TDashboardSession }) {
+  return (
+    <Screen title={title}>
+      <section className="dash-card">
+        <p>{DASHBOARD_TEXTS.notForYourRole(ROLE_LABELS[session.role], session.merchant.name)}</p>
+        <Link href="/">← {DASHBOARD_TEXTS.nav.payments}</Link>
+      </section>
+    </Screen>
   );
 }

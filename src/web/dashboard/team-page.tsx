@@ -1,5 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { auditTargetPath, auditWords } from '../../domain/audit-words';
 import {
   ROLE_LABELS,
   ROLE_SUMMARIES,
@@ -88,14 +90,21 @@ function InviteForm({ onDone }: { onDone: () => void }) {
       </label>
       <label className="dash-field">
         {DASHBOARD_TEXTS.roleLabel}
-        <select value={role} onChange={(e) => setRole(e.target.value as TStaffRole)}>
+        <select
+          value={role}
+          aria-describedby="invite-role-hint"
+          onChange={(e) => setRole(e.target.value as TStaffRole)}
+        >
           {STAFF_ROLES.map((r) => (
             <option key={r} value={r}>
-              {ROLE_LABELS[r]}: {ROLE_SUMMARIES[r]}
+              {ROLE_LABELS[r]}
             </option>
           ))}
         </select>
       </label>
+      <p id="invite-role-hint" className="dash-hint">
+        {ROLE_SUMMARIES[role]}
+      </p>
       {role === 'support' && (
         <label className="dash-field">
           {DASHBOARD_TEXTS.limitLabel}
@@ -128,7 +137,8 @@ function Audit() {
         {audit.data?.entries.map((e) => (
           <li key={e.id} className="dash-row">
             <span className="dash-break">
-              <code>{e.action}</code> {e.target ?? ''}
+              {auditWords(e.action)}
+              {e.target && <AuditTarget target={e.target} />}
             </span>
             <span className="dash-muted">
               {e.actor} · {formatDateTime(e.at)}
@@ -137,5 +147,16 @@ function Audit() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The thing an act touched: a link to its page where the dashboard has one. */
+function AuditTarget({ target }: { target: string }) {
+  const path = auditTargetPath(target);
+  return (
+    <>
+      {': '}
+      {path ? <Link href={path}>{target}</Link> : <span className="dash-muted">{target}</span>}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
+import { PAID_WITH_WORDS, paidWithWay } from '../../../domain/paid-with';
 import type {
   TDashboardPaymentRow,
   TPaymentDetail,
@@ -34,19 +35,37 @@ type TPaymentRow = typeof payments.$inferSelect;
 
 const last4 = (digits: string | null | undefined) => (digits ? `****${digits.slice(-4)}` : null);
 
-/** How the payer paid, masked as the dashboard shows it; null while unpaid. */
-function paidWith(row: TPaymentRow): string | null {
+type TAttemptMethod = typeof paymentAttempts.$inferSelect.method;
+
+/**
+ * How the payer paid, masked as the dashboard shows it, in the payer's page's words (paid-with.ts);
+ * null while unpaid. `method` is the completed attempt's (none for a collection).
+ */
+function paidWith(row: TPaymentRow, method: TAttemptMethod | null): string | null {
   const origin = row.origin;
   if (row.status !== 'executed' || !origin) return null;
+  const way =
+    paidWithWay(row.type, method) ?? (origin.paymentMethod === 'card' ? 'card' : 'bank_transfer');
+  const words = PAID_WITH_WORDS[way];
   if (origin.paymentMethod === 'card') {
-    return `Card ${origin.maskedCardNumber ?? origin.obfuscatedCard ?? ''}`.trim();
+    return `${words} ${origin.maskedCardNumber ?? origin.obfuscatedCard ?? ''}`.trim();
   }
-  const account = last4(origin.accountNumber);
-  const from = [origin.bankName, account].filter(Boolean).join(' ');
-  return from ? `Transfer from ${from}` : 'Transfer';
+  const from = [origin.bankName, last4(origin.accountNumber)].filter(Boolean).join(' ');
+  if (!from) return words;
+  return way === 'account' ? `${words} ${from}` : `${words} from ${from}`;
 }
 
-const rowOf = (row: TPaymentRow, reference: string | null): TDashboardPaymentRow => ({
+/** The method of the payment's completed attempt, in the same statement as the payment. */
+const completedMethod = sql<TAttemptMethod | null>`(
+  select ${paymentAttempts.method} from ${paymentAttempts}
+  where ${paymentAttempts.paymentId} = ${payments.id} and ${paymentAttempts.status} = 'completed'
+  limit 1)`;
+
+const rowOf = (
+  row: TPaymentRow,
+  reference: string | null,
+  method: TAttemptMethod | null,
+): TDashboardPaymentRow => ({
   paymentId: row.id,
   consentId: row.consentId,
   reference,
@@ -55,9 +74,12 @@ const rowOf = (row: TPaymentRow, reference: string | null): TDashboardPaymentRow
   amount: row.amount,
   refunded: row.refunded,
   narration: row.narration,
-  paidWith: paidWith(row),
+  paidWith: paidWith(row, method),
   createdAt: row.createdAt.toISOString(),
   executedAt: row.executedAt?.toISOString() ?? null,
+  dueDate: (row.dueDate ?? row.startDate)?.toISOString() ?? null,
+  frequency: row.frequency,
+  interval: row.interval,
 });
 
 /** A page's position: the last row's creation time and id, newest first. */
@@ -103,7 +125,7 @@ export async function searchPayments(
 ): Promise<{ payments: TDashboardPaymentRow[]; nextCursor: string | null }> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const rows = await db
-    .select({ payment: payments, reference: consents.reference })
+    .select({ payment: payments, reference: consents.reference, method: completedMethod })
     .from(payments)
     .innerJoin(consents, eq(consents.id, payments.consentId))
     .where(
@@ -127,7 +149,7 @@ export async function searchPayments(
   const page = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const last = page.at(-1);
   return {
-    payments: page.map((r) => rowOf(r.payment, r.reference)),
+    payments: page.map((r) => rowOf(r.payment, r.reference, r.method)),
     nextCursor: rows.length > DASHBOARD_PAGE_SIZE && last ? encodeCursor(last.payment) : null,
   };
 }
@@ -135,7 +157,12 @@ export async function searchPayments(
 /** One of the merchant's payments; another merchant's reads as absent. */
 async function merchantPayment(db: TDb, merchantId: string, paymentId: string) {
   const [row] = await db
-    .select({ payment: payments, reference: consents.reference, clientId: consents.clientId })
+    .select({
+      payment: payments,
+      reference: consents.reference,
+      clientId: consents.clientId,
+      method: completedMethod,
+    })
     .from(payments)
     .innerJoin(consents, eq(consents.id, payments.consentId))
     .where(and(eq(payments.id, paymentId), eq(consents.merchantId, merchantId)));
@@ -146,7 +173,11 @@ async function merchantPayment(db: TDb, merchantId: string, paymentId: string) {
 const naira = (kobo: number) => formatNaira(kobo);
 
 /** Everything that happened to a payment, oldest first. */
-async function timelineOf(db: TDb, payment: TPaymentRow): Promise<TTimelineEntry[]> {
+async function timelineOf(
+  db: TDb,
+  payment: TPaymentRow,
+  method: TAttemptMethod | null,
+): Promise<TTimelineEntry[]> {
   const entries: TTimelineEntry[] = [
     {
       at: payment.createdAt.toISOString(),
@@ -189,7 +220,7 @@ async function timelineOf(db: TDb, payment: TPaymentRow): Promise<TTimelineEntry
       at: payment.executedAt.toISOString(),
       kind: 'executed',
       title: `Paid ${naira(payment.amount)}`,
-      detail: paidWith(payment),
+      detail: paidWith(payment, method),
     });
   }
   const deliveries = await db
@@ -241,12 +272,12 @@ export async function paymentDetail(
   merchantId: string,
   paymentId: string,
 ): Promise<Omit<TPaymentDetail, 'success'>> {
-  const { payment, reference } = await merchantPayment(db, merchantId, paymentId);
+  const { payment, reference, method } = await merchantPayment(db, merchantId, paymentId);
   return {
-    payment: rowOf(payment, reference),
+    payment: rowOf(payment, reference, method),
     refunds: await refundsOfPayment(db, payment.id),
     refundable: payment.status === 'executed' ? payment.amount - payment.refunded : 0,
-    timeline: await timelineOf(db, payment),
+    timeline: await timelineOf(db, payment, method),
   };
 }
 
