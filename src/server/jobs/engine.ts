@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
 import type { TDatabase, TDb } from '../db/database';
+import { activeTraceparent, inSpanOf } from '../observability/tracing';
 
 /*
  * The job engine (docs/jobs.md): pg-boss, behind this small port. On PostgreSQL it opens its own
@@ -179,7 +180,9 @@ export function jobEngine(options: TJobsOptions): TJobs {
     useListenNotify: working,
     schedule: working,
     supervise: working,
-    // pg-boss's OpenTelemetry spans are the tracing's to turn on.
+    // Its spans would make a trace of every poll and periodic run of an idle server: a job is
+    // traced by handle() instead, in the trace of the request that queued it.
+    openTelemetry: { enabled: false },
   });
   boss.on('error', (error) => onError(error, null));
   let state: 'stopped' | 'starting' | 'started' | 'failed' = 'stopped';
@@ -197,9 +200,12 @@ export function jobEngine(options: TJobsOptions): TJobs {
     await boss.send(kind.name, {}, { startAfter: Math.max(1, Math.round(kind.everyMs / 1_000)) });
   }
 
+  /** Runs a job's kind on its data, in a span of the trace that queued it (if a request did). */
   async function handle(kind: TJobKind, job: Job<object>): Promise<unknown> {
+    const { traceparent, ...data } = job.data as { traceparent?: unknown };
+    const attributes = { 'messaging.destination.name': kind.name, 'messaging.message.id': job.id };
     try {
-      return await kind.run(job.data);
+      return await inSpanOf(traceparent, `job ${kind.name}`, attributes, () => kind.run(data));
     } finally {
       if (kind.everyMs) await queueNext(kind).catch((error: unknown) => onError(error, kind.name));
     }
@@ -350,7 +356,9 @@ export function jobEngine(options: TJobsOptions): TJobs {
     },
     async enqueue(tx, kind, data, enqueueOptions = {}) {
       kindOf(kind);
-      return boss.send(kind, data, {
+      // The request queuing it (its trace's id, nothing secret): the job's span continues it.
+      const traceparent = activeTraceparent();
+      return boss.send(kind, traceparent ? { ...data, traceparent } : data, {
         db: fromDrizzle(tx as never, sql as never),
         ...(enqueueOptions.id ? { id: enqueueOptions.id } : {}),
         ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}),

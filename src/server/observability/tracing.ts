@@ -1,11 +1,14 @@
 import {
   context,
   INVALID_SPAN_CONTEXT,
+  ROOT_CONTEXT,
   SpanStatusCode,
   trace,
   type Attributes,
   type Span,
 } from '@opentelemetry/api';
+import type { FastifyRequest } from 'fastify';
+import { pathOnly } from '../log-redaction';
 
 /*
  * Traces (docs/operations.md "Traces"): OpenTelemetry, exported over OTLP/HTTP to
@@ -13,6 +16,12 @@ import {
  * Fastify hook is added, and the spans below are the API's no-op ones. main.ts starts tracing
  * before it loads the app's modules (so the pg instrumentation sees pg loaded); tests start it
  * against a receiver of their own.
+ *
+ * What a span never holds: a query string (charge tokens and stream tickets ride in them; the
+ * request span's `url.path` is the path alone, as the log writes it), a SQL parameter, a secret.
+ * Background work is traced only where it continues a request: a job queued in a request carries
+ * that request's W3C traceparent in its data and runs in a span of the request's trace; a job
+ * queued by no request (the periodic kinds' runs, idle polls) starts no trace.
  */
 
 export const TRACER_NAME = 'oya-consent';
@@ -83,7 +92,10 @@ export async function startTracing(
   });
   provider.register();
   // Hook spans would bury the request's few real steps: the request and its handler are kept.
-  const fastify = new FastifyOtelInstrumentation({ instrumentHooks: false });
+  const fastify = new FastifyOtelInstrumentation({
+    instrumentHooks: false,
+    requestHook: (span, request) => span.setAttribute('url.path', requestPath(request)),
+  });
   fastify.setTracerProvider(provider);
   const unregister = registerInstrumentations({
     tracerProvider: provider,
@@ -108,6 +120,9 @@ export async function startTracing(
   active = tracing;
   return tracing;
 }
+
+/** A request's path as a span names it: never its query string. */
+const requestPath = (request: FastifyRequest) => pathOnly(request.url);
 
 /** Where spans go: the endpoint's /v1/traces, as OTLP/HTTP has it (headers: OTEL_EXPORTER_OTLP_HEADERS). */
 const tracesUrl = (endpoint: string) => `${endpoint.replace(/\/+$/, '')}/v1/traces`;
@@ -142,4 +157,41 @@ export async function inSpan<T>(
       span.end();
     }
   });
+}
+
+/** W3C Trace Context's traceparent (version 00): trace id, parent span id, flags. */
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * The W3C traceparent of the active span (a job queued now carries it, docs/operations.md
+ * "Traces"); null while no span is active or tracing is off. It names a trace, nothing secret.
+ */
+export function activeTraceparent(): string | null {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (!spanContext || !trace.isSpanContextValid(spanContext)) return null;
+  const flags = spanContext.traceFlags.toString(16).padStart(2, '0');
+  return `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;
+}
+
+/**
+ * Runs `work` in a span of the trace `traceparent` names, a child of the span that was active
+ * where it was taken (the request that queued a job); without one (or with tracing off), runs it
+ * with no span at all, so work nobody asked for in a request starts no trace.
+ */
+export async function inSpanOf<T>(
+  traceparent: unknown,
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
+  if (!active || !parent) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+  const [, traceId = '', spanId = '', flags = '00'] = parent;
+  const remote = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId,
+    spanId,
+    traceFlags: parseInt(flags, 16),
+    isRemote: true,
+  });
+  return context.with(remote, () => inSpan(name, attributes, work));
 }

@@ -11,6 +11,7 @@ import { runIdempotent } from '../idempotency';
 import { storedSecret } from '../server-secrets';
 import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
 import { enqueueJob } from '../../jobs/engine';
+import { idAttributes, inSpan } from '../../observability/tracing';
 
 /** The job kind that sends one delivery. */
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
@@ -306,6 +307,7 @@ const NOT_SENT_DISABLED = 'not sent: the webhook is disabled (it answered 410 Go
 
 type TClaimed = {
   id: number;
+  consent_id: string | null;
   attempts: number;
   endpoint_id: string;
   url: string;
@@ -337,6 +339,12 @@ function failureOf(outcome: TPostOutcome | null, timeoutMs: number): string | nu
   if (outcome.status === 410) return 'answered 410 Gone; the webhook is disabled';
   return outcome.status >= 200 && outcome.status < 300 ? null : `answered ${outcome.status}`;
 }
+
+/**
+ * What came of one try: delivered (2xx), retrying (to be tried again), given_up (its three days
+ * are over) or disabled (410 Gone: the endpoint is disabled).
+ */
+export type TDeliveryOutcome = 'delivered' | 'retrying' | 'given_up' | 'disabled';
 
 export type TWebhookDeliverer = {
   /** Sends every delivery that is due now, batch after batch; answers how many were tried. */
@@ -380,12 +388,33 @@ export function webhookDeliverer(
       UPDATE webhook_deliveries w SET next_attempt_at = ${lease}::timestamptz
       FROM due, webhook_endpoints p, merchant_events m
       WHERE w.id = due.id AND p.id = w.endpoint_id AND m.id = w.event_id
-      RETURNING w.id, w.attempts, w.endpoint_id, p.url, p.secret_sealed, p.retiring_secrets,
+      RETURNING w.id, w.consent_id, w.attempts, w.endpoint_id, p.url, p.secret_sealed, p.retiring_secrets,
                 m.public_id, m.type, m.data, m.created_at AS event_created_at`);
     return rowsOf<TClaimed>(result);
   }
 
-  async function deliver(row: TClaimed): Promise<void> {
+  /**
+   * Sends one claimed delivery in a span with its event's ids (the payment's or consent's): in the
+   * trace of the request that made the event when its job carried one, else a trace of its own.
+   * The span holds no URL (a merchant's may carry a token) and nothing of the body.
+   */
+  async function deliver(row: TClaimed): Promise<TDeliveryOutcome> {
+    const attributes = {
+      ...idAttributes({ ...row.data, consentId: row.consent_id ?? row.data.consentId }),
+      'oya.webhook_event_id': row.public_id,
+      'oya.webhook_event_type': row.type,
+      'oya.webhook_delivery_id': row.id,
+      'oya.webhook_attempt': row.attempts + 1,
+    };
+    return inSpan('webhook deliver', attributes, async (span) => {
+      const outcome = await sendAndRecord(row);
+      span.setAttribute('oya.webhook_outcome', outcome);
+      return outcome;
+    });
+  }
+
+  /** Sends one claimed delivery and records what came of it. */
+  async function sendAndRecord(row: TClaimed): Promise<TDeliveryOutcome> {
     const body = JSON.stringify({
       id: row.public_id,
       type: row.type,
@@ -437,7 +466,7 @@ export function webhookDeliverer(
           deliveredAt: now,
         })
         .where(eq(webhookDeliveries.id, row.id));
-      return;
+      return 'delivered';
     }
     if (status === 410) {
       // Gone: the endpoint is disabled, and what it is still owed is failed (resendable once
@@ -463,7 +492,7 @@ export function webhookDeliverer(
             ),
           );
       });
-      return;
+      return 'disabled';
     }
     // A 429 or 503 with Retry-After: not again before it says (the backoff if that is longer).
     const asked =
@@ -485,6 +514,7 @@ export function webhookDeliverer(
         nextAttemptAt: next,
       })
       .where(eq(webhookDeliveries.id, row.id));
+    return givenUp ? 'given_up' : 'retrying';
   }
 
   return {
