@@ -30,12 +30,35 @@ postgres_pass() {
   DATABASE_URL="$TEST_POSTGRES" npm run --silent test:postgres
 }
 
+# The Node production runs (.node-version, README "Node"): the server's tests run on it. Where
+# the machine's Node is another, npm's `node` package brings it (npx; the npm registry is the only
+# download), and the machine's Node still runs the server of the browser tests and the server
+# tests of the PostgreSQL pass. Once, not twice: a second whole run of the server tests would add
+# their 1,100 s to CI.
+PRODUCTION_NODE=$(cat .node-version)
+
+# The unit and server tests: the domain's, the page's and the whole tree's on the machine's Node,
+# the server's on PRODUCTION_NODE. Both always run; a failure in either fails the phase (set -e
+# does not hold inside a phase).
+unit_and_server_tests() {
+  local status=0
+  npm run --silent test:unit -- --project 'domain, page and whole-tree checks' || status=1
+  if [ "$(node -p 'process.versions.node.split(".")[0]')" = "$PRODUCTION_NODE" ]; then
+    npm run --silent test:unit -- --project server || status=1
+  else
+    echo "The server tests run on Node ${PRODUCTION_NODE} (the machine's is $(node --version))"
+    npx --yes --prefer-offline "node@${PRODUCTION_NODE}" node_modules/vitest/vitest.mjs run \
+      --project server || status=1
+  fi
+  return "$status"
+}
+
 phase 'lint and types' '' scripts/lint-and-typecheck.sh
 phase 'build' '' npm run --silent build
 phase 'page budget' '' npm run --silent check:budget
 
 if [ "${SERIAL:-0}" = 1 ]; then
-  phase 'unit and server tests' '' npm run --silent test:unit
+  phase 'unit and server tests' '' unit_and_server_tests
   phase 'browser tests' '' npm run --silent test:e2e
   if [ -n "${TEST_POSTGRES:-}" ]; then phase 'PostgreSQL pass' '' postgres_pass; fi
   exit 0
@@ -49,7 +72,7 @@ browser_lane() {
 }
 browser_lane &
 browser=$!
-phase 'unit and server tests' unit npm run --silent test:unit &
+phase 'unit and server tests' unit unit_and_server_tests &
 server=$!
 status=0
 wait "$server" || status=1
