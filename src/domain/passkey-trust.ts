@@ -10,7 +10,8 @@ import { formatLagosDateTime } from './payment-date';
 
 /**
  * How a passkey came to be trusted, kept on its row:
- * - 'not-needed': the payer's first passkey, made before anything was linked (nothing to take
+ * - 'not-needed': the payer's first passkey, made before anything was linked and while they are on
+ *   no merchant's dashboard team but the one whose invitation they are accepting (nothing to take
  *   yet), or a passkey that existed before the rule: it signs at once.
  * - 'approved': one of the payer's trusted passkeys approved it as it was added: it signs at once.
  * - 'none': added without approval (a lost device, or an attacker with an SMS code): it signs the
@@ -28,6 +29,23 @@ export function passkeySignsFrom(passkey: { approval: TPasskeyApproval; createdA
   return passkey.approval === 'none'
     ? new Date(passkey.createdAt.getTime() + UNAPPROVED_PASSKEY_WAIT_MS)
     : passkey.createdAt;
+}
+
+/**
+ * The SMS each other owner of a merchant gets when a member of its dashboard team adds a passkey
+ * with an SMS code alone: the member's own number may be the swapped SIM, so the team hears of it
+ * too, while the passkey still changes nothing on the dashboard.
+ */
+export function teamPasskeyMessage(input: {
+  productName: string;
+  memberName: string;
+  memberPhone: string;
+  merchantName: string;
+  addedAt: Date;
+  changesFrom: Date;
+  teamPageUrl: string;
+}): string {
+  return `${input.productName}: ${input.memberName} (${input.memberPhone}) of ${input.merchantName}'s dashboard team added a passkey on ${formatLagosDateTime(input.addedAt)} with an SMS code alone. It can change nothing on the dashboard until ${formatLagosDateTime(input.changesFrom)}. If it was not them, remove them on the Team page: ${input.teamPageUrl}`;
 }
 
 /** The SMS the payer's registered number gets when a passkey is added to an account in use. */

@@ -9,7 +9,14 @@ import { passkeySignsFrom } from '../../../domain/passkey-trust';
 import type { TConfig } from '../../config';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
-import { dashboardSessions, dashboardStaff, merchants, passkeys, payers } from '../../db/schema';
+import {
+  dashboardInvitations,
+  dashboardSessions,
+  dashboardStaff,
+  merchants,
+  passkeys,
+  payers,
+} from '../../db/schema';
 
 /*
  * Dashboard sessions (docs/dashboard.md "Sessions"): a random value in an HttpOnly cookie,
@@ -192,6 +199,28 @@ export async function touchDashboardSession(
           }
         : null,
   };
+}
+
+/**
+ * The membership this session's invitation made, if it made one: the passkey that completes an
+ * invitation does not need that same membership's protection (docs/dashboard.md "Getting in").
+ * An invitation that gave a person already on the team a new role made no membership (the row is
+ * older than the acceptance), and one of a recovery session names none.
+ */
+export async function membershipJoinedBy(db: TDb, sessionId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ staffId: dashboardStaff.id })
+    .from(dashboardSessions)
+    .innerJoin(dashboardInvitations, eq(dashboardInvitations.id, dashboardSessions.invitationId))
+    .innerJoin(
+      dashboardStaff,
+      and(
+        eq(dashboardStaff.id, dashboardInvitations.acceptedBy),
+        eq(dashboardStaff.createdAt, dashboardInvitations.acceptedAt),
+      ),
+    )
+    .where(eq(dashboardSessions.id, sessionId));
+  return row?.staffId ?? null;
 }
 
 /** A code session whose passkey was just made: it signs in as a passkey's would. */

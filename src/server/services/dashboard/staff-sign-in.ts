@@ -17,7 +17,12 @@ import {
   requestPhoneCode,
 } from '../identity/phone-codes';
 import { actorName, actorOf, recordAudit } from './audit';
-import { markSessionPasskey, openDashboardSession, type TStaffPrincipal } from './staff-sessions';
+import {
+  markSessionPasskey,
+  membershipJoinedBy,
+  openDashboardSession,
+  type TStaffPrincipal,
+} from './staff-sessions';
 
 /*
  * Signing in to the dashboard (docs/dashboard.md "Sessions"): staff are people as payers are,
@@ -79,12 +84,24 @@ export async function signInWithPasskey(
 }
 
 /** Options to make a passkey in this session (the payers' own, with their exclusions). */
-export const passkeyOptions = (db: TDb, config: TConfig, principal: TStaffPrincipal, now: Date) =>
-  registrationOptions(db, config, principal.payerId, now);
+export const passkeyOptions = async (
+  db: TDb,
+  config: TConfig,
+  principal: TStaffPrincipal,
+  now: Date,
+) =>
+  registrationOptions(
+    db,
+    config,
+    principal.payerId,
+    now,
+    await membershipJoinedBy(db, principal.sessionId),
+  );
 
 /**
  * Keeps the session's new passkey (the payers' registration: checks, approval, the SMS of a new
- * device) and makes the session a passkey's.
+ * device; one added by SMS code alone to a member is told to the teams and logged there) and
+ * makes the session a passkey's.
  */
 export async function addStaffPasskey(
   ctx: { db: TDb; config: TConfig; jobs?: TJobs | undefined },
@@ -94,12 +111,17 @@ export async function addStaffPasskey(
 ) {
   const saved = await registerPasskey(
     ctx,
-    { payerId: principal.payerId, sessionId: principal.sessionId },
+    {
+      payerId: principal.payerId,
+      sessionId: principal.sessionId,
+      joining: await membershipJoinedBy(ctx.db, principal.sessionId),
+    },
     body,
     now,
   );
   await markSessionPasskey(ctx.db, principal.sessionId, saved.passkeyId);
-  if (principal.staff) {
+  // A waiting passkey is in the log already, as added by SMS code, with the registration.
+  if (principal.staff && saved.approval !== 'none') {
     await recordAudit(
       ctx.db,
       actorOf(principal),

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
-import { and, asc, eq, exists, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   newDeviceMessage,
@@ -26,6 +26,7 @@ import {
   accountLinks,
   authSessions,
   consents,
+  dashboardStaff,
   futurePaymentAccounts,
   passkeys,
   payerAccounts,
@@ -33,6 +34,7 @@ import {
 } from '../../db/schema';
 import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
+import { tellTeamsOfWaitingPasskey } from '../dashboard/team-passkey-notices';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { accountPageUrl } from '../page-urls';
 import { identityKeys } from './identity-keys';
@@ -48,7 +50,8 @@ import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challe
  *    passkeyApprovalMessage: this registration's challenge and the new credential), and then
  *    signs at once; without approval it signs the payer in but no debit, mandate or link for
  *    24 h (passkeys.ts maySignMoney, checked in the statement that uses the passkey).
- * 3. Either way the payer's number is told by SMS, before the call answers.
+ * 3. Either way the payer's number is told by SMS, before the call answers; a member of a
+ *    dashboard team has a waiting one told to each team too (its audit log, its other owners).
  * 4. The payer lists and removes their own passkeys; a removed one signs nothing from then on.
  *    A session no trusted passkey proved (an SMS code alone) removes a trusted passkey only 24 h
  *    later, and the payer's number gets a cancel link (docs/identity.md "Scheduled removal").
@@ -82,12 +85,26 @@ const holds = (db: TDb, table: PgTable, payerColumn: PgColumn, payerId: string) 
   );
 
 /**
+ * The membership of a dashboard team that the session making the passkey has just accepted by
+ * invitation (its first passkey is how the invitation completes), or null.
+ */
+export type TJoining = string | null;
+
+/**
  * Whether a new passkey of this payer needs approval: the payer holds a passkey, or an account
  * (being linked or linked, with a card saved on it or not), a mandate, future payments bound to
- * an account, or a consent they granted (a payer who removed all the rest is not new). `lock` takes the payer's row for the rest of the transaction, so of two first
- * passkeys registered at once the second finds the first.
+ * an account, or a consent they granted (a payer who removed all the rest is not new); or the
+ * payer is on a merchant's dashboard team, any role, other than the one `joining` names: staff
+ * power is something to take, whatever else the person holds (the demo's vouching included).
+ * `lock` takes the payer's row for the rest of the transaction, so of two first passkeys
+ * registered at once the second finds the first.
  */
-async function approvalNeeded(db: TDb, payerId: string, lock: boolean): Promise<boolean> {
+async function approvalNeeded(
+  db: TDb,
+  payerId: string,
+  joining: TJoining,
+  lock: boolean,
+): Promise<boolean> {
   // The lock first, the reads after it in their own statement: a statement's snapshot is taken
   // when it starts, so reads in the locking statement would not see what the lock waited for.
   if (lock) {
@@ -103,12 +120,24 @@ async function approvalNeeded(db: TDb, payerId: string, lock: boolean): Promise<
         holds(db, futurePaymentAccounts, futurePaymentAccounts.payerId, payerId),
         holds(db, consents, consents.grantedBy, payerId),
       )}`,
+      member: sql<boolean>`${exists(
+        db
+          .select({ one: sql`1` })
+          .from(dashboardStaff)
+          .where(
+            and(
+              eq(dashboardStaff.payerId, payerId),
+              isNull(dashboardStaff.removedAt),
+              joining === null ? undefined : ne(dashboardStaff.id, joining),
+            ),
+          ),
+      )}`,
     })
     .from(payers)
     .where(eq(payers.id, payerId));
   // The session outlived its payer (account removed): the token no longer names anyone.
   if (!row) throw new AppError('AUTHENTICATION_FAILED');
-  return row.passkey || (row.linked && !row.vouched);
+  return row.passkey || row.member || (row.linked && !row.vouched);
 }
 
 /**
@@ -120,6 +149,7 @@ export async function registrationOptions(
   config: TConfig,
   payerId: string,
   now: Date,
+  joining: TJoining = null,
 ): Promise<{ options: TWebAuthnOptions; approval: TPasskeyApprovalOptions }> {
   const payer = await findPayerById(db, payerId);
   if (!payer) throw new AppError('AUTHENTICATION_FAILED');
@@ -141,7 +171,7 @@ export async function registrationOptions(
   });
   await storeChallenge(db, { challenge: options.challenge, purpose: 'registration', payerId }, now);
   await dropDueRemovals(db, payerId, now);
-  const needed = await approvalNeeded(db, payerId, false);
+  const needed = await approvalNeeded(db, payerId, joining, false);
   return {
     options: { ...options },
     approval: {
@@ -168,7 +198,7 @@ async function embedOriginsOfSession(db: TDb, sessionId: string): Promise<string
  */
 export async function registerPasskey(
   { db, config, jobs }: TDevicesContext,
-  session: { payerId: string; sessionId: string },
+  session: { payerId: string; sessionId: string; joining?: TJoining },
   body: TPasskeyRegisterRequest,
   now: Date,
 ): Promise<{
@@ -200,9 +230,9 @@ export async function registerPasskey(
   const saved = await db.transaction(async (tx) => {
     let approval: TPasskeyApproval = 'not-needed';
     let approvedBy: string | null = null;
-    let sms: string | null = null;
+    const sms: string[] = [];
     await dropDueRemovals(tx, payerId, now);
-    if (await approvalNeeded(tx, payerId, true)) {
+    if (await approvalNeeded(tx, payerId, session.joining ?? null, true)) {
       approval = 'none';
       if (body.approval) {
         // The approver must itself be trusted now: a passkey still waiting approves nothing.
@@ -261,16 +291,29 @@ export async function registerPasskey(
       // way, whatever happens after the commit.
       const payer = await findPayerById(tx, payerId);
       if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-      sms = await queueSms(tx, `new-device:${inserted.id}`, {
-        phoneNumber: payer.phoneNumber,
-        body: newDeviceMessage({
-          productName: config.productName,
-          addedAt: now,
-          approval,
-          signsFrom: passkeySignsFrom({ approval, createdAt: now }),
-          accountPageUrl: accountPageUrl(config.publicUrl),
+      const signsFrom = passkeySignsFrom({ approval, createdAt: now });
+      sms.push(
+        await queueSms(tx, `new-device:${inserted.id}`, {
+          phoneNumber: payer.phoneNumber,
+          body: newDeviceMessage({
+            productName: config.productName,
+            addedAt: now,
+            approval,
+            signsFrom,
+            accountPageUrl: accountPageUrl(config.publicUrl),
+          }),
         }),
-      });
+      );
+      if (approval === 'none') {
+        sms.push(
+          ...(await tellTeamsOfWaitingPasskey(
+            tx,
+            config,
+            { passkeyId: inserted.id, member: payer, addedAt: now, changesFrom: signsFrom },
+            (change, message) => queueSms(tx, change, message),
+          )),
+        );
+      }
     }
     return {
       passkeyId: inserted.id,
@@ -280,7 +323,7 @@ export async function registerPasskey(
     };
   });
   // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
-  await sendQueuedSms(jobs, [saved.sms]);
+  await sendQueuedSms(jobs, saved.sms);
   return {
     passkeyId: saved.passkeyId,
     approval: saved.approval,
