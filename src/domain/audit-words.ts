@@ -8,6 +8,8 @@ export const AUDIT_WORDS = {
   'staff.signed_in': 'Signed in',
   'staff.signed_out': 'Signed out',
   'staff.passkey_added': 'Added a passkey',
+  'staff.passkey_added_by_code':
+    'Added a passkey by SMS code: it reads at once and changes nothing for 24 hours',
   'team.invited': 'Invited someone to the team',
   'team.joined': 'Joined the team',
   'team.changed': "Changed a team member's role or limit",
@@ -32,6 +34,16 @@ const isKnown = (action: string): action is TAuditAction => Object.hasOwn(AUDIT_
 /** The sentence for an act; an act this page does not know yet is shown by its code. */
 export const auditWords = (action: string): string =>
   isKnown(action) ? AUDIT_WORDS[action] : action;
+
+/** Acts whose target says nothing to a person: a passkey's credential id. */
+const UNNAMED_TARGETS: ReadonlySet<string> = new Set([
+  'staff.passkey_added',
+  'staff.passkey_added_by_code',
+]);
+
+/** The thing an act touched, as the log names it; null where naming it helps no one. */
+export const auditTarget = (action: string, target: string | null): string | null =>
+  UNNAMED_TARGETS.has(action) ? null : target;
 
 /**
  * Where the thing an act touched is shown: a payment's or a consent's page. Other targets (a key,

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { auditTargetPath, auditWords } from '../../domain/audit-words';
+import { auditTarget, auditTargetPath, auditWords } from '../../domain/audit-words';
 import {
   ROLE_LABELS,
   ROLE_SUMMARIES,
@@ -138,7 +138,7 @@ function Audit() {
           <li key={e.id} className="dash-row">
             <span className="dash-break">
               {auditWords(e.action)}
-              {e.target && <AuditTarget target={e.target} />}
+              <AuditTarget target={auditTarget(e.action, e.target)} />
             </span>
             <span className="dash-muted">
               {e.actor} · {formatDateTime(e.at)}
@@ -151,7 +151,8 @@ function Audit() {
 }
 
 /** The thing an act touched: a link to its page where the dashboard has one. */
-function AuditTarget({ target }: { target: string }) {
+function AuditTarget({ target }: { target: string | null }) {
+  if (!target) return null;
   const path = auditTargetPath(target);
   return (
     <>
