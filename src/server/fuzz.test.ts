@@ -2,8 +2,9 @@
 // The fuzz suite (issue 7): every route in the app's route table, with generated bad inputs —
 // path, query, headers, credentials, bodies, methods (HEAD too), Accept — must answer below 500,
 // and every error must be a catalogue body; an event stream that opens counts as an answer, and
-// an answer that never comes as a failure (issue 27). Routes join by being registered; see
-// testing/fuzz.ts for the inputs.
+// an answer that never comes as a failure (issue 27); a method a route's path does not take must
+// be 405 with the path's methods in Allow. Routes join by being registered; see testing/fuzz.ts
+// for the inputs.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
@@ -398,6 +399,13 @@ describe('fuzz: every registered route', () => {
         .map((o) => `${o.status} ${/"code":"(\w+)"/.exec(o.body)?.[1] ?? ''}`),
     }));
     expect.soft(unopened, 'streams the fuzzing never opened').toEqual([]);
+    // Every route's path was asked a method it does not take (its answer judged as a failure).
+    const askedWrongMethod = new Set(
+      outcomes
+        .filter((o) => o.fuzzCase.allows && o.fuzzCase.kind !== 'method HEAD')
+        .map((o) => o.fuzzCase.routeKey),
+    );
+    expect.soft(askedWrongMethod).toEqual(new Set(routePlans.map((p) => p.key)));
     const failures = outcomes.filter((o) => o.problem);
     expect(failures.length, failureMessage(outcomes)).toBe(0);
   }, 600_000);

@@ -912,6 +912,8 @@ export type TFuzzCase = {
   input?: string;
   /** Kept whatever the cap per route (`spread`): a kind that once broke the server. */
   keep?: boolean;
+  /** A method the route's path does not take: the methods its 405 must list in Allow. */
+  allows?: string[];
   request: InjectOptions;
 };
 
@@ -1479,19 +1481,49 @@ function randomMutations(plan: TRoutePlan): TFuzzCase[] {
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * The route's URL with the methods nobody registered for it, and HEAD, which every GET route
- * answers as GET without the body (an event stream that never answered HEAD held its
- * connection open).
+ * The route's URL with the methods nobody registered for it, each to be answered 405 with the
+ * route's methods in Allow (the first always kept, so every route is asked one), and HEAD, which
+ * every GET route answers as GET without the body (an event stream that never answered HEAD held
+ * its connection open).
  */
 export function methodCases(plan: TRoutePlan, table: TRouteEntry[]): TFuzzCase[] {
   const registered = new Set(table.filter((r) => r.url === plan.route.url).map((r) => r.method));
-  const others = OTHER_METHODS.filter((method) => !registered.has(method)).map((method) => ({
+  if (registered.has('GET')) registered.add('HEAD');
+  const allows = [...registered];
+  const others = OTHER_METHODS.filter((method) => !registered.has(method)).map((method, i) => ({
     routeKey: plan.key,
     kind: `method ${method}`,
+    keep: i === 0,
+    allows,
     request: requestOf(plan, { method }),
   }));
   const head = { routeKey: plan.key, kind: 'method HEAD', keep: true };
-  return [{ ...head, request: requestOf(plan, { method: 'HEAD' }) }, ...others];
+  const headAllows = registered.has('HEAD') ? {} : { allows };
+  return [{ ...head, ...headAllows, request: requestOf(plan, { method: 'HEAD' }) }, ...others];
+}
+
+/**
+ * What is wrong with the answer to a method the route's path does not take: anything but 405
+ * with an Allow header that lists the route's methods and not the one asked. A method that
+ * another route's pattern serves at this URL (DELETE /api/v1/webhooks/:webhookId at
+ * /api/v1/webhooks/deliveries) is that route's to answer.
+ */
+function wrongMethodProblem(
+  app: FastifyInstance,
+  fuzzCase: TFuzzCase,
+  answer: TAnswer,
+): string | null {
+  const method = fuzzCase.request.method ?? 'GET';
+  if (!fuzzCase.allows || app.findRoute({ method, url: requestUrl(fuzzCase.request) })) {
+    return null;
+  }
+  if (answer.status !== 405) return `a method the path does not take answered ${answer.status}`;
+  const allow = answer.allow.split(/,\s*/);
+  const missing = fuzzCase.allows.filter((m) => !allow.includes(m));
+  if (missing.length > 0 || allow.includes(method)) {
+    return `405 with Allow: ${answer.allow || '(none)'}, not the route's ${fuzzCase.allows.join(', ')}`;
+  }
+  return null;
 }
 
 /** What a client may say it accepts: event streams refused a non-stream Accept with a 500. */
@@ -1714,7 +1746,7 @@ function catalogueProblem(body: string): string | null {
  * every case in flight); what it catches is a request that never gets an answer. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-type TAnswer = { status: number; type: string; body: string; streamed: boolean };
+type TAnswer = { status: number; type: string; allow: string; body: string; streamed: boolean };
 
 /**
  * Injects a request and reads its answer to the end, within REQUEST_TIMEOUT_MS. A GET that opens
@@ -1739,14 +1771,16 @@ async function answerWithin(app: FastifyInstance, request: InjectOptions): Promi
     const response = await app.inject({ ...request, payloadAsStream: true });
     open = response.raw.res;
     const type = String(response.headers['content-type'] ?? '');
+    const allow = String(response.headers.allow ?? '');
     const status = response.statusCode;
     if (request.method !== 'HEAD' && status === 200 && type.startsWith('text/event-stream')) {
-      return { status, type, body: '', streamed: true };
+      return { status, type, allow, body: '', streamed: true };
     }
     const chunks: Buffer[] = [];
     for await (const chunk of response.stream()) chunks.push(chunk as Buffer);
     open = undefined;
-    return { status, type, body: Buffer.concat(chunks).toString('utf8'), streamed: false };
+    const body = Buffer.concat(chunks).toString('utf8');
+    return { status, type, allow, body, streamed: false };
   };
   try {
     return await Promise.race([answer(), timeout]);
@@ -1784,7 +1818,8 @@ async function runOne(fuzz: TFuzzApp, fuzzCase: TFuzzCase, index: number): Promi
       status,
       body,
       streamed,
-      problem: problemOf(fuzzCase.request, answer),
+      problem:
+        problemOf(fuzzCase.request, answer) ?? wrongMethodProblem(fuzz.app, fuzzCase, answer),
       cause: fuzz.causes.get(id),
       ms: performance.now() - started,
     };
