@@ -220,6 +220,32 @@ async function openNamedDemo(page: Page, step: ReturnType<typeof readmeStep>, la
 const accountRow = (page: Page, role: 'checkbox' | 'radio', bank: string, last4: string) =>
   page.getByRole(role, { name: new RegExp(`${bank}.*\\*{4}${last4}`) });
 
+/**
+ * '+ Link different account', then the account among those the payer's BVN holds, as README's
+ * step says it: the panel lists them first, the number field waits behind '+ Add another account'.
+ */
+async function chooseListedAccount(
+  page: Page,
+  step: ReturnType<typeof readmeStep>,
+  target: { accountNumber: string; institutionCode: string },
+  bankName: string,
+) {
+  await page.getByRole('button', { name: step.bold('+ Link different account') }).click();
+  step.plain('the accounts her BVN holds');
+  await expect(
+    panel(page).getByRole('heading', { name: 'Select an account to link' }),
+  ).toBeVisible();
+  expect(SANDBOX_BANKS.find((b) => b.institutionCode === target.institutionCode)?.name).toBe(
+    step.plain(`her ${bankName} account`).slice(4, -8),
+  );
+  step.code(target.accountNumber);
+  await panel(page)
+    .getByRole('radio', {
+      name: new RegExp(`${bankName}.*\\*{4}${target.accountNumber.slice(-4)}`),
+    })
+    .click();
+}
+
 test.describe('README "Try it by hand", word for word, as the demo payer', () => {
   // Its own server per viewport: the steps grant the demo consents, and the seed vouches for the
   // first passkey made for the demo payer only.
@@ -266,12 +292,8 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
       await confirm.click();
       // Both ways of the step: another account linked, and the GTBank account ticked too.
       const other = demoPayerAccount('links_by_auth_params');
-      const opener = step.bold('+ Link different account');
-      await findAccount(page, step.code(other.accountNumber), opener);
-      step.plain(
-        `choose ${SANDBOX_BANKS.find((b) => b.institutionCode === other.institutionCode)?.name}`,
-      );
-      await chooseResult(page, other);
+      await chooseListedAccount(page, step, other, 'First Bank of Nigeria');
+      step.bold('+ Add another account');
       const { cardLast4, otp } = other.authParams ?? { cardLast4: '', otp: '' };
       await panel(page)
         .getByPlaceholder('Last 4 digits')
@@ -316,9 +338,7 @@ test.describe('README "Try it by hand", word for word, as the demo payer', () =>
       const confirm = page.getByRole('button', { name: step.bold('Confirm'), exact: true });
       await confirm.click();
       const poor = demoPayerAccount('insufficient_funds');
-      await findAccount(page, step.code(poor.accountNumber), step.bold('+ Link different account'));
-      step.plain('choose Zenith Bank');
-      await chooseResult(page, poor);
+      await chooseListedAccount(page, step, poor, 'Zenith Bank');
       await expect(
         panel(page).getByRole('heading', { name: step.bold('Link Account with Card') }),
       ).toBeVisible();
