@@ -40,7 +40,7 @@ export function jobKinds(ctx: TAppContext, notices: TNoticeResender | null): TJo
   const collectionEvery = ctx.config.collectionIntervalMs;
   const reconcileEvery = ctx.config.reconcileIntervalMs;
   const kinds: TJobKind[] = [
-    smsJob(ctx.providers.sms, ctx.clock),
+    smsJob({ db: ctx.db, sms: ctx.providers.sms, clock: ctx.clock }),
     {
       name: WEBHOOK_DELIVER_JOB,
       retry: { limit: 10, delaySeconds: 30, maxDelaySeconds: 6 * 3_600 },

@@ -1,52 +1,98 @@
+import { eq } from 'drizzle-orm';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
+import { smsQueue } from '../db/schema';
 import type { TSmsSender } from '../providers/sms';
+import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
 import { enqueueJob, jobIdFor, type TJobKind, type TJobs } from './engine';
 
 /*
  * Every SMS the server sends is this job (docs/jobs.md "The outbox"): queued in the transaction of
  * the change that calls for it (a code, a grant's receipt, a new device, a passkey's removal, a
- * revocation, a changed number, a notice before a debit), sent by the engine, retried with
- * backoff, dead-lettered when it never goes. The job's id is fixed by the change, so one change
- * sends one SMS however often it is queued. Nothing else hands a message to the SMS port
- * (sms-outbox.test.ts).
+ * revocation, a changed number, a notice before a debit, a staff invitation), sent by the engine,
+ * retried with backoff, dead-lettered when it never goes. The job's id is fixed by the change, so
+ * one change sends one SMS however often it is queued. Nothing else hands a message to the SMS
+ * port (sms-outbox.test.ts).
+ *
+ * A message carries codes and links that sign someone in, so the job's data holds none of it: it
+ * names the message's row in `sms_queue`, whose text is sealed (services/identity/sms-seal.ts)
+ * and erased once sent. pg-boss keeps a job's data for days after; the sealed text is gone then.
  */
 
 /** The job kind that sends one SMS. */
 export const SMS_JOB = 'sms.send';
 
-export type TSmsJob = {
+/** What a service queues. */
+export type TSmsMessage = {
   phoneNumber: string;
   body: string;
-  /** When the message is worth nothing any more (a code's expiry, ISO): it is then not sent. */
-  notAfter?: string;
+  /** When the message is worth nothing any more (a code's expiry): it is then not sent. */
+  notAfter?: Date;
 };
+
+/** An SMS job's data: the queued message's row (its id is the job's), nothing of its text. */
+export type TSmsJob = { smsId: string };
 
 /** What a service needs of the engine to send its queued SMS at once; absent, another process does. */
 export type TSmsNudge = Pick<TJobs, 'nudge'> | undefined;
 
-export function smsJob(sms: TSmsSender, clock: TClock): TJobKind<TSmsJob> {
+export function smsJob(ctx: { db: TDb; sms: TSmsSender; clock: TClock }): TJobKind<TSmsJob> {
   return {
     name: SMS_JOB,
     retry: { limit: 12, delaySeconds: 15, maxDelaySeconds: 3_600 },
     expireSeconds: 60,
-    run: async ({ phoneNumber, body, notAfter }) => {
-      // A code that expired before its SMS could go: sending it now would only mislead.
-      if (notAfter && clock.now().getTime() >= Date.parse(notAfter)) return { sent: false };
-      await sms.send(phoneNumber, body);
-      return { sent: true };
-    },
+    run: ({ smsId }) => sendQueued(ctx, smsId),
   };
 }
 
 /**
- * Queues one SMS on `tx`, the transaction of the change that calls for it. `change` names that
- * change (`consent-receipt:<consentId>`): the same change queued again is the same job, one SMS.
+ * Sends the queued message `smsId` and erases its text. One sent before (a retry after the send
+ * whose erasure was lost is sent again, as any provider answer lost would be) or erased already
+ * sends nothing; one whose time is up is erased unsent: sending it now would only mislead.
+ */
+async function sendQueued(
+  { db, sms, clock }: { db: TDb; sms: TSmsSender; clock: TClock },
+  smsId: string,
+): Promise<{ sent: boolean }> {
+  const [queued] = await db.select().from(smsQueue).where(eq(smsQueue.id, smsId));
+  if (!queued?.sealedBody) return { sent: false };
+  const now = clock.now();
+  const late = queued.notAfter !== null && now.getTime() >= queued.notAfter.getTime();
+  if (!late) {
+    const seal = await smsSeal(db);
+    await sms.send(queued.phoneNumber, seal.open(queued.sealedBody, queuedSmsLabel(smsId)));
+  }
+  await db
+    .update(smsQueue)
+    .set({ sealedBody: null, sentAt: late ? null : now })
+    .where(eq(smsQueue.id, smsId));
+  return { sent: !late };
+}
+
+/**
+ * Queues one SMS on `tx`, the transaction of the change that calls for it, its text sealed with
+ * `seal` (got from the database before the transaction). `change` names that change
+ * (`consent-receipt:<consentId>`): the same change queued again is the same row and job, one SMS.
  * Answers the job's id, for sendQueuedSms after the commit.
  */
-export async function queueSms(tx: TDb, change: string, message: TSmsJob): Promise<string> {
+export async function queueSms(
+  tx: TDb,
+  seal: TSmsSeal,
+  change: string,
+  message: TSmsMessage,
+): Promise<string> {
   const id = jobIdFor(change);
-  await enqueueJob(tx, SMS_JOB, message, { id });
+  const [queued] = await tx
+    .insert(smsQueue)
+    .values({
+      id,
+      phoneNumber: message.phoneNumber,
+      sealedBody: seal.seal(message.body, queuedSmsLabel(id)),
+      notAfter: message.notAfter ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: smsQueue.id });
+  if (queued) await enqueueJob(tx, SMS_JOB, { smsId: id } satisfies TSmsJob, { id });
   return id;
 }
 

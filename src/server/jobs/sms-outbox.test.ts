@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smsOutbox } from '../db/schema';
 import { recordingSmsSender } from '../providers/sms-recording';
+import { smsSeal } from '../services/identity/sms-seal';
 import { latestCode, loginWithCode, sendCode, testPhone } from '../testing/identity';
 import { secondServer } from '../testing/second-server';
 import { smsJobsTo } from '../testing/sms-jobs';
 import { startTestApp, testClock } from '../testing/test-app';
 import { jobIdFor } from './engine';
-import { queueSms, SMS_JOB, smsJob } from './sms-job';
+import { queueSms, SMS_JOB, type TSmsMessage } from './sms-job';
 
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 
@@ -71,23 +72,48 @@ describe('the SMS port', () => {
   });
 });
 
+describe('the SMS job kind', () => {
+  it('is queued by queueSms alone: no other module queues an SMS job, so each text is sealed', () => {
+    const found = serverModules(SERVER).filter((path) =>
+      /\bSMS_JOB\b|['"`]sms\.send['"`]/.test(withoutComments(readFileSync(path, 'utf8'))),
+    );
+    expect(found.map((path) => relative(SERVER, path))).toEqual(['jobs/sms-job.ts']);
+  });
+});
+
 describe('the SMS job', () => {
+  const sms = recordingSmsSender();
+  const clock = testClock('2031-04-01T09:00:00Z');
+  let ctx: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    ctx = await startTestApp({ clock, providers: { sms } });
+  });
+  afterAll(() => ctx.close());
+
+  /** Queues one message and waits until it was tried, here or by the app's worker. */
+  async function queuedAndTried(change: string, message: TSmsMessage): Promise<void> {
+    const seal = await smsSeal(ctx.database.db);
+    await ctx.database.db.transaction((tx) => queueSms(tx, seal, change, message));
+    await ctx.app.jobs.drain([SMS_JOB]);
+    await expect
+      .poll(async () => (await smsJobsTo(ctx.database.db, message.phoneNumber)).at(-1)?.state)
+      .toBe('completed');
+  }
+
   it('does not send a code whose time is up: the message is worth nothing then', async () => {
-    const sms = recordingSmsSender();
-    const clock = testClock('2031-04-01T09:00:00Z');
-    const job = smsJob(sms, clock);
-    const notAfter = '2031-04-01T09:05:00.000Z';
-    expect(await job.run({ phoneNumber: '+2348030000001', body: 'first', notAfter })).toEqual({
-      sent: true,
-    });
+    const phoneNumber = '+2348030000001';
+    const notAfter = new Date('2031-04-01T09:05:00.000Z');
+    await queuedAndTried('test-code:first', { phoneNumber, body: 'first', notAfter });
     clock.advance(5 * 60_000);
-    expect(await job.run({ phoneNumber: '+2348030000001', body: 'late', notAfter })).toEqual({
-      sent: false,
-    });
-    expect(await job.run({ phoneNumber: '+2348030000001', body: 'no end' })).toEqual({
-      sent: true,
-    });
+    await queuedAndTried('test-code:late', { phoneNumber, body: 'late', notAfter });
+    await queuedAndTried('test-code:no-end', { phoneNumber, body: 'no end' });
     expect(sms.sent.map((message) => message.body)).toEqual(['first', 'no end']);
+    // Sent or not, no text is kept once the job ran.
+    expect(await smsJobsTo(ctx.database.db, phoneNumber)).toEqual([
+      expect.objectContaining({ body: null }),
+      expect.objectContaining({ body: null }),
+      expect.objectContaining({ body: null }),
+    ]);
   });
 });
 
@@ -100,9 +126,10 @@ describe('an SMS queued with its change', () => {
 
   it('is one SMS for one change, however often the change is queued', async () => {
     const phoneNumber = '+2348031110001';
+    const seal = await smsSeal(ctx.database.db);
     for (let queued = 0; queued < 2; queued += 1) {
       await ctx.database.db.transaction((tx) =>
-        queueSms(tx, 'test-change:1', { phoneNumber, body: 'Once only' }),
+        queueSms(tx, seal, 'test-change:1', { phoneNumber, body: 'Once only' }),
       );
     }
     await ctx.app.jobs.drain([SMS_JOB]);

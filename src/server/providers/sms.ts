@@ -1,6 +1,7 @@
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
 import { smsOutbox } from '../db/schema';
+import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
 
 /**
  * The SMS port: how one-time codes leave the server. One adapter per app, chosen at start-up
@@ -14,12 +15,16 @@ export type TSmsSender = {
 
 /**
  * The sandbox provider: nothing is delivered; every message lands in the outbox that
- * /sandbox/messages lists, so a person or a test can read the code.
+ * /sandbox/messages lists, so a person or a test can read the code. It is kept sealed to its
+ * number, as the queue keeps it: a copy of the database reads no code there.
  */
 export function sandboxSmsSender(db: TDb): TSmsSender {
   return {
     async send(phoneNumber, body) {
-      await db.insert(smsOutbox).values({ phoneNumber, body });
+      const seal = await smsSeal(db);
+      await db
+        .insert(smsOutbox)
+        .values({ phoneNumber, sealedBody: seal.seal(body, sandboxSmsLabel(phoneNumber)) });
     },
   };
 }

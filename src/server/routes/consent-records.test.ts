@@ -4,7 +4,7 @@
 // receipt's link, where the passkey alone withdraws it; the merchant reads it by the API; data
 // sharing ends 12 months on unless confirmed again.
 import { createHash } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CONSENT_TEXT_VERSION,
@@ -15,9 +15,10 @@ import {
 import type { TConsentRecordResponse, TReceiptResponse } from '../../domain/schemas/consent-record';
 import type { TConsent } from '../../domain/schemas/consent';
 import { revocationSigningMessage } from '../../domain/schemas/payer-consents';
-import { consentEvents, consents, merchantEvents, payers, smsOutbox } from '../db/schema';
+import { consentEvents, consents, merchantEvents, payers } from '../db/schema';
 import { sandboxSmsSender } from '../providers/sms';
 import { endExpiredDataSharing } from '../services/consents/data-sharing-expiry';
+import { listOutbox } from '../services/identity/sms-outbox';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { retrySmsNow, smsJobsTo } from '../testing/sms-jobs';
 import { jobIdFor } from '../jobs/engine';
@@ -88,12 +89,7 @@ async function phoneOf(payer: TPayer): Promise<string> {
 
 /** The token of the newest receipt SMS to the payer, or null. */
 async function receiptTokenOf(payer: TPayer): Promise<string | null> {
-  const [sms] = await ctx.database.db
-    .select({ body: smsOutbox.body })
-    .from(smsOutbox)
-    .where(eq(smsOutbox.phoneNumber, await phoneOf(payer)))
-    .orderBy(desc(smsOutbox.id))
-    .limit(1);
+  const [sms] = await listOutbox(ctx.database.db, { phoneNumber: await phoneOf(payer), limit: 1 });
   const link = sms?.body.match(/https?:\/\/\S+/)?.[0];
   return link ? new URL(link).searchParams.get(RECEIPT_PARAM) : null;
 }
@@ -249,15 +245,15 @@ describe('the SMS receipt', () => {
     expect(record).toMatchObject({ status: 'granted' });
     // Queued with the grant, under the consent's one job id: waiting to be tried again.
     const [receipt] = (await smsJobsTo(ctx.database.db, await phoneOf(payer))).filter((job) =>
-      job.body.startsWith('You granted'),
+      job.body?.startsWith('You granted'),
     );
     expect(receipt).toMatchObject({ id: jobIdFor(`consent-receipt:${consentId}`), state: 'retry' });
     await retrySmsNow(ctx.app, ctx.database.db);
     await expect.poll(() => receiptTokenOf(payer)).toEqual(expect.stringContaining(consentId));
-    const receipts = await ctx.database.db
-      .select({ body: smsOutbox.body })
-      .from(smsOutbox)
-      .where(eq(smsOutbox.phoneNumber, await phoneOf(payer)));
+    const receipts = await listOutbox(ctx.database.db, {
+      phoneNumber: await phoneOf(payer),
+      limit: 100,
+    });
     expect(receipts.filter((sms) => sms.body.startsWith('You granted'))).toHaveLength(1);
   });
 });

@@ -14,6 +14,7 @@ import type { TPayerConsent } from '../../domain/schemas/payer-consents';
 import { dashboardAudit, merchantEvents, payers, payments } from '../db/schema';
 import { operatorActor } from '../services/dashboard/audit';
 import { createInvitation } from '../services/dashboard/staff';
+import { listOutbox } from '../services/identity/sms-outbox';
 import {
   latestCode,
   payerWithPasskey,
@@ -22,7 +23,6 @@ import {
   testPhone,
 } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';
-import { smsJobsTo } from '../testing/sms-jobs';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 
 const DAY = 24 * 60 * 60 * 1_000;
@@ -311,7 +311,7 @@ describe('consents on the dashboard', () => {
         cancelledPaymentIds: body.cancellations[0]?.cancelledPaymentIds,
       });
 
-      const sms = (await smsJobsTo(ctx.database.db, phoneNumber)).filter((m) =>
+      const sms = (await listOutbox(ctx.database.db, { phoneNumber, limit: 100 })).filter((m) =>
         m.body.includes('cancelled'),
       );
       expect(sms).toHaveLength(1);

@@ -13,9 +13,9 @@ import {
   merchantEvents,
   payments,
   sandboxDebits,
-  smsOutbox,
 } from '../db/schema';
 import type { TAccountScenario } from '../sandbox/fixtures';
+import { listOutbox } from '../services/identity/sms-outbox';
 import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
@@ -179,8 +179,10 @@ describe('the runner collects a fixed future payment on its due date', () => {
     );
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf(consent, 'links_by_test_transfer');
-    const notices = () =>
-      ctx.database.db.select().from(smsOutbox).where(like(smsOutbox.body, '%Gym membership%'));
+    const notices = async () =>
+      (await listOutbox(ctx.database.db, { limit: 1_000 })).filter((sms) =>
+        sms.body.includes('Gym membership'),
+      );
 
     await run();
     clock.advance(2 * DAY - 60_000);

@@ -4,8 +4,8 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TNotReadyResponse, TReadyResponse } from '../../domain/schemas/health';
-import { enqueueJob } from '../jobs/engine';
-import { SMS_JOB } from '../jobs/sms-job';
+import { queueSms, SMS_JOB } from '../jobs/sms-job';
+import { smsSeal } from '../services/identity/sms-seal';
 import { TEST_REDIS_URL, testRedisReachable } from '../testing/redis';
 import { startTestApp } from '../testing/test-app';
 
@@ -60,9 +60,10 @@ describe('GET /api/health/ready', () => {
   });
 
   it('shows a failing kind, its job waiting to be tried again, while the others run', async () => {
-    await ctx.database.db.transaction(async (tx) => {
-      await enqueueJob(tx, SMS_JOB, { phoneNumber: '+2348030000001', body: 'hello' });
-    });
+    const seal = await smsSeal(ctx.database.db);
+    await ctx.database.db.transaction((tx) =>
+      queueSms(tx, seal, 'health-ready:refused', { phoneNumber: '+2348030000001', body: 'hello' }),
+    );
     // Tried at once (by this process's worker, or here), refused, and waiting to be tried again.
     await ctx.app.jobs.drain([SMS_JOB]);
     await expect

@@ -6,23 +6,35 @@ import type { FastifyInstance } from 'fastify';
 import type { TDb } from '../db/database';
 import { JOBS_SCHEMA } from '../jobs/engine';
 import { SMS_JOB } from '../jobs/sms-job';
+import { queuedSmsLabel, smsSeal } from '../services/identity/sms-seal';
 
 const rowsOf = <T>(result: unknown): T[] =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
-/** The SMS jobs queued for `phoneNumber`, oldest first: their id, state and message. */
+/**
+ * The SMS jobs queued for `phoneNumber`, oldest first: their id, state and message, opened from
+ * its seal while it waits (null once it was sent: its text is erased then). `db` is the database,
+ * not a transaction.
+ */
 export async function smsJobsTo(
   db: TDb,
   phoneNumber: string,
-): Promise<{ id: string; state: string; body: string }[]> {
-  return rowsOf(
+): Promise<{ id: string; state: string; body: string | null }[]> {
+  const seal = await smsSeal(db);
+  const jobs = rowsOf<{ id: string; state: string; sealed: string | null }>(
     await db.execute(
-      sql`select id::text as id, state::text as state, data->>'body' as body
-          from ${sql.raw(JOBS_SCHEMA)}.job
-          where name = ${SMS_JOB} and data->>'phoneNumber' = ${phoneNumber}
-          order by created_on`,
+      sql`select job.id::text as id, job.state::text as state, queued.sealed_body as sealed
+          from ${sql.raw(JOBS_SCHEMA)}.job job
+          join sms_queue queued on queued.id = (job.data->>'smsId')::uuid
+          where job.name = ${SMS_JOB} and queued.phone_number = ${phoneNumber}
+          order by job.created_on`,
     ),
   );
+  return jobs.map(({ id, state, sealed }) => ({
+    id,
+    state,
+    body: sealed === null ? null : seal.open(sealed, queuedSmsLabel(id)),
+  }));
 }
 
 /**

@@ -9,16 +9,17 @@ import {
   primaryKey,
   text,
   timestamp,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { PASSKEY_APPROVALS } from '../../../domain/passkey-trust';
 import type { TAuthenticatorTransport } from '../../../domain/schemas/auth';
 import { consents, merchants } from './consents';
 
 /*
- * Payer identity (docs/identity.md): payers, their passkeys, one-time phone codes, the sandbox
- * SMS outbox, WebAuthn challenges, discoveries (authentication sessions for a consent), bearer
- * token sessions and the server's own secrets. Every expiry is compared against the server's
- * clock in code, never the database's, so tests can move time.
+ * Payer identity (docs/identity.md): payers, their passkeys, one-time phone codes, the SMS queue
+ * and the sandbox SMS outbox, WebAuthn challenges, discoveries (authentication sessions for a
+ * consent), bearer token sessions and the server's own secrets. Every expiry is compared against
+ * the server's clock in code, never the database's, so tests can move time.
  */
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -125,13 +126,34 @@ export const phoneCodes = pgTable(
   (t) => [index('phone_codes_phone_created').on(t.phoneNumber, t.createdAt)],
 );
 
-/** What the sandbox SMS provider "sent": listed on /sandbox/messages instead of delivered. */
+/**
+ * Every SMS to send, queued with the change that calls for it (docs/jobs.md "The outbox"): its
+ * `sms.send` job names the row, and the text is kept sealed (services/identity/sms-seal.ts) until
+ * it is sent, then erased.
+ */
+export const smsQueue = pgTable('sms_queue', {
+  /** The job's id, fixed by the change (jobIdFor): one change, one row, one SMS. */
+  id: uuid('id').primaryKey(),
+  phoneNumber: text('phone_number').notNull(),
+  /** The text, sealed under the row's label; null once sent, or once too late to send. */
+  sealedBody: text('sealed_body'),
+  /** When the text is worth nothing any more (a code's expiry): it is then not sent. */
+  notAfter: at('not_after'),
+  createdAt: createdAt(),
+  /** When the provider took it; null while queued, or when it was never sent. */
+  sentAt: at('sent_at'),
+});
+
+/**
+ * What the sandbox SMS provider "sent": listed on /sandbox/messages instead of delivered, its text
+ * sealed to its number (services/identity/sms-seal.ts).
+ */
 export const smsOutbox = pgTable(
   'sms_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     phoneNumber: text('phone_number').notNull(),
-    body: text('body').notNull(),
+    sealedBody: text('sealed_body').notNull(),
     createdAt: createdAt(),
   },
   (t) => [index('sms_outbox_phone').on(t.phoneNumber)],

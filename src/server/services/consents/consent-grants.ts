@@ -22,6 +22,7 @@ import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
 import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';
 import { sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { smsSeal } from '../identity/sms-seal';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 
 /*
@@ -189,6 +190,7 @@ export async function grantConsent(
 
   // The SMS receipt of a signed-in payer's grant, queued with it (consent-receipts.ts).
   const receiptUrl = payerId === null ? null : await receiptUrlOf(db, config, consentId);
+  const seal = await smsSeal(db);
   const granted = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(consents)
@@ -283,7 +285,7 @@ export async function grantConsent(
     });
     const receipt =
       payerId !== null && receiptUrl !== null
-        ? await queueConsentReceipt(tx, config, {
+        ? await queueConsentReceipt(tx, config, seal, {
             consentId,
             payerId,
             merchantName: consent.counterparty.name,

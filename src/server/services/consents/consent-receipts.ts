@@ -8,6 +8,7 @@ import { consents, payers } from '../../db/schema';
 import { queueSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { identityKeys } from '../identity/identity-keys';
+import type { TSmsSeal } from '../identity/sms-seal';
 import type { TGrantChallengeResponse } from '../../../domain/schemas/auth';
 import type { TReceiptResponse } from '../../../domain/schemas/consent-record';
 import type { TPayerConsent, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
@@ -71,14 +72,16 @@ export async function receiptUrlOf(db: TDb, config: TConfig, consentId: string):
 }
 
 /**
- * Queues the receipt of a grant on `tx`, the grant's transaction (the outbox): it goes once the
- * grant has committed, whatever happens after, and a grant retried sends no second one (the job's
- * id is the consent's). The grant stands whatever the SMS does: a provider that fails is tried
- * again by the engine. Answers the SMS job's id; null when the payer is gone.
+ * Queues the receipt of a grant on `tx`, the grant's transaction (the outbox), sealed with `seal`
+ * (its link opens the payer's consents): it goes once the grant has committed, whatever happens
+ * after, and a grant retried sends no second one (the job's id is the consent's). The grant
+ * stands whatever the SMS does: a provider that fails is tried again by the engine. Answers the
+ * SMS job's id; null when the payer is gone.
  */
 export async function queueConsentReceipt(
   tx: TDb,
   config: TConfig,
+  seal: TSmsSeal,
   grant: {
     consentId: string;
     payerId: string;
@@ -92,7 +95,7 @@ export async function queueConsentReceipt(
     .from(payers)
     .where(eq(payers.id, grant.payerId));
   if (!payer) return null;
-  return queueSms(tx, `consent-receipt:${grant.consentId}`, {
+  return queueSms(tx, seal, `consent-receipt:${grant.consentId}`, {
     phoneNumber: payer.phoneNumber,
     body: consentReceiptMessage({
       productName: config.productName,

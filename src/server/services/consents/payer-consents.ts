@@ -32,6 +32,7 @@ import { consentSeenBy } from '../payments/origin-views';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { logoOf } from '../linking/payer-accounts';
 import { checkSignature, issueGrantChallenge, useUpNonce } from '../identity/signed-grants';
+import { smsSeal, type TSmsSeal } from '../identity/sms-seal';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 
@@ -207,6 +208,7 @@ export function revocationDigest(input: { consentId: string; nonce: string }): s
 async function tellOfRevocationBySms(
   tx: TDb,
   config: TRevokeContext['config'],
+  seal: TSmsSeal,
   session: { payerId: string; sessionId: string | null },
   revoked: { consentId: string; merchantName: string; revokedAt: Date },
 ): Promise<string | null> {
@@ -217,7 +219,7 @@ async function tellOfRevocationBySms(
     .innerJoin(payers, eq(payers.id, authSessions.payerId))
     .where(and(eq(authSessions.id, session.sessionId), eq(authSessions.payerId, session.payerId)));
   if (!row || row.provenAt) return null;
-  return queueSms(tx, `consent-revoked:${revoked.consentId}`, {
+  return queueSms(tx, seal, `consent-revoked:${revoked.consentId}`, {
     phoneNumber: row.phoneNumber,
     body: revokedMessage({
       productName: config.productName,
@@ -318,6 +320,7 @@ export async function revokeConsent(
   // The merchant's name, for the SMS that a session signed in by a code alone calls for.
   const merchantName =
     (await loadConsent(db, consentId))?.consent.counterparty.name ?? 'a merchant';
+  const seal = await smsSeal(db);
   const revocation = await db.transaction(async (tx) => {
     // Used up in the revocation's transaction: a second submission of this nonce waits for this
     // one to commit, then finds it used and the consent revoked.
@@ -361,7 +364,7 @@ export async function revokeConsent(
     });
     return {
       outcome: 'revoked' as const,
-      sms: await tellOfRevocationBySms(tx, config, session, {
+      sms: await tellOfRevocationBySms(tx, config, seal, session, {
         consentId,
         merchantName,
         revokedAt: now,

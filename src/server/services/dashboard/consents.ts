@@ -15,6 +15,7 @@ import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { merchantConsentRecord } from '../consents/consent-records';
 import { recordConsentChange } from '../consents/consent-changes';
 import { readMerchantConsent } from '../consents/consents';
+import { smsSeal } from '../identity/sms-seal';
 import { cancelFuturePayments } from '../consents/payer-consents';
 import { recordAudit, type TActor } from './audit';
 
@@ -77,6 +78,7 @@ export async function cancelFuturePaymentsFromDashboard(
   // Another merchant's consent, or none, is not found before anything is written.
   const before = await readMerchantConsent(db, who.merchantId, consentId);
   const now = clock.now();
+  const seal = await smsSeal(db);
   const sms = await db.transaction(async (tx) => {
     const [granted] = await tx
       .select({ clientId: consents.clientId, grantedBy: consents.grantedBy })
@@ -127,7 +129,8 @@ export async function cancelFuturePaymentsFromDashboard(
       : [];
     if (!payer) return null;
     // The change is these payments' cancel: queued again, it is the same job, one SMS.
-    return queueSms(tx, `${CANCELLED}:${consentId}:${[...cancelled.paymentIds].sort().join(',')}`, {
+    const change = `${CANCELLED}:${consentId}:${[...cancelled.paymentIds].sort().join(',')}`;
+    return queueSms(tx, seal, change, {
       phoneNumber: payer.phoneNumber,
       body: futurePaymentsCancelledMessage({
         productName: config.productName,

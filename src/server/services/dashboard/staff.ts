@@ -14,8 +14,7 @@ import type { TConfig } from '../../config';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { dashboardInvitations, dashboardStaff, merchants, payers } from '../../db/schema';
-import { enqueueJob, type TJobs } from '../../jobs/engine';
-import { SMS_JOB, type TSmsJob, type TSmsNudge } from '../../jobs/sms-job';
+import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { createPayer, findPayerByPhone } from '../identity/payers';
 import {
@@ -24,6 +23,7 @@ import {
   normalisePhone,
   requestPhoneCode,
 } from '../identity/phone-codes';
+import { smsSeal } from '../identity/sms-seal';
 import { actorName, recordAudit, type TActor } from './audit';
 import { endStaffSessions, openDashboardSession } from './staff-sessions';
 
@@ -94,14 +94,18 @@ export async function createInvitation(
   return { invitationId, invitationUrl: invitationUrl(config.publicUrl, token) };
 }
 
-/** An owner's invitation: the link also goes by SMS to the number, queued with the invitation. */
+/**
+ * An owner's invitation: the link also goes by SMS to the number, queued with the invitation (the
+ * outbox, its text sealed: the link makes whoever holds it staff).
+ */
 export async function inviteByPhone(
-  ctx: { db: TDb; config: TConfig; jobs?: Pick<TJobs, 'nudge'> | undefined },
+  ctx: { db: TDb; config: TConfig; jobs?: TSmsNudge },
   who: TActor,
   input: { phone: string; role: TStaffRole; refundLimit: number | null; merchantName: string },
   now: Date,
 ) {
   const phoneNumber = normalisePhone(input.phone);
+  const seal = await smsSeal(ctx.db);
   const made = await ctx.db.transaction(async (tx) => {
     const invited = await createInvitation(
       tx,
@@ -109,15 +113,14 @@ export async function inviteByPhone(
       { ...input, merchantId: who.merchantId, phoneNumber, invitedBy: who },
       now,
     );
-    const message: TSmsJob = {
+    const sms = await queueSms(tx, seal, `invitation:${invited.invitationId}`, {
       phoneNumber,
       body: `${ctx.config.productName}: ${input.merchantName} invites you to its dashboard. Open ${invited.invitationUrl}`,
-    };
-    await enqueueJob(tx, SMS_JOB, message);
-    return invited;
+    });
+    return { invited, sms };
   });
-  await ctx.jobs?.nudge(SMS_JOB);
-  return made;
+  await sendQueuedSms(ctx.jobs, [made.sms]);
+  return made.invited;
 }
 
 /** What the invitation page shows before the holder proves their number. */

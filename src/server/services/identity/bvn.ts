@@ -21,6 +21,7 @@ import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../payments/payment-records';
 import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
+import { smsSeal } from './sms-seal';
 
 /*
  * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. A payer proves a BVN is
@@ -110,6 +111,7 @@ export async function requestBvnCode(
   const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
   const minutes = BVN_CODE_TTL_MS / 60_000;
   const body = `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`;
+  const seal = await smsSeal(ctx.db);
   // The code and its SMS are one change (the outbox): the SMS goes once, exactly when the code exists.
   const sms = await ctx.db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(
@@ -151,10 +153,10 @@ export async function requestBvnCode(
           lt(bvnCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
-    return queueSms(tx, `bvn-code:${stored.id}`, {
+    return queueSms(tx, seal, `bvn-code:${stored.id}`, {
       phoneNumber: record.phoneNumber,
       body,
-      notAfter: expiresAt.toISOString(),
+      notAfter: expiresAt,
     });
   });
   await sendQueuedSms(ctx.jobs, [sms]);

@@ -40,6 +40,7 @@ import { accountPageUrl } from '../page-urls';
 import { identityKeys } from './identity-keys';
 import { allowCredentialsOf, dropDueRemovals, maySignMoney, verifyAssertion } from './passkeys';
 import { countPasskeys, findPayerById } from './payers';
+import { smsSeal } from './sms-seal';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
 /*
@@ -226,6 +227,7 @@ export async function registerPasskey(
   if (!verified.verified) throw new AppError('PASSKEY_REGISTRATION_FAILED');
   const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
   const embedOrigins = body.approval ? await embedOriginsOfSession(db, session.sessionId) : [];
+  const seal = await smsSeal(db);
 
   const saved = await db.transaction(async (tx) => {
     let approval: TPasskeyApproval = 'not-needed';
@@ -293,7 +295,7 @@ export async function registerPasskey(
       if (!payer) throw new AppError('AUTHENTICATION_FAILED');
       const signsFrom = passkeySignsFrom({ approval, createdAt: now });
       sms.push(
-        await queueSms(tx, `new-device:${inserted.id}`, {
+        await queueSms(tx, seal, `new-device:${inserted.id}`, {
           phoneNumber: payer.phoneNumber,
           body: newDeviceMessage({
             productName: config.productName,
@@ -310,7 +312,7 @@ export async function registerPasskey(
             tx,
             config,
             { passkeyId: inserted.id, member: payer, addedAt: now, changesFrom: signsFrom },
-            (change, message) => queueSms(tx, change, message),
+            (change, message) => queueSms(tx, seal, change, message),
           )),
         );
       }
@@ -410,6 +412,7 @@ export async function removePasskey(
   const token = randomBytes(32).toString('base64url');
   const removalDueAt = new Date(now.getTime() + PASSKEY_REMOVAL_WAIT_MS);
   const hash = await cancelHash(db, config, token);
+  const seal = await smsSeal(db);
   // The removal and the SMS with its cancel link are one change (the outbox): a removal is never
   // scheduled without the payer's number being told, whatever happens after the commit.
   const sms = await db.transaction(async (tx) => {
@@ -421,7 +424,7 @@ export async function removePasskey(
     if (!scheduled) return null;
     const payer = await findPayerById(tx, payerId);
     if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-    return queueSms(tx, `passkey-removal:${hash}`, {
+    return queueSms(tx, seal, `passkey-removal:${hash}`, {
       phoneNumber: payer.phoneNumber,
       body: removalScheduledMessage({
         productName: config.productName,

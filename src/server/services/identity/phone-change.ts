@@ -9,6 +9,7 @@ import { accountPageUrl } from '../page-urls';
 import { isUniqueViolation } from '../payments/payment-records';
 import { findPayerById, findPayerByPhone, toAuthUser } from './payers';
 import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } from './phone-codes';
+import { smsSeal } from './sms-seal';
 
 /*
  * Changing the payer's sign-in number (docs/identity.md "Changing the phone number"). The routes
@@ -65,6 +66,7 @@ export async function confirmPhoneChange(
     changedAt: now,
     accountPageUrl: accountPageUrl(config.publicUrl),
   });
+  const seal = await smsSeal(db);
   let change: { user: TAuthUser; sms: string };
   try {
     change = await db.transaction(async (tx) => {
@@ -91,7 +93,7 @@ export async function confirmPhoneChange(
           ),
         );
       // One change per code (it is used up here): one SMS to the old number.
-      const sms = await queueSms(tx, `phone-changed:${checked.id}`, {
+      const sms = await queueSms(tx, seal, `phone-changed:${checked.id}`, {
         phoneNumber: payer.phoneNumber,
         body: notice,
       });

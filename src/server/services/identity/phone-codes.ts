@@ -17,6 +17,7 @@ import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
+import { smsSeal } from './sms-seal';
 
 /** A Nigerian mobile number in E.164, or PHONE_NUMBER_INVALID. */
 export function normalisePhone(input: string): string {
@@ -51,6 +52,7 @@ export async function requestPhoneCode(
 ): Promise<{ phoneNumber: string; expiresAt: Date }> {
   const phoneNumber = normalisePhone(phoneInput);
   const keys = await identityKeys(db, config);
+  const seal = await smsSeal(db);
   const code = randomCode(PHONE_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
   const sent = {
@@ -102,10 +104,10 @@ export async function requestPhoneCode(
           lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
-    return queueSms(tx, `phone-code:${stored.id}`, {
+    return queueSms(tx, seal, `phone-code:${stored.id}`, {
       phoneNumber,
       body,
-      notAfter: expiresAt.toISOString(),
+      notAfter: expiresAt,
     });
   });
   await sendQueuedSms(jobs, [sms]);

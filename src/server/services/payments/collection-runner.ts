@@ -4,8 +4,8 @@ import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TAppContext } from '../../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../../db/schema';
 import { failExpiredConsents } from '../consents/consent-failures';
-import { enqueueJob, jobIdFor } from '../../jobs/engine';
-import { SMS_JOB } from '../../jobs/sms-job';
+import { queueSms } from '../../jobs/sms-job';
+import { smsSeal } from '../identity/sms-seal';
 import {
   claimDueCollections,
   claimNotices,
@@ -74,12 +74,13 @@ async function noticeOf(
  * (the outbox), so a crash leaves neither a notice marked and never sent nor one sent twice.
  */
 export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
+  const seal = await smsSeal(ctx.db);
   return ctx.db.transaction(async (tx) => {
     let queued = 0;
     for (const row of await claimNotices(tx, ctx.clock.now(), NOTICE_AHEAD_MS)) {
       const notice = await noticeOf({ ...ctx, db: tx }, row);
       if (!notice) continue;
-      await enqueueJob(tx, SMS_JOB, notice, { id: jobIdFor(`debit-notice:${row.id}`) });
+      await queueSms(tx, seal, `debit-notice:${row.id}`, notice);
       queued += 1;
     }
     return queued;
