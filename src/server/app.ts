@@ -69,7 +69,8 @@ import { applyResponseHeaders } from './response-headers';
 import { serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
 import { openApiRoutes, registerOpenApi } from './openapi/openapi';
-import { observe } from './observability/observe';
+import type { TMetrics } from './observability/metrics';
+import { appMetrics, observe } from './observability/observe';
 
 /** A route as registered: what the fuzz suite walks, so every new route is covered by it. */
 export type TRouteEntry = {
@@ -189,13 +190,14 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
         }),
       )
     : null;
-  const jobs = backgroundJobs(app, options, context, noticeSender);
+  const metrics = appMetrics(app, options.database);
+  const jobs = backgroundJobs(app, options, context, noticeSender, metrics);
   const routeContext = { ...context, limits, jobs };
   // Before every other route: request spans and metrics, the measured provider, /metrics.
   await observe(app, {
     context,
     routeContext,
-    database: options.database,
+    metrics,
     operatorToken: options.operatorToken,
   });
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
@@ -277,6 +279,7 @@ function backgroundJobs(
   options: TAppOptions,
   context: TAppContext,
   noticeSender: { resendOwed(): Promise<number> } | null,
+  metrics: TMetrics,
 ): TJobs {
   const works = (kind: string) => {
     if (!options.config.jobsWork) return false;
@@ -300,9 +303,12 @@ function backgroundJobs(
         resendOwed: () => noticeSender.resendOwed(),
         everyMs: SANDBOX_NOTICE_RETRY_MS,
       },
+      ({ eventType, outcome, seconds }) =>
+        metrics.webhookDeliveryDuration.observe({ event_type: eventType, outcome }, seconds),
     ),
     works,
     onError: (err, kind) => app.log.error({ err, kind }, 'a background job failed'),
+    onRun: ({ kind, outcome, seconds }) => metrics.jobDuration.observe({ kind, outcome }, seconds),
   });
   app.decorate('jobs', jobs);
   app.addHook('onReady', () => jobs.start());

@@ -99,7 +99,12 @@ export type TJobsOptions = {
    */
   works: (kind: string) => boolean;
   onError: (error: unknown, kind: string | null) => void;
+  /** Told of each job run and settled here (the metrics' rate, errors and duration). */
+  onRun?: (run: TJobRun) => void;
 };
+
+/** One job run here: its kind, whether it threw, and how long it took. */
+export type TJobRun = { kind: string; outcome: 'ok' | 'error'; seconds: number };
 
 const deadLetterOf = (kind: string) => `${kind}.dead`;
 
@@ -217,16 +222,22 @@ export function jobEngine(options: TJobsOptions): TJobs {
    * finds it no more.
    */
   async function runFetched(kind: TJobKind, job: Job<object>): Promise<unknown> {
+    const startedAt = performance.now();
+    const ran = (outcome: TJobRun['outcome']) =>
+      options.onRun?.({ kind: kind.name, outcome, seconds: (performance.now() - startedAt) / 1000 });
+    let output: unknown;
     try {
-      const output = await handle(kind, job);
-      await boss.complete(kind.name, job.id, outputOf(output));
-      return output;
+      output = await handle(kind, job);
     } catch (error) {
+      ran('error');
       onError(error, kind.name);
       await boss.fail(kind.name, job.id, { message: messageOf(error) });
       await boss.update(kind.name, undefined, { id: job.id, priority: RETRY_PRIORITY });
       throw error;
     }
+    ran('ok');
+    await boss.complete(kind.name, job.id, outputOf(output));
+    return output;
   }
 
   /** A worker's fetch: each job run and settled here in turn; one failing stops no other. */

@@ -1,6 +1,10 @@
 import type { TAppContext } from '../context';
 import { EVENT_PRUNE_MS, pruneMerchantEvents } from '../services/merchants/merchant-events';
-import { webhookDeliverer, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
+import {
+  webhookDeliverer,
+  WEBHOOK_DELIVER_JOB,
+  type TDeliveryTry,
+} from '../services/merchants/webhooks';
 import {
   collectDue,
   expireConsents,
@@ -35,8 +39,12 @@ export const groupOf = (kind: string): TKindGroup => {
   return 'reconciliation';
 };
 
-export function jobKinds(ctx: TAppContext, notices: TNoticeResender | null): TJobKind[] {
-  const deliverer = webhookDeliverer(ctx);
+export function jobKinds(
+  ctx: TAppContext,
+  notices: TNoticeResender | null,
+  onDeliveryTried?: (tried: TDeliveryTry) => void,
+): TJobKind[] {
+  const deliverer = webhookDeliverer(ctx, { onTried: onDeliveryTried });
   const collectionEvery = ctx.config.collectionIntervalMs;
   const reconcileEvery = ctx.config.reconcileIntervalMs;
   const kinds: TJobKind[] = [

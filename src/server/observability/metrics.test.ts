@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueJob } from '../jobs/engine';
+import { recordMerchantEvent, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
 import { consentWithPayment, payByCard } from '../testing/payments';
+import { promtoolProblems } from '../testing/promlint';
 import { startTestApp } from '../testing/test-app';
 
 // GET /metrics (docs/operations.md): the operator's token opens it, and one card payment shows in
-// the request, payment and provider metrics beside the backlogs, streams and the pool.
+// the request, payment and provider metrics beside the backlogs, streams and the pool; jobs and
+// webhook deliveries are counted by kind and outcome with their durations; and the scrape is one
+// `promtool check metrics` passes (its rules in testing/promlint.ts).
 
 const OPERATOR_TOKEN = 'metrics-operator-token-0123456789abcdefghij';
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -13,6 +18,8 @@ let test: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   test = await startTestApp({
     operatorToken: OPERATOR_TOKEN,
+    // A webhook to this machine, where nothing listens: its deliveries fail and are retried.
+    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
     // Two card charges from one address, then the limit: the third is refused.
     rateLimits: { cardChargesPerAddress: { max: 2, windowMs: 60_000 } },
   });
@@ -117,5 +124,60 @@ describe('GET /metrics', () => {
     if (kind === 'postgres') expect(text).toContain('oya_db_pool_connections{state="waiting"}');
     expect(text).toContain('# TYPE oya_jobs gauge');
     expect(text).toContain('process_resident_memory_bytes');
+  });
+});
+
+describe('GET /metrics of background work', () => {
+  it('counts jobs by kind and outcome, and webhook tries by event type and outcome, with durations', async () => {
+    const consent = await consentWithPayment(test.app, test.database);
+    const registered = await test.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: { authorization: consent.client.authorization },
+      payload: { url: 'http://127.0.0.1:9/hooks' },
+    });
+    expect(registered.statusCode).toBe(201);
+    // An event of the consent's payment, written as the payment's completion writes it.
+    await test.database.db.transaction((tx) =>
+      recordMerchantEvent(tx, {
+        clientId: consent.client.clientId,
+        consentId: consent.consentId,
+        type: 'payment.completed',
+        data: {
+          consentId: consent.consentId,
+          paymentId: consent.paymentId,
+          amount: consent.amount,
+          method: 'card',
+          executedAt: new Date().toISOString(),
+        },
+        now: new Date(),
+      }),
+    );
+    // A job that throws: it names no delivery the database can read.
+    await test.database.db.transaction((tx) =>
+      enqueueJob(tx, WEBHOOK_DELIVER_JOB, { deliveryId: 'not a delivery' }),
+    );
+    await test.app.jobs.drain([WEBHOOK_DELIVER_JOB]);
+
+    const deliver = 'kind="webhooks.deliver"';
+    const tried = 'event_type="payment.completed",outcome="retrying"';
+    await expect
+      .poll(async () => {
+        const text = await scrape();
+        return [
+          sample(text, `oya_job_duration_seconds_count{${deliver},outcome="ok"}`),
+          sample(text, `oya_job_duration_seconds_count{${deliver},outcome="error"}`),
+          sample(text, `oya_webhook_delivery_duration_seconds_count{${tried}}`),
+        ].map((count) => (count ?? 0) >= 1);
+      })
+      .toEqual([true, true, true]);
+    const text = await scrape();
+    expect(text).toContain('# TYPE oya_job_duration_seconds histogram');
+    expect(text).toMatch(/^oya_job_duration_seconds_bucket\{le="0\.005",kind="webhooks\.deliver"/m);
+    expect(text).toContain('# TYPE oya_webhook_delivery_duration_seconds histogram');
+  });
+
+  it('passes promtool check metrics: no problem under its linter’s rules', async () => {
+    expect(promtoolProblems(await scrape())).toEqual([]);
   });
 });

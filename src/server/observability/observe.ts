@@ -98,6 +98,17 @@ const metricsRoute: FastifyPluginCallback<
 };
 
 /**
+ * The metrics of `app`, made before its job engine (which counts its runs in them): what a scrape
+ * reads from the app (its streams, the engine's backlog) is asked of it then.
+ */
+export const appMetrics = (app: FastifyInstance, database: Pick<TDatabase, 'db' | 'kind'>) =>
+  createMetrics({
+    database,
+    openStreams: () => (app.hasDecorator('streamSlots') ? app.streamSlots.open() : null),
+    jobBacklog: () => jobBacklogOf(app),
+  });
+
+/**
  * Sets the signals up on `app`: call it once the context and the rate limits exist and before
  * any other route. It measures the context's payment provider in place, so every service that
  * is handed the context calls the measured port.
@@ -107,17 +118,13 @@ export async function observe(
   options: {
     context: TAppContext;
     routeContext: TRouteContext;
-    database: Pick<TDatabase, 'db' | 'kind'>;
+    metrics: TMetrics;
     operatorToken: string | undefined;
   },
-): Promise<TMetrics> {
+): Promise<void> {
   const tracing = activeTracing();
   if (tracing) await app.register(tracing.fastifyPlugin() as FastifyPluginCallback);
-  const metrics = createMetrics({
-    database: options.database,
-    openStreams: () => (app.hasDecorator('streamSlots') ? app.streamSlots.open() : null),
-    jobBacklog: () => jobBacklogOf(app),
-  });
+  const { metrics } = options;
   const { providers } = options.context;
   providers.payments = measuredProvider(providers.payments, metrics, app.log);
   countAnswers(app, metrics);
@@ -127,5 +134,4 @@ export async function observe(
     operatorToken: options.operatorToken,
     metrics,
   });
-  return metrics;
 }

@@ -346,6 +346,9 @@ function failureOf(outcome: TPostOutcome | null, timeoutMs: number): string | nu
  */
 export type TDeliveryOutcome = 'delivered' | 'retrying' | 'given_up' | 'disabled';
 
+/** One try of a delivery (the metrics' rate, errors and duration). */
+export type TDeliveryTry = { eventType: string; outcome: TDeliveryOutcome; seconds: number };
+
 export type TWebhookDeliverer = {
   /** Sends every delivery that is due now, batch after batch; answers how many were tried. */
   runDue(): Promise<number>;
@@ -360,7 +363,7 @@ export type TWebhookDeliverer = {
  */
 export function webhookDeliverer(
   ctx: TWebhookContext,
-  options: { timeoutMs?: number; batch?: number } = {},
+  options: { timeoutMs?: number; batch?: number; onTried?: (tried: TDeliveryTry) => void } = {},
 ): TWebhookDeliverer {
   const { db, clock } = ctx;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -406,9 +409,12 @@ export function webhookDeliverer(
       'oya.webhook_delivery_id': row.id,
       'oya.webhook_attempt': row.attempts + 1,
     };
+    const startedAt = performance.now();
     return inSpan('webhook deliver', attributes, async (span) => {
       const outcome = await sendAndRecord(row);
       span.setAttribute('oya.webhook_outcome', outcome);
+      const seconds = (performance.now() - startedAt) / 1000;
+      options.onTried?.({ eventType: row.type, outcome, seconds });
       return outcome;
     });
   }
