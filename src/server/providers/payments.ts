@@ -321,16 +321,20 @@ export type TTransfersInPort = {
     notAfter?: Date;
   }): Promise<TTransferAccount>;
   /**
-   * Gives a transfer we did not take back to its sender (the provider's notice of it was answered
-   * with a reason: TTransferNoticeAnswer). Safe to repeat for one `providerReference`: the
-   * transfer goes back once.
+   * Gives money a notice told us of and we did not take back to whoever sent it (the notice was
+   * answered with a reason: TTransferNoticeAnswer): a transfer to its sender, or a charge taken
+   * in a currency other than the naira to its payer (only a provider whose notices tell of
+   * charges sends those). Safe to repeat for one `providerReference`: the money goes back once.
    */
   returnTransfer(request: {
-    /** Ours: the one-time account's reference the transfer reached. */
+    /** Ours: the one-time account's reference the transfer reached, or the charge's attempt. */
     reference: string;
-    /** The provider's, from its notice of the transfer. */
+    /** The provider's, from its notice of the money. */
     providerReference: string;
+    /** In the minor unit of `currency`, as the notice said. */
     amount: number;
+    /** ISO 4217, as the notice said. */
+    currency: string;
     reason: TTransferReturnReason;
   }): Promise<{ returned: true }>;
 };
@@ -544,8 +548,9 @@ export type TTransferSender = {
 
 /**
  * Why we do not take money a provider told us reached a one-time account: the provider returns it
- * to its sender with this reason. `not_from_account`: a link's test transfer that did not come
- * from the account being linked (docs/accounts.md "The test transfer and its refund").
+ * to its sender with this reason. `wrong_amount` includes money in another currency than the
+ * naira (it is not the amount asked for). `not_from_account`: a link's test transfer that did not
+ * come from the account being linked (docs/accounts.md "The test transfer and its refund").
  */
 export type TTransferReturnReason =
   'expired' | 'already_paid' | 'wrong_amount' | 'not_from_account';
@@ -578,16 +583,29 @@ export type TRawNotice = {
 
 /** What a verified notice says, in the port's words. */
 export type TProviderNotice =
-  /** Money reached the one-time account opened for our `reference` (TTransfersInPort). */
+  /**
+   * Money reached the one-time account opened for our `reference` (TTransfersInPort): `amount` in
+   * the minor unit of `currency` (ISO 4217), as the provider says; only naira is ours to take.
+   */
   | {
       kind: 'transfer_received';
       reference: string;
       amount: number;
+      currency: string;
       sender: TTransferSender | null;
       providerReference: string;
     }
-  /** A charge or a debit made with our `reference` ended (or still waits), as a requery would say. */
-  | { kind: 'charge'; channel: 'card' | 'debit'; reference: string; outcome: TRequeryOutcome }
+  /**
+   * A charge or a debit made with our `reference` ended (or still waits), as a requery would say,
+   * in `currency` (ISO 4217): money taken in another currency than the naira pays no payment.
+   */
+  | {
+      kind: 'charge';
+      channel: 'card' | 'debit';
+      reference: string;
+      currency: string;
+      outcome: TRequeryOutcome;
+    }
   /** A refund asked for with our `reference` ended. */
   | { kind: 'refund'; reference: string; outcome: TRefundOutcome }
   /** A payout sent with our `reference` ended; 'reversed' came back after a success. */

@@ -3,6 +3,7 @@
 // changes nothing, and the sandbox network's transfers arrive through it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CURRENCY_CODE } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { events, paymentAttempts, payments, sandboxTransfers, transferNotices } from '../db/schema';
 import { receiveTransfer, transferProviderReference } from '../sandbox/sandbox-bank';
@@ -71,6 +72,7 @@ async function transferNotice(
     data: {
       reference: transfer.reference,
       amount: transfer.amount,
+      currency: CURRENCY_CODE,
       providerReference: transferProviderReference(transfer.id),
       sender: null,
     },
@@ -279,6 +281,150 @@ describe('the sandbox sends its transfers through the route', () => {
   });
 });
 
+describe('a notice of money is judged by what it says', () => {
+  /** A transfer's notice in the port's words, as an adapter that checks nothing of it reads it. */
+  const toldOf = (
+    open: { reference: string; amount: number },
+    providerReference: string,
+    said: { amount?: number; currency?: string } = {},
+  ) =>
+    ({
+      kind: 'transfer_received',
+      reference: open.reference,
+      amount: said.amount ?? open.amount,
+      currency: said.currency ?? CURRENCY_CODE,
+      sender: null,
+      providerReference,
+    }) as const;
+
+  const recordsOf = (reference: string) =>
+    ctx.database.db
+      .select({
+        amount: transferNotices.amount,
+        currency: transferNotices.currency,
+        answer: transferNotices.answer,
+        returned: transferNotices.returnedAt,
+      })
+      .from(transferNotices)
+      .where(eq(transferNotices.reference, reference))
+      .orderBy(transferNotices.createdAt, transferNotices.amount);
+
+  /** The provider's returns, answered without touching the sandbox bank's own record. */
+  const spyOnReturns = () =>
+    vi
+      .spyOn(ctx.context.providers.payments, 'returnTransfer')
+      .mockResolvedValue({ returned: true });
+
+  it('gives the notice of the transfer’s own amount its own answer after one of another amount was returned', async () => {
+    const open = await openTransfer();
+    const returns = spyOnReturns();
+    const transfer = `sbx_trf_told_twice_${open.reference}`;
+    const short = toldOf(open, transfer, { amount: open.amount - 100 });
+    expect(await applyProviderNotice(ctx.context, short)).toBe('applied');
+    expect(returns).toHaveBeenCalledWith(
+      expect.objectContaining({ providerReference: transfer, amount: open.amount - 100 }),
+    );
+    expect(await paymentStatus(open.paymentId)).toBe('pending');
+
+    expect(await applyProviderNotice(ctx.context, toldOf(open, transfer))).toBe('applied');
+    expect(await paymentStatus(open.paymentId)).toBe('executed');
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
+    // Each told again is answered as it was, and nothing more goes back.
+    expect(await applyProviderNotice(ctx.context, short)).toBe('unchanged');
+    expect(await applyProviderNotice(ctx.context, toldOf(open, transfer))).toBe('unchanged');
+    expect(returns).toHaveBeenCalledTimes(1);
+    returns.mockRestore();
+    expect(await recordsOf(open.reference)).toEqual([
+      {
+        amount: open.amount - 100,
+        currency: 'NGN',
+        answer: 'wrong_amount',
+        returned: expect.any(Date),
+      },
+      { amount: open.amount, currency: 'NGN', answer: 'taken', returned: null },
+    ]);
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
+  });
+
+  it('never pays a naira payment with money in another currency: it is recorded and given back', async () => {
+    const open = await openTransfer();
+    const returns = spyOnReturns();
+    const transfer = `sbx_trf_cedis_${open.reference}`;
+    // The payment's amount, in cedis.
+    const cedis = toldOf(open, transfer, { currency: 'GHS' });
+    expect(await applyProviderNotice(ctx.context, cedis)).toBe('applied');
+    expect(await paymentStatus(open.paymentId)).toBe('pending');
+    expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual([]);
+    expect(returns).toHaveBeenCalledWith({
+      reference: open.reference,
+      providerReference: transfer,
+      amount: open.amount,
+      currency: 'GHS',
+      reason: 'wrong_amount',
+    });
+    expect(await applyProviderNotice(ctx.context, cedis)).toBe('unchanged');
+    expect(returns).toHaveBeenCalledTimes(1);
+
+    // The same transfer told in naira is another notice: it pays.
+    expect(await applyProviderNotice(ctx.context, toldOf(open, transfer))).toBe('applied');
+    returns.mockRestore();
+    expect(await paymentStatus(open.paymentId)).toBe('executed');
+    expect(await recordsOf(open.reference)).toEqual([
+      { amount: open.amount, currency: 'GHS', answer: 'wrong_amount', returned: expect.any(Date) },
+      { amount: open.amount, currency: 'NGN', answer: 'taken', returned: null },
+    ]);
+  });
+
+  it('never books a card charge taken in another currency: it is recorded and given back, and the attempt waits on', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    expect((await payByCard(ctx.app, consent, 'three_ds')).statusCode).toBe(200);
+    const [attempt] = await ctx.database.db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, consent.paymentId));
+    if (!attempt?.providerReference) throw new Error('no waiting charge');
+    const returns = spyOnReturns();
+    const dollars = {
+      kind: 'charge',
+      channel: 'card',
+      reference: attempt.id,
+      currency: 'USD',
+      outcome: {
+        kind: 'taken',
+        providerReference: attempt.providerReference,
+        amount: attempt.amount,
+        givenBack: false,
+      },
+    } as const;
+    expect(await applyProviderNotice(ctx.context, dollars)).toBe('applied');
+    expect(await applyProviderNotice(ctx.context, dollars)).toBe('unchanged');
+    expect(returns).toHaveBeenCalledTimes(1);
+    expect(returns).toHaveBeenCalledWith({
+      reference: attempt.id,
+      providerReference: attempt.providerReference,
+      amount: attempt.amount,
+      currency: 'USD',
+      reason: 'wrong_amount',
+    });
+    returns.mockRestore();
+    expect(await paymentStatus(consent.paymentId)).toBe('pending');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+    const [waiting] = await ctx.database.db
+      .select({ stage: paymentAttempts.stage })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, attempt.id));
+    expect(waiting?.stage).toBe('awaiting_3ds');
+    expect(await recordsOf(attempt.id)).toEqual([
+      {
+        amount: attempt.amount,
+        currency: 'USD',
+        answer: 'wrong_amount',
+        returned: expect.any(Date),
+      },
+    ]);
+  });
+});
+
 describe('a charge notice meets the requery in one completion path', () => {
   it('gives back a refused transfer whose return the provider did not answer, once, at the reconciler', async () => {
     const open = await openTransfer();
@@ -317,7 +463,13 @@ describe('a charge notice meets the requery in one completion path', () => {
     await sandbox.cards.resolveThreeDs(attempt.providerReference, true);
     const outcome = await providers.payments.requeryCardCharge(attempt.id);
     expect(outcome.kind).toBe('taken');
-    const notice = { kind: 'charge', channel: 'card', reference: attempt.id, outcome } as const;
+    const notice = {
+      kind: 'charge',
+      channel: 'card',
+      reference: attempt.id,
+      currency: CURRENCY_CODE,
+      outcome,
+    } as const;
     expect(await applyProviderNotice(ctx.context, notice)).toBe('applied');
     expect(await paymentStatus(consent.paymentId)).toBe('executed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
@@ -374,6 +526,7 @@ describe('a notice that cannot be applied now', () => {
       data: {
         reference,
         amount: 250_000,
+        currency: CURRENCY_CODE,
         sender: null,
         providerReference: `sbx_trf_down_${reference}`,
       },

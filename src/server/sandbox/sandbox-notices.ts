@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
+import { CURRENCY_CODE } from '../../domain/constants';
 import type { TSandboxTransferOutcome } from '../../domain/schemas/sandbox';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
@@ -62,6 +63,7 @@ const ZSandboxNotice = z.discriminatedUnion('event', [
     data: z.object({
       reference: z.string().min(1),
       amount: z.number().int().positive(),
+      currency: z.string().min(1),
       providerReference: z.string().min(1),
       sender: ZSender.nullable(),
     }),
@@ -110,6 +112,8 @@ async function signedTransferNotice(
     data: {
       reference: row.reference,
       amount: row.amount,
+      // A naira bank: its notices say so, as a provider's name the currency of what arrived.
+      currency: CURRENCY_CODE,
       providerReference: transferProviderReference(row.id),
       sender,
     },

@@ -29,12 +29,13 @@ export function noticesContract(adapter: string, make: () => Promise<TNoticesUnd
       return { ours, notice: await underTest.transferNotice(account, amount) };
     }
 
-    it("reads a transfer's signed notice: our reference, the amount, the provider's reference", async () => {
+    it("reads a transfer's signed notice: our reference, the amount in naira, the provider's reference", async () => {
       const { ours, notice } = await told();
       expect(await underTest.provider.readNotice(notice)).toMatchObject({
         kind: 'transfer_received',
         reference: ours,
         amount: 250_000,
+        currency: 'NGN',
         providerReference: expect.any(String),
       });
       // Read again (delivered twice), it says the same.
@@ -65,6 +66,7 @@ export function noticesContract(adapter: string, make: () => Promise<TNoticesUnd
         reference: ours,
         providerReference: read.providerReference,
         amount: read.amount,
+        currency: read.currency,
         reason: 'already_paid' as const,
       };
       expect(await underTest.provider.returnTransfer(request)).toEqual({ returned: true });

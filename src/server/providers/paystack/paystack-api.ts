@@ -38,6 +38,8 @@ export type TPaystackCharge = {
   status: string;
   reference: string;
   amount?: number;
+  /** ISO 4217: the amount is in its minor unit. */
+  currency?: string;
   channel?: string;
   /** The issuer's or Paystack's words for the payer (an OTP step's prompt). */
   display_text?: string | null;
@@ -63,6 +65,8 @@ export type TPaystackTransaction = {
   status: string;
   reference: string;
   amount: number;
+  /** ISO 4217: the amount is in its minor unit. */
+  currency?: string;
   channel?: string;
   gateway_response?: string | null;
   authorization?: TPaystackAuthorization | null;
@@ -70,6 +74,8 @@ export type TPaystackTransaction = {
 };
 
 export type TPaystackBank = {
+  /** Paystack's own id of the bank (what Retry Refund's `bank_id` names). */
+  id?: number;
   name: string;
   code: string;
   active?: boolean;

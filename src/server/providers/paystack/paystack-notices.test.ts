@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readPaystackNotice } from './paystack-notices';
+import type { TPaystackTransaction } from './paystack-api';
+import { readPaystackNotice, transactionNotice } from './paystack-notices';
 import { payerOfPaystackEmail, paystackPayerEmail } from './paystack-provider';
 import { toPaystackReference } from './paystack-references';
 
@@ -23,6 +24,7 @@ const transfer = (senderNumber: string, senderBank = 'Guaranty Trust Bank') => (
   data: {
     reference: toPaystackReference('att_transfer_1'),
     amount: 250_000,
+    currency: 'NGN',
     channel: 'bank_transfer',
     authorization: {
       sender_bank: senderBank,
@@ -32,12 +34,40 @@ const transfer = (senderNumber: string, senderBank = 'Guaranty Trust Bank') => (
   },
 });
 
+/** Paystack's record of a transaction (Verify Transaction), as the adapter asks for it. */
+const record = (fields: Partial<TPaystackTransaction> = {}): TPaystackTransaction => ({
+  status: 'success',
+  reference: toPaystackReference('att_transfer_1'),
+  amount: 250_000,
+  currency: 'NGN',
+  channel: 'bank_transfer',
+  authorization: {
+    sender_bank: 'Guaranty Trust Bank',
+    sender_bank_account_number: '0123456789',
+    sender_name: 'ADAEZE OKAFOR',
+  },
+  ...fields,
+});
+const fromRecord = (fields: Partial<TPaystackTransaction> = {}) =>
+  transactionNotice('charge.success', record(fields), names.bankCodeOf);
+
 describe('Paystack notices read', () => {
+  it('read a charge.success as the transaction it names, whose record decides what arrived', () => {
+    // Whatever amount, currency or status the notice itself says.
+    const told = { ...transfer('0123456789').data, amount: 1, currency: 'USD', status: 'failed' };
+    expect(read({ event: 'charge.success', data: told })).toEqual({
+      kind: 'transaction_of',
+      event: 'charge.success',
+      providerReference: toPaystackReference('att_transfer_1'),
+    });
+  });
+
   it('name the account a transfer came from when Paystack gives its whole number at a bank we know', () => {
-    expect(read(transfer('0123456789'))).toEqual({
+    expect(fromRecord()).toEqual({
       kind: 'transfer_received',
       reference: 'att_transfer_1',
       amount: 250_000,
+      currency: 'NGN',
       sender: {
         institutionCode: '058',
         bankName: 'Guaranty Trust Bank',
@@ -49,24 +79,61 @@ describe('Paystack notices read', () => {
   });
 
   it('name no sender for a masked number or a bank we do not know', () => {
-    expect(read(transfer('XXXXXXX789'))).toMatchObject({ kind: 'transfer_received', sender: null });
-    expect(read(transfer('0123456789', 'Some Bank'))).toMatchObject({ sender: null });
+    const sender = (number: string, bank = 'Guaranty Trust Bank') => ({
+      authorization: {
+        sender_bank: bank,
+        sender_bank_account_number: number,
+        sender_name: 'ADAEZE OKAFOR',
+      },
+    });
+    expect(fromRecord(sender('XXXXXXX789'))).toMatchObject({
+      kind: 'transfer_received',
+      sender: null,
+    });
+    expect(fromRecord(sender('0123456789', 'Some Bank'))).toMatchObject({ sender: null });
   });
 
-  it('tell a debit from a card charge, by our metadata or the direct-debit channel', () => {
-    const charge = (data: Record<string, unknown>) =>
-      read({
-        event: 'charge.success',
-        data: { reference: toPaystackReference('att_x'), amount: 100, ...data },
-      });
-    expect(charge({ channel: 'card', metadata: { oya_channel: 'card' } })).toMatchObject({
+  it('carry the currency the record names, and none where it names none', () => {
+    expect(fromRecord({ currency: 'GHS' })).toMatchObject({ amount: 250_000, currency: 'GHS' });
+    expect(fromRecord({ currency: undefined })).toMatchObject({ currency: '' });
+    expect(fromRecord({ channel: 'card', currency: 'USD' })).toMatchObject({
+      kind: 'charge',
+      currency: 'USD',
+    });
+  });
+
+  it('tell of a transfer only while the record says it arrived and is still there', () => {
+    for (const status of ['ongoing', 'abandoned', 'reversed', 'failed']) {
+      expect(fromRecord({ status })).toEqual({ kind: 'ignored', event: 'charge.success' });
+    }
+  });
+
+  it('tell a debit from a card charge, by our metadata or the direct-debit channel, as taken or given back', () => {
+    const charge = (fields: Partial<TPaystackTransaction>) =>
+      fromRecord({ reference: toPaystackReference('att_x'), amount: 100, ...fields });
+    expect(charge({ channel: 'card', metadata: { oya_channel: 'card' } })).toEqual({
       kind: 'charge',
       channel: 'card',
+      reference: 'att_x',
+      currency: 'NGN',
+      outcome: {
+        kind: 'taken',
+        providerReference: toPaystackReference('att_x'),
+        amount: 100,
+        givenBack: false,
+      },
     });
     expect(charge({ channel: 'card', metadata: '{"oya_channel":"debit"}' })).toMatchObject({
       channel: 'debit',
     });
     expect(charge({ channel: 'direct_debit', metadata: '' })).toMatchObject({ channel: 'debit' });
+    expect(charge({ channel: 'card', status: 'reversed' })).toMatchObject({
+      outcome: { kind: 'taken', givenBack: true },
+    });
+    expect(charge({ channel: 'card', status: 'ongoing' })).toEqual({
+      kind: 'ignored',
+      event: 'charge.success',
+    });
   });
 
   it('acknowledge as nothing to do another system’s reference and events we do not act on', () => {

@@ -1,5 +1,11 @@
-import type { TProviderNotice, TRawNotice, TRefundOutcome, TTransferSender } from '../payments';
-import type { TPaystackAuthorization } from './paystack-api';
+import type {
+  TProviderNotice,
+  TRawNotice,
+  TRefundOutcome,
+  TRequeryOutcome,
+  TTransferSender,
+} from '../payments';
+import type { TPaystackAuthorization, TPaystackTransaction } from './paystack-api';
 import { cardDeclineReason } from './paystack-declines';
 import { fromPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
@@ -8,8 +14,12 @@ import { isPaystackSignature } from './paystack-signature';
  * Paystack's notices (webhooks: `{ event, data }`, signed over the raw body) in the port's words.
  * What we act on:
  *
- *   charge.success    bank_transfer: money reached a one-time account (transfer_received);
- *                     otherwise a card charge or a debit was taken, as our metadata says
+ *   charge.success    read from Paystack's record of the transaction (Verify Transaction), never
+ *                     from the notice's word: bank_transfer, money reached a one-time account
+ *                     (transfer_received, while the record says success); otherwise a card
+ *                     charge or a debit was taken, as our metadata says. The amount, the
+ *                     currency and the status are the record's: only naira pays (the services
+ *                     decide), and a record that names no currency is not read as naira
  *   charge.failed     a card charge or a debit was refused
  *   refund.processed  a refund we asked for ended: given back (refund.failed: refused; refund.pending,
  *   refund.failed     refund.processing: still on its way); Paystack names its refund's id, and
@@ -28,16 +38,19 @@ import { isPaystackSignature } from './paystack-signature';
  */
 
 /**
- * A notice read: in the port's words, or a refund's, which names Paystack's refund id only (its
- * reference of ours is asked for by the adapter).
+ * A notice read: in the port's words; a refund's, which names Paystack's refund id only (its
+ * reference of ours is asked for by the adapter); or a charge.success, which names the
+ * transaction whose record the adapter asks for (transactionNotice reads it).
  */
 export type TPaystackNotice =
-  TProviderNotice | { kind: 'refund_of'; event: string; refundId: string; outcome: TRefundOutcome };
+  | TProviderNotice
+  | { kind: 'refund_of'; event: string; refundId: string; outcome: TRefundOutcome }
+  | { kind: 'transaction_of'; event: string; providerReference: string };
 
 type TNoticeData = {
   reference?: string;
   status?: string;
-  amount?: number;
+  currency?: string;
   channel?: string;
   gateway_response?: string | null;
   metadata?: unknown;
@@ -70,8 +83,12 @@ export function ourChannel(metadata: unknown): TOurChannel | null {
   return channel === 'card' || channel === 'debit' || channel === 'transfer' ? channel : null;
 }
 
-/** Whether our metadata on the transaction says it was a debit. */
-const isDebit = (metadata: unknown): boolean => ourChannel(metadata) === 'debit';
+/** A charge of ours was a debit when our metadata says so or Paystack's channel is direct debit. */
+const chargeChannel = (metadata: unknown, channel: string | undefined): 'card' | 'debit' =>
+  ourChannel(metadata) === 'debit' || channel === 'direct_debit' ? 'debit' : 'card';
+
+/** The currency Paystack names, or none: a record or notice naming none is never naira. */
+const currencyOf = (record: { currency?: string }) => record.currency ?? '';
 
 /** The account a transfer came from, when Paystack names it and its bank is one we know. */
 function senderOf(
@@ -115,7 +132,7 @@ export function readVerifiedPaystackNotice(
   body: Buffer,
   names: TNoticeNames,
 ): TPaystackNotice | null {
-  const { bankCodeOf, payerOfEmail } = names;
+  const { payerOfEmail } = names;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -128,33 +145,21 @@ export function readVerifiedPaystackNotice(
   const ignored: TPaystackNotice = { kind: 'ignored', event };
   const providerReference = data.reference ?? '';
   const reference = fromPaystackReference(providerReference);
-  const amount = typeof data.amount === 'number' ? data.amount : null;
 
   switch (event) {
-    case 'charge.success': {
-      if (!reference || amount === null) return ignored;
-      if (data.channel === 'bank_transfer') {
-        return {
-          kind: 'transfer_received',
-          reference,
-          amount,
-          sender: senderOf(data.authorization, bankCodeOf),
-          providerReference,
-        };
-      }
-      return {
-        kind: 'charge',
-        channel: isDebit(data.metadata) || data.channel === 'direct_debit' ? 'debit' : 'card',
-        reference,
-        outcome: { kind: 'taken', providerReference, amount, givenBack: false },
-      };
-    }
+    case 'charge.success':
+      // Paystack's record of the transaction says what arrived (asked for by the adapter,
+      // paystack-provider.ts readNotice): a notice whose amount, currency or status differs from
+      // it decides nothing, and money is given back only as the record holds it.
+      if (!reference) return ignored;
+      return { kind: 'transaction_of', event, providerReference };
     case 'charge.failed':
       if (!reference || data.channel === 'bank_transfer') return ignored;
       return {
         kind: 'charge',
-        channel: isDebit(data.metadata) || data.channel === 'direct_debit' ? 'debit' : 'card',
+        channel: chargeChannel(data.metadata, data.channel),
         reference,
+        currency: currencyOf(data),
         outcome: {
           kind: 'not_taken',
           providerReference,
@@ -221,4 +226,52 @@ export function readVerifiedPaystackNotice(
     default:
       return ignored;
   }
+}
+
+/**
+ * Paystack's record of a transaction of ours (Verify Transaction) as the notice of it, in the
+ * port's words: a transfer into a one-time account that arrived and is still there, or a card
+ * charge or a debit taken (given back since, if the record says reversed). Anything else (not
+ * ours, not decided, refused) is nothing to act on: a requery settles it.
+ */
+export function transactionNotice(
+  event: string,
+  transaction: TPaystackTransaction,
+  bankCodeOf: TNoticeNames['bankCodeOf'],
+): TProviderNotice {
+  const ignored: TProviderNotice = { kind: 'ignored', event };
+  const reference = fromPaystackReference(transaction.reference);
+  if (!reference) return ignored;
+  const currency = currencyOf(transaction);
+  if (transaction.channel === 'bank_transfer') {
+    if (transaction.status !== 'success') return ignored;
+    return {
+      kind: 'transfer_received',
+      reference,
+      amount: transaction.amount,
+      currency,
+      sender: senderOf(transaction.authorization, bankCodeOf),
+      providerReference: transaction.reference,
+    };
+  }
+  const outcome = takenOutcome(transaction);
+  if (!outcome) return ignored;
+  return {
+    kind: 'charge',
+    channel: chargeChannel(transaction.metadata, transaction.channel),
+    reference,
+    currency,
+    outcome,
+  };
+}
+
+/** A transaction Paystack took, as a requery says it: given back whole when reversed. */
+function takenOutcome(transaction: TPaystackTransaction): TRequeryOutcome | null {
+  if (transaction.status !== 'success' && transaction.status !== 'reversed') return null;
+  return {
+    kind: 'taken',
+    providerReference: transaction.reference,
+    amount: transaction.amount,
+    givenBack: transaction.status === 'reversed',
+  };
 }

@@ -184,6 +184,7 @@ describe('Paystack’s notices', () => {
       kind: 'charge',
       channel: 'card',
       reference: ref,
+      currency: 'NGN',
       outcome: {
         kind: 'taken',
         providerReference: paid.providerReference,

@@ -1,4 +1,5 @@
 import { detectCardBrand, type TCardBrand } from '../../../domain/card-brand';
+import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TClock } from '../../clock';
 import type {
   TAccountDebitOutcome,
@@ -12,6 +13,7 @@ import type {
   TPayoutsPort,
   TNoticesPort,
   TProviderCapability,
+  TProviderNotice,
   TRefundOutcome,
   TRefundsPort,
   TRequeryOutcome,
@@ -46,7 +48,7 @@ import {
   isDuplicateReference,
   isUnknownReference,
 } from './paystack-declines';
-import { ourChannel, readVerifiedPaystackNotice } from './paystack-notices';
+import { ourChannel, readVerifiedPaystackNotice, transactionNotice } from './paystack-notices';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
 
@@ -100,6 +102,13 @@ const NEVER_ARRIVED = {
   providerReference: null,
   reason: 'never arrived',
 } as const;
+
+/**
+ * Whether Paystack took the money in naira. Our calls name no currency, so Paystack charges in
+ * the integration's own: money it took in another (or names none for) pays nothing here. The
+ * payer is told it failed, and Paystack's charge.success of it gives it back (paystack-notices.ts).
+ */
+const takenInNaira = (record: { currency?: string }) => record.currency === CURRENCY_CODE;
 
 /** How long the bank list is kept before it is asked for again. */
 const BANK_LIST_TTL_MS = 6 * 60 * 60_000;
@@ -238,6 +247,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     switch (charge.status) {
       case 'success':
         openCharges.delete(providerReference);
+        if (!takenInNaira(charge)) {
+          return { kind: 'failed', providerReference, card: summary, reason: 'declined' };
+        }
         return {
           kind: 'succeeded',
           providerReference,
@@ -352,6 +364,13 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     switch (transaction.status) {
       case 'success':
       case 'reversed':
+        if (!takenInNaira(transaction)) {
+          return {
+            kind: 'not_taken',
+            providerReference: transaction.reference,
+            reason: `taken in ${transaction.currency ?? 'no currency named'}, not naira`,
+          };
+        }
         return {
           kind: 'taken',
           providerReference: transaction.reference,
@@ -385,6 +404,24 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     }
   }
 
+  /**
+   * A charge.success read from Paystack's record of its transaction (Verify Transaction), as
+   * Paystack asks before value is given: what arrived is what the record holds. A transaction
+   * Paystack does not know is nothing to act on; no answer leaves the notice unanswered (it is
+   * sent again).
+   */
+  async function noticedTransaction(read: {
+    event: string;
+    providerReference: string;
+  }): Promise<TProviderNotice> {
+    const answer = await client.read<TPaystackTransaction>(
+      `/transaction/verify/${segment(read.providerReference)}`,
+    );
+    if (answer.ok) return transactionNotice(read.event, answer.data, bankCodeOf);
+    if (isUnknownReference(answer)) return { kind: 'ignored', event: read.event };
+    throw new PaystackNoAnswer(`verify ${read.providerReference}`, answer.message);
+  }
+
   // Refunds ------------------------------------------------------------------------------------
 
   /** Paystack's refunds, optionally of one transaction. */
@@ -408,6 +445,8 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     kind: TRefundKind;
     transaction: string;
     amount: number | undefined;
+    /** The transaction's: naira unless a notice told of money in another currency. */
+    currency?: string;
     reference: string;
     reason: string | null;
   }): Promise<TRefundOutcome> {
@@ -418,7 +457,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       answer = await client.write<TPaystackRefund>('/refund', {
         transaction: request.transaction,
         ...(request.amount === undefined ? {} : { amount: request.amount }),
-        currency: 'NGN',
+        currency: request.currency ?? CURRENCY_CODE,
         merchant_note: refundNote(request.kind, request.reference),
         ...(request.reason ? { customer_note: request.reason } : {}),
       });
@@ -482,7 +521,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
 
   async function debitOutcome(transaction: TPaystackTransaction): Promise<TAccountDebitOutcome> {
     if (transaction.status === 'success') {
-      return { kind: 'succeeded', providerReference: transaction.reference };
+      return takenInNaira(transaction)
+        ? { kind: 'succeeded', providerReference: transaction.reference }
+        : { kind: 'failed', providerReference: transaction.reference, reason: 'account_not_found' };
     }
     if (transaction.status === 'failed') {
       return {
@@ -799,7 +840,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         name: accountName,
         account_number: accountNumber,
         bank_code: institutionCode,
-        currency: 'NGN',
+        currency: CURRENCY_CODE,
       });
       if (!recipient.ok)
         return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
@@ -811,7 +852,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
           recipient: recipient.data.recipient_code,
           reference: providerReference,
           reason: narration,
-          currency: 'NGN',
+          currency: CURRENCY_CODE,
         });
       } catch (error) {
         if (!(error instanceof PaystackNoAnswer)) throw error;
@@ -874,6 +915,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         bankCodeOf,
         payerOfEmail: payerOfPaystackEmail,
       });
+      if (read?.kind === 'transaction_of') return noticedTransaction(read);
       if (read?.kind !== 'refund_of') return read;
       // A refund's notice names Paystack's refund, not ours: its merchant note does.
       const answer = await client.read<TPaystackRefund>(`/refund/${segment(read.refundId)}`);
@@ -885,10 +927,11 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     // Paystack itself sends back a transfer of another amount or one after the account expired,
     // and tells us of neither; what reaches us and is not taken (a payment paid otherwise, a
     // link's test transfer from another account) is refunded whole, once per transfer.
-    returnTransfer: async ({ providerReference, amount, reason }) => {
+    returnTransfer: async ({ providerReference, amount, currency, reason }) => {
       await giveBack({
         transaction: providerReference,
         amount,
+        currency,
         reference: `${providerReference}.returned`,
         reason: `Returned: ${reason.replace(/_/g, ' ')}`,
       });

@@ -1,7 +1,9 @@
 import { and, eq, isNull, lt, ne } from 'drizzle-orm';
+import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
-import type { TProviderNotice, TRawNotice } from '../../providers/payments';
+import type { TDb } from '../../db/database';
+import type { TProviderNotice, TRawNotice, TTransferNoticeAnswer } from '../../providers/payments';
 import { AppError } from '../app-error';
 import {
   answerAccountHolder,
@@ -22,9 +24,13 @@ import { creditTransfer } from './transfer-payments';
  *
  * - transfer_received: credited by creditTransfer (a payment's one-time account) or
  *   creditLinkTestTransfer (a link's test transfer), in one transaction with the notice's record
- *   (transfer_notices, by the provider's reference of the transfer); what is not taken goes back
- *   to its sender through returnTransfer, after that transaction and before we answer.
- * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge).
+ *   (transfer_notices, by what the notice says: the provider's reference of the transfer, the
+ *   amount and the currency); what is not taken goes back to its sender through returnTransfer,
+ *   after that transaction and before we answer. Money in another currency than the naira is
+ *   never credited: it goes back.
+ * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge). A charge
+ *   taken in another currency than the naira pays nothing: it is recorded as a transfer's notice
+ *   is, and given back whole through returnTransfer.
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
  * - refund: ended by completeRefund, as the refund's own answer and its requery end it.
  * - debit_mandate: the bank confirmed a mandate approved at its page: applyBankMandate, as a
@@ -33,8 +39,10 @@ import { creditTransfer } from './transfer-payments';
  *   (answerAccountHolder).
  *
  * Delivered again (a provider retries what was not answered 2xx), a notice changes nothing: a
- * transfer's is answered from its record (given back again if that was the answer: returnTransfer
- * is safe to repeat), and every other kind moves only a row still waiting, in one statement.
+ * notice of money is answered from its record (given back again if that was the answer:
+ * returnTransfer is safe to repeat), and every other kind moves only a row still waiting, in one
+ * statement. A notice of the same transfer that says another amount or currency is not the same
+ * notice: it is judged for itself, so one that was refused never makes another refused.
  */
 
 type TNoticeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
@@ -78,6 +86,7 @@ export async function applyProviderNotice(
         .where(eq(paymentAttempts.id, notice.reference));
       const method = notice.channel === 'card' ? 'card' : 'account';
       if (attempt?.method !== method) return 'ignored';
+      if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice);
       return (await settleNoticedCharge(ctx, attempt, notice.outcome)) === null
         ? 'unchanged'
         : 'applied';
@@ -97,39 +106,95 @@ export async function applyProviderNotice(
   }
 }
 
-async function applyTransferNotice(
+/** Our answer to money in another currency than the naira: not the amount asked for. */
+const NOT_NAIRA = { taken: false, reason: 'wrong_amount' } as const;
+
+/** Amounts are naira, in kobo (spec §9 Currency): money in any other currency is not ours. */
+const isNaira = (currency: string) => currency === CURRENCY_CODE;
+
+function applyTransferNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'transfer_received' }>,
 ): Promise<TNoticeEffect> {
-  const { db, providers } = ctx;
-  const provider = providers.payments.name;
-  const key = and(
+  const { reference, amount, sender } = notice;
+  return answerNoticedMoney(ctx, notice, async (tx) => {
+    if (!isNaira(notice.currency)) return NOT_NAIRA;
+    const now = ctx.clock.now();
+    return isAccountLinkReference(reference)
+      ? creditLinkTestTransfer(tx, reference, amount, sender, now)
+      : creditTransfer(tx, reference, amount, sender, now);
+  });
+}
+
+/**
+ * A charge or a debit of ours the provider took in another currency than the naira: it pays no
+ * payment, whatever its amount. What it took is recorded and given back whole to whoever paid it;
+ * a refusal in that currency, or money given back already, leaves nothing to do.
+ */
+async function refuseForeignCharge(
+  ctx: TNoticeContext,
+  notice: Extract<TProviderNotice, { kind: 'charge' }>,
+): Promise<TNoticeEffect> {
+  const { outcome } = notice;
+  if (outcome.kind !== 'taken' || outcome.givenBack) return 'ignored';
+  const money = {
+    reference: notice.reference,
+    providerReference: outcome.providerReference,
+    amount: outcome.amount,
+    currency: notice.currency,
+  };
+  return answerNoticedMoney(ctx, money, async () => NOT_NAIRA);
+}
+
+type TTransferNoticeRow = typeof transferNotices.$inferSelect;
+
+/** What a notice of money says decides it: whose it is, the provider's reference, how much of what. */
+type TNoticedMoney = Pick<
+  TTransferNoticeRow,
+  'reference' | 'providerReference' | 'amount' | 'currency'
+>;
+
+/** The record of a notice of money: what it says decides money, so it keys the record. */
+const recordOf = (provider: string, money: Omit<TNoticedMoney, 'reference'>) =>
+  and(
     eq(transferNotices.provider, provider),
-    eq(transferNotices.providerReference, notice.providerReference),
+    eq(transferNotices.providerReference, money.providerReference),
+    eq(transferNotices.amount, money.amount),
+    eq(transferNotices.currency, money.currency),
   );
-  const decided = await db.transaction(async (tx) => {
+
+/**
+ * Answers a notice of money once, by `decide` in the transaction that records it (crediting it,
+ * or saying why not); told again, the same notice reads its record and changes nothing. What is
+ * not taken goes back after that transaction, and again when told again until it went.
+ */
+async function answerNoticedMoney(
+  ctx: TNoticeContext,
+  money: TNoticedMoney,
+  decide: (tx: TDb) => Promise<TTransferNoticeAnswer>,
+): Promise<TNoticeEffect> {
+  const provider = ctx.providers.payments.name;
+  const key = recordOf(provider, money);
+  const decided = await ctx.db.transaction(async (tx) => {
     // The record first: the same notice at once waits here for the first, then reads its answer.
     const [fresh] = await tx
       .insert(transferNotices)
       .values({
         provider,
-        providerReference: notice.providerReference,
-        reference: notice.reference,
-        amount: notice.amount,
+        providerReference: money.providerReference,
+        reference: money.reference,
+        amount: money.amount,
+        currency: money.currency,
         answer: 'taken',
       })
       .onConflictDoNothing()
       .returning();
     if (!fresh) {
       const [seen] = await tx.select().from(transferNotices).where(key);
-      if (!seen) throw new Error(`Transfer notice ${notice.providerReference} vanished`);
+      if (!seen) throw new Error(`Notice of ${money.providerReference} vanished`);
       return { ...seen, first: false };
     }
-    const now = ctx.clock.now();
-    const { reference, amount, sender } = notice;
-    const answer = isAccountLinkReference(reference)
-      ? await creditLinkTestTransfer(tx, reference, amount, sender, now)
-      : await creditTransfer(tx, reference, amount, sender, now);
+    const answer = await decide(tx);
     if (answer.taken) return { ...fresh, first: true };
     await tx.update(transferNotices).set({ answer: answer.reason }).where(key);
     return { ...fresh, answer: answer.reason, first: true };
@@ -143,9 +208,7 @@ async function applyTransferNotice(
   return decided.first ? 'applied' : 'unchanged';
 }
 
-type TTransferNoticeRow = typeof transferNotices.$inferSelect;
-
-/** Returns a transfer we did not take to its sender, and records that it went. */
+/** Gives money we did not take back to whoever sent it, and records that it went. */
 async function giveTransferBack(
   ctx: Pick<TNoticeContext, 'db' | 'clock' | 'providers'>,
   row: TTransferNoticeRow,
@@ -155,17 +218,13 @@ async function giveTransferBack(
     reference: row.reference,
     providerReference: row.providerReference,
     amount: row.amount,
+    currency: row.currency,
     reason: row.answer,
   });
   await ctx.db
     .update(transferNotices)
     .set({ returnedAt: ctx.clock.now() })
-    .where(
-      and(
-        eq(transferNotices.provider, row.provider),
-        eq(transferNotices.providerReference, row.providerReference),
-      ),
-    );
+    .where(recordOf(row.provider, row));
 }
 
 /**

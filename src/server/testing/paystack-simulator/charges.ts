@@ -255,7 +255,16 @@ export const charges = (state: TSimState) => {
     const read = readCard(card);
     const test = TEST_CARDS[read.number] ?? UNKNOWN_CARD;
     const pin = optionalString(body, 'pin');
-    const transaction = newTransaction({ reference, amount, email, channel: 'card', metadata });
+    // Charged in the currency asked for, else the integration's own (Charge API `currency`).
+    const currency = optionalString(body, 'currency');
+    const transaction = newTransaction({
+      reference,
+      amount,
+      currency,
+      email,
+      channel: 'card',
+      metadata,
+    });
     transaction.card = { ...read, test };
     transaction.stepsLeft = [...test.steps];
     if (expired(read.expMonth, read.expYear)) {

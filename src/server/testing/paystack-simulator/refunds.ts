@@ -55,7 +55,7 @@ export const refunds = (state: TSimState) => {
     amount: refund.amount,
     deducted_amount: refund.status === 'processed' ? refund.amount : 0,
     fully_deducted: refund.status === 'processed',
-    currency: 'NGN',
+    currency: refund.transaction.currency,
     channel: refund.transaction.channel,
     status: refund.status,
     refunded_by: 'api',
@@ -72,7 +72,7 @@ export const refunds = (state: TSimState) => {
     transaction_reference: refund.transaction.reference,
     refund_reference: refund.status === 'processed' ? `TRF_${refund.id}` : null,
     amount: String(refund.amount),
-    currency: 'NGN',
+    currency: refund.transaction.currency,
     processor: refund.transaction.channel === 'card' ? 'card' : 'instant-transfer',
     customer: { first_name: null, last_name: null, email: refund.transaction.email },
     integration: INTEGRATION_ID,
@@ -93,6 +93,11 @@ export const refunds = (state: TSimState) => {
     if (!transaction) throw new PaystackRefusal(404, 'Transaction not found');
     if (transaction.state !== 'success') {
       throw new PaystackRefusal(400, 'Cannot refund a transaction that was not successful');
+    }
+    // A refund is in the transaction's currency (Create Refund, `currency`); the wording is assumed.
+    const currency = optionalString(ctx.body, 'currency');
+    if (currency !== undefined && currency !== transaction.currency) {
+      throw new PaystackRefusal(400, `Currency must be the transaction's, ${transaction.currency}`);
     }
     const left = transaction.amount - transaction.refunded;
     if (left <= 0) throw new PaystackRefusal(400, 'Transaction has been fully reversed');

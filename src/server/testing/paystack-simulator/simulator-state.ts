@@ -73,7 +73,10 @@ export type TTransferAccount = {
 export type TTransaction = {
   id: number;
   reference: string;
+  /** In the minor unit of `currency`. */
   amount: number;
+  /** ISO 4217: the integration's NGN unless the charge named another (Charge API `currency`). */
+  currency: string;
   email: string;
   channel: 'card' | 'bank_transfer' | 'direct_debit';
   metadata: unknown;
@@ -256,7 +259,7 @@ export const createSimState = (input: {
       paid_at: iso(transaction.paidAt),
       created_at: iso(transaction.createdAt),
       channel: transaction.channel,
-      currency: 'NGN',
+      currency: transaction.currency,
       ip_address: '127.0.0.1',
       metadata: transaction.metadata ?? '',
       log: null,
@@ -283,6 +286,7 @@ export const createSimState = (input: {
   const newTransaction = (input: {
     reference: string | undefined;
     amount: number;
+    currency?: string;
     email: string;
     channel: TTransaction['channel'];
     metadata: unknown;
@@ -294,6 +298,7 @@ export const createSimState = (input: {
       id: state.newId(),
       reference,
       amount: input.amount,
+      currency: input.currency ?? 'NGN',
       email: input.email,
       channel: input.channel,
       metadata: input.metadata,
