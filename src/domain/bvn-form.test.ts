@@ -9,7 +9,7 @@ import {
 } from './bvn-form';
 
 const send: TBvnFormAction = { type: 'code_requested', bvn: '2233 4455 667' };
-const sent: TBvnFormAction = { type: 'code_sent', sentTo: '0803 *** **42' };
+const sent: TBvnFormAction = { type: 'code_sent' };
 const verify: TBvnFormAction = { type: 'verify_requested', code: '123456' };
 
 const ROUTES = {
@@ -37,16 +37,16 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_bvn', bvn: '2233', busy: false, error: 'Enter your 11-digit BVN' },
   ],
   [
-    'asks for the code once it went, saying where',
+    'asks for the code once it was asked for, naming no phone',
     'sending',
     sent,
-    { phase: 'enter_code', sentTo: '0803 *** **42', busy: false, error: null },
+    { phase: 'enter_code', busy: false, error: null, notice: null },
   ],
   [
-    'shows a refused BVN on the BVN field',
+    'shows a refused send on the BVN field',
     'sending',
-    { type: 'send_failed', code: 'BVN_TAKEN', message: 'This BVN is already verified' },
-    { phase: 'enter_bvn', busy: false, error: 'This BVN is already verified' },
+    { type: 'send_failed', code: 'PHONE_CODE_RATE_LIMITED', message: 'Too many codes' },
+    { phase: 'enter_bvn', busy: false, error: 'Too many codes' },
   ],
   [
     'sends again from the code field',
@@ -55,10 +55,15 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_code', resending: true },
   ],
   [
-    'says a new code went',
+    'says a new code went if the BVN is on record',
     'resending',
-    { type: 'code_sent', sentTo: '0803 *** **42' },
-    { phase: 'enter_code', resending: false, notice: 'We sent a new code to 0803 *** **42.' },
+    sent,
+    {
+      phase: 'enter_code',
+      resending: false,
+      notice:
+        'If this BVN is on record, we sent a new code to the phone number it is registered with.',
+    },
   ],
   [
     'keeps the code field when sending again is refused for too many codes',
@@ -67,10 +72,10 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_code', resending: false, error: 'Too many codes' },
   ],
   [
-    'returns to the BVN field when sending again finds the BVN taken',
+    'returns to the BVN field when sending again finds the BVN malformed',
     'resending',
-    { type: 'send_failed', code: 'BVN_TAKEN', message: 'Taken' },
-    { phase: 'enter_bvn', error: 'Taken' },
+    { type: 'send_failed', code: 'BVN_INVALID', message: 'Enter your 11-digit BVN' },
+    { phase: 'enter_bvn', error: 'Enter your 11-digit BVN' },
   ],
   ['verifies 6 digits', 'code', verify, { phase: 'enter_code', busy: true }],
   [
@@ -102,7 +107,7 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_code', error: 'Too many wrong tries. Please request a new code.' },
   ],
   [
-    'returns to the BVN field when the BVN was taken meanwhile',
+    'returns to the BVN field when the proven BVN is another payer’s',
     'verifying',
     { type: 'verify_failed', code: 'BVN_TAKEN', message: 'Taken' },
     { phase: 'enter_bvn', bvn: '22334455667', error: 'Taken' },

@@ -1,5 +1,6 @@
 import { BVN_CODE_LENGTH, toBvn } from './bvn';
 import { ERROR_CATALOGUE, type TErrorCode } from './errors';
+import { BVN_CODE_RESENT_MESSAGE } from './phone-code-texts';
 
 /*
  * The BVN form (docs/identity.md "The BVN"): the payer types their BVN, a code goes to the phone
@@ -11,13 +12,13 @@ export type TBvnFormState =
   /** The BVN field and 'Send code'. `busy` while the code is being sent. */
   | { phase: 'enter_bvn'; bvn: string; busy: boolean; error: string | null }
   /**
-   * The code field and 'Verify' ('Verifying...' while `busy`); `sentTo` is the masked phone the
-   * code went to, which may not be the payer's own number. `notice` says a new code went.
+   * The code field and 'Verify' ('Verifying...' while `busy`), under the words the server answers
+   * whatever the BVN (BVN_CODE_SENT_MESSAGE: no phone, no word of whether the BVN is on record).
+   * `notice` says a new code went.
    */
   | {
       phase: 'enter_code';
       bvn: string;
-      sentTo: string;
       busy: boolean;
       /** 'Send again' is under way. */
       resending: boolean;
@@ -32,7 +33,7 @@ export type TBvnFormAction =
   | { type: 'code_requested'; bvn: string }
   /** 'Send again' on the code field: a new code to the same BVN's phone. */
   | { type: 'resend_requested' }
-  | { type: 'code_sent'; sentTo: string }
+  | { type: 'code_sent' }
   | { type: 'send_failed'; message?: string | null | undefined; code?: TErrorCode | undefined }
   /** 'Verify' with the code as typed. */
   | { type: 'verify_requested'; code: string }
@@ -55,7 +56,7 @@ export function toBvnCode(input: string): string | null {
 }
 
 /** Refusals of the BVN itself: the payer goes back to the BVN field to change it. */
-const BVN_REFUSED: readonly TErrorCode[] = ['BVN_INVALID', 'BVN_NOT_FOUND', 'BVN_TAKEN'];
+const BVN_REFUSED: readonly TErrorCode[] = ['BVN_INVALID', 'BVN_TAKEN'];
 
 /** The server's message; else the catalogue's for its code; else the generic `fallback`. */
 const messageOf = (
@@ -85,7 +86,6 @@ export function bvnFormReducer(state: TBvnFormState, action: TBvnFormAction): TB
         return {
           phase: 'enter_code',
           bvn: state.bvn,
-          sentTo: action.sentTo,
           busy: false,
           resending: false,
           error: null,
@@ -93,12 +93,7 @@ export function bvnFormReducer(state: TBvnFormState, action: TBvnFormAction): TB
         };
       }
       if (state.phase === 'enter_code' && state.resending) {
-        return {
-          ...state,
-          sentTo: action.sentTo,
-          resending: false,
-          notice: `We sent a new code to ${action.sentTo}.`,
-        };
+        return { ...state, resending: false, notice: BVN_CODE_RESENT_MESSAGE };
       }
       return state;
     case 'send_failed': {

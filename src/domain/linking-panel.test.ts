@@ -96,7 +96,7 @@ const needsOtp = charged({
 const bvnForm = (action: object): TLinkingPanelAction =>
   ({ type: 'bvn_form', action }) as TLinkingPanelAction;
 const sendBvnCode = bvnForm({ type: 'code_requested', bvn: '22334455667' });
-const bvnCodeSent = bvnForm({ type: 'code_sent', sentTo: '0803 *** **42' });
+const bvnCodeSent = bvnForm({ type: 'code_sent' });
 const verifyBvn = bvnForm({ type: 'verify_requested', code: '123456' });
 const bvnVerified = bvnForm({ type: 'verified', last4: '5667' });
 const notVerified: TLinkingPanelAction = {
@@ -261,10 +261,10 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     { step: 'bvn', form: { phase: 'enter_bvn', busy: true } },
   ],
   [
-    'asks for the code, saying where it went',
+    'asks for the code once it was asked for',
     'bvnSendingOnOpen',
     bvnCodeSent,
-    { step: 'bvn', form: { phase: 'enter_code', sentTo: '0803 *** **42' } },
+    { step: 'bvn', form: { phase: 'enter_code', busy: false } },
   ],
   [
     'shows the tries left after a wrong code',

@@ -12,7 +12,8 @@ import { AppError } from './services/app-error';
 
 /*
  * Limits on what costs us money or helps an attacker (docs/security.md): SMS codes (each one is
- * paid for once a real provider is plugged in, and SMS pumping farms them), sign-in sessions and
+ * paid for once a real provider is plugged in, and SMS pumping farms them: per address, and per
+ * BVN or number asked about by its keyed hash, whoever asks), sign-in sessions and
  * challenges, wrong merchant secrets, and card charges (card testing: per address, and per card
  * across payments by its keyed hash). The counting is @fastify/rate-limit's; this file only
  * says what is counted, by which key, and answers the catalogue's 429 with Retry-After.
@@ -35,6 +36,16 @@ export const DEFAULT_RATE_LIMITS = {
   codeSendsPerAddress: { max: 10, windowMs: 10 * MINUTE },
   /** SMS codes asked for by everybody together: a ceiling on what a flood can cost. */
   codeSendsOverall: { max: 1_000, windowMs: 60 * MINUTE },
+  /**
+   * BVN codes asked for one BVN (by its keyed hash) from any address or payer: each may reach the
+   * BVN's registered phone, and every ask counts, whether the registry knows the BVN or not.
+   */
+  bvnCodesPerBvn: { max: 5, windowMs: 60 * MINUTE },
+  /**
+   * Dashboard recovery codes asked for one number (by its keyed hash) from any address: every ask
+   * counts, whether the number is on a team or not, so a 429 tells nobody which it is.
+   */
+  recoveryCodesPerNumber: { max: 5, windowMs: 60 * MINUTE },
   /** Sign-in sessions opened from one address. */
   discoveriesPerAddress: { max: 60, windowMs: MINUTE },
   /** WebAuthn challenges and grant nonces handed to one address. */
@@ -85,6 +96,13 @@ export type TRateLimiters = {
   /** Asks the shared store (Redis) the smallest question; null when counts stay in this process. */
   pingStore: (() => Promise<void>) | null;
   codeSends: onRequestAsyncHookHandler;
+  /**
+   * In the handler, after `codeSends`: counts a BVN code asked for the BVN of `targetKey`
+   * (services/identity/code-sends.ts `codeTargetKey`); 429 past its limit.
+   */
+  bvnCodeSends(request: FastifyRequest, reply: FastifyReply, targetKey: string): Promise<void>;
+  /** The same for a dashboard recovery code asked for the number of `targetKey`. */
+  recoveryCodeSends(request: FastifyRequest, reply: FastifyReply, targetKey: string): Promise<void>;
   discoveries: onRequestAsyncHookHandler;
   challenges: onRequestAsyncHookHandler;
   logins: onRequestAsyncHookHandler;
@@ -215,6 +233,7 @@ export async function registerRateLimits(
   });
   const clientIdOf = new WeakMap<FastifyRequest, string>();
   const cardKeyOf = new WeakMap<FastifyRequest, string>();
+  const targetKeyOf = new WeakMap<FastifyRequest, string>();
 
   const check = (name: keyof TRateLimits, key: (request: FastifyRequest) => string): TCheck => {
     const counted = app.createRateLimit({
@@ -247,6 +266,16 @@ export async function registerRateLimits(
       }
     };
 
+  /** Counts the request against `name` for the target the handler names by its keyed hash. */
+  const perTarget = (name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber') => {
+    const counted = check(name, (request) => targetKeyOf.get(request) ?? '');
+    return async (request: FastifyRequest, reply: FastifyReply, targetKey: string) => {
+      targetKeyOf.set(request, targetKey);
+      const wait = exceededBy(await counted(request));
+      if (wait !== null) refuse(reply, wait);
+    };
+  };
+
   const authFailuresByAddress = check('merchantAuthFailuresPerAddress', byAddress);
   const authFailuresByClient = check(
     'merchantAuthFailuresPerClient',
@@ -265,6 +294,8 @@ export async function registerRateLimits(
       check('codeSendsPerAddress', byAddress),
       check('codeSendsOverall', () => 'all'),
     ),
+    bvnCodeSends: perTarget('bvnCodesPerBvn'),
+    recoveryCodeSends: perTarget('recoveryCodesPerNumber'),
     discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
     challenges: countAgainst(check('challengesPerAddress', byAddress)),
     logins: countAgainst(check('loginsPerAddress', byAddress)),

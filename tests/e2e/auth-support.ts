@@ -40,14 +40,34 @@ export function uniquePhone(): string {
 }
 
 /**
+ * Resolves once the server at `origin` has no SMS on its way: no job of the SMS group (`sms.*`:
+ * the sends, and the asked BVN and recovery codes, which queue their SMS after the call answered)
+ * waits or runs, as GET /api/health/ready counts them.
+ */
+async function smsSettled(request: APIRequestContext, origin: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const response = await request.get(`${origin}/api/health/ready`);
+      const { jobs } = (await response.json()) as {
+        jobs: Array<{ kind: string; waiting: number; active: number }>;
+      };
+      return jobs
+        .filter(({ kind }) => kind.startsWith('sms.'))
+        .reduce((sum, { waiting, active }) => sum + waiting + active, 0);
+    })
+    .toBe(0);
+}
+
+/**
  * The code in the newest sandbox SMS to a number (the JSON twin of /sandbox/messages), on the
- * test server or on another server of the suite (`origin`).
+ * test server or on another server of the suite (`origin`), once no SMS is on its way there.
  */
 export async function latestCode(
   request: APIRequestContext,
   phone: string,
   origin: string = E2E.appOrigin,
 ): Promise<string> {
+  await smsSettled(request, origin);
   let code: string | undefined;
   await expect
     .poll(async () => {

@@ -11,10 +11,12 @@ import { ZPrintable } from './fields';
 export const ZBvnCodeRequest = z.object({ bvn: ZPrintable(40) });
 export type TBvnCodeRequest = z.infer<typeof ZBvnCodeRequest>;
 
+/**
+ * The same answer whatever the BVN (phone-code-texts.ts BVN_CODE_SENT_MESSAGE): it names no phone
+ * and does not say whether the registry knows the BVN.
+ */
 export const ZBvnCodeResponse = z.object({
   success: z.literal(true),
-  /** The registered phone, masked ('0803 *** **42'): it may not be the payer's own number. */
-  sentTo: z.string(),
   expiresAt: z.string(),
   message: z.string(),
 });

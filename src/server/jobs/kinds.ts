@@ -1,4 +1,6 @@
 import type { TAppContext } from '../context';
+import { recoveryCodeJob } from '../services/dashboard/staff-sign-in';
+import { bvnCodeJob } from '../services/identity/bvn';
 import { EVENT_PRUNE_MS, pruneMerchantEvents } from '../services/merchants/merchant-events';
 import {
   webhookDeliverer,
@@ -49,6 +51,8 @@ export function jobKinds(
   const reconcileEvery = ctx.config.reconcileIntervalMs;
   const kinds: TJobKind[] = [
     smsJob({ db: ctx.db, sms: ctx.providers.sms, clock: ctx.clock }),
+    bvnCodeJob(ctx),
+    recoveryCodeJob(ctx),
     {
       name: WEBHOOK_DELIVER_JOB,
       retry: { limit: 10, delaySeconds: 30, maxDelaySeconds: 6 * 3_600 },

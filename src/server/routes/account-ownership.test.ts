@@ -19,8 +19,14 @@ import {
 } from '../db/schema';
 import { SANDBOX_CARDS, SANDBOX_PEOPLE, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/payments/ledger';
-import { ownPerson, requestBvnCode, verifyBvn, type TSandboxPerson } from '../testing/bvn';
-import { oneTapGrant, payerWithPasskey } from '../testing/identity';
+import {
+  ownPerson,
+  requestBvnCode,
+  submitBvnCode,
+  verifyBvn,
+  type TSandboxPerson,
+} from '../testing/bvn';
+import { latestCode, oneTapGrant, payerWithPasskey } from '../testing/identity';
 import {
   accountLinkRow,
   consentWithPayment,
@@ -390,8 +396,14 @@ describe('another payer’s account, a joint account too, is not yours: one BVN 
     expect(refused.json()).toEqual(NOT_YOURS);
     expect(await linksOf(second)).toEqual([]);
     expect(await accountsOf(second)).toEqual([]);
-    // The holder's BVN cannot become theirs either.
-    const taken = await requestBvnCode(ctx.app, second.token, first.person.bvn);
+    // The holder's BVN cannot become theirs either: asked for, it is answered as any BVN is, and
+    // only a code proven from its phone is told it is taken.
+    expect((await requestBvnCode(ctx.app, second.token, first.person.bvn)).statusCode).toBe(200);
+    const taken = await submitBvnCode(
+      ctx.app,
+      second.token,
+      await latestCode(ctx.app, first.person.phoneNumber),
+    );
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ error: { code: 'BVN_TAKEN' } });
 

@@ -26,9 +26,9 @@ import {
 } from '../services/dashboard/staff';
 import {
   addStaffPasskey,
+  askRecoveryCode,
   passkeyOptions,
   recoverWithCode,
-  sendRecoveryCode,
   signInWithPasskey,
 } from '../services/dashboard/staff-sign-in';
 import {
@@ -111,9 +111,11 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
         response: jsonAnswers({ 200: ZCodeSentResponse }),
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true as const,
-      ...(await sendRecoveryCode(sms, request.body.phone, clock.now())),
+      ...(await askRecoveryCode(db, request.body.phone, (targetKey) =>
+        limits.recoveryCodeSends(request, reply, targetKey),
+      )),
     }),
   );
 

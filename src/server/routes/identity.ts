@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { maskedBvn } from '../../domain/bvn';
 import { phoneChangedAnswer } from '../../domain/phone-change';
-import { bvnCodeSentMessage, codeSentMessage } from '../../domain/phone-code-texts';
+import { BVN_CODE_SENT_MESSAGE, codeSentMessage } from '../../domain/phone-code-texts';
 import { ZPhoneCodeResponse } from '../../domain/schemas/auth';
 import {
   ZBvnCodeRequest,
@@ -22,8 +22,10 @@ import { jsonAnswers } from './responses';
 
 /**
  * The payer's BVN (docs/identity.md "The BVN"): verified once by a code sent to the BVN's
- * registered phone. Verifying the first BVN needs only a session (the code is itself the proof,
- * from another phone maybe); replacing a verified one needs a session a trusted passkey proved.
+ * registered phone. Asking for the code answers the same whatever the BVN; only the verification,
+ * by whoever proved the code, says a BVN is taken. Verifying the first BVN needs only a session
+ * (the code is itself the proof, from another phone maybe); replacing a verified one needs a
+ * session a trusted passkey proved.
  * The sign-in number (docs/identity.md "Changing the phone number") changes only from a session
  * a trusted passkey proved, on a code sent to the new number.
  */
@@ -54,21 +56,23 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
       schema: {
         operationId: 'sendBvnCode',
         summary: 'Send a code to the phone registered with a BVN',
+        description:
+          'Answers the same whatever the BVN: whether the registry knows it, whose it is and its phone are not said. A code goes to the phone the registry names, if it knows the BVN; one another payer verified is refused (409 `BVN_TAKEN`) only at `verifyBvn`, to whoever proved the code. Every ask counts against the payer’s limit (429 `PHONE_CODE_RATE_LIMITED`) and the BVN’s, from any payer or address (429 `RATE_LIMITED`).',
         body: ZBvnCodeRequest,
         response: jsonAnswers({ 200: ZBvnCodeResponse }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const payer = payerOf(request);
       const sent = await requestBvnCode(ctx, payer.payerId, {
         bvn: request.body.bvn,
         mayReplace: payer.passkeyProven,
+        countTarget: (targetKey) => ctx.limits.bvnCodeSends(request, reply, targetKey),
       });
       return {
         success: true as const,
-        sentTo: sent.sentTo,
         expiresAt: sent.expiresAt.toISOString(),
-        message: bvnCodeSentMessage(sent.sentTo),
+        message: BVN_CODE_SENT_MESSAGE,
       };
     },
   );
@@ -84,6 +88,8 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
       schema: {
         operationId: 'verifyBvn',
         summary: 'Verify a BVN with the code sent to its phone',
+        description:
+          'The right code makes the BVN the payer’s; one another payer verified answers 409 `BVN_TAKEN` (the only place it is said). A BVN the registry does not know had no code sent: every guess is a wrong try.',
         body: ZBvnVerifyRequest,
         response: jsonAnswers({ 200: ZBvnStatusResponse }),
       },

@@ -2,17 +2,20 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { dashboardCodeMessage } from '../../../domain/dashboard-roles';
 import { codeSentMessage } from '../../../domain/phone-code-texts';
 import type { TPasskeyRegisterRequest } from '../../../domain/schemas/auth';
+import type { TClock } from '../../clock';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { dashboardStaff, merchants } from '../../db/schema';
-import type { TJobs } from '../../jobs/engine';
+import { enqueueJob, type TJobKind, type TJobs } from '../../jobs/engine';
 import { AppError } from '../app-error';
+import { codeTargetKey } from '../identity/code-sends';
 import { registerPasskey, registrationOptions } from '../identity/passkey-devices';
 import { verifySignIn } from '../identity/passkeys';
 import { findPayerById, findPayerByPhone } from '../identity/payers';
 import {
   checkPhoneCode,
   consumePhoneCode,
+  holdUnsentPhoneCode,
   normalisePhone,
   requestPhoneCode,
 } from '../identity/phone-codes';
@@ -132,16 +135,48 @@ export async function addStaffPasskey(
   return saved;
 }
 
-/** A lost passkey: a code to a number on a team (a number on none gets no SMS, and no error). */
-export async function sendRecoveryCode(
-  ctx: { db: TDb; config: TConfig; jobs?: TJobs | undefined },
+/**
+ * A lost passkey: a code asked for a number (docs/dashboard.md "Getting in"). The answer, its
+ * limits and its work are the same for every number: the number's ask is counted by its keyed
+ * hash (`countTarget`, the shared rate limits) and a job is queued; whether the number is on a
+ * team is for the job alone (`sendRecoveryCode`), after the answer, so neither the answer, nor
+ * its time, nor a 429 tells a staff number from another.
+ */
+export async function askRecoveryCode(
+  db: TDb,
   phone: string,
-  now: Date,
-) {
+  countTarget: (targetKey: string) => Promise<void>,
+): Promise<{ phoneNumber: string; message: string }> {
   const phoneNumber = normalisePhone(phone);
+  await countTarget(await codeTargetKey(db, `phone:${phoneNumber}`));
+  await enqueueJob(db, RECOVERY_CODE_JOB, { phoneNumber } satisfies TRecoveryCodeJob);
+  return { phoneNumber, message: codeSentMessage(phoneNumber) };
+}
+
+/** The job that sends an asked recovery code. */
+export const RECOVERY_CODE_JOB = 'sms.dashboard-recovery-code';
+
+/** Its data: the number asked about (never a code). */
+type TRecoveryCodeJob = { phoneNumber: string };
+
+/**
+ * The job's work: a code by SMS to a number on a team; to any other number a code nobody is sent
+ * (`holdUnsentPhoneCode`), so a wrong guess at `POST /api/dashboard/recovery` reads the same for
+ * both ('That code is not correct', tries left), and only whoever proved the code learns that the
+ * number is on no team. A number past its codes for the hour gets nothing more, staff or not.
+ */
+export async function sendRecoveryCode(
+  ctx: { db: TDb; config: TConfig },
+  phoneNumber: string,
+  now: Date,
+): Promise<{ sent: boolean }> {
   const payer = await findPayerByPhone(ctx.db, phoneNumber);
   const membership = payer ? await latestMembership(ctx.db, payer.id) : null;
-  if (membership) {
+  try {
+    if (!membership) {
+      await holdUnsentPhoneCode(ctx.db, phoneNumber, now);
+      return { sent: false };
+    }
     await requestPhoneCode(ctx, phoneNumber, now, (sent) =>
       dashboardCodeMessage({
         productName: ctx.config.productName,
@@ -149,8 +184,27 @@ export async function sendRecoveryCode(
         ...sent,
       }),
     );
+    return { sent: true };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'PHONE_CODE_RATE_LIMITED') {
+      return { sent: false };
+    }
+    throw error;
   }
-  return { phoneNumber, message: codeSentMessage(phoneNumber) };
+}
+
+/** The recovery code job kind (jobs/kinds.ts): retried briefly, as a code lives 5 minutes. */
+export function recoveryCodeJob(ctx: {
+  db: TDb;
+  config: TConfig;
+  clock: TClock;
+}): TJobKind<TRecoveryCodeJob> {
+  return {
+    name: RECOVERY_CODE_JOB,
+    retry: { limit: 5, delaySeconds: 5, maxDelaySeconds: 60 },
+    expireSeconds: 60,
+    run: ({ phoneNumber }) => sendRecoveryCode(ctx, phoneNumber, ctx.clock.now()),
+  };
 }
 
 /** The recovery code proves the number: a 'phone-code' session that may make a passkey. */

@@ -5,21 +5,26 @@ import {
   BVN_CODE_MAX_WRONG_TRIES,
   BVN_CODE_TTL_MS,
   BVN_CODES_PER_PAYER_PER_HOUR,
-  maskedPhone,
   toBvn,
 } from '../../../domain/bvn';
 import { formatErrorMessage } from '../../../domain/errors';
-import { formatNigerianPhone } from '../../../domain/schemas/auth';
 import type { TVerifiedBvn } from '../../../domain/schemas/identity';
 import type { TAppContext } from '../../context';
 import { sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { bvnCodes, payers } from '../../db/schema';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { enqueueJob, type TJobKind } from '../../jobs/engine';
+import { queueSms } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../payments/payment-records';
-import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
+import {
+  codeTargetKey,
+  HOUR_MS,
+  NO_CODE_SENT,
+  randomCode,
+  refuseBeyondHourlyLimit,
+} from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 import { smsSeal } from './sms-seal';
 
@@ -35,9 +40,7 @@ import { smsSeal } from './sms-seal';
  * from a server secret, which SECRETS_KEY seals in the database.
  */
 
-type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'> & {
-  jobs?: TSmsNudge;
-};
+type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
 
 function codeHash(key: Buffer, payerId: string, code: string): string {
   return createHmac('sha256', key).update(`${payerId}:${code}`).digest('base64url');
@@ -77,43 +80,39 @@ export async function keptBvn(
 }
 
 /**
- * Sends a code to the phone a BVN is registered with. `mayReplace`: whether the session may
- * replace a verified BVN by another (only a session a trusted passkey proved may).
+ * Asks for a code proving `input.bvn`, and answers the same whatever the BVN: whether the
+ * registry knows it, whose it is and which phone it names are told to nobody here. The code's row
+ * is stored with no code yet (NO_CODE_SENT), with a job that asks the registry and sends the code
+ * (`sendBvnCode`), so the call does the same work and waits for nothing of the registry or the
+ * SMS, whatever the BVN. A BVN another payer verified is told (BVN_TAKEN) at verification, to
+ * whoever proved the code its phone received; one the registry does not know is told to nobody.
+ *
+ * Limits, each counting every ask: the BVN's, by its keyed hash across payers and addresses
+ * (`countTarget`, the shared rate limits), and the payer's, in the code's transaction. `mayReplace`:
+ * whether the session may replace a verified BVN by another (only a session a trusted passkey
+ * proved may); that refusal tells the payer only about their own BVN.
  */
 export async function requestBvnCode(
   ctx: TBvnContext,
   payerId: string,
-  input: { bvn: string; mayReplace: boolean },
-): Promise<{ sentTo: string; expiresAt: Date }> {
+  input: { bvn: string; mayReplace: boolean; countTarget: (targetKey: string) => Promise<void> },
+): Promise<{ expiresAt: Date }> {
   const bvn = toBvn(input.bvn);
   if (!bvn) throw new AppError('BVN_INVALID');
-  const keys = await bvnKeys(ctx.db);
+  await input.countTarget(await codeTargetKey(ctx.db, `bvn:${bvn}`));
   const kept = await keptBvn(ctx.db, bvn);
-  const hash = kept.bvnHash;
   const [payer] = await ctx.db
     .select({ bvnHash: payers.bvnHash })
     .from(payers)
     .where(eq(payers.id, payerId));
   // The guard read is for the message only: the verification's UPDATE decides again.
-  if (payer?.bvnHash && payer.bvnHash !== hash && !input.mayReplace) {
+  if (payer?.bvnHash && payer.bvnHash !== kept.bvnHash && !input.mayReplace) {
     throw new AppError('PASSKEY_PROOF_REQUIRED');
   }
-  const [owner] = await ctx.db
-    .select({ id: payers.id })
-    .from(payers)
-    .where(and(eq(payers.bvnHash, hash), sql`${payers.id} <> ${payerId}`));
-  if (owner) throw new AppError('BVN_TAKEN');
-  const record = await ctx.providers.payments.lookupBvn(bvn);
-  if (!record) throw new AppError('BVN_NOT_FOUND');
-
   const now = ctx.clock.now();
-  const code = randomCode(BVN_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
-  const minutes = BVN_CODE_TTL_MS / 60_000;
-  const body = `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`;
-  const seal = await smsSeal(ctx.db);
-  // The code and its SMS are one change (the outbox): the SMS goes once, exactly when the code exists.
-  const sms = await ctx.db.transaction(async (tx) => {
+  // The asked code and the job that sends it are one change (the outbox).
+  await ctx.db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(
       tx,
       { table: bvnCodes, createdAt: bvnCodes.createdAt },
@@ -136,13 +135,7 @@ export async function requestBvnCode(
       );
     const [stored] = await tx
       .insert(bvnCodes)
-      .values({
-        payerId,
-        ...kept,
-        codeHash: codeHash(keys.codeKey, payerId, code),
-        createdAt: now,
-        expiresAt,
-      })
+      .values({ payerId, ...kept, codeHash: NO_CODE_SENT, createdAt: now, expiresAt })
       .returning({ id: bvnCodes.id });
     if (!stored) throw new Error('The code was not stored');
     await tx
@@ -153,14 +146,84 @@ export async function requestBvnCode(
           lt(bvnCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
-    return queueSms(tx, seal, `bvn-code:${stored.id}`, {
+    await enqueueJob(tx, BVN_CODE_JOB, { codeId: stored.id } satisfies TBvnCodeJob);
+  });
+  return { expiresAt };
+}
+
+/** The job that makes and sends an asked BVN code. */
+export const BVN_CODE_JOB = 'sms.bvn-code';
+
+/** Its data: the asked code's row, nothing of the BVN or the code. */
+type TBvnCodeJob = { codeId: number };
+
+/**
+ * A code row that may still be tried: neither used nor replaced, unexpired, with tries left.
+ * What a guess needs, and what making the code needs (one nobody can try is not sent).
+ */
+const triable = (now: Date) =>
+  and(
+    isNull(bvnCodes.consumedAt),
+    isNull(bvnCodes.supersededAt),
+    gt(bvnCodes.expiresAt, now),
+    lt(bvnCodes.wrongTries, BVN_CODE_MAX_WRONG_TRIES),
+  );
+
+/**
+ * The job's work: asks the registry for the phone of the asked code's BVN, then makes the code and
+ * queues its SMS in one transaction, where the row is still triable and still without a code. A
+ * BVN the registry does not know keeps NO_CODE_SENT: every guess at it is a wrong try. A registry
+ * that fails throws, and the job is tried again while the code may still be tried.
+ */
+export async function sendBvnCode(ctx: TBvnContext, codeId: number): Promise<{ sent: boolean }> {
+  const [row] = await ctx.db
+    .select({
+      payerId: bvnCodes.payerId,
+      bvnSealed: bvnCodes.bvnSealed,
+      expiresAt: bvnCodes.expiresAt,
+    })
+    .from(bvnCodes)
+    .where(
+      and(eq(bvnCodes.id, codeId), eq(bvnCodes.codeHash, NO_CODE_SENT), triable(ctx.clock.now())),
+    );
+  if (!row) return { sent: false };
+  const keys = await bvnKeys(ctx.db);
+  const record = await ctx.providers.payments.lookupBvn(
+    unsealText(row.bvnSealed, keys.sealKey, SEAL_LABEL),
+  );
+  if (!record) return { sent: false };
+
+  const code = randomCode(BVN_CODE_LENGTH);
+  const minutes = BVN_CODE_TTL_MS / 60_000;
+  const body = `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`;
+  const seal = await smsSeal(ctx.db);
+  const now = ctx.clock.now();
+  // The registry answered meanwhile: the row may have been tried, replaced or expired.
+  const queued = await ctx.db.transaction(async (tx) => {
+    const [made] = await tx
+      .update(bvnCodes)
+      .set({ codeHash: codeHash(keys.codeKey, row.payerId, code) })
+      .where(and(eq(bvnCodes.id, codeId), eq(bvnCodes.codeHash, NO_CODE_SENT), triable(now)))
+      .returning({ id: bvnCodes.id });
+    if (!made) return false;
+    await queueSms(tx, seal, `bvn-code:${codeId}`, {
       phoneNumber: record.phoneNumber,
       body,
-      notAfter: expiresAt,
+      notAfter: row.expiresAt,
     });
+    return true;
   });
-  await sendQueuedSms(ctx.jobs, [sms]);
-  return { sentTo: maskedPhone(formatNigerianPhone(record.phoneNumber)), expiresAt };
+  return { sent: queued };
+}
+
+/** The BVN code job kind (jobs/kinds.ts): retried briefly, as a code lives 5 minutes. */
+export function bvnCodeJob(ctx: TBvnContext): TJobKind<TBvnCodeJob> {
+  return {
+    name: BVN_CODE_JOB,
+    retry: { limit: 5, delaySeconds: 5, maxDelaySeconds: 60 },
+    expireSeconds: 60,
+    run: ({ codeId }) => sendBvnCode(ctx, codeId),
+  };
 }
 
 /** The payer's live code: the newest one neither used nor replaced. */
@@ -186,7 +249,8 @@ async function whyNoTry(db: TDb, payerId: string, now: Date): Promise<AppError> 
  * Checks the code the BVN's phone received and records the BVN as the payer's. The guess and the
  * count of wrong tries are one UPDATE (concurrent guesses get 5 tries, no more); the code is used
  * up and the payer's BVN set in one transaction, where the unique index on the hash refuses a
- * BVN another payer verified meanwhile, and a verified BVN is replaced only when `mayReplace`.
+ * BVN another payer verified (BVN_TAKEN: said only now, to whoever proved the code the BVN's
+ * phone received), and a verified BVN is replaced only when `mayReplace`.
  */
 export async function verifyBvnCode(
   ctx: TBvnContext,
@@ -200,12 +264,7 @@ export async function verifyBvnCode(
   const now = ctx.clock.now();
   const keys = await bvnKeys(ctx.db);
   const matches = sql<boolean>`${bvnCodes.codeHash} = ${codeHash(keys.codeKey, payerId, code)}`;
-  const live = and(
-    isNull(bvnCodes.consumedAt),
-    isNull(bvnCodes.supersededAt),
-    gt(bvnCodes.expiresAt, now),
-    lt(bvnCodes.wrongTries, BVN_CODE_MAX_WRONG_TRIES),
-  );
+  const live = triable(now);
   const [tried] = await ctx.db
     .update(bvnCodes)
     .set({ wrongTries: sql`${bvnCodes.wrongTries} + case when ${matches} then 0 else 1 end` })

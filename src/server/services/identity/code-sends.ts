@@ -1,15 +1,34 @@
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { count, min, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { formatErrorMessage } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
 import { AppError } from '../app-error';
+import { storedSecret } from '../server-secrets';
 
 export const HOUR_MS = 3_600_000;
 
 /** A one-time code of `length` digits, each equally likely, leading zeros kept. */
 export const randomCode = (length: number): string =>
   String(randomInt(0, 10 ** length)).padStart(length, '0');
+
+/**
+ * What a code row keeps when no code went: no HMAC is this, so every guess at it is a wrong try,
+ * as a guess at a code sent to a phone the guesser does not hold would be. An asked code keeps it
+ * until the code is made and sent (a BVN the registry knows), or for good (a BVN it does not know,
+ * a dashboard recovery for a number on no team): the asker cannot tell which.
+ */
+export const NO_CODE_SENT = 'no-code-sent';
+
+/**
+ * The key one target of code sends (`bvn:<digits>`, `phone:<E.164>`) is counted under in the
+ * shared rate limits: HMAC-SHA-256 under a server secret, so the counters (Redis) hold nothing
+ * the BVN or the number can be read from.
+ */
+export async function codeTargetKey(db: TDb, target: string): Promise<string> {
+  const secret = await storedSecret(db, 'code-target-keys');
+  return createHmac('sha256', secret).update(target, 'utf8').digest('base64url');
+}
 
 /**
  * Inside the transaction that sends a one-time code: takes the lock of `lockKey` (one send at a

@@ -15,7 +15,7 @@ import type { TDb } from '../../db/database';
 import { phoneCodes } from '../../db/schema';
 import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
-import { HOUR_MS, randomCode, refuseBeyondHourlyLimit } from './code-sends';
+import { HOUR_MS, NO_CODE_SENT, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
 import { smsSeal } from './sms-seal';
 
@@ -65,45 +65,12 @@ export async function requestPhoneCode(
     : signInCodeMessage({ productName: config.productName, ...sent });
 
   const sms = await db.transaction(async (tx) => {
-    await refuseBeyondHourlyLimit(
-      tx,
-      { table: phoneCodes, createdAt: phoneCodes.createdAt },
-      {
-        lockKey: `phone-code:${phoneNumber}`,
-        sent: eq(phoneCodes.phoneNumber, phoneNumber),
-        limit: PHONE_CODES_PER_PHONE_PER_HOUR,
-        now,
-      },
-    );
-    await tx
-      .update(phoneCodes)
-      .set({ supersededAt: now })
-      .where(
-        and(
-          eq(phoneCodes.phoneNumber, phoneNumber),
-          isNull(phoneCodes.consumedAt),
-          isNull(phoneCodes.supersededAt),
-        ),
-      );
-    const [stored] = await tx
-      .insert(phoneCodes)
-      .values({
-        phoneNumber,
-        codeHash: hashCode(keys.phoneCodeKey, phoneNumber, code),
-        createdAt: now,
-        expiresAt,
-      })
-      .returning({ id: phoneCodes.id });
-    if (!stored) throw new Error('The code was not stored');
-    // Codes older than a day count towards nothing any more.
-    await tx
-      .delete(phoneCodes)
-      .where(
-        and(
-          eq(phoneCodes.phoneNumber, phoneNumber),
-          lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
-        ),
-      );
+    const stored = await storePhoneCode(tx, {
+      phoneNumber,
+      codeHash: hashCode(keys.phoneCodeKey, phoneNumber, code),
+      now,
+      expiresAt,
+    });
     return queueSms(tx, seal, `phone-code:${stored.id}`, {
       phoneNumber,
       body,
@@ -112,6 +79,68 @@ export async function requestPhoneCode(
   });
   await sendQueuedSms(jobs, [sms]);
   return { phoneNumber, expiresAt };
+}
+
+/**
+ * Stores a number's newest code in `tx`: refused past 10 a number an hour (one advisory lock per
+ * number, so racing sends cannot both pass the count), the number's earlier codes replaced, and
+ * those older than a day dropped, as they count towards nothing any more.
+ */
+async function storePhoneCode(
+  tx: TDb,
+  input: { phoneNumber: string; codeHash: string; now: Date; expiresAt: Date },
+): Promise<{ id: number }> {
+  const { phoneNumber, now } = input;
+  await refuseBeyondHourlyLimit(
+    tx,
+    { table: phoneCodes, createdAt: phoneCodes.createdAt },
+    {
+      lockKey: `phone-code:${phoneNumber}`,
+      sent: eq(phoneCodes.phoneNumber, phoneNumber),
+      limit: PHONE_CODES_PER_PHONE_PER_HOUR,
+      now,
+    },
+  );
+  await tx
+    .update(phoneCodes)
+    .set({ supersededAt: now })
+    .where(
+      and(
+        eq(phoneCodes.phoneNumber, phoneNumber),
+        isNull(phoneCodes.consumedAt),
+        isNull(phoneCodes.supersededAt),
+      ),
+    );
+  const [stored] = await tx
+    .insert(phoneCodes)
+    .values({ phoneNumber, codeHash: input.codeHash, createdAt: now, expiresAt: input.expiresAt })
+    .returning({ id: phoneCodes.id });
+  if (!stored) throw new Error('The code was not stored');
+  await tx
+    .delete(phoneCodes)
+    .where(
+      and(
+        eq(phoneCodes.phoneNumber, phoneNumber),
+        lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
+      ),
+    );
+  return stored;
+}
+
+/**
+ * Stores a code for the number that no SMS carries (NO_CODE_SENT): where a number must read as
+ * one that was sent a code, to whoever does not hold its phone (a dashboard recovery asked for a
+ * number on no team). It counts, replaces and is tried as a sent code is; no guess matches it.
+ */
+export async function holdUnsentPhoneCode(db: TDb, phoneNumber: string, now: Date): Promise<void> {
+  await db.transaction((tx) =>
+    storePhoneCode(tx, {
+      phoneNumber,
+      codeHash: NO_CODE_SENT,
+      now,
+      expiresAt: new Date(now.getTime() + PHONE_CODE_TTL_MS),
+    }),
+  );
 }
 
 /** The number's live code: the newest one neither used nor replaced. */

@@ -7,6 +7,7 @@ import {
   type TBvnFormAction,
   type TBvnFormState,
 } from '../../../domain/bvn-form';
+import { BVN_CODE_SENT_MESSAGE } from '../../../domain/phone-code-texts';
 import type { TVerifiedBvn } from '../../../domain/schemas/identity';
 import { ApiError } from '../../api/api-error';
 import type { TBvnVerificationProps } from '../../contracts/consent-slots';
@@ -54,7 +55,7 @@ export function useBvnRequests(
       (action.type === 'resend_requested' && next.phase === 'enter_code' && next.resending);
     if (!sending) return;
     identityApi.sendBvnCode({ bvn: next.bvn }).then(
-      (answer) => step({ type: 'code_sent', sentTo: answer.sentTo }),
+      () => step({ type: 'code_sent' }),
       (error: unknown) => step({ type: 'send_failed', ...failureOf(error) }),
     );
   };
@@ -71,8 +72,9 @@ type TBvnFormViewProps = {
 
 /**
  * 'Verify your BVN' (docs/identity.md "The BVN"): the BVN, 'Send code', then the code sent to
- * the phone the BVN is registered with, 'Verify'. It draws the domain's form state; the calls
- * are its parent's (useBvnRequests).
+ * the phone the BVN is registered with if it is on record (the page is told no more: not the
+ * phone, not whether the registry knows the BVN), 'Verify'. It draws the domain's form state; the
+ * calls are its parent's (useBvnRequests).
  */
 export function BvnFormView({ form, onAction, onCancel, reason }: TBvnFormViewProps) {
   const id = useId();
@@ -161,10 +163,7 @@ export function BvnFormView({ form, onAction, onCancel, reason }: TBvnFormViewPr
       <h2 ref={heading} tabIndex={-1} className="section-title">
         Verify your BVN
       </h2>
-      <p id={`${id}-sent`}>
-        We sent a {BVN_CODE_LENGTH}-digit code to {form.sentTo}, the phone your BVN is registered
-        with.
-      </p>
+      <p id={`${id}-sent`}>{BVN_CODE_SENT_MESSAGE}</p>
       <label htmlFor={`${id}-code`}>{BVN_CODE_LENGTH}-digit code</label>
       <input
         id={`${id}-code`}
