@@ -236,14 +236,15 @@ async function plans(): Promise<TRoutePlan[]> {
   return out;
 }
 
+/** A route's cases, its methods first: `spread` always takes the first case of a route. */
 function casesOf(plan: TRoutePlan, globalKeys: string[]): TFuzzCase[] {
   return [
+    ...methodCases(plan, fuzz.app.routeTable),
     ...pathCases(plan),
     ...queryCases(plan, globalKeys),
     ...headerCases(plan, fixtures),
     ...rawBodyCases(plan),
     ...mutationCases(plan),
-    ...methodCases(plan, fuzz.app.routeTable),
     ...acceptCases(plan),
   ];
 }

@@ -1482,9 +1482,9 @@ const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * The route's URL with the methods nobody registered for it, each to be answered 405 with the
- * route's methods in Allow (the first always kept, so every route is asked one), and HEAD, which
- * every GET route answers as GET without the body (an event stream that never answered HEAD held
- * its connection open).
+ * route's methods in Allow (the first kept and listed first, so that every route is asked one
+ * however many of its cases are kept), and HEAD, which every GET route answers as GET without
+ * the body (an event stream that never answered HEAD held its connection open).
  */
 export function methodCases(plan: TRoutePlan, table: TRouteEntry[]): TFuzzCase[] {
   const registered = new Set(table.filter((r) => r.url === plan.route.url).map((r) => r.method));
@@ -1499,7 +1499,7 @@ export function methodCases(plan: TRoutePlan, table: TRouteEntry[]): TFuzzCase[]
   }));
   const head = { routeKey: plan.key, kind: 'method HEAD', keep: true };
   const headAllows = registered.has('HEAD') ? {} : { allows };
-  return [{ ...head, ...headAllows, request: requestOf(plan, { method: 'HEAD' }) }, ...others];
+  return [...others, { ...head, ...headAllows, request: requestOf(plan, { method: 'HEAD' }) }];
 }
 
 /**
@@ -1850,7 +1850,8 @@ function evenly(cases: TFuzzCase[], limit: number): TFuzzCase[] {
 /**
  * At most `limit` of a route's cases: every case marked `keep` first (HEAD, Accept, NUL, lone
  * surrogates, int32 overflow), then the others taken evenly across the list, which runs kind by
- * kind (path, query, headers, raw bodies, mutations, methods), so each kind keeps its share.
+ * kind (methods, path, query, headers, raw bodies, mutations, Accept), so each kind keeps its
+ * share. The first kept case always goes.
  */
 export function spread(cases: TFuzzCase[], limit: number): TFuzzCase[] {
   if (cases.length <= limit) return cases;
