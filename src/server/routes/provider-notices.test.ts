@@ -5,7 +5,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CURRENCY_CODE } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
-import { events, paymentAttempts, payments, sandboxTransfers, transferNotices } from '../db/schema';
+import {
+  events,
+  ledgerTransactions,
+  paymentAttempts,
+  payments,
+  sandboxTransfers,
+  transferNotices,
+} from '../db/schema';
 import { receiveTransfer, transferProviderReference } from '../sandbox/sandbox-bank';
 import {
   SANDBOX_NOTICE_RETRY_MS,
@@ -13,7 +20,7 @@ import {
   sandboxNoticeKey,
   signSandboxNotice,
 } from '../sandbox/sandbox-notices';
-import { checkLedger } from '../services/payments/ledger';
+import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import { applyProviderNotice } from '../services/payments/provider-notices';
 import {
   consentWithPayment,
@@ -485,6 +492,46 @@ describe('a charge notice meets the requery in one completion path', () => {
       balanceMismatches: [],
       paymentsNotBookedOnce: [],
     });
+  });
+});
+
+describe('ledger:check against the notices of money', () => {
+  it('names a notice taken that the books do not hold at its amount, in naira, and a transfer booked that no notice took', async () => {
+    const open = await openTransfer();
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/transfers',
+      payload: { accountNumber: open.accountNumber, amount: open.amount },
+    });
+    expect(sent.json()).toMatchObject({ outcome: 'credited' });
+    const [noted] = await ctx.database.db
+      .select()
+      .from(transferNotices)
+      .where(eq(transferNotices.reference, open.reference));
+    const [booked] = await ctx.database.db
+      .select({ id: ledgerTransactions.id })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.reference, open.reference));
+    if (!noted || !booked) throw new Error('the transfer was not noted and booked');
+    const amiss = async () => (await checkLedger(ctx.database.db)).noticesNotBookedAsTold;
+    expect(await amiss()).toEqual([]);
+    const told = (set: { amount?: number; currency?: string }) =>
+      ctx.database.db
+        .update(transferNotices)
+        .set(set)
+        .where(eq(transferNotices.reference, open.reference));
+    const named = [`booking ${booked.id}`, `notice sandbox ${noted.providerReference}`];
+
+    // The record says ₦1 less than was booked, or another currency: both sides are named.
+    await told({ amount: open.amount - 100 });
+    expect((await amiss()).sort()).toEqual(named);
+    await told({ amount: open.amount, currency: 'USD' });
+    expect((await amiss()).sort()).toEqual(named);
+    expect(ledgerProblems(await checkLedger(ctx.database.db))).toContain(
+      `notice sandbox ${noted.providerReference}: a notice taken and its booking disagree`,
+    );
+    await told({ currency: 'NGN' });
+    expect(await amiss()).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TDb } from '../../db/database';
 import type { TPaymentProvider, TSettlementChannel } from '../../providers/payments';
 import {
@@ -125,6 +126,14 @@ export type TLedgerReport = {
    * (payout_return) if failed, neither while paying.
    */
   payoutsNotBookedAsEnded: string[];
+  /**
+   * Notices of money and the books that disagree (must be none): every notice we took (a
+   * transfer, transfer_notices) is booked once, at its amount, for its reference (a payment's
+   * transfer_payment, a link's link_test_transfer), and every such booking is a taken notice's.
+   * Money in another currency than the naira is never taken: it is given back, never booked.
+   * Named `notice {provider} {providerReference}` or `booking {transaction id}`.
+   */
+  noticesNotBookedAsTold: string[];
   /**
    * Where the provider's record and the books disagree (must be none): money the provider took
    * by one of our references, net of what it gave back, against what the books hold for it.
@@ -271,6 +280,23 @@ export async function checkLedger(
             <> (CASE WHEN o.status = 'completed' THEN 1 ELSE 0 END)
          OR (SELECT count(*) FROM ledger_transactions t WHERE t.reference = o.id AND t.kind = 'payout_return')
             <> (CASE WHEN o.status = 'failed' THEN 1 ELSE 0 END)`);
+  // Every kobo a notice told of that we took is booked, once; nothing else is booked as arrived.
+  const noticesAmiss = await list<{ id: string }>(sql`
+      WITH taken AS (
+        SELECT provider, provider_reference, reference, amount, currency FROM transfer_notices
+        WHERE answer = 'taken'),
+      booked AS (
+        SELECT t.id, t.reference,
+               (SELECT sum(e.amount) FROM ledger_entries e
+                 WHERE e.transaction_id = t.id AND e.amount > 0) AS amount
+        FROM ledger_transactions t WHERE t.kind IN ('transfer_payment', 'link_test_transfer'))
+      SELECT 'notice ' || n.provider || ' ' || n.provider_reference AS id FROM taken n
+      WHERE n.currency <> ${CURRENCY_CODE}
+         OR (SELECT count(*) FROM booked b WHERE b.reference = n.reference AND b.amount = n.amount) <> 1
+      UNION ALL
+      SELECT 'booking ' || b.id FROM booked b
+      WHERE (SELECT count(*) FROM taken n WHERE n.reference = b.reference AND n.amount = b.amount
+               AND n.currency = ${CURRENCY_CODE}) <> 1`);
   return {
     transactions: Number(counts?.transactions ?? 0),
     entries: Number(counts?.entries ?? 0),
@@ -278,6 +304,7 @@ export async function checkLedger(
     balanceMismatches: mismatches.map((r) => r.id),
     paymentsNotBookedOnce: notOnce.map((r) => r.id),
     payoutsNotBookedAsEnded: payoutsAmiss.map((r) => r.id),
+    noticesNotBookedAsTold: noticesAmiss.map((r) => r.id),
     providerDifferences: options.provider ? await compareWithProvider(db, options.provider) : [],
     total: Number(counts?.total ?? 0),
   };
@@ -290,6 +317,7 @@ export function ledgerProblems(report: TLedgerReport): string[] {
     ...report.balanceMismatches.map((id) => `account ${id}: balance is not the sum of its entries`),
     ...report.paymentsNotBookedOnce.map((id) => `payment ${id} is not booked exactly once`),
     ...report.payoutsNotBookedAsEnded.map((id) => `payout ${id} is not booked as it ended`),
+    ...report.noticesNotBookedAsTold.map((id) => `${id}: a notice taken and its booking disagree`),
     ...report.providerDifferences.map(
       (d) =>
         `${d.channel} ${d.reference}: the provider's record holds ${d.provider} kobo taken, the books ${d.books}`,
