@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCardRefusal, refusedCardMessage } from './card-refusal';
+import { refusedCardMessage } from './card-refusal';
 
 describe('refusedCardMessage', () => {
   it("puts the issuer's reason after the catalogue's words", () => {
@@ -9,12 +9,5 @@ describe('refusedCardMessage', () => {
     expect(refusedCardMessage('CARD_LINKING_FAILED', 'insufficient_funds')).toBe(
       'Card linking failed: Insufficient funds',
     );
-  });
-
-  it('knows the refusals by name, and nothing else', () => {
-    expect(isCardRefusal('incorrect_pin')).toBe(true);
-    expect(isCardRefusal('timeout')).toBe(false);
-    expect(isCardRefusal('toString')).toBe(false);
-    expect(isCardRefusal(null)).toBe(false);
   });
 });

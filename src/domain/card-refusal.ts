@@ -1,18 +1,7 @@
+// The reasons' words are apart (card-refusal-text.ts), so that the page's first screen reads
+// them without the catalogue.
+import { CARD_REFUSAL_TEXT, type TCardRefusal } from './card-refusal-text';
 import { ERROR_CATALOGUE } from './errors';
-
-/** Why an issuer refused a card, as the payer reads it after the catalogue's words. */
-const CARD_REFUSAL_TEXT = {
-  // The page returns to the first consent screen on these words (spec §4).
-  insufficient_funds: 'Insufficient funds',
-  incorrect_pin: 'Incorrect PIN',
-  invalid_card: 'Check the card details',
-  declined: 'Declined by your bank',
-} as const;
-
-export type TCardRefusal = keyof typeof CARD_REFUSAL_TEXT;
-
-export const isCardRefusal = (reason: string | null): reason is TCardRefusal =>
-  reason !== null && Object.hasOwn(CARD_REFUSAL_TEXT, reason);
 
 /**
  * The catalogue's words for a refused card with the issuer's reason ('Card payment failed:

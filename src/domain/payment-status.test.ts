@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { attemptOutcomeText } from './pay-now-screen';
+import { refusedCardMessage } from './card-refusal';
 import {
+  failedPaymentMainAction,
   PAYMENT_STATUS_INITIAL,
   PAYMENT_STATUS_TIMINGS,
   paymentProgressSteps,
@@ -297,5 +300,56 @@ describe('ringFigure', () => {
     expect(failed.progress).toBe(100);
     expect(ringFigure(failed)).toBeNull();
     expect(ringFigure(paymentStatusReducer(failed, { type: 'retry' }))).toBe(0);
+  });
+});
+
+describe('failedPaymentMainAction', () => {
+  const failedWith = (message: string) =>
+    paymentStatusReducer(PAYMENT_STATUS_INITIAL, { type: 'failed', message });
+
+  it.each(['insufficient_funds', 'declined'] as const)(
+    'refused for %s, the card meets the same answer again: another way to pay leads',
+    (reason) => {
+      const words = refusedCardMessage('CARD_PAYMENT_FAILED', reason);
+      expect(failedPaymentMainAction(failedWith(words))).toBe('another_method');
+    },
+  );
+
+  it('reads the refusal in the words an attempt ended with, what was charged said after it', () => {
+    const text = attemptOutcomeText(
+      {
+        attemptId: 'att_1',
+        method: 'card',
+        state: 'failed',
+        challengeUrl: null,
+        expiresAt: null,
+        failureCode: 'CARD_PAYMENT_FAILED',
+        message: refusedCardMessage('CARD_PAYMENT_FAILED', 'insufficient_funds'),
+        returned: null,
+        charged: false,
+      },
+      250_000,
+    );
+    expect(text).toBe('Card payment failed: Insufficient funds. Nothing was charged to your card.');
+    expect(failedPaymentMainAction(failedWith(text))).toBe('another_method');
+  });
+
+  it.each([
+    refusedCardMessage('CARD_PAYMENT_FAILED', 'incorrect_pin'),
+    refusedCardMessage('CARD_PAYMENT_FAILED', 'invalid_card'),
+    'Your bank did not answer. Nothing was charged.',
+    '3DS authentication failed',
+    'Payment failed',
+    'That account is closed: Retry Payment gives you a new one, or try another method.',
+  ])('after %j, Retry Payment stays the main action', (message) => {
+    expect(failedPaymentMainAction(failedWith(message))).toBe('retry');
+  });
+
+  it('names no refusal for a payment that has not failed', () => {
+    const retrying = paymentStatusReducer(
+      failedWith(refusedCardMessage('CARD_PAYMENT_FAILED', 'declined')),
+      { type: 'retry' },
+    );
+    expect(failedPaymentMainAction(retrying)).toBe('retry');
   });
 });

@@ -11,6 +11,7 @@ import {
   STEP_TEXT_AWAITING_TRANSFER,
   STEP_TEXT_BANK_ANSWERING,
 } from './constants';
+import { cardRefusalIn, type TCardRefusal } from './card-refusal-text';
 import { PAGE_ERRORS } from './page-errors';
 
 /** The four payment statuses of spec §4. */
@@ -215,4 +216,26 @@ export function paymentProgressSteps(
     { label: 'Payment Received', done: standing && progress >= PROGRESS_PAYMENT_RECEIVED },
     { label: 'Payment Processed', done: standing && progress >= PROGRESS_PAYMENT_PROCESSED },
   ];
+}
+
+/**
+ * The issuer's refusals that the same card meets again however often it is sent: the bank said
+ * no to the money itself. (A wrong PIN or card detail is the card's entry, not the money's.)
+ */
+const REFUSALS_A_RETRY_MEETS_AGAIN: ReadonlySet<TCardRefusal> = new Set([
+  'insufficient_funds',
+  'declined',
+]);
+
+/**
+ * The failed payment's main action (spec §2 'Payment Failed': 'Try Another Method' and 'Retry
+ * Payment', both shown): 'Retry Payment', unless the failure is one another try of the same card
+ * cannot fix, where the main action is another way to pay and the retry stays beside it (the
+ * payer may have topped up, or called their bank).
+ */
+export function failedPaymentMainAction(
+  state: Pick<TPaymentStatusState, 'phase' | 'error'>,
+): 'retry' | 'another_method' {
+  const refusal = state.phase === 'failed' ? cardRefusalIn(state.error) : null;
+  return refusal !== null && REFUSALS_A_RETRY_MEETS_AGAIN.has(refusal) ? 'another_method' : 'retry';
 }

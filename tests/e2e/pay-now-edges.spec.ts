@@ -147,6 +147,49 @@ test.describe('pay-now edges', () => {
     await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   });
 
+  // Sent again, the same card meets the same refusal: after one the issuer gave for the money
+  // itself, the main button is another way to pay, and the retry stays beside it.
+  for (const scenario of ['insufficient_funds', 'declined'] as const) {
+    test(`refused for ${scenario}: 'Try Another Method' is the main action, 'Retry Payment' beside it`, async ({
+      page,
+    }, testInfo) => {
+      await open(page);
+      await payWithCard(page, scenario);
+      const failure = page.getByRole('alert').filter({ hasText: 'Payment Failed' });
+      await expect(failure.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
+      await expect(failure.getByRole('button')).toHaveText(['Try Another Method', 'Retry Payment']);
+      await expect(failure.getByRole('button', { name: 'Try Another Method' })).toHaveClass(
+        /\bprimary\b/,
+      );
+      await expect(failure.getByRole('button', { name: 'Retry Payment' })).toHaveClass(
+        /\bsecondary\b/,
+      );
+      await snap(page, testInfo, `pay-now-edge-refused-${scenario}`);
+      await expectNoViolations(page);
+
+      await failure.getByRole('button', { name: 'Try Another Method' }).click();
+      const methods = page.getByRole('group', { name: 'Payment methods' });
+      await expect(methods.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+    });
+  }
+
+  test("a 3-D Secure check declined may pass another time: 'Retry Payment' stays the main action", async ({
+    page,
+    context,
+  }) => {
+    await open(page);
+    await payWithCard(page, 'three_ds');
+    const [challenge] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'Continue to Authentication' }).click(),
+    ]);
+    await challenge.getByRole('button', { name: 'Decline' }).click();
+    const failure = page.getByRole('alert').filter({ hasText: 'Payment Failed' });
+    await expect(failure.getByText('3DS authentication failed')).toBeVisible();
+    await expect(failure.getByRole('button')).toHaveText(['Retry Payment', 'Try Another Method']);
+    await expect(failure.getByRole('button', { name: 'Retry Payment' })).toHaveClass(/\bprimary\b/);
+  });
+
   // Fails today: the server ends the attempt (the sweep answers ended: 1), but a page still on
   // '3D Secure Authentication Required' (the payer never opened the challenge) does not move on.
   test('item 1: a 3-D Secure challenge unanswered for 10 minutes ends the attempt, and the page says it failed', async ({

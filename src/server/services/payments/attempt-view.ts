@@ -1,4 +1,5 @@
-import { isCardRefusal, refusedCardMessage } from '../../../domain/card-refusal';
+import { refusedCardMessage } from '../../../domain/card-refusal';
+import { isCardRefusal } from '../../../domain/card-refusal-text';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { namedStateOf, pageStateOf } from '../../../domain/payment-attempts';
 import type { TPaymentAttemptState } from '../../../domain/schemas/payment';

@@ -1,4 +1,5 @@
 import {
+  failedPaymentMainAction,
   paymentProgressSteps,
   ringFigure,
   type TPaymentStatusState,
@@ -115,12 +116,11 @@ export function ProcessingView({
         <div className="failure" role="alert">
           <h2 className="section-title">Payment Failed</h2>
           <p>{state.error}</p>
-          <div className="actions">
-            <Button onClick={onRetry}>Retry Payment</Button>
-            <Button variant="secondary" onClick={onTryAnotherMethod}>
-              Try Another Method
-            </Button>
-          </div>
+          <FailedPaymentActions
+            anotherMethodLeads={failedPaymentMainAction(state) === 'another_method'}
+            onRetry={onRetry}
+            onTryAnotherMethod={onTryAnotherMethod}
+          />
         </div>
       ) : null}
       {reconnectUrl ? (
@@ -165,6 +165,37 @@ export function ProcessingView({
           {cancelError}
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * 'Retry Payment' and 'Try Another Method' (spec §2), the main one first: another way to pay
+ * where the same card would be refused again (failedPaymentMainAction), else the retry.
+ */
+function FailedPaymentActions({
+  anotherMethodLeads,
+  onRetry,
+  onTryAnotherMethod,
+}: {
+  anotherMethodLeads: boolean;
+  onRetry(): void;
+  onTryAnotherMethod(): void;
+}) {
+  const retry = (
+    <Button variant={anotherMethodLeads ? 'secondary' : 'primary'} onClick={onRetry}>
+      Retry Payment
+    </Button>
+  );
+  const another = (
+    <Button variant={anotherMethodLeads ? 'primary' : 'secondary'} onClick={onTryAnotherMethod}>
+      Try Another Method
+    </Button>
+  );
+  return (
+    <div className="actions">
+      {anotherMethodLeads ? another : retry}
+      {anotherMethodLeads ? retry : another}
     </div>
   );
 }
