@@ -99,8 +99,11 @@ describe('the receipt', () => {
     );
   });
 
-  it('words each audit entry, and one without words by its name', () => {
+  it('words each audit entry, and one without words by its name made a sentence', () => {
     expect(auditLabel('consent.revoked')).toBe('Withdrawn');
-    expect(auditLabel('future_payment.collected')).toBe('future payment collected');
+    expect(auditLabel('payment.executed')).toBe('Payment made');
+    expect(auditLabel('future_payment.collected')).toBe('Future payment collected');
+    expect(auditLabel('future_payment.retry_scheduled')).toBe('Future payment to be tried again');
+    expect(auditLabel('consent.some_new_change')).toBe('Some new change');
   });
 });

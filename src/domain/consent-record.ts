@@ -105,11 +105,21 @@ const AUDIT_LABELS: Readonly<Record<string, string>> = {
   'consent.data_sharing_confirmed': 'Data sharing confirmed again',
   'consent.data_sharing_expired': 'Data sharing ended: not confirmed within 12 months',
   'consent.future_payments_cancelled': 'Future payments cancelled by the merchant',
+  'payment.executed': 'Payment made',
+  'future_payment.collected': 'Future payment collected',
+  'future_payment.failed': 'Future payment failed',
+  'future_payment.retry_scheduled': 'Future payment to be tried again',
 };
 
-/** The audit entry's words; a kind without words of its own reads as its name. */
+/**
+ * The audit entry's words; a kind without words of its own reads as its name made a sentence
+ * ('consent.some_change' → 'Some change'), never as the code it is kept under.
+ */
 export function auditLabel(type: string): string {
-  return AUDIT_LABELS[type] ?? type.replace(/^consent\./, '').replace(/[._]/g, ' ');
+  const named = AUDIT_LABELS[type];
+  if (named) return named;
+  const words = type.replace(/^consent\./, '').replace(/[._]/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The SMS receipt's link: the payer's page, opened on this one consent by its token. */

@@ -137,6 +137,12 @@ describe('browserKindOf', () => {
     expect(threeDsOpening({ kind: 'ios_webview' })).toBe('same_window');
     expect(threeDsOpening({ kind: 'browser' })).toBe('new_tab');
   });
+
+  it('opens it in the same window in a browser that has already opened no tab for it', () => {
+    expect(threeDsOpening({ kind: 'browser' }, true)).toBe('same_window');
+    expect(threeDsOpening({ kind: 'ios_webview' }, true)).toBe('same_window');
+    expect(threeDsOpening({ kind: 'browser' }, false)).toBe('new_tab');
+  });
 });
 
 describe('threeDsChallengeHref', () => {

@@ -69,16 +69,20 @@ export const isInsideApp = (kind: TBrowserKind): boolean => kind.kind !== 'brows
 /**
  * How 'Continue to Authentication' opens the bank's 3-D Secure check (spec §2 3D Secure screen):
  * in a new tab, as the spec says, in a browser of its own; in the same window, with a way back to
- * this page, inside an app (whose new tab may never open or never come back) or where the browser
- * opened no tab (`window.open` gave null).
+ * this page, inside an app (whose new tab may never open or never come back) or in a browser that
+ * has already opened no tab for it (`tabRefused`: `window.open` gave null, a blocker or a frame's
+ * sandbox), where a new tab would not be true either.
  */
 export type TThreeDsOpening = 'new_tab' | 'same_window';
 
-export function threeDsOpening(kind: TBrowserKind): TThreeDsOpening {
-  return isInsideApp(kind) ? 'same_window' : 'new_tab';
+export function threeDsOpening(kind: TBrowserKind, tabRefused = false): TThreeDsOpening {
+  return isInsideApp(kind) || tabRefused ? 'same_window' : 'new_tab';
 }
 
-/** The spec's words for the new tab (§2 3D Secure screen), and ours for the same window. */
+/**
+ * The spec's words for the new tab (§2 3D Secure screen), said where a tab opens; ours for the
+ * same window, and for the moment a browser opened no tab though one was said.
+ */
 export const THREE_DS_TEXTS = {
   title: '3D Secure Authentication Required',
   new_tab:
@@ -89,6 +93,9 @@ export const THREE_DS_TEXTS = {
   /** Back on the page with the check not done (spec §2 linking: 'Awaiting 3D Secure ...'). */
   awaiting_new_tab: 'Please complete the authentication in the new tab, then return here...',
   awaiting_same_window: 'Please complete the authentication with your bank, then return here...',
+  /** The browser opened no tab: the same button now opens the check here. */
+  no_tab:
+    'Your browser did not open a new tab, so the authentication opens in this window instead.',
 } as const;
 
 /**

@@ -4,6 +4,7 @@ import { expectNoViolations } from './axe';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { E2E } from './e2e-env';
 import { createConsent, snap } from './merchant';
+import { payWithCard } from './pay-now-support';
 
 // A consent record that proves itself and is withdrawn as easily as it was given (issue 43 item 4,
 // docs/payer-consents.md): the line before 'Consent' says where it is withdrawn; the grant sends
@@ -53,9 +54,12 @@ test('the withdraw line, the SMS receipt’s link, and withdrawing in no more st
   }
   const line = page.getByText(WITHDRAW_LINE);
   await expect(line).toBeVisible();
-  await expect(line.getByRole('link', { name: WITHDRAW_NOTE.link })).toHaveAttribute(
-    'href',
-    WITHDRAW_NOTE.href,
+  const withdrawLink = line.getByRole('link', { name: WITHDRAW_NOTE.link });
+  await expect(withdrawLink).toHaveAttribute('href', WITHDRAW_NOTE.href);
+  // As the header's 'Your consents': beside the consent, in the page's colour, not default blue.
+  await expect(withdrawLink).toHaveAttribute('target', '_blank');
+  expect(await withdrawLink.evaluate((link) => getComputedStyle(link).color)).not.toBe(
+    'rgb(0, 0, 238)',
   );
   await look(page, testInfo, 'withdraw-line');
   await grant.click();
@@ -105,4 +109,32 @@ test('the withdraw line, the SMS receipt’s link, and withdrawing in no more st
   await look(page, testInfo, 'receipt-revoked');
 
   expect(withdrawSteps).toBeLessThanOrEqual(grantSteps);
+});
+
+// The history says what happened in words, every entry: a payment made read as the code it is
+// kept under ('payment executed').
+test("the record's history words a payment made, as every other entry", async ({
+  page,
+}, testInfo) => {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Bisi Okafor', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  const consentId = await createConsent(
+    page.request,
+    { payments: [{ type: 'immediate', amount: 180_000, narration: 'Order #310 shoes' }] },
+    merchant,
+  );
+  await page.goto(`/r/${consentId}?clientId=${merchant.clientId}`);
+  await payWithCard(page, 'pin_only');
+  await expect(
+    page.getByText(`You have successfully granted consent to ${MERCHANT}`),
+  ).toBeVisible();
+
+  await page.goto('/consents');
+  const listed = page.getByRole('article', { name: MERCHANT });
+  await listed.getByText('Record of this consent').click();
+  await expect(listed.getByRole('listitem').filter({ hasText: 'Payment made' })).toHaveCount(1);
+  await expect(listed.getByText(/payment executed/i)).toHaveCount(0);
+  await look(page, testInfo, 'history-payment');
 });

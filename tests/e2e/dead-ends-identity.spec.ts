@@ -109,7 +109,8 @@ test("a signed-in payer's consent links 'Your consents', in the header or atop a
   const inHeader = page.getByRole('banner').getByRole('link', { name: 'Your consents' });
   await expect(inHeader).toBeVisible();
   await expect(inHeader).toHaveAttribute('href', '/consents');
-  await expect(inHeader).not.toHaveAttribute('target', /.*/);
+  // Beside the consent, which keeps its place, as the withdraw line's link (consent-record.spec.ts).
+  await expect(inHeader).toHaveAttribute('target', '_blank');
   // The header keeps one row: the link beside the merchant, nothing past the card.
   const header = await page.getByRole('banner').boundingBox();
   const link = await inHeader.boundingBox();
@@ -126,6 +127,9 @@ test("a signed-in payer's consent links 'Your consents', in the header or atop a
   await expect(page.getByRole('heading', { name: 'Immediate Payment' })).toBeVisible();
   const atop = page.getByRole('main').getByRole('link', { name: 'Your consents' });
   await expect(atop).toBeVisible();
+  await expect(atop).toHaveAttribute('target', '_blank');
+  // In the page's own link colour, not the browser's default blue.
+  expect(await atop.evaluate((link) => getComputedStyle(link).color)).not.toBe('rgb(0, 0, 238)');
   await expectNoViolations(page);
   await snap(page, testInfo, 'consents-link-payment-alone');
 
@@ -141,10 +145,15 @@ test("a signed-in payer's consent links 'Your consents', in the header or atop a
   await expectNoViolations(page);
   await snap(page, testInfo, 'consents-link-embedded');
 
-  // Standalone, it leads to the payer's page.
+  // Standalone, it opens the payer's page beside the consent, which stays where it was.
   await page.goto(consentPath(consentId));
-  await page.getByRole('banner').getByRole('link', { name: 'Your consents' }).click();
-  await expect(page.getByRole('heading', { name: 'Your consents' })).toBeVisible();
+  const [opened] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('banner').getByRole('link', { name: 'Your consents' }).click(),
+  ]);
+  await expect(opened.getByRole('heading', { name: 'Your consents' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Confirm', exact: true })).toBeVisible();
+  await opened.close();
 });
 
 // README sent a payer with a saved account to /login by hand: the payment alone now offers the

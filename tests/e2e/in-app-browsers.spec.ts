@@ -35,9 +35,9 @@ test.describe("in Instagram's browser", () => {
   });
 });
 
-test('where window.open opens nothing, 3-D Secure opens in the same window; declined, it fails there', async ({
+test('where window.open opens nothing, 3-D Secure says so and opens in the same window; declined, it fails there', async ({
   page,
-}) => {
+}, testInfo) => {
   await page.addInitScript(() => {
     window.open = () => null;
   });
@@ -46,12 +46,29 @@ test('where window.open opens nothing, 3-D Secure opens in the same window; decl
   await payWithCard(page, 'three_ds');
   // A browser of its own: the spec's new tab, until it opens none.
   await expect(page.getByText(THREE_DS_TEXTS.new_tab)).toBeVisible();
-  await page.getByRole('link', { name: THREE_DS_TEXTS.button }).click();
+  const proceed = page.getByRole('link', { name: THREE_DS_TEXTS.button });
+  await proceed.click();
+  // No tab opened: the page stays and says so, and no longer says a new tab; the same button,
+  // still focused, now opens the check in this window, as the page says.
+  await expect(page.getByRole('status').filter({ hasText: THREE_DS_TEXTS.no_tab })).toBeVisible();
+  await expect(page.getByText(THREE_DS_TEXTS.same_window)).toBeVisible();
+  await expect(page.getByText(/in a new tab/)).toHaveCount(0);
+  await expect(proceed).toBeFocused();
+  await expect(proceed).not.toHaveAttribute('target', /.*/);
+  await snap(page, testInfo, 'no-tab-3ds-same-window');
+  await expectNoViolations(page);
+  await proceed.click();
   await page.waitForURL(/\/sandbox\/3ds\//);
   await page.getByRole('button', { name: 'Decline' }).click();
   await page.waitForURL(`**/r/${consentId}?**`);
   await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try Another Method' })).toBeVisible();
+
+  // A second check in this tab says this window from the start: no tab was opened before.
+  await page.getByRole('button', { name: 'Try Another Method' }).click();
+  await payWithCard(page, 'three_ds');
+  await expect(page.getByText(THREE_DS_TEXTS.same_window)).toBeVisible();
+  await expect(page.getByText(/in a new tab/)).toHaveCount(0);
 });
 
 test('without passkeys: says so, offers the browser, and transfer and card still pay', async ({
@@ -67,10 +84,16 @@ test('without passkeys: says so, offers the browser, and transfer and card still
   const notice = page.getByRole('region', { name: NO_PASSKEY_TEXTS.title });
   await expect(notice).toBeVisible();
   await expect(notice.getByText(NO_PASSKEY_TEXTS.payMeanwhile)).toBeVisible();
-  // The saved accounts' sign-in needs a passkey: the notice stands in its place.
+  // The saved accounts' sign-in needs a passkey: the notice says why it is missing.
   await expect(page.getByRole('button', { name: 'Sign In to Pay with OneTap' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /Pay by Transfer/ })).toBeVisible();
+  const transfer = page.getByRole('button', { name: /Pay by Transfer/ });
+  await expect(transfer).toBeVisible();
   await expect(page.getByRole('button', { name: /Pay with Card/ })).toBeVisible();
+  // The ways to pay come first, in full on the first screen; the notice follows them.
+  await expect(transfer).toBeInViewport({ ratio: 1 });
+  const methodsBox = await page.getByRole('group', { name: 'Payment methods' }).boundingBox();
+  const noticeBox = await notice.boundingBox();
+  expect(methodsBox && noticeBox && methodsBox.y + methodsBox.height <= noticeBox.y).toBe(true);
 
   await notice.getByRole('button', { name: NO_PASSKEY_TEXTS.openInBrowser }).click();
   await expect(notice.getByText(NO_PASSKEY_TEXTS.copied)).toBeVisible();

@@ -58,6 +58,11 @@ export type TPayNowScreenProps = {
     grantRequest(paidBy: { type: 'transfer' | 'card'; paymentId: string }): TGrantRequest;
     /** Other ways to pay shown above the methods (the saved accounts, spec §2 'OneTap'). */
     otherWays: ReactNode;
+    /**
+     * What is said below the methods, which come first: why a way is missing here (no passkey in
+     * an app's browser, issue 43).
+     */
+    afterWays?: ReactNode;
     /** A saved account is chosen ('OneTap'): the flow's grant debits it, not this screen. */
     savedAccountChosen: boolean;
     /** Inside a step of the flow, whose header replaces the screen's; alone, the screen's own. */

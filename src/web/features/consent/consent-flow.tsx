@@ -467,13 +467,13 @@ export function ConsentFlow({
 /**
  * Before 'Consent' or 'OneTap': the consent can be withdrawn at any time, and where (issue 43;
  * the same line is in the grant's record, domain/consent-record.ts). 'Your consents' opens beside
- * the consent, which keeps its place.
+ * the consent, which keeps its place, as the header's link to it does.
  */
 function WithdrawNote() {
   return (
     <p className="withdraw-note">
       {WITHDRAW_NOTE.before}
-      <a href={WITHDRAW_NOTE.href} target="_blank" rel="noopener noreferrer">
+      <a href={WITHDRAW_NOTE.href} target="_blank" rel="noopener">
         {WITHDRAW_NOTE.link}
       </a>
       {WITHDRAW_NOTE.after}

@@ -211,13 +211,10 @@ export function ConsentPage({
     signInAsked,
   });
   const { header, byline, screen } = view;
-  // The signed-in payer's own page (issue 43); embedded, it opens beside the merchant's page.
+  // The signed-in payer's own page (issue 43): opened beside the consent, which keeps its place
+  // (and, embedded, beside the merchant's page), as the withdraw line's link to it is.
   const consentsLink = view.consentsLink ? (
-    <a
-      className="consents-link"
-      href={PAYER_CONSENTS_PATH}
-      {...(params.embed ? { target: '_blank', rel: 'noopener' } : {})}
-    >
+    <a className="consents-link" href={PAYER_CONSENTS_PATH} target="_blank" rel="noopener">
       {PAYER_CONSENTS_LINK}
     </a>
   ) : null;
@@ -337,12 +334,14 @@ export function ConsentPage({
                     grantRequest: (paidBy) =>
                       payNowGrantRequest(shown.consent, shown.payment, paidBy.type, false),
                     // Where no passkey can approve a saved account's debit (an app's browser),
-                    // the page says so and offers the browser instead (issue 43).
-                    otherWays: !passkeys.usable ? (
+                    // the page says so below the ways to pay, which come first, and offers the
+                    // browser instead (issue 43).
+                    afterWays: passkeys.usable ? null : (
                       <PartBoundary loading={null}>
                         <NoPasskeyNotice kind={passkeys.kind} payMeanwhile />
                       </PartBoundary>
-                    ) : (
+                    ),
+                    otherWays: !passkeys.usable ? null : (
                       <section className="saved-accounts" aria-labelledby="saved-accounts-title">
                         <h2 id="saved-accounts-title" className="section-title">
                           {SAVED_ACCOUNT_SIGN_IN.title}

@@ -415,6 +415,7 @@ export function PayNowScreen({
           ) : null}
         </div>
       ) : null}
+      {view === 'methods' && flow ? flow.afterWays : null}
 
       {state.terminalOpen && status.phase !== 'completed' ? (
         <PartBoundary

@@ -4,13 +4,15 @@ import {
   ringFigure,
   type TPaymentStatusState,
 } from '../../../domain/payment-status';
-import { useEffect, useState } from 'react';
-import type { TThreeDsOpening } from '../../../domain/in-app-browser';
 import { Button } from '../../ui/button';
+import { PartBoundary } from '../../ui/part-boundary';
+import { preloadable } from '../../ui/preloadable';
 
-// How a 3-D Secure check opens here (an app's browser: this window, issue 43), loaded with the
-// wait for one, off the first screen.
-const loadThreeDsOpening = () => import('../../ui/card/three-ds-opening');
+// The wait for a 3-D Secure check, which says where it opens (an app's browser, or one that
+// opened no tab: this window, issue 43): loaded with the wait, off the first screen.
+const ThreeDsWaiting = preloadable(() =>
+  import('../../ui/card/three-ds-waiting').then((module) => module.ThreeDsWaiting),
+);
 
 type TProcessingViewProps = {
   state: TPaymentStatusState;
@@ -51,21 +53,6 @@ export function ProcessingView({
   onRetry,
   onTryAnotherMethod,
 }: TProcessingViewProps) {
-  const [threeDsOpening, setThreeDsOpening] = useState<TThreeDsOpening>('new_tab');
-  const [awaitingText, setAwaitingText] = useState<string | null>(null);
-  useEffect(() => {
-    if (!reconnectUrl) return;
-    let current = true;
-    void loadThreeDsOpening().then((module) => {
-      if (!current) return;
-      const opening = module.threeDsOpeningHere();
-      setThreeDsOpening(opening);
-      setAwaitingText(module.awaitingThreeDsText(opening));
-    });
-    return () => {
-      current = false;
-    };
-  }, [reconnectUrl]);
   const failed = state.phase === 'failed';
   const completed = state.phase === 'completed';
   const figure = ringFigure(state);
@@ -124,32 +111,12 @@ export function ProcessingView({
         </div>
       ) : null}
       {reconnectUrl ? (
-        <div className="awaiting-3ds">
-          <h2 className="section-title">Awaiting 3D Secure Authentication</h2>
-          <p>
-            {awaitingText ??
-              'Please complete the authentication in the new tab, then return here...'}
-          </p>
-        </div>
+        <PartBoundary loading={null}>
+          <ThreeDsWaiting challengeUrl={reconnectUrl} />
+        </PartBoundary>
       ) : null}
       {canCancel && !failed ? (
         <div className="actions">
-          {reconnectUrl ? (
-            <a
-              className="button primary"
-              href={reconnectUrl}
-              {...(threeDsOpening === 'new_tab' ? { target: '_blank', rel: 'noopener' } : {})}
-              onClick={(event) => {
-                // Inside an app, or where no tab opens: this window, and back (issue 43).
-                event.preventDefault();
-                void loadThreeDsOpening().then((module) =>
-                  module.openThreeDsChallenge(reconnectUrl, threeDsOpening),
-                );
-              }}
-            >
-              Reconnect
-            </a>
-          ) : null}
           {showTransferDetails ? (
             <Button variant="secondary" onClick={onViewTransferDetails}>
               View Transfer Details

@@ -8,12 +8,12 @@ import {
   type MouseEvent,
 } from 'react';
 import { OTP_LENGTH, OTP_RETRY_AFTER_MS } from '../../../domain/constants';
-import { THREE_DS_TEXTS } from '../../../domain/in-app-browser';
+import { THREE_DS_TEXTS, type TThreeDsOpening } from '../../../domain/in-app-browser';
 import { canSubmitOtp, isBankTokenRequest, sanitizeOtpInput } from '../../../domain/otp-input';
 import { replacePhoneNumberPlaceholder } from '../../../domain/phone-number-placeholder';
 import { Button } from '../button';
 import { Spinner } from '../spinner';
-import { openThreeDsChallenge, threeDsOpeningHere } from './three-ds-opening';
+import { useThreeDsOpening } from './three-ds-opening';
 import './card.css';
 
 type TOtpViewProps = {
@@ -178,24 +178,52 @@ type TThreeDsViewProps = {
  * back to the consent page (issue 43).
  */
 export function ThreeDsView({ challengeUrl, onOpened, returnsHere = false }: TThreeDsViewProps) {
-  // Drawn in the browser only (the card's steps follow a charge): it reads its own browser.
-  const [opening] = useState(() => (returnsHere ? threeDsOpeningHere() : 'new_tab'));
-  const open = (event: MouseEvent<HTMLAnchorElement>) => {
-    onOpened();
-    if (!returnsHere) return;
-    event.preventDefault();
-    openThreeDsChallenge(challengeUrl, opening);
-  };
+  return returnsHere ? (
+    <ThreeDsComingBack challengeUrl={challengeUrl} onOpened={onOpened} />
+  ) : (
+    <ThreeDsBody opening="new_tab" challengeUrl={challengeUrl} onOpen={onOpened} />
+  );
+}
+
+/** The check opened where this browser opens it, the page saying where (three-ds-opening.ts). */
+function ThreeDsComingBack({ challengeUrl, onOpened }: Omit<TThreeDsViewProps, 'returnsHere'>) {
+  const { opening, noTab, open } = useThreeDsOpening(onOpened);
+  return (
+    <ThreeDsBody
+      opening={opening}
+      noTab={noTab}
+      challengeUrl={challengeUrl}
+      onOpen={(event) => {
+        event.preventDefault();
+        open(challengeUrl);
+      }}
+    />
+  );
+}
+
+function ThreeDsBody({
+  opening,
+  noTab = false,
+  challengeUrl,
+  onOpen,
+}: {
+  opening: TThreeDsOpening;
+  /** The browser opened no tab at the last press: the page says so, and opens it here next. */
+  noTab?: boolean;
+  challengeUrl: string;
+  onOpen(event: MouseEvent<HTMLAnchorElement>): void;
+}) {
   return (
     <div className="three-ds">
       <h2 className="section-title">{THREE_DS_TEXTS.title}</h2>
+      {noTab ? <p role="status">{THREE_DS_TEXTS.no_tab}</p> : null}
       <p>{THREE_DS_TEXTS[opening]}</p>
       <div className="actions">
         <a
           className="button primary"
           href={challengeUrl}
           {...(opening === 'new_tab' ? { target: '_blank', rel: 'noopener' } : {})}
-          onClick={open}
+          onClick={onOpen}
         >
           {THREE_DS_TEXTS.button}
         </a>

@@ -5,7 +5,8 @@
  */
 const KEY = 'oya:3ds-in-place';
 
-const session = (): Storage | null => {
+/** This tab's session storage, where the browser gives one. */
+export const session = (): Storage | null => {
   try {
     return window.sessionStorage;
   } catch {
