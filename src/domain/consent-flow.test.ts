@@ -420,6 +420,39 @@ describe('a grant the payer cannot sign yet (issue 28 item 10)', () => {
     expect(canPayWithoutSignature(noDebit)).toBe(false);
   });
 
+  it('offers no transfer or card where the payment does not grant the consent by itself', () => {
+    // Data to share too: paid by card, the grant would still need the passkey that must wait.
+    const withData = aConsent({
+      payments: [anImmediatePayment({ paymentId: 'pay_now' })],
+      dataSharing: { bvnData: true },
+    });
+    const waiting = run(
+      initialConsentFlow(withData),
+      { type: 'immediate_account_chosen', accountId: 'bnk_1', accountNumber: '0123456789' },
+      { type: 'grant_requested' },
+      { type: 'grant_failed', message: 'wait', signatureBlock: 'passkey_waiting' },
+    );
+    expect(canPayWithoutSignature(waiting)).toBe(false);
+    expect(closesConsentError(waiting)).toBe(true);
+  });
+
+  it('asks a passkey that must wait for no signature of any grant the server would refuse', () => {
+    const now = new Date('2026-11-25T10:00:00Z');
+    const dataOnly = aConsent({ payments: [], dataSharing: { bvnData: true } });
+    const created = run(
+      initialConsentFlow(dataOnly),
+      { type: 'step_confirmed' },
+      { type: 'grant_requested' },
+      { type: 'grant_failed', message: 'none', signatureBlock: 'no_passkey' },
+      { type: 'passkey_created', signsFrom: '2026-11-26T10:00:00.000Z', now },
+    );
+    // Data sharing signs no money, but every grant needs a trusted passkey: the modal says when.
+    expect(created).toMatchObject({ grant: 'failed', signatureBlock: 'passkey_waiting' });
+    expect(created.error).toBe(
+      'Added without approval, this passkey can approve payments and mandates from 26 Nov 2026, 11:00 am.',
+    );
+  });
+
   it("offers 'Close' on a passkey that must wait, which a new try cannot change, and nowhere else", () => {
     const withFuture = run(
       initialConsentFlow(everything),

@@ -2,6 +2,7 @@ import { isOriginAccount } from './origin-privacy';
 import { consentButton, isConsentButtonDisabled, type TConsentButton } from './consent-button';
 import { consentSteps, type TConsentStep } from './consent-steps';
 import { dataSharingChips, requestedDataCategories } from './data-sharing';
+import { paymentGrantsConsent } from './granted-by-payment';
 import { formatErrorMessage } from './errors';
 import { formatLagosDateTime } from './payment-date';
 import type { TPayerBank } from './schemas/card';
@@ -79,6 +80,11 @@ export type TConsentFlowState = {
   signatureBlock: TSignatureBlock | null;
   /** Asks for no payment and no data (a form alone): answered by 'Consent' or 'Decline'. */
   answerOnly: boolean;
+  /**
+   * Asks only for its immediate payment, which grants it once paid (paymentGrantsConsent): paid
+   * by transfer or card, it needs no signature of the payer's.
+   */
+  paymentGrants: boolean;
 };
 
 export type TConsentFlowAction =
@@ -135,6 +141,7 @@ export function initialConsentFlow(consent: TConsent): TConsentFlowState {
     error: null,
     signatureBlock: null,
     answerOnly: asksOnlyConsent(consent),
+    paymentGrants: paymentGrantsConsent(consent),
   };
 }
 
@@ -237,7 +244,7 @@ export function consentFlowReducer(
         action.signsFrom !== null && Date.parse(action.signsFrom) > action.now.getTime();
       // A passkey that must wait is not asked for a signature the server would refuse: the
       // modal says until when (the server's own words) and what needs no signature meanwhile.
-      if (waits && grantSignsMoney(state)) {
+      if (waits && grantNeedsTrustedPasskey(state)) {
         return {
           ...state,
           error: formatErrorMessage('PASSKEY_NOT_YET_TRUSTED', {
@@ -263,30 +270,26 @@ export function consentFlowReducer(
 }
 
 /**
- * Whether the grant signs money, which only a trusted passkey may sign (docs/identity.md "When a
- * passkey is trusted"; the server's grant decides the same): it debits the saved account chosen
- * for the unpaid immediate payment, or binds future payments (a mandate).
+ * Whether the grant must be signed by a trusted passkey (docs/identity.md "Actions and the proof
+ * they need"; the server's grant decides the same): every grant of a signed-in payer, data sharing
+ * included, except of a consent its immediate payment has already granted (paid here, by transfer
+ * or card), which the server answers granted without a signature.
  */
-export function grantSignsMoney(state: TConsentFlowState): boolean {
-  const debits =
-    state.immediateAccount !== null &&
-    state.steps.includes('immediate_payment') &&
-    !state.completed.includes('immediate_payment');
-  return debits || state.steps.includes('future_payments');
+export function grantNeedsTrustedPasskey(state: TConsentFlowState): boolean {
+  return !(state.paymentGrants && state.completed.includes('immediate_payment'));
 }
 
 /**
  * Whether a payer whose passkey must wait can go on without a signature (issue 28 item 10): the
- * immediate payment is still to pay and a saved account was chosen for it ('OneTap': a debit,
- * which only a trusted passkey signs). Paid by transfer or card instead, the grant that follows
- * signs no money, which any passkey of the payer's may sign. Future payments bind a mandate, so a
- * consent asking for them waits for the passkey whatever pays the immediate payment.
+ * consent asks only for its immediate payment, still to pay, and a saved account was chosen for
+ * it ('OneTap': a debit, which only a trusted passkey signs). Paid by transfer or card instead,
+ * the payment grants the consent by itself, and nothing is left to sign. A consent that asks for
+ * more (future payments, data, a form, sign-in) needs the signature whatever pays its payment.
  */
 export function canPayWithoutSignature(state: TConsentFlowState): boolean {
   return (
     state.signatureBlock === 'passkey_waiting' &&
-    !state.steps.includes('future_payments') &&
-    state.steps.includes('immediate_payment') &&
+    state.paymentGrants &&
     !state.completed.includes('immediate_payment') &&
     state.immediateAccount !== null
   );

@@ -10,13 +10,23 @@ import type { TConsent } from './schemas/consent';
  * a granted consent, and the page's own grant afterwards answers it granted.
  */
 export function isGrantedByPayment(consent: TConsent): boolean {
-  const immediate = consent.payments.filter((p) => p.type === 'immediate');
+  return (
+    paymentGrantsConsent(consent) &&
+    consent.payments.every((p) => p.type === 'immediate' && p.status === 'executed')
+  );
+}
+
+/**
+ * Whether paying the immediate payment is all the consent asks, so that its payment, once
+ * executed, grants it (isGrantedByPayment): a signed-in payer's grant after it needs no
+ * signature of theirs, and a passkey that cannot sign yet does not stand in the way of paying.
+ */
+export function paymentGrantsConsent(consent: TConsent): boolean {
   return (
     !consent.requirements.requiresAuth &&
     consent.formId === null &&
     requestedDataCategories(consent.dataSharing).length === 0 &&
-    immediate.length > 0 &&
-    immediate.length === consent.payments.length &&
-    immediate.every((p) => p.status === 'executed')
+    consent.payments.length > 0 &&
+    consent.payments.every((p) => p.type === 'immediate')
   );
 }

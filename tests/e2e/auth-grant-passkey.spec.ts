@@ -8,7 +8,9 @@ import {
   uniquePhone,
 } from './auth-support';
 import { linkByApi } from './linking-support';
+import { passkeySkipCost } from '../../src/domain/passkey-offer';
 import { consentPath, createConsent, snap } from './merchant';
+import { payWithCard } from './pay-now-support';
 
 // issue 28 item 10: a payer who said "Not now" to the passkey is offered one at the grant, which
 // the new passkey then signs (a first passkey signs at once), instead of a Try Again that fails.
@@ -107,11 +109,9 @@ test('a payer whose passkey is elsewhere adds one at the grant; it must wait, an
   await modal.getByRole('button', { name: 'Create passkey' }).click();
   await expect(modal.getByRole('heading', { name: 'Approve your new passkey' })).toBeVisible();
   await modal.getByRole('button', { name: 'Continue without approval' }).click();
-  await expect(modal.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
-  await expect(modal).toContainText(/can approve payments and mandates from \d{1,2} \w{3} \d{4}/);
-  await modal.getByRole('button', { name: 'Continue' }).click();
 
-  // The wait: the debit needs a trusted passkey, so no approval is asked for; it says until when.
+  // The wait, on the screen that offers what can be done meanwhile: the debit needs a trusted
+  // passkey, so no approval is asked for; it says until when.
   await expect(modal.getByRole('alert')).toHaveText(
     /^Added without approval, this passkey can approve payments and mandates from \d{1,2} \w{3} \d{4}/,
   );
@@ -131,4 +131,97 @@ test('a payer whose passkey is elsewhere adds one at the grant; it must wait, an
   await expect(page.getByRole('button', { name: /Pay with Card/ })).toBeVisible();
   const read = await page.request.get(`/api/consent/${consentId}?clientId=cli_e2e`);
   expect((await read.json()).consent.status).toBe('pending');
+});
+
+// A new payer who says 'Not now' to the passkey, links an account, and then makes one at the
+// grant finds it cannot approve until the next day: 'Not now' says so beforehand, and the
+// screen that says until when offers what pays today, a transfer or a card, which grants the
+// consent with no passkey.
+test("'Not now' says what skipping the passkey costs; at the grant the wait and a card that pays today share a screen", async ({
+  page,
+}, testInfo) => {
+  const auth = await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  const phone = uniquePhone();
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Full name').fill('Adaeze Nnamdi');
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
+
+  // What skipping costs, said beside 'Not now' and read with it.
+  const cost = passkeySkipCost({ newAccount: true, passkeyCount: 0 }) ?? '';
+  await expect(page.getByText(cost)).toBeVisible();
+  const notNow = page.getByRole('button', { name: 'Not now' });
+  await expect(notNow).toHaveAccessibleDescription(cost);
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'passkey-skip-cost');
+  await notNow.click();
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+
+  // An account linked: a passkey made from now on has no passkey of the payer's to approve it.
+  const saved = await linkByApi(page, 'links_by_test_transfer');
+  const consentId = await createConsent(page.request, {
+    payments: [{ type: 'immediate', amount: 250_000, narration: 'Order #88 fabric' }],
+  });
+  await page.goto(consentPath(consentId));
+  const last4 = saved.accountNumber.slice(-4);
+  await page.getByRole('radio', { name: new RegExp(`\\*{4}${last4}`) }).check();
+  await page.getByRole('button', { name: `OneTap ****${last4}` }).click();
+
+  const modal = page.getByRole('dialog', { name: 'Consent Error' });
+  await modal.getByRole('button', { name: 'Create passkey' }).click();
+  // One screen: until when it must wait, and what needs no passkey today.
+  await expect(modal.getByRole('alert')).toHaveText(
+    /^Added without approval, this passkey can approve payments and mandates from \d{1,2} \w{3} \d{4}/,
+  );
+  await expect(
+    modal.getByText(
+      'Meanwhile, pay the immediate payment by transfer or card: that needs no passkey.',
+    ),
+  ).toBeVisible();
+  const payInstead = modal.getByRole('button', { name: 'Pay by Transfer or Card' });
+  await expect(payInstead).toBeFocused();
+  await expect(modal.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+  expect(await credentialCount(auth)).toBe(1);
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'passkey-wait-pay-today');
+
+  // Paid by card, the consent is granted today.
+  await payInstead.click();
+  await expect(modal).toBeHidden();
+  await payWithCard(page, 'pin_only');
+  await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
+  const read = await page.request.get(`/api/consent/${consentId}?clientId=cli_e2e`);
+  expect((await read.json()).consent.status).toBe('granted');
+});
+
+// A consent that asks only for its payment is granted by the payment itself: a signed-in payer
+// with no passkey at all pays it by card and is asked for none (docs/identity.md (3)).
+test('a signed-in payer with no passkey pays a payment alone by card, and no passkey is asked for', async ({
+  page,
+}) => {
+  const auth = await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  const phone = uniquePhone();
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Full name').fill('Tope Alabi');
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone));
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Not now' }).click();
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+
+  const consentId = await createConsent(page.request, {
+    payments: [{ type: 'immediate', amount: 120_000, narration: 'Order #91 beads' }],
+  });
+  await page.goto(consentPath(consentId));
+  await payWithCard(page, 'pin_only');
+  await expect(page.getByText(/You have successfully granted consent to/)).toBeVisible();
+  expect(await credentialCount(auth)).toBe(0);
 });

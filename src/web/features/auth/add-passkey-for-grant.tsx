@@ -22,6 +22,8 @@ export function AddPasskeyForGrant({ onDone }: TAddPasskeyProps) {
       token={token}
       newAccount={false}
       lead="Your fingerprint, face or screen lock approves this consent. Create a passkey on this device to give that approval."
+      // The modal says how long it must wait, beside what the payer can do meanwhile.
+      saysWait={false}
       onDone={(created, signsFrom) => onDone(created ? { signsFrom: signsFrom ?? null } : null)}
     />
   );

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { passkeySkipCost } from '../../../domain/passkey-offer';
 import { formatLagosDateTime } from '../../../domain/payment-date';
 import { Button } from '../../ui/button';
 import { AuthenticatingOverlay } from './authenticating-overlay';
@@ -12,6 +13,17 @@ type TCreatePasskeyStepProps = {
   newAccount: boolean;
   /** What the offer says instead of the sign-in's 'Next time, sign in with …'. */
   lead?: string;
+  /**
+   * The payer's passkeys as the code sign-in counted them: given, 'Not now' says what skipping
+   * costs (passkeySkipCost), where it costs something.
+   */
+  passkeyCount?: number;
+  /**
+   * Whether the step says itself from when a passkey kept without approval may approve payments;
+   * false where the screen around it says so, with what the payer can do meanwhile (the grant's
+   * Consent Error modal): `onDone` then comes at once.
+   */
+  saysWait?: boolean;
   /**
    * Created or not; `signsFrom` when it was kept without approval and may approve payments and
    * mandates only from then (docs/identity.md "When a passkey is trusted").
@@ -40,6 +52,8 @@ export function CreatePasskeyStep({
   token,
   newAccount,
   lead,
+  passkeyCount,
+  saysWait = true,
   onDone,
   screenTitleId,
 }: TCreatePasskeyStepProps) {
@@ -48,6 +62,9 @@ export function CreatePasskeyStep({
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const firstStep = useRef(true);
+  const costId = useId();
+  const skipCost =
+    passkeyCount === undefined ? null : passkeySkipCost({ newAccount, passkeyCount });
 
   // A new step's heading takes the focus, so a screen reader reads where the payer now is.
   useEffect(() => {
@@ -60,9 +77,11 @@ export function CreatePasskeyStep({
 
   const save = async (created: TCreatedPasskey, approve: boolean) => {
     const saved = await savePasskey(created, approve);
-    if (saved.approval === 'none') {
+    if (saved.approval === 'none' && saysWait) {
       setBusy(false);
       setStep({ kind: 'waiting', signsFrom: saved.signsFrom });
+    } else if (saved.approval === 'none') {
+      onDone(true, saved.signsFrom);
     } else {
       onDone(true);
     }
@@ -174,10 +193,20 @@ export function CreatePasskeyStep({
         <Button onClick={() => void create()} disabled={busy}>
           Create passkey
         </Button>
-        <Button variant="secondary" onClick={() => onDone(false)} disabled={busy}>
+        <Button
+          variant="secondary"
+          onClick={() => onDone(false)}
+          disabled={busy}
+          aria-describedby={skipCost ? costId : undefined}
+        >
           Not now
         </Button>
       </div>
+      {skipCost ? (
+        <p className="muted" id={costId}>
+          {skipCost}
+        </p>
+      ) : null}
       {busy ? <AuthenticatingOverlay /> : null}
     </div>
   );

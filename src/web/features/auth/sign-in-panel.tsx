@@ -109,6 +109,7 @@ export function SignInPanel({
       <CreatePasskeyStep
         token={pending.token}
         newAccount={pending.newAccount}
+        passkeyCount={pending.passkeyCount}
         screenTitleId={screenTitleId}
         onDone={() => finish(pending)}
       />

@@ -373,7 +373,8 @@ export function ConsentFlow({
               <p>
                 Meanwhile, pay the immediate payment by transfer or card: that needs no passkey.
               </p>
-              <Button variant="secondary" onClick={() => act({ type: 'pay_without_signature' })}>
+              {/* What the payer can do today: the modal's main action. */}
+              <Button onClick={() => act({ type: 'pay_without_signature' })}>
                 Pay by Transfer or Card
               </Button>
             </>

@@ -12,7 +12,7 @@ import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { formatNaira } from '../../../domain/money';
 import { afterPaymentPrompt, paidOriginOf } from '../../../domain/after-payment';
-import { isGrantedByPayment } from '../../../domain/granted-by-payment';
+import { isGrantedByPayment, paymentGrantsConsent } from '../../../domain/granted-by-payment';
 import {
   isPaymentFailure,
   isUnusableCardEnvelope,
@@ -202,7 +202,12 @@ export function PayNowScreen({
       const request = flow
         ? flow.grantRequest({ type: state.method, paymentId: payment.paymentId })
         : payNowGrantRequest(consent, payment, state.method, signedIn);
-      if (!signedIn) return paymentsApi.grant(consent.consentId, request);
+      // A payment that granted the consent by itself (paymentGrantsConsent) leaves nothing to
+      // sign: the server answers it granted, so a payer with no passkey, or one that may not
+      // approve payments yet, pays by transfer or card all the same.
+      if (!signedIn || paymentGrantsConsent(consent)) {
+        return paymentsApi.grant(consent.consentId, request);
+      }
       const signed = await signGrant(consent.consentId, request);
       return paymentsApi.grant(consent.consentId, {
         ...request,
