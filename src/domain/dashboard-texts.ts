@@ -96,6 +96,12 @@ export const DASHBOARD_TEXTS = {
   noWebhooks: 'No webhook endpoints yet.',
   deliveriesTitle: 'Deliveries',
   noDeliveries: 'No deliveries yet.',
+  deadLettersTitle: 'Dead letters',
+  deadLettersLead:
+    'Deliveries given up after every retry failed on our side. Nothing sends them again until you resend them under Deliveries.',
+  noDeadLetters: 'No dead letters.',
+  deadLetterTries: (tries: number) => `${tries} ${tries === 1 ? 'try' : 'tries'}`,
+  deadSince: (when: string) => `given up ${when}`,
   resend: 'Resend',
   resent: 'Sent again.',
   enable: 'Enable',

@@ -280,6 +280,23 @@ export const ZDeliveryIdParams = z.object({
   deliveryId: z.coerce.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)),
 });
 
+/**
+ * A delivery whose job failed every retry and went to its dead letter (docs/jobs.md): nothing
+ * sends it again until it is resent. `status` is the delivery's now (a resend may have sent it).
+ */
+export const ZDashboardDeadLetter = z.object({
+  deliveryId: z.number().check(z.int()),
+  eventId: z.string(),
+  eventType: z.string(),
+  url: z.string(),
+  /** Tries the job made: the first and each retry. */
+  tries: z.number().check(z.int()),
+  deadSince: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+});
+export const ZDeadLettersResponse = ok({ deadLetters: z.array(ZDashboardDeadLetter) });
+export type TDashboardDeadLetter = z.infer<typeof ZDashboardDeadLetter>;
+
 export const ZRequestLogEntry = z.object({
   clientId: z.string(),
   method: z.string(),

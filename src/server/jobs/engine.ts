@@ -106,7 +106,8 @@ export type TJobsOptions = {
 /** One job run here: its kind, whether it threw, and how long it took. */
 export type TJobRun = { kind: string; outcome: 'ok' | 'error'; seconds: number };
 
-const deadLetterOf = (kind: string) => `${kind}.dead`;
+/** The queue where a kind's jobs that failed every retry are kept. */
+export const deadLetterOf = (kind: string) => `${kind}.dead`;
 
 /** pg-boss's default priority: a job not yet tried. */
 const FRESH_PRIORITY = 0;

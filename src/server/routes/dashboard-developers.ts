@@ -5,6 +5,7 @@ import {
   ZClientIdParams,
   ZDashboardOk,
   ZDashboardWebhooksResponse,
+  ZDeadLettersResponse,
   ZDeliveriesQuery,
   ZDeliveriesResponse,
   ZDeliveryIdParams,
@@ -21,6 +22,7 @@ import { actorOf } from '../services/dashboard/audit';
 import {
   changeOrigins,
   enableWebhook,
+  listDeadLetters,
   listDeliveries,
   listKeys,
   listRequests,
@@ -136,6 +138,22 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
     async (request) => ({
       success: true as const,
       deliveries: await listDeliveries(db, merchantOf(request), request.query.webhookId),
+    }),
+  );
+
+  r.get(
+    '/api/dashboard/webhooks/dead-letters',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardDeadLetters',
+        summary: 'Deliveries whose job failed every retry (dead-lettered), newest first',
+        response: jsonAnswers({ 200: ZDeadLettersResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      deadLetters: await listDeadLetters(db, merchantOf(request)),
     }),
   );
 

@@ -14,17 +14,19 @@ import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
+import { DeadLetters } from './dead-letters';
 import { Screen } from './screen';
 
 const DELIVERIES_KEY = ['dashboard', 'deliveries'];
 
-/** API keys, webhooks and their deliveries, the request log. */
+/** API keys, webhooks and their deliveries (with their dead letters), the request log. */
 export function DevelopersPage() {
   return (
     <Screen title={DASHBOARD_TEXTS.developersTitle} wide>
       <Keys />
       <Webhooks />
       <Deliveries />
+      <DeadLetters />
       <Requests />
     </Screen>
   );

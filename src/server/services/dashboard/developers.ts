@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { REQUEST_LOG_DAYS } from '../../../domain/dashboard-roles';
-import type { TDashboardDelivery } from '../../../domain/schemas/dashboard';
+import type { TDashboardDeadLetter, TDashboardDelivery } from '../../../domain/schemas/dashboard';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import {
@@ -10,7 +10,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema';
-import type { TJobs } from '../../jobs/engine';
+import { deadLetterOf, JOBS_SCHEMA, type TJobs } from '../../jobs/engine';
 import { AppError } from '../app-error';
 import { changeClientOrigins, readClient, rotateClientSecret } from '../merchants/merchant-clients';
 import {
@@ -30,6 +30,7 @@ import { recordAudit, type TActor } from './audit';
  */
 
 const DELIVERIES_SHOWN = 100;
+const DEAD_LETTERS_SHOWN = 50;
 const REQUESTS_SHOWN = 200;
 
 async function clientIdsOf(db: TDb, merchantId: string): Promise<string[]> {
@@ -185,6 +186,51 @@ export async function listDeliveries(
     deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
     createdAt: delivery.createdAt.toISOString(),
     request: requestBody(event),
+  }));
+}
+
+/**
+ * The merchant's deliveries whose job failed every retry (its dead letter, docs/jobs.md), newest
+ * first. A dead letter names its delivery by id in its data (a number, or its digits as PostgreSQL's
+ * driver reads a bigint); one that names none is no one's.
+ */
+export async function listDeadLetters(
+  db: TDb,
+  merchantId: string,
+): Promise<TDashboardDeadLetter[]> {
+  const result = await db.execute(sql`
+    WITH dead AS MATERIALIZED (
+      SELECT (data->>'deliveryId')::bigint AS delivery_id, source_retry_count, created_on
+      FROM ${sql.raw(JOBS_SCHEMA)}.job
+      WHERE name = ${deadLetterOf(WEBHOOK_DELIVER_JOB)}
+        AND data->>'deliveryId' ~ '^[0-9]{1,18}$')
+    SELECT d.id, m.public_id, m.type, e.url, d.status,
+           coalesce(dead.source_retry_count, 0) + 1 AS tries, dead.created_on
+    FROM dead
+    JOIN webhook_deliveries d ON d.id = dead.delivery_id
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    JOIN api_clients c ON c.client_id = e.client_id
+    JOIN merchant_events m ON m.id = d.event_id
+    WHERE c.merchant_id = ${merchantId}
+    ORDER BY dead.created_on DESC, d.id DESC
+    LIMIT ${DEAD_LETTERS_SHOWN}`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    id: number | string;
+    public_id: string;
+    type: string;
+    url: string;
+    status: TDashboardDeadLetter['status'];
+    tries: number | string;
+    created_on: Date | string;
+  }[];
+  return rows.map((row) => ({
+    deliveryId: Number(row.id),
+    eventId: row.public_id,
+    eventType: row.type,
+    url: row.url,
+    tries: Number(row.tries),
+    deadSince: new Date(row.created_on).toISOString(),
+    status: row.status,
   }));
 }
 
