@@ -225,7 +225,11 @@ export function jobEngine(options: TJobsOptions): TJobs {
   async function runFetched(kind: TJobKind, job: Job<object>): Promise<unknown> {
     const startedAt = performance.now();
     const ran = (outcome: TJobRun['outcome']) =>
-      options.onRun?.({ kind: kind.name, outcome, seconds: (performance.now() - startedAt) / 1000 });
+      options.onRun?.({
+        kind: kind.name,
+        outcome,
+        seconds: (performance.now() - startedAt) / 1000,
+      });
     let output: unknown;
     try {
       output = await handle(kind, job);
