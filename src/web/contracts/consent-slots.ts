@@ -60,7 +60,7 @@ export type TPayNowScreenProps = {
     otherWays: ReactNode;
     /**
      * What is said below the methods, which come first: why a way is missing here (no passkey in
-     * an app's browser, issue 43).
+     * an app's browser).
      */
     afterWays?: ReactNode;
     /** A saved account is chosen ('OneTap'): the flow's grant debits it, not this screen. */

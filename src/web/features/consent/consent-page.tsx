@@ -211,7 +211,7 @@ export function ConsentPage({
     signInAsked,
   });
   const { header, byline, screen } = view;
-  // The signed-in payer's own page (issue 43): opened beside the consent, which keeps its place
+  // The signed-in payer's own page: opened beside the consent, which keeps its place
   // (and, embedded, beside the merchant's page), as the withdraw line's link to it is.
   const consentsLink = view.consentsLink ? (
     <a className="consents-link" href={PAYER_CONSENTS_PATH} target="_blank" rel="noopener">
@@ -335,7 +335,7 @@ export function ConsentPage({
                       payNowGrantRequest(shown.consent, shown.payment, paidBy.type, false),
                     // Where no passkey can approve a saved account's debit (an app's browser),
                     // the page says so below the ways to pay, which come first, and offers the
-                    // browser instead (issue 43).
+                    // browser instead.
                     afterWays: passkeys.usable ? null : (
                       <PartBoundary loading={null}>
                         <NoPasskeyNotice kind={passkeys.kind} payMeanwhile />

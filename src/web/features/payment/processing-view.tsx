@@ -9,7 +9,7 @@ import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 
 // The wait for a 3-D Secure check, which says where it opens (an app's browser, or one that
-// opened no tab: this window, issue 43): loaded with the wait, off the first screen.
+// opened no tab: this window): loaded with the wait, off the first screen.
 const ThreeDsWaiting = preloadable(() =>
   import('../../ui/card/three-ds-waiting').then((module) => module.ThreeDsWaiting),
 );

@@ -40,7 +40,7 @@ function openInNewTab(challengeUrl: string): boolean {
 
 /**
  * Opens the check in this window, with the way back to this page, which picks the attempt up
- * from the server when the payer returns (issue 43).
+ * from the server when the payer returns.
  */
 function openHere(challengeUrl: string): void {
   noteThreeDsInPlace();
