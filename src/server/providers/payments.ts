@@ -606,8 +606,15 @@ export type TProviderNotice =
       currency: string;
       outcome: TRequeryOutcome;
     }
-  /** A refund asked for with our `reference` ended. */
-  | { kind: 'refund'; reference: string; outcome: TRefundOutcome }
+  /**
+   * Refunds asked for with our references, each as the provider's record of it stands: a
+   * provider whose notice names the refunded charge and not the refund tells of every refund of
+   * ours of that charge, so two refunds alike are each ended by their own record.
+   */
+  | {
+      kind: 'refunds';
+      refunds: ReadonlyArray<{ reference: string; outcome: TRefundOutcome }>;
+    }
   /** A payout sent with our `reference` ended; 'reversed' came back after a success. */
   | {
       kind: 'payout';

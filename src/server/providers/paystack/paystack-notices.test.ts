@@ -166,6 +166,37 @@ describe('Paystack notices read', () => {
     ).toBeNull();
   });
 
+  it('read a refund that ended as the transaction it names (Paystack names no refund id), and a refund on its way as nothing to do', () => {
+    // As paystack.com/docs/payments/refunds shows a refund's notice.
+    const refund = (event: string, transaction: string) => ({
+      event,
+      data: {
+        status: event.slice('refund.'.length),
+        transaction_reference: transaction,
+        refund_reference: 'TRF_1q9kh2mwxsr9xqf',
+        amount: '10000',
+        currency: 'NGN',
+        processor: 'mpgs_zenith',
+        customer: { first_name: null, last_name: null, email: 'payers@example.com' },
+        integration: 412829,
+        domain: 'test',
+      },
+    });
+    const ours = toPaystackReference('att_card_1');
+    for (const event of ['refund.processed', 'refund.failed']) {
+      expect(read(refund(event, ours))).toEqual({
+        kind: 'refunds_of',
+        event,
+        transactionReference: ours,
+      });
+      // Another system's transaction on the same Paystack account.
+      expect(read(refund(event, 'T685312322670591'))).toEqual({ kind: 'ignored', event });
+    }
+    for (const event of ['refund.pending', 'refund.processing']) {
+      expect(read(refund(event, ours))).toEqual({ kind: 'ignored', event });
+    }
+  });
+
   it("read a mandate the payer's bank confirmed, by Paystack's reference for it", () => {
     const active = {
       event: 'direct_debit.authorization.active',

@@ -1,10 +1,4 @@
-import type {
-  TProviderNotice,
-  TRawNotice,
-  TRefundOutcome,
-  TRequeryOutcome,
-  TTransferSender,
-} from '../payments';
+import type { TProviderNotice, TRawNotice, TRequeryOutcome, TTransferSender } from '../payments';
 import type { TPaystackAuthorization, TPaystackTransaction } from './paystack-api';
 import { cardDeclineReason } from './paystack-declines';
 import { fromPaystackReference } from './paystack-references';
@@ -21,9 +15,12 @@ import { isPaystackSignature } from './paystack-signature';
  *                     currency and the status are the record's: only naira pays (the services
  *                     decide), and a record that names no currency is not read as naira
  *   charge.failed     a card charge or a debit was refused
- *   refund.processed  a refund we asked for ended: given back (refund.failed: refused; refund.pending,
- *   refund.failed     refund.processing: still on its way); Paystack names its refund's id, and
- *                     the adapter reads our reference from that refund's merchant note
+ *   refund.processed  a refund we asked for ended: given back, or refused. Paystack names the
+ *   refund.failed     refunded transaction (transaction_reference) and the amount, never the
+ *                     refund's id: the adapter lists Paystack's refunds of that transaction and
+ *                     tells of each of ours (our reference is in its merchant note) as its own
+ *                     record stands, so two refunds of one amount are each ended by their own
+ *                     (refund.pending and refund.processing: still on its way, nothing to do)
  *   transfer.success  a payout ended: paid, refused, or paid and then returned
  *   transfer.failed
  *   transfer.reversed
@@ -38,13 +35,13 @@ import { isPaystackSignature } from './paystack-signature';
  */
 
 /**
- * A notice read: in the port's words; a refund's, which names Paystack's refund id only (its
- * reference of ours is asked for by the adapter); or a charge.success, which names the
- * transaction whose record the adapter asks for (transactionNotice reads it).
+ * A notice read: in the port's words; a refund's, which names the refunded transaction only
+ * (the adapter asks Paystack for that transaction's refunds); or a charge.success, which names
+ * the transaction whose record the adapter asks for (transactionNotice reads it).
  */
 export type TPaystackNotice =
   | TProviderNotice
-  | { kind: 'refund_of'; event: string; refundId: string; outcome: TRefundOutcome }
+  | { kind: 'refunds_of'; event: string; transactionReference: string }
   | { kind: 'transaction_of'; event: string; providerReference: string };
 
 type TNoticeData = {
@@ -56,7 +53,8 @@ type TNoticeData = {
   metadata?: unknown;
   authorization?: TPaystackAuthorization | null;
   transfer_code?: string;
-  id?: number | string | null;
+  /** A refund's notice: the refunded transaction's reference. */
+  transaction_reference?: string | null;
   authorization_code?: string;
   active?: boolean;
   email?: string;
@@ -167,24 +165,12 @@ export function readVerifiedPaystackNotice(
         },
       };
     case 'refund.processed':
-    case 'refund.failed':
-    case 'refund.pending':
-    case 'refund.processing': {
-      // Paystack's refund, by its id: whose refund it is, its merchant note says (asked for by
-      // the adapter, paystack-provider.ts readNotice).
-      const refundId = data.id === undefined || data.id === null ? '' : String(data.id);
-      if (!/^\d+$/.test(refundId)) return ignored;
-      return {
-        kind: 'refund_of',
-        event,
-        refundId,
-        outcome:
-          event === 'refund.processed'
-            ? { kind: 'processed', providerReference: refundId }
-            : event === 'refund.failed'
-              ? { kind: 'failed', providerReference: refundId, reason: 'refused by Paystack' }
-              : { kind: 'pending', providerReference: refundId },
-      };
+    case 'refund.failed': {
+      // The refunded transaction, when it is ours: which refunds of it ended, and how, Paystack's
+      // own records say (asked for by the adapter, paystack-provider.ts readNotice).
+      const transactionReference = data.transaction_reference ?? '';
+      if (!fromPaystackReference(transactionReference)) return ignored;
+      return { kind: 'refunds_of', event, transactionReference };
     }
     case 'transfer.success':
     case 'transfer.failed':

@@ -194,9 +194,13 @@ describe('Paystack’s notices', () => {
     });
     const [processed] = noticesOf('refund.processed', before);
     expect(processed && (await provider.readNotice(processed))).toEqual({
-      kind: 'refund',
-      reference: refundRef,
-      outcome: { kind: 'processed', providerReference: expect.any(String) },
+      kind: 'refunds',
+      refunds: [
+        {
+          reference: refundRef,
+          outcome: { kind: 'processed', providerReference: expect.any(String) },
+        },
+      ],
     });
     const [transferred] = noticesOf('transfer.success', before);
     expect(transferred && (await provider.readNotice(transferred))).toEqual({

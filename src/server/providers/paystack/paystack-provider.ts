@@ -471,6 +471,25 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     return refundOutcome(answer.data);
   }
 
+  /**
+   * A refund notice names the refunded transaction, not the refund: every refund of ours of it
+   * (our reference in its merchant note) is told of as Paystack's record of it stands. Two
+   * refunds of one amount are each ended by their own record, whichever the notice was about.
+   * No answer from Paystack leaves the notice unanswered (it is sent again).
+   */
+  async function noticedRefunds(read: {
+    event: string;
+    transactionReference: string;
+  }): Promise<TProviderNotice> {
+    const ours: Array<{ reference: string; outcome: TRefundOutcome }> = [];
+    for await (const refund of refunds(read.transactionReference)) {
+      const reference = referenceOfNote('refund', refund.merchant_note);
+      if (reference) ours.push({ reference, outcome: refundOutcome(refund) });
+    }
+    if (ours.length === 0) return { kind: 'ignored', event: read.event };
+    return { kind: 'refunds', refunds: ours };
+  }
+
   /** Gives money back whole or in part because we do not keep it; throws when refused. */
   const giveBack = async (request: Omit<Parameters<typeof refundOnce>[0], 'kind'>) => {
     const outcome = await refundOnce({ kind: 'giveback', ...request });
@@ -916,12 +935,8 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         payerOfEmail: payerOfPaystackEmail,
       });
       if (read?.kind === 'transaction_of') return noticedTransaction(read);
-      if (read?.kind !== 'refund_of') return read;
-      // A refund's notice names Paystack's refund, not ours: its merchant note does.
-      const answer = await client.read<TPaystackRefund>(`/refund/${segment(read.refundId)}`);
-      const reference = answer.ok ? referenceOfNote('refund', answer.data.merchant_note) : null;
-      if (!reference) return { kind: 'ignored', event: read.event };
-      return { kind: 'refund', reference, outcome: read.outcome };
+      if (read?.kind === 'refunds_of') return noticedRefunds(read);
+      return read;
     },
 
     // Paystack itself sends back a transfer of another amount or one after the account expired,

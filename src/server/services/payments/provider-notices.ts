@@ -32,7 +32,7 @@ import { creditTransfer } from './transfer-payments';
  *   taken in another currency than the naira pays nothing: it is recorded as a transfer's notice
  *   is, and given back whole through returnTransfer.
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
- * - refund: ended by completeRefund, as the refund's own answer and its requery end it.
+ * - refunds: each ended by completeRefund, as the refund's own answer and its requery end it.
  * - debit_mandate: the bank confirmed a mandate approved at its page: applyBankMandate, as a
  *   read of the link that asks the provider (settleLink).
  * - account_holder: the provider's answer whether an account is held under the payer's BVN
@@ -93,10 +93,8 @@ export async function applyProviderNotice(
     }
     case 'payout':
       return (await settleNoticedPayout(ctx, notice.reference)) === null ? 'unchanged' : 'applied';
-    case 'refund':
-      return (await completeRefund(ctx, notice.reference, notice.outcome)) === null
-        ? 'ignored'
-        : 'applied';
+    case 'refunds':
+      return applyRefundsNotice(ctx, notice.refunds);
     case 'debit_mandate':
       return applyBankMandate(ctx, notice);
     case 'account_holder':
@@ -104,6 +102,21 @@ export async function applyProviderNotice(
     case 'ignored':
       return 'ignored';
   }
+}
+
+/**
+ * Each refund a notice tells of ends by completeRefund, one after another (each in its own
+ * transaction): applied when any is a refund of ours.
+ */
+async function applyRefundsNotice(
+  ctx: TNoticeContext,
+  refunds: Extract<TProviderNotice, { kind: 'refunds' }>['refunds'],
+): Promise<TNoticeEffect> {
+  let effect: TNoticeEffect = 'ignored';
+  for (const { reference, outcome } of refunds) {
+    if ((await completeRefund(ctx, reference, outcome)) !== null) effect = 'applied';
+  }
+  return effect;
 }
 
 /** Our answer to money in another currency than the naira: not the amount asked for. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { BANKS } from './banks';
 import {
   PaystackRefusal,
@@ -21,9 +22,16 @@ import {
  * Refunds (POST /refund, GET /refund/{id}, GET /refund?transaction=, POST
  * /refund/retry_with_customer_details/{id}): partial refunds add up to the transaction's amount
  * and no further; each goes pending, processing, then processed (or failed, or needs-attention
- * until retried with the customer's account), with a notice at each step (Refunds docs,
- * "Refund events"). Paystack's refunds carry no reference of the merchant's: merchant_note is
- * kept, and listed by transaction, for an adapter that writes its own there.
+ * until retried with the customer's account), with a notice at each step. Paystack's refunds
+ * carry no reference of the merchant's: merchant_note is kept, and listed by transaction, for an
+ * adapter that writes its own there.
+ *
+ * A refund's notice is what paystack.com/docs/payments/refunds ("Listen to notifications") shows:
+ * `{ status, transaction_reference, refund_reference, amount, currency, processor, customer,
+ * integration, domain }`, with `amount` as a string of the minor unit and `refund_reference` the
+ * processor's (null until processed). It names the refunded transaction, never the refund's id,
+ * so a receiver finds which refund it means by the transaction (GET /refund?transaction=).
+ * Create, fetch, list and retry follow PaystackOSS/openapi (paths/refund*.yaml).
  */
 
 type TRefund = {
@@ -36,6 +44,8 @@ type TRefund = {
   refundedAt: Date | null;
   customerNote: string;
   merchantNote: string;
+  /** The processor's reference, told once processed (refund_reference): not the refund's id. */
+  processorReference: string;
   /** How it ends once processing: as told by the controls, else processed. */
   ending: 'processed' | 'failed' | 'needs-attention';
 };
@@ -70,14 +80,13 @@ export const refunds = (state: TSimState) => {
   const refundNotice = (refund: TRefund) => ({
     status: refund.status,
     transaction_reference: refund.transaction.reference,
-    refund_reference: refund.status === 'processed' ? `TRF_${refund.id}` : null,
+    refund_reference: refund.status === 'processed' ? refund.processorReference : null,
     amount: String(refund.amount),
     currency: refund.transaction.currency,
     processor: refund.transaction.channel === 'card' ? 'card' : 'instant-transfer',
     customer: { first_name: null, last_name: null, email: refund.transaction.email },
     integration: INTEGRATION_ID,
     domain: 'test',
-    id: String(refund.id),
   });
 
   /**
@@ -124,6 +133,7 @@ export const refunds = (state: TSimState) => {
       merchantNote:
         optionalString(ctx.body, 'merchant_note') ??
         `Refund for transaction ${transaction.reference}`,
+      processorReference: `TRF_${randomBytes(8).toString('hex')}`,
       ending: nextEnding,
     };
     nextEnding = 'processed';
