@@ -58,6 +58,11 @@ export const DASHBOARD_TEXTS = {
   nothingRefundable: 'Nothing more can be refunded on this payment.',
   refundMore: 'Refund more',
   refundAmountInvalid: 'Enter an amount in naira, such as 500 or 1,250.50.',
+  refundAccountTitle: "The payer's account",
+  refundBankLabel: "Payer's bank",
+  refundBankChoose: 'Choose the bank',
+  refundAccountNumberLabel: "Payer's account number (10 digits)",
+  refundAccountInvalid: 'Choose the bank and enter the 10-digit account number the payer gave.',
   noRefunds: 'No refunds yet.',
   /** Said instead of the catalogue's words, which name an HTTP header staff never see. */
   formSentTwice:

@@ -335,7 +335,12 @@ export const ERROR_CATALOGUE = {
   },
   REFUND_SENDER_UNKNOWN: {
     status: 409,
-    message: "This payment's transfer did not say which account sent it, so it cannot be paid back",
+    message:
+      'The transfer named no sending account: ask the payer for their account and refund to it',
+  },
+  REFUND_ACCOUNT_NOT_TAKEN: {
+    status: 409,
+    message: 'This payment is refunded the way it was paid: send the refund without an account',
   },
   // The payer's own consents (ours, docs/payer-consents.md): revoking what they granted.
   PAYER_CONSENT_NOT_FOUND: { status: 404, message: 'No consent of yours has this id' },

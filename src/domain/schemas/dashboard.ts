@@ -9,7 +9,7 @@ import {
 } from './auth';
 import { ZFrequency, ZKobo } from './consent';
 import { ZIdentifier, ZPrintable } from './fields';
-import { ZRefund } from './refunds';
+import { ZRefund, ZRefundAccount } from './refunds';
 import { ZWebhookDelivery } from './webhooks';
 
 /*
@@ -224,8 +224,16 @@ export type TPaymentDetail = z.infer<typeof ZPaymentDetailResponse>;
 export const ZDashboardRefundRequest = z.object({
   amount: ZKobo.check(z.gte(1, 'must be at least 1 kobo')),
   reason: ZPrintable(REFUND_REASON_MAX).check(z.trim(), z.minLength(1)),
+  /** The payer's account, for a transfer whose notice named no sender (REFUND_SENDER_UNKNOWN). */
+  refundTo: z.optional(ZRefundAccount),
 });
+export type TDashboardRefundRequest = z.infer<typeof ZDashboardRefundRequest>;
 export const ZDashboardRefundResponse = ok({ refund: ZRefund });
+
+/** The banks a refund's account may be at, for the refund form's choice. */
+export const ZDashboardBanksResponse = ok({
+  banks: z.array(z.object({ institutionCode: z.string(), name: z.string() })),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Developers: keys, webhooks, deliveries, request log

@@ -1,17 +1,31 @@
 import { z } from 'zod/mini';
 import { REFUND_REASON_MAX, REFUND_STATES } from '../refunds';
+import { ZInstitutionCode } from './account-link';
 import { ZKobo } from './consent';
 import { ZPrintable } from './fields';
+import { ZAccountNumber } from './user-account';
 
 /*
  * A merchant's refunds of a paid payment (docs/payments.md "Refunds"): what the merchant asks,
  * what the API answers and the payment's read lists, and what the payer sees on /consents.
  */
 
+/**
+ * The account a transfer is paid back to when its bank's notice named no sender: the payer's,
+ * as they told the merchant (docs/payments.md "Refunds").
+ */
+export const ZRefundAccount = z.strictObject({
+  institutionCode: ZInstitutionCode,
+  accountNumber: ZAccountNumber,
+});
+export type TRefundAccount = z.infer<typeof ZRefundAccount>;
+
 /** POST /api/v1/payments/{paymentId}/refunds body: no amount refunds what remains. */
 export const ZRefundRequest = z.strictObject({
   amount: z.optional(ZKobo.check(z.gte(1, 'must be at least 1 kobo'))),
   reason: z.optional(ZPrintable(REFUND_REASON_MAX).check(z.minLength(1))),
+  /** Only for a transfer whose notice named no sender (REFUND_SENDER_UNKNOWN without it). */
+  refundTo: z.optional(ZRefundAccount),
 });
 export type TRefundRequestBody = z.infer<typeof ZRefundRequest>;
 

@@ -400,6 +400,10 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
     request: {
       'Part of the payment, with a reason': { amount: 100_000, reason: 'One item out of stock' },
       'What remains of the payment': {},
+      'A transfer whose notice named no sender, to the account the payer gave': {
+        reason: 'Order cancelled',
+        refundTo: { institutionCode: '058', accountNumber: '0123456789' },
+      },
     },
     responses: {
       '201': {
@@ -421,6 +425,8 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
       'PAYMENT_NOT_REFUNDABLE',
       'REFUND_EXCEEDS_REMAINING',
       'REFUND_SENDER_UNKNOWN',
+      'REFUND_ACCOUNT_NOT_TAKEN',
+      'ACCOUNT_NOT_FOUND_AT_BANK',
       'IDEMPOTENCY_KEY_REUSED',
     ],
   },

@@ -641,7 +641,16 @@ export type TProviderNotice =
 /** What became of a refund: a provider may answer at once or later (a notice, a requery). */
 export type TRefundOutcome =
   | { kind: 'processed'; providerReference: string }
-  | { kind: 'pending'; providerReference: string | null }
+  | {
+      kind: 'pending';
+      providerReference: string | null;
+      /**
+       * 'account': the provider holds the refund until it is told the account to pay back
+       * (Paystack's needs-attention); asked for again with its `sender`, it is told. null: on
+       * its way.
+       */
+      awaiting: 'account' | null;
+    }
   | { kind: 'failed'; providerReference: string | null; reason: string };
 
 /**
@@ -656,7 +665,10 @@ export type TRefundRequest = {
   channel: 'card' | 'debit' | 'transfer';
   /** Kobo; at most what the payment took, less what was refunded before. */
   amount: number;
-  /** For a transfer: the account it came from, where the money goes back. */
+  /**
+   * For a transfer: the account the money goes back to: the one it came from, or, where its
+   * notice named none, the one the merchant gave (the payer's, as they told the merchant).
+   */
   sender: TTransferSender | null;
   reason: string | null;
 };
@@ -667,7 +679,10 @@ export type TRefundRequest = {
  * notice); a lost answer is asked about by that reference, never asked for again with another.
  */
 export type TRefundsPort = {
-  /** Asks for a refund; asking again with the same `reference` answers the same refund. */
+  /**
+   * Asks for a refund; asking again with the same `reference` answers the same refund (and tells
+   * one awaiting its account the request's `sender`).
+   */
   refund(request: TRefundRequest): Promise<TRefundOutcome>;
   /** What became of the refund asked for with our `reference` ('failed' if it never arrived). */
   requeryRefund(reference: string): Promise<TRefundOutcome>;

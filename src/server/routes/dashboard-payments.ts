@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ZDashboardBanksResponse,
   ZDashboardRefundRequest,
   ZDashboardRefundResponse,
   ZPaymentDetailResponse,
@@ -11,10 +12,14 @@ import {
 import type { TRouteContext } from '../context';
 import { actorOf } from '../services/dashboard/audit';
 import { paymentDetail, refundFromDashboard, searchPayments } from '../services/dashboard/payments';
+import { refundBanks } from '../services/payments/refunds';
 import { staffGuard, staffOf } from './dashboard-guard';
 import { jsonAnswers } from './responses';
 
-/** Payments: search, a payment's timeline, its refund (docs/dashboard.md "Payments"). */
+/**
+ * Payments: search, a payment's timeline, its refund, and the banks a transfer's refund may be
+ * paid to (docs/dashboard.md "Payments").
+ */
 export const dashboardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const { db } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -82,5 +87,18 @@ export const dashboardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (
       void reply.code(refund.status === 'pending' ? 202 : 201);
       return { success: true as const, refund };
     },
+  );
+
+  r.get(
+    '/api/dashboard/banks',
+    {
+      onRequest: guard({ action: 'payments.refund' }),
+      schema: {
+        operationId: 'dashboardBanks',
+        summary: 'The banks a transfer’s refund may be paid back to, for the payer’s account',
+        response: jsonAnswers({ 200: ZDashboardBanksResponse }),
+      },
+    },
+    async () => ({ success: true as const, banks: await refundBanks(ctx) }),
   );
 };

@@ -22,7 +22,7 @@ import {
   type TStaffSession,
 } from '../testing/dashboard';
 import { latestCode, testPhone } from '../testing/identity';
-import { consentWithPayment, payByCard, payByTransfer } from '../testing/payments';
+import { consentWithPayment, payByCard, payByTransfer, sandboxAccount } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'dashboard-test-operator-token-0123456789abcdef';
@@ -331,6 +331,7 @@ describe('every route', () => {
         amount: 100,
         reason: 'Test',
       });
+      await forbidden(staff, 'GET', '/api/dashboard/banks');
     }
     // Every role reads payments.
     for (const staff of [viewer, developer, support]) {
@@ -463,6 +464,37 @@ describe('payments', () => {
       payload: { amount: 10_000, reason: 'Goodwill' },
     });
     expect(within.statusCode, within.body).toBe(201);
+  });
+
+  it('asks for the payer’s account to refund a transfer that named no sender, and refunds to it', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    expect((await payByTransfer(ctx.app, consent)).json()).toMatchObject({ outcome: 'credited' });
+    const owner = await staffOf(consent.client.merchantId, 'owner');
+    const url = `/api/dashboard/payments/${consent.paymentId}/refunds`;
+    const asked = await call(owner, {
+      method: 'POST',
+      url,
+      payload: { amount: 100_000, reason: 'Order cancelled' },
+    });
+    expect(asked.json()).toEqual(errorBody('REFUND_SENDER_UNKNOWN'));
+    // The form's choice of bank: the provider's banks, by name.
+    const payer = sandboxAccount('links_by_auth_params');
+    const banks = await call(owner, { method: 'GET', url: '/api/dashboard/banks' });
+    const listed = banks.json<{ banks: Array<{ institutionCode: string; name: string }> }>().banks;
+    expect(listed.map((b) => b.institutionCode)).toContain(payer.institutionCode);
+    const names = listed.map((b) => b.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    const given = await call(owner, {
+      method: 'POST',
+      url,
+      payload: {
+        amount: 100_000,
+        reason: 'Order cancelled',
+        refundTo: { institutionCode: payer.institutionCode, accountNumber: payer.accountNumber },
+      },
+    });
+    expect(given.statusCode, given.body).toBe(201);
+    expect(given.json()).toMatchObject({ refund: { amount: 100_000, status: 'processed' } });
   });
 
   it('shows no merchant another’s payments', async () => {

@@ -373,14 +373,39 @@ describe('refunding a transfer and a debit', () => {
     await expectBooksBalanced();
   });
 
-  it('refuses a transfer whose notice named no sender: there is nowhere to pay it back', async () => {
+  it('asks for the payer’s account when a transfer’s notice named no sender, and pays it back to the account given', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     expect((await payByTransfer(ctx.app, consent)).json()).toMatchObject({ outcome: 'credited' });
 
+    // Nowhere to pay it back: the merchant is told to ask the payer for their account.
     const answer = await refund(consent, {});
-
     expect(answer.statusCode).toBe(409);
     expect(answer.json()).toEqual(errorBody('REFUND_SENDER_UNKNOWN'));
+    expect((await readPayment(consent)).refunded).toBe(0);
+
+    const payer = sandboxAccount('links_by_auth_params');
+    const refundTo = { institutionCode: payer.institutionCode, accountNumber: payer.accountNumber };
+    const unknown = await refund(consent, {
+      refundTo: { institutionCode: payer.institutionCode, accountNumber: '9999999999' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual(errorBody('ACCOUNT_NOT_FOUND_AT_BANK'));
+
+    const before = await sandboxBalanceOf(ctx.database, 'links_by_auth_params');
+    const paidBack = await refund(consent, { amount: 60_000, refundTo });
+    expect(paidBack.statusCode).toBe(201);
+    expect(paidBack.json().refund).toMatchObject({ amount: 60_000, status: 'processed' });
+    expect(await sandboxBalanceOf(ctx.database, 'links_by_auth_params')).toBe(before + 60_000);
+    await expectBooksBalanced();
+  });
+
+  it('takes no account for a payment that goes back the way it was paid', async () => {
+    const consent = await paidByCard();
+    const answer = await refund(consent, {
+      refundTo: { institutionCode: '058', accountNumber: '0123456789' },
+    });
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json()).toEqual(errorBody('REFUND_ACCOUNT_NOT_TAKEN'));
     expect((await readPayment(consent)).refunded).toBe(0);
   });
 

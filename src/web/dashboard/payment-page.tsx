@@ -5,11 +5,14 @@ import { mayDo } from '../../domain/dashboard-roles';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira, parseNaira } from '../../domain/money';
 import {
+  ZDashboardBanksResponse,
   ZDashboardRefundResponse,
   ZPaymentDetailResponse,
+  type TDashboardRefundRequest,
   type TDashboardSession,
 } from '../../domain/schemas/dashboard';
-import type { TRefund } from '../../domain/schemas/refunds';
+import type { TRefund, TRefundAccount } from '../../domain/schemas/refunds';
+import { ApiError } from '../api/api-error';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
@@ -114,7 +117,9 @@ const refundWords = (refund: TRefund) =>
 /**
  * The refund form. A success closes it: the refund is said, with what is left, and another refund
  * is a deliberate new act ('Refund more' opens an empty form). Each request carries its own key
- * (keyed-mutation.ts), so a refused amount never blocks the next one.
+ * (keyed-mutation.ts), so a refused amount never blocks the next one. A transfer whose notice
+ * named no sender is refused with what to do (ask the payer for their account): the form then
+ * asks for that account, and the refund goes there.
  */
 function RefundPanel({
   paymentId,
@@ -126,9 +131,10 @@ function RefundPanel({
   limit: number | null;
 }) {
   const [done, setDone] = useState<TRefund | null>(null);
+  const [needsAccount, setNeedsAccount] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const refund = useKeyedMutation(
-    (body: { amount: number; reason: string }, key: string) =>
+    (body: TDashboardRefundRequest, key: string) =>
       dashboardCall(
         `/payments/${encodeURIComponent(paymentId)}/refunds`,
         ZDashboardRefundResponse,
@@ -163,6 +169,7 @@ function RefundPanel({
         <RefundForm
           refundable={refundable}
           limit={limit}
+          needsAccount={needsAccount}
           busy={refund.isPending}
           failure={refund.error ? messageOf(refund.error) : null}
           onSubmit={(body) =>
@@ -170,6 +177,11 @@ function RefundPanel({
               onSuccess: (answer) => {
                 setDone(answer.refund);
                 headingRef.current?.focus();
+              },
+              onError: (error) => {
+                if (error instanceof ApiError && error.code === 'REFUND_SENDER_UNKNOWN') {
+                  setNeedsAccount(true);
+                }
               },
             })
           }
@@ -179,27 +191,42 @@ function RefundPanel({
   );
 }
 
+/** The payer's account as the form holds it: whole only when a bank is chosen and 10 digits typed. */
+const refundAccountOf = (account: TRefundAccount): TRefundAccount | null =>
+  account.institutionCode !== '' && /^\d{10}$/.test(account.accountNumber) ? account : null;
+
 function RefundForm({
   refundable,
   limit,
+  needsAccount,
   busy,
   failure,
   onSubmit,
 }: {
   refundable: number;
   limit: number | null;
+  /** The payment's transfer named no sender: the refund goes to the account the payer gives. */
+  needsAccount: boolean;
   busy: boolean;
   failure: string | null;
-  onSubmit: (body: { amount: number; reason: string }) => void;
+  onSubmit: (body: TDashboardRefundRequest) => void;
 }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
+  const [account, setAccount] = useState<TRefundAccount>({
+    institutionCode: '',
+    accountNumber: '',
+  });
   const [invalid, setInvalid] = useState(false);
+  const [accountInvalid, setAccountInvalid] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const kobo = parseNaira(amount);
+    const refundTo = needsAccount ? refundAccountOf(account) : null;
     setInvalid(kobo === null || kobo === 0);
-    if (kobo) onSubmit({ amount: kobo, reason: reason.trim() });
+    setAccountInvalid(needsAccount && refundTo === null);
+    if (!kobo || (needsAccount && !refundTo)) return;
+    onSubmit({ amount: kobo, reason: reason.trim(), ...(refundTo ? { refundTo } : {}) });
   };
   return (
     <form onSubmit={submit} aria-labelledby="refund-title" noValidate>
@@ -232,10 +259,72 @@ function RefundForm({
           onChange={(e) => setReason(e.target.value)}
         />
       </label>
+      {needsAccount && (
+        <RefundAccountFields account={account} invalid={accountInvalid} onChange={setAccount} />
+      )}
       <Button type="submit" disabled={busy}>
         {busy ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.refundButton}
       </Button>
       <FormError message={failure} />
     </form>
+  );
+}
+
+/** Where a transfer whose notice named no sender is paid back: the account the payer gives. */
+function RefundAccountFields({
+  account,
+  invalid,
+  onChange,
+}: {
+  account: TRefundAccount;
+  invalid: boolean;
+  onChange: (account: TRefundAccount) => void;
+}) {
+  const banks = useQuery({
+    queryKey: ['dashboard', 'banks'],
+    queryFn: () => dashboardCall('/banks', ZDashboardBanksResponse),
+  });
+  return (
+    <fieldset
+      className="dash-field"
+      aria-describedby={invalid ? 'refund-account-error' : undefined}
+    >
+      <legend>{DASHBOARD_TEXTS.refundAccountTitle}</legend>
+      <label className="dash-field">
+        {DASHBOARD_TEXTS.refundBankLabel}
+        <select
+          required
+          aria-invalid={invalid && account.institutionCode === ''}
+          value={account.institutionCode}
+          onChange={(e) => onChange({ ...account, institutionCode: e.target.value })}
+        >
+          <option value="">{DASHBOARD_TEXTS.refundBankChoose}</option>
+          {banks.data?.banks.map((bank) => (
+            <option key={bank.institutionCode} value={bank.institutionCode}>
+              {bank.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FormError message={banks.error ? messageOf(banks.error) : null} />
+      <label className="dash-field">
+        {DASHBOARD_TEXTS.refundAccountNumberLabel}
+        <input
+          inputMode="numeric"
+          required
+          maxLength={10}
+          aria-invalid={invalid && !/^\d{10}$/.test(account.accountNumber)}
+          value={account.accountNumber}
+          onChange={(e) =>
+            onChange({ ...account, accountNumber: e.target.value.replace(/\D/g, '') })
+          }
+        />
+      </label>
+      {invalid && (
+        <p id="refund-account-error" className="form-error" role="alert">
+          {DASHBOARD_TEXTS.refundAccountInvalid}
+        </p>
+      )}
+    </fieldset>
   );
 }

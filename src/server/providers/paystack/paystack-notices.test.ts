@@ -166,7 +166,7 @@ describe('Paystack notices read', () => {
     ).toBeNull();
   });
 
-  it('read a refund that ended as the transaction it names (Paystack names no refund id), and a refund on its way as nothing to do', () => {
+  it('read a refund that ended or waits for an account as the transaction it names (Paystack names no refund id), and a refund on its way as nothing to do', () => {
     // As paystack.com/docs/payments/refunds shows a refund's notice.
     const refund = (event: string, transaction: string) => ({
       event,
@@ -183,7 +183,7 @@ describe('Paystack notices read', () => {
       },
     });
     const ours = toPaystackReference('att_card_1');
-    for (const event of ['refund.processed', 'refund.failed']) {
+    for (const event of ['refund.processed', 'refund.failed', 'refund.needs-attention']) {
       expect(read(refund(event, ours))).toEqual({
         kind: 'refunds_of',
         event,

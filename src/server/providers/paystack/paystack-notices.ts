@@ -15,12 +15,16 @@ import { isPaystackSignature } from './paystack-signature';
  *                     currency and the status are the record's: only naira pays (the services
  *                     decide), and a record that names no currency is not read as naira
  *   charge.failed     a card charge or a debit was refused
- *   refund.processed  a refund we asked for ended: given back, or refused. Paystack names the
- *   refund.failed     refunded transaction (transaction_reference) and the amount, never the
- *                     refund's id: the adapter lists Paystack's refunds of that transaction and
- *                     tells of each of ours (our reference is in its merchant note) as its own
- *                     record stands, so two refunds of one amount are each ended by their own
- *                     (refund.pending and refund.processing: still on its way, nothing to do)
+ *   refund.processed  a refund we asked for ended: given back, or refused; or Paystack could not
+ *   refund.failed     pay it back on its own and waits to be told the account (needs-attention:
+ *   refund.needs-attention
+ *                     the services tell it the transfer's sender, or the account the merchant
+ *                     gave). Paystack names the refunded transaction (transaction_reference) and
+ *                     the amount, never the refund's id: the adapter lists Paystack's refunds of
+ *                     that transaction and tells of each of ours (our reference is in its
+ *                     merchant note) as its own record stands, so two refunds of one amount are
+ *                     each ended by their own (refund.pending and refund.processing: still on
+ *                     its way, nothing to do)
  *   transfer.success  a payout ended: paid, refused, or paid and then returned
  *   transfer.failed
  *   transfer.reversed
@@ -165,7 +169,8 @@ export function readVerifiedPaystackNotice(
         },
       };
     case 'refund.processed':
-    case 'refund.failed': {
+    case 'refund.failed':
+    case 'refund.needs-attention': {
       // The refunded transaction, when it is ours: which refunds of it ended, and how, Paystack's
       // own records say (asked for by the adapter, paystack-provider.ts readNotice).
       const transactionReference = data.transaction_reference ?? '';

@@ -20,6 +20,7 @@ import type {
   TSettlementLine,
   TSettlementPort,
   TTransferAccount,
+  TTransferSender,
   TTransfersInPort,
 } from '../payments';
 import type {
@@ -198,7 +199,9 @@ function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
   if (refund.status === 'failed') {
     return { kind: 'failed', providerReference, reason: 'refused by Paystack' };
   }
-  return { kind: 'pending', providerReference };
+  // needs-attention: Paystack could not pay it back on its own and waits to be told the account.
+  const awaiting = refund.status === 'needs-attention' ? 'account' : null;
+  return { kind: 'pending', providerReference, awaiting };
 }
 
 export function paystackProvider(options: TPaystackProviderOptions): TPaystackProvider {
@@ -217,7 +220,9 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
   const openCharges = new Map<string, { step: string; card: TCardSummary }>();
   /** One-time accounts opened, by our reference: asking again answers the same. */
   const transferAccounts = new Map<string, TTransferAccount>();
-  let bankList: { at: number; banks: readonly TBank[] } | null = null;
+  /** The bank list, and Paystack's own id of each bank by its code (Retry Refund names it so). */
+  let bankList: { at: number; banks: readonly TBank[]; ids: ReadonlyMap<string, number> } | null =
+    null;
 
   /**
    * Paystack's record of our reference (a verify call at `path`); null when Paystack never saw
@@ -449,8 +454,13 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     currency?: string;
     reference: string;
     reason: string | null;
+    /** Where the money goes if Paystack cannot pay it back on its own (a transfer's sender). */
+    account?: TTransferSender | null;
   }): Promise<TRefundOutcome> {
     const earlier = await findRefund(request.kind, request.reference, request.transaction);
+    if (earlier?.status === 'needs-attention' && request.account) {
+      return retryWithAccount(earlier, request.account);
+    }
     if (earlier) return refundOutcome(earlier);
     let answer: TPaystackAnswer<TPaystackRefund>;
     try {
@@ -469,6 +479,32 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     }
     if (!answer.ok) return { kind: 'failed', providerReference: null, reason: answer.message };
     return refundOutcome(answer.data);
+  }
+
+  /**
+   * A refund Paystack holds because it could not pay it back on its own (needs-attention) is
+   * retried with the account to pay (Retry Refund, POST /refund/retry_with_customer_details/{id}),
+   * whose bank Paystack names by its own id. Refused (retried already, no longer waiting), it is
+   * answered as Paystack now holds it; a bank Paystack does not list leaves it waiting.
+   */
+  async function retryWithAccount(
+    refund: TPaystackRefund,
+    account: TTransferSender,
+  ): Promise<TRefundOutcome> {
+    await banks();
+    const bankId = bankList?.ids.get(account.institutionCode);
+    if (bankId === undefined) return refundOutcome(refund);
+    const path = `/refund/retry_with_customer_details/${segment(String(refund.id))}`;
+    const retried = await client.write<TPaystackRefund>(path, {
+      refund_account_details: {
+        currency: CURRENCY_CODE,
+        account_number: account.accountNumber,
+        bank_id: String(bankId),
+      },
+    });
+    if (retried.ok) return refundOutcome(retried.data);
+    const now = await client.read<TPaystackRefund>(`/refund/${segment(String(refund.id))}`);
+    return refundOutcome(now.ok ? now.data : refund);
   }
 
   /**
@@ -577,9 +613,11 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
     const now = clock.now().getTime();
     if (bankList && now - bankList.at < BANK_LIST_TTL_MS) return bankList.banks;
     const found: TBank[] = [];
+    const ids = new Map<string, number>();
     for await (const bank of client.list<TPaystackBank>('/bank', { country: 'nigeria' })) {
       if (bank.active === false || bank.is_deleted === true) continue;
       if (found.some((known) => known.institutionCode === bank.code)) continue;
+      if (bank.id !== undefined) ids.set(bank.code, bank.id);
       // A Paystack bank links an account by its direct-debit mandate (transactionService),
       // where it offers one; Paystack cannot say which account a card draws on, so no bank
       // offers linking by card here.
@@ -589,7 +627,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         integrations: bank.available_for_direct_debit === false ? [] : ['transactionService'],
       });
     }
-    bankList = { at: now, banks: found };
+    bankList = { at: now, banks: found, ids };
     return found;
   }
 
@@ -908,10 +946,20 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       }
     },
 
-    refund: async ({ reference, providerReference, amount, reason }) =>
+    refund: async ({ reference, providerReference, channel, amount, sender, reason }) =>
       closed.has(reference)
         ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
-        : refundOnce({ kind: 'refund', transaction: providerReference, amount, reference, reason }),
+        : refundOnce({
+            kind: 'refund',
+            // A transfer is known by its one-time account's reference, ours: Paystack's charge
+            // that opened the account carries it in Paystack's characters.
+            transaction:
+              channel === 'transfer' ? toPaystackReference(providerReference) : providerReference,
+            amount,
+            reference,
+            reason,
+            account: sender,
+          }),
 
     // Asked about only once the refund has waited minutes (the reconciler), long after its own
     // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its

@@ -1,7 +1,8 @@
 // A merchant's refunds at Paystack, through the app's routes with PAYMENT_PROVIDER=paystack
 // against the Paystack simulator, which tells of a refund as Paystack's docs show: its notice
 // names the refunded transaction and the amount, never the refund's id. Each refund is ended by
-// Paystack's own notice, never left for the reconciler.
+// Paystack's own notice, never left for the reconciler. A transfer, whose sender Paystack masks,
+// is paid back to the account the payer gave the merchant when Paystack cannot do it alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startPaystackSimulator,
@@ -74,6 +75,24 @@ const refund = (consent: TConsent, payload: Record<string, unknown>) =>
     payload,
   });
 
+/** The consent's payment paid into its one-time account, from an account Paystack masks. */
+async function paidByTransfer(): Promise<TConsent> {
+  const consent = await consentWithPayment(ctx.app, ctx.database);
+  const opened = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+  });
+  expect(opened.statusCode, opened.body).toBe(200);
+  keepPageToken(consent.paymentId, opened);
+  const { accountNumber, amount } = opened.json<{
+    transferDetails: { accountNumber: string; amount: number };
+  }>().transferDetails;
+  await paystack.payTransfer(accountNumber, amount);
+  await paystack.idle();
+  expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['transfer_payment']);
+  return consent;
+}
+
 async function refundsOf(consent: TConsent) {
   const read = await ctx.app.inject({
     method: 'GET',
@@ -139,5 +158,65 @@ describe('Paystack refunds, ended by the notices Paystack sends', () => {
     const after = await refundsOf(consent);
     expect(after.refunded).toBe(250_000);
     expect(after.refunds.map((r) => r.status).sort()).toEqual(['failed', 'processed']);
+  });
+});
+
+describe('Paystack refunds of a transfer, whose sender Paystack masks', () => {
+  const GTB = { institutionCode: '058', accountNumber: '0123456789' };
+
+  it('asks the merchant for the payer’s account, and Paystack is told it when it cannot pay back alone', async () => {
+    const consent = await paidByTransfer();
+    // Paystack names the sender XXXXXXX…: nowhere to pay it back, and the merchant is told what to do.
+    const asked = await refund(consent, { reason: 'Order cancelled' });
+    expect(asked.statusCode).toBe(409);
+    expect(asked.json()).toEqual({
+      success: false,
+      error: {
+        code: 'REFUND_SENDER_UNKNOWN',
+        message:
+          'The transfer named no sending account: ask the payer for their account and refund to it',
+      },
+    });
+    const unknown = await refund(consent, {
+      refundTo: { institutionCode: '058', accountNumber: '9999999999' },
+    });
+    expect(unknown.json()).toMatchObject({ error: { code: 'ACCOUNT_NOT_FOUND_AT_BANK' } });
+
+    paystack.nextRefundNeedsAttention();
+    const given = await refund(consent, { reason: 'Order cancelled', refundTo: GTB });
+    expect(given.statusCode, given.body).toBe(202);
+    await paystack.idle();
+
+    // Paystack's refund.needs-attention: it is retried with the account, and then processed.
+    const retried = paystack.requests.filter((r) =>
+      r.path.startsWith('/refund/retry_with_customer_details/'),
+    );
+    expect(retried).toHaveLength(1);
+    const banks = await fetch(`${paystack.url}/bank?country=nigeria&perPage=100`, {
+      headers: { authorization: `Bearer ${PAYSTACK_KEY}` },
+    });
+    const gtb = (await banks.json()).data.find((b: { code: string }) => b.code === '058');
+    expect(retried[0]?.body).toEqual({
+      refund_account_details: {
+        currency: 'NGN',
+        account_number: '0123456789',
+        bank_id: String(gtb.id),
+      },
+    });
+    expect(await refundsOf(consent)).toMatchObject({
+      refunded: 250_000,
+      refunds: [{ amount: 250_000, status: 'processed' }],
+    });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([
+      'transfer_payment',
+      'merchant_refund',
+    ]);
+  });
+
+  it('takes no account for a card payment, which goes back to the card', async () => {
+    const consent = await paidByCard();
+    const answer = await refund(consent, { refundTo: GTB });
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json()).toMatchObject({ error: { code: 'REFUND_ACCOUNT_NOT_TAKEN' } });
   });
 });

@@ -4,6 +4,7 @@ import { formatNaira } from '../../../domain/money';
 import { PAID_WITH_WORDS, paidWithWay } from '../../../domain/paid-with';
 import type {
   TDashboardPaymentRow,
+  TDashboardRefundRequest,
   TPaymentDetail,
   TPaymentSearchQuery,
   TTimelineEntry,
@@ -290,7 +291,7 @@ export async function refundFromDashboard(
   ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
   who: TActor & { refundLimit: number | null; role: string },
   paymentId: string,
-  body: { amount: number; reason: string },
+  body: TDashboardRefundRequest,
 ) {
   if (who.role === 'support' && body.amount > (who.refundLimit ?? 0)) {
     throw new AppError(

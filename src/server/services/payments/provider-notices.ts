@@ -13,7 +13,7 @@ import {
 } from '../linking/account-links';
 import { settleNoticedCharge } from './lost-attempts';
 import { settleNoticedPayout } from './payouts';
-import { completeRefund } from './refunds';
+import { settleRefund } from './refunds';
 import { creditTransfer } from './transfer-payments';
 
 /*
@@ -32,7 +32,8 @@ import { creditTransfer } from './transfer-payments';
  *   taken in another currency than the naira pays nothing: it is recorded as a transfer's notice
  *   is, and given back whole through returnTransfer.
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
- * - refunds: each ended by completeRefund, as the refund's own answer and its requery end it.
+ * - refunds: each settled as its requery is (settleRefund: completeRefund, as the refund's own
+ *   answer ends it; one the provider holds until told the account to pay is told it).
  * - debit_mandate: the bank confirmed a mandate approved at its page: applyBankMandate, as a
  *   read of the link that asks the provider (settleLink).
  * - account_holder: the provider's answer whether an account is held under the payer's BVN
@@ -105,8 +106,9 @@ export async function applyProviderNotice(
 }
 
 /**
- * Each refund a notice tells of ends by completeRefund, one after another (each in its own
- * transaction): applied when any is a refund of ours.
+ * Each refund a notice tells of is settled as its requery would be (settleRefund: completeRefund,
+ * and one the provider holds for its account told it), one after another, each in its own
+ * transaction: applied when any is a refund of ours.
  */
 async function applyRefundsNotice(
   ctx: TNoticeContext,
@@ -114,7 +116,7 @@ async function applyRefundsNotice(
 ): Promise<TNoticeEffect> {
   let effect: TNoticeEffect = 'ignored';
   for (const { reference, outcome } of refunds) {
-    if ((await completeRefund(ctx, reference, outcome)) !== null) effect = 'applied';
+    if ((await settleRefund(ctx, reference, outcome)) !== null) effect = 'applied';
   }
   return effect;
 }

@@ -2,7 +2,12 @@ import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
 import { REFUND_TRANSITIONS, type TRefundEdge } from '../../../domain/refunds';
-import type { TPayerRefund, TRefund, TRefundRequestBody } from '../../../domain/schemas/refunds';
+import type {
+  TPayerRefund,
+  TRefund,
+  TRefundAccount,
+  TRefundRequestBody,
+} from '../../../domain/schemas/refunds';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
@@ -15,6 +20,7 @@ import {
 } from '../../db/schema';
 import type { TRefundOutcome, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
+import { findAccountAtBank } from '../linking/account-links';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { book, ledgerAccount } from './ledger';
 import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
@@ -219,18 +225,52 @@ export async function requestRefund(
   if (payment.status !== 'executed') throw new AppError('PAYMENT_NOT_REFUNDABLE');
   const paid = await paidBy(ctx.db, payment);
   if (!paid) throw new AppError('PAYMENT_NOT_REFUNDABLE');
-  if (paid.channel === 'transfer' && !paid.sender) throw new AppError('REFUND_SENDER_UNKNOWN');
+  const sender = await refundAccount(ctx, paid, body.refundTo);
   const reserved = await reserve(
     ctx,
     merchant,
     payment,
-    paid,
+    { ...paid, sender },
     body.amount ?? null,
     body.reason ?? null,
     recordAlso,
   );
   if ('remaining' in reserved) throw exceeds(reserved.remaining);
   return refundView(await askProvider(ctx, reserved.refund));
+}
+
+/**
+ * Where a refund goes back to. A transfer goes back to the account it came from, as its bank's
+ * notice named it; where the notice named none, to the account the merchant gives with the
+ * refund (the payer's, as they told the merchant), once its bank confirms it holds it: without
+ * one there is nowhere to pay it, and the merchant is told to ask the payer. A card or a debit
+ * goes back the way it came and takes no account.
+ */
+async function refundAccount(
+  ctx: TRefundContext,
+  paid: TPaidBy,
+  refundTo: TRefundAccount | undefined,
+): Promise<TTransferSender | null> {
+  if (paid.channel !== 'transfer' || paid.sender) {
+    if (refundTo) throw new AppError('REFUND_ACCOUNT_NOT_TAKEN');
+    return paid.sender;
+  }
+  if (!refundTo) throw new AppError('REFUND_SENDER_UNKNOWN');
+  const { bank, found } = await findAccountAtBank(ctx, refundTo, 'ACCOUNT_VERIFY_FAILED');
+  return { ...refundTo, bankName: bank.name, accountName: found.accountName };
+}
+
+/** The banks a refund's account may be at (refundTo), by name, as the provider lists them. */
+export async function refundBanks(ctx: Pick<TRefundContext, 'providers'>) {
+  let banks;
+  try {
+    banks = await ctx.providers.payments.listBanks();
+  } catch {
+    throw new AppError('ACCOUNT_VERIFY_FAILED');
+  }
+  return banks
+    .map(({ institutionCode, name }) => ({ institutionCode, name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Asks the provider for the refund; a lost answer leaves it pending, for the reconciler. */
@@ -357,6 +397,23 @@ export async function completeRefund(
 }
 
 /**
+ * An outcome the provider told of later (its notice, the reconciler's requery), applied by
+ * completeRefund. A refund the provider holds until it is told the account to pay back is asked
+ * for again with the account it was asked with (asking again is the same refund, which the
+ * provider then pays there); one without an account waits as it is.
+ */
+export async function settleRefund(
+  ctx: TRefundContext,
+  reference: string,
+  outcome: TRefundOutcome,
+): Promise<TRefundRow | null> {
+  const refund = await completeRefund(ctx, reference, outcome);
+  const awaitsAccount = outcome.kind === 'pending' && outcome.awaiting === 'account';
+  if (!awaitsAccount || refund?.status !== 'pending' || !refund.sender) return refund;
+  return askProvider(ctx, refund);
+}
+
+/**
  * Claims up to a batch of refunds left pending for `reconcileAfterMs`, moving their asked time
  * to now in one statement: a reconciler in another process skips them.
  */
@@ -396,7 +453,7 @@ export function reconcileLostRefunds(ctx: TRefundContext, reconcileAfterMs: numb
     () => claimLostRefunds(ctx, reconcileAfterMs),
     async (refund): Promise<TRefundRow['status']> => {
       const outcome = await ctx.providers.payments.requeryRefund(refund.id);
-      return (await completeRefund(ctx, refund.id, outcome))?.status ?? 'pending';
+      return (await settleRefund(ctx, refund.id, outcome))?.status ?? 'pending';
     },
   );
 }
