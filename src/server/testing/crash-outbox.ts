@@ -17,6 +17,7 @@ import {
   softAuthenticatorFor,
   testPhone,
 } from './identity';
+import type { TKindBacklog } from '../jobs/engine';
 import { linkByTestTransfer } from './payments';
 import { stopServerProcess, type TServerProcess } from './server-process';
 import type { SoftAuthenticator } from './soft-authenticator';
@@ -24,7 +25,8 @@ import { testConfig } from './test-app';
 
 /**
  * `app.inject` answered by a server process over HTTP: the identity and payment helpers, written
- * for an app in the test's process, drive a real server with it.
+ * for an app in the test's process, drive a real server with it. Its `jobs.backlog()` is the
+ * server's own, read from GET /api/health/ready (the helpers wait on it for an SMS to be sent).
  */
 export function remoteApp(base: string): FastifyInstance {
   const inject = async (request: {
@@ -49,7 +51,12 @@ export function remoteApp(base: string): FastifyInstance {
       json: () => JSON.parse(body) as unknown,
     };
   };
-  return { inject } as unknown as FastifyInstance;
+  const backlog = async (): Promise<Pick<TKindBacklog, 'kind' | 'states'>[]> =>
+    (await backlogOf(base)).map(({ kind, waiting, retrying, active, failed, dead }) => ({
+      kind,
+      states: { created: waiting, retry: retrying, active, completed: 0, failed, dead },
+    }));
+  return { inject, jobs: { backlog } } as unknown as FastifyInstance;
 }
 
 /** A webhook receiver on this machine: what it was sent, by the `webhook-id` of each request. */
