@@ -1,22 +1,22 @@
-// The consent page's budget (issue 31): what a browser loads until the first screen of /r/{id}
-// is visible and usable, as the server sends it (brotli: the build's .br copies, which the server
-// serves to every browser that accepts brotli), must stay within 100 KB, for each first screen
-// the server may draw. The page is visible with its stylesheet (the server drew the screen), and
-// usable once its scripts have taken the screen over: the entry with every chunk it imports
-// statically, the consent route's chunks, and those of the screen's parts
-// (src/web/app/first-screen.ts; the side panel's, which loads only on a wide window, for the
-// desktop). Read from the build's manifest and its list of first-screen chunks (vite.config.ts);
-// run after `npm run build` (npm test does). Gzip is printed beside it, for a browser without
-// brotli. `--limit-kb N` checks every screen against N instead of 100.
+// The consent page's budget: what a browser loads until the first screen of /r/{id} is visible and
+// usable, as the server sends it (brotli: the build's .br copies, which the server serves to every
+// browser that accepts brotli), must stay within 100 KB, for each first screen the server may draw.
+// The page is visible with its stylesheet (the server drew the screen), and usable once its scripts
+// have taken the screen over: the entry with every chunk it imports statically, the consent route's
+// chunks, and those of the screen's parts (src/web/app/first-screen.ts; the side panel's, which
+// loads only on a wide window, for the desktop). Read from the build's manifest and its list of
+// first-screen chunks (vite.config.ts); run after `npm run build` (npm test does). Gzip is printed
+// beside it, for a browser without brotli. `--limit-kb N` checks every screen against N instead of
+// 100.
 //
 //   tsx scripts/check-page-budget.ts [--limit-kb 90]
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** KB as the issue and Vite count them: 1,000 bytes. */
+/** KB as the budget and Vite count them: 1,000 bytes. */
 const KB = 1000;
-/** Issue 31's target, as sent: what a visitor needs until the consent is visible and usable. */
+/** The budget, as sent: what a visitor needs until the consent is visible and usable. */
 const TARGET_KB = 100;
 
 /** The first screens the server may draw, by what their code holds. */

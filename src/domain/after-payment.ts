@@ -140,10 +140,10 @@ export function afterOriginLinkRefused(
 
 /**
  * Whether a consent its payment granted still offers, after the payment, to link the account or
- * save the card that paid (issue 28 item 6): the prompt is an offer, not a gate. The server
- * granted the consent when the payment executed, so a payer who closes the tab leaves it granted;
- * a payer still on the page is offered the prompt until they settle it ('Skip for Now', 'Maybe
- * later', or the prompt's work done), and the page then shows Consent Granted.
+ * save the card that paid: the prompt is an offer, not a gate. The server granted the consent when
+ * the payment executed, so a payer who closes the tab leaves it granted; a payer still on the page
+ * is offered the prompt until they settle it ('Skip for Now', 'Maybe later', or the prompt's work
+ * done), and the page then shows Consent Granted.
  */
 export function offersAfterPayment(consent: TConsent, { settled }: { settled: boolean }): boolean {
   if (settled || consent.status !== 'granted' || !isGrantedByPayment(consent)) return false;

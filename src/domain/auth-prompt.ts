@@ -36,7 +36,7 @@ export function authPromptItems(consent: TConsent, paymentMade = false): string[
 
 /**
  * Under an auth prompt the payer asked for (the consent does not ask for sign-in first): back to
- * the consent without signing in (issue 43).
+ * the consent without signing in, so that asking to sign in is never a dead end.
  */
 export const AUTH_PROMPT_BACK = 'Continue without signing in';
 

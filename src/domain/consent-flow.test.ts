@@ -65,7 +65,7 @@ describe('the consent flow (spec §2 Main consent flow, §4)', () => {
     });
   });
 
-  it("while the linking panel stands in the repayment accounts' place, the step shows no 'Confirm' and no 'back' of its own (issue 29 item 6)", () => {
+  it("while the linking panel stands in the repayment accounts' place, the step shows no 'Confirm' and no 'back' of its own", () => {
     const future = run(initialConsentFlow(everything), { type: 'step_confirmed' });
     // The schedule has no panel to open.
     expect(run(future, { type: 'linking_toggled', open: true })).toBe(future);
@@ -320,7 +320,7 @@ describe('a payment from an account linked and approved (spec §4: the page jump
   });
 });
 
-describe('a grant the payer cannot sign yet (issue 28 item 10)', () => {
+describe('a grant the payer cannot sign yet', () => {
   const payOnly = aConsent({ payments: [anImmediatePayment({ paymentId: 'pay_now' })] });
   const oneTap = run(
     initialConsentFlow(payOnly),

@@ -69,13 +69,13 @@ export type TConsentFlowState = {
   /** The Consent Error modal's message. */
   error: string | null;
   /**
-   * Why the grant could not be signed, when the biometric approval itself was missing (issue 28
-   * item 10; docs/identity.md "When a passkey is trusted"): 'no_passkey', the payer has none, so
-   * the modal offers to create one and then signs; 'not_on_device', no passkey on this device
-   * approved (the payer's are elsewhere, or the prompt was cancelled), so the modal offers to
-   * create one here beside 'Try Again'; 'passkey_waiting', the payer's passkey may not sign money
-   * until the time the message names, so the modal says so and offers what needs no signature
-   * meanwhile (paying the immediate payment by transfer or card).
+   * Why the grant could not be signed, when the biometric approval itself was missing
+   * (docs/identity.md "When a passkey is trusted"): 'no_passkey', the payer has none, so the modal
+   * offers to create one and then signs; 'not_on_device', no passkey on this device approved (the
+   * payer's are elsewhere, or the prompt was cancelled), so the modal offers to create one here
+   * beside 'Try Again'; 'passkey_waiting', the payer's passkey may not sign money until the time
+   * the message names, so the modal says so and offers what needs no signature meanwhile (paying
+   * the immediate payment by transfer or card).
    */
   signatureBlock: TSignatureBlock | null;
   /** Asks for no payment and no data (a form alone): answered by 'Consent' or 'Decline'. */
@@ -121,7 +121,7 @@ export type TConsentFlowAction =
   | { type: 'passkey_created'; signsFrom: string | null; now: Date }
   /**
    * A passkey that must wait cannot sign the saved account's debit: the payer pays the immediate
-   * payment by transfer or card instead, which needs no signature (issue 28 item 10).
+   * payment by transfer or card instead, which needs no signature.
    */
   | { type: 'pay_without_signature' };
 
@@ -280,11 +280,11 @@ export function grantNeedsTrustedPasskey(state: TConsentFlowState): boolean {
 }
 
 /**
- * Whether a payer whose passkey must wait can go on without a signature (issue 28 item 10): the
- * consent asks only for its immediate payment, still to pay, and a saved account was chosen for
- * it ('OneTap': a debit, which only a trusted passkey signs). Paid by transfer or card instead,
- * the payment grants the consent by itself, and nothing is left to sign. A consent that asks for
- * more (future payments, data, a form, sign-in) needs the signature whatever pays its payment.
+ * Whether a payer whose passkey must wait can go on without a signature: the consent asks only for
+ * its immediate payment, still to pay, and a saved account was chosen for it ('OneTap': a debit,
+ * which only a trusted passkey signs). Paid by transfer or card instead, the payment grants the
+ * consent by itself, and nothing is left to sign. A consent that asks for more (future payments,
+ * data, a form, sign-in) needs the signature whatever pays its payment.
  */
 export function canPayWithoutSignature(state: TConsentFlowState): boolean {
   return (

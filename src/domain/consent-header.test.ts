@@ -43,7 +43,7 @@ describe('isConsentHeaderVisible', () => {
   });
 });
 
-describe('isMerchantBylineVisible: who asks, where the header is hidden (issue 29 item 7)', () => {
+describe('isMerchantBylineVisible: who asks, where the header is hidden', () => {
   it.each<[string, Partial<TConsent>, boolean, boolean]>([
     ['embedded with future payments', { payments: [aPayment()] }, true, true],
     ['embedded, data sharing only', { dataSharing: { bvnData: true } }, true, true],

@@ -20,10 +20,10 @@ export function isConsentHeaderVisible(consent: TConsent, options: { embed: bool
 }
 
 /**
- * Whether the merchant's one-line byline shows instead (issue 29 item 7): embedded, the header
- * is hidden (spec §2), yet the page around the frame may not name the merchant, so the payer is
- * always told who is asking. A consent of immediate payments only has none, as standalone: its
- * payment card says it all.
+ * Whether the merchant's one-line byline shows instead: embedded, the header is hidden (spec §2),
+ * yet the page around the frame may not name the merchant, so the payer is always told who is
+ * asking. A consent of immediate payments only has none, as standalone: its payment card says it
+ * all.
  */
 export function isMerchantBylineVisible(consent: TConsent, options: { embed: boolean }): boolean {
   return options.embed && !asksOnlyImmediatePayments(consent);

@@ -13,9 +13,9 @@ export function consentLoadErrorMessage(
 }
 
 /**
- * Whether reading the consent again may succeed (issue 29 item 8): a server that could not be
- * reached, was busy or failed may answer next time; a refusal (an unknown or expired consent, a
- * clientId it was not made for) answers the same, so the screen offers a way back, not a retry.
+ * Whether reading the consent again may succeed: a server that could not be reached, was busy or
+ * failed may answer next time; a refusal (an unknown or expired consent, a clientId it was not made
+ * for) answers the same, so the screen offers a way back, not a retry.
  */
 export function isConsentLoadRetryable(status: number | null): boolean {
   // null or 0: no answer came (the page's calls say 0 when the server was not reached).

@@ -10,11 +10,11 @@ import { WITHDRAW_LINE } from './withdraw-note';
 export { WITHDRAW_LINE, WITHDRAW_NOTE } from './withdraw-note';
 
 /*
- * The record of a grant that proves itself (issue 43 item 4; NDPA 2023 s.26 and s.35, docs/
- * payer-consents.md "The record"): the text the payer was shown, built here from the consent so
- * that the page and the server draw the same words, kept with its version and SHA-256 hash; the
- * line that says where the consent is withdrawn; the receipt sent by SMS; and the 12 months a
- * data-sharing consent lasts unless the payer confirms it again.
+ * The record of a grant that proves itself (NDPA 2023 s.26 and s.35, docs/payer-consents.md "The
+ * record"): the text the payer was shown, built here from the consent so that the page and the
+ * server draw the same words, kept with its version and SHA-256 hash; the line that says where the
+ * consent is withdrawn; the receipt sent by SMS; and the 12 months a data-sharing consent lasts
+ * unless the payer confirms it again.
  */
 
 /**
@@ -24,7 +24,7 @@ export { WITHDRAW_LINE, WITHDRAW_NOTE } from './withdraw-note';
  */
 export const CONSENT_TEXT_VERSION = 'consent-text/1';
 
-/** How long data sharing lasts from its grant or its last confirmation (issue 43 item 4). */
+/** How long data sharing lasts from its grant or its last confirmation (docs/payer-consents.md). */
 export const DATA_SHARING_MAX_MONTHS = 12;
 
 /** When data sharing granted or confirmed at `from` ends: the same day DATA_SHARING_MAX_MONTHS on. */

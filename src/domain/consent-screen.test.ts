@@ -246,7 +246,7 @@ describe('consentPageView: the screen of the consent page (spec §2, §6, §8)',
   });
 });
 
-describe("a signed-out payer's way to sign in, and a signed-in payer's to 'Your consents' (issue 43)", () => {
+describe("a signed-out payer's way to sign in, and a signed-in payer's to 'Your consents'", () => {
   // Granted by its payment, the link of the account that paid still offered (after-payment.ts).
   const paidOffer = aConsent({
     status: 'granted',

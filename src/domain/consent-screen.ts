@@ -38,8 +38,8 @@ export type TConsentScreen =
   | { kind: 'auth-prompt'; consent: TConsent; productName: string }
   /**
    * Only an immediate payment is asked: the payer pays it here, then it is granted (pay-now.ts).
-   * `canSignIn`: where a signed-in payer chooses a saved account ('OneTap'), this payer, not
-   * signed in, may sign in to do so (issue 43).
+   * `canSignIn`: where a signed-in payer chooses a saved account ('OneTap'), this payer, not signed
+   * in, may sign in to do so.
    */
   | { kind: 'immediate-payment'; consent: TConsent; payment: TPayment; canSignIn: boolean }
   /** A signed-in payer's consent flow: its steps, then the grant (spec §2 Main consent flow). */
@@ -54,7 +54,7 @@ export type TConsentScreenKind = TConsentScreen['kind'];
 
 /**
  * Where a signed-in payer chooses a saved account for the payment ('OneTap'), the sign-in offered
- * to a payer who is not (issue 43).
+ * to a payer who is not.
  */
 export const SAVED_ACCOUNT_SIGN_IN = {
   /** As a signed-in payer's saved accounts are titled. */
@@ -86,13 +86,13 @@ export type TConsentPageView = {
   /** Whose consent header shows above the screen, or null when none does (spec §2). */
   header: TCounterparty | null;
   /**
-   * Whose one-line byline shows above the screen where the header does not (embedded), or null:
-   * on the screens that do not name the merchant themselves (issue 29 item 7).
+   * Whose one-line byline shows above the screen where the header does not (embedded), or null: on
+   * the screens that do not name the merchant themselves, so that the payer always knows who asks.
    */
   byline: TCounterparty | null;
   /**
    * A link to the signed-in payer's own page, 'Your consents' (PAYER_CONSENTS_PATH), on their
-   * consent: in the header where it shows, else in the byline, else atop the screen (issue 43).
+   * consent: in the header where it shows, else in the byline, else atop the screen.
    */
   consentsLink: boolean;
 };

@@ -11,9 +11,9 @@ import type {
 } from './schemas/form';
 
 /*
- * The rules of a form (issue 13, spec §2 Form step, §5): what fills a placeholder, what makes an
- * answer valid for its field, when a section and a form are complete. The page checks answers
- * with these as the payer types; the server checks them again when it saves and at the grant.
+ * The rules of a form (spec §2 Form step, §5): what fills a placeholder, what makes an answer valid
+ * for its field, when a section and a form are complete. The page checks answers with these as the
+ * payer types; the server checks them again when it saves and at the grant.
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -14,13 +14,12 @@ export type TGrantOutcome =
     };
 
 /**
- * The outcome of a grant (spec §4 Grant outcome). Without immediate payments a successful grant
- * is a success. With them, success needs paymentResults.failed to be exactly 0; a missing count
- * is not proof that money moved, so it fails too. A failed payment reports the result's error, or
- * 'Direct debit payment failed', to the parent, and the payer reads the bank's reason (the
- * result's error, 'Direct debit payment failed: Insufficient funds') before 'Some payments
- * failed. Please try again.' (issue 28 item 12): without it the payer cannot tell a refusal
- * worth retrying from one that is not.
+ * The outcome of a grant (spec §4 Grant outcome). Without immediate payments a successful grant is
+ * a success. With them, success needs paymentResults.failed to be exactly 0; a missing count is not
+ * proof that money moved, so it fails too. A failed payment reports the result's error, or 'Direct
+ * debit payment failed', to the parent, and the payer reads the bank's reason (the result's error,
+ * 'Direct debit payment failed: Insufficient funds') before 'Some payments failed. Please try
+ * again.': without it the payer cannot tell a refusal worth retrying from one that is not.
  */
 export function grantOutcome(
   consent: TConsent,

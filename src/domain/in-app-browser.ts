@@ -1,9 +1,9 @@
 /*
- * Where the page runs (issue 43 item 1): a consent link shared on WhatsApp, Instagram or Facebook
- * opens in that app's own browser, and a merchant's app shows the page in an Android WebView or
- * an iOS WKWebView. There a new tab may never open or never come back, and passkeys may not exist.
- * The page asks these rules what to do; it gives them what the browser tells it (the user agent,
- * whether PublicKeyCredential exists, what window.open answered).
+ * Where the page runs: a consent link shared on WhatsApp, Instagram or Facebook opens in that app's
+ * own browser, and a merchant's app shows the page in an Android WebView or an iOS WKWebView. There
+ * a new tab may never open or never come back, and passkeys may not exist. The page asks these
+ * rules what to do; it gives them what the browser tells it (the user agent, whether
+ * PublicKeyCredential exists, what window.open answered).
  */
 
 /** The apps whose in-app browser names itself in the user agent. */
@@ -50,7 +50,7 @@ const ANDROID = /\bAndroid\b/;
 const ANDROID_WEBVIEW = /;\s*wv\)/;
 const IOS = /\b(?:iPhone|iPad|iPod)\b/;
 
-/** What kind of browser a user agent names (issue 43 item 1). */
+/** What kind of browser a user agent names. */
 export function browserKindOf(userAgent: string): TBrowserKind {
   const android = ANDROID.test(userAgent);
   for (const [app, mark] of APP_MARKS) {
@@ -160,7 +160,7 @@ const APP_NAMES: Record<TInAppBrowserApp, string> = {
   telegram: 'Telegram',
 };
 
-/** The words a payer reads where passkeys do not work (issue 43 item 1). */
+/** The words a payer reads where passkeys do not work. */
 export const NO_PASSKEY_TEXTS = {
   title: 'Fingerprint and face approval do not work here',
   openInBrowser: 'Open in your browser',

@@ -226,7 +226,7 @@ const TRANSITIONS: Array<[string, TRoute, TLinkingPanelAction, Record<string, un
     { step: 'select', manualEntry: true },
   ],
   ['closes from any step, resetting everything', 'payment', { type: 'close' }, { step: 'closed' }],
-  // The OTP and 3-D Secure views' one way back is the panel's cancel (issue 29 item 6).
+  // The OTP and 3-D Secure views' one way back is the panel's cancel: one way back per step.
   ['closes from the card OTP view', 'otp', { type: 'close' }, { step: 'closed' }],
   ['closes from the 3-D Secure view', 'threeDs', { type: 'close' }, { step: 'closed' }],
   [

@@ -1,9 +1,9 @@
 import { PAYER_CONSENTS_LINK, PAYER_CONSENTS_PATH } from './payer-pages';
 
 /*
- * The line before 'Consent' or 'OneTap' (issue 43): the consent can be withdrawn at any time, and
- * where. Apart from the record (consent-record.ts) so that the consent page's first screen takes
- * these words alone.
+ * The line before 'Consent' or 'OneTap': the consent can be withdrawn at any time, and where. Apart
+ * from the record (consent-record.ts) so that the consent page's first screen takes these words
+ * alone.
  */
 export const WITHDRAW_NOTE = {
   before: 'You can withdraw this consent at any time in ',

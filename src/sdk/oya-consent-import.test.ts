@@ -1,5 +1,5 @@
-// A framework imports the embed script while it renders on a server, where there is no window:
-// the import must not touch it (issue 15). This file runs in Node, without a DOM.
+// A framework imports the embed script while it renders on a server, where there is no window: the
+// import must not touch it. This file runs in Node, without a DOM.
 import { expect, it } from 'vitest';
 
 it('imports without a window or a document, and opens nothing until open() is called', async () => {

@@ -1,9 +1,8 @@
-// No card number, CVV or PIN is ever stored or logged (issue 9 §5; docs/payments.md): after a
-// full run of card payments — paid, paid after an OTP, 3-D Secure, declined, a wrong PIN — and of
-// card links — linked, after an OTP, after 3-D Secure, declined, a paid card saved to an account,
-// each payer linking their own cards (their person's, whose BVN they verified) —
-// the database files on disk, the rows of every table (pg-boss's jobs too) and every log line are
-// searched for them.
+// No card number, CVV or PIN is ever stored or logged (docs/payments.md): after a full run of card
+// payments — paid, paid after an OTP, 3-D Secure, declined, a wrong PIN — and of card links —
+// linked, after an OTP, after 3-D Secure, declined, a paid card saved to an account, each payer
+// linking their own cards (their person's, whose BVN they verified) — the database files on disk,
+// the rows of every table (pg-boss's jobs too) and every log line are searched for them.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

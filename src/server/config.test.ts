@@ -1,5 +1,5 @@
-// The variables of issue 27 (items 9 and 11): each is read once at start-up, and a bad value
-// stops the start with one clear line (README "Configuration").
+// The variables the server reads at start-up (README "Configuration"): each is read once, and a bad
+// value stops the start with one clear line.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';

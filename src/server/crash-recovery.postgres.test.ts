@@ -1,13 +1,13 @@
 // @module-tag postgres
-// A crash between the provider's answer and the booking (issue 27 item 3; docs/payments.md
-// "Reconciliation"): the real server (`src/server/main.ts`) is killed with SIGKILL while a card
-// charge, two saved-account debits (OneTap at the grant) and a chip purchase each wait for their
-// answer, after the sandbox recorded taking the money (SANDBOX_ANSWER_DELAY_MS holds the answer
-// back: a slow provider), twenty times. Started again, the reconciler asks the provider about
-// each lost answer and books it. Then every payment was taken once at the provider, every one is
-// executed and booked once, nothing is left charging or owed, and `npm run ledger:check`, which
-// compares the provider's record with the books, passes. PostgreSQL only: several processes on
-// one database (vitest.config.ts runs this file when DATABASE_URL is set).
+// A crash between the provider's answer and the booking (docs/payments.md "Reconciliation"): the
+// real server (`src/server/main.ts`) is killed with SIGKILL while a card charge, two saved-account
+// debits (OneTap at the grant) and a chip purchase each wait for their answer, after the sandbox
+// recorded taking the money (SANDBOX_ANSWER_DELAY_MS holds the answer back: a slow provider),
+// twenty times. Started again, the reconciler asks the provider about each lost answer and books
+// it. Then every payment was taken once at the provider, every one is executed and booked once,
+// nothing is left charging or owed, and `npm run ledger:check`, which compares the provider's
+// record with the books, passes. PostgreSQL only: several processes on one database
+// (vitest.config.ts runs this file when DATABASE_URL is set).
 import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';

@@ -1,10 +1,9 @@
 // @module-tag postgres
-// The fuzz suite (issue 7): every route in the app's route table, with generated bad inputs —
-// path, query, headers, credentials, bodies, methods (HEAD too), Accept — must answer below 500,
-// and every error must be a catalogue body; an event stream that opens counts as an answer, and
-// an answer that never comes as a failure (issue 27); a method a route's path does not take must
-// be 405 with the path's methods in Allow. Routes join by being registered; see testing/fuzz.ts
-// for the inputs.
+// The fuzz suite: every route in the app's route table, with generated bad inputs — path, query,
+// headers, credentials, bodies, methods (HEAD too), Accept — must answer below 500, and every error
+// must be a catalogue body; an event stream that opens counts as an answer, and an answer that
+// never comes as a failure; a method a route's path does not take must be 405 with the path's
+// methods in Allow. Routes join by being registered; see testing/fuzz.ts for the inputs.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_FORM_INPUT } from '../domain/test-support/form-fixtures';
@@ -51,15 +50,15 @@ import {
 const ROUTES_TODAY = 21;
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
 /**
- * Requests per route, taken evenly from every kind of input the generator makes for it (the cases
- * a route's plan marks to keep always go). On PGlite the fuzzing proper; on PostgreSQL (CI's
- * second pass, where only the database differs) a smoke test of every route. 64 a route keeps
- * the run above issue 7's 10,000 requests with the routes of today (about 210): at 150 it made
- * 29,000 and was the unit run's longest file by far (10 minutes on a loaded 2-core machine).
+ * Requests per route, taken evenly from every kind of input the generator makes for it (the cases a
+ * route's plan marks to keep always go). On PGlite the fuzzing proper; on PostgreSQL (CI's second
+ * pass, where only the database differs) a smoke test of every route. 64 a route keeps the run
+ * above MIN_REQUESTS (10,000) with the routes of today (about 210): at 150 it made 29,000 and was
+ * the unit run's longest file by far (10 minutes on a loaded 2-core machine).
  */
 const CASES_PER_ROUTE = ON_POSTGRES ? 24 : 64;
-/** Issue 7 asks for at least this many generated requests on PGlite; on PostgreSQL every route
- * is still asked (the assertion on the routes below). */
+/** At least this many generated requests on PGlite, so that every route meets many bad inputs;
+ * on PostgreSQL every route is still asked (the assertion on the routes below). */
 const MIN_REQUESTS = ON_POSTGRES ? 1_000 : 10_000;
 /** Distinct failures listed in the assertion message; FUZZ_VERBOSE=1 prints them all. */
 const LISTED_FAILURES = 50;

@@ -1,7 +1,7 @@
-// Connections a client holds (issue 27, item 10): a request that trickles in is cut with a
-// catalogue 408 after its time while a live event stream stays open past it, and an event
-// stream answers HEAD and a refusing Accept at once, in the catalogue shape. Over real sockets,
-// with the timeouts made short through the configuration.
+// Connections a client holds: a request that trickles in is cut with a catalogue 408 after its time
+// while a live event stream stays open past it, and an event stream answers HEAD and a refusing
+// Accept at once, in the catalogue shape. Over real sockets, with the timeouts made short through
+// the configuration.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorCode } from '../domain/errors';

@@ -279,7 +279,7 @@ describe('a start on a loaded machine (probe finding 6)', () => {
   }, 600_000);
 });
 
-describe('DATA_DIR and the secrets in it (issue 27 item 9)', () => {
+describe('DATA_DIR and the secrets in it', () => {
   const privateDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
   const sealedDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
   afterAll(() => {

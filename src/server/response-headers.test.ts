@@ -1,5 +1,5 @@
-// Headers every answer carries (issue 7, item 9): API answers are neither sniffed nor cached,
-// and HSTS goes out only when the server is served over HTTPS or told to send it.
+// Headers every answer carries: API answers are neither sniffed nor cached, and HSTS goes out only
+// when the server is served over HTTPS or told to send it.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';

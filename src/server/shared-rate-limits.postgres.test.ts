@@ -1,10 +1,10 @@
 // @module-tag postgres
-// One limit for every process (issue 27 item 11): two real server processes of
-// `src/server/main.ts` on one PostgreSQL and one Redis (REDIS_URL), as a deployment behind one
-// address runs them. The codes one address may ask for are counted across both: the limit's worth
-// split between them is answered, and the next on either is the catalogue's 429 with
-// Retry-After. Without REDIS_URL each would have allowed the whole limit. Skipped, with a line
-// saying so, where no Redis answers; PostgreSQL only, as PGlite is one process's database.
+// One limit for every process: two real server processes of `src/server/main.ts` on one PostgreSQL
+// and one Redis (REDIS_URL), as a deployment behind one address runs them. The codes one address
+// may ask for are counted across both: the limit's worth split between them is answered, and the
+// next on either is the catalogue's 429 with Retry-After. Without REDIS_URL each would have allowed
+// the whole limit. Skipped, with a line saying so, where no Redis answers; PostgreSQL only, as
+// PGlite is one process's database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatErrorMessage } from '../domain/errors';
 import { DEFAULT_RATE_LIMITS } from './rate-limits';

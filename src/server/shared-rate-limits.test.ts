@@ -1,10 +1,10 @@
-// Rate limits that hold across processes (issue 27 item 11): with REDIS_URL every server counts
-// in one Redis, so two servers behind one address allow one limit between them, not one each; a
-// limit made later on the same plugin counts there too; when Redis stops answering, counted calls
-// are refused (503 in the catalogue's shape), never let through uncounted, and are counted again
-// once it is back; a start where no Redis answers stops with one clear line; an event loop held
-// longer than a second does not turn limited calls into 503s. Skipped, with a line saying so,
-// where no Redis answers, and failed with that line under CI=true (src/server/testing/redis.ts).
+// Rate limits that hold across processes: with REDIS_URL every server counts in one Redis, so two
+// servers behind one address allow one limit between them, not one each; a limit made later on the
+// same plugin counts there too; when Redis stops answering, counted calls are refused (503 in the
+// catalogue's shape), never let through uncounted, and are counted again once it is back; a start
+// where no Redis answers stops with one clear line; an event loop held longer than a second does
+// not turn limited calls into 503s. Skipped, with a line saying so, where no Redis answers, and
+// failed with that line under CI=true (src/server/testing/redis.ts).
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

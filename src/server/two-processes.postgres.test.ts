@@ -1,10 +1,9 @@
 // @module-tag postgres
-// Several server processes on one PostgreSQL, as a deployment at scale runs them (issue 9 "Live
-// events"; ARCHITECTURE.md): two real processes of `src/server/main.ts`, started at the same
-// moment on an empty database, migrate and seed it once between them, and a payment paid through
-// one is heard on a stream opened on the other. PostgreSQL only: PGlite is one process's
-// database (vitest.config.ts runs this file when DATABASE_URL is set, as `npm run
-// test:postgres` does).
+// Several server processes on one PostgreSQL, as a deployment at scale runs them (ARCHITECTURE.md):
+// two real processes of `src/server/main.ts`, started at the same moment on an empty database,
+// migrate and seed it once between them, and a payment paid through one is heard on a stream opened
+// on the other. PostgreSQL only: PGlite is one process's database (vitest.config.ts runs this file
+// when DATABASE_URL is set, as `npm run test:postgres` does).
 import { type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../domain/schemas/consent';

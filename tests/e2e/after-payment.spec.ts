@@ -120,7 +120,7 @@ test.describe('after a payment', () => {
     await payByTransferFromSender(page, own);
     await expect(question(page)).toBeVisible();
     await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
-    // The auth prompt says the payment is paid, not that it is still to collect (issue 28 item 12).
+    // The auth prompt says the payment is paid, not that it is still to collect.
     const prompt = page.getByRole('region', { name: 'Sign in for Tola Stores' });
     await expect(prompt.getByText('₦2,500.00 paid')).toBeVisible();
     await expect(prompt.getByText('Collect ₦2,500.00 immediately')).toHaveCount(0);

@@ -12,8 +12,8 @@ import { passkeySkipCost } from '../../src/domain/passkey-offer';
 import { consentPath, createConsent, snap } from './merchant';
 import { payWithCard } from './pay-now-support';
 
-// issue 28 item 10: a payer who said "Not now" to the passkey is offered one at the grant, which
-// the new passkey then signs (a first passkey signs at once), instead of a Try Again that fails.
+// A payer who said "Not now" to the passkey is offered one at the grant, which the new passkey then
+// signs (a first passkey signs at once), instead of a Try Again that fails.
 test('a payer without a passkey creates one at the grant and the consent is granted', async ({
   page,
 }, testInfo) => {
@@ -56,9 +56,10 @@ test('a payer without a passkey creates one at the grant and the consent is gran
   await snap(page, testInfo, 'grant-create-passkey-granted');
 });
 
-// issue 28 item 10, the passkey rules: a payer whose passkey is on another device adds one here at
-// the grant. Nothing approved it, so it must wait before it signs money: the page says until
-// when and offers what needs no signature meanwhile, a transfer or a card for the payment.
+// The passkey rules (docs/identity.md "When a passkey is trusted"): a payer whose passkey is on
+// another device adds one here at the grant. Nothing approved it, so it must wait before it signs
+// money: the page says until when and offers what needs no signature meanwhile, a transfer or a
+// card for the payment.
 test('a payer whose passkey is elsewhere adds one at the grant; it must wait, and a transfer or card pays meanwhile', async ({
   browser,
   page,

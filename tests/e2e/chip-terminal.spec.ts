@@ -8,8 +8,8 @@ import { SANDBOX_CHIP_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
 import { consentPath, createConsent, shopUrl, snap } from './merchant';
 
-// The Chip Card Terminal (issue 14), in real Chromium against the real server: every path of
-// the sandbox reader (the server's twin of a reader, and its sandbox acquirer), and the Web
+// The Chip Card Terminal (docs/terminal.md), in real Chromium against the real server: every path
+// of the sandbox reader (the server's twin of a reader, and its sandbox acquirer), and the Web
 // Bluetooth transport against a peripheral emulated by Chromium's BluetoothEmulation domain.
 
 const payment = { type: 'immediate', amount: 250_000, narration: 'Order #2207 chip purchase' };

@@ -15,8 +15,7 @@ import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
 import { mintPerson, personCard } from './sandbox-people';
 
 // Who is asking, the ways out of a consent that cannot be opened, the way to the payer's own
-// consents, and one h1 on every sign-in step (issue 29 items 7, 8, 11, 12), in real Chromium
-// against the real server.
+// consents, and one h1 on every sign-in step, in real Chromium against the real server.
 
 const MERCHANT = 'Tola Stores';
 const BACK_TO_MERCHANT =

@@ -224,7 +224,8 @@ test.describe('standalone consent page', () => {
   });
 });
 
-// Issue 31: the server draws the first screen; the page's scripts take it over where it is.
+// The server draws the first screen; the page's scripts take it over where it is
+// (docs/first-screen.md).
 test.describe('drawn on the server', () => {
   test(
     'shows the consent with scripts off: who asks, for what, and how to go on',
@@ -286,7 +287,7 @@ test.describe('drawn on the server', () => {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
-    // Issue 43 "paint once": every largest paint the browser reports, noted before any script.
+    // The page paints once: every largest paint the browser reports, noted before any script.
     await page.addInitScript(() => {
       const seen: Element[] = [];
       (window as unknown as { largestPaints: Element[] }).largestPaints = seen;

@@ -6,11 +6,11 @@ import { E2E } from './e2e-env';
 import { createConsent, snap } from './merchant';
 import { payWithCard } from './pay-now-support';
 
-// A consent record that proves itself and is withdrawn as easily as it was given (issue 43 item 4,
-// docs/payer-consents.md): the line before 'Consent' says where it is withdrawn; the grant sends
-// an SMS receipt whose link opens that one consent with no sign-in, where the passkey withdraws
-// it; and withdrawing takes no more of the payer's steps than granting did. The record, its hash,
-// the audit and the expiry are checked by the server's tests (consent-records.test.ts).
+// A consent record that proves itself and is withdrawn as easily as it was given
+// (docs/payer-consents.md): the line before 'Consent' says where it is withdrawn; the grant sends
+// an SMS receipt whose link opens that one consent with no sign-in, where the passkey withdraws it;
+// and withdrawing takes no more of the payer's steps than granting did. The record, its hash, the
+// audit and the expiry are checked by the server's tests (consent-records.test.ts).
 
 const merchant = { clientId: E2E.otherClientId, secret: E2E.otherClientSecret };
 const MERCHANT = 'Other Merchant';

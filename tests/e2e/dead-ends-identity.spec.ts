@@ -9,8 +9,9 @@ import {
 import { linkByApi } from './linking-support';
 import { consentPath, createConsent, snap, takenOver } from './merchant';
 
-// issue 43 part 2: the last dead ends of the page about who the payer is (their passkey, their
-// session), each in real Chromium against the real server at 390 px, and 1280 px where tagged.
+// Every state has an exit: the last dead ends of the page about who the payer is (their passkey,
+// their session), each in real Chromium against the real server at 390 px, and 1280 px where
+// tagged.
 
 /** A payer signed up with a passkey on this page's device, signed in. */
 async function signedUpPayer(page: Page, fullName: string, phone = uniquePhone()) {

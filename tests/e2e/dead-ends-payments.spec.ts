@@ -13,8 +13,8 @@ import {
 } from './merchant';
 import { card, payWithCard, shownAccountNumber } from './pay-now-support';
 
-// The payment screens' last dead ends (issue 43, part 2), in real Chromium against the real
-// server, its sandbox bank and card network: each ends on something the payer can read and do.
+// The payment screens' last dead ends, in real Chromium against the real server, its sandbox bank
+// and card network: each ends on something the payer can read and do.
 
 const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
 

@@ -5,9 +5,9 @@ import { expectNoViolations } from './axe';
 import { consentPath, createConsent, snap } from './merchant';
 import { payWithCard } from './pay-now-support';
 
-// Where Nigerian payers open links (issue 43 item 1): an app's in-app browser, a page whose
-// window.open opens nothing, a browser without passkeys, and a merchant's React Native app.
-// The rules behind each are src/domain/in-app-browser.ts (with its table of user agents).
+// Where Nigerian payers open links: an app's in-app browser, a page whose window.open opens
+// nothing, a browser without passkeys, and a merchant's React Native app. The rules behind each are
+// src/domain/in-app-browser.ts (with its table of user agents).
 
 const payment = { type: 'immediate', amount: 150_000, narration: 'Order #2210 sandals' };
 

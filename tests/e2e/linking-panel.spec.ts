@@ -10,14 +10,14 @@ import {
   startLinks,
 } from './linking-support';
 
-// The account-linking panel's layout and its ways back (issue 29 items 1, 6, 10): the account
-// list at its 330 px with many accounts, one back or cancel control on every step, and the
-// error step after too many wrong verification answers.
+// The account-linking panel's layout and its ways back: the account list at its 330 px with many
+// accounts, one back or cancel control on every step, and the error step after too many wrong
+// verification answers.
 
 /** Every control on the page that goes back or cancels, wherever it is drawn. */
 const waysBack = (page: Page) => page.getByRole('button', { name: /^(back|cancel)$/i });
 
-/** The step shows exactly one way back (issue 29 item 6), and is looked at. */
+/** The step shows exactly one way back, and is looked at. */
 async function oneWayBack(page: Page, testInfo: TestInfo, name: string) {
   await expect(waysBack(page)).toHaveCount(1);
   await look(page, testInfo, name);

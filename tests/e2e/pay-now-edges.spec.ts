@@ -4,8 +4,8 @@ import { E2E } from './e2e-env';
 import { consentPath, createConsent, snap } from './merchant';
 import { card, payWithCard, shownAccountNumber } from './pay-now-support';
 
-// The pay-now screen's edges (issue 28), in real Chromium against the real server, its sandbox
-// bank and card network: every state has a way forward and says what is true.
+// The pay-now screen's edges, in real Chromium against the real server, its sandbox bank and card
+// network: every state has a way forward and says what is true.
 
 const payment = { type: 'immediate', amount: 250_000, narration: 'Order #1042 groceries' };
 

@@ -5,11 +5,11 @@ import { E2E } from './e2e-env';
 import { chooseResult, findAccount, linked, ownAccount, sendTestTransfer } from './linking-support';
 import { createConsent, snap } from './merchant';
 
-// The payer's own consents (issue 15, docs/payer-consents.md) in real Chromium against the real
-// server: a payer signs up with a passkey, grants a consent with future payments from an account
-// linked in the flow, finds it on /consents, revokes it with the passkey, and the merchant reads
-// it revoked and has a consent.revoked delivery. The merchant is the suite's second client, so
-// its webhook endpoint hears no other spec's consents.
+// The payer's own consents (docs/payer-consents.md) in real Chromium against the real server: a
+// payer signs up with a passkey, grants a consent with future payments from an account linked in
+// the flow, finds it on /consents, revokes it with the passkey, and the merchant reads it revoked
+// and has a consent.revoked delivery. The merchant is the suite's second client, so its webhook
+// endpoint hears no other spec's consents.
 
 const merchant = { clientId: E2E.otherClientId, secret: E2E.otherClientSecret };
 const authorization = `Basic ${Buffer.from(`${merchant.clientId}:${merchant.secret}`).toString('base64')}`;

@@ -1,4 +1,4 @@
-// The embed script in a merchant's shop on another origin (issue 15): loaded from the app at its
+// The embed script in a merchant's shop on another origin (docs/sdk.md): loaded from the app at its
 // versioned address with its integrity hash, it opens the consent page in a modal or inline,
 // follows its height, reports its outcome, and leaves nothing behind when destroyed.
 import { expect, test, type Locator, type Page } from '@playwright/test';

@@ -1,7 +1,7 @@
-// The demo merchant shop (issue 15): a checkout that loads the embed script from the app's origin
-// at its versioned address, pinned by its integrity hash, and opens consents with it in a modal
-// or inline. It runs under a strict CSP (no inline styles), as a careful merchant's page would.
-// What the script reports is kept in window.shop for the tests (sdk.spec.ts).
+// The demo merchant shop: a checkout that loads the embed script from the app's origin at its
+// versioned address, pinned by its integrity hash, and opens consents with it in a modal or inline.
+// It runs under a strict CSP (no inline styles), as a careful merchant's page would. What the
+// script reports is kept in window.shop for the tests (sdk.spec.ts).
 //
 //   /shop?consent=cns_…[&second=cns_…]
 import { createHash, randomBytes } from 'node:crypto';

@@ -2,8 +2,8 @@ import { z } from 'zod/mini';
 import { ZIdentifier, ZStorable, ZText } from './fields';
 
 /*
- * Forms (issue 13, docs/forms.md): a merchant's form definition, the answers a payer gives,
- * and the calls that carry them. The rules that judge an answer live in ../forms.ts.
+ * Forms (docs/forms.md): a merchant's form definition, the answers a payer gives, and the calls
+ * that carry them. The rules that judge an answer live in ../forms.ts.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ function firstRepeat(ids: string[]): number | null {
   return null;
 }
 
-/** A form's definition: a title and ordered sections of fields (issue 13). */
+/** A form's definition: a title and ordered sections of fields. */
 export const ZFormDefinition = z
   .strictObject({
     title: ZLabel,

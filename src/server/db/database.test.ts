@@ -56,7 +56,7 @@ describe('an in-memory PGlite database', () => {
   });
 });
 
-describe('a PGlite data directory on disk (issue 27 item 9)', () => {
+describe('a PGlite data directory on disk', () => {
   it("is its user's only: no file or folder open to others after opening, writing and opening again", async () => {
     const dataDir = path.join(dir, 'new-data');
     const first = await openDatabase({

@@ -1,8 +1,8 @@
 // @module-tag postgres
-// Any server process delivers any event (issue 9 "Live events"): two apps, each with its own
-// database connections and its own event hub, as two processes behind a load balancer have. On
-// PostgreSQL each opens its own pool and LISTEN connection to the one database, so the event
-// crosses connections by NOTIFY; on PGlite, one process's database, the two apps share it.
+// Any server process delivers any event: two apps, each with its own database connections and its
+// own event hub, as two processes behind a load balancer have. On PostgreSQL each opens its own
+// pool and LISTEN connection to the one database, so the event crosses connections by NOTIFY; on
+// PGlite, one process's database, the two apps share it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { openDatabase, type TDatabase } from '../db/database';

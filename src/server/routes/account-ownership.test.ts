@@ -1,10 +1,10 @@
 // @module-tag postgres
-// Linking only an account one owns (issue 27, item 1; docs/accounts.md "Ownership"): an account
-// is the payer's only when its holder's BVN is the payer's verified BVN, a test transfer proves
-// it only when it comes from that very account, and a card links only the account its issuer
-// says it draws on. One BVN belongs to one payer, so another payer's account (a joint account
-// too) is refused before anything is opened or charged. Each refusal leaves the account
-// unproven: it cannot pay by OneTap, and the books hold nothing.
+// Linking only an account one owns (docs/accounts.md "Ownership"): an account is the payer's only
+// when its holder's BVN is the payer's verified BVN, a test transfer proves it only when it comes
+// from that very account, and a card links only the account its issuer says it draws on. One BVN
+// belongs to one payer, so another payer's account (a joint account too) is refused before anything
+// is opened or charged. Each refusal leaves the account unproven: it cannot pay by OneTap, and the
+// books hold nothing.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAccountLink } from '../../domain/schemas/account-link';

@@ -1,7 +1,7 @@
 // @module-tag postgres
-// Who answers a card charge (issue 27 item 7; docs/payments.md "Who answers a charge"): only the
-// caller who started it — the same signed-in payer, or without sign-in the page holding the
-// charge's token. Anyone else finds nothing (404) and the charge is untouched.
+// Who answers a card charge (docs/payments.md "Who answers a charge"): only the caller who started
+// it — the same signed-in payer, or without sign-in the page holding the charge's token. Anyone
+// else finds nothing (404) and the charge is untouched.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../db/schema';

@@ -1,6 +1,6 @@
-// Card testing (issue 27 item 4; docs/payments.md "Limits"): one card refused too often across
-// payments, and charges from one address, meet the catalogue's 429 with Retry-After. The limits
-// are small here (rateLimits); each test uses addresses and card numbers of its own.
+// Card testing (docs/payments.md "Limits"): one card refused too often across payments, and charges
+// from one address, meet the catalogue's 429 with Retry-After. The limits are small here
+// (rateLimits); each test uses addresses and card numbers of its own.
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

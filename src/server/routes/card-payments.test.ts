@@ -1,5 +1,5 @@
-// Paying by card, every published sandbox card through its path (issue 9 "Done when"): the
-// answer, the payment's status, the events on its stream, and the books.
+// Paying by card, every published sandbox card through its path (docs/sandbox.md): the answer, the
+// payment's status, the events on its stream, and the books.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TEncryptedCard } from '../../domain/schemas/card';

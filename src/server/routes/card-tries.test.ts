@@ -1,7 +1,7 @@
 // @module-tag postgres
-// A card on one payment (issue 27 item 4; docs/payments.md "Limits"): after a few wrong PINs or
-// card details the card is blocked for that payment, counted in the database in one statement,
-// so neither a patient guesser nor concurrent guesses get past the limit.
+// A card on one payment (docs/payments.md "Limits"): after a few wrong PINs or card details the
+// card is blocked for that payment, counted in the database in one statement, so neither a patient
+// guesser nor concurrent guesses get past the limit.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_WRONG_TRIES_PER_PAYMENT } from '../../domain/card-tries';

@@ -1,7 +1,7 @@
-// A consent whose every request is met by its payment is granted when the payment executes, in
-// the payment's transaction (issue 28 item 6): a payer who closes the tab after paying leaves the
-// merchant a granted consent, with its audit row, its webhook and its bus event; the page's grant
-// afterwards answers it granted.
+// A consent whose every request is met by its payment is granted when the payment executes, in the
+// payment's transaction: a payer who closes the tab after paying leaves the merchant a granted
+// consent, with its audit row, its webhook and its bus event; the page's grant afterwards answers
+// it granted.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentEvents, merchantEvents } from '../db/schema';

@@ -1,8 +1,8 @@
-// A consent record that proves itself (issue 43 item 4, docs/payer-consents.md "The record", "The
-// receipt", "Data sharing lasts 12 months"): what was shown is kept with its version and hash in
-// the grant's audit row; the audit is append-only; the payer reads it on /consents and by the SMS
-// receipt's link, where the passkey alone withdraws it; the merchant reads it by the API; data
-// sharing ends 12 months on unless confirmed again.
+// A consent record that proves itself (docs/payer-consents.md "The record", "The receipt", "Data
+// sharing lasts 12 months"): what was shown is kept with its version and hash in the grant's audit
+// row; the audit is append-only; the payer reads it on /consents and by the SMS receipt's link,
+// where the passkey alone withdraws it; the merchant reads it by the API; data sharing ends 12
+// months on unless confirmed again.
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,7 @@
 // @module-tag postgres
-// The page's live events over real HTTP (issue 9 "Live events"): a payment's stream delivers
-// its events as they commit, a reconnect with Last-Event-ID gets only what it missed, and only
-// a ticket or the consent link (with the page's charge tokens once someone began paying) opens a
-// stream.
+// The page's live events over real HTTP: a payment's stream delivers its events as they commit, a
+// reconnect with Last-Event-ID gets only what it missed, and only a ticket or the consent link
+// (with the page's charge tokens once someone began paying) opens a stream.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPaymentStateResponse, ZStreamTicketResponse } from '../../domain/schemas/payment';

@@ -1,10 +1,10 @@
-// Collecting granted future payments (issue 9 "Future payments are really collected"): a fixed
+// Collecting granted future payments (docs/payments.md "Collecting future payments"): a fixed
 // payment is debited on its due date by the runner, once, from the bound accounts first to last,
-// with the payer's notice the day before; a dead runner's collection is taken over without a
-// second debit; runners at once, in one process or two, collect once; and the merchant's collect
-// call for variable and 'As needed' payments, with the read that shows failures. Each payer's
-// accounts are their own: their sandbox person's, whose BVN they verified, so each test's balances
-// are of accounts no other test debits.
+// with the payer's notice the day before; a dead runner's collection is taken over without a second
+// debit; runners at once, in one process or two, collect once; and the merchant's collect call for
+// variable and 'As needed' payments, with the read that shows failures. Each payer's accounts are
+// their own: their sandbox person's, whose BVN they verified, so each test's balances are of
+// accounts no other test debits.
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
-// Merchant client secrets (issue 7, item 6): HMAC-SHA-256 under a server key, scrypt hashes of
-// before still accepted and replaced on their first success, and one 401 for every way of
-// being wrong, with the Basic challenge a client may wait for before it sends credentials. The
-// timing half of the item is a benchmark: bench/merchant-auth.ts.
+// Merchant client secrets: HMAC-SHA-256 under a server key, scrypt hashes of before still accepted
+// and replaced on their first success, and one 401 for every way of being wrong, with the Basic
+// challenge a client may wait for before it sends credentials. That an answer's time tells no right
+// secret, wrong secret or unknown client id apart is a benchmark: bench/merchant-auth.ts.
 import { execFile } from 'node:child_process';
 import { createHmac, randomBytes, scryptSync } from 'node:crypto';
 import { promisify } from 'node:util';

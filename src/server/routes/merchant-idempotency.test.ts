@@ -1,6 +1,6 @@
-// Idempotency-Key on POST /api/v1/consents (issue 7, item 5): a key answers its first request
-// again, refuses another request, is per client, holds under concurrency, and keys recorded
-// before fingerprints existed keep working.
+// Idempotency-Key on POST /api/v1/consents: a key answers its first request again, refuses another
+// request, is per client, holds under concurrency, and keys recorded before fingerprints existed
+// keep working.
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

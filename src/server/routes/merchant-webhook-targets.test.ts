@@ -45,7 +45,7 @@ const register = (url: string, authorization: string) =>
     payload: { url },
   });
 
-/** Internal addresses in the spellings that reached inside before (issue 27), and plain http. */
+/** Internal addresses in the spellings that once reached inside, and plain http. */
 const REFUSED: Array<[string, string]> = [
   ['cloud metadata', 'https://169.254.169.254/latest/meta-data/'],
   ['10.0.0.0/8', 'https://10.0.0.1/hooks'],

@@ -1,8 +1,8 @@
-// Who sees where a payment's money came from (issue 27, item 6; docs/payments.md "Who sees the
-// origin"): the payer who paid and the merchant's API see the bank account in full; another
-// signed-in payer, a page that paid without sign-in, and a stream opened by anyone else see the
-// bank and the last four digits, never the account name or the whole number. The consent read,
-// which anyone with the link makes, names no account at all ("Who reads a payment").
+// Who sees where a payment's money came from (docs/payments.md "Who sees the origin"): the payer
+// who paid and the merchant's API see the bank account in full; another signed-in payer, a page
+// that paid without sign-in, and a stream opened by anyone else see the bank and the last four
+// digits, never the account name or the whole number. The consent read, which anyone with the link
+// makes, names no account at all ("Who reads a payment").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
 import { ZGrantResponse } from '../../domain/schemas/consent-api';

@@ -1,5 +1,5 @@
-// The built page as served: who may frame it (issue 7, item 8), its CSP nonce, and what of the
-// build is not public (item 9). Needs `npm run build`.
+// The built page as served: who may frame it, its CSP nonce, and what of the build is not public.
+// Needs `npm run build`.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -164,7 +164,7 @@ describe('files of the build', () => {
   });
 });
 
-describe('the consent page drawn on the server (issue 31)', () => {
+describe('the consent page drawn on the server', () => {
   const drawnRoot = (body: string) =>
     /<div id="root">([\s\S]*?)<\/div><script type="application\/json"/.exec(body)?.[1] ?? '';
   const answersIn = (body: string) => {

@@ -1,7 +1,7 @@
-// The payer's own consents (issue 15 "The payer's consents", docs/payer-consents.md): the list of
-// what a signed-in payer granted, newest first and paged; the passkey-signed revocation, bound to
-// its consent and purpose; in one transaction the consent revoked, its future payments cancelled
-// so the runner never debits them, and consent.revoked in the merchant's outbox, once.
+// The payer's own consents (docs/payer-consents.md): the list of what a signed-in payer granted,
+// newest first and paged; the passkey-signed revocation, bound to its consent and purpose; in one
+// transaction the consent revoked, its future payments cancelled so the runner never debits them,
+// and consent.revoked in the merchant's outbox, once.
 import { createHash } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

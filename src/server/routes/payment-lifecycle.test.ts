@@ -16,8 +16,8 @@ import {
 import { THREE_DS_CHALLENGE_MS } from '../../domain/payment-attempts';
 
 /*
- * The payment attempt's lifecycle on the server (docs/payments.md "States"; issue 28): every
- * move checked against the one table, and each edge the payer's page must hear of.
+ * The payment attempt's lifecycle on the server (docs/payments.md "States"): every move checked
+ * against the one table, and each edge the payer's page must hear of.
  */
 
 const clock = testClock('2027-03-02T10:00:00Z');

@@ -1,7 +1,7 @@
-// Rate limits (issue 7, items 6 and 7): wrong merchant secrets per address and per client id,
-// SMS code sends per address and overall, discoveries, challenges and logins per address.
-// Every refusal is the catalogue's 429 with Retry-After. Each test calls from addresses of its
-// own, so the counters of one test never reach another.
+// Rate limits (docs/security.md "Rate limits"): wrong merchant secrets per address and per client
+// id, SMS code sends per address and overall, discoveries, challenges and logins per address. Every
+// refusal is the catalogue's 429 with Retry-After. Each test calls from addresses of its own, so
+// the counters of one test never reach another.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';

@@ -1,6 +1,6 @@
-// One catalogue and one schema per answer on both sides (issue 8, item 7): every JSON route
-// declares the domain schema of its answers, so the server cannot send a shape the page's
-// fetcher (src/web/api) would not parse.
+// One catalogue and one schema per answer on both sides: every JSON route declares the domain
+// schema of its answers, so the server cannot send a shape the page's fetcher (src/web/api) would
+// not parse.
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZApiErrorBody } from '../../domain/schemas/api-error';

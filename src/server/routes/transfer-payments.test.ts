@@ -1,7 +1,7 @@
 import { ERROR_CATALOGUE } from '../../domain/errors';
-// Paying by transfer into a one-time account (issue 9 "Transfers"): the exact amount completes
-// the payment; a wrong amount, a late or a second transfer goes back to its sender, reported,
-// never lost and never counted twice.
+// Paying by transfer into a one-time account: the exact amount completes the payment; a wrong
+// amount, a late or a second transfer goes back to its sender, reported, never lost and never
+// counted twice.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';

@@ -1,7 +1,7 @@
-// The secrets the server keeps in its database, sealed with SECRETS_KEY (issue 27 item 9;
-// README "Configuration"): the rows hold no secret in clear, a start with the key seals what an
-// earlier start left in clear, everything signed or sealed before still opens after a restart
-// with the key, and a start with another key or none is refused with one clear line. The
+// The secrets the server keeps in its database, sealed with SECRETS_KEY (docs/operations.md, "The
+// data directory and the server secrets"): the rows hold no secret in clear, a start with the key
+// seals what an earlier start left in clear, everything signed or sealed before still opens after a
+// restart with the key, and a start with another key or none is refused with one clear line. The
 // database is PGlite on disk, so that a restart is a new process's opening of the same files.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -48,9 +48,9 @@ import {
 import { runIdempotent } from '../idempotency';
 
 /*
- * Forms (issue 13, docs/forms.md): merchants create forms and new versions of them; a payer
- * fills the form of a consent section by section, with the consent's update token; the grant
- * checks it is complete; the merchant reads the answers, files as short-lived links.
+ * Forms (docs/forms.md): merchants create forms and new versions of them; a payer fills the form of
+ * a consent section by section, with the consent's update token; the grant checks it is complete;
+ * the merchant reads the answers, files as short-lived links.
  */
 
 /** Files one response may hold: a few per file field, with room to replace a wrong one. */
