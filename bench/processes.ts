@@ -1,4 +1,4 @@
-// Several server processes on one PostgreSQL, measured (docs/jobs.md; README "Benchmarks"):
+// Several server processes on one PostgreSQL, measured (docs/jobs.md; bench/README.md):
 // payments per second and their p50/p95 at 1 and at 2 processes behind nginx, in one run, then
 // what one process does when the other is killed (SIGKILL) mid-burst.
 //

@@ -1,7 +1,7 @@
 // Builds the server for `npm start`: src/server/main.ts bundled into one ES module,
 // dist/server/main.mjs, packages included but PGlite, and the migrations beside it
 // (src/server/db/database.ts reads them next to itself). Node then loads one file instead of
-// compiling some hundred TypeScript files at every start (README "Benchmarks": bench:start).
+// compiling some hundred TypeScript files at every start (bench/README.md: bench:start).
 // Beside them, the PGlite template: a data directory initialised and migrated once here, with the
 // job engine's schema and queues, which a new DATA_DIR starts from instead of running initdb,
 // every migration and the engine's first start itself.

@@ -34,7 +34,7 @@ ensure() {
   echo "${name} is not answering on ${host}:${port}: starting it."
   "$@" >/dev/null 2>&1 || true
   if ! wait_for "$host" "$port"; then
-    echo "${name} is not reachable on ${host}:${port} and could not be started: install and start it (README \"Tests\")." >&2
+    echo "${name} is not reachable on ${host}:${port} and could not be started: install and start it (docs/testing.md)." >&2
     return 1
   fi
 }

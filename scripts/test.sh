@@ -30,11 +30,11 @@ postgres_pass() {
   DATABASE_URL="$TEST_POSTGRES" npm run --silent test:postgres
 }
 
-# The Node production runs (.node-version, README "Node"): the server's tests run on it. Where
-# the machine's Node is another, npm's `node` package brings it (npx; the npm registry is the only
-# download), and the machine's Node still runs the server of the browser tests and the server
-# tests of the PostgreSQL pass. Once, not twice: a second whole run of the server tests would add
-# their 1,100 s to CI.
+# The Node production runs (.node-version, docs/operations.md "Node"): the server's tests run on
+# it. Where the machine's Node is another, npm's `node` package brings it (npx; the npm registry is
+# the only download), and the machine's Node still runs the server of the browser tests and the
+# server tests of the PostgreSQL pass. Once, not twice: a second whole run of the server tests
+# would add their 1,100 s to CI.
 PRODUCTION_NODE=$(cat .node-version)
 
 # The unit and server tests: the domain's, the page's and the whole tree's on the machine's Node,

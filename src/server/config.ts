@@ -4,7 +4,7 @@ import { z } from 'zod';
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Loopback unless told otherwise: the sandbox outbox hands every SMS code to whoever can
-  // reach the server (README, "Payers").
+  // reach the server (docs/security.md, "The sandbox's exposure").
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z

@@ -12,7 +12,8 @@ function between(text: string, start: string, end: string): string {
   return text.slice(from, to);
 }
 
-const tryItByHand = between(readme, '### Try it by hand', '\nThe build makes the page');
+// The section ends where the next heading of the README begins.
+const tryItByHand = between(readme, '### Try it by hand', '\n## ');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The line `npm start` prints for a demo consent, as the README shows it. */
