@@ -4,7 +4,9 @@ import { validateCardForEncryption } from './card-encryption-validation';
 import {
   cardFieldError,
   cardFormErrors,
+  cardDetailsComplete,
   cardFormReducer,
+  initialCardForm,
   firstFieldWithMessage,
   INITIAL_CARD_FORM,
   isSaveCardForced,
@@ -183,6 +185,19 @@ describe('cardFormReducer', () => {
     expect(state.step).toBe('pin');
     expect(state.refusals).toBe(0);
     expect(firstFieldWithMessage(state)).toBeNull();
+  });
+
+  it("a payment's card, whose PIN is asked only when its issuer wants it, is sent with its details", () => {
+    const form = { ...initialCardForm('when_asked'), card: good };
+    const state = cardFormReducer(form, { type: 'continued', now: NOW });
+    expect(state).toMatchObject({ step: 'details', working: true, messages: {}, error: null });
+    expect(cardDetailsComplete(good, NOW)).toBe(true);
+    const refused = cardFormReducer(
+      { ...form, card: { ...good, cvv: '1' } },
+      { type: 'continued', now: NOW },
+    );
+    expect(refused).toMatchObject({ step: 'details', working: false, refusals: 1 });
+    expect(cardDetailsComplete(refused.card, NOW)).toBe(false);
   });
 
   it('the PIN takes 4 digits; back to the details forgets it', () => {

@@ -52,12 +52,26 @@ export function cardFormErrors(card: TCardDetails, now: Date): Partial<Record<TC
   return errors;
 }
 
+/** Whether every field of the card is right: 'Continue to PIN' goes on (spec §5). */
+export function cardDetailsComplete(card: TCardDetails, now: Date): boolean {
+  return Object.keys(cardFormErrors(card, now)).length === 0;
+}
+
+/**
+ * When the card's PIN is asked (docs/payments.md "The card's steps"): with the card, before it
+ * is sent ('with_card': a card linked, whose test charge carries its PIN), or only once the
+ * issuer asks for it ('when_asked': a payment's card goes with its details alone, and its PIN
+ * step is the payment screen's, so a card checked by 3-D Secure is never asked for one).
+ */
+export type TPinAsked = 'with_card' | 'when_asked';
+
 /**
  * The card form (spec §2 Card screens, §5): the details, each field's message once the payer has
- * left it (or pressed 'Continue to PIN'), then the PIN. Clear values live only here and are
- * dropped with the form.
+ * left it (or pressed 'Continue to PIN'), then the PIN where it is asked with the card. Clear
+ * values live only here and are dropped with the form.
  */
 export type TCardFormState = {
+  pinAsked: TPinAsked;
   step: 'details' | 'pin';
   card: TCardDetails;
   pin: string;
@@ -85,6 +99,7 @@ export type TCardFormAction =
   | { type: 'settled' };
 
 export const INITIAL_CARD_FORM: TCardFormState = {
+  pinAsked: 'with_card',
   step: 'details',
   card: { cardNumber: '', expiryDate: '', cvv: '' },
   pin: '',
@@ -110,11 +125,18 @@ const withMessage = (
   return message === null ? others : { ...others, [field]: message };
 };
 
+/** A card form whose PIN is asked as `pinAsked` says. */
+export const initialCardForm = (pinAsked: TPinAsked): TCardFormState => ({
+  ...INITIAL_CARD_FORM,
+  pinAsked,
+});
+
 /**
  * The card form's edges. A field says what is wrong when the payer leaves it with something in
  * it; once said, the message follows the typing and goes as soon as the field is right (no new
- * message appears mid-typing). 'Continue to PIN' goes on only with every field right; otherwise
- * every field's message shows and focus goes to the first.
+ * message appears mid-typing). 'Continue to PIN' goes on only with every field right (to the PIN
+ * step, or, where the PIN is asked later, sending the card); otherwise every field's message
+ * shows and focus goes to the first.
  */
 export function cardFormReducer(state: TCardFormState, action: TCardFormAction): TCardFormState {
   switch (action.type) {
@@ -137,6 +159,9 @@ export function cardFormReducer(state: TCardFormState, action: TCardFormAction):
       const messages = cardFormErrors(state.card, action.now);
       if (Object.keys(messages).length > 0) {
         return { ...state, messages, refusals: state.refusals + 1 };
+      }
+      if (state.pinAsked === 'when_asked') {
+        return { ...state, messages: {}, working: true, error: null };
       }
       return { ...state, step: 'pin', messages: {}, error: null };
     }

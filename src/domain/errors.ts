@@ -286,6 +286,8 @@ export const ERROR_CATALOGUE = {
   CONSENT_REJECTED: PAGE_ERRORS.CONSENT_REJECTED,
   // 404: no charge of the caller's waits for an OTP; another caller's reads the same.
   NO_OTP_DATA: { status: 404, message: 'No OTP data available' },
+  // Ours: a PIN sent for a card with no charge waiting for its PIN (requiresPIN).
+  NO_PIN_CHARGE: { status: 404, message: 'No payment with this card is waiting for its PIN' },
   // Payments (ours, docs/payments.md): a payment's state that does not allow the call.
   PAYMENT_IN_PROGRESS: {
     status: 409,

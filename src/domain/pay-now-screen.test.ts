@@ -421,6 +421,47 @@ describe('payNowReducer: card (items 4, 5)', () => {
     expect(retried.otp).toMatchObject({ ended: false, error: null, displayMessage: 'Again' });
   });
 
+  it("a card whose issuer asks for its PIN: 'Enter Card PIN', then the charge goes on", () => {
+    const asked = run([
+      ...chargeCard,
+      { type: 'card_answered', answer: { success: true, requiresPIN: true } },
+    ]);
+    expect(asked).toMatchObject({
+      view: 'card_pin',
+      card: { charging: false },
+      storedCard: STORED,
+    });
+    const sending = payNowReducer(asked, { type: 'pin_submitted' });
+    expect(sending).toMatchObject({ view: 'card_pin', card: { charging: true, error: null } });
+    expect(sending.report).toEqual(asked.report);
+    const otp = payNowReducer(sending, {
+      type: 'card_answered',
+      answer: { success: false, requiresOTP: true, displayMessage: 'Enter OTP' },
+    });
+    expect(otp).toMatchObject({ view: 'otp', card: { charging: false } });
+    // 'back' from the PIN goes to the card's details, not the methods.
+    expect(payNowReducer(asked, { type: 'back' }).view).toBe('card');
+  });
+
+  it('a wrong PIN fails the payment; Retry Payment sends the card again, which asks for it again', () => {
+    const wrong = run([
+      ...chargeCard,
+      { type: 'card_answered', answer: { success: true, requiresPIN: true } },
+      { type: 'pin_submitted' },
+      { type: 'card_refused', message: 'Incorrect PIN', paymentFailure: true },
+    ]);
+    expect(wrong).toMatchObject({ view: 'processing', status: { phase: 'failed' } });
+    const again = run(
+      [
+        { type: 'retry_card' },
+        { type: 'card_submitted', card: null, signedIn: false },
+        { type: 'card_answered', answer: { success: true, requiresPIN: true } },
+      ],
+      wrong,
+    );
+    expect(again).toMatchObject({ view: 'card_pin', storedCard: STORED });
+  });
+
   it("an OTP refused for 'Insufficient funds' returns to the methods without that card (spec §4)", () => {
     const state = run([...onOtpScreen, { type: 'otp_refused', message: 'Insufficient funds' }]);
     expect(state).toMatchObject({

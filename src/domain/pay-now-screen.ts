@@ -27,7 +27,15 @@ import type {
 
 type TReturned = NonNullable<TPaymentAttemptState['returned']>;
 
-export type TPayNowView = 'methods' | 'transfer' | 'card' | 'otp' | 'three_ds' | 'processing';
+export type TPayNowView =
+  | 'methods'
+  | 'transfer'
+  | 'card'
+  /** The card's issuer asked for its PIN ('Enter Card PIN'): the card went with its details. */
+  | 'card_pin'
+  | 'otp'
+  | 'three_ds'
+  | 'processing';
 
 /** The card entered on this page last, as it was sent (envelopes only), and how it shows. */
 export type TStoredCard = {
@@ -114,6 +122,8 @@ export type TPayNowAction =
   /** The charge has been out for CARD_SLOW_AFTER_MS. */
   | { type: 'card_slow' }
   | { type: 'card_answered'; answer: TCardChargeResponse }
+  /** The PIN the card's issuer asked for, sent with the card that is waiting for it. */
+  | { type: 'pin_submitted' }
   /** The charge call answered an error: the bank's refusal, or one the form must fix. */
   | {
       type: 'card_refused';
@@ -463,7 +473,8 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
     case 'view_transfer_details':
       return { ...state, view: 'transfer' };
     case 'back':
-      return { ...state, view: 'methods' };
+      // From the PIN the issuer asked for, back to the card's details (a new card may follow).
+      return { ...state, view: state.view === 'card_pin' ? 'card' : 'methods' };
     case 'pay_with_card':
       return {
         ...fresh(state),
@@ -486,6 +497,8 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
           shouldPromptCardLinking: (action.card ?? state.storedCard)?.saveCard ?? false,
         },
       };
+    case 'pin_submitted':
+      return { ...state, card: { ...state.card, error: null, charging: true, slow: false } };
     case 'card_slow':
       return state.card.charging ? { ...state, card: { ...state.card, slow: true } } : state;
     case 'card_answered': {
@@ -494,6 +507,7 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
         ...state,
         card: { ...state.card, charging: false, slow: false, resending: false },
       };
+      if (answer.requiresPIN) return { ...next, view: 'card_pin' };
       if (answer.requiresOTP) {
         return {
           ...next,

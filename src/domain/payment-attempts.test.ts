@@ -14,18 +14,19 @@ const ALL_STATES = Object.keys(ATTEMPT_STATES) as TAttemptState[];
 /** Every edge with the states it leaves from, written out: the table must say exactly this. */
 const EXPECTED: Record<TAttemptEdge, { from: TAttemptState[]; to: TAttemptState }> = {
   claimTransfer: { from: ['transfer_open'], to: 'transfer_claimed' },
+  askPin: { from: ['charging'], to: 'awaiting_pin' },
   askOtp: { from: ['charging'], to: 'awaiting_otp' },
   ask3ds: { from: ['charging'], to: 'awaiting_3ds' },
-  takeAnswer: { from: ['awaiting_otp', 'awaiting_3ds'], to: 'charging' },
+  takeAnswer: { from: ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'], to: 'charging' },
   complete: { from: ['charging', 'transfer_open', 'transfer_claimed'], to: 'completed' },
   fail: { from: ['charging'], to: 'failed' },
   abandon: {
-    from: ['transfer_open', 'transfer_claimed', 'awaiting_otp', 'awaiting_3ds'],
+    from: ['transfer_open', 'transfer_claimed', 'awaiting_pin', 'awaiting_otp', 'awaiting_3ds'],
     to: 'failed',
   },
   paidOtherwise: { from: ['charging', 'transfer_open', 'transfer_claimed'], to: 'failed' },
   closedByPayment: {
-    from: ['transfer_open', 'transfer_claimed', 'awaiting_otp', 'awaiting_3ds'],
+    from: ['transfer_open', 'transfer_claimed', 'awaiting_pin', 'awaiting_otp', 'awaiting_3ds'],
     to: 'failed',
   },
 };

@@ -18,6 +18,11 @@ export const ATTEMPT_STATES = {
   transfer_claimed: { status: 'in_progress', stage: 'awaiting_transfer' },
   /** The provider has the call (a charge, a debit, a chip purchase) and has not answered. */
   charging: { status: 'in_progress', stage: 'charging' },
+  /**
+   * The issuer asked for the card's PIN: asked of the payer only now, once the card's details
+   * showed it needs one (a card checked by 3-D Secure never is).
+   */
+  awaiting_pin: { status: 'in_progress', stage: 'awaiting_pin' },
   /** The issuer asked for an OTP (or a bank token). */
   awaiting_otp: { status: 'in_progress', stage: 'awaiting_otp' },
   /** The issuer asked for a 3-D Secure check in the payer's browser. */
@@ -33,7 +38,7 @@ export type TAttemptStatus = (typeof ATTEMPT_STATES)[TAttemptState]['status'];
 export type TAttemptStage = NonNullable<(typeof ATTEMPT_STATES)[TAttemptState]['stage']>;
 
 const OPEN_TRANSFER = ['transfer_open', 'transfer_claimed'] as const;
-const WAITING_FOR_PAYER = ['awaiting_otp', 'awaiting_3ds'] as const;
+const WAITING_FOR_PAYER = ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'] as const;
 /** Every state an attempt has not ended in. */
 export const OPEN_ATTEMPT_STATES = [
   ...OPEN_TRANSFER,
@@ -49,13 +54,15 @@ export const OPEN_ATTEMPT_STATES = [
 export const ATTEMPT_TRANSITIONS = {
   /** 'I have made the transfer'. */
   claimTransfer: { from: ['transfer_open'], to: 'transfer_claimed' },
+  /** The issuer asks the payer for the card's PIN. */
+  askPin: { from: ['charging'], to: 'awaiting_pin' },
   /** The issuer asks the payer for an OTP. */
   askOtp: { from: ['charging'], to: 'awaiting_otp' },
   /** The issuer asks the payer for a 3-D Secure check. */
   ask3ds: { from: ['charging'], to: 'awaiting_3ds' },
   /**
-   * The payer's answer (an OTP, a 3-D Secure check) or a requery is put to the provider: one
-   * request takes the waiting attempt, a second finds it taken.
+   * The payer's answer (a PIN, an OTP, a 3-D Secure check) or a requery is put to the provider:
+   * one request takes the waiting attempt, a second finds it taken.
    */
   takeAnswer: { from: WAITING_FOR_PAYER, to: 'charging' },
   /** The provider took the money and this attempt paid the payment. */
@@ -71,7 +78,7 @@ export const ATTEMPT_TRANSITIONS = {
   paidOtherwise: { from: ['charging', ...OPEN_TRANSFER], to: 'failed' },
   /**
    * Another attempt paid the payment: what the payer had also started and that waits on them (an
-   * open account, an OTP, a 3-D Secure check) ends. A charge still at the provider is left to its
+   * open account, a PIN, an OTP, a 3-D Secure check) ends. A charge still at the provider is left to its
    * answer, which is given back (paidOtherwise).
    */
   closedByPayment: { from: [...OPEN_TRANSFER, ...WAITING_FOR_PAYER], to: 'failed' },
@@ -96,7 +103,14 @@ export function mayMove(state: TAttemptState | null, edge: TAttemptEdge): boolea
 /** The state the page draws (ZPaymentAttemptState.state): both transfer states wait on one. */
 export function pageStateOf(
   state: TAttemptState,
-): 'awaiting_transfer' | 'awaiting_otp' | 'awaiting_3ds' | 'charging' | 'completed' | 'failed' {
+):
+  | 'awaiting_transfer'
+  | 'awaiting_pin'
+  | 'awaiting_otp'
+  | 'awaiting_3ds'
+  | 'charging'
+  | 'completed'
+  | 'failed' {
   return state === 'transfer_open' || state === 'transfer_claimed' ? 'awaiting_transfer' : state;
 }
 

@@ -3,6 +3,7 @@ import { expectNoViolations } from './axe';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { consentPath, createConsent, snap } from './merchant';
+import { asksPin } from './pay-now-support';
 
 // Pay now with a card, in real Chromium against the real server and the sandbox card network:
 // every fixture card's path, from the card form to 'Consent Granted' or 'Payment Failed'.
@@ -16,7 +17,7 @@ function card(scenario: TScenario) {
   return found;
 }
 
-/** Types the scenario's card into the open card form, up to its PIN, then pays. */
+/** Types the scenario's card into the open card form, and its PIN where it is asked, and pays. */
 async function enterCard(
   page: Page,
   scenario: TScenario,
@@ -31,6 +32,8 @@ async function enterCard(
     await expectNoViolations(page);
   }
   await page.getByRole('button', { name: 'Continue to PIN' }).click();
+  // A card checked by 3-D Secure, or refused at once, is never asked for its PIN.
+  if (!asksPin(scenario)) return;
   await expect(page.getByText('Enter Card PIN')).toBeVisible();
   await page.getByLabel('Card PIN').fill(pin);
   if (shots) {
@@ -93,12 +96,12 @@ test.describe('pay now with a card', () => {
     const charges = bodies
       .map((body) => JSON.parse(body) as { cardDetails?: Record<string, Record<string, unknown>> })
       .filter((body) => body.cardDetails);
-    expect(charges).toHaveLength(1);
-    const fields = charges[0]?.cardDetails ?? {};
-    expect(Object.keys(fields).sort()).toEqual(
-      ['encryptedCardNumber', 'encryptedCvv', 'encryptedExpiryDate', 'encryptedPin'].sort(),
-    );
-    for (const envelope of Object.values(fields)) {
+    // The card went with its details alone; its PIN, once its issuer asked, beside them.
+    expect(charges.map((charge) => Object.keys(charge.cardDetails ?? {}).sort())).toEqual([
+      ['encryptedCardNumber', 'encryptedCvv', 'encryptedExpiryDate'],
+      ['encryptedCardNumber', 'encryptedCvv', 'encryptedExpiryDate', 'encryptedPin'],
+    ]);
+    for (const envelope of charges.flatMap((charge) => Object.values(charge.cardDetails ?? {}))) {
       expect(Object.keys(envelope).sort()).toEqual(
         ['algorithm', 'encryptedAesKey', 'encryptedData', 'iv', 'keyId', 'version'].sort(),
       );
@@ -128,14 +131,18 @@ test.describe('pay now with a card', () => {
     await expect(page.getByRole('alert')).toContainText('OTP verification failed');
 
     // Retry Payment sends the card entered before again (its envelopes, kept in the page's
-    // memory): no form to fill, a new OTP screen with empty boxes.
+    // memory; its PIN is not kept): no form to fill, the PIN its issuer asks for again, then a
+    // new OTP screen with empty boxes.
     const charges: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().includes('/api/payments/card/public'))
+      if (request.method() === 'POST' && request.url().endsWith('/api/payments/card/public'))
         charges.push(request.postData() ?? '');
     });
     await page.getByRole('button', { name: 'Retry Payment' }).click();
-    await expect(page.getByText('Verify Payment')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Enter Card PIN' })).toBeVisible();
+    await page.getByLabel('Card PIN').fill(card('pin_otp').pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Verify Payment' })).toBeVisible();
     await expect(page.getByLabel('Digit 6 of 6')).toHaveValue('');
     await expect(page.getByLabel('Card Number')).toHaveCount(0);
     expect(charges).toHaveLength(1);
@@ -152,6 +159,8 @@ test.describe('pay now with a card', () => {
   test('3-D Secure approved in the challenge tab', async ({ page, context }, testInfo) => {
     await payWith(page, 'three_ds');
     await expect(page.getByText('3D Secure Authentication Required')).toBeVisible();
+    // The card went with its details alone, and its issuer asked for 3-D Secure: no PIN asked.
+    await expect(page.getByLabel('Card PIN')).toHaveCount(0);
     await snap(page, testInfo, 'pay-now-3ds');
     await expectNoViolations(page);
     const [challenge] = await Promise.all([
@@ -160,6 +169,28 @@ test.describe('pay now with a card', () => {
     ]);
     await expect(page.getByText('Awaiting 3D Secure authentication...')).toBeVisible();
     await challenge.getByRole('button', { name: 'Approve' }).click();
+    await granted(page);
+  });
+
+  test('a wrong PIN fails the payment; Retry Payment asks for the PIN again, and the right one pays', async ({
+    page,
+  }) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
+    const { number, expiry, cvv, pin } = card('pin_only');
+    await page.getByLabel('Card Number').fill(number);
+    await page.getByLabel('Expiry date').fill(expiry);
+    await page.getByLabel('CVV').fill(cvv);
+    await page.getByRole('button', { name: 'Continue to PIN' }).click();
+    await page.getByLabel('Card PIN').fill(pin === '0000' ? '1111' : '0000');
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
+    await page.getByRole('button', { name: 'Retry Payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Enter Card PIN' })).toBeVisible();
+    await expect(page.getByLabel('Card PIN')).toHaveValue('');
+    await page.getByLabel('Card PIN').fill(pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
     await granted(page);
   });
 
@@ -271,7 +302,6 @@ test.describe('pay now with a card', () => {
         encryptedCardNumber: { keyId: expect.any(String) },
         encryptedExpiryDate: { keyId: expect.any(String) },
         encryptedCvv: { keyId: expect.any(String) },
-        encryptedPin: { keyId: expect.any(String) },
       },
     });
     expect(bodies[0]).not.toContain(number);
@@ -316,6 +346,9 @@ test.describe('pay now with a card', () => {
     await enterCard(page, 'pin_only');
     await granted(page);
     // The signed-in call, not the anonymous one.
-    expect(charges.map((url) => new URL(url).pathname)).toEqual(['/api/payments/card']);
+    expect(charges.map((url) => new URL(url).pathname)).toEqual([
+      '/api/payments/card',
+      '/api/payments/card/pin',
+    ]);
   });
 });

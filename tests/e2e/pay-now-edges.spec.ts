@@ -73,8 +73,11 @@ test.describe('pay-now edges', () => {
     await snap(page, testInfo, 'pay-now-edge-otp-refused');
     await expectNoViolations(page);
 
-    // Retry Payment: a new charge, a new OTP screen with empty boxes, and the right OTP pays.
+    // Retry Payment: a new charge (its PIN asked again: the page keeps none), a new OTP screen
+    // with empty boxes, and the right OTP pays.
     await page.getByRole('button', { name: 'Retry Payment' }).click();
+    await page.getByLabel('Card PIN').fill(card('pin_otp').pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
     await expect(page.getByLabel('Digit 1 of 6')).toHaveValue('');
     for (const [index, digit] of [...card('pin_otp').otp].entries()) {
       await page.getByLabel(`Digit ${index + 1} of 6`).fill(digit);

@@ -127,6 +127,12 @@ export const ZChargeTokenAnswer = z.optional(
 /** POST /api/payments/card and /card/public answer (spec §7) */
 export const ZCardChargeResponse = z.object({
   success: z.boolean(),
+  /**
+   * Ours (docs/payments.md "The card's steps"): the issuer asks for the card's PIN, sent with
+   * POST /api/payments/card/pin. A card is charged with its details first, and asked for a PIN
+   * only where its issuer wants one: a card checked by 3-D Secure answers requires3DS instead.
+   */
+  requiresPIN: z.optional(z.boolean()),
   requires3DS: z.optional(z.boolean()),
   challengeUrl: z.optional(z.url()),
   requiresOTP: z.optional(z.boolean()),
@@ -176,6 +182,20 @@ export type TPayerBank = z.infer<typeof ZPayerBank>;
  * An OTP, or for banks that ask for one a free-text bank token of at least 1 character (spec §5).
  */
 const ZOtpOrBankToken = ZText(50);
+
+/**
+ * POST /api/payments/card/pin body (ours): the PIN a charge asked for (requiresPIN), with the
+ * card it is for, each field in its envelope as in the card call; the card must be the one
+ * charged.
+ */
+export const ZCardPinRequest = z.strictObject({
+  paymentId: ZIdentifier,
+  cardDetails: z.extend(ZEncryptedCard, { encryptedPin: ZEncryptedField }),
+  consentId: z.optional(ZIdentifier),
+  /** Without sign-in: the token the charge's answer gave its page (ZCardChargeResponse). */
+  chargeToken: z.optional(ZIdentifier),
+});
+export type TCardPinRequest = z.infer<typeof ZCardPinRequest>;
 
 /** POST /api/payments/card/complete body (spec §7) */
 export const ZCardCompleteRequest = z.object({

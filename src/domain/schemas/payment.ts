@@ -55,11 +55,12 @@ export const ZPaymentAttemptState = z.object({
   attemptId: z.string(),
   method: z.enum(PAYMENT_METHODS),
   /**
-   * Where it stands: waiting on the payer (a transfer, an OTP, a 3-D Secure challenge), waiting
+   * Where it stands: waiting on the payer (a transfer, a PIN, an OTP, a 3-D Secure challenge), waiting
    * on the bank ('charging': asked, not answered yet), or ended.
    */
   state: z.enum([
     'awaiting_transfer',
+    'awaiting_pin',
     'awaiting_otp',
     'awaiting_3ds',
     'charging',

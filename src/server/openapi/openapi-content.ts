@@ -120,6 +120,7 @@ export const HANDLER_SECURITY: Record<string, { kind: TGuardKind; optional: bool
   'POST /api/consent/:consentId/decline': { kind: 'payerBearer', optional: false },
   'POST /api/consent/:consentId/grant': { kind: 'payerBearer', optional: true },
   'POST /api/payments/card/complete': { kind: 'payerBearer', optional: true },
+  'POST /api/payments/card/pin': { kind: 'payerBearer', optional: true },
   'POST /api/payments/:paymentId/attempts/current/cancel': { kind: 'payerBearer', optional: true },
   'POST /api/consent/otp': { kind: 'payerBearer', optional: true },
   'POST /api/payments/:paymentId/transfer': { kind: 'payerBearer', optional: true },

@@ -40,7 +40,7 @@ export type TRequeryOutcome<TTaken = object> =
   | {
       kind: 'pending';
       /** What the charge waits for from the payer; null while the provider itself thinks. */
-      awaiting: 'otp' | '3ds' | null;
+      awaiting: 'pin' | 'otp' | '3ds' | null;
       /** The provider's reference of the call, where it gave one (what the payer's step needs). */
       providerReference: string | null;
     };
@@ -60,7 +60,11 @@ export type TSettlementLine = {
   givenBack: boolean;
 };
 
-/** A card as the payer typed it, decrypted for one call: digits, 'MM/YY', CVV, PIN if asked. */
+/**
+ * A card as the payer typed it, decrypted for one call: digits, 'MM/YY', CVV, and its PIN where
+ * the payer gave one with the card; null: the charge asks for it if the card needs one
+ * ('pin_required').
+ */
 export type TPlainCard = {
   number: string;
   expiry: string;
@@ -96,6 +100,8 @@ export type TCardChargeOutcome =
        */
       token: string | null;
     }
+  /** The issuer asks for the card's PIN, given with submitCardPin (a card charged without one). */
+  | { kind: 'pin_required'; providerReference: string; card: TCardSummary }
   | {
       kind: 'otp_required';
       providerReference: string;
@@ -132,8 +138,13 @@ export type TCardChargeRequest = {
 
 /** Card charges (PIN, OTP, 3-D Secure), their requery and refund, and which account a card draws on. */
 export type TCardsPort = {
-  /** Charges a card: succeeded, or a step the payer must take (OTP, 3-D Secure), or failed. */
+  /**
+   * Charges a card: succeeded, or the step the issuer asks the payer for (its PIN, when none
+   * came with the card; an OTP; 3-D Secure), or failed.
+   */
   chargeCard(request: TCardChargeRequest): Promise<TCardChargeOutcome>;
+  /** Goes on with a charge that asked for the card's PIN. A wrong PIN fails the charge. */
+  submitCardPin(request: { providerReference: string; pin: string }): Promise<TCardChargeOutcome>;
   /** Completes a charge that asked for an OTP. A wrong OTP fails the charge. */
   submitCardOtp(request: { providerReference: string; otp: string }): Promise<TCardChargeOutcome>;
   /** What became of the charge made with our `reference` (and its OTP or 3-D Secure step). */

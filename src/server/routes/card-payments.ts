@@ -7,6 +7,7 @@ import {
   ZCardCompleteResponse,
   ZCardLinkRequest,
   ZCardPaymentRequest,
+  ZCardPinRequest,
   ZPublicCardChargeRequest,
   ZSaveCardRequest,
   ZSaveCardResponse,
@@ -22,6 +23,7 @@ import {
   cancelThreeDsChallenge,
   payWithCard,
   submitCardOtp,
+  submitCardPin,
 } from '../services/payments/card-payments';
 import type { TPaymentAccess } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
@@ -37,8 +39,9 @@ const isLinkRequest = (body: TCardChargeBody): body is z.infer<typeof ZCardLinkR
 
 /**
  * Card calls (spec §7): pay a payment by card, link a card to an account by a test charge
- * (signed-in payers only, spec §6), an OTP for either, and save a paid payment's card. Each
- * call but the OTP runs once per Idempotency-Key of its caller (routes/idempotency.ts).
+ * (signed-in payers only, spec §6), the PIN a payment's charge asked for (ours), an OTP for
+ * either, and save a paid payment's card. Each call but the OTP runs once per Idempotency-Key of
+ * its caller (routes/idempotency.ts).
  */
 export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -60,14 +63,17 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       access,
       cardDetails: body.cardDetails,
       saveCard: body.saveCard,
-      limits: {
-        refuseBlockedCard: (cardKey) =>
-          ctx.limits.cardDeclines.refuseBlockedCard(request, reply, cardKey),
-        recordDecline: (cardKey) => ctx.limits.cardDeclines.recordDecline(request, cardKey),
-      },
+      limits: cardLimits(request, reply),
     });
     return result.response;
   };
+
+  /** The card's limits a charge, or a PIN, answers to beyond its payment. */
+  const cardLimits = (request: FastifyRequest, reply: FastifyReply) => ({
+    refuseBlockedCard: (cardKey: string) =>
+      ctx.limits.cardDeclines.refuseBlockedCard(request, reply, cardKey),
+    recordDecline: (cardKey: string) => ctx.limits.cardDeclines.recordDecline(request, cardKey),
+  });
 
   /** Who completes a charge: found before its Idempotency-Key is claimed, as its scope. */
   const completing = new WeakMap<FastifyRequest, TPaymentAccess>();
@@ -142,6 +148,36 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       },
     },
     async (request) => completeCardCharge(ctx, { ...request.body, access: completerOf(request) }),
+  );
+
+  api.post(
+    '/api/payments/card/pin',
+    {
+      onRequest: ctx.limits.cardCharges,
+      preHandler: async (request) => {
+        completing.set(request, await paymentAccessOf(ctx, request, request.body.consentId));
+      },
+      idempotency: {
+        scope: (request) => payerScope('payments.card.pin', completerOf(request)),
+      },
+      schema: {
+        operationId: 'submitCardPin',
+        summary: 'Give the PIN a card payment’s charge asked for',
+        body: ZCardPinRequest,
+        response: jsonAnswers({ 200: ZCardChargeResponse }),
+      },
+    },
+    async (request, reply) => {
+      const { paymentId, cardDetails, chargeToken } = request.body;
+      const result = await submitCardPin(ctx, {
+        paymentId,
+        access: completerOf(request),
+        cardDetails,
+        ...(chargeToken ? { chargeToken } : {}),
+        limits: cardLimits(request, reply),
+      });
+      return result.response;
+    },
   );
 
   api.post(

@@ -23,9 +23,11 @@ import { findMintedCardByDigits, findMintedCardByNumber } from './sandbox-people
 /*
  * The sandbox card network: a deterministic issuer for the published test cards (docs/sandbox.md).
  * Each card's scenario decides what a charge does, so a person on /sandbox and a test take the
- * same path: PIN only, PIN then OTP, 3-D Secure, declined, insufficient funds, no answer.
+ * same path: PIN only, PIN then OTP, 3-D Secure, declined, insufficient funds, no answer. A card
+ * with a PIN charged without one asks for it (its PIN step), as an issuer does; one checked by
+ * 3-D Secure never asks.
  *
- * It keeps no card: where a charge waits for the payer (OTP, 3-D Secure), what it needs later
+ * It keeps no card: where a charge waits for the payer (PIN, OTP, 3-D Secure), what it needs later
  * travels in its provider reference — the scenario, the amount, first 6 and last 4 — which our
  * payment attempt stores and hands back. References come from our own records, never from a
  * payer's request, so the network trusts them as an issuer trusts its own. What it keeps is its
@@ -77,7 +79,13 @@ const summaryOfDigits = ({ f6, l4 }: { f6: string; l4: string }): TCardSummary |
 /** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
 export type TSandboxCardNetwork = Pick<
   TPaymentProvider,
-  'name' | 'chargeCard' | 'submitCardOtp' | 'refundCard' | 'requeryCardCharge' | 'isCardOnAccount'
+  | 'name'
+  | 'chargeCard'
+  | 'submitCardPin'
+  | 'submitCardOtp'
+  | 'refundCard'
+  | 'requeryCardCharge'
+  | 'isCardOnAccount'
 > & {
   /** The payer's answer on the challenge page: approved or declined. */
   resolveThreeDs(providerReference: string, approved: boolean): Promise<TCardChargeOutcome | null>;
@@ -187,11 +195,23 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
         };
       case 'pin_only':
       case 'pin_otp':
-        if (card.pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
-        return scenario === 'pin_only'
-          ? succeeded(scenario, providerReference, summary)
-          : { kind: 'otp_required', providerReference, card: summary, displayMessage: OTP_MESSAGE };
+        if (card.pin === null) return { kind: 'pin_required', providerReference, card: summary };
+        return afterPin(scenario, known, card.pin, providerReference, summary);
     }
+  };
+
+  /** What a card with a PIN does once its PIN is given: paid, its OTP asked, or refused. */
+  const afterPin = (
+    scenario: 'pin_only' | 'pin_otp',
+    known: Pick<TSandboxCard, 'pin'>,
+    pin: string,
+    providerReference: string,
+    summary: TCardSummary,
+  ): TCardChargeOutcome => {
+    if (pin !== known.pin) return failed('incorrect_pin', summary, providerReference);
+    return scenario === 'pin_only'
+      ? succeeded(scenario, providerReference, summary)
+      : { kind: 'otp_required', providerReference, card: summary, displayMessage: OTP_MESSAGE };
   };
 
   /** A charge's record as an answer, for a repeated call (a saved card's token is not kept). */
@@ -202,15 +222,20 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
       return { kind: 'succeeded', providerReference, card, token: null };
     }
     if (row.status === 'pending' && providerReference && card && row.awaiting) {
-      return row.awaiting === 'otp'
-        ? { kind: 'otp_required', providerReference, card, displayMessage: OTP_MESSAGE }
-        : {
+      switch (row.awaiting) {
+        case 'pin':
+          return { kind: 'pin_required', providerReference, card };
+        case 'otp':
+          return { kind: 'otp_required', providerReference, card, displayMessage: OTP_MESSAGE };
+        case '3ds':
+          return {
             kind: 'three_ds_required',
             providerReference,
             card,
             challengeUrl: `${options.publicUrl}/sandbox/3ds/${providerReference}`,
             displayMessage: THREE_DS_MESSAGE,
           };
+      }
     }
     const reason = (row.status === 'pending' ? 'timeout' : row.reason) as TCardFailureReason;
     return failed(reason, card, providerReference);
@@ -224,6 +249,8 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
     switch (outcome.kind) {
       case 'succeeded':
         return { status: 'succeeded', awaiting: null, reason: null } as const;
+      case 'pin_required':
+        return { status: 'pending', awaiting: 'pin', reason: null } as const;
       case 'otp_required':
         return { status: 'pending', awaiting: 'otp', reason: null } as const;
       case 'three_ds_required':
@@ -233,18 +260,30 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
     }
   };
 
-  /** The payer's answer to a pending charge (its OTP, its 3-D Secure check), recorded once. */
+  /**
+   * The payer's answer to a pending charge (its PIN, its OTP, its 3-D Secure check), recorded
+   * once: the charge ends, or (a PIN before an OTP) waits for its next step.
+   */
   const answerPending = async (
     providerReference: string,
-    awaiting: 'otp' | '3ds',
+    awaiting: 'pin' | 'otp' | '3ds',
     outcome: TCardChargeOutcome,
   ): Promise<TCardChargeOutcome> => {
     const payload = decodeReference(providerReference);
     if (!payload) return failed('declined', null, providerReference);
-    const { row, finished } = await finishCharge(options.db, options.clock, payload.r, awaiting, {
-      status: outcome.kind === 'succeeded' ? 'succeeded' : 'failed',
-      reason: outcome.kind === 'failed' ? outcome.reason : null,
-    });
+    const { row, finished } = await finishCharge(
+      options.db,
+      options.clock,
+      payload.r,
+      awaiting,
+      outcome.kind === 'otp_required'
+        ? { status: 'pending', awaiting: 'otp', reason: null }
+        : {
+            status: outcome.kind === 'succeeded' ? 'succeeded' : 'failed',
+            awaiting: null,
+            reason: outcome.kind === 'failed' ? outcome.reason : null,
+          },
+    );
     if (finished) return outcome;
     return row ? answerOf(row) : failed('declined', null, providerReference);
   };
@@ -275,6 +314,19 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
         reason: 'timeout',
       });
       return failed('timeout', summary, null);
+    },
+
+    async submitCardPin({ providerReference, pin }) {
+      const payload = decodeReference(providerReference);
+      const scenario = payload?.s === 'pin_only' || payload?.s === 'pin_otp' ? payload.s : null;
+      const fixture = payload && scenario ? await cardOf(payload) : null;
+      const summary = payload && fixture ? summaryOfDigits(payload) : null;
+      if (!scenario || !fixture || !summary) return failed('declined', null, providerReference);
+      return answerPending(
+        providerReference,
+        'pin',
+        afterPin(scenario, fixture, pin, providerReference, summary),
+      );
     },
 
     async submitCardOtp({ providerReference, otp }) {

@@ -45,19 +45,20 @@ export async function chargeByReference(db: TDb, reference: string): Promise<TCh
 }
 
 /**
- * Ends a pending charge with the payer's or the issuer's answer, in one statement: null when it
- * was not pending (any more) for `awaiting`, and the record is read as it stands.
+ * Moves a pending charge on with the payer's or the issuer's answer, in one statement: it ends,
+ * or waits for its next step (`change.awaiting`, a PIN's OTP). `finished` is false when it was not
+ * pending (any more) for `awaiting`, and the record is read as it stands.
  */
 export async function finishCharge(
   db: TDb,
   clock: TClock,
   reference: string,
   awaiting: TChargeRow['awaiting'],
-  change: Pick<TChargeValues, 'status' | 'reason'>,
+  change: Pick<TChargeValues, 'status' | 'reason'> & { awaiting?: TChargeRow['awaiting'] },
 ): Promise<{ row: TChargeRow | null; finished: boolean }> {
   const [finished] = await db
     .update(sandboxCardCharges)
-    .set({ ...change, awaiting: null, updatedAt: clock.now() })
+    .set({ awaiting: null, ...change, updatedAt: clock.now() })
     .where(
       and(
         eq(sandboxCardCharges.reference, reference),

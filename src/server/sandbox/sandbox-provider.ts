@@ -82,6 +82,7 @@ export function sandboxPaymentProvider(parts: {
     terminalChipPurchase: slow(acquirer.terminalChipPurchase),
     terminalReverse: slow(acquirer.terminalReverse),
     chargeCard: slow(cards.chargeCard),
+    submitCardPin: slow(cards.submitCardPin),
     submitCardOtp: slow(cards.submitCardOtp),
     refundCard: slow(cards.refundCard),
     requeryCardCharge: (reference) => cards.requeryCardCharge(reference),

@@ -180,6 +180,23 @@ export const paymentsApi = {
     return answer;
   },
   /**
+   * The PIN a card charge asked for (requiresPIN), sealed beside the card's envelopes that went
+   * with the charge: the server gives it to the charge of that card, from this page.
+   */
+  submitCardPin(paymentId: string, payer: TPayer, cardDetails: TEncryptedCard) {
+    const chargeToken = payer.signedIn ? null : heldChargeToken(paymentId);
+    return apiFetch('/api/payments/card/pin', {
+      method: 'POST',
+      body: {
+        paymentId,
+        cardDetails,
+        ...(payer.signedIn ? {} : { consentId: payer.consentId }),
+        ...(chargeToken ? { chargeToken } : {}),
+      },
+      answer: 'ZCardChargeResponse',
+    });
+  },
+  /**
    * The token of the card charge this page made without sign-in, or null: it answers the charge
    * and, once paid, lets the payer save its card after signing in (docs/accounts.md).
    */

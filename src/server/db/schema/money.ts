@@ -30,6 +30,8 @@ export const ATTEMPT_STATUSES = ['pending', 'in_progress', 'completed', 'failed'
 export const ATTEMPT_STAGES = [
   /** The card network has the charge and has not answered yet. */
   'charging',
+  /** The issuer asked for the card's PIN, once its details showed it needs one. */
+  'awaiting_pin',
   /** The issuer asked for an OTP (or a bank token). */
   'awaiting_otp',
   /** The issuer asked for a 3-D Secure check in the payer's browser. */

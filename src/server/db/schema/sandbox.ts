@@ -144,7 +144,7 @@ export const sandboxCardCharges = pgTable(
     amount: bigint('amount', { mode: 'number' }).notNull(),
     status: text('status', { enum: SANDBOX_CHARGE_STATUSES }).notNull(),
     /** What a pending charge waits for from the payer; null while the issuer thinks. */
-    awaiting: text('awaiting', { enum: ['otp', '3ds'] }),
+    awaiting: text('awaiting', { enum: ['pin', 'otp', '3ds'] }),
     /** Why it failed (the network's reason), or the chip purchase's ISO 8583 response code. */
     reason: text('reason'),
     responseCode: text('response_code'),

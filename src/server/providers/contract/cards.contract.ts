@@ -91,6 +91,40 @@ export function cardsContract(adapter: string, make: () => Promise<TCardsUnderTe
       });
     });
 
+    it('asks for the PIN of a card charged without one, and goes on once it is given', async () => {
+      const { card, otp } = underTest.cardFor('pin_otp');
+      const asked = await charge('pin_otp', { pin: null });
+      expect(asked).toMatchObject({
+        kind: 'pin_required',
+        card: { first6: card.number.slice(0, 6), last4: card.number.slice(-4) },
+      });
+      if (asked.kind !== 'pin_required') return;
+      const next = await provider.submitCardPin({
+        providerReference: asked.providerReference,
+        pin: card.pin ?? '',
+      });
+      expect(next.kind).toBe('otp_required');
+      if (next.kind !== 'otp_required') return;
+      const done = await provider.submitCardOtp({ providerReference: next.providerReference, otp });
+      expect(done).toMatchObject({ kind: 'succeeded' });
+    });
+
+    it('fails a charge whose PIN, asked after the card, is wrong', async () => {
+      const { pin } = underTest.cardFor('pin_otp').card;
+      const asked = await charge('pin_otp', { pin: null });
+      if (asked.kind !== 'pin_required') throw new Error(`expected a PIN, got ${asked.kind}`);
+      expect(
+        await provider.submitCardPin({
+          providerReference: asked.providerReference,
+          pin: pin === '0000' ? '1111' : '0000',
+        }),
+      ).toMatchObject({ kind: 'failed', reason: 'incorrect_pin' });
+    });
+
+    it('never asks a 3-D Secure card for a PIN: charged without one, it raises its challenge', async () => {
+      expect(await charge('three_ds', { pin: null })).toMatchObject({ kind: 'three_ds_required' });
+    });
+
     it('asks for an OTP, then completes with the right one', async () => {
       const outcome = await charge('pin_otp');
       expect(outcome.kind).toBe('otp_required');

@@ -111,6 +111,13 @@ const NEVER_ARRIVED = {
  */
 const takenInNaira = (record: { currency?: string }) => record.currency === CURRENCY_CODE;
 
+/** What a charge Paystack has not decided waits for from the payer, by its status. */
+const AWAITING_OF_STATUS: Partial<Record<string, 'pin' | 'otp' | '3ds'>> = {
+  send_pin: 'pin',
+  send_otp: 'otp',
+  open_url: '3ds',
+};
+
 /** How long the bank list is kept before it is asked for again. */
 const BANK_LIST_TTL_MS = 6 * 60 * 60_000;
 
@@ -272,15 +279,12 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
           reason: cardDeclineReason(charge.gateway_response ?? charge.message),
         };
       case 'send_pin': {
-        // The PIN goes once: asked again, it was wrong.
-        if (pin === null) {
-          return { kind: 'failed', providerReference, card: summary, reason: 'incorrect_pin' };
-        }
-        const next = await continueCharge('/charge/submit_pin', {
-          pin,
-          reference: providerReference,
-        });
-        return chargeOutcome(next, summary, null);
+        // Asked of the payer only now: a card Paystack checks otherwise (3-D Secure, an OTP
+        // alone) is never asked for one. A PIN that came with the card goes at once; it goes
+        // once, so a charge asking again after it was wrong.
+        if (pin !== null) return submitPin(providerReference, pin, summary);
+        openCharges.set(providerReference, { step: 'pin', card: summary });
+        return { kind: 'pin_required', providerReference, card: summary };
       }
       case 'send_otp':
         openCharges.set(providerReference, { step: 'otp', card: summary });
@@ -323,6 +327,38 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         // A status we do not know is not guessed: the charge is asked about later.
         return stillUnknown(providerReference);
     }
+  }
+
+  /** The PIN to a charge that asked for it, once: a charge that asks again, it was wrong. */
+  async function submitPin(
+    providerReference: string,
+    pin: string,
+    card: TCardSummary,
+  ): Promise<TCardChargeOutcome> {
+    openCharges.delete(providerReference);
+    const next = await continueCharge('/charge/submit_pin', { pin, reference: providerReference });
+    if (next.status === 'send_pin') {
+      return { kind: 'failed', providerReference, card, reason: 'incorrect_pin' };
+    }
+    return chargeOutcome(next, card, null);
+  }
+
+  /**
+   * The step a charge waits at for its payer, by Paystack's reference: known in the process that
+   * charged it, else asked of Paystack (charged in another process, or before a restart). A charge
+   * no longer waiting at `status` (decided meanwhile: paid, refused) is answered as it was
+   * decided, never as a wrong PIN or OTP.
+   */
+  async function openCharge(
+    providerReference: string,
+    status: 'send_pin' | 'send_otp',
+  ): Promise<{ step: string; card: TCardSummary } | TCardChargeOutcome> {
+    const open = openCharges.get(providerReference);
+    if (open) return open;
+    const charge = await chargeByReference(providerReference);
+    const card = cardSummary(null, charge.authorization);
+    if (charge.status !== status) return chargeOutcome(charge, card, null);
+    return { step: status === 'send_pin' ? 'pin' : 'otp', card };
   }
 
   function stillUnknown(providerReference: string): never {
@@ -402,7 +438,7 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
         const status = charge.ok ? charge.data.status : null;
         return {
           kind: 'pending',
-          awaiting: status === 'send_otp' ? 'otp' : status === 'open_url' ? '3ds' : null,
+          awaiting: AWAITING_OF_STATUS[status ?? ''] ?? null,
           providerReference: transaction.reference,
         };
       }
@@ -679,16 +715,18 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
       };
     },
 
-    async submitCardOtp({ providerReference, otp }) {
-      let open = openCharges.get(providerReference);
-      if (!open) {
-        // Charged in another process, or before a restart: Paystack says where it stands. One
-        // decided meanwhile (paid, or refused) is answered as it was decided, never as a wrong OTP.
-        const charge = await chargeByReference(providerReference);
-        const card = cardSummary(null, charge.authorization);
-        if (charge.status !== 'send_otp') return chargeOutcome(charge, card, null);
-        open = { step: 'otp', card };
+    async submitCardPin({ providerReference, pin }) {
+      const open = await openCharge(providerReference, 'send_pin');
+      if ('kind' in open) return open;
+      if (open.step !== 'pin') {
+        return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_pin' };
       }
+      return submitPin(providerReference, pin, open.card);
+    },
+
+    async submitCardOtp({ providerReference, otp }) {
+      const open = await openCharge(providerReference, 'send_otp');
+      if ('kind' in open) return open;
       if (open.step !== 'otp') {
         return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
       }

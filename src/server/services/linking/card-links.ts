@@ -282,8 +282,12 @@ async function recordLinkOutcome(
 ): Promise<TCardChargeResult> {
   const { db, clock } = ctx;
   switch (outcome.kind) {
-    case 'failed': {
-      const failure = cardFailureOf(outcome.reason, 'linking');
+    // A link's charge carries the PIN its form asked with the card: an issuer asking for it
+    // again did not take it ('pin_required' ends the link as a wrong PIN).
+    case 'failed':
+    case 'pin_required': {
+      const reason = outcome.kind === 'failed' ? outcome.reason : 'incorrect_pin';
+      const failure = cardFailureOf(reason, 'linking');
       await endLink(db, link, failure, clock.now());
       throw failure;
     }

@@ -72,7 +72,8 @@ async function settleLostLink(
       await endLink(ctx.db, link, failure, ctx.clock.now());
       return 'failed';
     case 'pending':
-      if (answer.awaiting && answer.providerReference) {
+      // A link's charge carried its PIN: only an OTP or a 3-D Secure check waits for the payer.
+      if ((answer.awaiting === 'otp' || answer.awaiting === '3ds') && answer.providerReference) {
         await ctx.db
           .update(accountLinks)
           .set({

@@ -4,7 +4,7 @@ import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { refusedCardMessage } from '../../../domain/card-refusal';
-import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
+import { THREE_DS_CHALLENGE_MS, type TAttemptEdge } from '../../../domain/payment-attempts';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
@@ -99,25 +99,53 @@ export type TCardChargeResult =
 /** What the payer reads while the card network has not answered yet. */
 export const STILL_CHARGING_MESSAGE = 'Your bank is still answering. Please wait.';
 
-/** The answer to a charge waiting for the payer: the OTP screen, or the 3-D Secure challenge. */
+/** A charge's answer that waits for the payer: the step the issuer asks them for. */
+type TWaitingOutcome = Extract<
+  TCardChargeOutcome,
+  { kind: 'pin_required' | 'otp_required' | 'three_ds_required' }
+>;
+
+/**
+ * The answer to a charge waiting for the payer: the card's PIN, the OTP screen, or the 3-D
+ * Secure challenge, as its issuer asked.
+ */
 export function waitingResult(
-  outcome: Extract<TCardChargeOutcome, { kind: 'otp_required' | 'three_ds_required' }>,
+  outcome: TWaitingOutcome,
   charge: { paymentId: string; amount: number; transactionReference: string },
 ): TCardChargeResult {
-  const base = { success: true, ...charge, displayMessage: outcome.displayMessage };
-  return {
-    kind: 'waiting',
-    response:
-      outcome.kind === 'otp_required'
-        ? { ...base, requiresOTP: true }
-        : { ...base, requires3DS: true, challengeUrl: outcome.challengeUrl },
-  };
+  const base = { success: true, ...charge };
+  switch (outcome.kind) {
+    case 'pin_required':
+      return { kind: 'waiting', response: { ...base, requiresPIN: true } };
+    case 'otp_required':
+      return {
+        kind: 'waiting',
+        response: { ...base, displayMessage: outcome.displayMessage, requiresOTP: true },
+      };
+    case 'three_ds_required':
+      return {
+        kind: 'waiting',
+        response: {
+          ...base,
+          displayMessage: outcome.displayMessage,
+          requires3DS: true,
+          challengeUrl: outcome.challengeUrl,
+        },
+      };
+  }
 }
+
+/** The move and the stage of a charge that waits for its payer, by what the issuer asked. */
+const WAITING_STEP = {
+  pin_required: { edge: 'askPin', stage: 'awaiting_pin' },
+  otp_required: { edge: 'askOtp', stage: 'awaiting_otp' },
+  three_ds_required: { edge: 'ask3ds', stage: 'awaiting_3ds' },
+} as const satisfies Record<TWaitingOutcome['kind'], { edge: TAttemptEdge; stage: string }>;
 
 /**
  * What the network answered for a charging attempt, as the attempt runner records it
- * (attempt-runner.ts): completed (with the ledger), waiting for an OTP or a 3-D Secure check, or
- * failed (thrown as the catalogue's error). A charge that succeeded on a payment someone had paid
+ * (attempt-runner.ts): completed (with the ledger), waiting for the card's PIN, an OTP or a 3-D
+ * Secure check, or failed (thrown as the catalogue's error). A charge that succeeded on a payment someone had paid
  * meanwhile is refunded at once.
  */
 function cardAnswer(
@@ -139,13 +167,14 @@ function cardAnswer(
         reason: outcome.reason,
         change: { providerReference: outcome.providerReference, ...cardColumns },
       };
+    case 'pin_required':
     case 'otp_required':
     case 'three_ds_required':
       return {
         kind: 'wait',
         record: async () => {
           const now = clock.now();
-          const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
+          const { edge, stage } = WAITING_STEP[outcome.kind];
           const challenge =
             outcome.kind === 'three_ds_required'
               ? {
@@ -157,11 +186,11 @@ function cardAnswer(
             const moved = await moveAttempt(
               tx,
               attempt.id,
-              stage === 'awaiting_otp' ? 'askOtp' : 'ask3ds',
+              edge,
               {
                 providerReference: outcome.providerReference,
                 stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
-                displayMessage: outcome.displayMessage,
+                displayMessage: 'displayMessage' in outcome ? outcome.displayMessage : null,
                 ...challenge,
                 ...cardColumns,
               },
@@ -243,7 +272,9 @@ export async function payWithCard(
 ): Promise<TCardChargeResult> {
   const { db, clock, providers } = ctx;
   const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
-  const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  // The PIN, where the page sent one with the card (an API client may); the page sends none, and
+  // the issuer asks for it only if the card needs one (requiresPIN, submitCardPin).
+  const card = await decryptCard(db, clock, request.cardDetails, 'optional');
   const cardKey = await cardKeyOf(db, card.number);
   await request.limits.refuseBlockedCard(cardKey);
   // Without sign-in, the charge belongs to this page: it alone gets the token that answers it.
@@ -263,15 +294,15 @@ export async function payWithCard(
       },
       beforeInsert: async (tx, now) => {
         await claimCardTry(tx, payable.payment.id, cardKey, now);
-        // The caller's own charge left waiting for an OTP or a 3-D Secure check gives way to the
-        // new card; another caller's is theirs to answer, and stays. (A page without sign-in has
-        // a new token for each charge: its older charge stays waiting, unanswerable, until one
-        // pays.)
+        // The caller's own charge left waiting for a PIN, an OTP or a 3-D Secure check gives way
+        // to the new card; another caller's is theirs to answer, and stays. (A page without
+        // sign-in has a new token for each charge: its older charge stays waiting, unanswerable,
+        // until one pays.)
         await moveAttempts(
           tx,
           and(
             eq(paymentAttempts.paymentId, payable.payment.id),
-            inAttemptStates(['awaiting_otp', 'awaiting_3ds']),
+            inAttemptStates(['awaiting_pin', 'awaiting_otp', 'awaiting_3ds']),
             chargeOwnedBy(request.access, undefined),
           ) ?? sql`false`,
           'abandon',
@@ -294,11 +325,7 @@ export async function payWithCard(
         }),
     noAnswer: 'CARD_PAYMENT_PROCESSING_FAILED',
     answer: async (attempt, outcome) => {
-      // A wrong PIN or card detail keeps its try; any other answer gives it back.
-      const refusal = outcome.kind === 'failed' ? outcome.reason : null;
-      if (refusal === null || !isWrongCardDetails(refusal)) {
-        await releaseCardTry(db, payable.payment.id, cardKey);
-      }
+      if (!keepsTry(outcome)) await releaseCardTry(db, payable.payment.id, cardKey);
       return cardAnswer(ctx, attempt, outcome, payable.payment.narration);
     },
     // The card's refusals across payments are counted once the answer is recorded ('timeout' is
@@ -330,6 +357,84 @@ export async function payWithCard(
   // Its token answers the charge's OTP, makes its page the payment's reader (payment-reads.ts),
   // and, once paid, saves its card (saveCardOfPayment): given whatever the answer, one at once too.
   return owner ? { ...result, response: { ...result.response, chargeToken: owner.token } } : result;
+}
+
+/**
+ * Whether a card's try on the payment stays counted after the network's answer: only a wrong PIN
+ * or card detail keeps it; any other answer (asking for the PIN included) gives it back.
+ */
+const keepsTry = (outcome: TCardChargeOutcome) =>
+  outcome.kind === 'failed' && isWrongCardDetails(outcome.reason);
+
+/**
+ * POST /api/payments/card/pin: the PIN a waiting charge asked for (requiresPIN), from the caller
+ * who started it, with the card it is for, which must be the card charged (its first 6 and last
+ * 4); none waiting is NO_PIN_CHARGE. A PIN is a try of the card on the payment, as a charge is:
+ * claimed before the network hears it and kept when the PIN was wrong, and a refusal counts
+ * against the card across payments. Answers as the card call does: paid, the next step asked
+ * (an OTP, 3-D Secure), or the refusal thrown in the catalogue's words.
+ */
+export async function submitCardPin(
+  ctx: TCardContext,
+  request: {
+    paymentId: string;
+    access: TPaymentAccess;
+    chargeToken?: string;
+    cardDetails: TEncryptedCard;
+    limits: TCardChargeLimits;
+  },
+): Promise<TCardChargeResult> {
+  const { db, clock } = ctx;
+  const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
+  const card = await decryptCard(db, clock, request.cardDetails, 'required');
+  const pin = card.pin;
+  if (pin === null) throw new Error('A required PIN was not decrypted');
+  const cardKey = await cardKeyOf(db, card.number);
+  await request.limits.refuseBlockedCard(cardKey);
+  const [waiting] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, payable.payment.id),
+        eq(paymentAttempts.stage, 'awaiting_pin'),
+        chargeOwnedBy(request.access, request.chargeToken),
+        eq(paymentAttempts.cardFirst6, card.number.slice(0, 6)),
+        eq(paymentAttempts.cardLast4, card.number.slice(-4)),
+      ),
+    )
+    .limit(1);
+  // Another caller's charge, or another card's, reads as none: neither touched nor told of.
+  if (!waiting?.providerReference) throw new AppError('NO_PIN_CHARGE');
+  const { providerReference } = waiting;
+  await claimCardTry(db, payable.payment.id, cardKey, clock.now());
+  const taken = await moveAttempt(
+    db,
+    waiting.id,
+    'takeAnswer',
+    {},
+    clock.now(),
+    eq(paymentAttempts.stage, 'awaiting_pin'),
+  );
+  if (!taken) {
+    // Another request took it first: it is being answered.
+    await releaseCardTry(db, payable.payment.id, cardKey);
+    throw new AppError('PAYMENT_IN_PROGRESS');
+  }
+  const outcome = await callNetwork(() =>
+    ctx.providers.payments.submitCardPin({ providerReference, pin }),
+  ).catch(async (error: unknown) => {
+    await releaseCardTry(db, payable.payment.id, cardKey);
+    throw error;
+  });
+  if (!keepsTry(outcome)) await releaseCardTry(db, payable.payment.id, cardKey);
+  try {
+    return await recordOutcome(ctx, taken, outcome, payable.payment.narration);
+  } finally {
+    if (outcome.kind === 'failed' && outcome.reason !== 'timeout') {
+      await request.limits.recordDecline(cardKey);
+    }
+  }
 }
 
 /** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */

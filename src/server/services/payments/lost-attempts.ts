@@ -109,6 +109,9 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
   }
 }
 
+/** The move that puts a charge back at the step it waits at for its payer. */
+const ASK_EDGE = { pin: 'askPin', otp: 'askOtp', '3ds': 'ask3ds' } as const;
+
 /** Settles one claimed attempt from the provider's record of its reference. */
 export async function settleLostAttempt(
   ctx: TLostContext,
@@ -150,14 +153,13 @@ async function settleProviderAnswer(
     case 'pending':
       // Waiting for its payer: back to that step, where the payer answers or starts again.
       if (answer.awaiting && answer.providerReference) {
-        const otp = answer.awaiting === 'otp';
         await moveAttempt(
           ctx.db,
           attempt.id,
-          otp ? 'askOtp' : 'ask3ds',
+          ASK_EDGE[answer.awaiting],
           {
             providerReference: answer.providerReference,
-            stepText: otp ? null : STEP_TEXT_AWAITING_3DS,
+            stepText: answer.awaiting === '3ds' ? STEP_TEXT_AWAITING_3DS : null,
           },
           now,
         );
@@ -258,7 +260,7 @@ export async function settleNoticedCharge(
   if (outcome.kind === 'pending') {
     return charging ? settleProviderAnswer(ctx, charging, outcome) : null;
   }
-  if (state === 'awaiting_otp' || state === 'awaiting_3ds') {
+  if (mayMove(state, 'takeAnswer')) {
     charging = await moveAttempt(ctx.db, attempt.id, 'takeAnswer', {}, ctx.clock.now());
   }
   if (!charging) {

@@ -27,7 +27,7 @@ import {
   processingControls,
 } from '../../../domain/pay-now-screen';
 import { PAYMENT_STATUS_TIMINGS } from '../../../domain/payment-status';
-import type { TEncryptedCard } from '../../../domain/schemas/card';
+import type { TEncryptedCard, TEncryptedField } from '../../../domain/schemas/card';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
 import { paymentsApi, usePaymentQuery } from '../../api/payments';
@@ -58,6 +58,9 @@ const TransferDetailsView = preloadable(() =>
 const CardFormView = preloadable(() =>
   import('../../ui/card/card-form-view').then((module) => module.CardFormView),
 );
+const AskedPinView = preloadable(() =>
+  import('../../ui/card/card-pin-step').then((module) => module.AskedPinView),
+);
 const OtpView = preloadable(() =>
   import('../../ui/card/card-step-views').then((module) => module.OtpView),
 );
@@ -71,7 +74,12 @@ const AfterPaymentPrompt = preloadable(() =>
 );
 
 const loadCardViews = () =>
-  Promise.all([CardFormView.preload(), OtpView.preload(), ThreeDsView.preload()]);
+  Promise.all([
+    CardFormView.preload(),
+    AskedPinView.preload(),
+    OtpView.preload(),
+    ThreeDsView.preload(),
+  ]);
 
 /** Phases whose progress ring pulses (spec §4: by +3 up to the next step). */
 const PULSING = new Set(['charging', 'awaiting_3ds', 'retrying', 'received', 'processed']);
@@ -300,6 +308,32 @@ export function PayNowScreen({
     void sendCard(stored.cardDetails, stored.saveCard);
   };
 
+  // The PIN the card's issuer asked for, sealed by its step, sent beside the card's envelopes
+  // that went with the charge (the stored card: a new card's, or the one sent again).
+  const submitPin = async (encryptedPin: TEncryptedField) => {
+    const stored = state.storedCard;
+    if (!stored) {
+      dispatch({
+        type: 'card_refused',
+        message: PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY.message,
+        paymentFailure: false,
+      });
+      return;
+    }
+    dispatch({ type: 'pin_submitted' });
+    try {
+      const cardDetails = { ...stored.cardDetails, encryptedPin };
+      const answer = await paymentsApi.submitCardPin(payment.paymentId, payer, cardDetails);
+      dispatch({ type: 'card_answered', answer });
+    } catch (error) {
+      dispatch({
+        type: 'card_refused',
+        message: messageOf(error),
+        paymentFailure: error instanceof ApiError && isPaymentFailure(error.code),
+      });
+    }
+  };
+
   const verifyOtp = async (otp: string) => {
     dispatch({ type: 'otp_verifying' });
     try {
@@ -481,6 +515,24 @@ export function PayNowScreen({
             <CardFormView
               onSubmit={submitCard}
               error={state.card.error}
+              onBack={() => dispatch({ type: 'back' })}
+            />
+          </PartBoundary>
+          {state.card.slow ? (
+            <p className="loading-line" role="status">
+              <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+
+      {view === 'card_pin' ? (
+        <>
+          <PartBoundary loading={cardStepLoading}>
+            <AskedPinView
+              working={state.card.charging}
+              error={state.card.error}
+              onSubmit={submitPin}
               onBack={() => dispatch({ type: 'back' })}
             />
           </PartBoundary>

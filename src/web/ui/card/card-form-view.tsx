@@ -1,19 +1,12 @@
-import {
-  useEffect,
-  useEffectEvent,
-  useId,
-  useReducer,
-  useState,
-  type FormEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useEffectEvent, useId, useReducer, useState, type ReactNode } from 'react';
 import { CARD_BRAND_NAMES, detectCardBrand } from '../../../domain/card-brand';
 import { encryptCard } from '../../../domain/card-envelope';
 import { validateCardForEncryption } from '../../../domain/card-encryption-validation';
 import {
+  cardDetailsComplete,
   cardFormReducer,
   firstFieldWithMessage,
-  INITIAL_CARD_FORM,
+  initialCardForm,
   isSaveCardForced,
   shownCardNumber,
   type TCardField,
@@ -23,14 +16,13 @@ import {
   CARD_EXPIRY_INPUT_LENGTH,
   CARD_NUMBER_INPUT_MAX_LENGTH,
   CVV_MAX_LENGTH,
-  PIN_LENGTH,
 } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { canSubmitPin } from '../../../domain/pin-input';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import { paymentsApi } from '../../api/payments';
 import { Button } from '../button';
 import { Spinner } from '../spinner';
+import { CardPinStep } from './card-pin-step';
 import './card.css';
 
 type TCardFormViewProps = {
@@ -58,7 +50,9 @@ type TCardFormViewProps = {
 /**
  * Pay with Card (spec §2 Card screens, §5): the card's details, then its PIN, drawn from the
  * domain's card form (cardFormReducer): each field says what is wrong when the payer leaves it,
- * and 'Continue to PIN' goes on only with every field right. Every field is encrypted here, each
+ * and 'Continue to PIN' goes on only with every field right. A card linked asks its PIN here,
+ * with the card; a payment's card goes with its details alone, and the payment screen asks for
+ * the PIN when the card's issuer does (AskedPinView). Every field is encrypted here, each
  * in its own envelope, before anything is sent; clear values live only in this form's state and
  * are dropped with it.
  */
@@ -71,7 +65,11 @@ export function CardFormView({
   intro = null,
 }: TCardFormViewProps) {
   const id = useId();
-  const [state, dispatch] = useReducer(cardFormReducer, INITIAL_CARD_FORM);
+  const [state, dispatch] = useReducer(
+    cardFormReducer,
+    purpose === 'payment' ? 'when_asked' : 'with_card',
+    initialCardForm,
+  );
   // spec §5: a card linked, not paid with, is always saved.
   const forced = isSaveCardForced(purpose === 'payment' ? 'immediate' : null);
   const [saveCard, setSaveCard] = useState(forced);
@@ -88,10 +86,15 @@ export function CardFormView({
     if (refusals > 0) focusFirstWithMessage();
   }, [refusals]);
 
-  const complete = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!canSubmitPin(pin) || working) return;
-    const invalid = validateCardForEncryption({ ...card, pin }, new Date());
+  /**
+   * Seals the card's fields (with its PIN where it goes with the card) and hands the envelopes
+   * on; a refusal of the form's own (the key, the sealing, a late §5 rule) is said here.
+   */
+  const send = async (withPin: string | undefined) => {
+    const invalid = validateCardForEncryption(
+      withPin === undefined ? card : { ...card, pin: withPin },
+      new Date(),
+    );
     if (invalid) {
       dispatch({ type: 'refused', error: invalid });
       return;
@@ -106,7 +109,11 @@ export function CardFormView({
     }
     let envelopes: TEncryptedCard;
     try {
-      envelopes = await encryptCard(crypto.subtle, key, { ...card, pin });
+      envelopes = await encryptCard(
+        crypto.subtle,
+        key,
+        withPin === undefined ? card : { ...card, pin: withPin },
+      );
     } catch {
       dispatch({ type: 'refused', error: ERROR_CATALOGUE.CARD_ENCRYPTION_FAILED.message });
       return;
@@ -122,41 +129,14 @@ export function CardFormView({
 
   if (state.step === 'pin') {
     return (
-      <form className="card-form" onSubmit={(event) => void complete(event)} noValidate>
-        <h2 className="section-title">Enter Card PIN</h2>
-        <label htmlFor={`${id}-pin`}>Card PIN</label>
-        <input
-          id={`${id}-pin`}
-          className="text-input pin-input"
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={PIN_LENGTH}
-          value={pin}
-          onChange={(event) => dispatch({ type: 'pin_typed', value: event.target.value })}
-          aria-describedby={shownError ? `${id}-error` : undefined}
-          autoFocus
-        />
-        {shownError ? (
-          <p id={`${id}-error`} className="form-error" role="alert">
-            {shownError}
-          </p>
-        ) : null}
-        <div className="actions">
-          <Button type="submit" disabled={!canSubmitPin(pin) || working} aria-busy={working}>
-            {working ? (
-              <>
-                <Spinner small /> Processing...
-              </>
-            ) : (
-              'Complete Payment'
-            )}
-          </Button>
-          <Button variant="link" onClick={() => dispatch({ type: 'back_to_details' })}>
-            back
-          </Button>
-        </div>
-      </form>
+      <CardPinStep
+        pin={pin}
+        onPinTyped={(value) => dispatch({ type: 'pin_typed', value })}
+        onComplete={() => void send(pin)}
+        working={working}
+        error={shownError}
+        onBack={() => dispatch({ type: 'back_to_details' })}
+      />
     );
   }
 
@@ -188,7 +168,11 @@ export function CardFormView({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        dispatch({ type: 'continued', now: new Date() });
+        if (working) return;
+        const now = new Date();
+        dispatch({ type: 'continued', now });
+        // A payment's card goes with its details alone: its issuer asks for the PIN if it wants one.
+        if (state.pinAsked === 'when_asked' && cardDetailsComplete(card, now)) void send(undefined);
       }}
     >
       <h2 className="section-title">{title}</h2>
@@ -243,7 +227,15 @@ export function CardFormView({
         </p>
       ) : null}
       <div className="actions">
-        <Button type="submit">Continue to PIN</Button>
+        <Button type="submit" disabled={working} aria-busy={working}>
+          {working ? (
+            <>
+              <Spinner small /> Processing...
+            </>
+          ) : (
+            'Continue to PIN'
+          )}
+        </Button>
         <Button variant="link" onClick={onBack}>
           back
         </Button>

@@ -1,0 +1,171 @@
+// A card payment at Paystack asks the payer for the step Paystack's charge answer names, through
+// the app's routes with PAYMENT_PROVIDER=paystack against the Paystack simulator: the card goes
+// with its details alone, a 3-D Secure card goes to its challenge without a PIN ever asked, and a
+// card whose issuer wants its PIN is asked for it then (send_pin), and goes on to its OTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../../../domain/errors';
+import {
+  startPaystackSimulator,
+  type TPaystackSimulator,
+} from '../../testing/paystack-simulator/paystack-simulator';
+import {
+  consentWithPayment,
+  encryptedCard,
+  keepPageToken,
+  ledgerKinds,
+  pageQuery,
+} from '../../testing/payments';
+import { startTestApp, testClock } from '../../testing/test-app';
+
+const PAYSTACK_KEY = 'sk_test_cardsteps0000000000000000000000000';
+const clock = testClock(new Date());
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let paystack: TPaystackSimulator;
+beforeAll(async () => {
+  paystack = await startPaystackSimulator({ secretKey: PAYSTACK_KEY, clock: () => clock.now() });
+  ctx = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    env: {
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+      PAYSTACK_BASE_URL: paystack.url,
+    },
+  });
+  const listening = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  paystack.sendNoticesTo(`${listening}/api/providers/paystack/notices`);
+});
+afterAll(async () => {
+  // Proves the books against Paystack's settlement report, then closes.
+  await ctx.close();
+  await paystack.close();
+});
+
+type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
+
+/** Paystack's test cards the simulator plays (docs/providers/paystack.md "Test cards"). */
+const THREE_DS = '4084080000000409';
+const PIN_THEN_OTP = { number: '5078501111111111', pin: '1111' };
+
+const details = (number: string, pin?: string) =>
+  encryptedCard(ctx.app, { number, expiry: '12/30', cvv: '408', ...(pin ? { pin } : {}) });
+
+/** The card call of the page without sign-in: the card's details, and no PIN. */
+async function chargeCard(consent: TConsent, number: string) {
+  const answer = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails: await details(number),
+      saveCard: false,
+    },
+  });
+  keepPageToken(consent.paymentId, answer);
+  return answer;
+}
+
+/** The PIN the charge asked for, with its card, from the page that made the charge. */
+const sendPin = async (consent: TConsent, chargeToken: string, number: string, pin: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/card/pin',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      chargeToken,
+      cardDetails: await details(number, pin),
+    },
+  });
+
+/** The body of the latest charge our server sent Paystack. */
+const lastCharge = () =>
+  paystack.requests.findLast((r) => r.method === 'POST' && r.path === '/charge')?.body as Record<
+    string,
+    unknown
+  >;
+
+async function statusOf(consent: TConsent) {
+  const read = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+  });
+  return read.json<{ status: string }>().status;
+}
+
+describe('a card at Paystack is asked for what its charge needs', () => {
+  it('takes a 3-D Secure card to its challenge without ever asking for a PIN', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await chargeCard(consent, THREE_DS);
+    expect(started.statusCode, started.body).toBe(200);
+    const body = started.json<Record<string, unknown>>();
+    expect(body).toMatchObject({ success: true, requires3DS: true });
+    expect(body).not.toHaveProperty('requiresPIN');
+    expect(lastCharge()).not.toHaveProperty('pin');
+    expect(paystack.requests.some((r) => r.path === '/charge/submit_pin')).toBe(false);
+
+    await paystack.answerThreeDs(lastCharge().reference as string, true);
+    await paystack.idle();
+    await expect.poll(() => statusOf(consent)).toBe('completed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('asks for the PIN once Paystack asks for it (send_pin), then the OTP, and pays', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await chargeCard(consent, PIN_THEN_OTP.number);
+    expect(started.statusCode, started.body).toBe(200);
+    const { chargeToken } = started.json<{ chargeToken: string }>();
+    expect(started.json()).toMatchObject({ success: true, requiresPIN: true });
+    expect(started.json()).not.toHaveProperty('requiresOTP');
+
+    const pinned = await sendPin(consent, chargeToken, PIN_THEN_OTP.number, PIN_THEN_OTP.pin);
+    expect(pinned.statusCode, pinned.body).toBe(200);
+    expect(pinned.json()).toMatchObject({ success: true, requiresOTP: true });
+    const submitted = paystack.requests.filter((r) => r.path === '/charge/submit_pin');
+    expect(submitted.at(-1)?.body).toMatchObject({ pin: PIN_THEN_OTP.pin });
+
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/complete',
+      payload: {
+        paymentId: consent.paymentId,
+        consentId: consent.consentId,
+        chargeToken,
+        otp: '123456',
+      },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(await statusOf(consent)).toBe('completed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('fails the charge on a wrong PIN, in the catalogue’s words, and the payer may pay again', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await chargeCard(consent, PIN_THEN_OTP.number);
+    const { chargeToken } = started.json<{ chargeToken: string }>();
+    const wrong = await sendPin(consent, chargeToken, PIN_THEN_OTP.number, '9999');
+    expect(wrong.statusCode).toBe(402);
+    expect(wrong.json()).toEqual({
+      success: false,
+      error: { code: 'CARD_PAYMENT_FAILED', message: 'Card payment failed: Incorrect PIN' },
+    });
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+    const again = await chargeCard(consent, PIN_THEN_OTP.number);
+    expect(again.json()).toMatchObject({ requiresPIN: true });
+  });
+
+  it('takes a PIN only for the card charged, from the page that charged it', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await chargeCard(consent, PIN_THEN_OTP.number);
+    const { chargeToken } = started.json<{ chargeToken: string }>();
+    const anotherCard = await sendPin(consent, chargeToken, '5078501111111129', '1111');
+    expect(anotherCard.json()).toEqual(errorBody('NO_PIN_CHARGE'));
+    const anotherPage = await sendPin(consent, 'not-the-charge-token', PIN_THEN_OTP.number, '1111');
+    expect(anotherPage.statusCode).toBeGreaterThanOrEqual(400);
+    // Neither touched the charge: its own page's PIN still goes on.
+    const pinned = await sendPin(consent, chargeToken, PIN_THEN_OTP.number, PIN_THEN_OTP.pin);
+    expect(pinned.json()).toMatchObject({ requiresOTP: true });
+  });
+});
