@@ -17,7 +17,11 @@ export default defineConfig({
   // condition, so only a failing test waits this long.
   timeout: 180_000,
   expect: { timeout: 30_000 },
-  reporter: [['list']],
+  // The list; with E2E_JSON_REPORT (npm test sets it) a JSON report too, read for the slowest
+  // files at the end of the run (scripts/slowest-files.ts).
+  reporter: process.env.E2E_JSON_REPORT
+    ? [['list'], ['json', { outputFile: process.env.E2E_JSON_REPORT }]]
+    : [['list']],
   use: {
     baseURL: E2E.appOrigin,
     // Recording a trace of every test costs a quarter of the run; a failure prints its page as

@@ -26,8 +26,15 @@ phase() {
   return "$status"
 }
 
+# Each lane's JSON report, read at the end for the slowest files (scripts/slowest-files.ts).
+TIMES=test-times
+rm -rf "$TIMES" && mkdir -p "$TIMES"
+# vitest's reporters: the default one, and a JSON report named `$1` in $TIMES.
+reports() { echo "--reporter=default --reporter=json --outputFile.json=${TIMES}/$1.json"; }
+
 postgres_pass() {
-  DATABASE_URL="$TEST_POSTGRES" npm run --silent test:postgres
+  # shellcheck disable=SC2046 # the reporter options are separate words
+  DATABASE_URL="$TEST_POSTGRES" npm run --silent test:postgres -- $(reports postgres)
 }
 
 # The Node production runs (.node-version, docs/operations.md "Node"): the server's tests run on
@@ -42,13 +49,17 @@ PRODUCTION_NODE=$(cat .node-version)
 # does not hold inside a phase).
 unit_and_server_tests() {
   local status=0
-  npm run --silent test:unit -- --project 'domain, page and whole-tree checks' || status=1
+  # shellcheck disable=SC2046 # the reporter options are separate words
+  npm run --silent test:unit -- --project 'domain, page and whole-tree checks' $(reports unit) ||
+    status=1
   if [ "$(node -p 'process.versions.node.split(".")[0]')" = "$PRODUCTION_NODE" ]; then
-    npm run --silent test:unit -- --project server || status=1
+    # shellcheck disable=SC2046
+    npm run --silent test:unit -- --project server $(reports server) || status=1
   else
     echo "The server tests run on Node ${PRODUCTION_NODE} (the machine's is $(node --version))"
+    # shellcheck disable=SC2046
     npx --yes --prefer-offline "node@${PRODUCTION_NODE}" node_modules/vitest/vitest.mjs run \
-      --project server || status=1
+      --project server $(reports server) || status=1
   fi
   return "$status"
 }
@@ -57,7 +68,13 @@ phase 'lint and types' '' scripts/lint-and-typecheck.sh
 phase 'build' '' npm run --silent build
 phase 'page budget' '' npm run --silent check:budget
 
+# The slowest files of every lane that wrote its report, whatever the outcome.
+slowest() { npx tsx scripts/slowest-files.ts "$TIMES" 10 || true; }
+# Playwright's JSON report, beside its list (playwright.config.ts).
+export E2E_JSON_REPORT="${TIMES}/browser.json"
+
 if [ "${SERIAL:-0}" = 1 ]; then
+  trap slowest EXIT
   phase 'unit and server tests' '' unit_and_server_tests
   phase 'browser tests' '' npm run --silent test:e2e
   if [ -n "${TEST_POSTGRES:-}" ]; then phase 'PostgreSQL pass' '' postgres_pass; fi
@@ -77,4 +94,5 @@ server=$!
 status=0
 wait "$server" || status=1
 wait "$browser" || status=1
+slowest
 exit "$status"
