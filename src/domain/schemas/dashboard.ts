@@ -10,7 +10,13 @@ import {
 import { ZFrequency, ZKobo } from './consent';
 import { ZIdentifier, ZPrintable } from './fields';
 import { ZRefund, ZRefundAccount } from './refunds';
-import { ZWebhookDelivery } from './webhooks';
+import {
+  WEBHOOK_DISABLED_BY,
+  ZWebhookDelivery,
+  ZWebhookEvents,
+  ZWebhookEventType,
+  ZWebhookUrl,
+} from './webhooks';
 
 /*
  * The merchant dashboard's calls (docs/dashboard.md): a cookie-session API of our own page,
@@ -263,11 +269,46 @@ export const ZDashboardWebhook = z.object({
   webhookId: z.string(),
   clientId: z.string(),
   url: z.string(),
+  /** The events it is sent; null: every event, those added later too. */
+  events: z.nullable(z.array(ZWebhookEventType)),
   status: z.enum(['active', 'disabled']),
+  /** Who turned it off (its receiver answered 410 Gone, or staff); null while it is on. */
+  disabledBy: z.nullable(z.enum(WEBHOOK_DISABLED_BY)),
   createdAt: z.string(),
 });
+export type TDashboardWebhook = z.infer<typeof ZDashboardWebhook>;
 export const ZDashboardWebhooksResponse = ok({ webhooks: z.array(ZDashboardWebhook) });
 export const ZWebhookIdParams = z.object({ webhookId: ZIdentifier });
+
+/**
+ * POST /api/dashboard/webhooks: an endpoint for one of the merchant's API keys, sent the events
+ * named (null: every event, those added later too).
+ */
+export const ZDashboardWebhookCreateRequest = z.object({
+  clientId: ZIdentifier,
+  url: ZWebhookUrl,
+  events: z.nullable(ZWebhookEvents),
+});
+export type TDashboardWebhookCreateRequest = z.infer<typeof ZDashboardWebhookCreateRequest>;
+/** Its answer: the endpoint, and its signing secret, shown this once. */
+export const ZDashboardWebhookCreatedResponse = ok({
+  webhook: ZDashboardWebhook,
+  secret: z.string(),
+});
+
+/** PATCH /api/dashboard/webhooks/{webhookId}: its URL, its events or both; the rest stays. */
+export const ZDashboardWebhookChangeRequest = z
+  .object({
+    url: z.optional(ZWebhookUrl),
+    events: z.optional(z.nullable(ZWebhookEvents)),
+  })
+  .check(
+    z.refine((change) => change.url !== undefined || change.events !== undefined, {
+      error: 'name a url or events to change',
+    }),
+  );
+export type TDashboardWebhookChangeRequest = z.infer<typeof ZDashboardWebhookChangeRequest>;
+export const ZDashboardWebhookResponse = ok({ webhook: ZDashboardWebhook });
 export const ZWebhookSecretResponse = ok({
   secret: z.string(),
   previousSecretValidUntil: z.nullable(z.string()),

@@ -32,10 +32,33 @@ export const ZWebhookPayload = z.object({
 });
 export type TWebhookPayload = z.infer<typeof ZWebhookPayload>;
 
+/**
+ * The events an endpoint is sent, when it names them (an endpoint registered on the dashboard):
+ * at least one type, each once. An endpoint that names none is sent every event.
+ */
+export const ZWebhookEvents = z.array(ZWebhookEventType).check(
+  z.minLength(1, 'choose at least one event'),
+  z.refine((types) => new Set(types).size === types.length, { error: 'names an event twice' }),
+);
+
+/**
+ * Who turned an endpoint off: its receiver, by answering 410 Gone, or the merchant's staff on the
+ * dashboard. Either way nothing is sent to it until it is enabled again.
+ */
+export const WEBHOOK_DISABLED_BY = ['receiver', 'staff'] as const;
+export type TWebhookDisabledBy = (typeof WEBHOOK_DISABLED_BY)[number];
+
+/**
+ * A webhook's URL as a request may name it. Where it may point (https, public addresses only) is
+ * the server's check at registration and before every delivery (docs/webhooks.md).
+ */
+export const ZWebhookUrl = z.pipe(
+  ZPrintable(2_000),
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+);
+
 /** POST /api/v1/webhooks body */
-export const ZCreateWebhookRequest = z.strictObject({
-  url: z.pipe(ZPrintable(2_000), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
-});
+export const ZCreateWebhookRequest = z.strictObject({ url: ZWebhookUrl });
 
 const ZWebhookEndpoint = z.object({ id: z.string(), url: z.string(), createdAt: z.string() });
 

@@ -4,6 +4,10 @@ import {
   ZApiKeysResponse,
   ZClientIdParams,
   ZDashboardOk,
+  ZDashboardWebhookChangeRequest,
+  ZDashboardWebhookCreatedResponse,
+  ZDashboardWebhookCreateRequest,
+  ZDashboardWebhookResponse,
   ZDashboardWebhooksResponse,
   ZDeadLettersResponse,
   ZDeliveriesQuery,
@@ -20,7 +24,11 @@ import {
 import type { TRouteContext } from '../context';
 import { actorOf } from '../services/dashboard/audit';
 import {
+  addWebhook,
   changeOrigins,
+  changeWebhook,
+  deleteWebhook,
+  disableWebhook,
   enableWebhook,
   listDeadLetters,
   listDeliveries,
@@ -32,6 +40,7 @@ import {
   rotateWebhook,
 } from '../services/dashboard/developers';
 import { staffGuard, staffOf } from './dashboard-guard';
+import { ZIdempotencyHeaders } from './idempotency';
 import { jsonAnswers } from './responses';
 
 /** API keys, webhooks and their deliveries, the request log (docs/dashboard.md "Developers"). */
@@ -122,6 +131,93 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       success: true as const,
       webhooks: await listWebhooks(db, merchantOf(request)),
     }),
+  );
+
+  // The secret is in the answer: the service keeps a retry's answer with the secret sealed, so
+  // this route takes its Idempotency-Key itself instead of the `idempotency` option's clear copy.
+  r.post(
+    '/api/dashboard/webhooks',
+    {
+      onRequest: webhooks,
+      schema: {
+        operationId: 'dashboardAddWebhook',
+        summary: 'A webhook endpoint for one of the merchant’s API keys; its secret shown once',
+        headers: ZIdempotencyHeaders,
+        body: ZDashboardWebhookCreateRequest,
+        response: jsonAnswers({ 201: ZDashboardWebhookCreatedResponse }),
+      },
+    },
+    async (request, reply) => {
+      const added = await addWebhook(ctx, who(request), {
+        ...request.body,
+        idempotencyKey: request.headers['idempotency-key'],
+      });
+      return reply.code(201).send({ success: true as const, ...added });
+    },
+  );
+
+  r.patch(
+    '/api/dashboard/webhooks/:webhookId',
+    {
+      onRequest: webhooks,
+      idempotency: {
+        scope: (request) => `dashboard.webhook-change:${merchantOf(request)}`,
+        request: (request) => ({ ...request.params, ...request.body }),
+      },
+      schema: {
+        operationId: 'dashboardChangeWebhook',
+        summary: 'Another URL or other events for a webhook endpoint',
+        params: ZWebhookIdParams,
+        body: ZDashboardWebhookChangeRequest,
+        response: jsonAnswers({ 200: ZDashboardWebhookResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      webhook: await changeWebhook(ctx, who(request), request.params.webhookId, request.body),
+    }),
+  );
+
+  r.post(
+    '/api/dashboard/webhooks/:webhookId/disable',
+    {
+      onRequest: webhooks,
+      idempotency: {
+        scope: (request) => `dashboard.webhook-disable:${merchantOf(request)}`,
+        request: (request) => request.params,
+      },
+      schema: {
+        operationId: 'dashboardDisableWebhook',
+        summary: 'Send nothing to a webhook until it is enabled again',
+        params: ZWebhookIdParams,
+        response: jsonAnswers({ 200: ZDashboardOk }),
+      },
+    },
+    async (request) => {
+      await disableWebhook(db, who(request), request.params.webhookId, clock.now());
+      return { success: true as const };
+    },
+  );
+
+  r.delete(
+    '/api/dashboard/webhooks/:webhookId',
+    {
+      onRequest: webhooks,
+      idempotency: {
+        scope: (request) => `dashboard.webhook-delete:${merchantOf(request)}`,
+        request: (request) => request.params,
+      },
+      schema: {
+        operationId: 'dashboardDeleteWebhook',
+        summary: 'Delete a webhook endpoint; what it was still owed is given up',
+        params: ZWebhookIdParams,
+        response: jsonAnswers({ 200: ZDashboardOk }),
+      },
+    },
+    async (request) => {
+      await deleteWebhook(db, who(request), request.params.webhookId, clock.now());
+      return { success: true as const };
+    },
   );
 
   r.get(

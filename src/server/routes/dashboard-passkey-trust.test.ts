@@ -284,6 +284,18 @@ function changingActs(consent: Awaited<ReturnType<typeof consentWithPayment>>, o
       url: `/api/dashboard/consents/${consent.consentId}/cancel-future-payments`,
       payload: { reason: 'No longer needed' },
     },
+    {
+      method: 'POST',
+      url: '/api/dashboard/webhooks',
+      payload: { clientId, url: 'https://thief.example/hooks', events: null },
+    },
+    {
+      method: 'PATCH',
+      url: '/api/dashboard/webhooks/whk_any',
+      payload: { url: 'https://thief.example/hooks' },
+    },
+    { method: 'POST', url: '/api/dashboard/webhooks/whk_any/disable' },
+    { method: 'DELETE', url: '/api/dashboard/webhooks/whk_any' },
     { method: 'POST', url: '/api/dashboard/webhooks/whk_any/enable' },
     { method: 'POST', url: '/api/dashboard/webhooks/whk_any/rotate-secret' },
     { method: 'POST', url: '/api/dashboard/webhooks/deliveries/dlv_any/resend' },

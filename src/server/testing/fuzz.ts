@@ -11,6 +11,7 @@ import { isErrorCode } from '../../domain/errors';
 import { ZApiErrorBody } from '../../domain/schemas/api-error';
 import type { TRouteEntry } from '../app';
 import { buildApp } from '../app';
+import { systemClock } from '../clock';
 import {
   apiClients,
   authSessions,
@@ -28,6 +29,7 @@ import {
   sessionCookieName,
 } from '../services/dashboard/staff-sessions';
 import { addMerchantAgent } from '../services/merchants/merchant-agents';
+import { createWebhookEndpoint } from '../services/merchants/webhooks';
 import { createSession, tokenForSession } from '../services/identity/payer-sessions';
 import { createTestClient, openTestDatabase, testConfig } from './test-app';
 import { dashboardOrigin, staffMember } from './dashboard';
@@ -94,6 +96,9 @@ export async function startFuzzApp(webDir: string) {
     webDir,
     operatorToken: FUZZ_OPERATOR_TOKEN,
     providers: { dns: testHostResolver() },
+    // The fixtures' webhooks are at names the tests' DNS resolves to a public address: their
+    // deliveries are queued, never sent, so no test posts to the network.
+    webhookDelivery: 'manual',
   });
   const causes = new Map<string, string>();
   app.addHook('onError', async (request, _reply, error) => {
@@ -206,8 +211,9 @@ export type TStaffHeaders = { cookie: string; origin: string; [CSRF_HEADER]: str
  *
  * The routes under /api/dashboard/ work on things of their own: a second member and an open
  * invitation of the team (remove, change, withdraw), a second API client of the merchant (rotate,
- * origins) and a consent of their own, so what they end or change is not the fixture merchant's
- * credentials or the consent the other routes are fuzzed with.
+ * origins, webhooks added to it) with two webhooks (the deletion takes the other one) and a
+ * consent of their own, so what they end or change is not the fixture merchant's credentials or
+ * the consent the other routes are fuzzed with.
  */
 async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
   const { app, database, config } = fuzz;
@@ -272,6 +278,12 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
   await db.update(apiClients).set({ merchantId }).where(eq(apiClients.clientId, spare.clientId));
   const authorization = `Basic ${Buffer.from(`${spare.clientId}:${spare.secret}`).toString('base64')}`;
   const ownConsent = await createConsentFixture(app, authorization);
+  const webhookContext = { db, config, clock: systemClock, providers: { dns: testHostResolver() } };
+  const [changedWebhook, deletedWebhook] = await Promise.all(
+    ['changed', 'deleted'].map((name) =>
+      createWebhookEndpoint(webhookContext, spare.clientId, `${FUZZ_WEBHOOK_URL}/${name}`),
+    ),
+  );
   const [payment] = await db
     .select({ id: payments.id })
     .from(payments)
@@ -289,8 +301,11 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
         [`${url} clientId`, spare.clientId],
         [`${url} consentId`, ownConsent],
         [`${url} paymentId`, payment?.id ?? 'abc'],
+        [`${url} webhookId`, changedWebhook?.id ?? 'abc'],
+        [`${url} url`, `${FUZZ_WEBHOOK_URL}/added`],
       ]),
     ),
+    'DELETE /api/dashboard/webhooks/:webhookId webhookId': deletedWebhook?.id ?? 'abc',
   };
   return {
     origin: dashboardOrigin(config),
@@ -301,6 +316,9 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
     hints,
   };
 }
+
+/** Where the fixtures' webhooks point: a name the tests' DNS resolves to a public address. */
+const FUZZ_WEBHOOK_URL = 'https://hooks.fuzz.example';
 
 async function createConsentFixture(app: FastifyInstance, authorization: string) {
   const created = await app.inject({

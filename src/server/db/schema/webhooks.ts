@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  check,
   index,
   integer,
   jsonb,
@@ -15,6 +16,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { WEBHOOK_DISABLED_BY, type TWebhookEventType } from '../../../domain/schemas/webhooks';
 import { apiClients } from './consents';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -39,10 +41,24 @@ export const webhookEndpoints = pgTable(
       .default(sql`'[]'::jsonb`),
     createdAt: at('created_at').notNull().defaultNow(),
     deletedAt: at('deleted_at'),
-    /** Set when a delivery was answered 410 Gone: nothing is sent until it is enabled again. */
+    /**
+     * Set when a delivery was answered 410 Gone, or staff turned it off on the dashboard: nothing
+     * is sent until it is enabled again.
+     */
     disabledAt: at('disabled_at'),
+    /** Who turned it off, while it is off. */
+    disabledBy: text('disabled_by', { enum: WEBHOOK_DISABLED_BY }),
+    /** The event types it is sent; null: every event, those added later too. */
+    events: text('events').array().$type<TWebhookEventType[]>(),
   },
-  (t) => [index('webhook_endpoints_client').on(t.clientId)],
+  (t) => [
+    index('webhook_endpoints_client').on(t.clientId),
+    check(
+      'webhook_endpoints_disabled_by',
+      sql`(disabled_at IS NULL AND disabled_by IS NULL) OR (disabled_at IS NOT NULL AND disabled_by IN ('receiver', 'staff'))`,
+    ),
+    check('webhook_endpoints_events', sql`events IS NULL OR cardinality(events) > 0`),
+  ],
 );
 
 /** The outbox: what happened to a merchant's consents, in the order it committed. */

@@ -1,6 +1,12 @@
 import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { REQUEST_LOG_DAYS } from '../../../domain/dashboard-roles';
-import type { TDashboardDeadLetter, TDashboardDelivery } from '../../../domain/schemas/dashboard';
+import type {
+  TDashboardDeadLetter,
+  TDashboardDelivery,
+  TDashboardWebhook,
+  TDashboardWebhookChangeRequest,
+  TDashboardWebhookCreateRequest,
+} from '../../../domain/schemas/dashboard';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import {
@@ -14,19 +20,24 @@ import { deadLetterOf, JOBS_SCHEMA, type TJobs } from '../../jobs/engine';
 import { AppError } from '../app-error';
 import { changeClientOrigins, readClient, rotateClientSecret } from '../merchants/merchant-clients';
 import {
+  changeWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  disableWebhookEndpoint,
   enableWebhookEndpoint,
   resendDelivery,
   rotateWebhookSecret,
   WEBHOOK_DELIVER_JOB,
+  type TWebhookContext,
 } from '../merchants/webhooks';
 import { recordAudit, type TActor } from './audit';
 
 /*
  * The developers' screens (docs/dashboard.md "Developers"): the merchant's API keys (its clients:
- * rotation with a grace period, embedding origins), webhook endpoints with their deliveries
- * (request, answer, time), resend, enable and secret rotation, and the API request log. Each
- * change is the merchant API's own (services/merchants), asked for a client of this merchant
- * only, and written to the audit log.
+ * rotation with a grace period, embedding origins), webhook endpoints (added, changed, turned off
+ * and on, deleted, their secret rotated) with their deliveries (request, answer, time) and resend,
+ * and the API request log. Each change is the merchant API's own (services/merchants), asked for
+ * a client of this merchant only, and written to the audit log.
  */
 
 const DELIVERIES_SHOWN = 100;
@@ -50,10 +61,14 @@ async function ownClient(db: TDb, merchantId: string, clientId: string): Promise
   return clientId;
 }
 
-/** A live webhook endpoint of the merchant's, and the client it belongs to. */
-async function ownWebhook(db: TDb, merchantId: string, webhookId: string): Promise<string> {
+/** A live webhook endpoint of the merchant's: the client it belongs to and its URL. */
+async function ownWebhook(
+  db: TDb,
+  merchantId: string,
+  webhookId: string,
+): Promise<{ clientId: string; url: string }> {
   const [row] = await db
-    .select({ clientId: webhookEndpoints.clientId })
+    .select({ clientId: webhookEndpoints.clientId, url: webhookEndpoints.url })
     .from(webhookEndpoints)
     .innerJoin(apiClients, eq(apiClients.clientId, webhookEndpoints.clientId))
     .where(
@@ -64,7 +79,7 @@ async function ownWebhook(db: TDb, merchantId: string, webhookId: string): Promi
       ),
     );
   if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
-  return row.clientId;
+  return row;
 }
 
 export async function listKeys(db: TDb, merchantId: string, now: Date) {
@@ -122,20 +137,141 @@ export async function changeOrigins(
   return allowedOrigins;
 }
 
-export async function listWebhooks(db: TDb, merchantId: string) {
+/** The merchant's live webhook endpoints, oldest first; `webhookId`: that one alone. */
+export async function listWebhooks(
+  db: TDb,
+  merchantId: string,
+  webhookId?: string,
+): Promise<TDashboardWebhook[]> {
   const rows = await db
     .select()
     .from(webhookEndpoints)
     .innerJoin(apiClients, eq(apiClients.clientId, webhookEndpoints.clientId))
-    .where(and(eq(apiClients.merchantId, merchantId), isNull(webhookEndpoints.deletedAt)))
+    .where(
+      and(
+        eq(apiClients.merchantId, merchantId),
+        isNull(webhookEndpoints.deletedAt),
+        webhookId === undefined ? undefined : eq(webhookEndpoints.id, webhookId),
+      ),
+    )
     .orderBy(webhookEndpoints.createdAt);
   return rows.map(({ webhook_endpoints: w }) => ({
     webhookId: w.id,
     clientId: w.clientId,
     url: w.url,
+    events: w.events,
     status: w.disabledAt ? ('disabled' as const) : ('active' as const),
+    disabledBy: w.disabledAt ? w.disabledBy : null,
     createdAt: w.createdAt.toISOString(),
   }));
+}
+
+async function readWebhook(db: TDb, merchantId: string, webhookId: string) {
+  const [webhook] = await listWebhooks(db, merchantId, webhookId);
+  if (!webhook) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
+  return webhook;
+}
+
+/**
+ * The audit log names a webhook's URL by its origin alone: a receiver's path or query may carry
+ * a token of its own, and an audit row is never changed or removed.
+ */
+const originOf = (url: string) => new URL(url).origin;
+
+/**
+ * A webhook endpoint for one of the merchant's API keys (its URL checked as the merchant API
+ * checks it), and its signing secret, shown this once. Once per Idempotency-Key: a retry is
+ * answered the same endpoint and secret, and adds nothing.
+ */
+export async function addWebhook(
+  ctx: TWebhookContext,
+  who: TActor,
+  input: TDashboardWebhookCreateRequest & { idempotencyKey: string | undefined },
+): Promise<{ webhook: TDashboardWebhook; secret: string }> {
+  const { clientId, url, events } = input;
+  await ownClient(ctx.db, who.merchantId, clientId);
+  const now = ctx.clock.now();
+  const created = await createWebhookEndpoint(ctx, clientId, url, {
+    events,
+    idempotencyKey: input.idempotencyKey,
+    also: (tx, webhookId) =>
+      recordAudit(
+        tx,
+        who,
+        {
+          action: 'webhook.added',
+          target: webhookId,
+          data: { clientId, url: originOf(url), events },
+        },
+        now,
+      ),
+  });
+  const webhook: TDashboardWebhook = {
+    webhookId: created.id,
+    clientId,
+    url: created.url,
+    events,
+    status: 'active',
+    disabledBy: null,
+    createdAt: created.createdAt,
+  };
+  return { webhook, secret: created.secret };
+}
+
+/** Another URL or other events for a webhook of the merchant's; its secret stays. */
+export async function changeWebhook(
+  ctx: TWebhookContext,
+  who: TActor,
+  webhookId: string,
+  change: TDashboardWebhookChangeRequest,
+): Promise<TDashboardWebhook> {
+  const { clientId } = await ownWebhook(ctx.db, who.merchantId, webhookId);
+  const now = ctx.clock.now();
+  await changeWebhookEndpoint(ctx, {
+    clientId,
+    webhookId,
+    url: change.url,
+    events: change.events,
+    also: (tx) =>
+      recordAudit(
+        tx,
+        who,
+        {
+          action: 'webhook.changed',
+          target: webhookId,
+          data: {
+            ...(change.url === undefined ? {} : { url: originOf(change.url) }),
+            ...(change.events === undefined ? {} : { events: change.events }),
+          },
+        },
+        now,
+      ),
+  });
+  return readWebhook(ctx.db, who.merchantId, webhookId);
+}
+
+/** Turns a webhook of the merchant's off; one already off is left as it is, and logged once. */
+export async function disableWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
+  const { clientId } = await ownWebhook(db, who.merchantId, webhookId);
+  await disableWebhookEndpoint(db, {
+    clientId,
+    webhookId,
+    now,
+    also: (tx) => recordAudit(tx, who, { action: 'webhook.disabled', target: webhookId }, now),
+  });
+}
+
+/** Deletes a webhook of the merchant's: what it was still owed is given up. */
+export async function deleteWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
+  const { clientId, url } = await ownWebhook(db, who.merchantId, webhookId);
+  await deleteWebhookEndpoint(db, clientId, webhookId, now, (tx) =>
+    recordAudit(
+      tx,
+      who,
+      { action: 'webhook.deleted', target: webhookId, data: { url: originOf(url) } },
+      now,
+    ),
+  );
 }
 
 /** The body every try of a delivery sends (services/merchants/webhooks.ts deliver). */
@@ -254,14 +390,14 @@ export async function resendFromDashboard(
 }
 
 export async function enableWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
-  const clientId = await ownWebhook(db, who.merchantId, webhookId);
+  const { clientId } = await ownWebhook(db, who.merchantId, webhookId);
   await enableWebhookEndpoint(db, clientId, webhookId);
   await recordAudit(db, who, { action: 'webhook.enabled', target: webhookId }, now);
 }
 
 /** A new signing secret, shown once; the previous one signs too for a day. */
 export async function rotateWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
-  const clientId = await ownWebhook(db, who.merchantId, webhookId);
+  const { clientId } = await ownWebhook(db, who.merchantId, webhookId);
   const { rotated } = await rotateWebhookSecret(db, {
     clientId,
     webhookId,

@@ -114,39 +114,117 @@ const liveEndpointOf = (clientId: string, id: string) =>
   );
 
 /** What registering and delivering a webhook need: the checks of webhook-targets.ts ask `dns`. */
-type TWebhookContext = {
+export type TWebhookContext = {
   db: TDb;
   config: Pick<TConfig, 'webhooksAllowPrivate'>;
   clock: TClock;
   providers: { dns: THostResolver };
 };
 
-export async function createWebhookEndpoint(ctx: TWebhookContext, clientId: string, url: string) {
+/** Refuses a URL a webhook may not post to (docs/webhooks.md, "Where a webhook may go"). */
+async function refuseUnreachable(ctx: TWebhookContext, url: string): Promise<void> {
   if (!(await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, url))) {
     throw new AppError('WEBHOOK_URL_REFUSED');
   }
-  const secret = newSecret();
+}
+
+/**
+ * What a caller may add to a change of an endpoint: work of its own in the change's transaction
+ * (the dashboard's audit entry), so both are written or neither.
+ */
+type TAlso = (tx: TDb, webhookId: string) => Promise<void>;
+
+/**
+ * Registers an endpoint; its signing secret is answered this once. Once per Idempotency-Key: the
+ * stored answer holds the secret sealed, as the endpoint does, and a retry gets the same one.
+ */
+export async function createWebhookEndpoint(
+  ctx: TWebhookContext,
+  clientId: string,
+  url: string,
+  options: {
+    /** The events it is sent; null or none: every event, those added later too. */
+    events?: TWebhookEventType[] | null;
+    idempotencyKey?: string | undefined;
+    also?: TAlso;
+  } = {},
+) {
+  await refuseUnreachable(ctx, url);
+  const events = options.events ?? null;
   const id = `whk_${randomBytes(12).toString('base64url')}`;
   const createdAt = ctx.clock.now();
-  const secretSealed = await seal(ctx.db, secret);
-  // The limit is counted and kept under the client's row lock: registrations at once queue
-  // behind it, so the eleventh is refused however they interleave.
+  const secretSealed = await seal(ctx.db, newSecret());
+  const { result } = await runIdempotent(
+    ctx.db,
+    options.idempotencyKey
+      ? {
+          scope: `webhooks.create:${clientId}`,
+          key: options.idempotencyKey,
+          request: { url, events },
+        }
+      : undefined,
+    async (tx) => {
+      // The limit is counted and kept under the client's row lock: registrations at once queue
+      // behind it, so the eleventh is refused however they interleave.
+      await tx
+        .select({ clientId: apiClients.clientId })
+        .from(apiClients)
+        .where(eq(apiClients.clientId, clientId))
+        .for('update');
+      const [live] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.clientId, clientId), isNull(webhookEndpoints.deletedAt)));
+      if ((live?.count ?? 0) >= MAX_ENDPOINTS_PER_CLIENT) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `url: at most ${MAX_ENDPOINTS_PER_CLIENT} webhooks`,
+        );
+      }
+      await tx
+        .insert(webhookEndpoints)
+        .values({ id, clientId, url, events, secretSealed, createdAt });
+      await options.also?.(tx, id);
+      return { id, url, createdAt: createdAt.toISOString(), secretSealed };
+    },
+  );
+  return {
+    id: result.id,
+    url: result.url,
+    createdAt: result.createdAt,
+    secret: await unseal(ctx.db, result.secretSealed),
+  };
+}
+
+/**
+ * Points an endpoint at another URL (checked as at registration) or changes the events it is
+ * sent; what is left out stays. Its secret stays, and deliveries still owed go to the new URL.
+ */
+export async function changeWebhookEndpoint(
+  ctx: TWebhookContext,
+  input: {
+    clientId: string;
+    webhookId: string;
+    url?: string | undefined;
+    /** null: every event, those added later too. */
+    events?: TWebhookEventType[] | null | undefined;
+    also?: TAlso;
+  },
+): Promise<void> {
+  const { clientId, webhookId, url, events } = input;
+  if (url !== undefined) await refuseUnreachable(ctx, url);
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .select({ clientId: apiClients.clientId })
-      .from(apiClients)
-      .where(eq(apiClients.clientId, clientId))
-      .for('update');
-    const [live] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.clientId, clientId), isNull(webhookEndpoints.deletedAt)));
-    if ((live?.count ?? 0) >= MAX_ENDPOINTS_PER_CLIENT) {
-      throw new AppError('VALIDATION_FAILED', `url: at most ${MAX_ENDPOINTS_PER_CLIENT} webhooks`);
-    }
-    await tx.insert(webhookEndpoints).values({ id, clientId, url, secretSealed, createdAt });
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        url: url ?? sql`${webhookEndpoints.url}`,
+        events: events === undefined ? sql`${webhookEndpoints.events}` : events,
+      })
+      .where(liveEndpointOf(clientId, webhookId))
+      .returning({ id: webhookEndpoints.id });
+    if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
+    await input.also?.(tx, webhookId);
   });
-  return { id, url, createdAt: createdAt.toISOString(), secret };
 }
 
 export async function listWebhookEndpoints(db: TDb, clientId: string) {
@@ -229,29 +307,77 @@ export async function rotateWebhookSecret(
   };
 }
 
-/** Sends to an endpoint again after a 410 disabled it; its failed deliveries can then be resent. */
+/**
+ * Sends to an endpoint again after a 410 or staff disabled it; its failed deliveries can then be
+ * resent.
+ */
 export async function enableWebhookEndpoint(db: TDb, clientId: string, id: string) {
   const [row] = await db
     .update(webhookEndpoints)
-    .set({ disabledAt: null })
+    .set({ disabledAt: null, disabledBy: null })
     .where(liveEndpointOf(clientId, id))
     .returning({ id: webhookEndpoints.id });
   if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
 }
 
-/** Stops sending to an endpoint; what it was owed is given up with it. */
-export async function deleteWebhookEndpoint(db: TDb, clientId: string, id: string, now: Date) {
-  const [gone] = await db
-    .update(webhookEndpoints)
-    .set({ deletedAt: now })
-    .where(liveEndpointOf(clientId, id))
-    .returning({ id: webhookEndpoints.id });
-  if (!gone) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
-  await db
-    .update(webhookDeliveries)
-    .set({ status: 'failed', lastError: 'endpoint deleted' })
-    .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')));
+/**
+ * Stops sending to an endpoint until it is enabled again, as a 410 Gone does: what it is still
+ * owed fails (to resend once it is enabled), and events meanwhile get their delivery already
+ * failed. Answers whether it was on (an endpoint already off is left as it is).
+ */
+export async function disableWebhookEndpoint(
+  db: TDb,
+  input: { clientId: string; webhookId: string; now: Date; also?: TAlso },
+): Promise<boolean> {
+  const { clientId, webhookId, now } = input;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({ disabledAt: now, disabledBy: 'staff' })
+      .where(and(liveEndpointOf(clientId, webhookId), isNull(webhookEndpoints.disabledAt)))
+      .returning({ id: webhookEndpoints.id });
+    if (!row) {
+      const [off] = await tx
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(liveEndpointOf(clientId, webhookId));
+      if (!off) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
+      return false;
+    }
+    await failOwed(tx, webhookId, NOT_SENT_TURNED_OFF);
+    await input.also?.(tx, webhookId);
+    return true;
+  });
 }
+
+/** Stops sending to an endpoint; what it was owed is given up with it. */
+export async function deleteWebhookEndpoint(
+  db: TDb,
+  clientId: string,
+  id: string,
+  now: Date,
+  also?: TAlso,
+) {
+  await db.transaction(async (tx) => {
+    const [gone] = await tx
+      .update(webhookEndpoints)
+      .set({ deletedAt: now })
+      .where(liveEndpointOf(clientId, id))
+      .returning({ id: webhookEndpoints.id });
+    if (!gone) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
+    await failOwed(tx, id, 'endpoint deleted');
+    await also?.(tx, id);
+  });
+}
+
+/** Fails what an endpoint is still owed, saying why it was not sent. */
+const failOwed = (tx: TDb, endpointId: string, lastError: string) =>
+  tx
+    .update(webhookDeliveries)
+    .set({ status: 'failed', lastError })
+    .where(
+      and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')),
+    );
 
 /**
  * Writes an event to the outbox inside `tx`, the transaction of the change it reports, with a
@@ -280,16 +406,20 @@ export async function recordMerchantEvent(
     RETURNING id`);
   const [row] = rowsOf<{ id: number | string }>(written).map((r) => ({ id: Number(r.id) }));
   if (!row) throw new Error('A merchant event could not be written');
-  // An endpoint disabled by a 410 gets its delivery as failed, to resend once it is enabled.
+  // Each endpoint sent this type of event gets a delivery; a disabled one (by a 410 or by staff)
+  // gets it as failed, to resend once it is enabled.
   const inserted = await tx.execute(sql`
     INSERT INTO webhook_deliveries
       (endpoint_id, event_id, consent_id, status, last_error, next_attempt_at, created_at)
     SELECT id, ${row.id}, ${event.consentId},
            CASE WHEN disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
-           CASE WHEN disabled_at IS NULL THEN NULL ELSE ${NOT_SENT_DISABLED} END,
+           CASE WHEN disabled_at IS NULL THEN NULL
+                WHEN disabled_by = 'staff' THEN ${NOT_SENT_TURNED_OFF}
+                ELSE ${NOT_SENT_DISABLED} END,
            ${event.now.toISOString()}::timestamptz, ${event.now.toISOString()}::timestamptz
     FROM webhook_endpoints
     WHERE client_id = ${event.clientId} AND deleted_at IS NULL
+      AND (events IS NULL OR ${event.type}::text = ANY(events))
     RETURNING id, status`);
   // Each pending delivery is a job of the engine, queued in this same transaction (the outbox):
   // a crash after the commit leaves it queued, and its event id was fixed above.
@@ -304,6 +434,7 @@ const queueDelivery = (tx: TDb, deliveryId: number) =>
   enqueueJob(tx, WEBHOOK_DELIVER_JOB, { deliveryId });
 
 const NOT_SENT_DISABLED = 'not sent: the webhook is disabled (it answered 410 Gone)';
+const NOT_SENT_TURNED_OFF = 'not sent: the webhook was disabled on the dashboard';
 
 type TClaimed = {
   id: number;
@@ -480,7 +611,7 @@ export function webhookDeliverer(
       await db.transaction(async (tx) => {
         await tx
           .update(webhookEndpoints)
-          .set({ disabledAt: now })
+          .set({ disabledAt: now, disabledBy: 'receiver' })
           .where(
             and(eq(webhookEndpoints.id, row.endpoint_id), isNull(webhookEndpoints.disabledAt)),
           );
@@ -488,15 +619,7 @@ export function webhookDeliverer(
           .update(webhookDeliveries)
           .set({ status: 'failed', attempts, lastStatus: status, lastError: error, lastBody })
           .where(eq(webhookDeliveries.id, row.id));
-        await tx
-          .update(webhookDeliveries)
-          .set({ status: 'failed', lastError: NOT_SENT_DISABLED })
-          .where(
-            and(
-              eq(webhookDeliveries.endpointId, row.endpoint_id),
-              eq(webhookDeliveries.status, 'pending'),
-            ),
-          );
+        await failOwed(tx, row.endpoint_id, NOT_SENT_DISABLED);
       });
       return 'disabled';
     }
@@ -601,10 +724,13 @@ export async function resendDelivery(db: TDb, clientId: string, deliveryId: numb
   });
   if (resent) return;
   const [disabled] = await db
-    .select({ id: webhookDeliveries.id })
+    .select({ by: webhookEndpoints.disabledBy })
     .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NOT NULL')));
-  throw disabled
-    ? new AppError('WEBHOOK_DISABLED')
-    : new AppError('NOT_FOUND', 'No delivery of yours has this id');
+  if (!disabled) throw new AppError('NOT_FOUND', 'No delivery of yours has this id');
+  // The catalogue's message names the 410; one staff turned off says only that it is off.
+  throw disabled.by === 'staff'
+    ? new AppError('WEBHOOK_DISABLED', 'This webhook is disabled; enable it first')
+    : new AppError('WEBHOOK_DISABLED');
 }
