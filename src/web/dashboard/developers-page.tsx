@@ -2,29 +2,26 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import {
-  ZApiKeysResponse,
   ZDashboardOk,
-  ZDashboardWebhooksResponse,
   ZDeliveriesResponse,
   ZKeyRotateResponse,
   ZRequestLogResponse,
-  ZWebhookSecretResponse,
 } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
 import { DeadLetters } from './dead-letters';
+import { DELIVERIES_KEY, useApiKeys } from './developers-queries';
 import { Screen } from './screen';
-
-const DELIVERIES_KEY = ['dashboard', 'deliveries'];
+import { WebhooksPanel } from './webhooks-panel';
 
 /** API keys, webhooks and their deliveries (with their dead letters), the request log. */
 export function DevelopersPage() {
   return (
     <Screen title={DASHBOARD_TEXTS.developersTitle} wide>
       <Keys />
-      <Webhooks />
+      <WebhooksPanel />
       <Deliveries />
       <DeadLetters />
       <Requests />
@@ -33,10 +30,7 @@ export function DevelopersPage() {
 }
 
 function Keys() {
-  const keys = useQuery({
-    queryKey: ['dashboard', 'keys'],
-    queryFn: () => dashboardCall('/keys', ZApiKeysResponse),
-  });
+  const keys = useApiKeys();
   const [grace, setGrace] = useState('24');
   const rotate = useMutation({
     mutationFn: (clientId: string) =>
@@ -76,60 +70,6 @@ function Keys() {
         </p>
       )}
       <FormError message={rotate.error ? messageOf(rotate.error) : null} />
-    </section>
-  );
-}
-
-function Webhooks() {
-  const webhooks = useQuery({
-    queryKey: ['dashboard', 'webhooks'],
-    queryFn: () => dashboardCall('/webhooks', ZDashboardWebhooksResponse),
-  });
-  const enable = useMutation({
-    mutationFn: (id: string) =>
-      dashboardCall(`/webhooks/${encodeURIComponent(id)}/enable`, ZDashboardOk, {
-        method: 'POST',
-      }),
-    onSuccess: () => void webhooks.refetch(),
-  });
-  const rotate = useMutation({
-    mutationFn: (id: string) =>
-      dashboardCall(`/webhooks/${encodeURIComponent(id)}/rotate-secret`, ZWebhookSecretResponse, {
-        method: 'POST',
-      }),
-  });
-  const list = webhooks.data?.webhooks ?? [];
-  return (
-    <section className="dash-card" aria-labelledby="webhooks-title">
-      <h2 id="webhooks-title">{DASHBOARD_TEXTS.webhooksTitle}</h2>
-      <FormError message={webhooks.error ? messageOf(webhooks.error) : null} />
-      {webhooks.isSuccess && list.length === 0 && <p>{DASHBOARD_TEXTS.noWebhooks}</p>}
-      <ul className="dash-list">
-        {list.map((hook) => (
-          <li key={hook.webhookId} className="dash-row">
-            <span className="dash-break">{hook.url}</span>
-            <span className={`dash-status ${hook.status}`}>{hook.status}</span>
-            <span className="dash-actions">
-              {hook.status === 'disabled' && (
-                <Button variant="secondary" onClick={() => enable.mutate(hook.webhookId)}>
-                  {DASHBOARD_TEXTS.enable}
-                </Button>
-              )}
-              <Button variant="secondary" onClick={() => rotate.mutate(hook.webhookId)}>
-                {DASHBOARD_TEXTS.rotateWebhookSecret}
-              </Button>
-            </span>
-          </li>
-        ))}
-      </ul>
-      {rotate.data && (
-        <p role="status">
-          {DASHBOARD_TEXTS.newSecret} <code className="dash-break">{rotate.data.secret}</code>
-        </p>
-      )}
-      <FormError
-        message={(enable.error ?? rotate.error) ? messageOf(enable.error ?? rotate.error) : null}
-      />
     </section>
   );
 }

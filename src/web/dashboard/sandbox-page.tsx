@@ -13,6 +13,7 @@ import { WEBHOOK_EVENT_TYPES, type TWebhookEventType } from '../../domain/schema
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { dashboardCall, messageOf } from './api';
+import { DELIVERIES_KEY } from './developers-queries';
 import { useKeyedMutation } from './keyed-mutation';
 import { Screen } from './screen';
 
@@ -49,9 +50,17 @@ export function SandboxPage() {
   );
 }
 
-/** A tool's call: keyed per request (keyed-mutation.ts); a success refreshes what it changed. */
+/**
+ * A tool's call: keyed per request (keyed-mutation.ts); a success refreshes what it changed, the
+ * deliveries of the events it made among them.
+ */
 const useTool = <V, T>(call: (asked: V, key: string) => Promise<T>) =>
-  useKeyedMutation(call, [TOOLS_KEY, ['dashboard', 'payments'], ['dashboard', 'payment']]);
+  useKeyedMutation(call, [
+    TOOLS_KEY,
+    ['dashboard', 'payments'],
+    ['dashboard', 'payment'],
+    DELIVERIES_KEY,
+  ]);
 
 /** The form of one tool: its heading, its fields, its answer announced, its failure. */
 function ToolForm({
