@@ -7,40 +7,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/**
- * To be cleared: files whose issue numbers are not yet replaced by the rule they stand for, left
- * while others were editing them. Once cleared, a file leaves this list; the list ends empty.
- */
-const ISSUE_NUMBERS_TO_BE_CLEARED: readonly string[] = [
-  'src/domain/errors.ts',
-  'src/domain/pay-now-screen.test.ts',
-  'src/domain/pay-now-screen.ts',
-  'src/domain/payment-attempts.ts',
-  'src/server/sandbox/routes/sandbox-fixtures.test.ts',
-  'src/server/sandbox/routes/sandbox-messages.test.ts',
-  'src/server/sandbox/routes/sandbox-pages.test.ts',
-  'src/server/sandbox/routes/sandbox-pages.ts',
-  'src/server/sandbox/sandbox-accounts-walk.test.ts',
-  'src/server/sandbox/sandbox-doc.test.ts',
-  'src/web/app/embed-bridge.test.ts',
-  'src/web/app/embed-bridge.ts',
-  'src/web/contracts/consent-slots.ts',
-  'src/web/features/auth/add-passkey-for-grant.tsx',
-  'src/web/features/auth/auth-prompt.tsx',
-  'src/web/features/auth/auth.css',
-  'src/web/features/auth/sign-grant.ts',
-  'src/web/features/auth/step-heading.tsx',
-  'src/web/features/consent/consent-flow.tsx',
-  'src/web/features/consent/consent-header.tsx',
-  'src/web/features/consent/consent-page.tsx',
-  'src/web/features/consent/representative.css',
-  'src/web/features/payment/pay-now-screen.tsx',
-  'src/web/ui/card/card-step-views.tsx',
-  'src/web/ui/card/three-ds-return.ts',
-  'src/web/ui/no-passkey-notice.tsx',
-  'src/web/ui/passkey-support.ts',
-];
-
 const ROOT = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const isDirectory = (file: string) =>
@@ -191,7 +157,6 @@ describe('comments and test titles', () => {
     const found = ['src', 'tests', 'scripts']
       .flatMap(filesUnder)
       .filter((file) => TEXT.test(file))
-      .filter((file) => !ISSUE_NUMBERS_TO_BE_CLEARED.includes(file))
       .flatMap((file) =>
         read(file)
           .split('\n')

@@ -542,7 +542,7 @@ export const ERROR_CATALOGUE = {
     message: 'The biometric approval does not match this grant',
   },
   GRANT_SIGNATURE_REPLAYED: { status: 409, message: 'This biometric approval was already used' },
-  // Forms (issue 13, docs/forms.md): ours, but FORM_INCOMPLETE is the spec's §2 text.
+  // Forms (docs/forms.md): ours, but FORM_INCOMPLETE is the spec's §2 text.
   FORM_NOT_FOUND: { status: 404, message: 'Form not found' },
   FORM_SECTION_NOT_FOUND: { status: 404, message: 'This section is not part of the form' },
   FORM_INCOMPLETE: { status: 409, message: 'Complete all form sections to continue.' },

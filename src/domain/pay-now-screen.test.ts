@@ -722,7 +722,7 @@ describe('attemptOutcomeText', () => {
   });
 });
 
-describe('back from a 3-D Secure check opened in the same window (issue 43)', () => {
+describe('back from a 3-D Secure check opened in the same window', () => {
   const declined = read({
     status: 'pending',
     method: 'card',

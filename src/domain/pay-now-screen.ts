@@ -104,7 +104,7 @@ export type TPayNowAction =
       read: TPaymentStateResponse;
       answersCharge: boolean;
       /** The page opened again on the way back from a 3-D Secure check it opened in its own
-       * window (an app's browser, issue 43). */
+       * window (an app's browser). */
       backFromChallenge?: boolean;
     }
   /** An event of the payment's stream (or the poll that stands in for it). */

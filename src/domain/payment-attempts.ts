@@ -114,5 +114,5 @@ export function pageStateOf(
   return state === 'transfer_open' || state === 'transfer_claimed' ? 'awaiting_transfer' : state;
 }
 
-/** How long a 3-D Secure challenge is given before its attempt ends as failed (issue 28). */
+/** How long a 3-D Secure challenge is given before its attempt ends as failed. */
 export const THREE_DS_CHALLENGE_MS = 10 * 60 * 1_000;

@@ -1,4 +1,4 @@
-// Issue 9 "money core": every sandbox test account (docs/sandbox.md) walked through its path on
+// Every sandbox test account (docs/sandbox.md) walked through its path on
 // the real routes, by its holder: a payer per fixture person, who verifies that person's BVN
 // (one BVN belongs to one payer, so the person's accounts share the payer), each account linked
 // the way its bank offers (test transfer, the

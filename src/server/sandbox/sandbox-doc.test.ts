@@ -1,4 +1,4 @@
-// docs/sandbox.md shows the same test data as GET /api/sandbox/fixtures (issue 9, item 2): its
+// docs/sandbox.md shows the same test data as GET /api/sandbox/fixtures: its
 // tables are parsed and compared with the fixtures, so neither can change alone.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EMBED_MESSAGE, FLUTTER_CHANNEL } from '../../domain/embed-message-names';
 import { nativeBridge, postToParent } from './embed-bridge';
 
-// The page as the top window of a merchant app's webview (issue 43): no parent to post to, so
+// The page as the top window of a merchant app's webview: no parent to post to, so
 // its messages go to the app's bridge, as JSON.
 
 const host = window as unknown as Record<string, unknown>;

@@ -27,7 +27,7 @@ const isBridge = (value: unknown): value is TNativeBridge =>
 
 /**
  * The bridge of a merchant's app that shows the page in its own webview, the page its top window
- * (issue 43, docs/sdk.md "In a mobile app"): React Native's `window.ReactNativeWebView`, or the
+ * (docs/sdk.md "In a mobile app"): React Native's `window.ReactNativeWebView`, or the
  * Flutter JavaScript channel FLUTTER_CHANNEL. Only the app can put either in the page's window:
  * the app that holds the webview, which reads the page anyway.
  */

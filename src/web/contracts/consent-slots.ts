@@ -26,7 +26,7 @@ export type TAuthPromptScreenProps = {
   paymentMade?: boolean;
   onAuthenticated(): void;
   /**
-   * Asked for by the payer where the consent does not need it (issue 43): back to the consent
+   * Asked for by the payer where the consent does not need it: back to the consent
    * without signing in ('Continue without signing in'); the prompt takes the focus when shown.
    */
   onBack?(): void;

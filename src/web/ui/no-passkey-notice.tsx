@@ -23,7 +23,7 @@ const pageAddress = () => {
 };
 
 /**
- * Where passkeys do not work (an app's browser or webview, issue 43): says so in a payer's words,
+ * Where passkeys do not work (an app's browser or webview): says so in a payer's words,
  * and offers 'Open in your browser': the page handed to Android's browser where the platform
  * allows it, else its address copied to paste there; meanwhile, a payment by transfer or card.
  */

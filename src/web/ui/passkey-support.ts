@@ -12,7 +12,7 @@ export type TPasskeySupport = {
 };
 
 /**
- * Whether passkeys work where the page runs (issue 43): never without PublicKeyCredential; inside
+ * Whether passkeys work where the page runs: never without PublicKeyCredential; inside
  * an app, only where the platform has an authenticator of its own.
  */
 export async function passkeySupport(): Promise<TPasskeySupport> {

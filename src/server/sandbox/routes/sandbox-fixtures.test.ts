@@ -1,4 +1,4 @@
-// The sandbox's published test data as JSON (issue 9, item 2): the fixtures exactly, without the
+// The sandbox's published test data as JSON: the fixtures exactly, without the
 // balances and descriptions, and only while the sandbox is the payment provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSandboxFixturesResponse } from '../../../domain/schemas/sandbox';

@@ -1,5 +1,5 @@
 // The sandbox SMS outbox lists one number at a time: reading a payer's code takes knowing their
-// number, and the whole outbox is never on show (issue 7, item 2).
+// number, and the whole outbox is never on show.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNigerianPhone, toNigerianE164 } from '../../../domain/schemas/auth';
 import { sendCode, testPhone } from '../../testing/identity';

@@ -1,4 +1,4 @@
-// The sandbox's pages for people (issue 9, item 2): /sandbox lists the test data and sends
+// The sandbox's pages for people: /sandbox lists the test data and sends
 // transfers and expiries through its script; /sandbox/3ds/{reference} is the issuer's challenge.
 // Both exist only in sandbox mode. The scripts run here in jsdom against a stubbed fetch.
 import { createRequire } from 'node:module';

@@ -414,7 +414,7 @@ export const sandboxPageRoutes: FastifyPluginAsync<TRouteContext> = async (
       );
     }
     const charge = await cards.describeCharge(reference);
-    // Opened in the consent page's own window (an app's browser, issue 43): the way back to it.
+    // Opened in the consent page's own window (an app's browser): the way back to it.
     const returnPath = returnPathOf(request);
     if (!charge) {
       if (!wantsHtml(request)) throw new AppError('NOT_FOUND', CHALLENGE_GONE);

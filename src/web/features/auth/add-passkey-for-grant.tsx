@@ -5,7 +5,7 @@ import { CreatePasskeyStep } from './create-passkey-step';
 import { useSession } from './use-session';
 
 /**
- * The grant's offer of a passkey (issue 28 item 10): a signed-in payer with no passkey cannot
+ * The grant's offer of a passkey: a signed-in payer with no passkey cannot
  * give the biometric approval that signs the grant, so the Consent Error modal offers to create
  * one right there. The passkey rules apply as at sign-in (docs/identity.md "When a passkey is
  * trusted"): a first passkey signs at once; one that must wait says until when. Where passkeys do
@@ -15,7 +15,7 @@ export function AddPasskeyForGrant({ onDone }: TAddPasskeyProps) {
   const { token } = useSession();
   const passkeys = usePasskeySupport();
   if (!token) return null;
-  // No passkey can be made here (an app's browser, issue 43): the browser can.
+  // No passkey can be made here (an app's browser): the browser can.
   if (!passkeys.usable) return <NoPasskeyNotice kind={passkeys.kind} />;
   return (
     <CreatePasskeyStep

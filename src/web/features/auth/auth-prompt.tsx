@@ -11,7 +11,7 @@ import type { TSignInContext } from './sign-in-context';
 import { SignInPanel } from './sign-in-panel';
 import './auth.css';
 
-// Shown only where passkeys do not work (an app's browser, issue 43).
+// Shown only where passkeys do not work (an app's browser).
 const NoPasskeyNotice = preloadable(() =>
   import('../../ui/no-passkey-notice').then((module) => module.NoPasskeyNotice),
 );

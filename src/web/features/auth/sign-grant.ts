@@ -25,7 +25,7 @@ export async function grantDigest(input: Pick<TSignedGrant, 'consentId' | 'nonce
  * The payload must be plain JSON: it is sent as it was signed.
  */
 export async function signGrant(consentId: string, payload: TGrantPayload): Promise<TSignedGrant> {
-  // A browser without WebAuthn (an app's webview, issue 43) can give no approval: answered as
+  // A browser without WebAuthn (an app's webview) can give no approval: answered as
   // WebAuthn answers a prompt that ended without one, so the page offers what it offers then.
   if (typeof window.PublicKeyCredential !== 'function') {
     throw new DOMException('Passkeys are not available in this browser', 'NotAllowedError');

@@ -2,7 +2,7 @@ import type { ReactNode, Ref } from 'react';
 
 type TStepHeadingProps = {
   /**
-   * Where the step is the whole screen (the consent page's auth prompt, issue 29 item 12): the
+   * Where the step is the whole screen (the consent page's auth prompt): the
    * id of the screen's title, which names its main landmark. The step's title is then the page's
    * h1; otherwise it is an h2 under the page's own h1 (/login).
    */

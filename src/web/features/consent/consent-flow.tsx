@@ -90,7 +90,7 @@ const messageOf = (error: unknown) =>
   error instanceof ApiError ? error.message : ERROR_CATALOGUE.CONSENT_GRANT_FAILED.message;
 
 /**
- * A grant the payer's passkey could not sign (issue 28 item 10): none yet, none on this device
+ * A grant the payer's passkey could not sign: none yet, none on this device
  * (the browser's prompt ended without one), or one that must wait.
  */
 const signatureBlockOf = (error: unknown): TSignatureBlock | undefined =>
@@ -466,8 +466,8 @@ export function ConsentFlow({
 }
 
 /**
- * Before 'Consent' or 'OneTap': the consent can be withdrawn at any time, and where (issue 43;
- * the same line is in the grant's record, domain/consent-record.ts). 'Your consents' opens beside
+ * Before 'Consent' or 'OneTap': the consent can be withdrawn at any time, and where (the same
+ * line is in the grant's record, domain/consent-record.ts). 'Your consents' opens beside
  * the consent, which keeps its place, as the header's link to it does.
  */
 function WithdrawNote() {

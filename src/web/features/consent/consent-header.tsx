@@ -29,7 +29,7 @@ export function ConsentHeader({
 
 /**
  * Embedded, where the header is hidden (spec §2): one line naming who asks, so the payer sees
- * it whatever the merchant's page around the frame says (issue 29 item 7). It opens the screen's
+ * it whatever the merchant's page around the frame says. It opens the screen's
  * main landmark rather than being a banner of its own: the merchant's page has the banner.
  */
 export function MerchantByline({

@@ -71,7 +71,7 @@ export const ConsentSidePanel = preloadable(() =>
 );
 
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
-// Shown only where passkeys do not work (an app's browser, issue 43).
+// Shown only where passkeys do not work (an app's browser).
 const NoPasskeyNotice = preloadable(() =>
   import('../../ui/no-passkey-notice').then((module) => module.NoPasskeyNotice),
 );
@@ -117,7 +117,7 @@ export function ConsentPage({
   const rootRef = useRef<HTMLDivElement>(null);
   const successSent = useRef(false);
   // 'Sign In' on a consent that does not ask for it first (spec §2), or to pay from a saved
-  // account (issue 43): the auth prompt, until the payer goes back to the offer, focused.
+  // account: the auth prompt, until the payer goes back to the offer, focused.
   const [signInAsked, setSignInAsked] = useState(false);
   const backFromSignIn = useRef(false);
   // The header reads 'Link Account' while the account-linking panel is open (spec §2).
@@ -327,7 +327,7 @@ export function ConsentPage({
             onFailed={reportFailure}
             onPaymentStatus={reports.payment}
             prompts={prompts}
-            // Where a signed-in payer's saved accounts would be, the sign-in to them (issue 43).
+            // Where a signed-in payer's saved accounts would be, the sign-in to them.
             {...(shown.canSignIn
               ? {
                   flow: {

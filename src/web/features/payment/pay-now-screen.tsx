@@ -570,7 +570,7 @@ export function PayNowScreen({
         <PartBoundary loading={cardStepLoading}>
           <ThreeDsView
             challengeUrl={state.threeDs.challengeUrl}
-            // The payment's read picks the attempt up when the payer comes back (issue 43).
+            // The payment's read picks the attempt up when the payer comes back.
             returnsHere
             onOpened={() => dispatch({ type: 'three_ds_opened' })}
           />

@@ -175,7 +175,7 @@ type TThreeDsViewProps = {
 /**
  * 3-D Secure (spec §2): the bank's check, opened in a new tab; the page follows the stream. Inside
  * an app's browser or webview, or where the browser opens no tab, in this window, with the way
- * back to the consent page (issue 43).
+ * back to the consent page.
  */
 export function ThreeDsView({ challengeUrl, onOpened, returnsHere = false }: TThreeDsViewProps) {
   return returnsHere ? (

@@ -1,6 +1,6 @@
 /*
  * The page's note, for this tab's session, that it left for a 3-D Secure check in its own window
- * (an app's browser, issue 43): the consent page that opens on the way back reads it once, to say
+ * (an app's browser): the consent page that opens on the way back reads it once, to say
  * how the check ended as a page that stayed would.
  */
 const KEY = 'oya:3ds-in-place';
