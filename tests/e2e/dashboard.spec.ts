@@ -49,6 +49,9 @@ const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
 test('a new merchant: client:create’s invitation, a passkey, a refunded payment, a resent webhook', async ({
   page,
 }) => {
+  // A merchant's whole first day, each of its ten screens looked at (axe and screenshots at both
+  // widths): about 45 s alone, past 180 s on a loaded 2-core machine.
+  test.slow();
   const origin = server?.origin ?? '';
   const phone = uniquePhone();
   const created = await npmRun(
