@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 import { dashboardPaymentFacts } from '../../domain/dashboard-payment-row';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
@@ -11,7 +11,24 @@ import { dashboardCall, messageOf } from './api';
 import { Screen } from './screen';
 
 type TFilters = { q: string; status: string; amount: string; from: string; to: string };
-const NO_FILTERS: TFilters = { q: '', status: '', amount: '', from: '', to: '' };
+const FILTER_NAMES = ['q', 'status', 'amount', 'from', 'to'] as const;
+
+/**
+ * The filters the page's address holds (`/dashboard/payments?q=…&status=…`): a search is a
+ * navigation, so a reload keeps it, Back returns to the one before and an address can be shared.
+ */
+export function filtersOf(params: URLSearchParams): TFilters {
+  const filters = { q: '', status: '', amount: '', from: '', to: '' };
+  for (const name of FILTER_NAMES) filters[name] = params.get(name) ?? '';
+  return filters;
+}
+
+/** The address's search for `filters`: only those set. */
+export function paramsOf(filters: TFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of FILTER_NAMES) if (filters[name].trim()) params.set(name, filters[name].trim());
+  return params;
+}
 
 /** The search's query: naira typed, kobo asked. */
 function queryOf(filters: TFilters, cursor: string | null): string {
@@ -32,12 +49,13 @@ function queryOf(filters: TFilters, cursor: string | null): string {
 const activeFilters = (filters: TFilters) =>
   [filters.status, filters.amount, filters.from, filters.to].filter((value) => value.trim()).length;
 
-/** Search by reference, the payer's masked account or card, amount, date and status. */
+/**
+ * Search by reference, the payer's masked account or card, amount, date and status; the filters
+ * live in the page's address (filtersOf).
+ */
 export function PaymentsPage() {
-  const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
-  const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
-  // On a phone the filters past the search are folded, so the payments come first.
-  const [folded, setFolded] = useState(true);
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
   const list = useInfiniteQuery({
     queryKey: ['dashboard', 'payments', filters],
     initialPageParam: null as string | null,
@@ -45,64 +63,15 @@ export function PaymentsPage() {
       dashboardCall(`/payments?${queryOf(filters, pageParam)}`, ZPaymentSearchResponse),
     getNextPageParam: (page) => page.nextCursor,
   });
-  const field = (name: keyof TFilters) => ({
-    value: draft[name],
-    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setFilters(draft);
-  };
   const payments = list.data?.pages.flatMap((page) => page.payments) ?? [];
   return (
     <Screen title={DASHBOARD_TEXTS.paymentsTitle} wide>
-      <form className="dash-card dash-filters" onSubmit={submit} role="search">
-        <label className="dash-field grow">
-          {DASHBOARD_TEXTS.searchLabel}
-          <input {...field('q')} />
-        </label>
-        <div
-          className="dash-more-filters"
-          id="payment-filters"
-          data-open={folded ? 'false' : 'true'}
-        >
-          <label className="dash-field">
-            {DASHBOARD_TEXTS.statusLabel}
-            <select {...field('status')}>
-              <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
-              {DASHBOARD_PAYMENT_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {status}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="dash-field">
-            {DASHBOARD_TEXTS.amountLabel}
-            <input inputMode="decimal" {...field('amount')} />
-          </label>
-          <label className="dash-field">
-            {DASHBOARD_TEXTS.fromLabel}
-            <input type="date" {...field('from')} />
-          </label>
-          <label className="dash-field">
-            {DASHBOARD_TEXTS.toLabel}
-            <input type="date" {...field('to')} />
-          </label>
-        </div>
-        <div className="dash-actions">
-          <Button
-            variant="secondary"
-            className="dash-filters-toggle"
-            aria-expanded={!folded}
-            aria-controls="payment-filters"
-            onClick={() => setFolded(!folded)}
-          >
-            {DASHBOARD_TEXTS.moreFilters(activeFilters(draft))}
-          </Button>
-          <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
-        </div>
-      </form>
+      {/* Back or Forward to other filters: the form shows them, afresh. */}
+      <PaymentFilters
+        key={paramsOf(filters).toString()}
+        shown={filters}
+        onSearch={(draft) => setParams(paramsOf(draft))}
+      />
       <FormError message={list.error ? messageOf(list.error) : null} />
       {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
       {list.isSuccess && payments.length === 0 && <p>{DASHBOARD_TEXTS.noPayments}</p>}
@@ -130,5 +99,72 @@ export function PaymentsPage() {
         </Button>
       )}
     </Screen>
+  );
+}
+
+/** The search form: what the payer types, sent to the address on Search. */
+function PaymentFilters({
+  shown,
+  onSearch,
+}: {
+  shown: TFilters;
+  onSearch(filters: TFilters): void;
+}) {
+  const [draft, setDraft] = useState<TFilters>(shown);
+  // On a phone the filters past the search are folded, so the payments come first; open when
+  // the address holds some.
+  const [folded, setFolded] = useState(activeFilters(shown) === 0);
+  const field = (name: keyof TFilters) => ({
+    value: draft[name],
+    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(draft);
+  };
+  return (
+    <form className="dash-card dash-filters" onSubmit={submit} role="search">
+      <label className="dash-field grow">
+        {DASHBOARD_TEXTS.searchLabel}
+        <input {...field('q')} />
+      </label>
+      <div className="dash-more-filters" id="payment-filters" data-open={folded ? 'false' : 'true'}>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.statusLabel}
+          <select {...field('status')}>
+            <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
+            {DASHBOARD_PAYMENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.amountLabel}
+          <input inputMode="decimal" {...field('amount')} />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.fromLabel}
+          <input type="date" {...field('from')} />
+        </label>
+        <label className="dash-field">
+          {DASHBOARD_TEXTS.toLabel}
+          <input type="date" {...field('to')} />
+        </label>
+      </div>
+      <div className="dash-actions">
+        <Button
+          variant="secondary"
+          className="dash-filters-toggle"
+          aria-expanded={!folded}
+          aria-controls="payment-filters"
+          onClick={() => setFolded(!folded)}
+        >
+          {DASHBOARD_TEXTS.moreFilters(activeFilters(draft))}
+        </Button>
+        <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+      </div>
+    </form>
   );
 }
