@@ -9,11 +9,12 @@ import { ZMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
+import { filtersKey, useAddressFilters } from './address-filters';
 import { dashboardCall, messageOf } from './api';
 import { Screen } from './screen';
 
-type TFilters = { reference: string; status: string };
-const NO_FILTERS: TFilters = { reference: '', status: '' };
+const FILTER_NAMES = ['reference', 'status'] as const;
+type TFilters = Record<(typeof FILTER_NAMES)[number], string>;
 
 function queryOf(filters: TFilters, cursor: string | null): string {
   const params = new URLSearchParams();
@@ -23,10 +24,12 @@ function queryOf(filters: TFilters, cursor: string | null): string {
   return params.toString();
 }
 
-/** The merchant's consents, newest first, searched by reference and status. */
+/**
+ * The merchant's consents, newest first, searched by reference and status; the search lives in
+ * the page's address (useAddressFilters).
+ */
 export function ConsentsPage() {
-  const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
-  const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
+  const [filters, search] = useAddressFilters(FILTER_NAMES);
   const list = useInfiniteQuery({
     queryKey: ['dashboard', 'consents', filters],
     initialPageParam: null as string | null,
@@ -34,37 +37,10 @@ export function ConsentsPage() {
       dashboardCall(`/consents?${queryOf(filters, pageParam)}`, ZMerchantConsentsResponse),
     getNextPageParam: (page) => page.nextCursor,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setFilters(draft);
-  };
   const consents = list.data?.pages.flatMap((page) => page.consents) ?? [];
   return (
     <Screen title={DASHBOARD_TEXTS.consentsTitle} wide>
-      <form className="dash-card dash-filters" onSubmit={submit} role="search">
-        <label className="dash-field grow">
-          {DASHBOARD_TEXTS.referenceLabel}
-          <input
-            value={draft.reference}
-            onChange={(e) => setDraft({ ...draft, reference: e.target.value })}
-          />
-        </label>
-        <label className="dash-field">
-          {DASHBOARD_TEXTS.statusLabel}
-          <select
-            value={draft.status}
-            onChange={(e) => setDraft({ ...draft, status: e.target.value })}
-          >
-            <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
-            {CONSENT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
-      </form>
+      <ConsentFilters key={filtersKey(FILTER_NAMES, filters)} shown={filters} onSearch={search} />
       <FormError message={list.error ? messageOf(list.error) : null} />
       {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
       {list.isSuccess && consents.length === 0 && <p>{DASHBOARD_TEXTS.noConsents}</p>}
@@ -97,5 +73,46 @@ export function ConsentsPage() {
         </Button>
       )}
     </Screen>
+  );
+}
+
+/** The search form: what is typed, sent to the address on Search. */
+function ConsentFilters({
+  shown,
+  onSearch,
+}: {
+  shown: TFilters;
+  onSearch(filters: TFilters): void;
+}) {
+  const [draft, setDraft] = useState<TFilters>(shown);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(draft);
+  };
+  return (
+    <form className="dash-card dash-filters" onSubmit={submit} role="search">
+      <label className="dash-field grow">
+        {DASHBOARD_TEXTS.referenceLabel}
+        <input
+          value={draft.reference}
+          onChange={(e) => setDraft({ ...draft, reference: e.target.value })}
+        />
+      </label>
+      <label className="dash-field">
+        {DASHBOARD_TEXTS.statusLabel}
+        <select
+          value={draft.status}
+          onChange={(e) => setDraft({ ...draft, status: e.target.value })}
+        >
+          <option value="">{DASHBOARD_TEXTS.anyStatus}</option>
+          {CONSENT_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
+    </form>
   );
 }

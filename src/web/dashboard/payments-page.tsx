@@ -1,34 +1,18 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'wouter';
+import { Link } from 'wouter';
 import { dashboardPaymentFacts } from '../../domain/dashboard-payment-row';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
 import { DASHBOARD_PAYMENT_STATUSES, ZPaymentSearchResponse } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
+import { filtersKey, useAddressFilters } from './address-filters';
 import { dashboardCall, messageOf } from './api';
 import { Screen } from './screen';
 
-type TFilters = { q: string; status: string; amount: string; from: string; to: string };
 const FILTER_NAMES = ['q', 'status', 'amount', 'from', 'to'] as const;
-
-/**
- * The filters the page's address holds (`/dashboard/payments?q=…&status=…`): a search is a
- * navigation, so a reload keeps it, Back returns to the one before and an address can be shared.
- */
-export function filtersOf(params: URLSearchParams): TFilters {
-  const filters = { q: '', status: '', amount: '', from: '', to: '' };
-  for (const name of FILTER_NAMES) filters[name] = params.get(name) ?? '';
-  return filters;
-}
-
-/** The address's search for `filters`: only those set. */
-export function paramsOf(filters: TFilters): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const name of FILTER_NAMES) if (filters[name].trim()) params.set(name, filters[name].trim());
-  return params;
-}
+type TFilters = Record<(typeof FILTER_NAMES)[number], string>;
 
 /** The search's query: naira typed, kobo asked. */
 function queryOf(filters: TFilters, cursor: string | null): string {
@@ -51,11 +35,10 @@ const activeFilters = (filters: TFilters) =>
 
 /**
  * Search by reference, the payer's masked account or card, amount, date and status; the filters
- * live in the page's address (filtersOf).
+ * live in the page's address (useAddressFilters).
  */
 export function PaymentsPage() {
-  const [params, setParams] = useSearchParams();
-  const filters = filtersOf(params);
+  const [filters, search] = useAddressFilters(FILTER_NAMES);
   const list = useInfiniteQuery({
     queryKey: ['dashboard', 'payments', filters],
     initialPageParam: null as string | null,
@@ -67,11 +50,7 @@ export function PaymentsPage() {
   return (
     <Screen title={DASHBOARD_TEXTS.paymentsTitle} wide>
       {/* Back or Forward to other filters: the form shows them, afresh. */}
-      <PaymentFilters
-        key={paramsOf(filters).toString()}
-        shown={filters}
-        onSearch={(draft) => setParams(paramsOf(draft))}
-      />
+      <PaymentFilters key={filtersKey(FILTER_NAMES, filters)} shown={filters} onSearch={search} />
       <FormError message={list.error ? messageOf(list.error) : null} />
       {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
       {list.isSuccess && payments.length === 0 && <p>{DASHBOARD_TEXTS.noPayments}</p>}
