@@ -1,6 +1,7 @@
 // The real server on an in-memory PGlite database, with the merchant clients the tests use.
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import { CURRENCY_CODE } from '../../src/domain/constants';
 import { ZCreateConsentRequest } from '../../src/domain/schemas/merchant-api';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
@@ -11,6 +12,7 @@ import {
   payers,
   paymentAttempts,
   payments,
+  transferNotices,
 } from '../../src/server/db/schema';
 import { createConsent } from '../../src/server/services/consents/consents';
 import { expireThreeDsChallenges } from '../../src/server/services/payments/card-payments';
@@ -69,7 +71,8 @@ await database.db
   .update(consents)
   .set({ status: 'granted', grantedAt })
   .where(eq(consents.id, granted.consentId));
-// Its payment is booked as a transfer would book it, so the books the suite leaves balance.
+// Its payment is booked as a transfer would book it, with the taken notice of that transfer, so
+// the books the suite leaves balance (every transfer booked is a taken notice's: ledger.ts).
 await database.db.transaction(async (tx) => {
   const [paid] = await tx
     .update(payments)
@@ -81,9 +84,19 @@ await database.db.transaction(async (tx) => {
     .where(and(eq(payments.consentId, granted.consentId), eq(payments.type, 'immediate')))
     .returning({ id: payments.id, amount: payments.amount, narration: payments.narration });
   if (!paid) throw new Error('The granted consent has no immediate payment');
+  const reference = `e2e_fixture:${paid.id}`;
+  await tx.insert(transferNotices).values({
+    provider: 'sandbox',
+    providerReference: reference,
+    reference,
+    amount: paid.amount,
+    currency: CURRENCY_CODE,
+    answer: 'taken',
+    createdAt: grantedAt,
+  });
   await book(tx, {
     kind: 'transfer_payment',
-    reference: `e2e_fixture:${paid.id}`,
+    reference,
     paymentId: paid.id,
     attemptId: null,
     narration: paid.narration,
