@@ -510,38 +510,29 @@ export function PayNowScreen({
       ) : null}
 
       {view === 'card' ? (
-        <>
-          <PartBoundary loading={cardStepLoading}>
-            <CardFormView
-              onSubmit={submitCard}
-              error={state.card.error}
-              onBack={() => dispatch({ type: 'back' })}
-            />
-          </PartBoundary>
-          {state.card.slow ? (
-            <p className="loading-line" role="status">
-              <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
-            </p>
-          ) : null}
-        </>
+        <PartBoundary loading={cardStepLoading}>
+          <CardFormView
+            onSubmit={submitCard}
+            error={state.card.error}
+            onBack={() => dispatch({ type: 'back' })}
+          />
+        </PartBoundary>
       ) : null}
-
       {view === 'card_pin' ? (
-        <>
-          <PartBoundary loading={cardStepLoading}>
-            <AskedPinView
-              working={state.card.charging}
-              error={state.card.error}
-              onSubmit={submitPin}
-              onBack={() => dispatch({ type: 'back' })}
-            />
-          </PartBoundary>
-          {state.card.slow ? (
-            <p className="loading-line" role="status">
-              <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
-            </p>
-          ) : null}
-        </>
+        <PartBoundary loading={cardStepLoading}>
+          <AskedPinView
+            working={state.card.charging}
+            error={state.card.error}
+            onSubmit={submitPin}
+            onBack={() => dispatch({ type: 'back' })}
+          />
+        </PartBoundary>
+      ) : null}
+      {/* Under the card's details or its PIN: the charge is out, and the bank slow to answer. */}
+      {(view === 'card' || view === 'card_pin') && state.card.slow ? (
+        <p className="loading-line" role="status">
+          <Spinner small /> {STEP_TEXT_BANK_ANSWERING} Please keep this page open.
+        </p>
       ) : null}
 
       {view === 'otp' && state.otp.ended ? (
