@@ -448,13 +448,16 @@ function onEvent(state: TPayNowState, event: TPaymentStatusEvent): TPayNowState 
   return next;
 }
 
-/** The Immediate Payment screen's reducer: every edge of it, one place. */
-export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayNowState {
+type TActionOf<TType extends TPayNowAction['type']> = Extract<TPayNowAction, { type: TType }>;
+
+/** Pay by Transfer: its account opened, the payer's 'I have made the transfer', its details. */
+function transferStep(
+  state: TPayNowState,
+  action: TActionOf<
+    'pay_by_transfer' | 'transfer_opened' | 'transfer_confirmed' | 'view_transfer_details'
+  >,
+): TPayNowState {
   switch (action.type) {
-    case 'read':
-      return resume(state, action.read, action.answersCharge, action.backFromChallenge);
-    case 'event':
-      return onEvent(state, action.event);
     case 'pay_by_transfer':
       return { ...fresh(state), method: 'transfer', view: 'transfer' };
     case 'transfer_opened':
@@ -472,9 +475,88 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
     }
     case 'view_transfer_details':
       return { ...state, view: 'transfer' };
-    case 'back':
-      // From the PIN the issuer asked for, back to the card's details (a new card may follow).
-      return { ...state, view: state.view === 'card_pin' ? 'card' : 'methods' };
+  }
+}
+
+/** The charge call's answer: the PIN, OTP or 3-D Secure step it asks for, or where it ended. */
+function cardAnswered(state: TPayNowState, answer: TCardChargeResponse): TPayNowState {
+  const next: TPayNowState = {
+    ...state,
+    card: { ...state.card, charging: false, slow: false, resending: false },
+  };
+  if (answer.requiresPIN) return { ...next, view: 'card_pin' };
+  if (answer.requiresOTP) {
+    return {
+      ...next,
+      status: next.status.phase === 'charging' ? PAYMENT_STATUS_INITIAL : next.status,
+      view: 'otp',
+      otp: {
+        displayMessage: answer.displayMessage ?? '',
+        error: null,
+        verifying: false,
+        ended: false,
+        round: state.otp.round + 1,
+      },
+    };
+  }
+  if (answer.requires3DS && answer.challengeUrl) {
+    return {
+      ...next,
+      view: 'three_ds',
+      threeDs: { challengeUrl: answer.challengeUrl, expiresAt: null },
+    };
+  }
+  // The bank has the charge and has not answered: its answer comes on the stream. The call
+  // itself succeeded (success: true), so this is read before success: nothing is paid yet.
+  if (answer.status === 'charging')
+    return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+  if (answer.success) return completed(next);
+  return failed(next, answer.message);
+}
+
+/** The charge call answered an error: the bank's refusal, or one the form must fix. */
+function cardRefused(state: TPayNowState, action: TActionOf<'card_refused'>): TPayNowState {
+  const next: TPayNowState = {
+    ...state,
+    // Envelopes for a retired key are refused however often they are sent: the payer enters
+    // the card again instead ('Pay with Card | {masked card}' and Retry Payment drop them).
+    storedCard: action.unusableEnvelope ? null : state.storedCard,
+    card: { ...state.card, charging: false, slow: false, resending: false },
+  };
+  // The bank's refusal is the payment failing; anything else is the form's to fix (also
+  // for the stored card sent again: the form, to enter it, or another, anew).
+  if (action.paymentFailure) return failed(next, action.message);
+  return { ...next, view: 'card', card: { ...next.card, error: action.message } };
+}
+
+/** 'Retry Payment', 'Try Again', 'Pay with Card | {masked card}': the stored card sent again. */
+function retryCard(state: TPayNowState): TPayNowState {
+  if (state.card.resending) return state;
+  const next = { ...fresh(state), method: 'card' as const };
+  if (!state.storedCard) {
+    return {
+      ...next,
+      view: 'card',
+      card: { ...state.card, error: PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY.message },
+    };
+  }
+  return { ...next, card: { ...state.card, error: null, resending: true } };
+}
+
+/** Pay with Card: the form, the card sent, its PIN, the charge's answer or refusal, a retry. */
+function cardStep(
+  state: TPayNowState,
+  action: TActionOf<
+    | 'pay_with_card'
+    | 'card_submitted'
+    | 'pin_submitted'
+    | 'card_slow'
+    | 'card_answered'
+    | 'card_refused'
+    | 'retry_card'
+  >,
+): TPayNowState {
+  switch (action.type) {
     case 'pay_with_card':
       return {
         ...fresh(state),
@@ -501,66 +583,21 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
       return { ...state, card: { ...state.card, error: null, charging: true, slow: false } };
     case 'card_slow':
       return state.card.charging ? { ...state, card: { ...state.card, slow: true } } : state;
-    case 'card_answered': {
-      const { answer } = action;
-      const next: TPayNowState = {
-        ...state,
-        card: { ...state.card, charging: false, slow: false, resending: false },
-      };
-      if (answer.requiresPIN) return { ...next, view: 'card_pin' };
-      if (answer.requiresOTP) {
-        return {
-          ...next,
-          status: next.status.phase === 'charging' ? PAYMENT_STATUS_INITIAL : next.status,
-          view: 'otp',
-          otp: {
-            displayMessage: answer.displayMessage ?? '',
-            error: null,
-            verifying: false,
-            ended: false,
-            round: state.otp.round + 1,
-          },
-        };
-      }
-      if (answer.requires3DS && answer.challengeUrl) {
-        return {
-          ...next,
-          view: 'three_ds',
-          threeDs: { challengeUrl: answer.challengeUrl, expiresAt: null },
-        };
-      }
-      // The bank has the charge and has not answered: its answer comes on the stream. The call
-      // itself succeeded (success: true), so this is read before success: nothing is paid yet.
-      if (answer.status === 'charging')
-        return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
-      if (answer.success) return completed(next);
-      return failed(next, answer.message);
-    }
-    case 'card_refused': {
-      const next: TPayNowState = {
-        ...state,
-        // Envelopes for a retired key are refused however often they are sent: the payer enters
-        // the card again instead ('Pay with Card | {masked card}' and Retry Payment drop them).
-        storedCard: action.unusableEnvelope ? null : state.storedCard,
-        card: { ...state.card, charging: false, slow: false, resending: false },
-      };
-      // The bank's refusal is the payment failing; anything else is the form's to fix (also
-      // for the stored card sent again: the form, to enter it, or another, anew).
-      if (action.paymentFailure) return failed(next, action.message);
-      return { ...next, view: 'card', card: { ...next.card, error: action.message } };
-    }
-    case 'retry_card': {
-      if (state.card.resending) return state;
-      const next = { ...fresh(state), method: 'card' as const };
-      if (!state.storedCard) {
-        return {
-          ...next,
-          view: 'card',
-          card: { ...state.card, error: PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY.message },
-        };
-      }
-      return { ...next, card: { ...state.card, error: null, resending: true } };
-    }
+    case 'card_answered':
+      return cardAnswered(state, action.answer);
+    case 'card_refused':
+      return cardRefused(state, action);
+    case 'retry_card':
+      return retryCard(state);
+  }
+}
+
+/** The card's OTP: being verified, verified, or refused. */
+function otpStep(
+  state: TPayNowState,
+  action: TActionOf<'otp_verifying' | 'otp_verified' | 'otp_refused'>,
+): TPayNowState {
+  switch (action.type) {
     case 'otp_verifying':
       return { ...state, otp: { ...state.otp, verifying: true, error: null } };
     case 'otp_verified':
@@ -581,6 +618,18 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
           round: state.otp.round + 1,
         },
       };
+  }
+}
+
+/** The ways back: 'back', 'cancel' or 'Try Another Method', and 3-D Secure opened or cancelled. */
+function leaveStep(
+  state: TPayNowState,
+  action: TActionOf<'back' | 'three_ds_opened' | 'three_ds_cancelled' | 'cancel'>,
+): TPayNowState {
+  switch (action.type) {
+    case 'back':
+      // From the PIN the issuer asked for, back to the card's details (a new card may follow).
+      return { ...state, view: state.view === 'card_pin' ? 'card' : 'methods' };
     case 'three_ds_opened':
       return { ...moveStatus(state, { type: 'three_ds_started' }), view: 'processing' };
     case 'three_ds_cancelled':
@@ -595,6 +644,15 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
           ? { ...state, storedCard: null }
           : state,
       );
+  }
+}
+
+/** The chip terminal's modal opened or closed, and the prompt after the payment moved on. */
+function asideStep(
+  state: TPayNowState,
+  action: TActionOf<'terminal_opened' | 'terminal_closed' | 'prompt_step' | 'prompt_settled'>,
+): TPayNowState {
+  switch (action.type) {
     case 'terminal_opened':
       // Its answers are a card's: the stream's steps are the modal's to show.
       return { ...fresh(state), method: 'card', terminalOpen: true };
@@ -604,6 +662,43 @@ export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayN
       return { ...state, prompt: { ...state.prompt, step: action.step } };
     case 'prompt_settled':
       return { ...state, prompt: { settled: true, step: 'ask' } };
+  }
+}
+
+/** The Immediate Payment screen's reducer: every edge of it, one place. */
+export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayNowState {
+  switch (action.type) {
+    case 'read':
+      return resume(state, action.read, action.answersCharge, action.backFromChallenge);
+    case 'event':
+      return onEvent(state, action.event);
+    case 'pay_by_transfer':
+    case 'transfer_opened':
+    case 'transfer_confirmed':
+    case 'view_transfer_details':
+      return transferStep(state, action);
+    case 'pay_with_card':
+    case 'card_submitted':
+    case 'pin_submitted':
+    case 'card_slow':
+    case 'card_answered':
+    case 'card_refused':
+    case 'retry_card':
+      return cardStep(state, action);
+    case 'otp_verifying':
+    case 'otp_verified':
+    case 'otp_refused':
+      return otpStep(state, action);
+    case 'back':
+    case 'three_ds_opened':
+    case 'three_ds_cancelled':
+    case 'cancel':
+      return leaveStep(state, action);
+    case 'terminal_opened':
+    case 'terminal_closed':
+    case 'prompt_step':
+    case 'prompt_settled':
+      return asideStep(state, action);
     case 'pulse':
     case 'completion_delay_elapsed':
       return moveStatus(state, action);
