@@ -4,6 +4,8 @@ import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TDeclineResponse, TGrantResponse } from '../../../domain/schemas/consent-api';
 import type { TGrantCall } from '../../../domain/schemas/grant';
 import type { TAppContext } from '../../context';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/database';
 import { consentEvents, consents, futurePaymentAccounts } from '../../db/schema';
 import {
   debitImmediatePayment,
@@ -11,7 +13,7 @@ import {
   type TLinkedAccount,
 } from '../payments/account-debits';
 import { AppError } from '../app-error';
-import { loadConsent } from './consents';
+import { loadConsent, type TLoadedConsent } from './consents';
 import { consentSeenBy } from '../payments/origin-views';
 import { assertFormCompleteForGrant, markFormResponseSubmitted } from '../forms/forms';
 import { recordActiveMandates } from '../linking/mandate-activations';
@@ -22,7 +24,7 @@ import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
 import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';
 import { sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
-import { smsSeal } from '../identity/sms-seal';
+import { smsSeal, type TSmsSeal } from '../identity/sms-seal';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 
 /*
@@ -66,6 +68,32 @@ async function answerFor(
   };
 }
 
+/** One of the payments a consent asks for. */
+type TConsentPayment = TLoadedConsent['consent']['payments'][number];
+
+/** The linked accounts a grant names: those future payments are bound to, the one debited now. */
+type TChosenAccounts = {
+  futureIds: string[];
+  debitIds: string[];
+  linked: Map<string, TLinkedAccount>;
+};
+
+/** What a grant writes, gathered and checked before its transaction opens. */
+type TGrantWrite = {
+  consentId: string;
+  call: TGrantCall;
+  payerId: string | null;
+  now: Date;
+  found: TLoadedConsent;
+  form: { formResponseId: string } | null;
+  accounts: TChosenAccounts;
+  immediate: TConsentPayment | null;
+  debitFrom: TLinkedAccount | undefined;
+  signature: TVerifiedGrant | null;
+  receiptUrl: string | null;
+  seal: TSmsSeal;
+};
+
 export async function grantConsent(
   ctx: TGrantContext,
   consentId: string,
@@ -74,25 +102,79 @@ export async function grantConsent(
   /** The signed-in payer's session, which a trusted passkey's signature of the grant proves. */
   sessionId?: string,
 ): Promise<TGrantResponse> {
-  const { db, config, clock } = ctx;
-  const now = clock.now();
+  const { db, config } = ctx;
+  const now = ctx.clock.now();
+  const found = await consentToAnswer(db, consentId, call, payerId, now);
+  const { consent } = found;
+  const immediate = consent.payments.find((p) => p.type === 'immediate') ?? null;
+  // Granted already (a retry, another tab): the same answer, nothing changes.
+  if (consent.status === 'granted') {
+    return answerFor(ctx, consentId, payerId, resultsBefore(immediate), {});
+  }
+  assertGrantable(consent, call, payerId);
+  // A consent's form is complete before anything is granted (spec §5): its response is recorded.
+  const form = await assertFormCompleteForGrant(db, consentId);
+  const accounts = await chosenAccounts(db, consent, call, payerId);
+  const signature = await grantSignature(ctx, consentId, call, payerId, now, sessionId);
+  const debitFrom = accounts.debitIds[0] ? accounts.linked.get(accounts.debitIds[0]) : undefined;
+  const unpaid = await payImmediatePayment(ctx, consentId, payerId, immediate, debitFrom);
+  if (unpaid) return unpaid;
+  const paidResults = immediate ? { total: 1, succeeded: 1, failed: 0 } : undefined;
+  // The SMS receipt of a signed-in payer's grant, queued with it (consent-receipts.ts).
+  const receiptUrl = payerId === null ? null : await receiptUrlOf(db, config, consentId);
+  const seal = await smsSeal(db);
+  const grant: TGrantWrite = {
+    consentId,
+    call,
+    payerId,
+    now,
+    found,
+    form,
+    accounts,
+    immediate,
+    debitFrom,
+    signature,
+    receiptUrl,
+    seal,
+  };
+  const granted = await db.transaction((tx) => writeGrant(tx, config, grant));
+  if (granted) return announceGrant(ctx, grant, granted.receipt, paidResults);
+  return answerAfterLostGrant(ctx, consentId, payerId, paidResults);
+}
+
+/** The consent a grant call answers: available, the payer's to answer, and the one named. */
+async function consentToAnswer(
+  db: TDb,
+  consentId: string,
+  call: TGrantCall,
+  payerId: string | null,
+  now: Date,
+): Promise<TLoadedConsent> {
   const found = await loadConsent(db, consentId);
   if (!found || !isConsentAvailable(found.consent, now)) throw new AppError('CONSENT_NOT_FOUND');
   // A payment request is answered by the payer it was sent to, nobody else.
   await assertPaymentRequestPayer(db, consentId, payerId);
-  const { consent } = found;
   if (call.consentData.consentId !== consentId) {
     throw invalid('consentData.consentId', 'must be the consent being granted');
   }
-  const immediate = consent.payments.find((p) => p.type === 'immediate') ?? null;
-  const results = immediate
+  return found;
+}
+
+/** The payment results of a consent before this grant pays anything. */
+function resultsBefore(immediate: TConsentPayment | null): TGrantResponse['paymentResults'] {
+  return immediate
     ? { total: 1, succeeded: immediate.status === 'executed' ? 1 : 0, failed: 0 }
     : undefined;
-  // Granted already (a retry, another tab): the same answer, nothing changes.
-  if (consent.status === 'granted') return answerFor(ctx, consentId, payerId, results, {});
+}
+
+/** Refuses a grant of a consent no longer pending, or one that says yes to less than it asks. */
+function assertGrantable(
+  consent: TLoadedConsent['consent'],
+  call: TGrantCall,
+  payerId: string | null,
+): void {
   if (consent.status === 'declined') throw new AppError('CONSENT_REJECTED');
   if (consent.status !== 'pending') throw new AppError('CONSENT_NOT_FOUND');
-
   const future = consent.payments.some((p) => p.type === 'future');
   // spec §6: without sign-in only a consent that needs none and asks only for a payment.
   if (payerId === null && (consent.requirements.requiresAuth || future || consent.dataSharing)) {
@@ -104,8 +186,18 @@ export async function grantConsent(
   if (consent.dataSharing && !call.dataSharing?.granted) {
     throw invalid('dataSharing', 'this consent asks to share data');
   }
-  // A consent's form is complete before anything is granted (spec §5): its response is recorded.
-  const form = await assertFormCompleteForGrant(db, consentId);
+}
+
+/**
+ * The accounts the grant names, each the signed-in payer's own and linked (an active mandate):
+ * for future payments only when the consent asks for them, one at most for the immediate payment.
+ */
+async function chosenAccounts(
+  db: TDb,
+  consent: TLoadedConsent['consent'],
+  call: TGrantCall,
+  payerId: string | null,
+): Promise<TChosenAccounts> {
   const futureIds = unique([
     ...(call.futurePayments?.selectedAccounts ?? []),
     ...(call.futurePayments?.paymentMethods ?? []).map((m) => m.accountId),
@@ -117,195 +209,278 @@ export async function grantConsent(
     ...(call.immediatePayments?.selectedAccounts ?? []),
   ]);
   const named = [...futureIds, ...debitIds];
-  let linked = new Map<string, TLinkedAccount>();
-  if (named.length > 0) {
-    // Accounts are the signed-in payer's own, and linked (an active mandate), or named as missing.
-    if (payerId === null) throw new AppError('SIGN_IN_REQUIRED');
-    linked = await linkedAccountsOf(db, payerId, named);
-    const missing = named.find((id) => !linked.has(id));
-    if (missing) {
-      // Linked, but not under the payer's BVN as it is now: the payer is told what to do.
-      throw (
-        (await whyNotDebitable(db, payerId, missing)) ??
-        invalid('selectedAccounts', `no linked account of yours has the id ${missing}`)
-      );
-    }
-  }
-  if (!future && futureIds.length > 0) {
+  const linked =
+    named.length > 0
+      ? await linkedAccountsNamed(db, payerId, named)
+      : new Map<string, TLinkedAccount>();
+  if (!consent.payments.some((p) => p.type === 'future') && futureIds.length > 0) {
     throw invalid('futurePayments', 'this consent asks for no future payments');
   }
   if (debitIds.length > 1) {
     throw invalid('immediatePayments', 'one account pays the immediate payment');
   }
+  return { futureIds, debitIds, linked };
+}
 
-  let signature: TVerifiedGrant | null = null;
-  if (payerId !== null) {
-    if (!call.signature) throw invalid('signature', 'a signed-in payer signs the grant');
-    const { signature: signed, ...payload } = call;
-    signature = await verifySignedGrant(
-      db,
-      config,
-      payerId,
-      { consentId, nonce: signed.nonce, payload, response: signed.response },
-      now,
-      // Every grant, data sharing included, is signed by a trusted passkey (docs/identity.md
-      // "Actions and the proof they need"): a session signed in by an SMS code alone grants
-      // nothing unless its signature is by one, which then proves the session.
-      { signsMoney: true, provesSession: sessionId },
+/** The signed-in payer's linked accounts among `named`; one that is not refuses the grant. */
+async function linkedAccountsNamed(
+  db: TDb,
+  payerId: string | null,
+  named: string[],
+): Promise<Map<string, TLinkedAccount>> {
+  // Accounts are the signed-in payer's own, and linked (an active mandate), or named as missing.
+  if (payerId === null) throw new AppError('SIGN_IN_REQUIRED');
+  const linked = await linkedAccountsOf(db, payerId, named);
+  const missing = named.find((id) => !linked.has(id));
+  if (missing) {
+    // Linked, but not under the payer's BVN as it is now: the payer is told what to do.
+    throw (
+      (await whyNotDebitable(db, payerId, missing)) ??
+      invalid('selectedAccounts', `no linked account of yours has the id ${missing}`)
     );
   }
+  return linked;
+}
 
-  // The immediate payment is paid first (card or transfer before the grant, or a linked account
-  // debited now): unpaid, the grant reports it failed and the consent stays pending (spec §4).
-  const debitFrom = debitIds[0] ? linked.get(debitIds[0]) : undefined;
-  if (immediate && immediate.status !== 'executed') {
-    if (!debitFrom || payerId === null) {
-      return answerFor(
-        ctx,
-        consentId,
-        payerId,
-        { total: 1, succeeded: 0, failed: 1 },
-        { error: 'Payment failed' },
-      );
-    }
-    const debit = await debitImmediatePayment(ctx, {
-      paymentId: immediate.paymentId,
-      payerId,
-      linked: debitFrom,
-    });
-    if (!debit.debited) {
-      return answerFor(
-        ctx,
-        consentId,
-        payerId,
-        { total: 1, succeeded: 0, failed: 1 },
-        { error: debitFailureText(debit.reason) },
-      );
-    }
+/** A signed-in payer's passkey signature of the grant, verified; none without sign-in. */
+async function grantSignature(
+  ctx: TGrantContext,
+  consentId: string,
+  call: TGrantCall,
+  payerId: string | null,
+  now: Date,
+  sessionId: string | undefined,
+): Promise<TVerifiedGrant | null> {
+  if (payerId === null) return null;
+  if (!call.signature) throw invalid('signature', 'a signed-in payer signs the grant');
+  const { signature: signed, ...payload } = call;
+  return verifySignedGrant(
+    ctx.db,
+    ctx.config,
+    payerId,
+    { consentId, nonce: signed.nonce, payload, response: signed.response },
+    now,
+    // Every grant, data sharing included, is signed by a trusted passkey (docs/identity.md
+    // "Actions and the proof they need"): a session signed in by an SMS code alone grants
+    // nothing unless its signature is by one, which then proves the session.
+    { signsMoney: true, provesSession: sessionId },
+  );
+}
+
+/**
+ * Pays the immediate payment first (card or transfer before the grant, or a linked account
+ * debited now): unpaid, the grant's answer reports it failed and the consent stays pending
+ * (spec §4). Null once it is paid, or when there is none.
+ */
+async function payImmediatePayment(
+  ctx: TGrantContext,
+  consentId: string,
+  payerId: string | null,
+  immediate: TConsentPayment | null,
+  debitFrom: TLinkedAccount | undefined,
+): Promise<TGrantResponse | null> {
+  if (!immediate || immediate.status === 'executed') return null;
+  const failed = { total: 1, succeeded: 0, failed: 1 };
+  if (!debitFrom || payerId === null) {
+    return answerFor(ctx, consentId, payerId, failed, { error: 'Payment failed' });
   }
-  const paidResults = immediate ? { total: 1, succeeded: 1, failed: 0 } : undefined;
-  const futurePaymentIds = consent.payments
+  const debit = await debitImmediatePayment(ctx, {
+    paymentId: immediate.paymentId,
+    payerId,
+    linked: debitFrom,
+  });
+  if (debit.debited) return null;
+  return answerFor(ctx, consentId, payerId, failed, { error: debitFailureText(debit.reason) });
+}
+
+/**
+ * The grant's transaction: the consent moves from pending to granted, then its form response,
+ * future payments' accounts, audit row, merchant's events, mandates and SMS receipt are written
+ * with it. Null when another change moved the consent from pending first.
+ */
+async function writeGrant(
+  tx: TDb,
+  config: TConfig,
+  grant: TGrantWrite,
+): Promise<{ receipt: string | null } | null> {
+  if (!(await markGranted(tx, grant))) return null;
+  if (grant.form) await submitGrantForm(tx, grant, grant.form);
+  await bindFutureAccounts(tx, grant);
+  await recordGrantAudit(tx, grant);
+  await recordMerchantGrant(tx, grant);
+  // Each chosen account's mandate, told once: only this grant moved the consent from pending.
+  const { futureIds, linked } = grant.accounts;
+  await recordActiveMandates(tx, {
+    clientId: grant.found.clientId,
+    consentId: grant.consentId,
+    mandateIds: futureIds.flatMap((id) => linked.get(id)?.mandateId ?? []),
+    now: grant.now,
+  });
+  return { receipt: await queueGrantReceipt(tx, config, grant) };
+}
+
+/** Moves the consent from pending to granted; false when it was no longer pending. */
+async function markGranted(tx: TDb, grant: TGrantWrite): Promise<boolean> {
+  const { consentId, payerId, now } = grant;
+  const [row] = await tx
+    .update(consents)
+    .set({
+      status: 'granted',
+      grantedAt: now,
+      grantedBy: payerId,
+      // Data sharing lasts 12 months unless the payer confirms it again (data-sharing-expiry.ts).
+      dataSharingExpiresAt: grant.found.consent.dataSharing ? dataSharingExpiry(now) : null,
+    })
+    .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
+    .returning({ id: consents.id });
+  return row !== undefined;
+}
+
+/** Submits the consent's form response with the grant and tells the merchant it is complete. */
+async function submitGrantForm(
+  tx: TDb,
+  grant: TGrantWrite,
+  form: { formResponseId: string },
+): Promise<void> {
+  const { consentId, now } = grant;
+  // The response is closed first (later saves are refused), then checked again inside: a
+  // section saved since the first check cannot slip past the grant.
+  await markFormResponseSubmitted(tx, form.formResponseId, now);
+  await assertFormCompleteForGrant(tx, consentId);
+  // The answers are final: the merchant may read them (GET /api/v1/forms/{id}/responses/{id}).
+  await recordMerchantEvent(tx, {
+    clientId: grant.found.clientId,
+    consentId,
+    type: 'form.completed',
+    data: {
+      consentId,
+      formId: grant.found.consent.formId,
+      formResponseId: form.formResponseId,
+      submittedAt: now.toISOString(),
+    },
+    now,
+  });
+}
+
+/** Binds each future payment to the chosen accounts, first to last (docs/payments.md). */
+async function bindFutureAccounts(tx: TDb, grant: TGrantWrite): Promise<void> {
+  const { futureIds, linked } = grant.accounts;
+  const futurePaymentIds = grant.found.consent.payments
     .filter((p) => p.type === 'future')
     .map((p) => p.paymentId);
+  const bindings = futurePaymentIds.flatMap((paymentId) =>
+    futureIds.map((accountId, position) => ({
+      paymentId,
+      position,
+      accountId,
+      mandateId: linked.get(accountId)?.mandateId ?? '',
+      payerId: grant.payerId ?? '',
+      createdAt: grant.now,
+    })),
+  );
+  if (bindings.length > 0) await tx.insert(futurePaymentAccounts).values(bindings);
+}
 
-  // The SMS receipt of a signed-in payer's grant, queued with it (consent-receipts.ts).
-  const receiptUrl = payerId === null ? null : await receiptUrlOf(db, config, consentId);
-  const seal = await smsSeal(db);
-  const granted = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(consents)
-      .set({
-        status: 'granted',
+/** The grant's audit row: what was granted, by whom, and the passkey's signature of it. */
+async function recordGrantAudit(tx: TDb, grant: TGrantWrite): Promise<void> {
+  const { consentId, call, payerId, now, signature } = grant;
+  await tx.insert(consentEvents).values({
+    consentId,
+    type: 'consent.granted',
+    actor: payerId ? `payer:${payerId}` : 'payer:anonymous',
+    data: {
+      dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
+      immediatePaymentId: grant.immediate?.paymentId ?? null,
+      immediateAccountId: grant.debitFrom?.account.id ?? null,
+      formResponseId: grant.form?.formResponseId ?? null,
+      futureAccountIds: grant.accounts.futureIds,
+      originalRequestId: call.originalRequestId,
+      record: grantRecord(grant.found.consent, {
+        payerId,
+        channel: call.channel ?? null,
+        authentication: signature ? 'passkey' : 'none',
         grantedAt: now,
-        grantedBy: payerId,
-        // Data sharing lasts 12 months unless the payer confirms it again (data-sharing-expiry.ts).
-        dataSharingExpiresAt: consent.dataSharing ? dataSharingExpiry(now) : null,
-      })
-      .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
-      .returning({ id: consents.id });
-    if (!row) return null;
-    // The response is closed first (later saves are refused), then checked again inside: a
-    // section saved since the first check cannot slip past the grant.
-    if (form) {
-      await markFormResponseSubmitted(tx, form.formResponseId, now);
-      await assertFormCompleteForGrant(tx, consentId);
-      // The answers are final: the merchant may read them (GET /api/v1/forms/{id}/responses/{id}).
-      await recordMerchantEvent(tx, {
-        clientId: found.clientId,
-        consentId,
-        type: 'form.completed',
-        data: {
-          consentId,
-          formId: consent.formId,
-          formResponseId: form.formResponseId,
-          submittedAt: now.toISOString(),
-        },
-        now,
-      });
-    }
-    // Each future payment is collected from the chosen accounts, first to last (docs/payments.md).
-    const bindings = futurePaymentIds.flatMap((paymentId) =>
-      futureIds.map((accountId, position) => ({
-        paymentId,
-        position,
-        accountId,
-        mandateId: linked.get(accountId)?.mandateId ?? '',
-        payerId: payerId ?? '',
-        createdAt: now,
-      })),
-    );
-    if (bindings.length > 0) await tx.insert(futurePaymentAccounts).values(bindings);
-    await tx.insert(consentEvents).values({
-      consentId,
-      type: 'consent.granted',
-      actor: payerId ? `payer:${payerId}` : 'payer:anonymous',
-      data: {
-        dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
-        immediatePaymentId: immediate?.paymentId ?? null,
-        immediateAccountId: debitFrom?.account.id ?? null,
-        formResponseId: form?.formResponseId ?? null,
-        futureAccountIds: futureIds,
-        originalRequestId: call.originalRequestId,
-        record: grantRecord(consent, {
-          payerId,
-          channel: call.channel ?? null,
-          authentication: signature ? 'passkey' : 'none',
-          grantedAt: now,
-        }),
-        signature: signature
-          ? {
-              digest: signature.digest,
-              credentialId: signature.credentialId,
-              signedAt: signature.signedAt.toISOString(),
-              evidence: signature.evidence,
-            }
-          : null,
-      },
-      createdAt: now,
-    });
-    await recordMerchantEvent(tx, {
-      clientId: found.clientId,
-      consentId,
-      type: 'consent.granted',
-      data: {
-        consentId,
-        grantedAt: now.toISOString(),
-        immediatePaymentId: immediate?.paymentId ?? null,
-        dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
-        payerAuthenticated: payerId !== null,
-      },
-      now,
-    });
-    // Each chosen account's mandate, told once: only this grant moved the consent from pending.
-    await recordActiveMandates(tx, {
-      clientId: found.clientId,
-      consentId,
-      mandateIds: futureIds.flatMap((id) => linked.get(id)?.mandateId ?? []),
-      now,
-    });
-    const receipt =
-      payerId !== null && receiptUrl !== null
-        ? await queueConsentReceipt(tx, config, seal, {
-            consentId,
-            payerId,
-            merchantName: consent.counterparty.name,
-            grantedAt: now,
-            receiptUrl,
-          })
-        : null;
-    return { receipt };
+      }),
+      signature: signature
+        ? {
+            digest: signature.digest,
+            credentialId: signature.credentialId,
+            signedAt: signature.signedAt.toISOString(),
+            evidence: signature.evidence,
+          }
+        : null,
+    },
+    createdAt: now,
   });
-  if (granted) {
-    await ctx.events.publish({
-      type: 'consent.granted',
-      data: { consentId, clientId: found.clientId, merchantId: consent.counterparty.merchantId },
-    });
-    // Sent now when this process works on SMS jobs; its failure leaves the grant as it is.
-    await sendQueuedSms(ctx.jobs, [granted.receipt]);
-    return answerFor(ctx, consentId, payerId, paidResults, { message: 'Consent granted' });
-  }
-  // Another change moved it from pending meanwhile: a grant (the same answer as a retry), or a
-  // Decline or the expiry sweep, which this grant must not be answered as if it had won.
+}
+
+/** The merchant's 'consent.granted' event, sent once the grant commits. */
+async function recordMerchantGrant(tx: TDb, grant: TGrantWrite): Promise<void> {
+  const { consentId, call, now } = grant;
+  await recordMerchantEvent(tx, {
+    clientId: grant.found.clientId,
+    consentId,
+    type: 'consent.granted',
+    data: {
+      consentId,
+      grantedAt: now.toISOString(),
+      immediatePaymentId: grant.immediate?.paymentId ?? null,
+      dataTypes: call.dataSharing?.granted ? call.dataSharing.dataTypes : [],
+      payerAuthenticated: grant.payerId !== null,
+    },
+    now,
+  });
+}
+
+/** Queues a signed-in payer's SMS receipt of the grant; the SMS job's id, or null. */
+async function queueGrantReceipt(
+  tx: TDb,
+  config: TConfig,
+  grant: TGrantWrite,
+): Promise<string | null> {
+  const { payerId, receiptUrl } = grant;
+  if (payerId === null || receiptUrl === null) return null;
+  return queueConsentReceipt(tx, config, grant.seal, {
+    consentId: grant.consentId,
+    payerId,
+    merchantName: grant.found.consent.counterparty.name,
+    grantedAt: grant.now,
+    receiptUrl,
+  });
+}
+
+/** Tells the app the consent is granted, sends its SMS receipt, and answers the grant. */
+async function announceGrant(
+  ctx: TGrantContext,
+  grant: TGrantWrite,
+  receipt: string | null,
+  paidResults: TGrantResponse['paymentResults'],
+): Promise<TGrantResponse> {
+  const { consentId, found } = grant;
+  await ctx.events.publish({
+    type: 'consent.granted',
+    data: {
+      consentId,
+      clientId: found.clientId,
+      merchantId: found.consent.counterparty.merchantId,
+    },
+  });
+  // Sent now when this process works on SMS jobs; its failure leaves the grant as it is.
+  await sendQueuedSms(ctx.jobs, [receipt]);
+  return answerFor(ctx, consentId, grant.payerId, paidResults, { message: 'Consent granted' });
+}
+
+/**
+ * The answer when another change moved the consent from pending meanwhile: a grant (the same
+ * answer as a retry), or a Decline or the expiry sweep, which this grant must not be answered as
+ * if it had won.
+ */
+async function answerAfterLostGrant(
+  ctx: TGrantContext,
+  consentId: string,
+  payerId: string | null,
+  paidResults: TGrantResponse['paymentResults'],
+): Promise<TGrantResponse> {
   const answer = await answerFor(ctx, consentId, payerId, paidResults, {});
   if (answer.status === 'granted') return answer;
   throw new AppError(answer.status === 'declined' ? 'CONSENT_REJECTED' : 'CONSENT_NOT_FOUND');
