@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
 import type { TDatabase, TDb } from '../db/database';
-import { activeTraceparent, inSpanOf } from '../observability/tracing';
+import { inJobSpan, traceContextOf, withTraceContext } from './job-trace';
 
 /*
  * The job engine (docs/jobs.md): pg-boss, behind this small port. On PostgreSQL it opens its own
@@ -171,13 +171,49 @@ export function jobIdFor(key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** What the engine's steps share: pg-boss, the kinds by name, the options and its state. */
+type TEngineCore = {
+  boss: PgBoss;
+  kinds: Map<string, TJobKind>;
+  options: TJobsOptions;
+  state: 'stopped' | 'starting' | 'started' | 'failed';
+  failure: string;
+};
+
 export function jobEngine(options: TJobsOptions): TJobs {
-  const { database, onError } = options;
-  const kinds = new Map(options.kinds.map((kind) => [kind.name, kind]));
-  const worked = options.kinds.filter((kind) => options.works(kind.name));
-  const working = worked.length > 0;
-  const connection = database.engine;
-  const boss = new PgBoss({
+  const core: TEngineCore = {
+    boss: bossFor(options),
+    kinds: new Map(options.kinds.map((kind) => [kind.name, kind])),
+    options,
+    state: 'stopped',
+    failure: '',
+  };
+  core.boss.on('error', (error) => options.onError(error, null));
+  const engine: TJobs = {
+    start: () => startEngine(core, () => started.add(engine)),
+    async stop() {
+      started.delete(engine);
+      await stopEngine(core);
+    },
+    readiness: () => readinessOf(core),
+    enqueue: (tx, kind, data, enqueueOptions) => enqueueOn(core, tx, kind, data, enqueueOptions),
+    drain: (names) => drainKinds(core, names),
+    nudge: (name, ids) => nudgeKind(core, name, ids),
+    runNow: (name, data) => runOneNow(core, name, data),
+    backlog: () => jobBacklog(core.boss, [...core.kinds.keys()]),
+    kinds: () => [...core.kinds.keys()],
+  };
+  return engine;
+}
+
+/**
+ * pg-boss on the app's database: on PGlite through its PGlite client, on PostgreSQL a pool of
+ * its own. Workers, schedules and supervision only in a process that works on some kind.
+ */
+function bossFor(options: TJobsOptions): PgBoss {
+  const working = options.kinds.some((kind) => options.works(kind.name));
+  const connection = options.database.engine;
+  return new PgBoss({
     schema: JOBS_SCHEMA,
     ...('pglite' in connection
       ? { backend: 'pglite' as const, db: fromPglite(connection.pglite) }
@@ -190,239 +226,267 @@ export function jobEngine(options: TJobsOptions): TJobs {
     // traced by handle() instead, in the trace of the request that queued it.
     openTelemetry: { enabled: false },
   });
-  boss.on('error', (error) => onError(error, null));
-  let state: 'stopped' | 'starting' | 'started' | 'failed' = 'stopped';
-  let failure = '';
-
-  const kindOf = (name: string): TJobKind => {
-    const kind = kinds.get(name);
-    if (!kind) throw new Error(`No job kind '${name}'`);
-    return kind;
-  };
-
-  /** A periodic kind's next run, `everyMs` from now (one waits at a time: 'short' policy). */
-  async function queueNext(kind: TJobKind): Promise<void> {
-    if (!kind.everyMs || !options.works(kind.name)) return;
-    await boss.send(kind.name, {}, { startAfter: Math.max(1, Math.round(kind.everyMs / 1_000)) });
-  }
-
-  /** Runs a job's kind on its data, in a span of the trace that queued it (if a request did). */
-  async function handle(kind: TJobKind, job: Job<object>): Promise<unknown> {
-    const { traceparent, ...data } = job.data as { traceparent?: unknown };
-    const attributes = { 'messaging.destination.name': kind.name, 'messaging.message.id': job.id };
-    try {
-      return await inSpanOf(traceparent, `job ${kind.name}`, attributes, () => kind.run(data));
-    } finally {
-      if (kind.everyMs) await queueNext(kind).catch((error: unknown) => onError(error, kind.name));
-    }
-  }
-
-  /**
-   * Runs one fetched job here and settles it: completed with its output, or failed (retried) and
-   * moved to the retry lane. A job failed for the last time is dead-lettered instead, and the move
-   * finds it no more.
-   */
-  async function runFetched(kind: TJobKind, job: Job<object>): Promise<unknown> {
-    const startedAt = performance.now();
-    const ran = (outcome: TJobRun['outcome']) =>
-      options.onRun?.({
-        kind: kind.name,
-        outcome,
-        seconds: (performance.now() - startedAt) / 1000,
-      });
-    let output: unknown;
-    try {
-      output = await handle(kind, job);
-    } catch (error) {
-      ran('error');
-      onError(error, kind.name);
-      await boss.fail(kind.name, job.id, { message: messageOf(error) });
-      await boss.update(kind.name, undefined, { id: job.id, priority: RETRY_PRIORITY });
-      throw error;
-    }
-    ran('ok');
-    await boss.complete(kind.name, job.id, outputOf(output));
-    return output;
-  }
-
-  /** A worker's fetch: each job run and settled here in turn; one failing stops no other. */
-  async function runBatch(kind: TJobKind, jobs: Job<object>[]): Promise<null> {
-    for (const job of jobs) await runFetched(kind, job).catch(() => undefined);
-    return null;
-  }
-
-  /**
-   * The workers of a kind: one for a periodic kind (its queue holds one waiting run); for a kind
-   * of jobs queued one per change, one for its new jobs and one for its retries.
-   */
-  async function workOn(kind: TJobKind): Promise<void> {
-    const work = (lane: { minPriority?: number; maxPriority?: number }) =>
-      boss.work<object>(
-        kind.name,
-        { ...POLLING, ...lane, batchSize: JOBS_PER_FETCH, burstWhenBatchFull: true },
-        (jobs) => runBatch(kind, jobs),
-      );
-    if (kind.everyMs !== undefined) {
-      await work({});
-      return;
-    }
-    await work({ minPriority: FRESH_PRIORITY });
-    await work({ maxPriority: RETRY_PRIORITY });
-  }
-
-  /**
-   * Resolves once no job of `ids` waits or runs any more (it was tried: completed, or failed and
-   * waiting for its retry), or NUDGE_WAIT_MS after the call. drain() ran every waiting one here;
-   * one still running was taken first by a worker, of this process or another.
-   */
-  async function triedOrLate(name: string, ids: string[]): Promise<void> {
-    const late = performance.now() + NUDGE_WAIT_MS;
-    for (const id of ids) {
-      for (;;) {
-        const [job] = await boss.findJobs(name, { id });
-        if (!job || (job.state !== 'created' && job.state !== 'active')) break;
-        if (performance.now() >= late) return;
-        await new Promise((resolve) => setTimeout(resolve, NUDGE_POLL_MS));
-      }
-    }
-  }
-
-  /**
-   * pg-boss's schema (made or migrated by pg-boss) and one queue per kind, with its dead letter.
-   * The queues are read once: only a missing one is created, and only one whose options are not
-   * the kind's any more is updated. A database that has them all (every start after the first,
-   * and one opened from the PGlite template, which holds them) is asked one statement, not three
-   * per kind.
-   */
-  async function makeSchemaAndQueues(): Promise<void> {
-    await boss.start();
-    const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
-    for (const kind of kinds.values()) {
-      const queue = {
-        retryLimit: kind.retry.limit,
-        retryDelay: kind.retry.delaySeconds,
-        retryBackoff: true,
-        retryDelayMax: kind.retry.maxDelaySeconds,
-        expireInSeconds: kind.expireSeconds ?? 300,
-        deadLetter: deadLetterOf(kind.name),
-      };
-      if (!existing.has(queue.deadLetter)) {
-        await boss.createQueue(queue.deadLetter, { retryLimit: 0 });
-      }
-      const found = existing.get(kind.name);
-      if (!found) {
-        await boss.createQueue(kind.name, {
-          ...queue,
-          policy: kind.everyMs === undefined ? 'standard' : 'short',
-          notify: true,
-        });
-      } else if (queueOptionsDiffer(found, queue)) {
-        await boss.updateQueue(kind.name, queue);
-      }
-    }
-  }
-
-  const engine: TJobs = {
-    async start() {
-      state = 'starting';
-      try {
-        const pglite = 'pglite' in connection ? connection.pglite : null;
-        const before = (pglite && startsOnPglite.get(pglite)) ?? Promise.resolve();
-        const made = before.catch(() => undefined).then(makeSchemaAndQueues);
-        if (pglite) startsOnPglite.set(pglite, made);
-        await made;
-        started.add(engine);
-        for (const kind of worked) {
-          await workOn(kind);
-          if (kind.everyMs === undefined) continue;
-          // At start: what a process that stopped (or crashed) left is taken up now.
-          await boss.send(kind.name, {});
-          // A backstop: a run every minute, should the chain of runs break.
-          if (kind.everyMs > 0) await boss.schedule(kind.name, '* * * * *', {});
-        }
-        state = 'started';
-      } catch (error) {
-        state = 'failed';
-        failure = messageOf(error);
-        throw error;
-      }
-    },
-    async stop() {
-      started.delete(engine);
-      if (state === 'stopped') return;
-      state = 'stopped';
-      await boss.stop({ graceful: true, close: true, timeout: 10_000 });
-    },
-    async readiness() {
-      if (state !== 'started') {
-        return {
-          ready: false,
-          reason:
-            state === 'failed'
-              ? `the job engine did not start: ${failure}`
-              : `the job engine is ${state}`,
-        };
-      }
-      try {
-        await boss.getQueue(kinds.keys().next().value ?? 'none');
-        return { ready: true };
-      } catch (error) {
-        return { ready: false, reason: `the job engine does not answer: ${messageOf(error)}` };
-      }
-    },
-    async enqueue(tx, kind, data, enqueueOptions = {}) {
-      kindOf(kind);
-      // The request queuing it (its trace's id, nothing secret): the job's span continues it.
-      const traceparent = activeTraceparent();
-      return boss.send(kind, traceparent ? { ...data, traceparent } : data, {
-        db: fromDrizzle(tx as never, sql as never),
-        ...(enqueueOptions.id ? { id: enqueueOptions.id } : {}),
-        ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}),
-        ...(enqueueOptions.singletonKey ? { singletonKey: enqueueOptions.singletonKey } : {}),
-      });
-    },
-    async drain(names) {
-      const chosen = (names ?? [...kinds.keys()]).map(kindOf);
-      let total = 0;
-      for (;;) {
-        let ran = 0;
-        for (const kind of chosen) {
-          const jobs = await boss.fetch<object>(kind.name, { batchSize: 20 });
-          for (const job of jobs) {
-            ran += 1;
-            await runFetched(kind, job).catch(() => undefined);
-          }
-        }
-        if (ran === 0) return total;
-        total += ran;
-      }
-    },
-    async nudge(name, ids = []) {
-      if (state !== 'started' || !options.works(name)) return;
-      try {
-        await engine.drain([name]);
-        await triedOrLate(name, ids);
-      } catch (error) {
-        onError(error, name);
-      }
-    },
-    async runNow(name, data = {}) {
-      const kind = kindOf(name);
-      // A periodic kind's queue holds one waiting run: this one, or the one waiting already.
-      await boss.send(kind.name, data);
-      const [job] = await boss.fetch<object>(kind.name, { batchSize: 1 });
-      // Another process (or call) took the waiting run: this one runs here all the same, as
-      // every kind's work claims its rows in one statement each, and two runs share them.
-      if (!job) return kind.run(data);
-      return runFetched(kind, job);
-    },
-    async backlog() {
-      return jobBacklog(boss, [...kinds.keys()]);
-    },
-    kinds: () => [...kinds.keys()],
-  };
-  return engine;
 }
+
+/** The kind named `name`; an unknown one is an error of the caller. */
+function kindOf(core: TEngineCore, name: string): TJobKind {
+  const kind = core.kinds.get(name);
+  if (!kind) throw new Error(`No job kind '${name}'`);
+  return kind;
+}
+
+/**
+ * Starts the engine: its schema and queues (one start after another on one PGlite), then, told
+ * `queuesMade`, the workers and schedules of the kinds this process works on. A failure is kept
+ * for readiness.
+ */
+async function startEngine(core: TEngineCore, queuesMade: () => void): Promise<void> {
+  core.state = 'starting';
+  try {
+    const connection = core.options.database.engine;
+    const pglite = 'pglite' in connection ? connection.pglite : null;
+    const before = (pglite && startsOnPglite.get(pglite)) ?? Promise.resolve();
+    const made = before.catch(() => undefined).then(() => makeSchemaAndQueues(core));
+    if (pglite) startsOnPglite.set(pglite, made);
+    await made;
+    queuesMade();
+    for (const kind of core.kinds.values()) {
+      if (core.options.works(kind.name)) await workAndSchedule(core, kind);
+    }
+    core.state = 'started';
+  } catch (error) {
+    core.state = 'failed';
+    core.failure = messageOf(error);
+    throw error;
+  }
+}
+
+/** Stops pg-boss, letting the jobs it runs finish (10 s at most); once only. */
+async function stopEngine(core: TEngineCore): Promise<void> {
+  if (core.state === 'stopped') return;
+  core.state = 'stopped';
+  await core.boss.stop({ graceful: true, close: true, timeout: 10_000 });
+}
+
+/** A worked kind's workers; a periodic one also runs at start and has its backstop schedule. */
+async function workAndSchedule(core: TEngineCore, kind: TJobKind): Promise<void> {
+  await workOn(core, kind);
+  if (kind.everyMs === undefined) return;
+  // At start: what a process that stopped (or crashed) left is taken up now.
+  await core.boss.send(kind.name, {});
+  // A backstop: a run every minute, should the chain of runs break.
+  if (kind.everyMs > 0) await core.boss.schedule(kind.name, '* * * * *', {});
+}
+
+/** Whether the engine started and answers; the reason when it does not. */
+async function readinessOf(
+  core: TEngineCore,
+): Promise<{ ready: true } | { ready: false; reason: string }> {
+  if (core.state !== 'started') {
+    return {
+      ready: false,
+      reason:
+        core.state === 'failed'
+          ? `the job engine did not start: ${core.failure}`
+          : `the job engine is ${core.state}`,
+    };
+  }
+  try {
+    await core.boss.getQueue(core.kinds.keys().next().value ?? 'none');
+    return { ready: true };
+  } catch (error) {
+    return { ready: false, reason: `the job engine does not answer: ${messageOf(error)}` };
+  }
+}
+
+/**
+ * Queues a job of `kind` on `tx`, the transaction of the change that calls for it, carrying the
+ * trace context of the request queuing it (nothing secret): the job's span continues it.
+ */
+async function enqueueOn(
+  core: TEngineCore,
+  tx: TDb,
+  kind: string,
+  data: object,
+  enqueueOptions: TEnqueueOptions = {},
+): Promise<string | null> {
+  kindOf(core, kind);
+  return core.boss.send(kind, withTraceContext(data), {
+    db: fromDrizzle(tx as never, sql as never),
+    ...(enqueueOptions.id ? { id: enqueueOptions.id } : {}),
+    ...(enqueueOptions.startAfter ? { startAfter: enqueueOptions.startAfter } : {}),
+    ...(enqueueOptions.singletonKey ? { singletonKey: enqueueOptions.singletonKey } : {}),
+  });
+}
+
+/** Runs every job of `names` (all kinds when absent) that may run now, until none is left. */
+async function drainKinds(core: TEngineCore, names?: string[]): Promise<number> {
+  const chosen = (names ?? [...core.kinds.keys()]).map((name) => kindOf(core, name));
+  let total = 0;
+  for (;;) {
+    let ran = 0;
+    for (const kind of chosen) {
+      const jobs = await core.boss.fetch<object>(kind.name, { batchSize: 20 });
+      for (const job of jobs) {
+        ran += 1;
+        await runFetched(core, kind, job).catch(() => undefined);
+      }
+    }
+    if (ran === 0) return total;
+    total += ran;
+  }
+}
+
+/** Runs the waiting jobs of `name` here when this process works on it, then waits for `ids`. */
+async function nudgeKind(core: TEngineCore, name: string, ids: string[] = []): Promise<void> {
+  if (core.state !== 'started' || !core.options.works(name)) return;
+  try {
+    await drainKinds(core, [name]);
+    await triedOrLate(core.boss, name, ids);
+  } catch (error) {
+    core.options.onError(error, name);
+  }
+}
+
+/** Queues one run of a kind and runs it here now; answers what its handler answered. */
+async function runOneNow(core: TEngineCore, name: string, data: object = {}): Promise<unknown> {
+  const kind = kindOf(core, name);
+  // A periodic kind's queue holds one waiting run: this one, or the one waiting already.
+  await core.boss.send(kind.name, data);
+  const [job] = await core.boss.fetch<object>(kind.name, { batchSize: 1 });
+  // Another process (or call) took the waiting run: this one runs here all the same, as
+  // every kind's work claims its rows in one statement each, and two runs share them.
+  if (!job) return kind.run(data);
+  return runFetched(core, kind, job);
+}
+
+/** A periodic kind's next run, `everyMs` from now (one waits at a time: 'short' policy). */
+async function queueNext(core: TEngineCore, kind: TJobKind): Promise<void> {
+  if (!kind.everyMs || !core.options.works(kind.name)) return;
+  const startAfter = Math.max(1, Math.round(kind.everyMs / 1_000));
+  await core.boss.send(kind.name, {}, { startAfter });
+}
+
+/** Runs a job's kind on its data, in a span of the trace that queued it (if a request did). */
+async function handle(core: TEngineCore, kind: TJobKind, job: Job<object>): Promise<unknown> {
+  const { carrier, data } = traceContextOf(job.data);
+  const attributes = { 'messaging.destination.name': kind.name, 'messaging.message.id': job.id };
+  try {
+    return await inJobSpan(carrier, `job ${kind.name}`, attributes, () => kind.run(data));
+  } finally {
+    if (kind.everyMs) {
+      await queueNext(core, kind).catch((error: unknown) => core.options.onError(error, kind.name));
+    }
+  }
+}
+
+/**
+ * Runs one fetched job here and settles it: completed with its output, or failed (retried) and
+ * moved to the retry lane. A job failed for the last time is dead-lettered instead, and the move
+ * finds it no more.
+ */
+async function runFetched(core: TEngineCore, kind: TJobKind, job: Job<object>): Promise<unknown> {
+  const { boss, options } = core;
+  const startedAt = performance.now();
+  const ran = (outcome: TJobRun['outcome']) =>
+    options.onRun?.({
+      kind: kind.name,
+      outcome,
+      seconds: (performance.now() - startedAt) / 1000,
+    });
+  let output: unknown;
+  try {
+    output = await handle(core, kind, job);
+  } catch (error) {
+    ran('error');
+    options.onError(error, kind.name);
+    await boss.fail(kind.name, job.id, { message: messageOf(error) });
+    await boss.update(kind.name, undefined, { id: job.id, priority: RETRY_PRIORITY });
+    throw error;
+  }
+  ran('ok');
+  await boss.complete(kind.name, job.id, outputOf(output));
+  return output;
+}
+
+/**
+ * The workers of a kind: one for a periodic kind (its queue holds one waiting run); for a kind
+ * of jobs queued one per change, one for its new jobs and one for its retries. Each fetch's jobs
+ * run and settle here in turn; one failing stops no other.
+ */
+async function workOn(core: TEngineCore, kind: TJobKind): Promise<void> {
+  const runBatch = async (jobs: Job<object>[]) => {
+    for (const job of jobs) await runFetched(core, kind, job).catch(() => undefined);
+    return null;
+  };
+  const work = (lane: { minPriority?: number; maxPriority?: number }) =>
+    core.boss.work<object>(
+      kind.name,
+      { ...POLLING, ...lane, batchSize: JOBS_PER_FETCH, burstWhenBatchFull: true },
+      runBatch,
+    );
+  if (kind.everyMs !== undefined) {
+    await work({});
+    return;
+  }
+  await work({ minPriority: FRESH_PRIORITY });
+  await work({ maxPriority: RETRY_PRIORITY });
+}
+
+/**
+ * Resolves once no job of `ids` waits or runs any more (it was tried: completed, or failed and
+ * waiting for its retry), or NUDGE_WAIT_MS after the call. drain() ran every waiting one here;
+ * one still running was taken first by a worker, of this process or another.
+ */
+async function triedOrLate(boss: PgBoss, name: string, ids: string[]): Promise<void> {
+  const late = performance.now() + NUDGE_WAIT_MS;
+  for (const id of ids) {
+    for (;;) {
+      const [job] = await boss.findJobs(name, { id });
+      if (!job || (job.state !== 'created' && job.state !== 'active')) break;
+      if (performance.now() >= late) return;
+      await new Promise((resolve) => setTimeout(resolve, NUDGE_POLL_MS));
+    }
+  }
+}
+
+/**
+ * pg-boss's schema (made or migrated by pg-boss) and one queue per kind, with its dead letter.
+ * The queues are read once: only a missing one is created, and only one whose options are not
+ * the kind's any more is updated. A database that has them all (every start after the first,
+ * and one opened from the PGlite template, which holds them) is asked one statement, not three
+ * per kind.
+ */
+async function makeSchemaAndQueues({ boss, kinds }: TEngineCore): Promise<void> {
+  await boss.start();
+  const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
+  for (const kind of kinds.values()) {
+    const queue = queueOptionsOf(kind);
+    if (!existing.has(queue.deadLetter)) {
+      await boss.createQueue(queue.deadLetter, { retryLimit: 0 });
+    }
+    const found = existing.get(kind.name);
+    if (!found) {
+      await boss.createQueue(kind.name, {
+        ...queue,
+        policy: kind.everyMs === undefined ? 'standard' : 'short',
+        notify: true,
+      });
+    } else if (queueOptionsDiffer(found, queue)) {
+      await boss.updateQueue(kind.name, queue);
+    }
+  }
+}
+
+/** A kind's queue options: its retry policy, expiry and dead letter. */
+const queueOptionsOf = (kind: TJobKind): TQueueOptions => ({
+  retryLimit: kind.retry.limit,
+  retryDelay: kind.retry.delaySeconds,
+  retryBackoff: true,
+  retryDelayMax: kind.retry.maxDelaySeconds,
+  expireInSeconds: kind.expireSeconds ?? 300,
+  deadLetter: deadLetterOf(kind.name),
+});
 
 /**
  * Per kind: its jobs by state (with the dead-letter queue's as 'dead') and how long the oldest

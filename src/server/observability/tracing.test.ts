@@ -17,7 +17,13 @@ type TOtlpAttribute = {
   key: string;
   value: { stringValue?: string; intValue?: string | number };
 };
-type TOtlpSpan = { name: string; traceId: string; attributes: TOtlpAttribute[] };
+type TOtlpSpan = {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes: TOtlpAttribute[];
+};
 type TOtlpExport = {
   resourceSpans: Array<{ scopeSpans: Array<{ spans: TOtlpSpan[] }> }>;
 };
@@ -187,7 +193,7 @@ describe('a card payment’s trace', () => {
 });
 
 describe('a payment’s webhook', () => {
-  it('is delivered in a span of the payment’s trace, with its ids', async () => {
+  it('is delivered in a span of the payment’s trace, by a job that is a child of its request', async () => {
     const consent = await consentWithPayment(app, database);
     const registered = await app.inject({
       method: 'POST',
@@ -220,10 +226,12 @@ describe('a payment’s webhook', () => {
         attributesOf(span)['oya.payment_id'] === consent.paymentId,
     );
     expect(delivery.traceId).toBe(request?.traceId);
-    expect(
-      spans.some(
-        (span) => span.name === 'job webhooks.deliver' && span.traceId === request?.traceId,
-      ),
-    ).toBe(true);
+    const job = spans.find(
+      (span) => span.name === 'job webhooks.deliver' && span.traceId === request?.traceId,
+    );
+    expect(job).toBeDefined();
+    // The job carried the request's trace context: its span's parent is a span of the request.
+    const parent = spans.find((span) => span.spanId === job?.parentSpanId);
+    expect(parent?.traceId).toBe(request?.traceId);
   });
 });

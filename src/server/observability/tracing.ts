@@ -1,7 +1,6 @@
 import {
   context,
   INVALID_SPAN_CONTEXT,
-  ROOT_CONTEXT,
   SpanStatusCode,
   trace,
   type Attributes,
@@ -157,41 +156,4 @@ export async function inSpan<T>(
       span.end();
     }
   });
-}
-
-/** W3C Trace Context's traceparent (version 00): trace id, parent span id, flags. */
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/**
- * The W3C traceparent of the active span (a job queued now carries it, docs/operations.md
- * "Traces"); null while no span is active or tracing is off. It names a trace, nothing secret.
- */
-export function activeTraceparent(): string | null {
-  const spanContext = trace.getActiveSpan()?.spanContext();
-  if (!spanContext || !trace.isSpanContextValid(spanContext)) return null;
-  const flags = spanContext.traceFlags.toString(16).padStart(2, '0');
-  return `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;
-}
-
-/**
- * Runs `work` in a span of the trace `traceparent` names, a child of the span that was active
- * where it was taken (the request that queued a job); without one (or with tracing off), runs it
- * with no span at all, so work nobody asked for in a request starts no trace.
- */
-export async function inSpanOf<T>(
-  traceparent: unknown,
-  name: string,
-  attributes: Attributes,
-  work: (span: Span) => Promise<T>,
-): Promise<T> {
-  const parent = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
-  if (!active || !parent) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
-  const [, traceId = '', spanId = '', flags = '00'] = parent;
-  const remote = trace.setSpanContext(ROOT_CONTEXT, {
-    traceId,
-    spanId,
-    traceFlags: parseInt(flags, 16),
-    isRemote: true,
-  });
-  return context.with(remote, () => inSpan(name, attributes, work));
 }
