@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZApiKeysResponse,
@@ -42,17 +42,19 @@ import {
 import { staffGuard, staffOf } from './dashboard-guard';
 import { ZIdempotencyHeaders } from './idempotency';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
-/** API keys, webhooks and their deliveries, the request log (docs/dashboard.md "Developers"). */
-export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const { db, clock, jobs } = ctx;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = staffGuard(app, ctx);
+type TStaffGuard = ReturnType<typeof staffGuard>;
+
+/** The merchant whose dashboard the signed-in staff member works in. */
+const merchantOf = (request: FastifyRequest) => staffOf(request).staff.merchantId;
+
+/** The signed-in staff member as the audit log names them. */
+const who = (request: FastifyRequest) => actorOf(staffOf(request));
+
+/** The merchant's API keys: the list, a new secret, the origins that may embed the page. */
+function registerKeyRoutes(r: TZodApp, { db, clock }: TRouteContext, guard: TStaffGuard) {
   const keys = guard({ action: 'keys.manage' });
-  const webhooks = guard({ action: 'webhooks.manage' });
-  const merchantOf = (request: Parameters<typeof staffOf>[0]) => staffOf(request).staff.merchantId;
-  const who = (request: Parameters<typeof staffOf>[0]) => actorOf(staffOf(request));
-
   r.get(
     '/api/dashboard/keys',
     {
@@ -116,7 +118,12 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       ),
     }),
   );
+}
 
+/** The merchant's webhook endpoints: the list, and a new one with its secret. */
+function registerWebhookEndpointRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
+  const { db } = ctx;
+  const webhooks = guard({ action: 'webhooks.manage' });
   r.get(
     '/api/dashboard/webhooks',
     {
@@ -155,7 +162,12 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       return reply.code(201).send({ success: true as const, ...added });
     },
   );
+}
 
+/** A webhook endpoint changed, disabled or deleted, each once per Idempotency-Key. */
+function registerWebhookChangeRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
+  const { db, clock } = ctx;
+  const webhooks = guard({ action: 'webhooks.manage' });
   r.patch(
     '/api/dashboard/webhooks/:webhookId',
     {
@@ -219,7 +231,15 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       return { success: true as const };
     },
   );
+}
 
+/** Webhook deliveries: the list, the dead-lettered ones, one sent again. */
+function registerWebhookDeliveryRoutes(
+  r: TZodApp,
+  { db, clock, jobs }: TRouteContext,
+  guard: TStaffGuard,
+) {
+  const webhooks = guard({ action: 'webhooks.manage' });
   r.get(
     '/api/dashboard/webhooks/deliveries',
     {
@@ -269,7 +289,15 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       return { success: true as const };
     },
   );
+}
 
+/** A webhook endpoint enabled again after a 410, or given a new signing secret. */
+function registerWebhookRenewalRoutes(
+  r: TZodApp,
+  { db, clock }: TRouteContext,
+  guard: TStaffGuard,
+) {
+  const webhooks = guard({ action: 'webhooks.manage' });
   r.post(
     '/api/dashboard/webhooks/:webhookId/enable',
     {
@@ -303,7 +331,10 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       ...(await rotateWebhook(db, who(request), request.params.webhookId, clock.now())),
     }),
   );
+}
 
+/** The merchant API's request log. */
+function registerRequestLogRoute(r: TZodApp, { db, clock }: TRouteContext, guard: TStaffGuard) {
   r.get(
     '/api/dashboard/requests',
     {
@@ -319,4 +350,16 @@ export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async
       requests: await listRequests(db, merchantOf(request), clock.now()),
     }),
   );
+}
+
+/** API keys, webhooks and their deliveries, the request log (docs/dashboard.md "Developers"). */
+export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = staffGuard(app, ctx);
+  registerKeyRoutes(r, ctx, guard);
+  registerWebhookEndpointRoutes(r, ctx, guard);
+  registerWebhookChangeRoutes(r, ctx, guard);
+  registerWebhookDeliveryRoutes(r, ctx, guard);
+  registerWebhookRenewalRoutes(r, ctx, guard);
+  registerRequestLogRoute(r, ctx, guard);
 };
