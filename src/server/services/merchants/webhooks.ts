@@ -487,6 +487,14 @@ export type TWebhookDeliverer = {
   deliverOne(deliveryId: number): Promise<boolean>;
 };
 
+/** What a deliverer's steps share: the context, a try's time limit, the batch, the metrics. */
+type TDeliveryRun = {
+  ctx: TWebhookContext;
+  timeoutMs: number;
+  batch: number;
+  onTried: ((tried: TDeliveryTry) => void) | undefined;
+};
+
 /**
  * The sender of webhook deliveries, run by the job engine (jobs/kinds.ts): 'webhooks.deliver' sends
  * the delivery its job names (queued in the transaction that wrote the event), 'webhooks.sweep'
@@ -496,175 +504,213 @@ export function webhookDeliverer(
   ctx: TWebhookContext,
   options: { timeoutMs?: number; batch?: number; onTried?: (tried: TDeliveryTry) => void } = {},
 ): TWebhookDeliverer {
-  const { db, clock } = ctx;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const batch = options.batch ?? 20;
-
-  /**
-   * Claims due deliveries in one statement: pending, due, with no earlier undelivered event of
-   * the same consent for the same endpoint, and not claimed by another process (SKIP LOCKED).
-   */
-  async function claim(now: Date, only?: number): Promise<TClaimed[]> {
-    const lease = new Date(now.getTime() + CLAIM_LEASE_MS).toISOString();
-    const result = await db.execute(sql`
-      WITH due AS (
-        SELECT d.id FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz
-          AND (${only ?? null}::int IS NULL OR d.id = ${only ?? null}::int)
-          AND EXISTS (
-            SELECT 1 FROM webhook_endpoints q WHERE q.id = d.endpoint_id AND q.disabled_at IS NULL)
-          AND NOT EXISTS (
-            SELECT 1 FROM webhook_deliveries e
-            WHERE e.endpoint_id = d.endpoint_id AND e.status = 'pending'
-              AND e.consent_id IS NOT DISTINCT FROM d.consent_id AND e.event_id < d.event_id)
-        ORDER BY d.id LIMIT ${batch}
-        FOR UPDATE OF d SKIP LOCKED)
-      UPDATE webhook_deliveries w SET next_attempt_at = ${lease}::timestamptz
-      FROM due, webhook_endpoints p, merchant_events m
-      WHERE w.id = due.id AND p.id = w.endpoint_id AND m.id = w.event_id
-      RETURNING w.id, w.consent_id, w.attempts, w.endpoint_id, p.url, p.secret_sealed, p.retiring_secrets,
-                m.public_id, m.type, m.data, m.created_at AS event_created_at`);
-    return rowsOf<TClaimed>(result);
-  }
-
-  /**
-   * Sends one claimed delivery in a span with its event's ids (the payment's or consent's): in the
-   * trace of the request that made the event when its job carried one, else a trace of its own.
-   * The span holds no URL (a merchant's may carry a token) and nothing of the body.
-   */
-  async function deliver(row: TClaimed): Promise<TDeliveryOutcome> {
-    const attributes = {
-      ...idAttributes({ ...row.data, consentId: row.consent_id ?? row.data.consentId }),
-      'oya.webhook_event_id': row.public_id,
-      'oya.webhook_event_type': row.type,
-      'oya.webhook_delivery_id': row.id,
-      'oya.webhook_attempt': row.attempts + 1,
-    };
-    const startedAt = performance.now();
-    return inSpan('webhook deliver', attributes, async (span) => {
-      const outcome = await sendAndRecord(row);
-      span.setAttribute('oya.webhook_outcome', outcome);
-      const seconds = (performance.now() - startedAt) / 1000;
-      options.onTried?.({ eventType: row.type, outcome, seconds });
-      return outcome;
-    });
-  }
-
-  /** Sends one claimed delivery and records what came of it. */
-  async function sendAndRecord(row: TClaimed): Promise<TDeliveryOutcome> {
-    const body = JSON.stringify({
-      id: row.public_id,
-      type: row.type,
-      createdAt: new Date(row.event_created_at).toISOString(),
-      data: row.data,
-    });
-    const startedAt = clock.now();
-    const timestamp = Math.floor(startedAt.getTime() / 1_000);
-    // Checked again now: the name's answer may have changed since registration (or since the
-    // last try). A refused target is not connected to at all.
-    const target = await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, row.url);
-    // The current secret first, then each rotated-away one still in its overlap.
-    const sealed = [
-      row.secret_sealed,
-      ...row.retiring_secrets
-        .filter((retiring) => new Date(retiring.until) > startedAt)
-        .map((retiring) => retiring.sealed)
-        .reverse(),
-    ];
-    const secrets = target ? await Promise.all(sealed.map((s) => unseal(db, s))) : [];
-    const outcome = target
-      ? await postToTarget(target, {
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'OyaMoney-Webhooks/1',
-            'webhook-id': row.public_id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': webhookSignatures(secrets, row.public_id, timestamp, body),
-            'oya-event-type': row.type,
-          },
-          body,
-          timeoutMs,
-        })
-      : null;
-    const status = outcome && 'status' in outcome ? outcome.status : null;
-    const lastBody = outcome && 'status' in outcome ? outcome.body : null;
-    const error = failureOf(outcome, timeoutMs);
-    const now = clock.now();
-    const attempts = row.attempts + 1;
-    if (error === null) {
-      await db
-        .update(webhookDeliveries)
-        .set({
-          status: 'delivered',
-          attempts,
-          lastStatus: status,
-          lastError: null,
-          lastBody,
-          deliveredAt: now,
-        })
-        .where(eq(webhookDeliveries.id, row.id));
-      return 'delivered';
-    }
-    if (status === 410) {
-      // Gone: the endpoint is disabled, and what it is still owed is failed (resendable once
-      // the merchant enables it again).
-      await db.transaction(async (tx) => {
-        await tx
-          .update(webhookEndpoints)
-          .set({ disabledAt: now, disabledBy: 'receiver' })
-          .where(
-            and(eq(webhookEndpoints.id, row.endpoint_id), isNull(webhookEndpoints.disabledAt)),
-          );
-        await tx
-          .update(webhookDeliveries)
-          .set({ status: 'failed', attempts, lastStatus: status, lastError: error, lastBody })
-          .where(eq(webhookDeliveries.id, row.id));
-        await failOwed(tx, row.endpoint_id, NOT_SENT_DISABLED);
-      });
-      return 'disabled';
-    }
-    // A 429 or 503 with Retry-After: not again before it says (the backoff if that is longer).
-    const asked =
-      outcome && 'status' in outcome && (status === 429 || status === 503)
-        ? retryAfterMs(outcome.retryAfter, now)
-        : null;
-    const delay = Math.max(retryDelayMs(attempts), asked ?? 0);
-    const eventAge = now.getTime() - new Date(row.event_created_at).getTime();
-    const next = new Date(now.getTime() + delay);
-    const givenUp = eventAge + delay > WEBHOOK_RETRY_WINDOW_MS;
-    await db
-      .update(webhookDeliveries)
-      .set({
-        status: givenUp ? 'failed' : 'pending',
-        attempts,
-        lastStatus: status,
-        lastError: error,
-        lastBody,
-        nextAttemptAt: next,
-      })
-      .where(eq(webhookDeliveries.id, row.id));
-    return givenUp ? 'given_up' : 'retrying';
-  }
-
+  const run: TDeliveryRun = {
+    ctx,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    batch: options.batch ?? 20,
+    onTried: options.onTried,
+  };
   return {
     async runDue() {
       let tried = 0;
       for (;;) {
-        const claimed = await claim(clock.now());
+        const claimed = await claimDue(run, ctx.clock.now());
         if (claimed.length === 0) return tried;
         // One consent's deliveries are never both claimed (the earlier one blocks the later), so
         // the batch may go out at once.
-        await Promise.all(claimed.map((row) => deliver(row)));
+        await Promise.all(claimed.map((row) => deliver(run, row)));
         tried += claimed.length;
       }
     },
     async deliverOne(deliveryId) {
-      const [row] = await claim(clock.now(), deliveryId);
+      const [row] = await claimDue(run, ctx.clock.now(), deliveryId);
       if (!row) return false;
-      await deliver(row);
+      await deliver(run, row);
       return true;
     },
   };
+}
+
+/**
+ * Claims due deliveries in one statement: pending, due, with no earlier undelivered event of
+ * the same consent for the same endpoint, and not claimed by another process (SKIP LOCKED).
+ */
+async function claimDue({ ctx, batch }: TDeliveryRun, now: Date, only?: number) {
+  const lease = new Date(now.getTime() + CLAIM_LEASE_MS).toISOString();
+  const result = await ctx.db.execute(sql`
+    WITH due AS (
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz
+        AND (${only ?? null}::int IS NULL OR d.id = ${only ?? null}::int)
+        AND EXISTS (
+          SELECT 1 FROM webhook_endpoints q WHERE q.id = d.endpoint_id AND q.disabled_at IS NULL)
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries e
+          WHERE e.endpoint_id = d.endpoint_id AND e.status = 'pending'
+            AND e.consent_id IS NOT DISTINCT FROM d.consent_id AND e.event_id < d.event_id)
+      ORDER BY d.id LIMIT ${batch}
+      FOR UPDATE OF d SKIP LOCKED)
+    UPDATE webhook_deliveries w SET next_attempt_at = ${lease}::timestamptz
+    FROM due, webhook_endpoints p, merchant_events m
+    WHERE w.id = due.id AND p.id = w.endpoint_id AND m.id = w.event_id
+    RETURNING w.id, w.consent_id, w.attempts, w.endpoint_id, p.url, p.secret_sealed, p.retiring_secrets,
+              m.public_id, m.type, m.data, m.created_at AS event_created_at`);
+  return rowsOf<TClaimed>(result);
+}
+
+/**
+ * Sends one claimed delivery in a span with its event's ids (the payment's or consent's): in the
+ * trace of the request that made the event when its job carried one, else a trace of its own.
+ * The span holds no URL (a merchant's may carry a token) and nothing of the body.
+ */
+async function deliver(run: TDeliveryRun, row: TClaimed): Promise<TDeliveryOutcome> {
+  const attributes = {
+    ...idAttributes({ ...row.data, consentId: row.consent_id ?? row.data.consentId }),
+    'oya.webhook_event_id': row.public_id,
+    'oya.webhook_event_type': row.type,
+    'oya.webhook_delivery_id': row.id,
+    'oya.webhook_attempt': row.attempts + 1,
+  };
+  const startedAt = performance.now();
+  return inSpan('webhook deliver', attributes, async (span) => {
+    const outcome = await sendAndRecord(run, row);
+    span.setAttribute('oya.webhook_outcome', outcome);
+    const seconds = (performance.now() - startedAt) / 1000;
+    run.onTried?.({ eventType: row.type, outcome, seconds });
+    return outcome;
+  });
+}
+
+/** Sends one claimed delivery and records what came of it. */
+async function sendAndRecord(run: TDeliveryRun, row: TClaimed): Promise<TDeliveryOutcome> {
+  const outcome = await post(run, row);
+  const tried: TTried = {
+    status: outcome && 'status' in outcome ? outcome.status : null,
+    lastBody: outcome && 'status' in outcome ? outcome.body : null,
+    error: failureOf(outcome, run.timeoutMs),
+    now: run.ctx.clock.now(),
+    attempts: row.attempts + 1,
+  };
+  if (tried.error === null) return recordDelivered(run.ctx.db, row, tried);
+  if (tried.status === 410) return recordGone(run.ctx.db, row, tried);
+  // A 429 or 503 with Retry-After: not again before it says (the backoff if that is longer).
+  const asked =
+    outcome && 'status' in outcome && (tried.status === 429 || tried.status === 503)
+      ? retryAfterMs(outcome.retryAfter, tried.now)
+      : null;
+  return recordRetry(run.ctx.db, row, tried, asked);
+}
+
+/** What came of one try, as the delivery's row keeps it. */
+type TTried = {
+  status: number | null;
+  lastBody: string | null;
+  error: string | null;
+  now: Date;
+  attempts: number;
+};
+
+/**
+ * Posts a claimed delivery's event, signed with each secret that signs now; null when its URL
+ * does not resolve to addresses webhooks may reach (checked again now: the name's answer may have
+ * changed since registration, or since the last try; a refused target is not connected to).
+ */
+async function post({ ctx, timeoutMs }: TDeliveryRun, row: TClaimed): Promise<TPostOutcome | null> {
+  const body = JSON.stringify({
+    id: row.public_id,
+    type: row.type,
+    createdAt: new Date(row.event_created_at).toISOString(),
+    data: row.data,
+  });
+  const startedAt = ctx.clock.now();
+  const timestamp = Math.floor(startedAt.getTime() / 1_000);
+  const target = await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, row.url);
+  if (!target) return null;
+  // The current secret first, then each rotated-away one still in its overlap.
+  const sealed = [
+    row.secret_sealed,
+    ...row.retiring_secrets
+      .filter((retiring) => new Date(retiring.until) > startedAt)
+      .map((retiring) => retiring.sealed)
+      .reverse(),
+  ];
+  const secrets = await Promise.all(sealed.map((s) => unseal(ctx.db, s)));
+  return postToTarget(target, {
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'OyaMoney-Webhooks/1',
+      'webhook-id': row.public_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': webhookSignatures(secrets, row.public_id, timestamp, body),
+      'oya-event-type': row.type,
+    },
+    body,
+    timeoutMs,
+  });
+}
+
+/** A 2xx: the delivery is delivered. */
+async function recordDelivered(db: TDb, row: TClaimed, tried: TTried): Promise<'delivered'> {
+  await db
+    .update(webhookDeliveries)
+    .set({
+      status: 'delivered',
+      attempts: tried.attempts,
+      lastStatus: tried.status,
+      lastError: null,
+      lastBody: tried.lastBody,
+      deliveredAt: tried.now,
+    })
+    .where(eq(webhookDeliveries.id, row.id));
+  return 'delivered';
+}
+
+/**
+ * A 410 Gone: the endpoint is disabled, and what it is still owed is failed (resendable once the
+ * merchant enables it again).
+ */
+async function recordGone(db: TDb, row: TClaimed, tried: TTried): Promise<'disabled'> {
+  const { attempts, status: lastStatus, error: lastError, lastBody } = tried;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(webhookEndpoints)
+      .set({ disabledAt: tried.now, disabledBy: 'receiver' })
+      .where(and(eq(webhookEndpoints.id, row.endpoint_id), isNull(webhookEndpoints.disabledAt)));
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: 'failed', attempts, lastStatus, lastError, lastBody })
+      .where(eq(webhookDeliveries.id, row.id));
+    await failOwed(tx, row.endpoint_id, NOT_SENT_DISABLED);
+  });
+  return 'disabled';
+}
+
+/**
+ * Any other failure: tried again after the backoff (or the receiver's Retry-After, `askedMs`, if
+ * longer), or given up once that would fall past the event's three days.
+ */
+async function recordRetry(
+  db: TDb,
+  row: TClaimed,
+  tried: TTried,
+  askedMs: number | null,
+): Promise<'retrying' | 'given_up'> {
+  const { now, attempts } = tried;
+  const delay = Math.max(retryDelayMs(attempts), askedMs ?? 0);
+  const eventAge = now.getTime() - new Date(row.event_created_at).getTime();
+  const givenUp = eventAge + delay > WEBHOOK_RETRY_WINDOW_MS;
+  await db
+    .update(webhookDeliveries)
+    .set({
+      status: givenUp ? 'failed' : 'pending',
+      attempts,
+      lastStatus: tried.status,
+      lastError: tried.error,
+      lastBody: tried.lastBody,
+      nextAttemptAt: new Date(now.getTime() + delay),
+    })
+    .where(eq(webhookDeliveries.id, row.id));
+  return givenUp ? 'given_up' : 'retrying';
 }
 
 /** The deliveries of a client's webhooks, newest first (GET /api/v1/webhooks/deliveries). */
