@@ -20,6 +20,7 @@ import {
 } from '../services/payments/payment-reads';
 import { chargeTokensOf, ZChargeTokens } from './payment-access';
 import { payerOf, requirePayer } from './payer-guard';
+import type { TZodApp } from './zod-app';
 import { jsonAnswers } from './responses';
 
 /** An SSE route's 200 is an event stream, not JSON: declared so the route table says so. */
@@ -49,109 +50,101 @@ const ZTicketRequest = z.discriminatedUnion('stream', [
   z.strictObject({ stream: z.literal('account-link'), accountLinkId: ZIdentifier }),
 ]);
 
+/** What the streams work with: the routes' context, the event hub and the addresses' slots. */
+type TStreamContext = TRouteContext & { hub: TEventHub; slots: TStreamSlots };
+
 /**
- * The page's live events over server-sent events (spec §7 "Event streams"; docs/payments.md):
- * each event is a row of the event log, its id the SSE id, so a reconnect with Last-Event-ID
- * gets what it missed. A signed-in payer opens a stream with a ticket; on a consent that needs no
- * sign-in, a page opens a payment's stream with the consent link and the charge tokens it holds.
+ * Streams the events of `stream` after the client's last one, until it goes away, each as
+ * `seen` shows it to this reader (in order: one is sent only after the one before it). The
+ * client names where it resumes (Last-Event-ID, sent by EventSource on reconnect, or
+ * ?lastEventId=); a client that names nothing hears the stream from `unnamed`: its `start`,
+ * for a stream that is one attempt's own, or its `latest` event, for a stream several attempts
+ * share, so a page is shown only what happened after it asked. `seen` answering null keeps an
+ * event from this reader.
+ *
+ * HEAD answers the headers and closes the connection: nothing is watched, no slot is taken, and
+ * the socket is not kept alive for a next request. A GET takes one of its address's slots
+ * (SSE_MAX_PER_ADDRESS) for as long as its socket lives, however it ends.
  */
-export const eventStreamRoutes: FastifyPluginAsync<
-  TRouteContext & { hub: TEventHub; slots: TStreamSlots }
-> = async (app, ctx) => {
-  // A comment line every SSE_HEARTBEAT_MS (15 s) keeps proxies from closing a quiet stream.
-  await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
-  // The plugin answers an Accept that refuses text/event-stream (application/json) 406 in a
-  // shape of its own, which the routes' declared answers refuse: sent in the catalogue's.
-  app.addHook('preSerialization', async (_request, reply, payload) =>
-    reply.statusCode === 406 ? errorBody('NOT_ACCEPTABLE', STREAM_ONLY_MESSAGE) : payload,
+const pipe = async (
+  ctx: TStreamContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stream: string,
+  {
+    lastEventId,
+    unnamed = 'start',
+    seen,
+  }: {
+    lastEventId: number | undefined;
+    unnamed?: 'start' | 'latest';
+    seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
+  },
+) => {
+  // HEAD answers what GET would, without the stream: its status and headers, then the end.
+  if (request.method === 'HEAD') {
+    void reply.header('connection', 'close');
+    reply.sse.sendHeaders();
+    return;
+  }
+  const release = ctx.slots.take(request.ip);
+  if (!release) throw new AppError('TOO_MANY_STREAMS');
+  // The socket's end frees the slot, whether the client closed it, it dropped, or the server did.
+  reply.raw.once('close', release);
+  if (reply.raw.destroyed) release();
+  const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
+  const named = Number.isSafeInteger(header) && header > 0 ? header : lastEventId;
+  const after = named ?? (unnamed === 'latest' ? await latestEventId(ctx.db, stream) : 0);
+  reply.sse.keepAlive();
+  await reply.sse.send({ event: 'ready', data: { stream: stream.split(':')[0] } });
+  let sending = Promise.resolve();
+  const stop = await ctx.hub.watch(stream, after, (event) => {
+    sending = sending
+      .then(async () => {
+        const data = seen ? await seen(event.data) : event.data;
+        if (!data || !reply.sse.isConnected) return;
+        await reply.sse.send({ id: String(event.id), event: event.type, data });
+      })
+      .catch(() => undefined);
+  });
+  reply.sse.onClose(stop);
+};
+
+/**
+ * The payment stream's events as `reader` hears them: an event about an attempt that is not
+ * theirs to hear is kept from them (hearsAttempt: a stream opened before another payer's
+ * attempt does not follow it), and the account the money came from is whole only to the payer
+ * who paid.
+ */
+const paymentEventsHeardBy = (
+  ctx: Pick<TRouteContext, 'db'>,
+  paymentId: string,
+  reader: TPaymentReader,
+) => {
+  const masked = paymentEventsSeenBy(
+    ctx.db,
+    paymentId,
+    'payerId' in reader.access ? reader.access.payerId : null,
   );
-  const api = app.withTypeProvider<ZodTypeProvider>();
-
-  /**
-   * Streams the events of `stream` after the client's last one, until it goes away, each as
-   * `seen` shows it to this reader (in order: one is sent only after the one before it). The
-   * client names where it resumes (Last-Event-ID, sent by EventSource on reconnect, or
-   * ?lastEventId=); a client that names nothing hears the stream from `unnamed`: its `start`,
-   * for a stream that is one attempt's own, or its `latest` event, for a stream several attempts
-   * share, so a page is shown only what happened after it asked. `seen` answering null keeps an
-   * event from this reader.
-   *
-   * HEAD answers the headers and closes the connection: nothing is watched, no slot is taken, and
-   * the socket is not kept alive for a next request. A GET takes one of its address's slots
-   * (SSE_MAX_PER_ADDRESS) for as long as its socket lives, however it ends.
-   */
-  const pipe = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    stream: string,
-    {
-      lastEventId,
-      unnamed = 'start',
-      seen,
-    }: {
-      lastEventId: number | undefined;
-      unnamed?: 'start' | 'latest';
-      seen?: (data: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
-    },
-  ) => {
-    // HEAD answers what GET would, without the stream: its status and headers, then the end.
-    if (request.method === 'HEAD') {
-      void reply.header('connection', 'close');
-      reply.sse.sendHeaders();
-      return;
+  const heard = new Map<string, Promise<boolean>>();
+  return async (data: Record<string, unknown>) => {
+    const attemptId = (data as { attempt?: { attemptId?: unknown } }).attempt?.attemptId;
+    if (typeof attemptId !== 'string') return null;
+    let hears = heard.get(attemptId);
+    if (!hears) {
+      // A failed lookup keeps the event back and asks again for the next one.
+      hears = hearsAttempt(ctx.db, attemptId, reader).catch(() => {
+        heard.delete(attemptId);
+        return false;
+      });
+      heard.set(attemptId, hears);
     }
-    const release = ctx.slots.take(request.ip);
-    if (!release) throw new AppError('TOO_MANY_STREAMS');
-    // The socket's end frees the slot, whether the client closed it, it dropped, or the server did.
-    reply.raw.once('close', release);
-    if (reply.raw.destroyed) release();
-    const header = Number(reply.sse.lastEventId ?? request.headers['last-event-id']);
-    const named = Number.isSafeInteger(header) && header > 0 ? header : lastEventId;
-    const after = named ?? (unnamed === 'latest' ? await latestEventId(ctx.db, stream) : 0);
-    reply.sse.keepAlive();
-    await reply.sse.send({ event: 'ready', data: { stream: stream.split(':')[0] } });
-    let sending = Promise.resolve();
-    const stop = await ctx.hub.watch(stream, after, (event) => {
-      sending = sending
-        .then(async () => {
-          const data = seen ? await seen(event.data) : event.data;
-          if (!data || !reply.sse.isConnected) return;
-          await reply.sse.send({ id: String(event.id), event: event.type, data });
-        })
-        .catch(() => undefined);
-    });
-    reply.sse.onClose(stop);
+    return (await hears) ? masked(data) : null;
   };
+};
 
-  /**
-   * The payment stream's events as `reader` hears them: an event about an attempt that is not
-   * theirs to hear is kept from them (hearsAttempt: a stream opened before another payer's
-   * attempt does not follow it), and the account the money came from is whole only to the payer
-   * who paid.
-   */
-  const paymentEventsHeardBy = (paymentId: string, reader: TPaymentReader) => {
-    const masked = paymentEventsSeenBy(
-      ctx.db,
-      paymentId,
-      'payerId' in reader.access ? reader.access.payerId : null,
-    );
-    const heard = new Map<string, Promise<boolean>>();
-    return async (data: Record<string, unknown>) => {
-      const attemptId = (data as { attempt?: { attemptId?: unknown } }).attempt?.attemptId;
-      if (typeof attemptId !== 'string') return null;
-      let hears = heard.get(attemptId);
-      if (!hears) {
-        // A failed lookup keeps the event back and asks again for the next one.
-        hears = hearsAttempt(ctx.db, attemptId, reader).catch(() => {
-          heard.delete(attemptId);
-          return false;
-        });
-        heard.set(attemptId, hears);
-      }
-      return (await hears) ? masked(data) : null;
-    };
-  };
-
+/** A signed-in payer's ticket to a stream: a payment's, an account link's, their card linking's. */
+function registerStreamTicketRoute(api: TZodApp, ctx: TStreamContext) {
   api.post(
     '/api/events/tickets',
     {
@@ -187,7 +180,10 @@ export const eventStreamRoutes: FastifyPluginAsync<
       };
     },
   );
+}
 
+/** A payment's stream, opened with a ticket or with the consent link and its charge tokens. */
+function registerPaymentStreamRoute(api: TZodApp, ctx: TStreamContext) {
   api.get(
     '/api/events/payments/:paymentId',
     {
@@ -227,13 +223,16 @@ export const eventStreamRoutes: FastifyPluginAsync<
         const readable = await loadReadable(ctx.db, paymentId, reader);
         if (readable.clientId !== clientId) throw new AppError('CONSENT_FORBIDDEN');
       }
-      await pipe(request, reply, stream, {
+      await pipe(ctx, request, reply, stream, {
         lastEventId,
-        seen: paymentEventsHeardBy(paymentId, reader),
+        seen: paymentEventsHeardBy(ctx, paymentId, reader),
       });
     },
   );
+}
 
+/** The streams a ticket alone opens: a bank validation's, an account link's, the card linking's. */
+function registerTicketStreamRoutes(api: TZodApp, ctx: TStreamContext) {
   api.get(
     '/api/events/bank-validation/:validationId',
     {
@@ -253,7 +252,7 @@ export const eventStreamRoutes: FastifyPluginAsync<
       // it is that search's, whose results may have come before the page opened it.
       const stream = eventStreams.bankValidation(request.params.validationId);
       await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
-      await pipe(request, reply, stream, { lastEventId });
+      await pipe(ctx, request, reply, stream, { lastEventId });
     },
   );
 
@@ -276,7 +275,7 @@ export const eventStreamRoutes: FastifyPluginAsync<
       // one link's (each attempt is a new link): all of it is the attempt the page made.
       const stream = eventStreams.accountLink(request.params.accountLinkId);
       await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) => named === stream);
-      await pipe(request, reply, stream, { lastEventId });
+      await pipe(ctx, request, reply, stream, { lastEventId });
     },
   );
 
@@ -299,7 +298,27 @@ export const eventStreamRoutes: FastifyPluginAsync<
       const { stream } = await redeemStreamTicket(ctx.db, ticket, ctx.clock.now(), (named) =>
         named.startsWith(eventStreams.cardLinking('')),
       );
-      await pipe(request, reply, stream, { lastEventId, unnamed: 'latest' });
+      await pipe(ctx, request, reply, stream, { lastEventId, unnamed: 'latest' });
     },
   );
+}
+
+/**
+ * The page's live events over server-sent events (spec §7 "Event streams"; docs/payments.md):
+ * each event is a row of the event log, its id the SSE id, so a reconnect with Last-Event-ID
+ * gets what it missed. A signed-in payer opens a stream with a ticket; on a consent that needs no
+ * sign-in, a page opens a payment's stream with the consent link and the charge tokens it holds.
+ */
+export const eventStreamRoutes: FastifyPluginAsync<TStreamContext> = async (app, ctx) => {
+  // A comment line every SSE_HEARTBEAT_MS (15 s) keeps proxies from closing a quiet stream.
+  await app.register(fastifySse, { heartbeatInterval: ctx.config.sseHeartbeatMs });
+  // The plugin answers an Accept that refuses text/event-stream (application/json) 406 in a
+  // shape of its own, which the routes' declared answers refuse: sent in the catalogue's.
+  app.addHook('preSerialization', async (_request, reply, payload) =>
+    reply.statusCode === 406 ? errorBody('NOT_ACCEPTABLE', STREAM_ONLY_MESSAGE) : payload,
+  );
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  registerStreamTicketRoute(api, ctx);
+  registerPaymentStreamRoute(api, ctx);
+  registerTicketStreamRoutes(api, ctx);
 };
