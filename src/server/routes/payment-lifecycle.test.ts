@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentAttempts } from '../db/schema';
-import { moveAttempt } from '../services/payments/payment-records';
+import { moveAttempt } from '../services/payments/attempt-lifecycle';
 import { startTestApp, testClock } from '../testing/test-app';
 import {
   consentWithPayment,

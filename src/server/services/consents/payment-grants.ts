@@ -10,7 +10,7 @@ import { grantRecord } from './consent-records';
 /*
  * A consent whose every request is met by its payment is granted by the payment
  * (src/domain/granted-by-payment.ts): called inside the transaction that executes the payment
- * (payment-records.ts completeAttempt), after the payment row is executed, so the payment and the
+ * (attempt-completion.ts completeAttempt), after the payment row is executed, so the payment and the
  * grant commit together or not at all. A payer who closes the tab after paying leaves the merchant
  * a granted consent; the page's grant afterwards finds it granted and answers the same
  * (consent-grants.ts).

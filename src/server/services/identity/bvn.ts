@@ -17,7 +17,7 @@ import { enqueueJob, type TJobKind } from '../../jobs/engine';
 import { queueSms } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
-import { isUniqueViolation } from '../payments/payment-records';
+import { isUniqueViolation } from '../../db/database-errors';
 import {
   codeTargetKey,
   HOUR_MS,

@@ -6,7 +6,7 @@ import { authSessions, payers } from '../../db/schema';
 import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
-import { isUniqueViolation } from '../payments/payment-records';
+import { isUniqueViolation } from '../../db/database-errors';
 import { findPayerById, findPayerByPhone, toAuthUser } from './payers';
 import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } from './phone-codes';
 import { smsSeal } from './sms-seal';

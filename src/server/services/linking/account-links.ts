@@ -46,7 +46,7 @@ import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { ownedByPage } from '../payments/charge-owners';
 import { book, ledgerAccount } from '../payments/ledger';
-import { isUniqueViolation } from '../payments/payment-records';
+import { isUniqueViolation } from '../../db/database-errors';
 import {
   answerHolderCheck,
   askAccountHolder,

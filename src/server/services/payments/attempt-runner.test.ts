@@ -18,7 +18,8 @@ import {
   type TAttemptAdapter,
   type TAttemptAnswer,
 } from './attempt-runner';
-import { loadPayable, type TAttemptRow } from './payment-records';
+import type { TAttemptRow } from './attempt-lifecycle';
+import { loadPayable } from './payment-records';
 import { settleCardCharge } from './settlements';
 import type { TCardChargeOutcome } from '../../providers/payments';
 

@@ -4,17 +4,16 @@ import type { TDb } from '../../db/database';
 import type { paymentAttempts, payments } from '../../db/schema';
 import { AppError } from '../app-error';
 import { reconcilePayment } from './lost-attempts';
+import { paidThePayment, type TCompletion } from './attempt-completion';
 import {
   callProvider,
   emitPaymentEvent,
   failAttempt,
   insertAttempt,
-  lockPendingPayment,
   type TAttemptChange,
   type TAttemptRow,
-  type TCompletion,
-  type TPayable,
-} from './payment-records';
+} from './attempt-lifecycle';
+import { lockPendingPayment, type TPayable } from './payment-records';
 
 /*
  * The one way a payment's attempt runs, whatever pays it (docs/payments.md): opened as
@@ -138,7 +137,7 @@ export async function recordAnswer<TResult>(
     case 'complete': {
       const completion = await answer.settle();
       // Paid meanwhile by another way: this charge was booked back out and is given back.
-      if (!completion.completed) throw new AppError('PAYMENT_ALREADY_MADE');
+      if (!paidThePayment(completion)) throw new AppError('PAYMENT_ALREADY_MADE');
       return answer.result(completion.payment);
     }
     case 'fail': {

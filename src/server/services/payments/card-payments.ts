@@ -25,12 +25,11 @@ import {
   emitPaymentEvent,
   failAttempt,
   inAttemptStates,
-  loadPayable,
   moveAttempt,
   moveAttempts,
   type TAttemptRow,
-  type TPaymentAccess,
-} from './payment-records';
+} from './attempt-lifecycle';
+import { loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './settlements';
 
 /*
@@ -46,7 +45,7 @@ import { savesCard, settleCardCharge } from './settlements';
 
 type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 
-export { STALE_CHARGE_MS } from './payment-records';
+export { STALE_CHARGE_MS } from './attempt-lifecycle';
 
 /** The catalogue's codes for a refused card and for a network that did not answer, by purpose. */
 const FAILURE_CODES = {

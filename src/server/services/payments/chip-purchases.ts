@@ -29,7 +29,8 @@ import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
 import { runAttempt } from './attempt-runner';
 import { newChargeToken } from './charge-owners';
-import { isUniqueViolation, loadPayable, type TPaymentAccess } from './payment-records';
+import { loadPayable, type TPaymentAccess } from './payment-records';
+import { isUniqueViolation } from '../../db/database-errors';
 import { recordAcquirerAnswer, settleChipPurchase } from './settlements';
 import { storedSecret } from '../server-secrets';
 

@@ -6,7 +6,8 @@ import { paymentAttempts } from '../../db/schema';
 import type { TCardSummary, TRequeryOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
-import { failAttempt, moveAttempt, type TAttemptRow, type TCompletion } from './payment-records';
+import { paidThePayment, type TCompletion } from './attempt-completion';
+import { failAttempt, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
 import {
   debitedAccount,
   giveBack,
@@ -145,7 +146,7 @@ async function settleProviderAnswer(
         await failAttempt(ctx.db, attempt, new AppError(code), 'given_back', now);
         return 'failed';
       }
-      return (await answer.book()).completed ? 'booked' : 'paid_otherwise';
+      return paidThePayment(await answer.book()) ? 'booked' : 'paid_otherwise';
     }
     case 'not_taken':
       if (code) await failAttempt(ctx.db, attempt, new AppError(code), answer.reason, now);

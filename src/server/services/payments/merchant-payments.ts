@@ -15,7 +15,7 @@ import {
 } from '../../db/schema';
 import { AppError } from '../app-error';
 import { collectClaimed, collectionById, type TCollectionRow } from './future-collections';
-import { isUniqueViolation } from './payment-records';
+import { isUniqueViolation } from '../../db/database-errors';
 import { refundsOfPayments } from './refunds';
 
 /*

@@ -9,7 +9,8 @@ import { eventStreams, latestEventId } from '../../events/event-log';
 import { attemptViewOf } from './attempt-view';
 import { AppError } from '../app-error';
 import { mayOwnCharge, ownedByPage } from './charge-owners';
-import type { TAttemptRow, TPaymentAccess } from './payment-records';
+import type { TAttemptRow } from './attempt-lifecycle';
+import type { TPaymentAccess } from './payment-records';
 import { originSeenBy, readerOf } from './origin-views';
 
 /*

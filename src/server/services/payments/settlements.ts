@@ -4,12 +4,13 @@ import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TAppContext } from '../../context';
 import { payerAccounts, paymentAttempts, terminalPurchases } from '../../db/schema';
 import type { TCardSummary } from '../../providers/payments';
-import { completeAttempt, type TAttemptRow, type TCompletion } from './payment-records';
+import type { TAttemptRow } from './attempt-lifecycle';
+import { completeAttempt, paidThePayment, type TCompletion } from './attempt-completion';
 
 /*
  * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
  * provider's own answer and the reconciler's requery book a success alike, in one transaction
- * with the payment's execution, its ledger entries and its events (completeAttempt). Money taken
+ * with the payment's execution, its ledger entries and its events (attempt-completion.ts). Money taken
  * for a payment that another attempt paid first is booked back out and owed back to the payer
  * in that transaction (the attempt's `refund` is 'owed'), then given back at the provider; what
  * stays owed (no answer, a crash) the reconciler gives back later.
@@ -102,30 +103,26 @@ export async function settleCardCharge(
   const cardColumns = { cardBrand: card.brand, cardFirst6: card.first6, cardLast4: card.last4 };
   // The card is kept for POST /api/payments/save-card only where its owner asked (savesCard).
   const cardToken = savesCard(attempt) ? charged.token : null;
-  // completeAttempt locks the payment first; the attempt's row after it, the order every
-  // transaction of a payment takes (a new attempt's too), so two never wait on each other.
-  const completion = await ctx.db.transaction(async (tx) => {
-    const completed = await completeAttempt(
+  const completion = await ctx.db.transaction((tx) =>
+    completeAttempt(
       tx,
-      { ...attempt, ...cardColumns },
-      cardOrigin(attempt, card),
       {
-        paymentType: 'card',
-        payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
-        shouldPromptCardLinking: attempt.saveCard,
-        shouldPromptBankAccountLinking: false,
-        // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
-        cardWasSaved: cardToken !== null,
+        attempt: { ...attempt, ...cardColumns },
+        taken: { providerReference, cardToken, ...cardColumns },
+        origin: cardOrigin(attempt, card),
+        event: {
+          paymentType: 'card',
+          payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
+          shouldPromptCardLinking: attempt.saveCard,
+          shouldPromptBankAccountLinking: false,
+          // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
+          cardWasSaved: cardToken !== null,
+        },
       },
       ctx.clock.now(),
-    );
-    await tx
-      .update(paymentAttempts)
-      .set({ providerReference, cardToken, ...cardColumns })
-      .where(eq(paymentAttempts.id, attempt.id));
-    return completed;
-  });
-  if (!completion.completed) await giveBack(ctx, attempt, providerReference);
+    ),
+  );
+  if (!paidThePayment(completion)) await giveBack(ctx, attempt, providerReference);
   return completion;
 }
 
@@ -136,31 +133,29 @@ export async function settleDebit(
   account: typeof payerAccounts.$inferSelect,
   providerReference: string,
 ): Promise<TCompletion> {
-  const completion = await ctx.db.transaction(async (tx) => {
-    const completed = await completeAttempt(
+  const completion = await ctx.db.transaction((tx) =>
+    completeAttempt(
       tx,
-      attempt,
-      accountOrigin(account),
       {
-        paymentType: 'account',
-        payerBank: {
-          bankName: account.bankName,
-          accountName: account.accountName,
-          accountNumber: account.accountNumber,
-          institutionCode: account.institutionCode,
+        attempt,
+        taken: { providerReference },
+        origin: accountOrigin(account),
+        event: {
+          paymentType: 'account',
+          payerBank: {
+            bankName: account.bankName,
+            accountName: account.accountName,
+            accountNumber: account.accountNumber,
+            institutionCode: account.institutionCode,
+          },
+          shouldPromptBankAccountLinking: false,
+          shouldPromptCardLinking: false,
         },
-        shouldPromptBankAccountLinking: false,
-        shouldPromptCardLinking: false,
       },
       ctx.clock.now(),
-    );
-    await tx
-      .update(paymentAttempts)
-      .set({ providerReference })
-      .where(eq(paymentAttempts.id, attempt.id));
-    return completed;
-  });
-  if (!completion.completed) await giveBack(ctx, attempt, providerReference);
+    ),
+  );
+  if (!paidThePayment(completion)) await giveBack(ctx, attempt, providerReference);
   return completion;
 }
 
@@ -193,48 +188,56 @@ export async function settleChipPurchase(
   const completion = await ctx.db.transaction(async (tx) => {
     const completed = await completeAttempt(
       tx,
-      attempt,
       {
-        paymentMethod: 'card',
-        obfuscatedCard: maskedPan,
-        maskedCardNumber: maskedPan,
-        schemeImageUrl: null,
-        isNewCard: false,
-        shouldPromptCardLinking: false,
-      },
-      {
-        paymentType: 'chip_card',
-        payerCard: { obfuscatedCard: maskedPan, brand: attempt.cardBrand },
-        // A chip purchase leaves no token to save the card with.
-        shouldPromptCardLinking: false,
-        shouldPromptBankAccountLinking: false,
-        cardWasSaved: false,
+        attempt,
+        taken: { providerReference },
+        origin: {
+          paymentMethod: 'card',
+          obfuscatedCard: maskedPan,
+          maskedCardNumber: maskedPan,
+          schemeImageUrl: null,
+          isNewCard: false,
+          shouldPromptCardLinking: false,
+        },
+        event: {
+          paymentType: 'chip_card',
+          payerCard: { obfuscatedCard: maskedPan, brand: attempt.cardBrand },
+          // A chip purchase leaves no token to save the card with.
+          shouldPromptCardLinking: false,
+          shouldPromptBankAccountLinking: false,
+          cardWasSaved: false,
+        },
       },
       ctx.clock.now(),
     );
-    await recordAcquirerAnswer(
-      tx,
-      attempt,
-      { responseCode: '00', authCode, providerReference },
-      ctx.clock.now(),
-    );
+    await recordAcquirerCodes(tx, attempt, { responseCode: '00', authCode }, ctx.clock.now());
     return completed;
   });
-  if (!completion.completed) await giveBack(ctx, attempt, providerReference);
+  if (!paidThePayment(completion)) await giveBack(ctx, attempt, providerReference);
   return completion;
 }
 
-/** The acquirer's answer kept with the purchase (its response and authorisation codes). */
+/** The acquirer's response and authorisation codes, kept with the purchase. */
+async function recordAcquirerCodes(
+  db: TSettleContext['db'],
+  attempt: TAttemptRow,
+  codes: { responseCode: string; authCode: string | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(terminalPurchases)
+    .set({ responseCode: codes.responseCode, authCode: codes.authCode, updatedAt: now })
+    .where(eq(terminalPurchases.attemptId, attempt.id));
+}
+
+/** The acquirer's answer to a purchase it declined: its codes, and its reference on the attempt. */
 export async function recordAcquirerAnswer(
   db: TSettleContext['db'],
   attempt: TAttemptRow,
   answer: { responseCode: string; authCode: string | null; providerReference: string | null },
   now: Date,
 ): Promise<void> {
-  await db
-    .update(terminalPurchases)
-    .set({ responseCode: answer.responseCode, authCode: answer.authCode, updatedAt: now })
-    .where(eq(terminalPurchases.attemptId, attempt.id));
+  await recordAcquirerCodes(db, attempt, answer, now);
   await db
     .update(paymentAttempts)
     .set({ providerReference: answer.providerReference })

@@ -13,15 +13,14 @@ import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/pay
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
+import { completeAttempt, paidThePayment } from './attempt-completion';
 import {
-  completeAttempt,
   emitPaymentEvent,
   insertAttempt,
-  loadPayable,
   moveAttempt,
   type TAttemptRow,
-  type TPaymentAccess,
-} from './payment-records';
+} from './attempt-lifecycle';
+import { loadPayable, type TPaymentAccess } from './payment-records';
 
 /*
  * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
@@ -334,48 +333,36 @@ export async function creditTransfer(
         institutionCode: sender.institutionCode,
       }
     : null;
-  // A savepoint: when the payment was paid otherwise, what completeAttempt booked is undone and
-  // the bank returns the money (we never hold a transfer we cannot use).
-  return tx
-    .transaction(async (savepoint) => {
-      const completion = await completeAttempt(
-        savepoint,
-        attempt,
-        {
-          paymentMethod: 'bank_transfer',
-          bankName: sender?.bankName ?? null,
-          accountNumber: sender?.accountNumber ?? null,
-          accountName: sender?.accountName ?? null,
-          institutionCode: sender?.institutionCode ?? null,
-          logo: sender ? logoOf(sender.institutionCode) : null,
-          isNewAccount: false,
-          shouldPromptBankAccountLinking,
-        },
-        {
-          paymentType: 'bank_transfer',
-          payerBank,
-          shouldPromptCardLinking: false,
-          shouldPromptBankAccountLinking,
-          cardWasSaved: false,
-        },
-        now,
-      );
-      if (!completion.completed) throw new TransferNotTaken();
-      return { taken: true } as const;
-    })
-    .catch(async (error: unknown): Promise<TTransferNoticeAnswer> => {
-      if (!(error instanceof TransferNotTaken)) throw error;
-      // Paid another way meanwhile: this account closes, and its money goes back.
-      const ended = await moveAttempt(
-        tx,
-        attempt.id,
-        'paidOtherwise',
-        { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
-        now,
-      );
-      await recordReturned(tx, ended ?? attempt, { amount, reason: 'already_paid' }, now);
-      return { taken: false, reason: 'already_paid' };
-    });
+  const completion = await completeAttempt(
+    tx,
+    {
+      attempt,
+      taken: {},
+      origin: {
+        paymentMethod: 'bank_transfer',
+        bankName: sender?.bankName ?? null,
+        accountNumber: sender?.accountNumber ?? null,
+        accountName: sender?.accountName ?? null,
+        institutionCode: sender?.institutionCode ?? null,
+        logo: sender ? logoOf(sender.institutionCode) : null,
+        isNewAccount: false,
+        shouldPromptBankAccountLinking,
+      },
+      event: {
+        paymentType: 'bank_transfer',
+        payerBank,
+        shouldPromptCardLinking: false,
+        shouldPromptBankAccountLinking,
+        cardWasSaved: false,
+      },
+    },
+    now,
+  );
+  if (paidThePayment(completion)) return { taken: true };
+  // Paid another way meanwhile: the account closed with it (nothing booked), and the bank
+  // returns the money (we never hold a transfer we cannot use).
+  await recordReturned(tx, attempt, { amount, reason: 'already_paid' }, now);
+  return { taken: false, reason: 'already_paid' };
 }
 
 /** Why a transfer into an attempt's account cannot be taken, when its account is not open. */
@@ -415,9 +402,6 @@ export async function noteReturnedTransfer(
   }
   await recordReturned(tx, attempt, { amount, reason }, now);
 }
-
-/** Thrown inside the savepoint to undo what completeAttempt booked. */
-class TransferNotTaken extends Error {}
 
 /** An expired one-time account ends its attempt (the sandbox's 'Expire this account now'). */
 export async function expireTransferAttempt(db: TDb, reference: string, now: Date): Promise<void> {

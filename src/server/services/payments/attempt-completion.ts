@@ -1,0 +1,282 @@
+import { eq } from 'drizzle-orm';
+import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
+import type { TPaymentOrigin } from '../../../domain/schemas/consent';
+import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
+import type { TDb } from '../../db/database';
+import { consentEvents, consents, paymentAttempts, payments } from '../../db/schema';
+import { grantMetByPayment } from '../consents/payment-grants';
+import { recordMerchantEvent } from '../merchants/webhooks';
+import {
+  emitPaymentEvent,
+  moveAttempt,
+  moveAttempts,
+  type TAttemptChange,
+  type TAttemptRow,
+} from './attempt-lifecycle';
+import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
+
+/*
+ * An attempt's completion (docs/payments.md "Completion"): the one place a payment becomes
+ * executed. Every way of paying comes here with what its provider took, inside the transaction
+ * that applies the answer (settlements.ts for a charge, a debit or a chip purchase; a transfer's
+ * notice, transfer-payments.ts), and every row is written once:
+ *  1. the payment's row is locked, then the attempt's (the order every transaction of a payment
+ *     takes, so two never wait on each other); an attempt settled before changes nothing;
+ *  2. a payment paid otherwise, or an attempt that had ended, owes the money back: booked in and
+ *     straight back out, the attempt keeping what it took and owing it (a transfer's bank
+ *     returns it itself: nothing is booked);
+ *  3. otherwise the money is booked in, the attempt completes with what it took, the payment's
+ *     other attempts close, the payment is executed, and its audit row, stream event and webhook
+ *     event are written; a consent its payment grants is granted.
+ * The answer is the fact, for the caller to act on (give the money back, return the transfer).
+ */
+
+type TPaymentRow = typeof payments.$inferSelect;
+type TConsentOwner = { merchantId: string; clientId: string };
+
+/** What the provider said the attempt took: kept on the attempt by the move that settles it. */
+export type TTaken = Pick<
+  TAttemptChange,
+  'providerReference' | 'cardToken' | 'cardBrand' | 'cardFirst6' | 'cardLast4'
+>;
+
+export type TCompletion =
+  /** This attempt executed its payment now. */
+  | { fact: 'executed'; payment: TPaymentRow }
+  /** It had executed it before: settled once, whoever asked first. */
+  | { fact: 'executed_before'; payment: TPaymentRow }
+  /** The payment was paid otherwise (or the attempt had ended): the money goes back. */
+  | { fact: 'paid_otherwise' }
+  /** Its money was owed back before. */
+  | { fact: 'owed_before' };
+
+/** Whether the attempt's money paid the payment (now or before). */
+export const paidThePayment = (
+  completion: TCompletion,
+): completion is Extract<TCompletion, { payment: TPaymentRow }> =>
+  completion.fact === 'executed' || completion.fact === 'executed_before';
+
+/** The attempt to complete, what it took, and what the payment and its stream record of it. */
+export type TCompletionRequest = {
+  attempt: TAttemptRow;
+  taken: TTaken;
+  /** Where the money came from (spec §3 Payment.origin). */
+  origin: TPaymentOrigin;
+  /** The stream's 'completed' event, less what completion fills in. */
+  event: Omit<TPaymentStatusEvent, 'paymentId' | 'status' | 'eventType' | 'attempt'>;
+};
+
+const LEDGER_KIND_OF: Record<TAttemptRow['method'], TLedgerTransactionKind> = {
+  card: 'card_payment',
+  bank_transfer: 'transfer_payment',
+  account: 'account_debit',
+  chip_card: 'chip_card_payment',
+};
+
+/** Completes an attempt and executes its payment, inside `tx` (the steps above). */
+export async function completeAttempt(
+  tx: TDb,
+  request: TCompletionRequest,
+  now: Date,
+): Promise<TCompletion> {
+  const { attempt } = request;
+  const payment = await lockPayment(tx, attempt.paymentId);
+  const current = await lockAttempt(tx, attempt.id);
+  if (current.status === 'completed') return { fact: 'executed_before', payment };
+  if (current.refund !== null) return { fact: 'owed_before' };
+  const owner = await consentOwner(tx, payment.consentId);
+  // Money that reaches an attempt already ended (a 3-D Secure challenge given up) is owed back
+  // like money that reaches a paid payment.
+  const ended = !mayMove(namedStateOf(current), 'complete');
+  if (payment.status === 'executed' || ended) {
+    await oweBack(tx, request, { payment, owner, ended }, now);
+    return { fact: 'paid_otherwise' };
+  }
+  await bookMoney(tx, 'in', { attempt, payment, owner });
+  const completed = await moveAttempt(tx, attempt.id, 'complete', request.taken, now);
+  if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
+  await closeOtherAttempts(tx, payment.id, now);
+  const executed = await executePayment(tx, payment.id, request.origin, now);
+  await recordExecution(tx, { request, completed, executed, owner }, now);
+  await grantMetByPayment(tx, executed, attempt.payerId, now);
+  return { fact: 'executed', payment: executed };
+}
+
+/** The payment's row, locked for the rest of `tx`: of two completions at once, one executes. */
+async function lockPayment(tx: TDb, paymentId: string): Promise<TPaymentRow> {
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .for('update');
+  if (!payment) throw new Error(`Payment ${paymentId} vanished`);
+  return payment;
+}
+
+/**
+ * The attempt's state, locked: of two who settle one attempt at once (its own answer and the
+ * reconciler's requery), the second finds it settled and books nothing again.
+ */
+async function lockAttempt(
+  tx: TDb,
+  attemptId: string,
+): Promise<Pick<TAttemptRow, 'status' | 'stage' | 'refund'>> {
+  const [current] = await tx
+    .select({
+      status: paymentAttempts.status,
+      stage: paymentAttempts.stage,
+      refund: paymentAttempts.refund,
+    })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, attemptId))
+    .for('update');
+  if (!current) throw new Error(`Attempt ${attemptId} vanished`);
+  return current;
+}
+
+/** The merchant and client whose consent the payment is of. */
+async function consentOwner(tx: TDb, consentId: string): Promise<TConsentOwner> {
+  const [owner] = await tx
+    .select({ merchantId: consents.merchantId, clientId: consents.clientId })
+    .from(consents)
+    .where(eq(consents.id, consentId));
+  if (!owner) throw new Error(`Consent ${consentId} vanished`);
+  return owner;
+}
+
+/**
+ * The attempt's money booked 'in' (the payer's way in → the merchant's collection wallet), or
+ * 'back' out again to the payer.
+ */
+async function bookMoney(
+  tx: TDb,
+  direction: 'in' | 'back',
+  { attempt, payment, owner }: { attempt: TAttemptRow; payment: TPaymentRow; owner: TConsentOwner },
+): Promise<void> {
+  const payer = { account: ledgerAccount.payerSource(attempt.method), amount: -attempt.amount };
+  const wallet = {
+    account: ledgerAccount.collectionWallet(owner.merchantId),
+    amount: attempt.amount,
+  };
+  const takenIn = direction === 'in';
+  await book(tx, {
+    kind: takenIn ? LEDGER_KIND_OF[attempt.method] : 'card_refund',
+    reference: attempt.id,
+    paymentId: payment.id,
+    attemptId: attempt.id,
+    narration: takenIn ? payment.narration : `Refund: ${payment.narration}`,
+    entries: takenIn
+      ? [payer, wallet]
+      : [
+          { ...wallet, amount: -wallet.amount },
+          { ...payer, amount: -payer.amount },
+        ],
+  });
+}
+
+/**
+ * Money that reached a payment paid otherwise, or an attempt that had ended: booked in and back
+ * out, and owed back from now on (settlements.ts giveBack). A transfer is neither booked nor owed:
+ * its bank returns it. An ended attempt stays as it ended; one still open ends as paid otherwise.
+ */
+async function oweBack(
+  tx: TDb,
+  { attempt, taken }: TCompletionRequest,
+  { payment, owner, ended }: { payment: TPaymentRow; owner: TConsentOwner; ended: boolean },
+  now: Date,
+): Promise<void> {
+  const returnedByBank = attempt.method === 'bank_transfer';
+  if (!returnedByBank) {
+    await bookMoney(tx, 'in', { attempt, payment, owner });
+    await bookMoney(tx, 'back', { attempt, payment, owner });
+  }
+  const refund = returnedByBank ? null : ('owed' as const);
+  if (ended) {
+    await tx
+      .update(paymentAttempts)
+      .set({ ...taken, refund, updatedAt: now })
+      .where(eq(paymentAttempts.id, attempt.id));
+    return;
+  }
+  await moveAttempt(
+    tx,
+    attempt.id,
+    'paidOtherwise',
+    {
+      ...taken,
+      failureCode: 'PAYMENT_ALREADY_MADE',
+      failureReason: 'paid_by_another_attempt',
+      refund,
+    },
+    now,
+  );
+}
+
+/**
+ * Other ways the payer had started (an open transfer account, a charge waiting for its OTP) end
+ * with the payment; money that still reaches them is returned or refunded.
+ */
+async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promise<void> {
+  await moveAttempts(
+    tx,
+    eq(paymentAttempts.paymentId, paymentId),
+    'closedByPayment',
+    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+    now,
+  );
+}
+
+/** The payment executed, with where its money came from. */
+async function executePayment(
+  tx: TDb,
+  paymentId: string,
+  origin: TPaymentOrigin,
+  now: Date,
+): Promise<TPaymentRow> {
+  const [executed] = await tx
+    .update(payments)
+    .set({ status: 'executed', executedAt: now, origin })
+    .where(eq(payments.id, paymentId))
+    .returning();
+  if (!executed) throw new Error(`Payment ${paymentId} could not be executed`);
+  return executed;
+}
+
+/** The execution's records: the consent's audit row, the stream's event and the webhook event. */
+async function recordExecution(
+  tx: TDb,
+  facts: {
+    request: TCompletionRequest;
+    completed: TAttemptRow;
+    executed: TPaymentRow;
+    owner: TConsentOwner;
+  },
+  now: Date,
+): Promise<void> {
+  const { request, completed, executed, owner } = facts;
+  const { attempt } = request;
+  await tx.insert(consentEvents).values({
+    consentId: executed.consentId,
+    type: 'payment.executed',
+    actor: attempt.payerId ? `payer:${attempt.payerId}` : 'payer:anonymous',
+    data: { paymentId: executed.id, attemptId: attempt.id, method: attempt.method },
+  });
+  await emitPaymentEvent(
+    tx,
+    { paymentId: executed.id, status: 'completed', eventType: 'payment_success', ...request.event },
+    completed,
+  );
+  await recordMerchantEvent(tx, {
+    clientId: owner.clientId,
+    consentId: executed.consentId,
+    type: 'payment.completed',
+    data: {
+      consentId: executed.consentId,
+      paymentId: executed.id,
+      amount: executed.amount,
+      method: attempt.method,
+      executedAt: now.toISOString(),
+    },
+    now,
+  });
+}

@@ -1,0 +1,206 @@
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { TErrorCode } from '../../../domain/errors';
+import {
+  ATTEMPT_STATES,
+  ATTEMPT_TRANSITIONS,
+  type TAttemptEdge,
+  type TAttemptState,
+} from '../../../domain/payment-attempts';
+import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import { isUniqueViolation } from '../../db/database-errors';
+import { consents, paymentAttempts } from '../../db/schema';
+import { appendEvent, eventStreams } from '../../events/event-log';
+import { AppError } from '../app-error';
+import { recordMerchantEvent } from '../merchants/webhooks';
+import { attemptViewOf } from './attempt-view';
+
+/*
+ * An attempt's lifecycle (docs/payments.md): its creation, every change of its state along the
+ * table of src/domain/payment-attempts.ts in one statement, its failure, and the stream event
+ * each change writes. Its completion, which executes the payment, is attempt-completion.ts.
+ */
+
+export type TAttemptRow = typeof paymentAttempts.$inferSelect;
+
+/**
+ * A card link's test charge this long without an answer is taken for lost with its process
+ * (docs/accounts.md). A payment's attempt is never given up by age: the reconciler asks the
+ * provider about it (lost-attempts.ts).
+ */
+export const STALE_CHARGE_MS = 5 * 60 * 1_000;
+
+/** Creates an attempt; a second card charge of one payment at once is PAYMENT_IN_PROGRESS. */
+export async function insertAttempt(
+  tx: TDb,
+  values: Omit<typeof paymentAttempts.$inferInsert, 'id'>,
+): Promise<TAttemptRow> {
+  try {
+    const [attempt] = await tx
+      .insert(paymentAttempts)
+      .values({ id: randomId('att'), ...values })
+      .returning();
+    if (!attempt) throw new Error('An attempt could not be recorded');
+    return attempt;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('PAYMENT_IN_PROGRESS');
+    throw error;
+  }
+}
+
+/** What a move may set besides the state its edge reaches. */
+export type TAttemptChange = Omit<
+  Partial<typeof paymentAttempts.$inferInsert>,
+  'id' | 'status' | 'stage' | 'updatedAt'
+>;
+
+/** The rows in one of `states`, as a condition on the status and stage pair. */
+export function inAttemptStates(states: readonly TAttemptState[]): SQL {
+  const pairs = states.map((state) => {
+    const { status, stage } = ATTEMPT_STATES[state];
+    return and(
+      eq(paymentAttempts.status, status),
+      stage === null ? isNull(paymentAttempts.stage) : eq(paymentAttempts.stage, stage),
+    );
+  });
+  return or(...pairs) ?? sql`false`;
+}
+
+/**
+ * The one way an attempt's state changes: along an edge of ATTEMPT_TRANSITIONS
+ * (src/domain/payment-attempts.ts), in one statement that checks the attempt is in one of the
+ * edge's `from` states (and `also`, when given) and moves it. Answers the attempts moved; none
+ * when they were not there any more (another request moved them first).
+ */
+export async function moveAttempts(
+  db: TDb,
+  which: SQL,
+  edge: TAttemptEdge,
+  change: TAttemptChange,
+  now: Date,
+): Promise<TAttemptRow[]> {
+  const { from, to } = ATTEMPT_TRANSITIONS[edge];
+  const { status, stage } = ATTEMPT_STATES[to];
+  const ended = to === 'completed' || to === 'failed';
+  return db
+    .update(paymentAttempts)
+    .set({
+      ...(ended ? { stepText: null } : {}),
+      ...(to === 'completed' ? { completedAt: now } : {}),
+      ...change,
+      status,
+      stage,
+      updatedAt: now,
+    })
+    .where(and(which, inAttemptStates(from)))
+    .returning();
+}
+
+/** Moves one attempt along `edge` (moveAttempts): null when it was not in a `from` state. */
+export async function moveAttempt(
+  db: TDb,
+  attemptId: string,
+  edge: TAttemptEdge,
+  change: TAttemptChange,
+  now: Date,
+  also?: SQL,
+): Promise<TAttemptRow | null> {
+  const [moved] = await moveAttempts(
+    db,
+    and(eq(paymentAttempts.id, attemptId), also) ?? sql`false`,
+    edge,
+    change,
+    now,
+  );
+  return moved ?? null;
+}
+
+/** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
+export async function failAttempt(
+  db: TDb,
+  attempt: TAttemptRow,
+  failure: AppError,
+  reason: string,
+  now: Date,
+  /** 'fail': the provider's answer ended it; 'abandon': it ended without the provider. */
+  edge: 'fail' | 'abandon' = 'fail',
+  change: TAttemptChange = {},
+): Promise<TAttemptRow | null> {
+  return db.transaction(async (tx) => {
+    const ended = await moveAttempt(
+      tx,
+      attempt.id,
+      edge,
+      { failureCode: failure.code, failureReason: reason, ...change },
+      now,
+    );
+    if (!ended) return null;
+    await emitPaymentEvent(
+      tx,
+      { paymentId: attempt.paymentId, status: 'failed', message: failure.message },
+      ended,
+    );
+    const [consent] = await tx
+      .select({ clientId: consents.clientId })
+      .from(consents)
+      .where(eq(consents.id, attempt.consentId));
+    if (consent) {
+      await recordMerchantEvent(tx, {
+        clientId: consent.clientId,
+        consentId: attempt.consentId,
+        type: 'payment.failed',
+        data: {
+          consentId: attempt.consentId,
+          paymentId: attempt.paymentId,
+          method: attempt.method,
+          code: failure.code,
+          message: failure.message,
+        },
+        now,
+      });
+    }
+    return ended;
+  });
+}
+
+/**
+ * Calls the provider for an attempt under way. A call that threw (a network fault, no answer)
+ * throws `failureCode`, and the attempt stays as it is, 'charging': whether the money moved is
+ * not known, so nothing may charge the payment again until the reconciler has asked the provider
+ * about the attempt's reference (lost-attempts.ts).
+ */
+export async function callProvider<T>(failureCode: TErrorCode, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    throw new AppError(failureCode);
+  }
+}
+
+/**
+ * Writes an event on the payment's stream inside `tx`, the transaction of the change, with the
+ * attempt it is about as the payment read shows it (attempt-view.ts).
+ */
+export function emitPaymentEvent(
+  tx: TDb,
+  event: Omit<TPaymentStatusEvent, 'attempt'>,
+  attempt: TAttemptRow,
+): Promise<number> {
+  return appendEvent(tx, {
+    stream: eventStreams.payment(event.paymentId),
+    type: 'payment_status',
+    data: { ...event, attempt: attemptViewOf(attempt) } satisfies TPaymentStatusEvent,
+  });
+}
+
+/** The latest attempt of a payment, if any. */
+export async function latestAttempt(db: TDb, paymentId: string): Promise<TAttemptRow | null> {
+  const [attempt] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, paymentId))
+    .orderBy(desc(paymentAttempts.createdAt), desc(paymentAttempts.id))
+    .limit(1);
+  return attempt ?? null;
+}
