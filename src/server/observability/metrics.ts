@@ -43,12 +43,23 @@ const GAUGES_NAMED_TOTAL = [
 /** Seconds, from 5 ms to 2 minutes: an SMS, a webhook (10 s limit), a collection run. */
 const WORK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
+/** The app's metrics registry, and the metrics the process counts as things happen. */
 export function createMetrics(sources: TScrapeSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name);
+  const counted = countedMetrics(registry);
   const { db } = sources.database;
+  registerPaymentAttempts(registry, db);
+  registerWebhookBacklog(registry, db);
+  registerJobBacklog(registry, sources);
+  registerOpenStreams(registry, sources);
+  registerDatabase(registry, sources.database);
+  return { registry, ...counted };
+}
 
+/** What the process counts as it happens: requests, refusals, provider calls, jobs, webhooks. */
+function countedMetrics(registry: Registry) {
   const httpDuration = new Histogram({
     name: 'oya_http_request_duration_seconds',
     help: 'Requests answered, by route pattern, method and status: _count is the request rate',
@@ -91,7 +102,18 @@ export function createMetrics(sources: TScrapeSources) {
     buckets: WORK_BUCKETS,
     registers: [registry],
   });
+  return {
+    httpDuration,
+    rateLimitRefusals,
+    providerCalls,
+    providerDuration,
+    jobDuration,
+    webhookDeliveryDuration,
+  };
+}
 
+/** The payment attempts in the database by method and status, read at each scrape. */
+function registerPaymentAttempts(registry: Registry, db: TDatabase['db']): void {
   new Gauge({
     name: 'oya_payment_attempts',
     help: 'Payment attempts in the database, by method and status (completed, failed: the outcome; pending, in_progress: not yet ended); every process reports the same',
@@ -107,7 +129,10 @@ export function createMetrics(sources: TScrapeSources) {
       for (const row of rows) this.set({ method: row.method, status: row.status }, Number(row.n));
     },
   });
+}
 
+/** The webhook deliveries pending and given up, and the age of the oldest pending one. */
+function registerWebhookBacklog(registry: Registry, db: TDatabase['db']): void {
   // Each scrape writes the metrics in the order they were registered: the gauge that queries
   // comes first and sets the one after it.
   const webhookOldest = new Gauge({
@@ -134,7 +159,10 @@ export function createMetrics(sources: TScrapeSources) {
     },
   });
   registry.registerMetric(webhookOldest);
+}
 
+/** The job engine's jobs by kind and state, and the oldest that may run now, of each kind. */
+function registerJobBacklog(registry: Registry, sources: TScrapeSources): void {
   const jobOldest = new Gauge({
     name: 'oya_job_oldest_waiting_seconds',
     help: 'Age of the oldest job of each kind that may run now; 0 when none waits',
@@ -157,7 +185,10 @@ export function createMetrics(sources: TScrapeSources) {
     },
   });
   registry.registerMetric(jobOldest);
+}
 
+/** The event streams open now in this process. */
+function registerOpenStreams(registry: Registry, sources: TScrapeSources): void {
   new Gauge({
     name: 'oya_event_streams_open',
     help: 'Server-sent event streams open now in this process',
@@ -166,8 +197,11 @@ export function createMetrics(sources: TScrapeSources) {
       this.set(sources.openStreams() ?? 0);
     },
   });
+}
 
-  const client: unknown = (db as unknown as { $client?: unknown }).$client;
+/** The process's database connections by state, and which database it runs on. */
+function registerDatabase(registry: Registry, database: TScrapeSources['database']): void {
+  const client: unknown = (database.db as unknown as { $client?: unknown }).$client;
   new Gauge({
     name: 'oya_db_pool_connections',
     help: 'Database connections of this process by state: on PostgreSQL the pg pool’s total, idle and waiting (requests queued for a connection); on PGlite the one in-process connection (total 1)',
@@ -188,15 +222,5 @@ export function createMetrics(sources: TScrapeSources) {
     help: 'Which database this process runs on (kind: pglite or postgres)',
     labelNames: ['kind'] as const,
     registers: [registry],
-  }).set({ kind: sources.database.kind }, 1);
-
-  return {
-    registry,
-    httpDuration,
-    rateLimitRefusals,
-    providerCalls,
-    providerDuration,
-    jobDuration,
-    webhookDeliveryDuration,
-  };
+  }).set({ kind: database.kind }, 1);
 }
