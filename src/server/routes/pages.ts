@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { standalonePageTitle } from '../../domain/consent-header';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { parsePageParams, type TPageParams } from '../../domain/page-params';
@@ -10,6 +10,7 @@ import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import type { TConsentReadResponse } from '../../domain/schemas/consent';
 import { firstScreenParts } from '../../web/app/first-screen-parts';
 import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';
+import type { renderPageHtml } from '../../web/server-render';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { AppError } from '../services/app-error';
@@ -195,12 +196,25 @@ function consentPagePreloads(consentId: string, clientId: string | null): string
   return consent + preloadFetch('/api/public-config');
 }
 
-/**
- * Serves the built page. The consent page may be framed only by origins registered by the client
- * that owns the consent (CSP frame-ancestors, services/merchants/embed-origins.ts); without a clientId it
- * shows only an error, which any parent may frame so the embed protocol can report it.
- */
-export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options) => {
+/** The built page as the routes fill it in: a template from pageTemplate. */
+type TPageTemplate = ReturnType<typeof pageTemplate>;
+
+/** What the page routes send from: the built page, read once, and what draws a first screen. */
+type TPageServer = Pick<TPageOptions, 'db' | 'reads' | 'clock'> & {
+  /** The built index.html as it is. */
+  built: string;
+  /** The built page, for the page its scripts draw. */
+  page: TPageTemplate;
+  /** The built page without its scripts, for a first screen drawn here. */
+  drawnPage: TPageTemplate;
+  entryScripts: ReturnType<typeof scriptsOf>;
+  chunks: TFirstScreenChunks;
+  publicConfig: ReturnType<typeof publicConfigAnswer>;
+  renderPageHtml: typeof renderPageHtml;
+};
+
+/** Reads the built page once and loads the code that draws its first screen. */
+async function loadPageServer(options: TPageOptions): Promise<TPageServer> {
   const { db, webDir, reads, clock } = options;
   // The page's components, only where the page is served (under tsx, with
   // scripts/style-imports.ts: they import their stylesheets).
@@ -217,7 +231,22 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
   const entryScripts = scriptsOf(built);
   const chunks = firstScreenChunks(webDir);
   const publicConfig = publicConfigAnswer(options);
+  return {
+    db,
+    reads,
+    clock,
+    built,
+    page,
+    drawnPage,
+    entryScripts,
+    chunks,
+    publicConfig,
+    renderPageHtml,
+  };
+}
 
+/** The build's files, compressed and cached as each kind wants (index.html: the routes'). */
+async function registerBuildFiles(app: FastifyInstance, webDir: string) {
   // Brotli or gzip, as the browser accepts. The build's files come compressed already
   // (vite.config.ts writes .br and .gz beside each): sent as they are, never compressed again;
   // page answers are compressed here when they pass the plugin's 1 KB threshold.
@@ -251,145 +280,157 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       }
     },
   });
+}
 
-  const sendPage = (
-    reply: FastifyReply,
-    frameAncestors: string,
-    parts: Partial<TPageParts> = {},
-  ) => {
-    const nonce = newNonce();
-    return setPageHeaders(reply, { nonce, frameAncestors }).send(
-      page.fill({
-        head: '',
-        title: page.title,
-        body: '',
-        root: '',
-        afterRoot: '',
-        ...parts,
-        nonce,
-      }),
-    );
-  };
-
-  /**
-   * The answers the consent page's first screen is drawn from: the public config, and the consent
-   * read as the page would read it (or its refusal). Null where the page's own read would not be
-   * this one (a clientId given twice, ids we never issue): the page then reads for itself.
-   */
-  const answersFor = async (
-    request: FastifyRequest,
-    consentId: string,
-    clientId: string | null,
-  ): Promise<Omit<TPageAnswers, 'parts'> | null> => {
-    const webBluetooth = offersWebBluetooth(request.headers['user-agent']);
-    if (clientId === null) return { publicConfig, webBluetooth };
-    if (!ISSUED_ID.test(consentId) || !ISSUED_ID.test(clientId)) return null;
-    try {
-      const body = await consentReadFor(reads, consentId, clientId, clock.now());
-      const answer = JSON.parse(body) as TConsentReadResponse;
-      return { publicConfig, webBluetooth, consent: { consentId, clientId, answer } };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const failure = {
-        status: ERROR_CATALOGUE[error.code].status,
-        code: error.code,
-        message: error.message,
-      };
-      return { publicConfig, webBluetooth, consent: { consentId, clientId, failure } };
-    }
-  };
-
-  /**
-   * The consent page with its first screen drawn (src/web/server-render.tsx) and the answers it
-   * was drawn from; the scripts of that screen preloaded. Where it cannot be drawn, the page as
-   * its scripts draw it, with the calls they make first preloaded.
-   */
-  const sendConsentPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    frameAncestors: string,
-    consentId: string,
-    clientId: string | null,
-    { draw = true } = {},
-  ) => {
-    const nonce = newNonce();
-    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-    const params = parsePageParams(search);
-    // A read that failed (the database, say) leaves the page to read for itself, as before.
-    const read = draw
-      ? await answersFor(request, consentId, clientId).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'The consent page could not read its consent');
-          return null;
-        })
-      : null;
-    const answers = read && { ...read, parts: firstScreenParts(read, search) };
-    const drawn = answers && (await drawFirstScreen(request, { nonce, search, params, answers }));
-    const parts: TPageParts = drawn ?? {
-      nonce,
-      head:
-        consentPagePreloads(consentId, clientId) +
-        modulePreloads(built, [...(chunks.route ?? []), ...(chunks['auth-prompt'] ?? [])], nonce),
+/** The built page as its scripts draw it, framed only by `frameAncestors`. */
+function sendPage(
+  { page }: TPageServer,
+  reply: FastifyReply,
+  frameAncestors: string,
+  parts: Partial<TPageParts> = {},
+) {
+  const nonce = newNonce();
+  return setPageHeaders(reply, { nonce, frameAncestors }).send(
+    page.fill({
+      head: '',
       title: page.title,
       body: '',
       root: '',
       afterRoot: '',
-    };
-    return setPageHeaders(reply, { nonce, frameAncestors }).send(
-      drawn ? drawnPage.fill(parts) : page.fill(parts),
-    );
-  };
-
-  const drawFirstScreen = async (
-    request: FastifyRequest,
-    {
+      ...parts,
       nonce,
+    }),
+  );
+}
+
+/**
+ * The answers the consent page's first screen is drawn from: the public config, and the consent
+ * read as the page would read it (or its refusal). Null where the page's own read would not be
+ * this one (a clientId given twice, ids we never issue): the page then reads for itself.
+ */
+async function answersFor(
+  { publicConfig, reads, clock }: TPageServer,
+  request: FastifyRequest,
+  consentId: string,
+  clientId: string | null,
+): Promise<Omit<TPageAnswers, 'parts'> | null> {
+  const webBluetooth = offersWebBluetooth(request.headers['user-agent']);
+  if (clientId === null) return { publicConfig, webBluetooth };
+  if (!ISSUED_ID.test(consentId) || !ISSUED_ID.test(clientId)) return null;
+  try {
+    const body = await consentReadFor(reads, consentId, clientId, clock.now());
+    const answer = JSON.parse(body) as TConsentReadResponse;
+    return { publicConfig, webBluetooth, consent: { consentId, clientId, answer } };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const failure = {
+      status: ERROR_CATALOGUE[error.code].status,
+      code: error.code,
+      message: error.message,
+    };
+    return { publicConfig, webBluetooth, consent: { consentId, clientId, failure } };
+  }
+}
+
+/**
+ * The consent page with its first screen drawn (src/web/server-render.tsx) and the answers it
+ * was drawn from; the scripts of that screen preloaded. Where it cannot be drawn, the page as
+ * its scripts draw it, with the calls they make first preloaded.
+ */
+async function sendConsentPage(
+  server: TPageServer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  frameAncestors: string,
+  consentId: string,
+  clientId: string | null,
+  { draw = true } = {},
+) {
+  const { built, chunks, page, drawnPage } = server;
+  const nonce = newNonce();
+  const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  const params = parsePageParams(search);
+  // A read that failed (the database, say) leaves the page to read for itself, as before.
+  const read = draw
+    ? await answersFor(server, request, consentId, clientId).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'The consent page could not read its consent');
+        return null;
+      })
+    : null;
+  const answers = read && { ...read, parts: firstScreenParts(read, search) };
+  const drawn =
+    answers && (await drawFirstScreen(server, request, { nonce, search, params, answers }));
+  const parts: TPageParts = drawn ?? {
+    nonce,
+    head:
+      consentPagePreloads(consentId, clientId) +
+      modulePreloads(built, [...(chunks.route ?? []), ...(chunks['auth-prompt'] ?? [])], nonce),
+    title: page.title,
+    body: '',
+    root: '',
+    afterRoot: '',
+  };
+  return setPageHeaders(reply, { nonce, frameAncestors }).send(
+    drawn ? drawnPage.fill(parts) : page.fill(parts),
+  );
+}
+
+/** The consent page's first screen drawn here, or null where it could not be. */
+async function drawFirstScreen(
+  { renderPageHtml, page, chunks, entryScripts }: TPageServer,
+  request: FastifyRequest,
+  {
+    nonce,
+    search,
+    params,
+    answers,
+  }: { nonce: string; search: string; params: TPageParams; answers: TPageAnswers },
+): Promise<TPageParts | null> {
+  const path = request.url.split('?')[0] ?? '/';
+  let root: string;
+  try {
+    root = await renderPageHtml({
+      path,
       search,
-      params,
-      answers,
-    }: { nonce: string; search: string; params: TPageParams; answers: TPageAnswers },
-  ): Promise<TPageParts | null> => {
-    const path = request.url.split('?')[0] ?? '/';
-    let root: string;
-    try {
-      root = await renderPageHtml({
-        path,
-        search,
-        href: `${request.protocol}://${request.host}${request.url}`,
-        nonce,
-        answers,
-        timeoutMs: RENDER_TIMEOUT_MS,
-      });
-    } catch (error) {
-      request.log.warn({ err: error }, 'The consent page could not be drawn on the server');
-      return null;
-    }
-    // The code of the parts drawn, but the side panel's: only a wide window shows it, and the
-    // page loads it there.
-    const { parts } = answers;
-    const screenChunks = [
-      ...(parts.includes('auth-prompt') ? (chunks['auth-prompt'] ?? []) : []),
-      ...(parts.includes('immediate-payment') ? (chunks['immediate-payment'] ?? []) : []),
-    ];
-    const consent =
-      answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;
-    return {
+      href: `${request.protocol}://${request.host}${request.url}`,
       nonce,
-      head: '',
-      title:
-        consent && !params.embed
-          ? escapeHtml(standalonePageTitle(consent.counterparty.name))
-          : page.title,
-      body: params.embed ? ' class="embedded"' : '',
-      root,
-      afterRoot:
-        pageAnswersElement(answers, nonce) +
-        scriptsAfterPaint(nonce, entryScripts.entry, [
-          ...entryScripts.preloads,
-          ...[...(chunks.route ?? []), ...screenChunks].map((file) => `/${file}`),
-        ]),
-    };
+      answers,
+      timeoutMs: RENDER_TIMEOUT_MS,
+    });
+  } catch (error) {
+    request.log.warn({ err: error }, 'The consent page could not be drawn on the server');
+    return null;
+  }
+  // The code of the parts drawn, but the side panel's: only a wide window shows it, and the
+  // page loads it there.
+  const { parts } = answers;
+  const screenChunks = [
+    ...(parts.includes('auth-prompt') ? (chunks['auth-prompt'] ?? []) : []),
+    ...(parts.includes('immediate-payment') ? (chunks['immediate-payment'] ?? []) : []),
+  ];
+  const consent =
+    answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;
+  return {
+    nonce,
+    head: '',
+    title:
+      consent && !params.embed
+        ? escapeHtml(standalonePageTitle(consent.counterparty.name))
+        : page.title,
+    body: params.embed ? ' class="embedded"' : '',
+    root,
+    afterRoot:
+      pageAnswersElement(answers, nonce) +
+      scriptsAfterPaint(nonce, entryScripts.entry, [
+        ...entryScripts.preloads,
+        ...[...(chunks.route ?? []), ...screenChunks].map((file) => `/${file}`),
+      ]),
   };
+}
 
+/** The consent page, framed only by the origins its consent's client registered. */
+function registerConsentPageRoute(app: FastifyInstance, server: TPageServer) {
+  const { db } = server;
   app.get<{ Params: { consentId: string }; Querystring: Record<string, string | string[]> }>(
     '/r/:consentId',
     async (request, reply) => {
@@ -397,15 +438,16 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       const clientId = request.query.clientId;
       // Blank is absent, as the page reads it (page-params.ts).
       if (clientId === undefined || (typeof clientId === 'string' && !clientId.trim())) {
-        return sendConsentPage(request, reply, '*', consentId, null);
+        return sendConsentPage(server, request, reply, '*', consentId, null);
       }
       // A repeated clientId names no one client: no merchant may frame the page, and the page
       // reads the first, so its consent is neither read here nor preloaded.
       if (typeof clientId !== 'string') {
-        return sendConsentPage(request, reply, "'self'", consentId, null, { draw: false });
+        return sendConsentPage(server, request, reply, "'self'", consentId, null, { draw: false });
       }
       const origins = await embedOriginsOfConsent(db, consentId, clientId.trim());
       return sendConsentPage(
+        server,
         request,
         reply,
         ["'self'", ...origins].join(' '),
@@ -414,6 +456,10 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
       );
     },
   );
+}
+
+/** The app's other pages, each framed only by our own origin. */
+function registerAppPageRoutes(app: FastifyInstance, server: TPageServer) {
   for (const route of [
     '/',
     '/login',
@@ -421,6 +467,18 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
     '/f/:formId',
     '/sandbox/grant-signing',
   ]) {
-    app.get(route, async (_request, reply) => sendPage(reply, "'self'"));
+    app.get(route, async (_request, reply) => sendPage(server, reply, "'self'"));
   }
+}
+
+/**
+ * Serves the built page. The consent page may be framed only by origins registered by the client
+ * that owns the consent (CSP frame-ancestors, services/merchants/embed-origins.ts); without a clientId it
+ * shows only an error, which any parent may frame so the embed protocol can report it.
+ */
+export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options) => {
+  const server = await loadPageServer(options);
+  await registerBuildFiles(app, options.webDir);
+  registerConsentPageRoute(app, server);
+  registerAppPageRoutes(app, server);
 };
