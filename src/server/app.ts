@@ -2,7 +2,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { errorBody } from '../domain/errors';
 import type { TConfig } from './config';
-import { createAppContext, type TAdapterOverrides, type TAppContext } from './context';
+import {
+  createAppContext,
+  type TAdapterOverrides,
+  type TAppContext,
+  type TRouteContext,
+} from './context';
 import type { TDatabase } from './db/database';
 import { eventHub } from './events/event-hub';
 import { streamSlots, type TStreamSlots } from './events/stream-slots';
@@ -23,7 +28,7 @@ import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { merchantEventRoutes } from './routes/merchant-events';
 import { accountLinkRoutes } from './routes/account-links';
 import { accountRoutes } from './routes/accounts';
-import { consentReads } from './services/consents/consent-reads';
+import { consentReads, type TConsentReads } from './services/consents/consent-reads';
 import { authRoutes } from './routes/auth';
 import { logoRoutes } from './routes/bank-logos';
 import { cardPaymentRoutes } from './routes/card-payments';
@@ -37,7 +42,11 @@ import { sandboxFixtureRoutes } from './sandbox/routes/sandbox-fixtures';
 import { sandboxShopRoutes } from './sandbox/routes/sandbox-shop';
 import { sandboxPageRoutes } from './sandbox/routes/sandbox-pages';
 import { sandboxPaymentRoutes } from './sandbox/routes/sandbox-payments';
-import { SANDBOX_NOTICE_RETRY_MS, sandboxNotices } from './sandbox/sandbox-notices';
+import {
+  SANDBOX_NOTICE_RETRY_MS,
+  sandboxNotices,
+  type TSandboxNotices,
+} from './sandbox/sandbox-notices';
 import { providerNoticeRoutes } from './routes/provider-notices';
 import { sandboxPeopleRoutes } from './sandbox/routes/sandbox-people';
 import { sandboxTerminalRoutes } from './sandbox/routes/sandbox-terminal';
@@ -109,13 +118,43 @@ export type TAppOptions = {
   operatorToken?: string | undefined;
 } & TAdapterOverrides;
 
+/** What every route is registered with: the app's context, its rate limits and its jobs. */
+type TAppRouteContext = TRouteContext & { jobs: TJobs };
+
 /**
  * Builds the app: its context (the composition root: clock, providers and event bus chosen from
  * the configuration unless the options hand them in), every route, the error mapper and the
  * page. It never listens.
  */
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app = fastifyOf(options);
+  await prepareRequestHandling(app, options);
+  const context = decorateContext(app, options);
+  const limits = await registerRateLimits(
+    app,
+    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
+  );
+  const noticeSender = sandboxNoticeSender(app, context);
+  const metrics = appMetrics(app, options.database);
+  const jobs = backgroundJobs(app, options, context, noticeSender, metrics);
+  const routeContext = { ...context, limits, jobs };
+  // Before every other route: request spans and metrics, the measured provider, /metrics.
+  await observe(app, {
+    context,
+    routeContext,
+    metrics,
+    operatorToken: options.operatorToken,
+  });
+  await registerMerchantRoutes(app, options, routeContext, noticeSender);
+  const reads = await registerPayerRoutes(app, options, routeContext, noticeSender);
+  await registerStreamsAndPage(app, options, routeContext, reads);
+  return app;
+}
+
+/** The Fastify instance, its logger, proxy trust, timeouts and framework errors as configured. */
+function fastifyOf(options: TAppOptions): FastifyInstance {
+  return Fastify({
     logger:
       options.logger === false
         ? false
@@ -129,6 +168,14 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     // truly hangs is the operator's health check's to catch (/api/health never answers).
     pluginTimeout: 0,
   });
+}
+
+/**
+ * What every request meets before any route: the stored secrets and origins checked, the schema
+ * compilers, the OpenAPI document, the body parser, the idempotency option, the route table,
+ * the response headers and the error answers.
+ */
+async function prepareRequestHandling(app: FastifyInstance, options: TAppOptions): Promise<void> {
   // Before anything reads a server secret: a wrong SECRETS_KEY stops the start here.
   const sealedNow = await openServerSecrets(options.database.db, options.config.secretsKey);
   if (sealedNow > 0) app.log.info({ sealed: sealedNow }, 'server secrets sealed with SECRETS_KEY');
@@ -141,7 +188,15 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   useDepthLimitedJsonParser(app);
   // Before the route table's hook, so that it records the schema the option completes.
   useIdempotencyOption(app, options.database.db);
+  recordRouteTable(app);
+  applyResponseHeaders(app, options.config);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
+  answerWrongMethods(app);
+}
 
+/** Keeps every route registered from here on in `app.routeTable`, HEAD routes left out. */
+function recordRouteTable(app: FastifyInstance): void {
   const routeTable: TRouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
@@ -154,11 +209,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
       });
     }
   });
-  applyResponseHeaders(app, options.config);
-  app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
-  answerWrongMethods(app);
+}
 
+/** The app's context, as `app.appContext`; the app closes the event bus if it made it. */
+function decorateContext(app: FastifyInstance, options: TAppOptions): TAppContext {
   const context = createAppContext(
     {
       database: options.database,
@@ -171,16 +225,17 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   app.decorate('appContext', context);
   // The app closes the bus it made; a bus handed in belongs to whoever made it.
   if (!options.events) app.addHook('onClose', () => context.events.close());
+  return context;
+}
 
-  const limits = await registerRateLimits(
-    app,
-    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
-  );
-  // The sandbox network sends its notices through our notices route as a provider would: by
-  // app.inject, so the route's parsing, verification and answer are the ones a provider meets
-  // (docs/sandbox.md "Notices"). What it still owes is a periodic job ('sandbox.notices').
-  const noticeSender = context.sandbox
+/**
+ * The sandbox network's sender of notices, null outside the sandbox. It sends them through our
+ * notices route as a provider would: by app.inject, so the route's parsing, verification and
+ * answer are the ones a provider meets (docs/sandbox.md "Notices"). What it still owes is a
+ * periodic job ('sandbox.notices').
+ */
+function sandboxNoticeSender(app: FastifyInstance, context: TAppContext): TSandboxNotices | null {
+  return context.sandbox
     ? sandboxNotices(context.db, context.clock, ({ body, headers }) =>
         app.inject({
           method: 'POST',
@@ -190,19 +245,18 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
         }),
       )
     : null;
-  const metrics = appMetrics(app, options.database);
-  const jobs = backgroundJobs(app, options, context, noticeSender, metrics);
-  const routeContext = { ...context, limits, jobs };
-  // Before every other route: request spans and metrics, the measured provider, /metrics.
-  await observe(app, {
-    context,
-    routeContext,
-    metrics,
-    operatorToken: options.operatorToken,
-  });
+}
+
+/** Health, the OpenAPI document, and the merchant's, operator's and dashboard's routes. */
+async function registerMerchantRoutes(
+  app: FastifyInstance,
+  options: TAppOptions,
+  routeContext: TAppRouteContext,
+  noticeSender: TSandboxNotices | null,
+): Promise<void> {
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(openApiRoutes);
-  recordMerchantRequests(app, context);
+  recordMerchantRequests(app, routeContext);
   await app.register(merchantConsentRoutes, routeContext);
   await app.register(merchantWebhookRoutes, routeContext);
   await app.register(merchantPaymentRoutes, routeContext);
@@ -226,6 +280,18 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     webDir: options.webDir,
     notices: noticeSender,
   });
+}
+
+/**
+ * The payer's routes (forms, consents, sign-in, payments, accounts) and the sandbox's; answers
+ * the consent reads, which the app closes and the page shares.
+ */
+async function registerPayerRoutes(
+  app: FastifyInstance,
+  options: TAppOptions,
+  routeContext: TAppRouteContext,
+  noticeSender: TSandboxNotices | null,
+): Promise<TConsentReads> {
   await app.register(formRoutes, routeContext);
   const reads = await consentReads(options.database);
   app.addHook('onClose', () => reads.close());
@@ -257,6 +323,16 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(sandboxPeopleRoutes, routeContext);
   await app.register(sandboxPageRoutes, routeContext);
   await app.register(sandboxShopRoutes, routeContext);
+  return reads;
+}
+
+/** The event streams, through the database's hub and per-address slots, then the page. */
+async function registerStreamsAndPage(
+  app: FastifyInstance,
+  options: TAppOptions,
+  routeContext: TAppRouteContext,
+  reads: TConsentReads,
+): Promise<void> {
   // The streams' hub listens on the database (LISTEN events) from the first stream on.
   const hub = eventHub(options.database);
   app.addHook('onClose', () => hub.close());
@@ -266,7 +342,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   if (options.webDir) {
     await app.register(pageRoutes, { ...routeContext, reads, webDir: options.webDir });
   }
-  return app;
 }
 
 /**
