@@ -1,27 +1,32 @@
-import { useEffect, useEffectEvent, useId, useReducer, useState, type ReactNode } from 'react';
-import { CARD_BRAND_NAMES, detectCardBrand } from '../../../domain/card-brand';
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useReducer,
+  useState,
+  type Dispatch,
+  type ReactNode,
+} from 'react';
 import { encryptCard } from '../../../domain/card-envelope';
-import { validateCardForEncryption } from '../../../domain/card-encryption-validation';
+import {
+  validateCardForEncryption,
+  type TCardToEncrypt,
+} from '../../../domain/card-encryption-validation';
 import {
   cardDetailsComplete,
   cardFormReducer,
   firstFieldWithMessage,
   initialCardForm,
   isSaveCardForced,
-  shownCardNumber,
-  type TCardField,
+  type TCardFormAction,
 } from '../../../domain/card-form';
-import { cardNumberDigits, maskCardForPayer } from '../../../domain/card-number';
-import {
-  CARD_EXPIRY_INPUT_LENGTH,
-  CARD_NUMBER_INPUT_MAX_LENGTH,
-  CVV_MAX_LENGTH,
-} from '../../../domain/constants';
+import { maskCardForPayer } from '../../../domain/card-number';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import { paymentsApi } from '../../api/payments';
 import { Button } from '../button';
 import { Spinner } from '../spinner';
+import { CardDetailsFields } from './card-details-fields';
 import { CardPinStep } from './card-pin-step';
 import './card.css';
 
@@ -46,6 +51,62 @@ type TCardFormViewProps = {
   /** Said under the heading, before the fields. */
   intro?: ReactNode;
 };
+
+/**
+ * Seals the card's fields (with its PIN where it goes with the card), each in its own envelope;
+ * a refusal of the form's own (the key, the sealing, a late §5 rule) is told to the form, and
+ * nothing is given back.
+ */
+async function sealCard(
+  card: TCardToEncrypt,
+  dispatch: Dispatch<TCardFormAction>,
+): Promise<TEncryptedCard | null> {
+  const invalid = validateCardForEncryption(card, new Date());
+  if (invalid) {
+    dispatch({ type: 'refused', error: invalid });
+    return null;
+  }
+  dispatch({ type: 'sending' });
+  let key;
+  try {
+    key = await paymentsApi.encryptionKey();
+  } catch {
+    dispatch({ type: 'refused', error: ERROR_CATALOGUE.ENCRYPTION_KEY_FAILED.message });
+    return null;
+  }
+  try {
+    return await encryptCard(crypto.subtle, key, card);
+  } catch {
+    dispatch({ type: 'refused', error: ERROR_CATALOGUE.CARD_ENCRYPTION_FAILED.message });
+    return null;
+  }
+}
+
+type TCardFormActionsProps = {
+  /** The card is being sealed and sent. */
+  working: boolean;
+  onBack(): void;
+};
+
+/** 'Continue to PIN' ('Processing...' while the card goes) and 'back'. */
+function CardFormActions({ working, onBack }: TCardFormActionsProps) {
+  return (
+    <div className="actions">
+      <Button type="submit" disabled={working} aria-busy={working}>
+        {working ? (
+          <>
+            <Spinner small /> Processing...
+          </>
+        ) : (
+          'Continue to PIN'
+        )}
+      </Button>
+      <Button variant="link" onClick={onBack}>
+        back
+      </Button>
+    </div>
+  );
+}
 
 /**
  * Pay with Card (spec §2 Card screens, §5): the card's details, then its PIN, drawn from the
@@ -73,8 +134,7 @@ export function CardFormView({
   // spec §5: a card linked, not paid with, is always saved.
   const forced = isSaveCardForced(purpose === 'payment' ? 'immediate' : null);
   const [saveCard, setSaveCard] = useState(forced);
-  const { card, pin, messages, working, refusals } = state;
-  const brand = detectCardBrand(cardNumberDigits(card.cardNumber));
+  const { card, pin, working, refusals } = state;
 
   // A refused 'Continue to PIN' takes the payer to the first field that says why (its message is
   // its description, read with it); only a new refusal moves focus.
@@ -86,38 +146,13 @@ export function CardFormView({
     if (refusals > 0) focusFirstWithMessage();
   }, [refusals]);
 
-  /**
-   * Seals the card's fields (with its PIN where it goes with the card) and hands the envelopes
-   * on; a refusal of the form's own (the key, the sealing, a late §5 rule) is said here.
-   */
+  /** Seals the card's fields (with its PIN where it goes with the card) and hands them on. */
   const send = async (withPin: string | undefined) => {
-    const invalid = validateCardForEncryption(
+    const envelopes = await sealCard(
       withPin === undefined ? card : { ...card, pin: withPin },
-      new Date(),
+      dispatch,
     );
-    if (invalid) {
-      dispatch({ type: 'refused', error: invalid });
-      return;
-    }
-    dispatch({ type: 'sending' });
-    let key;
-    try {
-      key = await paymentsApi.encryptionKey();
-    } catch {
-      dispatch({ type: 'refused', error: ERROR_CATALOGUE.ENCRYPTION_KEY_FAILED.message });
-      return;
-    }
-    let envelopes: TEncryptedCard;
-    try {
-      envelopes = await encryptCard(
-        crypto.subtle,
-        key,
-        withPin === undefined ? card : { ...card, pin: withPin },
-      );
-    } catch {
-      dispatch({ type: 'refused', error: ERROR_CATALOGUE.CARD_ENCRYPTION_FAILED.message });
-      return;
-    }
+    if (!envelopes) return;
     try {
       await onSubmit(envelopes, saveCard, { obfuscatedCard: maskCardForPayer(card.cardNumber) });
     } finally {
@@ -140,28 +175,6 @@ export function CardFormView({
     );
   }
 
-  /** What every field of the details step shares: its state, its message, focus and leaving. */
-  const field = (name: TCardField) => {
-    const message = messages[name];
-    return {
-      id: `${id}-${name}`,
-      className: 'text-input',
-      inputMode: 'numeric' as const,
-      onFocus: () => dispatch({ type: 'focused', field: name }),
-      onBlur: () => dispatch({ type: 'left', field: name, now: new Date() }),
-      onChange: (event: { target: { value: string } }) =>
-        dispatch({ type: 'typed', field: name, value: event.target.value, now: new Date() }),
-      'aria-invalid': message ? true : undefined,
-      'aria-describedby': message ? `${id}-${name}-error` : undefined,
-    };
-  };
-  const fieldMessage = (name: TCardField) =>
-    messages[name] ? (
-      <p id={`${id}-${name}-error`} className="form-error field-error" role="alert">
-        {messages[name]}
-      </p>
-    ) : null;
-
   return (
     <form
       className="card-form"
@@ -177,41 +190,7 @@ export function CardFormView({
     >
       <h2 className="section-title">{title}</h2>
       {intro}
-      <label htmlFor={`${id}-cardNumber`}>Card Number</label>
-      <div className="input-with-brand">
-        <input
-          {...field('cardNumber')}
-          autoComplete="cc-number"
-          maxLength={CARD_NUMBER_INPUT_MAX_LENGTH}
-          value={shownCardNumber(state)}
-        />
-        {brand ? <span className="card-brand">{CARD_BRAND_NAMES[brand]}</span> : null}
-      </div>
-      {fieldMessage('cardNumber')}
-      <div className="field-pair">
-        <div>
-          <label htmlFor={`${id}-expiryDate`}>Expiry date</label>
-          <input
-            {...field('expiryDate')}
-            autoComplete="cc-exp"
-            placeholder="MM/YY"
-            maxLength={CARD_EXPIRY_INPUT_LENGTH}
-            value={card.expiryDate}
-          />
-          {fieldMessage('expiryDate')}
-        </div>
-        <div>
-          <label htmlFor={`${id}-cvv`}>CVV</label>
-          <input
-            {...field('cvv')}
-            type="password"
-            autoComplete="cc-csc"
-            maxLength={CVV_MAX_LENGTH}
-            value={card.cvv}
-          />
-          {fieldMessage('cvv')}
-        </div>
-      </div>
+      <CardDetailsFields id={id} state={state} dispatch={dispatch} />
       <label className="checkbox">
         <input
           type="checkbox"
@@ -226,20 +205,7 @@ export function CardFormView({
           {shownError}
         </p>
       ) : null}
-      <div className="actions">
-        <Button type="submit" disabled={working} aria-busy={working}>
-          {working ? (
-            <>
-              <Spinner small /> Processing...
-            </>
-          ) : (
-            'Continue to PIN'
-          )}
-        </Button>
-        <Button variant="link" onClick={onBack}>
-          back
-        </Button>
-      </div>
+      <CardFormActions working={working} onBack={onBack} />
     </form>
   );
 }
