@@ -39,12 +39,13 @@ import {
 import { signInOptions } from '../services/identity/passkeys';
 import { requireSameOrigin, staffGuard, staffOf } from './dashboard-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
-/** Invitations, passkeys, sign-in and out, the session (docs/dashboard.md "Sessions"). */
-export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+type TStaffGuard = ReturnType<typeof staffGuard>;
+
+/** An invitation read, its SMS code sent, and accepted with it: the new member's session. */
+function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
   const { db, config, clock, limits, jobs } = ctx;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = staffGuard(app, ctx);
   const sameOrigin = requireSameOrigin(ctx);
   const sms = { db, config, jobs };
 
@@ -99,6 +100,12 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
       return { success: true as const };
     },
   );
+}
+
+/** A lost passkey replaced: the SMS code sent, then the number proved with it. */
+function registerRecoveryRoutes(r: TZodApp, ctx: TRouteContext) {
+  const { db, config, clock, limits } = ctx;
+  const sameOrigin = requireSameOrigin(ctx);
 
   r.post(
     '/api/dashboard/recovery/code',
@@ -136,6 +143,11 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
       return { success: true as const };
     },
   );
+}
+
+/** A passkey made for the dashboard by a session an SMS code opened. */
+function registerStaffPasskeyRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
+  const { db, config, clock, limits, jobs } = ctx;
 
   r.post(
     '/api/dashboard/passkeys/options',
@@ -176,6 +188,12 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
         .send({ success: true as const, ...saved, signsFrom: saved.signsFrom.toISOString() });
     },
   );
+}
+
+/** Sign-in with a passkey: its options, then the session. */
+function registerSignInRoutes(r: TZodApp, ctx: TRouteContext) {
+  const { db, config, clock, limits } = ctx;
+  const sameOrigin = requireSameOrigin(ctx);
 
   r.post(
     '/api/dashboard/sign-in/options',
@@ -207,6 +225,11 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
       return { success: true as const };
     },
   );
+}
+
+/** The session: who is signed in, and signing out. */
+function registerSessionRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
+  const { db, config, clock } = ctx;
 
   r.get(
     '/api/dashboard/session',
@@ -260,4 +283,15 @@ export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app
       return { success: true as const };
     },
   );
+}
+
+/** Invitations, passkeys, sign-in and out, the session (docs/dashboard.md "Sessions"). */
+export const dashboardAuthRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = staffGuard(app, ctx);
+  registerInvitationRoutes(r, ctx);
+  registerRecoveryRoutes(r, ctx);
+  registerStaffPasskeyRoutes(r, ctx, guard);
+  registerSignInRoutes(r, ctx);
+  registerSessionRoutes(r, ctx, guard);
 };
