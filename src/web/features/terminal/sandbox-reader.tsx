@@ -1,37 +1,17 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { sandboxReaderOutcome, type TTerminalTransaction } from '../../../domain/chip-terminal';
-import { CARD_BRAND_NAMES } from '../../../domain/card-brand';
-import { PIN_LENGTH } from '../../../domain/constants';
-import {
-  SANDBOX_READER_FAULTS,
-  type TSandboxFixturesResponse,
-} from '../../../domain/schemas/sandbox';
+import type { TSandboxFixturesResponse } from '../../../domain/schemas/sandbox';
 import { ApiError } from '../../api/api-error';
 import { cardTerminalApi } from '../../api/card-terminal';
-import { Button } from '../../ui/button';
 import { ReaderConnectError, readerEvents, type TReaderPort } from './reader-port';
-
-type TChipCard = TSandboxFixturesResponse['chipCards'][number];
+import {
+  SandboxCardSlot,
+  SandboxKeypad,
+  type TSandboxReaderFault,
+} from './sandbox-reader-controls';
 
 /** How long the sandbox reader takes to read a chip before asking for the PIN. */
 const CHIP_READ_MS = 1_000;
-
-const FAULT_LABELS: Record<(typeof SANDBOX_READER_FAULTS)[number], string> = {
-  busy: 'Reader is busy',
-  timeout: 'PIN entry times out',
-};
-
-const SCENARIO_LABELS: Record<string, string> = {
-  chip_approved: 'approved',
-  chip_insufficient_funds: 'insufficient funds',
-  chip_declined: 'declined',
-  magstripe_only: 'magnetic stripe only',
-};
-
-const cardLabel = (card: TChipCard) =>
-  `${CARD_BRAND_NAMES[card.brand]} ••${card.number.slice(-4)}, ${
-    SCENARIO_LABELS[card.scenario] ?? card.scenario.replaceAll('_', ' ')
-  }, PIN ${card.pin}`;
 
 /**
  * The sandbox reader (docs/terminal.md "The sandbox reader"): a person without hardware inserts
@@ -44,10 +24,10 @@ export function sandboxReader(fixtures: TSandboxFixturesResponse): TReaderPort {
   let connected = false;
   let amount = 0;
 
+  /** The card slot while a card is awaited, the keypad while its PIN is. */
   function Controls({ transaction }: { transaction: TTerminalTransaction }) {
-    const cardId = useId();
     const [cardNumber, setCardNumber] = useState(fixtures.chipCards[0]?.number ?? '');
-    const [faults, setFaults] = useState<(typeof SANDBOX_READER_FAULTS)[number][]>([]);
+    const [faults, setFaults] = useState<TSandboxReaderFault[]>([]);
     // The PIN stays in this keypad until it is sent to the reader's twin, as on a reader.
     const [pin, setPin] = useState('');
     const [reading, setReading] = useState(false);
@@ -81,80 +61,23 @@ export function sandboxReader(fixtures: TSandboxFixturesResponse): TReaderPort {
 
     if (transaction === 'waiting_for_card') {
       return (
-        <fieldset className="sandbox-reader">
-          <legend>Sandbox reader</legend>
-          <label htmlFor={cardId}>Chip test card</label>
-          <select id={cardId} value={cardNumber} onChange={(e) => setCardNumber(e.target.value)}>
-            {fixtures.chipCards.map((card) => (
-              <option key={card.number} value={card.number}>
-                {cardLabel(card)}
-              </option>
-            ))}
-          </select>
-          {SANDBOX_READER_FAULTS.map((fault) => (
-            <label key={fault} className="check">
-              <input
-                type="checkbox"
-                checked={faults.includes(fault)}
-                onChange={(e) =>
-                  setFaults((now) =>
-                    e.target.checked ? [...now, fault] : now.filter((f) => f !== fault),
-                  )
-                }
-              />
-              {FAULT_LABELS[fault]}
-            </label>
-          ))}
-          <Button
-            variant="secondary"
-            onClick={() => {
-              events.emit({ type: 'card_inserted' });
-              // A reader reads the chip before it asks for the PIN.
-              setTimeout(() => events.emit({ type: 'pin_entry' }), CHIP_READ_MS);
-            }}
-          >
-            Insert Card
-          </Button>
-        </fieldset>
+        <SandboxCardSlot
+          chipCards={fixtures.chipCards}
+          cardNumber={cardNumber}
+          onCardNumber={setCardNumber}
+          faults={faults}
+          onFaults={setFaults}
+          onInsert={() => {
+            events.emit({ type: 'card_inserted' });
+            // A reader reads the chip before it asks for the PIN.
+            setTimeout(() => events.emit({ type: 'pin_entry' }), CHIP_READ_MS);
+          }}
+        />
       );
     }
     if (transaction === 'pin_entry') {
-      const full = pin.length >= PIN_LENGTH;
       return (
-        <fieldset className="sandbox-reader keypad" disabled={reading}>
-          <legend>Sandbox reader keypad</legend>
-          <p
-            className="pin-dots"
-            aria-live="polite"
-            aria-label={`${pin.length} PIN digits entered`}
-          >
-            {pin.length ? '•'.repeat(pin.length) : 'Enter PIN'}
-          </p>
-          <div className="keys">
-            {['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'].map((digit) => (
-              <button
-                key={digit}
-                type="button"
-                className="key"
-                disabled={full}
-                onClick={() => setPin((now) => (now + digit).slice(0, PIN_LENGTH))}
-              >
-                {digit}
-              </button>
-            ))}
-            <button type="button" className="key" onClick={() => setPin('')}>
-              Clear
-            </button>
-            <button
-              type="button"
-              className="key enter"
-              disabled={!full}
-              onClick={() => void enter()}
-            >
-              Enter
-            </button>
-          </div>
-        </fieldset>
+        <SandboxKeypad pin={pin} onPin={setPin} reading={reading} onEnter={() => void enter()} />
       );
     }
     return null;
