@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { consents, payments } from '../../db/schema';
+import { claimRows } from '../../jobs/claim-rows';
 import { recordConsentChange } from './consent-changes';
 
 /*
@@ -27,18 +28,13 @@ export async function failExpiredConsents(db: TDb, now: Date, batch = 100): Prom
   let failed = 0;
   for (;;) {
     const claimed = await db.transaction(async (tx) => {
-      const due = tx
-        .select({ id: consents.id })
-        .from(consents)
-        .where(and(eq(consents.status, 'pending'), lte(consents.expiresAt, now)))
-        .orderBy(asc(consents.expiresAt))
-        .limit(batch)
-        .for('update', { skipLocked: true });
-      const rows = await tx
-        .update(consents)
-        .set({ status: 'failed' })
-        .where(and(inArray(consents.id, due), eq(consents.status, 'pending')))
-        .returning({ id: consents.id, clientId: consents.clientId, expiresAt: consents.expiresAt });
+      const rows = await claimRows(tx, consents, {
+        due: and(eq(consents.status, 'pending'), lte(consents.expiresAt, now)),
+        still: eq(consents.status, 'pending'),
+        oldestBy: consents.expiresAt,
+        limit: batch,
+        set: { status: 'failed' },
+      });
       // A payment made before the expiry stays paid: the merchant is told which, to fulfil or
       // refund the order (nothing is returned on its own).
       const paid = rows.length

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, eq, isNull, lte } from 'drizzle-orm';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 import { requestedDataCategories } from '../../../domain/data-sharing';
 import type { TAppContext } from '../../context';
 import { consents } from '../../db/schema';
+import { claimRows } from '../../jobs/claim-rows';
 import { AppError } from '../app-error';
 import { recordConsentChange } from './consent-changes';
 import { loadConsent } from './consents';
@@ -24,34 +25,23 @@ export async function endExpiredDataSharing(ctx: TExpiryContext, batch = 100): P
   let ended = 0;
   for (;;) {
     const claimed = await ctx.db.transaction(async (tx) => {
-      const due = tx
-        .select({ id: consents.id })
-        .from(consents)
-        .where(
-          and(
-            eq(consents.status, 'granted'),
-            isNull(consents.dataSharingEndedAt),
-            lte(consents.dataSharingExpiresAt, now),
-          ),
-        )
-        .orderBy(asc(consents.dataSharingExpiresAt))
-        .limit(batch)
-        .for('update', { skipLocked: true });
-      const rows = await tx
-        .update(consents)
-        .set({ dataSharingEndedAt: now })
-        .where(and(inArray(consents.id, due), isNull(consents.dataSharingEndedAt)))
-        .returning({
-          id: consents.id,
-          clientId: consents.clientId,
-          expiresAt: consents.dataSharingExpiresAt,
-        });
+      const rows = await claimRows(tx, consents, {
+        due: and(
+          eq(consents.status, 'granted'),
+          isNull(consents.dataSharingEndedAt),
+          lte(consents.dataSharingExpiresAt, now),
+        ),
+        still: isNull(consents.dataSharingEndedAt),
+        oldestBy: consents.dataSharingExpiresAt,
+        limit: batch,
+        set: { dataSharingEndedAt: now },
+      });
       for (const row of rows) {
         const found = await loadConsent(tx, row.id);
         const data = {
           consentId: row.id,
           endedAt: now.toISOString(),
-          dataSharingExpiresAt: (row.expiresAt ?? now).toISOString(),
+          dataSharingExpiresAt: (row.dataSharingExpiresAt ?? now).toISOString(),
           dataTypes: requestedDataCategories(found?.consent.dataSharing),
         };
         await recordConsentChange(tx, {

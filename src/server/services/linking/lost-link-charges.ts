@@ -1,6 +1,7 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import { accountLinks } from '../../db/schema';
+import { claimRows } from '../../jobs/claim-rows';
 import { AppError } from '../app-error';
 import { drainClaims, RECONCILE_BATCH } from '../payments/lost-attempts';
 import { bookTestCharge, endLink, type TChargingLink } from './card-links';
@@ -26,25 +27,12 @@ async function claimLostLinks(ctx: TLostLinkContext) {
     eq(accountLinks.chargeStage, 'charging'),
     lt(accountLinks.updatedAt, new Date(now.getTime() - ctx.config.reconcileAfterMs)),
   );
-  return ctx.db
-    .update(accountLinks)
-    .set({ updatedAt: now })
-    .where(
-      and(
-        due,
-        inArray(
-          accountLinks.id,
-          ctx.db
-            .select({ id: accountLinks.id })
-            .from(accountLinks)
-            .where(due)
-            .orderBy(accountLinks.updatedAt)
-            .limit(RECONCILE_BATCH)
-            .for('update', { skipLocked: true }),
-        ),
-      ),
-    )
-    .returning();
+  return claimRows(ctx.db, accountLinks, {
+    due,
+    oldestBy: accountLinks.updatedAt,
+    limit: RECONCILE_BATCH,
+    set: { updatedAt: now },
+  });
 }
 
 /** Settles one claimed link from the network's record of its test charge. */

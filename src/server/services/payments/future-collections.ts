@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
+import { claimRows } from '../../jobs/claim-rows';
 import {
   accountLinks,
   consentEvents,
@@ -93,23 +94,15 @@ export async function claimDueCollections(
 ): Promise<TCollectionRow[]> {
   const t = futurePaymentCollections;
   const stale = new Date(now.getTime() - STALE_COLLECTION_MS);
-  const due = db
-    .select({ id: t.id })
-    .from(t)
-    .where(
-      or(
-        and(eq(t.status, 'pending'), lte(t.dueAt, now)),
-        and(eq(t.status, 'collecting'), lt(t.claimedAt, stale)),
-      ),
-    )
-    .orderBy(asc(t.dueAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(t)
-    .set({ status: 'collecting', claimedAt: now, claims: sql`${t.claims} + 1`, updatedAt: now })
-    .where(inArray(t.id, due))
-    .returning();
+  return claimRows(db, t, {
+    due: or(
+      and(eq(t.status, 'pending'), lte(t.dueAt, now)),
+      and(eq(t.status, 'collecting'), lt(t.claimedAt, stale)),
+    ),
+    oldestBy: t.dueAt,
+    limit,
+    set: { status: 'collecting', claimedAt: now, claims: sql`${t.claims} + 1`, updatedAt: now },
+  });
 }
 
 /** What the collection's merchant is told, and the consent's audit row, for either ending. */
@@ -498,23 +491,16 @@ export async function claimNotices(
   limit = 50,
 ): Promise<TCollectionRow[]> {
   const t = futurePaymentCollections;
-  const due = db
-    .select({ id: t.id })
-    .from(t)
-    .where(
-      and(
-        eq(t.trigger, 'schedule'),
-        eq(t.status, 'pending'),
-        isNull(t.notifiedAt),
-        lte(t.dueAt, new Date(now.getTime() + aheadMs)),
-      ),
-    )
-    .orderBy(asc(t.dueAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(t)
-    .set({ notifiedAt: now })
-    .where(and(inArray(t.id, due), isNull(t.notifiedAt)))
-    .returning();
+  return claimRows(db, t, {
+    due: and(
+      eq(t.trigger, 'schedule'),
+      eq(t.status, 'pending'),
+      isNull(t.notifiedAt),
+      lte(t.dueAt, new Date(now.getTime() + aheadMs)),
+    ),
+    still: isNull(t.notifiedAt),
+    oldestBy: t.dueAt,
+    limit,
+    set: { notifiedAt: now },
+  });
 }

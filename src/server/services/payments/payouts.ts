@@ -1,8 +1,9 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { TPayout, TReleasePendingResponse } from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import { ledgerAccounts, payouts } from '../../db/schema';
+import { claimRows } from '../../jobs/claim-rows';
 import type { TPayoutOutcome } from '../../providers/payments';
 import { whyNotDebitable } from '../linking/bvn-ownership';
 import { linkedAccountsOf } from './account-debits';
@@ -251,25 +252,13 @@ export async function reconcilePayouts(
   for (;;) {
     const now = ctx.clock.now();
     const stale = new Date(now.getTime() - reconcileAfterMs);
-    const claimed = await ctx.db
-      .update(payouts)
-      .set({ askedAt: now })
-      .where(
-        and(
-          eq(payouts.status, 'paying'),
-          inArray(
-            payouts.id,
-            ctx.db
-              .select({ id: payouts.id })
-              .from(payouts)
-              .where(and(eq(payouts.status, 'paying'), lt(payouts.askedAt, stale)))
-              .orderBy(payouts.askedAt)
-              .limit(STALE_BATCH)
-              .for('update', { skipLocked: true }),
-          ),
-        ),
-      )
-      .returning();
+    const claimed = await claimRows(ctx.db, payouts, {
+      due: and(eq(payouts.status, 'paying'), lt(payouts.askedAt, stale)),
+      still: eq(payouts.status, 'paying'),
+      oldestBy: payouts.askedAt,
+      limit: STALE_BATCH,
+      set: { askedAt: now },
+    });
     if (claimed.length === 0) return ended;
     for (const payout of claimed) {
       if ((await requeryPayout(ctx, payout)).status !== 'paying') ended += 1;

@@ -22,6 +22,7 @@ import type { TRefundOutcome, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { findAccountAtBank } from '../linking/account-links';
 import { recordMerchantEvent } from '../merchants/webhooks';
+import { claimRows } from '../../jobs/claim-rows';
 import { book, ledgerAccount } from './ledger';
 import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
 
@@ -423,25 +424,13 @@ function claimLostRefunds(ctx: TRefundContext, reconcileAfterMs: number): Promis
     eq(paymentRefunds.status, 'pending'),
     lt(paymentRefunds.askedAt, new Date(now.getTime() - reconcileAfterMs)),
   );
-  return ctx.db
-    .update(paymentRefunds)
-    .set({ askedAt: now })
-    .where(
-      and(
-        eq(paymentRefunds.status, 'pending'),
-        inArray(
-          paymentRefunds.id,
-          ctx.db
-            .select({ id: paymentRefunds.id })
-            .from(paymentRefunds)
-            .where(stale)
-            .orderBy(paymentRefunds.askedAt)
-            .limit(RECONCILE_BATCH)
-            .for('update', { skipLocked: true }),
-        ),
-      ),
-    )
-    .returning();
+  return claimRows(ctx.db, paymentRefunds, {
+    due: stale,
+    still: eq(paymentRefunds.status, 'pending'),
+    oldestBy: paymentRefunds.askedAt,
+    limit: RECONCILE_BATCH,
+    set: { askedAt: now },
+  });
 }
 
 /**
