@@ -231,11 +231,42 @@ export async function registerRateLimits(
     global: false,
     ...(redis ? { redis: redis.client, nameSpace: `${store.keyPrefix}rate-limit:` } : {}),
   });
-  const clientIdOf = new WeakMap<FastifyRequest, string>();
-  const cardKeyOf = new WeakMap<FastifyRequest, string>();
-  const targetKeyOf = new WeakMap<FastifyRequest, string>();
+  const check = checkMaker(app, limits);
+  const merchantAuth = merchantAuthLimits(check);
+  const cardDeclines = cardDeclineLimits(check);
+  const providerNotices = providerNoticeLimits(check);
+  return {
+    pingStore: redis
+      ? async () => {
+          await redis.client.ping();
+        }
+      : null,
+    codeSends: countAgainst(
+      check('codeSendsPerAddress', byAddress),
+      check('codeSendsOverall', () => 'all'),
+    ),
+    bvnCodeSends: perTarget(check, 'bvnCodesPerBvn'),
+    recoveryCodeSends: perTarget(check, 'recoveryCodesPerNumber'),
+    discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
+    challenges: countAgainst(check('challengesPerAddress', byAddress)),
+    logins: countAgainst(check('loginsPerAddress', byAddress)),
+    accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
+    paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
+    terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
+    cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
+    embedChecks: countAgainst(check('embedChecksPerAddress', byAddress)),
+    cardDeclines,
+    providerNotices,
+    merchantAuth,
+  };
+}
 
-  const check = (name: keyof TRateLimits, key: (request: FastifyRequest) => string): TCheck => {
+/** Makes the check of one named limit, counting requests by the key `key` gives each. */
+type TCheckMaker = (name: keyof TRateLimits, key: (request: FastifyRequest) => string) => TCheck;
+
+/** Checks made on the app's one plugin instance, so that each counts in its store. */
+function checkMaker(app: FastifyInstance, limits: TRateLimits): TCheckMaker {
+  return (name, key) => {
     const counted = app.createRateLimit({
       max: limits[name].max,
       timeWindow: limits[name].windowMs,
@@ -251,94 +282,88 @@ export async function registerRateLimits(
       }
     };
   };
-  // An IPv6 holder has a whole /64 to choose addresses from: the prefix is the address.
-  const byAddress = (request: FastifyRequest) => normalizeIP(request.ip);
-  // After the payer guard; its address only if a route counts before the guard by mistake.
-  const byPayer = (request: FastifyRequest) => request.payer?.payerId ?? byAddress(request);
+}
 
-  /** An onRequest hook that counts the request against each check in turn. */
-  const countAgainst =
-    (...checks: TCheck[]): onRequestAsyncHookHandler =>
-    async (request, reply) => {
-      for (const c of checks) {
-        const wait = exceededBy(await c(request));
-        if (wait !== null) refuse(reply, wait);
-      }
-    };
+/** The request's address; an IPv6 holder has a whole /64 to choose from: the prefix is it. */
+const byAddress = (request: FastifyRequest) => normalizeIP(request.ip);
 
-  /** Counts the request against `name` for the target the handler names by its keyed hash. */
-  const perTarget = (name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber') => {
-    const counted = check(name, (request) => targetKeyOf.get(request) ?? '');
-    return async (request: FastifyRequest, reply: FastifyReply, targetKey: string) => {
-      targetKeyOf.set(request, targetKey);
-      const wait = exceededBy(await counted(request));
+/** After the payer guard; its address only if a route counts before the guard by mistake. */
+const byPayer = (request: FastifyRequest) => request.payer?.payerId ?? byAddress(request);
+
+/** An onRequest hook that counts the request against each check in turn. */
+const countAgainst =
+  (...checks: TCheck[]): onRequestAsyncHookHandler =>
+  async (request, reply) => {
+    for (const c of checks) {
+      const wait = exceededBy(await c(request));
       if (wait !== null) refuse(reply, wait);
-    };
+    }
   };
 
+/** Counts the request against `name` for the target the handler names by its keyed hash. */
+function perTarget(check: TCheckMaker, name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber') {
+  const targetKeyOf = new WeakMap<FastifyRequest, string>();
+  const counted = check(name, (request) => targetKeyOf.get(request) ?? '');
+  return async (request: FastifyRequest, reply: FastifyReply, targetKey: string) => {
+    targetKeyOf.set(request, targetKey);
+    const wait = exceededBy(await counted(request));
+    if (wait !== null) refuse(reply, wait);
+  };
+}
+
+/** Wrong merchant credentials, counted per address and per client id they named. */
+function merchantAuthLimits(check: TCheckMaker): TRateLimiters['merchantAuth'] {
+  const clientIdOf = new WeakMap<FastifyRequest, string>();
   const authFailuresByAddress = check('merchantAuthFailuresPerAddress', byAddress);
   const authFailuresByClient = check(
     'merchantAuthFailuresPerClient',
     (request) => clientIdOf.get(request) ?? '',
   );
-  const declinesByCard = check('cardDeclinesPerCard', (request) => cardKeyOf.get(request) ?? '');
-  const noticeFailuresByAddress = check('noticeFailuresPerAddress', byAddress);
-
   return {
-    pingStore: redis
-      ? async () => {
-          await redis.client.ping();
-        }
-      : null,
-    codeSends: countAgainst(
-      check('codeSendsPerAddress', byAddress),
-      check('codeSendsOverall', () => 'all'),
-    ),
-    bvnCodeSends: perTarget('bvnCodesPerBvn'),
-    recoveryCodeSends: perTarget('recoveryCodesPerNumber'),
-    discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
-    challenges: countAgainst(check('challengesPerAddress', byAddress)),
-    logins: countAgainst(check('loginsPerAddress', byAddress)),
-    accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
-    paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
-    terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
-    cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
-    embedChecks: countAgainst(check('embedChecksPerAddress', byAddress)),
-    cardDeclines: {
-      async refuseBlockedCard(request, reply, cardKey) {
-        cardKeyOf.set(request, cardKey);
-        const seen = await declinesByCard(request, { increment: false });
-        // Refused once the window holds `max` refusals: the next charge would be one more.
-        if (!seen.isAllowed && seen.remaining === 0) refuse(reply, seen.ttlInSeconds);
-      },
-      async recordDecline(request, cardKey) {
-        cardKeyOf.set(request, cardKey);
-        await declinesByCard(request);
-      },
+    async refuseBlockedAddress(request, reply) {
+      const wait = exceededBy(await authFailuresByAddress(request, { increment: false }));
+      if (wait !== null) refuse(reply, wait);
     },
-    providerNotices: {
-      async refuseBlockedAddress(request, reply) {
-        const wait = exceededBy(await noticeFailuresByAddress(request, { increment: false }));
-        if (wait !== null) refuse(reply, wait);
-      },
-      async recordFailure(request) {
-        await noticeFailuresByAddress(request);
-      },
+    async recordFailure(request, reply, clientId) {
+      const waits = [exceededBy(await authFailuresByAddress(request))];
+      if (clientId !== null) {
+        clientIdOf.set(request, clientId);
+        waits.push(exceededBy(await authFailuresByClient(request)));
+      }
+      const exceeded = waits.filter((wait): wait is number => wait !== null);
+      if (exceeded.length > 0) refuse(reply, Math.max(...exceeded));
     },
-    merchantAuth: {
-      async refuseBlockedAddress(request, reply) {
-        const wait = exceededBy(await authFailuresByAddress(request, { increment: false }));
-        if (wait !== null) refuse(reply, wait);
-      },
-      async recordFailure(request, reply, clientId) {
-        const waits = [exceededBy(await authFailuresByAddress(request))];
-        if (clientId !== null) {
-          clientIdOf.set(request, clientId);
-          waits.push(exceededBy(await authFailuresByClient(request)));
-        }
-        const exceeded = waits.filter((wait): wait is number => wait !== null);
-        if (exceeded.length > 0) refuse(reply, Math.max(...exceeded));
-      },
+  };
+}
+
+/** A card's refusals across payments, counted by its keyed hash. */
+function cardDeclineLimits(check: TCheckMaker): TRateLimiters['cardDeclines'] {
+  const cardKeyOf = new WeakMap<FastifyRequest, string>();
+  const declinesByCard = check('cardDeclinesPerCard', (request) => cardKeyOf.get(request) ?? '');
+  return {
+    async refuseBlockedCard(request, reply, cardKey) {
+      cardKeyOf.set(request, cardKey);
+      const seen = await declinesByCard(request, { increment: false });
+      // Refused once the window holds `max` refusals: the next charge would be one more.
+      if (!seen.isAllowed && seen.remaining === 0) refuse(reply, seen.ttlInSeconds);
+    },
+    async recordDecline(request, cardKey) {
+      cardKeyOf.set(request, cardKey);
+      await declinesByCard(request);
+    },
+  };
+}
+
+/** Provider notices that failed verification, counted per address. */
+function providerNoticeLimits(check: TCheckMaker): TRateLimiters['providerNotices'] {
+  const noticeFailuresByAddress = check('noticeFailuresPerAddress', byAddress);
+  return {
+    async refuseBlockedAddress(request, reply) {
+      const wait = exceededBy(await noticeFailuresByAddress(request, { increment: false }));
+      if (wait !== null) refuse(reply, wait);
+    },
+    async recordFailure(request) {
+      await noticeFailuresByAddress(request);
     },
   };
 }
