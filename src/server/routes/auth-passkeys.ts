@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZOkResponse,
@@ -27,17 +27,11 @@ import {
 import { stepUp, stepUpOptions } from '../services/identity/step-up';
 import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
-/**
- * Passkeys of the signed-in payer: one more on this device (a payer may hold several), approved
- * by one they have or waiting 24 h, the list and removal of their account page (a removal asked
- * by a session signed in by code alone waits 24 h, with a cancel link), and the step-up that
- * proves a session with a passkey (docs/identity.md "Actions and the proof they need").
- */
-export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+/** A passkey added (its options, then the passkey), and the payer's list of them. */
+function registerPasskeyRoutes(r: TZodApp, ctx: TRouteContext, guard: onRequestAsyncHookHandler) {
   const { db, config, clock, limits, jobs } = ctx;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
 
   r.post(
     '/api/auth/passkeys/registration-options',
@@ -96,6 +90,15 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       passkeys: await listPasskeys(db, payerOf(request).payerId, clock.now()),
     }),
   );
+}
+
+/** A passkey removed, at once or after 24 h, and a waiting removal cancelled. */
+function registerPasskeyRemovalRoutes(
+  r: TZodApp,
+  ctx: TRouteContext,
+  guard: onRequestAsyncHookHandler,
+) {
+  const { db, config, clock, limits, jobs } = ctx;
 
   // 200: removed at once; 202: a session no trusted passkey proved asked, the removal waits 24 h.
   r.delete(
@@ -166,6 +169,11 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       ...(await cancelRemovalByToken(db, config, request.body.token, clock.now())),
     }),
   );
+}
+
+/** The step-up that proves the session with a passkey: its options, then the proof. */
+function registerStepUpRoutes(r: TZodApp, ctx: TRouteContext, guard: onRequestAsyncHookHandler) {
+  const { db, config, clock, limits } = ctx;
 
   r.post(
     '/api/auth/step-up/options',
@@ -199,4 +207,18 @@ export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       return { success: true as const, passkeyProvenAt: proven.passkeyProvenAt.toISOString() };
     },
   );
+}
+
+/**
+ * Passkeys of the signed-in payer: one more on this device (a payer may hold several), approved
+ * by one they have or waiting 24 h, the list and removal of their account page (a removal asked
+ * by a session signed in by code alone waits 24 h, with a cancel link), and the step-up that
+ * proves a session with a passkey (docs/identity.md "Actions and the proof they need").
+ */
+export const authPasskeyRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
+  registerPasskeyRoutes(r, ctx, guard);
+  registerPasskeyRemovalRoutes(r, ctx, guard);
+  registerStepUpRoutes(r, ctx, guard);
 };
