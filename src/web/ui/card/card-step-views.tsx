@@ -41,20 +41,12 @@ function useRetryCountdown(verifying: boolean): number {
   return left;
 }
 
-/**
- * 'Verify Payment' (spec §2 OTP screen, §5): one box per digit, a pasted code fills them all; a
- * bank that asks for a token gets one free-text field instead.
- */
-export function OtpView({ displayMessage, verifying, error, onVerify, onRetry }: TOtpViewProps) {
-  const id = useId();
-  const bankToken = isBankTokenRequest(displayMessage);
+/** The OTP's boxes, one per digit: a typed digit moves on, a pasted (or filled) code fills them. */
+function useOtpDigits() {
   const [digits, setDigits] = useState<string[]>(() =>
     Array.from({ length: OTP_LENGTH }, () => ''),
   );
-  const [token, setToken] = useState('');
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
-  const left = useRetryCountdown(verifying);
-  const otp = bankToken ? token : digits.join('');
 
   const fill = (from: number, text: string) => {
     const typed = sanitizeOtpInput(text);
@@ -67,6 +59,110 @@ export function OtpView({ displayMessage, verifying, error, onVerify, onRetry }:
     });
     boxes.current[Math.min(from + typed.length, OTP_LENGTH - 1)]?.focus();
   };
+
+  const typeAt = (index: number, text: string) => {
+    const value = sanitizeOtpInput(text);
+    if (value.length > 1) fill(index, value);
+    else {
+      setDigits((current) => current.map((d, i) => (i === index ? value : d)));
+      if (value) boxes.current[index + 1]?.focus();
+    }
+  };
+
+  return { digits, boxes, fill, typeAt };
+}
+
+type TOtpBoxesProps = {
+  /** The id of the bank's message, which describes the boxes. */
+  messageId: string;
+  otpDigits: ReturnType<typeof useOtpDigits>;
+};
+
+/** 'Enter OTP' as one box per digit. */
+function OtpBoxes({ messageId, otpDigits }: TOtpBoxesProps) {
+  const { digits, boxes, fill, typeAt } = otpDigits;
+  return (
+    <fieldset className="otp-boxes" aria-describedby={messageId}>
+      <legend>Enter OTP</legend>
+      {digits.map((digit, index) => (
+        <input
+          // The boxes are positions, fixed in number: the index is their identity.
+          key={index}
+          ref={(element) => {
+            boxes.current[index] = element;
+          }}
+          className="otp-box"
+          inputMode="numeric"
+          autoComplete={index === 0 ? 'one-time-code' : 'off'}
+          aria-label={`Digit ${index + 1} of ${OTP_LENGTH}`}
+          maxLength={OTP_LENGTH}
+          value={digit}
+          onChange={(event) => typeAt(index, event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Backspace' && !digit) boxes.current[index - 1]?.focus();
+          }}
+          onPaste={(event: ClipboardEvent<HTMLInputElement>) => {
+            event.preventDefault();
+            fill(0, event.clipboardData.getData('text'));
+          }}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+type TOtpActionsProps = {
+  /** The OTP typed is whole. */
+  ready: boolean;
+  verifying: boolean;
+  error: string | null;
+  /** Seconds until 'Try Again' shows. */
+  left: number;
+  onRetry(): void;
+};
+
+/** 'Verify OTP', 'Retry Payment' after a refusal, and 'Try Again' once its countdown ends. */
+function OtpActions({ ready, verifying, error, left, onRetry }: TOtpActionsProps) {
+  return (
+    <div className="actions">
+      <Button type="submit" disabled={!ready || verifying} aria-busy={verifying}>
+        {verifying ? (
+          <>
+            <Spinner small /> Verifying...
+          </>
+        ) : (
+          'Verify OTP'
+        )}
+      </Button>
+      {error ? (
+        <Button variant="secondary" onClick={onRetry}>
+          Retry Payment
+        </Button>
+      ) : null}
+      {left > 0 ? (
+        <p className="secondary-text" aria-live="off">
+          Try Again in {left}s
+        </p>
+      ) : (
+        <Button variant="link" onClick={onRetry}>
+          Try Again
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * 'Verify Payment' (spec §2 OTP screen, §5): one box per digit, a pasted code fills them all; a
+ * bank that asks for a token gets one free-text field instead.
+ */
+export function OtpView({ displayMessage, verifying, error, onVerify, onRetry }: TOtpViewProps) {
+  const id = useId();
+  const bankToken = isBankTokenRequest(displayMessage);
+  const otpDigits = useOtpDigits();
+  const [token, setToken] = useState('');
+  const left = useRetryCountdown(verifying);
+  const otp = bankToken ? token : otpDigits.digits.join('');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -89,74 +185,20 @@ export function OtpView({ displayMessage, verifying, error, onVerify, onRetry }:
           />
         </>
       ) : (
-        <fieldset className="otp-boxes" aria-describedby={`${id}-message`}>
-          <legend>Enter OTP</legend>
-          {digits.map((digit, index) => (
-            <input
-              // The boxes are positions, fixed in number: the index is their identity.
-              key={index}
-              ref={(element) => {
-                boxes.current[index] = element;
-              }}
-              className="otp-box"
-              inputMode="numeric"
-              autoComplete={index === 0 ? 'one-time-code' : 'off'}
-              aria-label={`Digit ${index + 1} of ${OTP_LENGTH}`}
-              maxLength={OTP_LENGTH}
-              value={digit}
-              onChange={(event) => {
-                const value = sanitizeOtpInput(event.target.value);
-                if (value.length > 1) fill(index, value);
-                else {
-                  setDigits((current) => current.map((d, i) => (i === index ? value : d)));
-                  if (value) boxes.current[index + 1]?.focus();
-                }
-              }}
-              onKeyDown={(event) => {
-                if (event.key === 'Backspace' && !digit) boxes.current[index - 1]?.focus();
-              }}
-              onPaste={(event: ClipboardEvent<HTMLInputElement>) => {
-                event.preventDefault();
-                fill(0, event.clipboardData.getData('text'));
-              }}
-            />
-          ))}
-        </fieldset>
+        <OtpBoxes messageId={`${id}-message`} otpDigits={otpDigits} />
       )}
       {error ? (
         <p className="form-error" role="alert">
           {error}
         </p>
       ) : null}
-      <div className="actions">
-        <Button
-          type="submit"
-          disabled={!canSubmitOtp(otp, { bankToken }) || verifying}
-          aria-busy={verifying}
-        >
-          {verifying ? (
-            <>
-              <Spinner small /> Verifying...
-            </>
-          ) : (
-            'Verify OTP'
-          )}
-        </Button>
-        {error ? (
-          <Button variant="secondary" onClick={onRetry}>
-            Retry Payment
-          </Button>
-        ) : null}
-        {left > 0 ? (
-          <p className="secondary-text" aria-live="off">
-            Try Again in {left}s
-          </p>
-        ) : (
-          <Button variant="link" onClick={onRetry}>
-            Try Again
-          </Button>
-        )}
-      </div>
+      <OtpActions
+        ready={canSubmitOtp(otp, { bankToken })}
+        verifying={verifying}
+        error={error}
+        left={left}
+        onRetry={onRetry}
+      />
     </form>
   );
 }
