@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZIdentifier } from '../../domain/schemas/fields';
@@ -26,6 +26,7 @@ import {
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
 const ZFormParams = z.object({ formId: ZIdentifier });
 
@@ -33,15 +34,12 @@ const ZFormParams = z.object({ formId: ZIdentifier });
 const sendCreated = (reply: FastifyReply, { created, ...answer }: TFormCreated) =>
   reply.code(created ? 201 : 200).send({ success: true as const, ...answer });
 
-/**
- * A merchant's forms (docs/forms.md), with client credentials: create one, add a version, read
- * and preview it, read a payer's answers. The signed file links of those answers are the only
- * call here without credentials: the link is the credential, for a few minutes.
- */
-export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const preValidation = requireMerchant(ctx);
-
+/** A form created, or given a new version, each once per Idempotency-Key. */
+function registerFormCreationRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.post(
     '/api/v1/forms',
     {
@@ -85,7 +83,14 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       return sendCreated(reply, created);
     },
   );
+}
 
+/** A form read with its versions, previewed, and a payer's answers to it read. */
+function registerFormReadRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.get(
     '/api/v1/forms/:formId',
     {
@@ -155,7 +160,10 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       ),
     }),
   );
+}
 
+/** A file a payer uploaded, by its signed link: the link is the credential. */
+function registerFormFileRoute(api: TZodApp, ctx: TRouteContext) {
   api.get(
     '/api/v1/form-files/:fileId',
     {
@@ -190,4 +198,17 @@ export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app,
         .send(bytes);
     },
   );
+}
+
+/**
+ * A merchant's forms (docs/forms.md), with client credentials: create one, add a version, read
+ * and preview it, read a payer's answers. The signed file links of those answers are the only
+ * call here without credentials: the link is the credential, for a few minutes.
+ */
+export const merchantFormRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const preValidation = requireMerchant(ctx);
+  registerFormCreationRoutes(api, ctx, preValidation);
+  registerFormReadRoutes(api, ctx, preValidation);
+  registerFormFileRoute(api, ctx);
 };
