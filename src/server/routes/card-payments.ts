@@ -29,6 +29,7 @@ import type { TPaymentAccess } from '../services/payments/payment-records';
 import { payerOf, requirePayer } from './payer-guard';
 import { paymentAccessOf, payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
 /** The card call's two bodies (spec §7): link a card to an account, or pay a payment. */
 const ZCardChargeBody = z.union([ZCardLinkRequest, ZCardPaymentRequest]);
@@ -37,59 +38,59 @@ type TCardChargeBody = z.infer<typeof ZCardChargeBody>;
 const isLinkRequest = (body: TCardChargeBody): body is z.infer<typeof ZCardLinkRequest> =>
   'saveToAccount' in body;
 
-/**
- * Card calls (spec §7): pay a payment by card, link a card to an account by a test charge
- * (signed-in payers only, spec §6), the PIN a payment's charge asked for (ours), an OTP for
- * either, and save a paid payment's card. Each call but the OTP runs once per Idempotency-Key of
- * its caller (routes/idempotency.ts).
- */
-export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+/** The card's limits a charge, or a PIN, answers to beyond its payment. */
+const cardLimits = (
+  ctx: Pick<TRouteContext, 'limits'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => ({
+  refuseBlockedCard: (cardKey: string) =>
+    ctx.limits.cardDeclines.refuseBlockedCard(request, reply, cardKey),
+  recordDecline: (cardKey: string) => ctx.limits.cardDeclines.recordDecline(request, cardKey),
+});
 
-  /** A card charge: the signed-in payer links a card to an account, or anyone pays a payment. */
-  const charge = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    access: TPaymentAccess,
-    body: TCardChargeBody,
-  ) => {
-    if (isLinkRequest(body)) {
-      // spec §6: a new card requires authentication before linking.
-      if (!('payerId' in access)) throw new AppError('SIGN_IN_REQUIRED');
-      return linkCard(ctx, access.payerId, body);
-    }
-    const result = await payWithCard(ctx, {
-      paymentId: body.paymentId,
-      access,
-      cardDetails: body.cardDetails,
-      saveCard: body.saveCard,
-      limits: cardLimits(request, reply),
-    });
-    return result.response;
-  };
-
-  /** The card's limits a charge, or a PIN, answers to beyond its payment. */
-  const cardLimits = (request: FastifyRequest, reply: FastifyReply) => ({
-    refuseBlockedCard: (cardKey: string) =>
-      ctx.limits.cardDeclines.refuseBlockedCard(request, reply, cardKey),
-    recordDecline: (cardKey: string) => ctx.limits.cardDeclines.recordDecline(request, cardKey),
+/** A card charge: the signed-in payer links a card to an account, or anyone pays a payment. */
+const charge = async (
+  ctx: TRouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  access: TPaymentAccess,
+  body: TCardChargeBody,
+) => {
+  if (isLinkRequest(body)) {
+    // spec §6: a new card requires authentication before linking.
+    if (!('payerId' in access)) throw new AppError('SIGN_IN_REQUIRED');
+    return linkCard(ctx, access.payerId, body);
+  }
+  const result = await payWithCard(ctx, {
+    paymentId: body.paymentId,
+    access,
+    cardDetails: body.cardDetails,
+    saveCard: body.saveCard,
+    limits: cardLimits(ctx, request, reply),
   });
+  return result.response;
+};
 
-  /** Who completes a charge: found before its Idempotency-Key is claimed, as its scope. */
-  const completing = new WeakMap<FastifyRequest, TPaymentAccess>();
-  const completerOf = (request: FastifyRequest) => {
-    const access = completing.get(request);
-    if (!access) throw new Error('The completing payer is found before the call runs');
-    return access;
-  };
+/** Who completes a charge: found before its Idempotency-Key is claimed, as its scope. */
+type TCompleters = WeakMap<FastifyRequest, TPaymentAccess>;
 
+/** The payer or consent link found to complete `request`'s charge. */
+const completerOf = (completing: TCompleters, request: FastifyRequest) => {
+  const access = completing.get(request);
+  if (!access) throw new Error('The completing payer is found before the call runs');
+  return access;
+};
+
+/** A card charge, by a signed-in payer or with a consent link. */
+function registerCardChargeRoutes(api: TZodApp, ctx: TRouteContext) {
   api.post(
     '/api/payments/card',
     {
       onRequest: [requirePayer(ctx, { identifyTo: 'ignore' }), ctx.limits.cardCharges],
       // A link asks the account's bank who holds it: counted like an account search.
       preHandler: async (request, reply) => {
-        if (isLinkRequest(request.body)) await ctx.limits.accountSearches.call(app, request, reply);
+        if (isLinkRequest(request.body)) await ctx.limits.accountSearches.call(api, request, reply);
       },
       idempotency: {
         scope: (request) => payerScope('payments.card', { payerId: payerOf(request).payerId }),
@@ -102,7 +103,7 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       },
     },
     async (request, reply) =>
-      charge(request, reply, { payerId: payerOf(request).payerId }, request.body),
+      charge(ctx, request, reply, { payerId: payerOf(request).payerId }, request.body),
   );
 
   api.post(
@@ -127,10 +128,13 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request, reply) => {
       const { consentId, ...body } = request.body;
-      return charge(request, reply, { consentId }, body);
+      return charge(ctx, request, reply, { consentId }, body);
     },
   );
+}
 
+/** A charge completed with its OTP, or given the PIN it asked for, by the payer who made it. */
+function registerCardCompletionRoutes(api: TZodApp, ctx: TRouteContext, completing: TCompleters) {
   api.post(
     '/api/payments/card/complete',
     {
@@ -138,7 +142,7 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         completing.set(request, await paymentAccessOf(ctx, request, request.body.consentId));
       },
       idempotency: {
-        scope: (request) => payerScope('payments.card.complete', completerOf(request)),
+        scope: (request) => payerScope('payments.card.complete', completerOf(completing, request)),
       },
       schema: {
         operationId: 'completeCardCharge',
@@ -147,7 +151,8 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         response: jsonAnswers({ 200: ZCardCompleteResponse }),
       },
     },
-    async (request) => completeCardCharge(ctx, { ...request.body, access: completerOf(request) }),
+    async (request) =>
+      completeCardCharge(ctx, { ...request.body, access: completerOf(completing, request) }),
   );
 
   api.post(
@@ -158,7 +163,7 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         completing.set(request, await paymentAccessOf(ctx, request, request.body.consentId));
       },
       idempotency: {
-        scope: (request) => payerScope('payments.card.pin', completerOf(request)),
+        scope: (request) => payerScope('payments.card.pin', completerOf(completing, request)),
       },
       schema: {
         operationId: 'submitCardPin',
@@ -171,15 +176,18 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       const { paymentId, cardDetails, chargeToken } = request.body;
       const result = await submitCardPin(ctx, {
         paymentId,
-        access: completerOf(request),
+        access: completerOf(completing, request),
         cardDetails,
         ...(chargeToken ? { chargeToken } : {}),
-        limits: cardLimits(request, reply),
+        limits: cardLimits(ctx, request, reply),
       });
       return result.response;
     },
   );
+}
 
+/** A paid payment's card saved to the signed-in payer's account. */
+function registerSaveCardRoute(api: TZodApp, ctx: TRouteContext) {
   api.post(
     '/api/payments/save-card',
     {
@@ -200,7 +208,10 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request) => saveCardOfPayment(ctx, payerOf(request).payerId, request.body),
   );
+}
 
+/** The card's issuer's challenge of a payment: its 3DS cancelled, or its OTP given. */
+function registerCardChallengeRoutes(api: TZodApp, ctx: TRouteContext) {
   api.post(
     '/api/payments/:paymentId/attempts/current/cancel',
     {
@@ -239,4 +250,18 @@ export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       return { success: true as const };
     },
   );
+}
+
+/**
+ * Card calls (spec §7): pay a payment by card, link a card to an account by a test charge
+ * (signed-in payers only, spec §6), the PIN a payment's charge asked for (ours), an OTP for
+ * either, and save a paid payment's card. Each call but the OTP runs once per Idempotency-Key of
+ * its caller (routes/idempotency.ts).
+ */
+export const cardPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  registerCardChargeRoutes(api, ctx);
+  registerCardCompletionRoutes(api, ctx, new WeakMap());
+  registerSaveCardRoute(api, ctx);
+  registerCardChallengeRoutes(api, ctx);
 };
