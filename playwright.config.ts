@@ -62,6 +62,19 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
+      // The built server the dashboard's files share (built-server.ts), on a new data directory.
+      command: `rm -rf ${E2E.builtDataDir} && exec node dist/server/main.mjs`,
+      url: `${E2E.builtOrigin}/api/health`,
+      env: {
+        PORT: String(E2E.builtPort),
+        DATA_DIR: E2E.builtDataDir,
+        WEBHOOKS_ALLOW_PRIVATE: 'on',
+        LOG_LEVEL: 'warn',
+      },
+      reuseExistingServer: false,
+      timeout: 600_000,
+    },
+    {
       command: 'npx tsx tests/e2e/embed-host.ts',
       url: `${E2E.hostOrigin}/health`,
       reuseExistingServer: false,

@@ -2,6 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { E2E } from './e2e-env';
+
+/**
+ * The built server the dashboard's browser files share, started with the suite by
+ * playwright.config.ts on a data directory made anew each run, webhooks to this machine allowed
+ * (their receivers listen here). Each file makes merchants of its own on it; `npm run client:*`
+ * reaches it through its data directory.
+ */
+export const SHARED_BUILT_SERVER = { origin: E2E.builtOrigin, dataDir: E2E.builtDataDir } as const;
 
 /**
  * The built server as `npm start` runs it (dist/server/main.mjs) on a new data directory, for the

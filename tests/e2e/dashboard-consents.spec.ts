@@ -8,9 +8,8 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { startBuiltServer } from './built-server';
+import { SHARED_BUILT_SERVER as server } from './built-server';
 import { lookAtScreen, ownerOfNewMerchant } from './dashboard-support';
-import { E2E } from './e2e-env';
 import { personAccount } from './sandbox-people';
 
 // The dashboard's Consents and mandates (docs/dashboard.md "Consents"): a new merchant's owner
@@ -22,26 +21,15 @@ import { personAccount } from './sandbox-people';
 // /tmp/dashboard-consents-shots.
 
 const SHOTS = '/tmp/dashboard-consents-shots';
-// Ports of its own, past those of dashboard.spec.ts (appPort + 40, 41).
-const serverPort = () => E2E.appPort + 44;
-let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
-// One built server on one port for both tests: they run in one worker, one after the other.
-test.describe.configure({ mode: 'serial' });
-
 test.beforeAll(async () => {
-  server = await startBuiltServer(serverPort());
   mkdirSync(SHOTS, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
 });
 
 const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
 const ownerOf = (page: Page, merchant: string) =>
   ownerOfNewMerchant(
     page,
-    { origin: server?.origin ?? '', dataDir: server?.dataDir ?? '' },
+    { origin: server.origin, dataDir: server.dataDir },
     {
       merchant,
       owner: 'Kemi Adebayo',
@@ -51,7 +39,7 @@ const ownerOf = (page: Page, merchant: string) =>
 test('the owner finds a consent by reference and status and reads its schedule and record', async ({
   page,
 }) => {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   const { authorization } = await ownerOf(page, 'Kemi Fabrics');
 
   // Two consents: a subscription asked of a payer (not yet answered), and another order.
@@ -111,7 +99,7 @@ test('the owner finds a consent by reference and status and reads its schedule a
  * and an account of theirs linked by a test transfer, through the calls the page makes.
  */
 async function payerWithAccount(payer: Page, phone: string) {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   await addVirtualAuthenticator(payer);
   await payer.goto('/login');
   await signUpThroughPanel(payer, payer.request, { fullName: 'Ada Obi', phone, origin });
@@ -152,7 +140,7 @@ test('the owner cancels a granted consent’s future payments with a reason; the
   page,
   browser,
 }) => {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   const merchant = await ownerOf(page, 'Ada Fabrics');
   const payerContext = await browser.newContext({
     baseURL: origin,

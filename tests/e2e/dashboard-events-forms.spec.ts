@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SAMPLE_FORM_INPUT } from '../../src/domain/test-support/form-fixtures';
-import { startBuiltServer } from './built-server';
+import { SHARED_BUILT_SERVER as server } from './built-server';
 import { lookAtScreen, npmRun as npmRunIn, ownerOfNewMerchant } from './dashboard-support';
-import { E2E } from './e2e-env';
 
 // The dashboard's Events and Forms screens (docs/dashboard.md "Screens"), on the built server: a
 // new merchant's owner (client:create's invitation, an SMS code, this device's passkey) opens
@@ -13,31 +12,22 @@ import { E2E } from './e2e-env';
 // /tmp/dashboard-events-forms-shots.
 
 const SHOTS = '/tmp/dashboard-events-forms-shots';
-// A port of its own, past those of dashboard.spec.ts (+40, 41) and dashboard-consents (+44).
-const serverPort = () => E2E.appPort + 46;
-let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 
 test.beforeAll(async () => {
-  server = await startBuiltServer(serverPort());
   mkdirSync(SHOTS, { recursive: true });
 });
 
-test.afterAll(async () => {
-  await server?.stop();
-});
-
-const npmRun = (script: string, ...args: string[]) =>
-  npmRunIn(server?.dataDir ?? '', script, ...args);
+const npmRun = (script: string, ...args: string[]) => npmRunIn(server.dataDir, script, ...args);
 const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
 
 test('the owner reads the events by type and a form’s responses with their answers', async ({
   page,
 }) => {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   // The owner joins with an SMS code and this device's passkey.
   const { clientId, authorization } = await ownerOfNewMerchant(
     page,
-    { origin, dataDir: server?.dataDir ?? '' },
+    { origin, dataDir: server.dataDir },
     { merchant: 'Lagos Gym', owner: 'Tunde Bello' },
   );
 

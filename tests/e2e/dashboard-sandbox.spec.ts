@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { startBuiltServer } from './built-server';
+import { SHARED_BUILT_SERVER as server } from './built-server';
 import { lookAtScreen, ownerOfNewMerchant } from './dashboard-support';
-import { E2E } from './e2e-env';
 
 // The dashboard's Sandbox tools (docs/dashboard.md "Sandbox tools") on the built server: a new
 // merchant's owner, signed in with this device's passkey, finds a customer's payment waiting for
@@ -10,17 +9,9 @@ import { E2E } from './e2e-env';
 // axe and is shot at 390 px and 1280 px into /tmp/dashboard-sandbox-shots.
 
 const SHOTS = '/tmp/dashboard-sandbox-shots';
-// A port of its own, past those of the other built-server tests (appPort + 30..46).
-const serverPort = () => E2E.appPort + 48;
-let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 
 test.beforeAll(async () => {
-  server = await startBuiltServer(serverPort());
   mkdirSync(SHOTS, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
 });
 
 const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
@@ -28,11 +19,11 @@ const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
 test('an owner sends a waiting payment its transfer from Sandbox tools, and sees it paid', async ({
   page,
 }) => {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   // The owner joins with an SMS code and this device's passkey.
   const { clientId, secret } = await ownerOfNewMerchant(
     page,
-    { origin, dataDir: server?.dataDir ?? '' },
+    { origin, dataDir: server.dataDir },
     { merchant: 'Kemi Fabrics', owner: 'Kemi Adebayo' },
   );
 

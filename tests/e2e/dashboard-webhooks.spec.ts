@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { startBuiltServer } from './built-server';
+import { SHARED_BUILT_SERVER as server } from './built-server';
 import { lookAtScreen, ownerOfNewMerchant } from './dashboard-support';
 import { E2E } from './e2e-env';
 
@@ -14,16 +14,11 @@ import { E2E } from './e2e-env';
 // /tmp/dashboard-webhooks-shots.
 
 const SHOTS = '/tmp/dashboard-webhooks-shots';
-// Ports of their own, past those of the other built-server tests (appPort + 30..48).
-const serverPort = () => E2E.appPort + 50;
 const receiverPort = () => E2E.appPort + 51;
-let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 let receiver: Server | null = null;
 const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
 
 test.beforeAll(async () => {
-  // The receiver is on this machine: the server may post to it.
-  server = await startBuiltServer(serverPort(), { WEBHOOKS_ALLOW_PRIVATE: 'on' });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -38,7 +33,6 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
-  await server?.stop();
 });
 
 /** axe, nothing wider than the screen, and the shots at both widths. */
@@ -82,11 +76,11 @@ test('an owner adds a webhook, sees its secret once, gets a signed delivery, cha
   page,
   context,
 }) => {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   await ownerOfNewMerchant(
     page,
-    { origin, dataDir: server?.dataDir ?? '' },
+    { origin, dataDir: server.dataDir },
     { merchant: 'Kemi Fabrics', owner: 'Kemi Adebayo' },
   );
   await page.getByRole('link', { name: 'Developers' }).click();

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { addVirtualAuthenticator, latestCode, uniquePhone } from './auth-support';
-import { startBuiltServer } from './built-server';
+import { SHARED_BUILT_SERVER as server } from './built-server';
 import { lookAtScreen, npmRun as npmRunIn, ownerOfNewMerchant, printed } from './dashboard-support';
 import { BUILT_SERVER_PAYMENT_LIMIT, E2E } from './e2e-env';
 
@@ -14,17 +14,13 @@ import { BUILT_SERVER_PAYMENT_LIMIT, E2E } from './e2e-env';
 // 390 px and 1280 px into /tmp/dashboard-shots.
 
 const SHOTS = '/tmp/dashboard-shots';
-// One server for the file: its tests run one after another in one worker.
+// One webhook receiver for the file: its tests run one after another in one worker.
 test.describe.configure({ mode: 'default' });
-// Ports of its own, past those of the quickstart (appPort + 32..35).
-const serverPort = () => E2E.appPort + 40;
 const receiverPort = () => E2E.appPort + 41;
-let server: Awaited<ReturnType<typeof startBuiltServer>> | null = null;
 let receiver: Server | null = null;
 const received: string[] = [];
 
 test.beforeAll(async () => {
-  server = await startBuiltServer(serverPort(), { WEBHOOKS_ALLOW_PRIVATE: 'on' });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -39,11 +35,9 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
-  await server?.stop();
 });
 
-const npmRun = (script: string, ...args: string[]) =>
-  npmRunIn(server?.dataDir ?? '', script, ...args);
+const npmRun = (script: string, ...args: string[]) => npmRunIn(server.dataDir, script, ...args);
 const look = (page: Page, name: string) => lookAtScreen(page, SHOTS, name);
 
 test('a new merchant: client:create’s invitation, a passkey, a refunded payment, a resent webhook', async ({
@@ -52,7 +46,7 @@ test('a new merchant: client:create’s invitation, a passkey, a refunded paymen
   // A merchant's whole first day, each of its ten screens looked at (axe and screenshots at both
   // widths): about 45 s alone, past 180 s on a loaded 2-core machine.
   test.slow();
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   const phone = uniquePhone();
   const created = await npmRun(
     'client:create',
@@ -200,12 +194,12 @@ test('a new merchant: client:create’s invitation, a passkey, a refunded paymen
 test('a lost passkey: an SMS code makes a new one, which reads at once and changes nothing for a day', async ({
   browser,
 }) => {
-  const origin = server?.origin ?? '';
+  const origin = server.origin;
   // The owner joins on a first device.
   const firstDevice = await browser.newContext();
   const { phone } = await ownerOfNewMerchant(
     await firstDevice.newPage(),
-    { origin, dataDir: server?.dataDir ?? '' },
+    { origin, dataDir: server.dataDir },
     { merchant: 'Ada Prints', owner: 'Ada Okafor' },
   );
   await firstDevice.close();

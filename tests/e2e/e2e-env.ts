@@ -1,9 +1,14 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 /*
  * Where the end-to-end servers listen and the merchant client the tests act as. The ports can be
  * moved (E2E_APP_PORT, E2E_HOST_PORT) so two runs on one machine do not collide.
  */
 const appPort = Number(process.env.E2E_APP_PORT ?? 3917);
 const hostPort = Number(process.env.E2E_HOST_PORT ?? 3918);
+/** The built server the dashboard's files share, past the ports the other files take. */
+const builtPort = appPort + 60;
 
 export const E2E = {
   appPort,
@@ -11,6 +16,13 @@ export const E2E = {
   /** A second origin: a merchant page that embeds the consent page. */
   hostPort,
   hostOrigin: `http://localhost:${hostPort}`,
+  /**
+   * The built server as `npm start` runs it (dist/server/main.mjs), shared by the browser files
+   * that need one with nothing of the test server's fixtures (built-server.ts).
+   */
+  builtPort,
+  builtOrigin: `http://localhost:${builtPort}`,
+  builtDataDir: path.join(tmpdir(), `oya-e2e-built-${builtPort}`),
   /** An origin the merchant did not register. */
   strangerOrigin: `http://127.0.0.1:${hostPort}`,
   clientId: 'cli_e2e',
