@@ -31,7 +31,12 @@ import { refundsOfConsent } from '../payments/refunds';
 import { consentSeenBy } from '../payments/origin-views';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { logoOf } from '../linking/payer-accounts';
-import { checkSignature, issueGrantChallenge, useUpNonce } from '../identity/signed-grants';
+import {
+  checkSignature,
+  issueGrantChallenge,
+  useUpNonce,
+  type TVerifiedGrant,
+} from '../identity/signed-grants';
 import { smsSeal, type TSmsSeal } from '../identity/sms-seal';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
@@ -271,6 +276,20 @@ export async function cancelFuturePayments(
   };
 }
 
+/** The payer's session revoking: none on the SMS receipt's link, where the passkey proves it. */
+type TRevokingSession = { payerId: string; sessionId: string | null };
+
+/** A revocation checked and ready to write: whose, which consent, its nonce and signature. */
+type TRevocation = {
+  session: TRevokingSession;
+  consentId: string;
+  nonce: string;
+  signature: TVerifiedGrant;
+  /** The merchant's name, for the SMS that a session signed in by a code alone calls for. */
+  merchantName: string;
+  now: Date;
+};
+
 /**
  * POST /api/users/consents/{consentId}/revoke. A consent revoked already answers as it stands,
  * whoever's request did it (a retry, another tab); one that is not granted is
@@ -279,23 +298,48 @@ export async function cancelFuturePayments(
 export async function revokeConsent(
   ctx: TRevokeContext,
   /** No session: the SMS receipt's link (consent-receipts.ts), where the passkey alone proves it. */
-  session: { payerId: string; sessionId: string | null },
+  session: TRevokingSession,
   consentId: string,
   signed: TRevokeConsentRequest,
 ): Promise<TPayerConsent> {
-  const { db, config, clock } = ctx;
+  const { db, config } = ctx;
   const { payerId } = session;
-  const now = clock.now();
+  const now = ctx.clock.now();
   const own = await ownConsent(db, payerId, consentId);
   if (own.status === 'revoked') return payerConsentView(db, payerId, consentId);
   if (!canRevoke(own)) throw new AppError('CONSENT_NOT_REVOCABLE');
+  const signature = await revocationSignature(ctx, session, consentId, signed, now);
+  // Revoked meanwhile by the same signature sent twice at once: the first one's answer.
+  if (signature === null) return payerConsentView(db, payerId, consentId);
+  const merchantName =
+    (await loadConsent(db, consentId))?.consent.counterparty.name ?? 'a merchant';
+  const seal = await smsSeal(db);
+  const revocation = { session, consentId, nonce: signed.nonce, signature, merchantName, now };
+  const written = await db.transaction((tx) => writeRevocation(tx, config, seal, revocation));
+  if (written.outcome === 'revoked') {
+    await sendQueuedSms(ctx.jobs, [written.sms]);
+  } else {
+    await assertRevokedMeanwhile(db, payerId, consentId, written.outcome);
+  }
+  return payerConsentView(db, payerId, consentId);
+}
 
-  let signature;
+/**
+ * The payer's passkey signature of the revocation, checked; null when it failed because the
+ * same signature, sent twice at once, revoked the consent meanwhile.
+ */
+async function revocationSignature(
+  ctx: TRevokeContext,
+  session: TRevokingSession,
+  consentId: string,
+  signed: TRevokeConsentRequest,
+  now: Date,
+): Promise<TVerifiedGrant | null> {
   try {
-    signature = await checkSignature(
-      db,
-      config,
-      payerId,
+    return await checkSignature(
+      ctx.db,
+      ctx.config,
+      session.payerId,
       {
         purpose: 'revocation',
         consentId,
@@ -311,75 +355,101 @@ export async function revokeConsent(
     );
   } catch (error) {
     // The same signature sent twice at once: the first revoked it meanwhile.
-    if ((await ownConsent(db, payerId, consentId)).status === 'revoked') {
-      return payerConsentView(db, payerId, consentId);
-    }
+    if ((await ownConsent(ctx.db, session.payerId, consentId)).status === 'revoked') return null;
     throw error;
   }
+}
 
-  // The merchant's name, for the SMS that a session signed in by a code alone calls for.
-  const merchantName =
-    (await loadConsent(db, consentId))?.consent.counterparty.name ?? 'a merchant';
-  const seal = await smsSeal(db);
-  const revocation = await db.transaction(async (tx) => {
-    // Used up in the revocation's transaction: a second submission of this nonce waits for this
-    // one to commit, then finds it used and the consent revoked.
-    if (!(await useUpNonce(tx, signed.nonce, now))) return { outcome: 'nonce-used' as const };
-    const [revoked] = await tx
-      .update(consents)
-      .set({ status: 'revoked', revokedAt: now })
-      .where(
-        and(
-          eq(consents.id, consentId),
-          eq(consents.grantedBy, payerId),
-          eq(consents.status, 'granted'),
-        ),
-      )
-      .returning({ clientId: consents.clientId });
-    if (!revoked) return { outcome: 'not-granted' as const };
-    const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
-    const cancelledPaymentIds = cancelled.paymentIds;
-    await tx.insert(consentEvents).values({
+/**
+ * The revocation's transaction: the nonce used up, the consent revoked, its future payments
+ * cancelled, the audit row and the merchant's event written, the SMS queued.
+ */
+async function writeRevocation(
+  tx: TDb,
+  config: TRevokeContext['config'],
+  seal: TSmsSeal,
+  revocation: TRevocation,
+): Promise<
+  | { outcome: 'nonce-used' }
+  | { outcome: 'not-granted' }
+  | { outcome: 'revoked'; sms: string | null }
+> {
+  const { session, consentId, now } = revocation;
+  // Used up in the revocation's transaction: a second submission of this nonce waits for this
+  // one to commit, then finds it used and the consent revoked.
+  if (!(await useUpNonce(tx, revocation.nonce, now))) return { outcome: 'nonce-used' };
+  const [revoked] = await tx
+    .update(consents)
+    .set({ status: 'revoked', revokedAt: now })
+    .where(
+      and(
+        eq(consents.id, consentId),
+        eq(consents.grantedBy, session.payerId),
+        eq(consents.status, 'granted'),
+      ),
+    )
+    .returning({ clientId: consents.clientId });
+  if (!revoked) return { outcome: 'not-granted' };
+  const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
+  await recordRevocation(tx, revocation, revoked.clientId, cancelled);
+  return {
+    outcome: 'revoked',
+    sms: await tellOfRevocationBySms(tx, config, seal, session, {
       consentId,
-      type: 'consent.revoked',
-      actor: `payer:${payerId}`,
-      data: {
-        cancelledPaymentIds,
-        cancelledCollectionIds: cancelled.collectionIds,
-        signature: {
-          digest: signature.digest,
-          credentialId: signature.credentialId,
-          signedAt: signature.signedAt.toISOString(),
-          evidence: signature.evidence,
-        },
+      merchantName: revocation.merchantName,
+      revokedAt: now,
+    }),
+  };
+}
+
+/** The revocation's audit row, with the passkey's signature, and the merchant's event. */
+async function recordRevocation(
+  tx: TDb,
+  revocation: TRevocation,
+  clientId: string,
+  cancelled: { paymentIds: string[]; collectionIds: string[] },
+): Promise<void> {
+  const { consentId, signature, now } = revocation;
+  const cancelledPaymentIds = cancelled.paymentIds;
+  await tx.insert(consentEvents).values({
+    consentId,
+    type: 'consent.revoked',
+    actor: `payer:${revocation.session.payerId}`,
+    data: {
+      cancelledPaymentIds,
+      cancelledCollectionIds: cancelled.collectionIds,
+      signature: {
+        digest: signature.digest,
+        credentialId: signature.credentialId,
+        signedAt: signature.signedAt.toISOString(),
+        evidence: signature.evidence,
       },
-      createdAt: now,
-    });
-    await recordMerchantEvent(tx, {
-      clientId: revoked.clientId,
-      consentId,
-      type: 'consent.revoked',
-      data: { consentId, revokedAt: now.toISOString(), cancelledPaymentIds },
-      now,
-    });
-    return {
-      outcome: 'revoked' as const,
-      sms: await tellOfRevocationBySms(tx, config, seal, session, {
-        consentId,
-        merchantName,
-        revokedAt: now,
-      }),
-    };
+    },
+    createdAt: now,
   });
-  if (revocation.outcome === 'revoked') {
-    await sendQueuedSms(ctx.jobs, [revocation.sms]);
-  } else {
-    const after = await ownConsent(db, payerId, consentId);
-    if (after.status !== 'revoked') {
-      throw new AppError(
-        revocation.outcome === 'nonce-used' ? 'GRANT_SIGNATURE_REPLAYED' : 'CONSENT_NOT_REVOCABLE',
-      );
-    }
+  await recordMerchantEvent(tx, {
+    clientId,
+    consentId,
+    type: 'consent.revoked',
+    data: { consentId, revokedAt: now.toISOString(), cancelledPaymentIds },
+    now,
+  });
+}
+
+/**
+ * After a revocation that wrote nothing: fine when the consent ended revoked anyway (another
+ * request's), else the nonce's replay or a consent no longer granted is refused.
+ */
+async function assertRevokedMeanwhile(
+  db: TDb,
+  payerId: string,
+  consentId: string,
+  outcome: 'nonce-used' | 'not-granted',
+): Promise<void> {
+  const after = await ownConsent(db, payerId, consentId);
+  if (after.status !== 'revoked') {
+    throw new AppError(
+      outcome === 'nonce-used' ? 'GRANT_SIGNATURE_REPLAYED' : 'CONSENT_NOT_REVOCABLE',
+    );
   }
-  return payerConsentView(db, payerId, consentId);
 }
