@@ -402,6 +402,55 @@ export function linkingPanelReducer(
 ): TLinkingPanelState {
   switch (action.type) {
     case 'open':
+    case 'close':
+    case 'manual_entry_opened':
+    case 'bvn_required':
+    case 'bvn_form':
+    case 'account_chosen':
+      return onChoosing(state, action);
+    case 'link_resolved':
+    case 'link_failed':
+      return onLinkAsked(state, action);
+    case 'transfer_confirm_requested':
+    case 'confirm_result':
+    case 'link_progress':
+      return onTransfer(state, action);
+    case 'card_submitted':
+    case 'card_response':
+    case 'card_failed':
+    case 'card_retry':
+    case 'card_details_requested':
+    case 'three_ds_started':
+    case 'card_linking_event':
+      return onCardEntry(state, action);
+    case 'otp_submitted':
+    case 'otp_result':
+    case 'verification_submitted':
+    case 'verification_result':
+      return onCardChecks(state, action);
+    case 'back':
+    case 'success_delay_elapsed':
+      return onLeaving(state, action);
+    default: {
+      const unhandled: never = action;
+      throw new Error(`Unhandled linking-panel action ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** Opening and closing the panel, and choosing the account to link (the BVN asked on the way). */
+function onChoosing(
+  state: TLinkingPanelState,
+  action: Extract<
+    TLinkingPanelAction,
+    {
+      type:
+        'open' | 'close' | 'manual_entry_opened' | 'bvn_required' | 'bvn_form' | 'account_chosen';
+    }
+  >,
+): TLinkingPanelState {
+  switch (action.type) {
+    case 'open':
       return state.step === 'closed' ? select(action.forceCardFlow === true, false) : state;
     case 'close':
       return LINKING_PANEL_INITIAL;
@@ -425,6 +474,15 @@ export function linkingPanelReducer(
         forceCardFlow: state.forceCardFlow,
         cardFlow: state.forceCardFlow || action.account.integrations.card?.possible === true,
       });
+  }
+}
+
+/** The account link asked for the chosen account: resolved, or refused. */
+function onLinkAsked(
+  state: TLinkingPanelState,
+  action: Extract<TLinkingPanelAction, { type: 'link_resolved' | 'link_failed' }>,
+): TLinkingPanelState {
+  switch (action.type) {
     case 'link_resolved':
       return state.step === 'linking' && state.phase === 'creating_link'
         ? afterLinkResolved(state.context, action.accountLink)
@@ -439,6 +497,18 @@ export function linkingPanelReducer(
         state.context,
         action.message || ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message,
       );
+  }
+}
+
+/** Linking by transfer: the payer confirms the payment, the server says how the link went. */
+function onTransfer(
+  state: TLinkingPanelState,
+  action: Extract<
+    TLinkingPanelAction,
+    { type: 'transfer_confirm_requested' | 'confirm_result' | 'link_progress' }
+  >,
+): TLinkingPanelState {
+  switch (action.type) {
     case 'transfer_confirm_requested':
       if (state.step !== 'payment') return state;
       // spec §5: confirmation needs an account link id.
@@ -453,6 +523,27 @@ export function linkingPanelReducer(
       return action.status === 'completed'
         ? succeed(state.context, CLOSE_AFTER)
         : fail(state.context, action.message);
+  }
+}
+
+/** Linking by card: the card sent, its answer, a retry, 3-D Secure and the card-linking stream. */
+function onCardEntry(
+  state: TLinkingPanelState,
+  action: Extract<
+    TLinkingPanelAction,
+    {
+      type:
+        | 'card_submitted'
+        | 'card_response'
+        | 'card_failed'
+        | 'card_retry'
+        | 'card_details_requested'
+        | 'three_ds_started'
+        | 'card_linking_event';
+    }
+  >,
+): TLinkingPanelState {
+  switch (action.type) {
     case 'card_submitted': {
       if (state.step !== 'card_entry' || state.busy) return state;
       if (state.view !== 'card_form' && state.view !== 'otp') return state;
@@ -497,6 +588,18 @@ export function linkingPanelReducer(
       };
     case 'card_linking_event':
       return onCardLinkingEvent(state, action.event);
+  }
+}
+
+/** The card's checks: the OTP the bank sent, or the answers to its verification questions. */
+function onCardChecks(
+  state: TLinkingPanelState,
+  action: Extract<
+    TLinkingPanelAction,
+    { type: 'otp_submitted' | 'otp_result' | 'verification_submitted' | 'verification_result' }
+  >,
+): TLinkingPanelState {
+  switch (action.type) {
     case 'otp_submitted':
       if (state.step !== 'card_entry' || state.view !== 'otp' || state.busy) return state;
       // spec §5: OTP needs a payment id.
@@ -535,6 +638,15 @@ export function linkingPanelReducer(
         busy: false,
         error: action.message || ERROR_CATALOGUE.ACCOUNT_VERIFY_FAILED.message,
       };
+  }
+}
+
+/** 'Back' from a step, and the follow-up after a success. */
+function onLeaving(
+  state: TLinkingPanelState,
+  action: Extract<TLinkingPanelAction, { type: 'back' | 'success_delay_elapsed' }>,
+): TLinkingPanelState {
+  switch (action.type) {
     case 'back':
       // The BVN step goes back to where the payer came from: choosing an account, or nothing.
       if (state.step === 'bvn') {
@@ -558,10 +670,6 @@ export function linkingPanelReducer(
       return state.followUp.action === 'reset'
         ? select(state.context.forceCardFlow, false)
         : LINKING_PANEL_INITIAL;
-    default: {
-      const unhandled: never = action;
-      throw new Error(`Unhandled linking-panel action ${JSON.stringify(unhandled)}`);
-    }
   }
 }
 
