@@ -36,7 +36,8 @@ export default defineConfig({
     // The width rule: every test runs once, at 390 px (the product is mobile first); a test about
     // the desktop is tagged @desktop and runs at 1280 px instead. Only a test of a layout that
     // changes at 768 px is tagged @both-widths and runs at both: the standalone side panel, the
-    // embed script's modal, the account list. With SNAP=1 (screenshots, merchant.ts) every test
+    // embed script's modal, the account list, the payer's consents. A journey through screens
+    // whose layout another test already checks at both widths runs once. With SNAP=1 (screenshots, merchant.ts) every test
     // runs at both widths again, so each screen is shot at 390 px and at 1280 px.
     {
       name: 'mobile',

@@ -165,66 +165,62 @@ test.describe('after a payment', () => {
     expect(mine?.isAlreadyLinked).toBe(true);
   });
 
-  test(
-    'linking the account paid from asks for the BVN once, then links it from the payment and grants',
-    { tag: '@both-widths' },
-    async ({ page }, testInfo) => {
-      await addVirtualAuthenticator(page);
-      // The payer's own account, under a BVN they have not verified yet; its codes go to the
-      // BVN's registered phone, not the number they sign in with.
-      const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
-      const own = personAccount(person, 'links_by_test_transfer');
-      await payByTransferFromSender(page, own);
-      await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
-      await signUpThroughPanel(page, page.request, {
-        fullName: own.accountName,
-        phone: uniquePhone(),
-      });
-      await expect(question(page)).toBeVisible();
-      await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+  test('linking the account paid from asks for the BVN once, then links it from the payment and grants', async ({
+    page,
+  }, testInfo) => {
+    await addVirtualAuthenticator(page);
+    // The payer's own account, under a BVN they have not verified yet; its codes go to the
+    // BVN's registered phone, not the number they sign in with.
+    const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
+    const own = personAccount(person, 'links_by_test_transfer');
+    await payByTransferFromSender(page, own);
+    await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
+    await signUpThroughPanel(page, page.request, {
+      fullName: own.accountName,
+      phone: uniquePhone(),
+    });
+    await expect(question(page)).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
 
-      // Asked once, where the payer is: the prompt becomes the BVN step.
-      const bvnStep = page.getByRole('heading', { name: 'Verify your BVN' });
-      await expect(bvnStep).toBeVisible();
-      await expect(
-        page.getByText(/To link the account you paid from, verify your BVN first/),
-      ).toBeVisible();
-      await look(page, testInfo, 'bvn-step');
-      await page.getByLabel('BVN', { exact: true }).fill(person.bvn);
-      await page.getByRole('button', { name: 'Send code' }).click();
-      await expect(
-        page.getByText(
-          'If this BVN is on record, we sent a 6-digit code to the phone number it is registered with.',
-        ),
-      ).toBeVisible();
-      await page
-        .getByLabel('6-digit code')
-        .fill(await latestCode(page.request, person.phoneNumber));
-      await look(page, testInfo, 'bvn-code');
-      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    // Asked once, where the payer is: the prompt becomes the BVN step.
+    const bvnStep = page.getByRole('heading', { name: 'Verify your BVN' });
+    await expect(bvnStep).toBeVisible();
+    await expect(
+      page.getByText(/To link the account you paid from, verify your BVN first/),
+    ).toBeVisible();
+    await look(page, testInfo, 'bvn-step');
+    await page.getByLabel('BVN', { exact: true }).fill(person.bvn);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await expect(
+      page.getByText(
+        'If this BVN is on record, we sent a 6-digit code to the phone number it is registered with.',
+      ),
+    ).toBeVisible();
+    await page.getByLabel('6-digit code').fill(await latestCode(page.request, person.phoneNumber));
+    await look(page, testInfo, 'bvn-code');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
 
-      // Then it carries on where the payer was: the account links from the payment, the consent
-      // is granted, and the BVN is not asked again.
-      await granted(page);
-      await expect(bvnStep).toHaveCount(0);
-      await look(page, testInfo, 'bvn-granted');
-      const { token } = await storedSession(page);
-      const accounts = await page.request.get('/api/accounts/user', {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      const listed = (await accounts.json()) as {
-        accounts: Array<{
-          accountNumber: string;
-          isAlreadyLinked?: boolean;
-          bvnHold?: string | null;
-        }>;
-      };
-      expect(listed.accounts.find((a) => a.accountNumber === own.accountNumber)).toMatchObject({
-        isAlreadyLinked: true,
-        bvnHold: null,
-      });
-    },
-  );
+    // Then it carries on where the payer was: the account links from the payment, the consent
+    // is granted, and the BVN is not asked again.
+    await granted(page);
+    await expect(bvnStep).toHaveCount(0);
+    await look(page, testInfo, 'bvn-granted');
+    const { token } = await storedSession(page);
+    const accounts = await page.request.get('/api/accounts/user', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const listed = (await accounts.json()) as {
+      accounts: Array<{
+        accountNumber: string;
+        isAlreadyLinked?: boolean;
+        bvnHold?: string | null;
+      }>;
+    };
+    expect(listed.accounts.find((a) => a.accountNumber === own.accountNumber)).toMatchObject({
+      isAlreadyLinked: true,
+      bvnHold: null,
+    });
+  });
 
   test('@desktop the side panel says the payment is paid once it is', async ({
     page,

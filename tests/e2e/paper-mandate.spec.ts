@@ -14,7 +14,7 @@ import { PANEL_RESET_AFTER_SUCCESS_MS, SUCCESS_UI_MS } from '../../src/domain/co
 // 2 minutes after it was issued. The panel's success step says what happens next and keeps the
 // form until Done; the account's row then offers the form while the bank has not approved it.
 
-test('a paper mandate: what happens next, the form kept on the success step and on the row @both-widths', async ({
+test('a paper mandate: what happens next, the form kept on the success step and on the row', async ({
   page,
 }, testInfo) => {
   // The page's timers run on a clock the test moves (time still flows by itself until then).

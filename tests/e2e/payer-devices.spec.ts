@@ -21,7 +21,7 @@ async function look(page: Page, testInfo: TestInfo, name: string) {
   await expectNoViolations(page);
 }
 
-test("@both-widths a passkey added after an SMS code waits 24 h, and the lost one's removal waits 24 h with a cancel link", async ({
+test("a passkey added after an SMS code waits 24 h, and the lost one's removal waits 24 h with a cancel link", async ({
   page,
   browser,
 }, testInfo) => {
@@ -141,7 +141,7 @@ test("@both-widths a passkey added after an SMS code waits 24 h, and the lost on
   await look(page, testInfo, 'removal-cancelled');
 });
 
-test('@both-widths the payer changes their sign-in number by keyboard, on a code sent to the new number', async ({
+test('the payer changes their sign-in number by keyboard, on a code sent to the new number', async ({
   page,
 }, testInfo) => {
   const phone = uniquePhone();
