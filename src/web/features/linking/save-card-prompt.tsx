@@ -22,6 +22,34 @@ import './linking.css';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Saves the card to the account chosen, then reads the payer's accounts until it shows there:
+ * its id, or null once the reads run out.
+ */
+async function saveCardTo(paymentId: string, chosen: TBankValidationResult) {
+  // Paid without sign-in: the charge's token this page holds proves the card is the payer's.
+  const chargeToken = paymentsApi.chargeTokenOf(paymentId);
+  await accountsApi.saveCard({
+    paymentId,
+    accountNumber: chosen.accountNumber,
+    institutionCode: chosen.institutionCode,
+    ...(chargeToken ? { chargeToken } : {}),
+  });
+  await pause(CARD_SAVE_INITIAL_WAIT_MS);
+  for (let poll = 0; poll < CARD_SAVE_MAX_POLLS; poll += 1) {
+    const { accounts } = await accountsApi.list();
+    const saved = accounts.find(
+      (a) =>
+        a.accountNumber === chosen.accountNumber &&
+        a.institutionCode === chosen.institutionCode &&
+        a.bankId,
+    );
+    if (saved?.bankId) return saved.bankId;
+    await pause(CARD_SAVE_POLL_INTERVAL_MS);
+  }
+  return null;
+}
+
+/**
  * 'Save Your Card' (spec §2, §4): after a payer paid with 'Save this card for future payments'
  * ticked (signed in, or signed in since on the page that paid), the account the card belongs to,
  * with no card typed again and no test charge: its number, found at its bank ('Validating...'),
@@ -46,29 +74,11 @@ export function SaveCardPrompt({ paymentId, onDone }: TSaveCardPromptProps) {
     setSaving(true);
     setError(null);
     try {
-      // Paid without sign-in: the charge's token this page holds proves the card is the payer's.
-      const chargeToken = paymentsApi.chargeTokenOf(paymentId);
-      await accountsApi.saveCard({
-        paymentId,
-        accountNumber: chosen.accountNumber,
-        institutionCode: chosen.institutionCode,
-        ...(chargeToken ? { chargeToken } : {}),
-      });
-      await pause(CARD_SAVE_INITIAL_WAIT_MS);
-      for (let poll = 0; poll < CARD_SAVE_MAX_POLLS; poll += 1) {
-        const { accounts } = await accountsApi.list();
-        const saved = accounts.find(
-          (a) =>
-            a.accountNumber === chosen.accountNumber &&
-            a.institutionCode === chosen.institutionCode &&
-            a.bankId,
-        );
-        if (saved?.bankId) {
-          void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
-          onDone({ accountId: saved.bankId, accountNumber: chosen.accountNumber });
-          return;
-        }
-        await pause(CARD_SAVE_POLL_INTERVAL_MS);
+      const accountId = await saveCardTo(paymentId, chosen);
+      if (accountId) {
+        void queryClient.invalidateQueries({ queryKey: USER_ACCOUNTS_KEY });
+        onDone({ accountId, accountNumber: chosen.accountNumber });
+        return;
       }
       onDone(null);
     } catch (caught) {
