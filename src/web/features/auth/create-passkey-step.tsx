@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { passkeySkipCost } from '../../../domain/passkey-offer';
 import { formatLagosDateTime } from '../../../domain/payment-date';
 import { Button } from '../../ui/button';
@@ -48,32 +48,48 @@ type TStep =
  * create a passkey so the next sign-in is biometric. On an account in use, another of the payer's
  * passkeys approves it, or it waits 24 h before it may approve payments.
  */
-export function CreatePasskeyStep({
-  token,
-  newAccount,
-  lead,
-  passkeyCount,
-  saysWait = true,
-  onDone,
-  screenTitleId,
-}: TCreatePasskeyStepProps) {
-  const [step, setStep] = useState<TStep>({ kind: 'offer' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const firstStep = useRef(true);
+export function CreatePasskeyStep(props: TCreatePasskeyStepProps) {
+  const { token, newAccount, passkeyCount, saysWait = true, onDone } = props;
+  const creation = usePasskeyCreation(token, saysWait, onDone);
+  const heading = useStepHeadingFocus(creation.step.kind);
   const costId = useId();
   const skipCost =
     passkeyCount === undefined ? null : passkeySkipCost({ newAccount, passkeyCount });
+  const errorLine = creation.error ? (
+    <p className="auth-error" role="alert">
+      {creation.error}
+    </p>
+  ) : null;
+  const { step } = creation;
+  if (step.kind === 'waiting') return waitingStep(props, heading, step.signsFrom);
+  if (step.kind === 'approve')
+    return approveStep(props, heading, creation, step.created, errorLine);
+  return offerStep(props, creation, errorLine, skipCost, costId);
+}
 
-  // A new step's heading takes the focus, so a screen reader reads where the payer now is.
+/** A new step's heading takes the focus, so a screen reader reads where the payer now is. */
+function useStepHeadingFocus(kind: TStep['kind']) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstStep = useRef(true);
   useEffect(() => {
     if (firstStep.current) {
       firstStep.current = false;
       return;
     }
     heading.current?.focus();
-  }, [step.kind]);
+  }, [kind]);
+  return heading;
+}
+
+/** The step's state and its two calls: create the passkey, then have it approved or not. */
+function usePasskeyCreation(
+  token: string,
+  saysWait: boolean,
+  onDone: TCreatePasskeyStepProps['onDone'],
+) {
+  const [step, setStep] = useState<TStep>({ kind: 'offer' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
   const save = async (created: TCreatedPasskey, approve: boolean) => {
     const saved = await savePasskey(created, approve);
@@ -123,63 +139,81 @@ export function CreatePasskeyStep({
     }
   };
 
-  const errorLine = error ? (
-    <p className="auth-error" role="alert">
-      {error}
-    </p>
-  ) : null;
+  return { step, busy, error, create, approveOrNot };
+}
 
-  if (step.kind === 'waiting') {
-    return (
-      <div className="auth-form">
-        <StepHeading screenTitleId={screenTitleId} ref={heading}>
-          Passkey created
-        </StepHeading>
-        <p className="auth-lead">
-          It signs you in from now on. No other passkey of yours approved it, so it can approve
-          payments and mandates from {formatLagosDateTime(step.signsFrom)}.
-        </p>
-        <p className="muted">We sent an SMS about it to your number.</p>
-        <div className="actions">
-          <Button onClick={() => onDone(true, step.signsFrom)}>Continue</Button>
-        </div>
+type TPasskeyCreation = ReturnType<typeof usePasskeyCreation>;
+
+/** Kept without approval: it signs in now, and approves payments from the time said. */
+function waitingStep(
+  { screenTitleId, onDone }: TCreatePasskeyStepProps,
+  heading: RefObject<HTMLHeadingElement | null>,
+  signsFrom: string,
+): ReactNode {
+  return (
+    <div className="auth-form">
+      <StepHeading screenTitleId={screenTitleId} ref={heading}>
+        Passkey created
+      </StepHeading>
+      <p className="auth-lead">
+        It signs you in from now on. No other passkey of yours approved it, so it can approve
+        payments and mandates from {formatLagosDateTime(signsFrom)}.
+      </p>
+      <p className="muted">We sent an SMS about it to your number.</p>
+      <div className="actions">
+        <Button onClick={() => onDone(true, signsFrom)}>Continue</Button>
       </div>
-    );
-  }
+    </div>
+  );
+}
 
-  if (step.kind === 'approve') {
-    const { created } = step;
-    return (
-      <div className="auth-form">
-        <StepHeading screenTitleId={screenTitleId} ref={heading}>
-          Approve your new passkey
-        </StepHeading>
-        <p className="auth-lead">
-          Approve it with a passkey you already have, on this device or on your other phone or
-          laptop, so that it can approve payments at once.
-        </p>
-        <p className="muted">
-          Without approval it signs you in, and can approve payments and mandates 24 hours after it
-          is added.
-        </p>
-        {errorLine}
-        <div className="actions">
-          <Button onClick={() => void approveOrNot(created, true)} disabled={busy}>
-            Approve with my other passkey
-          </Button>
-          <Button
-            variant="secondary"
-            onClick={() => void approveOrNot(created, false)}
-            disabled={busy}
-          >
-            Continue without approval
-          </Button>
-        </div>
-        {busy ? <AuthenticatingOverlay /> : null}
+/** Created: one of the payer's passkeys may approve it, or it goes on without approval. */
+function approveStep(
+  { screenTitleId }: TCreatePasskeyStepProps,
+  heading: RefObject<HTMLHeadingElement | null>,
+  { busy, approveOrNot }: TPasskeyCreation,
+  created: TCreatedPasskey,
+  errorLine: ReactNode,
+): ReactNode {
+  return (
+    <div className="auth-form">
+      <StepHeading screenTitleId={screenTitleId} ref={heading}>
+        Approve your new passkey
+      </StepHeading>
+      <p className="auth-lead">
+        Approve it with a passkey you already have, on this device or on your other phone or laptop,
+        so that it can approve payments at once.
+      </p>
+      <p className="muted">
+        Without approval it signs you in, and can approve payments and mandates 24 hours after it is
+        added.
+      </p>
+      {errorLine}
+      <div className="actions">
+        <Button onClick={() => void approveOrNot(created, true)} disabled={busy}>
+          Approve with my other passkey
+        </Button>
+        <Button
+          variant="secondary"
+          onClick={() => void approveOrNot(created, false)}
+          disabled={busy}
+        >
+          Continue without approval
+        </Button>
       </div>
-    );
-  }
+      {busy ? <AuthenticatingOverlay /> : null}
+    </div>
+  );
+}
 
+/** The offer: 'Create passkey', or 'Not now' with what skipping costs, where it costs something. */
+function offerStep(
+  { screenTitleId, newAccount, lead, onDone }: TCreatePasskeyStepProps,
+  { busy, create }: TPasskeyCreation,
+  errorLine: ReactNode,
+  skipCost: string | null,
+  costId: string,
+): ReactNode {
   return (
     <div className="auth-form">
       <StepHeading screenTitleId={screenTitleId}>
