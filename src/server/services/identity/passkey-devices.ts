@@ -40,7 +40,7 @@ import { accountPageUrl } from '../page-urls';
 import { identityKeys } from './identity-keys';
 import { allowCredentialsOf, dropDueRemovals, maySignMoney, verifyAssertion } from './passkeys';
 import { countPasskeys, findPayerById } from './payers';
-import { smsSeal } from './sms-seal';
+import { smsSeal, type TSmsSeal } from './sms-seal';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
 /*
@@ -199,7 +199,7 @@ async function embedOriginsOfSession(db: TDb, sessionId: string): Promise<string
  */
 export async function registerPasskey(
   { db, config, jobs }: TDevicesContext,
-  session: { payerId: string; sessionId: string; joining?: TJoining },
+  session: TRegisteringSession,
   body: TPasskeyRegisterRequest,
   now: Date,
 ): Promise<{
@@ -208,9 +208,54 @@ export async function registerPasskey(
   approval: TPasskeyApproval;
   signsFrom: Date;
 }> {
-  const { payerId } = session;
   const challenge = challengeOf(body.response.response.clientDataJSON);
-  await consumeChallenge(db, challenge, { purpose: 'registration', payerId }, now);
+  await consumeChallenge(db, challenge, { purpose: 'registration', payerId: session.payerId }, now);
+  const info = await verifiedRegistration(config, body, challenge);
+  const registration: TRegistration = {
+    session,
+    body,
+    challenge,
+    info,
+    embedOrigins: body.approval ? await embedOriginsOfSession(db, session.sessionId) : [],
+    now,
+  };
+  const seal = await smsSeal(db);
+  const saved = await db.transaction((tx) => savePasskey(tx, config, seal, registration));
+  // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
+  await sendQueuedSms(jobs, saved.sms);
+  return {
+    passkeyId: saved.passkeyId,
+    approval: saved.approval,
+    passkeyCount: saved.passkeyCount,
+    signsFrom: passkeySignsFrom({ approval: saved.approval, createdAt: now }),
+  };
+}
+
+/** The signed-in payer's session a passkey is made in, and the team invitation it joins by. */
+type TRegisteringSession = { payerId: string; sessionId: string; joining?: TJoining };
+
+/** What the authenticator made, as the library verified it. */
+type TRegistrationInfo = NonNullable<
+  Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo']
+>;
+
+/** A verified registration, ready to keep. */
+type TRegistration = {
+  session: TRegisteringSession;
+  body: TPasskeyRegisterRequest;
+  challenge: string;
+  info: TRegistrationInfo;
+  /** The merchant origins an approval made in an iframe may come from. */
+  embedOrigins: string[];
+  now: Date;
+};
+
+/** The authenticator's answer to `challenge`, verified with user verification required. */
+async function verifiedRegistration(
+  config: TConfig,
+  body: TPasskeyRegisterRequest,
+  challenge: string,
+): Promise<TRegistrationInfo> {
   let verified;
   try {
     verified = await verifyRegistrationResponse({
@@ -225,113 +270,159 @@ export async function registerPasskey(
     throw new AppError('PASSKEY_REGISTRATION_FAILED');
   }
   if (!verified.verified) throw new AppError('PASSKEY_REGISTRATION_FAILED');
-  const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
-  const embedOrigins = body.approval ? await embedOriginsOfSession(db, session.sessionId) : [];
-  const seal = await smsSeal(db);
+  return verified.registrationInfo;
+}
 
-  const saved = await db.transaction(async (tx) => {
-    let approval: TPasskeyApproval = 'not-needed';
-    let approvedBy: string | null = null;
-    const sms: string[] = [];
-    await dropDueRemovals(tx, payerId, now);
-    if (await approvalNeeded(tx, payerId, session.joining ?? null, true)) {
-      approval = 'none';
-      if (body.approval) {
-        // The approver must itself be trusted now: a passkey still waiting approves nothing.
-        const { passkey } = await verifyAssertion(
-          tx,
-          config,
-          {
-            response: body.approval,
-            expectedChallenge: sha256(
-              passkeyApprovalMessage({
-                registrationChallenge: challenge,
-                credentialId: credential.id,
-              }),
-            ),
-            payerId,
-            embedOrigins,
-            failure: 'PASSKEY_APPROVAL_INVALID',
-            signsMoney: true,
-            // The approver is trusted (signsMoney): it proves this session too.
-            provesSession: session.sessionId,
-          },
-          now,
-        );
-        approval = 'approved';
-        approvedBy = passkey.id;
-      }
-    }
-    const [inserted] = await tx
-      .insert(passkeys)
-      .values({
-        id: credential.id,
-        payerId,
-        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-        counter: credential.counter,
-        transports: knownTransports(body.response.response.transports),
-        deviceType: credentialDeviceType,
-        backedUp: credentialBackedUp,
-        approval,
-        approvedBy,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: passkeys.id })
-      .returning({ id: passkeys.id });
-    if (!inserted) throw new AppError('PASSKEY_ALREADY_REGISTERED');
-    if (approval === 'not-needed') {
-      // A first passkey that signs at once, made with user verification in this session, proves
-      // it as a sign-in with it would (an approved one was proven by its approver above).
-      await tx
-        .update(authSessions)
-        .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
-        .where(eq(authSessions.id, session.sessionId));
-    }
-    if (approval !== 'not-needed') {
-      // The payer hears of every device added to an account in use: the SMS is a job queued in
-      // this transaction (the outbox), so the device exists exactly when its message is on its
-      // way, whatever happens after the commit.
-      const payer = await findPayerById(tx, payerId);
-      if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-      const signsFrom = passkeySignsFrom({ approval, createdAt: now });
-      sms.push(
-        await queueSms(tx, seal, `new-device:${inserted.id}`, {
-          phoneNumber: payer.phoneNumber,
-          body: newDeviceMessage({
-            productName: config.productName,
-            addedAt: now,
-            approval,
-            signsFrom,
-            accountPageUrl: accountPageUrl(config.publicUrl),
-          }),
-        }),
-      );
-      if (approval === 'none') {
-        sms.push(
-          ...(await tellTeamsOfWaitingPasskey(
-            tx,
-            config,
-            { passkeyId: inserted.id, member: payer, addedAt: now, changesFrom: signsFrom },
-            (change, message) => queueSms(tx, seal, change, message),
-          )),
-        );
-      }
-    }
-    return {
-      passkeyId: inserted.id,
-      approval,
-      passkeyCount: await countPasskeys(tx, payerId),
-      sms,
-    };
-  });
-  // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
-  await sendQueuedSms(jobs, saved.sms);
+/**
+ * The registration's transaction: the passkey kept with the approval it needs and got, the
+ * session proven by a first one, and the SMS of a device added queued with it.
+ */
+async function savePasskey(
+  tx: TDb,
+  config: TConfig,
+  seal: TSmsSeal,
+  registration: TRegistration,
+): Promise<{
+  passkeyId: string;
+  approval: TPasskeyApproval;
+  passkeyCount: number;
+  sms: string[];
+}> {
+  const { session, now } = registration;
+  await dropDueRemovals(tx, session.payerId, now);
+  const { approval, approvedBy } = await approvalOf(tx, config, registration);
+  const passkeyId = await insertPasskey(tx, registration, approval, approvedBy);
+  if (approval === 'not-needed') {
+    // A first passkey that signs at once, made with user verification in this session, proves
+    // it as a sign-in with it would (an approved one was proven by its approver above).
+    await tx
+      .update(authSessions)
+      .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
+      .where(eq(authSessions.id, session.sessionId));
+  }
+  const sms =
+    approval !== 'not-needed'
+      ? await queueNewDeviceSms(tx, config, seal, { passkeyId, approval, now, session })
+      : [];
   return {
-    passkeyId: saved.passkeyId,
-    approval: saved.approval,
-    passkeyCount: saved.passkeyCount,
-    signsFrom: passkeySignsFrom({ approval: saved.approval, createdAt: now }),
+    passkeyId,
+    approval,
+    passkeyCount: await countPasskeys(tx, session.payerId),
+    sms,
   };
+}
+
+/**
+ * The approval the new passkey needs, and the trusted passkey that gave it: none needed, none
+ * given, or given by the approval sent with the registration.
+ */
+async function approvalOf(
+  tx: TDb,
+  config: TConfig,
+  registration: TRegistration,
+): Promise<{ approval: TPasskeyApproval; approvedBy: string | null }> {
+  const { session, body, now } = registration;
+  const payerId = session.payerId;
+  if (!(await approvalNeeded(tx, payerId, session.joining ?? null, true))) {
+    return { approval: 'not-needed', approvedBy: null };
+  }
+  if (!body.approval) return { approval: 'none', approvedBy: null };
+  // The approver must itself be trusted now: a passkey still waiting approves nothing.
+  const { passkey } = await verifyAssertion(
+    tx,
+    config,
+    {
+      response: body.approval,
+      expectedChallenge: sha256(
+        passkeyApprovalMessage({
+          registrationChallenge: registration.challenge,
+          credentialId: registration.info.credential.id,
+        }),
+      ),
+      payerId,
+      embedOrigins: registration.embedOrigins,
+      failure: 'PASSKEY_APPROVAL_INVALID',
+      signsMoney: true,
+      // The approver is trusted (signsMoney): it proves this session too.
+      provesSession: session.sessionId,
+    },
+    now,
+  );
+  return { approval: 'approved', approvedBy: passkey.id };
+}
+
+/** Keeps the new passkey; its id, or PASSKEY_ALREADY_REGISTERED when it is kept already. */
+async function insertPasskey(
+  tx: TDb,
+  registration: TRegistration,
+  approval: TPasskeyApproval,
+  approvedBy: string | null,
+): Promise<string> {
+  const { credential, credentialDeviceType, credentialBackedUp } = registration.info;
+  const [inserted] = await tx
+    .insert(passkeys)
+    .values({
+      id: credential.id,
+      payerId: registration.session.payerId,
+      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+      counter: credential.counter,
+      transports: knownTransports(registration.body.response.response.transports),
+      deviceType: credentialDeviceType,
+      backedUp: credentialBackedUp,
+      approval,
+      approvedBy,
+      createdAt: registration.now,
+    })
+    .onConflictDoNothing({ target: passkeys.id })
+    .returning({ id: passkeys.id });
+  if (!inserted) throw new AppError('PASSKEY_ALREADY_REGISTERED');
+  return inserted.id;
+}
+
+/**
+ * The payer hears of every device added to an account in use: the SMS is a job queued in the
+ * registration's transaction (the outbox), so the device exists exactly when its message is on
+ * its way, whatever happens after the commit. A waiting one is told to the member's teams too.
+ * Answers the SMS jobs' ids.
+ */
+async function queueNewDeviceSms(
+  tx: TDb,
+  config: TConfig,
+  seal: TSmsSeal,
+  added: {
+    passkeyId: string;
+    approval: Exclude<TPasskeyApproval, 'not-needed'>;
+    now: Date;
+    session: TRegisteringSession;
+  },
+): Promise<string[]> {
+  const { passkeyId, approval, now } = added;
+  const payer = await findPayerById(tx, added.session.payerId);
+  if (!payer) throw new AppError('AUTHENTICATION_FAILED');
+  const signsFrom = passkeySignsFrom({ approval, createdAt: now });
+  const sms = [
+    await queueSms(tx, seal, `new-device:${passkeyId}`, {
+      phoneNumber: payer.phoneNumber,
+      body: newDeviceMessage({
+        productName: config.productName,
+        addedAt: now,
+        approval,
+        signsFrom,
+        accountPageUrl: accountPageUrl(config.publicUrl),
+      }),
+    }),
+  ];
+  if (approval === 'none') {
+    sms.push(
+      ...(await tellTeamsOfWaitingPasskey(
+        tx,
+        config,
+        { passkeyId, member: payer, addedAt: now, changesFrom: signsFrom },
+        (change, message) => queueSms(tx, seal, change, message),
+      )),
+    );
+  }
+  return sms;
 }
 
 /** The signed-in payer's passkeys for their account page, oldest first. */
