@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZCreateWebhookRequest,
@@ -24,12 +24,14 @@ import {
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
-/** A merchant's webhooks and their deliveries (docs/webhooks.md), with client credentials. */
-export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const preValidation = requireMerchant(ctx);
-
+/** A webhook endpoint registered, listed or deleted. */
+function registerWebhookEndpointRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.post(
     '/api/v1/webhooks',
     {
@@ -88,7 +90,14 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
       return { success: true as const };
     },
   );
+}
 
+/** A webhook endpoint's secret rotated, or the endpoint enabled again after a 410. */
+function registerWebhookRenewalRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   // A new signing secret; the previous one keeps signing for WEBHOOK_SECRET_OVERLAP_MS.
   api.post(
     '/api/v1/webhooks/:webhookId/rotate-secret',
@@ -134,7 +143,14 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
       return { success: true as const };
     },
   );
+}
 
+/** The client's webhook deliveries, and one sent again. */
+function registerWebhookDeliveryRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.get(
     '/api/v1/webhooks/deliveries',
     {
@@ -173,4 +189,13 @@ export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (a
       return { success: true as const };
     },
   );
+}
+
+/** A merchant's webhooks and their deliveries (docs/webhooks.md), with client credentials. */
+export const merchantWebhookRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const preValidation = requireMerchant(ctx);
+  registerWebhookEndpointRoutes(api, ctx, preValidation);
+  registerWebhookRenewalRoutes(api, ctx, preValidation);
+  registerWebhookDeliveryRoutes(api, ctx, preValidation);
 };
