@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZPayerConsentParams,
@@ -30,17 +30,14 @@ import {
 import { confirmDataSharing } from '../services/consents/data-sharing-expiry';
 import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
-/**
- * The signed-in payer's own consents (docs/payer-consents.md): the list, a nonce for one
- * revocation signature, and the passkey-signed revocation; a consent's record and audit, and the
- * confirmation of its data sharing. And the SMS receipt's link, which needs no session: one
- * consent, its record, and its revocation signed by the payer's passkey.
- */
-export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
-
+/** The signed-in payer's consents: the list, and a revocation signed with their passkey. */
+function registerPayerConsentListRoutes(
+  r: TZodApp,
+  ctx: TRouteContext,
+  guard: onRequestAsyncHookHandler,
+) {
   r.get(
     '/api/users/consents',
     {
@@ -92,7 +89,14 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       consent: await revokeConsent(ctx, payerOf(request), request.params.consentId, request.body),
     }),
   );
+}
 
+/** A consent's record and audit, and its data sharing confirmed again. */
+function registerConsentRecordRoutes(
+  r: TZodApp,
+  ctx: TRouteContext,
+  guard: onRequestAsyncHookHandler,
+) {
   r.get(
     '/api/users/consents/:consentId/record',
     {
@@ -131,7 +135,10 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       };
     },
   );
+}
 
+/** The SMS receipt's link, the token its proof: the consent, and its revocation. */
+function registerConsentReceiptRoutes(r: TZodApp, ctx: TRouteContext) {
   r.get(
     '/api/consent-receipts/:token',
     {
@@ -181,4 +188,18 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       consent: await revokeByReceipt(ctx, request.params.token, request.body),
     }),
   );
+}
+
+/**
+ * The signed-in payer's own consents (docs/payer-consents.md): the list, a nonce for one
+ * revocation signature, and the passkey-signed revocation; a consent's record and audit, and the
+ * confirmation of its data sharing. And the SMS receipt's link, which needs no session: one
+ * consent, its record, and its revocation signed by the payer's passkey.
+ */
+export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
+  registerPayerConsentListRoutes(r, ctx, guard);
+  registerConsentRecordRoutes(r, ctx, guard);
+  registerConsentReceiptRoutes(r, ctx);
 };
