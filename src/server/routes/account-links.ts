@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -27,6 +27,7 @@ import { escapeHtml, htmlPage } from './html-page';
 import { payerScope } from './payment-access';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
 const DATE_FORMAT = new Intl.DateTimeFormat('en-NG', {
   dateStyle: 'long',
@@ -53,16 +54,15 @@ const MANDATE_STYLE = `
 
 const PRINT_SCRIPT = `document.getElementById('print').addEventListener('click',function(){window.print()});`;
 
-/**
- * Linking a payer's bank account (spec §7; docs/accounts.md): the link by test transfer, auth
- * parameters or paper mandate, its confirmation, and the printable paper mandate form.
- */
-export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
-  // Each create asks the bank whose account the number is: counted like an account search.
-  const creating = [guard, ctx.limits.accountSearches];
+/** The payer's guard, and the guard with the account-search count that a new link takes. */
+type TLinkGuards = { guard: onRequestAsyncHookHandler; creating: onRequestAsyncHookHandler[] };
 
+/** A link started, or made from the account a payment came from, and its payment checked. */
+function registerAccountLinkRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  { guard, creating }: TLinkGuards,
+) {
   api.post(
     '/api/account-links/create',
     {
@@ -111,7 +111,14 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request) => confirmAccountLinkPayment(ctx, payerOf(request).payerId, request.params.id),
   );
+}
 
+/** A link by the alternate service: started, then confirmed with the bank's auth parameters. */
+function registerAlternateServiceRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  { guard, creating }: TLinkGuards,
+) {
   api.post(
     '/api/transactionservicealt/create',
     {
@@ -142,7 +149,10 @@ export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request) => confirmAltMandate(ctx, payerOf(request).payerId, request.body),
   );
+}
 
+/** The printable paper mandate form. */
+function registerPaperMandateRoute(api: TZodApp, ctx: TRouteContext) {
   // The paper mandate's formUrl, opened in a new tab without the bearer token: its unguessable
   // id is what lets the payer in (docs/accounts.md "Paper mandates").
   api.get(
@@ -183,4 +193,18 @@ ${row('Status', MANDATE_STATE_TEXT[mandate.state])}
       );
     },
   );
+}
+
+/**
+ * Linking a payer's bank account (spec §7; docs/accounts.md): the link by test transfer, auth
+ * parameters or paper mandate, its confirmation, and the printable paper mandate form.
+ */
+export const accountLinkRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
+  // Each create asks the bank whose account the number is: counted like an account search.
+  const creating = [guard, ctx.limits.accountSearches];
+  registerAccountLinkRoutes(api, ctx, { guard, creating });
+  registerAlternateServiceRoutes(api, ctx, { guard, creating });
+  registerPaperMandateRoute(api, ctx);
 };
