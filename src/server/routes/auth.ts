@@ -18,11 +18,11 @@ import { revokeSession } from '../services/identity/payer-sessions';
 import { describePayer } from '../services/identity/payers';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
-/** Sign-in, sessions and the payer's own identity (docs/identity.md). */
-export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+/** Sign-in: its authentication session, a passkey's options, and the login itself. */
+function registerSignInRoutes(r: TZodApp, ctx: TRouteContext) {
   const { db, config, clock, limits } = ctx;
-  const r = app.withTypeProvider<ZodTypeProvider>();
 
   // Opens the authentication session a login must name (spec §3 attestDiscoveryId, §5).
   r.post(
@@ -89,6 +89,11 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
       };
     },
   );
+}
+
+/** The signed-in payer: who they are, who they act for, and their logout. */
+function registerSessionRoutes(r: TZodApp, ctx: TRouteContext) {
+  const { db, clock } = ctx;
 
   // spec §6: auth/me describes the person; x-identify-to is ignored here.
   r.get(
@@ -146,4 +151,11 @@ export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
       return { success: true as const };
     },
   );
+}
+
+/** Sign-in, sessions and the payer's own identity (docs/identity.md). */
+export const authRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  registerSignInRoutes(r, ctx);
+  registerSessionRoutes(r, ctx);
 };
