@@ -79,6 +79,35 @@ export async function signInOptions(
   return { ...options };
 }
 
+/** An assertion to verify, and what it is for. */
+type TAssertionInput = {
+  response: TAuthenticationResponse;
+  expectedChallenge: string;
+  payerId?: string;
+  /**
+   * Pages that may embed ours while a passkey is used in the frame (the clientDataJSON's
+   * topOrigin): the merchant client's registered origins. Anyone else framing us is refused.
+   */
+  embedOrigins: string[];
+  /** Refusal when the signature does not hold (the sign-in or the grant wording). */
+  failure:
+    | 'AUTHENTICATION_FAILED_RETRY'
+    | 'GRANT_SIGNATURE_INVALID'
+    | 'REVOCATION_SIGNATURE_INVALID'
+    | 'PASSKEY_APPROVAL_INVALID';
+  /**
+   * The signature authorises money (a debit, a mandate) or another passkey: only a passkey that
+   * may sign money now (maySignMoney) is accepted, checked in the statement that uses it.
+   */
+  signsMoney?: boolean;
+  /**
+   * The signed-in session the assertion is made in: when the passkey is trusted (maySignMoney)
+   * the session is marked proven (auth_sessions.passkey_proven_at) in the transaction that uses
+   * the passkey.
+   */
+  provesSession?: string;
+};
+
 /**
  * Verifies an assertion against the stored passkey it names: signature, origin, RP ID, user
  * verification and the expected challenge. A payerId restricts it to that payer's passkeys.
@@ -87,35 +116,22 @@ export async function signInOptions(
 export async function verifyAssertion(
   db: TDb,
   config: TConfig,
-  input: {
-    response: TAuthenticationResponse;
-    expectedChallenge: string;
-    payerId?: string;
-    /**
-     * Pages that may embed ours while a passkey is used in the frame (the clientDataJSON's
-     * topOrigin): the merchant client's registered origins. Anyone else framing us is refused.
-     */
-    embedOrigins: string[];
-    /** Refusal when the signature does not hold (the sign-in or the grant wording). */
-    failure:
-      | 'AUTHENTICATION_FAILED_RETRY'
-      | 'GRANT_SIGNATURE_INVALID'
-      | 'REVOCATION_SIGNATURE_INVALID'
-      | 'PASSKEY_APPROVAL_INVALID';
-    /**
-     * The signature authorises money (a debit, a mandate) or another passkey: only a passkey that
-     * may sign money now (maySignMoney) is accepted, checked in the statement that uses it.
-     */
-    signsMoney?: boolean;
-    /**
-     * The signed-in session the assertion is made in: when the passkey is trusted (maySignMoney)
-     * the session is marked proven (auth_sessions.passkey_proven_at) in the transaction that uses
-     * the passkey.
-     */
-    provesSession?: string;
-  },
+  input: TAssertionInput,
   now: Date = new Date(),
 ): Promise<{ passkey: TPasskeyRow; trusted: boolean }> {
+  const passkey = await namedPasskey(db, input, now);
+  const info = await verifiedAuthentication(config, input, passkey);
+  const used = await db.transaction((tx) => usePasskey(tx, input, passkey, info, now));
+  if (!used) {
+    // Refused by the statement; the row read above only chooses the message.
+    if (input.signsMoney && passkeySignsFrom(passkey) > now) throw notYetTrusted(passkey);
+    throw new AppError(input.failure);
+  }
+  return { passkey, trusted: used.trusted };
+}
+
+/** The stored passkey the assertion names, of its payer, and not due for removal. */
+async function namedPasskey(db: TDb, input: TAssertionInput, now: Date): Promise<TPasskeyRow> {
   const where = input.payerId
     ? and(eq(passkeys.id, input.response.id), eq(passkeys.payerId, input.payerId))
     : eq(passkeys.id, input.response.id);
@@ -132,6 +148,20 @@ export async function verifyAssertion(
   if (userHandle && Buffer.from(userHandle, 'base64url').toString('utf8') !== passkey.payerId) {
     throw new AppError(input.failure);
   }
+  return passkey;
+}
+
+/** What the library verified of the assertion: the new counter, whether it is backed up. */
+type TAuthenticationInfo = Awaited<
+  ReturnType<typeof verifyAuthenticationResponse>
+>['authenticationInfo'];
+
+/** The assertion's signature checked with the stored public key, user verification required. */
+async function verifiedAuthentication(
+  config: TConfig,
+  input: TAssertionInput,
+  passkey: TPasskeyRow,
+): Promise<TAuthenticationInfo> {
   let verified;
   try {
     verified = await verifyAuthenticationResponse({
@@ -152,46 +182,50 @@ export async function verifyAssertion(
     throw new AppError(input.failure);
   }
   if (!verified.verified) throw new AppError(input.failure);
-  const { newCounter } = verified.authenticationInfo;
-  // The counter moves forward in the same statement that checks it: of two assertions racing
-  // with the same counter (a cloned authenticator), only one is accepted. Synced passkeys
-  // always report 0, and stay at 0. A signature of money is checked against the passkey's trust
-  // there too: one removed or not yet trusted by then is refused, with no gap to slip through.
-  // A passkey whose removal fell due meanwhile is refused there too. Whether it is trusted comes
-  // back from the same statement, and proves the session in the same transaction.
-  const used = await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(passkeys)
-      .set({
-        counter: newCounter,
-        backedUp: verified.authenticationInfo.credentialBackedUp,
-        lastUsedAt: now,
-      })
+  return verified.authenticationInfo;
+}
+
+/**
+ * The counter moves forward in the same statement that checks it: of two assertions racing
+ * with the same counter (a cloned authenticator), only one is accepted. Synced passkeys
+ * always report 0, and stay at 0. A signature of money is checked against the passkey's trust
+ * there too: one removed or not yet trusted by then is refused, with no gap to slip through.
+ * A passkey whose removal fell due meanwhile is refused there too. Whether it is trusted comes
+ * back from the same statement, and proves the session in the same transaction.
+ */
+async function usePasskey(
+  tx: TDb,
+  input: TAssertionInput,
+  passkey: TPasskeyRow,
+  info: TAuthenticationInfo,
+  now: Date,
+): Promise<{ id: string; trusted: boolean } | undefined> {
+  const { newCounter } = info;
+  const [updated] = await tx
+    .update(passkeys)
+    .set({
+      counter: newCounter,
+      backedUp: info.credentialBackedUp,
+      lastUsedAt: now,
+    })
+    .where(
+      and(
+        eq(passkeys.id, passkey.id),
+        newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
+        notDueForRemoval(now),
+        input.signsMoney ? maySignMoney(now) : undefined,
+      ),
+    )
+    .returning({ id: passkeys.id, trusted: sql<boolean>`${maySignMoney(now)}` });
+  if (updated?.trusted && input.provesSession) {
+    await tx
+      .update(authSessions)
+      .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
       .where(
-        and(
-          eq(passkeys.id, passkey.id),
-          newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
-          notDueForRemoval(now),
-          input.signsMoney ? maySignMoney(now) : undefined,
-        ),
-      )
-      .returning({ id: passkeys.id, trusted: sql<boolean>`${maySignMoney(now)}` });
-    if (updated?.trusted && input.provesSession) {
-      await tx
-        .update(authSessions)
-        .set({ passkeyProvenAt: sql`coalesce(${authSessions.passkeyProvenAt}, ${now})` })
-        .where(
-          and(eq(authSessions.id, input.provesSession), eq(authSessions.payerId, passkey.payerId)),
-        );
-    }
-    return updated;
-  });
-  if (!used) {
-    // Refused by the statement; the row read above only chooses the message.
-    if (input.signsMoney && passkeySignsFrom(passkey) > now) throw notYetTrusted(passkey);
-    throw new AppError(input.failure);
+        and(eq(authSessions.id, input.provesSession), eq(authSessions.payerId, passkey.payerId)),
+      );
   }
-  return { passkey, trusted: used.trusted };
+  return updated;
 }
 
 /** A passkey sign-in: uses the sign-in challenge up, then verifies the assertion. */
