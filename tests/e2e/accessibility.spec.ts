@@ -2,22 +2,16 @@ import { expect, test } from '@playwright/test';
 import { DEMO_FORM, DEMO_FORM_ID } from '../../src/server/services/demo/demo-form';
 import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
-import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
-import {
-  consentPath,
-  consentPathReadByPage,
-  createConsent,
-  createForm,
-  embedHostUrl,
-  shopUrl,
-  snap,
-} from './merchant';
+import { consentPath, createConsent, createForm, shopUrl, snap } from './merchant';
 
 // axe-core (axe.ts: WCAG 2.x A and AA rules and axe's best practices) once on every screen, here,
-// at 390 px; at 1280 px too where the layout changes (@both-widths: the standalone side panel,
-// the embed script's modal). A screen joins this list when it is built.
+// at 390 px; at 1280 px too where the layout changes (@both-widths: the embed script's modal). A
+// screen joins this list when it is built.
 //
-// A screen only reached deep in a flow is scanned once, at one place in that flow:
+// A screen another test already opens is scanned there, once:
+// - the consent page (consent-page.spec.ts): Missing Client ID, Loading consent..., Consent Not
+//   Found, a pending consent asking for everything (both widths: the side panel at 1280 px), the
+//   same inside the merchant's iframe, and Consent Granted;
 // - the account-linking panel (account-linking.spec.ts): manual entry, search results, the
 //   test-transfer payment step, 'Payment not yet confirmed', 'Account Linked Successfully!',
 //   the alternate service's verification with its errors, a wrong number's alert, a
@@ -69,62 +63,6 @@ const everything = {
 };
 
 test.describe('accessibility (axe)', () => {
-  test('Missing Client ID', async ({ page }) => {
-    await page.goto('/r/cns_anything');
-    await expect(page.getByRole('heading', { name: 'Missing Client ID' })).toBeVisible();
-    await expectNoViolations(page);
-  });
-
-  test('Consent Not Found', async ({ page }) => {
-    await page.goto(consentPath('cns_unknown'));
-    await expect(page.getByRole('heading', { name: 'Consent Not Found' })).toBeVisible();
-    await expectNoViolations(page);
-  });
-
-  // At 1280 px beside its side panel (spec §2: two columns from 768 px).
-  test('a pending consent asking for everything', { tag: '@both-widths' }, async ({ page }) => {
-    await page.goto(consentPath(await createConsent(page.request, everything)));
-    await expect(page.getByRole('heading', { name: 'They would like to:' })).toBeVisible();
-    if (page.viewportSize()?.width === 1280) {
-      await expect(page.getByRole('complementary', { name: 'Consent summary' })).toBeVisible();
-    }
-    await expectNoViolations(page);
-  });
-
-  test('Loading consent...', async ({ page }) => {
-    const consentId = await createConsent(page.request, everything);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    // Holds the real answer back while the loading screen is checked; nothing is faked.
-    await page.route('**/api/consent/**', async (route) => {
-      await released;
-      await route.continue();
-    });
-    await page.goto(consentPathReadByPage(consentId));
-    await expect(page.getByRole('status')).toHaveText('Loading consent...');
-    await expectNoViolations(page);
-    release();
-  });
-
-  test("a pending consent inside the merchant's iframe", async ({ page }) => {
-    const consentId = await createConsent(page.request, everything);
-    await page.goto(embedHostUrl(consentPath(consentId, 'embed=true')));
-    const frame = page.frameLocator('#consent');
-    await expect(frame.getByText('Collect ₦5,000.00 immediately')).toBeVisible();
-    await expectNoViolations(page);
-  });
-
-  test('Consent Granted', async ({ page }) => {
-    const consentId = await createConsent(page.request, GRANTED_CONSENT_BODY, {
-      idempotencyKey: GRANTED_CONSENT_KEY,
-    });
-    await page.goto(consentPath(consentId));
-    await expect(
-      page.getByText('You have successfully granted consent to Tola Stores'),
-    ).toBeVisible();
-    await expectNoViolations(page);
-  });
-
   test('the auth prompt', async ({ page }) => {
     const consentId = await createConsent(page.request, {
       ...everything,

@@ -52,6 +52,7 @@ test.describe('standalone consent page', () => {
     await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
     await expect(page.getByText(/Go back to the merchant who sent it to you/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
+    await expectNoViolations(page);
     await snap(page, testInfo, 'missing-client-id');
   });
 
@@ -66,6 +67,7 @@ test.describe('standalone consent page', () => {
     });
     await page.goto(consentPathReadByPage(consentId));
     await expect(page.getByRole('status')).toHaveText('Loading consent...');
+    await expectNoViolations(page);
     await snap(page, testInfo, 'loading');
     release();
     await expect(page.getByText('Bisi Adeyemi')).toBeVisible();
@@ -78,6 +80,7 @@ test.describe('standalone consent page', () => {
     await expect(page.getByRole('heading', { name: 'Consent Not Found' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText('Consent not found or has expired');
     await expect(page.getByRole('button', { name: 'Report Error & Close' })).toHaveCount(0);
+    await expectNoViolations(page);
     await snap(page, testInfo, 'not-found');
   });
 
@@ -145,6 +148,7 @@ test.describe('standalone consent page', () => {
         await expect(main.getByText(representative)).toBeVisible();
         await expect(aside).toHaveCount(0);
       }
+      await expectNoViolations(page);
       await snap(page, testInfo, 'pending-consent');
     },
   );
@@ -220,6 +224,7 @@ test.describe('standalone consent page', () => {
     await expect(page.getByText('Confirmations sent to your registered contact.')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'View Details' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Complete & Close' })).toHaveCount(0);
+    await expectNoViolations(page);
     await snap(page, testInfo, 'granted');
   });
 });
@@ -429,6 +434,7 @@ test.describe('embedded in a merchant page', () => {
       expect(message.origin).toBe(E2E.appOrigin);
       expect(message.data.height).toBeGreaterThanOrEqual(200); // spec §9: minimum 200 px
     }
+    await expectNoViolations(page);
     await snap(page, testInfo, 'embed-pending');
   });
 
