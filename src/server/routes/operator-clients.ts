@@ -29,6 +29,7 @@ import {
 import { createWebhookEndpoint, rotateWebhookSecret } from '../services/merchants/webhooks';
 import { markGuard } from './guard-kinds';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
 /*
  * The operator's calls (docs/merchant-clients.md): what `npm run client:*` asks of a running
@@ -57,12 +58,12 @@ export function requireOperator(
   });
 }
 
-export const operatorClientRoutes: FastifyPluginAsync<
-  TRouteContext & { operatorToken: string | undefined }
-> = async (app, ctx) => {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const preValidation = requireOperator(ctx, ctx.operatorToken);
-
+/** A merchant's client created, and read. */
+function registerClientRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.post(
     '/api/operator/clients',
     {
@@ -102,7 +103,14 @@ export const operatorClientRoutes: FastifyPluginAsync<
       ...(await readClient(ctx.db, request.params.clientId, ctx.clock.now())),
     }),
   );
+}
 
+/** A client's secret rotated, and the origins that may embed its page replaced. */
+function registerClientChangeRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.post(
     '/api/operator/clients/:clientId/secret',
     {
@@ -143,7 +151,14 @@ export const operatorClientRoutes: FastifyPluginAsync<
       allowedOrigins: await changeClientOrigins(ctx.db, request.params.clientId, request.body),
     }),
   );
+}
 
+/** A client's webhooks: one registered, and its secret rotated. */
+function registerClientWebhookRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  preValidation: preValidationAsyncHookHandler,
+) {
   api.post(
     '/api/operator/clients/:clientId/webhooks',
     {
@@ -185,4 +200,14 @@ export const operatorClientRoutes: FastifyPluginAsync<
       return reply.code(201).send({ success: true as const, ...rotated });
     },
   );
+}
+
+export const operatorClientRoutes: FastifyPluginAsync<
+  TRouteContext & { operatorToken: string | undefined }
+> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const preValidation = requireOperator(ctx, ctx.operatorToken);
+  registerClientRoutes(api, ctx, preValidation);
+  registerClientChangeRoutes(api, ctx, preValidation);
+  registerClientWebhookRoutes(api, ctx, preValidation);
 };
