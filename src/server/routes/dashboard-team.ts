@@ -29,14 +29,15 @@ import { readClient } from '../services/merchants/merchant-clients';
 import { staffGuard, staffOf } from './dashboard-guard';
 import { requireOperator } from './operator-clients';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
 const AUDIT_PAGE = 50;
 
-/** The owner's team and audit log (docs/dashboard.md "Team", "Audit log"). */
-export const dashboardTeamRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+type TStaffGuard = ReturnType<typeof staffGuard>;
+
+/** The team as it stands, and invitations sent or withdrawn. */
+function registerTeamInvitationRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
   const { db, config, clock, jobs } = ctx;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = staffGuard(app, ctx);
   const owner = guard({ action: 'team.manage' });
 
   r.get(
@@ -100,6 +101,12 @@ export const dashboardTeamRoutes: FastifyPluginAsync<TRouteContext> = async (app
       return { success: true as const };
     },
   );
+}
+
+/** A member's role changed, or the member removed; and the audit log read. */
+function registerTeamMemberRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
+  const { db, clock } = ctx;
+  const owner = guard({ action: 'team.manage' });
 
   r.put(
     '/api/dashboard/team/:staffId',
@@ -156,6 +163,14 @@ export const dashboardTeamRoutes: FastifyPluginAsync<TRouteContext> = async (app
       })),
     }),
   );
+}
+
+/** The owner's team and audit log (docs/dashboard.md "Team", "Audit log"). */
+export const dashboardTeamRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = staffGuard(app, ctx);
+  registerTeamInvitationRoutes(r, ctx, guard);
+  registerTeamMemberRoutes(r, ctx, guard);
 };
 
 /** The operator's owner invitation (`npm run client:create` prints it). */
