@@ -18,10 +18,10 @@ const database = await openDatabase(
     : { kind: 'pglite', dataDir: config.dataDir },
 );
 try {
-  const { payments } = paymentProviderFor(config, database.db, systemClock);
-  const report = await checkLedger(database.db, { provider: payments });
+  const { settlement } = paymentProviderFor(config, database.db, systemClock).payments;
+  const report = await checkLedger(database.db, { provider: settlement });
   console.log(
-    `Ledger: ${report.transactions} transactions, ${report.entries} entries, total ${report.total} kobo; compared with the ${payments.name} provider's record`,
+    `Ledger: ${report.transactions} transactions, ${report.entries} entries, total ${report.total} kobo; compared with the ${settlement.provider} provider's record`,
   );
   const problems = ledgerProblems(report);
   for (const problem of problems) console.log(`- ${problem}`);

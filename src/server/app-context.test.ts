@@ -27,7 +27,7 @@ describe('the app context', () => {
       url: `/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
     });
     expect(outbox.json().messages).toHaveLength(1);
-    expect(ctx.context.providers.payments.name).toBe('sandbox');
+    expect(ctx.context.providers.payments.cards.provider).toBe('sandbox');
     expect(ctx.context.sandbox).not.toBeNull();
   });
 

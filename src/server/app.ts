@@ -239,7 +239,7 @@ function sandboxNoticeSender(app: FastifyInstance, context: TAppContext): TSandb
     ? sandboxNotices(context.db, context.clock, ({ body, headers }) =>
         app.inject({
           method: 'POST',
-          url: `/api/providers/${context.providers.payments.name}/notices`,
+          url: `/api/providers/${context.providers.payments.notices.provider}/notices`,
           headers,
           payload: body,
         }),

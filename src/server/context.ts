@@ -5,7 +5,7 @@ import type { TEventBus, TEventErrorHandler } from './events/event-bus';
 import { databaseEventBus } from './events/database-event-bus';
 import {
   PROVIDER_CAPABILITIES,
-  type TPaymentProvider,
+  type TPaymentProviders,
   type TProviderCapability,
 } from './providers/payments';
 import {
@@ -31,8 +31,8 @@ import { SANDBOX_CARDS } from './sandbox/fixtures';
 export type TProviders = {
   /** One-time codes by SMS: the sandbox outbox unless SMS_PROVIDER names another. */
   sms: TSmsSender;
-  /** Money movement: the sandbox network unless PAYMENT_PROVIDER names another. */
-  payments: TPaymentProvider;
+  /** Money movement, by capability: the sandbox network unless PAYMENT_PROVIDER names another. */
+  payments: TPaymentProviders;
   /** Names to addresses, for the webhooks' checks: the operating system's resolver. */
   dns: THostResolver;
 };
@@ -99,7 +99,7 @@ export function createAppContext(
  * The payment provider PAYMENT_PROVIDER names, and the sandbox's controls while it is the sandbox:
  * what the app and `npm run ledger:check` use.
  *
- * The port is a set of capabilities (PROVIDER_CAPABILITIES), each from one adapter. The sandbox
+ * The port is a record of capabilities (PROVIDER_CAPABILITIES), each from one adapter. The sandbox
  * network offers them all. Paystack offers cards, banks, transfers in, debits, payouts, refunds,
  * notices and a settlement report; a BVN registry, the alternate service's and paper mandate
  * setup, and a card terminal's acquirer are not Paystack's. With its test key those come from the
@@ -111,7 +111,7 @@ export function paymentProviderFor(
   config: TConfig,
   db: TDb,
   clock: TClock,
-): { payments: TPaymentProvider; sandbox: TSandboxControls | null } {
+): { payments: TPaymentProviders; sandbox: TSandboxControls | null } {
   const cards = sandboxCardNetwork({
     db,
     clock,
@@ -153,19 +153,31 @@ export function paystackStandIns(): TProviderCapability[] {
 }
 
 /**
- * Paystack with the sandbox network standing in for what it lacks (paystackStandIns). The
- * settlement report is both records: the terminal's chip purchases are the sandbox acquirer's.
+ * Paystack with the sandbox network standing in for what it lacks (paystackStandIns), capability
+ * by capability. The settlement report is both records: the terminal's chip purchases are the
+ * sandbox acquirer's.
  */
 function paystackWithStandIns(
   paystack: TPaystackProvider,
-  sandbox: TPaymentProvider,
-): TPaymentProvider {
+  sandbox: TPaymentProviders,
+): TPaymentProviders {
   return {
-    ...sandbox,
-    ...paystack,
-    settlementReport: async () => [
-      ...(await paystack.settlementReport()),
-      ...(await sandbox.settlementReport()),
-    ],
+    cards: paystack.cards,
+    banks: paystack.banks,
+    bvn: sandbox.bvn,
+    mandates: sandbox.mandates,
+    debits: paystack.debits,
+    payouts: paystack.payouts,
+    refunds: paystack.refunds,
+    transfersIn: paystack.transfersIn,
+    notices: paystack.notices,
+    acquirer: sandbox.acquirer,
+    settlement: {
+      provider: paystack.settlement.provider,
+      settlementReport: async () => [
+        ...(await paystack.settlement.settlementReport()),
+        ...(await sandbox.settlement.settlementReport()),
+      ],
+    },
   };
 }

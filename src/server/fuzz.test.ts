@@ -80,7 +80,8 @@ beforeAll(async () => {
   Object.assign(fixtures.hints, await paymentRequestHints(fuzz));
   Object.assign(fixtures.hints, await streamHints(fuzz));
   // The configured provider's notices: past the name, up to the adapter's verification.
-  fixtures.hints[`${PROVIDER_NOTICES_URL} name`] = fuzz.app.appContext.providers.payments.name;
+  fixtures.hints[`${PROVIDER_NOTICES_URL} name`] =
+    fuzz.app.appContext.providers.payments.notices.provider;
 }, 600_000);
 
 /** The event streams the fuzzing opens (a GET the runner then closes), past their tickets. */

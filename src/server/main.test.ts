@@ -186,7 +186,7 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'PAYMENT_PROVIDER=paystack with a live key: no adapter offers bvnRegistry, mandateSetup, acquirer (docs/providers/paystack.md "Going live")',
+      'PAYMENT_PROVIDER=paystack with a live key: no adapter offers bvn, mandates, acquirer (docs/providers/paystack.md "Going live")',
     );
     expect(result.stdout + result.stderr).not.toContain('sk_live_notarealkey');
   });
@@ -200,7 +200,7 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     });
     try {
       expect(lines).toContain(
-        `Paystack test mode at http://127.0.0.1:9: bvnRegistry, mandateSetup, acquirer from the sandbox network; register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
+        `Paystack test mode at http://127.0.0.1:9: bvn, mandates, acquirer from the sandbox network; register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
       );
       expect(lines.some((line) => line.startsWith('Sandbox network:'))).toBe(false);
       expect(lines.join('\n')).not.toContain('sk_test_notarealkey');

@@ -128,7 +128,9 @@ const app = await buildApp({
 // For the suite's last check (books.check.ts): what `npm run ledger:check` proves, of the books
 // every browser test left. A route of this test server only.
 app.get('/__e2e/books', async () => {
-  const report = await checkLedger(database.db, { provider: app.appContext.providers.payments });
+  const report = await checkLedger(database.db, {
+    provider: app.appContext.providers.payments.settlement,
+  });
   return { transactions: report.transactions, problems: ledgerProblems(report) };
 });
 // A payment's 3-D Secure challenge left unanswered for its 10 minutes, at once, then the

@@ -17,10 +17,10 @@ import { noticesContract, type TNoticesUnderTest } from './contract/notices.cont
 import { payoutsContract } from './contract/payouts.contract';
 import { refundsContract } from './contract/refunds.contract';
 import { transfersInContract } from './contract/transfers-in.contract';
-import type { TBvnRecord, TPaymentProvider, TPlainCard } from './payments';
+import type { TBvnRecord, TPaymentProviders, TPlainCard } from './payments';
 
 export type TPaymentProviderUnderTest = {
-  provider: TPaymentProvider;
+  provider: TPaymentProviders;
   /** A test card of the provider's that takes this path, with its PIN and OTP. */
   cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
   /** The bank account the `pin_only` card draws on (knownAccount is another). */
@@ -58,13 +58,13 @@ export function paymentProviderContract(
   const once = () => (made ??= make());
   const settled = async () => {
     const underTest = await once();
-    return { underTest, provider: underTest.provider, settlement: underTest.provider };
+    return { underTest, provider: underTest.provider, settlement: underTest.provider.settlement };
   };
 
   cardsContract(adapter, async () => {
     const { underTest, provider, settlement } = await settled();
     return {
-      provider,
+      provider: provider.cards,
       settlement,
       cardFor: (scenario) => underTest.cardFor(scenario),
       notTheCardsAccount: underTest.knownAccount,
@@ -73,13 +73,13 @@ export function paymentProviderContract(
   });
   banksContract(adapter, async () => {
     const { underTest, provider } = await settled();
-    return { provider, knownAccount: underTest.knownAccount };
+    return { provider: provider.banks, knownAccount: underTest.knownAccount };
   });
   bvnRegistryContract(adapter, async () => {
     const { underTest, provider } = await settled();
     const { institutionCode, accountNumber, bvn } = underTest.knownAccount;
     return {
-      provider,
+      provider: provider.bvn,
       knownBvn: bvn,
       knownHolder: underTest.knownHolder,
       accountUnderBvn: { institutionCode, accountNumber },
@@ -87,12 +87,16 @@ export function paymentProviderContract(
   });
   mandateSetupContract(adapter, async () => {
     const { underTest, provider } = await settled();
-    return { provider, altAccount: underTest.altAccount, notAltAccount: underTest.knownAccount };
+    return {
+      provider: provider.mandates,
+      altAccount: underTest.altAccount,
+      notAltAccount: underTest.knownAccount,
+    };
   });
   debitsContract(adapter, async () => {
     const { underTest, provider, settlement } = await settled();
     return {
-      provider,
+      provider: provider.debits,
       settlement,
       fundedAccount: { ...underTest.knownAccount, mandateReference: MANDATE, payerId: PAYER },
       poorAccount: { ...underTest.poorAccount, mandateReference: MANDATE, payerId: PAYER },
@@ -103,26 +107,27 @@ export function paymentProviderContract(
     const { underTest, provider, settlement } = await settled();
     const { institutionCode, accountNumber, accountName } = underTest.knownAccount;
     return {
-      provider,
+      provider: provider.payouts,
       settlement,
       payee: { institutionCode, accountNumber, accountName },
       unknownPayee: { ...UNKNOWN_ACCOUNT, accountName },
     };
   });
-  transfersInContract(adapter, async () => ({ provider: (await once()).provider }));
+  transfersInContract(adapter, async () => ({ provider: (await once()).provider.transfersIn }));
   noticesContract(adapter, async () => {
     const { underTest, provider } = await settled();
     return {
-      provider,
+      provider: provider.notices,
+      transfersIn: provider.transfersIn,
       transferNotice: (account, amount) => underTest.transferNotice(account, amount),
     };
   });
   refundsContract(adapter, async () => {
     const { underTest, provider } = await settled();
     return {
-      provider,
+      provider: provider.refunds,
       async paidCardCharge(amount) {
-        const paid = await provider.chargeCard({
+        const paid = await provider.cards.chargeCard({
           reference: contractReference(),
           amount,
           narration: 'Order 22',
@@ -136,7 +141,7 @@ export function paymentProviderContract(
   acquirerContract(adapter, async () => {
     const { underTest, provider, settlement } = await settled();
     return {
-      provider,
+      provider: provider.acquirer,
       settlement,
       reader: underTest.reader,
       chipPurchaseFor: (scenario, amount, pin) => underTest.chipPurchaseFor(scenario, amount, pin),

@@ -4,9 +4,10 @@ import type { TAccountIntegrations } from '../../domain/schemas/user-account';
 
 /*
  * The PaymentProvider port (ARCHITECTURE.md "Money movement: the provider port"): everything a
- * bank or a card network does for us, behind one interface. One adapter per app, chosen at
- * start-up from PAYMENT_PROVIDER (context.ts); the sandbox network is the default. Every adapter
- * passes the contract suite in payments.contract.ts.
+ * bank or a card network does for us, as a record of capabilities (TPaymentProviders), each
+ * from one adapter chosen at start-up from PAYMENT_PROVIDER (context.ts); the sandbox network is
+ * the default. Every adapter passes the contract suites of the capabilities it offers
+ * (contract/, payments.contract.ts for the whole port).
  *
  * The port grows flow by flow: card charges (PIN, OTP, 3-D Secure, the ways a charge fails),
  * refunds, one-time accounts for transfers, name enquiry, mandates and direct debits on them,
@@ -138,6 +139,8 @@ export type TCardChargeRequest = {
 
 /** Card charges (PIN, OTP, 3-D Secure), their requery and refund, and which account a card draws on. */
 export type TCardsPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * Charges a card: succeeded, or the step the issuer asks the payer for (its PIN, when none
    * came with the card; an OTP; 3-D Secure), or failed.
@@ -169,6 +172,8 @@ export type TCardsPort = {
 
 /** The banks a name enquiry reaches, and the enquiry itself (the holder's name and BVN). */
 export type TBanksPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /** A bank by CBN institution code, with the ways it lets an account be linked; null if unknown. */
   lookupBank(institutionCode: string): Promise<TBank | null>;
   /** Every bank a name enquiry can be sent to (an account search asks those whose check digit fits). */
@@ -206,6 +211,8 @@ export type TAccountHolderAnswer = 'matches' | 'differs' | 'pending';
 
 /** The BVN registry: who a BVN is registered to, its phone, and the accounts under it. */
 export type TBvnRegistryPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * The BVN registry (NIBSS BVN validation): the person a BVN is registered to and the phone
    * number it is registered with, where the code proving it is sent; null when no such BVN.
@@ -222,6 +229,8 @@ export type TBvnRegistryPort = {
 
 /** The ways a bank mandates an account besides the payer's own debit authorisation: the alternate service's auth parameters and the signed paper mandate. */
 export type TMandateSetupPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * Opens a mandate on an account with the alternate service (Remita-style): the bank's
    * reference for it and the details the payer must give to authorise it. Asking again for the
@@ -285,6 +294,8 @@ export type TDebitMandates =
 
 /** Direct debits on a mandate, their requery and reversal. */
 export type TDebitsPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /** How a mandate for these debits is authorised. */
   readonly debitMandates: TDebitMandates;
   /**
@@ -304,6 +315,8 @@ export type TDebitsPort = {
 
 /** Money sent out of our collection account, and its requery. */
 export type TPayoutsPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * Sends money from our collection account to a bank account (a payer's release of what their
    * payment requests collected, docs/payments.md "Releasing"). Safe to repeat for one
@@ -316,6 +329,8 @@ export type TPayoutsPort = {
 
 /** One-time accounts that take one transfer each (pay by transfer, a link's test transfer). */
 export type TTransfersInPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * Opens a one-time account that takes one transfer of exactly `amount` for our `reference`
    * until it expires: after the provider's own lifetime, or `notAfter` when that comes first
@@ -352,6 +367,8 @@ export type TTransfersInPort = {
 
 /** A provider's notices (POST /api/providers/{name}/notices), verified and read by its adapter. */
 export type TNoticesPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * Verifies a notice (its signature over the raw body, with the provider's secret) and reads it:
    * null when it fails verification (a missing or wrong signature, a body it cannot read), which
@@ -362,6 +379,8 @@ export type TNoticesPort = {
 
 /** The card terminal's acquirer: reader keys, chip purchases, their requery and reversal. */
 export type TAcquirerPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /** A card reader the acquirer registered, by its serial (spec §7 fetch-keys); null if unknown. */
   terminalFetchKeys(serial: string): Promise<TTerminalReader | null>;
   /**
@@ -382,6 +401,8 @@ export type TAcquirerPort = {
 
 /** The provider's settlement report: every call that took money, by our reference. */
 export type TSettlementPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * The provider's record of every call that took money, by our reference (a settlement
    * report): what `npm run ledger:check` compares the books with.
@@ -389,47 +410,45 @@ export type TSettlementPort = {
   settlementReport(): Promise<readonly TSettlementLine[]>;
 };
 
+/**
+ * The whole port as the services see it: a record of capabilities, each from the adapter the
+ * composition root chose for it (context.ts), each naming that adapter (`provider`).
+ */
+export type TPaymentProviders = {
+  cards: TCardsPort;
+  banks: TBanksPort;
+  bvn: TBvnRegistryPort;
+  mandates: TMandateSetupPort;
+  debits: TDebitsPort;
+  payouts: TPayoutsPort;
+  refunds: TRefundsPort;
+  transfersIn: TTransfersInPort;
+  notices: TNoticesPort;
+  acquirer: TAcquirerPort;
+  settlement: TSettlementPort;
+};
+
 /** The capabilities of the port, by name: what an adapter offers and a configuration needs. */
 export const PROVIDER_CAPABILITIES = [
   'cards',
   'banks',
-  'bvnRegistry',
-  'mandateSetup',
+  'bvn',
+  'mandates',
   'debits',
   'payouts',
+  'refunds',
   'transfersIn',
+  'notices',
   'acquirer',
   'settlement',
-  'notices',
-  'refunds',
-] as const;
+] as const satisfies ReadonlyArray<keyof TPaymentProviders>;
 
-export type TProviderCapability = (typeof PROVIDER_CAPABILITIES)[number];
+export type TProviderCapability = keyof TPaymentProviders;
 
-/**
- * The whole port as the services see it: every capability, each from the adapter the
- * composition root chose for it (context.ts), under the name of the provider that moves the
- * money.
- */
-export type TPaymentProvider = {
-  /** A short name for logs and records: 'sandbox', or the provider's own. */
-  readonly name: string;
-} & TCardsPort &
-  TBanksPort &
-  TBvnRegistryPort &
-  TMandateSetupPort &
-  TDebitsPort &
-  TPayoutsPort &
-  TTransfersInPort &
-  TAcquirerPort &
-  TSettlementPort &
-  TNoticesPort &
-  TRefundsPort;
-
-/** A registered card reader: its terminal and merchant ids at the acquirer. */
 /** A BVN's registration: its holder, date of birth (YYYY-MM-DD) and registered phone (E.164). */
 export type TBvnRecord = { fullName: string; dateOfBirth: string; phoneNumber: string };
 
+/** A registered card reader: its terminal and merchant ids at the acquirer. */
 export type TTerminalReader = { serial: string; tid: string; mid: string };
 
 /**
@@ -690,6 +709,8 @@ export type TRefundRequest = {
  * notice); a lost answer is asked about by that reference, never asked for again with another.
  */
 export type TRefundsPort = {
+  /** The adapter offering it: 'sandbox', or the provider's own name. */
+  readonly provider: string;
   /**
    * Asks for a refund; asking again with the same `reference` answers the same refund (and tells
    * one awaiting its account the request's `sender`).

@@ -21,7 +21,7 @@ describe('the payer’s accounts while the provider does not answer', () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     const accountId = await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
     const listBanks = vi
-      .spyOn(ctx.context.providers.payments, 'listBanks')
+      .spyOn(ctx.context.providers.payments.banks, 'listBanks')
       .mockRejectedValue(new Error('connect ETIMEDOUT'));
     try {
       const listed = await ctx.app.inject({
@@ -46,7 +46,7 @@ describe('the payer’s accounts while the provider does not answer', () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     await ownPerson(ctx.app, payer.token);
     const accountsOfBvn = vi
-      .spyOn(ctx.context.providers.payments, 'accountsOfBvn')
+      .spyOn(ctx.context.providers.payments.bvn, 'accountsOfBvn')
       .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
     const answer = await ctx.app.inject({
       method: 'GET',

@@ -193,9 +193,9 @@ describe('verifying a BVN', () => {
     const registryHeld = new Promise<void>((resolve) => (openRegistry = resolve));
     let openSms = () => {};
     const smsHeld = new Promise<void>((resolve) => (openSms = resolve));
-    const lookupBvn = payments.lookupBvn.bind(payments);
+    const lookupBvn = payments.bvn.lookupBvn.bind(payments.bvn);
     const send = sms.send.bind(sms);
-    const registry = vi.spyOn(payments, 'lookupBvn').mockImplementation(async (bvn) => {
+    const registry = vi.spyOn(payments.bvn, 'lookupBvn').mockImplementation(async (bvn) => {
       await registryHeld;
       return lookupBvn(bvn);
     });

@@ -432,7 +432,7 @@ describe('linking a card, each sandbox card through its path', () => {
   it('a card network that fails to answer: 502 Failed to link card, card_linking_error', async () => {
     const { token, payerId } = await payer();
     const network = vi
-      .spyOn(ctx.context.providers.payments, 'chargeCard')
+      .spyOn(ctx.context.providers.payments.cards, 'chargeCard')
       .mockRejectedValueOnce(new Error('connection reset'));
     try {
       const response = await link(token, 'pin_only');

@@ -393,7 +393,7 @@ describe('a runner that dies mid-collection', () => {
     expect(claimed).toBeDefined();
     // ...it asked the bank, which debited, and died before recording the answer.
     const account = await accountOf(consent, 'links_by_test_transfer');
-    await ctx.context.providers.payments.debitAccount({
+    await ctx.context.providers.payments.debits.debitAccount({
       reference: debitReference(claimed!.id, 0),
       mandateReference: 'alk_any',
       payerId: 'pyr_test',
@@ -426,17 +426,20 @@ describe('a runner that dies mid-collection', () => {
     );
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf(consent, 'links_by_test_transfer');
-    const real = ctx.context.providers.payments;
+    const real = ctx.context.providers.payments.debits;
     // The bank debits, then the connection drops before its answer arrives.
     const silent = {
       ...ctx.context,
       providers: {
         ...ctx.context.providers,
         payments: {
-          ...real,
-          debitAccount: async (request: Parameters<typeof real.debitAccount>[0]) => {
-            await real.debitAccount(request);
-            throw new Error('connection reset');
+          ...ctx.context.providers.payments,
+          debits: {
+            ...real,
+            debitAccount: async (request: Parameters<typeof real.debitAccount>[0]) => {
+              await real.debitAccount(request);
+              throw new Error('connection reset');
+            },
           },
         },
       },

@@ -89,7 +89,9 @@ async function paidByCard(amount = 250_000) {
 
 /** The books agree with themselves and with the sandbox's record of what it took and gave back. */
 async function expectBooksBalanced() {
-  const report = await checkLedger(ctx.database.db, { provider: ctx.context.providers.payments });
+  const report = await checkLedger(ctx.database.db, {
+    provider: ctx.context.providers.payments.settlement,
+  });
   expect(ledgerProblems(report)).toEqual([]);
 }
 
@@ -515,7 +517,7 @@ describe('refunding a future payment the merchant collected', () => {
 describe('a refund whose answer was lost', () => {
   /** The provider's next refund answers nothing: it refunded (`after`) or never got it (`before`). */
   function loseNextRefundAnswer(when: 'after' | 'before') {
-    const provider = ctx.context.providers.payments;
+    const provider = ctx.context.providers.payments.refunds;
     const real = provider.refund.bind(provider);
     return vi.spyOn(provider, 'refund').mockImplementationOnce(async (request) => {
       if (when === 'after') await real(request);
@@ -529,7 +531,7 @@ describe('a refund whose answer was lost', () => {
     async () => {
       const consent = await paidByCard();
       const refunds = loseNextRefundAnswer('after');
-      const requeries = vi.spyOn(ctx.context.providers.payments, 'requeryRefund');
+      const requeries = vi.spyOn(ctx.context.providers.payments.refunds, 'requeryRefund');
 
       const answer = await refund(consent, { amount: 200_000 });
 

@@ -181,7 +181,7 @@ describe('a 3-D Secure check', () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const started = await startThreeDs(consent);
     const requery = vi
-      .spyOn(ctx.context.providers.payments, 'requeryCardCharge')
+      .spyOn(ctx.context.providers.payments.cards, 'requeryCardCharge')
       .mockRejectedValueOnce(new Error('connection reset'));
     const cancelled = await cancel(consent, started.chargeToken);
     expect(requery).toHaveBeenCalledTimes(1);

@@ -44,15 +44,25 @@ afterAll(async () => {
 // Each test runs on PGlite and, in the PostgreSQL pass, on PostgreSQL.
 const PG: { tags: ['postgres'] } = { tags: ['postgres'] };
 
-type TMoneyCall = 'chargeCard' | 'debitAccount' | 'terminalChipPurchase' | 'reverseDebit';
+/** The calls that move money a test loses the answer of, each with its capability. */
+const MONEY_CALLS = {
+  chargeCard: 'cards',
+  debitAccount: 'debits',
+  terminalChipPurchase: 'acquirer',
+  reverseDebit: 'debits',
+} as const;
+type TMoneyCall = keyof typeof MONEY_CALLS;
 
 /**
  * The provider's next `call` answers nothing: the connection drops `after` the provider did it
  * (money moved, the answer lost, as when the process is killed there) or `before` it arrived.
  */
 function loseNextAnswer(call: TMoneyCall, when: 'after' | 'before') {
-  const provider = ctx.context.providers.payments;
-  const real = provider[call].bind(provider) as (request: unknown) => Promise<never>;
+  const provider = ctx.context.providers.payments[MONEY_CALLS[call]] as unknown as Record<
+    TMoneyCall,
+    (request: unknown) => Promise<never>
+  >;
+  const real = provider[call].bind(provider);
   vi.spyOn(provider, call).mockImplementationOnce(async (request: unknown) => {
     if (when === 'after') await real(request);
     throw new Error('connection reset');
@@ -77,7 +87,7 @@ const attemptsOf = (paymentId: string) =>
 /** How many of the payment's attempts the provider's record holds as taken and kept. */
 async function takenAtProvider(paymentId: string): Promise<number> {
   const references = new Set((await attemptsOf(paymentId)).map((a) => a.id));
-  const lines = await ctx.context.providers.payments.settlementReport();
+  const lines = await ctx.context.providers.payments.settlement.settlementReport();
   return lines.filter((line) => references.has(line.reference) && !line.givenBack).length;
 }
 
@@ -88,7 +98,7 @@ async function paymentRow(paymentId: string) {
 
 async function expectBooksMatchProvider() {
   const report = await checkLedger(ctx.database.db, {
-    provider: ctx.context.providers.payments,
+    provider: ctx.context.providers.payments.settlement,
   });
   expect(ledgerProblems(report)).toEqual([]);
 }
@@ -292,7 +302,7 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
       expect(debit).toMatchObject({ status: 'failed', refund: 'owed' });
       // The bank still holds the debit the books gave back: ledger:check names it.
       const owed = ledgerProblems(
-        await checkLedger(ctx.database.db, { provider: ctx.context.providers.payments }),
+        await checkLedger(ctx.database.db, { provider: ctx.context.providers.payments.settlement }),
       );
       expect(owed).toEqual([
         `debit ${debit?.id}: the provider's record holds ${consent.amount} kobo taken, the books 0`,
@@ -390,7 +400,7 @@ describe('a card link’s test charge whose answer was lost', () => {
           },
         });
       // The network charges the card; its answer does not come back while the reconciler runs.
-      const provider = ctx.context.providers.payments;
+      const provider = ctx.context.providers.payments.cards;
       const real = provider.chargeCard.bind(provider);
       let answerLost: (error: Error) => void = () => {};
       vi.spyOn(provider, 'chargeCard').mockImplementationOnce(async (request) => {
@@ -447,7 +457,7 @@ describe('ledger:check against the provider’s record', () => {
     'fails when the provider took money the books do not hold, or the books hold money the provider never took',
     PG,
     async () => {
-      const provider = ctx.context.providers.payments;
+      const { cards: provider, settlement } = ctx.context.providers.payments;
       const consent = await consentWithPayment(ctx.app, ctx.database);
       expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
       const [paid] = await attemptsOf(consent.paymentId);
@@ -467,7 +477,7 @@ describe('ledger:check against the provider’s record', () => {
         .where(inArray(sandboxCardCharges.reference, [paid!.id]))
         .returning();
 
-      const report = await checkLedger(ctx.database.db, { provider });
+      const report = await checkLedger(ctx.database.db, { provider: settlement });
       expect(report.providerDifferences).toHaveLength(2);
       expect(report.providerDifferences).toEqual(
         expect.arrayContaining([

@@ -10,7 +10,7 @@ import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../
 import { checkLedger } from '../services/payments/ledger';
 import { releasePending } from '../services/payments/payouts';
 import { reconcile } from '../services/payments/reconciler';
-import type { TPaymentProvider, TPayoutRequest } from '../providers/payments';
+import type { TPayoutRequest, TPayoutsPort } from '../providers/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { startTestApp, testClock } from '../testing/test-app';
 import { provenPayer, type TSignedUpPayer } from '../testing/identity';
@@ -91,14 +91,20 @@ const bookingsOf = async (payoutId: string) =>
   ).map((t) => t.kind);
 
 /** The app's context with the bank's payOut replaced (the rest of the provider as it is). */
-const withPayOut = (payOut: TPaymentProvider['payOut']) => ({
-  ...ctx.context,
-  providers: { ...ctx.context.providers, payments: { ...ctx.context.providers.payments, payOut } },
-});
+const withPayOut = (payOut: TPayoutsPort['payOut']) => {
+  const { payments } = ctx.context.providers;
+  return {
+    ...ctx.context,
+    providers: {
+      ...ctx.context.providers,
+      payments: { ...payments, payouts: { ...payments.payouts, payOut } },
+    },
+  };
+};
 
 /** The real bank's payOut, for a replacement that calls through. */
 const real = {
-  payOut: (request: TPayoutRequest) => ctx.context.providers.payments.payOut(request),
+  payOut: (request: TPayoutRequest) => ctx.context.providers.payments.payouts.payOut(request),
 };
 
 async function expectCleanBooks() {

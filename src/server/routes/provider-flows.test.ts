@@ -72,7 +72,7 @@ const SANDBOX_CARD = (scenario: 'pin_only' | 'pin_otp' | 'three_ds' | 'declined'
 
 async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
   const app = await startTestApp({ clock, webhookDelivery: 'manual' });
-  const provider = app.context.providers.payments;
+  const { cards: provider, settlement } = app.context.providers.payments;
   const realCharge = provider.chargeCard.bind(provider);
   const chargeSpy = vi.spyOn(provider, 'chargeCard');
   return {
@@ -109,7 +109,7 @@ async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }>
         });
       },
       async takenCharges(references) {
-        const lines = await provider.settlementReport();
+        const lines = await settlement.settlementReport();
         return lines.filter((line) => references.includes(line.reference) && !line.givenBack)
           .length;
       },
@@ -243,7 +243,7 @@ async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }
         paystack.loseNextAnswer('/charge');
       },
       async takenCharges(references) {
-        const lines = await app.context.providers.payments.settlementReport();
+        const lines = await app.context.providers.payments.settlement.settlementReport();
         return lines.filter((line) => references.includes(line.reference) && !line.givenBack)
           .length;
       },
@@ -688,7 +688,7 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     const account = { institutionCode: '011', accountNumber: '3000000001' };
     // Every delivery of the first check's answer is refused (as if lost on the way) for now.
     const readNotice = vi
-      .spyOn(ctx.context.providers.payments, 'readNotice')
+      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
       .mockResolvedValue(null);
     const created = await createLink(ctx, payer.token, account);
     expect(created.statusCode, created.body).toBe(200);
@@ -775,7 +775,7 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     expect((await confirm(id)).json()).toMatchObject({ success: false, status: 'pending' });
     // Every notice of the approval is refused (as if lost on the way): Paystack gives up on it.
     const readNotice = vi
-      .spyOn(ctx.context.providers.payments, 'readNotice')
+      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
       .mockResolvedValue(null);
     const row = await accountLinkRow(ctx.database, id);
     await paystack.answerMandate(row?.providerReference ?? '', true);

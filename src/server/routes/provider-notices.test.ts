@@ -319,7 +319,7 @@ describe('a notice of money is judged by what it says', () => {
   /** The provider's returns, answered without touching the sandbox bank's own record. */
   const spyOnReturns = () =>
     vi
-      .spyOn(ctx.context.providers.payments, 'returnTransfer')
+      .spyOn(ctx.context.providers.payments.transfersIn, 'returnTransfer')
       .mockResolvedValue({ returned: true });
 
   it('gives the notice of the transfer’s own amount its own answer after one of another amount was returned', async () => {
@@ -437,7 +437,7 @@ describe('a charge notice meets the requery in one completion path', () => {
     const open = await openTransfer();
     expect((await payByCard(ctx.app, open)).statusCode).toBe(200);
     const id = await arrivedUnannounced(open.accountNumber, open.amount);
-    const provider = ctx.context.providers.payments;
+    const provider = ctx.context.providers.payments.transfersIn;
     const returned = vi.spyOn(provider, 'returnTransfer');
     returned.mockRejectedValueOnce(new Error('connection reset'));
     const told = await post(
@@ -468,7 +468,7 @@ describe('a charge notice meets the requery in one completion path', () => {
     if (!sandbox) throw new Error('no sandbox');
     // The payer approves at the network; its notice, not the page, tells us.
     await sandbox.cards.resolveThreeDs(attempt.providerReference, true);
-    const outcome = await providers.payments.requeryCardCharge(attempt.id);
+    const outcome = await providers.payments.cards.requeryCardCharge(attempt.id);
     expect(outcome.kind).toBe('taken');
     const notice = {
       kind: 'charge',
@@ -588,7 +588,7 @@ describe('a notice that cannot be applied now', () => {
       });
     // The provider, asked about what its notice names, does not answer.
     const readNotice = vi
-      .spyOn(ctx.context.providers.payments, 'readNotice')
+      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
       .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
     const refused = await send();
     readNotice.mockRestore();

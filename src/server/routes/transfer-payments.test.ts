@@ -306,7 +306,7 @@ describe('a one-time account lives no longer than its consent', () => {
     'returns the late transfer even from a provider whose account kept its own 30 minutes',
     { tags: ['postgres'] },
     async () => {
-      const { payments: provider } = ctx.context.providers;
+      const provider = ctx.context.providers.payments.transfersIn;
       const open = provider.openTransferAccount.bind(provider);
       const spy = vi
         .spyOn(provider, 'openTransferAccount')

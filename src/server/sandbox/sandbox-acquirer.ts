@@ -10,8 +10,8 @@ import { trackExpiryOf } from './sandbox-reader';
 import type {
   TChipDeclineReason,
   TChipPurchase,
+  TAcquirerPort,
   TChipPurchaseOutcome,
-  TPaymentProvider,
 } from '../providers/payments';
 
 /*
@@ -34,17 +34,12 @@ const RESPONSE_CODES: Record<TChipDeclineReason, string> = {
   expired: '68',
 };
 
-export type TSandboxAcquirer = Pick<
-  TPaymentProvider,
-  'terminalFetchKeys' | 'terminalChipPurchase' | 'terminalReverse' | 'requeryChipPurchase'
->;
-
 export function sandboxAcquirer(options: {
   db: TDb;
   clock: TClock;
   readers: readonly TSandboxReader[];
   cards: readonly TSandboxChipCard[];
-}): TSandboxAcquirer {
+}): TAcquirerPort {
   const declined = (
     reason: TChipDeclineReason,
     providerReference: string | null,
@@ -107,6 +102,7 @@ export function sandboxAcquirer(options: {
   };
 
   return {
+    provider: 'sandbox',
     terminalFetchKeys: async (serial) => {
       const reader = options.readers.find((r) => r.serial === serial);
       return reader ? { serial: reader.serial, tid: reader.tid, mid: reader.mid } : null;

@@ -191,7 +191,7 @@ describe.each([
     played = await make();
   });
   const charge = (scenario: TCardScenario, change: Partial<TPlainCard> = {}) =>
-    played.provider.chargeCard({
+    played.provider.cards.chargeCard({
       reference: `att_sandbox_${Date.now()}_${Math.random().toString(36).slice(2)}`,
       amount: 250_000,
       narration: 'Order 17',
@@ -199,7 +199,7 @@ describe.each([
     });
 
   it('says a card draws on its own account only, by its number or a succeeded charge’s token', async () => {
-    const { provider } = played;
+    const provider = played.provider.cards;
     const { card } = played.cardFor('pin_only');
     const own = played.cardAccount;
     const other = played.knownAccount;
@@ -227,7 +227,7 @@ describe.each([
   });
 
   it('names a one-time account as asked', async () => {
-    const account = await played.provider.openTransferAccount({
+    const account = await played.provider.transfersIn.openTransferAccount({
       reference: `att_sandbox_${Date.now()}`,
       amount: 250_000,
       accountName: 'Tola Stores',

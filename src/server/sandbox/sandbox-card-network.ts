@@ -6,8 +6,8 @@ import type {
   TCardChargeOutcome,
   TCardChargeRequest,
   TCardFailureReason,
+  TCardsPort,
   TCardSummary,
-  TPaymentProvider,
 } from '../providers/payments';
 import {
   cardOfRow,
@@ -77,16 +77,7 @@ const summaryOfDigits = ({ f6, l4 }: { f6: string; l4: string }): TCardSummary |
 };
 
 /** What a test or /sandbox uses to answer a 3-D Secure challenge the network raised. */
-export type TSandboxCardNetwork = Pick<
-  TPaymentProvider,
-  | 'name'
-  | 'chargeCard'
-  | 'submitCardPin'
-  | 'submitCardOtp'
-  | 'refundCard'
-  | 'requeryCardCharge'
-  | 'isCardOnAccount'
-> & {
+export type TSandboxCardNetwork = TCardsPort & {
   /** The payer's answer on the challenge page: approved or declined. */
   resolveThreeDs(providerReference: string, approved: boolean): Promise<TCardChargeOutcome | null>;
   /** The amount and card a challenge is for, to show on the challenge page. */
@@ -289,7 +280,7 @@ export function sandboxCardNetwork(options: TSandboxCardNetworkOptions): TSandbo
   };
 
   return {
-    name: 'sandbox',
+    provider: 'sandbox',
 
     async chargeCard(request: TCardChargeRequest) {
       const decided = decide(request, await cardWithNumber(request.card.number));

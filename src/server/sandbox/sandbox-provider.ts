@@ -13,7 +13,20 @@ import {
   reverseSandboxDebit,
 } from './sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
-import type { TPaymentProvider } from '../providers/payments';
+import type {
+  TAcquirerPort,
+  TBanksPort,
+  TBvnRegistryPort,
+  TCardsPort,
+  TDebitsPort,
+  TMandateSetupPort,
+  TNoticesPort,
+  TPaymentProviders,
+  TPayoutsPort,
+  TRefundsPort,
+  TSettlementPort,
+  TTransfersInPort,
+} from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
 import { accountsOfSandboxBvn, findSandboxAccount, lookupSandboxBvn } from './sandbox-people';
@@ -53,6 +66,20 @@ function answeredAfter<TArgs extends unknown[], TAnswer>(
   };
 }
 
+/** What the sandbox's capabilities are made of: its database, clock and answer delay. */
+type TSandboxParts = {
+  cards: TSandboxCardNetwork;
+  db: TDb;
+  clock: TClock;
+  /** How long each call that moves money waits, after recording it, before it answers. */
+  answerDelayMs?: number;
+};
+
+/** Wraps a call that moves money so it answers after the sandbox's answer delay. */
+type TSlow = <TArgs extends unknown[], TAnswer>(
+  call: (...args: TArgs) => Promise<TAnswer>,
+) => (...args: TArgs) => Promise<TAnswer>;
+
 /**
  * The sandbox adapter of the PaymentProvider port (docs/sandbox.md): the sandbox card network
  * for cards, the sandbox bank, whose tables live in our database, for one-time accounts and
@@ -60,33 +87,40 @@ function answeredAfter<TArgs extends unknown[], TAnswer>(
  * Each keeps its record of what it took and gave back by our reference, in the same database:
  * what its requeries and its settlement report answer from.
  */
-export function sandboxPaymentProvider(parts: {
-  cards: TSandboxCardNetwork;
-  db: TDb;
-  clock: TClock;
-  /** How long each call that moves money waits, after recording it, before it answers. */
-  answerDelayMs?: number;
-}): TPaymentProvider {
-  const { cards, db, clock } = parts;
-  const slow = <TArgs extends unknown[], TAnswer>(call: (...args: TArgs) => Promise<TAnswer>) =>
-    answeredAfter(parts.answerDelayMs ?? 0, call);
-  const acquirer = sandboxAcquirer({
-    db,
-    clock,
-    readers: SANDBOX_READERS,
-    cards: SANDBOX_CHIP_CARDS,
-  });
+export function sandboxPaymentProvider(parts: TSandboxParts): TPaymentProviders {
+  const slow: TSlow = (call) => answeredAfter(parts.answerDelayMs ?? 0, call);
   return {
-    name: 'sandbox',
-    ...acquirer,
-    terminalChipPurchase: slow(acquirer.terminalChipPurchase),
-    terminalReverse: slow(acquirer.terminalReverse),
-    chargeCard: slow(cards.chargeCard),
-    submitCardPin: slow(cards.submitCardPin),
-    submitCardOtp: slow(cards.submitCardOtp),
-    refundCard: slow(cards.refundCard),
+    cards: sandboxCardsPort(parts.cards, slow),
+    banks: sandboxBanksPort(parts.db),
+    bvn: sandboxBvnPort(parts.db),
+    mandates: sandboxMandatesPort(parts.db, parts.clock),
+    debits: sandboxDebitsPort(parts, slow),
+    payouts: sandboxPayoutsPort(parts, slow),
+    refunds: sandboxRefundsPort(parts, slow),
+    transfersIn: sandboxTransfersInPort(parts, slow),
+    notices: sandboxNoticesPort(parts.db),
+    acquirer: sandboxAcquirerPort(parts, slow),
+    settlement: sandboxSettlementPort(parts.db),
+  };
+}
+
+/** Card charges: the sandbox card network, its calls that move money answered after the delay. */
+function sandboxCardsPort(cards: TSandboxCardNetwork, slow: TSlow): TCardsPort {
+  return {
+    provider: 'sandbox',
+    chargeCard: slow((request) => cards.chargeCard(request)),
+    submitCardPin: slow((request) => cards.submitCardPin(request)),
+    submitCardOtp: slow((request) => cards.submitCardOtp(request)),
+    refundCard: slow((request) => cards.refundCard(request)),
     requeryCardCharge: (reference) => cards.requeryCardCharge(reference),
     isCardOnAccount: (request) => cards.isCardOnAccount(request),
+  };
+}
+
+/** The sandbox bank list and its name enquiry, which answers the holder's BVN. */
+function sandboxBanksPort(db: TDb): TBanksPort {
+  return {
+    provider: 'sandbox',
     lookupBank: async (institutionCode) =>
       SANDBOX_BANKS.find((bank) => bank.institutionCode === institutionCode) ?? null,
     listBanks: async () => SANDBOX_BANKS,
@@ -108,8 +142,22 @@ export function sandboxPaymentProvider(parts: {
       const account = await findSandboxAccount(db, { institutionCode, accountNumber });
       return account?.bvn === bvn ? 'matches' : 'differs';
     },
+  };
+}
+
+/** The sandbox's BVN registry: its people and the accounts under their BVNs. */
+function sandboxBvnPort(db: TDb): TBvnRegistryPort {
+  return {
+    provider: 'sandbox',
     lookupBvn: (bvn) => lookupSandboxBvn(db, bvn),
     accountsOfBvn: (bvn) => accountsOfSandboxBvn(db, bvn),
+  };
+}
+
+/** The sandbox's alternate service (its auth parameters) and its bank's paper mandates. */
+function sandboxMandatesPort(db: TDb, clock: TClock): TMandateSetupPort {
+  return {
+    provider: 'sandbox',
     async requestAltMandate({ reference, institutionCode, accountNumber }) {
       const account = await findSandboxAccount(db, { institutionCode, accountNumber });
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === institutionCode);
@@ -137,9 +185,13 @@ export function sandboxPaymentProvider(parts: {
       clock.now().getTime() - issuedAt.getTime() >= SANDBOX_PAPER_APPROVAL_MS
         ? 'approved'
         : 'pending',
-    openTransferAccount: (request) => openVirtualAccount(db, clock, request),
-    returnTransfer: slow((request) => returnSandboxTransfer(db, request)),
-    readNotice: (notice) => readSandboxNotice(db, notice),
+  };
+}
+
+/** Direct debits on the sandbox bank's accounts, their mandates proven by a test transfer. */
+function sandboxDebitsPort({ db, clock }: TSandboxParts, slow: TSlow): TDebitsPort {
+  return {
+    provider: 'sandbox',
     // A sandbox bank's mandate is proven by a test transfer from the account.
     debitMandates: { kind: 'test_transfer' },
     debitAccount: slow((request) => debitSandboxAccount(db, clock, request)),
@@ -147,10 +199,62 @@ export function sandboxPaymentProvider(parts: {
     reverseDebit: slow(({ providerReference }) =>
       reverseSandboxDebit(db, clock, providerReference),
     ),
+  };
+}
+
+/** Payouts from the sandbox bank's collection account. */
+function sandboxPayoutsPort({ db, clock }: TSandboxParts, slow: TSlow): TPayoutsPort {
+  return {
+    provider: 'sandbox',
     payOut: slow((request) => payOutToSandboxAccount(db, clock, request)),
     requeryPayout: (reference) => requeryBankRecord(db, clock, sandboxPayouts, reference),
+  };
+}
+
+/** A merchant's refunds, given back by the way the money came. */
+function sandboxRefundsPort({ db, clock }: TSandboxParts, slow: TSlow): TRefundsPort {
+  return {
+    provider: 'sandbox',
     refund: slow((request) => refundInSandbox(db, clock, request)),
     requeryRefund: (reference) => requerySandboxRefund(db, clock, reference),
+  };
+}
+
+/** The sandbox bank's one-time accounts, and transfers into them given back. */
+function sandboxTransfersInPort({ db, clock }: TSandboxParts, slow: TSlow): TTransfersInPort {
+  return {
+    provider: 'sandbox',
+    openTransferAccount: (request) => openVirtualAccount(db, clock, request),
+    returnTransfer: slow((request) => returnSandboxTransfer(db, request)),
+  };
+}
+
+/** The sandbox's own notices, read from its record of them. */
+function sandboxNoticesPort(db: TDb): TNoticesPort {
+  return { provider: 'sandbox', readNotice: (notice) => readSandboxNotice(db, notice) };
+}
+
+/** The sandbox acquirer of card readers' chip purchases and its registered readers. */
+function sandboxAcquirerPort({ db, clock }: TSandboxParts, slow: TSlow): TAcquirerPort {
+  const acquirer = sandboxAcquirer({
+    db,
+    clock,
+    readers: SANDBOX_READERS,
+    cards: SANDBOX_CHIP_CARDS,
+  });
+  return {
+    provider: 'sandbox',
+    terminalFetchKeys: (serial) => acquirer.terminalFetchKeys(serial),
+    terminalChipPurchase: slow((request) => acquirer.terminalChipPurchase(request)),
+    requeryChipPurchase: (reference) => acquirer.requeryChipPurchase(reference),
+    terminalReverse: slow((request) => acquirer.terminalReverse(request)),
+  };
+}
+
+/** The sandbox's record of what it took: its card network's, its bank's and its refunds'. */
+function sandboxSettlementPort(db: TDb): TSettlementPort {
+  return {
+    provider: 'sandbox',
     settlementReport: async () => [
       ...(await chargeSettlementLines(db)),
       ...(await bankSettlementLines(db)),

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
 import { sandboxRefunds, sandboxVirtualAccounts } from '../db/schema';
-import type { TPaymentProvider, TTransferSender } from '../providers/payments';
+import type { TPaymentProviders, TTransferSender } from '../providers/payments';
 import { openTestDatabase } from '../testing/test-app';
 import { sandboxAccount, sandboxBalanceOf, sandboxCard } from '../testing/payments';
 import { SANDBOX_CARDS } from './fixtures';
@@ -16,13 +16,13 @@ import { sandboxCardNetwork } from './sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox-provider';
 
 let database: TDatabase | undefined;
-let provider: TPaymentProvider | undefined;
+let provider: TPaymentProviders | undefined;
 
 afterAll(async () => {
   await database?.close();
 });
 
-async function sandbox(): Promise<{ database: TDatabase; provider: TPaymentProvider }> {
+async function sandbox(): Promise<{ database: TDatabase; provider: TPaymentProviders }> {
   database ??= await openTestDatabase();
   const db = database.db;
   provider ??= sandboxPaymentProvider({
@@ -54,7 +54,7 @@ const senderOf = (account: typeof sender): TTransferSender => ({
 async function chargedCard(amount: number): Promise<string> {
   const { provider } = await sandbox();
   const { number, expiry, cvv, pin } = sandboxCard('pin_only');
-  const charged = await provider.chargeCard({
+  const charged = await provider.cards.chargeCard({
     reference: ours('card'),
     amount,
     narration: 'Order 17',
@@ -66,7 +66,7 @@ async function chargedCard(amount: number): Promise<string> {
 
 async function debitedAccount(amount: number): Promise<string> {
   const { provider } = await sandbox();
-  const debited = await provider.debitAccount({
+  const debited = await provider.debits.debitAccount({
     reference: ours('debit'),
     mandateReference: 'mandate_test',
     payerId: 'pyr_test',
@@ -100,7 +100,7 @@ describe('the sandbox’s refunds in its own records', () => {
     const { database, provider } = await sandbox();
     const debit = await debitedAccount(70_000);
     const debitedBalance = await sandboxBalanceOf(database, 'links_by_test_transfer');
-    await provider.refund({
+    await provider.refunds.refund({
       reference: ours('rfd'),
       providerReference: debit,
       channel: 'debit',
@@ -114,7 +114,7 @@ describe('the sandbox’s refunds in its own records', () => {
 
     const before = await sandboxBalanceOf(database, 'links_by_auth_params');
     const transfer = await receivedTransfer(45_000);
-    await provider.refund({
+    await provider.refunds.refund({
       reference: ours('rfd'),
       providerReference: transfer.providerReference,
       channel: 'transfer',
@@ -136,11 +136,11 @@ describe('the sandbox’s refunds in its own records', () => {
       sender: null,
       reason: 'Order cancelled',
     };
-    const first = await provider.refund(refund);
+    const first = await provider.refunds.refund(refund);
     expect(first).toMatchObject({ kind: 'processed' });
-    expect(await provider.refund(refund)).toEqual(first);
-    expect(await provider.requeryRefund(refund.reference)).toEqual(first);
-    const lines = (await provider.settlementReport()).filter(
+    expect(await provider.refunds.refund(refund)).toEqual(first);
+    expect(await provider.refunds.requeryRefund(refund.reference)).toEqual(first);
+    const lines = (await provider.settlement.settlementReport()).filter(
       (line) => line.channel === 'refund' && line.reference === refund.reference,
     );
     expect(lines).toEqual([
@@ -152,12 +152,12 @@ describe('the sandbox’s refunds in its own records', () => {
     const { provider } = await sandbox();
     const charge = await chargedCard(50_000);
     const never = ours('rfd');
-    expect(await provider.requeryRefund(never)).toMatchObject({
+    expect(await provider.refunds.requeryRefund(never)).toMatchObject({
       kind: 'failed',
       reason: 'expired',
     });
     expect(
-      await provider.refund({
+      await provider.refunds.refund({
         reference: never,
         providerReference: charge,
         channel: 'card',
@@ -172,7 +172,7 @@ describe('the sandbox’s refunds in its own records', () => {
     const { provider } = await sandbox();
     const transfer = await receivedTransfer(10_000);
     expect(
-      await provider.refund({
+      await provider.refunds.refund({
         reference: ours('rfd'),
         providerReference: transfer.providerReference,
         channel: 'transfer',
@@ -192,7 +192,7 @@ describe('the sandbox’s refunds in its own records', () => {
 
       const answers = await Promise.all(
         Array.from({ length: 5 }, () =>
-          provider.refund({
+          provider.refunds.refund({
             reference: ours('rfd'),
             providerReference: charge,
             channel: 'card',

@@ -12,7 +12,7 @@ import { buildApp, type TAppOptions } from '../app';
 import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
 import { openDatabase, type TDatabase, type TPgliteRuntime } from '../db/database';
-import type { TPaymentProvider } from '../providers/payments';
+import type { TSettlementPort } from '../providers/payments';
 import { DEFAULT_RATE_LIMITS, type TRateLimits } from '../rate-limits';
 import { testHostResolver } from './host-resolver';
 import { checkAnswersAgainstOpenApi, webhookMismatches } from './openapi-answers';
@@ -152,7 +152,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       try {
-        await assertBooksBalance(database, app.appContext.providers.payments);
+        await assertBooksBalance(database, app.appContext.providers.payments.settlement);
         assertOpenApiAgreed([...openApiMismatches, ...(await webhookMismatches(app, database.db))]);
       } finally {
         await database.close();
@@ -170,7 +170,7 @@ export async function startTestApp(
  */
 export async function assertBooksBalance(
   database: TDatabase,
-  provider: Pick<TPaymentProvider, 'settlementReport'>,
+  provider: Pick<TSettlementPort, 'settlementReport'>,
 ): Promise<void> {
   const problems = ledgerProblems(await checkLedger(database.db, { provider }));
   if (problems.length > 0) throw new Error(`The books do not balance:\n${problems.join('\n')}`);

@@ -14,7 +14,7 @@ export const contractReference = () => `att_contract_${Date.now()}_${(seq += 1)}
 
 /** Expects the settlement report's lines of `reference`: exactly these, one line a call. */
 export async function expectReported(
-  settlement: TSettlementPort | null,
+  settlement: Pick<TSettlementPort, 'settlementReport'> | null,
   reference: string,
   expected: TSettlementLine[],
 ): Promise<void> {

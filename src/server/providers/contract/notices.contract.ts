@@ -6,7 +6,9 @@ import type { TNoticesPort, TRawNotice, TTransferAccount, TTransfersInPort } fro
 import { contractReference as reference } from './contract-references';
 
 export type TNoticesUnderTest = {
-  provider: TNoticesPort & TTransfersInPort;
+  provider: TNoticesPort;
+  /** The one-time accounts the notices tell of, and what gives their money back. */
+  transfersIn: TTransfersInPort;
   /** `amount` sent into a one-time account, and the provider's notice of it as it reaches us. */
   transferNotice(account: TTransferAccount, amount: number): Promise<TRawNotice>;
 };
@@ -21,7 +23,7 @@ export function noticesContract(adapter: string, make: () => Promise<TNoticesUnd
     /** A transfer of the account's amount, told: our reference, its notice. */
     async function told(amount = 250_000) {
       const ours = reference();
-      const account = await underTest.provider.openTransferAccount({
+      const account = await underTest.transfersIn.openTransferAccount({
         reference: ours,
         amount,
         accountName: 'Tola Stores',
@@ -69,8 +71,8 @@ export function noticesContract(adapter: string, make: () => Promise<TNoticesUnd
         currency: read.currency,
         reason: 'already_paid' as const,
       };
-      expect(await underTest.provider.returnTransfer(request)).toEqual({ returned: true });
-      expect(await underTest.provider.returnTransfer(request)).toEqual({ returned: true });
+      expect(await underTest.transfersIn.returnTransfer(request)).toEqual({ returned: true });
+      expect(await underTest.transfersIn.returnTransfer(request)).toEqual({ returned: true });
     });
   });
 }

@@ -58,9 +58,9 @@ const sign = (body: string, key = simulator.secretKey) =>
 
 describe('The app with PAYMENT_PROVIDER=paystack', () => {
   it('moves money through Paystack, and keeps the sandbox’s own routes off', async () => {
-    expect(app.appContext.providers.payments.name).toBe('paystack');
+    expect(app.appContext.providers.payments.cards.provider).toBe('paystack');
     expect(app.appContext.sandbox).toBeNull();
-    expect(await app.appContext.providers.payments.lookupBank('058')).toMatchObject({
+    expect(await app.appContext.providers.payments.banks.lookupBank('058')).toMatchObject({
       name: 'Guaranty Trust Bank',
     });
     expect(simulator.requests.some((r) => r.path.startsWith('/bank') && r.authorized)).toBe(true);

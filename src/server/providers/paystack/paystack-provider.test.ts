@@ -47,7 +47,7 @@ const card = (number: string, pin: string | null = null): TPlainCard => ({
 });
 const SUCCEEDS = card('4084084084084081');
 const charge = (ref: string, paid = SUCCEEDS) =>
-  provider.chargeCard({ reference: ref, amount: 250_000, narration: 'Order 30', card: paid });
+  provider.cards.chargeCard({ reference: ref, amount: 250_000, narration: 'Order 30', card: paid });
 const requestsTo = (method: string, path: string) =>
   simulator.requests.filter((r) => r.method === method && r.path.startsWith(path));
 /** The notices received since `before`, of one event, read as JSON. */
@@ -74,7 +74,12 @@ describe('Paystack calls', () => {
       clock: systemClock,
     });
     await expect(
-      wrongKey.chargeCard({ reference: reference(), amount: 100, narration: 'x', card: SUCCEEDS }),
+      wrongKey.cards.chargeCard({
+        reference: reference(),
+        amount: 100,
+        narration: 'x',
+        card: SUCCEEDS,
+      }),
     ).rejects.toBeInstanceOf(PaystackKeyRefused);
   });
 });
@@ -97,7 +102,7 @@ describe('A lost answer', () => {
     const ref = reference();
     simulator.failNext('/charge', 503);
     await expect(charge(ref)).rejects.toBeInstanceOf(PaystackNoAnswer);
-    expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+    expect(await provider.cards.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
     expect(await charge(ref)).toMatchObject({ kind: 'failed', reason: 'expired' });
     const ours = (r: { body: unknown }) =>
       (r.body as { reference?: string }).reference === toPaystackReference(ref);
@@ -110,7 +115,10 @@ describe('A lost answer', () => {
     if (waiting.kind !== 'otp_required') throw new Error(waiting.kind);
     simulator.loseNextAnswer('/charge/submit_otp');
     expect(
-      await provider.submitCardOtp({ providerReference: waiting.providerReference, otp: '123456' }),
+      await provider.cards.submitCardOtp({
+        providerReference: waiting.providerReference,
+        otp: '123456',
+      }),
     ).toMatchObject({ kind: 'succeeded', providerReference: waiting.providerReference });
   });
 
@@ -118,14 +126,14 @@ describe('A lost answer', () => {
     const ref = reference();
     await charge(ref);
     simulator.failNext('/transaction/verify', 503);
-    expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'taken' });
+    expect(await provider.cards.requeryCardCharge(ref)).toMatchObject({ kind: 'taken' });
     expect(requestsTo('GET', `/transaction/verify/${toPaystackReference(ref)}`)).toHaveLength(2);
   });
 
   it('is what a 429 is: a name enquiry is asked again, never read as no such account', async () => {
     simulator.failNext('/bank/resolve', 429);
     expect(
-      await provider.nameEnquiry({ institutionCode: '058', accountNumber: '0123456789' }),
+      await provider.banks.nameEnquiry({ institutionCode: '058', accountNumber: '0123456789' }),
     ).toMatchObject({ accountName: 'ADAEZE OKAFOR' });
   });
 
@@ -134,7 +142,7 @@ describe('A lost answer', () => {
     simulator.failNext('/charge', 429);
     // Paystack took nothing: the charge is unknown (thrown), and its requery then closes it.
     await expect(charge(ref)).rejects.toBeInstanceOf(PaystackNoAnswer);
-    expect(await provider.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
+    expect(await provider.cards.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
   });
 });
 
@@ -160,7 +168,7 @@ describe('Paystack’s notices', () => {
     const paid = await charge(ref);
     if (paid.kind !== 'succeeded') throw new Error(paid.kind);
     const refundRef = reference();
-    await provider.refund({
+    await provider.refunds.refund({
       reference: refundRef,
       providerReference: paid.providerReference,
       channel: 'card',
@@ -169,7 +177,7 @@ describe('Paystack’s notices', () => {
       reason: null,
     });
     const payoutRef = reference();
-    await provider.payOut({
+    await provider.payouts.payOut({
       reference: payoutRef,
       institutionCode: '058',
       accountNumber: '0123456789',
@@ -180,7 +188,7 @@ describe('Paystack’s notices', () => {
     await simulator.idle();
 
     const [charged] = noticesOf('charge.success', before);
-    expect(charged && (await provider.readNotice(charged))).toEqual({
+    expect(charged && (await provider.notices.readNotice(charged))).toEqual({
       kind: 'charge',
       channel: 'card',
       reference: ref,
@@ -193,7 +201,7 @@ describe('Paystack’s notices', () => {
       },
     });
     const [processed] = noticesOf('refund.processed', before);
-    expect(processed && (await provider.readNotice(processed))).toEqual({
+    expect(processed && (await provider.notices.readNotice(processed))).toEqual({
       kind: 'refunds',
       refunds: [
         {
@@ -203,7 +211,7 @@ describe('Paystack’s notices', () => {
       ],
     });
     const [transferred] = noticesOf('transfer.success', before);
-    expect(transferred && (await provider.readNotice(transferred))).toEqual({
+    expect(transferred && (await provider.notices.readNotice(transferred))).toEqual({
       kind: 'payout',
       reference: payoutRef,
       outcome: 'succeeded',
@@ -216,19 +224,19 @@ describe('Paystack’s notices', () => {
     const ref = reference();
     const paid = await charge(ref);
     if (paid.kind !== 'succeeded') throw new Error(paid.kind);
-    await provider.refundCard({
+    await provider.cards.refundCard({
       providerReference: paid.providerReference,
       amount: 250_000,
       reference: ref,
     });
     await simulator.idle();
     const [processed] = noticesOf('refund.processed', before);
-    expect(processed && (await provider.readNotice(processed))).toEqual({
+    expect(processed && (await provider.notices.readNotice(processed))).toEqual({
       kind: 'ignored',
       event: 'refund.processed',
     });
     const [pending] = noticesOf('refund.pending', before);
-    expect(pending && (await provider.readNotice(pending))).toEqual({
+    expect(pending && (await provider.notices.readNotice(pending))).toEqual({
       kind: 'ignored',
       event: 'refund.pending',
     });

@@ -4,24 +4,17 @@ import type { TClock } from '../../clock';
 import type {
   TAccountDebitOutcome,
   TBank,
-  TBanksPort,
   TCardChargeOutcome,
-  TCardsPort,
   TCardSummary,
-  TDebitsPort,
   TPayoutOutcome,
-  TPayoutsPort,
-  TNoticesPort,
+  TPaymentProviders,
   TProviderCapability,
   TProviderNotice,
   TRefundOutcome,
-  TRefundsPort,
   TRequeryOutcome,
   TSettlementLine,
-  TSettlementPort,
   TTransferAccount,
   TTransferSender,
-  TTransfersInPort,
 } from '../payments';
 import type {
   TPaystackAuthorization,
@@ -150,15 +143,8 @@ export const PAYSTACK_CAPABILITIES = [
   'notices',
 ] as const satisfies readonly TProviderCapability[];
 
-/** The adapter: the members of the capabilities it offers, under Paystack's name. */
-export type TPaystackProvider = { readonly name: 'paystack' } & TCardsPort &
-  TBanksPort &
-  TTransfersInPort &
-  TDebitsPort &
-  TPayoutsPort &
-  TRefundsPort &
-  TSettlementPort &
-  TNoticesPort;
+/** The adapter: the capabilities it offers, each under Paystack's name. */
+export type TPaystackProvider = Pick<TPaymentProviders, (typeof PAYSTACK_CAPABILITIES)[number]>;
 
 const PAYSTACK_BRANDS: Record<string, TCardBrand> = {
   visa: 'visa',
@@ -674,408 +660,424 @@ export function paystackProvider(options: TPaystackProviderOptions): TPaystackPr
   // Settlement ---------------------------------------------------------------------------------
 
   return {
-    name: 'paystack',
+    cards: {
+      provider: 'paystack',
+      async chargeCard({ reference, amount, narration, card }) {
+        const summary = cardSummary(card.number, null);
+        if (closed.has(reference)) {
+          return { kind: 'failed', providerReference: null, card: summary, reason: 'expired' };
+        }
+        const providerReference = toPaystackReference(reference);
+        const [month = '', year = ''] = card.expiry.split('/');
+        let answer: TPaystackAnswer<TPaystackCharge>;
+        try {
+          answer = await client.write<TPaystackCharge>('/charge', {
+            email: PAYSTACK_PAYER_EMAIL,
+            amount,
+            reference: providerReference,
+            card: {
+              number: card.number,
+              cvv: card.cvv,
+              expiry_month: month,
+              expiry_year: year.length === 2 ? `20${year}` : year,
+            },
+            metadata: { oya_channel: 'card', narration },
+          });
+        } catch (error) {
+          if (!(error instanceof PaystackNoAnswer)) throw error;
+          // Asked about by reference before anything else: never charged again under another.
+          return chargeOutcome(await chargeByReference(providerReference), summary, card.pin);
+        }
+        if (answer.ok) return chargeOutcome(answer.data, summary, card.pin);
+        if (isDuplicateReference(answer)) {
+          return chargeOutcome(await chargeByReference(providerReference), summary, card.pin);
+        }
+        // Refused before a charge began (the card's details): no reference of Paystack's.
+        return {
+          kind: 'failed',
+          providerReference: null,
+          card: summary,
+          reason: cardDeclineReason(answer.message),
+        };
+      },
 
-    async chargeCard({ reference, amount, narration, card }) {
-      const summary = cardSummary(card.number, null);
-      if (closed.has(reference)) {
-        return { kind: 'failed', providerReference: null, card: summary, reason: 'expired' };
-      }
-      const providerReference = toPaystackReference(reference);
-      const [month = '', year = ''] = card.expiry.split('/');
-      let answer: TPaystackAnswer<TPaystackCharge>;
-      try {
-        answer = await client.write<TPaystackCharge>('/charge', {
-          email: PAYSTACK_PAYER_EMAIL,
-          amount,
+      async submitCardPin({ providerReference, pin }) {
+        const open = await openCharge(providerReference, 'send_pin');
+        if ('kind' in open) return open;
+        if (open.step !== 'pin') {
+          return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_pin' };
+        }
+        return submitPin(providerReference, pin, open.card);
+      },
+
+      async submitCardOtp({ providerReference, otp }) {
+        const open = await openCharge(providerReference, 'send_otp');
+        if ('kind' in open) return open;
+        if (open.step !== 'otp') {
+          return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
+        }
+        const next = await continueCharge('/charge/submit_otp', {
+          otp,
           reference: providerReference,
-          card: {
-            number: card.number,
-            cvv: card.cvv,
-            expiry_month: month,
-            expiry_year: year.length === 2 ? `20${year}` : year,
-          },
-          metadata: { oya_channel: 'card', narration },
         });
-      } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
-        // Asked about by reference before anything else: never charged again under another.
-        return chargeOutcome(await chargeByReference(providerReference), summary, card.pin);
-      }
-      if (answer.ok) return chargeOutcome(answer.data, summary, card.pin);
-      if (isDuplicateReference(answer)) {
-        return chargeOutcome(await chargeByReference(providerReference), summary, card.pin);
-      }
-      // Refused before a charge began (the card's details): no reference of Paystack's.
-      return {
-        kind: 'failed',
-        providerReference: null,
-        card: summary,
-        reason: cardDeclineReason(answer.message),
-      };
+        if (
+          next.status === 'failed' &&
+          cardDeclineReason(next.gateway_response ?? next.message) === 'declined'
+        ) {
+          // Refused at the OTP step in words that name nothing else: the OTP was wrong.
+          openCharges.delete(providerReference);
+          return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
+        }
+        return chargeOutcome(next, open.card, null);
+      },
+
+      async requeryCardCharge(reference) {
+        const answer = await requeryTransaction(reference);
+        if (answer.kind !== 'taken') return answer;
+        const { authorization, ...taken } = answer;
+        return { ...taken, card: cardSummary(null, authorization) };
+      },
+
+      refundCard: async ({ providerReference, amount, reference }) => {
+        await giveBack({ transaction: providerReference, amount, reference, reason: null });
+        return { refunded: true };
+      },
+
+      // Paystack names a card's issuer and its first 6 and last 4 digits, never the account it
+      // draws on: it proves no card is on an account, so a card links none through Paystack.
+      isCardOnAccount: async () => false,
     },
+    banks: {
+      provider: 'paystack',
+      listBanks: banks,
+      lookupBank: async (institutionCode) =>
+        (await banks()).find((bank) => bank.institutionCode === institutionCode) ?? null,
 
-    async submitCardPin({ providerReference, pin }) {
-      const open = await openCharge(providerReference, 'send_pin');
-      if ('kind' in open) return open;
-      if (open.step !== 'pin') {
-        return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_pin' };
-      }
-      return submitPin(providerReference, pin, open.card);
-    },
-
-    async submitCardOtp({ providerReference, otp }) {
-      const open = await openCharge(providerReference, 'send_otp');
-      if ('kind' in open) return open;
-      if (open.step !== 'otp') {
-        return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
-      }
-      const next = await continueCharge('/charge/submit_otp', {
-        otp,
-        reference: providerReference,
-      });
-      if (
-        next.status === 'failed' &&
-        cardDeclineReason(next.gateway_response ?? next.message) === 'declined'
-      ) {
-        // Refused at the OTP step in words that name nothing else: the OTP was wrong.
-        openCharges.delete(providerReference);
-        return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
-      }
-      return chargeOutcome(next, open.card, null);
-    },
-
-    async requeryCardCharge(reference) {
-      const answer = await requeryTransaction(reference);
-      if (answer.kind !== 'taken') return answer;
-      const { authorization, ...taken } = answer;
-      return { ...taken, card: cardSummary(null, authorization) };
-    },
-
-    refundCard: async ({ providerReference, amount, reference }) => {
-      await giveBack({ transaction: providerReference, amount, reference, reason: null });
-      return { refunded: true };
-    },
-
-    // Paystack names a card's issuer and its first 6 and last 4 digits, never the account it
-    // draws on: it proves no card is on an account, so a card links none through Paystack.
-    isCardOnAccount: async () => false,
-
-    listBanks: banks,
-    lookupBank: async (institutionCode) =>
-      (await banks()).find((bank) => bank.institutionCode === institutionCode) ?? null,
-
-    async nameEnquiry({ institutionCode, accountNumber }) {
-      const bank = (await banks()).find((b) => b.institutionCode === institutionCode);
-      if (!bank) return null;
-      const answer = await client.read<TPaystackResolvedAccount>('/bank/resolve', {
-        account_number: accountNumber,
-        bank_code: institutionCode,
-      });
-      if (!answer.ok) return null;
-      return {
-        accountName: answer.data.account_name,
-        // Paystack gives no enquiry reference: ours names what was asked, so a repeat is the same.
-        nameEnquiryId: `psk_ne_${institutionCode}_${accountNumber}`,
-        integrations: bank.integrations,
-        // Resolve Account answers the holder's name only.
-        bvn: null,
-      };
-    },
-
-    // Customer validation: Paystack checks the BVN against the account, and answers by its
-    // notice (customeridentification.success or .failed, paystack-notices.ts).
-    async checkAccountHolder({ payerId, bvn, fullName, institutionCode, accountNumber }) {
-      const names = fullName.trim().split(/\s+/);
-      const firstName = names[0] ?? fullName;
-      const lastName = names.length > 1 ? (names[names.length - 1] ?? firstName) : firstName;
-      const customer = await client.write<TPaystackCustomer>('/customer', {
-        email: paystackPayerEmail(payerId),
-        first_name: firstName,
-        last_name: lastName,
-      });
-      if (!customer.ok) throw new PaystackNoAnswer('Create Customer', customer.message);
-      const asked = await client.write<unknown>(
-        `/customer/${segment(customer.data.customer_code)}/identification`,
-        {
-          country: 'NG',
-          type: 'bank_account',
+      async nameEnquiry({ institutionCode, accountNumber }) {
+        const bank = (await banks()).find((b) => b.institutionCode === institutionCode);
+        if (!bank) return null;
+        const answer = await client.read<TPaystackResolvedAccount>('/bank/resolve', {
           account_number: accountNumber,
-          bvn,
           bank_code: institutionCode,
+        });
+        if (!answer.ok) return null;
+        return {
+          accountName: answer.data.account_name,
+          // Paystack gives no enquiry reference: ours names what was asked, so a repeat is the same.
+          nameEnquiryId: `psk_ne_${institutionCode}_${accountNumber}`,
+          integrations: bank.integrations,
+          // Resolve Account answers the holder's name only.
+          bvn: null,
+        };
+      },
+
+      // Customer validation: Paystack checks the BVN against the account, and answers by its
+      // notice (customeridentification.success or .failed, paystack-notices.ts).
+      async checkAccountHolder({ payerId, bvn, fullName, institutionCode, accountNumber }) {
+        const names = fullName.trim().split(/\s+/);
+        const firstName = names[0] ?? fullName;
+        const lastName = names.length > 1 ? (names[names.length - 1] ?? firstName) : firstName;
+        const customer = await client.write<TPaystackCustomer>('/customer', {
+          email: paystackPayerEmail(payerId),
           first_name: firstName,
           last_name: lastName,
-        },
-      );
-      if (!asked.ok) throw new PaystackNoAnswer('Validate Customer', asked.message);
-      return 'pending';
-    },
-
-    // Direct debit: the payer approves the mandate at their bank's page; Paystack tells us when
-    // the bank activated it (direct_debit.authorization.active), or is asked (Verify Authorization).
-    debitMandates: {
-      kind: 'bank_page',
-      async open({ payerId, institutionCode, accountNumber, returnUrl }) {
-        const answer = await client.write<TPaystackMandateOpened>(
-          '/customer/authorization/initialize',
+        });
+        if (!customer.ok) throw new PaystackNoAnswer('Create Customer', customer.message);
+        const asked = await client.write<unknown>(
+          `/customer/${segment(customer.data.customer_code)}/identification`,
           {
-            email: paystackPayerEmail(payerId),
-            channel: 'direct_debit',
-            callback_url: returnUrl,
-            account: { number: accountNumber, bank_code: institutionCode },
+            country: 'NG',
+            type: 'bank_account',
+            account_number: accountNumber,
+            bvn,
+            bank_code: institutionCode,
+            first_name: firstName,
+            last_name: lastName,
           },
         );
-        if (!answer.ok) throw new PaystackNoAnswer('Initialize Authorization', answer.message);
-        return { providerReference: answer.data.reference, formUrl: answer.data.redirect_url };
-      },
-      async status(providerReference) {
-        const answer = await client.read<TPaystackMandate>(
-          `/customer/authorization/verify/${segment(providerReference)}`,
-        );
-        // Paystack answers 404 until the payer approved and the bank confirmed.
-        if (!answer.ok || !answer.data.active) return { kind: 'pending' };
-        return { kind: 'active', authorization: answer.data.authorization_code };
+        if (!asked.ok) throw new PaystackNoAnswer('Validate Customer', asked.message);
+        return 'pending';
       },
     },
+    debits: {
+      provider: 'paystack',
+      // Direct debit: the payer approves the mandate at their bank's page; Paystack tells us when
+      // the bank activated it (direct_debit.authorization.active), or is asked (Verify Authorization).
+      debitMandates: {
+        kind: 'bank_page',
+        async open({ payerId, institutionCode, accountNumber, returnUrl }) {
+          const answer = await client.write<TPaystackMandateOpened>(
+            '/customer/authorization/initialize',
+            {
+              email: paystackPayerEmail(payerId),
+              channel: 'direct_debit',
+              callback_url: returnUrl,
+              account: { number: accountNumber, bank_code: institutionCode },
+            },
+          );
+          if (!answer.ok) throw new PaystackNoAnswer('Initialize Authorization', answer.message);
+          return { providerReference: answer.data.reference, formUrl: answer.data.redirect_url };
+        },
+        async status(providerReference) {
+          const answer = await client.read<TPaystackMandate>(
+            `/customer/authorization/verify/${segment(providerReference)}`,
+          );
+          // Paystack answers 404 until the payer approved and the bank confirmed.
+          if (!answer.ok || !answer.data.active) return { kind: 'pending' };
+          return { kind: 'active', authorization: answer.data.authorization_code };
+        },
+      },
 
-    async openTransferAccount({ reference, amount, notAfter }) {
-      const known = transferAccounts.get(reference);
-      if (known) return known;
-      const providerReference = toPaystackReference(reference);
-      const ownExpiry = clock.now().getTime() + PAYSTACK_TRANSFER_ACCOUNT_MS;
-      const expiresAt = new Date(Math.min(ownExpiry, notAfter?.getTime() ?? ownExpiry));
-      let charge: TPaystackCharge;
-      try {
-        const answer = await client.write<TPaystackCharge>('/charge', {
-          email: PAYSTACK_PAYER_EMAIL,
-          amount,
-          reference: providerReference,
-          bank_transfer: { account_expires_at: expiresAt.toISOString() },
-          metadata: { oya_channel: 'transfer' },
-        });
-        if (!answer.ok && !isDuplicateReference(answer)) {
-          throw new Error(`Paystack opened no account for a transfer: ${answer.message}`);
+      async debitAccount({ reference, mandateReference, payerId, amount, narration }) {
+        if (closed.has(reference)) {
+          return { kind: 'failed', providerReference: null, reason: 'expired' };
         }
-        charge = answer.ok ? answer.data : await chargeByReference(providerReference);
-      } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
-        charge = await chargeByReference(providerReference);
-      }
-      if (!charge.account_number) {
-        throw new PaystackNoAnswer(
-          `the transfer account ${providerReference}`,
-          'no account number',
-        );
-      }
-      const account: TTransferAccount = {
-        bankName: charge.bank?.name ?? 'Paystack',
-        accountNumber: charge.account_number,
-        // The name the payer's bank shows is Paystack's, not the one we asked for.
-        accountName: charge.account_name ?? 'Paystack Checkout',
-        expiresAt: charge.account_expires_at ? new Date(charge.account_expires_at) : expiresAt,
-      };
-      transferAccounts.set(reference, account);
-      return account;
-    },
+        const providerReference = toPaystackReference(reference);
+        let answer: TPaystackAnswer<TPaystackTransaction>;
+        try {
+          answer = await client.write<TPaystackTransaction>('/transaction/charge_authorization', {
+            // The customer the payer's mandate was given as.
+            email: paystackPayerEmail(payerId),
+            amount,
+            // The link's mandate at Paystack is the authorisation its payer gave.
+            authorization_code: mandateReference,
+            reference: providerReference,
+            metadata: JSON.stringify({ oya_channel: 'debit', narration }),
+          });
+        } catch (error) {
+          if (!(error instanceof PaystackNoAnswer)) throw error;
+          return debitOutcome(await verified(providerReference));
+        }
+        if (answer.ok) return debitOutcome(answer.data);
+        if (isDuplicateReference(answer)) return debitOutcome(await verified(providerReference));
+        return {
+          kind: 'failed',
+          providerReference: null,
+          reason: debitDeclineReason(answer.message),
+        };
+      },
 
-    async debitAccount({ reference, mandateReference, payerId, amount, narration }) {
-      if (closed.has(reference)) {
-        return { kind: 'failed', providerReference: null, reason: 'expired' };
-      }
-      const providerReference = toPaystackReference(reference);
-      let answer: TPaystackAnswer<TPaystackTransaction>;
-      try {
-        answer = await client.write<TPaystackTransaction>('/transaction/charge_authorization', {
-          // The customer the payer's mandate was given as.
-          email: paystackPayerEmail(payerId),
-          amount,
-          // The link's mandate at Paystack is the authorisation its payer gave.
-          authorization_code: mandateReference,
-          reference: providerReference,
-          metadata: JSON.stringify({ oya_channel: 'debit', narration }),
+      requeryDebit: async (reference) => {
+        const answer = await requeryTransaction(reference);
+        if (answer.kind !== 'taken') return answer;
+        const { authorization: _authorization, ...taken } = answer;
+        return taken;
+      },
+
+      reverseDebit: async ({ providerReference, reference }) => {
+        await giveBack({
+          transaction: providerReference,
+          amount: undefined,
+          reference,
+          reason: null,
         });
-      } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
-        return debitOutcome(await verified(providerReference));
-      }
-      if (answer.ok) return debitOutcome(answer.data);
-      if (isDuplicateReference(answer)) return debitOutcome(await verified(providerReference));
-      return {
-        kind: 'failed',
-        providerReference: null,
-        reason: debitDeclineReason(answer.message),
-      };
+        return { reversed: true };
+      },
     },
-
-    requeryDebit: async (reference) => {
-      const answer = await requeryTransaction(reference);
-      if (answer.kind !== 'taken') return answer;
-      const { authorization: _authorization, ...taken } = answer;
-      return taken;
-    },
-
-    reverseDebit: async ({ providerReference, reference }) => {
-      await giveBack({
-        transaction: providerReference,
-        amount: undefined,
-        reference,
-        reason: null,
-      });
-      return { reversed: true };
-    },
-
-    async payOut({ reference, institutionCode, accountNumber, accountName, amount, narration }) {
-      if (closed.has(reference)) {
-        return { kind: 'failed', providerReference: null, reason: 'expired' };
-      }
-      const providerReference = toPaystackReference(reference);
-      // Paystack answers the recipient it has for an account number it knows.
-      const recipient = await client.write<TPaystackRecipient>('/transferrecipient', {
-        type: 'nuban',
-        name: accountName,
-        account_number: accountNumber,
-        bank_code: institutionCode,
-        currency: CURRENCY_CODE,
-      });
-      if (!recipient.ok)
-        return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
-      let answer: TPaystackAnswer<TPaystackTransfer>;
-      try {
-        answer = await client.write<TPaystackTransfer>('/transfer', {
-          source: 'balance',
-          amount,
-          recipient: recipient.data.recipient_code,
-          reference: providerReference,
-          reason: narration,
+    payouts: {
+      provider: 'paystack',
+      async payOut({ reference, institutionCode, accountNumber, accountName, amount, narration }) {
+        if (closed.has(reference)) {
+          return { kind: 'failed', providerReference: null, reason: 'expired' };
+        }
+        const providerReference = toPaystackReference(reference);
+        // Paystack answers the recipient it has for an account number it knows.
+        const recipient = await client.write<TPaystackRecipient>('/transferrecipient', {
+          type: 'nuban',
+          name: accountName,
+          account_number: accountNumber,
+          bank_code: institutionCode,
           currency: CURRENCY_CODE,
         });
-      } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
-        return followPayout(providerReference);
-      }
-      if (!answer.ok) {
-        if (isDuplicateReference(answer)) return followPayout(providerReference);
-        return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
-      }
-      const outcome = payoutOutcome(answer.data);
-      return outcome === 'pending' ? followPayout(providerReference) : outcome;
-    },
+        if (!recipient.ok)
+          return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
+        let answer: TPaystackAnswer<TPaystackTransfer>;
+        try {
+          answer = await client.write<TPaystackTransfer>('/transfer', {
+            source: 'balance',
+            amount,
+            recipient: recipient.data.recipient_code,
+            reference: providerReference,
+            reason: narration,
+            currency: CURRENCY_CODE,
+          });
+        } catch (error) {
+          if (!(error instanceof PaystackNoAnswer)) throw error;
+          return followPayout(providerReference);
+        }
+        if (!answer.ok) {
+          if (isDuplicateReference(answer)) return followPayout(providerReference);
+          return { kind: 'failed', providerReference: null, reason: 'account_not_found' };
+        }
+        const outcome = payoutOutcome(answer.data);
+        return outcome === 'pending' ? followPayout(providerReference) : outcome;
+      },
 
-    async requeryPayout(reference) {
-      const transfer = await recordOf<TPaystackTransfer>('/transfer/verify', reference);
-      if (!transfer) return NEVER_ARRIVED;
-      const code = transfer.transfer_code ?? transfer.reference;
-      switch (transfer.status) {
-        case 'success':
-        case 'reversed':
-          return {
-            kind: 'taken',
-            providerReference: code,
+      async requeryPayout(reference) {
+        const transfer = await recordOf<TPaystackTransfer>('/transfer/verify', reference);
+        if (!transfer) return NEVER_ARRIVED;
+        const code = transfer.transfer_code ?? transfer.reference;
+        switch (transfer.status) {
+          case 'success':
+          case 'reversed':
+            return {
+              kind: 'taken',
+              providerReference: code,
+              amount: transfer.amount,
+              givenBack: transfer.status === 'reversed',
+            };
+          case 'failed':
+          case 'rejected':
+          case 'abandoned':
+          case 'blocked':
+            return { kind: 'not_taken', providerReference: code, reason: transfer.status };
+          default:
+            return { kind: 'pending', awaiting: null, providerReference: code };
+        }
+      },
+    },
+    refunds: {
+      provider: 'paystack',
+      refund: async ({ reference, providerReference, channel, amount, sender, reason }) =>
+        closed.has(reference)
+          ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
+          : refundOnce({
+              kind: 'refund',
+              // A transfer is known by its one-time account's reference, ours: Paystack's charge
+              // that opened the account carries it in Paystack's characters.
+              transaction:
+                channel === 'transfer' ? toPaystackReference(providerReference) : providerReference,
+              amount,
+              reference,
+              reason,
+              account: sender,
+            }),
+
+      // Asked about only once the refund has waited minutes (the reconciler), long after its own
+      // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its
+      // reference is closed here, so no late call of this process asks for it again.
+      async requeryRefund(reference) {
+        const found = await findRefund('refund', reference);
+        if (found) return refundOutcome(found);
+        closed.add(reference);
+        return { kind: 'failed', providerReference: null, reason: 'never arrived' };
+      },
+    },
+    transfersIn: {
+      provider: 'paystack',
+      async openTransferAccount({ reference, amount, notAfter }) {
+        const known = transferAccounts.get(reference);
+        if (known) return known;
+        const providerReference = toPaystackReference(reference);
+        const ownExpiry = clock.now().getTime() + PAYSTACK_TRANSFER_ACCOUNT_MS;
+        const expiresAt = new Date(Math.min(ownExpiry, notAfter?.getTime() ?? ownExpiry));
+        let charge: TPaystackCharge;
+        try {
+          const answer = await client.write<TPaystackCharge>('/charge', {
+            email: PAYSTACK_PAYER_EMAIL,
+            amount,
+            reference: providerReference,
+            bank_transfer: { account_expires_at: expiresAt.toISOString() },
+            metadata: { oya_channel: 'transfer' },
+          });
+          if (!answer.ok && !isDuplicateReference(answer)) {
+            throw new Error(`Paystack opened no account for a transfer: ${answer.message}`);
+          }
+          charge = answer.ok ? answer.data : await chargeByReference(providerReference);
+        } catch (error) {
+          if (!(error instanceof PaystackNoAnswer)) throw error;
+          charge = await chargeByReference(providerReference);
+        }
+        if (!charge.account_number) {
+          throw new PaystackNoAnswer(
+            `the transfer account ${providerReference}`,
+            'no account number',
+          );
+        }
+        const account: TTransferAccount = {
+          bankName: charge.bank?.name ?? 'Paystack',
+          accountNumber: charge.account_number,
+          // The name the payer's bank shows is Paystack's, not the one we asked for.
+          accountName: charge.account_name ?? 'Paystack Checkout',
+          expiresAt: charge.account_expires_at ? new Date(charge.account_expires_at) : expiresAt,
+        };
+        transferAccounts.set(reference, account);
+        return account;
+      },
+
+      // Paystack itself sends back a transfer of another amount or one after the account expired,
+      // and tells us of neither; what reaches us and is not taken (a payment paid otherwise, a
+      // link's test transfer from another account) is refunded whole, once per transfer.
+      returnTransfer: async ({ providerReference, amount, currency, reason }) => {
+        await giveBack({
+          transaction: providerReference,
+          amount,
+          currency,
+          reference: `${providerReference}.returned`,
+          reason: `Returned: ${reason.replace(/_/g, ' ')}`,
+        });
+        return { returned: true };
+      },
+    },
+    notices: {
+      provider: 'paystack',
+      async readNotice(notice) {
+        // A transfer's sender is named by its bank's name: the bank list gives the code. Asked for
+        // only for a notice that is Paystack's, and a notice is read whether or not the list
+        // answers (without it, the sender is not named).
+        const signature = notice.headers['x-paystack-signature'];
+        if (!isPaystackSignature(notice.body, signature, options.secretKey)) return null;
+        if (!bankList) await banks().catch(() => null);
+        const read = readVerifiedPaystackNotice(notice.body, {
+          bankCodeOf,
+          payerOfEmail: payerOfPaystackEmail,
+        });
+        if (read?.kind === 'transaction_of') return noticedTransaction(read);
+        if (read?.kind === 'refunds_of') return noticedRefunds(read);
+        return read;
+      },
+    },
+    settlement: {
+      provider: 'paystack',
+      async settlementReport() {
+        const lines: TSettlementLine[] = [];
+        // Transactions given back whole by us (not a merchant's refunds, which are lines of their own).
+        const givenBack = new Set<string>();
+        for await (const refund of refunds()) {
+          if (refund.status !== 'processed') continue;
+          if (referenceOfNote('giveback', refund.merchant_note)) {
+            givenBack.add(String(refundTransactionKey(refund)));
+          }
+          const reference = referenceOfNote('refund', refund.merchant_note);
+          if (reference)
+            lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
+        }
+        for await (const transaction of client.list<TPaystackTransaction>('/transaction')) {
+          const reference = fromPaystackReference(transaction.reference);
+          const channel = ourChannel(transaction.metadata);
+          if (!reference || (channel !== 'card' && channel !== 'debit')) continue;
+          if (transaction.status !== 'success' && transaction.status !== 'reversed') continue;
+          lines.push({
+            channel,
+            reference,
+            amount: transaction.amount,
+            givenBack:
+              givenBack.has(String(transaction.id)) || givenBack.has(transaction.reference),
+          });
+        }
+        for await (const transfer of client.list<TPaystackTransfer>('/transfer')) {
+          const reference = fromPaystackReference(transfer.reference);
+          if (!reference || (transfer.status !== 'success' && transfer.status !== 'reversed'))
+            continue;
+          lines.push({
+            channel: 'payout',
+            reference,
             amount: transfer.amount,
             givenBack: transfer.status === 'reversed',
-          };
-        case 'failed':
-        case 'rejected':
-        case 'abandoned':
-        case 'blocked':
-          return { kind: 'not_taken', providerReference: code, reason: transfer.status };
-        default:
-          return { kind: 'pending', awaiting: null, providerReference: code };
-      }
-    },
-
-    refund: async ({ reference, providerReference, channel, amount, sender, reason }) =>
-      closed.has(reference)
-        ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
-        : refundOnce({
-            kind: 'refund',
-            // A transfer is known by its one-time account's reference, ours: Paystack's charge
-            // that opened the account carries it in Paystack's characters.
-            transaction:
-              channel === 'transfer' ? toPaystackReference(providerReference) : providerReference,
-            amount,
-            reference,
-            reason,
-            account: sender,
-          }),
-
-    // Asked about only once the refund has waited minutes (the reconciler), long after its own
-    // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its
-    // reference is closed here, so no late call of this process asks for it again.
-    async requeryRefund(reference) {
-      const found = await findRefund('refund', reference);
-      if (found) return refundOutcome(found);
-      closed.add(reference);
-      return { kind: 'failed', providerReference: null, reason: 'never arrived' };
-    },
-
-    async readNotice(notice) {
-      // A transfer's sender is named by its bank's name: the bank list gives the code. Asked for
-      // only for a notice that is Paystack's, and a notice is read whether or not the list
-      // answers (without it, the sender is not named).
-      const signature = notice.headers['x-paystack-signature'];
-      if (!isPaystackSignature(notice.body, signature, options.secretKey)) return null;
-      if (!bankList) await banks().catch(() => null);
-      const read = readVerifiedPaystackNotice(notice.body, {
-        bankCodeOf,
-        payerOfEmail: payerOfPaystackEmail,
-      });
-      if (read?.kind === 'transaction_of') return noticedTransaction(read);
-      if (read?.kind === 'refunds_of') return noticedRefunds(read);
-      return read;
-    },
-
-    // Paystack itself sends back a transfer of another amount or one after the account expired,
-    // and tells us of neither; what reaches us and is not taken (a payment paid otherwise, a
-    // link's test transfer from another account) is refunded whole, once per transfer.
-    returnTransfer: async ({ providerReference, amount, currency, reason }) => {
-      await giveBack({
-        transaction: providerReference,
-        amount,
-        currency,
-        reference: `${providerReference}.returned`,
-        reason: `Returned: ${reason.replace(/_/g, ' ')}`,
-      });
-      return { returned: true };
-    },
-
-    async settlementReport() {
-      const lines: TSettlementLine[] = [];
-      // Transactions given back whole by us (not a merchant's refunds, which are lines of their own).
-      const givenBack = new Set<string>();
-      for await (const refund of refunds()) {
-        if (refund.status !== 'processed') continue;
-        if (referenceOfNote('giveback', refund.merchant_note)) {
-          givenBack.add(String(refundTransactionKey(refund)));
+          });
         }
-        const reference = referenceOfNote('refund', refund.merchant_note);
-        if (reference)
-          lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
-      }
-      for await (const transaction of client.list<TPaystackTransaction>('/transaction')) {
-        const reference = fromPaystackReference(transaction.reference);
-        const channel = ourChannel(transaction.metadata);
-        if (!reference || (channel !== 'card' && channel !== 'debit')) continue;
-        if (transaction.status !== 'success' && transaction.status !== 'reversed') continue;
-        lines.push({
-          channel,
-          reference,
-          amount: transaction.amount,
-          givenBack: givenBack.has(String(transaction.id)) || givenBack.has(transaction.reference),
-        });
-      }
-      for await (const transfer of client.list<TPaystackTransfer>('/transfer')) {
-        const reference = fromPaystackReference(transfer.reference);
-        if (!reference || (transfer.status !== 'success' && transfer.status !== 'reversed'))
-          continue;
-        lines.push({
-          channel: 'payout',
-          reference,
-          amount: transfer.amount,
-          givenBack: transfer.status === 'reversed',
-        });
-      }
-      return lines;
+        return lines;
+      },
     },
   };
 }

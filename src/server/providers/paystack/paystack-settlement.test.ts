@@ -121,7 +121,7 @@ describe('Paystack’s settlement report', () => {
     });
     const byReference = (a: { reference: string }, b: { reference: string }) =>
       a.reference.localeCompare(b.reference);
-    expect([...(await provider.settlementReport())].sort(byReference)).toEqual(
+    expect([...(await provider.settlement.settlementReport())].sort(byReference)).toEqual(
       [
         { channel: 'card', reference: 'att_card1', amount: 250_000, givenBack: false },
         // Given back by us, whole: nets to nothing.

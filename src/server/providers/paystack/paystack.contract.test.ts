@@ -109,15 +109,15 @@ async function approvedMandate(account: {
 cardsContract('paystack (simulator)', async () => {
   const { simulator: sim, provider: paystack } = await started();
   return {
-    provider: paystack,
-    settlement: paystack,
+    provider: paystack.cards,
+    settlement: paystack.settlement,
     cardFor: (path) => CARDS[path],
     notTheCardsAccount: KNOWN_ACCOUNT,
     // The payer answers at the issuer's page; the app learns the end by asking (or a notice).
     async answerThreeDs(outcome, approved) {
       await sim.answerThreeDs(outcome.providerReference, approved);
       const reference = fromPaystackReference(outcome.providerReference) ?? '';
-      const answer = await paystack.requeryCardCharge(reference);
+      const answer = await paystack.cards.requeryCardCharge(reference);
       if (answer.kind === 'taken') {
         return {
           kind: 'succeeded',
@@ -141,12 +141,14 @@ cardsContract('paystack (simulator)', async () => {
 });
 
 banksContract('paystack (simulator)', async () => ({
-  provider: (await started()).provider,
+  provider: (await started()).provider.banks,
   // Resolve Account names the holder, never their BVN.
   knownAccount: { ...KNOWN_ACCOUNT, bvn: null },
 }));
 
-transfersInContract('paystack (simulator)', async () => ({ provider: (await started()).provider }));
+transfersInContract('paystack (simulator)', async () => ({
+  provider: (await started()).provider.transfersIn,
+}));
 
 debitsContract('paystack (simulator)', async () => {
   const { simulator: sim, provider: paystack } = await started();
@@ -156,8 +158,8 @@ debitsContract('paystack (simulator)', async () => {
   });
   sim.declineAuthorization(poorAccount.mandateReference, 'Insufficient Funds');
   return {
-    provider: paystack,
-    settlement: paystack,
+    provider: paystack.debits,
+    settlement: paystack.settlement,
     fundedAccount: await approvedMandate(KNOWN_ACCOUNT),
     poorAccount,
     unknownAccount: {
@@ -169,8 +171,8 @@ debitsContract('paystack (simulator)', async () => {
 });
 
 payoutsContract('paystack (simulator)', async () => ({
-  provider: (await started()).provider,
-  settlement: (await started()).provider,
+  provider: (await started()).provider.payouts,
+  settlement: (await started()).provider.settlement,
   payee: KNOWN_ACCOUNT,
   // The simulator's account whose payouts its bank refuses (transfer.failed).
   unknownPayee: { institutionCode: '058', accountNumber: '0000000000', accountName: 'NOBODY' },
@@ -179,9 +181,9 @@ payoutsContract('paystack (simulator)', async () => ({
 refundsContract('paystack (simulator)', async () => {
   const { provider: paystack } = await started();
   return {
-    provider: paystack,
+    provider: paystack.refunds,
     async paidCardCharge(amount) {
-      const paid = await paystack.chargeCard({
+      const paid = await paystack.cards.chargeCard({
         reference: contractReference(),
         amount,
         narration: 'Order 22',
@@ -197,7 +199,8 @@ noticesContract('paystack (simulator)', async () => {
   const { simulator: sim, provider: paystack } = await started();
   const notices = receiver as TNoticeReceiver;
   return {
-    provider: paystack,
+    provider: paystack.notices,
+    transfersIn: paystack.transfersIn,
     // The payer's bank sends the money; Paystack's charge.success reaches our notice URL.
     async transferNotice(account, amount) {
       const before = notices.received.length;

@@ -28,26 +28,26 @@ const card = (number: string, cvv: string, pin: string | null) => ({
 
 describe("Paystack's test mode", () => {
   it('lists the Nigerian banks, GTBank among them', async () => {
-    const banks = await provider.listBanks();
+    const banks = await provider.banks.listBanks();
     expect(banks.map((bank) => bank.institutionCode)).toContain('058');
   });
 
   it('charges the test card that asks no step, and a requery by our reference says taken', async () => {
     const ours = reference('paid');
-    const outcome = await provider.chargeCard({
+    const outcome = await provider.cards.chargeCard({
       reference: ours,
       amount: 10_000,
       narration: 'Live check',
       card: card('4084084084084081', '408', null),
     });
     expect(outcome).toMatchObject({ kind: 'succeeded', card: { last4: '4081' } });
-    expect(await provider.requeryCardCharge(ours)).toMatchObject({
+    expect(await provider.cards.requeryCardCharge(ours)).toMatchObject({
       kind: 'taken',
       amount: 10_000,
       givenBack: false,
     });
     // Part of it given back: Paystack takes the refund (pending or processed at once).
-    const refund = await provider.refund({
+    const refund = await provider.refunds.refund({
       reference: reference('refund'),
       providerReference: outcome.kind === 'succeeded' ? outcome.providerReference : '',
       channel: 'card',
@@ -59,7 +59,7 @@ describe("Paystack's test mode", () => {
   });
 
   it('asks the Verve test card for its OTP after the PIN, and the OTP completes it', async () => {
-    const asked = await provider.chargeCard({
+    const asked = await provider.cards.chargeCard({
       reference: reference('otp'),
       amount: 10_000,
       narration: 'Live check',
@@ -68,20 +68,23 @@ describe("Paystack's test mode", () => {
     expect(asked).toMatchObject({ kind: 'otp_required' });
     if (asked.kind !== 'otp_required') return;
     expect(
-      await provider.submitCardOtp({ providerReference: asked.providerReference, otp: '123456' }),
+      await provider.cards.submitCardOtp({
+        providerReference: asked.providerReference,
+        otp: '123456',
+      }),
     ).toMatchObject({ kind: 'succeeded' });
   });
 
   it('fails the declined test card as declined, and a requery says not taken', async () => {
     const ours = reference('declined');
     expect(
-      await provider.chargeCard({
+      await provider.cards.chargeCard({
         reference: ours,
         amount: 10_000,
         narration: 'Live check',
         card: card('4084080000005408', '001', null),
       }),
     ).toMatchObject({ kind: 'failed', reason: 'declined' });
-    expect(await provider.requeryCardCharge(ours)).toMatchObject({ kind: 'not_taken' });
+    expect(await provider.cards.requeryCardCharge(ours)).toMatchObject({ kind: 'not_taken' });
   });
 });

@@ -114,19 +114,19 @@ describe('POST /api/sandbox/people', () => {
     const person = await mintPerson(test.app, { fullName: 'Obinna Umeh' });
     for (const account of person.accounts) {
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === account.institutionCode);
-      expect(await payments().nameEnquiry(account)).toEqual({
+      expect(await payments().banks.nameEnquiry(account)).toEqual({
         accountName: 'Obinna Umeh',
         bvn: person.bvn,
         nameEnquiryId: expect.any(String),
         integrations: account.scenario === 'not_supported' ? [] : bank?.integrations,
       });
     }
-    expect(await payments().lookupBvn(person.bvn)).toEqual({
+    expect(await payments().bvn.lookupBvn(person.bvn)).toEqual({
       fullName: 'Obinna Umeh',
       dateOfBirth: person.dateOfBirth,
       phoneNumber: person.phoneNumber,
     });
-    expect(await payments().lookupBvn('00000000000')).toBeNull();
+    expect(await payments().bvn.lookupBvn('00000000000')).toBeNull();
   });
 
   it('says a minted card is issued on its own account only', async () => {
@@ -135,7 +135,7 @@ describe('POST /api/sandbox/people', () => {
     const card = personCard(person, 'pin_only');
     const own = personAccount(person, 'links_by_card');
     const onAccount = (number: string, at: { institutionCode: string; accountNumber: string }) =>
-      payments().isCardOnAccount({ card: { number }, ...at });
+      payments().cards.isCardOnAccount({ card: { number }, ...at });
     expect(card.account).toEqual({
       institutionCode: own.institutionCode,
       accountNumber: own.accountNumber,
@@ -152,10 +152,13 @@ describe('POST /api/sandbox/people', () => {
   it('opens an alternate-service mandate on the minted auth-parameters account, verified by its answers', async () => {
     const person = await mintPerson(test.app);
     const account = personAccount(person, 'links_by_auth_params');
-    const mandate = await payments().requestAltMandate({ reference: 'alk_minted_1', ...account });
+    const mandate = await payments().mandates.requestAltMandate({
+      reference: 'alk_minted_1',
+      ...account,
+    });
     expect(mandate).toMatchObject({ remitaTransRef: expect.any(String) });
     const verify = (otp: string) =>
-      payments().verifyAltMandate({
+      payments().mandates.verifyAltMandate({
         remitaTransRef: mandate?.remitaTransRef ?? '',
         ...account,
         answers: [

@@ -188,7 +188,7 @@ export async function sendBvnCode(ctx: TBvnContext, codeId: number): Promise<{ s
     );
   if (!row) return { sent: false };
   const keys = await bvnKeys(ctx.db);
-  const record = await ctx.providers.payments.lookupBvn(
+  const record = await ctx.providers.payments.bvn.lookupBvn(
     unsealText(row.bvnSealed, keys.sealKey, SEAL_LABEL),
   );
   if (!record) return { sent: false };
@@ -316,7 +316,7 @@ export async function verifyBvnCode(
   }
   // Links made before BVNs were checked, on accounts held under this BVN, may debit again.
   await adoptLinksUnderBvn(ctx.db, payerId, async (account) => {
-    const found = await ctx.providers.payments.nameEnquiry(account);
+    const found = await ctx.providers.payments.banks.nameEnquiry(account);
     return found?.bvn ?? null;
   });
   return verified;

@@ -106,7 +106,7 @@ export async function askAccountHolder(
   const bvn = await openVerifiedBvn(db, payerId);
   if (!payer || !bvn) throw new AppError('BVN_NOT_VERIFIED');
   try {
-    return await ctx.providers.payments.checkAccountHolder({
+    return await ctx.providers.payments.banks.checkAccountHolder({
       payerId,
       bvn,
       fullName: payer.fullName,

@@ -228,7 +228,7 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
     return expired ?? (await readLink(ctx.db, link.id)) ?? link;
   }
   if (link.route === 'paper') {
-    const status = await ctx.providers.payments
+    const status = await ctx.providers.payments.mandates
       .paperMandateStatus({ reference: link.id, issuedAt: link.createdAt })
       // The bank not answering leaves the mandate where it stands; the next read asks again.
       .catch(() => 'pending' as const);
@@ -237,7 +237,7 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
       return (await readLink(ctx.db, link.id)) ?? link;
     }
   }
-  const mandates = ctx.providers.payments.debitMandates;
+  const mandates = ctx.providers.payments.debits.debitMandates;
   if (link.route === 'bank_page' && link.providerReference && mandates.kind === 'bank_page') {
     const status = await mandates
       .status(link.providerReference)
@@ -413,7 +413,7 @@ const LINK_TTL_MS: Record<TMandateRoute, number> = {
 };
 
 type TFoundAccount = NonNullable<
-  Awaited<ReturnType<TLinkContext['providers']['payments']['nameEnquiry']>>
+  Awaited<ReturnType<TLinkContext['providers']['payments']['banks']['nameEnquiry']>>
 >;
 
 /**
@@ -434,12 +434,12 @@ export async function findAccountAtBank(
       throw new AppError(fault);
     }
   };
-  const bank = await fromBank(() => ctx.providers.payments.lookupBank(institutionCode));
+  const bank = await fromBank(() => ctx.providers.payments.banks.lookupBank(institutionCode));
   if (!bank) {
     throw new AppError('VALIDATION_FAILED', 'institutionCode: no bank has this institution code');
   }
   const found = await fromBank(() =>
-    ctx.providers.payments.nameEnquiry({ institutionCode, accountNumber }),
+    ctx.providers.payments.banks.nameEnquiry({ institutionCode, accountNumber }),
   );
   if (!found) throw new AppError('ACCOUNT_NOT_FOUND_AT_BANK');
   return { bank, found };
@@ -545,7 +545,7 @@ export async function createAccountLink(
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
   const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, found.bvn);
-  const route = routeFor(found.integrations, service, providers.payments.debitMandates);
+  const route = routeFor(found.integrations, service, providers.payments.debits.debitMandates);
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
   const linkId = newLinkId();
@@ -586,7 +586,7 @@ export async function createAccountLink(
   if (route === 'test_transfer' && testAmount !== null) {
     let payIn;
     try {
-      payIn = await providers.payments.openTransferAccount({
+      payIn = await providers.payments.transfersIn.openTransferAccount({
         reference: linkId,
         amount: testAmount,
         accountName: `${ctx.config.productName} account check`,
@@ -613,7 +613,7 @@ export async function createAccountLink(
   if (route === 'auth_params') {
     let mandate;
     try {
-      mandate = await providers.payments.requestAltMandate({
+      mandate = await providers.payments.mandates.requestAltMandate({
         reference: linkId,
         institutionCode,
         accountNumber,
@@ -632,7 +632,7 @@ export async function createAccountLink(
       .where(eq(accountLinks.id, linkId));
     return { ...link, ...mandate };
   }
-  const mandates = providers.payments.debitMandates;
+  const mandates = providers.payments.debits.debitMandates;
   if (route === 'bank_page' && mandates.kind === 'bank_page') {
     let opened;
     try {
@@ -750,7 +750,7 @@ export async function confirmAltMandate(
   if (!account) throw new AppError('NOT_FOUND', 'No account link of yours has this id');
   let verified: boolean;
   try {
-    ({ verified } = await providers.payments.verifyAltMandate({
+    ({ verified } = await providers.payments.mandates.verifyAltMandate({
       remitaTransRef: body.remitaTransRef,
       institutionCode: account.institutionCode,
       accountNumber: account.accountNumber,
@@ -960,7 +960,8 @@ export async function linkOriginOfPayment(
   // Money from an account proves its holder sent it, not that the holder is this payer.
   await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
   if (
-    routeFor(found.integrations, 'any', ctx.providers.payments.debitMandates) !== 'test_transfer'
+    routeFor(found.integrations, 'any', ctx.providers.payments.debits.debitMandates) !==
+    'test_transfer'
   ) {
     throw new AppError('ACCOUNT_LINKS_BY_MANDATE');
   }

@@ -186,7 +186,7 @@ async function recordSucceeded(
   const { db, clock, providers } = ctx;
   const amount = amountOf(link);
   try {
-    await providers.payments.refundCard({
+    await providers.payments.cards.refundCard({
       providerReference: outcome.providerReference,
       amount,
       reference: link.id,
@@ -329,7 +329,7 @@ async function assertCardOnAccount(
   const { accountNumber, institutionCode } = account;
   let onAccount: boolean;
   try {
-    onAccount = await ctx.providers.payments.isCardOnAccount({
+    onAccount = await ctx.providers.payments.cards.isCardOnAccount({
       card,
       accountNumber,
       institutionCode,
@@ -444,7 +444,7 @@ export async function linkCard(
     await openLink(tx, link);
   });
   const outcome = await callNetwork(ctx, link, () =>
-    providers.payments.chargeCard({
+    providers.payments.cards.chargeCard({
       reference: link.id,
       amount: link.testAmount,
       narration: TEST_CHARGE_NARRATION,
@@ -530,7 +530,7 @@ async function submitCardLinkOtp(
   if (!providerReference)
     throw new Error(`Card link ${link.id} waits for an OTP without a reference`);
   const outcome = await callNetwork(ctx, link, () =>
-    ctx.providers.payments.submitCardOtp({ providerReference, otp }),
+    ctx.providers.payments.cards.submitCardOtp({ providerReference, otp }),
   );
   const result = await recordLinkOutcome(ctx, link, outcome);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');

@@ -40,12 +40,12 @@ async function settleLostLink(
   ctx: TLostLinkContext,
   link: TChargingLink,
 ): Promise<'given_back' | 'failed' | 'pending'> {
-  const answer = await ctx.providers.payments.requeryCardCharge(link.id);
+  const answer = await ctx.providers.payments.cards.requeryCardCharge(link.id);
   const failure = new AppError('CARD_LINK_FAILED');
   switch (answer.kind) {
     case 'taken':
       if (!answer.givenBack) {
-        await ctx.providers.payments.refundCard({
+        await ctx.providers.payments.cards.refundCard({
           providerReference: answer.providerReference,
           amount: answer.amount,
           reference: link.id,

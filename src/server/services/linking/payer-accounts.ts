@@ -111,7 +111,7 @@ export async function startAccountSearch(
   const stream = eventStreams.bankValidation(validationId);
   let banks;
   try {
-    banks = await ctx.providers.payments.listBanks();
+    banks = await ctx.providers.payments.banks.listBanks();
   } catch {
     throw new AppError('ACCOUNT_VALIDATION_START_FAILED');
   }
@@ -132,7 +132,7 @@ export async function startAccountSearch(
     let answered = 0;
     await Promise.all(
       candidates.map(async (bank) => {
-        const found = await ctx.providers.payments
+        const found = await ctx.providers.payments.banks
           .nameEnquiry({ institutionCode: bank.institutionCode, accountNumber })
           .then(
             (answer) => ({ answer }),
@@ -255,8 +255,8 @@ export async function accountsUnderPayersBvn(
   let held, banks;
   try {
     [held, banks] = await Promise.all([
-      ctx.providers.payments.accountsOfBvn(bvn),
-      ctx.providers.payments.listBanks(),
+      ctx.providers.payments.bvn.accountsOfBvn(bvn),
+      ctx.providers.payments.banks.listBanks(),
     ]);
   } catch {
     // The BVN registry or the bank list did not answer: no list rather than a wrong one.
@@ -266,7 +266,7 @@ export async function accountsUnderPayersBvn(
     held.map(async (account) => {
       const bank = banks.find((b) => b.institutionCode === account.institutionCode);
       const answer = bank
-        ? await ctx.providers.payments.nameEnquiry(account).catch(() => null)
+        ? await ctx.providers.payments.banks.nameEnquiry(account).catch(() => null)
         : null;
       if (!bank || !answer) return null;
       return describeFound(ctx.db, payerId, { ...account, bankName: bank.name, ...answer });
@@ -339,7 +339,7 @@ export async function listPayerAccounts(
   };
   // Without the bank list (its provider did not answer), an account offers what its links show.
   const banks = new Map(
-    ((await ctx.providers.payments.listBanks().catch(() => null)) ?? []).map((bank) => [
+    ((await ctx.providers.payments.banks.listBanks().catch(() => null)) ?? []).map((bank) => [
       bank.institutionCode,
       bank,
     ]),
@@ -401,7 +401,7 @@ export async function lookupBank(
   ctx: TAccountsContext,
   institutionCode: string,
 ): Promise<TBankLookupResponse> {
-  const bank = await ctx.providers.payments.lookupBank(institutionCode);
+  const bank = await ctx.providers.payments.banks.lookupBank(institutionCode);
   if (!bank) throw new AppError('NOT_FOUND', 'No bank has this institution code');
   const integrations: TBankLookupResponse['bank']['integrations'] = {};
   for (const kind of bank.integrations) integrations[kind] = { possible: true };

@@ -42,7 +42,7 @@ export async function readSharedBvn(
   if (!bvn || !sharing.verified) throw new AppError('SHARED_BVN_NOT_VERIFIED');
   const fields = fieldsAsked(sharing.asked);
   if (fields.length === 0) return { bvn };
-  const record = await ctx.providers.payments.lookupBvn(bvn);
+  const record = await ctx.providers.payments.bvn.lookupBvn(bvn);
   if (!record) throw new AppError('BVN_REGISTRY_NO_RECORD');
   return {
     bvn,

@@ -81,10 +81,15 @@ export async function debitImmediatePayment(
   return runAttempt<TAccountDebitOutcome, TDebitResult>(ctx, {
     open: {
       payable,
-      fields: { method: 'account', payerId: request.payerId, debitAccountId: linked.account.id },
+      fields: {
+        method: 'account',
+        provider: ctx.providers.payments.debits.provider,
+        payerId: request.payerId,
+        debitAccountId: linked.account.id,
+      },
     },
     call: (attempt) =>
-      ctx.providers.payments.debitAccount({
+      ctx.providers.payments.debits.debitAccount({
         reference: attempt.id,
         mandateReference: linked.mandateReference,
         payerId: request.payerId,

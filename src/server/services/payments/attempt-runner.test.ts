@@ -44,7 +44,7 @@ async function adapterFor(
   return {
     paymentId,
     adapter: {
-      open: { payable, fields: { method: 'card', payerId: null } },
+      open: { payable, fields: { method: 'card', provider: 'sandbox', payerId: null } },
       call,
       noAnswer: 'CARD_PAYMENT_PROCESSING_FAILED',
       answer: async (attempt, outcome) => answer(attempt, outcome),
@@ -149,7 +149,7 @@ describe('runAttempt', () => {
     let settled: TAttemptAnswer<TResult> | undefined;
     const { paymentId, adapter } = await adapterFor(
       (attempt) =>
-        ctx.context.providers.payments.chargeCard({
+        ctx.context.providers.payments.cards.chargeCard({
           reference: attempt.id,
           amount: attempt.amount,
           narration: 'Order #1042',

@@ -28,18 +28,13 @@ import { lockPendingPayment, type TPayable } from './payment-records';
 type TRunContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 type TPaymentRow = typeof payments.$inferSelect;
 
-/** The columns an adapter gives its attempt; the runner sets the payment's and the state's. */
+/**
+ * The columns an adapter gives its attempt (with the provider of the capability it calls); the
+ * runner sets the payment's and the state's.
+ */
 export type TAttemptFields = Omit<
   typeof paymentAttempts.$inferInsert,
-  | 'id'
-  | 'paymentId'
-  | 'consentId'
-  | 'status'
-  | 'stage'
-  | 'amount'
-  | 'provider'
-  | 'createdAt'
-  | 'updatedAt'
+  'id' | 'paymentId' | 'consentId' | 'status' | 'stage' | 'amount' | 'createdAt' | 'updatedAt'
 >;
 
 /** How an attempt is opened on a payment the caller may pay (loadPayable). */
@@ -116,7 +111,6 @@ export async function openAttempt(
       status: 'in_progress',
       stage: 'charging',
       amount: payable.payment.amount,
-      provider: ctx.providers.payments.name,
       createdAt: now,
       updatedAt: now,
       ...opening.fields,

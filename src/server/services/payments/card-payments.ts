@@ -286,6 +286,7 @@ export async function payWithCard(
       payable,
       fields: {
         method: 'card',
+        provider: providers.payments.cards.provider,
         payerId,
         ownerTokenHash,
         saveCard: request.saveCard,
@@ -311,7 +312,7 @@ export async function payWithCard(
       },
     },
     call: (attempt) =>
-      providers.payments
+      providers.payments.cards
         .chargeCard({
           reference: attempt.id,
           amount: attempt.amount,
@@ -421,7 +422,7 @@ export async function submitCardPin(
     throw new AppError('PAYMENT_IN_PROGRESS');
   }
   const outcome = await callNetwork(() =>
-    ctx.providers.payments.submitCardPin({ providerReference, pin }),
+    ctx.providers.payments.cards.submitCardPin({ providerReference, pin }),
   ).catch(async (error: unknown) => {
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw error;
@@ -491,7 +492,7 @@ export async function submitCardOtp(
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
   const outcome = await callNetwork(() =>
-    ctx.providers.payments.submitCardOtp({ providerReference, otp: request.otp }),
+    ctx.providers.payments.cards.submitCardOtp({ providerReference, otp: request.otp }),
   );
   const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
@@ -571,7 +572,7 @@ export async function endThreeDsChallenge(
   const answer =
     known ??
     (await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
-      ctx.providers.payments.requeryCardCharge(taken.id),
+      ctx.providers.payments.cards.requeryCardCharge(taken.id),
     ));
   if (answer.kind === 'taken' && !answer.givenBack) {
     await settleCardCharge(ctx, taken, { ...answer, token: null });
@@ -630,7 +631,7 @@ export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number
 /** What the provider says of a charge waiting for its 3-D Secure check; null when it did not answer. */
 async function askedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
   try {
-    return await ctx.providers.payments.requeryCardCharge(attempt.id);
+    return await ctx.providers.payments.cards.requeryCardCharge(attempt.id);
   } catch {
     // Not answered now: asked again at the next run.
     return null;

@@ -59,7 +59,7 @@ export async function fetchTerminalKeys(
   ctx: Pick<TAppContext, 'providers'>,
   serial: string,
 ): Promise<TTerminalFetchKeysResponse> {
-  const reader = await ctx.providers.payments.terminalFetchKeys(serial);
+  const reader = await ctx.providers.payments.acquirer.terminalFetchKeys(serial);
   if (!reader) throw new AppError('TERMINAL_READER_UNKNOWN');
   return { status: true, data: { status: true, data: reader }, message: TERMINAL_KEYS_MESSAGE };
 }
@@ -142,7 +142,7 @@ async function purchase(
   access: TPaymentAccess,
 ): Promise<TChipPurchaseResponse> {
   const { db, clock, providers } = ctx;
-  const reader = await providers.payments.terminalFetchKeys(body.serial);
+  const reader = await providers.payments.acquirer.terminalFetchKeys(body.serial);
   const { card } = checkReaderData(body, reader);
   const payable = await loadPayable(db, body.paymentId, access, clock.now());
   if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
@@ -155,6 +155,7 @@ async function purchase(
       payable,
       fields: {
         method: 'chip_card',
+        provider: providers.payments.acquirer.provider,
         payerId: 'payerId' in access ? access.payerId : null,
         ownerTokenHash: owner?.hash ?? null,
         cardBrand: card.brand,
@@ -184,7 +185,7 @@ async function purchase(
       },
     },
     call: (attempt) =>
-      providers.payments.terminalChipPurchase({
+      providers.payments.acquirer.terminalChipPurchase({
         reference: attempt.id,
         rrn: body.rrn,
         transDatetime: body.trans_datetime,

@@ -294,7 +294,7 @@ async function askBank(
   narration: string,
 ): Promise<TAccountDebitOutcome | null> {
   try {
-    return await ctx.providers.payments.debitAccount({
+    return await ctx.providers.payments.debits.debitAccount({
       reference: debitReference(row.id, bound.position, row.rounds),
       mandateReference: bound.mandateReference,
       payerId: bound.account.payerId,
@@ -388,7 +388,7 @@ export async function collectClaimed(
     if (done) return done;
     // The payment was executed meanwhile, or its consent revoked while the bank was asked: this
     // debit goes back to the account.
-    await ctx.providers.payments.reverseDebit({
+    await ctx.providers.payments.debits.reverseDebit({
       providerReference: outcome.providerReference,
       reference: debitReference(row.id, bound.position, row.rounds),
     });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TDb } from '../../db/database';
-import type { TPaymentProvider, TSettlementChannel } from '../../providers/payments';
+import type { TSettlementChannel, TSettlementPort } from '../../providers/payments';
 import {
   type LEDGER_ACCOUNT_KINDS,
   type LEDGER_TRANSACTION_KINDS,
@@ -212,7 +212,7 @@ async function booksByReference(db: TDb): Promise<Map<string, number>> {
 /** The provider's record against the books, reference by reference: where they differ. */
 async function compareWithProvider(
   db: TDb,
-  provider: Pick<TPaymentProvider, 'settlementReport'>,
+  provider: Pick<TSettlementPort, 'settlementReport'>,
 ): Promise<TProviderDifference[]> {
   const held = new Map<string, number>();
   for (const line of await provider.settlementReport()) {
@@ -238,7 +238,7 @@ async function compareWithProvider(
  */
 export async function checkLedger(
   db: TDb,
-  options: { provider?: Pick<TPaymentProvider, 'settlementReport'> } = {},
+  options: { provider?: Pick<TSettlementPort, 'settlementReport'> } = {},
 ): Promise<TLedgerReport> {
   const list = <T>(query: ReturnType<typeof sql>) => listRows<T>(db, query);
   const [counts] = await list<{ transactions: string; entries: string; total: string | null }>(sql`

@@ -90,17 +90,17 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
   const { payments } = ctx.providers;
   switch (attempt.method) {
     case 'card': {
-      const answer = await payments.requeryCardCharge(attempt.id);
+      const answer = await payments.cards.requeryCardCharge(attempt.id);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: cardBooking(ctx, attempt, answer.providerReference, answer.card) };
     }
     case 'account': {
-      const answer = await payments.requeryDebit(attempt.id);
+      const answer = await payments.debits.requeryDebit(attempt.id);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: debitBooking(ctx, attempt, answer.providerReference) };
     }
     case 'chip_card': {
-      const answer = await payments.requeryChipPurchase(attempt.id);
+      const answer = await payments.acquirer.requeryChipPurchase(attempt.id);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: () => settleChipPurchase(ctx, attempt, answer) };
     }

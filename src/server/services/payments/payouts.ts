@@ -160,7 +160,7 @@ async function settle(
 async function send(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
   let outcome: TPayoutOutcome;
   try {
-    outcome = await ctx.providers.payments.payOut({
+    outcome = await ctx.providers.payments.payouts.payOut({
       reference: payout.id,
       institutionCode: payout.institutionCode,
       accountNumber: payout.accountNumber,
@@ -204,7 +204,7 @@ export async function releasePending(
 
 /** Ends a paying payout from the bank's record of its reference; a pending one stays paying. */
 async function requeryPayout(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
-  const answer = await ctx.providers.payments.requeryPayout(payout.id);
+  const answer = await ctx.providers.payments.payouts.requeryPayout(payout.id);
   switch (answer.kind) {
     case 'taken':
       return settle(ctx, payout, {

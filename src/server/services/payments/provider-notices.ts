@@ -63,11 +63,11 @@ export async function receiveProviderNotice(
   name: string,
   raw: TRawNotice,
 ): Promise<TNoticeEffect> {
-  const { payments } = ctx.providers;
-  if (name !== payments.name) {
+  const { notices } = ctx.providers.payments;
+  if (name !== notices.provider) {
     throw new AppError('NOT_FOUND', 'No provider of this name sends notices here');
   }
-  const notice = await payments.readNotice(raw);
+  const notice = await notices.readNotice(raw);
   if (!notice) throw new AppError('AUTHENTICATION_FAILED');
   return applyProviderNotice(ctx, notice);
 }
@@ -188,7 +188,7 @@ async function answerNoticedMoney(
   money: TNoticedMoney,
   decide: (tx: TDb) => Promise<TTransferNoticeAnswer>,
 ): Promise<TNoticeEffect> {
-  const provider = ctx.providers.payments.name;
+  const provider = ctx.providers.payments.transfersIn.provider;
   const key = recordOf(provider, money);
   const decided = await ctx.db.transaction(async (tx) => {
     // The record first: the same notice at once waits here for the first, then reads its answer.
@@ -229,7 +229,7 @@ async function giveTransferBack(
   row: TTransferNoticeRow,
 ): Promise<void> {
   if (row.answer === 'taken') return;
-  await ctx.providers.payments.returnTransfer({
+  await ctx.providers.payments.transfersIn.returnTransfer({
     reference: row.reference,
     providerReference: row.providerReference,
     amount: row.amount,
@@ -255,7 +255,7 @@ export async function returnRefusedTransfers(ctx: TNoticeContext): Promise<numbe
     .from(transferNotices)
     .where(
       and(
-        eq(transferNotices.provider, ctx.providers.payments.name),
+        eq(transferNotices.provider, ctx.providers.payments.transfersIn.provider),
         ne(transferNotices.answer, 'taken'),
         isNull(transferNotices.returnedAt),
         lt(

@@ -196,7 +196,7 @@ async function reserve(
         sender: paid.sender,
         amount: Number(held.amount),
         reason,
-        provider: ctx.providers.payments.name,
+        provider: ctx.providers.payments.refunds.provider,
         createdAt: now,
         askedAt: now,
       })
@@ -265,7 +265,7 @@ async function refundAccount(
 export async function refundBanks(ctx: Pick<TRefundContext, 'providers'>) {
   let banks;
   try {
-    banks = await ctx.providers.payments.listBanks();
+    banks = await ctx.providers.payments.banks.listBanks();
   } catch {
     throw new AppError('ACCOUNT_VERIFY_FAILED');
   }
@@ -278,7 +278,7 @@ export async function refundBanks(ctx: Pick<TRefundContext, 'providers'>) {
 async function askProvider(ctx: TRefundContext, refund: TRefundRow): Promise<TRefundRow> {
   let outcome: TRefundOutcome;
   try {
-    outcome = await ctx.providers.payments.refund({
+    outcome = await ctx.providers.payments.refunds.refund({
       reference: refund.id,
       providerReference: refund.chargeReference,
       channel: refund.channel,
@@ -441,7 +441,7 @@ export function reconcileLostRefunds(ctx: TRefundContext, reconcileAfterMs: numb
   return drainClaims(
     () => claimLostRefunds(ctx, reconcileAfterMs),
     async (refund): Promise<TRefundRow['status']> => {
-      const outcome = await ctx.providers.payments.requeryRefund(refund.id);
+      const outcome = await ctx.providers.payments.refunds.requeryRefund(refund.id);
       return (await settleRefund(ctx, refund.id, outcome))?.status ?? 'pending';
     },
   );

@@ -66,13 +66,17 @@ export async function giveBack(
   try {
     switch (attempt.method) {
       case 'card':
-        await payments.refundCard({ providerReference, amount: attempt.amount, reference });
+        await payments.cards.refundCard({ providerReference, amount: attempt.amount, reference });
         break;
       case 'account':
-        await payments.reverseDebit({ providerReference, reference });
+        await payments.debits.reverseDebit({ providerReference, reference });
         break;
       case 'chip_card':
-        await payments.terminalReverse({ providerReference, amount: attempt.amount, reference });
+        await payments.acquirer.terminalReverse({
+          providerReference,
+          amount: attempt.amount,
+          reference,
+        });
         break;
       case 'bank_transfer':
         // A transfer that reaches a paid payment is returned by its bank, never booked.

@@ -91,7 +91,7 @@ export async function transferDetailsFor(
         amount: payable.payment.amount,
         payerId: 'payerId' in access ? access.payerId : null,
         ownerTokenHash: owner?.hash ?? null,
-        provider: providers.payments.name,
+        provider: providers.payments.transfersIn.provider,
         createdAt: now,
         updatedAt: now,
       });
@@ -103,7 +103,7 @@ export async function transferDetailsFor(
     const notAfter = oneTimeAccountExpiry(now, payable.consentExpiresAt);
     let account;
     try {
-      account = await providers.payments.openTransferAccount({
+      account = await providers.payments.transfersIn.openTransferAccount({
         reference: attempt.id,
         amount: attempt.amount,
         accountName: payable.merchantName,
