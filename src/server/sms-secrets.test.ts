@@ -1,4 +1,3 @@
-// @module-tag postgres
 // No SMS secret is kept in clear (docs/security.md "What is never stored or logged"): once a
 // sign-up code, a BVN's code, a staff member's code and an owner's invitation by phone were sent,
 // and while a code the provider refused waits for its retry, no row of any table of the database

@@ -1,8 +1,7 @@
-// @module-tag postgres
 // Linking the account a transfer just paid from, by that payment (docs/accounts.md "Linking from a
 // payment"): no second transfer, only for the payer who paid, only for the account the bank
 // named as its sender, and only when that account is held under the payer's verified BVN, on the
-// real routes and database (PGlite, and PostgreSQL by its tag).
+// real routes and database (PGlite; on PostgreSQL too, the test of the payment's jsonb update).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks, payments, sandboxVirtualAccounts } from '../db/schema';
@@ -118,45 +117,49 @@ const oneTimeAccounts = async () =>
   (await ctx.database.db.select().from(sandboxVirtualAccounts)).length;
 
 describe('linking the account a transfer paid from (POST /api/account-links/from-payment)', () => {
-  it('links it for the guest who paid, signed in since, with no second transfer', async () => {
-    const { token, payerId, sender } = await payer();
-    // Paid from the payer's own account on a page not signed in; they sign in afterwards.
-    const guest = await paidAsGuest(sender);
-    const opened = await oneTimeAccounts();
-    // The page names only the payment (it sees the number masked): the sender is linked.
-    const linked = await post('/api/account-links/from-payment', token, {
-      paymentId: guest.paymentId,
-      chargeToken: guest.chargeToken,
-    });
-    expect(linked.statusCode, linked.body).toBe(200);
-    expect(linked.json()).toMatchObject({
-      success: true,
-      message: 'Your account has been linked and is ready for future payments.',
-    });
-    // Active at once: no one-time account for a test transfer, no test amount.
-    expect(await linksOf(payerId)).toMatchObject([
-      { route: 'test_transfer', state: 'active', testAmount: null, payInAccountNumber: null },
-    ]);
-    expect(await oneTimeAccounts()).toBe(opened);
-    const accounts = await ctx.app.inject({
-      url: '/api/accounts/user',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const mine = accounts
-      .json<{ accounts: Array<{ accountNumber: string; isAlreadyLinked?: boolean }> }>()
-      .accounts.find((a) => a.accountNumber === sender.accountNumber);
-    expect(mine).toMatchObject({ isAlreadyLinked: true });
-    // The payment no longer offers its account for linking.
-    const [payment] = await ctx.database.db
-      .select({ origin: payments.origin })
-      .from(payments)
-      .where(eq(payments.id, guest.paymentId));
-    expect(payment?.origin).toMatchObject({ shouldPromptBankAccountLinking: false });
-    // Once: the account is linked.
-    const again = await linkFromPayment(token, guest.paymentId, sender, guest.chargeToken);
-    expect(again.statusCode).toBe(409);
-    expect(errorOf(again)).toBe('ACCOUNT_ALREADY_LINKED');
-  });
+  it(
+    'links it for the guest who paid, signed in since, with no second transfer',
+    { tags: ['postgres'] },
+    async () => {
+      const { token, payerId, sender } = await payer();
+      // Paid from the payer's own account on a page not signed in; they sign in afterwards.
+      const guest = await paidAsGuest(sender);
+      const opened = await oneTimeAccounts();
+      // The page names only the payment (it sees the number masked): the sender is linked.
+      const linked = await post('/api/account-links/from-payment', token, {
+        paymentId: guest.paymentId,
+        chargeToken: guest.chargeToken,
+      });
+      expect(linked.statusCode, linked.body).toBe(200);
+      expect(linked.json()).toMatchObject({
+        success: true,
+        message: 'Your account has been linked and is ready for future payments.',
+      });
+      // Active at once: no one-time account for a test transfer, no test amount.
+      expect(await linksOf(payerId)).toMatchObject([
+        { route: 'test_transfer', state: 'active', testAmount: null, payInAccountNumber: null },
+      ]);
+      expect(await oneTimeAccounts()).toBe(opened);
+      const accounts = await ctx.app.inject({
+        url: '/api/accounts/user',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const mine = accounts
+        .json<{ accounts: Array<{ accountNumber: string; isAlreadyLinked?: boolean }> }>()
+        .accounts.find((a) => a.accountNumber === sender.accountNumber);
+      expect(mine).toMatchObject({ isAlreadyLinked: true });
+      // The payment no longer offers its account for linking.
+      const [payment] = await ctx.database.db
+        .select({ origin: payments.origin })
+        .from(payments)
+        .where(eq(payments.id, guest.paymentId));
+      expect(payment?.origin).toMatchObject({ shouldPromptBankAccountLinking: false });
+      // Once: the account is linked.
+      const again = await linkFromPayment(token, guest.paymentId, sender, guest.chargeToken);
+      expect(again.statusCode).toBe(409);
+      expect(errorOf(again)).toBe('ACCOUNT_ALREADY_LINKED');
+    },
+  );
 
   it('links it for the payer who paid while signed in', async () => {
     const { token, payerId, sender } = await payer();

@@ -1,4 +1,3 @@
-// @module-tag postgres
 // Linking only an account one owns (docs/accounts.md "Ownership"): an account is the payer's only
 // when its holder's BVN is the payer's verified BVN, a test transfer proves it only when it comes
 // from that very account, and a card links only the account its issuer says it draws on. One BVN

@@ -1,4 +1,3 @@
-// @module-tag postgres
 // Sensitive actions need the passkey, not a phone code (docs/identity.md "Actions and the proof
 // they need"): a session signed in by an SMS code alone reads and revokes (and the payer is told
 // by SMS), but removes no trusted passkey at once (the removal waits 24 h, with a cancel link),

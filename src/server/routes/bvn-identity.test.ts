@@ -1,11 +1,10 @@
-// @module-tag postgres
 // The payer's BVN and ownership by it (docs/identity.md "The BVN", docs/accounts.md "Ownership"):
 // a code to the BVN's registered phone verifies it, one BVN belongs to one payer, and an account
 // links and debits only when its holder's BVN is the payer's verified BVN. Asking for the code
 // answers the same whatever the BVN (the probe: BVN_NOT_FOUND, BVN_TAKEN and a masked phone were
 // answered before any code was proven), counted per payer and per BVN. On the real routes and
-// database (PGlite, and PostgreSQL by its tag), with the probe's cases of a stranger's account:
-// paid into a one-time account the attacker opened, and sent a test transfer.
+// database (PGlite; on PostgreSQL too, the unique BVN's test), with the probe's cases of a
+// stranger's account: paid into a one-time account the attacker opened, and sent a test transfer.
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -224,31 +223,35 @@ describe('verifying a BVN', () => {
     }
   });
 
-  it('gives one BVN to one payer, and says it is taken only to whoever proved the code', async () => {
-    const person = await mintPerson(ctx.app);
-    const first = await signedUpPayer(ctx.app);
-    const second = await signedUpPayer(ctx.app);
-    // Both ask before either verifies: the unique BVN decides at verification.
-    expect((await requestBvnCode(ctx.app, first.token, person.bvn)).statusCode).toBe(200);
-    const firstCode = await latestCode(ctx.app, person.phoneNumber);
-    expect((await requestBvnCode(ctx.app, second.token, person.bvn)).statusCode).toBe(200);
-    const secondCode = await latestCode(ctx.app, person.phoneNumber);
-    expect((await submitBvnCode(ctx.app, first.token, firstCode)).statusCode).toBe(200);
-    const late = await submitBvnCode(ctx.app, second.token, secondCode);
-    expect(late.statusCode).toBe(409);
-    expect(errorOf(late)?.code).toBe('BVN_TAKEN');
-    // Asked again once it is taken: the answer of any BVN; whoever proves the code is told.
-    const asked = await requestBvnCode(ctx.app, second.token, person.bvn);
-    expect(asked.statusCode).toBe(200);
-    expect(asked.json()).toMatchObject({ message: BVN_CODE_SENT_MESSAGE });
-    const proven = await submitBvnCode(
-      ctx.app,
-      second.token,
-      await latestCode(ctx.app, person.phoneNumber),
-    );
-    expect(proven.statusCode).toBe(409);
-    expect(errorOf(proven)?.code).toBe('BVN_TAKEN');
-  });
+  it(
+    'gives one BVN to one payer, and says it is taken only to whoever proved the code',
+    { tags: ['postgres'] },
+    async () => {
+      const person = await mintPerson(ctx.app);
+      const first = await signedUpPayer(ctx.app);
+      const second = await signedUpPayer(ctx.app);
+      // Both ask before either verifies: the unique BVN decides at verification.
+      expect((await requestBvnCode(ctx.app, first.token, person.bvn)).statusCode).toBe(200);
+      const firstCode = await latestCode(ctx.app, person.phoneNumber);
+      expect((await requestBvnCode(ctx.app, second.token, person.bvn)).statusCode).toBe(200);
+      const secondCode = await latestCode(ctx.app, person.phoneNumber);
+      expect((await submitBvnCode(ctx.app, first.token, firstCode)).statusCode).toBe(200);
+      const late = await submitBvnCode(ctx.app, second.token, secondCode);
+      expect(late.statusCode).toBe(409);
+      expect(errorOf(late)?.code).toBe('BVN_TAKEN');
+      // Asked again once it is taken: the answer of any BVN; whoever proves the code is told.
+      const asked = await requestBvnCode(ctx.app, second.token, person.bvn);
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json()).toMatchObject({ message: BVN_CODE_SENT_MESSAGE });
+      const proven = await submitBvnCode(
+        ctx.app,
+        second.token,
+        await latestCode(ctx.app, person.phoneNumber),
+      );
+      expect(proven.statusCode).toBe(409);
+      expect(errorOf(proven)?.code).toBe('BVN_TAKEN');
+    },
+  );
 
   it('counts wrong codes: 5 tries, then even the right code is refused', async () => {
     const person = await mintPerson(ctx.app);

@@ -1,4 +1,3 @@
-// @module-tag postgres
 // Who answers a card charge (docs/payments.md "Who answers a charge"): only the caller who started
 // it — the same signed-in payer, or without sign-in the page holding the charge's token. Anyone
 // else finds nothing (404) and the charge is untouched.

@@ -1,4 +1,3 @@
-// @module-tag postgres
 // A card on one payment (docs/payments.md "Limits"): after a few wrong PINs or card details the
 // card is blocked for that payment, counted in the database in one statement, so neither a patient
 // guesser nor concurrent guesses get past the limit.
@@ -113,41 +112,49 @@ describe('wrong PINs and card details on one payment', () => {
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
   });
 
-  it('concurrent wrong PINs cannot pass the limit together', { timeout: 600_000 }, async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const seen = new Set<number>();
-    for (let round = 0; round < 8; round += 1) {
-      const answers = await Promise.all(
-        Array.from({ length: 6 }, () => charge(consent, 'pin_only', { pin: '9999' })),
-      );
-      for (const answer of answers) seen.add(answer.statusCode);
-    }
-    // 402 a wrong PIN at the network, 409 another charge of the payment was at the network,
-    // 403 blocked.
-    expect([...seen].every((status) => [402, 403, 409].includes(status))).toBe(true);
-    expect(await wrongPinsAtNetwork(consent.paymentId)).toBe(CARD_WRONG_TRIES_PER_PAYMENT);
-    expect((await charge(consent, 'pin_only')).json()).toEqual(blocked);
-  });
+  it(
+    'concurrent wrong PINs cannot pass the limit together',
+    { tags: ['postgres'], timeout: 600_000 },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const seen = new Set<number>();
+      for (let round = 0; round < 8; round += 1) {
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, () => charge(consent, 'pin_only', { pin: '9999' })),
+        );
+        for (const answer of answers) seen.add(answer.statusCode);
+      }
+      // 402 a wrong PIN at the network, 409 another charge of the payment was at the network,
+      // 403 blocked.
+      expect([...seen].every((status) => [402, 403, 409].includes(status))).toBe(true);
+      expect(await wrongPinsAtNetwork(consent.paymentId)).toBe(CARD_WRONG_TRIES_PER_PAYMENT);
+      expect((await charge(consent, 'pin_only')).json()).toEqual(blocked);
+    },
+  );
 
-  it('the claim checks and counts in one statement: of 20 at once, only the limit get a try', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const cardKey = await cardKeyOf(ctx.database.db, sandboxCard('pin_only').number);
-    const claims = await Promise.allSettled(
-      Array.from({ length: 20 }, () =>
-        ctx.database.db.transaction((tx) =>
-          claimCardTry(tx, consent.paymentId, cardKey, new Date()),
+  it(
+    'the claim checks and counts in one statement: of 20 at once, only the limit get a try',
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const cardKey = await cardKeyOf(ctx.database.db, sandboxCard('pin_only').number);
+      const claims = await Promise.allSettled(
+        Array.from({ length: 20 }, () =>
+          ctx.database.db.transaction((tx) =>
+            claimCardTry(tx, consent.paymentId, cardKey, new Date()),
+          ),
         ),
-      ),
-    );
-    expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(
-      CARD_WRONG_TRIES_PER_PAYMENT,
-    );
-    const [row] = await ctx.database.db
-      .select()
-      .from(cardPaymentTries)
-      .where(eq(cardPaymentTries.paymentId, consent.paymentId));
-    expect(row).toMatchObject({ tries: CARD_WRONG_TRIES_PER_PAYMENT });
-    // The card is known by its keyed hash only (HMAC-SHA-256, base64url).
-    expect(row?.cardKey).toMatch(/^[\w-]{43}$/);
-  });
+      );
+      expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(
+        CARD_WRONG_TRIES_PER_PAYMENT,
+      );
+      const [row] = await ctx.database.db
+        .select()
+        .from(cardPaymentTries)
+        .where(eq(cardPaymentTries.paymentId, consent.paymentId));
+      expect(row).toMatchObject({ tries: CARD_WRONG_TRIES_PER_PAYMENT });
+      // The card is known by its keyed hash only (HMAC-SHA-256, base64url).
+      expect(row?.cardKey).toMatch(/^[\w-]{43}$/);
+    },
+  );
 });

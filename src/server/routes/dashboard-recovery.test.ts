@@ -1,4 +1,3 @@
-// @module-tag postgres
 // A lost dashboard passkey's SMS code (docs/dashboard.md "Getting in"), against the probe that
 // told a staff number from any other: the send's limit answered a staff number 3 × 429 where any
 // other got 200 for ever. Now asking answers the same for both (status, body, the number's own

@@ -1,4 +1,3 @@
-// @module-tag postgres
 // A merchant's webhooks added, changed, turned off and deleted on the dashboard (docs/dashboard.md
 // "Developers"): the merchant API's own rules (an https URL that resolves to public addresses,
 // the domain's event types, 10 a key), each act for the signed-in staff's merchant only and for
@@ -218,113 +217,126 @@ describe('adding a webhook', () => {
 });
 
 describe('changing, turning off and deleting a webhook', () => {
-  it('changes its URL and events, and sends it only the events it names from then on', async () => {
-    const { client, member: owner } = await merchantWith();
-    const { webhook: every } = await added(owner, client.clientId, null);
-    const { webhook } = await added(owner, client.clientId, ['payment.completed']);
+  it(
+    'changes its URL and events, and sends it only the events it names from then on',
+    { tags: ['postgres'] },
+    async () => {
+      const { client, member: owner } = await merchantWith();
+      const { webhook: every } = await added(owner, client.clientId, null);
+      const { webhook } = await added(owner, client.clientId, ['payment.completed']);
 
-    const first = await fire(client.clientId, 'refund.processed');
-    expect(first.get(every.webhookId)?.status).toBe('pending');
-    expect(first.has(webhook.webhookId)).toBe(false);
+      const first = await fire(client.clientId, 'refund.processed');
+      expect(first.get(every.webhookId)?.status).toBe('pending');
+      expect(first.has(webhook.webhookId)).toBe(false);
 
-    const changed = await call(owner, {
-      method: 'PATCH',
-      url: `/api/dashboard/webhooks/${webhook.webhookId}`,
-      payload: { url: 'https://new.shop.example/in', events: ['refund.processed'] },
-    });
-    expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json()).toEqual({
-      success: true,
-      webhook: { ...webhook, url: 'https://new.shop.example/in', events: ['refund.processed'] },
-    });
-    const second = await fire(client.clientId, 'refund.processed');
-    expect(second.get(webhook.webhookId)?.status).toBe('pending');
-    expect((await fire(client.clientId, 'payment.completed')).has(webhook.webhookId)).toBe(false);
+      const changed = await call(owner, {
+        method: 'PATCH',
+        url: `/api/dashboard/webhooks/${webhook.webhookId}`,
+        payload: { url: 'https://new.shop.example/in', events: ['refund.processed'] },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toEqual({
+        success: true,
+        webhook: { ...webhook, url: 'https://new.shop.example/in', events: ['refund.processed'] },
+      });
+      const second = await fire(client.clientId, 'refund.processed');
+      expect(second.get(webhook.webhookId)?.status).toBe('pending');
+      expect((await fire(client.clientId, 'payment.completed')).has(webhook.webhookId)).toBe(false);
 
-    // What is left out stays: the events alone, then the URL alone.
-    const eventsOnly = await call(owner, {
-      method: 'PATCH',
-      url: `/api/dashboard/webhooks/${webhook.webhookId}`,
-      payload: { events: null },
-    });
-    expect(eventsOnly.json<{ webhook: TDashboardWebhook }>().webhook).toMatchObject({
-      url: 'https://new.shop.example/in',
-      events: null,
-    });
-    const refused = await call(owner, {
-      method: 'PATCH',
-      url: `/api/dashboard/webhooks/${webhook.webhookId}`,
-      payload: { url: 'https://10.0.0.5/in' },
-    });
-    expect(refused.json()).toEqual(errorBody('WEBHOOK_URL_REFUSED'));
-    const nothing = await call(owner, {
-      method: 'PATCH',
-      url: `/api/dashboard/webhooks/${webhook.webhookId}`,
-      payload: {},
-    });
-    expect(nothing.statusCode).toBe(400);
-    expect(nothing.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+      // What is left out stays: the events alone, then the URL alone.
+      const eventsOnly = await call(owner, {
+        method: 'PATCH',
+        url: `/api/dashboard/webhooks/${webhook.webhookId}`,
+        payload: { events: null },
+      });
+      expect(eventsOnly.json<{ webhook: TDashboardWebhook }>().webhook).toMatchObject({
+        url: 'https://new.shop.example/in',
+        events: null,
+      });
+      const refused = await call(owner, {
+        method: 'PATCH',
+        url: `/api/dashboard/webhooks/${webhook.webhookId}`,
+        payload: { url: 'https://10.0.0.5/in' },
+      });
+      expect(refused.json()).toEqual(errorBody('WEBHOOK_URL_REFUSED'));
+      const nothing = await call(owner, {
+        method: 'PATCH',
+        url: `/api/dashboard/webhooks/${webhook.webhookId}`,
+        payload: {},
+      });
+      expect(nothing.statusCode).toBe(400);
+      expect(nothing.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
 
-    const changes = (await auditOf(owner)).filter((e) => e.action === 'webhook.changed');
-    expect(changes.map((e) => e.data)).toEqual([
-      { events: null },
-      { url: 'https://new.shop.example', events: ['refund.processed'] },
-    ]);
-  });
+      const changes = (await auditOf(owner)).filter((e) => e.action === 'webhook.changed');
+      expect(changes.map((e) => e.data)).toEqual([
+        { events: null },
+        { url: 'https://new.shop.example', events: ['refund.processed'] },
+      ]);
+    },
+  );
 
-  it('turns it off until it is enabled, failing what it was owed and what comes meanwhile', async () => {
-    const { client, member: owner } = await merchantWith();
-    const { webhook } = await added(owner, client.clientId, null);
-    const owed = await fire(client.clientId, 'payment.completed');
-    expect(owed.get(webhook.webhookId)?.status).toBe('pending');
+  it(
+    'turns it off until it is enabled, failing what it was owed and what comes meanwhile',
+    { tags: ['postgres'] },
+    async () => {
+      const { client, member: owner } = await merchantWith();
+      const { webhook } = await added(owner, client.clientId, null);
+      const owed = await fire(client.clientId, 'payment.completed');
+      expect(owed.get(webhook.webhookId)?.status).toBe('pending');
 
-    const disable = () =>
-      call(owner, { method: 'POST', url: `/api/dashboard/webhooks/${webhook.webhookId}/disable` });
-    const off = await disable();
-    expect(off.statusCode, off.body).toBe(200);
-    expect(await listed(owner)).toEqual([{ ...webhook, status: 'disabled', disabledBy: 'staff' }]);
-    const failed = await ctx.database.db
-      .select({ status: webhookDeliveries.status, lastError: webhookDeliveries.lastError })
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.endpointId, webhook.webhookId));
-    const turnedOff = 'not sent: the webhook was disabled on the dashboard';
-    expect(failed).toEqual([{ status: 'failed', lastError: turnedOff }]);
-    expect((await fire(client.clientId, 'refund.processed')).get(webhook.webhookId)).toEqual({
-      endpoint_id: webhook.webhookId,
-      status: 'failed',
-      last_error: turnedOff,
-    });
+      const disable = () =>
+        call(owner, {
+          method: 'POST',
+          url: `/api/dashboard/webhooks/${webhook.webhookId}/disable`,
+        });
+      const off = await disable();
+      expect(off.statusCode, off.body).toBe(200);
+      expect(await listed(owner)).toEqual([
+        { ...webhook, status: 'disabled', disabledBy: 'staff' },
+      ]);
+      const failed = await ctx.database.db
+        .select({ status: webhookDeliveries.status, lastError: webhookDeliveries.lastError })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.endpointId, webhook.webhookId));
+      const turnedOff = 'not sent: the webhook was disabled on the dashboard';
+      expect(failed).toEqual([{ status: 'failed', lastError: turnedOff }]);
+      expect((await fire(client.clientId, 'refund.processed')).get(webhook.webhookId)).toEqual({
+        endpoint_id: webhook.webhookId,
+        status: 'failed',
+        last_error: turnedOff,
+      });
 
-    // A resend waits for it to be enabled, and says so without naming a 410.
-    const deliveries = await call(owner, {
-      method: 'GET',
-      url: '/api/dashboard/webhooks/deliveries',
-    });
-    const [delivery] = deliveries.json<{ deliveries: Array<{ id: number }> }>().deliveries;
-    const resend = await call(owner, {
-      method: 'POST',
-      url: `/api/dashboard/webhooks/deliveries/${delivery?.id}/resend`,
-    });
-    expect(resend.statusCode).toBe(409);
-    expect(resend.json()).toEqual(
-      errorBody('WEBHOOK_DISABLED', 'This webhook is disabled; enable it first'),
-    );
+      // A resend waits for it to be enabled, and says so without naming a 410.
+      const deliveries = await call(owner, {
+        method: 'GET',
+        url: '/api/dashboard/webhooks/deliveries',
+      });
+      const [delivery] = deliveries.json<{ deliveries: Array<{ id: number }> }>().deliveries;
+      const resend = await call(owner, {
+        method: 'POST',
+        url: `/api/dashboard/webhooks/deliveries/${delivery?.id}/resend`,
+      });
+      expect(resend.statusCode).toBe(409);
+      expect(resend.json()).toEqual(
+        errorBody('WEBHOOK_DISABLED', 'This webhook is disabled; enable it first'),
+      );
 
-    // Turning off one that is off changes nothing and logs nothing more.
-    expect((await disable()).statusCode).toBe(200);
-    const audit = await auditOf(owner);
-    expect(audit.filter((e) => e.action === 'webhook.disabled')).toHaveLength(1);
+      // Turning off one that is off changes nothing and logs nothing more.
+      expect((await disable()).statusCode).toBe(200);
+      const audit = await auditOf(owner);
+      expect(audit.filter((e) => e.action === 'webhook.disabled')).toHaveLength(1);
 
-    const on = await call(owner, {
-      method: 'POST',
-      url: `/api/dashboard/webhooks/${webhook.webhookId}/enable`,
-    });
-    expect(on.statusCode, on.body).toBe(200);
-    expect(await listed(owner)).toEqual([webhook]);
-    expect((await fire(client.clientId, 'refund.processed')).get(webhook.webhookId)?.status).toBe(
-      'pending',
-    );
-  });
+      const on = await call(owner, {
+        method: 'POST',
+        url: `/api/dashboard/webhooks/${webhook.webhookId}/enable`,
+      });
+      expect(on.statusCode, on.body).toBe(200);
+      expect(await listed(owner)).toEqual([webhook]);
+      expect((await fire(client.clientId, 'refund.processed')).get(webhook.webhookId)?.status).toBe(
+        'pending',
+      );
+    },
+  );
 
   it('deletes it, gives up what it was owed, and answers a retry of the key as the first', async () => {
     const { client, member: owner } = await merchantWith();

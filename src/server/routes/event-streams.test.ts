@@ -1,4 +1,3 @@
-// @module-tag postgres
 // The page's live events over real HTTP: a payment's stream delivers its events as they commit, a
 // reconnect with Last-Event-ID gets only what it missed, and only a ticket or the consent link
 // (with the page's charge tokens once someone began paying) opens a stream.
@@ -39,93 +38,103 @@ const statuses = (events: TSseEvent[]) =>
   events.filter((e) => e.event === 'payment_status').map((e) => e.data.status);
 
 describe('payment event stream', () => {
-  it('delivers in_progress then completed live to the page holding its charge token', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    // A card waiting for its OTP: the page holds the charge's token, and the OTP completes it.
-    const started = await payByCard(ctx.app, consent, 'pin_otp');
-    expect(started.statusCode).toBe(200);
-    const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
-    const { status, events } = await collect(
-      url,
-      (seen) => statuses(seen).includes('completed'),
-      {},
-      async () => {
-        const otp = await ctx.app.inject({
-          method: 'POST',
-          url: '/api/payments/card/complete',
-          payload: {
-            paymentId: consent.paymentId,
-            consentId: consent.consentId,
-            otp: sandboxCard('pin_otp').otp,
-            chargeToken: started.json<{ chargeToken: string }>().chargeToken,
-          },
-        });
-        expect(otp.statusCode).toBe(200);
-      },
-    );
-    expect(status).toBe(200);
-    expect(events[0]).toMatchObject({ event: 'ready' });
-    expect(statuses(events)).toEqual(['in_progress', 'completed']);
-    const completed = events.find((e) => e.data.status === 'completed');
-    expect(completed?.data).toMatchObject({ eventType: 'payment_success', paymentType: 'card' });
+  it(
+    'delivers in_progress then completed live to the page holding its charge token',
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      // A card waiting for its OTP: the page holds the charge's token, and the OTP completes it.
+      const started = await payByCard(ctx.app, consent, 'pin_otp');
+      expect(started.statusCode).toBe(200);
+      const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
+      const { status, events } = await collect(
+        url,
+        (seen) => statuses(seen).includes('completed'),
+        {},
+        async () => {
+          const otp = await ctx.app.inject({
+            method: 'POST',
+            url: '/api/payments/card/complete',
+            payload: {
+              paymentId: consent.paymentId,
+              consentId: consent.consentId,
+              otp: sandboxCard('pin_otp').otp,
+              chargeToken: started.json<{ chargeToken: string }>().chargeToken,
+            },
+          });
+          expect(otp.statusCode).toBe(200);
+        },
+      );
+      expect(status).toBe(200);
+      expect(events[0]).toMatchObject({ event: 'ready' });
+      expect(statuses(events)).toEqual(['in_progress', 'completed']);
+      const completed = events.find((e) => e.data.status === 'completed');
+      expect(completed?.data).toMatchObject({ eventType: 'payment_success', paymentType: 'card' });
 
-    // A reconnect that saw the first event gets only the second.
-    const firstId = events.find((e) => e.event === 'payment_status')?.id ?? '';
-    const resumed = await collect(url, (seen) => statuses(seen).length >= 1, {
-      'last-event-id': firstId,
-    });
-    expect(statuses(resumed.events)).toEqual(['completed']);
-    expect(resumed.events.find((e) => e.event === 'payment_status')?.id).toBe(completed?.id);
-  });
-
-  it("opened from the payment read's lastEventId, sends only what happened after the read", async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    const read = async () => {
-      const response = await ctx.app.inject({
-        method: 'GET',
-        url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+      // A reconnect that saw the first event gets only the second.
+      const firstId = events.find((e) => e.event === 'payment_status')?.id ?? '';
+      const resumed = await collect(url, (seen) => statuses(seen).length >= 1, {
+        'last-event-id': firstId,
       });
-      expect(response.statusCode).toBe(200);
-      return ZPaymentStateResponse.parse(response.json());
-    };
-    expect((await read()).lastEventId).toBe(0);
+      expect(statuses(resumed.events)).toEqual(['completed']);
+      expect(resumed.events.find((e) => e.event === 'payment_status')?.id).toBe(completed?.id);
+    },
+  );
 
-    // A transfer account issued and confirmed: the read shows it, and names its last event.
-    const opened = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
-    });
-    const { accountNumber, amount } = keepPageToken(consent.paymentId, opened).json<{
-      transferDetails: { accountNumber: string; amount: number };
-    }>().transferDetails;
-    const confirmed = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/payments/${consent.paymentId}/transfer/confirm?consentId=${consent.consentId}`,
-    });
-    expect(confirmed.statusCode).toBe(200);
-    const before = await read();
-    expect(before).toMatchObject({ status: 'in_progress', method: 'bank_transfer' });
-    expect(before.lastEventId).toBeGreaterThan(0);
+  it(
+    "opened from the payment read's lastEventId, sends only what happened after the read",
+    { tags: ['postgres'] },
+    async () => {
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      const read = async () => {
+        const response = await ctx.app.inject({
+          method: 'GET',
+          url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+        });
+        expect(response.statusCode).toBe(200);
+        return ZPaymentStateResponse.parse(response.json());
+      };
+      expect((await read()).lastEventId).toBe(0);
 
-    const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
-    // From the start, the stream's last event so far is the one the read named.
-    const all = await collect(url, (seen) => seen.some((e) => e.id === String(before.lastEventId)));
-    expect(all.events.at(-1)?.id).toBe(String(before.lastEventId));
-    const after = await collect(
-      `${url}&lastEventId=${before.lastEventId}`,
-      (seen) => statuses(seen).includes('completed'),
-      {},
-      async () => {
-        const sent = await sandboxTransfer(ctx.app, { accountNumber, amount });
-        expect(sent.json()).toMatchObject({ outcome: 'credited' });
-      },
-    );
-    expect(Number(after.events.find((e) => e.event === 'payment_status')?.id)).toBeGreaterThan(
-      before.lastEventId,
-    );
-    expect(statuses(after.events)).toEqual(['completed']);
-    expect((await read()).lastEventId).toBe(Number(after.events.at(-1)?.id));
-  });
+      // A transfer account issued and confirmed: the read shows it, and names its last event.
+      const opened = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/payments/${consent.paymentId}/transfer?consentId=${consent.consentId}`,
+      });
+      const { accountNumber, amount } = keepPageToken(consent.paymentId, opened).json<{
+        transferDetails: { accountNumber: string; amount: number };
+      }>().transferDetails;
+      const confirmed = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/payments/${consent.paymentId}/transfer/confirm?consentId=${consent.consentId}`,
+      });
+      expect(confirmed.statusCode).toBe(200);
+      const before = await read();
+      expect(before).toMatchObject({ status: 'in_progress', method: 'bank_transfer' });
+      expect(before.lastEventId).toBeGreaterThan(0);
+
+      const url = `/api/events/payments/${consent.paymentId}?${pageQuery(consent, true)}`;
+      // From the start, the stream's last event so far is the one the read named.
+      const all = await collect(url, (seen) =>
+        seen.some((e) => e.id === String(before.lastEventId)),
+      );
+      expect(all.events.at(-1)?.id).toBe(String(before.lastEventId));
+      const after = await collect(
+        `${url}&lastEventId=${before.lastEventId}`,
+        (seen) => statuses(seen).includes('completed'),
+        {},
+        async () => {
+          const sent = await sandboxTransfer(ctx.app, { accountNumber, amount });
+          expect(sent.json()).toMatchObject({ outcome: 'credited' });
+        },
+      );
+      expect(Number(after.events.find((e) => e.event === 'payment_status')?.id)).toBeGreaterThan(
+        before.lastEventId,
+      );
+      expect(statuses(after.events)).toEqual(['completed']);
+      expect((await read()).lastEventId).toBe(Number(after.events.at(-1)?.id));
+    },
+  );
 
   it('refuses the link of another client, and a consent that needs sign-in', async () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
@@ -221,48 +230,52 @@ describe("a payer's card-linking stream", () => {
   const linking = (events: TSseEvent[]) => events.filter((e) => e.event.startsWith('card_linking'));
   const linked = (events: TSseEvent[]) => events.some((e) => e.event === 'card_linking_success');
 
-  it('opened after an earlier attempt, sends only what happened after it asked', async () => {
-    const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
-    // The payer's account that links by card, and two of its cards: the first is declined,
-    // the second links it (one BVN is the payer's: their own person's account, its cards).
-    const declined = await attempt(token, await cardOf(token, 'declined'));
-    expect(declined.statusCode).toBe(402);
-    const [earlier] = await ctx.database.db
-      .select({ id: accountLinks.id })
-      .from(accountLinks)
-      .where(eq(accountLinks.payerId, user.userId));
-    const first = earlier?.id ?? '';
-    expect(first).not.toBe('');
-    // The ticket names where the stream stood: after the first attempt's refusal.
-    const { ticket, lastEventId } = await ticketFor(token);
-    expect(lastEventId).toBeGreaterThan(0);
-    const url = `/api/events/card-linking?ticket=${ticket}`;
+  it(
+    'opened after an earlier attempt, sends only what happened after it asked',
+    { tags: ['postgres'] },
+    async () => {
+      const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+      // The payer's account that links by card, and two of its cards: the first is declined,
+      // the second links it (one BVN is the payer's: their own person's account, its cards).
+      const declined = await attempt(token, await cardOf(token, 'declined'));
+      expect(declined.statusCode).toBe(402);
+      const [earlier] = await ctx.database.db
+        .select({ id: accountLinks.id })
+        .from(accountLinks)
+        .where(eq(accountLinks.payerId, user.userId));
+      const first = earlier?.id ?? '';
+      expect(first).not.toBe('');
+      // The ticket names where the stream stood: after the first attempt's refusal.
+      const { ticket, lastEventId } = await ticketFor(token);
+      expect(lastEventId).toBeGreaterThan(0);
+      const url = `/api/events/card-linking?ticket=${ticket}`;
 
-    // Opened without a position, it hears nothing of the first link, then the second live.
-    let second = '';
-    const opened = await collect(url, linked, {}, async () => {
-      second = await linkCard(token, await cardOf(token, 'pin_only'));
-    });
-    expect(opened.status).toBe(200);
-    expect(linking(opened.events).map((e) => [e.event, e.data.paymentId])).toEqual([
-      ['card_linking_progress', second],
-      ['card_linking_progress', second],
-      ['card_linking_success', second],
-    ]);
-    expect(linking(opened.events).every((e) => Number(e.id) > lastEventId)).toBe(true);
+      // Opened without a position, it hears nothing of the first link, then the second live.
+      let second = '';
+      const opened = await collect(url, linked, {}, async () => {
+        second = await linkCard(token, await cardOf(token, 'pin_only'));
+      });
+      expect(opened.status).toBe(200);
+      expect(linking(opened.events).map((e) => [e.event, e.data.paymentId])).toEqual([
+        ['card_linking_progress', second],
+        ['card_linking_progress', second],
+        ['card_linking_success', second],
+      ]);
+      expect(linking(opened.events).every((e) => Number(e.id) > lastEventId)).toBe(true);
 
-    // Opened from the position the ticket named: the second attempt only, the first never.
-    const fromTicket = await collect(`${url}&lastEventId=${lastEventId}`, linked);
-    expect(new Set(linking(fromTicket.events).map((e) => e.data.paymentId))).toEqual(
-      new Set([second]),
-    );
-    // A client naming an earlier position (a reconnect) gets what it missed from there.
-    const fromStart = await collect(`${url}&lastEventId=0`, linked);
-    expect(linking(fromStart.events)[0]?.data).toMatchObject({
-      event: 'card_linking_failed',
-      paymentId: first,
-    });
-  });
+      // Opened from the position the ticket named: the second attempt only, the first never.
+      const fromTicket = await collect(`${url}&lastEventId=${lastEventId}`, linked);
+      expect(new Set(linking(fromTicket.events).map((e) => e.data.paymentId))).toEqual(
+        new Set([second]),
+      );
+      // A client naming an earlier position (a reconnect) gets what it missed from there.
+      const fromStart = await collect(`${url}&lastEventId=0`, linked);
+      expect(linking(fromStart.events)[0]?.data).toMatchObject({
+        event: 'card_linking_failed',
+        paymentId: first,
+      });
+    },
+  );
 
   it("a link's own stream carries that attempt alone, not an earlier one of the account", async () => {
     const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');

@@ -1,4 +1,3 @@
-// @module-tag postgres
 // Changing the sign-in number (docs/identity.md "Changing the phone number"): only a session a
 // trusted passkey proved asks; the code goes to the new number; on it the number changes, the old
 // number is told, and the sessions the old number's SMS codes signed in end.
@@ -138,35 +137,39 @@ describe('changing the sign-in number', () => {
     expect((await askChange(attacker, next)).statusCode).toBe(200);
   });
 
-  it('refuses a number another payer signs in with, when asked and when confirmed', async () => {
-    const { token } = await payer();
-    const other = testPhone();
-    await signUp(ctx.app, other, 'Bola Ade');
-    const asked = await askChange(token, other);
-    expect(asked.statusCode).toBe(409);
-    expect(asked.json()).toEqual({
-      success: false,
-      error: {
-        code: 'PHONE_NUMBER_TAKEN',
-        message: 'This number signs in to another account. Choose another number.',
-      },
-    });
+  it(
+    'refuses a number another payer signs in with, when asked and when confirmed',
+    { tags: ['postgres'] },
+    async () => {
+      const { token } = await payer();
+      const other = testPhone();
+      await signUp(ctx.app, other, 'Bola Ade');
+      const asked = await askChange(token, other);
+      expect(asked.statusCode).toBe(409);
+      expect(asked.json()).toEqual({
+        success: false,
+        error: {
+          code: 'PHONE_NUMBER_TAKEN',
+          message: 'This number signs in to another account. Choose another number.',
+        },
+      });
 
-    // Taken between the code and its use: the change's UPDATE refuses it.
-    const next = testPhone();
-    expect((await askChange(token, next)).statusCode).toBe(200);
-    const code = await latestCode(ctx.app, next);
-    // Another account is made on that number meanwhile (here straight in the table: a sign-up
-    // would replace the code by its own).
-    await ctx.database.db.insert(payers).values({
-      id: 'usr_phone_taken',
-      phoneNumber: toNigerianE164(next) ?? next,
-      fullName: 'Chidi Obi',
-    });
-    const late = await confirmChange(token, next, code);
-    expect(late.statusCode).toBe(409);
-    expect(late.json().error.code).toBe('PHONE_NUMBER_TAKEN');
-  });
+      // Taken between the code and its use: the change's UPDATE refuses it.
+      const next = testPhone();
+      expect((await askChange(token, next)).statusCode).toBe(200);
+      const code = await latestCode(ctx.app, next);
+      // Another account is made on that number meanwhile (here straight in the table: a sign-up
+      // would replace the code by its own).
+      await ctx.database.db.insert(payers).values({
+        id: 'usr_phone_taken',
+        phoneNumber: toNigerianE164(next) ?? next,
+        fullName: 'Chidi Obi',
+      });
+      const late = await confirmChange(token, next, code);
+      expect(late.statusCode).toBe(409);
+      expect(late.json().error.code).toBe('PHONE_NUMBER_TAKEN');
+    },
+  );
 
   it('limits wrong codes: 5 tries, then even the right code is refused', async () => {
     const { phone, token } = await payer();

@@ -330,27 +330,23 @@ describe('who may refund what', () => {
     expect((await readPayment(consent)).refunds).toEqual([]);
   });
 
-  it(
-    'answers a retry with the same Idempotency-Key with the first refund, and another body with 409',
-    PG,
-    async () => {
-      const consent = await paidByCard();
-      const key = newKey();
+  it('answers a retry with the same Idempotency-Key with the first refund, and another body with 409', async () => {
+    const consent = await paidByCard();
+    const key = newKey();
 
-      const first = await refund(consent, { amount: 70_000 }, { key });
-      const again = await refund(consent, { amount: 70_000 }, { key });
-      const changed = await refund(consent, { amount: 80_000 }, { key });
+    const first = await refund(consent, { amount: 70_000 }, { key });
+    const again = await refund(consent, { amount: 70_000 }, { key });
+    const changed = await refund(consent, { amount: 80_000 }, { key });
 
-      expect(first.statusCode).toBe(201);
-      expect(again.statusCode).toBe(201);
-      expect(again.json()).toEqual(first.json());
-      expect(changed.statusCode).toBe(409);
-      expect(changed.json()).toEqual(errorBody('IDEMPOTENCY_KEY_REUSED'));
-      const read = await readPayment(consent);
-      expect(read.refunds).toHaveLength(1);
-      expect(read.refunded).toBe(70_000);
-    },
-  );
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json()).toEqual(errorBody('IDEMPOTENCY_KEY_REUSED'));
+    const read = await readPayment(consent);
+    expect(read.refunds).toHaveLength(1);
+    expect(read.refunded).toBe(70_000);
+  });
 });
 
 describe('refunding a transfer and a debit', () => {

@@ -1,4 +1,3 @@
-// @module-tag postgres
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { TDatabase } from '../../db/database';

@@ -1,4 +1,5 @@
 // @module-tag postgres
+// Whole file on PostgreSQL: the read takes its other path there (no cache, each read a query).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreateConsentRequest } from '../../../domain/schemas/merchant-api';
