@@ -9,7 +9,13 @@ import { closePage, mandatePage, notFoundPage, threeDsPage } from './pages';
 import { payouts } from './payouts';
 import { refunds } from './refunds';
 import { PaystackRefusal, parseBody, type TBody } from './request-checks';
-import { createSimState, type TAnswer, type TContext, type TRoute } from './simulator-state';
+import {
+  createSimState,
+  type TAnswer,
+  type TContext,
+  type TRoute,
+  type TSimState,
+} from './simulator-state';
 
 /**
  * A Paystack stand-in for tests and local runs, written from Paystack's OpenAPI description
@@ -96,23 +102,256 @@ type TPageAnswer = { status: number; html?: string; location?: string };
 
 const DEFAULT_SECRET_KEY = 'sk_test_simulator0000000000000000000000000';
 
-export async function startPaystackSimulator(
-  options: TPaystackSimulatorOptions = {},
-): Promise<TPaystackSimulator> {
-  const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
-  const requests: TPaystackSimulator['requests'] = [];
-  const notices: TNoticeAttempt[] = [];
-  // Read at each notice: a server that listens after the simulator is told where with sendNoticesTo.
-  const noticeTarget = {
-    url: options.noticeUrl ?? null,
-    secretKey,
-    retryDelaysMs: options.noticeRetryDelaysMs ?? [50, 200, 500],
-    record: (attempt: TNoticeAttempt) => notices.push(attempt),
+/** The simulator's parts once started: its state, its APIs, and what the test controls set. */
+type TSimulatorDesk = {
+  secretKey: string;
+  state: TSimState;
+  requests: TPaystackSimulator['requests'];
+  routes: TRoute[];
+  charging: ReturnType<typeof charges>;
+  debits: ReturnType<typeof mandates>;
+  lostAnswers: Array<{ prefix: string }>;
+  failures: Array<{ prefix: string; status: number }>;
+  controls: { noticesFirst: RegExp | null };
+};
+
+/** A request for a payer's page: its code, and the answer its form posted, if any. */
+type TPageRequest = { method: string; pathname: string; code: string; answer: string | null };
+
+/** The 3-D Secure page of a charge: its form, or the payer's answer applied and the page closed. */
+const serveThreeDsPage = async (desk: TSimulatorDesk, page: TPageRequest): Promise<TPageAnswer> => {
+  const { method, pathname, code, answer } = page;
+  const transaction = desk.charging.threeDsPage(code);
+  if (!transaction?.threeDs) return { status: 404, html: notFoundPage() };
+  if (
+    method === 'POST' &&
+    transaction.threeDs.answer === null &&
+    (answer === 'approve' || answer === 'decline')
+  ) {
+    const later = desk.charging.applyThreeDsAnswer(transaction, answer === 'approve');
+    for (const work of later) await work();
+    // The Charge API ends its 3-D Secure page on standard.paystack.co/close (its docs).
+    return { status: 303, location: `${desk.state.url}/close` };
+  }
+  return {
+    status: 200,
+    html: threeDsPage({
+      action: pathname,
+      amount: transaction.amount,
+      last4: transaction.card?.number.slice(-4) ?? '',
+      answered: transaction.threeDs.answer,
+    }),
   };
-  const sender = noticeSender(noticeTarget);
+};
+
+/** The bank's page of a mandate: its form, or the payer's answer applied and the payer sent back. */
+const serveMandatePage = async (desk: TSimulatorDesk, page: TPageRequest): Promise<TPageAnswer> => {
+  const { method, pathname, code, answer } = page;
+  const mandate = desk.debits.mandatePage(code);
+  if (!mandate) return { status: 404, html: notFoundPage() };
+  // Customer Authorization's callback_url is where Paystack sends the payer back, with the
+  // mandate's reference to verify.
+  const returnTo = mandate.callbackUrl ? new URL(mandate.callbackUrl) : null;
+  returnTo?.searchParams.set('reference', mandate.reference);
+  if (
+    method === 'POST' &&
+    mandate.answer === null &&
+    (answer === 'approve' || answer === 'decline')
+  ) {
+    await desk.debits.applyMandateAnswer(mandate, answer === 'approve');
+    // Without a callback_url the page itself says the mandate is done.
+    return {
+      status: 303,
+      location: returnTo ? returnTo.toString() : `${desk.state.url}${pathname}`,
+    };
+  }
+  return {
+    status: 200,
+    html: mandatePage({
+      action: pathname,
+      email: mandate.email,
+      bankName: bankByCode(mandate.account?.bankCode ?? '058')?.name ?? 'bank',
+      answered: mandate.answer,
+      returnTo: returnTo ? returnTo.toString() : null,
+    }),
+  };
+};
+
+/** The payer's pages: not the API, so no bearer and no entry in `requests`. */
+const servePage = async (
+  desk: TSimulatorDesk,
+  method: string,
+  pathname: string,
+  raw: string,
+): Promise<TPageAnswer | null> => {
+  const [, kind, code] = /^\/(checkout\/3ds|mandate)\/([a-z0-9]+)$/.exec(pathname) ?? [];
+  if (pathname === '/close' && method === 'GET')
+    return { status: 200, html: closePage('Payment step finished') };
+  if (!kind || !code) return null;
+  const answer = new URLSearchParams(raw).get('answer');
+  const page = { method, pathname, code, answer };
+  return kind === 'checkout/3ds' ? serveThreeDsPage(desk, page) : serveMandatePage(desk, page);
+};
+
+/** The request's whole body, as text. */
+const readRaw = (request: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+
+/** Takes out of the list the first entry whose prefix starts the path. */
+const takeMatching = <T extends { prefix: string }>(list: T[], path: string) => {
+  const index = list.findIndex((entry) => path.startsWith(entry.prefix));
+  return index === -1 ? undefined : list.splice(index, 1)[0];
+};
+
+const respondJson = (response: ServerResponse, answer: TAnswer) => {
+  const text = JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+};
+
+/** Writes a payer's page: its HTML, or a redirect. */
+const respondPage = (response: ServerResponse, pageAnswer: TPageAnswer) => {
+  response.writeHead(pageAnswer.status, {
+    'content-type': 'text/html; charset=utf-8',
+    ...(pageAnswer.location ? { location: pageAnswer.location } : {}),
+  });
+  response.end(pageAnswer.html ?? '');
+};
+
+/** The body as Paystack reads it, or the refusal it earns (answered after the bearer's check). */
+const readBody = (raw: string, contentType: string | undefined) => {
+  try {
+    return { body: parseBody(raw, contentType), bodyRefusal: null };
+  } catch (error) {
+    const bodyRefusal =
+      error instanceof PaystackRefusal ? error : new PaystackRefusal(400, 'Invalid body');
+    return { body: {} as TBody, bodyRefusal };
+  }
+};
+
+/** The API's answer: the bearer and the body checked, then the route that matches, or 404/405. */
+const answerApi = (
+  routes: TRoute[],
+  ctx: TContext,
+  checks: { pathname: string; authorized: boolean; bodyRefusal: PaystackRefusal | null },
+): TAnswer => {
+  const { method } = ctx;
+  const { pathname } = checks;
+  try {
+    if (!checks.authorized) throw new PaystackRefusal(401, 'Invalid key');
+    if (checks.bodyRefusal) throw checks.bodyRefusal;
+    const route = routes.find(
+      (candidate) => candidate.method === method && candidate.path.test(pathname),
+    );
+    if (!route) {
+      const known = routes.some((candidate) => candidate.path.test(pathname));
+      throw new PaystackRefusal(
+        known ? 405 : 404,
+        known ? 'Method not allowed' : 'Route not found',
+      );
+    }
+    return route.handle(ctx);
+  } catch (error) {
+    if (!(error instanceof PaystackRefusal)) throw error;
+    return {
+      status: error.httpStatus,
+      body: { status: false, message: error.message, ...error.extra },
+    };
+  }
+};
+
+/** One API request: recorded, failed or answered, its answer perhaps lost, its notices sent. */
+const handleApi = async (
+  desk: TSimulatorDesk,
+  exchange: { request: IncomingMessage; response: ServerResponse; target: URL; raw: string },
+) => {
+  const { request, response, target, raw } = exchange;
+  const method = request.method ?? 'GET';
+  const pathname = target.pathname.replace(/\/+$/, '') || '/';
+  const authorized = request.headers.authorization === `Bearer ${desk.secretKey}`;
+  const { body, bodyRefusal } = readBody(raw, request.headers['content-type']);
+  const path = `${pathname}${target.search}`;
+  desk.requests.push({ method, path, body: bodyRefusal ? raw : body, authorized });
+
+  const failure = takeMatching(desk.failures, pathname);
+  if (failure) {
+    // A provider's failure without effect: the body is not Paystack's documented one.
+    respondJson(response, {
+      status: failure.status,
+      body: { status: false, message: 'Service unavailable, try again' },
+    });
+    return;
+  }
+  const lose = takeMatching(desk.lostAnswers, pathname);
+  const held = desk.controls.noticesFirst?.test(pathname) ?? false;
+
+  const ctx: TContext = {
+    method,
+    segments: pathname.split('/').slice(1),
+    query: target.searchParams,
+    body,
+    later: [],
+  };
+  const answer = answerApi(desk.routes, ctx, { pathname, authorized, bodyRefusal });
+  // Held back: the notices reach our server before the answer does.
+  if (held) for (const work of ctx.later.splice(0)) await work();
+  if (lose) {
+    // The effect stands (the charge is recorded, the money moved); only the answer is lost.
+    request.socket.destroy();
+  } else {
+    respondJson(response, answer);
+  }
+  for (const work of ctx.later) await work();
+};
+
+/** One request: a payer's page if it names one, else the API. */
+const handle = async (desk: TSimulatorDesk, request: IncomingMessage, response: ServerResponse) => {
+  const method = request.method ?? 'GET';
+  const target = new URL(request.url ?? '/', 'http://simulator');
+  const pathname = target.pathname.replace(/\/+$/, '') || '/';
+  const raw = await readRaw(request);
+
+  const pageAnswer = await servePage(desk, method, pathname, raw);
+  if (pageAnswer) {
+    respondPage(response, pageAnswer);
+    return;
+  }
+  await handleApi(desk, { request, response, target, raw });
+};
+
+/** The HTTP server, listening on 127.0.0.1 at the port asked for (any, by default). */
+const listen = async (desk: TSimulatorDesk, port: number) => {
+  const server = createServer((request, response) => {
+    handle(desk, request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        respondJson(response, { status: 500, body: { status: false, message: String(error) } });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
+};
+
+/** The simulator's state and APIs, wired to the notice sender. */
+const assemble = (
+  options: TPaystackSimulatorOptions,
+  secretKey: string,
+  send: TSimState['send'],
+) => {
   const state = createSimState({
     now: options.clock ?? (() => new Date()),
-    send: sender.send,
+    send,
     balance: options.balance ?? 1_000_000_000,
   });
   const charging = charges(state);
@@ -130,190 +369,42 @@ export async function startPaystackSimulator(
     ...paying.routes,
     ...debits.routes,
   ];
-  const lostAnswers: Array<{ prefix: string }> = [];
-  const failures: Array<{ prefix: string; status: number }> = [];
-  let noticesFirst: RegExp | null = null;
-
-  /** The payer's pages: not the API, so no bearer and no entry in `requests`. */
-  const servePage = async (
-    method: string,
-    pathname: string,
-    raw: string,
-  ): Promise<TPageAnswer | null> => {
-    const [, kind, code] = /^\/(checkout\/3ds|mandate)\/([a-z0-9]+)$/.exec(pathname) ?? [];
-    if (pathname === '/close' && method === 'GET')
-      return { status: 200, html: closePage('Payment step finished') };
-    if (!kind || !code) return null;
-    const answer = new URLSearchParams(raw).get('answer');
-    if (kind === 'checkout/3ds') {
-      const transaction = charging.threeDsPage(code);
-      if (!transaction?.threeDs) return { status: 404, html: notFoundPage() };
-      if (
-        method === 'POST' &&
-        transaction.threeDs.answer === null &&
-        (answer === 'approve' || answer === 'decline')
-      ) {
-        const later = charging.applyThreeDsAnswer(transaction, answer === 'approve');
-        for (const work of later) await work();
-        // The Charge API ends its 3-D Secure page on standard.paystack.co/close (its docs).
-        return { status: 303, location: `${state.url}/close` };
-      }
-      return {
-        status: 200,
-        html: threeDsPage({
-          action: pathname,
-          amount: transaction.amount,
-          last4: transaction.card?.number.slice(-4) ?? '',
-          answered: transaction.threeDs.answer,
-        }),
-      };
-    }
-    const mandate = debits.mandatePage(code);
-    if (!mandate) return { status: 404, html: notFoundPage() };
-    // Customer Authorization's callback_url is where Paystack sends the payer back, with the
-    // mandate's reference to verify.
-    const returnTo = mandate.callbackUrl ? new URL(mandate.callbackUrl) : null;
-    returnTo?.searchParams.set('reference', mandate.reference);
-    if (
-      method === 'POST' &&
-      mandate.answer === null &&
-      (answer === 'approve' || answer === 'decline')
-    ) {
-      await debits.applyMandateAnswer(mandate, answer === 'approve');
-      // Without a callback_url the page itself says the mandate is done.
-      return { status: 303, location: returnTo ? returnTo.toString() : `${state.url}${pathname}` };
-    }
-    return {
-      status: 200,
-      html: mandatePage({
-        action: pathname,
-        email: mandate.email,
-        bankName: bankByCode(mandate.account?.bankCode ?? '058')?.name ?? 'bank',
-        answered: mandate.answer,
-        returnTo: returnTo ? returnTo.toString() : null,
-      }),
-    };
+  const desk: TSimulatorDesk = {
+    secretKey,
+    state,
+    requests: [],
+    routes,
+    charging,
+    debits,
+    lostAnswers: [],
+    failures: [],
+    controls: { noticesFirst: null },
   };
+  return { desk, refunding, paying };
+};
 
-  const readRaw = (request: IncomingMessage) =>
-    new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      request.on('error', reject);
-    });
-
-  const takeMatching = <T extends { prefix: string }>(list: T[], path: string) => {
-    const index = list.findIndex((entry) => path.startsWith(entry.prefix));
-    return index === -1 ? undefined : list.splice(index, 1)[0];
+export async function startPaystackSimulator(
+  options: TPaystackSimulatorOptions = {},
+): Promise<TPaystackSimulator> {
+  const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
+  const notices: TNoticeAttempt[] = [];
+  // Read at each notice: a server that listens after the simulator is told where with sendNoticesTo.
+  const noticeTarget = {
+    url: options.noticeUrl ?? null,
+    secretKey,
+    retryDelaysMs: options.noticeRetryDelaysMs ?? [50, 200, 500],
+    record: (attempt: TNoticeAttempt) => notices.push(attempt),
   };
-
-  const respondJson = (response: ServerResponse, answer: TAnswer) => {
-    const text = JSON.stringify(answer.body);
-    response.writeHead(answer.status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
-    });
-    response.end(text);
-  };
-
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const method = request.method ?? 'GET';
-    const target = new URL(request.url ?? '/', 'http://simulator');
-    const pathname = target.pathname.replace(/\/+$/, '') || '/';
-    const raw = await readRaw(request);
-
-    const pageAnswer = await servePage(method, pathname, raw);
-    if (pageAnswer) {
-      response.writeHead(pageAnswer.status, {
-        'content-type': 'text/html; charset=utf-8',
-        ...(pageAnswer.location ? { location: pageAnswer.location } : {}),
-      });
-      response.end(pageAnswer.html ?? '');
-      return;
-    }
-
-    const authorized = request.headers.authorization === `Bearer ${secretKey}`;
-    let body: TBody = {};
-    let bodyRefusal: PaystackRefusal | null = null;
-    try {
-      body = parseBody(raw, request.headers['content-type']);
-    } catch (error) {
-      bodyRefusal =
-        error instanceof PaystackRefusal ? error : new PaystackRefusal(400, 'Invalid body');
-    }
-    const path = `${pathname}${target.search}`;
-    requests.push({ method, path, body: bodyRefusal ? raw : body, authorized });
-
-    const failure = takeMatching(failures, pathname);
-    if (failure) {
-      // A provider's failure without effect: the body is not Paystack's documented one.
-      respondJson(response, {
-        status: failure.status,
-        body: { status: false, message: 'Service unavailable, try again' },
-      });
-      return;
-    }
-    const lose = takeMatching(lostAnswers, pathname);
-    const held = noticesFirst?.test(pathname) ?? false;
-
-    const ctx: TContext = {
-      method,
-      segments: pathname.split('/').slice(1),
-      query: target.searchParams,
-      body,
-      later: [],
-    };
-    let answer: TAnswer;
-    try {
-      if (!authorized) throw new PaystackRefusal(401, 'Invalid key');
-      if (bodyRefusal) throw bodyRefusal;
-      const route = routes.find(
-        (candidate) => candidate.method === method && candidate.path.test(pathname),
-      );
-      if (!route) {
-        const known = routes.some((candidate) => candidate.path.test(pathname));
-        throw new PaystackRefusal(
-          known ? 405 : 404,
-          known ? 'Method not allowed' : 'Route not found',
-        );
-      }
-      answer = route.handle(ctx);
-    } catch (error) {
-      if (!(error instanceof PaystackRefusal)) throw error;
-      answer = {
-        status: error.httpStatus,
-        body: { status: false, message: error.message, ...error.extra },
-      };
-    }
-    // Held back: the notices reach our server before the answer does.
-    if (held) for (const work of ctx.later.splice(0)) await work();
-    if (lose) {
-      // The effect stands (the charge is recorded, the money moved); only the answer is lost.
-      request.socket.destroy();
-    } else {
-      respondJson(response, answer);
-    }
-    for (const work of ctx.later) await work();
-  };
-
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) {
-        respondJson(response, { status: 500, body: { status: false, message: String(error) } });
-      }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const sender = noticeSender(noticeTarget);
+  const { desk, refunding, paying } = assemble(options, secretKey, sender.send);
+  const { state, charging, debits } = desk;
+  const server = await listen(desk, options.port ?? 0);
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     url: state.url,
     secretKey,
-    requests,
+    requests: desk.requests,
     notices,
     sendNoticesTo(url) {
       noticeTarget.url = url;
@@ -330,13 +421,13 @@ export async function startPaystackSimulator(
       for (const work of charging.applyThreeDsAnswer(transaction, approved)) await work();
     },
     loseNextAnswer(pathPrefix) {
-      lostAnswers.push({ prefix: pathPrefix });
+      desk.lostAnswers.push({ prefix: pathPrefix });
     },
     failNext(pathPrefix, status) {
-      failures.push({ prefix: pathPrefix, status });
+      desk.failures.push({ prefix: pathPrefix, status });
     },
     noticesBeforeAnswer(path) {
-      noticesFirst = path;
+      desk.controls.noticesFirst = path;
     },
     answerMandate: debits.answerMandate,
     mandateAnswer: debits.mandateAnswer,
