@@ -162,216 +162,249 @@ const feeOf = (amount: number) =>
 
 export type TSimState = ReturnType<typeof createSimState>;
 
-export const createSimState = (input: {
+/** What every part of the simulator reads and moves: the clock, notices, the balance, ids and records. */
+const simBase = (input: {
   now: () => Date;
   send: (event: string, data: unknown) => Promise<void>;
   balance: number;
 }) => {
-  const { now } = input;
-  const transactions = new Map<string, TTransaction>();
-  const transactionsById = new Map<number, TTransaction>();
-  const customers = new Map<string, TCustomer>();
-  const customersByCode = new Map<string, TCustomer>();
-  const authorizations = new Map<string, TAuthorizationRecord>();
   let lastId = 1_000_000;
-  const state = {
-    now,
+  return {
+    now: input.now,
     send: input.send,
     /** The simulator's own address, known once it listens. */
     url: '',
     funds: { balance: input.balance },
     newId: () => ++lastId,
-    transactions,
-    authorizations,
+    transactions: new Map<string, TTransaction>(),
+    authorizations: new Map<string, TAuthorizationRecord>(),
   };
+};
 
-  /** The customer of this email (Paystack matches emails whatever their case), made if new. */
-  const customerFor = (email: string): TCustomer => {
-    const known = customers.get(email.toLowerCase());
-    if (known) return known;
-    const customer: TCustomer = {
-      id: state.newId(),
-      customer_code: `CUS_${randomCode(15)}`,
-      email,
-      first_name: null,
-      last_name: null,
-      phone: null,
-      metadata: null,
-      identified: false,
-      identifications: null,
-      createdAt: now(),
-      updatedAt: now(),
-    };
-    customers.set(email.toLowerCase(), customer);
-    customersByCode.set(customer.customer_code, customer);
-    return customer;
+/** The shared records, with the indexes only the state itself reads. */
+type TSimBooks = {
+  base: ReturnType<typeof simBase>;
+  transactionsById: Map<number, TTransaction>;
+  /** By lower-cased email. */
+  customers: Map<string, TCustomer>;
+  customersByCode: Map<string, TCustomer>;
+};
+
+/** The customer of this email (Paystack matches emails whatever their case), made if new. */
+const customerFor = (books: TSimBooks, email: string): TCustomer => {
+  const known = books.customers.get(email.toLowerCase());
+  if (known) return known;
+  const { now } = books.base;
+  const customer: TCustomer = {
+    id: books.base.newId(),
+    customer_code: `CUS_${randomCode(15)}`,
+    email,
+    first_name: null,
+    last_name: null,
+    phone: null,
+    metadata: null,
+    identified: false,
+    identifications: null,
+    createdAt: now(),
+    updatedAt: now(),
   };
+  books.customers.set(email.toLowerCase(), customer);
+  books.customersByCode.set(customer.customer_code, customer);
+  return customer;
+};
 
-  /** A known customer by its code or its email; undefined for neither. */
-  const findCustomer = (emailOrCode: string) =>
-    customersByCode.get(emailOrCode) ?? customers.get(emailOrCode.toLowerCase());
+/** A known customer by its code or its email; undefined for neither. */
+const findCustomer = (books: TSimBooks, emailOrCode: string) =>
+  books.customersByCode.get(emailOrCode) ?? books.customers.get(emailOrCode.toLowerCase());
 
-  /** The customer as a transaction or a notice shows it. */
-  const customerFields = (email: string) => {
-    const customer = customerFor(email);
-    return {
-      id: customer.id,
-      first_name: customer.first_name,
-      last_name: customer.last_name,
-      email: customer.email,
-      customer_code: customer.customer_code,
-      phone: customer.phone,
-      metadata: customer.metadata,
-      risk_action: 'default',
-      international_format_phone: null,
-    };
+/** The customer as a transaction or a notice shows it. */
+const customerFields = (books: TSimBooks, email: string) => {
+  const customer = customerFor(books, email);
+  return {
+    id: customer.id,
+    first_name: customer.first_name,
+    last_name: customer.last_name,
+    email: customer.email,
+    customer_code: customer.customer_code,
+    phone: customer.phone,
+    metadata: customer.metadata,
+    risk_action: 'default',
+    international_format_phone: null,
   };
+};
 
-  /** Paystack's "verify" status of a transaction. */
-  const transactionStatus = (transaction: TTransaction) => {
-    if (transaction.state === 'success') {
-      return transaction.refundedProcessed >= transaction.amount ? 'reversed' : 'success';
-    }
-    if (transaction.state === 'awaiting') {
-      // A one-time account that expired unpaid: Paystack calls the transaction abandoned.
-      const account = transaction.transferAccount;
-      if (account && now().getTime() > Date.parse(account.account_expires_at)) return 'abandoned';
-      // The docs do not say what verify answers mid-way through the payer's steps; Paystack's
-      // statuses include `ongoing` for a payment the customer is still completing.
-      return 'ongoing';
-    }
-    return transaction.state;
+/** Paystack's "verify" status of a transaction. */
+const transactionStatus = (now: () => Date, transaction: TTransaction) => {
+  if (transaction.state === 'success') {
+    return transaction.refundedProcessed >= transaction.amount ? 'reversed' : 'success';
+  }
+  if (transaction.state === 'awaiting') {
+    // A one-time account that expired unpaid: Paystack calls the transaction abandoned.
+    const account = transaction.transferAccount;
+    if (account && now().getTime() > Date.parse(account.account_expires_at)) return 'abandoned';
+    // The docs do not say what verify answers mid-way through the payer's steps; Paystack's
+    // statuses include `ongoing` for a payment the customer is still completing.
+    return 'ongoing';
+  }
+  return transaction.state;
+};
+
+/** The transaction object as Paystack's verify, list and charge.success show it. */
+const transactionFields = (books: TSimBooks, transaction: TTransaction) => {
+  const authorization = transaction.authorizationCode
+    ? (books.base.authorizations.get(transaction.authorizationCode)?.fields ?? {})
+    : {};
+  return {
+    id: transaction.id,
+    domain: 'test',
+    status: transactionStatus(books.base.now, transaction),
+    reference: transaction.reference,
+    receipt_number: null,
+    amount: transaction.amount,
+    message: transaction.message,
+    gateway_response: transaction.gatewayResponse,
+    paid_at: iso(transaction.paidAt),
+    created_at: iso(transaction.createdAt),
+    channel: transaction.channel,
+    currency: transaction.currency,
+    ip_address: '127.0.0.1',
+    metadata: transaction.metadata ?? '',
+    log: null,
+    fees: transaction.state === 'success' ? transaction.fees : null,
+    fees_split: null,
+    authorization,
+    customer: customerFields(books, transaction.email),
+    plan: null,
+    split: {},
+    order_id: null,
+    paidAt: iso(transaction.paidAt),
+    createdAt: iso(transaction.createdAt),
+    requested_amount: transaction.amount,
+    pos_transaction_data: null,
+    source: null,
+    fees_breakdown: null,
+    connect: null,
+    transaction_date: iso(transaction.createdAt),
+    plan_object: {},
+    subaccount: {},
   };
+};
 
-  const transactionFields = (transaction: TTransaction) => {
-    const authorization = transaction.authorizationCode
-      ? (authorizations.get(transaction.authorizationCode)?.fields ?? {})
-      : {};
-    return {
-      id: transaction.id,
-      domain: 'test',
-      status: transactionStatus(transaction),
-      reference: transaction.reference,
-      receipt_number: null,
-      amount: transaction.amount,
-      message: transaction.message,
-      gateway_response: transaction.gatewayResponse,
-      paid_at: iso(transaction.paidAt),
-      created_at: iso(transaction.createdAt),
-      channel: transaction.channel,
-      currency: transaction.currency,
-      ip_address: '127.0.0.1',
-      metadata: transaction.metadata ?? '',
-      log: null,
-      fees: transaction.state === 'success' ? transaction.fees : null,
-      fees_split: null,
-      authorization,
-      customer: customerFields(transaction.email),
-      plan: null,
-      split: {},
-      order_id: null,
-      paidAt: iso(transaction.paidAt),
-      createdAt: iso(transaction.createdAt),
-      requested_amount: transaction.amount,
-      pos_transaction_data: null,
-      source: null,
-      fees_breakdown: null,
-      connect: null,
-      transaction_date: iso(transaction.createdAt),
-      plan_object: {},
-      subaccount: {},
-    };
+/** What a new transaction is made of; its reference is random when none is given. */
+type TNewTransaction = {
+  reference: string | undefined;
+  amount: number;
+  currency?: string;
+  email: string;
+  channel: TTransaction['channel'];
+  metadata: unknown;
+};
+
+/** Records a new transaction awaiting its payer, refusing a reference already used. */
+const newTransaction = (books: TSimBooks, input: TNewTransaction): TTransaction => {
+  const { transactions, now } = books.base;
+  const reference = input.reference ?? randomCode(15);
+  if (transactions.has(reference)) throw duplicateReference();
+  customerFor(books, input.email);
+  const transaction: TTransaction = {
+    id: books.base.newId(),
+    reference,
+    amount: input.amount,
+    currency: input.currency ?? 'NGN',
+    email: input.email,
+    channel: input.channel,
+    metadata: input.metadata,
+    createdAt: now(),
+    paidAt: null,
+    state: 'awaiting',
+    nextStep: null,
+    stepsLeft: [],
+    card: null,
+    threeDs: null,
+    transferAccount: null,
+    authorizationCode: null,
+    gatewayResponse: 'Transaction in progress',
+    message: null,
+    fees: 0,
+    refunded: 0,
+    refundedProcessed: 0,
   };
+  transactions.set(reference, transaction);
+  books.transactionsById.set(transaction.id, transaction);
+  return transaction;
+};
 
-  const newTransaction = (input: {
-    reference: string | undefined;
-    amount: number;
-    currency?: string;
-    email: string;
-    channel: TTransaction['channel'];
-    metadata: unknown;
-  }): TTransaction => {
-    const reference = input.reference ?? randomCode(15);
-    if (transactions.has(reference)) throw duplicateReference();
-    customerFor(input.email);
-    const transaction: TTransaction = {
-      id: state.newId(),
-      reference,
-      amount: input.amount,
-      currency: input.currency ?? 'NGN',
-      email: input.email,
-      channel: input.channel,
-      metadata: input.metadata,
-      createdAt: now(),
-      paidAt: null,
-      state: 'awaiting',
-      nextStep: null,
-      stepsLeft: [],
-      card: null,
-      threeDs: null,
-      transferAccount: null,
-      authorizationCode: null,
-      gatewayResponse: 'Transaction in progress',
-      message: null,
-      fees: 0,
-      refunded: 0,
-      refundedProcessed: 0,
-    };
-    transactions.set(reference, transaction);
-    transactionsById.set(transaction.id, transaction);
-    return transaction;
+/** Records an authorization under a new code, and returns the code. */
+const issueAuthorization = (
+  authorizations: Map<string, TAuthorizationRecord>,
+  record: Omit<TAuthorizationRecord, 'fields' | 'declinedWith'>,
+  fields: Record<string, unknown>,
+) => {
+  const code = `AUTH_${randomCode(10)}`;
+  authorizations.set(code, {
+    ...record,
+    declinedWith: null,
+    fields: { authorization_code: code, ...fields },
+  });
+  return code;
+};
+
+/**
+ * Marks the transaction paid and credits the balance, less the fee; returns the sending of its
+ * charge.success, which the caller runs once its answer is out.
+ */
+const succeed = (books: TSimBooks, transaction: TTransaction, gatewayResponse: string) => {
+  const { base } = books;
+  transaction.state = 'success';
+  transaction.nextStep = null;
+  transaction.paidAt = base.now();
+  transaction.gatewayResponse = gatewayResponse;
+  transaction.fees = feeOf(transaction.amount);
+  base.funds.balance += transaction.amount - transaction.fees;
+  return () => base.send('charge.success', transactionFields(books, transaction));
+};
+
+/** A failed charge sends no notice: Paystack documents no event for it. */
+const fail = (transaction: TTransaction, gatewayResponse: string) => {
+  transaction.state = 'failed';
+  transaction.nextStep = null;
+  transaction.gatewayResponse = gatewayResponse;
+  transaction.message = gatewayResponse;
+};
+
+/** A transaction by its reference, or by its id. */
+const findTransaction = (books: TSimBooks, key: string) => {
+  const byReference = books.base.transactions.get(key);
+  if (byReference) return byReference;
+  return /^\d+$/.test(key) ? books.transactionsById.get(Number(key)) : undefined;
+};
+
+/** The simulator's shared state, and the ways its parts read and settle customers and transactions. */
+export const createSimState = (input: {
+  now: () => Date;
+  send: (event: string, data: unknown) => Promise<void>;
+  balance: number;
+}) => {
+  const state = simBase(input);
+  const books: TSimBooks = {
+    base: state,
+    transactionsById: new Map(),
+    customers: new Map(),
+    customersByCode: new Map(),
   };
-
-  const issueAuthorization = (
-    record: Omit<TAuthorizationRecord, 'fields' | 'declinedWith'>,
-    fields: Record<string, unknown>,
-  ) => {
-    const code = `AUTH_${randomCode(10)}`;
-    authorizations.set(code, {
-      ...record,
-      declinedWith: null,
-      fields: { authorization_code: code, ...fields },
-    });
-    return code;
-  };
-
-  /**
-   * Marks the transaction paid and credits the balance, less the fee; returns the sending of its
-   * charge.success, which the caller runs once its answer is out.
-   */
-  const succeed = (transaction: TTransaction, gatewayResponse: string) => {
-    transaction.state = 'success';
-    transaction.nextStep = null;
-    transaction.paidAt = now();
-    transaction.gatewayResponse = gatewayResponse;
-    transaction.fees = feeOf(transaction.amount);
-    state.funds.balance += transaction.amount - transaction.fees;
-    return () => state.send('charge.success', transactionFields(transaction));
-  };
-
-  /** A failed charge sends no notice: Paystack documents no event for it. */
-  const fail = (transaction: TTransaction, gatewayResponse: string) => {
-    transaction.state = 'failed';
-    transaction.nextStep = null;
-    transaction.gatewayResponse = gatewayResponse;
-    transaction.message = gatewayResponse;
-  };
-
-  const findTransaction = (key: string) => {
-    const byReference = transactions.get(key);
-    if (byReference) return byReference;
-    return /^\d+$/.test(key) ? transactionsById.get(Number(key)) : undefined;
-  };
-
   return Object.assign(state, {
-    customerFor,
-    findCustomer,
-    customerFields,
-    transactionFields,
-    newTransaction,
-    issueAuthorization,
-    succeed,
+    customerFor: (email: string) => customerFor(books, email),
+    findCustomer: (emailOrCode: string) => findCustomer(books, emailOrCode),
+    customerFields: (email: string) => customerFields(books, email),
+    transactionFields: (transaction: TTransaction) => transactionFields(books, transaction),
+    newTransaction: (transaction: TNewTransaction) => newTransaction(books, transaction),
+    issueAuthorization: (
+      record: Omit<TAuthorizationRecord, 'fields' | 'declinedWith'>,
+      fields: Record<string, unknown>,
+    ) => issueAuthorization(state.authorizations, record, fields),
+    succeed: (transaction: TTransaction, gatewayResponse: string) =>
+      succeed(books, transaction, gatewayResponse),
     fail,
-    findTransaction,
+    findTransaction: (key: string) => findTransaction(books, key),
   });
 };
