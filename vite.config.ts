@@ -15,6 +15,7 @@ const FIRST_SCREEN_MODULES = {
   'auth-prompt': 'src/web/features/auth/auth-prompt.tsx',
   'immediate-payment': 'src/web/features/payment/pay-now-screen.tsx',
   'side-panel': 'src/web/features/consent/consent-side-panel.tsx',
+  settled: 'src/web/features/consent/settled-screens.ts',
 } as const;
 /** Read by the server (src/server/routes/pages.ts); in .vite/, so never served. */
 const FIRST_SCREEN_CHUNKS_FILE = '.vite/first-screen-chunks.json';
@@ -179,7 +180,7 @@ function firstScreenGrouping(): Plugin {
       };
       const entry = closure(path.resolve('src/web/main.tsx'));
       const route = closure(path.resolve(FIRST_SCREEN_MODULES.route));
-      const parts = (['auth-prompt', 'immediate-payment', 'side-panel'] as const).map(
+      const parts = (['auth-prompt', 'immediate-payment', 'side-panel', 'settled'] as const).map(
         (name) => [name, closure(path.resolve(FIRST_SCREEN_MODULES[name]))] as const,
       );
       const count = new Map<string, number>();

@@ -21,7 +21,12 @@ const TARGET_KB = 100;
 
 /** The first screens the server may draw, by what their code holds. */
 type TScreen =
-  'summary' | 'auth-prompt' | 'immediate-payment' | 'auth-prompt+panel' | 'immediate-payment+panel';
+  | 'summary'
+  | 'settled'
+  | 'auth-prompt'
+  | 'immediate-payment'
+  | 'auth-prompt+panel'
+  | 'immediate-payment+panel';
 
 type TManifestChunk = {
   file: string;
@@ -116,8 +121,13 @@ function main() {
   const screens: { screen: TScreen; title: string; files: readonly string[] }[] = [
     {
       screen: 'summary',
-      title: 'Missing Client ID, Consent Not Found, Consent Granted, the summary',
+      title: 'Missing Client ID, Consent Not Found, the summary',
       files: [],
+    },
+    {
+      screen: 'settled',
+      title: 'Consent Granted, Revoked or Declined',
+      files: parts.settled ?? [],
     },
     { screen: 'auth-prompt', title: 'the auth prompt', files: parts['auth-prompt'] ?? [] },
     {

@@ -37,6 +37,16 @@ export type TPayNowView =
   | 'three_ds'
   | 'processing';
 
+/** The views of Pay with Card's own steps. */
+const CARD_STEP_VIEWS: readonly TPayNowView[] = ['card', 'card_pin', 'otp', 'three_ds'];
+
+/**
+ * Whether the screen draws Pay with Card's steps: at one of them, or while Retry Payment sends the
+ * card again from wherever the payer is (its 'retrying' line), short of the processing view.
+ */
+export const showsCardSteps = (state: Pick<TPayNowState, 'view' | 'card'>): boolean =>
+  CARD_STEP_VIEWS.includes(state.view) || (state.card.resending && state.view !== 'processing');
+
 /** The card entered on this page last, as it was sent (envelopes only), and how it shows. */
 export type TStoredCard = {
   cardDetails: TEncryptedCard;

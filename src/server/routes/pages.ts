@@ -140,7 +140,7 @@ const escapeHtml = (text: string) =>
 
 /** The build's scripts of the first screens by name (vite.config.ts FIRST_SCREEN_MODULES). */
 type TFirstScreenChunks = Partial<
-  Record<'route' | 'auth-prompt' | 'immediate-payment' | 'side-panel', string[]>
+  Record<'route' | 'auth-prompt' | 'immediate-payment' | 'side-panel' | 'settled', string[]>
 >;
 
 function firstScreenChunks(webDir: string): TFirstScreenChunks {
@@ -407,6 +407,7 @@ async function drawFirstScreen(
   const screenChunks = [
     ...(parts.includes('auth-prompt') ? (chunks['auth-prompt'] ?? []) : []),
     ...(parts.includes('immediate-payment') ? (chunks['immediate-payment'] ?? []) : []),
+    ...(parts.includes('settled') ? (chunks.settled ?? []) : []),
   ];
   const consent =
     answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;

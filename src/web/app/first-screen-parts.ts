@@ -29,5 +29,8 @@ export function firstScreenParts(
   if (screen.kind === 'auth-prompt') parts.push('auth-prompt');
   if (screen.kind === 'immediate-payment') parts.push('immediate-payment');
   if (hasSidePanel(params, screen)) parts.push('side-panel');
+  if (screen.kind === 'granted' || screen.kind === 'revoked' || screen.kind === 'declined') {
+    parts.push('settled');
+  }
   return parts;
 }

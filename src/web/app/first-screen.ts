@@ -19,5 +19,10 @@ export async function loadFirstScreen(parts: readonly TFirstScreenPart[]): Promi
     parts.includes('side-panel') && wide
       ? import('../features/consent/consent-page').then((page) => page.ConsentSidePanel.preload())
       : null,
+    parts.includes('settled')
+      ? import('../features/consent/consent-page-screen').then((screen) =>
+          screen.loadSettledScreens(),
+        )
+      : null,
   ]);
 }

@@ -10,11 +10,8 @@ import { Button } from '../../ui/button';
 import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 import type { usePasskeySupport } from '../../ui/use-passkey-support';
-import { ConsentDeclinedScreen } from './consent-declined-screen';
-import { ConsentGrantedScreen } from './consent-granted-screen';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
 import { ConsentOverview } from './consent-overview';
-import { ConsentRevokedScreen } from './consent-revoked-screen';
 import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 
@@ -22,6 +19,28 @@ import { MissingClientIdScreen } from './missing-client-id-screen';
 const NoPasskeyNotice = preloadable(() =>
   import('../../ui/no-passkey-notice').then((module) => module.NoPasskeyNotice),
 );
+/**
+ * A settled consent's screens (settled-screens.ts): loaded before the page hydrates where the first
+ * screen is one (app/first-screen.ts), else once the page is usable (loadSettledScreens).
+ */
+const ConsentGrantedScreen = preloadable(() =>
+  import('./settled-screens').then((module) => module.ConsentGrantedScreen),
+);
+const ConsentRevokedScreen = preloadable(() =>
+  import('./settled-screens').then((module) => module.ConsentRevokedScreen),
+);
+const ConsentDeclinedScreen = preloadable(() =>
+  import('./settled-screens').then((module) => module.ConsentDeclinedScreen),
+);
+
+/** Loads a settled consent's screens now: what a grant or a decline on this page shows next. */
+export const loadSettledScreens = () =>
+  Promise.all([
+    ConsentGrantedScreen.preload(),
+    ConsentRevokedScreen.preload(),
+    ConsentDeclinedScreen.preload(),
+  ]);
+
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
 const ConsentFlow = preloadable(() =>
   import('./consent-flow').then((module) => module.ConsentFlow),
@@ -92,25 +111,33 @@ export function consentPageScreen(shown: TConsentScreen, page: TScreenPage): Rea
       );
     case 'granted':
       return (
-        <ConsentGrantedScreen
-          consent={shown.consent}
-          embed={params.embed}
-          signedIn={page.signedIn}
-          returnTo={returnAddress(page.returnUrl, params.embed, shown.consent)}
-          onComplete={() => page.completed(shown.consent)}
-        />
+        <PartBoundary loading={<LoadingScreen />}>
+          <ConsentGrantedScreen
+            consent={shown.consent}
+            embed={params.embed}
+            signedIn={page.signedIn}
+            returnTo={returnAddress(page.returnUrl, params.embed, shown.consent)}
+            onComplete={() => page.completed(shown.consent)}
+          />
+        </PartBoundary>
       );
     case 'revoked':
-      return <ConsentRevokedScreen consent={shown.consent} />;
+      return (
+        <PartBoundary loading={<LoadingScreen />}>
+          <ConsentRevokedScreen consent={shown.consent} />
+        </PartBoundary>
+      );
     case 'declined':
       return (
-        <ConsentDeclinedScreen
-          consent={shown.consent}
-          embed={params.embed}
-          returnTo={returnAddress(page.returnUrl, params.embed, shown.consent)}
-          // The parent hears the decline as the spec words it (§8 'Consent was rejected by user').
-          onClose={() => page.reportFailure(PAGE_ERRORS.CONSENT_REJECTED.message)}
-        />
+        <PartBoundary loading={<LoadingScreen />}>
+          <ConsentDeclinedScreen
+            consent={shown.consent}
+            embed={params.embed}
+            returnTo={returnAddress(page.returnUrl, params.embed, shown.consent)}
+            // The parent hears the decline as the spec words it (§8 'Consent was rejected by user').
+            onClose={() => page.reportFailure(PAGE_ERRORS.CONSENT_REJECTED.message)}
+          />
+        </PartBoundary>
       );
     case 'auth-prompt':
       return authPromptScreen(shown, page);

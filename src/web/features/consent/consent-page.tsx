@@ -22,7 +22,12 @@ import type {
 } from '../../contracts/consent-slots';
 import { ScreenMain } from '../../ui/screen-main';
 import { ConsentHeader, MerchantByline } from './consent-header';
-import { consentPageScreen, type TScreenPage, type TSignInAsked } from './consent-page-screen';
+import {
+  consentPageScreen,
+  loadSettledScreens,
+  type TScreenPage,
+  type TSignInAsked,
+} from './consent-page-screen';
 import { ConsentPageFrame } from './consent-page-frame';
 import { CONSENT_ERROR_TITLE, FailedScreen } from './failed-screen';
 import { LoadingScreen } from './loading-screen';
@@ -85,6 +90,8 @@ export function ConsentPage({
   // The offer after a payment that granted the consent, once settled, gives way to Consent Granted.
   const [offerSettled, setOfferSettled] = useState(false);
   useConsentPageMessages({ params, consentId, consent, embedOrigins, postToParent, rootRef });
+  // What a grant or a decline shows next, once this screen is usable (its own part).
+  useEffect(() => void loadSettledScreens().catch(() => undefined), []);
   const signIn = usePromptSignIn(screens, consent, productName, params, query.refetch);
   const prompts = usePayNowPrompts(screens);
 

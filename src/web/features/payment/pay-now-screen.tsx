@@ -3,7 +3,7 @@ import {
   type TChipReaderTransport,
 } from '../../../domain/chip-reader-transports';
 import { formatNaira } from '../../../domain/money';
-import { payNowHeader, type TPayNowState } from '../../../domain/pay-now-screen';
+import { payNowHeader, showsCardSteps, type TPayNowState } from '../../../domain/pay-now-screen';
 import type { TConsent, TPayment } from '../../../domain/schemas/consent';
 import { usePublicConfig } from '../../api/auth';
 import type { TPayer } from '../../api/payments';
@@ -13,10 +13,11 @@ import { PartBoundary } from '../../ui/part-boundary';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import { Spinner } from '../../ui/spinner';
 import { useWebBluetooth } from '../../ui/document-context';
-import { CardSteps } from './pay-now-card-steps';
+import { CardStepLoading } from './pay-now-loading';
 import { PaymentMethods } from './pay-now-methods';
-import { ProcessingStep } from './pay-now-processing-step';
+import { CardSteps } from './pay-now-views';
 import { TransferStep } from './pay-now-transfer-step';
+import { ProcessingStep } from './pay-now-processing-step';
 import { useCardCharge } from './use-card-charge';
 import { usePayNowChoices } from './use-pay-now-choices';
 import { usePayNowGrant } from './use-pay-now-grant';
@@ -177,7 +178,11 @@ export function PayNowScreen(props: TPayNowScreenProps) {
         <TransferStep state={state} calls={calls} dispatch={dispatch} />
       ) : null}
 
-      <CardSteps state={state} card={card} dispatch={dispatch} />
+      {showsCardSteps(state) ? (
+        <PartBoundary loading={<CardStepLoading />}>
+          <CardSteps state={state} card={card} dispatch={dispatch} />
+        </PartBoundary>
+      ) : null}
 
       {view === 'processing' ? (
         <ProcessingStep

@@ -7,6 +7,7 @@ import { preloadable } from '../../ui/preloadable';
 export const TransferDetailsView = preloadable(() =>
   import('./transfer-details-view').then((module) => module.TransferDetailsView),
 );
+
 export const CardFormView = preloadable(() =>
   import('../../ui/card/card-form-view').then((module) => module.CardFormView),
 );
@@ -20,6 +21,12 @@ export const ThreeDsView = preloadable(() =>
   import('../../ui/card/card-step-views').then((module) => module.ThreeDsView),
 );
 
+// The card's steps themselves, with the lines said while its bank answers: only once the payer
+// chose 'Pay with Card' (or Retry Payment sent the card again).
+export const CardSteps = preloadable(() =>
+  import('./pay-now-card-steps').then((module) => module.CardSteps),
+);
+
 // What follows a payment (save the card, link the account): only after it is made.
 export const AfterPaymentPrompt = preloadable(() =>
   import('./after-payment-prompt').then((module) => module.AfterPaymentPrompt),
@@ -28,6 +35,7 @@ export const AfterPaymentPrompt = preloadable(() =>
 /** Loads the card's views together, for 'Pay with Card' to open them at once. */
 export const loadCardViews = () =>
   Promise.all([
+    CardSteps.preload(),
     CardFormView.preload(),
     AskedPinView.preload(),
     OtpView.preload(),
