@@ -10,7 +10,8 @@ import ts from 'typescript';
 
 export type TLongFunction = { file: string; name: string; line: number; lines: number };
 
-const testFile = /\.(test|spec|check)\.tsx?$|\.d\.ts$/;
+// Tests, the provider contract suites (describe blocks run by each adapter's tests) and types.
+const testFile = /\.(test|spec|check|contract)\.tsx?$|\.d\.ts$/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
