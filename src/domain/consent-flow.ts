@@ -148,11 +148,49 @@ export function initialConsentFlow(consent: TConsent): TConsentFlowState {
 const nextOpen = (state: TConsentFlowState, completed: readonly TConsentStep[]) =>
   state.steps.find((s) => !completed.includes(s)) ?? state.steps.at(-1) ?? null;
 
+/** Whether the grant is being signed or processed: the steps wait for it. */
+const grantBusy = (state: TConsentFlowState) =>
+  state.grant === 'signing' || state.grant === 'processing';
+
+type TActionOf<T extends TConsentFlowAction['type']> = Extract<TConsentFlowAction, { type: T }>;
+
+/** The consent page's steps, choices and grant, moved by one action to the handler of its group. */
 export function consentFlowReducer(
   state: TConsentFlowState,
   action: TConsentFlowAction,
 ): TConsentFlowState {
-  const busy = state.grant === 'signing' || state.grant === 'processing';
+  switch (action.type) {
+    case 'step_confirmed':
+    case 'step_opened':
+    case 'paid_from_approved_account':
+      return onSteps(state, action);
+    case 'schedule_confirmed':
+    case 'schedule_back':
+    case 'linking_toggled':
+      return onFutureView(state, action);
+    case 'future_account_toggled':
+    case 'future_account_linked':
+    case 'immediate_account_chosen':
+    case 'immediate_account_cleared':
+      return onAccounts(state, action);
+    case 'grant_requested':
+    case 'grant_signed':
+    case 'grant_succeeded':
+    case 'grant_failed':
+    case 'grant_retry':
+      return onGrant(state, action);
+    case 'passkey_created':
+    case 'pay_without_signature':
+      return onSignatureBlocked(state, action);
+  }
+}
+
+/** Moving through the steps: one confirmed, one opened, or those a payment from an approved account answered. */
+function onSteps(
+  state: TConsentFlowState,
+  action: TActionOf<'step_confirmed' | 'step_opened' | 'paid_from_approved_account'>,
+): TConsentFlowState {
+  const busy = grantBusy(state);
   switch (action.type) {
     case 'step_confirmed': {
       if (!state.current || busy) return state;
@@ -173,33 +211,6 @@ export function consentFlowReducer(
       if (!reachable) return state;
       return { ...state, current: action.step, futureView: 'schedule' };
     }
-    case 'schedule_confirmed':
-      return state.current === 'future_payments' ? { ...state, futureView: 'accounts' } : state;
-    case 'schedule_back':
-      return { ...state, futureView: 'schedule' };
-    case 'linking_toggled':
-      if (state.current !== 'future_payments' || state.futureView === 'schedule') return state;
-      return { ...state, futureView: action.open ? 'linking' : 'accounts' };
-    case 'future_account_toggled': {
-      const chosen = state.futureAccountIds.includes(action.accountId);
-      return {
-        ...state,
-        futureAccountIds: chosen
-          ? state.futureAccountIds.filter((id) => id !== action.accountId)
-          : [...state.futureAccountIds, action.accountId],
-      };
-    }
-    case 'future_account_linked':
-      return state.futureAccountIds.includes(action.accountId)
-        ? state
-        : { ...state, futureAccountIds: [...state.futureAccountIds, action.accountId] };
-    case 'immediate_account_chosen':
-      return {
-        ...state,
-        immediateAccount: { accountId: action.accountId, accountNumber: action.accountNumber },
-      };
-    case 'immediate_account_cleared':
-      return { ...state, immediateAccount: null };
     case 'paid_from_approved_account': {
       if (busy || state.grant === 'completing') return state;
       const hasFuture = state.steps.includes('future_payments');
@@ -223,8 +234,71 @@ export function consentFlowReducer(
         futureView: 'schedule',
       };
     }
+  }
+}
+
+/** The future-payments step's views: its schedule, its accounts, the linking panel. */
+function onFutureView(
+  state: TConsentFlowState,
+  action: TActionOf<'schedule_confirmed' | 'schedule_back' | 'linking_toggled'>,
+): TConsentFlowState {
+  switch (action.type) {
+    case 'schedule_confirmed':
+      return state.current === 'future_payments' ? { ...state, futureView: 'accounts' } : state;
+    case 'schedule_back':
+      return { ...state, futureView: 'schedule' };
+    case 'linking_toggled':
+      if (state.current !== 'future_payments' || state.futureView === 'schedule') return state;
+      return { ...state, futureView: action.open ? 'linking' : 'accounts' };
+  }
+}
+
+/** The accounts chosen: the repayment accounts, and the one the immediate payment is paid from. */
+function onAccounts(
+  state: TConsentFlowState,
+  action: TActionOf<
+    | 'future_account_toggled'
+    | 'future_account_linked'
+    | 'immediate_account_chosen'
+    | 'immediate_account_cleared'
+  >,
+): TConsentFlowState {
+  switch (action.type) {
+    case 'future_account_toggled': {
+      const chosen = state.futureAccountIds.includes(action.accountId);
+      return {
+        ...state,
+        futureAccountIds: chosen
+          ? state.futureAccountIds.filter((id) => id !== action.accountId)
+          : [...state.futureAccountIds, action.accountId],
+      };
+    }
+    case 'future_account_linked':
+      return state.futureAccountIds.includes(action.accountId)
+        ? state
+        : { ...state, futureAccountIds: [...state.futureAccountIds, action.accountId] };
+    case 'immediate_account_chosen':
+      return {
+        ...state,
+        immediateAccount: { accountId: action.accountId, accountNumber: action.accountNumber },
+      };
+    case 'immediate_account_cleared':
+      return { ...state, immediateAccount: null };
+  }
+}
+
+/** The grant: asked for, signed, granted, refused, or tried again. */
+function onGrant(
+  state: TConsentFlowState,
+  action: TActionOf<
+    'grant_requested' | 'grant_signed' | 'grant_succeeded' | 'grant_failed' | 'grant_retry'
+  >,
+): TConsentFlowState {
+  switch (action.type) {
     case 'grant_requested':
-      return busy ? state : { ...state, grant: 'signing', error: null, signatureBlock: null };
+      return grantBusy(state)
+        ? state
+        : { ...state, grant: 'signing', error: null, signatureBlock: null };
     case 'grant_signed':
       return state.grant === 'signing' ? { ...state, grant: 'processing' } : state;
     case 'grant_succeeded':
@@ -238,6 +312,15 @@ export function consentFlowReducer(
       };
     case 'grant_retry':
       return { ...state, grant: 'idle', error: null, signatureBlock: null };
+  }
+}
+
+/** A refused grant's way on: a new passkey to sign with, or paying without a signature. */
+function onSignatureBlocked(
+  state: TConsentFlowState,
+  action: TActionOf<'passkey_created' | 'pay_without_signature'>,
+): TConsentFlowState {
+  switch (action.type) {
     case 'passkey_created': {
       if (state.grant !== 'failed') return state;
       const waits =
