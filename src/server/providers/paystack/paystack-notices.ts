@@ -1,6 +1,17 @@
-import type { TProviderNotice, TRawNotice, TRequeryOutcome, TTransferSender } from '../payments';
+import type {
+  TNoticesPort,
+  TProviderNotice,
+  TRawNotice,
+  TRefundOutcome,
+  TRequeryOutcome,
+  TTransferSender,
+} from '../payments';
+import { bankCodeOf, paystackBankList } from './banks';
 import type { TPaystackAuthorization, TPaystackTransaction } from './paystack-api';
-import { cardDeclineReason } from './paystack-declines';
+import { PaystackNoAnswer, segment } from './paystack-client';
+import { cardDeclineReason, isUnknownReference } from './paystack-declines';
+import { payerOfPaystackEmail, type TPaystack } from './paystack-shared';
+import { listRefunds, referenceOfNote, refundOutcome } from './refunds';
 import { fromPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
 
@@ -264,5 +275,70 @@ function takenOutcome(transaction: TPaystackTransaction): TRequeryOutcome | null
     providerReference: transaction.reference,
     amount: transaction.amount,
     givenBack: transaction.status === 'reversed',
+  };
+}
+
+/**
+ * A charge.success read from Paystack's record of its transaction (Verify Transaction), as
+ * Paystack asks before value is given: what arrived is what the record holds. A transaction
+ * Paystack does not know is nothing to act on; no answer leaves the notice unanswered (it is
+ * sent again).
+ */
+async function noticedTransaction(
+  ps: TPaystack,
+  read: {
+    event: string;
+    providerReference: string;
+  },
+): Promise<TProviderNotice> {
+  const answer = await ps.client.read<TPaystackTransaction>(
+    `/transaction/verify/${segment(read.providerReference)}`,
+  );
+  if (answer.ok) return transactionNotice(read.event, answer.data, (name) => bankCodeOf(ps, name));
+  if (isUnknownReference(answer)) return { kind: 'ignored', event: read.event };
+  throw new PaystackNoAnswer(`verify ${read.providerReference}`, answer.message);
+}
+
+/**
+ * A refund notice names the refunded transaction, not the refund: every refund of ours of it
+ * (our reference in its merchant note) is told of as Paystack's record of it stands. Two
+ * refunds of one amount are each ended by their own record, whichever the notice was about.
+ * No answer from Paystack leaves the notice unanswered (it is sent again).
+ */
+async function noticedRefunds(
+  ps: TPaystack,
+  read: {
+    event: string;
+    transactionReference: string;
+  },
+): Promise<TProviderNotice> {
+  const ours: Array<{ reference: string; outcome: TRefundOutcome }> = [];
+  for await (const refund of listRefunds(ps, read.transactionReference)) {
+    const reference = referenceOfNote('refund', refund.merchant_note);
+    if (reference) ours.push({ reference, outcome: refundOutcome(refund) });
+  }
+  if (ours.length === 0) return { kind: 'ignored', event: read.event };
+  return { kind: 'refunds', refunds: ours };
+}
+
+/** Paystack's webhooks, verified by their signature and read in the port's words. */
+export function paystackNotices(ps: TPaystack): TNoticesPort {
+  return {
+    provider: 'paystack',
+    async readNotice(notice) {
+      // A transfer's sender is named by its bank's name: the bank list gives the code. Asked for
+      // only for a notice that is Paystack's, and a notice is read whether or not the list
+      // answers (without it, the sender is not named).
+      const signature = notice.headers['x-paystack-signature'];
+      if (!isPaystackSignature(notice.body, signature, ps.secretKey)) return null;
+      if (!ps.bankList) await paystackBankList(ps).catch(() => null);
+      const read = readVerifiedPaystackNotice(notice.body, {
+        bankCodeOf: (name) => bankCodeOf(ps, name),
+        payerOfEmail: payerOfPaystackEmail,
+      });
+      if (read?.kind === 'transaction_of') return noticedTransaction(ps, read);
+      if (read?.kind === 'refunds_of') return noticedRefunds(ps, read);
+      return read;
+    },
   };
 }

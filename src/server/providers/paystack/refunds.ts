@@ -1,0 +1,173 @@
+import { CURRENCY_CODE } from '../../../domain/constants';
+import type { TRefundOutcome, TRefundsPort, TTransferSender } from '../payments';
+import type { TPaystackRefund } from './paystack-api';
+import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
+import { fromPaystackReference, toPaystackReference } from './paystack-references';
+import { paystackBankList } from './banks';
+import type { TPaystack } from './paystack-shared';
+
+/**
+ * Paystack takes no reference of ours on a refund: ours rides in its merchant note, with what it
+ * is, a merchant's refund (TRefundsPort) or money given back because we did not keep it (a card
+ * charge or a debit refunded whole, a transfer returned): only the first is a refund line of the
+ * settlement report and a refund notice; the second marks its charge given back.
+ */
+type TRefundKind = 'refund' | 'giveback';
+const refundNote = (kind: TRefundKind, reference: string) =>
+  `oya-${kind}:${toPaystackReference(reference)}`;
+/** Our reference from a refund's merchant note, when it is a refund of `kind` of ours. */
+export const referenceOfNote = (kind: TRefundKind, note: string | null | undefined) =>
+  note?.startsWith(`oya-${kind}:`)
+    ? fromPaystackReference(note.slice(`oya-${kind}:`.length))
+    : null;
+
+/** A refund as Paystack holds it, in the port's words. */
+export function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
+  const providerReference = String(refund.id);
+  if (refund.status === 'processed') return { kind: 'processed', providerReference };
+  if (refund.status === 'failed') {
+    return { kind: 'failed', providerReference, reason: 'refused by Paystack' };
+  }
+  // needs-attention: Paystack could not pay it back on its own and waits to be told the account.
+  const awaiting = refund.status === 'needs-attention' ? 'account' : null;
+  return { kind: 'pending', providerReference, awaiting };
+}
+
+/** Paystack's refunds, optionally of one transaction. */
+export const listRefunds = (ps: TPaystack, transaction?: string) =>
+  ps.client.list<TPaystackRefund>('/refund', transaction ? { transaction } : {});
+
+/** Our refund of `kind` asked for with `reference`, among Paystack's (of one transaction). */
+async function findRefund(
+  ps: TPaystack,
+  kind: TRefundKind,
+  reference: string,
+  transaction?: string,
+) {
+  const note = refundNote(kind, reference);
+  for await (const refund of listRefunds(ps, transaction)) {
+    if (refund.merchant_note === note) return refund;
+  }
+  return null;
+}
+
+/**
+ * Gives back `amount` (all when undefined) of the transaction Paystack calls `transaction`,
+ * once for our `reference`: Paystack takes no reference of ours on a refund, so ours rides in
+ * its merchant note, and a refund already asked for with it is answered instead of asked again.
+ */
+async function refundOnce(
+  ps: TPaystack,
+  request: {
+    kind: TRefundKind;
+    transaction: string;
+    amount: number | undefined;
+    /** The transaction's: naira unless a notice told of money in another currency. */
+    currency?: string;
+    reference: string;
+    reason: string | null;
+    /** Where the money goes if Paystack cannot pay it back on its own (a transfer's sender). */
+    account?: TTransferSender | null;
+  },
+): Promise<TRefundOutcome> {
+  const earlier = await findRefund(ps, request.kind, request.reference, request.transaction);
+  if (earlier?.status === 'needs-attention' && request.account) {
+    return retryWithAccount(ps, earlier, request.account);
+  }
+  if (earlier) return refundOutcome(earlier);
+  let answer: TPaystackAnswer<TPaystackRefund>;
+  try {
+    answer = await ps.client.write<TPaystackRefund>('/refund', {
+      transaction: request.transaction,
+      ...(request.amount === undefined ? {} : { amount: request.amount }),
+      currency: request.currency ?? CURRENCY_CODE,
+      merchant_note: refundNote(request.kind, request.reference),
+      ...(request.reason ? { customer_note: request.reason } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof PaystackNoAnswer)) throw error;
+    const asked = await findRefund(ps, request.kind, request.reference, request.transaction);
+    if (!asked) throw error;
+    return refundOutcome(asked);
+  }
+  if (!answer.ok) return { kind: 'failed', providerReference: null, reason: answer.message };
+  return refundOutcome(answer.data);
+}
+
+/**
+ * A refund Paystack holds because it could not pay it back on its own (needs-attention) is
+ * retried with the account to pay (Retry Refund, POST /refund/retry_with_customer_details/{id}),
+ * whose bank Paystack names by its own id. Refused (retried already, no longer waiting), it is
+ * answered as Paystack now holds it; a bank Paystack does not list leaves it waiting.
+ */
+async function retryWithAccount(
+  ps: TPaystack,
+  refund: TPaystackRefund,
+  account: TTransferSender,
+): Promise<TRefundOutcome> {
+  await paystackBankList(ps);
+  const bankId = ps.bankList?.ids.get(account.institutionCode);
+  if (bankId === undefined) return refundOutcome(refund);
+  const path = `/refund/retry_with_customer_details/${segment(String(refund.id))}`;
+  const retried = await ps.client.write<TPaystackRefund>(path, {
+    refund_account_details: {
+      currency: CURRENCY_CODE,
+      account_number: account.accountNumber,
+      bank_id: String(bankId),
+    },
+  });
+  if (retried.ok) return refundOutcome(retried.data);
+  const now = await ps.client.read<TPaystackRefund>(`/refund/${segment(String(refund.id))}`);
+  return refundOutcome(now.ok ? now.data : refund);
+}
+
+/** Gives money back whole or in part because we do not keep it; throws when refused. */
+export async function giveBack(
+  ps: TPaystack,
+  request: Omit<Parameters<typeof refundOnce>[1], 'kind'>,
+): Promise<void> {
+  const outcome = await refundOnce(ps, { kind: 'giveback', ...request });
+  if (outcome.kind === 'failed') {
+    throw new Error(`Paystack refused to give back ${request.transaction}: ${outcome.reason}`);
+  }
+}
+
+/** The transaction a refund gave back from, as Paystack names it: its id, or its reference. */
+export function refundTransactionKey(refund: TPaystackRefund): string | number | null {
+  const { transaction } = refund;
+  if (transaction === null || transaction === undefined)
+    return refund.transaction_reference ?? null;
+  if (typeof transaction === 'object') return transaction.id ?? transaction.reference ?? null;
+  return transaction;
+}
+
+/** A merchant's refunds, our reference in each refund's merchant note. */
+export function paystackRefunds(ps: TPaystack): TRefundsPort {
+  return {
+    provider: 'paystack',
+    refund: async ({ reference, providerReference, channel, amount, sender, reason }) =>
+      ps.closed.has(reference)
+        ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
+        : refundOnce(ps, {
+            kind: 'refund',
+            // A transfer is known by its one-time account's reference, ours: Paystack's charge
+            // that opened the account carries it in Paystack's characters.
+            transaction:
+              channel === 'transfer' ? toPaystackReference(providerReference) : providerReference,
+            amount,
+            reference,
+            reason,
+            account: sender,
+          }),
+
+    // Asked about only once the refund has waited minutes (the reconciler), long after its own
+    // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its
+    // reference is ps.closed here, so no late call of this process asks for it again.
+    async requeryRefund(reference) {
+      const found = await findRefund(ps, 'refund', reference);
+      if (found) return refundOutcome(found);
+      ps.closed.add(reference);
+      return { kind: 'failed', providerReference: null, reason: 'never arrived' };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { TSettlementLine, TSettlementPort } from '../payments';
+import type { TPaystackTransaction, TPaystackTransfer } from './paystack-api';
+import { fromPaystackReference } from './paystack-references';
+import { ourChannel } from './paystack-notices';
+import type { TPaystack } from './paystack-shared';
+import { listRefunds, referenceOfNote, refundTransactionKey } from './refunds';
+
+/** The settlement report: Paystack's lists of transactions, transfers and refunds. */
+export function paystackSettlement(ps: TPaystack): TSettlementPort {
+  return {
+    provider: 'paystack',
+    async settlementReport() {
+      const lines: TSettlementLine[] = [];
+      // Transactions given back whole by us (not a merchant's refunds, which are lines of their own).
+      const givenBack = new Set<string>();
+      for await (const refund of listRefunds(ps)) {
+        if (refund.status !== 'processed') continue;
+        if (referenceOfNote('giveback', refund.merchant_note)) {
+          givenBack.add(String(refundTransactionKey(refund)));
+        }
+        const reference = referenceOfNote('refund', refund.merchant_note);
+        if (reference)
+          lines.push({ channel: 'refund', reference, amount: refund.amount, givenBack: false });
+      }
+      for await (const transaction of ps.client.list<TPaystackTransaction>('/transaction')) {
+        const reference = fromPaystackReference(transaction.reference);
+        const channel = ourChannel(transaction.metadata);
+        if (!reference || (channel !== 'card' && channel !== 'debit')) continue;
+        if (transaction.status !== 'success' && transaction.status !== 'reversed') continue;
+        lines.push({
+          channel,
+          reference,
+          amount: transaction.amount,
+          givenBack: givenBack.has(String(transaction.id)) || givenBack.has(transaction.reference),
+        });
+      }
+      for await (const transfer of ps.client.list<TPaystackTransfer>('/transfer')) {
+        const reference = fromPaystackReference(transfer.reference);
+        if (!reference || (transfer.status !== 'success' && transfer.status !== 'reversed'))
+          continue;
+        lines.push({
+          channel: 'payout',
+          reference,
+          amount: transfer.amount,
+          givenBack: transfer.status === 'reversed',
+        });
+      }
+      return lines;
+    },
+  };
+}

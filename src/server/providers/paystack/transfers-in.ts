@@ -1,0 +1,70 @@
+import type { TTransferAccount, TTransfersInPort } from '../payments';
+import type { TPaystackCharge } from './paystack-api';
+import { PaystackNoAnswer } from './paystack-client';
+import { isDuplicateReference } from './paystack-declines';
+import { toPaystackReference } from './paystack-references';
+import { chargeByReference, PAYSTACK_PAYER_EMAIL, type TPaystack } from './paystack-shared';
+import { giveBack } from './refunds';
+
+/** How long a one-time account takes money at most (the spec's 30 minutes; Paystack's too). */
+export const PAYSTACK_TRANSFER_ACCOUNT_MS = 30 * 60_000;
+
+/** One-time accounts by Pay with Transfer, and money we do not take given back. */
+export function paystackTransfersIn(ps: TPaystack): TTransfersInPort {
+  return {
+    provider: 'paystack',
+    async openTransferAccount({ reference, amount, notAfter }) {
+      const known = ps.transferAccounts.get(reference);
+      if (known) return known;
+      const providerReference = toPaystackReference(reference);
+      const ownExpiry = ps.clock.now().getTime() + PAYSTACK_TRANSFER_ACCOUNT_MS;
+      const expiresAt = new Date(Math.min(ownExpiry, notAfter?.getTime() ?? ownExpiry));
+      let charge: TPaystackCharge;
+      try {
+        const answer = await ps.client.write<TPaystackCharge>('/charge', {
+          email: PAYSTACK_PAYER_EMAIL,
+          amount,
+          reference: providerReference,
+          bank_transfer: { account_expires_at: expiresAt.toISOString() },
+          metadata: { oya_channel: 'transfer' },
+        });
+        if (!answer.ok && !isDuplicateReference(answer)) {
+          throw new Error(`Paystack opened no account for a transfer: ${answer.message}`);
+        }
+        charge = answer.ok ? answer.data : await chargeByReference(ps, providerReference);
+      } catch (error) {
+        if (!(error instanceof PaystackNoAnswer)) throw error;
+        charge = await chargeByReference(ps, providerReference);
+      }
+      if (!charge.account_number) {
+        throw new PaystackNoAnswer(
+          `the transfer account ${providerReference}`,
+          'no account number',
+        );
+      }
+      const account: TTransferAccount = {
+        bankName: charge.bank?.name ?? 'Paystack',
+        accountNumber: charge.account_number,
+        // The name the payer's bank shows is Paystack's, not the one we asked for.
+        accountName: charge.account_name ?? 'Paystack Checkout',
+        expiresAt: charge.account_expires_at ? new Date(charge.account_expires_at) : expiresAt,
+      };
+      ps.transferAccounts.set(reference, account);
+      return account;
+    },
+
+    // Paystack itself sends back a transfer of another amount or one after the account expired,
+    // and tells us of neither; what reaches us and is not taken (a payment paid otherwise, a
+    // link's test transfer from another account) is refunded whole, once per transfer.
+    returnTransfer: async ({ providerReference, amount, currency, reason }) => {
+      await giveBack(ps, {
+        transaction: providerReference,
+        amount,
+        currency,
+        reference: `${providerReference}.returned`,
+        reason: `Returned: ${reason.replace(/_/g, ' ')}`,
+      });
+      return { returned: true };
+    },
+  };
+}
