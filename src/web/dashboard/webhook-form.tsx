@@ -87,6 +87,50 @@ export function WebhookForm({
     >
       <h3 id={`${id}-title`}>{title}</h3>
       {extraFields}
+      <WebhookUrlField
+        id={id}
+        url={url}
+        urlError={urlError}
+        onChange={(value) => {
+          setUrl(value);
+          setUrlInvalid(false);
+        }}
+      />
+      <WebhookEventsFieldset
+        id={id}
+        every={every}
+        chosen={chosen}
+        eventsInvalid={eventsInvalid}
+        onEvery={setEvery}
+        onToggle={toggle}
+      />
+      <div className="dash-actions">
+        <Button type="submit" disabled={busy}>
+          {busy ? DASHBOARD_TEXTS.working : submitLabel}
+        </Button>
+        <Button variant="secondary" disabled={busy} onClick={onCancel}>
+          {DASHBOARD_TEXTS.webhookCancel}
+        </Button>
+      </div>
+      <FormError message={failure && !refused ? messageOf(failure) : null} />
+    </form>
+  );
+}
+
+/** The webhook's URL, its hint, and what is wrong with it, announced. */
+function WebhookUrlField({
+  id,
+  url,
+  urlError,
+  onChange,
+}: {
+  id: string;
+  url: string;
+  urlError: string | null;
+  onChange: (url: string) => void;
+}) {
+  return (
+    <>
       <label className="dash-field">
         {DASHBOARD_TEXTS.webhookUrlLabel}
         <input
@@ -99,10 +143,7 @@ export function WebhookForm({
           aria-invalid={urlError !== null}
           aria-describedby={urlError ? `${id}-url-hint ${id}-url-error` : `${id}-url-hint`}
           value={url}
-          onChange={(e) => {
-            setUrl(e.target.value);
-            setUrlInvalid(false);
-          }}
+          onChange={(e) => onChange(e.target.value)}
         />
         <span id={`${id}-url-hint`} className="dash-hint">
           {DASHBOARD_TEXTS.webhookUrlHint}
@@ -113,60 +154,61 @@ export function WebhookForm({
           {urlError}
         </p>
       )}
-      <fieldset
-        className="dash-fieldset"
-        aria-describedby={eventsInvalid ? `${id}-events-error` : undefined}
-      >
-        <legend>{DASHBOARD_TEXTS.webhookEventsLegend}</legend>
-        <label className="dash-check">
-          <input
-            type="radio"
-            name={`${id}-scope`}
-            checked={every}
-            onChange={() => setEvery(true)}
-          />
-          {DASHBOARD_TEXTS.webhookEveryEvent}
-        </label>
-        <label className="dash-check">
-          <input
-            type="radio"
-            name={`${id}-scope`}
-            checked={!every}
-            onChange={() => setEvery(false)}
-          />
-          {DASHBOARD_TEXTS.webhookChosenEvents}
-        </label>
-        {!every && (
-          <fieldset className="dash-fieldset dash-checks">
-            <legend>{DASHBOARD_TEXTS.webhookEventsChoose}</legend>
-            {WEBHOOK_EVENT_TYPES.map((type) => (
-              <label key={type} className="dash-check">
-                <input
-                  type="checkbox"
-                  checked={chosen.includes(type)}
-                  aria-invalid={eventsInvalid}
-                  onChange={(e) => toggle(type, e.target.checked)}
-                />
-                <code>{breakable(type)}</code>
-              </label>
-            ))}
-          </fieldset>
-        )}
-        {eventsInvalid && (
-          <p id={`${id}-events-error`} className="form-error" role="alert">
-            {DASHBOARD_TEXTS.webhookEventsRequired}
-          </p>
-        )}
-      </fieldset>
-      <div className="dash-actions">
-        <Button type="submit" disabled={busy}>
-          {busy ? DASHBOARD_TEXTS.working : submitLabel}
-        </Button>
-        <Button variant="secondary" disabled={busy} onClick={onCancel}>
-          {DASHBOARD_TEXTS.webhookCancel}
-        </Button>
-      </div>
-      <FormError message={failure && !refused ? messageOf(failure) : null} />
-    </form>
+    </>
+  );
+}
+
+/** Every event, or the events ticked from the list; none ticked is said under the list. */
+function WebhookEventsFieldset({
+  id,
+  every,
+  chosen,
+  eventsInvalid,
+  onEvery,
+  onToggle,
+}: {
+  id: string;
+  every: boolean;
+  chosen: TWebhookEventType[];
+  eventsInvalid: boolean;
+  onEvery: (every: boolean) => void;
+  onToggle: (type: TWebhookEventType, on: boolean) => void;
+}) {
+  return (
+    <fieldset
+      className="dash-fieldset"
+      aria-describedby={eventsInvalid ? `${id}-events-error` : undefined}
+    >
+      <legend>{DASHBOARD_TEXTS.webhookEventsLegend}</legend>
+      <label className="dash-check">
+        <input type="radio" name={`${id}-scope`} checked={every} onChange={() => onEvery(true)} />
+        {DASHBOARD_TEXTS.webhookEveryEvent}
+      </label>
+      <label className="dash-check">
+        <input type="radio" name={`${id}-scope`} checked={!every} onChange={() => onEvery(false)} />
+        {DASHBOARD_TEXTS.webhookChosenEvents}
+      </label>
+      {!every && (
+        <fieldset className="dash-fieldset dash-checks">
+          <legend>{DASHBOARD_TEXTS.webhookEventsChoose}</legend>
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <label key={type} className="dash-check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(type)}
+                aria-invalid={eventsInvalid}
+                onChange={(e) => onToggle(type, e.target.checked)}
+              />
+              <code>{breakable(type)}</code>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {eventsInvalid && (
+        <p id={`${id}-events-error`} className="form-error" role="alert">
+          {DASHBOARD_TEXTS.webhookEventsRequired}
+        </p>
+      )}
+    </fieldset>
   );
 }
