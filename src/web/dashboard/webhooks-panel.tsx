@@ -153,39 +153,13 @@ function AddWebhook({
   );
 }
 
-/**
- * One webhook: its URL, status and events, and what may be done to it. Edit opens the form in
- * its place, prefilled; Delete asks first, in its place.
- */
-function WebhookRow({
-  hook,
-  showKey,
-  onSecret,
-  onSaid,
-  onDeleted,
-}: {
-  hook: TDashboardWebhook;
-  showKey: boolean;
-  onSecret: (shown: TShownSecret) => void;
-  onSaid: (said: string) => void;
-  onDeleted: () => void;
-}) {
-  const id = useId();
+/** What may be done to a webhook: change, turn off or on, rotate its secret, delete; each says what it did. */
+function useWebhookActs(
+  hook: TDashboardWebhook,
+  onSecret: (shown: TShownSecret) => void,
+  onSaid: (said: string) => void,
+) {
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
-  const editRef = useRef<HTMLButtonElement>(null);
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  // The button a closed form or question gives the focus back to, once the row draws it again.
-  const returnTo = useRef<RefObject<HTMLButtonElement | null> | null>(null);
-  useEffect(() => {
-    if (mode !== 'view') return;
-    returnTo.current?.current?.focus();
-    returnTo.current = null;
-  }, [mode]);
-  const back = (to: RefObject<HTMLButtonElement | null>) => {
-    returnTo.current = to;
-    setMode('view');
-  };
   const path = (action = '') => webhookPath(hook.webhookId, action);
   const change = useKeyedMutation(
     (body: TWebhookFields, key: string) =>
@@ -220,6 +194,53 @@ function WebhookRow({
   });
   const busy = disable.isPending || remove.isPending || enable.isPending || rotate.isPending;
   const failure = disable.error ?? remove.error ?? enable.error ?? rotate.error;
+  return { change, disable, remove, enable, rotate, busy, failure };
+}
+
+type TWebhookActs = ReturnType<typeof useWebhookActs>;
+
+/**
+ * The row's mode (its facts, its form, or the delete question), and the button a closed form or
+ * question gives the focus back to, once the row draws it again.
+ */
+function useRowMode() {
+  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
+  const returnTo = useRef<RefObject<HTMLButtonElement | null> | null>(null);
+  useEffect(() => {
+    if (mode !== 'view') return;
+    returnTo.current?.current?.focus();
+    returnTo.current = null;
+  }, [mode]);
+  const back = (to: RefObject<HTMLButtonElement | null>) => {
+    returnTo.current = to;
+    setMode('view');
+  };
+  return { mode, setMode, back };
+}
+
+/**
+ * One webhook: its URL, status and events, and what may be done to it. Edit opens the form in
+ * its place, prefilled; Delete asks first, in its place.
+ */
+function WebhookRow({
+  hook,
+  showKey,
+  onSecret,
+  onSaid,
+  onDeleted,
+}: {
+  hook: TDashboardWebhook;
+  showKey: boolean;
+  onSecret: (shown: TShownSecret) => void;
+  onSaid: (said: string) => void;
+  onDeleted: () => void;
+}) {
+  const id = useId();
+  const { mode, setMode, back } = useRowMode();
+  const editRef = useRef<HTMLButtonElement>(null);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const acts = useWebhookActs(hook, onSecret, onSaid);
+  const { change, remove, failure } = acts;
 
   return (
     <li className="dash-row">
@@ -267,42 +288,72 @@ function WebhookRow({
         />
       )}
       {mode === 'view' && (
-        <span className="dash-actions" role="group" aria-labelledby={`${id}-url`}>
-          <Button ref={editRef} variant="secondary" disabled={busy} onClick={() => setMode('edit')}>
-            {DASHBOARD_TEXTS.webhookEdit}
-          </Button>
-          {hook.status === 'active' ? (
-            <Button
-              variant="secondary"
-              disabled={busy}
-              onClick={() =>
-                disable.mutate(hook.webhookId, {
-                  onSuccess: () => onSaid(DASHBOARD_TEXTS.webhookDisabled),
-                })
-              }
-            >
-              {disable.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.webhookDisable}
-            </Button>
-          ) : (
-            <Button variant="secondary" disabled={busy} onClick={() => enable.mutate()}>
-              {enable.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.enable}
-            </Button>
-          )}
-          <Button variant="secondary" disabled={busy} onClick={() => rotate.mutate()}>
-            {rotate.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.rotateWebhookSecret}
-          </Button>
-          <Button
-            ref={deleteRef}
-            variant="secondary"
-            disabled={busy}
-            onClick={() => setMode('delete')}
-          >
-            {DASHBOARD_TEXTS.webhookDelete}
-          </Button>
-        </span>
+        <WebhookActions
+          labelledBy={`${id}-url`}
+          hook={hook}
+          acts={acts}
+          editRef={editRef}
+          deleteRef={deleteRef}
+          onEdit={() => setMode('edit')}
+          onDelete={() => setMode('delete')}
+          onSaid={onSaid}
+        />
       )}
       <FormError message={failure ? messageOf(failure) : null} />
     </li>
+  );
+}
+
+/** The row's buttons: edit, turn off (or on), rotate the secret, delete. */
+function WebhookActions({
+  labelledBy,
+  hook,
+  acts,
+  editRef,
+  deleteRef,
+  onEdit,
+  onDelete,
+  onSaid,
+}: {
+  labelledBy: string;
+  hook: TDashboardWebhook;
+  acts: TWebhookActs;
+  editRef: RefObject<HTMLButtonElement | null>;
+  deleteRef: RefObject<HTMLButtonElement | null>;
+  onEdit: () => void;
+  onDelete: () => void;
+  onSaid: (said: string) => void;
+}) {
+  const { disable, enable, rotate, busy } = acts;
+  return (
+    <span className="dash-actions" role="group" aria-labelledby={labelledBy}>
+      <Button ref={editRef} variant="secondary" disabled={busy} onClick={onEdit}>
+        {DASHBOARD_TEXTS.webhookEdit}
+      </Button>
+      {hook.status === 'active' ? (
+        <Button
+          variant="secondary"
+          disabled={busy}
+          onClick={() =>
+            disable.mutate(hook.webhookId, {
+              onSuccess: () => onSaid(DASHBOARD_TEXTS.webhookDisabled),
+            })
+          }
+        >
+          {disable.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.webhookDisable}
+        </Button>
+      ) : (
+        <Button variant="secondary" disabled={busy} onClick={() => enable.mutate()}>
+          {enable.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.enable}
+        </Button>
+      )}
+      <Button variant="secondary" disabled={busy} onClick={() => rotate.mutate()}>
+        {rotate.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.rotateWebhookSecret}
+      </Button>
+      <Button ref={deleteRef} variant="secondary" disabled={busy} onClick={onDelete}>
+        {DASHBOARD_TEXTS.webhookDelete}
+      </Button>
+    </span>
   );
 }
 
