@@ -1,5 +1,5 @@
 import { browserSupportsWebAuthnAutofill, WebAuthnAbortService } from '@simplewebauthn/browser';
-import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useId, type FormEvent } from 'react';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import {
   isPhoneCodeFormat,
@@ -13,26 +13,12 @@ import { signInWithCode, signInWithPasskey } from './passkey-sign-in';
 import type { TSignInContext } from './sign-in-context';
 import { signInErrorMessage } from './sign-in-errors';
 import { codeStep, phoneStep, type TPhoneCodeView } from './phone-code-steps';
-
-export type TPhoneCodeFormProps = {
-  context: TSignInContext;
-  /** Sign-up asks a name first; sign-in asks one only when the number has no account yet. */
-  intent: 'sign-in' | 'sign-up';
-  onSignedIn(result: TLoginResponse): void;
-  onBack(): void;
-  /**
-   * Where autofill is supported, the phone field also offers the passkeys saved for this site
-   * (conditional mediation); picking one signs in with it.
-   */
-  onPasskeyAutofill?: ((result: TLoginResponse) => void) | undefined;
-  /** The screen's title id, where the form is the whole screen (StepHeading). */
-  screenTitleId?: string | undefined;
-};
-
-export type TField = 'fullName' | 'phone' | 'code';
-
-/** What went wrong, and the field it is about (none for a refused passkey). */
-type TPhoneCodeError = { field: TField | null; message: string };
+import {
+  usePhoneCodeState,
+  type TPhoneCodeError,
+  type TPhoneCodeFormProps,
+  type TPhoneCodeState,
+} from './use-phone-code-state';
 
 /**
  * Phone number → 6-digit code sent by SMS (in the sandbox: /sandbox/messages) → signed in.
@@ -71,34 +57,6 @@ export function PhoneCodeForm(props: TPhoneCodeFormProps) {
   };
   return step === 'phone' ? phoneStep(view) : codeStep(view);
 }
-
-/** The form's fields, its step, its error and where each field is, to focus it. */
-function usePhoneCodeState(intent: TPhoneCodeFormProps['intent']) {
-  const [step, setStep] = useState<'phone' | 'code'>('phone');
-  const [fullName, setFullName] = useState('');
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [askName, setAskName] = useState(intent === 'sign-up');
-  const [sentMessage, setSentMessage] = useState<string | null>(null);
-  const [error, setError] = useState<TPhoneCodeError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const nameRef = useRef<HTMLInputElement>(null);
-  const phoneRef = useRef<HTMLInputElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
-  const [refs] = useState(() => ({ fullName: nameRef, phone: phoneRef, code: codeRef }));
-  const fail = (field: TField | null, message: string) => {
-    setError({ field, message });
-    if (field) refs[field].current?.focus();
-  };
-  return {
-    ...{ step, setStep, fullName, setFullName, phone, setPhone, code, setCode },
-    ...{ askName, setAskName, sentMessage, setSentMessage, error, setError, busy, setBusy },
-    refs,
-    fail,
-  };
-}
-
-export type TPhoneCodeState = ReturnType<typeof usePhoneCodeState>;
 
 /**
  * Where autofill is supported, the phone field also offers the passkeys saved for this site

@@ -2,7 +2,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { PHONE_CODE_LENGTH } from '../../../domain/schemas/auth';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
-import type { TField, TPhoneCodeFormProps, TPhoneCodeState } from './phone-code-form';
+import type { TField, TPhoneCodeFormProps, TPhoneCodeState } from './use-phone-code-state';
 import { StepHeading } from './step-heading';
 
 /** What the form's steps are drawn from: its props, its state, its ids and its two calls. */

@@ -23,7 +23,7 @@ import type { TConsent } from '../../../domain/schemas/consent';
 import { useVerifiedBvn } from '../../api/identity';
 import { Button } from '../../ui/button';
 import { FailureBoundary } from '../../ui/part-boundary';
-import type { TConsentFlowProps } from './consent-flow';
+import type { TConsentFlowProps } from './consent-flow-props';
 import { ScheduleRowText } from './schedule-row-text';
 import type { TAct } from './use-consent-flow';
 

@@ -5,13 +5,7 @@ import {
   showsDecline,
 } from '../../../domain/consent-flow';
 import { consentStepViews, immediatePaymentLinked } from '../../../domain/consent-steps';
-import type { TConsent } from '../../../domain/schemas/consent';
 import { useUserAccounts } from '../../api/accounts';
-import {
-  type TConsentScreens,
-  type TEmbedReports,
-  type TPayNowPrompts,
-} from '../../contracts/consent-slots';
 import { SCREEN_TITLE_ID } from '../../ui/screen-main';
 import {
   declineActions,
@@ -29,26 +23,8 @@ import {
   useGrantRefocus,
   usePaidFrom,
 } from './use-consent-flow';
+import type { TConsentFlowProps } from './consent-flow-props';
 import './consent-flow.css';
-
-export type TConsentFlowProps = {
-  consent: TConsent;
-  clientId: string;
-  embed: boolean;
-  screens: TConsentScreens;
-  /** The prompts after the immediate payment (spec §2, §4). */
-  prompts: TPayNowPrompts;
-  /** Granted: the page reads the consent again and shows Consent Granted. */
-  onGranted(): void;
-  /** The grant failed or was declined: the embedding parent is told. */
-  onFailed(error: string): void;
-  /** 'Report & Close' on the Consent Error modal (embed only). */
-  onReport(error: string): void;
-  /** The step shown, the payment's status and a decline, told to the embedding parent. */
-  reports: TEmbedReports;
-  /** The account-linking panel opened or closed (the header reads 'Link Account'). */
-  onLinkingChange(open: boolean): void;
-};
 
 /**
  * The main consent flow (spec §2 "Main consent flow", §4): the consent's steps in order, each

@@ -21,12 +21,6 @@ export const ThreeDsView = preloadable(() =>
   import('../../ui/card/card-step-views').then((module) => module.ThreeDsView),
 );
 
-// The card's steps themselves, with the lines said while its bank answers: only once the payer
-// chose 'Pay with Card' (or Retry Payment sent the card again).
-export const CardSteps = preloadable(() =>
-  import('./pay-now-card-steps').then((module) => module.CardSteps),
-);
-
 // What follows a payment (save the card, link the account): only after it is made.
 export const AfterPaymentPrompt = preloadable(() =>
   import('./after-payment-prompt').then((module) => module.AfterPaymentPrompt),
@@ -35,7 +29,6 @@ export const AfterPaymentPrompt = preloadable(() =>
 /** Loads the card's views together, for 'Pay with Card' to open them at once. */
 export const loadCardViews = () =>
   Promise.all([
-    CardSteps.preload(),
     CardFormView.preload(),
     AskedPinView.preload(),
     OtpView.preload(),

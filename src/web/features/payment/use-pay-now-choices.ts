@@ -4,6 +4,7 @@ import {
   type TPayNowAction,
   type TPayNowState,
 } from '../../../domain/pay-now-screen';
+import { CardSteps } from './card-steps-part';
 import { loadCardViews, TransferDetailsView } from './pay-now-views';
 import type { TPaymentCalls } from './use-payment-calls';
 
@@ -19,7 +20,7 @@ export function usePayNowChoices(
   // Its code not come (a dropped connection): the card step says so, with 'Try Again'.
   const payWithCard = () =>
     startOpeningCard(async () => {
-      await loadCardViews().catch(() => undefined);
+      await Promise.all([loadCardViews(), CardSteps.preload()]).catch(() => undefined);
       startOpeningCard(() => dispatch({ type: 'pay_with_card' }));
     });
 
