@@ -32,6 +32,37 @@ export function GrantSigningSandboxPage() {
     [search],
   );
   const session = useSession();
+  const grant = useGrantSigning(consentId);
+
+  return (
+    <div className="page">
+      <main className="card auth-card">
+        <div className="card-body">
+          <h1 className="auth-heading">Signed grant sandbox</h1>
+          {!consentId ? (
+            <p className="auth-error" role="alert">
+              Add ?consentId= to the address.
+            </p>
+          ) : !session.signedIn ? (
+            <p>
+              <Link href={`/login?returnTo=${encodeURIComponent(here)}`}>Sign in</Link> with a
+              passkey first.
+            </p>
+          ) : (
+            <GrantSigningForm consentId={consentId} grant={grant} />
+          )}
+        </div>
+        {grant.signing ? <BiometricApprovalOverlay /> : null}
+      </main>
+    </div>
+  );
+}
+
+/**
+ * The payload, whether to alter it after signing, and what the server said: signing asks the
+ * passkey, then sends the signed grant (or its altered copy) to be verified.
+ */
+function useGrantSigning(consentId: string) {
   const [payloadText, setPayloadText] = useState(() =>
     JSON.stringify(samplePayload(consentId), null, 2),
   );
@@ -72,70 +103,73 @@ export function GrantSigningSandboxPage() {
     await verify(tamper ? { ...signed, payload: { ...signed.payload, tampered: true } } : signed);
   };
 
+  return {
+    payloadText,
+    setPayloadText,
+    tamper,
+    setTamper,
+    signing,
+    result,
+    lastSigned,
+    verify,
+    signAndVerify,
+  };
+}
+
+/** The signed-in payer's form: the payload, the alteration, the server's answer, the buttons. */
+function GrantSigningForm({
+  consentId,
+  grant,
+}: {
+  consentId: string;
+  grant: ReturnType<typeof useGrantSigning>;
+}) {
+  const { payloadText, tamper, signing, result, lastSigned } = grant;
   return (
-    <div className="page">
-      <main className="card auth-card">
-        <div className="card-body">
-          <h1 className="auth-heading">Signed grant sandbox</h1>
-          {!consentId ? (
-            <p className="auth-error" role="alert">
-              Add ?consentId= to the address.
-            </p>
-          ) : !session.signedIn ? (
-            <p>
-              <Link href={`/login?returnTo=${encodeURIComponent(here)}`}>Sign in</Link> with a
-              passkey first.
-            </p>
-          ) : (
-            <>
-              <p className="auth-lead">
-                Your passkey signs this payload for consent {consentId}; the server checks it.
-              </p>
-              <div className="auth-field">
-                <label htmlFor="grant-payload">Grant payload (JSON)</label>
-                <textarea
-                  id="grant-payload"
-                  className="auth-payload"
-                  value={payloadText}
-                  onChange={(e) => setPayloadText(e.target.value)}
-                  spellCheck={false}
-                />
-              </div>
-              <label className="auth-checkbox">
-                <input
-                  type="checkbox"
-                  checked={tamper}
-                  onChange={(e) => setTamper(e.target.checked)}
-                />
-                <span>Alter the payload after signing</span>
-              </label>
-              {result ? (
-                <p
-                  className={result.tone === 'success' ? 'auth-success' : 'auth-error'}
-                  role={result.tone === 'success' ? 'status' : 'alert'}
-                >
-                  {result.text}
-                </p>
-              ) : null}
-              <div className="actions">
-                <Button onClick={() => void signAndVerify()} disabled={signing}>
-                  Sign and verify
-                </Button>
-                {lastSigned ? (
-                  <Button
-                    variant="secondary"
-                    onClick={() => void verify(lastSigned)}
-                    disabled={signing}
-                  >
-                    Send the same signature again
-                  </Button>
-                ) : null}
-              </div>
-            </>
-          )}
-        </div>
-        {signing ? <BiometricApprovalOverlay /> : null}
-      </main>
-    </div>
+    <>
+      <p className="auth-lead">
+        Your passkey signs this payload for consent {consentId}; the server checks it.
+      </p>
+      <div className="auth-field">
+        <label htmlFor="grant-payload">Grant payload (JSON)</label>
+        <textarea
+          id="grant-payload"
+          className="auth-payload"
+          value={payloadText}
+          onChange={(e) => grant.setPayloadText(e.target.value)}
+          spellCheck={false}
+        />
+      </div>
+      <label className="auth-checkbox">
+        <input
+          type="checkbox"
+          checked={tamper}
+          onChange={(e) => grant.setTamper(e.target.checked)}
+        />
+        <span>Alter the payload after signing</span>
+      </label>
+      {result ? (
+        <p
+          className={result.tone === 'success' ? 'auth-success' : 'auth-error'}
+          role={result.tone === 'success' ? 'status' : 'alert'}
+        >
+          {result.text}
+        </p>
+      ) : null}
+      <div className="actions">
+        <Button onClick={() => void grant.signAndVerify()} disabled={signing}>
+          Sign and verify
+        </Button>
+        {lastSigned ? (
+          <Button
+            variant="secondary"
+            onClick={() => void grant.verify(lastSigned)}
+            disabled={signing}
+          >
+            Send the same signature again
+          </Button>
+        ) : null}
+      </div>
+    </>
   );
 }
