@@ -7,7 +7,7 @@ import { z } from 'zod/mini';
  * no schema of ours describes it.
  */
 
-/** The provider a notice comes from, as the path names it (TPaymentProvider.name). */
+/** The provider a notice comes from, as the path names it (the notices capability's `provider`). */
 export const ZProviderNoticePath = z.strictObject({
   name: z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a provider name')),
 });

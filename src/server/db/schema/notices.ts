@@ -14,7 +14,7 @@ import type { TTransferReturnReason } from '../../providers/payments';
 export const transferNotices = pgTable(
   'transfer_notices',
   {
-    /** The provider that sent it (TPaymentProvider.name). */
+    /** The provider that sent it (the transfersIn capability's `provider`). */
     provider: text('provider').notNull(),
     /** The provider's reference of the transfer (or of the charge). */
     providerReference: text('provider_reference').notNull(),
