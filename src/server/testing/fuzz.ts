@@ -216,9 +216,50 @@ export type TStaffHeaders = { cookie: string; origin: string; [CSRF_HEADER]: str
  * the consent the other routes are fuzzed with.
  */
 async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
-  const { app, database, config } = fuzz;
-  const { db } = database;
+  const { db } = fuzz.database;
   const now = new Date();
+  const { owner, removed, changed, ownerPasskeyId } = await fixtureTeam(fuzz, merchantId, now);
+  const open = (method: 'passkey' | 'phone-code') =>
+    openOwnerSession(fuzz, { payerId: owner.payerId, staffId: owner.id, ownerPasskeyId }, method);
+  const mintSession = async () => (await open('passkey')).headers;
+  const signedOut = await open('passkey');
+  await endDashboardSession(db, signedOut.sessionId, new Date());
+  const { invitationId } = await createInvitation(
+    db,
+    fuzz.config,
+    {
+      merchantId,
+      role: 'viewer',
+      refundLimit: null,
+      phoneNumber: null,
+      invitedBy: operatorActor(merchantId),
+    },
+    now,
+  );
+  const spare = await spareClientFixture(fuzz, merchantId);
+  const hints: THints = {
+    staffId: changed.id,
+    // Removing a member ends them: the removal takes another member than the change.
+    'DELETE /api/dashboard/team/:staffId staffId': removed.id,
+    invitationId,
+    ...spareClientHints(fuzz.app, spare),
+  };
+  return {
+    origin: dashboardOrigin(fuzz.config),
+    mintSession,
+    /** A session signed out, and one an SMS code opened (no passkey yet), of the owner. */
+    signedOut: signedOut.headers,
+    codeSession: (await open('phone-code')).headers,
+    hints,
+  };
+}
+
+/**
+ * The fixture merchant's team, invited and accepted through the real routes: the owner (and the
+ * passkey it made), a member the fuzz removes and another whose role it changes.
+ */
+async function fixtureTeam(fuzz: TFuzzApp, merchantId: string, now: Date) {
+  const { db } = fuzz.database;
   await staffMember(fuzz, { merchantId, role: 'owner' }, now);
   await staffMember(fuzz, { merchantId, role: 'support', refundLimit: 100_000 }, now);
   await staffMember(fuzz, { merchantId, role: 'viewer' }, now);
@@ -237,43 +278,46 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
     .from(passkeys)
     .where(eq(passkeys.payerId, owner.payerId));
   if (!ownerPasskey) throw new Error('fuzz fixtures: the owner made no passkey');
-  const open = async (method: 'passkey' | 'phone-code') => {
-    const session = await openDashboardSession(
-      db,
-      {
-        payerId: owner.payerId,
-        staffId: owner.id,
-        method,
-        passkeyId: method === 'passkey' ? ownerPasskey.id : null,
-      },
-      new Date(),
-    );
-    const [row] = await db
-      .select({ csrfToken: dashboardSessions.csrfToken })
-      .from(dashboardSessions)
-      .where(eq(dashboardSessions.id, session.sessionId));
-    const headers: TStaffHeaders = {
-      cookie: `${sessionCookieName(config)}=${session.token}`,
-      origin: dashboardOrigin(config),
-      [CSRF_HEADER]: row?.csrfToken ?? '',
-    };
-    return { sessionId: session.sessionId, headers };
-  };
-  const mintSession = async () => (await open('passkey')).headers;
-  const signedOut = await open('passkey');
-  await endDashboardSession(db, signedOut.sessionId, new Date());
-  const { invitationId } = await createInvitation(
+  return { owner, removed, changed, ownerPasskeyId: ownerPasskey.id };
+}
+
+/** A dashboard session of the owner's, opened directly as after a sign-in, and the headers that carry it. */
+async function openOwnerSession(
+  fuzz: TFuzzApp,
+  owner: { payerId: string; staffId: string; ownerPasskeyId: string },
+  method: 'passkey' | 'phone-code',
+) {
+  const { database, config } = fuzz;
+  const { db } = database;
+  const session = await openDashboardSession(
     db,
-    config,
     {
-      merchantId,
-      role: 'viewer',
-      refundLimit: null,
-      phoneNumber: null,
-      invitedBy: operatorActor(merchantId),
+      payerId: owner.payerId,
+      staffId: owner.staffId,
+      method,
+      passkeyId: method === 'passkey' ? owner.ownerPasskeyId : null,
     },
-    now,
+    new Date(),
   );
+  const [row] = await db
+    .select({ csrfToken: dashboardSessions.csrfToken })
+    .from(dashboardSessions)
+    .where(eq(dashboardSessions.id, session.sessionId));
+  const headers: TStaffHeaders = {
+    cookie: `${sessionCookieName(config)}=${session.token}`,
+    origin: dashboardOrigin(config),
+    [CSRF_HEADER]: row?.csrfToken ?? '',
+  };
+  return { sessionId: session.sessionId, headers };
+}
+
+/**
+ * A second API client of the merchant's, with a consent of its own (and its payment) and two
+ * webhooks: one the fuzz changes, one it deletes.
+ */
+async function spareClientFixture(fuzz: TFuzzApp, merchantId: string) {
+  const { app, database, config } = fuzz;
+  const { db } = database;
   const spare = await createTestClient(database, { name: 'Fuzz Spare Key' });
   await db.update(apiClients).set({ merchantId }).where(eq(apiClients.clientId, spare.clientId));
   const authorization = `Basic ${Buffer.from(`${spare.clientId}:${spare.secret}`).toString('base64')}`;
@@ -288,17 +332,22 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
     .select({ id: payments.id })
     .from(payments)
     .where(eq(payments.consentId, ownConsent));
+  return { clientId: spare.clientId, ownConsent, changedWebhook, deletedWebhook, payment };
+}
+
+/** The hints that point every /api/dashboard/ route at the spare client's own things. */
+function spareClientHints(
+  app: FastifyInstance,
+  spare: Awaited<ReturnType<typeof spareClientFixture>>,
+): THints {
+  const { clientId, ownConsent, changedWebhook, deletedWebhook, payment } = spare;
   const dashboardUrls = app.routeTable
     .map(({ url }) => url)
     .filter((url) => url.startsWith('/api/dashboard/'));
-  const hints: THints = {
-    staffId: changed.id,
-    // Removing a member ends them: the removal takes another member than the change.
-    'DELETE /api/dashboard/team/:staffId staffId': removed.id,
-    invitationId,
+  return {
     ...Object.fromEntries(
       dashboardUrls.flatMap((url) => [
-        [`${url} clientId`, spare.clientId],
+        [`${url} clientId`, clientId],
         [`${url} consentId`, ownConsent],
         [`${url} paymentId`, payment?.id ?? 'abc'],
         [`${url} webhookId`, changedWebhook?.id ?? 'abc'],
@@ -306,14 +355,6 @@ async function staffFixture(fuzz: TFuzzApp, merchantId: string) {
       ]),
     ),
     'DELETE /api/dashboard/webhooks/:webhookId webhookId': deletedWebhook?.id ?? 'abc',
-  };
-  return {
-    origin: dashboardOrigin(config),
-    mintSession,
-    /** A session signed out, and one an SMS code opened (no passkey yet), of the owner. */
-    signedOut: signedOut.headers,
-    codeSession: (await open('phone-code')).headers,
-    hints,
   };
 }
 
