@@ -15,6 +15,7 @@ import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
+import { dashboardKeys, dashboardQueries } from './queries';
 import { Screen } from './screen';
 
 /** A consent: its status, mandates, future payments still owed, grant record and history. */
@@ -25,12 +26,7 @@ export function ConsentPage({
   consentId: string;
   session: TDashboardSession;
 }) {
-  const key = ['dashboard', 'consent', consentId];
-  const detail = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      dashboardCall(`/consents/${encodeURIComponent(consentId)}`, ZDashboardConsentResponse),
-  });
+  const detail = useQuery(dashboardQueries.consent(consentId));
   const data = detail.data;
   // Said once the cancel is done (its form then goes: nothing is left to cancel).
   const [done, setDone] = useState<string | null>(null);
@@ -208,8 +204,8 @@ function CancelForm({
       ),
     onSuccess: (answer) => {
       onDone(DASHBOARD_TEXTS.cancelled(count, reason.trim()));
-      queryClient.setQueryData(['dashboard', 'consent', consentId], answer);
-      void queryClient.invalidateQueries({ queryKey: ['dashboard', 'consents'] });
+      queryClient.setQueryData(dashboardQueries.consent(consentId).queryKey, answer);
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.consents });
     },
   });
   useEffect(() => {

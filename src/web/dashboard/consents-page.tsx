@@ -5,42 +5,29 @@ import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
 import { countNoun } from '../../domain/plural';
 import { CONSENT_STATUSES } from '../../domain/schemas/consent';
-import { ZMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { filtersKey, useAddressFilters } from './address-filters';
-import { dashboardCall, messageOf } from './api';
+import { messageOf } from './api';
+import { CONSENT_FILTER_NAMES, dashboardQueries, type TConsentFilters } from './queries';
 import { Screen } from './screen';
-
-const FILTER_NAMES = ['reference', 'status'] as const;
-type TFilters = Record<(typeof FILTER_NAMES)[number], string>;
-
-function queryOf(filters: TFilters, cursor: string | null): string {
-  const params = new URLSearchParams();
-  if (filters.reference.trim()) params.set('reference', filters.reference.trim());
-  if (filters.status) params.set('status', filters.status);
-  if (cursor) params.set('cursor', cursor);
-  return params.toString();
-}
 
 /**
  * The merchant's consents, newest first, searched by reference and status; the search lives in
  * the page's address (useAddressFilters).
  */
 export function ConsentsPage() {
-  const [filters, search] = useAddressFilters(FILTER_NAMES);
-  const list = useInfiniteQuery({
-    queryKey: ['dashboard', 'consents', filters],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      dashboardCall(`/consents?${queryOf(filters, pageParam)}`, ZMerchantConsentsResponse),
-    getNextPageParam: (page) => page.nextCursor,
-  });
+  const [filters, search] = useAddressFilters(CONSENT_FILTER_NAMES);
+  const list = useInfiniteQuery(dashboardQueries.consents(filters));
   const consents = list.data?.pages.flatMap((page) => page.consents) ?? [];
   return (
     <Screen title={DASHBOARD_TEXTS.consentsTitle} wide>
-      <ConsentFilters key={filtersKey(FILTER_NAMES, filters)} shown={filters} onSearch={search} />
+      <ConsentFilters
+        key={filtersKey(CONSENT_FILTER_NAMES, filters)}
+        shown={filters}
+        onSearch={search}
+      />
       <FormError message={list.error ? messageOf(list.error) : null} />
       {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
       {list.isSuccess && consents.length === 0 && <p>{DASHBOARD_TEXTS.noConsents}</p>}
@@ -81,10 +68,10 @@ function ConsentFilters({
   shown,
   onSearch,
 }: {
-  shown: TFilters;
-  onSearch(filters: TFilters): void;
+  shown: TConsentFilters;
+  onSearch(filters: TConsentFilters): void;
 }) {
-  const [draft, setDraft] = useState<TFilters>(shown);
+  const [draft, setDraft] = useState<TConsentFilters>(shown);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSearch(draft);

@@ -1,25 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
-import { ZDeadLettersResponse } from '../../domain/schemas/dashboard';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
-import { dashboardCall, messageOf } from './api';
-
-/**
- * Under the deliveries' key: a resend (which refreshes the deliveries) refreshes these too, so a
- * dead letter resent shows its delivery's new status.
- */
-const DEAD_LETTERS_KEY = ['dashboard', 'deliveries', 'dead-letters'];
+import { messageOf } from './api';
+import { dashboardQueries } from './queries';
 
 /**
  * The merchant's deliveries whose job failed every retry (docs/dashboard.md "Developers"): which
  * event, where it was going, how many tries, since when, and the delivery's status now.
  */
 export function DeadLetters() {
-  const dead = useQuery({
-    queryKey: DEAD_LETTERS_KEY,
-    queryFn: () => dashboardCall('/webhooks/dead-letters', ZDeadLettersResponse),
-  });
+  // Under the deliveries' key (queries.ts): a resend refreshes these too, so a dead letter
+  // resent shows its delivery's new status.
+  const dead = useQuery(dashboardQueries.deadLetters());
   const list = dead.data?.deadLetters ?? [];
   return (
     <section className="dash-card" aria-labelledby="dead-letters-title">

@@ -1,18 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
-import {
-  ZDashboardOk,
-  ZDeliveriesResponse,
-  ZKeyRotateResponse,
-  ZRequestLogResponse,
-} from '../../domain/schemas/dashboard';
+import { ZDashboardOk, ZKeyRotateResponse } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
 import { DeadLetters } from './dead-letters';
-import { DELIVERIES_KEY, useApiKeys } from './developers-queries';
+import { dashboardKeys, dashboardQueries } from './queries';
 import { Screen } from './screen';
 import { WebhooksPanel } from './webhooks-panel';
 
@@ -30,7 +25,7 @@ export function DevelopersPage() {
 }
 
 function Keys() {
-  const keys = useApiKeys();
+  const keys = useQuery(dashboardQueries.keys());
   const [grace, setGrace] = useState('24');
   const rotate = useMutation({
     mutationFn: (clientId: string) =>
@@ -76,14 +71,11 @@ function Keys() {
 
 function Deliveries() {
   const queryClient = useQueryClient();
-  const deliveries = useQuery({
-    queryKey: DELIVERIES_KEY,
-    queryFn: () => dashboardCall('/webhooks/deliveries', ZDeliveriesResponse),
-  });
+  const deliveries = useQuery(dashboardQueries.deliveries());
   const resend = useMutation({
     mutationFn: (id: number) =>
       dashboardCall(`/webhooks/deliveries/${id}/resend`, ZDashboardOk, { method: 'POST' }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.deliveries }),
   });
   const list = deliveries.data?.deliveries ?? [];
   return (
@@ -131,10 +123,7 @@ function Deliveries() {
 }
 
 function Requests() {
-  const requests = useQuery({
-    queryKey: ['dashboard', 'requests'],
-    queryFn: () => dashboardCall('/requests', ZRequestLogResponse),
-  });
+  const requests = useQuery(dashboardQueries.requests());
   const list = requests.data?.requests ?? [];
   return (
     <section className="dash-card" aria-labelledby="requests-title">

@@ -1,39 +1,22 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
-import {
-  WEBHOOK_EVENT_TYPES,
-  ZMerchantEventsResponse,
-  type TWebhookPayload,
-} from '../../domain/schemas/webhooks';
+import { WEBHOOK_EVENT_TYPES, type TWebhookPayload } from '../../domain/schemas/webhooks';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
-import { dashboardCall, messageOf } from './api';
+import { messageOf } from './api';
+import { dashboardQueries, type TEventFilters } from './queries';
 import { Screen } from './screen';
 
-type TFilters = { type: string; from: string; to: string };
-const NO_FILTERS: TFilters = { type: '', from: '', to: '' };
-
-function queryOf(filters: TFilters, cursor: string | null): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  if (cursor) params.set('cursor', cursor);
-  return params.toString();
-}
+const NO_FILTERS: TEventFilters = { type: '', from: '', to: '' };
 
 /** What the merchant's webhooks carried (GET /api/v1/events), by type and Lagos day. */
 export function EventsPage() {
-  const [draft, setDraft] = useState<TFilters>(NO_FILTERS);
-  const [filters, setFilters] = useState<TFilters>(NO_FILTERS);
-  const list = useInfiniteQuery({
-    queryKey: ['dashboard', 'events', filters],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      dashboardCall(`/events?${queryOf(filters, pageParam)}`, ZMerchantEventsResponse),
-    getNextPageParam: (page) => page.nextCursor,
-  });
-  const field = (name: keyof TFilters) => ({
+  const [draft, setDraft] = useState<TEventFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<TEventFilters>(NO_FILTERS);
+  const list = useInfiniteQuery(dashboardQueries.events(filters));
+  const field = (name: keyof TEventFilters) => ({
     value: draft[name],
     onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
   });

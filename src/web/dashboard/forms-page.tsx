@@ -2,30 +2,18 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
-import {
-  ZDashboardFormResponse,
-  ZDashboardFormsResponse,
-  type TDashboardFormRespondent,
-} from '../../domain/schemas/dashboard-events-forms';
-import { ZMerchantFormResponse, type TFormAnswer } from '../../domain/schemas/form';
+import type { TDashboardFormRespondent } from '../../domain/schemas/dashboard-events-forms';
+import type { TFormAnswer } from '../../domain/schemas/form';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
-import { dashboardCall, messageOf } from './api';
+import { messageOf } from './api';
+import { dashboardQueries } from './queries';
 import { Screen } from './screen';
-
-const cursorQuery = (cursor: string | null) =>
-  cursor ? `?${new URLSearchParams({ cursor }).toString()}` : '';
 
 /** The merchant's forms, newest first, each with how many payers started it. */
 export function FormsPage() {
-  const list = useInfiniteQuery({
-    queryKey: ['dashboard', 'forms'],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      dashboardCall(`/forms${cursorQuery(pageParam)}`, ZDashboardFormsResponse),
-    getNextPageParam: (page) => page.nextCursor,
-  });
+  const list = useInfiniteQuery(dashboardQueries.forms());
   const forms = list.data?.pages.flatMap((page) => page.forms) ?? [];
   return (
     <Screen title={DASHBOARD_TEXTS.formsTitle} wide>
@@ -60,16 +48,7 @@ export function FormsPage() {
 
 /** One form: its responses, newest first, who answered and when, each one's answers. */
 export function FormPage({ formId }: { formId: string }) {
-  const read = useInfiniteQuery({
-    queryKey: ['dashboard', 'forms', formId],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      dashboardCall(
-        `/forms/${encodeURIComponent(formId)}${cursorQuery(pageParam)}`,
-        ZDashboardFormResponse,
-      ),
-    getNextPageParam: (page) => page.nextCursor,
-  });
+  const read = useInfiniteQuery(dashboardQueries.form(formId));
   const form = read.data?.pages[0]?.form;
   const responses = read.data?.pages.flatMap((page) => page.responses) ?? [];
   return (
@@ -149,14 +128,7 @@ function ResponseRow({ formId, response }: { formId: string; response: TDashboar
 
 /** A response's answers by section, as the merchant API reads them; files as links. */
 function Answers({ formId, responseId }: { formId: string; responseId: string }) {
-  const answers = useQuery({
-    queryKey: ['dashboard', 'forms', formId, 'responses', responseId],
-    queryFn: () =>
-      dashboardCall(
-        `/forms/${encodeURIComponent(formId)}/responses/${encodeURIComponent(responseId)}`,
-        ZMerchantFormResponse,
-      ),
-  });
+  const answers = useQuery(dashboardQueries.formResponse(formId, responseId));
   if (answers.error) return <FormError message={messageOf(answers.error)} />;
   if (!answers.data) return <p role="status">{DASHBOARD_TEXTS.loading}</p>;
   const sections = answers.data.response.sections.filter((s) => s.answers.length > 0);

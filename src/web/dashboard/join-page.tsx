@@ -2,15 +2,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { DASHBOARD_TEXTS, roleInvitation } from '../../domain/dashboard-texts';
-import {
-  ZCodeSentResponse,
-  ZDashboardOk,
-  ZInvitationLookupResponse,
-} from '../../domain/schemas/dashboard';
+import { ZCodeSentResponse, ZDashboardOk } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { dashboardCall, messageOf } from './api';
 import { makePasskey } from './passkeys';
+import { dashboardQueries } from './queries';
 import { Screen } from './screen';
 
 /** The invitation's token: after '#' in its link, so it reaches no server log nor Referer. */
@@ -26,14 +23,7 @@ export function JoinPage() {
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [fullName, setFullName] = useState('');
-  const invitation = useQuery({
-    queryKey: ['dashboard', 'invitation', token],
-    queryFn: () =>
-      dashboardCall('/invitations/lookup', ZInvitationLookupResponse, {
-        method: 'POST',
-        body: { token },
-      }),
-  });
+  const invitation = useQuery(dashboardQueries.invitation(token));
   const send = useMutation({
     mutationFn: () =>
       dashboardCall('/invitations/code', ZCodeSentResponse, {

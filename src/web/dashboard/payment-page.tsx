@@ -5,9 +5,7 @@ import { mayDo } from '../../domain/dashboard-roles';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira, parseNaira } from '../../domain/money';
 import {
-  ZDashboardBanksResponse,
   ZDashboardRefundResponse,
-  ZPaymentDetailResponse,
   type TDashboardRefundRequest,
   type TDashboardSession,
 } from '../../domain/schemas/dashboard';
@@ -18,9 +16,8 @@ import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
 import { useKeyedMutation } from './keyed-mutation';
+import { dashboardKeys, dashboardQueries } from './queries';
 import { Screen } from './screen';
-
-const paymentKey = (paymentId: string) => ['dashboard', 'payment', paymentId];
 
 /** A payment: what it is, everything that happened to it, its refunds, and the refund form. */
 export function PaymentPage({
@@ -30,11 +27,7 @@ export function PaymentPage({
   paymentId: string;
   session: TDashboardSession;
 }) {
-  const detail = useQuery({
-    queryKey: paymentKey(paymentId),
-    queryFn: () =>
-      dashboardCall(`/payments/${encodeURIComponent(paymentId)}`, ZPaymentDetailResponse),
-  });
+  const detail = useQuery(dashboardQueries.payment(paymentId));
   const data = detail.data;
   return (
     <Screen title={DASHBOARD_TEXTS.paymentTitle} wide>
@@ -140,7 +133,7 @@ function RefundPanel({
         ZDashboardRefundResponse,
         { method: 'POST', key, body },
       ),
-    [['dashboard', 'payments'], paymentKey(paymentId)],
+    [dashboardKeys.payments, dashboardQueries.payment(paymentId).queryKey],
   );
   const refundMore = () => {
     refund.reset();
@@ -280,10 +273,7 @@ function RefundAccountFields({
   invalid: boolean;
   onChange: (account: TRefundAccount) => void;
 }) {
-  const banks = useQuery({
-    queryKey: ['dashboard', 'banks'],
-    queryFn: () => dashboardCall('/banks', ZDashboardBanksResponse),
-  });
+  const banks = useQuery(dashboardQueries.banks());
   return (
     <fieldset
       className="dash-field"

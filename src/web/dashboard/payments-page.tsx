@@ -4,33 +4,16 @@ import { Link } from 'wouter';
 import { dashboardPaymentFacts } from '../../domain/dashboard-payment-row';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
-import { DASHBOARD_PAYMENT_STATUSES, ZPaymentSearchResponse } from '../../domain/schemas/dashboard';
+import { DASHBOARD_PAYMENT_STATUSES } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { filtersKey, useAddressFilters } from './address-filters';
-import { dashboardCall, messageOf } from './api';
+import { messageOf } from './api';
+import { dashboardQueries, PAYMENT_FILTER_NAMES, type TPaymentFilters } from './queries';
 import { Screen } from './screen';
 
-const FILTER_NAMES = ['q', 'status', 'amount', 'from', 'to'] as const;
-type TFilters = Record<(typeof FILTER_NAMES)[number], string>;
-
-/** The search's query: naira typed, kobo asked. */
-function queryOf(filters: TFilters, cursor: string | null): string {
-  const params = new URLSearchParams();
-  if (filters.q.trim()) params.set('q', filters.q.trim());
-  if (filters.status) params.set('status', filters.status);
-  const naira = Number(filters.amount.replace(/,/g, ''));
-  if (filters.amount.trim() && Number.isFinite(naira)) {
-    params.set('amount', String(Math.round(naira * 100)));
-  }
-  if (filters.from) params.set('from', filters.from);
-  if (filters.to) params.set('to', filters.to);
-  if (cursor) params.set('cursor', cursor);
-  return params.toString();
-}
-
 /** How many filters past the search are set: the folded filters' button says so. */
-const activeFilters = (filters: TFilters) =>
+const activeFilters = (filters: TPaymentFilters) =>
   [filters.status, filters.amount, filters.from, filters.to].filter((value) => value.trim()).length;
 
 /**
@@ -38,19 +21,17 @@ const activeFilters = (filters: TFilters) =>
  * live in the page's address (useAddressFilters).
  */
 export function PaymentsPage() {
-  const [filters, search] = useAddressFilters(FILTER_NAMES);
-  const list = useInfiniteQuery({
-    queryKey: ['dashboard', 'payments', filters],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      dashboardCall(`/payments?${queryOf(filters, pageParam)}`, ZPaymentSearchResponse),
-    getNextPageParam: (page) => page.nextCursor,
-  });
+  const [filters, search] = useAddressFilters(PAYMENT_FILTER_NAMES);
+  const list = useInfiniteQuery(dashboardQueries.payments(filters));
   const payments = list.data?.pages.flatMap((page) => page.payments) ?? [];
   return (
     <Screen title={DASHBOARD_TEXTS.paymentsTitle} wide>
       {/* Back or Forward to other filters: the form shows them, afresh. */}
-      <PaymentFilters key={filtersKey(FILTER_NAMES, filters)} shown={filters} onSearch={search} />
+      <PaymentFilters
+        key={filtersKey(PAYMENT_FILTER_NAMES, filters)}
+        shown={filters}
+        onSearch={search}
+      />
       <FormError message={list.error ? messageOf(list.error) : null} />
       {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
       {list.isSuccess && payments.length === 0 && <p>{DASHBOARD_TEXTS.noPayments}</p>}
@@ -86,14 +67,14 @@ function PaymentFilters({
   shown,
   onSearch,
 }: {
-  shown: TFilters;
-  onSearch(filters: TFilters): void;
+  shown: TPaymentFilters;
+  onSearch(filters: TPaymentFilters): void;
 }) {
-  const [draft, setDraft] = useState<TFilters>(shown);
+  const [draft, setDraft] = useState<TPaymentFilters>(shown);
   // On a phone the filters past the search are folded, so the payments come first; open when
   // the address holds some.
   const [folded, setFolded] = useState(activeFilters(shown) === 0);
-  const field = (name: keyof TFilters) => ({
+  const field = (name: keyof TPaymentFilters) => ({
     value: draft[name],
     onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value }),
   });

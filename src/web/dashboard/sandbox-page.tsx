@@ -5,7 +5,6 @@ import { formatNaira } from '../../domain/money';
 import {
   ZSandboxToolChallengeResponse,
   ZSandboxToolEventResponse,
-  ZSandboxToolsResponse,
   ZSandboxToolTransferResponse,
   type TSandboxWaitingPayment,
 } from '../../domain/schemas/dashboard-sandbox';
@@ -13,21 +12,16 @@ import { WEBHOOK_EVENT_TYPES, type TWebhookEventType } from '../../domain/schema
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { dashboardCall, messageOf } from './api';
-import { DELIVERIES_KEY } from './developers-queries';
 import { useKeyedMutation } from './keyed-mutation';
+import { dashboardKeys, dashboardQueries } from './queries';
 import { Screen } from './screen';
-
-const TOOLS_KEY = ['dashboard', 'sandbox'];
 
 /**
  * Sandbox tools (docs/dashboard.md "Sandbox tools"): a transfer to one of the merchant's payments,
  * an answer to a card's 3-D Secure check, a test webhook event. Only on a sandbox server.
  */
 export function SandboxPage() {
-  const tools = useQuery({
-    queryKey: TOOLS_KEY,
-    queryFn: () => dashboardCall('/sandbox', ZSandboxToolsResponse),
-  });
+  const tools = useQuery(dashboardQueries.sandbox());
   return (
     <Screen title={DASHBOARD_TEXTS.sandboxTitle} wide>
       <p className="dash-muted">{DASHBOARD_TEXTS.sandboxLead}</p>
@@ -56,10 +50,10 @@ export function SandboxPage() {
  */
 const useTool = <V, T>(call: (asked: V, key: string) => Promise<T>) =>
   useKeyedMutation(call, [
-    TOOLS_KEY,
-    ['dashboard', 'payments'],
-    ['dashboard', 'payment'],
-    DELIVERIES_KEY,
+    dashboardKeys.sandbox,
+    dashboardKeys.payments,
+    dashboardKeys.payment,
+    dashboardKeys.deliveries,
   ]);
 
 /** The form of one tool: its heading, its fields, its answer announced, its failure. */

@@ -10,16 +10,13 @@ import {
 } from '../../domain/dashboard-roles';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { ERROR_CATALOGUE } from '../../domain/errors';
-import {
-  ZDashboardOk,
-  ZDashboardSessionResponse,
-  type TDashboardSession,
-} from '../../domain/schemas/dashboard';
+import { ZDashboardOk, type TDashboardSession } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
-import { dashboardCall, messageOf, setCsrfToken } from './api';
+import { dashboardCall, messageOf } from './api';
 import { makePasskey } from './passkeys';
+import { dashboardQueries } from './queries';
 import { Screen } from './screen';
 import {
   ConsentPage,
@@ -34,19 +31,10 @@ import {
   TeamPage,
 } from './screens';
 
-export const SESSION_KEY = ['dashboard', 'session'];
-
 /** The screens of a signed-in staff member, with the bar that names them and their merchant. */
 export function SignedIn() {
   const [, navigate] = useLocation();
-  const session = useQuery({
-    queryKey: SESSION_KEY,
-    queryFn: async () => {
-      const answer = await dashboardCall('/session', ZDashboardSessionResponse);
-      setCsrfToken(answer.csrfToken);
-      return answer;
-    },
-  });
+  const session = useQuery(dashboardQueries.session());
   const signedOut = isApiError(session.error, 'DASHBOARD_SIGN_IN_REQUIRED');
   useEffect(() => {
     if (signedOut) navigate('/sign-in');

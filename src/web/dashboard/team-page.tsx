@@ -10,19 +10,17 @@ import {
 } from '../../domain/dashboard-roles';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
-import { ZAuditResponse, ZInviteResponse, ZTeamResponse } from '../../domain/schemas/dashboard';
+import { ZInviteResponse } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
+import { dashboardQueries } from './queries';
 import { Screen } from './screen';
 
 /** The owner's team, invitations and audit log. */
 export function TeamPage() {
-  const team = useQuery({
-    queryKey: ['dashboard', 'team'],
-    queryFn: () => dashboardCall('/team', ZTeamResponse),
-  });
+  const team = useQuery(dashboardQueries.team());
   return (
     <Screen title={DASHBOARD_TEXTS.teamTitle} wide>
       <FormError message={team.error ? messageOf(team.error) : null} />
@@ -125,10 +123,7 @@ function InviteForm({ onDone }: { onDone: () => void }) {
 }
 
 function Audit() {
-  const audit = useQuery({
-    queryKey: ['dashboard', 'audit'],
-    queryFn: () => dashboardCall('/audit', ZAuditResponse),
-  });
+  const audit = useQuery(dashboardQueries.audit());
   return (
     <section className="dash-card" aria-labelledby="audit-title">
       <h2 id="audit-title">{DASHBOARD_TEXTS.auditTitle}</h2>

@@ -5,7 +5,6 @@ import {
   ZDashboardOk,
   ZDashboardWebhookCreatedResponse,
   ZDashboardWebhookResponse,
-  ZDashboardWebhooksResponse,
   ZWebhookSecretResponse,
   type TDashboardWebhook,
 } from '../../domain/schemas/dashboard';
@@ -14,7 +13,7 @@ import { CopyRow } from '../ui/copy-row';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { dashboardCall, messageOf } from './api';
-import { DELIVERIES_KEY, useApiKeys, WEBHOOKS_KEY } from './developers-queries';
+import { dashboardKeys, dashboardQueries } from './queries';
 import { useKeyedMutation } from './keyed-mutation';
 import { WebhookForm, type TWebhookFields } from './webhook-form';
 
@@ -30,11 +29,8 @@ const webhookPath = (webhookId: string, action = '') =>
  * once, in a panel that says so; what each act did is announced.
  */
 export function WebhooksPanel() {
-  const webhooks = useQuery({
-    queryKey: WEBHOOKS_KEY,
-    queryFn: () => dashboardCall('/webhooks', ZDashboardWebhooksResponse),
-  });
-  const keys = useApiKeys();
+  const webhooks = useQuery(dashboardQueries.webhooks());
+  const keys = useQuery(dashboardQueries.keys());
   const [adding, setAdding] = useState(false);
   const [shown, setShown] = useState<TShownSecret | null>(null);
   const [said, setSaid] = useState('');
@@ -116,7 +112,7 @@ function AddWebhook({
   const add = useKeyedMutation(
     (body: TWebhookFields & { clientId: string }, key: string) =>
       dashboardCall('/webhooks', ZDashboardWebhookCreatedResponse, { method: 'POST', key, body }),
-    [WEBHOOKS_KEY],
+    [dashboardKeys.webhooks],
   );
   if (!clientIds) return <p>{DASHBOARD_TEXTS.loading}</p>;
   const clientId = picked || clientIds[0];
@@ -164,22 +160,22 @@ function useWebhookActs(
   const change = useKeyedMutation(
     (body: TWebhookFields, key: string) =>
       dashboardCall(path(), ZDashboardWebhookResponse, { method: 'PATCH', key, body }),
-    [WEBHOOKS_KEY],
+    [dashboardKeys.webhooks],
   );
   const disable = useKeyedMutation(
     (_: string, key: string) =>
       dashboardCall(path('/disable'), ZDashboardOk, { method: 'POST', key }),
-    [WEBHOOKS_KEY, DELIVERIES_KEY],
+    [dashboardKeys.webhooks, dashboardKeys.deliveries],
   );
   const remove = useKeyedMutation(
     (_: string, key: string) => dashboardCall(path(), ZDashboardOk, { method: 'DELETE', key }),
-    [WEBHOOKS_KEY, DELIVERIES_KEY],
+    [dashboardKeys.webhooks, dashboardKeys.deliveries],
   );
   const enable = useMutation({
     mutationFn: () => dashboardCall(path('/enable'), ZDashboardOk, { method: 'POST' }),
     onSuccess: () => {
       onSaid(DASHBOARD_TEXTS.webhookEnabled);
-      void queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY });
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.webhooks });
     },
   });
   const rotate = useMutation({
