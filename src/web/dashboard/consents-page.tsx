@@ -5,11 +5,11 @@ import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
 import { countNoun } from '../../domain/plural';
 import { CONSENT_STATUSES } from '../../domain/schemas/consent';
+import type { TMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
 import { Button } from '../ui/button';
-import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { filtersKey, useAddressFilters } from './address-filters';
-import { messageOf } from './api';
+import { DashboardList } from './dashboard-list';
 import { CONSENT_FILTER_NAMES, dashboardQueries, type TConsentFilters } from './queries';
 import { Screen } from './screen';
 
@@ -28,38 +28,35 @@ export function ConsentsPage() {
         shown={filters}
         onSearch={search}
       />
-      <FormError message={list.error ? messageOf(list.error) : null} />
-      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
-      {list.isSuccess && consents.length === 0 && <p>{DASHBOARD_TEXTS.noConsents}</p>}
-      <ul className="dash-list">
-        {consents.map((c) => {
-          const future = c.payments.filter((p) => p.type === 'future');
-          return (
-            <li key={c.consentId} className="dash-row">
-              <Link href={`/consents/${c.consentId}`} className="dash-row-link">
-                <span className="dash-amount">{c.reference ?? c.consentId}</span>
-                <span className={`dash-status ${c.status}`}>{c.status}</span>
-                <span>
-                  {future.length > 0
-                    ? `${future.length} future · ${formatNaira(future.reduce((sum, p) => sum + p.amount, 0))}`
-                    : 'No future payments'}
-                  {c.mandates.length > 0 ? ` · ${countNoun(c.mandates.length, 'mandate')}` : ''}
-                </span>
-                <span className="dash-muted">
-                  {c.consentId} ·{' '}
-                  {c.grantedAt ? `granted ${formatDateTime(c.grantedAt)}` : 'not granted'}
-                </span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-      {list.hasNextPage && (
-        <Button variant="secondary" onClick={() => void list.fetchNextPage()}>
-          {DASHBOARD_TEXTS.moreConsents}
-        </Button>
-      )}
+      <DashboardList
+        read={list}
+        rows={consents}
+        rowKey={(c) => c.consentId}
+        renderRow={(c) => <ConsentRow consent={c} />}
+        emptyText={DASHBOARD_TEXTS.noConsents}
+        moreText={DASHBOARD_TEXTS.moreConsents}
+      />
     </Screen>
+  );
+}
+
+/** A consent's row: reference, status, future payments and mandates, when it was granted. */
+function ConsentRow({ consent: c }: { consent: TMerchantConsentsResponse['consents'][number] }) {
+  const future = c.payments.filter((p) => p.type === 'future');
+  return (
+    <Link href={`/consents/${c.consentId}`} className="dash-row-link">
+      <span className="dash-amount">{c.reference ?? c.consentId}</span>
+      <span className={`dash-status ${c.status}`}>{c.status}</span>
+      <span>
+        {future.length > 0
+          ? `${future.length} future · ${formatNaira(future.reduce((sum, p) => sum + p.amount, 0))}`
+          : 'No future payments'}
+        {c.mandates.length > 0 ? ` · ${countNoun(c.mandates.length, 'mandate')}` : ''}
+      </span>
+      <span className="dash-muted">
+        {c.consentId} · {c.grantedAt ? `granted ${formatDateTime(c.grantedAt)}` : 'not granted'}
+      </span>
+    </Link>
   );
 }
 

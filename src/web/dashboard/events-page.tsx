@@ -3,9 +3,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { WEBHOOK_EVENT_TYPES, type TWebhookPayload } from '../../domain/schemas/webhooks';
 import { Button } from '../ui/button';
-import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
-import { messageOf } from './api';
+import { DashboardList } from './dashboard-list';
 import { dashboardQueries, type TEventFilters } from './queries';
 import { Screen } from './screen';
 
@@ -49,23 +48,15 @@ export function EventsPage() {
         </label>
         <Button type="submit">{DASHBOARD_TEXTS.search}</Button>
       </form>
-      <FormError message={list.error ? messageOf(list.error) : null} />
-      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
-      {list.isSuccess && events.length === 0 && <p>{DASHBOARD_TEXTS.noEvents}</p>}
-      <ul className="dash-list">
-        {events.map((event) => (
-          <EventRow key={event.id} event={event} />
-        ))}
-      </ul>
-      {list.hasNextPage && (
-        <Button
-          variant="secondary"
-          disabled={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage()}
-        >
-          {DASHBOARD_TEXTS.moreEvents}
-        </Button>
-      )}
+      <DashboardList
+        read={list}
+        rows={events}
+        rowKey={(event) => event.id}
+        renderRow={(event) => <EventRow event={event} />}
+        emptyText={DASHBOARD_TEXTS.noEvents}
+        moreText={DASHBOARD_TEXTS.moreEvents}
+        holdWhileLoading
+      />
     </Screen>
   );
 }
@@ -75,7 +66,7 @@ function EventRow({ event }: { event: TWebhookPayload }) {
   const [open, setOpen] = useState(false);
   const dataId = useId();
   return (
-    <li className="dash-row">
+    <>
       <span>
         <strong>{event.type}</strong>{' '}
         <span className="dash-muted">{formatDateTime(event.createdAt)}</span>
@@ -95,6 +86,6 @@ function EventRow({ event }: { event: TWebhookPayload }) {
       <pre id={dataId} className="dash-pre" hidden={!open}>
         {JSON.stringify(event.data, null, 2)}
       </pre>
-    </li>
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
 import { messageOf } from './api';
 import { dashboardQueries } from './queries';
+import { DashboardList } from './dashboard-list';
 import { Screen } from './screen';
 
 /** The merchant's forms, newest first, each with how many payers started it. */
@@ -17,31 +18,23 @@ export function FormsPage() {
   const forms = list.data?.pages.flatMap((page) => page.forms) ?? [];
   return (
     <Screen title={DASHBOARD_TEXTS.formsTitle} wide>
-      <FormError message={list.error ? messageOf(list.error) : null} />
-      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
-      {list.isSuccess && forms.length === 0 && <p>{DASHBOARD_TEXTS.noForms}</p>}
-      <ul className="dash-list">
-        {forms.map((form) => (
-          <li key={form.formId} className="dash-row">
-            <Link href={`/forms/${form.formId}`} className="dash-row-link">
-              <span className="dash-amount">{form.title}</span>
-              <span>{DASHBOARD_TEXTS.formFacts(form.latestVersion, form.responses)}</span>
-              <span className="dash-muted">
-                {form.formId} · {formatDateTime(form.createdAt)}
-              </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      {list.hasNextPage && (
-        <Button
-          variant="secondary"
-          disabled={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage()}
-        >
-          {DASHBOARD_TEXTS.moreForms}
-        </Button>
-      )}
+      <DashboardList
+        read={list}
+        rows={forms}
+        rowKey={(form) => form.formId}
+        renderRow={(form) => (
+          <Link href={`/forms/${form.formId}`} className="dash-row-link">
+            <span className="dash-amount">{form.title}</span>
+            <span>{DASHBOARD_TEXTS.formFacts(form.latestVersion, form.responses)}</span>
+            <span className="dash-muted">
+              {form.formId} · {formatDateTime(form.createdAt)}
+            </span>
+          </Link>
+        )}
+        emptyText={DASHBOARD_TEXTS.noForms}
+        moreText={DASHBOARD_TEXTS.moreForms}
+        holdWhileLoading
+      />
     </Screen>
   );
 }

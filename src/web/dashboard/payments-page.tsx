@@ -4,11 +4,13 @@ import { Link } from 'wouter';
 import { dashboardPaymentFacts } from '../../domain/dashboard-payment-row';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { formatNaira } from '../../domain/money';
-import { DASHBOARD_PAYMENT_STATUSES } from '../../domain/schemas/dashboard';
+import {
+  DASHBOARD_PAYMENT_STATUSES,
+  type TDashboardPaymentRow,
+} from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
-import { FormError } from '../ui/form-error';
 import { filtersKey, useAddressFilters } from './address-filters';
-import { messageOf } from './api';
+import { DashboardList } from './dashboard-list';
 import { dashboardQueries, PAYMENT_FILTER_NAMES, type TPaymentFilters } from './queries';
 import { Screen } from './screen';
 
@@ -32,33 +34,31 @@ export function PaymentsPage() {
         shown={filters}
         onSearch={search}
       />
-      <FormError message={list.error ? messageOf(list.error) : null} />
-      {list.isPending && <p role="status">{DASHBOARD_TEXTS.loading}</p>}
-      {list.isSuccess && payments.length === 0 && <p>{DASHBOARD_TEXTS.noPayments}</p>}
-      <ul className="dash-list">
-        {payments.map((p) => {
-          const facts = dashboardPaymentFacts(p);
-          return (
-            <li key={p.paymentId} className="dash-row">
-              <Link href={`/payments/${p.paymentId}`} className="dash-row-link">
-                <span className="dash-amount">{formatNaira(p.amount)}</span>
-                <span className={`dash-status ${facts.status}`}>{facts.status}</span>
-                <span>{p.narration}</span>
-                <span className="dash-muted">
-                  {p.reference ?? p.paymentId} · {facts.paid} · {facts.when}
-                  {p.refunded > 0 ? ` · refunded ${formatNaira(p.refunded)}` : ''}
-                </span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-      {list.hasNextPage && (
-        <Button variant="secondary" onClick={() => void list.fetchNextPage()}>
-          {DASHBOARD_TEXTS.morePayments}
-        </Button>
-      )}
+      <DashboardList
+        read={list}
+        rows={payments}
+        rowKey={(p) => p.paymentId}
+        renderRow={(p) => <PaymentRow payment={p} />}
+        emptyText={DASHBOARD_TEXTS.noPayments}
+        moreText={DASHBOARD_TEXTS.morePayments}
+      />
     </Screen>
+  );
+}
+
+/** A payment's row: amount, status, narration, reference, how and when it was paid. */
+function PaymentRow({ payment: p }: { payment: TDashboardPaymentRow }) {
+  const facts = dashboardPaymentFacts(p);
+  return (
+    <Link href={`/payments/${p.paymentId}`} className="dash-row-link">
+      <span className="dash-amount">{formatNaira(p.amount)}</span>
+      <span className={`dash-status ${facts.status}`}>{facts.status}</span>
+      <span>{p.narration}</span>
+      <span className="dash-muted">
+        {p.reference ?? p.paymentId} · {facts.paid} · {facts.when}
+        {p.refunded > 0 ? ` · refunded ${formatNaira(p.refunded)}` : ''}
+      </span>
+    </Link>
   );
 }
 
