@@ -8,7 +8,7 @@ import { CONSENT_STATUSES } from '../../domain/schemas/consent';
 import type { TMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
 import { Button } from '../ui/button';
 import { formatDateTime } from '../ui/format-date';
-import { filtersKey, useAddressFilters } from './address-filters';
+import { filtersKey, useAddressFilters, useAddressPages } from './address-filters';
 import { DashboardList } from './dashboard-list';
 import { CONSENT_FILTER_NAMES, dashboardQueries, type TConsentFilters } from './queries';
 import { Screen } from './screen';
@@ -20,7 +20,8 @@ import { Screen } from './screen';
 export function ConsentsPage() {
   const [filters, search] = useAddressFilters(CONSENT_FILTER_NAMES);
   const list = useInfiniteQuery(dashboardQueries.consents(filters));
-  const consents = list.data?.pages.flatMap((page) => page.consents) ?? [];
+  const { pages, paging } = useAddressPages(list);
+  const consents = pages.flatMap((page) => page.consents);
   return (
     <Screen title={DASHBOARD_TEXTS.consentsTitle} wide>
       <ConsentFilters
@@ -29,7 +30,7 @@ export function ConsentsPage() {
         onSearch={search}
       />
       <DashboardList
-        read={list}
+        read={paging}
         rows={consents}
         rowKey={(c) => c.consentId}
         renderRow={(c) => <ConsentRow consent={c} />}

@@ -7,6 +7,7 @@ import type { TFormAnswer } from '../../domain/schemas/form';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
+import { useAddressPages } from './address-filters';
 import { messageOf } from './api';
 import { dashboardQueries } from './queries';
 import { DashboardList } from './dashboard-list';
@@ -15,11 +16,12 @@ import { Screen } from './screen';
 /** The merchant's forms, newest first, each with how many payers started it. */
 export function FormsPage() {
   const list = useInfiniteQuery(dashboardQueries.forms());
-  const forms = list.data?.pages.flatMap((page) => page.forms) ?? [];
+  const { pages, paging } = useAddressPages(list);
+  const forms = pages.flatMap((page) => page.forms);
   return (
     <Screen title={DASHBOARD_TEXTS.formsTitle} wide>
       <DashboardList
-        read={list}
+        read={paging}
         rows={forms}
         rowKey={(form) => form.formId}
         renderRow={(form) => (

@@ -9,7 +9,7 @@ import {
   type TDashboardPaymentRow,
 } from '../../domain/schemas/dashboard';
 import { Button } from '../ui/button';
-import { filtersKey, useAddressFilters } from './address-filters';
+import { filtersKey, useAddressFilters, useAddressPages } from './address-filters';
 import { DashboardList } from './dashboard-list';
 import { dashboardQueries, PAYMENT_FILTER_NAMES, type TPaymentFilters } from './queries';
 import { Screen } from './screen';
@@ -25,7 +25,8 @@ const activeFilters = (filters: TPaymentFilters) =>
 export function PaymentsPage() {
   const [filters, search] = useAddressFilters(PAYMENT_FILTER_NAMES);
   const list = useInfiniteQuery(dashboardQueries.payments(filters));
-  const payments = list.data?.pages.flatMap((page) => page.payments) ?? [];
+  const { pages, paging } = useAddressPages(list);
+  const payments = pages.flatMap((page) => page.payments);
   return (
     <Screen title={DASHBOARD_TEXTS.paymentsTitle} wide>
       {/* Back or Forward to other filters: the form shows them, afresh. */}
@@ -35,7 +36,7 @@ export function PaymentsPage() {
         onSearch={search}
       />
       <DashboardList
-        read={list}
+        read={paging}
         rows={payments}
         rowKey={(p) => p.paymentId}
         renderRow={(p) => <PaymentRow payment={p} />}
