@@ -280,19 +280,23 @@ test.describe('pay now with a card', () => {
     await payWith(page, 'declined');
     await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
 
-    // The retried charge is held back until the step it shows meanwhile has been seen, then
+    // Each retried charge is held back until the step it shows meanwhile has been seen, then
     // sent on to the server as it is.
     const bodies: string[] = [];
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: Array<() => void> = [];
     await page.route('**/api/payments/card/public', async (route) => {
       bodies.push(route.request().postData() ?? '');
-      await released;
+      await new Promise<void>((resolve) => held.push(resolve));
       await route.continue();
     });
+    /** Sends on the `count`th charge once it is held. */
+    const releaseCharge = async (count: number) => {
+      await expect.poll(() => held.length).toBe(count);
+      held[count - 1]?.();
+    };
     await page.getByRole('button', { name: 'Retry Payment' }).click();
     await expect(page.getByText('Retrying payment...')).toBeVisible();
-    release();
+    await releaseCharge(1);
     await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     await expect(page.getByText('Card payment failed: Declined by your bank')).toBeVisible();
     await expect(page.getByLabel('Card Number')).toHaveCount(0);
@@ -315,6 +319,7 @@ test.describe('pay now with a card', () => {
     await expectNoViolations(page);
     await stored.click();
     await expect(page.getByText('Retrying payment...')).toBeVisible();
+    await releaseCharge(2);
     await expect(page.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
     expect(bodies).toHaveLength(2);
     await page.getByRole('button', { name: 'Try Another Method' }).click();
