@@ -37,6 +37,11 @@ postgres_pass() {
   DATABASE_URL="$TEST_POSTGRES" npm run --silent test:postgres -- $(reports postgres)
 }
 
+# Said where the pass does not run, since the fuzz suite runs only there (vitest.config.ts).
+no_postgres_pass() {
+  echo "[npm test] PostgreSQL pass and the fuzz suite did not run: TEST_POSTGRES is not set"
+}
+
 # The Node production runs (.node-version, docs/operations.md "Node"): the server's tests run on
 # it. Where the machine's Node is another, npm's `node` package brings it (npx; the npm registry is
 # the only download), and the machine's Node still runs the server of the browser tests and the
@@ -77,14 +82,18 @@ if [ "${SERIAL:-0}" = 1 ]; then
   trap slowest EXIT
   phase 'unit and server tests' '' unit_and_server_tests
   phase 'browser tests' '' npm run --silent test:e2e
-  if [ -n "${TEST_POSTGRES:-}" ]; then phase 'PostgreSQL pass' '' postgres_pass; fi
+  if [ -n "${TEST_POSTGRES:-}" ]; then phase 'PostgreSQL pass' '' postgres_pass; else no_postgres_pass; fi
   exit 0
 fi
 
 browser_lane() {
   local status=0
   phase 'browser tests' browser npm run --silent test:e2e || status=1
-  if [ -n "${TEST_POSTGRES:-}" ]; then phase 'PostgreSQL pass' postgres postgres_pass || status=1; fi
+  if [ -n "${TEST_POSTGRES:-}" ]; then
+    phase 'PostgreSQL pass' postgres postgres_pass || status=1
+  else
+    no_postgres_pass
+  fi
   return "$status"
 }
 browser_lane &
