@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { PaymentsPage } from './payments-page';
+import { screenAt, threePages } from './screen-at-address';
 
 // "Load more" is a navigation (useAddressPages): its cursor goes to the address beside the
 // filters, and a reload reads the same pages again.
@@ -32,34 +30,8 @@ const row = (id: string) => ({
   interval: null,
 });
 /** The screen at `search`: three pages of one payment each, the asks recorded. */
-function at(search: string) {
-  const asked: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      asked.push(url);
-      const c = new URL(url, 'http://x').searchParams.get('cursor');
-      const body = !c
-        ? { success: true, payments: [row('P1')], nextCursor: 'c1' }
-        : c === 'c1'
-          ? { success: true, payments: [row('P2')], nextCursor: 'c2' }
-          : { success: true, payments: [row('P3')], nextCursor: null };
-      return new Response(JSON.stringify(body), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    }),
-  );
-  const location = memoryLocation({ path: '/payments', searchPath: search, record: true });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <Router hook={location.hook} searchHook={location.searchHook}>
-        <PaymentsPage />
-      </Router>
-    </QueryClientProvider>,
-  );
-  return { asked, location };
-}
+const at = (search: string) =>
+  screenAt('/payments', search, <PaymentsPage />, threePages('payments', row));
 it('puts each Load more’s cursor in the address; a reload reads the same pages', async () => {
   const { asked, location } = at('q=KF');
   await screen.findByText(/P1 ·/);

@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { PaymentsPage } from './payments-page';
+import { screenAt } from './screen-at-address';
 
 // The payments screen's filters live in its address (docs/dashboard.md "Payments"): a reload
 // keeps the search, Back returns to the one before, and each search asks the server once.
@@ -16,28 +14,12 @@ afterEach(() => {
 });
 
 /** The screen at `search`, the server's answers recorded (an empty list each time). */
-function paymentsAt(search: string) {
-  const asked: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      asked.push(url);
-      return new Response(JSON.stringify({ success: true, payments: [], nextCursor: null }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    }),
-  );
-  const location = memoryLocation({ path: '/payments', searchPath: search, record: true });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <Router hook={location.hook} searchHook={location.searchHook}>
-        <PaymentsPage />
-      </Router>
-    </QueryClientProvider>,
-  );
-  return { asked, location };
-}
+const paymentsAt = (search: string) =>
+  screenAt('/payments', search, <PaymentsPage />, () => ({
+    success: true,
+    payments: [],
+    nextCursor: null,
+  }));
 
 describe('the payments screen’s filters', () => {
   it('are read from the address: a reload shows and asks the same search', async () => {
