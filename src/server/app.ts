@@ -22,8 +22,8 @@ import {
   RECONCILE_STEPS,
   type TReconciliation,
 } from './services/payments/reconciler';
-import { jobEngine, type TJobs } from './jobs/engine';
-import { groupOf, jobKinds } from './jobs/kinds';
+import { jobEngine, type TJobKind, type TJobs } from './jobs/engine';
+import { groupOf, jobKinds, RETIRED_KINDS } from './jobs/kinds';
 import { merchantPaymentRoutes } from './routes/merchant-payments';
 import { merchantEventRoutes } from './routes/merchant-events';
 import { accountLinkRoutes } from './routes/account-links';
@@ -118,9 +118,6 @@ export type TAppOptions = {
   operatorToken?: string | undefined;
 } & TAdapterOverrides;
 
-/** What every route is registered with: the app's context, its rate limits and its jobs. */
-type TAppRouteContext = TRouteContext & { jobs: TJobs };
-
 /**
  * Builds the app: its context (the composition root: clock, providers and event bus chosen from
  * the configuration unless the options hand them in), every route, the error mapper and the
@@ -129,16 +126,29 @@ type TAppRouteContext = TRouteContext & { jobs: TJobs };
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const app = fastifyOf(options);
   await prepareRequestHandling(app, options);
-  const context = decorateContext(app, options);
+  const metrics = appMetrics(app, options.database);
+  // The engine's kinds close over the context, which holds the engine: they are made on its
+  // first use, once both exist.
+  const jobs = backgroundJobs(app, options, metrics, () =>
+    jobKinds(
+      context,
+      noticeSender && {
+        resendOwed: () => noticeSender.resendOwed(),
+        everyMs: SANDBOX_NOTICE_RETRY_MS,
+      },
+      ({ eventType, outcome, seconds }) =>
+        metrics.webhookDeliveryDuration.observe({ event_type: eventType, outcome }, seconds),
+    ),
+  );
+  const context = decorateContext(app, options, jobs);
   const limits = await registerRateLimits(
     app,
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     { redisUrl: options.config.redisUrl, keyPrefix: options.config.redisKeyPrefix },
   );
   const noticeSender = sandboxNoticeSender(app, context);
-  const metrics = appMetrics(app, options.database);
-  const jobs = backgroundJobs(app, options, context, noticeSender, metrics);
-  const routeContext = { ...context, limits, jobs };
+  decorateJobRuns(app, jobs, noticeSender !== null);
+  const routeContext = { ...context, limits };
   // Before every other route: request spans and metrics, the measured provider, /metrics.
   await observe(app, {
     context,
@@ -212,11 +222,12 @@ function recordRouteTable(app: FastifyInstance): void {
 }
 
 /** The app's context, as `app.appContext`; the app closes the event bus if it made it. */
-function decorateContext(app: FastifyInstance, options: TAppOptions): TAppContext {
+function decorateContext(app: FastifyInstance, options: TAppOptions, jobs: TJobs): TAppContext {
   const context = createAppContext(
     {
       database: options.database,
       config: options.config,
+      jobs,
       onEventError: (err, event) =>
         app.log.error({ err, eventType: event.type, eventId: event.id }, 'event subscriber failed'),
     },
@@ -251,7 +262,7 @@ function sandboxNoticeSender(app: FastifyInstance, context: TAppContext): TSandb
 async function registerMerchantRoutes(
   app: FastifyInstance,
   options: TAppOptions,
-  routeContext: TAppRouteContext,
+  routeContext: TRouteContext,
   noticeSender: TSandboxNotices | null,
 ): Promise<void> {
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
@@ -289,7 +300,7 @@ async function registerMerchantRoutes(
 async function registerPayerRoutes(
   app: FastifyInstance,
   options: TAppOptions,
-  routeContext: TAppRouteContext,
+  routeContext: TRouteContext,
   noticeSender: TSandboxNotices | null,
 ): Promise<TConsentReads> {
   await app.register(formRoutes, routeContext);
@@ -330,7 +341,7 @@ async function registerPayerRoutes(
 async function registerStreamsAndPage(
   app: FastifyInstance,
   options: TAppOptions,
-  routeContext: TAppRouteContext,
+  routeContext: TRouteContext,
   reads: TConsentReads,
 ): Promise<void> {
   // The streams' hub listens on the database (LISTEN events) from the first stream on.
@@ -346,15 +357,13 @@ async function registerStreamsAndPage(
 
 /**
  * The job engine of this app (docs/jobs.md), started once the app is ready: which kinds this
- * process works on follows the options (JOBS_WORK=off: none, it only queues). The decorations
- * run a kind's work here and now through the engine, for tests on their own clock.
+ * process works on follows the options (JOBS_WORK=off: none, it only queues).
  */
 function backgroundJobs(
   app: FastifyInstance,
   options: TAppOptions,
-  context: TAppContext,
-  noticeSender: { resendOwed(): Promise<number> } | null,
   metrics: TMetrics,
+  kinds: () => TJobKind[],
 ): TJobs {
   const works = (kind: string) => {
     if (!options.config.jobsWork) return false;
@@ -372,15 +381,8 @@ function backgroundJobs(
   };
   const jobs = jobEngine({
     database: options.database,
-    kinds: jobKinds(
-      context,
-      noticeSender && {
-        resendOwed: () => noticeSender.resendOwed(),
-        everyMs: SANDBOX_NOTICE_RETRY_MS,
-      },
-      ({ eventType, outcome, seconds }) =>
-        metrics.webhookDeliveryDuration.observe({ event_type: eventType, outcome }, seconds),
-    ),
+    kinds,
+    retired: RETIRED_KINDS,
     works,
     onError: (err, kind) => app.log.error({ err, kind }, 'a background job failed'),
     onRun: ({ kind, outcome, seconds }) => metrics.jobDuration.observe({ kind, outcome }, seconds),
@@ -388,6 +390,11 @@ function backgroundJobs(
   app.decorate('jobs', jobs);
   app.addHook('onReady', () => jobs.start());
   app.addHook('onClose', () => jobs.stop());
+  return jobs;
+}
+
+/** The decorations that run a kind's work here and now through the engine (tests' clock). */
+function decorateJobRuns(app: FastifyInstance, jobs: TJobs, sandboxNotices: boolean): void {
   app.decorate('collections', {
     runDue: async () => {
       const expired = (await jobs.runNow('collections.expire-consents')) as { expired: number };
@@ -418,9 +425,8 @@ function backgroundJobs(
   });
   app.decorate('sandboxNotices', {
     runDue: async () =>
-      noticeSender ? ((await jobs.runNow('sandbox.notices')) as { sent: number }).sent : 0,
+      sandboxNotices ? ((await jobs.runNow('sandbox.notices')) as { sent: number }).sent : 0,
   });
-  return jobs;
 }
 
 declare module 'fastify' {

@@ -50,13 +50,15 @@ export type TAppContext = {
   providers: TProviders;
   sandbox: TSandboxControls | null;
   events: TEventBus;
+  /**
+   * The job engine (jobs/engine.ts): the one way to queue background work, on the transaction of
+   * the change that calls for it (the outbox).
+   */
+  jobs: TJobs;
 };
 
-/**
- * What route plugins receive: the context, the rate limits their hooks count against, and the
- * app's job engine (jobs/engine.ts; a plugin tested alone has none).
- */
-export type TRouteContext = TAppContext & { limits: TRateLimiters; jobs?: TJobs };
+/** What route plugins receive: the context and the rate limits their hooks count against. */
+export type TRouteContext = TAppContext & { limits: TRateLimiters };
 
 /** Adapters a test (or a deployment) hands in instead of those the configuration chooses. */
 export type TAdapterOverrides = {
@@ -74,6 +76,8 @@ export function createAppContext(
     database: Pick<TDatabase, 'db' | 'listen'>;
     config: TConfig;
     onEventError: TEventErrorHandler;
+    /** The app's job engine, whose kinds may close over the context made here. */
+    jobs: TJobs;
   },
   overrides: TAdapterOverrides = {},
 ): TAppContext {
@@ -92,6 +96,7 @@ export function createAppContext(
     },
     sandbox: money.sandbox,
     events: overrides.events ?? databaseEventBus({ database, onError: base.onEventError }),
+    jobs: base.jobs,
   };
 }
 

@@ -10,7 +10,7 @@ import { inJobSpan, traceContextOf, withTraceContext } from './job-trace';
  * through pg-boss's PGlite client (fromPglite), so both run the one engine and the one set of
  * tests. Its schema (`pgboss`) is the engine's own, made and migrated by it at start.
  *
- * A job is enqueued in the transaction of the change that calls for it (`enqueueJob` below):
+ * A job is enqueued in the transaction of the change that calls for it (`ctx.jobs.enqueue`):
  * it exists exactly when the change does. Each kind has its retry policy (exponential backoff
  * up to a ceiling) and a dead-letter queue (`<kind>.dead`) where a job that used every retry is
  * kept, visible in the backlog. A periodic kind runs at each start, then every `everyMs` (each
@@ -90,9 +90,21 @@ export type TJobs = {
   kinds(): string[];
 };
 
+/** What a change needs of the engine to queue its job: `ctx.jobs`, seen as a queue. */
+export type TJobQueue = Pick<TJobs, 'enqueue'>;
+
 export type TJobsOptions = {
   database: Pick<TDatabase, 'kind' | 'engine'>;
-  kinds: TJobKind[];
+  /**
+   * The kinds, or how to make them: made once, on the engine's first use, so that their handlers
+   * may close over the app's context, which holds this engine (context.ts `jobs`).
+   */
+  kinds: TJobKind[] | (() => TJobKind[]);
+  /**
+   * Kinds the app had and has no more: their queues, jobs and schedules (a periodic kind's cron
+   * would otherwise keep queuing runs nobody works) are deleted at start.
+   */
+  retired?: readonly string[];
   /**
    * Whether this process works on a kind (its workers and schedule); the others run only when
    * drain() or runNow() asks (tests, on their clock), or in another process.
@@ -133,8 +145,6 @@ export const NUDGE_WAIT_MS = 10_000;
 /** How often nudge() reads the state of a job a worker took. */
 const NUDGE_POLL_MS = 20;
 
-/** Every started engine: what enqueueJob writes with (see there). */
-const started = new Set<TJobs>();
 /**
  * On PGlite, the start of the engines on one database, one after another. PGlite is one
  * connection: two engines on it (two apps of one process, as a test of two servers makes) that
@@ -143,23 +153,6 @@ const started = new Set<TJobs>();
  * own, and pg-boss's advisory lock orders the starts of many.
  */
 const startsOnPglite = new WeakMap<object, Promise<unknown>>();
-
-/**
- * Enqueues a job on `tx`, the transaction of the change that calls for it, through any started
- * engine of this process: the statement goes through `tx` alone, and every engine knows the same
- * kinds, so which one writes it does not matter. Services call this where they write the change
- * (the outbox): no started engine is an error of the composition, not of the change.
- */
-export async function enqueueJob(
-  tx: TDb,
-  kind: string,
-  data: object,
-  options: TEnqueueOptions = {},
-): Promise<string | null> {
-  const [engine] = started;
-  if (!engine) throw new Error(`No job engine is started to enqueue '${kind}'`);
-  return engine.enqueue(tx, kind, data, options);
-}
 
 /**
  * A job id (a UUID) made from `key`: the one change that calls for a job names it, so the same
@@ -180,38 +173,46 @@ type TEngineCore = {
   failure: string;
 };
 
+/**
+ * The job engine. It is the app's one way to queue a job (`ctx.jobs.enqueue`, in the transaction
+ * of the change that calls for it); its kinds and pg-boss are made on first use.
+ */
 export function jobEngine(options: TJobsOptions): TJobs {
+  let made: TEngineCore | null = null;
+  const core = (): TEngineCore => (made ??= engineCore(options));
+  return {
+    start: () => startEngine(core()),
+    stop: () => stopEngine(core()),
+    readiness: () => readinessOf(core()),
+    enqueue: (tx, kind, data, enqueueOptions) => enqueueOn(core(), tx, kind, data, enqueueOptions),
+    drain: (names) => drainKinds(core(), names),
+    nudge: (name, ids) => nudgeKind(core(), name, ids),
+    runNow: (name, data) => runOneNow(core(), name, data),
+    backlog: () => jobBacklog(core().boss, [...core().kinds.keys()]),
+    kinds: () => [...core().kinds.keys()],
+  };
+}
+
+/** The engine's kinds by name and its pg-boss, told of its errors. */
+function engineCore(options: TJobsOptions): TEngineCore {
+  const kinds = typeof options.kinds === 'function' ? options.kinds() : options.kinds;
   const core: TEngineCore = {
-    boss: bossFor(options),
-    kinds: new Map(options.kinds.map((kind) => [kind.name, kind])),
+    boss: bossFor(options, kinds),
+    kinds: new Map(kinds.map((kind) => [kind.name, kind])),
     options,
     state: 'stopped',
     failure: '',
   };
   core.boss.on('error', (error) => options.onError(error, null));
-  const engine: TJobs = {
-    start: () => startEngine(core, () => started.add(engine)),
-    async stop() {
-      started.delete(engine);
-      await stopEngine(core);
-    },
-    readiness: () => readinessOf(core),
-    enqueue: (tx, kind, data, enqueueOptions) => enqueueOn(core, tx, kind, data, enqueueOptions),
-    drain: (names) => drainKinds(core, names),
-    nudge: (name, ids) => nudgeKind(core, name, ids),
-    runNow: (name, data) => runOneNow(core, name, data),
-    backlog: () => jobBacklog(core.boss, [...core.kinds.keys()]),
-    kinds: () => [...core.kinds.keys()],
-  };
-  return engine;
+  return core;
 }
 
 /**
  * pg-boss on the app's database: on PGlite through its PGlite client, on PostgreSQL a pool of
  * its own. Workers, schedules and supervision only in a process that works on some kind.
  */
-function bossFor(options: TJobsOptions): PgBoss {
-  const working = options.kinds.some((kind) => options.works(kind.name));
+function bossFor(options: TJobsOptions, kinds: TJobKind[]): PgBoss {
+  const working = kinds.some((kind) => options.works(kind.name));
   const connection = options.database.engine;
   return new PgBoss({
     schema: JOBS_SCHEMA,
@@ -236,11 +237,10 @@ function kindOf(core: TEngineCore, name: string): TJobKind {
 }
 
 /**
- * Starts the engine: its schema and queues (one start after another on one PGlite), then, told
- * `queuesMade`, the workers and schedules of the kinds this process works on. A failure is kept
- * for readiness.
+ * Starts the engine: its schema and queues (one start after another on one PGlite), then the
+ * workers and schedules of the kinds this process works on. A failure is kept for readiness.
  */
-async function startEngine(core: TEngineCore, queuesMade: () => void): Promise<void> {
+async function startEngine(core: TEngineCore): Promise<void> {
   core.state = 'starting';
   try {
     const connection = core.options.database.engine;
@@ -249,7 +249,6 @@ async function startEngine(core: TEngineCore, queuesMade: () => void): Promise<v
     const made = before.catch(() => undefined).then(() => makeSchemaAndQueues(core));
     if (pglite) startsOnPglite.set(pglite, made);
     await made;
-    queuesMade();
     for (const kind of core.kinds.values()) {
       if (core.options.works(kind.name)) await workAndSchedule(core, kind);
     }
@@ -457,9 +456,13 @@ async function triedOrLate(boss: PgBoss, name: string, ids: string[]): Promise<v
  * and one opened from the PGlite template, which holds them) is asked one statement, not three
  * per kind.
  */
-async function makeSchemaAndQueues({ boss, kinds }: TEngineCore): Promise<void> {
+async function makeSchemaAndQueues({ boss, kinds, options }: TEngineCore): Promise<void> {
   await boss.start();
   const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
+  for (const name of options.retired ?? []) {
+    if (existing.has(name)) await boss.deleteQueue(name);
+    if (existing.has(deadLetterOf(name))) await boss.deleteQueue(deadLetterOf(name));
+  }
   for (const kind of kinds.values()) {
     const queue = queueOptionsOf(kind);
     if (!existing.has(queue.deadLetter)) {

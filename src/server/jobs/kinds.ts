@@ -21,8 +21,11 @@ import { smsJob } from './sms-job';
  * ones are separate kinds so that one failing never stops the others.
  */
 
-/** How often due webhook deliveries (retries; what a dead process had claimed) are looked for. */
-export const WEBHOOK_SWEEP_MS = 10_000;
+/**
+ * Kinds of earlier versions: 'webhooks.sweep' sent what was due again every 10 s, a second retry
+ * policy beside each delivery's own (its retries are its jobs now, services/merchants/webhooks.ts).
+ */
+export const RETIRED_KINDS = ['webhooks.sweep'] as const;
 
 /** A periodic kind that throws is tried again soon, then waits for its next run. */
 const PERIODIC_RETRY: TJobRetry = { limit: 3, delaySeconds: 5, maxDelaySeconds: 60 };
@@ -60,12 +63,6 @@ export function jobKinds(
       run: async (data) => ({
         tried: await deliverer.deliverOne((data as { deliveryId: number }).deliveryId),
       }),
-    },
-    {
-      name: 'webhooks.sweep',
-      retry: PERIODIC_RETRY,
-      everyMs: WEBHOOK_SWEEP_MS,
-      run: async () => ({ tried: await deliverer.runDue() }),
     },
     {
       name: 'webhooks.prune-events',

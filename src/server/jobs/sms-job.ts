@@ -4,7 +4,7 @@ import type { TDb } from '../db/database';
 import { smsQueue } from '../db/schema';
 import type { TSmsSender } from '../providers/sms';
 import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
-import { enqueueJob, jobIdFor, type TJobKind, type TJobs } from './engine';
+import { jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
 
 /*
  * Every SMS the server sends is this job (docs/jobs.md "The outbox"): queued in the transaction of
@@ -33,8 +33,9 @@ export type TSmsMessage = {
 /** An SMS job's data: the queued message's row (its id is the job's), nothing of its text. */
 export type TSmsJob = { smsId: string };
 
-/** What a service needs of the engine to send its queued SMS at once; absent, another process does. */
-export type TSmsNudge = Pick<TJobs, 'nudge'> | undefined;
+/** What a service needs of the engine to queue its SMS and send them at once after the commit. */
+/** What queues an SMS and sends it after the commit: the app's job engine (`ctx.jobs`). */
+export type TSmsJobs = Pick<TJobs, 'enqueue' | 'nudge'>;
 
 export function smsJob(ctx: { db: TDb; sms: TSmsSender; clock: TClock }): TJobKind<TSmsJob> {
   return {
@@ -76,6 +77,7 @@ async function sendQueued(
  * Answers the job's id, for sendQueuedSms after the commit.
  */
 export async function queueSms(
+  jobs: TJobQueue,
   tx: TDb,
   seal: TSmsSeal,
   change: string,
@@ -92,8 +94,20 @@ export async function queueSms(
     })
     .onConflictDoNothing()
     .returning({ id: smsQueue.id });
-  if (queued) await enqueueJob(tx, SMS_JOB, { smsId: id } satisfies TSmsJob, { id });
+  if (queued) await jobs.enqueue(tx, SMS_JOB, { smsId: id } satisfies TSmsJob, { id });
   return id;
+}
+
+/** What queues SMS in the transaction of a change: the seal of their texts and the job engine. */
+export type TSmsOutbox = {
+  /** queueSms on `tx`: answers the job's id, for sendQueuedSms after the commit. */
+  queue(tx: TDb, change: string, message: TSmsMessage): Promise<string>;
+};
+
+/** The outbox of SMS, its seal got from the database before the change's transaction. */
+export async function openSmsOutbox(ctx: { db: TDb; jobs: TJobQueue }): Promise<TSmsOutbox> {
+  const seal = await smsSeal(ctx.db);
+  return { queue: (tx, change, message) => queueSms(ctx.jobs, tx, seal, change, message) };
 }
 
 /**
@@ -101,7 +115,10 @@ export async function queueSms(
  * jobs, and resolves once they were tried (the payer has their code when the call answers). It
  * never throws: the queued job is the guarantee, retried by the engine.
  */
-export async function sendQueuedSms(jobs: TSmsNudge, ids: (string | null)[]): Promise<void> {
+export async function sendQueuedSms(
+  jobs: Pick<TJobs, 'nudge'>,
+  ids: (string | null)[],
+): Promise<void> {
   const queued = ids.filter((id): id is string => id !== null);
-  if (queued.length > 0) await jobs?.nudge(SMS_JOB, queued);
+  if (queued.length > 0) await jobs.nudge(SMS_JOB, queued);
 }

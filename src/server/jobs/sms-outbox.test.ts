@@ -8,13 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smsOutbox } from '../db/schema';
 import { recordingSmsSender } from '../providers/sms-recording';
-import { smsSeal } from '../services/identity/sms-seal';
 import { codeInOutbox, latestCode, loginWithCode, sendCode, testPhone } from '../testing/identity';
 import { secondServer } from '../testing/second-server';
 import { smsJobsTo } from '../testing/sms-jobs';
 import { startTestApp, testClock } from '../testing/test-app';
 import { jobIdFor } from './engine';
-import { queueSms, SMS_JOB, type TSmsMessage } from './sms-job';
+import { SMS_JOB, openSmsOutbox, type TSmsMessage } from './sms-job';
 
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,12 +67,12 @@ describe('the SMS port', () => {
     expect(directSends('const sender = ctx.providers.sms;')).toHaveLength(1);
     expect(directSends('const { sms, payments } = ctx.providers;')).toHaveLength(1);
     expect(directSends('// sms.send(phone, body) in a comment\nconst SMS = 1;')).toEqual([]);
-    expect(directSends('await enqueueJob(tx, SMS_JOB, { phoneNumber, body });')).toEqual([]);
+    expect(directSends('await jobs.enqueue(tx, SMS_JOB, { phoneNumber, body });')).toEqual([]);
   });
 });
 
 describe('the SMS job kind', () => {
-  it('is queued by queueSms alone: no other module queues an SMS job, so each text is sealed', () => {
+  it('is queued by the SMS outbox alone: no other module queues an SMS job, so each text is sealed', () => {
     const found = serverModules(SERVER).filter((path) =>
       /\bSMS_JOB\b|['"`]sms\.send['"`]/.test(withoutComments(readFileSync(path, 'utf8'))),
     );
@@ -92,8 +91,8 @@ describe('the SMS job', () => {
 
   /** Queues one message and waits until it was tried, here or by the app's worker. */
   async function queuedAndTried(change: string, message: TSmsMessage): Promise<void> {
-    const seal = await smsSeal(ctx.database.db);
-    await ctx.database.db.transaction((tx) => queueSms(tx, seal, change, message));
+    const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
+    await ctx.database.db.transaction((tx) => outbox.queue(tx, change, message));
     await ctx.app.jobs.drain([SMS_JOB]);
     await expect
       .poll(async () => (await smsJobsTo(ctx.database.db, message.phoneNumber)).at(-1)?.state)
@@ -126,10 +125,10 @@ describe('an SMS queued with its change', () => {
 
   it('is one SMS for one change, however often the change is queued', async () => {
     const phoneNumber = '+2348031110001';
-    const seal = await smsSeal(ctx.database.db);
+    const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
     for (let queued = 0; queued < 2; queued += 1) {
       await ctx.database.db.transaction((tx) =>
-        queueSms(tx, seal, 'test-change:1', { phoneNumber, body: 'Once only' }),
+        outbox.queue(tx, 'test-change:1', { phoneNumber, body: 'Once only' }),
       );
     }
     await ctx.app.jobs.drain([SMS_JOB]);

@@ -30,18 +30,19 @@ export async function makeTemplateJobQueues(client: PGlite): Promise<void> {
       return () => stop();
     },
   };
-  const context = createAppContext({
+  const engine = jobEngine({
     database,
-    config: loadConfig({}),
-    onEventError: (error) => {
+    kinds: () => jobKinds(context, { resendOwed: async () => 0, everyMs: SANDBOX_NOTICE_RETRY_MS }),
+    works: () => false,
+    onError: (error) => {
       throw error;
     },
   });
-  const engine = jobEngine({
+  const context = createAppContext({
     database,
-    kinds: jobKinds(context, { resendOwed: async () => 0, everyMs: SANDBOX_NOTICE_RETRY_MS }),
-    works: () => false,
-    onError: (error) => {
+    config: loadConfig({}),
+    jobs: engine,
+    onEventError: (error) => {
       throw error;
     },
   });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueJob } from '../jobs/engine';
 import { recordMerchantEvent, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { promtoolProblems } from '../testing/promlint';
@@ -139,7 +138,7 @@ describe('GET /metrics of background work', () => {
     expect(registered.statusCode).toBe(201);
     // An event of the consent's payment, written as the payment's completion writes it.
     await test.database.db.transaction((tx) =>
-      recordMerchantEvent(tx, {
+      recordMerchantEvent(test.app.jobs, tx, {
         clientId: consent.client.clientId,
         consentId: consent.consentId,
         type: 'payment.completed',
@@ -155,7 +154,7 @@ describe('GET /metrics of background work', () => {
     );
     // A job that throws: it names no delivery the database can read.
     await test.database.db.transaction((tx) =>
-      enqueueJob(tx, WEBHOOK_DELIVER_JOB, { deliveryId: 'not a delivery' }),
+      test.app.jobs.enqueue(tx, WEBHOOK_DELIVER_JOB, { deliveryId: 'not a delivery' }),
     );
     await test.app.jobs.drain([WEBHOOK_DELIVER_JOB]);
 

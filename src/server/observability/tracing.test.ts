@@ -109,7 +109,6 @@ afterAll(async () => {
 
 /** The periodic kinds a server runs at its start, then every so often. */
 const PERIODIC_KINDS = [
-  'webhooks.sweep',
   'webhooks.prune-events',
   'collections.expire-consents',
   'collections.notices',

@@ -104,7 +104,7 @@ function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
 
 /** A lost passkey replaced: the SMS code sent, then the number proved with it. */
 function registerRecoveryRoutes(r: TZodApp, ctx: TRouteContext) {
-  const { db, config, clock, limits } = ctx;
+  const { db, config, clock, limits, jobs } = ctx;
   const sameOrigin = requireSameOrigin(ctx);
 
   r.post(
@@ -120,7 +120,7 @@ function registerRecoveryRoutes(r: TZodApp, ctx: TRouteContext) {
     },
     async (request, reply) => ({
       success: true as const,
-      ...(await askRecoveryCode(db, request.body.phone, (targetKey) =>
+      ...(await askRecoveryCode({ db, jobs }, request.body.phone, (targetKey) =>
         limits.recoveryCodeSends(request, reply, targetKey),
       )),
     }),

@@ -46,7 +46,7 @@ async function merchantWithBrokenWebhook() {
     .set({ secretSealed: 'not-sealed' })
     .where(eq(webhookEndpoints.id, id));
   const eventId = await ctx.database.db.transaction((tx) =>
-    recordMerchantEvent(tx, {
+    recordMerchantEvent(ctx.app.jobs, tx, {
       clientId: consent.client.clientId,
       consentId: consent.consentId,
       type: 'payment.completed',

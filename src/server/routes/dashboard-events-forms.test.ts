@@ -34,12 +34,15 @@ const staffOf = (merchantId: string, role: TStaffRole) =>
 
 /** A test event of the client's, recorded `hoursAgo` before the clock's now. */
 const fire = (clientId: string, type: TWebhookEventType, hoursAgo: number) =>
-  fireTestEvent(ctx.database.db, {
-    clientId,
-    type,
-    sandbox: true,
-    now: new Date(clock.now().getTime() - hoursAgo * HOUR),
-  });
+  fireTestEvent(
+    { db: ctx.database.db, jobs: ctx.app.jobs },
+    {
+      clientId,
+      type,
+      sandbox: true,
+      now: new Date(clock.now().getTime() - hoursAgo * HOUR),
+    },
+  );
 
 describe('events', () => {
   it('lists the events of every client of the merchant, newest first, by type and day, 25 a page', async () => {

@@ -71,12 +71,15 @@ const auditOf = async (owner: TStaffSession) => {
 
 /** Fires a test event of `type` for the key; answers the deliveries it made, by endpoint. */
 async function fire(clientId: string, type: TWebhookEventType) {
-  const event = await fireTestEvent(ctx.database.db, {
-    clientId,
-    type,
-    sandbox: true,
-    now: clock.now(),
-  });
+  const event = await fireTestEvent(
+    { db: ctx.database.db, jobs: ctx.app.jobs },
+    {
+      clientId,
+      type,
+      sandbox: true,
+      now: clock.now(),
+    },
+  );
   const rows = await ctx.database.db.execute(sql`
     SELECT d.endpoint_id, d.status, d.last_error FROM webhook_deliveries d
     JOIN merchant_events m ON m.id = d.event_id WHERE m.public_id = ${event.id}`);

@@ -10,6 +10,7 @@ import { cardEncryptionKeys } from '../db/schema';
 import { handleError } from '../http-errors';
 import { DEFAULT_RATE_LIMITS, registerRateLimits } from '../rate-limits';
 import { applyResponseHeaders } from '../response-headers';
+import { jobEngine } from '../jobs/engine';
 import { decryptCard } from '../services/payments/card-encryption-keys';
 import { openTestDatabase, testClock, testConfig } from '../testing/test-app';
 import { encryptionRoutes } from './encryption';
@@ -17,8 +18,15 @@ import { encryptionRoutes } from './encryption';
 /** The plugin alone on an app wired as buildApp wires its plugins, with the test's clock. */
 async function startEncryptionApp(database: TDatabase, clock: TClock) {
   const config = testConfig();
+  // An engine never started: nothing the plugin does queues a job.
+  const jobs = jobEngine({
+    database,
+    kinds: [],
+    works: () => false,
+    onError: (error) => expect.fail(String(error)),
+  });
   const context = createAppContext(
-    { database, config, onEventError: (error) => expect.fail(String(error)) },
+    { database, config, jobs, onEventError: (error) => expect.fail(String(error)) },
     { clock },
   );
   const app = Fastify();

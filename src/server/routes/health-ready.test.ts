@@ -4,8 +4,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TNotReadyResponse, TReadyResponse } from '../../domain/schemas/health';
-import { queueSms, SMS_JOB } from '../jobs/sms-job';
-import { smsSeal } from '../services/identity/sms-seal';
+import { SMS_JOB, openSmsOutbox } from '../jobs/sms-job';
 import { TEST_REDIS_URL, testRedisReachable } from '../testing/redis';
 import { startTestApp } from '../testing/test-app';
 
@@ -60,9 +59,9 @@ describe('GET /api/health/ready', () => {
   });
 
   it('shows a failing kind, its job waiting to be tried again, while the others run', async () => {
-    const seal = await smsSeal(ctx.database.db);
+    const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
     await ctx.database.db.transaction((tx) =>
-      queueSms(tx, seal, 'health-ready:refused', { phoneNumber: '+2348030000001', body: 'hello' }),
+      outbox.queue(tx, 'health-ready:refused', { phoneNumber: '+2348030000001', body: 'hello' }),
     );
     // Tried at once (by this process's worker, or here), refused, and waiting to be tried again.
     await ctx.app.jobs.drain([SMS_JOB]);

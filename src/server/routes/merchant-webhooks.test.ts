@@ -3,12 +3,11 @@
 // a receiver that is down, slow or failing, with retries on the (test) clock for three days; a
 // redirect is not followed, the receiver's answer is not echoed, and the connection goes to the
 // address that was checked.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { THostResolver } from '../providers/host-resolver';
 import { testHostResolver } from '../testing/host-resolver';
+import { receiver, type TReceived } from '../testing/webhook-receiver';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { WEBHOOK_BODY_KEPT } from '../services/merchants/webhook-targets';
@@ -20,46 +19,6 @@ import {
   webhookDeliverer,
   type TWebhookDeliverer,
 } from '../services/merchants/webhooks';
-
-type TReceived = { headers: IncomingHttpHeaders; body: string };
-
-type TAnswer = {
-  status: number;
-  /** Never answered (the connection is dropped when the receiver closes): a receiver that hangs. */
-  hangs?: boolean;
-  headers?: Record<string, string>;
-  body?: string;
-};
-
-/** A merchant's receiver: answers each request as `answer` says, and keeps what it got. */
-function receiver(port = 0, host = '127.0.0.1') {
-  const received: TReceived[] = [];
-  let answer: (body: string) => TAnswer = () => ({ status: 200 });
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      const { status, hangs = false, headers = {}, body: answered = '' } = answer(body);
-      if (!hangs) response.writeHead(status, headers).end(answered);
-    });
-  });
-  return {
-    received,
-    answerWith(fn: typeof answer) {
-      answer = fn;
-    },
-    async listen(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(port, host, resolve));
-      return `http://${host}:${(server.address() as AddressInfo).port}/hooks`;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const clock = testClock('2026-11-23T10:00:00Z');
 const dns = testHostResolver();
@@ -530,7 +489,7 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
     });
     // An event while it is disabled gets its delivery failed at once; nothing is sent.
     await ctx.database.db.transaction((tx) =>
-      recordMerchantEvent(tx, {
+      recordMerchantEvent(ctx.app.jobs, tx, {
         clientId: consent.client.clientId,
         consentId: consent.consentId,
         type: 'consent.revoked',

@@ -181,7 +181,7 @@ function registerWebhookDeliveryRoutes(
     },
     async (request) => {
       await resendDelivery(
-        ctx.db,
+        ctx,
         merchantOf(request).clientId,
         request.params.deliveryId,
         ctx.clock.now(),

@@ -62,7 +62,7 @@ export const operatorEventRoutes: FastifyPluginAsync<
       },
     },
     async (request, reply) => {
-      const event = await fireTestEvent(ctx.db, {
+      const event = await fireTestEvent(ctx, {
         clientId: request.params.clientId,
         type: request.body.type,
         sandbox: ctx.sandbox !== null,

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { consents, payments } from '../../db/schema';
 import { claimRows } from '../../jobs/claim-rows';
 import { recordConsentChange } from './consent-changes';
@@ -24,7 +25,11 @@ export const CONSENT_EXPIRED = {
 } as const;
 
 /** Fails every pending consent whose expiry has passed by `now`; answers how many. */
-export async function failExpiredConsents(db: TDb, now: Date, batch = 100): Promise<number> {
+export async function failExpiredConsents(
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
+  now: Date,
+  batch = 100,
+): Promise<number> {
   let failed = 0;
   for (;;) {
     const claimed = await db.transaction(async (tx) => {
@@ -60,7 +65,7 @@ export async function failExpiredConsents(db: TDb, now: Date, batch = 100): Prom
           ...CONSENT_EXPIRED,
           paidPaymentIds: paid.filter((p) => p.consentId === row.id).map((p) => p.id),
         };
-        await recordConsentChange(tx, {
+        await recordConsentChange(jobs, tx, {
           clientId: row.clientId,
           consentId: row.id,
           type: 'consent.failed',

@@ -6,6 +6,7 @@ import type { TGrantCall } from '../../../domain/schemas/grant';
 import type { TAppContext } from '../../context';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { consentEvents, consents, futurePaymentAccounts } from '../../db/schema';
 import {
   debitImmediatePayment,
@@ -23,8 +24,7 @@ import { recordMerchantEvent } from '../merchants/webhooks';
 import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
 import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';
-import { sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
-import { smsSeal, type TSmsSeal } from '../identity/sms-seal';
+import { sendQueuedSms, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 
 /*
@@ -39,9 +39,7 @@ import { dataSharingExpiry } from '../../../domain/consent-record';
  * order chosen: they are collected from them when due.
  */
 
-type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers'> & {
-  jobs?: TSmsNudge;
-};
+type TGrantContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers' | 'jobs'>;
 
 const invalid = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', `${field}: ${message}`);
@@ -91,7 +89,9 @@ type TGrantWrite = {
   debitFrom: TLinkedAccount | undefined;
   signature: TVerifiedGrant | null;
   receiptUrl: string | null;
-  seal: TSmsSeal;
+  outbox: TSmsOutbox;
+  /** Where its merchant's events queue their deliveries. */
+  jobs: TJobQueue;
 };
 
 export async function grantConsent(
@@ -122,7 +122,7 @@ export async function grantConsent(
   const paidResults = immediate ? { total: 1, succeeded: 1, failed: 0 } : undefined;
   // The SMS receipt of a signed-in payer's grant, queued with it (consent-receipts.ts).
   const receiptUrl = payerId === null ? null : await receiptUrlOf(db, config, consentId);
-  const seal = await smsSeal(db);
+  const outbox = await openSmsOutbox(ctx);
   const grant: TGrantWrite = {
     consentId,
     call,
@@ -135,7 +135,8 @@ export async function grantConsent(
     debitFrom,
     signature,
     receiptUrl,
-    seal,
+    outbox,
+    jobs: ctx.jobs,
   };
   const granted = await db.transaction((tx) => writeGrant(tx, config, grant));
   if (granted) return announceGrant(ctx, grant, granted.receipt, paidResults);
@@ -310,7 +311,7 @@ async function writeGrant(
   await recordMerchantGrant(tx, grant);
   // Each chosen account's mandate, told once: only this grant moved the consent from pending.
   const { futureIds, linked } = grant.accounts;
-  await recordActiveMandates(tx, {
+  await recordActiveMandates(grant.jobs, tx, {
     clientId: grant.found.clientId,
     consentId: grant.consentId,
     mandateIds: futureIds.flatMap((id) => linked.get(id)?.mandateId ?? []),
@@ -348,7 +349,7 @@ async function submitGrantForm(
   await markFormResponseSubmitted(tx, form.formResponseId, now);
   await assertFormCompleteForGrant(tx, consentId);
   // The answers are final: the merchant may read them (GET /api/v1/forms/{id}/responses/{id}).
-  await recordMerchantEvent(tx, {
+  await recordMerchantEvent(grant.jobs, tx, {
     clientId: grant.found.clientId,
     consentId,
     type: 'form.completed',
@@ -417,7 +418,7 @@ async function recordGrantAudit(tx: TDb, grant: TGrantWrite): Promise<void> {
 /** The merchant's 'consent.granted' event, sent once the grant commits. */
 async function recordMerchantGrant(tx: TDb, grant: TGrantWrite): Promise<void> {
   const { consentId, call, now } = grant;
-  await recordMerchantEvent(tx, {
+  await recordMerchantEvent(grant.jobs, tx, {
     clientId: grant.found.clientId,
     consentId,
     type: 'consent.granted',
@@ -440,7 +441,7 @@ async function queueGrantReceipt(
 ): Promise<string | null> {
   const { payerId, receiptUrl } = grant;
   if (payerId === null || receiptUrl === null) return null;
-  return queueConsentReceipt(tx, config, grant.seal, {
+  return queueConsentReceipt(tx, config, grant.outbox, {
     consentId: grant.consentId,
     payerId,
     merchantName: grant.found.consent.counterparty.name,
@@ -537,7 +538,7 @@ export async function declineConsent(
       data: { reason: message },
       createdAt: now,
     });
-    await recordMerchantEvent(tx, {
+    await recordMerchantEvent(ctx.jobs, tx, {
       clientId: found.clientId,
       consentId,
       type: 'consent.declined',

@@ -5,10 +5,9 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import type { TConfig } from '../../config';
 import { consents, payers } from '../../db/schema';
-import { queueSms, type TSmsNudge } from '../../jobs/sms-job';
+import { type TSmsJobs, type TSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { identityKeys } from '../identity/identity-keys';
-import type { TSmsSeal } from '../identity/sms-seal';
 import type { TGrantChallengeResponse } from '../../../domain/schemas/auth';
 import type { TReceiptResponse } from '../../../domain/schemas/consent-record';
 import type { TPayerConsent, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
@@ -81,7 +80,7 @@ export async function receiptUrlOf(db: TDb, config: TConfig, consentId: string):
 export async function queueConsentReceipt(
   tx: TDb,
   config: TConfig,
-  seal: TSmsSeal,
+  outbox: TSmsOutbox,
   grant: {
     consentId: string;
     payerId: string;
@@ -95,7 +94,7 @@ export async function queueConsentReceipt(
     .from(payers)
     .where(eq(payers.id, grant.payerId));
   if (!payer) return null;
-  return queueSms(tx, seal, `consent-receipt:${grant.consentId}`, {
+  return outbox.queue(tx, `consent-receipt:${grant.consentId}`, {
     phoneNumber: payer.phoneNumber,
     body: consentReceiptMessage({
       productName: config.productName,
@@ -119,7 +118,7 @@ export async function readReceipt(
   return { consent, ...recorded };
 }
 
-type TRevokeByReceiptContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge };
+type TRevokeByReceiptContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs: TSmsJobs };
 
 /** POST /api/consent-receipts/{token}/revocation-challenges: a nonce for the passkey of its payer. */
 export async function receiptRevocationChallenge(

@@ -17,7 +17,7 @@ import { loadConsent } from './consents';
  * payments, if it has any, run on as granted.
  */
 
-type TExpiryContext = Pick<TAppContext, 'db' | 'clock'>;
+type TExpiryContext = Pick<TAppContext, 'db' | 'clock' | 'jobs'>;
 
 /** Ends the data sharing of granted consents whose expiry passed; answers how many. */
 export async function endExpiredDataSharing(ctx: TExpiryContext, batch = 100): Promise<number> {
@@ -44,7 +44,7 @@ export async function endExpiredDataSharing(ctx: TExpiryContext, batch = 100): P
           dataSharingExpiresAt: (row.dataSharingExpiresAt ?? now).toISOString(),
           dataTypes: requestedDataCategories(found?.consent.dataSharing),
         };
-        await recordConsentChange(tx, {
+        await recordConsentChange(ctx.jobs, tx, {
           clientId: row.clientId,
           consentId: row.id,
           type: 'consent.data_sharing_expired',
@@ -92,7 +92,7 @@ export async function confirmDataSharing(
       confirmedAt: now.toISOString(),
       dataSharingExpiresAt: expiresAt.toISOString(),
     };
-    await recordConsentChange(tx, {
+    await recordConsentChange(ctx.jobs, tx, {
       clientId: row.clientId,
       consentId,
       type: 'consent.data_sharing_confirmed',

@@ -13,6 +13,7 @@ import {
 } from '../../../domain/schemas/payer-consents';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import {
   authSessions,
   consentEvents,
@@ -37,9 +38,8 @@ import {
   useUpNonce,
   type TVerifiedGrant,
 } from '../identity/signed-grants';
-import { smsSeal, type TSmsSeal } from '../identity/sms-seal';
 import { recordMerchantEvent } from '../merchants/webhooks';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsJobs, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
 
 /*
  * The payer's own consents (docs/payer-consents.md): the ones they granted while signed in,
@@ -51,7 +51,7 @@ import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
  * then the payer's number is told (docs/identity.md "Actions and the proof they need").
  */
 
-type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge };
+type TRevokeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs: TSmsJobs };
 
 // ---- The list ------------------------------------------------------------------------------
 
@@ -213,7 +213,7 @@ export function revocationDigest(input: { consentId: string; nonce: string }): s
 async function tellOfRevocationBySms(
   tx: TDb,
   config: TRevokeContext['config'],
-  seal: TSmsSeal,
+  outbox: TSmsOutbox,
   session: { payerId: string; sessionId: string | null },
   revoked: { consentId: string; merchantName: string; revokedAt: Date },
 ): Promise<string | null> {
@@ -224,7 +224,7 @@ async function tellOfRevocationBySms(
     .innerJoin(payers, eq(payers.id, authSessions.payerId))
     .where(and(eq(authSessions.id, session.sessionId), eq(authSessions.payerId, session.payerId)));
   if (!row || row.provenAt) return null;
-  return queueSms(tx, seal, `consent-revoked:${revoked.consentId}`, {
+  return outbox.queue(tx, `consent-revoked:${revoked.consentId}`, {
     phoneNumber: row.phoneNumber,
     body: revokedMessage({
       productName: config.productName,
@@ -313,9 +313,11 @@ export async function revokeConsent(
   if (signature === null) return payerConsentView(db, payerId, consentId);
   const merchantName =
     (await loadConsent(db, consentId))?.consent.counterparty.name ?? 'a merchant';
-  const seal = await smsSeal(db);
+  const outbox = await openSmsOutbox(ctx);
   const revocation = { session, consentId, nonce: signed.nonce, signature, merchantName, now };
-  const written = await db.transaction((tx) => writeRevocation(tx, config, seal, revocation));
+  const written = await db.transaction((tx) =>
+    writeRevocation(tx, { config, jobs: ctx.jobs, outbox }, revocation),
+  );
   if (written.outcome === 'revoked') {
     await sendQueuedSms(ctx.jobs, [written.sms]);
   } else {
@@ -366,8 +368,7 @@ async function revocationSignature(
  */
 async function writeRevocation(
   tx: TDb,
-  config: TRevokeContext['config'],
-  seal: TSmsSeal,
+  { config, jobs, outbox }: Pick<TRevokeContext, 'config' | 'jobs'> & { outbox: TSmsOutbox },
   revocation: TRevocation,
 ): Promise<
   | { outcome: 'nonce-used' }
@@ -391,10 +392,10 @@ async function writeRevocation(
     .returning({ clientId: consents.clientId });
   if (!revoked) return { outcome: 'not-granted' };
   const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
-  await recordRevocation(tx, revocation, revoked.clientId, cancelled);
+  await recordRevocation(jobs, tx, revocation, revoked.clientId, cancelled);
   return {
     outcome: 'revoked',
-    sms: await tellOfRevocationBySms(tx, config, seal, session, {
+    sms: await tellOfRevocationBySms(tx, config, outbox, session, {
       consentId,
       merchantName: revocation.merchantName,
       revokedAt: now,
@@ -404,6 +405,7 @@ async function writeRevocation(
 
 /** The revocation's audit row, with the passkey's signature, and the merchant's event. */
 async function recordRevocation(
+  jobs: TJobQueue,
   tx: TDb,
   revocation: TRevocation,
   clientId: string,
@@ -427,7 +429,7 @@ async function recordRevocation(
     },
     createdAt: now,
   });
-  await recordMerchantEvent(tx, {
+  await recordMerchantEvent(jobs, tx, {
     clientId,
     consentId,
     type: 'consent.revoked',

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { consentEvents, consents } from '../../db/schema';
 import { publishAtCommit } from '../../events/database-event-bus';
 import { recordMerchantEvent } from '../merchants/webhooks';
@@ -20,6 +21,7 @@ import { grantRecord } from './consent-records';
  * 'consent.granted' webhook, and the bus's 'consent.granted', sent when the transaction commits.
  */
 export async function grantMetByPayment(
+  jobs: TJobQueue,
   tx: TDb,
   paid: { id: string; consentId: string },
   payerId: string | null,
@@ -58,7 +60,7 @@ export async function grantMetByPayment(
     },
     createdAt: now,
   });
-  await recordMerchantEvent(tx, {
+  await recordMerchantEvent(jobs, tx, {
     clientId: found.clientId,
     consentId: paid.consentId,
     type: 'consent.granted',

@@ -31,7 +31,10 @@ import {
  * 'consent.created' audit row, which is never updated.
  */
 
-type TPaymentRequestContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'events' | 'providers'>;
+type TPaymentRequestContext = Pick<
+  TAppContext,
+  'db' | 'config' | 'clock' | 'events' | 'providers' | 'jobs'
+>;
 
 /** How far past 24 h an expiresAt may lie: the payer's clock and the request's trip here. */
 export const EXPIRY_TOLERANCE_MS = 5 * 60 * 1_000;

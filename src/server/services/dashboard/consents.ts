@@ -11,11 +11,10 @@ import {
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consentEvents, consents, payers } from '../../db/schema';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
 import { merchantConsentRecord } from '../consents/consent-records';
 import { recordConsentChange } from '../consents/consent-changes';
 import { readMerchantConsent } from '../consents/consents';
-import { smsSeal } from '../identity/sms-seal';
 import { cancelFuturePayments } from '../consents/payer-consents';
 import { recordAudit, type TActor } from './audit';
 
@@ -69,7 +68,7 @@ export async function dashboardConsent(
  * the consent as it then stands.
  */
 export async function cancelFuturePaymentsFromDashboard(
-  ctx: Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge },
+  ctx: Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs: TSmsJobs },
   who: TActor,
   consentId: string,
   reason: string,
@@ -78,7 +77,7 @@ export async function cancelFuturePaymentsFromDashboard(
   // Another merchant's consent, or none, is not found before anything is written.
   const before = await readMerchantConsent(db, who.merchantId, consentId);
   const now = clock.now();
-  const seal = await smsSeal(db);
+  const outbox = await openSmsOutbox(ctx);
   const sms = await db.transaction(async (tx) => {
     const [granted] = await tx
       .select({ clientId: consents.clientId, grantedBy: consents.grantedBy })
@@ -94,7 +93,7 @@ export async function cancelFuturePaymentsFromDashboard(
     if (!granted) return null;
     const cancelled = await cancelFuturePayments(tx, consentId, 'future_payments_cancelled', now);
     if (cancelled.paymentIds.length === 0) return null;
-    await recordConsentChange(tx, {
+    await recordConsentChange(ctx.jobs, tx, {
       clientId: granted.clientId,
       consentId,
       type: CANCELLED,
@@ -130,7 +129,7 @@ export async function cancelFuturePaymentsFromDashboard(
     if (!payer) return null;
     // The change is these payments' cancel: queued again, it is the same job, one SMS.
     const change = `${CANCELLED}:${consentId}:${[...cancelled.paymentIds].sort().join(',')}`;
-    return queueSms(tx, seal, change, {
+    return outbox.queue(tx, change, {
       phoneNumber: payer.phoneNumber,
       body: futurePaymentsCancelledMessage({
         productName: config.productName,

@@ -16,7 +16,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema';
-import { deadLetterOf, JOBS_SCHEMA, type TJobs } from '../../jobs/engine';
+import { deadLetterOf, JOBS_SCHEMA } from '../../jobs/engine';
 import { AppError } from '../app-error';
 import { changeClientOrigins, readClient, rotateClientSecret } from '../merchants/merchant-clients';
 import {
@@ -372,7 +372,7 @@ export async function listDeadLetters(
 
 /** Sends a delivery again now (the merchant API's resend), for a client of this merchant. */
 export async function resendFromDashboard(
-  ctx: Pick<TAppContext, 'db'> & { jobs?: Pick<TJobs, 'nudge'> | undefined },
+  ctx: Pick<TAppContext, 'db' | 'jobs'>,
   who: TActor,
   deliveryId: number,
   now: Date,
@@ -384,9 +384,9 @@ export async function resendFromDashboard(
     .innerJoin(apiClients, eq(apiClients.clientId, webhookEndpoints.clientId))
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(apiClients.merchantId, who.merchantId)));
   if (!row) throw new AppError('NOT_FOUND', 'No delivery of yours has this id');
-  await resendDelivery(ctx.db, row.clientId, deliveryId, now);
+  await resendDelivery(ctx, row.clientId, deliveryId, now);
   await recordAudit(ctx.db, who, { action: 'webhook.resent', target: String(deliveryId) }, now);
-  await ctx.jobs?.nudge(WEBHOOK_DELIVER_JOB);
+  await ctx.jobs.nudge(WEBHOOK_DELIVER_JOB);
 }
 
 export async function enableWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {

@@ -288,7 +288,7 @@ export async function paymentDetail(
  * keeps who asked.
  */
 export async function refundFromDashboard(
-  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs'>,
   who: TActor & { refundLimit: number | null; role: string },
   paymentId: string,
   body: TDashboardRefundRequest,

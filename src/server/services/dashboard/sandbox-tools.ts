@@ -26,7 +26,10 @@ import { listKeys, listWebhooks } from './developers';
  * who used them to the audit log.
  */
 
-type TToolsContext = Pick<TAppContext, 'db' | 'clock' | 'sandbox' | 'providers' | 'config'>;
+type TToolsContext = Pick<
+  TAppContext,
+  'db' | 'clock' | 'sandbox' | 'providers' | 'config' | 'jobs'
+>;
 type TWaitingStage = 'awaiting_transfer' | 'awaiting_3ds';
 
 /** How many waiting payments of each kind the screen lists. */
@@ -185,7 +188,7 @@ export async function answerChallengeFromDashboard(
 
 /** A test event of `type` for each of the merchant's API keys, delivered to their webhooks. */
 export async function fireEventFromDashboard(
-  ctx: Pick<TAppContext, 'db' | 'clock' | 'sandbox'>,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'sandbox' | 'jobs'>,
   who: TActor,
   type: TWebhookEventType,
 ) {
@@ -193,7 +196,7 @@ export async function fireEventFromDashboard(
   const keys = await listKeys(ctx.db, who.merchantId, now);
   const events = [];
   for (const { clientId } of keys) {
-    const event = await fireTestEvent(ctx.db, {
+    const event = await fireTestEvent(ctx, {
       clientId,
       type,
       sandbox: ctx.sandbox !== null,

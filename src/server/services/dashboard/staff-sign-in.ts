@@ -6,7 +6,8 @@ import type { TClock } from '../../clock';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { dashboardStaff, merchants } from '../../db/schema';
-import { enqueueJob, type TJobKind, type TJobs } from '../../jobs/engine';
+import type { TJobKind, TJobQueue } from '../../jobs/engine';
+import type { TSmsJobs } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { codeTargetKey } from '../identity/code-sends';
 import { registerPasskey, registrationOptions } from '../identity/passkey-devices';
@@ -107,7 +108,7 @@ export const passkeyOptions = async (
  * makes the session a passkey's.
  */
 export async function addStaffPasskey(
-  ctx: { db: TDb; config: TConfig; jobs?: TJobs | undefined },
+  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
   principal: TStaffPrincipal,
   body: TPasskeyRegisterRequest,
   now: Date,
@@ -143,13 +144,13 @@ export async function addStaffPasskey(
  * its time, nor a 429 tells a staff number from another.
  */
 export async function askRecoveryCode(
-  db: TDb,
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
   phone: string,
   countTarget: (targetKey: string) => Promise<void>,
 ): Promise<{ phoneNumber: string; message: string }> {
   const phoneNumber = normalisePhone(phone);
   await countTarget(await codeTargetKey(db, `phone:${phoneNumber}`));
-  await enqueueJob(db, RECOVERY_CODE_JOB, { phoneNumber } satisfies TRecoveryCodeJob);
+  await jobs.enqueue(db, RECOVERY_CODE_JOB, { phoneNumber } satisfies TRecoveryCodeJob);
   return { phoneNumber, message: codeSentMessage(phoneNumber) };
 }
 
@@ -166,7 +167,7 @@ type TRecoveryCodeJob = { phoneNumber: string };
  * number is on no team. A number past its codes for the hour gets nothing more, staff or not.
  */
 export async function sendRecoveryCode(
-  ctx: { db: TDb; config: TConfig },
+  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
   phoneNumber: string,
   now: Date,
 ): Promise<{ sent: boolean }> {
@@ -198,6 +199,7 @@ export function recoveryCodeJob(ctx: {
   db: TDb;
   config: TConfig;
   clock: TClock;
+  jobs: TSmsJobs;
 }): TJobKind<TRecoveryCodeJob> {
   return {
     name: RECOVERY_CODE_JOB,

@@ -14,7 +14,7 @@ import type { TConfig } from '../../config';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { dashboardInvitations, dashboardStaff, merchants, payers } from '../../db/schema';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { createPayer, findPayerByPhone } from '../identity/payers';
 import {
@@ -23,7 +23,6 @@ import {
   normalisePhone,
   requestPhoneCode,
 } from '../identity/phone-codes';
-import { smsSeal } from '../identity/sms-seal';
 import { actorName, recordAudit, type TActor } from './audit';
 import { endStaffSessions, openDashboardSession } from './staff-sessions';
 
@@ -99,13 +98,13 @@ export async function createInvitation(
  * outbox, its text sealed: the link makes whoever holds it staff).
  */
 export async function inviteByPhone(
-  ctx: { db: TDb; config: TConfig; jobs?: TSmsNudge },
+  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
   who: TActor,
   input: { phone: string; role: TStaffRole; refundLimit: number | null; merchantName: string },
   now: Date,
 ) {
   const phoneNumber = normalisePhone(input.phone);
-  const seal = await smsSeal(ctx.db);
+  const outbox = await openSmsOutbox(ctx);
   const made = await ctx.db.transaction(async (tx) => {
     const invited = await createInvitation(
       tx,
@@ -113,7 +112,7 @@ export async function inviteByPhone(
       { ...input, merchantId: who.merchantId, phoneNumber, invitedBy: who },
       now,
     );
-    const sms = await queueSms(tx, seal, `invitation:${invited.invitationId}`, {
+    const sms = await outbox.queue(tx, `invitation:${invited.invitationId}`, {
       phoneNumber,
       body: `${ctx.config.productName}: ${input.merchantName} invites you to its dashboard. Open ${invited.invitationUrl}`,
     });
@@ -146,7 +145,7 @@ export async function lookUpInvitation(db: TDb, token: string, now: Date) {
 
 /** Sends the code that accepts the invitation to its number (or the one given, for a link with none). */
 export async function sendInvitationCode(
-  ctx: { db: TDb; config: TConfig; jobs?: TSmsNudge },
+  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
   input: { token: string; phone: string },
   now: Date,
 ) {

@@ -14,7 +14,7 @@ import { actorName, recordAudit } from './audit';
  * audit log, and an SMS to each of its other owners through the outbox.
  */
 
-/** Queues one SMS in the passkey's transaction (the outbox's queueSms): answers its job's id. */
+/** Queues one SMS in the passkey's transaction (the SMS outbox): answers its job's id. */
 export type TQueueSms = (
   change: string,
   message: { phoneNumber: string; body: string },

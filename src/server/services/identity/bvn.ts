@@ -13,8 +13,8 @@ import type { TAppContext } from '../../context';
 import { sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { bvnCodes, payers } from '../../db/schema';
-import { enqueueJob, type TJobKind } from '../../jobs/engine';
-import { queueSms } from '../../jobs/sms-job';
+import type { TJobKind } from '../../jobs/engine';
+import { openSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../../db/database-errors';
@@ -26,7 +26,6 @@ import {
   refuseBeyondHourlyLimit,
 } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
-import { smsSeal } from './sms-seal';
 
 /*
  * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. A payer proves a BVN is
@@ -40,7 +39,7 @@ import { smsSeal } from './sms-seal';
  * from a server secret, which SECRETS_KEY seals in the database.
  */
 
-type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers'>;
+type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers' | 'jobs'>;
 
 function codeHash(key: Buffer, payerId: string, code: string): string {
   return createHmac('sha256', key).update(`${payerId}:${code}`).digest('base64url');
@@ -146,7 +145,7 @@ export async function requestBvnCode(
           lt(bvnCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
-    await enqueueJob(tx, BVN_CODE_JOB, { codeId: stored.id } satisfies TBvnCodeJob);
+    await ctx.jobs.enqueue(tx, BVN_CODE_JOB, { codeId: stored.id } satisfies TBvnCodeJob);
   });
   return { expiresAt };
 }
@@ -196,7 +195,7 @@ export async function sendBvnCode(ctx: TBvnContext, codeId: number): Promise<{ s
   const code = randomCode(BVN_CODE_LENGTH);
   const minutes = BVN_CODE_TTL_MS / 60_000;
   const body = `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`;
-  const seal = await smsSeal(ctx.db);
+  const outbox = await openSmsOutbox(ctx);
   const now = ctx.clock.now();
   // The registry answered meanwhile: the row may have been tried, replaced or expired.
   const queued = await ctx.db.transaction(async (tx) => {
@@ -206,7 +205,7 @@ export async function sendBvnCode(ctx: TBvnContext, codeId: number): Promise<{ s
       .where(and(eq(bvnCodes.id, codeId), eq(bvnCodes.codeHash, NO_CODE_SENT), triable(now)))
       .returning({ id: bvnCodes.id });
     if (!made) return false;
-    await queueSms(tx, seal, `bvn-code:${codeId}`, {
+    await outbox.queue(tx, `bvn-code:${codeId}`, {
       phoneNumber: record.phoneNumber,
       body,
       notAfter: row.expiresAt,

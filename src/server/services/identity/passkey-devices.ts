@@ -32,7 +32,7 @@ import {
   payerAccounts,
   payers,
 } from '../../db/schema';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsJobs, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { tellTeamsOfWaitingPasskey } from '../dashboard/team-passkey-notices';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
@@ -40,7 +40,6 @@ import { accountPageUrl } from '../page-urls';
 import { identityKeys } from './identity-keys';
 import { allowCredentialsOf, dropDueRemovals, maySignMoney, verifyAssertion } from './passkeys';
 import { countPasskeys, findPayerById } from './payers';
-import { smsSeal, type TSmsSeal } from './sms-seal';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
 /*
@@ -62,7 +61,7 @@ type TDevicesContext = {
   db: TDb;
   config: TConfig;
   /** The app's job engine: sends the queued SMS at once (absent: another process sends it). */
-  jobs?: TSmsNudge;
+  jobs: TSmsJobs;
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
@@ -219,8 +218,8 @@ export async function registerPasskey(
     embedOrigins: body.approval ? await embedOriginsOfSession(db, session.sessionId) : [],
     now,
   };
-  const seal = await smsSeal(db);
-  const saved = await db.transaction((tx) => savePasskey(tx, config, seal, registration));
+  const outbox = await openSmsOutbox({ db, jobs });
+  const saved = await db.transaction((tx) => savePasskey(tx, config, outbox, registration));
   // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
   await sendQueuedSms(jobs, saved.sms);
   return {
@@ -280,7 +279,7 @@ async function verifiedRegistration(
 async function savePasskey(
   tx: TDb,
   config: TConfig,
-  seal: TSmsSeal,
+  outbox: TSmsOutbox,
   registration: TRegistration,
 ): Promise<{
   passkeyId: string;
@@ -302,7 +301,7 @@ async function savePasskey(
   }
   const sms =
     approval !== 'not-needed'
-      ? await queueNewDeviceSms(tx, config, seal, { passkeyId, approval, now, session })
+      ? await queueNewDeviceSms(tx, config, outbox, { passkeyId, approval, now, session })
       : [];
   return {
     passkeyId,
@@ -388,7 +387,7 @@ async function insertPasskey(
 async function queueNewDeviceSms(
   tx: TDb,
   config: TConfig,
-  seal: TSmsSeal,
+  outbox: TSmsOutbox,
   added: {
     passkeyId: string;
     approval: Exclude<TPasskeyApproval, 'not-needed'>;
@@ -401,7 +400,7 @@ async function queueNewDeviceSms(
   if (!payer) throw new AppError('AUTHENTICATION_FAILED');
   const signsFrom = passkeySignsFrom({ approval, createdAt: now });
   const sms = [
-    await queueSms(tx, seal, `new-device:${passkeyId}`, {
+    await outbox.queue(tx, `new-device:${passkeyId}`, {
       phoneNumber: payer.phoneNumber,
       body: newDeviceMessage({
         productName: config.productName,
@@ -418,7 +417,7 @@ async function queueNewDeviceSms(
         tx,
         config,
         { passkeyId, member: payer, addedAt: now, changesFrom: signsFrom },
-        (change, message) => queueSms(tx, seal, change, message),
+        (change, message) => outbox.queue(tx, change, message),
       )),
     );
   }
@@ -503,7 +502,7 @@ export async function removePasskey(
   const token = randomBytes(32).toString('base64url');
   const removalDueAt = new Date(now.getTime() + PASSKEY_REMOVAL_WAIT_MS);
   const hash = await cancelHash(db, config, token);
-  const seal = await smsSeal(db);
+  const outbox = await openSmsOutbox({ db, jobs });
   // The removal and the SMS with its cancel link are one change (the outbox): a removal is never
   // scheduled without the payer's number being told, whatever happens after the commit.
   const sms = await db.transaction(async (tx) => {
@@ -515,7 +514,7 @@ export async function removePasskey(
     if (!scheduled) return null;
     const payer = await findPayerById(tx, payerId);
     if (!payer) throw new AppError('AUTHENTICATION_FAILED');
-    return queueSms(tx, seal, `passkey-removal:${hash}`, {
+    return outbox.queue(tx, `passkey-removal:${hash}`, {
       phoneNumber: payer.phoneNumber,
       body: removalScheduledMessage({
         productName: config.productName,

@@ -3,13 +3,12 @@ import { phoneChangeCodeMessage, phoneChangedMessage } from '../../../domain/pho
 import type { TAuthUser } from '../../../domain/schemas/auth';
 import type { TAppContext } from '../../context';
 import { authSessions, payers } from '../../db/schema';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { isUniqueViolation } from '../../db/database-errors';
 import { findPayerById, findPayerByPhone, toAuthUser } from './payers';
 import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } from './phone-codes';
-import { smsSeal } from './sms-seal';
 
 /*
  * Changing the payer's sign-in number (docs/identity.md "Changing the phone number"). The routes
@@ -26,7 +25,7 @@ import { smsSeal } from './sms-seal';
  *    commit, and the engine tries again while the SMS provider does not take it.
  */
 
-type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs?: TSmsNudge };
+type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs: TSmsJobs };
 type TSession = { payerId: string; sessionId: string };
 
 /** Sends a code to the number the payer asks to sign in with; answers it in E.164. */
@@ -66,7 +65,7 @@ export async function confirmPhoneChange(
     changedAt: now,
     accountPageUrl: accountPageUrl(config.publicUrl),
   });
-  const seal = await smsSeal(db);
+  const outbox = await openSmsOutbox(ctx);
   let change: { user: TAuthUser; sms: string };
   try {
     change = await db.transaction(async (tx) => {
@@ -93,7 +92,7 @@ export async function confirmPhoneChange(
           ),
         );
       // One change per code (it is used up here): one SMS to the old number.
-      const sms = await queueSms(tx, seal, `phone-changed:${checked.id}`, {
+      const sms = await outbox.queue(tx, `phone-changed:${checked.id}`, {
         phoneNumber: payer.phoneNumber,
         body: notice,
       });

@@ -13,11 +13,10 @@ import {
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { phoneCodes } from '../../db/schema';
-import { queueSms, sendQueuedSms, type TSmsNudge } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { HOUR_MS, NO_CODE_SENT, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
-import { smsSeal } from './sms-seal';
 
 /** A Nigerian mobile number in E.164, or PHONE_NUMBER_INVALID. */
 export function normalisePhone(input: string): string {
@@ -45,14 +44,14 @@ export type TCodeMessage = (input: { code: string; minutes: number; host: string
  * commit; one that cannot go before the code expires is not sent.
  */
 export async function requestPhoneCode(
-  { db, config, jobs }: { db: TDb; config: TConfig; jobs?: TSmsNudge },
+  { db, config, jobs }: { db: TDb; config: TConfig; jobs: TSmsJobs },
   phoneInput: string,
   now: Date = new Date(),
   message?: TCodeMessage,
 ): Promise<{ phoneNumber: string; expiresAt: Date }> {
   const phoneNumber = normalisePhone(phoneInput);
   const keys = await identityKeys(db, config);
-  const seal = await smsSeal(db);
+  const outbox = await openSmsOutbox({ db, jobs });
   const code = randomCode(PHONE_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
   const sent = {
@@ -71,7 +70,7 @@ export async function requestPhoneCode(
       now,
       expiresAt,
     });
-    return queueSms(tx, seal, `phone-code:${stored.id}`, {
+    return outbox.queue(tx, `phone-code:${stored.id}`, {
       phoneNumber,
       body,
       notAfter: expiresAt,

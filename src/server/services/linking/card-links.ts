@@ -72,7 +72,7 @@ import type { TPaymentAccess } from '../payments/payment-records';
  * charge: the payment proved the card.
  */
 
-type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 /** What the card network's statement shows for a link's test charge. */
 const TEST_CHARGE_NARRATION = 'Card linking test charge';

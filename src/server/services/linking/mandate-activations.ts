@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { mandateTypeOf } from '../../../domain/schemas/account-link';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import { recordMerchantEvent } from '../merchants/webhooks';
 
@@ -14,6 +15,7 @@ import { recordMerchantEvent } from '../merchants/webhooks';
 
 /** Writes 'mandate.active' inside `tx` for each of `mandateIds` that is active, in their order. */
 export async function recordActiveMandates(
+  jobs: TJobQueue,
   tx: TDb,
   event: { clientId: string; consentId: string; mandateIds: readonly string[]; now: Date },
 ): Promise<void> {
@@ -32,7 +34,7 @@ export async function recordActiveMandates(
   for (const mandateId of event.mandateIds) {
     const row = rows.find((r) => r.mandateId === mandateId);
     if (!row) continue;
-    await recordMerchantEvent(tx, {
+    await recordMerchantEvent(jobs, tx, {
       clientId: event.clientId,
       consentId: event.consentId,
       type: 'mandate.active',

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { testEventData } from '../../../domain/test-events';
 import type { TWebhookEventType, TWebhookPayload } from '../../../domain/schemas/webhooks';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { merchantEvents } from '../../db/schema';
 import { AppError } from '../app-error';
 import { readClient } from './merchant-clients';
@@ -16,7 +17,7 @@ import { recordMerchantEvent } from './webhooks';
  * Answers the event as its deliveries carry it.
  */
 export async function fireTestEvent(
-  db: TDb,
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
   input: { clientId: string; type: TWebhookEventType; sandbox: boolean; now: Date },
 ): Promise<TWebhookPayload> {
   if (!input.sandbox) throw new AppError('TEST_EVENTS_SANDBOX_ONLY');
@@ -24,7 +25,7 @@ export async function fireTestEvent(
   await readClient(db, clientId, now);
   const data = testEventData(type, { suffix: randomBytes(9).toString('base64url'), now });
   return db.transaction(async (tx) => {
-    const id = await recordMerchantEvent(tx, { clientId, consentId: null, type, data, now });
+    const id = await recordMerchantEvent(jobs, tx, { clientId, consentId: null, type, data, now });
     const [written] = await tx
       .select({ data: merchantEvents.data })
       .from(merchantEvents)

@@ -6,6 +6,11 @@ import { merchantEvents } from '../../db/schema';
 import { createTestClient, openTestDatabase } from '../../testing/test-app';
 import { recordMerchantEvent } from './webhooks';
 
+/** The clients here have no endpoint: an event makes no delivery, so nothing is queued. */
+const NO_ENDPOINTS_QUEUE = {
+  enqueue: () => Promise.reject(new Error('An event of a client without endpoints queued a job')),
+};
+
 let first: TDatabase;
 let second: TDatabase;
 beforeAll(async () => {
@@ -19,7 +24,7 @@ async function recordEvents(database: TDatabase, count: number): Promise<string[
   const { clientId } = await createTestClient(database);
   for (let n = 0; n < count; n += 1) {
     await database.db.transaction((tx) =>
-      recordMerchantEvent(tx, {
+      recordMerchantEvent(NO_ENDPOINTS_QUEUE, tx, {
         clientId,
         consentId: null,
         type: 'consent.granted',

@@ -10,7 +10,7 @@ import { AppError } from '../app-error';
 import { runIdempotent } from '../idempotency';
 import { storedSecret } from '../server-secrets';
 import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
-import { enqueueJob } from '../../jobs/engine';
+import type { TJobQueue } from '../../jobs/engine';
 import { idAttributes, inSpan } from '../../observability/tracing';
 
 /** The job kind that sends one delivery. */
@@ -22,6 +22,11 @@ export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
  * sends each, signed as Standard Webhooks (https://www.standardwebhooks.com) sign, and retries
  * with exponential backoff for three days. A consent's events reach an endpoint in the order they
  * committed: one waits while an earlier one is undelivered.
+ *
+ * Every try is a 'webhooks.deliver' job, and there is one retry policy, the delivery's own
+ * schedule: a failed try writes its next time and queues the job that makes it, in one
+ * transaction; a delivery that ends (sent, given up) queues the one of its consent waiting behind
+ * it. The engine's own retries of the job are for a try that threw or whose process died.
  */
 
 const MINUTE_MS = 60_000;
@@ -120,6 +125,9 @@ export type TWebhookContext = {
   clock: TClock;
   providers: { dns: THostResolver };
 };
+
+/** What delivering needs besides: where each try's job is queued. */
+type TDeliveryContext = TWebhookContext & { jobs: TJobQueue };
 
 /** Refuses a URL a webhook may not post to (docs/webhooks.md, "Where a webhook may go"). */
 async function refuseUnreachable(ctx: TWebhookContext, url: string): Promise<void> {
@@ -385,6 +393,7 @@ const failOwed = (tx: TDb, endpointId: string, lastError: string) =>
  * Answers the event's public id.
  */
 export async function recordMerchantEvent(
+  jobs: TJobQueue,
   tx: TDb,
   event: {
     clientId: string;
@@ -424,14 +433,37 @@ export async function recordMerchantEvent(
   // Each pending delivery is a job of the engine, queued in this same transaction (the outbox):
   // a crash after the commit leaves it queued, and its event id was fixed above.
   for (const delivery of rowsOf<{ id: number; status: string }>(inserted)) {
-    if (delivery.status === 'pending') await queueDelivery(tx, delivery.id);
+    if (delivery.status === 'pending') await queueDelivery(jobs, tx, delivery.id);
   }
   return publicId;
 }
 
-/** The job that sends one delivery (jobs/kinds.ts), queued on `tx`. */
-const queueDelivery = (tx: TDb, deliveryId: number) =>
-  enqueueJob(tx, WEBHOOK_DELIVER_JOB, { deliveryId });
+/**
+ * The job that tries one delivery (jobs/kinds.ts), queued on `tx`; at `at` when given. One job
+ * of a delivery waits at a time: queued again while one waits, it is that one.
+ */
+const queueDelivery = (jobs: TJobQueue, tx: TDb, deliveryId: number, at?: Date) =>
+  jobs.enqueue(
+    tx,
+    WEBHOOK_DELIVER_JOB,
+    { deliveryId },
+    { singletonKey: `delivery:${deliveryId}`, ...(at ? { startAfter: at } : {}) },
+  );
+
+/**
+ * Queues the try of the delivery that waits behind `ended` (the next event of the same consent
+ * for the same endpoint, still pending), on `tx`, the transaction that ended it: its own job found
+ * it waiting and left it.
+ */
+async function queueNextInLine(jobs: TJobQueue, tx: TDb, ended: TClaimed): Promise<void> {
+  const waiting = await tx.execute(sql`
+    SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+    WHERE d.endpoint_id = ${ended.endpoint_id} AND d.status = 'pending'
+      AND d.consent_id IS NOT DISTINCT FROM ${ended.consent_id} AND d.id <> ${ended.id}
+    ORDER BY d.event_id LIMIT 1`);
+  const [next] = rowsOf<{ id: number; next_attempt_at: string | Date }>(waiting);
+  if (next) await queueDelivery(jobs, tx, Number(next.id), new Date(next.next_attempt_at));
+}
 
 const NOT_SENT_DISABLED = 'not sent: the webhook is disabled (it answered 410 Gone)';
 const NOT_SENT_TURNED_OFF = 'not sent: the webhook was disabled on the dashboard';
@@ -489,19 +521,20 @@ export type TWebhookDeliverer = {
 
 /** What a deliverer's steps share: the context, a try's time limit, the batch, the metrics. */
 type TDeliveryRun = {
-  ctx: TWebhookContext;
+  ctx: TDeliveryContext;
   timeoutMs: number;
   batch: number;
   onTried: ((tried: TDeliveryTry) => void) | undefined;
 };
 
 /**
- * The sender of webhook deliveries, run by the job engine (jobs/kinds.ts): 'webhooks.deliver' sends
- * the delivery its job names (queued in the transaction that wrote the event), 'webhooks.sweep'
- * sends what is due again (retries, and what a process that died had claimed).
+ * The sender of webhook deliveries, run by the job engine (jobs/kinds.ts): 'webhooks.deliver' tries
+ * the delivery its job names (queued in the transaction that wrote the event, or that failed its
+ * last try). runDue tries every delivery due now at once: the operator's and the tests' way to
+ * send without waiting for the jobs.
  */
 export function webhookDeliverer(
-  ctx: TWebhookContext,
+  ctx: TDeliveryContext,
   options: { timeoutMs?: number; batch?: number; onTried?: (tried: TDeliveryTry) => void } = {},
 ): TWebhookDeliverer {
   const run: TDeliveryRun = {
@@ -523,12 +556,34 @@ export function webhookDeliverer(
       }
     },
     async deliverOne(deliveryId) {
-      const [row] = await claimDue(run, ctx.clock.now(), deliveryId);
-      if (!row) return false;
-      await deliver(run, row);
-      return true;
+      const now = ctx.clock.now();
+      const [row] = await claimDue(run, now, deliveryId);
+      if (row) {
+        await deliver(run, row);
+        return true;
+      }
+      await queueWhenDue(ctx, deliveryId, now);
+      return false;
     },
   };
+}
+
+/**
+ * A delivery whose job came before its time (another process's clock, or a claim still held by
+ * a try under way) is queued again for its time; one waiting behind an earlier event of its
+ * consent is left to that one's end (queueNextInLine), and one no longer pending to nobody.
+ */
+async function queueWhenDue(ctx: TDeliveryContext, deliveryId: number, now: Date): Promise<void> {
+  const early = await ctx.db.execute(sql`
+    SELECT d.next_attempt_at FROM webhook_deliveries d
+    WHERE d.id = ${deliveryId} AND d.status = 'pending'
+      AND d.next_attempt_at > ${now.toISOString()}::timestamptz
+      AND NOT EXISTS (
+        SELECT 1 FROM webhook_deliveries e
+        WHERE e.endpoint_id = d.endpoint_id AND e.status = 'pending'
+          AND e.consent_id IS NOT DISTINCT FROM d.consent_id AND e.event_id < d.event_id)`);
+  const [row] = rowsOf<{ next_attempt_at: string | Date }>(early);
+  if (row) await queueDelivery(ctx.jobs, ctx.db, deliveryId, new Date(row.next_attempt_at));
 }
 
 /**
@@ -591,14 +646,14 @@ async function sendAndRecord(run: TDeliveryRun, row: TClaimed): Promise<TDeliver
     now: run.ctx.clock.now(),
     attempts: row.attempts + 1,
   };
-  if (tried.error === null) return recordDelivered(run.ctx.db, row, tried);
+  if (tried.error === null) return recordDelivered(run.ctx, row, tried);
   if (tried.status === 410) return recordGone(run.ctx.db, row, tried);
   // A 429 or 503 with Retry-After: not again before it says (the backoff if that is longer).
   const asked =
     outcome && 'status' in outcome && (tried.status === 429 || tried.status === 503)
       ? retryAfterMs(outcome.retryAfter, tried.now)
       : null;
-  return recordRetry(run.ctx.db, row, tried, asked);
+  return recordRetry(run.ctx, row, tried, asked);
 }
 
 /** What came of one try, as the delivery's row keeps it. */
@@ -650,18 +705,25 @@ async function post({ ctx, timeoutMs }: TDeliveryRun, row: TClaimed): Promise<TP
 }
 
 /** A 2xx: the delivery is delivered. */
-async function recordDelivered(db: TDb, row: TClaimed, tried: TTried): Promise<'delivered'> {
-  await db
-    .update(webhookDeliveries)
-    .set({
-      status: 'delivered',
-      attempts: tried.attempts,
-      lastStatus: tried.status,
-      lastError: null,
-      lastBody: tried.lastBody,
-      deliveredAt: tried.now,
-    })
-    .where(eq(webhookDeliveries.id, row.id));
+async function recordDelivered(
+  { db, jobs }: TDeliveryContext,
+  row: TClaimed,
+  tried: TTried,
+): Promise<'delivered'> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: 'delivered',
+        attempts: tried.attempts,
+        lastStatus: tried.status,
+        lastError: null,
+        lastBody: tried.lastBody,
+        deliveredAt: tried.now,
+      })
+      .where(eq(webhookDeliveries.id, row.id));
+    await queueNextInLine(jobs, tx, row);
+  });
   return 'delivered';
 }
 
@@ -687,10 +749,11 @@ async function recordGone(db: TDb, row: TClaimed, tried: TTried): Promise<'disab
 
 /**
  * Any other failure: tried again after the backoff (or the receiver's Retry-After, `askedMs`, if
- * longer), or given up once that would fall past the event's three days.
+ * longer) by a job queued for then with the new time, or given up once that would fall past the
+ * event's three days (and the next in line queued).
  */
 async function recordRetry(
-  db: TDb,
+  { db, jobs }: TDeliveryContext,
   row: TClaimed,
   tried: TTried,
   askedMs: number | null,
@@ -699,17 +762,22 @@ async function recordRetry(
   const delay = Math.max(retryDelayMs(attempts), askedMs ?? 0);
   const eventAge = now.getTime() - new Date(row.event_created_at).getTime();
   const givenUp = eventAge + delay > WEBHOOK_RETRY_WINDOW_MS;
-  await db
-    .update(webhookDeliveries)
-    .set({
-      status: givenUp ? 'failed' : 'pending',
-      attempts,
-      lastStatus: tried.status,
-      lastError: tried.error,
-      lastBody: tried.lastBody,
-      nextAttemptAt: new Date(now.getTime() + delay),
-    })
-    .where(eq(webhookDeliveries.id, row.id));
+  const nextAttemptAt = new Date(now.getTime() + delay);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: givenUp ? 'failed' : 'pending',
+        attempts,
+        lastStatus: tried.status,
+        lastError: tried.error,
+        lastBody: tried.lastBody,
+        nextAttemptAt,
+      })
+      .where(eq(webhookDeliveries.id, row.id));
+    if (givenUp) await queueNextInLine(jobs, tx, row);
+    else await queueDelivery(jobs, tx, row.id, nextAttemptAt);
+  });
   return givenUp ? 'given_up' : 'retrying';
 }
 
@@ -756,7 +824,12 @@ export async function listDeliveries(
  * Sends a delivery again now (after the merchant fixed their receiver), whatever its status; not
  * while its endpoint is disabled (WEBHOOK_DISABLED: enable it first).
  */
-export async function resendDelivery(db: TDb, clientId: string, deliveryId: number, now: Date) {
+export async function resendDelivery(
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
+  clientId: string,
+  deliveryId: number,
+  now: Date,
+) {
   const yours = (disabled: 'IS NULL' | 'IS NOT NULL') =>
     sql`${webhookDeliveries.endpointId} IN (SELECT id FROM webhook_endpoints WHERE client_id = ${clientId} AND deleted_at IS NULL AND disabled_at ${sql.raw(disabled)})`;
   const resent = await db.transaction(async (tx) => {
@@ -765,7 +838,7 @@ export async function resendDelivery(db: TDb, clientId: string, deliveryId: numb
       .set({ status: 'pending', nextAttemptAt: now })
       .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NULL')))
       .returning({ id: webhookDeliveries.id });
-    if (row) await queueDelivery(tx, row.id);
+    if (row) await queueDelivery(jobs, tx, row.id);
     return row !== undefined;
   });
   if (resent) return;

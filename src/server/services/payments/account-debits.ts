@@ -18,7 +18,7 @@ import { debitableUnderBvn } from '../linking/bvn-ownership';
  * lost stays 'charging' until the bank is asked about its reference (lost-attempts.ts).
  */
 
-type TDebitContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TDebitContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 export type TLinkedAccount = {
   account: typeof payerAccounts.$inferSelect;

@@ -3,6 +3,7 @@ import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { consentEvents, consents, paymentAttempts, payments } from '../../db/schema';
 import { grantMetByPayment } from '../consents/payment-grants';
 import { recordMerchantEvent } from '../merchants/webhooks';
@@ -75,6 +76,7 @@ const LEDGER_KIND_OF: Record<TAttemptRow['method'], TLedgerTransactionKind> = {
 
 /** Completes an attempt and executes its payment, inside `tx` (the steps above). */
 export async function completeAttempt(
+  jobs: TJobQueue,
   tx: TDb,
   request: TCompletionRequest,
   now: Date,
@@ -97,8 +99,8 @@ export async function completeAttempt(
   if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
   await closeOtherAttempts(tx, payment.id, now);
   const executed = await executePayment(tx, payment.id, request.origin, now);
-  await recordExecution(tx, { request, completed, executed, owner }, now);
-  await grantMetByPayment(tx, executed, attempt.payerId, now);
+  await recordExecution(jobs, tx, { request, completed, executed, owner }, now);
+  await grantMetByPayment(jobs, tx, executed, attempt.payerId, now);
   return { fact: 'executed', payment: executed };
 }
 
@@ -244,6 +246,7 @@ async function executePayment(
 
 /** The execution's records: the consent's audit row, the stream's event and the webhook event. */
 async function recordExecution(
+  jobs: TJobQueue,
   tx: TDb,
   facts: {
     request: TCompletionRequest;
@@ -266,7 +269,7 @@ async function recordExecution(
     { paymentId: executed.id, status: 'completed', eventType: 'payment_success', ...request.event },
     completed,
   );
-  await recordMerchantEvent(tx, {
+  await recordMerchantEvent(jobs, tx, {
     clientId: owner.clientId,
     consentId: executed.consentId,
     type: 'payment.completed',

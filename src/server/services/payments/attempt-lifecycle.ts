@@ -9,6 +9,7 @@ import {
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { isUniqueViolation } from '../../db/database-errors';
 import { consents, paymentAttempts } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
@@ -118,7 +119,7 @@ export async function moveAttempt(
 
 /** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
 export async function failAttempt(
-  db: TDb,
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
   attempt: TAttemptRow,
   failure: AppError,
   reason: string,
@@ -146,7 +147,7 @@ export async function failAttempt(
       .from(consents)
       .where(eq(consents.id, attempt.consentId));
     if (consent) {
-      await recordMerchantEvent(tx, {
+      await recordMerchantEvent(jobs, tx, {
         clientId: consent.clientId,
         consentId: attempt.consentId,
         type: 'payment.failed',

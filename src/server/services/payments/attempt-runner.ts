@@ -25,7 +25,7 @@ import { lockPendingPayment, type TPayable } from './payment-records';
  * provider is called, and what its answers mean.
  */
 
-type TRunContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TRunContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 type TPaymentRow = typeof payments.$inferSelect;
 
 /**
@@ -123,7 +123,7 @@ export async function openAttempt(
 
 /** Records what an adapter read in a provider's answer (TAttemptAnswer). */
 export async function recordAnswer<TResult>(
-  ctx: Pick<TAppContext, 'db' | 'clock'>,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'jobs'>,
   attempt: TAttemptRow,
   answer: TAttemptAnswer<TResult>,
 ): Promise<TResult> {
@@ -137,7 +137,7 @@ export async function recordAnswer<TResult>(
     case 'fail': {
       await answer.note?.();
       await failAttempt(
-        ctx.db,
+        ctx,
         attempt,
         answer.failure,
         answer.reason,

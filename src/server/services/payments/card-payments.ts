@@ -43,7 +43,7 @@ import { savesCard, settleCardCharge } from './settlements';
  * before.
  */
 
-type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 export { STALE_CHARGE_MS } from './attempt-lifecycle';
 
@@ -580,7 +580,7 @@ export async function endThreeDsChallenge(
     // A charge the provider ended says why (its decline); one still waiting ends for our reason.
     const why =
       answer.kind === 'taken' ? 'given_back' : answer.kind === 'not_taken' ? answer.reason : reason;
-    await failAttempt(db, taken, new AppError('THREE_DS_FAILED'), why, clock.now());
+    await failAttempt(ctx, taken, new AppError('THREE_DS_FAILED'), why, clock.now());
   }
   const [ended] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, taken.id));
   return ended ?? null;

@@ -46,7 +46,7 @@ import { storedSecret } from '../server-secrets';
  * block live in memory for this one call: only the masked card number and the rrn are kept.
  */
 
-type TTerminalContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TTerminalContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 /** What is kept of a chip card: first 6, last 4, and its brand where the spec's rules know it. */
 type TChipCardSummary = Omit<TCardSummary, 'brand'> & { brand: TCardBrand | null };

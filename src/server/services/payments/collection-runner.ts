@@ -4,8 +4,7 @@ import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TAppContext } from '../../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../../db/schema';
 import { failExpiredConsents } from '../consents/consent-failures';
-import { queueSms } from '../../jobs/sms-job';
-import { smsSeal } from '../identity/sms-seal';
+import { openSmsOutbox } from '../../jobs/sms-job';
 import {
   claimDueCollections,
   claimNotices,
@@ -25,7 +24,7 @@ import {
  * twice. (Answers the banks lost are the reconciler's: reconciler.ts.)
  */
 
-type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 /** The payer hears of a debit this long before it, at the latest when it is made. */
 export const NOTICE_AHEAD_MS = 24 * 60 * 60 * 1_000;
@@ -74,13 +73,13 @@ async function noticeOf(
  * (the outbox), so a crash leaves neither a notice marked and never sent nor one sent twice.
  */
 export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
-  const seal = await smsSeal(ctx.db);
+  const outbox = await openSmsOutbox(ctx);
   return ctx.db.transaction(async (tx) => {
     let queued = 0;
     for (const row of await claimNotices(tx, ctx.clock.now(), NOTICE_AHEAD_MS)) {
       const notice = await noticeOf({ ...ctx, db: tx }, row);
       if (!notice) continue;
-      await queueSms(tx, seal, `debit-notice:${row.id}`, notice);
+      await outbox.queue(tx, `debit-notice:${row.id}`, notice);
       queued += 1;
     }
     return queued;
@@ -112,7 +111,7 @@ export async function collectDue(
 }
 
 /** Fails the consents that expired unanswered. */
-export const expireConsents = (ctx: TRunnerContext) => failExpiredConsents(ctx.db, ctx.clock.now());
+export const expireConsents = (ctx: TRunnerContext) => failExpiredConsents(ctx, ctx.clock.now());
 
 /** Every step once, in order: fail expired consents, schedule, notify, collect what is due now. */
 export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {

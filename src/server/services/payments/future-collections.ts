@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { claimRows } from '../../jobs/claim-rows';
 import {
   accountLinks,
@@ -31,7 +32,7 @@ import { recordConsentChange } from '../consents/consent-changes';
  */
 
 export type TCollectionRow = typeof futurePaymentCollections.$inferSelect;
-type TCollectContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TCollectContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs'>;
 
 /** A claim older than this belongs to a runner that died: longer than any bank call may take. */
 export const STALE_COLLECTION_MS = 5 * 60 * 1_000;
@@ -107,6 +108,7 @@ export async function claimDueCollections(
 
 /** What the collection's merchant is told, and the consent's audit row, for either ending. */
 async function recordEnding(
+  jobs: TJobQueue,
   tx: TDb,
   ended: TCollectionRow,
   type: 'future_payment.collected' | 'future_payment.failed',
@@ -125,7 +127,7 @@ async function recordEnding(
     amount: ended.amount,
     trigger: ended.trigger,
   };
-  await recordConsentChange(tx, {
+  await recordConsentChange(jobs, tx, {
     clientId: consent.clientId,
     consentId: ended.consentId,
     type,
@@ -159,7 +161,7 @@ async function endCollection(
  * the tries per account, the consent's audit row and the merchant's future_payment.failed.
  */
 async function failCollection(
-  db: TDb,
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
   row: TCollectionRow,
   tries: TCollectionTry[],
   reason: string,
@@ -175,6 +177,7 @@ async function failCollection(
     });
     if (!ended) return collectionById(tx, row.id);
     await recordEnding(
+      jobs,
       tx,
       ended,
       'future_payment.failed',
@@ -202,7 +205,7 @@ async function failCollection(
  * transaction. Null when the payment had been executed already: the debit must go back.
  */
 async function succeedCollection(
-  db: TDb,
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
   row: TCollectionRow,
   bound: TBoundAccount,
   providerReference: string,
@@ -210,7 +213,7 @@ async function succeedCollection(
   now: Date,
 ): Promise<TCollectionRow | null> {
   try {
-    return await recordSuccess(db, row, bound, providerReference, tries, now);
+    return await recordSuccess({ db, jobs }, row, bound, providerReference, tries, now);
   } catch (error) {
     if (error instanceof PaymentExecutedMeanwhile) return null;
     throw error;
@@ -221,7 +224,7 @@ async function succeedCollection(
 class PaymentExecutedMeanwhile extends Error {}
 
 async function recordSuccess(
-  db: TDb,
+  { db, jobs }: { db: TDb; jobs: TJobQueue },
   row: TCollectionRow,
   bound: TBoundAccount,
   providerReference: string,
@@ -267,6 +270,7 @@ async function recordSuccess(
       ],
     });
     await recordEnding(
+      jobs,
       tx,
       ended,
       'future_payment.collected',
@@ -359,7 +363,7 @@ export async function collectClaimed(
     const outcome = await askBank(ctx, row, bound, narration);
     if (!outcome) {
       if (row.claims >= MAX_COLLECTION_CLAIMS) {
-        return failCollection(db, row, tries, 'bank_did_not_answer', clock.now());
+        return failCollection(ctx, row, tries, 'bank_did_not_answer', clock.now());
       }
       await db
         .update(futurePaymentCollections)
@@ -378,7 +382,7 @@ export async function collectClaimed(
     }
     attempt(bound, 'succeeded', null);
     const done = await succeedCollection(
-      db,
+      ctx,
       row,
       bound,
       outcome.providerReference,
@@ -397,7 +401,7 @@ export async function collectClaimed(
       .from(payments)
       .where(eq(payments.id, row.paymentId));
     const reason = current?.status === 'cancelled' ? 'consent_revoked' : 'already_collected';
-    return failCollection(db, row, tries, reason, clock.now());
+    return failCollection(ctx, row, tries, reason, clock.now());
   }
   const last = tries.at(-1);
   const delay = COLLECTION_RETRY_DELAYS_MS[row.rounds];
@@ -405,7 +409,7 @@ export async function collectClaimed(
   if (row.trigger === 'schedule' && shortOfFunds && delay !== undefined) {
     return retryLater(db, row, tries, delay, clock.now());
   }
-  return failCollection(db, row, tries, last?.reason ?? 'no_linked_account', clock.now());
+  return failCollection(ctx, row, tries, last?.reason ?? 'no_linked_account', clock.now());
 }
 
 /**

@@ -35,7 +35,7 @@ import {
  * about, and given back if the provider still holds it.
  */
 
-type TLostContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TLostContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 /** Rows claimed at once by one reconciler run. */
 export const RECONCILE_BATCH = 50;
@@ -143,13 +143,13 @@ async function settleProviderAnswer(
         );
       }
       if (answer.givenBack && code) {
-        await failAttempt(ctx.db, attempt, new AppError(code), 'given_back', now);
+        await failAttempt(ctx, attempt, new AppError(code), 'given_back', now);
         return 'failed';
       }
       return paidThePayment(await answer.book()) ? 'booked' : 'paid_otherwise';
     }
     case 'not_taken':
-      if (code) await failAttempt(ctx.db, attempt, new AppError(code), answer.reason, now);
+      if (code) await failAttempt(ctx, attempt, new AppError(code), answer.reason, now);
       return 'failed';
     case 'pending':
       // Waiting for its payer: back to that step, where the payer answers or starts again.

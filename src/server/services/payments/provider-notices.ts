@@ -46,7 +46,7 @@ import { creditTransfer } from './transfer-payments';
  * notice: it is judged for itself, so one that was refused never makes another refused.
  */
 
-type TNoticeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TNoticeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 /**
  * What a notice did: applied (handed to its completion: a refund's answers the same when told
@@ -137,7 +137,7 @@ function applyTransferNotice(
     const now = ctx.clock.now();
     return isAccountLinkReference(reference)
       ? creditLinkTestTransfer(tx, reference, amount, sender, now)
-      : creditTransfer(tx, reference, amount, sender, now);
+      : creditTransfer(ctx.jobs, tx, reference, amount, sender, now);
   });
 }
 

@@ -23,7 +23,7 @@ import { endExpiredDataSharing } from '../consents/data-sharing-expiry';
  * never settle a row twice.
  */
 
-type TReconcileContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TReconcileContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 export type TReconciliation = {
   /** Lost attempts by what their provider said: booked, paid otherwise, failed, still pending. */

@@ -49,7 +49,7 @@ import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
  * applies the answer; it is never asked for again with another reference.
  */
 
-type TRefundContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TRefundContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs'>;
 type TMerchant = { clientId: string; merchantId: string };
 export type TRefundRow = typeof paymentRefunds.$inferSelect;
 
@@ -335,7 +335,7 @@ const eventData = (refund: TRefundRow) => ({
  * stands; null for a reference that is no refund of ours.
  */
 export async function completeRefund(
-  ctx: Pick<TAppContext, 'db' | 'clock'>,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'jobs'>,
   reference: string,
   outcome: TRefundOutcome,
 ): Promise<TRefundRow | null> {
@@ -367,7 +367,7 @@ export async function completeRefund(
           { account: ledgerAccount.payerSource(moved.method), amount: moved.amount },
         ],
       });
-      await recordMerchantEvent(tx, {
+      await recordMerchantEvent(ctx.jobs, tx, {
         clientId: moved.clientId,
         consentId: moved.consentId,
         type: 'refund.processed',
@@ -386,7 +386,7 @@ export async function completeRefund(
       .update(payments)
       .set({ refunded: sql`${payments.refunded} - ${moved.amount}` })
       .where(eq(payments.id, moved.paymentId));
-    await recordMerchantEvent(tx, {
+    await recordMerchantEvent(ctx.jobs, tx, {
       clientId: moved.clientId,
       consentId: moved.consentId,
       type: 'refund.failed',

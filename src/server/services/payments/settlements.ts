@@ -16,7 +16,7 @@ import { completeAttempt, paidThePayment, type TCompletion } from './attempt-com
  * stays owed (no answer, a crash) the reconciler gives back later.
  */
 
-type TSettleContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+type TSettleContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs'>;
 
 /**
  * Whether an attempt's card is kept to be saved: the payer asked, and the charge has an owner who
@@ -109,6 +109,7 @@ export async function settleCardCharge(
   const cardToken = savesCard(attempt) ? charged.token : null;
   const completion = await ctx.db.transaction((tx) =>
     completeAttempt(
+      ctx.jobs,
       tx,
       {
         attempt: { ...attempt, ...cardColumns },
@@ -139,6 +140,7 @@ export async function settleDebit(
 ): Promise<TCompletion> {
   const completion = await ctx.db.transaction((tx) =>
     completeAttempt(
+      ctx.jobs,
       tx,
       {
         attempt,
@@ -191,6 +193,7 @@ export async function settleChipPurchase(
     obfuscateCard({ first6: attempt.cardFirst6 ?? '', last4: attempt.cardLast4 ?? '' });
   const completion = await ctx.db.transaction(async (tx) => {
     const completed = await completeAttempt(
+      ctx.jobs,
       tx,
       {
         attempt,

@@ -8,6 +8,7 @@ import type { TPayerBank } from '../../../domain/schemas/card';
 import type { TTransferDetails } from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../db/schema';
 import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
@@ -274,6 +275,7 @@ export async function confirmTransfer(
  * The bank then returns the money to its sender with the reason.
  */
 export async function creditTransfer(
+  jobs: TJobQueue,
   tx: TDb,
   reference: string,
   amount: number,
@@ -334,6 +336,7 @@ export async function creditTransfer(
       }
     : null;
   const completion = await completeAttempt(
+    jobs,
     tx,
     {
       attempt,
