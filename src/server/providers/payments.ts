@@ -611,6 +611,12 @@ export type TRawNotice = {
   headers: Readonly<Record<string, string | string[] | undefined>>;
 };
 
+/**
+ * A charge's end as a notice tells it: a requery's answer, with the card and the token that
+ * charges it again where the provider's notice names them (a card being linked is saved by it).
+ */
+export type TNoticedCharge = TRequeryOutcome<{ card?: TCardSummary; token?: string | null }>;
+
 /** What a verified notice says, in the port's words. */
 export type TProviderNotice =
   /**
@@ -634,7 +640,7 @@ export type TProviderNotice =
       channel: 'card' | 'debit';
       reference: string;
       currency: string;
-      outcome: TRequeryOutcome;
+      outcome: TNoticedCharge;
     }
   /**
    * Refunds asked for with our references, each as the provider's record of it stands: a

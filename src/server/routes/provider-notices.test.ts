@@ -116,6 +116,22 @@ const bankOutcome = async (id: number) =>
 
 const eventCount = async () => (await ctx.database.db.select().from(events)).length;
 
+/** A card payment waiting for its 3-D Secure check: the consent, its attempt and the challenge. */
+async function waitingThreeDs() {
+  const consent = await consentWithPayment(ctx.app, ctx.database);
+  expect((await payByCard(ctx.app, consent, 'three_ds')).statusCode).toBe(200);
+  const [attempt] = await ctx.database.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, consent.paymentId));
+  if (!attempt?.providerReference) throw new Error('no waiting charge');
+  expect(attempt.stage).toBe('awaiting_3ds');
+  return { ...consent, attempt, providerReference: attempt.providerReference };
+}
+
+const attemptRow = async (id: string) =>
+  (await ctx.database.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0];
+
 describe('the notices route', () => {
   it('answers 401 and changes nothing for a forged or missing signature', async () => {
     const open = await openTransfer();
@@ -383,13 +399,7 @@ describe('a notice of money is judged by what it says', () => {
   });
 
   it('never books a card charge taken in another currency: it is recorded and given back, and the attempt waits on', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    expect((await payByCard(ctx.app, consent, 'three_ds')).statusCode).toBe(200);
-    const [attempt] = await ctx.database.db
-      .select()
-      .from(paymentAttempts)
-      .where(eq(paymentAttempts.paymentId, consent.paymentId));
-    if (!attempt?.providerReference) throw new Error('no waiting charge');
+    const { attempt, providerReference, ...consent } = await waitingThreeDs();
     const returns = spyOnReturns();
     const dollars = {
       kind: 'charge',
@@ -398,7 +408,7 @@ describe('a notice of money is judged by what it says', () => {
       currency: 'USD',
       outcome: {
         kind: 'taken',
-        providerReference: attempt.providerReference,
+        providerReference,
         amount: attempt.amount,
         givenBack: false,
       },
@@ -408,7 +418,7 @@ describe('a notice of money is judged by what it says', () => {
     expect(returns).toHaveBeenCalledTimes(1);
     expect(returns).toHaveBeenCalledWith({
       reference: attempt.id,
-      providerReference: attempt.providerReference,
+      providerReference,
       amount: attempt.amount,
       currency: 'USD',
       reason: 'wrong_amount',
@@ -456,18 +466,11 @@ describe('a charge notice meets the requery in one completion path', () => {
   });
 
   it('books a 3-D Secure charge the network approved once, however often told', async () => {
-    const consent = await consentWithPayment(ctx.app, ctx.database);
-    expect((await payByCard(ctx.app, consent, 'three_ds')).statusCode).toBe(200);
-    const [attempt] = await ctx.database.db
-      .select()
-      .from(paymentAttempts)
-      .where(eq(paymentAttempts.paymentId, consent.paymentId));
-    if (!attempt?.providerReference) throw new Error('no waiting charge');
-    expect(attempt.stage).toBe('awaiting_3ds');
+    const { attempt, ...consent } = await waitingThreeDs();
     const { sandbox, providers } = ctx.context;
     if (!sandbox) throw new Error('no sandbox');
     // The payer approves at the network; its notice, not the page, tells us.
-    await sandbox.cards.resolveThreeDs(attempt.providerReference, true);
+    await sandbox.cards.resolveThreeDs(consent.providerReference, true);
     const outcome = await providers.payments.cards.requeryCardCharge(attempt.id);
     expect(outcome.kind).toBe('taken');
     const notice = {
@@ -484,6 +487,32 @@ describe('a charge notice meets the requery in one completion path', () => {
     expect(await applyProviderNotice(ctx.context, notice)).toBe('unchanged');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
     expect(await eventCount()).toBe(eventsBefore);
+  });
+
+  it('fails a 3-D Secure check a notice says was not taken as the sweep fails it, once', async () => {
+    const { attempt, providerReference, ...consent } = await waitingThreeDs();
+    const notice = {
+      kind: 'charge',
+      channel: 'card',
+      reference: attempt.id,
+      currency: CURRENCY_CODE,
+      outcome: { kind: 'not_taken', providerReference, reason: 'three_ds_declined' },
+    } as const;
+    expect(await applyProviderNotice(ctx.context, notice)).toBe('applied');
+    // The check failed, in its own words: not a bank that never answered.
+    expect(await attemptRow(attempt.id)).toMatchObject({
+      status: 'failed',
+      failureCode: 'THREE_DS_FAILED',
+      failureReason: 'three_ds_declined',
+    });
+    const streamed = await paymentEvents(ctx.database, consent.paymentId);
+    expect(streamed.at(-1)).toMatchObject({
+      status: 'failed',
+      message: '3DS authentication failed',
+    });
+    expect(await applyProviderNotice(ctx.context, notice)).toBe('unchanged');
+    expect(await paymentEvents(ctx.database, consent.paymentId)).toEqual(streamed);
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
   });
 
   it('keeps the books balanced with the sandbox network’s record', async () => {

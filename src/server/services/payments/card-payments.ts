@@ -13,6 +13,7 @@ import type {
   TCardChargeOutcome,
   TCardFailureReason,
   TCardSummary,
+  TNoticedCharge,
   TRequeryOutcome,
 } from '../../providers/payments';
 import { AppError } from '../app-error';
@@ -544,6 +545,38 @@ export async function challengeResult(
 }
 
 /**
+ * A provider's notice that a charge waiting for its 3-D Secure check ended: settled as the
+ * reconciler's sweep settles the network's answer (endThreeDsChallenge), so a check ends the same
+ * however we learn of it: declined, THREE_DS_FAILED; taken, the payment completes, keeping the
+ * token the notice names for a card its payer asked to save. null when the notice says it still
+ * waits, or another request took the attempt first.
+ */
+export async function settleNoticedThreeDs(
+  ctx: TCardContext,
+  attempt: TAttemptRow,
+  outcome: TNoticedCharge,
+): Promise<TAttemptRow | null> {
+  switch (outcome.kind) {
+    case 'pending':
+      return null;
+    case 'not_taken':
+      return endThreeDsChallenge(ctx, attempt, 'declined', outcome);
+    case 'taken': {
+      if (outcome.amount !== attempt.amount) {
+        // Never booked as it stands (settleProviderAnswer refuses it the same way).
+        throw new Error(
+          `Attempt ${attempt.id}: the provider took ${outcome.amount} kobo, not ${attempt.amount}`,
+        );
+      }
+      const { cardBrand: brand, cardFirst6: first6, cardLast4: last4 } = attempt;
+      const card = outcome.card ?? (brand && first6 && last4 ? { brand, first6, last4 } : null);
+      // A card neither the notice nor the attempt names: the network's record says it.
+      return endThreeDsChallenge(ctx, attempt, 'declined', card ? { ...outcome, card } : undefined);
+    }
+  }
+}
+
+/**
  * Ends a charge waiting for its 3-D Secure check (its time passed, or its payer cancelled it).
  * The network is asked first, so a challenge answered meanwhile is booked, not lost: taken, the
  * payment completes; otherwise the attempt fails with THREE_DS_FAILED (and says whether anything
@@ -554,8 +587,11 @@ export async function endThreeDsChallenge(
   ctx: TCardContext,
   waiting: TAttemptRow,
   reason: 'challenge_expired' | 'cancelled' | 'declined',
-  /** What the provider said of the charge just now, when the caller asked already. */
-  known?: TRequeryOutcome<{ card: TCardSummary }>,
+  /**
+   * What the provider said of the charge just now, when the caller asked already or was told (a
+   * notice, which may name the token that charges the card again).
+   */
+  known?: TRequeryOutcome<{ card: TCardSummary; token?: string | null }>,
 ): Promise<TAttemptRow | null> {
   const { db, clock } = ctx;
   const taken = await moveAttempt(
@@ -569,13 +605,13 @@ export async function endThreeDsChallenge(
   if (!taken) return null;
   // A network that does not answer the question leaves the attempt 'charging' (502): the
   // reconciler asks again about its reference; nothing is ended or charged on a guess.
-  const answer =
+  const answer: NonNullable<typeof known> =
     known ??
     (await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
       ctx.providers.payments.cards.requeryCardCharge(taken.id),
     ));
   if (answer.kind === 'taken' && !answer.givenBack) {
-    await settleCardCharge(ctx, taken, { ...answer, token: null });
+    await settleCardCharge(ctx, taken, { ...answer, token: answer.token ?? null });
   } else {
     // A charge the provider ended says why (its decline); one still waiting ends for our reason.
     const why =

@@ -11,6 +11,7 @@ import {
   creditLinkTestTransfer,
   isAccountLinkReference,
 } from '../linking/account-links';
+import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './lost-attempts';
 import { settleNoticedPayout } from './payouts';
 import { settleRefund } from './refunds';
@@ -28,9 +29,11 @@ import { creditTransfer } from './transfer-payments';
  *   amount and the currency); what is not taken goes back to its sender through returnTransfer,
  *   after that transaction and before we answer. Money in another currency than the naira is
  *   never credited: it goes back.
- * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge). A charge
- *   taken in another currency than the naira pays nothing: it is recorded as a transfer's notice
- *   is, and given back whole through returnTransfer.
+ * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge); a charge
+ *   waiting for its 3-D Secure check ended by the path of the reconciler's 3-D Secure sweep
+ *   (card-payments.ts settleNoticedThreeDs). A charge taken in another currency than the naira
+ *   pays nothing: it is recorded as a transfer's notice is, and given back whole through
+ *   returnTransfer.
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
  * - refunds: each settled as its requery is (settleRefund: completeRefund, as the refund's own
  *   answer ends it; one the provider holds until told the account to pay is told it).
@@ -80,18 +83,8 @@ export async function applyProviderNotice(
   switch (notice.kind) {
     case 'transfer_received':
       return applyTransferNotice(ctx, notice);
-    case 'charge': {
-      const [attempt] = await ctx.db
-        .select()
-        .from(paymentAttempts)
-        .where(eq(paymentAttempts.id, notice.reference));
-      const method = notice.channel === 'card' ? 'card' : 'account';
-      if (attempt?.method !== method) return 'ignored';
-      if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice);
-      return (await settleNoticedCharge(ctx, attempt, notice.outcome)) === null
-        ? 'unchanged'
-        : 'applied';
-    }
+    case 'charge':
+      return applyChargeNotice(ctx, notice);
     case 'payout':
       return (await settleNoticedPayout(ctx, notice.reference)) === null ? 'unchanged' : 'applied';
     case 'refunds':
@@ -103,6 +96,30 @@ export async function applyProviderNotice(
     case 'ignored':
       return 'ignored';
   }
+}
+
+/**
+ * A payment's charge's notice, by its attempt: one waiting for its 3-D Secure check ends as the
+ * reconciler's sweep ends it (settleNoticedThreeDs), every other as a requery's answer is booked
+ * (settleNoticedCharge).
+ */
+async function applyChargeNotice(
+  ctx: TNoticeContext,
+  notice: Extract<TProviderNotice, { kind: 'charge' }>,
+): Promise<TNoticeEffect> {
+  const { reference, outcome } = notice;
+  const [attempt] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, reference));
+  const method = notice.channel === 'card' ? 'card' : 'account';
+  if (attempt?.method !== method) return 'ignored';
+  if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice);
+  const settled =
+    attempt.stage === 'awaiting_3ds'
+      ? await settleNoticedThreeDs(ctx, attempt, outcome)
+      : await settleNoticedCharge(ctx, attempt, outcome);
+  return settled === null ? 'unchanged' : 'applied';
 }
 
 /**
