@@ -18,6 +18,7 @@ import {
   paymentAttempts,
   sandboxCardCharges,
 } from '../db/schema';
+import { SANDBOX_SIGNATURE_HEADER } from '../sandbox/sandbox-notices';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { ownAccount, ownPerson } from '../testing/bvn';
@@ -124,6 +125,15 @@ const answerChallenge = (challengeUrl: string, approved: boolean) =>
     url: `/api/sandbox/3ds/${challengeUrl.split('/sandbox/3ds/')[1] ?? ''}`,
     payload: { approved },
   });
+
+/** A payer's card link whose test charge waits for its 3-D Secure check: who, and the answer. */
+async function waitingThreeDsLink() {
+  const { token, payerId } = await payer();
+  const started = await link(token, 'three_ds');
+  expect(started.json()).toMatchObject({ requires3DS: true });
+  const body = started.json<{ paymentId: string; amount: number; challengeUrl: string }>();
+  return { token, payerId, body };
+}
 
 const errorOf = (response: { json: () => unknown }) =>
   (response.json() as { error: { code: string; message: string } }).error;
@@ -391,6 +401,69 @@ describe('linking a card, each sandbox card through its path', () => {
     ]);
     expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
     expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+  });
+
+  it('three_ds: the network tells its answer by a signed notice through the notices route, applied once', async () => {
+    const { token, payerId, body } = await waitingThreeDsLink();
+    const read = vi.spyOn(ctx.context.providers.payments.notices, 'readNotice');
+    const answer = await answerChallenge(body.challengeUrl, true);
+    expect(answer.json()).toMatchObject({ status: 'completed' });
+    expect(read).toHaveBeenCalledTimes(1);
+    const [raw] = read.mock.calls[0] ?? [];
+    read.mockRestore();
+    if (!raw) throw new Error('no notice');
+    // The card link's test charge, named by the link's id, with the token that saves the card.
+    expect(JSON.parse(raw.body.toString('utf8'))).toMatchObject({
+      event: 'charge.success',
+      data: {
+        reference: body.paymentId,
+        amount: body.amount,
+        currency: 'NGN',
+        token: expect.stringMatching(/^sbx_tok_/),
+      },
+    });
+    // Told again, it changes nothing: no second charge or refund booked, nothing told again.
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/providers/sandbox/notices',
+      headers: {
+        'content-type': 'application/json',
+        [SANDBOX_SIGNATURE_HEADER]: String(raw.headers[SANDBOX_SIGNATURE_HEADER]),
+      },
+      payload: raw.body,
+    });
+    expect(again.statusCode).toBe(200);
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await cardLinkingEvents(payerId)).toEqual(linkedEvents(body.paymentId));
+    await expectCardLinked(token, 'three_ds');
+  });
+
+  it('three_ds: an answer whose notice was not answered 2xx is settled by the reconciler, the money given back', async () => {
+    const { token, payerId, body } = await waitingThreeDsLink();
+    const read = vi
+      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
+      .mockRejectedValueOnce(new Error('database gone'));
+    const answer = await answerChallenge(body.challengeUrl, true);
+    expect(read).toHaveBeenCalledTimes(1);
+    read.mockRestore();
+    expect(answer.statusCode).toBe(409);
+    expect(errorOf(answer).code).toBe('PAYMENT_IN_PROGRESS');
+    // Taken from its check, for the reconciler: the network took the test charge.
+    expect(await linkRow(body.paymentId)).toMatchObject({
+      state: 'created',
+      chargeStage: 'charging',
+    });
+    expect((await answerChallenge(body.challengeUrl, true)).statusCode).toBe(404);
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    await ctx.app.reconciler.runDue();
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect((await cardLinkingEvents(payerId)).at(-1)).toMatchObject({
+      event: 'card_linking_error',
+      paymentId: body.paymentId,
+      error: 'Failed to link card',
+    });
+    expect((await accountsOf(token))[0]?.integrations.card).toMatchObject({ linked: false });
   });
 
   it.each([

@@ -88,7 +88,12 @@ export const dashboardSandboxRoutes: FastifyPluginAsync<
     },
     async (request) => ({
       success: true as const,
-      ...(await answerChallengeFromDashboard(ctx, actorOf(staffOf(request)), request.body)),
+      ...(await answerChallengeFromDashboard(
+        ctx,
+        notices,
+        actorOf(staffOf(request)),
+        request.body,
+      )),
     }),
   );
 

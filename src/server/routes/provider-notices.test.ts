@@ -21,6 +21,7 @@ import {
   signSandboxNotice,
 } from '../sandbox/sandbox-notices';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
+import { THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';
 import { applyProviderNotice } from '../services/payments/provider-notices';
 import {
   consentWithPayment,
@@ -129,8 +130,34 @@ async function waitingThreeDs() {
   return { ...consent, attempt, providerReference: attempt.providerReference };
 }
 
+/** The payer's answer on the sandbox's 3-D Secure page. */
+const answerThreeDs = (providerReference: string, approved: boolean) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `/api/sandbox/3ds/${providerReference}`,
+    payload: { approved },
+  });
+
 const attemptRow = async (id: string) =>
   (await ctx.database.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0];
+
+/** Watches the notices the route reads: each as it reached the route, and as it was read. */
+function watchNotices() {
+  const { notices } = ctx.context.providers.payments;
+  const read = vi.spyOn(notices, 'readNotice');
+  return {
+    read,
+    /** The raw notices that reached the route, as sent: body and signature. */
+    sent: () =>
+      read.mock.calls.map(([raw]) => ({
+        body: raw.body.toString('utf8'),
+        headers: {
+          'content-type': 'application/json',
+          [SANDBOX_SIGNATURE_HEADER]: String(raw.headers[SANDBOX_SIGNATURE_HEADER]),
+        },
+      })),
+  };
+}
 
 describe('the notices route', () => {
   it('answers 401 and changes nothing for a forged or missing signature', async () => {
@@ -521,6 +548,101 @@ describe('a charge notice meets the requery in one completion path', () => {
       balanceMismatches: [],
       paymentsNotBookedOnce: [],
     });
+  });
+});
+
+describe('the sandbox card network tells its 3-D Secure answers through the route', () => {
+  it.each([
+    [true, 'charge.success', 'completed', 'executed', 'Approved: the payment is complete.'],
+    [false, 'charge.failed', 'failed', 'pending', '3DS authentication failed'],
+  ] as const)(
+    'answered approved=%s on its page: its %s notice reaches the route and the attempt is %s',
+    async (approved, event, status, paymentState, message) => {
+      const waiting = await waitingThreeDs();
+      const watched = watchNotices();
+      const answer = await answerThreeDs(waiting.providerReference, approved);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json()).toEqual({ success: true, status, message });
+      // The network's signed notice, read by the adapter as a charge of our attempt's.
+      expect(watched.read).toHaveBeenCalledTimes(1);
+      const [sent] = watched.sent();
+      expect(JSON.parse(sent?.body ?? '{}')).toMatchObject({
+        event,
+        data: {
+          reference: waiting.attempt.id,
+          amount: waiting.amount,
+          currency: CURRENCY_CODE,
+          providerReference: waiting.providerReference,
+          card: { brand: 'visa', last4: expect.stringMatching(/^\d{4}$/) },
+        },
+      });
+      await expect(watched.read.mock.results[0]?.value).resolves.toMatchObject({
+        kind: 'charge',
+        channel: 'card',
+        reference: waiting.attempt.id,
+        outcome: { kind: approved ? 'taken' : 'not_taken' },
+      });
+      watched.read.mockRestore();
+      expect(await attemptRow(waiting.attempt.id)).toMatchObject({ status, stage: null });
+      expect(await paymentStatus(waiting.paymentId)).toBe(paymentState);
+      const kinds = approved ? ['card_payment'] : [];
+      expect(await ledgerKinds(ctx.database, waiting.paymentId)).toEqual(kinds);
+      // The same notice again changes nothing: answered alike, nothing booked or told again.
+      const streamed = await paymentEvents(ctx.database, waiting.paymentId);
+      const again = await post(sent ?? { body: '', headers: {} });
+      expect(again.statusCode).toBe(200);
+      expect(await ledgerKinds(ctx.database, waiting.paymentId)).toEqual(kinds);
+      expect(await paymentEvents(ctx.database, waiting.paymentId)).toEqual(streamed);
+    },
+  );
+
+  it('answers 401 to a charge notice forged for a waiting charge, which still waits for its own', async () => {
+    const waiting = await waitingThreeDs();
+    const body = JSON.stringify({
+      event: 'charge.success',
+      data: {
+        reference: waiting.attempt.id,
+        amount: waiting.amount,
+        currency: CURRENCY_CODE,
+        providerReference: waiting.providerReference,
+        card: { brand: 'visa', first6: '400000', last4: '3253' },
+        token: 'sbx_tok_forged',
+      },
+    });
+    const headers = { 'content-type': 'application/json' };
+    const before = await eventCount();
+    const forged = await post({
+      body,
+      headers: { ...headers, [SANDBOX_SIGNATURE_HEADER]: 'ab'.repeat(64) },
+    });
+    expect(forged.statusCode).toBe(401);
+    expect(await eventCount()).toBe(before);
+    expect(await attemptRow(waiting.attempt.id)).toMatchObject({ stage: 'awaiting_3ds' });
+    expect(await ledgerKinds(ctx.database, waiting.paymentId)).toEqual([]);
+    // The network's own answer still pays it.
+    expect((await answerThreeDs(waiting.providerReference, true)).json()).toMatchObject({
+      status: 'completed',
+    });
+    expect(await ledgerKinds(ctx.database, waiting.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('leaves a charge whose notice was not answered 2xx to the reconciler’s 3-D Secure sweep, which books it', async () => {
+    const waiting = await waitingThreeDs();
+    const { notices } = ctx.context.providers.payments;
+    const read = vi.spyOn(notices, 'readNotice').mockRejectedValueOnce(new Error('database gone'));
+    const answer = await answerThreeDs(waiting.providerReference, true);
+    expect(read).toHaveBeenCalledTimes(1);
+    read.mockRestore();
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json()).toMatchObject({ error: { code: 'PAYMENT_IN_PROGRESS' } });
+    expect(await attemptRow(waiting.attempt.id)).toMatchObject({ stage: 'awaiting_3ds' });
+    expect(await ledgerKinds(ctx.database, waiting.paymentId)).toEqual([]);
+    // The network took the money; the sweep asks it once the challenge has waited its time.
+    clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
+    expect(await ctx.app.reconciler.runDue()).toMatchObject({ challengesEnded: 1 });
+    expect(await attemptRow(waiting.attempt.id)).toMatchObject({ status: 'completed' });
+    expect(await paymentStatus(waiting.paymentId)).toBe('executed');
+    expect(await ledgerKinds(ctx.database, waiting.paymentId)).toEqual(['card_payment']);
   });
 });
 

@@ -258,6 +258,7 @@ describe('sandbox card network', () => {
       `http://localhost:3999/sandbox/3ds/${outcome.providerReference}`,
     );
     expect(await provider.describeCharge(outcome.providerReference)).toEqual({
+      reference: 'att_1',
       amount: 1_250_00,
       card: { brand: 'visa', first6: number.slice(0, 6), last4: number.slice(-4) },
     });

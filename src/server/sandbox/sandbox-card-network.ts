@@ -80,8 +80,13 @@ const summaryOfDigits = ({ f6, l4 }: { f6: string; l4: string }): TCardSummary |
 export type TSandboxCardNetwork = TCardsPort & {
   /** The payer's answer on the challenge page: approved or declined. */
   resolveThreeDs(providerReference: string, approved: boolean): Promise<TCardChargeOutcome | null>;
-  /** The amount and card a challenge is for, to show on the challenge page. */
-  describeCharge(providerReference: string): Promise<{ amount: number; card: TCardSummary } | null>;
+  /**
+   * The charge a challenge is for: our reference, the amount and the card (the challenge page
+   * shows the last two; the network's notice of the answer names all three).
+   */
+  describeCharge(
+    providerReference: string,
+  ): Promise<{ reference: string; amount: number; card: TCardSummary } | null>;
 };
 
 export type TSandboxCardNetworkOptions = {
@@ -412,7 +417,7 @@ function chargeRecords(options: TSandboxCardNetworkOptions, finder: TCardFinder)
       const payload = decodeReference(providerReference);
       const fixture = payload ? await finder.cardOf(payload) : null;
       const summary = payload && fixture ? summaryOfDigits(payload) : null;
-      return payload && summary ? { amount: payload.a, card: summary } : null;
+      return payload && summary ? { reference: payload.r, amount: payload.a, card: summary } : null;
     },
   };
 }

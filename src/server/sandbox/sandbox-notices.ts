@@ -6,9 +6,15 @@ import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { sandboxTransfers } from '../db/schema';
 import { hmacSha512Hex, isHmacSha512Hex } from '../providers/notice-signature';
-import type { TProviderNotice, TRawNotice } from '../providers/payments';
+import type {
+  TCardChargeOutcome,
+  TCardSummary,
+  TProviderNotice,
+  TRawNotice,
+} from '../providers/payments';
 import { storedSecret } from '../services/server-secrets';
 import { creditAnsweredTransfer, sandboxSender, transferProviderReference } from './sandbox-bank';
+import type { TSandboxCardNetwork } from './sandbox-card-network';
 
 /*
  * The sandbox network's notices to us (docs/sandbox.md "Notices"): what a real provider sends as
@@ -26,6 +32,15 @@ import { creditAnsweredTransfer, sandboxSender, transferProviderReference } from
  * A notice answered otherwise, or never answered (a crash between 1 and 3), stays owed: it is
  * sent again at start and every SANDBOX_NOTICE_RETRY_MS until it is answered, and our side
  * answers a notice it applied before as it did the first time, changing nothing.
+ *
+ * The card network tells us the same way how a 3-D Secure check ended (answerThreeDs): the payer's
+ * answer on the issuer's page is recorded at the network first (resolveThreeDs), then its notice
+ * of the charge (charge.success, with the card and the token that charges it again, or
+ * charge.failed, with the reason) goes through the same route, where the notice settles the
+ * attempt or the card link in the completion path every provider's word takes. It is sent once:
+ * the network keeps no notice owed for a charge, since our side asks it about a charge still
+ * waiting at its check (the reconciler's 3-D Secure sweep, THREE_DS_ASK_AFTER_MS; a card link's
+ * is handed to the reconciler by the answer itself, card-links.ts answerSandboxChallenge).
  */
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
@@ -57,20 +72,64 @@ const ZSender = z.object({
   accountName: z.string(),
 });
 
+const ZCardSummary = z.object({
+  brand: z.enum(['visa', 'mastercard', 'verve']),
+  first6: z.string().regex(/^\d{6}$/),
+  last4: z.string().regex(/^\d{4}$/),
+}) satisfies z.ZodType<TCardSummary>;
+
+/** What every notice of money names: whose it is, how much of what, the network's reference. */
+const ZMoney = {
+  reference: z.string().min(1),
+  amount: z.number().int().positive(),
+  currency: z.string().min(1),
+  providerReference: z.string().min(1),
+};
+
 const ZSandboxNotice = z.discriminatedUnion('event', [
   z.object({
     event: z.literal('transfer.received'),
-    data: z.object({
-      reference: z.string().min(1),
-      amount: z.number().int().positive(),
-      currency: z.string().min(1),
-      providerReference: z.string().min(1),
-      sender: ZSender.nullable(),
-    }),
+    data: z.object({ ...ZMoney, sender: ZSender.nullable() }),
+  }),
+  z.object({
+    event: z.literal('charge.success'),
+    data: z.object({ ...ZMoney, card: ZCardSummary, token: z.string().min(1).nullable() }),
+  }),
+  z.object({
+    event: z.literal('charge.failed'),
+    data: z.object({ ...ZMoney, card: ZCardSummary.nullable(), reason: z.string().min(1) }),
   }),
 ]);
 
 const ZEvent = z.object({ event: z.string() });
+
+/** A notice the sandbox defines, in the port's words. */
+function noticeOf(read: z.infer<typeof ZSandboxNotice>): TProviderNotice {
+  switch (read.event) {
+    case 'transfer.received':
+      return { kind: 'transfer_received', ...read.data };
+    case 'charge.success': {
+      const { reference, currency, amount, providerReference, card, token } = read.data;
+      return {
+        kind: 'charge',
+        channel: 'card',
+        reference,
+        currency,
+        outcome: { kind: 'taken', providerReference, amount, givenBack: false, card, token },
+      };
+    }
+    case 'charge.failed': {
+      const { reference, currency, providerReference, reason } = read.data;
+      return {
+        kind: 'charge',
+        channel: 'card',
+        reference,
+        currency,
+        outcome: { kind: 'not_taken', providerReference, reason },
+      };
+    }
+  }
+}
 
 /**
  * TNoticesPort.readNotice for the sandbox: the signature over the raw bytes first (compared in
@@ -90,9 +149,19 @@ export async function readSandboxNotice(
     return null;
   }
   const read = ZSandboxNotice.safeParse(body);
-  if (read.success) return { kind: 'transfer_received', ...read.data.data };
+  if (read.success) return noticeOf(read.data);
   const other = ZEvent.safeParse(body);
   return other.success ? { kind: 'ignored', event: other.data.event } : null;
+}
+
+/** A notice's body as the sandbox sends it: signed, in `x-sandbox-signature`. */
+async function signed(db: TDb, notice: { event: string; data: object }) {
+  const body = JSON.stringify(notice);
+  const signature = signSandboxNotice(await sandboxNoticeKey(db), body);
+  return {
+    body,
+    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+  };
 }
 
 /** The notice of one received transfer, as the sandbox bank sends it: its body, signed. */
@@ -107,7 +176,7 @@ async function signedTransferNotice(
           accountNumber: row.senderAccountNumber,
         })
       : null;
-  const body = JSON.stringify({
+  return signed(db, {
     event: 'transfer.received',
     data: {
       reference: row.reference,
@@ -118,11 +187,29 @@ async function signedTransferNotice(
       sender,
     },
   });
-  const signature = signSandboxNotice(await sandboxNoticeKey(db), body);
-  return {
-    body,
-    headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
-  };
+}
+
+/** A card charge the network ended: whose it is (our reference), how much, and how it ended. */
+type TEndedCharge = {
+  reference: string;
+  amount: number;
+  providerReference: string;
+  outcome: Extract<TCardChargeOutcome, { kind: 'succeeded' | 'failed' }>;
+};
+
+/** The card network's notice of a charge that ended, as it sends it: its body, signed. */
+function signedChargeNotice(db: TDb, { outcome, ...charge }: TEndedCharge) {
+  // A naira network: every charge is in naira, and its notices say so.
+  const money = { ...charge, currency: CURRENCY_CODE };
+  return outcome.kind === 'succeeded'
+    ? signed(db, {
+        event: 'charge.success',
+        data: { ...money, card: outcome.card, token: outcome.token },
+      })
+    : signed(db, {
+        event: 'charge.failed',
+        data: { ...money, card: outcome.card, reason: outcome.reason },
+      });
 }
 
 /**
@@ -144,22 +231,63 @@ export type TSandboxNotices = {
   sendTransferNotice(id: number): Promise<TSandboxTransferOutcome | null>;
   /** Sends again every owed notice last sent SANDBOX_NOTICE_RETRY_MS ago or more; how many. */
   resendOwed(): Promise<number>;
+  /**
+   * The payer's answer on the issuer's 3-D Secure page: `cards` records it, then its notice of
+   * the charge is sent once. false for a challenge the network does not know (nothing sent).
+   */
+  answerThreeDs(
+    cards: TSandboxCardNetwork,
+    providerReference: string,
+    approved: boolean,
+  ): Promise<boolean>;
 };
+
+/** Posts a notice; whether our route answered it 2xx. */
+async function answered(post: TNoticePost, notice: Parameters<TNoticePost>[0]): Promise<boolean> {
+  try {
+    const { statusCode } = await post(notice);
+    return statusCode >= 200 && statusCode < 300;
+  } catch {
+    return false;
+  }
+}
+
+/** The network's answer to a 3-D Secure check, told by its notice (TSandboxNotices.answerThreeDs). */
+async function answerThreeDs(
+  db: TDb,
+  post: TNoticePost,
+  {
+    cards,
+    providerReference,
+    approved,
+  }: {
+    cards: TSandboxCardNetwork;
+    providerReference: string;
+    approved: boolean;
+  },
+): Promise<boolean> {
+  const charge = await cards.describeCharge(providerReference);
+  const outcome = charge && (await cards.resolveThreeDs(providerReference, approved));
+  if (!charge || !outcome) return false;
+  // Answered, a check ends; one the network still holds open has nothing to tell.
+  if (outcome.kind !== 'succeeded' && outcome.kind !== 'failed') return true;
+  const { reference, amount } = charge;
+  // Not answered 2xx: nothing is owed here. The charge waits at its check on our side, where
+  // the reconciler's 3-D Secure sweep asks the network about it.
+  await answered(
+    post,
+    await signedChargeNotice(db, { reference, amount, providerReference, outcome }),
+  );
+  return true;
+}
 
 /** The sandbox's notice sender, posting through `post` (buildApp: the app's own notices route). */
 export function sandboxNotices(db: TDb, clock: TClock, post: TNoticePost): TSandboxNotices {
   async function deliver(row: typeof sandboxTransfers.$inferSelect) {
     if (row.outcome !== 'received' || row.reference === null) return row.outcome;
-    let answered = false;
-    try {
-      const { statusCode } = await post(
-        await signedTransferNotice(db, { ...row, reference: row.reference }),
-      );
-      answered = statusCode >= 200 && statusCode < 300;
-    } catch {
-      // Not answered: owed, sent again later.
-    }
-    if (answered) return creditAnsweredTransfer(db, clock, row.id);
+    const notice = await signedTransferNotice(db, { ...row, reference: row.reference });
+    // Not answered: owed, sent again later.
+    if (await answered(post, notice)) return creditAnsweredTransfer(db, clock, row.id);
     const [current] = await db
       .select({ outcome: sandboxTransfers.outcome })
       .from(sandboxTransfers)
@@ -168,6 +296,8 @@ export function sandboxNotices(db: TDb, clock: TClock, post: TNoticePost): TSand
   }
 
   return {
+    answerThreeDs: (cards, providerReference, approved) =>
+      answerThreeDs(db, post, { cards, providerReference, approved }),
     async sendTransferNotice(id) {
       const [row] = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.id, id));
       return row ? deliver(row) : null;

@@ -68,14 +68,16 @@ describe('sandbox people', () => {
       timeoutMs: 5,
     });
     const { number, expiry, cvv, pin } = card;
+    const ours = reference();
     const outcome = await network.chargeCard({
-      reference: reference(),
+      reference: ours,
       amount: 75_000,
       narration: 'Order 3',
       card: { number, expiry, cvv, pin },
     });
     if (outcome.kind !== 'three_ds_required') throw new Error(outcome.kind);
     expect(await network.describeCharge(outcome.providerReference)).toEqual({
+      reference: ours,
       amount: 75_000,
       card: { brand: 'visa', first6: number.slice(0, 6), last4: number.slice(-4) },
     });

@@ -57,7 +57,12 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<
     },
     async (request) => ({
       success: true as const,
-      ...(await answerSandboxChallenge(ctx, request.params.reference, request.body.approved)),
+      ...(await answerSandboxChallenge(
+        ctx,
+        notices,
+        request.params.reference,
+        request.body.approved,
+      )),
     }),
   );
 

@@ -160,6 +160,7 @@ export async function sendTransferFromDashboard(
 /** The payer's answer to the 3-D Secure check of one of the merchant's card payments. */
 export async function answerChallengeFromDashboard(
   ctx: TToolsContext,
+  notices: TSandboxNotices,
   who: TActor,
   body: TSandboxToolChallengeRequest,
 ) {
@@ -172,7 +173,7 @@ export async function answerChallengeFromDashboard(
   );
   const providerReference = attempt.providerReference;
   if (!providerReference) throw new Error(`Attempt ${attempt.id} waits without a reference`);
-  const answered = await answerSandboxChallenge(ctx, providerReference, body.approved);
+  const answered = await answerSandboxChallenge(ctx, notices, providerReference, body.approved);
   await recordAudit(
     ctx.db,
     who,

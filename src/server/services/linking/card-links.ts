@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import {
   ACCOUNT_LINKED_MESSAGE,
   CARD_LINK_TTL_MS,
@@ -22,9 +22,10 @@ import type {
 } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
-import { accountLinks, payerAccounts, paymentAttempts } from '../../db/schema';
+import { accountLinks, events, payerAccounts, paymentAttempts } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
-import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
+import type { TCardChargeOutcome, TCardSummary, TNoticedCharge } from '../../providers/payments';
+import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
 import {
   abandonLink,
   activateLink,
@@ -43,14 +44,13 @@ import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../app-error';
 import { decryptCard } from '../payments/card-encryption-keys';
 import {
-  answerSandboxThreeDs,
   cardFailureOf,
-  challengeResult,
   expiryColumnsOf,
-  sandboxChallenge,
   STALE_CHARGE_MS,
   submitCardOtp,
   type TCardChargeResult,
+  threeDsAnswerOf,
+  threeDsAttemptOf,
   waitingResult,
 } from '../payments/card-payments';
 import { book, ledgerAccount } from '../payments/ledger';
@@ -455,30 +455,32 @@ export async function linkCard(
 }
 
 /**
- * The payer's card link waiting at `stage`, taken for this request (now `charging`) in one
- * statement, so an OTP or a 3-D Secure answer reaches the network once.
+ * A card link waiting at `stage`, taken (now `charging`) in one statement, so an answer reaches
+ * the network, and the network's answer the link, once. The payer's own answer (their OTP) is
+ * taken only while the link lasts; a provider's word of a charge it ended (its notice, by the
+ * link's id alone) is taken at any age: the link's completion refuses a link past its expiry and
+ * gives the money back.
  */
 async function takeWaitingLink(
   ctx: TCardLinkContext,
-  where: { payerId: string; linkId: string } | { providerReference: string },
+  where: { linkId: string; payerId?: string },
   stage: 'awaiting_otp' | 'awaiting_3ds',
 ): Promise<TLinkRow | null> {
   const { db, clock } = ctx;
   const now = clock.now();
-  const which =
-    'linkId' in where
-      ? and(eq(accountLinks.id, where.linkId), eq(accountLinks.payerId, where.payerId))
-      : eq(accountLinks.providerReference, where.providerReference);
+  const { linkId, payerId } = where;
   const [taken] = await db
     .update(accountLinks)
     .set({ chargeStage: 'charging', updatedAt: now })
     .where(
       and(
-        which,
+        eq(accountLinks.id, linkId),
+        payerId === undefined
+          ? undefined
+          : and(eq(accountLinks.payerId, payerId), gt(accountLinks.expiresAt, now)),
         eq(accountLinks.route, 'card'),
         eq(accountLinks.state, 'created'),
         eq(accountLinks.chargeStage, stage),
-        gt(accountLinks.expiresAt, now),
       ),
     )
     .returning();
@@ -551,25 +553,159 @@ export function completeCardCharge(
 }
 
 /**
+ * A card link's test charge a notice says was taken, as recordLinkOutcome takes the network's
+ * answer. One it cannot take as it stands (another amount, no card named by the notice or the
+ * network) throws, leaving the link charging for the reconciler's requery (lost-link-charges.ts),
+ * which gives the money back.
+ */
+async function linkChargeTaken(
+  ctx: TCardLinkContext,
+  link: TLinkRow,
+  taken: Extract<TNoticedCharge, { kind: 'taken' }>,
+): Promise<Extract<TCardChargeOutcome, { kind: 'succeeded' }>> {
+  if (taken.amount !== link.testAmount) {
+    throw new Error(`Card link ${link.id}: the network took ${taken.amount} kobo`);
+  }
+  // A notice that names no card: the network's record of the charge does.
+  const answer = taken.card ? null : await ctx.providers.payments.cards.requeryCardCharge(link.id);
+  const card = taken.card ?? (answer?.kind === 'taken' ? answer.card : null);
+  if (!card) throw new Error(`Card link ${link.id}: the network names no card it charged`);
+  return {
+    kind: 'succeeded',
+    providerReference: taken.providerReference,
+    card,
+    token: taken.token ?? null,
+  };
+}
+
+/**
+ * A provider's notice that a card link's test charge, waiting for its 3-D Secure check, ended:
+ * the link is taken from that step in one statement and the network's word recorded as its own
+ * answer is (recordLinkOutcome): taken, the charge refunded and the card linked by the token
+ * the notice names; not taken, the check failed (THREE_DS_FAILED, as a payment's does). A link
+ * not waiting there (answered, ended, or the notice told again) changes nothing.
+ */
+export async function settleNoticedLinkCharge(
+  ctx: TCardLinkContext,
+  linkId: string,
+  outcome: TNoticedCharge,
+): Promise<'applied' | 'unchanged'> {
+  if (outcome.kind === 'pending') return 'unchanged';
+  const link = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+  if (!link) return 'unchanged';
+  if (outcome.kind === 'taken' && outcome.givenBack) {
+    // Taken and given back since (a reversal): booked in and out, and the link fails, as the
+    // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
+    await ctx.db.transaction(async (tx) => {
+      await bookTestCharge(tx, link, true);
+      await endLink(tx, link, new AppError('CARD_LINK_FAILED'), ctx.clock.now());
+    });
+    return 'applied';
+  }
+  const answer: TCardChargeOutcome =
+    outcome.kind === 'taken'
+      ? await linkChargeTaken(ctx, link, outcome)
+      : {
+          kind: 'failed',
+          reason: 'three_ds_declined',
+          card: null,
+          providerReference: outcome.providerReference,
+        };
+  try {
+    await recordLinkOutcome(ctx, link, answer);
+  } catch (error) {
+    // A failure recorded (the link ended, its stream told) is the notice applied.
+    if (!(error instanceof AppError)) throw error;
+  }
+  return 'applied';
+}
+
+/** Why a card link ended, as its last progress event told the payer. */
+async function endedLinkMessage(db: TDb, linkId: string): Promise<string> {
+  const [last] = await db
+    .select({ data: events.data })
+    .from(events)
+    .where(eq(events.stream, eventStreams.accountLink(linkId)))
+    .orderBy(desc(events.id))
+    .limit(1);
+  const message = last?.data.message;
+  return typeof message === 'string' ? message : ERROR_CATALOGUE.CARD_LINKING_FAILED.message;
+}
+
+/**
+ * What the sandbox's 3-D Secure page says of a card link once the network's notice was sent: the
+ * link as it stands. One still waiting at its check (the notice was not answered 2xx) is taken
+ * from it to `charging`, for the reconciler to settle from the network's record past
+ * RECONCILE_AFTER_MS (lost-link-charges.ts: the money given back, the link failed):
+ * PAYMENT_IN_PROGRESS meanwhile.
+ */
+async function linkChallengeAnswer(
+  ctx: TCardLinkContext,
+  linkId: string,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  const [link] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
+  if (!link) throw new Error(`Card link ${linkId} vanished`);
+  switch (link.state) {
+    case 'active':
+      return { status: 'completed', message: 'Approved: the card is linked.' };
+    case 'cancelled':
+    case 'expired':
+      return { status: 'failed', message: await endedLinkMessage(ctx.db, link.id) };
+    case 'created':
+    case 'awaiting_authorisation':
+      await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+      throw new AppError('PAYMENT_IN_PROGRESS');
+  }
+}
+
+/**
+ * The charge of ours waiting at its 3-D Secure check under the network's `providerReference`, a
+ * card link's test charge (one that lasts) or a payment's: how to read what the page says of it
+ * once answered. null for none.
+ */
+async function waitingChallenge(
+  ctx: TCardLinkContext,
+  providerReference: string,
+): Promise<(() => Promise<{ status: 'completed' | 'failed'; message: string }>) | null> {
+  const [link] = await ctx.db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.providerReference, providerReference),
+        eq(accountLinks.route, 'card'),
+        eq(accountLinks.state, 'created'),
+        eq(accountLinks.chargeStage, 'awaiting_3ds'),
+        gt(accountLinks.expiresAt, ctx.clock.now()),
+      ),
+    );
+  if (link) return () => linkChallengeAnswer(ctx, link.id);
+  const attempt = await threeDsAttemptOf(ctx, providerReference);
+  return attempt ? () => threeDsAnswerOf(ctx, attempt.id) : null;
+}
+
+/**
  * The payer's answer on the sandbox's 3-D Secure page, for a card link's test charge or a
- * payment's charge. The page learns the result from its stream (it waits in another tab).
+ * payment's charge still waiting at its check (else 404, nothing sent to the network). The card
+ * network records the answer and tells us by its notice (sandbox-notices.ts), which the notices
+ * route applies in the completion path every provider's word takes; the page's answer is then
+ * read from the link or the attempt. The payer's page hears it on its stream.
  */
 export async function answerSandboxChallenge(
   ctx: TCardLinkContext & Pick<TAppContext, 'sandbox'>,
+  notices: TSandboxNotices,
   providerReference: string,
   approved: boolean,
 ): Promise<{ status: 'completed' | 'failed'; message: string }> {
-  if (!ctx.sandbox) throw new AppError('NOT_FOUND');
-  const [ofLink] = await ctx.db
-    .select({ id: accountLinks.id })
-    .from(accountLinks)
-    .where(eq(accountLinks.providerReference, providerReference));
-  if (!ofLink) return answerSandboxThreeDs(ctx, providerReference, approved);
-  const link = await takeWaitingLink(ctx, { providerReference }, 'awaiting_3ds');
+  const { sandbox } = ctx;
+  if (!sandbox) throw new AppError('NOT_FOUND');
+  const answerOf = await waitingChallenge(ctx, providerReference);
   // Answered before, or no longer waiting: the challenge is gone.
-  if (!link) throw new AppError('NOT_FOUND');
-  const outcome = await callNetwork(ctx, link, sandboxChallenge(ctx, providerReference, approved));
-  return challengeResult(recordLinkOutcome(ctx, link, outcome), 'Approved: the card is linked.');
+  if (!answerOf) throw new AppError('NOT_FOUND');
+  if (!(await notices.answerThreeDs(sandbox.cards, providerReference, approved))) {
+    throw new AppError('NOT_FOUND');
+  }
+  return answerOf();
 }
 
 /** The card a paid card attempt kept for saving (its payer asked, signed in), or null. */

@@ -30,6 +30,7 @@ import {
   moveAttempts,
   type TAttemptRow,
 } from './attempt-lifecycle';
+import { attemptViewOf } from './attempt-view';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './settlements';
 
@@ -438,35 +439,21 @@ export async function submitCardPin(
   }
 }
 
-/** The attempt of a payment waiting at `stage`, taken for this request (now 'charging'). */
-async function takeWaitingAttempt(
+/** The caller's charge of a payment waiting for its OTP, taken for this request (now 'charging'). */
+async function takeOtpAttempt(
   ctx: TCardContext,
-  where: { paymentId: string; owner: SQL } | { providerReference: string },
-  stage: 'awaiting_otp' | 'awaiting_3ds',
+  where: { paymentId: string; owner: SQL },
 ): Promise<TAttemptRow> {
   const { db, clock } = ctx;
+  const stage = eq(paymentAttempts.stage, 'awaiting_otp');
   const [waiting] = await db
     .select()
     .from(paymentAttempts)
-    .where(
-      and(
-        'paymentId' in where
-          ? and(eq(paymentAttempts.paymentId, where.paymentId), where.owner)
-          : eq(paymentAttempts.providerReference, where.providerReference),
-        eq(paymentAttempts.stage, stage),
-      ),
-    )
+    .where(and(eq(paymentAttempts.paymentId, where.paymentId), where.owner, stage))
     .limit(1);
   // Another caller's charge reads as none: it is neither touched nor told of (404).
-  if (!waiting) throw new AppError(stage === 'awaiting_otp' ? 'NO_OTP_DATA' : 'NOT_FOUND');
-  const taken = await moveAttempt(
-    db,
-    waiting.id,
-    'takeAnswer',
-    {},
-    clock.now(),
-    eq(paymentAttempts.stage, stage),
-  );
+  if (!waiting) throw new AppError('NO_OTP_DATA');
+  const taken = await moveAttempt(db, waiting.id, 'takeAnswer', {}, clock.now(), stage);
   // Another request took it first: it is being answered.
   if (!taken) throw new AppError('PAYMENT_IN_PROGRESS');
   return taken;
@@ -481,14 +468,10 @@ export async function submitCardOtp(
   request: { paymentId: string; otp: string; access: TPaymentAccess; chargeToken?: string },
 ): Promise<TCardCompleteResponse> {
   const payable = await loadPayable(ctx.db, request.paymentId, request.access, ctx.clock.now());
-  const attempt = await takeWaitingAttempt(
-    ctx,
-    {
-      paymentId: payable.payment.id,
-      owner: chargeOwnedBy(request.access, request.chargeToken),
-    },
-    'awaiting_otp',
-  );
+  const attempt = await takeOtpAttempt(ctx, {
+    paymentId: payable.payment.id,
+    owner: chargeOwnedBy(request.access, request.chargeToken),
+  });
   const providerReference = attempt.providerReference;
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
@@ -500,48 +483,47 @@ export async function submitCardOtp(
   return result.complete;
 }
 
+/** A payment's charge waiting for its 3-D Secure check under the network's `providerReference`. */
+export async function threeDsAttemptOf(
+  ctx: Pick<TCardContext, 'db'>,
+  providerReference: string,
+): Promise<TAttemptRow | null> {
+  const [waiting] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.providerReference, providerReference),
+        eq(paymentAttempts.stage, 'awaiting_3ds'),
+      ),
+    )
+    .limit(1);
+  return waiting ?? null;
+}
+
 /**
- * The payer's answer on the sandbox's 3-D Secure page. The page learns the result from the
- * payment's stream (it waits in another tab).
+ * What the sandbox's 3-D Secure page says once the network's notice of the answer was sent: the
+ * attempt as it stands, completed or failed (with its failure's words). One still waiting at its
+ * check (the notice was not answered 2xx) is left for the reconciler's 3-D Secure sweep, which
+ * asks the network about it after THREE_DS_ASK_AFTER_MS: PAYMENT_IN_PROGRESS meanwhile.
  */
-export async function answerSandboxThreeDs(
-  ctx: TCardContext & Pick<TAppContext, 'sandbox'>,
-  providerReference: string,
-  approved: boolean,
+export async function threeDsAnswerOf(
+  ctx: Pick<TCardContext, 'db'>,
+  attemptId: string,
 ): Promise<{ status: 'completed' | 'failed'; message: string }> {
-  const attempt = await takeWaitingAttempt(ctx, { providerReference }, 'awaiting_3ds');
-  const outcome = await callNetwork(sandboxChallenge(ctx, providerReference, approved));
-  return challengeResult(
-    recordOutcome(ctx, attempt, outcome, ''),
-    'Approved: the payment is complete.',
-  );
-}
-
-/** The sandbox network's call that answers a 3-D Secure challenge as the payer did. */
-export function sandboxChallenge(
-  ctx: Pick<TAppContext, 'sandbox'>,
-  providerReference: string,
-  approved: boolean,
-): () => Promise<TCardChargeOutcome> {
-  return async () => {
-    const answer = await ctx.sandbox?.cards.resolveThreeDs(providerReference, approved);
-    if (!answer) throw new Error('The sandbox does not know this challenge');
-    return answer;
-  };
-}
-
-/** What the challenge page says once the outcome is recorded: completed, or the failure. */
-export async function challengeResult(
-  recorded: Promise<unknown>,
-  completed: string,
-): Promise<{ status: 'completed' | 'failed'; message: string }> {
-  try {
-    await recorded;
-    return { status: 'completed', message: completed };
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { status: 'failed', message: error.message };
+  const [attempt] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, attemptId));
+  if (!attempt) throw new Error(`Attempt ${attemptId} vanished`);
+  const view = attemptViewOf(attempt);
+  if (view.state === 'completed') {
+    return { status: 'completed', message: 'Approved: the payment is complete.' };
   }
+  if (view.state === 'failed' && view.message !== null) {
+    return { status: 'failed', message: view.message };
+  }
+  throw new AppError('PAYMENT_IN_PROGRESS');
 }
 
 /**

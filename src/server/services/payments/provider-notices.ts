@@ -11,6 +11,7 @@ import {
   creditLinkTestTransfer,
   isAccountLinkReference,
 } from '../linking/account-links';
+import { settleNoticedLinkCharge } from '../linking/card-links';
 import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './lost-attempts';
 import { settleNoticedPayout } from './payouts';
@@ -31,9 +32,10 @@ import { creditTransfer } from './transfer-payments';
  *   never credited: it goes back.
  * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge); a charge
  *   waiting for its 3-D Secure check ended by the path of the reconciler's 3-D Secure sweep
- *   (card-payments.ts settleNoticedThreeDs). A charge taken in another currency than the naira
- *   pays nothing: it is recorded as a transfer's notice is, and given back whole through
- *   returnTransfer.
+ *   (card-payments.ts settleNoticedThreeDs); a card link's test charge waiting for its check by
+ *   the link's own completion (card-links.ts settleNoticedLinkCharge). A charge taken in another
+ *   currency than the naira pays nothing: it is recorded as a transfer's notice is, and given
+ *   back whole through returnTransfer.
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
  * - refunds: each settled as its requery is (settleRefund: completeRefund, as the refund's own
  *   answer ends it; one the provider holds until told the account to pay is told it).
@@ -99,15 +101,19 @@ export async function applyProviderNotice(
 }
 
 /**
- * A payment's charge's notice, by its attempt: one waiting for its 3-D Secure check ends as the
- * reconciler's sweep ends it (settleNoticedThreeDs), every other as a requery's answer is booked
- * (settleNoticedCharge).
+ * A charge's notice: a card link's test charge by its link's completion, a payment's charge by
+ * its attempt's. An attempt waiting for its 3-D Secure check ends as the reconciler's sweep ends
+ * it (settleNoticedThreeDs), every other as a requery's answer is booked (settleNoticedCharge).
  */
 async function applyChargeNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'charge' }>,
 ): Promise<TNoticeEffect> {
   const { reference, outcome } = notice;
+  if (notice.channel === 'card' && isAccountLinkReference(reference)) {
+    if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice);
+    return settleNoticedLinkCharge(ctx, reference, outcome);
+  }
   const [attempt] = await ctx.db
     .select()
     .from(paymentAttempts)
