@@ -33,7 +33,6 @@ export type TSmsMessage = {
 /** An SMS job's data: the queued message's row (its id is the job's), nothing of its text. */
 export type TSmsJob = { smsId: string };
 
-/** What a service needs of the engine to queue its SMS and send them at once after the commit. */
 /** What queues an SMS and sends it after the commit: the app's job engine (`ctx.jobs`). */
 export type TSmsJobs = Pick<TJobs, 'enqueue' | 'nudge'>;
 
