@@ -7,6 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountRowSubtitle } from '../../domain/account-row';
 import { OTP_RETRY_AFTER_MS } from '../../domain/constants';
+import { THREE_DS_CHALLENGE_MS } from '../../domain/payment-attempts';
 import type { TUserAccount } from '../../domain/schemas/user-account';
 import {
   accountLinks,
@@ -18,7 +19,12 @@ import {
   paymentAttempts,
   sandboxCardCharges,
 } from '../db/schema';
-import { SANDBOX_SIGNATURE_HEADER } from '../sandbox/sandbox-notices';
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  sandboxNotices,
+  type TNoticePost,
+} from '../sandbox/sandbox-notices';
+import { THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { ownAccount, ownPerson } from '../testing/bvn';
@@ -133,6 +139,46 @@ async function waitingThreeDsLink() {
   expect(started.json()).toMatchObject({ requires3DS: true });
   const body = started.json<{ paymentId: string; amount: number; challengeUrl: string }>();
   return { token, payerId, body };
+}
+
+type TSentNotice = Parameters<TNoticePost>[0];
+
+/**
+ * The payer answers the link's 3-D Secure check at the network, whose notice never reaches us (a
+ * process that died between the two): the link still waits at its check. The notice as sent.
+ */
+async function answeredAtNetworkOnly(linkId: string, approved: boolean): Promise<TSentNotice> {
+  const { sandbox } = ctx.context;
+  const providerReference = (await linkRow(linkId))?.providerReference;
+  if (!sandbox || !providerReference) throw new Error('no 3-D Secure check at the network');
+  const sent: TSentNotice[] = [];
+  const lost = sandboxNotices(ctx.database.db, clock, (notice) => {
+    sent.push(notice);
+    return Promise.reject(new Error('connection reset'));
+  });
+  expect(await lost.answerThreeDs(sandbox.cards, providerReference, approved)).toBe(true);
+  expect(await linkRow(linkId)).toMatchObject({ state: 'created', chargeStage: 'awaiting_3ds' });
+  const [notice] = sent;
+  if (!notice) throw new Error('the network sent no notice');
+  return notice;
+}
+
+/** A notice the network sent, delivered to the notices route late. */
+const deliverNotice = (notice: TSentNotice) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/providers/sandbox/notices',
+    headers: notice.headers,
+    payload: notice.body,
+  });
+
+/** The network's record of a link's test charge: its status, and whether it was given back. */
+async function networkCharge(linkId: string) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(sandboxCardCharges)
+    .where(eq(sandboxCardCharges.reference, linkId));
+  return { status: row?.status, givenBack: row?.givenBackAt != null };
 }
 
 const errorOf = (response: { json: () => unknown }) =>
@@ -544,6 +590,152 @@ describe('linking a card, each sandbox card through its path', () => {
       'card_linking_success',
     ]);
     expect(seen.at(-1)?.data).toMatchObject({ paymentId });
+  });
+});
+
+describe("the reconciler's 3-D Secure sweep of card links", () => {
+  /** The one event that ended the link, telling the payer `error`. */
+  const failedEvent = (paymentId: string, error: string) => ({
+    type: 'card_linking_failed',
+    event: 'card_linking_failed',
+    paymentId,
+    error,
+  });
+
+  it('an approval the network recorded whose notice was lost: asked, the money given back once', async () => {
+    const { token, payerId, body } = await waitingThreeDsLink();
+    const notice = await answeredAtNetworkOnly(body.paymentId, true);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: false });
+    clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
+    await ctx.app.reconciler.runDue();
+    // The network's record names no token to charge the card again: it cannot be linked.
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled', chargeStage: null });
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await cardLinkingEvents(payerId)).toEqual([
+      failedEvent(body.paymentId, 'Card linking failed'),
+    ]);
+    expect((await accountsOf(token))[0]?.integrations.card).toMatchObject({ linked: false });
+    // Swept again, and its notice told late: nothing more is booked or told.
+    await ctx.app.reconciler.runDue();
+    expect((await deliverNotice(notice)).statusCode).toBe(200);
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await cardLinkingEvents(payerId)).toHaveLength(1);
+  });
+
+  it('a decline the network recorded whose notice was lost: 3DS authentication failed, nothing taken', async () => {
+    const { payerId, body } = await waitingThreeDsLink();
+    const notice = await answeredAtNetworkOnly(body.paymentId, false);
+    clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
+    await ctx.app.reconciler.runDue();
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    expect(await cardLinkingEvents(payerId)).toEqual([
+      failedEvent(body.paymentId, '3DS authentication failed'),
+    ]);
+    expect((await deliverNotice(notice)).statusCode).toBe(200);
+    expect(await cardLinkingEvents(payerId)).toHaveLength(1);
+    expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+  });
+
+  it('a check its payer never answers: asked and left waiting, then failed past its time, nothing taken', async () => {
+    const { payerId, body } = await waitingThreeDsLink();
+    clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
+    await ctx.app.reconciler.runDue();
+    // The network still waits for the payer: so does the link.
+    expect(await linkRow(body.paymentId)).toMatchObject({
+      state: 'created',
+      chargeStage: 'awaiting_3ds',
+    });
+    clock.advance(THREE_DS_CHALLENGE_MS);
+    await ctx.app.reconciler.runDue();
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled', chargeStage: null });
+    expect(await cardLinkingEvents(payerId)).toEqual([
+      failedEvent(body.paymentId, '3DS authentication failed'),
+    ]);
+    expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+    expect(await networkCharge(body.paymentId)).toMatchObject({ status: 'pending' });
+    // Its challenge is gone: an answer now reaches neither the network nor the link.
+    expect((await answerChallenge(body.challengeUrl, true)).statusCode).toBe(404);
+    expect(await networkCharge(body.paymentId)).toMatchObject({ status: 'pending' });
+  });
+
+  it('a network that cannot be asked leaves the link at its check for the next run', async () => {
+    const { token, body } = await waitingThreeDsLink();
+    await answeredAtNetworkOnly(body.paymentId, true);
+    const { cards } = ctx.context.providers.payments;
+    const asked = vi.spyOn(cards, 'requeryCardCharge').mockRejectedValue(new Error('timeout'));
+    try {
+      clock.advance(THREE_DS_CHALLENGE_MS + 1_000);
+      await ctx.app.reconciler.runDue();
+      expect(asked).toHaveBeenCalledWith(body.paymentId);
+    } finally {
+      asked.mockRestore();
+    }
+    expect(await linkRow(body.paymentId)).toMatchObject({ chargeStage: 'awaiting_3ds' });
+    expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+    await ctx.app.reconciler.runDue();
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect((await accountsOf(token))[0]?.integrations.card).toMatchObject({ linked: false });
+  });
+
+  /**
+   * Runs the reconciler past THREE_DS_ASK_AFTER_MS, the link's late `notice` delivered the moment
+   * the sweep asks the network about the link's charge, or gives its money back.
+   */
+  async function sweepAsNoticeArrives(
+    linkId: string,
+    notice: TSentNotice,
+    during: 'asking' | 'giving_back',
+  ) {
+    const { cards } = ctx.context.providers.payments;
+    const requery = cards.requeryCardCharge.bind(cards);
+    const refund = cards.refundCard.bind(cards);
+    let told = false;
+    const tell = async (reference: string, now: typeof during) => {
+      if (reference !== linkId || now !== during || told) return;
+      told = true;
+      expect((await deliverNotice(notice)).statusCode).toBe(200);
+    };
+    const asked = vi.spyOn(cards, 'requeryCardCharge').mockImplementation(async (reference) => {
+      await tell(reference, 'asking');
+      return requery(reference);
+    });
+    const refunded = vi.spyOn(cards, 'refundCard').mockImplementation(async (request) => {
+      await tell(request.reference, 'giving_back');
+      return refund(request);
+    });
+    try {
+      clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
+      await ctx.app.reconciler.runDue();
+    } finally {
+      asked.mockRestore();
+      refunded.mockRestore();
+    }
+    expect(told).toBe(true);
+  }
+
+  it('the notice arriving while the sweep asks the network: the notice links the card, once', async () => {
+    const { token, payerId, body } = await waitingThreeDsLink();
+    const notice = await answeredAtNetworkOnly(body.paymentId, true);
+    await sweepAsNoticeArrives(body.paymentId, notice, 'asking');
+    await expectCardLinked(token, 'three_ds');
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    expect(await cardLinkingEvents(payerId)).toEqual(linkedEvents(body.paymentId));
+  });
+
+  it('the notice arriving while the sweep gives the money back: the sweep ends the link, once', async () => {
+    const { token, payerId, body } = await waitingThreeDsLink();
+    const notice = await answeredAtNetworkOnly(body.paymentId, true);
+    await sweepAsNoticeArrives(body.paymentId, notice, 'giving_back');
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    expect(await cardLinkingEvents(payerId)).toEqual([
+      failedEvent(body.paymentId, 'Card linking failed'),
+    ]);
+    expect((await accountsOf(token))[0]?.integrations.card).toMatchObject({ linked: false });
   });
 });
 

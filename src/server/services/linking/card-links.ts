@@ -579,11 +579,52 @@ async function linkChargeTaken(
 }
 
 /**
- * A provider's notice that a card link's test charge, waiting for its 3-D Secure check, ended:
- * the link is taken from that step in one statement and the network's word recorded as its own
- * answer is (recordLinkOutcome): taken, the charge refunded and the card linked by the token
- * the notice names; not taken, the check failed (THREE_DS_FAILED, as a payment's does). A link
- * not waiting there (answered, ended, or the notice told again) changes nothing.
+ * Ends a card link's test charge waiting for its 3-D Secure check by the network's word, whoever
+ * brought it (its notice, or the reconciler's question: link-challenges.ts). The link is taken
+ * from that step in one statement, so of a notice and the sweep at once one settles it, and the
+ * word is recorded as the network's own answer is (recordLinkOutcome): taken, the charge refunded
+ * and the card linked by the token the word names (none named, the money goes back and the link
+ * fails); not taken, or still waiting once the check's time ran out, the check failed
+ * (THREE_DS_FAILED, as a payment's does) with nothing taken. False for a link not waiting there
+ * (answered, ended, or the word told again): nothing changes.
+ */
+export async function endThreeDsLink(
+  ctx: TCardLinkContext,
+  linkId: string,
+  word: TNoticedCharge,
+): Promise<boolean> {
+  const link = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+  if (!link) return false;
+  if (word.kind === 'taken' && word.givenBack) {
+    // Taken and given back since (a reversal): booked in and out, and the link fails, as the
+    // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
+    await ctx.db.transaction(async (tx) => {
+      await bookTestCharge(tx, link, true);
+      await endLink(tx, link, new AppError('CARD_LINK_FAILED'), ctx.clock.now());
+    });
+    return true;
+  }
+  const answer: TCardChargeOutcome =
+    word.kind === 'taken'
+      ? await linkChargeTaken(ctx, link, word)
+      : {
+          kind: 'failed',
+          reason: 'three_ds_declined',
+          card: null,
+          providerReference: word.providerReference ?? link.providerReference,
+        };
+  try {
+    await recordLinkOutcome(ctx, link, answer);
+  } catch (error) {
+    // A failure recorded (the link ended, its stream told) is the word applied.
+    if (!(error instanceof AppError)) throw error;
+  }
+  return true;
+}
+
+/**
+ * A provider's notice that a card link's test charge, waiting for its 3-D Secure check, ended
+ * (endThreeDsLink). A notice that it still waits changes nothing.
  */
 export async function settleNoticedLinkCharge(
   ctx: TCardLinkContext,
@@ -591,33 +632,7 @@ export async function settleNoticedLinkCharge(
   outcome: TNoticedCharge,
 ): Promise<'applied' | 'unchanged'> {
   if (outcome.kind === 'pending') return 'unchanged';
-  const link = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
-  if (!link) return 'unchanged';
-  if (outcome.kind === 'taken' && outcome.givenBack) {
-    // Taken and given back since (a reversal): booked in and out, and the link fails, as the
-    // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
-    await ctx.db.transaction(async (tx) => {
-      await bookTestCharge(tx, link, true);
-      await endLink(tx, link, new AppError('CARD_LINK_FAILED'), ctx.clock.now());
-    });
-    return 'applied';
-  }
-  const answer: TCardChargeOutcome =
-    outcome.kind === 'taken'
-      ? await linkChargeTaken(ctx, link, outcome)
-      : {
-          kind: 'failed',
-          reason: 'three_ds_declined',
-          card: null,
-          providerReference: outcome.providerReference,
-        };
-  try {
-    await recordLinkOutcome(ctx, link, answer);
-  } catch (error) {
-    // A failure recorded (the link ended, its stream told) is the notice applied.
-    if (!(error instanceof AppError)) throw error;
-  }
-  return 'applied';
+  return (await endThreeDsLink(ctx, linkId, outcome)) ? 'applied' : 'unchanged';
 }
 
 /** Why a card link ended, as its last progress event told the payer. */

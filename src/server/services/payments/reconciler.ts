@@ -1,4 +1,5 @@
 import type { TAppContext } from '../../context';
+import { expireThreeDsLinks } from '../linking/link-challenges';
 import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
 import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
 import { expireThreeDsChallenges } from './card-payments';
@@ -16,7 +17,8 @@ import { endExpiredDataSharing } from '../consents/data-sharing-expiry';
  * RECONCILE_AFTER_MS: merchants' refunds (refunds.ts), card charges, saved-account debits and chip
  * purchases (lost-attempts.ts), money owed back to a payer, card links' test charges
  * (linking/lost-link-charges.ts) and payouts (payouts.ts); and it ends what waits past its time:
- * 3-D Secure challenges (card-payments.ts), one-time accounts (transfer-payments.ts) and data
+ * 3-D Secure challenges of payments (card-payments.ts) and of card links' test charges
+ * (linking/link-challenges.ts), one-time accounts (transfer-payments.ts) and data
  * sharing past its 12 months (consents/data-sharing-expiry.ts); and it
  * gives back transfers we did not take whose return went unconfirmed (provider-notices.ts). Every
  * step claims its rows in one statement, so reconcilers in several processes on one PostgreSQL
@@ -36,7 +38,10 @@ export type TReconciliation = {
   merchantRefunds: Partial<Record<'processed' | 'failed' | 'pending', number>>;
   /** Payouts left paying, ended now (credited, or back in the wallet). */
   payoutsEnded: number;
-  /** 3-D Secure challenges ended now: unanswered past their 10 minutes, or ended at the provider. */
+  /**
+   * 3-D Secure challenges ended now, payments' and card links': unanswered past their 10 minutes,
+   * or ended at the provider.
+   */
   challengesEnded: number;
   /** One-time accounts whose expiry passed, their attempts ended now. */
   transferAccountsExpired: number;
@@ -93,10 +98,11 @@ export const RECONCILE_STEPS: { name: string; run(ctx: TReconcileContext): Promi
   },
   {
     name: 'expire.three-ds-challenges',
-    run: async (ctx) => ({
-      part: { challengesEnded: await expireThreeDsChallenges(ctx) },
-      errors: [],
-    }),
+    run: async (ctx) => {
+      const links = await expireThreeDsLinks(ctx);
+      const attempts = await expireThreeDsChallenges(ctx);
+      return { part: { challengesEnded: attempts + links.ended }, errors: links.errors };
+    },
   },
   {
     name: 'expire.transfer-accounts',

@@ -1,0 +1,72 @@
+import { and, eq, lte } from 'drizzle-orm';
+import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
+import type { TAppContext } from '../../context';
+import { accountLinks } from '../../db/schema';
+import { THREE_DS_ASK_AFTER_MS } from '../payments/card-payments';
+import { endThreeDsLink } from './card-links';
+
+/*
+ * Card links whose test charge waits at its 3-D Secure check (docs/accounts.md "Linking by card"),
+ * swept by the reconciler's 3-D Secure step as payments' charges are (card-payments.ts
+ * expireThreeDsChallenges). The network may have recorded the payer's answer while its notice
+ * never reached us (a process that died between the two), and a payer may never answer: either
+ * way the link would wait with the money perhaps taken. So a link waiting at its check longer
+ * than THREE_DS_ASK_AFTER_MS (since its last change, when it came to the check) is asked about,
+ * its charge's reference being the link's id, and ended by the answer in the notice's own path
+ * (card-links.ts endThreeDsLink): taken, refunded and linked, or failed with its money given
+ * back; not taken, or still waiting past THREE_DS_CHALLENGE_MS, failed with THREE_DS_FAILED. A
+ * network that does not answer leaves the link at its check for the next run.
+ */
+
+type TLinkChallengeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
+
+/** Card links waiting at their 3-D Secure check since THREE_DS_ASK_AFTER_MS ago or longer. */
+function linksToAsk(ctx: TLinkChallengeContext, now: Date) {
+  return ctx.db
+    .select({ id: accountLinks.id, waitingSince: accountLinks.updatedAt })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.route, 'card'),
+        eq(accountLinks.state, 'created'),
+        eq(accountLinks.chargeStage, 'awaiting_3ds'),
+        lte(accountLinks.updatedAt, new Date(now.getTime() - THREE_DS_ASK_AFTER_MS)),
+      ),
+    )
+    .orderBy(accountLinks.updatedAt);
+}
+
+/** What the network says of a link's test charge; null when it did not answer. */
+async function askedAtNetwork(ctx: TLinkChallengeContext, linkId: string) {
+  try {
+    return await ctx.providers.payments.cards.requeryCardCharge(linkId);
+  } catch {
+    // Not answered now: asked again at the next run.
+    return null;
+  }
+}
+
+/**
+ * The sweep: every card link waiting at its check past THREE_DS_ASK_AFTER_MS asked about, and
+ * ended once the network says how its check ended or its time ran out. Answers how many ended,
+ * and what could not be settled (a link's own fault stops none of the others).
+ */
+export async function expireThreeDsLinks(
+  ctx: TLinkChallengeContext,
+): Promise<{ ended: number; errors: unknown[] }> {
+  const now = ctx.clock.now();
+  const expiredBefore = now.getTime() - THREE_DS_CHALLENGE_MS;
+  let ended = 0;
+  const errors: unknown[] = [];
+  for (const link of await linksToAsk(ctx, now)) {
+    const word = await askedAtNetwork(ctx, link.id);
+    const expired = link.waitingSince.getTime() <= expiredBefore;
+    if (!word || (word.kind === 'pending' && !expired)) continue;
+    try {
+      if (await endThreeDsLink(ctx, link.id, word)) ended += 1;
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  return { ended, errors };
+}
