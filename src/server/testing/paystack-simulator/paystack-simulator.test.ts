@@ -289,6 +289,58 @@ describe('lists', () => {
   });
 });
 
+describe('the refunds list', () => {
+  it('lists refunds newest first, a page at a time, narrowed by transaction and by when they were made', async () => {
+    let at = new Date('2030-03-01T10:00:00Z');
+    const timed = await startPaystackSimulator({ secretKey: SECRET, clock: () => at });
+    const timedCall = async (method: string, path: string, body?: unknown) => {
+      const answer = await fetch(`${timed.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: answer.status, json: await answer.json() };
+    };
+    const paid = async () =>
+      (
+        await timedCall('POST', '/charge', {
+          email: 'payer@example.com',
+          amount: 100_000,
+          reference: newReference(),
+          card: card('4084084084084081'),
+        })
+      ).json.data.reference as string;
+    const refunded = async (transaction: string, amount: number) =>
+      (await timedCall('POST', '/refund', { transaction, amount })).json.data.id as number;
+    const ids = (answer: { json: { data: Array<{ id: number }> } }) =>
+      answer.json.data.map((refund) => refund.id);
+    try {
+      const one = await paid();
+      const other = await paid();
+      const early = await refunded(one, 10_000);
+      at = new Date('2030-03-02T10:00:00Z');
+      const ofOther = await refunded(other, 10_000);
+      at = new Date('2030-03-03T10:00:00Z');
+      const late = await refunded(one, 20_000);
+
+      expect(ids(await timedCall('GET', '/refund'))).toEqual([late, ofOther, early]);
+      const firstPage = await timedCall('GET', '/refund?perPage=2&page=1');
+      expect(ids(firstPage)).toEqual([late, ofOther]);
+      expect(firstPage.json.meta).toMatchObject({ total: 3, perPage: 2, page: 1, pageCount: 2 });
+      expect(ids(await timedCall('GET', '/refund?perPage=2&page=2'))).toEqual([early]);
+      expect(ids(await timedCall('GET', `/refund?transaction=${one}`))).toEqual([late, early]);
+      // from and to are both included.
+      const window = 'from=2030-03-02T10:00:00.000Z&to=2030-03-03T10:00:00.000Z';
+      expect(ids(await timedCall('GET', `/refund?${window}`))).toEqual([late, ofOther]);
+      expect(ids(await timedCall('GET', `/refund?transaction=${one}&${window}`))).toEqual([late]);
+      expect(ids(await timedCall('GET', '/refund?to=2030-03-01T12:00:00Z'))).toEqual([early]);
+      expect((await timedCall('GET', '/refund?from=yesterday')).status).toBe(400);
+    } finally {
+      await timed.close();
+    }
+  });
+});
+
 describe('3-D Secure', () => {
   it('gives an open_url, and the payer approving it pays the charge and sends a charge.success our key verifies', async () => {
     const started = await chargeCard('4084080000000409');
@@ -453,7 +505,7 @@ describe('refunds', () => {
     expect(fetched.json.data).toMatchObject({ status: 'processed', amount: 60_000 });
     const listed = await call('GET', `/refund?transaction=${reference}`);
     expect(listed.json.data.map((refund: { amount: number }) => refund.amount)).toEqual([
-      60_000, 40_000,
+      40_000, 60_000,
     ]);
     expect((await call('GET', `/transaction/verify/${reference}`)).json.data.status).toBe(
       'reversed',

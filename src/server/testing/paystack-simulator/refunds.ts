@@ -11,6 +11,7 @@ import {
 import {
   INTEGRATION_ID,
   iso,
+  listPage,
   ok,
   type TAnswer,
   type TContext,
@@ -20,12 +21,12 @@ import {
 } from './simulator-state';
 
 /**
- * Refunds (POST /refund, GET /refund/{id}, GET /refund?transaction=, POST
+ * Refunds (POST /refund, GET /refund/{id}, GET /refund?transaction=&from=&to=, POST
  * /refund/retry_with_customer_details/{id}): partial refunds add up to the transaction's amount
  * and no further; each goes pending, processing, then processed (or failed, or needs-attention
  * until retried with the customer's account), with a notice at each step. Paystack's refunds
- * carry no reference of the merchant's: merchant_note is kept, and listed by transaction, for an
- * adapter that writes its own there.
+ * carry no reference of the merchant's: merchant_note is kept, and listed by transaction and by
+ * the time they were made, a page at a time, for an adapter that writes its own there.
  *
  * A refund's notice is what paystack.com/docs/payments/refunds ("Listen to notifications") shows:
  * `{ status, transaction_reference, refund_reference, amount, currency, processor, customer,
@@ -237,16 +238,35 @@ const fetchRefund = (desk: TRefundDesk, ctx: TContext): TAnswer => {
   return ok('Refund retrieved', refundFields(refund));
 };
 
-/** GET /refund, narrowed to one transaction by `transaction` (its id or reference). */
+/** A time of List Refunds' query (`from`, `to`: date-time), or null when not given. */
+const queryTime = (ctx: TContext, name: 'from' | 'to'): number | null => {
+  const value = ctx.query.get(name);
+  if (value === null) return null;
+  const time = Date.parse(value);
+  // The wording is assumed: Paystack's docs show no refusal of a malformed date.
+  if (Number.isNaN(time)) throw new PaystackRefusal(400, `Invalid ${name} date`);
+  return time;
+};
+
+/**
+ * GET /refund: newest first, a page at a time (`perPage`, `page`), narrowed to one transaction by
+ * `transaction` (its id or reference; paystack.com's List Refunds) and to those made from `from`
+ * to `to`, both included (PaystackOSS/openapi paths/refund.yaml).
+ */
 const listRefunds = (desk: TRefundDesk, ctx: TContext): TAnswer => {
   const key = ctx.query.get('transaction');
   const transaction = key === null ? undefined : desk.state.findTransaction(key);
-  const found = [...desk.refundsById.values()].filter(
-    (refund) => key === null || refund.transaction === transaction,
-  );
-  return ok('Refunds retrieved', found.map(refundFields), {
-    meta: { total: found.length, skipped: 0, perPage: 50, page: 1, pageCount: 1 },
+  const from = queryTime(ctx, 'from');
+  const to = queryTime(ctx, 'to');
+  const found = [...desk.refundsById.values()].reverse().filter((refund) => {
+    const made = refund.createdAt.getTime();
+    return (
+      (key === null || refund.transaction === transaction) &&
+      (from === null || made >= from) &&
+      (to === null || made <= to)
+    );
   });
+  return listPage(ctx, 'Refunds retrieved', found.map(refundFields));
 };
 
 /** The refunds' routes, and the controls that decide how the next refund ends. */

@@ -125,7 +125,7 @@ export const ok = (
 });
 
 /**
- * One page of a list call (GET /transaction, GET /transfer): `perPage` (default 50, at most 100)
+ * One page of a list call (GET /transaction, /transfer, /refund): `perPage` (default 50, at most 100)
  * and `page` (from 1) as the query gives them, with Paystack's `meta` of the whole list.
  */
 export function listPage<T>(
