@@ -722,6 +722,16 @@ export type TRefundsPort = {
    * one awaiting its account the request's `sender`).
    */
   refund(request: TRefundRequest): Promise<TRefundOutcome>;
-  /** What became of the refund asked for with our `reference` ('failed' if it never arrived). */
-  requeryRefund(reference: string): Promise<TRefundOutcome>;
+  /**
+   * What became of the refund asked for with our `reference` ('failed' if it never arrived). The
+   * caller says what it asked for and when, so the provider looks among that charge's refunds of
+   * that time, never through all it ever made.
+   */
+  requeryRefund(request: TRefundRequery): Promise<TRefundOutcome>;
+};
+
+/** A refund asked about: what it was asked for with (TRefundRequest's) and when. */
+export type TRefundRequery = Pick<TRefundRequest, 'reference' | 'providerReference' | 'channel'> & {
+  /** When we asked for it: the provider made it then, or within that call's time. */
+  createdAt: Date;
 };

@@ -545,7 +545,17 @@ describe('a refund whose answer was lost', () => {
       expect(await reconcile()).toMatchObject({ merchantRefunds: {} });
 
       expect(refunds).toHaveBeenCalledTimes(1);
-      expect(requeries.mock.calls).toEqual([[refundId]]);
+      // Asked about with the charge it gave back from and when it was asked for.
+      expect(requeries.mock.calls).toEqual([
+        [
+          {
+            reference: refundId,
+            providerReference: expect.any(String),
+            channel: 'card',
+            createdAt: expect.any(Date),
+          },
+        ],
+      ]);
       requeries.mockRestore();
       refunds.mockRestore();
       expect(await readPayment(consent)).toMatchObject({

@@ -216,7 +216,7 @@ function sandboxRefundsPort({ db, clock }: TSandboxParts, slow: TSlow): TRefunds
   return {
     provider: 'sandbox',
     refund: slow((request) => refundInSandbox(db, clock, request)),
-    requeryRefund: (reference) => requerySandboxRefund(db, clock, reference),
+    requeryRefund: (request) => requerySandboxRefund(db, clock, request),
   };
 }
 

@@ -139,7 +139,9 @@ describe('the sandbox’s refunds in its own records', () => {
     const first = await provider.refunds.refund(refund);
     expect(first).toMatchObject({ kind: 'processed' });
     expect(await provider.refunds.refund(refund)).toEqual(first);
-    expect(await provider.refunds.requeryRefund(refund.reference)).toEqual(first);
+    expect(await provider.refunds.requeryRefund({ ...refund, createdAt: new Date() })).toEqual(
+      first,
+    );
     const lines = (await provider.settlement.settlementReport()).filter(
       (line) => line.channel === 'refund' && line.reference === refund.reference,
     );
@@ -152,7 +154,13 @@ describe('the sandbox’s refunds in its own records', () => {
     const { provider } = await sandbox();
     const charge = await chargedCard(50_000);
     const never = ours('rfd');
-    expect(await provider.refunds.requeryRefund(never)).toMatchObject({
+    const asked = {
+      reference: never,
+      providerReference: charge,
+      channel: 'card' as const,
+      createdAt: new Date(),
+    };
+    expect(await provider.refunds.requeryRefund(asked)).toMatchObject({
       kind: 'failed',
       reason: 'expired',
     });

@@ -8,7 +8,12 @@ import {
   sandboxRefunds,
   sandboxVirtualAccounts,
 } from '../db/schema';
-import type { TRefundOutcome, TRefundRequest, TSettlementLine } from '../providers/payments';
+import type {
+  TRefundOutcome,
+  TRefundRequery,
+  TRefundRequest,
+  TSettlementLine,
+} from '../providers/payments';
 import { openAccount } from './sandbox-debits';
 import { findSandboxAccount } from './sandbox-people';
 
@@ -162,17 +167,18 @@ export async function refundInSandbox(
 
 /**
  * What became of the refund asked with `reference` (TRefundsPort.requeryRefund): a reference the
- * network never saw is closed here (recorded 'expired', nothing given back).
+ * network never saw is closed here (recorded 'expired' against the charge it named, nothing
+ * given back). The network finds a refund by its reference at once, however many it holds.
  */
 export async function requerySandboxRefund(
   db: TDb,
   clock: TClock,
-  reference: string,
+  { reference, channel, providerReference }: TRefundRequery,
 ): Promise<TRefundOutcome> {
   const { row } = await claimRefund(db, {
     reference,
-    channel: 'card',
-    chargeReference: '',
+    channel,
+    chargeReference: providerReference,
     amount: 0,
     outcome: 'expired',
     reason: 'expired',

@@ -1,7 +1,8 @@
 // The refunds capability of the PaymentProvider port (TRefundsPort): a merchant's refunds, whole
-// or in part, once per reference, asked about by it.
+// or in part, once per reference, asked about by it with the charge it names and when it was
+// asked for.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TRefundsPort } from '../payments';
+import type { TRefundRequery, TRefundRequest, TRefundsPort } from '../payments';
 import { contractReference as reference } from './contract-references';
 
 export type TRefundsUnderTest = {
@@ -26,21 +27,28 @@ export function refundsContract(adapter: string, make: () => Promise<TRefundsUnd
       sender: null,
       reason: 'Returned goods',
     });
+    /** Asked about as the app asks: what the refund was asked for with, and when. */
+    const requeryOf = (
+      { reference: ref, providerReference, channel }: TRefundRequest,
+      createdAt: Date,
+    ): TRefundRequery => ({ reference: ref, providerReference, channel, createdAt });
 
     it('gives back part of a charge, then the rest, each once per reference, each processed when asked about', async () => {
       const { providerReference } = await underTest.paidCardCharge(500_000);
       const part = refundOf(providerReference, 200_000);
+      const partAsked = new Date();
       const first = await provider.refund(part);
       expect(first.kind).not.toBe('failed');
       // Asked again with its reference: the same refund, not a second one.
       expect((await provider.refund(part)).providerReference).toBe(first.providerReference);
       await expect
-        .poll(() => provider.requeryRefund(part.reference))
+        .poll(() => provider.requeryRefund(requeryOf(part, partAsked)))
         .toEqual({ kind: 'processed', providerReference: first.providerReference });
       const rest = refundOf(providerReference, 300_000);
+      const restAsked = new Date();
       expect((await provider.refund(rest)).kind).not.toBe('failed');
       await expect
-        .poll(() => provider.requeryRefund(rest.reference))
+        .poll(() => provider.requeryRefund(requeryOf(rest, restAsked)))
         .toMatchObject({ kind: 'processed' });
       // The charge's own record counts them: the part given back twice would have left no room
       // for the rest, and the part once and the rest leave nothing.
@@ -58,7 +66,9 @@ export function refundsContract(adapter: string, make: () => Promise<TRefundsUnd
     });
 
     it('answers failed for a refund never asked for', async () => {
-      expect(await provider.requeryRefund(reference())).toMatchObject({ kind: 'failed' });
+      const { providerReference } = await underTest.paidCardCharge(100_000);
+      const never = requeryOf(refundOf(providerReference, 100_000), new Date());
+      expect(await provider.requeryRefund(never)).toMatchObject({ kind: 'failed' });
     });
   });
 }

@@ -1,5 +1,5 @@
 import { CURRENCY_CODE } from '../../../domain/constants';
-import type { TRefundOutcome, TRefundsPort, TTransferSender } from '../payments';
+import type { TRefundOutcome, TRefundRequest, TRefundsPort, TTransferSender } from '../payments';
 import type { TPaystackRefund } from './paystack-api';
 import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
@@ -33,23 +33,60 @@ export function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
   return { kind: 'pending', providerReference, awaiting };
 }
 
-/** Paystack's refunds, optionally of one transaction. */
-export const listRefunds = (ps: TPaystack, transaction?: string) =>
-  ps.client.list<TPaystackRefund>('/refund', transaction ? { transaction } : {});
+/** A time a refund was made within, as List Refunds narrows by it (`from`, `to`). */
+type TMadeWithin = { from: Date; to: Date };
 
-/** Our refund of `kind` asked for with `reference`, among Paystack's (of one transaction). */
+/**
+ * Paystack's refunds, optionally of one transaction (`transaction`, on paystack.com's List
+ * Refunds) and made within a time (`from`, `to`, in PaystackOSS/openapi's List Refunds too).
+ */
+export const listRefunds = (ps: TPaystack, transaction?: string, made?: TMadeWithin) =>
+  ps.client.list<TPaystackRefund>('/refund', {
+    ...(transaction ? { transaction } : {}),
+    ...(made ? { from: made.from.toISOString(), to: made.to.toISOString() } : {}),
+  });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When Paystack made the refund we asked for at `createdAt`: during that call (30 s at most),
+ * read as a day either side, wider than any gap between Paystack's clock and ours or the zone it
+ * reads a time in. Both narrowings at once: a transaction has few refunds, and were Paystack to
+ * list all of the integration's, a day's are still a bounded page or few, whatever its history.
+ */
+const madeAround = (createdAt: Date): TMadeWithin => ({
+  from: new Date(createdAt.getTime() - DAY_MS),
+  to: new Date(createdAt.getTime() + DAY_MS),
+});
+
+/**
+ * Our refund of `kind` asked for with `reference`, among Paystack's refunds of one transaction
+ * (made within a time, when known): never a walk through every refund the integration made.
+ */
 async function findRefund(
   ps: TPaystack,
   kind: TRefundKind,
   reference: string,
-  transaction?: string,
+  transaction: string,
+  made?: TMadeWithin,
 ) {
   const note = refundNote(kind, reference);
-  for await (const refund of listRefunds(ps, transaction)) {
+  for await (const refund of listRefunds(ps, transaction, made)) {
     if (refund.merchant_note === note) return refund;
   }
   return null;
 }
+
+/**
+ * The transaction Paystack gives a refund back from. A transfer is known by its one-time
+ * account's reference, ours: Paystack's charge that opened the account carries it in Paystack's
+ * characters.
+ */
+const refundedTransaction = ({
+  channel,
+  providerReference,
+}: Pick<TRefundRequest, 'channel' | 'providerReference'>) =>
+  channel === 'transfer' ? toPaystackReference(providerReference) : providerReference;
 
 /**
  * Gives back `amount` (all when undefined) of the transaction Paystack calls `transaction`,
@@ -150,10 +187,7 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
         ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
         : refundOnce(ps, {
             kind: 'refund',
-            // A transfer is known by its one-time account's reference, ours: Paystack's charge
-            // that opened the account carries it in Paystack's characters.
-            transaction:
-              channel === 'transfer' ? toPaystackReference(providerReference) : providerReference,
+            transaction: refundedTransaction({ channel, providerReference }),
             amount,
             reference,
             reason,
@@ -162,9 +196,13 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
 
     // Asked about only once the refund has waited minutes (the reconciler), long after its own
     // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its
-    // reference is ps.closed here, so no late call of this process asks for it again.
-    async requeryRefund(reference) {
-      const found = await findRefund(ps, 'refund', reference);
+    // reference is ps.closed here, so no late call of this process asks for it again. It is
+    // looked for among the refunds of the transaction it gave back from, made around when it was
+    // asked for: the cost of a requery does not grow with the integration's history.
+    async requeryRefund(request) {
+      const { reference } = request;
+      const made = madeAround(request.createdAt);
+      const found = await findRefund(ps, 'refund', reference, refundedTransaction(request), made);
       if (found) return refundOutcome(found);
       ps.closed.add(reference);
       return { kind: 'failed', providerReference: null, reason: 'never arrived' };

@@ -18,7 +18,7 @@ import {
   paymentRefunds,
   payments,
 } from '../../db/schema';
-import type { TRefundOutcome, TTransferSender } from '../../providers/payments';
+import type { TRefundOutcome, TRefundRequery, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { findAccountAtBank } from '../linking/account-links';
 import { recordMerchantEvent } from '../merchants/webhooks';
@@ -434,6 +434,17 @@ function claimLostRefunds(ctx: TRefundContext, reconcileAfterMs: number): Promis
 }
 
 /**
+ * A lost refund asked about as it was asked for: its charge and the time it was written (just
+ * before the provider was asked; askedAt moves with each claim), so the provider looks there.
+ */
+const requeryOf = (refund: TRefundRow): TRefundRequery => ({
+  reference: refund.id,
+  providerReference: refund.chargeReference,
+  channel: refund.channel,
+  createdAt: refund.createdAt,
+});
+
+/**
  * The reconciler's part: every refund whose answer was lost is asked about by its reference
  * (never asked for again) and the answer applied; one still pending is asked again next run.
  */
@@ -441,7 +452,7 @@ export function reconcileLostRefunds(ctx: TRefundContext, reconcileAfterMs: numb
   return drainClaims(
     () => claimLostRefunds(ctx, reconcileAfterMs),
     async (refund): Promise<TRefundRow['status']> => {
-      const outcome = await ctx.providers.payments.refunds.requeryRefund(refund.id);
+      const outcome = await ctx.providers.payments.refunds.requeryRefund(requeryOf(refund));
       return (await settleRefund(ctx, refund.id, outcome))?.status ?? 'pending';
     },
   );
