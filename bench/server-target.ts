@@ -1,6 +1,7 @@
 // The process bench/server.ts loads: a bare Fastify JSON route and the real app, on two ports of
 // one process, so both get the same CPU (the bench loads one at a time). Prints one JSON line
 // with the ports and the ids the bench needs, then serves until killed.
+import { ALL_CAPABILITIES_ON } from '../src/domain/capabilities';
 import Fastify from 'fastify';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
@@ -32,7 +33,7 @@ const { consentId } = await createConsent(
     ],
     dataSharing: { bvnData: true, bankAccounts: true },
   }),
-  { clientId: client.clientId, merchantId: client.merchantId },
+  { clientId: client.clientId, merchantId: client.merchantId, capabilities: ALL_CAPABILITIES_ON },
 );
 
 const portOf = (server: { server: { address(): unknown } }) =>

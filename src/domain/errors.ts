@@ -130,6 +130,12 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'This service is briefly unavailable. Please try again in a moment.',
   },
+  // A capability the call needs has no provider on this server (domain/capabilities.ts): a
+  // consent asking for it, a sign-in without SMS, a way to pay that is off.
+  CAPABILITY_OFF: {
+    status: 409,
+    message: 'This needs {capabilities}, which this server does not offer',
+  },
   NOT_ACCEPTABLE: {
     status: 406,
     message: 'This call cannot answer in any type the Accept header allows',

@@ -1,3 +1,4 @@
+import { CAPABILITIES, type TCapabilitiesOn, type TCapability } from '../domain/capabilities';
 import { systemClock, type TClock } from './clock';
 import type { TConfig } from './config';
 import type { TDatabase, TDb } from './db/database';
@@ -16,6 +17,7 @@ import {
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
 import { smsSenderFor, type TSmsSender } from './providers/sms';
+import { capabilityName, capabilityOff, offCapability } from './providers/off';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -43,6 +45,14 @@ export type TProviders = {
  */
 export type TSandboxControls = { cards: TSandboxCardNetwork };
 
+/**
+ * Each capability's adapter, or why it is off (docs/going-live.md): what the start prints a line
+ * of, GET /api/health/ready lists, and the consent's creation and read go by.
+ */
+export type TCapabilityLine =
+  | { capability: TCapability; state: 'on'; adapter: string; note: string | null }
+  | { capability: TCapability; state: 'off'; adapter: null; note: string };
+
 export type TAppContext = {
   db: TDb;
   config: TConfig;
@@ -50,6 +60,8 @@ export type TAppContext = {
   providers: TProviders;
   sandbox: TSandboxControls | null;
   events: TEventBus;
+  /** What this server can do, capability by capability (CAPABILITIES' order). */
+  capabilities: TCapabilityLine[];
   /**
    * The job engine (jobs/engine.ts): the one way to queue background work, on the transaction of
    * the change that calls for it (the outbox).
@@ -85,20 +97,33 @@ export function createAppContext(
   const { db } = database;
   const clock = overrides.clock ?? systemClock;
   const money = paymentProviderFor(config, db, clock);
+  const sms = smsOf(config, db, overrides.providers?.sms);
   return {
     db,
     config,
     clock,
     providers: {
-      sms: overrides.providers?.sms ?? smsSenderFor(config, db),
+      sms: sms.sender,
       payments: money.payments,
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
     sandbox: money.sandbox,
+    capabilities: [...money.capabilities, sms.line],
     events: overrides.events ?? databaseEventBus({ database, onError: base.onEventError }),
     jobs: base.jobs,
   };
 }
+
+/** A live key moves real money: no sandbox stands in for what its providers lack. */
+export const isLive = (config: Pick<TConfig, 'paystack'>): boolean =>
+  config.paystack?.mode === 'live';
+
+/** The payment capabilities and what serves each: its adapter, or why it is off. */
+type TMoney = {
+  payments: TPaymentProviders;
+  sandbox: TSandboxControls | null;
+  capabilities: TCapabilityLine[];
+};
 
 /**
  * The payment provider PAYMENT_PROVIDER names, and the sandbox's controls while it is the sandbox:
@@ -109,14 +134,10 @@ export function createAppContext(
  * notices and a settlement report; a BVN registry, the alternate service's and paper mandate
  * setup, and a card terminal's acquirer are not Paystack's. With its test key those come from the
  * sandbox network (no real money moves either way); Paystack's banks are linked by its own
- * direct-debit mandates, so every debit is Paystack's. With a live key the start stops, naming
- * what no adapter offers (docs/providers/paystack.md "Going live").
+ * direct-debit mandates, so every debit is Paystack's. With a live key they are off
+ * (offCapability), and what needs them is refused (docs/going-live.md).
  */
-export function paymentProviderFor(
-  config: TConfig,
-  db: TDb,
-  clock: TClock,
-): { payments: TPaymentProviders; sandbox: TSandboxControls | null } {
+export function paymentProviderFor(config: TConfig, db: TDb, clock: TClock): TMoney {
   const cards = sandboxCardNetwork({
     db,
     clock,
@@ -130,41 +151,88 @@ export function paymentProviderFor(
     clock,
     answerDelayMs: config.sandboxAnswerDelayMs,
   });
-  if (!config.paystack) return { payments: sandbox, sandbox: { cards } };
-  const lacking = missingCapabilities(PAYSTACK_CAPABILITIES);
-  if (config.paystack.mode === 'live') {
-    throw new Error(
-      `PAYMENT_PROVIDER=paystack with a live key: no adapter offers ${lacking.join(', ')} (docs/providers/paystack.md "Going live")`,
-    );
+  if (!config.paystack) {
+    const capabilities = PROVIDER_CAPABILITIES.map((capability) => on(capability, 'sandbox'));
+    return { payments: sandbox, sandbox: { cards }, capabilities };
   }
   const paystack = paystackProvider({
     secretKey: config.paystack.secretKey,
     baseUrl: config.paystack.baseUrl,
     clock,
   });
+  const live = isLive(config);
+  const capabilities = PROVIDER_CAPABILITIES.map((capability) =>
+    isPaystacks(capability)
+      ? on(capability, 'paystack')
+      : live
+        ? off(capability, `Paystack does not offer ${capabilityName(capability)}`)
+        : on(capability, 'sandbox', 'stands in beside the test key; no money moves'),
+  );
   // The sandbox's own routes (its 3-D Secure page, /api/sandbox/*) stay off: nothing the
   // stand-ins do needs one (sandbox: null).
-  return { payments: paystackWithStandIns(paystack, sandbox), sandbox: null };
+  const others = live ? offPorts() : sandbox;
+  return { payments: paystackWith(paystack, others), sandbox: null, capabilities };
 }
 
-/** The capabilities a provider lacks, in the port's order. */
-function missingCapabilities(offered: readonly TProviderCapability[]): TProviderCapability[] {
-  return PROVIDER_CAPABILITIES.filter((capability) => !offered.includes(capability));
-}
+const on = (capability: TCapability, adapter: string, note: string | null = null) =>
+  ({ capability, state: 'on', adapter, note }) as const;
 
-/** What comes from the sandbox network beside Paystack with its test key (one line at start). */
-export function paystackStandIns(): TProviderCapability[] {
-  return missingCapabilities(PAYSTACK_CAPABILITIES);
+const off = (capability: TCapability, note: string) =>
+  ({ capability, state: 'off', adapter: null, note }) as const;
+
+const isPaystacks = (capability: TProviderCapability) =>
+  (PAYSTACK_CAPABILITIES as readonly TProviderCapability[]).includes(capability);
+
+/** The capabilities Paystack lacks, off. */
+function offPorts(): Pick<TPaymentProviders, 'bvn' | 'mandates' | 'acquirer' | 'settlement'> {
+  return {
+    bvn: offCapability('bvn'),
+    mandates: offCapability('mandates'),
+    acquirer: offCapability('acquirer'),
+    // The settlement report is Paystack's alone then: nothing else took money.
+    settlement: { provider: 'off', settlementReport: async () => [] },
+  };
 }
 
 /**
- * Paystack with the sandbox network standing in for what it lacks (paystackStandIns), capability
- * by capability. The settlement report is both records: the terminal's chip purchases are the
- * sandbox acquirer's.
+ * SMS_PROVIDER's sender, or the test's. The sandbox's outbox reaches no phone: beside a live key
+ * SMS is off, and every consent that needs a payer to sign in is refused.
  */
-function paystackWithStandIns(
+function smsOf(
+  config: TConfig,
+  db: TDb,
+  given: TSmsSender | undefined,
+): { sender: TSmsSender; line: TCapabilityLine } {
+  if (given) return { sender: given, line: on('sms', 'test') };
+  if (config.smsProvider === 'sandbox' && isLive(config)) {
+    return {
+      sender: {
+        send: () => offCapability<{ provider: string; send(): Promise<void> }>('sms').send(),
+      },
+      line: off('sms', 'SMS_PROVIDER=sandbox reaches no phone'),
+    };
+  }
+  return { sender: smsSenderFor(config, db), line: on('sms', config.smsProvider) };
+}
+
+/** Whether each capability is on: what the consent's creation and read go by. */
+export function capabilitiesOn(lines: readonly TCapabilityLine[]): TCapabilitiesOn {
+  return Object.fromEntries(
+    CAPABILITIES.map((capability) => [
+      capability,
+      lines.some((line) => line.capability === capability && line.state === 'on'),
+    ]),
+  ) as TCapabilitiesOn;
+}
+
+/**
+ * Paystack with `others` for what it lacks, capability by capability: the sandbox network's
+ * stand-ins beside a test key, off ports beside a live one. The settlement report is both
+ * records: the terminal's chip purchases are the sandbox acquirer's.
+ */
+function paystackWith(
   paystack: TPaystackProvider,
-  sandbox: TPaymentProviders,
+  sandbox: Pick<TPaymentProviders, 'bvn' | 'mandates' | 'acquirer' | 'settlement'>,
 ): TPaymentProviders {
   return {
     cards: paystack.cards,

@@ -76,7 +76,8 @@ async function start(
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   const printed = await printedOnceReady(
     child,
-    (output) => output.split('\n').filter((l) => l.startsWith('Demo consent')).length >= 5,
+    // The start's last line.
+    (output) => output.split('\n').some((l) => l.startsWith('Sign in: ')),
   );
   const lines = printed.filter(Boolean);
   return { child, lines };
@@ -176,22 +177,42 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     }
   }, 600_000);
 
-  it('stops with one line naming what no adapter offers, for Paystack with a live key', () => {
-    const result = spawnSync(process.execPath, [bundle], {
-      env: serverEnv(0, dataDir, {
-        PAYMENT_PROVIDER: 'paystack',
-        PAYSTACK_SECRET_KEY: 'sk_live_notarealkey',
-      }),
-      encoding: 'utf8',
+  it('starts with a Paystack live key, each capability on or off, no sandbox and no demo', async () => {
+    const port = await freePort();
+    const { child, lines } = await start(port, dataDir, {
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_live_notarealkey',
+      PAYSTACK_BASE_URL: 'http://127.0.0.1:9',
     });
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toBe(
-      'PAYMENT_PROVIDER=paystack with a live key: no adapter offers bvn, mandates, acquirer (docs/providers/paystack.md "Going live")',
-    );
-    expect(result.stdout + result.stderr).not.toContain('sk_live_notarealkey');
-  });
+    try {
+      expect(lines.filter((line) => line.startsWith('Capability '))).toEqual([
+        'Capability cards: paystack',
+        'Capability banks: paystack',
+        'Capability bvn: off (Paystack does not offer a BVN registry)',
+        'Capability mandates: off (Paystack does not offer an e-mandate service)',
+        'Capability debits: paystack',
+        'Capability payouts: paystack',
+        'Capability refunds: paystack',
+        'Capability transfersIn: paystack',
+        'Capability notices: paystack',
+        'Capability acquirer: off (Paystack does not offer a card terminal acquirer)',
+        'Capability settlement: paystack',
+        'Capability sms: off (SMS_PROVIDER=sandbox reaches no phone)',
+      ]);
+      expect(lines).toContain(
+        `Paystack live mode at http://127.0.0.1:9: register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
+      );
+      // Real money: no sandbox outbox (it would hand anyone a payer's code), no demo merchant.
+      expect(lines.some((line) => /^(Sandbox|Demo consent)/.test(line))).toBe(false);
+      const outbox = await fetch(`http://127.0.0.1:${port}/sandbox/messages?phone=08031234567`);
+      expect(outbox.status).toBe(404);
+      expect(lines.join('\n')).not.toContain('sk_live_notarealkey');
+    } finally {
+      await stop(child);
+    }
+  }, 600_000);
 
-  it('says in one line what comes from the sandbox beside Paystack’s test mode, and where its notices go', async () => {
+  it('says what comes from the sandbox beside Paystack’s test mode, and where its notices go', async () => {
     const port = await freePort();
     const { child, lines } = await start(port, dataDir, {
       PAYMENT_PROVIDER: 'paystack',
@@ -200,8 +221,13 @@ describe('npm start (dist/server/main.mjs, built from src/server/main.ts)', () =
     });
     try {
       expect(lines).toContain(
-        `Paystack test mode at http://127.0.0.1:9: bvn, mandates, acquirer from the sandbox network; register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
+        `Paystack test mode at http://127.0.0.1:9: register http://localhost:${port}/api/providers/paystack/notices as Paystack's webhook URL`,
       );
+      for (const capability of ['bvn', 'mandates', 'acquirer']) {
+        expect(lines).toContain(
+          `Capability ${capability}: sandbox (stands in beside the test key; no money moves)`,
+        );
+      }
       expect(lines.some((line) => line.startsWith('Sandbox network:'))).toBe(false);
       expect(lines.join('\n')).not.toContain('sk_test_notarealkey');
     } finally {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { paystackStandIns } from './context';
+import { isLive, type TCapabilityLine } from './context';
 import { makePrivate } from './db/data-dir';
 import { openDatabase, PGLITE_FOLDER, PGLITE_TEMPLATE_FILE } from './db/database';
 import { newOperatorToken, OPERATOR_FILE, operatorUrl, writeOperatorFile } from './operator-file';
@@ -24,6 +24,10 @@ function listeningOn(app: FastifyInstance): string {
     ? `[${address.address}]:${address.port}`
     : `${address.address}:${address.port}`;
 }
+
+/** One line of the start per capability: its adapter, or `off` and why. */
+const capabilityLine = (line: TCapabilityLine) =>
+  `Capability ${line.capability}: ${line.state === 'on' ? line.adapter : 'off'}${line.note ? ` (${line.note})` : ''}`;
 
 /** Starts the server: what main.ts runs once tracing has started (or stayed off). */
 export async function serve() {
@@ -61,7 +65,10 @@ export async function serve() {
   });
   // Processes starting together on one PostgreSQL seed it one at a time: the later ones find
   // the demo there and only print it.
-  const demo = await database.exclusive('demo-seed', () => seedDemo(database.db, config));
+  // A live key moves real money: no demo merchant is made there.
+  const demo = isLive(config)
+    ? []
+    : await database.exclusive('demo-seed', () => seedDemo(database.db, config));
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const removeOperatorFile =
@@ -81,7 +88,7 @@ export async function serve() {
   console.log(
     `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where}${webhooks})`,
   );
-  if (config.smsProvider === 'sandbox') {
+  if (config.smsProvider === 'sandbox' && !isLive(config)) {
     console.log(
       `Sandbox mode: SMS codes are not sent; anyone who can reach this server can read them at ${config.publicUrl}/sandbox/messages`,
     );
@@ -92,11 +99,11 @@ export async function serve() {
     );
   }
   if (config.paystack) {
-    // A live key never gets here: what it lacks stops the start (context.ts).
     console.log(
-      `Paystack test mode at ${config.paystack.baseUrl}: ${paystackStandIns().join(', ')} from the sandbox network; register ${config.publicUrl}/api/providers/paystack/notices as Paystack's webhook URL`,
+      `Paystack ${config.paystack.mode} mode at ${config.paystack.baseUrl}: register ${config.publicUrl}/api/providers/paystack/notices as Paystack's webhook URL`,
     );
   }
+  for (const line of app.appContext.capabilities) console.log(capabilityLine(line));
   for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);
   console.log(`Sign in: ${config.publicUrl}/login`);
 

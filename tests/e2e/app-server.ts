@@ -1,4 +1,5 @@
 // The real server on an in-memory PGlite database, with the merchant clients the tests use.
+import { ALL_CAPABILITIES_ON } from '../../src/domain/capabilities';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../src/domain/constants';
@@ -64,7 +65,12 @@ await seedDemo(database.db, config);
 const granted = await createConsent(
   database.db,
   ZCreateConsentRequest.parse(GRANTED_CONSENT_BODY),
-  { clientId: E2E.clientId, merchantId: 'mer_e2e', idempotencyKey: GRANTED_CONSENT_KEY },
+  {
+    clientId: E2E.clientId,
+    merchantId: 'mer_e2e',
+    idempotencyKey: GRANTED_CONSENT_KEY,
+    capabilities: ALL_CAPABILITIES_ON,
+  },
 );
 const grantedAt = new Date('2026-11-20T14:30:00Z');
 await database.db

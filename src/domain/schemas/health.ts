@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { CAPABILITIES } from '../capabilities';
 
 /** Which database answers: embedded PGlite or a PostgreSQL server. */
 export const ZDatabaseKind = z.enum(['pglite', 'postgres']);
@@ -31,6 +32,16 @@ export const ZJobKindBacklog = z.object({
 });
 export type TJobKindBacklog = z.infer<typeof ZJobKindBacklog>;
 
+/** One capability (domain/capabilities.ts): the adapter that serves it, or `off` and why. */
+export const ZCapabilityLine = z.object({
+  capability: z.enum(CAPABILITIES),
+  state: z.enum(['on', 'off']),
+  /** The adapter's name ('sandbox', 'paystack', …); null when off. */
+  adapter: z.nullable(z.string()),
+  /** Why it is off, or what to know of its adapter (a sandbox stand-in); null when nothing. */
+  note: z.nullable(z.string()),
+});
+
 /** What GET /api/health/ready reports of each dependency. */
 const ZReadiness = {
   database: ZDatabaseKind,
@@ -40,6 +51,8 @@ const ZReadiness = {
   /** The kinds with jobs failed, dead or waiting to be tried again: what an operator looks at. */
   failingKinds: z.array(z.string()),
   jobs: z.array(ZJobKindBacklog),
+  /** Each capability and what serves it (an `off` one does not make the server unready). */
+  capabilities: z.array(ZCapabilityLine),
 };
 
 /** GET /api/health/ready, 200: the database, Redis (when configured) and the job engine answer. */

@@ -18,7 +18,7 @@ import { jsonAnswers } from './responses';
  */
 export const healthRoutes: FastifyPluginAsync<
   TRouteContext & { databaseKind: TDatabaseKind }
-> = async (app, { db, databaseKind, limits, jobs }) => {
+> = async (app, { db, databaseKind, limits, jobs, capabilities }) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {
@@ -44,6 +44,9 @@ export const healthRoutes: FastifyPluginAsync<
       schema: {
         operationId: 'getReadiness',
         summary: 'Check that the server is ready: database, Redis and job engine',
+        description:
+          'Also lists each capability (card payments, a BVN registry, SMS, …) and the adapter ' +
+          'that serves it, or off and why: an off capability does not make the server unready.',
         response: jsonAnswers({ 200: ZReadyResponse, 503: ZNotReadyResponse }),
       },
     },
@@ -53,6 +56,7 @@ export const healthRoutes: FastifyPluginAsync<
         databaseKind,
         pingRedis: limits.pingStore,
         jobs,
+        capabilities,
       });
       if (report.status === 'ready') return report;
       request.log.warn({ reasons: report.reasons }, 'not ready');

@@ -10,7 +10,7 @@ import {
   ZMerchantConsentsResponse,
   ZSharedBvnResponse,
 } from '../../domain/schemas/merchant-api';
-import type { TRouteContext } from '../context';
+import { capabilitiesOn, type TRouteContext } from '../context';
 import {
   createConsent,
   listMerchantConsents,
@@ -35,6 +35,12 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
       schema: {
         operationId: 'createConsent',
         summary: 'Create a consent and the address of its page',
+        description:
+          'Refused with 409 CAPABILITY_OFF, naming what is missing, when the consent needs a ' +
+          'capability this server has no provider for: future payments without a BVN registry ' +
+          'or a way to mandate an account, BVN data or bank account information without a BVN ' +
+          'registry, anything a payer must sign in for without SMS. GET /api/health/ready lists ' +
+          'each capability and what serves it.',
         body: ZCreateConsentRequest,
         headers: ZIdempotencyHeaders,
         // 201: created; 200: the first answer to a retry with the same Idempotency-Key.
@@ -48,6 +54,7 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
         idempotencyKey: request.headers['idempotency-key'],
         now: clock.now(),
         events,
+        capabilities: capabilitiesOn(ctx.capabilities),
       });
       return reply.code(result.created ? 201 : 200).send({
         success: true as const,

@@ -25,6 +25,7 @@ export async function readiness(input: {
   databaseKind: TDatabaseKind;
   pingRedis: (() => Promise<void>) | null;
   jobs: Pick<TJobs, 'readiness' | 'backlog'> | undefined;
+  capabilities: TReadyResponse['capabilities'];
 }): Promise<TReadyResponse | TNotReadyResponse> {
   const reasons: string[] = [];
   try {
@@ -71,7 +72,15 @@ export async function readiness(input: {
   const failingKinds = jobs
     .filter((kind) => kind.failed + kind.dead + kind.retrying > 0)
     .map((kind) => kind.kind);
-  const report = { database: input.databaseKind, redis, jobEngine, failingKinds, jobs };
+  const { capabilities } = input;
+  const report = {
+    database: input.databaseKind,
+    redis,
+    jobEngine,
+    failingKinds,
+    jobs,
+    capabilities,
+  };
   return reasons.length === 0
     ? { status: 'ready', ...report }
     : { status: 'not_ready', reasons, ...report };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatNigerianPhone, ZSandboxMessagesResponse } from '../../../domain/schemas/auth';
-import type { TRouteContext } from '../../context';
+import { isLive, type TRouteContext } from '../../context';
 import { newNonce, setPageHeaders } from '../../response-headers';
 import { normalisePhone } from '../../services/identity/phone-codes';
 import { listOutbox, type TOutboxMessage } from '../../services/identity/sms-outbox';
@@ -66,7 +66,7 @@ export const sandboxMessageRoutes: FastifyPluginAsync<TRouteContext> = async (
   app,
   { db, config },
 ) => {
-  if (config.smsProvider !== 'sandbox') return;
+  if (config.smsProvider !== 'sandbox' || isLive(config)) return;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const phoneRequired = 'is required (the outbox lists one number at a time)';
   const oneNumber = z.object({

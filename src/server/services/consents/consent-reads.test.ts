@@ -1,5 +1,6 @@
 // @module-tag postgres
 // Whole file on PostgreSQL: the read takes its other path there (no cache, each read a query).
+import { ALL_CAPABILITIES_ON } from '../../../domain/capabilities';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCreateConsentRequest } from '../../../domain/schemas/merchant-api';
@@ -33,7 +34,7 @@ async function newConsent() {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Order 17' }],
       dataSharing: { bvnData: true },
     }),
-    { clientId: client.clientId, merchantId: client.merchantId },
+    { clientId: client.clientId, merchantId: client.merchantId, capabilities: ALL_CAPABILITIES_ON },
   );
   return { consentId, client };
 }

@@ -1,5 +1,10 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../../domain/constants';
+import {
+  capabilitiesMissing,
+  consentAsks,
+  type TCapabilitiesOn,
+} from '../../../domain/capabilities';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TConsent, TDataSharing, TPayment } from '../../../domain/schemas/consent';
 import type {
@@ -21,6 +26,7 @@ import {
   payments,
 } from '../../db/schema';
 import { AppError } from '../app-error';
+import { capabilityOff } from '../../providers/off';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import {
   merchantConsentDetails,
@@ -45,6 +51,8 @@ export type TCreateConsentContext = {
   now?: Date;
   /** Where 'consent.created' is published once the consent is committed (not on a replay). */
   events?: TEventBus;
+  /** What this server can do: a consent that needs a capability that is off is refused. */
+  capabilities: TCapabilitiesOn;
 };
 
 /** Where a client's Idempotency-Keys of consent creation live. */
@@ -65,6 +73,8 @@ export async function createConsent(
     : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
   const [merchant] = await db.select().from(merchants).where(eq(merchants.id, ctx.merchantId));
   if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  const missing = capabilitiesMissing(consentAsks(input), ctx.capabilities);
+  if (missing.length > 0) throw capabilityOff(missing);
   await assertReturnOrigin(db, ctx.clientId, input.returnUrl);
   const byReference = input.reference
     ? { reference: input.reference, fingerprint: fingerprintOf(input) }

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { ALL_CAPABILITIES_ON } from '../../../domain/capabilities';
 import type { TCreateConsentRequestInput } from '../../../domain/schemas/merchant-api';
 import { ZCreateConsentRequest } from '../../../domain/schemas/merchant-api';
 import type { TConfig } from '../../config';
@@ -149,6 +150,8 @@ export async function seedDemo(db: TDb, config: TConfig, now = new Date()) {
         merchantId: DEMO_MERCHANT_ID,
         idempotencyKey: demo.key,
         now,
+        // Seeded only where nothing moves real money (serve.ts): the sandbox serves them all.
+        capabilities: ALL_CAPABILITIES_ON,
       }));
     if (demo.body.formId === DEMO_FORM_ID) {
       await db

@@ -1,0 +1,102 @@
+import { DATA_CATEGORIES } from './constants';
+import { requestedDataCategories } from './data-sharing';
+import type { TConsent, TDataSharing } from './schemas/consent';
+
+/*
+ * What a server can do depends on the providers it runs on (docs/going-live.md): each capability
+ * is served by one adapter, or is off. A consent is only accepted when every capability it needs
+ * is on, and the page never offers a way to pay or link whose capability is off.
+ */
+
+/** The capabilities, in the order the start lists them: the payment port's, then SMS. */
+export const CAPABILITIES = [
+  'cards',
+  'banks',
+  'bvn',
+  'mandates',
+  'debits',
+  'payouts',
+  'refunds',
+  'transfersIn',
+  'notices',
+  'acquirer',
+  'settlement',
+  'sms',
+] as const;
+export type TCapability = (typeof CAPABILITIES)[number];
+
+/** What a payer-facing screen needs to know: whether each capability is on. */
+export type TCapabilitiesOn = Record<TCapability, boolean>;
+
+/** Every capability on: the sandbox, and a test key with the sandbox's stand-ins. */
+export const ALL_CAPABILITIES_ON: TCapabilitiesOn = Object.fromEntries(
+  CAPABILITIES.map((capability) => [capability, true]),
+) as TCapabilitiesOn;
+
+/** What a consent asks, as the merchant's request and the stored consent both say it. */
+export type TConsentAsks = {
+  payments: ReadonlyArray<{ type: 'immediate' | 'future' }>;
+  /** The data categories asked for (data-sharing.ts `requestedDataCategories`). */
+  dataCategories: ReadonlyArray<(typeof DATA_CATEGORIES)[number]>;
+  hasForm: boolean;
+  requiresAuth: boolean;
+};
+
+/**
+ * Whether a payer must sign in to grant it: anything beyond an immediate payment on a consent
+ * that lets a payer pay without signing in (spec §6 "Payment without sign-in is allowed only
+ * when requirements.requiresAuth is false and there is an immediate payment"; a form, data
+ * sharing and future payments are a signed-in payer's). A first sign-in is by an SMS code.
+ */
+export function needsSignIn(asks: TConsentAsks): boolean {
+  return (
+    asks.requiresAuth ||
+    asks.hasForm ||
+    asks.dataCategories.length > 0 ||
+    asks.payments.some((payment) => payment.type === 'future')
+  );
+}
+
+/**
+ * The capabilities a consent needs that are off, in CAPABILITIES' order: none when it can be
+ * served. Sign-in needs SMS; BVN data and bank account information need the BVN registry (the
+ * payer's BVN proven, and an account is theirs when its BVN is); future payments need the
+ * registry too (their accounts are linked), a way to mandate an account (the provider's direct
+ * debit, or the alternate service and paper mandate) and debits; an immediate payment needs a
+ * way to pay without an account of theirs (a card, or a transfer).
+ */
+export function capabilitiesMissing(asks: TConsentAsks, on: TCapabilitiesOn): TCapability[] {
+  const needed = new Set<TCapability>();
+  if (needsSignIn(asks)) needed.add('sms');
+  if (asks.dataCategories.some((category) => category === 'bvnData' || category === 'bankAccounts'))
+    needed.add('bvn');
+  if (asks.payments.some((payment) => payment.type === 'future')) {
+    needed.add('bvn');
+    needed.add('debits');
+    if (!on.banks && !on.mandates) needed.add('mandates');
+  }
+  if (
+    asks.payments.some((payment) => payment.type === 'immediate') &&
+    !on.cards &&
+    !on.transfersIn
+  ) {
+    needed.add('cards');
+    needed.add('transfersIn');
+  }
+  return CAPABILITIES.filter((capability) => needed.has(capability) && !on[capability]);
+}
+
+/** What a consent asks, read from the merchant's request or the consent as stored. */
+export function consentAsks(consent: {
+  payments: ReadonlyArray<{ type: 'immediate' | 'future' }>;
+  dataSharing?: TDataSharing | null | undefined;
+  formId?: string | null | undefined;
+  requirements: { requiresAuth: boolean };
+}): TConsentAsks {
+  return {
+    payments: consent.payments,
+    dataCategories: requestedDataCategories(consent.dataSharing),
+    hasForm: consent.formId !== undefined && consent.formId !== null,
+    requiresAuth: consent.requirements.requiresAuth,
+  };
+}
