@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { smsQueue } from '../db/schema';
-import type { TSmsSender } from '../providers/sms';
+import { SmsNotSent, type TSmsSender } from '../providers/sms';
 import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
 import { jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
 
@@ -10,9 +10,11 @@ import { jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
  * Every SMS the server sends is this job (docs/jobs.md "The outbox"): queued in the transaction of
  * the change that calls for it (a code, a grant's receipt, a new device, a passkey's removal, a
  * revocation, a changed number, a notice before a debit, a staff invitation), sent by the engine,
- * retried with backoff, dead-lettered when it never goes. The job's id is fixed by the change, so
- * one change sends one SMS however often it is queued. Nothing else hands a message to the SMS
- * port (sms-outbox.test.ts).
+ * retried with backoff, dead-lettered when it never goes. A message the provider refused
+ * (SmsNotSent, not retryable: a bad number, an unknown sender) would be refused again: it is not
+ * retried, and the job ends `{ sent: false, reason }`, its text erased. The job's id is fixed by
+ * the change, so one change sends one SMS however often it is queued. Nothing else hands a message
+ * to the SMS port (sms-outbox.test.ts).
  *
  * A message carries codes and links that sign someone in, so the job's data holds none of it: it
  * names the message's row in `sms_queue`, whose text is sealed (services/identity/sms-seal.ts)
@@ -48,25 +50,40 @@ export function smsJob(ctx: { db: TDb; sms: TSmsSender; clock: TClock }): TJobKi
 /**
  * Sends the queued message `smsId` and erases its text. One sent before (a retry after the send
  * whose erasure was lost is sent again, as any provider answer lost would be) or erased already
- * sends nothing; one whose time is up is erased unsent: sending it now would only mislead.
+ * sends nothing; one whose time is up is erased unsent: sending it now would only mislead. One the
+ * provider refused is erased unsent too, with the provider's reason.
  */
 async function sendQueued(
   { db, sms, clock }: { db: TDb; sms: TSmsSender; clock: TClock },
   smsId: string,
-): Promise<{ sent: boolean }> {
+): Promise<{ sent: boolean; reason?: string }> {
   const [queued] = await db.select().from(smsQueue).where(eq(smsQueue.id, smsId));
   if (!queued?.sealedBody) return { sent: false };
   const now = clock.now();
   const late = queued.notAfter !== null && now.getTime() >= queued.notAfter.getTime();
+  let refused: string | null = null;
   if (!late) {
     const seal = await smsSeal(db);
-    await sms.send(queued.phoneNumber, seal.open(queued.sealedBody, queuedSmsLabel(smsId)));
+    const body = seal.open(queued.sealedBody, queuedSmsLabel(smsId));
+    refused = await refusalOf(() => sms.send(queued.phoneNumber, body));
   }
+  const sent = !late && refused === null;
   await db
     .update(smsQueue)
-    .set({ sealedBody: null, sentAt: late ? null : now })
+    .set({ sealedBody: null, sentAt: sent ? now : null })
     .where(eq(smsQueue.id, smsId));
-  return { sent: !late };
+  return refused === null ? { sent } : { sent, reason: refused };
+}
+
+/** Runs a send: null once sent, the reason of a refusal no retry can help; else it throws. */
+async function refusalOf(send: () => Promise<void>): Promise<string | null> {
+  try {
+    await send();
+    return null;
+  } catch (error) {
+    if (error instanceof SmsNotSent && !error.retryable) return error.message;
+    throw error;
+  }
 }
 
 /**

@@ -2,16 +2,11 @@ import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
 import { smsOutbox } from '../db/schema';
 import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
+import type { TSmsSender } from './sms-port';
 
-/**
- * The SMS port: how one-time codes leave the server. One adapter per app, chosen at start-up
- * from SMS_PROVIDER (`smsSenderFor`); every adapter passes the contract suite in
- * sms.contract.ts.
- */
-export type TSmsSender = {
-  /** Hands one message to the provider; resolves once the provider has accepted it. */
-  send(phoneNumber: string, body: string): Promise<void>;
-};
+// The port is declared in sms-port.ts, which the adapters chosen here import; its users take it
+// from here, beside the choice of adapter.
+export { SmsNotSent, type TSmsSender } from './sms-port';
 
 /**
  * The sandbox provider: nothing is delivered; every message lands in the outbox that
