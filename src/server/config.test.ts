@@ -95,3 +95,57 @@ describe('PAYMENT_PROVIDER and Paystack', () => {
     );
   });
 });
+
+describe('SMS_PROVIDER and Termii', () => {
+  const termii = {
+    SMS_PROVIDER: 'termii',
+    TERMII_API_KEY: 'TLkey-that-must-not-show',
+    TERMII_SENDER_ID: 'OyaMoney',
+  };
+
+  it('keeps SMS in the sandbox outbox unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ smsProvider: 'sandbox', termii: null });
+    // A key with the sandbox chosen is not used.
+    expect(loadConfig({ TERMII_API_KEY: 'TLkey' }).termii).toBeNull();
+  });
+
+  it('takes Termii with its key and sender ID, at api.ng.termii.com unless another is named', () => {
+    expect(loadConfig(termii)).toMatchObject({
+      smsProvider: 'termii',
+      termii: {
+        apiKey: 'TLkey-that-must-not-show',
+        senderId: 'OyaMoney',
+        baseUrl: 'https://api.ng.termii.com',
+      },
+    });
+    expect(loadConfig({ ...termii, TERMII_BASE_URL: 'http://127.0.0.1:4020/' }).termii).toEqual({
+      apiKey: 'TLkey-that-must-not-show',
+      senderId: 'OyaMoney',
+      baseUrl: 'http://127.0.0.1:4020',
+    });
+  });
+
+  it('refuses Termii without its key or sender ID, or with a sender ID Termii would not register, in one line that shows no key', () => {
+    const { TERMII_API_KEY: _key, ...withoutKey } = termii;
+    expect(() => loadConfig(withoutKey)).toThrow(
+      /^Invalid configuration: TERMII_API_KEY is required with SMS_PROVIDER=termii$/,
+    );
+    const { TERMII_SENDER_ID: _sender, ...withoutSender } = termii;
+    expect(() => loadConfig(withoutSender)).toThrow(
+      /^Invalid configuration: TERMII_SENDER_ID is required with SMS_PROVIDER=termii$/,
+    );
+    for (const senderId of ['OM', 'OyaMoneyAlerts']) {
+      const refusal = () => loadConfig({ ...termii, TERMII_SENDER_ID: senderId });
+      expect(refusal).toThrow(
+        /^Invalid configuration: TERMII_SENDER_ID must be the sender ID registered with Termii: 3 to 11 characters$/,
+      );
+      expect(refusal).not.toThrow(/TLkey/);
+    }
+    expect(() => loadConfig({ ...termii, TERMII_BASE_URL: 'api.ng.termii.com' })).toThrow(
+      /^Invalid configuration: TERMII_BASE_URL /,
+    );
+    expect(() => loadConfig({ SMS_PROVIDER: 'twilio' })).toThrow(
+      /^Invalid configuration: SMS_PROVIDER /,
+    );
+  });
+});

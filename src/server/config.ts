@@ -21,7 +21,18 @@ const ZEnv = z.object({
   WEBAUTHN_RP_ID: z.string().min(1).optional(),
   /** Extra page origins allowed to use passkeys, comma-separated (e.g. the Vite dev server). */
   WEBAUTHN_ORIGINS: z.string().optional(),
-  SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /** Where SMS go: the sandbox outbox unless Termii is named (docs/providers/termii.md). */
+  SMS_PROVIDER: z.enum(['sandbox', 'termii']).default('sandbox'),
+  /** Termii's API key, from its dashboard; sent in the body of each call, never logged. */
+  TERMII_API_KEY: z.string().optional(),
+  /** The sender ID registered with Termii (3 to 11 characters): what the payer's phone shows. */
+  TERMII_SENDER_ID: z
+    .string()
+    .min(3, 'must be the sender ID registered with Termii: 3 to 11 characters')
+    .max(11, 'must be the sender ID registered with Termii: 3 to 11 characters')
+    .optional(),
+  /** Termii's API: the address its dashboard names for the account, or a simulator of it. */
+  TERMII_BASE_URL: z.url().default('https://api.ng.termii.com'),
   /** Who moves money: the sandbox network (docs/sandbox.md) unless another adapter is named. */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
   /** Paystack's secret key (docs/providers/paystack.md): its test mode's or its live one's. */
@@ -146,8 +157,13 @@ export type TConfig = {
   /** WebAuthn relying party: the page's host name, and the origins passkeys may be used from. */
   webauthnRpId: string;
   webauthnOrigins: string[];
-  /** Where one-time codes go: 'sandbox' keeps them in an outbox shown on /sandbox/messages. */
-  smsProvider: 'sandbox';
+  /**
+   * Where SMS go: 'sandbox' keeps them in an outbox shown on /sandbox/messages; 'termii' sends
+   * them through Termii (docs/providers/termii.md), with `termii` set.
+   */
+  smsProvider: 'sandbox' | 'termii';
+  /** Termii's key, registered sender ID and API; null unless chosen. */
+  termii: { apiKey: string; senderId: string; baseUrl: string } | null;
   /**
    * Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md;
    * 'paystack' is Paystack (docs/providers/paystack.md), with `paystack` set.
@@ -227,6 +243,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
     );
   }
+  for (const name of ['TERMII_API_KEY', 'TERMII_SENDER_ID'] as const) {
+    if (e.SMS_PROVIDER === 'termii' && !e[name]) {
+      throw new Error(`Invalid configuration: ${name} is required with SMS_PROVIDER=termii`);
+    }
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
     .split(',')
@@ -250,6 +271,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
     webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
     smsProvider: e.SMS_PROVIDER,
+    termii:
+      e.SMS_PROVIDER === 'termii' && e.TERMII_API_KEY && e.TERMII_SENDER_ID
+        ? {
+            apiKey: e.TERMII_API_KEY,
+            senderId: e.TERMII_SENDER_ID,
+            baseUrl: e.TERMII_BASE_URL.replace(/\/+$/, ''),
+          }
+        : null,
     paymentProvider: e.PAYMENT_PROVIDER,
     paystack:
       e.PAYMENT_PROVIDER === 'paystack' && e.PAYSTACK_SECRET_KEY

@@ -1,7 +1,9 @@
-// The contract of the SMS port: every adapter (sandbox outbox; a real provider later; the
-// recording one of tests) passes this suite, run by providers/sms.test.ts.
+// The contract of the SMS port: every adapter (sandbox outbox, Termii on its simulator, the
+// recording one of tests) passes this suite, run by providers/sms.test.ts. A real provider's
+// adapter also passes smsProviderContract: how it throws what the provider did not take, which
+// the `sms.send` job reads to retry a message or end it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TSmsSender } from './sms';
+import { SmsNotSent, type TSmsSender } from './sms';
 
 export type TSmsSenderUnderTest = {
   sender: TSmsSender;
@@ -11,6 +13,14 @@ export type TSmsSenderUnderTest = {
    */
   delivered(phoneNumber: string): Promise<Array<{ to: string; body: string }>>;
   release?: () => Promise<void>;
+};
+
+/** A real provider's adapter, and how to make its provider fail the next send. */
+export type TSmsProviderUnderTest = TSmsSenderUnderTest & {
+  /** The provider's next answer refuses the message (a 4xx: no balance, an unknown sender). */
+  refuseNext(): void;
+  /** The provider's next answer is its own failure (a 5xx): whether it sent is not known. */
+  failNext(): void;
 };
 
 let seq = 0;
@@ -69,6 +79,55 @@ export function smsSenderContract(adapter: string, make: () => Promise<TSmsSende
       await Promise.all(codes.map((code) => underTest.sender.send(to, codeMessage(code))));
       const bodies = (await underTest.delivered(to)).map((m) => m.body);
       expect(bodies.sort()).toEqual(codes.map(codeMessage).sort());
+    });
+  });
+}
+
+/** The SmsNotSent a send threw; a test fails if the send resolved or threw anything else. */
+export function notSentBy(send: Promise<void>): Promise<SmsNotSent> {
+  return send.then(
+    () => expect.unreachable('send resolved'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(SmsNotSent);
+      return error as SmsNotSent;
+    },
+  );
+}
+
+export function smsProviderContract(adapter: string, make: () => Promise<TSmsProviderUnderTest>) {
+  describe(`SMS port contract, what a provider did not take: ${adapter}`, () => {
+    let underTest: TSmsProviderUnderTest;
+    beforeAll(async () => {
+      underTest = await make();
+    });
+    afterAll(async () => {
+      await underTest?.release?.();
+    });
+
+    it('throws a refusal as SmsNotSent that no retry can help, and delivers nothing', async () => {
+      const to = freshNumber();
+      underTest.refuseNext();
+      const error = await notSentBy(underTest.sender.send(to, codeMessage('444444')));
+      expect(error.retryable).toBe(false);
+      expect(await underTest.delivered(to)).toEqual([]);
+    });
+
+    it('throws its own failure as SmsNotSent worth retrying; the message sent again is delivered', async () => {
+      const to = freshNumber();
+      underTest.failNext();
+      const error = await notSentBy(underTest.sender.send(to, codeMessage('555555')));
+      expect(error.retryable).toBe(true);
+      expect(await underTest.delivered(to)).toEqual([]);
+      await underTest.sender.send(to, codeMessage('555555'));
+      expect(await underTest.delivered(to)).toEqual([{ to, body: codeMessage('555555') }]);
+    });
+
+    it('says why in words that carry neither the text sent nor the number', async () => {
+      const to = freshNumber();
+      underTest.refuseNext();
+      const { message } = await notSentBy(underTest.sender.send(to, codeMessage('666666')));
+      expect(message).not.toMatch(/666666|Oya Money/);
+      expect(message).not.toContain(to.slice(1));
     });
   });
 }

@@ -1,8 +1,10 @@
 import { listOutbox } from '../services/identity/sms-outbox';
+import { startTermiiSimulator } from '../testing/termii-simulator/termii-simulator';
 import { openTestDatabase } from '../testing/test-app';
 import { recordingSmsSender } from './sms-recording';
 import { sandboxSmsSender } from './sms';
-import { smsSenderContract } from './sms.contract';
+import { smsProviderContract, smsSenderContract, type TSmsProviderUnderTest } from './sms.contract';
+import { termiiSmsSender } from './termii/termii-sender';
 
 smsSenderContract('sandbox outbox', async () => {
   const database = await openTestDatabase();
@@ -23,3 +25,27 @@ smsSenderContract('recording (tests)', async () => {
     delivered: (phoneNumber) => Promise.resolve(sender.sent.filter((m) => m.to === phoneNumber)),
   };
 });
+
+/** Termii's adapter on the simulator: what reached a number is what the simulator accepted. */
+async function termiiUnderTest(): Promise<TSmsProviderUnderTest> {
+  const termii = await startTermiiSimulator();
+  return {
+    sender: termiiSmsSender({
+      apiKey: termii.apiKey,
+      senderId: termii.senderId,
+      baseUrl: termii.url,
+    }),
+    delivered: (phoneNumber) =>
+      Promise.resolve(
+        termii.messages
+          .filter((message) => `+${message.to}` === phoneNumber)
+          .map((message) => ({ to: `+${message.to}`, body: message.sms })),
+      ),
+    refuseNext: () => termii.failNext(400, 'Insufficient balance'),
+    failNext: () => termii.failNext(503),
+    release: () => termii.close(),
+  };
+}
+
+smsSenderContract('Termii (its simulator)', termiiUnderTest);
+smsProviderContract('Termii (its simulator)', termiiUnderTest);

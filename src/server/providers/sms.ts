@@ -3,6 +3,7 @@ import type { TDb } from '../db/database';
 import { smsOutbox } from '../db/schema';
 import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
 import type { TSmsSender } from './sms-port';
+import { termiiSmsSender } from './termii/termii-sender';
 
 // The port is declared in sms-port.ts, which the adapters chosen here import; its users take it
 // from here, beside the choice of adapter.
@@ -25,9 +26,13 @@ export function sandboxSmsSender(db: TDb): TSmsSender {
 }
 
 /** The adapter SMS_PROVIDER names; built once, when the app is. */
-export function smsSenderFor(config: Pick<TConfig, 'smsProvider'>, db: TDb): TSmsSender {
+export function smsSenderFor(config: Pick<TConfig, 'smsProvider' | 'termii'>, db: TDb): TSmsSender {
   switch (config.smsProvider) {
     case 'sandbox':
       return sandboxSmsSender(db);
+    case 'termii':
+      // loadConfig sets `termii` whenever SMS_PROVIDER=termii, or refuses to start.
+      if (!config.termii) throw new Error('SMS_PROVIDER=termii without its configuration');
+      return termiiSmsSender(config.termii);
   }
 }
