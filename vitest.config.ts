@@ -6,10 +6,14 @@ export default defineConfig({
     // DATABASE_URL names one: `npm run test:postgres`, the second pass of CI. The fuzz suite runs
     // there too, and only there: every route once with its sampled cases, on the database
     // production runs (a second run on PGlite proved the same routes again). What needs Paystack's
-    // test mode runs where PAYSTACK_TEST_SECRET_KEY holds a key for it (.ci/run says when not).
+    // test mode runs where PAYSTACK_TEST_SECRET_KEY holds a key for it, and what needs Termii
+    // where TERMII_TEST_API_KEY does (.ci/run says when not).
     exclude: [
       ...(process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts', 'src/server/fuzz.test.ts']),
-      ...(process.env.PAYSTACK_TEST_SECRET_KEY ? [] : ['src/**/*.live.test.ts']),
+      ...(process.env.PAYSTACK_TEST_SECRET_KEY
+        ? []
+        : ['src/server/providers/paystack/*.live.test.ts']),
+      ...(process.env.TERMII_TEST_API_KEY ? [] : ['src/server/providers/termii/*.live.test.ts']),
     ],
     environment: 'node',
     globalSetup: ['scripts/vitest-global-setup.ts'],
