@@ -1,6 +1,6 @@
 import { DATA_CATEGORIES } from './constants';
 import { requestedDataCategories } from './data-sharing';
-import type { TConsent, TDataSharing } from './schemas/consent';
+import type { TDataSharing } from './schemas/consent';
 
 /*
  * What a server can do depends on the providers it runs on (docs/going-live.md): each capability
@@ -32,6 +32,18 @@ export type TCapabilitiesOn = Record<TCapability, boolean>;
 export const ALL_CAPABILITIES_ON: TCapabilitiesOn = Object.fromEntries(
   CAPABILITIES.map((capability) => [capability, true]),
 ) as TCapabilitiesOn;
+
+/**
+ * The ways to pay the page offers (spec §2), each only where its capability is on: no button
+ * leads to a provider that is not there.
+ */
+export function payMethodsOn(on: TCapabilitiesOn): {
+  transfer: boolean;
+  card: boolean;
+  terminal: boolean;
+} {
+  return { transfer: on.transfersIn, card: on.cards, terminal: on.acquirer };
+}
 
 /** What a consent asks, as the merchant's request and the stored consent both say it. */
 export type TConsentAsks = {

@@ -3,6 +3,7 @@
 // page would fetch, then hydrated by the page's own entry (src/web/main.tsx) in a browser
 // document: every first screen a visitor can get, drawn whole, and taken over without a
 // mismatch, a call, or a change to what was drawn.
+import { ALL_CAPABILITIES_ON } from '../domain/capabilities';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TConsent } from '../domain/schemas/consent';
 import { aConsent, anImmediatePayment, aPayment } from '../domain/test-support/fixtures';
@@ -15,6 +16,7 @@ const publicConfig = {
   productName: 'Oya Money',
   debugTools: false,
   sandbox: true,
+  capabilities: ALL_CAPABILITIES_ON,
 };
 
 const answersFor = (consent: TConsent): TPageAnswers => ({

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { CAPABILITIES } from '../capabilities';
 import { FIRST_PARTY_CLIENT_ID } from '../constants';
 import { PASSKEY_APPROVALS } from '../passkey-trust';
 import { ZAuthUser } from './auth-user';
@@ -77,6 +78,11 @@ export const ZPublicConfigResponse = z.object({
    * simulated card reader from its first render, before the fixtures are fetched.
    */
   sandbox: z.boolean(),
+  /**
+   * Whether each capability is on (domain/capabilities.ts, docs/going-live.md): the page offers
+   * no way to pay or link whose capability is off.
+   */
+  capabilities: z.record(z.enum(CAPABILITIES), z.boolean()),
 });
 export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { ALL_CAPABILITIES_ON } from '../../domain/capabilities';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIRST_PARTY_CLIENT_ID } from '../../domain/schemas/auth';
 import { consents } from '../db/schema';
@@ -401,13 +402,14 @@ describe('x-identify-to (spec §6 merchant or agent mode)', () => {
 });
 
 describe('GET /api/public-config', () => {
-  it("answers the product name the auth prompt shows, that testers' tools are off and the sandbox network on", async () => {
+  it("answers the product name the auth prompt shows, that testers' tools are off, the sandbox network on and every capability", async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/public-config' });
     expect(response.json()).toEqual({
       success: true,
       productName: ctx.config.productName,
       debugTools: false,
       sandbox: true,
+      capabilities: ALL_CAPABILITIES_ON,
     });
   });
 });

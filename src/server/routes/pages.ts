@@ -19,7 +19,7 @@ import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
 import { consentReadFor } from './consents';
 import { publicConfigAnswer } from './public-config';
 
-type TPageOptions = Pick<TRouteContext, 'db' | 'config' | 'clock' | 'sandbox'> & {
+type TPageOptions = Pick<TRouteContext, 'db' | 'config' | 'clock' | 'sandbox' | 'capabilities'> & {
   webDir: string;
   reads: TConsentReads;
 };

@@ -1,29 +1,32 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZPublicConfigResponse, type TPublicConfigResponse } from '../../domain/schemas/auth';
-import type { TRouteContext } from '../context';
+import { capabilitiesOn, type TRouteContext } from '../context';
 import { jsonAnswers } from './responses';
 
 /** The public config's answer: the same in the page's call and in its server-drawn first screen. */
 export function publicConfigAnswer({
   config,
   sandbox,
-}: Pick<TRouteContext, 'config' | 'sandbox'>): TPublicConfigResponse {
+  capabilities,
+}: Pick<TRouteContext, 'config' | 'sandbox' | 'capabilities'>): TPublicConfigResponse {
   return {
     success: true as const,
     productName: config.productName,
     debugTools: config.debugRoutes,
     sandbox: sandbox !== null,
+    capabilities: capabilitiesOn(capabilities),
   };
 }
 
 /**
  * What the page needs before anyone signs in: the product name of the auth prompt (spec §2),
- * whether the testers' tools are on, and whether payments go to the sandbox network.
+ * whether the testers' tools are on, whether payments go to the sandbox network, and which
+ * capabilities are on (the ways to pay and link it offers).
  */
 export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
   app,
-  { config, sandbox },
+  { config, sandbox, capabilities },
 ) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/public-config',
@@ -36,7 +39,7 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      return publicConfigAnswer({ config, sandbox });
+      return publicConfigAnswer({ config, sandbox, capabilities });
     },
   );
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_CAPABILITIES_ON } from '../../domain/capabilities';
 import { aConsent } from '../../domain/test-support/fixtures';
 import type { TConsent } from '../../domain/schemas/consent';
 import { firstScreenParts } from './first-screen-parts';
@@ -6,7 +7,13 @@ import { firstScreenParts } from './first-screen-parts';
 // The parts of a first screen whose code loads apart from the consent page: the page loads them
 // before it hydrates what the server drew (first-screen.ts), and the server names their chunks.
 const answersFor = (consent: TConsent) => ({
-  publicConfig: { success: true as const, productName: 'Oya', debugTools: false, sandbox: true },
+  publicConfig: {
+    success: true as const,
+    productName: 'Oya',
+    debugTools: false,
+    sandbox: true,
+    capabilities: ALL_CAPABILITIES_ON,
+  },
   webBluetooth: false,
   consent: {
     consentId: consent.consentId,

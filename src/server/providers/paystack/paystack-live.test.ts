@@ -125,6 +125,14 @@ describe('a live Paystack key alone', () => {
     expect(card.statusCode).toBe(201);
   });
 
+  it('tells the page which ways to pay it may offer: card and transfer, no terminal', async () => {
+    const config = await app.inject({ method: 'GET', url: '/api/public-config' });
+    expect(config.json()).toMatchObject({
+      sandbox: false,
+      capabilities: { cards: true, transfersIn: true, acquirer: false, bvn: false, sms: false },
+    });
+  });
+
   it('sends no sign-in code: SMS is off, and no outbox lists one', async () => {
     const code = await app.inject({
       method: 'POST',

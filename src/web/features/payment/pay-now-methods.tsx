@@ -8,7 +8,9 @@ type TPaymentMethodsProps = {
   resending: boolean;
   /** 'Pay with Card' is waiting for the form's code. */
   openingCard: boolean;
-  /** Whether a chip reader can be reached, for 'Chip Card Terminal'. */
+  /** The ways to pay whose capability is on (domain/capabilities.ts payMethodsOn). */
+  offers: { transfer: boolean; card: boolean };
+  /** Whether a chip reader can be reached and the terminal's acquirer is on. */
   offersTerminal: boolean;
   /** 'Chip Card Terminal', focused again when its modal closes. */
   terminalButton: RefObject<HTMLButtonElement | null>;
@@ -18,11 +20,15 @@ type TPaymentMethodsProps = {
   onOpenTerminal(): void;
 };
 
-/** The ways to pay (spec §2): transfer, the stored card, a card, and the chip terminal. */
+/**
+ * The ways to pay (spec §2): transfer, the stored card, a card, and the chip terminal; each only
+ * where this server's capability for it is on (docs/going-live.md).
+ */
 export function PaymentMethods({
   storedCard,
   resending,
   openingCard,
+  offers,
   offersTerminal,
   terminalButton,
   onPayByTransfer,
@@ -32,11 +38,13 @@ export function PaymentMethods({
 }: TPaymentMethodsProps) {
   return (
     <div className="methods" role="group" aria-label="Payment methods">
-      <button type="button" className="method" onClick={onPayByTransfer}>
-        <span className="method-name">Pay by Transfer</span>
-        <span className="secondary-text">Manual bank transfer</span>
-      </button>
-      {storedCard ? (
+      {offers.transfer ? (
+        <button type="button" className="method" onClick={onPayByTransfer}>
+          <span className="method-name">Pay by Transfer</span>
+          <span className="secondary-text">Manual bank transfer</span>
+        </button>
+      ) : null}
+      {storedCard && offers.card ? (
         <button
           type="button"
           className="method"
@@ -48,16 +56,18 @@ export function PaymentMethods({
           <span className="secondary-text">Credit or debit card</span>
         </button>
       ) : null}
-      <button
-        type="button"
-        className="method"
-        onClick={onPayWithCard}
-        disabled={openingCard}
-        aria-busy={openingCard || undefined}
-      >
-        <span className="method-name">Pay with Card</span>
-        <span className="secondary-text">Credit or debit card</span>
-      </button>
+      {offers.card ? (
+        <button
+          type="button"
+          className="method"
+          onClick={onPayWithCard}
+          disabled={openingCard}
+          aria-busy={openingCard || undefined}
+        >
+          <span className="method-name">Pay with Card</span>
+          <span className="secondary-text">Credit or debit card</span>
+        </button>
+      ) : null}
       {offersTerminal ? (
         <button
           ref={terminalButton}

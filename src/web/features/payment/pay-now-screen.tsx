@@ -2,6 +2,7 @@ import {
   chipReaderTransports,
   type TChipReaderTransport,
 } from '../../../domain/chip-reader-transports';
+import { ALL_CAPABILITIES_ON, payMethodsOn } from '../../../domain/capabilities';
 import { formatNaira } from '../../../domain/money';
 import { payNowHeader, showsCardSteps, type TPayNowState } from '../../../domain/pay-now-screen';
 import type { TConsent, TPayment } from '../../../domain/schemas/consent';
@@ -113,10 +114,13 @@ export function PayNowScreen(props: TPayNowScreenProps) {
   // 'Chip Card Terminal' (spec §2): offered where a reader can be reached (chip-terminal.ts).
   // The public config says whether the sandbox's reader is, fetched before the first paint, so
   // the methods do not grow (and move under the payer's finger) once the page is up.
+  const publicConfig = usePublicConfig().data;
   const readerTransports = chipReaderTransports({
-    sandbox: usePublicConfig().data?.sandbox === true,
+    sandbox: publicConfig?.sandbox === true,
     webBluetooth: useWebBluetooth(),
   });
+  // Only the ways this server can serve (docs/going-live.md).
+  const offers = payMethodsOn(publicConfig?.capabilities ?? ALL_CAPABILITIES_ON);
   usePaymentReport(payment.paymentId, state, onPaymentStatus);
   const read = usePaymentRead(
     payment.paymentId,
@@ -154,7 +158,8 @@ export function PayNowScreen(props: TPayNowScreenProps) {
           storedCard={state.storedCard}
           resending={state.card.resending}
           openingCard={choices.openingCard}
-          offersTerminal={readerTransports.length > 0}
+          offers={offers}
+          offersTerminal={offers.terminal && readerTransports.length > 0}
           terminalButton={choices.terminalButton}
           onPayByTransfer={choices.payByTransfer}
           onRetryCard={card.retryCard}
