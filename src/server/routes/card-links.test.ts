@@ -148,16 +148,31 @@ type TSentNotice = Parameters<TNoticePost>[0];
  * process that died between the two): the link still waits at its check. The notice as sent.
  */
 async function answeredAtNetworkOnly(linkId: string, approved: boolean): Promise<TSentNotice> {
-  const { sandbox } = ctx.context;
+  const notice = await answeredAtNetwork(await checkReferenceOf(linkId), approved);
+  expect(await linkRow(linkId)).toMatchObject({ state: 'created', chargeStage: 'awaiting_3ds' });
+  return notice;
+}
+
+/** The network's reference of a link's 3-D Secure check, kept on the link however it ended. */
+async function checkReferenceOf(linkId: string): Promise<string> {
   const providerReference = (await linkRow(linkId))?.providerReference;
-  if (!sandbox || !providerReference) throw new Error('no 3-D Secure check at the network');
+  if (!providerReference) throw new Error('no 3-D Secure check at the network');
+  return providerReference;
+}
+
+/**
+ * The payer answers a 3-D Secure check at the network, whatever became of its link; the notice
+ * the network sent, which has not reached us.
+ */
+async function answeredAtNetwork(providerReference: string, approved: boolean) {
+  const { sandbox } = ctx.context;
+  if (!sandbox) throw new Error('no sandbox network');
   const sent: TSentNotice[] = [];
   const lost = sandboxNotices(ctx.database.db, clock, (notice) => {
     sent.push(notice);
     return Promise.reject(new Error('connection reset'));
   });
   expect(await lost.answerThreeDs(sandbox.cards, providerReference, approved)).toBe(true);
-  expect(await linkRow(linkId)).toMatchObject({ state: 'created', chargeStage: 'awaiting_3ds' });
   const [notice] = sent;
   if (!notice) throw new Error('the network sent no notice');
   return notice;
@@ -736,6 +751,90 @@ describe("the reconciler's 3-D Secure sweep of card links", () => {
       failedEvent(body.paymentId, 'Card linking failed'),
     ]);
     expect((await accountsOf(token))[0]?.integrations.card).toMatchObject({ linked: false });
+  });
+});
+
+describe('money taken for a card link that had ended', () => {
+  /** A payer's 3-D Secure link a new attempt of theirs superseded: cancelled, its check unanswered. */
+  async function supersededThreeDsLink() {
+    const waiting = await waitingThreeDsLink();
+    clock.advance(OTP_RETRY_AFTER_MS + 1_000);
+    expect((await link(waiting.token, 'pin_only')).statusCode).toBe(200);
+    expect(await linkRow(waiting.body.paymentId)).toMatchObject({
+      state: 'cancelled',
+      chargeStage: null,
+    });
+    expect(await networkCharge(waiting.body.paymentId)).toMatchObject({ status: 'pending' });
+    return waiting;
+  }
+
+  /** What the network's record and the books disagree on for `linkId`: nothing, once given back. */
+  async function differencesOf(linkId: string) {
+    const { settlement } = ctx.context.providers.payments;
+    const report = await checkLedger(ctx.database.db, { provider: settlement });
+    return report.providerDifferences.filter((d) => d.reference === linkId);
+  }
+
+  /** Calls `act`, counting the refunds asked of the network for `linkId`. */
+  async function refundsAskedDuring(linkId: string, act: () => Promise<void>) {
+    const refunded = vi.spyOn(ctx.context.providers.payments.cards, 'refundCard');
+    try {
+      await act();
+      return refunded.mock.calls.filter(([request]) => request.reference === linkId).length;
+    } finally {
+      refunded.mockRestore();
+    }
+  }
+
+  it('a link a new attempt cancelled, approved at the network after: its notice gives the money back', async () => {
+    const { token, payerId, body } = await supersededThreeDsLink();
+    const told = await cardLinkingEvents(payerId);
+    const notice = await answeredAtNetwork(await checkReferenceOf(body.paymentId), true);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: false });
+    expect((await deliverNotice(notice)).statusCode).toBe(200);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await differencesOf(body.paymentId)).toEqual([]);
+    // The link stays as it ended, and the payer's stream hears nothing more of it.
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled', chargeStage: null });
+    expect(await cardLinkingEvents(payerId)).toEqual(told);
+    await expectCardLinked(token, 'pin_only');
+  });
+
+  it('the same late notice told twice gives the money back once', async () => {
+    const { body } = await supersededThreeDsLink();
+    const notice = await answeredAtNetwork(await checkReferenceOf(body.paymentId), true);
+    const refunds = await refundsAskedDuring(body.paymentId, async () => {
+      expect((await deliverNotice(notice)).statusCode).toBe(200);
+      expect((await deliverNotice(notice)).statusCode).toBe(200);
+    });
+    expect(refunds).toBe(1);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await differencesOf(body.paymentId)).toEqual([]);
+  });
+
+  it('a link the sweep failed past its check\'s time, approved at the network after: given back once', async () => {
+    const { payerId, body } = await waitingThreeDsLink();
+    clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
+    await ctx.app.reconciler.runDue();
+    clock.advance(THREE_DS_CHALLENGE_MS);
+    await ctx.app.reconciler.runDue();
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled', chargeStage: null });
+    const told = await cardLinkingEvents(payerId);
+    expect(told).toHaveLength(1);
+    const notice = await answeredAtNetwork(await checkReferenceOf(body.paymentId), true);
+    const refunds = await refundsAskedDuring(body.paymentId, async () => {
+      expect((await deliverNotice(notice)).statusCode).toBe(200);
+      await ctx.app.reconciler.runDue();
+      expect((await deliverNotice(notice)).statusCode).toBe(200);
+    });
+    expect(refunds).toBe(1);
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await differencesOf(body.paymentId)).toEqual([]);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    expect(await cardLinkingEvents(payerId)).toEqual(told);
   });
 });
 

@@ -22,7 +22,13 @@ import type {
 } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
-import { accountLinks, events, payerAccounts, paymentAttempts } from '../../db/schema';
+import {
+  accountLinks,
+  events,
+  ledgerTransactions,
+  payerAccounts,
+  paymentAttempts,
+} from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TCardChargeOutcome, TCardSummary, TNoticedCharge } from '../../providers/payments';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
@@ -118,13 +124,14 @@ const amountOf = (link: TChargingLink): number => {
 
 /**
  * Books the test charge (the card's money held by the provider) and, once the provider refunded
- * it, its refund: the two net to zero on every account.
+ * it, its refund: the two net to zero on every account. Each is booked once by its kind and the
+ * link's id; answers whether the refund was booked now (false when it was before, or not given).
  */
 export async function bookTestCharge(
   tx: TDb,
   link: TChargingLink,
   refunded: boolean,
-): Promise<void> {
+): Promise<boolean> {
   const amount = amountOf(link);
   const card = ledgerAccount.payerSource('card');
   const held = ledgerAccount.linkTestCharges();
@@ -138,8 +145,8 @@ export async function bookTestCharge(
       { account: held, amount },
     ],
   });
-  if (!refunded) return;
-  await book(tx, {
+  if (!refunded) return false;
+  return book(tx, {
     ...movement,
     kind: 'test_charge_refund',
     narration: `${TEST_CHARGE_NARRATION} refunded`,
@@ -578,23 +585,73 @@ async function linkChargeTaken(
   };
 }
 
+/** Whether a card link's test charge was booked as refunded (by the link's id, once). */
+async function refundBooked(db: TDb, linkId: string): Promise<boolean> {
+  const [booked] = await db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(
+      and(
+        eq(ledgerTransactions.kind, 'test_charge_refund'),
+        eq(ledgerTransactions.reference, linkId),
+      ),
+    );
+  return booked !== undefined;
+}
+
+/**
+ * Money the network's word says a card link's test charge took after the link ended (cancelled
+ * by a newer attempt, failed when its check's time ran out, expired): the payer approved at the
+ * network too late for the link, which stays as it ended, so the charge goes back to the card.
+ * The books are the key: a refund booked for the link (test_charge_refund, once by kind and the
+ * link's id) is money given back before, by whichever path, and nothing is asked again. Else the
+ * network is asked to refund first, then the charge and its refund are booked in one
+ * transaction: refunding first leaves no crash between the two with the money kept (a word told
+ * again finds no refund booked and asks again), and the network's refund is one per reference
+ * however often asked (TCardsPort.refundCard), so two words at once give back once and book once.
+ * Answers whether the refund was booked now.
+ */
+async function giveBackAfterEnd(
+  ctx: TCardLinkContext,
+  linkId: string,
+  taken: Extract<TNoticedCharge, { kind: 'taken' }>,
+): Promise<boolean> {
+  const [link] = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(and(eq(accountLinks.id, linkId), eq(accountLinks.route, 'card')));
+  // A link still open is being settled by whoever took it; an active one was refunded as linked.
+  if (!link || (link.state !== 'cancelled' && link.state !== 'expired')) return false;
+  if (await refundBooked(ctx.db, link.id)) return false;
+  await ctx.providers.payments.cards.refundCard({
+    providerReference: taken.providerReference,
+    amount: taken.amount,
+    reference: link.id,
+  });
+  return ctx.db.transaction((tx) => bookTestCharge(tx, link, true));
+}
+
 /**
  * Ends a card link's test charge waiting for its 3-D Secure check by the network's word, whoever
  * brought it (its notice, or the reconciler's question: link-challenges.ts). The link is taken
  * from that step in one statement, so of a notice and the sweep at once one settles it, and the
- * word is recorded as the network's own answer is (recordLinkOutcome): taken, the charge refunded
- * and the card linked by the token the word names (none named, the money goes back and the link
- * fails); not taken, or still waiting once the check's time ran out, the check failed
- * (THREE_DS_FAILED, as a payment's does) with nothing taken. False for a link not waiting there
- * (answered, ended, or the word told again): nothing changes.
+ * word is recorded as the network's own answer is (recordLinkOutcome): taken, the charge refunded and the card linked by the token the word
+ * names (none named, the money goes back and the link fails); not taken, or still waiting once
+ * the check's time ran out, the check failed (THREE_DS_FAILED, as a payment's does) with nothing
+ * taken: 'ended'. A link not waiting there (answered, or the word told again) changes nothing:
+ * 'unchanged'; but money taken for a link that had ended is given back, the link as it was
+ * (giveBackAfterEnd): 'given_back'.
  */
 export async function endThreeDsLink(
   ctx: TCardLinkContext,
   linkId: string,
   word: TNoticedCharge,
-): Promise<boolean> {
+): Promise<'ended' | 'given_back' | 'unchanged'> {
   const link = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
-  if (!link) return false;
+  if (!link) {
+    const late = word.kind === 'taken' && !word.givenBack;
+    return late && (await giveBackAfterEnd(ctx, linkId, word)) ? 'given_back' : 'unchanged';
+  }
   if (word.kind === 'taken' && word.givenBack) {
     // Taken and given back since (a reversal): booked in and out, and the link fails, as the
     // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
@@ -602,7 +659,7 @@ export async function endThreeDsLink(
       await bookTestCharge(tx, link, true);
       await endLink(tx, link, new AppError('CARD_LINK_FAILED'), ctx.clock.now());
     });
-    return true;
+    return 'ended';
   }
   const answer: TCardChargeOutcome =
     word.kind === 'taken'
@@ -619,12 +676,13 @@ export async function endThreeDsLink(
     // A failure recorded (the link ended, its stream told) is the word applied.
     if (!(error instanceof AppError)) throw error;
   }
-  return true;
+  return 'ended';
 }
 
 /**
- * A provider's notice that a card link's test charge, waiting for its 3-D Secure check, ended
- * (endThreeDsLink). A notice that it still waits changes nothing.
+ * A provider's notice that a card link's test charge, waiting for its 3-D Secure check, ended, or
+ * that one of a link that had ended was taken (endThreeDsLink). A notice that it still waits
+ * changes nothing.
  */
 export async function settleNoticedLinkCharge(
   ctx: TCardLinkContext,
@@ -632,7 +690,7 @@ export async function settleNoticedLinkCharge(
   outcome: TNoticedCharge,
 ): Promise<'applied' | 'unchanged'> {
   if (outcome.kind === 'pending') return 'unchanged';
-  return (await endThreeDsLink(ctx, linkId, outcome)) ? 'applied' : 'unchanged';
+  return (await endThreeDsLink(ctx, linkId, outcome)) === 'unchanged' ? 'unchanged' : 'applied';
 }
 
 /** Why a card link ended, as its last progress event told the payer. */

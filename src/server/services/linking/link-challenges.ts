@@ -14,8 +14,10 @@ import { endThreeDsLink } from './card-links';
  * than THREE_DS_ASK_AFTER_MS (since its last change, when it came to the check) is asked about,
  * its charge's reference being the link's id, and ended by the answer in the notice's own path
  * (card-links.ts endThreeDsLink): taken, refunded and linked, or failed with its money given
- * back; not taken, or still waiting past THREE_DS_CHALLENGE_MS, failed with THREE_DS_FAILED. A
- * network that does not answer leaves the link at its check for the next run.
+ * back; not taken, or still waiting past THREE_DS_CHALLENGE_MS, failed with THREE_DS_FAILED (a
+ * payer who approves at the network after that finds the link ended: the money is given back when
+ * the approval's word arrives, card-links.ts giveBackAfterEnd). A network that does not answer
+ * leaves the link at its check for the next run.
  */
 
 type TLinkChallengeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
@@ -63,7 +65,7 @@ export async function expireThreeDsLinks(
     const expired = link.waitingSince.getTime() <= expiredBefore;
     if (!word || (word.kind === 'pending' && !expired)) continue;
     try {
-      if (await endThreeDsLink(ctx, link.id, word)) ended += 1;
+      if ((await endThreeDsLink(ctx, link.id, word)) === 'ended') ended += 1;
     } catch (error) {
       errors.push(error);
     }
