@@ -836,6 +836,51 @@ describe('money taken for a card link that had ended', () => {
     expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
     expect(await cardLinkingEvents(payerId)).toEqual(told);
   });
+
+  it('a new attempt asks about a check approved whose notice was lost: the money goes back first', async () => {
+    const { token, payerId, body } = await waitingThreeDsLink();
+    const notice = await answeredAtNetworkOnly(body.paymentId, true);
+    clock.advance(OTP_RETRY_AFTER_MS + 1_000);
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+    // Ended by the network's answer, as the sweep would: no token named, so not linked.
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect((await cardLinkingEvents(payerId))[0]).toMatchObject({
+      type: 'card_linking_failed',
+      paymentId: body.paymentId,
+      error: 'Card linking failed',
+    });
+    await expectCardLinked(token, 'pin_only');
+    // Its notice told late finds the money given back: nothing more is asked or booked.
+    const refunds = await refundsAskedDuring(body.paymentId, async () => {
+      expect((await deliverNotice(notice)).statusCode).toBe(200);
+    });
+    expect(refunds).toBe(0);
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+  });
+
+  it('a check the network cannot be asked about is not superseded: the new attempt waits for it', async () => {
+    const { token, body } = await waitingThreeDsLink();
+    clock.advance(OTP_RETRY_AFTER_MS + 1_000);
+    const { cards } = ctx.context.providers.payments;
+    const asked = vi.spyOn(cards, 'requeryCardCharge').mockRejectedValue(new Error('timeout'));
+    try {
+      const refused = await link(token, 'pin_only');
+      expect(refused.statusCode).toBe(409);
+      expect(errorOf(refused).code).toBe('ACCOUNT_LINK_IN_PROGRESS');
+      expect(asked).toHaveBeenCalledWith(body.paymentId);
+    } finally {
+      asked.mockRestore();
+    }
+    expect(await linkRow(body.paymentId)).toMatchObject({
+      state: 'created',
+      chargeStage: 'awaiting_3ds',
+    });
+    // Answered now (still waiting for its payer), it gives way.
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+  });
 });
 
 describe('who may link, and which accounts', () => {

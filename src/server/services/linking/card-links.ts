@@ -367,6 +367,115 @@ async function callNetwork(
   }
 }
 
+/** A card link whose test charge waits at its 3-D Secure check. */
+export const atThreeDsCheck = and(
+  eq(accountLinks.route, 'card'),
+  eq(accountLinks.state, 'created'),
+  eq(accountLinks.chargeStage, 'awaiting_3ds'),
+);
+
+/** What the network says of a link's test charge (by the link's id); null when it did not answer. */
+export async function askAboutLinkCharge(
+  ctx: TCardLinkContext,
+  linkId: string,
+): Promise<TNoticedCharge | null> {
+  try {
+    return await ctx.providers.payments.cards.requeryCardCharge(linkId);
+  } catch {
+    // Not answered now: the link stays where it is, to be asked about again.
+    return null;
+  }
+}
+
+/**
+ * The account's card links waiting at their 3-D Secure check past the OTP retry time, which a new
+ * attempt supersedes (spec §9), each asked about first and ended by the network's answer as the
+ * reconciler's sweep ends it (endThreeDsLink): cancelled unasked, one the payer approved at the
+ * network whose notice was lost would keep the payer's money, since no sweep asks about a link
+ * that ended. Answers the ids of those the network says still wait for their payer, for the new
+ * attempt to cancel; an approval that comes after finds its link ended and is given back when its
+ * word arrives (giveBackAfterEnd), once by the books. A link the network cannot answer for, or
+ * whose answer cannot be taken (left charging, for lost-link-charges.ts), is not superseded: the
+ * new attempt waits for it (409 ACCOUNT_LINK_IN_PROGRESS) rather than risk the payer's money.
+ */
+async function stillAtTheirCheck(
+  ctx: TCardLinkContext,
+  accountId: string,
+  now: Date,
+): Promise<string[]> {
+  const stale = await ctx.db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.accountId, accountId),
+        atThreeDsCheck,
+        lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
+      ),
+    );
+  const waiting: string[] = [];
+  for (const { id } of stale) {
+    const word = await askAboutLinkCharge(ctx, id);
+    if (word?.kind === 'pending') {
+      waiting.push(id);
+      continue;
+    }
+    try {
+      if (word) await endThreeDsLink(ctx, id, word);
+    } catch {
+      // An answer that could not be taken leaves the link open, for the reconciler to settle.
+    }
+  }
+  return waiting;
+}
+
+/**
+ * Cancels, inside `tx`, the account's card attempts a new one supersedes, telling their streams:
+ * one left waiting for its OTP past the OTP retry time, one at its 3-D Secure check the network
+ * says still waits (stillAtTheirCheck), and one lost with its process (charging past
+ * STALE_CHARGE_MS).
+ */
+async function supersedeStaleLinks(
+  tx: TDb,
+  of: { payerId: string; accountId: string; atTheirCheck: string[] },
+  now: Date,
+): Promise<void> {
+  const superseded = await tx
+    .update(accountLinks)
+    .set({ state: 'cancelled', chargeStage: null, updatedAt: now })
+    .where(
+      and(
+        eq(accountLinks.accountId, of.accountId),
+        eq(accountLinks.route, 'card'),
+        eq(accountLinks.state, 'created'),
+        or(
+          and(
+            eq(accountLinks.chargeStage, 'awaiting_otp'),
+            lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
+          ),
+          and(
+            eq(accountLinks.chargeStage, 'awaiting_3ds'),
+            inArray(accountLinks.id, of.atTheirCheck),
+          ),
+          and(
+            eq(accountLinks.chargeStage, 'charging'),
+            lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+          ),
+        ),
+      ),
+    )
+    .returning({ id: accountLinks.id });
+  const message = ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message;
+  for (const { id } of superseded) {
+    await emitProgress(tx, { accountLinkId: id, status: 'failed', message });
+    await emitCardLinking(tx, of.payerId, {
+      event: 'card_linking_failed',
+      paymentId: id,
+      error: message,
+    });
+  }
+}
+
 /**
  * POST /api/payments/card, linking variant (spec §7): links the card to the payer's account by a
  * test charge. The account is checked with its bank (name enquiry); its bank must take cards
@@ -374,7 +483,8 @@ async function callNetwork(
  * 402 CARD_LINKING_FAILED, nothing saved); then it is added to the payer's accounts. It must not
  * be linked already (409 ACCOUNT_ALREADY_LINKED) and no other attempt may be open on it (409
  * ACCOUNT_LINK_IN_PROGRESS). A charge of this account's that waited for its OTP or 3-D Secure
- * check past the OTP retry time (spec §9), or was lost with its process, gives way.
+ * check past the OTP retry time (spec §9; a check once the network says it still waits), or was
+ * lost with its process, gives way.
  */
 export async function linkCard(
   ctx: TCardLinkContext,
@@ -417,37 +527,9 @@ export async function linkCard(
     createdAt: now,
     updatedAt: now,
   } as const;
+  const atTheirCheck = await stillAtTheirCheck(ctx, accountId, now);
   await db.transaction(async (tx) => {
-    const superseded = await tx
-      .update(accountLinks)
-      .set({ state: 'cancelled', chargeStage: null, updatedAt: now })
-      .where(
-        and(
-          eq(accountLinks.accountId, accountId),
-          eq(accountLinks.route, 'card'),
-          eq(accountLinks.state, 'created'),
-          or(
-            and(
-              inArray(accountLinks.chargeStage, ['awaiting_otp', 'awaiting_3ds']),
-              lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
-            ),
-            and(
-              eq(accountLinks.chargeStage, 'charging'),
-              lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
-            ),
-          ),
-        ),
-      )
-      .returning({ id: accountLinks.id });
-    const message = ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message;
-    for (const { id } of superseded) {
-      await emitProgress(tx, { accountLinkId: id, status: 'failed', message });
-      await emitCardLinking(tx, payerId, {
-        event: 'card_linking_failed',
-        paymentId: id,
-        error: message,
-      });
-    }
+    await supersedeStaleLinks(tx, { payerId, accountId, atTheirCheck }, now);
     await openLink(tx, link);
   });
   const outcome = await callNetwork(ctx, link, () =>
@@ -633,9 +715,10 @@ async function giveBackAfterEnd(
 
 /**
  * Ends a card link's test charge waiting for its 3-D Secure check by the network's word, whoever
- * brought it (its notice, or the reconciler's question: link-challenges.ts). The link is taken
- * from that step in one statement, so of a notice and the sweep at once one settles it, and the
- * word is recorded as the network's own answer is (recordLinkOutcome): taken, the charge refunded and the card linked by the token the word
+ * brought it (its notice, the reconciler's question: link-challenges.ts, or a new attempt's:
+ * linkCard). The link is taken from that step in one statement, so of a notice and the sweep at
+ * once one settles it, and the word is recorded as the network's own answer is
+ * (recordLinkOutcome): taken, the charge refunded and the card linked by the token the word
  * names (none named, the money goes back and the link fails); not taken, or still waiting once
  * the check's time ran out, the check failed (THREE_DS_FAILED, as a payment's does) with nothing
  * taken: 'ended'. A link not waiting there (answered, or the word told again) changes nothing:
@@ -746,9 +829,7 @@ async function waitingChallenge(
     .where(
       and(
         eq(accountLinks.providerReference, providerReference),
-        eq(accountLinks.route, 'card'),
-        eq(accountLinks.state, 'created'),
-        eq(accountLinks.chargeStage, 'awaiting_3ds'),
+        atThreeDsCheck,
         gt(accountLinks.expiresAt, ctx.clock.now()),
       ),
     );

@@ -1,9 +1,9 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { and, lte } from 'drizzle-orm';
 import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TAppContext } from '../../context';
 import { accountLinks } from '../../db/schema';
 import { THREE_DS_ASK_AFTER_MS } from '../payments/card-payments';
-import { endThreeDsLink } from './card-links';
+import { askAboutLinkCharge, atThreeDsCheck, endThreeDsLink } from './card-links';
 
 /*
  * Card links whose test charge waits at its 3-D Secure check (docs/accounts.md "Linking by card"),
@@ -29,23 +29,11 @@ function linksToAsk(ctx: TLinkChallengeContext, now: Date) {
     .from(accountLinks)
     .where(
       and(
-        eq(accountLinks.route, 'card'),
-        eq(accountLinks.state, 'created'),
-        eq(accountLinks.chargeStage, 'awaiting_3ds'),
+        atThreeDsCheck,
         lte(accountLinks.updatedAt, new Date(now.getTime() - THREE_DS_ASK_AFTER_MS)),
       ),
     )
     .orderBy(accountLinks.updatedAt);
-}
-
-/** What the network says of a link's test charge; null when it did not answer. */
-async function askedAtNetwork(ctx: TLinkChallengeContext, linkId: string) {
-  try {
-    return await ctx.providers.payments.cards.requeryCardCharge(linkId);
-  } catch {
-    // Not answered now: asked again at the next run.
-    return null;
-  }
 }
 
 /**
@@ -61,8 +49,9 @@ export async function expireThreeDsLinks(
   let ended = 0;
   const errors: unknown[] = [];
   for (const link of await linksToAsk(ctx, now)) {
-    const word = await askedAtNetwork(ctx, link.id);
+    const word = await askAboutLinkCharge(ctx, link.id);
     const expired = link.waitingSince.getTime() <= expiredBefore;
+    // Not answered, or still waiting within its time: asked again at the next run.
     if (!word || (word.kind === 'pending' && !expired)) continue;
     try {
       if ((await endThreeDsLink(ctx, link.id, word)) === 'ended') ended += 1;
