@@ -118,6 +118,18 @@ export type TJobsOptions = {
 /** One job run here: its kind, whether it threw, and how long it took. */
 export type TJobRun = { kind: string; outcome: 'ok' | 'error'; seconds: number };
 
+/**
+ * What a job throws when no retry can help (a provider refused what it was sent): the job goes to
+ * its kind's dead-letter queue at once, where the backlog, readiness and the dashboard show it,
+ * and is told to `onError` like any failure, instead of being tried again with backoff.
+ */
+export class JobRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobRefused';
+  }
+}
+
 /** The queue where a kind's jobs that failed every retry are kept. */
 export const deadLetterOf = (kind: string) => `${kind}.dead`;
 
@@ -399,8 +411,14 @@ async function runFetched(core: TEngineCore, kind: TJobKind, job: Job<object>): 
   } catch (error) {
     ran('error');
     options.onError(error, kind.name);
-    await boss.fail(kind.name, job.id, { message: messageOf(error) });
-    await boss.update(kind.name, undefined, { id: job.id, priority: RETRY_PRIORITY });
+    if (error instanceof JobRefused) {
+      // Its data goes on to the dead letters as pg-boss moves a job that used every retry.
+      await boss.send(deadLetterOf(kind.name), job.data);
+      await boss.complete(kind.name, job.id, { refused: error.message });
+    } else {
+      await boss.fail(kind.name, job.id, { message: messageOf(error) });
+      await boss.update(kind.name, undefined, { id: job.id, priority: RETRY_PRIORITY });
+    }
     throw error;
   }
   ran('ok');

@@ -4,15 +4,16 @@ import type { TDb } from '../db/database';
 import { smsQueue } from '../db/schema';
 import { SmsNotSent, type TSmsSender } from '../providers/sms';
 import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
-import { jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
+import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
 
 /*
  * Every SMS the server sends is this job (docs/jobs.md "The outbox"): queued in the transaction of
  * the change that calls for it (a code, a grant's receipt, a new device, a passkey's removal, a
  * revocation, a changed number, a notice before a debit, a staff invitation), sent by the engine,
  * retried with backoff, dead-lettered when it never goes. A message the provider refused
- * (SmsNotSent, not retryable: a bad number, an unknown sender) would be refused again: it is not
- * retried, and the job ends `{ sent: false, reason }`, its text erased. The job's id is fixed by
+ * (SmsNotSent, not retryable: a bad number, an unknown sender) would be refused again: its text
+ * is erased and the job goes to the dead letters at once (JobRefused), logged and shown in the
+ * backlog, so an operator sees a wrong key or sender. The job's id is fixed by
  * the change, so one change sends one SMS however often it is queued. Nothing else hands a message
  * to the SMS port (sms-outbox.test.ts).
  *
@@ -51,12 +52,12 @@ export function smsJob(ctx: { db: TDb; sms: TSmsSender; clock: TClock }): TJobKi
  * Sends the queued message `smsId` and erases its text. One sent before (a retry after the send
  * whose erasure was lost is sent again, as any provider answer lost would be) or erased already
  * sends nothing; one whose time is up is erased unsent: sending it now would only mislead. One the
- * provider refused is erased unsent too, with the provider's reason.
+ * provider refused is erased unsent too, and its job refused with the provider's reason.
  */
 async function sendQueued(
   { db, sms, clock }: { db: TDb; sms: TSmsSender; clock: TClock },
   smsId: string,
-): Promise<{ sent: boolean; reason?: string }> {
+): Promise<{ sent: boolean }> {
   const [queued] = await db.select().from(smsQueue).where(eq(smsQueue.id, smsId));
   if (!queued?.sealedBody) return { sent: false };
   const now = clock.now();
@@ -72,7 +73,9 @@ async function sendQueued(
     .update(smsQueue)
     .set({ sealedBody: null, sentAt: sent ? now : null })
     .where(eq(smsQueue.id, smsId));
-  return refused === null ? { sent } : { sent, reason: refused };
+  // Erased first: the dead letter names the row, never its text.
+  if (refused !== null) throw new JobRefused(refused);
+  return { sent };
 }
 
 /** Runs a send: null once sent, the reason of a refusal no retry can help; else it throws. */

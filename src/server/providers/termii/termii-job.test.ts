@@ -80,7 +80,7 @@ describe('SMS_PROVIDER=termii', () => {
 });
 
 describe('the SMS job on Termii', () => {
-  it('ends a message Termii refused unsent, without a retry, its text erased', async () => {
+  it('ends a message Termii refused unsent, without a retry, its text erased, a dead letter', async () => {
     const phoneNumber = freshNumber();
     termii.failNext(400, 'Invalid Sender Id');
     await queued('termii-test:refused', phoneNumber, 'Refused once, refused always');
@@ -88,8 +88,11 @@ describe('the SMS job on Termii', () => {
       .poll(() => jobOf('termii-test:refused'))
       .toEqual({
         state: 'completed',
-        output: { sent: false, reason: 'Termii refused the message (HTTP 400: Invalid Sender Id)' },
+        output: { refused: 'Termii refused the message (HTTP 400: Invalid Sender Id)' },
       });
+    // Where an operator looks: the kind's dead letters, and readiness names the kind.
+    const ready = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.json<{ failingKinds: string[] }>().failingKinds).toContain(SMS_JOB);
     // Nothing waits for a retry: making retries due calls Termii no more.
     await retrySmsNow(ctx.app, ctx.database.db);
     expect(callsFor(phoneNumber)).toBe(1);
