@@ -206,9 +206,7 @@ function smsOf(
   if (given) return { sender: given, line: on('sms', 'test') };
   if (config.smsProvider === 'sandbox' && isLive(config)) {
     return {
-      sender: {
-        send: () => offCapability<{ provider: string; send(): Promise<void> }>('sms').send(),
-      },
+      sender: { send: () => Promise.reject(capabilityOff(['sms'])) },
       line: off('sms', 'SMS_PROVIDER=sandbox reaches no phone'),
     };
   }
