@@ -94,6 +94,10 @@ export const DASHBOARD_TEXTS = {
     `${countNoun(count, 'future payment')} cancelled: ${reason}`,
   developersTitle: 'Developers',
   keysTitle: 'API keys',
+  capabilitiesTitle: 'What this server offers',
+  capabilitiesHint:
+    'A consent that needs a capability that is off is refused with 409 CAPABILITY_OFF.',
+  capabilityOff: 'off',
   rotateKey: 'Rotate secret',
   graceLabel: 'Old secret keeps working for (hours)',
   newSecret: 'New secret, shown only now:',

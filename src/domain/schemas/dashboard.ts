@@ -8,6 +8,7 @@ import {
   ZWebAuthnOptions,
 } from './auth';
 import { ZFrequency, ZKobo } from './consent';
+import { ZCapabilityLine } from './health';
 import { ZIdentifier, ZPrintable } from './fields';
 import { ZRefund, ZRefundAccount } from './refunds';
 import {
@@ -250,6 +251,8 @@ export const ZApiKey = z.object({
   previousSecretValidUntil: z.nullable(z.string()),
 });
 export const ZApiKeysResponse = ok({ keys: z.array(ZApiKey) });
+/** What this server can do, capability by capability, as GET /api/health/ready lists it. */
+export const ZCapabilitiesResponse = ok({ capabilities: z.array(ZCapabilityLine) });
 export const ZClientIdParams = z.object({ clientId: ZIdentifier });
 export const ZKeyRotateRequest = z.object({
   graceHours: z.number().check(z.int(), z.gte(0), z.lte(168)),

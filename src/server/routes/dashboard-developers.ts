@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZApiKeysResponse,
+  ZCapabilitiesResponse,
   ZClientIdParams,
   ZDashboardOk,
   ZDashboardWebhookChangeRequest,
@@ -51,6 +52,29 @@ const merchantOf = (request: FastifyRequest) => staffOf(request).staff.merchantI
 
 /** The signed-in staff member as the audit log names them. */
 const who = (request: FastifyRequest) => actorOf(staffOf(request));
+
+/**
+ * What this server can do for the merchant's consents: each capability and what serves it, or
+ * off and why (docs/going-live.md). The developers who build on it read it here.
+ */
+function registerCapabilitiesRoute(
+  r: TZodApp,
+  { capabilities }: TRouteContext,
+  guard: TStaffGuard,
+) {
+  r.get(
+    '/api/dashboard/capabilities',
+    {
+      onRequest: guard({ action: 'keys.manage' }),
+      schema: {
+        operationId: 'dashboardCapabilities',
+        summary: 'Each capability of this server and the adapter that serves it, or off and why',
+        response: jsonAnswers({ 200: ZCapabilitiesResponse }),
+      },
+    },
+    async () => ({ success: true as const, capabilities }),
+  );
+}
 
 /** The merchant's API keys: the list, a new secret, the origins that may embed the page. */
 function registerKeyRoutes(r: TZodApp, { db, clock }: TRouteContext, guard: TStaffGuard) {
@@ -356,6 +380,7 @@ function registerRequestLogRoute(r: TZodApp, { db, clock }: TRouteContext, guard
 export const dashboardDeveloperRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = staffGuard(app, ctx);
+  registerCapabilitiesRoute(r, ctx, guard);
   registerKeyRoutes(r, ctx, guard);
   registerWebhookEndpointRoutes(r, ctx, guard);
   registerWebhookChangeRoutes(r, ctx, guard);

@@ -216,6 +216,25 @@ describe('invitations, passkeys and sessions', () => {
   });
 });
 
+describe('the Developers screen', () => {
+  it('lists what this server offers, capability by capability, as readiness does', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const developer = await staffOf(consent.client.merchantId, 'developer');
+    const listed = await call(developer, { method: 'GET', url: '/api/dashboard/capabilities' });
+    const ready = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(listed.json()).toEqual({
+      success: true,
+      capabilities: ready.json<{ capabilities: unknown[] }>().capabilities,
+    });
+    expect(listed.json<{ capabilities: unknown[] }>().capabilities).toContainEqual({
+      capability: 'bvn',
+      state: 'on',
+      adapter: 'sandbox',
+      note: null,
+    });
+  });
+});
+
 describe('every route', () => {
   const guarded = () =>
     ctx.app.routeTable.filter(
@@ -314,6 +333,7 @@ describe('every route', () => {
       await forbidden(staff, 'DELETE', '/api/dashboard/team/invitations/inv_x');
     }
     for (const staff of [viewer, support]) {
+      await forbidden(staff, 'GET', '/api/dashboard/capabilities');
       await forbidden(staff, 'GET', '/api/dashboard/keys');
       await forbidden(staff, 'POST', `/api/dashboard/keys/${consent.client.clientId}/rotate`, {
         graceHours: 1,

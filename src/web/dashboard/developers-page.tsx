@@ -15,12 +15,36 @@ import { WebhooksPanel } from './webhooks-panel';
 export function DevelopersPage() {
   return (
     <Screen title={DASHBOARD_TEXTS.developersTitle} wide>
+      <Capabilities />
       <Keys />
       <WebhooksPanel />
       <Deliveries />
       <DeadLetters />
       <Requests />
     </Screen>
+  );
+}
+
+/** Each capability and what serves it, or off and why (docs/going-live.md). */
+function Capabilities() {
+  const read = useQuery(dashboardQueries.capabilities());
+  return (
+    <section className="dash-card" aria-labelledby="capabilities-title">
+      <h2 id="capabilities-title">{DASHBOARD_TEXTS.capabilitiesTitle}</h2>
+      <p className="dash-muted">{DASHBOARD_TEXTS.capabilitiesHint}</p>
+      <FormError message={read.error ? messageOf(read.error) : null} />
+      <ul className="dash-list">
+        {read.data?.capabilities.map((line) => (
+          <li key={line.capability} className="dash-row">
+            <code>{line.capability}</code>
+            <span className={line.state === 'on' ? undefined : 'dash-muted'}>
+              {line.adapter ?? DASHBOARD_TEXTS.capabilityOff}
+              {line.note ? ` · ${line.note}` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod/mini';
 import {
   ZApiKeysResponse,
+  ZCapabilitiesResponse,
   ZAuditResponse,
   ZDashboardBanksResponse,
   ZDashboardSessionResponse,
@@ -45,6 +46,7 @@ export const dashboardKeys = {
   audit: ['dashboard', 'audit'],
   invitation: ['dashboard', 'invitation'],
   keys: ['dashboard', 'keys'],
+  capabilities: ['dashboard', 'capabilities'],
   webhooks: ['dashboard', 'webhooks'],
   deliveries: ['dashboard', 'deliveries'],
   deadLetters: ['dashboard', 'deliveries', 'dead-letters'],
@@ -181,6 +183,7 @@ const settings = {
         }),
     }),
   keys: () => get(dashboardKeys.keys, '/keys', ZApiKeysResponse),
+  capabilities: () => get(dashboardKeys.capabilities, '/capabilities', ZCapabilitiesResponse),
   webhooks: () => get(dashboardKeys.webhooks, '/webhooks', ZDashboardWebhooksResponse),
   deliveries: () => get(dashboardKeys.deliveries, '/webhooks/deliveries', ZDeliveriesResponse),
   deadLetters: () => get(dashboardKeys.deadLetters, '/webhooks/dead-letters', ZDeadLettersResponse),
