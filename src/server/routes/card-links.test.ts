@@ -814,7 +814,7 @@ describe('money taken for a card link that had ended', () => {
     expect(await differencesOf(body.paymentId)).toEqual([]);
   });
 
-  it('a link the sweep failed past its check\'s time, approved at the network after: given back once', async () => {
+  it("a link the sweep failed past its check's time, approved at the network after: given back once", async () => {
     const { payerId, body } = await waitingThreeDsLink();
     clock.advance(THREE_DS_ASK_AFTER_MS + 1_000);
     await ctx.app.reconciler.runDue();
