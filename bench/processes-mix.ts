@@ -31,7 +31,10 @@ function nextAddress(): string {
   return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
 }
 
-/** The deployment as a payer at `address` reaches it: through nginx at `base`. */
+/**
+ * The deployment as a payer at `address` reaches it: through nginx at `base`. Its job backlog
+ * (`app.jobs`) is the helpers' way to wait until an SMS code was sent.
+ */
 export function payerApp(base: string, address = nextAddress()): FastifyInstance {
   const app = remoteApp(base);
   return {
@@ -40,6 +43,7 @@ export function payerApp(base: string, address = nextAddress()): FastifyInstance
         ...request,
         headers: { ...request.headers, 'x-forwarded-for': address },
       } as never),
+    jobs: app.jobs,
   } as unknown as FastifyInstance;
 }
 
