@@ -6,7 +6,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountRowSubtitle } from '../../domain/account-row';
-import { OTP_RETRY_AFTER_MS } from '../../domain/constants';
+import { CARD_LINK_TTL_MS, OTP_RETRY_AFTER_MS } from '../../domain/constants';
 import { THREE_DS_CHALLENGE_MS } from '../../domain/payment-attempts';
 import type { TUserAccount } from '../../domain/schemas/user-account';
 import {
@@ -24,11 +24,11 @@ import {
   sandboxNotices,
   type TNoticePost,
 } from '../sandbox/sandbox-notices';
-import { THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';
+import { STALE_CHARGE_MS, THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';
 import { checkLedger } from '../services/payments/ledger';
 import { startTestApp, testClock } from '../testing/test-app';
 import { ownAccount, ownPerson } from '../testing/bvn';
-import { signUp, testPhone } from '../testing/identity';
+import { codeSession, signUp, testPhone } from '../testing/identity';
 import {
   accountLinkRow,
   consentWithPayment,
@@ -60,11 +60,12 @@ const fixtureCardAccount = {
   institutionCode: CARD_ACCOUNT.institutionCode,
 };
 
-/** A signed-in payer who verified the BVN of a sandbox person of their own. */
+/** A signed-in payer who verified the BVN of a sandbox person of their own, and their phone. */
 async function payer() {
-  const { token, user } = await signUp(ctx.app, testPhone(), 'Funmilayo Adebayo');
+  const phone = testPhone();
+  const { token, user } = await signUp(ctx.app, phone, 'Funmilayo Adebayo');
   await ownPerson(ctx.app, token);
-  return { token, payerId: user.userId };
+  return { token, payerId: user.userId, phone };
 }
 
 /** The payer's own card of `scenario`: their person's, issued on that person's account. */
@@ -134,11 +135,11 @@ const answerChallenge = (challengeUrl: string, approved: boolean) =>
 
 /** A payer's card link whose test charge waits for its 3-D Secure check: who, and the answer. */
 async function waitingThreeDsLink() {
-  const { token, payerId } = await payer();
+  const { token, payerId, phone } = await payer();
   const started = await link(token, 'three_ds');
   expect(started.json()).toMatchObject({ requires3DS: true });
   const body = started.json<{ paymentId: string; amount: number; challengeUrl: string }>();
-  return { token, payerId, body };
+  return { token, payerId, phone, body };
 }
 
 type TSentNotice = Parameters<TNoticePost>[0];
@@ -880,6 +881,114 @@ describe('money taken for a card link that had ended', () => {
     // Answered now (still waiting for its payer), it gives way.
     expect((await link(token, 'pin_only')).statusCode).toBe(200);
     expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+  });
+
+  /**
+   * A payer's card link whose OTP the network took, with the money, while its process died before
+   * the answer was recorded: the link left charging, as the OTP call leaves it while it waits.
+   */
+  async function lostWhileCharging() {
+    const { token, payerId } = await payer();
+    const body = (await link(token, 'pin_otp')).json<{ paymentId: string; amount: number }>();
+    const providerReference = await checkReferenceOf(body.paymentId);
+    await ctx.database.db
+      .update(accountLinks)
+      .set({ chargeStage: 'charging', updatedAt: clock.now() })
+      .where(eq(accountLinks.id, body.paymentId));
+    const { otp } = await ownCard(token, 'pin_otp');
+    const { cards } = ctx.context.providers.payments;
+    expect(await cards.submitCardOtp({ providerReference, otp })).toMatchObject({
+      kind: 'succeeded',
+    });
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: false });
+    return { token, payerId, body };
+  }
+
+  /** The payer's next attempt, linking their pin_only card while the network cannot be asked. */
+  async function linkWhileNetworkUnasked(token: string) {
+    const { cards } = ctx.context.providers.payments;
+    const asked = vi.spyOn(cards, 'requeryCardCharge').mockRejectedValue(new Error('timeout'));
+    try {
+      expect((await link(token, 'pin_only')).statusCode).toBe(200);
+    } finally {
+      asked.mockRestore();
+    }
+  }
+
+  /** Two reconciler runs, each past the reconcile age: the refunds they asked for `linkId`. */
+  async function refundsOfTwoRuns(linkId: string) {
+    return refundsAskedDuring(linkId, async () => {
+      for (const _ of [1, 2]) {
+        clock.advance(ctx.config.reconcileAfterMs + 1_000);
+        await ctx.app.reconciler.runDue();
+      }
+    });
+  }
+
+  /** Money of `linkId` the network kept, given back by the next reconciler run and not again. */
+  async function expectGivenBackByReconciler(linkId: string, amount: number) {
+    expect(await networkCharge(linkId)).toEqual({ status: 'succeeded', givenBack: false });
+    expect(await refundsOfTwoRuns(linkId)).toBe(1);
+    expect(await networkCharge(linkId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(linkId, amount);
+    expect(await differencesOf(linkId)).toEqual([]);
+  }
+
+  it('a charge lost with its process the next attempt cannot ask about: superseded, given back by the reconciler once', async () => {
+    const { token, body } = await lostWhileCharging();
+    clock.advance(STALE_CHARGE_MS + 1_000);
+    await linkWhileNetworkUnasked(token);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+    await expectGivenBackByReconciler(body.paymentId, body.amount);
+    await expectCardLinked(token, 'pin_only');
+  });
+
+  it('a check approved at the network whose notice never comes, expired unasked: given back by the reconciler once', async () => {
+    const { phone, body } = await waitingThreeDsLink();
+    await answeredAtNetworkOnly(body.paymentId, true);
+    // Past the link's life, a new attempt that cannot ask the network expires it as it opens.
+    clock.advance(CARD_LINK_TTL_MS + 1_000);
+    await linkWhileNetworkUnasked(await codeSession(ctx.app, phone));
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'expired', chargeStage: null });
+    await expectGivenBackByReconciler(body.paymentId, body.amount);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'expired' });
+  });
+
+  it('a late approval whose refund the network refused once: given back at the next reconciler run, once', async () => {
+    const { body } = await supersededThreeDsLink();
+    const notice = await answeredAtNetwork(await checkReferenceOf(body.paymentId), true);
+    const { cards } = ctx.context.providers.payments;
+    const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
+    try {
+      expect((await deliverNotice(notice)).statusCode).toBe(503);
+      expect(refused).toHaveBeenCalledTimes(1);
+    } finally {
+      refused.mockRestore();
+    }
+    // The sandbox tells a charge's notice once: nothing else would give the money back.
+    expect((await booksOf(body.paymentId)).kinds).toEqual([]);
+    await expectGivenBackByReconciler(body.paymentId, body.amount);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
+  });
+
+  it('a linking charge whose refund the network refused: the link fails, the money given back at the next run, once', async () => {
+    const { token, payerId } = await payer();
+    const { cards } = ctx.context.providers.payments;
+    const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
+    let answer;
+    try {
+      answer = await link(token, 'pin_only');
+    } finally {
+      refused.mockRestore();
+    }
+    expect(answer.statusCode).toBe(502);
+    expect(errorOf(answer).code).toBe('CARD_LINK_FAILED');
+    const [event] = await cardLinkingEvents(payerId);
+    const linkId = String(event?.paymentId);
+    expect(await linkRow(linkId)).toMatchObject({ state: 'cancelled' });
+    // Booked as owed to the payer until the network gives it back.
+    expect((await booksOf(linkId)).kinds).toEqual(['link_test_charge']);
+    await expectGivenBackByReconciler(linkId, (await linkRow(linkId))?.testAmount ?? 0);
   });
 });
 

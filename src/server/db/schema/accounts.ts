@@ -101,6 +101,12 @@ export const accountLinks = pgTable(
     debitAuthorization: text('debit_authorization'),
     /** Where an open card link's test charge waits (route card); null once it ended. */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
+    /**
+     * When a card link's test charge was settled: the network's last word on it recorded (never
+     * taken, or taken and given back, its refund booked). Null while the money may still be out:
+     * a card link that ended so is asked about by the reconciler (linking/lost-link-charges.ts).
+     */
+    chargeSettledAt: at('charge_settled_at'),
     /** The expiry of the card being linked, kept for the card saved once the charge succeeds. */
     cardExpiryMonth: integer('card_expiry_month'),
     cardExpiryYear: integer('card_expiry_year'),

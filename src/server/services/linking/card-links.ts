@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   ACCOUNT_LINKED_MESSAGE,
   CARD_LINK_TTL_MS,
@@ -30,7 +30,12 @@ import {
   paymentAttempts,
 } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
-import type { TCardChargeOutcome, TCardSummary, TNoticedCharge } from '../../providers/payments';
+import type {
+  TCardChargeOutcome,
+  TCardSummary,
+  TNoticedCharge,
+  TRequeryOutcome,
+} from '../../providers/payments';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
 import {
   abandonLink,
@@ -108,11 +113,34 @@ const failureEvent = (paymentId: string, failure: AppError): TCardLinkingEvent =
   error: failure.message,
 });
 
-/** Ends the link with `failure`, its events in the same transaction; false if it had ended. */
-export async function endLink(db: TDb, link: TChargingLink, failure: AppError, now: Date) {
+/**
+ * Records, inside `tx`, that the network's last word on a card link's test charge is had: never
+ * taken, or taken and given back. Until then a link that ended is asked about by the reconciler
+ * (lost-link-charges.ts), since its money may still be out.
+ */
+export async function markChargeSettled(tx: TDb, linkId: string, now: Date): Promise<void> {
+  await tx
+    .update(accountLinks)
+    .set({ chargeSettledAt: now })
+    .where(and(eq(accountLinks.id, linkId), isNull(accountLinks.chargeSettledAt)));
+}
+
+/**
+ * Ends the link with `failure`, its events in the same transaction; false if it had ended.
+ * `charge` says whether the network's last word on its test charge came with the end (settled:
+ * nothing taken, or given back) or not (the reconciler asks about it later).
+ */
+export async function endLink(
+  db: TDb,
+  link: TChargingLink,
+  failure: AppError,
+  now: Date,
+  charge: 'settled' | 'unsettled',
+) {
   return db.transaction(async (tx) => {
     const ended = await abandonLink(tx, link.id, now, failure.message);
     if (ended) await emitCardLinking(tx, link.payerId, failureEvent(link.id, failure));
+    if (charge === 'settled') await markChargeSettled(tx, link.id, now);
     return ended;
   });
 }
@@ -124,13 +152,15 @@ const amountOf = (link: TChargingLink): number => {
 
 /**
  * Books the test charge (the card's money held by the provider) and, once the provider refunded
- * it, its refund: the two net to zero on every account. Each is booked once by its kind and the
- * link's id; answers whether the refund was booked now (false when it was before, or not given).
+ * it, its refund, the charge then settled: the two net to zero on every account. Each is booked
+ * once by its kind and the link's id; answers whether the refund was booked now (false when it
+ * was before, or not given).
  */
 export async function bookTestCharge(
   tx: TDb,
   link: TChargingLink,
   refunded: boolean,
+  now: Date,
 ): Promise<boolean> {
   const amount = amountOf(link);
   const card = ledgerAccount.payerSource('card');
@@ -146,6 +176,7 @@ export async function bookTestCharge(
     ],
   });
   if (!refunded) return false;
+  await markChargeSettled(tx, link.id, now);
   return book(tx, {
     ...movement,
     kind: 'test_charge_refund',
@@ -199,11 +230,13 @@ async function recordSucceeded(
       reference: link.id,
     });
   } catch {
-    // The card was charged and not refunded: the books hold the charge as owed to the payer.
+    // The card was charged and not refunded: the books hold the charge as owed to the payer, and
+    // the charge unsettled is given back by the reconciler (lost-link-charges.ts).
     const failure = new AppError('CARD_LINK_FAILED');
     await db.transaction(async (tx) => {
-      await bookTestCharge(tx, link, false);
-      await endLink(tx, link, failure, clock.now());
+      const now = clock.now();
+      await bookTestCharge(tx, link, false, now);
+      await endLink(tx, link, failure, now, 'unsettled');
     });
     throw failure;
   }
@@ -211,11 +244,11 @@ async function recordSucceeded(
   const { token } = outcome;
   const { cardExpiryMonth, cardExpiryYear } = link;
   const failure = await db.transaction(async (tx): Promise<AppError | null> => {
-    await bookTestCharge(tx, link, true);
+    await bookTestCharge(tx, link, true, now);
     if (token === null || cardExpiryMonth === null || cardExpiryYear === null) {
       // An issuer that will not let the card be charged again cannot link it.
       const refused = new AppError('CARD_LINKING_FAILED');
-      await endLink(tx, link, refused, now);
+      await endLink(tx, link, refused, now, 'settled');
       return refused;
     }
     const activated = await activateLink(
@@ -235,7 +268,7 @@ async function recordSucceeded(
           ? 'ACCOUNT_LINK_EXPIRED'
           : 'ACCOUNT_LINK_CANCELLED',
       );
-      await endLink(tx, link, ended, now);
+      await endLink(tx, link, ended, now, 'settled');
       return ended;
     }
     const progress = { paymentId: link.id, message: CARD_LINKING_PROGRESS_TEXT };
@@ -295,7 +328,7 @@ async function recordLinkOutcome(
     case 'pin_required': {
       const reason = outcome.kind === 'failed' ? outcome.reason : 'incorrect_pin';
       const failure = cardFailureOf(reason, 'linking');
-      await endLink(db, link, failure, clock.now());
+      await endLink(db, link, failure, clock.now(), 'settled');
       throw failure;
     }
     case 'otp_required':
@@ -352,7 +385,11 @@ async function assertCardOnAccount(
   }
 }
 
-/** A network call that threw (a fault, not an answer) ends the link: 'Failed to link card'. */
+/**
+ * A network call that threw (a fault, not an answer) ends the link: 'Failed to link card'. The
+ * call may have reached the network and taken the money: the charge is left unsettled, for the
+ * reconciler to ask about (lost-link-charges.ts).
+ */
 async function callNetwork(
   ctx: TCardLinkContext,
   link: TChargingLink,
@@ -362,7 +399,7 @@ async function callNetwork(
     return await call();
   } catch {
     const failure = new AppError('CARD_LINK_FAILED');
-    await endLink(ctx.db, link, failure, ctx.clock.now());
+    await endLink(ctx.db, link, failure, ctx.clock.now(), 'unsettled');
     throw failure;
   }
 }
@@ -376,7 +413,7 @@ export const atThreeDsCheck = and(
 
 /** What the network says of a link's test charge (by the link's id); null when it did not answer. */
 export async function askAboutLinkCharge(
-  ctx: TCardLinkContext,
+  ctx: Pick<TAppContext, 'providers'>,
   linkId: string,
 ): Promise<TNoticedCharge | null> {
   try {
@@ -388,15 +425,50 @@ export async function askAboutLinkCharge(
 }
 
 /**
+ * The network's last word on a card link's test charge, whoever asked (the reconciler, a new
+ * attempt): taken, the money goes back to the card (the network's token for it is not at hand, so
+ * the card cannot be saved), refunded first and then booked in and out; never taken, nothing to
+ * give back. Either way the link, if still open, ends 'Failed to link card', for the payer to link
+ * again, and its charge is settled. The refund is one per reference however often asked
+ * (TCardsPort.refundCard) and each booking once by the link's id, so two askers at once give back
+ * once; a refund that fails throws, the charge left unsettled for the reconciler's next run.
+ */
+export async function settleLinkCharge(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
+  link: TChargingLink,
+  word: Exclude<TRequeryOutcome, { kind: 'pending' }>,
+): Promise<'given_back' | 'failed'> {
+  const failure = new AppError('CARD_LINK_FAILED');
+  if (word.kind === 'not_taken') {
+    await endLink(ctx.db, link, failure, ctx.clock.now(), 'settled');
+    return 'failed';
+  }
+  if (!word.givenBack) {
+    await ctx.providers.payments.cards.refundCard({
+      providerReference: word.providerReference,
+      amount: word.amount,
+      reference: link.id,
+    });
+  }
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    await bookTestCharge(tx, link, true, now);
+    await endLink(tx, link, failure, now, 'settled');
+  });
+  return 'given_back';
+}
+
+/**
  * The account's card links waiting at their 3-D Secure check past the OTP retry time, which a new
  * attempt supersedes (spec §9), each asked about first and ended by the network's answer as the
- * reconciler's sweep ends it (endThreeDsLink): cancelled unasked, one the payer approved at the
- * network whose notice was lost would keep the payer's money, since no sweep asks about a link
- * that ended. Answers the ids of those the network says still wait for their payer, for the new
- * attempt to cancel; an approval that comes after finds its link ended and is given back when its
- * word arrives (giveBackAfterEnd), once by the books. A link the network cannot answer for, or
- * whose answer cannot be taken (left charging, for lost-link-charges.ts), is not superseded: the
- * new attempt waits for it (409 ACCOUNT_LINK_IN_PROGRESS) rather than risk the payer's money.
+ * reconciler's sweep ends it (endThreeDsLink), so money the payer approved at the network whose
+ * notice was lost goes back now. Answers the ids of those the network says still wait for their
+ * payer, for the new attempt to cancel with their charge unsettled: an approval that comes after
+ * finds its link ended and is given back when its word arrives (giveBackAfterEnd) or, if none
+ * comes, when the reconciler asks (lost-link-charges.ts), once by the books. A link the network
+ * cannot answer for, or whose answer cannot be taken (left charging, for lost-link-charges.ts),
+ * is not superseded: the new attempt waits for it (409 ACCOUNT_LINK_IN_PROGRESS) rather than risk
+ * the payer's money.
  */
 async function stillAtTheirCheck(
   ctx: TCardLinkContext,
@@ -431,9 +503,11 @@ async function stillAtTheirCheck(
 
 /**
  * Cancels, inside `tx`, the account's card attempts a new one supersedes, telling their streams:
- * one left waiting for its OTP past the OTP retry time, one at its 3-D Secure check the network
- * says still waits (stillAtTheirCheck), and one lost with its process (charging past
- * STALE_CHARGE_MS).
+ * one left waiting for its OTP past the OTP retry time (its OTP reaches the network only through
+ * us, so nothing more can be taken), one at its 3-D Secure check the network says still waits
+ * (stillAtTheirCheck), and one lost with its process (charging past STALE_CHARGE_MS). The last
+ * two end with their charge unsettled: the reconciler asks about them until the network's last
+ * word is had (lost-link-charges.ts).
  */
 async function supersedeStaleLinks(
   tx: TDb,
@@ -691,7 +765,9 @@ async function refundBooked(db: TDb, linkId: string): Promise<boolean> {
  * transaction: refunding first leaves no crash between the two with the money kept (a word told
  * again finds no refund booked and asks again), and the network's refund is one per reference
  * however often asked (TCardsPort.refundCard), so two words at once give back once and book once.
- * Answers whether the refund was booked now.
+ * A refund the network refuses throws, the charge left unsettled: a word may never be told again,
+ * so the reconciler asks about the link and gives the money back (lost-link-charges.ts). Answers
+ * whether the refund was booked now.
  */
 async function giveBackAfterEnd(
   ctx: TCardLinkContext,
@@ -710,7 +786,7 @@ async function giveBackAfterEnd(
     amount: taken.amount,
     reference: link.id,
   });
-  return ctx.db.transaction((tx) => bookTestCharge(tx, link, true));
+  return ctx.db.transaction((tx) => bookTestCharge(tx, link, true, ctx.clock.now()));
 }
 
 /**
@@ -721,9 +797,9 @@ async function giveBackAfterEnd(
  * (recordLinkOutcome): taken, the charge refunded and the card linked by the token the word
  * names (none named, the money goes back and the link fails); not taken, or still waiting once
  * the check's time ran out, the check failed (THREE_DS_FAILED, as a payment's does) with nothing
- * taken: 'ended'. A link not waiting there (answered, or the word told again) changes nothing:
- * 'unchanged'; but money taken for a link that had ended is given back, the link as it was
- * (giveBackAfterEnd): 'given_back'.
+ * taken, the charge settled only when the network said so: 'ended'. A link not waiting there
+ * (answered, or the word told again) changes nothing: 'unchanged'; but money taken for a link
+ * that had ended is given back, the link as it was (giveBackAfterEnd): 'given_back'.
  */
 export async function endThreeDsLink(
   ctx: TCardLinkContext,
@@ -735,24 +811,21 @@ export async function endThreeDsLink(
     const late = word.kind === 'taken' && !word.givenBack;
     return late && (await giveBackAfterEnd(ctx, linkId, word)) ? 'given_back' : 'unchanged';
   }
-  if (word.kind === 'taken' && word.givenBack) {
-    // Taken and given back since (a reversal): booked in and out, and the link fails, as the
-    // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
-    await ctx.db.transaction(async (tx) => {
-      await bookTestCharge(tx, link, true);
-      await endLink(tx, link, new AppError('CARD_LINK_FAILED'), ctx.clock.now());
-    });
+  if (word.kind !== 'taken') {
+    // Declined, or still waiting once the check's time ran out: the check failed with nothing
+    // taken. A charge the network still holds open is not settled: the reconciler asks again.
+    const settled = word.kind === 'not_taken' ? 'settled' : 'unsettled';
+    const failure = cardFailureOf('three_ds_declined', 'linking');
+    await endLink(ctx.db, link, failure, ctx.clock.now(), settled);
     return 'ended';
   }
-  const answer: TCardChargeOutcome =
-    word.kind === 'taken'
-      ? await linkChargeTaken(ctx, link, word)
-      : {
-          kind: 'failed',
-          reason: 'three_ds_declined',
-          card: null,
-          providerReference: word.providerReference ?? link.providerReference,
-        };
+  if (word.givenBack) {
+    // Taken and given back since (a reversal): booked in and out, and the link fails, as the
+    // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
+    await settleLinkCharge(ctx, link, word);
+    return 'ended';
+  }
+  const answer = await linkChargeTaken(ctx, link, word);
   try {
     await recordLinkOutcome(ctx, link, answer);
   } catch (error) {
