@@ -1,4 +1,5 @@
 import type { TCardBrand } from '../../domain/card-brand';
+import { CAPABILITIES } from '../../domain/capabilities';
 import type { TAuthParam } from '../../domain/schemas/account-link';
 import type { TAccountIntegrations } from '../../domain/schemas/user-account';
 
@@ -428,20 +429,13 @@ export type TPaymentProviders = {
   settlement: TSettlementPort;
 };
 
-/** The capabilities of the port, by name: what an adapter offers and a configuration needs. */
-export const PROVIDER_CAPABILITIES = [
-  'cards',
-  'banks',
-  'bvn',
-  'mandates',
-  'debits',
-  'payouts',
-  'refunds',
-  'transfersIn',
-  'notices',
-  'acquirer',
-  'settlement',
-] as const satisfies ReadonlyArray<keyof TPaymentProviders>;
+/**
+ * The capabilities of the port, by name: what an adapter offers and a configuration needs. The
+ * domain lists them (with SMS, which is a port of its own); every key of the port is one of them.
+ */
+export const PROVIDER_CAPABILITIES = CAPABILITIES.filter(
+  (capability): capability is keyof TPaymentProviders => capability !== 'sms',
+);
 
 export type TProviderCapability = keyof TPaymentProviders;
 

@@ -9,7 +9,12 @@ import { WEBHOOK_DELIVER_JOB, WEBHOOK_FIRST_RETRY_MS } from '../services/merchan
 import { testHostResolver } from '../testing/host-resolver';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
-import { receiver, type TReceived } from '../testing/webhook-receiver';
+import {
+  grantPaidConsent,
+  receiver,
+  registerWebhook,
+  type TReceived,
+} from '../testing/webhook-receiver';
 
 // Now, so that a job queued for the clock's "in 30 s" waits in the database's time too.
 const clock = testClock(new Date());
@@ -28,16 +33,6 @@ afterAll(() => ctx.close());
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 const typeOf = (r: TReceived) => (JSON.parse(r.body) as { type: string }).type;
-
-async function register(authorization: string, url: string): Promise<void> {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/webhooks',
-    headers: { authorization },
-    payload: { url },
-  });
-  expect(response.statusCode).toBe(201);
-}
 
 type TDelivery = { id: number; status: string; attempts: number; type: string; next: Date };
 
@@ -80,7 +75,7 @@ describe('webhook retries, as jobs', () => {
     const hook = receiver();
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     hook.answerWith(() => ({ status: 500 }));
     await payByCard(ctx.app, consent, 'declined');
     await runJobs();
@@ -109,20 +104,10 @@ describe('webhook retries, as jobs', () => {
     const hook = receiver();
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     hook.answerWith(() => ({ status: 503 }));
     await payByCard(ctx.app, consent);
-    const granted = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/consent/${consent.consentId}/grant`,
-      payload: {
-        originalRequestId: null,
-        consentData: { consentId: consent.consentId },
-        userAuthenticated: false,
-        attestDiscoveryId: null,
-        immediatePayments: { granted: true, selectedAccounts: [], paymentMethods: [] },
-      },
-    });
+    const granted = await grantPaidConsent(ctx.app, consent.consentId);
     expect(granted.statusCode).toBe(200);
     // Both jobs ran: the first event failed, the second waited behind it and was not tried.
     await runJobs();

@@ -7,7 +7,12 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { THostResolver } from '../providers/host-resolver';
 import { testHostResolver } from '../testing/host-resolver';
-import { receiver, type TReceived } from '../testing/webhook-receiver';
+import {
+  grantPaidConsent,
+  receiver,
+  registerWebhook,
+  type TReceived,
+} from '../testing/webhook-receiver';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { WEBHOOK_BODY_KEPT } from '../services/merchants/webhook-targets';
@@ -40,17 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
 });
-
-async function register(authorization: string, url: string) {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/webhooks',
-    headers: { authorization },
-    payload: { url },
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json<{ id: string; secret: string }>();
-}
 
 async function deliveries(authorization: string) {
   const response = await ctx.app.inject({
@@ -113,7 +107,7 @@ describe('webhooks', () => {
     const hook = receiver();
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    const { secret } = await register(consent.client.authorization, url);
+    const { secret } = await registerWebhook(ctx.app, consent.client.authorization, url);
     // whsec_ and the base64 of 24 random bytes.
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
@@ -150,7 +144,7 @@ describe('webhooks', () => {
     const hook = receiver();
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     hook.answerWith(() => ({ status: 500 }));
     await payByCard(ctx.app, consent, 'declined');
     await deliverer.runDue();
@@ -178,19 +172,9 @@ describe('webhooks', () => {
     const url = await probe.listen();
     await probe.close();
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     await payByCard(ctx.app, consent);
-    const granted = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/consent/${consent.consentId}/grant`,
-      payload: {
-        originalRequestId: null,
-        consentData: { consentId: consent.consentId },
-        userAuthenticated: false,
-        attestDiscoveryId: null,
-        immediatePayments: { granted: true, selectedAccounts: [], paymentMethods: [] },
-      },
-    });
+    const granted = await grantPaidConsent(ctx.app, consent.consentId);
     expect(granted.statusCode).toBe(200);
 
     for (let minute = 0; minute < 60; minute += 5) {
@@ -215,7 +199,7 @@ describe('webhooks', () => {
     const hook = receiver();
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database);
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     hook.answerWith(() => ({ status: 200, hangs: true }));
     await payByCard(ctx.app, consent, 'insufficient_funds');
     const impatient = webhookDeliverer(ctx.context, { timeoutMs: 300 });
@@ -251,7 +235,7 @@ describe('webhooks', () => {
     hook.answerWith(() => ({ status: 307, headers: { location: elsewhereUrl } }));
     // It asks for future payments too, so paying it sends one event, the payment's.
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     await payByCard(ctx.app, consent);
     await deliverer.runDue();
     expect(hook.received).toHaveLength(1);
@@ -277,7 +261,7 @@ describe('webhooks', () => {
     }));
     // It asks for future payments too, so paying it sends one event, the payment's.
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     await payByCard(ctx.app, consent);
     await deliverer.runDue();
     hook.answerWith(() => ({ status: 200, body: `stored; ${inside}` }));
@@ -323,7 +307,11 @@ describe('webhooks', () => {
     dns.answer('pinned.shop.example', ['127.0.0.1']);
     // It asks for future payments too, so paying it sends one event, the payment's.
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
-    await register(consent.client.authorization, `http://pinned.shop.example:${port}/hooks`);
+    await registerWebhook(
+      ctx.app,
+      consent.client.authorization,
+      `http://pinned.shop.example:${port}/hooks`,
+    );
     await payByCard(ctx.app, consent);
     // The delivery's check hears 127.0.0.1; any later question would hear 127.0.0.2.
     let asked = 0;
@@ -355,7 +343,7 @@ describe('webhooks', () => {
     expect(bad.json<{ error: { message: string } }>().error.message).toMatch(/url/);
 
     const hook = receiver();
-    await register(other.client.authorization, await hook.listen());
+    await registerWebhook(ctx.app, other.client.authorization, await hook.listen());
     await payByCard(ctx.app, other);
     await deliverer.runDue();
     const theirs = (await deliveries(other.client.authorization))[0];
@@ -379,7 +367,7 @@ describe('rotating a webhook secret', () => {
     // It asks for future payments too, so paying it sends one event, the payment's.
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
     const { authorization } = consent.client;
-    const { id, secret: old } = await register(authorization, url);
+    const { id, secret: old } = await registerWebhook(ctx.app, authorization, url);
     hook.answerWith(() => ({ status: 500 }));
     await payByCard(ctx.app, consent);
     await deliverer.runDue();
@@ -431,7 +419,7 @@ describe('rotating a webhook secret', () => {
     const url = await hook.listen();
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
     const { authorization } = consent.client;
-    const { id, secret: original } = await register(authorization, url);
+    const { id, secret: original } = await registerWebhook(ctx.app, authorization, url);
     // Rotations with no key (a retry whose answer was lost among them) do not end the overlap
     // of a secret the receiver may still hold.
     const secrets = [original];
@@ -467,7 +455,7 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
     // payment.completed, then consent.granted waiting behind it.
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const { authorization } = consent.client;
-    const { id } = await register(authorization, url);
+    const { id } = await registerWebhook(ctx.app, authorization, url);
     await payByCard(ctx.app, consent);
     await deliverer.runDue();
     expect(hook.received.map(typeOf)).toEqual(['payment.completed']);
@@ -551,7 +539,7 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
     const url = await hook.listen();
     hook.answerWith(() => ({ status: 503, headers: { 'retry-after': '3600' } }));
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     await payByCard(ctx.app, consent);
     await deliverer.runDue();
     hook.answerWith(() => ({ status: 200 }));
@@ -575,7 +563,7 @@ describe('a receiver that answers 410 Gone or Retry-After', () => {
     const at = () => new Date(clock.now().getTime() + 2 * 60 * 60_000).toUTCString();
     hook.answerWith(() => ({ status: 429, headers: { 'retry-after': at() } }));
     const consent = await consentWithPayment(ctx.app, ctx.database, { future: true });
-    await register(consent.client.authorization, url);
+    await registerWebhook(ctx.app, consent.client.authorization, url);
     await payByCard(ctx.app, consent);
     await deliverer.runDue();
     clock.advance(2 * 60 * 60_000 - 2_000);

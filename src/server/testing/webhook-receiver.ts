@@ -1,6 +1,7 @@
 // A merchant's webhook receiver on this machine, for the webhook tests.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 
 export type TReceived = { headers: IncomingHttpHeaders; body: string };
 
@@ -41,3 +42,32 @@ export function receiver(port = 0, host = '127.0.0.1') {
       }),
   };
 }
+
+/** Registers a webhook at `url` for the client of `authorization`: its id and signing secret. */
+export async function registerWebhook(app: FastifyInstance, authorization: string, url: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: { authorization },
+    payload: { url },
+  });
+  if (response.statusCode !== 201) throw new Error(`Webhook not registered: ${response.body}`);
+  return response.json<{ id: string; secret: string }>();
+}
+
+/**
+ * The page's grant of a consent whose immediate payment is paid, by a payer not signed in: the
+ * call's answer.
+ */
+export const grantPaidConsent = (app: FastifyInstance, consentId: string) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/consent/${consentId}/grant`,
+    payload: {
+      originalRequestId: null,
+      consentData: { consentId },
+      userAuthenticated: false,
+      attestDiscoveryId: null,
+      immediatePayments: { granted: true, selectedAccounts: [], paymentMethods: [] },
+    },
+  });
