@@ -934,6 +934,23 @@ describe('money taken for a card link that had ended', () => {
     expect(await differencesOf(linkId)).toEqual([]);
   }
 
+  it('a charge lost with its process, taken at the network: the next attempt asks, and gives it back first', async () => {
+    const { token, payerId, body } = await lostWhileCharging();
+    clock.advance(STALE_CHARGE_MS + 1_000);
+    expect((await link(token, 'pin_only')).statusCode).toBe(200);
+    expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled', chargeStage: null });
+    expect(await networkCharge(body.paymentId)).toEqual({ status: 'succeeded', givenBack: true });
+    await expectChargedAndRefunded(body.paymentId, body.amount);
+    expect(await differencesOf(body.paymentId)).toEqual([]);
+    expect((await cardLinkingEvents(payerId))[0]).toMatchObject({
+      type: 'card_linking_error',
+      paymentId: body.paymentId,
+      error: 'Failed to link card',
+    });
+    await expectCardLinked(token, 'pin_only');
+    expect(await refundsOfTwoRuns(body.paymentId)).toBe(0);
+  });
+
   it('a charge lost with its process the next attempt cannot ask about: superseded, given back by the reconciler once', async () => {
     const { token, body } = await lostWhileCharging();
     clock.advance(STALE_CHARGE_MS + 1_000);

@@ -458,6 +458,43 @@ export async function settleLinkCharge(
   return 'given_back';
 }
 
+/** A card link whose charge's answer was lost with its process: charging past STALE_CHARGE_MS. */
+const lostWithItsProcess = (now: Date) =>
+  and(
+    eq(accountLinks.route, 'card'),
+    eq(accountLinks.state, 'created'),
+    eq(accountLinks.chargeStage, 'charging'),
+    lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+  );
+
+/**
+ * The account's card links whose charge was lost with its process, which a new attempt supersedes
+ * (supersedeStaleLinks), each asked about first as the reconciler asks (lost-link-charges.ts), so
+ * that a link ends by the network's word whenever it can be had: taken, the money goes back and
+ * the link fails; never taken, the link fails (settleLinkCharge). One the network cannot answer
+ * for, says still waits, or whose refund fails is superseded with its charge unsettled, for the
+ * reconciler to ask about until it is settled.
+ */
+async function settleLostCharges(
+  ctx: TCardLinkContext,
+  accountId: string,
+  now: Date,
+): Promise<void> {
+  const lost = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(and(eq(accountLinks.accountId, accountId), lostWithItsProcess(now)));
+  for (const link of lost) {
+    const word = await askAboutLinkCharge(ctx, link.id);
+    if (!word || word.kind === 'pending') continue;
+    try {
+      await settleLinkCharge(ctx, link, word);
+    } catch {
+      // Not given back now: superseded unsettled, the reconciler gives it back.
+    }
+  }
+}
+
 /**
  * The account's card links waiting at their 3-D Secure check past the OTP retry time, which a new
  * attempt supersedes (spec §9), each asked about first and ended by the network's answer as the
@@ -505,9 +542,9 @@ async function stillAtTheirCheck(
  * Cancels, inside `tx`, the account's card attempts a new one supersedes, telling their streams:
  * one left waiting for its OTP past the OTP retry time (its OTP reaches the network only through
  * us, so nothing more can be taken), one at its 3-D Secure check the network says still waits
- * (stillAtTheirCheck), and one lost with its process (charging past STALE_CHARGE_MS). The last
- * two end with their charge unsettled: the reconciler asks about them until the network's last
- * word is had (lost-link-charges.ts).
+ * (stillAtTheirCheck), and one lost with its process that the network did not settle when asked
+ * (settleLostCharges). The last two end with their charge unsettled: the reconciler asks about
+ * them until the network's last word is had (lost-link-charges.ts).
  */
 async function supersedeStaleLinks(
   tx: TDb,
@@ -531,10 +568,7 @@ async function supersedeStaleLinks(
             eq(accountLinks.chargeStage, 'awaiting_3ds'),
             inArray(accountLinks.id, of.atTheirCheck),
           ),
-          and(
-            eq(accountLinks.chargeStage, 'charging'),
-            lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
-          ),
+          lostWithItsProcess(now),
         ),
       ),
     )
@@ -558,7 +592,7 @@ async function supersedeStaleLinks(
  * be linked already (409 ACCOUNT_ALREADY_LINKED) and no other attempt may be open on it (409
  * ACCOUNT_LINK_IN_PROGRESS). A charge of this account's that waited for its OTP or 3-D Secure
  * check past the OTP retry time (spec §9; a check once the network says it still waits), or was
- * lost with its process, gives way.
+ * lost with its process (asked about first, its money given back if taken), gives way.
  */
 export async function linkCard(
   ctx: TCardLinkContext,
@@ -602,6 +636,7 @@ export async function linkCard(
     updatedAt: now,
   } as const;
   const atTheirCheck = await stillAtTheirCheck(ctx, accountId, now);
+  await settleLostCharges(ctx, accountId, now);
   await db.transaction(async (tx) => {
     await supersedeStaleLinks(tx, { payerId, accountId, atTheirCheck }, now);
     await openLink(tx, link);
