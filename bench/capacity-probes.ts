@@ -49,7 +49,7 @@ function postgresPids(databaseName: string): number[] {
       continue;
     }
     if (!title.startsWith('postgres: ')) continue;
-    const ours = title.includes(` ${databaseName} `);
+    const ours = title.split(/\s+/).includes(databaseName);
     if (ours || SHARED_POSTGRES_WORKERS.some((name) => title.includes(`: ${name}`))) {
       pids.push(Number(entry));
     }
