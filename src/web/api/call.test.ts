@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { ALL_CAPABILITIES_ON } from '../../domain/capabilities';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { ApiError, isApiError } from './api-error';
@@ -164,15 +165,17 @@ describe('apiFetch failures: always a catalogue code (spec §8)', () => {
 
 describe('apiFetch', () => {
   it('parses the answer with the schema it names, loading the calling code at the first call', async () => {
-    answer(200, { success: true, productName: 'Oya Money', debugTools: false, sandbox: true });
-    await expect(
-      apiFetch('/api/public-config', { answer: 'ZPublicConfigResponse' }),
-    ).resolves.toEqual({
+    const config = {
       success: true,
       productName: 'Oya Money',
       debugTools: false,
       sandbox: true,
-    });
+      capabilities: ALL_CAPABILITIES_ON,
+    };
+    answer(200, config);
+    await expect(
+      apiFetch('/api/public-config', { answer: 'ZPublicConfigResponse' }),
+    ).resolves.toEqual(config);
     answer(200, { success: true, productName: 7 });
     await expect(
       apiFetch('/api/public-config', { answer: 'ZPublicConfigResponse' }),

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { ALL_CAPABILITIES_ON } from '../../../domain/capabilities';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -29,6 +30,7 @@ function answerWith(consent: TConsent | null) {
             productName: 'Oya Money',
             debugTools: false,
             sandbox: true,
+            capabilities: ALL_CAPABILITIES_ON,
           }),
         );
       }
