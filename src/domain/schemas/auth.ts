@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { CAPABILITIES } from '../capabilities';
+import { CAPABILITIES, type TCapability } from '../capabilities';
 import { FIRST_PARTY_CLIENT_ID } from '../constants';
 import { PASSKEY_APPROVALS } from '../passkey-trust';
 import { ZAuthUser } from './auth-user';
@@ -82,7 +82,12 @@ export const ZPublicConfigResponse = z.object({
    * Whether each capability is on (domain/capabilities.ts, docs/going-live.md): the page offers
    * no way to pay or link whose capability is off.
    */
-  capabilities: z.record(z.enum(CAPABILITIES), z.boolean()),
+  capabilities: z.object(
+    Object.fromEntries(CAPABILITIES.map((capability) => [capability, z.boolean()])) as Record<
+      TCapability,
+      z.ZodMiniBoolean
+    >,
+  ),
 });
 export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 

@@ -32,6 +32,7 @@ const ROUTES = [
   'GET /api/dashboard/consents',
   'GET /api/dashboard/consents/:consentId',
   'POST /api/dashboard/consents/:consentId/cancel-future-payments',
+  'GET /api/dashboard/capabilities',
   'GET /api/dashboard/keys',
   'POST /api/dashboard/keys/:clientId/rotate',
   'PATCH /api/dashboard/keys/:clientId/origins',
