@@ -15,12 +15,12 @@ import { WebhooksPanel } from './webhooks-panel';
 export function DevelopersPage() {
   return (
     <Screen title={DASHBOARD_TEXTS.developersTitle} wide>
-      <Capabilities />
       <Keys />
       <WebhooksPanel />
       <Deliveries />
       <DeadLetters />
       <Requests />
+      <Capabilities />
     </Screen>
   );
 }
@@ -33,17 +33,19 @@ function Capabilities() {
       <h2 id="capabilities-title">{DASHBOARD_TEXTS.capabilitiesTitle}</h2>
       <p className="dash-muted">{DASHBOARD_TEXTS.capabilitiesHint}</p>
       <FormError message={read.error ? messageOf(read.error) : null} />
-      <ul className="dash-list">
+      <dl className="dash-facts">
         {read.data?.capabilities.map((line) => (
-          <li key={line.capability} className="dash-row">
-            <code>{line.capability}</code>
-            <span className={line.state === 'on' ? undefined : 'dash-muted'}>
+          <div key={line.capability} className="dash-contents">
+            <dt>
+              <code>{line.capability}</code>
+            </dt>
+            <dd>
               {line.adapter ?? DASHBOARD_TEXTS.capabilityOff}
               {line.note ? ` · ${line.note}` : ''}
-            </span>
-          </li>
+            </dd>
+          </div>
         ))}
-      </ul>
+      </dl>
     </section>
   );
 }
