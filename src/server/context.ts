@@ -16,8 +16,8 @@ import {
 } from './providers/paystack/paystack-provider';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
-import { smsSenderFor, type TSmsSender } from './providers/sms';
-import { capabilityName, capabilityOff, offCapability } from './providers/off';
+import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
+import { capabilityName, offCapability } from './providers/off';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -194,6 +194,9 @@ function offPorts(): Pick<TPaymentProviders, 'bvn' | 'mandates' | 'acquirer' | '
   };
 }
 
+/** Why SMS is off beside a live key. */
+const SMS_OFF = 'SMS_PROVIDER=sandbox reaches no phone';
+
 /**
  * SMS_PROVIDER's sender, or the test's. The sandbox's outbox reaches no phone: beside a live key
  * SMS is off, and every consent that needs a payer to sign in is refused.
@@ -206,8 +209,10 @@ function smsOf(
   if (given) return { sender: given, line: on('sms', 'test') };
   if (config.smsProvider === 'sandbox' && isLive(config)) {
     return {
-      sender: { send: () => Promise.reject(capabilityOff(['sms'])) },
-      line: off('sms', 'SMS_PROVIDER=sandbox reaches no phone'),
+      // Refused for good, not retried: the job dead-letters at once where readiness shows it
+      // (staff invitations and recovery codes still queue one; a payer's code is refused before).
+      sender: { send: () => Promise.reject(new SmsNotSent(SMS_OFF, false)) },
+      line: off('sms', SMS_OFF),
     };
   }
   return { sender: smsSenderFor(config, db), line: on('sms', config.smsProvider) };

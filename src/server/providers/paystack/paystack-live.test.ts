@@ -3,6 +3,7 @@
 // whose sandbox outbox reaches no phone), and what needs one is refused with CAPABILITY_OFF:
 // consents that need a payer to sign in, a sign-in code. A card payment on a consent that needs
 // no sign-in is served. No sandbox route answers (docs/going-live.md).
+import { openSmsOutbox, SMS_JOB } from '../../jobs/sms-job';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
@@ -131,6 +132,17 @@ describe('a live Paystack key alone', () => {
       sandbox: false,
       capabilities: { cards: true, transfersIn: true, acquirer: false, bvn: false, sms: false },
     });
+  });
+
+  it('dead-letters at once an SMS still queued, a staff member’s code: nothing retries it', async () => {
+    const outbox = await openSmsOutbox({ db: database.db, jobs: app.jobs });
+    await database.db.transaction((tx) =>
+      outbox.queue(tx, 'live-test:staff-code', { phoneNumber: '+2348031230000', body: 'hi' }),
+    );
+    await app.jobs.drain([SMS_JOB]);
+    const ready = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    const { jobs } = ready.json<{ jobs: { kind: string; retrying: number; dead: number }[] }>();
+    expect(jobs.find((job) => job.kind === SMS_JOB)).toMatchObject({ retrying: 0, dead: 1 });
   });
 
   it('sends no sign-in code: SMS is off, and no outbox lists one', async () => {
