@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E, SNAP } from './tests/e2e/e2e-env';
+import { CHROMIUM, E2E, SNAP } from './tests/e2e/e2e-env';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -28,7 +28,7 @@ export default defineConfig({
     // it stood (error-context.md, printed by .ci/run). E2E_TRACE=1 keeps a failed test's trace.
     trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM.path,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     },
   },

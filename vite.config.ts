@@ -16,6 +16,7 @@ const FIRST_SCREEN_MODULES = {
   'immediate-payment': 'src/web/features/payment/pay-now-screen.tsx',
   'side-panel': 'src/web/features/consent/consent-side-panel.tsx',
   settled: 'src/web/features/consent/settled-screens.ts',
+  summary: 'src/web/features/consent/consent-overview.tsx',
 } as const;
 /** Read by the server (src/server/routes/pages.ts); in .vite/, so never served. */
 const FIRST_SCREEN_CHUNKS_FILE = '.vite/first-screen-chunks.json';
@@ -180,9 +181,9 @@ function firstScreenGrouping(): Plugin {
       };
       const entry = closure(path.resolve('src/web/main.tsx'));
       const route = closure(path.resolve(FIRST_SCREEN_MODULES.route));
-      const parts = (['auth-prompt', 'immediate-payment', 'side-panel', 'settled'] as const).map(
-        (name) => [name, closure(path.resolve(FIRST_SCREEN_MODULES[name]))] as const,
-      );
+      const parts = (
+        ['summary', 'auth-prompt', 'immediate-payment', 'side-panel', 'settled'] as const
+      ).map((name) => [name, closure(path.resolve(FIRST_SCREEN_MODULES[name]))] as const);
       const count = new Map<string, number>();
       for (const [, ids] of parts) for (const id of ids) count.set(id, (count.get(id) ?? 0) + 1);
       firstScreenGroups.clear();

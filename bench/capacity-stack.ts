@@ -73,7 +73,11 @@ export async function startCapacityStack(kind: TDatabaseKind): Promise<TCapacity
   const storage: Record<string, string> = database
     ? { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redisPrefix }
     : {};
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.mjs'], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (--cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, 'dist/server/main.mjs'], {
     env: {
       ...baseEnv(),
       ...storage,

@@ -27,7 +27,17 @@ async function startTarget(databaseUrl: string | undefined) {
   // Node itself, not npx: the SIGTERM below must reach the process that serves.
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', './scripts/style-imports.ts', 'bench/server-target.ts'],
+    [
+      // BENCH_CPU_PROF=<dir>: the target writes a V8 CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+      '--import',
+      'tsx',
+      '--import',
+      './scripts/style-imports.ts',
+      'bench/server-target.ts',
+    ],
     {
       env: { ...process.env, ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],

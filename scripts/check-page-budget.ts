@@ -122,7 +122,7 @@ function main() {
     {
       screen: 'summary',
       title: 'Missing Client ID, Consent Not Found, the summary',
-      files: [],
+      files: parts.summary ?? [],
     },
     {
       screen: 'settled',

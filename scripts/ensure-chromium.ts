@@ -1,9 +1,11 @@
-// Makes sure a Chromium for the end-to-end tests exists; never lets them skip silently.
+// Makes sure the browser tests' Chromium exists (tests/e2e/e2e-env.ts CHROMIUM); never lets them
+// skip silently.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { CHROMIUM } from '../tests/e2e/e2e-env';
 
-const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const instruction = `Chromium is missing at ${path}: install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.`;
+const { path, debianPackage } = CHROMIUM;
+const instruction = `Chromium is missing at ${path}: install it (Debian: apt-get install -y ${debianPackage}) or set CHROMIUM_PATH.`;
 
 if (!existsSync(path)) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -12,17 +14,19 @@ if (!existsSync(path)) {
     console.error(instruction);
     process.exit(1);
   }
-  console.log('Chromium is missing: installing it with apt-get (Debian package chromium)...');
+  console.log(
+    `Chromium is missing: installing it with apt-get (Debian package ${debianPackage})...`,
+  );
   const apt = (args: string[]) =>
     execFileSync('apt-get', args, {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   try {
-    apt(['install', '-y', 'chromium']);
+    apt(['install', '-y', debianPackage]);
   } catch {
     apt(['update']);
-    apt(['install', '-y', 'chromium']);
+    apt(['install', '-y', debianPackage]);
   }
   if (!existsSync(path)) {
     console.error(instruction);

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# `npm test`: every check of the project, cheapest first, each phase's time printed as it ends
-# (`[npm test] build: 9 s`), so a slow run says where its time went. With TEST_POSTGRES set to a
-# PostgreSQL URL (CI sets it) the PostgreSQL pass runs too (scripts/test-postgres.sh).
+# `npm test`: every check of the project, each phase's time printed as it ends
+# (`[npm test] build: 9 s`), so a slow run says where its time went.
 #
-# After the build, the tests run in two lanes side by side, each line marked with its phase
-# (`[unit]`, `[postgres]`, `[browser]`): the unit and server tests, and the browser tests then the
-# PostgreSQL pass (in CI the browser tests ended first: 753 s against the unit run's 1,100). A
-# browser test spends much of its time waiting on the server, a timer or the sandbox's answers,
-# and the browser tests alone left a 2-core machine's cores about half idle; the server tests
-# fill them. Both lanes always finish; a failure in either fails the run. SERIAL=1 runs every
-# phase one after the other.
+# With TEST_POSTGRES set to a PostgreSQL URL (CI sets it) the server tests run on PostgreSQL,
+# each file on a copy of a migrated template database (scripts/vitest-global-setup.ts), and with
+# them what needs PostgreSQL itself: the `*.postgres.test.ts` files (several server processes on
+# one database) and the fuzz suite (vitest.config.ts). Without it they run on PGlite, and those
+# do not run (a line says so). The embedded default, PGlite, is what the browser tests' server
+# runs on, and the tests of PGlite itself (src/server/db) open it whatever the setting.
+# `npm run test:postgres` runs only the tests marked for PostgreSQL, for a quick look there.
+#
+# The suite's work is about 1,450 s of CPU on the 2-core machine (lint and types 230, the page's
+# tests 115, the server's and their database 650, the browser's 400 in Chromium's headless shell:
+# 600 in the desktop Chromium); on the quiet machine CI took 11 minutes. Lint and types run first,
+# beside the build: ESLint runs on one core for about three minutes, and beside the tests it got
+# a fourteenth of one (20 minutes); the page's tests fill the other core. Then two lanes, each
+# line marked with its phase (`[server]`, `[browser]`): the server tests, and the browser tests,
+# which wait on the server, timers and the sandbox's answers for much of their time.
+# Every lane always finishes; a failure in any fails the run. SERIAL=1 runs every phase one after
+# the other.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,46 +41,35 @@ rm -rf "$TIMES" && mkdir -p "$TIMES"
 # vitest's reporters: the default one, and a JSON report named `$1` in $TIMES.
 reports() { echo "--reporter=default --reporter=json --outputFile.json=${TIMES}/$1.json"; }
 
-postgres_pass() {
-  # shellcheck disable=SC2046 # the reporter options are separate words
-  DATABASE_URL="$TEST_POSTGRES" npm run --silent test:postgres -- $(reports postgres)
-}
-
-# Said where the pass does not run, since the fuzz suite runs only there (vitest.config.ts).
-no_postgres_pass() {
-  echo "[npm test] PostgreSQL pass and the fuzz suite did not run: TEST_POSTGRES is not set"
-}
-
 # The Node production runs (.node-version, docs/operations.md "Node"): the server's tests run on
 # it. Where the machine's Node is another, npm's `node` package brings it (npx; the npm registry is
-# the only download), and the machine's Node still runs the server of the browser tests and the
-# server tests of the PostgreSQL pass. Once, not twice: a second whole run of the server tests
-# would add their 1,100 s to CI.
+# the only download), and the machine's Node still runs the server of the browser tests.
 PRODUCTION_NODE=$(cat .node-version)
 
-# The unit and server tests: the domain's, the page's and the whole tree's on the machine's Node,
-# the server's on PRODUCTION_NODE. Both always run; a failure in either fails the phase (set -e
-# does not hold inside a phase).
-unit_and_server_tests() {
-  local status=0
+# The domain's, the page's and the whole tree's tests, on the machine's Node.
+unit_tests() {
   # shellcheck disable=SC2046 # the reporter options are separate words
-  npm run --silent test:unit -- --project 'domain, page and whole-tree checks' $(reports unit) ||
-    status=1
+  npm run --silent test:unit -- --project 'domain, page and whole-tree checks' $(reports unit)
+}
+
+# The server's tests, on PRODUCTION_NODE, on PostgreSQL where TEST_POSTGRES names one.
+server_tests() {
+  if [ -n "${TEST_POSTGRES:-}" ]; then
+    export DATABASE_URL="$TEST_POSTGRES"
+  else
+    unset DATABASE_URL
+    echo "[npm test] the server tests run on PGlite; *.postgres.test.ts and the fuzz suite did not run: TEST_POSTGRES is not set"
+  fi
   if [ "$(node -p 'process.versions.node.split(".")[0]')" = "$PRODUCTION_NODE" ]; then
     # shellcheck disable=SC2046
-    npm run --silent test:unit -- --project server $(reports server) || status=1
+    npm run --silent test:unit -- --project server $(reports server)
   else
     echo "The server tests run on Node ${PRODUCTION_NODE} (the machine's is $(node --version))"
     # shellcheck disable=SC2046
     npx --yes --prefer-offline "node@${PRODUCTION_NODE}" node_modules/vitest/vitest.mjs run \
-      --project server $(reports server) || status=1
+      --project server $(reports server)
   fi
-  return "$status"
 }
-
-phase 'lint and types' '' scripts/lint-and-typecheck.sh
-phase 'build' '' npm run --silent build
-phase 'page budget' '' npm run --silent check:budget
 
 # The slowest files of every lane that wrote its report, whatever the outcome.
 slowest() { npx tsx scripts/slowest-files.ts "$TIMES" 10 || true; }
@@ -80,28 +78,43 @@ export E2E_JSON_REPORT="${TIMES}/browser.json"
 
 if [ "${SERIAL:-0}" = 1 ]; then
   trap slowest EXIT
-  phase 'unit and server tests' '' unit_and_server_tests
+  phase 'build' '' npm run --silent build
+  phase 'page budget' '' npm run --silent check:budget
+  phase 'lint and types' '' scripts/lint-and-typecheck.sh
+  phase 'unit tests' '' unit_tests
+  phase 'server tests' '' server_tests
   phase 'browser tests' '' npm run --silent test:e2e
-  if [ -n "${TEST_POSTGRES:-}" ]; then phase 'PostgreSQL pass' '' postgres_pass; else no_postgres_pass; fi
   exit 0
 fi
 
-browser_lane() {
-  local status=0
-  phase 'browser tests' browser npm run --silent test:e2e || status=1
-  if [ -n "${TEST_POSTGRES:-}" ]; then
-    phase 'PostgreSQL pass' postgres postgres_pass || status=1
-  else
-    no_postgres_pass
-  fi
-  return "$status"
-}
-browser_lane &
-browser=$!
-phase 'unit and server tests' unit unit_and_server_tests &
-server=$!
+# Lint and types, and the page's tests, beside the build: after `tsc` (a minute) ESLint leaves a
+# core idle for two minutes, which the page's tests fill. Each prints its own time.
+phase 'lint and types' '' scripts/lint-and-typecheck.sh &
+checks=$!
+phase 'unit tests' unit unit_tests &
+unit=$!
 status=0
+built=1
+phase 'build' '' npm run --silent build || built=0
+if [ "$built" = 1 ]; then
+  phase 'page budget' '' npm run --silent check:budget || status=1
+else
+  status=1
+fi
+wait "$checks" || status=1
+wait "$unit" || status=1
+
+# The browser tests run the build: without one they would only fail for want of it.
+browser=''
+if [ "$built" = 1 ]; then
+  phase 'browser tests' browser npm run --silent test:e2e &
+  browser=$!
+else
+  echo "[npm test] the page budget and the browser tests did not run: the build failed"
+fi
+phase 'server tests' server server_tests &
+server=$!
 wait "$server" || status=1
-wait "$browser" || status=1
+if [ -n "$browser" ]; then wait "$browser" || status=1; fi
 slowest
 exit "$status"

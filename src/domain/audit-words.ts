@@ -29,6 +29,8 @@ export const AUDIT_WORDS = {
   'sandbox.transfer_sent': 'Sent a sandbox transfer to a payment',
   'sandbox.challenge_answered': "Answered a sandbox card's 3-D Secure check",
   'sandbox.event_fired': 'Sent a test webhook event',
+  'terminal.added': 'Registered a card terminal',
+  'terminal.removed': 'Removed a card terminal',
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_WORDS;

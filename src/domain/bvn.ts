@@ -1,16 +1,22 @@
 /*
  * The Bank Verification Number (docs/identity.md "The BVN"): the identity Nigerian banking
- * anchors a person to. Eleven digits; a payer proves one is theirs by a code sent to the phone the
- * BVN is registered with, and an account is theirs when its holder's BVN is that one.
+ * anchors a person to. Eleven digits; a payer proves one is theirs by a code the BVN registry sends
+ * to a contact of the BVN's holder, and an account is theirs when its holder's BVN is that one.
  */
 
 export const BVN_LENGTH = 11;
-/** Codes sent to a BVN's registered phone: as sign-in codes (docs/identity.md "Abuse limits"). */
+/** The code the BVN registry sends (NIBSS's iGree OTP): 6 digits, as sign-in codes. */
 export const BVN_CODE_LENGTH = 6;
-export const BVN_CODE_TTL_MS = 5 * 60_000;
+/** How long a verification the registry opened may be finished. */
+export const BVN_CODE_TTL_MS = 10 * 60_000;
 export const BVN_CODE_MAX_WRONG_TRIES = 5;
-/** Codes per payer per rolling hour: each one costs an SMS to someone else's phone, maybe. */
+/**
+ * Verifications a payer may open per rolling hour: each asks the registry (a billed lookup, and
+ * maybe a code to someone else's phone).
+ */
 export const BVN_CODES_PER_PAYER_PER_HOUR = 5;
+/** Codes one verification may send, the first and the resends, whichever way: each is billed. */
+export const BVN_CODE_SENDS_PER_VERIFICATION = 3;
 
 /** The digits of a BVN as a person types it (spaces and dashes allowed), or null. */
 export function toBvn(input: string): string | null {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ALL_CAPABILITIES_ON,
   capabilitiesMissing,
+  linkWaysOn,
   needsSignIn,
   type TCapabilitiesOn,
   type TConsentAsks,
@@ -86,5 +87,25 @@ describe('the capabilities a consent needs', () => {
       requiresAuth: true,
     });
     expect(capabilitiesMissing(everything, ALL_CAPABILITIES_ON)).toEqual([]);
+  });
+});
+
+describe('the ways of linking a server offers', () => {
+  const all = ['transactionService', 'altTransactionService', 'nibssAlt', 'card'] as const;
+
+  it('offers every way a bank has where everything is on', () => {
+    expect(linkWaysOn(all, ALL_CAPABILITIES_ON)).toEqual(all);
+  });
+
+  it('offers no alternate-service or paper mandate without a mandate service', () => {
+    expect(linkWaysOn(all, PAYSTACK_LIVE)).toEqual(['transactionService', 'card']);
+  });
+
+  it('offers no mandate at all without debits, and no card link without card charges', () => {
+    expect(linkWaysOn(all, { ...ALL_CAPABILITIES_ON, debits: false })).toEqual(['card']);
+    expect(linkWaysOn(all, { ...ALL_CAPABILITIES_ON, cards: false, banks: false })).toEqual([
+      'altTransactionService',
+      'nibssAlt',
+    ]);
   });
 });

@@ -45,6 +45,29 @@ export function payMethodsOn(on: TCapabilitiesOn): {
   return { transfer: on.transfersIn, card: on.cards, terminal: on.acquirer };
 }
 
+/** A way a bank lets an account be linked (spec §3 User account.integrations). */
+export type TLinkWay = 'transactionService' | 'altTransactionService' | 'card' | 'nibssAlt';
+
+/**
+ * What each way of linking needs: the provider's own direct-debit mandate (`banks`), the
+ * alternate service's or a paper mandate (`mandates`), each then debited (`debits`); a card
+ * link's test charge (`cards`).
+ */
+const LINK_WAY_NEEDS: Record<TLinkWay, readonly TCapability[]> = {
+  transactionService: ['banks', 'debits'],
+  altTransactionService: ['mandates', 'debits'],
+  nibssAlt: ['mandates', 'debits'],
+  card: ['cards'],
+};
+
+/**
+ * The ways of linking a bank offers that this server can serve: the page never offers, and the
+ * server never starts, a link whose capability is off.
+ */
+export function linkWaysOn<T extends TLinkWay>(offered: readonly T[], on: TCapabilitiesOn): T[] {
+  return offered.filter((way) => LINK_WAY_NEEDS[way].every((capability) => on[capability]));
+}
+
 /** What a consent asks, as the merchant's request and the stored consent both say it. */
 export type TConsentAsks = {
   payments: ReadonlyArray<{ type: 'immediate' | 'future' }>;

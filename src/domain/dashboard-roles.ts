@@ -31,6 +31,8 @@ export const DASHBOARD_ACTIONS = [
   'forms.read',
   /** The sandbox's tools, on a sandbox server. */
   'sandbox.use',
+  /** Register and remove the merchant's card terminals (Paystack Terminal). */
+  'terminals.manage',
 ] as const;
 export type TDashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
@@ -58,6 +60,7 @@ export const SCREEN_ACTIONS = {
   developers: 'webhooks.manage',
   team: 'team.manage',
   sandbox: 'sandbox.use',
+  terminals: 'terminals.manage',
 } as const satisfies Record<string, TDashboardAction>;
 export type TDashboardScreen = keyof typeof SCREEN_ACTIONS;
 

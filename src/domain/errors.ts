@@ -198,6 +198,14 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This BVN is already verified on another account. Sign in with that account instead.',
   },
+  // The BVN registry sends the code itself (NIBSS's iGree): it says whether it holds the BVN and
+  // where the code can go, so an unknown BVN is said at once. Not spec messages: the server's own.
+  BVN_NOT_FOUND: { status: 404, message: 'We could not find this BVN. Check the 11 digits.' },
+  BVN_METHOD_UNKNOWN: { status: 400, message: 'Choose where the code should go' },
+  BVN_REGISTRY_UNAVAILABLE: {
+    status: 502,
+    message: 'The BVN registry did not answer. Please try again.',
+  },
   // spec §2: an account no integration supports is 'Not supported'.
   ACCOUNT_NOT_SUPPORTED: { status: 400, message: 'Not supported' },
   ACCOUNT_LINKS_BY_CARD: {
@@ -467,6 +475,30 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This transaction reference was already used. Please reset the device and try again.',
   },
+  // Ours (docs/providers/paystack-terminal.md): a payment pushed to a merchant's certified terminal.
+  TERMINAL_NOT_REGISTERED: {
+    status: 404,
+    message: 'This terminal is not registered for this merchant. Choose another terminal.',
+  },
+  TERMINAL_OFFLINE: {
+    status: 409,
+    message:
+      'The terminal is offline. Check that it is on and connected, or choose another way to pay.',
+  },
+  // The dashboard's terminals (docs/providers/paystack-terminal.md "Registering terminals").
+  TERMINALS_NOT_PUSHED: {
+    status: 409,
+    message: 'Card terminals are registered only where payments go to Paystack Terminal.',
+  },
+  TERMINAL_UNKNOWN: {
+    status: 404,
+    message:
+      'Paystack knows no terminal with this id. Check the terminal id in Paystack’s dashboard.',
+  },
+  TERMINAL_TAKEN: {
+    status: 409,
+    message: 'This terminal is registered to another merchant.',
+  },
 
   // Payer identity: phone codes, passkeys, sessions, signed grants (not spec messages; ours,
   // docs/identity.md). Expired sign-in keys say the spec's 'Temporary key expired' (§8).
@@ -484,6 +516,12 @@ export const ERROR_CATALOGUE = {
   PHONE_CODE_RATE_LIMITED: {
     status: 429,
     message: 'Too many codes for this number. Please try again in {minutes} minutes.',
+  },
+  // The SMS provider refused the code's message for good (a number it will not reach): the
+  // payer may check the number and ask again. Not a spec message: the server's own.
+  CODE_NOT_SENT: {
+    status: 502,
+    message: 'We could not send the code. Please check the number and try again.',
   },
   PHONE_CODE_NOT_FOUND: {
     status: 400,

@@ -96,6 +96,14 @@ const needsOtp = charged({
 const bvnForm = (action: object): TLinkingPanelAction =>
   ({ type: 'bvn_form', action }) as TLinkingPanelAction;
 const sendBvnCode = bvnForm({ type: 'code_requested', bvn: '22334455667' });
+const bvnOpened = bvnForm({
+  type: 'verification_opened',
+  sender: 'nibss',
+  methods: [
+    { id: 'phone', hint: 'Sms with a verification code will be sent to phone 0818***6496' },
+  ],
+});
+const bvnMethodChosen = bvnForm({ type: 'method_chosen', method: 'phone' });
 const bvnCodeSent = bvnForm({ type: 'code_sent' });
 const verifyBvn = bvnForm({ type: 'verify_requested', code: '123456' });
 const bvnVerified = bvnForm({ type: 'verified', last4: '5667' });
@@ -177,18 +185,37 @@ const ROUTES = {
     { type: 'manual_entry_opened' },
     { type: 'bvn_required' },
     sendBvnCode,
+    bvnOpened,
+    bvnMethodChosen,
     bvnCodeSent,
     verifyBvn,
   ],
-  bvnSendingOnOpen: [open, { type: 'bvn_required' }, sendBvnCode],
-  bvnCodeOnOpen: [open, { type: 'bvn_required' }, sendBvnCode, bvnCodeSent],
-  bvnVerifyingOnOpen: [open, { type: 'bvn_required' }, sendBvnCode, bvnCodeSent, verifyBvn],
+  bvnSendingOnOpen: [open, { type: 'bvn_required' }, sendBvnCode, bvnOpened, bvnMethodChosen],
+  bvnCodeOnOpen: [
+    open,
+    { type: 'bvn_required' },
+    sendBvnCode,
+    bvnOpened,
+    bvnMethodChosen,
+    bvnCodeSent,
+  ],
+  bvnVerifyingOnOpen: [
+    open,
+    { type: 'bvn_required' },
+    sendBvnCode,
+    bvnOpened,
+    bvnMethodChosen,
+    bvnCodeSent,
+    verifyBvn,
+  ],
   bvnForAccount: [open, chooseBankManually, notVerified],
   bvnVerifyingForAccount: [
     open,
     chooseBankManually,
     notVerified,
     sendBvnCode,
+    bvnOpened,
+    bvnMethodChosen,
     bvnCodeSent,
     verifyBvn,
   ],
@@ -199,6 +226,8 @@ const ROUTES = {
     submitCard,
     { type: 'card_failed', code: 'BVN_NOT_VERIFIED' },
     sendBvnCode,
+    bvnOpened,
+    bvnMethodChosen,
     bvnCodeSent,
     verifyBvn,
   ],
@@ -842,6 +871,8 @@ const ACTION_POOL: TLinkingPanelAction[] = [
   notVerified,
   { type: 'card_failed', code: 'BVN_NOT_VERIFIED' },
   sendBvnCode,
+  bvnOpened,
+  bvnMethodChosen,
   bvnCodeSent,
   verifyBvn,
   bvnVerified,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { afterPaymentPrompt } from './after-payment';
 import { STEP_TEXT_AWAITING_3DS, STEP_TEXT_AWAITING_TRANSFER } from './constants';
 import {
   attemptOutcomeText,
+  eventOfRead,
   needsTransferAccount,
   payNowHeader,
   payNowInitial,
@@ -462,6 +464,42 @@ describe('payNowReducer: card (items 4, 5)', () => {
     expect(again).toMatchObject({ view: 'card_pin', storedCard: STORED });
   });
 
+  it.each(['awaiting_pin', 'charging'] as const)(
+    'the wrong PIN’s end heard late on the stream (last heard %s) does not fail the retry, which pays',
+    (heard) => {
+      const first = attempt({ attemptId: 'att_1', state: heard });
+      const wrong = run([
+        ...chargeCard,
+        { type: 'event', event: { paymentId: 'pay_1', status: 'in_progress', attempt: first } },
+        { type: 'card_answered', answer: { success: true, requiresPIN: true } },
+        { type: 'pin_submitted' },
+        { type: 'card_refused', message: 'Incorrect PIN', paymentFailure: true },
+      ]);
+      const retrying = run(
+        [
+          { type: 'retry_card' },
+          { type: 'card_submitted', card: null, signedIn: false },
+          { type: 'card_answered', answer: { success: true, requiresPIN: true } },
+          { type: 'pin_submitted' },
+          // The first charge's failure, late: the second is still with the bank.
+          {
+            type: 'event',
+            event: {
+              paymentId: 'pay_1',
+              status: 'failed',
+              message: 'Incorrect PIN',
+              attempt: { ...first, state: 'failed', charged: false },
+            },
+          },
+        ],
+        wrong,
+      );
+      expect(retrying.status.phase).not.toBe('failed');
+      const paid = run([{ type: 'card_answered', answer: { success: true } }], retrying);
+      expect(paid.status.phase).toBe('processed');
+    },
+  );
+
   it("an OTP refused for 'Insufficient funds' returns to the methods without that card (spec §4)", () => {
     const state = run([...onOtpScreen, { type: 'otp_refused', message: 'Insufficient funds' }]);
     expect(state).toMatchObject({
@@ -678,6 +716,70 @@ describe('payNowReducer: reload (read) and item 12', () => {
     expect(state.origin?.payerBank).toEqual(whole);
   });
 
+  it('paid while the page did not watch, the read names the account for the prompt', () => {
+    // The screen drawn again after a sign-in, from a consent read before the payment.
+    const bank = {
+      bankName: 'GTBank',
+      accountName: 'Adaeze Okafor',
+      accountNumber: '0123456785',
+      institutionCode: '000013',
+    };
+    const state = resumed({
+      status: 'completed',
+      method: 'bank_transfer',
+      payerBank: bank,
+      shouldPromptBankAccountLinking: true,
+    });
+    expect(state.origin).toEqual({
+      method: 'transfer',
+      payerBank: bank,
+      shouldPromptBankAccountLinking: true,
+      shouldPromptCardLinking: false,
+    });
+    if (!state.origin) throw new Error('the read named no origin');
+    expect(
+      afterPaymentPrompt({
+        origin: state.origin,
+        signedIn: true,
+        signedInWhenPaid: false,
+        holdsChargeToken: false,
+        granted: false,
+        settled: false,
+      }),
+    ).toEqual({ kind: 'link_origin', payerBank: bank });
+  });
+
+  it('a read polled while the stream is down completes with the origin it names', () => {
+    const bank = {
+      bankName: 'GTBank',
+      accountName: null,
+      accountNumber: '****6785',
+      institutionCode: '000013',
+    };
+    const completedRead = read({
+      status: 'completed',
+      method: 'bank_transfer',
+      payerBank: bank,
+      shouldPromptBankAccountLinking: true,
+    });
+    expect(eventOfRead(read({ status: 'pending' }))).toBeNull();
+    const event = eventOfRead(completedRead);
+    if (!event) throw new Error('a completed read is an event');
+    expect(event).toMatchObject({
+      status: 'completed',
+      payerBank: bank,
+      paymentType: 'bank_transfer',
+    });
+    const state = run([{ type: 'event', event }]);
+    expect(state.origin).toMatchObject({ payerBank: bank, shouldPromptBankAccountLinking: true });
+    // A completion that names nothing keeps what the page knew.
+    const again = run(
+      [{ type: 'event', event: { paymentId: 'pay_1', status: 'completed' } }],
+      state,
+    );
+    expect(again.origin).toMatchObject({ payerBank: bank, shouldPromptBankAccountLinking: true });
+  });
+
   it('a completed read is processed', () => {
     expect(resumed({ status: 'completed', method: 'card' }).status.phase).toBe('processed');
   });
@@ -708,6 +810,41 @@ describe('payNowReducer: prompts and terminal', () => {
     );
     expect(failed.report).toMatchObject({ method: 'chip_card', failed: true });
     expect(failed.view).toBe('methods');
+  });
+
+  it('numbers what the stream says while the terminal is open, for its modal, afresh each time', () => {
+    const open = run([{ type: 'terminal_opened' }]);
+    const declined = run(
+      [
+        {
+          type: 'event',
+          event: {
+            paymentId: 'pay_1',
+            status: 'failed',
+            message: 'Transaction declined by card or issuer',
+            attempt: attempt({ state: 'failed', failureCode: 'TERMINAL_DECLINED' }),
+          },
+        },
+      ],
+      open,
+    );
+    expect(declined.terminalNews).toEqual({
+      seq: 1,
+      news: {
+        status: 'failed',
+        code: 'TERMINAL_DECLINED',
+        message: 'Transaction declined by card or issuer',
+      },
+    });
+    const paid = run(
+      [{ type: 'event', event: { paymentId: 'pay_1', status: 'completed' } }],
+      declined,
+    );
+    expect(paid.terminalNews).toEqual({ seq: 2, news: { status: 'completed' } });
+    expect(run([{ type: 'terminal_opened' }], declined).terminalNews).toBeNull();
+    expect(
+      run([{ type: 'event', event: { paymentId: 'pay_1', status: 'completed' } }]).terminalNews,
+    ).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@ import type { TPaidOrigin } from './after-payment';
 import { STEP_TEXT_AWAITING_TRANSFER } from './constants';
 import { nextAttempt, type TPaymentAttempt } from './embed-payment-report';
 import { PAGE_ERRORS } from './page-errors';
+import type { TTerminalPaymentNews } from './pushed-terminal';
 import { formatNaira } from './money';
 import { otpFailureAction } from './otp-input';
 import {
@@ -103,6 +104,11 @@ export type TPayNowState = {
   signedInWhenPaid: boolean;
   prompt: { settled: boolean; step: 'ask' | 'sign_in' | 'link' };
   terminalOpen: boolean;
+  /**
+   * What the payment's stream said last while the terminal's modal was open, numbered: a pushed
+   * terminal's modal learns from it that the card was approved or declined there.
+   */
+  terminalNews: { seq: number; news: TTerminalPaymentNews } | null;
   /** The latest way of paying begun here, as the embedding parent is told of it. */
   report: TPaymentAttempt | null;
 };
@@ -192,6 +198,7 @@ export function payNowInitial(input: {
     signedInWhenPaid: false,
     prompt: { settled: false, step: 'ask' },
     terminalOpen: false,
+    terminalNews: null,
     report: null,
   };
 }
@@ -336,6 +343,39 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
   return next;
 }
 
+/**
+ * A read polled while the payment's stream is down, as the stream's event would have told it
+ * (null while nothing has happened): the completion names where the money came from.
+ */
+export function eventOfRead(read: TPaymentStateResponse): TPaymentStatusEvent | null {
+  if (read.status === 'pending') return null;
+  return {
+    paymentId: read.paymentId,
+    status: read.status,
+    ...(read.stepText ? { stepText: read.stepText } : {}),
+    ...(read.message ? { message: read.message } : {}),
+    ...(read.status === 'completed'
+      ? {
+          payerBank: read.payerBank,
+          shouldPromptBankAccountLinking: read.shouldPromptBankAccountLinking,
+          ...(read.method ? { paymentType: read.method } : {}),
+        }
+      : {}),
+  };
+}
+
+/** Where the completion says the money came from (spec §3 origin). */
+const originOfCompletion = (state: TPayNowState, event: TPaymentStatusEvent): TPaidOrigin => ({
+  // A chip card read by the terminal is a card payment (docs/terminal.md).
+  method: event.paymentType === 'card' || event.paymentType === 'chip_card' ? 'card' : 'transfer',
+  // An event that does not say forgets nothing the page knew.
+  payerBank: event.payerBank ?? state.origin?.payerBank ?? null,
+  shouldPromptBankAccountLinking:
+    event.shouldPromptBankAccountLinking ?? state.origin?.shouldPromptBankAccountLinking ?? false,
+  shouldPromptCardLinking:
+    event.shouldPromptCardLinking ?? state.origin?.shouldPromptCardLinking ?? false,
+});
+
 /** The read of a page opened (or reloaded) mid-payment: where the screen picks it up. */
 function resume(
   state: TPayNowState,
@@ -363,7 +403,13 @@ function resume(
     attempt: read.attempt,
     returns: read.attempt?.returned ? [read.attempt.returned] : [],
   };
-  if (read.status === 'completed') return completed(next);
+  // Paid while the page did not watch (another tab, or before the screen drew again after a
+  // sign-in): the read names where the money came from, as the completion's event does, so the
+  // prompt after the payment is offered all the same.
+  const news = eventOfRead(read);
+  if (news?.status === 'completed') {
+    return completed({ ...next, origin: originOfCompletion(next, news) });
+  }
   const attempt = read.attempt;
   if (attempt?.method === 'bank_transfer' && attempt.state === 'failed') {
     next = { ...next, detailsEnded: true };
@@ -409,26 +455,30 @@ function resume(
   return next;
 }
 
+/** The stream's answer, numbered after the last one the terminal's modal was told. */
+function terminalNewsOf(
+  state: TPayNowState,
+  event: TPaymentStatusEvent,
+): NonNullable<TPayNowState['terminalNews']> {
+  const seq = (state.terminalNews?.seq ?? 0) + 1;
+  if (event.status === 'completed') return { seq, news: { status: 'completed' } };
+  return {
+    seq,
+    news: {
+      status: 'failed',
+      code: event.attempt?.failureCode ?? null,
+      message: event.message ?? event.attempt?.message ?? null,
+    },
+  };
+}
+
 function onEvent(state: TPayNowState, event: TPaymentStatusEvent): TPayNowState {
   let next: TPayNowState = {
     ...state,
     payerBank: event.payerBank ?? state.payerBank,
     payerCard: event.payerCard ?? state.payerCard,
   };
-  if (event.status === 'completed') {
-    next = {
-      ...next,
-      origin: {
-        // A chip card read by the terminal is a card payment (docs/terminal.md).
-        method:
-          event.paymentType === 'card' || event.paymentType === 'chip_card' ? 'card' : 'transfer',
-        payerBank: event.payerBank ?? null,
-        shouldPromptBankAccountLinking: event.shouldPromptBankAccountLinking === true,
-        shouldPromptCardLinking:
-          event.shouldPromptCardLinking ?? state.origin?.shouldPromptCardLinking ?? false,
-      },
-    };
-  }
+  if (event.status === 'completed') next = { ...next, origin: originOfCompletion(state, event) };
   // With the terminal open, the stream's news is the chip purchase's: it began, or it failed in
   // the terminal's modal, which says so to the payer.
   if (state.terminalOpen && event.status === 'in_progress') {
@@ -436,6 +486,9 @@ function onEvent(state: TPayNowState, event: TPaymentStatusEvent): TPayNowState 
   }
   if (state.terminalOpen && event.status === 'failed' && next.report) {
     next = { ...next, report: { ...next.report, failed: true } };
+  }
+  if (state.terminalOpen && event.status !== 'in_progress') {
+    next = { ...next, terminalNews: terminalNewsOf(state, event) };
   }
   if (event.status === 'completed') return completed(next);
   if (event.attempt && !state.terminalOpen) next = withAttempt(next, event.attempt);
@@ -534,8 +587,17 @@ function cardRefused(state: TPayNowState, action: TActionOf<'card_refused'>): TP
     card: { ...state.card, charging: false, slow: false, resending: false },
   };
   // The bank's refusal is the payment failing; anything else is the form's to fix (also
-  // for the stored card sent again: the form, to enter it, or another, anew).
-  if (action.paymentFailure) return failed(next, action.message);
+  // for the stored card sent again: the form, to enter it, or another, anew). The attempt the
+  // stream last named is the one refused: its end, heard late on the stream while the payer
+  // already tries again, is news of the past, not the new charge's failure.
+  if (action.paymentFailure) {
+    const { attempt } = next;
+    const open = attempt?.method === 'card' && !['completed', 'failed'].includes(attempt.state);
+    return failed(
+      { ...next, attempt: attempt && open ? { ...attempt, state: 'failed' } : attempt },
+      action.message,
+    );
+  }
   return { ...next, view: 'card', card: { ...next.card, error: action.message } };
 }
 
@@ -665,7 +727,7 @@ function asideStep(
   switch (action.type) {
     case 'terminal_opened':
       // Its answers are a card's: the stream's steps are the modal's to show.
-      return { ...fresh(state), method: 'card', terminalOpen: true };
+      return { ...fresh(state), method: 'card', terminalOpen: true, terminalNews: null };
     case 'terminal_closed':
       return { ...state, terminalOpen: false };
     case 'prompt_step':

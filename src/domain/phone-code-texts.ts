@@ -1,4 +1,3 @@
-import { BVN_CODE_LENGTH } from './bvn';
 import { formatNigerianPhone, PHONE_CODE_LENGTH } from './schemas/auth';
 
 /*
@@ -21,13 +20,3 @@ export function signInCodeMessage(input: {
 export function codeSentMessage(phoneNumber: string): string {
   return `We sent a ${PHONE_CODE_LENGTH}-digit code to ${formatNigerianPhone(phoneNumber)}`;
 }
-
-/*
- * A BVN code was asked for. The words are the same whatever the BVN, and name no phone: they tell
- * nobody whether the registry knows the BVN, nor the phone it is registered with (docs/identity.md
- * "The BVN").
- */
-export const BVN_CODE_SENT_MESSAGE = `If this BVN is on record, we sent a ${BVN_CODE_LENGTH}-digit code to the phone number it is registered with.`;
-/** The same, when the code was asked for again from the code field. */
-export const BVN_CODE_RESENT_MESSAGE =
-  'If this BVN is on record, we sent a new code to the phone number it is registered with.';

@@ -79,6 +79,7 @@ import { serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
 import { openApiRoutes, registerOpenApi } from './openapi/openapi';
 import type { TMetrics } from './observability/metrics';
+import { answerOnlyHealth } from './process-role';
 import { appMetrics, observe } from './observability/observe';
 
 /** A route as registered: what the fuzz suite walks, so every new route is covered by it. */
@@ -126,6 +127,8 @@ export type TAppOptions = {
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const app = fastifyOf(options);
   await prepareRequestHandling(app, options);
+  // A worker serves its health and metrics alone (ROLE=worker, docs/deploy.md).
+  if (options.config.role === 'worker') answerOnlyHealth(app);
   const metrics = appMetrics(app, options.database);
   // The engine's kinds close over the context, which holds the engine: they are made on its
   // first use, once both exist.

@@ -149,3 +149,59 @@ describe('SMS_PROVIDER and Termii', () => {
     );
   });
 });
+
+describe('the mandate provider', () => {
+  const remita = {
+    MANDATE_PROVIDER: 'remita',
+    REMITA_MERCHANT_ID: '27768931',
+    REMITA_SERVICE_TYPE_ID: '35126630',
+    REMITA_API_KEY: 'key-that-must-not-show',
+    REMITA_API_TOKEN: 'token-that-must-not-show',
+  };
+
+  it('keeps the sandbox mandates unless told otherwise, and takes Remita at its live host', () => {
+    expect(loadConfig({})).toMatchObject({ mandateProvider: 'sandbox', remita: null });
+    expect(loadConfig(remita)).toMatchObject({
+      mandateProvider: 'remita',
+      remita: {
+        merchantId: '27768931',
+        serviceTypeId: '35126630',
+        apiKey: 'key-that-must-not-show',
+        apiToken: 'token-that-must-not-show',
+        baseUrl: 'https://login.remita.net',
+      },
+    });
+    expect(
+      loadConfig({ ...remita, REMITA_BASE_URL: 'https://remitademo.net/' }).remita?.baseUrl,
+    ).toBe('https://remitademo.net');
+  });
+
+  it('stops the start without each of Remita’s credentials, naming the one missing', () => {
+    for (const name of [
+      'REMITA_MERCHANT_ID',
+      'REMITA_SERVICE_TYPE_ID',
+      'REMITA_API_KEY',
+      'REMITA_API_TOKEN',
+    ] as const) {
+      expect(() => loadConfig({ ...remita, [name]: undefined })).toThrow(
+        `Invalid configuration: ${name} is required with MANDATE_PROVIDER=remita`,
+      );
+    }
+    expect(() => loadConfig({ MANDATE_PROVIDER: 'mono' })).toThrow(/MANDATE_PROVIDER/);
+  });
+});
+
+describe('ROLE', () => {
+  it('serves and works by default; an API process only queues; a worker works', () => {
+    expect(loadConfig({})).toMatchObject({ role: 'all', jobsWork: true });
+    expect(loadConfig({ ROLE: 'api' })).toMatchObject({ role: 'api', jobsWork: false });
+    expect(loadConfig({ ROLE: 'worker' })).toMatchObject({ role: 'worker', jobsWork: true });
+  });
+
+  it('refuses a worker told to work on nothing, and a role it does not know', () => {
+    expect(() => loadConfig({ ROLE: 'worker', JOBS_WORK: 'off' })).toThrow(
+      'Invalid configuration: ROLE=worker works on jobs; JOBS_WORK=off leaves it none',
+    );
+    expect(() => loadConfig({ ROLE: 'cron' })).toThrow(/ROLE/);
+  });
+});

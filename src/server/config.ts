@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** What a process of the server does (ROLE; process-role.ts, docs/deploy.md). */
+export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
+export type TProcessRole = (typeof PROCESS_ROLES)[number];
+
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Loopback unless told otherwise: the sandbox outbox hands every SMS code to whoever can
@@ -33,6 +37,24 @@ const ZEnv = z.object({
     .optional(),
   /** Termii's API: the address its dashboard names for the account, or a simulator of it. */
   TERMII_BASE_URL: z.url().default('https://api.ng.termii.com'),
+  /** Who proves a payer's BVN and an account's owner (docs/providers/mono.md). */
+  BVN_REGISTRY: z.enum(['sandbox', 'mono']).default('sandbox'),
+  /** Mono's secret key (its dashboard's Lookup app): sent as `mono-sec-key`, never logged. */
+  MONO_SECRET_KEY: z.string().optional(),
+  /** Mono's API, or a simulator of it. */
+  MONO_BASE_URL: z.url().default('https://api.withmono.com'),
+  /** Who sets up the alternate service's and paper mandates (docs/providers/remita.md). */
+  MANDATE_PROVIDER: z.enum(['sandbox', 'remita']).default('sandbox'),
+  /** Remita's merchant (biller) id. */
+  REMITA_MERCHANT_ID: z.string().optional(),
+  /** The Remita service type the debits are collected under. */
+  REMITA_SERVICE_TYPE_ID: z.string().optional(),
+  /** Remita's API key: it ends every request hash; never logged. */
+  REMITA_API_KEY: z.string().optional(),
+  /** Remita's API token, hashed into the OTP activation calls; never logged. */
+  REMITA_API_TOKEN: z.string().optional(),
+  /** Remita's host: its live one, its demo one (https://remitademo.net) or a simulator of it. */
+  REMITA_BASE_URL: z.url().default('https://login.remita.net'),
   /** Who moves money: the sandbox network (docs/sandbox.md) unless another adapter is named. */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
   /** Paystack's secret key (docs/providers/paystack.md): its test mode's or its live one's. */
@@ -42,6 +64,11 @@ const ZEnv = z.object({
     .optional(),
   /** Paystack's API; another address only for a simulator of it. */
   PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
+  /**
+   * The chip terminal: the sandbox's Bluetooth reader, or Paystack Terminal's push payment
+   * requests (docs/providers/paystack-terminal.md), which need PAYMENT_PROVIDER=paystack.
+   */
+  TERMINAL_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
   SANDBOX_CARD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(20_000),
   /**
@@ -83,6 +110,11 @@ const ZEnv = z.object({
    * another process to send (a process that serves requests alone; the crash tests).
    */
   JOBS_WORK: z.enum(['on', 'off']).default('on'),
+  /**
+   * What this process does (docs/deploy.md): `all` serves and works on jobs; `api` serves and
+   * only queues jobs; `worker` works on jobs and answers only its health and metrics.
+   */
+  ROLE: z.enum(PROCESS_ROLES).default('all'),
   /** How often the server looks for future payments to notify and collect; 0 turns it off. */
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
@@ -165,12 +197,32 @@ export type TConfig = {
   /** Termii's key, registered sender ID and API; null unless chosen. */
   termii: { apiKey: string; senderId: string; baseUrl: string } | null;
   /**
+   * The BVN registry: the sandbox's, or Mono Lookup (NIBSS's iGree and account-number lookup,
+   * docs/providers/mono.md), whose key and API are then `mono`.
+   */
+  bvnRegistry: 'sandbox' | 'mono';
+  mono: { secretKey: string; baseUrl: string } | null;
+  /**
+   * Who sets up the alternate service's and paper mandates and debits them: the sandbox's, or
+   * Remita Direct Debit (docs/providers/remita.md), whose credentials are then `remita`.
+   */
+  mandateProvider: 'sandbox' | 'remita';
+  remita: {
+    merchantId: string;
+    serviceTypeId: string;
+    apiKey: string;
+    apiToken: string;
+    baseUrl: string;
+  } | null;
+  /**
    * Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md;
    * 'paystack' is Paystack (docs/providers/paystack.md), with `paystack` set.
    */
   paymentProvider: 'sandbox' | 'paystack';
   /** Paystack's key, its mode (from the key: sk_test_ or sk_live_) and API; null unless chosen. */
   paystack: { secretKey: string; mode: 'test' | 'live'; baseUrl: string } | null;
+  /** The chip terminal: the sandbox's reader, or Paystack Terminal (beside `paystack`). */
+  terminalProvider: 'sandbox' | 'paystack';
   sandboxCardTimeoutMs: number;
   cardAnswerWaitMs: number;
   /** The sandbox's delay between recording a call that moves money and answering it. */
@@ -191,8 +243,10 @@ export type TConfig = {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Milliseconds between runs of the future-payment collections; 0: no runs. */
   collectionIntervalMs: number;
-  /** JOBS_WORK: whether this process works on background jobs, or only queues them. */
+  /** Whether this process works on background jobs (ROLE all or worker, JOBS_WORK on). */
   jobsWork: boolean;
+  /** ROLE: what this process does; a worker answers only its health and metrics. */
+  role: TProcessRole;
   /** The key that seals the server secrets in the database; undefined: kept in clear. */
   secretsKey: Buffer | undefined;
   /** Where rate limits are counted for every process; undefined: in each process. */
@@ -238,15 +292,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.CONNECTION_TIMEOUT_MS <= e.SSE_HEARTBEAT_MS) {
     throw new Error('Invalid configuration: CONNECTION_TIMEOUT_MS must exceed SSE_HEARTBEAT_MS');
   }
+  if (e.ROLE === 'worker' && e.JOBS_WORK === 'off') {
+    throw new Error(
+      'Invalid configuration: ROLE=worker works on jobs; JOBS_WORK=off leaves it none',
+    );
+  }
   if (e.PAYMENT_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
     throw new Error(
       'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
+    );
+  }
+  if (e.TERMINAL_PROVIDER === 'paystack' && e.PAYMENT_PROVIDER !== 'paystack') {
+    throw new Error(
+      'Invalid configuration: TERMINAL_PROVIDER=paystack needs PAYMENT_PROVIDER=paystack (its key and its notices)',
     );
   }
   for (const name of ['TERMII_API_KEY', 'TERMII_SENDER_ID'] as const) {
     if (e.SMS_PROVIDER === 'termii' && !e[name]) {
       throw new Error(`Invalid configuration: ${name} is required with SMS_PROVIDER=termii`);
     }
+  }
+  const remitaKeys = [
+    'REMITA_MERCHANT_ID',
+    'REMITA_SERVICE_TYPE_ID',
+    'REMITA_API_KEY',
+    'REMITA_API_TOKEN',
+  ] as const;
+  for (const name of remitaKeys) {
+    if (e.MANDATE_PROVIDER === 'remita' && !e[name]) {
+      throw new Error(`Invalid configuration: ${name} is required with MANDATE_PROVIDER=remita`);
+    }
+  }
+  if (e.BVN_REGISTRY === 'mono' && !e.MONO_SECRET_KEY) {
+    throw new Error('Invalid configuration: MONO_SECRET_KEY is required with BVN_REGISTRY=mono');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
@@ -279,6 +357,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             baseUrl: e.TERMII_BASE_URL.replace(/\/+$/, ''),
           }
         : null,
+    bvnRegistry: e.BVN_REGISTRY,
+    mono:
+      e.BVN_REGISTRY === 'mono' && e.MONO_SECRET_KEY
+        ? { secretKey: e.MONO_SECRET_KEY, baseUrl: e.MONO_BASE_URL.replace(/\/+$/, '') }
+        : null,
+    mandateProvider: e.MANDATE_PROVIDER,
+    remita:
+      e.MANDATE_PROVIDER === 'remita' &&
+      e.REMITA_MERCHANT_ID &&
+      e.REMITA_SERVICE_TYPE_ID &&
+      e.REMITA_API_KEY &&
+      e.REMITA_API_TOKEN
+        ? {
+            merchantId: e.REMITA_MERCHANT_ID,
+            serviceTypeId: e.REMITA_SERVICE_TYPE_ID,
+            apiKey: e.REMITA_API_KEY,
+            apiToken: e.REMITA_API_TOKEN,
+            baseUrl: e.REMITA_BASE_URL.replace(/\/+$/, ''),
+          }
+        : null,
     paymentProvider: e.PAYMENT_PROVIDER,
     paystack:
       e.PAYMENT_PROVIDER === 'paystack' && e.PAYSTACK_SECRET_KEY
@@ -288,6 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
           }
         : null,
+    terminalProvider: e.TERMINAL_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
     cardAnswerWaitMs: e.CARD_ANSWER_WAIT_MS,
     sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
@@ -299,7 +398,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
-    jobsWork: e.JOBS_WORK === 'on',
+    jobsWork: e.ROLE !== 'api' && e.JOBS_WORK === 'on',
+    role: e.ROLE,
     secretsKey: e.SECRETS_KEY,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,

@@ -12,16 +12,22 @@ import {
 import {
   PAYSTACK_CAPABILITIES,
   paystackProvider,
+  paystackTerminalProvider,
   type TPaystackProvider,
 } from './providers/paystack/paystack-provider';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
+import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
+import { monoBvnRegistry } from './providers/mono/mono-registry';
+import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
 import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
 import { capabilityName, offCapability } from './providers/off';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
 import { SANDBOX_CARDS } from './sandbox/fixtures';
+import { remitaProvider } from './providers/remita/remita-provider';
+import { withOwnMandateSettlement } from './services/payments/mandate-debits';
 
 /*
  * The composition root's product (ARCHITECTURE.md "The composition root"): what every route and
@@ -96,7 +102,10 @@ export function createAppContext(
   const { database, config } = base;
   const { db } = database;
   const clock = overrides.clock ?? systemClock;
-  const money = paymentProviderFor(config, db, clock);
+  const money = withBvnRegistry(
+    config,
+    paymentProviderFor(config, db, clock, bvnCodesThroughOutbox(db, base.jobs)),
+  );
   const sms = smsOf(config, db, overrides.providers?.sms);
   return {
     db,
@@ -137,7 +146,12 @@ type TMoney = {
  * direct-debit mandates, so every debit is Paystack's. With a live key they are off
  * (offCapability), and what needs them is refused (docs/going-live.md).
  */
-export function paymentProviderFor(config: TConfig, db: TDb, clock: TClock): TMoney {
+export function paymentProviderFor(
+  config: TConfig,
+  db: TDb,
+  clock: TClock,
+  deliverBvnCode?: TSandboxCodeDelivery,
+): TMoney {
   const cards = sandboxCardNetwork({
     db,
     clock,
@@ -150,10 +164,15 @@ export function paymentProviderFor(config: TConfig, db: TDb, clock: TClock): TMo
     db,
     clock,
     answerDelayMs: config.sandboxAnswerDelayMs,
+    deliverBvnCode,
   });
   if (!config.paystack) {
     const capabilities = PROVIDER_CAPABILITIES.map((capability) => on(capability, 'sandbox'));
-    return { payments: sandbox, sandbox: { cards }, capabilities };
+    return withMandateProvider(config, db, clock, {
+      payments: sandbox,
+      sandbox: { cards },
+      capabilities,
+    });
   }
   const paystack = paystackProvider({
     secretKey: config.paystack.secretKey,
@@ -161,17 +180,70 @@ export function paymentProviderFor(config: TConfig, db: TDb, clock: TClock): TMo
     clock,
   });
   const live = isLive(config);
+  // TERMINAL_PROVIDER=paystack: the chip terminal is Paystack Terminal's, beside either key.
+  const terminal =
+    config.terminalProvider === 'paystack'
+      ? paystackTerminalProvider({
+          secretKey: config.paystack.secretKey,
+          baseUrl: config.paystack.baseUrl,
+          clock,
+        })
+      : null;
   const capabilities = PROVIDER_CAPABILITIES.map((capability) =>
     isPaystacks(capability)
       ? on(capability, 'paystack')
-      : live
-        ? off(capability, `Paystack does not offer ${capabilityName(capability)}`)
-        : on(capability, 'sandbox', 'stands in beside the test key; no money moves'),
+      : capability === 'acquirer' && terminal
+        ? on(capability, terminal.provider)
+        : live
+          ? off(capability, `Paystack does not offer ${capabilityName(capability)}`)
+          : on(capability, 'sandbox', 'stands in beside the test key; no money moves'),
   );
   // The sandbox's own routes (its 3-D Secure page, /api/sandbox/*) stay off: nothing the
   // stand-ins do needs one (sandbox: null).
   const others = live ? offPorts() : sandbox;
-  return { payments: paystackWith(paystack, others), sandbox: null, capabilities };
+  const payments = paystackWith(paystack, others);
+  return withMandateProvider(config, db, clock, {
+    payments: terminal ? { ...payments, acquirer: terminal } : payments,
+    sandbox: null,
+    capabilities,
+  });
+}
+
+/**
+ * MANDATE_PROVIDER=remita: the alternate service's and paper mandates are Remita's, beside any
+ * payment provider and either key (docs/providers/remita.md), and the debits on them too. What
+ * Remita cannot give back once taken goes back by the payouts capability.
+ */
+function withMandateProvider(config: TConfig, db: TDb, clock: TClock, money: TMoney): TMoney {
+  if (!config.remita) return money;
+  const mandates = remitaProvider({
+    credentials: config.remita,
+    clock,
+    payouts: money.payments.payouts,
+  });
+  const payments = { ...money.payments, mandates };
+  return {
+    ...money,
+    payments: { ...payments, settlement: withOwnMandateSettlement(db, payments) },
+    capabilities: money.capabilities.map((line) =>
+      line.capability === 'mandates' ? on('mandates', mandates.provider) : line,
+    ),
+  };
+}
+
+/**
+ * BVN_REGISTRY=mono: the BVN registry is Mono Lookup (docs/providers/mono.md), whatever moves the
+ * money, beside a live key too: NIBSS sends its code, so no sandbox stands in.
+ */
+export function withBvnRegistry(config: TConfig, money: TMoney): TMoney {
+  if (!config.mono) return money;
+  return {
+    ...money,
+    payments: { ...money.payments, bvn: monoBvnRegistry(config.mono) },
+    capabilities: money.capabilities.map((line) =>
+      line.capability === 'bvn' ? on('bvn', 'mono') : line,
+    ),
+  };
 }
 
 const on = (capability: TCapability, adapter: string, note: string | null = null) =>

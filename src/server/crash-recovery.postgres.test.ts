@@ -3,7 +3,7 @@
 // real server (`src/server/main.ts`) is killed with SIGKILL while a card charge, two saved-account
 // debits (OneTap at the grant) and a chip purchase each wait for their answer, after the sandbox
 // recorded taking the money (SANDBOX_ANSWER_DELAY_MS holds the answer back: a slow provider),
-// twenty times. Started again, the reconciler asks the provider about each lost answer and books
+// five times. Started again, the reconciler asks the provider about each lost answer and books
 // it. Then every payment was taken once at the provider, every one is executed and booked once,
 // nothing is left charging or owed, and `npm run ledger:check`, which compares the provider's
 // record with the books, passes. PostgreSQL only: several processes on one database
@@ -28,7 +28,7 @@ import { createTestClient, RELAXED_RATE_LIMITS } from './testing/test-app';
 import { readChipCard } from './testing/terminal';
 
 /** Kills, each with a card charge, a debit and a chip purchase between answer and booking. */
-const KILLS = 10;
+const KILLS = 5;
 const AMOUNT = 10_000;
 /** The public origin of the setup process and of every server under test. */
 const PUBLIC_ORIGIN = 'http://localhost:3999';

@@ -6,13 +6,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../scripts/build-server';
 import { buildApp } from './app';
 import {
+  freePort,
   printedOnceReady,
   SERVER_START_LIMIT_MS,
   stopServerProcess,
@@ -20,14 +20,6 @@ import {
 import { openTestDatabase, testConfig } from './testing/test-app';
 import { openToOthers } from './testing/files';
 import { accepts } from './testing/sockets';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
 const freshDataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));

@@ -42,6 +42,11 @@ export const DEFAULT_RATE_LIMITS = {
    */
   bvnCodesPerBvn: { max: 5, windowMs: 60 * MINUTE },
   /**
+   * Verifications of a BVN opened from one address: each is a lookup the registry bills (Mono),
+   * though no code goes yet; the code's own send counts as a code send.
+   */
+  bvnVerificationsPerAddress: { max: 10, windowMs: 10 * MINUTE },
+  /**
    * Dashboard recovery codes asked for one number (by its keyed hash) from any address: every ask
    * counts, whether the number is on a team or not, so a 429 tells nobody which it is.
    */
@@ -52,6 +57,13 @@ export const DEFAULT_RATE_LIMITS = {
   challengesPerAddress: { max: 60, windowMs: MINUTE },
   /** Logins tried from one address (each code has its own 5 tries). */
   loginsPerAddress: { max: 60, windowMs: MINUTE },
+  /**
+   * Lookups of an account's owner at the BVN registry (services/linking/account-owners.ts), each
+   * billed (Mono): by one payer, and from one address whoever is signed in there. Only accounts
+   * a payer asks to link are looked up, and each once, so a payer needs a few.
+   */
+  ownerLookupsPerPayer: { max: 10, windowMs: 60 * MINUTE },
+  ownerLookupsPerAddress: { max: 30, windowMs: 60 * MINUTE },
   /** Account searches by one payer: each asks banks for an account holder's name. */
   accountSearchesPerPayer: { max: 30, windowMs: MINUTE },
   /** Payment requests one payer makes or declines (docs/payment-requests.md): each asks another
@@ -96,6 +108,8 @@ export type TRateLimiters = {
   /** Asks the shared store (Redis) the smallest question; null when counts stay in this process. */
   pingStore: (() => Promise<void>) | null;
   codeSends: onRequestAsyncHookHandler;
+  /** Before a BVN verification is opened at the registry: counts by the address. */
+  bvnVerifications: onRequestAsyncHookHandler;
   /**
    * In the handler, after `codeSends`: counts a BVN code asked for the BVN of `targetKey`
    * (services/identity/code-sends.ts `codeTargetKey`); 429 past its limit.
@@ -106,6 +120,11 @@ export type TRateLimiters = {
   discoveries: onRequestAsyncHookHandler;
   challenges: onRequestAsyncHookHandler;
   logins: onRequestAsyncHookHandler;
+  /**
+   * In the handler, before a billed lookup of an account's owner: counts it by the signed-in
+   * payer and by the address; 429 past either limit.
+   */
+  ownerLookups(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** After the payer guard: counts by the signed-in payer. */
   accountSearches: onRequestAsyncHookHandler;
   /** After the payer guard: counts by the signed-in payer. */
@@ -245,11 +264,16 @@ export async function registerRateLimits(
       check('codeSendsPerAddress', byAddress),
       check('codeSendsOverall', () => 'all'),
     ),
+    bvnVerifications: countAgainst(check('bvnVerificationsPerAddress', byAddress)),
     bvnCodeSends: perTarget(check, 'bvnCodesPerBvn'),
     recoveryCodeSends: perTarget(check, 'recoveryCodesPerNumber'),
     discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
     challenges: countAgainst(check('challengesPerAddress', byAddress)),
     logins: countAgainst(check('loginsPerAddress', byAddress)),
+    ownerLookups: countEach(
+      check('ownerLookupsPerPayer', byPayer),
+      check('ownerLookupsPerAddress', byAddress),
+    ),
     accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
     paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
@@ -290,15 +314,18 @@ const byAddress = (request: FastifyRequest) => normalizeIP(request.ip);
 /** After the payer guard; its address only if a route counts before the guard by mistake. */
 const byPayer = (request: FastifyRequest) => request.payer?.payerId ?? byAddress(request);
 
-/** An onRequest hook that counts the request against each check in turn. */
-const countAgainst =
-  (...checks: TCheck[]): onRequestAsyncHookHandler =>
-  async (request, reply) => {
+/** Counts the request against each check in turn; 429 at the first one past its limit. */
+const countEach =
+  (...checks: TCheck[]) =>
+  async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     for (const c of checks) {
       const wait = exceededBy(await c(request));
       if (wait !== null) refuse(reply, wait);
     }
   };
+
+/** An onRequest hook that counts the request against each check in turn. */
+const countAgainst = (...checks: TCheck[]): onRequestAsyncHookHandler => countEach(...checks);
 
 /** Counts the request against `name` for the target the handler names by its keyed hash. */
 function perTarget(check: TCheckMaker, name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber') {

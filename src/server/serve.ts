@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfig, type TConfig } from './config';
 import { isLive, type TCapabilityLine } from './context';
 import { makePrivate } from './db/data-dir';
 import { openDatabase, PGLITE_FOLDER, PGLITE_TEMPLATE_FILE } from './db/database';
@@ -66,9 +66,11 @@ export async function serve() {
   // Processes starting together on one PostgreSQL seed it one at a time: the later ones find
   // the demo there and only print it.
   // A live key moves real money: no demo merchant is made there.
-  const demo = isLive(config)
-    ? []
-    : await database.exclusive('demo-seed', () => seedDemo(database.db, config));
+  // A worker serves no page: the demo is the serving processes' to make.
+  const demo =
+    isLive(config) || config.role === 'worker'
+      ? []
+      : await database.exclusive('demo-seed', () => seedDemo(database.db, config));
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const removeOperatorFile =
@@ -80,14 +82,40 @@ export async function serve() {
         })
       : () => {};
 
+  printStart(config, app, demo);
+
+  const stop = async () => {
+    removeOperatorFile();
+    await app.close();
+    await database.close();
+    // The spans of the last requests leave before the process does.
+    await activeTracing()?.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+/** What the start prints: where it serves, its role, its capabilities, and where to begin. */
+function printStart(
+  config: TConfig,
+  app: FastifyInstance,
+  demo: readonly { label: string; url: string }[],
+): void {
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   // An operator who opened webhooks to private networks sees it at every start.
   const webhooks = config.webhooksAllowPrivate
     ? ', WEBHOOKS_ALLOW_PRIVATE=on: webhooks may go to http:// and private addresses'
     : '';
+  const role = config.role === 'all' ? '' : `, ROLE=${config.role}`;
   console.log(
-    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where}${webhooks})`,
+    `Consent server ready on ${config.publicUrl} (listening on ${listeningOn(app)}, database: ${where}${webhooks}${role})`,
   );
+  if (config.role === 'worker') {
+    for (const line of app.appContext.capabilities) console.log(capabilityLine(line));
+    console.log('Working on jobs: only /api/health, /api/health/ready and /metrics answer here');
+    return;
+  }
   if (config.smsProvider === 'sandbox' && !isLive(config)) {
     console.log(
       `Sandbox mode: SMS codes are not sent; anyone who can reach this server can read them at ${config.publicUrl}/sandbox/messages`,
@@ -106,15 +134,4 @@ export async function serve() {
   for (const line of app.appContext.capabilities) console.log(capabilityLine(line));
   for (const line of demo) console.log(`Demo consent, ${line.label}: ${line.url}`);
   console.log(`Sign in: ${config.publicUrl}/login`);
-
-  const stop = async () => {
-    removeOperatorFile();
-    await app.close();
-    await database.close();
-    // The spans of the last requests leave before the process does.
-    await activeTracing()?.shutdown();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
 }

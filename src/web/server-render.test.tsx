@@ -17,6 +17,7 @@ const publicConfig = {
   debugTools: false,
   sandbox: true,
   capabilities: ALL_CAPABILITIES_ON,
+  terminal: 'reader' as const,
 };
 
 const answersFor = (consent: TConsent): TPageAnswers => ({

@@ -173,13 +173,23 @@ test.describe('after a payment', () => {
     // BVN's registered phone, not the number they sign in with.
     const person = await mintPerson(page.request, { fullName: 'Kemi Adewale' });
     const own = personAccount(person, 'links_by_test_transfer');
-    await payByTransferFromSender(page, own);
+    const consentId = await payByTransferFromSender(page, own);
     await page.getByRole('button', { name: 'Sign In to Save Account' }).click();
+    // The consent read after the sign-in answers only once the prompt shows: the page draws the
+    // signed-in screen from the consent it read before the payment, and still offers the link
+    // (the payment's read names the account), rather than granting at once.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/consent/${consentId}?*`, async (route) => {
+      await released;
+      await route.continue();
+    });
     await signUpThroughPanel(page, page.request, {
       fullName: own.accountName,
       phone: uniquePhone(),
     });
     await expect(question(page)).toBeVisible();
+    release();
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
 
     // Asked once, where the payer is: the prompt becomes the BVN step.
@@ -190,11 +200,14 @@ test.describe('after a payment', () => {
     ).toBeVisible();
     await look(page, testInfo, 'bvn-step');
     await page.getByLabel('BVN', { exact: true }).fill(person.bvn);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // The sandbox registry's one way, the BVN's phone, is already picked.
+    const ways = page.getByRole('group', { name: 'Where should the code go?' });
+    await expect(ways.getByRole('radio', { checked: true })).toHaveCount(1);
+    await look(page, testInfo, 'bvn-step-ways');
     await page.getByRole('button', { name: 'Send code' }).click();
     await expect(
-      page.getByText(
-        'If this BVN is on record, we sent a 6-digit code to the phone number it is registered with.',
-      ),
+      page.getByText(/^The sandbox BVN registry sent a 6-digit code the way you chose: SMS to /),
     ).toBeVisible();
     await page.getByLabel('6-digit code').fill(await latestCode(page.request, person.phoneNumber));
     await look(page, testInfo, 'bvn-code');

@@ -105,6 +105,27 @@ test.describe('payer sign-up and sign-in', () => {
     await expect(page.getByRole('alert')).toHaveText('That code is not correct. 4 tries left.');
     await expect(page.getByLabel('6-digit code')).toBeFocused();
   });
+
+  test('a code the SMS provider refuses is said at once, and the number can be sent again', async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByLabel('Full name').fill('Kemi Ade');
+    // The sandbox's SMS provider refuses this number (docs/sandbox.md).
+    await page.getByLabel('Phone number').fill('0809 999 0000');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'We could not send the code. Please check the number and try again.',
+    );
+    await expect(page.getByLabel('6-digit code')).toHaveCount(0);
+    await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+    await expectNoViolations(page);
+    await snap(page, testInfo, 'auth-code-not-sent');
+    await page.getByLabel('Phone number').fill(uniquePhone());
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  });
 });
 
 test.describe('the sign-in page whose code does not come', () => {

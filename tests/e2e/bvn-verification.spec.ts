@@ -1,4 +1,9 @@
 import { expect, test } from '@playwright/test';
+import {
+  bvnCodeResentMessage,
+  bvnCodeSentMessage,
+  bvnMethodsIntro,
+} from '../../src/domain/bvn-code-texts';
 import { latestCode, storedSession } from './auth-support';
 import {
   linkByApi,
@@ -15,10 +20,10 @@ import { consentPath } from './merchant';
 import { mintPerson, personAccount } from './sandbox-people';
 
 // The BVN step of the account-linking panel (docs/identity.md "The BVN"): a payer with no
-// verified BVN is asked for it the first time the panel opens, gets the code on the phone the
-// BVN is registered with (not their own; the page names no phone), and then links the accounts
-// the bank holds under it; another person's account, found by its number, says why it cannot be
-// linked.
+// verified BVN is asked for it the first time the panel opens, picks among the registry's masked
+// hints where its code goes (the sandbox registry's one way: the phone the BVN is registered
+// with, not their own), and then links the accounts the bank holds under it; another person's
+// account, found by its number, says why it cannot be linked.
 
 test.describe('BVN verification in the linking panel', () => {
   test('a new payer verifies their BVN, links an account listed under it, and cannot link a stranger’s', async ({
@@ -34,28 +39,43 @@ test.describe('BVN verification in the linking panel', () => {
     await expect(heading).toBeFocused();
     await look(page, testInfo, 'bvn');
 
-    // Too few digits: the field says what it needs.
+    // Too few digits: the field says what it needs, and no registry is asked.
     await panel(page).getByLabel('BVN', { exact: true }).fill('2233');
-    await panel(page).getByRole('button', { name: 'Send code' }).click();
+    await panel(page).getByRole('button', { name: 'Continue' }).click();
     await expect(panel(page).getByRole('alert')).toHaveText('Enter your 11-digit BVN');
     await look(page, testInfo, 'bvn-invalid');
 
     await panel(page).getByLabel('BVN', { exact: true }).fill(person.bvn);
+    await panel(page).getByRole('button', { name: 'Continue' }).click();
+    // The ways the registry can send the code, by its masked hints, under who sends it: the
+    // sandbox registry's one way, the BVN's phone (not the payer's), already picked.
+    const ways = panel(page).getByRole('group', { name: 'Where should the code go?' });
+    await expect(ways).toBeVisible();
+    await expect(ways).toContainText(bvnMethodsIntro('sandbox'));
+    const hint = `SMS to 0${person.phoneNumber.slice(-10, -7)}***${person.phoneNumber.slice(-4)}`;
+    await expect(ways.getByRole('radio')).toHaveCount(1);
+    await expect(ways.getByRole('radio', { name: hint })).toBeChecked();
+    await expect(panel(page).getByRole('button', { name: 'Use another way' })).toHaveCount(0);
+    await look(page, testInfo, 'bvn-ways');
+
     await panel(page).getByRole('button', { name: 'Send code' }).click();
-    // The same words whatever the BVN: no phone, nor whether the registry knows it.
-    await expect(
-      panel(page).getByText(
-        'If this BVN is on record, we sent a 6-digit code to the phone number it is registered with.',
-      ),
-    ).toBeVisible();
+    await expect(panel(page).getByRole('status')).toHaveText(bvnCodeSentMessage('sandbox', hint));
     const codeField = panel(page).getByLabel('6-digit code');
+    await expect(codeField).toBeFocused();
     await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
     await expect(codeField).toHaveAttribute('inputmode', 'numeric');
     await look(page, testInfo, 'bvn-code');
 
-    // The code went to the BVN's phone; a wrong one says how many tries are left.
+    // 'Send again': the registry sends a new code the same way, and only the newest is right.
+    const first = await latestCode(page.request, person.phoneNumber);
+    await panel(page).getByRole('button', { name: 'Send again' }).click();
+    await expect(panel(page).getByRole('status')).toHaveText(bvnCodeResentMessage('sandbox'));
+    await look(page, testInfo, 'bvn-code-again');
+
+    // The code went to the BVN's phone; the first one, now wrong, says how many tries are left.
     const code = await latestCode(page.request, person.phoneNumber);
-    const wrong = code.startsWith('0') ? `1${code.slice(1)}` : `0${code.slice(1)}`;
+    const wrong =
+      first !== code ? first : code.startsWith('0') ? `1${code.slice(1)}` : `0${code.slice(1)}`;
     await codeField.fill(wrong);
     await panel(page).getByRole('button', { name: 'Verify' }).click();
     await expect(panel(page).getByRole('alert')).toHaveText(

@@ -6,6 +6,7 @@ import {
 } from '../../src/domain/chip-reader-protocol';
 import { SANDBOX_CHIP_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
+import { CHROMIUM } from './e2e-env';
 import { consentPath, createConsent, shopUrl, snap } from './merchant';
 
 // The Chip Card Terminal (docs/terminal.md), in real Chromium against the real server: every path
@@ -169,8 +170,17 @@ test.describe('chip card terminal: the sandbox reader', () => {
   test('wrong PIN: declined, then Start again at once and the right PIN pays', async ({
     page,
   }, testInfo) => {
+    // The sandbox's fixtures answer only after Connect is pressed: Connect waits for them.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/sandbox/fixtures', async (route) => {
+      await released;
+      await route.continue();
+    });
     const dialog = await openTerminal(page);
-    await connectSandboxReader(dialog);
+    await dialog.getByRole('button', { name: 'Connect Card Reader' }).click();
+    release();
+    await expect(fact(dialog, 'Connection')).toHaveText('Connected');
     await insertAndPay(dialog, 'chip_approved', { pin: '0000' });
     await expect(dialog.getByRole('alert')).toHaveText(
       'Transaction declined by card or issuer: Incorrect PIN',
@@ -450,7 +460,7 @@ async function emulateReader(
 const btTest = test.extend<{ btPage: Page }>({
   btPage: async ({ viewport, baseURL }, use) => {
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM.path,
       args: [
         '--no-sandbox',
         '--disable-gpu',

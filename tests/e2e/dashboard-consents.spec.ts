@@ -3,14 +3,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { ZSandboxPersonResponse } from '../../src/domain/schemas/sandbox';
 import {
   addVirtualAuthenticator,
-  latestCode,
   signUpThroughPanel,
   storedSession,
   uniquePhone,
 } from './auth-support';
 import { SHARED_BUILT_SERVER as server } from './built-server';
 import { lookAtScreen, ownerOfNewMerchant } from './dashboard-support';
-import { personAccount } from './sandbox-people';
+import { personAccount, verifyBvnByCalls } from './sandbox-people';
 
 // The dashboard's Consents and mandates (docs/dashboard.md "Consents"): a new merchant's owner
 // (client:create's invitation, an SMS code, this device's passkey) opens Consents from the nav,
@@ -107,17 +106,7 @@ async function payerWithAccount(payer: Page, phone: string) {
   const minted = await payer.request.post('/api/sandbox/people', { data: { fullName: 'Ada Obi' } });
   const person = ZSandboxPersonResponse.parse(await minted.json()).person;
   const headers = { authorization: `Bearer ${(await storedSession(payer)).token ?? ''}` };
-  const sent = await payer.request.post('/api/identity/bvn', {
-    headers,
-    data: { bvn: person.bvn },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const code = await latestCode(payer.request, person.phoneNumber, origin);
-  const verified = await payer.request.post('/api/identity/bvn/verify', {
-    headers,
-    data: { code },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
+  await verifyBvnByCalls(payer.request, person, { ...headers, origin });
   const target = personAccount(person, 'links_by_test_transfer');
   const link = await payer.request.post('/api/account-links/create', {
     headers,

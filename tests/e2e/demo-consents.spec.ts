@@ -2,7 +2,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { startBuiltServer } from './built-server';
 import {
   addVirtualAuthenticator,
-  latestCode,
   signUpThroughPanel,
   storedSession,
   uniquePhone,
@@ -19,7 +18,7 @@ import {
 import { account, chooseResult, findAccount, panel, verifyByAuthParams } from './linking-support';
 import { snap } from './merchant';
 import { readmeDemoLine, readmeStep } from './readme-support';
-import { personAccount, type TMintedPerson } from './sandbox-people';
+import { personAccount, verifyBvnByCalls, type TMintedPerson } from './sandbox-people';
 import { ZSandboxPersonResponse } from '../../src/domain/schemas/sandbox';
 
 /** The demo payer's own account of a scenario: only accounts under her BVN link (README step 5). */
@@ -100,18 +99,7 @@ async function verifyOwnBvn(page: Page): Promise<TMintedPerson> {
   expect(minted.status(), await minted.text()).toBe(200);
   const { person } = ZSandboxPersonResponse.parse(await minted.json());
   const { token } = await storedSession(page);
-  const headers = { authorization: `Bearer ${token ?? ''}` };
-  const sent = await page.request.post(`${origin}/api/identity/bvn`, {
-    headers,
-    data: { bvn: person.bvn },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const code = await latestCode(page.request, person.phoneNumber, origin);
-  const verified = await page.request.post(`${origin}/api/identity/bvn/verify`, {
-    headers,
-    data: { code },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
+  await verifyBvnByCalls(page.request, person, { authorization: `Bearer ${token ?? ''}`, origin });
   return person;
 }
 

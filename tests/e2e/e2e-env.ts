@@ -1,6 +1,18 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/**
+ * The browser of the browser tests: Debian's Chromium headless shell (package
+ * chromium-headless-shell), the browser Playwright itself runs headless. The same Chromium as the
+ * `chromium` package, with its DevTools (WebAuthn, BluetoothEmulation), without the desktop
+ * browser's own interface: a third less CPU for the suite on the 2-core machine (docs/testing.md
+ * "Chromium"). CHROMIUM_PATH names another.
+ */
+export const CHROMIUM = {
+  path: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium-headless-shell',
+  debianPackage: 'chromium-headless-shell',
+};
+
 /*
  * Where the end-to-end servers listen and the merchant client the tests act as. The ports can be
  * moved (E2E_APP_PORT, E2E_HOST_PORT) so two runs on one machine do not collide.

@@ -8,14 +8,19 @@ import {
 } from '../../src/server/sandbox/fixtures';
 import {
   addVirtualAuthenticator,
-  latestCode,
   signUpThroughPanel,
   storedSession,
   uniquePhone,
 } from './auth-support';
 import { expectNoViolations } from './axe';
 import { consentPath, createConsent, snap } from './merchant';
-import { mintPerson, personAccount, personCard, type TMintedPerson } from './sandbox-people';
+import {
+  mintPerson,
+  personAccount,
+  personCard,
+  verifyBvnByCalls,
+  type TMintedPerson,
+} from './sandbox-people';
 
 // The account-linking panel's steps as a payer takes them, shared by the panel's own tests and
 // the consent flow's.
@@ -42,18 +47,7 @@ export async function verifyOwnBvn(page: Page, minted?: TMintedPerson): Promise<
   // `minted`: a person minted before the payer signed in (e.g. whose card they paid with).
   const person = minted ?? (await mintPerson(page.request, { fullName: 'Kemi Adewale' }));
   const { token } = await storedSession(page);
-  const headers = { authorization: `Bearer ${token ?? ''}` };
-  const sent = await page.request.post('/api/identity/bvn', {
-    headers,
-    data: { bvn: person.bvn },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const code = await latestCode(page.request, person.phoneNumber);
-  const verified = await page.request.post('/api/identity/bvn/verify', {
-    headers,
-    data: { code },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
+  await verifyBvnByCalls(page.request, person, { authorization: `Bearer ${token ?? ''}` });
   people.set(page, person);
   return person;
 }

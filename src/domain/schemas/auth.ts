@@ -88,6 +88,12 @@ export const ZPublicConfigResponse = z.object({
       z.ZodMiniBoolean
     >,
   ),
+  /**
+   * The chip terminal's kind where `acquirer` is on: a card reader the page connects (the spec's
+   * Bluetooth reader, the sandbox's), or the merchant's certified terminal the server pushes the
+   * payment to (Paystack Terminal, docs/providers/paystack-terminal.md).
+   */
+  terminal: z.enum(['reader', 'push']),
 });
 export type TPublicConfigResponse = z.infer<typeof ZPublicConfigResponse>;
 

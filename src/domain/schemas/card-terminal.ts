@@ -86,3 +86,53 @@ export const ZChipPurchaseResponse = z.object({
   chargeToken: ZChargeTokenAnswer,
 });
 export type TChipPurchaseResponse = z.infer<typeof ZChipPurchaseResponse>;
+
+/**
+ * POST /api/card-terminal/paystack/push body (ours, docs/providers/paystack-terminal.md): pay a
+ * consent's immediate payment at one of the merchant's certified terminals (`terminalId`, its
+ * registration's id, from the consent's terminals).
+ */
+export const ZTerminalPushRequest = z.object({
+  paymentId: ZIdentifier,
+  terminalId: ZIdentifier,
+  /** For a payer who is not signed in: the consent link, as the card calls take it. */
+  consentId: z.optional(ZIdentifier),
+});
+export type TTerminalPushRequest = z.infer<typeof ZTerminalPushRequest>;
+
+/**
+ * Its answer: the payment request is on the terminal, waiting for the payer's card. The payment's
+ * stream then says completed (approved) or failed (declined, TERMINAL_DECLINED).
+ */
+export const ZTerminalPushResponse = z.object({
+  success: z.literal(true),
+  status: z.literal('waiting_for_terminal'),
+  paymentId: z.string(),
+  /** The terminal's name, as the merchant registered it. */
+  terminalName: z.string(),
+  /** Ours: a payment made without sign-in gives its page the attempt's token. */
+  chargeToken: ZChargeTokenAnswer,
+});
+export type TTerminalPushResponse = z.infer<typeof ZTerminalPushResponse>;
+
+/**
+ * GET /api/card-terminal/paystack/terminals query (ours, docs/providers/paystack-terminal.md): the
+ * terminals a payment can be paid at, those its merchant registered.
+ */
+export const ZPaymentTerminalsQuery = z.object({
+  paymentId: ZIdentifier,
+  /** For a payer who is not signed in: the consent link, as the card calls take it. */
+  consentId: z.optional(ZIdentifier),
+});
+export type TPaymentTerminalsQuery = z.infer<typeof ZPaymentTerminalsQuery>;
+
+/** A merchant's terminal as the payer chooses it: our id of it and the merchant's name for it. */
+export const ZPaymentTerminal = z.object({ id: z.string(), name: z.string() });
+export type TPaymentTerminal = z.infer<typeof ZPaymentTerminal>;
+
+/** Its answer: the payment's merchant's terminals, by name; none where it registered none. */
+export const ZPaymentTerminalsResponse = z.object({
+  success: z.literal(true),
+  terminals: z.array(ZPaymentTerminal),
+});
+export type TPaymentTerminalsResponse = z.infer<typeof ZPaymentTerminalsResponse>;

@@ -3,26 +3,43 @@ import { ZAuthUser } from './auth';
 import { ZPrintable } from './fields';
 
 /*
- * The payer's BVN (docs/identity.md "The BVN"): verified once, by a code sent to the phone the
- * BVN is registered with, then the anchor of every account the payer links or pays from.
+ * The payer's BVN (docs/identity.md "The BVN"): verified once, by a code the BVN registry sends to
+ * a contact of the BVN's holder that the payer picks among its masked hints (NIBSS's iGree), then
+ * the anchor of every account the payer links or pays from.
  */
 
-/** POST /api/identity/bvn: the BVN as typed; the server sends a code to its registered phone. */
+/** POST /api/identity/bvn: the BVN as typed; the registry opens a verification of it. */
 export const ZBvnCodeRequest = z.object({ bvn: ZPrintable(40) });
 export type TBvnCodeRequest = z.infer<typeof ZBvnCodeRequest>;
 
+/** A way the registry can send the code, as it hints at it ('SMS to 0803***4567'). */
+export const ZBvnCodeMethod = z.object({ id: z.string(), hint: z.string() });
+export type TBvnCodeMethod = z.infer<typeof ZBvnCodeMethod>;
+
 /**
- * The same answer whatever the BVN (phone-code-texts.ts BVN_CODE_SENT_MESSAGE): it names no phone
- * and does not say whether the registry knows the BVN.
+ * The verification opened: where the registry can send the code (its masked hints, nothing in
+ * clear) and who sends it, NIBSS or the sandbox registry; until when it may be finished.
  */
 export const ZBvnCodeResponse = z.object({
   success: z.literal(true),
   expiresAt: z.string(),
-  message: z.string(),
+  codeSender: z.enum(['nibss', 'sandbox']),
+  methods: z.array(ZBvnCodeMethod),
 });
 export type TBvnCodeResponse = z.infer<typeof ZBvnCodeResponse>;
 
-/** POST /api/identity/bvn/verify: the code the BVN's registered phone received. */
+/** POST /api/identity/bvn/code: the way the payer chose; asked again, the code is sent again. */
+export const ZBvnSendCodeRequest = z.object({ method: ZPrintable(40) });
+export type TBvnSendCodeRequest = z.infer<typeof ZBvnSendCodeRequest>;
+
+/** The code went the way chosen: the words to show, naming its hint. */
+export const ZBvnSendCodeResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+export type TBvnSendCodeResponse = z.infer<typeof ZBvnSendCodeResponse>;
+
+/** POST /api/identity/bvn/verify: the code the registry sent. */
 export const ZBvnVerifyRequest = z.object({ code: ZPrintable(20) });
 export type TBvnVerifyRequest = z.infer<typeof ZBvnVerifyRequest>;
 

@@ -4,15 +4,18 @@ import type { TEncryptedField } from '../../domain/schemas/card';
 import {
   decryptField,
   generateCardKeyPair,
+  importCardPrivateKey,
   sealPrivateKey,
   unsealPrivateKey,
   type TCardKeyPair,
 } from './card-encryption';
 
 let pair: TCardKeyPair;
+let privateKey: CryptoKey;
 
 beforeAll(async () => {
   pair = await generateCardKeyPair();
+  privateKey = await importCardPrivateKey(pair.privateKeyPem);
 });
 
 /** The envelope with one byte of one of its base64 parts flipped. */
@@ -40,7 +43,7 @@ describe('decryptField', () => {
       'cek_1',
       '5399 8383 8383 8381 — ₦',
     );
-    expect(decryptField(field, pair.privateKeyPem)).toBe('5399 8383 8383 8381 — ₦');
+    await expect(decryptField(field, privateKey)).resolves.toBe('5399 8383 8383 8381 — ₦');
   });
 
   it.each(['encryptedAesKey', 'iv', 'encryptedData'] as const)(
@@ -52,7 +55,7 @@ describe('decryptField', () => {
         'cek_1',
         '123',
       );
-      expect(() => decryptField(tampered(field, part), pair.privateKeyPem)).toThrow();
+      await expect(decryptField(tampered(field, part), privateKey)).rejects.toThrow();
     },
   );
 
@@ -64,7 +67,7 @@ describe('decryptField', () => {
       'cek_2',
       '123',
     );
-    expect(() => decryptField(field, pair.privateKeyPem)).toThrow();
+    await expect(decryptField(field, privateKey)).rejects.toThrow();
   });
 });
 

@@ -1,6 +1,6 @@
 // @module-tag postgres
 // The database adapter of the EventBus port passes the port's contract (on PGlite, and on
-// PostgreSQL in the PostgreSQL pass), and on PostgreSQL delivers an event published by one
+// PostgreSQL where DATABASE_URL names one), and on PostgreSQL delivers an event published by one
 // server's bus to the subscribers of another's: two database handles, each with its own pool and
 // its own LISTEN connection, as two processes behind a load balancer have.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -235,6 +235,11 @@ function bossFor(options: TJobsOptions, kinds: TJobKind[]): PgBoss {
     useListenNotify: working,
     schedule: working,
     supervise: working,
+    // A job whose process died is found by its stale heartbeat (JOB_HEARTBEAT_SECONDS) at the
+    // next supervision, and retried by another process: within 30 s (docs/jobs.md "A process
+    // that dies").
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_SECONDS,
     // Its spans would make a trace of every poll and periodic run of an idle server: a job is
     // traced by handle() instead, in the trace of the request that queued it.
     openTelemetry: { enabled: false },
@@ -499,13 +504,23 @@ async function makeSchemaAndQueues({ boss, kinds, options }: TEngineCore): Promi
   }
 }
 
-/** A kind's queue options: its retry policy, expiry and dead letter. */
+/**
+ * How long a running job may go without its process's word before it counts as dead: the worker
+ * refreshes it every half of this (pg-boss's heartbeat); 10 s is pg-boss's least.
+ */
+export const JOB_HEARTBEAT_SECONDS = 10;
+
+/** How often a working process looks for jobs whose heartbeat went stale, and expired ones. */
+const SUPERVISE_SECONDS = 5;
+
+/** A kind's queue options: its retry policy, expiry, heartbeat and dead letter. */
 const queueOptionsOf = (kind: TJobKind): TQueueOptions => ({
   retryLimit: kind.retry.limit,
   retryDelay: kind.retry.delaySeconds,
   retryBackoff: true,
   retryDelayMax: kind.retry.maxDelaySeconds,
   expireInSeconds: kind.expireSeconds ?? 300,
+  heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
   deadLetter: deadLetterOf(kind.name),
 });
 
@@ -554,6 +569,7 @@ type TQueueOptions = {
   retryBackoff: boolean;
   retryDelayMax: number;
   expireInSeconds: number;
+  heartbeatSeconds: number;
   deadLetter: string;
 };
 

@@ -1,6 +1,5 @@
 import type { TAppContext } from '../context';
 import { recoveryCodeJob } from '../services/dashboard/staff-sign-in';
-import { bvnCodeJob } from '../services/identity/bvn';
 import { EVENT_PRUNE_MS, pruneMerchantEvents } from '../services/merchants/merchant-events';
 import {
   webhookDeliverer,
@@ -15,6 +14,7 @@ import {
 import { RECONCILE_STEPS, runReconcileStep } from '../services/payments/reconciler';
 import type { TJobKind, TJobRetry } from './engine';
 import { smsJob } from './sms-job';
+import { stopMandateJob } from '../services/linking/own-mandates';
 
 /*
  * Every kind of background work (docs/jobs.md "Kinds"), each with its retry policy. The periodic
@@ -23,9 +23,11 @@ import { smsJob } from './sms-job';
 
 /**
  * Kinds of earlier versions: 'webhooks.sweep' sent what was due again every 10 s, a second retry
- * policy beside each delivery's own (its retries are its jobs now, services/merchants/webhooks.ts).
+ * policy beside each delivery's own (its retries are its jobs now, services/merchants/webhooks.ts);
+ * 'sms.bvn-code' sent a BVN code of ours, before the BVN registry sent its own (NIBSS's iGree;
+ * the sandbox registry's SMS goes through the outbox's 'sms.send').
  */
-export const RETIRED_KINDS = ['webhooks.sweep'] as const;
+export const RETIRED_KINDS = ['webhooks.sweep', 'sms.bvn-code'] as const;
 
 /** A periodic kind that throws is tried again soon, then waits for its next run. */
 const PERIODIC_RETRY: TJobRetry = { limit: 3, delaySeconds: 5, maxDelaySeconds: 60 };
@@ -54,11 +56,13 @@ export function jobKinds(
   const reconcileEvery = ctx.config.reconcileIntervalMs;
   const kinds: TJobKind[] = [
     smsJob({ db: ctx.db, sms: ctx.providers.sms, clock: ctx.clock }),
-    bvnCodeJob(ctx),
     recoveryCodeJob(ctx),
+    stopMandateJob(ctx),
     {
       name: WEBHOOK_DELIVER_JOB,
-      retry: { limit: 10, delaySeconds: 30, maxDelaySeconds: 6 * 3_600 },
+      // The engine's retries are for a try that threw or whose process died (a failed delivery
+      // is queued again at its own next time): soon, so a dead worker's delivery goes within 30 s.
+      retry: { limit: 10, delaySeconds: 5, maxDelaySeconds: 6 * 3_600 },
       expireSeconds: 120,
       run: async (data) => ({
         tried: await deliverer.deliverOne((data as { deliveryId: number }).deliveryId),

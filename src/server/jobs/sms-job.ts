@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { smsQueue } from '../db/schema';
@@ -42,7 +42,8 @@ export type TSmsJobs = Pick<TJobs, 'enqueue' | 'nudge'>;
 export function smsJob(ctx: { db: TDb; sms: TSmsSender; clock: TClock }): TJobKind<TSmsJob> {
   return {
     name: SMS_JOB,
-    retry: { limit: 12, delaySeconds: 15, maxDelaySeconds: 3_600 },
+    // Soon at first (a code lives 5 minutes; a dead worker's SMS goes within 30 s), then backing off.
+    retry: { limit: 12, delaySeconds: 5, maxDelaySeconds: 3_600 },
     expireSeconds: 60,
     run: ({ smsId }) => sendQueued(ctx, smsId),
   };
@@ -140,4 +141,30 @@ export async function sendQueuedSms(
 ): Promise<void> {
   const queued = ids.filter((id): id is string => id !== null);
   if (queued.length > 0) await jobs.nudge(SMS_JOB, queued);
+}
+
+/**
+ * What became of the queued SMS `id` so far: sent; never to be sent (the provider refused it, or
+ * its time ran out: its text is erased unsent); or still queued (not tried yet, or tried and to be
+ * tried again).
+ */
+export async function smsDelivery(db: TDb, id: string): Promise<'sent' | 'not_sent' | 'queued'> {
+  const [row] = await db
+    .select({ sentAt: smsQueue.sentAt, sealedBody: smsQueue.sealedBody })
+    .from(smsQueue)
+    .where(eq(smsQueue.id, id));
+  if (row?.sentAt) return 'sent';
+  return row?.sealedBody ? 'queued' : 'not_sent';
+}
+
+/**
+ * Erases, in `tx`, the text of the queued SMS of `changes` not sent yet: a code replaced by a newer
+ * one is not delivered after it (a retry late behind the new code would only confuse the payer).
+ */
+export async function withdrawQueuedSms(tx: TDb, changes: readonly string[]): Promise<void> {
+  if (changes.length === 0) return;
+  await tx
+    .update(smsQueue)
+    .set({ sealedBody: null })
+    .where(and(inArray(smsQueue.id, changes.map(jobIdFor)), isNull(smsQueue.sentAt)));
 }

@@ -127,6 +127,8 @@ export const HANDLER_SECURITY: Record<string, { kind: TGuardKind; optional: bool
   'POST /api/payments/:paymentId/transfer/confirm': { kind: 'payerBearer', optional: true },
   'GET /api/payments/:paymentId': { kind: 'payerBearer', optional: true },
   'POST /api/card-terminal/raven/chip-purchase': { kind: 'payerBearer', optional: true },
+  'GET /api/card-terminal/paystack/terminals': { kind: 'payerBearer', optional: true },
+  'POST /api/card-terminal/paystack/push': { kind: 'payerBearer', optional: true },
 };
 
 /** Routes outside /api/ that the document states all the same: the operator's metrics. */

@@ -34,6 +34,8 @@ export type TPaymentProviderUnderTest = {
   };
   /** What the BVN registry holds for knownAccount's BVN. */
   knownHolder: TBvnRecord;
+  /** The newest code the BVN registry sent to knownHolder's phone. */
+  bvnCodeSent(): Promise<string>;
   /** An account whose balance cannot cover a debit of ₦10,000.00 (and one that can: knownAccount). */
   poorAccount: { institutionCode: string; accountNumber: string };
 } & Pick<TCardsUnderTest, 'answerThreeDs'> &
@@ -78,11 +80,15 @@ export function paymentProviderContract(
   bvnRegistryContract(adapter, async () => {
     const { underTest, provider } = await settled();
     const { institutionCode, accountNumber, bvn } = underTest.knownAccount;
+    const { fullName, dateOfBirth, phoneNumber } = underTest.knownHolder;
     return {
       provider: provider.bvn,
       knownBvn: bvn,
-      knownHolder: underTest.knownHolder,
+      knownHolder: { fullName, dateOfBirth },
       accountUnderBvn: { institutionCode, accountNumber },
+      hiddenContact: phoneNumber,
+      answersAccounts: true,
+      codeSent: () => underTest.bvnCodeSent(),
     };
   });
   mandateSetupContract(adapter, async () => {
@@ -140,6 +146,8 @@ export function paymentProviderContract(
   });
   acquirerContract(adapter, async () => {
     const { underTest, provider, settlement } = await settled();
+    if (provider.acquirer.kind !== 'reader')
+      throw new Error(`${adapter}'s terminal takes no reader`);
     return {
       provider: provider.acquirer,
       settlement,

@@ -210,22 +210,57 @@ export type TBanksPort = {
  */
 export type TAccountHolderAnswer = 'matches' | 'differs' | 'pending';
 
-/** The BVN registry: who a BVN is registered to, its phone, and the accounts under it. */
+/** A way the BVN registry can send a BVN's holder a code, with its hint of where ('0803***4567'). */
+export type TBvnCodeMethod = { id: string; hint: string };
+
+/** A bank account by its bank (CBN institution code) and NUBAN. */
+export type TAccountAtBank = { institutionCode: string; accountNumber: string };
+
+/** How a verification ended at the registry. */
+export type TBvnVerificationEnd =
+  /**
+   * The code was right: the BVN the registry proved, its holder, and the accounts it holds under
+   * the BVN (null when this registry's consent gives none: Mono's `identity` scope).
+   */
+  | {
+      outcome: 'verified';
+      bvn: string;
+      holder: TBvnHolder;
+      accounts: readonly TAccountAtBank[] | null;
+    }
+  /** Not the code sent: the session may be tried again. */
+  | { outcome: 'wrong_code' }
+  /** The session ended (its time, or its tries, ran out): a new verification is needed. */
+  | { outcome: 'expired' };
+
+/**
+ * The BVN registry (docs/identity.md "The BVN"): the registry itself proves a BVN is the payer's
+ * by a code it sends to a contact of the BVN's holder, as NIBSS's iGree consent does, then says
+ * who the holder is; and it says whose BVN an account is held under. Every call may be billed
+ * (Mono bills each, failed ones too): the services call it only for what the payer asked.
+ */
 export type TBvnRegistryPort = {
   /** The adapter offering it: 'sandbox', or the provider's own name. */
   readonly provider: string;
+  /** Who delivers the code, as the payer is told: NIBSS (iGree), or the sandbox's SMS outbox. */
+  readonly codeSender: 'nibss' | 'sandbox';
   /**
-   * The BVN registry (NIBSS BVN validation): the person a BVN is registered to and the phone
-   * number it is registered with, where the code proving it is sent; null when no such BVN.
+   * Whether `accountOwner` is the word on whose account it is, asked for every account a payer
+   * links (Mono: NIBSS's record, billed per lookup); else the payment provider's name enquiry
+   * stands (the sandbox's registry answers what its banks' name enquiry does).
    */
-  lookupBvn(bvn: string): Promise<TBvnRecord | null>;
+  readonly decidesOwners: boolean;
   /**
-   * The accounts the BVN registry holds under a BVN (the account lookup open-banking apps offer
-   * once its holder consented): their banks and numbers; none for an unknown BVN.
+   * Opens a verification of `bvn`: the registry's session and the ways it can send the holder a
+   * code, with its masked hints; null when the registry holds no such BVN.
    */
-  accountsOfBvn(
-    bvn: string,
-  ): Promise<ReadonlyArray<{ institutionCode: string; accountNumber: string }>>;
+  startVerification(bvn: string): Promise<{ session: string; methods: TBvnCodeMethod[] } | null>;
+  /** Has the registry send the code by `method` (one of the session's); again for a resend. */
+  sendCode(session: string, method: string): Promise<'sent' | 'expired'>;
+  /** Gives the registry the code the holder received. */
+  finishVerification(session: string, code: string): Promise<TBvnVerificationEnd>;
+  /** The BVN an account is held under (account-number lookup); null when the bank has no such account. */
+  accountOwner(account: TAccountAtBank): Promise<string | null>;
 };
 
 /** The ways a bank mandates an account besides the payer's own debit authorisation: the alternate service's auth parameters and the signed paper mandate. */
@@ -241,7 +276,12 @@ export type TMandateSetupPort = {
     reference: string;
     institutionCode: string;
     accountNumber: string;
-  }): Promise<TAltMandate | null>;
+    /**
+     * Whose mandate it is: a provider that keeps its own mandates (TOwnMandates) names the payer
+     * on it, and refuses to set one up without them.
+     */
+    payer?: TMandatePayer;
+  }): Promise<(TAltMandate & { providerReference?: string }) | null>;
   /** Checks the payer's answers to an alternate-service mandate's auth parameters. */
   verifyAltMandate(request: {
     remitaTransRef: string;
@@ -254,7 +294,46 @@ export type TMandateSetupPort = {
   paperMandateStatus(request: {
     reference: string;
     issuedAt: Date;
+    /** The provider's own reference of the mandate, where it set one up (TOwnMandates). */
+    providerReference?: string | null;
   }): Promise<'pending' | 'approved'>;
+  /**
+   * Present where the provider keeps the mandates it sets up and debits them itself (Remita):
+   * then its alternate-service answer names its mandate (`providerReference`), a bank it cannot
+   * activate by OTP has the mandate on the provider's own printable form, and the debits on those
+   * mandates go to it, whatever adapter serves the debits capability.
+   */
+  readonly own?: TOwnMandates;
+};
+
+/** The payer a provider's mandate names (Remita's setup asks their name, email and phone). */
+export type TMandatePayer = { id: string; fullName: string; phoneNumber: string };
+
+/** Mandates a provider holds itself (TMandateSetupPort.own): paper, stop, and their debits. */
+export type TOwnMandates = {
+  /** Whether it mandates accounts of this bank (the banks it lists). */
+  mandatesBank(institutionCode: string): boolean;
+  /**
+   * Sets up a mandate the payer's bank activates at its branch, on the provider's printable form:
+   * the provider's reference of the mandate and where the form is. Safe to repeat for one
+   * `reference`.
+   */
+  openPaperMandate(request: {
+    reference: string;
+    institutionCode: string;
+    accountNumber: string;
+    payer: TMandatePayer;
+  }): Promise<{ providerReference: string; formUrl: string }>;
+  /**
+   * Stops a mandate for good: nothing is debited on it again. `reference` is the one it was set
+   * up with. Safe to repeat.
+   */
+  stopMandate(request: {
+    providerReference: string;
+    reference: string;
+  }): Promise<{ stopped: true }>;
+  /** The debits on its own mandates (mandateReference: its reference of the mandate). */
+  debits: TDebitsPort;
 };
 
 /**
@@ -305,12 +384,20 @@ export type TDebitsPort = {
    * never debits twice.
    */
   debitAccount(request: TAccountDebitRequest): Promise<TAccountDebitOutcome>;
-  /** What became of the debit made with our `reference`. */
-  requeryDebit(reference: string): Promise<TRequeryOutcome>;
-  /** Gives a succeeded debit back to the account, whole. Safe to repeat for one `reference`. */
+  /**
+   * What became of the debit made with our `reference`; `mandateReference` is the debit's
+   * mandate, for a provider that finds a debit only under its mandate (Remita).
+   */
+  requeryDebit(reference: string, mandateReference?: string): Promise<TRequeryOutcome>;
+  /**
+   * Gives a succeeded debit back to the account, whole. Safe to repeat for one `reference`.
+   * `account` is the debited account, for a provider that cannot reverse a debit and sends the
+   * money back by a payout instead (Remita).
+   */
   reverseDebit(request: {
     providerReference: string;
     reference: string;
+    account?: { institutionCode: string; accountNumber: string; accountName: string };
   }): Promise<{ reversed: true }>;
 };
 
@@ -378,8 +465,17 @@ export type TNoticesPort = {
   readNotice(notice: TRawNotice): Promise<TProviderNotice | null>;
 };
 
+/**
+ * The chip terminal, of one of two kinds: a card reader whose chip data and PIN block we send to
+ * an acquirer (the spec's Bluetooth reader, served by the sandbox), or a certified terminal its
+ * provider drives, to which we push a payment request (Paystack Terminal): the payer inserts or
+ * taps there, and the provider tells us by its notice (docs/providers/paystack-terminal.md).
+ */
+export type TAcquirerPort = TReaderAcquirerPort | TPushTerminalPort;
+
 /** The card terminal's acquirer: reader keys, chip purchases, their requery and reversal. */
-export type TAcquirerPort = {
+export type TReaderAcquirerPort = {
+  readonly kind: 'reader';
   /** The adapter offering it: 'sandbox', or the provider's own name. */
   readonly provider: string;
   /** A card reader the acquirer registered, by its serial (spec §7 fetch-keys); null if unknown. */
@@ -398,6 +494,57 @@ export type TAcquirerPort = {
     amount: number;
     reference: string;
   }): Promise<{ reversed: true }>;
+};
+
+/** Whether a pushed terminal can take a payment request now, as its provider says. */
+export type TTerminalPresence =
+  /** On, connected and free: a payment request sent now is shown to the payer. */
+  | 'ready'
+  /** On and connected, busy with another payment. */
+  | 'busy'
+  /** Not connected: a payment request would wait unseen. */
+  | 'offline'
+  /** The provider knows no such terminal on this account. */
+  | 'unknown';
+
+/**
+ * A certified terminal its provider drives (Paystack Terminal's push payment requests): we ask
+ * whether it is there, push a payment request for our reference, and ask what became of it. The
+ * payer's card never reaches us; the provider's notice, or our requery, says it was paid.
+ */
+export type TPushTerminalPort = {
+  readonly kind: 'push';
+  /** The adapter offering it: the provider's name, e.g. 'paystack-terminal'. */
+  readonly provider: string;
+  /** Whether the terminal (the provider's id of it) can take a payment request now. */
+  terminalPresence(terminalId: string): Promise<TTerminalPresence>;
+  /**
+   * Creates the payment request for our `reference` and shows it on the terminal. Safe to repeat
+   * for one reference (a lost answer, a retried job): one payment request per reference, shown
+   * again. `createdAt` bounds where a request made before is looked for.
+   */
+  pushPaymentRequest(request: TTerminalPush): Promise<{ providerReference: string }>;
+  /**
+   * What became of the payment request of our `reference` (its provider's reference where the
+   * push answered one): paid ('taken'), refused at the terminal ('not_taken'), or still waiting.
+   */
+  requeryPaymentRequest(request: {
+    reference: string;
+    providerReference: string | null;
+    createdAt: Date;
+  }): Promise<TRequeryOutcome<{ card: TCardSummary | null }>>;
+};
+
+/** A payment request pushed to a terminal. */
+export type TTerminalPush = {
+  /** Ours: the attempt's id. */
+  reference: string;
+  /** The provider's id of the terminal, as the merchant registered it. */
+  terminalId: string;
+  amount: number;
+  /** What the terminal shows the payer, e.g. 'Tola Stores'. */
+  description: string;
+  createdAt: Date;
 };
 
 /** The provider's settlement report: every call that took money, by our reference. */
@@ -441,6 +588,9 @@ export type TProviderCapability = keyof TPaymentProviders;
 
 /** A BVN's registration: its holder, date of birth (YYYY-MM-DD) and registered phone (E.164). */
 export type TBvnRecord = { fullName: string; dateOfBirth: string; phoneNumber: string };
+
+/** A BVN's holder as the registry names them once the code proved the BVN: name and birth date. */
+export type TBvnHolder = Pick<TBvnRecord, 'fullName' | 'dateOfBirth'>;
 
 /** A registered card reader: its terminal and merchant ids at the acquirer. */
 export type TTerminalReader = { serial: string; tid: string; mid: string };
@@ -651,6 +801,16 @@ export type TProviderNotice =
       reference: string;
       outcome: 'succeeded' | 'failed' | 'reversed';
       providerReference: string | null;
+    }
+  /**
+   * A payment request pushed to a terminal (TPushTerminalPort) ended, or still waits: named by
+   * the provider's reference the push answered, in `currency`, as a requery would say.
+   */
+  | {
+      kind: 'terminal_request';
+      providerReference: string;
+      currency: string;
+      outcome: TRequeryOutcome<{ card: TCardSummary | null }>;
     }
   /** A payer approved a debit mandate at their bank's page (TDebitMandates 'bank_page'). */
   | { kind: 'debit_mandate'; providerReference: string; authorization: string }

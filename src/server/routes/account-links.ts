@@ -28,6 +28,7 @@ import { payerScope } from './payment-access';
 import { payerOf, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 import type { TZodApp } from './zod-app';
+import { countingOwnerLookups } from './owner-lookups';
 
 const DATE_FORMAT = new Intl.DateTimeFormat('en-NG', {
   dateStyle: 'long',
@@ -74,9 +75,14 @@ function registerAccountLinkRoutes(
         response: jsonAnswers({ 200: ZCreateAccountLinkResponse }),
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true as const,
-      accountLink: await createAccountLink(ctx, payerOf(request).payerId, request.body, 'any'),
+      accountLink: await createAccountLink(
+        countingOwnerLookups(ctx, request, reply),
+        payerOf(request).payerId,
+        request.body,
+        'any',
+      ),
     }),
   );
 
@@ -95,7 +101,12 @@ function registerAccountLinkRoutes(
         response: jsonAnswers({ 200: ZLinkFromPaymentResponse }),
       },
     },
-    async (request) => linkOriginOfPayment(ctx, payerOf(request).payerId, request.body),
+    async (request, reply) =>
+      linkOriginOfPayment(
+        countingOwnerLookups(ctx, request, reply),
+        payerOf(request).payerId,
+        request.body,
+      ),
   );
 
   api.post(
@@ -130,9 +141,14 @@ function registerAlternateServiceRoutes(
         response: jsonAnswers({ 200: ZAltServiceCreateResponse }),
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true as const,
-      accountLink: await createAccountLink(ctx, payerOf(request).payerId, request.body, 'alt'),
+      accountLink: await createAccountLink(
+        countingOwnerLookups(ctx, request, reply),
+        payerOf(request).payerId,
+        request.body,
+        'alt',
+      ),
     }),
   );
 

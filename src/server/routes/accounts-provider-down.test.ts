@@ -42,11 +42,11 @@ describe('the payer’s accounts while the provider does not answer', () => {
     }
   });
 
-  it('answers 502 for the accounts under their BVN when the registry does not answer', async () => {
+  it('answers 502 for the accounts under their BVN when the bank list does not answer', async () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     await ownPerson(ctx.app, payer.token);
     const accountsOfBvn = vi
-      .spyOn(ctx.context.providers.payments.bvn, 'accountsOfBvn')
+      .spyOn(ctx.context.providers.payments.banks, 'listBanks')
       .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
     const answer = await ctx.app.inject({
       method: 'GET',

@@ -283,6 +283,21 @@ describe('GET /api/bank-lookups/{institutionCode}', () => {
     });
   });
 
+  it('offers no way whose capability is off: without a mandate service, no paper mandate', async () => {
+    const { capabilities } = ctx.context;
+    const at = capabilities.findIndex((line) => line.capability === 'mandates');
+    const was = capabilities[at];
+    if (!was) throw new Error('No mandates capability line');
+    capabilities[at] = { capability: 'mandates', state: 'off', adapter: null, note: 'test' };
+    try {
+      // Bank 044 offers the transaction service and NIBSS's paper mandate (sandbox/fixtures.ts).
+      const response = await ctx.app.inject({ method: 'GET', url: '/api/bank-lookups/044' });
+      expect(response.json().bank.integrations).toEqual({ transactionService: { possible: true } });
+    } finally {
+      capabilities[at] = was;
+    }
+  });
+
   it('answers 404 for a code no bank has and 400 for one that is not a code', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/bank-lookups/999' })).statusCode).toBe(
       404,

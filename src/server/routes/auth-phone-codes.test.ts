@@ -7,6 +7,7 @@ import {
 import { startTestApp } from '../testing/test-app';
 import { latestCode, loginWithCode, sendCode, testPhone } from '../testing/identity';
 import { retrySmsNow, smsJobsTo } from '../testing/sms-jobs';
+import { SmsNotSent } from '../providers/sms';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -93,6 +94,53 @@ describe('POST /api/auth/phone-codes', () => {
       fullName: 'Ngozi Eze',
     });
     expect(login.statusCode, login.body).toBe(200);
+  });
+
+  it('tells the payer at once when the provider refuses the code for good, and lets them retry', async () => {
+    const phone = testPhone();
+    const send = vi
+      .spyOn(ctx.context.providers.sms, 'send')
+      .mockRejectedValueOnce(new SmsNotSent('Termii: the number is not reachable', false));
+    const refused = await sendCode(ctx.app, phone);
+    expect(refused.statusCode, refused.body).toBe(502);
+    expect(refused.json().error).toEqual({
+      code: 'CODE_NOT_SENT',
+      message: 'We could not send the code. Please check the number and try again.',
+    });
+    const e164 = toNigerianE164(phone) ?? '';
+    // Erased unsent, its job done: no retry brings the refused code later.
+    expect(await smsJobsTo(ctx.database.db, e164)).toMatchObject([
+      { state: 'completed', body: null },
+    ]);
+
+    // Asked again, the next code goes.
+    send.mockRestore();
+    expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
+    await expect.poll(() => messagesTo(phone)).toHaveLength(1);
+  });
+
+  it('withdraws the SMS of a code replaced before it went: a late retry never brings it', async () => {
+    const phone = testPhone();
+    const send = vi
+      .spyOn(ctx.context.providers.sms, 'send')
+      .mockRejectedValueOnce(new Error('the SMS provider timed out'));
+    expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
+    const e164 = toNigerianE164(phone) ?? '';
+    expect(await smsJobsTo(ctx.database.db, e164)).toMatchObject([{ state: 'retry' }]);
+    send.mockRestore();
+
+    // A new code replaces it before its retry: the first one's text is gone.
+    expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
+    await expect.poll(() => messagesTo(phone)).toHaveLength(1);
+    expect((await smsJobsTo(ctx.database.db, e164))[0]).toMatchObject({ body: null });
+    await retrySmsNow(ctx.app, ctx.database.db);
+    expect(await smsJobsTo(ctx.database.db, e164)).toMatchObject([
+      { state: 'completed' },
+      { state: 'completed' },
+    ]);
+    const sentBodies = await messagesTo(phone);
+    expect(sentBodies).toHaveLength(1);
+    expect(sentBodies[0]).toContain(await latestCode(ctx.app, phone));
   });
 });
 

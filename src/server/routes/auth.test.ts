@@ -410,6 +410,7 @@ describe('GET /api/public-config', () => {
       debugTools: false,
       sandbox: true,
       capabilities: ALL_CAPABILITIES_ON,
+      terminal: 'reader',
     });
   });
 });

@@ -30,6 +30,7 @@ import { payerOf, requirePayer } from './payer-guard';
 import { paymentAccessOf, payerScope } from './payment-access';
 import { jsonAnswers } from './responses';
 import type { TZodApp } from './zod-app';
+import { countingOwnerLookups } from './owner-lookups';
 
 /** The card call's two bodies (spec §7): link a card to an account, or pay a payment. */
 const ZCardChargeBody = z.union([ZCardLinkRequest, ZCardPaymentRequest]);
@@ -60,7 +61,7 @@ const charge = async (
   if (isLinkRequest(body)) {
     // spec §6: a new card requires authentication before linking.
     if (!('payerId' in access)) throw new AppError('SIGN_IN_REQUIRED');
-    return linkCard(ctx, access.payerId, body);
+    return linkCard(countingOwnerLookups(ctx, request, reply), access.payerId, body);
   }
   const result = await payWithCard(ctx, {
     paymentId: body.paymentId,
@@ -206,7 +207,12 @@ function registerSaveCardRoute(api: TZodApp, ctx: TRouteContext) {
         response: jsonAnswers({ 200: ZSaveCardResponse }),
       },
     },
-    async (request) => saveCardOfPayment(ctx, payerOf(request).payerId, request.body),
+    async (request, reply) =>
+      saveCardOfPayment(
+        countingOwnerLookups(ctx, request, reply),
+        payerOf(request).payerId,
+        request.body,
+      ),
   );
 }
 

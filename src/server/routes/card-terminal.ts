@@ -3,12 +3,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ZChipPurchaseRequest,
   ZChipPurchaseResponse,
+  ZPaymentTerminalsQuery,
+  ZPaymentTerminalsResponse,
   ZTerminalFetchKeysRequest,
   ZTerminalFetchKeysResponse,
+  ZTerminalPushRequest,
+  ZTerminalPushResponse,
 } from '../../domain/schemas/card-terminal';
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import { chipPurchaseOnce, fetchTerminalKeys } from '../services/payments/chip-purchases';
+import { pushToTerminal, terminalsForPayment } from '../services/payments/terminal-pushes';
 import { paymentAccessOf } from './payment-access';
 import { jsonAnswers } from './responses';
 
@@ -52,6 +57,43 @@ export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app,
       const access = await paymentAccessOf(ctx, request, request.body.consentId);
       const answer = await chipPurchaseOnce(ctx, request.body, access);
       return reply.code(answer.status).send(answer.body);
+    },
+  );
+
+  // The terminals the payer may choose for a payment: its merchant's, by the names they gave.
+  api.get(
+    '/api/card-terminal/paystack/terminals',
+    {
+      onRequest: ctx.limits.terminalCalls,
+      schema: {
+        operationId: 'listPaymentTerminals',
+        summary: 'List the terminals a consent’s immediate payment can be paid at',
+        querystring: ZPaymentTerminalsQuery,
+        response: jsonAnswers({ 200: ZPaymentTerminalsResponse }),
+      },
+    },
+    async (request) => {
+      const access = await paymentAccessOf(ctx, request, request.query.consentId);
+      return terminalsForPayment(ctx, request.query.paymentId, access);
+    },
+  );
+
+  // A certified terminal its provider drives (Paystack Terminal): the payment is pushed to it,
+  // and its stream says when the payer's card was approved or declined there.
+  api.post(
+    '/api/card-terminal/paystack/push',
+    {
+      onRequest: ctx.limits.terminalCalls,
+      schema: {
+        operationId: 'payAtTerminal',
+        summary: 'Send a consent’s immediate payment to one of the merchant’s terminals',
+        body: ZTerminalPushRequest,
+        response: jsonAnswers({ 200: ZTerminalPushResponse }),
+      },
+    },
+    async (request) => {
+      const access = await paymentAccessOf(ctx, request, request.body.consentId);
+      return pushToTerminal(ctx, request.body, access);
     },
   );
 };

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { DASHBOARD_PATH } from '../../domain/dashboard-roles';
 import type { TRouteContext } from '../context';
 import type { TSandboxNotices } from '../sandbox/sandbox-notices';
-import { keepApiRequest } from '../services/dashboard/developers';
+import { openRequestLog } from '../services/dashboard/developers';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { dashboardAuthRoutes } from './dashboard-auth';
 import { dashboardConsentRoutes } from './dashboard-consents';
@@ -13,6 +13,7 @@ import { dashboardEventFormRoutes } from './dashboard-events-forms';
 import { dashboardPaymentRoutes } from './dashboard-payments';
 import { dashboardSandboxRoutes } from './dashboard-sandbox';
 import { dashboardTeamRoutes } from './dashboard-team';
+import { dashboardTerminalRoutes } from './dashboard-terminals';
 
 /** Where the build writes the dashboard's page (vite.config.ts): in .vite/, so never served raw. */
 export const DASHBOARD_HTML = '.vite/dashboard.html';
@@ -31,6 +32,7 @@ export const dashboardRoutes: FastifyPluginAsync<
   await app.register(dashboardConsentRoutes, ctx);
   await app.register(dashboardDeveloperRoutes, ctx);
   await app.register(dashboardEventFormRoutes, ctx);
+  await app.register(dashboardTerminalRoutes, ctx);
   await app.register(dashboardSandboxRoutes, { ...ctx, notices });
   if (!webDir) return;
   const file = path.join(webDir, DASHBOARD_HTML);
@@ -60,29 +62,30 @@ function splitAtScripts(html: string): [string, string[]] {
 
 /**
  * Keeps each merchant API request (/api/v1) a client's credentials authenticated, for the
- * dashboard's request log (7 days: older rows go when the log is read). Written after the
- * answer went, so a request waits on nothing; a write that fails is logged, never answered.
+ * dashboard's request log (7 days: older rows go when the log is read). Kept after the answer
+ * went and written a batch at a time (openRequestLog), so a request waits on nothing; a write that
+ * fails is logged, never answered. The app's close writes what waits.
  */
 export function recordMerchantRequests(
   app: FastifyInstance,
   ctx: Pick<TRouteContext, 'db' | 'clock'>,
 ) {
+  const log = openRequestLog(ctx.db, (err) =>
+    app.log.warn({ err }, 'the request log could not keep a request'),
+  );
   app.addHook('onResponse', async (request, reply) => {
     const client = request.merchantClient;
     if (!client || !request.url.startsWith('/api/v1/')) return;
     const key = request.headers['idempotency-key'];
-    try {
-      await keepApiRequest(ctx.db, {
-        clientId: client.clientId,
-        method: request.method,
-        path: (request.url.split('?')[0] ?? request.url).slice(0, 500),
-        status: reply.statusCode,
-        idempotencyKey: typeof key === 'string' ? key.slice(0, 200) : null,
-        requestId: String(request.id),
-        createdAt: ctx.clock.now(),
-      });
-    } catch (err) {
-      request.log.warn({ err }, 'the request log could not keep a request');
-    }
+    log.keep({
+      clientId: client.clientId,
+      method: request.method,
+      path: (request.url.split('?')[0] ?? request.url).slice(0, 500),
+      status: reply.statusCode,
+      idempotencyKey: typeof key === 'string' ? key.slice(0, 200) : null,
+      requestId: String(request.id),
+      createdAt: ctx.clock.now(),
+    });
   });
+  app.addHook('onClose', () => log.flush());
 }

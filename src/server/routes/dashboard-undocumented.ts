@@ -55,6 +55,9 @@ const ROUTES = [
   'GET /api/dashboard/forms',
   'GET /api/dashboard/forms/:formId',
   'GET /api/dashboard/forms/:formId/responses/:responseId',
+  'GET /api/dashboard/terminals',
+  'POST /api/dashboard/terminals',
+  'DELETE /api/dashboard/terminals/:id',
 ];
 
 /** Each route of the dashboard's API, with why the document leaves it out. */

@@ -741,4 +741,27 @@ describe('developers', () => {
         .requests.some((r) => r.clientId === consent.client.clientId),
     ).toBe(false);
   });
+
+  it('logs every one of many merchant requests that come at once', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const developer = await staffOf(consent.client.merchantId, 'developer');
+    // Written a batch at a time (openRequestLog): none is lost.
+    const keys = Array.from({ length: 30 }, (_, i) => `burst-${i}`);
+    const answers = await Promise.all(
+      keys.map((key) =>
+        ctx.app.inject({
+          method: 'GET',
+          url: '/api/v1/webhooks',
+          headers: { authorization: consent.client.authorization, 'idempotency-key': key },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(keys.map(() => 200));
+    const log = await call(developer, { method: 'GET', url: '/api/dashboard/requests' });
+    const logged = log
+      .json<{ requests: Array<{ idempotencyKey: string | null }> }>()
+      .requests.map((r) => r.idempotencyKey)
+      .filter((key) => key?.startsWith('burst-'));
+    expect(logged.sort()).toEqual([...keys].sort());
+  });
 });

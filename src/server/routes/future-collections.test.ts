@@ -192,8 +192,9 @@ describe('the runner collects a fixed future payment on its due date', () => {
     clock.advance(2 * 60_000);
     await run();
     await run();
+    // The run queues the notice; the SMS job hands it to the sandbox's outbox after it.
+    await expect.poll(notices).toHaveLength(1);
     const sent = await notices();
-    expect(sent).toHaveLength(1);
     expect(sent[0]?.body).toBe(
       'Oya Money: Tola Stores will debit ₦15,000.00 for Gym membership from your linked account on 13 Jan 2031.',
     );

@@ -2,11 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { maskedBvn } from '../../domain/bvn';
 import { phoneChangedAnswer } from '../../domain/phone-change';
-import { BVN_CODE_SENT_MESSAGE, codeSentMessage } from '../../domain/phone-code-texts';
+import { codeSentMessage } from '../../domain/phone-code-texts';
 import { ZPhoneCodeResponse } from '../../domain/schemas/auth';
 import {
   ZBvnCodeRequest,
   ZBvnCodeResponse,
+  ZBvnSendCodeRequest,
+  ZBvnSendCodeResponse,
   ZBvnStatusResponse,
   ZBvnVerifyRequest,
   ZPhoneChangeRequest,
@@ -14,15 +16,21 @@ import {
   ZPhoneChangeVerifyRequest,
 } from '../../domain/schemas/identity';
 import type { TRouteContext } from '../context';
-import { requestBvnCode, verifiedBvn, verifyBvnCode } from '../services/identity/bvn';
+import {
+  sendBvnCode,
+  startBvnVerification,
+  verifiedBvn,
+  verifyBvnCode,
+} from '../services/identity/bvn';
 import { confirmPhoneChange, requestPhoneChange } from '../services/identity/phone-change';
 import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { payerScope } from './payment-access';
+import { countingOwnerLookups } from './owner-lookups';
 import { jsonAnswers } from './responses';
 
 /**
- * The payer's BVN (docs/identity.md "The BVN"): verified once by a code sent to the BVN's
- * registered phone. Asking for the code answers the same whatever the BVN; only the verification,
+ * The payer's BVN (docs/identity.md "The BVN"): verified once by a code the BVN registry sends
+ * (NIBSS's iGree, to the contact the payer picks among its masked hints). Only the verification,
  * by whoever proved the code, says a BVN is taken. Verifying the first BVN needs only a session
  * (the code is itself the proof, from another phone maybe); replacing a verified one needs a
  * session a trusted passkey proved.
@@ -52,28 +60,51 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
   api.post(
     '/api/identity/bvn',
     {
-      onRequest: [signedIn, ctx.limits.codeSends],
+      // No code goes yet (POST /api/identity/bvn/code sends it): a billed lookup, counted apart.
+      onRequest: [signedIn, ctx.limits.bvnVerifications],
       schema: {
-        operationId: 'sendBvnCode',
-        summary: 'Send a code to the phone registered with a BVN',
+        operationId: 'startBvnVerification',
+        summary: 'Open a verification of a BVN at the BVN registry',
         description:
-          'Answers the same whatever the BVN: whether the registry knows it, whose it is and its phone are not said. A code goes to the phone the registry names, if it knows the BVN; one another payer verified is refused (409 `BVN_TAKEN`) only at `verifyBvn`, to whoever proved the code. Every ask counts against the payer’s limit (429 `PHONE_CODE_RATE_LIMITED`) and the BVN’s, from any payer or address (429 `RATE_LIMITED`).',
+          'The registry (NIBSS’s iGree through Mono, or the sandbox registry) answers the ways it can send the BVN’s holder a code, each with its masked hint; the payer picks one (`sendBvnCode`). A BVN the registry does not hold answers 404 `BVN_NOT_FOUND`; one another payer verified is refused (409 `BVN_TAKEN`) only at `verifyBvn`, to whoever proved the code. Each verification is billed by the registry: every ask counts against the payer’s limit (429 `PHONE_CODE_RATE_LIMITED`) and the BVN’s, from any payer or address (429 `RATE_LIMITED`).',
         body: ZBvnCodeRequest,
         response: jsonAnswers({ 200: ZBvnCodeResponse }),
       },
     },
     async (request, reply) => {
       const payer = payerOf(request);
-      const sent = await requestBvnCode(ctx, payer.payerId, {
+      const opened = await startBvnVerification(ctx, payer.payerId, {
         bvn: request.body.bvn,
         mayReplace: payer.passkeyProven,
         countTarget: (targetKey) => ctx.limits.bvnCodeSends(request, reply, targetKey),
       });
       return {
         success: true as const,
-        expiresAt: sent.expiresAt.toISOString(),
-        message: BVN_CODE_SENT_MESSAGE,
+        expiresAt: opened.expiresAt.toISOString(),
+        codeSender: opened.codeSender,
+        methods: opened.methods,
       };
+    },
+  );
+
+  api.post(
+    '/api/identity/bvn/code',
+    {
+      onRequest: [signedIn, ctx.limits.codeSends],
+      schema: {
+        operationId: 'sendBvnCode',
+        summary: 'Have the BVN registry send its code the way the payer chose',
+        description:
+          'One of the ways the open verification offered (400 `BVN_METHOD_UNKNOWN` otherwise). Asked again, the registry sends again, that way or another, up to 3 codes a verification (429 `PHONE_CODE_LOCKED` past them: open a new one). No verification open answers 400 `PHONE_CODE_NOT_FOUND`, an expired one 400 `PHONE_CODE_EXPIRED`.',
+        body: ZBvnSendCodeRequest,
+        response: jsonAnswers({ 200: ZBvnSendCodeResponse }),
+      },
+    },
+    async (request) => {
+      const sent = await sendBvnCode(ctx, payerOf(request).payerId, {
+        method: request.body.method,
+      });
+      return { success: true as const, message: sent.message };
     },
   );
 
@@ -87,16 +118,16 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
       },
       schema: {
         operationId: 'verifyBvn',
-        summary: 'Verify a BVN with the code sent to its phone',
+        summary: 'Verify a BVN with the code the registry sent',
         description:
-          'The right code makes the BVN the payer’s; one another payer verified answers 409 `BVN_TAKEN` (the only place it is said). A BVN the registry does not know had no code sent: every guess is a wrong try.',
+          'The registry checks the code; the right one makes the BVN the payer’s; one another payer verified answers 409 `BVN_TAKEN` (the only place it is said). Five wrong tries end the verification (429 `PHONE_CODE_LOCKED`).',
         body: ZBvnVerifyRequest,
         response: jsonAnswers({ 200: ZBvnStatusResponse }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const payer = payerOf(request);
-      const bvn = await verifyBvnCode(ctx, payer.payerId, {
+      const bvn = await verifyBvnCode(countingOwnerLookups(ctx, request, reply), payer.payerId, {
         code: request.body.code,
         mayReplace: payer.passkeyProven,
       });

@@ -104,7 +104,7 @@ const eventsOf = (refundId: string) =>
       rows.filter((row) => (row.data as { refundId?: string }).refundId === refundId),
     );
 
-// Each test so marked runs on PGlite and, in the PostgreSQL pass, on PostgreSQL.
+// Each test so marked is in `npm run test:postgres` too (docs/testing.md).
 const PG: { tags: ['postgres'] } = { tags: ['postgres'] };
 
 const later = () => clock.advance(6 * 60_000);

@@ -19,7 +19,10 @@ import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
 import { consentReadFor } from './consents';
 import { publicConfigAnswer } from './public-config';
 
-type TPageOptions = Pick<TRouteContext, 'db' | 'config' | 'clock' | 'sandbox' | 'capabilities'> & {
+type TPageOptions = Pick<
+  TRouteContext,
+  'db' | 'config' | 'clock' | 'sandbox' | 'capabilities' | 'providers'
+> & {
   webDir: string;
   reads: TConsentReads;
 };
@@ -140,7 +143,10 @@ const escapeHtml = (text: string) =>
 
 /** The build's scripts of the first screens by name (vite.config.ts FIRST_SCREEN_MODULES). */
 type TFirstScreenChunks = Partial<
-  Record<'route' | 'auth-prompt' | 'immediate-payment' | 'side-panel' | 'settled', string[]>
+  Record<
+    'route' | 'summary' | 'auth-prompt' | 'immediate-payment' | 'side-panel' | 'settled',
+    string[]
+  >
 >;
 
 function firstScreenChunks(webDir: string): TFirstScreenChunks {
@@ -408,6 +414,7 @@ async function drawFirstScreen(
     ...(parts.includes('auth-prompt') ? (chunks['auth-prompt'] ?? []) : []),
     ...(parts.includes('immediate-payment') ? (chunks['immediate-payment'] ?? []) : []),
     ...(parts.includes('settled') ? (chunks.settled ?? []) : []),
+    ...(parts.includes('summary') ? (chunks.summary ?? []) : []),
   ];
   const consent =
     answers.consent && 'answer' in answers.consent ? answers.consent.answer.consent : null;

@@ -41,7 +41,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-// Each test runs on PGlite and, in the PostgreSQL pass, on PostgreSQL.
+// Each test runs on PostgreSQL in CI, on PGlite without it; `npm run test:postgres` runs these.
 const PG: { tags: ['postgres'] } = { tags: ['postgres'] };
 
 /** The calls that move money a test loses the answer of, each with its capability. */

@@ -9,13 +9,19 @@ export function publicConfigAnswer({
   config,
   sandbox,
   capabilities,
-}: Pick<TRouteContext, 'config' | 'sandbox' | 'capabilities'>): TPublicConfigResponse {
+  providers,
+}: Pick<
+  TRouteContext,
+  'config' | 'sandbox' | 'capabilities' | 'providers'
+>): TPublicConfigResponse {
   return {
     success: true as const,
     productName: config.productName,
     debugTools: config.debugRoutes,
     sandbox: sandbox !== null,
     capabilities: capabilitiesOn(capabilities),
+    // An acquirer that is off answers no kind: the page offers no terminal then anyway.
+    terminal: providers.payments.acquirer.kind === 'push' ? 'push' : 'reader',
   };
 }
 
@@ -26,7 +32,7 @@ export function publicConfigAnswer({
  */
 export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
   app,
-  { config, sandbox, capabilities },
+  { config, sandbox, capabilities, providers },
 ) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/public-config',
@@ -39,7 +45,7 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      return publicConfigAnswer({ config, sandbox, capabilities });
+      return publicConfigAnswer({ config, sandbox, capabilities, providers });
     },
   );
 };

@@ -95,6 +95,12 @@ export type TSandboxPerson = {
   description: string;
 };
 
+/**
+ * A mobile number the sandbox's SMS provider refuses for good, as a real one refuses a number it
+ * cannot reach: a code asked for it answers CODE_NOT_SENT (docs/sandbox.md).
+ */
+export const SANDBOX_UNREACHABLE_PHONE = '+2348099990000';
+
 export const SANDBOX_PEOPLE: readonly TSandboxPerson[] = [
   {
     bvn: '22200000011',

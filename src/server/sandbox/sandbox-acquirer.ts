@@ -10,7 +10,7 @@ import { trackExpiryOf } from './sandbox-reader';
 import type {
   TChipDeclineReason,
   TChipPurchase,
-  TAcquirerPort,
+  TReaderAcquirerPort,
   TChipPurchaseOutcome,
 } from '../providers/payments';
 
@@ -39,7 +39,7 @@ export function sandboxAcquirer(options: {
   clock: TClock;
   readers: readonly TSandboxReader[];
   cards: readonly TSandboxChipCard[];
-}): TAcquirerPort {
+}): TReaderAcquirerPort {
   const declined = (
     reason: TChipDeclineReason,
     providerReference: string | null,
@@ -102,6 +102,7 @@ export function sandboxAcquirer(options: {
   };
 
   return {
+    kind: 'reader',
     provider: 'sandbox',
     terminalFetchKeys: async (serial) => {
       const reader = options.readers.find((r) => r.serial === serial);

@@ -105,7 +105,16 @@ const mintedPlayers = async (): Promise<TPlayers> => {
 
 const underTest = async (players: TPlayers): Promise<TPaymentProviderUnderTest> => {
   const cards = await network();
-  const provider = sandboxPaymentProvider({ cards, db: await openDb(), clock: systemClock });
+  // The sandbox registry's SMS, as the holder's phone would read them.
+  const bvnSms: string[] = [];
+  const provider = sandboxPaymentProvider({
+    cards,
+    db: await openDb(),
+    clock: systemClock,
+    deliverBvnCode: async ({ body }) => {
+      bvnSms.push(body);
+    },
+  });
   const knownAccount = players.account('links_by_test_transfer');
   const alt = players.account('links_by_auth_params');
   const params = SANDBOX_ACCOUNTS.find((a) => a.scenario === 'links_by_auth_params')?.authParams;
@@ -119,6 +128,11 @@ const underTest = async (players: TPlayers): Promise<TPaymentProviderUnderTest> 
     cardAccount: players.card('pin_only').account,
     knownAccount,
     knownHolder: players.holder(knownAccount.bvn),
+    bvnCodeSent: async () => {
+      const code = /code is (\d{6})/.exec(bvnSms.at(-1) ?? '')?.[1];
+      if (!code) throw new Error('The sandbox registry sent no code');
+      return code;
+    },
     poorAccount: players.account('insufficient_funds'),
     altAccount: {
       institutionCode: alt.institutionCode,

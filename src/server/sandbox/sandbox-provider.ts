@@ -14,9 +14,8 @@ import {
 } from './sandbox-debits';
 import type { TAuthParam } from '../../domain/schemas/account-link';
 import type {
-  TAcquirerPort,
+  TReaderAcquirerPort,
   TBanksPort,
-  TBvnRegistryPort,
   TCardsPort,
   TDebitsPort,
   TMandateSetupPort,
@@ -29,7 +28,8 @@ import type {
 } from '../providers/payments';
 import { sandboxAcquirer } from './sandbox-acquirer';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
-import { accountsOfSandboxBvn, findSandboxAccount, lookupSandboxBvn } from './sandbox-people';
+import { findSandboxAccount } from './sandbox-people';
+import { sandboxBvnRegistry, type TSandboxCodeDelivery } from './sandbox-bvn-registry';
 import { refundInSandbox, refundSettlementLines, requerySandboxRefund } from './sandbox-refunds';
 
 /** How long the sandbox bank takes to approve a signed paper mandate, on the server's clock. */
@@ -73,6 +73,8 @@ type TSandboxParts = {
   clock: TClock;
   /** How long each call that moves money waits, after recording it, before it answers. */
   answerDelayMs?: number;
+  /** Where its BVN registry's codes go: the server's SMS outbox (context.ts). */
+  deliverBvnCode?: TSandboxCodeDelivery | undefined;
 };
 
 /** Wraps a call that moves money so it answers after the sandbox's answer delay. */
@@ -92,7 +94,7 @@ export function sandboxPaymentProvider(parts: TSandboxParts): TPaymentProviders 
   return {
     cards: sandboxCardsPort(parts.cards, slow),
     banks: sandboxBanksPort(parts.db),
-    bvn: sandboxBvnPort(parts.db),
+    bvn: sandboxBvnRegistry({ db: parts.db, clock: parts.clock, deliver: parts.deliverBvnCode }),
     mandates: sandboxMandatesPort(parts.db, parts.clock),
     debits: sandboxDebitsPort(parts, slow),
     payouts: sandboxPayoutsPort(parts, slow),
@@ -142,15 +144,6 @@ function sandboxBanksPort(db: TDb): TBanksPort {
       const account = await findSandboxAccount(db, { institutionCode, accountNumber });
       return account?.bvn === bvn ? 'matches' : 'differs';
     },
-  };
-}
-
-/** The sandbox's BVN registry: its people and the accounts under their BVNs. */
-function sandboxBvnPort(db: TDb): TBvnRegistryPort {
-  return {
-    provider: 'sandbox',
-    lookupBvn: (bvn) => lookupSandboxBvn(db, bvn),
-    accountsOfBvn: (bvn) => accountsOfSandboxBvn(db, bvn),
   };
 }
 
@@ -235,7 +228,7 @@ function sandboxNoticesPort(db: TDb): TNoticesPort {
 }
 
 /** The sandbox acquirer of card readers' chip purchases and its registered readers. */
-function sandboxAcquirerPort({ db, clock }: TSandboxParts, slow: TSlow): TAcquirerPort {
+function sandboxAcquirerPort({ db, clock }: TSandboxParts, slow: TSlow): TReaderAcquirerPort {
   const acquirer = sandboxAcquirer({
     db,
     clock,
@@ -243,6 +236,7 @@ function sandboxAcquirerPort({ db, clock }: TSandboxParts, slow: TSlow): TAcquir
     cards: SANDBOX_CHIP_CARDS,
   });
   return {
+    kind: 'reader',
     provider: 'sandbox',
     terminalFetchKeys: (serial) => acquirer.terminalFetchKeys(serial),
     terminalChipPurchase: slow((request) => acquirer.terminalChipPurchase(request)),

@@ -1,6 +1,6 @@
 // The payer's BVN for server tests, through the real routes: a person minted in the sandbox's
-// BVN registry (one BVN belongs to one payer, so each payer gets a person no test shares), the
-// code sent to the BVN's registered phone, and its verification.
+// BVN registry (one BVN belongs to one payer, so each payer gets a person no test shares), a
+// verification opened, the registry's code sent to the BVN's registered phone, and its check.
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { latestCode } from './identity';
@@ -10,14 +10,36 @@ import { mintPerson, personAccount, type TMintedPerson } from './sandbox-people'
 export type TSandboxPerson = TMintedPerson;
 export { mintPerson };
 
-/** Sends the code proving `bvn` to its registered phone: the server's answer. */
-export function requestBvnCode(app: FastifyInstance, token: string, bvn: string) {
+/** Opens a verification of `bvn` at the registry: the server's answer (its ways, masked). */
+export function startBvnVerification(app: FastifyInstance, token: string, bvn: string) {
   return app.inject({
     method: 'POST',
     url: '/api/identity/bvn',
     headers: { authorization: `Bearer ${token}` },
     payload: { bvn },
   });
+}
+
+/** Has the registry send the open verification's code by `method`: the server's answer. */
+export function sendBvnCodeBy(app: FastifyInstance, token: string, method: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/identity/bvn/code',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { method },
+  });
+}
+
+/**
+ * Opens a verification of `bvn` and has the registry send its code by its first way (the
+ * sandbox's one: the BVN's registered phone): the server's last answer.
+ */
+export async function requestBvnCode(app: FastifyInstance, token: string, bvn: string) {
+  const opened = await startBvnVerification(app, token, bvn);
+  if (opened.statusCode !== 200) return opened;
+  const [method] = opened.json<{ methods: Array<{ id: string }> }>().methods;
+  if (!method) throw new Error('The registry offered no way to send the code');
+  return sendBvnCodeBy(app, token, method.id);
 }
 
 /** Checks a code the BVN's registered phone received: the server's answer. */

@@ -32,13 +32,33 @@ export async function scratchDatabase(
   };
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+/** Whether nothing listens on `port` of this machine now. */
+const isFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
   });
+
+/** The next port `freePort` tries in this process. */
+let nextPort = 0;
+
+/**
+ * A port nothing listens on, for a server process about to start. Not one the system hands out
+ * (`listen(0)`): those come from its ephemeral range (32768–60999 on Linux), where every outgoing
+ * connection of a busy machine takes its own port too, and one found free there was taken before
+ * the server bound it (EADDRINUSE in CI). Below that range instead, a thousand ports for each
+ * vitest worker, so that two test files running at once never try the same one.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0) % 12;
+  for (let tried = 0; tried < 1_000; tried += 1) {
+    const port = 20_000 + worker * 1_000 + (nextPort % 1_000);
+    nextPort += 1;
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`No free port among this worker's thousand from ${20_000 + worker * 1_000}`);
+}
 
 export type TServerProcess = {
   child: ChildProcess;
@@ -74,7 +94,11 @@ export async function startServerProcess(
     },
   );
   child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const lines = await printedOnceReady(child, (output) => output.includes('Sign in: '));
+  // A serving process's last start line names where to sign in; a worker's, that it works.
+  const lines = await printedOnceReady(
+    child,
+    (output) => output.includes('Sign in: ') || output.includes('Working on jobs: '),
+  );
   return { child, base, lines };
 }
 

@@ -1,6 +1,6 @@
 // Server tests run on a real database: in-memory PGlite, started from the migrated template the
 // test run made once (scripts/vitest-global-setup.ts), or a fresh PostgreSQL database of its own
-// when DATABASE_URL is set (the PostgreSQL pass of CI).
+// when DATABASE_URL is set (CI's server tests, `npm run test:postgres`).
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -32,7 +32,10 @@ export async function openTestDatabase(): Promise<TDatabase & { url?: string }> 
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // A copy of the run's migrated template (scripts/vitest-global-setup.ts): its migrations are
+  // found applied at opening.
+  const template = inject('postgresTemplate');
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const own = new URL(url);
   own.pathname = `/${name}`;

@@ -171,6 +171,7 @@ describe('apiFetch', () => {
       debugTools: false,
       sandbox: true,
       capabilities: ALL_CAPABILITIES_ON,
+      terminal: 'reader',
     };
     answer(200, config);
     await expect(

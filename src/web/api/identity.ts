@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   TBvnCodeRequest,
+  TBvnSendCodeRequest,
   TBvnVerifyRequest,
   TPhoneChangeRequest,
   TPhoneChangeVerifyRequest,
@@ -22,9 +23,12 @@ export const identityApi = {
   /** GET /api/identity/bvn: the payer's verified BVN (its last 4 digits), or null. */
   verifiedBvn: (signal?: AbortSignal) =>
     apiFetch('/api/identity/bvn', { answer: 'ZBvnStatusResponse', signal }),
-  /** Sends a code to the phone the BVN is registered with; answers where, masked. */
-  sendBvnCode: (body: TBvnCodeRequest) =>
+  /** Opens a verification of the BVN: the ways the registry can send its code, masked. */
+  startBvnVerification: (body: TBvnCodeRequest) =>
     apiFetch('/api/identity/bvn', { method: 'POST', body, answer: 'ZBvnCodeResponse' }),
+  /** Has the registry send its code the way chosen (again, for a resend or another way). */
+  sendBvnCode: (body: TBvnSendCodeRequest) =>
+    apiFetch('/api/identity/bvn/code', { method: 'POST', body, answer: 'ZBvnSendCodeResponse' }),
   verifyBvn: (body: TBvnVerifyRequest) =>
     apiFetch('/api/identity/bvn/verify', { method: 'POST', body, answer: 'ZBvnStatusResponse' }),
   /** Sends a code to the number the payer asks to sign in with (a session a passkey proved). */

@@ -37,6 +37,11 @@ export const consentScreens: TConsentScreens = {
   ChipTerminal: preloadable(() =>
     import('../features/terminal/chip-terminal-modal').then((module) => module.ChipTerminalModal),
   ),
+  PushedTerminal: preloadable(() =>
+    import('../features/terminal/pushed-terminal-modal').then(
+      (module) => module.PushedTerminalModal,
+    ),
+  ),
   AddPasskey: preloadable(() =>
     import('../features/auth/add-passkey-for-grant').then((module) => module.AddPasskeyForGrant),
   ),

@@ -13,6 +13,7 @@ const answersFor = (consent: TConsent) => ({
     debugTools: false,
     sandbox: true,
     capabilities: ALL_CAPABILITIES_ON,
+    terminal: 'reader' as const,
   },
   webBluetooth: false,
   consent: {
@@ -31,5 +32,14 @@ describe('the first screen of a settled consent', () => {
   it('pending: no settled screen is loaded before the page hydrates', () => {
     const parts = firstScreenParts(answersFor(aConsent()), '?clientId=cli_demo');
     expect(parts).not.toContain('settled');
+  });
+});
+
+describe('the first screen of a pending consent', () => {
+  it('the summary: its overview is a part, loaded before the page hydrates', () => {
+    // aConsent asks for data sharing too: the summary, not the Immediate Payment screen.
+    const parts = firstScreenParts(answersFor(aConsent()), '?clientId=cli_demo');
+    expect(parts).toContain('summary');
+    expect(parts).not.toContain('immediate-payment');
   });
 });

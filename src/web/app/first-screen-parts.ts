@@ -26,6 +26,7 @@ export function firstScreenParts(
     productName: answers.publicConfig.productName,
   });
   const parts: TFirstScreenPart[] = [];
+  if (screen.kind === 'pending-summary') parts.push('summary');
   if (screen.kind === 'auth-prompt') parts.push('auth-prompt');
   if (screen.kind === 'immediate-payment') parts.push('immediate-payment');
   if (hasSidePanel(params, screen)) parts.push('side-panel');

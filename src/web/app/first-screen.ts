@@ -24,5 +24,10 @@ export async function loadFirstScreen(parts: readonly TFirstScreenPart[]): Promi
           screen.loadSettledScreens(),
         )
       : null,
+    parts.includes('summary')
+      ? import('../features/consent/consent-page-screen').then((screen) =>
+          screen.ConsentOverview.preload(),
+        )
+      : null,
   ]);
 }

@@ -86,4 +86,5 @@ export function readPageAnswers(document: Document): TPageAnswers | null {
 }
 
 /** The parts of the consent page that load apart from it, which its first screen may hold. */
-export type TFirstScreenPart = 'auth-prompt' | 'immediate-payment' | 'side-panel' | 'settled';
+export type TFirstScreenPart =
+  'summary' | 'auth-prompt' | 'immediate-payment' | 'side-panel' | 'settled';

@@ -11,6 +11,7 @@ import type { TConsentStep } from '../../domain/consent-steps';
 import type { TEmbedMessage } from '../../domain/embed-messages';
 import type { TPaymentReport } from '../../domain/embed-payment-report';
 import type { TPageParams } from '../../domain/page-params';
+import type { TTerminalPaymentNews } from '../../domain/pushed-terminal';
 import type { TSignedGrant } from '../../domain/schemas/auth';
 import type { TConsent, TPayment } from '../../domain/schemas/consent';
 import type { TGrantRequest } from '../../domain/schemas/consent-api';
@@ -84,6 +85,8 @@ export type TPayNowPrompts = {
   BvnVerification: ComponentType<TBvnVerificationProps>;
   /** The Chip Card Terminal modal (spec §2), the terminal feature's: a payment method's screen. */
   ChipTerminal: ComponentType<TChipTerminalProps>;
+  /** The same modal where the terminal is the merchant's, which the server pushes to. */
+  PushedTerminal: ComponentType<TPushedTerminalProps>;
 };
 
 /** What the Chip Card Terminal modal is given; the terminal feature owns it. */
@@ -94,6 +97,21 @@ export type TChipTerminalProps = {
   payer: { signedIn: boolean; consentId: string; clientId: string };
   /** The readers this page can reach (chip-reader-transports.ts). */
   transports: readonly TChipReaderTransport[];
+  onClose(): void;
+};
+
+/**
+ * What the Chip Card Terminal modal is given where the chip terminal is the merchant's certified
+ * terminal the server pushes the payment to (docs/providers/paystack-terminal.md); the terminal
+ * feature owns it.
+ */
+export type TPushedTerminalProps = {
+  paymentId: string;
+  /** Kobo. */
+  amount: number;
+  payer: { signedIn: boolean; consentId: string; clientId: string };
+  /** What the payment's stream said last while the modal was open, numbered (pay-now-screen.ts). */
+  news: { seq: number; news: TTerminalPaymentNews } | null;
   onClose(): void;
 };
 
@@ -178,6 +196,8 @@ export type TConsentScreens = {
   FormStep: ComponentType<TFormStepProps>;
   /** The Chip Card Terminal modal (the terminal feature's), loaded when the payer picks it. */
   ChipTerminal: ComponentType<TChipTerminalProps>;
+  /** The modal for the merchant's pushed terminal (the terminal feature's), loaded likewise. */
+  PushedTerminal: ComponentType<TPushedTerminalProps>;
   signGrant: TPayNowScreenProps['signGrant'];
   /** A passkey created right where the grant needs one (the auth feature's). */
   AddPasskey: ComponentType<TAddPasskeyProps>;

@@ -21,6 +21,7 @@ import {
   ZDashboardFormsResponse,
 } from '../../domain/schemas/dashboard-events-forms';
 import { ZSandboxToolsResponse } from '../../domain/schemas/dashboard-sandbox';
+import { ZDashboardTerminalsResponse } from '../../domain/schemas/dashboard-terminals';
 import { ZMerchantFormResponse } from '../../domain/schemas/form';
 import { ZMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
 import { ZMerchantEventsResponse } from '../../domain/schemas/webhooks';
@@ -52,6 +53,7 @@ export const dashboardKeys = {
   deadLetters: ['dashboard', 'deliveries', 'dead-letters'],
   requests: ['dashboard', 'requests'],
   sandbox: ['dashboard', 'sandbox'],
+  terminals: ['dashboard', 'terminals'],
 } as const;
 
 /** The filters of the payments' search, as the address holds them. */
@@ -189,6 +191,7 @@ const settings = {
   deadLetters: () => get(dashboardKeys.deadLetters, '/webhooks/dead-letters', ZDeadLettersResponse),
   requests: () => get(dashboardKeys.requests, '/requests', ZRequestLogResponse),
   sandbox: () => get(dashboardKeys.sandbox, '/sandbox', ZSandboxToolsResponse),
+  terminals: () => get(dashboardKeys.terminals, '/terminals', ZDashboardTerminalsResponse),
 };
 
 /** Each read's `{ queryKey, queryFn }`, for useQuery or useInfiniteQuery. */

@@ -54,4 +54,7 @@ export const DevelopersPage = lazyScreen(() =>
 export const SandboxPage = lazyScreen(() =>
   import('./sandbox-page').then((module) => module.SandboxPage),
 );
+export const TerminalsPage = lazyScreen(() =>
+  import('./terminals-page').then((module) => module.TerminalsPage),
+);
 export const TeamPage = lazyScreen(() => import('./team-page').then((module) => module.TeamPage));

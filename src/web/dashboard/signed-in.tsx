@@ -29,6 +29,7 @@ import {
   PaymentsPage,
   SandboxPage,
   TeamPage,
+  TerminalsPage,
 } from './screens';
 
 /** The screens of a signed-in staff member, with the bar that names them and their merchant. */
@@ -103,6 +104,7 @@ export function Shell({ session }: { session: TDashboardSession }) {
           {may('forms') && <Link href="/forms">{DASHBOARD_TEXTS.formsNav}</Link>}
           {may('events') && <Link href="/events">{DASHBOARD_TEXTS.eventsTitle}</Link>}
           {may('developers') && <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>}
+          {may('terminals') && <Link href="/terminals">{DASHBOARD_TEXTS.nav.terminals}</Link>}
           {may('team') && <Link href="/team">{DASHBOARD_TEXTS.nav.team}</Link>}
           {session.sandbox && may('sandbox') && (
             <Link href="/sandbox">{DASHBOARD_TEXTS.nav.sandbox}</Link>
@@ -144,6 +146,9 @@ export function Shell({ session }: { session: TDashboardSession }) {
         </Route>
         <Route path="/developers">
           {allowed('developers', <DevelopersPage />, DASHBOARD_TEXTS.developersTitle)}
+        </Route>
+        <Route path="/terminals">
+          {allowed('terminals', <TerminalsPage />, DASHBOARD_TEXTS.terminalsTitle)}
         </Route>
         <Route path="/team">{allowed('team', <TeamPage />, DASHBOARD_TEXTS.teamTitle)}</Route>
         {session.sandbox && (

@@ -97,8 +97,16 @@ export const accountLinks = pgTable(
      * mandate the payer approves at their bank's page (route bank_page).
      */
     providerReference: text('provider_reference').unique(),
-    /** What the provider debits the account by, once the bank confirmed the mandate (bank_page). */
+    /**
+     * What the provider debits the account by: once the bank confirmed the mandate (bank_page), or
+     * the mandate a provider keeps itself (`mandateProvider`).
+     */
     debitAuthorization: text('debit_authorization'),
+    /**
+     * The adapter that keeps the link's mandate and debits it, where that is not the debits
+     * capability's (Remita's mandates, docs/providers/remita.md); null: the debits capability's.
+     */
+    mandateProvider: text('mandate_provider'),
     /** Where an open card link's test charge waits (route card); null once it ended. */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
     /**
@@ -160,4 +168,20 @@ export const futurePaymentAccounts = pgTable(
     primaryKey({ columns: [t.paymentId, t.position] }),
     index('future_payment_accounts_account').on(t.accountId),
   ],
+);
+
+/**
+ * What the BVN registry answered about an account's holder (Mono's account-number lookup, billed
+ * each time, failed ones too): kept so that an account is looked up once, whoever links it. The
+ * holder's BVN only as its keyed hash; null when the registry knows no such account.
+ */
+export const accountOwnerLookups = pgTable(
+  'account_owner_lookups',
+  {
+    institutionCode: text('institution_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    ownerBvnHash: text('owner_bvn_hash'),
+    lookedUpAt: timestamp('looked_up_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.institutionCode, t.accountNumber] })],
 );

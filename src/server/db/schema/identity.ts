@@ -45,12 +45,23 @@ export const payers = pgTable('payers', {
   bvnSealed: text('bvn_sealed'),
   bvnLast4: text('bvn_last4'),
   bvnVerifiedAt: at('bvn_verified_at'),
+  /**
+   * What the registry said of the BVN's holder when the code proved it ({ fullName, dateOfBirth },
+   * sealed): what a merchant the payer shares BVN data with reads, with no new lookup.
+   */
+  bvnHolderSealed: text('bvn_holder_sealed'),
+  /**
+   * The accounts the registry holds under the BVN, as it answered the verification (sealed JSON);
+   * null when its consent gave none (Mono's identity scope).
+   */
+  bvnAccountsSealed: text('bvn_accounts_sealed'),
   createdAt: createdAt(),
 });
 
 /**
- * Codes sent to a BVN's registered phone to prove the BVN is the payer's (POST
- * /api/identity/bvn). Only an HMAC of the code is kept, and the BVN only hashed and sealed.
+ * Verifications of a BVN (POST /api/identity/bvn): the registry's session, which sends the holder
+ * a code and checks it (NIBSS's iGree through Mono, or the sandbox registry), sealed; the ways it
+ * offered, with their masked hints, and the one the payer chose. The BVN only hashed and sealed.
  */
 export const bvnCodes = pgTable(
   'bvn_codes',
@@ -62,12 +73,19 @@ export const bvnCodes = pgTable(
     bvnHash: text('bvn_hash').notNull(),
     bvnSealed: text('bvn_sealed').notNull(),
     bvnLast4: text('bvn_last4').notNull(),
-    codeHash: text('code_hash').notNull(),
+    /** The registry's session, sealed: whoever holds it may finish the verification. */
+    sessionSealed: text('session_sealed').notNull(),
+    /** The ways the registry offered to send the code: [{ id, hint }], hints masked by it. */
+    methods: jsonb('methods').$type<Array<{ id: string; hint: string }>>().notNull(),
+    /** The way the payer chose last; null until a code was asked for. */
+    method: text('method'),
+    /** Codes sent in this verification: each send is a billed call, and limited. */
+    sends: integer('sends').notNull().default(0),
     createdAt: at('created_at').notNull(),
     expiresAt: at('expires_at').notNull(),
     wrongTries: integer('wrong_tries').notNull().default(0),
     consumedAt: at('consumed_at'),
-    /** Set when a newer code was sent for the same payer: only the latest one counts. */
+    /** Set when a newer verification began for the same payer: only the latest one counts. */
     supersededAt: at('superseded_at'),
   },
   (t) => [index('bvn_codes_payer_created').on(t.payerId, t.createdAt)],
@@ -135,7 +153,7 @@ export const smsQueue = pgTable('sms_queue', {
   /** The job's id, fixed by the change (jobIdFor): one change, one row, one SMS. */
   id: uuid('id').primaryKey(),
   phoneNumber: text('phone_number').notNull(),
-  /** The text, sealed under the row's label; null once sent, or once too late to send. */
+  /** The text, sealed under the row's label; null once sent, refused, too late or withdrawn. */
   sealedBody: text('sealed_body'),
   /** When the text is worth nothing any more (a code's expiry): it is then not sent. */
   notAfter: at('not_after'),

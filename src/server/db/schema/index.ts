@@ -11,3 +11,4 @@ export * from './collections';
 export * from './refunds';
 export * from './notices';
 export * from './dashboard';
+export * from './terminals';

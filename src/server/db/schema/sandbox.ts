@@ -179,6 +179,19 @@ export const sandboxPeople = pgTable(
 );
 
 /**
+ * The sandbox BVN registry's verifications (its stand-in for NIBSS's iGree consent): the BVN, the
+ * way its code went and a hash of that code, which the registry alone checks.
+ */
+export const sandboxBvnSessions = pgTable('sandbox_bvn_sessions', {
+  session: text('session').primaryKey(),
+  bvn: text('bvn').notNull(),
+  /** SHA-256 of `session:code`, once a code was sent; a resend replaces it. */
+  codeHash: text('code_hash'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * A minted person's test accounts, one per account scenario: the bank, balance and behaviour of
  * that scenario's fixture account, under the person's name and BVN.
  */

@@ -1,12 +1,17 @@
-// The acquirer capability of the PaymentProvider port (TAcquirerPort): the card terminal's reader
-// keys, chip purchases, their requery and reversal.
+// The acquirer capability of the PaymentProvider port, of the reader kind (TReaderAcquirerPort):
+// the card terminal's reader keys, chip purchases, their requery and reversal.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TChipCardScenario } from '../../sandbox/fixtures';
-import type { TAcquirerPort, TChipPurchase, TSettlementPort, TTerminalReader } from '../payments';
+import type {
+  TReaderAcquirerPort,
+  TChipPurchase,
+  TSettlementPort,
+  TTerminalReader,
+} from '../payments';
 import { contractReference as reference, expectReported } from './contract-references';
 
 export type TAcquirerUnderTest = {
-  provider: TAcquirerPort;
+  provider: TReaderAcquirerPort;
   /** The provider's settlement report: what it took, and what it gave back. */
   settlement: TSettlementPort;
   /** A card reader the acquirer registered. */
@@ -27,7 +32,7 @@ export type TAcquirerUnderTest = {
 export function acquirerContract(adapter: string, make: () => Promise<TAcquirerUnderTest>) {
   describe(`PaymentProvider port contract, acquirer: ${adapter}`, () => {
     let underTest: TAcquirerUnderTest;
-    let provider: TAcquirerPort;
+    let provider: TReaderAcquirerPort;
     beforeAll(async () => {
       underTest = await make();
       provider = underTest.provider;

@@ -43,6 +43,16 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
         narration: 'Membership',
       });
 
+    // The debited account, for a provider that gives a debit back by a payout to it (Remita).
+    const accountOf = (account: TMandatedAccount) => ({
+      institutionCode: account.institutionCode,
+      accountNumber: account.accountNumber,
+      accountName: 'Contract payer',
+    });
+    // A provider that finds a debit only under its mandate (Remita) is told it.
+    const requery = (ref: string) =>
+      provider.requeryDebit(ref, underTest.fundedAccount.mandateReference);
+
     it('debits an account once per reference, and gives a debit back', async () => {
       const ref = reference();
       const first = await debit(underTest.fundedAccount, ref);
@@ -50,12 +60,16 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
       // The same reference again: the same answer, no second debit.
       expect(await debit(underTest.fundedAccount, ref)).toEqual(first);
       if (first.kind !== 'succeeded') return;
-      const reversal = { providerReference: first.providerReference, reference: ref };
+      const reversal = {
+        providerReference: first.providerReference,
+        reference: ref,
+        account: accountOf(underTest.fundedAccount),
+      };
       expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
       expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
       // Given back once: the debit reads given back, and the report holds it once, netting to nothing.
       await expect
-        .poll(() => provider.requeryDebit(ref))
+        .poll(() => requery(ref))
         .toMatchObject({ kind: 'taken', amount: 1_000_000, givenBack: true });
       await expect
         .poll(async () =>
@@ -79,7 +93,7 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
       const ref = reference();
       const first = await debit(underTest.fundedAccount, ref);
       if (first.kind !== 'succeeded') throw new Error(`expected a debit, got ${first.kind}`);
-      expect(await provider.requeryDebit(ref)).toEqual({
+      expect(await requery(ref)).toEqual({
         kind: 'taken',
         providerReference: first.providerReference,
         amount: 1_000_000,
@@ -88,14 +102,16 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
       await expectReported(underTest.settlement, ref, [
         { channel: 'debit', reference: ref, amount: 1_000_000, givenBack: false },
       ]);
-      await provider.reverseDebit({ providerReference: first.providerReference, reference: ref });
+      await provider.reverseDebit({
+        providerReference: first.providerReference,
+        reference: ref,
+        account: accountOf(underTest.fundedAccount),
+      });
       // A reversal may take its time at the provider: the requery says so once it is done.
-      await expect
-        .poll(() => provider.requeryDebit(ref))
-        .toMatchObject({ kind: 'taken', givenBack: true });
+      await expect.poll(() => requery(ref)).toMatchObject({ kind: 'taken', givenBack: true });
 
       const never = reference();
-      expect(await provider.requeryDebit(never)).toMatchObject({ kind: 'not_taken' });
+      expect(await requery(never)).toMatchObject({ kind: 'not_taken' });
       expect(await debit(underTest.fundedAccount, never)).toMatchObject({ kind: 'failed' });
       await expectReported(underTest.settlement, never, []);
     });

@@ -27,7 +27,12 @@ export function mandateSetupContract(adapter: string, make: () => Promise<TManda
 
     it('opens an alternate-service mandate with its auth parameters, the same for a retry, and verifies only the right answers', async () => {
       const { institutionCode, accountNumber, answers } = underTest.altAccount;
-      const request = { reference: reference(), institutionCode, accountNumber };
+      const payer = {
+        id: 'pyr_contract',
+        fullName: 'Adaeze Okafor',
+        phoneNumber: '+2348030000001',
+      };
+      const request = { reference: reference(), institutionCode, accountNumber, payer };
       const mandate = await provider.requestAltMandate(request);
       expect(mandate).toMatchObject({
         remitaTransRef: expect.any(String),

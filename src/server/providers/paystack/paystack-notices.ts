@@ -14,6 +14,7 @@ import { payerOfPaystackEmail, type TPaystack } from './paystack-shared';
 import { listRefunds, referenceOfNote, refundOutcome } from './refunds';
 import { fromPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
+import { paymentRequestOutcome, verifiedPaymentRequest } from './terminal';
 
 /*
  * Paystack's notices (webhooks: `{ event, data }`, signed over the raw body) in the port's words.
@@ -44,6 +45,11 @@ import { isPaystackSignature } from './paystack-signature';
  *   customeridentification.success
  *   customeridentification.failed
  *                     whether an account is held under the payer's BVN (customer validation)
+ *   paymentrequest.success
+ *                     a payment request pushed to a Paystack Terminal was paid: read from
+ *                     Paystack's record of it (Verify Payment Request), by its request code
+ *                     (terminal.ts). The terminal's own charge.success names a reference of
+ *                     Paystack's, not ours, and is ignored like any other
  *
  * Every other event, and any notice about a reference that is not ours (another system on the
  * same Paystack account), is acknowledged and changes nothing ('ignored').
@@ -57,7 +63,8 @@ import { isPaystackSignature } from './paystack-signature';
 export type TPaystackNotice =
   | TProviderNotice
   | { kind: 'refunds_of'; event: string; transactionReference: string }
-  | { kind: 'transaction_of'; event: string; providerReference: string };
+  | { kind: 'transaction_of'; event: string; providerReference: string }
+  | { kind: 'payment_request_of'; event: string; requestCode: string };
 
 type TNoticeData = {
   reference?: string;
@@ -74,6 +81,8 @@ type TNoticeData = {
   active?: boolean;
   email?: string;
   identification?: { bank_code?: string; account_number?: string } | null;
+  /** A payment request's notice: its code. */
+  request_code?: string;
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -225,6 +234,9 @@ export function readVerifiedPaystackNotice(
         matches: event === 'customeridentification.success',
       };
     }
+    case 'paymentrequest.success':
+      if (!data.request_code) return ignored;
+      return { kind: 'payment_request_of', event, requestCode: data.request_code };
     default:
       return ignored;
   }
@@ -321,6 +333,24 @@ async function noticedRefunds(
   return { kind: 'refunds', refunds: ours };
 }
 
+/**
+ * A payment request's notice, read from Paystack's record of it: what it says of the money, by
+ * its code (the provider reference the push answered). One Paystack does not know is nothing.
+ */
+async function noticedPaymentRequest(
+  ps: TPaystack,
+  read: { event: string; requestCode: string },
+): Promise<TProviderNotice> {
+  const request = await verifiedPaymentRequest(ps, read.requestCode);
+  if (!request) return { kind: 'ignored', event: read.event };
+  return {
+    kind: 'terminal_request',
+    providerReference: request.request_code,
+    currency: currencyOf(request),
+    outcome: paymentRequestOutcome(request),
+  };
+}
+
 /** Paystack's webhooks, verified by their signature and read in the port's words. */
 export function paystackNotices(ps: TPaystack): TNoticesPort {
   return {
@@ -338,6 +368,7 @@ export function paystackNotices(ps: TPaystack): TNoticesPort {
       });
       if (read?.kind === 'transaction_of') return noticedTransaction(ps, read);
       if (read?.kind === 'refunds_of') return noticedRefunds(ps, read);
+      if (read?.kind === 'payment_request_of') return noticedPaymentRequest(ps, read);
       return read;
     },
   };

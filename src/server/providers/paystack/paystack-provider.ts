@@ -1,4 +1,4 @@
-import type { TPaymentProviders, TProviderCapability } from '../payments';
+import type { TPaymentProviders, TProviderCapability, TPushTerminalPort } from '../payments';
 import { paystackBanks } from './banks';
 import { paystackCards } from './cards';
 import { paystackDebits } from './debits';
@@ -7,6 +7,7 @@ import { paystackShared, type TPaystackProviderOptions } from './paystack-shared
 import { paystackPayouts } from './payouts';
 import { paystackRefunds } from './refunds';
 import { paystackSettlement } from './settlement';
+import { paystackTerminal } from './terminal';
 import { paystackTransfersIn } from './transfers-in';
 
 /*
@@ -15,8 +16,9 @@ import { paystackTransfersIn } from './transfers-in';
  * authorisation code), banks (List Banks, Resolve Account: no BVN), one-time accounts (Pay with
  * Transfer), debits on an authorisation, payouts (Transfers), refunds, its notices (webhooks)
  * and a settlement report (List Transactions, Transfers and Refunds). A BVN registry, the
- * alternate service and paper mandates, and a card terminal's acquirer are not Paystack's: the
- * composition root (context.ts) says where those come from.
+ * alternate service and paper mandates, and a card reader's acquirer are not Paystack's: the
+ * composition root (context.ts) says where those come from. Its card-present product, Paystack
+ * Terminal, is a chip terminal of the pushed kind (paystackTerminalProvider).
  *
  * Every call carries our reference, written in Paystack's characters (paystack-references.ts),
  * and amounts in kobo. A call that moves money and gets no answer (paystack-client.ts) is asked
@@ -44,6 +46,14 @@ export const PAYSTACK_CAPABILITIES = [
 
 /** The adapter: the capabilities it offers, each under Paystack's name. */
 export type TPaystackProvider = Pick<TPaymentProviders, (typeof PAYSTACK_CAPABILITIES)[number]>;
+
+/**
+ * Paystack Terminal's push payment requests (terminal.ts): the chip terminal where the operator
+ * chose it (TERMINAL_PROVIDER=paystack), on the same key as the rest.
+ */
+export function paystackTerminalProvider(options: TPaystackProviderOptions): TPushTerminalPort {
+  return paystackTerminal(paystackShared(options));
+}
 
 /** The adapter: one object of what its capabilities share, and each capability of its own. */
 export function paystackProvider(options: TPaystackProviderOptions): TPaystackProvider {

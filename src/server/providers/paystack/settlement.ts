@@ -3,9 +3,13 @@ import type { TPaystackTransaction, TPaystackTransfer } from './paystack-api';
 import { fromPaystackReference } from './paystack-references';
 import { ourChannel } from './paystack-notices';
 import type { TPaystack } from './paystack-shared';
+import { referenceOfDescription, type TPaystackPaymentRequest } from './terminal';
 import { listRefunds, referenceOfNote, refundTransactionKey } from './refunds';
 
-/** The settlement report: Paystack's lists of transactions, transfers and refunds. */
+/**
+ * The settlement report: Paystack's lists of transactions, transfers, refunds and paid payment
+ * requests (a Paystack Terminal's payments).
+ */
 export function paystackSettlement(ps: TPaystack): TSettlementPort {
   return {
     provider: 'paystack',
@@ -44,6 +48,15 @@ export function paystackSettlement(ps: TPaystack): TSettlementPort {
           amount: transfer.amount,
           givenBack: transfer.status === 'reversed',
         });
+      }
+      // Payments at a Paystack Terminal: paid payment requests, ours by their description's mark.
+      const paid = ps.client.list<TPaystackPaymentRequest>('/paymentrequest', {
+        status: 'success',
+      });
+      for await (const request of paid) {
+        const reference = referenceOfDescription(request.description);
+        if (!reference) continue;
+        lines.push({ channel: 'chip', reference, amount: request.amount, givenBack: false });
       }
       return lines;
     },

@@ -121,12 +121,13 @@ describe('POST /api/sandbox/people', () => {
         integrations: account.scenario === 'not_supported' ? [] : bank?.integrations,
       });
     }
-    expect(await payments().bvn.lookupBvn(person.bvn)).toEqual({
-      fullName: 'Obinna Umeh',
-      dateOfBirth: person.dateOfBirth,
-      phoneNumber: person.phoneNumber,
+    for (const account of person.accounts) {
+      expect(await payments().bvn.accountOwner(account)).toBe(person.bvn);
+    }
+    expect(await payments().bvn.startVerification(person.bvn)).toMatchObject({
+      methods: [{ id: 'phone', hint: expect.stringContaining(person.phoneNumber.slice(-4)) }],
     });
-    expect(await payments().bvn.lookupBvn('00000000000')).toBeNull();
+    expect(await payments().bvn.startVerification('00000000000')).toBeNull();
   });
 
   it('says a minted card is issued on its own account only', async () => {

@@ -23,6 +23,7 @@ import {
   payments,
 } from '../../db/schema';
 import { revokedMessage } from '../../../domain/passkey-trust';
+import { stopOwnMandatesOf } from '../linking/own-mandates';
 import type { TPayerRefund } from '../../../domain/schemas/refunds';
 import { accountPageUrl } from '../page-urls';
 import { AppError } from '../app-error';
@@ -392,6 +393,7 @@ async function writeRevocation(
     .returning({ clientId: consents.clientId });
   if (!revoked) return { outcome: 'not-granted' };
   const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
+  await stopOwnMandatesOf(jobs, tx, cancelled.paymentIds, now);
   await recordRevocation(jobs, tx, revocation, revoked.clientId, cancelled);
   return {
     outcome: 'revoked',

@@ -16,6 +16,7 @@ import { merchantConsentRecord } from '../consents/consent-records';
 import { recordConsentChange } from '../consents/consent-changes';
 import { readMerchantConsent } from '../consents/consents';
 import { cancelFuturePayments } from '../consents/payer-consents';
+import { stopOwnMandatesOf } from '../linking/own-mandates';
 import { recordAudit, type TActor } from './audit';
 
 /*
@@ -93,6 +94,7 @@ export async function cancelFuturePaymentsFromDashboard(
     if (!granted) return null;
     const cancelled = await cancelFuturePayments(tx, consentId, 'future_payments_cancelled', now);
     if (cancelled.paymentIds.length === 0) return null;
+    await stopOwnMandatesOf(ctx.jobs, tx, cancelled.paymentIds, now);
     await recordConsentChange(ctx.jobs, tx, {
       clientId: granted.clientId,
       consentId,

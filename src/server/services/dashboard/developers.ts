@@ -408,15 +408,57 @@ export async function rotateWebhook(db: TDb, who: TActor, webhookId: string, now
   return { secret: rotated.secret, previousSecretValidUntil: rotated.previousSecretValidUntil };
 }
 
-/** Keeps one merchant API request for the request log. */
-export async function keepApiRequest(db: TDb, entry: typeof apiRequestLog.$inferInsert) {
-  await db.insert(apiRequestLog).values(entry);
+type TRequestLogEntry = typeof apiRequestLog.$inferInsert;
+/** The most entries one INSERT of the request log writes. */
+const REQUEST_LOG_BATCH = 500;
+
+/** The request log this process keeps on each database (openRequestLog), for listings to flush. */
+const requestLogs = new WeakMap<TDb, { flush(): Promise<void> }>();
+
+/**
+ * The merchant API's request log, written a batch at a time: an entry waits at most for the next
+ * turn of the event loop, and the entries that came meanwhile go in one INSERT, one write after
+ * the other. One commit a batch, not one a request: consent creation on PostgreSQL went from
+ * 950–1,050 a second to 1,080–1,140 (bench/README.md). A listing writes what waits first, so
+ * this process reads its own requests; a crash loses the last few milliseconds of a log that
+ * nothing else depends on.
+ */
+export function openRequestLog(db: TDb, onFailed: (err: unknown) => void) {
+  const pending: TRequestLogEntry[] = [];
+  let scheduled = false;
+  let writing: Promise<void> = Promise.resolve();
+  const write = (): Promise<void> => {
+    scheduled = false;
+    while (pending.length > 0) {
+      const batch = pending.splice(0, REQUEST_LOG_BATCH);
+      writing = writing.then(() =>
+        db
+          .insert(apiRequestLog)
+          .values(batch)
+          .then(() => undefined, onFailed),
+      );
+    }
+    return writing;
+  };
+  const log = {
+    keep(entry: TRequestLogEntry) {
+      pending.push(entry);
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => void write());
+    },
+    /** Resolves once every entry kept so far is written (or its failure told). */
+    flush: write,
+  };
+  requestLogs.set(db, log);
+  return log;
 }
 
 /** The merchant API's requests of the last 7 days, newest first (older ones go now). */
 export async function listRequests(db: TDb, merchantId: string, now: Date) {
   const clientIds = await clientIdsOf(db, merchantId);
   if (clientIds.length === 0) return [];
+  await requestLogs.get(db)?.flush();
   const since = new Date(now.getTime() - REQUEST_LOG_DAYS * 86_400_000);
   await db
     .delete(apiRequestLog)

@@ -187,7 +187,12 @@ export async function sendRecoveryCode(
     );
     return { sent: true };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'PHONE_CODE_RATE_LIMITED') {
+    // Past its codes, or refused by the SMS provider: nothing more to send, and the job that
+    // asked is done (the asker is never told either way).
+    if (
+      error instanceof AppError &&
+      (error.code === 'PHONE_CODE_RATE_LIMITED' || error.code === 'CODE_NOT_SENT')
+    ) {
       return { sent: false };
     }
     throw error;

@@ -5,12 +5,12 @@ import { ZCreateConsentRequest } from '../../../domain/schemas/merchant-api';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { accountLinks, consents, merchants, payerAccounts, payers } from '../../db/schema';
-import { SANDBOX_ACCOUNTS, SANDBOX_BANKS } from '../../sandbox/fixtures';
+import { SANDBOX_ACCOUNTS, SANDBOX_BANKS, SANDBOX_PEOPLE } from '../../sandbox/fixtures';
 import { consentCreationScope, createConsent } from '../consents/consents';
 import { DEMO_FORM, DEMO_FORM_ID, DEMO_FORM_VALUES } from './demo-form';
 import { seedForm } from '../forms/forms';
 import { findIdempotentResult } from '../idempotency';
-import { keptBvn } from '../identity/bvn';
+import { keptBvn, keptBvnConsent } from '../identity/bvn';
 import { normalisePhone } from '../identity/phone-codes';
 import { createMerchantClient } from '../merchants/merchant-clients';
 import { consentPageUrl } from '../page-urls';
@@ -189,12 +189,34 @@ async function seedDemoPayer(db: TDb, now: Date) {
   // Her BVN is verified, and her account held under it (docs/identity.md "The BVN"), so OneTap
   // debits it as README "Try it by hand" says.
   const bvn = await keptBvn(db, account.bvn);
+  // What the sandbox registry gives with her code: her name and birth date, and the accounts
+  // under her BVN, which the linking panel lists.
+  const holder = SANDBOX_PEOPLE.find((person) => person.bvn === account.bvn);
+  if (!holder) throw new Error('The demo payer is no sandbox person');
+  const consent = await keptBvnConsent(
+    db,
+    { fullName: holder.fullName, dateOfBirth: holder.dateOfBirth },
+    SANDBOX_ACCOUNTS.filter((a) => a.bvn === account.bvn).map(
+      ({ institutionCode, accountNumber }) => ({ institutionCode, accountNumber }),
+    ),
+  );
   await db.transaction(async (tx) => {
     // A demo payer seeded before BVNs were checked gets hers now.
     await tx
       .update(payers)
       .set({ ...bvn, bvnVerifiedAt: now })
       .where(and(eq(payers.id, DEMO_PAYER.id), isNull(payers.bvnHash)));
+    // One seeded before the registry's answers were kept gets them, under her BVN only.
+    await tx
+      .update(payers)
+      .set(consent)
+      .where(
+        and(
+          eq(payers.id, DEMO_PAYER.id),
+          eq(payers.bvnHash, bvn.bvnHash),
+          isNull(payers.bvnHolderSealed),
+        ),
+      );
     await tx
       .update(payerAccounts)
       .set({ bvnHash: bvn.bvnHash })
@@ -216,6 +238,7 @@ async function seedDemoPayer(db: TDb, now: Date) {
         trustsFirstPasskey: true,
         ...bvn,
         bvnVerifiedAt: now,
+        ...consent,
       })
       .onConflictDoNothing()
       .returning({ id: payers.id });

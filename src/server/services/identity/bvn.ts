@@ -1,49 +1,51 @@
-import { createHmac } from 'node:crypto';
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   BVN_CODE_LENGTH,
   BVN_CODE_MAX_WRONG_TRIES,
+  BVN_CODE_SENDS_PER_VERIFICATION,
   BVN_CODE_TTL_MS,
   BVN_CODES_PER_PAYER_PER_HOUR,
   toBvn,
 } from '../../../domain/bvn';
+import { bvnCodeSentMessage } from '../../../domain/bvn-code-texts';
 import { formatErrorMessage } from '../../../domain/errors';
-import type { TVerifiedBvn } from '../../../domain/schemas/identity';
+import type { TBvnCodeMethod, TVerifiedBvn } from '../../../domain/schemas/identity';
 import type { TAppContext } from '../../context';
 import { sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { bvnCodes, payers } from '../../db/schema';
-import type { TJobKind } from '../../jobs/engine';
-import { openSmsOutbox } from '../../jobs/sms-job';
+import type { TAccountAtBank, TBvnHolder } from '../../providers/payments';
 import { AppError } from '../app-error';
+import { holderOfAccount, type TOwnerLookups } from '../linking/account-owners';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../../db/database-errors';
-import {
-  codeTargetKey,
-  HOUR_MS,
-  NO_CODE_SENT,
-  randomCode,
-  refuseBeyondHourlyLimit,
-} from './code-sends';
+import { codeTargetKey, HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 
 /*
- * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. A payer proves a BVN is
- * theirs once, by a code sent to the phone the BVN is registered with (the provider's BVN
- * registry names it; it need not be the payer's sign-in number), as Nigerian open-banking apps
- * do. One BVN belongs to one payer (a unique index on its keyed hash).
+ * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. The BVN registry proves a
+ * BVN is the payer's, as NIBSS's iGree consent does through Mono: it opens a verification with the
+ * ways it can reach the BVN's holder (masked hints), sends its code the way the payer picks, and
+ * checks the code, answering who the holder is. Not this server: it never makes nor sees a code
+ * it could check. One BVN belongs to one payer (a unique index on its keyed hash).
+ *
+ * Every call to the registry may be billed (Mono bills each, failed ones too): a verification is
+ * opened only for a BVN of 11 digits, within the payer's hourly limit and the BVN's across payers
+ * and addresses; its codes are limited per verification; its wrong tries are counted before the
+ * registry is asked.
  *
  * A BVN is never kept in clear nor logged: a keyed hash (HMAC-SHA256) finds it and compares it
  * with an account's holder BVN, its last 4 digits are shown, and the BVN itself is sealed
- * (AES-256-GCM) for the data-sharing grant that hands it to a merchant. Both keys are derived
- * from a server secret, which SECRETS_KEY seals in the database.
+ * (AES-256-GCM) for the data-sharing grant that hands it to a merchant, with what the registry
+ * said of its holder. The registry's session is sealed too: it finishes a verification. The keys
+ * are derived from a server secret, which SECRETS_KEY seals in the database.
  */
 
 type TBvnContext = Pick<TAppContext, 'db' | 'config' | 'clock' | 'providers' | 'jobs'>;
 
-function codeHash(key: Buffer, payerId: string, code: string): string {
-  return createHmac('sha256', key).update(`${payerId}:${code}`).digest('base64url');
-}
+/** Seal labels: a sealed holder cannot be opened as a list of accounts, nor either as a BVN. */
+const HOLDER_LABEL = 'bvn-holder';
+const ACCOUNTS_LABEL = 'bvn-accounts';
 
 /** The payer's verified BVN as the page may see it, or null. */
 export async function verifiedBvn(db: TDb, payerId: string): Promise<TVerifiedBvn | null> {
@@ -65,6 +67,36 @@ export async function openVerifiedBvn(db: TDb, payerId: string): Promise<string 
   return unsealText(row.sealed, (await bvnKeys(db)).sealKey, SEAL_LABEL);
 }
 
+/**
+ * What the registry said of the holder of the payer's verified BVN when it proved it: for a grant
+ * that shares BVN data; null before a verification, or one made before holders were kept.
+ */
+export async function openBvnHolder(db: TDb, payerId: string): Promise<TBvnHolder | null> {
+  const [row] = await db
+    .select({ sealed: payers.bvnHolderSealed })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  if (!row?.sealed) return null;
+  return JSON.parse(
+    unsealText(row.sealed, (await bvnKeys(db)).sealKey, HOLDER_LABEL),
+  ) as TBvnHolder;
+}
+
+/**
+ * The accounts the registry held under the payer's BVN when it proved it; none when its consent
+ * gave none (Mono's identity scope: the payer then names the account, and its owner is looked up).
+ */
+export async function openBvnAccounts(db: TDb, payerId: string): Promise<TAccountAtBank[]> {
+  const [row] = await db
+    .select({ sealed: payers.bvnAccountsSealed })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  if (!row?.sealed) return [];
+  return JSON.parse(
+    unsealText(row.sealed, (await bvnKeys(db)).sealKey, ACCOUNTS_LABEL),
+  ) as TAccountAtBank[];
+}
+
 /** A BVN as a payer's row keeps it: its keyed hash, sealed, and its last 4 digits. */
 export async function keptBvn(
   db: TDb,
@@ -79,23 +111,36 @@ export async function keptBvn(
 }
 
 /**
- * Asks for a code proving `input.bvn`, and answers the same whatever the BVN: whether the
- * registry knows it, whose it is and which phone it names are told to nobody here. The code's row
- * is stored with no code yet (NO_CODE_SENT), with a job that asks the registry and sends the code
- * (`sendBvnCode`), so the call does the same work and waits for nothing of the registry or the
- * SMS, whatever the BVN. A BVN another payer verified is told (BVN_TAKEN) at verification, to
- * whoever proved the code its phone received; one the registry does not know is told to nobody.
- *
- * Limits, each counting every ask: the BVN's, by its keyed hash across payers and addresses
- * (`countTarget`, the shared rate limits), and the payer's, in the code's transaction. `mayReplace`:
- * whether the session may replace a verified BVN by another (only a session a trusted passkey
- * proved may); that refusal tells the payer only about their own BVN.
+ * What the registry said with the payer's code, as a payer's row keeps it (sealed): the BVN's
+ * holder, and the accounts under it when its consent gave them (null: none given).
  */
-export async function requestBvnCode(
+export async function keptBvnConsent(
+  db: TDb,
+  holder: TBvnHolder,
+  accounts: readonly TAccountAtBank[] | null,
+): Promise<{ bvnHolderSealed: string; bvnAccountsSealed: string | null }> {
+  const { sealKey } = await bvnKeys(db);
+  return {
+    bvnHolderSealed: sealText(JSON.stringify(holder), sealKey, HOLDER_LABEL),
+    bvnAccountsSealed: accounts
+      ? sealText(JSON.stringify(accounts), sealKey, ACCOUNTS_LABEL)
+      : null,
+  };
+}
+
+/**
+ * POST /api/identity/bvn: opens a verification of `input.bvn` at the registry, and answers the
+ * ways it can send the code. The verification is recorded (and counted against the payer's hourly
+ * limit) before the registry is asked, so an ask the registry bills counts whatever it answers; a
+ * BVN it does not hold is BVN_NOT_FOUND. The BVN's own limit, across payers and addresses, is
+ * `countTarget` (the shared rate limits). `mayReplace`: whether the session may replace a verified
+ * BVN by another (only a session a trusted passkey proved may).
+ */
+export async function startBvnVerification(
   ctx: TBvnContext,
   payerId: string,
   input: { bvn: string; mayReplace: boolean; countTarget: (targetKey: string) => Promise<void> },
-): Promise<{ expiresAt: Date }> {
+): Promise<{ expiresAt: Date; codeSender: 'nibss' | 'sandbox'; methods: TBvnCodeMethod[] }> {
   const bvn = toBvn(input.bvn);
   if (!bvn) throw new AppError('BVN_INVALID');
   await input.countTarget(await codeTargetKey(ctx.db, `bvn:${bvn}`));
@@ -110,8 +155,8 @@ export async function requestBvnCode(
   }
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + BVN_CODE_TTL_MS);
-  // The asked code and the job that sends it are one change (the outbox).
-  await ctx.db.transaction(async (tx) => {
+  const keys = await bvnKeys(ctx.db);
+  const id = await ctx.db.transaction(async (tx) => {
     await refuseBeyondHourlyLimit(
       tx,
       { table: bvnCodes, createdAt: bvnCodes.createdAt },
@@ -134,9 +179,16 @@ export async function requestBvnCode(
       );
     const [stored] = await tx
       .insert(bvnCodes)
-      .values({ payerId, ...kept, codeHash: NO_CODE_SENT, createdAt: now, expiresAt })
+      .values({
+        payerId,
+        ...kept,
+        sessionSealed: '',
+        methods: [],
+        createdAt: now,
+        expiresAt,
+      })
       .returning({ id: bvnCodes.id });
-    if (!stored) throw new Error('The code was not stored');
+    if (!stored) throw new Error('The verification was not stored');
     await tx
       .delete(bvnCodes)
       .where(
@@ -145,20 +197,36 @@ export async function requestBvnCode(
           lt(bvnCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
         ),
       );
-    await ctx.jobs.enqueue(tx, BVN_CODE_JOB, { codeId: stored.id } satisfies TBvnCodeJob);
+    return stored.id;
   });
-  return { expiresAt };
+
+  const registry = ctx.providers.payments.bvn;
+  let opened;
+  try {
+    opened = await registry.startVerification(bvn);
+  } catch {
+    throw new AppError('BVN_REGISTRY_UNAVAILABLE');
+  }
+  if (!opened) {
+    await ctx.db.update(bvnCodes).set({ supersededAt: now }).where(eq(bvnCodes.id, id));
+    throw new AppError('BVN_NOT_FOUND');
+  }
+  await ctx.db
+    .update(bvnCodes)
+    .set({
+      sessionSealed: sealText(opened.session, keys.sealKey, SESSION_LABEL),
+      methods: opened.methods,
+    })
+    .where(eq(bvnCodes.id, id));
+  return { expiresAt, codeSender: registry.codeSender, methods: opened.methods };
 }
 
-/** The job that makes and sends an asked BVN code. */
-export const BVN_CODE_JOB = 'sms.bvn-code';
-
-/** Its data: the asked code's row, nothing of the BVN or the code. */
-type TBvnCodeJob = { codeId: number };
+/** The seal label of a registry's session: a sealed BVN cannot be opened as one. */
+const SESSION_LABEL = 'bvn-registry-session';
 
 /**
- * A code row that may still be tried: neither used nor replaced, unexpired, with tries left.
- * What a guess needs, and what making the code needs (one nobody can try is not sent).
+ * A verification that may still be tried: neither used nor replaced, unexpired, its session
+ * opened by the registry, with tries left.
  */
 const triable = (now: Date) =>
   and(
@@ -166,66 +234,10 @@ const triable = (now: Date) =>
     isNull(bvnCodes.supersededAt),
     gt(bvnCodes.expiresAt, now),
     lt(bvnCodes.wrongTries, BVN_CODE_MAX_WRONG_TRIES),
+    sql`${bvnCodes.sessionSealed} <> ''`,
   );
 
-/**
- * The job's work: asks the registry for the phone of the asked code's BVN, then makes the code and
- * queues its SMS in one transaction, where the row is still triable and still without a code. A
- * BVN the registry does not know keeps NO_CODE_SENT: every guess at it is a wrong try. A registry
- * that fails throws, and the job is tried again while the code may still be tried.
- */
-export async function sendBvnCode(ctx: TBvnContext, codeId: number): Promise<{ sent: boolean }> {
-  const [row] = await ctx.db
-    .select({
-      payerId: bvnCodes.payerId,
-      bvnSealed: bvnCodes.bvnSealed,
-      expiresAt: bvnCodes.expiresAt,
-    })
-    .from(bvnCodes)
-    .where(
-      and(eq(bvnCodes.id, codeId), eq(bvnCodes.codeHash, NO_CODE_SENT), triable(ctx.clock.now())),
-    );
-  if (!row) return { sent: false };
-  const keys = await bvnKeys(ctx.db);
-  const record = await ctx.providers.payments.bvn.lookupBvn(
-    unsealText(row.bvnSealed, keys.sealKey, SEAL_LABEL),
-  );
-  if (!record) return { sent: false };
-
-  const code = randomCode(BVN_CODE_LENGTH);
-  const minutes = BVN_CODE_TTL_MS / 60_000;
-  const body = `${ctx.config.productName}: your BVN verification code is ${code}. It expires in ${minutes} minutes. Never share it with anyone.`;
-  const outbox = await openSmsOutbox(ctx);
-  const now = ctx.clock.now();
-  // The registry answered meanwhile: the row may have been tried, replaced or expired.
-  const queued = await ctx.db.transaction(async (tx) => {
-    const [made] = await tx
-      .update(bvnCodes)
-      .set({ codeHash: codeHash(keys.codeKey, row.payerId, code) })
-      .where(and(eq(bvnCodes.id, codeId), eq(bvnCodes.codeHash, NO_CODE_SENT), triable(now)))
-      .returning({ id: bvnCodes.id });
-    if (!made) return false;
-    await outbox.queue(tx, `bvn-code:${codeId}`, {
-      phoneNumber: record.phoneNumber,
-      body,
-      notAfter: row.expiresAt,
-    });
-    return true;
-  });
-  return { sent: queued };
-}
-
-/** The BVN code job kind (jobs/kinds.ts): retried briefly, as a code lives 5 minutes. */
-export function bvnCodeJob(ctx: TBvnContext): TJobKind<TBvnCodeJob> {
-  return {
-    name: BVN_CODE_JOB,
-    retry: { limit: 5, delaySeconds: 5, maxDelaySeconds: 60 },
-    expireSeconds: 60,
-    run: ({ codeId }) => sendBvnCode(ctx, codeId),
-  };
-}
-
-/** The payer's live code: the newest one neither used nor replaced. */
+/** The payer's live verification: the newest one neither used nor replaced. */
 const latestLiveCodeId = (payerId: string) => sql`(
   select ${bvnCodes.id} from ${bvnCodes}
   where ${bvnCodes.payerId} = ${payerId}
@@ -233,10 +245,10 @@ const latestLiveCodeId = (payerId: string) => sql`(
   order by ${bvnCodes.createdAt} desc, ${bvnCodes.id} desc
   limit 1)`;
 
-/** Why a guess was not even tried: only the message depends on this read. */
+/** Why a send or a guess was not even tried: only the message depends on this read. */
 async function whyNoTry(db: TDb, payerId: string, now: Date): Promise<AppError> {
   const [row] = await db
-    .select({ expiresAt: bvnCodes.expiresAt })
+    .select({ expiresAt: bvnCodes.expiresAt, sends: bvnCodes.sends, method: bvnCodes.method })
     .from(bvnCodes)
     .where(sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`);
   if (!row) return new AppError('PHONE_CODE_NOT_FOUND');
@@ -245,14 +257,80 @@ async function whyNoTry(db: TDb, payerId: string, now: Date): Promise<AppError> 
 }
 
 /**
- * Checks the code the BVN's phone received and records the BVN as the payer's. The guess and the
- * count of wrong tries are one UPDATE (concurrent guesses get 5 tries, no more); the code is used
- * up and the payer's BVN set in one transaction, where the unique index on the hash refuses a
- * BVN another payer verified (BVN_TAKEN: said only now, to whoever proved the code the BVN's
- * phone received), and a verified BVN is replaced only when `mayReplace`.
+ * POST /api/identity/bvn/code: has the registry send the code of the payer's live verification
+ * the way they chose (one the registry offered); asked again, it sends again, the same way or
+ * another, up to BVN_CODE_SENDS_PER_VERIFICATION in all. The send is counted before the registry
+ * is asked, in one statement with the checks.
+ */
+export async function sendBvnCode(
+  ctx: TBvnContext,
+  payerId: string,
+  input: { method: string },
+): Promise<{ message: string }> {
+  const now = ctx.clock.now();
+  const offered = sql`${bvnCodes.methods} @> ${JSON.stringify([{ id: input.method }])}::jsonb`;
+  const [claimed] = await ctx.db
+    .update(bvnCodes)
+    .set({ sends: sql`${bvnCodes.sends} + 1`, method: input.method })
+    .where(
+      and(
+        sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`,
+        triable(now),
+        lt(bvnCodes.sends, BVN_CODE_SENDS_PER_VERIFICATION),
+        offered,
+      ),
+    )
+    .returning({
+      id: bvnCodes.id,
+      sessionSealed: bvnCodes.sessionSealed,
+      methods: bvnCodes.methods,
+    });
+  if (!claimed) {
+    const [offers] = await ctx.db
+      .select({ id: bvnCodes.id })
+      .from(bvnCodes)
+      .where(and(sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`, triable(now), offered));
+    if (!offers) throw await whyNoTryOrMethod(ctx.db, payerId, now);
+    // Every send this verification may make was made: a new verification sends more.
+    throw new AppError('PHONE_CODE_LOCKED');
+  }
+  const registry = ctx.providers.payments.bvn;
+  const session = unsealText(claimed.sessionSealed, (await bvnKeys(ctx.db)).sealKey, SESSION_LABEL);
+  let sent;
+  try {
+    sent = await registry.sendCode(session, input.method);
+  } catch {
+    throw new AppError('BVN_REGISTRY_UNAVAILABLE');
+  }
+  if (sent === 'expired') {
+    await ctx.db.update(bvnCodes).set({ supersededAt: now }).where(eq(bvnCodes.id, claimed.id));
+    throw new AppError('PHONE_CODE_EXPIRED');
+  }
+  const hint = claimed.methods.find((method) => method.id === input.method)?.hint ?? '';
+  return { message: bvnCodeSentMessage(registry.codeSender, hint) };
+}
+
+/** Why a send was refused: no live verification, an expired one, or a way it did not offer. */
+async function whyNoTryOrMethod(db: TDb, payerId: string, now: Date): Promise<AppError> {
+  const [live] = await db
+    .select({ id: bvnCodes.id })
+    .from(bvnCodes)
+    .where(and(sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`, triable(now)));
+  return live ? new AppError('BVN_METHOD_UNKNOWN') : whyNoTry(db, payerId, now);
+}
+
+/**
+ * POST /api/identity/bvn/verify: gives the registry the code the payer received, and records the
+ * BVN it proved as the payer's, with what it said of the holder and the accounts under the BVN
+ * (sealed). The try is counted before the registry is asked, in one statement with the checks
+ * (concurrent guesses get 5 tries, no more), and given back when the code was right or the
+ * registry did not answer. The verification is used up and the payer's BVN set in one
+ * transaction, where the unique index on the hash refuses a BVN another payer verified
+ * (BVN_TAKEN: said only now, to whoever proved the code), and a verified BVN is replaced only
+ * when `mayReplace`.
  */
 export async function verifyBvnCode(
-  ctx: TBvnContext,
+  ctx: TBvnContext & TOwnerLookups,
   payerId: string,
   input: { code: string; mayReplace: boolean },
 ): Promise<TVerifiedBvn> {
@@ -261,16 +339,34 @@ export async function verifyBvnCode(
     throw new AppError('PHONE_CODE_FORMAT_INVALID');
   }
   const now = ctx.clock.now();
-  const keys = await bvnKeys(ctx.db);
-  const matches = sql<boolean>`${bvnCodes.codeHash} = ${codeHash(keys.codeKey, payerId, code)}`;
-  const live = triable(now);
+  const live = and(triable(now), isNotNull(bvnCodes.method));
   const [tried] = await ctx.db
     .update(bvnCodes)
-    .set({ wrongTries: sql`${bvnCodes.wrongTries} + case when ${matches} then 0 else 1 end` })
+    .set({ wrongTries: sql`${bvnCodes.wrongTries} + 1` })
     .where(and(sql`${bvnCodes.id} = ${latestLiveCodeId(payerId)}`, live))
-    .returning({ id: bvnCodes.id, wrongTries: bvnCodes.wrongTries, matched: matches });
+    .returning();
   if (!tried) throw await whyNoTry(ctx.db, payerId, now);
-  if (!tried.matched) {
+  const giveBack = () =>
+    ctx.db
+      .update(bvnCodes)
+      .set({ wrongTries: sql`${bvnCodes.wrongTries} - 1` })
+      .where(eq(bvnCodes.id, tried.id));
+  const keys = await bvnKeys(ctx.db);
+  let ended;
+  try {
+    ended = await ctx.providers.payments.bvn.finishVerification(
+      unsealText(tried.sessionSealed, keys.sealKey, SESSION_LABEL),
+      code,
+    );
+  } catch {
+    await giveBack();
+    throw new AppError('BVN_REGISTRY_UNAVAILABLE');
+  }
+  if (ended.outcome === 'expired') {
+    await ctx.db.update(bvnCodes).set({ supersededAt: now }).where(eq(bvnCodes.id, tried.id));
+    throw new AppError('PHONE_CODE_EXPIRED');
+  }
+  if (ended.outcome === 'wrong_code') {
     const left = BVN_CODE_MAX_WRONG_TRIES - tried.wrongTries;
     if (left <= 0) throw new AppError('PHONE_CODE_LOCKED');
     throw new AppError(
@@ -280,13 +376,25 @@ export async function verifyBvnCode(
       }),
     );
   }
+  // The registry proved the BVN the verification was opened for, or nothing of this payer's.
+  if ((await bvnHashOf(ctx.db, ended.bvn)) !== tried.bvnHash) {
+    await giveBack();
+    throw new AppError('BVN_REGISTRY_UNAVAILABLE');
+  }
+  const consent = await keptBvnConsent(ctx.db, ended.holder, ended.accounts);
   let verified: TVerifiedBvn;
   try {
     verified = await ctx.db.transaction(async (tx) => {
       const [used] = await tx
         .update(bvnCodes)
-        .set({ consumedAt: now })
-        .where(and(eq(bvnCodes.id, tried.id), live))
+        .set({ consumedAt: now, wrongTries: sql`${bvnCodes.wrongTries} - 1` })
+        .where(
+          and(
+            eq(bvnCodes.id, tried.id),
+            isNull(bvnCodes.consumedAt),
+            isNull(bvnCodes.supersededAt),
+          ),
+        )
         .returning();
       if (!used) throw await whyNoTry(tx, payerId, now);
       const [set] = await tx
@@ -296,6 +404,7 @@ export async function verifyBvnCode(
           bvnSealed: used.bvnSealed,
           bvnLast4: used.bvnLast4,
           bvnVerifiedAt: now,
+          ...consent,
         })
         .where(
           and(
@@ -313,10 +422,12 @@ export async function verifyBvnCode(
     if (isUniqueViolation(error)) throw new AppError('BVN_TAKEN');
     throw error;
   }
-  // Links made before BVNs were checked, on accounts held under this BVN, may debit again.
+  // Links made before BVNs were checked, on accounts held under this BVN, may debit again: the
+  // payer's own accounts, which they asked to link, so the registry may be asked about them.
   await adoptLinksUnderBvn(ctx.db, payerId, async (account) => {
     const found = await ctx.providers.payments.banks.nameEnquiry(account);
-    return found?.bvn ?? null;
+    if (!found) return null;
+    return (await holderOfAccount(ctx, payerId, account, found.bvn)).bvnHash;
   });
   return verified;
 }

@@ -13,7 +13,13 @@ import {
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { phoneCodes } from '../../db/schema';
-import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
+import {
+  openSmsOutbox,
+  sendQueuedSms,
+  smsDelivery,
+  type TSmsJobs,
+  withdrawQueuedSms,
+} from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { HOUR_MS, NO_CODE_SENT, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
@@ -63,32 +69,60 @@ export async function requestPhoneCode(
     ? message(sent)
     : signInCodeMessage({ productName: config.productName, ...sent });
 
-  const sms = await db.transaction(async (tx) => {
+  const { sms, codeId } = await db.transaction(async (tx) => {
     const stored = await storePhoneCode(tx, {
       phoneNumber,
       codeHash: hashCode(keys.phoneCodeKey, phoneNumber, code),
       now,
       expiresAt,
     });
-    return outbox.queue(tx, `phone-code:${stored.id}`, {
+    await withdrawQueuedSms(tx, stored.replaced.map(codeSmsChange));
+    const queued = await outbox.queue(tx, codeSmsChange(stored.id), {
       phoneNumber,
       body,
       notAfter: expiresAt,
     });
+    return { sms: queued, codeId: stored.id };
   });
   await sendQueuedSms(jobs, [sms]);
+  // Tried here and refused for good (a number the provider will not reach, SMS off): the payer
+  // is told now and may try again, rather than wait for a code that never comes. One still
+  // queued (not tried here, or to be tried again) is the engine's to send; one a newer code
+  // replaced meanwhile (its SMS withdrawn) is that code's call to answer for.
+  if ((await smsDelivery(db, sms)) === 'not_sent' && (await isLiveCode(db, codeId))) {
+    throw new AppError('CODE_NOT_SENT');
+  }
   return { phoneNumber, expiresAt };
 }
+
+/** Whether the code `codeId` is still the one its number may try: not replaced, not used. */
+async function isLiveCode(db: TDb, codeId: number): Promise<boolean> {
+  const [live] = await db
+    .select({ id: phoneCodes.id })
+    .from(phoneCodes)
+    .where(
+      and(
+        eq(phoneCodes.id, codeId),
+        isNull(phoneCodes.supersededAt),
+        isNull(phoneCodes.consumedAt),
+      ),
+    );
+  return live !== undefined;
+}
+
+/** The change a code's SMS is queued under: one code, one SMS. */
+const codeSmsChange = (codeId: number) => `phone-code:${codeId}`;
 
 /**
  * Stores a number's newest code in `tx`: refused past 10 a number an hour (one advisory lock per
  * number, so racing sends cannot both pass the count), the number's earlier codes replaced, and
- * those older than a day dropped, as they count towards nothing any more.
+ * those older than a day dropped, as they count towards nothing any more. Answers the new code's
+ * id and those it replaced.
  */
 async function storePhoneCode(
   tx: TDb,
   input: { phoneNumber: string; codeHash: string; now: Date; expiresAt: Date },
-): Promise<{ id: number }> {
+): Promise<{ id: number; replaced: number[] }> {
   const { phoneNumber, now } = input;
   await refuseBeyondHourlyLimit(
     tx,
@@ -100,7 +134,7 @@ async function storePhoneCode(
       now,
     },
   );
-  await tx
+  const replaced = await tx
     .update(phoneCodes)
     .set({ supersededAt: now })
     .where(
@@ -109,7 +143,8 @@ async function storePhoneCode(
         isNull(phoneCodes.consumedAt),
         isNull(phoneCodes.supersededAt),
       ),
-    );
+    )
+    .returning({ id: phoneCodes.id });
   const [stored] = await tx
     .insert(phoneCodes)
     .values({ phoneNumber, codeHash: input.codeHash, createdAt: now, expiresAt: input.expiresAt })
@@ -123,7 +158,7 @@ async function storePhoneCode(
         lt(phoneCodes.createdAt, new Date(now.getTime() - 24 * HOUR_MS)),
       ),
     );
-  return stored;
+  return { id: stored.id, replaced: replaced.map((code) => code.id) };
 }
 
 /**

@@ -5,11 +5,12 @@ import { payerAccounts, payers } from '../../db/schema';
 import type { TAccountHolderAnswer, TProviderNotice } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { openVerifiedBvn } from '../identity/bvn';
-import { holderBvnHash } from './bvn-ownership';
+import type { TAccountHolder } from './account-owners';
 
 /*
- * Whose account it is, when the bank's name enquiry answers no BVN (docs/identity.md "The BVN",
- * "Providers without a BVN in the name enquiry"): the provider is asked whether the account is
+ * Whose account it is, when the bank's name enquiry answers no BVN and no BVN registry decides
+ * owners (docs/identity.md "The BVN", "Providers without a BVN in the name enquiry";
+ * account-owners.ts): the provider is asked whether the account is
  * held under the payer's verified BVN (Paystack's customer validation). The question is written
  * down before it is asked: the transaction that opens the link marks the account's check
  * `pending` with the BVN asked about (claimHolderCheck), so an answer that comes by notice before
@@ -27,24 +28,24 @@ type TAccountAtBank = { institutionCode: string; accountNumber: string };
 
 /**
  * Refuses, before anything is recorded, an account that cannot be the payer's: BVN_NOT_VERIFIED
- * without a verified BVN, ACCOUNT_NOT_YOURS when the bank names another holder (`holderBvn`, the
- * BVN the name enquiry answered, null for none) or the provider refused the account before. The
- * keyed hash of the payer's BVN, which the link's opening may have the provider check.
+ * without a verified BVN, ACCOUNT_NOT_YOURS when its holder (account-owners.ts: the registry's
+ * answer, or the name enquiry's BVN) is another, when the registry gave none, or when the
+ * provider refused the account before. The keyed hash of the payer's BVN, which the link's
+ * opening may have the provider check.
  */
 export async function assertHolderMayBePayer(
   db: TDb,
   payerId: string,
   account: TAccountAtBank,
-  holderBvn: string | null,
+  holder: TAccountHolder,
 ): Promise<string> {
   const [payer] = await db
     .select({ bvnHash: payers.bvnHash })
     .from(payers)
     .where(eq(payers.id, payerId));
   if (!payer?.bvnHash) throw new AppError('BVN_NOT_VERIFIED');
-  const fromEnquiry = await holderBvnHash(db, holderBvn);
-  if (fromEnquiry !== null) {
-    if (fromEnquiry !== payer.bvnHash) throw new AppError('ACCOUNT_NOT_YOURS');
+  if (holder.bvnHash !== null || holder.decided) {
+    if (holder.bvnHash !== payer.bvnHash) throw new AppError('ACCOUNT_NOT_YOURS');
     return payer.bvnHash;
   }
   const kept = await keptHolder(db, payerId, account);

@@ -29,7 +29,8 @@ import {
   type MANDATE_STATES,
   mandateTypeOf,
 } from '../../../domain/schemas/account-link';
-import type { TAppContext } from '../../context';
+import { capabilitiesOn, type TAppContext } from '../../context';
+import { linkWaysOn, type TCapabilitiesOn } from '../../../domain/capabilities';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers, paymentAttempts, payments } from '../../db/schema';
@@ -55,11 +56,13 @@ import {
   keptHolder,
 } from './account-holders';
 import {
-  assertAccountUnderPayersBvn,
-  heldUnderPayersBvn,
-  holderBvnHash,
-  payersBvnHash,
-} from './bvn-ownership';
+  keepOwnMandate,
+  linksByOwnMandate,
+  mandatePayerOf,
+  openOwnPaperMandate,
+} from './own-mandates';
+import { holderOfAccount, type TAccountHolder, type TOwnerLookups } from './account-owners';
+import { assertAccountUnderPayersBvn, heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
 
 /*
  * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
@@ -229,7 +232,12 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
   }
   if (link.route === 'paper') {
     const status = await ctx.providers.payments.mandates
-      .paperMandateStatus({ reference: link.id, issuedAt: link.createdAt })
+      .paperMandateStatus({
+        // A provider's own form's mandate was set up with its own reference (own-mandates.ts).
+        reference: link.mandateProvider ? (link.requestId ?? link.id) : link.id,
+        issuedAt: link.createdAt,
+        providerReference: link.providerReference,
+      })
       // The bank not answering leaves the mandate where it stands; the next read asks again.
       .catch(() => 'pending' as const);
     if (status === 'approved') {
@@ -386,10 +394,12 @@ async function proveHolderAtProvider(
  * NIBSS's; an account only a card can link goes to the card flow.
  */
 function routeFor(
-  offered: readonly TBankIntegration[],
+  offeredByBank: readonly TBankIntegration[],
   service: 'any' | 'alt',
-  mandates: TDebitMandates,
+  { mandates, on }: { mandates: TDebitMandates; on: TCapabilitiesOn },
 ): TMandateRoute {
+  // Only the ways this server can serve (docs/going-live.md): the others are as if not offered.
+  const offered = linkWaysOn(offeredByBank, on);
   if (service === 'alt') {
     if (offered.includes('altTransactionService')) return 'auth_params';
     throw new AppError('ACCOUNT_NOT_SUPPORTED');
@@ -447,17 +457,23 @@ export async function findAccountAtBank(
 
 /**
  * Adds an account the bank confirmed to the payer's accounts (or refreshes it): its id. A holder
- * BVN the name enquiry answered is the account's (the bank decides); where it answered none, what
- * an earlier check of the provider decided stays as it is.
+ * BVN given (`holder`: the registry's, or the name enquiry's; account-owners.ts) is the account's;
+ * where none was given, what an earlier check of the provider decided stays as it is.
  */
 export async function addPayerAccount(
   db: TDb,
   payerId: string,
-  input: { accountNumber: string; institutionCode: string; bank: TBank; found: TFoundAccount },
+  input: {
+    accountNumber: string;
+    institutionCode: string;
+    bank: TBank;
+    found: TFoundAccount;
+    holder: TAccountHolder;
+  },
   now: Date,
 ): Promise<string> {
   const { found } = input;
-  const bvnHash = await holderBvnHash(db, found.bvn);
+  const bvnHash = input.holder.bvnHash;
   const fromBank = bvnHash === null ? {} : { bvnHash, holderCheck: null, holderCheckBvnHash: null };
   const [account] = await db
     .insert(payerAccounts)
@@ -533,7 +549,7 @@ export async function openLink(
  * providers nothing), and none for an account this payer already linked.
  */
 export async function createAccountLink(
-  ctx: TLinkContext,
+  ctx: TLinkContext & Pick<TAppContext, 'capabilities'> & TOwnerLookups,
   payerId: string,
   input: { accountNumber: string; institutionCode: string; accountName: string },
   service: 'any' | 'alt',
@@ -544,46 +560,54 @@ export async function createAccountLink(
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
-  const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, found.bvn);
-  const route = routeFor(found.integrations, service, providers.payments.debits.debitMandates);
+  const holder = await holderOfAccount(ctx, payerId, input, found.bvn);
+  const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, holder);
+  const route = routeFor(found.integrations, service, {
+    mandates: providers.payments.debits.debitMandates,
+    on: capabilitiesOn(ctx.capabilities),
+  });
+  // A bank whose mandates the mandates capability's provider keeps (Remita) links by its OTP.
+  const linkRoute: TMandateRoute = linksByOwnMandate(providers.payments.mandates, institutionCode)
+    ? 'auth_params'
+    : route;
   const now = clock.now();
-  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found }, now);
+  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found, holder }, now);
   const linkId = newLinkId();
   const testAmount =
-    route === 'test_transfer'
+    linkRoute === 'test_transfer'
       ? randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1)
       : null;
   // The link and the holder check it needs are written before any provider is asked, so an
   // answer that comes before the call's own finds them.
-  const holder = await db.transaction(async (tx) => {
+  const check = await db.transaction(async (tx) => {
     await openLink(tx, {
       id: linkId,
       payerId,
       accountId,
-      route,
+      route: linkRoute,
       // The bank has the payer's part of a paper mandate once they sign the form.
-      state: route === 'paper' ? 'awaiting_authorisation' : 'created',
+      state: linkRoute === 'paper' ? 'awaiting_authorisation' : 'created',
       testAmount,
-      expiresAt: new Date(now.getTime() + LINK_TTL_MS[route]),
+      expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
       createdAt: now,
       updatedAt: now,
     });
     return claimHolderCheck(tx, accountId, payerBvnHash);
   });
-  if (holder === 'ask') await proveHolderAtProvider(ctx, payerId, linkId, input);
+  if (check === 'ask') await proveHolderAtProvider(ctx, payerId, linkId, input);
 
   const link: TAccountLink = {
     id: linkId,
     payInDetails: null,
     authParams: [],
-    mandateType: mandateTypeOf(route),
+    mandateType: mandateTypeOf(linkRoute),
     remitaTransRef: null,
     requestId: null,
     remitaLogoUrl: null,
     formUrl: null,
   };
   const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
-  if (route === 'test_transfer' && testAmount !== null) {
+  if (linkRoute === 'test_transfer' && testAmount !== null) {
     let payIn;
     try {
       payIn = await providers.payments.transfersIn.openTransferAccount({
@@ -610,30 +634,46 @@ export async function createAccountLink(
     };
     return { ...link, payInDetails };
   }
-  if (route === 'auth_params') {
+  if (linkRoute === 'auth_params') {
+    const { mandates } = providers.payments;
     let mandate;
+    let paper = null;
     try {
-      mandate = await providers.payments.mandates.requestAltMandate({
+      const payer = await mandatePayerOf(db, payerId);
+      mandate = await mandates.requestAltMandate({
         reference: linkId,
         institutionCode,
         accountNumber,
+        payer,
       });
+      // A bank that activates its provider's mandates only at the branch: the provider's form.
+      if (!mandate) {
+        paper = await openOwnPaperMandate(db, mandates, {
+          ...{ linkId, institutionCode, accountNumber, payer },
+          now: clock.now(),
+        });
+      }
     } catch {
       await abandonLink(db, linkId, clock.now(), failed);
       throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
     }
+    if (paper) return { ...link, mandateType: 'paper', formUrl: paper.formUrl };
     if (!mandate) {
       await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_NOT_SUPPORTED.message);
       throw new AppError('ACCOUNT_NOT_SUPPORTED');
     }
+    const { providerReference, ...altMandate } = mandate;
     await db
       .update(accountLinks)
       .set({ remitaTransRef: mandate.remitaTransRef, requestId: mandate.requestId })
       .where(eq(accountLinks.id, linkId));
-    return { ...link, ...mandate };
+    if (providerReference) {
+      await keepOwnMandate(db, linkId, { provider: mandates.provider, providerReference });
+    }
+    return { ...link, ...altMandate };
   }
   const mandates = providers.payments.debits.debitMandates;
-  if (route === 'bank_page' && mandates.kind === 'bank_page') {
+  if (linkRoute === 'bank_page' && mandates.kind === 'bank_page') {
     let opened;
     try {
       opened = await mandates.open({
@@ -917,7 +957,7 @@ export async function paperMandateOf(ctx: TLinkContext, linkId: string) {
  * or being linked (409).
  */
 export async function linkOriginOfPayment(
-  ctx: TLinkContext,
+  ctx: TLinkContext & Pick<TAppContext, 'capabilities'> & TOwnerLookups,
   payerId: string,
   request: TLinkFromPaymentRequest,
 ): Promise<TLinkFromPaymentResponse> {
@@ -958,15 +998,18 @@ export async function linkOriginOfPayment(
     throw new AppError('PAYMENT_NOT_PROOF_OF_ACCOUNT');
   }
   // Money from an account proves its holder sent it, not that the holder is this payer.
-  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
+  const holder = await holderOfAccount(ctx, payerId, account, found.bvn);
+  await assertAccountUnderPayersBvn(db, payerId, holder.bvnHash);
   if (
-    routeFor(found.integrations, 'any', ctx.providers.payments.debits.debitMandates) !==
-    'test_transfer'
+    routeFor(found.integrations, 'any', {
+      mandates: ctx.providers.payments.debits.debitMandates,
+      on: capabilitiesOn(ctx.capabilities),
+    }) !== 'test_transfer'
   ) {
     throw new AppError('ACCOUNT_LINKS_BY_MANDATE');
   }
   const now = clock.now();
-  const accountId = await addPayerAccount(db, payerId, { ...account, bank, found }, now);
+  const accountId = await addPayerAccount(db, payerId, { ...account, bank, found, holder }, now);
   const linkId = await linkFromPayment(db, {
     payerId,
     accountId,

@@ -59,8 +59,9 @@ export const debitableUnderBvn: SQL = and(
 
 /**
  * After a payer verifies a BVN: their active links made before BVNs were checked, on accounts
- * whose holder BVN the bank now answers as that one, are adopted under it (and may debit again).
- * `holderOf` asks the bank; an account it does not answer for stays as it was.
+ * whose holder BVN is now known as that one, are adopted under it (and may debit again).
+ * `holderOf` answers the keyed hash of an account's holder BVN (account-owners.ts); an account
+ * it does not answer for stays as it was.
  */
 export async function adoptLinksUnderBvn(
   db: TDb,
@@ -89,7 +90,7 @@ export async function adoptLinksUnderBvn(
     );
   let adopted = 0;
   for (const account of waiting) {
-    const holderHash = await holderBvnHash(db, await holderOf(account).catch(() => null));
+    const holderHash = await holderOf(account).catch(() => null);
     if (holderHash === null) continue;
     await db
       .update(payerAccounts)

@@ -50,7 +50,8 @@ import {
   settleLink,
   type TLinkRow,
 } from './account-links';
-import { assertAccountUnderPayersBvn, holderBvnHash } from './bvn-ownership';
+import { holderOfAccount, type TOwnerLookups } from './account-owners';
+import { assertAccountUnderPayersBvn } from './bvn-ownership';
 import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../app-error';
 import { decryptCard } from '../payments/card-encryption-keys';
@@ -595,7 +596,7 @@ async function supersedeStaleLinks(
  * lost with its process (asked about first, its money given back if taken), gives way.
  */
 export async function linkCard(
-  ctx: TCardLinkContext,
+  ctx: TCardLinkContext & TOwnerLookups,
   payerId: string,
   request: {
     saveToAccount: { accountNumber: string; institutionCode: string };
@@ -607,7 +608,8 @@ export async function linkCard(
   const { bank, found } = await findAccountAtBank(ctx, request.saveToAccount, 'CARD_LINK_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
   // A card on the account proves its holder has the card, not that the holder is this payer.
-  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
+  const holder = await holderOfAccount(ctx, payerId, request.saveToAccount, found.bvn);
+  await assertAccountUnderPayersBvn(db, payerId, holder.bvnHash);
   const card = await decryptCard(db, clock, request.cardDetails, 'required');
   await assertCardOnAccount(
     ctx,
@@ -619,7 +621,7 @@ export async function linkCard(
   const accountId = await addPayerAccount(
     db,
     payerId,
-    { accountNumber, institutionCode, bank, found },
+    { accountNumber, institutionCode, bank, found, holder },
     now,
   );
   const link = {
@@ -999,7 +1001,7 @@ function keptCardOf(attempt: typeof paymentAttempts.$inferSelect): TSavedCard | 
  * the statement that marks it saved.
  */
 export async function saveCardOfPayment(
-  ctx: TCardLinkContext,
+  ctx: TCardLinkContext & TOwnerLookups,
   payerId: string,
   request: TSaveCardRequest,
 ): Promise<TSaveCardResponse> {
@@ -1020,10 +1022,15 @@ export async function saveCardOfPayment(
   if (paid.cardSavedAt) throw new AppError('CARD_ALREADY_SAVED');
   const { bank, found } = await findAccountAtBank(ctx, request, 'CARD_SAVE_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
-  await assertAccountUnderPayersBvn(db, payerId, await holderBvnHash(db, found.bvn));
+  const account = {
+    accountNumber: request.accountNumber,
+    institutionCode: request.institutionCode,
+  };
+  const holder = await holderOfAccount(ctx, payerId, account, found.bvn);
+  await assertAccountUnderPayersBvn(db, payerId, holder.bvnHash);
   await assertCardOnAccount(ctx, { token: card.token }, request, 'CARD_SAVE_FAILED');
   const now = clock.now();
-  const accountId = await addPayerAccount(db, payerId, { ...request, bank, found }, now);
+  const accountId = await addPayerAccount(db, payerId, { ...account, bank, found, holder }, now);
   await linkFromPayment(
     db,
     {

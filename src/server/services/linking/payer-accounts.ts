@@ -11,7 +11,8 @@ import {
   type TBankValidationResult,
   type TUserAccount,
 } from '../../../domain/schemas/user-account';
-import type { TAppContext } from '../../context';
+import { capabilitiesOn, type TAppContext } from '../../context';
+import { linkWaysOn, type TCapabilitiesOn } from '../../../domain/capabilities';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
@@ -20,9 +21,10 @@ import type { TLinkRoute } from '../../../domain/schemas/account-link';
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
-import { openVerifiedBvn } from '../identity/bvn';
+import { openBvnAccounts } from '../identity/bvn';
 import { isOpen, OPEN_STATES, paperFormUrl, settleLink } from './account-links';
 import { keptHolder } from './account-holders';
+import { keptOwner } from './account-owners';
 import { holderBvnHash } from './bvn-ownership';
 
 /*
@@ -31,7 +33,7 @@ import { holderBvnHash } from './bvn-ownership';
  * bank's ways of linking, and the testers' delete.
  */
 
-type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+type TAccountsContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'capabilities'>;
 
 /** The SSE event type of every bank-validation event (its data is a TBankValidationEvent). */
 
@@ -46,10 +48,12 @@ type TLinkedRoutes = ReadonlySet<TLinkRoute>;
 export function integrationsOf(
   offered: readonly TBankIntegration[],
   linked: TLinkedRoutes,
+  on: TCapabilitiesOn,
 ): TAccountIntegrations {
   const integrations: TAccountIntegrations = {};
   const debit = linked.has('test_transfer') || linked.has('paper') || linked.has('bank_page');
-  for (const kind of offered) {
+  // A way whose capability is off is not offered (docs/going-live.md).
+  for (const kind of linkWaysOn(offered, on)) {
     if (kind === 'transactionService') {
       integrations.transactionService = {
         possible: true,
@@ -119,6 +123,7 @@ export async function startAccountSearch(
   const candidates = banks.filter((bank) => isValidNuban(bank.institutionCode, accountNumber));
   const append = (event: TBankValidationEvent) =>
     appendEvent(ctx.db, { stream, type: BANK_VALIDATION_EVENT, data: event });
+  const describing = describingFor(ctx);
 
   const search = async () => {
     if (candidates.length === 0) {
@@ -141,7 +146,7 @@ export async function startAccountSearch(
         if (!found) return;
         answered += 1;
         if (!found.answer) return;
-        const account = await describeFound(ctx.db, payerId, {
+        const account = await describeFound(describing, payerId, {
           accountNumber,
           institutionCode: bank.institutionCode,
           bankName: bank.name,
@@ -168,9 +173,19 @@ export async function startAccountSearch(
   return { validationId, ticket, expiresAt };
 }
 
+/** What describing a found account needs: whose answer on owners counts, and when it is. */
+type TDescribing = { db: TDb; on: TCapabilitiesOn; decidesOwners: boolean; now: Date };
+
+const describingFor = (ctx: TAccountsContext): TDescribing => ({
+  db: ctx.db,
+  on: capabilitiesOn(ctx.capabilities),
+  decidesOwners: ctx.providers.payments.bvn.decidesOwners,
+  now: ctx.clock.now(),
+});
+
 /** A found account as the bank-validation stream carries it (spec §7). */
 async function describeFound(
-  db: TDb,
+  describing: TDescribing,
   payerId: string,
   found: {
     accountNumber: string;
@@ -182,6 +197,7 @@ async function describeFound(
     bvn: string | null;
   },
 ): Promise<TBankValidationResult> {
+  const { db, on } = describing;
   const links = await db
     .select({
       payerId: payerAccounts.payerId,
@@ -209,20 +225,29 @@ async function describeFound(
     nameEnquiryId: found.nameEnquiryId,
     isOyaUser: Boolean(user),
     oyaUser: user ? { userId: user.payerId, fullName: user.fullName } : null,
-    integrations: integrationsOf(found.integrations, own),
-    ownership: await ownershipOf(db, payerId, found, found.bvn),
+    integrations: integrationsOf(found.integrations, own, on),
+    ownership: await ownershipOf(describing, payerId, found, found.bvn),
   };
 }
 
-/** Whether a found account is the payer's, by its holder's BVN (docs/identity.md "The BVN"). */
+/**
+ * Whether a found account is the payer's, by its holder's BVN (docs/identity.md "The BVN"). Where
+ * the BVN registry decides owners, only its kept answer counts: a search looks nothing up at the
+ * registry (each lookup is billed), so an account not asked about yet is checked when linked.
+ */
 async function ownershipOf(
-  db: TDb,
+  { db, decidesOwners, now }: TDescribing,
   payerId: string,
   account: { institutionCode: string; accountNumber: string },
   bvn: string | null,
 ): Promise<TAccountOwnership> {
   const payerBvn = await payersBvnHashOf(db, payerId);
   if (!payerBvn) return 'bvn_unverified';
+  if (decidesOwners) {
+    const kept = await keptOwner(db, account, now);
+    if (!kept) return 'to_check';
+    return kept.bvnHash === payerBvn ? 'yours' : 'not_yours';
+  }
   if (bvn !== null) return (await holderBvnHash(db, bvn)) === payerBvn ? 'yours' : 'not_yours';
   // The bank named no holder BVN (Paystack's name enquiry): what the provider's check of it found
   // before, else it is checked when the account is linked (account-holders.ts).
@@ -242,24 +267,23 @@ async function payersBvnHashOf(db: TDb, payerId: string): Promise<string | null>
 
 /**
  * GET /api/accounts/bvn (spec §2 select step "Lists linkable accounts", §7 cache accounts/bvn):
- * the accounts the BVN registry holds under the payer's verified BVN, each as the bank's name
- * enquiry describes it; none before a BVN is verified. A bank that does not answer leaves its
+ * the accounts the BVN registry held under the payer's verified BVN when it proved it, each as
+ * the bank's name enquiry describes it; none before a BVN is verified, nor where the registry's
+ * consent gave none. A bank that does not answer leaves its
  * account out, not the list.
  */
 export async function accountsUnderPayersBvn(
   ctx: TAccountsContext,
   payerId: string,
 ): Promise<TBankValidationResult[]> {
-  const bvn = await openVerifiedBvn(ctx.db, payerId);
-  if (!bvn) return [];
-  let held, banks;
+  // What the registry held under the BVN when the payer proved it: asked with their code only.
+  const held = await openBvnAccounts(ctx.db, payerId);
+  if (held.length === 0) return [];
+  let banks;
   try {
-    [held, banks] = await Promise.all([
-      ctx.providers.payments.bvn.accountsOfBvn(bvn),
-      ctx.providers.payments.banks.listBanks(),
-    ]);
+    banks = await ctx.providers.payments.banks.listBanks();
   } catch {
-    // The BVN registry or the bank list did not answer: no list rather than a wrong one.
+    // The bank list did not answer: no list rather than a wrong one.
     throw new AppError('ACCOUNT_VALIDATION_FAILED');
   }
   const found = await Promise.all(
@@ -269,7 +293,11 @@ export async function accountsUnderPayersBvn(
         ? await ctx.providers.payments.banks.nameEnquiry(account).catch(() => null)
         : null;
       if (!bank || !answer) return null;
-      return describeFound(ctx.db, payerId, { ...account, bankName: bank.name, ...answer });
+      return describeFound(describingFor(ctx), payerId, {
+        ...account,
+        bankName: bank.name,
+        ...answer,
+      });
     }),
   );
   return found.filter((account) => account !== null);
@@ -373,6 +401,7 @@ export async function listPayerAccounts(
         integrationsOf(
           banks.get(account.institutionCode)?.integrations ?? integrationsOfRoutes(routes),
           routes,
+          capabilitiesOn(ctx.capabilities),
         ),
         account,
       ),
@@ -404,7 +433,9 @@ export async function lookupBank(
   const bank = await ctx.providers.payments.banks.lookupBank(institutionCode);
   if (!bank) throw new AppError('NOT_FOUND', 'No bank has this institution code');
   const integrations: TBankLookupResponse['bank']['integrations'] = {};
-  for (const kind of bank.integrations) integrations[kind] = { possible: true };
+  for (const kind of linkWaysOn(bank.integrations, capabilitiesOn(ctx.capabilities))) {
+    integrations[kind] = { possible: true };
+  }
   return { success: true, bank: { integrations } };
 }
 

@@ -5,14 +5,15 @@ import {
 } from '../../../domain/schemas/merchant-api';
 import type { TAppContext } from '../../context';
 import { AppError } from '../app-error';
-import { openVerifiedBvn } from '../identity/bvn';
+import { openBvnHolder, openVerifiedBvn } from '../identity/bvn';
 import { bvnSharingOf } from './shared-bvn-states';
 
 /*
  * The payer's BVN shared with the merchant (docs/merchant-clients.md "Shared data"): a consent
  * that asked for BVN data, granted with bvnData among the grant's dataTypes, shares the BVN the
  * payer who granted it has verified (docs/identity.md "The BVN") for as long as it stays granted,
- * and nothing when they have verified none. The BVN is opened only to answer the merchant's read,
+ * and nothing when they have verified none, with the holder's name and birth date as the registry
+ * gave them when the payer proved the BVN. Both are opened only to answer the merchant's read,
  * never stored in clear nor logged.
  */
 
@@ -28,7 +29,7 @@ function fieldsAsked(asked: Array<string | null>): TSharedBvnField[] {
  * consent reads as absent.
  */
 export async function readSharedBvn(
-  ctx: Pick<TAppContext, 'db' | 'providers'>,
+  ctx: Pick<TAppContext, 'db'>,
   clientId: string,
   consentId: string,
 ): Promise<TSharedBvnResponse['bvn']> {
@@ -42,7 +43,9 @@ export async function readSharedBvn(
   if (!bvn || !sharing.verified) throw new AppError('SHARED_BVN_NOT_VERIFIED');
   const fields = fieldsAsked(sharing.asked);
   if (fields.length === 0) return { bvn };
-  const record = await ctx.providers.payments.bvn.lookupBvn(bvn);
+  // What the registry said of the holder when the payer proved the BVN: a registry that sends its
+  // own code (NIBSS's iGree) answers a holder only with the payer's code, never to a merchant.
+  const record = sharing.grantedBy ? await openBvnHolder(ctx.db, sharing.grantedBy) : null;
   if (!record) throw new AppError('BVN_REGISTRY_NO_RECORD');
   return {
     bvn,

@@ -35,8 +35,14 @@ export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * MINUTE_MS;
 /** The first retry after a failure; each next one waits twice as long, at most 6 hours. */
 export const WEBHOOK_FIRST_RETRY_MS = 30_000;
 const WEBHOOK_MAX_RETRY_MS = 6 * 60 * MINUTE_MS;
-/** How long a claimed delivery is another process's to leave alone. */
-const CLAIM_LEASE_MS = 2 * MINUTE_MS;
+/**
+ * How long a claimed delivery is another process's to leave alone: longer than a try (its
+ * answer is awaited DELIVERY_TIMEOUT_MS), short enough that the delivery of a process that died
+ * mid-try goes again from another within 30 s (docs/jobs.md "A process that dies").
+ */
+const CLAIM_LEASE_MS = 20_000;
+/** How long a try waits for the endpoint's answer. */
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** A signature older than this is refused by receivers that follow docs/webhooks.md. */
 export const WEBHOOK_SIGNATURE_TOLERANCE_S = 300;
 /** After a rotation the previous secret signs too, for this long (docs/webhooks.md, "Rotating"). */
@@ -539,7 +545,7 @@ export function webhookDeliverer(
 ): TWebhookDeliverer {
   const run: TDeliveryRun = {
     ctx,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
     batch: options.batch ?? 20,
     onTried: options.onTried,
   };

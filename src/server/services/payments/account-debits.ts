@@ -8,6 +8,7 @@ import { runAttempt } from './attempt-runner';
 import { loadPayable } from './payment-records';
 import { settleDebit } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
+import { debitsFor } from './mandate-debits';
 
 /*
  * Paying from a saved account (spec §2 'OneTap', docs/payments.md "Saved-account payments"): the
@@ -26,6 +27,8 @@ export type TLinkedAccount = {
   mandateId: string;
   /** What the provider debits it by: the authorisation the bank confirmed, else the link's id. */
   mandateReference: string;
+  /** Who keeps the mandate and debits it, where not the debits capability (mandate-debits.ts). */
+  mandateProvider: string | null;
 };
 
 /** SQL: what the provider debits an active link by (TAccountDebitRequest.mandateReference). */
@@ -43,6 +46,7 @@ export async function linkedAccountsOf(
       account: payerAccounts,
       mandateId: accountLinks.id,
       mandateReference: mandateReferenceOf,
+      mandateProvider: accountLinks.mandateProvider,
     })
     .from(payerAccounts)
     .innerJoin(
@@ -78,18 +82,19 @@ export async function debitImmediatePayment(
     { payerId: request.payerId },
     clock.now(),
   );
+  const debits = debitsFor(ctx.providers.payments, linked.mandateProvider);
   return runAttempt<TAccountDebitOutcome, TDebitResult>(ctx, {
     open: {
       payable,
       fields: {
         method: 'account',
-        provider: ctx.providers.payments.debits.provider,
+        provider: debits.provider,
         payerId: request.payerId,
         debitAccountId: linked.account.id,
       },
     },
     call: (attempt) =>
-      ctx.providers.payments.debits.debitAccount({
+      debits.debitAccount({
         reference: attempt.id,
         mandateReference: linked.mandateReference,
         payerId: request.payerId,

@@ -10,6 +10,7 @@ import type {
 import type { TClock } from '../../clock';
 import {
   decryptField,
+  importCardPrivateKey,
   generateCardKeyPair,
   sealPrivateKey,
   unsealPrivateKey,
@@ -120,18 +121,22 @@ export function rotateCardKey(db: TDb, clock: TClock): Promise<TEncryptionPublic
   return currentKeyUnder(db, clock, () => false);
 }
 
-/** Unsealed private keys, by database and key id: unsealing once per process is enough. */
-const privateKeys = new WeakMap<TDb, Map<string, string>>();
+/** Unsealed private keys, imported, by database and key id: once per process is enough. */
+const privateKeys = new WeakMap<TDb, Map<string, Promise<CryptoKey>>>();
 
-async function privateKeyOf(db: TDb, row: TKeyRow): Promise<string> {
-  const perDb = privateKeys.get(db) ?? new Map<string, string>();
+function privateKeyOf(db: TDb, row: TKeyRow): Promise<CryptoKey> {
+  const perDb = privateKeys.get(db) ?? new Map<string, Promise<CryptoKey>>();
   privateKeys.set(db, perDb);
-  let pem = perDb.get(row.keyId);
-  if (pem === undefined) {
-    pem = unsealPrivateKey(row.privateKeySealed, await storedSecret(db, SEAL_SECRET_NAME));
-    perDb.set(row.keyId, pem);
+  let key = perDb.get(row.keyId);
+  if (key === undefined) {
+    key = storedSecret(db, SEAL_SECRET_NAME).then((secret) =>
+      importCardPrivateKey(unsealPrivateKey(row.privateKeySealed, secret)),
+    );
+    // A key that failed to open is tried again by the next card, not remembered failed.
+    key.catch(() => perDb.delete(row.keyId));
+    perDb.set(row.keyId, key);
   }
-  return pem;
+  return key;
 }
 
 /**
@@ -144,7 +149,7 @@ async function usablePrivateKeys(
   db: TDb,
   keyIds: string[],
   now: Date,
-): Promise<Map<string, string>> {
+): Promise<Map<string, CryptoKey>> {
   const rows = await db
     .select()
     .from(cardEncryptionKeys)
@@ -181,17 +186,22 @@ export async function decryptCard(
     card.encryptedPin,
   ].filter((field) => field !== undefined);
   const keys = await usablePrivateKeys(db, [...new Set(fields.map((f) => f.keyId))], now);
-  const open = (field: TEncryptedField): string => {
+  const open = async (field: TEncryptedField): Promise<string> => {
+    const key = keys.get(field.keyId);
+    if (!key) throw new AppError('CARD_DETAILS_UNREADABLE');
     try {
-      return decryptField(field, keys.get(field.keyId) ?? '');
+      return await decryptField(field, key);
     } catch {
       throw new AppError('CARD_DETAILS_UNREADABLE');
     }
   };
-  const number = open(card.encryptedCardNumber);
-  const expiryDate = open(card.encryptedExpiryDate);
-  const cvv = open(card.encryptedCvv);
-  const pinText = card.encryptedPin ? open(card.encryptedPin) : null;
+  // The four at once, on the thread pool (decryptField).
+  const [number, expiryDate, cvv, pinText] = await Promise.all([
+    open(card.encryptedCardNumber),
+    open(card.encryptedExpiryDate),
+    open(card.encryptedCvv),
+    card.encryptedPin ? open(card.encryptedPin) : null,
+  ]);
 
   // A required PIN that is absent breaks the PIN length rule, in its place in the §5 order.
   const checkedPin = pinText ?? (pin === 'required' ? '' : undefined);

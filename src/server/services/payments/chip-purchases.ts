@@ -22,6 +22,7 @@ import type {
   TCardSummary,
   TChipDeclineReason,
   TChipPurchaseOutcome,
+  TReaderAcquirerPort,
   TTerminalReader,
 } from '../../providers/payments';
 import { AppError } from '../app-error';
@@ -54,12 +55,22 @@ type TChipCardSummary = Omit<TCardSummary, 'brand'> & { brand: TCardBrand | null
 export const TERMINAL_KEYS_MESSAGE = 'Terminal keys fetched';
 export const TERMINAL_APPROVED_MESSAGE = 'Transaction approved';
 
+/**
+ * The acquirer of card readers. A server whose terminal is pushed (Paystack Terminal,
+ * terminal-pushes.ts) registers no reader: every reader is unknown to it.
+ */
+function readerAcquirer(ctx: Pick<TAppContext, 'providers'>): TReaderAcquirerPort {
+  const { acquirer } = ctx.providers.payments;
+  if (acquirer.kind === 'push') throw new AppError('TERMINAL_READER_UNKNOWN');
+  return acquirer;
+}
+
 /** POST /api/card-terminal/raven/fetch-keys: a registered reader's terminal and merchant ids. */
 export async function fetchTerminalKeys(
   ctx: Pick<TAppContext, 'providers'>,
   serial: string,
 ): Promise<TTerminalFetchKeysResponse> {
-  const reader = await ctx.providers.payments.acquirer.terminalFetchKeys(serial);
+  const reader = await readerAcquirer(ctx).terminalFetchKeys(serial);
   if (!reader) throw new AppError('TERMINAL_READER_UNKNOWN');
   return { status: true, data: { status: true, data: reader }, message: TERMINAL_KEYS_MESSAGE };
 }
@@ -141,8 +152,9 @@ async function purchase(
   body: TChipPurchaseRequest,
   access: TPaymentAccess,
 ): Promise<TChipPurchaseResponse> {
-  const { db, clock, providers } = ctx;
-  const reader = await providers.payments.acquirer.terminalFetchKeys(body.serial);
+  const { db, clock } = ctx;
+  const acquirer = readerAcquirer(ctx);
+  const reader = await acquirer.terminalFetchKeys(body.serial);
   const { card } = checkReaderData(body, reader);
   const payable = await loadPayable(db, body.paymentId, access, clock.now());
   if (body.amount !== payable.payment.amount) throw new AppError('TERMINAL_INVALID_PARAMETERS');
@@ -155,7 +167,7 @@ async function purchase(
       payable,
       fields: {
         method: 'chip_card',
-        provider: providers.payments.acquirer.provider,
+        provider: acquirer.provider,
         payerId: 'payerId' in access ? access.payerId : null,
         ownerTokenHash: owner?.hash ?? null,
         cardBrand: card.brand,
@@ -185,7 +197,7 @@ async function purchase(
       },
     },
     call: (attempt) =>
-      providers.payments.acquirer.terminalChipPurchase({
+      acquirer.terminalChipPurchase({
         reference: attempt.id,
         rrn: body.rrn,
         transDatetime: body.trans_datetime,

@@ -18,6 +18,7 @@ import type { TAccountDebitOutcome } from '../../providers/payments';
 import { accountOrigin } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
+import { debitsFor } from './mandate-debits';
 import { book, ledgerAccount } from './ledger';
 import { recordConsentChange } from '../consents/consent-changes';
 
@@ -59,6 +60,8 @@ type TBoundAccount = {
   mandateId: string;
   /** What the provider debits it by (account-debits.ts mandateReferenceOf). */
   mandateReference: string;
+  /** Who keeps the mandate and debits it, where not the debits capability (mandate-debits.ts). */
+  mandateProvider: string | null;
   mandateState: string;
   /** Whether the mandate was made under its payer's BVN as it is now: else it debits nothing. */
   underPayersBvn: boolean;
@@ -72,6 +75,7 @@ export async function boundAccountsOf(db: TDb, paymentId: string): Promise<TBoun
       position: futurePaymentAccounts.position,
       mandateId: futurePaymentAccounts.mandateId,
       mandateReference: mandateReferenceOf,
+      mandateProvider: accountLinks.mandateProvider,
       mandateState: accountLinks.state,
       underPayersBvn: sql<boolean>`coalesce(${debitableUnderBvn}, false)`,
       account: payerAccounts,
@@ -298,7 +302,7 @@ async function askBank(
   narration: string,
 ): Promise<TAccountDebitOutcome | null> {
   try {
-    return await ctx.providers.payments.debits.debitAccount({
+    return await debitsFor(ctx.providers.payments, bound.mandateProvider).debitAccount({
       reference: debitReference(row.id, bound.position, row.rounds),
       mandateReference: bound.mandateReference,
       payerId: bound.account.payerId,
@@ -392,9 +396,10 @@ export async function collectClaimed(
     if (done) return done;
     // The payment was executed meanwhile, or its consent revoked while the bank was asked: this
     // debit goes back to the account.
-    await ctx.providers.payments.debits.reverseDebit({
+    await debitsFor(ctx.providers.payments, bound.mandateProvider).reverseDebit({
       providerReference: outcome.providerReference,
       reference: debitReference(row.id, bound.position, row.rounds),
+      account: bound.account,
     });
     const [current] = await db
       .select({ status: payments.status })

@@ -7,6 +7,7 @@ import type { TCardSummary, TRequeryOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './attempt-completion';
+import { requeryAttemptDebit } from './mandate-debits';
 import { failAttempt, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
 import {
   debitedAccount,
@@ -95,14 +96,26 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       return { ...answer, book: cardBooking(ctx, attempt, answer.providerReference, answer.card) };
     }
     case 'account': {
-      const answer = await payments.debits.requeryDebit(attempt.id);
+      const answer = await requeryAttemptDebit(ctx.db, payments, attempt);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: debitBooking(ctx, attempt, answer.providerReference) };
     }
     case 'chip_card': {
-      const answer = await payments.acquirer.requeryChipPurchase(attempt.id);
+      const { acquirer } = payments;
+      const answer =
+        acquirer.kind === 'push'
+          ? await acquirer.requeryPaymentRequest({
+              reference: attempt.id,
+              providerReference: attempt.providerReference,
+              createdAt: attempt.createdAt,
+            })
+          : await acquirer.requeryChipPurchase(attempt.id);
       if (answer.kind !== 'taken') return answer;
-      return { ...answer, book: () => settleChipPurchase(ctx, attempt, answer) };
+      const approved = { providerReference: answer.providerReference, authCode: null };
+      return {
+        ...answer,
+        book: () => settleChipPurchase(ctx, attempt, 'authCode' in answer ? answer : approved),
+      };
     }
     case 'bank_transfer':
       // A transfer is never charged by us: its bank tells us when money arrives.
@@ -134,6 +147,11 @@ async function settleProviderAnswer(
 ): Promise<TLostAnswer> {
   const now = ctx.clock.now();
   const code = attempt.method === 'bank_transfer' ? null : NOT_TAKEN[attempt.method];
+  // A pushed terminal's payment request refused at the terminal: the payer reads it declined.
+  const refused =
+    answer.kind === 'not_taken' && attempt.method === 'chip_card' && answer.reason === 'declined'
+      ? 'TERMINAL_DECLINED'
+      : code;
   switch (answer.kind) {
     case 'taken': {
       if (answer.amount !== attempt.amount) {
@@ -149,7 +167,7 @@ async function settleProviderAnswer(
       return paidThePayment(await answer.book()) ? 'booked' : 'paid_otherwise';
     }
     case 'not_taken':
-      if (code) await failAttempt(ctx, attempt, new AppError(code), answer.reason, now);
+      if (refused) await failAttempt(ctx, attempt, new AppError(refused), answer.reason, now);
       return 'failed';
     case 'pending':
       // Waiting for its payer: back to that step, where the payer answers or starts again.

@@ -43,6 +43,8 @@ import { creditTransfer } from './transfer-payments';
  *   read of the link that asks the provider (settleLink).
  * - account_holder: the provider's answer whether an account is held under the payer's BVN
  *   (answerAccountHolder).
+ * - terminal_request: a payment request pushed to a terminal was paid, or refused: its attempt
+ *   (found by the provider reference the push answered) is booked by the reconciler's path.
  *
  * Delivered again (a provider retries what was not answered 2xx), a notice changes nothing: a
  * notice of money is answered from its record (given back again if that was the answer:
@@ -95,6 +97,8 @@ export async function applyProviderNotice(
       return applyBankMandate(ctx, notice);
     case 'account_holder':
       return answerAccountHolder(ctx, notice);
+    case 'terminal_request':
+      return applyTerminalRequestNotice(ctx, notice);
     case 'ignored':
       return 'ignored';
   }
@@ -125,6 +129,31 @@ async function applyChargeNotice(
     attempt.stage === 'awaiting_3ds'
       ? await settleNoticedThreeDs(ctx, attempt, outcome)
       : await settleNoticedCharge(ctx, attempt, outcome);
+  return settled === null ? 'unchanged' : 'applied';
+}
+
+/**
+ * A payment request pushed to a terminal ended: its attempt is the one whose provider reference
+ * the push answered (payment_attempts is unique on provider and reference), booked as a requery's
+ * answer is (settleNoticedCharge, which asks the terminal's provider itself before booking).
+ */
+async function applyTerminalRequestNotice(
+  ctx: TNoticeContext,
+  notice: Extract<TProviderNotice, { kind: 'terminal_request' }>,
+): Promise<TNoticeEffect> {
+  const { acquirer } = ctx.providers.payments;
+  if (acquirer.kind !== 'push') return 'ignored';
+  const [attempt] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.provider, acquirer.provider),
+        eq(paymentAttempts.providerReference, notice.providerReference),
+      ),
+    );
+  if (attempt?.method !== 'chip_card') return 'ignored';
+  const settled = await settleNoticedCharge(ctx, attempt, notice.outcome);
   return settled === null ? 'unchanged' : 'applied';
 }
 

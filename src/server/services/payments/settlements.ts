@@ -6,6 +6,7 @@ import { payerAccounts, paymentAttempts, terminalPurchases } from '../../db/sche
 import type { TCardSummary } from '../../providers/payments';
 import type { TAttemptRow } from './attempt-lifecycle';
 import { completeAttempt, paidThePayment, type TCompletion } from './attempt-completion';
+import { reverseAttemptDebit } from './mandate-debits';
 
 /*
  * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
@@ -69,9 +70,12 @@ export async function giveBack(
         await payments.cards.refundCard({ providerReference, amount: attempt.amount, reference });
         break;
       case 'account':
-        await payments.debits.reverseDebit({ providerReference, reference });
+        await reverseAttemptDebit(ctx.db, payments, attempt, providerReference);
         break;
       case 'chip_card':
+        // Paystack documents no reversal of a paid payment request: what a pushed terminal took
+        // stays owed, for an operator to refund at the provider (docs/providers/paystack-terminal.md).
+        if (payments.acquirer.kind === 'push') return false;
         await payments.acquirer.terminalReverse({
           providerReference,
           amount: attempt.amount,
@@ -181,7 +185,8 @@ export async function debitedAccount(
 export async function settleChipPurchase(
   ctx: TSettleContext,
   attempt: TAttemptRow,
-  approved: { providerReference: string; authCode: string },
+  /** A pushed terminal's payment request names no authorisation code. */
+  approved: { providerReference: string; authCode: string | null },
 ): Promise<TCompletion> {
   const { providerReference, authCode } = approved;
   const [purchase] = await ctx.db

@@ -8,6 +8,7 @@ import { noticeSender, type TNoticeAttempt } from './notices';
 import { closePage, mandatePage, notFoundPage, threeDsPage } from './pages';
 import { payouts } from './payouts';
 import { refunds } from './refunds';
+import { terminals } from './terminals';
 import { PaystackRefusal, parseBody, type TBody } from './request-checks';
 import {
   createSimState,
@@ -21,8 +22,8 @@ import {
  * A Paystack stand-in for tests and local runs, written from Paystack's OpenAPI description
  * (PaystackOSS/openapi) and its docs: the Charge API (cards with PIN/OTP/phone/birthday/3-D Secure
  * steps, pay with transfer), charging a saved authorization, verify, banks, customers and their
- * identification, refunds, transfers (payouts), direct-debit mandates, and signed notices
- * (webhooks) to one URL. State lives in
+ * identification, refunds, transfers (payouts), direct-debit mandates, Paystack Terminal's push
+ * payment requests (terminals.ts), and signed notices (webhooks) to one URL. State lives in
  * memory and dies with close(). README.md beside this file lists the test cards and controls.
  */
 
@@ -78,6 +79,24 @@ export type TPaystackSimulator = {
   reverseTransfer(reference: string): Promise<void>;
   /** Resolves when every notice has been delivered or given up. */
   idle(): Promise<void>;
+  /** Registers a Paystack Terminal on the integration, online or not (terminals.ts). */
+  addTerminal(terminalId: string, presence: { online: boolean; available?: boolean }): void;
+  /** A terminal going on or off line, or busy (`available` false). */
+  setTerminalPresence(terminalId: string, presence: { online: boolean; available?: boolean }): void;
+  /**
+   * The payer's card at a terminal, on the payment request it shows: approved (charge.success and
+   * paymentrequest.success, unless `withNotices` is false: the notices never come) or declined
+   * (the request `failed`, no notice). Resolves once the notices' first deliveries were answered.
+   */
+  cardAtTerminal(
+    terminalId: string,
+    outcome: 'approved' | 'declined',
+    options?: { withNotices?: boolean },
+  ): Promise<void>;
+  /** The request code of the payment request a terminal shows; null for none. */
+  terminalShowing(terminalId: string): string | null;
+  /** How many payment requests were made. */
+  paymentRequestCount(): number;
 };
 
 export type TPaystackSimulatorOptions = {
@@ -358,6 +377,7 @@ const assemble = (
   const refunding = refunds(state);
   const debits = mandates(state);
   const paying = payouts(state);
+  const pos = terminals(state);
   const people = customers(state, {
     accountHolders: options.accountHolders ?? DEFAULT_ACCOUNT_HOLDERS,
   });
@@ -368,6 +388,7 @@ const assemble = (
     ...refunding.routes,
     ...paying.routes,
     ...debits.routes,
+    ...pos.routes,
   ];
   const desk: TSimulatorDesk = {
     secretKey,
@@ -380,7 +401,7 @@ const assemble = (
     failures: [],
     controls: { noticesFirst: null },
   };
-  return { desk, refunding, paying };
+  return { desk, refunding, paying, pos };
 };
 
 export async function startPaystackSimulator(
@@ -396,7 +417,7 @@ export async function startPaystackSimulator(
     record: (attempt: TNoticeAttempt) => notices.push(attempt),
   };
   const sender = noticeSender(noticeTarget);
-  const { desk, refunding, paying } = assemble(options, secretKey, sender.send);
+  const { desk, refunding, paying, pos } = assemble(options, secretKey, sender.send);
   const { state, charging, debits } = desk;
   const server = await listen(desk, options.port ?? 0);
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -436,5 +457,10 @@ export async function startPaystackSimulator(
     nextRefundNeedsAttention: refunding.nextRefundNeedsAttention,
     reverseTransfer: paying.reverseTransfer,
     idle: () => sender.idle(),
+    addTerminal: pos.addTerminal,
+    setTerminalPresence: pos.setPresence,
+    cardAtTerminal: pos.cardAtTerminal,
+    terminalShowing: pos.showing,
+    paymentRequestCount: pos.requestCount,
   };
 }

@@ -117,6 +117,12 @@ async function sendCode(
     form.setCode('');
     form.setStep('code');
   } catch (cause) {
+    // A code that could not be sent leaves nothing to enter: back to the number, to check it and
+    // send again.
+    if (cause instanceof ApiError && cause.code === 'CODE_NOT_SENT') {
+      form.setSentMessage(null);
+      form.setStep('phone');
+    }
     form.fail('phone', signInErrorMessage(cause));
   } finally {
     form.setBusy(false);

@@ -11,7 +11,6 @@ import { PartBoundary } from '../../ui/part-boundary';
 import { preloadable } from '../../ui/preloadable';
 import type { usePasskeySupport } from '../../ui/use-passkey-support';
 import { ConsentNotFoundScreen } from './consent-not-found-screen';
-import { ConsentOverview } from './consent-overview';
 import { LoadingScreen } from './loading-screen';
 import { MissingClientIdScreen } from './missing-client-id-screen';
 
@@ -31,6 +30,15 @@ const ConsentRevokedScreen = preloadable(() =>
 );
 const ConsentDeclinedScreen = preloadable(() =>
   import('./settled-screens').then((module) => module.ConsentDeclinedScreen),
+);
+
+/**
+ * What a pending consent asks for, read-only (consent-overview.tsx): the first screen of a payer
+ * who is not signed in, loaded before the page hydrates there (app/first-screen.ts); the
+ * Immediate Payment screens, which never show it, do not carry its code.
+ */
+export const ConsentOverview = preloadable(() =>
+  import('./consent-overview').then((module) => module.ConsentOverview),
 );
 
 /** Loads a settled consent's screens now: what a grant or a decline on this page shows next. */

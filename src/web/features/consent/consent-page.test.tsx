@@ -31,6 +31,7 @@ function answerWith(consent: TConsent | null) {
             debugTools: false,
             sandbox: true,
             capabilities: ALL_CAPABILITIES_ON,
+            terminal: 'reader',
           }),
         );
       }
@@ -95,6 +96,7 @@ function renderPage(search: string, postToParent: TPostToParent = vi.fn(() => tr
           BvnVerification: () => <p>Verify your BVN</p>,
           FormStep: FormStepStub,
           ChipTerminal: () => <p>Chip Card Terminal</p>,
+          PushedTerminal: () => <p>Chip Card Terminal</p>,
           AddPasskey: () => <p>Create a passkey</p>,
           signGrant: () => Promise.reject(new Error('no passkey in this test')),
         }}

@@ -228,12 +228,14 @@ function usePayNowPrompts(screens: TConsentScreens) {
       LinkAccountPanel: screens.LinkAccountPanel,
       BvnVerification: screens.BvnVerification,
       ChipTerminal: screens.ChipTerminal,
+      PushedTerminal: screens.PushedTerminal,
     }),
     [
       screens.SaveCardPrompt,
       screens.LinkAccountPanel,
       screens.BvnVerification,
       screens.ChipTerminal,
+      screens.PushedTerminal,
     ],
   );
 }

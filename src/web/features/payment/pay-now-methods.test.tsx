@@ -8,7 +8,10 @@ import { PaymentMethods } from './pay-now-methods';
 afterEach(cleanup);
 
 /** The methods as a server with these capabilities draws them, a card entered before among them. */
-function drawn(on: typeof ALL_CAPABILITIES_ON): string[] {
+function drawn(
+  on: typeof ALL_CAPABILITIES_ON,
+  terminalKind: 'reader' | 'push' = 'reader',
+): string[] {
   const offers = payMethodsOn(on);
   render(
     <PaymentMethods
@@ -18,6 +21,7 @@ function drawn(on: typeof ALL_CAPABILITIES_ON): string[] {
       openingCard={false}
       offers={offers}
       offersTerminal={offers.terminal}
+      terminalKind={terminalKind}
       terminalButton={createRef()}
       onPayByTransfer={() => undefined}
       onRetryCard={() => undefined}
@@ -50,5 +54,12 @@ describe('the ways to pay', () => {
       'Pay by Transfer',
       'Chip Card Terminal',
     ]);
+  });
+
+  it('names the merchant’s terminal where the server pushes the payment to it', () => {
+    drawn(ALL_CAPABILITIES_ON, 'push');
+    expect(screen.getByRole('button', { name: /Chip Card Terminal/ }).textContent).toContain(
+      'Pay on the merchant’s card terminal',
+    );
   });
 });

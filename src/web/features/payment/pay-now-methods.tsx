@@ -12,6 +12,8 @@ type TPaymentMethodsProps = {
   offers: { transfer: boolean; card: boolean };
   /** Whether a chip reader can be reached and the terminal's acquirer is on. */
   offersTerminal: boolean;
+  /** The spec's Bluetooth reader, or the merchant's terminal the payment is sent to. */
+  terminalKind: 'reader' | 'push';
   /** 'Chip Card Terminal', focused again when its modal closes. */
   terminalButton: RefObject<HTMLButtonElement | null>;
   onPayByTransfer(): void;
@@ -30,6 +32,7 @@ export function PaymentMethods({
   openingCard,
   offers,
   offersTerminal,
+  terminalKind,
   terminalButton,
   onPayByTransfer,
   onRetryCard,
@@ -77,7 +80,11 @@ export function PaymentMethods({
           onClick={onOpenTerminal}
         >
           <span className="method-name">Chip Card Terminal</span>
-          <span className="secondary-text">Bluetooth EMV reader</span>
+          <span className="secondary-text">
+            {terminalKind === 'push'
+              ? 'Pay on the merchant’s card terminal'
+              : 'Bluetooth EMV reader'}
+          </span>
         </button>
       ) : null}
     </div>

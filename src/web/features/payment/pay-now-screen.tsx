@@ -74,12 +74,24 @@ type TTerminalStepProps = {
   payment: TPayment;
   payer: TPayer;
   prompts: TPayNowPrompts;
+  /** The reader the page connects, or the merchant's terminal the server pushes to. */
+  kind: 'reader' | 'push';
   transports: readonly TChipReaderTransport[];
+  news: TPayNowState['terminalNews'];
   onClose(): void;
 };
 
 /** The Chip Card Terminal modal (the terminal feature's), loaded when the payer opens it. */
-function TerminalStep({ payment, payer, prompts, transports, onClose }: TTerminalStepProps) {
+function TerminalStep({
+  payment,
+  payer,
+  prompts,
+  kind,
+  transports,
+  news,
+  onClose,
+}: TTerminalStepProps) {
+  const common = { paymentId: payment.paymentId, amount: payment.amount, payer, onClose };
   return (
     <PartBoundary
       loading={
@@ -88,13 +100,11 @@ function TerminalStep({ payment, payer, prompts, transports, onClose }: TTermina
         </p>
       }
     >
-      <prompts.ChipTerminal
-        paymentId={payment.paymentId}
-        amount={payment.amount}
-        payer={payer}
-        transports={transports}
-        onClose={onClose}
-      />
+      {kind === 'push' ? (
+        <prompts.PushedTerminal {...common} news={news} />
+      ) : (
+        <prompts.ChipTerminal {...common} transports={transports} />
+      )}
     </PartBoundary>
   );
 }
@@ -121,6 +131,10 @@ export function PayNowScreen(props: TPayNowScreenProps) {
   });
   // Only the ways this server can serve (docs/going-live.md).
   const offers = payMethodsOn(publicConfig?.capabilities ?? ALL_CAPABILITIES_ON);
+  // A terminal the server pushes to (Paystack Terminal) needs no reader on this device.
+  const terminalKind = publicConfig?.terminal ?? 'reader';
+  const offersTerminal =
+    offers.terminal && (terminalKind === 'push' || readerTransports.length > 0);
   usePaymentReport(payment.paymentId, state, onPaymentStatus);
   const read = usePaymentRead(
     payment.paymentId,
@@ -159,7 +173,8 @@ export function PayNowScreen(props: TPayNowScreenProps) {
           resending={state.card.resending}
           openingCard={choices.openingCard}
           offers={offers}
-          offersTerminal={offers.terminal && readerTransports.length > 0}
+          offersTerminal={offersTerminal}
+          terminalKind={terminalKind}
           terminalButton={choices.terminalButton}
           onPayByTransfer={choices.payByTransfer}
           onRetryCard={card.retryCard}
@@ -174,7 +189,9 @@ export function PayNowScreen(props: TPayNowScreenProps) {
           payment={payment}
           payer={payer}
           prompts={prompts}
+          kind={terminalKind}
           transports={readerTransports}
+          news={state.terminalNews}
           onClose={choices.closeTerminal}
         />
       ) : null}

@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
+import { eventOfRead } from '../../../domain/pay-now-screen';
 import { paymentsApi, useHeldTokens, type TPayer } from '../../api/payments';
 
 /** How often the payment is asked for while its stream is lost. */
@@ -46,13 +47,8 @@ export function usePaymentEvents(
       poll = setInterval(() => {
         paymentsApi.read(paymentId, who).then(
           (state) => {
-            if (closed || state.status === 'pending') return;
-            handle({
-              paymentId,
-              status: state.status,
-              ...(state.stepText ? { stepText: state.stepText } : {}),
-              ...(state.message ? { message: state.message } : {}),
-            });
+            const event = eventOfRead(state);
+            if (!closed && event) handle(event);
           },
           () => undefined,
         );

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type Dispatch } from 'react';
 import type { TChipReaderTransport } from '../../../domain/chip-reader-transports';
 import type { TReaderOnlineRequest } from '../../../domain/chip-reader-protocol';
@@ -5,7 +6,7 @@ import type { TChipTerminalAction, TChipTerminalState } from '../../../domain/ch
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TTerminalIds } from '../../../domain/schemas/card-terminal';
 import { ApiError } from '../../api/api-error';
-import { cardTerminalApi, useSandboxFixtures } from '../../api/card-terminal';
+import { cardTerminalApi, sandboxFixturesQuery, useSandboxFixtures } from '../../api/card-terminal';
 import type { TChipTerminalProps } from '../../contracts/consent-slots';
 import { loadReaderDriver } from './load-reader-driver';
 import { ReaderConnectError, type TReaderEvent, type TReaderPort } from './reader-port';
@@ -168,12 +169,19 @@ export function useChipReader(input: TChipReaderInput) {
   const { amount, transport, state, dispatch } = input;
   const driver = useReaderDriver(dispatch);
   const [port, setPort] = useState<TReaderPort | null>(null);
-  const fixtures = useSandboxFixtures();
+  // The sandbox's fixtures are asked for as the modal opens; Connect waits for them where they
+  // have not come yet (a slow answer is not a reader that cannot be found).
+  useSandboxFixtures();
+  const queryClient = useQueryClient();
   const awaitReset = useReaderEvents(port, input, dispatch);
 
   const connect = async () => {
     dispatch({ type: 'connect_requested' });
-    const next = driver?.createReaderPort(transport, fixtures.data ?? null) ?? null;
+    const fixtures =
+      transport === 'sandbox'
+        ? await queryClient.ensureQueryData(sandboxFixturesQuery).catch(() => null)
+        : null;
+    const next = driver?.createReaderPort(transport, fixtures) ?? null;
     if (!next) {
       dispatch({ type: 'discovery_failed' });
       return;

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PUSHED_TERMINAL_INITIAL,
+  pushedTerminalBadge,
+  pushedTerminalCanRetry,
+  pushedTerminalInstruction,
+  pushedTerminalReducer,
+  type TPushedTerminalAction,
+  type TPushedTerminalState,
+} from './pushed-terminal';
+
+const TILL_1 = { id: 'trm_1', name: 'Till 1' };
+const TILL_2 = { id: 'trm_2', name: 'Till 2' };
+
+const run = (...actions: TPushedTerminalAction[]): TPushedTerminalState =>
+  actions.reduce(pushedTerminalReducer, PUSHED_TERMINAL_INITIAL);
+
+const waiting = (): TPushedTerminalState =>
+  run({ type: 'terminals_loaded', terminals: [TILL_1] }, { type: 'push_answered' });
+
+describe('the pushed terminal modal', () => {
+  it('sends to the only terminal at once, then waits for it', () => {
+    const sending = run({ type: 'terminals_loaded', terminals: [TILL_1] });
+    expect(sending).toMatchObject({ step: 'sending', terminal: TILL_1, sends: 1 });
+    expect(pushedTerminalReducer(sending, { type: 'push_answered' }).step).toBe('waiting');
+    expect(pushedTerminalInstruction(waiting())).toBe(
+      'Insert or tap your card on Till 1 and enter your PIN there.',
+    );
+    expect(pushedTerminalBadge(waiting())).toEqual({ text: 'In progress', tone: 'busy' });
+  });
+
+  it('lets the payer choose among several terminals, and says when there is none', () => {
+    const choosing = run({ type: 'terminals_loaded', terminals: [TILL_1, TILL_2] });
+    expect(choosing).toMatchObject({ step: 'choosing', sends: 0 });
+    expect(
+      pushedTerminalReducer(choosing, { type: 'terminal_chosen', terminal: TILL_2 }),
+    ).toMatchObject({ step: 'sending', terminal: TILL_2, sends: 1 });
+    const none = run({ type: 'terminals_loaded', terminals: [] });
+    expect(none.step).toBe('none');
+    expect(pushedTerminalCanRetry(none)).toBe(false);
+  });
+
+  it('is approved by the stream, declined in the spec’s words, failed in the server’s', () => {
+    expect(
+      pushedTerminalReducer(waiting(), { type: 'payment_news', news: { status: 'completed' } }),
+    ).toMatchObject({ step: 'approved', error: null });
+    const declined = pushedTerminalReducer(waiting(), {
+      type: 'payment_news',
+      news: { status: 'failed', code: 'TERMINAL_DECLINED', message: 'anything' },
+    });
+    expect(declined).toMatchObject({
+      step: 'declined',
+      error: 'Transaction declined by card or issuer',
+    });
+    const failed = pushedTerminalReducer(waiting(), {
+      type: 'payment_news',
+      news: { status: 'failed', code: 'TERMINAL_TIMEOUT', message: 'Transaction timed out' },
+    });
+    expect(failed).toMatchObject({ step: 'failed', error: 'Transaction timed out' });
+    expect(pushedTerminalBadge(failed).tone).toBe('failed');
+  });
+
+  it('ignores a failure told before anything was sent: an earlier attempt’s', () => {
+    const choosing = run({ type: 'terminals_loaded', terminals: [TILL_1, TILL_2] });
+    const news = { type: 'payment_news', news: { status: 'failed', code: null, message: 'x' } };
+    expect(pushedTerminalReducer(choosing, news as TPushedTerminalAction)).toBe(choosing);
+  });
+
+  it('says the terminal is offline, and sends to it again on Try Again', () => {
+    const offline = pushedTerminalReducer(run({ type: 'terminals_loaded', terminals: [TILL_1] }), {
+      type: 'push_refused',
+      code: 'TERMINAL_OFFLINE',
+      message: 'The terminal is offline.',
+    });
+    expect(offline).toMatchObject({ step: 'offline', error: 'The terminal is offline.' });
+    expect(pushedTerminalBadge(offline).text).toBe('Offline');
+    expect(pushedTerminalReducer(offline, { type: 'try_again' })).toMatchObject({
+      step: 'sending',
+      terminal: TILL_1,
+      sends: 2,
+      error: null,
+    });
+  });
+
+  it('follows the payment already on its way when a second send is refused, and its end', () => {
+    // The modal closed while the terminal waited, and opened again: the send is refused.
+    const again = run(
+      { type: 'terminals_loaded', terminals: [TILL_1] },
+      {
+        type: 'push_refused',
+        code: 'PAYMENT_IN_PROGRESS',
+        message: 'This payment is already being processed. Please wait.',
+      },
+    );
+    expect(again).toMatchObject({ step: 'in_progress', error: null });
+    expect(pushedTerminalBadge(again)).toEqual({ text: 'In progress', tone: 'busy' });
+    expect(pushedTerminalCanRetry(again)).toBe(false);
+    expect(pushedTerminalInstruction(again)).toBe(
+      'This payment is already being processed. Please wait. If it is on Till 1, finish it there; this page shows the payment when it ends.',
+    );
+    const declined = { status: 'failed', code: 'TERMINAL_DECLINED', message: null } as const;
+    expect(pushedTerminalReducer(again, { type: 'payment_news', news: declined }).step).toBe(
+      'declined',
+    );
+    expect(
+      pushedTerminalReducer(again, { type: 'payment_news', news: { status: 'completed' } }).step,
+    ).toBe('approved');
+  });
+
+  it('offers the choice again after a failure where there are several terminals', () => {
+    const busy = run(
+      { type: 'terminals_loaded', terminals: [TILL_1, TILL_2] },
+      { type: 'terminal_chosen', terminal: TILL_1 },
+      { type: 'push_refused', code: 'TERMINAL_BUSY', message: 'Device is busy, please wait' },
+    );
+    expect(busy).toMatchObject({ step: 'failed', error: 'Device is busy, please wait' });
+    expect(pushedTerminalReducer(busy, { type: 'try_again' })).toMatchObject({
+      step: 'choosing',
+      terminal: null,
+    });
+  });
+
+  it('reads the terminals again after they could not be read', () => {
+    const failed = run({ type: 'terminals_failed', message: 'API request failed' });
+    expect(failed).toMatchObject({ step: 'failed', error: 'API request failed' });
+    expect(pushedTerminalReducer(failed, { type: 'try_again' }).step).toBe('loading');
+  });
+
+  it('tells the payer a wait that stalls, and still takes the stream’s answer after', () => {
+    const stalled = pushedTerminalReducer(waiting(), { type: 'wait_stalled' });
+    expect(stalled.stalled).toBe(true);
+    expect(pushedTerminalInstruction(stalled)).toMatch(/^Till 1 has not answered yet\./);
+    expect(pushedTerminalReducer(stalled, { type: 'wait_stalled' })).toBe(stalled);
+    expect(
+      pushedTerminalReducer(stalled, { type: 'payment_news', news: { status: 'completed' } }),
+    ).toMatchObject({ step: 'approved', stalled: false });
+  });
+
+  it('accepts nothing out of turn', () => {
+    const approved = pushedTerminalReducer(waiting(), {
+      type: 'payment_news',
+      news: { status: 'completed' },
+    });
+    for (const action of [
+      { type: 'terminals_loaded', terminals: [TILL_1] },
+      { type: 'terminals_failed', message: 'x' },
+      { type: 'terminal_chosen', terminal: TILL_2 },
+      { type: 'push_answered' },
+      { type: 'push_refused', code: null, message: 'x' },
+      { type: 'payment_news', news: { status: 'completed' } },
+      { type: 'wait_stalled' },
+      { type: 'try_again' },
+    ] as TPushedTerminalAction[]) {
+      expect(pushedTerminalReducer(approved, action)).toBe(approved);
+    }
+  });
+});

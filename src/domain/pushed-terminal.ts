@@ -1,0 +1,250 @@
+import { ERROR_CATALOGUE } from './errors';
+import { PAGE_ERRORS } from './page-errors';
+
+/*
+ * The Chip Card Terminal modal where the chip terminal is the merchant's certified terminal the
+ * server pushes the payment to (Paystack Terminal, docs/providers/paystack-terminal.md), not a
+ * reader the page connects: the payer picks one of the merchant's terminals (one is picked at
+ * once), the payment is sent to it, and the payment's stream says approved or declined. The
+ * spec's words where it has them (§8 Chip terminal: 'Device is busy, please wait', 'Transaction
+ * declined by card or issuer'); ours elsewhere.
+ */
+
+/** A merchant's terminal as the payer picks it. */
+export type TPushedTerminal = { id: string; name: string };
+
+/** Where the payment at the terminal stands. */
+export type TPushedTerminalStep =
+  /** The merchant's terminals are being read. */
+  | 'loading'
+  /** The merchant has several: the payer picks one. */
+  | 'choosing'
+  /** The merchant registered none: another way to pay. */
+  | 'none'
+  /** The payment is being sent to the terminal. */
+  | 'sending'
+  /** The payment is on the terminal, waiting for the payer's card and PIN there. */
+  | 'waiting'
+  /**
+   * The server refused a second send: the payment is already on its way (the terminal it was
+   * sent to before this modal was closed and opened again, or another way in another tab). The
+   * stream says how it ends.
+   */
+  | 'in_progress'
+  /** The terminal is not connected: nothing was sent. */
+  | 'offline'
+  /** Terminal state: the card was approved and the payment is paid. */
+  | 'approved'
+  /** The card or its issuer said no at the terminal. */
+  | 'declined'
+  /** Anything else went wrong (busy, a network failure, the terminal never answered). */
+  | 'failed';
+
+export type TPushedTerminalState = {
+  step: TPushedTerminalStep;
+  /** The merchant's terminals, once read. */
+  terminals: readonly TPushedTerminal[] | null;
+  /** The terminal the payment goes, or went, to. */
+  terminal: TPushedTerminal | null;
+  /** Counts the sends asked for: each is made once (the screen sends when it grows). */
+  sends: number;
+  /** Waiting longer than PUSHED_TERMINAL_STALL_MS: the payer is told, and may close. */
+  stalled: boolean;
+  /** What the payer reads about the failure; null when all is well. */
+  error: string | null;
+};
+
+/** What the payment's stream said of the payment while the modal was open. */
+export type TTerminalPaymentNews =
+  { status: 'completed' } | { status: 'failed'; code: string | null; message: string | null };
+
+export type TPushedTerminalAction =
+  | { type: 'terminals_loaded'; terminals: readonly TPushedTerminal[] }
+  | { type: 'terminals_failed'; message: string }
+  | { type: 'terminal_chosen'; terminal: TPushedTerminal }
+  /** The server put the payment on the terminal. */
+  | { type: 'push_answered' }
+  /** The server refused to send it (its catalogue's code and words). */
+  | { type: 'push_refused'; code: string | null; message: string }
+  | { type: 'payment_news'; news: TTerminalPaymentNews }
+  /** Waiting has gone on for PUSHED_TERMINAL_STALL_MS. */
+  | { type: 'wait_stalled' }
+  /** 'Try Again' after a failure. */
+  | { type: 'try_again' };
+
+/** How long the payer waits at the terminal before the modal says it has not answered. */
+export const PUSHED_TERMINAL_STALL_MS = 90_000;
+
+export const PUSHED_TERMINAL_INITIAL: TPushedTerminalState = {
+  step: 'loading',
+  terminals: null,
+  terminal: null,
+  sends: 0,
+  stalled: false,
+  error: null,
+};
+
+const send = (state: TPushedTerminalState, terminal: TPushedTerminal): TPushedTerminalState => ({
+  ...state,
+  step: 'sending',
+  terminal,
+  sends: state.sends + 1,
+  stalled: false,
+  error: null,
+});
+
+/** The terminals read: none, one (sent to at once), or several to choose from. */
+function pickFrom(
+  state: TPushedTerminalState,
+  terminals: readonly TPushedTerminal[],
+): TPushedTerminalState {
+  const [only] = terminals;
+  if (terminals.length === 0) return { ...state, step: 'none', terminals, error: null };
+  if (terminals.length === 1 && only) return send({ ...state, terminals }, only);
+  return { ...state, step: 'choosing', terminals, terminal: null, error: null };
+}
+
+const ENDED: ReadonlySet<TPushedTerminalStep> = new Set(['offline', 'declined', 'failed']);
+/** Where the payment is on its way: the stream's failure is this payment's. */
+const FOLLOWING: ReadonlySet<TPushedTerminalStep> = new Set(['sending', 'waiting', 'in_progress']);
+
+/** What the stream said, where the payment is at the terminal. */
+function onNews(state: TPushedTerminalState, news: TTerminalPaymentNews): TPushedTerminalState {
+  // Paid is paid, whatever this page thought: the terminal took the card.
+  if (news.status === 'completed') {
+    return state.step === 'approved'
+      ? state
+      : { ...state, step: 'approved', stalled: false, error: null };
+  }
+  // A failure told while nothing was sent is an earlier attempt's.
+  if (!FOLLOWING.has(state.step)) return state;
+  if (news.code === 'TERMINAL_DECLINED') {
+    return {
+      ...state,
+      step: 'declined',
+      stalled: false,
+      error: ERROR_CATALOGUE.TERMINAL_DECLINED.message,
+    };
+  }
+  return {
+    ...state,
+    step: 'failed',
+    stalled: false,
+    error: news.message ?? PAGE_ERRORS.PAYMENT_FAILED.message,
+  };
+}
+
+/**
+ * The pushed terminal's state machine. An action the current state does not accept returns the
+ * same state object.
+ */
+export function pushedTerminalReducer(
+  state: TPushedTerminalState,
+  action: TPushedTerminalAction,
+): TPushedTerminalState {
+  switch (action.type) {
+    case 'terminals_loaded':
+      return state.step === 'loading' ? pickFrom(state, action.terminals) : state;
+    case 'terminals_failed':
+      return state.step === 'loading' ? { ...state, step: 'failed', error: action.message } : state;
+    case 'terminal_chosen':
+      return state.step === 'choosing' ? send(state, action.terminal) : state;
+    case 'push_answered':
+      return state.step === 'sending' ? { ...state, step: 'waiting' } : state;
+    case 'push_refused':
+      if (state.step !== 'sending') return state;
+      if (action.code === 'PAYMENT_IN_PROGRESS') return { ...state, step: 'in_progress' };
+      return action.code === 'TERMINAL_OFFLINE'
+        ? { ...state, step: 'offline', error: action.message }
+        : { ...state, step: 'failed', error: action.message };
+    case 'payment_news':
+      return onNews(state, action.news);
+    case 'wait_stalled':
+      return state.step === 'waiting' && !state.stalled ? { ...state, stalled: true } : state;
+    case 'try_again': {
+      if (!ENDED.has(state.step)) return state;
+      const retried = { ...state, error: null };
+      if (state.terminals === null) return { ...retried, step: 'loading' };
+      // The same terminal where there is one; the choice again where there are several.
+      return state.terminals.length > 1
+        ? { ...retried, step: 'choosing', terminal: null }
+        : pickFrom(retried, state.terminals);
+    }
+    default: {
+      const unhandled: never = action;
+      throw new Error(`Unhandled pushed-terminal action ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** 'Transaction state' in the modal. */
+export const PUSHED_TERMINAL_STEP_LABELS: Readonly<Record<TPushedTerminalStep, string>> = {
+  loading: 'Finding terminals',
+  choosing: 'Choose a terminal',
+  none: 'No terminal',
+  sending: 'Sending to the terminal',
+  waiting: 'Waiting for the terminal',
+  in_progress: 'In progress',
+  offline: 'Terminal offline',
+  approved: 'Approved',
+  declined: 'Declined',
+  failed: 'Failed',
+};
+
+/** The line under the state, read aloud as it changes: what the payer does next. */
+export function pushedTerminalInstruction(state: TPushedTerminalState): string {
+  const name = state.terminal?.name ?? 'the terminal';
+  switch (state.step) {
+    case 'loading':
+      return "Finding the merchant's terminals...";
+    case 'choosing':
+      return 'Choose the terminal you are paying at.';
+    case 'none':
+      return 'This merchant has no card terminal set up. Choose another way to pay.';
+    case 'sending':
+      return `Sending the payment to ${name}...`;
+    case 'waiting':
+      return state.stalled
+        ? `${name} has not answered yet. If the payment is not on its screen, close this and choose another way to pay; this page still shows the payment if it goes through.`
+        : `Insert or tap your card on ${name} and enter your PIN there.`;
+    case 'in_progress':
+      return `${ERROR_CATALOGUE.PAYMENT_IN_PROGRESS.message} If it is on ${name}, finish it there; this page shows the payment when it ends.`;
+    case 'offline':
+      return `Check that ${name} is on and connected, then try again.`;
+    case 'approved':
+      return 'Payment approved. You can remove the card.';
+    case 'declined':
+    case 'failed':
+      return 'Try again, or close this and choose another way to pay.';
+  }
+}
+
+/** The modal's status badge: one word for where the payment at the terminal stands. */
+export function pushedTerminalBadge(state: TPushedTerminalState): {
+  text: string;
+  tone: 'neutral' | 'ready' | 'busy' | 'done' | 'failed';
+} {
+  switch (state.step) {
+    case 'approved':
+      return { text: 'Approved', tone: 'done' };
+    case 'offline':
+      return { text: 'Offline', tone: 'failed' };
+    case 'declined':
+    case 'failed':
+      return { text: 'Failed', tone: 'failed' };
+    case 'sending':
+    case 'waiting':
+    case 'in_progress':
+      return { text: 'In progress', tone: 'busy' };
+    case 'choosing':
+      return { text: 'Ready', tone: 'ready' };
+    case 'loading':
+      return { text: 'Starting', tone: 'busy' };
+    case 'none':
+      return { text: 'Not available', tone: 'neutral' };
+  }
+}
+
+/** Whether 'Try Again' is offered: after a failure, where trying again can help. */
+export const pushedTerminalCanRetry = (state: TPushedTerminalState): boolean =>
+  ENDED.has(state.step);

@@ -1,0 +1,337 @@
+// A server with a live Paystack key and TERMINAL_PROVIDER=paystack, on the Paystack simulator:
+// the chip terminal is Paystack Terminal's push payment requests (docs/providers/
+// paystack-terminal.md). A payment at a merchant's terminal is approved through the notice,
+// declined at the terminal, settled by the requery when its notice never came, and refused
+// while the terminal is offline; the books balance against Paystack's record after each.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardAudit, merchantTerminals, paymentAttempts, payments } from '../../db/schema';
+import { dashboardCall, staffMember, type TStaff } from '../../testing/dashboard';
+import { reconcileLostAttempts } from '../../services/payments/lost-attempts';
+import {
+  startPaystackSimulator,
+  type TPaystackSimulator,
+} from '../../testing/paystack-simulator/paystack-simulator';
+import { consentWithPayment, ledgerKinds, paymentEvents } from '../../testing/payments';
+import { startTestApp, testClock } from '../../testing/test-app';
+
+const LIVE_KEY = 'sk_live_terminal000000000000000000000000';
+const clock = testClock(new Date());
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let paystack: TPaystackSimulator;
+beforeAll(async () => {
+  paystack = await startPaystackSimulator({ secretKey: LIVE_KEY, clock: () => clock.now() });
+  ctx = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    env: {
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: LIVE_KEY,
+      PAYSTACK_BASE_URL: paystack.url,
+      TERMINAL_PROVIDER: 'paystack',
+    },
+  });
+  const listening = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  paystack.sendNoticesTo(`${listening}/api/providers/paystack/notices`);
+});
+afterAll(async () => {
+  await ctx.close();
+  await paystack.close();
+});
+
+/**
+ * A consent's immediate payment (each of a merchant of its own), and the merchant's terminal
+ * registered for it: a terminal belongs to one merchant.
+ */
+async function payableAtTerminal(terminalId: string) {
+  const consent = await consentWithPayment(ctx.app, ctx.database);
+  const id = `trm_${consent.paymentId}`;
+  await ctx.database.db.insert(merchantTerminals).values({
+    id,
+    merchantId: consent.client.merchantId,
+    provider: 'paystack-terminal',
+    terminalId,
+    name: 'Till 1',
+  });
+  return { ...consent, terminalId: id };
+}
+
+const push = (body: { paymentId: string; consentId: string; terminalId: string }) =>
+  ctx.app.inject({ method: 'POST', url: '/api/card-terminal/paystack/push', payload: body });
+
+const paymentOf = async (paymentId: string) => {
+  const [payment] = await ctx.database.db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  const attempts = await ctx.database.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, paymentId));
+  return { status: payment?.status, attempts };
+};
+
+describe('Paystack Terminal beside a live key', () => {
+  it('lists the terminal on readiness as Paystack Terminal’s, and offers it to the page', async () => {
+    const ready = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
+    const { capabilities } = ready.json<{
+      capabilities: { capability: string; state: string; adapter: string | null }[];
+    }>();
+    expect(capabilities.find((c) => c.capability === 'acquirer')).toMatchObject({
+      state: 'on',
+      adapter: 'paystack-terminal',
+    });
+    const config = await ctx.app.inject({ method: 'GET', url: '/api/public-config' });
+    expect(config.json()).toMatchObject({ capabilities: { acquirer: true }, terminal: 'push' });
+  });
+
+  it('lists the payment’s merchant’s terminals to its payer, never another merchant’s', async () => {
+    const { paymentId, consentId, terminalId, client } = await payableAtTerminal('LIST0001');
+    await ctx.database.db.insert(merchantTerminals).values({
+      id: `trm_2_${paymentId}`,
+      merchantId: client.merchantId,
+      provider: 'paystack-terminal',
+      terminalId: 'LIST0002',
+      name: 'Front desk',
+    });
+    const other = await payableAtTerminal('LIST0003');
+    const list = (query: string) =>
+      ctx.app.inject({ method: 'GET', url: `/api/card-terminal/paystack/terminals?${query}` });
+
+    const mine = await list(`paymentId=${paymentId}&consentId=${consentId}`);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual({
+      success: true,
+      terminals: [
+        { id: `trm_2_${paymentId}`, name: 'Front desk' },
+        { id: terminalId, name: 'Till 1' },
+      ],
+    });
+    // Another consent's link reads nothing of this payment; no link at all asks for sign-in.
+    const stranger = await list(`paymentId=${paymentId}&consentId=${other.consentId}`);
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toMatchObject({ error: { code: 'NO_IMMEDIATE_PAYMENT' } });
+    const anonymous = await list(`paymentId=${paymentId}`);
+    expect(anonymous.json()).toMatchObject({ error: { code: 'SIGN_IN_REQUIRED' } });
+  });
+
+  it('waits for the terminal, then completes the payment once on Paystack’s notice', async () => {
+    const TERMINAL = 'Z0R4orOU';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    const pushed = await push({ paymentId, consentId, terminalId });
+    expect(pushed.statusCode).toBe(200);
+    expect(pushed.json()).toMatchObject({
+      success: true,
+      status: 'waiting_for_terminal',
+      paymentId,
+      terminalName: 'Till 1',
+    });
+    const waiting = await paymentOf(paymentId);
+    expect(waiting.attempts).toMatchObject([
+      {
+        method: 'chip_card',
+        provider: 'paystack-terminal',
+        status: 'in_progress',
+        stage: 'charging',
+      },
+    ]);
+    const requestCode = paystack.terminalShowing(TERMINAL);
+    expect(requestCode).toBe(waiting.attempts[0]?.providerReference);
+
+    // A second push while the first waits charges nothing twice.
+    const again = await push({ paymentId, consentId, terminalId });
+    expect(again.json()).toMatchObject({ error: { code: 'PAYMENT_IN_PROGRESS' } });
+
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    const paid = await paymentOf(paymentId);
+    expect(paid.status).toBe('executed');
+    expect(paid.attempts).toMatchObject([{ status: 'completed' }]);
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+    expect((await paymentEvents(ctx.database, paymentId)).map((e) => e.status)).toEqual([
+      'in_progress',
+      'completed',
+    ]);
+    expect(paystack.paymentRequestCount()).toBe(1);
+  });
+
+  it('fails the payment as declined when the card is refused at the terminal', async () => {
+    const TERMINAL = 'DECLINE1';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    await paystack.cardAtTerminal(TERMINAL, 'declined');
+    // Paystack sends no notice of a decline: the reconciler's requery finds it.
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    const declined = await paymentOf(paymentId);
+    expect(declined.status).toBe('pending');
+    expect(declined.attempts).toMatchObject([
+      { status: 'failed', failureCode: 'TERMINAL_DECLINED' },
+    ]);
+    expect((await paymentEvents(ctx.database, paymentId)).at(-1)).toMatchObject({
+      status: 'failed',
+      message: 'Transaction declined by card or issuer',
+    });
+  });
+
+  it('completes a payment whose notice never came, by asking Paystack about its request', async () => {
+    const TERMINAL = 'SILENT01';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    // Still waiting at the terminal: the requery leaves it.
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    expect((await paymentOf(paymentId)).status).toBe('pending');
+
+    await paystack.cardAtTerminal(TERMINAL, 'approved', { withNotices: false });
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    const paid = await paymentOf(paymentId);
+    expect(paid.status).toBe('executed');
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('refuses a terminal that is offline, a busy one, and one of another merchant, recording nothing', async () => {
+    const { paymentId, consentId, terminalId } = await payableAtTerminal('OFFLINE1');
+    paystack.addTerminal('OFFLINE1', { online: false });
+    const offline = await push({ paymentId, consentId, terminalId });
+    expect(offline.statusCode).toBe(409);
+    expect(offline.json()).toEqual({
+      success: false,
+      error: {
+        code: 'TERMINAL_OFFLINE',
+        message:
+          'The terminal is offline. Check that it is on and connected, or choose another way to pay.',
+      },
+    });
+    paystack.setTerminalPresence('OFFLINE1', { online: true, available: false });
+    const busy = await push({ paymentId, consentId, terminalId });
+    expect(busy.json()).toMatchObject({ error: { code: 'TERMINAL_BUSY' } });
+
+    const other = await payableAtTerminal('ELSEWHERE');
+    const stranger = await push({ paymentId, consentId, terminalId: other.terminalId });
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toMatchObject({ error: { code: 'TERMINAL_NOT_REGISTERED' } });
+    expect((await paymentOf(paymentId)).attempts).toEqual([]);
+  });
+});
+
+// The dashboard's terminals, on a server with a test key (its staff sign in by a code the
+// sandbox's SMS outbox holds; beside a live key SMS is off) and TERMINAL_PROVIDER=paystack.
+describe('The dashboard’s terminals', () => {
+  const TEST_KEY = 'sk_test_terminal000000000000000000000000';
+  let dash: Awaited<ReturnType<typeof startTestApp>>;
+  let paystackTest: TPaystackSimulator;
+  beforeAll(async () => {
+    paystackTest = await startPaystackSimulator({ secretKey: TEST_KEY, clock: () => clock.now() });
+    dash = await startTestApp({
+      clock,
+      webhookDelivery: 'manual',
+      env: {
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: TEST_KEY,
+        PAYSTACK_BASE_URL: paystackTest.url,
+        TERMINAL_PROVIDER: 'paystack',
+      },
+    });
+  });
+  afterAll(async () => {
+    await dash.close();
+    await paystackTest.close();
+  });
+
+  const terminalsCall = (
+    staff: TStaff | null,
+    options: { method: 'GET' | 'POST' | 'DELETE'; url?: string; payload?: object; key?: string },
+  ) =>
+    dashboardCall(dash, staff, {
+      method: options.method,
+      url: options.url ?? '/api/dashboard/terminals',
+      ...(options.payload ? { payload: options.payload } : {}),
+      ...(options.key ? { headers: { 'idempotency-key': options.key } } : {}),
+    });
+
+  it('lets an owner register, list and remove the merchant’s terminals, each once, audited', async () => {
+    paystackTest.addTerminal('DASH0001', { online: true });
+    const { client } = await consentWithPayment(dash.app, dash.database);
+    const owner = await staffMember(
+      dash,
+      { merchantId: client.merchantId, role: 'owner' },
+      clock.now(),
+    );
+    const add = { terminalId: 'DASH0001', name: 'Till 3' };
+
+    const added = await terminalsCall(owner, { method: 'POST', payload: add, key: 'add-1' });
+    expect(added.statusCode, added.body).toBe(200);
+    const terminal = added.json<{ terminal: { id: string } }>().terminal;
+    expect(added.json()).toMatchObject({ terminal: { terminalId: 'DASH0001', name: 'Till 3' } });
+    // The same again, by its key or without one: the terminal already there, nothing more.
+    const again = await terminalsCall(owner, { method: 'POST', payload: add, key: 'add-1' });
+    expect(again.json()).toEqual(added.json());
+    const anew = await terminalsCall(owner, { method: 'POST', payload: add, key: 'add-2' });
+    expect(anew.json()).toMatchObject({ terminal: { id: terminal.id } });
+    const listed = await terminalsCall(owner, { method: 'GET' });
+    expect(listed.json()).toMatchObject({
+      pushed: true,
+      terminals: [{ id: terminal.id, terminalId: 'DASH0001', name: 'Till 3' }],
+    });
+
+    // An id Paystack does not know is refused; one of another merchant's too.
+    const unknown = await terminalsCall(owner, {
+      method: 'POST',
+      payload: { terminalId: 'NOSUCH01', name: 'Till 4' },
+    });
+    expect(unknown.json()).toMatchObject({ error: { code: 'TERMINAL_UNKNOWN' } });
+    const elsewhere = await consentWithPayment(dash.app, dash.database);
+    const otherOwner = await staffMember(
+      dash,
+      { merchantId: elsewhere.client.merchantId, role: 'owner' },
+      clock.now(),
+    );
+    const taken = await terminalsCall(otherOwner, { method: 'POST', payload: add });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ error: { code: 'TERMINAL_TAKEN' } });
+    const notTheirs = await terminalsCall(otherOwner, {
+      method: 'DELETE',
+      url: `/api/dashboard/terminals/${terminal.id}`,
+    });
+    expect(notTheirs.json()).toMatchObject({ error: { code: 'TERMINAL_NOT_REGISTERED' } });
+
+    const removed = await terminalsCall(owner, {
+      method: 'DELETE',
+      url: `/api/dashboard/terminals/${terminal.id}`,
+      key: 'remove-1',
+    });
+    expect(removed.json()).toEqual({ success: true });
+    expect((await terminalsCall(owner, { method: 'GET' })).json()).toMatchObject({ terminals: [] });
+    const audit = await dash.database.db
+      .select({ action: dashboardAudit.action, target: dashboardAudit.target })
+      .from(dashboardAudit)
+      .where(eq(dashboardAudit.merchantId, client.merchantId));
+    expect(audit.filter((row) => row.action.startsWith('terminal.'))).toEqual([
+      { action: 'terminal.added', target: terminal.id },
+      { action: 'terminal.removed', target: terminal.id },
+    ]);
+  });
+
+  it('refuses every other role, and anyone not signed in', async () => {
+    const { client } = await consentWithPayment(dash.app, dash.database);
+    for (const role of ['developer', 'support', 'viewer'] as const) {
+      const member = await staffMember(dash, { merchantId: client.merchantId, role }, clock.now());
+      for (const method of ['GET', 'POST'] as const) {
+        const refused = await terminalsCall(member, {
+          method,
+          ...(method === 'POST' ? { payload: { terminalId: 'DASH0002', name: 'Till' } } : {}),
+        });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ error: { code: 'DASHBOARD_ROLE_FORBIDDEN' } });
+      }
+    }
+    const anonymous = await terminalsCall(null, { method: 'GET' });
+    expect(anonymous.json()).toMatchObject({ error: { code: 'DASHBOARD_SIGN_IN_REQUIRED' } });
+  });
+});

@@ -1,0 +1,383 @@
+// The server with MANDATE_PROVIDER=remita (on the Remita simulator): beside a live Paystack key
+// its mandates capability is on, Remita's; and with the sandbox network, a payer's account links
+// by Remita's mandate (the bank's OTP and the card's last 4 digits), a future payment granted on
+// it is collected on its due date through Remita, once, and the sandbox bank debits nothing.
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import type { TDatabase } from '../../db/database';
+import { accountLinks, futurePaymentCollections, payments } from '../../db/schema';
+import { revocationSigningMessage } from '../../../domain/schemas/payer-consents';
+import { STOP_MANDATE_JOB } from '../../services/linking/own-mandates';
+import { runCollections } from '../../services/payments/collection-runner';
+import { ownAccount } from '../../testing/bvn';
+import { testHostResolver } from '../../testing/host-resolver';
+import { payerWithPasskey, signedGrant } from '../../testing/identity';
+import {
+  startPaystackSimulator,
+  type TPaystackSimulator,
+} from '../../testing/paystack-simulator/paystack-simulator';
+import { sandboxBalanceOf } from '../../testing/payments';
+import {
+  startRemitaSimulator,
+  type TRemitaSimulator,
+} from '../../testing/remita-simulator/remita-simulator';
+import {
+  createTestClient,
+  openTestDatabase,
+  RELAXED_RATE_LIMITS,
+  startTestApp,
+  testClock,
+  testConfig,
+} from '../../testing/test-app';
+
+const DAY = 24 * 60 * 60 * 1_000;
+
+let remita: TRemitaSimulator;
+const remitaEnv = () => ({
+  MANDATE_PROVIDER: 'remita',
+  REMITA_MERCHANT_ID: remita.merchantId,
+  REMITA_SERVICE_TYPE_ID: remita.serviceTypeId,
+  REMITA_API_KEY: remita.apiKey,
+  REMITA_API_TOKEN: remita.apiToken,
+  REMITA_BASE_URL: remita.url,
+});
+
+beforeAll(async () => {
+  remita = await startRemitaSimulator();
+});
+afterAll(async () => {
+  await remita.close();
+});
+
+describe('a live Paystack key with MANDATE_PROVIDER=remita', () => {
+  let paystack: TPaystackSimulator;
+  let database: TDatabase;
+  let app: FastifyInstance;
+  const LIVE_KEY = 'sk_live_simulated0000000000000000';
+  beforeAll(async () => {
+    paystack = await startPaystackSimulator({ secretKey: LIVE_KEY });
+    database = await openTestDatabase();
+    app = await buildApp({
+      config: testConfig({
+        PAYMENT_PROVIDER: 'paystack',
+        PAYSTACK_SECRET_KEY: LIVE_KEY,
+        PAYSTACK_BASE_URL: paystack.url,
+        ...remitaEnv(),
+      }),
+      database,
+      logger: false,
+      rateLimits: RELAXED_RATE_LIMITS,
+      providers: { dns: testHostResolver() },
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    await paystack.close();
+  });
+
+  it('starts with the mandates capability on, served by Remita', async () => {
+    const ready = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    const { capabilities } = ready.json<{
+      capabilities: { capability: string; state: string; adapter: string | null }[];
+    }>();
+    expect(capabilities.find((c) => c.capability === 'mandates')).toMatchObject({
+      state: 'on',
+      adapter: 'remita',
+    });
+    // The debits on Paystack's own mandates stay Paystack's.
+    expect(capabilities.find((c) => c.capability === 'debits')).toMatchObject({
+      state: 'on',
+      adapter: 'paystack',
+    });
+  });
+});
+
+describe('a future payment on a Remita mandate', () => {
+  const clock = testClock('2031-03-02T09:00:00Z');
+  let ctx: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    ctx = await startTestApp({ clock, env: remitaEnv(), webhookDelivery: 'manual' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  /** A new payer whose own account links by Remita's mandate, activated by the bank's OTP. */
+  async function linkedByRemita() {
+    const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
+    const headers = { authorization: `Bearer ${token}` };
+    const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
+    const { institutionCode, accountNumber, accountName } = account;
+    remita.accounts.push({
+      bankCode: institutionCode,
+      accountNumber,
+      balanceKobo: 100_000_000,
+      activation: 'otp',
+      cardLast4: '1357',
+    });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/account-links/create',
+      headers,
+      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+    });
+    const link = created.json<{ accountLink: { id: string; remitaTransRef: string } }>()
+      .accountLink;
+    const confirmed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transactionservicealt/confirm',
+      headers,
+      payload: {
+        remitaTransRef: link.remitaTransRef,
+        authParams: [
+          { param1: 'OTP', value: remita.otp },
+          { param1: 'CARD', value: '1357' },
+        ],
+      },
+    });
+    expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
+    const listed = await ctx.app.inject({ method: 'GET', url: '/api/accounts/user', headers });
+    const accountId = listed
+      .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
+      .accounts.find((a) => a.accountNumber === accountNumber)?.bankId;
+    if (!accountId) throw new Error('The linked account is not among the payer’s accounts');
+    return { headers, soft, linkId: link.id, accountId };
+  }
+
+  it('links the account by the bank OTP and collects the payment on its date through Remita, once', async () => {
+    const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
+    const headers = { authorization: `Bearer ${token}` };
+    const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
+    const { institutionCode, accountNumber, accountName } = account;
+    remita.accounts.push({
+      bankCode: institutionCode,
+      accountNumber,
+      balanceKobo: 100_000_000,
+      activation: 'otp',
+      cardLast4: '4321',
+    });
+
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/account-links/create',
+      headers,
+      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const link = created.json<{
+      accountLink: {
+        id: string;
+        remitaTransRef: string;
+        mandateType: string;
+        authParams: unknown[];
+      };
+    }>().accountLink;
+    expect(link).toMatchObject({ mandateType: 'otp', remitaTransRef: expect.any(String) });
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transactionservicealt/confirm',
+      headers,
+      payload: {
+        remitaTransRef: link.remitaTransRef,
+        authParams: [
+          { param1: 'OTP', value: '9999' },
+          { param1: 'CARD', value: '4321' },
+        ],
+      },
+    });
+    expect(wrong.statusCode).toBe(400);
+    const confirmed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/transactionservicealt/confirm',
+      headers,
+      payload: {
+        remitaTransRef: link.remitaTransRef,
+        authParams: [
+          { param1: 'OTP', value: remita.otp },
+          { param1: 'CARD', value: '4321' },
+        ],
+      },
+    });
+    expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
+    const [row] = await ctx.database.db
+      .select()
+      .from(accountLinks)
+      .where(eq(accountLinks.id, link.id));
+    const mandate = remita.mandateOf(link.id);
+    expect(mandate?.state).toBe('active');
+    expect(row).toMatchObject({
+      state: 'active',
+      mandateProvider: 'remita',
+      debitAuthorization: mandate?.mandateId,
+    });
+
+    const listed = await ctx.app.inject({ method: 'GET', url: '/api/accounts/user', headers });
+    const accountId = listed
+      .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
+      .accounts.find((a) => a.accountNumber === accountNumber)?.bankId;
+    if (!accountId) throw new Error('The linked account is not among the payer’s accounts');
+
+    const merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
+    const consent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: {
+        payments: [
+          {
+            type: 'future',
+            amount: 1_500_000,
+            amountType: 'fixed',
+            narration: 'Gym membership',
+            dueDate: new Date(clock.now().getTime() + 2 * DAY).toISOString(),
+          },
+        ],
+        requirements: { requiresAuth: true },
+      },
+    });
+    expect(consent.statusCode, consent.body).toBe(201);
+    const { consentId } = consent.json<{ consentId: string }>();
+    const data = {
+      originalRequestId: null,
+      consentData: { consentId },
+      userAuthenticated: true,
+      attestDiscoveryId: null,
+      futurePayments: {
+        granted: true,
+        selectedAccounts: [accountId],
+        paymentMethods: [{ type: 'account' as const, accountId }],
+      },
+    };
+    const granted = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/consent/${consentId}/grant`,
+      headers,
+      payload: await signedGrant(ctx.app, soft, token, consentId, data),
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const [payment] = await ctx.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.consentId, consentId));
+    if (!payment) throw new Error('No future payment');
+    const sandboxBefore = await sandboxBalanceOf(ctx.database, account);
+    const sent = () => remita.requests.filter((r) => r.path === 'payment/send');
+
+    clock.advance(2 * DAY - 1);
+    await runCollections(ctx.context);
+    expect(sent()).toHaveLength(0);
+
+    clock.advance(1);
+    expect(await runCollections(ctx.context)).toMatchObject({ collected: 1, failed: 0 });
+    await runCollections(ctx.context);
+    expect(sent()).toEqual([
+      {
+        path: 'payment/send',
+        body: expect.objectContaining({
+          mandateId: mandate?.mandateId,
+          totalAmount: '15000',
+          fundingAccount: accountNumber,
+          fundingBankCode: institutionCode,
+        }),
+      },
+    ]);
+    const [collection] = await ctx.database.db
+      .select()
+      .from(futurePaymentCollections)
+      .where(eq(futurePaymentCollections.paymentId, payment.id));
+    expect(collection).toMatchObject({ status: 'succeeded' });
+    const [paid] = await ctx.database.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(paid?.status).toBe('executed');
+    expect(remita.accounts.at(-1)?.balanceKobo).toBe(100_000_000 - 1_500_000);
+    // The sandbox bank, which serves the debits capability, debited nothing.
+    expect(await sandboxBalanceOf(ctx.database, account)).toBe(sandboxBefore);
+  });
+
+  it('stops the Remita mandate once the payer revokes the last consent whose future payments it bound', async () => {
+    const { headers, soft, linkId, accountId } = await linkedByRemita();
+    const merchant = await createTestClient(ctx.database, { name: 'Lagos Fitness Club' });
+    const consentOf = async (dueIn: number) => {
+      const created = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: merchant.authorization },
+        payload: {
+          payments: [
+            {
+              type: 'future',
+              amount: 500_000,
+              amountType: 'fixed',
+              narration: 'Classes',
+              dueDate: new Date(clock.now().getTime() + dueIn).toISOString(),
+            },
+          ],
+          requirements: { requiresAuth: true },
+        },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const { consentId } = created.json<{ consentId: string }>();
+      const data = {
+        originalRequestId: null,
+        consentData: { consentId },
+        userAuthenticated: true,
+        attestDiscoveryId: null,
+        futurePayments: {
+          granted: true,
+          selectedAccounts: [accountId],
+          paymentMethods: [{ type: 'account' as const, accountId }],
+        },
+      };
+      const token = headers.authorization.slice('Bearer '.length);
+      const granted = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/consent/${consentId}/grant`,
+        headers,
+        payload: await signedGrant(ctx.app, soft, token, consentId, data),
+      });
+      expect(granted.statusCode, granted.body).toBe(200);
+      return consentId;
+    };
+    const revoke = async (consentId: string) => {
+      const issued = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/users/consents/${consentId}/revocation-challenges`,
+        headers,
+      });
+      expect(issued.statusCode, issued.body).toBe(200);
+      const { nonce } = issued.json<{ nonce: string }>();
+      const digest = createHash('sha256')
+        .update(revocationSigningMessage({ consentId, nonce }))
+        .digest('base64url');
+      const revoked = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/users/consents/${consentId}/revoke`,
+        headers,
+        payload: { nonce, response: soft.assert(digest) },
+      });
+      expect(revoked.statusCode, revoked.body).toBe(200);
+    };
+    const linkState = async () =>
+      (await ctx.database.db.select().from(accountLinks).where(eq(accountLinks.id, linkId)))[0]
+        ?.state;
+    const first = await consentOf(7 * DAY);
+    const second = await consentOf(14 * DAY);
+
+    // Another consent's future payment still runs on the mandate: it stays.
+    await revoke(first);
+    expect(await ctx.context.jobs.drain([STOP_MANDATE_JOB])).toBe(0);
+    expect(await linkState()).toBe('active');
+    expect(remita.mandateOf(linkId)?.state).toBe('active');
+
+    // The last one revoked: the link ends with it, and the mandate stops at Remita once.
+    await revoke(second);
+    expect(await linkState()).toBe('cancelled');
+    expect(await ctx.context.jobs.drain([STOP_MANDATE_JOB])).toBe(1);
+    expect(remita.mandateOf(linkId)?.state).toBe('stopped');
+    expect(remita.requests.filter((r) => r.path === 'stop')).toHaveLength(1);
+  });
+});

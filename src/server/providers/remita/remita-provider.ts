@@ -1,0 +1,276 @@
+import type { TClock } from '../../clock';
+import type {
+  TAltMandate,
+  TMandatePayer,
+  TMandateSetupPort,
+  TOwnMandates,
+  TPayoutsPort,
+} from '../payments';
+import {
+  remitaAmount,
+  remitaClient,
+  remitaHash,
+  RemitaNoAnswer,
+  type TRemitaAnswer,
+  type TRemitaClient,
+  type TRemitaCredentials,
+} from './remita-client';
+import { remitaDebits } from './remita-debits';
+
+/*
+ * Remita Direct Debit behind the mandates capability (docs/providers/remita.md): the spec's
+ * alternate service is Remita's mandate activated by the bank's OTP and the last 4 digits of the
+ * payer's card (its auth parameters), and its paper mandate is Remita's printable form, activated
+ * at the bank's branch. Remita keeps the mandates, so their debits go to it too (own.debits).
+ *
+ * Each mandate is set up with our reference as its requestId, so a retried setup names the same
+ * mandate; Remita's answer names its mandateId, which the link keeps (its providerReference) and
+ * every later call about the mandate needs.
+ */
+
+export type TRemitaProviderOptions = {
+  credentials: TRemitaCredentials;
+  clock: TClock;
+  /** What gives back a debit Remita already took (it offers no refund of one): a payout. */
+  payouts: TPayoutsPort;
+  timeoutMs?: number;
+  /** How long to wait between the asks about a debit just sent, until Remita says it ended. */
+  pendingCheckDelaysMs?: readonly number[];
+};
+
+/**
+ * The banks Remita's Direct Debit reaches, by CBN code: the PDF's appendix 9.2 ("Bank Codes").
+ * Which of them activate mandates by OTP Remita does not publish: its requestAuthorization says.
+ */
+export const REMITA_BANKS: ReadonlySet<string> = new Set([
+  '023',
+  '214',
+  '011',
+  '035',
+  '039',
+  '033',
+  '101',
+  '044',
+  '050',
+  '057',
+  '063',
+  '076',
+  '082',
+  '232',
+  '032',
+  '030',
+  '301',
+  '058',
+  '070',
+  '068',
+  '100',
+  '215',
+]);
+
+/**
+ * The limits a mandate is set up with, which the payer's bank shows them and enforces: at most
+ * this much per debit, this many debits a calendar month, for this many years. Each grant's own
+ * amounts and dates are enforced by the consent's rules; these only bound what the bank allows.
+ */
+export const REMITA_MANDATE_LIMITS = {
+  maxDebitKobo: 100_000_000,
+  maxDebitsPerMonth: 31,
+  years: 5,
+} as const;
+
+/** Where a payer's mandate is addressed: Remita asks an email, and we keep none of the payer's. */
+export const remitaPayerEmail = (payerId: string) => `${payerId}@payers.example.com`;
+
+/** DD/MM/YYYY, as Remita's setup takes its dates (Lagos' calendar day). */
+function remitaDate(at: Date): string {
+  const lagos = new Date(at.getTime() + 60 * 60 * 1_000);
+  const dd = String(lagos.getUTCDate()).padStart(2, '0');
+  const mm = String(lagos.getUTCMonth() + 1).padStart(2, '0');
+  return `${dd}/${mm}/${lagos.getUTCFullYear()}`;
+}
+
+/** The payer's phone as Nigerian banks write it: 0803…, from +234803…. */
+const localPhone = (e164: string) => (e164.startsWith('+234') ? `0${e164.slice(4)}` : e164);
+
+export function remitaProvider(
+  options: TRemitaProviderOptions,
+): TMandateSetupPort & { own: TOwnMandates } {
+  const client = remitaClient(options.credentials, {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    now: () => options.clock.now(),
+  });
+  const { merchantId, apiKey, baseUrl } = options.credentials;
+
+  const setUp = async (request: {
+    reference: string;
+    institutionCode: string;
+    accountNumber: string;
+    payer: TMandatePayer;
+  }): Promise<string | null> => setUpMandate(client, options.clock, request);
+
+  const formUrl = (mandateId: string, requestId: string) =>
+    `${baseUrl.replace(/\/+$/, '')}/remita/ecomm/mandate/form/${encodeURIComponent(merchantId)}/${remitaHash(merchantId, apiKey, requestId)}/${encodeURIComponent(mandateId)}/${encodeURIComponent(requestId)}/rest.reg`;
+
+  return {
+    provider: 'remita',
+
+    async requestAltMandate({ payer, ...request }) {
+      if (!REMITA_BANKS.has(request.institutionCode)) return null;
+      if (!payer) throw new RemitaNoAnswer('setup', 'a mandate names its payer');
+      const mandateId = await setUp({ ...request, payer });
+      if (!mandateId) return null;
+      const answer = await client.call('requestAuthorization', {
+        mandateId,
+        requestId: request.reference,
+      });
+      // A bank not OTP-integrated with Remita activates only at its branch (PDF section 3 (a)).
+      const mandate = altMandateOf(answer, request.reference);
+      return mandate ? { ...mandate, providerReference: mandateId } : null;
+    },
+
+    async verifyAltMandate({ remitaTransRef, answers }) {
+      const value = (param: string) =>
+        answers.find((a) => a.param.toUpperCase() === param)?.value.trim() ?? '';
+      const otp = value('OTP');
+      const card = value('CARD');
+      if (!otp || !card) return { verified: false };
+      const answer = await client.call('validateAuthorization', {
+        remitaTransRef,
+        authParams: [
+          { param1: 'OTP', value: otp },
+          { param2: 'CARD', value: card },
+        ],
+      });
+      return { verified: answer.statuscode === '00' };
+    },
+
+    async paperMandateStatus({ reference, providerReference }) {
+      if (!providerReference) return 'pending';
+      const answer = await client.call('status', {
+        merchantId,
+        mandateId: providerReference,
+        requestId: reference,
+        hash: remitaHash(providerReference, merchantId, reference, apiKey),
+      });
+      return answer.isActive === true || answer.isActive === 'true' ? 'approved' : 'pending';
+    },
+
+    own: {
+      mandatesBank: (institutionCode) => REMITA_BANKS.has(institutionCode),
+      async openPaperMandate(request) {
+        const mandateId = await setUp(request);
+        if (!mandateId) {
+          throw new RemitaNoAnswer('setup', 'Remita set up no mandate for the account');
+        }
+        return { providerReference: mandateId, formUrl: formUrl(mandateId, request.reference) };
+      },
+      async stopMandate({ providerReference, reference }) {
+        const answer = await client.call('stop', {
+          merchantId,
+          mandateId: providerReference,
+          requestId: reference,
+          hash: remitaHash(providerReference, merchantId, reference, apiKey),
+        });
+        // Stopped now, or before (deactivated, expired), or never activated (Remita stops only
+        // active mandates, PDF section 8): either way nothing runs on it again.
+        if (!['00', '066', '063', '061'].includes(answer.statuscode)) {
+          throw new RemitaNoAnswer(
+            'stop',
+            `Remita did not stop the mandate (${answer.statuscode})`,
+          );
+        }
+        return { stopped: true };
+      },
+      debits: remitaDebits({
+        client,
+        payouts: options.payouts,
+        ...(options.pendingCheckDelaysMs
+          ? { pendingCheckDelaysMs: options.pendingCheckDelaysMs }
+          : {}),
+      }),
+    },
+  };
+}
+
+/**
+ * Sets up a mandate on the payer's account with our reference as its requestId (PDF section 2.1):
+ * Remita's mandateId, or null when it refused the account.
+ */
+async function setUpMandate(
+  client: TRemitaClient,
+  clock: TClock,
+  request: {
+    reference: string;
+    institutionCode: string;
+    accountNumber: string;
+    payer: TMandatePayer;
+  },
+): Promise<string | null> {
+  const { merchantId, serviceTypeId, apiKey } = client.credentials;
+  const amount = remitaAmount(REMITA_MANDATE_LIMITS.maxDebitKobo);
+  const now = clock.now();
+  const end = new Date(now);
+  end.setUTCFullYear(end.getUTCFullYear() + REMITA_MANDATE_LIMITS.years);
+  const answer = await client.call('setup', {
+    merchantId,
+    serviceTypeId,
+    hash: remitaHash(merchantId, serviceTypeId, request.reference, amount, apiKey),
+    payerName: request.payer.fullName,
+    payerEmail: remitaPayerEmail(request.payer.id),
+    payerPhone: localPhone(request.payer.phoneNumber),
+    payerBankCode: request.institutionCode,
+    payerAccount: request.accountNumber,
+    requestId: request.reference,
+    amount,
+    startDate: remitaDate(now),
+    endDate: remitaDate(end),
+    mandateType: 'DD',
+    maxNoOfDebits: String(REMITA_MANDATE_LIMITS.maxDebitsPerMonth),
+  });
+  const mandateId = answer.mandateId;
+  if (answer.statuscode !== '040' || typeof mandateId !== 'string' || !mandateId.trim()) {
+    return null;
+  }
+  return mandateId.trim();
+}
+
+/** How the page labels one of Remita's parameters: its OTP, its card's last 4 digits. */
+const labelOf = (param: string) =>
+  param.toUpperCase() === 'CARD'
+    ? 'Card last 4 digits'
+    : param.toUpperCase() === 'OTP'
+      ? 'OTP'
+      : param;
+
+/** requestAuthorization's answer as the spec's alternate-service mandate; null when refused. */
+function altMandateOf(answer: TRemitaAnswer, requestId: string): TAltMandate | null {
+  const params = Array.isArray(answer.authParams) ? (answer.authParams as unknown[]) : [];
+  const remitaTransRef = answer.remitaTransRef;
+  if (answer.statuscode !== '00' || typeof remitaTransRef !== 'string' || params.length === 0) {
+    return null;
+  }
+  const authParams = params.flatMap((raw) => {
+    const p = raw as Record<string, unknown>;
+    const text = (key: string) => (typeof p[key] === 'string' ? p[key] : '');
+    if (!text('param1')) return [];
+    const param2 = text('param2') || null;
+    return [
+      {
+        param1: text('param1'),
+        label1: labelOf(text('param1')),
+        description1: text('description1') || null,
+        param2,
+        label2: param2 === null ? null : labelOf(param2),
+        description2: text('description2') || null,
+      },
+    ];
+  });
+  if (authParams.length === 0) return null;
+  return {
+    remitaTransRef: String(remitaTransRef),
+    requestId: typeof answer.requestId === 'string' ? answer.requestId : requestId,
+    // Remita's material names no logo address of its own to show (spec §3 remitaLogoUrl).
+    remitaLogoUrl: null,
+    authParams,
+  };
+}

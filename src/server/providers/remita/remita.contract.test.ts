@@ -1,0 +1,135 @@
+import { afterAll, beforeAll } from 'vitest';
+import { systemClock } from '../../clock';
+import {
+  startRemitaSimulator,
+  type TRemitaSimulator,
+} from '../../testing/remita-simulator/remita-simulator';
+import { contractReference } from '../contract/contract-references';
+import { debitsContract, type TMandatedAccount } from '../contract/debits.contract';
+import { mandateSetupContract } from '../contract/mandate-setup.contract';
+import type { TPayoutsPort, TSettlementPort } from '../payments';
+import { giveBackReference } from './remita-debits';
+import { remitaProvider } from './remita-provider';
+
+/*
+ * The Remita adapter through the suites of the capabilities it offers (mandate setup, and the
+ * debits on its own mandates), against the Remita simulator (testing/remita-simulator). Remita
+ * gives a taken debit back by a payout, here a recording stand-in; it keeps no settlement report
+ * by our reference, so the debits' suite reads the simulator's own record of the debits taken.
+ */
+
+let simulator: TRemitaSimulator | undefined;
+const paidOut = new Map<string, number>();
+
+const payouts: TPayoutsPort = {
+  provider: 'recording',
+  payOut: async ({ reference, amount }) => {
+    paidOut.set(reference, amount);
+    return { kind: 'succeeded', providerReference: `po_${reference}` };
+  },
+  requeryPayout: async (reference) => {
+    const amount = paidOut.get(reference);
+    return amount === undefined
+      ? { kind: 'not_taken', providerReference: null, reason: 'never sent' }
+      : { kind: 'taken', providerReference: `po_${reference}`, amount, givenBack: false };
+  },
+};
+
+const started = async () => {
+  simulator ??= await startRemitaSimulator();
+  const remita = remitaProvider({
+    credentials: {
+      merchantId: simulator.merchantId,
+      serviceTypeId: simulator.serviceTypeId,
+      apiKey: simulator.apiKey,
+      apiToken: simulator.apiToken,
+      baseUrl: simulator.url,
+    },
+    clock: systemClock,
+    payouts,
+    // The simulator's bank decides a debit at the first ask about it.
+    pendingCheckDelaysMs: [],
+  });
+  return { simulator, remita };
+};
+
+beforeAll(started);
+afterAll(async () => {
+  await simulator?.close();
+});
+
+const PAYER = { id: 'pyr_remita', fullName: 'Adaeze Okafor', phoneNumber: '+2348030000001' };
+
+/** A mandate set up on a simulator account and activated by its OTP and card digits. */
+async function activeMandate(index: number): Promise<TMandatedAccount> {
+  const { simulator: sim, remita } = await started();
+  const account = sim.accounts[index];
+  if (!account) throw new Error(`No simulator account ${index}`);
+  const mandate = await remita.requestAltMandate({
+    reference: contractReference(),
+    institutionCode: account.bankCode,
+    accountNumber: account.accountNumber,
+    payer: PAYER,
+  });
+  if (!mandate?.providerReference) throw new Error('Remita set up no mandate');
+  const { verified } = await remita.verifyAltMandate({
+    remitaTransRef: mandate.remitaTransRef,
+    institutionCode: account.bankCode,
+    accountNumber: account.accountNumber,
+    answers: [
+      { param: 'OTP', value: sim.otp },
+      { param: 'CARD', value: account.cardLast4 },
+    ],
+  });
+  if (!verified) throw new Error('The mandate was not activated');
+  return {
+    institutionCode: account.bankCode,
+    accountNumber: account.accountNumber,
+    mandateReference: mandate.providerReference,
+    payerId: PAYER.id,
+  };
+}
+
+mandateSetupContract('remita (simulator)', async () => {
+  const { simulator: sim, remita } = await started();
+  const [otpAccount, , branchAccount] = sim.accounts;
+  if (!otpAccount || !branchAccount) throw new Error('The simulator has no accounts');
+  return {
+    provider: remita,
+    altAccount: {
+      institutionCode: otpAccount.bankCode,
+      accountNumber: otpAccount.accountNumber,
+      answers: [
+        { param: 'OTP', value: sim.otp },
+        { param: 'CARD', value: otpAccount.cardLast4 },
+      ],
+    },
+    // Its bank activates mandates only at the branch: no auth parameters.
+    notAltAccount: {
+      institutionCode: branchAccount.bankCode,
+      accountNumber: branchAccount.accountNumber,
+    },
+  };
+});
+
+debitsContract('remita (simulator)', async () => {
+  const { simulator: sim, remita } = await started();
+  const settlement: TSettlementPort = {
+    provider: 'remita',
+    settlementReport: async () =>
+      sim.debitsTaken().map(({ requestId, amountKobo }) => ({
+        channel: 'debit' as const,
+        reference: requestId,
+        amount: amountKobo,
+        givenBack: paidOut.has(giveBackReference(requestId)),
+      })),
+  };
+  const fundedAccount = await activeMandate(0);
+  return {
+    provider: remita.own.debits,
+    settlement,
+    fundedAccount,
+    poorAccount: await activeMandate(1),
+    unknownAccount: { ...fundedAccount, mandateReference: '990000000000' },
+  };
+});

@@ -1,0 +1,171 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { PAPER_MANDATE_TTL_MS } from '../../../domain/constants';
+import type { TDb } from '../../db/database';
+import type { TJobKind, TJobQueue } from '../../jobs/engine';
+import { accountLinks, payers } from '../../db/schema';
+import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
+
+/*
+ * Mandates the mandates capability's provider keeps and debits itself (TOwnMandates: Remita,
+ * docs/providers/remita.md). An account of a bank it mandates links by it: the bank's OTP and card
+ * digits where the bank activates so, else the provider's printable form, activated at the branch.
+ * The link keeps the provider's reference of the mandate, which its debits go by, and who keeps it.
+ */
+
+/** The mandates capability's own mandates, where its provider keeps them; null otherwise. */
+export function ownMandatesOf(mandates: TMandateSetupPort): TOwnMandates | null {
+  // An off capability's port answers every property with a refusal: it keeps nothing.
+  if (mandates.provider === 'off') return null;
+  return mandates.own ?? null;
+}
+
+/** Whether an account of this bank links by the provider's own mandate. */
+export const linksByOwnMandate = (mandates: TMandateSetupPort, institutionCode: string) =>
+  ownMandatesOf(mandates)?.mandatesBank(institutionCode) === true;
+
+/** The payer as a provider's mandate names them. */
+export async function mandatePayerOf(db: TDb, payerId: string): Promise<TMandatePayer> {
+  const [payer] = await db
+    .select({ fullName: payers.fullName, phoneNumber: payers.phoneNumber })
+    .from(payers)
+    .where(eq(payers.id, payerId));
+  if (!payer) throw new Error(`Payer ${payerId} vanished`);
+  return { id: payerId, ...payer };
+}
+
+/** Records on the link the provider's mandate: what its debits go by, and who keeps it. */
+export async function keepOwnMandate(
+  db: TDb,
+  linkId: string,
+  mandate: { provider: string; providerReference: string; requestId?: string },
+): Promise<void> {
+  await db
+    .update(accountLinks)
+    .set({
+      providerReference: mandate.providerReference,
+      debitAuthorization: mandate.providerReference,
+      mandateProvider: mandate.provider,
+      ...(mandate.requestId ? { requestId: mandate.requestId } : {}),
+    })
+    .where(eq(accountLinks.id, linkId));
+}
+
+/**
+ * The payer's bank does not activate the provider's mandates by OTP: the open link becomes a paper
+ * mandate on the provider's printable form, awaiting the bank, with a paper mandate's lifetime.
+ * The form's mandate is set up with its own reference (the link's id, `.paper`), which its status
+ * and its stop are asked with. Null when the link was no longer open.
+ */
+export async function openOwnPaperMandate(
+  db: TDb,
+  mandates: TMandateSetupPort,
+  request: {
+    linkId: string;
+    institutionCode: string;
+    accountNumber: string;
+    payer: TMandatePayer;
+    now: Date;
+  },
+): Promise<{ formUrl: string } | null> {
+  const own = ownMandatesOf(mandates);
+  if (!own) return null;
+  const reference = `${request.linkId}.paper`;
+  const opened = await own.openPaperMandate({
+    reference,
+    institutionCode: request.institutionCode,
+    accountNumber: request.accountNumber,
+    payer: request.payer,
+  });
+  const [moved] = await db
+    .update(accountLinks)
+    .set({
+      route: 'paper',
+      state: 'awaiting_authorisation',
+      expiresAt: new Date(request.now.getTime() + PAPER_MANDATE_TTL_MS),
+      providerReference: opened.providerReference,
+      debitAuthorization: opened.providerReference,
+      mandateProvider: mandates.provider,
+      requestId: reference,
+      updatedAt: request.now,
+    })
+    .where(
+      and(
+        eq(accountLinks.id, request.linkId),
+        inArray(accountLinks.state, ['created', 'awaiting_authorisation']),
+      ),
+    )
+    .returning({ id: accountLinks.id });
+  return moved ? { formUrl: opened.formUrl } : null;
+}
+
+/** The job that stops a provider's own mandate (`{ linkId }`): a call outside, after the commit. */
+export const STOP_MANDATE_JOB = 'collections.stop-mandate';
+
+/**
+ * Inside the transaction that cancels future payments (the payer's revocation, the merchant's
+ * cancel): each link of a provider's own mandate that bound one of them, and that no future
+ * payment still pending is bound to, ends (active to cancelled, so it debits nothing and the
+ * account may link afresh) and its mandate's stop at the provider is enqueued in `tx`. Answers
+ * the links ended.
+ */
+export async function stopOwnMandatesOf(
+  jobs: TJobQueue,
+  tx: TDb,
+  paymentIds: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  if (paymentIds.length === 0) return [];
+  const ended = await tx
+    .update(accountLinks)
+    .set({ state: 'cancelled', updatedAt: now })
+    .where(
+      and(
+        eq(accountLinks.state, 'active'),
+        sql`${accountLinks.mandateProvider} IS NOT NULL`,
+        sql`${accountLinks.id} IN (
+          SELECT f.mandate_id FROM future_payment_accounts f
+          WHERE f.payment_id IN (${sql.join(
+            paymentIds.map((id) => sql`${id}`),
+            sql`, `,
+          )}))`,
+        sql`NOT EXISTS (
+          SELECT 1 FROM future_payment_accounts g JOIN payments p ON p.id = g.payment_id
+          WHERE g.mandate_id = ${accountLinks.id} AND p.type = 'future' AND p.status = 'pending')`,
+      ),
+    )
+    .returning({ id: accountLinks.id });
+  for (const { id } of ended) {
+    await jobs.enqueue(tx, STOP_MANDATE_JOB, { linkId: id }, { singletonKey: id });
+  }
+  return ended.map(({ id }) => id);
+}
+
+/**
+ * Stops an ended link's mandate at the provider that keeps it, with the reference it was set up
+ * with. A provider that does not answer throws: the engine tries again later.
+ */
+export function stopMandateJob(ctx: {
+  db: TDb;
+  providers: { payments: { mandates: TMandateSetupPort } };
+}): TJobKind {
+  return {
+    name: STOP_MANDATE_JOB,
+    retry: { limit: 10, delaySeconds: 60, maxDelaySeconds: 6 * 3_600 },
+    expireSeconds: 120,
+    async run(data) {
+      const { linkId } = data as { linkId: string };
+      const [link] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
+      if (!link?.mandateProvider || !link.providerReference) return { stopped: false };
+      const { mandates } = ctx.providers.payments;
+      const own = ownMandatesOf(mandates);
+      if (!own || mandates.provider !== link.mandateProvider) {
+        throw new Error(`No adapter of ${link.mandateProvider} stops mandate of link ${linkId}`);
+      }
+      await own.stopMandate({
+        providerReference: link.providerReference,
+        reference: link.requestId ?? link.id,
+      });
+      return { stopped: true };
+    },
+  };
+}

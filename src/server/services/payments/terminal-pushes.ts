@@ -1,0 +1,143 @@
+import { and, eq } from 'drizzle-orm';
+import type {
+  TPaymentTerminalsResponse,
+  TTerminalPushRequest,
+  TTerminalPushResponse,
+} from '../../../domain/schemas/card-terminal';
+import type { TAppContext } from '../../context';
+import { merchantTerminals, paymentAttempts } from '../../db/schema';
+import type { TPushTerminalPort } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { runAttempt } from './attempt-runner';
+import { newChargeToken } from './charge-owners';
+import { loadPayable, type TPaymentAccess } from './payment-records';
+
+/*
+ * Paying an immediate payment at a merchant's certified terminal (Paystack Terminal's push
+ * payment requests; docs/providers/paystack-terminal.md). The payer's card never reaches us:
+ *
+ *  1. the terminal is one of the payment's merchant's, and its provider says it is online and
+ *     free (else TERMINAL_OFFLINE or TERMINAL_BUSY, and nothing is recorded);
+ *  2. under the payment's lock the attempt is recorded 'charging' (method chip_card: one charge
+ *     of a payment at a time) with the stream's in_progress event;
+ *  3. outside any transaction the payment request is pushed with the attempt's id as our
+ *     reference (the adapter finds a request of that reference before it makes one, so a push
+ *     repeated never makes two); the provider's reference it answers is kept on the attempt;
+ *  4. the attempt waits, 'charging', for the provider's notice (provider-notices.ts) or the
+ *     reconciler's requery (lost-attempts.ts): paid completes it with the ledger, refused at the
+ *     terminal fails it TERMINAL_DECLINED, still waiting is asked again later.
+ *
+ * A push whose answer was lost leaves the attempt charging too, with no provider reference: the
+ * requery looks the request up by our reference. Nothing here charges a payment twice: a second
+ * push while one waits is PAYMENT_IN_PROGRESS.
+ */
+
+type TPushContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
+
+/** The pushed terminal, or TERMINAL_NOT_REGISTERED where this server's terminal is a reader. */
+function pushedTerminal(ctx: Pick<TAppContext, 'providers'>): TPushTerminalPort {
+  const { acquirer } = ctx.providers.payments;
+  if (acquirer.kind !== 'push') throw new AppError('TERMINAL_NOT_REGISTERED');
+  return acquirer;
+}
+
+/** The merchant's terminals at this server's terminal provider, by name. */
+export async function merchantTerminalsOf(
+  ctx: Pick<TAppContext, 'db' | 'providers'>,
+  merchantId: string,
+): Promise<Array<{ id: string; name: string }>> {
+  const { acquirer } = ctx.providers.payments;
+  if (acquirer.kind !== 'push') return [];
+  return ctx.db
+    .select({ id: merchantTerminals.id, name: merchantTerminals.name })
+    .from(merchantTerminals)
+    .where(
+      and(
+        eq(merchantTerminals.merchantId, merchantId),
+        eq(merchantTerminals.provider, acquirer.provider),
+      ),
+    )
+    .orderBy(merchantTerminals.name);
+}
+
+/**
+ * GET /api/card-terminal/paystack/terminals: the terminals a payment can be paid at, its
+ * merchant's, for whoever may pay it (never another merchant's). Refused as a push would be
+ * where the payment cannot be paid, or this server's terminal is a reader.
+ */
+export async function terminalsForPayment(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
+  paymentId: string,
+  access: TPaymentAccess,
+): Promise<TPaymentTerminalsResponse> {
+  pushedTerminal(ctx);
+  const payable = await loadPayable(ctx.db, paymentId, access, ctx.clock.now());
+  return { success: true, terminals: await merchantTerminalsOf(ctx, payable.merchantId) };
+}
+
+/** POST /api/card-terminal/paystack/push: the payment request is on the terminal. */
+export async function pushToTerminal(
+  ctx: TPushContext,
+  body: TTerminalPushRequest,
+  access: TPaymentAccess,
+): Promise<TTerminalPushResponse> {
+  const { db, clock } = ctx;
+  const terminalPort = pushedTerminal(ctx);
+  const payable = await loadPayable(db, body.paymentId, access, clock.now());
+  const [terminal] = await db
+    .select()
+    .from(merchantTerminals)
+    .where(
+      and(
+        eq(merchantTerminals.id, body.terminalId),
+        eq(merchantTerminals.merchantId, payable.merchantId),
+        eq(merchantTerminals.provider, terminalPort.provider),
+      ),
+    );
+  if (!terminal) throw new AppError('TERMINAL_NOT_REGISTERED');
+  const presence = await terminalPort.terminalPresence(terminal.terminalId);
+  if (presence === 'busy') throw new AppError('TERMINAL_BUSY');
+  if (presence !== 'ready') throw new AppError('TERMINAL_OFFLINE');
+
+  // Without sign-in, the payment is the page's that pushed it: it alone follows it.
+  const owner = 'payerId' in access ? null : newChargeToken();
+  const waiting = (): TTerminalPushResponse => ({
+    success: true,
+    status: 'waiting_for_terminal',
+    paymentId: payable.payment.id,
+    terminalName: terminal.name,
+    ...(owner ? { chargeToken: owner.token } : {}),
+  });
+  return runAttempt<{ providerReference: string }, TTerminalPushResponse>(ctx, {
+    open: {
+      payable,
+      fields: {
+        method: 'chip_card',
+        provider: terminalPort.provider,
+        payerId: 'payerId' in access ? access.payerId : null,
+        ownerTokenHash: owner?.hash ?? null,
+      },
+    },
+    call: (attempt) =>
+      terminalPort.pushPaymentRequest({
+        reference: attempt.id,
+        terminalId: terminal.terminalId,
+        amount: attempt.amount,
+        description: payable.merchantName,
+        createdAt: attempt.createdAt,
+      }),
+    // The push's answer was lost: the request may be on the terminal. The attempt waits as if it
+    // were, and the requery finds it by our reference (or fails the attempt if it never was made).
+    noAnswer: waiting,
+    answer: async (attempt, pushed) => ({
+      kind: 'wait',
+      record: async () => {
+        await db
+          .update(paymentAttempts)
+          .set({ providerReference: pushed.providerReference })
+          .where(eq(paymentAttempts.id, attempt.id));
+        return waiting();
+      },
+    }),
+  });
+}
