@@ -5,7 +5,9 @@ import {
   storedSession,
   uniquePhone,
 } from './auth-support';
-import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
+import { consentPath, createConsent, embedHostUrl, printFramesOnFailure, snap } from './merchant';
+
+printFramesOnFailure();
 
 /** Asks for an immediate payment, future payments and every data category, and requires auth. */
 const requiresAuth = {

@@ -8,6 +8,7 @@ import {
   createForm,
   DELIVERY_FORM,
   embedHostUrl,
+  printFramesOnFailure,
   receivedMessages,
   snap,
   takenOver,
@@ -15,6 +16,8 @@ import {
 
 // The consent page inside a merchant's iframe, in real Chromium against the real server: the
 // parent's authentication-updated message (spec §6, §7), and Decline (spec §4) telling the parent.
+
+printFramesOnFailure();
 
 test.describe('embedded in a merchant page', () => {
   test("the parent's authentication-updated message signs the page in; the frame's own does not", async ({

@@ -11,8 +11,10 @@ import {
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import { ownAccount, payWithCardSavingIt, verifyOwnBvn } from './linking-support';
-import { consentPath, createConsent, embedHostUrl, snap } from './merchant';
+import { consentPath, createConsent, embedHostUrl, printFramesOnFailure, snap } from './merchant';
 import { mintPerson, personCard } from './sandbox-people';
+
+printFramesOnFailure();
 
 // Who is asking, the ways out of a consent that cannot be opened, the way to the payer's own
 // consents, and one h1 on every sign-in step, in real Chromium against the real server.

@@ -7,10 +7,13 @@ import {
   consentPathReadByPage,
   createConsent,
   embedHostUrl,
+  printFramesOnFailure,
   receivedMessages,
   snap,
   takenOver,
 } from './merchant';
+
+printFramesOnFailure();
 
 const monthly = (month: number) => ({
   type: 'future',

@@ -8,10 +8,13 @@ import {
   createForm,
   DELIVERY_FORM,
   embedHostUrl,
+  printFramesOnFailure,
   receivedMessages,
   snap,
 } from './merchant';
 import { card, payWithCard, shownAccountNumber } from './pay-now-support';
+
+printFramesOnFailure();
 
 // The payment screens' last dead ends, in real Chromium against the real server, its sandbox bank
 // and card network: each ends on something the payer can read and do.

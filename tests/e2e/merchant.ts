@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { E2E, SNAP } from './e2e-env';
 
 const basic = (clientId: string, secret: string) =>
@@ -79,6 +79,25 @@ export async function takenOver(target: Pick<Page, 'waitForFunction'>) {
 /** The merchant page of another origin, embedding the consent page. */
 export const embedHostUrl = (path: string, origin: string = E2E.hostOrigin) =>
   `${origin}/?src=${encodeURIComponent(`${E2E.appOrigin}${path}`)}`;
+
+/**
+ * Prints, when a test of this file fails, what each of the page's frames showed: a failure's
+ * error-context.md (printed by .ci/run) holds the page's tree, but an iframe there is a bare
+ * `- iframe`, and the consent page embedded in it is what the test was waiting on.
+ */
+export function printFramesOnFailure() {
+  test.afterEach(async ({ page }, testInfo) => {
+    if (testInfo.status === testInfo.expectedStatus) return;
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const tree = await frame
+        .locator('body')
+        .ariaSnapshot({ timeout: 5_000 })
+        .catch((error: unknown) => `(not read: ${String(error)})`);
+      console.log(`[frame ${frame.url()}]\n${tree}`);
+    }
+  });
+}
 
 export type TReceived = { origin: string; data: { type: string; [key: string]: unknown } };
 
