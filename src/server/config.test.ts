@@ -50,6 +50,24 @@ describe('REDIS_URL and REDIS_KEY_PREFIX', () => {
   });
 });
 
+describe('DATABASE_POOL_URL', () => {
+  it("is the request pool's address beside DATABASE_URL, never alone", () => {
+    const direct = 'postgres://app@db.internal:5432/consent';
+    const pooled = 'postgres://app@pgbouncer.internal:6432/consent';
+    expect(loadConfig({ DATABASE_URL: direct, DATABASE_POOL_URL: pooled })).toMatchObject({
+      databaseUrl: direct,
+      databasePoolUrl: pooled,
+    });
+    expect(loadConfig({ DATABASE_URL: direct }).databasePoolUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_POOL_URL: pooled })).toThrow(
+      'Invalid configuration: DATABASE_POOL_URL needs DATABASE_URL',
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: direct, DATABASE_POOL_URL: 'mysql://pgbouncer:6432/consent' }),
+    ).toThrow('Invalid configuration: DATABASE_POOL_URL must start with postgres://');
+  });
+});
+
 describe('PAYMENT_PROVIDER and Paystack', () => {
   it('moves money on the sandbox network unless told otherwise', () => {
     expect(loadConfig({})).toMatchObject({ paymentProvider: 'sandbox', paystack: null });

@@ -15,6 +15,15 @@ const ZEnv = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /**
+   * A transaction pooler (PgBouncer, pool_mode=transaction) in front of DATABASE_URL's database:
+   * the request pool connects there; migrations, locks, LISTEN and the job engine keep
+   * DATABASE_URL's own sessions (docs/deploy.md "Connections").
+   */
+  DATABASE_POOL_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   PUBLIC_URL: z.url().optional(),
   PRODUCT_NAME: z.string().min(1).default('Oya Money'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -179,6 +188,8 @@ export type TConfig = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_POOL_URL: where the request pool connects, when not DATABASE_URL. */
+  databasePoolUrl: string | undefined;
   /** Origin the page is served from, used in the URLs we hand to merchants. */
   publicUrl: string;
   productName: string;
@@ -292,6 +303,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.CONNECTION_TIMEOUT_MS <= e.SSE_HEARTBEAT_MS) {
     throw new Error('Invalid configuration: CONNECTION_TIMEOUT_MS must exceed SSE_HEARTBEAT_MS');
   }
+  if (e.DATABASE_POOL_URL && !e.DATABASE_URL) {
+    throw new Error(
+      'Invalid configuration: DATABASE_POOL_URL needs DATABASE_URL (its sessions: migrations, locks, LISTEN, jobs)',
+    );
+  }
   if (e.ROLE === 'worker' && e.JOBS_WORK === 'off') {
     throw new Error(
       'Invalid configuration: ROLE=worker works on jobs; JOBS_WORK=off leaves it none',
@@ -341,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolUrl: e.DATABASE_POOL_URL,
     publicUrl,
     productName: e.PRODUCT_NAME,
     logLevel: e.LOG_LEVEL,

@@ -7,11 +7,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZConsentReadResponse } from '../domain/schemas/consent';
-import { ZCreateConsentResponse } from '../domain/schemas/merchant-api';
-import { ZTransferDetailsResponse } from '../domain/schemas/payment';
 import { openDatabase, type TDatabase } from './db/database';
 import {
+  payByTransfer,
   scratchDatabase,
   startServerProcess,
   stopServerProcess,
@@ -72,39 +70,6 @@ const start = async (role: 'api' | 'worker') => {
   servers.push(server);
   return server;
 };
-
-/** A consent for an immediate payment by transfer, paid through `base`. */
-async function payByTransfer(
-  base: string,
-  client: { clientId: string; authorization: string },
-): Promise<void> {
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  const created = await post(
-    '/api/v1/consents',
-    { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order 17' }] },
-    { authorization: client.authorization },
-  );
-  expect(created.status, await created.clone().text()).toBe(201);
-  const { consentId } = ZCreateConsentResponse.parse(await created.json());
-  const read = ZConsentReadResponse.parse(
-    await (await fetch(`${base}/api/consent/${consentId}?clientId=${client.clientId}`)).json(),
-  );
-  const paymentId = read.consent.payments[0]?.paymentId ?? '';
-  const issued = await fetch(`${base}/api/payments/${paymentId}/transfer?consentId=${consentId}`, {
-    method: 'POST',
-  });
-  const { transferDetails } = ZTransferDetailsResponse.parse(await issued.json());
-  const sent = await post('/api/sandbox/transfers', {
-    accountNumber: transferDetails.accountNumber,
-    amount: transferDetails.amount,
-  });
-  expect(sent.status).toBe(200);
-}
 
 describe('ROLE=api and ROLE=worker side by side on one PostgreSQL', () => {
   it('serve and work apart, and a dead worker’s delivery goes again from another within 30 s', async () => {

@@ -43,7 +43,7 @@ export async function serve() {
   }
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
+      ? { kind: 'postgres', url: config.databaseUrl, poolUrl: config.databasePoolUrl }
       : // Run from the build (dist/server/main.mjs), a new data directory starts from the
         // build's template; run from source there is none, and initdb makes it.
         {

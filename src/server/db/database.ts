@@ -63,13 +63,35 @@ async function withAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Prom
   }
 }
 
+/**
+ * A client for a transaction pooler (PgBouncer's pool_mode=transaction): each transaction may
+ * run on another of its server connections, where a statement prepared by name on the last one
+ * does not exist. Every statement goes unnamed: parsed at each run, as any ad hoc statement is.
+ */
+class UnnamedStatementsClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config, ...rest] = args;
+    const plain =
+      typeof config === 'object' &&
+      config !== null &&
+      Object.getPrototypeOf(config) === Object.prototype;
+    const unnamed = plain && 'name' in config ? { ...config, name: undefined } : config;
+    return (super.query as (...all: unknown[]) => never)(unnamed, ...rest);
+  }
+}
+
 /** A statement for `TDatabase.rows`: its name must be unique in the process. */
 export type TRawStatement = { name: string; text: string };
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type TDatabaseOptions =
-  | { kind: 'postgres'; url: string }
+  /**
+   * poolUrl: a transaction pooler in front of `url`'s database (DATABASE_POOL_URL). The request
+   * pool connects there, with every statement unnamed; migrations and advisory locks take a
+   * session of `url`'s, and so do LISTEN and the job engine.
+   */
+  | { kind: 'postgres'; url: string; poolUrl?: string | undefined }
   /**
    * dataDir undefined keeps the database in memory (tests). template: a gzipped data directory
    * made by the build (scripts/build-server.ts), already initialised and migrated; a new data
@@ -100,17 +122,25 @@ export const PGLITE_TEMPLATE_FILE = 'pglite-template.tgz';
 /** Opens the database and applies pending migrations before anything else may use it. */
 export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase> {
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const sessions = new pg.Pool({ connectionString: options.url, max: options.poolUrl ? 2 : 10 });
+    const pool = options.poolUrl
+      ? new pg.Pool({ connectionString: options.poolUrl, max: 10, Client: UnnamedStatementsClient })
+      : sessions;
     // An idle connection the server closed (a restart, a failover) is dropped by the pool and
     // the next query opens another; unheard, its error would stop the process.
-    pool.on('error', (error) => {
-      console.error(`PostgreSQL closed an idle connection (${error.message}); it will reconnect.`);
-    });
+    for (const each of new Set([sessions, pool])) {
+      each.on('error', (error) => {
+        console.error(
+          `PostgreSQL closed an idle connection (${error.message}); it will reconnect.`,
+        );
+      });
+    }
     const db = drizzlePg(pool, { schema });
     // Processes started together migrate one at a time: the first applies what is pending, the
-    // others find nothing left to apply.
-    await withAdvisoryLock(pool, 'oya-consent:migrations', () =>
-      migratePg(db, { migrationsFolder }),
+    // others find nothing left to apply. On a session: a pooler would run the lock and the
+    // migrations on other connections.
+    await withAdvisoryLock(sessions, 'oya-consent:migrations', () =>
+      migratePg(drizzlePg(sessions, { schema }), { migrationsFolder }),
     );
     const listener = postgresListener(options.url);
     return {
@@ -121,11 +151,12 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
         const result = await pool.query<unknown[]>({ name, text, values, rowMode: 'array' });
         return result.rows;
       },
-      exclusive: (name, work) => withAdvisoryLock(pool, `oya-consent:${name}`, work),
+      exclusive: (name, work) => withAdvisoryLock(sessions, `oya-consent:${name}`, work),
       engine: { connectionString: options.url },
       async close() {
         await listener.close();
         await pool.end();
+        if (sessions !== pool) await sessions.end();
       },
     };
   }

@@ -7,6 +7,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { expect } from 'vitest';
+import { ZConsentReadResponse } from '../../domain/schemas/consent';
+import { ZCreateConsentResponse } from '../../domain/schemas/merchant-api';
+import { ZTransferDetailsResponse } from '../../domain/schemas/payment';
 
 const adminUrl = () => process.env.DATABASE_URL ?? '';
 
@@ -152,4 +156,38 @@ export function stopServerProcess(
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+}
+
+/** A consent for an immediate payment by transfer, paid through `base`; its id. */
+export async function payByTransfer(
+  base: string,
+  client: { clientId: string; authorization: string },
+): Promise<string> {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const created = await post(
+    '/api/v1/consents',
+    { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order 17' }] },
+    { authorization: client.authorization },
+  );
+  expect(created.status, await created.clone().text()).toBe(201);
+  const { consentId } = ZCreateConsentResponse.parse(await created.json());
+  const read = ZConsentReadResponse.parse(
+    await (await fetch(`${base}/api/consent/${consentId}?clientId=${client.clientId}`)).json(),
+  );
+  const paymentId = read.consent.payments[0]?.paymentId ?? '';
+  const issued = await fetch(`${base}/api/payments/${paymentId}/transfer?consentId=${consentId}`, {
+    method: 'POST',
+  });
+  const { transferDetails } = ZTransferDetailsResponse.parse(await issued.json());
+  const sent = await post('/api/sandbox/transfers', {
+    accountNumber: transferDetails.accountNumber,
+    amount: transferDetails.amount,
+  });
+  expect(sent.status).toBe(200);
+  return consentId;
 }
