@@ -53,6 +53,25 @@ export function killChecks(databaseUrl: string) {
   return {
     close: () => pool.end(),
 
+    /** The ids of the jobs running now: at a worker's kill, what it may have held. */
+    async running(): Promise<string[]> {
+      const active = await rows<{ id: string }>(`SELECT id FROM pgboss.job WHERE state = 'active'`);
+      return active.map((row) => row.id);
+    },
+
+    /**
+     * Of the jobs `running` at the kill, those the dead worker held (started again after it), and
+     * how long after the kill the last of them was started by another worker.
+     */
+    async takenUp(ids: string[], killedAt: Date): Promise<{ held: number; latestMs: number }> {
+      const again = await rows<{ started_on: Date }>(
+        `SELECT started_on FROM pgboss.job WHERE id = ANY($1::uuid[]) AND started_on > $2`,
+        [ids, killedAt],
+      );
+      const after = again.map((row) => row.started_on.getTime() - killedAt.getTime());
+      return { held: again.length, latestMs: Math.max(0, ...after) };
+    },
+
     /** Waits until no webhook delivery is pending (what a burst left to send). */
     async drained(limitMs = 120_000): Promise<void> {
       const deadline = Date.now() + limitMs;

@@ -46,6 +46,9 @@ export const SERVER_ENV = {
 
 type TServer = { child: ChildProcess; port: number };
 
+/** A server process's ROLE (docs/deploy.md). */
+export type TRole = 'all' | 'api' | 'worker';
+
 export type TStack = Awaited<ReturnType<typeof startStack>>;
 
 /** A child process's end, whatever it was. */
@@ -75,7 +78,8 @@ export async function startStack() {
   const servers = new Map<string, TServer>();
   let nginx: ChildProcess | null = null;
 
-  async function start(name: string): Promise<void> {
+  /** Starts server `name` with `role` (ROLE): a worker serves no route nginx would send it. */
+  async function start(name: string, role: TRole = 'all'): Promise<void> {
     const port = await freePort();
     const dataDir = path.join(dir, `data-${name}-${port}`);
     mkdirSync(dataDir);
@@ -89,12 +93,15 @@ export async function startStack() {
         REDIS_URL: TEST_REDIS_URL,
         REDIS_KEY_PREFIX: redisPrefix,
         PUBLIC_URL: origin,
+        ROLE: role,
       },
     });
     const log = createWriteStream(path.join(dir, `server-${name}-${port}.log`));
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
-    await printedOnceReady(child, (output) => output.includes('Sign in: '));
+    await printedOnceReady(child, (output) =>
+      output.includes(role === 'worker' ? 'Working on jobs: ' : 'Sign in: '),
+    );
     servers.set(name, { child, port });
   }
 

@@ -1,6 +1,7 @@
-// Several server processes on one PostgreSQL, measured (docs/jobs.md; bench/README.md):
-// payments per second and their p50/p95 at 1 and at 2 processes behind nginx, in one run, then
-// what one process does when the other is killed (SIGKILL) mid-burst.
+// Several server processes on one PostgreSQL, measured (docs/deploy.md; bench/README.md):
+// payments per second and their p50/p95 at 1, 2 and 3 processes (one ROLE=all; then ROLE=api
+// behind nginx with a ROLE=worker apart), in one run, then what the survivors do when an API
+// process and a worker are killed (SIGKILL) mid-burst.
 //
 // What it runs, and how to have each piece (Debian; a machine of the project has them all):
 // - The build: `npm run build` makes dist/server/main.mjs; `npm run bench:processes` builds, then
@@ -27,10 +28,12 @@
 // from the merchant's consent to the payer's answer (4 to 6 HTTP calls through nginx). The bench,
 // nginx and the servers share the machine's cores.
 //
-// 1 and 2 processes alternate ROUNDS times: process B is stopped for the 1-process burst and
-// started again (and warmed with WARMUP payments) for the 2-process one; webhooks left from a burst
-// are sent before the next begins. Then the kill test: a burst at 2 processes in which B is killed
-// with SIGKILL once a third of the payments have their answer. Payers whose answer the kill lost
+// The deployments alternate ROUNDS times (each warmed with WARMUP payments; webhooks left from a
+// burst are sent before the next begins). Then the kill test, on two API processes and two
+// workers: a burst in which API process B and worker W1 are killed with SIGKILL once a third of
+// the payments have their answer, while the merchant's endpoint answers each delivery a second
+// late, so that W1 dies holding deliveries; W2 must start each job W1 held within 30 s of the
+// kill (docs/jobs.md "A process that dies"). Payers whose answer the kill lost
 // pay (or grant) again through nginx once the deployment owes them no answer, as a payer's page
 // would (a OneTap grant's debit is booked before the grant, so a kill between them leaves the
 // payment executed and the consent pending until the payer grants again), and the bench waits
@@ -53,7 +56,7 @@ import {
   registerWebhook,
   type TPayment,
 } from './processes-mix';
-import { startStack } from './processes-stack';
+import { startStack, type TRole } from './processes-stack';
 
 const PAYMENTS = Number(process.env.PAYMENTS ?? 150);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
@@ -83,10 +86,36 @@ const receiver = await webhookReceiver();
 const checks = killChecks(stack.databaseUrl);
 /** Until the kill test's checks say otherwise. */
 let failed = true;
+/** Each deployment measured: its servers by name and ROLE; nginx sends only to those that serve. */
+const DEPLOYMENTS: { label: string; servers: Record<string, TRole> }[] = [
+  { label: '1 all', servers: { A: 'all' } },
+  { label: '1 api + 1 worker', servers: { A: 'api', W1: 'worker' } },
+  { label: '2 api + 1 worker', servers: { A: 'api', B: 'api', W1: 'worker' } },
+];
+/** The kill test's: two of each, so that each role has a survivor. */
+const KILL_DEPLOYMENT: Record<string, TRole> = { A: 'api', B: 'api', W1: 'worker', W2: 'worker' };
+/** A job held by a killed worker must be taken up within this (docs/jobs.md). */
+const PICKUP_LIMIT_MS = 30_000;
+
+/** Which server runs with which role now. */
+const running = new Map<string, TRole>();
+/** Starts and stops servers until `servers` run, then routes nginx to those that serve. */
+async function deploy(servers: Record<string, TRole>): Promise<void> {
+  for (const [name, role] of running) {
+    if (servers[name] === role) continue;
+    await stack.stop(name);
+    running.delete(name);
+  }
+  for (const [name, role] of Object.entries(servers)) {
+    if (running.has(name)) continue;
+    await stack.start(name, role);
+    running.set(name, role);
+  }
+  await stack.route(Object.keys(servers).filter((name) => servers[name] !== 'worker'));
+}
+
 try {
-  await stack.start('A');
-  await stack.start('B');
-  await stack.route(['A', 'B']);
+  await deploy(KILL_DEPLOYMENT);
   const merchant = createMerchant(stack.databaseUrl);
   await registerWebhook(stack.base, merchant, receiver.url);
   const payers = await preparePayers(stack.base, stack.origin, CONCURRENCY);
@@ -103,69 +132,62 @@ try {
     });
   };
 
-  const measured = new Map<number, { payments: TPayment[]; seconds: number }>([
-    [1, { payments: [], seconds: 0 }],
-    [2, { payments: [], seconds: 0 }],
-  ]);
-  const measure = async (processes: number) => {
-    await checks.drained();
-    const { payments, seconds, madeAgain } = await run(PAYMENTS);
-    const failures = payments.filter((p) => p.failure);
-    if (failures.length > 0 || madeAgain > 0) {
-      throw new Error(
-        `${failures.length} payments not paid, ${madeAgain} calls made again at ${processes} processes: ${failures[0]?.failure}`,
-      );
-    }
-    const total = measured.get(processes);
-    total?.payments.push(...payments);
-    if (total) total.seconds += seconds;
-  };
-
-  await run(WARMUP);
+  const measured = DEPLOYMENTS.map(() => ({ payments: [] as TPayment[], seconds: 0 }));
   for (let round = 0; round < ROUNDS; round += 1) {
-    await stack.stop('B');
-    await stack.route(['A']);
-    await measure(1);
-    await stack.start('B');
-    await stack.route(['A', 'B']);
-    await run(WARMUP);
-    await measure(2);
+    for (const [index, deployment] of DEPLOYMENTS.entries()) {
+      await deploy(deployment.servers);
+      await run(WARMUP);
+      await checks.drained();
+      const { payments, seconds, madeAgain } = await run(PAYMENTS);
+      const failures = payments.filter((p) => p.failure);
+      if (failures.length > 0 || madeAgain > 0) {
+        throw new Error(
+          `${failures.length} payments not paid, ${madeAgain} calls made again at ${deployment.label}: ${failures[0]?.failure}`,
+        );
+      }
+      measured[index]?.payments.push(...payments);
+      if (measured[index]) measured[index].seconds += seconds;
+    }
   }
 
   console.log(
-    `\n${ROUNDS} alternated rounds of ${PAYMENTS} payments (${byKind(measured.get(1)?.payments ?? [])} per process count), ${CONCURRENCY} at a time, through nginx; PostgreSQL, Redis`,
+    `\n${ROUNDS} alternated rounds of ${PAYMENTS} payments (${byKind(measured[0]?.payments ?? [])} per deployment), ${CONCURRENCY} at a time, through nginx; PostgreSQL, Redis`,
   );
-  console.log('  processes   payments/s   p50 ms   p95 ms');
-  const rates = new Map<number, { rate: number; p50: number; p95: number }>();
-  for (const [processes, { payments, seconds }] of measured) {
+  console.log('  processes (ROLE)     payments/s   p50 ms   p95 ms   ÷ 1 all');
+  const rows = measured.map(({ payments, seconds }) => {
     const ms = payments.map((p) => p.ms);
-    const row = {
-      rate: payments.length / seconds,
-      p50: percentile(ms, 50),
-      p95: percentile(ms, 95),
-    };
-    rates.set(processes, row);
+    return { rate: payments.length / seconds, p50: percentile(ms, 50), p95: percentile(ms, 95) };
+  });
+  const first = rows[0];
+  for (const [index, row] of rows.entries()) {
     console.log(
-      `  ${String(processes).padStart(9)}   ${row.rate.toFixed(1).padStart(10)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}`,
-    );
-  }
-  const one = rates.get(1);
-  const two = rates.get(2);
-  if (one && two) {
-    console.log(
-      `  2 ÷ 1: payments/s ×${(two.rate / one.rate).toFixed(2)}, p50 ×${(two.p50 / one.p50).toFixed(2)}, p95 ×${(two.p95 / one.p95).toFixed(2)}`,
+      `  ${(DEPLOYMENTS[index]?.label ?? '').padEnd(18)}   ${row.rate.toFixed(1).padStart(10)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ×${first ? (row.rate / first.rate).toFixed(2) : '?'}`,
     );
   }
 
-  // The kill test.
+  // The kill test: an API process and a worker killed together mid-burst, while the merchant's
+  // endpoint answers each delivery a second late, so the worker dies holding deliveries.
+  await deploy(KILL_DEPLOYMENT);
+  await run(WARMUP);
   await checks.drained();
+  receiver.holdFor(1_000);
   const killAfter = Math.round(PAYMENTS / 3);
-  const kill: { at: Date | null; done: Promise<void> } = { at: null, done: Promise.resolve() };
+  const kill: { at: Date | null; held: string[]; done: Promise<void> } = {
+    at: null,
+    held: [],
+    done: Promise.resolve(),
+  };
   const { payments, seconds, madeAgain } = await run(PAYMENTS, (answered) => {
     if (answered !== killAfter) return;
-    kill.done = stack.stop('B', 'SIGKILL').then(() => {
+    kill.done = (async () => {
+      kill.held = await checks.running();
+      await Promise.all([stack.stop('B', 'SIGKILL'), stack.stop('W1', 'SIGKILL')]);
       kill.at = new Date();
-    });
+      // Held long enough to be killed with; the survivors' deliveries go at the usual pace.
+      receiver.holdFor(0);
+      running.delete('B');
+      running.delete('W1');
+    })();
   });
   await kill.done;
   const killedAt = kill.at ?? new Date();
@@ -181,13 +203,19 @@ try {
   });
   const settledAfter = (Date.now() - killedAt.getTime()) / 1_000;
   const report = await checks.report(payments, receiver.received, killedAt);
+  const pickup = await checks.takenUp(kill.held, killedAt);
+  const pickedUp = pickup.held > 0 && pickup.latestMs <= PICKUP_LIMIT_MS;
+  report.lines.push(
+    `${pickedUp ? '  ok  ' : '  FAIL'} worker W1 died holding ${pickup.held} jobs (of ${kill.held.length} running); W2 took the last up ${(pickup.latestMs / 1_000).toFixed(1)} s after the kill (limit ${PICKUP_LIMIT_MS / 1_000} s)`,
+  );
+  if (!pickedUp) report.problems.push('a killed worker’s jobs were not taken up in time');
 
   console.log(
-    `\nKill test: 2 processes, ${PAYMENTS} payments (${byKind(payments)}), ${CONCURRENCY} at a time; B killed with SIGKILL once ${killAfter} had their answer`,
+    `\nKill test: 2 api + 2 workers, ${PAYMENTS} payments (${byKind(payments)}), ${CONCURRENCY} at a time; api B and worker W1 killed with SIGKILL once ${killAfter} had their answer`,
   );
   const ms = payments.filter((p) => !p.failure).map((p) => p.ms);
   console.log(
-    `  ${(payments.length / seconds).toFixed(1)} payments/s over the burst (÷ 2 processes unharmed: ${two ? (payments.length / seconds / two.rate).toFixed(2) : '?'}), p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms of those answered paid`,
+    `  ${(payments.length / seconds).toFixed(1)} payments/s over the burst, p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms of those answered paid`,
   );
   console.log(`  merchant's and pages' calls answered 502 or not at all, made again: ${madeAgain}`);
   console.log(
@@ -195,15 +223,17 @@ try {
   );
   for (const [answer, times] of said) console.log(`    ${times} × ${answer}`);
   console.log(
-    `  paid or granted again by their payers through the survivor: ${paidAgain}; completed by the survivor with no payer's help: ${interrupted.length - paidAgain}`,
+    `  paid or granted again by their payers through the survivor: ${paidAgain}; completed by the survivors with no payer's help: ${interrupted.length - paidAgain}`,
   );
-  console.log(`  the survivor had finished everything ${settledAfter.toFixed(0)} s after the kill`);
+  console.log(
+    `  the survivors had finished everything ${settledAfter.toFixed(0)} s after the kill`,
+  );
   for (const line of report.lines) console.log(line);
   failed = report.problems.length > 0;
   console.log(
     failed
-      ? `\n${report.problems.length} check(s) failed: something was lost or done twice.`
-      : '\nNothing lost, nothing done twice.',
+      ? `\n${report.problems.length} check(s) failed: something was lost, done twice or late.`
+      : "\nNothing lost, nothing done twice, the dead worker's jobs taken up in time.",
   );
 } catch (error) {
   console.error(error);

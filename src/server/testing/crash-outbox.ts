@@ -62,13 +62,16 @@ export function remoteApp(base: string): FastifyInstance {
 /** A webhook receiver on this machine: what it was sent, by the `webhook-id` of each request. */
 export async function webhookReceiver() {
   const received: { id: string; type: string }[] = [];
+  let holdMs = 0;
   const server = createServer((request: IncomingMessage, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       const { type } = JSON.parse(body) as { type: string };
       received.push({ id: String(request.headers['webhook-id']), type });
-      response.writeHead(204).end();
+      const answer = () => response.writeHead(204).end();
+      if (holdMs > 0) setTimeout(answer, holdMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,7 +79,15 @@ export async function webhookReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** From now on each delivery is answered `ms` after it came: a slow merchant endpoint. */
+    holdFor(ms: number) {
+      holdMs = ms;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
