@@ -80,6 +80,10 @@ class UnnamedStatementsClient extends pg.Client {
   }
 }
 
+/** The rows of a raw statement (`db.execute(sql`…`)`): node-postgres and PGlite answer alike. */
+export const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+
 /** A statement for `TDatabase.rows`: its name must be unique in the process. */
 export type TRawStatement = { name: string; text: string };
 

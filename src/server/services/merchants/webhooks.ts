@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { TWebhookDelivery, TWebhookEventType } from '../../../domain/schemas/webhooks';
 import type { TClock } from '../../clock';
 import type { TConfig } from '../../config';
-import type { TDb } from '../../db/database';
+import { rowsOf, type TDb } from '../../db/database';
 import type { THostResolver } from '../../providers/host-resolver';
 import { apiClients, merchantEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { AppError } from '../app-error';
@@ -411,30 +411,29 @@ export async function recordMerchantEvent(
 ): Promise<string> {
   const publicId = newEventId();
   // The consent's reference and metadata ride on every event of it (merchant-api.ts ZMerchantEcho).
-  const written = await tx.execute(sql`
-    INSERT INTO merchant_events (public_id, client_id, consent_id, type, data, created_at)
-    SELECT ${publicId}, ${event.clientId}, ${event.consentId}, ${event.type},
-           ${JSON.stringify(event.data)}::jsonb || jsonb_build_object(
-             'reference', c.reference, 'metadata', coalesce(c.metadata, '{}'::jsonb)),
-           ${event.now.toISOString()}::timestamptz
-    FROM (SELECT 1) AS one LEFT JOIN consents c ON c.id = ${event.consentId}
-    RETURNING id`);
-  const [row] = rowsOf<{ id: number | string }>(written).map((r) => ({ id: Number(r.id) }));
-  if (!row) throw new Error('A merchant event could not be written');
   // Each endpoint sent this type of event gets a delivery; a disabled one (by a 410 or by staff)
-  // gets it as failed, to resend once it is enabled.
+  // gets it as failed, to resend once it is enabled. One statement writes the event and its
+  // deliveries.
   const inserted = await tx.execute(sql`
+    WITH written AS (
+      INSERT INTO merchant_events (public_id, client_id, consent_id, type, data, created_at)
+      SELECT ${publicId}, ${event.clientId}, ${event.consentId}, ${event.type},
+             ${JSON.stringify(event.data)}::jsonb || jsonb_build_object(
+               'reference', c.reference, 'metadata', coalesce(c.metadata, '{}'::jsonb)),
+             ${event.now.toISOString()}::timestamptz
+      FROM (SELECT 1) AS one LEFT JOIN consents c ON c.id = ${event.consentId}
+      RETURNING id)
     INSERT INTO webhook_deliveries
       (endpoint_id, event_id, consent_id, status, last_error, next_attempt_at, created_at)
-    SELECT id, ${row.id}, ${event.consentId},
-           CASE WHEN disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
-           CASE WHEN disabled_at IS NULL THEN NULL
-                WHEN disabled_by = 'staff' THEN ${NOT_SENT_TURNED_OFF}
+    SELECT endpoint.id, written.id, ${event.consentId},
+           CASE WHEN endpoint.disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
+           CASE WHEN endpoint.disabled_at IS NULL THEN NULL
+                WHEN endpoint.disabled_by = 'staff' THEN ${NOT_SENT_TURNED_OFF}
                 ELSE ${NOT_SENT_DISABLED} END,
            ${event.now.toISOString()}::timestamptz, ${event.now.toISOString()}::timestamptz
-    FROM webhook_endpoints
-    WHERE client_id = ${event.clientId} AND deleted_at IS NULL
-      AND (events IS NULL OR ${event.type}::text = ANY(events))
+    FROM written, webhook_endpoints endpoint
+    WHERE endpoint.client_id = ${event.clientId} AND endpoint.deleted_at IS NULL
+      AND (endpoint.events IS NULL OR ${event.type}::text = ANY(endpoint.events))
     RETURNING id, status`);
   // Each pending delivery is a job of the engine, queued in this same transaction (the outbox):
   // a crash after the commit leaves it queued, and its event id was fixed above.
@@ -487,9 +486,6 @@ type TClaimed = {
   data: Record<string, unknown>;
   event_created_at: string | Date;
 };
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /**
  * What the delivery list says of a try: null when delivered, else a short outcome of our own.

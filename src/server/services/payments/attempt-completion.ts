@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
@@ -82,11 +82,9 @@ export async function completeAttempt(
   now: Date,
 ): Promise<TCompletion> {
   const { attempt } = request;
-  const payment = await lockPayment(tx, attempt.paymentId);
-  const current = await lockAttempt(tx, attempt.id);
+  const { payment, current, owner } = await lockCompletion(tx, attempt);
   if (current.status === 'completed') return { fact: 'executed_before', payment };
   if (current.refund !== null) return { fact: 'owed_before' };
-  const owner = await consentOwner(tx, payment.consentId);
   // Money that reaches an attempt already ended (a 3-D Secure challenge given up) is owed back
   // like money that reaches a paid payment.
   const ended = !mayMove(namedStateOf(current), 'complete');
@@ -104,46 +102,38 @@ export async function completeAttempt(
   return { fact: 'executed', payment: executed };
 }
 
-/** The payment's row, locked for the rest of `tx`: of two completions at once, one executes. */
-async function lockPayment(tx: TDb, paymentId: string): Promise<TPaymentRow> {
-  const [payment] = await tx
-    .select()
-    .from(payments)
-    .where(eq(payments.id, paymentId))
-    .for('update');
-  if (!payment) throw new Error(`Payment ${paymentId} vanished`);
-  return payment;
-}
-
 /**
- * The attempt's state, locked: of two who settle one attempt at once (its own answer and the
- * reconciler's requery), the second finds it settled and books nothing again.
+ * In one statement: the payment's row and the attempt's state, locked for the rest of `tx` in
+ * that order (the order every transaction of a payment takes), and the merchant and client whose
+ * consent it is. Of two completions of one payment at once, one executes it; of two who settle one
+ * attempt at once (its own answer and the reconciler's requery), the second finds it settled and
+ * books nothing again.
  */
-async function lockAttempt(
+async function lockCompletion(
   tx: TDb,
-  attemptId: string,
-): Promise<Pick<TAttemptRow, 'status' | 'stage' | 'refund'>> {
-  const [current] = await tx
+  attempt: Pick<TAttemptRow, 'id' | 'paymentId'>,
+): Promise<{
+  payment: TPaymentRow;
+  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund'>;
+  owner: TConsentOwner;
+}> {
+  const [row] = await tx
     .select({
+      payment: payments,
       status: paymentAttempts.status,
       stage: paymentAttempts.stage,
       refund: paymentAttempts.refund,
+      merchantId: consents.merchantId,
+      clientId: consents.clientId,
     })
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.id, attemptId))
-    .for('update');
-  if (!current) throw new Error(`Attempt ${attemptId} vanished`);
-  return current;
-}
-
-/** The merchant and client whose consent the payment is of. */
-async function consentOwner(tx: TDb, consentId: string): Promise<TConsentOwner> {
-  const [owner] = await tx
-    .select({ merchantId: consents.merchantId, clientId: consents.clientId })
-    .from(consents)
-    .where(eq(consents.id, consentId));
-  if (!owner) throw new Error(`Consent ${consentId} vanished`);
-  return owner;
+    .from(payments)
+    .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(and(eq(payments.id, attempt.paymentId), eq(paymentAttempts.id, attempt.id)))
+    .for('update', { of: [payments, paymentAttempts] });
+  if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
+  const { payment, status, stage, refund, merchantId, clientId } = row;
+  return { payment, current: { status, stage, refund }, owner: { merchantId, clientId } };
 }
 
 /**

@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../../domain/constants';
-import type { TDb } from '../../db/database';
+import { rowsOf, type TDb } from '../../db/database';
 import type { TSettlementChannel, TSettlementPort } from '../../providers/payments';
-import {
-  type LEDGER_ACCOUNT_KINDS,
-  type LEDGER_TRANSACTION_KINDS,
-  ledgerAccounts,
-  ledgerEntries,
-  ledgerTransactions,
-} from '../../db/schema';
+import type { LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '../../db/schema';
 
 /*
  * The double-entry ledger (docs/payments.md "The ledger"): every movement of money is one
@@ -82,30 +76,30 @@ export async function book(tx: TDb, booking: TBooking): Promise<boolean> {
   if (total !== 0 || booking.entries.some((e) => !Number.isSafeInteger(e.amount) || e.amount === 0))
     throw new Error(`Ledger booking ${booking.kind}:${booking.reference} does not balance`);
   const accounts = [...new Map(booking.entries.map((e) => [e.account.id, e.account])).values()];
-  await tx
-    .insert(ledgerAccounts)
-    .values(accounts.map(({ id, kind, merchantId }) => ({ id, kind, merchantId })))
-    .onConflictDoNothing();
-  const [transaction] = await tx
-    .insert(ledgerTransactions)
-    .values({
-      kind: booking.kind,
-      reference: booking.reference,
-      paymentId: booking.paymentId,
-      attemptId: booking.attemptId,
-      narration: booking.narration,
-    })
-    .onConflictDoNothing()
-    .returning({ id: ledgerTransactions.id });
-  if (!transaction) return false;
-  await tx.insert(ledgerEntries).values(
-    booking.entries.map((entry) => ({
-      transactionId: transaction.id,
-      accountId: entry.account.id,
-      amount: entry.amount,
-    })),
-  );
-  return true;
+  // One statement: the accounts made where missing, the transaction (none when this kind and
+  // reference were booked before), and its entries. The entries' triggers (the balances, the
+  // accounts they name) run at its end, once the accounts are there.
+  const result = await tx.execute(sql`
+    WITH accounts AS (
+      INSERT INTO ledger_accounts (id, kind, merchant_id)
+      SELECT id, kind, merchant_id
+      FROM jsonb_to_recordset(${JSON.stringify(
+        accounts.map(({ id, kind, merchantId }) => ({ id, kind, merchant_id: merchantId })),
+      )}::jsonb) AS account(id text, kind text, merchant_id text)
+      ON CONFLICT DO NOTHING),
+    booked AS (
+      INSERT INTO ledger_transactions (kind, reference, payment_id, attempt_id, narration)
+      VALUES (${booking.kind}, ${booking.reference}, ${booking.paymentId}, ${booking.attemptId},
+              ${booking.narration})
+      ON CONFLICT DO NOTHING
+      RETURNING id)
+    INSERT INTO ledger_entries (transaction_id, account_id, amount)
+    SELECT booked.id, entry.account_id, entry.amount
+    FROM booked, jsonb_to_recordset(${JSON.stringify(
+      booking.entries.map((entry) => ({ account_id: entry.account.id, amount: entry.amount })),
+    )}::jsonb) AS entry(account_id text, amount bigint)
+    RETURNING transaction_id`);
+  return rowsOf(result).length > 0;
 }
 
 export type TLedgerReport = {

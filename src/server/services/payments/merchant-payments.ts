@@ -5,7 +5,7 @@ import type { TCollection, TMerchantPayment } from '../../../domain/schemas/coll
 import type { TPaymentMethod } from '../../../domain/constants';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
-import type { TDb } from '../../db/database';
+import { rowsOf, type TDb } from '../../db/database';
 import {
   consents,
   futurePaymentAccounts,
@@ -263,6 +263,3 @@ export async function merchantPaymentViews(
     };
   });
 }
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
