@@ -26,9 +26,10 @@ import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
  *  2. a payment paid otherwise, or an attempt that had ended, owes the money back: booked in and
  *     straight back out, the attempt keeping what it took and owing it (a transfer's bank
  *     returns it itself: nothing is booked);
- *  3. otherwise the money is booked in, the attempt completes with what it took, the payment's
- *     other attempts close, the payment is executed, and its audit row, stream event and webhook
- *     event are written; a consent its payment grants is granted.
+ *  3. otherwise the attempt completes with what it took, the payment's other attempts close, the
+ *     payment is executed, and its audit row, stream event and webhook event are written; a
+ *     consent its payment grants is granted; and, last, the money is booked in (the accounts it
+ *     moves are shared by every payment of a merchant: locked last, held only until the commit).
  * The answer is the fact, for the caller to act on (give the money back, return the transfer).
  */
 
@@ -92,13 +93,16 @@ export async function completeAttempt(
     await oweBack(tx, request, { payment, owner, ended }, now);
     return { fact: 'paid_otherwise' };
   }
-  await bookMoney(tx, 'in', { attempt, payment, owner });
   const completed = await moveAttempt(tx, attempt.id, 'complete', request.taken, now);
   if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
   await closeOtherAttempts(tx, payment.id, now);
   const executed = await executePayment(tx, payment.id, request.origin, now);
   await recordExecution(jobs, tx, { request, completed, executed, owner }, now);
   await grantMetByPayment(jobs, tx, executed, attempt.payerId, now);
+  // Booked last: the accounts a booking moves (the merchant's wallet, the payer side of each way
+  // of paying) are rows every payment of theirs updates, locked from here until the commit. Taken
+  // first, each payment's lock waited on every statement of the payments before it.
+  await bookMoney(tx, 'in', { attempt, payment, owner });
   return { fact: 'executed', payment: executed };
 }
 
