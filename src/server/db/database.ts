@@ -63,6 +63,15 @@ async function withAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Prom
   }
 }
 
+/** A query's config as Drizzle and this module pass it (a plain object), or null. */
+function plainQuery(config: unknown): { text?: unknown; name?: unknown; values?: unknown } | null {
+  return typeof config === 'object' &&
+    config !== null &&
+    Object.getPrototypeOf(config) === Object.prototype
+    ? config
+    : null;
+}
+
 /**
  * A client for a transaction pooler (PgBouncer's pool_mode=transaction): each transaction may
  * run on another of its server connections, where a statement prepared by name on the last one
@@ -71,12 +80,47 @@ async function withAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Prom
 class UnnamedStatementsClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [config, ...rest] = args;
-    const plain =
-      typeof config === 'object' &&
-      config !== null &&
-      Object.getPrototypeOf(config) === Object.prototype;
-    const unnamed = plain && 'name' in config ? { ...config, name: undefined } : config;
+    const plain = plainQuery(config);
+    const unnamed = plain && 'name' in plain ? { ...plain, name: undefined } : config;
     return (super.query as (...all: unknown[]) => never)(unnamed, ...rest);
+  }
+}
+
+/** The most statement texts one process prepares by name; past it, new texts go unnamed. */
+export const PREPARED_STATEMENTS_LIMIT = 2_000;
+
+/** The name of each statement text this process prepares, the same on each of its connections. */
+const statementNames = new Map<string, string>();
+
+/** A statement text's name, or undefined once PREPARED_STATEMENTS_LIMIT texts have one. */
+function statementName(text: string): string | undefined {
+  const known = statementNames.get(text);
+  if (known !== undefined || statementNames.size >= PREPARED_STATEMENTS_LIMIT) return known;
+  const name = `prepared_${statementNames.size + 1}`;
+  statementNames.set(text, name);
+  return name;
+}
+
+/**
+ * A client that prepares each statement with parameters once per connection (a statement cache,
+ * as JDBC's and pgx's keep): PostgreSQL parses and plans its text the first time, and each later
+ * run sends only the values. The texts are the application's own (Drizzle's and this module's),
+ * a few hundred shapes; a statement without parameters (a migration, BEGIN) goes as it is.
+ */
+class PreparedStatementsClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config, values, ...rest] = args;
+    const plain = plainQuery(config);
+    const withValues = Array.isArray(values) ? values : plain?.values;
+    const named =
+      plain &&
+      plain.name === undefined &&
+      typeof plain.text === 'string' &&
+      Array.isArray(withValues) &&
+      withValues.length > 0
+        ? { ...plain, name: statementName(plain.text) }
+        : config;
+    return (super.query as (...all: unknown[]) => never)(named, values, ...rest);
   }
 }
 
@@ -126,7 +170,11 @@ export const PGLITE_TEMPLATE_FILE = 'pglite-template.tgz';
 /** Opens the database and applies pending migrations before anything else may use it. */
 export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase> {
   if (options.kind === 'postgres') {
-    const sessions = new pg.Pool({ connectionString: options.url, max: options.poolUrl ? 2 : 10 });
+    const sessions = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolUrl ? 2 : 10,
+      Client: PreparedStatementsClient,
+    });
     const pool = options.poolUrl
       ? new pg.Pool({ connectionString: options.poolUrl, max: 10, Client: UnnamedStatementsClient })
       : sessions;
