@@ -146,8 +146,7 @@ function LoadedForm({
     try {
       // Whatever was typed last is saved before the flow moves on.
       (document.activeElement as HTMLElement | null)?.blur();
-      await saver.flush();
-      if (saver.state.kind !== 'failed') onComplete();
+      if (await saver.flush()) onComplete();
     } finally {
       setFinishing(false);
     }

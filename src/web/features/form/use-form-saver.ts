@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { TFormAnswers, TFormFileSummary } from '../../../domain/schemas/form';
 import { isApiError } from '../../api/api-error';
 import { formsApi } from '../../api/forms';
@@ -6,80 +6,89 @@ import { formsApi } from '../../api/forms';
 export type TSaveState =
   { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'failed'; message: string };
 
+type TCall<T> = (formUpdateToken: string | null) => Promise<T>;
+
 /**
- * Saves a consent's answers one call at a time, in order: the first save issues the consent's
- * formUpdateToken and every later one sends it (docs/forms.md), so no two calls may race.
+ * One call at a time, in order: the first save issues the consent's formUpdateToken and every
+ * later one sends it (docs/forms.md), so no two calls may race. A section's save that failed is
+ * kept, to go again at the next flush, until a later save of that section saves.
  */
+function saveQueue(initialToken: string | null, onState: (state: TSaveState) => void) {
+  let token = initialToken;
+  let queue: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+  const failedSaves = new Map<string, () => Promise<unknown>>();
+
+  function enqueue<T>(call: TCall<T & { formUpdateToken: string }>, section?: string): Promise<T> {
+    pending += 1;
+    onState({ kind: 'saving' });
+    const run = queue.then(async () => {
+      try {
+        const result = await call(token);
+        token = result.formUpdateToken;
+        if (section !== undefined) failedSaves.delete(section);
+        pending -= 1;
+        if (pending === 0) onState({ kind: 'saved' });
+        return result;
+      } catch (error) {
+        if (section !== undefined) failedSaves.set(section, () => enqueue(call, section));
+        pending -= 1;
+        const message = isApiError(error) ? error.message : 'Your answers could not be saved.';
+        onState({ kind: 'failed', message });
+        throw error;
+      }
+    });
+    // The queue goes on after a failure; the caller hears of it.
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Sends again each section whose last save failed, then resolves once every save asked for so
+   * far has finished: true when every section's last save saved. Read after the wait, never from
+   * a render's state (a failure a later save mended, or a success before the last save failed).
+   */
+  async function flush(): Promise<boolean> {
+    for (const again of [...failedSaves.values()]) void again().catch(() => undefined);
+    await queue;
+    return failedSaves.size === 0;
+  }
+
+  return { enqueue, flush };
+}
+
+/** Saves a consent's answers and files one call at a time, in order (saveQueue). */
 export function useFormSaver(target: {
   consentId: string | null;
   clientId: string | null;
   initialToken: string | null;
 }) {
-  const token = useRef(target.initialToken);
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
-  const pending = useRef(0);
   const [state, setState] = useState<TSaveState>({ kind: 'idle' });
+  const [saves] = useState(() => saveQueue(target.initialToken, setState));
   const { consentId, clientId } = target;
-
-  const enqueue = useCallback(<T>(call: (formUpdateToken: string | null) => Promise<T>) => {
-    pending.current += 1;
-    setState({ kind: 'saving' });
-    const run = queue.current.then(async () => {
-      try {
-        const result = await call(token.current);
-        pending.current -= 1;
-        if (pending.current === 0) setState({ kind: 'saved' });
-        return result;
-      } catch (error) {
-        pending.current -= 1;
-        const message = isApiError(error) ? error.message : 'Your answers could not be saved.';
-        setState({ kind: 'failed', message });
-        throw error;
-      }
-    });
-    // The queue goes on after a failure; the caller hears of it.
-    queue.current = run.catch(() => undefined);
-    return run;
-  }, []);
 
   const saveSection = useCallback(
     (sectionId: string, answers: TFormAnswers) => {
       if (!consentId || !clientId) return Promise.resolve(null);
-      return enqueue(async (formUpdateToken) => {
-        const saved = await formsApi.saveSection({
-          sectionId,
-          consentId,
-          clientId,
-          formUpdateToken,
-          answers,
-        });
-        token.current = saved.formUpdateToken;
-        return saved;
-      });
+      return saves.enqueue(
+        (formUpdateToken) =>
+          formsApi.saveSection({ sectionId, consentId, clientId, formUpdateToken, answers }),
+        sectionId,
+      );
     },
-    [enqueue, consentId, clientId],
+    [saves, consentId, clientId],
   );
 
   const uploadFile = useCallback(
-    (fieldId: string, file: File): Promise<TFormFileSummary> => {
-      if (!consentId || !clientId) return Promise.reject(new Error('No consent to upload to'));
-      return enqueue(async (formUpdateToken) => {
-        const uploaded = await formsApi.uploadFile({
-          consentId,
-          clientId,
-          fieldId,
-          formUpdateToken,
-          file,
-        });
-        token.current = uploaded.formUpdateToken;
-        return uploaded.file;
-      });
+    async (fieldId: string, file: File): Promise<TFormFileSummary> => {
+      if (!consentId || !clientId) throw new Error('No consent to upload to');
+      const uploaded = await saves.enqueue((formUpdateToken) =>
+        formsApi.uploadFile({ consentId, clientId, fieldId, formUpdateToken, file }),
+      );
+      return uploaded.file;
     },
-    [enqueue, consentId, clientId],
+    [saves, consentId, clientId],
   );
 
-  /** Resolves once every save asked for so far has finished. */
-  const flush = useCallback(() => queue.current, []);
-
-  return { state, saveSection, uploadFile, flush };
+  return { state, saveSection, uploadFile, flush: saves.flush };
 }
