@@ -28,7 +28,7 @@ function answering(...answers: (() => Response)[]) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (_url: string, init: RequestInit) => {
-      sent.push(JSON.parse(String(init.body)));
+      sent.push(JSON.parse(init.body as string));
       const next = answers.shift();
       if (!next) throw new Error('no answer left');
       return next();
