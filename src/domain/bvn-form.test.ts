@@ -67,6 +67,17 @@ const TRANSITIONS: Array<[string, TRoute, TBvnFormAction, Record<string, unknown
     { phase: 'enter_bvn', busy: false, error: 'We could not find this BVN. Check the 11 digits.' },
   ],
   [
+    'goes back to the BVN field when the registry offers no way to send the code',
+    'opening',
+    { type: 'verification_opened', sender: 'nibss', methods: [] },
+    {
+      phase: 'enter_bvn',
+      bvn: '22334455667',
+      busy: false,
+      error: 'We could not find this BVN. Check the 11 digits.',
+    },
+  ],
+  [
     'sends the code the way picked',
     'methods',
     choose,

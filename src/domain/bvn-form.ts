@@ -123,6 +123,10 @@ export function bvnFormReducer(state: TBvnFormState, action: TBvnFormAction): TB
     }
     case 'verification_opened':
       if (state.phase !== 'enter_bvn' || !state.busy) return state;
+      // No way to send a code to the BVN's holder: the BVN is refused, and the payer may change it.
+      if (action.methods.length === 0) {
+        return backToBvn(state.bvn, ERROR_CATALOGUE.BVN_NOT_FOUND.message);
+      }
       return {
         phase: 'choose_method',
         bvn: state.bvn,
@@ -131,7 +135,7 @@ export function bvnFormReducer(state: TBvnFormState, action: TBvnFormAction): TB
         // One way only: it is already picked.
         chosen: action.methods.length === 1 ? (action.methods[0]?.id ?? null) : null,
         busy: false,
-        error: action.methods.length === 0 ? ERROR_CATALOGUE.BVN_NOT_FOUND.message : null,
+        error: null,
       };
     case 'open_failed':
       if (state.phase !== 'enter_bvn' || !state.busy) return state;
