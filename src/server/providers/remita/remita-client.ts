@@ -133,10 +133,10 @@ export function remitaClient(
         throw new RemitaNoAnswer(call, `HTTP ${response.status}, an answer that is not Remita's`);
       }
       // A wrong hash or credentials is our configuration, not the payer's: nothing was decided.
-      if (answer.statuscode === '013' || answer.statuscode === '020') {
-        if (call !== 'validateAuthorization') {
-          throw new RemitaNoAnswer(call, `Remita refused our signature (${answer.statuscode})`);
-        }
+      // Only 020 answering a payer's code is theirs (a wrong OTP); 013 is always our signature.
+      const payersCode = call === 'validateAuthorization' && answer.statuscode === '020';
+      if ((answer.statuscode === '013' || answer.statuscode === '020') && !payersCode) {
+        throw new RemitaNoAnswer(call, `Remita refused our signature (${answer.statuscode})`);
       }
       return {
         ...answer,

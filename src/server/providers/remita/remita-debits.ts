@@ -121,6 +121,11 @@ export function remitaDebits(options: {
       }
       const before = await status(reference, mandateReference);
       if (before.kind !== 'none') return ended(reference, mandateReference);
+      // A requery that answered 'not taken' while the status was asked closed the reference: it
+      // is not sent after that answer.
+      if (closed.has(reference)) {
+        return { kind: 'failed', providerReference: null, reason: 'expired' };
+      }
       const totalAmount = remitaAmount(amount);
       let answer: TRemitaAnswer;
       try {
