@@ -343,13 +343,39 @@ async function drainKinds(core: TEngineCore, names?: string[]): Promise<number> 
     let ran = 0;
     for (const kind of chosen) {
       const jobs = await core.boss.fetch<object>(kind.name, { batchSize: 20 });
-      for (const job of jobs) {
-        ran += 1;
-        await runFetched(core, kind, job).catch(() => undefined);
-      }
+      await keptAlive(core, kind.name, jobs, async () => {
+        for (const job of jobs) {
+          ran += 1;
+          await runFetched(core, kind, job).catch(() => undefined);
+        }
+      });
     }
     if (ran === 0) return total;
     total += ran;
+  }
+}
+
+/**
+ * Runs `work` on jobs fetched by hand (not through pg-boss's work(), which keeps its jobs' heartbeat
+ * itself), touching their heartbeat every half JOB_HEARTBEAT_SECONDS meanwhile: else a batch that
+ * runs past it is taken for a dead process's and run again elsewhere while it still runs here.
+ */
+async function keptAlive<T>(
+  core: TEngineCore,
+  name: string,
+  jobs: Job<object>[],
+  work: () => Promise<T>,
+): Promise<T> {
+  if (jobs.length === 0) return work();
+  const ids = jobs.map((job) => job.id);
+  const beat = setInterval(
+    () => void core.boss.touch(name, ids).catch(() => undefined),
+    (JOB_HEARTBEAT_SECONDS * 1000) / 2,
+  );
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
   }
 }
 
@@ -373,7 +399,7 @@ async function runOneNow(core: TEngineCore, name: string, data: object = {}): Pr
   // Another process (or call) took the waiting run: this one runs here all the same, as
   // every kind's work claims its rows in one statement each, and two runs share them.
   if (!job) return kind.run(data);
-  return runFetched(core, kind, job);
+  return keptAlive(core, kind.name, [job], () => runFetched(core, kind, job));
 }
 
 /** A periodic kind's next run, `everyMs` from now (one waits at a time: 'short' policy). */
