@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type {
@@ -75,11 +75,17 @@ export function withOwnMandateSettlement(db: TDb, payments: TPaymentProviders): 
 }
 
 /** A saved-account payment's attempt: its reference, who debited it, and the account. */
-type TDebitAttempt = { id: string; provider: string; debitAccountId: string | null };
+type TDebitAttempt = {
+  id: string;
+  provider: string;
+  debitAccountId: string | null;
+  createdAt: Date;
+};
 
 /**
  * The debit's account and, for a provider that keeps its mandates, the mandate it ran on: the
- * account's link of that provider that was active last.
+ * account's link of that provider active last when the attempt began (a link made after it is
+ * another mandate, where the provider knows nothing of this debit and would answer 'not taken').
  */
 async function debitedAccountOf(db: TDb, attempt: TDebitAttempt) {
   if (!attempt.debitAccountId) return null;
@@ -92,6 +98,7 @@ async function debitedAccountOf(db: TDb, attempt: TDebitAttempt) {
         eq(accountLinks.accountId, payerAccounts.id),
         eq(accountLinks.mandateProvider, attempt.provider),
         isNotNull(accountLinks.activatedAt),
+        lte(accountLinks.activatedAt, attempt.createdAt),
       ),
     )
     .where(eq(payerAccounts.id, attempt.debitAccountId))
