@@ -1,3 +1,4 @@
+import { AppError } from '../../services/app-error';
 import type { TBvnRegistryPort } from '../payments';
 import { nipCodeOf } from './mono-bank-codes';
 
@@ -144,7 +145,8 @@ export function monoBvnRegistry(options: {
     },
     async accountOwner({ institutionCode, accountNumber }) {
       const nipCode = nipCodeOf(institutionCode);
-      if (!nipCode) throw new MonoCallFailed(`No NIP code is known for bank ${institutionCode}`);
+      // A bank Mono's lookup cannot name: the payer's choice, refused; asking again changes nothing.
+      if (!nipCode) throw new AppError('ACCOUNT_NOT_SUPPORTED');
       const answer = await call('/v3/lookup/account-number', {
         nip_code: nipCode,
         account_number: accountNumber,

@@ -66,9 +66,14 @@ describe('Mono Lookup, its own ways', () => {
     await expect(
       registry().accountOwner({ institutionCode: '058', accountNumber: '0123456789' }),
     ).rejects.toThrow(/HTTP 503/);
+  });
+
+  it('refuses a bank its lookup cannot name as not supported, asking Mono nothing', async () => {
+    const asked = simulator.requests.length;
     await expect(
       registry().accountOwner({ institutionCode: '999', accountNumber: '0123456789' }),
-    ).rejects.toThrow(/NIP code/);
+    ).rejects.toMatchObject({ code: 'ACCOUNT_NOT_SUPPORTED' });
+    expect(simulator.requests.length).toBe(asked);
   });
 
   it('asks the account-number lookup by NIP code', async () => {

@@ -102,7 +102,9 @@ export async function holderOfAccount(
   let owner: string | null;
   try {
     owner = await registry.accountOwner(account);
-  } catch {
+  } catch (error) {
+    // A refusal the registry's adapter named (a bank it cannot look up) is the payer's to read.
+    if (error instanceof AppError) throw error;
     throw new AppError('BVN_REGISTRY_UNAVAILABLE');
   }
   const bvnHash = await holderBvnHash(db, owner);
