@@ -75,6 +75,14 @@ export type TPushedTerminalAction =
 /** How long the payer waits at the terminal before the modal says it has not answered. */
 export const PUSHED_TERMINAL_STALL_MS = 90_000;
 
+/**
+ * How long a payment sent to a terminal may wait there for a card. Past it, a request the
+ * terminal's provider still holds unpaid is called off by the server's next look at it (the
+ * attempt fails TERMINAL_TIMEOUT), so its payment can be paid another way; a card taken there
+ * after that is money owed back to the payer.
+ */
+export const PUSHED_TERMINAL_EXPIRY_MS = 3 * 60_000;
+
 export const PUSHED_TERMINAL_INITIAL: TPushedTerminalState = {
   step: 'loading',
   terminals: null,
@@ -205,7 +213,7 @@ export function pushedTerminalInstruction(state: TPushedTerminalState): string {
       return `Sending the payment to ${name}...`;
     case 'waiting':
       return state.stalled
-        ? `${name} has not answered yet. If the payment is not on its screen, close this and choose another way to pay; this page still shows the payment if it goes through.`
+        ? `${name} has not answered yet. If the payment is not on its screen, it is called off a few minutes after it was sent; then try again or choose another way to pay. This page shows the payment if it goes through.`
         : `Insert or tap your card on ${name} and enter your PIN there.`;
     case 'in_progress':
       return `${ERROR_CATALOGUE.PAYMENT_IN_PROGRESS.message} If it is on ${name}, finish it there; this page shows the payment when it ends.`;

@@ -521,9 +521,11 @@ export type TPushTerminalPort = {
   /**
    * Creates the payment request for our `reference` and shows it on the terminal. Safe to repeat
    * for one reference (a lost answer, a retried job): one payment request per reference, shown
-   * again. `createdAt` bounds where a request made before is looked for.
+   * again. `createdAt` bounds where a request made before is looked for. Refused: the provider
+   * said no to the request, or the terminal could not be sent it; nothing can be paid by it.
+   * Thrown: the answer was lost, and the request may be on the terminal.
    */
-  pushPaymentRequest(request: TTerminalPush): Promise<{ providerReference: string }>;
+  pushPaymentRequest(request: TTerminalPush): Promise<TTerminalPushAnswer>;
   /**
    * What became of the payment request of our `reference` (its provider's reference where the
    * push answered one): paid ('taken'), refused at the terminal ('not_taken'), or still waiting.
@@ -534,6 +536,12 @@ export type TPushTerminalPort = {
     createdAt: Date;
   }): Promise<TRequeryOutcome<{ card: TCardSummary | null }>>;
 };
+
+/** What the provider answered a push. */
+export type TTerminalPushAnswer =
+  | { kind: 'pushed'; providerReference: string }
+  /** `at`: the request was refused, or made and not shown on the terminal (not reachable). */
+  | { kind: 'refused'; at: 'request' | 'terminal'; reason: string };
 
 /** A payment request pushed to a terminal. */
 export type TTerminalPush = {
@@ -804,11 +812,13 @@ export type TProviderNotice =
     }
   /**
    * A payment request pushed to a terminal (TPushTerminalPort) ended, or still waits: named by
-   * the provider's reference the push answered, in `currency`, as a requery would say.
+   * the provider's reference the push answered and by ours where the request carries it (a push
+   * whose answer was lost never kept the provider's), in `currency`, as a requery would say.
    */
   | {
       kind: 'terminal_request';
       providerReference: string;
+      reference: string | null;
       currency: string;
       outcome: TRequeryOutcome<{ card: TCardSummary | null }>;
     }

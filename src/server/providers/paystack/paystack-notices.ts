@@ -14,7 +14,7 @@ import { payerOfPaystackEmail, type TPaystack } from './paystack-shared';
 import { listRefunds, referenceOfNote, refundOutcome } from './refunds';
 import { fromPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
-import { paymentRequestOutcome, verifiedPaymentRequest } from './terminal';
+import { paymentRequestOutcome, referenceOfDescription, verifiedPaymentRequest } from './terminal';
 
 /*
  * Paystack's notices (webhooks: `{ event, data }`, signed over the raw body) in the port's words.
@@ -346,6 +346,7 @@ async function noticedPaymentRequest(
   return {
     kind: 'terminal_request',
     providerReference: request.request_code,
+    reference: referenceOfDescription(request.description),
     currency: currencyOf(request),
     outcome: paymentRequestOutcome(request),
   };

@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardAudit, merchantTerminals, paymentAttempts, payments } from '../../db/schema';
 import { dashboardCall, staffMember, type TStaff } from '../../testing/dashboard';
+import { PUSHED_TERMINAL_EXPIRY_MS } from '../../../domain/pushed-terminal';
 import { reconcileLostAttempts } from '../../services/payments/lost-attempts';
 import {
   startPaystackSimulator,
@@ -193,6 +194,72 @@ describe('Paystack Terminal beside a live key', () => {
     const paid = await paymentOf(paymentId);
     expect(paid.status).toBe('executed');
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('completes on Paystack’s notice a payment whose push answer was lost', async () => {
+    const TERMINAL = 'LOSTANS1';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    // The request is made and shown on the terminal; its answer never reaches us.
+    paystack.loseNextAnswer(`/terminal/${TERMINAL}/event`);
+    const pushed = await push({ paymentId, consentId, terminalId });
+    expect(pushed.json()).toMatchObject({ status: 'waiting_for_terminal' });
+    expect((await paymentOf(paymentId)).attempts).toMatchObject([
+      { stage: 'charging', providerReference: null },
+    ]);
+
+    const requestCode = paystack.terminalShowing(TERMINAL);
+    expect(requestCode).not.toBeNull();
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    const paid = await paymentOf(paymentId);
+    expect(paid.status).toBe('executed');
+    expect(paid.attempts).toMatchObject([{ status: 'completed', providerReference: requestCode }]);
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('calls off a request nobody paid at the terminal in time, so the payment can be paid again', async () => {
+    const TERMINAL = 'EXPIRE01';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    // Asked about before its time: still waiting, left charging.
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    expect((await paymentOf(paymentId)).attempts).toMatchObject([{ stage: 'charging' }]);
+
+    clock.advance(PUSHED_TERMINAL_EXPIRY_MS);
+    await reconcileLostAttempts(ctx.context);
+    const calledOff = await paymentOf(paymentId);
+    expect(calledOff.status).toBe('pending');
+    expect(calledOff.attempts).toMatchObject([
+      { status: 'failed', failureCode: 'TERMINAL_TIMEOUT' },
+    ]);
+    expect((await paymentEvents(ctx.database, paymentId)).at(-1)).toMatchObject({
+      status: 'failed',
+      message: 'Transaction timed out',
+    });
+
+    // Free again: sent anew, and paid.
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    expect((await paymentOf(paymentId)).status).toBe('executed');
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('fails at once a push the terminal could not be sent, and frees the payment', async () => {
+    const TERMINAL = 'REFUSED1';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    paystack.failNext(`/terminal/${TERMINAL}/event`, 400);
+    const refused = await push({ paymentId, consentId, terminalId });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: { code: 'TERMINAL_OFFLINE' } });
+    expect((await paymentOf(paymentId)).attempts).toMatchObject([
+      { status: 'failed', failureCode: 'TERMINAL_OFFLINE' },
+    ]);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
   });
 
   it('refuses a terminal that is offline, a busy one, and one of another merchant, recording nothing', async () => {

@@ -1,6 +1,7 @@
 import type {
   TCardSummary,
   TPushTerminalPort,
+  TTerminalPushAnswer,
   TRequeryOutcome,
   TTerminalPresence,
 } from '../payments';
@@ -150,7 +151,13 @@ export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
       return answer.data.available ? 'ready' : 'busy';
     },
 
-    async pushPaymentRequest({ reference, terminalId, amount, description, createdAt }) {
+    async pushPaymentRequest({
+      reference,
+      terminalId,
+      amount,
+      description,
+      createdAt,
+    }): Promise<TTerminalPushAnswer> {
       let request = await requestOfReference(ps, reference, createdAt);
       if (!request) {
         const created = await ps.client.write<TPaystackPaymentRequest>('/paymentrequest', {
@@ -161,7 +168,8 @@ export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
           // The payer is at the terminal: no invoice by email.
           send_notification: false,
         });
-        if (!created.ok) throw new PaystackNoAnswer('Create Payment Request', created.message);
+        // A 4xx (5xx and no answer are thrown by the client): nothing was made.
+        if (!created.ok) return { kind: 'refused', at: 'request', reason: created.message };
         request = created.data;
       }
       const sent = await ps.client.write<{ id: string }>(`/terminal/${segment(terminalId)}/event`, {
@@ -169,8 +177,9 @@ export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
         action: 'process',
         data: { id: request.id, reference: request.offline_reference },
       });
-      if (!sent.ok) throw new PaystackNoAnswer(`Send Event to ${terminalId}`, sent.message);
-      return { providerReference: request.request_code };
+      // Made, and never shown: it waits at Paystack where no card can reach it.
+      if (!sent.ok) return { kind: 'refused', at: 'terminal', reason: sent.message };
+      return { kind: 'pushed', providerReference: request.request_code };
     },
 
     async requeryPaymentRequest({ reference, providerReference, createdAt }) {

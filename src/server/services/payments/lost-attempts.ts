@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
+import { PUSHED_TERMINAL_EXPIRY_MS } from '../../../domain/pushed-terminal';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
@@ -104,11 +105,15 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       const { acquirer } = payments;
       const answer =
         acquirer.kind === 'push'
-          ? await acquirer.requeryPaymentRequest({
-              reference: attempt.id,
-              providerReference: attempt.providerReference,
-              createdAt: attempt.createdAt,
-            })
+          ? calledOffWhenExpired(
+              ctx,
+              attempt,
+              await acquirer.requeryPaymentRequest({
+                reference: attempt.id,
+                providerReference: attempt.providerReference,
+                createdAt: attempt.createdAt,
+              }),
+            )
           : await acquirer.requeryChipPurchase(attempt.id);
       if (answer.kind !== 'taken') return answer;
       const approved = { providerReference: answer.providerReference, authCode: null };
@@ -121,6 +126,26 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       // A transfer is never charged by us: its bank tells us when money arrives.
       return { kind: 'pending', awaiting: null, providerReference: null };
   }
+}
+
+/**
+ * A payment request still unpaid at its terminal PUSHED_TERMINAL_EXPIRY_MS after it was sent is
+ * called off: read as not taken (TERMINAL_TIMEOUT), so the payment is free for another way. The
+ * provider offers no way to withdraw it (docs/providers/paystack-terminal.md): a card taken there
+ * later reaches an ended attempt, and is booked and owed back (settleNoticedCharge).
+ */
+function calledOffWhenExpired<TTaken>(
+  ctx: TLostContext,
+  attempt: TAttemptRow,
+  answer: TRequeryOutcome<TTaken>,
+): TRequeryOutcome<TTaken> {
+  const age = ctx.clock.now().getTime() - attempt.createdAt.getTime();
+  if (answer.kind !== 'pending' || age < PUSHED_TERMINAL_EXPIRY_MS) return answer;
+  return {
+    kind: 'not_taken',
+    providerReference: answer.providerReference,
+    reason: 'no card at the terminal in time',
+  };
 }
 
 /** The move that puts a charge back at the step it waits at for its payer. */

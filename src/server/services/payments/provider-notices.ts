@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, ne } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
@@ -44,7 +44,8 @@ import { creditTransfer } from './transfer-payments';
  * - account_holder: the provider's answer whether an account is held under the payer's BVN
  *   (answerAccountHolder).
  * - terminal_request: a payment request pushed to a terminal was paid, or refused: its attempt
- *   (found by the provider reference the push answered) is booked by the reconciler's path.
+ *   (found by the provider reference the push answered, or by ours in the request where that
+ *   answer was lost) is booked by the reconciler's path.
  *
  * Delivered again (a provider retries what was not answered 2xx), a notice changes nothing: a
  * notice of money is answered from its record (given back again if that was the answer:
@@ -134,7 +135,8 @@ async function applyChargeNotice(
 
 /**
  * A payment request pushed to a terminal ended: its attempt is the one whose provider reference
- * the push answered (payment_attempts is unique on provider and reference), booked as a requery's
+ * the push answered (payment_attempts is unique on provider and reference), or, where that
+ * answer was lost, the one of our reference the request carries; booked as a requery's
  * answer is (settleNoticedCharge, which asks the terminal's provider itself before booking).
  */
 async function applyTerminalRequestNotice(
@@ -149,7 +151,16 @@ async function applyTerminalRequestNotice(
     .where(
       and(
         eq(paymentAttempts.provider, acquirer.provider),
-        eq(paymentAttempts.providerReference, notice.providerReference),
+        or(
+          eq(paymentAttempts.providerReference, notice.providerReference),
+          // The push's answer was lost: the attempt knows only its own reference.
+          notice.reference === null
+            ? undefined
+            : and(
+                eq(paymentAttempts.id, notice.reference),
+                isNull(paymentAttempts.providerReference),
+              ),
+        ),
       ),
     );
   if (attempt?.method !== 'chip_card') return 'ignored';

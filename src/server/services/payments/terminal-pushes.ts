@@ -6,7 +6,7 @@ import type {
 } from '../../../domain/schemas/card-terminal';
 import type { TAppContext } from '../../context';
 import { merchantTerminals, paymentAttempts } from '../../db/schema';
-import type { TPushTerminalPort } from '../../providers/payments';
+import type { TPushTerminalPort, TTerminalPushAnswer } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { runAttempt } from './attempt-runner';
 import { newChargeToken } from './charge-owners';
@@ -22,10 +22,14 @@ import { loadPayable, type TPaymentAccess } from './payment-records';
  *     of a payment at a time) with the stream's in_progress event;
  *  3. outside any transaction the payment request is pushed with the attempt's id as our
  *     reference (the adapter finds a request of that reference before it makes one, so a push
- *     repeated never makes two); the provider's reference it answers is kept on the attempt;
+ *     repeated never makes two); the provider's reference it answers is kept on the attempt. A
+ *     push the provider refused (the request, or sending it to the terminal) fails the attempt at
+ *     once: PAYMENT_FAILED, or TERMINAL_OFFLINE where the terminal could not be reached;
  *  4. the attempt waits, 'charging', for the provider's notice (provider-notices.ts) or the
  *     reconciler's requery (lost-attempts.ts): paid completes it with the ledger, refused at the
- *     terminal fails it TERMINAL_DECLINED, still waiting is asked again later.
+ *     terminal fails it TERMINAL_DECLINED, still waiting is asked again later, and called off
+ *     (TERMINAL_TIMEOUT) once PUSHED_TERMINAL_EXPIRY_MS have passed, so the payment can be paid
+ *     another way.
  *
  * A push whose answer was lost leaves the attempt charging too, with no provider reference: the
  * requery looks the request up by our reference. Nothing here charges a payment twice: a second
@@ -108,7 +112,7 @@ export async function pushToTerminal(
     terminalName: terminal.name,
     ...(owner ? { chargeToken: owner.token } : {}),
   });
-  return runAttempt<{ providerReference: string }, TTerminalPushResponse>(ctx, {
+  return runAttempt<TTerminalPushAnswer, TTerminalPushResponse>(ctx, {
     open: {
       payable,
       fields: {
@@ -129,15 +133,24 @@ export async function pushToTerminal(
     // The push's answer was lost: the request may be on the terminal. The attempt waits as if it
     // were, and the requery finds it by our reference (or fails the attempt if it never was made).
     noAnswer: waiting,
-    answer: async (attempt, pushed) => ({
-      kind: 'wait',
-      record: async () => {
-        await db
-          .update(paymentAttempts)
-          .set({ providerReference: pushed.providerReference })
-          .where(eq(paymentAttempts.id, attempt.id));
-        return waiting();
-      },
-    }),
+    answer: async (attempt, pushed) => {
+      if (pushed.kind === 'refused') {
+        // Nothing can be paid by it: the payment is free for another try at once.
+        const failure = new AppError(
+          pushed.at === 'terminal' ? 'TERMINAL_OFFLINE' : 'PAYMENT_FAILED',
+        );
+        return { kind: 'fail', failure, reason: `push refused: ${pushed.reason}` };
+      }
+      return {
+        kind: 'wait',
+        record: async () => {
+          await db
+            .update(paymentAttempts)
+            .set({ providerReference: pushed.providerReference })
+            .where(eq(paymentAttempts.id, attempt.id));
+          return waiting();
+        },
+      };
+    },
   });
 }
