@@ -282,9 +282,16 @@ export type TMandateSetupPort = {
      */
     payer?: TMandatePayer;
   }): Promise<(TAltMandate & { providerReference?: string }) | null>;
-  /** Checks the payer's answers to an alternate-service mandate's auth parameters. */
+  /**
+   * Checks the payer's answers to an alternate-service mandate's auth parameters. Safe to repeat
+   * after an answer was lost: the mandate found active answers verified, whatever the answers
+   * (a code the lost call used up reads as wrong at the provider).
+   */
   verifyAltMandate(request: {
     remitaTransRef: string;
+    /** Ours, as the mandate was requested with it, and the provider's, where it set one up. */
+    reference: string;
+    providerReference: string | null;
     institutionCode: string;
     accountNumber: string;
     /** One answer per parameter name (param1 or param2 of an auth parameter pair). */

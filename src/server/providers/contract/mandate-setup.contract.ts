@@ -44,14 +44,18 @@ export function mandateSetupContract(adapter: string, make: () => Promise<TManda
       const verify = (given: typeof answers) =>
         provider.verifyAltMandate({
           remitaTransRef,
+          reference: request.reference,
+          providerReference: mandate?.providerReference ?? null,
           institutionCode,
           accountNumber,
           answers: given,
         });
-      expect(await verify(answers)).toEqual({ verified: true });
       const wrong = answers.map((a, i) => (i === 0 ? { ...a, value: `${a.value}9` } : a));
       expect(await verify(wrong)).toEqual({ verified: false });
       expect(await verify(answers.slice(1))).toEqual({ verified: false });
+      expect(await verify(answers)).toEqual({ verified: true });
+      // Asked again (its answer lost): the mandate it activated still answers verified.
+      expect(await verify(answers)).toEqual({ verified: true });
       expect(
         await provider.requestAltMandate({ ...request, ...underTest.notAltAccount }),
       ).toBeNull();

@@ -107,8 +107,8 @@ describe('a future payment on a Remita mandate', () => {
     await ctx.close();
   });
 
-  /** A new payer whose own account links by Remita's mandate, activated by the bank's OTP. */
-  async function linkedByRemita() {
+  /** A new payer's own account whose link waits for the bank's OTP on Remita's mandate. */
+  async function openRemitaLink(cardLast4: string) {
     const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
     const headers = { authorization: `Bearer ${token}` };
     const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
@@ -118,7 +118,7 @@ describe('a future payment on a Remita mandate', () => {
       accountNumber,
       balanceKobo: 100_000_000,
       activation: 'otp',
-      cardLast4: '1357',
+      cardLast4,
     });
     const created = await ctx.app.inject({
       method: 'POST',
@@ -128,18 +128,27 @@ describe('a future payment on a Remita mandate', () => {
     });
     const link = created.json<{ accountLink: { id: string; remitaTransRef: string } }>()
       .accountLink;
-    const confirmed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/transactionservicealt/confirm',
-      headers,
-      payload: {
-        remitaTransRef: link.remitaTransRef,
-        authParams: [
-          { param1: 'OTP', value: remita.otp },
-          { param1: 'CARD', value: '1357' },
-        ],
-      },
-    });
+    /** The payer's answers: the bank's OTP (or `otp`) and the card's last 4 digits. */
+    const confirm = (otp = remita.otp) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/transactionservicealt/confirm',
+        headers,
+        payload: {
+          remitaTransRef: link.remitaTransRef,
+          authParams: [
+            { param1: 'OTP', value: otp },
+            { param1: 'CARD', value: cardLast4 },
+          ],
+        },
+      });
+    return { token, headers, soft, created, link, account, accountNumber, confirm };
+  }
+
+  /** A new payer whose own account links by Remita's mandate, activated by the bank's OTP. */
+  async function linkedByRemita() {
+    const { headers, soft, link, accountNumber, confirm } = await openRemitaLink('1357');
+    const confirmed = await confirm();
     expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
     const listed = await ctx.app.inject({ method: 'GET', url: '/api/accounts/user', headers });
     const accountId = listed
@@ -150,59 +159,17 @@ describe('a future payment on a Remita mandate', () => {
   }
 
   it('links the account by the bank OTP and collects the payment on its date through Remita, once', async () => {
-    const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
-    const headers = { authorization: `Bearer ${token}` };
-    const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
-    const { institutionCode, accountNumber, accountName } = account;
-    remita.accounts.push({
-      bankCode: institutionCode,
-      accountNumber,
-      balanceKobo: 100_000_000,
-      activation: 'otp',
-      cardLast4: '4321',
-    });
-
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/account-links/create',
-      headers,
-      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
-    });
+    const { token, soft, headers, created, link, account, accountNumber, confirm } =
+      await openRemitaLink('4321');
+    const { institutionCode } = account;
     expect(created.statusCode, created.body).toBe(200);
-    const link = created.json<{
-      accountLink: {
-        id: string;
-        remitaTransRef: string;
-        mandateType: string;
-        authParams: unknown[];
-      };
-    }>().accountLink;
-    expect(link).toMatchObject({ mandateType: 'otp', remitaTransRef: expect.any(String) });
-    const wrong = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/transactionservicealt/confirm',
-      headers,
-      payload: {
-        remitaTransRef: link.remitaTransRef,
-        authParams: [
-          { param1: 'OTP', value: '9999' },
-          { param1: 'CARD', value: '4321' },
-        ],
-      },
+    expect(created.json<{ accountLink: unknown }>().accountLink).toMatchObject({
+      mandateType: 'otp',
+      remitaTransRef: expect.any(String),
     });
+    const wrong = await confirm('9999');
     expect(wrong.statusCode).toBe(400);
-    const confirmed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/transactionservicealt/confirm',
-      headers,
-      payload: {
-        remitaTransRef: link.remitaTransRef,
-        authParams: [
-          { param1: 'OTP', value: remita.otp },
-          { param1: 'CARD', value: '4321' },
-        ],
-      },
-    });
+    const confirmed = await confirm();
     expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
     const [row] = await ctx.database.db
       .select()
@@ -296,6 +263,20 @@ describe('a future payment on a Remita mandate', () => {
     expect(remita.accounts.at(-1)?.balanceKobo).toBe(100_000_000 - 1_500_000);
     // The sandbox bank, which serves the debits capability, debited nothing.
     expect(await sandboxBalanceOf(ctx.database, account)).toBe(sandboxBefore);
+  });
+
+  it('links the account when the answer to the payer’s OTP was lost after Remita took it', async () => {
+    const { link, confirm } = await openRemitaLink('2468');
+    // Remita activates the mandate and its answer never arrives: the status says it took.
+    remita.loseNextAnswer();
+    const confirmed = await confirm();
+    expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
+    expect(remita.mandateOf(link.id)?.state).toBe('active');
+    const [row] = await ctx.database.db
+      .select({ state: accountLinks.state, authTries: accountLinks.authTries })
+      .from(accountLinks)
+      .where(eq(accountLinks.id, link.id));
+    expect(row).toEqual({ state: 'active', authTries: 0 });
   });
 
   it('stops the Remita mandate once the payer revokes the last consent whose future payments it bound', async () => {

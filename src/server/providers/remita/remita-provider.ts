@@ -108,6 +108,17 @@ export function remitaProvider(
     payer: TMandatePayer;
   }): Promise<string | null> => setUpMandate(client, options.clock, request);
 
+  /** Whether Remita holds the mandate active (its mandate status call). */
+  const mandateActive = async (requestId: string, mandateId: string): Promise<boolean> => {
+    const answer = await client.call('status', {
+      merchantId,
+      mandateId,
+      requestId,
+      hash: remitaHash(mandateId, merchantId, requestId, apiKey),
+    });
+    return answer.isActive === true || answer.isActive === 'true';
+  };
+
   const formUrl = (mandateId: string, requestId: string) =>
     `${baseUrl.replace(/\/+$/, '')}/remita/ecomm/mandate/form/${encodeURIComponent(merchantId)}/${remitaHash(merchantId, apiKey, requestId)}/${encodeURIComponent(mandateId)}/${encodeURIComponent(requestId)}/rest.reg`;
 
@@ -128,31 +139,35 @@ export function remitaProvider(
       return mandate ? { ...mandate, providerReference: mandateId } : null;
     },
 
-    async verifyAltMandate({ remitaTransRef, answers }) {
+    async verifyAltMandate({ remitaTransRef, answers, reference, providerReference }) {
       const value = (param: string) =>
         answers.find((a) => a.param.toUpperCase() === param)?.value.trim() ?? '';
       const otp = value('OTP');
       const card = value('CARD');
       if (!otp || !card) return { verified: false };
-      const answer = await client.call('validateAuthorization', {
-        remitaTransRef,
-        authParams: [
-          { param1: 'OTP', value: otp },
-          { param2: 'CARD', value: card },
-        ],
-      });
-      return { verified: answer.statuscode === '00' };
+      // An answer lost after Remita activated the mandate used the OTP up: sent again, it reads
+      // as a wrong code. Where the answer is not '00', the mandate's status says whether it took.
+      const activated = () =>
+        providerReference ? mandateActive(reference, providerReference) : Promise.resolve(false);
+      let answer: TRemitaAnswer;
+      try {
+        answer = await client.call('validateAuthorization', {
+          remitaTransRef,
+          authParams: [
+            { param1: 'OTP', value: otp },
+            { param2: 'CARD', value: card },
+          ],
+        });
+      } catch (error) {
+        if (await activated().catch(() => false)) return { verified: true };
+        throw error;
+      }
+      return { verified: answer.statuscode === '00' || (await activated()) };
     },
 
     async paperMandateStatus({ reference, providerReference }) {
       if (!providerReference) return 'pending';
-      const answer = await client.call('status', {
-        merchantId,
-        mandateId: providerReference,
-        requestId: reference,
-        hash: remitaHash(providerReference, merchantId, reference, apiKey),
-      });
-      return answer.isActive === true || answer.isActive === 'true' ? 'approved' : 'pending';
+      return (await mandateActive(reference, providerReference)) ? 'approved' : 'pending';
     },
 
     own: {

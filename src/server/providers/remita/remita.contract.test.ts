@@ -74,6 +74,8 @@ async function activeMandate(index: number): Promise<TMandatedAccount> {
   if (!mandate?.providerReference) throw new Error('Remita set up no mandate');
   const { verified } = await remita.verifyAltMandate({
     remitaTransRef: mandate.remitaTransRef,
+    reference: mandate.requestId,
+    providerReference: mandate.providerReference,
     institutionCode: account.bankCode,
     accountNumber: account.accountNumber,
     answers: [

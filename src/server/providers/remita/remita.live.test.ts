@@ -73,6 +73,8 @@ describe('Remita itself', () => {
       expect(mandate.authParams.map((p) => p.param1)).toContain('OTP');
       const wrong = await remita.verifyAltMandate({
         remitaTransRef: mandate.remitaTransRef,
+        reference: mandate.requestId,
+        providerReference: mandate.providerReference ?? null,
         ...account,
         answers: [
           { param: 'OTP', value: '000000' },

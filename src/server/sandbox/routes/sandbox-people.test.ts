@@ -161,6 +161,8 @@ describe('POST /api/sandbox/people', () => {
     const verify = (otp: string) =>
       payments().mandates.verifyAltMandate({
         remitaTransRef: mandate?.remitaTransRef ?? '',
+        reference: 'alk_minted_1',
+        providerReference: null,
         ...account,
         answers: [
           { param: 'CARD', value: '4321' },

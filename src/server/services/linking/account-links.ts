@@ -792,6 +792,8 @@ export async function confirmAltMandate(
   try {
     ({ verified } = await providers.payments.mandates.verifyAltMandate({
       remitaTransRef: body.remitaTransRef,
+      reference: link.requestId ?? link.id,
+      providerReference: link.providerReference,
       institutionCode: account.institutionCode,
       accountNumber: account.accountNumber,
       answers: body.authParams.map((a) => ({ param: a.param1, value: a.value })),
