@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../../domain/schemas/auth';
 import type { TDb } from '../../db/database';
 import { CHALLENGE_PURPOSES, webauthnChallenges } from '../../db/schema';
@@ -19,18 +19,16 @@ export async function storeChallenge(
   now: Date,
 ): Promise<Date> {
   const expiresAt = new Date(now.getTime() + WEBAUTHN_CHALLENGE_TTL_MS);
-  await db.insert(webauthnChallenges).values({
-    challenge: input.challenge,
-    purpose: input.purpose,
-    payerId: input.payerId ?? null,
-    consentId: input.consentId ?? null,
-    createdAt: now,
-    expiresAt,
-  });
-  // Challenges an hour past their end are kept no longer: a replay of them is refused as unknown.
-  await db
-    .delete(webauthnChallenges)
-    .where(lt(webauthnChallenges.expiresAt, new Date(now.getTime() - 3_600_000)));
+  // One statement: challenges an hour past their end are kept no longer (a replay of them is
+  // refused as unknown), and this one is kept.
+  await db.execute(sql`
+    WITH stale AS (
+      DELETE FROM webauthn_challenges
+      WHERE expires_at < ${new Date(now.getTime() - 3_600_000).toISOString()}::timestamptz)
+    INSERT INTO webauthn_challenges (challenge, purpose, payer_id, consent_id, created_at, expires_at)
+    VALUES (${input.challenge}, ${input.purpose}, ${input.payerId ?? null},
+            ${input.consentId ?? null}, ${now.toISOString()}::timestamptz,
+            ${expiresAt.toISOString()}::timestamptz)`);
   return expiresAt;
 }
 
