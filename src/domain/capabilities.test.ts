@@ -4,6 +4,7 @@ import {
   capabilitiesMissing,
   linkWaysOn,
   needsSignIn,
+  payMethodsOn,
   type TCapabilitiesOn,
   type TConsentAsks,
 } from './capabilities';
@@ -107,5 +108,25 @@ describe('the ways of linking a server offers', () => {
       'altTransactionService',
       'nibssAlt',
     ]);
+  });
+});
+
+describe('the ways to pay a page offers', () => {
+  const reader = (readerReachable: boolean) => ({ kind: 'reader', readerReachable }) as const;
+
+  it('offers the chip terminal where its acquirer is on and this device reaches a reader', () => {
+    expect(payMethodsOn(ALL_CAPABILITIES_ON, reader(true))).toEqual({
+      transfer: true,
+      card: true,
+      terminal: true,
+    });
+    expect(payMethodsOn(ALL_CAPABILITIES_ON, reader(false)).terminal).toBe(false);
+  });
+
+  it('offers a terminal the server pushes to on any device, never with its acquirer off', () => {
+    expect(payMethodsOn(ALL_CAPABILITIES_ON, { kind: 'push' }).terminal).toBe(true);
+    const off = { ...ALL_CAPABILITIES_ON, acquirer: false };
+    expect(payMethodsOn(off, { kind: 'push' }).terminal).toBe(false);
+    expect(payMethodsOn(off, reader(true)).terminal).toBe(false);
   });
 });

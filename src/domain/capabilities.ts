@@ -34,15 +34,23 @@ export const ALL_CAPABILITIES_ON: TCapabilitiesOn = Object.fromEntries(
 ) as TCapabilitiesOn;
 
 /**
- * The ways to pay the page offers (spec §2), each only where its capability is on: no button
- * leads to a provider that is not there.
+ * The page's chip terminal (public config `terminal`): the spec's reader, which this device must
+ * reach (chip-terminal.ts `chipReaderTransports`), or a merchant's terminal the server pushes the
+ * payment to (Paystack Terminal), which needs nothing of the payer's device.
  */
-export function payMethodsOn(on: TCapabilitiesOn): {
-  transfer: boolean;
-  card: boolean;
-  terminal: boolean;
-} {
-  return { transfer: on.transfersIn, card: on.cards, terminal: on.acquirer };
+export type TPageTerminal = { kind: 'reader'; readerReachable: boolean } | { kind: 'push' };
+
+/**
+ * The ways to pay the page offers (spec §2), each only where its capability is on: no button
+ * leads to a provider that is not there. 'Chip Card Terminal' also needs a reader this device
+ * reaches, where the terminal is a reader.
+ */
+export function payMethodsOn(
+  on: TCapabilitiesOn,
+  terminal: TPageTerminal,
+): { transfer: boolean; card: boolean; terminal: boolean } {
+  const reached = terminal.kind === 'push' || terminal.readerReachable;
+  return { transfer: on.transfersIn, card: on.cards, terminal: on.acquirer && reached };
 }
 
 /** A way a bank lets an account be linked (spec §3 User account.integrations). */

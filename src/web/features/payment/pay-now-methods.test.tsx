@@ -12,7 +12,10 @@ function drawn(
   on: typeof ALL_CAPABILITIES_ON,
   terminalKind: 'reader' | 'push' = 'reader',
 ): string[] {
-  const offers = payMethodsOn(on);
+  const offers = payMethodsOn(
+    on,
+    terminalKind === 'push' ? { kind: 'push' } : { kind: 'reader', readerReachable: true },
+  );
   render(
     <PaymentMethods
       // Only its masked number is drawn.
@@ -20,7 +23,6 @@ function drawn(
       resending={false}
       openingCard={false}
       offers={offers}
-      offersTerminal={offers.terminal}
       terminalKind={terminalKind}
       terminalButton={createRef()}
       onPayByTransfer={() => undefined}

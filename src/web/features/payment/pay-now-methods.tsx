@@ -8,10 +8,8 @@ type TPaymentMethodsProps = {
   resending: boolean;
   /** 'Pay with Card' is waiting for the form's code. */
   openingCard: boolean;
-  /** The ways to pay whose capability is on (domain/capabilities.ts payMethodsOn). */
-  offers: { transfer: boolean; card: boolean };
-  /** Whether a chip reader can be reached and the terminal's acquirer is on. */
-  offersTerminal: boolean;
+  /** The ways to pay this server and device serve (domain/capabilities.ts payMethodsOn). */
+  offers: { transfer: boolean; card: boolean; terminal: boolean };
   /** The spec's Bluetooth reader, or the merchant's terminal the payment is sent to. */
   terminalKind: 'reader' | 'push';
   /** 'Chip Card Terminal', focused again when its modal closes. */
@@ -31,7 +29,6 @@ export function PaymentMethods({
   resending,
   openingCard,
   offers,
-  offersTerminal,
   terminalKind,
   terminalButton,
   onPayByTransfer,
@@ -71,7 +68,7 @@ export function PaymentMethods({
           <span className="secondary-text">Credit or debit card</span>
         </button>
       ) : null}
-      {offersTerminal ? (
+      {offers.terminal ? (
         <button
           ref={terminalButton}
           type="button"

@@ -129,12 +129,14 @@ export function PayNowScreen(props: TPayNowScreenProps) {
     sandbox: publicConfig?.sandbox === true,
     webBluetooth: useWebBluetooth(),
   });
-  // Only the ways this server can serve (docs/going-live.md).
-  const offers = payMethodsOn(publicConfig?.capabilities ?? ALL_CAPABILITIES_ON);
-  // A terminal the server pushes to (Paystack Terminal) needs no reader on this device.
+  // Only the ways this server (docs/going-live.md) and this device can serve.
   const terminalKind = publicConfig?.terminal ?? 'reader';
-  const offersTerminal =
-    offers.terminal && (terminalKind === 'push' || readerTransports.length > 0);
+  const offers = payMethodsOn(
+    publicConfig?.capabilities ?? ALL_CAPABILITIES_ON,
+    terminalKind === 'push'
+      ? { kind: 'push' }
+      : { kind: 'reader', readerReachable: readerTransports.length > 0 },
+  );
   usePaymentReport(payment.paymentId, state, onPaymentStatus);
   const read = usePaymentRead(
     payment.paymentId,
@@ -173,7 +175,6 @@ export function PayNowScreen(props: TPayNowScreenProps) {
           resending={state.card.resending}
           openingCard={choices.openingCard}
           offers={offers}
-          offersTerminal={offersTerminal}
           terminalKind={terminalKind}
           terminalButton={choices.terminalButton}
           onPayByTransfer={choices.payByTransfer}
