@@ -1,12 +1,11 @@
 import { browserSupportsWebAuthnAutofill, WebAuthnAbortService } from '@simplewebauthn/browser';
-import { useEffect, useEffectEvent, useId, type FormEvent } from 'react';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { useEffect, useEffectEvent, useId, type Dispatch, type FormEvent } from 'react';
 import {
-  isPhoneCodeFormat,
-  toNigerianE164,
-  ZFullName,
-  type TLoginResponse,
-} from '../../../domain/schemas/auth';
+  sendProblem,
+  verifyProblem,
+  type TPhoneCodeFormAction,
+} from '../../../domain/phone-code-form';
+import type { TLoginResponse } from '../../../domain/schemas/auth';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/api-error';
 import { signInWithCode, signInWithPasskey } from './passkey-sign-in';
@@ -15,7 +14,6 @@ import { signInErrorMessage } from './sign-in-errors';
 import { codeStep, phoneStep, type TPhoneCodeView } from './phone-code-steps';
 import {
   usePhoneCodeState,
-  type TPhoneCodeError,
   type TPhoneCodeFormProps,
   type TPhoneCodeState,
 } from './use-phone-code-state';
@@ -44,7 +42,7 @@ export function PhoneCodeForm(props: TPhoneCodeFormProps) {
     Boolean(onPasskeyAutofill) && step === 'phone',
     context,
     onPasskeyAutofill,
-    form.setError,
+    form.dispatch,
   );
 
   const view: TPhoneCodeView = {
@@ -66,7 +64,7 @@ function usePasskeyAutofill(
   autofill: boolean,
   context: TSignInContext,
   onPasskeyAutofill: TPhoneCodeFormProps['onPasskeyAutofill'],
-  setError: (error: TPhoneCodeError) => void,
+  dispatch: Dispatch<TPhoneCodeFormAction>,
 ) {
   const autofillDone = useEffectEvent((result: TLoginResponse) => onPasskeyAutofill?.(result));
   useEffect(() => {
@@ -79,20 +77,16 @@ function usePasskeyAutofill(
         if (live) autofillDone(result);
       } catch (cause) {
         // Leaving the step aborts the pending request; only a refused login is worth saying.
-        if (live && cause instanceof ApiError) setError({ field: null, message: cause.message });
+        if (live && cause instanceof ApiError) {
+          dispatch({ type: 'refused', error: { field: null, message: cause.message } });
+        }
       }
     })();
     return () => {
       live = false;
       WebAuthnAbortService.cancelCeremony();
     };
-  }, [autofill, context, setError]);
-}
-
-/** Why the full name typed is refused, or null. */
-function nameProblem(fullName: string): string | null {
-  const parsed = ZFullName.safeParse(fullName);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter your full name');
+  }, [autofill, context, dispatch]);
 }
 
 /** 'Send code' (and 'Send a new code'): the number checked, the code sent, the code step shown. */
@@ -102,30 +96,14 @@ async function sendCode(
   event?: FormEvent,
 ) {
   event?.preventDefault();
-  form.setError(null);
-  if (intent === 'sign-up') {
-    const problem = nameProblem(form.fullName);
-    if (problem) return form.fail('fullName', problem);
-  }
-  if (!toNigerianE164(form.phone)) {
-    return form.fail('phone', ERROR_CATALOGUE.PHONE_NUMBER_INVALID.message);
-  }
-  form.setBusy(true);
+  const problem = sendProblem(form, intent);
+  if (problem) return form.dispatch({ type: 'refused', error: problem });
+  form.dispatch({ type: 'sending' });
   try {
     const sent = await authApi.sendPhoneCode(form.phone);
-    form.setSentMessage(sent.message);
-    form.setCode('');
-    form.setStep('code');
+    form.dispatch({ type: 'sent', message: sent.message });
   } catch (cause) {
-    // A code that could not be sent leaves nothing to enter: back to the number, to check it and
-    // send again.
-    if (cause instanceof ApiError && cause.code === 'CODE_NOT_SENT') {
-      form.setSentMessage(null);
-      form.setStep('phone');
-    }
-    form.fail('phone', signInErrorMessage(cause));
-  } finally {
-    form.setBusy(false);
+    form.dispatch({ type: 'send_failed', code: codeOf(cause), message: signInErrorMessage(cause) });
   }
 }
 
@@ -136,33 +114,25 @@ async function verifyCode(
   onSignedIn: (result: TLoginResponse) => void,
   event: FormEvent,
 ) {
-  const { code, askName, fullName } = form;
   event.preventDefault();
-  form.setError(null);
-  if (!isPhoneCodeFormat(code.trim())) {
-    return form.fail('code', ERROR_CATALOGUE.PHONE_CODE_FORMAT_INVALID.message);
-  }
-  if (askName) {
-    const problem = nameProblem(fullName);
-    if (problem) return form.fail('fullName', problem);
-  }
-  form.setBusy(true);
+  const problem = verifyProblem(form);
+  if (problem) return form.dispatch({ type: 'refused', error: problem });
+  form.dispatch({ type: 'verifying' });
   try {
     const result = await signInWithCode(context, {
       phone: form.phone,
-      code: code.trim(),
-      fullName: askName ? fullName.trim() : undefined,
+      code: form.code.trim(),
+      fullName: form.askName ? form.fullName.trim() : undefined,
     });
     onSignedIn(result);
   } catch (cause) {
-    form.setBusy(false);
-    if (cause instanceof ApiError && cause.code === 'PAYER_NOT_FOUND') {
-      form.setAskName(true);
-      form.setError({ field: 'fullName', message: cause.message });
-      // The name field appears with this render; focus it once it exists.
-      setTimeout(() => form.refs.fullName.current?.focus(), 0);
-      return;
-    }
-    form.fail('code', signInErrorMessage(cause));
+    form.dispatch({
+      type: 'verify_failed',
+      code: codeOf(cause),
+      message: signInErrorMessage(cause),
+    });
   }
 }
+
+/** The catalogue's code of a refused call; null when no answer came. */
+const codeOf = (cause: unknown) => (cause instanceof ApiError ? cause.code : null);

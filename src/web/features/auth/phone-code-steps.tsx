@@ -2,7 +2,8 @@ import type { FormEvent, ReactNode } from 'react';
 import { PHONE_CODE_LENGTH } from '../../../domain/schemas/auth';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
-import type { TField, TPhoneCodeFormProps, TPhoneCodeState } from './use-phone-code-state';
+import type { TPhoneCodeField } from '../../../domain/phone-code-form';
+import type { TPhoneCodeFormProps, TPhoneCodeState } from './use-phone-code-state';
 import { StepHeading } from './step-heading';
 
 /** What the form's steps are drawn from: its props, its state, its ids and its two calls. */
@@ -14,8 +15,12 @@ export type TPhoneCodeView = TPhoneCodeFormProps & {
   verify(event: FormEvent): Promise<void>;
 };
 
+/** A field typed in. */
+const edited = (form: TPhoneCodeState, field: TPhoneCodeField, value: string) =>
+  form.dispatch({ type: 'edited', field, value });
+
 /** The field's error, where the error is about it. */
-function describedBy({ form, id }: TPhoneCodeView, field: TField) {
+function describedBy({ form, id }: TPhoneCodeView, field: TPhoneCodeField) {
   return form.error?.field === field ? `${id}-error` : undefined;
 }
 
@@ -40,7 +45,7 @@ function nameField(view: TPhoneCodeView): ReactNode {
         name="name"
         autoComplete="name"
         value={form.fullName}
-        onChange={(e) => form.setFullName(e.target.value)}
+        onChange={(e) => edited(form, 'fullName', e.target.value)}
         aria-invalid={form.error?.field === 'fullName'}
         aria-describedby={describedBy(view, 'fullName')}
         maxLength={100}
@@ -77,7 +82,7 @@ export function phoneStep(view: TPhoneCodeView): ReactNode {
           autoComplete={onPasskeyAutofill ? 'username webauthn' : 'tel-national'}
           placeholder="0803 123 4567"
           value={form.phone}
-          onChange={(e) => form.setPhone(e.target.value)}
+          onChange={(e) => edited(form, 'phone', e.target.value)}
           aria-invalid={form.error?.field === 'phone'}
           aria-describedby={describedBy(view, 'phone') ?? `${id}-phone-hint`}
           maxLength={20}
@@ -131,7 +136,7 @@ export function codeStep(view: TPhoneCodeView): ReactNode {
           pattern="[0-9]*"
           maxLength={PHONE_CODE_LENGTH}
           value={form.code}
-          onChange={(e) => form.setCode(e.target.value.replace(/\D/g, ''))}
+          onChange={(e) => edited(form, 'code', e.target.value)}
           aria-invalid={form.error?.field === 'code'}
           aria-describedby={describedBy(view, 'code')}
         />
@@ -148,10 +153,7 @@ export function codeStep(view: TPhoneCodeView): ReactNode {
         </Button>
         <Button
           variant="link"
-          onClick={() => {
-            form.setStep('phone');
-            form.setError(null);
-          }}
+          onClick={() => form.dispatch({ type: 'change_number' })}
           disabled={busy}
         >
           Use a different number

@@ -1,14 +1,20 @@
-import { useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import {
+  phoneCodeFormInitial,
+  phoneCodeFormReducer,
+  type TPhoneCodeIntent,
+} from '../../../domain/phone-code-form';
 import type { TLoginResponse } from '../../../domain/schemas/auth';
 import type { TSignInContext } from './sign-in-context';
 
 // The phone-code form's props and state, shared by the form (phone-code-form.tsx) and its two
-// steps (phone-code-steps.tsx).
+// steps (phone-code-steps.tsx). Where the form stands is the domain's reducer
+// (src/domain/phone-code-form.ts).
 
 export type TPhoneCodeFormProps = {
   context: TSignInContext;
   /** Sign-up asks a name first; sign-in asks one only when the number has no account yet. */
-  intent: 'sign-in' | 'sign-up';
+  intent: TPhoneCodeIntent;
   onSignedIn(result: TLoginResponse): void;
   onBack(): void;
   /**
@@ -20,35 +26,19 @@ export type TPhoneCodeFormProps = {
   screenTitleId?: string | undefined;
 };
 
-export type TField = 'fullName' | 'phone' | 'code';
-
-/** What went wrong, and the field it is about (none for a refused passkey). */
-export type TPhoneCodeError = { field: TField | null; message: string };
-
-/** The form's fields, its step, its error and where each field is, to focus it. */
-export function usePhoneCodeState(intent: TPhoneCodeFormProps['intent']) {
-  const [step, setStep] = useState<'phone' | 'code'>('phone');
-  const [fullName, setFullName] = useState('');
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [askName, setAskName] = useState(intent === 'sign-up');
-  const [sentMessage, setSentMessage] = useState<string | null>(null);
-  const [error, setError] = useState<TPhoneCodeError | null>(null);
-  const [busy, setBusy] = useState(false);
+/** The form's state, what it is told, and where each field is: an error moves focus to its field. */
+export function usePhoneCodeState(intent: TPhoneCodeIntent) {
+  const [state, dispatch] = useReducer(phoneCodeFormReducer, intent, phoneCodeFormInitial);
   const nameRef = useRef<HTMLInputElement>(null);
   const phoneRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const [refs] = useState(() => ({ fullName: nameRef, phone: phoneRef, code: codeRef }));
-  const fail = (field: TField | null, message: string) => {
-    setError({ field, message });
+  // After the render that drew it: a name asked for the first time exists only from then.
+  useEffect(() => {
+    const field = state.error?.field;
     if (field) refs[field].current?.focus();
-  };
-  return {
-    ...{ step, setStep, fullName, setFullName, phone, setPhone, code, setCode },
-    ...{ askName, setAskName, sentMessage, setSentMessage, error, setError, busy, setBusy },
-    refs,
-    fail,
-  };
+  }, [state.error, refs]);
+  return { ...state, dispatch, refs };
 }
 
 export type TPhoneCodeState = ReturnType<typeof usePhoneCodeState>;
