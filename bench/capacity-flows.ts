@@ -21,6 +21,19 @@ import type { TMerchant, TPayer } from './processes-mix';
 export const FLOWS = ['card_pin', 'card_otp', 'transfer', 'onetap', 'collection'] as const;
 export type TFlow = (typeof FLOWS)[number];
 
+/**
+ * The flows a run pays, in turn: FLOWS (names, comma-separated), to measure what one way of paying
+ * costs; every flow by default.
+ */
+export const RUN_FLOWS: readonly TFlow[] = (() => {
+  const named = process.env.FLOWS?.split(',').map((name) => name.trim()) ?? [];
+  if (named.length === 0) return FLOWS;
+  const unknown = named.filter((name) => !(FLOWS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`FLOWS: no flow ${unknown.join(', ')} (${FLOWS.join(', ')})`);
+  return named as TFlow[];
+})();
+
 /** The flows whose payer is signed in with a passkey and a linked account (the pool's). */
 export const SIGNED_IN_FLOWS: readonly TFlow[] = ['onetap', 'collection'];
 

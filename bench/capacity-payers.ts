@@ -12,7 +12,7 @@
 // signatures are counted, so a payer signs one grant at a time and is taken from the pool for
 // the length of their payment.
 import { performance } from 'node:perf_hooks';
-import { FLOWS, payOnce, SIGNED_IN_FLOWS, type TFlow } from './capacity-flows';
+import { payOnce, RUN_FLOWS, SIGNED_IN_FLOWS, type TFlow } from './capacity-flows';
 import { payerApp, preparePayers, type TMerchant, type TPayer } from './processes-mix';
 
 export type TPayersConfig = { base: string; origin: string; merchant: TMerchant };
@@ -108,7 +108,7 @@ async function runStep(rate: number, seconds: number): Promise<TStepAnswer> {
     const dueAt = stepStart + (index * 1_000) / rate;
     const wait = dueAt - performance.now();
     if (wait > 0) await sleep(wait);
-    const flow = FLOWS[arrivals % FLOWS.length] ?? 'card_pin';
+    const flow = RUN_FLOWS[arrivals % RUN_FLOWS.length] ?? 'card_pin';
     arrivals += 1;
     payments.push(arrive(flow, dueAt, stepStart));
   }

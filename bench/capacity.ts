@@ -7,7 +7,8 @@
 // PostgreSQL with Redis (127.0.0.1:5432 trust auth, or BENCH_DATABASE_URL; REDIS_URL or
 // 127.0.0.1:6379; bench/processes.ts says how to install them), or with BENCH_DB=pglite on PGlite
 // alone; forks the payers (capacity-payers.ts), who pay by card with a PIN, by card with an OTP, by
-// transfer, by OneTap from a saved account and by a merchant's collection, in turn.
+// transfer, by OneTap from a saved account and by a merchant's collection, in turn (FLOWS=card_pin,…
+// pays only the flows it names: what one way of paying costs).
 //
 // The search: RATE payers a second first (default 2), each step SECONDS long (default 60), then
 // STEP times more (default 1.5) while a step passes; a step passes when its p95 is at most 1 s and
@@ -37,7 +38,7 @@ import {
 } from './capacity-report';
 import { startCapacityStack, type TCapacityStack, type TDatabaseKind } from './capacity-stack';
 import type { TPayersRequest, TStepAnswer } from './capacity-payers';
-import { SIGNED_IN_FLOWS, FLOWS } from './capacity-flows';
+import { RUN_FLOWS, SIGNED_IN_FLOWS } from './capacity-flows';
 import type { TMerchant } from './processes-mix';
 
 const KIND: TDatabaseKind = process.env.BENCH_DB === 'pglite' ? 'pglite' : 'postgresql';
@@ -213,7 +214,10 @@ const passes = (row: TStepRow) =>
 
 /** Signed-in payers for POOL_SECONDS of arrivals at `rate`. */
 const poolFor = (rate: number) =>
-  Math.ceil((rate * POOL_SECONDS * SIGNED_IN_FLOWS.length) / FLOWS.length) + 2;
+  Math.ceil(
+    (rate * POOL_SECONDS * RUN_FLOWS.filter((flow) => SIGNED_IN_FLOWS.includes(flow)).length) /
+      RUN_FLOWS.length,
+  ) + 2;
 
 async function main(): Promise<void> {
   console.log(
@@ -257,7 +261,7 @@ async function step(probes: TProbes, ask: TAsk, rate: number, seconds = SECONDS)
 async function search(probes: TProbes, ask: TAsk): Promise<void> {
   const db = KIND === 'postgresql' ? 'PostgreSQL with Redis' : 'PGlite';
   console.log(
-    `One server process of the build on ${db}; payers from a forked process, in turn: ${FLOWS.join(', ')}`,
+    `One server process of the build on ${db}; payers from a forked process, in turn: ${RUN_FLOWS.join(', ')}`,
   );
   if (probes.statements) {
     console.log(
