@@ -115,7 +115,15 @@ export async function grantConsent(
   // A consent's form is complete before anything is granted (spec §5): its response is recorded.
   const form = await assertFormCompleteForGrant(db, consentId);
   const accounts = await chosenAccounts(db, consent, call, payerId);
-  const signature = await grantSignature(ctx, consentId, call, payerId, now, sessionId);
+  const signature = await grantSignature(
+    ctx,
+    consentId,
+    call,
+    payerId,
+    now,
+    sessionId,
+    found.embedOrigins,
+  );
   const debitFrom = accounts.debitIds[0] ? accounts.linked.get(accounts.debitIds[0]) : undefined;
   const unpaid = await payImmediatePayment(ctx, consentId, payerId, immediate, debitFrom);
   if (unpaid) return unpaid;
@@ -251,6 +259,8 @@ async function grantSignature(
   payerId: string | null,
   now: Date,
   sessionId: string | undefined,
+  /** The consent's, as the grant loaded it. */
+  embedOrigins: readonly string[],
 ): Promise<TVerifiedGrant | null> {
   if (payerId === null) return null;
   if (!call.signature) throw invalid('signature', 'a signed-in payer signs the grant');
@@ -264,7 +274,7 @@ async function grantSignature(
     // Every grant, data sharing included, is signed by a trusted passkey (docs/identity.md
     // "Actions and the proof they need"): a session signed in by an SMS code alone grants
     // nothing unless its signature is by one, which then proves the session.
-    { signsMoney: true, provesSession: sessionId },
+    { signsMoney: true, provesSession: sessionId, embedOrigins },
   );
 }
 

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
-import { webauthnChallenges } from '../../db/schema';
+import { consents, webauthnChallenges } from '../../db/schema';
 import { AppError } from '../app-error';
 import { loadConsent } from '../consents/consents';
 import { allowCredentialsOf, randomNonce, verifyAssertion } from './passkeys';
@@ -40,7 +40,11 @@ export async function issueGrantChallenge(
   const nonce = randomNonce();
   // An unknown consent gets a nonce like any other, kept nowhere: the answer does not tell which
   // ids exist, and the grant it could sign is refused (no such consent, no such nonce).
-  const expiresAt = (await loadConsent(db, consentId))
+  const [known] = await db
+    .select({ id: consents.id })
+    .from(consents)
+    .where(eq(consents.id, consentId));
+  const expiresAt = known
     ? await storeChallenge(db, { challenge: nonce, purpose, payerId, consentId }, now)
     : new Date(now.getTime() + WEBAUTHN_CHALLENGE_TTL_MS);
   return {
@@ -90,6 +94,8 @@ export async function checkSignature(
     signsMoney: boolean;
     /** The session signing: a trusted passkey's signature proves it (verifyAssertion). */
     provesSession?: string | undefined;
+    /** The consent's embed origins, where the caller has loaded it; read here otherwise. */
+    embedOrigins?: readonly string[] | undefined;
   },
   now: Date,
 ): Promise<TVerifiedGrant> {
@@ -108,8 +114,9 @@ export async function checkSignature(
   if (issued.consumedAt) throw new AppError('GRANT_SIGNATURE_REPLAYED');
   if (issued.expiresAt.getTime() <= now.getTime()) throw new AppError('TEMPORARY_KEY_EXPIRED');
 
-  const found = await loadConsent(db, signed.consentId);
-  if (!found) throw new AppError('CONSENT_NOT_FOUND');
+  const embedOrigins =
+    signed.embedOrigins ?? (await loadConsent(db, signed.consentId))?.embedOrigins;
+  if (!embedOrigins) throw new AppError('CONSENT_NOT_FOUND');
   const { passkey } = await verifyAssertion(
     db,
     config,
@@ -118,7 +125,7 @@ export async function checkSignature(
       expectedChallenge: signed.digest,
       payerId,
       // The consent's merchant may frame the page while the payer approves.
-      embedOrigins: found.embedOrigins,
+      embedOrigins: [...embedOrigins],
       failure: signed.failure,
       signsMoney: signed.signsMoney,
       ...(signed.provesSession ? { provesSession: signed.provesSession } : {}),
@@ -172,7 +179,12 @@ export async function verifySignedGrant(
   payerId: string,
   signed: TSignedGrant,
   now: Date = new Date(),
-  options: { signsMoney: boolean; provesSession?: string | undefined } = { signsMoney: false },
+  options: {
+    signsMoney: boolean;
+    provesSession?: string | undefined;
+    /** The consent's embed origins, where the caller has loaded it. */
+    embedOrigins?: readonly string[] | undefined;
+  } = { signsMoney: false },
 ): Promise<TVerifiedGrant> {
   const verified = await checkSignature(
     db,
@@ -187,6 +199,7 @@ export async function verifySignedGrant(
       failure: 'GRANT_SIGNATURE_INVALID',
       signsMoney: options.signsMoney,
       provesSession: options.provesSession,
+      embedOrigins: options.embedOrigins,
     },
     now,
   );

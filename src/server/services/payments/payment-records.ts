@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TDb } from '../../db/database';
 import { consents, merchants, payments } from '../../db/schema';
@@ -22,7 +22,6 @@ export type TPayable = {
   clientId: string;
   merchantId: string;
   merchantName: string;
-  hasFuturePayments: boolean;
   /** After it the consent, and so its payment, can no longer be paid. */
   consentExpiresAt: Date;
 };
@@ -71,18 +70,12 @@ export async function loadPayable(
   if (purpose === 'pay' && (!available || row.consent.status !== 'pending')) {
     throw new AppError('CONSENT_NOT_FOUND');
   }
-  const [future] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.consentId, row.consent.id), eq(payments.type, 'future')))
-    .limit(1);
   return {
     payment: row.payment,
     consentId: row.consent.id,
     clientId: row.consent.clientId,
     merchantId: row.consent.merchantId,
     merchantName: row.merchantName,
-    hasFuturePayments: Boolean(future),
     consentExpiresAt: row.consent.expiresAt,
   };
 }
