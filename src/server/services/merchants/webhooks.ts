@@ -591,6 +591,9 @@ async function queueWhenDue(ctx: TDeliveryContext, deliveryId: number, now: Date
 /**
  * Claims due deliveries in one statement: pending, due, with no earlier undelivered event of
  * the same consent for the same endpoint, and not claimed by another process (SKIP LOCKED).
+ * One delivery (`only`) is its own statement text, not an optional filter: a statement prepared
+ * once a connection may be planned once for any values (a generic plan), which for
+ * `$1 IS NULL OR id = $1` would read every pending delivery to find one.
  */
 async function claimDue({ ctx, batch }: TDeliveryRun, now: Date, only?: number) {
   const lease = new Date(now.getTime() + CLAIM_LEASE_MS).toISOString();
@@ -598,7 +601,7 @@ async function claimDue({ ctx, batch }: TDeliveryRun, now: Date, only?: number) 
     WITH due AS (
       SELECT d.id FROM webhook_deliveries d
       WHERE d.status = 'pending' AND d.next_attempt_at <= ${now.toISOString()}::timestamptz
-        AND (${only ?? null}::int IS NULL OR d.id = ${only ?? null}::int)
+        ${only === undefined ? sql`` : sql`AND d.id = ${only}::int`}
         AND EXISTS (
           SELECT 1 FROM webhook_endpoints q WHERE q.id = d.endpoint_id AND q.disabled_at IS NULL)
         AND NOT EXISTS (
