@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   PUSHED_TERMINAL_INITIAL,
+  PUSHED_TERMINAL_SEND_STALL_MS,
+  PUSHED_TERMINAL_STALL_MS,
   pushedTerminalBadge,
   pushedTerminalCanRetry,
   pushedTerminalInstruction,
   pushedTerminalReducer,
+  pushedTerminalStallMs,
   type TPushedTerminalAction,
   type TPushedTerminalState,
 } from './pushed-terminal';
@@ -134,6 +137,25 @@ describe('the pushed terminal modal', () => {
     expect(
       pushedTerminalReducer(stalled, { type: 'payment_news', news: { status: 'completed' } }),
     ).toMatchObject({ step: 'approved', stalled: false });
+  });
+
+  it('tells the payer a send that stalls, and gives the wait at the terminal its own time', () => {
+    const sending = run({ type: 'terminals_loaded', terminals: [TILL_1] });
+    expect(pushedTerminalStallMs(sending)).toBe(PUSHED_TERMINAL_SEND_STALL_MS);
+    const slow = pushedTerminalReducer(sending, { type: 'wait_stalled' });
+    expect(slow).toMatchObject({ step: 'sending', stalled: true });
+    expect(pushedTerminalStallMs(slow)).toBeNull();
+    expect(pushedTerminalInstruction(slow)).toMatch(/^Still sending the payment to Till 1:/);
+    const answered = pushedTerminalReducer(slow, { type: 'push_answered' });
+    expect(answered).toMatchObject({ step: 'waiting', stalled: false });
+    expect(pushedTerminalStallMs(answered)).toBe(PUSHED_TERMINAL_STALL_MS);
+    // Nothing waits once it ended.
+    const declined = pushedTerminalReducer(answered, {
+      type: 'payment_news',
+      news: { status: 'failed', code: 'TERMINAL_DECLINED', message: null },
+    });
+    expect(pushedTerminalStallMs(declined)).toBeNull();
+    expect(pushedTerminalReducer(declined, { type: 'wait_stalled' })).toBe(declined);
   });
 
   it('accepts nothing out of turn', () => {

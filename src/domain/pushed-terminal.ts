@@ -48,7 +48,10 @@ export type TPushedTerminalState = {
   terminal: TPushedTerminal | null;
   /** Counts the sends asked for: each is made once (the screen sends when it grows). */
   sends: number;
-  /** Waiting longer than PUSHED_TERMINAL_STALL_MS: the payer is told, and may close. */
+  /**
+   * Sending longer than PUSHED_TERMINAL_SEND_STALL_MS, or waiting at the terminal longer than
+   * PUSHED_TERMINAL_STALL_MS: the payer is told, and may close.
+   */
   stalled: boolean;
   /** What the payer reads about the failure; null when all is well. */
   error: string | null;
@@ -67,13 +70,23 @@ export type TPushedTerminalAction =
   /** The server refused to send it (its catalogue's code and words). */
   | { type: 'push_refused'; code: string | null; message: string }
   | { type: 'payment_news'; news: TTerminalPaymentNews }
-  /** Waiting has gone on for PUSHED_TERMINAL_STALL_MS. */
+  /** Sending or waiting has gone on for its stall time (pushedTerminalStallMs). */
   | { type: 'wait_stalled' }
   /** 'Try Again' after a failure. */
   | { type: 'try_again' };
 
 /** How long the payer waits at the terminal before the modal says it has not answered. */
 export const PUSHED_TERMINAL_STALL_MS = 90_000;
+
+/** How long the send may take before the modal says the terminal's provider is slow. */
+export const PUSHED_TERMINAL_SEND_STALL_MS = 15_000;
+
+/** The stall time of where the modal stands; null where nothing waits. */
+export function pushedTerminalStallMs(state: TPushedTerminalState): number | null {
+  if (state.stalled) return null;
+  if (state.step === 'sending') return PUSHED_TERMINAL_SEND_STALL_MS;
+  return state.step === 'waiting' ? PUSHED_TERMINAL_STALL_MS : null;
+}
 
 /**
  * How long a payment sent to a terminal may wait there for a card. Past it, a request the
@@ -158,7 +171,8 @@ export function pushedTerminalReducer(
     case 'terminal_chosen':
       return state.step === 'choosing' ? send(state, action.terminal) : state;
     case 'push_answered':
-      return state.step === 'sending' ? { ...state, step: 'waiting' } : state;
+      // The wait at the terminal has a stall time of its own.
+      return state.step === 'sending' ? { ...state, step: 'waiting', stalled: false } : state;
     case 'push_refused':
       if (state.step !== 'sending') return state;
       if (action.code === 'PAYMENT_IN_PROGRESS') return { ...state, step: 'in_progress' };
@@ -168,7 +182,7 @@ export function pushedTerminalReducer(
     case 'payment_news':
       return onNews(state, action.news);
     case 'wait_stalled':
-      return state.step === 'waiting' && !state.stalled ? { ...state, stalled: true } : state;
+      return pushedTerminalStallMs(state) === null ? state : { ...state, stalled: true };
     case 'try_again': {
       if (!ENDED.has(state.step)) return state;
       const retried = { ...state, error: null };
@@ -210,7 +224,9 @@ export function pushedTerminalInstruction(state: TPushedTerminalState): string {
     case 'none':
       return 'This merchant has no card terminal set up. Choose another way to pay.';
     case 'sending':
-      return `Sending the payment to ${name}...`;
+      return state.stalled
+        ? `Still sending the payment to ${name}: its provider is slow to answer. Keep this open; this page shows the payment if it goes through.`
+        : `Sending the payment to ${name}...`;
     case 'waiting':
       return state.stalled
         ? `${name} has not answered yet. If the payment is not on its screen, it is called off a few minutes after it was sent; then try again or choose another way to pay. This page shows the payment if it goes through.`

@@ -4,12 +4,12 @@ import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
 import {
   PUSHED_TERMINAL_INITIAL,
-  PUSHED_TERMINAL_STALL_MS,
   PUSHED_TERMINAL_STEP_LABELS,
   pushedTerminalBadge,
   pushedTerminalCanRetry,
   pushedTerminalInstruction,
   pushedTerminalReducer,
+  pushedTerminalStallMs,
   type TPushedTerminalAction,
   type TPushedTerminalState,
 } from '../../../domain/pushed-terminal';
@@ -73,7 +73,7 @@ function usePush(
   }, [step, sends, terminal, paymentId, signedIn, consentId, dispatch]);
 }
 
-/** The stream's news, told to the reducer once each; a wait past the stall time, told too. */
+/** The stream's news, told to the reducer once each; a send or wait past its stall time, too. */
 function useTerminalAnswer(
   news: TPushedTerminalProps['news'],
   state: TPushedTerminalState,
@@ -82,12 +82,12 @@ function useTerminalAnswer(
   useEffect(() => {
     if (news) dispatch({ type: 'payment_news', news: news.news });
   }, [news, dispatch]);
-  const waiting = state.step === 'waiting' && !state.stalled;
+  const stallMs = pushedTerminalStallMs(state);
   useEffect(() => {
-    if (!waiting) return;
-    const timer = setTimeout(() => dispatch({ type: 'wait_stalled' }), PUSHED_TERMINAL_STALL_MS);
+    if (stallMs === null) return;
+    const timer = setTimeout(() => dispatch({ type: 'wait_stalled' }), stallMs);
     return () => clearTimeout(timer);
-  }, [waiting, state.sends, dispatch]);
+  }, [stallMs, state.step, state.sends, dispatch]);
 }
 
 type TChoiceProps = { state: TPushedTerminalState; dispatch: TDispatch };
