@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ATTEMPT_STATES,
   ATTEMPT_TRANSITIONS,
+  CALLED_OFF_REASON,
+  isCalledOffPush,
   mayMove,
   namedStateOf,
   pageStateOf,
@@ -29,6 +31,7 @@ const EXPECTED: Record<TAttemptEdge, { from: TAttemptState[]; to: TAttemptState 
     from: ['transfer_open', 'transfer_claimed', 'awaiting_pin', 'awaiting_otp', 'awaiting_3ds'],
     to: 'failed',
   },
+  paidAfterCallOff: { from: ['failed'], to: 'completed' },
 };
 
 describe('the payment attempt transition table', () => {
@@ -53,12 +56,20 @@ describe('the payment attempt transition table', () => {
     });
   }
 
-  it('never moves an ended attempt, nor one in no known state', () => {
+  it('never moves a completed attempt, a failed one only when paid after its call-off', () => {
     for (const edge of Object.keys(EXPECTED) as TAttemptEdge[]) {
       expect(mayMove('completed', edge)).toBe(false);
-      expect(mayMove('failed', edge)).toBe(false);
+      expect(mayMove('failed', edge)).toBe(edge === 'paidAfterCallOff');
       expect(mayMove(null, edge)).toBe(false);
     }
+  });
+
+  it('knows a called-off push by its method and reason, nothing else failed', () => {
+    const calledOff = { method: 'chip_card', status: 'failed', failureReason: CALLED_OFF_REASON };
+    expect(isCalledOffPush(calledOff)).toBe(true);
+    expect(isCalledOffPush({ ...calledOff, method: 'card' })).toBe(false);
+    expect(isCalledOffPush({ ...calledOff, failureReason: 'declined' })).toBe(false);
+    expect(isCalledOffPush({ ...calledOff, status: 'completed' })).toBe(false);
   });
 });
 

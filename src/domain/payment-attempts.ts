@@ -82,6 +82,11 @@ export const ATTEMPT_TRANSITIONS = {
    * answer, which is given back (paidOtherwise).
    */
   closedByPayment: { from: [...OPEN_TRANSFER, ...WAITING_FOR_PAYER], to: 'failed' },
+  /**
+   * A payment request the server called off while it waited unpaid at a pushed terminal
+   * (isCalledOffPush) was paid there after all: it pays its payment, if nothing else has.
+   */
+  paidAfterCallOff: { from: ['failed'], to: 'completed' },
 } as const satisfies Record<string, { from: readonly TAttemptState[]; to: TAttemptState }>;
 
 export type TAttemptEdge = keyof typeof ATTEMPT_TRANSITIONS;
@@ -116,3 +121,24 @@ export function pageStateOf(
 
 /** How long a 3-D Secure challenge is given before its attempt ends as failed. */
 export const THREE_DS_CHALLENGE_MS = 10 * 60 * 1_000;
+
+/**
+ * Why a pushed terminal's attempt failed when the server called its payment request off, unpaid
+ * past PUSHED_TERMINAL_EXPIRY_MS (pushed-terminal.ts): the request stays payable at the terminal,
+ * since its provider offers no way to withdraw it.
+ */
+export const CALLED_OFF_REASON = 'called off: no card at the terminal in time';
+
+/**
+ * Whether an ended attempt is a called-off push, which money reaching it later completes
+ * (paidAfterCallOff) where the payment is still unpaid, instead of being owed back: the payer paid
+ * at the terminal, and nothing else paid the payment meanwhile.
+ */
+export const isCalledOffPush = (attempt: {
+  method: string;
+  status: string;
+  failureReason: string | null;
+}): boolean =>
+  attempt.method === 'chip_card' &&
+  attempt.status === 'failed' &&
+  attempt.failureReason === CALLED_OFF_REASON;

@@ -65,7 +65,7 @@ export function phoneCodeFormReducer(
         [action.field]: action.field === 'code' ? action.value.replace(/\D/g, '') : action.value,
       };
     case 'refused':
-      return { ...state, error: action.error, busy: false };
+      return { ...state, error: action.error };
     case 'sending':
     case 'verifying':
       return state.busy ? state : { ...state, busy: true, error: null };

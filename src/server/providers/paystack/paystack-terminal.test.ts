@@ -248,6 +248,33 @@ describe('Paystack Terminal beside a live key', () => {
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
   });
 
+  it('completes a payment whose called-off request is paid at the terminal after all', async () => {
+    const TERMINAL = 'EXPIRE02';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    expect((await paymentOf(paymentId)).attempts).toMatchObject([
+      { status: 'failed', failureCode: 'TERMINAL_TIMEOUT' },
+    ]);
+
+    // Paystack cannot withdraw the request: the payer taps the card on it anyway.
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    const paid = await paymentOf(paymentId);
+    expect(paid.status).toBe('executed');
+    expect(paid.attempts).toMatchObject([
+      { status: 'completed', failureCode: null, failureReason: null, refund: null },
+    ]);
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+    expect((await paymentEvents(ctx.database, paymentId)).map((e) => e.status)).toEqual([
+      'in_progress',
+      'failed',
+      'completed',
+    ]);
+  });
+
   it('fails at once a push the terminal could not be sent, and frees the payment', async () => {
     const TERMINAL = 'REFUSED1';
     paystack.addTerminal(TERMINAL, { online: true });

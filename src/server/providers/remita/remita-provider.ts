@@ -162,7 +162,8 @@ export function remitaProvider(
         if (await activated().catch(() => false)) return { verified: true };
         throw error;
       }
-      return { verified: answer.statuscode === '00' || (await activated()) };
+      // The status unknown, the answer stands as Remita gave it: a wrong try is counted.
+      return { verified: answer.statuscode === '00' || (await activated().catch(() => false)) };
     },
 
     async paperMandateStatus({ reference, providerReference }) {

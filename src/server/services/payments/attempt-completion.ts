@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
+import { isCalledOffPush, mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import type { TDb } from '../../db/database';
@@ -87,13 +87,21 @@ export async function completeAttempt(
   if (current.status === 'completed') return { fact: 'executed_before', payment };
   if (current.refund !== null) return { fact: 'owed_before' };
   // Money that reaches an attempt already ended (a 3-D Secure challenge given up) is owed back
-  // like money that reaches a paid payment.
-  const ended = !mayMove(namedStateOf(current), 'complete');
+  // like money that reaches a paid payment; a pushed terminal's request called off and paid
+  // there after all pays a payment still unpaid.
+  const calledOff = isCalledOffPush({ method: attempt.method, ...current });
+  const ended = !mayMove(namedStateOf(current), 'complete') && !calledOff;
   if (payment.status === 'executed' || ended) {
-    await oweBack(tx, request, { payment, owner, ended }, now);
+    await oweBack(tx, request, { payment, owner, ended: ended || calledOff }, now);
     return { fact: 'paid_otherwise' };
   }
-  const completed = await moveAttempt(tx, attempt.id, 'complete', request.taken, now);
+  const completed = await moveAttempt(
+    tx,
+    attempt.id,
+    calledOff ? 'paidAfterCallOff' : 'complete',
+    calledOff ? { ...request.taken, failureCode: null, failureReason: null } : request.taken,
+    now,
+  );
   if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
   await closeOtherAttempts(tx, payment.id, now);
   const executed = await executePayment(tx, payment.id, request.origin, now);
@@ -118,7 +126,7 @@ async function lockCompletion(
   attempt: Pick<TAttemptRow, 'id' | 'paymentId'>,
 ): Promise<{
   payment: TPaymentRow;
-  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund'>;
+  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund' | 'failureReason'>;
   owner: TConsentOwner;
 }> {
   const [row] = await tx
@@ -127,6 +135,7 @@ async function lockCompletion(
       status: paymentAttempts.status,
       stage: paymentAttempts.stage,
       refund: paymentAttempts.refund,
+      failureReason: paymentAttempts.failureReason,
       merchantId: consents.merchantId,
       clientId: consents.clientId,
     })
@@ -136,8 +145,12 @@ async function lockCompletion(
     .where(and(eq(payments.id, attempt.paymentId), eq(paymentAttempts.id, attempt.id)))
     .for('update', { of: [payments, paymentAttempts] });
   if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
-  const { payment, status, stage, refund, merchantId, clientId } = row;
-  return { payment, current: { status, stage, refund }, owner: { merchantId, clientId } };
+  const { payment, status, stage, refund, failureReason, merchantId, clientId } = row;
+  return {
+    payment,
+    current: { status, stage, refund, failureReason },
+    owner: { merchantId, clientId },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
 import type { TCardSummary, TRequeryOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { mayMove, namedStateOf } from '../../../domain/payment-attempts';
+import { CALLED_OFF_REASON, mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './attempt-completion';
 import { requeryAttemptDebit } from './mandate-debits';
 import { failAttempt, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
@@ -31,7 +31,8 @@ import {
  * - not taken (refused, or never arrived: the provider then closes the reference): failed, and
  *   the payment may be paid again;
  * - pending: left, asked again after the same age; a charge waiting for its payer's OTP or 3-D
- *   Secure check goes back to that step.
+ *   Secure check goes back to that step; a pushed terminal's request past its expiry is called
+ *   off (calledOffWhenExpired).
  *
  * The same goes for money owed back (an attempt that reached a payment paid otherwise): asked
  * about, and given back if the provider still holds it.
@@ -129,10 +130,12 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
 }
 
 /**
- * A payment request still unpaid at its terminal PUSHED_TERMINAL_EXPIRY_MS after it was sent is
- * called off: read as not taken (TERMINAL_TIMEOUT), so the payment is free for another way. The
- * provider offers no way to withdraw it (docs/providers/paystack-terminal.md): a card taken there
- * later reaches an ended attempt, and is booked and owed back (settleNoticedCharge).
+ * A payment request still unpaid at its terminal PUSHED_TERMINAL_EXPIRY_MS after its attempt
+ * began is called off at the first requery after that: read as not taken (TERMINAL_TIMEOUT), so
+ * the payment is free for another way. The provider offers no way to withdraw it
+ * (docs/providers/paystack-terminal.md): a card taken there later reaches the ended attempt
+ * (settleNoticedCharge), which then pays the payment if nothing else has (paidAfterCallOff), and
+ * is owed back otherwise.
  */
 function calledOffWhenExpired<TTaken>(
   ctx: TLostContext,
@@ -144,7 +147,7 @@ function calledOffWhenExpired<TTaken>(
   return {
     kind: 'not_taken',
     providerReference: answer.providerReference,
-    reason: 'no card at the terminal in time',
+    reason: CALLED_OFF_REASON,
   };
 }
 

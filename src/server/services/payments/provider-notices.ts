@@ -164,7 +164,13 @@ async function applyTerminalRequestNotice(
       ),
     );
   if (attempt?.method !== 'chip_card') return 'ignored';
-  const settled = await settleNoticedCharge(ctx, attempt, notice.outcome);
+  // Found by our reference: the request's code the push's answer never brought is the notice's,
+  // so that asking Paystack again reads that request, not a search for it.
+  const known = {
+    ...attempt,
+    providerReference: attempt.providerReference ?? notice.providerReference,
+  };
+  const settled = await settleNoticedCharge(ctx, known, notice.outcome);
   return settled === null ? 'unchanged' : 'applied';
 }
 

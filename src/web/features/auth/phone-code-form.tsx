@@ -96,6 +96,8 @@ async function sendCode(
   event?: FormEvent,
 ) {
   event?.preventDefault();
+  // One call at a time: the buttons wait, and so does a second submit.
+  if (form.busy) return;
   const problem = sendProblem(form, intent);
   if (problem) return form.dispatch({ type: 'refused', error: problem });
   form.dispatch({ type: 'sending' });
@@ -115,6 +117,7 @@ async function verifyCode(
   event: FormEvent,
 ) {
   event.preventDefault();
+  if (form.busy) return;
   const problem = verifyProblem(form);
   if (problem) return form.dispatch({ type: 'refused', error: problem });
   form.dispatch({ type: 'verifying' });
