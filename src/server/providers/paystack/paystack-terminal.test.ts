@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardAudit, merchantTerminals, paymentAttempts, payments } from '../../db/schema';
 import { dashboardCall, staffMember, type TStaff } from '../../testing/dashboard';
 import { PUSHED_TERMINAL_EXPIRY_MS } from '../../../domain/pushed-terminal';
-import { reconcileLostAttempts } from '../../services/payments/lost-attempts';
+import {
+  CALLED_OFF_ASK_EVERY_MS,
+  reconcileLostAttempts,
+} from '../../services/payments/lost-attempts';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -273,6 +276,26 @@ describe('Paystack Terminal beside a live key', () => {
       'failed',
       'completed',
     ]);
+  });
+
+  it('books a called-off request paid after all whose notice never came, by asking again', async () => {
+    const TERMINAL = 'EXPIRE03';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    await paystack.cardAtTerminal(TERMINAL, 'approved', { withNotices: false });
+
+    // Asked about again only once CALLED_OFF_ASK_EVERY_MS passed since the call-off.
+    clock.advance(CALLED_OFF_ASK_EVERY_MS - 60_000);
+    await reconcileLostAttempts(ctx.context);
+    expect((await paymentOf(paymentId)).status).toBe('pending');
+    clock.advance(60_000 + 1_000);
+    const run = await reconcileLostAttempts(ctx.context);
+    expect(run.errors).toEqual([]);
+    expect((await paymentOf(paymentId)).status).toBe('executed');
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
   });
 
   it('fails at once a push the terminal could not be sent, and frees the payment', async () => {

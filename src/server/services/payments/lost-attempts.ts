@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, type SQL } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { PUSHED_TERMINAL_EXPIRY_MS } from '../../../domain/pushed-terminal';
 import type { TErrorCode } from '../../../domain/errors';
@@ -54,15 +54,16 @@ const NOT_TAKEN: Record<Exclude<TAttemptRow['method'], 'bank_transfer'>, TErrorC
 export type TLostAnswer = 'booked' | 'paid_otherwise' | 'failed' | 'pending';
 
 /**
- * Claims up to BATCH attempts matching `which` that nobody has touched for the reconcile age, by
- * moving their updated time to now: a second claimer (another process) skips them.
+ * Claims up to BATCH attempts matching `which` that nobody has touched for `ageMs` (the reconcile
+ * age), by moving their updated time to now: a second claimer (another process) skips them.
  */
-async function claim(ctx: TLostContext, which: SQL | undefined): Promise<TAttemptRow[]> {
+async function claim(
+  ctx: TLostContext,
+  which: SQL | undefined,
+  ageMs: number = ctx.config.reconcileAfterMs,
+): Promise<TAttemptRow[]> {
   const now = ctx.clock.now();
-  const stale = lt(
-    paymentAttempts.updatedAt,
-    new Date(now.getTime() - ctx.config.reconcileAfterMs),
-  );
+  const stale = lt(paymentAttempts.updatedAt, new Date(now.getTime() - ageMs));
   const due = and(which, stale);
   return ctx.db
     .update(paymentAttempts)
@@ -259,12 +260,47 @@ export async function drainClaims<TRow, TAnswer extends string>(
   }
 }
 
-/** Every attempt whose answer was lost, settled from the provider's record. */
-export function reconcileLostAttempts(ctx: TLostContext) {
-  return drainClaims(
+/** How long after its attempt began a called-off push is still asked about. */
+export const CALLED_OFF_WATCH_MS = 24 * 60 * 60 * 1_000;
+/** How often a called-off push is asked about meanwhile. */
+export const CALLED_OFF_ASK_EVERY_MS = 10 * 60 * 1_000;
+
+/**
+ * Every attempt whose answer was lost, settled from the provider's record; and every pushed
+ * terminal's request called off in the last CALLED_OFF_WATCH_MS, asked about every
+ * CALLED_OFF_ASK_EVERY_MS: paid at the terminal after all and its notice lost, it is booked as the
+ * notice would have booked it (the payment paid, or the money owed back).
+ */
+export async function reconcileLostAttempts(ctx: TLostContext) {
+  const lost = await drainClaims(
     () => claim(ctx, eq(paymentAttempts.stage, 'charging')),
     (attempt) => settleLostAttempt(ctx, attempt),
   );
+  const calledOff = await drainClaims(
+    () => claim(ctx, calledOffWatched(ctx.clock.now()), CALLED_OFF_ASK_EVERY_MS),
+    (attempt) => settleCalledOff(ctx, attempt),
+  );
+  const counts = { ...lost.counts };
+  for (const [answer, count] of Object.entries(calledOff.counts) as [TLostAnswer, number][]) {
+    counts[answer] = (counts[answer] ?? 0) + count;
+  }
+  return { counts, errors: [...lost.errors, ...calledOff.errors] };
+}
+
+/** Pushed terminals' attempts called off unpaid since `now` less CALLED_OFF_WATCH_MS, owing nothing. */
+const calledOffWatched = (now: Date) =>
+  and(
+    eq(paymentAttempts.method, 'chip_card'),
+    eq(paymentAttempts.status, 'failed'),
+    eq(paymentAttempts.failureReason, CALLED_OFF_REASON),
+    isNull(paymentAttempts.refund),
+    gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
+  );
+
+/** A called-off push asked about: booked if its request was paid after all, else left as it is. */
+async function settleCalledOff(ctx: TLostContext, attempt: TAttemptRow): Promise<TLostAnswer> {
+  const answer = await requery(ctx, attempt);
+  return answer.kind === 'taken' ? settleProviderAnswer(ctx, attempt, answer) : 'failed';
 }
 
 /** Settles one attempt's owed refund: given back if the provider still holds the money. */
