@@ -158,6 +158,13 @@ export const paymentAttempts = pgTable(
     index('payment_attempts_refund_owed')
       .on(t.updatedAt)
       .where(sql`refund = 'owed'`),
+    // What the reconciler asks about again: pushed terminals' requests called off unpaid
+    // (CALLED_OFF_REASON, migration 0051).
+    index('payment_attempts_called_off')
+      .on(t.updatedAt)
+      .where(
+        sql`status = 'failed' AND failure_reason = 'called off: no card at the terminal in time' AND refund IS NULL`,
+      ),
     check('payment_attempts_amount_positive', sql`amount > 0`),
   ],
 );

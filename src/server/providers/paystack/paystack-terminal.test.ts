@@ -3,7 +3,9 @@
 // paystack-terminal.md). A payment at a merchant's terminal is approved through the notice,
 // declined at the terminal, settled by the requery when its notice never came, and refused
 // while the terminal is offline; the books balance against Paystack's record after each.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { CALLED_OFF_REASON } from '../../../domain/payment-attempts';
+import { rowsOf } from '../../db/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardAudit, merchantTerminals, paymentAttempts, payments } from '../../db/schema';
 import { dashboardCall, staffMember, type TStaff } from '../../testing/dashboard';
@@ -296,6 +298,15 @@ describe('Paystack Terminal beside a live key', () => {
     expect(run.errors).toEqual([]);
     expect((await paymentOf(paymentId)).status).toBe('executed');
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('finds called-off requests by an index on the reason the call-off writes', async () => {
+    const [index] = rowsOf<{ indexdef: string }>(
+      await ctx.database.db.execute(
+        sql`select indexdef from pg_indexes where indexname = 'payment_attempts_called_off'`,
+      ),
+    );
+    expect(index?.indexdef).toContain(`'${CALLED_OFF_REASON}'`);
   });
 
   it('fails at once a push the terminal could not be sent, and frees the payment', async () => {
