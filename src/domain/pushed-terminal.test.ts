@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isPushPastExpiry,
+  PUSHED_TERMINAL_EXPIRY_MS,
   PUSHED_TERMINAL_INITIAL,
   PUSHED_TERMINAL_SEND_STALL_MS,
   PUSHED_TERMINAL_STALL_MS,
@@ -156,6 +158,13 @@ describe('the pushed terminal modal', () => {
     });
     expect(pushedTerminalStallMs(declined)).toBeNull();
     expect(pushedTerminalReducer(declined, { type: 'wait_stalled' })).toBe(declined);
+  });
+
+  it('calls a push off once its attempt is PUSHED_TERMINAL_EXPIRY_MS old, not before', () => {
+    const began = new Date('2026-11-28T10:00:00Z');
+    const at = (ms: number) => new Date(began.getTime() + ms);
+    expect(isPushPastExpiry(began, at(PUSHED_TERMINAL_EXPIRY_MS - 1))).toBe(false);
+    expect(isPushPastExpiry(began, at(PUSHED_TERMINAL_EXPIRY_MS))).toBe(true);
   });
 
   it('accepts nothing out of turn', () => {

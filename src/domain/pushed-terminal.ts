@@ -96,6 +96,10 @@ export function pushedTerminalStallMs(state: TPushedTerminalState): number | nul
  */
 export const PUSHED_TERMINAL_EXPIRY_MS = 3 * 60_000;
 
+/** Whether a payment request pushed when its attempt began (`began`) is past its wait at `now`. */
+export const isPushPastExpiry = (began: Date, now: Date): boolean =>
+  now.getTime() - began.getTime() >= PUSHED_TERMINAL_EXPIRY_MS;
+
 export const PUSHED_TERMINAL_INITIAL: TPushedTerminalState = {
   step: 'loading',
   terminals: null,

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, type SQL } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
-import { PUSHED_TERMINAL_EXPIRY_MS } from '../../../domain/pushed-terminal';
+import { isPushPastExpiry } from '../../../domain/pushed-terminal';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
@@ -143,8 +143,9 @@ function calledOffWhenExpired<TTaken>(
   attempt: TAttemptRow,
   answer: TRequeryOutcome<TTaken>,
 ): TRequeryOutcome<TTaken> {
-  const age = ctx.clock.now().getTime() - attempt.createdAt.getTime();
-  if (answer.kind !== 'pending' || age < PUSHED_TERMINAL_EXPIRY_MS) return answer;
+  if (answer.kind !== 'pending' || !isPushPastExpiry(attempt.createdAt, ctx.clock.now())) {
+    return answer;
+  }
   return {
     kind: 'not_taken',
     providerReference: answer.providerReference,
