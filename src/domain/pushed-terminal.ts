@@ -92,7 +92,8 @@ export function pushedTerminalStallMs(state: TPushedTerminalState): number | nul
  * How long a payment sent to a terminal may wait there for a card. Past it, a request the
  * terminal's provider still holds unpaid is called off by the server's next look at it (the
  * attempt fails TERMINAL_TIMEOUT), so its payment can be paid another way; a card taken there
- * after that is money owed back to the payer.
+ * after that pays the payment if nothing else has, and is owed back otherwise
+ * (payment-attempts.ts isCalledOffPush).
  */
 export const PUSHED_TERMINAL_EXPIRY_MS = 3 * 60_000;
 

@@ -218,7 +218,8 @@ describe('linking by test transfer', () => {
       .from(ledgerTransactions)
       .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
       .where(eq(ledgerTransactions.reference, link.id))
-      .orderBy(ledgerEntries.id);
+      // Each booking's entries go in by account id (ledger.ts: one lock order).
+      .orderBy(ledgerTransactions.id, ledgerEntries.accountId);
     expect(booked).toEqual([
       { kind: 'link_test_transfer', account: 'payer_source:bank_transfer', amount: -payIn.amount },
       {
@@ -228,13 +229,13 @@ describe('linking by test transfer', () => {
       },
       {
         kind: 'link_test_transfer_refund',
-        account: 'provider_clearing:link_test_transfers',
-        amount: -payIn.amount,
+        account: 'payer_source:bank_transfer',
+        amount: payIn.amount,
       },
       {
         kind: 'link_test_transfer_refund',
-        account: 'payer_source:bank_transfer',
-        amount: payIn.amount,
+        account: 'provider_clearing:link_test_transfers',
+        amount: -payIn.amount,
       },
     ]);
 

@@ -20,6 +20,7 @@ import {
 import type { TCardBrand } from '../../../domain/card-brand';
 import { PAYMENT_METHODS } from '../../../domain/constants';
 import type { TErrorCode } from '../../../domain/errors';
+import { CALLED_OFF_REASON } from '../../../domain/payment-attempts';
 import { payerAccounts } from './accounts';
 import { consents, merchants, payments } from './consents';
 
@@ -163,7 +164,7 @@ export const paymentAttempts = pgTable(
     index('payment_attempts_called_off')
       .on(t.updatedAt)
       .where(
-        sql`status = 'failed' AND failure_reason = 'called off: no card at the terminal in time' AND refund IS NULL`,
+        sql`status = 'failed' AND failure_reason = ${sql.raw(`'${CALLED_OFF_REASON}'`)} AND refund IS NULL`,
       ),
     check('payment_attempts_amount_positive', sql`amount > 0`),
   ],

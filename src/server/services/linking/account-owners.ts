@@ -103,8 +103,8 @@ export async function holderOfAccount(
   try {
     owner = await registry.accountOwner(account);
   } catch (error) {
-    // A refusal the registry's adapter named (a bank it cannot look up) is the payer's to read.
-    if (error instanceof AppError) throw error;
+    // A bank the registry cannot look up is the payer's choice to read; anything else is ours.
+    if (error instanceof AppError && error.code === 'ACCOUNT_NOT_SUPPORTED') throw error;
     throw new AppError('BVN_REGISTRY_UNAVAILABLE');
   }
   const bvnHash = await holderBvnHash(db, owner);

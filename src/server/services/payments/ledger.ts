@@ -78,7 +78,9 @@ export async function book(tx: TDb, booking: TBooking): Promise<boolean> {
   const accounts = [...new Map(booking.entries.map((e) => [e.account.id, e.account])).values()];
   // One statement: the accounts made where missing, the transaction (none when this kind and
   // reference were booked before), and its entries. The entries' triggers (the balances, the
-  // accounts they name) run at its end, once the accounts are there.
+  // accounts they name) run at its end, once the accounts are there, in the order of the accounts'
+  // ids: every booking locks the balances it moves in one order, so two bookings that move the
+  // same accounts the opposite way (a payment in, a refund out) never wait on each other.
   const result = await tx.execute(sql`
     WITH accounts AS (
       INSERT INTO ledger_accounts (id, kind, merchant_id)
@@ -98,6 +100,7 @@ export async function book(tx: TDb, booking: TBooking): Promise<boolean> {
     FROM booked, jsonb_to_recordset(${JSON.stringify(
       booking.entries.map((entry) => ({ account_id: entry.account.id, amount: entry.amount })),
     )}::jsonb) AS entry(account_id text, amount bigint)
+    ORDER BY entry.account_id
     RETURNING transaction_id`);
   return rowsOf(result).length > 0;
 }

@@ -99,4 +99,26 @@ describe('useFormSaver', () => {
       [{ street: '12 A' }, 'fut_1'],
     ]);
   });
+
+  it('never sends a failed older save after the newer one queued before the flush', async () => {
+    const sent = answering(refused, () => saved('fut_1'));
+    const { result } = renderHook(() => useFormSaver(target));
+    await act(() => result.current.saveSection('where', { street: '1' }).catch(() => null));
+    // 'Next Step': the field's blur saves the newest answers, then the flush.
+    let moved = false;
+    await act(async () => {
+      void result.current.saveSection('where', { street: '12 A' });
+      moved = await result.current.flush();
+    });
+    expect(moved).toBe(true);
+    expect(sent.map((body) => body.answers)).toEqual([{ street: '1' }, { street: '12 A' }]);
+  });
+
+  it('says a section still failing once another section saves, not that all is saved', async () => {
+    answering(refused, () => saved('fut_1'));
+    const { result } = renderHook(() => useFormSaver(target));
+    await act(() => result.current.saveSection('where', { street: '1' }).catch(() => null));
+    await act(() => result.current.saveSection('who', { name: 'Ada' }));
+    expect(result.current.state).toMatchObject({ kind: 'failed' });
+  });
 });

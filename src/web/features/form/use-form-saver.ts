@@ -11,29 +11,37 @@ type TCall<T> = (formUpdateToken: string | null) => Promise<T>;
 /**
  * One call at a time, in order: the first save issues the consent's formUpdateToken and every
  * later one sends it (docs/forms.md), so no two calls may race. A section's save that failed is
- * kept, to go again at the next flush, until a later save of that section saves.
+ * kept, to go again at the next flush, until a newer save of that section is asked for: the
+ * newer answers are the ones to keep, never the failed older ones sent after them.
  */
 function saveQueue(initialToken: string | null, onState: (state: TSaveState) => void) {
   let token = initialToken;
   let queue: Promise<unknown> = Promise.resolve();
   let pending = 0;
-  const failedSaves = new Map<string, () => Promise<unknown>>();
+  const failedSaves = new Map<string, { again: () => Promise<unknown>; message: string }>();
+  /** What the payer reads once nothing is pending: saved, or the last failure still standing. */
+  const settled = (): TSaveState => {
+    const standing = [...failedSaves.values()].at(-1);
+    return standing ? { kind: 'failed', message: standing.message } : { kind: 'saved' };
+  };
 
   function enqueue<T>(call: TCall<T & { formUpdateToken: string }>, section?: string): Promise<T> {
+    if (section !== undefined) failedSaves.delete(section);
     pending += 1;
     onState({ kind: 'saving' });
     const run = queue.then(async () => {
       try {
         const result = await call(token);
         token = result.formUpdateToken;
-        if (section !== undefined) failedSaves.delete(section);
         pending -= 1;
-        if (pending === 0) onState({ kind: 'saved' });
+        if (pending === 0) onState(settled());
         return result;
       } catch (error) {
-        if (section !== undefined) failedSaves.set(section, () => enqueue(call, section));
-        pending -= 1;
         const message = isApiError(error) ? error.message : 'Your answers could not be saved.';
+        if (section !== undefined) {
+          failedSaves.set(section, { again: () => enqueue(call, section), message });
+        }
+        pending -= 1;
         onState({ kind: 'failed', message });
         throw error;
       }
@@ -49,7 +57,7 @@ function saveQueue(initialToken: string | null, onState: (state: TSaveState) => 
    * a render's state (a failure a later save mended, or a success before the last save failed).
    */
   async function flush(): Promise<boolean> {
-    for (const again of [...failedSaves.values()]) void again().catch(() => undefined);
+    for (const { again } of [...failedSaves.values()]) void again().catch(() => undefined);
     await queue;
     return failedSaves.size === 0;
   }
