@@ -159,3 +159,40 @@ export async function sampleServer(base: string, metricsToken: string): Promise<
     kindsBehind: jobs.filter((job) => job.oldestWaitingSeconds !== null).length,
   };
 }
+
+/** How many statements `roundTripCost` times. */
+const ROUND_TRIPS = 5_000;
+
+/**
+ * What one statement's round trip costs on this machine before any work in it: a node-postgres
+ * client (the server's driver) runs ROUND_TRIPS of a prepared `SELECT $1` one after another; its
+ * own CPU (the driver, the socket's system calls) and its PostgreSQL backend's, in µs each. A
+ * payment's statements cost at least this many times their count, whatever the code around them.
+ */
+export async function roundTripCost(
+  databaseUrl: string,
+): Promise<{ clientUs: number; postgresUs: number }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    const backend = rows[0]?.pid ?? 0;
+    const run = async (count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        await client.query({ name: 'round_trip', text: 'select $1::int as n', values: [i] });
+      }
+    };
+    await run(ROUND_TRIPS / 5); // warm: the statement prepared, the code compiled
+    const clientBefore = process.cpuUsage();
+    const backendBefore = cpuMsOf(backend) ?? 0;
+    await run(ROUND_TRIPS);
+    const used = process.cpuUsage(clientBefore);
+    const backendMs = (cpuMsOf(backend) ?? 0) - backendBefore;
+    return {
+      clientUs: (used.user + used.system) / ROUND_TRIPS,
+      postgresUs: (backendMs * 1_000) / ROUND_TRIPS,
+    };
+  } finally {
+    await client.end();
+  }
+}

@@ -135,3 +135,25 @@ export function details(row: TStepRow): string[] {
     ...[...said].map(([error, times]) => `    ${times} × ${error}`),
   ];
 }
+
+/**
+ * What a step's costs allow on this machine with nothing waiting at all: the server's JavaScript
+ * runs on one event loop, so one process takes at most 1,000 ÷ its CPU ms a payment (a little
+ * more where the thread pool's RSA work is on another core); the machine's cores at most
+ * cores × 1,000 ÷ (the server's + PostgreSQL's + the payers' ms a payment). A p95 within a second
+ * needs headroom under both. `roundTripUs`: one statement's round trip (client and PostgreSQL),
+ * which the step's statements cost before any work in them (a few of those PostgreSQL counts are
+ * run by its triggers, not sent: the figure is a little high).
+ */
+export function ceiling(row: TStepRow, cores: number, roundTripUs: number | null): string {
+  const { readings: r, executed } = row;
+  if (executed === 0) return 'Ceiling: no payment executed';
+  const server = r.serverCpuMs / executed;
+  const all = (r.serverCpuMs + (r.postgresCpuMs ?? 0) + r.payersCpuMs) / executed;
+  const statements = r.statements === null ? null : r.statements / executed;
+  const trips =
+    statements === null || roundTripUs === null
+      ? ''
+      : `; its ${statements.toFixed(1)} statements a payment cost about ${((statements * roundTripUs) / 1_000).toFixed(1)} ms of round trips alone`;
+  return `Ceiling at the ${fixed(row.offered, 2)}/s step's costs: one event loop ${fixed(1_000 / server)} payments/s (server ${server.toFixed(1)} ms a payment), ${cores} cores ${fixed((cores * 1_000) / all)} payments/s (${all.toFixed(1)} ms a payment, every process)${trips}`;
+}

@@ -24,11 +24,13 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import {
   cpuMsOf,
   postgresCpu,
+  roundTripCost,
   sampleServer,
   statementCounter,
   type TServerSample,
 } from './capacity-probes';
 import {
+  ceiling,
   details,
   header,
   line,
@@ -269,6 +271,12 @@ async function search(probes: TProbes, ask: TAsk): Promise<void> {
     );
   }
   console.log(`Idle: ${await idleCpu(probes)}`);
+  const trip = probes.stack.databaseUrl ? await roundTripCost(probes.stack.databaseUrl) : null;
+  if (trip) {
+    console.log(
+      `A statement's round trip with no work in it: ${trip.clientUs.toFixed(0)} µs of the client's CPU, ${trip.postgresUs.toFixed(0)} µs of PostgreSQL's`,
+    );
+  }
   if (WARMUP_SECONDS > 0) {
     const warm = await step(probes, ask, FIRST_RATE, WARMUP_SECONDS);
     console.log(
@@ -285,6 +293,11 @@ async function search(probes: TProbes, ask: TAsk): Promise<void> {
   };
   const { best, lowest } = await climb(measure);
   const p95 = best ? best.p95 : (lowest?.p95 ?? NaN);
+  const costed = best ?? lowest;
+  if (costed) {
+    const tripUs = trip ? trip.clientUs + trip.postgresUs : null;
+    console.log(ceiling(costed, cpus().length, tripUs));
+  }
   console.log(
     `CAPACITY ${best ? best.offered : 0} at p95 ${Number.isFinite(p95) ? p95.toFixed(0) : '-'} (${KIND}, 1 process)`,
   );
