@@ -34,6 +34,7 @@ import {
 } from '../merchants/merchant-consent-details';
 import { fingerprintOf, runIdempotent } from '../idempotency';
 import { isUniqueViolation } from '../../db/database-errors';
+import { preparedQuery } from '../../db/prepared-queries';
 
 type TConsentRow = typeof consents.$inferSelect;
 type TPaymentRow = typeof payments.$inferSelect;
@@ -347,11 +348,10 @@ const consentReadWith = {
 } as const;
 
 /** The consent read as one prepared query. */
-function prepareConsentRead(db: TDb) {
-  return db.query.consents
+const prepareConsentRead = (db: TDb) =>
+  db.query.consents
     .findFirst({ where: eq(consents.id, sql.placeholder('consentId')), with: consentReadWith })
     .prepare('consent_read');
-}
 
 type TConsentReadRow = NonNullable<
   Awaited<ReturnType<ReturnType<typeof prepareConsentRead>['execute']>>
@@ -372,8 +372,6 @@ function loadedOf(row: TConsentReadRow): TLoadedConsent {
   };
 }
 
-const consentReads = new WeakMap<TDb, ReturnType<typeof prepareConsentRead>>();
-
 export type TLoadedConsent = {
   consent: TConsent;
   /** The client that owns the consent, and the origins it registered for embedding. */
@@ -393,11 +391,7 @@ export type TLoadedConsent = {
 
 /** Loads a consent with everything it asks for, whatever its state; null when unknown. */
 export async function loadConsent(db: TDb, consentId: string): Promise<TLoadedConsent | null> {
-  let read = consentReads.get(db);
-  if (!read) {
-    read = prepareConsentRead(db);
-    consentReads.set(db, read);
-  }
+  const read = preparedQuery(db, 'consent_read', prepareConsentRead);
   const row = await read.execute({ consentId });
   return row ? loadedOf(row) : null;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TErrorCode } from '../../../domain/errors';
 import {
   ATTEMPT_STATES,
@@ -56,16 +56,27 @@ export type TAttemptChange = Omit<
   'id' | 'status' | 'stage' | 'updatedAt'
 >;
 
-/** The rows in one of `states`, as a condition on the status and stage pair. */
+/** A constant of the domain's attempt states as an SQL literal. */
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/** Each list of states' condition, made once: moves run it on every attempt's every change. */
+const stateConditions = new WeakMap<readonly TAttemptState[], SQL>();
+
+/**
+ * The rows in one of `states`, as a condition on the status and stage pair. Its values are the
+ * domain's constants (ATTEMPT_STATES), written into the statement's text: one text per list.
+ */
 export function inAttemptStates(states: readonly TAttemptState[]): SQL {
+  const known = stateConditions.get(states);
+  if (known) return known;
   const pairs = states.map((state) => {
     const { status, stage } = ATTEMPT_STATES[state];
-    return and(
-      eq(paymentAttempts.status, status),
-      stage === null ? isNull(paymentAttempts.stage) : eq(paymentAttempts.stage, stage),
-    );
+    const stageIs = stage === null ? 'IS NULL' : `= ${literal(stage)}`;
+    return `("payment_attempts"."status" = ${literal(status)} AND "payment_attempts"."stage" ${stageIs})`;
   });
-  return or(...pairs) ?? sql`false`;
+  const condition = sql.raw(pairs.length > 0 ? `(${pairs.join(' OR ')})` : 'false');
+  stateConditions.set(states, condition);
+  return condition;
 }
 
 /**

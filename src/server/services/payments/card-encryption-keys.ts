@@ -1,4 +1,5 @@
 import { and, desc, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { findCardEncryptionError } from '../../../domain/card-encryption-validation';
 import { parseExpiryDate } from '../../../domain/card-expiry';
 import { cardNumberDigits } from '../../../domain/card-number';
@@ -64,6 +65,45 @@ async function newestCurrentKey(db: TDb): Promise<TKeyRow | undefined> {
   return row;
 }
 
+/**
+ * How long this process keeps the key rows it read: every card payment reads the current key
+ * (the page's GET) and its key by id (the decryption), which rarely change. Each use still
+ * judges a kept row against the clock (fresh, or within its grace). A rotation here drops what
+ * this process kept; one in another process is seen here within this time, while the key it
+ * replaced still opens cards for CARD_KEY_GRACE_MS, far longer.
+ */
+export const CARD_KEY_KEEP_MS = 30_000;
+
+type TKeptRows = {
+  /** The newest current key, under CURRENT. */
+  current: LRUCache<typeof CURRENT, TKeyRow>;
+  byId: LRUCache<string, TKeyRow>;
+};
+const CURRENT = 'current';
+
+/** The rows kept, by database. */
+const keptRows = new WeakMap<TDb, TKeptRows>();
+
+function keptRowsOf(db: TDb): TKeptRows {
+  let kept = keptRows.get(db);
+  if (!kept) {
+    const options = { max: 16, ttl: CARD_KEY_KEEP_MS };
+    kept = { current: new LRUCache(options), byId: new LRUCache(options) };
+    keptRows.set(db, kept);
+  }
+  return kept;
+}
+
+/** The newest current key, as read at most CARD_KEY_KEEP_MS ago. */
+async function keptCurrentKey(db: TDb): Promise<TKeyRow | undefined> {
+  const { current } = keptRowsOf(db);
+  const known = current.get(CURRENT);
+  if (known) return known;
+  const row = await newestCurrentKey(db);
+  if (row) current.set(CURRENT, row);
+  return row;
+}
+
 const isFresh = (row: TKeyRow, now: Date) =>
   now.getTime() - row.createdAt.getTime() <= CARD_KEY_ROTATE_AFTER_MS;
 
@@ -84,6 +124,10 @@ async function currentKeyUnder(
     const now = clock.now();
     const current = await newestCurrentKey(tx);
     if (current && keep(current, now)) return asPublicKey(current);
+    // What this process kept is about to change: read it again after.
+    const kept = keptRowsOf(db);
+    kept.current.clear();
+    kept.byId.clear();
     // Made under the lock: twenty first callers must not make twenty 3072-bit keys.
     const pair = await generateCardKeyPair();
     const keyId = randomId('cek');
@@ -111,7 +155,7 @@ export async function currentCardKey(
   db: TDb,
   clock: TClock,
 ): Promise<TEncryptionPublicKeyResponse> {
-  const current = await newestCurrentKey(db);
+  const current = await keptCurrentKey(db);
   if (current && isFresh(current, clock.now())) return asPublicKey(current);
   return currentKeyUnder(db, clock, isFresh);
 }
@@ -150,15 +194,30 @@ async function usablePrivateKeys(
   keyIds: string[],
   now: Date,
 ): Promise<Map<string, CryptoKey>> {
-  const rows = await db
-    .select()
-    .from(cardEncryptionKeys)
-    .where(
-      and(
-        inArray(cardEncryptionKeys.keyId, keyIds),
-        or(isNull(cardEncryptionKeys.retiresAt), gt(cardEncryptionKeys.retiresAt, now)),
-      ),
-    );
+  const kept = keptRowsOf(db).byId;
+  const known: TKeyRow[] = [];
+  const missing: string[] = [];
+  for (const keyId of keyIds) {
+    const row = kept.get(keyId);
+    if (row) known.push(row);
+    else missing.push(keyId);
+  }
+  const read =
+    missing.length === 0
+      ? []
+      : await db
+          .select()
+          .from(cardEncryptionKeys)
+          .where(
+            and(
+              inArray(cardEncryptionKeys.keyId, missing),
+              or(isNull(cardEncryptionKeys.retiresAt), gt(cardEncryptionKeys.retiresAt, now)),
+            ),
+          );
+  for (const row of read) kept.set(row.keyId, row);
+  const rows = [...known, ...read].filter(
+    (row) => row.retiresAt === null || row.retiresAt.getTime() > now.getTime(),
+  );
   if (rows.length !== keyIds.length) throw new AppError('ENCRYPTION_KEY_RETIRED');
   return new Map(
     await Promise.all(rows.map(async (row) => [row.keyId, await privateKeyOf(db, row)] as const)),

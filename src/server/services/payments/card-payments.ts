@@ -4,7 +4,11 @@ import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { refusedCardMessage } from '../../../domain/card-refusal';
-import { THREE_DS_CHALLENGE_MS, type TAttemptEdge } from '../../../domain/payment-attempts';
+import {
+  THREE_DS_CHALLENGE_MS,
+  type TAttemptEdge,
+  type TAttemptState,
+} from '../../../domain/payment-attempts';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
@@ -256,6 +260,9 @@ function recordOutcome(
   return recordAnswer(ctx, attempt, cardAnswer(ctx, attempt, outcome, narration));
 }
 
+/** A charge waiting on its payer: a PIN, an OTP or a 3-D Secure check. */
+const AWAITING_PAYER: readonly TAttemptState[] = ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'];
+
 /** A provider call that threw (a network fault) answers a processing failure. */
 const callNetwork = (call: () => Promise<TCardChargeOutcome>): Promise<TCardChargeOutcome> =>
   callProvider('CARD_PAYMENT_PROCESSING_FAILED', call);
@@ -304,7 +311,7 @@ export async function payWithCard(
           tx,
           and(
             eq(paymentAttempts.paymentId, payable.payment.id),
-            inAttemptStates(['awaiting_pin', 'awaiting_otp', 'awaiting_3ds']),
+            inAttemptStates(AWAITING_PAYER),
             chargeOwnedBy(request.access, undefined),
           ) ?? sql`false`,
           'abandon',

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TDb } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-queries';
 import { consents, merchants, payments } from '../../db/schema';
 import { AppError } from '../app-error';
 
@@ -26,6 +27,16 @@ export type TPayable = {
   consentExpiresAt: Date;
 };
 
+/** A payment with its consent and its merchant's name, as one prepared query. */
+const preparePayable = (db: TDb) =>
+  db
+    .select({ payment: payments, consent: consents, merchantName: merchants.name })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
+    .where(eq(payments.id, sql.placeholder('paymentId')))
+    .prepare('payable_payment');
+
 /**
  * The immediate payment a payer may pay now. Unknown payments, and payments of another consent
  * than the one the anonymous payer holds, read alike (404), so ids cannot be probed; a consent
@@ -39,12 +50,7 @@ export async function loadPayable(
   /** 'read': the payment's state may be read after it was paid and its consent granted. */
   purpose: 'pay' | 'read' = 'pay',
 ): Promise<TPayable> {
-  const [row] = await db
-    .select({ payment: payments, consent: consents, merchantName: merchants.name })
-    .from(payments)
-    .innerJoin(consents, eq(consents.id, payments.consentId))
-    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
-    .where(eq(payments.id, paymentId));
+  const [row] = await preparedQuery(db, 'payable_payment', preparePayable).execute({ paymentId });
   if (!row || row.payment.type !== 'immediate') throw new AppError('NO_IMMEDIATE_PAYMENT');
   if ('consentId' in access && access.consentId !== row.consent.id) {
     throw new AppError('NO_IMMEDIATE_PAYMENT');
