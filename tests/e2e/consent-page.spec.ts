@@ -1,6 +1,7 @@
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { expectNoViolations } from './axe';
 import { E2E } from './e2e-env';
+import { addVirtualAuthenticator, signUpThroughPanel, uniquePhone } from './auth-support';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
 import {
   consentPath,
@@ -14,6 +15,17 @@ import {
 } from './merchant';
 
 printFramesOnFailure();
+
+/** Holds the page's scripts back until the answer is called: a payer on a slow network. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
 
 const monthly = (month: number) => ({
   type: 'future',
@@ -267,16 +279,33 @@ test.describe('drawn on the server', () => {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Joining fee' }],
     });
     // The page's scripts are held back until the payer has tapped; nothing else is changed.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto(consentPath(consentId), { waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
     release();
     await expect(page.getByText('Account number', { exact: true })).toBeVisible();
+  });
+
+  test("answers a signed-in payer's tap made before the screen for their session came: held, then given to it", async ({
+    page,
+  }) => {
+    await addVirtualAuthenticator(page);
+    await page.goto('/login');
+    await signUpThroughPanel(page, page.request, { fullName: 'Bisi Okafor', phone: uniquePhone() });
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 180_000, narration: 'Order #310 shoes' }],
+    });
+    // The server draws the page without the payer's session: the signed-out screen, which the
+    // page replaces with the signed-in one once its scripts read the session. They are held back
+    // until the payer has tapped 'Pay with Card' on the drawn screen.
+    const release = await holdScripts(page);
+    await page.goto(consentPath(consentId), { waitUntil: 'domcontentloaded' });
+    await expect(page.getByRole('button', { name: /Sign In to Pay/ })).toBeVisible();
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
+    release();
+    await expect(page.getByRole('link', { name: 'Your consents' })).toBeVisible();
+    await expect(page.getByLabel('Card Number')).toBeVisible();
   });
 
   test('is painted once, then taken over by its scripts without reading the consent again, and answers at once', async ({

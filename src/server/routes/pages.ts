@@ -18,6 +18,7 @@ import type { TConsentReads } from '../services/consents/consent-reads';
 import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
 import { consentReadFor } from './consents';
 import { publicConfigAnswer } from './public-config';
+import { PAGE_SETTLED_ATTRIBUTE } from '../../web/page-settled';
 
 type TPageOptions = Pick<
   TRouteContext,
@@ -96,22 +97,33 @@ function withoutScripts(html: string): string {
 }
 
 /**
- * Holds a click on a control of the drawn screen that the page's scripts have not taken over yet
- * (React marks each element it has with a `__reactProps$…` key), and gives it to the control once
- * they have (or after 10 s, as it is): a payer who taps 'Pay by Transfer' while the scripts are
- * still on their way is answered, not ignored. A later click replaces one held.
+ * Holds a click on a control of the drawn screen until the page's scripts have taken it over
+ * (React marks each element it has with a `__reactProps$…` key) and the page shows the screen
+ * for the payer's stored session (PAGE_SETTLED_ATTRIBUTE), then gives it to the control, or after
+ * 10 s as it is: a payer who taps 'Pay by Transfer' while the scripts are still on their way is
+ * answered, not ignored. A signed-in payer's screen is drawn again once their session is read
+ * (the server drew it without one): a click meanwhile goes to the control drawn in its place,
+ * the one control of the same kind and name, once there is exactly one. A later click replaces
+ * one held.
  */
 const HOLD_EARLY_CLICKS = `const takenOver=(el)=>Object.keys(el).some((k)=>k.startsWith('__reactProps$'));
+const controls='button,a[href],summary,[role="button"]';
+const nameOf=(el)=>el.tagName+' '+(el.getAttribute('aria-label')||el.textContent||'').replace(/\\s+/g,' ').trim();
+const inPlaceOf=(control,name)=>{if(control.isConnected)return control;
+const same=[...(document.getElementById('root')?.querySelectorAll(controls)??[])].filter((el)=>nameOf(el)===name);
+return same.length===1?same[0]:null};
 let held=null;let replaying=false;
 document.addEventListener('click',(event)=>{
 if(replaying)return;
-const control=event.target instanceof Element?event.target.closest('button,a[href],summary,[role="button"]'):null;
-if(!control||!document.getElementById('root')?.contains(control)||takenOver(control))return;
+const control=event.target instanceof Element?event.target.closest(controls):null;
+const settled=()=>document.documentElement.hasAttribute('${PAGE_SETTLED_ATTRIBUTE}');
+if(!control||!document.getElementById('root')?.contains(control)||(takenOver(control)&&settled()))return;
 event.preventDefault();event.stopImmediatePropagation();
-held=control;const since=performance.now();
-const give=()=>{if(held!==control)return;if(!control.isConnected){held=null;return}
-if(!takenOver(control)&&performance.now()-since<10000){requestAnimationFrame(give);return}
-held=null;replaying=true;try{control.click()}finally{replaying=false}};
+const mine={};held=mine;const name=nameOf(control);const since=performance.now();
+const give=()=>{if(held!==mine)return;const target=inPlaceOf(control,name);
+const ready=settled()&&target&&takenOver(target);
+if(!ready&&performance.now()-since<10000){requestAnimationFrame(give);return}
+held=null;if(!target)return;replaying=true;try{target.click()}finally{replaying=false}};
 requestAnimationFrame(give);},true);`;
 
 /**

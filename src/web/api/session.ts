@@ -205,3 +205,14 @@ export function setAuthNotice(message: string) {
 export function hasStoredUser(): boolean {
   return read(STORAGE_KEYS.user) !== null;
 }
+
+/**
+ * Whether the stored session signs the payer in, once read whole: a token, and a user that reads
+ * (or is still waiting for its schema). A page drawn on the server, which has no session, or
+ * hydrated before the user's schema came, is signed out until then.
+ */
+export function storedSignIn(): boolean {
+  if (read(STORAGE_KEYS.token) === null) return false;
+  if (!parseUser) return hasStoredUser();
+  return getSession().user !== null;
+}

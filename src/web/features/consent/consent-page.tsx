@@ -33,6 +33,8 @@ import { CONSENT_ERROR_TITLE, FailedScreen } from './failed-screen';
 import { LoadingScreen } from './loading-screen';
 import { useConsentPageMessages, usePaymentReports } from './use-consent-page-messages';
 import { WideOnly } from './use-min-width';
+import { PageSettledMark } from '../../page-settled';
+import { storedSignIn } from '../../api/session';
 import { PartBoundary } from '../../ui/part-boundary';
 import { usePasskeySupport } from '../../ui/use-passkey-support';
 import { preloadable } from '../../ui/preloadable';
@@ -161,6 +163,8 @@ export function ConsentPage({
             {pageByline(view, linking)}
             {consentPageScreen(screen, page)}
           </ScreenMain>
+          {/* Settled once the screen shown is the stored session's: held taps wait for it. */}
+          <PageSettledMark settled={signedIn === storedSignIn()} />
         </PartBoundary>
       </ConsentPageFrame>
     </PromptSignInContext>
@@ -181,6 +185,8 @@ function partFailed(
         onRetry={retry}
         onReport={reportFailure}
       />
+      {/* What the payer goes on with: a tap held for the screen is given here. */}
+      <PageSettledMark settled />
     </ScreenMain>
   );
 }
