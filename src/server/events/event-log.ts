@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, max } from 'drizzle-orm';
+import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
 import type { TDb } from '../db/database';
+import { preparedQuery } from '../db/prepared-queries';
 import { events } from '../db/schema';
 
 /*
@@ -24,12 +25,24 @@ export type TLoggedEvent = {
   data: Record<string, unknown>;
 };
 
+/** An event's row, as one prepared query (every state change a page follows writes one). */
+const prepareAppend = (db: TDb) =>
+  db
+    .insert(events)
+    .values({
+      stream: sql.placeholder('stream'),
+      type: sql.placeholder('type'),
+      data: sql.placeholder('data'),
+    })
+    .returning({ id: events.id })
+    .prepare('event_append');
+
 /** Appends an event inside `tx`, the transaction of the change it reports; answers its id. */
 export async function appendEvent(
   tx: TDb,
   event: { stream: string; type: string; data: Record<string, unknown> },
 ): Promise<number> {
-  const [row] = await tx.insert(events).values(event).returning({ id: events.id });
+  const [row] = await preparedQuery(tx, 'event_append', prepareAppend).execute(event);
   if (!row) throw new Error('An event could not be appended');
   return row.id;
 }

@@ -1,8 +1,46 @@
+import { sql } from 'drizzle-orm';
 import type { TWebhookEventType } from '../../../domain/schemas/webhooks';
 import type { TDb } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
 import { consentEvents } from '../../db/schema';
 import { recordMerchantEvent } from '../merchants/webhooks';
+
+/** A consent's audit row: what happened, who did it; `createdAt` the database's now unless given. */
+export type TConsentEventRow = {
+  consentId: string;
+  type: string;
+  actor: string;
+  data: Record<string, unknown>;
+  createdAt?: Date;
+};
+
+/** The audit row's values, each a placeholder: one statement text for every consent event. */
+const consentEventValues = {
+  consentId: sql.placeholder('consentId'),
+  type: sql.placeholder('type'),
+  actor: sql.placeholder('actor'),
+  data: sql.placeholder('data'),
+};
+
+const prepareConsentEvent = (db: TDb) =>
+  db.insert(consentEvents).values(consentEventValues).prepare('consent_event');
+
+const prepareConsentEventAt = (db: TDb) =>
+  db
+    .insert(consentEvents)
+    .values({ ...consentEventValues, createdAt: sql.placeholder('createdAt') })
+    .prepare('consent_event_at');
+
+/**
+ * Writes a consent's audit row inside `tx`, the transaction of the change it records, as one
+ * prepared query (a payment writes two or three).
+ */
+export async function insertConsentEvent(tx: TDb, row: TConsentEventRow): Promise<void> {
+  if (row.createdAt)
+    await preparedQuery(tx, 'consent_event_at', prepareConsentEventAt).execute(row);
+  else await preparedQuery(tx, 'consent_event', prepareConsentEvent).execute(row);
+}
 
 /**
  * A change of a consent that its audit and its merchant hear of in the same words: the audit row
@@ -23,6 +61,6 @@ export async function recordConsentChange(
   },
 ): Promise<void> {
   const { clientId, consentId, type, actor, data, now } = change;
-  await tx.insert(consentEvents).values({ consentId, type, actor, data, createdAt: now });
+  await insertConsentEvent(tx, { consentId, type, actor, data, createdAt: now });
   await recordMerchantEvent(jobs, tx, { clientId, consentId, type, data, now });
 }

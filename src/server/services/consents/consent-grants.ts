@@ -7,7 +7,7 @@ import type { TAppContext } from '../../context';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
-import { consentEvents, consents, futurePaymentAccounts } from '../../db/schema';
+import { consents, futurePaymentAccounts } from '../../db/schema';
 import {
   debitImmediatePayment,
   linkedAccountsOf,
@@ -26,6 +26,7 @@ import { grantRecord } from './consent-records';
 import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';
 import { sendQueuedSms, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
 import { dataSharingExpiry } from '../../../domain/consent-record';
+import { insertConsentEvent } from './consent-changes';
 
 /*
  * The grant (spec §7 POST /api/consent/{consentId}/grant; docs/payments.md "The grant"): the payer
@@ -395,7 +396,7 @@ async function bindFutureAccounts(tx: TDb, grant: TGrantWrite): Promise<void> {
 /** The grant's audit row: what was granted, by whom, and the passkey's signature of it. */
 async function recordGrantAudit(tx: TDb, grant: TGrantWrite): Promise<void> {
   const { consentId, call, payerId, now, signature } = grant;
-  await tx.insert(consentEvents).values({
+  await insertConsentEvent(tx, {
     consentId,
     type: 'consent.granted',
     actor: payerId ? `payer:${payerId}` : 'payer:anonymous',
@@ -541,7 +542,7 @@ export async function declineConsent(
       .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
       .returning({ id: consents.id });
     if (!row) return false;
-    await tx.insert(consentEvents).values({
+    await insertConsentEvent(tx, {
       consentId,
       type: 'consent.declined',
       actor: `payer:${payerId}`,

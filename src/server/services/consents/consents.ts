@@ -18,7 +18,6 @@ import type { TDb } from '../../db/database';
 import type { TEventBus } from '../../events/event-bus';
 import {
   apiClients,
-  consentEvents,
   consents,
   dataSharingItems,
   forms,
@@ -35,6 +34,7 @@ import {
 import { fingerprintOf, runIdempotent } from '../idempotency';
 import { isUniqueViolation } from '../../db/database-errors';
 import { preparedQuery } from '../../db/prepared-queries';
+import { insertConsentEvent } from './consent-changes';
 
 type TConsentRow = typeof consents.$inferSelect;
 type TPaymentRow = typeof payments.$inferSelect;
@@ -241,7 +241,7 @@ export async function insertConsent(
   }
   const items = dataSharingRows(consentId, input.dataSharing);
   if (items.length > 0) await tx.insert(dataSharingItems).values(items);
-  await tx.insert(consentEvents).values({
+  await insertConsentEvent(tx, {
     consentId,
     type: 'consent.created',
     actor: rows.actor,

@@ -16,7 +16,6 @@ import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
 import {
   authSessions,
-  consentEvents,
   consents,
   futurePaymentCollections,
   payers,
@@ -41,6 +40,7 @@ import {
 } from '../identity/signed-grants';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { sendQueuedSms, type TSmsJobs, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
+import { insertConsentEvent } from './consent-changes';
 
 /*
  * The payer's own consents (docs/payer-consents.md): the ones they granted while signed in,
@@ -415,7 +415,7 @@ async function recordRevocation(
 ): Promise<void> {
   const { consentId, signature, now } = revocation;
   const cancelledPaymentIds = cancelled.paymentIds;
-  await tx.insert(consentEvents).values({
+  await insertConsentEvent(tx, {
     consentId,
     type: 'consent.revoked',
     actor: `payer:${revocation.session.payerId}`,

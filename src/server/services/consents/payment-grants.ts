@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
-import { consentEvents, consents } from '../../db/schema';
+import { consents } from '../../db/schema';
 import { publishAtCommit } from '../../events/database-event-bus';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { loadConsent } from './consents';
 import { grantRecord } from './consent-records';
+import { insertConsentEvent } from './consent-changes';
 
 /*
  * A consent whose every request is met by its payment is granted by the payment
@@ -37,7 +38,7 @@ export async function grantMetByPayment(
     .returning({ merchantId: consents.merchantId });
   if (!row) return false;
   const actor = payerId ? `payer:${payerId}` : 'payer:anonymous';
-  await tx.insert(consentEvents).values({
+  await insertConsentEvent(tx, {
     consentId: paid.consentId,
     type: 'consent.granted',
     actor,

@@ -4,7 +4,7 @@ import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
-import { consentEvents, consents, paymentAttempts, payments } from '../../db/schema';
+import { consents, paymentAttempts, payments } from '../../db/schema';
 import { grantMetByPayment } from '../consents/payment-grants';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import {
@@ -15,6 +15,7 @@ import {
   type TAttemptRow,
 } from './attempt-lifecycle';
 import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
+import { insertConsentEvent } from '../consents/consent-changes';
 
 /*
  * An attempt's completion (docs/payments.md "Completion"): the one place a payment becomes
@@ -265,7 +266,7 @@ async function recordExecution(
 ): Promise<void> {
   const { request, completed, executed, owner } = facts;
   const { attempt } = request;
-  await tx.insert(consentEvents).values({
+  await insertConsentEvent(tx, {
     consentId: executed.consentId,
     type: 'payment.executed',
     actor: attempt.payerId ? `payer:${attempt.payerId}` : 'payer:anonymous',

@@ -6,7 +6,6 @@ import type { TJobQueue } from '../../jobs/engine';
 import { claimRows } from '../../jobs/claim-rows';
 import {
   accountLinks,
-  consentEvents,
   consents,
   futurePaymentAccounts,
   futurePaymentCollections,
@@ -21,6 +20,7 @@ import { mandateReferenceOf } from './account-debits';
 import { debitsFor } from './mandate-debits';
 import { book, ledgerAccount } from './ledger';
 import { recordConsentChange } from '../consents/consent-changes';
+import { insertConsentEvent } from '../consents/consent-changes';
 
 /*
  * Collecting granted future payments (docs/payments.md "Collecting future payments"). A
@@ -453,7 +453,7 @@ async function retryLater(
       )
       .returning();
     if (!again) return collectionById(tx, row.id);
-    await tx.insert(consentEvents).values({
+    await insertConsentEvent(tx, {
       consentId: row.consentId,
       type: 'future_payment.retry_scheduled',
       actor: 'system:collections',
