@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import type { TDb } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
 import { consents } from '../../db/schema';
 import { publishAtCommit } from '../../events/database-event-bus';
@@ -21,6 +22,19 @@ import { insertConsentEvent } from './consent-changes';
  * ('consent.granted', with no signature: the payment is the payer's act), the merchant's
  * 'consent.granted' webhook, and the bus's 'consent.granted', sent when the transaction commits.
  */
+/** A pending consent granted, in one statement: prepared once. */
+const prepareGrant = (db: TDb) =>
+  db
+    .update(consents)
+    .set({
+      status: 'granted',
+      grantedAt: sql`${sql.placeholder('grantedAt')}`,
+      grantedBy: sql`${sql.placeholder('grantedBy')}`,
+    })
+    .where(and(eq(consents.id, sql.placeholder('consentId')), eq(consents.status, 'pending')))
+    .returning({ merchantId: consents.merchantId })
+    .prepare('consent_grant_by_payment');
+
 export async function grantMetByPayment(
   jobs: TJobQueue,
   tx: TDb,
@@ -31,11 +45,11 @@ export async function grantMetByPayment(
   const found = await loadConsent(tx, paid.consentId);
   if (!found || !isGrantedByPayment(found.consent)) return false;
   // The requests a consent makes never change; its status may, so it moves in one statement.
-  const [row] = await tx
-    .update(consents)
-    .set({ status: 'granted', grantedAt: now, grantedBy: payerId })
-    .where(and(eq(consents.id, paid.consentId), eq(consents.status, 'pending')))
-    .returning({ merchantId: consents.merchantId });
+  const [row] = await preparedQuery(tx, 'consent_grant_by_payment', prepareGrant).execute({
+    consentId: paid.consentId,
+    grantedAt: now,
+    grantedBy: payerId,
+  });
   if (!row) return false;
   const actor = payerId ? `payer:${payerId}` : 'payer:anonymous';
   await insertConsentEvent(tx, {

@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isCalledOffPush, mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import type { TDb } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../db/schema';
 import { grantMetByPayment } from '../consents/payment-grants';
@@ -122,15 +123,9 @@ export async function completeAttempt(
  * attempt at once (its own answer and the reconciler's requery), the second finds it settled and
  * books nothing again.
  */
-async function lockCompletion(
-  tx: TDb,
-  attempt: Pick<TAttemptRow, 'id' | 'paymentId'>,
-): Promise<{
-  payment: TPaymentRow;
-  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund' | 'failureReason'>;
-  owner: TConsentOwner;
-}> {
-  const [row] = await tx
+/** The payment and its attempt locked for a completion, with the consent's owner: prepared once. */
+const prepareCompletionLock = (db: TDb) =>
+  db
     .select({
       payment: payments,
       status: paymentAttempts.status,
@@ -143,8 +138,27 @@ async function lockCompletion(
     .from(payments)
     .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
     .innerJoin(consents, eq(consents.id, payments.consentId))
-    .where(and(eq(payments.id, attempt.paymentId), eq(paymentAttempts.id, attempt.id)))
-    .for('update', { of: [payments, paymentAttempts] });
+    .where(
+      and(
+        eq(payments.id, sql.placeholder('paymentId')),
+        eq(paymentAttempts.id, sql.placeholder('attemptId')),
+      ),
+    )
+    .for('update', { of: [payments, paymentAttempts] })
+    .prepare('completion_lock');
+
+async function lockCompletion(
+  tx: TDb,
+  attempt: Pick<TAttemptRow, 'id' | 'paymentId'>,
+): Promise<{
+  payment: TPaymentRow;
+  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund' | 'failureReason'>;
+  owner: TConsentOwner;
+}> {
+  const [row] = await preparedQuery(tx, 'completion_lock', prepareCompletionLock).execute({
+    paymentId: attempt.paymentId,
+    attemptId: attempt.id,
+  });
   if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
   const { payment, status, stage, refund, failureReason, merchantId, clientId } = row;
   return {
@@ -237,17 +251,30 @@ async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promis
 }
 
 /** The payment executed, with where its money came from. */
+/** A payment marked executed, answered whole: prepared once. */
+const preparePaymentExecute = (db: TDb) =>
+  db
+    .update(payments)
+    .set({
+      status: 'executed',
+      executedAt: sql`${sql.placeholder('executedAt')}`,
+      origin: sql`${sql.placeholder('origin')}`,
+    })
+    .where(eq(payments.id, sql.placeholder('paymentId')))
+    .returning()
+    .prepare('payment_execute');
+
 async function executePayment(
   tx: TDb,
   paymentId: string,
   origin: TPaymentOrigin,
   now: Date,
 ): Promise<TPaymentRow> {
-  const [executed] = await tx
-    .update(payments)
-    .set({ status: 'executed', executedAt: now, origin })
-    .where(eq(payments.id, paymentId))
-    .returning();
+  const [executed] = await preparedQuery(tx, 'payment_execute', preparePaymentExecute).execute({
+    paymentId,
+    executedAt: now,
+    origin,
+  });
   if (!executed) throw new Error(`Payment ${paymentId} could not be executed`);
   return executed;
 }
