@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../domain/schemas/auth';
 import type { TDb } from '../db/database';
+import { preparedQuery } from '../db/prepared-queries';
 import { idempotencyKeys } from '../db/schema';
 import { ERROR_CATALOGUE, type TApiErrorBody } from '../../domain/errors';
 import { AppError } from './app-error';
@@ -20,6 +21,33 @@ export function fingerprintOf(request: unknown): string {
   return createHash('sha256').update(canonicalJson(request), 'utf8').digest('base64url');
 }
 
+/** A key claimed in its scope, or nothing when it is taken: prepared once. */
+const prepareClaim = (db: TDb) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      scope: sql.placeholder('scope'),
+      key: sql.placeholder('key'),
+      fingerprint: sql.placeholder('fingerprint'),
+      response: {},
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key })
+    .prepare('idempotency_claim');
+
+/** A claimed key's answer stored: prepared once. */
+const prepareAnswer = (db: TDb) =>
+  db
+    .update(idempotencyKeys)
+    .set({ response: sql`${sql.placeholder('response')}` })
+    .where(
+      and(
+        eq(idempotencyKeys.scope, sql.placeholder('scope')),
+        eq(idempotencyKeys.key, sql.placeholder('key')),
+      ),
+    )
+    .prepare('idempotency_answer');
+
 /**
  * Runs a mutating call once per key (the rule for every mutating call, docs/security.md). The key
  * is claimed in the same transaction as the call's own writes, so either both are written or
@@ -37,11 +65,11 @@ export async function runIdempotent<T extends Record<string, unknown>>(
   const { scope, key } = idempotency;
   const fingerprint = fingerprintOf(idempotency.request);
   return db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .insert(idempotencyKeys)
-      .values({ scope, key, fingerprint, response: {} })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    const [claimed] = await preparedQuery(tx, 'idempotency_claim', prepareClaim).execute({
+      scope,
+      key,
+      fingerprint,
+    });
     if (!claimed) {
       const [first] = await tx
         .select()
@@ -54,10 +82,11 @@ export async function runIdempotent<T extends Record<string, unknown>>(
       return { result: first.response as T, replayed: true };
     }
     const result = await call(tx);
-    await tx
-      .update(idempotencyKeys)
-      .set({ response: result })
-      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+    await preparedQuery(tx, 'idempotency_answer', prepareAnswer).execute({
+      scope,
+      key,
+      response: result,
+    });
     return { result, replayed: false };
   });
 }

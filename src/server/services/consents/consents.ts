@@ -59,6 +59,14 @@ export type TCreateConsentContext = {
 /** Where a client's Idempotency-Keys of consent creation live. */
 export const consentCreationScope = (clientId: string) => `consents.create:${clientId}`;
 
+/** The merchant a new consent is for: prepared once. */
+const prepareMerchant = (db: TDb) =>
+  db
+    .select()
+    .from(merchants)
+    .where(eq(merchants.id, sql.placeholder('merchantId')))
+    .prepare('consent_merchant');
+
 /**
  * Creates a consent, its payments and data-sharing items, its first audit event and its
  * idempotency key in one transaction: either all of it is written or none.
@@ -72,7 +80,9 @@ export async function createConsent(
   const expiresAt = input.expiresAt
     ? new Date(input.expiresAt)
     : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
-  const [merchant] = await db.select().from(merchants).where(eq(merchants.id, ctx.merchantId));
+  const [merchant] = await preparedQuery(db, 'consent_merchant', prepareMerchant).execute({
+    merchantId: ctx.merchantId,
+  });
   if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
   const missing = capabilitiesMissing(consentAsks(input), ctx.capabilities);
   if (missing.length > 0) throw capabilityOff(missing);

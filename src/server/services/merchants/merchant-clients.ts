@@ -4,6 +4,7 @@ import type { TMerchantColours } from '../../../domain/schemas/consent';
 import { isWebOrigin, webOriginProblem } from '../../../domain/web-origin';
 import { hashSecret, randomId, UNKNOWN_CLIENT_HASH, verifySecret } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-queries';
 import { apiClients, merchants } from '../../db/schema';
 import { AppError } from '../app-error';
 import { storedSecret } from '../server-secrets';
@@ -85,6 +86,20 @@ export type TAuthenticatedClient = {
   secret: 'current' | 'previous';
 };
 
+/** A client's stored credentials, read on every merchant request: prepared once. */
+const prepareCredentials = (db: TDb) =>
+  db
+    .select({
+      clientId: apiClients.clientId,
+      merchantId: apiClients.merchantId,
+      secretHash: apiClients.secretHash,
+      previousSecretHash: apiClients.previousSecretHash,
+      previousSecretExpiresAt: apiClients.previousSecretExpiresAt,
+    })
+    .from(apiClients)
+    .where(eq(apiClients.clientId, sql.placeholder('clientId')))
+    .prepare('client_credentials');
+
 /**
  * Checks HTTP Basic client credentials; any mismatch is the same 401, whatever was wrong. An
  * unknown client id costs the same work as a wrong secret, so the time of the answer does not
@@ -98,16 +113,9 @@ export async function authenticateClient(
   now: Date,
 ): Promise<TAuthenticatedClient> {
   const key = await clientSecretKey(db);
-  const [client] = await db
-    .select({
-      clientId: apiClients.clientId,
-      merchantId: apiClients.merchantId,
-      secretHash: apiClients.secretHash,
-      previousSecretHash: apiClients.previousSecretHash,
-      previousSecretExpiresAt: apiClients.previousSecretExpiresAt,
-    })
-    .from(apiClients)
-    .where(eq(apiClients.clientId, clientId));
+  const [client] = await preparedQuery(db, 'client_credentials', prepareCredentials).execute({
+    clientId,
+  });
   const current = await verifySecret(key, secret, client?.secretHash ?? UNKNOWN_CLIENT_HASH);
   if (client && current.ok) {
     if (current.legacy) {
