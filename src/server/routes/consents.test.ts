@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZConsentReadResponse } from '../../domain/schemas/consent';
+import { rowsOf } from '../db/database';
 import { consents, dataSharingItems, payments } from '../db/schema';
 import { originForLink } from '../services/consents/consent-read-answer';
 import { loadConsent } from '../services/consents/consents';
@@ -254,6 +255,40 @@ describe('GET /api/consent/{id}?clientId=', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('MISSING_CLIENT_ID');
     }
+  });
+});
+
+describe('a created consent as stored', () => {
+  // Its rows are written by prepared inserts whose values go to the driver as they are: an absent
+  // value must be SQL NULL, not JSON null, and JSON must be stored as JSON, not as text.
+  it('stores what was not given as NULL, and metadata and dates as what they are', async () => {
+    const bare = await createConsent(owner.authorization, {
+      payments: [{ type: 'immediate', amount: 1_000, narration: 'Bare' }],
+    });
+    const full = await createConsent(owner.authorization, {
+      payments: [
+        { type: 'future', amount: 2_000, narration: 'Due', dueDate: '2031-01-15T00:00:00.000Z' },
+      ],
+      metadata: { orderId: 'A-1' },
+      formId: 'form_meta',
+      formCompletion: { templateLiteralValues: { name: 'Ada' } },
+    });
+    const kinds = async (consentId: string) => {
+      const result = await ctx.database.db.execute(sql`
+        select jsonb_typeof(c.metadata) as metadata, jsonb_typeof(c.form_template_values) as form,
+               c.reference is null as no_reference, p.due_date
+        from consents c join payments p on p.consent_id = c.id where c.id = ${consentId}`);
+      return rowsOf<Record<string, unknown>>(result)[0];
+    };
+    expect(await kinds(bare)).toMatchObject({
+      metadata: null,
+      form: null,
+      no_reference: true,
+      due_date: null,
+    });
+    const stored = await kinds(full);
+    expect(stored).toMatchObject({ metadata: 'object', form: 'object', no_reference: true });
+    expect(new Date(stored?.due_date as string).toISOString()).toBe('2031-01-15T00:00:00.000Z');
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../../domain/constants';
 import {
   capabilitiesMissing,
@@ -200,6 +200,59 @@ async function assertOwnForm(tx: TDb, formId: string | undefined, merchantId: st
 }
 
 /**
+ * Each of a row's columns as the placeholder of its own name, for an insert prepared once. The
+ * values go to the driver as they are (Drizzle's column encoding of a placeholder cannot take a
+ * null date or JSON): dates, numbers, text and null as the driver sends them, objects as JSON.
+ */
+function placeholdersFor<T extends string>(names: readonly T[]): Record<T, SQL> {
+  const values = {} as Record<T, SQL>;
+  for (const name of names) values[name] = sql`${sql.placeholder(name)}`;
+  return values;
+}
+
+const CONSENT_INSERT_COLUMNS = [
+  'id',
+  'merchantId',
+  'clientId',
+  'expiresAt',
+  'actOnBehalfOf',
+  'formId',
+  'formTemplateValues',
+  'requiresAuth',
+  'requiresAccount',
+  'authAppId',
+  'originalRequestId',
+  'reference',
+  'referenceFingerprint',
+  'metadata',
+  'returnUrl',
+] as const satisfies readonly (keyof typeof consents.$inferInsert)[];
+
+const PAYMENT_INSERT_COLUMNS = [
+  'id',
+  'consentId',
+  'position',
+  'type',
+  'amount',
+  'narration',
+  'amountType',
+  'dueDate',
+  'startDate',
+  'endDate',
+  'frequency',
+  'interval',
+  'paypointId',
+  'paypointLocationName',
+  'shieldWalletBankName',
+] as const satisfies readonly (keyof typeof payments.$inferInsert)[];
+
+const prepareConsentInsert = (db: TDb) =>
+  db.insert(consents).values(placeholdersFor(CONSENT_INSERT_COLUMNS)).prepare('consent_insert');
+
+const preparePaymentInsert = (db: TDb) =>
+  db.insert(payments).values(placeholdersFor(PAYMENT_INSERT_COLUMNS)).prepare('payment_insert');
+
+/**
  * Writes a consent, its payments and data-sharing items and its 'consent.created' audit event
  * inside the caller's transaction; answers its new id.
  */
@@ -210,7 +263,7 @@ export async function insertConsent(
 ): Promise<string> {
   await assertOwnForm(tx, input.formId, rows.merchant.id);
   const consentId = randomId('cns');
-  await tx.insert(consents).values({
+  await preparedQuery(tx, 'consent_insert', prepareConsentInsert).execute({
     id: consentId,
     merchantId: rows.merchant.id,
     clientId: rows.clientId,
@@ -227,27 +280,30 @@ export async function insertConsent(
     metadata: input.metadata ?? null,
     returnUrl: input.returnUrl ?? null,
   });
-  if (input.payments.length > 0) {
-    await tx.insert(payments).values(
-      input.payments.map((p, position) => ({
-        id: randomId('pay'),
-        consentId,
-        position,
-        type: p.type,
-        amount: p.amount,
-        narration: p.narration,
-        amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
-        dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
-        startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
-        endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
-        frequency: p.type === 'future' ? (p.frequency ?? null) : null,
-        interval: p.type === 'future' ? (p.interval ?? null) : null,
-        paypointId: p.paypointId ?? null,
-        paypointLocationName: p.paypointLocationName ?? null,
-        // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
-        shieldWalletBankName: p.type === 'immediate' ? rows.merchant.walletBankName : null,
-      })),
-    );
+  const paymentRows = input.payments.map((p, position) => ({
+    id: randomId('pay'),
+    consentId,
+    position,
+    type: p.type,
+    amount: p.amount,
+    narration: p.narration,
+    amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
+    dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
+    startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
+    endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
+    frequency: p.type === 'future' ? (p.frequency ?? null) : null,
+    interval: p.type === 'future' ? (p.interval ?? null) : null,
+    paypointId: p.paypointId ?? null,
+    paypointLocationName: p.paypointLocationName ?? null,
+    // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
+    shieldWalletBankName: p.type === 'immediate' ? rows.merchant.walletBankName : null,
+  }));
+  // Most consents ask one payment: its row by a prepared query; several in one statement.
+  const [only] = paymentRows;
+  if (only && paymentRows.length === 1) {
+    await preparedQuery(tx, 'payment_insert', preparePaymentInsert).execute(only);
+  } else if (paymentRows.length > 0) {
+    await tx.insert(payments).values(paymentRows);
   }
   const items = dataSharingRows(consentId, input.dataSharing);
   if (items.length > 0) await tx.insert(dataSharingItems).values(items);
