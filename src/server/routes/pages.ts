@@ -104,12 +104,13 @@ function withoutScripts(html: string): string {
  * answered, not ignored. A signed-in payer's screen is drawn again once their session is read
  * (the server drew it without one): a click meanwhile goes to the control drawn in its place,
  * the one control of the same kind and name, once there is exactly one. A later click replaces
- * one held.
+ * one held. A page not settled 10 s after a tap (the session's code did not come) is taken as
+ * settled from then on: one tap waited, not every one.
  */
 const HOLD_EARLY_CLICKS = `const takenOver=(el)=>Object.keys(el).some((k)=>k.startsWith('__reactProps$'));
 const controls='button,a[href],summary,[role="button"]';
 const nameOf=(el)=>el.tagName+' '+(el.getAttribute('aria-label')||el.textContent||'').replace(/\\s+/g,' ').trim();
-const inPlaceOf=(control,name)=>{if(control.isConnected)return control;
+const inPlaceOf=(control,name)=>{if(control.isConnected&&nameOf(control)===name)return control;
 const same=[...(document.getElementById('root')?.querySelectorAll(controls)??[])].filter((el)=>nameOf(el)===name);
 return same.length===1?same[0]:null};
 let held=null;let replaying=false;
@@ -123,6 +124,7 @@ const mine={};held=mine;const name=nameOf(control);const since=performance.now()
 const give=()=>{if(held!==mine)return;const target=inPlaceOf(control,name);
 const ready=settled()&&target&&takenOver(target);
 if(!ready&&performance.now()-since<10000){requestAnimationFrame(give);return}
+if(!settled())document.documentElement.setAttribute('${PAGE_SETTLED_ATTRIBUTE}','');
 held=null;if(!target)return;replaying=true;try{target.click()}finally{replaying=false}};
 requestAnimationFrame(give);},true);`;
 

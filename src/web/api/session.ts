@@ -212,7 +212,8 @@ export function hasStoredUser(): boolean {
  * hydrated before the user's schema came, is signed out until then.
  */
 export function storedSignIn(): boolean {
-  if (read(STORAGE_KEYS.token) === null) return false;
+  // As useSession decides: an empty token signs nobody in.
+  if (!read(STORAGE_KEYS.token)) return false;
   if (!parseUser) return hasStoredUser();
   return getSession().user !== null;
 }

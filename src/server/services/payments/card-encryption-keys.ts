@@ -119,15 +119,11 @@ async function currentKeyUnder(
 ): Promise<TEncryptionPublicKeyResponse> {
   // Read before the transaction: on PGlite a query outside it would wait for it to end.
   const secret = await storedSecret(db, SEAL_SECRET_NAME);
-  return db.transaction(async (tx) => {
+  const answer = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${LOCK_NAME}))`);
     const now = clock.now();
     const current = await newestCurrentKey(tx);
     if (current && keep(current, now)) return asPublicKey(current);
-    // What this process kept is about to change: read it again after.
-    const kept = keptRowsOf(db);
-    kept.current.clear();
-    kept.byId.clear();
     // Made under the lock: twenty first callers must not make twenty 3072-bit keys.
     const pair = await generateCardKeyPair();
     const keyId = randomId('cek');
@@ -145,6 +141,12 @@ async function currentKeyUnder(
     });
     return { publicKey: pair.publicKeyPem, keyId };
   });
+  // What this process kept may have changed: read again once the change has committed (cleared
+  // before, a read in between would keep the replaced key).
+  const kept = keptRowsOf(db);
+  kept.current.clear();
+  kept.byId.clear();
+  return answer;
 }
 
 /**
