@@ -298,11 +298,20 @@ test.describe('drawn on the server', () => {
     });
     // The server draws the page without the payer's session: the signed-out screen, which the
     // page replaces with the signed-in one once its scripts read the session. They are held back
-    // until the payer has tapped 'Pay with Card' on the drawn screen.
+    // until the payer has tapped 'Pay with Card' on the drawn screen, and the consent flow's own
+    // code comes 11 s after that, as it did on a loaded machine: longer than a tap was once held.
     const release = await holdScripts(page);
+    let tap!: () => void;
+    const tapped = new Promise<void>((resolve) => (tap = resolve));
+    await page.route('**/assets/consent-flow-*.js', async (route) => {
+      await tapped;
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      await route.continue();
+    });
     await page.goto(consentPath(consentId), { waitUntil: 'domcontentloaded' });
     await expect(page.getByRole('button', { name: /Sign In to Pay/ })).toBeVisible();
     await page.getByRole('button', { name: /Pay with Card/ }).click();
+    tap();
     release();
     await expect(page.getByRole('link', { name: 'Your consents' })).toBeVisible();
     await expect(page.getByLabel('Card Number')).toBeVisible();

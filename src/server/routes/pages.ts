@@ -99,13 +99,16 @@ function withoutScripts(html: string): string {
 /**
  * Holds a click on a control of the drawn screen until the page's scripts have taken it over
  * (React marks each element it has with a `__reactProps$…` key) and the page shows the screen
- * for the payer's stored session (PAGE_SETTLED_ATTRIBUTE), then gives it to the control, or after
- * 10 s as it is: a payer who taps 'Pay by Transfer' while the scripts are still on their way is
- * answered, not ignored. A signed-in payer's screen is drawn again once their session is read
- * (the server drew it without one): a click meanwhile goes to the control drawn in its place,
- * the one control of the same kind and name, once there is exactly one. A later click replaces
- * one held. A page not settled 10 s after a tap (the session's code did not come) is taken as
- * settled from then on: one tap waited, not every one.
+ * for the payer's stored session (PAGE_SETTLED_ATTRIBUTE), then gives it to the control: a payer
+ * who taps 'Pay by Transfer' while the scripts are still on their way is answered, not ignored.
+ * A signed-in payer's screen is drawn again once their session is read (the server drew it
+ * without one), and its code may come later still on a slow phone: a click meanwhile goes to the
+ * control drawn in its place, the one control of the same kind and name, once there is exactly
+ * one. A later click replaces one held. Once the page's scripts run (React's mark on #root), the
+ * tap waits for the screen however slow its code, a minute at most (the page says it is settled
+ * even where the session's code did not come); with none running 10 s after the tap, it is given
+ * to the control as it is (a link is followed). A page given a tap that way is taken as settled
+ * from then on: one tap waited, not every one.
  */
 const HOLD_EARLY_CLICKS = `const takenOver=(el)=>Object.keys(el).some((k)=>k.startsWith('__reactProps$'));
 const controls='button,a[href],summary,[role="button"]';
@@ -113,6 +116,7 @@ const nameOf=(el)=>el.tagName+' '+(el.getAttribute('aria-label')||el.textContent
 const inPlaceOf=(control,name)=>{if(control.isConnected&&nameOf(control)===name)return control;
 const same=[...(document.getElementById('root')?.querySelectorAll(controls)??[])].filter((el)=>nameOf(el)===name);
 return same.length===1?same[0]:null};
+const running=()=>{const root=document.getElementById('root');return !!root&&Object.keys(root).some((k)=>k.startsWith('__reactContainer$'))};
 let held=null;let replaying=false;
 document.addEventListener('click',(event)=>{
 if(replaying)return;
@@ -123,7 +127,7 @@ event.preventDefault();event.stopImmediatePropagation();
 const mine={};held=mine;const name=nameOf(control);const since=performance.now();
 const give=()=>{if(held!==mine)return;const target=inPlaceOf(control,name);
 const ready=settled()&&target&&takenOver(target);
-if(!ready&&performance.now()-since<10000){requestAnimationFrame(give);return}
+if(!ready&&performance.now()-since<(running()?60000:10000)){requestAnimationFrame(give);return}
 if(!settled())document.documentElement.setAttribute('${PAGE_SETTLED_ATTRIBUTE}','');
 held=null;if(!target)return;replaying=true;try{target.click()}finally{replaying=false}};
 requestAnimationFrame(give);},true);`;

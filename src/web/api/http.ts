@@ -3,7 +3,7 @@ import type { TAnswerName, TAnswerSchema } from './answers';
 import { reloadPage, serverReachable } from './page-reload';
 import { notReached } from './api-error';
 import type { TRequest } from './call';
-import { hasStoredUser } from './session';
+import { hasStoredUser, userSchemaUnavailable } from './session';
 
 export type { TAnswerName };
 
@@ -55,12 +55,10 @@ async function loadCode<T>(load: () => Promise<T>): Promise<T> {
 /**
  * Settles once the stored session can be read whole: at once when no user is stored; otherwise
  * once the user's schema is here (session.ts setUserParser, given by call.ts). If that code does
- * not come, it settles all the same: the page draws itself signed out rather than not at all, and
- * its first call asks for the code again.
+ * not come, it settles all the same: the page draws itself signed out rather than not at all (and
+ * says so, for the held taps, src/server/routes/pages.ts), and its first call asks for the code
+ * again.
  */
 export const sessionReady: Promise<void> = hasStoredUser()
-  ? import('./call').then(
-      () => undefined,
-      () => undefined,
-    )
+  ? import('./call').then(() => undefined, userSchemaUnavailable)
   : Promise.resolve();

@@ -75,6 +75,15 @@ export function setUserParser(parse: TUserParser): void {
   if (userUnread) changed();
 }
 
+/** The user's schema did not come (its code failed to load): the page stays signed out. */
+let userSchemaMissing = false;
+
+/** Says the user's schema will not come: the stored session then signs nobody in here. */
+export function userSchemaUnavailable(): void {
+  userSchemaMissing = true;
+  changed();
+}
+
 const listeners = new Set<() => void>();
 
 function readSession(): TSession {
@@ -208,12 +217,12 @@ export function hasStoredUser(): boolean {
 
 /**
  * Whether the stored session signs the payer in, once read whole: a token, and a user that reads
- * (or is still waiting for its schema). A page drawn on the server, which has no session, or
- * hydrated before the user's schema came, is signed out until then.
+ * (or is still waiting for its schema, unless that failed to load). A page drawn on the server,
+ * which has no session, or hydrated before the user's schema came, is signed out until then.
  */
 export function storedSignIn(): boolean {
   // As useSession decides: an empty token signs nobody in.
   if (!read(STORAGE_KEYS.token)) return false;
-  if (!parseUser) return hasStoredUser();
+  if (!parseUser) return !userSchemaMissing && hasStoredUser();
   return getSession().user !== null;
 }
