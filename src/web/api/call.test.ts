@@ -67,7 +67,7 @@ describe('calls and the payer session (spec §6, §7, §8)', () => {
     expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
     expect(localStorage.getItem(STORAGE_KEYS.identifiedTo)).toBeNull();
     // Not named by the spec for this path: the attestation data stays.
-    expect(localStorage.getItem(STORAGE_KEYS.attestUserData)).not.toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.attestationUserData)).not.toBeNull();
     expect(assign).toHaveBeenCalledWith(
       `/?returnTo=${encodeURIComponent('/r/cns_1?clientId=cli_1')}`,
     );

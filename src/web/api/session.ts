@@ -1,12 +1,8 @@
+import { STORAGE_KEYS } from '../../domain/constants';
 import type { TAuthUser } from '../../domain/schemas/auth';
 
-/** Browser storage keys of the payer's session (spec §3 "Browser storage"). */
-export const STORAGE_KEYS = {
-  token: 'paymonaToken',
-  user: 'paymonaUser',
-  attestUserData: 'attesttool_user_data',
-  identifiedTo: 'oyaIdentifiedTo',
-} as const;
+/** Browser storage keys of the payer's session (spec §3 "Browser storage"), the domain's. */
+export { STORAGE_KEYS };
 
 /** Why the payer was sent to sign in (e.g. an expired token); kept until they sign in again. */
 const NOTICE_KEY = 'oyaAuthNotice';
@@ -151,7 +147,7 @@ export function saveSession(input: { token: string; user: TAuthUser; attestUserD
   write(STORAGE_KEYS.token, input.token);
   write(STORAGE_KEYS.user, JSON.stringify(input.user));
   if (input.attestUserData !== undefined) {
-    write(STORAGE_KEYS.attestUserData, JSON.stringify(input.attestUserData));
+    write(STORAGE_KEYS.attestationUserData, JSON.stringify(input.attestUserData));
   }
   writeNotice(null);
   changed();
@@ -182,7 +178,7 @@ export function clearSession() {
 export function clearSignIn() {
   write(STORAGE_KEYS.token, null);
   write(STORAGE_KEYS.user, null);
-  write(STORAGE_KEYS.attestUserData, null);
+  write(STORAGE_KEYS.attestationUserData, null);
   changed();
 }
 

@@ -90,7 +90,7 @@ describe('openDiscovery', () => {
   it('clears user, token and attestation data on a 404 (spec §8)', async () => {
     localStorage.setItem(STORAGE_KEYS.token, 't');
     localStorage.setItem(STORAGE_KEYS.user, '{}');
-    localStorage.setItem(STORAGE_KEYS.attestUserData, '{}');
+    localStorage.setItem(STORAGE_KEYS.attestationUserData, '{}');
     authApi.openDiscovery.mockRejectedValue(
       new ApiError(404, 'CONSENT_NOT_FOUND', 'Consent not found or has expired'),
     );
