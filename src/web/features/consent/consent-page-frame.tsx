@@ -7,6 +7,7 @@ import type { TConsentReadResponse, TMerchantColours } from '../../../domain/sch
 import { consentQueryKey } from '../../api/query-keys';
 import { usePageDocument } from '../../ui/document-context';
 import { ScreenMain } from '../../ui/screen-main';
+import { PageSettledMark } from '../../page-settled';
 import { LoadingScreen } from './loading-screen';
 import { FailedScreen, type TFailedScreenProps } from './failed-screen';
 
@@ -119,6 +120,8 @@ export function PageFailed({
     <ConsentPageFrame params={params} colours={drawnFrom?.consent.counterparty.merchantColours}>
       <ScreenMain>
         <FailedScreen embed={params.embed} {...failed} />
+        {/* What the payer goes on with: a tap held on the drawn page is given here. */}
+        <PageSettledMark settled />
       </ScreenMain>
     </ConsentPageFrame>
   );
