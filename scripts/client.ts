@@ -19,7 +19,7 @@ import {
 } from '../src/domain/schemas/merchant-client';
 import { systemClock } from '../src/server/clock';
 import { loadConfig, type TConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/database';
+import { openConfiguredDatabase } from '../src/server/db/database';
 import { readOperatorFile, type TOperatorFile } from '../src/server/operator-file';
 import { AppError } from '../src/server/services/app-error';
 import { openServerSecrets } from '../src/server/services/server-secrets';
@@ -139,11 +139,7 @@ function serverAccess(server: TOperatorFile): TClientAccess {
 
 /** The database itself: PostgreSQL (shared by every process), or PGlite when no server runs. */
 async function databaseAccess(config: TConfig): Promise<TClientAccess> {
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: config.dataDir },
-  );
+  const database = await openConfiguredDatabase(config);
   const { db } = database;
   // Client secrets are hashed with a server secret: sealed ones open only with SECRETS_KEY.
   try {

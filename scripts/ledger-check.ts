@@ -8,15 +8,11 @@
 import { systemClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
 import { paymentProviderFor } from '../src/server/context';
-import { openDatabase } from '../src/server/db/database';
+import { openConfiguredDatabase } from '../src/server/db/database';
 import { checkLedger, ledgerProblems } from '../src/server/services/payments/ledger';
 
 const config = loadConfig();
-const database = await openDatabase(
-  config.databaseUrl
-    ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: config.dataDir },
-);
+const database = await openConfiguredDatabase(config);
 try {
   const { settlement } = paymentProviderFor(config, database.db, systemClock).payments;
   const report = await checkLedger(database.db, { provider: settlement });

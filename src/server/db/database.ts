@@ -167,6 +167,21 @@ export const PGLITE_FOLDER = 'pglite';
 /** Where the build puts the PGlite template: beside the migrations it holds. */
 export const PGLITE_TEMPLATE_FILE = 'pglite-template.tgz';
 
+/**
+ * The database a command run beside the server opens (npm run ledger:check, client,
+ * refund:given-back): DATABASE_URL's PostgreSQL, else DATA_DIR's PGlite.
+ */
+export function openConfiguredDatabase(config: {
+  databaseUrl: string | null | undefined;
+  dataDir: string;
+}): Promise<TDatabase> {
+  return openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+}
+
 /** Opens the database and applies pending migrations before anything else may use it. */
 export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase> {
   if (options.kind === 'postgres') {

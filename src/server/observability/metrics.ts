@@ -51,6 +51,7 @@ export function createMetrics(sources: TScrapeSources) {
   const counted = countedMetrics(registry);
   const { db } = sources.database;
   registerPaymentAttempts(registry, db);
+  registerOwedBack(registry, db);
   registerWebhookBacklog(registry, db);
   registerJobBacklog(registry, sources);
   registerOpenStreams(registry, sources);
@@ -127,6 +128,43 @@ function registerPaymentAttempts(registry: Registry, db: TDatabase['db']): void 
         ),
       );
       for (const row of rows) this.set({ method: row.method, status: row.status }, Number(row.n));
+    },
+  });
+}
+
+/**
+ * Money that reached payments paid otherwise and is owed back to payers: for the reconciler to
+ * give back ('owed'), or left to an operator ('by_hand'); as attempts and as kobo, each read at
+ * its scrape (a registry collects its metrics side by side), by the two refunds' partial indexes.
+ */
+function registerOwedBack(registry: Registry, db: TDatabase['db']): void {
+  const owedBack = async () => {
+    const rows = rowsOf<{ refund: string; n: string | number; kobo: string | number }>(
+      await db.execute(sql`
+        select refund, count(*) as n, sum(amount) as kobo from payment_attempts
+        where refund in ('owed', 'by_hand') group by refund`),
+    );
+    return (['owed', 'by_hand'] as const).map((refund) => {
+      const row = rows.find((r) => r.refund === refund);
+      return { refund, attempts: Number(row?.n ?? 0), kobo: Number(row?.kobo ?? 0) };
+    });
+  };
+  new Gauge({
+    name: 'oya_owed_back_attempts',
+    help: 'Payment attempts whose money is owed back to their payer, by refund: owed (the reconciler gives it back), by_hand (an operator refunds it at the provider and records it)',
+    labelNames: ['refund'] as const,
+    registers: [registry],
+    async collect() {
+      for (const { refund, attempts } of await owedBack()) this.set({ refund }, attempts);
+    },
+  });
+  new Gauge({
+    name: 'oya_owed_back_kobo',
+    help: 'Kobo owed back to payers, by refund (owed, by_hand)',
+    labelNames: ['refund'] as const,
+    registers: [registry],
+    async collect() {
+      for (const { refund, kobo } of await owedBack()) this.set({ refund }, kobo);
     },
   });
 }

@@ -116,9 +116,14 @@ export const paymentAttempts = pgTable(
     /**
      * Money this attempt took that goes back (it reached a payment paid by another way): 'owed'
      * from the transaction that booked it back out, 'settled' once the provider gave it back (or
-     * said it never took it). The reconciler asks again about what stays owed.
+     * said it never took it). The reconciler asks again about what stays owed. 'by_hand': owed,
+     * and no call of ours can give it back (a pushed terminal's: Paystack documents no reversal
+     * of a paid payment request), for an operator to refund at the provider and record
+     * (`npm run refund:given-back`, settlements.ts recordRefundGivenBack); the reconciler leaves it.
      */
-    refund: text('refund', { enum: ['owed', 'settled'] }),
+    refund: text('refund', { enum: ['owed', 'by_hand', 'settled'] }),
+    /** The provider's reference of the refund an operator made for a 'by_hand' refund. */
+    refundReference: text('refund_reference'),
     /**
      * While it awaits 3-D Secure: the bank's challenge page (spec §2 Reconnect opens it again) and
      * the end of the time it is given (THREE_DS_CHALLENGE_MS), after which the reconciler ends it.
@@ -159,6 +164,10 @@ export const paymentAttempts = pgTable(
     index('payment_attempts_refund_owed')
       .on(t.updatedAt)
       .where(sql`refund = 'owed'`),
+    // What only an operator can give back, read by the metrics (migration 0052).
+    index('payment_attempts_refund_by_hand')
+      .on(t.updatedAt)
+      .where(sql`refund = 'by_hand'`),
     // What the reconciler asks about again: pushed terminals' requests called off unpaid
     // (CALLED_OFF_REASON, migration 0051).
     index('payment_attempts_called_off')

@@ -13,7 +13,10 @@ import { PUSHED_TERMINAL_EXPIRY_MS } from '../../../domain/pushed-terminal';
 import {
   CALLED_OFF_ASK_EVERY_MS,
   reconcileLostAttempts,
+  reconcileOwedRefunds,
 } from '../../services/payments/lost-attempts';
+import { checkLedger, ledgerProblems } from '../../services/payments/ledger';
+import { recordRefundGivenBack } from '../../services/payments/settlements';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -22,6 +25,8 @@ import { consentWithPayment, ledgerKinds, paymentEvents } from '../../testing/pa
 import { startTestApp, testClock } from '../../testing/test-app';
 
 const LIVE_KEY = 'sk_live_terminal000000000000000000000000';
+const OPERATOR_TOKEN = 'terminal-operator-token-0123456789abcdefgh';
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 const clock = testClock(new Date());
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -30,6 +35,7 @@ beforeAll(async () => {
   paystack = await startPaystackSimulator({ secretKey: LIVE_KEY, clock: () => clock.now() });
   ctx = await startTestApp({
     clock,
+    operatorToken: OPERATOR_TOKEN,
     webhookDelivery: 'manual',
     env: {
       PAYMENT_PROVIDER: 'paystack',
@@ -298,6 +304,75 @@ describe('Paystack Terminal beside a live key', () => {
     expect(run.errors).toEqual([]);
     expect((await paymentOf(paymentId)).status).toBe('executed');
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('leaves to an operator what a called-off request took on a payment paid otherwise, and records their refund', async () => {
+    const [FIRST, SECOND] = ['EXPIRE04', 'EXPIRE05'];
+    paystack.addTerminal(FIRST, { online: true });
+    paystack.addTerminal(SECOND, { online: true });
+    const consent = await payableAtTerminal(FIRST);
+    const { paymentId, consentId } = consent;
+    expect((await push({ paymentId, consentId, terminalId: consent.terminalId })).statusCode).toBe(
+      200,
+    );
+    clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    // Paid at the merchant's other terminal; then a card is tapped on the first one's request,
+    // which Paystack cannot withdraw.
+    const second = `trm_${paymentId}_2`;
+    await ctx.database.db.insert(merchantTerminals).values({
+      id: second,
+      merchantId: consent.client.merchantId,
+      provider: 'paystack-terminal',
+      terminalId: SECOND,
+      name: 'Till 2',
+    });
+    expect((await push({ paymentId, consentId, terminalId: second })).statusCode).toBe(200);
+    await paystack.cardAtTerminal(SECOND, 'approved');
+    await paystack.idle();
+    await paystack.cardAtTerminal(FIRST, 'approved');
+    await paystack.idle();
+
+    const paid = await paymentOf(paymentId);
+    expect(paid.status).toBe('executed');
+    const late = paid.attempts.find((a) => a.refund !== null);
+    expect(late).toMatchObject({ refund: 'by_hand', refundReference: null });
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual([
+      'chip_card_payment',
+      'chip_card_payment',
+      'card_refund',
+    ]);
+    const scrape = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/metrics', headers: operator })).body;
+    expect(await scrape()).toContain(`oya_owed_back_kobo{refund="by_hand"} ${late?.amount}`);
+
+    // The reconciler does not ask Paystack again and again about what it cannot give back.
+    const asked = paystack.requests.length;
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    expect(await reconcileOwedRefunds(ctx.context)).toEqual({ counts: {}, errors: [] });
+    expect(paystack.requests.length).toBe(asked);
+
+    // The ledger check names it as owed by hand, with what to do.
+    const attemptId = late?.id ?? '';
+    const problems = async () =>
+      ledgerProblems(
+        await checkLedger(ctx.database.db, {
+          provider: ctx.context.providers.payments.settlement,
+        }),
+      );
+    expect(await problems()).toEqual([
+      `chip ${attemptId}: ${late?.amount} kobo owed back by hand: refund it at the provider, then npm run refund:given-back -- ${attemptId} <its refund reference>`,
+    ]);
+
+    // The operator refunds it at Paystack and records it, once.
+    expect(await recordRefundGivenBack(ctx.context, attemptId, 'rfnd_op_1')).toBe(true);
+    expect(await recordRefundGivenBack(ctx.context, attemptId, 'rfnd_op_2')).toBe(false);
+    expect((await paymentOf(paymentId)).attempts.find((a) => a.id === attemptId)).toMatchObject({
+      refund: 'settled',
+      refundReference: 'rfnd_op_1',
+    });
+    expect(await scrape()).toContain('oya_owed_back_kobo{refund="by_hand"} 0');
+    expect(await problems()).toEqual([]);
   });
 
   it('finds called-off requests by an index on the reason the call-off writes', async () => {

@@ -148,6 +148,8 @@ export type TProviderDifference = {
   provider: number;
   /** Kobo the books hold as taken by it. */
   books: number;
+  /** Money owed back that only an operator can give (an attempt's refund 'by_hand'). */
+  byHand?: boolean;
 };
 
 /** Both drivers answer raw SQL with `{ rows }`. */
@@ -217,13 +219,27 @@ async function compareWithProvider(
     held.set(key, (held.get(key) ?? 0) + (line.givenBack ? 0 : line.amount));
   }
   const booked = await booksByReference(db);
+  // Money no call of ours could give back: still owed by hand, or given back by an operator at
+  // the provider (its refund's reference recorded), which the provider's record may not show.
+  const byHand = await listRows<{ key: string; amount: string; owed: boolean }>(
+    db,
+    sql`SELECT CASE method WHEN 'card' THEN 'card' WHEN 'account' THEN 'debit' ELSE 'chip' END
+                 || ' ' || id AS key,
+               amount, refund = 'by_hand' AS owed
+        FROM payment_attempts WHERE refund = 'by_hand' OR refund_reference IS NOT NULL`,
+  );
+  for (const row of byHand) {
+    if (!row.owed) held.set(row.key, Math.max(0, (held.get(row.key) ?? 0) - Number(row.amount)));
+  }
+  const owedByHand = new Set(byHand.filter((row) => row.owed).map((row) => row.key));
   const differences: TProviderDifference[] = [];
   for (const key of new Set([...held.keys(), ...booked.keys()])) {
     const [channel, reference] = key.split(' ') as [TSettlementChannel, string];
     const onRecord = held.get(key) ?? 0;
     const inBooks = booked.get(key) ?? 0;
     if (onRecord !== inBooks) {
-      differences.push({ channel, reference, provider: onRecord, books: inBooks });
+      const difference = { channel, reference, provider: onRecord, books: inBooks };
+      differences.push(owedByHand.has(key) ? { ...difference, byHand: true } : difference);
     }
   }
   return differences.sort((a, b) => a.reference.localeCompare(b.reference));
@@ -315,9 +331,10 @@ export function ledgerProblems(report: TLedgerReport): string[] {
     ...report.paymentsNotBookedOnce.map((id) => `payment ${id} is not booked exactly once`),
     ...report.payoutsNotBookedAsEnded.map((id) => `payout ${id} is not booked as it ended`),
     ...report.noticesNotBookedAsTold.map((id) => `${id}: a notice taken and its booking disagree`),
-    ...report.providerDifferences.map(
-      (d) =>
-        `${d.channel} ${d.reference}: the provider's record holds ${d.provider} kobo taken, the books ${d.books}`,
+    ...report.providerDifferences.map((d) =>
+      d.byHand
+        ? `${d.channel} ${d.reference}: ${d.provider - d.books} kobo owed back by hand: refund it at the provider, then npm run refund:given-back -- ${d.reference} <its refund reference>`
+        : `${d.channel} ${d.reference}: the provider's record holds ${d.provider} kobo taken, the books ${d.books}`,
     ),
   ];
 }

@@ -17,6 +17,7 @@ import {
   settleCardCharge,
   settleChipPurchase,
   settleDebit,
+  type TGiveBack,
 } from './settlements';
 
 /*
@@ -305,14 +306,11 @@ async function settleCalledOff(ctx: TLostContext, attempt: TAttemptRow): Promise
 }
 
 /** Settles one attempt's owed refund: given back if the provider still holds the money. */
-async function settleOwedRefund(
-  ctx: TLostContext,
-  attempt: TAttemptRow,
-): Promise<'given_back' | 'pending'> {
+async function settleOwedRefund(ctx: TLostContext, attempt: TAttemptRow): Promise<TGiveBack> {
   const answer = await requery(ctx, attempt);
   if (answer.kind === 'pending') return 'pending';
   if (answer.kind === 'taken' && !answer.givenBack) {
-    return (await giveBack(ctx, attempt, answer.providerReference)) ? 'given_back' : 'pending';
+    return giveBack(ctx, attempt, answer.providerReference);
   }
   await markRefundSettled(ctx, attempt.id);
   return 'given_back';

@@ -6,6 +6,7 @@ import { expireThreeDsChallenges } from './card-payments';
 import { returnRefusedTransfers } from './provider-notices';
 import { reconcilePayouts } from './payouts';
 import { reconcileLostRefunds } from './refunds';
+import type { TGiveBack } from './settlements';
 import { expireTransferAccounts } from './transfer-payments';
 import { endExpiredDataSharing } from '../consents/data-sharing-expiry';
 
@@ -30,8 +31,11 @@ type TReconcileContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'confi
 export type TReconciliation = {
   /** Lost attempts by what their provider said: booked, paid otherwise, failed, still pending. */
   attempts: Partial<Record<TLostAnswer, number>>;
-  /** Money owed back: given back (or found never taken), or still pending. */
-  refunds: Partial<Record<'given_back' | 'pending', number>>;
+  /**
+   * Money owed back: given back (or found never taken), still pending, or left to an operator
+   * (no call of ours can give it back).
+   */
+  refunds: Partial<Record<TGiveBack, number>>;
   /** Card links' test charges: given back, never taken (the link failed), or still pending. */
   linkCharges: Partial<Record<'given_back' | 'failed' | 'pending', number>>;
   /** Merchants' refunds left pending, by what their provider said now. */

@@ -53,15 +53,23 @@ export function accountOrigin(account: typeof payerAccounts.$inferSelect): TPaym
 }
 
 /**
+ * What became of money owed back: given back, still owed (the provider did not answer), or left
+ * to an operator (no call of ours can give it back).
+ */
+export type TGiveBack = 'given_back' | 'pending' | 'by_hand';
+
+/**
  * Gives back what an attempt took once its refund is owed (a card refund, a debit's reversal, a
  * chip purchase's reversal, each with the attempt's id as our reference), and marks it settled.
- * A provider that does not answer leaves it owed, for the reconciler: answers whether it settled.
+ * A provider that does not answer leaves it owed, for the reconciler. What a pushed terminal took
+ * is left to an operator: Paystack documents no reversal of a paid payment request
+ * (docs/providers/paystack-terminal.md), so asking again every run would only cost calls.
  */
 export async function giveBack(
   ctx: TSettleContext,
   attempt: TAttemptRow,
   providerReference: string,
-): Promise<boolean> {
+): Promise<TGiveBack> {
   const { payments } = ctx.providers;
   const reference = attempt.id;
   try {
@@ -73,9 +81,10 @@ export async function giveBack(
         await reverseAttemptDebit(ctx.db, payments, attempt, providerReference);
         break;
       case 'chip_card':
-        // Paystack documents no reversal of a paid payment request: what a pushed terminal took
-        // stays owed, for an operator to refund at the provider (docs/providers/paystack-terminal.md).
-        if (payments.acquirer.kind === 'push') return false;
+        if (payments.acquirer.kind === 'push') {
+          await moveRefund(ctx, attempt.id, 'by_hand');
+          return 'by_hand';
+        }
         await payments.acquirer.terminalReverse({
           providerReference,
           amount: attempt.amount,
@@ -87,18 +96,41 @@ export async function giveBack(
         throw new Error(`Attempt ${attempt.id}: a transfer is not given back here`);
     }
   } catch {
-    return false;
+    return 'pending';
   }
   await markRefundSettled(ctx, attempt.id);
-  return true;
+  return 'given_back';
 }
 
 /** The attempt owes nothing back any more: given back, or never taken. */
 export async function markRefundSettled(ctx: TSettleContext, attemptId: string): Promise<void> {
+  await moveRefund(ctx, attemptId, 'settled');
+}
+
+/** An owed refund moved on, in one statement: only from 'owed'. */
+async function moveRefund(ctx: TSettleContext, attemptId: string, to: 'by_hand' | 'settled') {
   await ctx.db
     .update(paymentAttempts)
-    .set({ refund: 'settled', updatedAt: ctx.clock.now() })
+    .set({ refund: to, updatedAt: ctx.clock.now() })
     .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.refund, 'owed')));
+}
+
+/**
+ * Records a refund an operator made at the provider for money left to them ('by_hand'), with the
+ * provider's reference of it, in one statement: answers false when the attempt owes nothing by
+ * hand (unknown, given back already, or owed for the reconciler to give back).
+ */
+export async function recordRefundGivenBack(
+  ctx: Pick<TSettleContext, 'db' | 'clock'>,
+  attemptId: string,
+  refundReference: string,
+): Promise<boolean> {
+  const recorded = await ctx.db
+    .update(paymentAttempts)
+    .set({ refund: 'settled', refundReference, updatedAt: ctx.clock.now() })
+    .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.refund, 'by_hand')))
+    .returning({ id: paymentAttempts.id });
+  return recorded.length === 1;
 }
 
 /** Books a card charge the network took; a payment paid meanwhile gets the money back. */
