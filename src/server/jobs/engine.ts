@@ -368,8 +368,11 @@ async function keptAlive<T>(
 ): Promise<T> {
   if (jobs.length === 0) return work();
   const ids = jobs.map((job) => job.id);
+  // A beat that fails is tried again at the next (two a heartbeat), and told, as any failure:
+  // two in a row and another process may take the jobs for a dead one's.
   const beat = setInterval(
-    () => void core.boss.touch(name, ids).catch(() => undefined),
+    () =>
+      void core.boss.touch(name, ids).catch((error: unknown) => core.options.onError(error, name)),
     (JOB_HEARTBEAT_SECONDS * 1000) / 2,
   );
   try {
