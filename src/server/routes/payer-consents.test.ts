@@ -512,6 +512,7 @@ describe('a revoked consent is never collected', () => {
         .select({ type: merchantEvents.type })
         .from(merchantEvents)
         .where(eq(merchantEvents.consentId, revoked.consentId))
+        .orderBy(merchantEvents.id)
     ).map((e) => e.type);
     expect(revokedTypes).toEqual(['consent.granted', 'mandate.active', 'consent.revoked']);
   });
