@@ -517,11 +517,16 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'Too many codes for this number. Please try again in {minutes} minutes.',
   },
-  // The SMS provider refused the code's message for good (a number it will not reach): the
-  // payer may check the number and ask again. Not a spec message: the server's own.
+  // The SMS provider refused the code's message for good. A number it will never reach: the
+  // payer may check the number and ask again. Any other refusal (a key, a sender, a balance) is
+  // ours: the payer may try again later. Not spec messages: the server's own.
+  PHONE_NUMBER_UNREACHABLE: {
+    status: 422,
+    message: 'We could not send the code. Please check the number and try again.',
+  },
   CODE_NOT_SENT: {
     status: 502,
-    message: 'We could not send the code. Please check the number and try again.',
+    message: 'We could not send the code. Please try again later.',
   },
   PHONE_CODE_NOT_FOUND: {
     status: 400,

@@ -79,7 +79,7 @@ describe('the phone-code form', () => {
       { type: 'sending' },
       {
         type: 'send_failed',
-        code: 'CODE_NOT_SENT',
+        code: 'PHONE_NUMBER_UNREACHABLE',
         message: 'We could not send the code. Please check the number and try again.',
       },
     );
@@ -89,6 +89,17 @@ describe('the phone-code form', () => {
       busy: false,
       error: { field: 'phone' },
     });
+    // Refused for a reason of the server's own: back to the number all the same, to send again.
+    const refused = run(
+      atCode(),
+      { type: 'sending' },
+      {
+        type: 'send_failed',
+        code: 'CODE_NOT_SENT',
+        message: 'We could not send the code. Please try again later.',
+      },
+    );
+    expect(refused).toMatchObject({ step: 'phone', sentMessage: null, busy: false });
     const limited = run(
       atCode(),
       { type: 'sending' },

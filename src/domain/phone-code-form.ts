@@ -76,7 +76,9 @@ export function phoneCodeFormReducer(
       // and send again. Any other refusal (too many codes) leaves the step as it was.
       return {
         ...state,
-        ...(action.code === 'CODE_NOT_SENT' ? { step: 'phone', sentMessage: null } : {}),
+        ...(action.code === 'CODE_NOT_SENT' || action.code === 'PHONE_NUMBER_UNREACHABLE'
+          ? { step: 'phone', sentMessage: null }
+          : {}),
         error: { field: 'phone', message: action.message },
         busy: false,
       };

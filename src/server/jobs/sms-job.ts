@@ -63,7 +63,7 @@ async function sendQueued(
   if (!queued?.sealedBody) return { sent: false };
   const now = clock.now();
   const late = queued.notAfter !== null && now.getTime() >= queued.notAfter.getTime();
-  let refused: string | null = null;
+  let refused: SmsNotSent | null = null;
   if (!late) {
     const seal = await smsSeal(db);
     const body = seal.open(queued.sealedBody, queuedSmsLabel(smsId));
@@ -72,20 +72,20 @@ async function sendQueued(
   const sent = !late && refused === null;
   await db
     .update(smsQueue)
-    .set({ sealedBody: null, sentAt: sent ? now : null })
+    .set({ sealedBody: null, sentAt: sent ? now : null, refusal: refused?.fault ?? null })
     .where(eq(smsQueue.id, smsId));
   // Erased first: the dead letter names the row, never its text.
-  if (refused !== null) throw new JobRefused(refused);
+  if (refused !== null) throw new JobRefused(refused.message);
   return { sent };
 }
 
-/** Runs a send: null once sent, the reason of a refusal no retry can help; else it throws. */
-async function refusalOf(send: () => Promise<void>): Promise<string | null> {
+/** Runs a send: null once sent, the refusal no retry can help; else it throws. */
+async function refusalOf(send: () => Promise<void>): Promise<SmsNotSent | null> {
   try {
     await send();
     return null;
   } catch (error) {
-    if (error instanceof SmsNotSent && !error.retryable) return error.message;
+    if (error instanceof SmsNotSent && !error.retryable) return error;
     throw error;
   }
 }
@@ -145,16 +145,20 @@ export async function sendQueuedSms(
 
 /**
  * What became of the queued SMS `id` so far: sent; never to be sent (the provider refused it, or
- * its time ran out: its text is erased unsent); or still queued (not tried yet, or tried and to be
- * tried again).
+ * its time ran out: its text is erased unsent), 'unreachable' where the provider said it will
+ * never reach the number; or still queued (not tried yet, or tried and to be tried again).
  */
-export async function smsDelivery(db: TDb, id: string): Promise<'sent' | 'not_sent' | 'queued'> {
+export async function smsDelivery(
+  db: TDb,
+  id: string,
+): Promise<'sent' | 'not_sent' | 'unreachable' | 'queued'> {
   const [row] = await db
-    .select({ sentAt: smsQueue.sentAt, sealedBody: smsQueue.sealedBody })
+    .select({ sentAt: smsQueue.sentAt, sealedBody: smsQueue.sealedBody, refusal: smsQueue.refusal })
     .from(smsQueue)
     .where(eq(smsQueue.id, id));
   if (row?.sentAt) return 'sent';
-  return row?.sealedBody ? 'queued' : 'not_sent';
+  if (row?.sealedBody) return 'queued';
+  return row?.refusal === 'number' ? 'unreachable' : 'not_sent';
 }
 
 /**

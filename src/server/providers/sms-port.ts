@@ -26,12 +26,17 @@ export type TSmsSender = {
  *   failure). The message may or may not have gone; the job sends it again, and the payer may
  *   then get it twice (docs/providers/termii.md "What is retried").
  *
+ * `fault`: whose the refusal is, where the provider says: 'number', a number it will never reach
+ * (the payer may give another: a 4xx for the payer), else 'service' (ours to mend: a key, a
+ * sender, a balance; a 5xx).
+ *
  * Its message names the provider and why, never the text sent or a key.
  */
 export class SmsNotSent extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    readonly fault: 'number' | 'service' = 'service',
   ) {
     super(message);
     this.name = 'SmsNotSent';

@@ -20,7 +20,7 @@ export function sandboxSmsSender(db: TDb): TSmsSender {
   return {
     async send(phoneNumber, body) {
       if (phoneNumber === SANDBOX_UNREACHABLE_PHONE) {
-        throw new SmsNotSent('The sandbox does not reach this number', false);
+        throw new SmsNotSent('The sandbox does not reach this number', false, 'number');
       }
       const seal = await smsSeal(db);
       await db

@@ -100,16 +100,26 @@ describe('POST /api/auth/phone-codes', () => {
     const phone = testPhone();
     const send = vi
       .spyOn(ctx.context.providers.sms, 'send')
-      .mockRejectedValueOnce(new SmsNotSent('Termii: the number is not reachable', false));
+      .mockRejectedValueOnce(new SmsNotSent('Termii: the number is not reachable', false, 'number'))
+      .mockRejectedValueOnce(new SmsNotSent('Termii refused the API key (HTTP 401)', false));
+    // A number it will never reach: the payer's to check (4xx).
+    const unreachable = await sendCode(ctx.app, phone);
+    expect(unreachable.statusCode, unreachable.body).toBe(422);
+    expect(unreachable.json().error).toEqual({
+      code: 'PHONE_NUMBER_UNREACHABLE',
+      message: 'We could not send the code. Please check the number and try again.',
+    });
+    // Any other refusal is the server's (5xx): the payer may try again later.
     const refused = await sendCode(ctx.app, phone);
     expect(refused.statusCode, refused.body).toBe(502);
     expect(refused.json().error).toEqual({
       code: 'CODE_NOT_SENT',
-      message: 'We could not send the code. Please check the number and try again.',
+      message: 'We could not send the code. Please try again later.',
     });
     const e164 = toNigerianE164(phone) ?? '';
     // Erased unsent, its job done: no retry brings the refused code later.
     expect(await smsJobsTo(ctx.database.db, e164)).toMatchObject([
+      { state: 'completed', body: null },
       { state: 'completed', body: null },
     ]);
 

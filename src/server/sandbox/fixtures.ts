@@ -97,7 +97,7 @@ export type TSandboxPerson = {
 
 /**
  * A mobile number the sandbox's SMS provider refuses for good, as a real one refuses a number it
- * cannot reach: a code asked for it answers CODE_NOT_SENT (docs/sandbox.md).
+ * cannot reach: a code asked for it answers PHONE_NUMBER_UNREACHABLE (docs/sandbox.md).
  */
 export const SANDBOX_UNREACHABLE_PHONE = '+2348099990000';
 

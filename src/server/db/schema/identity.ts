@@ -160,6 +160,11 @@ export const smsQueue = pgTable('sms_queue', {
   createdAt: createdAt(),
   /** When the provider took it; null while queued, or when it was never sent. */
   sentAt: at('sent_at'),
+  /**
+   * Whose fault a refusal for good was (SmsNotSent's `fault`): 'number', one the provider will
+   * never reach, or 'service'; null unless refused.
+   */
+  refusal: text('refusal', { enum: ['number', 'service'] }),
 });
 
 /**

@@ -38,6 +38,7 @@ export function termiiSmsSender(options: TTermiiSenderOptions): TSmsSender {
         throw new SmsNotSent(
           'Termii takes numbers in international format: this one is not',
           false,
+          'number',
         );
       }
       const answer = await sendTermiiSms(options, {

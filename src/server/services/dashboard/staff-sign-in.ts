@@ -191,7 +191,9 @@ export async function sendRecoveryCode(
     // asked is done (the asker is never told either way).
     if (
       error instanceof AppError &&
-      (error.code === 'PHONE_CODE_RATE_LIMITED' || error.code === 'CODE_NOT_SENT')
+      (error.code === 'PHONE_CODE_RATE_LIMITED' ||
+        error.code === 'CODE_NOT_SENT' ||
+        error.code === 'PHONE_NUMBER_UNREACHABLE')
     ) {
       return { sent: false };
     }

@@ -89,8 +89,10 @@ export async function requestPhoneCode(
   // is told now and may try again, rather than wait for a code that never comes. One still
   // queued (not tried here, or to be tried again) is the engine's to send; one a newer code
   // replaced meanwhile (its SMS withdrawn) is that code's call to answer for.
-  if ((await smsDelivery(db, sms)) === 'not_sent' && (await isLiveCode(db, codeId))) {
-    throw new AppError('CODE_NOT_SENT');
+  const delivery = await smsDelivery(db, sms);
+  if ((delivery === 'not_sent' || delivery === 'unreachable') && (await isLiveCode(db, codeId))) {
+    // A number it will never reach is the payer's to change; any other refusal is ours.
+    throw new AppError(delivery === 'unreachable' ? 'PHONE_NUMBER_UNREACHABLE' : 'CODE_NOT_SENT');
   }
   return { phoneNumber, expiresAt };
 }
