@@ -259,8 +259,16 @@ export type TBvnRegistryPort = {
   sendCode(session: string, method: string): Promise<'sent' | 'expired'>;
   /** Gives the registry the code the holder received. */
   finishVerification(session: string, code: string): Promise<TBvnVerificationEnd>;
-  /** The BVN an account is held under (account-number lookup); null when the bank has no such account. */
-  accountOwner(account: TAccountAtBank): Promise<string | null>;
+  /**
+   * The BVN an account is held under (account-number lookup); null when the bank has no such
+   * account. `beforeBilledCall` runs right before a call the registry bills (the payer's and the
+   * address's limits, 429 past them): one refused without a call (a bank it cannot name,
+   * ACCOUNT_NOT_SUPPORTED) counts nothing.
+   */
+  accountOwner(
+    account: TAccountAtBank,
+    beforeBilledCall?: () => Promise<void>,
+  ): Promise<string | null>;
 };
 
 /** The ways a bank mandates an account besides the payer's own debit authorisation: the alternate service's auth parameters and the signed paper mandate. */

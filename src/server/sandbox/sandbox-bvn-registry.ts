@@ -107,7 +107,9 @@ export function sandboxBvnRegistry(parts: {
         accounts: await accountsOfSandboxBvn(db, spent.bvn),
       };
     },
-    async accountOwner(account) {
+    async accountOwner(account, beforeBilledCall) {
+      // Free here, but counted as a registry's lookup is: the limits are the payer's either way.
+      await beforeBilledCall?.();
       return (await findSandboxAccount(db, account))?.bvn ?? null;
     },
   };

@@ -94,5 +94,17 @@ export function bvnRegistryContract(adapter: string, make: () => Promise<TBvnReg
       );
       expect(await underTest.provider.accountOwner(UNKNOWN_ACCOUNT)).toBeNull();
     });
+
+    it('counts each lookup it makes once, before it makes it, and stops where the count refuses', async () => {
+      let counted = 0;
+      await underTest.provider.accountOwner(underTest.accountUnderBvn, async () => {
+        counted += 1;
+      });
+      expect(counted).toBe(1);
+      const refused = new Error('past the limit');
+      await expect(
+        underTest.provider.accountOwner(underTest.accountUnderBvn, () => Promise.reject(refused)),
+      ).rejects.toBe(refused);
+    });
   });
 }

@@ -143,10 +143,11 @@ export function monoBvnRegistry(options: {
         accounts: null,
       };
     },
-    async accountOwner({ institutionCode, accountNumber }) {
+    async accountOwner({ institutionCode, accountNumber }, beforeBilledCall) {
       const nipCode = nipCodeOf(institutionCode);
       // A bank Mono's lookup cannot name: the payer's choice, refused; asking again changes nothing.
       if (!nipCode) throw new AppError('ACCOUNT_NOT_SUPPORTED');
+      await beforeBilledCall?.();
       const answer = await call('/v3/lookup/account-number', {
         nip_code: nipCode,
         account_number: accountNumber,

@@ -68,12 +68,17 @@ describe('Mono Lookup, its own ways', () => {
     ).rejects.toThrow(/HTTP 503/);
   });
 
-  it('refuses a bank its lookup cannot name as not supported, asking Mono nothing', async () => {
+  it('refuses a bank its lookup cannot name as not supported, asking and counting nothing', async () => {
     const asked = simulator.requests.length;
+    let counted = 0;
     await expect(
-      registry().accountOwner({ institutionCode: '999', accountNumber: '0123456789' }),
+      registry().accountOwner({ institutionCode: '999', accountNumber: '0123456789' }, async () => {
+        counted += 1;
+      }),
     ).rejects.toMatchObject({ code: 'ACCOUNT_NOT_SUPPORTED' });
     expect(simulator.requests.length).toBe(asked);
+    // Nothing billed, nothing counted against the payer's lookups.
+    expect(counted).toBe(0);
   });
 
   it('asks the account-number lookup by NIP code', async () => {

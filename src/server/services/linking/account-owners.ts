@@ -98,12 +98,20 @@ export async function holderOfAccount(
     .from(payers)
     .where(eq(payers.id, payerId));
   if (!payer?.bvnHash) throw new AppError('BVN_NOT_VERIFIED');
-  await ctx.countOwnerLookup();
   let owner: string | null;
+  // Counted right before the billed call: a bank the registry cannot name costs nothing.
+  let counting = false;
+  const count = async () => {
+    counting = true;
+    await ctx.countOwnerLookup();
+    counting = false;
+  };
   try {
-    owner = await registry.accountOwner(account);
+    owner = await registry.accountOwner(account, count);
   } catch (error) {
-    // A bank the registry cannot look up is the payer's choice to read; anything else is ours.
+    // A limit reached (429) and a bank the registry cannot look up are the payer's to read;
+    // anything else is ours.
+    if (counting) throw error;
     if (error instanceof AppError && error.code === 'ACCOUNT_NOT_SUPPORTED') throw error;
     throw new AppError('BVN_REGISTRY_UNAVAILABLE');
   }
