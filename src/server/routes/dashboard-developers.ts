@@ -326,6 +326,10 @@ function registerWebhookRenewalRoutes(
     '/api/dashboard/webhooks/:webhookId/enable',
     {
       onRequest: webhooks,
+      idempotency: {
+        scope: (request) => `dashboard.webhook-enable:${merchantOf(request)}`,
+        request: (request) => request.params,
+      },
       schema: {
         operationId: 'dashboardEnableWebhook',
         summary: 'Send to a webhook again after a 410 disabled it',
@@ -339,6 +343,9 @@ function registerWebhookRenewalRoutes(
     },
   );
 
+  // Idempotent by the rotation's own key (rotateWebhookSecret), which keeps its answer's secret
+  // sealed: the routes' `idempotency` option would keep the answer, secret and all, in clear.
+  // Rotated twice, the secret the merchant's receiver holds would stop signing at once.
   r.post(
     '/api/dashboard/webhooks/:webhookId/rotate-secret',
     {
@@ -347,12 +354,16 @@ function registerWebhookRenewalRoutes(
         operationId: 'dashboardRotateWebhookSecret',
         summary: 'A new signing secret; the previous one signs too for a day',
         params: ZWebhookIdParams,
+        headers: ZIdempotencyHeaders,
         response: jsonAnswers({ 200: ZWebhookSecretResponse }),
       },
     },
     async (request) => ({
       success: true as const,
-      ...(await rotateWebhook(db, who(request), request.params.webhookId, clock.now())),
+      ...(await rotateWebhook(db, who(request), request.params.webhookId, {
+        idempotencyKey: request.headers['idempotency-key'],
+        now: clock.now(),
+      })),
     }),
   );
 }

@@ -441,6 +441,57 @@ describe('whose webhooks', () => {
     expect(await listed(developer)).toEqual([webhook]);
   });
 
+  it('rotates a secret once per Idempotency-Key: a retry answers the same secret, and the one in use keeps signing', async () => {
+    const { client, member: owner } = await merchantWith();
+    const { webhook } = await added(owner, client.clientId, null);
+    const rotate = (key: string) =>
+      call(owner, {
+        method: 'POST',
+        url: `/api/dashboard/webhooks/${webhook.webhookId}/rotate-secret`,
+        headers: { 'idempotency-key': key },
+      });
+    const first = await rotate('rotate-key-0001');
+    expect(first.statusCode, first.body).toBe(200);
+    const retried = await rotate('rotate-key-0001');
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toEqual(first.json());
+    // One rotation: the secret added with the webhook is the one retiring, still signing.
+    const [row] = await ctx.database.db
+      .select({ retiring: webhookEndpoints.retiringSecrets })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, webhook.webhookId));
+    expect(row?.retiring).toHaveLength(1);
+    const rotations = (await auditOf(owner)).filter(
+      (e) => e.target === webhook.webhookId && e.action === 'webhook.secret_rotated',
+    );
+    expect(rotations).toHaveLength(1);
+    // Another key is another rotation.
+    const second = await rotate('rotate-key-0002');
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json<{ secret: string }>().secret).not.toBe(
+      first.json<{ secret: string }>().secret,
+    );
+  });
+
+  it('enables a webhook once per Idempotency-Key', async () => {
+    const { client, member: owner } = await merchantWith();
+    const { webhook } = await added(owner, client.clientId, null);
+    const url = `/api/dashboard/webhooks/${webhook.webhookId}`;
+    await call(owner, { method: 'POST', url: `${url}/disable` });
+    const enable = () =>
+      call(owner, {
+        method: 'POST',
+        url: `${url}/enable`,
+        headers: { 'idempotency-key': 'enable-key-01' },
+      });
+    expect((await enable()).statusCode).toBe(200);
+    expect((await enable()).statusCode).toBe(200);
+    const enabled = (await auditOf(owner)).filter(
+      (e) => e.target === webhook.webhookId && e.action === 'webhook.enabled',
+    );
+    expect(enabled).toHaveLength(1);
+  });
+
   it('writes each act to the audit log in words the log knows', async () => {
     const { client, member: owner } = await merchantWith();
     const { webhook } = await added(owner, client.clientId, null);

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import {
@@ -155,7 +155,6 @@ function useWebhookActs(
   onSecret: (shown: TShownSecret) => void,
   onSaid: (said: string) => void,
 ) {
-  const queryClient = useQueryClient();
   const path = (action = '') => webhookPath(hook.webhookId, action);
   const change = useKeyedMutation(
     (body: TWebhookFields, key: string) =>
@@ -171,26 +170,32 @@ function useWebhookActs(
     (_: string, key: string) => dashboardCall(path(), ZDashboardOk, { method: 'DELETE', key }),
     [dashboardKeys.webhooks, dashboardKeys.deliveries],
   );
-  const enable = useMutation({
-    mutationFn: () => dashboardCall(path('/enable'), ZDashboardOk, { method: 'POST' }),
-    onSuccess: () => {
-      onSaid(DASHBOARD_TEXTS.webhookEnabled);
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.webhooks });
-    },
-  });
-  const rotate = useMutation({
-    mutationFn: () =>
-      dashboardCall(path('/rotate-secret'), ZWebhookSecretResponse, { method: 'POST' }),
-    onSuccess: (answer) =>
-      onSecret({
-        url: hook.url,
-        secret: answer.secret,
-        previousValidUntil: answer.previousSecretValidUntil,
-      }),
-  });
+  const enable = useKeyedMutation(
+    (_: string, key: string) =>
+      dashboardCall(path('/enable'), ZDashboardOk, { method: 'POST', key }),
+    [dashboardKeys.webhooks],
+  );
+  // A retry after a lost answer is the same rotation (its key): rotated twice, the secret the
+  // merchant's receiver holds would stop signing at once.
+  const rotate = useKeyedMutation(
+    (_: string, key: string) =>
+      dashboardCall(path('/rotate-secret'), ZWebhookSecretResponse, { method: 'POST', key }),
+    [],
+  );
+  const enableAgain = () =>
+    enable.mutate(hook.webhookId, { onSuccess: () => onSaid(DASHBOARD_TEXTS.webhookEnabled) });
+  const rotateSecret = () =>
+    rotate.mutate(hook.webhookId, {
+      onSuccess: (answer) =>
+        onSecret({
+          url: hook.url,
+          secret: answer.secret,
+          previousValidUntil: answer.previousSecretValidUntil,
+        }),
+    });
   const busy = disable.isPending || remove.isPending || enable.isPending || rotate.isPending;
   const failure = disable.error ?? remove.error ?? enable.error ?? rotate.error;
-  return { change, disable, remove, enable, rotate, busy, failure };
+  return { change, disable, remove, enable, rotate, enableAgain, rotateSecret, busy, failure };
 }
 
 type TWebhookActs = ReturnType<typeof useWebhookActs>;
@@ -339,11 +344,11 @@ function WebhookActions({
           {disable.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.webhookDisable}
         </Button>
       ) : (
-        <Button variant="secondary" disabled={busy} onClick={() => enable.mutate()}>
+        <Button variant="secondary" disabled={busy} onClick={acts.enableAgain}>
           {enable.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.enable}
         </Button>
       )}
-      <Button variant="secondary" disabled={busy} onClick={() => rotate.mutate()}>
+      <Button variant="secondary" disabled={busy} onClick={acts.rotateSecret}>
         {rotate.isPending ? DASHBOARD_TEXTS.working : DASHBOARD_TEXTS.rotateWebhookSecret}
       </Button>
       <Button ref={deleteRef} variant="secondary" disabled={busy} onClick={onDelete}>

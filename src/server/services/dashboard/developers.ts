@@ -396,15 +396,23 @@ export async function enableWebhook(db: TDb, who: TActor, webhookId: string, now
 }
 
 /** A new signing secret, shown once; the previous one signs too for a day. */
-export async function rotateWebhook(db: TDb, who: TActor, webhookId: string, now: Date) {
+export async function rotateWebhook(
+  db: TDb,
+  who: TActor,
+  webhookId: string,
+  { idempotencyKey, now }: { idempotencyKey: string | undefined; now: Date },
+) {
   const { clientId } = await ownWebhook(db, who.merchantId, webhookId);
-  const { rotated } = await rotateWebhookSecret(db, {
+  const { rotated, replayed } = await rotateWebhookSecret(db, {
     clientId,
     webhookId,
-    idempotencyKey: undefined,
+    idempotencyKey,
     now,
   });
-  await recordAudit(db, who, { action: 'webhook.secret_rotated', target: webhookId }, now);
+  // A retry answered with the first rotation is no rotation of its own.
+  if (!replayed) {
+    await recordAudit(db, who, { action: 'webhook.secret_rotated', target: webhookId }, now);
+  }
   return { secret: rotated.secret, previousSecretValidUntil: rotated.previousSecretValidUntil };
 }
 
