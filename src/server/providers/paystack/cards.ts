@@ -23,7 +23,7 @@ const PAYSTACK_BRANDS: Record<string, TCardBrand> = {
  * The card's brand: Paystack's word for it where it gave one, else the spec's rules on the
  * number; a local card neither names (Verve ranges the spec does not list) is Verve.
  */
-function cardSummary(
+export function cardSummary(
   number: string | null,
   authorization: TPaystackAuthorization | null | undefined,
 ): TCardSummary {
@@ -37,6 +37,10 @@ function cardSummary(
     last4: authorization?.last4 ?? number?.slice(-4) ?? '',
   };
 }
+
+/** The authorization that charges the card again, where Paystack says it can (reusable). */
+export const reusableToken = (authorization: TPaystackAuthorization | null | undefined) =>
+  authorization?.reusable ? (authorization.authorization_code ?? null) : null;
 
 /** The words the payer reads at an OTP step when Paystack gives none. */
 const OTP_PROMPT = 'Enter the OTP sent to your phone';
@@ -61,9 +65,7 @@ async function chargeOutcome(
         kind: 'succeeded',
         providerReference,
         card: summary,
-        token: charge.authorization?.reusable
-          ? (charge.authorization.authorization_code ?? null)
-          : null,
+        token: reusableToken(charge.authorization),
       };
     case 'failed':
       ps.openCharges.delete(providerReference);

@@ -2,7 +2,9 @@
 // the app's routes with PAYMENT_PROVIDER=paystack against the Paystack simulator: the card goes
 // with its details alone, a 3-D Secure card goes to its challenge without a PIN ever asked, and a
 // card whose issuer wants its PIN is asked for it then (send_pin), and goes on to its OTP.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentAttempts } from '../../db/schema';
 import { errorBody } from '../../../domain/errors';
 import {
   startPaystackSimulator,
@@ -52,7 +54,7 @@ const details = (number: string, pin?: string) =>
   encryptedCard(ctx.app, { number, expiry: '12/30', cvv: '408', ...(pin ? { pin } : {}) });
 
 /** The card call of the page without sign-in: the card's details, and no PIN. */
-async function chargeCard(consent: TConsent, number: string) {
+async function chargeCard(consent: TConsent, number: string, saveCard = false) {
   const answer = await ctx.app.inject({
     method: 'POST',
     url: '/api/payments/card/public',
@@ -60,7 +62,7 @@ async function chargeCard(consent: TConsent, number: string) {
       paymentId: consent.paymentId,
       consentId: consent.consentId,
       cardDetails: await details(number),
-      saveCard: false,
+      saveCard,
     },
   });
   keepPageToken(consent.paymentId, answer);
@@ -110,6 +112,21 @@ describe('a card at Paystack is asked for what its charge needs', () => {
     await paystack.idle();
     await expect.poll(() => statusOf(consent)).toBe('completed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('keeps a 3-D Secure card its payer asked to save, by the authorization Paystack’s record names', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    expect((await chargeCard(consent, THREE_DS, true)).statusCode).toBe(200);
+    await paystack.answerThreeDs(lastCharge().reference as string, true);
+    await paystack.idle();
+    await expect.poll(() => statusOf(consent)).toBe('completed');
+    const [attempt] = await ctx.database.db
+      .select({ cardToken: paymentAttempts.cardToken, last4: paymentAttempts.cardLast4 })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, consent.paymentId));
+    // Kept for POST /api/payments/save-card: the reusable authorization of the paid charge.
+    expect(attempt?.cardToken).toMatch(/^AUTH_/);
+    expect(attempt?.last4).toBe(THREE_DS.slice(-4));
   });
 
   it('asks for the PIN once Paystack asks for it (send_pin), then the OTP, and pays', async () => {

@@ -7,6 +7,7 @@ import type {
   TTransferSender,
 } from '../payments';
 import { bankCodeOf, paystackBankList } from './banks';
+import { cardSummary, reusableToken } from './cards';
 import type { TPaystackAuthorization, TPaystackTransaction } from './paystack-api';
 import { PaystackNoAnswer, segment } from './paystack-client';
 import { cardDeclineReason, isUnknownReference } from './paystack-declines';
@@ -268,15 +269,18 @@ export function transactionNotice(
       providerReference: transaction.reference,
     };
   }
-  const outcome = takenOutcome(transaction);
-  if (!outcome) return ignored;
-  return {
-    kind: 'charge',
-    channel: chargeChannel(transaction.metadata, transaction.channel),
-    reference,
-    currency,
-    outcome,
-  };
+  const taken = takenOutcome(transaction);
+  if (!taken) return ignored;
+  const channel = chargeChannel(transaction.metadata, transaction.channel);
+  // A card's record names its digits and, once paid, the authorization that charges it again: a
+  // 3-D Secure charge whose payer asked to save the card is saved by this notice, as the charge's
+  // own answer saves one paid at once.
+  const { authorization } = transaction;
+  const outcome =
+    channel === 'card' && authorization?.last4
+      ? { ...taken, card: cardSummary(null, authorization), token: reusableToken(authorization) }
+      : taken;
+  return { kind: 'charge', channel, reference, currency, outcome };
 }
 
 /** A transaction Paystack took, as a requery says it: given back whole when reversed. */

@@ -198,8 +198,12 @@ describe('Paystack’s notices', () => {
         providerReference: paid.providerReference,
         amount: 250_000,
         givenBack: false,
+        // The card as the charge's own answer named it, and its reusable authorization.
+        card: paid.card,
+        token: paid.token,
       },
     });
+    expect(paid.token).toMatch(/^AUTH_/);
     const [processed] = noticesOf('refund.processed', before);
     expect(processed && (await provider.notices.readNotice(processed))).toEqual({
       kind: 'refunds',
