@@ -738,10 +738,22 @@ describe('Paystack: linking an account, proven by customer validation and a mand
   });
 
   it("ends the link of an account Paystack says is not held under the payer's BVN, and it never activates", async () => {
+    // Paystack's refusal comes after its answer to the call, as it does (the order where it comes
+    // first, answered 403 at once, is the test above): its notice is read once the call answered.
+    const { notices } = ctx.context.providers.payments;
+    const readNotice = notices.readNotice.bind(notices);
+    let answered!: () => void;
+    const callAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const held = vi.spyOn(notices, 'readNotice').mockImplementation(async (...notice) => {
+      await callAnswered;
+      return readNotice(...notice);
+    });
     const created = await createLink(ctx, payer.token, PAYSTACK_ACCOUNTS.anothers);
+    answered();
     expect(created.statusCode, created.body).toBe(200);
     const { id } = created.json<{ accountLink: { id: string } }>().accountLink;
     await paystack.idle();
+    held.mockRestore();
     expect(await accountLinkRow(ctx.database, id)).toMatchObject({ state: 'cancelled' });
     const [account] = await ctx.database.db
       .select()
