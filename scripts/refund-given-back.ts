@@ -9,8 +9,9 @@ import { loadConfig } from '../src/server/config';
 import { openConfiguredDatabase } from '../src/server/db/database';
 import { recordRefundGivenBack } from '../src/server/services/payments/settlements';
 
-const [attemptId, refundReference] = process.argv.slice(2);
-if (!attemptId || !refundReference?.trim()) {
+const [attemptId, given] = process.argv.slice(2);
+const refundReference = given?.trim();
+if (!attemptId || !refundReference) {
   console.error('Usage: npm run refund:given-back -- <attemptId> <provider refund reference>');
   process.exit(2);
 }
@@ -20,11 +21,11 @@ try {
   const recorded = await recordRefundGivenBack(
     { db: database.db, clock: systemClock },
     attemptId,
-    refundReference.trim(),
+    refundReference,
   );
   console.log(
     recorded
-      ? `Attempt ${attemptId}: given back (${refundReference.trim()}), owes nothing now.`
+      ? `Attempt ${attemptId}: given back (${refundReference}), owes nothing now.`
       : `Attempt ${attemptId} owes nothing by hand: unknown, given back already, or the reconciler's to give back.`,
   );
   process.exitCode = recorded ? 0 : 1;

@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { TDb } from './database';
 
 /*
@@ -48,4 +49,16 @@ export function preparedQuery<T extends object>(db: TDb, name: string, build: (d
   // The same query on another connection: a shallow copy that runs there.
   const rebound = Object.create(Object.getPrototypeOf(prepared) as object) as T & TBoundQuery;
   return Object.assign(rebound, prepared, { client: session.client });
+}
+
+/**
+ * Each of `names` as the placeholder of its own name, for the values of an insert or an update
+ * prepared once. The values go to the driver as they are (Drizzle's column encoding of a
+ * placeholder cannot take a null date, and writes JSON null for a null JSON value): dates,
+ * numbers, text and null as the driver sends them, objects as JSON.
+ */
+export function placeholdersFor<T extends string>(names: readonly T[]): Record<T, SQL> {
+  const values = {} as Record<T, SQL>;
+  for (const name of names) values[name] = sql`${sql.placeholder(name)}`;
+  return values;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../domain/schemas/auth';
 import type { TDb } from '../db/database';
-import { preparedQuery } from '../db/prepared-queries';
+import { placeholdersFor, preparedQuery } from '../db/prepared-queries';
 import { idempotencyKeys } from '../db/schema';
 import { ERROR_CATALOGUE, type TApiErrorBody } from '../../domain/errors';
 import { AppError } from './app-error';
@@ -39,7 +39,7 @@ const prepareClaim = (db: TDb) =>
 const prepareAnswer = (db: TDb) =>
   db
     .update(idempotencyKeys)
-    .set({ response: sql`${sql.placeholder('response')}` })
+    .set(placeholdersFor(['response'] as const))
     .where(
       and(
         eq(idempotencyKeys.scope, sql.placeholder('scope')),

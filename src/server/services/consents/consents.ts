@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../../domain/constants';
 import {
   capabilitiesMissing,
@@ -33,7 +33,7 @@ import {
 } from '../merchants/merchant-consent-details';
 import { fingerprintOf, runIdempotent } from '../idempotency';
 import { isUniqueViolation } from '../../db/database-errors';
-import { preparedQuery } from '../../db/prepared-queries';
+import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
 import { insertConsentEvent } from './consent-changes';
 
 type TConsentRow = typeof consents.$inferSelect;
@@ -197,17 +197,6 @@ async function assertOwnForm(tx: TDb, formId: string | undefined, merchantId: st
   if (form && form.merchantId !== merchantId) {
     throw new AppError('VALIDATION_FAILED', 'formId: not a form of this merchant');
   }
-}
-
-/**
- * Each of a row's columns as the placeholder of its own name, for an insert prepared once. The
- * values go to the driver as they are (Drizzle's column encoding of a placeholder cannot take a
- * null date or JSON): dates, numbers, text and null as the driver sends them, objects as JSON.
- */
-function placeholdersFor<T extends string>(names: readonly T[]): Record<T, SQL> {
-  const values = {} as Record<T, SQL>;
-  for (const name of names) values[name] = sql`${sql.placeholder(name)}`;
-  return values;
 }
 
 const CONSENT_INSERT_COLUMNS = [

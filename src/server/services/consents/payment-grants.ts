@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import type { TDb } from '../../db/database';
-import { preparedQuery } from '../../db/prepared-queries';
+import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
 import { consents } from '../../db/schema';
 import { publishAtCommit } from '../../events/database-event-bus';
@@ -9,6 +9,15 @@ import { recordMerchantEvent } from '../merchants/webhooks';
 import { loadConsent } from './consents';
 import { grantRecord } from './consent-records';
 import { insertConsentEvent } from './consent-changes';
+
+/** A pending consent granted, in one statement: prepared once. */
+const prepareGrant = (db: TDb) =>
+  db
+    .update(consents)
+    .set({ status: 'granted', ...placeholdersFor(['grantedAt', 'grantedBy'] as const) })
+    .where(and(eq(consents.id, sql.placeholder('consentId')), eq(consents.status, 'pending')))
+    .returning({ merchantId: consents.merchantId })
+    .prepare('consent_grant_by_payment');
 
 /*
  * A consent whose every request is met by its payment is granted by the payment
@@ -22,19 +31,6 @@ import { insertConsentEvent } from './consent-changes';
  * ('consent.granted', with no signature: the payment is the payer's act), the merchant's
  * 'consent.granted' webhook, and the bus's 'consent.granted', sent when the transaction commits.
  */
-/** A pending consent granted, in one statement: prepared once. */
-const prepareGrant = (db: TDb) =>
-  db
-    .update(consents)
-    .set({
-      status: 'granted',
-      grantedAt: sql`${sql.placeholder('grantedAt')}`,
-      grantedBy: sql`${sql.placeholder('grantedBy')}`,
-    })
-    .where(and(eq(consents.id, sql.placeholder('consentId')), eq(consents.status, 'pending')))
-    .returning({ merchantId: consents.merchantId })
-    .prepare('consent_grant_by_payment');
-
 export async function grantMetByPayment(
   jobs: TJobQueue,
   tx: TDb,

@@ -3,7 +3,7 @@ import { isCalledOffPush, mayMove, namedStateOf } from '../../../domain/payment-
 import type { TPaymentOrigin } from '../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
 import type { TDb } from '../../db/database';
-import { preparedQuery } from '../../db/prepared-queries';
+import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../db/schema';
 import { grantMetByPayment } from '../consents/payment-grants';
@@ -250,20 +250,16 @@ async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promis
   );
 }
 
-/** The payment executed, with where its money came from. */
 /** A payment marked executed, answered whole: prepared once. */
 const preparePaymentExecute = (db: TDb) =>
   db
     .update(payments)
-    .set({
-      status: 'executed',
-      executedAt: sql`${sql.placeholder('executedAt')}`,
-      origin: sql`${sql.placeholder('origin')}`,
-    })
+    .set({ status: 'executed', ...placeholdersFor(['executedAt', 'origin'] as const) })
     .where(eq(payments.id, sql.placeholder('paymentId')))
     .returning()
     .prepare('payment_execute');
 
+/** The payment executed, with where its money came from. */
 async function executePayment(
   tx: TDb,
   paymentId: string,

@@ -19,8 +19,7 @@ import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
 import { debitsFor } from './mandate-debits';
 import { book, ledgerAccount } from './ledger';
-import { recordConsentChange } from '../consents/consent-changes';
-import { insertConsentEvent } from '../consents/consent-changes';
+import { insertConsentEvent, recordConsentChange } from '../consents/consent-changes';
 
 /*
  * Collecting granted future payments (docs/payments.md "Collecting future payments"). A
