@@ -305,6 +305,15 @@ export type TMandateSetupPort = {
     /** One answer per parameter name (param1 or param2 of an auth parameter pair). */
     answers: ReadonlyArray<{ param: string; value: string }>;
   }): Promise<{ verified: boolean }>;
+  /**
+   * Whether the alternate-service mandate is active (the provider's mandate status), asked
+   * instead of sending the payer's answers again after the answer to them was lost: the lost
+   * call may have used the bank's one-time code up. Throws when the provider does not answer.
+   */
+  altMandateActive(request: {
+    reference: string;
+    providerReference: string | null;
+  }): Promise<boolean>;
   /** Where the bank stands on a signed paper mandate we issued at `issuedAt`. */
   paperMandateStatus(request: {
     reference: string;

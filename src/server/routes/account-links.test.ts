@@ -431,7 +431,8 @@ describe('linking by the alternate service’s auth parameters', () => {
       success: true,
       message: 'Your account has been linked and is ready for future payments.',
     });
-    expect(await stateOf(link.id)).toMatchObject({ state: 'active', authTries: 1 });
+    // Both tries were counted before the bank was asked.
+    expect(await stateOf(link.id)).toMatchObject({ state: 'active', authTries: 2 });
     expect(await progressOf(link.id)).toEqual([
       { type: 'account_link_progress', accountLinkId: link.id, status: 'completed' },
     ]);

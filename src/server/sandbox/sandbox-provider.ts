@@ -174,6 +174,8 @@ function sandboxMandatesPort(db: TDb, clock: TClock): TMandateSetupPort {
         verified: answer('CARD') === expected.cardLast4 && answer('OTP') === expected.otp,
       };
     },
+    // The sandbox keeps no alternate-service mandate: only the right answers activate a link.
+    altMandateActive: async () => false,
     paperMandateStatus: async ({ issuedAt }) =>
       clock.now().getTime() - issuedAt.getTime() >= SANDBOX_PAPER_APPROVAL_MS
         ? 'approved'

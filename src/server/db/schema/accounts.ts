@@ -118,8 +118,16 @@ export const accountLinks = pgTable(
     /** The expiry of the card being linked, kept for the card saved once the charge succeeds. */
     cardExpiryMonth: integer('card_expiry_month'),
     cardExpiryYear: integer('card_expiry_year'),
-    /** Wrong answers to the alternate service's auth parameters; the fifth cancels the link. */
+    /**
+     * Answers to the alternate service's auth parameters sent to the bank: each counted before it
+     * is sent, five at most; the fifth wrong cancels the link.
+     */
     authTries: integer('auth_tries').notNull().default(0),
+    /**
+     * When the answer to a try was lost (route auth_params): the call may have used the bank's
+     * one-time code up, so the next try asks the mandate's status before anything is sent again.
+     */
+    authAnswerLostAt: at('auth_answer_lost_at'),
     /**
      * Keyed hash of the BVN the link was made under: the payer's verified BVN, which the account's
      * holder BVN matched when the link became active. Null for links made before BVNs were checked.

@@ -276,8 +276,59 @@ describe('a future payment on a Remita mandate', () => {
       .select({ state: accountLinks.state, authTries: accountLinks.authTries })
       .from(accountLinks)
       .where(eq(accountLinks.id, link.id));
-    expect(row).toEqual({ state: 'active', authTries: 0 });
+    expect(row).toEqual({ state: 'active', authTries: 1 });
   });
+
+  it('asks the mandate’s status, and sends no used OTP again, when a try’s answer and the status after it were lost', async () => {
+    const { link, confirm } = await openRemitaLink('3579');
+    const validations = () =>
+      remita.requests.filter(
+        (r) =>
+          r.path === 'validateAuthorization' &&
+          (r.body as { remitaTransRef?: string }).remitaTransRef === link.remitaTransRef,
+      );
+    // Remita activates the mandate; neither that answer nor the status asked after it arrives.
+    remita.loseNextAnswer(2);
+    const lost = await confirm();
+    expect(lost.statusCode, lost.body).toBe(502);
+    expect(remita.mandateOf(link.id)?.state).toBe('active');
+    // The payer sends the same answers again: the status is asked, the used OTP is not sent.
+    const confirmed = await confirm();
+    expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
+    expect(validations()).toHaveLength(1);
+    const [row] = await ctx.database.db
+      .select({ state: accountLinks.state })
+      .from(accountLinks)
+      .where(eq(accountLinks.id, link.id));
+    expect(row).toEqual({ state: 'active' });
+  });
+
+  it(
+    'sends at most five of twelve wrong tries made at once to Remita, and cancels the link',
+    { tags: ['postgres'] },
+    async () => {
+      const { link, confirm } = await openRemitaLink('8642');
+      const answers = await Promise.all(Array.from({ length: 12 }, () => confirm('9999')));
+      const validations = remita.requests.filter(
+        (r) =>
+          r.path === 'validateAuthorization' &&
+          (r.body as { remitaTransRef?: string }).remitaTransRef === link.remitaTransRef,
+      );
+      expect(validations).toHaveLength(5);
+      const codes = answers.map((a) => a.json<{ error?: { code: string } }>().error?.code);
+      expect(codes.filter((c) => c === 'AUTH_PARAMS_INCORRECT')).toHaveLength(4);
+      expect(codes.filter((c) => c === 'AUTH_PARAMS_LOCKED')).toHaveLength(8);
+      const [row] = await ctx.database.db
+        .select({ state: accountLinks.state, authTries: accountLinks.authTries })
+        .from(accountLinks)
+        .where(eq(accountLinks.id, link.id));
+      expect(row).toEqual({ state: 'cancelled', authTries: 5 });
+      // Used up, the tries send nothing more, even the right one.
+      const late = await confirm();
+      expect(late.json<{ error?: { code: string } }>().error?.code).toBe('AUTH_PARAMS_LOCKED');
+      expect(remita.mandateOf(link.id)?.state).toBe('inactive');
+    },
+  );
 
   it('stops the Remita mandate once the payer revokes the last consent whose future payments it bound', async () => {
     const { headers, soft, linkId, accountId } = await linkedByRemita();

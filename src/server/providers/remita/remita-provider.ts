@@ -166,6 +166,9 @@ export function remitaProvider(
       return { verified: answer.statuscode === '00' || (await activated().catch(() => false)) };
     },
 
+    altMandateActive: ({ reference, providerReference }) =>
+      providerReference ? mandateActive(reference, providerReference) : Promise.resolve(false),
+
     async paperMandateStatus({ reference, providerReference }) {
       if (!providerReference) return 'pending';
       return (await mandateActive(reference, providerReference)) ? 'approved' : 'pending';

@@ -768,9 +768,11 @@ function closedAnswer(link: TLinkRow): TAltServiceConfirmResponse {
 }
 
 /**
- * POST /api/transactionservicealt/confirm: the payer's answers to the auth parameters. Right,
- * the link is active; wrong, the count of wrong tries goes up in the same statement that reads
- * it, and the fifth cancels the link.
+ * POST /api/transactionservicealt/confirm: the payer's answers to the auth parameters. Each try is
+ * counted before it is sent, in the one statement that checks the count, so tries sent at once
+ * cannot pass five at the bank; right, the link is active; the fifth wrong cancels it. After a
+ * try whose answer was lost, the mandate's status is asked before anything is sent again: the
+ * lost call may have used the bank's one-time code up.
  */
 export async function confirmAltMandate(
   ctx: TLinkContext,
@@ -788,6 +790,11 @@ export async function confirmAltMandate(
     .from(payerAccounts)
     .where(eq(payerAccounts.id, link.accountId));
   if (!account) throw new AppError('NOT_FOUND', 'No account link of yours has this id');
+  if (link.authAnswerLostAt !== null && (await lostTryActivated(ctx, link))) {
+    return activateVerified(ctx, link);
+  }
+  const counted = await countAuthTry(db, link.id, clock.now());
+  if (!counted) return closedAnswer((await readLink(db, link.id)) ?? link);
   let verified: boolean;
   try {
     ({ verified } = await providers.payments.mandates.verifyAltMandate({
@@ -799,48 +806,94 @@ export async function confirmAltMandate(
       answers: body.authParams.map((a) => ({ param: a.param1, value: a.value })),
     }));
   } catch {
+    await db
+      .update(accountLinks)
+      .set({ authAnswerLostAt: clock.now() })
+      .where(eq(accountLinks.id, link.id));
     throw new AppError('ACCOUNT_VERIFY_FAILED');
   }
-  const now = clock.now();
-  if (verified) {
-    const activated = await db.transaction((tx) =>
-      activateLink(tx, link.id, now, lt(accountLinks.authTries, AUTH_PARAMS_MAX_TRIES)),
-    );
-    if (activated) return { success: true, message: ACCOUNT_LINKED_MESSAGE };
-    return closedAnswer((await readLink(db, link.id)) ?? link);
+  if (verified) return activateVerified(ctx, link);
+  return refuseWrongTry(ctx, counted);
+}
+
+/**
+ * Whether the try whose answer was lost activated the mandate (the provider's mandate status).
+ * Not active: the lost try counts as refused and the next is sent. No answer:
+ * ACCOUNT_VERIFY_FAILED, and nothing is sent.
+ */
+async function lostTryActivated(ctx: TLinkContext, link: TLinkRow): Promise<boolean> {
+  let active: boolean;
+  try {
+    active = await ctx.providers.payments.mandates.altMandateActive({
+      reference: link.requestId ?? link.id,
+      providerReference: link.providerReference,
+    });
+  } catch {
+    throw new AppError('ACCOUNT_VERIFY_FAILED');
   }
-  const wrong = await db.transaction(async (tx) => {
-    const { to } = MANDATE_TRANSITIONS.cancel;
-    const [row] = await tx
+  if (!active && link.authAnswerLostAt !== null) {
+    await ctx.db
       .update(accountLinks)
-      .set({
-        authTries: sql`${accountLinks.authTries} + 1`,
-        state: sql`CASE WHEN ${accountLinks.authTries} + 1 >= ${AUTH_PARAMS_MAX_TRIES} THEN ${to} ELSE ${accountLinks.state} END`,
-        updatedAt: now,
-      })
+      .set({ authAnswerLostAt: null })
       .where(
-        and(
-          eq(accountLinks.id, link.id),
-          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.cancel.from]),
-        ),
-      )
-      .returning();
-    if (row?.state === to) {
+        and(eq(accountLinks.id, link.id), eq(accountLinks.authAnswerLostAt, link.authAnswerLostAt)),
+      );
+  }
+  return active;
+}
+
+/** Counts one try of an open link whose tries are not used up; null when none is left. */
+async function countAuthTry(db: TDb, linkId: string, now: Date): Promise<TLinkRow | null> {
+  const [row] = await db
+    .update(accountLinks)
+    .set({ authTries: sql`${accountLinks.authTries} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(accountLinks.id, linkId),
+        inArray(accountLinks.state, [...OPEN_STATES]),
+        lt(accountLinks.authTries, AUTH_PARAMS_MAX_TRIES),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** The bank took the payer's answers: the link is active, unless it closed meanwhile. */
+async function activateVerified(
+  ctx: TLinkContext,
+  link: TLinkRow,
+): Promise<TAltServiceConfirmResponse> {
+  const now = ctx.clock.now();
+  const activated = await ctx.db.transaction((tx) => activateLink(tx, link.id, now));
+  if (activated) return { success: true, message: ACCOUNT_LINKED_MESSAGE };
+  return closedAnswer((await readLink(ctx.db, link.id)) ?? link);
+}
+
+/** A wrong try, already counted: the tries left, or the fifth cancels the link. */
+async function refuseWrongTry(
+  ctx: TLinkContext,
+  counted: TLinkRow,
+): Promise<TAltServiceConfirmResponse> {
+  const left = AUTH_PARAMS_MAX_TRIES - counted.authTries;
+  if (left > 0) {
+    throw new AppError(
+      'AUTH_PARAMS_INCORRECT',
+      formatErrorMessage('AUTH_PARAMS_INCORRECT', { tries: countNoun(left, 'try', 'tries') }),
+    );
+  }
+  const cancelled = await ctx.db.transaction(async (tx) => {
+    const row = await moveLink(tx, counted.id, 'cancel', ctx.clock.now());
+    if (row) {
       await emitProgress(tx, {
-        accountLinkId: link.id,
+        accountLinkId: counted.id,
         status: 'failed',
         message: ERROR_CATALOGUE.AUTH_PARAMS_LOCKED.message,
       });
     }
-    return row ?? null;
+    return row;
   });
-  if (!wrong) return closedAnswer((await readLink(db, link.id)) ?? link);
-  if (wrong.state === MANDATE_TRANSITIONS.cancel.to) throw new AppError('AUTH_PARAMS_LOCKED');
-  const left = AUTH_PARAMS_MAX_TRIES - wrong.authTries;
-  throw new AppError(
-    'AUTH_PARAMS_INCORRECT',
-    formatErrorMessage('AUTH_PARAMS_INCORRECT', { tries: countNoun(left, 'try', 'tries') }),
-  );
+  if (cancelled) throw new AppError('AUTH_PARAMS_LOCKED');
+  return closedAnswer((await readLink(ctx.db, counted.id)) ?? counted);
 }
 
 /**

@@ -57,8 +57,8 @@ export type TRemitaSimulator = {
   debitsTaken(): Array<{ requestId: string; amountKobo: number }>;
   /** Debits sent stay awaiting debit (070) until false again. */
   holdDebits(hold: boolean): void;
-  /** The next request takes effect and its answer is lost (the socket destroyed). */
-  loseNextAnswer(): void;
+  /** The next `count` requests (1) take effect and their answers are lost (the socket destroyed). */
+  loseNextAnswer(count?: number): void;
   close(): Promise<void>;
 };
 
@@ -183,8 +183,8 @@ type TRemitaState = {
   requests: TRemitaSimulator['requests'];
   /** Debits sent stay awaiting debit while set (holdDebits). */
   hold: boolean;
-  /** The next answer is lost (loseNextAnswer). */
-  loseNext: boolean;
+  /** How many of the next answers are lost (loseNextAnswer). */
+  loseNext: number;
 };
 
 function remitaState(options: TRemitaSimulatorOptions): TRemitaState {
@@ -203,7 +203,7 @@ function remitaState(options: TRemitaSimulatorOptions): TRemitaState {
     debits: new Map(),
     requests: [],
     hold: false,
-    loseNext: false,
+    loseNext: 0,
   };
 }
 
@@ -538,8 +538,8 @@ function remitaHandler(state: TRemitaState, calls: Record<string, TCall>) {
       }
       state.requests.push({ path: path.slice(PATH_ROOT.length), body });
       const answer = call(body, req.headers);
-      if (state.loseNext) {
-        state.loseNext = false;
+      if (state.loseNext > 0) {
+        state.loseNext -= 1;
         res.destroy();
         return;
       }
@@ -579,8 +579,8 @@ function remitaControls(state: TRemitaState, server: Server, url: string): TRemi
     holdDebits(value) {
       state.hold = value;
     },
-    loseNextAnswer() {
-      state.loseNext = true;
+    loseNextAnswer(count = 1) {
+      state.loseNext = count;
     },
     close: () =>
       new Promise<void>((resolve) => {
