@@ -51,6 +51,14 @@ export const MANDATE_STATES = [
 ] as const;
 export const ZMandateState = z.enum(MANDATE_STATES);
 
+/**
+ * How a provider's own mandate ended when it was stopped (docs/providers/remita.md "Stopping"):
+ * 'stopped' (now, or before), 'expired' (on its end date), or 'not_active' (the provider holds it,
+ * not active: nothing can be debited on it).
+ */
+export const MANDATE_ENDS = ['stopped', 'expired', 'not_active'] as const;
+export type TMandateEnd = (typeof MANDATE_ENDS)[number];
+
 // spec §3 Account link response. A paper mandate comes with the form to print and sign.
 export const ZAccountLink = z
   .object({

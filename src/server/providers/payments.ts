@@ -1,6 +1,6 @@
 import type { TCardBrand } from '../../domain/card-brand';
 import { CAPABILITIES } from '../../domain/capabilities';
-import type { TAuthParam } from '../../domain/schemas/account-link';
+import type { TAuthParam, TMandateEnd } from '../../domain/schemas/account-link';
 import type { TAccountIntegrations } from '../../domain/schemas/user-account';
 
 /*
@@ -350,12 +350,10 @@ export type TOwnMandates = {
   }): Promise<{ providerReference: string; formUrl: string }>;
   /**
    * Stops a mandate for good: nothing is debited on it again. `reference` is the one it was set
-   * up with. Safe to repeat.
+   * up with. Safe to repeat. Answers how the mandate ended, as the provider holds it; throws when
+   * it did not answer, or holds the mandate still active, or knows none by this reference.
    */
-  stopMandate(request: {
-    providerReference: string;
-    reference: string;
-  }): Promise<{ stopped: true }>;
+  stopMandate(request: { providerReference: string; reference: string }): Promise<TMandateEnd>;
   /** The debits on its own mandates (mandateReference: its reference of the mandate). */
   debits: TDebitsPort;
 };

@@ -18,7 +18,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
-import { LINK_ROUTES, MANDATE_STATES } from '../../../domain/schemas/account-link';
+import { LINK_ROUTES, MANDATE_ENDS, MANDATE_STATES } from '../../../domain/schemas/account-link';
 import { payments } from './consents';
 import { payers } from './identity';
 
@@ -107,6 +107,11 @@ export const accountLinks = pgTable(
      * capability's (Remita's mandates, docs/providers/remita.md); null: the debits capability's.
      */
     mandateProvider: text('mandate_provider'),
+    /**
+     * How that provider said the mandate ended when it was stopped; null while it was not
+     * stopped, or the provider has not answered yet.
+     */
+    mandateEnd: text('mandate_end', { enum: MANDATE_ENDS }),
     /** Where an open card link's test charge waits (route card); null once it ended. */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
     /**

@@ -411,5 +411,10 @@ describe('a future payment on a Remita mandate', () => {
     expect(await ctx.context.jobs.drain([STOP_MANDATE_JOB])).toBe(1);
     expect(remita.mandateOf(linkId)?.state).toBe('stopped');
     expect(remita.requests.filter((r) => r.path === 'stop')).toHaveLength(1);
+    const [ended] = await ctx.database.db
+      .select({ mandateEnd: accountLinks.mandateEnd })
+      .from(accountLinks)
+      .where(eq(accountLinks.id, linkId));
+    expect(ended).toEqual({ mandateEnd: 'stopped' });
   });
 });

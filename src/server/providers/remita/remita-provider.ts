@@ -108,15 +108,39 @@ export function remitaProvider(
     payer: TMandatePayer;
   }): Promise<string | null> => setUpMandate(client, options.clock, request);
 
-  /** Whether Remita holds the mandate active (its mandate status call). */
-  const mandateActive = async (requestId: string, mandateId: string): Promise<boolean> => {
-    const answer = await client.call('status', {
+  /** Remita's record of the mandate (its mandate status call). */
+  const mandateStatus = (requestId: string, mandateId: string) =>
+    client.call('status', {
       merchantId,
       mandateId,
       requestId,
       hash: remitaHash(mandateId, merchantId, requestId, apiKey),
     });
-    return answer.isActive === true || answer.isActive === 'true';
+  const isActive = (answer: TRemitaAnswer) =>
+    answer.isActive === true || answer.isActive === 'true';
+
+  /** Whether Remita holds the mandate active. */
+  const mandateActive = async (requestId: string, mandateId: string): Promise<boolean> =>
+    isActive(await mandateStatus(requestId, mandateId));
+
+  /**
+   * `stop` answered 061 Invalid Mandate (PDF section 9.1), which says only that Remita would not
+   * stop it: it stops active mandates only (section 8), and 061 is also its answer to a mandate
+   * it does not know by this reference. Its status decides: held and not active, nothing can be
+   * debited on it; held active, or not known, it was not stopped, and the stop is tried again.
+   */
+  const invalidMandateEnd = async (requestId: string, mandateId: string) => {
+    const status = await mandateStatus(requestId, mandateId);
+    if (status.statuscode !== '00') {
+      throw new RemitaNoAnswer('stop', `Remita knows no mandate ${mandateId} by our reference`);
+    }
+    if (isActive(status)) {
+      throw new RemitaNoAnswer(
+        'stop',
+        `Remita holds mandate ${mandateId} active and did not stop it`,
+      );
+    }
+    return 'not_active' as const;
   };
 
   const formUrl = (mandateId: string, requestId: string) =>
@@ -190,15 +214,21 @@ export function remitaProvider(
           requestId: reference,
           hash: remitaHash(providerReference, merchantId, reference, apiKey),
         });
-        // Stopped now, or before (deactivated, expired), or never activated (Remita stops only
-        // active mandates, PDF section 8): either way nothing runs on it again.
-        if (!['00', '066', '063', '061'].includes(answer.statuscode)) {
-          throw new RemitaNoAnswer(
-            'stop',
-            `Remita did not stop the mandate (${answer.statuscode})`,
-          );
+        switch (answer.statuscode) {
+          case '00':
+          case '066':
+            return 'stopped';
+          case '063':
+            // Remita stops an expired mandate itself on its end date (PDF section 8).
+            return 'expired';
+          case '061':
+            return invalidMandateEnd(reference, providerReference);
+          default:
+            throw new RemitaNoAnswer(
+              'stop',
+              `Remita did not stop the mandate (${answer.statuscode})`,
+            );
         }
-        return { stopped: true };
       },
       debits: remitaDebits({
         client,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { systemClock } from '../../clock';
 import {
+  remitaSimulatorCredentials,
   startRemitaSimulator,
   type TRemitaSimulator,
 } from '../../testing/remita-simulator/remita-simulator';
@@ -38,13 +39,7 @@ const payouts: TPayoutsPort = {
 const started = async () => {
   simulator ??= await startRemitaSimulator();
   const remita = remitaProvider({
-    credentials: {
-      merchantId: simulator.merchantId,
-      serviceTypeId: simulator.serviceTypeId,
-      apiKey: simulator.apiKey,
-      apiToken: simulator.apiToken,
-      baseUrl: simulator.url,
-    },
+    credentials: remitaSimulatorCredentials(simulator),
     clock: systemClock,
     payouts,
     // The simulator's bank decides a debit at the first ask about it.

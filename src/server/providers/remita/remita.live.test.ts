@@ -56,10 +56,10 @@ describe('Remita itself', () => {
         providerReference: opened.providerReference,
       }),
     ).toBe('pending');
-    // Never activated: stopping it changes nothing and is not refused.
+    // Never activated: stopping it changes nothing, and Remita holds it not active.
     expect(
       await remita.own.stopMandate({ providerReference: opened.providerReference, reference: ref }),
-    ).toEqual({ stopped: true });
+    ).toBe('not_active');
   });
 
   it('answers the OTP activation with auth parameters, or none for a bank that activates at the branch', async () => {

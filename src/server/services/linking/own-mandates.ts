@@ -142,7 +142,8 @@ export async function stopOwnMandatesOf(
 
 /**
  * Stops an ended link's mandate at the provider that keeps it, with the reference it was set up
- * with. A provider that does not answer throws: the engine tries again later.
+ * with, and records on the link how the provider says it ended. A provider that does not answer,
+ * or holds the mandate still active, throws: the engine tries again later.
  */
 export function stopMandateJob(ctx: {
   db: TDb;
@@ -161,11 +162,13 @@ export function stopMandateJob(ctx: {
       if (!own || mandates.provider !== link.mandateProvider) {
         throw new Error(`No adapter of ${link.mandateProvider} stops mandate of link ${linkId}`);
       }
-      await own.stopMandate({
+      const end = await own.stopMandate({
         providerReference: link.providerReference,
         reference: link.requestId ?? link.id,
       });
-      return { stopped: true };
+      // What the provider holds, recorded: stopped, ended on its date, or never running.
+      await ctx.db.update(accountLinks).set({ mandateEnd: end }).where(eq(accountLinks.id, linkId));
+      return { end };
     },
   };
 }

@@ -590,6 +590,15 @@ function remitaControls(state: TRemitaState, server: Server, url: string): TRemi
   };
 }
 
+/** The adapter's credentials that reach this simulator. */
+export const remitaSimulatorCredentials = (sim: TRemitaSimulator) => ({
+  merchantId: sim.merchantId,
+  serviceTypeId: sim.serviceTypeId,
+  apiKey: sim.apiKey,
+  apiToken: sim.apiToken,
+  baseUrl: sim.url,
+});
+
 export async function startRemitaSimulator(
   options: TRemitaSimulatorOptions = {},
 ): Promise<TRemitaSimulator> {
