@@ -213,6 +213,11 @@ export const ERROR_CATALOGUE = {
     message: 'This account is linked with a card on it. Please link it with your card.',
   },
   ACCOUNT_ALREADY_LINKED: { status: 409, message: 'This account is already linked' },
+  // docs/providers/remita.md "Terms": its bank's mandate allows what a consent grants, no more.
+  MANDATE_NEEDS_CONSENT: {
+    status: 409,
+    message: 'Link this account from the consent whose future payments it will pay.',
+  },
   // Linking the account a payment came from, by the payment (docs/accounts.md "Linking from a
   // payment"): a payment not the payer's, or not from this very account, proves nothing.
   PAYMENT_NOT_PROOF_OF_ACCOUNT: {

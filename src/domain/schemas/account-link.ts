@@ -82,12 +82,17 @@ export type TAccountLink = z.infer<typeof ZAccountLink>;
 /** A CBN institution code: 3 digits for a bank, 5 or 6 for a microfinance bank. */
 export const ZInstitutionCode = z.string().check(z.regex(/^\d{3,6}$/, 'must be 3 to 6 digits'));
 
-/** POST /api/account-links/create body (spec §7; authenticated) */
+/**
+ * POST /api/account-links/create body (spec §7; authenticated). `consentId` (ours): the consent
+ * whose future payments the account is linked to pay, where the payer links it from one; a mandate
+ * a provider keeps itself (Remita's) is set up to allow what that consent grants.
+ */
 export const ZCreateAccountLinkRequest = z.object({
   accountNumber: ZAccountNumber,
   bankName: ZText(100),
   accountName: ZText(100),
   institutionCode: ZInstitutionCode,
+  consentId: z.optional(ZIdentifier),
 });
 export type TCreateAccountLinkRequest = z.infer<typeof ZCreateAccountLinkRequest>;
 
@@ -133,11 +138,12 @@ export const ZLinkFromPaymentResponse = z.object({
 });
 export type TLinkFromPaymentResponse = z.infer<typeof ZLinkFromPaymentResponse>;
 
-/** POST /api/transactionservicealt/create body (spec §7) */
+/** POST /api/transactionservicealt/create body (spec §7); `consentId` as in the create above. */
 export const ZAltServiceCreateRequest = z.object({
   accountName: ZText(100),
   accountNumber: ZAccountNumber,
   institutionCode: ZInstitutionCode,
+  consentId: z.optional(ZIdentifier),
 });
 export type TAltServiceCreateRequest = z.infer<typeof ZAltServiceCreateRequest>;
 

@@ -2,6 +2,7 @@ import type { TCardBrand } from '../../domain/card-brand';
 import { CAPABILITIES } from '../../domain/capabilities';
 import type { TAuthParam, TMandateEnd } from '../../domain/schemas/account-link';
 import type { TAccountIntegrations } from '../../domain/schemas/user-account';
+import type { TMandateTerms } from '../../domain/mandate-terms';
 
 /*
  * The PaymentProvider port (ARCHITECTURE.md "Money movement: the provider port"): everything a
@@ -285,10 +286,12 @@ export type TMandateSetupPort = {
     institutionCode: string;
     accountNumber: string;
     /**
-     * Whose mandate it is: a provider that keeps its own mandates (TOwnMandates) names the payer
-     * on it, and refuses to set one up without them.
+     * Whose mandate it is and what it allows: a provider that keeps its own mandates
+     * (TOwnMandates) names the payer on it and sets it up with the terms of the consent it
+     * serves, and refuses to set one up without them.
      */
     payer?: TMandatePayer;
+    terms?: TMandateTerms;
   }): Promise<(TAltMandate & { providerReference?: string }) | null>;
   /**
    * Checks the payer's answers to an alternate-service mandate's auth parameters. Safe to repeat
@@ -347,6 +350,7 @@ export type TOwnMandates = {
     institutionCode: string;
     accountNumber: string;
     payer: TMandatePayer;
+    terms: TMandateTerms;
   }): Promise<{ providerReference: string; formUrl: string }>;
   /**
    * Stops a mandate for good: nothing is debited on it again. `reference` is the one it was set

@@ -141,6 +141,8 @@ export type TSaveCardPromptProps = {
 
 /** What the repayment accounts of the Future Payments step are given; linking owns them. */
 export type TRepaymentAccountsProps = {
+  /** The consent whose future payments the accounts pay: a mandate linked here allows them. */
+  consentId: string;
   /** The account ids chosen, in order. */
   selectedIds: readonly string[];
   onToggle(accountId: string): void;

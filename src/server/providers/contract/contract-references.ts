@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { TMandateTerms } from '../../../domain/mandate-terms';
 import type { TSettlementLine, TSettlementPort } from '../payments';
 
 /*
@@ -11,6 +12,17 @@ import type { TSettlementLine, TSettlementPort } from '../payments';
 let seq = 0;
 /** One of our references, never used before in this process. */
 export const contractReference = () => `att_contract_${Date.now()}_${(seq += 1)}`;
+
+/**
+ * What a mandate a suite sets up allows: a month from now, four debits of at most ₦10,000.00 a
+ * month (the debits suite's own debits fit).
+ */
+export const contractMandateTerms = (now = new Date()): TMandateTerms => ({
+  maxDebitKobo: 1_000_000,
+  maxDebitsPerMonth: 4,
+  startsAt: now,
+  endsAt: new Date(now.getTime() + 30 * 24 * 60 * 60_000),
+});
 
 /** Expects the settlement report's lines of `reference`: exactly these, one line a call. */
 export async function expectReported(

@@ -2,7 +2,7 @@
 // service's auth parameters and the signed paper mandate.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TMandateSetupPort } from '../payments';
-import { contractReference as reference } from './contract-references';
+import { contractMandateTerms, contractReference as reference } from './contract-references';
 
 export type TMandateSetupUnderTest = {
   provider: TMandateSetupPort;
@@ -32,7 +32,8 @@ export function mandateSetupContract(adapter: string, make: () => Promise<TManda
         fullName: 'Adaeze Okafor',
         phoneNumber: '+2348030000001',
       };
-      const request = { reference: reference(), institutionCode, accountNumber, payer };
+      const terms = contractMandateTerms();
+      const request = { reference: reference(), institutionCode, accountNumber, payer, terms };
       const mandate = await provider.requestAltMandate(request);
       expect(mandate).toMatchObject({
         remitaTransRef: expect.any(String),

@@ -102,13 +102,41 @@ describe('a future payment on a Remita mandate', () => {
   let ctx: Awaited<ReturnType<typeof startTestApp>>;
   beforeAll(async () => {
     ctx = await startTestApp({ clock, env: remitaEnv(), webhookDelivery: 'manual' });
+    // Remita's days are the test's: a mandate's dates are the consent's, on this clock.
+    remita.useClock(() => clock.now());
   });
   afterAll(async () => {
     await ctx.close();
   });
 
-  /** A new payer's own account whose link waits for the bank's OTP on Remita's mandate. */
-  async function openRemitaLink(cardLast4: string) {
+  /** A merchant's new consent to future payments of `amount` kobo, due in each of `dueIns` ms. */
+  async function futureConsent(amount: number, ...dueIns: number[]) {
+    const merchant = await createTestClient(ctx.database, { name: 'Lagos Fitness Club' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: {
+        payments: dueIns.map((dueIn) => ({
+          type: 'future',
+          amount,
+          amountType: 'fixed',
+          narration: 'Classes',
+          dueDate: new Date(clock.now().getTime() + dueIn).toISOString(),
+        })),
+        requirements: { requiresAuth: true },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json<{ consentId: string }>().consentId;
+  }
+
+  /**
+   * A new payer's own account whose link, made for the consent `consentId`, waits for the bank's
+   * OTP on Remita's mandate.
+   */
+  async function openRemitaLink(cardLast4: string, consentId?: string) {
+    const forConsent = consentId ?? (await futureConsent(500_000, 7 * DAY));
     const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
     const headers = { authorization: `Bearer ${token}` };
     const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
@@ -124,7 +152,13 @@ describe('a future payment on a Remita mandate', () => {
       method: 'POST',
       url: '/api/account-links/create',
       headers,
-      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+      payload: {
+        accountNumber,
+        institutionCode,
+        accountName,
+        bankName: 'Any Bank',
+        consentId: forConsent,
+      },
     });
     const link = created.json<{ accountLink: { id: string; remitaTransRef: string } }>()
       .accountLink;
@@ -145,9 +179,12 @@ describe('a future payment on a Remita mandate', () => {
     return { token, headers, soft, created, link, account, accountNumber, confirm };
   }
 
-  /** A new payer whose own account links by Remita's mandate, activated by the bank's OTP. */
-  async function linkedByRemita() {
-    const { headers, soft, link, accountNumber, confirm } = await openRemitaLink('1357');
+  /**
+   * A new payer whose own account links by Remita's mandate for the consent `consentId`,
+   * activated by the bank's OTP.
+   */
+  async function linkedByRemita(consentId: string) {
+    const { headers, soft, link, accountNumber, confirm } = await openRemitaLink('1357', consentId);
     const confirmed = await confirm();
     expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
     const listed = await ctx.app.inject({ method: 'GET', url: '/api/accounts/user', headers });
@@ -159,13 +196,44 @@ describe('a future payment on a Remita mandate', () => {
   }
 
   it('links the account by the bank OTP and collects the payment on its date through Remita, once', async () => {
+    const merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
+    const consent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: {
+        payments: [
+          {
+            type: 'future',
+            amount: 1_500_000,
+            amountType: 'fixed',
+            narration: 'Gym membership',
+            dueDate: new Date(clock.now().getTime() + 2 * DAY).toISOString(),
+          },
+        ],
+        requirements: { requiresAuth: true },
+      },
+    });
+    expect(consent.statusCode, consent.body).toBe(201);
+    const { consentId } = consent.json<{ consentId: string }>();
     const { token, soft, headers, created, link, account, accountNumber, confirm } =
-      await openRemitaLink('4321');
+      await openRemitaLink('4321', consentId);
     const { institutionCode } = account;
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json<{ accountLink: unknown }>().accountLink).toMatchObject({
       mandateType: 'otp',
       remitaTransRef: expect.any(String),
+    });
+    // The mandate allows what the consent grants: one debit of ₦15,000.00, on its due date.
+    const setup = remita.requests.find(
+      (r) => r.path === 'setup' && (r.body as { requestId?: string }).requestId === link.id,
+    );
+    expect(setup?.body).toMatchObject({
+      amount: '15000',
+      maxNoOfDebits: '1',
+      startDate: '04/03/2031',
+      endDate: '04/03/2031',
+      mandateType: 'DD',
     });
     const wrong = await confirm('9999');
     expect(wrong.statusCode).toBe(400);
@@ -189,26 +257,6 @@ describe('a future payment on a Remita mandate', () => {
       .accounts.find((a) => a.accountNumber === accountNumber)?.bankId;
     if (!accountId) throw new Error('The linked account is not among the payer’s accounts');
 
-    const merchant = await createTestClient(ctx.database, { name: 'Tola Stores' });
-    const consent = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/consents',
-      headers: { authorization: merchant.authorization },
-      payload: {
-        payments: [
-          {
-            type: 'future',
-            amount: 1_500_000,
-            amountType: 'fixed',
-            narration: 'Gym membership',
-            dueDate: new Date(clock.now().getTime() + 2 * DAY).toISOString(),
-          },
-        ],
-        requirements: { requiresAuth: true },
-      },
-    });
-    expect(consent.statusCode, consent.body).toBe(201);
-    const { consentId } = consent.json<{ consentId: string }>();
     const data = {
       originalRequestId: null,
       consentData: { consentId },
@@ -263,6 +311,25 @@ describe('a future payment on a Remita mandate', () => {
     expect(remita.accounts.at(-1)?.balanceKobo).toBe(100_000_000 - 1_500_000);
     // The sandbox bank, which serves the debits capability, debited nothing.
     expect(await sandboxBalanceOf(ctx.database, account)).toBe(sandboxBefore);
+  });
+
+  it('links no account by Remita’s mandate outside a consent with future payments to pay', async () => {
+    const { token } = await payerWithPasskey(ctx.app, ctx.config);
+    const { institutionCode, accountNumber, accountName } = await ownAccount(
+      ctx.app,
+      token,
+      'links_by_test_transfer',
+    );
+    const setups = remita.requests.filter((r) => r.path === 'setup').length;
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/account-links/create',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+    });
+    expect(created.statusCode, created.body).toBe(409);
+    expect(created.json<{ error?: { code: string } }>().error?.code).toBe('MANDATE_NEEDS_CONSENT');
+    expect(remita.requests.filter((r) => r.path === 'setup')).toHaveLength(setups);
   });
 
   it('links the account when the answer to the payer’s OTP was lost after Remita took it', async () => {
@@ -331,28 +398,11 @@ describe('a future payment on a Remita mandate', () => {
   );
 
   it('stops the Remita mandate once the payer revokes the last consent whose future payments it bound', async () => {
-    const { headers, soft, linkId, accountId } = await linkedByRemita();
-    const merchant = await createTestClient(ctx.database, { name: 'Lagos Fitness Club' });
-    const consentOf = async (dueIn: number) => {
-      const created = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/consents',
-        headers: { authorization: merchant.authorization },
-        payload: {
-          payments: [
-            {
-              type: 'future',
-              amount: 500_000,
-              amountType: 'fixed',
-              narration: 'Classes',
-              dueDate: new Date(clock.now().getTime() + dueIn).toISOString(),
-            },
-          ],
-          requirements: { requiresAuth: true },
-        },
-      });
-      expect(created.statusCode, created.body).toBe(201);
-      const { consentId } = created.json<{ consentId: string }>();
+    // The mandate is set up for the first consent; the second is granted on it too.
+    const first = await futureConsent(500_000, 7 * DAY);
+    const second = await futureConsent(500_000, 14 * DAY);
+    const { headers, soft, linkId, accountId } = await linkedByRemita(first);
+    const grant = async (consentId: string) => {
       const data = {
         originalRequestId: null,
         consentData: { consentId },
@@ -372,7 +422,6 @@ describe('a future payment on a Remita mandate', () => {
         payload: await signedGrant(ctx.app, soft, token, consentId, data),
       });
       expect(granted.statusCode, granted.body).toBe(200);
-      return consentId;
     };
     const revoke = async (consentId: string) => {
       const issued = await ctx.app.inject({
@@ -396,8 +445,8 @@ describe('a future payment on a Remita mandate', () => {
     const linkState = async () =>
       (await ctx.database.db.select().from(accountLinks).where(eq(accountLinks.id, linkId)))[0]
         ?.state;
-    const first = await consentOf(7 * DAY);
-    const second = await consentOf(14 * DAY);
+    await grant(first);
+    await grant(second);
 
     // Another consent's future payment still runs on the mandate: it stays.
     await revoke(first);

@@ -1,5 +1,6 @@
 // The Remita adapter's calls about its own mandates beyond the capabilities' suites
-// (remita.contract.test.ts), against the Remita simulator: how a stop is read.
+// (remita.contract.test.ts), against the Remita simulator: what a mandate is set up to allow,
+// and how a stop is read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
 import {
@@ -8,7 +9,10 @@ import {
   startRemitaSimulator,
   type TRemitaSimulator,
 } from '../../testing/remita-simulator/remita-simulator';
-import { contractReference as reference } from '../contract/contract-references';
+import {
+  contractMandateTerms,
+  contractReference as reference,
+} from '../contract/contract-references';
 import { remitaProvider } from './remita-provider';
 
 let simulator: TRemitaSimulator;
@@ -24,6 +28,8 @@ beforeAll(async () => {
       payOut: () => Promise.reject(new Error('No payout here')),
       requeryPayout: () => Promise.reject(new Error('No payout here')),
     },
+    // The simulator's bank decides a debit at the first ask about it.
+    pendingCheckDelaysMs: [],
   });
 });
 afterAll(async () => {
@@ -32,9 +38,10 @@ afterAll(async () => {
 
 const PAYER = { id: 'pyr_remita', fullName: 'Adaeze Okafor', phoneNumber: '+2348030000001' };
 const BRANCH_ACCOUNT = REMITA_SIM_ACCOUNTS.find((a) => a.activation === 'branch');
+const OTP_ACCOUNT = REMITA_SIM_ACCOUNTS.find((a) => a.activation === 'otp');
 
 /** A mandate on the printable form, never activated at the bank: its reference and id. */
-async function paperMandate() {
+async function paperMandate(terms = contractMandateTerms()) {
   if (!BRANCH_ACCOUNT) throw new Error('The simulator has no branch-only account');
   const ref = reference();
   const opened = await remita.own.openPaperMandate({
@@ -42,6 +49,7 @@ async function paperMandate() {
     institutionCode: BRANCH_ACCOUNT.bankCode,
     accountNumber: BRANCH_ACCOUNT.accountNumber,
     payer: PAYER,
+    terms,
   });
   return { reference: ref, providerReference: opened.providerReference };
 }
@@ -73,5 +81,91 @@ describe('stopping a Remita mandate', () => {
       remita.own.stopMandate({ ...mandate, reference: `${mandate.reference}-other` }),
     ).rejects.toThrow(/knows no mandate/);
     expect(simulator.mandateOf(mandate.reference)?.state).toBe('active');
+  });
+});
+
+describe('setting up a Remita mandate', () => {
+  const DAY = 24 * 60 * 60_000;
+
+  it('asks Remita for exactly what the consent grants: its largest debit, its debits a month, its dates', async () => {
+    if (!OTP_ACCOUNT) throw new Error('The simulator has no OTP account');
+    const ref = reference();
+    const mandate = await remita.requestAltMandate({
+      reference: ref,
+      institutionCode: OTP_ACCOUNT.bankCode,
+      accountNumber: OTP_ACCOUNT.accountNumber,
+      payer: PAYER,
+      terms: {
+        maxDebitKobo: 200_050,
+        maxDebitsPerMonth: 2,
+        startsAt: new Date('2026-12-01T10:00:00Z'),
+        // 23:30 UTC is the next day in Lagos.
+        endsAt: new Date('2027-02-28T23:30:00Z'),
+      },
+    });
+    expect(mandate).not.toBeNull();
+    const setup = simulator.requests.find(
+      (r) => r.path === 'setup' && (r.body as { requestId?: string }).requestId === ref,
+    );
+    expect(setup?.body).toMatchObject({
+      amount: '2000.50',
+      maxNoOfDebits: '2',
+      startDate: '01/12/2026',
+      endDate: '01/03/2027',
+      mandateType: 'DD',
+    });
+  });
+
+  it('has the simulator refuse a debit above the mandate’s amount, or past its debits a month', async () => {
+    if (!OTP_ACCOUNT) throw new Error('The simulator has no OTP account');
+    const now = new Date();
+    const mandate = await paperMandate({
+      maxDebitKobo: 200_000,
+      maxDebitsPerMonth: 1,
+      startsAt: now,
+      endsAt: new Date(now.getTime() + 40 * DAY),
+    });
+    simulator.activateAtBank(mandate.providerReference);
+    const debit = (amount: number) =>
+      remita.own.debits.debitAccount({
+        reference: reference(),
+        mandateReference: mandate.providerReference,
+        payerId: PAYER.id,
+        institutionCode: BRANCH_ACCOUNT?.bankCode ?? '',
+        accountNumber: BRANCH_ACCOUNT?.accountNumber ?? '',
+        amount,
+        narration: 'Membership',
+      });
+    expect(await debit(200_001)).toMatchObject({ kind: 'failed' });
+    expect(await debit(200_000)).toMatchObject({ kind: 'succeeded' });
+    expect(await debit(100_000)).toMatchObject({ kind: 'failed' });
+    expect(simulator.debitsTaken().filter((d) => d.amountKobo !== 200_000)).toEqual([]);
+  });
+
+  it('has the simulator refuse a debit past the mandate’s end date (063 Expired Mandate)', async () => {
+    const now = new Date();
+    const mandate = await paperMandate({
+      maxDebitKobo: 200_000,
+      maxDebitsPerMonth: 4,
+      startsAt: now,
+      endsAt: now,
+    });
+    simulator.activateAtBank(mandate.providerReference);
+    simulator.useClock(() => new Date(now.getTime() + 2 * DAY));
+    try {
+      const answer = await remita.own.debits.debitAccount({
+        reference: reference(),
+        mandateReference: mandate.providerReference,
+        payerId: PAYER.id,
+        institutionCode: BRANCH_ACCOUNT?.bankCode ?? '',
+        accountNumber: BRANCH_ACCOUNT?.accountNumber ?? '',
+        amount: 100_000,
+        narration: 'Membership',
+      });
+      expect(answer).toMatchObject({ kind: 'failed' });
+      expect(simulator.requests.at(-1)?.path).toBe('payment/send');
+    } finally {
+      simulator.useClock(() => new Date());
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { TMandateTerms } from '../../../domain/mandate-terms';
 import type { TClock } from '../../clock';
 import type {
   TAltMandate,
@@ -67,17 +68,6 @@ export const REMITA_BANKS: ReadonlySet<string> = new Set([
   '215',
 ]);
 
-/**
- * The limits a mandate is set up with, which the payer's bank shows them and enforces: at most
- * this much per debit, this many debits a calendar month, for this many years. Each grant's own
- * amounts and dates are enforced by the consent's rules; these only bound what the bank allows.
- */
-export const REMITA_MANDATE_LIMITS = {
-  maxDebitKobo: 100_000_000,
-  maxDebitsPerMonth: 31,
-  years: 5,
-} as const;
-
 /** Where a payer's mandate is addressed: Remita asks an email, and we keep none of the payer's. */
 export const remitaPayerEmail = (payerId: string) => `${payerId}@payers.example.com`;
 
@@ -101,12 +91,8 @@ export function remitaProvider(
   });
   const { merchantId, apiKey, baseUrl } = options.credentials;
 
-  const setUp = async (request: {
-    reference: string;
-    institutionCode: string;
-    accountNumber: string;
-    payer: TMandatePayer;
-  }): Promise<string | null> => setUpMandate(client, options.clock, request);
+  const setUp = async (request: TSetupRequest): Promise<string | null> =>
+    setUpMandate(client, request);
 
   /** Remita's record of the mandate (its mandate status call). */
   const mandateStatus = (requestId: string, mandateId: string) =>
@@ -149,10 +135,12 @@ export function remitaProvider(
   return {
     provider: 'remita',
 
-    async requestAltMandate({ payer, ...request }) {
+    async requestAltMandate({ payer, terms, ...request }) {
       if (!REMITA_BANKS.has(request.institutionCode)) return null;
-      if (!payer) throw new RemitaNoAnswer('setup', 'a mandate names its payer');
-      const mandateId = await setUp({ ...request, payer });
+      if (!payer || !terms) {
+        throw new RemitaNoAnswer('setup', 'a mandate names its payer and the terms it allows');
+      }
+      const mandateId = await setUp({ ...request, payer, terms });
       if (!mandateId) return null;
       const answer = await client.call('requestAuthorization', {
         mandateId,
@@ -241,25 +229,25 @@ export function remitaProvider(
   };
 }
 
+type TSetupRequest = {
+  reference: string;
+  institutionCode: string;
+  accountNumber: string;
+  payer: TMandatePayer;
+  terms: TMandateTerms;
+};
+
 /**
  * Sets up a mandate on the payer's account with our reference as its requestId (PDF section 2.1):
- * Remita's mandateId, or null when it refused the account.
+ * Remita's mandateId, or null when it refused the account. It allows what the consent it serves
+ * grants, no more (PDF 2.1's fields): `amount` the most per debit, `maxNoOfDebits` the most debits
+ * in a calendar month (Remita's documents name no frequency field: this is how a mandate says
+ * how often), `startDate` and `endDate` the days debits may be made on.
  */
-async function setUpMandate(
-  client: TRemitaClient,
-  clock: TClock,
-  request: {
-    reference: string;
-    institutionCode: string;
-    accountNumber: string;
-    payer: TMandatePayer;
-  },
-): Promise<string | null> {
+async function setUpMandate(client: TRemitaClient, request: TSetupRequest): Promise<string | null> {
   const { merchantId, serviceTypeId, apiKey } = client.credentials;
-  const amount = remitaAmount(REMITA_MANDATE_LIMITS.maxDebitKobo);
-  const now = clock.now();
-  const end = new Date(now);
-  end.setUTCFullYear(end.getUTCFullYear() + REMITA_MANDATE_LIMITS.years);
+  const { terms } = request;
+  const amount = remitaAmount(terms.maxDebitKobo);
   const answer = await client.call('setup', {
     merchantId,
     serviceTypeId,
@@ -271,10 +259,10 @@ async function setUpMandate(
     payerAccount: request.accountNumber,
     requestId: request.reference,
     amount,
-    startDate: remitaDate(now),
-    endDate: remitaDate(end),
+    startDate: remitaDate(terms.startsAt),
+    endDate: remitaDate(terms.endsAt),
     mandateType: 'DD',
-    maxNoOfDebits: String(REMITA_MANDATE_LIMITS.maxDebitsPerMonth),
+    maxNoOfDebits: String(terms.maxDebitsPerMonth),
   });
   const mandateId = answer.mandateId;
   if (answer.statuscode !== '040' || typeof mandateId !== 'string' || !mandateId.trim()) {

@@ -5,7 +5,7 @@ import {
   startRemitaSimulator,
   type TRemitaSimulator,
 } from '../../testing/remita-simulator/remita-simulator';
-import { contractReference } from '../contract/contract-references';
+import { contractMandateTerms, contractReference } from '../contract/contract-references';
 import { debitsContract, type TMandatedAccount } from '../contract/debits.contract';
 import { mandateSetupContract } from '../contract/mandate-setup.contract';
 import type { TPayoutsPort, TSettlementPort } from '../payments';
@@ -65,6 +65,7 @@ async function activeMandate(index: number): Promise<TMandatedAccount> {
     institutionCode: account.bankCode,
     accountNumber: account.accountNumber,
     payer: PAYER,
+    terms: contractMandateTerms(),
   });
   if (!mandate?.providerReference) throw new Error('Remita set up no mandate');
   const { verified } = await remita.verifyAltMandate({

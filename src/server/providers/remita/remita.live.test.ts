@@ -6,6 +6,7 @@
 // that was active.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { contractMandateTerms } from '../contract/contract-references';
 import type { TPayoutsPort } from '../payments';
 import { RemitaNoAnswer, remitaClient } from './remita-client';
 import { remitaProvider } from './remita-provider';
@@ -45,7 +46,10 @@ const reference = (what: string) => `oya-check-${what}-${Date.now()}`;
 describe('Remita itself', () => {
   it('sets up a mandate on its printable form, pending until the bank activates it', async () => {
     const ref = reference('paper');
-    const opened = await remita.own.openPaperMandate({ reference: ref, ...account, payer });
+    const opened = await remita.own.openPaperMandate({
+      ...{ reference: ref, ...account, payer },
+      terms: contractMandateTerms(),
+    });
     expect(opened.providerReference).toMatch(/\S/);
     const form = await fetch(opened.formUrl);
     expect(form.status).toBe(200);
@@ -67,6 +71,7 @@ describe('Remita itself', () => {
       reference: reference('otp'),
       ...account,
       payer,
+      terms: contractMandateTerms(),
     });
     if (mandate) {
       expect(mandate.remitaTransRef).toMatch(/\S/);
@@ -87,7 +92,10 @@ describe('Remita itself', () => {
 
   it('has no debit by a reference never sent, and refuses a wrong hash', async () => {
     const ref = reference('never');
-    const opened = await remita.own.openPaperMandate({ reference: ref, ...account, payer });
+    const opened = await remita.own.openPaperMandate({
+      ...{ reference: ref, ...account, payer },
+      terms: contractMandateTerms(),
+    });
     expect(await remita.own.debits.requeryDebit(ref, opened.providerReference)).toMatchObject({
       kind: 'not_taken',
     });

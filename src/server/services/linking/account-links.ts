@@ -15,6 +15,7 @@ import {
 } from '../../../domain/constants';
 import { isFromAccount, sameHolderName } from '../../../domain/account-ownership';
 import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from '../../../domain/errors';
+import type { TMandateTerms } from '../../../domain/mandate-terms';
 import { countNoun } from '../../../domain/plural';
 import {
   ACCOUNT_LINK_PROGRESS_EVENT,
@@ -57,6 +58,7 @@ import {
 } from './account-holders';
 import {
   keepOwnMandate,
+  consentMandateTerms,
   linksByOwnMandate,
   mandatePayerOf,
   openOwnPaperMandate,
@@ -551,11 +553,22 @@ export async function openLink(
 export async function createAccountLink(
   ctx: TLinkContext & Pick<TAppContext, 'capabilities'> & TOwnerLookups,
   payerId: string,
-  input: { accountNumber: string; institutionCode: string; accountName: string },
+  input: {
+    accountNumber: string;
+    institutionCode: string;
+    accountName: string;
+    consentId?: string;
+  },
   service: 'any' | 'alt',
 ): Promise<TAccountLink> {
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = input;
+  // A bank whose mandates the mandates capability's provider keeps (Remita) links by its OTP, on
+  // a mandate that allows what the consent it is linked for grants.
+  const byOwnMandate = linksByOwnMandate(providers.payments.mandates, institutionCode);
+  const terms = byOwnMandate
+    ? await ownMandateTermsFor(db, input.consentId, clock.now())
+    : undefined;
   const { bank, found } = await findAccountAtBank(ctx, input);
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
@@ -566,10 +579,7 @@ export async function createAccountLink(
     mandates: providers.payments.debits.debitMandates,
     on: capabilitiesOn(ctx.capabilities),
   });
-  // A bank whose mandates the mandates capability's provider keeps (Remita) links by its OTP.
-  const linkRoute: TMandateRoute = linksByOwnMandate(providers.payments.mandates, institutionCode)
-    ? 'auth_params'
-    : route;
+  const linkRoute: TMandateRoute = byOwnMandate ? 'auth_params' : route;
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...input, bank, found, holder }, now);
   const linkId = newLinkId();
@@ -635,42 +645,7 @@ export async function createAccountLink(
     return { ...link, payInDetails };
   }
   if (linkRoute === 'auth_params') {
-    const { mandates } = providers.payments;
-    let mandate;
-    let paper = null;
-    try {
-      const payer = await mandatePayerOf(db, payerId);
-      mandate = await mandates.requestAltMandate({
-        reference: linkId,
-        institutionCode,
-        accountNumber,
-        payer,
-      });
-      // A bank that activates its provider's mandates only at the branch: the provider's form.
-      if (!mandate) {
-        paper = await openOwnPaperMandate(db, mandates, {
-          ...{ linkId, institutionCode, accountNumber, payer },
-          now: clock.now(),
-        });
-      }
-    } catch {
-      await abandonLink(db, linkId, clock.now(), failed);
-      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
-    }
-    if (paper) return { ...link, mandateType: 'paper', formUrl: paper.formUrl };
-    if (!mandate) {
-      await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_NOT_SUPPORTED.message);
-      throw new AppError('ACCOUNT_NOT_SUPPORTED');
-    }
-    const { providerReference, ...altMandate } = mandate;
-    await db
-      .update(accountLinks)
-      .set({ remitaTransRef: mandate.remitaTransRef, requestId: mandate.requestId })
-      .where(eq(accountLinks.id, linkId));
-    if (providerReference) {
-      await keepOwnMandate(db, linkId, { provider: mandates.provider, providerReference });
-    }
-    return { ...link, ...altMandate };
+    return openAltMandate(ctx, link, { payerId, institutionCode, accountNumber, terms });
   }
   const mandates = providers.payments.debits.debitMandates;
   if (linkRoute === 'bank_page' && mandates.kind === 'bank_page') {
@@ -693,6 +668,77 @@ export async function createAccountLink(
     return { ...link, formUrl: opened.formUrl };
   }
   return { ...link, formUrl: paperFormUrl(ctx, linkId) };
+}
+
+/**
+ * The alternate service's mandate of a new link (route auth_params): its auth parameters, or the
+ * provider's printable form where the bank activates its mandates only at the branch. A provider
+ * that fails ends the link (ACCOUNT_LINK_CREATE_FAILED); one that cannot mandate the account
+ * too (ACCOUNT_NOT_SUPPORTED).
+ */
+async function openAltMandate(
+  { db, clock, providers }: TLinkContext,
+  link: TAccountLink,
+  request: {
+    payerId: string;
+    institutionCode: string;
+    accountNumber: string;
+    terms: TMandateTerms | undefined;
+  },
+): Promise<TAccountLink> {
+  const { payerId, institutionCode, accountNumber, terms } = request;
+  const linkId = link.id;
+  const { mandates } = providers.payments;
+  let mandate;
+  let paper = null;
+  try {
+    const payer = await mandatePayerOf(db, payerId);
+    mandate = await mandates.requestAltMandate({
+      reference: linkId,
+      institutionCode,
+      accountNumber,
+      payer,
+      ...(terms ? { terms } : {}),
+    });
+    // A bank that activates its provider's mandates only at the branch: the provider's form.
+    if (!mandate) {
+      paper = await openOwnPaperMandate(db, mandates, {
+        ...{ linkId, institutionCode, accountNumber, payer, terms },
+        now: clock.now(),
+      });
+    }
+  } catch {
+    await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message);
+    throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+  }
+  if (paper) return { ...link, mandateType: 'paper', formUrl: paper.formUrl };
+  if (!mandate) {
+    await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_NOT_SUPPORTED.message);
+    throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  }
+  const { providerReference, ...altMandate } = mandate;
+  await db
+    .update(accountLinks)
+    .set({ remitaTransRef: mandate.remitaTransRef, requestId: mandate.requestId })
+    .where(eq(accountLinks.id, linkId));
+  if (providerReference) {
+    await keepOwnMandate(db, linkId, { provider: mandates.provider, providerReference });
+  }
+  return { ...link, ...altMandate };
+}
+
+/**
+ * The terms of a provider's own mandate for the consent the account is linked for; none named,
+ * or one with no future payment to grant, is 409 MANDATE_NEEDS_CONSENT, before anything opens.
+ */
+async function ownMandateTermsFor(
+  db: TDb,
+  consentId: string | undefined,
+  now: Date,
+): Promise<TMandateTerms> {
+  const terms = consentId ? await consentMandateTerms(db, consentId, now) : null;
+  if (!terms) throw new AppError('MANDATE_NEEDS_CONSENT');
+  return terms;
 }
 
 /** Where the printable form of a paper mandate is (GET /mandates/{id}). */

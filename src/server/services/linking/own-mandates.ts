@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PAPER_MANDATE_TTL_MS } from '../../../domain/constants';
+import { mandateTermsOf, type TMandateTerms } from '../../../domain/mandate-terms';
 import type { TDb } from '../../db/database';
 import type { TJobKind, TJobQueue } from '../../jobs/engine';
-import { accountLinks, payers } from '../../db/schema';
+import { accountLinks, consents, payers, payments } from '../../db/schema';
 import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
 
 /*
@@ -31,6 +32,41 @@ export async function mandatePayerOf(db: TDb, payerId: string): Promise<TMandate
     .where(eq(payers.id, payerId));
   if (!payer) throw new Error(`Payer ${payerId} vanished`);
   return { id: payerId, ...payer };
+}
+
+/**
+ * What a provider's own mandate for the consent `consentId` may allow: the terms of its payments
+ * still to be granted (docs/providers/remita.md "Terms"), its future payments and the immediate
+ * one, which the payer may pay from the account once it is linked (due now). Null when there is
+ * no future payment to serve (no such consent, one no longer pending, or one without any).
+ */
+export async function consentMandateTerms(
+  db: TDb,
+  consentId: string,
+  now: Date,
+): Promise<TMandateTerms | null> {
+  const rows = await db
+    .select({
+      type: payments.type,
+      amount: payments.amount,
+      dueDate: payments.dueDate,
+      startDate: payments.startDate,
+      endDate: payments.endDate,
+    })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .where(
+      and(
+        eq(payments.consentId, consentId),
+        eq(payments.status, 'pending'),
+        eq(consents.status, 'pending'),
+      ),
+    );
+  if (!rows.some((p) => p.type === 'future')) return null;
+  return mandateTermsOf(
+    rows.map((p) => (p.type === 'immediate' ? { ...p, dueDate: now } : p)),
+    now,
+  );
 }
 
 /** Records on the link the provider's mandate: what its debits go by, and who keeps it. */
@@ -64,17 +100,19 @@ export async function openOwnPaperMandate(
     institutionCode: string;
     accountNumber: string;
     payer: TMandatePayer;
+    terms: TMandateTerms | undefined;
     now: Date;
   },
 ): Promise<{ formUrl: string } | null> {
   const own = ownMandatesOf(mandates);
-  if (!own) return null;
+  if (!own || !request.terms) return null;
   const reference = `${request.linkId}.paper`;
   const opened = await own.openPaperMandate({
     reference,
     institutionCode: request.institutionCode,
     accountNumber: request.accountNumber,
     payer: request.payer,
+    terms: request.terms,
   });
   const [moved] = await db
     .update(accountLinks)

@@ -35,6 +35,8 @@ export type TRemitaSimulatorOptions = {
    */
   openAccounts?: boolean;
   port?: number;
+  /** The simulator's time, for a mandate's dates (the real time by default). */
+  now?: () => Date;
 };
 
 export type TRemitaSimulator = {
@@ -47,6 +49,8 @@ export type TRemitaSimulator = {
   /** The OTP the banks send for every activation. */
   otp: string;
   accounts: TRemitaSimAccount[];
+  /** The simulator's time from now on: a test's clock, for a mandate's dates. */
+  useClock(now: () => Date): void;
   /** Every request: its path and parsed body (the two activation calls' headers too). */
   requests: Array<{ path: string; body: unknown }>;
   /** The bank activates a mandate at its branch (a signed paper form): status says isActive. */
@@ -67,7 +71,10 @@ export type TSimMandate = {
   requestId: string;
   bankCode: string;
   accountNumber: string;
+  /** The most one debit may take (setup's `amount`). */
   amountKobo: number;
+  /** The most debits sent in one calendar month (setup's `maxNoOfDebits`). */
+  maxNoOfDebits: number;
   startDate: string;
   endDate: string;
   registrationDate: string;
@@ -86,6 +93,8 @@ type TSimDebit = {
   code: string;
   status: string;
   updatedAt: Date;
+  /** When the instruction was taken (the simulator's time): the month it counts in. */
+  sentAt: Date;
 };
 
 const DEFAULTS = {
@@ -185,6 +194,7 @@ type TRemitaState = {
   hold: boolean;
   /** How many of the next answers are lost (loseNextAnswer). */
   loseNext: number;
+  now: () => Date;
 };
 
 function remitaState(options: TRemitaSimulatorOptions): TRemitaState {
@@ -204,6 +214,7 @@ function remitaState(options: TRemitaSimulatorOptions): TRemitaState {
     requests: [],
     hold: false,
     loseNext: 0,
+    now: options.now ?? (() => new Date()),
   };
 }
 
@@ -250,6 +261,34 @@ function advance(state: TRemitaState, debit: TSimDebit) {
   Object.assign(debit, { code: '072', status: 'Pending Credit', updatedAt: new Date() });
 }
 
+/** A day as setup's dates write it, DD/MM/YYYY, as a sortable YYYYMMDD. */
+const dayKey = (ddmmyyyy: string) => ddmmyyyy.split('/').reverse().join('');
+/** The simulator's day in Lagos (UTC+1) as YYYYMMDD. */
+const lagosDay = (at: Date) => dayKey(ddmmyyyy(new Date(at.getTime() + 60 * 60 * 1_000)));
+
+/**
+ * A debit the mandate's rules do not allow (PDF section 6: "within the rules setup on the
+ * concerned mandates"), or null: before its startDate 062 Mandate Not Due, past its endDate 063
+ * Expired Mandate (section 9.1); above its amount, or past its maxNoOfDebits in the calendar
+ * month, a refusal the documents give no code for.
+ */
+function outsideMandate(state: TRemitaState, mandate: TSimMandate, amountKobo: number) {
+  const today = lagosDay(state.now());
+  if (today < dayKey(mandate.startDate)) return { statuscode: '062', status: 'Mandate Not Due' };
+  if (today > dayKey(mandate.endDate)) return { statuscode: '063', status: 'Expired Mandate' };
+  if (amountKobo > mandate.amountKobo) {
+    return { statuscode: '999', status: 'Amount above the mandate' };
+  }
+  const month = today.slice(0, 6);
+  const sent = [...state.debits.values()].filter(
+    (d) => d.mandateId === mandate.mandateId && lagosDay(d.sentAt).slice(0, 6) === month,
+  );
+  if (sent.length >= mandate.maxNoOfDebits) {
+    return { statuscode: '999', status: 'Maximum number of debits for the month reached' };
+  }
+  return null;
+}
+
 /** The mandate's own calls: set it up, ask its status, stop it. */
 function mandateCalls(state: TRemitaState): Record<string, TCall> {
   const { merchantId, serviceTypeId, apiKey, mandates, byRequestId } = state;
@@ -275,6 +314,11 @@ function mandateCalls(state: TRemitaState): Record<string, TCall> {
       ]) {
         if (!str(body, key)) return { statuscode: '999', status: `${key} is required` };
       }
+      const limits = ['amount', 'maxNoOfDebits'].map((key) => Number(str(body, key)));
+      const dates = ['startDate', 'endDate'].map((key) => str(body, key));
+      if (limits.some((n) => !(n > 0)) || !dates.every((d) => /^\d\d\/\d\d\/\d{4}$/.test(d))) {
+        return { statuscode: '999', status: 'Invalid mandate limits' };
+      }
       if (str(body, 'mandateType') !== 'DD') {
         return { statuscode: '067', status: 'Only Direct Debit Mandate Allowed' };
       }
@@ -289,6 +333,7 @@ function mandateCalls(state: TRemitaState): Record<string, TCall> {
         bankCode: str(body, 'payerBankCode'),
         accountNumber: str(body, 'payerAccount'),
         amountKobo: koboOf(amount),
+        maxNoOfDebits: Number(str(body, 'maxNoOfDebits')),
         startDate: str(body, 'startDate'),
         endDate: str(body, 'endDate'),
         registrationDate: ddmmyyyy(new Date()),
@@ -427,11 +472,11 @@ function debitCalls(state: TRemitaState): Record<string, TCall> {
       ) {
         return { statuscode: '061', status: 'Invalid Mandate' };
       }
-      if (koboOf(totalAmount) > mandate.amountKobo) {
-        return { statuscode: '999', status: 'Amount above the mandate' };
-      }
       // Silent in the documents: a requestId sent again answers the debit it named.
-      const debit: TSimDebit = debits.get(requestId) ?? {
+      const known = debits.get(requestId);
+      const refused = known ? null : outsideMandate(state, mandate, koboOf(totalAmount));
+      if (refused) return refused;
+      const debit: TSimDebit = known ?? {
         requestId,
         mandateId: mandate.mandateId,
         amountKobo: koboOf(totalAmount),
@@ -440,6 +485,7 @@ function debitCalls(state: TRemitaState): Record<string, TCall> {
         code: '070',
         status: 'Awaiting Debit',
         updatedAt: new Date(),
+        sentAt: state.now(),
       };
       debits.set(requestId, debit);
       return {
@@ -581,6 +627,9 @@ function remitaControls(state: TRemitaState, server: Server, url: string): TRemi
     },
     loseNextAnswer(count = 1) {
       state.loseNext = count;
+    },
+    useClock(now) {
+      state.now = now;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -74,6 +74,7 @@ function futurePaymentsContent({ consent, screens, state, act, onLinkingChange }
   ) : (
     <>
       <screens.RepaymentAccounts
+        consentId={consent.consentId}
         selectedIds={state.futureAccountIds}
         onToggle={(accountId) => act({ type: 'future_account_toggled', accountId })}
         onLinked={(accountId) => act({ type: 'future_account_linked', accountId })}

@@ -27,10 +27,15 @@ const codeOf = (error: unknown) => (error instanceof ApiError ? error.code : und
 export type TLinkingPanelMover = {
   current: RefObject<TLinkingPanelState>;
   act(action: TLinkingPanelAction): TLinkingPanelState;
+  /** The consent the panel links for, where there is one (docs/providers/remita.md "Terms"). */
+  consentId?: string | undefined;
 };
 
 /** The linking step's call: the account link, or straight on to the card form. */
-export function startLink({ act }: TLinkingPanelMover, { account, cardFlow }: TLinkingContext) {
+export function startLink(
+  { act, consentId }: TLinkingPanelMover,
+  { account, cardFlow }: TLinkingContext,
+) {
   if (cardFlow) {
     act({ type: 'link_resolved', accountLink: null });
     return;
@@ -41,6 +46,7 @@ export function startLink({ act }: TLinkingPanelMover, { account, cardFlow }: TL
       accountName: account.accountName ?? '',
       bankName: account.bankName,
       institutionCode: account.institutionCode ?? '',
+      ...(consentId ? { consentId } : {}),
     })
     .then(
       (answer) => act({ type: 'link_resolved', accountLink: answer.accountLink }),

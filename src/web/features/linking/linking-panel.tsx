@@ -25,6 +25,8 @@ export type TLinkingPanelProps = {
    * masked one, '****1234', which the payer types), and goes on with it once its bank confirms it.
    */
   origin?: { accountNumber: string; institutionCode: string } | null;
+  /** The consent whose future payments the account is linked to pay, where there is one. */
+  consentId?: string;
   /** The panel closed: after success, on cancel, or Back from an error. */
   onClose(): void;
   /** An account was linked: the payer's accounts are read again. */
@@ -39,10 +41,11 @@ export type TLinkingPanelProps = {
 export function LinkingPanel({
   forceCardFlow = false,
   origin = null,
+  consentId,
   onClose,
   onLinked,
 }: TLinkingPanelProps) {
-  const panel = useLinkingPanelState(forceCardFlow, origin);
+  const panel = useLinkingPanelState(forceCardFlow, origin, consentId);
   const { state, act } = panel;
   const queryClient = useQueryClient();
   const accounts = useUserAccounts(true);
@@ -81,7 +84,11 @@ export function LinkingPanel({
 }
 
 /** The panel's state, opened (at manual entry for a payment's account), and how it moves. */
-function useLinkingPanelState(forceCardFlow: boolean, origin: TLinkingPanelProps['origin']) {
+function useLinkingPanelState(
+  forceCardFlow: boolean,
+  origin: TLinkingPanelProps['origin'],
+  consentId: string | undefined,
+) {
   const [state, dispatch] = useReducer(linkingPanelReducer, null, () => {
     const opened = linkingPanelReducer(LINKING_PANEL_INITIAL, { type: 'open', forceCardFlow });
     return origin ? linkingPanelReducer(opened, { type: 'manual_entry_opened' }) : opened;
@@ -93,7 +100,7 @@ function useLinkingPanelState(forceCardFlow: boolean, origin: TLinkingPanelProps
     dispatch(action);
     return next;
   }, []);
-  return { state, current, act };
+  return { state, current, act, consentId };
 }
 
 /**

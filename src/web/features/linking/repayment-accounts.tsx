@@ -31,6 +31,7 @@ const usable = (account: TUserAccount) => linkedOne(account) && isAccountDebitab
  * in their place. An account linked there is chosen once the accounts, read again, show it.
  */
 export function RepaymentAccounts({
+  consentId,
   selectedIds,
   onToggle,
   onLinked,
@@ -61,7 +62,11 @@ export function RepaymentAccounts({
 
   if (linking) {
     return (
-      <LinkingPanel onClose={() => setPanel(false)} onLinked={() => void accounts.refetch()} />
+      <LinkingPanel
+        consentId={consentId}
+        onClose={() => setPanel(false)}
+        onLinked={() => void accounts.refetch()}
+      />
     );
   }
 

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { mandateTermsOf, OPEN_MANDATE_DAYS } from './mandate-terms';
+
+const NOW = new Date('2026-11-28T10:00:00Z');
+const at = (iso: string) => new Date(iso);
+const payment = (amount: number, dueDate: Date | null, more: object = {}) => ({
+  amount,
+  dueDate,
+  startDate: null,
+  endDate: null,
+  ...more,
+});
+
+describe('mandateTermsOf', () => {
+  it('allows the largest payment, the most payments due in one Lagos month, from the first date to the last', () => {
+    const terms = mandateTermsOf(
+      [
+        payment(200_000, at('2026-12-05T09:00:00Z')),
+        payment(350_000, at('2026-12-20T09:00:00Z')),
+        // 23:30 UTC on 31 December is 1 January in Lagos.
+        payment(100_000, at('2026-12-31T23:30:00Z')),
+        payment(200_000, at('2027-03-05T09:00:00Z')),
+      ],
+      NOW,
+    );
+    expect(terms).toEqual({
+      maxDebitKobo: 350_000,
+      maxDebitsPerMonth: 2,
+      startsAt: at('2026-12-05T09:00:00Z'),
+      endsAt: at('2027-03-05T09:00:00Z'),
+    });
+  });
+
+  it('counts a payment with no due date in every month, from now, to its end date or a year on', () => {
+    expect(
+      mandateTermsOf(
+        [
+          payment(500_000, null, { endDate: at('2027-06-01T00:00:00Z') }),
+          payment(100_000, at('2026-12-05T09:00:00Z')),
+        ],
+        NOW,
+      ),
+    ).toEqual({
+      maxDebitKobo: 500_000,
+      maxDebitsPerMonth: 2,
+      startsAt: NOW,
+      endsAt: at('2027-06-01T00:00:00Z'),
+    });
+    expect(mandateTermsOf([payment(500_000, null)], NOW)?.endsAt).toEqual(
+      new Date(NOW.getTime() + OPEN_MANDATE_DAYS * 24 * 60 * 60_000),
+    );
+  });
+
+  it('allows nothing without payments', () => {
+    expect(mandateTermsOf([], NOW)).toBeNull();
+  });
+});
