@@ -8,6 +8,13 @@ import { events } from '../db/schema';
  * written in the same transaction as the state change it reports, so an event exists exactly
  * when its change committed. The row's id is the server-sent-event id; the database notifies
  * every process's listeners at commit (migration 0003, events_notify).
+ *
+ * A watcher resumes after the highest id it was handed, so within a stream ids must become
+ * visible in id order: an id drawn first but committed last would fall behind a watcher that had
+ * already passed it, and never reach it. A stream's id is therefore drawn under a lock on the
+ * stream held until the drawing transaction ends: the next event of the stream draws its id only
+ * once the one before has committed or rolled back. Ids stay one sequence across streams, so the
+ * ids clients already hold (Last-Event-ID) keep their place.
  */
 
 /** The streams events are written to, and who may read each (routes/event-streams.ts). */
@@ -25,11 +32,16 @@ export type TLoggedEvent = {
   data: Record<string, unknown>;
 };
 
-/** An event's row, as one prepared query (every state change a page follows writes one). */
+/**
+ * An event's row, as one prepared query (every state change a page follows writes one). Its id is
+ * drawn after the stream's lock is taken, in the same statement, so it holds outside a
+ * transaction too (the lock then lasts until the statement commits).
+ */
 const prepareAppend = (db: TDb) =>
   db
     .insert(events)
     .values({
+      id: sql`(select nextval('events_id_seq') from pg_advisory_xact_lock(hashtext('events'), hashtext(${sql.placeholder('stream')})))`,
       stream: sql.placeholder('stream'),
       type: sql.placeholder('type'),
       data: sql.placeholder('data'),
