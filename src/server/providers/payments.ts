@@ -897,6 +897,11 @@ export type TRefundRequest = {
    */
   sender: TTransferSender | null;
   reason: string | null;
+  /**
+   * When the refund was first asked for (its row's): asked again, the provider looks for the
+   * earlier ask among the refunds made since then, never through all it ever made.
+   */
+  createdAt: Date;
 };
 
 /**
@@ -920,8 +925,11 @@ export type TRefundsPort = {
   requeryRefund(request: TRefundRequery): Promise<TRefundOutcome>;
 };
 
-/** A refund asked about: what it was asked for with (TRefundRequest's) and when. */
-export type TRefundRequery = Pick<TRefundRequest, 'reference' | 'providerReference' | 'channel'> & {
-  /** When we asked for it: the provider made it then, or within that call's time. */
-  createdAt: Date;
-};
+/**
+ * A refund asked about: what it was asked for with and when (TRefundRequest's); the provider
+ * made it then, or within that call's time.
+ */
+export type TRefundRequery = Pick<
+  TRefundRequest,
+  'reference' | 'providerReference' | 'channel' | 'createdAt'
+>;

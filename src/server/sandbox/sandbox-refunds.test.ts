@@ -107,6 +107,7 @@ describe('the sandbox’s refunds in its own records', () => {
       amount: 20_000,
       sender: null,
       reason: null,
+      createdAt: new Date(),
     });
     expect(await sandboxBalanceOf(database, 'links_by_test_transfer')).toBe(
       debitedBalance + 20_000,
@@ -121,6 +122,7 @@ describe('the sandbox’s refunds in its own records', () => {
       amount: 45_000,
       sender: transfer.sender,
       reason: null,
+      createdAt: new Date(),
     });
     expect(await sandboxBalanceOf(database, 'links_by_auth_params')).toBe(before + 45_000);
   });
@@ -135,13 +137,12 @@ describe('the sandbox’s refunds in its own records', () => {
       amount: 100_000,
       sender: null,
       reason: 'Order cancelled',
+      createdAt: new Date(),
     };
     const first = await provider.refunds.refund(refund);
     expect(first).toMatchObject({ kind: 'processed' });
     expect(await provider.refunds.refund(refund)).toEqual(first);
-    expect(await provider.refunds.requeryRefund({ ...refund, createdAt: new Date() })).toEqual(
-      first,
-    );
+    expect(await provider.refunds.requeryRefund(refund)).toEqual(first);
     const lines = (await provider.settlement.settlementReport()).filter(
       (line) => line.channel === 'refund' && line.reference === refund.reference,
     );
@@ -172,6 +173,7 @@ describe('the sandbox’s refunds in its own records', () => {
         amount: 10_000,
         sender: null,
         reason: null,
+        createdAt: new Date(),
       }),
     ).toMatchObject({ kind: 'failed' });
   });
@@ -187,6 +189,7 @@ describe('the sandbox’s refunds in its own records', () => {
         amount: 10_000,
         sender: { ...transfer.sender, accountNumber: '0000000000' },
         reason: null,
+        createdAt: new Date(),
       }),
     ).toMatchObject({ kind: 'failed', reason: 'account_not_found' });
   });
@@ -207,6 +210,7 @@ describe('the sandbox’s refunds in its own records', () => {
             amount: 30_000,
             sender: null,
             reason: null,
+            createdAt: new Date(),
           }),
         ),
       );

@@ -26,6 +26,7 @@ export function refundsContract(adapter: string, make: () => Promise<TRefundsUnd
       amount,
       sender: null,
       reason: 'Returned goods',
+      createdAt: new Date(),
     });
     /** Asked about as the app asks: what the refund was asked for with, and when. */
     const requeryOf = (

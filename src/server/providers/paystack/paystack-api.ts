@@ -71,6 +71,8 @@ export type TPaystackTransaction = {
   gateway_response?: string | null;
   authorization?: TPaystackAuthorization | null;
   metadata?: unknown;
+  /** When Paystack made it (ISO 8601): a refund of it can only follow. */
+  created_at?: string | null;
 };
 
 export type TPaystackBank = {

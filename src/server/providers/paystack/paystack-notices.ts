@@ -12,7 +12,7 @@ import type { TPaystackAuthorization, TPaystackTransaction } from './paystack-ap
 import { PaystackNoAnswer, segment } from './paystack-client';
 import { cardDeclineReason, isUnknownReference } from './paystack-declines';
 import { payerOfPaystackEmail, type TPaystack } from './paystack-shared';
-import { listRefunds, referenceOfNote, refundOutcome } from './refunds';
+import { listRefunds, referenceOfNote, refundedWithin, refundOutcome } from './refunds';
 import { fromPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
 import { paymentRequestOutcome, referenceOfDescription, verifiedPaymentRequest } from './terminal';
@@ -317,7 +317,8 @@ async function noticedTransaction(
 
 /**
  * A refund notice names the refunded transaction, not the refund: every refund of ours of it
- * (our reference in its merchant note) is told of as Paystack's record of it stands. Two
+ * (our reference in its merchant note), made since the transaction was, is told of as Paystack's
+ * record of it stands. Two
  * refunds of one amount are each ended by their own record, whichever the notice was about.
  * No answer from Paystack leaves the notice unanswered (it is sent again).
  */
@@ -328,8 +329,10 @@ async function noticedRefunds(
     transactionReference: string;
   },
 ): Promise<TProviderNotice> {
+  const made = await refundedWithin(ps, read.transactionReference);
+  if (!made) return { kind: 'ignored', event: read.event };
   const ours: Array<{ reference: string; outcome: TRefundOutcome }> = [];
-  for await (const refund of listRefunds(ps, read.transactionReference)) {
+  for await (const refund of listRefunds(ps, read.transactionReference, made)) {
     const reference = referenceOfNote('refund', refund.merchant_note);
     if (reference) ours.push({ reference, outcome: refundOutcome(refund) });
   }

@@ -175,6 +175,7 @@ describe('Paystack’s notices', () => {
       amount: 100_000,
       sender: null,
       reason: null,
+      createdAt: new Date(),
     });
     const payoutRef = reference();
     await provider.payouts.payOut({

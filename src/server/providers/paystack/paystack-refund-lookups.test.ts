@@ -77,6 +77,19 @@ const refundListsSince = (from: number) =>
     .slice(from)
     .filter((request) => request.method === 'GET' && /^\/refund(\?|$)/.test(request.path));
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A refund list's request names a time (`from`, `to`) from a day before `first` to a day after `last`. */
+function expectWithin(path: string | undefined, first: Date, last: Date) {
+  const query = new URL(path ?? '', simulator.url).searchParams;
+  const from = Date.parse(query.get('from') ?? '');
+  const to = Date.parse(query.get('to') ?? '');
+  expect(from).toBeLessThanOrEqual(first.getTime());
+  expect(from).toBeGreaterThanOrEqual(first.getTime() - DAY_MS);
+  expect(to).toBeGreaterThanOrEqual(last.getTime());
+  expect(to).toBeLessThanOrEqual(last.getTime() + 2 * DAY_MS);
+}
+
 describe('looking up one of our refunds at Paystack', () => {
   let transaction: string;
   let ours: TRefundRequery;
@@ -126,6 +139,35 @@ describe('looking up one of our refunds at Paystack', () => {
     expect(from).toBeLessThanOrEqual(ours.createdAt.getTime());
     expect(to).toBeGreaterThanOrEqual(ours.createdAt.getTime());
     expect(to - from).toBeLessThanOrEqual(2 * 24 * 60 * 60 * 1000);
+  });
+
+  it('asked again, looks for the earlier ask among the refunds made since the refund was created', async () => {
+    const before = simulator.requests.length;
+    const again = await provider.refunds.refund({
+      ...ours,
+      amount: 100_000,
+      sender: null,
+      reason: null,
+    });
+    expect(again).toMatchObject({ kind: 'processed' });
+    const lists = refundListsSince(before);
+    expect(lists).toHaveLength(1);
+    expectWithin(lists[0]?.path, ours.createdAt, new Date());
+    // Found, not asked for again: no refund was made.
+    expect(simulator.requests.slice(before).some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('gives a charge back once, looking for an earlier give-back among those made since the charge', async () => {
+    const charged = new Date();
+    const charge = await paidCharge(40_000);
+    const giveBack = { providerReference: charge, amount: 40_000, reference: reference() };
+    expect(await provider.cards.refundCard(giveBack)).toEqual({ refunded: true });
+    const before = simulator.requests.length;
+    expect(await provider.cards.refundCard(giveBack)).toEqual({ refunded: true });
+    const lists = refundListsSince(before);
+    expect(lists).toHaveLength(1);
+    expectWithin(lists[0]?.path, charged, new Date());
+    expect(simulator.requests.slice(before).some((r) => r.method === 'POST')).toBe(false);
   });
 
   it('answers a refund that never arrived failed after reading one page, not every refund', async () => {

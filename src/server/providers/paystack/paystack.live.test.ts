@@ -54,6 +54,7 @@ describe("Paystack's test mode", () => {
       amount: 5_000,
       sender: null,
       reason: 'Live check',
+      createdAt: new Date(),
     });
     expect(refund.kind).not.toBe('failed');
   });

@@ -1,9 +1,10 @@
 import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TRefundOutcome, TRefundRequest, TRefundsPort, TTransferSender } from '../payments';
-import type { TPaystackRefund } from './paystack-api';
+import type { TPaystackRefund, TPaystackTransaction } from './paystack-api';
 import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import { paystackBankList } from './banks';
+import { isUnknownReference } from './paystack-declines';
 import type { TPaystack } from './paystack-shared';
 
 /**
@@ -34,7 +35,7 @@ export function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
 }
 
 /** A time a refund was made within, as List Refunds narrows by it (`from`, `to`). */
-type TMadeWithin = { from: Date; to: Date };
+export type TMadeWithin = { from: Date; to: Date };
 
 /**
  * Paystack's refunds, optionally of one transaction (`transaction`, on paystack.com's List
@@ -49,32 +50,54 @@ export const listRefunds = (ps: TPaystack, transaction?: string, made?: TMadeWit
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * When Paystack made the refund we asked for at `createdAt`: during that call (30 s at most),
- * read as a day either side, wider than any gap between Paystack's clock and ours or the zone it
- * reads a time in. Both narrowings at once: a transaction has few refunds, and were Paystack to
- * list all of the integration's, a day's are still a bounded page or few, whatever its history.
+ * When Paystack made a refund we asked for first at `first` and last at `last` at the latest:
+ * from the one to the other, widened by a day either side, wider than any gap between Paystack's
+ * clock and ours or the zone it reads a time in. Both narrowings at once, by transaction and by
+ * time: a transaction has few refunds, and were Paystack to ignore `transaction` (its published
+ * List Refunds documents only `from`, `to`, `perPage` and `page`), the refunds of that window are
+ * still a bounded page or few, whatever the integration's history.
  */
-const madeAround = (createdAt: Date): TMadeWithin => ({
-  from: new Date(createdAt.getTime() - DAY_MS),
-  to: new Date(createdAt.getTime() + DAY_MS),
+const madeBetween = (first: Date, last: Date): TMadeWithin => ({
+  from: new Date(first.getTime() - DAY_MS),
+  to: new Date(last.getTime() + DAY_MS),
 });
 
 /**
  * Our refund of `kind` asked for with `reference`, among Paystack's refunds of one transaction
- * (made within a time, when known): never a walk through every refund the integration made.
+ * made within a time: never a walk through every refund the integration made.
  */
 async function findRefund(
   ps: TPaystack,
   kind: TRefundKind,
   reference: string,
   transaction: string,
-  made?: TMadeWithin,
+  made: TMadeWithin,
 ) {
   const note = refundNote(kind, reference);
   for await (const refund of listRefunds(ps, transaction, made)) {
     if (refund.merchant_note === note) return refund;
   }
   return null;
+}
+
+/**
+ * When a refund of Paystack's `transaction` can have been made: since the transaction was
+ * (Verify Transaction's `created_at`), until now. Null when Paystack holds no such transaction,
+ * which then has no refund either.
+ */
+export async function refundedWithin(
+  ps: TPaystack,
+  transaction: string,
+): Promise<TMadeWithin | null> {
+  const path = `/transaction/verify/${segment(transaction)}`;
+  const answer = await ps.client.read<TPaystackTransaction>(path);
+  if (!answer.ok) {
+    if (isUnknownReference(answer)) return null;
+    throw new PaystackNoAnswer(path, answer.message);
+  }
+  const made = Date.parse(answer.data.created_at ?? '');
+  if (Number.isNaN(made)) throw new PaystackNoAnswer(path, 'no created_at on the transaction');
+  return madeBetween(new Date(made), ps.clock.now());
 }
 
 /**
@@ -105,9 +128,14 @@ async function refundOnce(
     reason: string | null;
     /** Where the money goes if Paystack cannot pay it back on its own (a transfer's sender). */
     account?: TTransferSender | null;
+    /** When an earlier ask with `reference` can have been made; null: none can have been. */
+    made: TMadeWithin | null;
   },
 ): Promise<TRefundOutcome> {
-  const earlier = await findRefund(ps, request.kind, request.reference, request.transaction);
+  const { made } = request;
+  const find = () =>
+    made ? findRefund(ps, request.kind, request.reference, request.transaction, made) : null;
+  const earlier = await find();
   if (earlier?.status === 'needs-attention' && request.account) {
     return retryWithAccount(ps, earlier, request.account);
   }
@@ -123,7 +151,7 @@ async function refundOnce(
     });
   } catch (error) {
     if (!(error instanceof PaystackNoAnswer)) throw error;
-    const asked = await findRefund(ps, request.kind, request.reference, request.transaction);
+    const asked = await find();
     if (!asked) throw error;
     return refundOutcome(asked);
   }
@@ -161,9 +189,10 @@ async function retryWithAccount(
 /** Gives money back whole or in part because we do not keep it; throws when refused. */
 export async function giveBack(
   ps: TPaystack,
-  request: Omit<Parameters<typeof refundOnce>[1], 'kind'>,
+  request: Omit<Parameters<typeof refundOnce>[1], 'kind' | 'made'>,
 ): Promise<void> {
-  const outcome = await refundOnce(ps, { kind: 'giveback', ...request });
+  const made = await refundedWithin(ps, request.transaction);
+  const outcome = await refundOnce(ps, { kind: 'giveback', ...request, made });
   if (outcome.kind === 'failed') {
     throw new Error(`Paystack refused to give back ${request.transaction}: ${outcome.reason}`);
   }
@@ -182,7 +211,7 @@ export function refundTransactionKey(refund: TPaystackRefund): string | number |
 export function paystackRefunds(ps: TPaystack): TRefundsPort {
   return {
     provider: 'paystack',
-    refund: async ({ reference, providerReference, channel, amount, sender, reason }) =>
+    refund: async ({ reference, providerReference, channel, amount, sender, reason, createdAt }) =>
       ps.closed.has(reference)
         ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
         : refundOnce(ps, {
@@ -192,6 +221,7 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
             reference,
             reason,
             account: sender,
+            made: madeBetween(createdAt, ps.clock.now()),
           }),
 
     // Asked about only once the refund has waited minutes (the reconciler), long after its own
@@ -201,7 +231,7 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
     // asked for: the cost of a requery does not grow with the integration's history.
     async requeryRefund(request) {
       const { reference } = request;
-      const made = madeAround(request.createdAt);
+      const made = madeBetween(request.createdAt, request.createdAt);
       const found = await findRefund(ps, 'refund', reference, refundedTransaction(request), made);
       if (found) return refundOutcome(found);
       ps.closed.add(reference);

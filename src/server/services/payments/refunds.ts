@@ -285,6 +285,7 @@ async function askProvider(ctx: TRefundContext, refund: TRefundRow): Promise<TRe
       amount: refund.amount,
       sender: refund.sender,
       reason: refund.reason,
+      createdAt: refund.createdAt,
     });
   } catch {
     return refund;
