@@ -11,7 +11,7 @@ import type { TConsentReadResponse } from '../../domain/schemas/consent';
 import { firstScreenParts } from '../../web/app/first-screen-parts';
 import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';
 import type { renderPageHtml } from '../../web/server-render';
-import type { TRouteContext } from '../context';
+import { isLive, type TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
 import { AppError } from '../services/app-error';
 import type { TConsentReads } from '../services/consents/consent-reads';
@@ -484,15 +484,13 @@ function registerConsentPageRoute(app: FastifyInstance, server: TPageServer) {
   );
 }
 
-/** The app's other pages, each framed only by our own origin. */
-function registerAppPageRoutes(app: FastifyInstance, server: TPageServer) {
-  for (const route of [
-    '/',
-    '/login',
-    PAYER_CONSENTS_PATH,
-    '/f/:formId',
-    '/sandbox/grant-signing',
-  ]) {
+/**
+ * The app's other pages, each framed only by our own origin. The grant-signing sandbox is one
+ * of the sandbox's pages: beside a live key no sandbox route answers (docs/going-live.md).
+ */
+function registerAppPageRoutes(app: FastifyInstance, server: TPageServer, live: boolean) {
+  const sandboxPages = live ? [] : ['/sandbox/grant-signing'];
+  for (const route of ['/', '/login', PAYER_CONSENTS_PATH, '/f/:formId', ...sandboxPages]) {
     app.get(route, async (_request, reply) => sendPage(server, reply, "'self'"));
   }
 }
@@ -506,5 +504,5 @@ export const pageRoutes: FastifyPluginAsync<TPageOptions> = async (app, options)
   const server = await loadPageServer(options);
   await registerBuildFiles(app, options.webDir);
   registerConsentPageRoute(app, server);
-  registerAppPageRoutes(app, server);
+  registerAppPageRoutes(app, server, isLive(options.config));
 };

@@ -3,6 +3,9 @@
 // whose sandbox outbox reaches no phone), and what needs one is refused with CAPABILITY_OFF:
 // consents that need a payer to sign in, a sign-in code. A card payment on a consent that needs
 // no sign-in is served. No sandbox route answers (docs/going-live.md).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { openSmsOutbox, SMS_JOB } from '../../jobs/sms-job';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -26,8 +29,15 @@ let simulator: TPaystackSimulator;
 let database: TDatabase;
 let app: FastifyInstance;
 let authorization: string;
+/** Built pages of the least the page routes read: they are served beside the API here. */
+const webDir = mkdtempSync(path.join(tmpdir(), 'live-web-'));
 
 beforeAll(async () => {
+  const page = (title: string) =>
+    `<!doctype html><html><head><title>${title}</title><script type="module" crossorigin src="/assets/page.js"></script></head><body><div id="root"></div></body></html>`;
+  writeFileSync(path.join(webDir, 'index.html'), page('Pay'));
+  mkdirSync(path.join(webDir, '.vite'));
+  writeFileSync(path.join(webDir, '.vite/dashboard.html'), page('Dashboard'));
   simulator = await startPaystackSimulator({ secretKey: LIVE_KEY });
   database = await openTestDatabase();
   app = await buildApp({
@@ -37,6 +47,7 @@ beforeAll(async () => {
       PAYSTACK_BASE_URL: simulator.url,
     }),
     database,
+    webDir,
     logger: false,
     rateLimits: RELAXED_RATE_LIMITS,
     providers: { dns: testHostResolver() },
@@ -48,6 +59,7 @@ afterAll(async () => {
   await app.close();
   await database.close();
   await simulator.close();
+  rmSync(webDir, { recursive: true, force: true });
 });
 
 const createConsent = (payload: object) =>
@@ -159,5 +171,14 @@ describe('a live Paystack key alone', () => {
     expect(code.json()).toMatchObject({ error: { code: 'CAPABILITY_OFF' } });
     const outbox = await app.inject({ method: 'GET', url: '/sandbox/messages?phone=08031234567' });
     expect(outbox.statusCode).toBe(404);
+  });
+
+  it('serves the pages, but none under /sandbox: the grant-signing sandbox answers as the others', async () => {
+    expect((await app.inject({ method: 'GET', url: '/login' })).statusCode).toBe(200);
+    for (const url of ['/sandbox', '/sandbox/shop', '/sandbox/grant-signing?consentId=cns_any']) {
+      const answer = await app.inject({ method: 'GET', url });
+      expect({ url, status: answer.statusCode }).toEqual({ url, status: 404 });
+      expect(answer.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
   });
 });
