@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { revocationSigningMessage } from '../../domain/schemas/payer-consents';
+import { payers } from '../db/schema';
 import { mintPerson, verifyBvn } from '../testing/bvn';
 import { provenPayer, signedGrant } from '../testing/identity';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
@@ -159,6 +161,23 @@ describe('GET /api/v1/consents/{consentId}/shared-data/bvn', () => {
     const alone = await readBvn(bvnOnly.merchant, bvnOnly.consentId);
     expect(alone.statusCode, alone.body).toBe(200);
     expect(alone.json()).toEqual({ success: true, bvn: { bvn: person.bvn } });
+  });
+
+  it('answers the name and date of birth of a payer verified before the registry’s answers were kept', async () => {
+    const { payer, person } = await payerWithBvn();
+    // Verified then, the sandbox's registry proved the BVN and nothing of its holder was kept.
+    await ctx.database.db
+      .update(payers)
+      .set({ bvnHolderSealed: null, bvnAccountsSealed: null })
+      .where(eq(payers.id, payer.userId));
+    const { merchant, consentId } = await grantedConsent(payer);
+    expect(await sharedDataOf(merchant, consentId)).toEqual({ bvn: 'available' });
+    const read = await readBvn(merchant, consentId);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({
+      success: true,
+      bvn: { bvn: person.bvn, fullName: person.fullName, dateOfBirth: person.dateOfBirth },
+    });
   });
 
   it('answers another client’s consent as absent', async () => {

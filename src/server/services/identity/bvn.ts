@@ -21,6 +21,7 @@ import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../../db/database-errors';
 import { codeTargetKey, HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
+import { lookupSandboxBvn } from '../../sandbox/sandbox-people';
 
 /*
  * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. The BVN registry proves a
@@ -69,17 +70,20 @@ export async function openVerifiedBvn(db: TDb, payerId: string): Promise<string 
 
 /**
  * What the registry said of the holder of the payer's verified BVN when it proved it: for a grant
- * that shares BVN data; null before a verification, or one made before holders were kept.
+ * that shares BVN data; null before a verification. A payer verified before the registry's
+ * answers were kept (migration 0047) was verified by the sandbox's registry, the only one there
+ * was: its record of the BVN, which it still holds, stands in for the answer it gave then.
  */
 export async function openBvnHolder(db: TDb, payerId: string): Promise<TBvnHolder | null> {
   const [row] = await db
-    .select({ sealed: payers.bvnHolderSealed })
+    .select({ sealed: payers.bvnHolderSealed, bvnSealed: payers.bvnSealed })
     .from(payers)
     .where(eq(payers.id, payerId));
-  if (!row?.sealed) return null;
-  return JSON.parse(
-    unsealText(row.sealed, (await bvnKeys(db)).sealKey, HOLDER_LABEL),
-  ) as TBvnHolder;
+  if (!row?.bvnSealed) return null;
+  const { sealKey } = await bvnKeys(db);
+  if (row.sealed) return JSON.parse(unsealText(row.sealed, sealKey, HOLDER_LABEL)) as TBvnHolder;
+  const record = await lookupSandboxBvn(db, unsealText(row.bvnSealed, sealKey, SEAL_LABEL));
+  return record && { fullName: record.fullName, dateOfBirth: record.dateOfBirth };
 }
 
 /**
