@@ -322,9 +322,9 @@ function paystackWith(
     acquirer: sandbox.acquirer,
     settlement: {
       provider: paystack.settlement.provider,
-      settlementReport: async () => [
-        ...(await paystack.settlement.settlementReport()),
-        ...(await sandbox.settlement.settlementReport()),
+      settlementReport: async (period) => [
+        ...(await paystack.settlement.settlementReport(period)),
+        ...(await sandbox.settlement.settlementReport(period)),
       ],
     },
   };

@@ -587,10 +587,14 @@ export type TSettlementPort = {
   readonly provider: string;
   /**
    * The provider's record of every call that took money, by our reference (a settlement
-   * report): what `npm run ledger:check` compares the books with.
+   * report): what `npm run ledger:check` compares the books with. Given a period, the calls made
+   * within it at least (a provider that cannot narrow its record answers all of it).
    */
-  settlementReport(): Promise<readonly TSettlementLine[]>;
+  settlementReport(period?: TSettlementPeriod): Promise<readonly TSettlementLine[]>;
 };
+
+/** A time a settlement report covers, both ends included. */
+export type TSettlementPeriod = { from: Date; to: Date };
 
 /**
  * The whole port as the services see it: a record of capabilities, each from the adapter the

@@ -502,4 +502,46 @@ describe('ledger:check against the provider’s record', () => {
       await expectBooksMatchProvider();
     },
   );
+
+  it(
+    'over a period, compares what was booked within it with the provider’s record of it, widened a day',
+    PG,
+    async () => {
+      const { settlement } = ctx.context.providers.payments;
+      const asked: unknown[] = [];
+      const recording = {
+        settlementReport: (period?: { from: Date; to: Date }) => {
+          asked.push(period);
+          return settlement.settlementReport(period);
+        },
+      };
+      const consent = await consentWithPayment(ctx.app, ctx.database);
+      expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
+      const [paid] = await attemptsOf(consent.paymentId);
+      // The network's record of the booked payment, lost.
+      const [record] = await ctx.database.db
+        .delete(sandboxCardCharges)
+        .where(inArray(sandboxCardCharges.reference, [paid!.id]))
+        .returning();
+      const differencesOver = async (period: { from: Date; to: Date }) =>
+        (await checkLedger(ctx.database.db, { provider: recording, period })).providerDifferences;
+
+      const before = {
+        from: new Date('2020-01-01T00:00:00Z'),
+        to: new Date('2020-02-01T00:00:00Z'),
+      };
+      expect(await differencesOver(before)).toEqual([]);
+      expect(asked.at(-1)).toEqual({
+        from: new Date('2019-12-31T00:00:00Z'),
+        to: new Date('2020-02-02T00:00:00Z'),
+      });
+      const until = new Date(Date.now() + 365 * 24 * 60 * 60 * 1000);
+      expect(await differencesOver({ from: before.from, to: until })).toEqual([
+        { channel: 'card', reference: paid!.id, provider: 0, books: consent.amount },
+      ]);
+
+      await ctx.database.db.insert(sandboxCardCharges).values(record!);
+      await expectBooksMatchProvider();
+    },
+  );
 });

@@ -92,9 +92,12 @@ const LISTS: Record<string, unknown[][]> = {
 
 let server: Server;
 let url = '';
+/** Every list request the server got, by path and query. */
+const asked: URL[] = [];
 beforeAll(async () => {
   server = createServer((request, response) => {
     const target = new URL(request.url ?? '/', 'http://lists');
+    asked.push(target);
     const pages = LISTS[target.pathname] ?? [];
     const page = Number(target.searchParams.get('page') ?? '1');
     response.writeHead(200, { 'content-type': 'application/json' });
@@ -132,5 +135,30 @@ describe('Paystack’s settlement report', () => {
         { channel: 'refund', reference: 'rfd_one1', amount: 300_000, givenBack: false },
       ].sort(byReference),
     );
+  });
+
+  it('narrows every list to the period it is asked for, and reads each whole', async () => {
+    const provider = paystackProvider({
+      secretKey: 'sk_test_lists',
+      baseUrl: url,
+      clock: systemClock,
+    });
+    const period = {
+      from: new Date('2031-06-01T00:00:00Z'),
+      to: new Date('2031-07-01T00:00:00Z'),
+    };
+    const before = asked.length;
+    expect(await provider.settlement.settlementReport(period)).toHaveLength(6);
+    const lists = asked.slice(before);
+    expect(new Set(lists.map((list) => list.pathname))).toEqual(
+      new Set(['/transaction', '/transfer', '/refund', '/paymentrequest']),
+    );
+    for (const list of lists) {
+      expect([list.pathname, list.searchParams.get('from'), list.searchParams.get('to')]).toEqual([
+        list.pathname,
+        period.from.toISOString(),
+        period.to.toISOString(),
+      ]);
+    }
   });
 });

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../../domain/constants';
 import { rowsOf, type TDb } from '../../db/database';
-import type { TSettlementChannel, TSettlementPort } from '../../providers/payments';
+import type {
+  TSettlementChannel,
+  TSettlementPeriod,
+  TSettlementPort,
+} from '../../providers/payments';
 import type { LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '../../db/schema';
 
 /*
@@ -164,7 +168,10 @@ async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]>
  * card link's test charge (net of its refund), a future payment's debit (by the reference of the
  * try that succeeded), a payout credited, a merchant's refund given back (by the refund's id). A transaction's amount is the sum of its credits.
  */
-async function booksByReference(db: TDb): Promise<Map<string, number>> {
+async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Map<string, number>> {
+  const booked = period
+    ? sql`AND t.created_at BETWEEN ${period.from.toISOString()} AND ${period.to.toISOString()}`
+    : sql``;
   const rows = await listRows<{ channel: TSettlementChannel; reference: string; amount: string }>(
     db,
     sql`
@@ -175,7 +182,7 @@ async function booksByReference(db: TDb): Promise<Map<string, number>> {
         FROM ledger_transactions t
         WHERE t.kind IN ('card_payment', 'account_debit', 'chip_card_payment', 'card_refund',
                          'link_test_charge', 'test_charge_refund', 'future_payment_debit',
-                         'payout_settled', 'merchant_refund'))
+                         'payout_settled', 'merchant_refund') ${booked})
       SELECT CASE a.method WHEN 'card' THEN 'card' WHEN 'account' THEN 'debit' ELSE 'chip' END
                AS channel,
              m.attempt_id AS reference,
@@ -208,17 +215,32 @@ async function booksByReference(db: TDb): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [`${row.channel} ${row.reference}`, Number(row.amount)]));
 }
 
-/** The provider's record against the books, reference by reference: where they differ. */
+/** How far a provider's record of a call may be dated from our booking of it (clocks, zones). */
+const RECORD_MARGIN_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The provider's record against the books, reference by reference: where they differ. Over a
+ * period, the references booked within it are compared with the provider's record of the period
+ * widened by a day either side, so a call recorded a moment apart from its booking still meets
+ * it; a reference of that record booked outside the period is another period's to compare, and
+ * one booked nowhere is a difference whenever it was made.
+ */
 async function compareWithProvider(
   db: TDb,
   provider: Pick<TSettlementPort, 'settlementReport'>,
+  period?: TSettlementPeriod,
 ): Promise<TProviderDifference[]> {
+  const widened = period && {
+    from: new Date(period.from.getTime() - RECORD_MARGIN_MS),
+    to: new Date(period.to.getTime() + RECORD_MARGIN_MS),
+  };
   const held = new Map<string, number>();
-  for (const line of await provider.settlementReport()) {
+  for (const line of await provider.settlementReport(widened)) {
     const key = `${line.channel} ${line.reference}`;
     held.set(key, (held.get(key) ?? 0) + (line.givenBack ? 0 : line.amount));
   }
   const booked = await booksByReference(db);
+  const bookedInPeriod = period ? await booksByReference(db, period) : booked;
   // Money no call of ours could give back: still owed by hand, or given back by an operator at
   // the provider (its refund's reference recorded), which the provider's record may not show.
   const byHand = await listRows<{ key: string; amount: string; owed: boolean }>(
@@ -233,7 +255,8 @@ async function compareWithProvider(
   }
   const owedByHand = new Set(byHand.filter((row) => row.owed).map((row) => row.key));
   const differences: TProviderDifference[] = [];
-  for (const key of new Set([...held.keys(), ...booked.keys()])) {
+  for (const key of new Set([...held.keys(), ...bookedInPeriod.keys()])) {
+    if (!bookedInPeriod.has(key) && booked.has(key)) continue;
     const [channel, reference] = key.split(' ') as [TSettlementChannel, string];
     const onRecord = held.get(key) ?? 0;
     const inBooks = booked.get(key) ?? 0;
@@ -251,7 +274,11 @@ async function compareWithProvider(
  */
 export async function checkLedger(
   db: TDb,
-  options: { provider?: Pick<TSettlementPort, 'settlementReport'> } = {},
+  options: {
+    provider?: Pick<TSettlementPort, 'settlementReport'>;
+    /** Compare with the provider only what was booked within it (else the whole history). */
+    period?: TSettlementPeriod;
+  } = {},
 ): Promise<TLedgerReport> {
   const list = <T>(query: ReturnType<typeof sql>) => listRows<T>(db, query);
   const [counts] = await list<{ transactions: string; entries: string; total: string | null }>(sql`
@@ -318,7 +345,9 @@ export async function checkLedger(
     paymentsNotBookedOnce: notOnce.map((r) => r.id),
     payoutsNotBookedAsEnded: payoutsAmiss.map((r) => r.id),
     noticesNotBookedAsTold: noticesAmiss.map((r) => r.id),
-    providerDifferences: options.provider ? await compareWithProvider(db, options.provider) : [],
+    providerDifferences: options.provider
+      ? await compareWithProvider(db, options.provider, options.period)
+      : [],
     total: Number(counts?.total ?? 0),
   };
 }

@@ -39,8 +39,8 @@ export function withOwnMandateSettlement(db: TDb, payments: TPaymentProviders): 
   const { settlement, mandates } = payments;
   return {
     provider: settlement.provider,
-    async settlementReport() {
-      const lines = [...(await settlement.settlementReport())];
+    async settlementReport(period) {
+      const lines = [...(await settlement.settlementReport(period))];
       const own = mandates.provider === 'off' ? undefined : mandates.own;
       if (!own) return lines;
       const result: unknown = await db.execute(sql`

@@ -13,6 +13,7 @@ import {
 import {
   customerObject,
   listPage,
+  madeWithin,
   ok,
   randomCode,
   type TAnswer,
@@ -358,12 +359,15 @@ const verifyTransaction = (state: TSimState, ctx: TContext): TAnswer => {
 
 /**
  * GET /transaction: every transaction, newest first, `status` (success, failed, abandoned,
- * reversed…) narrowing it, a page at a time (the settlement report reads it).
+ * reversed…) and `from`/`to` (when it was made) narrowing it, a page at a time (the settlement
+ * report reads it).
  */
 const listTransactions = (state: TSimState, ctx: TContext): TAnswer => {
   const status = ctx.query.get('status');
+  const within = madeWithin(ctx);
   const listed = [...state.transactions.values()]
     .reverse()
+    .filter((transaction) => within(transaction.createdAt))
     .map((transaction) => {
       settlePending(state, transaction);
       return state.transactionFields(transaction);

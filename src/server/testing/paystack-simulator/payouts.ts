@@ -4,6 +4,7 @@ import {
   INTEGRATION_ID,
   iso,
   listPage,
+  madeWithin,
   ok,
   randomCode,
   type TAnswer,
@@ -231,13 +232,18 @@ const verifyTransfer = (desk: TPayoutDesk, ctx: TContext): TAnswer => {
   return ok('Transfer retrieved', transferFields(transfer, true));
 };
 
-/** GET /transfer: every transfer, newest first, a page at a time. */
-const listTransfers = (desk: TPayoutDesk, ctx: TContext): TAnswer =>
-  listPage(
+/** GET /transfer: every transfer, newest first, made from `from` to `to`, a page at a time. */
+const listTransfers = (desk: TPayoutDesk, ctx: TContext): TAnswer => {
+  const within = madeWithin(ctx);
+  const listed = [...desk.transfers.values()]
+    .reverse()
+    .filter((transfer) => within(transfer.createdAt));
+  return listPage(
     ctx,
     'Transfers retrieved',
-    [...desk.transfers.values()].reverse().map((transfer) => transferFields(transfer, true)),
+    listed.map((transfer) => transferFields(transfer, true)),
   );
+};
 
 /** GET /balance: the integration's NGN balance. */
 const fetchBalance = (state: TSimState): TAnswer =>

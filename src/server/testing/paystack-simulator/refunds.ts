@@ -12,6 +12,7 @@ import {
   INTEGRATION_ID,
   iso,
   listPage,
+  madeWithin,
   ok,
   type TAnswer,
   type TContext,
@@ -238,16 +239,6 @@ const fetchRefund = (desk: TRefundDesk, ctx: TContext): TAnswer => {
   return ok('Refund retrieved', refundFields(refund));
 };
 
-/** A time of List Refunds' query (`from`, `to`: date-time), or null when not given. */
-const queryTime = (ctx: TContext, name: 'from' | 'to'): number | null => {
-  const value = ctx.query.get(name);
-  if (value === null) return null;
-  const time = Date.parse(value);
-  // The wording is assumed: Paystack's docs show no refusal of a malformed date.
-  if (Number.isNaN(time)) throw new PaystackRefusal(400, `Invalid ${name} date`);
-  return time;
-};
-
 /**
  * GET /refund: newest first, a page at a time (`perPage`, `page`), narrowed to one transaction by
  * `transaction` (its id or reference; paystack.com's List Refunds) and to those made from `from`
@@ -256,16 +247,12 @@ const queryTime = (ctx: TContext, name: 'from' | 'to'): number | null => {
 const listRefunds = (desk: TRefundDesk, ctx: TContext): TAnswer => {
   const key = ctx.query.get('transaction');
   const transaction = key === null ? undefined : desk.state.findTransaction(key);
-  const from = queryTime(ctx, 'from');
-  const to = queryTime(ctx, 'to');
-  const found = [...desk.refundsById.values()].reverse().filter((refund) => {
-    const made = refund.createdAt.getTime();
-    return (
-      (key === null || refund.transaction === transaction) &&
-      (from === null || made >= from) &&
-      (to === null || made <= to)
+  const within = madeWithin(ctx);
+  const found = [...desk.refundsById.values()]
+    .reverse()
+    .filter(
+      (refund) => (key === null || refund.transaction === transaction) && within(refund.createdAt),
     );
-  });
   return listPage(ctx, 'Refunds retrieved', found.map(refundFields));
 };
 

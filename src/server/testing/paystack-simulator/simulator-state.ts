@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TBody } from './request-checks';
-import { duplicateReference } from './request-checks';
+import { duplicateReference, PaystackRefusal } from './request-checks';
 import type { TCardStep, TTestCard } from './test-cards';
 
 /**
@@ -145,6 +145,28 @@ export function listPage<T>(
       pageCount: Math.max(Math.ceil(items.length / perPage), 1),
     },
   });
+}
+
+/** A time of a list's query (`from`, `to`: date-time), or null when not given. */
+const queryTime = (ctx: Pick<TContext, 'query'>, name: 'from' | 'to'): number | null => {
+  const value = ctx.query.get(name);
+  if (value === null) return null;
+  const time = Date.parse(value);
+  // The wording is assumed: Paystack's docs show no refusal of a malformed date.
+  if (Number.isNaN(time)) throw new PaystackRefusal(400, `Invalid ${name} date`);
+  return time;
+};
+
+/**
+ * Whether a record made at a time is within a list's `from` and `to`, both included: List
+ * Transactions, List Transfers and List Refunds take both (PaystackOSS/openapi paths/
+ * transaction.yaml, transfer.yaml, refund.yaml), and so narrow what a page holds.
+ */
+export function madeWithin(ctx: Pick<TContext, 'query'>): (made: Date) => boolean {
+  const from = queryTime(ctx, 'from');
+  const to = queryTime(ctx, 'to');
+  return (made) =>
+    (from === null || made.getTime() >= from) && (to === null || made.getTime() <= to);
 }
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
