@@ -3,9 +3,8 @@
 // PostgreSQL where DATABASE_URL names one), and on PostgreSQL delivers an event published by one
 // server's bus to the subscribers of another's: two database handles, each with its own pool and
 // its own LISTEN connection, as two processes behind a load balancer have.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TDatabase } from '../db/database';
-import { openTestDatabase } from '../testing/test-app';
+import { afterAll, describe, expect, it } from 'vitest';
+import { databaseOfTwoServers, openTestDatabase } from '../testing/test-app';
 import { databaseEventBus } from './database-event-bus';
 import type { TEvent } from './event-bus';
 import { eventBusContract } from './event-bus.contract';
@@ -21,18 +20,10 @@ eventBusContract('database (NOTIFY)', async (options) => {
 });
 
 describe('the database event bus across servers', () => {
-  let first: Awaited<ReturnType<typeof openTestDatabase>>;
-  let second: TDatabase;
-  beforeAll(async () => {
-    first = await openTestDatabase();
-    second = first.url ? await openDatabase({ kind: 'postgres', url: first.url }) : first;
-  });
-  afterAll(async () => {
-    if (second !== first) await second.close();
-    await first.close();
-  });
+  const servers = databaseOfTwoServers();
 
   it('delivers an event published through one server to the subscribers of both', async () => {
+    const { first, second } = servers;
     const failures: unknown[] = [];
     const onError = (error: unknown) => failures.push(error);
     const busA = databaseEventBus({ database: first, onError });

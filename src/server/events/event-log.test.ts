@@ -5,22 +5,13 @@
 // each on its own connection; PGlite is one session, whose transactions run one after another.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, rowsOf, type TDatabase, type TDb } from '../db/database';
-import { openTestDatabase } from '../testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { rowsOf, type TDatabase, type TDb } from '../db/database';
+import { databaseOfTwoServers } from '../testing/test-app';
 import { eventHub } from './event-hub';
 import { appendEvent, eventStreams } from './event-log';
 
-let first: Awaited<ReturnType<typeof openTestDatabase>>;
-let second: TDatabase;
-beforeAll(async () => {
-  first = await openTestDatabase();
-  second = first.url ? await openDatabase({ kind: 'postgres', url: first.url }) : first;
-});
-afterAll(async () => {
-  if (second !== first) await second.close();
-  await first.close();
-});
+const servers = databaseOfTwoServers();
 
 /** Whether a statement of the database waits for a lock another transaction holds. */
 async function waitsForALock(database: TDatabase): Promise<boolean> {
@@ -34,6 +25,7 @@ async function waitsForALock(database: TDatabase): Promise<boolean> {
 
 describe('the event log', () => {
   it('hands a watcher the event whose transaction began first, even when a later one commits before it', async () => {
+    const { first, second } = servers;
     const stream = eventStreams.payment(randomUUID());
     const append = (tx: TDb, type: string) => appendEvent(tx, { stream, type, data: {} });
 

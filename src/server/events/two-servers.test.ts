@@ -3,26 +3,17 @@
 // own event hub, as two processes behind a load balancer have. On PostgreSQL each opens its own
 // pool and LISTEN connection to the one database, so the event crosses connections by NOTIFY; on
 // PGlite, one process's database, the two apps share it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { openDatabase, type TDatabase } from '../db/database';
-import { createTestClient, openTestDatabase, testConfig } from '../testing/test-app';
+import { createTestClient, databaseOfTwoServers, testConfig } from '../testing/test-app';
 import { eventHub } from './event-hub';
 import { appendEvent, eventStreams } from './event-log';
 
-let first: Awaited<ReturnType<typeof openTestDatabase>>;
-let second: TDatabase;
-beforeAll(async () => {
-  first = await openTestDatabase();
-  second = first.url ? await openDatabase({ kind: 'postgres', url: first.url }) : first;
-});
-afterAll(async () => {
-  if (second !== first) await second.close();
-  await first.close();
-});
+const servers = databaseOfTwoServers();
 
 describe('event delivery across servers', () => {
   it('a payment completed through one server reaches a stream watched on the other', async () => {
+    const { first, second } = servers;
     const appA = await buildApp({ config: testConfig(), database: first, logger: false });
     const appB = await buildApp({ config: testConfig(), database: second, logger: false });
     await Promise.all([appA.ready(), appB.ready()]);
@@ -94,6 +85,7 @@ describe('event delivery across servers', () => {
   });
 
   it('a hub hands each watcher every event once, in order, however the notices arrive', async () => {
+    const { first, second } = servers;
     const hub = eventHub(second);
     const stream = eventStreams.payment(`pay_hub_${Date.now()}`);
     const seen: number[] = [];

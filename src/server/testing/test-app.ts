@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type TAppOptions } from '../app';
 import type { TClock } from '../clock';
 import { loadConfig, type TConfig } from '../config';
@@ -51,6 +51,28 @@ export async function openTestDatabase(): Promise<TDatabase & { url?: string }> 
       await dropper.end();
     },
   };
+}
+
+/**
+ * One test database as two server processes behind a load balancer see it, open for the tests of
+ * the describe (or file) that calls this: on PostgreSQL a second handle to the first, with its own
+ * pool and LISTEN connection; on PGlite, one process's database, the same handle twice.
+ */
+export function databaseOfTwoServers(): {
+  first: Awaited<ReturnType<typeof openTestDatabase>>;
+  second: TDatabase;
+} {
+  const servers = {} as ReturnType<typeof databaseOfTwoServers>;
+  beforeAll(async () => {
+    servers.first = await openTestDatabase();
+    const { url } = servers.first;
+    servers.second = url ? await openDatabase({ kind: 'postgres', url }) : servers.first;
+  });
+  afterAll(async () => {
+    if (servers.second !== servers.first) await servers.second.close();
+    await servers.first.close();
+  });
+  return servers;
 }
 
 /**
