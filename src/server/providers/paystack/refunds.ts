@@ -35,7 +35,7 @@ export function refundOutcome(refund: TPaystackRefund): TRefundOutcome {
 }
 
 /** A time a refund was made within, as List Refunds narrows by it (`from`, `to`). */
-export type TMadeWithin = { from: Date; to: Date };
+type TMadeWithin = { from: Date; to: Date };
 
 /**
  * Paystack's refunds, optionally of one transaction (`transaction`, on paystack.com's List
