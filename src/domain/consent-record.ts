@@ -109,6 +109,7 @@ const AUDIT_LABELS: Readonly<Record<string, string>> = {
   'future_payment.collected': 'Future payment collected',
   'future_payment.failed': 'Future payment failed',
   'future_payment.retry_scheduled': 'Future payment to be tried again',
+  'future_payment.given_back': 'Debit made after cancelling given back',
 };
 
 /**

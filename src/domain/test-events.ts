@@ -95,6 +95,17 @@ const SAMPLES: {
     rounds: 3,
     tries: [{ position: 0, accountId: id.account, reason: 'insufficient_funds' }],
   }),
+  'future_payment.given_back': (id, at) => ({
+    consentId: id.consent,
+    paymentId: id.payment,
+    collectionId: id.collection,
+    amount: AMOUNT_KOBO,
+    trigger: 'merchant',
+    accountId: id.account,
+    bankName: BANK_NAME,
+    reason: 'consent_revoked',
+    givenBackAt: at,
+  }),
   'form.completed': (id, at) => ({
     consentId: id.consent,
     formId: id.form,

@@ -91,6 +91,15 @@ export const WEBHOOK_EVENT_DATA = {
       }),
     ),
   }),
+  'future_payment.given_back': eventData({
+    ...ZCollectionCommon,
+    accountId: z.string(),
+    bankName: z.string(),
+    reason: z
+      .enum(['consent_revoked', 'future_payments_cancelled'])
+      .check(z.describe('who cancelled the payment: the payer, or the merchant')),
+    givenBackAt: ZTimestamp,
+  }),
   'form.completed': eventData({
     consentId: z.string(),
     formId: z.string(),
@@ -149,6 +158,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'payment.failed': 'A way of paying a payment failed (the payer may try again)',
   'future_payment.collected': 'A granted future payment was debited',
   'future_payment.failed': 'Every chosen account refused a future payment’s debit',
+  'future_payment.given_back':
+    'A bank debited a future payment after it was cancelled; the debit was given back to the payer',
   'form.completed': 'The payer’s form answers became final with the grant',
   'consent.failed': 'The consent expired while still pending',
   'mandate.active': 'A mandate the future payments are collected on is active',

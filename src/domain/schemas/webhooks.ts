@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.failed',
   'future_payment.collected',
   'future_payment.failed',
+  'future_payment.given_back',
   'form.completed',
   'consent.failed',
   'mandate.active',

@@ -418,13 +418,27 @@ export type TDebitsPort = {
   /**
    * Gives a succeeded debit back to the account, whole. Safe to repeat for one `reference`.
    * `account` is the debited account, for a provider that cannot reverse a debit and sends the
-   * money back by a payout instead (Remita).
+   * money back by a payout instead (Remita): it answers that payout's reference, what the payouts
+   * capability's record names it by.
    */
   reverseDebit(request: {
     providerReference: string;
     reference: string;
     account?: { institutionCode: string; accountNumber: string; accountName: string };
-  }): Promise<{ reversed: true }>;
+  }): Promise<{ reversed: true; payoutReference?: string }>;
+  /**
+   * Cancels the debit made with our `reference` while it is still pending at the bank, where the
+   * provider allows it (Remita's payment/stop), and answers what became of it: not_taken
+   * (cancelled, refused, or never arrived: nothing will be taken), taken (the bank debited it
+   * first), or pending (not cancelled yet: asked again later). `providerReference` is its pending
+   * answer's (what a cancellation names), null when none came; `mandateReference` as for
+   * requeryDebit. A provider whose debits never wait at the bank answers its requery.
+   */
+  cancelDebit(request: {
+    reference: string;
+    mandateReference: string;
+    providerReference: string | null;
+  }): Promise<TRequeryOutcome>;
 };
 
 /** Money sent out of our collection account, and its requery. */
@@ -709,7 +723,13 @@ export type TDebitFailureReason =
 
 export type TAccountDebitOutcome =
   | { kind: 'succeeded'; providerReference: string }
-  | { kind: 'failed'; providerReference: string | null; reason: TDebitFailureReason };
+  | { kind: 'failed'; providerReference: string | null; reason: TDebitFailureReason }
+  /**
+   * The bank took the instruction and has not debited yet (Remita's 'awaiting debit'): its fate
+   * is unknown, so it is asked about again by `reference`, never sent again, and cancelled
+   * (cancelDebit) once it has waited `pendingAtMostMs`, how long the provider says a debit may take.
+   */
+  | { kind: 'pending'; providerReference: string; pendingAtMostMs: number };
 
 export type TPayoutRequest = {
   /** Ours, one per payout: a retried call with it is answered, never paid again. */

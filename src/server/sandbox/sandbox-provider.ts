@@ -194,6 +194,8 @@ function sandboxDebitsPort({ db, clock }: TSandboxParts, slow: TSlow): TDebitsPo
     reverseDebit: slow(({ providerReference }) =>
       reverseSandboxDebit(db, clock, providerReference),
     ),
+    // The sandbox bank debits at once: a debit never waits to be cancelled.
+    cancelDebit: ({ reference }) => requeryBankRecord(db, clock, sandboxDebits, reference),
   };
 }
 

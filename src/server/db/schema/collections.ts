@@ -32,7 +32,10 @@ export const COLLECTION_STATUSES = [
   'succeeded',
   /** Every bound account refused the debit. */
   'failed',
-  /** Never debited: the payer revoked the consent first. */
+  /**
+   * Its payment cancelled (the payer revoked the consent, or the merchant cancelled its future
+   * payments) before it was debited, or a debit the bank made after that given back.
+   */
   'cancelled',
 ] as const;
 export type TCollectionStatus = (typeof COLLECTION_STATUSES)[number];
@@ -50,6 +53,23 @@ export type TCollectionTry = {
   /** Why it failed: the bank's reason, or ours (e.g. 'mandate_inactive'). */
   reason: string | null;
   at: string;
+};
+
+/**
+ * A collection's debit that the bank took as an instruction and has not made yet (Remita's
+ * 'awaiting debit'): asked about by its reference on every later claim, never sent again, and
+ * cancelled at the bank where it may be (its payment cancelled, or pending past what the provider
+ * says a debit may take).
+ */
+export type TPendingDebit = {
+  position: number;
+  accountId: string;
+  /** Ours, the debit's (debitReference). */
+  reference: string;
+  /** The provider's, from its first pending answer: what a cancellation names. */
+  providerReference: string | null;
+  /** When the bank first answered it pending (ISO). */
+  since: string;
 };
 
 export const futurePaymentCollections = pgTable(
@@ -86,6 +106,8 @@ export const futurePaymentCollections = pgTable(
       .$type<TCollectionTry[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** The debit waiting at a bank, while the collection is 'collecting'. */
+    pendingDebit: jsonb('pending_debit').$type<TPendingDebit>(),
     failureCode: text('failure_code').$type<TErrorCode>(),
     failureReason: text('failure_reason'),
     createdAt: at('created_at').notNull().defaultNow(),

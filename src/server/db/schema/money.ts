@@ -259,6 +259,10 @@ export const LEDGER_TRANSACTION_KINDS = [
   'card_refund',
   /** A granted future payment debited from a bound account (docs/payments.md "Collecting"). */
   'future_payment_debit',
+  /** A future payment's debit the bank made after the payment was cancelled: held to give back. */
+  'cancelled_debit',
+  /** That debit, given back to the payer's account. */
+  'cancelled_debit_return',
   /** A payer's wallet released to a payout on its way to their bank (docs/payments.md "Releasing"). */
   'payout',
   /** That payout, credited by the bank. */

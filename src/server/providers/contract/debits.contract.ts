@@ -65,8 +65,9 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
         reference: ref,
         account: accountOf(underTest.fundedAccount),
       };
-      expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
-      expect(await provider.reverseDebit(reversal)).toEqual({ reversed: true });
+      const reversed = await provider.reverseDebit(reversal);
+      expect(reversed).toMatchObject({ reversed: true });
+      expect(await provider.reverseDebit(reversal)).toEqual(reversed);
       // Given back once: the debit reads given back, and the report holds it once, netting to nothing.
       await expect
         .poll(() => requery(ref))
@@ -112,6 +113,27 @@ export function debitsContract(adapter: string, make: () => Promise<TDebitsUnder
 
       const never = reference();
       expect(await requery(never)).toMatchObject({ kind: 'not_taken' });
+      expect(await debit(underTest.fundedAccount, never)).toMatchObject({ kind: 'failed' });
+      await expectReported(underTest.settlement, never, []);
+    });
+
+    it('answers the cancellation of a debit the bank took: taken; of one never sent: not taken, and closed', async () => {
+      const { mandateReference } = underTest.fundedAccount;
+      const ref = reference();
+      const first = await debit(underTest.fundedAccount, ref);
+      if (first.kind !== 'succeeded') throw new Error(`expected a debit, got ${first.kind}`);
+      expect(
+        await provider.cancelDebit({
+          reference: ref,
+          mandateReference,
+          providerReference: first.providerReference,
+        }),
+      ).toMatchObject({ kind: 'taken', amount: 1_000_000 });
+
+      const never = reference();
+      expect(
+        await provider.cancelDebit({ reference: never, mandateReference, providerReference: null }),
+      ).toMatchObject({ kind: 'not_taken' });
       expect(await debit(underTest.fundedAccount, never)).toMatchObject({ kind: 'failed' });
       await expectReported(underTest.settlement, never, []);
     });

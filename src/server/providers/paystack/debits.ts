@@ -1,4 +1,4 @@
-import type { TAccountDebitOutcome, TDebitsPort } from '../payments';
+import type { TAccountDebitOutcome, TDebitsPort, TRequeryOutcome } from '../payments';
 import type {
   TPaystackMandate,
   TPaystackMandateOpened,
@@ -45,6 +45,14 @@ async function debitOutcome(
     }
   }
   throw new PaystackNoAnswer(`the debit ${transaction.reference}`, 'no final answer yet');
+}
+
+/** What became of a debit, without the authorisation its transaction carries. */
+async function requeryPaystackDebit(ps: TPaystack, reference: string): Promise<TRequeryOutcome> {
+  const answer = await requeryTransaction(ps, reference);
+  if (answer.kind !== 'taken') return answer;
+  const { authorization: _authorization, ...taken } = answer;
+  return taken;
 }
 
 /** Direct debits on the authorisation of a mandate the payer approved at their bank's page. */
@@ -108,12 +116,11 @@ export function paystackDebits(ps: TPaystack): TDebitsPort {
       };
     },
 
-    requeryDebit: async (reference) => {
-      const answer = await requeryTransaction(ps, reference);
-      if (answer.kind !== 'taken') return answer;
-      const { authorization: _authorization, ...taken } = answer;
-      return taken;
-    },
+    requeryDebit: (reference) => requeryPaystackDebit(ps, reference),
+
+    // Paystack answers a debit once it ended (a pending one is asked about until then): none
+    // waits at the bank to be cancelled, so its requery answers.
+    cancelDebit: ({ reference }) => requeryPaystackDebit(ps, reference),
 
     reverseDebit: async ({ providerReference, reference }) => {
       await giveBack(ps, {

@@ -8,18 +8,24 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import type { TDatabase } from '../../db/database';
-import { accountLinks, futurePaymentCollections, payments } from '../../db/schema';
+import { accountLinks, futurePaymentCollections, merchantEvents, payments } from '../../db/schema';
 import { revocationSigningMessage } from '../../../domain/schemas/payer-consents';
+import { listOutbox } from '../../services/identity/sms-outbox';
 import { STOP_MANDATE_JOB } from '../../services/linking/own-mandates';
 import { runCollections } from '../../services/payments/collection-runner';
+import {
+  MAX_COLLECTION_CLAIMS,
+  STALE_COLLECTION_MS,
+} from '../../services/payments/future-collections';
 import { ownAccount } from '../../testing/bvn';
+import { REMITA_DEBIT_PENDING_MS } from './remita-debits';
 import { testHostResolver } from '../../testing/host-resolver';
 import { payerWithPasskey, signedGrant } from '../../testing/identity';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../../testing/paystack-simulator/paystack-simulator';
-import { sandboxBalanceOf } from '../../testing/payments';
+import { ledgerKinds, sandboxBalanceOf } from '../../testing/payments';
 import {
   startRemitaSimulator,
   type TRemitaSimulator,
@@ -184,7 +190,10 @@ describe('a future payment on a Remita mandate', () => {
    * activated by the bank's OTP.
    */
   async function linkedByRemita(consentId: string) {
-    const { headers, soft, link, accountNumber, confirm } = await openRemitaLink('1357', consentId);
+    const { headers, soft, link, account, accountNumber, confirm } = await openRemitaLink(
+      '1357',
+      consentId,
+    );
     const confirmed = await confirm();
     expect(confirmed.json(), confirmed.body).toMatchObject({ success: true });
     const listed = await ctx.app.inject({ method: 'GET', url: '/api/accounts/user', headers });
@@ -192,7 +201,84 @@ describe('a future payment on a Remita mandate', () => {
       .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
       .accounts.find((a) => a.accountNumber === accountNumber)?.bankId;
     if (!accountId) throw new Error('The linked account is not among the payer’s accounts');
-    return { headers, soft, linkId: link.id, accountId };
+    return { headers, soft, linkId: link.id, accountId, account };
+  }
+
+  type TRemitaPayer = Pick<
+    Awaited<ReturnType<typeof linkedByRemita>>,
+    'accountId' | 'headers' | 'soft'
+  >;
+
+  /** A merchant's consent to one future payment. */
+  async function consentTo(
+    merchant: { authorization: string },
+    payment: {
+      amount: number;
+      amountType: 'fixed' | 'variable';
+      narration: string;
+      dueDate: string;
+    },
+  ) {
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: { payments: [{ type: 'future', ...payment }], requirements: { requiresAuth: true } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json<{ consentId: string }>().consentId;
+  }
+
+  /** The consent `consentId` granted on the payer's Remita-linked account: its future payment. */
+  async function grantedOn(payer: TRemitaPayer, consentId: string) {
+    const { accountId, headers, soft } = payer;
+    const data = {
+      originalRequestId: null,
+      consentData: { consentId },
+      userAuthenticated: true,
+      attestDiscoveryId: null,
+      futurePayments: {
+        granted: true,
+        selectedAccounts: [accountId],
+        paymentMethods: [{ type: 'account' as const, accountId }],
+      },
+    };
+    const token = headers.authorization.slice('Bearer '.length);
+    const granted = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/consent/${consentId}/grant`,
+      headers,
+      payload: await signedGrant(ctx.app, soft, token, consentId, data),
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const [row] = await ctx.database.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.consentId, consentId));
+    if (!row) throw new Error('No future payment');
+    return { consentId, paymentId: row.id };
+  }
+
+  /** The payer revokes the consent with their passkey. */
+  async function revokedBy(payer: TRemitaPayer, consentId: string) {
+    const { headers, soft } = payer;
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/users/consents/${consentId}/revocation-challenges`,
+      headers,
+    });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const { nonce } = issued.json<{ nonce: string }>();
+    const digest = createHash('sha256')
+      .update(revocationSigningMessage({ consentId, nonce }))
+      .digest('base64url');
+    const revoked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/users/consents/${consentId}/revoke`,
+      headers,
+      payload: { nonce, response: soft.assert(digest) },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
   }
 
   it('links the account by the bank OTP and collects the payment on its date through Remita, once', async () => {
@@ -216,8 +302,10 @@ describe('a future payment on a Remita mandate', () => {
     });
     expect(consent.statusCode, consent.body).toBe(201);
     const { consentId } = consent.json<{ consentId: string }>();
-    const { token, soft, headers, created, link, account, accountNumber, confirm } =
-      await openRemitaLink('4321', consentId);
+    const { soft, headers, created, link, account, accountNumber, confirm } = await openRemitaLink(
+      '4321',
+      consentId,
+    );
     const { institutionCode } = account;
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json<{ accountLink: unknown }>().accountLink).toMatchObject({
@@ -257,29 +345,9 @@ describe('a future payment on a Remita mandate', () => {
       .accounts.find((a) => a.accountNumber === accountNumber)?.bankId;
     if (!accountId) throw new Error('The linked account is not among the payer’s accounts');
 
-    const data = {
-      originalRequestId: null,
-      consentData: { consentId },
-      userAuthenticated: true,
-      attestDiscoveryId: null,
-      futurePayments: {
-        granted: true,
-        selectedAccounts: [accountId],
-        paymentMethods: [{ type: 'account' as const, accountId }],
-      },
+    const payment = {
+      id: (await grantedOn({ accountId, headers, soft }, consentId)).paymentId,
     };
-    const granted = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/consent/${consentId}/grant`,
-      headers,
-      payload: await signedGrant(ctx.app, soft, token, consentId, data),
-    });
-    expect(granted.statusCode, granted.body).toBe(200);
-    const [payment] = await ctx.database.db
-      .select()
-      .from(payments)
-      .where(eq(payments.consentId, consentId));
-    if (!payment) throw new Error('No future payment');
     const sandboxBefore = await sandboxBalanceOf(ctx.database, account);
     const sent = () => remita.requests.filter((r) => r.path === 'payment/send');
 
@@ -401,47 +469,10 @@ describe('a future payment on a Remita mandate', () => {
     // The mandate is set up for the first consent; the second is granted on it too.
     const first = await futureConsent(500_000, 7 * DAY);
     const second = await futureConsent(500_000, 14 * DAY);
-    const { headers, soft, linkId, accountId } = await linkedByRemita(first);
-    const grant = async (consentId: string) => {
-      const data = {
-        originalRequestId: null,
-        consentData: { consentId },
-        userAuthenticated: true,
-        attestDiscoveryId: null,
-        futurePayments: {
-          granted: true,
-          selectedAccounts: [accountId],
-          paymentMethods: [{ type: 'account' as const, accountId }],
-        },
-      };
-      const token = headers.authorization.slice('Bearer '.length);
-      const granted = await ctx.app.inject({
-        method: 'POST',
-        url: `/api/consent/${consentId}/grant`,
-        headers,
-        payload: await signedGrant(ctx.app, soft, token, consentId, data),
-      });
-      expect(granted.statusCode, granted.body).toBe(200);
-    };
-    const revoke = async (consentId: string) => {
-      const issued = await ctx.app.inject({
-        method: 'POST',
-        url: `/api/users/consents/${consentId}/revocation-challenges`,
-        headers,
-      });
-      expect(issued.statusCode, issued.body).toBe(200);
-      const { nonce } = issued.json<{ nonce: string }>();
-      const digest = createHash('sha256')
-        .update(revocationSigningMessage({ consentId, nonce }))
-        .digest('base64url');
-      const revoked = await ctx.app.inject({
-        method: 'POST',
-        url: `/api/users/consents/${consentId}/revoke`,
-        headers,
-        payload: { nonce, response: soft.assert(digest) },
-      });
-      expect(revoked.statusCode, revoked.body).toBe(200);
-    };
+    const payer = await linkedByRemita(first);
+    const { linkId } = payer;
+    const grant = (consentId: string) => grantedOn(payer, consentId);
+    const revoke = (consentId: string) => revokedBy(payer, consentId);
     const linkState = async () =>
       (await ctx.database.db.select().from(accountLinks).where(eq(accountLinks.id, linkId)))[0]
         ?.state;
@@ -465,5 +496,182 @@ describe('a future payment on a Remita mandate', () => {
       .from(accountLinks)
       .where(eq(accountLinks.id, linkId));
     expect(ended).toEqual({ mandateEnd: 'stopped' });
+  });
+
+  describe('a debit that waits at Remita', () => {
+    const collect = (authorization: string, paymentId: string, amount: number, key: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/payments/${paymentId}/collect`,
+        headers: { authorization, 'idempotency-key': key },
+        payload: { amount },
+      });
+    const collectionOf = async (paymentId: string) =>
+      (
+        await ctx.database.db
+          .select()
+          .from(futurePaymentCollections)
+          .where(eq(futurePaymentCollections.paymentId, paymentId))
+      )[0];
+    const sentFor = (collectionId: string) =>
+      remita.requests.filter(
+        (r) =>
+          r.path === 'payment/send' &&
+          String((r.body as { requestId?: string }).requestId).startsWith(collectionId),
+      );
+    const stopsOf = (collectionId: string) =>
+      remita.requests.filter(
+        (r) =>
+          r.path === 'payment/stop' &&
+          (r.body as { requestId?: string }).requestId === `${collectionId}.0`,
+      );
+    /** A variable future payment granted on a new payer's Remita-linked account. */
+    async function collectable(merchantName: string) {
+      const merchant = await createTestClient(ctx.database, { name: merchantName });
+      const consentId = await consentTo(merchant, {
+        amount: 800_000,
+        amountType: 'variable',
+        narration: 'Data bundle',
+        dueDate: new Date(clock.now().getTime() + 30 * DAY).toISOString(),
+      });
+      const payer = await linkedByRemita(consentId);
+      const { paymentId } = await grantedOn(payer, consentId);
+      return { payer, merchant, consentId, paymentId };
+    }
+    afterAll(() => remita.holdDebits(false));
+
+    it('gives back a debit Remita took after the payer revoked, booked, with the payer and merchant told', async () => {
+      const { payer, merchant, consentId, paymentId } = await collectable('Naija Data');
+      remita.holdDebits(true);
+      const asked = await collect(merchant.authorization, paymentId, 600_000, 'revoked-1');
+      expect(asked.statusCode, asked.body).toBe(202);
+      expect(asked.json().collection).toMatchObject({ status: 'collecting' });
+      const waiting = await collectionOf(paymentId);
+      expect(waiting?.pendingDebit).toMatchObject({
+        accountId: payer.accountId,
+        reference: `${waiting!.id}.0`,
+        // Remita's transactionRef, which payment/stop names, kept on the row.
+        providerReference: expect.stringMatching(/^\d+:.+:\d+$/),
+      });
+
+      await revokedBy(payer, consentId);
+      // The bank debits the account before the collection is asked about again.
+      remita.holdDebits(false);
+      const sandboxBefore = await sandboxBalanceOf(ctx.database, payer.account);
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
+
+      expect(remita.debitsTaken()).toContainEqual({
+        requestId: `${waiting!.id}.0`,
+        amountKobo: 600_000,
+      });
+      const ended = await collectionOf(paymentId);
+      expect(ended).toMatchObject({
+        status: 'cancelled',
+        failureReason: 'consent_revoked',
+        accountId: payer.accountId,
+        pendingDebit: null,
+      });
+      // Given back by a payout to the debited account, booked in and out.
+      expect(await sandboxBalanceOf(ctx.database, payer.account)).toBe(sandboxBefore + 600_000);
+      expect(await ledgerKinds(ctx.database, paymentId)).toEqual([
+        'cancelled_debit',
+        'cancelled_debit_return',
+      ]);
+      const told = await ctx.database.db
+        .select({ type: merchantEvents.type, data: merchantEvents.data })
+        .from(merchantEvents)
+        .where(eq(merchantEvents.consentId, consentId))
+        .orderBy(merchantEvents.id);
+      expect(told.at(-1)).toEqual({
+        type: 'future_payment.given_back',
+        data: expect.objectContaining({
+          paymentId,
+          collectionId: waiting!.id,
+          amount: 600_000,
+          accountId: payer.accountId,
+          reason: 'consent_revoked',
+        }),
+      });
+      // The payer's SMS, handed to the sandbox's outbox by its job after the run.
+      await expect
+        .poll(async () =>
+          (await listOutbox(ctx.database.db, { limit: 1_000 }))
+            .filter((sms) => sms.body.includes('sent back'))
+            .map((sms) => sms.body),
+        )
+        .toEqual([
+          'Oya Money: Naija Data debited ₦6,000.00 for Data bundle after it was cancelled. It ' +
+            'has been sent back to your account.',
+        ]);
+
+      // Asked again later: nothing more is given back.
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
+      expect(await sandboxBalanceOf(ctx.database, payer.account)).toBe(sandboxBefore + 600_000);
+    });
+
+    it('cancels at Remita a debit still awaiting it when the payer revokes: nothing taken', async () => {
+      const { payer, merchant, consentId, paymentId } = await collectable('Kano Power');
+      remita.holdDebits(true);
+      const asked = await collect(merchant.authorization, paymentId, 300_000, 'revoked-2');
+      expect(asked.statusCode, asked.body).toBe(202);
+      const { id } = (await collectionOf(paymentId))!;
+      await revokedBy(payer, consentId);
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
+      expect(stopsOf(id)).toHaveLength(1);
+      expect(await collectionOf(paymentId)).toMatchObject({
+        status: 'cancelled',
+        failureReason: 'consent_revoked',
+      });
+      remita.holdDebits(false);
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
+      expect(remita.debitsTaken().filter((d) => d.requestId.startsWith(id))).toEqual([]);
+      expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
+    });
+
+    it('keeps asking about a debit waiting at Remita past ten claims, never sends a second, and fails it once Remita confirms its cancellation', async () => {
+      const { merchant, paymentId } = await collectable('Abuja Cable');
+      remita.holdDebits(true);
+      const asked = await collect(merchant.authorization, paymentId, 200_000, 'pending-1');
+      expect(asked.statusCode, asked.body).toBe(202);
+      const { id } = (await collectionOf(paymentId))!;
+      for (let claim = 0; claim < MAX_COLLECTION_CLAIMS + 2; claim += 1) {
+        clock.advance(STALE_COLLECTION_MS + 1);
+        await runCollections(ctx.context);
+      }
+      expect(await collectionOf(paymentId)).toMatchObject({ status: 'collecting' });
+      // Its fate unknown, the payment takes no second instruction.
+      const again = await collect(merchant.authorization, paymentId, 200_000, 'pending-2');
+      expect(again.statusCode, again.body).toBe(409);
+      expect(again.json().error.code).toBe('PAYMENT_IN_PROGRESS');
+      expect(sentFor(id)).toHaveLength(1);
+      expect(stopsOf(id)).toHaveLength(0);
+
+      // Past what a Remita debit may take, it is cancelled there, and only then failed.
+      clock.advance(REMITA_DEBIT_PENDING_MS);
+      await runCollections(ctx.context);
+      expect(stopsOf(id)).toHaveLength(1);
+      expect(await collectionOf(paymentId)).toMatchObject({
+        status: 'failed',
+        failureReason: 'bank_did_not_debit',
+      });
+      remita.holdDebits(false);
+      expect(remita.debitsTaken().filter((d) => d.requestId.startsWith(id))).toEqual([]);
+      expect(sentFor(id)).toHaveLength(1);
+    });
+
+    it('asks Remita about a debit whose instruction was answered with a refusal', async () => {
+      const { merchant, paymentId } = await collectable('Ibadan Water');
+      remita.answerNextSendWith({ statuscode: '999', status: 'System Error' });
+      const asked = await collect(merchant.authorization, paymentId, 150_000, 'refused-1');
+      expect(asked.statusCode, asked.body).toBe(201);
+      expect(asked.json().collection).toMatchObject({ status: 'succeeded', amount: 150_000 });
+      const { id } = (await collectionOf(paymentId))!;
+      expect(remita.debitsTaken()).toContainEqual({ requestId: `${id}.0`, amountKobo: 150_000 });
+      expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
+    });
   });
 });

@@ -22,14 +22,30 @@ import {
  *    answer, a collection another runner took over) is answered from its status, never sent again.
  * 2. payment/send otherwise. Remita takes the instruction ('01') and the bank debits the account
  *    later (069 new, 070 awaiting debit, 071 at the bank, 072 pending credit: the payer was
- *    debited, 00 completed). Its status is asked a few times; still pending, the call throws, and
- *    the caller's next try asks again with the same reference.
- * 3. A requery of a reference Remita never had ('074') closes it: a late debit with it is refused.
+ *    debited, 00 completed). Its status is asked at once (and as often as `pendingCheckDelaysMs`
+ *    says); still pending, the debit is answered 'pending', with Remita's transactionRef in its
+ *    provider reference: the caller asks again with the same reference, never sends it again, and
+ *    cancels it past REMITA_DEBIT_PENDING_MS.
+ * 3. A send answered with a refusal is not taken at its word: payment/status says whether Remita
+ *    holds a debit by that requestId after all (then its status is the answer), or none (then the
+ *    refusal stands).
+ * 4. A requery of a reference Remita never had ('074') closes it: a late debit with it is refused.
  *
  * Remita finds a debit only under its mandate (every hash names the mandateId), so a requery
- * needs the debit's mandate. Remita cannot give a debit back once taken: that goes back by a
- * payout to the debited account; one not yet taken is cancelled (payment/stop).
+ * needs the debit's mandate. A debit not yet taken is cancelled by payment/stop, which names
+ * Remita's transactionRef: only the answer to payment/send gives it (payment/status does not, PDF
+ * section 7; payment/history lists it without our requestId, section 5), so it travels in the
+ * debit's provider reference, kept on the caller's row. Remita cannot give a debit back once
+ * taken: that goes back by a payout to the debited account.
  */
+
+/**
+ * How long a Remita debit may wait at the bank (069/070/071) before it is cancelled. Remita's
+ * documents give no figure; its banks try an instruction a few times a day (Lendsqr's
+ * documentation of Remita direct debit: three to four attempts a day), and an instruction sent
+ * on a Friday may wait past a weekend and a public holiday: four days.
+ */
+export const REMITA_DEBIT_PENDING_MS = 4 * 24 * 60 * 60 * 1_000;
 
 /** What Remita's status of a debit means. */
 type TDebitState =
@@ -59,10 +75,12 @@ function debitStateOf(answer: TRemitaAnswer): TDebitState {
 }
 
 /**
- * Our name for a Remita debit: its mandate and our reference, all that every later call about it
- * needs (Remita's own transactionRef comes only in the answer to the debit's instruction).
+ * Our name for a Remita debit: its mandate and our reference, all that a later call about it
+ * needs, and Remita's transactionRef where the answer to its instruction gave one (what
+ * payment/stop names).
  */
-const debitName = (mandateId: string, reference: string) => `${mandateId}:${reference}`;
+const debitName = (mandateId: string, reference: string, transactionRef?: string) =>
+  transactionRef ? `${mandateId}:${reference}:${transactionRef}` : `${mandateId}:${reference}`;
 
 function mandateOfDebit(providerReference: string): string {
   const at = providerReference.indexOf(':');
@@ -70,8 +88,125 @@ function mandateOfDebit(providerReference: string): string {
   return providerReference.slice(0, at);
 }
 
+/** Remita's transactionRef of a debit, where its name holds one. */
+const transactionRefOf = (providerReference: string | null): string | null =>
+  providerReference?.split(':')[2] || null;
+
 /** The reference a debit given back by a payout is paid out with. */
 export const giveBackReference = (reference: string) => `${reference}.back`;
+
+/** What Remita's payment/status says of our debit under its mandate. */
+async function debitStatus(
+  client: TRemitaClient,
+  reference: string,
+  mandateId: string,
+): Promise<TDebitState> {
+  const { merchantId, apiKey } = client.credentials;
+  return debitStateOf(
+    await client.call('debitStatus', {
+      merchantId,
+      mandateId,
+      requestId: reference,
+      hash: remitaHash(mandateId, merchantId, reference, apiKey),
+    }),
+  );
+}
+
+/** Cancels a debit not yet taken by its transactionRef (PDF section 6.2): whether Remita did. */
+async function stopDebit(
+  client: TRemitaClient,
+  reference: string,
+  mandateId: string,
+  transactionRef: string,
+): Promise<boolean> {
+  const { merchantId, apiKey } = client.credentials;
+  const cancelled = await client.call('cancelDebit', {
+    merchantId,
+    mandateId,
+    transactionRef,
+    requestId: reference,
+    hash: remitaHash(transactionRef, merchantId, reference, apiKey),
+  });
+  return cancelled.statuscode === '00';
+}
+
+/** TDebitsPort.cancelDebit: a debit still awaiting the bank is stopped where its name allows. */
+async function cancelRemitaDebit(
+  client: TRemitaClient,
+  /** The adapter's references closed by a requery that found nothing. */
+  closed: Set<string>,
+  { reference, mandateReference, providerReference }: Parameters<TDebitsPort['cancelDebit']>[0],
+): Promise<TRequeryOutcome> {
+  const state = await debitStatus(client, reference, mandateReference);
+  const named = debitName(mandateReference, reference);
+  switch (state.kind) {
+    case 'none':
+      closed.add(reference);
+      return { kind: 'not_taken', providerReference: null, reason: 'expired' };
+    case 'refused':
+      return { kind: 'not_taken', providerReference: named, reason: state.reason };
+    case 'taken':
+      // Its payout is not asked about: a requery of a payout never sent closes its reference,
+      // and the give-back that follows is paid with it.
+      return {
+        kind: 'taken',
+        providerReference: named,
+        amount: state.amount ?? 0,
+        givenBack: false,
+      };
+    case 'pending': {
+      const transactionRef = transactionRefOf(providerReference);
+      // Not cancelled (no transactionRef known, or Remita refused: the bank may be debiting it
+      // now): still pending, its status asked again later.
+      if (
+        !transactionRef ||
+        !(await stopDebit(client, reference, mandateReference, transactionRef))
+      ) {
+        return { kind: 'pending', awaiting: null, providerReference: named };
+      }
+      return { kind: 'not_taken', providerReference: named, reason: 'cancelled' };
+    }
+  }
+}
+
+/**
+ * TDebitsPort.reverseDebit: a debit not yet taken is cancelled; one taken goes back by a payout
+ * to the account, since Remita offers no refund of a debit.
+ */
+async function reverseRemitaDebit(
+  client: TRemitaClient,
+  payouts: TPayoutsPort,
+  { providerReference, reference, account }: Parameters<TDebitsPort['reverseDebit']>[0],
+): Promise<{ reversed: true; payoutReference?: string }> {
+  const mandateId = mandateOfDebit(providerReference);
+  const state = await debitStatus(client, reference, mandateId);
+  if (state.kind === 'none' || state.kind === 'refused') return { reversed: true };
+  if (state.kind === 'pending') {
+    const transactionRef = transactionRefOf(providerReference);
+    if (!transactionRef) {
+      throw new RemitaNoAnswer('payment/stop', `no transactionRef of ${reference} is known`);
+    }
+    if (!(await stopDebit(client, reference, mandateId, transactionRef))) {
+      throw new RemitaNoAnswer('payment/stop', `the debit ${reference} was not cancelled`);
+    }
+    return { reversed: true };
+  }
+  if (!account || state.amount === null) {
+    throw new RemitaNoAnswer('payment/stop', 'a debit taken goes back only to its account');
+  }
+  const paid = await payouts.payOut({
+    reference: giveBackReference(reference),
+    institutionCode: account.institutionCode,
+    accountNumber: account.accountNumber,
+    accountName: account.accountName,
+    amount: state.amount,
+    narration: 'Direct debit given back',
+  });
+  if (paid.kind !== 'succeeded') {
+    throw new RemitaNoAnswer('payout', `the debit ${reference} was not given back`);
+  }
+  return { reversed: true, payoutReference: giveBackReference(reference) };
+}
 
 export function remitaDebits(options: {
   client: TRemitaClient;
@@ -80,34 +215,34 @@ export function remitaDebits(options: {
 }): TDebitsPort {
   const { client, payouts } = options;
   const { merchantId, serviceTypeId, apiKey } = client.credentials;
-  const delays = options.pendingCheckDelaysMs ?? [1_000, 3_000, 6_000];
+  // A debit that waits at the bank waits hours: the caller asks again later, not this call.
+  const delays = options.pendingCheckDelaysMs ?? [];
   /** References asked about before Remita had them: closed, a late debit is refused. */
   const closed = new Set<string>();
-  /** Remita's transactionRef of each debit sent from this process, for its cancellation. */
-  const transactionRefs = new Map<string, string>();
 
-  const status = async (reference: string, mandateId: string): Promise<TDebitState> =>
-    debitStateOf(
-      await client.call('debitStatus', {
-        merchantId,
-        mandateId,
-        requestId: reference,
-        hash: remitaHash(mandateId, merchantId, reference, apiKey),
-      }),
-    );
-
-  /** Asks until the debit ended, at most as often as `delays` says; still pending, throws. */
-  const ended = async (reference: string, mandateId: string): Promise<TAccountDebitOutcome> => {
+  /**
+   * Asks until the debit ended, at most as often as `delays` says; still pending, answers so,
+   * named with the transactionRef its instruction's answer gave, where this call had it.
+   */
+  const ended = async (
+    reference: string,
+    mandateId: string,
+    transactionRef?: string,
+  ): Promise<TAccountDebitOutcome> => {
     for (const delay of [0, ...delays]) {
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const state = await status(reference, mandateId);
+      const state = await debitStatus(client, reference, mandateId);
       const providerReference = debitName(mandateId, reference);
       if (state.kind === 'taken') return { kind: 'succeeded', providerReference };
       if (state.kind === 'refused') {
         return { kind: 'failed', providerReference, reason: state.reason };
       }
     }
-    throw new RemitaNoAnswer('payment/status', `the debit ${reference} has not ended yet`);
+    return {
+      kind: 'pending',
+      providerReference: debitName(mandateId, reference, transactionRef),
+      pendingAtMostMs: REMITA_DEBIT_PENDING_MS,
+    };
   };
 
   return {
@@ -119,7 +254,7 @@ export function remitaDebits(options: {
       if (closed.has(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       }
-      const before = await status(reference, mandateReference);
+      const before = await debitStatus(client, reference, mandateReference);
       if (before.kind !== 'none') return ended(reference, mandateReference);
       // A requery that answered 'not taken' while the status was asked closed the reference: it
       // is not sent after that answer.
@@ -144,11 +279,14 @@ export function remitaDebits(options: {
         // Sent or not: its status says, now or at the caller's next try.
         return ended(reference, mandateReference);
       }
-      if (typeof answer.transactionRef === 'string') {
-        transactionRefs.set(reference, answer.transactionRef);
-      }
+      const transactionRef =
+        typeof answer.transactionRef === 'string' ? answer.transactionRef : undefined;
       if (answer.statuscode === '01' || answer.statuscode === '00') {
-        return ended(reference, mandateReference);
+        return ended(reference, mandateReference, transactionRef);
+      }
+      // A refusal's words are not the debit's fate: Remita may hold one by this requestId.
+      if ((await debitStatus(client, reference, mandateReference)).kind !== 'none') {
+        return ended(reference, mandateReference, transactionRef);
       }
       const refused = debitStateOf(answer);
       const reason = refused.kind === 'refused' ? refused.reason : 'account_not_found';
@@ -159,7 +297,7 @@ export function remitaDebits(options: {
       if (!mandateReference) {
         throw new RemitaNoAnswer('payment/status', 'a debit is found only under its mandate');
       }
-      const state = await status(reference, mandateReference);
+      const state = await debitStatus(client, reference, mandateReference);
       const providerReference = debitName(mandateReference, reference);
       switch (state.kind) {
         case 'none':
@@ -181,44 +319,8 @@ export function remitaDebits(options: {
       }
     },
 
-    async reverseDebit({ providerReference, reference, account }) {
-      const mandateId = mandateOfDebit(providerReference);
-      const state = await status(reference, mandateId);
-      if (state.kind === 'none' || state.kind === 'refused') return { reversed: true };
-      if (state.kind === 'pending') {
-        // Not yet debited: Remita cancels the instruction by its transactionRef (PDF section 6.2).
-        const transactionRef = transactionRefs.get(reference);
-        if (!transactionRef) {
-          throw new RemitaNoAnswer('payment/stop', `no transactionRef of ${reference} is known`);
-        }
-        const cancelled = await client.call('cancelDebit', {
-          merchantId,
-          mandateId,
-          transactionRef,
-          requestId: reference,
-          hash: remitaHash(transactionRef, merchantId, reference, apiKey),
-        });
-        if (cancelled.statuscode !== '00') {
-          throw new RemitaNoAnswer('payment/stop', `not cancelled (${cancelled.statuscode})`);
-        }
-        return { reversed: true };
-      }
-      // Taken: Remita offers no refund of a debit, so it goes back by a payout to the account.
-      if (!account || state.amount === null) {
-        throw new RemitaNoAnswer('payment/stop', 'a debit taken goes back only to its account');
-      }
-      const paid = await payouts.payOut({
-        reference: giveBackReference(reference),
-        institutionCode: account.institutionCode,
-        accountNumber: account.accountNumber,
-        accountName: account.accountName,
-        amount: state.amount,
-        narration: 'Direct debit given back',
-      });
-      if (paid.kind !== 'succeeded') {
-        throw new RemitaNoAnswer('payout', `the debit ${reference} was not given back`);
-      }
-      return { reversed: true };
-    },
+    cancelDebit: (request) => cancelRemitaDebit(client, closed, request),
+
+    reverseDebit: (request) => reverseRemitaDebit(client, payouts, request),
   };
 }

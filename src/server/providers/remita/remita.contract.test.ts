@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
 import {
   remitaSimulatorCredentials,
@@ -9,7 +9,7 @@ import { contractMandateTerms, contractReference } from '../contract/contract-re
 import { debitsContract, type TMandatedAccount } from '../contract/debits.contract';
 import { mandateSetupContract } from '../contract/mandate-setup.contract';
 import type { TPayoutsPort, TSettlementPort } from '../payments';
-import { giveBackReference } from './remita-debits';
+import { giveBackReference, REMITA_DEBIT_PENDING_MS } from './remita-debits';
 import { remitaProvider } from './remita-provider';
 
 /*
@@ -130,4 +130,69 @@ debitsContract('remita (simulator)', async () => {
     poorAccount: await activeMandate(1),
     unknownAccount: { ...fundedAccount, mandateReference: '990000000000' },
   };
+});
+
+describe('Remita debits that wait at the bank', () => {
+  const debitOf = async (mandated: TMandatedAccount, reference: string) => {
+    const { remita } = await started();
+    return remita.own.debits.debitAccount({
+      reference,
+      mandateReference: mandated.mandateReference,
+      payerId: mandated.payerId,
+      institutionCode: mandated.institutionCode,
+      accountNumber: mandated.accountNumber,
+      amount: 250_000,
+      narration: 'Membership',
+    });
+  };
+
+  it('answers a debit awaiting the bank as pending, named with its transactionRef, and cancels it by that name', async () => {
+    const { simulator: sim, remita } = await started();
+    const mandated = await activeMandate(0);
+    const ref = contractReference();
+    sim.holdDebits(true);
+    try {
+      const pending = await debitOf(mandated, ref);
+      expect(pending).toEqual({
+        kind: 'pending',
+        providerReference: expect.stringMatching(
+          new RegExp(`^${mandated.mandateReference}:${ref}:\\d+$`),
+        ),
+        pendingAtMostMs: REMITA_DEBIT_PENDING_MS,
+      });
+      if (pending.kind !== 'pending') return;
+      // Asked again, it is not sent again: still pending, without the transactionRef to cancel by.
+      expect(await debitOf(mandated, ref)).toMatchObject({ kind: 'pending' });
+      expect(
+        sim.requests.filter(
+          (r) => r.path === 'payment/send' && (r.body as { requestId: string }).requestId === ref,
+        ),
+      ).toHaveLength(1);
+      const cancel = (providerReference: string | null) =>
+        remita.own.debits.cancelDebit({
+          reference: ref,
+          mandateReference: mandated.mandateReference,
+          providerReference,
+        });
+      expect(await cancel(null)).toMatchObject({ kind: 'pending' });
+      expect(await cancel(pending.providerReference)).toMatchObject({
+        kind: 'not_taken',
+        reason: 'cancelled',
+      });
+      sim.holdDebits(false);
+      expect(await debitOf(mandated, ref)).toMatchObject({ kind: 'failed' });
+      expect(sim.debitsTaken().filter((d) => d.requestId === ref)).toEqual([]);
+    } finally {
+      sim.holdDebits(false);
+    }
+  });
+
+  it('asks Remita about a debit whose instruction was answered with a refusal', async () => {
+    const { simulator: sim } = await started();
+    const mandated = await activeMandate(0);
+    const ref = contractReference();
+    sim.answerNextSendWith({ statuscode: '999', status: 'System Error' });
+    expect(await debitOf(mandated, ref)).toMatchObject({ kind: 'succeeded' });
+    expect(sim.debitsTaken()).toContainEqual({ requestId: ref, amountKobo: 250_000 });
+  });
 });

@@ -239,9 +239,10 @@ async function tellOfRevocationBySms(
 /**
  * Cancels a consent's future payments not yet collected and their pending collections, inside
  * `tx`: the payer's revocation and the merchant's cancel from the dashboard alike. Collections
- * made ahead of their due date: none is debited now. One a runner is at the bank with ends when
- * the bank answers (future-collections.ts: a cancelled payment's debit goes back). Answers what
- * it cancelled; nothing the second time.
+ * made ahead of their due date: none is debited now. One 'collecting' is left to its runner, since
+ * a debit of it may be at a bank: its next claim cancels that debit there, or gives back what the
+ * bank took (future-collections.ts settleCancelled). Answers what it cancelled; nothing the
+ * second time.
  */
 export async function cancelFuturePayments(
   tx: TDb,

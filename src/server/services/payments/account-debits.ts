@@ -106,20 +106,23 @@ export async function debitImmediatePayment(
     // No answer: whether the money moved is not known, so the attempt stays for the reconciler.
     noAnswer: () => ({ debited: false, reason: 'no_answer' }),
     answer: async (attempt, outcome) =>
-      outcome.kind === 'failed'
-        ? {
-            kind: 'fail',
-            failure: new AppError('DIRECT_DEBIT_FAILED'),
-            reason: outcome.reason,
-            change: outcome.providerReference
-              ? { providerReference: outcome.providerReference }
-              : {},
-            result: { debited: false, reason: outcome.reason },
-          }
-        : {
-            kind: 'complete',
-            settle: () => settleDebit(ctx, attempt, linked.account, outcome.providerReference),
-            result: () => ({ debited: true }),
-          },
+      // Waiting at the bank: whether the money moves is not known yet, as with no answer.
+      outcome.kind === 'pending'
+        ? { kind: 'wait', record: async () => ({ debited: false, reason: 'no_answer' }) }
+        : outcome.kind === 'failed'
+          ? {
+              kind: 'fail',
+              failure: new AppError('DIRECT_DEBIT_FAILED'),
+              reason: outcome.reason,
+              change: outcome.providerReference
+                ? { providerReference: outcome.providerReference }
+                : {},
+              result: { debited: false, reason: outcome.reason },
+            }
+          : {
+              kind: 'complete',
+              settle: () => settleDebit(ctx, attempt, linked.account, outcome.providerReference),
+              result: () => ({ debited: true }),
+            },
   });
 }

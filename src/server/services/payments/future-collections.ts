@@ -9,11 +9,16 @@ import {
   consents,
   futurePaymentAccounts,
   futurePaymentCollections,
+  merchants,
   payerAccounts,
+  payers,
   payments,
   type TCollectionTry,
+  type TPendingDebit,
 } from '../../db/schema';
-import type { TAccountDebitOutcome } from '../../providers/payments';
+import type { TAccountDebitOutcome, TRequeryOutcome } from '../../providers/payments';
+import { formatNaira } from '../../../domain/money';
+import { openSmsOutbox } from '../../jobs/sms-job';
 import { accountOrigin } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
@@ -32,11 +37,14 @@ import { insertConsentEvent, recordConsentChange } from '../consents/consent-cha
  */
 
 export type TCollectionRow = typeof futurePaymentCollections.$inferSelect;
-type TCollectContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs'>;
+type TCollectContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs' | 'config'>;
 
 /** A claim older than this belongs to a runner that died: longer than any bank call may take. */
 export const STALE_COLLECTION_MS = 5 * 60 * 1_000;
-/** A collection whose bank has not answered after this many claims is given up as failed. */
+/**
+ * A collection whose bank has not answered after this many claims is cancelled at the bank, and
+ * failed once the bank says nothing was taken.
+ */
 export const MAX_COLLECTION_CLAIMS = 10;
 
 /**
@@ -114,7 +122,7 @@ async function recordEnding(
   jobs: TJobQueue,
   tx: TDb,
   ended: TCollectionRow,
-  type: 'future_payment.collected' | 'future_payment.failed',
+  type: 'future_payment.collected' | 'future_payment.failed' | 'future_payment.given_back',
   data: Record<string, unknown>,
   now: Date,
 ) {
@@ -141,8 +149,8 @@ async function recordEnding(
 }
 
 /**
- * Changes a collection that is still 'collecting', in one statement: undefined when another
- * runner that took it over ended it first.
+ * Ends a collection that is still 'collecting', in one statement: undefined when another runner
+ * that took it over ended it first. No debit waits at a bank for it any more.
  */
 async function endCollection(
   tx: TDb,
@@ -151,7 +159,7 @@ async function endCollection(
 ): Promise<TCollectionRow | undefined> {
   const [ended] = await tx
     .update(futurePaymentCollections)
-    .set({ ...change, updatedAt: change.completedAt })
+    .set({ ...change, pendingDebit: null, updatedAt: change.completedAt })
     .where(
       and(eq(futurePaymentCollections.id, id), eq(futurePaymentCollections.status, 'collecting')),
     )
@@ -315,11 +323,162 @@ async function askBank(
   }
 }
 
+/** One bound account's answer, as the collection's tries keep it. */
+const tryOf = (
+  row: TCollectionRow,
+  bound: TBoundAccount,
+  outcome: TCollectionTry['outcome'],
+  reason: string | null,
+  at: Date,
+): TCollectionTry => ({
+  position: bound.position,
+  accountId: bound.account.id,
+  reference: debitReference(row.id, bound.position, row.rounds),
+  outcome,
+  reason,
+  at: at.toISOString(),
+});
+
+/**
+ * Leaves the collection 'collecting' with what the banks answered so far and the debit that waits
+ * at one: the claim goes stale and the next runner asks again with the same references.
+ */
+async function keepCollecting(
+  db: TDb,
+  row: TCollectionRow,
+  tries: TCollectionTry[],
+  pendingDebit: TPendingDebit | null,
+): Promise<TCollectionRow> {
+  await db
+    .update(futurePaymentCollections)
+    .set({ tries, pendingDebit })
+    .where(
+      and(
+        eq(futurePaymentCollections.id, row.id),
+        eq(futurePaymentCollections.status, 'collecting'),
+      ),
+    );
+  return collectionById(db, row.id);
+}
+
+/** The debit waiting at the bound account's bank: as first recorded, else from this answer. */
+function pendingDebitOf(
+  row: TCollectionRow,
+  bound: TBoundAccount,
+  providerReference: string | null,
+  now: Date,
+): TPendingDebit {
+  const reference = debitReference(row.id, bound.position, row.rounds);
+  // The first pending answer came from the instruction's send, with what a cancellation names.
+  if (row.pendingDebit?.reference === reference) return row.pendingDebit;
+  return {
+    position: bound.position,
+    accountId: bound.account.id,
+    reference,
+    providerReference,
+    since: now.toISOString(),
+  };
+}
+
+/** Cancels the collection's debit of the bound account where it waits: null, no answer. */
+async function cancelAtBank(
+  ctx: TCollectContext,
+  row: TCollectionRow,
+  bound: TBoundAccount,
+): Promise<TRequeryOutcome | null> {
+  const reference = debitReference(row.id, bound.position, row.rounds);
+  const waiting = row.pendingDebit?.reference === reference ? row.pendingDebit : null;
+  try {
+    return await debitsFor(ctx.providers.payments, bound.mandateProvider).cancelDebit({
+      reference,
+      mandateReference: bound.mandateReference,
+      providerReference: waiting?.providerReference ?? null,
+    });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A debit whose fate the bank has not given: no answer, or waiting at the bank. It is never
+ * followed by another instruction for the payment: the collection stays 'collecting' and the next
+ * claim asks again with the same reference. Past its bound (what the provider says a debit may
+ * take, or MAX_COLLECTION_CLAIMS claims unanswered) it is cancelled at the bank, and the
+ * collection fails only once the bank says nothing was taken; one the bank took meanwhile is
+ * recorded as debited.
+ */
+async function awaitBank(
+  ctx: TCollectContext,
+  row: TCollectionRow,
+  bound: TBoundAccount,
+  outcome: Extract<TAccountDebitOutcome, { kind: 'pending' }> | null,
+  tries: TCollectionTry[],
+): Promise<TCollectionRow> {
+  const now = ctx.clock.now();
+  const waited = outcome ? pendingDebitOf(row, bound, outcome.providerReference, now) : null;
+  const waiting = waited ?? row.pendingDebit;
+  const overdue =
+    waited && outcome
+      ? now.getTime() - Date.parse(waited.since) >= outcome.pendingAtMostMs
+      : !row.pendingDebit && row.claims >= MAX_COLLECTION_CLAIMS;
+  if (!overdue) return keepCollecting(ctx.db, row, tries, waiting);
+  const answer = await cancelAtBank(ctx, { ...row, pendingDebit: waiting }, bound);
+  if (!answer) return keepCollecting(ctx.db, row, tries, waiting);
+  if (answer.kind === 'pending') {
+    return keepCollecting(
+      ctx.db,
+      row,
+      tries,
+      waiting ?? pendingDebitOf(row, bound, answer.providerReference, now),
+    );
+  }
+  if (answer.kind === 'taken') {
+    return recordDebited(ctx, row, bound, answer.providerReference, tries);
+  }
+  const reason = outcome ? 'bank_did_not_debit' : 'bank_did_not_answer';
+  return failCollection(
+    ctx,
+    row,
+    [...tries, tryOf(row, bound, 'failed', reason, now)],
+    reason,
+    now,
+  );
+}
+
+/**
+ * Records the bound account's debit: the collection succeeded. A payment executed meanwhile
+ * gives it back and fails the collection; one cancelled meanwhile gives it back (giveBack).
+ */
+async function recordDebited(
+  ctx: TCollectContext,
+  row: TCollectionRow,
+  bound: TBoundAccount,
+  providerReference: string,
+  earlier: TCollectionTry[],
+): Promise<TCollectionRow> {
+  const { db, clock } = ctx;
+  const tries = [...earlier, tryOf(row, bound, 'succeeded', null, clock.now())];
+  const done = await succeedCollection(ctx, row, bound, providerReference, tries, clock.now());
+  if (done) return done;
+  const [current] = await db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(eq(payments.id, row.paymentId));
+  if (current?.status === 'cancelled') {
+    return giveBack(ctx, row, bound, providerReference, tries);
+  }
+  await debitsFor(ctx.providers.payments, bound.mandateProvider).reverseDebit({
+    providerReference,
+    reference: debitReference(row.id, bound.position, row.rounds),
+    account: bound.account,
+  });
+  return failCollection(ctx, row, tries, 'already_collected', clock.now());
+}
+
 /**
  * Debits a claimed collection from its bound accounts, first to last, and records the outcome.
- * A bank that does not answer leaves the collection 'collecting': it is not known whether the
- * money moved, so no later account is asked; the claim goes stale and the next runner asks
- * again with the same references.
+ * A debit whose fate is unknown (no answer, or waiting at the bank) leaves the collection
+ * 'collecting' (awaitBank): no later account is asked.
  */
 export async function collectClaimed(
   ctx: TCollectContext,
@@ -330,82 +489,27 @@ export async function collectClaimed(
     .select({ narration: payments.narration, status: payments.status })
     .from(payments)
     .where(eq(payments.id, row.paymentId));
-  // Revoked after this collection was claimed, before any bank was asked: nothing is debited.
-  if (payment?.status === 'cancelled') {
-    const ended = await endCollection(db, row.id, {
-      status: 'cancelled',
-      failureReason: 'consent_revoked',
-      completedAt: clock.now(),
-    });
-    return ended ?? collectionById(db, row.id);
-  }
+  if (payment?.status === 'cancelled') return settleCancelled(ctx, row);
   const narration = payment?.narration ?? 'Future payment';
   const tries: TCollectionTry[] = [];
-  const attempt = (
-    bound: TBoundAccount,
-    outcome: TCollectionTry['outcome'],
-    reason: string | null,
-  ) =>
-    tries.push({
-      position: bound.position,
-      accountId: bound.account.id,
-      reference: debitReference(row.id, bound.position, row.rounds),
-      outcome,
-      reason,
-      at: clock.now().toISOString(),
-    });
   for (const bound of await boundAccountsOf(db, row.paymentId)) {
     if (bound.mandateState !== 'active') {
-      attempt(bound, 'failed', 'mandate_inactive');
+      tries.push(tryOf(row, bound, 'failed', 'mandate_inactive', clock.now()));
       continue;
     }
     if (!bound.underPayersBvn) {
-      attempt(bound, 'failed', 'account_not_under_bvn');
+      tries.push(tryOf(row, bound, 'failed', 'account_not_under_bvn', clock.now()));
       continue;
     }
     const outcome = await askBank(ctx, row, bound, narration);
-    if (!outcome) {
-      if (row.claims >= MAX_COLLECTION_CLAIMS) {
-        return failCollection(ctx, row, tries, 'bank_did_not_answer', clock.now());
-      }
-      await db
-        .update(futurePaymentCollections)
-        .set({ tries })
-        .where(
-          and(
-            eq(futurePaymentCollections.id, row.id),
-            eq(futurePaymentCollections.status, 'collecting'),
-          ),
-        );
-      return collectionById(db, row.id);
+    if (!outcome || outcome.kind === 'pending') {
+      return awaitBank(ctx, row, bound, outcome, tries);
     }
     if (outcome.kind === 'failed') {
-      attempt(bound, 'failed', outcome.reason);
+      tries.push(tryOf(row, bound, 'failed', outcome.reason, clock.now()));
       continue;
     }
-    attempt(bound, 'succeeded', null);
-    const done = await succeedCollection(
-      ctx,
-      row,
-      bound,
-      outcome.providerReference,
-      tries,
-      clock.now(),
-    );
-    if (done) return done;
-    // The payment was executed meanwhile, or its consent revoked while the bank was asked: this
-    // debit goes back to the account.
-    await debitsFor(ctx.providers.payments, bound.mandateProvider).reverseDebit({
-      providerReference: outcome.providerReference,
-      reference: debitReference(row.id, bound.position, row.rounds),
-      account: bound.account,
-    });
-    const [current] = await db
-      .select({ status: payments.status })
-      .from(payments)
-      .where(eq(payments.id, row.paymentId));
-    const reason = current?.status === 'cancelled' ? 'consent_revoked' : 'already_collected';
-    return failCollection(ctx, row, tries, reason, clock.now());
+    return recordDebited(ctx, row, bound, outcome.providerReference, tries);
   }
   const last = tries.at(-1);
   const delay = COLLECTION_RETRY_DELAYS_MS[row.rounds];
@@ -414,6 +518,165 @@ export async function collectClaimed(
     return retryLater(db, row, tries, delay, clock.now());
   }
   return failCollection(ctx, row, tries, last?.reason ?? 'no_linked_account', clock.now());
+}
+
+/** Who cancelled a collection's payment, as its failure reason says. */
+async function cancellationOf(
+  db: TDb,
+  row: TCollectionRow,
+): Promise<'consent_revoked' | 'future_payments_cancelled'> {
+  const [consent] = await db
+    .select({ status: consents.status })
+    .from(consents)
+    .where(eq(consents.id, row.consentId));
+  return consent?.status === 'revoked' ? 'consent_revoked' : 'future_payments_cancelled';
+}
+
+/**
+ * A collection whose payment was cancelled while it was open (the payer revoked the consent, or
+ * the merchant cancelled its future payments: consents/payer-consents.ts cancelFuturePayments).
+ * On its first claim no bank was asked yet: it ends 'cancelled'. Later, a debit may be at a
+ * bank: each bound account's is cancelled there where it waits (asked again at the next claim
+ * while the bank will not), and given back where the bank took it (giveBack); the collection
+ * ends 'cancelled' once every bank said nothing is taken.
+ */
+async function settleCancelled(ctx: TCollectContext, row: TCollectionRow) {
+  const { db, clock } = ctx;
+  if (row.claims > 1 || row.pendingDebit) {
+    for (const bound of await boundAccountsOf(db, row.paymentId)) {
+      const answer = await cancelAtBank(ctx, row, bound);
+      if (!answer) return keepCollecting(db, row, row.tries, row.pendingDebit);
+      if (answer.kind === 'pending') {
+        const waiting = pendingDebitOf(row, bound, answer.providerReference, clock.now());
+        return keepCollecting(db, row, row.tries, waiting);
+      }
+      if (answer.kind === 'taken') {
+        const tries = [...row.tries, tryOf(row, bound, 'succeeded', null, clock.now())];
+        return giveBack(ctx, row, bound, answer.providerReference, tries);
+      }
+    }
+  }
+  const ended = await endCollection(db, row.id, {
+    status: 'cancelled',
+    failureReason: await cancellationOf(db, row),
+    completedAt: clock.now(),
+  });
+  return ended ?? collectionById(db, row.id);
+}
+
+/**
+ * Gives back a debit the bank made after its payment was cancelled. It is booked in as held to
+ * give back (cancelled_debit), paid back through the provider that made it (reverseDebit: a
+ * reversal, or Remita's payout to the account), then, in one transaction, booked out
+ * (cancelled_debit_return) as the collection ends 'cancelled', with the consent's audit row, the
+ * merchant's future_payment.given_back and the payer's SMS. A give-back that does not go through
+ * leaves the collection 'collecting': the next claim asks again, by the same references.
+ */
+async function giveBack(
+  ctx: TCollectContext,
+  row: TCollectionRow,
+  bound: TBoundAccount,
+  providerReference: string,
+  tries: TCollectionTry[],
+): Promise<TCollectionRow> {
+  const reference = debitReference(row.id, bound.position, row.rounds);
+  const booking = {
+    reference,
+    paymentId: row.paymentId,
+    attemptId: null,
+    narration: 'Future payment debited after it was cancelled',
+  };
+  await ctx.db.transaction((tx) =>
+    book(tx, {
+      ...booking,
+      kind: 'cancelled_debit',
+      entries: [
+        { account: ledgerAccount.payerSource('account'), amount: -row.amount },
+        { account: ledgerAccount.debitsToGiveBack(), amount: row.amount },
+      ],
+    }),
+  );
+  let reversed: { payoutReference?: string };
+  try {
+    reversed = await debitsFor(ctx.providers.payments, bound.mandateProvider).reverseDebit({
+      providerReference,
+      reference,
+      account: bound.account,
+    });
+  } catch {
+    return keepCollecting(ctx.db, row, tries, row.pendingDebit);
+  }
+  const outbox = await openSmsOutbox(ctx);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const reason = await cancellationOf(tx, row);
+    const ended = await endCollection(tx, row.id, {
+      status: 'cancelled',
+      failureReason: reason,
+      accountId: bound.account.id,
+      providerReference,
+      tries,
+      completedAt: now,
+    });
+    if (!ended) return collectionById(tx, row.id);
+    // Reversed at the provider, it nets out where it came from; paid back, it left by a payout
+    // (booked under the payout's reference, as the payouts capability's record names it).
+    await book(tx, {
+      ...booking,
+      kind: 'cancelled_debit_return',
+      reference: reversed.payoutReference ?? reference,
+      entries: [
+        { account: ledgerAccount.debitsToGiveBack(), amount: -row.amount },
+        {
+          account: reversed.payoutReference
+            ? ledgerAccount.payoutDestination()
+            : ledgerAccount.payerSource('account'),
+          amount: row.amount,
+        },
+      ],
+    });
+    const data = { accountId: bound.account.id, bankName: bound.account.bankName, reason };
+    await recordEnding(
+      ctx.jobs,
+      tx,
+      ended,
+      'future_payment.given_back',
+      {
+        ...data,
+        givenBackAt: now.toISOString(),
+      },
+      now,
+    );
+    await outbox.queue(tx, `debit-given-back:${row.id}`, await givenBackSms(ctx, tx, ended, bound));
+    return ended;
+  });
+}
+
+/** The payer's SMS of a debit given back: who took how much, for what, and that it went back. */
+async function givenBackSms(
+  ctx: TCollectContext,
+  tx: TDb,
+  row: TCollectionRow,
+  bound: TBoundAccount,
+): Promise<{ phoneNumber: string; body: string }> {
+  const [found] = await tx
+    .select({
+      phoneNumber: payers.phoneNumber,
+      narration: payments.narration,
+      merchantName: merchants.name,
+    })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
+    .innerJoin(payers, eq(payers.id, bound.account.payerId))
+    .where(eq(payments.id, row.paymentId));
+  if (!found) throw new Error(`Payment ${row.paymentId} has no payer to tell`);
+  return {
+    phoneNumber: found.phoneNumber,
+    body:
+      `${ctx.config.productName}: ${found.merchantName} debited ${formatNaira(row.amount)} for ` +
+      `${found.narration} after it was cancelled. It has been sent back to your account.`,
+  };
 }
 
 /**

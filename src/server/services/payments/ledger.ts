@@ -41,6 +41,12 @@ export const ledgerAccount = {
     kind: 'provider_clearing',
     merchantId: null,
   }),
+  /** Debits a bank made after their future payment was cancelled: held until given back. */
+  debitsToGiveBack: (): TLedgerAccountRef => ({
+    id: 'provider_clearing:debits_to_give_back',
+    kind: 'provider_clearing',
+    merchantId: null,
+  }),
   /** Payouts on their way to a bank: between the wallet and the bank's answer. */
   payoutsInFlight: (): TLedgerAccountRef => ({
     id: 'provider_clearing:payouts',
@@ -166,7 +172,8 @@ async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]>
  * What the books hold as taken from outside by each of our references a provider knows, by
  * channel: an attempt's card charge, debit or chip purchase (net of a refund booked for it), a
  * card link's test charge (net of its refund), a future payment's debit (by the reference of the
- * try that succeeded), a payout credited, a merchant's refund given back (by the refund's id). A transaction's amount is the sum of its credits.
+ * try that succeeded), a payout credited (and a debit made after its payment was cancelled, given
+ * back by a payout), a merchant's refund given back (by the refund's id). A transaction's amount is the sum of its credits.
  */
 async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Map<string, number>> {
   const booked = period
@@ -207,6 +214,11 @@ async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Ma
       SELECT 'payout', m.reference, sum(m.amount)
       FROM moved m WHERE m.kind = 'payout_settled'
       GROUP BY m.reference
+      UNION ALL
+      SELECT 'payout', t.reference, sum(e.amount)
+      FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+      WHERE t.kind = 'cancelled_debit_return' AND e.account_id = 'payout_destination:bank_account'
+      GROUP BY t.reference
       UNION ALL
       SELECT 'refund', m.reference, sum(m.amount)
       FROM moved m WHERE m.kind = 'merchant_refund'

@@ -113,7 +113,7 @@ async function openCollection(
  * DIRECT_DEBIT_FAILED, with the tries on the payment's read.
  */
 export async function collectOnRequest(
-  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs'>,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs' | 'config'>,
   merchant: TMerchant,
   paymentId: string,
   amount: number,

@@ -63,6 +63,11 @@ export type TRemitaSimulator = {
   holdDebits(hold: boolean): void;
   /** The next `count` requests (1) take effect and their answers are lost (the socket destroyed). */
   loseNextAnswer(count?: number): void;
+  /**
+   * The next payment/send takes its instruction as any other and answers `answer` instead (a
+   * refusal's body while Remita holds the debit: what the adapter must not take at its word).
+   */
+  answerNextSendWith(answer: { statuscode: string; status: string }): void;
   close(): Promise<void>;
 };
 
@@ -195,6 +200,8 @@ type TRemitaState = {
   /** How many of the next answers are lost (loseNextAnswer). */
   loseNext: number;
   now: () => Date;
+  /** The next payment/send's answer, in place of its own (answerNextSendWith). */
+  nextSendAnswer: TAnswer | null;
 };
 
 function remitaState(options: TRemitaSimulatorOptions): TRemitaState {
@@ -215,6 +222,7 @@ function remitaState(options: TRemitaSimulatorOptions): TRemitaState {
     hold: false,
     loseNext: 0,
     now: options.now ?? (() => new Date()),
+    nextSendAnswer: null,
   };
 }
 
@@ -488,6 +496,9 @@ function debitCalls(state: TRemitaState): Record<string, TCall> {
         sentAt: state.now(),
       };
       debits.set(requestId, debit);
+      const told = state.nextSendAnswer;
+      state.nextSendAnswer = null;
+      if (told) return told;
       return {
         mandateId: mandate.mandateId,
         RRR: debit.rrr,
@@ -630,6 +641,9 @@ function remitaControls(state: TRemitaState, server: Server, url: string): TRemi
     },
     useClock(now) {
       state.now = now;
+    },
+    answerNextSendWith(answer) {
+      state.nextSendAnswer = answer;
     },
     close: () =>
       new Promise<void>((resolve) => {
