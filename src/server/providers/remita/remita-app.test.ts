@@ -11,6 +11,7 @@ import type { TDatabase } from '../../db/database';
 import { accountLinks, futurePaymentCollections, merchantEvents, payments } from '../../db/schema';
 import { revocationSigningMessage } from '../../../domain/schemas/payer-consents';
 import { listOutbox } from '../../services/identity/sms-outbox';
+import { cancelFuturePayments } from '../../services/consents/payer-consents';
 import { STOP_MANDATE_JOB } from '../../services/linking/own-mandates';
 import { runCollections } from '../../services/payments/collection-runner';
 import {
@@ -630,6 +631,28 @@ describe('a future payment on a Remita mandate', () => {
       await runCollections(ctx.context);
       expect(remita.debitsTaken().filter((d) => d.requestId.startsWith(id))).toEqual([]);
       expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
+    });
+
+    it('cancels at Remita a debit awaiting it when the merchant cancels the future payments', async () => {
+      const { merchant, consentId, paymentId } = await collectable('Enugu Gas');
+      remita.holdDebits(true);
+      const asked = await collect(merchant.authorization, paymentId, 100_000, 'cancelled-1');
+      expect(asked.statusCode, asked.body).toBe(202);
+      const { id } = (await collectionOf(paymentId))!;
+      // The statements of the dashboard's "Cancel future payments".
+      await ctx.database.db.transaction((tx) =>
+        cancelFuturePayments(tx, consentId, 'future_payments_cancelled', clock.now()),
+      );
+      expect(await collectionOf(paymentId)).toMatchObject({ status: 'collecting' });
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
+      expect(stopsOf(id)).toHaveLength(1);
+      expect(await collectionOf(paymentId)).toMatchObject({
+        status: 'cancelled',
+        failureReason: 'future_payments_cancelled',
+      });
+      remita.holdDebits(false);
+      expect(remita.debitsTaken().filter((d) => d.requestId.startsWith(id))).toEqual([]);
     });
 
     it('keeps asking about a debit waiting at Remita past ten claims, never sends a second, and fails it once Remita confirms its cancellation', async () => {

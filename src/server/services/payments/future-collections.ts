@@ -142,7 +142,11 @@ async function recordEnding(
     clientId: consent.clientId,
     consentId: ended.consentId,
     type,
-    actor: ended.requestedBy ? `merchant:${ended.requestedBy}` : 'system:collections',
+    // A give-back is ours, whoever asked for the debit.
+    actor:
+      ended.requestedBy && type !== 'future_payment.given_back'
+        ? `merchant:${ended.requestedBy}`
+        : 'system:collections',
     data: { ...common, ...data },
     now,
   });
