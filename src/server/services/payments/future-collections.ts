@@ -608,7 +608,9 @@ async function giveBack(
       account: bound.account,
     });
   } catch {
-    return keepCollecting(ctx.db, row, tries, row.pendingDebit);
+    // Not recorded as a try that succeeded meanwhile: the books' check asks a provider about
+    // those, and a requery of a give-back never paid would close its reference.
+    return keepCollecting(ctx.db, row, row.tries, row.pendingDebit);
   }
   const outbox = await openSmsOutbox(ctx);
   const now = ctx.clock.now();
