@@ -163,7 +163,11 @@ describe('setting up a Remita mandate', () => {
         narration: 'Membership',
       });
       expect(answer).toMatchObject({ kind: 'failed' });
-      expect(simulator.requests.at(-1)?.path).toBe('payment/send');
+      // Refused at the send, which the status asked after it confirms: no debit was kept.
+      expect(simulator.requests.slice(-2).map((r) => r.path)).toEqual([
+        'payment/send',
+        'payment/status',
+      ]);
     } finally {
       simulator.useClock(() => new Date());
     }
