@@ -5,6 +5,7 @@ const NOW = new Date('2026-11-28T10:00:00Z');
 const at = (iso: string) => new Date(iso);
 const payment = (amount: number, dueDate: Date | null, more: object = {}) => ({
   amount,
+  onDemand: false,
   dueDate,
   startDate: null,
   endDate: null,
@@ -49,6 +50,23 @@ describe('mandateTermsOf', () => {
     expect(mandateTermsOf([payment(500_000, null)], NOW)?.endsAt).toEqual(
       new Date(NOW.getTime() + OPEN_MANDATE_DAYS * 24 * 60 * 60_000),
     );
+  });
+
+  it('allows a payment its merchant collects when they ask from now, in every month, though it names a due date', () => {
+    expect(
+      mandateTermsOf(
+        [
+          payment(800_000, at('2026-12-28T09:00:00Z'), { onDemand: true }),
+          payment(100_000, at('2027-01-05T09:00:00Z')),
+        ],
+        NOW,
+      ),
+    ).toEqual({
+      maxDebitKobo: 800_000,
+      maxDebitsPerMonth: 2,
+      startsAt: NOW,
+      endsAt: new Date(NOW.getTime() + OPEN_MANDATE_DAYS * 24 * 60 * 60_000),
+    });
   });
 
   it('allows nothing without payments', () => {

@@ -2,13 +2,16 @@
  * What a mandate a provider keeps itself (Remita's, docs/providers/remita.md "Terms") allows: no
  * more than the consent it is set up for grants. Each future payment of a consent is one debit
  * (docs/merchant-clients.md: one entry per expected debit), of at most its amount (a variable
- * payment's amount is its cap, spec §3), on its due date, or whenever its merchant asks when it
- * has none ('As needed'), within its start and end dates.
+ * payment's amount is its cap, spec §3), on its due date; one its merchant collects when they ask
+ * (a variable amount, or 'As needed': POST /api/v1/payments/{id}/collect takes either at any time
+ * after the grant) may be debited from now to its end date.
  */
 
 /** A consent's future payment, as its mandate's terms read it. */
 export type TTermsPayment = {
   amount: number;
+  /** Collected when its merchant asks (variable, or no due date), not on its due date. */
+  onDemand: boolean;
   dueDate: Date | null;
   startDate: Date | null;
   endDate: Date | null;
@@ -38,8 +41,9 @@ const lagosMonth = (at: Date) => {
 
 /**
  * The terms of a mandate that serves these future payments, from `now`; null when there are
- * none to serve. A payment with a due date falls in its month; one without may fall in any, so it
- * counts in every month.
+ * none to serve. A payment collected on its due date falls in that date's month; one collected
+ * when its merchant asks may fall in any, so it counts in every month, from now to its end date
+ * (a year on when it has none).
  */
 export function mandateTermsOf(
   payments: readonly TTermsPayment[],
@@ -47,20 +51,26 @@ export function mandateTermsOf(
 ): TMandateTerms | null {
   if (payments.length === 0) return null;
   const perMonth = new Map<string, number>();
-  let undated = 0;
+  let anyMonth = 0;
+  const firsts: number[] = [];
+  const lasts: number[] = [];
+  const open = now.getTime() + OPEN_MANDATE_DAYS * DAY_MS;
   for (const p of payments) {
-    if (p.dueDate === null) undated += 1;
-    else perMonth.set(lagosMonth(p.dueDate), (perMonth.get(lagosMonth(p.dueDate)) ?? 0) + 1);
+    if (p.onDemand || p.dueDate === null) {
+      anyMonth += 1;
+      firsts.push(now.getTime());
+      lasts.push(p.endDate?.getTime() ?? open);
+    } else {
+      const month = lagosMonth(p.dueDate);
+      perMonth.set(month, (perMonth.get(month) ?? 0) + 1);
+      firsts.push((p.startDate ?? p.dueDate).getTime());
+      lasts.push((p.endDate ?? p.dueDate).getTime());
+    }
   }
-  const firsts = payments.map((p) => p.startDate ?? p.dueDate);
-  const lasts = payments.map((p) => p.endDate ?? p.dueDate);
-  const earliest = Math.min(...firsts.map((d) => d?.getTime() ?? now.getTime()));
-  const open = lasts.some((d) => d === null) ? now.getTime() + OPEN_MANDATE_DAYS * DAY_MS : 0;
-  const latest = Math.max(open, ...lasts.map((d) => d?.getTime() ?? 0));
   return {
     maxDebitKobo: Math.max(...payments.map((p) => p.amount)),
-    maxDebitsPerMonth: Math.max(0, ...perMonth.values()) + undated,
-    startsAt: new Date(Math.max(earliest, now.getTime())),
-    endsAt: new Date(Math.max(latest, now.getTime())),
+    maxDebitsPerMonth: Math.max(0, ...perMonth.values()) + anyMonth,
+    startsAt: new Date(Math.max(Math.min(...firsts), now.getTime())),
+    endsAt: new Date(Math.max(...lasts, now.getTime())),
   };
 }

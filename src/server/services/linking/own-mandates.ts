@@ -49,6 +49,7 @@ export async function consentMandateTerms(
     .select({
       type: payments.type,
       amount: payments.amount,
+      amountType: payments.amountType,
       dueDate: payments.dueDate,
       startDate: payments.startDate,
       endDate: payments.endDate,
@@ -64,7 +65,11 @@ export async function consentMandateTerms(
     );
   if (!rows.some((p) => p.type === 'future')) return null;
   return mandateTermsOf(
-    rows.map((p) => (p.type === 'immediate' ? { ...p, dueDate: now } : p)),
+    rows.map((p) =>
+      p.type === 'immediate'
+        ? { ...p, onDemand: false, dueDate: now }
+        : { ...p, onDemand: p.amountType === 'variable' || p.dueDate === null },
+    ),
     now,
   );
 }
