@@ -8,12 +8,14 @@ import type {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { formatErrorMessage } from '../domain/errors';
+import type { TSmsGate } from './jobs/sms-job';
 import { AppError } from './services/app-error';
 
 /*
  * Limits on what costs us money or helps an attacker (docs/security.md): SMS codes (each one is
  * paid for once a real provider is plugged in, and SMS pumping farms them: per address, and per
- * BVN or number asked about by its keyed hash, whoever asks), sign-in sessions and
+ * BVN or number asked about by its keyed hash, whoever asks), every SMS a call sends whatever it
+ * says (per number, per person and per address, then overall: smsSends), sign-in sessions and
  * challenges, wrong merchant secrets, and card charges (card testing: per address, and per card
  * across payments by its keyed hash). The counting is @fastify/rate-limit's; this file only
  * says what is counted, by which key, and answers the catalogue's 429 with Retry-After.
@@ -34,8 +36,21 @@ const MINUTE = 60_000;
 export const DEFAULT_RATE_LIMITS = {
   /** SMS codes asked for from one address (one number has its own limit too: 10 an hour). */
   codeSendsPerAddress: { max: 10, windowMs: 10 * MINUTE },
-  /** SMS codes asked for by everybody together: a ceiling on what a flood can cost. */
-  codeSendsOverall: { max: 1_000, windowMs: 60 * MINUTE },
+  /**
+   * Every SMS a call makes us send, whatever it says (a code, a new device, a passkey's removal,
+   * a team's notice, an invitation): to one number (by its keyed hash), from any address or
+   * account; caused by one payer or staff member (the same person either way); from one address.
+   * Past any, the call is refused and its change with it (jobs/sms-job.ts queueSms).
+   */
+  smsPerNumber: { max: 15, windowMs: 60 * MINUTE },
+  smsPerAccount: { max: 10, windowMs: 60 * MINUTE },
+  smsPerAddress: { max: 60, windowMs: 60 * MINUTE },
+  /**
+   * Every SMS by everybody together: a ceiling on what a flood from many sources can cost.
+   * Counted only for an SMS that passed the three limits above, so one source refused by them
+   * spends none of it (docs/security.md "Rate limits" says what many sources can still do).
+   */
+  smsOverall: { max: 1_000, windowMs: 60 * MINUTE },
   /**
    * BVN codes asked for one BVN (by its keyed hash) from any address or payer: each may reach the
    * BVN's registered phone, and every ask counts, whether the registry knows the BVN or not.
@@ -115,8 +130,16 @@ export type TRateLimiters = {
    * (services/identity/code-sends.ts `codeTargetKey`); 429 past its limit.
    */
   bvnCodeSends(request: FastifyRequest, reply: FastifyReply, targetKey: string): Promise<void>;
-  /** The same for a dashboard recovery code asked for the number of `targetKey`. */
+  /**
+   * The same for a dashboard recovery code asked for the number of `targetKey`; an ask within
+   * it counts against the overall SMS ceiling too (its code goes later, from a job).
+   */
   recoveryCodeSends(request: FastifyRequest, reply: FastifyReply, targetKey: string): Promise<void>;
+  /**
+   * The SMS limits of the call `request` (smsPerNumber, smsPerAccount, smsPerAddress, then
+   * smsOverall): what the SMS outbox counts each SMS the call queues against; 429 past one.
+   */
+  smsSends(request: FastifyRequest, reply: FastifyReply): TSmsGate;
   discoveries: onRequestAsyncHookHandler;
   challenges: onRequestAsyncHookHandler;
   logins: onRequestAsyncHookHandler;
@@ -251,6 +274,7 @@ export async function registerRateLimits(
     ...(redis ? { redis: redis.client, nameSpace: `${store.keyPrefix}rate-limit:` } : {}),
   });
   const check = checkMaker(app, limits);
+  const overall = check('smsOverall', () => 'all');
   const merchantAuth = merchantAuthLimits(check);
   const cardDeclines = cardDeclineLimits(check);
   const providerNotices = providerNoticeLimits(check);
@@ -260,13 +284,12 @@ export async function registerRateLimits(
           await redis.client.ping();
         }
       : null,
-    codeSends: countAgainst(
-      check('codeSendsPerAddress', byAddress),
-      check('codeSendsOverall', () => 'all'),
-    ),
+    // The ask only: the SMS it sends is counted when it is queued (smsSends).
+    codeSends: countAgainst(check('codeSendsPerAddress', byAddress)),
     bvnVerifications: countAgainst(check('bvnVerificationsPerAddress', byAddress)),
     bvnCodeSends: perTarget(check, 'bvnCodesPerBvn'),
-    recoveryCodeSends: perTarget(check, 'recoveryCodesPerNumber'),
+    recoveryCodeSends: perTarget(check, 'recoveryCodesPerNumber', overall),
+    smsSends: smsLimits(check, overall),
     discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
     challenges: countAgainst(check('challengesPerAddress', byAddress)),
     logins: countAgainst(check('loginsPerAddress', byAddress)),
@@ -327,14 +350,46 @@ const countEach =
 /** An onRequest hook that counts the request against each check in turn. */
 const countAgainst = (...checks: TCheck[]): onRequestAsyncHookHandler => countEach(...checks);
 
-/** Counts the request against `name` for the target the handler names by its keyed hash. */
-function perTarget(check: TCheckMaker, name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber') {
+/**
+ * Counts the request against `name` for the target the handler names by its keyed hash, then
+ * against `after` (none past the first limit passed).
+ */
+function perTarget(
+  check: TCheckMaker,
+  name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber',
+  ...after: TCheck[]
+) {
   const targetKeyOf = new WeakMap<FastifyRequest, string>();
-  const counted = check(name, (request) => targetKeyOf.get(request) ?? '');
+  const counted = countEach(
+    check(name, (request) => targetKeyOf.get(request) ?? ''),
+    ...after,
+  );
   return async (request: FastifyRequest, reply: FastifyReply, targetKey: string) => {
     targetKeyOf.set(request, targetKey);
-    const wait = exceededBy(await counted(request));
-    if (wait !== null) refuse(reply, wait);
+    await counted(request, reply);
+  };
+}
+
+/** The person whose call it is: a signed-in payer, or a staff member (a payer too); or nobody. */
+const accountOf = (request: FastifyRequest) =>
+  request.payer?.payerId ?? request.staff?.payerId ?? null;
+
+/**
+ * The SMS a call sends, counted by the number each goes to, the person whose call it is, and its
+ * address, in that order; the overall ceiling last, so that a send refused by a limit of its own
+ * source spends nothing of it. A number or a person holds its limit whatever address the call
+ * comes from (an address behind TRUST_PROXY is what X-Forwarded-For says).
+ */
+function smsLimits(check: TCheckMaker, overall: TCheck): TRateLimiters['smsSends'] {
+  const numberKeyOf = new WeakMap<FastifyRequest, string>();
+  const perNumber = check('smsPerNumber', (request) => numberKeyOf.get(request) ?? '');
+  const perAccount = check('smsPerAccount', (request) => accountOf(request) ?? '');
+  const perAddress = check('smsPerAddress', byAddress);
+  const anonymous = countEach(perNumber, perAddress, overall);
+  const signedIn = countEach(perNumber, perAccount, perAddress, overall);
+  return (request, reply) => async (numberKey) => {
+    numberKeyOf.set(request, numberKey);
+    await (accountOf(request) === null ? anonymous : signedIn)(request, reply);
   };
 }
 

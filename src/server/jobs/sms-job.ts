@@ -3,6 +3,7 @@ import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { smsQueue } from '../db/schema';
 import { SmsNotSent, type TSmsSender } from '../providers/sms';
+import { phoneTargetKeys } from '../services/identity/code-sends';
 import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
 import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
 
@@ -91,15 +92,40 @@ async function refusalOf(send: () => Promise<void>): Promise<SmsNotSent | null> 
 }
 
 /**
- * Queues one SMS on `tx`, the transaction of the change that calls for it, its text sealed with
- * `seal` (got from the database before the transaction). `change` names that change
- * (`consent-receipt:<consentId>`): the same change queued again is the same row and job, one SMS.
- * Answers the job's id, for sendQueuedSms after the commit.
+ * Counts one SMS to the number of keyed hash `numberKey` against the limits of whoever caused it
+ * (rate-limits.ts smsSends: the number, the payer or staff member, the address, then the overall
+ * ceiling), and throws the 429 past one.
+ */
+export type TSmsGate = (numberKey: string) => Promise<void>;
+
+/**
+ * The gate of an SMS whose count is bounded elsewhere: a notice a debit is due (one per debit
+ * its mandate allows); a grant's receipt, a revocation's notice, a merchant's cancellation of
+ * future payments (one per consent, each made by a merchant); a code whose ask was counted when
+ * asked (a dashboard recovery code, a sandbox BVN code). Counts nothing.
+ */
+export const SMS_ASKED_BY_NO_CALL: TSmsGate = () => Promise.resolve();
+
+/** What queueSms needs beside the message: the seal of its text, the job engine, the limits. */
+type TSmsQueueing = {
+  jobs: TJobQueue;
+  seal: TSmsSeal;
+  gate: TSmsGate;
+  /** The keyed hash a number is counted under (services/identity/code-sends.ts). */
+  numberKey: (phoneNumber: string) => string;
+};
+
+/**
+ * Queues one SMS on `tx`, the transaction of the change that calls for it, its text sealed (with
+ * a seal got from the database before the transaction). `change` names that change
+ * (`consent-receipt:<consentId>`): the same change queued again is the same row and job, one SMS,
+ * counted once. Every other one is counted by `gate` and refused past its limits, the change
+ * with it: every SMS the server sends passes here. Answers the job's id, for sendQueuedSms
+ * after the commit.
  */
 export async function queueSms(
-  jobs: TJobQueue,
+  queueing: TSmsQueueing,
   tx: TDb,
-  seal: TSmsSeal,
   change: string,
   message: TSmsMessage,
 ): Promise<string> {
@@ -109,14 +135,31 @@ export async function queueSms(
     .values({
       id,
       phoneNumber: message.phoneNumber,
-      sealedBody: seal.seal(message.body, queuedSmsLabel(id)),
+      sealedBody: queueing.seal.seal(message.body, queuedSmsLabel(id)),
       notAfter: message.notAfter ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: smsQueue.id });
-  if (queued) await jobs.enqueue(tx, SMS_JOB, { smsId: id } satisfies TSmsJob, { id });
+  if (!queued) return id;
+  await queueing.gate(queueing.numberKey(message.phoneNumber));
+  await queueing.jobs.enqueue(tx, SMS_JOB, { smsId: id } satisfies TSmsJob, { id });
   return id;
 }
+
+/**
+ * How long notices of one kind to one person are one SMS: a second passkey added within it is
+ * kept and logged, but its notice is the first one's, already on its way (docs/security.md
+ * "Rate limits"). Each window is its own, by the clock: two notices either side of a boundary are
+ * two SMS.
+ */
+export const NOTICE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * The change a notice of `kind` to `to` is queued as (queueSms): the same for every notice of
+ * that kind to that person within one NOTICE_WINDOW_MS, so the first one queued is the only SMS.
+ */
+export const coalescedNotice = (kind: string, to: string, at: Date): string =>
+  `${kind}:${to}:${Math.floor(at.getTime() / NOTICE_WINDOW_MS)}`;
 
 /** What queues SMS in the transaction of a change: the seal of their texts and the job engine. */
 export type TSmsOutbox = {
@@ -124,10 +167,22 @@ export type TSmsOutbox = {
   queue(tx: TDb, change: string, message: TSmsMessage): Promise<string>;
 };
 
-/** The outbox of SMS, its seal got from the database before the change's transaction. */
-export async function openSmsOutbox(ctx: { db: TDb; jobs: TJobQueue }): Promise<TSmsOutbox> {
-  const seal = await smsSeal(ctx.db);
-  return { queue: (tx, change, message) => queueSms(ctx.jobs, tx, seal, change, message) };
+/**
+ * The outbox of SMS, its seal and the key of its counts got from the database before the
+ * change's transaction; `smsGate` counts each SMS for whoever caused it.
+ */
+export async function openSmsOutbox(ctx: {
+  db: TDb;
+  jobs: TJobQueue;
+  smsGate: TSmsGate;
+}): Promise<TSmsOutbox> {
+  const queueing: TSmsQueueing = {
+    jobs: ctx.jobs,
+    seal: await smsSeal(ctx.db),
+    gate: ctx.smsGate,
+    numberKey: await phoneTargetKeys(ctx.db),
+  };
+  return { queue: (tx, change, message) => queueSms(queueing, tx, change, message) };
 }
 
 /**

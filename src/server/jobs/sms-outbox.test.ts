@@ -13,7 +13,7 @@ import { secondServer } from '../testing/second-server';
 import { smsJobsTo } from '../testing/sms-jobs';
 import { startTestApp, testClock } from '../testing/test-app';
 import { jobIdFor } from './engine';
-import { SMS_JOB, openSmsOutbox, type TSmsMessage } from './sms-job';
+import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox, type TSmsMessage } from './sms-job';
 
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 
@@ -91,7 +91,11 @@ describe('the SMS job', () => {
 
   /** Queues one message and waits until it was tried, here or by the app's worker. */
   async function queuedAndTried(change: string, message: TSmsMessage): Promise<void> {
-    const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
+    const outbox = await openSmsOutbox({
+      db: ctx.database.db,
+      jobs: ctx.app.jobs,
+      smsGate: SMS_ASKED_BY_NO_CALL,
+    });
     await ctx.database.db.transaction((tx) => outbox.queue(tx, change, message));
     await ctx.app.jobs.drain([SMS_JOB]);
     await expect
@@ -125,7 +129,11 @@ describe('an SMS queued with its change', () => {
 
   it('is one SMS for one change, however often the change is queued', async () => {
     const phoneNumber = '+2348031110001';
-    const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
+    const outbox = await openSmsOutbox({
+      db: ctx.database.db,
+      jobs: ctx.app.jobs,
+      smsGate: SMS_ASKED_BY_NO_CALL,
+    });
     for (let queued = 0; queued < 2; queued += 1) {
       await ctx.database.db.transaction((tx) =>
         outbox.queue(tx, 'test-change:1', { phoneNumber, body: 'Once only' }),

@@ -62,7 +62,7 @@ function registerPasskeyRoutes(r: TZodApp, ctx: TRouteContext, guard: onRequestA
     },
     async (request, reply) => {
       const saved = await registerPasskey(
-        { db, config, jobs },
+        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
         payerOf(request),
         request.body,
         clock.now(),
@@ -117,7 +117,7 @@ function registerPasskeyRemovalRoutes(
     },
     async (request, reply) => {
       const outcome = await removePasskey(
-        { db, config, jobs },
+        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
         payerOf(request),
         request.params.passkeyId,
         clock.now(),

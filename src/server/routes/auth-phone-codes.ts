@@ -25,9 +25,13 @@ export const authPhoneCodeRoutes: FastifyPluginAsync<TRouteContext> = async (
         response: jsonAnswers({ 200: ZPhoneCodeResponse }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (!smsOn) throw capabilityOff(['sms']);
-      const sent = await requestPhoneCode({ db, config, jobs }, request.body.phone, clock.now());
+      const sent = await requestPhoneCode(
+        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
+        request.body.phone,
+        clock.now(),
+      );
       return {
         success: true as const,
         phoneNumber: sent.phoneNumber,

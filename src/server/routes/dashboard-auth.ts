@@ -47,7 +47,6 @@ type TStaffGuard = ReturnType<typeof staffGuard>;
 function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
   const { db, config, clock, limits, jobs } = ctx;
   const sameOrigin = requireSameOrigin(ctx);
-  const sms = { db, config, jobs };
 
   r.post(
     '/api/dashboard/invitations/lookup',
@@ -77,9 +76,13 @@ function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
         response: jsonAnswers({ 200: ZCodeSentResponse }),
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true as const,
-      ...(await sendInvitationCode(sms, request.body, clock.now())),
+      ...(await sendInvitationCode(
+        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
+        request.body,
+        clock.now(),
+      )),
     }),
   );
 
@@ -178,7 +181,7 @@ function registerStaffPasskeyRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaf
     },
     async (request, reply) => {
       const saved = await addStaffPasskey(
-        { db, config, jobs },
+        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
         staffOf(request),
         request.body,
         clock.now(),

@@ -37,7 +37,7 @@ type TStaffGuard = ReturnType<typeof staffGuard>;
 
 /** The team as it stands, and invitations sent or withdrawn. */
 function registerTeamInvitationRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
-  const { db, config, clock, jobs } = ctx;
+  const { db, config, clock, jobs, limits } = ctx;
   const owner = guard({ action: 'team.manage' });
 
   r.get(
@@ -70,7 +70,7 @@ function registerTeamInvitationRoutes(r: TZodApp, ctx: TRouteContext, guard: TSt
     async (request, reply) => {
       const principal = staffOf(request);
       const made = await inviteByPhone(
-        { db, config, jobs },
+        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
         actorOf(principal),
         {
           phone: request.body.phone,

@@ -4,7 +4,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TNotReadyResponse, TReadyResponse } from '../../domain/schemas/health';
-import { SMS_JOB, openSmsOutbox } from '../jobs/sms-job';
+import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox } from '../jobs/sms-job';
 import { TEST_REDIS_URL, testRedisReachable } from '../testing/redis';
 import { startTestApp } from '../testing/test-app';
 
@@ -59,7 +59,11 @@ describe('GET /api/health/ready', () => {
   });
 
   it('shows a failing kind, its job waiting to be tried again, while the others run', async () => {
-    const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
+    const outbox = await openSmsOutbox({
+      db: ctx.database.db,
+      jobs: ctx.app.jobs,
+      smsGate: SMS_ASKED_BY_NO_CALL,
+    });
     await ctx.database.db.transaction((tx) =>
       outbox.queue(tx, 'health-ready:refused', { phoneNumber: '+2348030000001', body: 'hello' }),
     );

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { maskedBvn } from '../../domain/bvn';
 import { phoneChangedAnswer } from '../../domain/phone-change';
@@ -27,6 +27,7 @@ import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { payerScope } from './payment-access';
 import { countingOwnerLookups } from './owner-lookups';
 import { jsonAnswers } from './responses';
+import type { TZodApp } from './zod-app';
 
 /**
  * The payer's BVN (docs/identity.md "The BVN"): verified once by a code the BVN registry sends
@@ -136,6 +137,18 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
     },
   );
 
+  registerPhoneNumberRoutes(api, ctx, signedIn);
+};
+
+/**
+ * The sign-in number changed (docs/identity.md "Changing the phone number"): a code to the new
+ * number, then the number proved; each SMS counted for the payer (rate-limits.ts smsSends).
+ */
+function registerPhoneNumberRoutes(
+  api: TZodApp,
+  ctx: TRouteContext,
+  signedIn: onRequestAsyncHookHandler,
+) {
   api.post(
     '/api/identity/phone-number',
     {
@@ -147,8 +160,12 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
         response: jsonAnswers({ 200: ZPhoneCodeResponse }),
       },
     },
-    async (request) => {
-      const sent = await requestPhoneChange(ctx, payerOf(request), request.body.phone);
+    async (request, reply) => {
+      const sent = await requestPhoneChange(
+        { ...ctx, smsGate: ctx.limits.smsSends(request, reply) },
+        payerOf(request),
+        request.body.phone,
+      );
       return {
         success: true as const,
         phoneNumber: sent.phoneNumber,
@@ -173,8 +190,12 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
         response: jsonAnswers({ 200: ZPhoneChangeResponse }),
       },
     },
-    async (request) => {
-      const changed = await confirmPhoneChange(ctx, payerOf(request), request.body);
+    async (request, reply) => {
+      const changed = await confirmPhoneChange(
+        { ...ctx, smsGate: ctx.limits.smsSends(request, reply) },
+        payerOf(request),
+        request.body,
+      );
       return {
         success: true as const,
         user: changed.user,
@@ -182,4 +203,4 @@ export const identityRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx
       };
     },
   );
-};
+}

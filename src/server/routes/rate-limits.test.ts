@@ -153,7 +153,7 @@ describe('SMS code sends', () => {
   it('refuse every address once the overall ceiling is reached', async () => {
     const overall = { max: 5, windowMs: 60 * MINUTE };
     const small = await startTestApp({
-      rateLimits: { ...DEFAULT_RATE_LIMITS, codeSendsOverall: overall },
+      rateLimits: { ...DEFAULT_RATE_LIMITS, smsOverall: overall },
     });
     try {
       const sends = await repeat(overall.max, () => sendCode(newAddress(), small.app));
@@ -167,7 +167,7 @@ describe('SMS code sends', () => {
   });
 
   it('keep an overall ceiling of 1,000 an hour by default', () => {
-    expect(DEFAULT_RATE_LIMITS.codeSendsOverall).toEqual({ max: 1_000, windowMs: 60 * MINUTE });
+    expect(DEFAULT_RATE_LIMITS.smsOverall).toEqual({ max: 1_000, windowMs: 60 * MINUTE });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { TDb } from '../db/database';
 import type { TJobs } from '../jobs/engine';
-import { openSmsOutbox, sendQueuedSms } from '../jobs/sms-job';
+import { openSmsOutbox, sendQueuedSms, SMS_ASKED_BY_NO_CALL } from '../jobs/sms-job';
 import type { TSandboxCodeDelivery } from './sandbox-bvn-registry';
 
 /**
@@ -10,7 +10,7 @@ import type { TSandboxCodeDelivery } from './sandbox-bvn-registry';
  */
 export function bvnCodesThroughOutbox(db: TDb, jobs: TJobs): TSandboxCodeDelivery {
   return async ({ change, phoneNumber, body, notAfter }) => {
-    const outbox = await openSmsOutbox({ db, jobs });
+    const outbox = await openSmsOutbox({ db, jobs, smsGate: SMS_ASKED_BY_NO_CALL });
     const id = await db.transaction((tx) =>
       outbox.queue(tx, change, { phoneNumber, body, notAfter }),
     );

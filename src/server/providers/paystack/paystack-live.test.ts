@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openSmsOutbox, SMS_JOB } from '../../jobs/sms-job';
+import { openSmsOutbox, SMS_ASKED_BY_NO_CALL, SMS_JOB } from '../../jobs/sms-job';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
@@ -147,7 +147,11 @@ describe('a live Paystack key alone', () => {
   });
 
   it('dead-letters at once an SMS still queued, a staff member’s code: nothing retries it', async () => {
-    const outbox = await openSmsOutbox({ db: database.db, jobs: app.jobs });
+    const outbox = await openSmsOutbox({
+      db: database.db,
+      jobs: app.jobs,
+      smsGate: SMS_ASKED_BY_NO_CALL,
+    });
     await database.db.transaction((tx) =>
       outbox.queue(tx, 'live-test:staff-code', { phoneNumber: '+2348031230000', body: 'hi' }),
     );

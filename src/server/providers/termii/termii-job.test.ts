@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS_SCHEMA, jobIdFor } from '../../jobs/engine';
-import { SMS_JOB, openSmsOutbox } from '../../jobs/sms-job';
+import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox } from '../../jobs/sms-job';
 import { sendCode, testPhone } from '../../testing/identity';
 import { retrySmsNow, smsJobsTo } from '../../testing/sms-jobs';
 import {
@@ -50,7 +50,11 @@ const callsFor = (phoneNumber: string) =>
 
 /** Queues one message as a change does, and runs the SMS jobs that are due. */
 async function queued(change: string, phoneNumber: string, body: string): Promise<void> {
-  const outbox = await openSmsOutbox({ db: ctx.database.db, jobs: ctx.app.jobs });
+  const outbox = await openSmsOutbox({
+    db: ctx.database.db,
+    jobs: ctx.app.jobs,
+    smsGate: SMS_ASKED_BY_NO_CALL,
+  });
   await ctx.database.db.transaction((tx) => outbox.queue(tx, change, { phoneNumber, body }));
   await ctx.app.jobs.drain([SMS_JOB]);
 }

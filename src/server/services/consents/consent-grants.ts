@@ -24,7 +24,12 @@ import { recordMerchantEvent } from '../merchants/webhooks';
 import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
 import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';
-import { sendQueuedSms, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
+import {
+  sendQueuedSms,
+  openSmsOutbox,
+  SMS_ASKED_BY_NO_CALL,
+  type TSmsOutbox,
+} from '../../jobs/sms-job';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 import { insertConsentEvent } from './consent-changes';
 
@@ -131,7 +136,7 @@ export async function grantConsent(
   const paidResults = immediate ? { total: 1, succeeded: 1, failed: 0 } : undefined;
   // The SMS receipt of a signed-in payer's grant, queued with it (consent-receipts.ts).
   const receiptUrl = payerId === null ? null : await receiptUrlOf(db, config, consentId);
-  const outbox = await openSmsOutbox(ctx);
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   const grant: TGrantWrite = {
     consentId,
     call,

@@ -39,7 +39,13 @@ import {
   type TVerifiedGrant,
 } from '../identity/signed-grants';
 import { recordMerchantEvent } from '../merchants/webhooks';
-import { sendQueuedSms, type TSmsJobs, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
+import {
+  sendQueuedSms,
+  type TSmsJobs,
+  openSmsOutbox,
+  SMS_ASKED_BY_NO_CALL,
+  type TSmsOutbox,
+} from '../../jobs/sms-job';
 import { insertConsentEvent } from './consent-changes';
 
 /*
@@ -315,7 +321,7 @@ export async function revokeConsent(
   if (signature === null) return payerConsentView(db, payerId, consentId);
   const merchantName =
     (await loadConsent(db, consentId))?.consent.counterparty.name ?? 'a merchant';
-  const outbox = await openSmsOutbox(ctx);
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   const revocation = { session, consentId, nonce: signed.nonce, signature, merchantName, now };
   const written = await db.transaction((tx) =>
     writeRevocation(tx, { config, jobs: ctx.jobs, outbox }, revocation),

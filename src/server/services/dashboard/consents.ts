@@ -11,7 +11,12 @@ import {
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consentEvents, consents, payers } from '../../db/schema';
-import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
+import {
+  sendQueuedSms,
+  type TSmsJobs,
+  openSmsOutbox,
+  SMS_ASKED_BY_NO_CALL,
+} from '../../jobs/sms-job';
 import { merchantConsentRecord } from '../consents/consent-records';
 import { recordConsentChange } from '../consents/consent-changes';
 import { readMerchantConsent } from '../consents/consents';
@@ -78,7 +83,7 @@ export async function cancelFuturePaymentsFromDashboard(
   // Another merchant's consent, or none, is not found before anything is written.
   const before = await readMerchantConsent(db, who.merchantId, consentId);
   const now = clock.now();
-  const outbox = await openSmsOutbox(ctx);
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   const sms = await db.transaction(async (tx) => {
     const [granted] = await tx
       .select({ clientId: consents.clientId, grantedBy: consents.grantedBy })

@@ -7,7 +7,7 @@ import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { dashboardStaff, merchants } from '../../db/schema';
 import type { TJobKind, TJobQueue } from '../../jobs/engine';
-import type { TSmsJobs } from '../../jobs/sms-job';
+import { SMS_ASKED_BY_NO_CALL, type TSmsJobs } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { codeTargetKey } from '../identity/code-sends';
 import { registerPasskey, registrationOptions } from '../identity/passkey-devices';
@@ -19,6 +19,7 @@ import {
   holdUnsentPhoneCode,
   normalisePhone,
   requestPhoneCode,
+  type TCodeSending,
 } from '../identity/phone-codes';
 import { actorName, actorOf, recordAudit } from './audit';
 import {
@@ -108,7 +109,7 @@ export const passkeyOptions = async (
  * makes the session a passkey's.
  */
 export async function addStaffPasskey(
-  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
+  ctx: TCodeSending,
   principal: TStaffPrincipal,
   body: TPasskeyRegisterRequest,
   now: Date,
@@ -178,7 +179,8 @@ export async function sendRecoveryCode(
       await holdUnsentPhoneCode(ctx.db, phoneNumber, now);
       return { sent: false };
     }
-    await requestPhoneCode(ctx, phoneNumber, now, (sent) =>
+    // Its ask was counted when asked (askRecoveryCode): the job's SMS counts nothing more.
+    await requestPhoneCode({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL }, phoneNumber, now, (sent) =>
       dashboardCodeMessage({
         productName: ctx.config.productName,
         merchantName: membership.merchantName,

@@ -14,7 +14,7 @@ import type { TConfig } from '../../config';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { dashboardInvitations, dashboardStaff, merchants, payers } from '../../db/schema';
-import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
+import { sendQueuedSms, openSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { createPayer, findPayerByPhone } from '../identity/payers';
 import {
@@ -22,6 +22,7 @@ import {
   consumePhoneCode,
   normalisePhone,
   requestPhoneCode,
+  type TCodeSending,
 } from '../identity/phone-codes';
 import { actorName, recordAudit, type TActor } from './audit';
 import { endStaffSessions, openDashboardSession } from './staff-sessions';
@@ -98,7 +99,7 @@ export async function createInvitation(
  * outbox, its text sealed: the link makes whoever holds it staff).
  */
 export async function inviteByPhone(
-  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
+  ctx: TCodeSending,
   who: TActor,
   input: { phone: string; role: TStaffRole; refundLimit: number | null; merchantName: string },
   now: Date,
@@ -145,7 +146,7 @@ export async function lookUpInvitation(db: TDb, token: string, now: Date) {
 
 /** Sends the code that accepts the invitation to its number (or the one given, for a link with none). */
 export async function sendInvitationCode(
-  ctx: { db: TDb; config: TConfig; jobs: TSmsJobs },
+  ctx: TCodeSending,
   input: { token: string; phone: string },
   now: Date,
 ) {

@@ -4,6 +4,7 @@ import { formatNigerianPhone } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { dashboardStaff, merchants, payers } from '../../db/schema';
+import { coalescedNotice } from '../../jobs/sms-job';
 import { dashboardTeamUrl } from '../page-urls';
 import { actorName, recordAudit } from './audit';
 
@@ -64,8 +65,10 @@ const otherOwnersOf = (tx: TDb, merchantIds: string[], payerId: string) =>
 
 /**
  * Writes, on `tx` (the passkey's own transaction), the audit line of each team the member is on,
- * and queues the SMS to each other owner with `queue`, on that same transaction. Answers the
- * queued SMS' ids, for sendQueuedSms after the commit; none when the person is on no team.
+ * and queues the SMS to each other owner with `queue`, on that same transaction: one SMS per
+ * owner for the member's passkeys added within a few minutes (coalescedNotice), each of them in
+ * the log. Answers the queued SMS' ids, for sendQueuedSms after the commit; none when the person
+ * is on no team.
  */
 export async function tellTeamsOfWaitingPasskey(
   tx: TDb,
@@ -101,7 +104,7 @@ export async function tellTeamsOfWaitingPasskey(
   const ids: string[] = [];
   for (const owner of owners) {
     ids.push(
-      await queue(`team-passkey:${added.passkeyId}:${owner.staffId}`, {
+      await queue(coalescedNotice('team-passkey', `${member.id}:${owner.staffId}`, added.addedAt), {
         phoneNumber: owner.phoneNumber,
         body: teamPasskeyMessage({
           productName: config.productName,

@@ -26,8 +26,19 @@ export const NO_CODE_SENT = 'no-code-sent';
  * the BVN or the number can be read from.
  */
 export async function codeTargetKey(db: TDb, target: string): Promise<string> {
+  return keyUnder(await storedSecret(db, 'code-target-keys'), target);
+}
+
+const keyUnder = (secret: string, target: string) =>
+  createHmac('sha256', secret).update(target, 'utf8').digest('base64url');
+
+/**
+ * The codeTargetKey of a number (`phone:<E.164>`), its secret read now: for use inside a
+ * transaction, where the database is not to be asked again.
+ */
+export async function phoneTargetKeys(db: TDb): Promise<(phoneNumber: string) => string> {
   const secret = await storedSecret(db, 'code-target-keys');
-  return createHmac('sha256', secret).update(target, 'utf8').digest('base64url');
+  return (phoneNumber) => keyUnder(secret, `phone:${phoneNumber}`);
 }
 
 /**

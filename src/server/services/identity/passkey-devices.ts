@@ -32,7 +32,14 @@ import {
   payerAccounts,
   payers,
 } from '../../db/schema';
-import { sendQueuedSms, type TSmsJobs, openSmsOutbox, type TSmsOutbox } from '../../jobs/sms-job';
+import {
+  coalescedNotice,
+  sendQueuedSms,
+  type TSmsGate,
+  type TSmsJobs,
+  openSmsOutbox,
+  type TSmsOutbox,
+} from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { tellTeamsOfWaitingPasskey } from '../dashboard/team-passkey-notices';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
@@ -62,6 +69,8 @@ type TDevicesContext = {
   config: TConfig;
   /** The app's job engine: sends the queued SMS at once (absent: another process sends it). */
   jobs: TSmsJobs;
+  /** Counts each SMS for the payer or staff member who asks (sms-job.ts queueSms). */
+  smsGate: TSmsGate;
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
@@ -197,7 +206,7 @@ async function embedOriginsOfSession(db: TDb, sessionId: string): Promise<string
  * passkeys when one is needed and sent, and tells the payer's number of it (steps 1 to 3 above).
  */
 export async function registerPasskey(
-  { db, config, jobs }: TDevicesContext,
+  { db, config, jobs, smsGate }: TDevicesContext,
   session: TRegisteringSession,
   body: TPasskeyRegisterRequest,
   now: Date,
@@ -218,7 +227,7 @@ export async function registerPasskey(
     embedOrigins: body.approval ? await embedOriginsOfSession(db, session.sessionId) : [],
     now,
   };
-  const outbox = await openSmsOutbox({ db, jobs });
+  const outbox = await openSmsOutbox({ db, jobs, smsGate });
   const saved = await db.transaction((tx) => savePasskey(tx, config, outbox, registration));
   // Sent now by this process when it works on SMS jobs; the queued job is the guarantee.
   await sendQueuedSms(jobs, saved.sms);
@@ -382,7 +391,9 @@ async function insertPasskey(
  * The payer hears of every device added to an account in use: the SMS is a job queued in the
  * registration's transaction (the outbox), so the device exists exactly when its message is on
  * its way, whatever happens after the commit. A waiting one is told to the member's teams too.
- * Answers the SMS jobs' ids.
+ * Devices added with the same approval within a few minutes are one SMS (coalescedNotice): the
+ * first one's, which sends the payer to the account page that lists them all. Answers the SMS
+ * jobs' ids.
  */
 async function queueNewDeviceSms(
   tx: TDb,
@@ -400,7 +411,7 @@ async function queueNewDeviceSms(
   if (!payer) throw new AppError('AUTHENTICATION_FAILED');
   const signsFrom = passkeySignsFrom({ approval, createdAt: now });
   const sms = [
-    await outbox.queue(tx, `new-device:${passkeyId}`, {
+    await outbox.queue(tx, coalescedNotice(`new-device-${approval}`, payer.id, now), {
       phoneNumber: payer.phoneNumber,
       body: newDeviceMessage({
         productName: config.productName,
@@ -479,7 +490,7 @@ export type TPasskeyRemoval =
  * PASSKEY_NOT_FOUND (404), so ids cannot be probed.
  */
 export async function removePasskey(
-  { db, config, jobs }: TDevicesContext,
+  { db, config, jobs, smsGate }: TDevicesContext,
   session: { payerId: string; sessionId: string },
   passkeyId: string,
   now: Date,
@@ -502,7 +513,7 @@ export async function removePasskey(
   const token = randomBytes(32).toString('base64url');
   const removalDueAt = new Date(now.getTime() + PASSKEY_REMOVAL_WAIT_MS);
   const hash = await cancelHash(db, config, token);
-  const outbox = await openSmsOutbox({ db, jobs });
+  const outbox = await openSmsOutbox({ db, jobs, smsGate });
   // The removal and the SMS with its cancel link are one change (the outbox): a removal is never
   // scheduled without the payer's number being told, whatever happens after the commit.
   const sms = await db.transaction(async (tx) => {

@@ -3,7 +3,7 @@ import { phoneChangeCodeMessage, phoneChangedMessage } from '../../../domain/pho
 import type { TAuthUser } from '../../../domain/schemas/auth';
 import type { TAppContext } from '../../context';
 import { authSessions, payers } from '../../db/schema';
-import { sendQueuedSms, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
+import { sendQueuedSms, type TSmsGate, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { isUniqueViolation } from '../../db/database-errors';
@@ -25,7 +25,11 @@ import { checkPhoneCode, consumePhoneCode, normalisePhone, requestPhoneCode } fr
  *    commit, and the engine tries again while the SMS provider does not take it.
  */
 
-type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & { jobs: TSmsJobs };
+/** `smsGate` counts the code and the notice for the payer who asks (sms-job.ts queueSms). */
+type TPhoneChangeContext = Pick<TAppContext, 'db' | 'config' | 'clock'> & {
+  jobs: TSmsJobs;
+  smsGate: TSmsGate;
+};
 type TSession = { payerId: string; sessionId: string };
 
 /** Sends a code to the number the payer asks to sign in with; answers it in E.164. */
@@ -42,7 +46,7 @@ export async function requestPhoneChange(
   // UPDATE decides again.
   if (await findPayerByPhone(ctx.db, phoneNumber)) throw new AppError('PHONE_NUMBER_TAKEN');
   return requestPhoneCode(
-    { db: ctx.db, config: ctx.config, jobs: ctx.jobs },
+    { db: ctx.db, config: ctx.config, jobs: ctx.jobs, smsGate: ctx.smsGate },
     phoneNumber,
     ctx.clock.now(),
     (sent) => phoneChangeCodeMessage({ productName: ctx.config.productName, ...sent }),

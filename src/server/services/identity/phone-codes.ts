@@ -17,6 +17,7 @@ import {
   openSmsOutbox,
   sendQueuedSms,
   smsDelivery,
+  type TSmsGate,
   type TSmsJobs,
   withdrawQueuedSms,
 } from '../../jobs/sms-job';
@@ -39,6 +40,9 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** What sends a code: its SMS is counted by `smsGate` for whoever asked (sms-job.ts queueSms). */
+export type TCodeSending = { db: TDb; config: TConfig; jobs: TSmsJobs; smsGate: TSmsGate };
+
 /** What a code's SMS says: the sign-in code's text unless a caller names what it is for. */
 export type TCodeMessage = (input: { code: string; minutes: number; host: string }) => string;
 
@@ -50,14 +54,14 @@ export type TCodeMessage = (input: { code: string; minutes: number; host: string
  * commit; one that cannot go before the code expires is not sent.
  */
 export async function requestPhoneCode(
-  { db, config, jobs }: { db: TDb; config: TConfig; jobs: TSmsJobs },
+  { db, config, jobs, smsGate }: TCodeSending,
   phoneInput: string,
   now: Date = new Date(),
   message?: TCodeMessage,
 ): Promise<{ phoneNumber: string; expiresAt: Date }> {
   const phoneNumber = normalisePhone(phoneInput);
   const keys = await identityKeys(db, config);
-  const outbox = await openSmsOutbox({ db, jobs });
+  const outbox = await openSmsOutbox({ db, jobs, smsGate });
   const code = randomCode(PHONE_CODE_LENGTH);
   const expiresAt = new Date(now.getTime() + PHONE_CODE_TTL_MS);
   const sent = {

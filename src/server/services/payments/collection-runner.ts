@@ -4,7 +4,7 @@ import { formatPaymentDate } from '../../../domain/payment-date';
 import type { TAppContext } from '../../context';
 import { consents, futurePaymentAccounts, merchants, payers, payments } from '../../db/schema';
 import { failExpiredConsents } from '../consents/consent-failures';
-import { openSmsOutbox } from '../../jobs/sms-job';
+import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
 import {
   claimDueCollections,
   claimNotices,
@@ -73,7 +73,7 @@ async function noticeOf(
  * (the outbox), so a crash leaves neither a notice marked and never sent nor one sent twice.
  */
 export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
-  const outbox = await openSmsOutbox(ctx);
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   return ctx.db.transaction(async (tx) => {
     let queued = 0;
     for (const row of await claimNotices(tx, ctx.clock.now(), NOTICE_AHEAD_MS)) {

@@ -1,0 +1,241 @@
+// SMS pumping (docs/security.md "Rate limits"): every SMS a call makes us send, whatever it says,
+// counts against the limits of its number, of the payer or staff member whose call it is, and
+// of its address, then the overall ceiling; notices of one kind to one person within a few
+// minutes are one SMS. The server trusts X-Forwarded-For here (TRUST_PROXY=true) and each call
+// names a new address in it, as an attacker behind such a set-up can: the number's and the
+// person's limits hold all the same.
+import { count, eq } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TWebAuthnOptions } from '../../domain/schemas/auth';
+import { toNigerianE164 } from '../../domain/schemas/auth';
+import { smsQueue } from '../db/schema';
+import { DEFAULT_RATE_LIMITS } from '../rate-limits';
+import {
+  cookieOf,
+  csrfOf,
+  dashboardCall,
+  staffMember,
+  type TStaffSession,
+} from '../testing/dashboard';
+import {
+  addPasskey,
+  codeSession,
+  latestCode,
+  signUp,
+  softAuthenticatorFor,
+  testPhone,
+} from '../testing/identity';
+import { expectRateLimited } from '../testing/rate-limits';
+import { createTestClient, startTestApp } from '../testing/test-app';
+
+const { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall } = DEFAULT_RATE_LIMITS;
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({
+    env: { TRUST_PROXY: 'true' },
+    rateLimits: { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall },
+  });
+});
+afterAll(() => ctx.close());
+
+let addressSeq = 0;
+/** An X-Forwarded-For naming an address no other call named. */
+const newAddress = () => {
+  addressSeq += 1;
+  return { 'x-forwarded-for': `10.9.${addressSeq >> 8}.${addressSeq & 255}` };
+};
+
+/** The SMS queued so far to `phone`. */
+async function smsTo(phone: string): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ n: count() })
+    .from(smsQueue)
+    .where(eq(smsQueue.phoneNumber, toNigerianE164(phone) ?? phone));
+  return row?.n ?? 0;
+}
+
+/** A passkey made on a new authenticator for the payer of `token`, from a new address. */
+async function newPayerPasskey(token: string) {
+  const authorization = `Bearer ${token}`;
+  const options = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys/registration-options',
+    headers: { authorization, ...newAddress() },
+  });
+  expect(options.statusCode, options.body).toBe(200);
+  const soft = softAuthenticatorFor(ctx.config);
+  const response = soft.register(options.json<{ options: TWebAuthnOptions }>().options);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys',
+    headers: { authorization, ...newAddress() },
+    payload: { response },
+  });
+}
+
+describe('a payer adding passkeys', () => {
+  it('is told once by SMS of the passkeys added within a few minutes, whatever address asks', async () => {
+    const phone = testPhone();
+    const { token } = await signUp(ctx.app, phone);
+    await addPasskey(ctx.app, token, softAuthenticatorFor(ctx.config));
+    const before = await smsTo(phone);
+
+    for (let i = 0; i < 12; i += 1) {
+      const saved = await newPayerPasskey(token);
+      expect(saved.statusCode, saved.body).toBe(201);
+    }
+    // Queued with each passkey, before its call answered: twelve passkeys kept, one SMS.
+    expect((await smsTo(phone)) - before).toBe(1);
+  });
+});
+
+describe('a passkey removal scheduled and cancelled again and again', () => {
+  it('sends its SMS up to the payer’s limit, then refuses the removal with 429', async () => {
+    const phone = testPhone();
+    const { token: proven } = await signUp(ctx.app, phone);
+    const soft = softAuthenticatorFor(ctx.config);
+    const { passkeyId } = await addPasskey(ctx.app, proven, soft);
+    const byCode = await codeSession(ctx.app, phone);
+    const before = await smsTo(phone);
+
+    const statuses: number[] = [];
+    for (let round = 0; round < 15; round += 1) {
+      const scheduled = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/auth/passkeys/${passkeyId}`,
+        headers: { authorization: `Bearer ${byCode}`, ...newAddress() },
+      });
+      statuses.push(scheduled.statusCode);
+      if (scheduled.statusCode === 429) {
+        expectRateLimited(scheduled, smsPerAccount.windowMs);
+        continue;
+      }
+      const cancelled = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/auth/passkeys/${passkeyId}/removal`,
+        headers: { authorization: `Bearer ${proven}`, ...newAddress() },
+      });
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+    }
+    expect(statuses).toEqual([
+      ...Array<number>(smsPerAccount.max).fill(202),
+      ...Array<number>(15 - smsPerAccount.max).fill(429),
+    ]);
+    expect((await smsTo(phone)) - before).toBe(smsPerAccount.max);
+  });
+});
+
+describe('the dashboard', () => {
+  const dashboardPost = (staff: TStaffSession | null, options: InjectOptions) =>
+    dashboardCall(ctx, staff, {
+      method: 'POST',
+      ...options,
+      headers: { ...(options.headers as object), ...newAddress() },
+    });
+
+  it('tells each owner once of a viewer’s passkeys added by SMS code within a few minutes', async () => {
+    const { merchantId } = await createTestClient(ctx.database, { name: 'Buka Hut' });
+    const now = new Date();
+    const owners = [
+      await staffMember(ctx, { merchantId, role: 'owner' }, now),
+      await staffMember(ctx, { merchantId, role: 'owner' }, now),
+      await staffMember(ctx, { merchantId, role: 'owner' }, now),
+    ];
+    const viewer = await staffMember(ctx, { merchantId, role: 'viewer' }, now);
+    const sent = await dashboardPost(null, {
+      url: '/api/dashboard/recovery/code',
+      payload: { phone: viewer.phone },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const recovered = await dashboardPost(null, {
+      url: '/api/dashboard/recovery',
+      payload: { phone: viewer.phone, code: await latestCode(ctx.app, viewer.phone) },
+    });
+    expect(recovered.statusCode, recovered.body).toBe(200);
+    const cookie = cookieOf(recovered.headers['set-cookie']);
+    const session = { cookie, csrf: await csrfOf(ctx, cookie) };
+    const before = await Promise.all([viewer, ...owners].map((s) => smsTo(s.phone)));
+
+    for (let i = 0; i < 10; i += 1) {
+      const options = await dashboardPost(session, { url: '/api/dashboard/passkeys/options' });
+      expect(options.statusCode, options.body).toBe(200);
+      const soft = softAuthenticatorFor(ctx.config);
+      const response = soft.register(options.json<{ options: TWebAuthnOptions }>().options);
+      const saved = await dashboardPost(session, {
+        url: '/api/dashboard/passkeys',
+        payload: { response },
+      });
+      expect(saved.statusCode, saved.body).toBe(201);
+    }
+    const after = await Promise.all([viewer, ...owners].map((s) => smsTo(s.phone)));
+    // One "new device" SMS to the viewer, one notice to each owner: 4, not 40.
+    expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([1, 1, 1, 1]);
+  });
+
+  it('sends an owner’s invitations up to the owner’s limit, then refuses them with 429', async () => {
+    const { merchantId } = await createTestClient(ctx.database, { name: 'Jollof Corner' });
+    const owner = await staffMember(ctx, { merchantId, role: 'owner' }, new Date());
+    const phones = Array.from({ length: 30 }, () => testPhone());
+    const answers = [];
+    for (const phone of phones) {
+      answers.push(
+        await dashboardPost(owner, {
+          url: '/api/dashboard/team/invitations',
+          payload: { phone, role: 'viewer' },
+        }),
+      );
+    }
+    expect(answers.map((a) => a.statusCode)).toEqual([
+      ...Array<number>(smsPerAccount.max).fill(201),
+      ...Array<number>(30 - smsPerAccount.max).fill(429),
+    ]);
+    const refused = answers.at(-1);
+    if (refused) expectRateLimited(refused, smsPerAccount.windowMs);
+    const sent = await Promise.all(phones.map(smsTo));
+    expect(sent.reduce((a, b) => a + b, 0)).toBe(smsPerAccount.max);
+  });
+});
+
+describe('the overall SMS ceiling', () => {
+  it('is not spent by codes asked for one number from address after address', async () => {
+    const small = await startTestApp({
+      env: { TRUST_PROXY: 'true' },
+      rateLimits: {
+        smsPerNumber,
+        smsPerAccount,
+        smsPerAddress,
+        smsOverall: { ...smsOverall, max: 20 },
+      },
+    });
+    try {
+      const victim = testPhone();
+      const asks = [];
+      for (let i = 0; i < 40; i += 1) {
+        asks.push(
+          await small.app.inject({
+            method: 'POST',
+            url: '/api/auth/phone-codes',
+            headers: newAddress(),
+            payload: { phone: victim },
+          }),
+        );
+      }
+      // The number's own limit refuses all but its first codes; none of the refused ones counts.
+      expect(asks.filter((a) => a.statusCode === 200)).toHaveLength(10);
+      expect(asks.slice(10).every((a) => a.statusCode === 429)).toBe(true);
+
+      // Another payer still gets a code.
+      const other = await small.app.inject({
+        method: 'POST',
+        url: '/api/auth/phone-codes',
+        headers: newAddress(),
+        payload: { phone: testPhone() },
+      });
+      expect(other.statusCode, other.body).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});
