@@ -282,7 +282,7 @@ function smsOf(
   if (config.smsProvider === 'sandbox' && isLive(config)) {
     return {
       // Refused for good, not retried: the job dead-letters at once where readiness shows it
-      // (staff invitations and recovery codes still queue one; a payer's code is refused before).
+      // (a code, a recovery code and an owner's invitation are refused before one is queued).
       sender: { send: () => Promise.reject(new SmsNotSent(SMS_OFF, false)) },
       line: off('sms', SMS_OFF),
     };

@@ -17,7 +17,8 @@ import {
   ZSignInRequest,
 } from '../../domain/schemas/dashboard';
 import { ZPasskeyRegisterResponse } from '../../domain/schemas/auth';
-import type { TRouteContext } from '../context';
+import { capabilitiesOn, type TRouteContext } from '../context';
+import { capabilityOff } from '../providers/off';
 import { actorOf, recordAudit } from '../services/dashboard/audit';
 import {
   acceptInvitation,
@@ -47,6 +48,7 @@ type TStaffGuard = ReturnType<typeof staffGuard>;
 function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
   const { db, config, clock, limits, jobs } = ctx;
   const sameOrigin = requireSameOrigin(ctx);
+  const smsOn = capabilitiesOn(ctx.capabilities).sms;
 
   r.post(
     '/api/dashboard/invitations/lookup',
@@ -76,14 +78,18 @@ function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
         response: jsonAnswers({ 200: ZCodeSentResponse }),
       },
     },
-    async (request, reply) => ({
-      success: true as const,
-      ...(await sendInvitationCode(
-        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
-        request.body,
-        clock.now(),
-      )),
-    }),
+    async (request, reply) => {
+      // Without SMS no code reaches a phone: the call is refused, not queued to fail.
+      if (!smsOn) throw capabilityOff(['sms']);
+      return {
+        success: true as const,
+        ...(await sendInvitationCode(
+          { db, config, jobs, smsGate: limits.smsSends(request, reply) },
+          request.body,
+          clock.now(),
+        )),
+      };
+    },
   );
 
   r.post(
@@ -109,6 +115,7 @@ function registerInvitationRoutes(r: TZodApp, ctx: TRouteContext) {
 function registerRecoveryRoutes(r: TZodApp, ctx: TRouteContext) {
   const { db, config, clock, limits, jobs } = ctx;
   const sameOrigin = requireSameOrigin(ctx);
+  const smsOn = capabilitiesOn(ctx.capabilities).sms;
 
   r.post(
     '/api/dashboard/recovery/code',
@@ -121,12 +128,16 @@ function registerRecoveryRoutes(r: TZodApp, ctx: TRouteContext) {
         response: jsonAnswers({ 200: ZCodeSentResponse }),
       },
     },
-    async (request, reply) => ({
-      success: true as const,
-      ...(await askRecoveryCode({ db, jobs }, request.body.phone, (targetKey) =>
-        limits.recoveryCodeSends(request, reply, targetKey),
-      )),
-    }),
+    async (request, reply) => {
+      // Said to every number alike: whether one is on a team is never told (askRecoveryCode).
+      if (!smsOn) throw capabilityOff(['sms']);
+      return {
+        success: true as const,
+        ...(await askRecoveryCode({ db, jobs }, request.body.phone, (targetKey) =>
+          limits.recoveryCodeSends(request, reply, targetKey),
+        )),
+      };
+    },
   );
 
   r.post(

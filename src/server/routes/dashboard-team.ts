@@ -14,7 +14,8 @@ import {
   ZStaffIdParams,
   ZTeamResponse,
 } from '../../domain/schemas/dashboard';
-import type { TRouteContext } from '../context';
+import { capabilitiesOn, type TRouteContext } from '../context';
+import { capabilityOff } from '../providers/off';
 import { actorOf, listAudit, operatorActor } from '../services/dashboard/audit';
 import {
   changeStaff,
@@ -39,6 +40,7 @@ type TStaffGuard = ReturnType<typeof staffGuard>;
 function registerTeamInvitationRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaffGuard) {
   const { db, config, clock, jobs, limits } = ctx;
   const owner = guard({ action: 'team.manage' });
+  const smsOn = capabilitiesOn(ctx.capabilities).sms;
 
   r.get(
     '/api/dashboard/team',
@@ -68,6 +70,9 @@ function registerTeamInvitationRoutes(r: TZodApp, ctx: TRouteContext, guard: TSt
       },
     },
     async (request, reply) => {
+      // The link goes by SMS, and its holder proves the number by an SMS code: without SMS the
+      // invitation could neither arrive nor be accepted (an operator's link needs no SMS to go).
+      if (!smsOn) throw capabilityOff(['sms']);
       const principal = staffOf(request);
       const made = await inviteByPhone(
         { db, config, jobs, smsGate: limits.smsSends(request, reply) },

@@ -1,7 +1,8 @@
 // A server with Paystack's live key alone (on the Paystack simulator): it starts, each capability
 // Paystack lacks is off (a BVN registry, the e-mandate service, the terminal's acquirer, and SMS,
 // whose sandbox outbox reaches no phone), and what needs one is refused with CAPABILITY_OFF:
-// consents that need a payer to sign in, a sign-in code. A card payment on a consent that needs
+// consents that need a payer to sign in, a sign-in code, a dashboard recovery code, an
+// invitation's code and an owner's invitation by SMS. A card payment on a consent that needs
 // no sign-in is served. No sandbox route answers (docs/going-live.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,19 @@ import {
   testConfig,
 } from '../../testing/test-app';
 import { testHostResolver } from '../../testing/host-resolver';
+import type { TConfig } from '../../config';
+import { randomId } from '../../crypto/secret-hash';
+import { dashboardInvitations, dashboardSessions, dashboardStaff, passkeys } from '../../db/schema';
+import { operatorActor } from '../../services/dashboard/audit';
+import { createInvitation } from '../../services/dashboard/staff';
+import {
+  CSRF_HEADER,
+  openDashboardSession,
+  sessionCookieName,
+} from '../../services/dashboard/staff-sessions';
+import { createPayer } from '../../services/identity/payers';
+import { dashboardOrigin, invitationToken } from '../../testing/dashboard';
+import { eq } from 'drizzle-orm';
 
 const LIVE_KEY = 'sk_live_simulated0000000000000000';
 
@@ -31,6 +45,8 @@ let app: FastifyInstance;
 let authorization: string;
 /** Built pages of the least the page routes read: they are served beside the API here. */
 const webDir = mkdtempSync(path.join(tmpdir(), 'live-web-'));
+let config: TConfig;
+let merchant: Awaited<ReturnType<typeof createTestClient>>;
 
 beforeAll(async () => {
   const page = (title: string) =>
@@ -40,12 +56,13 @@ beforeAll(async () => {
   writeFileSync(path.join(webDir, '.vite/dashboard.html'), page('Dashboard'));
   simulator = await startPaystackSimulator({ secretKey: LIVE_KEY });
   database = await openTestDatabase();
+  config = testConfig({
+    PAYMENT_PROVIDER: 'paystack',
+    PAYSTACK_SECRET_KEY: LIVE_KEY,
+    PAYSTACK_BASE_URL: simulator.url,
+  });
   app = await buildApp({
-    config: testConfig({
-      PAYMENT_PROVIDER: 'paystack',
-      PAYSTACK_SECRET_KEY: LIVE_KEY,
-      PAYSTACK_BASE_URL: simulator.url,
-    }),
+    config,
     database,
     webDir,
     logger: false,
@@ -53,7 +70,8 @@ beforeAll(async () => {
     providers: { dns: testHostResolver() },
   });
   await app.ready();
-  ({ authorization } = await createTestClient(database));
+  merchant = await createTestClient(database);
+  ({ authorization } = merchant);
 });
 afterAll(async () => {
   await app.close();
@@ -163,6 +181,92 @@ describe('a live Paystack key alone', () => {
       return jobs.find((job) => job.kind === SMS_JOB);
     };
     await expect.poll(smsJobs).toMatchObject({ retrying: 0, dead: 1 });
+  });
+
+  it('refuses a dashboard recovery code and an invitation’s code with 409: SMS is off', async () => {
+    const refusedSms = {
+      success: false,
+      error: {
+        code: 'CAPABILITY_OFF',
+        message: 'This needs SMS, which this server does not offer',
+      },
+    };
+    const origin = dashboardOrigin(config);
+    const recovery = await app.inject({
+      method: 'POST',
+      url: '/api/dashboard/recovery/code',
+      headers: { origin },
+      payload: { phone: '08031234567' },
+    });
+    expect(recovery.statusCode, recovery.body).toBe(409);
+    expect(recovery.json()).toEqual(refusedSms);
+
+    const invited = await createInvitation(
+      database.db,
+      config,
+      {
+        merchantId: merchant.merchantId,
+        role: 'viewer',
+        refundLimit: null,
+        phoneNumber: null,
+        invitedBy: operatorActor(merchant.merchantId),
+      },
+      new Date(),
+    );
+    const code = await app.inject({
+      method: 'POST',
+      url: '/api/dashboard/invitations/code',
+      headers: { origin },
+      payload: { token: invitationToken(invited.invitationUrl), phone: '08031234567' },
+    });
+    expect(code.statusCode, code.body).toBe(409);
+    expect(code.json()).toEqual(refusedSms);
+  });
+
+  it('refuses an owner’s invitation by SMS with 409, and makes none: SMS is off', async () => {
+    const { payer } = await createPayer(database.db, {
+      phoneNumber: '+2348031239876',
+      fullName: 'Ngozi Eze',
+    });
+    const staffId = randomId('stf');
+    await database.db
+      .insert(dashboardStaff)
+      .values({ id: staffId, merchantId: merchant.merchantId, payerId: payer.id, role: 'owner' });
+    // The owner's trusted passkey, as if made and signed in with (no SMS code on this server).
+    const passkeyId = randomId('pk');
+    await database.db.insert(passkeys).values({
+      id: passkeyId,
+      payerId: payer.id,
+      publicKey: 'unused',
+      deviceType: 'singleDevice',
+      backedUp: false,
+    });
+    const session = await openDashboardSession(
+      database.db,
+      { payerId: payer.id, staffId, method: 'passkey', passkeyId },
+      new Date(),
+    );
+    const [row] = await database.db
+      .select({ csrfToken: dashboardSessions.csrfToken })
+      .from(dashboardSessions)
+      .where(eq(dashboardSessions.id, session.sessionId));
+    const invite = await app.inject({
+      method: 'POST',
+      url: '/api/dashboard/team/invitations',
+      headers: {
+        cookie: `${sessionCookieName(config)}=${session.token}`,
+        origin: dashboardOrigin(config),
+        [CSRF_HEADER]: row?.csrfToken ?? '',
+      },
+      payload: { phone: '08031234568', role: 'viewer' },
+    });
+    expect(invite.statusCode, invite.body).toBe(409);
+    expect(invite.json()).toMatchObject({ error: { code: 'CAPABILITY_OFF' } });
+    const made = await database.db
+      .select({ id: dashboardInvitations.id })
+      .from(dashboardInvitations)
+      .where(eq(dashboardInvitations.phoneNumber, '+2348031234568'));
+    expect(made).toEqual([]);
   });
 
   it('sends no sign-in code: SMS is off, and no outbox lists one', async () => {
