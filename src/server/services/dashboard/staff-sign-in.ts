@@ -19,7 +19,6 @@ import {
   holdUnsentPhoneCode,
   normalisePhone,
   requestPhoneCode,
-  type TCodeSending,
 } from '../identity/phone-codes';
 import { actorName, actorOf, recordAudit } from './audit';
 import {
@@ -109,7 +108,7 @@ export const passkeyOptions = async (
  * makes the session a passkey's.
  */
 export async function addStaffPasskey(
-  ctx: TCodeSending,
+  ctx: Parameters<typeof registerPasskey>[0],
   principal: TStaffPrincipal,
   body: TPasskeyRegisterRequest,
   now: Date,
