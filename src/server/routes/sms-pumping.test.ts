@@ -22,6 +22,7 @@ import {
   addPasskey,
   codeSession,
   latestCode,
+  provenPayer,
   signUp,
   softAuthenticatorFor,
   testPhone,
@@ -199,8 +200,9 @@ describe('the dashboard', () => {
 });
 
 describe('the overall SMS ceiling', () => {
-  it('is not spent by codes asked for one number from address after address', async () => {
-    const small = await startTestApp({
+  /** An app whose ceiling is 20 SMS, the other SMS limits their defaults. */
+  const smallCeiling = () =>
+    startTestApp({
       env: { TRUST_PROXY: 'true' },
       rateLimits: {
         smsPerNumber,
@@ -209,6 +211,9 @@ describe('the overall SMS ceiling', () => {
         smsOverall: { ...smsOverall, max: 20 },
       },
     });
+
+  it('is not spent by codes asked for one number from address after address', async () => {
+    const small = await smallCeiling();
     try {
       const victim = testPhone();
       const asks = [];
@@ -227,6 +232,37 @@ describe('the overall SMS ceiling', () => {
       expect(asks.slice(10).every((a) => a.statusCode === 429)).toBe(true);
 
       // Another payer still gets a code.
+      const other = await small.app.inject({
+        method: 'POST',
+        url: '/api/auth/phone-codes',
+        headers: newAddress(),
+        payload: { phone: testPhone() },
+      });
+      expect(other.statusCode, other.body).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('is not spent by one payer asking codes for number after number', async () => {
+    const small = await smallCeiling();
+    try {
+      const payer = await provenPayer(small.app, small.config);
+      const asks = [];
+      for (let i = 0; i < 30; i += 1) {
+        asks.push(
+          await small.app.inject({
+            method: 'POST',
+            url: '/api/identity/phone-number',
+            headers: { ...payer.headers, ...newAddress() },
+            payload: { phone: testPhone() },
+          }),
+        );
+      }
+      expect(asks.map((a) => a.statusCode)).toEqual([
+        ...Array<number>(smsPerAccount.max).fill(200),
+        ...Array<number>(30 - smsPerAccount.max).fill(429),
+      ]);
       const other = await small.app.inject({
         method: 'POST',
         url: '/api/auth/phone-codes',
