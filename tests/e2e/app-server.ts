@@ -123,6 +123,7 @@ const app = await buildApp({
   webDir: path.resolve('dist/web'),
   rateLimits: {
     codeSendsPerAddress: perAddress,
+    smsPerAddress: perAddress,
     bvnVerificationsPerAddress: perAddress,
     discoveriesPerAddress: perAddress,
     challengesPerAddress: perAddress,
