@@ -101,8 +101,8 @@ export type TSmsGate = (numberKey: string) => Promise<void>;
 /**
  * The gate of an SMS whose count is bounded elsewhere: a notice a debit is due (one per debit
  * its mandate allows); a grant's receipt, a revocation's notice, a merchant's cancellation of
- * future payments (one per consent, each made by a merchant); a code whose ask was counted when
- * asked (a dashboard recovery code, a sandbox BVN code). Counts nothing.
+ * future payments (one per consent, each made by a merchant); a debit given back after its
+ * collection was called off (one per collection); a code whose ask was counted when asked (a dashboard recovery code, a sandbox BVN code). Counts nothing.
  */
 export const SMS_ASKED_BY_NO_CALL: TSmsGate = () => Promise.resolve();
 

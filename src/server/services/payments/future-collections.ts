@@ -18,7 +18,7 @@ import {
 } from '../../db/schema';
 import type { TAccountDebitOutcome, TRequeryOutcome } from '../../providers/payments';
 import { formatNaira } from '../../../domain/money';
-import { openSmsOutbox } from '../../jobs/sms-job';
+import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
 import { accountOrigin } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
@@ -612,7 +612,8 @@ async function giveBack(
     // those, and a requery of a give-back never paid would close its reference.
     return keepCollecting(ctx.db, row, row.tries, row.pendingDebit);
   }
-  const outbox = await openSmsOutbox(ctx);
+  // Told to the payer for money a merchant's collection took: no call of theirs asks it.
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const reason = await cancellationOf(tx, row);
