@@ -568,14 +568,43 @@ export type TPushTerminalPort = {
   pushPaymentRequest(request: TTerminalPush): Promise<TTerminalPushAnswer>;
   /**
    * What became of the payment request of our `reference` (its provider's reference where the
-   * push answered one): paid ('taken'), refused at the terminal ('not_taken'), or still waiting.
+   * push answered one): paid ('taken', with the transaction it produced), refused at the
+   * terminal ('not_taken'), or still waiting.
    */
-  requeryPaymentRequest(request: {
+  requeryPaymentRequest(request: TPaymentRequestAsked): Promise<TPaymentRequestOutcome>;
+  /**
+   * Withdraws the payment request of our `reference` at its provider, so that no card pays it
+   * any more, and answers what became of it: 'not_taken' once withdrawn (or never made), or what
+   * it ended with first (paid, refused at the terminal). Safe to repeat. Thrown: the provider did
+   * not withdraw it (no answer, or a refusal): it may still be paid at the terminal.
+   */
+  withdrawPaymentRequest(request: TPaymentRequestAsked): Promise<TPaymentRequestOutcome>;
+  /**
+   * Gives back `amount` of what a paid payment request took, by a refund of the transaction it
+   * produced (`transaction`), once for our `reference`. Thrown: refused, or no answer.
+   */
+  givePaymentBack(request: {
+    transaction: string;
+    amount: number;
     reference: string;
-    providerReference: string | null;
-    createdAt: Date;
-  }): Promise<TRequeryOutcome<{ card: TCardSummary | null }>>;
+  }): Promise<void>;
 };
+
+/** A payment request asked about: ours, the provider's code where the push answered one. */
+export type TPaymentRequestAsked = {
+  reference: string;
+  providerReference: string | null;
+  createdAt: Date;
+};
+
+/**
+ * What became of a payment request, as a requery says: once paid, with the provider's reference
+ * of the transaction the payment produced (not the request's): what a refund of it names.
+ */
+export type TPaymentRequestOutcome = TRequeryOutcome<{
+  card: TCardSummary | null;
+  transaction: string;
+}>;
 
 /** What the provider answered a push. */
 export type TTerminalPushAnswer =
@@ -870,7 +899,7 @@ export type TProviderNotice =
       providerReference: string;
       reference: string | null;
       currency: string;
-      outcome: TRequeryOutcome<{ card: TCardSummary | null }>;
+      outcome: TPaymentRequestOutcome;
     }
   /** A payer approved a debit mandate at their bank's page (TDebitMandates 'bank_page'). */
   | { kind: 'debit_mandate'; providerReference: string; authorization: string }

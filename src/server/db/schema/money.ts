@@ -69,6 +69,12 @@ export const paymentAttempts = pgTable(
     ownerTokenHash: text('owner_token_hash'),
     provider: text('provider').notNull(),
     providerReference: text('provider_reference'),
+    /**
+     * The provider's transaction that took the money, where it is not the call's reference: a
+     * pushed terminal's payment request (providerReference) produces a transaction of its own,
+     * which a refund or give-back names.
+     */
+    chargeReference: text('charge_reference'),
     /** What the payer sees now (spec §4 progress text), e.g. 'Waiting for transfer confirmation...'. */
     stepText: text('step_text'),
     /**
@@ -117,8 +123,8 @@ export const paymentAttempts = pgTable(
      * Money this attempt took that goes back (it reached a payment paid by another way): 'owed'
      * from the transaction that booked it back out, 'settled' once the provider gave it back (or
      * said it never took it). The reconciler asks again about what stays owed. 'by_hand': owed,
-     * and no call of ours can give it back (a pushed terminal's: Paystack documents no reversal
-     * of a paid payment request), for an operator to refund at the provider and record
+     * and no call of ours gives it back (a pushed terminal's, owed before its transaction was
+     * kept: none is written now), for an operator to refund at the provider and record
      * (`npm run refund:given-back`, settlements.ts recordRefundGivenBack); the reconciler leaves it.
      */
     refund: text('refund', { enum: ['owed', 'by_hand', 'settled'] }),

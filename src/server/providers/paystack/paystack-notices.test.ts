@@ -166,7 +166,7 @@ describe('Paystack notices read', () => {
     ).toBeNull();
   });
 
-  it('read a refund that ended or waits for an account as the transaction it names (Paystack names no refund id), and a refund on its way as nothing to do', () => {
+  it('read a refund that ended or waits for an account as the transaction it names (Paystack names no refund id), ours or Paystack’s, and a refund on its way as nothing to do', () => {
     // As paystack.com/docs/payments/refunds shows a refund's notice.
     const refund = (event: string, transaction: string) => ({
       event,
@@ -189,8 +189,13 @@ describe('Paystack notices read', () => {
         event,
         transactionReference: ours,
       });
-      // Another system's transaction on the same Paystack account.
-      expect(read(refund(event, 'T685312322670591'))).toEqual({ kind: 'ignored', event });
+      // A transaction named by Paystack's reference (a pushed terminal's, or another system's on
+      // the same account): its refunds are read too, and only ours (by their note) are acted on.
+      expect(read(refund(event, 'T685312322670591'))).toEqual({
+        kind: 'refunds_of',
+        event,
+        transactionReference: 'T685312322670591',
+      });
     }
     for (const event of ['refund.pending', 'refund.processing']) {
       expect(read(refund(event, ours))).toEqual({ kind: 'ignored', event });

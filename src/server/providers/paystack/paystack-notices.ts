@@ -15,7 +15,7 @@ import { payerOfPaystackEmail, type TPaystack } from './paystack-shared';
 import { listRefunds, referenceOfNote, refundedWithin, refundOutcome } from './refunds';
 import { fromPaystackReference } from './paystack-references';
 import { isPaystackSignature } from './paystack-signature';
-import { paymentRequestOutcome, referenceOfDescription, verifiedPaymentRequest } from './terminal';
+import { fetchedPaymentRequest, paymentRequestOutcome, referenceOfDescription } from './terminal';
 
 /*
  * Paystack's notices (webhooks: `{ event, data }`, signed over the raw body) in the port's words.
@@ -48,9 +48,10 @@ import { paymentRequestOutcome, referenceOfDescription, verifiedPaymentRequest }
  *                     whether an account is held under the payer's BVN (customer validation)
  *   paymentrequest.success
  *                     a payment request pushed to a Paystack Terminal was paid: read from
- *                     Paystack's record of it (Verify Payment Request), by its request code
- *                     (terminal.ts). The terminal's own charge.success names a reference of
- *                     Paystack's, not ours, and is ignored like any other
+ *                     Paystack's record of it (Fetch Payment Request, with the transaction that
+ *                     paid it), by its request code (terminal.ts). The terminal's own
+ *                     charge.success names a reference of Paystack's, not ours, and is ignored
+ *                     like any other
  *
  * Every other event, and any notice about a reference that is not ours (another system on the
  * same Paystack account), is acknowledged and changes nothing ('ignored').
@@ -192,10 +193,12 @@ export function readVerifiedPaystackNotice(
     case 'refund.processed':
     case 'refund.failed':
     case 'refund.needs-attention': {
-      // The refunded transaction, when it is ours: which refunds of it ended, and how, Paystack's
-      // own records say (asked for by the adapter, paystack-provider.ts readNotice).
+      // The refunded transaction: which refunds of it ended, and how, Paystack's own records say
+      // (asked for by the adapter, paystack-provider.ts readNotice); ours carry our reference in
+      // their merchant note. A pushed terminal's transaction is named by Paystack's reference,
+      // not ours, so every transaction's refunds are looked at.
       const transactionReference = data.transaction_reference ?? '';
-      if (!fromPaystackReference(transactionReference)) return ignored;
+      if (!transactionReference) return ignored;
       return { kind: 'refunds_of', event, transactionReference };
     }
     case 'transfer.success':
@@ -342,13 +345,14 @@ async function noticedRefunds(
 
 /**
  * A payment request's notice, read from Paystack's record of it: what it says of the money, by
- * its code (the provider reference the push answered). One Paystack does not know is nothing.
+ * its code (the provider reference the push answered), and our reference its description ends
+ * with. One Paystack does not know is nothing.
  */
 async function noticedPaymentRequest(
   ps: TPaystack,
   read: { event: string; requestCode: string },
 ): Promise<TProviderNotice> {
-  const request = await verifiedPaymentRequest(ps, read.requestCode);
+  const request = await fetchedPaymentRequest(ps, read.requestCode);
   if (!request) return { kind: 'ignored', event: read.event };
   return {
     kind: 'terminal_request',

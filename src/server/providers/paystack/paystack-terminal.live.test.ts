@@ -2,7 +2,8 @@
 // key) and a terminal of that integration: the calls whose shape only Paystack can confirm.
 // Opt-in: it runs only where PAYSTACK_TEST_SECRET_KEY (vitest.config.ts leaves paystack/*.live
 // files out otherwise) and PAYSTACK_TERMINAL_TEST_ID are set; .ci/run says when it did not run.
-// Nobody taps a card: the request pushed is left waiting, and paying it is the simulator's test.
+// Nobody taps a card: the request pushed is withdrawn unpaid, and paying it is the simulator's
+// test.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
 import { paystackTerminalProvider } from './paystack-provider';
@@ -31,9 +32,27 @@ describe.skipIf(!secretKey.startsWith('sk_test_') || !terminalId)(
       const first = await terminal.pushPaymentRequest(push);
       if (first.kind !== 'pushed') throw new Error(`Push refused: ${first.reason}`);
       expect(await terminal.pushPaymentRequest(push)).toEqual(first);
+      const asked = { reference, providerReference: null, createdAt };
+      expect(await terminal.requeryPaymentRequest(asked)).toEqual({
+        kind: 'pending',
+        awaiting: null,
+        providerReference: first.providerReference,
+      });
+      // Withdrawn (archived), still read by Fetch, and the terminal is free again: what the
+      // simulator assumes of Archive, which Paystack's docs do not say.
+      const withdrawn = {
+        kind: 'not_taken',
+        providerReference: first.providerReference,
+        reason: 'withdrawn',
+      };
+      expect(await terminal.withdrawPaymentRequest(asked)).toEqual(withdrawn);
       expect(
-        await terminal.requeryPaymentRequest({ reference, providerReference: null, createdAt }),
-      ).toEqual({ kind: 'pending', awaiting: null, providerReference: first.providerReference });
+        await terminal.withdrawPaymentRequest({
+          ...asked,
+          providerReference: first.providerReference,
+        }),
+      ).toEqual(withdrawn);
+      expect(await terminal.terminalPresence(terminalId)).toBe('ready');
     });
   },
 );

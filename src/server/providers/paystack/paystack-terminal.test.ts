@@ -72,6 +72,12 @@ async function payableAtTerminal(terminalId: string) {
 const push = (body: { paymentId: string; consentId: string; terminalId: string }) =>
   ctx.app.inject({ method: 'POST', url: '/api/card-terminal/paystack/push', payload: body });
 
+/** The archive calls Paystack was sent. */
+const archiveCalls = () =>
+  paystack.requests.filter(
+    (r) => r.method === 'POST' && r.path.startsWith('/paymentrequest/archive/'),
+  );
+
 const paymentOf = async (paymentId: string) => {
   const [payment] = await ctx.database.db
     .select({ status: payments.status })
@@ -83,6 +89,24 @@ const paymentOf = async (paymentId: string) => {
     .where(eq(paymentAttempts.paymentId, paymentId));
   return { status: payment?.status, attempts };
 };
+
+/**
+ * A payment pushed to a new terminal and called off, its archive unanswered by Paystack: the
+ * payer is free, and the request is still on the terminal.
+ */
+async function calledOffUnwithdrawn(TERMINAL: string) {
+  paystack.addTerminal(TERMINAL, { online: true });
+  const consent = await payableAtTerminal(TERMINAL);
+  expect((await push(consent)).statusCode).toBe(200);
+  paystack.failNext('/paymentrequest/archive/', 500);
+  clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
+  await reconcileLostAttempts(ctx.context);
+  expect((await paymentOf(consent.paymentId)).attempts).toMatchObject([
+    { status: 'failed', failureCode: 'TERMINAL_TIMEOUT' },
+  ]);
+  expect(paystack.terminalShowing(TERMINAL)).not.toBeNull();
+  return consent;
+}
 
 describe('Paystack Terminal beside a live key', () => {
   it('lists the terminal on readiness as Paystack Terminal’s, and offers it to the page', async () => {
@@ -169,6 +193,41 @@ describe('Paystack Terminal beside a live key', () => {
     expect(paystack.paymentRequestCount()).toBe(1);
   });
 
+  it('refunds a payment paid at the terminal from the transaction its request produced', async () => {
+    const TERMINAL = 'REFUND01';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const consent = await payableAtTerminal(TERMINAL);
+    const { paymentId, consentId, terminalId } = consent;
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    const [paid] = (await paymentOf(paymentId)).attempts;
+    // The card's transaction (Paystack's reference), beside the request's code.
+    expect(paid?.providerReference).toMatch(/^PRQ_/);
+    expect(paid?.chargeReference).toMatch(/^T/);
+
+    const refund = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${paymentId}/refunds`,
+      headers: { authorization: consent.client.authorization, 'idempotency-key': 'terminal-rf-1' },
+      payload: { amount: 100_000, reason: 'Returned item' },
+    });
+    expect(refund.statusCode).toBe(202);
+    expect(refund.json()).toMatchObject({ refund: { status: 'pending' } });
+    // Processed by Paystack's notice, which names the card's transaction.
+    const refunds = async () =>
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/payments/${paymentId}`,
+          headers: { authorization: consent.client.authorization },
+        })
+      ).json<{ payment: { refunds: unknown[] } }>().payment.refunds;
+    await expect.poll(refunds).toMatchObject([{ amount: 100_000, status: 'processed' }]);
+    const refunded = paystack.requests.find((r) => r.method === 'POST' && r.path === '/refund');
+    expect(refunded?.body).toMatchObject({ transaction: paid?.chargeReference, amount: 100_000 });
+  });
+
   it('fails the payment as declined when the card is refused at the terminal', async () => {
     const TERMINAL = 'DECLINE1';
     paystack.addTerminal(TERMINAL, { online: true });
@@ -238,6 +297,7 @@ describe('Paystack Terminal beside a live key', () => {
     clock.advance(ctx.config.reconcileAfterMs + 1_000);
     await reconcileLostAttempts(ctx.context);
     expect((await paymentOf(paymentId)).attempts).toMatchObject([{ stage: 'charging' }]);
+    const archivedBefore = archiveCalls().length;
 
     clock.advance(PUSHED_TERMINAL_EXPIRY_MS);
     await reconcileLostAttempts(ctx.context);
@@ -246,6 +306,8 @@ describe('Paystack Terminal beside a live key', () => {
     expect(calledOff.attempts).toMatchObject([
       { status: 'failed', failureCode: 'TERMINAL_TIMEOUT' },
     ]);
+    // Withdrawn at Paystack: its request archived.
+    expect(archiveCalls().length).toBe(archivedBefore + 1);
     expect((await paymentEvents(ctx.database, paymentId)).at(-1)).toMatchObject({
       status: 'failed',
       message: 'Transaction timed out',
@@ -259,18 +321,31 @@ describe('Paystack Terminal beside a live key', () => {
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
   });
 
+  it('frees the terminal once a push is called off, withdrawing it again where Paystack did not', async () => {
+    const TERMINAL = 'FREED001';
+    // Called off; Paystack does not answer its archive: the request stays on the terminal, busy.
+    const { paymentId, consentId, terminalId } = await calledOffUnwithdrawn(TERMINAL);
+    const busy = await push({ paymentId, consentId, terminalId });
+    expect(busy.json()).toMatchObject({ error: { code: 'TERMINAL_BUSY' } });
+
+    // The called-off watch withdraws it at its next ask: the terminal is free.
+    clock.advance(CALLED_OFF_ASK_EVERY_MS + 1_000);
+    const run = await reconcileLostAttempts(ctx.context);
+    expect(run.errors).toEqual([]);
+    expect(paystack.terminalShowing(TERMINAL)).toBeNull();
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    expect((await paymentOf(paymentId)).status).toBe('executed');
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
   it('completes a payment whose called-off request is paid at the terminal after all', async () => {
     const TERMINAL = 'EXPIRE02';
-    paystack.addTerminal(TERMINAL, { online: true });
-    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
-    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
-    clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
-    await reconcileLostAttempts(ctx.context);
-    expect((await paymentOf(paymentId)).attempts).toMatchObject([
-      { status: 'failed', failureCode: 'TERMINAL_TIMEOUT' },
-    ]);
+    // Paystack does not answer the archive: called off all the same, the payer is free.
+    const { paymentId } = await calledOffUnwithdrawn(TERMINAL);
 
-    // Paystack cannot withdraw the request: the payer taps the card on it anyway.
+    // Not withdrawn, the request is still on the terminal: the payer taps the card on it.
     await paystack.cardAtTerminal(TERMINAL, 'approved');
     await paystack.idle();
     const paid = await paymentOf(paymentId);
@@ -291,6 +366,7 @@ describe('Paystack Terminal beside a live key', () => {
     paystack.addTerminal(TERMINAL, { online: true });
     const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
     expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    paystack.failNext('/paymentrequest/archive/', 500);
     clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
     await reconcileLostAttempts(ctx.context);
     await paystack.cardAtTerminal(TERMINAL, 'approved', { withNotices: false });
@@ -306,7 +382,7 @@ describe('Paystack Terminal beside a live key', () => {
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
   });
 
-  it('leaves to an operator what a called-off request took on a payment paid otherwise, and records their refund', async () => {
+  it('gives back by a refund of its transaction what a called-off request took on a payment paid otherwise', async () => {
     const [FIRST, SECOND] = ['EXPIRE04', 'EXPIRE05'];
     paystack.addTerminal(FIRST, { online: true });
     paystack.addTerminal(SECOND, { online: true });
@@ -315,10 +391,11 @@ describe('Paystack Terminal beside a live key', () => {
     expect((await push({ paymentId, consentId, terminalId: consent.terminalId })).statusCode).toBe(
       200,
     );
+    paystack.failNext('/paymentrequest/archive/', 500);
     clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
     await reconcileLostAttempts(ctx.context);
     // Paid at the merchant's other terminal; then a card is tapped on the first one's request,
-    // which Paystack cannot withdraw.
+    // which Paystack did not withdraw.
     const second = `trm_${paymentId}_2`;
     await ctx.database.db.insert(merchantTerminals).values({
       id: second,
@@ -336,7 +413,13 @@ describe('Paystack Terminal beside a live key', () => {
     const paid = await paymentOf(paymentId);
     expect(paid.status).toBe('executed');
     const late = paid.attempts.find((a) => a.refund !== null);
-    expect(late).toMatchObject({ refund: 'by_hand', refundReference: null });
+    // Given back at once by Paystack's Refund API on the card's transaction, never left by hand.
+    expect(late).toMatchObject({ refund: 'settled', chargeReference: expect.stringMatching(/^T/) });
+    const givenBack = paystack.requests.filter((r) => r.method === 'POST' && r.path === '/refund');
+    expect(givenBack.at(-1)?.body).toMatchObject({
+      transaction: late?.chargeReference,
+      amount: late?.amount,
+    });
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual([
       'chip_card_payment',
       'chip_card_payment',
@@ -344,35 +427,43 @@ describe('Paystack Terminal beside a live key', () => {
     ]);
     const scrape = async () =>
       (await ctx.app.inject({ method: 'GET', url: '/metrics', headers: operator })).body;
-    expect(await scrape()).toContain(`oya_owed_back_kobo{refund="by_hand"} ${late?.amount}`);
+    expect(await scrape()).toContain('oya_owed_back_kobo{refund="by_hand"} 0');
+    const problems = await checkLedger(ctx.database.db, {
+      provider: ctx.context.providers.payments.settlement,
+    });
+    expect(ledgerProblems(problems)).toEqual([]);
+  });
 
-    // The reconciler does not ask Paystack again and again about what it cannot give back.
+  it('leaves to the operator money owed by hand before transactions were kept, and records their refund', async () => {
+    // A row left by hand before a pushed terminal's transaction was kept (written so here): the
+    // reconciler does not ask about it, and the operator's refund is recorded once.
+    const TERMINAL = 'BYHAND01';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    await paystack.cardAtTerminal(TERMINAL, 'approved');
+    await paystack.idle();
+    const [attempt] = (await paymentOf(paymentId)).attempts;
+    const attemptId = attempt?.id ?? '';
+    await ctx.database.db
+      .update(paymentAttempts)
+      .set({ refund: 'by_hand', chargeReference: null })
+      .where(eq(paymentAttempts.id, attemptId));
     const asked = paystack.requests.length;
     clock.advance(ctx.config.reconcileAfterMs + 1_000);
     expect(await reconcileOwedRefunds(ctx.context)).toEqual({ counts: {}, errors: [] });
     expect(paystack.requests.length).toBe(asked);
 
-    // The ledger check names it as owed by hand, with what to do.
-    const attemptId = late?.id ?? '';
-    const problems = async () =>
-      ledgerProblems(
-        await checkLedger(ctx.database.db, {
-          provider: ctx.context.providers.payments.settlement,
-        }),
-      );
-    expect(await problems()).toEqual([
-      `chip ${attemptId}: ${late?.amount} kobo owed back by hand: refund it at the provider, then npm run refund:given-back -- ${attemptId} <its refund reference>`,
-    ]);
-
-    // The operator refunds it at Paystack and records it, once.
     expect(await recordRefundGivenBack(ctx.context, attemptId, 'rfnd_op_1')).toBe(true);
     expect(await recordRefundGivenBack(ctx.context, attemptId, 'rfnd_op_2')).toBe(false);
-    expect((await paymentOf(paymentId)).attempts.find((a) => a.id === attemptId)).toMatchObject({
-      refund: 'settled',
-      refundReference: 'rfnd_op_1',
-    });
-    expect(await scrape()).toContain('oya_owed_back_kobo{refund="by_hand"} 0');
-    expect(await problems()).toEqual([]);
+    expect((await paymentOf(paymentId)).attempts).toMatchObject([
+      { refund: 'settled', refundReference: 'rfnd_op_1' },
+    ]);
+    // Put back as the payment stands (paid, nothing given back), for the books' check.
+    await ctx.database.db
+      .update(paymentAttempts)
+      .set({ refund: null, refundReference: null })
+      .where(eq(paymentAttempts.id, attemptId));
   });
 
   it('finds called-off requests by an index on the reason the call-off writes', async () => {

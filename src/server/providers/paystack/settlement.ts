@@ -22,12 +22,16 @@ export function paystackSettlement(ps: TPaystack): TSettlementPort {
     provider: 'paystack',
     async settlementReport(period) {
       const lines: TSettlementLine[] = [];
-      // Transactions given back whole by us (not a merchant's refunds, which are lines of their own).
+      // Transactions given back whole by us (not a merchant's refunds, which are lines of their
+      // own), by the transaction and by our reference (a pushed terminal's request is listed by
+      // ours, its transaction not).
       const givenBack = new Set<string>();
       for await (const refund of listRefunds(ps, undefined, period)) {
         if (refund.status !== 'processed') continue;
-        if (referenceOfNote('giveback', refund.merchant_note)) {
+        const ours = referenceOfNote('giveback', refund.merchant_note);
+        if (ours) {
           givenBack.add(String(refundTransactionKey(refund)));
+          givenBack.add(ours);
         }
         const reference = referenceOfNote('refund', refund.merchant_note);
         if (reference)
@@ -65,7 +69,8 @@ export function paystackSettlement(ps: TPaystack): TSettlementPort {
       for await (const request of paid) {
         const reference = referenceOfDescription(request.description);
         if (!reference) continue;
-        lines.push({ channel: 'chip', reference, amount: request.amount, givenBack: false });
+        const back = givenBack.has(reference);
+        lines.push({ channel: 'chip', reference, amount: request.amount, givenBack: back });
       }
       return lines;
     },

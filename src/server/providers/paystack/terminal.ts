@@ -1,8 +1,8 @@
 import type {
-  TCardSummary,
+  TPaymentRequestAsked,
+  TPaymentRequestOutcome,
   TPushTerminalPort,
   TTerminalPushAnswer,
-  TRequeryOutcome,
   TTerminalPresence,
 } from '../payments';
 import { PaystackNoAnswer, segment } from './paystack-client';
@@ -13,6 +13,7 @@ import {
   takenInNaira,
   type TPaystack,
 } from './paystack-shared';
+import { giveBack } from './refunds';
 
 /*
  * Paystack Terminal's push payment requests (docs/providers/paystack-terminal.md; Paystack's
@@ -27,7 +28,13 @@ import {
  *                                        the `offline_reference` the terminal is sent
  *  3. POST /terminal/{id}/event         { type: invoice, action: process, data: { id,
  *                                        reference: offline_reference } }: shown on the terminal
- *  4. paymentrequest.success (notice) or GET /paymentrequest/verify/{request_code}: paid
+ *  4. paymentrequest.success (notice), read from GET /paymentrequest/{request_code} (Fetch
+ *     Payment Request): paid, with the `transactions` paying it; a refund names that
+ *     transaction, never the request (Create Refund's `transaction`)
+ *  5. POST /paymentrequest/archive/{id}   called off unpaid: withdrawn, so that no card pays it
+ *                                        any more. An archived request is not listed and cannot
+ *                                        be verified (Paystack's words), but Fetch still shows
+ *                                        it (`archived`), so it is read by Fetch throughout
  *
  * Paystack takes no reference of ours on a payment request and does not refuse a second one
  * alike: ours is written at the end of its description, and before a request is created the
@@ -62,6 +69,13 @@ export type TPaystackPaymentRequest = {
   status: string;
   paid?: boolean;
   description?: string | null;
+  /**
+   * Fetch only (PaystackOSS/openapi PaymentRequestViewResponse `transactions`, items not
+   * described): the transactions that paid it, read by their `reference`, `id` and `status`.
+   */
+  transactions?: Array<{ id?: number; reference?: string; status?: string }> | null;
+  /** Fetch only: archived (Archive Payment Request). */
+  archived?: boolean;
 };
 
 /** How our reference closes a payment request's description: what finds it again. */
@@ -94,10 +108,22 @@ async function requestOfReference(
   return null;
 }
 
-/** What a payment request Paystack holds says of the money, as a requery does. */
-export function paymentRequestOutcome(
-  request: TPaystackPaymentRequest,
-): TRequeryOutcome<{ card: TCardSummary | null }> {
+/**
+ * The transaction a paid payment request produced, as Create Refund takes it (its reference, else
+ * its id); null where Paystack lists none that succeeded.
+ */
+function paidTransaction(request: TPaystackPaymentRequest): string | null {
+  const paid = (request.transactions ?? []).find((t) => (t.status ?? 'success') === 'success');
+  if (paid?.reference) return paid.reference;
+  return paid?.id === undefined ? null : String(paid.id);
+}
+
+/**
+ * What a payment request Paystack holds says of the money, as a requery does. Paid, its
+ * transaction must be known (a refund names it): a paid request that lists none yet is not read
+ * now, but asked about again (thrown as no answer).
+ */
+export function paymentRequestOutcome(request: TPaystackPaymentRequest): TPaymentRequestOutcome {
   if (request.status === 'success' || request.paid === true) {
     if (!takenInNaira(request)) {
       return {
@@ -106,6 +132,13 @@ export function paymentRequestOutcome(
         reason: `taken in ${request.currency ?? 'no currency named'}, not naira`,
       };
     }
+    const transaction = paidTransaction(request);
+    if (!transaction) {
+      throw new PaystackNoAnswer(
+        `the transaction of payment request ${request.request_code}`,
+        'paid, and no transaction listed yet',
+      );
+    }
     // The payment request names no card: the terminal's receipt does.
     return {
       kind: 'taken',
@@ -113,6 +146,7 @@ export function paymentRequestOutcome(
       amount: request.amount,
       givenBack: false,
       card: null,
+      transaction,
     };
   }
   if (request.status === 'failed') {
@@ -121,17 +155,59 @@ export function paymentRequestOutcome(
   return { kind: 'pending', awaiting: null, providerReference: request.request_code };
 }
 
-/** Paystack's record of a payment request by its code (Verify Payment Request). */
-export async function verifiedPaymentRequest(
+/**
+ * Paystack's record of a payment request by its code (Fetch Payment Request: its transactions,
+ * and archived ones too, which Verify no longer answers).
+ */
+export async function fetchedPaymentRequest(
   ps: TPaystack,
   requestCode: string,
 ): Promise<TPaystackPaymentRequest | null> {
   const answer = await ps.client.read<TPaystackPaymentRequest>(
-    `/paymentrequest/verify/${segment(requestCode)}`,
+    `/paymentrequest/${segment(requestCode)}`,
   );
   if (answer.ok) return answer.data;
   if (answer.httpStatus === 404) return null;
-  throw new PaystackNoAnswer(`verify the payment request ${requestCode}`, answer.message);
+  throw new PaystackNoAnswer(`fetch the payment request ${requestCode}`, answer.message);
+}
+
+/** The payment request of our reference: by its code where known, else found in the window. */
+async function requestAsked(
+  ps: TPaystack,
+  { reference, providerReference, createdAt }: TPaymentRequestAsked,
+): Promise<TPaystackPaymentRequest | null> {
+  const code =
+    providerReference ?? (await requestOfReference(ps, reference, createdAt))?.request_code;
+  // Never created: the push's answer was lost before Paystack made it.
+  return code ? fetchedPaymentRequest(ps, code) : null;
+}
+
+/**
+ * Withdraws a payment request still unpaid (Archive Payment Request), then reads it again: a card
+ * taken meanwhile is what it says. Withdrawn, it reads as not taken.
+ */
+async function withdrawn(ps: TPaystack, asked: TPaymentRequestAsked) {
+  const request = await requestAsked(ps, asked);
+  if (!request) return NEVER_ARRIVED;
+  const before = paymentRequestOutcome(request);
+  if (before.kind !== 'pending') return before;
+  if (!request.archived) {
+    const archived = await ps.client.write<unknown>(
+      `/paymentrequest/archive/${segment(String(request.id))}`,
+      {},
+    );
+    if (!archived.ok) {
+      throw new PaystackNoAnswer(
+        `archive the payment request ${request.request_code}`,
+        archived.message,
+      );
+    }
+  }
+  const after = await fetchedPaymentRequest(ps, request.request_code);
+  const outcome = after ? paymentRequestOutcome(after) : before;
+  return outcome.kind === 'pending'
+    ? { kind: 'not_taken' as const, providerReference: request.request_code, reason: 'withdrawn' }
+    : outcome;
 }
 
 export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
@@ -182,13 +258,16 @@ export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
       return { kind: 'pushed', providerReference: request.request_code };
     },
 
-    async requeryPaymentRequest({ reference, providerReference, createdAt }) {
-      const code =
-        providerReference ?? (await requestOfReference(ps, reference, createdAt))?.request_code;
-      // Never created: the push's answer was lost before Paystack made it.
-      if (!code) return NEVER_ARRIVED;
-      const request = await verifiedPaymentRequest(ps, code);
+    async requeryPaymentRequest(asked) {
+      const request = await requestAsked(ps, asked);
       return request ? paymentRequestOutcome(request) : NEVER_ARRIVED;
     },
+
+    withdrawPaymentRequest: (asked) => withdrawn(ps, asked),
+
+    // A refund of the transaction the request produced; our reference in its merchant note makes
+    // asking again answer the same refund (refunds.ts).
+    givePaymentBack: ({ transaction, amount, reference }) =>
+      giveBack(ps, { transaction, amount, reference, reason: null }),
   };
 }

@@ -41,7 +41,7 @@ type TConsentOwner = { merchantId: string; clientId: string };
 /** What the provider said the attempt took: kept on the attempt by the move that settles it. */
 export type TTaken = Pick<
   TAttemptChange,
-  'providerReference' | 'cardToken' | 'cardBrand' | 'cardFirst6' | 'cardLast4'
+  'providerReference' | 'chargeReference' | 'cardToken' | 'cardBrand' | 'cardFirst6' | 'cardLast4'
 >;
 
 export type TCompletion =

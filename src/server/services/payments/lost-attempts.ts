@@ -4,7 +4,12 @@ import { isPushPastExpiry } from '../../../domain/pushed-terminal';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
-import type { TCardSummary, TRequeryOutcome } from '../../providers/payments';
+import type {
+  TCardSummary,
+  TPaymentRequestOutcome,
+  TPushTerminalPort,
+  TRequeryOutcome,
+} from '../../providers/payments';
 import { AppError } from '../app-error';
 import { CALLED_OFF_REASON, mayMove, namedStateOf } from '../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './attempt-completion';
@@ -87,8 +92,11 @@ async function claim(
     .returning();
 }
 
-/** What the provider says of an attempt's reference, with how to book it if it was taken. */
-type TBookableOutcome = TRequeryOutcome<{ book(): Promise<TCompletion> }>;
+/**
+ * What the provider says of an attempt's reference, with how to book it if it was taken (and, a
+ * pushed terminal's, the transaction its request produced).
+ */
+type TBookableOutcome = TRequeryOutcome<{ book(): Promise<TCompletion>; transaction?: string }>;
 
 /** The provider's answer about an attempt's reference, with how to book it if it was taken. */
 async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookableOutcome> {
@@ -108,22 +116,18 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       const { acquirer } = payments;
       const answer =
         acquirer.kind === 'push'
-          ? calledOffWhenExpired(
-              ctx,
-              attempt,
-              await acquirer.requeryPaymentRequest({
-                reference: attempt.id,
-                providerReference: attempt.providerReference,
-                createdAt: attempt.createdAt,
-              }),
-            )
+          ? await calledOffWhenExpired(ctx, acquirer, attempt)
           : await acquirer.requeryChipPurchase(attempt.id);
       if (answer.kind !== 'taken') return answer;
-      const approved = { providerReference: answer.providerReference, authCode: null };
-      return {
-        ...answer,
-        book: () => settleChipPurchase(ctx, attempt, 'authCode' in answer ? answer : approved),
-      };
+      const approved =
+        'authCode' in answer
+          ? answer
+          : {
+              providerReference: answer.providerReference,
+              authCode: null,
+              chargeReference: answer.transaction,
+            };
+      return { ...answer, book: () => settleChipPurchase(ctx, attempt, approved) };
     }
     case 'bank_transfer':
       // A transfer is never charged by us: its bank tells us when money arrives.
@@ -131,27 +135,46 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
   }
 }
 
+/** What the pushed terminal's provider is asked about an attempt with. */
+const askedOf = (attempt: TAttemptRow) => ({
+  reference: attempt.id,
+  providerReference: attempt.providerReference,
+  createdAt: attempt.createdAt,
+});
+
 /**
  * A payment request still unpaid at its terminal PUSHED_TERMINAL_EXPIRY_MS after its attempt
- * began is called off at the first requery after that: read as not taken (TERMINAL_TIMEOUT), so
- * the payment is free for another way. The provider offers no way to withdraw it
- * (docs/providers/paystack-terminal.md): a card taken there later reaches the ended attempt
- * (settleNoticedCharge), which then pays the payment if nothing else has (paidAfterCallOff), and
- * is owed back otherwise.
+ * began is called off at the first requery after that: withdrawn at its provider (Paystack's
+ * Archive Payment Request), so no card pays it any more, and read as not taken
+ * (TERMINAL_TIMEOUT), so the payment is free for another way. A card taken before the withdrawal
+ * is what the answer says. A withdrawal the provider did not make (no answer, a refusal) calls it
+ * off all the same: the payer is not held by the provider's failure. The request may then still
+ * be paid at the terminal, so the called-off watch (settleCalledOff) withdraws it again at each
+ * ask, and a card taken there meanwhile pays the payment if nothing else has
+ * (paidAfterCallOff), or is given back (giveBack).
  */
-function calledOffWhenExpired<TTaken>(
+async function calledOffWhenExpired(
   ctx: TLostContext,
+  acquirer: TPushTerminalPort,
   attempt: TAttemptRow,
-  answer: TRequeryOutcome<TTaken>,
-): TRequeryOutcome<TTaken> {
+): Promise<TPaymentRequestOutcome> {
+  const answer = await acquirer.requeryPaymentRequest(askedOf(attempt));
   if (answer.kind !== 'pending' || !isPushPastExpiry(attempt.createdAt, ctx.clock.now())) {
     return answer;
   }
-  return {
-    kind: 'not_taken',
+  const calledOff = {
+    kind: 'not_taken' as const,
     providerReference: answer.providerReference,
     reason: CALLED_OFF_REASON,
   };
+  try {
+    const withdrawn = await acquirer.withdrawPaymentRequest(askedOf(attempt));
+    return withdrawn.kind === 'not_taken' && withdrawn.reason !== 'declined'
+      ? calledOff
+      : withdrawn;
+  } catch {
+    return calledOff;
+  }
 }
 
 /** The move that puts a charge back at the step it waits at for its payer. */
@@ -197,9 +220,17 @@ async function settleProviderAnswer(
       }
       return paidThePayment(await answer.book()) ? 'booked' : 'paid_otherwise';
     }
-    case 'not_taken':
-      if (refused) await failAttempt(ctx, attempt, new AppError(refused), answer.reason, now);
+    case 'not_taken': {
+      if (!refused) return 'failed';
+      // A pushed terminal's request found by our reference keeps its code: once withdrawn it is
+      // no longer listed, and the called-off watch asks for it by that code.
+      const found =
+        attempt.method === 'chip_card' && !attempt.providerReference && answer.providerReference
+          ? { providerReference: answer.providerReference }
+          : {};
+      await failAttempt(ctx, attempt, new AppError(refused), answer.reason, now, 'fail', found);
       return 'failed';
+    }
     case 'pending':
       // Waiting for its payer: back to that step, where the payer answers or starts again.
       if (answer.awaiting && answer.providerReference) {
@@ -299,10 +330,25 @@ const calledOffWatched = (now: Date) =>
     gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
   );
 
-/** A called-off push asked about: booked if its request was paid after all, else left as it is. */
+/**
+ * A called-off push asked about, and withdrawn at its provider where that failed before:
+ * booked if its request was paid after all, else left as it is. A withdrawal still not made
+ * throws, counted among the run's errors, and is tried again at the next ask.
+ */
 async function settleCalledOff(ctx: TLostContext, attempt: TAttemptRow): Promise<TLostAnswer> {
-  const answer = await requery(ctx, attempt);
-  return answer.kind === 'taken' ? settleProviderAnswer(ctx, attempt, answer) : 'failed';
+  const { acquirer } = ctx.providers.payments;
+  if (acquirer.kind !== 'push') return 'failed';
+  const answer = await acquirer.withdrawPaymentRequest(askedOf(attempt));
+  if (answer.kind !== 'taken') return 'failed';
+  const approved = {
+    providerReference: answer.providerReference,
+    authCode: null,
+    chargeReference: answer.transaction,
+  };
+  return settleProviderAnswer(ctx, attempt, {
+    ...answer,
+    book: () => settleChipPurchase(ctx, attempt, approved),
+  });
 }
 
 /** Settles one attempt's owed refund: given back if the provider still holds the money. */
@@ -310,7 +356,10 @@ async function settleOwedRefund(ctx: TLostContext, attempt: TAttemptRow): Promis
   const answer = await requery(ctx, attempt);
   if (answer.kind === 'pending') return 'pending';
   if (answer.kind === 'taken' && !answer.givenBack) {
-    return giveBack(ctx, attempt, answer.providerReference);
+    // A pushed terminal's request names the transaction to refund, kept or not before.
+    const { transaction } = answer;
+    const known = transaction ? { ...attempt, chargeReference: transaction } : attempt;
+    return giveBack(ctx, known, answer.providerReference);
   }
   await markRefundSettled(ctx, attempt.id);
   return 'given_back';

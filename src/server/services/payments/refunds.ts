@@ -112,9 +112,13 @@ async function paidBy(db: TDb, payment: typeof payments.$inferSelect): Promise<T
           accountName: origin.accountName,
         }
       : null;
-  // A transfer is known to its bank by the one-time account's reference: the attempt's id.
+  // A transfer is known to its bank by the one-time account's reference: the attempt's id. A
+  // pushed terminal's payment request took the money by a transaction of its own: the refund
+  // names that transaction, which the provider refunds, never the request.
   const chargeReference =
-    attempt.method === 'bank_transfer' ? attempt.id : attempt.providerReference;
+    attempt.method === 'bank_transfer'
+      ? attempt.id
+      : (attempt.chargeReference ?? attempt.providerReference);
   if (!chargeReference) return null;
   return {
     method: attempt.method,

@@ -52,18 +52,15 @@ export function accountOrigin(account: typeof payerAccounts.$inferSelect): TPaym
   };
 }
 
-/**
- * What became of money owed back: given back, still owed (the provider did not answer), or left
- * to an operator (no call of ours can give it back).
- */
-export type TGiveBack = 'given_back' | 'pending' | 'by_hand';
+/** What became of money owed back: given back, or still owed (the provider did not answer). */
+export type TGiveBack = 'given_back' | 'pending';
 
 /**
  * Gives back what an attempt took once its refund is owed (a card refund, a debit's reversal, a
- * chip purchase's reversal, each with the attempt's id as our reference), and marks it settled.
- * A provider that does not answer leaves it owed, for the reconciler. What a pushed terminal took
- * is left to an operator: Paystack documents no reversal of a paid payment request
- * (docs/providers/paystack-terminal.md), so asking again every run would only cost calls.
+ * chip purchase's reversal, a refund of the transaction a pushed terminal's payment request
+ * produced, each with the attempt's id as our reference), and marks it settled. A provider that
+ * does not answer leaves it owed, for the reconciler, whose requery names a pushed terminal's
+ * transaction where the attempt kept none.
  */
 export async function giveBack(
   ctx: TSettleContext,
@@ -82,8 +79,14 @@ export async function giveBack(
         break;
       case 'chip_card':
         if (payments.acquirer.kind === 'push') {
-          await moveRefund(ctx, attempt.id, 'by_hand');
-          return 'by_hand';
+          if (!attempt.chargeReference)
+            throw new Error(`Attempt ${attempt.id}: no transaction kept`);
+          await payments.acquirer.givePaymentBack({
+            transaction: attempt.chargeReference,
+            amount: attempt.amount,
+            reference,
+          });
+          break;
         }
         await payments.acquirer.terminalReverse({
           providerReference,
@@ -102,21 +105,17 @@ export async function giveBack(
   return 'given_back';
 }
 
-/** The attempt owes nothing back any more: given back, or never taken. */
+/** The attempt owes nothing back any more (given back, or never taken), in one statement. */
 export async function markRefundSettled(ctx: TSettleContext, attemptId: string): Promise<void> {
-  await moveRefund(ctx, attemptId, 'settled');
-}
-
-/** An owed refund moved on, in one statement: only from 'owed'. */
-async function moveRefund(ctx: TSettleContext, attemptId: string, to: 'by_hand' | 'settled') {
   await ctx.db
     .update(paymentAttempts)
-    .set({ refund: to, updatedAt: ctx.clock.now() })
+    .set({ refund: 'settled', updatedAt: ctx.clock.now() })
     .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.refund, 'owed')));
 }
 
 /**
- * Records a refund an operator made at the provider for money left to them ('by_hand'), with the
+ * Records a refund an operator made at the provider for money left to them ('by_hand': a pushed
+ * terminal's, owed before its transaction was kept and so given back by no call), with the
  * provider's reference of it, in one statement: answers false when the attempt owes nothing by
  * hand (unknown, given back already, or owed for the reconciler to give back).
  */
@@ -217,10 +216,14 @@ export async function debitedAccount(
 export async function settleChipPurchase(
   ctx: TSettleContext,
   attempt: TAttemptRow,
-  /** A pushed terminal's payment request names no authorisation code. */
-  approved: { providerReference: string; authCode: string | null },
+  /**
+   * A pushed terminal's payment request names no authorisation code, and took the money by a
+   * transaction of its own (chargeReference).
+   */
+  approved: { providerReference: string; authCode: string | null; chargeReference?: string },
 ): Promise<TCompletion> {
   const { providerReference, authCode } = approved;
+  const chargeReference = approved.chargeReference ?? null;
   const [purchase] = await ctx.db
     .select({ maskedPan: terminalPurchases.maskedPan })
     .from(terminalPurchases)
@@ -234,7 +237,7 @@ export async function settleChipPurchase(
       tx,
       {
         attempt,
-        taken: { providerReference },
+        taken: { providerReference, chargeReference },
         origin: {
           paymentMethod: 'card',
           obfuscatedCard: maskedPan,
@@ -257,7 +260,9 @@ export async function settleChipPurchase(
     await recordAcquirerCodes(tx, attempt, { responseCode: '00', authCode }, ctx.clock.now());
     return completed;
   });
-  if (!paidThePayment(completion)) await giveBack(ctx, attempt, providerReference);
+  if (!paidThePayment(completion)) {
+    await giveBack(ctx, { ...attempt, chargeReference }, providerReference);
+  }
   return completion;
 }
 

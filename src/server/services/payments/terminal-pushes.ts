@@ -79,6 +79,16 @@ export async function terminalsForPayment(
   return { success: true, terminals: await merchantTerminalsOf(ctx, payable.merchantId) };
 }
 
+/** Whether the payment is being charged now (a push waiting at its terminal, a card charge). */
+async function isCharging(db: TPushContext['db'], paymentId: string): Promise<boolean> {
+  const [charging] = await db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.paymentId, paymentId), eq(paymentAttempts.stage, 'charging')))
+    .limit(1);
+  return charging !== undefined;
+}
+
 /** POST /api/card-terminal/paystack/push: the payment request is on the terminal. */
 export async function pushToTerminal(
   ctx: TPushContext,
@@ -99,6 +109,10 @@ export async function pushToTerminal(
       ),
     );
   if (!terminal) throw new AppError('TERMINAL_NOT_REGISTERED');
+  // One charge of a payment at a time, told before the terminal is asked about: a push already
+  // waiting keeps its terminal busy, and a second would only say so. (The attempt's insert
+  // below holds it, atomically: payment_attempts_one_charging.)
+  if (await isCharging(db, payable.payment.id)) throw new AppError('PAYMENT_IN_PROGRESS');
   const presence = await terminalPort.terminalPresence(terminal.terminalId);
   if (presence === 'busy') throw new AppError('TERMINAL_BUSY');
   if (presence !== 'ready') throw new AppError('TERMINAL_OFFLINE');

@@ -78,7 +78,8 @@ export type TTransaction = {
   /** ISO 4217: the integration's NGN unless the charge named another (Charge API `currency`). */
   currency: string;
   email: string;
-  channel: 'card' | 'bank_transfer' | 'direct_debit';
+  /** pos: a card at a Paystack Terminal paying a payment request (terminals.ts). */
+  channel: 'card' | 'bank_transfer' | 'direct_debit' | 'pos';
   metadata: unknown;
   createdAt: Date;
   paidAt: Date | null;

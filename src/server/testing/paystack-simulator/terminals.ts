@@ -14,6 +14,7 @@ import {
   type TContext,
   type TRoute,
   type TSimState,
+  type TTransaction,
 } from './simulator-state';
 
 /**
@@ -24,9 +25,17 @@ import {
  *                                     amount: `pending`, with its `request_code` and the
  *                                     `offline_reference` the terminal is sent; notice
  *                                     paymentrequest.pending
- *   GET  /paymentrequest              list, newest first: `customer`, `status`, `from`, `to`
- *   GET  /paymentrequest/{id_or_code} fetch
- *   GET  /paymentrequest/verify/{code} its status, `paid`, `paid_at`, the customer as an object
+ *   GET  /paymentrequest              list, newest first: `customer`, `status`, `from`, `to`;
+ *                                     never an archived one
+ *   GET  /paymentrequest/{id_or_code} fetch, with the `transactions` that paid it and
+ *                                     `archived` (PaymentRequestViewResponse), archived or not
+ *   GET  /paymentrequest/verify/{code} its status, `paid`, `paid_at`, the customer as an object;
+ *                                     an archived one "cannot be verified"
+ *   POST /paymentrequest/archive/{id_or_code}
+ *                                     archived: not listed, not verified (PaystackOSS/openapi
+ *                                     paymentrequest_archive_{id}.yaml; its answer, "Payment
+ *                                     request has been archived", from PaystackOSS/doc-code-
+ *                                     snippets api/payment-requests/archive)
  *   POST /terminal/{id}/event         `type` invoice with `action` process (or view), `data`
  *                                     { id, reference: offline_reference }: answers the event's
  *                                     id; delivered only to a terminal that is online
@@ -34,8 +43,13 @@ import {
  *   GET  /terminal/{id}/presence      { online, available }
  *   GET  /terminal/{id}               the terminal
  *
- * At the terminal (the controls): a card approved marks the request paid (`success`) and sends
- * charge.success (channel `pos`, Paystack's own reference) and paymentrequest.success. Paystack's
+ * At the terminal (the controls): a card approved marks the request paid (`success`), records the
+ * card's transaction (channel `pos`, Paystack's own reference, refundable as any other) and sends
+ * its charge.success and paymentrequest.success. A terminal showing a request still pending is
+ * not `available` (what Paystack's live terminals answered while one waited). Paystack's docs do
+ * not say what archiving does to a request a terminal shows: the simulator takes it off the
+ * terminal, which is then available again, and no card pays it (what the product asks of
+ * Archive; paystack-terminal.live.test.ts checks it against Paystack itself). Paystack's
  * docs describe no notice of a card declined at the terminal, nor what it does to the request:
  * the simulator marks the request `failed` (a status List Payment Request filters by) and sends
  * nothing. Messages the docs do not show are marked so beside them.
@@ -63,6 +77,9 @@ type TPaymentRequest = {
   status: 'pending' | 'success' | 'failed';
   paidAt: Date | null;
   createdAt: Date;
+  archived: boolean;
+  /** The card's transaction that paid it, once paid. */
+  transaction: TTransaction | null;
 };
 
 type TTerminalEvent = { id: string; terminalId: string; delivered: boolean };
@@ -145,6 +162,8 @@ const paymentRequestRoutes = (state: TSimState, store: TTerminalStore): TRoute[]
       status: 'pending',
       paidAt: null,
       createdAt: state.now(),
+      archived: false,
+      transaction: null,
     };
     store.requests.set(id, request);
     ctx.later.push(() => state.send('paymentrequest.pending', requestFields(request)));
@@ -159,6 +178,7 @@ const paymentRequestRoutes = (state: TSimState, store: TTerminalStore): TRoute[]
     const found = [...store.requests.values()]
       .filter(
         (request) =>
+          !request.archived &&
           (customer === null ||
             customer === request.customerCode ||
             customer === String(request.customerId)) &&
@@ -173,6 +193,8 @@ const paymentRequestRoutes = (state: TSimState, store: TTerminalStore): TRoute[]
 
   const verify = (ctx: TContext) => {
     const request = requestOf(store, decodeURIComponent(ctx.segments[2] ?? ''));
+    // "An archived payment request cannot be verified": the wording of the refusal is assumed.
+    if (request.archived) throw new PaystackRefusal(404, 'Payment request not found');
     const customer = state.findCustomer(request.customerCode);
     return ok('Payment request retrieved', {
       ...requestFields(request),
@@ -200,16 +222,30 @@ const paymentRequestRoutes = (state: TSimState, store: TTerminalStore): TRoute[]
     });
   };
 
+  const fetch = (ctx: TContext) => {
+    const request = requestOf(store, decodeURIComponent(ctx.segments[1] ?? ''));
+    return ok('Payment request retrieved', {
+      ...requestFields(request),
+      transactions: request.transaction ? [state.transactionFields(request.transaction)] : [],
+      archived: request.archived,
+    });
+  };
+
+  const archive = (ctx: TContext) => {
+    const request = requestOf(store, decodeURIComponent(ctx.segments[2] ?? ''));
+    request.archived = true;
+    for (const terminal of store.byTerminal.values()) {
+      if (terminal.showing === request.id) terminal.showing = null;
+    }
+    return ok('Payment request has been archived', undefined);
+  };
+
   return [
     { method: 'POST', path: /^\/paymentrequest$/, handle: create },
     { method: 'GET', path: /^\/paymentrequest$/, handle: list },
     { method: 'GET', path: /^\/paymentrequest\/verify\/[^/]+$/, handle: verify },
-    {
-      method: 'GET',
-      path: /^\/paymentrequest\/(?!verify$)[^/]+$/,
-      handle: (ctx) =>
-        ok('Payment request retrieved', requestFields(requestOf(store, ctx.segments[1] ?? ''))),
-    },
+    { method: 'POST', path: /^\/paymentrequest\/archive\/[^/]+$/, handle: archive },
+    { method: 'GET', path: /^\/paymentrequest\/(?!verify$)[^/]+$/, handle: fetch },
   ];
 };
 
@@ -251,9 +287,10 @@ const terminalRoutes = (store: TTerminalStore): TRoute[] => {
 
   const presence = (ctx: TContext) => {
     const terminal = terminalOf(store, ctx);
+    const shown = terminal.showing === null ? undefined : store.requests.get(terminal.showing);
     return ok('Terminal status retrieved', {
       online: terminal.online,
-      available: terminal.online && terminal.available,
+      available: terminal.online && terminal.available && shown?.status !== 'pending',
     });
   };
 
@@ -299,29 +336,20 @@ async function cardAtTerminal(
     request.status = 'failed';
     return;
   }
-  request.status = 'success';
-  request.paidAt = state.now();
-  state.funds.balance += request.amount;
-  if (options.withNotices === false) return;
-  await state.send('charge.success', {
-    id: state.newId(),
-    domain: 'test',
-    status: 'success',
+  const transaction = state.newTransaction({
     reference: `T${randomCode(14)}`,
     amount: request.amount,
     currency: request.currency,
+    email: `pos_${randomCode(8)}@email.com`,
     channel: 'pos',
-    gateway_response: 'Approved',
-    paid_at: iso(request.paidAt),
-    metadata: { invoice_action: 'process', request_code: request.request_code },
-    authorization: {
-      bin: '539983',
-      last4: '1006',
-      card_type: 'mastercard',
-      channel: 'pos',
-      reusable: false,
-    },
+    metadata: 0,
   });
+  const charged = state.succeed(transaction, 'Approved or completed successfully');
+  request.status = 'success';
+  request.paidAt = state.now();
+  request.transaction = transaction;
+  if (options.withNotices === false) return;
+  await charged();
   await state.send('paymentrequest.success', requestFields(request));
 }
 
