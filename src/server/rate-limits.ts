@@ -86,6 +86,12 @@ export const DEFAULT_RATE_LIMITS = {
   paymentRequestsPerPayer: { max: 30, windowMs: MINUTE },
   /** Card-terminal calls from one address: each purchase is a PIN tried at the issuer. */
   terminalCallsPerAddress: { max: 60, windowMs: MINUTE },
+  /**
+   * Pushes of one payment to the merchant's terminals, by whoever may pay it (its consent link,
+   * or its signed-in payer): each holds a terminal for minutes, so a link is not a way to keep
+   * the merchant's terminals busy. A payer retries a few times (offline, declined, called off).
+   */
+  terminalPushesPerPayment: { max: 6, windowMs: 15 * MINUTE },
   /** Card charges (a payment's or a link's) from one address: card testing tries card after card. */
   cardChargesPerAddress: { max: 20, windowMs: 10 * MINUTE },
   /** Refusals of one card (by its keyed hash) across payments: past this, the card is refused. */
@@ -153,6 +159,11 @@ export type TRateLimiters = {
   /** After the payer guard: counts by the signed-in payer. */
   paymentRequests: onRequestAsyncHookHandler;
   terminalCalls: onRequestAsyncHookHandler;
+  /**
+   * In the handler, once the caller's access is known: counts a push of the payment by the key
+   * of who may pay it (services/payments/terminal-pushes.ts `pushLimitKey`); 429 past its limit.
+   */
+  terminalPushes(request: FastifyRequest, reply: FastifyReply, pushKey: string): Promise<void>;
   cardCharges: onRequestAsyncHookHandler;
   embedChecks: onRequestAsyncHookHandler;
   /** A card's refusals across payments, by its keyed hash (services/payments/card-tries.ts). */
@@ -300,6 +311,7 @@ export async function registerRateLimits(
     accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
     paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
+    terminalPushes: perTarget(check, 'terminalPushesPerPayment'),
     cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
     embedChecks: countAgainst(check('embedChecksPerAddress', byAddress)),
     cardDeclines,
@@ -356,7 +368,7 @@ const countAgainst = (...checks: TCheck[]): onRequestAsyncHookHandler => countEa
  */
 function perTarget(
   check: TCheckMaker,
-  name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber',
+  name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber' | 'terminalPushesPerPayment',
   ...after: TCheck[]
 ) {
   const targetKeyOf = new WeakMap<FastifyRequest, string>();

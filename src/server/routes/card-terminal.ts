@@ -13,7 +13,11 @@ import {
 import type { TRouteContext } from '../context';
 import { AppError } from '../services/app-error';
 import { chipPurchaseOnce, fetchTerminalKeys } from '../services/payments/chip-purchases';
-import { pushToTerminal, terminalsForPayment } from '../services/payments/terminal-pushes';
+import {
+  pushLimitKey,
+  pushToTerminal,
+  terminalsForPayment,
+} from '../services/payments/terminal-pushes';
 import { paymentAccessOf } from './payment-access';
 import { jsonAnswers } from './responses';
 
@@ -91,8 +95,9 @@ export const cardTerminalRoutes: FastifyPluginAsync<TRouteContext> = async (app,
         response: jsonAnswers({ 200: ZTerminalPushResponse }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const access = await paymentAccessOf(ctx, request, request.body.consentId);
+      await ctx.limits.terminalPushes(request, reply, pushLimitKey(request.body.paymentId, access));
       return pushToTerminal(ctx, request.body, access);
     },
   );

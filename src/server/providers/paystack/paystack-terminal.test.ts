@@ -23,6 +23,7 @@ import {
 } from '../../testing/paystack-simulator/paystack-simulator';
 import { consentWithPayment, ledgerKinds, paymentEvents } from '../../testing/payments';
 import { startTestApp, testClock } from '../../testing/test-app';
+import { DEFAULT_RATE_LIMITS } from '../../rate-limits';
 
 const LIVE_KEY = 'sk_live_terminal000000000000000000000000';
 const OPERATOR_TOKEN = 'terminal-operator-token-0123456789abcdefgh';
@@ -35,6 +36,8 @@ beforeAll(async () => {
   paystack = await startPaystackSimulator({ secretKey: LIVE_KEY, clock: () => clock.now() });
   ctx = await startTestApp({
     clock,
+    // The real limit on a payment's pushes; the others relaxed.
+    rateLimits: { terminalPushesPerPayment: DEFAULT_RATE_LIMITS.terminalPushesPerPayment },
     operatorToken: OPERATOR_TOKEN,
     webhookDelivery: 'manual',
     env: {
@@ -473,6 +476,28 @@ describe('Paystack Terminal beside a live key', () => {
       ),
     );
     expect(index?.indexdef).toContain(`'${CALLED_OFF_REASON}'`);
+  });
+
+  it('limits how often one payment is pushed, by its link, never another payment or its link', async () => {
+    const TERMINAL = 'LIMITED1';
+    paystack.addTerminal(TERMINAL, { online: true, available: false });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    const { max } = DEFAULT_RATE_LIMITS.terminalPushesPerPayment;
+    // A stranger naming the payment without its link is refused, and spends none of its pushes.
+    const stranger = await payableAtTerminal('LIMITED2');
+    const foreign = await push({ paymentId, consentId: stranger.consentId, terminalId });
+    expect(foreign.statusCode).toBe(404);
+    for (let tried = 0; tried < max; tried += 1) {
+      const busy = await push({ paymentId, consentId, terminalId });
+      expect(busy.json()).toMatchObject({ error: { code: 'TERMINAL_BUSY' } });
+    }
+    const limited = await push({ paymentId, consentId, terminalId });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    expect(limited.headers['retry-after']).toBeDefined();
+    // Another payment of its own link is not held back.
+    const other = await push({ ...stranger });
+    expect(other.statusCode).not.toBe(429);
   });
 
   it('fails at once a push the terminal could not be sent, and frees the payment', async () => {

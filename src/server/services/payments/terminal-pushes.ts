@@ -79,6 +79,16 @@ export async function terminalsForPayment(
   return { success: true, terminals: await merchantTerminalsOf(ctx, payable.merchantId) };
 }
 
+/**
+ * What a payment's pushes are counted by (rate-limits.ts terminalPushesPerPayment): the payment
+ * and who asks for it, its consent link or its signed-in payer, so that a caller without the
+ * link (who is then refused) never spends the payer's own pushes.
+ */
+export const pushLimitKey = (paymentId: string, access: TPaymentAccess): string =>
+  'payerId' in access
+    ? `${paymentId}:payer:${access.payerId}`
+    : `${paymentId}:link:${access.consentId}`;
+
 /** Whether the payment is being charged now (a push waiting at its terminal, a card charge). */
 async function isCharging(db: TPushContext['db'], paymentId: string): Promise<boolean> {
   const [charging] = await db
