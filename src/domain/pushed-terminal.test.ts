@@ -6,7 +6,9 @@ import {
   PUSHED_TERMINAL_SEND_STALL_MS,
   PUSHED_TERMINAL_STALL_MS,
   pushedTerminalBadge,
+  pushedTerminalBusy,
   pushedTerminalCanRetry,
+  pushedTerminalOffersClose,
   pushedTerminalInstruction,
   pushedTerminalReducer,
   pushedTerminalStallMs,
@@ -158,6 +160,75 @@ describe('the pushed terminal modal', () => {
     });
     expect(pushedTerminalStallMs(declined)).toBeNull();
     expect(pushedTerminalReducer(declined, { type: 'wait_stalled' })).toBe(declined);
+  });
+
+  it('never offers another way while a send whose answer was lost may be charging', () => {
+    // The page never heard the server's answer (no network, a 5xx): the push may be recorded,
+    // and while it charges the server refuses every other way (PAYMENT_IN_PROGRESS).
+    const lost = run(
+      { type: 'terminals_loaded', terminals: [TILL_1] },
+      { type: 'push_refused', code: 'API_REQUEST_FAILED', message: 'API request failed' },
+    );
+    expect(lost).toMatchObject({ step: 'unsure', error: null });
+    expect(pushedTerminalInstruction(lost)).not.toMatch(/another way/);
+    expect(pushedTerminalCanRetry(lost)).toBe(false);
+    expect(pushedTerminalBadge(lost)).toEqual({ text: 'In progress', tone: 'busy' });
+    expect(pushedTerminalBusy(lost)).toBe(false);
+    expect(pushedTerminalOffersClose(lost)).toBe(true);
+    // It stalls like the other waits, and then offers to send again: a push still charging is
+    // refused and followed, one never recorded is sent.
+    expect(pushedTerminalStallMs(lost)).toBe(PUSHED_TERMINAL_STALL_MS);
+    const stalled = pushedTerminalReducer(lost, { type: 'wait_stalled' });
+    expect(pushedTerminalInstruction(stalled)).not.toMatch(/another way/);
+    expect(pushedTerminalCanRetry(stalled)).toBe(true);
+    expect(pushedTerminalReducer(stalled, { type: 'try_again' })).toMatchObject({
+      step: 'sending',
+      sends: 2,
+      stalled: false,
+    });
+    // The stream's word ends it, as for any payment on its way.
+    const timedOut = {
+      status: 'failed',
+      code: 'TERMINAL_TIMEOUT',
+      message: 'Transaction timed out',
+    };
+    expect(
+      pushedTerminalReducer(lost, {
+        type: 'payment_news',
+        news: timedOut,
+      } as TPushedTerminalAction),
+    ).toMatchObject({ step: 'failed', error: 'Transaction timed out' });
+    // A refusal the server made before recording anything frees the payment: other ways are fine.
+    const busy = run(
+      { type: 'terminals_loaded', terminals: [TILL_1] },
+      { type: 'push_refused', code: 'TERMINAL_BUSY', message: 'Device is busy, please wait' },
+    );
+    expect(busy).toMatchObject({ step: 'failed', error: 'Device is busy, please wait' });
+    expect(pushedTerminalBusy(busy)).toBe(false);
+  });
+
+  it('stalls a payment already on its way like the other waits', () => {
+    const again = run(
+      { type: 'terminals_loaded', terminals: [TILL_1] },
+      { type: 'push_refused', code: 'PAYMENT_IN_PROGRESS', message: 'In progress' },
+    );
+    expect(pushedTerminalStallMs(again)).toBe(PUSHED_TERMINAL_STALL_MS);
+    const stalled = pushedTerminalReducer(again, { type: 'wait_stalled' });
+    expect(pushedTerminalInstruction(stalled)).toMatch(
+      /called off a few minutes after it was sent/,
+    );
+  });
+
+  it('keeps Close until the payment is approved, and the spinner while sending', () => {
+    expect(pushedTerminalOffersClose(waiting())).toBe(true);
+    const approved = pushedTerminalReducer(waiting(), {
+      type: 'payment_news',
+      news: { status: 'completed' },
+    });
+    expect(pushedTerminalOffersClose(approved)).toBe(false);
+    expect(pushedTerminalBusy(run({ type: 'terminals_loaded', terminals: [TILL_1] }))).toBe(true);
+    expect(pushedTerminalBusy(PUSHED_TERMINAL_INITIAL)).toBe(true);
+    expect(pushedTerminalBusy(waiting())).toBe(false);
   });
 
   it('calls a push off once its attempt is PUSHED_TERMINAL_EXPIRY_MS old, not before', () => {

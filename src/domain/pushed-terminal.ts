@@ -31,6 +31,12 @@ export type TPushedTerminalStep =
    * stream says how it ends.
    */
   | 'in_progress'
+  /**
+   * The send's answer never reached the page (no network, the server failed): the payment may
+   * be on the terminal, and while it is the server refuses every other way. The stream says how
+   * it ends; once the wait stalls, the payer may send again (a push still charging is refused).
+   */
+  | 'unsure'
   /** The terminal is not connected: nothing was sent. */
   | 'offline'
   /** Terminal state: the card was approved and the payment is paid. */
@@ -49,7 +55,7 @@ export type TPushedTerminalState = {
   /** Counts the sends asked for: each is made once (the screen sends when it grows). */
   sends: number;
   /**
-   * Sending longer than PUSHED_TERMINAL_SEND_STALL_MS, or waiting at the terminal longer than
+   * Sending longer than PUSHED_TERMINAL_SEND_STALL_MS, or waiting for the terminal longer than
    * PUSHED_TERMINAL_STALL_MS: the payer is told, and may close.
    */
   stalled: boolean;
@@ -81,12 +87,21 @@ export const PUSHED_TERMINAL_STALL_MS = 90_000;
 /** How long the send may take before the modal says the terminal's provider is slow. */
 export const PUSHED_TERMINAL_SEND_STALL_MS = 15_000;
 
+/** Where the payment may be at the terminal, waiting for its card: each wait stalls. */
+const WAITS: ReadonlySet<TPushedTerminalStep> = new Set(['waiting', 'in_progress', 'unsure']);
+
 /** The stall time of where the modal stands; null where nothing waits. */
 export function pushedTerminalStallMs(state: TPushedTerminalState): number | null {
   if (state.stalled) return null;
   if (state.step === 'sending') return PUSHED_TERMINAL_SEND_STALL_MS;
-  return state.step === 'waiting' ? PUSHED_TERMINAL_STALL_MS : null;
+  return WAITS.has(state.step) ? PUSHED_TERMINAL_STALL_MS : null;
 }
+
+/**
+ * A send refused with no word of the server's (the page could not reach it, or it failed): the
+ * push may have been recorded before the answer was lost.
+ */
+const answerLost = (code: string | null) => code === null || code === 'API_REQUEST_FAILED';
 
 /**
  * How long a payment sent to a terminal may wait there for a card. Past it, a request the
@@ -132,7 +147,12 @@ function pickFrom(
 
 const ENDED: ReadonlySet<TPushedTerminalStep> = new Set(['offline', 'declined', 'failed']);
 /** Where the payment is on its way: the stream's failure is this payment's. */
-const FOLLOWING: ReadonlySet<TPushedTerminalStep> = new Set(['sending', 'waiting', 'in_progress']);
+const FOLLOWING: ReadonlySet<TPushedTerminalStep> = new Set([
+  'sending',
+  'waiting',
+  'in_progress',
+  'unsure',
+]);
 
 /** What the stream said, where the payment is at the terminal. */
 function onNews(state: TPushedTerminalState, news: TTerminalPaymentNews): TPushedTerminalState {
@@ -181,6 +201,7 @@ export function pushedTerminalReducer(
     case 'push_refused':
       if (state.step !== 'sending') return state;
       if (action.code === 'PAYMENT_IN_PROGRESS') return { ...state, step: 'in_progress' };
+      if (answerLost(action.code)) return { ...state, step: 'unsure', stalled: false };
       return action.code === 'TERMINAL_OFFLINE'
         ? { ...state, step: 'offline', error: action.message }
         : { ...state, step: 'failed', error: action.message };
@@ -189,7 +210,7 @@ export function pushedTerminalReducer(
     case 'wait_stalled':
       return pushedTerminalStallMs(state) === null ? state : { ...state, stalled: true };
     case 'try_again': {
-      if (!ENDED.has(state.step)) return state;
+      if (!pushedTerminalCanRetry(state)) return state;
       const retried = { ...state, error: null };
       if (state.terminals === null) return { ...retried, step: 'loading' };
       // The same terminal where there is one; the choice again where there are several.
@@ -212,11 +233,16 @@ export const PUSHED_TERMINAL_STEP_LABELS: Readonly<Record<TPushedTerminalStep, s
   sending: 'Sending to the terminal',
   waiting: 'Waiting for the terminal',
   in_progress: 'In progress',
+  unsure: 'Not confirmed',
   offline: 'Terminal offline',
   approved: 'Approved',
   declined: 'Declined',
   failed: 'Failed',
 };
+
+/** A wait at the terminal that stalled: the server calls the payment off, then it is free. */
+const calledOffSoon = (name: string) =>
+  `${name} has not answered yet. If the payment is not on its screen, it is called off a few minutes after it was sent; then try again or choose another way to pay. This page shows the payment if it goes through.`;
 
 /** The line under the state, read aloud as it changes: what the payer does next. */
 export function pushedTerminalInstruction(state: TPushedTerminalState): string {
@@ -234,10 +260,16 @@ export function pushedTerminalInstruction(state: TPushedTerminalState): string {
         : `Sending the payment to ${name}...`;
     case 'waiting':
       return state.stalled
-        ? `${name} has not answered yet. If the payment is not on its screen, it is called off a few minutes after it was sent; then try again or choose another way to pay. This page shows the payment if it goes through.`
+        ? calledOffSoon(name)
         : `Insert or tap your card on ${name} and enter your PIN there.`;
     case 'in_progress':
-      return `${ERROR_CATALOGUE.PAYMENT_IN_PROGRESS.message} If it is on ${name}, finish it there; this page shows the payment when it ends.`;
+      return state.stalled
+        ? calledOffSoon(name)
+        : `${ERROR_CATALOGUE.PAYMENT_IN_PROGRESS.message} If it is on ${name}, finish it there; this page shows the payment when it ends.`;
+    case 'unsure':
+      return state.stalled
+        ? `${name} has not answered yet. If the payment is not on its screen, try again: a payment already on its way is not sent twice. This page shows the payment if it goes through.`
+        : `The payment may have reached ${name}, but this page could not confirm it. If it is on its screen, finish it there; this page shows the payment when it ends.`;
     case 'offline':
       return `Check that ${name} is on and connected, then try again.`;
     case 'approved':
@@ -264,6 +296,7 @@ export function pushedTerminalBadge(state: TPushedTerminalState): {
     case 'sending':
     case 'waiting':
     case 'in_progress':
+    case 'unsure':
       return { text: 'In progress', tone: 'busy' };
     case 'choosing':
       return { text: 'Ready', tone: 'ready' };
@@ -274,6 +307,18 @@ export function pushedTerminalBadge(state: TPushedTerminalState): {
   }
 }
 
-/** Whether 'Try Again' is offered: after a failure, where trying again can help. */
-export const pushedTerminalCanRetry = (state: TPushedTerminalState): boolean =>
-  ENDED.has(state.step);
+/**
+ * Whether 'Try Again' is offered: after a failure, where trying again can help, and once a send
+ * whose answer was lost has stalled (the server refuses it while the first one charges).
+ */
+export function pushedTerminalCanRetry(state: TPushedTerminalState): boolean {
+  return ENDED.has(state.step) || (state.step === 'unsure' && state.stalled);
+}
+
+/** Whether the modal is busy (its spinner, aria-busy): reading the terminals, or sending. */
+export const pushedTerminalBusy = (state: TPushedTerminalState): boolean =>
+  state.step === 'loading' || state.step === 'sending';
+
+/** Whether 'Close' is offered: always, but once approved (the page goes on by itself). */
+export const pushedTerminalOffersClose = (state: TPushedTerminalState): boolean =>
+  state.step !== 'approved';

@@ -6,7 +6,9 @@ import {
   PUSHED_TERMINAL_INITIAL,
   PUSHED_TERMINAL_STEP_LABELS,
   pushedTerminalBadge,
+  pushedTerminalBusy,
   pushedTerminalCanRetry,
+  pushedTerminalOffersClose,
   pushedTerminalInstruction,
   pushedTerminalReducer,
   pushedTerminalStallMs,
@@ -133,7 +135,7 @@ export function PushedTerminalModal(props: TPushedTerminalProps) {
   }, []);
 
   const badge = pushedTerminalBadge(state);
-  const busy = state.step === 'loading' || state.step === 'sending';
+  const busy = pushedTerminalBusy(state);
   const tryAgain = () => {
     if (state.terminals === null) void terminals.refetch();
     dispatch({ type: 'try_again' });
@@ -187,11 +189,11 @@ export function PushedTerminalModal(props: TPushedTerminalProps) {
         {state.step === 'choosing' ? <TerminalChoice state={state} dispatch={dispatch} /> : null}
         <div className="terminal-actions">
           {pushedTerminalCanRetry(state) ? <Button onClick={tryAgain}>Try Again</Button> : null}
-          {state.step === 'approved' ? null : (
+          {pushedTerminalOffersClose(state) ? (
             <Button variant="secondary" onClick={onClose}>
               Close
             </Button>
-          )}
+          ) : null}
         </div>
       </div>
     </dialog>
