@@ -33,8 +33,9 @@ export type TPushedTerminalStep =
   | 'in_progress'
   /**
    * The send's answer never reached the page (no network, the server failed): the payment may
-   * be on the terminal, and while it is the server refuses every other way. The stream says how
-   * it ends; once the wait stalls, the payer may send again (a push still charging is refused).
+   * be on the terminal, and while it is the server refuses every other way. Without sign-in the
+   * lost answer held the token that reads the payment, so the stream may never tell; once the
+   * wait stalls, the payer may send again (a push still charging is refused and followed).
    */
   | 'unsure'
   /** The terminal is not connected: nothing was sent. */
@@ -268,8 +269,8 @@ export function pushedTerminalInstruction(state: TPushedTerminalState): string {
         : `${ERROR_CATALOGUE.PAYMENT_IN_PROGRESS.message} If it is on ${name}, finish it there; this page shows the payment when it ends.`;
     case 'unsure':
       return state.stalled
-        ? `${name} has not answered yet. If the payment is not on its screen, try again: a payment already on its way is not sent twice. This page shows the payment if it goes through.`
-        : `The payment may have reached ${name}, but this page could not confirm it. If it is on its screen, finish it there; this page shows the payment when it ends.`;
+        ? `${name} has not answered yet. If the payment is not on its screen, try again: a payment already on its way is not sent twice.`
+        : `The payment may have reached ${name}, but this page could not confirm it. If it is on its screen, finish it there.`;
     case 'offline':
       return `Check that ${name} is on and connected, then try again.`;
     case 'approved':

@@ -13,7 +13,8 @@ import { snap } from './merchant';
 // with PAYMENT_PROVIDER=paystack and TERMINAL_PROVIDER=paystack, its Paystack the simulator
 // started in this process. The merchant's owner registers its terminals in the dashboard; the
 // payer picks one in the Chip Card Terminal modal, which says when it is offline, waits for the
-// card there, and says approved once Paystack's notice has come through the payment's stream.
+// card there, and says approved once Paystack's notice has come through the payment's stream;
+// a push whose answer the page never heard offers no other way while it may be charging.
 
 const SECRET_KEY = 'sk_test_e2eterminal0000000000000000000000';
 const TILL = { terminalId: 'E2ETILL1', name: 'Till 1' };
@@ -146,4 +147,33 @@ test('an owner registers the terminals; the payer finds one offline, then pays a
   await expect(page.getByText('✓ Payment Successful')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
   expect(paystack.paymentRequestCount()).toBe(1);
+
+  // Another payer's push reaches the till, but its answer never reaches the page: the payment
+  // may be charging there, so no other way is offered (the server would refuse it).
+  const second = await page.request.post(`${server.origin}/api/v1/consents`, {
+    headers: { authorization: merchant.authorization },
+    data: { payments: [{ type: 'immediate', amount: 120_000, narration: 'Order #78 socks' }] },
+  });
+  expect(second.status(), await second.text()).toBe(201);
+  const secondId = ((await second.json()) as { consentId: string }).consentId;
+  await page.route('**/api/card-terminal/paystack/push', async (route) => {
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await page.goto(`${server.origin}/r/${secondId}?clientId=${merchant.clientId}`);
+  await page.getByRole('button', { name: /Chip Card Terminal/ }).click();
+  await dialog.getByRole('button', { name: /Till 1/ }).click();
+  await expect(fact(dialog, 'Transaction state')).toHaveText('Not confirmed');
+  await expect(dialog.getByRole('status')).toHaveText(
+    'The payment may have reached Till 1, but this page could not confirm it. If it is on its screen, finish it there.',
+  );
+  await expect(dialog.getByRole('status')).not.toContainText('another way');
+  await expect(dialog.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+  await expectNoViolations(page);
+  await snap(page, testInfo, 'pushed-terminal-not-confirmed');
+  await page.unroute('**/api/card-terminal/paystack/push');
+  // The push was recorded and is on the till; the payer pays there.
+  expect(paystack.paymentRequestCount()).toBe(2);
+  await paystack.cardAtTerminal(till.terminalId, 'approved');
+  await paystack.idle();
 });
