@@ -124,8 +124,8 @@ export const THREE_DS_CHALLENGE_MS = 10 * 60 * 1_000;
 
 /**
  * Why a pushed terminal's attempt failed when the server called its payment request off, unpaid
- * past PUSHED_TERMINAL_EXPIRY_MS (pushed-terminal.ts): the request stays payable at the terminal,
- * since its provider offers no way to withdraw it.
+ * past PUSHED_TERMINAL_EXPIRY_MS (pushed-terminal.ts): withdrawn at its provider, or, where the
+ * provider did not withdraw it, still payable at the terminal until it does.
  */
 export const CALLED_OFF_REASON = 'called off: no card at the terminal in time';
 
