@@ -574,7 +574,8 @@ export type TPushTerminalPort = {
   requeryPaymentRequest(request: TPaymentRequestAsked): Promise<TPaymentRequestOutcome>;
   /**
    * Withdraws the payment request of our `reference` at its provider, so that no card pays it
-   * any more, and answers what became of it: 'not_taken' once withdrawn (or never made), or what
+   * any more, and answers what became of it: 'not_taken' once withdrawn (WITHDRAWN_REASON) or
+   * never made (no provider reference), or what
    * it ended with first (paid, refused at the terminal). Safe to repeat. Thrown: the provider did
    * not withdraw it (no answer, or a refusal): it may still be paid at the terminal.
    */
@@ -589,6 +590,9 @@ export type TPushTerminalPort = {
     reference: string;
   }): Promise<void>;
 };
+
+/** Why a withdrawal answers 'not_taken': the request was taken back unpaid. */
+export const WITHDRAWN_REASON = 'withdrawn';
 
 /** A payment request asked about: ours, the provider's code where the push answered one. */
 export type TPaymentRequestAsked = {

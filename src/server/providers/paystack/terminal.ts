@@ -1,9 +1,10 @@
-import type {
-  TPaymentRequestAsked,
-  TPaymentRequestOutcome,
-  TPushTerminalPort,
-  TTerminalPushAnswer,
-  TTerminalPresence,
+import {
+  WITHDRAWN_REASON,
+  type TPaymentRequestAsked,
+  type TPaymentRequestOutcome,
+  type TPushTerminalPort,
+  type TTerminalPushAnswer,
+  type TTerminalPresence,
 } from '../payments';
 import { PaystackNoAnswer, segment } from './paystack-client';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
@@ -206,7 +207,11 @@ async function withdrawn(ps: TPaystack, asked: TPaymentRequestAsked) {
   const after = await fetchedPaymentRequest(ps, request.request_code);
   const outcome = after ? paymentRequestOutcome(after) : before;
   return outcome.kind === 'pending'
-    ? { kind: 'not_taken' as const, providerReference: request.request_code, reason: 'withdrawn' }
+    ? {
+        kind: 'not_taken' as const,
+        providerReference: request.request_code,
+        reason: WITHDRAWN_REASON,
+      }
     : outcome;
 }
 

@@ -4,11 +4,12 @@ import { isPushPastExpiry } from '../../../domain/pushed-terminal';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
-import type {
-  TCardSummary,
-  TPaymentRequestOutcome,
-  TPushTerminalPort,
-  TRequeryOutcome,
+import {
+  WITHDRAWN_REASON,
+  type TCardSummary,
+  type TPaymentRequestOutcome,
+  type TPushTerminalPort,
+  type TRequeryOutcome,
 } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { CALLED_OFF_REASON, mayMove, namedStateOf } from '../../../domain/payment-attempts';
@@ -169,9 +170,11 @@ async function calledOffWhenExpired(
   };
   try {
     const withdrawn = await acquirer.withdrawPaymentRequest(askedOf(attempt));
-    return withdrawn.kind === 'not_taken' && withdrawn.reason !== 'declined'
-      ? calledOff
-      : withdrawn;
+    // Taken back unpaid, or never made: called off. Paid or refused first: as it ended.
+    const unpaid =
+      withdrawn.kind === 'not_taken' &&
+      (withdrawn.reason === WITHDRAWN_REASON || withdrawn.providerReference === null);
+    return unpaid ? calledOff : withdrawn;
   } catch {
     return calledOff;
   }
