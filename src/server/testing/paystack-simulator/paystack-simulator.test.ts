@@ -1243,3 +1243,54 @@ describe('the command line', () => {
     }
   });
 });
+
+describe('Paystack Terminal', () => {
+  it('pays a request at its terminal by a pos transaction it refunds, and archives one unpaid off its terminal', async () => {
+    simulator.addTerminal('SIMTEST1', { online: true });
+    const customer = await call('POST', '/customer', { email: 'till@example.com' });
+    const request = async () => {
+      const made = await call('POST', '/paymentrequest', {
+        customer: customer.json.data.customer_code,
+        amount: 50_000,
+        description: 'Till test',
+      });
+      const { id, offline_reference: reference } = made.json.data;
+      await call('POST', '/terminal/SIMTEST1/event', {
+        type: 'invoice',
+        action: 'process',
+        data: { id, reference },
+      });
+      return made.json.data as { id: number; request_code: string };
+    };
+    const presence = async () => (await call('GET', '/terminal/SIMTEST1/presence')).json.data;
+
+    // Paid at the terminal: Fetch names the transaction, which refunds like any other.
+    const paid = await request();
+    expect(await presence()).toEqual({ online: true, available: false });
+    await simulator.cardAtTerminal('SIMTEST1', 'approved');
+    expect(await presence()).toEqual({ online: true, available: true });
+    const fetched = (await call('GET', `/paymentrequest/${paid.request_code}`)).json.data;
+    expect(fetched).toMatchObject({ status: 'success', paid: true, archived: false });
+    const [transaction] = fetched.transactions as Array<{ reference: string; channel: string }>;
+    expect(transaction).toMatchObject({ channel: 'pos', status: 'success', amount: 50_000 });
+    const refund = await call('POST', '/refund', { transaction: transaction?.reference });
+    expect(refund.json.data).toMatchObject({ status: 'pending', amount: 50_000 });
+
+    // Archived unpaid: off its terminal, no longer listed nor verified, still fetched.
+    const unpaid = await request();
+    expect(await presence()).toEqual({ online: true, available: false });
+    const archived = await call('POST', `/paymentrequest/archive/${unpaid.id}`);
+    expect(archived.json).toEqual({ status: true, message: 'Payment request has been archived' });
+    expect(await presence()).toEqual({ online: true, available: true });
+    expect(simulator.terminalShowing('SIMTEST1')).toBeNull();
+    const codes = (await call('GET', '/paymentrequest')).json.data.map(
+      (listed: { request_code: string }) => listed.request_code,
+    );
+    expect(codes).not.toContain(unpaid.request_code);
+    expect((await call('GET', `/paymentrequest/verify/${unpaid.request_code}`)).status).toBe(404);
+    expect((await call('GET', `/paymentrequest/${unpaid.request_code}`)).json.data).toMatchObject({
+      status: 'pending',
+      archived: true,
+    });
+  });
+});
