@@ -218,6 +218,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'Link this account from the consent whose future payments it will pay.',
   },
+  MANDATE_TERMS_EXCEEDED: {
+    status: 409,
+    message: "This account's mandate does not allow these payments. Please choose another account.",
+  },
   // Linking the account a payment came from, by the payment (docs/accounts.md "Linking from a
   // payment"): a payment not the payer's, or not from this very account, proves nothing.
   PAYMENT_NOT_PROOF_OF_ACCOUNT: {

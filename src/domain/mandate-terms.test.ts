@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mandateTermsOf, OPEN_MANDATE_DAYS } from './mandate-terms';
+import { keptTermsOf, mandateCovers, mandateTermsOf, OPEN_MANDATE_DAYS } from './mandate-terms';
 
 const NOW = new Date('2026-11-28T10:00:00Z');
 const at = (iso: string) => new Date(iso);
@@ -71,5 +71,27 @@ describe('mandateTermsOf', () => {
 
   it('allows nothing without payments', () => {
     expect(mandateTermsOf([], NOW)).toBeNull();
+  });
+
+  it('covers what it was set up for, and no more per debit, per month or past its dates', () => {
+    const setUpFor = [payment(300_000, at('2026-12-05T09:00:00Z'))];
+    const terms = mandateTermsOf(setUpFor, NOW);
+    if (!terms) throw new Error('no terms');
+    const kept = keptTermsOf(terms, NOW);
+    expect(mandateCovers(kept, setUpFor)).toBe(true);
+    expect(mandateCovers(kept, [payment(300_000, at('2026-12-05T20:00:00Z'))])).toBe(true);
+    expect(mandateCovers(kept, [payment(300_001, at('2026-12-05T09:00:00Z'))])).toBe(false);
+    expect(mandateCovers(kept, [...setUpFor, payment(100_000, at('2026-12-05T09:00:00Z'))])).toBe(
+      false,
+    );
+    expect(mandateCovers(kept, [payment(100_000, at('2026-12-06T09:00:00Z'))])).toBe(false);
+    expect(mandateCovers(kept, [payment(100_000, at('2026-12-04T09:00:00Z'))])).toBe(false);
+  });
+
+  it('covers a payment with no end as of its set-up, however long after it is read', () => {
+    const open = [payment(50_000, null, { onDemand: true })];
+    const terms = mandateTermsOf(open, NOW);
+    if (!terms) throw new Error('no terms');
+    expect(mandateCovers(keptTermsOf(terms, NOW), open)).toBe(true);
   });
 });

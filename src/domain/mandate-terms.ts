@@ -74,3 +74,40 @@ export function mandateTermsOf(
     endsAt: new Date(Math.max(...lasts, now.getTime())),
   };
 }
+
+/** A mandate's terms as a link keeps them: its dates as ISO strings, and when it was set up. */
+export type TKeptMandateTerms = {
+  maxDebitKobo: number;
+  maxDebitsPerMonth: number;
+  startsAt: string;
+  endsAt: string;
+  setUpAt: string;
+};
+
+export const keptTermsOf = (terms: TMandateTerms, setUpAt: Date): TKeptMandateTerms => ({
+  maxDebitKobo: terms.maxDebitKobo,
+  maxDebitsPerMonth: terms.maxDebitsPerMonth,
+  startsAt: terms.startsAt.toISOString(),
+  endsAt: terms.endsAt.toISOString(),
+  setUpAt: setUpAt.toISOString(),
+});
+
+/** The Lagos calendar day of a moment, as the bank reads a mandate's dates. */
+const lagosDay = (at: Date) => new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
+
+/**
+ * Whether a mandate set up with `kept` allows every debit of `payments` (all it will serve: what
+ * it serves already and what a grant would add). They are read as of the mandate's set-up, so the
+ * payments it was set up for fit it exactly: a payment collected when its merchant asks runs from
+ * then, and one with no end a year from then, as the mandate does.
+ */
+export function mandateCovers(kept: TKeptMandateTerms, payments: readonly TTermsPayment[]) {
+  const needed = mandateTermsOf(payments, new Date(kept.setUpAt));
+  if (!needed) return true;
+  return (
+    needed.maxDebitKobo <= kept.maxDebitKobo &&
+    needed.maxDebitsPerMonth <= kept.maxDebitsPerMonth &&
+    lagosDay(needed.startsAt) >= lagosDay(new Date(kept.startsAt)) &&
+    lagosDay(needed.endsAt) <= lagosDay(new Date(kept.endsAt))
+  );
+}

@@ -11,6 +11,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -18,6 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
+import type { TKeptMandateTerms } from '../../../domain/mandate-terms';
 import { LINK_ROUTES, MANDATE_ENDS, MANDATE_STATES } from '../../../domain/schemas/account-link';
 import { payments } from './consents';
 import { payers } from './identity';
@@ -112,6 +114,11 @@ export const accountLinks = pgTable(
      * stopped, or the provider has not answered yet.
      */
     mandateEnd: text('mandate_end', { enum: MANDATE_ENDS }),
+    /**
+     * What that provider's mandate was set up to allow (the consent it was linked for), and when;
+     * null for one set up before they were kept (not checked).
+     */
+    mandateTerms: jsonb('mandate_terms').$type<TKeptMandateTerms>(),
     /** Where an open card link's test charge waits (route card); null once it ended. */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
     /**

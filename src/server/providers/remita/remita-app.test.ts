@@ -8,7 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import type { TDatabase } from '../../db/database';
-import { accountLinks, futurePaymentCollections, merchantEvents, payments } from '../../db/schema';
+import {
+  accountLinks,
+  futurePaymentAccounts,
+  futurePaymentCollections,
+  merchantEvents,
+  payments,
+} from '../../db/schema';
 import { revocationSigningMessage } from '../../../domain/schemas/payer-consents';
 import { listOutbox } from '../../services/identity/sms-outbox';
 import { cancelFuturePayments } from '../../services/consents/payer-consents';
@@ -230,8 +236,8 @@ describe('a future payment on a Remita mandate', () => {
     return created.json<{ consentId: string }>().consentId;
   }
 
-  /** The consent `consentId` granted on the payer's Remita-linked account: its future payment. */
-  async function grantedOn(payer: TRemitaPayer, consentId: string) {
+  /** The payer's grant of the consent `consentId` on their Remita-linked account. */
+  async function grantOn(payer: TRemitaPayer, consentId: string) {
     const { accountId, headers, soft } = payer;
     const data = {
       originalRequestId: null,
@@ -245,12 +251,17 @@ describe('a future payment on a Remita mandate', () => {
       },
     };
     const token = headers.authorization.slice('Bearer '.length);
-    const granted = await ctx.app.inject({
+    return ctx.app.inject({
       method: 'POST',
       url: `/api/consent/${consentId}/grant`,
       headers,
       payload: await signedGrant(ctx.app, soft, token, consentId, data),
     });
+  }
+
+  /** The consent `consentId` granted on the payer's Remita-linked account: its future payment. */
+  async function grantedOn(payer: TRemitaPayer, consentId: string) {
+    const granted = await grantOn(payer, consentId);
     expect(granted.statusCode, granted.body).toBe(200);
     const [row] = await ctx.database.db
       .select({ id: payments.id })
@@ -467,10 +478,11 @@ describe('a future payment on a Remita mandate', () => {
   );
 
   it('stops the Remita mandate once the payer revokes the last consent whose future payments it bound', async () => {
-    // The mandate is set up for the first consent; the second is granted on it too.
+    // The mandate is set up for a consent of two payments, 7 and 14 days on; two consents of one
+    // each, on those days, are granted on it: together they ask no more than it allows.
     const first = await futureConsent(500_000, 7 * DAY);
     const second = await futureConsent(500_000, 14 * DAY);
-    const payer = await linkedByRemita(first);
+    const payer = await linkedByRemita(await futureConsent(500_000, 7 * DAY, 14 * DAY));
     const { linkId } = payer;
     const grant = (consentId: string) => grantedOn(payer, consentId);
     const revoke = (consentId: string) => revokedBy(payer, consentId);
@@ -497,6 +509,33 @@ describe('a future payment on a Remita mandate', () => {
       .from(accountLinks)
       .where(eq(accountLinks.id, linkId));
     expect(ended).toEqual({ mandateEnd: 'stopped' });
+  });
+
+  it('refuses a grant that would have the mandate serve more than it was set up to allow', async () => {
+    const payer = await linkedByRemita(await futureConsent(500_000, 7 * DAY));
+    const grant = (consentId: string) => grantOn(payer, consentId);
+    const boundTo = async (consentId: string) =>
+      ctx.database.db
+        .select({ paymentId: futurePaymentAccounts.paymentId })
+        .from(futurePaymentAccounts)
+        .innerJoin(payments, eq(payments.id, futurePaymentAccounts.paymentId))
+        .where(eq(payments.consentId, consentId));
+    // More per debit, a debit past its end date, a second debit in the month it allows one.
+    for (const consentId of [
+      await futureConsent(500_001, 7 * DAY),
+      await futureConsent(500_000, 40 * DAY),
+      await futureConsent(500_000, 7 * DAY, 7 * DAY),
+    ]) {
+      const refused = await grant(consentId);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error.code).toBe('MANDATE_TERMS_EXCEEDED');
+      expect(await boundTo(consentId)).toEqual([]);
+    }
+    // What it allows is granted.
+    const within = await futureConsent(400_000, 7 * DAY);
+    const granted = await grant(within);
+    expect(granted.statusCode, granted.body).toBe(200);
+    expect(await boundTo(within)).toHaveLength(1);
   });
 
   describe('a debit that waits at Remita', () => {

@@ -20,6 +20,7 @@ import { assertFormCompleteForGrant, markFormResponseSubmitted } from '../forms/
 import { recordActiveMandates } from '../linking/mandate-activations';
 import { verifySignedGrant, type TVerifiedGrant } from '../identity/signed-grants';
 import { whyNotDebitable } from '../linking/bvn-ownership';
+import { assertOwnMandatesCover } from '../linking/own-mandates';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
@@ -121,6 +122,14 @@ export async function grantConsent(
   // A consent's form is complete before anything is granted (spec §5): its response is recorded.
   const form = await assertFormCompleteForGrant(db, consentId);
   const accounts = await chosenAccounts(db, consent, call, payerId);
+  const mandateOf = (accountId: string | undefined) =>
+    (accountId && accounts.linked.get(accountId)?.mandateId) || null;
+  await assertOwnMandatesCover(db, {
+    consentId,
+    futureMandateIds: accounts.futureIds.flatMap((id) => mandateOf(id) ?? []),
+    debitMandateId: mandateOf(accounts.debitIds[0]),
+    now,
+  });
   const signature = await grantSignature(
     ctx,
     consentId,

@@ -15,7 +15,7 @@ import {
 } from '../../../domain/constants';
 import { isFromAccount, sameHolderName } from '../../../domain/account-ownership';
 import { ERROR_CATALOGUE, formatErrorMessage, type TErrorCode } from '../../../domain/errors';
-import type { TMandateTerms } from '../../../domain/mandate-terms';
+import { keptTermsOf, type TMandateTerms } from '../../../domain/mandate-terms';
 import { countNoun } from '../../../domain/plural';
 import {
   ACCOUNT_LINK_PROGRESS_EVENT,
@@ -566,9 +566,8 @@ export async function createAccountLink(
   // A bank whose mandates the mandates capability's provider keeps (Remita) links by its OTP, on
   // a mandate that allows what the consent it is linked for grants.
   const byOwnMandate = linksByOwnMandate(providers.payments.mandates, institutionCode);
-  const terms = byOwnMandate
-    ? await ownMandateTermsFor(db, input.consentId, clock.now())
-    : undefined;
+  const termsAt = clock.now();
+  const terms = byOwnMandate ? await ownMandateTermsFor(db, input.consentId, termsAt) : undefined;
   const { bank, found } = await findAccountAtBank(ctx, input);
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
@@ -645,7 +644,10 @@ export async function createAccountLink(
     return { ...link, payInDetails };
   }
   if (linkRoute === 'auth_params') {
-    return openAltMandate(ctx, link, { payerId, institutionCode, accountNumber, terms });
+    return openAltMandate(ctx, link, {
+      ...{ payerId, institutionCode, accountNumber },
+      terms: terms && { terms, at: termsAt },
+    });
   }
   const mandates = providers.payments.debits.debitMandates;
   if (linkRoute === 'bank_page' && mandates.kind === 'bank_page') {
@@ -683,12 +685,21 @@ async function openAltMandate(
     payerId: string;
     institutionCode: string;
     accountNumber: string;
-    terms: TMandateTerms | undefined;
+    /** What the mandate allows, as of when they were read. */
+    terms: { terms: TMandateTerms; at: Date } | undefined;
   },
 ): Promise<TAccountLink> {
-  const { payerId, institutionCode, accountNumber, terms } = request;
+  const { payerId, institutionCode, accountNumber } = request;
+  const terms = request.terms?.terms;
   const linkId = link.id;
   const { mandates } = providers.payments;
+  if (request.terms) {
+    // Kept before the bank is asked: a grant that would have the mandate serve more is refused.
+    await db
+      .update(accountLinks)
+      .set({ mandateTerms: keptTermsOf(request.terms.terms, request.terms.at) })
+      .where(eq(accountLinks.id, linkId));
+  }
   let mandate;
   let paper = null;
   try {

@@ -1,9 +1,15 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PAPER_MANDATE_TTL_MS } from '../../../domain/constants';
-import { mandateTermsOf, type TMandateTerms } from '../../../domain/mandate-terms';
+import {
+  mandateCovers,
+  mandateTermsOf,
+  type TMandateTerms,
+  type TTermsPayment,
+} from '../../../domain/mandate-terms';
 import type { TDb } from '../../db/database';
 import type { TJobKind, TJobQueue } from '../../jobs/engine';
-import { accountLinks, consents, payers, payments } from '../../db/schema';
+import { accountLinks, consents, futurePaymentAccounts, payers, payments } from '../../db/schema';
+import { AppError } from '../app-error';
 import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
 
 /*
@@ -34,6 +40,31 @@ export async function mandatePayerOf(db: TDb, payerId: string): Promise<TMandate
   return { id: payerId, ...payer };
 }
 
+/** A payment as a mandate's terms read it, from its row (an immediate one is due `now`). */
+const termsPayment = (
+  p: {
+    type: string;
+    amount: number;
+    amountType: string | null;
+    dueDate: Date | null;
+    startDate: Date | null;
+    endDate: Date | null;
+  },
+  now: Date,
+): TTermsPayment =>
+  p.type === 'immediate'
+    ? { ...p, onDemand: false, dueDate: now }
+    : { ...p, onDemand: p.amountType === 'variable' || p.dueDate === null };
+
+const termsColumns = {
+  type: payments.type,
+  amount: payments.amount,
+  amountType: payments.amountType,
+  dueDate: payments.dueDate,
+  startDate: payments.startDate,
+  endDate: payments.endDate,
+};
+
 /**
  * What a provider's own mandate for the consent `consentId` may allow: the terms of its payments
  * still to be granted (docs/providers/remita.md "Terms"), its future payments and the immediate
@@ -46,14 +77,7 @@ export async function consentMandateTerms(
   now: Date,
 ): Promise<TMandateTerms | null> {
   const rows = await db
-    .select({
-      type: payments.type,
-      amount: payments.amount,
-      amountType: payments.amountType,
-      dueDate: payments.dueDate,
-      startDate: payments.startDate,
-      endDate: payments.endDate,
-    })
+    .select(termsColumns)
     .from(payments)
     .innerJoin(consents, eq(consents.id, payments.consentId))
     .where(
@@ -65,13 +89,60 @@ export async function consentMandateTerms(
     );
   if (!rows.some((p) => p.type === 'future')) return null;
   return mandateTermsOf(
-    rows.map((p) =>
-      p.type === 'immediate'
-        ? { ...p, onDemand: false, dueDate: now }
-        : { ...p, onDemand: p.amountType === 'variable' || p.dueDate === null },
-    ),
+    rows.map((p) => termsPayment(p, now)),
     now,
   );
+}
+
+/**
+ * Refuses a grant that would have a provider's own mandate (Remita's) serve more than it was set
+ * up to allow (409 MANDATE_TERMS_EXCEEDED): the bank would refuse those debits when they fall due.
+ * Each chosen account's mandate is to serve what it serves already (the pending future payments
+ * of granted consents bound to it) and the consent's payments it is chosen for: its future
+ * payments, and its immediate payment where the account pays it.
+ */
+export async function assertOwnMandatesCover(
+  db: TDb,
+  grant: {
+    consentId: string;
+    futureMandateIds: string[];
+    debitMandateId: string | null;
+    now: Date;
+  },
+): Promise<void> {
+  const mandateIds = [...new Set([...grant.futureMandateIds, grant.debitMandateId ?? []].flat())];
+  if (mandateIds.length === 0) return;
+  const kept = await db
+    .select({ id: accountLinks.id, terms: accountLinks.mandateTerms })
+    .from(accountLinks)
+    .where(
+      and(inArray(accountLinks.id, mandateIds), sql`${accountLinks.mandateTerms} IS NOT NULL`),
+    );
+  if (kept.length === 0) return;
+  const own = await db
+    .select(termsColumns)
+    .from(payments)
+    .where(and(eq(payments.consentId, grant.consentId), eq(payments.status, 'pending')));
+  for (const { id, terms } of kept) {
+    if (!terms) continue;
+    const served = await db
+      .selectDistinct({ id: payments.id, ...termsColumns })
+      .from(futurePaymentAccounts)
+      .innerJoin(payments, eq(payments.id, futurePaymentAccounts.paymentId))
+      .innerJoin(consents, eq(consents.id, payments.consentId))
+      .where(
+        and(
+          eq(futurePaymentAccounts.mandateId, id),
+          eq(payments.status, 'pending'),
+          eq(consents.status, 'granted'),
+        ),
+      );
+    const adding = own.filter((p) =>
+      p.type === 'future' ? grant.futureMandateIds.includes(id) : grant.debitMandateId === id,
+    );
+    const all = [...served, ...adding].map((p) => termsPayment(p, grant.now));
+    if (!mandateCovers(terms, all)) throw new AppError('MANDATE_TERMS_EXCEEDED');
+  }
 }
 
 /** Records on the link the provider's mandate: what its debits go by, and who keeps it. */
