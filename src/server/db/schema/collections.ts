@@ -68,8 +68,13 @@ export type TPendingDebit = {
   reference: string;
   /** The provider's, from its first pending answer: what a cancellation names. */
   providerReference: string | null;
-  /** When the bank first answered it pending (ISO). */
+  /** When it was first asked about and not answered, or answered pending (ISO). */
   since: string;
+  /**
+   * When it is cancelled at the bank if still not made (ISO): its first pending answer's time and
+   * what the provider says a debit may take; null while the bank has not answered about it.
+   */
+  until?: string | null;
 };
 
 export const futurePaymentCollections = pgTable(

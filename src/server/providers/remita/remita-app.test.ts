@@ -450,6 +450,21 @@ describe('a future payment on a Remita mandate', () => {
     expect(row).toEqual({ state: 'active' });
   });
 
+  it('cancels the link when the answer to its last try was lost and the mandate is not active', async () => {
+    const { link, confirm } = await openRemitaLink('2468');
+    for (let i = 0; i < 4; i += 1) expect((await confirm('9999')).statusCode).toBe(400);
+    // The fifth, wrong, is taken by Remita; neither its answer nor the status asked after arrives.
+    remita.loseNextAnswer(2);
+    expect((await confirm('9999')).statusCode).toBe(502);
+    const after = await confirm();
+    expect(after.json<{ error?: { code: string } }>().error?.code).toBe('AUTH_PARAMS_LOCKED');
+    const [row] = await ctx.database.db
+      .select({ state: accountLinks.state })
+      .from(accountLinks)
+      .where(eq(accountLinks.id, link.id));
+    expect(row).toEqual({ state: 'cancelled' });
+  });
+
   it(
     'sends at most five of twelve wrong tries made at once to Remita, and cancels the link',
     { tags: ['postgres'] },
@@ -691,7 +706,29 @@ describe('a future payment on a Remita mandate', () => {
         failureReason: 'future_payments_cancelled',
       });
       remita.holdDebits(false);
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
       expect(remita.debitsTaken().filter((d) => d.requestId.startsWith(id))).toEqual([]);
+      expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
+    });
+
+    it('asks about a debit waiting at Remita though its mandate ended meanwhile, and records what the bank took', async () => {
+      const { payer, merchant, paymentId } = await collectable('Jos Fibre');
+      remita.holdDebits(true);
+      const asked = await collect(merchant.authorization, paymentId, 250_000, 'ended-1');
+      expect(asked.statusCode, asked.body).toBe(202);
+      const { id } = (await collectionOf(paymentId))!;
+      // The link's mandate ends here while its debit waits at the bank, which then takes it.
+      await ctx.database.db
+        .update(accountLinks)
+        .set({ state: 'cancelled' })
+        .where(eq(accountLinks.id, payer.linkId));
+      remita.holdDebits(false);
+      clock.advance(STALE_COLLECTION_MS + 1);
+      await runCollections(ctx.context);
+      expect(remita.debitsTaken()).toContainEqual({ requestId: `${id}.0`, amountKobo: 250_000 });
+      expect(await collectionOf(paymentId)).toMatchObject({ status: 'succeeded' });
+      expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
     });
 
     it('keeps asking about a debit waiting at Remita past ten claims, never sends a second, and fails it once Remita confirms its cancellation', async () => {

@@ -851,7 +851,12 @@ export async function confirmAltMandate(
     return activateVerified(ctx, link);
   }
   const counted = await countAuthTry(db, link.id, clock.now());
-  if (!counted) return closedAnswer((await readLink(db, link.id)) ?? link);
+  if (!counted) {
+    const now = (await readLink(db, link.id)) ?? link;
+    // The last try's answer was lost and it did not activate the mandate: the link ends here.
+    if (link.authAnswerLostAt !== null && isOpen(now.state)) return refuseWrongTry(ctx, now);
+    return closedAnswer(now);
+  }
   let verified: boolean;
   try {
     ({ verified } = await providers.payments.mandates.verifyAltMandate({

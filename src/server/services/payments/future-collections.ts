@@ -365,22 +365,31 @@ async function keepCollecting(
   return collectionById(db, row.id);
 }
 
-/** The debit waiting at the bound account's bank: as first recorded, else from this answer. */
+/**
+ * The debit asked of the bound account's bank whose fate is not known: as first recorded, with
+ * what this answer adds. The first pending answer came from the instruction's send, with what a
+ * cancellation names, and starts the time the provider says a debit may take.
+ */
 function pendingDebitOf(
   row: TCollectionRow,
   bound: TBoundAccount,
-  providerReference: string | null,
+  answer: { providerReference: string | null; pendingAtMostMs?: number } | null,
   now: Date,
 ): TPendingDebit {
   const reference = debitReference(row.id, bound.position, row.rounds);
-  // The first pending answer came from the instruction's send, with what a cancellation names.
-  if (row.pendingDebit?.reference === reference) return row.pendingDebit;
+  const before = row.pendingDebit?.reference === reference ? row.pendingDebit : null;
+  const since = before?.since ?? now.toISOString();
   return {
     position: bound.position,
     accountId: bound.account.id,
     reference,
-    providerReference,
-    since: now.toISOString(),
+    providerReference: before?.providerReference ?? answer?.providerReference ?? null,
+    since,
+    until:
+      before?.until ??
+      (answer?.pendingAtMostMs === undefined
+        ? null
+        : new Date(now.getTime() + answer.pendingAtMostMs).toISOString()),
   };
 }
 
@@ -419,23 +428,15 @@ async function awaitBank(
   tries: TCollectionTry[],
 ): Promise<TCollectionRow> {
   const now = ctx.clock.now();
-  const waited = outcome ? pendingDebitOf(row, bound, outcome.providerReference, now) : null;
-  const waiting = waited ?? row.pendingDebit;
-  const overdue =
-    waited && outcome
-      ? now.getTime() - Date.parse(waited.since) >= outcome.pendingAtMostMs
-      : !row.pendingDebit && row.claims >= MAX_COLLECTION_CLAIMS;
+  // Recorded unanswered too: a later claim asks this account about it whatever else changed.
+  const waiting = pendingDebitOf(row, bound, outcome, now);
+  // Past what the provider said a debit may take; never answered, past the claims' bound.
+  const overdue = waiting.until
+    ? now.getTime() >= Date.parse(waiting.until)
+    : row.claims >= MAX_COLLECTION_CLAIMS;
   if (!overdue) return keepCollecting(ctx.db, row, tries, waiting);
   const answer = await cancelAtBank(ctx, { ...row, pendingDebit: waiting }, bound);
-  if (!answer) return keepCollecting(ctx.db, row, tries, waiting);
-  if (answer.kind === 'pending') {
-    return keepCollecting(
-      ctx.db,
-      row,
-      tries,
-      waiting ?? pendingDebitOf(row, bound, answer.providerReference, now),
-    );
-  }
+  if (!answer || answer.kind === 'pending') return keepCollecting(ctx.db, row, tries, waiting);
   if (answer.kind === 'taken') {
     return recordDebited(ctx, row, bound, answer.providerReference, tries);
   }
@@ -497,6 +498,21 @@ export async function collectClaimed(
   const narration = payment?.narration ?? 'Future payment';
   const tries: TCollectionTry[] = [];
   for (const bound of await boundAccountsOf(db, row.paymentId)) {
+    // A debit an earlier claim asked of this account is asked about, whatever its mandate is now:
+    // never left behind for the next account.
+    const askedBefore =
+      row.pendingDebit?.reference === debitReference(row.id, bound.position, row.rounds);
+    if (askedBefore) {
+      const outcome = await askBank(ctx, row, bound, narration);
+      if (!outcome || outcome.kind === 'pending') {
+        return awaitBank(ctx, row, bound, outcome, tries);
+      }
+      if (outcome.kind === 'succeeded') {
+        return recordDebited(ctx, row, bound, outcome.providerReference, tries);
+      }
+      tries.push(tryOf(row, bound, 'failed', outcome.reason, clock.now()));
+      continue;
+    }
     if (bound.mandateState !== 'active') {
       tries.push(tryOf(row, bound, 'failed', 'mandate_inactive', clock.now()));
       continue;
@@ -551,7 +567,7 @@ async function settleCancelled(ctx: TCollectContext, row: TCollectionRow) {
       const answer = await cancelAtBank(ctx, row, bound);
       if (!answer) return keepCollecting(db, row, row.tries, row.pendingDebit);
       if (answer.kind === 'pending') {
-        const waiting = pendingDebitOf(row, bound, answer.providerReference, clock.now());
+        const waiting = pendingDebitOf(row, bound, answer, clock.now());
         return keepCollecting(db, row, row.tries, waiting);
       }
       if (answer.kind === 'taken') {
@@ -712,6 +728,7 @@ async function retryLater(
         claimedAt: null,
         notifiedAt: null,
         tries,
+        pendingDebit: null,
         updatedAt: now,
       })
       .where(

@@ -173,7 +173,8 @@ async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]>
  * channel: an attempt's card charge, debit or chip purchase (net of a refund booked for it), a
  * card link's test charge (net of its refund), a future payment's debit (by the reference of the
  * try that succeeded), a payout credited (and a debit made after its payment was cancelled, given
- * back by a payout), a merchant's refund given back (by the refund's id). A transaction's amount is the sum of its credits.
+ * back by a payout), a merchant's refund given back (by the refund's id), each booked in the
+ * period where one is given. A transaction's amount is the sum of its credits.
  */
 async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Map<string, number>> {
   const booked = period
@@ -218,6 +219,7 @@ async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Ma
       SELECT 'payout', t.reference, sum(e.amount)
       FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
       WHERE t.kind = 'cancelled_debit_return' AND e.account_id = 'payout_destination:bank_account'
+        ${booked}
       GROUP BY t.reference
       UNION ALL
       SELECT 'refund', m.reference, sum(m.amount)
