@@ -114,6 +114,27 @@ describe('the pushed terminal modal', () => {
     ).toBe('approved');
   });
 
+  it('offers Try Again once the payment already on its way has stalled', () => {
+    // A payer not signed in may never hear how the first payment ends: its text says to try
+    // again once it is called off, so Try Again is there, not Close alone.
+    const again = run(
+      { type: 'terminals_loaded', terminals: [TILL_1] },
+      { type: 'push_refused', code: 'PAYMENT_IN_PROGRESS', message: 'Already being processed.' },
+    );
+    expect(pushedTerminalCanRetry(again)).toBe(false);
+    expect(pushedTerminalReducer(again, { type: 'try_again' })).toBe(again);
+    const stalled = pushedTerminalReducer(again, { type: 'wait_stalled' });
+    expect(stalled).toMatchObject({ step: 'in_progress', stalled: true });
+    expect(pushedTerminalInstruction(stalled)).toMatch(/then try again/);
+    expect(pushedTerminalCanRetry(stalled)).toBe(true);
+    expect(pushedTerminalReducer(stalled, { type: 'try_again' })).toMatchObject({
+      step: 'sending',
+      sends: 2,
+      stalled: false,
+      error: null,
+    });
+  });
+
   it('offers the choice again after a failure where there are several terminals', () => {
     const busy = run(
       { type: 'terminals_loaded', terminals: [TILL_1, TILL_2] },

@@ -117,6 +117,20 @@ export const PUSHED_TERMINAL_EXPIRY_MS = 3 * 60_000;
 export const isPushPastExpiry = (began: Date, now: Date): boolean =>
   now.getTime() - began.getTime() >= PUSHED_TERMINAL_EXPIRY_MS;
 
+/**
+ * Thrown by a pushed terminal's provider when its call to withdraw a payment request failed (no
+ * answer, or a refusal): the request may still be paid at the terminal. Only this lets the
+ * server call the payment off anyway; any other failure (the request could not be read, or is
+ * paid and its transaction not listed yet) leaves the payment charging, to be asked about again,
+ * so that a card taken is never recorded as called off.
+ */
+export class PaymentRequestNotWithdrawn extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaymentRequestNotWithdrawn';
+  }
+}
+
 export const PUSHED_TERMINAL_INITIAL: TPushedTerminalState = {
   step: 'loading',
   terminals: null,
@@ -147,6 +161,8 @@ function pickFrom(
 }
 
 const ENDED: ReadonlySet<TPushedTerminalStep> = new Set(['offline', 'declined', 'failed']);
+/** Where the payment may be on its way and the payer may send again once the wait stalls. */
+const STALLED_RETRY: ReadonlySet<TPushedTerminalStep> = new Set(['in_progress', 'unsure']);
 /** Where the payment is on its way: the stream's failure is this payment's. */
 const FOLLOWING: ReadonlySet<TPushedTerminalStep> = new Set([
   'sending',
@@ -310,10 +326,12 @@ export function pushedTerminalBadge(state: TPushedTerminalState): {
 
 /**
  * Whether 'Try Again' is offered: after a failure, where trying again can help, and once a send
- * whose answer was lost has stalled (the server refuses it while the first one charges).
+ * whose answer was lost, or a payment already on its way, has stalled (its text tells the payer
+ * to try again once it is called off; the server refuses it while the first one charges). A
+ * payer who is not signed in may never hear how that payment ends, and would be left with Close.
  */
 export function pushedTerminalCanRetry(state: TPushedTerminalState): boolean {
-  return ENDED.has(state.step) || (state.step === 'unsure' && state.stalled);
+  return ENDED.has(state.step) || (STALLED_RETRY.has(state.step) && state.stalled);
 }
 
 /** Whether the modal is busy (its spinner, aria-busy): reading the terminals, or sending. */

@@ -172,8 +172,7 @@ test('an owner registers the terminals; the payer finds one offline, then pays a
   await expectNoViolations(page);
   await snap(page, testInfo, 'pushed-terminal-not-confirmed');
   await page.unroute('**/api/card-terminal/paystack/push');
-  // The push was recorded and is on the till; the payer pays there.
+  // The push was recorded and is on the till. How it ends is not followed here: this payer is not
+  // signed in and the lost answer held what reads the payment, so the page may never hear it.
   expect(paystack.paymentRequestCount()).toBe(2);
-  await paystack.cardAtTerminal(till.terminalId, 'approved');
-  await paystack.idle();
 });

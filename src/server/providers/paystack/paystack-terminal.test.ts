@@ -24,6 +24,8 @@ import {
 import { consentWithPayment, ledgerKinds, paymentEvents } from '../../testing/payments';
 import { startTestApp, testClock } from '../../testing/test-app';
 import { DEFAULT_RATE_LIMITS } from '../../rate-limits';
+import { PaystackNoAnswer } from './paystack-client';
+import { paymentRequestOutcome } from './terminal';
 
 const LIVE_KEY = 'sk_live_terminal000000000000000000000000';
 const OPERATOR_TOKEN = 'terminal-operator-token-0123456789abcdefgh';
@@ -322,6 +324,62 @@ describe('Paystack Terminal beside a live key', () => {
     await paystack.idle();
     expect((await paymentOf(paymentId)).status).toBe('executed');
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('never calls off a request paid while it is withdrawn whose transaction is not listed yet', async () => {
+    const TERMINAL = 'EXPIRE06';
+    paystack.addTerminal(TERMINAL, { online: true });
+    const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
+    expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
+    const { acquirer } = ctx.context.providers.payments;
+    if (acquirer.kind !== 'push') throw new Error('Paystack Terminal pushes');
+    const withdraw = acquirer.withdrawPaymentRequest.bind(acquirer);
+    // The card is taken between the requery and the withdrawal, and Paystack's record of the
+    // paid request lists no transaction yet: what it took cannot be read now.
+    acquirer.withdrawPaymentRequest = async (asked) => {
+      await paystack.cardAtTerminal(TERMINAL, 'approved', { withNotices: false });
+      return paymentRequestOutcome({
+        id: 1,
+        request_code: asked.providerReference ?? '',
+        offline_reference: '',
+        amount: 1,
+        currency: 'NGN',
+        status: 'success',
+        transactions: [],
+      });
+    };
+    try {
+      clock.advance(PUSHED_TERMINAL_EXPIRY_MS + 1_000);
+      expect((await reconcileLostAttempts(ctx.context)).errors).toHaveLength(1);
+    } finally {
+      acquirer.withdrawPaymentRequest = withdraw;
+    }
+    // Not called off: still charging, and asked about again, it is booked.
+    expect((await paymentOf(paymentId)).attempts).toMatchObject([
+      { stage: 'charging', failureCode: null },
+    ]);
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    await reconcileLostAttempts(ctx.context);
+    expect((await paymentOf(paymentId)).status).toBe('executed');
+    expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['chip_card_payment']);
+  });
+
+  it('reads a paid request as not answered yet until its transaction’s reference is listed', () => {
+    const paid = {
+      id: 1,
+      request_code: 'PRQ_paid',
+      offline_reference: '1',
+      amount: 1,
+      currency: 'NGN',
+      status: 'success',
+    };
+    // Its id alone is no reference a give-back can be verified by.
+    expect(() => paymentRequestOutcome({ ...paid, transactions: [{ id: 7 }] })).toThrow(
+      PaystackNoAnswer,
+    );
+    expect(
+      paymentRequestOutcome({ ...paid, transactions: [{ id: 7, reference: 'T7' }] }),
+    ).toMatchObject({ kind: 'taken', transaction: 'T7' });
   });
 
   it('frees the terminal once a push is called off, withdrawing it again where Paystack did not', async () => {

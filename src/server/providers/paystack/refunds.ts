@@ -186,12 +186,23 @@ async function retryWithAccount(
   return refundOutcome(now.ok ? now.data : refund);
 }
 
-/** Gives money back whole or in part because we do not keep it; throws when refused. */
+/**
+ * Gives money back whole or in part because we do not keep it; throws when refused. A
+ * transaction Paystack's Verify does not find has no date to look for an earlier give-back by:
+ * refunding it blind could give the money back twice after a lost answer, so it is thrown as no
+ * answer and asked again.
+ */
 export async function giveBack(
   ps: TPaystack,
   request: Omit<Parameters<typeof refundOnce>[1], 'kind' | 'made'>,
 ): Promise<void> {
   const made = await refundedWithin(ps, request.transaction);
+  if (!made) {
+    throw new PaystackNoAnswer(
+      `verify ${request.transaction} before giving it back`,
+      'no such transaction found',
+    );
+  }
   const outcome = await refundOnce(ps, { kind: 'giveback', ...request, made });
   if (outcome.kind === 'failed') {
     throw new Error(`Paystack refused to give back ${request.transaction}: ${outcome.reason}`);

@@ -6,7 +6,8 @@ import {
   type TTerminalPushAnswer,
   type TTerminalPresence,
 } from '../payments';
-import { PaystackNoAnswer, segment } from './paystack-client';
+import { PaymentRequestNotWithdrawn } from '../../../domain/pushed-terminal';
+import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import {
   NEVER_ARRIVED,
@@ -72,7 +73,7 @@ export type TPaystackPaymentRequest = {
   description?: string | null;
   /**
    * Fetch only (PaystackOSS/openapi PaymentRequestViewResponse `transactions`, items not
-   * described): the transactions that paid it, read by their `reference`, `id` and `status`.
+   * described): the transactions that paid it, read by their `reference` and `status`.
    */
   transactions?: Array<{ id?: number; reference?: string; status?: string }> | null;
   /** Fetch only: archived (Archive Payment Request). */
@@ -110,13 +111,14 @@ async function requestOfReference(
 }
 
 /**
- * The transaction a paid payment request produced, as Create Refund takes it (its reference, else
- * its id); null where Paystack lists none that succeeded.
+ * The reference of the transaction a paid payment request produced, as a give-back verifies and
+ * refunds it; null where Paystack lists none that succeeded, or lists it without its reference
+ * (its id alone is not found by Verify, so a give-back asked again after a lost answer could not
+ * find the first and would refund twice): the request is then asked about again.
  */
 function paidTransaction(request: TPaystackPaymentRequest): string | null {
   const paid = (request.transactions ?? []).find((t) => (t.status ?? 'success') === 'success');
-  if (paid?.reference) return paid.reference;
-  return paid?.id === undefined ? null : String(paid.id);
+  return paid?.reference || null;
 }
 
 /**
@@ -193,15 +195,22 @@ async function withdrawn(ps: TPaystack, asked: TPaymentRequestAsked) {
   const before = paymentRequestOutcome(request);
   if (before.kind !== 'pending') return before;
   if (!request.archived) {
-    const archived = await ps.client.write<unknown>(
-      `/paymentrequest/archive/${segment(String(request.id))}`,
-      {},
-    );
-    if (!archived.ok) {
-      throw new PaystackNoAnswer(
-        `archive the payment request ${request.request_code}`,
-        archived.message,
+    // Only the archive call failing is thrown as not withdrawn (the payment may then be called
+    // off all the same); a read failing before or after it is thrown as it is, so the payment
+    // stays charging and a card taken meanwhile is not recorded as called off.
+    const call = `archive the payment request ${request.request_code}`;
+    let archived: TPaystackAnswer<unknown>;
+    try {
+      archived = await ps.client.write<unknown>(
+        `/paymentrequest/archive/${segment(String(request.id))}`,
+        {},
       );
+    } catch (error) {
+      if (!(error instanceof PaystackNoAnswer)) throw error;
+      throw new PaymentRequestNotWithdrawn(error.message, { cause: error });
+    }
+    if (!archived.ok) {
+      throw new PaymentRequestNotWithdrawn(`Paystack refused to ${call}: ${archived.message}`);
     }
   }
   const after = await fetchedPaymentRequest(ps, request.request_code);

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, type SQL } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
-import { isPushPastExpiry } from '../../../domain/pushed-terminal';
+import { isPushPastExpiry, PaymentRequestNotWithdrawn } from '../../../domain/pushed-terminal';
 import type { TErrorCode } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import { paymentAttempts } from '../../db/schema';
@@ -148,11 +148,13 @@ const askedOf = (attempt: TAttemptRow) => ({
  * began is called off at the first requery after that: withdrawn at its provider (Paystack's
  * Archive Payment Request), so no card pays it any more, and read as not taken
  * (TERMINAL_TIMEOUT), so the payment is free for another way. A card taken before the withdrawal
- * is what the answer says. A withdrawal the provider did not make (no answer, a refusal) calls it
- * off all the same: the payer is not held by the provider's failure. The request may then still
- * be paid at the terminal, so the called-off watch (settleCalledOff) withdraws it again at each
- * ask, and a card taken there meanwhile pays the payment if nothing else has
- * (paidAfterCallOff), or is given back (giveBack).
+ * is what the answer says. A withdrawal the provider did not make (no answer, a refusal:
+ * PaymentRequestNotWithdrawn) calls it off all the same: the payer is not held by the provider's
+ * failure. Any other failure (the request could not be read, or reads paid with its transaction
+ * not listed yet) leaves it charging, asked about again: a card taken is never called off. A
+ * request called off unwithdrawn may still be paid at the terminal, so the called-off watch
+ * (settleCalledOff) withdraws it again at each ask, and a card taken there meanwhile pays the
+ * payment if nothing else has (paidAfterCallOff), or is given back (giveBack).
  */
 async function calledOffWhenExpired(
   ctx: TLostContext,
@@ -175,8 +177,12 @@ async function calledOffWhenExpired(
       withdrawn.kind === 'not_taken' &&
       (withdrawn.reason === WITHDRAWN_REASON || withdrawn.providerReference === null);
     return unpaid ? calledOff : withdrawn;
-  } catch {
-    return calledOff;
+  } catch (error) {
+    // Only a withdrawal the provider did not make calls it off. Anything else (the request
+    // could not be read, or is paid and its transaction not listed yet) may hide a card taken
+    // meanwhile: the attempt stays charging and is asked about again.
+    if (error instanceof PaymentRequestNotWithdrawn) return calledOff;
+    throw error;
   }
 }
 
