@@ -15,7 +15,8 @@ import { AppError } from './services/app-error';
  * Limits on what costs us money or helps an attacker (docs/security.md): SMS codes (each one is
  * paid for once a real provider is plugged in, and SMS pumping farms them: per address, and per
  * BVN or number asked about by its keyed hash, whoever asks), every SMS a call sends whatever it
- * says (per number, per person and per address, then overall: smsSends), sign-in sessions and
+ * says (per number, per person and per address, then overall: smsSends; the same but not per
+ * number when it goes to the signed-in person's own number: ownSmsSends), sign-in sessions and
  * challenges, wrong merchant secrets, and card charges (card testing: per address, and per card
  * across payments by its keyed hash). The counting is @fastify/rate-limit's; this file only
  * says what is counted, by which key, and answers the catalogue's 429 with Retry-After.
@@ -40,7 +41,10 @@ export const DEFAULT_RATE_LIMITS = {
    * Every SMS a call makes us send, whatever it says (a code, a new device, a passkey's removal,
    * a team's notice, an invitation): to one number (by its keyed hash), from any address or
    * account; caused by one payer or staff member (the same person either way); from one address.
-   * Past any, the call is refused and its change with it (jobs/sms-job.ts queueSms).
+   * Past any, the call is refused and its change with it (jobs/sms-job.ts queueSms). An SMS a
+   * signed-in person's call sends to their own number (a new device, a passkey's removal) is not
+   * counted by the number (ownSmsSends): strangers who fill it with codes cannot stop the person
+   * removing a passkey or adding one; their own limit and their address's still hold.
    */
   smsPerNumber: { max: 15, windowMs: 60 * MINUTE },
   smsPerAccount: { max: 10, windowMs: 60 * MINUTE },
@@ -137,8 +141,9 @@ export type TRateLimiters = {
    */
   bvnCodeSends(request: FastifyRequest, reply: FastifyReply, targetKey: string): Promise<void>;
   /**
-   * The same for a dashboard recovery code asked for the number of `targetKey`; an ask within
-   * it counts against the overall SMS ceiling too (its code goes later, from a job).
+   * The same for a dashboard recovery code asked for the number of `targetKey`. Not against the
+   * overall SMS ceiling: most asks send nothing (a number on no team), and random numbers would
+   * spend it without one SMS; the number's limit bounds what one number gets.
    */
   recoveryCodeSends(request: FastifyRequest, reply: FastifyReply, targetKey: string): Promise<void>;
   /**
@@ -146,6 +151,12 @@ export type TRateLimiters = {
    * smsOverall): what the SMS outbox counts each SMS the call queues against; 429 past one.
    */
   smsSends(request: FastifyRequest, reply: FastifyReply): TSmsGate;
+  /**
+   * The same for the SMS a signed-in person's call sends to their own number (a new device, a
+   * passkey's removal), without smsPerNumber: strangers asking codes for the number could
+   * otherwise fill its limit and so refuse the person's own call.
+   */
+  ownSmsSends(request: FastifyRequest, reply: FastifyReply): TSmsGate;
   discoveries: onRequestAsyncHookHandler;
   challenges: onRequestAsyncHookHandler;
   logins: onRequestAsyncHookHandler;
@@ -285,7 +296,7 @@ export async function registerRateLimits(
     ...(redis ? { redis: redis.client, nameSpace: `${store.keyPrefix}rate-limit:` } : {}),
   });
   const check = checkMaker(app, limits);
-  const overall = check('smsOverall', () => 'all');
+  const sms = smsLimits(check);
   const merchantAuth = merchantAuthLimits(check);
   const cardDeclines = cardDeclineLimits(check);
   const providerNotices = providerNoticeLimits(check);
@@ -299,8 +310,9 @@ export async function registerRateLimits(
     codeSends: countAgainst(check('codeSendsPerAddress', byAddress)),
     bvnVerifications: countAgainst(check('bvnVerificationsPerAddress', byAddress)),
     bvnCodeSends: perTarget(check, 'bvnCodesPerBvn'),
-    recoveryCodeSends: perTarget(check, 'recoveryCodesPerNumber', overall),
-    smsSends: smsLimits(check, overall),
+    recoveryCodeSends: perTarget(check, 'recoveryCodesPerNumber'),
+    smsSends: sms.smsSends,
+    ownSmsSends: sms.ownSmsSends,
     discoveries: countAgainst(check('discoveriesPerAddress', byAddress)),
     challenges: countAgainst(check('challengesPerAddress', byAddress)),
     logins: countAgainst(check('loginsPerAddress', byAddress)),
@@ -362,20 +374,13 @@ const countEach =
 /** An onRequest hook that counts the request against each check in turn. */
 const countAgainst = (...checks: TCheck[]): onRequestAsyncHookHandler => countEach(...checks);
 
-/**
- * Counts the request against `name` for the target the handler names by its keyed hash, then
- * against `after` (none past the first limit passed).
- */
+/** Counts the request against `name` for the target the handler names by its keyed hash. */
 function perTarget(
   check: TCheckMaker,
   name: 'bvnCodesPerBvn' | 'recoveryCodesPerNumber' | 'terminalPushesPerPayment',
-  ...after: TCheck[]
 ) {
   const targetKeyOf = new WeakMap<FastifyRequest, string>();
-  const counted = countEach(
-    check(name, (request) => targetKeyOf.get(request) ?? ''),
-    ...after,
-  );
+  const counted = countEach(check(name, (request) => targetKeyOf.get(request) ?? ''));
   return async (request: FastifyRequest, reply: FastifyReply, targetKey: string) => {
     targetKeyOf.set(request, targetKey);
     await counted(request, reply);
@@ -391,17 +396,30 @@ const accountOf = (request: FastifyRequest) =>
  * address, in that order; the overall ceiling last, so that a send refused by a limit of its own
  * source spends nothing of it. A number or a person holds its limit whatever address the call
  * comes from (an address behind TRUST_PROXY is what X-Forwarded-For says).
+ *
+ * ownSmsSends: the SMS a signed-in person's call sends to their own number, counted the same but
+ * not by the number, so that codes strangers ask for it cannot refuse the person's own call (a
+ * passkey removal). It still counts against the person, the address and the ceiling.
  */
-function smsLimits(check: TCheckMaker, overall: TCheck): TRateLimiters['smsSends'] {
+function smsLimits(check: TCheckMaker): Pick<TRateLimiters, 'smsSends' | 'ownSmsSends'> {
   const numberKeyOf = new WeakMap<FastifyRequest, string>();
   const perNumber = check('smsPerNumber', (request) => numberKeyOf.get(request) ?? '');
   const perAccount = check('smsPerAccount', (request) => accountOf(request) ?? '');
   const perAddress = check('smsPerAddress', byAddress);
+  const overall = check('smsOverall', () => 'all');
   const anonymous = countEach(perNumber, perAddress, overall);
   const signedIn = countEach(perNumber, perAccount, perAddress, overall);
-  return (request, reply) => async (numberKey) => {
-    numberKeyOf.set(request, numberKey);
-    await (accountOf(request) === null ? anonymous : signedIn)(request, reply);
+  const own = countEach(perAccount, perAddress, overall);
+  return {
+    smsSends: (request, reply) => async (numberKey) => {
+      numberKeyOf.set(request, numberKey);
+      await (accountOf(request) === null ? anonymous : signedIn)(request, reply);
+    },
+    ownSmsSends: (request, reply) => async (numberKey) => {
+      numberKeyOf.set(request, numberKey);
+      // Only a signed-in person has a number of their own: a call of nobody counts as smsSends.
+      await (accountOf(request) === null ? anonymous : own)(request, reply);
+    },
   };
 }
 

@@ -94,7 +94,7 @@ async function refusalOf(send: () => Promise<void>): Promise<SmsNotSent | null> 
 /**
  * Counts one SMS to the number of keyed hash `numberKey` against the limits of whoever caused it
  * (rate-limits.ts smsSends: the number, the payer or staff member, the address, then the overall
- * ceiling), and throws the 429 past one.
+ * ceiling; ownSmsSends, for their own number, all but the number), and throws the 429 past one.
  */
 export type TSmsGate = (numberKey: string) => Promise<void>;
 
@@ -102,7 +102,11 @@ export type TSmsGate = (numberKey: string) => Promise<void>;
  * The gate of an SMS whose count is bounded elsewhere: a notice a debit is due (one per debit
  * its mandate allows); a grant's receipt, a revocation's notice, a merchant's cancellation of
  * future payments (one per consent, each made by a merchant); a debit given back after its
- * collection was called off (one per collection); a code whose ask was counted when asked (a dashboard recovery code, a sandbox BVN code). Counts nothing.
+ * collection was called off (one per collection); a team's notice to its other owners of a
+ * member's waiting passkey (one per member and owner per notice window; the member's own notice
+ * is counted); a code whose ask was counted when asked (a sandbox BVN code; a dashboard recovery
+ * code, by its number only: most asks send nothing, so they spend none of the overall ceiling).
+ * Counts nothing.
  */
 export const SMS_ASKED_BY_NO_CALL: TSmsGate = () => Promise.resolve();
 
@@ -163,8 +167,11 @@ export const coalescedNotice = (kind: string, to: string, at: Date): string =>
 
 /** What queues SMS in the transaction of a change: the seal of their texts and the job engine. */
 export type TSmsOutbox = {
-  /** queueSms on `tx`: answers the job's id, for sendQueuedSms after the commit. */
-  queue(tx: TDb, change: string, message: TSmsMessage): Promise<string>;
+  /**
+   * queueSms on `tx`: answers the job's id, for sendQueuedSms after the commit. `gate` replaces
+   * the outbox's for this one SMS (a notice the call causes but no call asks for).
+   */
+  queue(tx: TDb, change: string, message: TSmsMessage, gate?: TSmsGate): Promise<string>;
 };
 
 /**
@@ -182,7 +189,10 @@ export async function openSmsOutbox(ctx: {
     gate: ctx.smsGate,
     numberKey: await phoneTargetKeys(ctx.db),
   };
-  return { queue: (tx, change, message) => queueSms(queueing, tx, change, message) };
+  return {
+    queue: (tx, change, message, gate = queueing.gate) =>
+      queueSms({ ...queueing, gate }, tx, change, message),
+  };
 }
 
 /**

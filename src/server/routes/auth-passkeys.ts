@@ -61,8 +61,10 @@ function registerPasskeyRoutes(r: TZodApp, ctx: TRouteContext, guard: onRequestA
       },
     },
     async (request, reply) => {
+      // Its SMS goes to the payer's own number: strangers asking codes for that number must not
+      // be able to refuse it (ownSmsSends counts it for the payer and the address, not the number).
       const saved = await registerPasskey(
-        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
+        { db, config, jobs, smsGate: limits.ownSmsSends(request, reply) },
         payerOf(request),
         request.body,
         clock.now(),
@@ -116,8 +118,10 @@ function registerPasskeyRemovalRoutes(
       },
     },
     async (request, reply) => {
+      // Its SMS goes to the payer's own number: strangers asking codes for that number must not
+      // be able to refuse it (ownSmsSends counts it for the payer and the address, not the number).
       const outcome = await removePasskey(
-        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
+        { db, config, jobs, smsGate: limits.ownSmsSends(request, reply) },
         payerOf(request),
         request.params.passkeyId,
         clock.now(),

@@ -191,8 +191,9 @@ function registerStaffPasskeyRoutes(r: TZodApp, ctx: TRouteContext, guard: TStaf
       },
     },
     async (request, reply) => {
+      // Its SMS go to the member's own number: not counted by the number (ownSmsSends).
       const saved = await addStaffPasskey(
-        { db, config, jobs, smsGate: limits.smsSends(request, reply) },
+        { db, config, jobs, smsGate: limits.ownSmsSends(request, reply) },
         staffOf(request),
         request.body,
         clock.now(),

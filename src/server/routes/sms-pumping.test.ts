@@ -3,7 +3,9 @@
 // of its address, then the overall ceiling; notices of one kind to one person within a few
 // minutes are one SMS. The server trusts X-Forwarded-For here (TRUST_PROXY=true) and each call
 // names a new address in it, as an attacker behind such a set-up can: the number's and the
-// person's limits hold all the same.
+// person's limits hold all the same. An SMS to the signed-in person's own number is not counted
+// by the number, and a team's notices to its owners are counted against no one's limits. The
+// app's clock stands still, so notices coalesced within one window never straddle two.
 import { count, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,13 +30,15 @@ import {
   testPhone,
 } from '../testing/identity';
 import { expectRateLimited } from '../testing/rate-limits';
-import { createTestClient, startTestApp } from '../testing/test-app';
+import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 
 const { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall } = DEFAULT_RATE_LIMITS;
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
   ctx = await startTestApp({
+    // A real clock could cross a notice window's boundary mid-test: two SMS where one is meant.
+    clock: testClock(new Date()),
     env: { TRUST_PROXY: 'true' },
     rateLimits: { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall },
   });
@@ -48,9 +52,9 @@ const newAddress = () => {
   return { 'x-forwarded-for': `10.9.${addressSeq >> 8}.${addressSeq & 255}` };
 };
 
-/** The SMS queued so far to `phone`. */
-async function smsTo(phone: string): Promise<number> {
-  const [row] = await ctx.database.db
+/** The SMS queued so far to `phone` (by the app `on`). */
+async function smsTo(phone: string, on: { database: typeof ctx.database } = ctx): Promise<number> {
+  const [row] = await on.database.db
     .select({ n: count() })
     .from(smsQueue)
     .where(eq(smsQueue.phoneNumber, toNigerianE164(phone) ?? phone));
@@ -128,6 +132,51 @@ describe('a passkey removal scheduled and cancelled again and again', () => {
   });
 });
 
+describe('a payer whose number strangers fill with sign-in codes', () => {
+  it('still has a passkey removal scheduled, its SMS sent to their own number', async () => {
+    // The number's limit below its own code limit, so that sign-in codes alone fill it.
+    const small = await startTestApp({
+      env: { TRUST_PROXY: 'true' },
+      rateLimits: {
+        smsPerNumber: { ...smsPerNumber, max: 5 },
+        smsPerAccount,
+        smsPerAddress,
+        smsOverall,
+      },
+    });
+    try {
+      const phone = testPhone();
+      const { token: proven } = await signUp(small.app, phone);
+      const { passkeyId } = await addPasskey(small.app, proven, softAuthenticatorFor(small.config));
+      const byCode = await codeSession(small.app, phone);
+      const asks = [];
+      for (let i = 0; i < 5; i += 1) {
+        asks.push(
+          await small.app.inject({
+            method: 'POST',
+            url: '/api/auth/phone-codes',
+            headers: newAddress(),
+            payload: { phone },
+          }),
+        );
+      }
+      // The number is full: codes for it are refused, whoever asks.
+      expect(asks.at(-1)?.statusCode).toBe(429);
+      const before = await smsTo(phone, small);
+
+      const scheduled = await small.app.inject({
+        method: 'DELETE',
+        url: `/api/auth/passkeys/${passkeyId}`,
+        headers: { authorization: `Bearer ${byCode}`, ...newAddress() },
+      });
+      expect(scheduled.statusCode, scheduled.body).toBe(202);
+      expect((await smsTo(phone, small)) - before).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('the dashboard', () => {
   const dashboardPost = (staff: TStaffSession | null, options: InjectOptions) =>
     dashboardCall(ctx, staff, {
@@ -175,6 +224,42 @@ describe('the dashboard', () => {
     expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([1, 1, 1, 1]);
   });
 
+  it('lets a viewer add a passkey whose team has more owners than the viewer’s SMS limit', async () => {
+    const { merchantId } = await createTestClient(ctx.database, { name: 'Suya Spot' });
+    const now = new Date();
+    const owners = [];
+    for (let i = 0; i <= smsPerAccount.max; i += 1) {
+      owners.push(await staffMember(ctx, { merchantId, role: 'owner' }, now));
+    }
+    const viewer = await staffMember(ctx, { merchantId, role: 'viewer' }, now);
+    await dashboardPost(null, {
+      url: '/api/dashboard/recovery/code',
+      payload: { phone: viewer.phone },
+    });
+    const recovered = await dashboardPost(null, {
+      url: '/api/dashboard/recovery',
+      payload: { phone: viewer.phone, code: await latestCode(ctx.app, viewer.phone) },
+    });
+    expect(recovered.statusCode, recovered.body).toBe(200);
+    const cookie = cookieOf(recovered.headers['set-cookie']);
+    const session = { cookie, csrf: await csrfOf(ctx, cookie) };
+    const before = await Promise.all(owners.map((s) => smsTo(s.phone)));
+
+    const options = await dashboardPost(session, { url: '/api/dashboard/passkeys/options' });
+    expect(options.statusCode, options.body).toBe(200);
+    const response = softAuthenticatorFor(ctx.config).register(
+      options.json<{ options: TWebAuthnOptions }>().options,
+    );
+    const saved = await dashboardPost(session, {
+      url: '/api/dashboard/passkeys',
+      payload: { response },
+    });
+    // The owners' notices count against none of the viewer's limits: every owner is told.
+    expect(saved.statusCode, saved.body).toBe(201);
+    const after = await Promise.all(owners.map((s) => smsTo(s.phone)));
+    expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual(owners.map(() => 1));
+  });
+
   it('sends an owner’s invitations up to the owner’s limit, then refuses them with 429', async () => {
     const { merchantId } = await createTestClient(ctx.database, { name: 'Jollof Corner' });
     const owner = await staffMember(ctx, { merchantId, role: 'owner' }, new Date());
@@ -194,7 +279,7 @@ describe('the dashboard', () => {
     ]);
     const refused = answers.at(-1);
     if (refused) expectRateLimited(refused, smsPerAccount.windowMs);
-    const sent = await Promise.all(phones.map(smsTo));
+    const sent = await Promise.all(phones.map((phone) => smsTo(phone)));
     expect(sent.reduce((a, b) => a + b, 0)).toBe(smsPerAccount.max);
   });
 });

@@ -68,7 +68,8 @@ const otherOwnersOf = (tx: TDb, merchantIds: string[], payerId: string) =>
  * and queues the SMS to each other owner with `queue`, on that same transaction: one SMS per
  * owner for the member's passkeys added within a few minutes (coalescedNotice), each of them in
  * the log. Answers the queued SMS' ids, for sendQueuedSms after the commit; none when the person
- * is on no team.
+ * is on no team. `queue` counts them against no call's limits (passkey-devices.ts): a member with
+ * many owners, or an owner whose number strangers filled, must not stop the member's passkey.
  */
 export async function tellTeamsOfWaitingPasskey(
   tx: TDb,

@@ -35,6 +35,7 @@ import {
 import {
   coalescedNotice,
   sendQueuedSms,
+  SMS_ASKED_BY_NO_CALL,
   type TSmsGate,
   type TSmsJobs,
   openSmsOutbox,
@@ -69,7 +70,11 @@ type TDevicesContext = {
   config: TConfig;
   /** The app's job engine: sends the queued SMS at once (absent: another process sends it). */
   jobs: TSmsJobs;
-  /** Counts each SMS for the payer or staff member who asks (sms-job.ts queueSms). */
+  /**
+   * Counts each SMS to the payer's own number for the payer or staff member who asks (sms-job.ts
+   * queueSms; the route's rate-limits.ts ownSmsSends). Notices to a team's other owners are not
+   * counted by it.
+   */
   smsGate: TSmsGate;
 };
 
@@ -423,12 +428,16 @@ async function queueNewDeviceSms(
     }),
   ];
   if (approval === 'none') {
+    // The owners' notices count against neither the member's limit nor each owner's number: a
+    // member of a team with many owners could otherwise never add a passkey, and one owner's
+    // number filled by strangers would stop every member. Each owner gets one per member and
+    // notice window.
     sms.push(
       ...(await tellTeamsOfWaitingPasskey(
         tx,
         config,
         { passkeyId, member: payer, addedAt: now, changesFrom: signsFrom },
-        (change, message) => outbox.queue(tx, change, message),
+        (change, message) => outbox.queue(tx, change, message, SMS_ASKED_BY_NO_CALL),
       )),
     );
   }
