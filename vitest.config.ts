@@ -5,16 +5,20 @@ export default defineConfig({
     // What needs PostgreSQL itself (several server processes on one database) runs where
     // DATABASE_URL names one: CI's server tests (scripts/test.sh), `npm run test:postgres`. The
     // fuzz suite runs there too, and only there: every route once with its sampled cases, on the
-    // database production runs (a second run on PGlite proved the same routes again). What needs Paystack's
-    // test mode runs where PAYSTACK_TEST_SECRET_KEY holds a key for it, and what needs Termii
-    // where TERMII_TEST_API_KEY does, Mono's where MONO_TEST_SECRET_KEY does, Remita's where
-    // REMITA_TEST_API_KEY does (.ci/run says when not).
+    // database production runs (a second run on PGlite proved the same routes again). What needs
+    // Paystack's test mode runs where PAYSTACK_TEST_SECRET_KEY holds a key for it, and what needs
+    // Termii where TERMII_TEST_API_KEY does, Africa's Talking's where AFRICASTALKING_TEST_API_KEY
+    // does, Mono's where MONO_TEST_SECRET_KEY does, Remita's where REMITA_TEST_API_KEY does
+    // (.ci/run says when not).
     exclude: [
       ...(process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts', 'src/server/fuzz.test.ts']),
       ...(process.env.PAYSTACK_TEST_SECRET_KEY
         ? []
         : ['src/server/providers/paystack/*.live.test.ts']),
       ...(process.env.TERMII_TEST_API_KEY ? [] : ['src/server/providers/termii/*.live.test.ts']),
+      ...(process.env.AFRICASTALKING_TEST_API_KEY
+        ? []
+        : ['src/server/providers/africastalking/*.live.test.ts']),
       ...(process.env.MONO_TEST_SECRET_KEY ? [] : ['src/server/providers/mono/*.live.test.ts']),
       ...(process.env.REMITA_TEST_API_KEY ? [] : ['src/server/providers/remita/*.live.test.ts']),
     ],

@@ -168,6 +168,74 @@ describe('SMS_PROVIDER and Termii', () => {
   });
 });
 
+describe("SMS_PROVIDER and Africa's Talking", () => {
+  const at = {
+    SMS_PROVIDER: 'africastalking',
+    AFRICASTALKING_USERNAME: 'oyamoney',
+    AFRICASTALKING_API_KEY: 'atsk_key-that-must-not-show',
+    AFRICASTALKING_SENDER_ID: 'OyaMoney',
+  };
+
+  it("leaves Africa's Talking out unless SMS_PROVIDER names it", () => {
+    expect(loadConfig({}).africastalking).toBeNull();
+    expect(
+      loadConfig({ ...at, SMS_PROVIDER: 'termii', TERMII_API_KEY: 'TLk', TERMII_SENDER_ID: 'Oya' })
+        .africastalking,
+    ).toBeNull();
+  });
+
+  it("takes Africa's Talking with its username, key and sender ID, at its live host unless another is named", () => {
+    expect(loadConfig(at)).toMatchObject({
+      smsProvider: 'africastalking',
+      termii: null,
+      africastalking: {
+        username: 'oyamoney',
+        apiKey: 'atsk_key-that-must-not-show',
+        senderId: 'OyaMoney',
+        baseUrl: 'https://api.africastalking.com',
+      },
+    });
+    const sandbox = {
+      ...at,
+      AFRICASTALKING_USERNAME: 'sandbox',
+      AFRICASTALKING_BASE_URL: 'https://api.sandbox.africastalking.com/',
+    };
+    expect(loadConfig(sandbox).africastalking).toMatchObject({
+      username: 'sandbox',
+      baseUrl: 'https://api.sandbox.africastalking.com',
+    });
+  });
+
+  it('refuses it without any of the three, in one line that shows no key', () => {
+    for (const name of [
+      'AFRICASTALKING_USERNAME',
+      'AFRICASTALKING_API_KEY',
+      'AFRICASTALKING_SENDER_ID',
+    ] as const) {
+      const without = () => loadConfig({ ...at, [name]: undefined });
+      expect(without).toThrow(
+        new RegExp(`^Invalid configuration: ${name} is required with SMS_PROVIDER=africastalking$`),
+      );
+      expect(without).not.toThrow(/atsk_key/);
+    }
+  });
+
+  it("refuses the sandbox app's username on the live host, naming the sandbox's", () => {
+    expect(() => loadConfig({ ...at, AFRICASTALKING_USERNAME: 'sandbox' })).toThrow(
+      "Invalid configuration: AFRICASTALKING_USERNAME=sandbox is Africa's Talking's sandbox app: set AFRICASTALKING_BASE_URL=https://api.sandbox.africastalking.com",
+    );
+  });
+
+  it('refuses a sender ID longer than Africa’s Talking registers, and a base URL that is not one', () => {
+    expect(() => loadConfig({ ...at, AFRICASTALKING_SENDER_ID: 'OyaMoneyAlerts' })).toThrow(
+      /^Invalid configuration: AFRICASTALKING_SENDER_ID must be the sender ID registered with Africa's Talking: at most 11 characters$/,
+    );
+    expect(() => loadConfig({ ...at, AFRICASTALKING_BASE_URL: 'api.africastalking.com' })).toThrow(
+      /^Invalid configuration: AFRICASTALKING_BASE_URL /,
+    );
+  });
+});
+
 describe('the mandate provider', () => {
   const remita = {
     MANDATE_PROVIDER: 'remita',

@@ -5,6 +5,10 @@ import { z } from 'zod';
 export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
 export type TProcessRole = (typeof PROCESS_ROLES)[number];
 
+/** Africa's Talking's live API host, and its sandbox's (for the sandbox app's username). */
+export const AFRICASTALKING_LIVE_URL = 'https://api.africastalking.com';
+export const AFRICASTALKING_SANDBOX_URL = 'https://api.sandbox.africastalking.com';
+
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Loopback unless told otherwise: the sandbox outbox hands every SMS code to whoever can
@@ -34,8 +38,11 @@ const ZEnv = z.object({
   WEBAUTHN_RP_ID: z.string().min(1).optional(),
   /** Extra page origins allowed to use passkeys, comma-separated (e.g. the Vite dev server). */
   WEBAUTHN_ORIGINS: z.string().optional(),
-  /** Where SMS go: the sandbox outbox unless Termii is named (docs/providers/termii.md). */
-  SMS_PROVIDER: z.enum(['sandbox', 'termii']).default('sandbox'),
+  /**
+   * Where SMS go: the sandbox outbox unless Termii (docs/providers/termii.md) or Africa's Talking
+   * (docs/providers/africastalking.md) is named.
+   */
+  SMS_PROVIDER: z.enum(['sandbox', 'termii', 'africastalking']).default('sandbox'),
   /** Termii's API key, from its dashboard; sent in the body of each call, never logged. */
   TERMII_API_KEY: z.string().optional(),
   /** The sender ID registered with Termii (3 to 11 characters): what the payer's phone shows. */
@@ -46,6 +53,17 @@ const ZEnv = z.object({
     .optional(),
   /** Termii's API: the address its dashboard names for the account, or a simulator of it. */
   TERMII_BASE_URL: z.url().default('https://api.ng.termii.com'),
+  /** Africa's Talking's application username ('sandbox' for its sandbox app). */
+  AFRICASTALKING_USERNAME: z.string().optional(),
+  /** Africa's Talking's API key: sent as the `apiKey` header of each call, never logged. */
+  AFRICASTALKING_API_KEY: z.string().optional(),
+  /** The alphanumeric sender ID or short code registered with Africa's Talking (`from`). */
+  AFRICASTALKING_SENDER_ID: z
+    .string()
+    .max(11, "must be the sender ID registered with Africa's Talking: at most 11 characters")
+    .optional(),
+  /** Africa's Talking's API: its live host, its sandbox's, or a simulator of it. */
+  AFRICASTALKING_BASE_URL: z.url().default(AFRICASTALKING_LIVE_URL),
   /** Who proves a payer's BVN and an account's owner (docs/providers/mono.md). */
   BVN_REGISTRY: z.enum(['sandbox', 'mono']).default('sandbox'),
   /** Mono's secret key (its dashboard's Lookup app): sent as `mono-sec-key`, never logged. */
@@ -202,11 +220,14 @@ export type TConfig = {
   webauthnOrigins: string[];
   /**
    * Where SMS go: 'sandbox' keeps them in an outbox shown on /sandbox/messages; 'termii' sends
-   * them through Termii (docs/providers/termii.md), with `termii` set.
+   * them through Termii (docs/providers/termii.md), with `termii` set; 'africastalking' through
+   * Africa's Talking (docs/providers/africastalking.md), with `africastalking` set.
    */
-  smsProvider: 'sandbox' | 'termii';
+  smsProvider: 'sandbox' | 'termii' | 'africastalking';
   /** Termii's key, registered sender ID and API; null unless chosen. */
   termii: { apiKey: string; senderId: string; baseUrl: string } | null;
+  /** Africa's Talking's username, key, registered sender ID and API; null unless chosen. */
+  africastalking: { username: string; apiKey: string; senderId: string; baseUrl: string } | null;
   /**
    * The BVN registry: the sandbox's, or Mono Lookup (NIBSS's iGree and account-number lookup,
    * docs/providers/mono.md), whose key and API are then `mono`.
@@ -285,6 +306,33 @@ function parseTrustProxy(value: string): TConfig['trustProxy'] {
     .filter(Boolean);
 }
 
+/**
+ * Africa's Talking's settings where SMS_PROVIDER names it, all three required; null otherwise.
+ * The sandbox app's username answers only on the sandbox's host: with the live one, every message
+ * would be refused, so the start says which host to set.
+ */
+function africasTalkingOf(e: z.infer<typeof ZEnv>): TConfig['africastalking'] {
+  if (e.SMS_PROVIDER !== 'africastalking') return null;
+  const required = (name: string, value: string | undefined): string => {
+    if (!value) {
+      throw new Error(
+        `Invalid configuration: ${name} is required with SMS_PROVIDER=africastalking`,
+      );
+    }
+    return value;
+  };
+  const username = required('AFRICASTALKING_USERNAME', e.AFRICASTALKING_USERNAME);
+  const apiKey = required('AFRICASTALKING_API_KEY', e.AFRICASTALKING_API_KEY);
+  const senderId = required('AFRICASTALKING_SENDER_ID', e.AFRICASTALKING_SENDER_ID);
+  const baseUrl = e.AFRICASTALKING_BASE_URL.replace(/\/+$/, '');
+  if (username === 'sandbox' && baseUrl === AFRICASTALKING_LIVE_URL) {
+    throw new Error(
+      `Invalid configuration: AFRICASTALKING_USERNAME=sandbox is Africa's Talking's sandbox app: set AFRICASTALKING_BASE_URL=${AFRICASTALKING_SANDBOX_URL}`,
+    );
+  }
+  return { username, apiKey, senderId, baseUrl };
+}
+
 /** Parses the environment once at start-up; a bad value stops the start with one clear line. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
   const parsed = ZEnv.safeParse(
@@ -328,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new Error(`Invalid configuration: ${name} is required with SMS_PROVIDER=termii`);
     }
   }
+  const africasTalking = africasTalkingOf(e);
   const remitaKeys = [
     'REMITA_MERCHANT_ID',
     'REMITA_SERVICE_TYPE_ID',
@@ -374,6 +423,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             baseUrl: e.TERMII_BASE_URL.replace(/\/+$/, ''),
           }
         : null,
+    africastalking: africasTalking,
     bvnRegistry: e.BVN_REGISTRY,
     mono:
       e.BVN_REGISTRY === 'mono' && e.MONO_SECRET_KEY

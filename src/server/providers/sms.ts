@@ -4,6 +4,7 @@ import { smsOutbox } from '../db/schema';
 import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
 import { SANDBOX_UNREACHABLE_PHONE } from '../sandbox/fixtures';
 import { SmsNotSent, type TSmsSender } from './sms-port';
+import { africasTalkingSmsSender } from './africastalking/africastalking-sender';
 import { termiiSmsSender } from './termii/termii-sender';
 
 // The port is declared in sms-port.ts, which the adapters chosen here import; its users take it
@@ -31,7 +32,10 @@ export function sandboxSmsSender(db: TDb): TSmsSender {
 }
 
 /** The adapter SMS_PROVIDER names; built once, when the app is. */
-export function smsSenderFor(config: Pick<TConfig, 'smsProvider' | 'termii'>, db: TDb): TSmsSender {
+export function smsSenderFor(
+  config: Pick<TConfig, 'smsProvider' | 'termii' | 'africastalking'>,
+  db: TDb,
+): TSmsSender {
   switch (config.smsProvider) {
     case 'sandbox':
       return sandboxSmsSender(db);
@@ -39,5 +43,11 @@ export function smsSenderFor(config: Pick<TConfig, 'smsProvider' | 'termii'>, db
       // loadConfig sets `termii` whenever SMS_PROVIDER=termii, or refuses to start.
       if (!config.termii) throw new Error('SMS_PROVIDER=termii without its configuration');
       return termiiSmsSender(config.termii);
+    case 'africastalking':
+      // loadConfig sets `africastalking` whenever SMS_PROVIDER=africastalking, or refuses to start.
+      if (!config.africastalking) {
+        throw new Error('SMS_PROVIDER=africastalking without its configuration');
+      }
+      return africasTalkingSmsSender(config.africastalking);
   }
 }

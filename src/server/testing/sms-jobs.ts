@@ -4,8 +4,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TDb } from '../db/database';
-import { JOBS_SCHEMA } from '../jobs/engine';
-import { SMS_JOB } from '../jobs/sms-job';
+import { JOBS_SCHEMA, jobIdFor } from '../jobs/engine';
+import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox } from '../jobs/sms-job';
 import { queuedSmsLabel, smsSeal } from '../services/identity/sms-seal';
 
 const rowsOf = <T>(result: unknown): T[] =>
@@ -47,4 +47,30 @@ export async function retrySmsNow(app: FastifyInstance, db: TDb): Promise<void> 
         where name = ${SMS_JOB} and state = 'retry'`,
   );
   await app.jobs.drain([SMS_JOB]);
+}
+
+/** Queues one message as a change does, and runs the SMS jobs that are due. */
+export async function queueSmsNow(
+  app: FastifyInstance,
+  db: TDb,
+  message: { change: string; phoneNumber: string; body: string },
+): Promise<void> {
+  const outbox = await openSmsOutbox({ db, jobs: app.jobs, smsGate: SMS_ASKED_BY_NO_CALL });
+  const { change, phoneNumber, body } = message;
+  await db.transaction((tx) => outbox.queue(tx, change, { phoneNumber, body }));
+  await app.jobs.drain([SMS_JOB]);
+}
+
+/** The state and output of the SMS job of `change`. */
+export async function smsJobOf(
+  db: TDb,
+  change: string,
+): Promise<{ state: string; output: unknown } | undefined> {
+  const [job] = rowsOf<{ state: string; output: unknown }>(
+    await db.execute(
+      sql`select state::text as state, output from ${sql.raw(JOBS_SCHEMA)}.job
+          where name = ${SMS_JOB} and id = ${jobIdFor(change)}::uuid`,
+    ),
+  );
+  return job;
 }

@@ -2,12 +2,10 @@
 // the `sms.send` job ends a message Termii refused without a retry (a refusal would only come
 // again), and sends again one Termii failed to take or whose answer was lost (docs/providers/termii.md
 // "What is retried").
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOBS_SCHEMA, jobIdFor } from '../../jobs/engine';
-import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox } from '../../jobs/sms-job';
+import { SMS_JOB } from '../../jobs/sms-job';
 import { sendCode, testPhone } from '../../testing/identity';
-import { retrySmsNow, smsJobsTo } from '../../testing/sms-jobs';
+import { queueSmsNow, retrySmsNow, smsJobOf, smsJobsTo } from '../../testing/sms-jobs';
 import {
   startTermiiSimulator,
   type TTermiiSimulator,
@@ -48,29 +46,9 @@ const callsFor = (phoneNumber: string) =>
   termii.requests.filter((request) => (request.body as { to?: string }).to === phoneNumber.slice(1))
     .length;
 
-/** Queues one message as a change does, and runs the SMS jobs that are due. */
-async function queued(change: string, phoneNumber: string, body: string): Promise<void> {
-  const outbox = await openSmsOutbox({
-    db: ctx.database.db,
-    jobs: ctx.app.jobs,
-    smsGate: SMS_ASKED_BY_NO_CALL,
-  });
-  await ctx.database.db.transaction((tx) => outbox.queue(tx, change, { phoneNumber, body }));
-  await ctx.app.jobs.drain([SMS_JOB]);
-}
-
-/** The state and output of the job of `change`. */
-async function jobOf(change: string): Promise<{ state: string; output: unknown } | undefined> {
-  const result = await ctx.database.db.execute(
-    sql`select state::text as state, output from ${sql.raw(JOBS_SCHEMA)}.job
-        where name = ${SMS_JOB} and id = ${jobIdFor(change)}::uuid`,
-  );
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    state: string;
-    output: unknown;
-  }[];
-  return rows[0];
-}
+const queued = (change: string, phoneNumber: string, body: string) =>
+  queueSmsNow(ctx.app, ctx.database.db, { change, phoneNumber, body });
+const jobOf = (change: string) => smsJobOf(ctx.database.db, change);
 
 describe('SMS_PROVIDER=termii', () => {
   it("hands a payer's code to Termii by the time the call that asked for it answers", async () => {

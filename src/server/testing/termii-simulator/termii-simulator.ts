@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, headersOf, listenLocally, readBody } from '../simulator-http';
 
 /**
  * A Termii stand-in for tests and local runs, written from Termii's developer docs: "Messaging
@@ -113,15 +113,6 @@ function sendSms(desk: TDesk, body: Record<string, unknown>): TAnswer {
   };
 }
 
-/** The request's whole body, as text. */
-const readRaw = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-
 const parse = (raw: string): unknown => {
   try {
     return JSON.parse(raw);
@@ -156,10 +147,8 @@ async function handle(
   const { request, response } = exchange;
   const method = request.method ?? 'GET';
   const target = new URL(request.url ?? '/', 'http://simulator');
-  const body = parse(await readRaw(request));
-  const headers = Object.fromEntries(
-    Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
-  );
+  const body = parse(await readBody(request));
+  const headers = headersOf(request);
   requests.push({ method, path: `${target.pathname}${target.search}`, headers, body });
   const mishap = desk.mishaps.shift();
   if (mishap?.kind === 'hang') return;
@@ -196,12 +185,9 @@ export async function startTermiiSimulator(
       if (!response.headersSent) respond(response, refusal(500, String(error)));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const url = await listenLocally(server, options.port ?? 0);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     apiKey: desk.apiKey,
     senderId: senderIds[0] ?? '',
     requests,
@@ -215,9 +201,6 @@ export async function startTermiiSimulator(
     loseNextAnswer() {
       desk.mishaps.push({ kind: 'lose' });
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServer(server),
   };
 }
