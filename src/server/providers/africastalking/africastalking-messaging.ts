@@ -1,3 +1,5 @@
+import type { TProviderCall, TProviderReading, TProviderResponse } from '../provider-call';
+
 /*
  * Africa's Talking's SMS API as this server uses it, written from Africa's Talking's developer
  * docs ("SMS > Sending": the endpoint, its form fields and the per-recipient `statusCode`s;
@@ -5,8 +7,9 @@
  * (AfricasTalkingLtd/africastalking-node.js lib/sms.js: a form-encoded body, the `apiKey` header,
  * 201 Created on success). One call, `POST {baseUrl}/version1/messaging`.
  *
- * The adapter describes the call (messagingRequest) and reads its answer (readMessagingAnswer);
- * both are pure and tested without HTTP. Running the call is callAfricasTalking's alone.
+ * The adapter describes the call (messagingCall: its request, and readMessagingAnswer, its
+ * reader); the provider-call helper runs it (its time limit, no redirect, its span and count, its
+ * triage). Both are pure and tested without HTTP.
  *
  * Africa's Talking does not say success or failure by the HTTP status: it answers each recipient
  * with a `statusCode` in `SMSMessageData.Recipients[]`, so the body is read first, and the HTTP
@@ -30,10 +33,13 @@
  * | 502        | RejectedByGateway       | refused, the service's (the network refused the text)   |
  * | another    | (not documented)        | no answer: whether it went is not known, retried        |
  *
- * Without a recipient to read: HTTP 401 (Africa's Talking's "The supplied authentication is
- * invalid": the username or key) and any other 4xx are refusals; a 5xx, 408, 429, a timeout, a
- * broken connection or a 2xx that is not Africa's Talking's answer are no answer. The API key
- * travels in the `apiKey` header only, and no message of ours carries it.
+ * Without a recipient to read: HTTP 401 or 403 (Africa's Talking's "The supplied authentication is
+ * invalid": the username or key) is the provider-call helper's ProviderKeyRefused; a 5xx, 408,
+ * 429, a timeout, a broken connection or a redirect its ProviderNoAnswer; any other 4xx is a
+ * refusal, and a 2xx that is not Africa's Talking's answer no answer. An HTTP 5xx is no answer
+ * even where its body would name a recipient: a message whose refusal was lost so is sent again,
+ * which sends nothing twice. The API key travels in the `apiKey` header only, and no message of
+ * ours carries it.
  */
 
 /** Where and as whom the adapter calls Africa's Talking (the AFRICASTALKING_* settings). */
@@ -59,26 +65,8 @@ export const AFRICASTALKING_TIMEOUT_MS = 10_000;
 /** The messaging endpoint's path under the base URL. */
 export const MESSAGING_PATH = '/version1/messaging';
 
-/** A call described: what callAfricasTalking (or the provider-call helper) sends. */
-export type TAfricasTalkingRequest = {
-  method: 'POST';
-  url: string;
-  headers: Record<string, string>;
-  /** application/x-www-form-urlencoded. */
-  body: string;
-};
-
-/** An answer as it came: its HTTP status and its body's text. */
-export type TAfricasTalkingAnswer = { status: number; text: string };
-
-/**
- * What the answer said of our one message. A refusal's `reason` follows "Africa's Talking …"
- * ('refused the message (statusCode 405: InsufficientBalance)'); no answer's says why none.
- */
-export type TMessagingReading =
-  | { outcome: 'sent'; messageId: string }
-  | { outcome: 'refused'; reason: string; fault: 'number' | 'service' }
-  | { outcome: 'no-answer'; reason: string };
+/** What the answer says of a message Africa's Talking took. */
+export type TMessageSent = { messageId: string };
 
 type TStatusMeaning =
   { ends: 'sent' } | { ends: 'refused'; fault: 'number' | 'service' } | { ends: 'no-answer' };
@@ -104,27 +92,28 @@ export const RECIPIENT_STATUSES: Readonly<Record<number, { name: string } & TSta
 /** The longest piece of Africa's Talking's own words a message of ours carries. */
 const MAX_QUOTED = 200;
 
-/** The call that sends `message` to `to` (E.164, '+' and digits, as Africa's Talking takes it). */
-export function messagingRequest(
-  options: Pick<TAfricasTalkingOptions, 'username' | 'apiKey' | 'senderId' | 'baseUrl'>,
+/**
+ * The call that sends `message` to `to` (E.164, '+' and digits, as Africa's Talking takes it):
+ * sent (answered), refused with the recipient's `statusCode` as its code, or thrown by the
+ * provider-call helper.
+ */
+export function messagingCall(
+  options: TAfricasTalkingOptions,
   to: string,
   message: string,
-): TAfricasTalkingRequest {
-  const body = new URLSearchParams({
-    username: options.username,
-    to,
-    message,
-    from: options.senderId,
-  });
+): TProviderCall<TMessageSent> {
   return {
+    provider: 'africastalking',
+    call: 'messaging',
     method: 'POST',
     url: `${options.baseUrl.replace(/\/+$/, '')}${MESSAGING_PATH}`,
-    headers: {
-      apiKey: options.apiKey,
-      accept: 'application/json',
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: body.toString(),
+    headers: { apiKey: options.apiKey, accept: 'application/json' },
+    body: { form: { username: options.username, to, message, from: options.senderId } },
+    // It sends a message: never asked again by the helper (the job decides).
+    repeatable: false,
+    timeoutMs: options.timeoutMs ?? AFRICASTALKING_TIMEOUT_MS,
+    keySetting: 'AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY',
+    read: (response) => readMessagingAnswer(response, to, options.apiKey),
   };
 }
 
@@ -132,61 +121,51 @@ type TRecipient = { statusCode?: unknown; status?: unknown; number?: unknown; me
 
 /** What the answer says of the message to `to`; `apiKey` is masked should the answer echo it. */
 export function readMessagingAnswer(
-  answer: TAfricasTalkingAnswer,
+  answer: Pick<TProviderResponse, 'status' | 'text'>,
   to: string,
   apiKey: string,
-): TMessagingReading {
-  const quote = (words: string) => masked(words, apiKey).slice(0, MAX_QUOTED);
+): TProviderReading<TMessageSent> {
   const recipients = recipientsOf(answer.text);
   const recipient = recipients?.find((r) => r.number === to) ?? recipients?.[0];
   if (recipient) return readRecipient(recipient);
-  if (recipients && answer.status >= 200 && answer.status < 300) {
-    // Answered, and sent to no one ("Sent to 0/1"): it would not be sent again either.
-    return { outcome: 'refused', reason: 'sent the message to no one', fault: 'service' };
-  }
   const { status } = answer;
-  if (status >= 500 || status === 408 || status === 429) {
-    return { outcome: 'no-answer', reason: `HTTP ${status}` };
+  if (recipients && status >= 200 && status < 300) {
+    // Answered, and sent to no one ("Sent to 0/1"): it would not be sent again either.
+    return { outcome: 'refused', reason: 'sent the message to no one', code: null };
   }
-  if (status === 401 || status === 403) {
-    const said = quote(answer.text.trim());
-    return {
-      outcome: 'refused',
-      reason: `refused the username or API key (HTTP ${status}${said ? `: ${said}` : ''}): check AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY`,
-      fault: 'service',
-    };
-  }
-  if (status >= 400) {
-    const said = quote(answer.text.trim());
+  if (status >= 400 && status < 500) {
+    const said = masked(answer.text.trim(), apiKey).slice(0, MAX_QUOTED);
     return {
       outcome: 'refused',
       reason: `refused the message (HTTP ${status}${said ? `: ${said}` : ''})`,
-      fault: 'service',
+      code: null,
     };
   }
-  return {
-    outcome: 'no-answer',
-    reason: `an answer that is not Africa's Talking's (HTTP ${status})`,
-  };
+  return { outcome: 'unknown', reason: "an answer that is not Africa's Talking's" };
 }
 
-function readRecipient(recipient: TRecipient): TMessagingReading {
+/** Whose a refusal is: the number's for the codes that say so, else the service's. */
+export function faultOf(code: string | null): 'number' | 'service' {
+  const meaning = code === null ? undefined : RECIPIENT_STATUSES[Number(code)];
+  return meaning?.ends === 'refused' ? meaning.fault : 'service';
+}
+
+function readRecipient(recipient: TRecipient): TProviderReading<TMessageSent> {
   const code = typeof recipient.statusCode === 'number' ? recipient.statusCode : Number.NaN;
   const meaning = RECIPIENT_STATUSES[code];
   if (!meaning) {
-    return { outcome: 'no-answer', reason: `a status it does not document (statusCode ${code})` };
+    return { outcome: 'unknown', reason: `a status it does not document (statusCode ${code})` };
   }
   const named = `statusCode ${code}: ${meaning.name}`;
   switch (meaning.ends) {
-    case 'sent':
-      return {
-        outcome: 'sent',
-        messageId: typeof recipient.messageId === 'string' ? recipient.messageId : '',
-      };
+    case 'sent': {
+      const messageId = typeof recipient.messageId === 'string' ? recipient.messageId : '';
+      return { outcome: 'answered', data: { messageId } };
+    }
     case 'refused':
-      return { outcome: 'refused', reason: `refused the message (${named})`, fault: meaning.fault };
+      return { outcome: 'refused', reason: `refused the message (${named})`, code: String(code) };
     case 'no-answer':
-      return { outcome: 'no-answer', reason: named };
+      return { outcome: 'unknown', reason: named };
   }
 }
 
@@ -208,31 +187,3 @@ function recipientsOf(text: string): TRecipient[] | null {
 /** `text` with the API key, should Africa's Talking ever echo it, masked. */
 const masked = (text: string, apiKey: string) =>
   apiKey === '' ? text : text.split(apiKey).join('[apiKey]');
-
-/**
- * Runs a described call: its answer, or why none came (in words that carry nothing of the
- * request). No redirect is followed: a redirect would carry the key elsewhere.
- */
-export async function callAfricasTalking(
-  request: TAfricasTalkingRequest,
-  timeoutMs = AFRICASTALKING_TIMEOUT_MS,
-): Promise<TAfricasTalkingAnswer | { failed: string }> {
-  try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    return { status: response.status, text: await response.text() };
-  } catch (error) {
-    if (error instanceof Error && error.name === 'TimeoutError') {
-      return { failed: `no answer within ${timeoutMs} ms` };
-    }
-    const cause =
-      error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-    const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-    return { failed: `${error instanceof Error ? error.message : String(error)}${code}` };
-  }
-}

@@ -90,7 +90,7 @@ describe("what Africa's Talking refused: not worth a retry", () => {
         retryable: false,
         fault: 'service',
         message:
-          "Africa's Talking refused the username or API key (HTTP 401: The supplied authentication is invalid): check AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY",
+          "Africa's Talking refused the username or API key (HTTP 401): check AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY",
       });
       expect(error.message).not.toContain(wrongKey);
     }
@@ -142,7 +142,9 @@ describe("no answer from Africa's Talking: worth a retry", () => {
       at.refuseNext(code);
       const error = await notSentBy(send('+2348031234575'));
       expect(error.retryable).toBe(true);
-      expect(error.message).toMatch(/^Africa's Talking gave no answer: statusCode 50[01]: /);
+      expect(error.message).toMatch(
+        /^Africa's Talking gave no answer: statusCode 50[01]: \w+ \(HTTP 201\)$/,
+      );
     }
     for (const status of [500, 503, 429]) {
       at.failNext(status);
@@ -164,8 +166,8 @@ describe("no answer from Africa's Talking: worth a retry", () => {
     await gone.close();
     const error = await notSentBy(send('+2348031234577', { baseUrl: gone.url }));
     expect(error.retryable).toBe(true);
-    expect(error.message).toMatch(
-      /^Africa's Talking gave no answer: fetch failed \(ECONNREFUSED\)$/,
+    expect(error.message).toBe(
+      "Africa's Talking gave no answer: the connection failed (ECONNREFUSED)",
     );
   });
 });

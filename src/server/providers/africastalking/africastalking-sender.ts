@@ -1,10 +1,6 @@
+import { ProviderKeyRefused, ProviderNoAnswer, callProvider } from '../provider-call';
 import { SmsNotSent, type TSmsSender } from '../sms-port';
-import {
-  callAfricasTalking,
-  messagingRequest,
-  readMessagingAnswer,
-  type TAfricasTalkingOptions,
-} from './africastalking-messaging';
+import { faultOf, messagingCall, type TAfricasTalkingOptions } from './africastalking-messaging';
 
 /*
  * The Africa's Talking adapter of the SMS port (docs/providers/africastalking.md): each message
@@ -34,22 +30,29 @@ export function africasTalkingSmsSender(options: TAfricasTalkingOptions): TSmsSe
           'number',
         );
       }
-      const answer = await callAfricasTalking(
-        messagingRequest(options, phoneNumber, body),
-        options.timeoutMs,
+      const answer = await callProvider(messagingCall(options, phoneNumber, body)).catch(
+        (error: unknown) => {
+          throw notSent(error);
+        },
       );
-      if ('failed' in answer) {
-        throw new SmsNotSent(`Africa's Talking gave no answer: ${answer.failed}`, true);
-      }
-      const reading = readMessagingAnswer(answer, phoneNumber, options.apiKey);
-      switch (reading.outcome) {
-        case 'sent':
-          return;
-        case 'refused':
-          throw new SmsNotSent(`Africa's Talking ${reading.reason}`, false, reading.fault);
-        case 'no-answer':
-          throw new SmsNotSent(`Africa's Talking gave no answer: ${reading.reason}`, true);
+      if (answer.outcome === 'refused') {
+        throw new SmsNotSent(`Africa's Talking ${answer.reason}`, false, faultOf(answer.code));
       }
     },
   };
+}
+
+/** What the provider-call helper threw, as the SMS port says it: why, and whether to retry. */
+function notSent(error: unknown): Error {
+  if (error instanceof ProviderKeyRefused) {
+    return new SmsNotSent(
+      `Africa's Talking refused the username or API key (HTTP ${error.status}): check AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY`,
+      false,
+    );
+  }
+  if (error instanceof ProviderNoAnswer) {
+    return new SmsNotSent(`Africa's Talking gave no answer: ${error.reason}`, true);
+  }
+  // Not the provider's: a fault of ours, for the job to log and retry as any other.
+  return error instanceof Error ? error : new Error(String(error));
 }
