@@ -16,6 +16,8 @@ import {
 import { noticesContract, type TNoticesUnderTest } from './contract/notices.contract';
 import { payoutsContract } from './contract/payouts.contract';
 import { refundsContract } from './contract/refunds.contract';
+import { settlementSetupOf } from './contract/settlement-setup';
+import { settlementContract } from './contract/settlement.contract';
 import { transfersInContract } from './contract/transfers-in.contract';
 import type { TBvnRecord, TPaymentProviders, TPlainCard } from './payments';
 
@@ -143,6 +145,28 @@ export function paymentProviderContract(
         return { providerReference: paid.providerReference };
       },
     };
+  });
+  settlementContract(adapter, ['card', 'chip', 'debit', 'payout', 'refund'], async () => {
+    const { underTest, provider, settlement } = await settled();
+    const { acquirer } = provider;
+    if (acquirer.kind !== 'reader') throw new Error(`${adapter}'s terminal takes no reader`);
+    const { institutionCode, accountNumber, accountName } = underTest.knownAccount;
+    return settlementSetupOf({
+      settlement,
+      cards: provider.cards,
+      paidCard: underTest.cardFor('pin_only').card,
+      declinedCard: underTest.cardFor('declined').card,
+      refunds: provider.refunds,
+      payouts: { port: provider.payouts, payee: { institutionCode, accountNumber, accountName } },
+      debits: {
+        port: provider.debits,
+        account: { institutionCode, accountNumber, mandateReference: MANDATE, payerId: PAYER },
+      },
+      chip: {
+        port: acquirer,
+        purchaseOf: (amount) => underTest.chipPurchaseFor('chip_approved', amount),
+      },
+    });
   });
   acquirerContract(adapter, async () => {
     const { underTest, provider, settlement } = await settled();

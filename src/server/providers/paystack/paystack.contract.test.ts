@@ -12,16 +12,24 @@ import { debitsContract, type TMandatedAccount } from '../contract/debits.contra
 import { noticesContract } from '../contract/notices.contract';
 import { payoutsContract } from '../contract/payouts.contract';
 import { refundsContract } from '../contract/refunds.contract';
+import { settlementSetupOf } from '../contract/settlement-setup';
+import { settlementContract } from '../contract/settlement.contract';
 import { transfersInContract } from '../contract/transfers-in.contract';
 import type { TPlainCard } from '../payments';
-import { paystackProvider, paystackPayerEmail, type TPaystackProvider } from './paystack-provider';
+import {
+  paystackProvider,
+  paystackPayerEmail,
+  paystackTerminalProvider,
+  type TPaystackProvider,
+} from './paystack-provider';
 import { fromPaystackReference } from './paystack-references';
 
 /*
  * The Paystack adapter through the suites of the capabilities it offers, against the Paystack
  * simulator (testing/paystack-simulator) and its copies of Paystack's published test cards.
  * The suites that read the settlement report read the adapter's own, from the simulator's
- * lists of transactions, transfers and refunds (the report's paging and filtering are tested in
+ * lists of transactions, transfers, refunds and paid payment requests, and the report's own suite
+ * runs on every channel Paystack holds money by (the report's paging and filtering are tested in
  * paystack-settlement.test.ts against the list answers Paystack documents).
  */
 
@@ -213,3 +221,37 @@ noticesContract('paystack (simulator)', async () => {
     },
   };
 });
+
+let settlementTerminals = 0;
+settlementContract(
+  'paystack (simulator)',
+  ['card', 'chip', 'debit', 'payout', 'refund'],
+  async () => {
+    const { simulator: sim, provider: paystack } = await started();
+    const terminal = paystackTerminalProvider({
+      secretKey: sim.secretKey,
+      baseUrl: sim.url,
+      clock: systemClock,
+    });
+    const setup = settlementSetupOf({
+      settlement: paystack.settlement,
+      cards: paystack.cards,
+      paidCard: CARDS.pin_only.card,
+      declinedCard: CARDS.declined.card,
+      refunds: paystack.refunds,
+      payouts: { port: paystack.payouts, payee: KNOWN_ACCOUNT },
+      debits: { port: paystack.debits, account: await approvedMandate(KNOWN_ACCOUNT) },
+    });
+    // Paystack's chip payments are its Terminal's: a request pushed to a terminal, paid there.
+    setup.take.chip = async (reference, amount) => {
+      settlementTerminals += 1;
+      const terminalId = `SETTLE${String(settlementTerminals).padStart(4, '0')}`;
+      sim.addTerminal(terminalId, { online: true });
+      const push = { reference, terminalId, amount, description: 'Till', createdAt: new Date() };
+      const pushed = await terminal.pushPaymentRequest(push);
+      if (pushed.kind !== 'pushed') throw new Error(`The push ${reference} was refused`);
+      await sim.cardAtTerminal(terminalId, 'approved');
+    };
+    return setup;
+  },
+);
