@@ -148,8 +148,16 @@ export type TCardsPort = {
    * came with the card; an OTP; 3-D Secure), or failed.
    */
   chargeCard(request: TCardChargeRequest): Promise<TCardChargeOutcome>;
-  /** Goes on with a charge that asked for the card's PIN. A wrong PIN fails the charge. */
-  submitCardPin(request: { providerReference: string; pin: string }): Promise<TCardChargeOutcome>;
+  /**
+   * Goes on with a charge that asked for the card's PIN. A wrong PIN fails the charge. `card` is
+   * the card again as the payer sent it with its PIN, in memory for this one call: a provider
+   * whose charge carries the PIN (Monnify) charges it now; the others have the charge waiting.
+   */
+  submitCardPin(request: {
+    providerReference: string;
+    pin: string;
+    card?: TPlainCard;
+  }): Promise<TCardChargeOutcome>;
   /** Completes a charge that asked for an OTP. A wrong OTP fails the charge. */
   submitCardOtp(request: { providerReference: string; otp: string }): Promise<TCardChargeOutcome>;
   /** What became of the charge made with our `reference` (and its OTP or 3-D Secure step). */

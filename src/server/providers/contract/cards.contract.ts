@@ -99,9 +99,11 @@ export function cardsContract(adapter: string, make: () => Promise<TCardsUnderTe
         card: { first6: card.number.slice(0, 6), last4: card.number.slice(-4) },
       });
       if (asked.kind !== 'pin_required') return;
+      // The card comes again with its PIN, as the payer's PIN call sends it.
       const next = await provider.submitCardPin({
         providerReference: asked.providerReference,
         pin: card.pin ?? '',
+        card,
       });
       expect(next.kind).toBe('otp_required');
       if (next.kind !== 'otp_required') return;
@@ -113,10 +115,12 @@ export function cardsContract(adapter: string, make: () => Promise<TCardsUnderTe
       const { pin } = underTest.cardFor('pin_otp').card;
       const asked = await charge('pin_otp', { pin: null });
       if (asked.kind !== 'pin_required') throw new Error(`expected a PIN, got ${asked.kind}`);
+      const wrong = pin === '0000' ? '1111' : '0000';
       expect(
         await provider.submitCardPin({
           providerReference: asked.providerReference,
-          pin: pin === '0000' ? '1111' : '0000',
+          pin: wrong,
+          card: { ...underTest.cardFor('pin_otp').card, pin: wrong },
         }),
       ).toMatchObject({ kind: 'failed', reason: 'incorrect_pin' });
     });

@@ -431,7 +431,7 @@ export async function submitCardPin(
     throw new AppError('PAYMENT_IN_PROGRESS');
   }
   const outcome = await callNetwork(() =>
-    ctx.providers.payments.cards.submitCardPin({ providerReference, pin }),
+    ctx.providers.payments.cards.submitCardPin({ providerReference, pin, card }),
   ).catch(async (error: unknown) => {
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw error;

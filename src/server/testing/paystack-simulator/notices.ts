@@ -1,13 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { signedNoticeSender, type TNoticeAttempt } from '../signed-notice-sender';
 
-/** One delivery attempt of a notice: a redelivery is a new entry with the same body and signature. */
-export type TNoticeAttempt = {
-  event: string;
-  body: string;
-  signature: string;
-  /** Our server's answer, or null when it gave none (refused, reset, timed out). */
-  status: number | null;
-};
+export type { TNoticeAttempt } from '../signed-notice-sender';
 
 /**
  * Paystack signs the raw body it sends: x-paystack-signature is the hex HMAC-SHA512 of those exact
@@ -29,73 +23,14 @@ export const noticeSender = (options: {
   retryDelaysMs: number[];
   record: (attempt: TNoticeAttempt) => void;
 }) => {
-  const timers = new Set<NodeJS.Timeout>();
-  const inFlight = new Set<Promise<void>>();
-  let closed = false;
-
-  const attempt = async (event: string, body: string, signature: string) => {
-    const status = await fetch(options.url as string, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-paystack-signature': signature },
-      body,
-      signal: AbortSignal.timeout(30_000),
-    }).then(
-      async (answer) => {
-        await answer.arrayBuffer();
-        return answer.status;
-      },
-      () => null,
-    );
-    options.record({ event, body, signature, status });
-    return status === 200;
-  };
-
-  const track = (work: Promise<void>) => {
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-    return work;
-  };
-
-  /** Resolves once the first attempt has been answered; redeliveries follow on their own. */
-  const send = (event: string, data: unknown): Promise<void> => {
-    if (options.url === null || closed) return Promise.resolve();
-    const body = JSON.stringify({ event, data });
-    const signature = signNotice(body, options.secretKey);
-    const retry = (index: number) => {
-      const delay = options.retryDelaysMs[index];
-      if (delay === undefined || closed) return;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (closed) return;
-        void track(
-          attempt(event, body, signature).then((delivered) => {
-            if (!delivered) retry(index + 1);
-          }),
-        );
-      }, delay);
-      timers.add(timer);
-    };
-    return track(
-      attempt(event, body, signature).then((delivered) => {
-        if (!delivered) retry(0);
-      }),
-    );
-  };
-
+  const sender = signedNoticeSender({
+    ...options,
+    header: 'x-paystack-signature',
+    sign: (body) => signNotice(body, options.secretKey),
+  });
   return {
-    send,
-    /** Resolves when no attempt is under way and none is waiting. */
-    async idle() {
-      while (inFlight.size > 0 || timers.size > 0) {
-        if (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-        else await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    },
-    async close() {
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      await Promise.allSettled([...inFlight]);
-    },
+    ...sender,
+    /** Resolves once the first attempt has been answered; redeliveries follow on their own. */
+    send: (event: string, data: unknown) => sender.send(event, JSON.stringify({ event, data })),
   };
 };
