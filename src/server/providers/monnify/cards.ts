@@ -8,7 +8,7 @@ import type {
   TPlainCard,
 } from '../payments';
 import type { TMonnifyCharge, TMonnifyInitialized, TMonnifyTransaction } from './monnify-api';
-import { MonnifyNoAnswer, type TMonnifyAnswer } from './monnify-client';
+import { MonnifyNoAnswer, ProviderNoAnswer, type TMonnifyAnswer } from './monnify-client';
 import {
   MONNIFY_PAYER_EMAIL,
   NEVER_ARRIVED,
@@ -116,7 +116,7 @@ export async function initialized(
       body,
     );
   } catch (error) {
-    if (!(error instanceof MonnifyNoAnswer)) throw error;
+    if (!(error instanceof ProviderNoAnswer)) throw error;
     const found = await transactionOf(mf, body.paymentReference);
     if (!found) throw error;
     return found;
@@ -225,7 +225,7 @@ async function chargeOn(
       deviceInformation: DEVICE_INFORMATION,
     });
   } catch (error) {
-    if (!(error instanceof MonnifyNoAnswer)) throw error;
+    if (!(error instanceof ProviderNoAnswer)) throw error;
     return recordedOutcome(mf, transactionReference, summary);
   }
   if (answer.ok) return chargeOutcome(mf, answer.body, summary);
@@ -297,7 +297,7 @@ export function monnifyCards(mf: TMonnify): TCardsPort {
           token: otp,
         });
       } catch (error) {
-        if (!(error instanceof MonnifyNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         return recordedOutcome(mf, providerReference, open.card);
       }
       mf.openCharges.delete(providerReference);

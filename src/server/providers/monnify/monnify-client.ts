@@ -1,39 +1,35 @@
 import type { TClock } from '../../clock';
+import {
+  ProviderKeyRefused,
+  ProviderNoAnswer,
+  providerCaller,
+  type TProviderReading,
+  type TProviderResponse,
+} from '../provider-call';
 import type { TMonnifyEnvelope, TMonnifyLogin } from './monnify-api';
 
 /*
- * A small client of Monnify's API (global fetch): logged in with Basic apiKey:secretKey for an
- * access token, which it keeps and asks for again a minute before it expires, and once more when
- * Monnify answers 401 (a token revoked early); every answer read as Monnify's envelope.
+ * Monnify's API as the adapter calls it, on the one provider-call core (provider-call.ts: the
+ * timeout, no redirects, metrics and spans, and the triage answered / refused / no answer). This
+ * file adds what is Monnify's own:
  *
- * Three ends to a call (the money-safety triage):
- * - answered: `requestSuccessful` true, with its body;
- * - refused: Monnify answered and did not do it (a 4xx, `requestSuccessful` false): its message
- *   and code say why, and the adapter maps them;
- * - no answer (MonnifyNoAnswer): a timeout, a broken connection, a 5xx or 429, or an answer that
- *   is not Monnify's envelope. Whether Monnify acted is not known: a read (GET) is asked again
- *   after a pause; a call that moves money never is here: the adapter asks Monnify about our
- *   reference instead, and failing that leaves the attempt to the reconciler.
- * Refused credentials (the login itself answers 401) are a configuration fault, thrown as
- * MonnifyKeyRefused: never read as a payer's refusal.
+ * - the login: Basic apiKey:secretKey for an access token, kept and asked for again a minute
+ *   before it expires (its `expiresIn`), and once more when Monnify answers 401 to a call (a
+ *   token revoked early: Monnify did not look at the call, so it goes again with the new token);
+ *   a login refused, or a second 401, is the credentials' (ProviderKeyRefused), never a payer's;
+ * - the reading of Monnify's envelope: `requestSuccessful` true is answered, false with a 4xx is
+ *   refused (its responseMessage and responseCode say why), anything else is no answer.
+ *
+ * A call that moves money and gets no answer (ProviderNoAnswer) is never made again here: the
+ * adapter asks Monnify about its reference instead, and failing that the reconciler does.
  */
 
-export class MonnifyNoAnswer extends Error {
-  constructor(
-    readonly call: string,
-    reason: string,
-  ) {
-    super(`Monnify gave no answer to ${call}: ${reason}`);
-    this.name = 'MonnifyNoAnswer';
-  }
-}
+export { ProviderNoAnswer } from '../provider-call';
 
-export class MonnifyKeyRefused extends Error {
-  constructor(call: string) {
-    super(
-      `Monnify refused the API key and secret on ${call}: check MONNIFY_API_KEY and MONNIFY_SECRET_KEY`,
-    );
-    this.name = 'MonnifyKeyRefused';
+/** A call the adapter could not settle: thrown as the core's no answer, in Monnify's name. */
+export class MonnifyNoAnswer extends ProviderNoAnswer {
+  constructor(call: string, reason: string) {
+    super('monnify', call, reason);
   }
 }
 
@@ -56,71 +52,63 @@ export type TMonnifyClient = ReturnType<typeof monnifyClient>;
 /** A token is asked for again this long before Monnify said it expires. */
 const TOKEN_MARGIN_MS = 60_000;
 
-/** A described call: what the adapter asks, before the client runs it. */
-export type TMonnifyRequest = {
-  method: 'GET' | 'POST';
-  path: string;
-  query?: Record<string, string | number>;
-  body?: Record<string, unknown>;
-};
+const KEY_SETTING = 'MONNIFY_API_KEY and MONNIFY_SECRET_KEY';
 
-function readEnvelope<TBody>(text: string): TMonnifyEnvelope<TBody> | null {
-  try {
-    const parsed = JSON.parse(text) as Partial<TMonnifyEnvelope<TBody>> | null;
-    if (parsed && typeof parsed.requestSuccessful === 'boolean') {
-      return parsed as TMonnifyEnvelope<TBody>;
-    }
-    return null;
-  } catch {
-    return null;
+/** Monnify's envelope read: answered, refused, or not Monnify's (no answer). */
+function readEnvelope<TBody>(response: TProviderResponse): TProviderReading<TBody> {
+  const envelope = response.json as Partial<TMonnifyEnvelope<TBody>> | undefined;
+  if (!envelope || typeof envelope.requestSuccessful !== 'boolean') {
+    return { outcome: 'unknown', reason: "an answer that is not Monnify's" };
   }
+  if (envelope.requestSuccessful && response.status < 300) {
+    return { outcome: 'answered', data: envelope.responseBody as TBody };
+  }
+  return {
+    outcome: 'refused',
+    reason: envelope.responseMessage ?? 'refused',
+    code: String(envelope.responseCode ?? ''),
+  };
 }
 
+/** The name of a call for metrics and spans: its path, its references left out. */
+export const callName = (path: string) =>
+  path
+    .replace(/^\/api\//, '')
+    .replace(/^(v2\/transactions)\/.+$/, '$1/{transactionReference}')
+    .replace(/^(v1\/refunds)\/(?!initiate-refund$).+$/, '$1/{refundReference}');
+
 export function monnifyClient(options: TMonnifyClientOptions) {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const retryDelays = options.readRetryDelaysMs ?? [1_000, 3_000];
+  const call = providerCaller({
+    provider: 'monnify',
+    baseUrl: options.baseUrl,
+    keySetting: KEY_SETTING,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.readRetryDelaysMs === undefined
+      ? {}
+      : { retryDelaysMs: options.readRetryDelaysMs }),
+  });
   let token: { value: string; until: number } | null = null;
   let loggingIn: Promise<string> | null = null;
 
-  async function send(request: TMonnifyRequest, authorization: string) {
-    const search = new URLSearchParams(
-      Object.entries(request.query ?? {}).map(([name, value]) => [name, String(value)]),
-    ).toString();
-    const call = `${request.method} ${request.path}`;
-    try {
-      const response = await fetch(`${baseUrl}${request.path}${search ? `?${search}` : ''}`, {
-        method: request.method,
-        headers: {
-          authorization,
-          accept: 'application/json',
-          ...(request.body ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(request.body ? { body: JSON.stringify(request.body) } : {}),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      return { call, status: response.status, text: await response.text() };
-    } catch (error) {
-      throw new MonnifyNoAnswer(call, error instanceof Error ? error.message : String(error));
-    }
-  }
-
   async function login(): Promise<string> {
     const basic = Buffer.from(`${options.apiKey}:${options.secretKey}`).toString('base64');
-    const { call, status, text } = await send(
-      { method: 'POST', path: '/api/v1/auth/login' },
-      `Basic ${basic}`,
-    );
-    if (status === 401 || status === 403) throw new MonnifyKeyRefused(call);
-    const envelope = readEnvelope<TMonnifyLogin>(text);
-    const body = envelope?.requestSuccessful ? envelope.responseBody : undefined;
-    if (!body?.accessToken) throw new MonnifyNoAnswer(call, `no access token (HTTP ${status})`);
+    // A login moves nothing: asked again after no answer.
+    const answer = await call<TMonnifyLogin>({
+      call: 'v1/auth/login',
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      headers: { authorization: `Basic ${basic}` },
+      repeatable: true,
+      read: readEnvelope,
+    });
+    if (answer.outcome !== 'answered' || !answer.data.accessToken) {
+      throw new MonnifyNoAnswer('v1/auth/login', 'no access token');
+    }
     token = {
-      value: body.accessToken,
-      until: options.clock.now().getTime() + body.expiresIn * 1000 - TOKEN_MARGIN_MS,
+      value: answer.data.accessToken,
+      until: options.clock.now().getTime() + answer.data.expiresIn * 1000 - TOKEN_MARGIN_MS,
     };
-    return body.accessToken;
+    return answer.data.accessToken;
   }
 
   /** The bearer token: the one kept while it has a minute left, else a new one (one login at once). */
@@ -132,51 +120,48 @@ export function monnifyClient(options: TMonnifyClientOptions) {
     return loggingIn;
   }
 
-  /** One call: answered or refused, or thrown as no answer; a 401 logs in again once. */
-  async function once<TBody>(request: TMonnifyRequest): Promise<TMonnifyAnswer<TBody>> {
-    let sent = await send(request, `Bearer ${await bearer()}`);
-    if (sent.status === 401) {
-      // The token was refused before Monnify looked at the call: nothing happened, so the call
-      // goes again with a new one. A second refusal is the credentials'.
+  /** One call with the bearer: answered or refused, or thrown; a 401 logs in again once. */
+  async function send<TBody>(request: {
+    method: 'GET' | 'POST';
+    path: string;
+    query?: Record<string, string | number>;
+    body?: Record<string, unknown>;
+  }): Promise<TMonnifyAnswer<TBody>> {
+    const attempt = async () =>
+      call<TBody>({
+        call: callName(request.path),
+        method: request.method,
+        path: request.path,
+        ...(request.query ? { query: request.query } : {}),
+        ...(request.body ? { body: { json: request.body } } : {}),
+        headers: { authorization: `Bearer ${await bearer()}` },
+        read: readEnvelope,
+      });
+    let answer;
+    try {
+      answer = await attempt();
+    } catch (error) {
+      if (!(error instanceof ProviderKeyRefused) || error.status !== 401) throw error;
       token = null;
-      sent = await send(request, `Bearer ${await bearer()}`);
-      if (sent.status === 401) throw new MonnifyKeyRefused(sent.call);
+      answer = await attempt();
     }
-    if (sent.status >= 500 || sent.status === 429) {
-      throw new MonnifyNoAnswer(sent.call, `HTTP ${sent.status}`);
-    }
-    const envelope = readEnvelope<TBody>(sent.text);
-    if (!envelope) {
-      throw new MonnifyNoAnswer(sent.call, `an answer that is not Monnify's (HTTP ${sent.status})`);
-    }
-    if (envelope.requestSuccessful && sent.status < 300) {
-      return { ok: true, body: envelope.responseBody as TBody };
-    }
+    if (answer.outcome === 'answered') return { ok: true, body: answer.data };
     return {
       ok: false,
-      httpStatus: sent.status,
-      message: envelope.responseMessage,
-      code: String(envelope.responseCode),
+      httpStatus: answer.status,
+      message: answer.reason,
+      code: answer.code ?? '',
     };
   }
 
   return {
-    /** A read: safe to repeat, so asked again after each pause while no answer comes. */
-    async read<TBody>(path: string, query?: Record<string, string | number>) {
-      const request: TMonnifyRequest = { method: 'GET', path, ...(query ? { query } : {}) };
-      for (const delay of retryDelays) {
-        try {
-          return await once<TBody>(request);
-        } catch (error) {
-          if (!(error instanceof MonnifyNoAnswer)) throw error;
-          await new Promise((resolve) => setTimeout(resolve, delay));
-        }
-      }
-      return once<TBody>(request);
+    /** A read: the core asks it again after each pause while no answer comes. */
+    read<TBody>(path: string, query?: Record<string, string | number>) {
+      return send<TBody>({ method: 'GET', path, ...(query ? { query } : {}) });
     },
     /** A call that acts: made once; no answer is thrown, never repeated here. */
     write<TBody>(path: string, body: Record<string, unknown>) {
-      return once<TBody>({ method: 'POST', path, body });
+      return send<TBody>({ method: 'POST', path, body });
     },
     /** Every item of a list Monnify answers a page at a time, from page 0. */
     async *list<TItem>(
@@ -185,12 +170,12 @@ export function monnifyClient(options: TMonnifyClientOptions) {
       names: { page: string; size: string } = { page: 'page', size: 'size' },
     ): AsyncGenerator<TItem> {
       for (let page = 0; ; page += 1) {
-        const answer = await this.read<{ content: TItem[]; last?: boolean }>(path, {
-          ...query,
-          [names.page]: page,
-          [names.size]: 100,
+        const answer = await send<{ content: TItem[]; last?: boolean }>({
+          method: 'GET',
+          path,
+          query: { ...query, [names.page]: page, [names.size]: 100 },
         });
-        if (!answer.ok) throw new MonnifyNoAnswer(`the list ${path}`, answer.message);
+        if (!answer.ok) throw new MonnifyNoAnswer(`the list ${callName(path)}`, answer.message);
         yield* answer.body.content;
         if (answer.body.last !== false || answer.body.content.length === 0) return;
       }

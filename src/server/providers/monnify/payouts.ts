@@ -1,7 +1,7 @@
 import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TPayoutOutcome, TPayoutsPort, TRequeryOutcome } from '../payments';
 import type { TMonnifyDisbursement } from './monnify-api';
-import { MonnifyNoAnswer, type TMonnifyAnswer } from './monnify-client';
+import { MonnifyNoAnswer, ProviderNoAnswer, type TMonnifyAnswer } from './monnify-client';
 import { isNotFound, koboOf, NEVER_ARRIVED, nairaOf, type TMonnify } from './monnify-shared';
 
 /*
@@ -84,7 +84,7 @@ export function monnifyPayouts(mf: TMonnify, walletAccountNumber: string): TPayo
           sourceAccountNumber: walletAccountNumber,
         });
       } catch (error) {
-        if (!(error instanceof MonnifyNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         const asked = await transferOf(mf, reference);
         if (!asked) throw error;
         return payoutOutcome(asked);

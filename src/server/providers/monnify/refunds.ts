@@ -1,6 +1,6 @@
 import type { TRefundOutcome, TRefundRequest, TRefundsPort, TTransferSender } from '../payments';
 import type { TMonnifyRefund } from './monnify-api';
-import { MonnifyNoAnswer, segment, type TMonnifyAnswer } from './monnify-client';
+import { MonnifyNoAnswer, ProviderNoAnswer, segment, type TMonnifyAnswer } from './monnify-client';
 import { isNotFound, nairaOf, transactionOf, type TMonnify } from './monnify-shared';
 
 /*
@@ -71,7 +71,7 @@ async function refundOnce(
         : {}),
     });
   } catch (error) {
-    if (!(error instanceof MonnifyNoAnswer)) throw error;
+    if (!(error instanceof ProviderNoAnswer)) throw error;
     const asked = await refundOf(mf, request.refundReference);
     if (!asked) throw error;
     return refundOutcome(asked);

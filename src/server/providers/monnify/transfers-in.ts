@@ -1,6 +1,6 @@
 import type { TTransferAccount, TTransfersInPort } from '../payments';
 import type { TMonnifyTransferAccount } from './monnify-api';
-import { MonnifyNoAnswer } from './monnify-client';
+import { ProviderNoAnswer } from './monnify-client';
 import { initialized, initTransactionBody } from './cards';
 import { transactionOf, type TMonnify } from './monnify-shared';
 import { giveBack } from './refunds';
@@ -31,7 +31,7 @@ async function accountOf(
   try {
     answer = await call();
   } catch (error) {
-    if (!(error instanceof MonnifyNoAnswer)) throw error;
+    if (!(error instanceof ProviderNoAnswer)) throw error;
     answer = await call();
   }
   if (!answer.ok) throw new Error(`Monnify opened no account for a transfer: ${answer.message}`);
