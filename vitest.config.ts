@@ -8,8 +8,8 @@ export default defineConfig({
     // database production runs (a second run on PGlite proved the same routes again). What needs
     // Paystack's test mode runs where PAYSTACK_TEST_SECRET_KEY holds a key for it, and what needs
     // Termii where TERMII_TEST_API_KEY does, Africa's Talking's where AFRICASTALKING_TEST_API_KEY
-    // does, Mono's where MONO_TEST_SECRET_KEY does, Remita's where REMITA_TEST_API_KEY does
-    // (.ci/run says when not).
+    // does, Mono's where MONO_TEST_SECRET_KEY does, Remita's where REMITA_TEST_API_KEY does,
+    // Monnify's sandbox where MONNIFY_TEST_API_KEY does (.ci/run says when not).
     exclude: [
       ...(process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts', 'src/server/fuzz.test.ts']),
       ...(process.env.PAYSTACK_TEST_SECRET_KEY
@@ -21,6 +21,7 @@ export default defineConfig({
         : ['src/server/providers/africastalking/*.live.test.ts']),
       ...(process.env.MONO_TEST_SECRET_KEY ? [] : ['src/server/providers/mono/*.live.test.ts']),
       ...(process.env.REMITA_TEST_API_KEY ? [] : ['src/server/providers/remita/*.live.test.ts']),
+      ...(process.env.MONNIFY_TEST_API_KEY ? [] : ['src/server/providers/monnify/*.live.test.ts']),
     ],
     environment: 'node',
     globalSetup: ['scripts/vitest-global-setup.ts'],

@@ -114,6 +114,68 @@ describe('PAYMENT_PROVIDER and Paystack', () => {
   });
 });
 
+describe('Monnify', () => {
+  const monnify = {
+    MONNIFY_API_KEY: 'MK_TEST_SAF7HR5F3F',
+    MONNIFY_SECRET_KEY: 'secret-that-must-not-show-4SY6TNL8CK3VPRSBTHTRG2N8XXEGC6NL',
+    MONNIFY_CONTRACT_CODE: '7059707855',
+  };
+
+  it("is off without its keys, and with all three is on at Monnify's live host unless another is named", () => {
+    expect(loadConfig({}).monnify).toBeNull();
+    expect(loadConfig(monnify).monnify).toEqual({
+      apiKey: 'MK_TEST_SAF7HR5F3F',
+      secretKey: monnify.MONNIFY_SECRET_KEY,
+      contractCode: '7059707855',
+      mode: 'test',
+      baseUrl: 'https://api.monnify.com',
+      walletAccountNumber: null,
+    });
+    expect(
+      loadConfig({
+        ...monnify,
+        MONNIFY_API_KEY: 'MK_PROD_ABC123',
+        MONNIFY_BASE_URL: 'https://sandbox.monnify.com/',
+        MONNIFY_WALLET_ACCOUNT_NUMBER: '8016472829',
+      }).monnify,
+    ).toMatchObject({
+      mode: 'live',
+      baseUrl: 'https://sandbox.monnify.com',
+      walletAccountNumber: '8016472829',
+    });
+  });
+
+  it('refuses one or two of the three keys, naming those missing, in one line that shows no key', () => {
+    for (const name of Object.keys(monnify) as Array<keyof typeof monnify>) {
+      const refusal = () => loadConfig({ ...monnify, [name]: undefined });
+      expect(refusal).toThrow(
+        new RegExp(
+          `^Invalid configuration: Monnify needs MONNIFY_API_KEY, MONNIFY_SECRET_KEY and MONNIFY_CONTRACT_CODE together; missing ${name}$`,
+        ),
+      );
+      expect(refusal).not.toThrow(/secret-that-must-not-show/);
+    }
+    expect(() => loadConfig({ MONNIFY_SECRET_KEY: monnify.MONNIFY_SECRET_KEY })).toThrow(
+      /missing MONNIFY_API_KEY, MONNIFY_CONTRACT_CODE$/,
+    );
+  });
+
+  it('refuses a key, contract code, host or wallet that is not one', () => {
+    expect(() => loadConfig({ ...monnify, MONNIFY_API_KEY: 'sk_test_abc' })).toThrow(
+      /^Invalid configuration: MONNIFY_API_KEY must be a Monnify API key/,
+    );
+    expect(() => loadConfig({ ...monnify, MONNIFY_CONTRACT_CODE: 'ABC' })).toThrow(
+      /^Invalid configuration: MONNIFY_CONTRACT_CODE /,
+    );
+    expect(() => loadConfig({ ...monnify, MONNIFY_BASE_URL: 'sandbox.monnify.com' })).toThrow(
+      /^Invalid configuration: MONNIFY_BASE_URL /,
+    );
+    expect(() => loadConfig({ ...monnify, MONNIFY_WALLET_ACCOUNT_NUMBER: '12345' })).toThrow(
+      /^Invalid configuration: MONNIFY_WALLET_ACCOUNT_NUMBER /,
+    );
+  });
+});
+
 describe('SMS_PROVIDER and Termii', () => {
   const termii = {
     SMS_PROVIDER: 'termii',

@@ -92,6 +92,26 @@ const ZEnv = z.object({
   /** Paystack's API; another address only for a simulator of it. */
   PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
   /**
+   * Monnify (docs/providers/monnify.md): its API key, client secret (which also signs its
+   * notices) and contract code, all three or none; its host (the live one by default; its
+   * sandbox is https://sandbox.monnify.com); and the wallet payouts are sent from, without which
+   * Monnify offers no payouts.
+   */
+  MONNIFY_API_KEY: z
+    .string()
+    .regex(/^MK_(TEST|PROD)_\S+$/, 'must be a Monnify API key, MK_TEST_… or MK_PROD_…')
+    .optional(),
+  MONNIFY_SECRET_KEY: z.string().min(16, 'must be the Monnify client secret').optional(),
+  MONNIFY_CONTRACT_CODE: z
+    .string()
+    .regex(/^\d+$/, 'must be the digits of a Monnify contract code')
+    .optional(),
+  MONNIFY_BASE_URL: z.url().default('https://api.monnify.com'),
+  MONNIFY_WALLET_ACCOUNT_NUMBER: z
+    .string()
+    .regex(/^\d{10}$/, 'must be a 10-digit account number')
+    .optional(),
+  /**
    * The chip terminal: the sandbox's Bluetooth reader, or Paystack Terminal's push payment
    * requests (docs/providers/paystack-terminal.md), which need PAYMENT_PROVIDER=paystack.
    */
@@ -253,6 +273,15 @@ export type TConfig = {
   paymentProvider: 'sandbox' | 'paystack';
   /** Paystack's key, its mode (from the key: sk_test_ or sk_live_) and API; null unless chosen. */
   paystack: { secretKey: string; mode: 'test' | 'live'; baseUrl: string } | null;
+  /** Monnify's credentials, its mode (from the API key) and API; null unless all three keys are set. */
+  monnify: {
+    apiKey: string;
+    secretKey: string;
+    contractCode: string;
+    mode: 'test' | 'live';
+    baseUrl: string;
+    walletAccountNumber: string | null;
+  } | null;
   /** The chip terminal: the sandbox's reader, or Paystack Terminal (beside `paystack`). */
   terminalProvider: 'sandbox' | 'paystack';
   sandboxCardTimeoutMs: number;
@@ -391,6 +420,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.BVN_REGISTRY === 'mono' && !e.MONO_SECRET_KEY) {
     throw new Error('Invalid configuration: MONO_SECRET_KEY is required with BVN_REGISTRY=mono');
   }
+  const monnifyKeys = ['MONNIFY_API_KEY', 'MONNIFY_SECRET_KEY', 'MONNIFY_CONTRACT_CODE'] as const;
+  const monnifyGiven = monnifyKeys.filter((name) => e[name]);
+  if (monnifyGiven.length > 0 && monnifyGiven.length < monnifyKeys.length) {
+    const missing = monnifyKeys.filter((name) => !e[name]).join(', ');
+    throw new Error(
+      `Invalid configuration: Monnify needs MONNIFY_API_KEY, MONNIFY_SECRET_KEY and MONNIFY_CONTRACT_CODE together; missing ${missing}`,
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
     .split(',')
@@ -451,6 +488,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             secretKey: e.PAYSTACK_SECRET_KEY,
             mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
             baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
+          }
+        : null,
+    monnify:
+      e.MONNIFY_API_KEY && e.MONNIFY_SECRET_KEY && e.MONNIFY_CONTRACT_CODE
+        ? {
+            apiKey: e.MONNIFY_API_KEY,
+            secretKey: e.MONNIFY_SECRET_KEY,
+            contractCode: e.MONNIFY_CONTRACT_CODE,
+            mode: e.MONNIFY_API_KEY.startsWith('MK_PROD_') ? 'live' : 'test',
+            baseUrl: e.MONNIFY_BASE_URL.replace(/\/+$/, ''),
+            walletAccountNumber: e.MONNIFY_WALLET_ACCOUNT_NUMBER ?? null,
           }
         : null,
     terminalProvider: e.TERMINAL_PROVIDER,
