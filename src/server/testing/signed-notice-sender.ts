@@ -12,14 +12,19 @@ export type TNoticeAttempt = {
  * header, and again after each delay until answered 200 OK (the providers retry a notice that is
  * not acknowledged; each simulator keeps the shape, with delays short enough for a test).
  */
-export const signedNoticeSender = (options: {
-  url: string | null;
-  /** The header the provider signs in, e.g. 'x-paystack-signature'. */
-  header: string;
-  sign: (body: string) => string;
-  retryDelaysMs: number[];
-  record: (attempt: TNoticeAttempt) => void;
-}) => {
+export const signedNoticeSender = (
+  /** Read at each notice: a simulator may point `url` elsewhere after it started. */
+  options: {
+    url: string | null;
+    retryDelaysMs: number[];
+    record: (attempt: TNoticeAttempt) => void;
+  },
+  signing: {
+    /** The header the provider signs in, e.g. 'x-paystack-signature'. */
+    header: string;
+    sign: (body: string) => string;
+  },
+) => {
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   let closed = false;
@@ -27,7 +32,7 @@ export const signedNoticeSender = (options: {
   const attempt = async (event: string, body: string, signature: string) => {
     const status = await fetch(options.url as string, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [options.header]: signature },
+      headers: { 'content-type': 'application/json', [signing.header]: signature },
       body,
       signal: AbortSignal.timeout(30_000),
     }).then(
@@ -50,7 +55,7 @@ export const signedNoticeSender = (options: {
   /** Sends `body` (the notice, already written) once now; redeliveries follow on their own. */
   const send = (event: string, body: string): Promise<void> => {
     if (options.url === null || closed) return Promise.resolve();
-    const signature = options.sign(body);
+    const signature = signing.sign(body);
     const retry = (index: number) => {
       const delay = options.retryDelaysMs[index];
       if (delay === undefined || closed) return;

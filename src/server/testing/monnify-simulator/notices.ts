@@ -21,8 +21,7 @@ export const noticeSender = (options: {
   retryDelaysMs: number[];
   record: (attempt: TNoticeAttempt) => void;
 }) => {
-  const sender = signedNoticeSender({
-    ...options,
+  const sender = signedNoticeSender(options, {
     header: 'monnify-signature',
     sign: (body) => signMonnifyNotice(body, options.clientSecret),
   });

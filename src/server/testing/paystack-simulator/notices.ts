@@ -23,8 +23,7 @@ export const noticeSender = (options: {
   retryDelaysMs: number[];
   record: (attempt: TNoticeAttempt) => void;
 }) => {
-  const sender = signedNoticeSender({
-    ...options,
+  const sender = signedNoticeSender(options, {
     header: 'x-paystack-signature',
     sign: (body) => signNotice(body, options.secretKey),
   });
