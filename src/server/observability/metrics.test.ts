@@ -1,11 +1,14 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callProvider } from '../providers/provider-call';
 import { recordMerchantEvent, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { promtoolProblems } from '../testing/promlint';
 import { startTestApp } from '../testing/test-app';
 
 // GET /metrics (docs/operations.md): the operator's token opens it, and one card payment shows in
-// the request, payment and provider metrics beside the backlogs, streams and the pool; jobs and
+// the request, payment and provider metrics (and a provider's HTTP tries) beside the backlogs, streams and the pool; jobs and
 // webhook deliveries are counted by kind and outcome with their durations; and the scrape is one
 // `promtool check metrics` passes (its rules in testing/promlint.ts).
 
@@ -110,6 +113,37 @@ describe('GET /metrics', () => {
         'oya_provider_call_duration_seconds_count{provider="sandbox",operation="chargeCard"}',
       ),
     ).toBe(2);
+  });
+
+  it('counts each try of a call to a provider over HTTP by provider, call and outcome', async () => {
+    let tries = 0;
+    const provider = createServer((_request, response) => {
+      tries += 1;
+      response
+        .writeHead(tries === 1 ? 503 : 200, { 'content-type': 'application/json' })
+        .end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = provider.address() as AddressInfo;
+      const answer = await callProvider({
+        provider: 'testpay',
+        call: 'transaction/verify/*',
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/transaction/verify/att_1`,
+        retryDelaysMs: [10],
+        read: (response) => ({ outcome: 'answered', data: response.json }),
+      });
+      expect(answer).toMatchObject({ outcome: 'answered' });
+    } finally {
+      provider.closeAllConnections();
+      provider.close();
+    }
+    const text = await scrape();
+    const labels = 'provider="testpay",call="transaction/verify/*"';
+    expect(sample(text, `oya_provider_http_calls_total{${labels},outcome="no_answer"}`)).toBe(1);
+    expect(sample(text, `oya_provider_http_calls_total{${labels},outcome="answered"}`)).toBe(1);
+    expect(sample(text, `oya_provider_http_call_duration_seconds_count{${labels}}`)).toBe(2);
   });
 
   it('reports the webhook backlog, open streams, the database pool and the process', async () => {

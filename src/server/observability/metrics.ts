@@ -87,6 +87,20 @@ function countedMetrics(registry: Registry) {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
     registers: [registry],
   });
+  // Each try of a call over HTTP (providers/provider-call.ts), beneath the port's calls above.
+  const providerHttpCalls = new Counter({
+    name: 'oya_provider_http_calls_total',
+    help: 'Tries of calls to providers over HTTP made by this process, by provider, call and outcome (answered, refused: nothing happened, no_answer: asked about by reference, key_refused: the configuration)',
+    labelNames: ['provider', 'call', 'outcome'] as const,
+    registers: [registry],
+  });
+  const providerHttpDuration = new Histogram({
+    name: 'oya_provider_http_call_duration_seconds',
+    help: 'How long each try of a call to a provider over HTTP took, by provider and call',
+    labelNames: ['provider', 'call'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
+    registers: [registry],
+  });
 
   // The RED of background work: _count is the rate, outcome the errors, the buckets the duration.
   const jobDuration = new Histogram({
@@ -108,6 +122,8 @@ function countedMetrics(registry: Registry) {
     rateLimitRefusals,
     providerCalls,
     providerDuration,
+    providerHttpCalls,
+    providerHttpDuration,
     jobDuration,
     webhookDeliveryDuration,
   };

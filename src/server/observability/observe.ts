@@ -8,6 +8,7 @@ import { requireOperator } from '../routes/operator-clients';
 import { jsonAnswers } from '../routes/responses';
 import { createMetrics, type TJobBacklogSample, type TMetrics } from './metrics';
 import { measuredProvider } from './measured-provider';
+import { onProviderCall } from '../providers/provider-call';
 import { activeTracing, idAttributes, ID_ATTRIBUTES, type TTracedId } from './tracing';
 
 /*
@@ -71,6 +72,20 @@ function countAnswers(app: FastifyInstance, metrics: TMetrics) {
   });
 }
 
+/**
+ * Counts each try of a call to a provider over HTTP (providers/provider-call.ts) while the app is
+ * open. The tries are the process's: a test process with several apps open counts each in all.
+ */
+function countProviderTries(app: FastifyInstance, metrics: TMetrics) {
+  const stop = onProviderCall(({ provider, call, outcome, seconds }) => {
+    metrics.providerHttpCalls.inc({ provider, call, outcome });
+    metrics.providerHttpDuration.observe({ provider, call }, seconds);
+  });
+  app.addHook('onClose', async () => {
+    stop();
+  });
+}
+
 const metricsRoute: FastifyPluginCallback<
   TRouteContext & { operatorToken: string | undefined; metrics: TMetrics }
 > = (app, ctx, done) => {
@@ -127,6 +142,7 @@ export async function observe(
   const { metrics } = options;
   const { providers } = options.context;
   providers.payments = measuredProvider(providers.payments, metrics, app.log);
+  countProviderTries(app, metrics);
   countAnswers(app, metrics);
   app.addHook('preHandler', bindIds);
   await app.register(metricsRoute, {

@@ -373,8 +373,6 @@ describe('a provider call', () => {
     });
     await expect(made).rejects.toThrow(ProviderNoAnswer);
     const error = (await made.catch((thrown: unknown) => thrown)) as Error;
-    expect(error.message).toBe(
-      'testpay gave no answer to charge: the connection failed (ECONNREFUSED)',
-    );
+    expect(error.message).toBe('testpay gave no answer to charge: fetch failed (ECONNREFUSED)');
   });
 });

@@ -160,7 +160,8 @@ function failureOf(error: unknown, timeoutMs: number): string {
   const cause =
     error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-  return `the connection failed${code}`;
+  // fetch's own words for any other failure, never the error's message (which may name the URL).
+  return `fetch failed${code}`;
 }
 
 function jsonOf(text: string): unknown {
