@@ -1,6 +1,6 @@
 import type { TBank, TBanksPort } from '../payments';
+import { paystackNoAnswer, paystackPath } from './paystack-calls';
 import type { TPaystackBank, TPaystackCustomer, TPaystackResolvedAccount } from './paystack-api';
-import { PaystackNoAnswer, segment } from './paystack-client';
 import { paystackPayerEmail, type TPaystack } from './paystack-shared';
 
 /** How long the bank list is kept before it is asked for again. */
@@ -73,9 +73,9 @@ export function paystackBanks(ps: TPaystack): TBanksPort {
         first_name: firstName,
         last_name: lastName,
       });
-      if (!customer.ok) throw new PaystackNoAnswer('Create Customer', customer.message);
+      if (!customer.ok) throw paystackNoAnswer('Create Customer', customer.message);
       const asked = await ps.client.write<unknown>(
-        `/customer/${segment(customer.data.customer_code)}/identification`,
+        paystackPath`/customer/${customer.data.customer_code}/identification`,
         {
           country: 'NG',
           type: 'bank_account',
@@ -86,7 +86,7 @@ export function paystackBanks(ps: TPaystack): TBanksPort {
           last_name: lastName,
         },
       );
-      if (!asked.ok) throw new PaystackNoAnswer('Validate Customer', asked.message);
+      if (!asked.ok) throw paystackNoAnswer('Validate Customer', asked.message);
       return 'pending';
     },
   };

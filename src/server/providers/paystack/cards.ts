@@ -1,7 +1,8 @@
 import { detectCardBrand, type TCardBrand } from '../../../domain/card-brand';
+import { paystackNoAnswer, paystackPath, type TPaystackAnswer } from './paystack-calls';
+import { ProviderNoAnswer } from '../provider-call';
 import type { TCardChargeOutcome, TCardsPort, TCardSummary } from '../payments';
 import type { TPaystackAuthorization, TPaystackCharge } from './paystack-api';
-import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { cardDeclineReason, isDuplicateReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
 import {
@@ -112,7 +113,7 @@ async function chargeOutcome(
       for (const delay of ps.pendingChecks) {
         await ps.pause(delay);
         const checked = await ps.client.read<TPaystackCharge>(
-          `/charge/${segment(providerReference)}`,
+          paystackPath`/charge/${providerReference}`,
         );
         if (checked.ok && checked.data.status !== 'pending') {
           return chargeOutcome(ps, checked.data, summary, pin);
@@ -165,7 +166,7 @@ async function openCharge(
 
 /** A charge Paystack has not decided: left to the reconciler's requery. */
 function stillUnknown(providerReference: string): never {
-  throw new PaystackNoAnswer(`the charge ${providerReference}`, 'no final answer yet');
+  throw paystackNoAnswer(`the charge ${providerReference}`, 'no final answer yet');
 }
 
 /**
@@ -181,7 +182,7 @@ async function continueCharge(
   try {
     answer = await ps.client.write<TPaystackCharge>(path, body);
   } catch (error) {
-    if (!(error instanceof PaystackNoAnswer)) throw error;
+    if (!(error instanceof ProviderNoAnswer)) throw error;
     return chargeByReference(ps, body.reference);
   }
   if (answer.ok) return answer.data;
@@ -219,7 +220,7 @@ export function paystackCards(ps: TPaystack): TCardsPort {
           metadata: { oya_channel: 'card', narration },
         });
       } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         // Asked about by reference before anything else: never charged again under another.
         return chargeOutcome(ps, await chargeByReference(ps, providerReference), summary, card.pin);
       }

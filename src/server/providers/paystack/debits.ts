@@ -1,10 +1,11 @@
 import type { TAccountDebitOutcome, TDebitsPort, TRequeryOutcome } from '../payments';
+import { paystackNoAnswer, paystackPath, type TPaystackAnswer } from './paystack-calls';
+import { ProviderNoAnswer } from '../provider-call';
 import type {
   TPaystackMandate,
   TPaystackMandateOpened,
   TPaystackTransaction,
 } from './paystack-api';
-import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { debitDeclineReason, isDuplicateReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
 import {
@@ -38,13 +39,13 @@ async function debitOutcome(
   for (const delay of ps.pendingChecks) {
     await ps.pause(delay);
     const answer = await ps.client.read<TPaystackTransaction>(
-      `/transaction/verify/${segment(transaction.reference)}`,
+      paystackPath`/transaction/verify/${transaction.reference}`,
     );
     if (answer.ok && (answer.data.status === 'success' || answer.data.status === 'failed')) {
       return debitOutcome(ps, answer.data);
     }
   }
-  throw new PaystackNoAnswer(`the debit ${transaction.reference}`, 'no final answer yet');
+  throw paystackNoAnswer(`the debit ${transaction.reference}`, 'no final answer yet');
 }
 
 /** What became of a debit, without the authorisation its transaction carries. */
@@ -73,12 +74,12 @@ export function paystackDebits(ps: TPaystack): TDebitsPort {
             account: { number: accountNumber, bank_code: institutionCode },
           },
         );
-        if (!answer.ok) throw new PaystackNoAnswer('Initialize Authorization', answer.message);
+        if (!answer.ok) throw paystackNoAnswer('Initialize Authorization', answer.message);
         return { providerReference: answer.data.reference, formUrl: answer.data.redirect_url };
       },
       async status(providerReference) {
         const answer = await ps.client.read<TPaystackMandate>(
-          `/customer/authorization/verify/${segment(providerReference)}`,
+          paystackPath`/customer/authorization/verify/${providerReference}`,
         );
         // Paystack answers 404 until the payer approved and the bank confirmed.
         if (!answer.ok || !answer.data.active) return { kind: 'pending' };
@@ -103,7 +104,7 @@ export function paystackDebits(ps: TPaystack): TDebitsPort {
           metadata: JSON.stringify({ oya_channel: 'debit', narration }),
         });
       } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         return debitOutcome(ps, await verified(ps, providerReference));
       }
       if (answer.ok) return debitOutcome(ps, answer.data);

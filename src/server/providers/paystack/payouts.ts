@@ -1,7 +1,8 @@
 import { CURRENCY_CODE } from '../../../domain/constants';
+import { paystackNoAnswer, paystackPath, type TPaystackAnswer } from './paystack-calls';
+import { ProviderNoAnswer } from '../provider-call';
 import type { TPayoutOutcome, TPayoutsPort } from '../payments';
 import type { TPaystackRecipient, TPaystackTransfer } from './paystack-api';
-import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { isDuplicateReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
 import { NEVER_ARRIVED, recordOf, type TPaystack } from './paystack-shared';
@@ -33,14 +34,14 @@ async function followPayout(ps: TPaystack, providerReference: string): Promise<T
   for (const delay of [0, ...ps.pendingChecks]) {
     await ps.pause(delay);
     const answer = await ps.client.read<TPaystackTransfer>(
-      `/transfer/verify/${segment(providerReference)}`,
+      paystackPath`/transfer/verify/${providerReference}`,
     );
     if (answer.ok) {
       const outcome = payoutOutcome(answer.data);
       if (outcome !== 'pending') return outcome;
     }
   }
-  throw new PaystackNoAnswer(`the transfer ${providerReference}`, 'no final answer yet');
+  throw paystackNoAnswer(`the transfer ${providerReference}`, 'no final answer yet');
 }
 
 /** Payouts by Transfers, to a recipient Paystack keeps per account. */
@@ -73,7 +74,7 @@ export function paystackPayouts(ps: TPaystack): TPayoutsPort {
           currency: CURRENCY_CODE,
         });
       } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         return followPayout(ps, providerReference);
       }
       if (!answer.ok) {

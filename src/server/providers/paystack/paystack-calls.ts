@@ -1,41 +1,27 @@
+import {
+  ProviderNoAnswer,
+  providerCaller,
+  type TProviderAnswer,
+  type TProviderReading,
+  type TProviderResponse,
+} from '../provider-call';
 import type { TPaystackEnvelope, TPaystackPageMeta } from './paystack-api';
 
 /*
- * A small client of Paystack's API (global fetch): the secret key as a Bearer token, JSON both
- * ways, and every answer read as Paystack's envelope { status, message, data }.
+ * Paystack's calls as the adapter describes them to the core (provider-call.ts, which runs them
+ * and sorts their ends: answered, refused, no answer, a refused key): the secret key as a Bearer
+ * token, JSON both ways, and every answer read as Paystack's envelope { status, message, data }.
  *
- * Three ends to a call:
- * - answered: `status` true, with its data;
+ * - answered: `status` true on a 2xx, with its data;
  * - refused: Paystack answered and did not do it (`status` false, a 4xx): its message says why,
  *   and the adapter maps it (a decline, an unknown account, a duplicate reference);
- * - no answer (PaystackNoAnswer): a timeout, a broken connection, a 5xx or an answer that is not
- *   Paystack's envelope. Whether Paystack acted is not known. A read (GET) is asked again after a
- *   pause; a call that moves money or creates something never is here: the adapter asks Paystack
- *   about its reference instead, and failing that the call's caller leaves its attempt to the
- *   reconciler (docs/payments.md "Reconciliation"), never charging it again under a new reference.
- *
- * A refused key (401, 403) is a configuration fault, thrown as PaystackKeyRefused: never read as
- * a decline of the payer's card.
+ * - no answer (ProviderNoAnswer): whatever the core takes as none, and an answer that is not
+ *   Paystack's envelope. A read (GET) is asked again after a pause; a call that moves money or
+ *   creates something never is: the adapter asks Paystack about its reference instead, and
+ *   failing that the call's caller leaves its attempt to the reconciler (docs/payments.md
+ *   "Reconciliation"), never charging it again under a new reference.
+ * - a refused key (401, 403): ProviderKeyRefused, never read as a decline of the payer's card.
  */
-
-/** Paystack did not answer, or answered so that whether it acted is not known. */
-export class PaystackNoAnswer extends Error {
-  constructor(
-    readonly call: string,
-    reason: string,
-  ) {
-    super(`Paystack gave no answer to ${call}: ${reason}`);
-    this.name = 'PaystackNoAnswer';
-  }
-}
-
-/** Paystack refused our key: the configuration is wrong, nothing about the payer. */
-export class PaystackKeyRefused extends Error {
-  constructor(call: string, status: number) {
-    super(`Paystack refused the secret key (${status}) on ${call}: check PAYSTACK_SECRET_KEY`);
-    this.name = 'PaystackKeyRefused';
-  }
-}
 
 export type TPaystackAnswer<TData> =
   | { ok: true; data: TData; meta: TPaystackPageMeta | undefined }
@@ -48,7 +34,7 @@ export type TPaystackAnswer<TData> =
       data: unknown;
     };
 
-export type TPaystackClientOptions = {
+export type TPaystackCallOptions = {
   secretKey: string;
   baseUrl: string;
   /**
@@ -60,92 +46,99 @@ export type TPaystackClientOptions = {
   readRetryDelaysMs?: readonly number[];
 };
 
-export type TPaystackClient = ReturnType<typeof paystackClient>;
+/**
+ * A path under Paystack's host and the call's name for metrics and spans: the path with each
+ * value it names as `*` (references and ids are no label).
+ */
+export type TPaystackPath = { path: string; call: string };
+
+/** A path with values in it (paystackPath`/charge/${reference}`): each escaped, named `*`. */
+export function paystackPath(
+  parts: TemplateStringsArray,
+  ...values: readonly (string | number)[]
+): TPaystackPath {
+  let path = parts[0] ?? '';
+  let call = path;
+  values.forEach((value, index) => {
+    const rest = parts[index + 1] ?? '';
+    path += encodeURIComponent(String(value)) + rest;
+    call += `*${rest}`;
+  });
+  return { path, call };
+}
+
+const pathOf = (path: string | TPaystackPath): TPaystackPath =>
+  typeof path === 'string' ? { path, call: path } : path;
+
+export type TPaystackCalls = ReturnType<typeof paystackCalls>;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_READ_RETRY_DELAYS_MS = [1_000, 3_000];
 
-export function paystackClient(options: TPaystackClientOptions) {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const retryDelays = options.readRetryDelaysMs ?? DEFAULT_READ_RETRY_DELAYS_MS;
-
-  async function once<TData>(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-  ): Promise<TPaystackAnswer<TData>> {
-    const call = `${method} ${path.split('?')[0]}`;
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${options.secretKey}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new PaystackNoAnswer(call, error instanceof Error ? error.message : String(error));
-    }
-    if (response.status === 401 || response.status === 403) {
-      throw new PaystackKeyRefused(call, response.status);
-    }
-    // Too many requests: Paystack did not look at the call, which is no answer (never a refusal
-    // that would read as a declined card or an unknown account).
-    if (response.status >= 500 || response.status === 429) {
-      throw new PaystackNoAnswer(call, `HTTP ${response.status}`);
-    }
-    const envelope = readEnvelope<TData>(text);
-    if (!envelope)
-      throw new PaystackNoAnswer(
-        call,
-        `an answer that is not Paystack's (HTTP ${response.status})`,
-      );
-    if (envelope.status && response.ok) {
-      return { ok: true, data: envelope.data as TData, meta: envelope.meta };
-    }
-    const { code } = envelope as { code?: unknown };
-    return {
-      ok: false,
-      httpStatus: response.status,
-      message: envelope.message,
-      code: typeof code === 'string' ? code : null,
-      data: envelope.data,
-    };
+/** Paystack's envelope, or no answer: its words were not Paystack's. */
+function readEnvelope<TData>(
+  response: TProviderResponse,
+): TProviderReading<{ data: TData; meta: TPaystackPageMeta | undefined }> {
+  const envelope = response.json as Partial<TPaystackEnvelope<TData>> | undefined;
+  if (
+    envelope === null ||
+    typeof envelope !== 'object' ||
+    typeof envelope.status !== 'boolean' ||
+    typeof envelope.message !== 'string'
+  ) {
+    return { outcome: 'unknown', reason: "an answer that is not Paystack's" };
   }
+  if (envelope.status && response.status < 300) {
+    return { outcome: 'answered', data: { data: envelope.data as TData, meta: envelope.meta } };
+  }
+  const { code } = envelope as { code?: unknown };
+  return {
+    outcome: 'refused',
+    reason: envelope.message,
+    code: typeof code === 'string' ? code : null,
+    data: envelope.data,
+  };
+}
+
+function answerOf<TData>(
+  answer: TProviderAnswer<{ data: TData; meta: TPaystackPageMeta | undefined }>,
+): TPaystackAnswer<TData> {
+  return answer.outcome === 'answered'
+    ? { ok: true, data: answer.data.data, meta: answer.data.meta }
+    : {
+        ok: false,
+        httpStatus: answer.status,
+        message: answer.reason,
+        code: answer.code,
+        data: answer.data,
+      };
+}
+
+export function paystackCalls(options: TPaystackCallOptions) {
+  const call = providerCaller({
+    provider: 'paystack',
+    baseUrl: options.baseUrl,
+    headers: { authorization: `Bearer ${options.secretKey}` },
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.readRetryDelaysMs ? { retryDelaysMs: options.readRetryDelaysMs } : {}),
+    keySetting: 'PAYSTACK_SECRET_KEY',
+  });
 
   /** A read: safe to repeat, so asked again after each pause while no answer comes. */
   async function read<TData>(
-    path: string,
+    at: string | TPaystackPath,
     query: Record<string, string | number> = {},
   ): Promise<TPaystackAnswer<TData>> {
-    const search = new URLSearchParams(
-      Object.entries(query).map(([name, value]) => [name, String(value)]),
-    ).toString();
-    const target = search ? `${path}?${search}` : path;
-    for (const delay of retryDelays) {
-      try {
-        return await once<TData>('GET', target, undefined);
-      } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-    return once<TData>('GET', target, undefined);
+    const { path, call: name } = pathOf(at);
+    return answerOf(
+      await call({ call: name, method: 'GET', path, query, read: readEnvelope<TData> }),
+    );
   }
 
   return {
     read,
     /**
      * Every item of a list Paystack answers a page at a time (100 each), in its order; a page that
-     * does not answer is thrown as PaystackNoAnswer.
+     * does not answer is thrown as ProviderNoAnswer.
      */
     async *list<TItem>(
       path: string,
@@ -153,34 +146,30 @@ export function paystackClient(options: TPaystackClientOptions) {
     ): AsyncGenerator<TItem> {
       for (let page = 1; ; page += 1) {
         const answer = await read<TItem[]>(path, { ...query, perPage: 100, page });
-        if (!answer.ok) throw new PaystackNoAnswer(`the list ${path}`, answer.message);
+        if (!answer.ok) throw new ProviderNoAnswer('paystack', `the list ${path}`, answer.message);
         yield* answer.data;
         if (answer.data.length === 0 || page >= (answer.meta?.pageCount ?? page)) return;
       }
     },
     /** A call that acts (moves money, creates): made once; no answer is thrown, never repeated. */
-    write<TData>(path: string, body: Record<string, unknown>): Promise<TPaystackAnswer<TData>> {
-      return once<TData>('POST', path, body);
+    async write<TData>(
+      at: string | TPaystackPath,
+      body: Record<string, unknown>,
+    ): Promise<TPaystackAnswer<TData>> {
+      const { path, call: name } = pathOf(at);
+      return answerOf(
+        await call({
+          call: name,
+          method: 'POST',
+          path,
+          body: { json: body },
+          read: readEnvelope<TData>,
+        }),
+      );
     },
   };
 }
 
-function readEnvelope<TData>(text: string): TPaystackEnvelope<TData> | null {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (
-      parsed !== null &&
-      typeof parsed === 'object' &&
-      typeof (parsed as { status?: unknown }).status === 'boolean' &&
-      typeof (parsed as { message?: unknown }).message === 'string'
-    ) {
-      return parsed as TPaystackEnvelope<TData>;
-    }
-    return null;
-  } catch {
-    return null;
-  }
-}
-
-/** A path segment, escaped (a reference is ours and plain, but a path is built only one way). */
-export const segment = (value: string) => encodeURIComponent(value);
+/** Paystack did not answer, or answered so that whether it acted is not known. */
+export const paystackNoAnswer = (call: string, reason: string) =>
+  new ProviderNoAnswer('paystack', call, reason);

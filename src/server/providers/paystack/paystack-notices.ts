@@ -1,3 +1,4 @@
+import { paystackNoAnswer, paystackPath } from './paystack-calls';
 import type {
   TNoticesPort,
   TProviderNotice,
@@ -9,7 +10,6 @@ import type {
 import { bankCodeOf, paystackBankList } from './banks';
 import { cardSummary, reusableToken } from './cards';
 import type { TPaystackAuthorization, TPaystackTransaction } from './paystack-api';
-import { PaystackNoAnswer, segment } from './paystack-client';
 import { cardDeclineReason, isUnknownReference } from './paystack-declines';
 import { payerOfPaystackEmail, type TPaystack } from './paystack-shared';
 import { listRefunds, referenceOfNote, refundedWithin, refundOutcome } from './refunds';
@@ -311,11 +311,11 @@ async function noticedTransaction(
   },
 ): Promise<TProviderNotice> {
   const answer = await ps.client.read<TPaystackTransaction>(
-    `/transaction/verify/${segment(read.providerReference)}`,
+    paystackPath`/transaction/verify/${read.providerReference}`,
   );
   if (answer.ok) return transactionNotice(read.event, answer.data, (name) => bankCodeOf(ps, name));
   if (isUnknownReference(answer)) return { kind: 'ignored', event: read.event };
-  throw new PaystackNoAnswer(`verify ${read.providerReference}`, answer.message);
+  throw paystackNoAnswer(`verify ${read.providerReference}`, answer.message);
 }
 
 /**

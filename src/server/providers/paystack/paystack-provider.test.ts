@@ -7,7 +7,7 @@ import {
 } from '../../testing/paystack-simulator/paystack-simulator';
 import { contractReference as reference } from '../contract/contract-references';
 import type { TPlainCard } from '../payments';
-import { PaystackKeyRefused, PaystackNoAnswer } from './paystack-client';
+import { ProviderKeyRefused, ProviderNoAnswer } from '../provider-call';
 import {
   PAYSTACK_PAYER_EMAIL,
   paystackProvider,
@@ -80,7 +80,7 @@ describe('Paystack calls', () => {
         narration: 'x',
         card: SUCCEEDS,
       }),
-    ).rejects.toBeInstanceOf(PaystackKeyRefused);
+    ).rejects.toBeInstanceOf(ProviderKeyRefused);
   });
 });
 
@@ -101,7 +101,7 @@ describe('A lost answer', () => {
   it('of a charge Paystack never made is left unknown (thrown), then closed by the requery: never charged under it again', async () => {
     const ref = reference();
     simulator.failNext('/charge', 503);
-    await expect(charge(ref)).rejects.toBeInstanceOf(PaystackNoAnswer);
+    await expect(charge(ref)).rejects.toBeInstanceOf(ProviderNoAnswer);
     expect(await provider.cards.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
     expect(await charge(ref)).toMatchObject({ kind: 'failed', reason: 'expired' });
     const ours = (r: { body: unknown }) =>
@@ -141,7 +141,7 @@ describe('A lost answer', () => {
     const ref = reference();
     simulator.failNext('/charge', 429);
     // Paystack took nothing: the charge is unknown (thrown), and its requery then closes it.
-    await expect(charge(ref)).rejects.toBeInstanceOf(PaystackNoAnswer);
+    await expect(charge(ref)).rejects.toBeInstanceOf(ProviderNoAnswer);
     expect(await provider.cards.requeryCardCharge(ref)).toMatchObject({ kind: 'not_taken' });
   });
 });

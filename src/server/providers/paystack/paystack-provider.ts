@@ -21,10 +21,10 @@ import { paystackTransfersIn } from './transfers-in';
  * Terminal, is a chip terminal of the pushed kind (paystackTerminalProvider).
  *
  * Every call carries our reference, written in Paystack's characters (paystack-references.ts),
- * and amounts in kobo. A call that moves money and gets no answer (paystack-client.ts) is asked
- * about by its reference, once, at once; if Paystack still cannot say, it is thrown as
- * PaystackNoAnswer, which leaves the attempt to the reconciler's requery, and nothing charges
- * that reference or its payment again meanwhile.
+ * and amounts in kobo. A call that moves money and gets no answer (provider-call.ts) is asked about
+ * by its reference, once, at once; if Paystack still cannot say, it is thrown as ProviderNoAnswer,
+ * which leaves the attempt to the reconciler's requery, and nothing charges that reference or its
+ * payment again meanwhile.
  */
 
 export { PAYSTACK_PAYER_EMAIL, payerOfPaystackEmail, paystackPayerEmail } from './paystack-shared';

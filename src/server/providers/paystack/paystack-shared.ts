@@ -1,10 +1,15 @@
 import { CURRENCY_CODE } from '../../../domain/constants';
+import {
+  paystackCalls,
+  paystackNoAnswer,
+  paystackPath,
+  type TPaystackCallOptions,
+  type TPaystackCalls,
+} from './paystack-calls';
 import type { TBank, TCardSummary, TRequeryOutcome, TTransferAccount } from '../payments';
 import type { TPaystackAuthorization, TPaystackCharge, TPaystackTransaction } from './paystack-api';
-import { PaystackNoAnswer, segment } from './paystack-client';
 import { cardDeclineReason, isUnknownReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
-import { paystackClient, type TPaystackClientOptions } from './paystack-client';
 import type { TClock } from '../../clock';
 
 /*
@@ -61,7 +66,7 @@ const AWAITING_OF_STATUS: Partial<Record<string, 'pin' | 'otp' | '3ds'>> = {
 
 /** How the adapter reaches Paystack, and how long it waits on a pending answer. */
 export type TPaystackProviderOptions = Pick<
-  TPaystackClientOptions,
+  TPaystackCallOptions,
   'secretKey' | 'baseUrl' | 'timeoutMs' | 'readRetryDelaysMs'
 > & {
   clock: TClock;
@@ -75,7 +80,7 @@ export type TPaystackProviderOptions = Pick<
 
 /** The adapter's shared state and client, read and written by every capability's calls. */
 export type TPaystack = {
-  client: ReturnType<typeof paystackClient>;
+  client: TPaystackCalls;
   clock: TClock;
   secretKey: string;
   /** The pauses after which a 'pending' answer is asked about again. */
@@ -98,7 +103,7 @@ export type TPaystack = {
 /** The shared state of one adapter, empty, and its client. */
 export function paystackShared(options: TPaystackProviderOptions): TPaystack {
   return {
-    client: paystackClient(options),
+    client: paystackCalls(options),
     clock: options.clock,
     secretKey: options.secretKey,
     pendingChecks: options.pendingCheckDelaysMs ?? [10_000, 20_000],
@@ -120,10 +125,13 @@ export async function recordOf<T>(
   reference: string,
 ): Promise<T | null> {
   const providerReference = toPaystackReference(reference);
-  const answer = await ps.client.read<T>(`${path}/${segment(providerReference)}`);
+  const answer = await ps.client.read<T>({
+    path: `${path}/${encodeURIComponent(providerReference)}`,
+    call: `${path}/*`,
+  });
   if (answer.ok) return answer.data;
   if (!isUnknownReference(answer)) {
-    throw new PaystackNoAnswer(`${path} ${providerReference}`, answer.message);
+    throw paystackNoAnswer(`${path} ${providerReference}`, answer.message);
   }
   ps.closed.add(reference);
   return null;
@@ -134,9 +142,9 @@ export async function chargeByReference(
   ps: TPaystack,
   providerReference: string,
 ): Promise<TPaystackCharge> {
-  const answer = await ps.client.read<TPaystackCharge>(`/charge/${segment(providerReference)}`);
+  const answer = await ps.client.read<TPaystackCharge>(paystackPath`/charge/${providerReference}`);
   if (answer.ok) return answer.data;
-  throw new PaystackNoAnswer(`the charge ${providerReference}`, answer.message);
+  throw paystackNoAnswer(`the charge ${providerReference}`, answer.message);
 }
 
 /** What became of a transaction by our reference (card charges and debits alike). */
@@ -177,7 +185,7 @@ export async function requeryTransaction(
     default: {
       // Not decided yet: what the charge waits for, where it waits for the payer.
       const charge = await ps.client.read<TPaystackCharge>(
-        `/charge/${segment(transaction.reference)}`,
+        paystackPath`/charge/${transaction.reference}`,
       );
       const status = charge.ok ? charge.data.status : null;
       return {
@@ -195,8 +203,8 @@ export async function verified(
   providerReference: string,
 ): Promise<TPaystackTransaction> {
   const answer = await ps.client.read<TPaystackTransaction>(
-    `/transaction/verify/${segment(providerReference)}`,
+    paystackPath`/transaction/verify/${providerReference}`,
   );
   if (answer.ok) return answer.data;
-  throw new PaystackNoAnswer(`verify ${providerReference}`, answer.message);
+  throw paystackNoAnswer(`verify ${providerReference}`, answer.message);
 }

@@ -24,7 +24,7 @@ import {
 import { consentWithPayment, ledgerKinds, paymentEvents } from '../../testing/payments';
 import { startTestApp, testClock } from '../../testing/test-app';
 import { DEFAULT_RATE_LIMITS } from '../../rate-limits';
-import { PaystackNoAnswer } from './paystack-client';
+import { ProviderNoAnswer } from '../provider-call';
 import { paymentRequestOutcome } from './terminal';
 
 const LIVE_KEY = 'sk_live_terminal000000000000000000000000';
@@ -375,7 +375,7 @@ describe('Paystack Terminal beside a live key', () => {
     };
     // Its id alone is no reference a give-back can be verified by.
     expect(() => paymentRequestOutcome({ ...paid, transactions: [{ id: 7 }] })).toThrow(
-      PaystackNoAnswer,
+      ProviderNoAnswer,
     );
     expect(
       paymentRequestOutcome({ ...paid, transactions: [{ id: 7, reference: 'T7' }] }),

@@ -1,7 +1,8 @@
 import { CURRENCY_CODE } from '../../../domain/constants';
+import { paystackNoAnswer, paystackPath, type TPaystackAnswer } from './paystack-calls';
+import { ProviderNoAnswer } from '../provider-call';
 import type { TRefundOutcome, TRefundRequest, TRefundsPort, TTransferSender } from '../payments';
 import type { TPaystackRefund, TPaystackTransaction } from './paystack-api';
-import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import { paystackBankList } from './banks';
 import { isUnknownReference } from './paystack-declines';
@@ -89,14 +90,14 @@ export async function refundedWithin(
   ps: TPaystack,
   transaction: string,
 ): Promise<TMadeWithin | null> {
-  const path = `/transaction/verify/${segment(transaction)}`;
+  const path = paystackPath`/transaction/verify/${transaction}`;
   const answer = await ps.client.read<TPaystackTransaction>(path);
   if (!answer.ok) {
     if (isUnknownReference(answer)) return null;
-    throw new PaystackNoAnswer(path, answer.message);
+    throw paystackNoAnswer(path.path, answer.message);
   }
   const made = Date.parse(answer.data.created_at ?? '');
-  if (Number.isNaN(made)) throw new PaystackNoAnswer(path, 'no created_at on the transaction');
+  if (Number.isNaN(made)) throw paystackNoAnswer(path.path, 'no created_at on the transaction');
   return madeBetween(new Date(made), ps.clock.now());
 }
 
@@ -150,7 +151,7 @@ async function refundOnce(
       ...(request.reason ? { customer_note: request.reason } : {}),
     });
   } catch (error) {
-    if (!(error instanceof PaystackNoAnswer)) throw error;
+    if (!(error instanceof ProviderNoAnswer)) throw error;
     const asked = await find();
     if (!asked) throw error;
     return refundOutcome(asked);
@@ -173,7 +174,7 @@ async function retryWithAccount(
   await paystackBankList(ps);
   const bankId = ps.bankList?.ids.get(account.institutionCode);
   if (bankId === undefined) return refundOutcome(refund);
-  const path = `/refund/retry_with_customer_details/${segment(String(refund.id))}`;
+  const path = paystackPath`/refund/retry_with_customer_details/${String(refund.id)}`;
   const retried = await ps.client.write<TPaystackRefund>(path, {
     refund_account_details: {
       currency: CURRENCY_CODE,
@@ -182,7 +183,7 @@ async function retryWithAccount(
     },
   });
   if (retried.ok) return refundOutcome(retried.data);
-  const now = await ps.client.read<TPaystackRefund>(`/refund/${segment(String(refund.id))}`);
+  const now = await ps.client.read<TPaystackRefund>(paystackPath`/refund/${String(refund.id)}`);
   return refundOutcome(now.ok ? now.data : refund);
 }
 
@@ -198,7 +199,7 @@ export async function giveBack(
 ): Promise<void> {
   const made = await refundedWithin(ps, request.transaction);
   if (!made) {
-    throw new PaystackNoAnswer(
+    throw paystackNoAnswer(
       `verify ${request.transaction} before giving it back`,
       'no such transaction found',
     );

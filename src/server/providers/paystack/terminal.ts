@@ -1,3 +1,5 @@
+import { paystackNoAnswer, paystackPath, type TPaystackAnswer } from './paystack-calls';
+import { ProviderNoAnswer } from '../provider-call';
 import {
   WITHDRAWN_REASON,
   type TPaymentRequestAsked,
@@ -7,7 +9,6 @@ import {
   type TTerminalPresence,
 } from '../payments';
 import { PaymentRequestNotWithdrawn } from '../../../domain/pushed-terminal';
-import { PaystackNoAnswer, segment, type TPaystackAnswer } from './paystack-client';
 import { fromPaystackReference, toPaystackReference } from './paystack-references';
 import {
   NEVER_ARRIVED,
@@ -56,7 +57,7 @@ async function customerCode(ps: TPaystack): Promise<string> {
   const answer = await ps.client.write<{ customer_code: string }>('/customer', {
     email: PAYSTACK_PAYER_EMAIL,
   });
-  if (!answer.ok) throw new PaystackNoAnswer('Create Customer', answer.message);
+  if (!answer.ok) throw paystackNoAnswer('Create Customer', answer.message);
   customerCodes.set(ps, answer.data.customer_code);
   return answer.data.customer_code;
 }
@@ -137,7 +138,7 @@ export function paymentRequestOutcome(request: TPaystackPaymentRequest): TPaymen
     }
     const transaction = paidTransaction(request);
     if (!transaction) {
-      throw new PaystackNoAnswer(
+      throw paystackNoAnswer(
         `the transaction of payment request ${request.request_code}`,
         'paid, and no transaction listed yet',
       );
@@ -167,11 +168,11 @@ export async function fetchedPaymentRequest(
   requestCode: string,
 ): Promise<TPaystackPaymentRequest | null> {
   const answer = await ps.client.read<TPaystackPaymentRequest>(
-    `/paymentrequest/${segment(requestCode)}`,
+    paystackPath`/paymentrequest/${requestCode}`,
   );
   if (answer.ok) return answer.data;
   if (answer.httpStatus === 404) return null;
-  throw new PaystackNoAnswer(`fetch the payment request ${requestCode}`, answer.message);
+  throw paystackNoAnswer(`fetch the payment request ${requestCode}`, answer.message);
 }
 
 /** The payment request of our reference: by its code where known, else found in the window. */
@@ -202,11 +203,11 @@ async function withdrawn(ps: TPaystack, asked: TPaymentRequestAsked) {
     let archived: TPaystackAnswer<unknown>;
     try {
       archived = await ps.client.write<unknown>(
-        `/paymentrequest/archive/${segment(String(request.id))}`,
+        paystackPath`/paymentrequest/archive/${String(request.id)}`,
         {},
       );
     } catch (error) {
-      if (!(error instanceof PaystackNoAnswer)) throw error;
+      if (!(error instanceof ProviderNoAnswer)) throw error;
       throw new PaymentRequestNotWithdrawn(error.message, { cause: error });
     }
     if (!archived.ok) {
@@ -231,11 +232,11 @@ export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
 
     async terminalPresence(terminalId): Promise<TTerminalPresence> {
       const answer = await ps.client.read<{ online: boolean; available: boolean }>(
-        `/terminal/${segment(terminalId)}/presence`,
+        paystackPath`/terminal/${terminalId}/presence`,
       );
       if (!answer.ok) {
         if (answer.httpStatus === 404) return 'unknown';
-        throw new PaystackNoAnswer(`the presence of terminal ${terminalId}`, answer.message);
+        throw paystackNoAnswer(`the presence of terminal ${terminalId}`, answer.message);
       }
       if (!answer.data.online) return 'offline';
       return answer.data.available ? 'ready' : 'busy';
@@ -262,11 +263,14 @@ export function paystackTerminal(ps: TPaystack): TPushTerminalPort {
         if (!created.ok) return { kind: 'refused', at: 'request', reason: created.message };
         request = created.data;
       }
-      const sent = await ps.client.write<{ id: string }>(`/terminal/${segment(terminalId)}/event`, {
-        type: 'invoice',
-        action: 'process',
-        data: { id: request.id, reference: request.offline_reference },
-      });
+      const sent = await ps.client.write<{ id: string }>(
+        paystackPath`/terminal/${terminalId}/event`,
+        {
+          type: 'invoice',
+          action: 'process',
+          data: { id: request.id, reference: request.offline_reference },
+        },
+      );
       // Made, and never shown: it waits at Paystack where no card can reach it.
       if (!sent.ok) return { kind: 'refused', at: 'terminal', reason: sent.message };
       return { kind: 'pushed', providerReference: request.request_code };

@@ -1,6 +1,7 @@
 import type { TTransferAccount, TTransfersInPort } from '../payments';
+import { paystackNoAnswer } from './paystack-calls';
+import { ProviderNoAnswer } from '../provider-call';
 import type { TPaystackCharge } from './paystack-api';
-import { PaystackNoAnswer } from './paystack-client';
 import { isDuplicateReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
 import { chargeByReference, PAYSTACK_PAYER_EMAIL, type TPaystack } from './paystack-shared';
@@ -33,14 +34,11 @@ export function paystackTransfersIn(ps: TPaystack): TTransfersInPort {
         }
         charge = answer.ok ? answer.data : await chargeByReference(ps, providerReference);
       } catch (error) {
-        if (!(error instanceof PaystackNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         charge = await chargeByReference(ps, providerReference);
       }
       if (!charge.account_number) {
-        throw new PaystackNoAnswer(
-          `the transfer account ${providerReference}`,
-          'no account number',
-        );
+        throw paystackNoAnswer(`the transfer account ${providerReference}`, 'no account number');
       }
       const account: TTransferAccount = {
         bankName: charge.bank?.name ?? 'Paystack',
