@@ -9,10 +9,11 @@ import {
   koboOf,
   remitaAmount,
   remitaHash,
-  RemitaNoAnswer,
+  remitaNoAnswer,
   type TRemitaAnswer,
-  type TRemitaClient,
-} from './remita-client';
+  type TRemitaCalls,
+} from './remita-calls';
+import { ProviderNoAnswer } from '../provider-call';
 
 /*
  * Debits on Remita's own mandates (docs/providers/remita.md "Debits"), one per our reference,
@@ -84,7 +85,7 @@ const debitName = (mandateId: string, reference: string, transactionRef?: string
 
 function mandateOfDebit(providerReference: string): string {
   const at = providerReference.indexOf(':');
-  if (at <= 0) throw new RemitaNoAnswer('payment/status', 'not the name of a Remita debit');
+  if (at <= 0) throw remitaNoAnswer('payment/status', 'not the name of a Remita debit');
   return providerReference.slice(0, at);
 }
 
@@ -97,7 +98,7 @@ export const giveBackReference = (reference: string) => `${reference}.back`;
 
 /** What Remita's payment/status says of our debit under its mandate. */
 async function debitStatus(
-  client: TRemitaClient,
+  client: TRemitaCalls,
   reference: string,
   mandateId: string,
 ): Promise<TDebitState> {
@@ -114,7 +115,7 @@ async function debitStatus(
 
 /** Cancels a debit not yet taken by its transactionRef (PDF section 6.2): whether Remita did. */
 async function stopDebit(
-  client: TRemitaClient,
+  client: TRemitaCalls,
   reference: string,
   mandateId: string,
   transactionRef: string,
@@ -132,7 +133,7 @@ async function stopDebit(
 
 /** TDebitsPort.cancelDebit: a debit still awaiting the bank is stopped where its name allows. */
 async function cancelRemitaDebit(
-  client: TRemitaClient,
+  client: TRemitaCalls,
   /** The adapter's references closed by a requery that found nothing. */
   closed: Set<string>,
   { reference, mandateReference, providerReference }: Parameters<TDebitsPort['cancelDebit']>[0],
@@ -174,7 +175,7 @@ async function cancelRemitaDebit(
  * to the account, since Remita offers no refund of a debit.
  */
 async function reverseRemitaDebit(
-  client: TRemitaClient,
+  client: TRemitaCalls,
   payouts: TPayoutsPort,
   { providerReference, reference, account }: Parameters<TDebitsPort['reverseDebit']>[0],
 ): Promise<{ reversed: true; payoutReference?: string }> {
@@ -184,15 +185,15 @@ async function reverseRemitaDebit(
   if (state.kind === 'pending') {
     const transactionRef = transactionRefOf(providerReference);
     if (!transactionRef) {
-      throw new RemitaNoAnswer('payment/stop', `no transactionRef of ${reference} is known`);
+      throw remitaNoAnswer('payment/stop', `no transactionRef of ${reference} is known`);
     }
     if (!(await stopDebit(client, reference, mandateId, transactionRef))) {
-      throw new RemitaNoAnswer('payment/stop', `the debit ${reference} was not cancelled`);
+      throw remitaNoAnswer('payment/stop', `the debit ${reference} was not cancelled`);
     }
     return { reversed: true };
   }
   if (!account || state.amount === null) {
-    throw new RemitaNoAnswer('payment/stop', 'a debit taken goes back only to its account');
+    throw remitaNoAnswer('payment/stop', 'a debit taken goes back only to its account');
   }
   const paid = await payouts.payOut({
     reference: giveBackReference(reference),
@@ -203,13 +204,13 @@ async function reverseRemitaDebit(
     narration: 'Direct debit given back',
   });
   if (paid.kind !== 'succeeded') {
-    throw new RemitaNoAnswer('payout', `the debit ${reference} was not given back`);
+    throw remitaNoAnswer('payout', `the debit ${reference} was not given back`);
   }
   return { reversed: true, payoutReference: giveBackReference(reference) };
 }
 
 export function remitaDebits(options: {
-  client: TRemitaClient;
+  client: TRemitaCalls;
   payouts: TPayoutsPort;
   pendingCheckDelaysMs?: readonly number[];
 }): TDebitsPort {
@@ -275,7 +276,7 @@ export function remitaDebits(options: {
           fundingBankCode: institutionCode,
         });
       } catch (error) {
-        if (!(error instanceof RemitaNoAnswer)) throw error;
+        if (!(error instanceof ProviderNoAnswer)) throw error;
         // Sent or not: its status says, now or at the caller's next try.
         return ended(reference, mandateReference);
       }
@@ -295,7 +296,7 @@ export function remitaDebits(options: {
 
     async requeryDebit(reference, mandateReference): Promise<TRequeryOutcome> {
       if (!mandateReference) {
-        throw new RemitaNoAnswer('payment/status', 'a debit is found only under its mandate');
+        throw remitaNoAnswer('payment/status', 'a debit is found only under its mandate');
       }
       const state = await debitStatus(client, reference, mandateReference);
       const providerReference = debitName(mandateReference, reference);

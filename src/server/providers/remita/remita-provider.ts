@@ -9,13 +9,13 @@ import type {
 } from '../payments';
 import {
   remitaAmount,
-  remitaClient,
+  remitaCalls,
   remitaHash,
-  RemitaNoAnswer,
+  remitaNoAnswer,
   type TRemitaAnswer,
-  type TRemitaClient,
+  type TRemitaCalls,
   type TRemitaCredentials,
-} from './remita-client';
+} from './remita-calls';
 import { remitaDebits } from './remita-debits';
 
 /*
@@ -85,7 +85,7 @@ const localPhone = (e164: string) => (e164.startsWith('+234') ? `0${e164.slice(4
 export function remitaProvider(
   options: TRemitaProviderOptions,
 ): TMandateSetupPort & { own: TOwnMandates } {
-  const client = remitaClient(options.credentials, {
+  const client = remitaCalls(options.credentials, {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     now: () => options.clock.now(),
   });
@@ -118,13 +118,10 @@ export function remitaProvider(
   const invalidMandateEnd = async (requestId: string, mandateId: string) => {
     const status = await mandateStatus(requestId, mandateId);
     if (status.statuscode !== '00') {
-      throw new RemitaNoAnswer('stop', `Remita knows no mandate ${mandateId} by our reference`);
+      throw remitaNoAnswer('stop', `Remita knows no mandate ${mandateId} by our reference`);
     }
     if (isActive(status)) {
-      throw new RemitaNoAnswer(
-        'stop',
-        `Remita holds mandate ${mandateId} active and did not stop it`,
-      );
+      throw remitaNoAnswer('stop', `Remita holds mandate ${mandateId} active and did not stop it`);
     }
     return 'not_active' as const;
   };
@@ -138,7 +135,7 @@ export function remitaProvider(
     async requestAltMandate({ payer, terms, ...request }) {
       if (!REMITA_BANKS.has(request.institutionCode)) return null;
       if (!payer || !terms) {
-        throw new RemitaNoAnswer('setup', 'a mandate names its payer and the terms it allows');
+        throw remitaNoAnswer('setup', 'a mandate names its payer and the terms it allows');
       }
       const mandateId = await setUp({ ...request, payer, terms });
       if (!mandateId) return null;
@@ -191,7 +188,7 @@ export function remitaProvider(
       async openPaperMandate(request) {
         const mandateId = await setUp(request);
         if (!mandateId) {
-          throw new RemitaNoAnswer('setup', 'Remita set up no mandate for the account');
+          throw remitaNoAnswer('setup', 'Remita set up no mandate for the account');
         }
         return { providerReference: mandateId, formUrl: formUrl(mandateId, request.reference) };
       },
@@ -212,10 +209,7 @@ export function remitaProvider(
           case '061':
             return invalidMandateEnd(reference, providerReference);
           default:
-            throw new RemitaNoAnswer(
-              'stop',
-              `Remita did not stop the mandate (${answer.statuscode})`,
-            );
+            throw remitaNoAnswer('stop', `Remita did not stop the mandate (${answer.statuscode})`);
         }
       },
       debits: remitaDebits({
@@ -244,7 +238,7 @@ type TSetupRequest = {
  * in a calendar month (Remita's documents name no frequency field: this is how a mandate says
  * how often), `startDate` and `endDate` the days debits may be made on.
  */
-async function setUpMandate(client: TRemitaClient, request: TSetupRequest): Promise<string | null> {
+async function setUpMandate(client: TRemitaCalls, request: TSetupRequest): Promise<string | null> {
   const { merchantId, serviceTypeId, apiKey } = client.credentials;
   const { terms } = request;
   const amount = remitaAmount(terms.maxDebitKobo);

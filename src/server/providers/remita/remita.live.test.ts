@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
 import { contractMandateTerms } from '../contract/contract-references';
 import type { TPayoutsPort } from '../payments';
-import { RemitaNoAnswer, remitaClient } from './remita-client';
+import { ProviderNoAnswer } from '../provider-call';
+import { remitaCalls } from './remita-calls';
 import { remitaProvider } from './remita-provider';
 
 const need = (name: string) => {
@@ -100,7 +101,7 @@ describe('Remita itself', () => {
     expect(await remita.own.debits.requeryDebit(ref, opened.providerReference)).toMatchObject({
       kind: 'not_taken',
     });
-    const wrongKey = remitaClient({ ...credentials, apiKey: `${credentials.apiKey}x` });
+    const wrongKey = remitaCalls({ ...credentials, apiKey: `${credentials.apiKey}x` });
     await expect(
       wrongKey.call('status', {
         merchantId: credentials.merchantId,
@@ -108,6 +109,6 @@ describe('Remita itself', () => {
         requestId: ref,
         hash: 'x',
       }),
-    ).rejects.toBeInstanceOf(RemitaNoAnswer);
+    ).rejects.toBeInstanceOf(ProviderNoAnswer);
   });
 });

@@ -1,12 +1,20 @@
 import { createHash, randomInt } from 'node:crypto';
+import {
+  ProviderNoAnswer,
+  providerCaller,
+  type TProviderReading,
+  type TProviderResponse,
+} from '../provider-call';
 
 /*
- * A small client of Remita's Direct Debit API, written from Remita's "Direct Debit Integration
- * Documentation" v2.0 and its PHP SDK (RemitaNet/remita-mandate-directdebit-sdk-php:
- * ApplicationUrl.php, MandateDirectDebitService.php): every call a POST of JSON under one path,
- * signed by a SHA-512 hash of fields concatenated with nothing between them, each ending with the
- * API key; the two activation calls are signed in headers instead. Answers come wrapped as JSONP,
- * `jsonp ({…})`. No message this client makes carries the key or the token.
+ * Remita's Direct Debit calls as the adapter describes them to the core (provider-call.ts, which
+ * runs them), written from Remita's "Direct Debit Integration Documentation" v2.0 and its PHP SDK
+ * (RemitaNet/remita-mandate-directdebit-sdk-php: ApplicationUrl.php,
+ * MandateDirectDebitService.php): every call a POST of JSON under one path, signed by a SHA-512
+ * hash of fields concatenated with nothing between them, each ending with the API key; the two
+ * activation calls are signed in headers instead. Answers come wrapped as JSONP, `jsonp ({…})`,
+ * and say what Remita did in their `statuscode`, which the adapter reads: to the core every
+ * answer of Remita's is answered. No message of these calls carries the key or the token.
  */
 
 export type TRemitaCredentials = {
@@ -38,13 +46,9 @@ const API_ROOT = '/remita/exapp/api/v1/send/api/echannelsvc/echannel/mandate/';
 /** An answer of Remita's, as it sent it: `statuscode` and `status` and what the call adds. */
 export type TRemitaAnswer = Record<string, unknown> & { statuscode: string; status: string };
 
-/** Remita did not answer (a timeout, a broken connection, a 5xx, words that are not its JSON). */
-export class RemitaNoAnswer extends Error {
-  constructor(call: string, reason: string) {
-    super(`Remita did not answer ${call}: ${reason}`);
-    this.name = 'RemitaNoAnswer';
-  }
-}
+/** Remita did not answer, or answered so that whether it acted is not known. */
+export const remitaNoAnswer = (call: string, reason: string) =>
+  new ProviderNoAnswer('remita', call, reason);
 
 /** SHA-512, hex, of the fields concatenated as the documents list them. */
 export const remitaHash = (...fields: readonly string[]): string =>
@@ -81,67 +85,66 @@ export function koboOf(amount: unknown): number | null {
   return Number.isFinite(naira) ? Math.round(naira * 100) : null;
 }
 
-export type TRemitaClient = {
+export type TRemitaCalls = {
   readonly credentials: TRemitaCredentials;
-  /** Posts one call and reads its answer; RemitaNoAnswer when there was none to read. */
+  /** Posts one call and reads its answer; ProviderNoAnswer when there was none to read. */
   call(call: TRemitaCall, body: Record<string, unknown>): Promise<TRemitaAnswer>;
 };
 
 /** How long one call to Remita may take before it is taken as unanswered. */
 export const REMITA_TIMEOUT_MS = 15_000;
 
-export function remitaClient(
+/**
+ * Remita's answer, or no answer: words that are not Remita's, or a refusal of our signature. A
+ * wrong hash or credentials is our configuration, not the payer's: nothing was decided. Only 020
+ * answering a payer's code is theirs (a wrong OTP); 013 is always our signature.
+ */
+const readAnswer =
+  (call: TRemitaCall) =>
+  (response: TProviderResponse): TProviderReading<TRemitaAnswer> => {
+    const answer = unwrapJsonp(response.text);
+    if (!answer || typeof answer.statuscode !== 'string') {
+      return { outcome: 'unknown', reason: "an answer that is not Remita's" };
+    }
+    const payersCode = call === 'validateAuthorization' && answer.statuscode === '020';
+    if ((answer.statuscode === '013' || answer.statuscode === '020') && !payersCode) {
+      return { outcome: 'unknown', reason: `Remita refused our signature (${answer.statuscode})` };
+    }
+    return {
+      outcome: 'answered',
+      data: {
+        ...answer,
+        statuscode: answer.statuscode,
+        status: typeof answer.status === 'string' ? answer.status : '',
+      },
+    };
+  };
+
+export function remitaCalls(
   credentials: TRemitaCredentials,
   options: { timeoutMs?: number; now?: () => Date } = {},
-): TRemitaClient {
-  const timeoutMs = options.timeoutMs ?? REMITA_TIMEOUT_MS;
+): TRemitaCalls {
   const now = options.now ?? (() => new Date());
-  const base = credentials.baseUrl.replace(/\/+$/, '');
+  const post = providerCaller({
+    provider: 'remita',
+    baseUrl: credentials.baseUrl,
+    timeoutMs: options.timeoutMs ?? REMITA_TIMEOUT_MS,
+  });
   return {
     credentials,
     async call(call, body) {
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'application/json',
-      };
-      if (call === 'requestAuthorization' || call === 'validateAuthorization') {
-        Object.assign(headers, activationHeaders(credentials, now()));
-      }
-      let response: Response;
-      let text: string;
-      try {
-        response = await fetch(`${base}${API_ROOT}${REMITA_PATHS[call]}`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(body),
-          redirect: 'error',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        text = await response.text();
-      } catch (error) {
-        const reason =
-          error instanceof Error && error.name === 'TimeoutError'
-            ? `no answer within ${timeoutMs} ms`
-            : 'the connection failed';
-        throw new RemitaNoAnswer(call, reason);
-      }
-      if (response.status >= 500 || response.status === 408 || response.status === 429) {
-        throw new RemitaNoAnswer(call, `HTTP ${response.status}`);
-      }
-      const answer = unwrapJsonp(text);
-      if (!answer || typeof answer.statuscode !== 'string') {
-        throw new RemitaNoAnswer(call, `HTTP ${response.status}, an answer that is not Remita's`);
-      }
-      // A wrong hash or credentials is our configuration, not the payer's: nothing was decided.
-      // Only 020 answering a payer's code is theirs (a wrong OTP); 013 is always our signature.
-      const payersCode = call === 'validateAuthorization' && answer.statuscode === '020';
-      if ((answer.statuscode === '013' || answer.statuscode === '020') && !payersCode) {
-        throw new RemitaNoAnswer(call, `Remita refused our signature (${answer.statuscode})`);
-      }
-      return {
-        ...answer,
-        status: typeof answer.status === 'string' ? answer.status : '',
-      } as TRemitaAnswer;
+      const activation = call === 'requestAuthorization' || call === 'validateAuthorization';
+      const answer = await post({
+        call: REMITA_PATHS[call],
+        method: 'POST',
+        path: `${API_ROOT}${REMITA_PATHS[call]}`,
+        ...(activation ? { headers: activationHeaders(credentials, now()) } : {}),
+        body: { json: body },
+        read: readAnswer(call),
+      });
+      // Remita's answers are all read as answered; a refusal is in their statuscode.
+      if (answer.outcome !== 'answered') throw remitaNoAnswer(call, answer.reason);
+      return answer.data;
     },
   };
 }
