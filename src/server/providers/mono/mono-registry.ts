@@ -1,5 +1,11 @@
 import { AppError } from '../../services/app-error';
 import type { TBvnRegistryPort } from '../payments';
+import {
+  ProviderNoAnswer,
+  providerCaller,
+  type TProviderReading,
+  type TProviderResponse,
+} from '../provider-call';
 import { nipCodeOf } from './mono-bank-codes';
 
 /*
@@ -19,8 +25,9 @@ import { nipCodeOf } from './mono-bank-codes';
  * Mono bills each of these, failed ones included ("Billing Notice: BVN Lookup"): the services
  * call them only for what the payer asked, within limits, and keep what an account lookup
  * answered (account-owners.ts). Mono's docs publish no error catalogue for these calls: a 401 or
- * 403 is the key (thrown, never read as an answer), a 5xx or no answer is Mono's failure
- * (thrown), and a 400, 404 or 422 is Mono's refusal of what was asked (read per call below).
+ * 403 is the key (ProviderKeyRefused, never read as an answer), a 5xx, any other status or no
+ * answer is no answer (ProviderNoAnswer, from the core: provider-call.ts), and a 400, 404 or 422
+ * is Mono's refusal of what was asked (read per call below).
  */
 
 /** How long one call to Mono may take: a payer waits on each. */
@@ -35,15 +42,30 @@ const SCOPE = 'identity';
  */
 const TYPED_NUMBER_METHOD = 'alternate_phone';
 
-type TMonoAnswer = { status: number; body: { message?: unknown; data?: unknown } | null };
+type TMonoBody = { message?: unknown; data?: unknown } | null;
+type TMonoAnswer = { status: number; body: TMonoBody };
 
-export class MonoCallFailed extends Error {}
+/** Mono's answer to a BVN call that was not what the call needs: whether Mono acted is not known. */
+const monoNoAnswer = (call: string, reason: string) => new ProviderNoAnswer('mono', call, reason);
 
 /** A Mono refusal of what was asked (not the key's, not Mono's own failure). */
 const isRefusal = (status: number) => status === 400 || status === 404 || status === 422;
 
 function record(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+}
+
+/** A 2xx with Mono's JSON is its answer; a 400, 404 or 422 its refusal; anything else none. */
+function readMono(response: TProviderResponse): TProviderReading<TMonoBody> {
+  const body: TMonoBody = record(response.json);
+  if (isRefusal(response.status)) {
+    return { outcome: 'refused', reason: `HTTP ${response.status}`, data: body };
+  }
+  if (response.status >= 300) {
+    return { outcome: 'unknown', reason: 'Mono failed' };
+  }
+  if (!body) return { outcome: 'unknown', reason: 'an answer with no JSON' };
+  return { outcome: 'answered', data: body };
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
@@ -61,45 +83,29 @@ export function monoBvnRegistry(options: {
   baseUrl: string;
   timeoutMs?: number;
 }): TBvnRegistryPort {
+  const post = providerCaller({
+    provider: 'mono',
+    baseUrl: options.baseUrl,
+    headers: { 'mono-sec-key': options.secretKey },
+    timeoutMs: options.timeoutMs ?? MONO_TIMEOUT_MS,
+    keySetting: 'MONO_SECRET_KEY',
+  });
   const call = async (
     path: string,
     body: Record<string, string>,
     session?: string,
   ): Promise<TMonoAnswer> => {
-    let response: Response;
-    let raw: string;
-    try {
-      response = await fetch(`${options.baseUrl.replace(/\/+$/, '')}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'mono-sec-key': options.secretKey,
-          ...(session ? { 'x-session-id': session } : {}),
-        },
-        body: JSON.stringify(body),
-        redirect: 'error',
-        signal: AbortSignal.timeout(options.timeoutMs ?? MONO_TIMEOUT_MS),
-      });
-      raw = await response.text();
-    } catch (error) {
-      throw new MonoCallFailed(`Mono did not answer ${path}: ${(error as Error).name}`);
-    }
-    if (response.status === 401 || response.status === 403) {
-      throw new MonoCallFailed(
-        `Mono refused the key on ${path} (HTTP ${response.status}): check MONO_SECRET_KEY`,
-      );
-    }
-    if (response.status >= 500 || (!response.ok && !isRefusal(response.status))) {
-      throw new MonoCallFailed(`Mono failed on ${path} (HTTP ${response.status})`);
-    }
-    let parsed: TMonoAnswer['body'] = null;
-    try {
-      parsed = record(JSON.parse(raw));
-    } catch {
-      if (response.ok) throw new MonoCallFailed(`Mono answered ${path} with no JSON`);
-    }
-    return { status: response.status, body: parsed };
+    const answer = await post({
+      call: path,
+      method: 'POST',
+      path,
+      ...(session ? { headers: { 'x-session-id': session } } : {}),
+      body: { json: body },
+      read: readMono,
+    });
+    return answer.outcome === 'answered'
+      ? { status: answer.status, body: answer.data }
+      : { status: answer.status, body: record(answer.data) };
   };
 
   return {
@@ -112,7 +118,10 @@ export function monoBvnRegistry(options: {
       const data = record(answer.body?.data);
       const session = text(data?.session_id);
       if (!session || !Array.isArray(data?.methods)) {
-        throw new MonoCallFailed('Mono opened a BVN lookup with no session or methods');
+        throw monoNoAnswer(
+          '/v2/lookup/bvn/initiate',
+          'a BVN lookup opened with no session or methods',
+        );
       }
       const methods = data.methods
         .map((method) => ({ id: text(record(method)?.method), hint: text(record(method)?.hint) }))
@@ -130,7 +139,7 @@ export function monoBvnRegistry(options: {
       if (isRefusal(answer.status)) return { outcome: 'wrong_code' };
       const data = record(answer.body?.data);
       const bvn = text(data?.bvn);
-      if (!data || !bvn) throw new MonoCallFailed('Mono fetched BVN details without a BVN');
+      if (!data || !bvn) throw monoNoAnswer('/v2/lookup/bvn/details', 'BVN details without a BVN');
       const fullName = [data.first_name, data.middle_name, data.last_name]
         .map(text)
         .filter(Boolean)
