@@ -352,6 +352,11 @@ describe('a provider call', () => {
       const error = (await made.catch((thrown: unknown) => thrown)) as Error;
       expect(error.message).toContain('TESTPAY_SECRET_KEY');
       expect(error.message).not.toContain('sk_test_secret');
+      // The provider's words, for an adapter that quotes them.
+      expect((error as ProviderKeyRefused).answer?.json).toEqual({
+        status: false,
+        message: 'Invalid key',
+      });
       expect(received).toHaveLength(1);
       expect(events).toEqual([expect.objectContaining({ outcome: 'key_refused', status })]);
     },

@@ -107,13 +107,17 @@ export class ProviderNoAnswer extends Error {
   }
 }
 
-/** The provider refused our key: the configuration is wrong, nothing about the payer. */
+/**
+ * The provider refused our key: the configuration is wrong, nothing about the payer. Its answer
+ * is kept for the adapter that quotes the provider's words (masked: its message never does).
+ */
 export class ProviderKeyRefused extends Error {
   constructor(
     readonly provider: string,
     readonly call: string,
     readonly status: number,
     keySetting?: string,
+    readonly answer?: TProviderResponse,
   ) {
     super(
       `${provider} refused our key (${status}) on ${call}: check ${keySetting ?? 'its key setting'}`,
@@ -215,9 +219,21 @@ async function once<TData>(call: TProviderCall<TData>): Promise<TProviderAnswer<
       } catch (error) {
         throw noAnswer(failureOf(error, timeoutMs));
       }
+      const answer = {
+        status: response.status,
+        headers: response.headers,
+        text,
+        json: jsonOf(text),
+      };
       if (response.status === 401 || response.status === 403) {
         outcome = 'key_refused';
-        throw new ProviderKeyRefused(call.provider, call.call, response.status, call.keySetting);
+        throw new ProviderKeyRefused(
+          call.provider,
+          call.call,
+          response.status,
+          call.keySetting,
+          answer,
+        );
       }
       if (response.status >= 300 && response.status < 400) {
         throw noAnswer(`a redirect (HTTP ${response.status}), not followed`);
@@ -225,12 +241,7 @@ async function once<TData>(call: TProviderCall<TData>): Promise<TProviderAnswer<
       if (unlooked(response.status)) throw noAnswer(`HTTP ${response.status}`);
       let reading: TProviderReading<TData>;
       try {
-        reading = call.read({
-          status: response.status,
-          headers: response.headers,
-          text,
-          json: jsonOf(text),
-        });
+        reading = call.read(answer);
       } catch {
         reading = { outcome: 'unknown', reason: 'an answer its reader could not read' };
       }
