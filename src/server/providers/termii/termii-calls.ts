@@ -1,15 +1,25 @@
+import {
+  callProvider,
+  ProviderKeyRefused,
+  ProviderNoAnswer,
+  type TProviderReading,
+  type TProviderResponse,
+} from '../provider-call';
+
 /*
- * A small client of Termii's Messaging API, written from Termii's developer docs ("Messaging API",
- * "Error"): one call, `POST {baseUrl}/api/sms/send`, JSON both ways. Termii takes the API key in
+ * Termii's Messaging API as the adapter describes it to the core (provider-call.ts, which runs
+ * the call), written from Termii's developer docs ("Messaging API", "Error"): one call,
+ * `POST {baseUrl}/api/sms/send`, JSON both ways. Termii takes the API key in
  * the JSON body (`api_key`) and nowhere else on this call: it is never put in the URL or a header,
- * and no message this client makes carries it (an answer that echoes it has it masked).
+ * and no message made here carries it (an answer that echoes it has it masked).
  *
  * Three ends to a call:
  * - accepted: a 2xx answer with Termii's `message_id` (with `message`, `balance`, `user`);
  * - refused: a 4xx (a wrong key, an unknown sender ID, a route not set up, no balance, a number
- *   Termii does not take): Termii looked at the message and will not send it;
- * - no answer: a timeout, a broken connection, a 5xx, a 408 or 429 (Termii did not look at it), or
- *   an answer that is not Termii's. Whether the message went is not known.
+ *   Termii does not take): Termii looked at the message and will not send it; a refused key
+ *   (401, 403), which the core throws as ProviderKeyRefused, is answered as a refusal here;
+ * - no answer: whatever the core takes as none (a timeout, a broken connection, a redirect, a
+ *   5xx, a 408 or 429), or an answer that is not Termii's. Whether the message went is not known.
  */
 
 /** One plain SMS as Termii's Messaging API takes it. */
@@ -28,7 +38,7 @@ export type TTermiiAnswer =
   | { outcome: 'refused'; httpStatus: number; message: string }
   | { outcome: 'no-answer'; reason: string };
 
-export type TTermiiClientOptions = {
+export type TTermiiCallOptions = {
   apiKey: string;
   baseUrl: string;
   /** How long the call may take (TERMII_TIMEOUT_MS unless a test names less). */
@@ -45,65 +55,54 @@ export const TERMII_TIMEOUT_MS = 10_000;
 /** The longest piece of Termii's own words a message of ours carries. */
 const MAX_QUOTED = 200;
 
+/** Termii's answer: a 2xx with its message_id, a 4xx its refusal, anything else none. */
+const readSend =
+  (apiKey: string) =>
+  (response: TProviderResponse): TProviderReading<string> => {
+    const body = record(response.json);
+    if (response.status >= 400) return { outcome: 'refused', reason: saidBy(body, apiKey) };
+    const messageId = body?.message_id;
+    if (typeof messageId === 'string' || typeof messageId === 'number') {
+      return { outcome: 'answered', data: String(messageId) };
+    }
+    return { outcome: 'unknown', reason: "an answer that is not Termii's" };
+  };
+
 /** Sends one SMS through Termii and says how the call ended; never throws. */
 export async function sendTermiiSms(
-  options: TTermiiClientOptions,
+  options: TTermiiCallOptions,
   message: TTermiiSms,
 ): Promise<TTermiiAnswer> {
-  const timeoutMs = options.timeoutMs ?? TERMII_TIMEOUT_MS;
-  let response: Response;
-  let text: string;
   try {
-    response = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/api/sms/send`, {
+    const answer = await callProvider({
+      provider: 'termii',
+      call: 'sms/send',
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ ...message, type: 'plain', api_key: options.apiKey }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
+      url: `${options.baseUrl.replace(/\/+$/, '')}/api/sms/send`,
+      body: { json: { ...message, type: 'plain', api_key: options.apiKey } },
+      timeoutMs: options.timeoutMs ?? TERMII_TIMEOUT_MS,
+      read: readSend(options.apiKey),
     });
-    text = await response.text();
+    return answer.outcome === 'answered'
+      ? { outcome: 'accepted', messageId: answer.data }
+      : { outcome: 'refused', httpStatus: answer.status, message: answer.reason };
   } catch (error) {
-    return { outcome: 'no-answer', reason: failureOf(error, timeoutMs) };
-  }
-  const body = parsed(text);
-  const quote = (words: string) => masked(words, options.apiKey).slice(0, MAX_QUOTED);
-  if (response.status >= 500 || response.status === 408 || response.status === 429) {
-    return { outcome: 'no-answer', reason: `HTTP ${response.status}` };
-  }
-  if (response.status >= 400) {
-    const said = typeof body?.message === 'string' ? body.message : '';
-    return { outcome: 'refused', httpStatus: response.status, message: quote(said) };
-  }
-  const messageId = body?.message_id;
-  if (response.ok && (typeof messageId === 'string' || typeof messageId === 'number')) {
-    return { outcome: 'accepted', messageId: String(messageId) };
-  }
-  return {
-    outcome: 'no-answer',
-    reason: `an answer that is not Termii's (HTTP ${response.status})`,
-  };
-}
-
-/** Why fetch gave up, in words that carry nothing of the request. */
-function failureOf(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') {
-    return `no answer within ${timeoutMs} ms`;
-  }
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-  return `${error instanceof Error ? error.message : String(error)}${code}`;
-}
-
-function parsed(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
+    if (error instanceof ProviderNoAnswer) return { outcome: 'no-answer', reason: error.reason };
+    // A refused key is Termii's refusal too: the sender says whose fault it is.
+    if (error instanceof ProviderKeyRefused) {
+      const said = saidBy(record(error.answer?.json), options.apiKey);
+      return { outcome: 'refused', httpStatus: error.status, message: said };
+    }
+    throw error;
   }
 }
 
-/** `text` with the API key, should Termii ever echo it, masked. */
-const masked = (text: string, apiKey: string) =>
-  apiKey === '' ? text : text.split(apiKey).join('[api_key]');
+function record(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+}
+
+/** Termii's own words in an answer, the API key masked should Termii ever echo it. */
+function saidBy(body: Record<string, unknown> | null, apiKey: string): string {
+  const said = typeof body?.message === 'string' ? body.message : '';
+  return (apiKey === '' ? said : said.split(apiKey).join('[api_key]')).slice(0, MAX_QUOTED);
+}

@@ -1,5 +1,5 @@
 import { SmsNotSent, type TSmsSender } from '../sms-port';
-import { sendTermiiSms, type TTermiiClientOptions } from './termii-client';
+import { sendTermiiSms, type TTermiiCallOptions } from './termii-calls';
 
 /*
  * The Termii adapter of the SMS port (docs/providers/termii.md): each message is one call of
@@ -21,7 +21,7 @@ import { sendTermiiSms, type TTermiiClientOptions } from './termii-client';
  * with it.
  */
 
-export type TTermiiSenderOptions = TTermiiClientOptions & {
+export type TTermiiSenderOptions = TTermiiCallOptions & {
   /** The sender ID registered with Termii (TERMII_SENDER_ID). */
   senderId: string;
 };
