@@ -177,6 +177,7 @@ export function paymentProviderFor(
   const paystack = paystackProvider({
     secretKey: config.paystack.secretKey,
     baseUrl: config.paystack.baseUrl,
+    db,
     clock,
   });
   const live = isLive(config);
@@ -186,6 +187,7 @@ export function paymentProviderFor(
       ? paystackTerminalProvider({
           secretKey: config.paystack.secretKey,
           baseUrl: config.paystack.baseUrl,
+          db,
           clock,
         })
       : null;
@@ -218,6 +220,7 @@ function withMandateProvider(config: TConfig, db: TDb, clock: TClock, money: TMo
   if (!config.remita) return money;
   const mandates = remitaProvider({
     credentials: config.remita,
+    db,
     clock,
     payouts: money.payments.payouts,
   });

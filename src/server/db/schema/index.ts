@@ -12,3 +12,4 @@ export * from './refunds';
 export * from './notices';
 export * from './dashboard';
 export * from './terminals';
+export * from './provider-references';

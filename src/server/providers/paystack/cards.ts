@@ -7,6 +7,9 @@ import { cardDeclineReason, isDuplicateReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
 import {
   chargeByReference,
+  forgetOpenCharge,
+  keepOpenCharge,
+  openChargeOf,
   PAYSTACK_PAYER_EMAIL,
   requeryTransaction,
   takenInNaira,
@@ -58,7 +61,7 @@ async function chargeOutcome(
   const summary = charge.authorization?.last4 ? cardSummary(null, charge.authorization) : card;
   switch (charge.status) {
     case 'success':
-      ps.openCharges.delete(providerReference);
+      await forgetOpenCharge(ps, providerReference);
       if (!takenInNaira(charge)) {
         return { kind: 'failed', providerReference, card: summary, reason: 'declined' };
       }
@@ -69,7 +72,7 @@ async function chargeOutcome(
         token: reusableToken(charge.authorization),
       };
     case 'failed':
-      ps.openCharges.delete(providerReference);
+      await forgetOpenCharge(ps, providerReference);
       return {
         kind: 'failed',
         providerReference,
@@ -81,11 +84,11 @@ async function chargeOutcome(
       // alone) is never asked for one. A PIN that came with the card goes at once; it goes
       // once, so a charge asking again after it was wrong.
       if (pin !== null) return submitPin(ps, providerReference, pin, summary);
-      ps.openCharges.set(providerReference, { step: 'pin', card: summary });
+      await keepOpenCharge(ps, providerReference, 'pin', summary);
       return { kind: 'pin_required', providerReference, card: summary };
     }
     case 'send_otp':
-      ps.openCharges.set(providerReference, { step: 'otp', card: summary });
+      await keepOpenCharge(ps, providerReference, 'otp', summary);
       return {
         kind: 'otp_required',
         providerReference,
@@ -94,7 +97,7 @@ async function chargeOutcome(
       };
     case 'open_url':
       if (!charge.url) return stillUnknown(providerReference);
-      ps.openCharges.set(providerReference, { step: '3ds', card: summary });
+      await keepOpenCharge(ps, providerReference, '3ds', summary);
       return {
         kind: 'three_ds_required',
         providerReference,
@@ -107,7 +110,7 @@ async function chargeOutcome(
     case 'send_address':
       // The spec's OTP screen takes six digits: a phone number, a birthday or an address cannot
       // be typed there, so such a card is refused (docs/providers/paystack.md, "Each flow of the spec, at Paystack").
-      ps.openCharges.delete(providerReference);
+      await forgetOpenCharge(ps, providerReference);
       return { kind: 'failed', providerReference, card: summary, reason: 'declined' };
     case 'pending': {
       for (const delay of ps.pendingChecks) {
@@ -134,7 +137,7 @@ async function submitPin(
   pin: string,
   card: TCardSummary,
 ): Promise<TCardChargeOutcome> {
-  ps.openCharges.delete(providerReference);
+  await forgetOpenCharge(ps, providerReference);
   const next = await continueCharge(ps, '/charge/submit_pin', {
     pin,
     reference: providerReference,
@@ -146,8 +149,8 @@ async function submitPin(
 }
 
 /**
- * The step a charge waits at for its payer, by Paystack's reference: known in the process that
- * charged it, else asked of Paystack (charged in another process, or before a restart). A charge
+ * The step a charge waits at for its payer, by Paystack's reference: as the process that charged
+ * it kept it (provider-references.ts), else asked of Paystack (a charge kept nowhere). A charge
  * no longer waiting at `status` (decided meanwhile: paid, refused) is answered as it was
  * decided, never as a wrong PIN or OTP.
  */
@@ -156,7 +159,7 @@ async function openCharge(
   providerReference: string,
   status: 'send_pin' | 'send_otp',
 ): Promise<{ step: string; card: TCardSummary } | TCardChargeOutcome> {
-  const open = ps.openCharges.get(providerReference);
+  const open = await openChargeOf(ps, providerReference);
   if (open) return open;
   const charge = await chargeByReference(ps, providerReference);
   const card = cardSummary(null, charge.authorization);
@@ -200,7 +203,7 @@ export function paystackCards(ps: TPaystack): TCardsPort {
     provider: 'paystack',
     async chargeCard({ reference, amount, narration, card }) {
       const summary = cardSummary(card.number, null);
-      if (ps.closed.has(reference)) {
+      if (await ps.references.isClosed(reference)) {
         return { kind: 'failed', providerReference: null, card: summary, reason: 'expired' };
       }
       const providerReference = toPaystackReference(reference);
@@ -261,7 +264,7 @@ export function paystackCards(ps: TPaystack): TCardsPort {
         cardDeclineReason(next.gateway_response ?? next.message) === 'declined'
       ) {
         // Refused at the OTP step in words that name nothing else: the OTP was wrong.
-        ps.openCharges.delete(providerReference);
+        await forgetOpenCharge(ps, providerReference);
         return { kind: 'failed', providerReference, card: open.card, reason: 'incorrect_otp' };
       }
       return chargeOutcome(ps, next, open.card, null);

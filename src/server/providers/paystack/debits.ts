@@ -88,7 +88,7 @@ export function paystackDebits(ps: TPaystack): TDebitsPort {
     },
 
     async debitAccount({ reference, mandateReference, payerId, amount, narration }) {
-      if (ps.closed.has(reference)) {
+      if (await ps.references.isClosed(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       }
       const providerReference = toPaystackReference(reference);

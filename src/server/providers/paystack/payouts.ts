@@ -49,7 +49,7 @@ export function paystackPayouts(ps: TPaystack): TPayoutsPort {
   return {
     provider: 'paystack',
     async payOut({ reference, institutionCode, accountNumber, accountName, amount, narration }) {
-      if (ps.closed.has(reference)) {
+      if (await ps.references.isClosed(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       }
       const providerReference = toPaystackReference(reference);

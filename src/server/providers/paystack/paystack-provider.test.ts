@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import { startNoticeReceiver, type TNoticeReceiver } from '../../testing/notice-receiver';
 import {
   startPaystackSimulator,
@@ -22,13 +23,16 @@ import { toPaystackReference } from './paystack-references';
 let simulator: TPaystackSimulator;
 let receiver: TNoticeReceiver;
 let provider: TPaystackProvider;
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
 beforeAll(async () => {
+  database = await openTestDatabase();
   receiver = await startNoticeReceiver();
   simulator = await startPaystackSimulator({ noticeUrl: receiver.url });
   provider = paystackProvider({
     secretKey: simulator.secretKey,
     baseUrl: simulator.url,
+    db: database.db,
     clock: systemClock,
     pendingCheckDelaysMs: [20, 200, 1_000],
     readRetryDelaysMs: [20, 200],
@@ -37,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await simulator.close();
   await receiver.close();
+  await database.close();
 });
 
 const card = (number: string, pin: string | null = null): TPlainCard => ({
@@ -71,6 +76,7 @@ describe('Paystack calls', () => {
     const wrongKey = paystackProvider({
       secretKey: 'sk_test_notthekey',
       baseUrl: simulator.url,
+      db: database.db,
       clock: systemClock,
     });
     await expect(

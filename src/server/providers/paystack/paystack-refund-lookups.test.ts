@@ -4,6 +4,7 @@
 // (100 at most), as Paystack does, and records every request it gets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -18,18 +19,22 @@ const CHARGES = 20;
 
 let simulator: TPaystackSimulator;
 let provider: TPaystackProvider;
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
 beforeAll(async () => {
+  database = await openTestDatabase();
   simulator = await startPaystackSimulator({});
   provider = paystackProvider({
     secretKey: simulator.secretKey,
     baseUrl: simulator.url,
+    db: database.db,
     clock: systemClock,
     readRetryDelaysMs: [20, 200],
   });
 });
 afterAll(async () => {
   await simulator.close();
+  await database.close();
 });
 
 /** A card charge of ours the simulator took: the transaction a refund gives back from. */

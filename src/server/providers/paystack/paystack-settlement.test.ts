@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import { paystackProvider } from './paystack-provider';
 import { toPaystackReference } from './paystack-references';
 
@@ -94,7 +95,10 @@ let server: Server;
 let url = '';
 /** Every list request the server got, by path and query. */
 const asked: URL[] = [];
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+
 beforeAll(async () => {
+  database = await openTestDatabase();
   server = createServer((request, response) => {
     const target = new URL(request.url ?? '/', 'http://lists');
     asked.push(target);
@@ -113,13 +117,17 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.close();
+});
 
 describe('Paystack’s settlement report', () => {
   it('lists what took money under our references, every page: charges and debits, payouts, and merchants’ refunds', async () => {
     const provider = paystackProvider({
       secretKey: 'sk_test_lists',
       baseUrl: url,
+      db: database.db,
       clock: systemClock,
     });
     const byReference = (a: { reference: string }, b: { reference: string }) =>
@@ -141,6 +149,7 @@ describe('Paystack’s settlement report', () => {
     const provider = paystackProvider({
       secretKey: 'sk_test_lists',
       baseUrl: url,
+      db: database.db,
       clock: systemClock,
     });
     const period = {

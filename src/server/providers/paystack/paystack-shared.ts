@@ -6,15 +6,17 @@ import {
   type TPaystackCallOptions,
   type TPaystackCalls,
 } from './paystack-calls';
-import type { TBank, TCardSummary, TRequeryOutcome, TTransferAccount } from '../payments';
+import type { TBank, TCardSummary, TRequeryOutcome } from '../payments';
 import type { TPaystackAuthorization, TPaystackCharge, TPaystackTransaction } from './paystack-api';
 import { cardDeclineReason, isUnknownReference } from './paystack-declines';
 import { toPaystackReference } from './paystack-references';
 import type { TClock } from '../../clock';
+import type { TDb } from '../../db/database';
+import { providerReferencesOf, type TProviderReferences } from '../provider-references';
 
 /*
  * What the Paystack adapter's capabilities share, made once per adapter (paystackProvider): the
- * client, the references closed here, the charges waiting for their payer, the one-time accounts
+ * client, the references closed, the charges waiting for their payer, the one-time accounts
  * opened and the bank list, and the requeries of Paystack's records by our reference.
  */
 
@@ -69,6 +71,8 @@ export type TPaystackProviderOptions = Pick<
   TPaystackCallOptions,
   'secretKey' | 'baseUrl' | 'timeoutMs' | 'readRetryDelaysMs'
 > & {
+  /** Where the adapter keeps what every process must know alike (provider-references.ts). */
+  db: TDb;
   clock: TClock;
   /**
    * A charge, debit or payout Paystack answers 'pending' is asked about by reference after each
@@ -87,15 +91,12 @@ export type TPaystack = {
   pendingChecks: readonly number[];
   pause: (ms: number) => Promise<unknown>;
   /**
-   * References asked about (a requery) that Paystack had never seen: the port closes them, and a
-   * late call with one is refused here. Paystack itself cannot close a reference, so this holds
-   * in this process only (docs/providers/paystack.md "Lost answers and errors").
+   * What every process must know alike (provider-references.ts): references asked about (a
+   * requery) that Paystack had never seen, which the port closes and a late call with one is
+   * refused (Paystack itself cannot close a reference); the step each open charge waits at, and
+   * its card, by Paystack's reference; the one-time accounts opened, by our reference.
    */
-  closed: Set<string>;
-  /** The step each open charge waits at, and its card, by Paystack's reference. */
-  openCharges: Map<string, { step: string; card: TCardSummary }>;
-  /** One-time accounts opened, by our reference: asking again answers the same. */
-  transferAccounts: Map<string, TTransferAccount>;
+  references: TProviderReferences;
   /** The bank list, and Paystack's own id of each bank by its code (Retry Refund names it so). */
   bankList: { at: number; banks: readonly TBank[]; ids: ReadonlyMap<string, number> } | null;
 };
@@ -108,12 +109,27 @@ export function paystackShared(options: TPaystackProviderOptions): TPaystack {
     secretKey: options.secretKey,
     pendingChecks: options.pendingCheckDelaysMs ?? [10_000, 20_000],
     pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    closed: new Set(),
-    openCharges: new Map(),
-    transferAccounts: new Map(),
+    references: providerReferencesOf(options.db, options.clock, 'paystack'),
     bankList: null,
   };
 }
+
+/** A card charge waiting for its payer: the step it waits at, and its card. */
+export type TOpenCharge = { step: 'pin' | 'otp' | '3ds'; card: TCardSummary };
+
+/** The charge waiting for its payer by Paystack's reference, as whichever process charged it kept it. */
+export const openChargeOf = async (ps: TPaystack, providerReference: string) =>
+  (await ps.references.read('open_charge', providerReference)) as TOpenCharge | null;
+
+export const keepOpenCharge = (
+  ps: TPaystack,
+  providerReference: string,
+  step: TOpenCharge['step'],
+  card: TCardSummary,
+) => ps.references.keep('open_charge', providerReference, { step, card } satisfies TOpenCharge);
+
+export const forgetOpenCharge = (ps: TPaystack, providerReference: string) =>
+  ps.references.forget('open_charge', providerReference);
 
 /**
  * Paystack's record of our reference (a verify call at `path`); null when Paystack never saw
@@ -133,7 +149,7 @@ export async function recordOf<T>(
   if (!isUnknownReference(answer)) {
     throw paystackNoAnswer(`${path} ${providerReference}`, answer.message);
   }
-  ps.closed.add(reference);
+  await ps.references.close(reference);
   return null;
 }
 
@@ -175,7 +191,7 @@ export async function requeryTransaction(
       // Refused while it waited at the issuer's 3-D Secure page: the payer or the issuer
       // declined the check, whatever Paystack's words (known in the process that charged).
       const reason = cardDeclineReason(transaction.gateway_response);
-      const atThreeDs = ps.openCharges.get(transaction.reference)?.step === '3ds';
+      const atThreeDs = (await openChargeOf(ps, transaction.reference))?.step === '3ds';
       return {
         kind: 'not_taken',
         providerReference: transaction.reference,

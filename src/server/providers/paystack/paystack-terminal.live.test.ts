@@ -4,8 +4,9 @@
 // files out otherwise) and PAYSTACK_TERMINAL_TEST_ID are set; .ci/run says when it did not run.
 // Nobody taps a card: the request pushed is withdrawn unpaid, and paying it is the simulator's
 // test.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import { paystackTerminalProvider } from './paystack-provider';
 
 const secretKey = process.env.PAYSTACK_TEST_SECRET_KEY ?? '';
@@ -14,11 +15,18 @@ const terminalId = process.env.PAYSTACK_TERMINAL_TEST_ID ?? '';
 describe.skipIf(!secretKey.startsWith('sk_test_') || !terminalId)(
   "Paystack Terminal in Paystack's test mode",
   () => {
-    const terminal = paystackTerminalProvider({
-      secretKey,
-      baseUrl: process.env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co',
-      clock: systemClock,
+    let database: Awaited<ReturnType<typeof openTestDatabase>>;
+    let terminal: ReturnType<typeof paystackTerminalProvider>;
+    beforeAll(async () => {
+      database = await openTestDatabase();
+      terminal = paystackTerminalProvider({
+        secretKey,
+        baseUrl: process.env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co',
+        db: database.db,
+        clock: systemClock,
+      });
     });
+    afterAll(() => database.close());
 
     it('says whether the terminal is there, and knows no made-up one', async () => {
       expect(['ready', 'busy', 'offline']).toContain(await terminal.terminalPresence(terminalId));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -36,13 +37,16 @@ import { fromPaystackReference } from './paystack-references';
 let simulator: TPaystackSimulator | undefined;
 let provider: TPaystackProvider | undefined;
 let receiver: TNoticeReceiver | undefined;
+let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
 
 const started = async () => {
   receiver ??= await startNoticeReceiver();
   simulator ??= await startPaystackSimulator({ noticeUrl: receiver.url });
+  database ??= await openTestDatabase();
   provider ??= paystackProvider({
     secretKey: simulator.secretKey,
     baseUrl: simulator.url,
+    db: database.db,
     clock: systemClock,
     // The simulator decides a pending charge at the first check: no need for Paystack's 10 s.
     pendingCheckDelaysMs: [20, 200, 1_000],
@@ -55,6 +59,7 @@ beforeAll(started);
 afterAll(async () => {
   await simulator?.close();
   await receiver?.close();
+  await database?.close();
 });
 
 /** A Paystack test card (any future expiry), with its PIN and OTP where it asks them. */

@@ -3,8 +3,9 @@
 // only where PAYSTACK_TEST_SECRET_KEY is set (vitest.config.ts leaves it out otherwise, and
 // .ci/run says that it did not run). Nothing here needs a person: the 3-D Secure page and a
 // transfer into a one-time account are left to the simulator's tests.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import { paystackProvider } from './paystack-provider';
 
 const secretKey = process.env.PAYSTACK_TEST_SECRET_KEY ?? '';
@@ -12,9 +13,13 @@ if (!secretKey.startsWith('sk_test_')) {
   throw new Error('PAYSTACK_TEST_SECRET_KEY must be a Paystack test key (sk_test_…)');
 }
 
+const database = await openTestDatabase();
+afterAll(() => database.close());
+
 const provider = paystackProvider({
   secretKey,
   baseUrl: process.env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co',
+  db: database.db,
   clock: systemClock,
 });
 

@@ -224,7 +224,7 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
   return {
     provider: 'paystack',
     refund: async ({ reference, providerReference, channel, amount, sender, reason, createdAt }) =>
-      ps.closed.has(reference)
+      (await ps.references.isClosed(reference))
         ? { kind: 'failed', providerReference: null, reason: 'never arrived' }
         : refundOnce(ps, {
             kind: 'refund',
@@ -238,7 +238,7 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
 
     // Asked about only once the refund has waited minutes (the reconciler), long after its own
     // call ended (30 s at most): a refund Paystack does not list by then never arrived. Its
-    // reference is ps.closed here, so no late call of this process asks for it again. It is
+    // reference is closed (provider-references.ts), so no late call of any process asks for it again. It is
     // looked for among the refunds of the transaction it gave back from, made around when it was
     // asked for: the cost of a requery does not grow with the integration's history.
     async requeryRefund(request) {
@@ -246,7 +246,7 @@ export function paystackRefunds(ps: TPaystack): TRefundsPort {
       const made = madeBetween(request.createdAt, request.createdAt);
       const found = await findRefund(ps, 'refund', reference, refundedTransaction(request), made);
       if (found) return refundOutcome(found);
-      ps.closed.add(reference);
+      await ps.references.close(reference);
       return { kind: 'failed', providerReference: null, reason: 'never arrived' };
     },
   };

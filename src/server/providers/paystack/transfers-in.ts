@@ -10,12 +10,22 @@ import { giveBack } from './refunds';
 /** How long a one-time account takes money at most (the spec's 30 minutes; Paystack's too). */
 export const PAYSTACK_TRANSFER_ACCOUNT_MS = 30 * 60_000;
 
+/** A one-time account as the database keeps it: its expiry as JSON writes a date. */
+const accountFrom = (kept: TTransferAccount | { expiresAt: string }): TTransferAccount =>
+  ({ ...kept, expiresAt: new Date(kept.expiresAt) }) as TTransferAccount;
+
+/** The one-time account some process opened for our reference, if one did. */
+async function transferAccountOf(ps: TPaystack, reference: string) {
+  const kept = (await ps.references.read('transfer_account', reference)) as TTransferAccount | null;
+  return kept ? accountFrom(kept) : null;
+}
+
 /** One-time accounts by Pay with Transfer, and money we do not take given back. */
 export function paystackTransfersIn(ps: TPaystack): TTransfersInPort {
   return {
     provider: 'paystack',
     async openTransferAccount({ reference, amount, notAfter }) {
-      const known = ps.transferAccounts.get(reference);
+      const known = await transferAccountOf(ps, reference);
       if (known) return known;
       const providerReference = toPaystackReference(reference);
       const ownExpiry = ps.clock.now().getTime() + PAYSTACK_TRANSFER_ACCOUNT_MS;
@@ -47,8 +57,8 @@ export function paystackTransfersIn(ps: TPaystack): TTransfersInPort {
         accountName: charge.account_name ?? 'Paystack Checkout',
         expiresAt: charge.account_expires_at ? new Date(charge.account_expires_at) : expiresAt,
       };
-      ps.transferAccounts.set(reference, account);
-      return account;
+      // Two processes asked at once get one account: Paystack's for the reference, kept first.
+      return accountFrom(await ps.references.keepFirst('transfer_account', reference, account));
     },
 
     // Paystack itself sends back a transfer of another amount or one after the account expired,

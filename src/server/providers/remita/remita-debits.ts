@@ -14,6 +14,7 @@ import {
   type TRemitaCalls,
 } from './remita-calls';
 import { ProviderNoAnswer } from '../provider-call';
+import type { TProviderReferences } from '../provider-references';
 
 /*
  * Debits on Remita's own mandates (docs/providers/remita.md "Debits"), one per our reference,
@@ -134,15 +135,15 @@ async function stopDebit(
 /** TDebitsPort.cancelDebit: a debit still awaiting the bank is stopped where its name allows. */
 async function cancelRemitaDebit(
   client: TRemitaCalls,
-  /** The adapter's references closed by a requery that found nothing. */
-  closed: Set<string>,
+  /** The adapter's references, closed by a requery that found nothing. */
+  references: TProviderReferences,
   { reference, mandateReference, providerReference }: Parameters<TDebitsPort['cancelDebit']>[0],
 ): Promise<TRequeryOutcome> {
   const state = await debitStatus(client, reference, mandateReference);
   const named = debitName(mandateReference, reference);
   switch (state.kind) {
     case 'none':
-      closed.add(reference);
+      await references.close(reference);
       return { kind: 'not_taken', providerReference: null, reason: 'expired' };
     case 'refused':
       return { kind: 'not_taken', providerReference: named, reason: state.reason };
@@ -211,15 +212,17 @@ async function reverseRemitaDebit(
 
 export function remitaDebits(options: {
   client: TRemitaCalls;
+  /** Where the references closed are kept, for every process alike (provider-references.ts). */
+  references: TProviderReferences;
   payouts: TPayoutsPort;
   pendingCheckDelaysMs?: readonly number[];
 }): TDebitsPort {
-  const { client, payouts } = options;
+  const { client, payouts, references } = options;
   const { merchantId, serviceTypeId, apiKey } = client.credentials;
   // A debit that waits at the bank waits hours: the caller asks again later, not this call.
   const delays = options.pendingCheckDelaysMs ?? [];
-  /** References asked about before Remita had them: closed, a late debit is refused. */
-  const closed = new Set<string>();
+  /** References asked about before Remita had them are closed: a late debit is refused. */
+  const closed = (reference: string) => references.isClosed(reference);
 
   /**
    * Asks until the debit ended, at most as often as `delays` says; still pending, answers so,
@@ -252,14 +255,14 @@ export function remitaDebits(options: {
     debitMandates: { kind: 'test_transfer' },
 
     async debitAccount({ reference, mandateReference, institutionCode, accountNumber, amount }) {
-      if (closed.has(reference)) {
+      if (await closed(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       }
       const before = await debitStatus(client, reference, mandateReference);
       if (before.kind !== 'none') return ended(reference, mandateReference);
       // A requery that answered 'not taken' while the status was asked closed the reference: it
       // is not sent after that answer.
-      if (closed.has(reference)) {
+      if (await closed(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       }
       const totalAmount = remitaAmount(amount);
@@ -302,7 +305,7 @@ export function remitaDebits(options: {
       const providerReference = debitName(mandateReference, reference);
       switch (state.kind) {
         case 'none':
-          closed.add(reference);
+          await references.close(reference);
           return { kind: 'not_taken', providerReference: null, reason: 'expired' };
         case 'pending':
           return { kind: 'pending', awaiting: null, providerReference };
@@ -320,7 +323,7 @@ export function remitaDebits(options: {
       }
     },
 
-    cancelDebit: (request) => cancelRemitaDebit(client, closed, request),
+    cancelDebit: (request) => cancelRemitaDebit(client, references, request),
 
     reverseDebit: (request) => reverseRemitaDebit(client, payouts, request),
   };

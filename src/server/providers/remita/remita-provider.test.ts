@@ -3,6 +3,7 @@
 // and how a stop is read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import {
   REMITA_SIM_ACCOUNTS,
   remitaSimulatorCredentials,
@@ -17,11 +18,14 @@ import { remitaProvider } from './remita-provider';
 
 let simulator: TRemitaSimulator;
 let remita: ReturnType<typeof remitaProvider>;
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
 beforeAll(async () => {
+  database = await openTestDatabase();
   simulator = await startRemitaSimulator();
   remita = remitaProvider({
     credentials: remitaSimulatorCredentials(simulator),
+    db: database.db,
     clock: systemClock,
     payouts: {
       provider: 'unused',
@@ -34,6 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await simulator.close();
+  await database.close();
 });
 
 const PAYER = { id: 'pyr_remita', fullName: 'Adaeze Okafor', phoneNumber: '+2348030000001' };

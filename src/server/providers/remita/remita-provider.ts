@@ -1,5 +1,7 @@
 import type { TMandateTerms } from '../../../domain/mandate-terms';
 import type { TClock } from '../../clock';
+import type { TDb } from '../../db/database';
+import { providerReferencesOf } from '../provider-references';
 import type {
   TAltMandate,
   TMandatePayer,
@@ -31,6 +33,8 @@ import { remitaDebits } from './remita-debits';
 
 export type TRemitaProviderOptions = {
   credentials: TRemitaCredentials;
+  /** Where the adapter keeps what every process must know alike (provider-references.ts). */
+  db: TDb;
   clock: TClock;
   /** What gives back a debit Remita already took (it offers no refund of one): a payout. */
   payouts: TPayoutsPort;
@@ -214,6 +218,7 @@ export function remitaProvider(
       },
       debits: remitaDebits({
         client,
+        references: providerReferencesOf(options.db, options.clock, 'remita'),
         payouts: options.payouts,
         ...(options.pendingCheckDelaysMs
           ? { pendingCheckDelaysMs: options.pendingCheckDelaysMs }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import {
   remitaSimulatorCredentials,
   startRemitaSimulator,
@@ -36,10 +37,14 @@ const payouts: TPayoutsPort = {
   },
 };
 
+let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
+
 const started = async () => {
   simulator ??= await startRemitaSimulator();
+  database ??= await openTestDatabase();
   const remita = remitaProvider({
     credentials: remitaSimulatorCredentials(simulator),
+    db: database.db,
     clock: systemClock,
     payouts,
     // The simulator's bank decides a debit at the first ask about it.
@@ -51,6 +56,7 @@ const started = async () => {
 beforeAll(started);
 afterAll(async () => {
   await simulator?.close();
+  await database?.close();
 });
 
 const PAYER = { id: 'pyr_remita', fullName: 'Adaeze Okafor', phoneNumber: '+2348030000001' };

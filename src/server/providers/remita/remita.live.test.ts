@@ -4,8 +4,9 @@
 // did not run). The SDKs' published demo credentials work on https://remitademo.net. It sets up
 // mandates on REMITA_TEST_ACCOUNT (bank REMITA_TEST_BANK_CODE), moves no money, and stops nothing
 // that was active.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import { contractMandateTerms } from '../contract/contract-references';
 import type { TPayoutsPort } from '../payments';
 import { ProviderNoAnswer } from '../provider-call';
@@ -41,7 +42,15 @@ const noPayouts: TPayoutsPort = {
   requeryPayout: async () => ({ kind: 'not_taken', providerReference: null, reason: 'none' }),
 };
 
-const remita = remitaProvider({ credentials, clock: systemClock, payouts: noPayouts });
+const database = await openTestDatabase();
+afterAll(() => database.close());
+
+const remita = remitaProvider({
+  credentials,
+  db: database.db,
+  clock: systemClock,
+  payouts: noPayouts,
+});
 const reference = (what: string) => `oya-check-${what}-${Date.now()}`;
 
 describe('Remita itself', () => {
