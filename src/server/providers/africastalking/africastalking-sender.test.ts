@@ -167,7 +167,7 @@ describe("no answer from Africa's Talking: worth a retry", () => {
     const error = await notSentBy(send('+2348031234577', { baseUrl: gone.url }));
     expect(error.retryable).toBe(true);
     expect(error.message).toBe(
-      "Africa's Talking gave no answer: the connection failed (ECONNREFUSED)",
+      "Africa's Talking gave no answer: fetch failed (ECONNREFUSED)",
     );
   });
 });

@@ -8,11 +8,16 @@ import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../../testing/paystack-simulator/paystack-simulator';
+import { openTestDatabase } from '../../testing/test-app';
 import { pushTerminalContract } from '../contract/push-terminal.contract';
 import { paystackProvider, paystackTerminalProvider } from './paystack-provider';
 
 let simulator: TPaystackSimulator | undefined;
-afterAll(() => simulator?.close());
+let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
+afterAll(async () => {
+  await simulator?.close();
+  await database?.close();
+});
 
 let terminals = 0;
 /** A terminal registered on the simulator's integration now, with the presence given. */
@@ -25,7 +30,13 @@ const terminal = (online: boolean) => {
 
 pushTerminalContract('paystack-terminal (simulator)', async () => {
   simulator = await startPaystackSimulator();
-  const options = { secretKey: simulator.secretKey, baseUrl: simulator.url, clock: systemClock };
+  database = await openTestDatabase();
+  const options = {
+    secretKey: simulator.secretKey,
+    baseUrl: simulator.url,
+    db: database.db,
+    clock: systemClock,
+  };
   const sim = simulator;
   return {
     provider: paystackTerminalProvider(options),

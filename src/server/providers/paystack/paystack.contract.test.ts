@@ -52,7 +52,7 @@ const started = async () => {
     pendingCheckDelaysMs: [20, 200, 1_000],
     readRetryDelaysMs: [20, 200],
   });
-  return { simulator, provider };
+  return { simulator, provider, database };
 };
 
 beforeAll(started);
@@ -232,10 +232,11 @@ settlementContract(
   'paystack (simulator)',
   ['card', 'chip', 'debit', 'payout', 'refund'],
   async () => {
-    const { simulator: sim, provider: paystack } = await started();
+    const { simulator: sim, provider: paystack, database: db } = await started();
     const terminal = paystackTerminalProvider({
       secretKey: sim.secretKey,
       baseUrl: sim.url,
+      db: db.db,
       clock: systemClock,
     });
     const setup = settlementSetupOf({
