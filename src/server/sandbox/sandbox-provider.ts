@@ -158,16 +158,16 @@ function sandboxMandatesPort(db: TDb, clock: TClock): TMandateSetupPort {
         return null;
       }
       return {
-        remitaTransRef: `${ALT_REF_PREFIX}${reference}`,
+        authReference: `${ALT_REF_PREFIX}${reference}`,
         requestId: `sbx_req_${reference}`,
-        remitaLogoUrl: null,
+        logoUrl: null,
         authParams: SANDBOX_AUTH_PARAMS,
       };
     },
-    async verifyAltMandate({ remitaTransRef, institutionCode, accountNumber, answers }) {
+    async verifyAltMandate({ authReference, institutionCode, accountNumber, answers }) {
       const expected = (await findSandboxAccount(db, { institutionCode, accountNumber }))
         ?.authParams;
-      if (!expected || !remitaTransRef.startsWith(ALT_REF_PREFIX)) return { verified: false };
+      if (!expected || !authReference.startsWith(ALT_REF_PREFIX)) return { verified: false };
       const answer = (param: string) =>
         answers.find((a) => a.param.toUpperCase() === param)?.value.trim();
       return {

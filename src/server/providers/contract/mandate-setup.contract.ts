@@ -36,15 +36,15 @@ export function mandateSetupContract(adapter: string, make: () => Promise<TManda
       const request = { reference: reference(), institutionCode, accountNumber, payer, terms };
       const mandate = await provider.requestAltMandate(request);
       expect(mandate).toMatchObject({
-        remitaTransRef: expect.any(String),
+        authReference: expect.any(String),
         requestId: expect.any(String),
       });
       expect(mandate?.authParams.length).toBeGreaterThan(0);
       expect(await provider.requestAltMandate(request)).toEqual(mandate);
-      const remitaTransRef = mandate?.remitaTransRef ?? '';
+      const authReference = mandate?.authReference ?? '';
       const verify = (given: typeof answers) =>
         provider.verifyAltMandate({
-          remitaTransRef,
+          authReference,
           reference: request.reference,
           providerReference: mandate?.providerReference ?? null,
           institutionCode,

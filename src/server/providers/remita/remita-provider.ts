@@ -152,7 +152,7 @@ export function remitaProvider(
       return mandate ? { ...mandate, providerReference: mandateId } : null;
     },
 
-    async verifyAltMandate({ remitaTransRef, answers, reference, providerReference }) {
+    async verifyAltMandate({ authReference, answers, reference, providerReference }) {
       const value = (param: string) =>
         answers.find((a) => a.param.toUpperCase() === param)?.value.trim() ?? '';
       const otp = value('OTP');
@@ -165,7 +165,7 @@ export function remitaProvider(
       let answer: TRemitaAnswer;
       try {
         answer = await client.call('validateAuthorization', {
-          remitaTransRef,
+          remitaTransRef: authReference,
           authParams: [
             { param1: 'OTP', value: otp },
             { param2: 'CARD', value: card },
@@ -303,10 +303,10 @@ function altMandateOf(answer: TRemitaAnswer, requestId: string): TAltMandate | n
   });
   if (authParams.length === 0) return null;
   return {
-    remitaTransRef: String(remitaTransRef),
+    authReference: String(remitaTransRef),
     requestId: typeof answer.requestId === 'string' ? answer.requestId : requestId,
     // Remita's material names no logo address of its own to show (spec §3 remitaLogoUrl).
-    remitaLogoUrl: null,
+    logoUrl: null,
     authParams,
   };
 }

@@ -75,7 +75,7 @@ async function activeMandate(index: number): Promise<TMandatedAccount> {
   });
   if (!mandate?.providerReference) throw new Error('Remita set up no mandate');
   const { verified } = await remita.verifyAltMandate({
-    remitaTransRef: mandate.remitaTransRef,
+    authReference: mandate.authReference,
     reference: mandate.requestId,
     providerReference: mandate.providerReference,
     institutionCode: account.bankCode,

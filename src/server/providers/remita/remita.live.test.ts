@@ -85,10 +85,10 @@ describe('Remita itself', () => {
       terms: contractMandateTerms(),
     });
     if (mandate) {
-      expect(mandate.remitaTransRef).toMatch(/\S/);
+      expect(mandate.authReference).toMatch(/\S/);
       expect(mandate.authParams.map((p) => p.param1)).toContain('OTP');
       const wrong = await remita.verifyAltMandate({
-        remitaTransRef: mandate.remitaTransRef,
+        authReference: mandate.authReference,
         reference: mandate.requestId,
         providerReference: mandate.providerReference ?? null,
         ...account,

@@ -157,10 +157,10 @@ describe('POST /api/sandbox/people', () => {
       reference: 'alk_minted_1',
       ...account,
     });
-    expect(mandate).toMatchObject({ remitaTransRef: expect.any(String) });
+    expect(mandate).toMatchObject({ authReference: expect.any(String) });
     const verify = (otp: string) =>
       payments().mandates.verifyAltMandate({
-        remitaTransRef: mandate?.remitaTransRef ?? '',
+        authReference: mandate?.authReference ?? '',
         reference: 'alk_minted_1',
         providerReference: null,
         ...account,

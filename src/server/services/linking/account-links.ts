@@ -727,15 +727,15 @@ async function openAltMandate(
     await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_NOT_SUPPORTED.message);
     throw new AppError('ACCOUNT_NOT_SUPPORTED');
   }
-  const { providerReference, ...altMandate } = mandate;
+  const { providerReference, authReference, requestId, logoUrl, authParams } = mandate;
   await db
     .update(accountLinks)
-    .set({ remitaTransRef: mandate.remitaTransRef, requestId: mandate.requestId })
+    .set({ remitaTransRef: authReference, requestId })
     .where(eq(accountLinks.id, linkId));
   if (providerReference) {
     await keepOwnMandate(db, linkId, { provider: mandates.provider, providerReference });
   }
-  return { ...link, ...altMandate };
+  return { ...link, remitaTransRef: authReference, requestId, remitaLogoUrl: logoUrl, authParams };
 }
 
 /**
@@ -860,7 +860,7 @@ export async function confirmAltMandate(
   let verified: boolean;
   try {
     ({ verified } = await providers.payments.mandates.verifyAltMandate({
-      remitaTransRef: body.remitaTransRef,
+      authReference: body.remitaTransRef,
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
       institutionCode: account.institutionCode,
