@@ -21,7 +21,7 @@ import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
 import { monoBvnRegistry } from './providers/mono/mono-registry';
 import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
 import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
-import { capabilityName, offCapability } from './providers/off';
+import { capabilityName, offPort, usable } from './providers/off';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -222,7 +222,7 @@ function withMandateProvider(config: TConfig, db: TDb, clock: TClock, money: TMo
     credentials: config.remita,
     db,
     clock,
-    payouts: money.payments.payouts,
+    payouts: usable(money.payments.payouts),
   });
   const payments = { ...money.payments, mandates };
   return {
@@ -261,9 +261,9 @@ const isPaystacks = (capability: TProviderCapability) =>
 /** The capabilities Paystack lacks, off. */
 function offPorts(): Pick<TPaymentProviders, 'bvn' | 'mandates' | 'acquirer' | 'settlement'> {
   return {
-    bvn: offCapability('bvn'),
-    mandates: offCapability('mandates'),
-    acquirer: offCapability('acquirer'),
+    bvn: offPort('bvn'),
+    mandates: offPort('mandates'),
+    acquirer: offPort('acquirer'),
     // The settlement report is Paystack's alone then: nothing else took money.
     settlement: { provider: 'off', settlementReport: async () => [] },
   };

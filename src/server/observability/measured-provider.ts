@@ -50,24 +50,39 @@ export function measuredProvider(
   };
 }
 
-/** One capability whose every method call is counted, timed, traced and logged. */
+/**
+ * One capability whose every method call is counted, timed, traced and logged, and so are the
+ * calls of the records it holds (a debit mandate's `open` and `status`, a provider's own mandates
+ * and their debits): each under the provider that offers it and its path, e.g.
+ * `own.debits.debitAccount`. An off capability has no calls: it is returned as it is.
+ */
 function measuredCapability<TCapability extends { readonly provider: string }>(
   capability: TCapability,
-  { metrics, log }: TMeasures,
+  measures: TMeasures,
 ): TCapability {
+  return measuredRecord(capability, capability.provider, '', measures);
+}
+
+/** A record's calls measured under `provider`, its operations named from `prefix`. */
+function measuredRecord<TRecord extends object>(
+  record: TRecord,
+  provider: string,
+  prefix: string,
+  { metrics, log }: TMeasures,
+): TRecord {
   // By the function itself, not its name: a method replaced on the capability (a test's spy) is
   // measured as what it now is, not as the method it replaced.
-  const wrapped = new WeakMap<object, (...args: unknown[]) => Promise<unknown>>();
+  const wrapped = new WeakMap<object, unknown>();
   const measure = (operation: string, call: (...args: unknown[]) => unknown) =>
     async function measured(...args: unknown[]): Promise<unknown> {
-      const labels = { provider: capability.provider, operation };
+      const labels = { provider, operation };
       const attributes = idAttributes(idsOf(args[0]));
       trace.getActiveSpan()?.setAttributes(attributes);
       const stopTimer = metrics.providerDuration.startTimer(labels);
       return inSpan(`provider ${operation}`, attributes, async () => {
         let outcome: 'ok' | 'error' = 'error';
         try {
-          const answer = await call.apply(capability, args);
+          const answer = await call.apply(record, args);
           outcome = 'ok';
           return answer;
         } finally {
@@ -80,16 +95,26 @@ function measuredCapability<TCapability extends { readonly provider: string }>(
         }
       });
     };
-  return new Proxy(capability, {
+  return new Proxy(record, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof key !== 'string' || typeof value !== 'function') return value;
-      let fn = wrapped.get(value);
-      if (!fn) {
-        fn = measure(key, value as (...args: unknown[]) => unknown);
-        wrapped.set(value, fn);
+      if (typeof key !== 'string' || value === null) return value;
+      const nested = typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+      if (typeof value !== 'function' && !nested) return value;
+      let measured = wrapped.get(value);
+      if (!measured) {
+        const path = `${prefix}${key}`;
+        measured =
+          typeof value === 'function'
+            ? measure(path, value as (...args: unknown[]) => unknown)
+            : measuredRecord(value, subProvider(value, provider), `${path}.`, { metrics, log });
+        wrapped.set(value, measured);
       }
-      return fn;
+      return measured;
     },
   });
 }
+
+/** A nested port names its own provider (a provider's own mandates' debits); else its holder's. */
+const subProvider = (value: object, holder: string): string =>
+  'provider' in value && typeof value.provider === 'string' ? value.provider : holder;

@@ -3,25 +3,35 @@ import { formatErrorMessage } from '../../domain/errors';
 import { AppError } from '../services/app-error';
 
 /**
- * The adapter of a capability that is off (context.ts): its `provider` is 'off', and every call
- * of it is refused with CAPABILITY_OFF. Nothing should reach one (a consent that needs it is
- * refused at creation, and the page offers no way to it); one that does is answered as a
- * client's 409, never sent anywhere.
+ * A capability that is off (context.ts): no adapter serves it, and it has no calls to make. A
+ * port of the record of capabilities is the adapter's port or this value, so every caller says
+ * what happens when it is off, usually by `usable` (a client's 409 CAPABILITY_OFF). Nothing
+ * should reach one: a consent that needs it is refused at creation, and the page offers no way to
+ * it.
  */
-export function offCapability<TPort extends { readonly provider: string }>(
-  capability: TCapability,
-): TPort {
-  const refuse = () => Promise.reject(capabilityOff([capability]));
-  return new Proxy({} as TPort, {
-    get: (_target, property) => {
-      if (property === 'provider') return 'off';
-      // Not a thenable, nor anything the runtime asks of an object: only the port's calls refuse.
-      if (typeof property === 'symbol' || property === 'then' || property === 'toJSON') {
-        return undefined;
-      }
-      return refuse;
-    },
-  });
+export type TOffPort<TName extends TCapability = TCapability> = {
+  readonly provider: 'off';
+  readonly off: true;
+  readonly capability: TName;
+};
+
+/** The value of `capability` while it is off. */
+export function offPort<TName extends TCapability>(capability: TName): TOffPort<TName> {
+  return { provider: 'off', off: true, capability };
+}
+
+/** Whether `port` is a capability that is off. */
+export function isOff<TPort extends object>(port: TPort | TOffPort): port is TOffPort {
+  return 'off' in port && port.off === true;
+}
+
+/**
+ * The port, or the refusal of a call that needs it while it is off (409 CAPABILITY_OFF): what a
+ * service calls a capability through.
+ */
+export function usable<TPort extends object>(port: TPort | TOffPort): TPort {
+  if (isOff(port)) throw capabilityOff([port.capability]);
+  return port;
 }
 
 /** The refusal of a call that needs `capabilities`, which are off. */

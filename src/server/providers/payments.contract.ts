@@ -19,10 +19,10 @@ import { refundsContract } from './contract/refunds.contract';
 import { settlementSetupOf } from './contract/settlement-setup';
 import { settlementContract } from './contract/settlement.contract';
 import { transfersInContract } from './contract/transfers-in.contract';
-import type { TBvnRecord, TPaymentProviders, TPlainCard } from './payments';
+import type { TBvnRecord, TPaymentPorts, TPlainCard } from './payments';
 
 export type TPaymentProviderUnderTest = {
-  provider: TPaymentProviders;
+  provider: TPaymentPorts;
   /** A test card of the provider's that takes this path, with its PIN and OTP. */
   cardFor(scenario: TCardScenario): { card: TPlainCard; otp: string };
   /** The bank account the `pin_only` card draws on (knownAccount is another). */

@@ -10,6 +10,7 @@ import type { TTransfersInPort } from './ports/transfers-in';
 import type { TNoticesPort } from './ports/notices';
 import type { TAcquirerPort } from './ports/acquirer';
 import type { TSettlementPort } from './ports/settlement';
+import type { TOffPort } from './off';
 
 /*
  * The PaymentProvider port (ARCHITECTURE.md "Money movement: the provider port"): everything a
@@ -50,11 +51,8 @@ export * from './ports/notices';
 export * from './ports/acquirer';
 export * from './ports/settlement';
 
-/**
- * The whole port as the services see it: a record of capabilities, each from the adapter the
- * composition root chose for it (context.ts), each naming that adapter (`provider`).
- */
-export type TPaymentProviders = {
+/** Every capability's port, as an adapter that serves it offers it. */
+export type TPaymentPorts = {
   cards: TCardsPort;
   banks: TBanksPort;
   bvn: TBvnRegistryPort;
@@ -69,6 +67,18 @@ export type TPaymentProviders = {
 };
 
 /**
+ * The whole port as the services see it for new work: a record of capabilities, each the port of
+ * the first adapter of its list (registry.ts), or off (TOffPort: `usable` refuses a call to it).
+ * A later call about money resolves its adapter by the provider its row names, never here.
+ */
+export type TPaymentProviders = {
+  [TName in Exclude<keyof TPaymentPorts, 'settlement'>]: TPaymentPorts[TName] | TOffPort<TName>;
+} & {
+  /** Every adapter's settlement report, one after another (empty where none holds money). */
+  settlement: TSettlementPort;
+};
+
+/**
  * The capabilities of the port, by name: what an adapter offers and a configuration needs. The
  * domain lists them (with SMS, which is a port of its own); every key of the port is one of them.
  */
@@ -76,4 +86,4 @@ export const PROVIDER_CAPABILITIES = CAPABILITIES.filter(
   (capability): capability is keyof TPaymentProviders => capability !== 'sms',
 );
 
-export type TProviderCapability = keyof TPaymentProviders;
+export type TProviderCapability = keyof TPaymentPorts;

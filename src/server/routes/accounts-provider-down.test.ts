@@ -7,6 +7,7 @@ import { ownPerson } from '../testing/bvn';
 import { payerWithPasskey } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';
 import { startTestApp } from '../testing/test-app';
+import { usable } from '../providers/off';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ describe('the payer’s accounts while the provider does not answer', () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     const accountId = await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
     const listBanks = vi
-      .spyOn(ctx.context.providers.payments.banks, 'listBanks')
+      .spyOn(usable(ctx.context.providers.payments.banks), 'listBanks')
       .mockRejectedValue(new Error('connect ETIMEDOUT'));
     try {
       const listed = await ctx.app.inject({
@@ -46,7 +47,7 @@ describe('the payer’s accounts while the provider does not answer', () => {
     const payer = await payerWithPasskey(ctx.app, ctx.config);
     await ownPerson(ctx.app, payer.token);
     const accountsOfBvn = vi
-      .spyOn(ctx.context.providers.payments.banks, 'listBanks')
+      .spyOn(usable(ctx.context.providers.payments.banks), 'listBanks')
       .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
     const answer = await ctx.app.inject({
       method: 'GET',

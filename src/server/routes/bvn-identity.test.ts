@@ -35,6 +35,7 @@ import {
 import { consentWithPayment, linkByTestTransfer, sandboxTransfer } from '../testing/payments';
 import { expectRateLimited } from '../testing/rate-limits';
 import { startTestApp, testClock } from '../testing/test-app';
+import { usable } from '../providers/off';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 const logLines: string[] = [];
@@ -196,7 +197,7 @@ describe('verifying a BVN', () => {
     const payer = await signedUpPayer(ctx.app);
     expect((await requestBvnCode(ctx.app, payer.token, person.bvn)).statusCode).toBe(200);
     const registry = vi
-      .spyOn(ctx.context.providers.payments.bvn, 'finishVerification')
+      .spyOn(usable(ctx.context.providers.payments.bvn), 'finishVerification')
       .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
     try {
       const down = await submitBvnCode(ctx.app, payer.token, '123456');

@@ -39,6 +39,7 @@ import {
   type TCardScenarioName,
 } from '../testing/payments';
 import { collectSse } from '../testing/sse';
+import { usable } from '../providers/off';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -467,7 +468,7 @@ describe('linking a card, each sandbox card through its path', () => {
 
   it('three_ds: the network tells its answer by a signed notice through the notices route, applied once', async () => {
     const { token, payerId, body } = await waitingThreeDsLink();
-    const read = vi.spyOn(ctx.context.providers.payments.notices, 'readNotice');
+    const read = vi.spyOn(usable(ctx.context.providers.payments.notices), 'readNotice');
     const answer = await answerChallenge(body.challengeUrl, true);
     expect(answer.json()).toMatchObject({ status: 'completed' });
     expect(read).toHaveBeenCalledTimes(1);
@@ -503,7 +504,7 @@ describe('linking a card, each sandbox card through its path', () => {
   it('three_ds: an answer whose notice was not answered 2xx is settled by the reconciler, the money given back', async () => {
     const { token, payerId, body } = await waitingThreeDsLink();
     const read = vi
-      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
+      .spyOn(usable(ctx.context.providers.payments.notices), 'readNotice')
       .mockRejectedValueOnce(new Error('database gone'));
     const answer = await answerChallenge(body.challengeUrl, true);
     expect(read).toHaveBeenCalledTimes(1);
@@ -567,7 +568,7 @@ describe('linking a card, each sandbox card through its path', () => {
   it('a card network that fails to answer: 502 Failed to link card, card_linking_error', async () => {
     const { token, payerId } = await payer();
     const network = vi
-      .spyOn(ctx.context.providers.payments.cards, 'chargeCard')
+      .spyOn(usable(ctx.context.providers.payments.cards), 'chargeCard')
       .mockRejectedValueOnce(new Error('connection reset'));
     try {
       const response = await link(token, 'pin_only');
@@ -678,7 +679,7 @@ describe("the reconciler's 3-D Secure sweep of card links", () => {
   it('a network that cannot be asked leaves the link at its check for the next run', async () => {
     const { token, body } = await waitingThreeDsLink();
     await answeredAtNetworkOnly(body.paymentId, true);
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     const asked = vi.spyOn(cards, 'requeryCardCharge').mockRejectedValue(new Error('timeout'));
     try {
       clock.advance(THREE_DS_CHALLENGE_MS + 1_000);
@@ -704,7 +705,7 @@ describe("the reconciler's 3-D Secure sweep of card links", () => {
     notice: TSentNotice,
     during: 'asking' | 'giving_back',
   ) {
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     const requery = cards.requeryCardCharge.bind(cards);
     const refund = cards.refundCard.bind(cards);
     let told = false;
@@ -778,7 +779,7 @@ describe('money taken for a card link that had ended', () => {
 
   /** Calls `act`, counting the refunds asked of the network for `linkId`. */
   async function refundsAskedDuring(linkId: string, act: () => Promise<void>) {
-    const refunded = vi.spyOn(ctx.context.providers.payments.cards, 'refundCard');
+    const refunded = vi.spyOn(usable(ctx.context.providers.payments.cards), 'refundCard');
     try {
       await act();
       return refunded.mock.calls.filter(([request]) => request.reference === linkId).length;
@@ -864,7 +865,7 @@ describe('money taken for a card link that had ended', () => {
   it('a check the network cannot be asked about is not superseded: the new attempt waits for it', async () => {
     const { token, body } = await waitingThreeDsLink();
     clock.advance(OTP_RETRY_AFTER_MS + 1_000);
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     const asked = vi.spyOn(cards, 'requeryCardCharge').mockRejectedValue(new Error('timeout'));
     try {
       const refused = await link(token, 'pin_only');
@@ -896,7 +897,7 @@ describe('money taken for a card link that had ended', () => {
       .set({ chargeStage: 'charging', updatedAt: clock.now() })
       .where(eq(accountLinks.id, body.paymentId));
     const { otp } = await ownCard(token, 'pin_otp');
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     expect(await cards.submitCardOtp({ providerReference, otp })).toMatchObject({
       kind: 'succeeded',
     });
@@ -906,7 +907,7 @@ describe('money taken for a card link that had ended', () => {
 
   /** The payer's next attempt, linking their pin_only card while the network cannot be asked. */
   async function linkWhileNetworkUnasked(token: string) {
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     const asked = vi.spyOn(cards, 'requeryCardCharge').mockRejectedValue(new Error('timeout'));
     try {
       expect((await link(token, 'pin_only')).statusCode).toBe(200);
@@ -974,7 +975,7 @@ describe('money taken for a card link that had ended', () => {
   it('a late approval whose refund the network refused once: given back at the next reconciler run, once', async () => {
     const { body } = await supersededThreeDsLink();
     const notice = await answeredAtNetwork(await checkReferenceOf(body.paymentId), true);
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
     try {
       expect((await deliverNotice(notice)).statusCode).toBe(503);
@@ -990,7 +991,7 @@ describe('money taken for a card link that had ended', () => {
 
   it('a linking charge whose refund the network refused: the link fails, the money given back at the next run, once', async () => {
     const { token, payerId } = await payer();
-    const { cards } = ctx.context.providers.payments;
+    const cards = usable(ctx.context.providers.payments.cards);
     const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
     let answer;
     try {

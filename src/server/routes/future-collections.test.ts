@@ -34,6 +34,7 @@ import {
   sandboxAccount,
   sandboxBalanceOf,
 } from '../testing/payments';
+import { usable } from '../providers/off';
 
 const HOUR = 60 * 60 * 1_000;
 const DAY = 24 * HOUR;
@@ -394,7 +395,7 @@ describe('a runner that dies mid-collection', () => {
     expect(claimed).toBeDefined();
     // ...it asked the bank, which debited, and died before recording the answer.
     const account = await accountOf(consent, 'links_by_test_transfer');
-    await ctx.context.providers.payments.debits.debitAccount({
+    await usable(ctx.context.providers.payments.debits).debitAccount({
       reference: debitReference(claimed!.id, 0),
       mandateReference: 'alk_any',
       payerId: 'pyr_test',
@@ -427,7 +428,7 @@ describe('a runner that dies mid-collection', () => {
     );
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf(consent, 'links_by_test_transfer');
-    const real = ctx.context.providers.payments.debits;
+    const real = usable(ctx.context.providers.payments.debits);
     // The bank debits, then the connection drops before its answer arrives.
     const silent = {
       ...ctx.context,

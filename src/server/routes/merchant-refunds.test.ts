@@ -26,6 +26,7 @@ import {
   sandboxBalanceOf,
 } from '../testing/payments';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { usable } from '../providers/off';
 
 const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -513,7 +514,7 @@ describe('refunding a future payment the merchant collected', () => {
 describe('a refund whose answer was lost', () => {
   /** The provider's next refund answers nothing: it refunded (`after`) or never got it (`before`). */
   function loseNextRefundAnswer(when: 'after' | 'before') {
-    const provider = ctx.context.providers.payments.refunds;
+    const provider = usable(ctx.context.providers.payments.refunds);
     const real = provider.refund.bind(provider);
     return vi.spyOn(provider, 'refund').mockImplementationOnce(async (request) => {
       if (when === 'after') await real(request);
@@ -527,7 +528,7 @@ describe('a refund whose answer was lost', () => {
     async () => {
       const consent = await paidByCard();
       const refunds = loseNextRefundAnswer('after');
-      const requeries = vi.spyOn(ctx.context.providers.payments.refunds, 'requeryRefund');
+      const requeries = vi.spyOn(usable(ctx.context.providers.payments.refunds), 'requeryRefund');
 
       const answer = await refund(consent, { amount: 200_000 });
 

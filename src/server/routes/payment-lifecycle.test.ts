@@ -14,6 +14,7 @@ import {
   sandboxCard,
 } from '../testing/payments';
 import { THREE_DS_CHALLENGE_MS } from '../../domain/payment-attempts';
+import { usable } from '../providers/off';
 
 /*
  * The payment attempt's lifecycle on the server (docs/payments.md "States"): every move checked
@@ -181,7 +182,7 @@ describe('a 3-D Secure check', () => {
     const consent = await consentWithPayment(ctx.app, ctx.database);
     const started = await startThreeDs(consent);
     const requery = vi
-      .spyOn(ctx.context.providers.payments.cards, 'requeryCardCharge')
+      .spyOn(usable(ctx.context.providers.payments.cards), 'requeryCardCharge')
       .mockRejectedValueOnce(new Error('connection reset'));
     const cancelled = await cancel(consent, started.chargeToken);
     expect(requery).toHaveBeenCalledTimes(1);

@@ -31,6 +31,7 @@ import {
 } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
 import { chipPurchase, readChipCard } from '../testing/terminal';
+import { usable } from '../providers/off';
 
 const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -87,7 +88,7 @@ const attemptsOf = (paymentId: string) =>
 /** How many of the payment's attempts the provider's record holds as taken and kept. */
 async function takenAtProvider(paymentId: string): Promise<number> {
   const references = new Set((await attemptsOf(paymentId)).map((a) => a.id));
-  const lines = await ctx.context.providers.payments.settlement.settlementReport();
+  const lines = await usable(ctx.context.providers.payments.settlement).settlementReport();
   return lines.filter((line) => references.has(line.reference) && !line.givenBack).length;
 }
 
@@ -400,7 +401,7 @@ describe('a card link’s test charge whose answer was lost', () => {
           },
         });
       // The network charges the card; its answer does not come back while the reconciler runs.
-      const provider = ctx.context.providers.payments.cards;
+      const provider = usable(ctx.context.providers.payments.cards);
       const real = provider.chargeCard.bind(provider);
       let answerLost: (error: Error) => void = () => {};
       vi.spyOn(provider, 'chargeCard').mockImplementationOnce(async (request) => {
@@ -457,7 +458,8 @@ describe('ledger:check against the provider’s record', () => {
     'fails when the provider took money the books do not hold, or the books hold money the provider never took',
     PG,
     async () => {
-      const { cards: provider, settlement } = ctx.context.providers.payments;
+      const provider = usable(ctx.context.providers.payments.cards);
+      const { settlement } = ctx.context.providers.payments;
       const consent = await consentWithPayment(ctx.app, ctx.database);
       expect((await payByCard(ctx.app, consent)).statusCode).toBe(200);
       const [paid] = await attemptsOf(consent.paymentId);

@@ -16,6 +16,7 @@ import { startTestApp, testClock } from '../testing/test-app';
 import { provenPayer, type TSignedUpPayer } from '../testing/identity';
 import { ownAccount } from '../testing/bvn';
 import { linkByTestTransfer, payByTransfer, sandboxBalanceOf } from '../testing/payments';
+import { usable } from '../providers/off';
 
 const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-06-02T09:00:00Z');
@@ -97,14 +98,15 @@ const withPayOut = (payOut: TPayoutsPort['payOut']) => {
     ...ctx.context,
     providers: {
       ...ctx.context.providers,
-      payments: { ...payments, payouts: { ...payments.payouts, payOut } },
+      payments: { ...payments, payouts: { ...usable(payments.payouts), payOut } },
     },
   };
 };
 
 /** The real bank's payOut, for a replacement that calls through. */
 const real = {
-  payOut: (request: TPayoutRequest) => ctx.context.providers.payments.payouts.payOut(request),
+  payOut: (request: TPayoutRequest) =>
+    usable(ctx.context.providers.payments.payouts).payOut(request),
 };
 
 async function expectCleanBooks() {

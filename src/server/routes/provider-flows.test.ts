@@ -26,6 +26,7 @@ import {
   sandboxTransfer,
 } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
+import { usable } from '../providers/off';
 
 type TTestApp = Awaited<ReturnType<typeof startTestApp>>;
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
@@ -72,7 +73,8 @@ const SANDBOX_CARD = (scenario: 'pin_only' | 'pin_otp' | 'three_ds' | 'declined'
 
 async function sandboxWorld(): Promise<{ app: TTestApp; world: TProviderWorld }> {
   const app = await startTestApp({ clock, webhookDelivery: 'manual' });
-  const { cards: provider, settlement } = app.context.providers.payments;
+  const provider = usable(app.context.providers.payments.cards);
+  const { settlement } = app.context.providers.payments;
   const realCharge = provider.chargeCard.bind(provider);
   const chargeSpy = vi.spyOn(provider, 'chargeCard');
   return {
@@ -243,7 +245,7 @@ async function paystackWorld(): Promise<{ app: TTestApp; world: TProviderWorld }
         paystack.loseNextAnswer('/charge');
       },
       async takenCharges(references) {
-        const lines = await app.context.providers.payments.settlement.settlementReport();
+        const lines = await usable(app.context.providers.payments.settlement).settlementReport();
         return lines.filter((line) => references.includes(line.reference) && !line.givenBack)
           .length;
       },
@@ -688,7 +690,7 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     const account = { institutionCode: '011', accountNumber: '3000000001' };
     // Every delivery of the first check's answer is refused (as if lost on the way) for now.
     const readNotice = vi
-      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
+      .spyOn(usable(ctx.context.providers.payments.notices), 'readNotice')
       .mockResolvedValue(null);
     const created = await createLink(ctx, payer.token, account);
     expect(created.statusCode, created.body).toBe(200);
@@ -740,7 +742,7 @@ describe('Paystack: linking an account, proven by customer validation and a mand
   it("ends the link of an account Paystack says is not held under the payer's BVN, and it never activates", async () => {
     // Paystack's refusal comes after its answer to the call, as it does (the order where it comes
     // first, answered 403 at once, is the test above): its notice is read once the call answered.
-    const { notices } = ctx.context.providers.payments;
+    const notices = usable(ctx.context.providers.payments.notices);
     const readNotice = notices.readNotice.bind(notices);
     let answered!: () => void;
     const callAnswered = new Promise<void>((resolve) => (answered = resolve));
@@ -787,7 +789,7 @@ describe('Paystack: linking an account, proven by customer validation and a mand
     expect((await confirm(id)).json()).toMatchObject({ success: false, status: 'pending' });
     // Every notice of the approval is refused (as if lost on the way): Paystack gives up on it.
     const readNotice = vi
-      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
+      .spyOn(usable(ctx.context.providers.payments.notices), 'readNotice')
       .mockResolvedValue(null);
     const row = await accountLinkRow(ctx.database, id);
     await paystack.answerMandate(row?.providerReference ?? '', true);

@@ -31,6 +31,7 @@ import {
   paymentEvents,
 } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
+import { usable } from '../providers/off';
 
 const clock = testClock('2027-03-02T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -143,7 +144,7 @@ const attemptRow = async (id: string) =>
 
 /** Watches the notices the route reads: each as it reached the route, and as it was read. */
 function watchNotices() {
-  const { notices } = ctx.context.providers.payments;
+  const notices = usable(ctx.context.providers.payments.notices);
   const read = vi.spyOn(notices, 'readNotice');
   return {
     read,
@@ -362,7 +363,7 @@ describe('a notice of money is judged by what it says', () => {
   /** The provider's returns, answered without touching the sandbox bank's own record. */
   const spyOnReturns = () =>
     vi
-      .spyOn(ctx.context.providers.payments.transfersIn, 'returnTransfer')
+      .spyOn(usable(ctx.context.providers.payments.transfersIn), 'returnTransfer')
       .mockResolvedValue({ returned: true });
 
   it('gives the notice of the transfer’s own amount its own answer after one of another amount was returned', async () => {
@@ -474,7 +475,7 @@ describe('a charge notice meets the requery in one completion path', () => {
     const open = await openTransfer();
     expect((await payByCard(ctx.app, open)).statusCode).toBe(200);
     const id = await arrivedUnannounced(open.accountNumber, open.amount);
-    const provider = ctx.context.providers.payments.transfersIn;
+    const provider = usable(ctx.context.providers.payments.transfersIn);
     const returned = vi.spyOn(provider, 'returnTransfer');
     returned.mockRejectedValueOnce(new Error('connection reset'));
     const told = await post(
@@ -498,7 +499,7 @@ describe('a charge notice meets the requery in one completion path', () => {
     if (!sandbox) throw new Error('no sandbox');
     // The payer approves at the network; its notice, not the page, tells us.
     await sandbox.cards.resolveThreeDs(consent.providerReference, true);
-    const outcome = await providers.payments.cards.requeryCardCharge(attempt.id);
+    const outcome = await usable(providers.payments.cards).requeryCardCharge(attempt.id);
     expect(outcome.kind).toBe('taken');
     const notice = {
       kind: 'charge',
@@ -628,7 +629,7 @@ describe('the sandbox card network tells its 3-D Secure answers through the rout
 
   it('leaves a charge whose notice was not answered 2xx to the reconciler’s 3-D Secure sweep, which books it', async () => {
     const waiting = await waitingThreeDs();
-    const { notices } = ctx.context.providers.payments;
+    const notices = usable(ctx.context.providers.payments.notices);
     const read = vi.spyOn(notices, 'readNotice').mockRejectedValueOnce(new Error('database gone'));
     const answer = await answerThreeDs(waiting.providerReference, true);
     expect(read).toHaveBeenCalledTimes(1);
@@ -739,7 +740,7 @@ describe('a notice that cannot be applied now', () => {
       });
     // The provider, asked about what its notice names, does not answer.
     const readNotice = vi
-      .spyOn(ctx.context.providers.payments.notices, 'readNotice')
+      .spyOn(usable(ctx.context.providers.payments.notices), 'readNotice')
       .mockRejectedValueOnce(new Error('connect ETIMEDOUT'));
     const refused = await send();
     readNotice.mockRestore();

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZPublicConfigResponse, type TPublicConfigResponse } from '../../domain/schemas/auth';
 import { capabilitiesOn, type TRouteContext } from '../context';
 import { jsonAnswers } from './responses';
+import { usable } from '../providers/off';
 
 /** The public config's answer: the same in the page's call and in its server-drawn first screen. */
 export function publicConfigAnswer({
@@ -21,7 +22,7 @@ export function publicConfigAnswer({
     sandbox: sandbox !== null,
     capabilities: capabilitiesOn(capabilities),
     // An acquirer that is off answers no kind: the page offers no terminal then anyway.
-    terminal: providers.payments.acquirer.kind === 'push' ? 'push' : 'reader',
+    terminal: usable(providers.payments.acquirer).kind === 'push' ? 'push' : 'reader',
   };
 }
 

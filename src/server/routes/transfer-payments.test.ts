@@ -23,6 +23,7 @@ import {
   sandboxAccount,
   sandboxTransfer,
 } from '../testing/payments';
+import { usable } from '../providers/off';
 
 const clock = testClock('2027-03-02T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -306,7 +307,7 @@ describe('a one-time account lives no longer than its consent', () => {
     'returns the late transfer even from a provider whose account kept its own 30 minutes',
     { tags: ['postgres'] },
     async () => {
-      const provider = ctx.context.providers.payments.transfersIn;
+      const provider = usable(ctx.context.providers.payments.transfersIn);
       const open = provider.openTransferAccount.bind(provider);
       const spy = vi
         .spyOn(provider, 'openTransferAccount')

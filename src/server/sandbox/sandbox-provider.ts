@@ -20,7 +20,7 @@ import type {
   TDebitsPort,
   TMandateSetupPort,
   TNoticesPort,
-  TPaymentProviders,
+  TPaymentPorts,
   TPayoutsPort,
   TRefundsPort,
   TSettlementPort,
@@ -89,7 +89,7 @@ type TSlow = <TArgs extends unknown[], TAnswer>(
  * Each keeps its record of what it took and gave back by our reference, in the same database:
  * what its requeries and its settlement report answer from.
  */
-export function sandboxPaymentProvider(parts: TSandboxParts): TPaymentProviders {
+export function sandboxPaymentProvider(parts: TSandboxParts): TPaymentPorts {
   const slow: TSlow = (call) => answeredAfter(parts.answerDelayMs ?? 0, call);
   return {
     cards: sandboxCardsPort(parts.cards, slow),

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import type { TDatabase } from '../db/database';
 import { sandboxRefunds, sandboxVirtualAccounts } from '../db/schema';
-import type { TPaymentProviders, TTransferSender } from '../providers/payments';
+import type { TPaymentPorts, TTransferSender } from '../providers/payments';
 import { openTestDatabase } from '../testing/test-app';
 import { sandboxAccount, sandboxBalanceOf, sandboxCard } from '../testing/payments';
 import { SANDBOX_CARDS } from './fixtures';
@@ -16,13 +16,13 @@ import { sandboxCardNetwork } from './sandbox-card-network';
 import { sandboxPaymentProvider } from './sandbox-provider';
 
 let database: TDatabase | undefined;
-let provider: TPaymentProviders | undefined;
+let provider: TPaymentPorts | undefined;
 
 afterAll(async () => {
   await database?.close();
 });
 
-async function sandbox(): Promise<{ database: TDatabase; provider: TPaymentProviders }> {
+async function sandbox(): Promise<{ database: TDatabase; provider: TPaymentPorts }> {
   database ??= await openTestDatabase();
   const db = database.db;
   provider ??= sandboxPaymentProvider({

@@ -10,6 +10,7 @@ import {
 import { openTestDatabase, RELAXED_RATE_LIMITS, testConfig } from '../../testing/test-app';
 import { testHostResolver } from '../../testing/host-resolver';
 import { toPaystackReference } from './paystack-references';
+import { usable } from '../off';
 
 // The app built with PAYMENT_PROVIDER=paystack against the Paystack simulator: Paystack is the
 // provider the services see, its notices come in at /api/providers/paystack/notices, and the
@@ -60,7 +61,7 @@ describe('The app with PAYMENT_PROVIDER=paystack', () => {
   it('moves money through Paystack, and keeps the sandbox’s own routes off', async () => {
     expect(app.appContext.providers.payments.cards.provider).toBe('paystack');
     expect(app.appContext.sandbox).toBeNull();
-    expect(await app.appContext.providers.payments.banks.lookupBank('058')).toMatchObject({
+    expect(await usable(app.appContext.providers.payments.banks).lookupBank('058')).toMatchObject({
       name: 'Guaranty Trust Bank',
     });
     expect(simulator.requests.some((r) => r.path.startsWith('/bank') && r.authorized)).toBe(true);

@@ -1,4 +1,4 @@
-import type { TPaymentProviders, TProviderCapability, TPushTerminalPort } from '../payments';
+import type { TPaymentPorts, TProviderCapability, TPushTerminalPort } from '../payments';
 import { paystackBanks } from './banks';
 import { paystackCards } from './cards';
 import { paystackDebits } from './debits';
@@ -45,7 +45,7 @@ export const PAYSTACK_CAPABILITIES = [
 ] as const satisfies readonly TProviderCapability[];
 
 /** The adapter: the capabilities it offers, each under Paystack's name. */
-export type TPaystackProvider = Pick<TPaymentProviders, (typeof PAYSTACK_CAPABILITIES)[number]>;
+export type TPaystackProvider = Pick<TPaymentPorts, (typeof PAYSTACK_CAPABILITIES)[number]>;
 
 /**
  * Paystack Terminal's push payment requests (terminal.ts): the chip terminal where the operator

@@ -26,6 +26,7 @@ import { startTestApp, testClock } from '../../testing/test-app';
 import { DEFAULT_RATE_LIMITS } from '../../rate-limits';
 import { ProviderNoAnswer } from '../provider-call';
 import { paymentRequestOutcome } from './terminal';
+import { usable } from '../off';
 
 const LIVE_KEY = 'sk_live_terminal000000000000000000000000';
 const OPERATOR_TOKEN = 'terminal-operator-token-0123456789abcdefgh';
@@ -331,7 +332,7 @@ describe('Paystack Terminal beside a live key', () => {
     paystack.addTerminal(TERMINAL, { online: true });
     const { paymentId, consentId, terminalId } = await payableAtTerminal(TERMINAL);
     expect((await push({ paymentId, consentId, terminalId })).statusCode).toBe(200);
-    const { acquirer } = ctx.context.providers.payments;
+    const acquirer = usable(ctx.context.providers.payments.acquirer);
     if (acquirer.kind !== 'push') throw new Error('Paystack Terminal pushes');
     const withdraw = acquirer.withdrawPaymentRequest.bind(acquirer);
     // The card is taken between the requery and the withdrawal, and Paystack's record of the

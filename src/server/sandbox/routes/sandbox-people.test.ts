@@ -18,6 +18,7 @@ import { startPluginApp } from '../../testing/plugin-app';
 import { mintPerson, personAccount, personCard } from '../../testing/sandbox-people';
 import { startTestApp } from '../../testing/test-app';
 import { sandboxPeopleRoutes } from './sandbox-people';
+import { usable } from '../../providers/off';
 
 let test: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -114,7 +115,7 @@ describe('POST /api/sandbox/people', () => {
     const person = await mintPerson(test.app, { fullName: 'Obinna Umeh' });
     for (const account of person.accounts) {
       const bank = SANDBOX_BANKS.find((b) => b.institutionCode === account.institutionCode);
-      expect(await payments().banks.nameEnquiry(account)).toEqual({
+      expect(await usable(payments().banks).nameEnquiry(account)).toEqual({
         accountName: 'Obinna Umeh',
         bvn: person.bvn,
         nameEnquiryId: expect.any(String),
@@ -122,12 +123,12 @@ describe('POST /api/sandbox/people', () => {
       });
     }
     for (const account of person.accounts) {
-      expect(await payments().bvn.accountOwner(account)).toBe(person.bvn);
+      expect(await usable(payments().bvn).accountOwner(account)).toBe(person.bvn);
     }
-    expect(await payments().bvn.startVerification(person.bvn)).toMatchObject({
+    expect(await usable(payments().bvn).startVerification(person.bvn)).toMatchObject({
       methods: [{ id: 'phone', hint: expect.stringContaining(person.phoneNumber.slice(-4)) }],
     });
-    expect(await payments().bvn.startVerification('00000000000')).toBeNull();
+    expect(await usable(payments().bvn).startVerification('00000000000')).toBeNull();
   });
 
   it('says a minted card is issued on its own account only', async () => {
@@ -136,7 +137,7 @@ describe('POST /api/sandbox/people', () => {
     const card = personCard(person, 'pin_only');
     const own = personAccount(person, 'links_by_card');
     const onAccount = (number: string, at: { institutionCode: string; accountNumber: string }) =>
-      payments().cards.isCardOnAccount({ card: { number }, ...at });
+      usable(payments().cards).isCardOnAccount({ card: { number }, ...at });
     expect(card.account).toEqual({
       institutionCode: own.institutionCode,
       accountNumber: own.accountNumber,
@@ -153,13 +154,13 @@ describe('POST /api/sandbox/people', () => {
   it('opens an alternate-service mandate on the minted auth-parameters account, verified by its answers', async () => {
     const person = await mintPerson(test.app);
     const account = personAccount(person, 'links_by_auth_params');
-    const mandate = await payments().mandates.requestAltMandate({
+    const mandate = await usable(payments().mandates).requestAltMandate({
       reference: 'alk_minted_1',
       ...account,
     });
     expect(mandate).toMatchObject({ authReference: expect.any(String) });
     const verify = (otp: string) =>
-      payments().mandates.verifyAltMandate({
+      usable(payments().mandates).verifyAltMandate({
         authReference: mandate?.authReference ?? '',
         reference: 'alk_minted_1',
         providerReference: null,

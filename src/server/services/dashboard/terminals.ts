@@ -10,6 +10,7 @@ import { merchantTerminals } from '../../db/schema';
 import type { TPushTerminalPort } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { recordAudit, type TActor } from './audit';
+import { isOff } from '../../providers/off';
 
 /*
  * The merchant's card terminals in the dashboard (docs/providers/paystack-terminal.md
@@ -34,7 +35,7 @@ const viewOf = (row: TRow): TDashboardTerminal => ({
 /** The pushed terminal this server serves, or null where its chip terminal is a reader. */
 function pushedOrNull(ctx: Pick<TAppContext, 'providers'>): TPushTerminalPort | null {
   const { acquirer } = ctx.providers.payments;
-  return acquirer.kind === 'push' ? acquirer : null;
+  return !isOff(acquirer) && acquirer.kind === 'push' ? acquirer : null;
 }
 
 /** GET /api/dashboard/terminals: the merchant's terminals at this server's provider, by name. */

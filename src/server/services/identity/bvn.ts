@@ -22,6 +22,7 @@ import { isUniqueViolation } from '../../db/database-errors';
 import { codeTargetKey, HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 import { lookupSandboxBvn } from '../../sandbox/sandbox-people';
+import { usable } from '../../providers/off';
 
 /*
  * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. The BVN registry proves a
@@ -204,7 +205,7 @@ export async function startBvnVerification(
     return stored.id;
   });
 
-  const registry = ctx.providers.payments.bvn;
+  const registry = usable(ctx.providers.payments.bvn);
   let opened;
   try {
     opened = await registry.startVerification(bvn);
@@ -298,7 +299,7 @@ export async function sendBvnCode(
     // Every send this verification may make was made: a new verification sends more.
     throw new AppError('PHONE_CODE_LOCKED');
   }
-  const registry = ctx.providers.payments.bvn;
+  const registry = usable(ctx.providers.payments.bvn);
   const session = unsealText(claimed.sessionSealed, (await bvnKeys(ctx.db)).sealKey, SESSION_LABEL);
   let sent;
   try {
@@ -358,7 +359,7 @@ export async function verifyBvnCode(
   const keys = await bvnKeys(ctx.db);
   let ended;
   try {
-    ended = await ctx.providers.payments.bvn.finishVerification(
+    ended = await usable(ctx.providers.payments.bvn).finishVerification(
       unsealText(tried.sessionSealed, keys.sealKey, SESSION_LABEL),
       code,
     );
@@ -429,7 +430,7 @@ export async function verifyBvnCode(
   // Links made before BVNs were checked, on accounts held under this BVN, may debit again: the
   // payer's own accounts, which they asked to link, so the registry may be asked about them.
   await adoptLinksUnderBvn(ctx.db, payerId, async (account) => {
-    const found = await ctx.providers.payments.banks.nameEnquiry(account);
+    const found = await usable(ctx.providers.payments.banks).nameEnquiry(account);
     if (!found) return null;
     return (await holderOfAccount(ctx, payerId, account, found.bvn)).bvnHash;
   });

@@ -6,6 +6,7 @@ import type { TAccountHolderAnswer, TProviderNotice } from '../../providers/paym
 import { AppError } from '../app-error';
 import { openVerifiedBvn } from '../identity/bvn';
 import type { TAccountHolder } from './account-owners';
+import { usable } from '../../providers/off';
 
 /*
  * Whose account it is, when the bank's name enquiry answers no BVN and no BVN registry decides
@@ -107,7 +108,7 @@ export async function askAccountHolder(
   const bvn = await openVerifiedBvn(db, payerId);
   if (!payer || !bvn) throw new AppError('BVN_NOT_VERIFIED');
   try {
-    return await ctx.providers.payments.banks.checkAccountHolder({
+    return await usable(ctx.providers.payments.banks).checkAccountHolder({
       payerId,
       bvn,
       fullName: payer.fullName,

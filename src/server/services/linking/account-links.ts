@@ -44,6 +44,7 @@ import type {
   TTransferNoticeAnswer,
   TTransferSender,
 } from '../../providers/payments';
+import type { TBanksPort } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { ownedByPage } from '../payments/charge-owners';
@@ -65,6 +66,7 @@ import {
 } from './own-mandates';
 import { holderOfAccount, type TAccountHolder, type TOwnerLookups } from './account-owners';
 import { assertAccountUnderPayersBvn, heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
+import { usable } from '../../providers/off';
 
 /*
  * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
@@ -233,7 +235,7 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
     return expired ?? (await readLink(ctx.db, link.id)) ?? link;
   }
   if (link.route === 'paper') {
-    const status = await ctx.providers.payments.mandates
+    const status = await usable(ctx.providers.payments.mandates)
       .paperMandateStatus({
         // A provider's own form's mandate was set up with its own reference (own-mandates.ts).
         reference: link.mandateProvider ? (link.requestId ?? link.id) : link.id,
@@ -247,7 +249,7 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
       return (await readLink(ctx.db, link.id)) ?? link;
     }
   }
-  const mandates = ctx.providers.payments.debits.debitMandates;
+  const mandates = usable(ctx.providers.payments.debits).debitMandates;
   if (link.route === 'bank_page' && link.providerReference && mandates.kind === 'bank_page') {
     const status = await mandates
       .status(link.providerReference)
@@ -424,9 +426,7 @@ const LINK_TTL_MS: Record<TMandateRoute, number> = {
   bank_page: BANK_PAGE_MANDATE_TTL_MS,
 };
 
-type TFoundAccount = NonNullable<
-  Awaited<ReturnType<TLinkContext['providers']['payments']['banks']['nameEnquiry']>>
->;
+type TFoundAccount = NonNullable<Awaited<ReturnType<TBanksPort['nameEnquiry']>>>;
 
 /**
  * Asks the account's bank whether it holds the account (the provider's name enquiry): an unknown
@@ -446,12 +446,14 @@ export async function findAccountAtBank(
       throw new AppError(fault);
     }
   };
-  const bank = await fromBank(() => ctx.providers.payments.banks.lookupBank(institutionCode));
+  const bank = await fromBank(() =>
+    usable(ctx.providers.payments.banks).lookupBank(institutionCode),
+  );
   if (!bank) {
     throw new AppError('VALIDATION_FAILED', 'institutionCode: no bank has this institution code');
   }
   const found = await fromBank(() =>
-    ctx.providers.payments.banks.nameEnquiry({ institutionCode, accountNumber }),
+    usable(ctx.providers.payments.banks).nameEnquiry({ institutionCode, accountNumber }),
   );
   if (!found) throw new AppError('ACCOUNT_NOT_FOUND_AT_BANK');
   return { bank, found };
@@ -575,7 +577,7 @@ export async function createAccountLink(
   const holder = await holderOfAccount(ctx, payerId, input, found.bvn);
   const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, holder);
   const route = routeFor(found.integrations, service, {
-    mandates: providers.payments.debits.debitMandates,
+    mandates: usable(providers.payments.debits).debitMandates,
     on: capabilitiesOn(ctx.capabilities),
   });
   const linkRoute: TMandateRoute = byOwnMandate ? 'auth_params' : route;
@@ -619,7 +621,7 @@ export async function createAccountLink(
   if (linkRoute === 'test_transfer' && testAmount !== null) {
     let payIn;
     try {
-      payIn = await providers.payments.transfersIn.openTransferAccount({
+      payIn = await usable(providers.payments.transfersIn).openTransferAccount({
         reference: linkId,
         amount: testAmount,
         accountName: `${ctx.config.productName} account check`,
@@ -649,7 +651,7 @@ export async function createAccountLink(
       terms: terms && { terms, at: termsAt },
     });
   }
-  const mandates = providers.payments.debits.debitMandates;
+  const mandates = usable(providers.payments.debits).debitMandates;
   if (linkRoute === 'bank_page' && mandates.kind === 'bank_page') {
     let opened;
     try {
@@ -692,7 +694,7 @@ async function openAltMandate(
   const { payerId, institutionCode, accountNumber } = request;
   const terms = request.terms?.terms;
   const linkId = link.id;
-  const { mandates } = providers.payments;
+  const mandates = usable(providers.payments.mandates);
   if (request.terms) {
     // Kept before the bank is asked: a grant that would have the mandate serve more is refused.
     await db
@@ -859,7 +861,7 @@ export async function confirmAltMandate(
   }
   let verified: boolean;
   try {
-    ({ verified } = await providers.payments.mandates.verifyAltMandate({
+    ({ verified } = await usable(providers.payments.mandates).verifyAltMandate({
       authReference: body.remitaTransRef,
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
@@ -886,7 +888,7 @@ export async function confirmAltMandate(
 async function lostTryActivated(ctx: TLinkContext, link: TLinkRow): Promise<boolean> {
   let active: boolean;
   try {
-    active = await ctx.providers.payments.mandates.altMandateActive({
+    active = await usable(ctx.providers.payments.mandates).altMandateActive({
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
     });
@@ -1119,7 +1121,7 @@ export async function linkOriginOfPayment(
   await assertAccountUnderPayersBvn(db, payerId, holder.bvnHash);
   if (
     routeFor(found.integrations, 'any', {
-      mandates: ctx.providers.payments.debits.debitMandates,
+      mandates: usable(ctx.providers.payments.debits).debitMandates,
       on: capabilitiesOn(ctx.capabilities),
     }) !== 'test_transfer'
   ) {

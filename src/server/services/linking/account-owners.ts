@@ -5,6 +5,7 @@ import { accountOwnerLookups, payers } from '../../db/schema';
 import type { TAccountAtBank } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { holderBvnHash } from './bvn-ownership';
+import { usable } from '../../providers/off';
 
 /*
  * Whose BVN an account the payer links is held under (docs/identity.md "The BVN",
@@ -86,7 +87,7 @@ export async function holderOfAccount(
   enquiryBvn: string | null,
 ): Promise<TAccountHolder> {
   const { db, clock, providers } = ctx;
-  const registry = providers.payments.bvn;
+  const registry = usable(providers.payments.bvn);
   if (!registry.decidesOwners) {
     return { bvnHash: await holderBvnHash(db, enquiryBvn), decided: false };
   }

@@ -68,6 +68,7 @@ import {
 import { book, ledgerAccount } from '../payments/ledger';
 import { ownedByPage } from '../payments/charge-owners';
 import type { TPaymentAccess } from '../payments/payment-records';
+import { usable } from '../../providers/off';
 
 /*
  * Linking a card to a payer's bank account (spec §2 card_entry, §7 card calls and card-linking
@@ -225,7 +226,7 @@ async function recordSucceeded(
   const { db, clock, providers } = ctx;
   const amount = amountOf(link);
   try {
-    await providers.payments.cards.refundCard({
+    await usable(providers.payments.cards).refundCard({
       providerReference: outcome.providerReference,
       amount,
       reference: link.id,
@@ -370,7 +371,7 @@ async function assertCardOnAccount(
   const { accountNumber, institutionCode } = account;
   let onAccount: boolean;
   try {
-    onAccount = await ctx.providers.payments.cards.isCardOnAccount({
+    onAccount = await usable(ctx.providers.payments.cards).isCardOnAccount({
       card,
       accountNumber,
       institutionCode,
@@ -418,7 +419,7 @@ export async function askAboutLinkCharge(
   linkId: string,
 ): Promise<TNoticedCharge | null> {
   try {
-    return await ctx.providers.payments.cards.requeryCardCharge(linkId);
+    return await usable(ctx.providers.payments.cards).requeryCardCharge(linkId);
   } catch {
     // Not answered now: the link stays where it is, to be asked about again.
     return null;
@@ -445,7 +446,7 @@ export async function settleLinkCharge(
     return 'failed';
   }
   if (!word.givenBack) {
-    await ctx.providers.payments.cards.refundCard({
+    await usable(ctx.providers.payments.cards).refundCard({
       providerReference: word.providerReference,
       amount: word.amount,
       reference: link.id,
@@ -644,7 +645,7 @@ export async function linkCard(
     await openLink(tx, link);
   });
   const outcome = await callNetwork(ctx, link, () =>
-    providers.payments.cards.chargeCard({
+    usable(providers.payments.cards).chargeCard({
       reference: link.id,
       amount: link.testAmount,
       narration: TEST_CHARGE_NARRATION,
@@ -732,7 +733,7 @@ async function submitCardLinkOtp(
   if (!providerReference)
     throw new Error(`Card link ${link.id} waits for an OTP without a reference`);
   const outcome = await callNetwork(ctx, link, () =>
-    ctx.providers.payments.cards.submitCardOtp({ providerReference, otp }),
+    usable(ctx.providers.payments.cards).submitCardOtp({ providerReference, otp }),
   );
   const result = await recordLinkOutcome(ctx, link, outcome);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
@@ -767,7 +768,9 @@ async function linkChargeTaken(
     throw new Error(`Card link ${link.id}: the network took ${taken.amount} kobo`);
   }
   // A notice that names no card: the network's record of the charge does.
-  const answer = taken.card ? null : await ctx.providers.payments.cards.requeryCardCharge(link.id);
+  const answer = taken.card
+    ? null
+    : await usable(ctx.providers.payments.cards).requeryCardCharge(link.id);
   const card = taken.card ?? (answer?.kind === 'taken' ? answer.card : null);
   if (!card) throw new Error(`Card link ${link.id}: the network names no card it charged`);
   return {
@@ -818,7 +821,7 @@ async function giveBackAfterEnd(
   // A link still open is being settled by whoever took it; an active one was refunded as linked.
   if (!link || (link.state !== 'cancelled' && link.state !== 'expired')) return false;
   if (await refundBooked(ctx.db, link.id)) return false;
-  await ctx.providers.payments.cards.refundCard({
+  await usable(ctx.providers.payments.cards).refundCard({
     providerReference: taken.providerReference,
     amount: taken.amount,
     reference: link.id,

@@ -12,6 +12,7 @@ import {
   type TChargingLink,
 } from './card-links';
 import type { TLinkRow } from './account-links';
+import { usable } from '../../providers/off';
 
 /*
  * Card links whose test charge's money may be out with no word of it (docs/accounts.md "Linking
@@ -58,7 +59,7 @@ async function settleLostLink(
   ctx: TLostLinkContext,
   link: TChargingLink,
 ): Promise<TLinkChargeAnswer> {
-  const answer = await ctx.providers.payments.cards.requeryCardCharge(link.id);
+  const answer = await usable(ctx.providers.payments.cards).requeryCardCharge(link.id);
   if (answer.kind !== 'pending') return settleLinkCharge(ctx, link, answer);
   // A link's charge carried its PIN: only an OTP or a 3-D Secure check waits for the payer.
   if ((answer.awaiting === 'otp' || answer.awaiting === '3ds') && answer.providerReference) {

@@ -11,6 +11,7 @@ import type { TJobKind, TJobQueue } from '../../jobs/engine';
 import { accountLinks, consents, futurePaymentAccounts, payers, payments } from '../../db/schema';
 import { AppError } from '../app-error';
 import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
+import { isOff, type TOffPort } from '../../providers/off';
 
 /*
  * Mandates the mandates capability's provider keeps and debits itself (TOwnMandates: Remita,
@@ -20,15 +21,17 @@ import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../provi
  */
 
 /** The mandates capability's own mandates, where its provider keeps them; null otherwise. */
-export function ownMandatesOf(mandates: TMandateSetupPort): TOwnMandates | null {
-  // An off capability's port answers every property with a refusal: it keeps nothing.
-  if (mandates.provider === 'off') return null;
+export function ownMandatesOf(mandates: TMandateSetupPort | TOffPort): TOwnMandates | null {
+  // An off capability keeps nothing.
+  if (isOff(mandates)) return null;
   return mandates.own ?? null;
 }
 
 /** Whether an account of this bank links by the provider's own mandate. */
-export const linksByOwnMandate = (mandates: TMandateSetupPort, institutionCode: string) =>
-  ownMandatesOf(mandates)?.mandatesBank(institutionCode) === true;
+export const linksByOwnMandate = (
+  mandates: TMandateSetupPort | TOffPort,
+  institutionCode: string,
+) => ownMandatesOf(mandates)?.mandatesBank(institutionCode) === true;
 
 /** The payer as a provider's mandate names them. */
 export async function mandatePayerOf(db: TDb, payerId: string): Promise<TMandatePayer> {
@@ -261,7 +264,7 @@ export async function stopOwnMandatesOf(
  */
 export function stopMandateJob(ctx: {
   db: TDb;
-  providers: { payments: { mandates: TMandateSetupPort } };
+  providers: { payments: { mandates: TMandateSetupPort | TOffPort } };
 }): TJobKind {
   return {
     name: STOP_MANDATE_JOB,
@@ -273,7 +276,7 @@ export function stopMandateJob(ctx: {
       if (!link?.mandateProvider || !link.providerReference) return { stopped: false };
       const { mandates } = ctx.providers.payments;
       const own = ownMandatesOf(mandates);
-      if (!own || mandates.provider !== link.mandateProvider) {
+      if (!own || isOff(mandates) || mandates.provider !== link.mandateProvider) {
         throw new Error(`No adapter of ${link.mandateProvider} stops mandate of link ${linkId}`);
       }
       const end = await own.stopMandate({

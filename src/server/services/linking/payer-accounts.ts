@@ -26,6 +26,7 @@ import { isOpen, OPEN_STATES, paperFormUrl, settleLink } from './account-links';
 import { keptHolder } from './account-holders';
 import { keptOwner } from './account-owners';
 import { holderBvnHash } from './bvn-ownership';
+import { usable } from '../../providers/off';
 
 /*
  * A payer's bank accounts (spec §2 "Account-linking panel", §3 User account, §7): finding an
@@ -115,7 +116,7 @@ export async function startAccountSearch(
   const stream = eventStreams.bankValidation(validationId);
   let banks;
   try {
-    banks = await ctx.providers.payments.banks.listBanks();
+    banks = await usable(ctx.providers.payments.banks).listBanks();
   } catch {
     throw new AppError('ACCOUNT_VALIDATION_START_FAILED');
   }
@@ -137,7 +138,7 @@ export async function startAccountSearch(
     let answered = 0;
     await Promise.all(
       candidates.map(async (bank) => {
-        const found = await ctx.providers.payments.banks
+        const found = await usable(ctx.providers.payments.banks)
           .nameEnquiry({ institutionCode: bank.institutionCode, accountNumber })
           .then(
             (answer) => ({ answer }),
@@ -179,7 +180,7 @@ type TDescribing = { db: TDb; on: TCapabilitiesOn; decidesOwners: boolean; now: 
 const describingFor = (ctx: TAccountsContext): TDescribing => ({
   db: ctx.db,
   on: capabilitiesOn(ctx.capabilities),
-  decidesOwners: ctx.providers.payments.bvn.decidesOwners,
+  decidesOwners: usable(ctx.providers.payments.bvn).decidesOwners,
   now: ctx.clock.now(),
 });
 
@@ -281,7 +282,7 @@ export async function accountsUnderPayersBvn(
   if (held.length === 0) return [];
   let banks;
   try {
-    banks = await ctx.providers.payments.banks.listBanks();
+    banks = await usable(ctx.providers.payments.banks).listBanks();
   } catch {
     // The bank list did not answer: no list rather than a wrong one.
     throw new AppError('ACCOUNT_VALIDATION_FAILED');
@@ -290,7 +291,9 @@ export async function accountsUnderPayersBvn(
     held.map(async (account) => {
       const bank = banks.find((b) => b.institutionCode === account.institutionCode);
       const answer = bank
-        ? await ctx.providers.payments.banks.nameEnquiry(account).catch(() => null)
+        ? await usable(ctx.providers.payments.banks)
+            .nameEnquiry(account)
+            .catch(() => null)
         : null;
       if (!bank || !answer) return null;
       return describeFound(describingFor(ctx), payerId, {
@@ -367,10 +370,11 @@ export async function listPayerAccounts(
   };
   // Without the bank list (its provider did not answer), an account offers what its links show.
   const banks = new Map(
-    ((await ctx.providers.payments.banks.listBanks().catch(() => null)) ?? []).map((bank) => [
-      bank.institutionCode,
-      bank,
-    ]),
+    (
+      (await usable(ctx.providers.payments.banks)
+        .listBanks()
+        .catch(() => null)) ?? []
+    ).map((bank) => [bank.institutionCode, bank]),
   );
   const payerBvn = await payersBvnHashOf(ctx.db, payerId);
   return accounts.map((account) => {
@@ -430,7 +434,7 @@ export async function lookupBank(
   ctx: TAccountsContext,
   institutionCode: string,
 ): Promise<TBankLookupResponse> {
-  const bank = await ctx.providers.payments.banks.lookupBank(institutionCode);
+  const bank = await usable(ctx.providers.payments.banks).lookupBank(institutionCode);
   if (!bank) throw new AppError('NOT_FOUND', 'No bank has this institution code');
   const integrations: TBankLookupResponse['bank']['integrations'] = {};
   for (const kind of linkWaysOn(bank.integrations, capabilitiesOn(ctx.capabilities))) {

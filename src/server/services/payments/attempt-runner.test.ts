@@ -22,6 +22,7 @@ import type { TAttemptRow } from './attempt-lifecycle';
 import { loadPayable } from './payment-records';
 import { settleCardCharge } from './settlements';
 import type { TCardChargeOutcome } from '../../providers/payments';
+import { usable } from '../../providers/off';
 
 const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -149,7 +150,7 @@ describe('runAttempt', () => {
     let settled: TAttemptAnswer<TResult> | undefined;
     const { paymentId, adapter } = await adapterFor(
       (attempt) =>
-        ctx.context.providers.payments.cards.chargeCard({
+        usable(ctx.context.providers.payments.cards).chargeCard({
           reference: attempt.id,
           amount: attempt.amount,
           narration: 'Order #1042',

@@ -37,6 +37,7 @@ import {
 import { attemptViewOf } from './attempt-view';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './settlements';
+import { usable } from '../../providers/off';
 
 /*
  * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
@@ -321,7 +322,7 @@ export async function payWithCard(
       },
     },
     call: (attempt) =>
-      providers.payments.cards
+      usable(providers.payments.cards)
         .chargeCard({
           reference: attempt.id,
           amount: attempt.amount,
@@ -431,7 +432,7 @@ export async function submitCardPin(
     throw new AppError('PAYMENT_IN_PROGRESS');
   }
   const outcome = await callNetwork(() =>
-    ctx.providers.payments.cards.submitCardPin({ providerReference, pin, card }),
+    usable(ctx.providers.payments.cards).submitCardPin({ providerReference, pin, card }),
   ).catch(async (error: unknown) => {
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw error;
@@ -483,7 +484,7 @@ export async function submitCardOtp(
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
   const outcome = await callNetwork(() =>
-    ctx.providers.payments.cards.submitCardOtp({ providerReference, otp: request.otp }),
+    usable(ctx.providers.payments.cards).submitCardOtp({ providerReference, otp: request.otp }),
   );
   const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
@@ -597,7 +598,7 @@ export async function endThreeDsChallenge(
   const answer: NonNullable<typeof known> =
     known ??
     (await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
-      ctx.providers.payments.cards.requeryCardCharge(taken.id),
+      usable(ctx.providers.payments.cards).requeryCardCharge(taken.id),
     ));
   if (answer.kind === 'taken' && !answer.givenBack) {
     await settleCardCharge(ctx, taken, { ...answer, token: answer.token ?? null });
@@ -656,7 +657,7 @@ export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number
 /** What the provider says of a charge waiting for its 3-D Secure check; null when it did not answer. */
 async function askedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
   try {
-    return await ctx.providers.payments.cards.requeryCardCharge(attempt.id);
+    return await usable(ctx.providers.payments.cards).requeryCardCharge(attempt.id);
   } catch {
     // Not answered now: asked again at the next run.
     return null;

@@ -34,6 +34,7 @@ import { loadPayable, type TPaymentAccess } from './payment-records';
 import { isUniqueViolation } from '../../db/database-errors';
 import { recordAcquirerAnswer, settleChipPurchase } from './settlements';
 import { storedSecret } from '../server-secrets';
+import { usable } from '../../providers/off';
 
 /*
  * Paying an immediate payment with a chip card in a card reader (spec §7 card-terminal/raven
@@ -60,7 +61,7 @@ export const TERMINAL_APPROVED_MESSAGE = 'Transaction approved';
  * terminal-pushes.ts) registers no reader: every reader is unknown to it.
  */
 function readerAcquirer(ctx: Pick<TAppContext, 'providers'>): TReaderAcquirerPort {
-  const { acquirer } = ctx.providers.payments;
+  const acquirer = usable(ctx.providers.payments.acquirer);
   if (acquirer.kind === 'push') throw new AppError('TERMINAL_READER_UNKNOWN');
   return acquirer;
 }

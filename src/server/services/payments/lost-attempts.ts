@@ -25,6 +25,7 @@ import {
   settleDebit,
   type TGiveBack,
 } from './settlements';
+import { isOff, usable } from '../../providers/off';
 
 /*
  * Attempts whose answer was lost (docs/payments.md "Reconciliation"). A call that moves money and
@@ -104,7 +105,7 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
   const { payments } = ctx.providers;
   switch (attempt.method) {
     case 'card': {
-      const answer = await payments.cards.requeryCardCharge(attempt.id);
+      const answer = await usable(payments.cards).requeryCardCharge(attempt.id);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: cardBooking(ctx, attempt, answer.providerReference, answer.card) };
     }
@@ -114,7 +115,7 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       return { ...answer, book: debitBooking(ctx, attempt, answer.providerReference) };
     }
     case 'chip_card': {
-      const { acquirer } = payments;
+      const acquirer = usable(payments.acquirer);
       const answer =
         acquirer.kind === 'push'
           ? await calledOffWhenExpired(ctx, acquirer, attempt)
@@ -346,7 +347,7 @@ const calledOffWatched = (now: Date) =>
  */
 async function settleCalledOff(ctx: TLostContext, attempt: TAttemptRow): Promise<TLostAnswer> {
   const { acquirer } = ctx.providers.payments;
-  if (acquirer.kind !== 'push') return 'failed';
+  if (isOff(acquirer) || acquirer.kind !== 'push') return 'failed';
   const answer = await acquirer.withdrawPaymentRequest(askedOf(attempt));
   if (answer.kind !== 'taken') return 'failed';
   const approved = {

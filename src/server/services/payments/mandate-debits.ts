@@ -7,7 +7,7 @@ import type {
   TRequeryOutcome,
   TSettlementPort,
 } from '../../providers/payments';
-import { offCapability } from '../../providers/off';
+import { capabilityOff, isOff, usable } from '../../providers/off';
 
 /**
  * Who debits a link's mandate: the debits capability, unless the link's mandate is kept by the
@@ -21,11 +21,13 @@ export function debitsFor(
 ): TDebitsPort {
   // An attempt names the adapter that debited it ('off' for none): the debits capability's then.
   if (mandateProvider === null || mandateProvider === payments.debits.provider) {
-    return payments.debits;
+    return usable(payments.debits);
   }
   const { mandates } = payments;
-  if (mandates.provider === mandateProvider && mandates.own) return mandates.own.debits;
-  return offCapability<TDebitsPort>('debits');
+  if (!isOff(mandates) && mandates.provider === mandateProvider && mandates.own) {
+    return mandates.own.debits;
+  }
+  throw capabilityOff(['debits']);
 }
 
 /**
@@ -41,7 +43,7 @@ export function withOwnMandateSettlement(db: TDb, payments: TPaymentProviders): 
     provider: settlement.provider,
     async settlementReport(period) {
       const lines = [...(await settlement.settlementReport(period))];
-      const own = mandates.provider === 'off' ? undefined : mandates.own;
+      const own = isOff(mandates) ? undefined : mandates.own;
       if (!own) return lines;
       const result: unknown = await db.execute(sql`
         SELECT t->>'reference' AS reference, l.debit_authorization AS mandate

@@ -10,6 +10,7 @@ import { linkedAccountsOf } from './account-debits';
 import { AppError } from '../app-error';
 import { book, ledgerAccount } from './ledger';
 import { requesterMerchantId } from '../consents/payment-requests';
+import { usable } from '../../providers/off';
 
 /*
  * Releasing what a payer's payment requests collected (spec §7 POST /api/payments/release-pending;
@@ -160,7 +161,7 @@ async function settle(
 async function send(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
   let outcome: TPayoutOutcome;
   try {
-    outcome = await ctx.providers.payments.payouts.payOut({
+    outcome = await usable(ctx.providers.payments.payouts).payOut({
       reference: payout.id,
       institutionCode: payout.institutionCode,
       accountNumber: payout.accountNumber,
@@ -204,7 +205,7 @@ export async function releasePending(
 
 /** Ends a paying payout from the bank's record of its reference; a pending one stays paying. */
 async function requeryPayout(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
-  const answer = await ctx.providers.payments.payouts.requeryPayout(payout.id);
+  const answer = await usable(ctx.providers.payments.payouts).requeryPayout(payout.id);
   switch (answer.kind) {
     case 'taken':
       return settle(ctx, payout, {

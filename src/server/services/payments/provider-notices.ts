@@ -17,6 +17,8 @@ import { settleNoticedCharge } from './lost-attempts';
 import { settleNoticedPayout } from './payouts';
 import { settleRefund } from './refunds';
 import { creditTransfer } from './transfer-payments';
+import { usable } from '../../providers/off';
+import { isOff } from '../../providers/off';
 
 /*
  * What a provider tells us on its own (docs/payments.md "Provider notices"): POST
@@ -72,7 +74,7 @@ export async function receiveProviderNotice(
   raw: TRawNotice,
 ): Promise<TNoticeEffect> {
   const { notices } = ctx.providers.payments;
-  if (name !== notices.provider) {
+  if (isOff(notices) || name !== notices.provider) {
     throw new AppError('NOT_FOUND', 'No provider of this name sends notices here');
   }
   const notice = await notices.readNotice(raw);
@@ -144,7 +146,7 @@ async function applyTerminalRequestNotice(
   notice: Extract<TProviderNotice, { kind: 'terminal_request' }>,
 ): Promise<TNoticeEffect> {
   const { acquirer } = ctx.providers.payments;
-  if (acquirer.kind !== 'push') return 'ignored';
+  if (isOff(acquirer) || acquirer.kind !== 'push') return 'ignored';
   const [attempt] = await ctx.db
     .select()
     .from(paymentAttempts)
@@ -298,7 +300,7 @@ async function giveTransferBack(
   row: TTransferNoticeRow,
 ): Promise<void> {
   if (row.answer === 'taken') return;
-  await ctx.providers.payments.transfersIn.returnTransfer({
+  await usable(ctx.providers.payments.transfersIn).returnTransfer({
     reference: row.reference,
     providerReference: row.providerReference,
     amount: row.amount,

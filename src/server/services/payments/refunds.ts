@@ -25,6 +25,7 @@ import { recordMerchantEvent } from '../merchants/webhooks';
 import { claimRows } from '../../jobs/claim-rows';
 import { book, ledgerAccount } from './ledger';
 import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
+import { usable } from '../../providers/off';
 
 /*
  * A merchant's refunds of its paid payments (docs/payments.md "Refunds"), whole or in part, by
@@ -269,7 +270,7 @@ async function refundAccount(
 export async function refundBanks(ctx: Pick<TRefundContext, 'providers'>) {
   let banks;
   try {
-    banks = await ctx.providers.payments.banks.listBanks();
+    banks = await usable(ctx.providers.payments.banks).listBanks();
   } catch {
     throw new AppError('ACCOUNT_VERIFY_FAILED');
   }
@@ -282,7 +283,7 @@ export async function refundBanks(ctx: Pick<TRefundContext, 'providers'>) {
 async function askProvider(ctx: TRefundContext, refund: TRefundRow): Promise<TRefundRow> {
   let outcome: TRefundOutcome;
   try {
-    outcome = await ctx.providers.payments.refunds.refund({
+    outcome = await usable(ctx.providers.payments.refunds).refund({
       reference: refund.id,
       providerReference: refund.chargeReference,
       channel: refund.channel,
@@ -457,7 +458,7 @@ export function reconcileLostRefunds(ctx: TRefundContext, reconcileAfterMs: numb
   return drainClaims(
     () => claimLostRefunds(ctx, reconcileAfterMs),
     async (refund): Promise<TRefundRow['status']> => {
-      const outcome = await ctx.providers.payments.refunds.requeryRefund(requeryOf(refund));
+      const outcome = await usable(ctx.providers.payments.refunds).requeryRefund(requeryOf(refund));
       return (await settleRefund(ctx, refund.id, outcome))?.status ?? 'pending';
     },
   );

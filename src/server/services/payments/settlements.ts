@@ -7,6 +7,7 @@ import type { TCardSummary } from '../../providers/payments';
 import type { TAttemptRow } from './attempt-lifecycle';
 import { completeAttempt, paidThePayment, type TCompletion } from './attempt-completion';
 import { reverseAttemptDebit } from './mandate-debits';
+import { usable } from '../../providers/off';
 
 /*
  * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
@@ -72,28 +73,34 @@ export async function giveBack(
   try {
     switch (attempt.method) {
       case 'card':
-        await payments.cards.refundCard({ providerReference, amount: attempt.amount, reference });
+        await usable(payments.cards).refundCard({
+          providerReference,
+          amount: attempt.amount,
+          reference,
+        });
         break;
       case 'account':
         await reverseAttemptDebit(ctx.db, payments, attempt, providerReference);
         break;
-      case 'chip_card':
-        if (payments.acquirer.kind === 'push') {
+      case 'chip_card': {
+        const acquirer = usable(payments.acquirer);
+        if (acquirer.kind === 'push') {
           if (!attempt.chargeReference)
             throw new Error(`Attempt ${attempt.id}: no transaction kept`);
-          await payments.acquirer.givePaymentBack({
+          await acquirer.givePaymentBack({
             transaction: attempt.chargeReference,
             amount: attempt.amount,
             reference,
           });
           break;
         }
-        await payments.acquirer.terminalReverse({
+        await acquirer.terminalReverse({
           providerReference,
           amount: attempt.amount,
           reference,
         });
         break;
+      }
       case 'bank_transfer':
         // A transfer that reaches a paid payment is returned by its bank, never booked.
         throw new Error(`Attempt ${attempt.id}: a transfer is not given back here`);

@@ -11,6 +11,7 @@ import { AppError } from '../app-error';
 import { runAttempt } from './attempt-runner';
 import { newChargeToken } from './charge-owners';
 import { loadPayable, type TPaymentAccess } from './payment-records';
+import { isOff } from '../../providers/off';
 
 /*
  * Paying an immediate payment at a merchant's certified terminal (Paystack Terminal's push
@@ -41,7 +42,7 @@ type TPushContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 
 /** The pushed terminal, or TERMINAL_NOT_REGISTERED where this server's terminal is a reader. */
 function pushedTerminal(ctx: Pick<TAppContext, 'providers'>): TPushTerminalPort {
   const { acquirer } = ctx.providers.payments;
-  if (acquirer.kind !== 'push') throw new AppError('TERMINAL_NOT_REGISTERED');
+  if (isOff(acquirer) || acquirer.kind !== 'push') throw new AppError('TERMINAL_NOT_REGISTERED');
   return acquirer;
 }
 
@@ -51,7 +52,7 @@ export async function merchantTerminalsOf(
   merchantId: string,
 ): Promise<Array<{ id: string; name: string }>> {
   const { acquirer } = ctx.providers.payments;
-  if (acquirer.kind !== 'push') return [];
+  if (isOff(acquirer) || acquirer.kind !== 'push') return [];
   return ctx.db
     .select({ id: merchantTerminals.id, name: merchantTerminals.name })
     .from(merchantTerminals)

@@ -22,6 +22,7 @@ import {
   type TAttemptRow,
 } from './attempt-lifecycle';
 import { loadPayable, type TPaymentAccess } from './payment-records';
+import { usable } from '../../providers/off';
 
 /*
  * Paying an immediate payment by bank transfer (spec §2 'Pay with Transfer'; docs/payments.md):
@@ -104,7 +105,7 @@ export async function transferDetailsFor(
     const notAfter = oneTimeAccountExpiry(now, payable.consentExpiresAt);
     let account;
     try {
-      account = await providers.payments.transfersIn.openTransferAccount({
+      account = await usable(providers.payments.transfersIn).openTransferAccount({
         reference: attempt.id,
         amount: attempt.amount,
         accountName: payable.merchantName,
