@@ -71,8 +71,12 @@ describe('DATABASE_POOL_URL', () => {
 describe('PAYMENT_PROVIDER and Paystack', () => {
   it('moves money on the sandbox network unless told otherwise', () => {
     expect(loadConfig({})).toMatchObject({ paymentProvider: 'sandbox', paystack: null });
-    // A key with the sandbox chosen is not used.
-    expect(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abc' }).paystack).toBeNull();
+    // A key with the sandbox chosen builds Paystack's adapter standing by: the rows it took
+    // still reach it, and no new work goes to it.
+    const standing = loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abc' });
+    expect(standing.paystack).toMatchObject({ mode: 'test' });
+    expect(standing.providerLists.cards).toEqual(['sandbox']);
+    expect(standing.providerLists.notices).toEqual(['sandbox', 'paystack']);
   });
 
   it("takes Paystack with a test or a live secret key, at Paystack's API unless another is named", () => {
@@ -351,5 +355,92 @@ describe('ROLE', () => {
       'Invalid configuration: ROLE=worker works on jobs; JOBS_WORK=off leaves it none',
     );
     expect(() => loadConfig({ ROLE: 'cron' })).toThrow(/ROLE/);
+  });
+});
+
+describe('the providers of each capability, in order', () => {
+  const paystack = { PAYSTACK_SECRET_KEY: 'sk_test_abc' };
+
+  it('takes PAYMENT_PROVIDER for every money capability, and a list per capability over it', () => {
+    const lists = loadConfig({
+      ...paystack,
+      PAYMENT_PROVIDER: 'paystack',
+      CARD_PROVIDERS: 'sandbox, paystack',
+    }).providerLists;
+    expect(lists).toMatchObject({
+      cards: ['sandbox', 'paystack'],
+      transfersIn: ['paystack'],
+      payouts: ['paystack'],
+      banks: ['paystack'],
+      debits: ['paystack'],
+      refunds: ['sandbox', 'paystack'],
+      notices: ['paystack', 'sandbox'],
+      settlement: ['paystack', 'sandbox'],
+      mandates: ['sandbox'],
+      bvn: ['sandbox'],
+      acquirer: ['sandbox'],
+      sms: ['sandbox'],
+    });
+  });
+
+  it('reads the older single names as a list of one', () => {
+    const lists = loadConfig({
+      MANDATE_PROVIDER: 'remita',
+      REMITA_MERCHANT_ID: 'm',
+      REMITA_SERVICE_TYPE_ID: 's',
+      REMITA_API_KEY: 'k',
+      REMITA_API_TOKEN: 't',
+      BVN_REGISTRY: 'mono',
+      MONO_SECRET_KEY: 'live_sk_x',
+    }).providerLists;
+    expect(lists).toMatchObject({ mandates: ['remita'], bvn: ['mono'] });
+  });
+
+  it('lets Paystack Terminal serve beside the sandbox network with only its key', () => {
+    const config = loadConfig({ ...paystack, TERMINAL_PROVIDER: 'paystack' });
+    expect(config.providerLists).toMatchObject({
+      acquirer: ['paystack-terminal'],
+      cards: ['sandbox'],
+    });
+    expect(() => loadConfig({ TERMINAL_PROVIDER: 'paystack' })).toThrow(
+      'Invalid configuration: PAYSTACK_SECRET_KEY is required with TERMINAL_PROVIDER=paystack',
+    );
+  });
+
+  it('refuses a list naming a provider without its settings, one that does not serve it, or none', () => {
+    expect(() => loadConfig({ CARD_PROVIDERS: 'paystack' })).toThrow(
+      'Invalid configuration: CARD_PROVIDERS names paystack, whose settings are missing: PAYSTACK_SECRET_KEY',
+    );
+    expect(() => loadConfig({ ...paystack, SMS_PROVIDERS: 'paystack' })).toThrow(
+      'Invalid configuration: SMS_PROVIDERS names paystack, which does not serve sms',
+    );
+    expect(() => loadConfig({ TRANSFER_PROVIDERS: 'stripe' })).toThrow(
+      'Invalid configuration: TRANSFER_PROVIDERS names stripe, which is not a provider this server knows',
+    );
+    expect(() => loadConfig({ PAYOUT_PROVIDERS: ' , ' })).toThrow(
+      'Invalid configuration: PAYOUT_PROVIDERS names no provider',
+    );
+    expect(() =>
+      loadConfig({
+        PAYSTACK_SECRET_KEY: 'sk_live_abc',
+        PAYMENT_PROVIDER: 'paystack',
+        CARD_PROVIDERS: 'sandbox',
+      }),
+    ).toThrow('Invalid configuration: CARD_PROVIDERS names the sandbox beside a live key');
+  });
+
+  it('leaves off beside a live key what only the sandbox would have served', () => {
+    const lists = loadConfig({
+      PAYSTACK_SECRET_KEY: 'sk_live_abc',
+      PAYMENT_PROVIDER: 'paystack',
+    }).providerLists;
+    expect(lists).toMatchObject({
+      cards: ['paystack'],
+      bvn: [],
+      mandates: [],
+      acquirer: [],
+      sms: [],
+    });
+    expect(lists.notices).toEqual(['paystack']);
   });
 });

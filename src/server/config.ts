@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LIST_SETTING_NAMES, providerLists, type TProviderLists } from './provider-lists';
 
 /** What a process of the server does (ROLE; process-role.ts, docs/deploy.md). */
 export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
@@ -113,7 +114,7 @@ const ZEnv = z.object({
     .optional(),
   /**
    * The chip terminal: the sandbox's Bluetooth reader, or Paystack Terminal's push payment
-   * requests (docs/providers/paystack-terminal.md), which need PAYMENT_PROVIDER=paystack.
+   * requests (docs/providers/paystack-terminal.md), which need PAYSTACK_SECRET_KEY.
    */
   TERMINAL_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
   /** How long the sandbox's 'timeout' card keeps a charge waiting before it fails. */
@@ -210,6 +211,11 @@ const ZEnv = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(180_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(72_000),
+  /*
+   * Each capability's providers, in order, comma-separated (provider-lists.ts): CARD_PROVIDERS,
+   * TRANSFER_PROVIDERS, PAYOUT_PROVIDERS, MANDATE_PROVIDERS, BVN_REGISTRIES, SMS_PROVIDERS.
+   */
+  ...Object.fromEntries(LIST_SETTING_NAMES.map((name) => [name, z.string().optional()])),
 });
 
 /** A 32-byte key written as 64 hex digits or in base64 (padded or not, or base64url). */
@@ -243,8 +249,8 @@ export type TConfig = {
    * them through Termii (docs/providers/termii.md), with `termii` set; 'africastalking' through
    * Africa's Talking (docs/providers/africastalking.md), with `africastalking` set.
    */
-  smsProvider: 'sandbox' | 'termii' | 'africastalking';
-  /** Termii's key, registered sender ID and API; null unless chosen. */
+  smsProvider: string;
+  /** Termii's key, registered sender ID and API; null unless its settings are there. */
   termii: { apiKey: string; senderId: string; baseUrl: string } | null;
   /** Africa's Talking's username, key, registered sender ID and API; null unless chosen. */
   africastalking: { username: string; apiKey: string; senderId: string; baseUrl: string } | null;
@@ -271,7 +277,12 @@ export type TConfig = {
    * 'paystack' is Paystack (docs/providers/paystack.md), with `paystack` set.
    */
   paymentProvider: 'sandbox' | 'paystack';
-  /** Paystack's key, its mode (from the key: sk_test_ or sk_live_) and API; null unless chosen. */
+  /**
+   * Each capability's providers in order (provider-lists.ts): the first serves new work, the
+   * rest stand by; a row's later calls go to the provider it names, whichever is first.
+   */
+  providerLists: TProviderLists;
+  /** Paystack's key, its mode (from the key: sk_test_ or sk_live_) and API; null without a key. */
   paystack: { secretKey: string; mode: 'test' | 'live'; baseUrl: string } | null;
   /** Monnify's credentials, its mode (from the API key) and API; null unless all three keys are set. */
   monnify: {
@@ -336,12 +347,14 @@ function parseTrustProxy(value: string): TConfig['trustProxy'] {
 }
 
 /**
- * Africa's Talking's settings where SMS_PROVIDER names it, all three required; null otherwise.
+ * Africa's Talking's settings where they are all there, or SMS_PROVIDER names it (then all three
+ * are required); null otherwise.
  * The sandbox app's username answers only on the sandbox's host: with the live one, every message
  * would be refused, so the start says which host to set.
  */
 function africasTalkingOf(e: z.infer<typeof ZEnv>): TConfig['africastalking'] {
-  if (e.SMS_PROVIDER !== 'africastalking') return null;
+  const given = e.AFRICASTALKING_USERNAME && e.AFRICASTALKING_API_KEY && e.AFRICASTALKING_SENDER_ID;
+  if (e.SMS_PROVIDER !== 'africastalking' && !given) return null;
   const required = (name: string, value: string | undefined): string => {
     if (!value) {
       throw new Error(
@@ -364,9 +377,10 @@ function africasTalkingOf(e: z.infer<typeof ZEnv>): TConfig['africastalking'] {
 
 /** Parses the environment once at start-up; a bad value stops the start with one clear line. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
-  const parsed = ZEnv.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
   );
+  const parsed = ZEnv.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`Invalid configuration: ${issue?.path.join('.')} ${issue?.message}`);
@@ -395,9 +409,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
     );
   }
-  if (e.TERMINAL_PROVIDER === 'paystack' && e.PAYMENT_PROVIDER !== 'paystack') {
+  if (e.TERMINAL_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
     throw new Error(
-      'Invalid configuration: TERMINAL_PROVIDER=paystack needs PAYMENT_PROVIDER=paystack (its key and its notices)',
+      'Invalid configuration: PAYSTACK_SECRET_KEY is required with TERMINAL_PROVIDER=paystack',
     );
   }
   for (const name of ['TERMII_API_KEY', 'TERMII_SENDER_ID'] as const) {
@@ -427,6 +441,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(
       `Invalid configuration: Monnify needs MONNIFY_API_KEY, MONNIFY_SECRET_KEY and MONNIFY_CONTRACT_CODE together; missing ${missing}`,
     );
+  }  const lists = providerLists(present);
+  if (lists.payouts.includes('monnify') && !e.MONNIFY_WALLET_ACCOUNT_NUMBER) {
+    throw new Error(
+      'Invalid configuration: MONNIFY_WALLET_ACCOUNT_NUMBER is required when Monnify sends payouts (PAYOUT_PROVIDERS)',
+    );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
@@ -451,9 +470,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authTokenTtlSeconds: e.AUTH_TOKEN_TTL_SECONDS,
     webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
     webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
-    smsProvider: e.SMS_PROVIDER,
+    smsProvider: lists.sms[0] ?? e.SMS_PROVIDER,
     termii:
-      e.SMS_PROVIDER === 'termii' && e.TERMII_API_KEY && e.TERMII_SENDER_ID
+      e.TERMII_API_KEY && e.TERMII_SENDER_ID
         ? {
             apiKey: e.TERMII_API_KEY,
             senderId: e.TERMII_SENDER_ID,
@@ -462,17 +481,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     africastalking: africasTalking,
     bvnRegistry: e.BVN_REGISTRY,
-    mono:
-      e.BVN_REGISTRY === 'mono' && e.MONO_SECRET_KEY
-        ? { secretKey: e.MONO_SECRET_KEY, baseUrl: e.MONO_BASE_URL.replace(/\/+$/, '') }
-        : null,
+    mono: e.MONO_SECRET_KEY
+      ? { secretKey: e.MONO_SECRET_KEY, baseUrl: e.MONO_BASE_URL.replace(/\/+$/, '') }
+      : null,
     mandateProvider: e.MANDATE_PROVIDER,
     remita:
-      e.MANDATE_PROVIDER === 'remita' &&
-      e.REMITA_MERCHANT_ID &&
-      e.REMITA_SERVICE_TYPE_ID &&
-      e.REMITA_API_KEY &&
-      e.REMITA_API_TOKEN
+      e.REMITA_MERCHANT_ID && e.REMITA_SERVICE_TYPE_ID && e.REMITA_API_KEY && e.REMITA_API_TOKEN
         ? {
             merchantId: e.REMITA_MERCHANT_ID,
             serviceTypeId: e.REMITA_SERVICE_TYPE_ID,
@@ -482,14 +496,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
     paymentProvider: e.PAYMENT_PROVIDER,
-    paystack:
-      e.PAYMENT_PROVIDER === 'paystack' && e.PAYSTACK_SECRET_KEY
-        ? {
-            secretKey: e.PAYSTACK_SECRET_KEY,
-            mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
-            baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
-          }
-        : null,
+    providerLists: lists,
+    paystack: e.PAYSTACK_SECRET_KEY
+      ? {
+          secretKey: e.PAYSTACK_SECRET_KEY,
+          mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
+          baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
+        }
+      : null,
     monnify:
       e.MONNIFY_API_KEY && e.MONNIFY_SECRET_KEY && e.MONNIFY_CONTRACT_CODE
         ? {
@@ -500,8 +514,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             baseUrl: e.MONNIFY_BASE_URL.replace(/\/+$/, ''),
             walletAccountNumber: e.MONNIFY_WALLET_ACCOUNT_NUMBER ?? null,
           }
-        : null,
-    terminalProvider: e.TERMINAL_PROVIDER,
+        : null,    terminalProvider: e.TERMINAL_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
     cardAnswerWaitMs: e.CARD_ANSWER_WAIT_MS,
     sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,

@@ -4,29 +4,17 @@ import type { TConfig } from './config';
 import type { TDatabase, TDb } from './db/database';
 import type { TEventBus, TEventErrorHandler } from './events/event-bus';
 import { databaseEventBus } from './events/database-event-bus';
-import {
-  PROVIDER_CAPABILITIES,
-  type TPaymentProviders,
-  type TProviderCapability,
-} from './providers/payments';
-import {
-  PAYSTACK_CAPABILITIES,
-  paystackProvider,
-  paystackTerminalProvider,
-  type TPaystackProvider,
-} from './providers/paystack/paystack-provider';
+import type { TPaymentProviders } from './providers/payments';
+import { buildRegistry, capabilityProviders, type TProviderRegistry } from './providers/registry';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
-import { sandboxPaymentProvider } from './sandbox/sandbox-provider';
 import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
-import { monoBvnRegistry } from './providers/mono/mono-registry';
 import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
 import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
-import { capabilityName, offPort, usable } from './providers/off';
+import { capabilityName } from './providers/off';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
 import { SANDBOX_CARDS } from './sandbox/fixtures';
-import { remitaProvider } from './providers/remita/remita-provider';
 import { withOwnMandateSettlement } from './services/payments/mandate-debits';
 
 /*
@@ -37,10 +25,18 @@ import { withOwnMandateSettlement } from './services/payments/mandate-debits';
 
 /** The ports to the outside world. */
 export type TProviders = {
-  /** One-time codes by SMS: the sandbox outbox unless SMS_PROVIDER names another. */
+  /** One-time codes by SMS: the first of SMS_PROVIDERS (the sandbox outbox by default). */
   sms: TSmsSender;
-  /** Money movement, by capability: the sandbox network unless PAYMENT_PROVIDER names another. */
+  /**
+   * Money movement for new work, by capability: the first provider of each capability's list
+   * (the sandbox network unless PAYMENT_PROVIDER or a list names another).
+   */
   payments: TPaymentProviders;
+  /**
+   * Every configured provider's adapter by name: what every later call about money resolves
+   * from the provider its row names (`registry.portOf(row.provider, capability)`).
+   */
+  registry: TProviderRegistry;
   /** Names to addresses, for the webhooks' checks: the operating system's resolver. */
   dns: THostResolver;
 };
@@ -56,8 +52,16 @@ export type TSandboxControls = { cards: TSandboxCardNetwork };
  * of, GET /api/health/ready lists, and the consent's creation and read go by.
  */
 export type TCapabilityLine =
-  | { capability: TCapability; state: 'on'; adapter: string; note: string | null }
-  | { capability: TCapability; state: 'off'; adapter: null; note: string };
+  | {
+      capability: TCapability;
+      state: 'on';
+      /** The first of `providers`: what serves new work. */
+      adapter: string;
+      /** Every provider of the capability, in order: the first serves new work, the rest stand by. */
+      providers: string[];
+      note: string | null;
+    }
+  | { capability: TCapability; state: 'off'; adapter: null; providers: []; note: string };
 
 export type TAppContext = {
   db: TDb;
@@ -102,10 +106,7 @@ export function createAppContext(
   const { database, config } = base;
   const { db } = database;
   const clock = overrides.clock ?? systemClock;
-  const money = withBvnRegistry(
-    config,
-    paymentProviderFor(config, db, clock, bvnCodesThroughOutbox(db, base.jobs)),
-  );
+  const money = paymentProviderFor(config, db, clock, bvnCodesThroughOutbox(db, base.jobs));
   const sms = smsOf(config, db, overrides.providers?.sms);
   return {
     db,
@@ -114,6 +115,7 @@ export function createAppContext(
     providers: {
       sms: sms.sender,
       payments: money.payments,
+      registry: money.registry,
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
     sandbox: money.sandbox,
@@ -123,28 +125,23 @@ export function createAppContext(
   };
 }
 
-/** A live key moves real money: no sandbox stands in for what its providers lack. */
-export const isLive = (config: Pick<TConfig, 'paystack'>): boolean =>
-  config.paystack?.mode === 'live';
+export { isLive } from './providers/registry';
 
 /** The payment capabilities and what serves each: its adapter, or why it is off. */
 type TMoney = {
   payments: TPaymentProviders;
+  registry: TProviderRegistry;
   sandbox: TSandboxControls | null;
   capabilities: TCapabilityLine[];
 };
 
 /**
- * The payment provider PAYMENT_PROVIDER names, and the sandbox's controls while it is the sandbox:
- * what the app and `npm run ledger:check` use.
- *
- * The port is a record of capabilities (PROVIDER_CAPABILITIES), each from one adapter. The sandbox
- * network offers them all. Paystack offers cards, banks, transfers in, debits, payouts, refunds,
- * notices and a settlement report; a BVN registry, the alternate service's and paper mandate
- * setup, and a card terminal's acquirer are not Paystack's. With its test key those come from the
- * sandbox network (no real money moves either way); Paystack's banks are linked by its own
- * direct-debit mandates, so every debit is Paystack's. With a live key they are off
- * (offCapability), and what needs them is refused (docs/going-live.md).
+ * Every configured provider's adapter (providers/registry.ts) and, for new work, the first of
+ * each capability's list (provider-lists.ts): what the app and `npm run ledger:check` use. The
+ * sandbox's own routes (its 3-D Secure page, /api/sandbox/*) are there while the sandbox takes new
+ * money work (cards, transfers, debits, payouts); where it only stands in beside a test key (a
+ * BVN registry, mandates, a reader's acquirer) nothing it does needs one. Beside a live key no
+ * sandbox is built, and what only it would serve is off (docs/going-live.md).
  */
 export function paymentProviderFor(
   config: TConfig,
@@ -159,115 +156,66 @@ export function paymentProviderFor(
     publicUrl: config.publicUrl,
     timeoutMs: config.sandboxCardTimeoutMs,
   });
-  const sandbox = sandboxPaymentProvider({
-    cards,
-    db,
-    clock,
-    answerDelayMs: config.sandboxAnswerDelayMs,
-    deliverBvnCode,
-  });
-  if (!config.paystack) {
-    const capabilities = PROVIDER_CAPABILITIES.map((capability) => on(capability, 'sandbox'));
-    return withMandateProvider(config, db, clock, {
-      payments: sandbox,
-      sandbox: { cards },
-      capabilities,
-    });
-  }
-  const paystack = paystackProvider({
-    secretKey: config.paystack.secretKey,
-    baseUrl: config.paystack.baseUrl,
-    db,
-    clock,
-  });
-  const live = isLive(config);
-  // TERMINAL_PROVIDER=paystack: the chip terminal is Paystack Terminal's, beside either key.
-  const terminal =
-    config.terminalProvider === 'paystack'
-      ? paystackTerminalProvider({
-          secretKey: config.paystack.secretKey,
-          baseUrl: config.paystack.baseUrl,
-          db,
-          clock,
-        })
-      : null;
-  const capabilities = PROVIDER_CAPABILITIES.map((capability) =>
-    isPaystacks(capability)
-      ? on(capability, 'paystack')
-      : capability === 'acquirer' && terminal
-        ? on(capability, terminal.provider)
-        : live
-          ? off(capability, `Paystack does not offer ${capabilityName(capability)}`)
-          : on(capability, 'sandbox', 'stands in beside the test key; no money moves'),
+  const registry = buildRegistry(
+    config,
+    { db, clock, sandboxCards: cards, deliverBvnCode },
+    (settlement, payments) => withOwnMandateSettlement(db, { ...payments, settlement }),
   );
-  // The sandbox's own routes (its 3-D Secure page, /api/sandbox/*) stay off: nothing the
-  // stand-ins do needs one (sandbox: null).
-  const others = live ? offPorts() : sandbox;
-  const payments = paystackWith(paystack, others);
-  return withMandateProvider(config, db, clock, {
-    payments: terminal ? { ...payments, acquirer: terminal } : payments,
-    sandbox: null,
-    capabilities,
-  });
-}
-
-/**
- * MANDATE_PROVIDER=remita: the alternate service's and paper mandates are Remita's, beside any
- * payment provider and either key (docs/providers/remita.md), and the debits on them too. What
- * Remita cannot give back once taken goes back by the payouts capability.
- */
-function withMandateProvider(config: TConfig, db: TDb, clock: TClock, money: TMoney): TMoney {
-  if (!config.remita) return money;
-  const mandates = remitaProvider({
-    credentials: config.remita,
-    db,
-    clock,
-    payouts: usable(money.payments.payouts),
-  });
-  const payments = { ...money.payments, mandates };
+  const { payments } = registry;
+  const sandboxTakesMoney = SANDBOX_CONTROLLED.some(
+    (capability) => payments[capability].provider === 'sandbox',
+  );
   return {
-    ...money,
-    payments: { ...payments, settlement: withOwnMandateSettlement(db, payments) },
-    capabilities: money.capabilities.map((line) =>
-      line.capability === 'mandates' ? on('mandates', mandates.provider) : line,
-    ),
+    payments,
+    registry,
+    sandbox: sandboxTakesMoney ? { cards } : null,
+    capabilities: capabilityLines(config, registry),
   };
 }
 
-/**
- * BVN_REGISTRY=mono: the BVN registry is Mono Lookup (docs/providers/mono.md), whatever moves the
- * money, beside a live key too: NIBSS sends its code, so no sandbox stands in.
- */
-export function withBvnRegistry(config: TConfig, money: TMoney): TMoney {
-  if (!config.mono) return money;
-  return {
-    ...money,
-    payments: { ...money.payments, bvn: monoBvnRegistry(config.mono) },
-    capabilities: money.capabilities.map((line) =>
-      line.capability === 'bvn' ? on('bvn', 'mono') : line,
-    ),
-  };
+/** The capabilities whose sandbox answers need its own pages and controls. */
+const SANDBOX_CONTROLLED = ['cards', 'transfersIn', 'debits', 'payouts'] as const;
+
+/** Each payment capability's providers in order, or why it is off. */
+function capabilityLines(config: TConfig, registry: TProviderRegistry): TCapabilityLine[] {
+  const standsIn = config.paymentProvider !== 'sandbox';
+  return capabilityProviders(registry)
+    .filter((line) => line.capability !== 'sms')
+    .map(({ capability, providers }) => {
+      const [first] = providers;
+      if (first === undefined) {
+        return off(
+          capability,
+          config.paymentProvider === 'paystack'
+            ? `Paystack does not offer ${capabilityName(capability)}`
+            : `No provider is configured for ${capabilityName(capability)}`,
+        );
+      }
+      const note =
+        standsIn && first === 'sandbox' ? 'stands in beside the test key; no money moves' : null;
+      return on(capability, providers, note);
+    });
 }
 
-const on = (capability: TCapability, adapter: string, note: string | null = null) =>
-  ({ capability, state: 'on', adapter, note }) as const;
+const on = (
+  capability: TCapability,
+  providers: readonly string[],
+  note: string | null = null,
+): TCapabilityLine => ({
+  capability,
+  state: 'on',
+  adapter: providers[0] ?? '',
+  providers: [...providers],
+  note,
+});
 
-const off = (capability: TCapability, note: string) =>
-  ({ capability, state: 'off', adapter: null, note }) as const;
-
-const isPaystacks = (capability: TProviderCapability) =>
-  (PAYSTACK_CAPABILITIES as readonly TProviderCapability[]).includes(capability);
-
-/** The capabilities Paystack lacks, off. */
-function offPorts(): Pick<TPaymentProviders, 'bvn' | 'mandates' | 'acquirer' | 'settlement'> {
-  return {
-    bvn: offPort('bvn'),
-    mandates: offPort('mandates'),
-    acquirer: offPort('acquirer'),
-    // The settlement report is Paystack's alone then: nothing else took money.
-    settlement: { provider: 'off', settlementReport: async () => [] },
-  };
-}
+const off = (capability: TCapability, note: string): TCapabilityLine => ({
+  capability,
+  state: 'off',
+  adapter: null,
+  providers: [],
+  note,
+});
 
 /** Why SMS is off beside a live key. */
 const SMS_OFF = 'SMS_PROVIDER=sandbox reaches no phone';
@@ -281,8 +229,8 @@ function smsOf(
   db: TDb,
   given: TSmsSender | undefined,
 ): { sender: TSmsSender; line: TCapabilityLine } {
-  if (given) return { sender: given, line: on('sms', 'test') };
-  if (config.smsProvider === 'sandbox' && isLive(config)) {
+  if (given) return { sender: given, line: on('sms', ['test']) };
+  if (config.providerLists.sms.length === 0) {
     return {
       // Refused for good, not retried: the job dead-letters at once where readiness shows it
       // (a code, a recovery code and an owner's invitation are refused before one is queued).
@@ -290,7 +238,7 @@ function smsOf(
       line: off('sms', SMS_OFF),
     };
   }
-  return { sender: smsSenderFor(config, db), line: on('sms', config.smsProvider) };
+  return { sender: smsSenderFor(config, db), line: on('sms', config.providerLists.sms) };
 }
 
 /** Whether each capability is on: what the consent's creation and read go by. */
@@ -301,34 +249,4 @@ export function capabilitiesOn(lines: readonly TCapabilityLine[]): TCapabilities
       lines.some((line) => line.capability === capability && line.state === 'on'),
     ]),
   ) as TCapabilitiesOn;
-}
-
-/**
- * Paystack with `others` for what it lacks, capability by capability: the sandbox network's
- * stand-ins beside a test key, off ports beside a live one. The settlement report is both
- * records: the terminal's chip purchases are the sandbox acquirer's.
- */
-function paystackWith(
-  paystack: TPaystackProvider,
-  sandbox: Pick<TPaymentProviders, 'bvn' | 'mandates' | 'acquirer' | 'settlement'>,
-): TPaymentProviders {
-  return {
-    cards: paystack.cards,
-    banks: paystack.banks,
-    bvn: sandbox.bvn,
-    mandates: sandbox.mandates,
-    debits: paystack.debits,
-    payouts: paystack.payouts,
-    refunds: paystack.refunds,
-    transfersIn: paystack.transfersIn,
-    notices: paystack.notices,
-    acquirer: sandbox.acquirer,
-    settlement: {
-      provider: paystack.settlement.provider,
-      settlementReport: async (period) => [
-        ...(await paystack.settlement.settlementReport(period)),
-        ...(await sandbox.settlement.settlementReport(period)),
-      ],
-    },
-  };
 }

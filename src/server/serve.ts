@@ -27,7 +27,11 @@ function listeningOn(app: FastifyInstance): string {
 
 /** One line of the start per capability: its adapter, or `off` and why. */
 const capabilityLine = (line: TCapabilityLine) =>
-  `Capability ${line.capability}: ${line.state === 'on' ? line.adapter : 'off'}${line.note ? ` (${line.note})` : ''}`;
+  `Capability ${line.capability}: ${line.state === 'on' ? inOrder(line.providers) : 'off'}${line.note ? ` (${line.note})` : ''}`;
+
+/** A capability's providers as the start says them: the first, then who stands by. */
+const inOrder = ([first, ...rest]: readonly string[]) =>
+  rest.length === 0 ? (first ?? '') : `${first ?? ''} (standing by: ${rest.join(', ')})`;
 
 /** Starts the server: what main.ts runs once tracing has started (or stayed off). */
 export async function serve() {

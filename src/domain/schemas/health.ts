@@ -36,8 +36,10 @@ export type TJobKindBacklog = z.infer<typeof ZJobKindBacklog>;
 export const ZCapabilityLine = z.object({
   capability: z.enum(CAPABILITIES),
   state: z.enum(['on', 'off']),
-  /** The adapter's name ('sandbox', 'paystack', …); null when off. */
+  /** The name of the adapter that serves new work ('sandbox', 'paystack', …); null when off. */
   adapter: z.nullable(z.string()),
+  /** Every provider of the capability, in order: the first serves new work, the rest stand by. */
+  providers: z.array(z.string()),
   /** Why it is off, or what to know of its adapter (a sandbox stand-in); null when nothing. */
   note: z.nullable(z.string()),
 });

@@ -1,9 +1,11 @@
 import pino from 'pino';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { CAPABILITIES } from '../../domain/capabilities';
 import { offPort } from '../providers/off';
-import { PROVIDER_CAPABILITIES, type TPaymentProviders } from '../providers/payments';
-import { measuredProvider } from './measured-provider';
+import type { TProviderLists } from '../provider-lists';
+import { registryOf, type TAdapter } from '../providers/registry';
+import { measuredRegistry } from './measured-provider';
 
 /** The provider metrics alone, on a registry of their own. */
 function providerMetrics() {
@@ -40,8 +42,8 @@ describe('the measured provider port', () => {
       debitMandates: { kind: 'test_transfer' as const },
       debitAccount: answers({ kind: 'succeeded' as const, providerReference: 'd1' }),
     };
-    const ports = {
-      ...Object.fromEntries(PROVIDER_CAPABILITIES.map((name) => [name, offPort(name)])),
+    const paystack = {
+      name: 'paystack',
       debits: {
         provider: 'paystack',
         debitMandates: {
@@ -50,13 +52,18 @@ describe('the measured provider port', () => {
           status: answers({ kind: 'pending' }),
         },
       },
-      mandates: {
-        provider: 'remita',
-        own: { mandatesBank: () => true, debits: ownDebits },
-      },
-      acquirer: offPort('acquirer'),
-    } as unknown as TPaymentProviders;
-    const measured = measuredProvider(ports, metrics, pino({ level: 'silent' }));
+    } as unknown as TAdapter;
+    const remita = {
+      name: 'remita',
+      mandates: { provider: 'remita', own: { mandatesBank: () => true, debits: ownDebits } },
+    } as unknown as TAdapter;
+    const lists = {
+      ...Object.fromEntries(CAPABILITIES.map((capability) => [capability, []])),
+      debits: ['paystack'],
+      mandates: ['remita'],
+    } as unknown as TProviderLists;
+    const registry = registryOf(lists, [paystack, remita]);
+    const measured = measuredRegistry(registry, metrics, pino({ level: 'silent' })).payments;
 
     const { debitMandates } = measured.debits as { debitMandates: { status(r: string): unknown } };
     await debitMandates.status('m1');

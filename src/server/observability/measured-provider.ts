@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TPaymentProviders } from '../providers/payments';
+import { registryOf, type TAdapter, type TProviderRegistry } from '../providers/registry';
 import type { TMetrics } from './metrics';
 import { idAttributes, inSpan } from './tracing';
 
@@ -28,25 +28,33 @@ type TMeasures = {
   log: FastifyBaseLogger;
 };
 
-/** Every capability of the port, each measured under the name of the adapter offering it. */
-export function measuredProvider(
-  providers: TPaymentProviders,
+/**
+ * Every adapter of the registry, each port measured under the name of the adapter offering it,
+ * and the record of new work made again from them: a service that resolves a row's adapter by
+ * name calls the same measured port as one that takes new work.
+ */
+export function measuredRegistry(
+  registry: TProviderRegistry,
   metrics: TMeasures['metrics'],
   log: FastifyBaseLogger,
-): TPaymentProviders {
+): TProviderRegistry {
   const measures = { metrics, log };
+  const adapters = registry.adapters.map(
+    (adapter) =>
+      Object.fromEntries(
+        Object.entries(adapter).map(([key, port]: [string, unknown]) => [
+          key,
+          key === 'name' ? port : measuredCapability(port as { provider: string }, measures),
+        ]),
+      ) as TAdapter,
+  );
+  const measured = registryOf(registry.lists, adapters);
   return {
-    cards: measuredCapability(providers.cards, measures),
-    banks: measuredCapability(providers.banks, measures),
-    bvn: measuredCapability(providers.bvn, measures),
-    mandates: measuredCapability(providers.mandates, measures),
-    debits: measuredCapability(providers.debits, measures),
-    payouts: measuredCapability(providers.payouts, measures),
-    refunds: measuredCapability(providers.refunds, measures),
-    transfersIn: measuredCapability(providers.transfersIn, measures),
-    notices: measuredCapability(providers.notices, measures),
-    acquirer: measuredCapability(providers.acquirer, measures),
-    settlement: measuredCapability(providers.settlement, measures),
+    ...measured,
+    payments: {
+      ...measured.payments,
+      settlement: measuredCapability(registry.payments.settlement, measures),
+    },
   };
 }
 
@@ -100,7 +108,7 @@ function measuredRecord<TRecord extends object>(
       const value: unknown = Reflect.get(target, key, receiver);
       if (typeof key !== 'string' || value === null) return value;
       const nested = typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
-      if (typeof value !== 'function' && !nested) return value;
+      if ((typeof value !== 'function' && !nested) || ANSWERED_HERE.has(key)) return value;
       let measured = wrapped.get(value);
       if (!measured) {
         const path = `${prefix}${key}`;
@@ -114,6 +122,9 @@ function measuredRecord<TRecord extends object>(
     },
   });
 }
+
+/** The ports' calls that ask no provider and answer at once (what the adapter knows itself). */
+const ANSWERED_HERE = new Set(['mandatesBank']);
 
 /** A nested port names its own provider (a provider's own mandates' debits); else its holder's. */
 const subProvider = (value: object, holder: string): string =>

@@ -7,7 +7,7 @@ import type { TDatabase } from '../db/database';
 import { requireOperator } from '../routes/operator-clients';
 import { jsonAnswers } from '../routes/responses';
 import { createMetrics, type TJobBacklogSample, type TMetrics } from './metrics';
-import { measuredProvider } from './measured-provider';
+import { measuredRegistry } from './measured-provider';
 import { onProviderCall } from '../providers/provider-call';
 import { activeTracing, idAttributes, ID_ATTRIBUTES, type TTracedId } from './tracing';
 
@@ -141,7 +141,8 @@ export async function observe(
   if (tracing) await app.register(tracing.fastifyPlugin() as FastifyPluginCallback);
   const { metrics } = options;
   const { providers } = options.context;
-  providers.payments = measuredProvider(providers.payments, metrics, app.log);
+  providers.registry = measuredRegistry(providers.registry, metrics, app.log);
+  providers.payments = providers.registry.payments;
   countProviderTries(app, metrics);
   countAnswers(app, metrics);
   app.addHook('preHandler', bindIds);

@@ -31,7 +31,7 @@ export function sandboxSmsSender(db: TDb): TSmsSender {
   };
 }
 
-/** The adapter SMS_PROVIDER names; built once, when the app is. */
+/** The adapter first in SMS_PROVIDERS (or SMS_PROVIDER); built once, when the app is. */
 export function smsSenderFor(
   config: Pick<TConfig, 'smsProvider' | 'termii' | 'africastalking'>,
   db: TDb,
@@ -49,5 +49,8 @@ export function smsSenderFor(
         throw new Error('SMS_PROVIDER=africastalking without its configuration');
       }
       return africasTalkingSmsSender(config.africastalking);
+    default:
+      // loadConfig refuses a name that sends no SMS.
+      throw new Error(`No SMS adapter is named ${config.smsProvider}`);
   }
 }

@@ -288,7 +288,13 @@ describe('GET /api/bank-lookups/{institutionCode}', () => {
     const at = capabilities.findIndex((line) => line.capability === 'mandates');
     const was = capabilities[at];
     if (!was) throw new Error('No mandates capability line');
-    capabilities[at] = { capability: 'mandates', state: 'off', adapter: null, note: 'test' };
+    capabilities[at] = {
+      capability: 'mandates',
+      state: 'off',
+      adapter: null,
+      providers: [],
+      note: 'test',
+    };
     try {
       // Bank 044 offers the transaction service and NIBSS's paper mandate (sandbox/fixtures.ts).
       const response = await ctx.app.inject({ method: 'GET', url: '/api/bank-lookups/044' });

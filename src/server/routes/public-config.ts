@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZPublicConfigResponse, type TPublicConfigResponse } from '../../domain/schemas/auth';
 import { capabilitiesOn, type TRouteContext } from '../context';
 import { jsonAnswers } from './responses';
-import { usable } from '../providers/off';
+import { isOff } from '../providers/off';
+import type { TAcquirerPort } from '../providers/payments';
 
 /** The public config's answer: the same in the page's call and in its server-drawn first screen. */
 export function publicConfigAnswer({
@@ -22,7 +23,7 @@ export function publicConfigAnswer({
     sandbox: sandbox !== null,
     capabilities: capabilitiesOn(capabilities),
     // An acquirer that is off answers no kind: the page offers no terminal then anyway.
-    terminal: usable(providers.payments.acquirer).kind === 'push' ? 'push' : 'reader',
+    terminal: isPush(providers.payments.acquirer) ? 'push' : 'reader',
   };
 }
 
@@ -50,3 +51,7 @@ export const publicConfigRoutes: FastifyPluginAsync<TRouteContext> = async (
     },
   );
 };
+
+/** Whether the chip terminal is a pushed one (an off acquirer is neither kind). */
+const isPush = (acquirer: Parameters<typeof isOff<TAcquirerPort>>[0]) =>
+  !isOff(acquirer) && acquirer.kind === 'push';

@@ -15,7 +15,7 @@ import {
 } from '../../testing/mono-simulator/mono-simulator';
 import { openTestDatabase, RELAXED_RATE_LIMITS, testConfig } from '../../testing/test-app';
 import { testHostResolver } from '../../testing/host-resolver';
-import { paymentProviderFor, withBvnRegistry } from '../../context';
+import { paymentProviderFor } from '../../context';
 import { systemClock } from '../../clock';
 
 const LIVE_KEY = 'sk_live_simulated0000000000000000';
@@ -66,7 +66,7 @@ describe('a live Paystack key with BVN_REGISTRY=mono', () => {
 
   it('leaves the BVN registry as it was without BVN_REGISTRY=mono', () => {
     const config = testConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: LIVE_KEY });
-    const money = withBvnRegistry(config, paymentProviderFor(config, database.db, systemClock));
+    const money = paymentProviderFor(config, database.db, systemClock);
     expect(money.capabilities.find((c) => c.capability === 'bvn')).toMatchObject({ state: 'off' });
   });
 });

@@ -103,24 +103,28 @@ describe('a live Paystack key alone', () => {
         capability: 'bvn',
         state: 'off',
         adapter: null,
+        providers: [],
         note: 'Paystack does not offer a BVN registry',
       },
       {
         capability: 'mandates',
         state: 'off',
         adapter: null,
+        providers: [],
         note: 'Paystack does not offer an e-mandate service',
       },
       {
         capability: 'acquirer',
         state: 'off',
         adapter: null,
+        providers: [],
         note: 'Paystack does not offer a card terminal acquirer',
       },
       {
         capability: 'sms',
         state: 'off',
         adapter: null,
+        providers: [],
         note: 'SMS_PROVIDER=sandbox reaches no phone',
       },
     ]);

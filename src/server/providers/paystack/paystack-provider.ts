@@ -1,4 +1,5 @@
-import type { TPaymentPorts, TProviderCapability, TPushTerminalPort } from '../payments';
+import { PAYSTACK_SERVES } from '../../provider-lists';
+import type { TPaymentPorts, TPushTerminalPort } from '../payments';
 import { paystackBanks } from './banks';
 import { paystackCards } from './cards';
 import { paystackDebits } from './debits';
@@ -33,16 +34,7 @@ export { referenceOfNote } from './refunds';
 export type { TPaystackProviderOptions } from './paystack-shared';
 
 /** The port's capabilities Paystack offers (context.ts finds the others elsewhere, or stops). */
-export const PAYSTACK_CAPABILITIES = [
-  'cards',
-  'banks',
-  'transfersIn',
-  'debits',
-  'payouts',
-  'refunds',
-  'settlement',
-  'notices',
-] as const satisfies readonly TProviderCapability[];
+export const PAYSTACK_CAPABILITIES = PAYSTACK_SERVES;
 
 /** The adapter: the capabilities it offers, each under Paystack's name. */
 export type TPaystackProvider = Pick<TPaymentPorts, (typeof PAYSTACK_CAPABILITIES)[number]>;
