@@ -67,10 +67,12 @@ export const ADAPTER_FACTORIES: Readonly<Record<string, TAdapterFactory>> = {
       name: 'paystack',
       ...paystackProvider({ ...paystackKey(config.paystack), clock }),
     },
+  // A terminal's payment is refunded by a refund of the transaction it produced: Paystack's.
   'paystack-terminal': (config, { clock }) =>
     config.paystack && {
       name: 'paystack-terminal',
       acquirer: paystackTerminalProvider({ ...paystackKey(config.paystack), clock }),
+      refunds: paystackProvider({ ...paystackKey(config.paystack), clock }).refunds,
     },
   mono: (config) => config.mono && { name: 'mono', bvn: monoBvnRegistry(config.mono) },
   remita: (config, { clock, payouts }) =>

@@ -432,7 +432,9 @@ export async function submitCardPin(
     throw new AppError('PAYMENT_IN_PROGRESS');
   }
   const outcome = await callNetwork(() =>
-    usable(ctx.providers.payments.cards).submitCardPin({ providerReference, pin, card }),
+    ctx.providers.registry
+      .portOf(waiting.provider, 'cards')
+      .submitCardPin({ providerReference, pin, card }),
   ).catch(async (error: unknown) => {
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw error;
@@ -484,7 +486,9 @@ export async function submitCardOtp(
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
   const outcome = await callNetwork(() =>
-    usable(ctx.providers.payments.cards).submitCardOtp({ providerReference, otp: request.otp }),
+    ctx.providers.registry
+      .portOf(attempt.provider, 'cards')
+      .submitCardOtp({ providerReference, otp: request.otp }),
   );
   const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
@@ -598,7 +602,7 @@ export async function endThreeDsChallenge(
   const answer: NonNullable<typeof known> =
     known ??
     (await callProvider('CARD_PAYMENT_PROCESSING_FAILED', () =>
-      usable(ctx.providers.payments.cards).requeryCardCharge(taken.id),
+      ctx.providers.registry.portOf(taken.provider, 'cards').requeryCardCharge(taken.id),
     ));
   if (answer.kind === 'taken' && !answer.givenBack) {
     await settleCardCharge(ctx, taken, { ...answer, token: answer.token ?? null });
@@ -657,7 +661,9 @@ export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number
 /** What the provider says of a charge waiting for its 3-D Secure check; null when it did not answer. */
 async function askedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
   try {
-    return await usable(ctx.providers.payments.cards).requeryCardCharge(attempt.id);
+    return await ctx.providers.registry
+      .portOf(attempt.provider, 'cards')
+      .requeryCardCharge(attempt.id);
   } catch {
     // Not answered now: asked again at the next run.
     return null;

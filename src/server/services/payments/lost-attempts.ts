@@ -25,7 +25,7 @@ import {
   settleDebit,
   type TGiveBack,
 } from './settlements';
-import { isOff, usable } from '../../providers/off';
+import { isOff } from '../../providers/off';
 
 /*
  * Attempts whose answer was lost (docs/payments.md "Reconciliation"). A call that moves money and
@@ -105,7 +105,9 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
   const { payments } = ctx.providers;
   switch (attempt.method) {
     case 'card': {
-      const answer = await usable(payments.cards).requeryCardCharge(attempt.id);
+      const answer = await ctx.providers.registry
+        .portOf(attempt.provider, 'cards')
+        .requeryCardCharge(attempt.id);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: cardBooking(ctx, attempt, answer.providerReference, answer.card) };
     }
@@ -115,7 +117,7 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       return { ...answer, book: debitBooking(ctx, attempt, answer.providerReference) };
     }
     case 'chip_card': {
-      const acquirer = usable(payments.acquirer);
+      const acquirer = ctx.providers.registry.portOf(attempt.provider, 'acquirer');
       const answer =
         acquirer.kind === 'push'
           ? await calledOffWhenExpired(ctx, acquirer, attempt)

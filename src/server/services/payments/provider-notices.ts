@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
@@ -65,7 +65,8 @@ type TNoticeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' 
 export type TNoticeEffect = 'applied' | 'unchanged' | 'ignored';
 
 /**
- * POST /api/providers/{name}/notices: 404 for a name other than the configured provider's, 401
+ * POST /api/providers/{name}/notices: dispatched to that provider's adapter, whichever capability
+ * it serves first or stands by for: 404 for a name no configured adapter sends notices by, 401
  * (nothing changed) for a notice its adapter does not verify, else applies it.
  */
 export async function receiveProviderNotice(
@@ -73,25 +74,25 @@ export async function receiveProviderNotice(
   name: string,
   raw: TRawNotice,
 ): Promise<TNoticeEffect> {
-  const { notices } = ctx.providers.payments;
-  if (isOff(notices) || name !== notices.provider) {
-    throw new AppError('NOT_FOUND', 'No provider of this name sends notices here');
-  }
+  const notices = ctx.providers.registry.adapters.find((adapter) => adapter.name === name)?.notices;
+  if (!notices) throw new AppError('NOT_FOUND', 'No provider of this name sends notices here');
   const notice = await notices.readNotice(raw);
   if (!notice) throw new AppError('AUTHENTICATION_FAILED');
-  return applyProviderNotice(ctx, notice);
+  return applyProviderNotice(ctx, notice, notices.provider);
 }
 
 /** Applies a verified notice in the one completion path its kind shares with a requery. */
 export async function applyProviderNotice(
   ctx: TNoticeContext,
   notice: TProviderNotice,
+  /** The provider that sent it: whose record of money it is, and who gives back what we refuse. */
+  from: string = usable(ctx.providers.payments.transfersIn).provider,
 ): Promise<TNoticeEffect> {
   switch (notice.kind) {
     case 'transfer_received':
-      return applyTransferNotice(ctx, notice);
+      return applyTransferNotice(ctx, notice, from);
     case 'charge':
-      return applyChargeNotice(ctx, notice);
+      return applyChargeNotice(ctx, notice, from);
     case 'payout':
       return (await settleNoticedPayout(ctx, notice.reference)) === null ? 'unchanged' : 'applied';
     case 'refunds':
@@ -115,10 +116,11 @@ export async function applyProviderNotice(
 async function applyChargeNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'charge' }>,
+  from: string,
 ): Promise<TNoticeEffect> {
   const { reference, outcome } = notice;
   if (notice.channel === 'card' && isAccountLinkReference(reference)) {
-    if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice);
+    if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice, from);
     return settleNoticedLinkCharge(ctx, reference, outcome);
   }
   const [attempt] = await ctx.db
@@ -127,7 +129,7 @@ async function applyChargeNotice(
     .where(eq(paymentAttempts.id, reference));
   const method = notice.channel === 'card' ? 'card' : 'account';
   if (attempt?.method !== method) return 'ignored';
-  if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice);
+  if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice, from);
   const settled =
     attempt.stage === 'awaiting_3ds'
       ? await settleNoticedThreeDs(ctx, attempt, outcome)
@@ -201,9 +203,10 @@ const isNaira = (currency: string) => currency === CURRENCY_CODE;
 function applyTransferNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'transfer_received' }>,
+  from: string,
 ): Promise<TNoticeEffect> {
   const { reference, amount, sender } = notice;
-  return answerNoticedMoney(ctx, notice, async (tx) => {
+  return answerNoticedMoney(ctx, from, notice, async (tx) => {
     if (!isNaira(notice.currency)) return NOT_NAIRA;
     const now = ctx.clock.now();
     return isAccountLinkReference(reference)
@@ -220,6 +223,7 @@ function applyTransferNotice(
 async function refuseForeignCharge(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'charge' }>,
+  from: string,
 ): Promise<TNoticeEffect> {
   const { outcome } = notice;
   if (outcome.kind !== 'taken' || outcome.givenBack) return 'ignored';
@@ -229,7 +233,7 @@ async function refuseForeignCharge(
     amount: outcome.amount,
     currency: notice.currency,
   };
-  return answerNoticedMoney(ctx, money, async () => NOT_NAIRA);
+  return answerNoticedMoney(ctx, from, money, async () => NOT_NAIRA);
 }
 
 type TTransferNoticeRow = typeof transferNotices.$inferSelect;
@@ -256,10 +260,10 @@ const recordOf = (provider: string, money: Omit<TNoticedMoney, 'reference'>) =>
  */
 async function answerNoticedMoney(
   ctx: TNoticeContext,
+  provider: string,
   money: TNoticedMoney,
   decide: (tx: TDb) => Promise<TTransferNoticeAnswer>,
 ): Promise<TNoticeEffect> {
-  const provider = ctx.providers.payments.transfersIn.provider;
   const key = recordOf(provider, money);
   const decided = await ctx.db.transaction(async (tx) => {
     // The record first: the same notice at once waits here for the first, then reads its answer.
@@ -300,7 +304,7 @@ async function giveTransferBack(
   row: TTransferNoticeRow,
 ): Promise<void> {
   if (row.answer === 'taken') return;
-  await usable(ctx.providers.payments.transfersIn).returnTransfer({
+  await ctx.providers.registry.portOf(row.provider, 'transfersIn').returnTransfer({
     reference: row.reference,
     providerReference: row.providerReference,
     amount: row.amount,
@@ -326,7 +330,8 @@ export async function returnRefusedTransfers(ctx: TNoticeContext): Promise<numbe
     .from(transferNotices)
     .where(
       and(
-        eq(transferNotices.provider, ctx.providers.payments.transfersIn.provider),
+        // Each to the provider that told of it: one this server no longer runs waits for it.
+        inArray(transferNotices.provider, returningProviders(ctx)),
         ne(transferNotices.answer, 'taken'),
         isNull(transferNotices.returnedAt),
         lt(
@@ -347,3 +352,7 @@ export async function returnRefusedTransfers(ctx: TNoticeContext): Promise<numbe
   }
   return returned;
 }
+
+/** The configured providers that give back money we did not take. */
+const returningProviders = (ctx: Pick<TNoticeContext, 'providers'>) =>
+  ctx.providers.registry.adapters.flatMap((adapter) => (adapter.transfersIn ? [adapter.name] : []));

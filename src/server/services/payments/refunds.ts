@@ -63,6 +63,8 @@ type TPaidBy = {
   sender: TTransferSender | null;
   /** Kobo the payment took. */
   paid: number;
+  /** The provider that took it, whose refunds port gives it back; null: new work's refunds. */
+  provider: string | null;
 };
 
 const CHANNEL_OF = {
@@ -91,6 +93,7 @@ async function paidBy(db: TDb, payment: typeof payments.$inferSelect): Promise<T
       chargeReference: collection.providerReference,
       sender: null,
       paid: collection.amount,
+      provider: null,
     };
   }
   const [attempt] = await db
@@ -127,7 +130,18 @@ async function paidBy(db: TDb, payment: typeof payments.$inferSelect): Promise<T
     chargeReference,
     sender,
     paid: attempt.amount,
+    provider: attempt.provider,
   };
+}
+
+/**
+ * The refunds port of the provider that took a payment (a row names it), or new work's for a
+ * collection: a provider this server no longer runs refuses (ProviderNotConfigured, 409).
+ */
+function refundsOf(ctx: Pick<TRefundContext, 'providers'>, provider: string | null) {
+  return provider === null
+    ? usable(ctx.providers.payments.refunds)
+    : ctx.providers.registry.portOf(provider, 'refunds');
 }
 
 /** The payment, if it belongs to the merchant; another merchant's reads as absent. */
@@ -201,7 +215,7 @@ async function reserve(
         sender: paid.sender,
         amount: Number(held.amount),
         reason,
-        provider: ctx.providers.payments.refunds.provider,
+        provider: refundsOf(ctx, paid.provider).provider,
         createdAt: now,
         askedAt: now,
       })
@@ -283,7 +297,7 @@ export async function refundBanks(ctx: Pick<TRefundContext, 'providers'>) {
 async function askProvider(ctx: TRefundContext, refund: TRefundRow): Promise<TRefundRow> {
   let outcome: TRefundOutcome;
   try {
-    outcome = await usable(ctx.providers.payments.refunds).refund({
+    outcome = await ctx.providers.registry.portOf(refund.provider, 'refunds').refund({
       reference: refund.id,
       providerReference: refund.chargeReference,
       channel: refund.channel,
@@ -458,7 +472,9 @@ export function reconcileLostRefunds(ctx: TRefundContext, reconcileAfterMs: numb
   return drainClaims(
     () => claimLostRefunds(ctx, reconcileAfterMs),
     async (refund): Promise<TRefundRow['status']> => {
-      const outcome = await usable(ctx.providers.payments.refunds).requeryRefund(requeryOf(refund));
+      const outcome = await ctx.providers.registry
+        .portOf(refund.provider, 'refunds')
+        .requeryRefund(requeryOf(refund));
       return (await settleRefund(ctx, refund.id, outcome))?.status ?? 'pending';
     },
   );

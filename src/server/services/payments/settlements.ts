@@ -7,7 +7,6 @@ import type { TCardSummary } from '../../providers/payments';
 import type { TAttemptRow } from './attempt-lifecycle';
 import { completeAttempt, paidThePayment, type TCompletion } from './attempt-completion';
 import { reverseAttemptDebit } from './mandate-debits';
-import { usable } from '../../providers/off';
 
 /*
  * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
@@ -73,7 +72,7 @@ export async function giveBack(
   try {
     switch (attempt.method) {
       case 'card':
-        await usable(payments.cards).refundCard({
+        await ctx.providers.registry.portOf(attempt.provider, 'cards').refundCard({
           providerReference,
           amount: attempt.amount,
           reference,
@@ -83,7 +82,7 @@ export async function giveBack(
         await reverseAttemptDebit(ctx.db, payments, attempt, providerReference);
         break;
       case 'chip_card': {
-        const acquirer = usable(payments.acquirer);
+        const acquirer = ctx.providers.registry.portOf(attempt.provider, 'acquirer');
         if (acquirer.kind === 'push') {
           if (!attempt.chargeReference)
             throw new Error(`Attempt ${attempt.id}: no transaction kept`);

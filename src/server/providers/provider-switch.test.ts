@@ -1,0 +1,154 @@
+// Cards move from Paystack to the sandbox network while Paystack's payments are in flight: a
+// server on Paystack took a card payment and left another at its 3-D Secure step, then the
+// server restarted on the same database with CARD_PROVIDERS=sandbox. The refund of the paid one,
+// the requery and the late notice of the waiting one still go to Paystack (the simulator's
+// requests show it), and a new card payment goes to the sandbox. On PGlite and on PostgreSQL.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentAttempts } from '../db/schema';
+import {
+  startPaystackSimulator,
+  type TPaystackSimulator,
+} from '../testing/paystack-simulator/paystack-simulator';
+import {
+  consentWithPayment,
+  encryptedCard,
+  keepPageToken,
+  ledgerKinds,
+  pageQuery,
+  sandboxCard,
+} from '../testing/payments';
+import { secondServer } from '../testing/second-server';
+import { startTestApp, testClock, testConfig } from '../testing/test-app';
+
+const PAYSTACK_KEY = 'sk_test_switch00000000000000000000000000';
+const clock = testClock(new Date());
+const THREE_DS = '4084080000000409';
+
+let first: Awaited<ReturnType<typeof startTestApp>>;
+let restarted: Awaited<ReturnType<typeof secondServer>>;
+let paystack: TPaystackSimulator;
+const paystackEnv = () => ({
+  PAYMENT_PROVIDER: 'paystack',
+  PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+  PAYSTACK_BASE_URL: paystack.url,
+});
+
+beforeAll(async () => {
+  paystack = await startPaystackSimulator({ secretKey: PAYSTACK_KEY, clock: () => clock.now() });
+  first = await startTestApp({ clock, webhookDelivery: 'manual', env: paystackEnv() });
+});
+afterAll(async () => {
+  await restarted?.close();
+  // Proves the books against both reports (Paystack's and the sandbox's), then closes.
+  await first.close();
+  await paystack.close();
+});
+
+type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
+
+async function payByCard(
+  app: typeof first.app,
+  card: { number: string; expiry: string; cvv: string; pin?: string },
+): Promise<{ consent: TConsent; status: number }> {
+  const consent = await consentWithPayment(app, first.database);
+  const paid = await app.inject({
+    method: 'POST',
+    url: '/api/payments/card/public',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      cardDetails: await encryptedCard(app, card),
+      saveCard: false,
+    },
+  });
+  keepPageToken(consent.paymentId, paid);
+  return { consent, status: paid.statusCode };
+}
+
+const attemptOf = async (paymentId: string) => {
+  const [attempt] = await first.database.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.paymentId, paymentId));
+  if (!attempt) throw new Error(`No attempt of ${paymentId}`);
+  return attempt;
+};
+
+const statusOf = async (app: typeof first.app, consent: TConsent) =>
+  (
+    await app.inject({
+      method: 'GET',
+      url: `/api/payments/${consent.paymentId}?${pageQuery(consent)}`,
+    })
+  ).json<{ status: string }>().status;
+
+describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took card payments', () => {
+  it('sends the refund, the requery and the late notice of Paystack’s payments to Paystack, and a new card payment to the sandbox', async () => {
+    const card = { expiry: '12/30', cvv: '408' };
+    const paid = await payByCard(first.app, { ...card, number: '4084084084084081', pin: '1234' });
+    expect(paid.status).toBe(200);
+    const waiting = await payByCard(first.app, { ...card, number: THREE_DS });
+    expect(waiting.status).toBe(200);
+    expect(await attemptOf(waiting.consent.paymentId)).toMatchObject({
+      provider: 'paystack',
+      stage: 'awaiting_3ds',
+    });
+
+    await first.app.close();
+    restarted = await secondServer(
+      {
+        database: first.database,
+        config: testConfig({ ...paystackEnv(), CARD_PROVIDERS: 'sandbox' }),
+      },
+      clock,
+    );
+    const { app } = restarted;
+    expect(app.appContext.providers.payments.cards.provider).toBe('sandbox');
+    const listening = await app.listen({ port: 0, host: '127.0.0.1' });
+    paystack.sendNoticesTo(`${listening}/api/providers/paystack/notices`);
+    const since = paystack.requests.length;
+    const noticesSince = paystack.notices.length;
+    const toPaystack = (method: string, path: RegExp) =>
+      paystack.requests.slice(since).filter((r) => r.method === method && path.test(r.path));
+
+    // The refund of the paid one: Paystack's.
+    const refunded = await app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${paid.consent.paymentId}/refunds`,
+      headers: { authorization: paid.consent.client.authorization, 'idempotency-key': 'sw-1' },
+      payload: { amount: 50_000, reason: 'One item missing' },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(202);
+    expect(toPaystack('POST', /^\/refund$/)).toHaveLength(1);
+
+    // The payer answers the waiting one's 3-D Secure page: Paystack's late notice reaches its
+    // adapter, and the attempt is asked about at Paystack before it is booked.
+    const reference = (
+      paystack.requests.findLast((r) => r.path === '/charge')?.body as {
+        reference: string;
+      }
+    ).reference;
+    await paystack.answerThreeDs(reference, true);
+    await paystack.idle();
+    await expect.poll(() => statusOf(app, waiting.consent)).toBe('completed');
+    expect(
+      paystack.notices
+        .slice(noticesSince)
+        .filter((notice) => notice.event === 'charge.success')
+        .map((notice) => notice.status),
+    ).toEqual([200]);
+    expect(toPaystack('GET', /^\/(charge|transaction\/verify)\//).length).toBeGreaterThan(0);
+    expect(await ledgerKinds(first.database, waiting.consent.paymentId)).toEqual(['card_payment']);
+
+    // New work goes to the sandbox: no charge reaches Paystack.
+    const charges = toPaystack('POST', /^\/charge$/).length;
+    const fresh = await payByCard(app, sandboxCard('pin_only'));
+    expect(fresh.status).toBe(200);
+    expect(await attemptOf(fresh.consent.paymentId)).toMatchObject({
+      provider: 'sandbox',
+      status: 'completed',
+    });
+    expect(toPaystack('POST', /^\/charge$/)).toHaveLength(charges);
+  });
+});
