@@ -99,6 +99,8 @@ export const DASHBOARD_TEXTS = {
   capabilitiesHint:
     'A consent that needs a capability that is off is refused with 409 CAPABILITY_OFF.',
   capabilityOff: 'off',
+  /** Before the providers of a capability that stand by behind the first. */
+  standingBy: 'standing by:',
   rotateKey: 'Rotate secret',
   graceLabel: 'Old secret keeps working for (hours)',
   newSecret: 'New secret, shown only now:',

@@ -41,6 +41,9 @@ function Capabilities() {
             </dt>
             <dd>
               {line.adapter ?? DASHBOARD_TEXTS.capabilityOff}
+              {line.providers.length > 1
+                ? ` · ${DASHBOARD_TEXTS.standingBy} ${line.providers.slice(1).join(', ')}`
+                : ''}
               {line.note ? ` · ${line.note}` : ''}
             </dd>
           </div>
