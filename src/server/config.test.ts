@@ -242,12 +242,15 @@ describe("SMS_PROVIDER and Africa's Talking", () => {
     AFRICASTALKING_SENDER_ID: 'OyaMoney',
   };
 
-  it("leaves Africa's Talking out unless SMS_PROVIDER names it", () => {
+  it("builds Africa's Talking when its settings are there, standing by behind the first", () => {
     expect(loadConfig({}).africastalking).toBeNull();
-    expect(
-      loadConfig({ ...at, SMS_PROVIDER: 'termii', TERMII_API_KEY: 'TLk', TERMII_SENDER_ID: 'Oya' })
-        .africastalking,
-    ).toBeNull();
+    const termii = { TERMII_API_KEY: 'TLk', TERMII_SENDER_ID: 'Oya' };
+    const behind = loadConfig({ ...at, SMS_PROVIDER: 'termii', ...termii });
+    expect(behind.smsProvider).toBe('termii');
+    expect(behind.africastalking).toMatchObject({ username: 'oyamoney' });
+    const listed = loadConfig({ ...at, ...termii, SMS_PROVIDERS: 'africastalking,termii' });
+    expect(listed.smsProvider).toBe('africastalking');
+    expect(listed.providerLists.sms).toEqual(['africastalking', 'termii']);
   });
 
   it("takes Africa's Talking with its username, key and sender ID, at its live host unless another is named", () => {

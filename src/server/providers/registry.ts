@@ -13,6 +13,7 @@ import { PROVIDER_CAPABILITIES, type TProviderCapability } from './payments';
 import { monoBvnRegistry } from './mono/mono-registry';
 import { paystackProvider, paystackTerminalProvider } from './paystack/paystack-provider';
 import { remitaProvider } from './remita/remita-provider';
+import { monnifyProvider } from './monnify/monnify-provider';
 
 /*
  * The adapters by provider name (ARCHITECTURE.md "Two providers per capability"): every provider
@@ -62,23 +63,45 @@ export const ADAPTER_FACTORIES: Readonly<Record<string, TAdapterFactory>> = {
             deliverBvnCode: deps.deliverBvnCode,
           }),
         },
-  paystack: (config, { clock }) =>
+  paystack: (config, { db, clock }) =>
     config.paystack && {
       name: 'paystack',
-      ...paystackProvider({ ...paystackKey(config.paystack), clock }),
+      ...paystackProvider({ ...paystackKey(config.paystack), db, clock }),
     },
   // A terminal's payment is refunded by a refund of the transaction it produced: Paystack's.
-  'paystack-terminal': (config, { clock }) =>
+  'paystack-terminal': (config, { db, clock }) =>
     config.paystack && {
       name: 'paystack-terminal',
-      acquirer: paystackTerminalProvider({ ...paystackKey(config.paystack), clock }),
-      refunds: paystackProvider({ ...paystackKey(config.paystack), clock }).refunds,
+      acquirer: paystackTerminalProvider({ ...paystackKey(config.paystack), db, clock }),
+      refunds: paystackProvider({ ...paystackKey(config.paystack), db, clock }).refunds,
     },
+  monnify: (config, { clock }) => {
+    if (!config.monnify) return null;
+    const { cards, banks, transfersIn, refunds, payouts, notices, settlement } = monnifyProvider({
+      ...config.monnify,
+      clock,
+    });
+    return {
+      name: 'monnify',
+      cards,
+      banks,
+      transfersIn,
+      refunds,
+      notices,
+      settlement,
+      ...(payouts ? { payouts } : {}),
+    };
+  },
   mono: (config) => config.mono && { name: 'mono', bvn: monoBvnRegistry(config.mono) },
-  remita: (config, { clock, payouts }) =>
+  remita: (config, { db, clock, payouts }) =>
     config.remita && {
       name: 'remita',
-      mandates: remitaProvider({ credentials: config.remita, clock, payouts: later(payouts) }),
+      mandates: remitaProvider({
+        credentials: config.remita,
+        db,
+        clock,
+        payouts: later(payouts),
+      }),
     },
 };
 

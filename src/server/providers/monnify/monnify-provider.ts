@@ -1,4 +1,4 @@
-import type { TPaymentProviders, TProviderCapability } from '../payments';
+import type { TPaymentPorts, TProviderCapability } from '../payments';
 import { monnifyBanks } from './banks';
 import { monnifyCards } from './cards';
 import { monnifyNotices } from './monnify-notices';
@@ -36,10 +36,10 @@ export const MONNIFY_CAPABILITIES = [
 ] as const satisfies readonly TProviderCapability[];
 
 export type TMonnifyProvider = Pick<
-  TPaymentProviders,
+  TPaymentPorts,
   Exclude<(typeof MONNIFY_CAPABILITIES)[number], 'payouts'>
 > & {
-  payouts?: TPaymentProviders['payouts'];
+  payouts?: TPaymentPorts['payouts'];
   /**
    * The operator's step for a payout Monnify holds for the merchant's OTP (its default): the
    * code Monnify sent them. Answers where the payout stands after it.
