@@ -381,6 +381,24 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'The biometric approval does not match this revocation',
   },
+  // The payer told before every debit, and pausing (ours, docs/payer-consents.md).
+  CONSENT_NOT_PAUSABLE: {
+    status: 409,
+    message: 'Only an active consent’s future payments can be paused or resumed',
+  },
+  PAUSE_SIGNATURE_INVALID: {
+    status: 400,
+    message: 'The biometric approval does not match this pause',
+  },
+  DEBIT_NOTICE_NOT_FOUND: { status: 404, message: 'This payment link is not valid' },
+  PAYMENT_NOT_SKIPPABLE: {
+    status: 409,
+    message: 'This payment can no longer be skipped: it is being collected or has ended',
+  },
+  CONSENT_PAUSED: {
+    status: 409,
+    message: 'The payer has paused this consent’s future payments; none can be collected now',
+  },
   // Payment requests between payers (ours, docs/payment-requests.md); an unknown one is
   // NO_CONSENT_DATA (spec §8 'No consent data available for this payment request').
   PAYMENT_REQUEST_PAYER_NOT_FOUND: { status: 404, message: 'No payer has this userId' },

@@ -161,6 +161,18 @@ const SAMPLES: {
     cancelledPaymentIds: [id.payment],
     reason: 'The order was cancelled',
   }),
+  'payment.skipped': (id, at) => ({
+    consentId: id.consent,
+    paymentId: id.payment,
+    collectionId: id.collection,
+    amount: AMOUNT_KOBO,
+    trigger: 'schedule',
+    dueAt: at,
+    reason: 'payer_skipped',
+    skippedAt: at,
+  }),
+  'consent.paused': (id, at) => ({ consentId: id.consent, pausedAt: at }),
+  'consent.resumed': (id, at) => ({ consentId: id.consent, resumedAt: at, pausedAt: at }),
 };
 
 /** The sample `data` of a test event of `type` at `now`, each id ending in `suffix`. */

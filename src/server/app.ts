@@ -59,6 +59,7 @@ import { consentRoutes } from './routes/consents';
 import { embedCheckRoutes } from './routes/embed-check';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
+import { debitNoticeRoutes } from './routes/debit-notices';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { merchantClientRoutes } from './routes/merchant-client';
 import { merchantConsentRoutes } from './routes/merchant-consents';
@@ -331,6 +332,7 @@ async function registerPayerRoutes(
   await app.register(sandboxPaymentRoutes, { ...routeContext, notices: noticeSender });
   await app.register(sandboxTerminalRoutes, routeContext);
   await app.register(payerConsentRoutes, routeContext);
+  await app.register(debitNoticeRoutes, routeContext);
   await app.register(paymentRequestRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);

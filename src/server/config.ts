@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LIST_SETTING_NAMES, providerLists, type TProviderLists } from './provider-lists';
+import { DEFAULT_DEBIT_NOTICE_HOURS } from '../domain/debit-notices';
 
 /** What a process of the server does (ROLE; process-role.ts, docs/deploy.md). */
 export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
@@ -166,6 +167,11 @@ const ZEnv = z.object({
   /** How often the server looks for future payments to notify and collect; 0 turns it off. */
   COLLECTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
+   * Hours at least between the payer's SMS notice of a scheduled debit and the debit
+   * (docs/payer-consents.md "Told before every debit"); a debit whose notice went later waits.
+   */
+  DEBIT_NOTICE_HOURS: z.coerce.number().int().min(1).max(240).default(DEFAULT_DEBIT_NOTICE_HOURS),
+  /**
    * Seals the secrets the server keeps in the database (services/server-secrets.ts): 32 bytes,
    * as 64 hex digits or in base64. Unset, they are kept in clear (the sandbox default).
    */
@@ -315,6 +321,8 @@ export type TConfig = {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Milliseconds between runs of the future-payment collections; 0: no runs. */
   collectionIntervalMs: number;
+  /** Hours at least between a debit's notice and the debit (DEBIT_NOTICE_HOURS). */
+  debitNoticeHours: number;
   /** Whether this process works on background jobs (ROLE all or worker, JOBS_WORK on). */
   jobsWork: boolean;
   /** ROLE: what this process does; a worker answers only its health and metrics. */
@@ -526,6 +534,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hsts: e.HSTS === 'auto' ? publicUrl.startsWith('https://') : e.HSTS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
+    debitNoticeHours: e.DEBIT_NOTICE_HOURS,
     jobsWork: e.ROLE !== 'api' && e.JOBS_WORK === 'on',
     role: e.ROLE,
     secretsKey: e.SECRETS_KEY,

@@ -100,6 +100,11 @@ export const DEFAULT_RATE_LIMITS = {
   cardChargesPerAddress: { max: 20, windowMs: 10 * MINUTE },
   /** Refusals of one card (by its keyed hash) across payments: past this, the card is refused. */
   cardDeclinesPerCard: { max: 10, windowMs: 60 * MINUTE },
+  /**
+   * Reads and skips of debit notices by their links from one address (routes/debit-notices.ts):
+   * a payer opens a notice or two; a token is a guess otherwise.
+   */
+  debitNoticesPerAddress: { max: 30, windowMs: MINUTE },
   /** Embed checks from one address (routes/embed-check.ts): one per embed a payer opens. */
   embedChecksPerAddress: { max: 120, windowMs: MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
@@ -177,6 +182,7 @@ export type TRateLimiters = {
   terminalPushes(request: FastifyRequest, reply: FastifyReply, pushKey: string): Promise<void>;
   cardCharges: onRequestAsyncHookHandler;
   embedChecks: onRequestAsyncHookHandler;
+  debitNotices: onRequestAsyncHookHandler;
   /** A card's refusals across payments, by its keyed hash (services/payments/card-tries.ts). */
   cardDeclines: {
     /** Before a charge: 429 once the card was refused its limit of times in the window. */
@@ -326,6 +332,7 @@ export async function registerRateLimits(
     terminalPushes: perTarget(check, 'terminalPushesPerPayment'),
     cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
     embedChecks: countAgainst(check('embedChecksPerAddress', byAddress)),
+    debitNotices: countAgainst(check('debitNoticesPerAddress', byAddress)),
     cardDeclines,
     providerNotices,
     merchantAuth,

@@ -39,8 +39,12 @@ export const ZCollection = z.object({
   /** 'schedule': on the due date by the runner; 'merchant': the collect call. */
   trigger: z.enum(['schedule', 'merchant']),
   amount: z.number().check(z.int()),
-  /** cancelled: never debited, because the payer revoked the consent before it was. */
-  status: z.enum(['pending', 'collecting', 'succeeded', 'failed', 'cancelled']),
+  /**
+   * cancelled: never debited, because the payer revoked the consent before it was; skipped: the
+   * payer skipped it from the notice, or it fell due while the consent was paused (the
+   * `payment.skipped` webhook says which).
+   */
+  status: z.enum(['pending', 'collecting', 'succeeded', 'failed', 'cancelled', 'skipped']),
   dueAt: z.string(),
   notifiedAt: z.nullable(z.string()),
   completedAt: z.nullable(z.string()),
@@ -58,7 +62,8 @@ export const ZMerchantPayment = z.object({
   paymentId: z.string(),
   consentId: z.string(),
   type: z.enum(['immediate', 'future']),
-  status: z.enum(['pending', 'executed', 'cancelled']),
+  /** skipped: its payer skipped it, or it fell due while they had paused the consent. */
+  status: z.enum(['pending', 'executed', 'cancelled', 'skipped']),
   amount: z.number().check(z.int()),
   amountType: ZAmountType,
   narration: z.string(),

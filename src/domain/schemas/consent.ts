@@ -97,8 +97,11 @@ export type TPaymentOrigin = z.infer<typeof ZPaymentOrigin>;
 export const ZPayment = z.object({
   paymentId: z.string(),
   type: z.enum(['immediate', 'future']),
-  /** cancelled: a future payment never collected whose consent the payer revoked. */
-  status: z.enum(['pending', 'executed', 'cancelled']),
+  /**
+   * cancelled: a future payment never collected whose consent the payer revoked; skipped: one the
+   * payer skipped, or that fell due while they had paused the consent (debit-notices.ts).
+   */
+  status: z.enum(['pending', 'executed', 'cancelled', 'skipped']),
   executedAt: z.nullable(z.string()),
   amount: ZKobo,
   narration: z.string(),

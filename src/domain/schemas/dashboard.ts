@@ -164,7 +164,7 @@ export const ZAuditResponse = ok({
 // Payments
 
 export const DASHBOARD_PAGE_SIZE = 25;
-export const DASHBOARD_PAYMENT_STATUSES = ['pending', 'executed', 'cancelled'] as const;
+export const DASHBOARD_PAYMENT_STATUSES = ['pending', 'executed', 'cancelled', 'skipped'] as const;
 
 /** A Lagos day, as the dashboard's date filters take it. */
 export const ZDay = z

@@ -259,6 +259,11 @@ export const ZMerchantConsentResponse = z.object({
     /** When the payer revoked it (status revoked, docs/payer-consents.md); null otherwise. */
     revokedAt: z.nullable(z.string()),
     /**
+     * Since when its payer has paused its future payments: none is collected, and what falls due
+     * meanwhile is skipped (`payment.skipped`); null while they run (docs/payer-consents.md).
+     */
+    pausedAt: z.nullable(z.string()),
+    /**
      * When its data sharing ends unless the payer confirms it again (12 months from the grant or
      * the last confirmation), and when it ended (docs/payer-consents.md); null without.
      */

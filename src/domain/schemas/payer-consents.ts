@@ -56,6 +56,8 @@ export const ZPayerConsent = z.object({
   status: z.enum(['granted', 'revoked']),
   grantedAt: z.string(),
   revokedAt: z.nullable(z.string()),
+  /** Since when its future payments are paused; null while they run (docs/payer-consents.md). */
+  pausedAt: z.nullable(z.string()),
   merchant: z.object({ merchantId: z.string(), name: z.string(), image: z.nullable(z.string()) }),
   /** Every payment of the consent with its state (spec §3 Payment). */
   payments: z.array(ZPayment),
@@ -116,5 +118,30 @@ export function revocationSigningMessage(input: { consentId: string; nonce: stri
     consentId: input.consentId,
     nonce: input.nonce,
     payload: { action: 'revoke' },
+  });
+}
+
+export const PAUSE_SIGNING_TYPE = 'oya-money.consent-pause';
+
+/** What a pause's signature says: stop the consent's future payments for now, or let them run. */
+export const ZPauseAction = z.enum(['pause', 'resume']);
+export type TPauseAction = z.infer<typeof ZPauseAction>;
+
+/**
+ * The exact text whose SHA-256 digest the passkey signs to pause or resume a consent's future
+ * payments: a type of its own (a revocation's or a grant's signature never verifies as one), the
+ * consent, the action and a single-use nonce issued for pausing that consent.
+ */
+export function pauseSigningMessage(input: {
+  consentId: string;
+  nonce: string;
+  action: TPauseAction;
+}): string {
+  return canonicalJson({
+    type: PAUSE_SIGNING_TYPE,
+    version: 1,
+    consentId: input.consentId,
+    nonce: input.nonce,
+    payload: { action: input.action },
   });
 }

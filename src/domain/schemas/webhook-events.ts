@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { DATA_CATEGORIES } from '../constants';
 import { ERROR_CODES } from '../errors';
 import { ZMandateType } from './account-link';
+import { SKIP_REASONS } from '../debit-notices';
 import { ZKobo } from './consent';
 import { ZMerchantEcho } from './merchant-api';
 import type { TWebhookEventType } from './webhooks';
@@ -100,6 +101,28 @@ export const WEBHOOK_EVENT_DATA = {
       .check(z.describe('who cancelled the payment: the payer, or the merchant')),
     givenBackAt: ZTimestamp,
   }),
+  'payment.skipped': eventData({
+    ...ZCollectionCommon,
+    dueAt: ZTimestamp.check(z.describe('when it would have been debited')),
+    reason: z
+      .enum(SKIP_REASONS)
+      .check(
+        z.describe(
+          'payer_skipped: the payer skipped it from the notice before the debit; ' +
+            'consent_paused: it fell due while the payer had paused the consent',
+        ),
+      ),
+    skippedAt: ZTimestamp,
+  }),
+  'consent.paused': eventData({
+    consentId: z.string(),
+    pausedAt: ZTimestamp,
+  }),
+  'consent.resumed': eventData({
+    consentId: z.string(),
+    resumedAt: ZTimestamp,
+    pausedAt: ZTimestamp.check(z.describe('when the pause that ended began')),
+  }),
   'form.completed': eventData({
     consentId: z.string(),
     formId: z.string(),
@@ -160,6 +183,11 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'future_payment.failed': 'Every chosen account refused a future payment’s debit',
   'future_payment.given_back':
     'A bank debited a future payment after it was cancelled; the debit was given back to the payer',
+  'payment.skipped':
+    'A future payment will not be collected: its payer skipped it, or it fell due while they had paused the consent; ask for it again only by a new consent',
+  'consent.paused':
+    'The payer paused the consent’s future payments: none is collected, and what falls due is skipped',
+  'consent.resumed': 'The payer resumed the consent’s future payments',
   'form.completed': 'The payer’s form answers became final with the grant',
   'consent.failed': 'The consent expired while still pending',
   'mandate.active': 'A mandate the future payments are collected on is active',

@@ -20,6 +20,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'consent.data_sharing_confirmed',
   'consent.data_sharing_expired',
   'consent.future_payments_cancelled',
+  'payment.skipped',
+  'consent.paused',
+  'consent.resumed',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

@@ -12,6 +12,7 @@ import {
   scheduleAndNotify,
 } from '../services/payments/collection-runner';
 import { RECONCILE_STEPS, runReconcileStep } from '../services/payments/reconciler';
+import { skipPausedDue } from '../services/payments/skipped-payments';
 import type { TJobKind, TJobRetry } from './engine';
 import { smsJob } from './sms-job';
 import { stopMandateJob } from '../services/linking/own-mandates';
@@ -91,7 +92,8 @@ export function jobKinds(
       retry: PERIODIC_RETRY,
       everyMs: collectionEvery,
       expireSeconds: 900,
-      run: () => collectDue(ctx),
+      // What fell due while its consent was paused is skipped first, never collected.
+      run: async () => ({ skipped: await skipPausedDue(ctx), ...(await collectDue(ctx)) }),
     },
     ...RECONCILE_STEPS.map((step): TJobKind => ({
       name: step.name,

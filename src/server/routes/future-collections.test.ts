@@ -16,11 +16,10 @@ import {
 } from '../db/schema';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { listOutbox } from '../services/identity/sms-outbox';
-import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
+import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
   debitReference,
-  scheduleDueCollections,
   STALE_COLLECTION_MS,
 } from '../services/payments/future-collections';
 import { checkLedger } from '../services/payments/ledger';
@@ -186,7 +185,8 @@ describe('the runner collects a fixed future payment on its due date', () => {
       );
 
     await run();
-    clock.advance(2 * DAY - 60_000);
+    // The notice goes the lead (a day) and its margin (an hour) before the due date.
+    clock.advance(2 * DAY - HOUR - 60_000);
     await run();
     expect(await notices()).toHaveLength(0);
 
@@ -196,12 +196,17 @@ describe('the runner collects a fixed future payment on its due date', () => {
     // The run queues the notice; the SMS job hands it to the sandbox's outbox after it.
     await expect.poll(notices).toHaveLength(1);
     const sent = await notices();
-    expect(sent[0]?.body).toBe(
-      'Oya Money: Tola Stores will debit ₦15,000.00 for Gym membership from your linked account on 13 Jan 2031.',
+    const last4 = (await accountOf(consent, 'links_by_test_transfer')).accountNumber.slice(-4);
+    expect(sent[0]?.body).toMatch(
+      new RegExp(
+        `^Oya Money: Tola Stores will debit ₦15,000\\.00 for Gym membership from your account ` +
+          `\\*\\*\\*\\*${last4} on 13 Jan 2031\\. To skip it or stop all future payments: ` +
+          `http\\S+/debits/col_\\S+$`,
+      ),
     );
 
     // Not a millisecond before its due date.
-    clock.advance(DAY - 60_000 - 1);
+    clock.advance(DAY + HOUR - 60_000 - 1);
     await run();
     expect((await paymentOf(paymentId)).status).toBe('pending');
     expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before);
@@ -247,7 +252,8 @@ describe('the runner collects a fixed future payment on its due date', () => {
     const paymentId = consent.paymentIds[0]!;
     const poor = await balanceOf(consent, 'insufficient_funds');
     const rich = await balanceOf(consent, 'links_by_test_transfer');
-    clock.advance(HOUR);
+    await run();
+    clock.advance(DAY);
     await run();
 
     expect((await paymentOf(paymentId)).status).toBe('executed');
@@ -288,7 +294,9 @@ describe('the runner collects a fixed future payment on its due date', () => {
       [{ amount, dueIn: HOUR }],
     );
     const paymentId = consent.paymentIds[0]!;
-    clock.advance(HOUR);
+    // Its notice goes at once (it is due within the notice's lead), and the debit waits the lead.
+    await run();
+    clock.advance(DAY);
     const eventsBefore = (await merchantEventTypes(consent.consentId)).length;
     expect(await run()).toMatchObject({ collected: 0, retried: 1, failed: 0 });
     const retried = await ctx.app.inject({
@@ -317,12 +325,18 @@ describe('the runner collects a fixed future payment on its due date', () => {
         reason: 'insufficient_funds',
       }),
     ]);
-    // Not before it is due again, but the payer is noticed again before it; then the second round.
-    clock.advance(DAY - HOUR);
+    // The payer is noticed again at once, and the round waits the whole lead after the notice:
+    // not a millisecond before it; then the second round.
+    clock.advance(60_000);
     expect(await run()).toMatchObject({ notified: 1, retried: 0, failed: 0 });
-    clock.advance(HOUR);
+    clock.advance(DAY - 1);
+    expect(await run()).toMatchObject({ notified: 0, retried: 0, failed: 0 });
+    clock.advance(1);
     expect(await run()).toMatchObject({ notified: 0, retried: 1, failed: 0 });
-    clock.advance(3 * DAY);
+    // Three days later: noticed the lead and its margin before, then the last round.
+    clock.advance(2 * DAY);
+    expect(await run()).toMatchObject({ notified: 1, retried: 0, failed: 0 });
+    clock.advance(DAY);
     expect(await run()).toMatchObject({ collected: 0, retried: 0, failed: 1 });
     // Each round asked the banks with references of its own (a bank answers a reference it saw
     // with what it did, so a retry under the first round's would only repeat the refusal).
@@ -386,10 +400,11 @@ describe('a runner that dies mid-collection', () => {
     );
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf(consent, 'links_by_test_transfer');
-    // The runner that dies made the collection a day ahead and claims it when due...
-    await scheduleDueCollections(ctx.database.db, clock.now(), NOTICE_AHEAD_MS);
-    clock.advance(HOUR);
-    const claimed = (await claimDueCollections(ctx.database.db, clock.now())).find(
+    // The runner that dies made the collection and its notice, and claims it when due (the whole
+    // notice's lead after the notice)...
+    await scheduleAndNotify(ctx.context);
+    clock.advance(DAY);
+    const claimed = (await claimDueCollections(ctx.database.db, clock.now(), DAY)).find(
       (c) => c.paymentId === paymentId,
     );
     expect(claimed).toBeDefined();
@@ -446,7 +461,8 @@ describe('a runner that dies mid-collection', () => {
         },
       },
     };
-    clock.advance(HOUR);
+    await run();
+    clock.advance(DAY);
     expect(await runCollections(silent)).toMatchObject({ collected: 0, failed: 0 });
     const [open] = await collectionsOf(paymentId);
     expect(open).toMatchObject({ status: 'collecting', tries: [] });
@@ -488,7 +504,8 @@ describe('several runners at once', () => {
 
       const other = await secondServer(ctx, clock);
       try {
-        clock.advance(HOUR);
+        await run();
+        clock.advance(DAY);
         const runs = await Promise.all([
           ctx.app.collections.runDue(),
           other.app.collections.runDue(),

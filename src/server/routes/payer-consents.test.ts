@@ -17,11 +17,10 @@ import {
   sandboxDebits,
   webhookDeliveries,
 } from '../db/schema';
-import { NOTICE_AHEAD_MS, runCollections } from '../services/payments/collection-runner';
+import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
 import {
   claimDueCollections,
   collectClaimed,
-  scheduleDueCollections,
 } from '../services/payments/future-collections';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
@@ -535,10 +534,14 @@ describe('a revoked consent is never collected', () => {
       future: [{ amount: 60_000, dueInDays: 0.005 }],
     });
     const [payment] = await paymentsOf(consentId);
-    clock.advance(0.005 * DAY);
-    // A runner has claimed it (due now), and has not asked the bank yet.
-    await scheduleDueCollections(ctx.database.db, clock.now(), NOTICE_AHEAD_MS);
-    const claimed = (await claimDueCollections(ctx.database.db, clock.now())).find(
+    // A runner has claimed it (due now, its notice sent the lead before), and has not asked the
+    // bank yet.
+    await scheduleAndNotify(ctx.context);
+    await ctx.database.db
+      .update(futurePaymentCollections)
+      .set({ notifiedAt: new Date(clock.now().getTime() - DAY), dueAt: clock.now() })
+      .where(eq(futurePaymentCollections.paymentId, payment!.id));
+    const claimed = (await claimDueCollections(ctx.database.db, clock.now(), DAY)).find(
       (row) => row.paymentId === payment!.id,
     );
     expect(claimed?.status).toBe('collecting');

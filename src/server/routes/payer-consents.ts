@@ -28,6 +28,7 @@ import {
   revokeByReceipt,
 } from '../services/consents/consent-receipts';
 import { confirmDataSharing } from '../services/consents/data-sharing-expiry';
+import { changePause, issuePauseChallenge } from '../services/consents/consent-pauses';
 import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
 import { jsonAnswers } from './responses';
 import type { TZodApp } from './zod-app';
@@ -89,6 +90,57 @@ function registerPayerConsentListRoutes(
       consent: await revokeConsent(ctx, payerOf(request), request.params.consentId, request.body),
     }),
   );
+}
+
+/**
+ * A consent's future payments paused and resumed, each signed with the payer's passkey over a
+ * nonce issued for pausing that consent (docs/payer-consents.md "Pause and resume").
+ */
+function registerPauseRoutes(r: TZodApp, ctx: TRouteContext, guard: onRequestAsyncHookHandler) {
+  r.post(
+    '/api/users/consents/:consentId/pause-challenges',
+    {
+      onRequest: [ctx.limits.challenges, guard],
+      schema: {
+        operationId: 'createPauseChallenge',
+        summary: 'Get a nonce to sign a pause or resume of a consent’s future payments with',
+        params: ZPayerConsentParams,
+        response: jsonAnswers({ 200: ZRevocationChallengeResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await issuePauseChallenge(ctx, payerOf(request).payerId, request.params.consentId)),
+    }),
+  );
+  for (const action of ['pause', 'resume'] as const) {
+    r.post(
+      `/api/users/consents/:consentId/${action}`,
+      {
+        onRequest: [ctx.limits.challenges, guard],
+        schema: {
+          operationId: action === 'pause' ? 'pauseConsent' : 'resumeConsent',
+          summary:
+            action === 'pause'
+              ? 'Pause a consent’s future payments with a passkey signature'
+              : 'Resume a consent’s paused future payments with a passkey signature',
+          params: ZPayerConsentParams,
+          body: ZRevokeConsentRequest,
+          response: jsonAnswers({ 200: ZRevokeConsentResponse }),
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        consent: await changePause(
+          ctx,
+          payerOf(request),
+          request.params.consentId,
+          action,
+          request.body,
+        ),
+      }),
+    );
+  }
 }
 
 /** A consent's record and audit, and its data sharing confirmed again. */
@@ -200,6 +252,7 @@ export const payerConsentRoutes: FastifyPluginAsync<TRouteContext> = async (app,
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = requirePayer(ctx, { identifyTo: 'ignore' });
   registerPayerConsentListRoutes(r, ctx, guard);
+  registerPauseRoutes(r, ctx, guard);
   registerConsentRecordRoutes(r, ctx, guard);
   registerConsentReceiptRoutes(r, ctx);
 };

@@ -37,6 +37,11 @@ export const COLLECTION_STATUSES = [
    * payments) before it was debited, or a debit the bank made after that given back.
    */
   'cancelled',
+  /**
+   * Never debited: its payer skipped it by the notice's link, or it fell due while the consent's
+   * future payments were paused (failure_reason payer_skipped or consent_paused).
+   */
+  'skipped',
 ] as const;
 export type TCollectionStatus = (typeof COLLECTION_STATUSES)[number];
 

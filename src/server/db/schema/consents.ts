@@ -80,6 +80,11 @@ export const consents = pgTable(
     /** When its payer revoked it (status revoked). */
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     /**
+     * Since when its payer has paused its future payments (docs/payer-consents.md "Pause and
+     * resume"); null while they run. Nothing is collected while paused; what falls due is skipped.
+     */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    /**
      * When its data sharing ends unless the payer confirms it again: 12 months from the grant or
      * the last confirmation (docs/payer-consents.md "Data sharing lasts 12 months"); null when
      * the consent shares no data or is not granted.
@@ -166,8 +171,11 @@ export const payments = pgTable(
       .references(() => consents.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     type: text('type', { enum: ['immediate', 'future'] }).notNull(),
-    /** cancelled: a future payment never collected whose consent was revoked. */
-    status: text('status', { enum: ['pending', 'executed', 'cancelled'] })
+    /**
+     * cancelled: a future payment never collected whose consent was revoked; skipped: one its
+     * payer skipped, or that fell due while they had paused the consent (domain/debit-notices.ts).
+     */
+    status: text('status', { enum: ['pending', 'executed', 'cancelled', 'skipped'] })
       .notNull()
       .default('pending'),
     executedAt: timestamp('executed_at', { withTimezone: true }),

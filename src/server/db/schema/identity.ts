@@ -187,6 +187,8 @@ export const CHALLENGE_PURPOSES = [
   'registration',
   'grant',
   'revocation',
+  // A pause or a resume of a consent's future payments (docs/payer-consents.md).
+  'pause',
   // A signed-in payer's passkey proving their session (docs/identity.md "Step-up").
   'step-up',
 ] as const;

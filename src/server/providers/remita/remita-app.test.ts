@@ -363,7 +363,10 @@ describe('a future payment on a Remita mandate', () => {
     const sandboxBefore = await sandboxBalanceOf(ctx.database, account);
     const sent = () => remita.requests.filter((r) => r.path === 'payment/send');
 
-    clock.advance(2 * DAY - 1);
+    // The payer's notice a day before; the debit on its date, not a moment before.
+    clock.advance(DAY - 1);
+    await runCollections(ctx.context);
+    clock.advance(DAY);
     await runCollections(ctx.context);
     expect(sent()).toHaveLength(0);
 

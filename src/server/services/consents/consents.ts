@@ -419,6 +419,7 @@ function loadedOf(row: TConsentReadRow): TLoadedConsent {
     embedOrigins: row.client.allowedOrigins,
     grantedBy: row.grantedBy,
     revokedAt: iso(row.revokedAt),
+    pausedAt: iso(row.pausedAt),
     dataSharingExpiresAt: iso(row.dataSharingExpiresAt),
     dataSharingEndedAt: iso(row.dataSharingEndedAt),
     reference: row.reference,
@@ -435,6 +436,8 @@ export type TLoadedConsent = {
   /** The signed-in payer who granted it, and when they revoked it (docs/payer-consents.md). */
   grantedBy: string | null;
   revokedAt: string | null;
+  /** Since when its payer has paused its future payments; null while they run. */
+  pausedAt: string | null;
   /** Data sharing's end unless confirmed again, and when the expiry job ended it. */
   dataSharingExpiresAt: string | null;
   dataSharingEndedAt: string | null;
@@ -503,6 +506,7 @@ function merchantView(
   return {
     ...found.consent,
     revokedAt: found.revokedAt,
+    pausedAt: found.pausedAt,
     dataSharingExpiresAt: found.dataSharingExpiresAt,
     dataSharingEndedAt: found.dataSharingEndedAt,
     ...details,

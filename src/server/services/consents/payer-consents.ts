@@ -35,6 +35,7 @@ import { logoOf } from '../linking/payer-accounts';
 import {
   checkSignature,
   issueGrantChallenge,
+  signatureRecord,
   useUpNonce,
   type TVerifiedGrant,
 } from '../identity/signed-grants';
@@ -95,6 +96,7 @@ function payerView(
     status: consent.status,
     grantedAt: consent.grantedAt ?? '',
     revokedAt: loaded.revokedAt,
+    pausedAt: loaded.pausedAt,
     merchant: {
       merchantId: consent.counterparty.merchantId,
       name: consent.counterparty.name,
@@ -429,12 +431,7 @@ async function recordRevocation(
     data: {
       cancelledPaymentIds,
       cancelledCollectionIds: cancelled.collectionIds,
-      signature: {
-        digest: signature.digest,
-        credentialId: signature.credentialId,
-        signedAt: signature.signedAt.toISOString(),
-        evidence: signature.evidence,
-      },
+      signature: signatureRecord(signature),
     },
     createdAt: now,
   });

@@ -94,6 +94,7 @@ type TAssertionInput = {
     | 'AUTHENTICATION_FAILED_RETRY'
     | 'GRANT_SIGNATURE_INVALID'
     | 'REVOCATION_SIGNATURE_INVALID'
+    | 'PAUSE_SIGNATURE_INVALID'
     | 'PASSKEY_APPROVAL_INVALID';
   /**
    * The signature authorises money (a debit, a mandate) or another passkey: only a passkey that

@@ -30,7 +30,7 @@ export async function issueGrantChallenge(
   payerId: string,
   consentId: string,
   now: Date = new Date(),
-  /** What the signature will be good for: a grant, or a revocation (payer-consents.ts). */
+  /** What the signature will be good for: a grant, a revocation or a pause (payer-consents.ts). */
   purpose: TSigningPurpose = 'grant',
 ): Promise<Omit<TGrantChallengeResponse, 'success'>> {
   // The payer's own state first: a payer with no passkey learns nothing about which consent
@@ -68,8 +68,16 @@ export type TVerifiedGrant = {
   evidence: { authenticatorData: string; clientDataJSON: string; signature: string };
 };
 
+/** What a consent's audit row keeps of a signature, to check it again later. */
+export const signatureRecord = (signature: TVerifiedGrant) => ({
+  digest: signature.digest,
+  credentialId: signature.credentialId,
+  signedAt: signature.signedAt.toISOString(),
+  evidence: signature.evidence,
+});
+
 /** The consent-bound signatures a payer's passkey makes, each with nonces of its own purpose. */
-export type TSigningPurpose = 'grant' | 'revocation';
+export type TSigningPurpose = 'grant' | 'revocation' | 'pause';
 
 /**
  * Checks a signature of `digest` by the payer's passkey with a nonce the server issued to them
@@ -86,7 +94,7 @@ export async function checkSignature(
     nonce: string;
     digest: string;
     response: TSignedGrant['response'];
-    failure: 'GRANT_SIGNATURE_INVALID' | 'REVOCATION_SIGNATURE_INVALID';
+    failure: 'GRANT_SIGNATURE_INVALID' | 'REVOCATION_SIGNATURE_INVALID' | 'PAUSE_SIGNATURE_INVALID';
     /**
      * What is signed takes money (a debit, a mandate): only a passkey that may sign money now is
      * accepted (docs/identity.md "When a passkey is trusted").

@@ -1,17 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
-import { formatNaira } from '../../../domain/money';
-import { formatPaymentDate } from '../../../domain/payment-date';
+import { NOTICE_MARGIN_MS, noticeLeadMs } from '../../../domain/debit-notices';
 import type { TAppContext } from '../../context';
-import { consents, futurePaymentAccounts, merchants, payers, payments } from '../../db/schema';
 import { failExpiredConsents } from '../consents/consent-failures';
-import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
-import {
-  claimDueCollections,
-  claimNotices,
-  collectClaimed,
-  scheduleDueCollections,
-  type TCollectionRow,
-} from './future-collections';
+import { claimDueCollections, collectClaimed } from './future-collections';
+import { scheduleDueCollections, sendDebitNotices } from './debit-notices';
+import { skipPausedDue } from './skipped-payments';
 
 /*
  * Future payments (docs/payments.md "Collecting future payments"), as three periodic kinds of the
@@ -26,69 +18,22 @@ import {
 
 type TRunnerContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
-/** The payer hears of a debit this long before it, at the latest when it is made. */
-export const NOTICE_AHEAD_MS = 24 * 60 * 60 * 1_000;
-
 export type TCollectionRun = {
   /** Consents that expired unanswered, now failed. */
   expired: number;
   notified: number;
+  /** Fell due while their consent was paused: skipped, never collected. */
+  skipped: number;
   collected: number;
   /** Refused for insufficient funds, and due again later (COLLECTION_RETRY_DELAYS_MS). */
   retried: number;
   failed: number;
 };
 
-/** The notice's words: who will debit how much, for what, and on which day. */
-async function noticeOf(
-  ctx: TRunnerContext,
-  row: TCollectionRow,
-): Promise<{ phoneNumber: string; body: string } | null> {
-  const [found] = await ctx.db
-    .select({
-      phoneNumber: payers.phoneNumber,
-      narration: payments.narration,
-      merchantName: merchants.name,
-    })
-    .from(payments)
-    .innerJoin(consents, eq(consents.id, payments.consentId))
-    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
-    .innerJoin(futurePaymentAccounts, eq(futurePaymentAccounts.paymentId, payments.id))
-    .innerJoin(payers, eq(payers.id, futurePaymentAccounts.payerId))
-    .where(eq(payments.id, row.paymentId))
-    .orderBy(asc(futurePaymentAccounts.position))
-    .limit(1);
-  if (!found) return null;
-  const day = formatPaymentDate(row.dueAt.toISOString());
-  return {
-    phoneNumber: found.phoneNumber,
-    body:
-      `${ctx.config.productName}: ${found.merchantName} will debit ${formatNaira(row.amount)} ` +
-      `for ${found.narration} from your linked account on ${day}.`,
-  };
-}
-
-/**
- * Queues the notices that are due: each is marked sent and its SMS queued in one transaction
- * (the outbox), so a crash leaves neither a notice marked and never sent nor one sent twice.
- */
-export async function sendDebitNotices(ctx: TRunnerContext): Promise<number> {
-  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
-  return ctx.db.transaction(async (tx) => {
-    let queued = 0;
-    for (const row of await claimNotices(tx, ctx.clock.now(), NOTICE_AHEAD_MS)) {
-      const notice = await noticeOf({ ...ctx, db: tx }, row);
-      if (!notice) continue;
-      await outbox.queue(tx, `debit-notice:${row.id}`, notice);
-      queued += 1;
-    }
-    return queued;
-  });
-}
-
-/** Makes the collections that fall due within a day, and queues their notices. */
+/** Makes the collections that fall due within the notice's lead and its margin, and queues their notices. */
 export async function scheduleAndNotify(ctx: TRunnerContext): Promise<number> {
-  await scheduleDueCollections(ctx.db, ctx.clock.now(), NOTICE_AHEAD_MS);
+  const aheadMs = noticeLeadMs(ctx.config.debitNoticeHours) + NOTICE_MARGIN_MS;
+  await scheduleDueCollections(ctx.db, ctx.clock.now(), aheadMs);
   return sendDebitNotices(ctx);
 }
 
@@ -99,7 +44,11 @@ export async function collectDue(
   const run = { collected: 0, retried: 0, failed: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
-    const claimed = await claimDueCollections(ctx.db, ctx.clock.now());
+    const claimed = await claimDueCollections(
+      ctx.db,
+      ctx.clock.now(),
+      noticeLeadMs(ctx.config.debitNoticeHours),
+    );
     if (claimed.length === 0) return run;
     for (const row of claimed) {
       const ended = await collectClaimed(ctx, row);
@@ -113,9 +62,13 @@ export async function collectDue(
 /** Fails the consents that expired unanswered. */
 export const expireConsents = (ctx: TRunnerContext) => failExpiredConsents(ctx, ctx.clock.now());
 
-/** Every step once, in order: fail expired consents, schedule, notify, collect what is due now. */
+/**
+ * Every step once, in order: fail expired consents, schedule, notify, skip what fell due while
+ * paused, collect what is due now.
+ */
 export async function runCollections(ctx: TRunnerContext): Promise<TCollectionRun> {
   const expired = await expireConsents(ctx);
   const notified = await scheduleAndNotify(ctx);
-  return { expired, notified, ...(await collectDue(ctx)) };
+  const skipped = await skipPausedDue(ctx);
+  return { expired, notified, skipped, ...(await collectDue(ctx)) };
 }

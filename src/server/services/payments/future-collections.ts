@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, lte, not, or, sql } from 'drizzle-orm';
+import { latestNoticeBefore } from '../../../domain/debit-notices';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
@@ -9,9 +10,7 @@ import {
   consents,
   futurePaymentAccounts,
   futurePaymentCollections,
-  merchants,
   payerAccounts,
-  payers,
   payments,
   type TCollectionTry,
   type TPendingDebit,
@@ -22,6 +21,7 @@ import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
 import { accountOrigin } from './settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
+import { paymentSmsParties } from './payment-sms-parties';
 import { debitsFor } from './mandate-debits';
 import { book, ledgerAccount } from './ledger';
 import { insertConsentEvent, recordConsentChange } from '../consents/consent-changes';
@@ -98,17 +98,28 @@ export async function boundAccountsOf(db: TDb, paymentId: string): Promise<TBoun
  * Claims up to `limit` collections to debit now: pending ones that are due, and 'collecting'
  * ones whose runner has not been heard of for the stale age. Rows another runner holds are
  * skipped, and a row it claimed meanwhile no longer matches, so each is claimed by one runner.
+ * A scheduled one is debited only once its payer's notice went at least `noticeLeadMs` before
+ * (domain/debit-notices.ts): one never noticed, or noticed late, waits. None of a consent its
+ * payer paused is started (skipped-payments.ts skips what falls due meanwhile).
  */
 export async function claimDueCollections(
   db: TDb,
   now: Date,
+  noticeLeadMs: number,
   limit = 20,
 ): Promise<TCollectionRow[]> {
   const t = futurePaymentCollections;
   const stale = new Date(now.getTime() - STALE_COLLECTION_MS);
+  const paused = sql`EXISTS (SELECT 1 FROM consents c WHERE c.id = ${t.consentId}
+    AND c.paused_at IS NOT NULL)`;
   return claimRows(db, t, {
     due: or(
-      and(eq(t.status, 'pending'), lte(t.dueAt, now)),
+      and(
+        eq(t.status, 'pending'),
+        lte(t.dueAt, now),
+        or(eq(t.trigger, 'merchant'), lte(t.notifiedAt, latestNoticeBefore(now, noticeLeadMs))),
+        not(paused),
+      ),
       and(eq(t.status, 'collecting'), lt(t.claimedAt, stale)),
     ),
     oldestBy: t.dueAt,
@@ -682,17 +693,7 @@ async function givenBackSms(
   row: TCollectionRow,
   bound: TBoundAccount,
 ): Promise<{ phoneNumber: string; body: string }> {
-  const [found] = await tx
-    .select({
-      phoneNumber: payers.phoneNumber,
-      narration: payments.narration,
-      merchantName: merchants.name,
-    })
-    .from(payments)
-    .innerJoin(consents, eq(consents.id, payments.consentId))
-    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
-    .innerJoin(payers, eq(payers.id, bound.account.payerId))
-    .where(eq(payments.id, row.paymentId));
+  const found = await paymentSmsParties(tx, row.paymentId, bound.account.payerId);
   if (!found) throw new Error(`Payment ${row.paymentId} has no payer to tell`);
   return {
     phoneNumber: found.phoneNumber,
@@ -753,49 +754,5 @@ async function retryLater(
       createdAt: now,
     });
     return again;
-  });
-}
-
-/**
- * Makes the collections of fixed future payments that fall due within `aheadMs` (a day, so the
- * payer's notice has a row to be flagged on): granted, bound to accounts, not executed, and not
- * scheduled before. Several runners at once make each one once (a unique index).
- */
-export async function scheduleDueCollections(db: TDb, now: Date, aheadMs: number): Promise<void> {
-  const horizon = new Date(now.getTime() + aheadMs).toISOString();
-  await db.execute(sql`
-    INSERT INTO future_payment_collections
-      (id, payment_id, consent_id, "trigger", amount, status, due_at, created_at, updated_at)
-    SELECT 'col_' || p.id, p.id, p.consent_id, 'schedule', p.amount, 'pending', p.due_date,
-           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    FROM payments p JOIN consents c ON c.id = p.consent_id
-    WHERE p.type = 'future' AND p.amount_type = 'fixed' AND p.status = 'pending'
-      AND p.due_date IS NOT NULL AND p.due_date <= ${horizon}::timestamptz
-      AND c.status = 'granted'
-      AND EXISTS (SELECT 1 FROM future_payment_accounts f WHERE f.payment_id = p.id)
-      AND NOT EXISTS (SELECT 1 FROM future_payment_collections s
-                      WHERE s.payment_id = p.id AND s."trigger" = 'schedule')
-    ON CONFLICT DO NOTHING`);
-}
-
-/** Scheduled collections whose notice is due: claimed for one sender by setting the flag. */
-export async function claimNotices(
-  db: TDb,
-  now: Date,
-  aheadMs: number,
-  limit = 50,
-): Promise<TCollectionRow[]> {
-  const t = futurePaymentCollections;
-  return claimRows(db, t, {
-    due: and(
-      eq(t.trigger, 'schedule'),
-      eq(t.status, 'pending'),
-      isNull(t.notifiedAt),
-      lte(t.dueAt, new Date(now.getTime() + aheadMs)),
-    ),
-    still: isNull(t.notifiedAt),
-    oldestBy: t.dueAt,
-    limit,
-    set: { notifiedAt: now },
   });
 }

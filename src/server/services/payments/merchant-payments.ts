@@ -32,7 +32,7 @@ const masked = (accountNumber: string) => `******${accountNumber.slice(-4)}`;
 /** The payment, if it belongs to one of the merchant's consents; another's reads as absent. */
 async function merchantPayment(db: TDb, merchant: TMerchant, paymentId: string) {
   const [row] = await db
-    .select({ payment: payments, consentStatus: consents.status })
+    .select({ payment: payments, consentStatus: consents.status, pausedAt: consents.pausedAt })
     .from(payments)
     .innerJoin(consents, eq(consents.id, payments.consentId))
     .where(and(eq(payments.id, paymentId), eq(consents.merchantId, merchant.merchantId)));
@@ -47,7 +47,7 @@ async function refusal(
   paymentId: string,
   amount: number,
 ): Promise<AppError | null> {
-  const { payment, consentStatus } = await merchantPayment(db, merchant, paymentId);
+  const { payment, consentStatus, pausedAt } = await merchantPayment(db, merchant, paymentId);
   if (payment.type !== 'future') return new AppError('NOT_A_FUTURE_PAYMENT');
   if (payment.status === 'executed') return new AppError('PAYMENT_ALREADY_MADE');
   if (payment.amountType === 'fixed' && payment.dueDate) {
@@ -59,6 +59,7 @@ async function refusal(
     .where(eq(futurePaymentAccounts.paymentId, paymentId))
     .limit(1);
   if (consentStatus !== 'granted' || !bound) return new AppError('FUTURE_PAYMENT_NOT_GRANTED');
+  if (pausedAt) return new AppError('CONSENT_PAUSED');
   if (amount > payment.amount) {
     return new AppError(
       'COLLECTION_AMOUNT_ABOVE_CONSENTED',
@@ -93,7 +94,8 @@ async function openCollection(
              ${at}::timestamptz, 1, ${merchant.clientId}::text, ${at}::timestamptz, ${at}::timestamptz
       FROM payments p JOIN consents c ON c.id = p.consent_id
       WHERE p.id = ${paymentId}::text AND c.merchant_id = ${merchant.merchantId}::text
-        AND c.status = 'granted' AND p.type = 'future' AND p.status = 'pending'
+        AND c.status = 'granted' AND c.paused_at IS NULL AND p.type = 'future'
+        AND p.status = 'pending'
         AND (p.amount_type = 'variable' OR p.due_date IS NULL) AND p.amount >= ${amount}::bigint
         AND EXISTS (SELECT 1 FROM future_payment_accounts f WHERE f.payment_id = p.id)
       FOR UPDATE OF p

@@ -1,0 +1,263 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import {
+  collectableAt,
+  debitNoticeMessage,
+  debitNoticeUrl,
+  NOTICE_MARGIN_MS,
+  noticeLeadMs,
+  type TDebitNoticeState,
+  type TSkipReason,
+} from '../../../domain/debit-notices';
+import { maskAccountNumber } from '../../../domain/account-row';
+import type { TDebitNotice } from '../../../domain/schemas/debit-notices';
+import type { TAppContext } from '../../context';
+import type { TConfig } from '../../config';
+import type { TDb } from '../../db/database';
+import { claimRows } from '../../jobs/claim-rows';
+import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
+import { consents, futurePaymentCollections, merchants, payments } from '../../db/schema';
+import { paymentSmsParties } from './payment-sms-parties';
+import { AppError } from '../app-error';
+import { identityKeys, type TIdentityKeys } from '../identity/identity-keys';
+import { receiptUrlOf } from '../consents/consent-receipts';
+import { boundAccountsOf, type TCollectionRow } from './future-collections';
+
+/*
+ * The payer told before every debit (docs/payer-consents.md "Told before every debit"). The
+ * runner (collection-runner.ts) makes each scheduled collection the notice's lead and a margin
+ * before its due date, then, in one transaction per batch, claims the notices that are due (the
+ * flag `notified_at` set in the claiming statement), moves a collection whose notice goes late to
+ * the whole lead after it (collectableAt), and queues each SMS (the outbox): a crash leaves neither
+ * a notice marked and never sent nor one sent twice. The collection's claim (future-collections.ts
+ * claimDueCollections) debits nothing noticed less than the lead before.
+ *
+ * A sweep, not a job queued with the grant: the notice belongs to the collection, which is made a
+ * day ahead, and a retried round (insufficient funds) needs a notice again; one periodic claim
+ * serves every case, and a paused consent's notices simply wait in it.
+ *
+ * The SMS's link opens the notice's page with no sign-in: `/debits/{token}`, the token being the
+ * collection, its round and an HMAC of both under the identity key (as the receipt's is), so it
+ * opens that one debit and cannot be made up, and a notice of an earlier round skips nothing.
+ */
+
+type TNoticeContext = Pick<TAppContext, 'db' | 'clock' | 'config' | 'jobs'>;
+
+/** Characters of the HMAC kept in a token: 192 bits, a short SMS. */
+const MAC_LENGTH = 32;
+
+const noticeMac = (keys: TIdentityKeys, collectionId: string, round: number) =>
+  createHmac('sha256', keys.phoneCodeKey)
+    .update(`debit-notice:${collectionId}:${round}`)
+    .digest('base64url')
+    .slice(0, MAC_LENGTH);
+
+/** The notice's token: `{collectionId}.{round}.{mac}`. */
+const noticeToken = (keys: TIdentityKeys, collectionId: string, round: number) =>
+  `${collectionId}.${round}.${noticeMac(keys, collectionId, round)}`;
+
+/**
+ * The collection and round a token names, its HMAC checked in constant time. A token made up,
+ * cut, or of another round's MAC is DEBIT_NOTICE_NOT_FOUND (404), as an unknown collection is.
+ */
+export async function noticeOfToken(
+  db: TDb,
+  config: TConfig,
+  token: string,
+): Promise<{ collection: TCollectionRow; round: number }> {
+  const parts = /^(.+)\.(\d{1,3})\.([\w-]+)$/.exec(token);
+  if (!parts) throw new AppError('DEBIT_NOTICE_NOT_FOUND');
+  const [, collectionId = '', roundText = '', macText = ''] = parts;
+  const round = Number(roundText);
+  const mac = Buffer.from(macText);
+  const expected = Buffer.from(noticeMac(await identityKeys(db, config), collectionId, round));
+  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+    throw new AppError('DEBIT_NOTICE_NOT_FOUND');
+  }
+  const [collection] = await db
+    .select()
+    .from(futurePaymentCollections)
+    .where(
+      and(
+        eq(futurePaymentCollections.id, collectionId),
+        eq(futurePaymentCollections.trigger, 'schedule'),
+      ),
+    );
+  if (!collection) throw new AppError('DEBIT_NOTICE_NOT_FOUND');
+  return { collection, round };
+}
+
+/**
+ * Makes the collections of fixed future payments that fall due within `aheadMs` (the notice's lead
+ * and a margin, so the payer's notice has a row to be flagged on): granted, bound to accounts, not
+ * executed, and not scheduled before. Several runners at once make each one once (a unique index).
+ */
+export async function scheduleDueCollections(db: TDb, now: Date, aheadMs: number): Promise<void> {
+  const horizon = new Date(now.getTime() + aheadMs).toISOString();
+  await db.execute(sql`
+    INSERT INTO future_payment_collections
+      (id, payment_id, consent_id, "trigger", amount, status, due_at, created_at, updated_at)
+    SELECT 'col_' || p.id, p.id, p.consent_id, 'schedule', p.amount, 'pending', p.due_date,
+           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    FROM payments p JOIN consents c ON c.id = p.consent_id
+    WHERE p.type = 'future' AND p.amount_type = 'fixed' AND p.status = 'pending'
+      AND p.due_date IS NOT NULL AND p.due_date <= ${horizon}::timestamptz
+      AND c.status = 'granted'
+      AND EXISTS (SELECT 1 FROM future_payment_accounts f WHERE f.payment_id = p.id)
+      AND NOT EXISTS (SELECT 1 FROM future_payment_collections s
+                      WHERE s.payment_id = p.id AND s."trigger" = 'schedule')
+    ON CONFLICT DO NOTHING`);
+}
+
+/**
+ * Scheduled collections whose notice is due: claimed for one sender by setting the flag. A paused
+ * consent's wait: the payer hears of a debit only while it may happen.
+ */
+export async function claimNotices(
+  db: TDb,
+  now: Date,
+  aheadMs: number,
+  limit = 50,
+): Promise<TCollectionRow[]> {
+  const t = futurePaymentCollections;
+  return claimRows(db, t, {
+    due: and(
+      eq(t.trigger, 'schedule'),
+      eq(t.status, 'pending'),
+      isNull(t.notifiedAt),
+      lte(t.dueAt, new Date(now.getTime() + aheadMs)),
+      sql`NOT EXISTS (SELECT 1 FROM consents c WHERE c.id = ${t.consentId}
+        AND c.paused_at IS NOT NULL)`,
+    ),
+    still: isNull(t.notifiedAt),
+    oldestBy: t.dueAt,
+    limit,
+    set: { notifiedAt: now },
+  });
+}
+
+/** The notice's SMS for a claimed collection, due at `collectAt`; null when nobody is to tell. */
+async function noticeSms(
+  tx: TDb,
+  config: TConfig,
+  keys: TIdentityKeys,
+  row: TCollectionRow,
+  collectAt: Date,
+): Promise<{ phoneNumber: string; body: string } | null> {
+  const [first] = await boundAccountsOf(tx, row.paymentId);
+  if (!first) return null;
+  const found = await paymentSmsParties(tx, row.paymentId, first.account.payerId);
+  if (!found) return null;
+  return {
+    phoneNumber: found.phoneNumber,
+    body: debitNoticeMessage({
+      productName: config.productName,
+      merchantName: found.merchantName,
+      amount: row.amount,
+      narration: found.narration,
+      collectAt,
+      accountNumber: first.account.accountNumber,
+      url: debitNoticeUrl(config.publicUrl, noticeToken(keys, row.id, row.rounds)),
+    }),
+  };
+}
+
+/**
+ * Queues the notices that are due: each is marked sent, its collection moved to the whole lead
+ * after it where the due date came sooner, and its SMS queued, in one transaction (the outbox).
+ */
+export async function sendDebitNotices(ctx: TNoticeContext): Promise<number> {
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
+  // Read before the transaction: the key is written on first use.
+  const keys = await identityKeys(ctx.db, ctx.config);
+  const leadMs = noticeLeadMs(ctx.config.debitNoticeHours);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    let queued = 0;
+    for (const row of await claimNotices(tx, now, leadMs + NOTICE_MARGIN_MS)) {
+      const collectAt = collectableAt(row.dueAt, now, leadMs);
+      if (collectAt > row.dueAt) {
+        await tx
+          .update(futurePaymentCollections)
+          .set({ dueAt: collectAt, updatedAt: now })
+          .where(eq(futurePaymentCollections.id, row.id));
+      }
+      const sms = await noticeSms(tx, ctx.config, keys, row, collectAt);
+      if (!sms) continue;
+      await outbox.queue(tx, `debit-notice:${row.id}:${row.rounds}`, sms);
+      queued += 1;
+    }
+    return queued;
+  });
+}
+
+/** Where the noticed debit stands, as its page says it. */
+function noticeState(
+  collection: TCollectionRow,
+  round: number,
+  consentStatus: string,
+): TDebitNoticeState {
+  switch (collection.status) {
+    case 'succeeded':
+      return 'collected';
+    case 'skipped':
+      return 'skipped';
+    case 'collecting':
+      return 'under_way';
+    case 'pending':
+      // A notice of an earlier round: that debit ended short of funds; a new notice came since.
+      return consentStatus === 'granted' && collection.rounds === round ? 'upcoming' : 'ended';
+    case 'failed':
+    case 'cancelled':
+      return 'ended';
+  }
+}
+
+/** The noticed debit as its page shows it, by its token. */
+export async function noticeView(
+  ctx: Pick<TAppContext, 'db' | 'config'>,
+  collection: TCollectionRow,
+  round: number,
+): Promise<TDebitNotice> {
+  const [found] = await ctx.db
+    .select({
+      narration: payments.narration,
+      merchantName: merchants.name,
+      consentStatus: consents.status,
+    })
+    .from(payments)
+    .innerJoin(consents, eq(consents.id, payments.consentId))
+    .innerJoin(merchants, eq(merchants.id, consents.merchantId))
+    .where(eq(payments.id, collection.paymentId));
+  if (!found) throw new AppError('DEBIT_NOTICE_NOT_FOUND');
+  const [first] = await boundAccountsOf(ctx.db, collection.paymentId);
+  const state = noticeState(collection, round, found.consentStatus);
+  return {
+    paymentId: collection.paymentId,
+    merchantName: found.merchantName,
+    amount: collection.amount,
+    narration: found.narration,
+    collectAt: collection.dueAt.toISOString(),
+    account: first
+      ? {
+          bankName: first.account.bankName,
+          accountNumber: maskAccountNumber(first.account.accountNumber),
+        }
+      : null,
+    state,
+    skipReason: state === 'skipped' ? (collection.failureReason as TSkipReason | null) : null,
+    stopUrl:
+      found.consentStatus === 'granted'
+        ? await receiptUrlOf(ctx.db, ctx.config, collection.consentId)
+        : null,
+  };
+}
+
+/** GET /api/debit-notices/{token}: the one debit the notice's link names. */
+export async function readDebitNotice(
+  ctx: Pick<TAppContext, 'db' | 'config'>,
+  token: string,
+): Promise<TDebitNotice> {
+  const { collection, round } = await noticeOfToken(ctx.db, ctx.config, token);
+  return noticeView(ctx, collection, round);
+}
