@@ -58,6 +58,14 @@ name given in the operation, its \`data\` JSON. Streams open with a ticket: from
 search's answer (\`stream.ticket\` of \`GET /api/accounts/search\`) for the bank-validation
 stream.
 
+**Payers are told before every debit, and can skip it or pause.** Each scheduled future payment
+is debited no sooner than \`DEBIT_NOTICE_HOURS\` (24 by default) after the payer's SMS notice of it;
+from that notice the payer can skip that one payment, and on their consents page pause the
+consent's future payments and resume them. A skipped payment (\`status: "skipped"\` on
+\`GET /api/v1/payments/{paymentId}\`, webhook \`payment.skipped\`) is never collected: ask for it
+again with a new consent. While paused (\`pausedAt\` on the consent, \`consent.paused\` and
+\`consent.resumed\`), nothing is collected and what falls due is skipped.
+
 **Webhooks** are signed as Standard Webhooks: headers \`webhook-id\`, \`webhook-timestamp\` and
 \`webhook-signature\`; see the \`webhooks\` section.`;
 

@@ -80,6 +80,7 @@ const consent = {
   attestAuthAppId: null,
   authAppId: null,
   revokedAt: null,
+  pausedAt: null,
   dataSharingExpiresAt: null,
   dataSharingEndedAt: null,
   mandates: [],

@@ -37,7 +37,11 @@ export const debitNoticeRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     '/api/debit-notices/:token/skip',
     {
       onRequest: ctx.limits.debitNotices,
-      idempotency: { scope: (request) => `debit-notices.skip:${request.params.token}` },
+      idempotency: {
+        scope: (request) => `debit-notices.skip:${request.params.token}`,
+        // No body: the token in the scope is the whole request.
+        request: (request) => request.params,
+      },
       schema: {
         operationId: 'skipDebit',
         summary: 'Skip the one debit an SMS notice’s link names',
