@@ -7,6 +7,7 @@ import { standalonePageTitle } from '../../domain/consent-header';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { parsePageParams, type TPageParams } from '../../domain/page-params';
 import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
+import { DEBIT_NOTICE_PATH } from '../../domain/debit-notices';
 import type { TConsentReadResponse } from '../../domain/schemas/consent';
 import { firstScreenParts } from '../../web/app/first-screen-parts';
 import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';
@@ -490,7 +491,8 @@ function registerConsentPageRoute(app: FastifyInstance, server: TPageServer) {
  */
 function registerAppPageRoutes(app: FastifyInstance, server: TPageServer, live: boolean) {
   const sandboxPages = live ? [] : ['/sandbox/grant-signing'];
-  for (const route of ['/', '/login', PAYER_CONSENTS_PATH, '/f/:formId', ...sandboxPages]) {
+  const pages = ['/', '/login', PAYER_CONSENTS_PATH, `${DEBIT_NOTICE_PATH}/:token`, '/f/:formId'];
+  for (const route of [...pages, ...sandboxPages]) {
     app.get(route, async (_request, reply) => sendPage(server, reply, "'self'"));
   }
 }

@@ -19,6 +19,7 @@ const consent = () => import('../../domain/schemas/consent');
 const consentRecord = () => import('../../domain/schemas/consent-record');
 const form = () => import('../../domain/schemas/form');
 const payerConsents = () => import('../../domain/schemas/payer-consents');
+const debitNotices = () => import('../../domain/schemas/debit-notices');
 const sandbox = () => import('../../domain/schemas/sandbox');
 const identity = () => import('../../domain/schemas/identity');
 const userAccount = () => import('../../domain/schemas/user-account');
@@ -83,6 +84,7 @@ export const ANSWER_MODULES = {
   ZPayerConsentsResponse: payerConsents,
   ZRevocationChallengeResponse: payerConsents,
   ZRevokeConsentResponse: payerConsents,
+  ZDebitNoticeResponse: debitNotices,
   ZCancelAttemptResponse: payment,
   ZPaymentStateResponse: payment,
   ZStreamTicketResponse: payment,

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
+  TPauseAction,
   TPayerConsentsResponse,
   TRevokeConsentRequest,
 } from '../../domain/schemas/payer-consents';
@@ -72,6 +73,19 @@ export const payerConsentsApi = {
     apiFetch(`${consentPath(consentId)}/revocation-challenges`, {
       method: 'POST',
       answer: 'ZRevocationChallengeResponse',
+    }),
+  /** A nonce for one pause or resume signature of this consent. */
+  pauseChallenge: (consentId: string) =>
+    apiFetch(`${consentPath(consentId)}/pause-challenges`, {
+      method: 'POST',
+      answer: 'ZRevocationChallengeResponse',
+    }),
+  /** The passkey-signed pause or resume of its future payments: the consent as it now stands. */
+  changePause: (consentId: string, action: TPauseAction, signed: TRevokeConsentRequest) =>
+    apiFetch(`${consentPath(consentId)}/${action}`, {
+      method: 'POST',
+      body: signed,
+      answer: 'ZRevokeConsentResponse',
     }),
   /** The passkey-signed revocation: the consent as it now stands. */
   revoke: (consentId: string, signed: TRevokeConsentRequest) =>

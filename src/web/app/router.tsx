@@ -2,6 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { Route, Switch, useSearch } from 'wouter';
 import { EMBED_MESSAGE } from '../../domain/embed-message-names';
 import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
+import { DEBIT_NOTICE_PATH } from '../../domain/debit-notices';
 import { ConsentLoadingPage, PageFailed } from '../features/consent/consent-page-frame';
 import { CONSENT_ERROR_TITLE } from '../features/consent/failed-screen';
 import { PartBoundary } from '../ui/part-boundary';
@@ -26,6 +27,11 @@ const GrantSigningSandboxPage = preloadable(() =>
 // The signed-in payer's own consents (docs/payer-consents.md).
 const PayerConsentsRoute = preloadable(() =>
   import('./routes/payer-consents-route').then((module) => module.PayerConsentsRoute),
+);
+
+// A debit's notice, opened from its SMS with no sign-in (docs/payer-consents.md).
+const DebitNoticePage = preloadable(() =>
+  import('../features/debit-notices/debit-notice-page').then((module) => module.DebitNoticePage),
 );
 
 // A form on its own page (docs/forms.md): by formId alone in public mode, or one consent's.
@@ -81,6 +87,13 @@ export function AppRoutes() {
         <Page title="Your consents">
           <PayerConsentsRoute />
         </Page>
+      </Route>
+      <Route path={`${DEBIT_NOTICE_PATH}/:token`}>
+        {({ token }) => (
+          <Page title="Your payment">
+            <DebitNoticePage token={token} />
+          </Page>
+        )}
       </Route>
       <Route path="/login">
         <Page title="Sign In">

@@ -6,7 +6,9 @@ import {
   type TSignedGrant,
 } from '../../../domain/schemas/auth';
 import {
+  pauseSigningMessage,
   revocationSigningMessage,
+  type TPauseAction,
   type TRevokeConsentRequest,
 } from '../../../domain/schemas/payer-consents';
 import { authApi } from '../../api/auth';
@@ -43,6 +45,21 @@ export async function signGrant(consentId: string, payload: TGrantPayload): Prom
 export async function signRevocation(consentId: string): Promise<TRevokeConsentRequest> {
   const { nonce, options } = await payerConsentsApi.revocationChallenge(consentId);
   const challenge = await signingChallenge(revocationSigningMessage({ consentId, nonce }));
+  const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
+  return { nonce, response: ZAuthenticationResponse.parse(response) };
+}
+
+/**
+ * A pause or resume of a consent's future payments signed by the payer's passkey
+ * (docs/payer-consents.md "Pause and resume"): a nonce issued for pausing this consent, and the
+ * passkey's signature of the action bound to it.
+ */
+export async function signPause(
+  consentId: string,
+  action: TPauseAction,
+): Promise<TRevokeConsentRequest> {
+  const { nonce, options } = await payerConsentsApi.pauseChallenge(consentId);
+  const challenge = await signingChallenge(pauseSigningMessage({ consentId, nonce, action }));
   const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
   return { nonce, response: ZAuthenticationResponse.parse(response) };
 }

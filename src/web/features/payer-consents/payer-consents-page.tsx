@@ -1,6 +1,7 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type {
+  TPauseAction,
   TPayerConsent,
   TPayerConsentsResponse,
   TRevokeConsentRequest,
@@ -26,6 +27,8 @@ type TPayerConsentsPageProps = {
   signedIn: boolean;
   /** The passkey's signature of a revocation (the auth feature's, handed in by the app). */
   signRevocation(consentId: string): Promise<TRevokeConsentRequest>;
+  /** The passkey's signature of a pause or resume of a consent's future payments. */
+  signPause(consentId: string, action: TPauseAction): Promise<TRevokeConsentRequest>;
   /** The same from the SMS receipt's link: its nonce asked for by the receipt's token. */
   signReceiptRevocation(token: string, consentId: string): Promise<TRevokeConsentRequest>;
 };
@@ -40,6 +43,7 @@ const SIGN_IN_HREF = `/login?returnTo=${encodeURIComponent(PAYER_CONSENTS_PATH)}
 export function PayerConsentsPage({
   signedIn,
   signRevocation,
+  signPause,
   signReceiptRevocation,
 }: TPayerConsentsPageProps) {
   const query = usePayerConsentsQuery(signedIn);
@@ -80,6 +84,28 @@ export function PayerConsentsPage({
       });
     },
     [queryClient, replaceInList, signRevocation],
+  );
+
+  const changePause = useCallback(
+    async (consent: TPayerConsent, action: TPauseAction) => {
+      let changed: TPayerConsent;
+      try {
+        const signed = await signPause(consent.consentId, action);
+        changed = (await payerConsentsApi.changePause(consent.consentId, action, signed)).consent;
+      } catch (failure) {
+        throw revocationFailure(
+          failure,
+          action === 'pause'
+            ? { act: 'the pause', done: 'paused' }
+            : { act: 'the resume', done: 'resumed' },
+        );
+      }
+      replaceInList(changed);
+      await queryClient.invalidateQueries({
+        queryKey: [...payerConsentsQueryKey, changed.consentId, 'record'],
+      });
+    },
+    [queryClient, replaceInList, signPause],
   );
 
   const confirmDataSharing = useCallback(
@@ -165,6 +191,7 @@ export function PayerConsentsPage({
                     key={consent.consentId}
                     consent={consent}
                     revoke={revoke}
+                    changePause={changePause}
                     confirmDataSharing={confirmDataSharing}
                   />
                 ))}
