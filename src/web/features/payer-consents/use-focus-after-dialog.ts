@@ -6,8 +6,7 @@ import { useEffect, useRef } from 'react';
  */
 export function useFocusAfterDialog(open: boolean, target: () => HTMLElement | null): void {
   const wasOpen = useRef(false);
-  const latest = useRef(target);
-  latest.current = target;
+  // Runs after every render that gives a new target too: it acts only once the dialog closed.
   useEffect(() => {
     if (open) {
       wasOpen.current = true;
@@ -15,6 +14,6 @@ export function useFocusAfterDialog(open: boolean, target: () => HTMLElement | n
     }
     if (!wasOpen.current) return;
     wasOpen.current = false;
-    latest.current()?.focus();
-  }, [open]);
+    target()?.focus();
+  }, [open, target]);
 }
