@@ -1,4 +1,5 @@
 import { maskAccountNumber } from './account-row';
+import { DEBIT_NOTICE_PATH } from './payer-pages';
 import { formatNaira } from './money';
 import { formatLagosDateTime, formatPaymentDate } from './payment-date';
 
@@ -53,9 +54,6 @@ export function canSkip(collection: { status: string }): boolean {
  */
 export const SKIP_REASONS = ['payer_skipped', 'consent_paused'] as const;
 export type TSkipReason = (typeof SKIP_REASONS)[number];
-
-/** The notice's page; its token is the rest of the path. */
-export const DEBIT_NOTICE_PATH = '/debits';
 
 export const debitNoticeUrl = (publicUrl: string, token: string): string =>
   `${publicUrl.replace(/\/$/, '')}${DEBIT_NOTICE_PATH}/${encodeURIComponent(token)}`;

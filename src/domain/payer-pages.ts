@@ -7,3 +7,10 @@ export const PAYER_CONSENTS_PATH = '/consents';
 
 /** The link to it on a signed-in payer's consent: in the header, or atop the screen. */
 export const PAYER_CONSENTS_LINK = 'Your consents';
+
+/**
+ * The page a debit's SMS notice opens, with no sign-in (docs/payer-consents.md "Told before every
+ * debit"); its token is the rest of the path. Here, not in debit-notices.ts: the router names it,
+ * and the consent page's first load carries nothing of the notice's rules.
+ */
+export const DEBIT_NOTICE_PATH = '/debits';

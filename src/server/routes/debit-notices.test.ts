@@ -219,7 +219,9 @@ describe('skipping one debit by the notice’s link', () => {
     const audit = await ctx.database.db
       .select({ actor: consentEvents.actor })
       .from(consentEvents)
-      .where(and(eq(consentEvents.consentId, consentId), eq(consentEvents.type, 'payment.skipped')));
+      .where(
+        and(eq(consentEvents.consentId, consentId), eq(consentEvents.type, 'payment.skipped')),
+      );
     expect(audit).toEqual([{ actor: `payer:${payer.userId}` }]);
   });
 
@@ -260,7 +262,9 @@ describe('skipping one debit by the notice’s link', () => {
       ]);
       const claimedIds =
         claimed?.status === 'fulfilled' ? claimed.value.map((c) => c.paymentId) : [];
-      const skippedIds = skips.flatMap((s) => (s.status === 'fulfilled' ? [s.value.paymentId] : []));
+      const skippedIds = skips.flatMap((s) =>
+        s.status === 'fulfilled' ? [s.value.paymentId] : [],
+      );
       for (const refused of skips.filter((s) => s.status === 'rejected')) {
         expect(String(refused.reason)).toContain('no longer be skipped');
       }
@@ -328,11 +332,21 @@ describe('pausing and resuming a consent’s future payments', () => {
       [10 * MINUTE, 5 * DAY],
       'Paused plan',
     );
-    const paused = await change(payer, consentId, 'pause', await pauseBody(payer, consentId, 'pause'));
+    const paused = await change(
+      payer,
+      consentId,
+      'pause',
+      await pauseBody(payer, consentId, 'pause'),
+    );
     expect(paused.statusCode, paused.body).toBe(200);
     expect(paused.json().consent.pausedAt).toBe(clock.now().toISOString());
     // Pausing again answers as it stands.
-    const twice = await change(payer, consentId, 'pause', await pauseBody(payer, consentId, 'pause'));
+    const twice = await change(
+      payer,
+      consentId,
+      'pause',
+      await pauseBody(payer, consentId, 'pause'),
+    );
     expect(twice.json().consent.pausedAt).toBe(paused.json().consent.pausedAt);
     const read = await ctx.app.inject({
       method: 'GET',

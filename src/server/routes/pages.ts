@@ -6,8 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { standalonePageTitle } from '../../domain/consent-header';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { parsePageParams, type TPageParams } from '../../domain/page-params';
-import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
-import { DEBIT_NOTICE_PATH } from '../../domain/debit-notices';
+import { DEBIT_NOTICE_PATH, PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import type { TConsentReadResponse } from '../../domain/schemas/consent';
 import { firstScreenParts } from '../../web/app/first-screen-parts';
 import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answers';

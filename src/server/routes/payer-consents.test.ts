@@ -18,10 +18,7 @@ import {
   webhookDeliveries,
 } from '../db/schema';
 import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
-import {
-  claimDueCollections,
-  collectClaimed,
-} from '../services/payments/future-collections';
+import { claimDueCollections, collectClaimed } from '../services/payments/future-collections';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';

@@ -14,7 +14,8 @@ export const debitNoticeQueryKey = (token: string) => ['debit-notice', token] as
 export function useDebitNoticeQuery(token: string) {
   return useQuery({
     queryKey: debitNoticeQueryKey(token),
-    queryFn: ({ signal }) => apiFetch(noticePath(token), { answer: 'ZDebitNoticeResponse', signal }),
+    queryFn: ({ signal }) =>
+      apiFetch(noticePath(token), { answer: 'ZDebitNoticeResponse', signal }),
   });
 }
 

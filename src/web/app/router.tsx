@@ -1,8 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Route, Switch, useSearch } from 'wouter';
 import { EMBED_MESSAGE } from '../../domain/embed-message-names';
-import { PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
-import { DEBIT_NOTICE_PATH } from '../../domain/debit-notices';
+import { DEBIT_NOTICE_PATH, PAYER_CONSENTS_PATH } from '../../domain/payer-pages';
 import { ConsentLoadingPage, PageFailed } from '../features/consent/consent-page-frame';
 import { CONSENT_ERROR_TITLE } from '../features/consent/failed-screen';
 import { PartBoundary } from '../ui/part-boundary';

@@ -173,6 +173,12 @@ async function writePause(
     },
     createdAt: now,
   });
-  await recordMerchantEvent(ctx.jobs, tx, { clientId: before.clientId, consentId, type, data, now });
+  await recordMerchantEvent(ctx.jobs, tx, {
+    clientId: before.clientId,
+    consentId,
+    type,
+    data,
+    now,
+  });
   return true;
 }

@@ -41,9 +41,7 @@ export function PayerConsentItem({
   const revokeButton = useRef<HTMLButtonElement>(null);
   const revokedNote = useRef<HTMLParagraphElement>(null);
   // Focus goes back to Revoke, or to the sentence that replaced it.
-  useFocusAfterDialog(confirming, () =>
-    justRevoked ? revokedNote.current : revokeButton.current,
-  );
+  useFocusAfterDialog(confirming, () => (justRevoked ? revokedNote.current : revokeButton.current));
   const summary = payerConsentSummary(consent);
   const merchant = consent.merchant.name;
   return (

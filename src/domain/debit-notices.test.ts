@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canSkip,
+  collectableAt,
+  debitNoticeMessage,
+  debitNoticeUrl,
+  debitNoticeWords,
+  latestNoticeBefore,
+  noticeLeadMs,
+} from './debit-notices';
+
+const DAY = noticeLeadMs(24);
+
+describe('the notice before each debit', () => {
+  it('keeps the due date when the notice went the whole lead before, and waits the lead otherwise', () => {
+    const due = new Date('2031-01-10T09:00:00Z');
+    expect(collectableAt(due, new Date(due.getTime() - DAY - 1), DAY)).toEqual(due);
+    const late = new Date(due.getTime() - 1_000);
+    expect(collectableAt(due, late, DAY)).toEqual(new Date(late.getTime() + DAY));
+    expect(latestNoticeBefore(due, DAY)).toEqual(new Date(due.getTime() - DAY));
+  });
+
+  it('lets only a collection nobody has started be skipped', () => {
+    expect(canSkip({ status: 'pending' })).toBe(true);
+    for (const status of ['collecting', 'succeeded', 'failed', 'cancelled', 'skipped']) {
+      expect(canSkip({ status })).toBe(false);
+    }
+  });
+
+  it('says who, how much, for what, from which account, when, and the link', () => {
+    expect(
+      debitNoticeMessage({
+        productName: 'Oya Money',
+        merchantName: 'Tola Stores',
+        amount: 1_500_000,
+        narration: 'Gym membership',
+        collectAt: new Date('2031-01-13T09:00:00Z'),
+        accountNumber: '0123456789',
+        url: debitNoticeUrl('https://pay.example/', 'col_1.0.abc'),
+      }),
+    ).toBe(
+      'Oya Money: Tola Stores will debit ₦15,000.00 for Gym membership from your account ' +
+        '****6789 on 13 Jan 2031. To skip it or stop all future payments: ' +
+        'https://pay.example/debits/col_1.0.abc',
+    );
+  });
+
+  it('says why a payment was skipped in plain words', () => {
+    const notice = {
+      merchantName: 'Tola Stores',
+      amount: 250_000,
+      collectAt: '2031-01-13T09:00:00Z',
+    };
+    expect(debitNoticeWords({ ...notice, state: 'skipped', skipReason: 'payer_skipped' })).toEqual({
+      title: 'Payment skipped',
+      line: 'Tola Stores will not debit ₦2,500.00. Tola Stores has been told.',
+    });
+    expect(
+      debitNoticeWords({ ...notice, state: 'skipped', skipReason: 'consent_paused' }).line,
+    ).toContain('while your payments were paused');
+    expect(debitNoticeWords({ ...notice, state: 'upcoming', skipReason: null }).title).toBe(
+      'Tola Stores will debit ₦2,500.00',
+    );
+  });
+});
