@@ -1,6 +1,11 @@
 // @module-tag postgres
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
+import { TEST_OTP } from '../testing/monnify-simulator/collections';
+import {
+  startMonnifySimulator,
+  type TMonnifySimulator,
+} from '../testing/monnify-simulator/monnify-simulator';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -16,7 +21,8 @@ import {
   contractMandateTerms,
   contractReference as reference,
 } from './contract/contract-references';
-import type { TPayoutsPort } from './payments';
+import { monnifyProvider } from './monnify/monnify-provider';
+import type { TPayoutsPort, TPlainCard } from './payments';
 import { paystackProvider } from './paystack/paystack-provider';
 import { fromPaystackReference, toPaystackReference } from './paystack/paystack-references';
 import { remitaProvider } from './remita/remita-provider';
@@ -29,15 +35,18 @@ import { remitaProvider } from './remita/remita-provider';
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let paystack: TPaystackSimulator;
 let remita: TRemitaSimulator;
+let monnify: TMonnifySimulator;
 
 beforeAll(async () => {
   database = await openTestDatabase();
   paystack = await startPaystackSimulator({});
   remita = await startRemitaSimulator();
+  monnify = await startMonnifySimulator();
 });
 afterAll(async () => {
   await paystack.close();
   await remita.close();
+  await monnify.close();
   await database.close();
 });
 
@@ -175,5 +184,139 @@ describe('Remita in two processes on one database', () => {
       }),
     ).toMatchObject({ kind: 'failed', reason: 'expired' });
     expect(remita.requests.slice(sent)).toEqual([]);
+  });
+});
+
+/** A Monnify adapter as one process runs it; `clock` where each must compute its own times. */
+const monnifyProcess = (clock = systemClock) =>
+  monnifyProvider({
+    apiKey: monnify.apiKey,
+    secretKey: monnify.secretKey,
+    contractCode: monnify.contractCode,
+    baseUrl: monnify.url,
+    walletAccountNumber: monnify.walletAccountNumber,
+    db: database.db,
+    clock,
+    readRetryDelaysMs: [20],
+  });
+
+/** The POSTs Monnify received to `path` whose body names `value` as its `field`. */
+const monnifyPosts = (path: string, field: string, value: string) =>
+  monnify.requests.filter(
+    (r) =>
+      r.method === 'POST' &&
+      r.path === path &&
+      (r.body as Record<string, unknown> | null)?.[field] === value,
+  );
+
+const INIT_TRANSACTION = '/api/v1/merchant/transactions/init-transaction';
+
+/** Charges one of Monnify's test cards under our reference in one process. */
+const monnifyCharge = (
+  process: ReturnType<typeof monnifyProcess>,
+  ref: string,
+  card: Pick<TPlainCard, 'number' | 'pin'>,
+) =>
+  process.cards.chargeCard({
+    reference: ref,
+    amount: 250_000,
+    narration: 'Order 60',
+    card: { ...card, expiry: '12/35', cvv: '123' },
+  });
+
+describe('Monnify in two processes on one database', () => {
+  it('refuses in one a charge under a reference the other closed by its requery', async () => {
+    const [first, second] = [monnifyProcess(), monnifyProcess()];
+    const ref = reference();
+    expect(await first.cards.requeryCardCharge(ref)).toMatchObject({
+      kind: 'not_taken',
+      reason: 'never arrived',
+    });
+    expect(
+      await monnifyCharge(second, ref, { number: '4111111111111111', pin: '1234' }),
+    ).toMatchObject({ kind: 'failed', providerReference: null, reason: 'expired' });
+    expect(monnifyPosts(INIT_TRANSACTION, 'paymentReference', ref)).toEqual([]);
+  });
+
+  it('refuses in one a payout under a reference the other closed by its requery', async () => {
+    const [first, second] = [monnifyProcess(), monnifyProcess()];
+    if (!first.payouts || !second.payouts) throw new Error('Monnify offers payouts with a wallet');
+    const ref = reference();
+    expect(await first.payouts.requeryPayout(ref)).toMatchObject({ kind: 'not_taken' });
+    expect(
+      await second.payouts.payOut({
+        reference: ref,
+        institutionCode: '058',
+        accountNumber: '0123456789',
+        accountName: 'ADAEZE OKAFOR',
+        amount: 10_000,
+        narration: 'Release',
+      }),
+    ).toMatchObject({ kind: 'failed', providerReference: null, reason: 'expired' });
+    expect(monnifyPosts('/api/v2/disbursements/single', 'reference', ref)).toEqual([]);
+  });
+
+  it('takes the OTP in one of a charge the other started, by the OTP id it was given', async () => {
+    const [first, second] = [monnifyProcess(), monnifyProcess()];
+    const outcome = await monnifyCharge(first, reference(), {
+      number: '5060995994247093',
+      pin: '1234',
+    });
+    if (outcome.kind !== 'otp_required') throw new Error(`expected an OTP: ${outcome.kind}`);
+    expect(
+      await second.cards.submitCardOtp({
+        providerReference: outcome.providerReference,
+        otp: TEST_OTP,
+      }),
+    ).toMatchObject({ kind: 'succeeded', providerReference: outcome.providerReference });
+    expect(
+      monnifyPosts(
+        '/api/v1/merchant/cards/otp/authorize',
+        'transactionReference',
+        outcome.providerReference,
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('reads a 3-D Secure check declined as such in the process that did not charge', async () => {
+    const [first, second] = [monnifyProcess(), monnifyProcess()];
+    const ref = reference();
+    const outcome = await monnifyCharge(first, ref, { number: '4000000000000002', pin: null });
+    if (outcome.kind !== 'three_ds_required')
+      throw new Error(`expected 3-D Secure: ${outcome.kind}`);
+    await monnify.answerThreeDs(
+      new URL(outcome.challengeUrl).pathname.split('/').pop() ?? '',
+      false,
+    );
+    // Only the charge's step, kept where both see it, tells a declined check from a decline.
+    expect(await second.cards.requeryCardCharge(ref)).toMatchObject({
+      kind: 'not_taken',
+      reason: 'three_ds_declined',
+    });
+  });
+
+  it('answers in one the one-time account the other opened, opening no second', async () => {
+    const [first, second] = [monnifyProcess(), monnifyProcess()];
+    const ref = reference();
+    const request = { reference: ref, amount: 500_000, accountName: 'Tola Stores / Oya Money' };
+    const opened = await first.transfersIn.openTransferAccount(request);
+    expect(await second.transfersIn.openTransferAccount(request)).toEqual(opened);
+    expect(opened.expiresAt).toBeInstanceOf(Date);
+    expect(monnifyPosts(INIT_TRANSACTION, 'paymentReference', ref)).toHaveLength(1);
+  });
+
+  it('gives two processes asking at once one account, expiry and all', async () => {
+    // Each process's clock runs a minute on at every look, so each computes its own expiry.
+    const ticking = (start: number) => ({ now: () => new Date((start += 60_000)) });
+    const [first, second] = [
+      monnifyProcess(ticking(Date.now())),
+      monnifyProcess(ticking(Date.now())),
+    ];
+    const request = { reference: reference(), amount: 500_000, accountName: 'Tola Stores' };
+    const [one, other] = await Promise.all([
+      first.transfersIn.openTransferAccount(request),
+      second.transfersIn.openTransferAccount(request),
+    ]);
+    expect(other).toEqual(one);
   });
 });

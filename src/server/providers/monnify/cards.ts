@@ -10,9 +10,12 @@ import type {
 import type { TMonnifyCharge, TMonnifyInitialized, TMonnifyTransaction } from './monnify-api';
 import { MonnifyNoAnswer, ProviderNoAnswer, type TMonnifyAnswer } from './monnify-client';
 import {
+  forgetOpenCharge,
+  keepOpenCharge,
   MONNIFY_PAYER_EMAIL,
   NEVER_ARRIVED,
   nairaOf,
+  openChargeOf,
   transactionByMonnifyReference,
   transactionOf,
   transactionOutcome,
@@ -133,7 +136,7 @@ async function succeeded(
   transactionReference: string,
   card: TCardSummary,
 ): Promise<TCardChargeOutcome> {
-  mf.openCharges.delete(transactionReference);
+  await forgetOpenCharge(mf, transactionReference);
   const record = await transactionByMonnifyReference(mf, transactionReference);
   const details = record?.cardDetails;
   return {
@@ -155,7 +158,7 @@ async function chargeOutcome(
     case 'SUCCESS':
       return succeeded(mf, providerReference, card);
     case 'OTP_AUTHORIZATION_REQUIRED':
-      mf.openCharges.set(providerReference, {
+      await keepOpenCharge(mf, providerReference, {
         step: 'otp',
         tokenId: charge.otpData?.id ?? null,
         card,
@@ -170,7 +173,7 @@ async function chargeOutcome(
       const challengeUrl = charge.secure3dData?.redirectUrl;
       if (!challengeUrl)
         throw new MonnifyNoAnswer(`the charge ${providerReference}`, 'no 3-D Secure page');
-      mf.openCharges.set(providerReference, { step: '3ds', tokenId: null, card });
+      await keepOpenCharge(mf, providerReference, { step: '3ds', tokenId: null, card });
       return {
         kind: 'three_ds_required',
         providerReference,
@@ -180,7 +183,7 @@ async function chargeOutcome(
       };
     }
     case 'FAILED':
-      mf.openCharges.delete(providerReference);
+      await forgetOpenCharge(mf, providerReference);
       return { kind: 'failed', providerReference, card, reason: cardDeclineReason(charge.message) };
     default:
       // A status we do not know is not guessed: the charge is asked about later.
@@ -229,7 +232,7 @@ async function chargeOn(
     return recordedOutcome(mf, transactionReference, summary);
   }
   if (answer.ok) return chargeOutcome(mf, answer.body, summary);
-  mf.openCharges.delete(transactionReference);
+  await forgetOpenCharge(mf, transactionReference);
   return {
     kind: 'failed',
     providerReference: transactionReference,
@@ -247,7 +250,7 @@ export function monnifyCards(mf: TMonnify): TCardsPort {
     provider: 'monnify',
     async chargeCard({ reference, amount, narration, card }) {
       const summary = cardSummary(card.number, null);
-      if (mf.closed.has(reference)) {
+      if (await mf.references.isClosed(reference)) {
         return { kind: 'failed', providerReference: null, card: summary, reason: 'expired' };
       }
       const made = await initialized(
@@ -266,26 +269,30 @@ export function monnifyCards(mf: TMonnify): TCardsPort {
         };
       }
       if (card.pin === null && summary.brand === 'verve') {
-        mf.openCharges.set(transactionReference, { step: 'pin', tokenId: null, card: summary });
+        await keepOpenCharge(mf, transactionReference, {
+          step: 'pin',
+          tokenId: null,
+          card: summary,
+        });
         return { kind: 'pin_required', providerReference: transactionReference, card: summary };
       }
       return chargeOn(mf, transactionReference, card, summary);
     },
 
     async submitCardPin({ providerReference, pin, card }) {
-      const open = mf.openCharges.get(providerReference);
+      const open = await openChargeOf(mf, providerReference);
       const summary = open?.card ?? cardSummary(card?.number ?? null, null);
       if (!card) {
         throw new Error('Monnify takes the PIN with the card: submitCardPin needs the card again');
       }
-      mf.openCharges.delete(providerReference);
+      await forgetOpenCharge(mf, providerReference);
       return chargeOn(mf, providerReference, { ...card, pin }, summary);
     },
 
     async submitCardOtp({ providerReference, otp }) {
-      const open = mf.openCharges.get(providerReference);
+      const open = await openChargeOf(mf, providerReference);
       if (!open || open.step !== 'otp' || !open.tokenId) {
-        // Not waiting for an OTP here (another process charged it, or it ended): as it stands.
+        // Not waiting for an OTP (it ended, or was never charged so): as it stands.
         return recordedOutcome(mf, providerReference, open?.card ?? cardSummary(null, null));
       }
       let answer: TMonnifyAnswer<{ paymentStatus?: string }>;
@@ -300,7 +307,7 @@ export function monnifyCards(mf: TMonnify): TCardsPort {
         if (!(error instanceof ProviderNoAnswer)) throw error;
         return recordedOutcome(mf, providerReference, open.card);
       }
-      mf.openCharges.delete(providerReference);
+      await forgetOpenCharge(mf, providerReference);
       if (answer.ok && answer.body.paymentStatus === 'PAID') {
         return succeeded(mf, providerReference, open.card);
       }
@@ -317,7 +324,7 @@ export function monnifyCards(mf: TMonnify): TCardsPort {
     async requeryCardCharge(reference) {
       const record = await transactionOf(mf, reference);
       if (!record) return NEVER_ARRIVED;
-      const step = mf.openCharges.get(record.transactionReference)?.step;
+      const step = (await openChargeOf(mf, record.transactionReference))?.step;
       const outcome = transactionOutcome(record, step ?? null);
       if (outcome.kind === 'not_taken' && outcome.reason !== 'expired') {
         return { ...outcome, reason: refusedReason(step) };

@@ -9,6 +9,7 @@ import {
   type TMonnifySimulator,
 } from '../../testing/monnify-simulator/monnify-simulator';
 import { startNoticeReceiver, type TNoticeReceiver } from '../../testing/notice-receiver';
+import { openTestDatabase } from '../../testing/test-app';
 import { contractReference as reference } from '../contract/contract-references';
 import type { TRawNotice } from '../payments';
 import { ProviderNoAnswer } from '../provider-call';
@@ -17,6 +18,7 @@ import { monnifyProvider, type TMonnifyProvider } from './monnify-provider';
 let simulator: TMonnifySimulator;
 let receiver: TNoticeReceiver;
 let provider: TMonnifyProvider;
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
 /** The adapter's clock, moved by the token's tests. */
 let now = Date.now();
 const clock = { now: () => new Date(now) };
@@ -31,11 +33,13 @@ const providerOn = (sim: TMonnifySimulator) =>
     contractCode: sim.contractCode,
     baseUrl: sim.url,
     walletAccountNumber: sim.walletAccountNumber,
+    db: database.db,
     clock,
     readRetryDelaysMs: [20, 100],
   });
 
 beforeAll(async () => {
+  database = await openTestDatabase();
   receiver = await startNoticeReceiver();
   simulator = await startMonnifySimulator({ noticeUrl: receiver.url });
   provider = providerOn(simulator);
@@ -43,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await simulator.close();
   await receiver.close();
+  await database.close();
 });
 
 const charge = (ref = reference()) =>
@@ -93,6 +98,7 @@ describe('the access token', () => {
       secretKey: 'not-the-secret-0000000000000000',
       contractCode: simulator.contractCode,
       baseUrl: simulator.url,
+      db: database.db,
       clock,
     });
     await expect(wrong.banks.listBanks()).rejects.toThrow(

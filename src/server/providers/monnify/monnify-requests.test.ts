@@ -12,6 +12,7 @@ import {
   type TMonnifySimulator,
 } from '../../testing/monnify-simulator/monnify-simulator';
 import schemas from '../../testing/monnify-simulator/monnify-request-schemas.json';
+import { openTestDatabase } from '../../testing/test-app';
 import { contractReference as reference } from '../contract/contract-references';
 import { monnifyProvider } from './monnify-provider';
 
@@ -22,11 +23,13 @@ type TOperation = {
 const OPERATIONS = schemas.operations as Record<string, TOperation>;
 
 let simulator: TMonnifySimulator;
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
 const card = (number: string, pin: string | null) => ({ number, expiry: '12/35', cvv: '123', pin });
 const PAYEE = { institutionCode: '058', accountNumber: '0123456789', accountName: 'ADAEZE OKAFOR' };
 
 beforeAll(async () => {
+  database = await openTestDatabase();
   simulator = await startMonnifySimulator({ payoutOtp: true });
   const monnify = monnifyProvider({
     apiKey: simulator.apiKey,
@@ -34,6 +37,7 @@ beforeAll(async () => {
     contractCode: simulator.contractCode,
     baseUrl: simulator.url,
     walletAccountNumber: simulator.walletAccountNumber,
+    db: database.db,
     clock: systemClock,
   });
   const paidRef = reference();
@@ -96,7 +100,10 @@ beforeAll(async () => {
   });
   await monnify.settlement.settlementReport();
 });
-afterAll(() => simulator.close());
+afterAll(async () => {
+  await simulator.close();
+  await database.close();
+});
 
 /** The operation a request was for: its method and path, the path's reference left out. */
 function operationOf(method: string, path: string): string {

@@ -1,13 +1,15 @@
 import type { TClock } from '../../clock';
-import type { TCardSummary, TRequeryOutcome, TTransferAccount } from '../payments';
+import type { TDb } from '../../db/database';
+import type { TCardSummary, TRequeryOutcome } from '../payments';
+import { providerReferencesOf, type TProviderReferences } from '../provider-references';
 import type { TMonnifyTransaction } from './monnify-api';
 import { monnifyClient, MonnifyNoAnswer, type TMonnifyClientOptions } from './monnify-client';
 
 /*
  * What the Monnify adapter's capabilities share, made once per adapter (monnifyProvider): the
- * client and its token, the contract code, the references closed here, the card charges waiting
- * for their payer, the one-time accounts opened, and the requery of a transaction by our
- * reference.
+ * client and its token, the contract code, what every process must know alike of our references
+ * (closed, card charges waiting for their payer, one-time accounts opened: in the database), and
+ * the requery of a transaction by our reference.
  */
 
 /**
@@ -21,6 +23,8 @@ export type TMonnifyProviderOptions = Pick<
   'apiKey' | 'secretKey' | 'baseUrl' | 'timeoutMs' | 'readRetryDelaysMs'
 > & {
   contractCode: string;
+  /** Where the adapter keeps what every process must know alike (provider-references.ts). */
+  db: TDb;
   clock: TClock;
   /**
    * The account number of the Monnify wallet payouts are sent from (disbursements'
@@ -36,18 +40,13 @@ export type TMonnify = {
   contractCode: string;
   walletAccountNumber: string | null;
   /**
-   * References asked about (a requery) that Monnify had never seen: the port closes them, and a
-   * late call with one is refused here. Monnify cannot close a reference itself, so this holds in
-   * this process only (docs/providers/monnify.md "Lost answers").
+   * What every process must know alike (provider-references.ts, docs/providers/monnify.md "Lost
+   * answers"): references asked about (a requery) that Monnify had never seen, which the port
+   * closes and a late call with one is refused (Monnify cannot close a reference itself); the
+   * step each open card charge waits at, its OTP's id and its card, by Monnify's reference; the
+   * one-time accounts opened, by our reference.
    */
-  closed: Set<string>;
-  /** The step each open card charge waits at, its OTP's id and its card, by Monnify's reference. */
-  openCharges: Map<
-    string,
-    { step: 'pin' | 'otp' | '3ds'; tokenId: string | null; card: TCardSummary }
-  >;
-  /** One-time accounts opened, by our reference: asking again answers the same. */
-  transferAccounts: Map<string, TTransferAccount>;
+  references: TProviderReferences;
 };
 
 export function monnifyShared(options: TMonnifyProviderOptions): TMonnify {
@@ -57,11 +56,26 @@ export function monnifyShared(options: TMonnifyProviderOptions): TMonnify {
     secretKey: options.secretKey,
     contractCode: options.contractCode,
     walletAccountNumber: options.walletAccountNumber ?? null,
-    closed: new Set(),
-    openCharges: new Map(),
-    transferAccounts: new Map(),
+    references: providerReferencesOf(options.db, options.clock, 'monnify'),
   };
 }
+
+/** A card charge waiting for its payer: the step, the OTP's id Monnify gave, and its card. */
+export type TOpenCharge = {
+  step: 'pin' | 'otp' | '3ds';
+  tokenId: string | null;
+  card: TCardSummary;
+};
+
+/** The charge waiting for its payer by Monnify's reference, as the charging process kept it. */
+export const openChargeOf = async (mf: TMonnify, transactionReference: string) =>
+  (await mf.references.read('open_charge', transactionReference)) as TOpenCharge | null;
+
+export const keepOpenCharge = (mf: TMonnify, transactionReference: string, open: TOpenCharge) =>
+  mf.references.keep('open_charge', transactionReference, open);
+
+export const forgetOpenCharge = (mf: TMonnify, transactionReference: string) =>
+  mf.references.forget('open_charge', transactionReference);
 
 /** Kobo as Monnify's naira amount: 250000 → 2500, 1050 → 10.5. */
 export const nairaOf = (kobo: number) => kobo / 100;
@@ -98,7 +112,7 @@ export async function transactionOf(
   if (answer.ok) return answer.body;
   if (!isNotFound(answer))
     throw new MonnifyNoAnswer(`the transaction ${reference}`, answer.message);
-  mf.closed.add(reference);
+  await mf.references.close(reference);
   return null;
 }
 

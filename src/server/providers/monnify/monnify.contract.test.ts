@@ -6,6 +6,7 @@ import {
 } from '../../testing/monnify-simulator/monnify-simulator';
 import { TEST_OTP } from '../../testing/monnify-simulator/collections';
 import { startNoticeReceiver, type TNoticeReceiver } from '../../testing/notice-receiver';
+import { openTestDatabase } from '../../testing/test-app';
 import { banksContract } from '../contract/banks.contract';
 import { cardsContract, type TCardPath } from '../contract/cards.contract';
 import { contractReference } from '../contract/contract-references';
@@ -27,16 +28,19 @@ import { monnifyProvider, type TMonnifyProvider } from './monnify-provider';
 let simulator: TMonnifySimulator | undefined;
 let provider: TMonnifyProvider | undefined;
 let receiver: TNoticeReceiver | undefined;
+let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
 
 const started = async () => {
   receiver ??= await startNoticeReceiver();
   simulator ??= await startMonnifySimulator({ noticeUrl: receiver.url });
+  database ??= await openTestDatabase();
   provider ??= monnifyProvider({
     apiKey: simulator.apiKey,
     secretKey: simulator.secretKey,
     contractCode: simulator.contractCode,
     baseUrl: simulator.url,
     walletAccountNumber: simulator.walletAccountNumber,
+    db: database.db,
     clock: systemClock,
     readRetryDelaysMs: [20, 200],
   });
@@ -47,6 +51,7 @@ beforeAll(started);
 afterAll(async () => {
   await simulator?.close();
   await receiver?.close();
+  await database?.close();
 });
 
 const testCard = (number: string, pin: string | null, otp = '') => ({

@@ -3,8 +3,9 @@
 // where MONNIFY_TEST_API_KEY is set (vitest.config.ts leaves it out otherwise, and .ci/run says
 // that it did not run). Nothing here needs a person: the 3-D Secure page and a transfer into a
 // one-time account are left to the simulator's tests.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { openTestDatabase } from '../../testing/test-app';
 import { monnifyProvider } from './monnify-provider';
 
 const apiKey = process.env.MONNIFY_TEST_API_KEY ?? '';
@@ -16,11 +17,15 @@ if (!apiKey.startsWith('MK_TEST_') || !secretKey || !contractCode) {
   );
 }
 
+const database = await openTestDatabase();
+afterAll(() => database.close());
+
 const provider = monnifyProvider({
   apiKey,
   secretKey,
   contractCode,
   baseUrl: process.env.MONNIFY_BASE_URL ?? 'https://sandbox.monnify.com',
+  db: database.db,
   clock: systemClock,
 });
 

@@ -67,7 +67,7 @@ export function monnifyPayouts(mf: TMonnify, walletAccountNumber: string): TPayo
   return {
     provider: 'monnify',
     async payOut({ reference, institutionCode, accountNumber, accountName, amount, narration }) {
-      if (mf.closed.has(reference))
+      if (await mf.references.isClosed(reference))
         return { kind: 'failed', providerReference: null, reason: 'expired' };
       const earlier = await transferOf(mf, reference);
       if (earlier) return payoutOutcome(earlier);
@@ -101,7 +101,7 @@ export function monnifyPayouts(mf: TMonnify, walletAccountNumber: string): TPayo
     async requeryPayout(reference) {
       const transfer = await transferOf(mf, reference);
       if (transfer) return payoutRequery(transfer);
-      mf.closed.add(reference);
+      await mf.references.close(reference);
       return NEVER_ARRIVED;
     },
   };

@@ -117,7 +117,7 @@ export function monnifyRefunds(mf: TMonnify): TRefundsPort {
   return {
     provider: 'monnify',
     async refund({ reference, providerReference, channel, amount, sender, reason }) {
-      if (mf.closed.has(reference)) {
+      if (await mf.references.isClosed(reference)) {
         return { kind: 'failed', providerReference: null, reason: 'never arrived' };
       }
       const transactionReference = await refundedTransaction(mf, { channel, providerReference });
@@ -134,11 +134,11 @@ export function monnifyRefunds(mf: TMonnify): TRefundsPort {
     },
 
     // Read by its own reference: a refund Monnify does not hold by the time it is asked about
-    // (minutes after its call) never arrived, and its reference is closed here.
+    // (minutes after its call) never arrived, and its reference is closed, for every process.
     async requeryRefund({ reference }) {
       const found = await refundOf(mf, reference);
       if (found) return refundOutcome(found);
-      mf.closed.add(reference);
+      await mf.references.close(reference);
       return { kind: 'failed', providerReference: null, reason: 'never arrived' };
     },
   };

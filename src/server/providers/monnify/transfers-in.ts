@@ -18,6 +18,10 @@ import { giveBack } from './refunds';
 /** Monnify's own lifetime of a one-time account, when its answer names none (its 40 minutes). */
 const DEFAULT_ACCOUNT_SECONDS = 2_400;
 
+/** A one-time account as the database keeps it: its expiry as JSON writes a date. */
+const accountFrom = (kept: TTransferAccount | { expiresAt: string }): TTransferAccount =>
+  ({ ...kept, expiresAt: new Date(kept.expiresAt) }) as TTransferAccount;
+
 /** init-payment on the transaction: the account, asked again after no answer (it repeats safely). */
 async function accountOf(
   mf: TMonnify,
@@ -42,8 +46,9 @@ export function monnifyTransfersIn(mf: TMonnify): TTransfersInPort {
   return {
     provider: 'monnify',
     async openTransferAccount({ reference, amount, accountName, notAfter }) {
-      const known = mf.transferAccounts.get(reference);
-      if (known) return known;
+      // Opened already, by this process or another: the same account, and no call.
+      const known = await mf.references.read('transfer_account', reference);
+      if (known) return accountFrom(known as TTransferAccount);
       const made = await initialized(
         mf,
         initTransactionBody(mf, { reference, amount, narration: accountName, channel: 'transfer' }),
@@ -58,8 +63,8 @@ export function monnifyTransfersIn(mf: TMonnify): TTransfersInPort {
         accountName: opened.accountName,
         expiresAt: new Date(Math.min(ownExpiry, notAfter?.getTime() ?? ownExpiry)),
       };
-      mf.transferAccounts.set(reference, account);
-      return account;
+      // Two processes asked at once get one account: the first kept (each computed its expiry).
+      return accountFrom(await mf.references.keepFirst('transfer_account', reference, account));
     },
 
     // Money we do not take (another amount, too late, a payment paid otherwise) goes back to the
