@@ -75,10 +75,11 @@ export const ADAPTER_FACTORIES: Readonly<Record<string, TAdapterFactory>> = {
       acquirer: paystackTerminalProvider({ ...paystackKey(config.paystack), db, clock }),
       refunds: paystackProvider({ ...paystackKey(config.paystack), db, clock }).refunds,
     },
-  monnify: (config, { clock }) => {
+  monnify: (config, { db, clock }) => {
     if (!config.monnify) return null;
     const { cards, banks, transfersIn, refunds, payouts, notices, settlement } = monnifyProvider({
       ...config.monnify,
+      db,
       clock,
     });
     return {
