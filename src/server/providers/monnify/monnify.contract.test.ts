@@ -13,6 +13,8 @@ import { contractReference } from '../contract/contract-references';
 import { noticesContract } from '../contract/notices.contract';
 import { payoutsContract } from '../contract/payouts.contract';
 import { refundsContract } from '../contract/refunds.contract';
+import { settlementSetupOf } from '../contract/settlement-setup';
+import { settlementContract } from '../contract/settlement.contract';
 import { transfersInContract } from '../contract/transfers-in.contract';
 import type { TPayoutsPort, TPlainCard } from '../payments';
 import { monnifyProvider, type TMonnifyProvider } from './monnify-provider';
@@ -163,6 +165,19 @@ refundsContract('monnify (simulator)', async () => {
       return { providerReference: paid.providerReference };
     },
   };
+});
+
+// Every channel Monnify holds money by: its cards, its payouts from the wallet, its refunds.
+settlementContract('monnify (simulator)', ['card', 'payout', 'refund'], async () => {
+  const { provider: monnify } = await started();
+  return settlementSetupOf({
+    settlement: monnify.settlement,
+    cards: monnify.cards,
+    paidCard: CARDS.pin_only.card,
+    declinedCard: CARDS.declined.card,
+    refunds: monnify.refunds,
+    payouts: { port: monnify.payouts as TPayoutsPort, payee: KNOWN_ACCOUNT },
+  });
 });
 
 noticesContract('monnify (simulator)', async () => {
