@@ -383,6 +383,98 @@ function africasTalkingOf(e: z.infer<typeof ZEnv>): TConfig['africastalking'] {
   return { username, apiKey, senderId, baseUrl };
 }
 
+/** Each provider's settings that a single-name setting calls for, all there, or one clear line. */
+function checkProviderSettings(e: z.infer<typeof ZEnv>): void {
+  if (e.PAYMENT_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
+    throw new Error(
+      'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
+    );
+  }
+  if (e.TERMINAL_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
+    throw new Error(
+      'Invalid configuration: PAYSTACK_SECRET_KEY is required with TERMINAL_PROVIDER=paystack',
+    );
+  }
+  for (const name of ['TERMII_API_KEY', 'TERMII_SENDER_ID'] as const) {
+    if (e.SMS_PROVIDER === 'termii' && !e[name]) {
+      throw new Error(`Invalid configuration: ${name} is required with SMS_PROVIDER=termii`);
+    }
+  }
+  const remitaKeys = [
+    'REMITA_MERCHANT_ID',
+    'REMITA_SERVICE_TYPE_ID',
+    'REMITA_API_KEY',
+    'REMITA_API_TOKEN',
+  ] as const;
+  for (const name of remitaKeys) {
+    if (e.MANDATE_PROVIDER === 'remita' && !e[name]) {
+      throw new Error(`Invalid configuration: ${name} is required with MANDATE_PROVIDER=remita`);
+    }
+  }
+  if (e.BVN_REGISTRY === 'mono' && !e.MONO_SECRET_KEY) {
+    throw new Error('Invalid configuration: MONO_SECRET_KEY is required with BVN_REGISTRY=mono');
+  }
+  const monnifyKeys = ['MONNIFY_API_KEY', 'MONNIFY_SECRET_KEY', 'MONNIFY_CONTRACT_CODE'] as const;
+  const monnifyGiven = monnifyKeys.filter((name) => e[name]);
+  if (monnifyGiven.length > 0 && monnifyGiven.length < monnifyKeys.length) {
+    const missing = monnifyKeys.filter((name) => !e[name]).join(', ');
+    throw new Error(
+      `Invalid configuration: Monnify needs MONNIFY_API_KEY, MONNIFY_SECRET_KEY and MONNIFY_CONTRACT_CODE together; missing ${missing}`,
+    );
+  }
+}
+
+type TProviderSettings = Pick<
+  TConfig,
+  'termii' | 'africastalking' | 'mono' | 'remita' | 'paystack' | 'monnify'
+>;
+
+/** Each provider's settings, where they are there: its adapter is built then (registry.ts). */
+function providerSettingsOf(e: z.infer<typeof ZEnv>): TProviderSettings {
+  return {
+    termii:
+      e.TERMII_API_KEY && e.TERMII_SENDER_ID
+        ? {
+            apiKey: e.TERMII_API_KEY,
+            senderId: e.TERMII_SENDER_ID,
+            baseUrl: e.TERMII_BASE_URL.replace(/\/+$/, ''),
+          }
+        : null,
+    africastalking: africasTalkingOf(e),
+    mono: e.MONO_SECRET_KEY
+      ? { secretKey: e.MONO_SECRET_KEY, baseUrl: e.MONO_BASE_URL.replace(/\/+$/, '') }
+      : null,
+    remita:
+      e.REMITA_MERCHANT_ID && e.REMITA_SERVICE_TYPE_ID && e.REMITA_API_KEY && e.REMITA_API_TOKEN
+        ? {
+            merchantId: e.REMITA_MERCHANT_ID,
+            serviceTypeId: e.REMITA_SERVICE_TYPE_ID,
+            apiKey: e.REMITA_API_KEY,
+            apiToken: e.REMITA_API_TOKEN,
+            baseUrl: e.REMITA_BASE_URL.replace(/\/+$/, ''),
+          }
+        : null,
+    paystack: e.PAYSTACK_SECRET_KEY
+      ? {
+          secretKey: e.PAYSTACK_SECRET_KEY,
+          mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
+          baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
+        }
+      : null,
+    monnify:
+      e.MONNIFY_API_KEY && e.MONNIFY_SECRET_KEY && e.MONNIFY_CONTRACT_CODE
+        ? {
+            apiKey: e.MONNIFY_API_KEY,
+            secretKey: e.MONNIFY_SECRET_KEY,
+            contractCode: e.MONNIFY_CONTRACT_CODE,
+            mode: e.MONNIFY_API_KEY.startsWith('MK_PROD_') ? 'live' : 'test',
+            baseUrl: e.MONNIFY_BASE_URL.replace(/\/+$/, ''),
+            walletAccountNumber: e.MONNIFY_WALLET_ACCOUNT_NUMBER ?? null,
+          }
+        : null,
+  };
+}
+
 /** Parses the environment once at start-up; a bad value stops the start with one clear line. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
   const present = Object.fromEntries(
@@ -412,44 +504,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: ROLE=worker works on jobs; JOBS_WORK=off leaves it none',
     );
   }
-  if (e.PAYMENT_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
-    throw new Error(
-      'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
-    );
-  }
-  if (e.TERMINAL_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
-    throw new Error(
-      'Invalid configuration: PAYSTACK_SECRET_KEY is required with TERMINAL_PROVIDER=paystack',
-    );
-  }
-  for (const name of ['TERMII_API_KEY', 'TERMII_SENDER_ID'] as const) {
-    if (e.SMS_PROVIDER === 'termii' && !e[name]) {
-      throw new Error(`Invalid configuration: ${name} is required with SMS_PROVIDER=termii`);
-    }
-  }
-  const africasTalking = africasTalkingOf(e);
-  const remitaKeys = [
-    'REMITA_MERCHANT_ID',
-    'REMITA_SERVICE_TYPE_ID',
-    'REMITA_API_KEY',
-    'REMITA_API_TOKEN',
-  ] as const;
-  for (const name of remitaKeys) {
-    if (e.MANDATE_PROVIDER === 'remita' && !e[name]) {
-      throw new Error(`Invalid configuration: ${name} is required with MANDATE_PROVIDER=remita`);
-    }
-  }
-  if (e.BVN_REGISTRY === 'mono' && !e.MONO_SECRET_KEY) {
-    throw new Error('Invalid configuration: MONO_SECRET_KEY is required with BVN_REGISTRY=mono');
-  }
-  const monnifyKeys = ['MONNIFY_API_KEY', 'MONNIFY_SECRET_KEY', 'MONNIFY_CONTRACT_CODE'] as const;
-  const monnifyGiven = monnifyKeys.filter((name) => e[name]);
-  if (monnifyGiven.length > 0 && monnifyGiven.length < monnifyKeys.length) {
-    const missing = monnifyKeys.filter((name) => !e[name]).join(', ');
-    throw new Error(
-      `Invalid configuration: Monnify needs MONNIFY_API_KEY, MONNIFY_SECRET_KEY and MONNIFY_CONTRACT_CODE together; missing ${missing}`,
-    );
-  }  const lists = providerLists(present);
+  checkProviderSettings(e);
+  const lists = providerLists(present);
   if (lists.payouts.includes('monnify') && !e.MONNIFY_WALLET_ACCOUNT_NUMBER) {
     throw new Error(
       'Invalid configuration: MONNIFY_WALLET_ACCOUNT_NUMBER is required when Monnify sends payouts (PAYOUT_PROVIDERS)',
@@ -479,50 +535,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
     webauthnOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
     smsProvider: lists.sms[0] ?? e.SMS_PROVIDER,
-    termii:
-      e.TERMII_API_KEY && e.TERMII_SENDER_ID
-        ? {
-            apiKey: e.TERMII_API_KEY,
-            senderId: e.TERMII_SENDER_ID,
-            baseUrl: e.TERMII_BASE_URL.replace(/\/+$/, ''),
-          }
-        : null,
-    africastalking: africasTalking,
     bvnRegistry: e.BVN_REGISTRY,
-    mono: e.MONO_SECRET_KEY
-      ? { secretKey: e.MONO_SECRET_KEY, baseUrl: e.MONO_BASE_URL.replace(/\/+$/, '') }
-      : null,
     mandateProvider: e.MANDATE_PROVIDER,
-    remita:
-      e.REMITA_MERCHANT_ID && e.REMITA_SERVICE_TYPE_ID && e.REMITA_API_KEY && e.REMITA_API_TOKEN
-        ? {
-            merchantId: e.REMITA_MERCHANT_ID,
-            serviceTypeId: e.REMITA_SERVICE_TYPE_ID,
-            apiKey: e.REMITA_API_KEY,
-            apiToken: e.REMITA_API_TOKEN,
-            baseUrl: e.REMITA_BASE_URL.replace(/\/+$/, ''),
-          }
-        : null,
     paymentProvider: e.PAYMENT_PROVIDER,
     providerLists: lists,
-    paystack: e.PAYSTACK_SECRET_KEY
-      ? {
-          secretKey: e.PAYSTACK_SECRET_KEY,
-          mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
-          baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
-        }
-      : null,
-    monnify:
-      e.MONNIFY_API_KEY && e.MONNIFY_SECRET_KEY && e.MONNIFY_CONTRACT_CODE
-        ? {
-            apiKey: e.MONNIFY_API_KEY,
-            secretKey: e.MONNIFY_SECRET_KEY,
-            contractCode: e.MONNIFY_CONTRACT_CODE,
-            mode: e.MONNIFY_API_KEY.startsWith('MK_PROD_') ? 'live' : 'test',
-            baseUrl: e.MONNIFY_BASE_URL.replace(/\/+$/, ''),
-            walletAccountNumber: e.MONNIFY_WALLET_ACCOUNT_NUMBER ?? null,
-          }
-        : null,    terminalProvider: e.TERMINAL_PROVIDER,
+    ...providerSettingsOf(e),
+    terminalProvider: e.TERMINAL_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
     cardAnswerWaitMs: e.CARD_ANSWER_WAIT_MS,
     sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
