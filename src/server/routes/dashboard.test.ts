@@ -230,6 +230,7 @@ describe('the Developers screen', () => {
       capability: 'bvn',
       state: 'on',
       adapter: 'sandbox',
+      providers: ['sandbox'],
       note: null,
     });
   });
