@@ -130,25 +130,17 @@ function successfulTransaction(t: TTransaction) {
   };
 }
 
-export function collections(state: TSimState) {
-  const find = (transactionReference: string) => {
-    const found = state.transactions.get(transactionReference);
-    if (!found)
-      throw new MonnifyRefusal(
-        404,
-        'Could not find transaction with the specified transaction reference',
-        '99',
-      );
-    return found;
-  };
+/** What every group of collections' calls shares: the state, and its transactions' steps. */
+type TCollections = {
+  state: TSimState;
+  find: (transactionReference: string) => TTransaction;
+  /** Paid now: its SUCCESSFUL_TRANSACTION notice, sent after the answer (ctx) or when called. */
+  paid: (t: TTransaction, ctx: { later: TContext['later'] } | null) => () => Promise<void>;
+  current: (t: TTransaction) => TTransaction;
+};
 
-  const paid = (t: TTransaction, ctx: { later: TContext['later'] } | null) => {
-    t.paidOn = state.now();
-    const notice = () => state.send('SUCCESSFUL_TRANSACTION', successfulTransaction(t));
-    if (ctx) ctx.later.push(notice);
-    return notice;
-  };
-
+/** POST init-transaction: a transaction the payer then pays by transfer or card. */
+function transactionRoutes({ state }: TCollections): TRoute[] {
   function initTransaction(ctx: TContext): TAnswer {
     const { body } = ctx;
     const paymentReference = stringIn(body, 'paymentReference');
@@ -194,6 +186,17 @@ export function collections(state: TSimState) {
     });
   }
 
+  return [
+    {
+      method: 'POST',
+      path: /^\/api\/v1\/merchant\/transactions\/init-transaction$/,
+      handle: initTransaction,
+    },
+  ];
+}
+
+/** Pay with bank transfer: the one-time account, and the money the payer's bank sends it. */
+function bankTransfer({ state, find, paid, current }: TCollections) {
   function initPayment(ctx: TContext): TAnswer {
     const t = find(stringIn(ctx.body, 'transactionReference'));
     if (!t.paymentMethods.includes('ACCOUNT_TRANSFER')) {
@@ -230,32 +233,67 @@ export function collections(state: TSimState) {
     });
   }
 
-  /** The card's test behaviour, its expiry checked; a refusal before any charge began. */
-  function cardOf(body: TBody) {
-    const card = (body.card ?? {}) as TBody;
-    const number = stringIn(card, 'number').replace(/\s/g, '');
-    const month = Number(stringIn(card, 'expiryMonth'));
-    const year = Number(stringIn(card, 'expiryYear'));
-    stringIn(card, 'cvv');
-    const fullYear = year < 100 ? 2000 + year : year;
-    const now = state.now();
-    const expired =
-      fullYear < now.getUTCFullYear() ||
-      (fullYear === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
-    if (!(month >= 1 && month <= 12) || expired)
-      throw new MonnifyRefusal(400, 'Card has expired or its expiry is invalid');
-    const test = TEST_CARDS[number];
-    if (!test) throw new MonnifyRefusal(400, 'Invalid card number');
-    const pin = typeof card.pin === 'string' && card.pin !== '' ? card.pin : null;
-    return { number, month, fullYear, pin, test };
+  /**
+   * Money sent into a one-time account from the payer's bank: the account's transaction is PAID,
+   * OVERPAID or PARTIALLY_PAID by what arrived, and SUCCESSFUL_TRANSACTION is sent. Nothing
+   * reaches an account that expired or was paid already (the payer's bank has it back).
+   */
+  async function payTransfer(
+    accountNumber: string,
+    amount: number,
+    sender = { accountNumber: '0065432190', accountName: 'ADAEZE OKAFOR', bankCode: '058' },
+  ) {
+    const t = [...state.transactions.values()].find(
+      (x) => x.account?.accountNumber === accountNumber,
+    );
+    if (!t) throw new Error(`No one-time account ${accountNumber}`);
+    if (current(t).paymentStatus !== 'PENDING') return;
+    t.paymentMethod = 'ACCOUNT_TRANSFER';
+    t.sender = sender;
+    t.amountPaid = amount;
+    t.paymentStatus =
+      amount === t.amount ? 'PAID' : amount > t.amount ? 'OVERPAID' : 'PARTIALLY_PAID';
+    await paid(t, null)();
   }
 
+  const routes: TRoute[] = [
+    {
+      method: 'POST',
+      path: /^\/api\/v1\/merchant\/bank-transfer\/init-payment$/,
+      handle: initPayment,
+    },
+  ];
+  return { routes, payTransfer };
+}
+
+/** The card's test behaviour, its expiry checked; a refusal before any charge began. */
+function cardOf(state: TSimState, body: TBody) {
+  const card = (body.card ?? {}) as TBody;
+  const number = stringIn(card, 'number').replace(/\s/g, '');
+  const month = Number(stringIn(card, 'expiryMonth'));
+  const year = Number(stringIn(card, 'expiryYear'));
+  stringIn(card, 'cvv');
+  const fullYear = year < 100 ? 2000 + year : year;
+  const now = state.now();
+  const expired =
+    fullYear < now.getUTCFullYear() ||
+    (fullYear === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
+  if (!(month >= 1 && month <= 12) || expired)
+    throw new MonnifyRefusal(400, 'Card has expired or its expiry is invalid');
+  const test = TEST_CARDS[number];
+  if (!test) throw new MonnifyRefusal(400, 'Invalid card number');
+  const pin = typeof card.pin === 'string' && card.pin !== '' ? card.pin : null;
+  return { number, month, fullYear, pin, test };
+}
+
+/** The card charge: paid, refused, or waiting on the OTP or 3-D Secure step its card asks. */
+function cardCharge({ state, find, paid }: TCollections): TRoute[] {
   function charge(ctx: TContext): TAnswer {
     const t = find(stringIn(ctx.body, 'transactionReference'));
     if (!ctx.body.deviceInformation) throw new MonnifyRefusal(400, 'deviceInformation is required');
     if (t.paymentStatus !== 'PENDING' || t.step)
       throw new MonnifyRefusal(400, 'Transaction has been completed or is in progress', '99');
-    const { number, month, fullYear, pin, test } = cardOf(ctx.body);
+    const { number, month, fullYear, pin, test } = cardOf(state, ctx.body);
     t.paymentMethod = 'CARD';
     t.card = {
       cardType: test.cardType,
@@ -306,6 +344,11 @@ export function collections(state: TSimState) {
     return answer('FAILED', test.behaviour.fail);
   }
 
+  return [{ method: 'POST', path: /^\/api\/v1\/merchant\/cards\/charge$/, handle: charge }];
+}
+
+/** A charge's second step: the OTP its card's issuer sent, or the payer's 3-D Secure answer. */
+function cardSteps({ state, find, paid }: TCollections) {
   function authorizeOtp(ctx: TContext): TAnswer {
     const t = find(stringIn(ctx.body, 'transactionReference'));
     const tokenId = stringIn(ctx.body, 'tokenId');
@@ -347,14 +390,14 @@ export function collections(state: TSimState) {
     await paid(t, null)();
   }
 
-  /** A transaction whose time ran out unpaid reads EXPIRED. */
-  const current = (t: TTransaction) => {
-    if (t.paymentStatus === 'PENDING' && t.account && t.account.expiresAt <= state.now()) {
-      t.paymentStatus = 'EXPIRED';
-    }
-    return t;
-  };
+  const routes: TRoute[] = [
+    { method: 'POST', path: /^\/api\/v1\/merchant\/cards\/otp\/authorize$/, handle: authorizeOtp },
+  ];
+  return { routes, answerThreeDs };
+}
 
+/** The transaction's status by either reference, and the search of them all. */
+function statusReads({ state, find, current }: TCollections): TRoute[] {
   function status(ctx: TContext): TAnswer {
     const reference = decodeURIComponent(ctx.segments.slice(3).join('/'));
     return success(transactionObject(current(find(reference))));
@@ -382,46 +425,57 @@ export function collections(state: TSimState) {
     return success(pageOf(all.map(transactionObject), page, size));
   }
 
-  /**
-   * Money sent into a one-time account from the payer's bank: the account's transaction is PAID,
-   * OVERPAID or PARTIALLY_PAID by what arrived, and SUCCESSFUL_TRANSACTION is sent. Nothing
-   * reaches an account that expired or was paid already (the payer's bank has it back).
-   */
-  async function payTransfer(
-    accountNumber: string,
-    amount: number,
-    sender = { accountNumber: '0065432190', accountName: 'ADAEZE OKAFOR', bankCode: '058' },
-  ) {
-    const t = [...state.transactions.values()].find(
-      (x) => x.account?.accountNumber === accountNumber,
-    );
-    if (!t) throw new Error(`No one-time account ${accountNumber}`);
-    if (current(t).paymentStatus !== 'PENDING') return;
-    t.paymentMethod = 'ACCOUNT_TRANSFER';
-    t.sender = sender;
-    t.amountPaid = amount;
-    t.paymentStatus =
-      amount === t.amount ? 'PAID' : amount > t.amount ? 'OVERPAID' : 'PARTIALLY_PAID';
-    await paid(t, null)();
-  }
-
-  const routes: TRoute[] = [
-    {
-      method: 'POST',
-      path: /^\/api\/v1\/merchant\/transactions\/init-transaction$/,
-      handle: initTransaction,
-    },
-    {
-      method: 'POST',
-      path: /^\/api\/v1\/merchant\/bank-transfer\/init-payment$/,
-      handle: initPayment,
-    },
-    { method: 'POST', path: /^\/api\/v1\/merchant\/cards\/charge$/, handle: charge },
-    { method: 'POST', path: /^\/api\/v1\/merchant\/cards\/otp\/authorize$/, handle: authorizeOtp },
+  return [
     { method: 'GET', path: /^\/api\/v2\/merchant\/transactions\/query$/, handle: query },
     { method: 'GET', path: /^\/api\/v2\/transactions\/.+$/, handle: status },
     { method: 'GET', path: /^\/api\/v1\/transactions\/search$/, handle: search },
   ];
+}
 
-  return { routes, payTransfer, answerThreeDs, find, current };
+/** Collections' calls, and the payer's doings a test plays: a transfer in, a 3-D Secure answer. */
+export function collections(state: TSimState) {
+  const find = (transactionReference: string) => {
+    const found = state.transactions.get(transactionReference);
+    if (!found)
+      throw new MonnifyRefusal(
+        404,
+        'Could not find transaction with the specified transaction reference',
+        '99',
+      );
+    return found;
+  };
+
+  const paid = (t: TTransaction, ctx: { later: TContext['later'] } | null) => {
+    t.paidOn = state.now();
+    const notice = () => state.send('SUCCESSFUL_TRANSACTION', successfulTransaction(t));
+    if (ctx) ctx.later.push(notice);
+    return notice;
+  };
+
+  /** A transaction whose time ran out unpaid reads EXPIRED. */
+  const current = (t: TTransaction) => {
+    if (t.paymentStatus === 'PENDING' && t.account && t.account.expiresAt <= state.now()) {
+      t.paymentStatus = 'EXPIRED';
+    }
+    return t;
+  };
+
+  const kit: TCollections = { state, find, paid, current };
+  const transfer = bankTransfer(kit);
+  const steps = cardSteps(kit);
+  const routes: TRoute[] = [
+    ...transactionRoutes(kit),
+    ...transfer.routes,
+    ...cardCharge(kit),
+    ...steps.routes,
+    ...statusReads(kit),
+  ];
+
+  return {
+    routes,
+    payTransfer: transfer.payTransfer,
+    answerThreeDs: steps.answerThreeDs,
+    find,
+    current,
+  };
 }

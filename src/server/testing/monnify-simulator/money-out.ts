@@ -73,19 +73,21 @@ const disbursementObject = (d: TDisbursement) => ({
   destinationBankName: BANKS.find((b) => b.code === d.destinationBankCode)?.name ?? '',
 });
 
-export function moneyOut(state: TSimState, transactionOf: (reference: string) => TTransaction) {
-  const controls = { failNextRefund: false };
+/** The refund notices' eventData (Webhook Events and Request Structure). */
+const refundNotice = (state: TSimState, r: TRefund) => ({
+  merchantReason: r.refundReason,
+  transactionReference: r.transactionReference,
+  completedOn: monnifyTime(state.now()),
+  refundStatus: r.refundStatus,
+  customerNote: r.customerNote,
+  createdOn: monnifyTime(r.createdOn),
+  refundReference: r.refundReference,
+  refundAmount: toNaira(r.refundAmount),
+});
 
-  const refundNotice = (r: TRefund) => ({
-    merchantReason: r.refundReason,
-    transactionReference: r.transactionReference,
-    completedOn: monnifyTime(state.now()),
-    refundStatus: r.refundStatus,
-    customerNote: r.customerNote,
-    createdOn: monnifyTime(r.createdOn),
-    refundReference: r.refundReference,
-    refundAmount: toNaira(r.refundAmount),
-  });
+/** Refunds of a transaction: initiated (processed at once, FAILED when a test asks), read, listed. */
+function refunds(state: TSimState, transactionOf: (reference: string) => TTransaction) {
+  const controls = { failNextRefund: false };
 
   function initiateRefund(ctx: TContext): TAnswer {
     const { body } = ctx;
@@ -135,7 +137,7 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
       if (t.refundedKobo >= t.amountPaid) t.paymentStatus = 'REVERSED';
     }
     ctx.later.push(() =>
-      state.send(failing ? 'FAILED_REFUND' : 'SUCCESSFUL_REFUND', refundNotice(refund)),
+      state.send(failing ? 'FAILED_REFUND' : 'SUCCESSFUL_REFUND', refundNotice(state, refund)),
     );
     return answer;
   }
@@ -159,32 +161,48 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
     return success(pageOf([...state.refunds.values()].map(refundObject), page, size));
   }
 
-  const disbursementNotice = (d: TDisbursement, status: string) => ({
-    amount: toNaira(d.amount),
-    transactionReference: d.transactionReference,
-    fee: 10,
-    transactionDescription: disbursementObject(d).transactionDescription,
-    destinationAccountNumber: d.destinationAccountNumber,
-    sessionId: `09000${Date.now()}`,
-    createdOn: monnifyTime(d.createdOn),
-    destinationAccountName: d.destinationAccountName,
-    reference: d.reference,
-    destinationBankCode: d.destinationBankCode,
-    completedOn: monnifyTime(state.now()),
-    narration: d.narration,
-    currency: 'NGN',
-    destinationBankName: disbursementObject(d).destinationBankName,
-    status,
-  });
+  const routes: TRoute[] = [
+    { method: 'POST', path: /^\/api\/v1\/refunds\/initiate-refund$/, handle: initiateRefund },
+    { method: 'GET', path: /^\/api\/v1\/refunds$/, handle: listRefunds },
+    { method: 'GET', path: /^\/api\/v1\/refunds\/[^/]+$/, handle: readRefund },
+  ];
+  return {
+    routes,
+    failNextRefund: () => {
+      controls.failNextRefund = true;
+    },
+  };
+}
 
-  /** A transfer sent: SUCCESS to an account its bank holds, FAILED otherwise, each told. */
-  function complete(d: TDisbursement, later: TContext['later']) {
-    const known = ACCOUNTS[`${d.destinationBankCode}:${d.destinationAccountNumber}`];
-    d.status = known ? 'SUCCESS' : 'FAILED';
-    const event = known ? 'SUCCESSFUL_DISBURSEMENT' : 'FAILED_DISBURSEMENT';
-    later.push(() => state.send(event, disbursementNotice(d, d.status)));
-  }
+/** The disbursement notices' eventData (Webhook Events and Request Structure). */
+const disbursementNotice = (state: TSimState, d: TDisbursement, status: string) => ({
+  amount: toNaira(d.amount),
+  transactionReference: d.transactionReference,
+  fee: 10,
+  transactionDescription: disbursementObject(d).transactionDescription,
+  destinationAccountNumber: d.destinationAccountNumber,
+  sessionId: `09000${Date.now()}`,
+  createdOn: monnifyTime(d.createdOn),
+  destinationAccountName: d.destinationAccountName,
+  reference: d.reference,
+  destinationBankCode: d.destinationBankCode,
+  completedOn: monnifyTime(state.now()),
+  narration: d.narration,
+  currency: 'NGN',
+  destinationBankName: disbursementObject(d).destinationBankName,
+  status,
+});
 
+/** A transfer sent: SUCCESS to an account its bank holds, FAILED otherwise, each told. */
+function complete(state: TSimState, d: TDisbursement, later: TContext['later']) {
+  const known = ACCOUNTS[`${d.destinationBankCode}:${d.destinationAccountNumber}`];
+  d.status = known ? 'SUCCESS' : 'FAILED';
+  const event = known ? 'SUCCESSFUL_DISBURSEMENT' : 'FAILED_DISBURSEMENT';
+  later.push(() => state.send(event, disbursementNotice(state, d, d.status)));
+}
+
+/** Single transfers: sent (with its OTP first when the wallet asks one), and reversed by a test. */
+function disbursements(state: TSimState) {
   function single(ctx: TContext): TAnswer {
     const { body } = ctx;
     const reference = stringIn(body, 'reference');
@@ -209,7 +227,7 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
     };
     stringIn(body, 'currency');
     state.disbursements.set(reference, d);
-    if (!state.payoutOtp) complete(d, ctx.later);
+    if (!state.payoutOtp) complete(state, d, ctx.later);
     return success({
       amount: toNaira(d.amount),
       reference: d.reference,
@@ -230,10 +248,31 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
       throw new MonnifyRefusal(400, 'Transfer is not awaiting authorization');
     if (stringIn(ctx.body, 'authorizationCode') !== d.otp)
       throw new MonnifyRefusal(400, 'Invalid authorization code');
-    complete(d, ctx.later);
+    complete(state, d, ctx.later);
     return success(disbursementObject(d));
   }
 
+  /** A successful transfer sent back by the recipient's bank: REVERSED_DISBURSEMENT. */
+  async function reverseDisbursement(reference: string) {
+    const d = state.disbursements.get(reference);
+    if (d?.status !== 'SUCCESS') throw new Error(`No successful transfer ${reference}`);
+    d.status = 'REVERSED';
+    await state.send('REVERSED_DISBURSEMENT', disbursementNotice(state, d, 'REVERSED'));
+  }
+
+  const routes: TRoute[] = [
+    { method: 'POST', path: /^\/api\/v2\/disbursements\/single$/, handle: single },
+    {
+      method: 'POST',
+      path: /^\/api\/v2\/disbursements\/single\/validate-otp$/,
+      handle: validateOtp,
+    },
+  ];
+  return { routes, reverseDisbursement };
+}
+
+/** The transfers read: one's summary by its reference, and the list of them all. */
+function disbursementReads(state: TSimState): TRoute[] {
   function summary(ctx: TContext): TAnswer {
     const d = state.disbursements.get(ctx.query.get('reference') ?? '');
     if (!d) throw new MonnifyRefusal(404, 'Transfer not found', 'D04');
@@ -246,6 +285,18 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
     return success(pageOf([...state.disbursements.values()].map(disbursementObject), page, size));
   }
 
+  return [
+    { method: 'GET', path: /^\/api\/v2\/disbursements\/single\/summary$/, handle: summary },
+    {
+      method: 'GET',
+      path: /^\/api\/v2\/disbursements\/single\/transactions$/,
+      handle: listSingles,
+    },
+  ];
+}
+
+/** The banks and the accounts a transfer reaches: the bank list, name enquiry, BVN match. */
+function bankLookups(): TRoute[] {
   const banks = (): TAnswer =>
     success(
       BANKS.map((b) => ({
@@ -280,30 +331,7 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
     });
   }
 
-  /** A successful transfer sent back by the recipient's bank: REVERSED_DISBURSEMENT. */
-  async function reverseDisbursement(reference: string) {
-    const d = state.disbursements.get(reference);
-    if (d?.status !== 'SUCCESS') throw new Error(`No successful transfer ${reference}`);
-    d.status = 'REVERSED';
-    await state.send('REVERSED_DISBURSEMENT', disbursementNotice(d, 'REVERSED'));
-  }
-
-  const routes: TRoute[] = [
-    { method: 'POST', path: /^\/api\/v1\/refunds\/initiate-refund$/, handle: initiateRefund },
-    { method: 'GET', path: /^\/api\/v1\/refunds$/, handle: listRefunds },
-    { method: 'GET', path: /^\/api\/v1\/refunds\/[^/]+$/, handle: readRefund },
-    { method: 'POST', path: /^\/api\/v2\/disbursements\/single$/, handle: single },
-    {
-      method: 'POST',
-      path: /^\/api\/v2\/disbursements\/single\/validate-otp$/,
-      handle: validateOtp,
-    },
-    { method: 'GET', path: /^\/api\/v2\/disbursements\/single\/summary$/, handle: summary },
-    {
-      method: 'GET',
-      path: /^\/api\/v2\/disbursements\/single\/transactions$/,
-      handle: listSingles,
-    },
+  return [
     { method: 'GET', path: /^\/api\/v1\/banks$/, handle: banks },
     {
       method: 'GET',
@@ -312,13 +340,23 @@ export function moneyOut(state: TSimState, transactionOf: (reference: string) =>
     },
     { method: 'POST', path: /^\/api\/v1\/vas\/bvn-account-match$/, handle: bvnAccountMatch },
   ];
+}
+
+/** Money-out calls, and what a test does to them: a refund that fails, a transfer reversed. */
+export function moneyOut(state: TSimState, transactionOf: (reference: string) => TTransaction) {
+  const refund = refunds(state, transactionOf);
+  const transfers = disbursements(state);
+  const routes: TRoute[] = [
+    ...refund.routes,
+    ...transfers.routes,
+    ...disbursementReads(state),
+    ...bankLookups(),
+  ];
 
   return {
     routes,
-    reverseDisbursement,
-    failNextRefund: () => {
-      controls.failNextRefund = true;
-    },
+    reverseDisbursement: transfers.reverseDisbursement,
+    failNextRefund: refund.failNextRefund,
     disbursementOtp: (reference: string) => state.disbursements.get(reference)?.otp ?? null,
   };
 }
