@@ -166,8 +166,6 @@ describe("no answer from Africa's Talking: worth a retry", () => {
     await gone.close();
     const error = await notSentBy(send('+2348031234577', { baseUrl: gone.url }));
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe(
-      "Africa's Talking gave no answer: fetch failed (ECONNREFUSED)",
-    );
+    expect(error.message).toBe("Africa's Talking gave no answer: fetch failed (ECONNREFUSED)");
   });
 });

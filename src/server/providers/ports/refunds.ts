@@ -71,4 +71,3 @@ export type TRefundRequery = Pick<
   TRefundRequest,
   'reference' | 'providerReference' | 'channel' | 'createdAt'
 >;
-
