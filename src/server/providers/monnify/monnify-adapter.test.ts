@@ -122,6 +122,19 @@ describe('notices', () => {
     }
   });
 
+  it('names the account a transfer came from, its bank named by the bank list', async () => {
+    const { notice } = await paidTransfer(100_000, 100_000);
+    expect(await provider.notices.readNotice(notice)).toMatchObject({
+      kind: 'transfer_received',
+      sender: {
+        institutionCode: '058',
+        bankName: 'Guaranty Trust Bank',
+        accountNumber: '0065432190',
+        accountName: 'ADAEZE OKAFOR',
+      },
+    });
+  });
+
   it('tells a short and an over payment by what arrived, and gives either back whole', async () => {
     for (const paid of [99_000, 100_500]) {
       const { ours, notice } = await paidTransfer(100_000, paid);

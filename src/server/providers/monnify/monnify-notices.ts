@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TNoticesPort, TProviderNotice, TRawNotice, TTransferSender } from '../payments';
 import type { TMonnifyTransaction } from './monnify-api';
+import { monnifyBanks } from './banks';
 import { cardSummary } from './cards';
 import { GIVE_BACK_PREFIX, refundOf, refundOutcome } from './refunds';
 import {
@@ -95,18 +96,27 @@ export function readMonnifyNotice(body: Buffer): TMonnifyNoticeRead | null {
   }
 }
 
-/** The account a transfer came from, as Monnify's record names it. */
-function senderOf(transaction: TMonnifyTransaction): TTransferSender | null {
+/**
+ * The account a transfer came from, as Monnify's record names it: by its bank's code only, so the
+ * bank list names the bank (a refund and the payer's receipt need both). A bank the list does not
+ * name leaves the sender unknown, as a partial one would be taken for whole.
+ */
+function senderOf(
+  transaction: TMonnifyTransaction,
+  bankNameOf: (code: string) => string | null,
+): TTransferSender | null {
   const source = transaction.accountPayments?.[0] ?? transaction.accountDetails;
   const { accountNumber, accountName, bankCode } = source ?? {};
   if (!accountNumber || !accountName || !bankCode || !/^\d{10}$/.test(accountNumber)) return null;
-  return { institutionCode: bankCode, bankName: '', accountNumber, accountName };
+  const bankName = bankNameOf(bankCode);
+  return bankName ? { institutionCode: bankCode, bankName, accountNumber, accountName } : null;
 }
 
 /** Monnify's record of a transaction of ours as the notice of it. */
 export function transactionNotice(
   event: string,
   transaction: TMonnifyTransaction,
+  bankNameOf: (code: string) => string | null,
 ): TProviderNotice {
   const channel = ourChannel(transaction);
   const reference = transaction.paymentReference;
@@ -121,7 +131,7 @@ export function transactionNotice(
       reference,
       amount: koboOf(transaction.amountPaid),
       currency,
-      sender: senderOf(transaction),
+      sender: senderOf(transaction, bankNameOf),
       providerReference: transaction.transactionReference,
     };
   }
@@ -140,6 +150,7 @@ export function transactionNotice(
 }
 
 export function monnifyNotices(mf: TMonnify): TNoticesPort {
+  const banks = monnifyBanks(mf);
   return {
     provider: 'monnify',
     async readNotice(notice: TRawNotice) {
@@ -149,9 +160,12 @@ export function monnifyNotices(mf: TMonnify): TNoticesPort {
       const read = readMonnifyNotice(notice.body);
       if (read?.kind === 'transaction_of') {
         const record = await transactionByMonnifyReference(mf, read.transactionReference);
-        return record
-          ? transactionNotice(read.event, record)
-          : { kind: 'ignored', event: read.event };
+        if (!record) return { kind: 'ignored', event: read.event };
+        // A notice is read whether or not the bank list answers: without it, no sender.
+        const list = await banks.listBanks().catch(() => []);
+        const bankNameOf = (code: string) =>
+          list.find((bank) => bank.institutionCode === code)?.name ?? null;
+        return transactionNotice(read.event, record, bankNameOf);
       }
       if (read?.kind === 'refund_of') {
         const refund = await refundOf(mf, read.refundReference);
