@@ -177,11 +177,14 @@ export function pageQuery(
   ]).toString();
 }
 
-/** Pays a consent's immediate payment with a sandbox card, as a payer without sign-in. */
+/**
+ * Pays a consent's immediate payment by card, as a payer without sign-in: a sandbox card of
+ * `card`'s scenario, or the card given (a provider simulator's test card).
+ */
 export async function payByCard(
   app: FastifyInstance,
   consent: { paymentId: string; consentId: string },
-  scenario: TCardScenarioName = 'pin_only',
+  card: TCardScenarioName | Parameters<typeof encryptedCard>[1] = 'pin_only',
 ) {
   const response = await app.inject({
     method: 'POST',
@@ -189,7 +192,7 @@ export async function payByCard(
     payload: {
       paymentId: consent.paymentId,
       consentId: consent.consentId,
-      cardDetails: await encryptedCard(app, sandboxCard(scenario)),
+      cardDetails: await encryptedCard(app, typeof card === 'string' ? sandboxCard(card) : card),
       saveCard: false,
     },
   });
