@@ -5,6 +5,7 @@ import {
   linkWaysOn,
   needsSignIn,
   payMethodsOn,
+  providerRoles,
   type TCapabilitiesOn,
   type TConsentAsks,
 } from './capabilities';
@@ -128,5 +129,23 @@ describe('the ways to pay a page offers', () => {
     const off = { ...ALL_CAPABILITIES_ON, acquirer: false };
     expect(payMethodsOn(off, { kind: 'push' }).terminal).toBe(false);
     expect(payMethodsOn(off, reader(true)).terminal).toBe(false);
+  });
+});
+
+describe('providerRoles', () => {
+  it('puts new work on the first and the rest standing by', () => {
+    expect(providerRoles('cards', ['paystack', 'monnify'])).toEqual({
+      serving: ['paystack'],
+      standingBy: ['monnify'],
+    });
+  });
+
+  it('has every provider serve its own notices, report and refunds at once', () => {
+    for (const capability of ['notices', 'settlement', 'refunds'] as const) {
+      expect(providerRoles(capability, ['paystack', 'sandbox', 'monnify'])).toEqual({
+        serving: ['paystack', 'sandbox', 'monnify'],
+        standingBy: [],
+      });
+    }
   });
 });

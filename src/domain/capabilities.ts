@@ -25,6 +25,22 @@ export const CAPABILITIES = [
 ] as const;
 export type TCapability = (typeof CAPABILITIES)[number];
 
+/**
+ * The capabilities every listed provider serves at once, each for its own money: its notices, its
+ * settlement report, the refunds of what it took. None of them stands by behind another.
+ */
+const EACH_PROVIDER_AT_ONCE: readonly TCapability[] = ['notices', 'settlement', 'refunds'];
+
+/**
+ * A capability's providers (in order) as the start and the dashboard say them: those serving now
+ * (the first, or each at once), and those standing by behind the first.
+ */
+export function providerRoles(capability: TCapability, providers: readonly string[]) {
+  return EACH_PROVIDER_AT_ONCE.includes(capability)
+    ? { serving: [...providers], standingBy: [] }
+    : { serving: providers.slice(0, 1), standingBy: providers.slice(1) };
+}
+
 /** What a payer-facing screen needs to know: whether each capability is on. */
 export type TCapabilitiesOn = Record<TCapability, boolean>;
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { providerRoles } from '../domain/capabilities';
 import { buildApp } from './app';
 import { loadConfig, type TConfig } from './config';
 import { isLive, type TCapabilityLine } from './context';
@@ -27,11 +28,14 @@ function listeningOn(app: FastifyInstance): string {
 
 /** One line of the start per capability: its adapter, or `off` and why. */
 const capabilityLine = (line: TCapabilityLine) =>
-  `Capability ${line.capability}: ${line.state === 'on' ? inOrder(line.providers) : 'off'}${line.note ? ` (${line.note})` : ''}`;
+  `Capability ${line.capability}: ${line.state === 'on' ? inOrder(line) : 'off'}${line.note ? ` (${line.note})` : ''}`;
 
-/** A capability's providers as the start says them: the first, then who stands by. */
-const inOrder = ([first, ...rest]: readonly string[]) =>
-  rest.length === 0 ? (first ?? '') : `${first ?? ''} (standing by: ${rest.join(', ')})`;
+/** A capability's providers as the start says them: who serves, then who stands by. */
+function inOrder({ capability, providers }: TCapabilityLine) {
+  const { serving, standingBy } = providerRoles(capability, providers);
+  const by = standingBy.length === 0 ? '' : ` (standing by: ${standingBy.join(', ')})`;
+  return `${serving.join(', ')}${by}`;
+}
 
 /** Starts the server: what main.ts runs once tracing has started (or stayed off). */
 export async function serve() {

@@ -38,11 +38,15 @@ export const ZCapabilityLine = z.object({
   state: z.enum(['on', 'off']),
   /** The name of the adapter that serves new work ('sandbox', 'paystack', …); null when off. */
   adapter: z.nullable(z.string()),
-  /** Every provider of the capability, in order: the first serves new work, the rest stand by. */
+  /**
+   * Every provider of the capability, in order: the first serves new work, the rest stand by
+   * (notices, settlement and refunds: each serves its own at once; domain providerRoles).
+   */
   providers: z.array(z.string()),
   /** Why it is off, or what to know of its adapter (a sandbox stand-in); null when nothing. */
   note: z.nullable(z.string()),
 });
+export type TCapabilityLineOut = z.infer<typeof ZCapabilityLine>;
 
 /** What GET /api/health/ready reports of each dependency. */
 const ZReadiness = {

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { providerRoles } from '../../domain/capabilities';
 import { DASHBOARD_TEXTS } from '../../domain/dashboard-texts';
 import { ZDashboardOk, ZKeyRotateResponse } from '../../domain/schemas/dashboard';
+import type { TCapabilityLineOut } from '../../domain/schemas/health';
 import { Button } from '../ui/button';
 import { FormError } from '../ui/form-error';
 import { formatDateTime } from '../ui/format-date';
@@ -25,6 +27,28 @@ export function DevelopersPage() {
   );
 }
 
+/**
+ * Who serves a capability and who stands by. The standing-by clause wraps as one piece on a
+ * narrow screen, never leaving "standing by:" at a line's end apart from its names.
+ */
+function Providers({ line }: { line: TCapabilityLineOut }) {
+  if (line.state === 'off') return DASHBOARD_TEXTS.capabilityOff;
+  const { serving, standingBy } = providerRoles(line.capability, line.providers);
+  return (
+    <>
+      {serving.join(', ')}
+      {standingBy.length > 0 ? (
+        <>
+          {' · '}
+          <span className="dash-standby">
+            {DASHBOARD_TEXTS.standingBy} {standingBy.join(', ')}
+          </span>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** Each capability and what serves it, or off and why (docs/going-live.md). */
 function Capabilities() {
   const read = useQuery(dashboardQueries.capabilities());
@@ -40,10 +64,7 @@ function Capabilities() {
               <code>{line.capability}</code>
             </dt>
             <dd>
-              {line.adapter ?? DASHBOARD_TEXTS.capabilityOff}
-              {line.providers.length > 1
-                ? ` · ${DASHBOARD_TEXTS.standingBy} ${line.providers.slice(1).join(', ')}`
-                : ''}
+              <Providers line={line} />
               {line.note ? ` · ${line.note}` : ''}
             </dd>
           </div>
