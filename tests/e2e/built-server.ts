@@ -15,10 +15,15 @@ export const SHARED_BUILT_SERVER = { origin: E2E.builtOrigin, dataDir: E2E.built
 /**
  * The built server as `npm start` runs it (dist/server/main.mjs) on a new data directory, for the
  * tests that follow the README as written, with `env` added to its environment. Resolves once it
- * printed its last start line.
+ * printed its last start line. Given `dataDir`, it starts on that one (a server restarted on the
+ * data an earlier one left), and stop() leaves it to the caller.
  */
-export async function startBuiltServer(port: number, env: NodeJS.ProcessEnv = {}) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'oya-built-'));
+export async function startBuiltServer(
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+  options: { dataDir?: string } = {},
+) {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'oya-built-'));
   const origin = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.mjs'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
@@ -57,7 +62,7 @@ export async function startBuiltServer(port: number, env: NodeJS.ProcessEnv = {}
         child.kill('SIGTERM');
         await stopped;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
