@@ -94,6 +94,9 @@ function liveEnv({ paystack, mono, remita, termii }: TSimulators): NodeJS.Proces
     // The collections run every second rather than every minute, so that a future payment due
     // a minute after its grant is collected within seconds of its date, on the server's own clock.
     COLLECTION_INTERVAL_MS: '1000',
+    // The payer's notice 36 s before the debit rather than a day: the collection due a minute
+    // after its grant is then debited on its date, its notice gone first.
+    DEBIT_NOTICE_HOURS: '0.01',
   };
 }
 
