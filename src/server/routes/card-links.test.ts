@@ -331,6 +331,8 @@ describe('linking a card, each sandbox card through its path', () => {
       route: 'card',
       state: 'active',
       chargeStage: null,
+      // The provider that made the test charge, for every later call about it.
+      chargeProvider: 'sandbox',
       testAmount: body.amount,
     });
     await expectChargedAndRefunded(body.paymentId, body.amount);

@@ -119,6 +119,12 @@ export const accountLinks = pgTable(
      * null for one set up before they were kept (not checked).
      */
     mandateTerms: jsonb('mandate_terms').$type<TKeptMandateTerms>(),
+    /**
+     * The provider that made the card link's test charge, from the port that made it: its
+     * requery, 3-D Secure sweep, give-back and notices go there (registry.portOf). Null for a
+     * link with no test charge.
+     */
+    chargeProvider: text('charge_provider'),
     /** Where an open card link's test charge waits (route card); null once it ended. */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
     /**

@@ -33,6 +33,7 @@ import { appendEvent, eventStreams } from '../../events/event-log';
 import type {
   TCardChargeOutcome,
   TCardSummary,
+  TCardsPort,
   TNoticedCharge,
   TRequeryOutcome,
 } from '../../providers/payments';
@@ -93,8 +94,29 @@ const TEST_CHARGE_NARRATION = 'Card linking test charge';
 /** The link an outcome is recorded for: who, which account, how much, the card's expiry. */
 export type TChargingLink = Pick<
   TLinkRow,
-  'id' | 'payerId' | 'accountId' | 'testAmount' | 'cardExpiryMonth' | 'cardExpiryYear'
+  | 'id'
+  | 'payerId'
+  | 'accountId'
+  | 'testAmount'
+  | 'cardExpiryMonth'
+  | 'cardExpiryYear'
+  | 'chargeProvider'
 >;
+
+/**
+ * The cards port of the provider that made a link's test charge, as its row names it: every later
+ * call about the charge (its OTP, requery, refund) goes there, whichever provider takes new cards
+ * now. A provider this server no longer runs is ProviderNotConfigured, never another's port.
+ */
+export function chargeCardsOf(
+  ctx: Pick<TAppContext, 'providers'>,
+  link: Pick<TLinkRow, 'id' | 'chargeProvider'>,
+): TCardsPort {
+  if (link.chargeProvider === null) {
+    throw new Error(`Card link ${link.id} names no provider of its test charge`);
+  }
+  return ctx.providers.registry.portOf(link.chargeProvider, 'cards');
+}
 
 /** A card-linking event on the payer's stream (spec §7), inside `tx`, the change's transaction. */
 function emitCardLinking(tx: TDb, payerId: string, event: TCardLinkingEvent): Promise<number> {
@@ -223,10 +245,10 @@ async function recordSucceeded(
   link: TChargingLink,
   outcome: Extract<TCardChargeOutcome, { kind: 'succeeded' }>,
 ): Promise<TCardChargeResult> {
-  const { db, clock, providers } = ctx;
+  const { db, clock } = ctx;
   const amount = amountOf(link);
   try {
-    await usable(providers.payments.cards).refundCard({
+    await chargeCardsOf(ctx, link).refundCard({
       providerReference: outcome.providerReference,
       amount,
       reference: link.id,
@@ -413,13 +435,16 @@ export const atThreeDsCheck = and(
   eq(accountLinks.chargeStage, 'awaiting_3ds'),
 );
 
-/** What the network says of a link's test charge (by the link's id); null when it did not answer. */
+/**
+ * What the provider that made a link's test charge says of it (by the link's id); null when it
+ * did not answer, or is not run now (asked again at the next run).
+ */
 export async function askAboutLinkCharge(
   ctx: Pick<TAppContext, 'providers'>,
-  linkId: string,
+  link: Pick<TLinkRow, 'id' | 'chargeProvider'>,
 ): Promise<TNoticedCharge | null> {
   try {
-    return await usable(ctx.providers.payments.cards).requeryCardCharge(linkId);
+    return await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
   } catch {
     // Not answered now: the link stays where it is, to be asked about again.
     return null;
@@ -446,7 +471,7 @@ export async function settleLinkCharge(
     return 'failed';
   }
   if (!word.givenBack) {
-    await usable(ctx.providers.payments.cards).refundCard({
+    await chargeCardsOf(ctx, link).refundCard({
       providerReference: word.providerReference,
       amount: word.amount,
       reference: link.id,
@@ -487,7 +512,7 @@ async function settleLostCharges(
     .from(accountLinks)
     .where(and(eq(accountLinks.accountId, accountId), lostWithItsProcess(now)));
   for (const link of lost) {
-    const word = await askAboutLinkCharge(ctx, link.id);
+    const word = await askAboutLinkCharge(ctx, link);
     if (!word || word.kind === 'pending') continue;
     try {
       await settleLinkCharge(ctx, link, word);
@@ -515,7 +540,7 @@ async function stillAtTheirCheck(
   now: Date,
 ): Promise<string[]> {
   const stale = await ctx.db
-    .select({ id: accountLinks.id })
+    .select({ id: accountLinks.id, chargeProvider: accountLinks.chargeProvider })
     .from(accountLinks)
     .where(
       and(
@@ -525,8 +550,9 @@ async function stillAtTheirCheck(
       ),
     );
   const waiting: string[] = [];
-  for (const { id } of stale) {
-    const word = await askAboutLinkCharge(ctx, id);
+  for (const link of stale) {
+    const { id } = link;
+    const word = await askAboutLinkCharge(ctx, link);
     if (word?.kind === 'pending') {
       waiting.push(id);
       continue;
@@ -606,6 +632,8 @@ export async function linkCard(
 ): Promise<TCardChargeResponse> {
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = request.saveToAccount;
+  // New work: the first card provider's, named on the link for every later call about its charge.
+  const cards = usable(providers.payments.cards);
   const { bank, found } = await findAccountAtBank(ctx, request.saveToAccount, 'CARD_LINK_FAILED');
   if (!found.integrations.includes('card')) throw new AppError('ACCOUNT_NOT_SUPPORTED');
   // A card on the account proves its holder has the card, not that the holder is this payer.
@@ -632,6 +660,7 @@ export async function linkCard(
     route: 'card',
     state: 'created',
     chargeStage: 'charging',
+    chargeProvider: cards.provider,
     testAmount: randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1),
     ...expiryColumnsOf(card.expiry),
     expiresAt: new Date(now.getTime() + CARD_LINK_TTL_MS),
@@ -645,7 +674,7 @@ export async function linkCard(
     await openLink(tx, link);
   });
   const outcome = await callNetwork(ctx, link, () =>
-    usable(providers.payments.cards).chargeCard({
+    cards.chargeCard({
       reference: link.id,
       amount: link.testAmount,
       narration: TEST_CHARGE_NARRATION,
@@ -733,7 +762,7 @@ async function submitCardLinkOtp(
   if (!providerReference)
     throw new Error(`Card link ${link.id} waits for an OTP without a reference`);
   const outcome = await callNetwork(ctx, link, () =>
-    usable(ctx.providers.payments.cards).submitCardOtp({ providerReference, otp }),
+    chargeCardsOf(ctx, link).submitCardOtp({ providerReference, otp }),
   );
   const result = await recordLinkOutcome(ctx, link, outcome);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
@@ -770,7 +799,7 @@ async function linkChargeTaken(
   // A notice that names no card: the network's record of the charge does.
   const answer = taken.card
     ? null
-    : await usable(ctx.providers.payments.cards).requeryCardCharge(link.id);
+    : await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
   const card = taken.card ?? (answer?.kind === 'taken' ? answer.card : null);
   if (!card) throw new Error(`Card link ${link.id}: the network names no card it charged`);
   return {
@@ -821,7 +850,7 @@ async function giveBackAfterEnd(
   // A link still open is being settled by whoever took it; an active one was refunded as linked.
   if (!link || (link.state !== 'cancelled' && link.state !== 'expired')) return false;
   if (await refundBooked(ctx.db, link.id)) return false;
-  await usable(ctx.providers.payments.cards).refundCard({
+  await chargeCardsOf(ctx, link).refundCard({
     providerReference: taken.providerReference,
     amount: taken.amount,
     reference: link.id,

@@ -25,7 +25,11 @@ type TLinkChallengeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'c
 /** Card links waiting at their 3-D Secure check since THREE_DS_ASK_AFTER_MS ago or longer. */
 function linksToAsk(ctx: TLinkChallengeContext, now: Date) {
   return ctx.db
-    .select({ id: accountLinks.id, waitingSince: accountLinks.updatedAt })
+    .select({
+      id: accountLinks.id,
+      chargeProvider: accountLinks.chargeProvider,
+      waitingSince: accountLinks.updatedAt,
+    })
     .from(accountLinks)
     .where(
       and(
@@ -49,7 +53,7 @@ export async function expireThreeDsLinks(
   let ended = 0;
   const errors: unknown[] = [];
   for (const link of await linksToAsk(ctx, now)) {
-    const word = await askAboutLinkCharge(ctx, link.id);
+    const word = await askAboutLinkCharge(ctx, link);
     const expired = link.waitingSince.getTime() <= expiredBefore;
     // Not answered, or still waiting within its time: asked again at the next run.
     if (!word || (word.kind === 'pending' && !expired)) continue;

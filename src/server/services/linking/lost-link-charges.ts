@@ -7,12 +7,12 @@ import type { TRequeryOutcome } from '../../providers/payments';
 import { drainClaims, RECONCILE_BATCH } from '../payments/lost-attempts';
 import {
   askAboutLinkCharge,
+  chargeCardsOf,
   markChargeSettled,
   settleLinkCharge,
   type TChargingLink,
 } from './card-links';
 import type { TLinkRow } from './account-links';
-import { usable } from '../../providers/off';
 
 /*
  * Card links whose test charge's money may be out with no word of it (docs/accounts.md "Linking
@@ -59,7 +59,7 @@ async function settleLostLink(
   ctx: TLostLinkContext,
   link: TChargingLink,
 ): Promise<TLinkChargeAnswer> {
-  const answer = await usable(ctx.providers.payments.cards).requeryCardCharge(link.id);
+  const answer = await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
   if (answer.kind !== 'pending') return settleLinkCharge(ctx, link, answer);
   // A link's charge carried its PIN: only an OTP or a 3-D Secure check waits for the payer.
   if ((answer.awaiting === 'otp' || answer.awaiting === '3ds') && answer.providerReference) {
@@ -100,7 +100,7 @@ function mayStillBeTaken(
 
 /** Settles one claimed link that ended with its charge unsettled, from the network's record. */
 async function settleEndedLink(ctx: TLostLinkContext, link: TLinkRow): Promise<TLinkChargeAnswer> {
-  const answer = await askAboutLinkCharge(ctx, link.id);
+  const answer = await askAboutLinkCharge(ctx, link);
   // Not answered now: asked again at a later run.
   if (!answer) return 'pending';
   if (answer.kind !== 'pending') return settleLinkCharge(ctx, link, answer);
