@@ -25,7 +25,6 @@ import {
   settleDebit,
   type TGiveBack,
 } from './settlements';
-import { isOff } from '../../providers/off';
 
 /*
  * Attempts whose answer was lost (docs/payments.md "Reconciliation"). A call that moves money and
@@ -348,8 +347,9 @@ const calledOffWatched = (now: Date) =>
  * throws, counted among the run's errors, and is tried again at the next ask.
  */
 async function settleCalledOff(ctx: TLostContext, attempt: TAttemptRow): Promise<TLostAnswer> {
-  const { acquirer } = ctx.providers.payments;
-  if (isOff(acquirer) || acquirer.kind !== 'push') return 'failed';
+  // The terminal's provider that took the push, whichever acquirer takes new work now.
+  const acquirer = ctx.providers.registry.portOf(attempt.provider, 'acquirer');
+  if (acquirer.kind !== 'push') return 'failed';
   const answer = await acquirer.withdrawPaymentRequest(askedOf(attempt));
   if (answer.kind !== 'taken') return 'failed';
   const approved = {

@@ -18,7 +18,6 @@ import { settleNoticedPayout } from './payouts';
 import { settleRefund } from './refunds';
 import { creditTransfer } from './transfer-payments';
 import { usable } from '../../providers/off';
-import { isOff } from '../../providers/off';
 
 /*
  * What a provider tells us on its own (docs/payments.md "Provider notices"): POST
@@ -140,21 +139,25 @@ async function applyChargeNotice(
 /**
  * A payment request pushed to a terminal ended: its attempt is the one whose provider reference
  * the push answered (payment_attempts is unique on provider and reference), or, where that
- * answer was lost, the one of our reference the request carries; booked as a requery's
- * answer is (settleNoticedCharge, which asks the terminal's provider itself before booking).
+ * answer was lost, the one of our reference the request carries, among the attempts of every
+ * pushed terminal's provider this server runs (the one that took the push, whichever takes new
+ * work now); booked as a requery's answer is (settleNoticedCharge, which asks the attempt's own
+ * provider before booking).
  */
 async function applyTerminalRequestNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'terminal_request' }>,
 ): Promise<TNoticeEffect> {
-  const { acquirer } = ctx.providers.payments;
-  if (isOff(acquirer) || acquirer.kind !== 'push') return 'ignored';
+  const pushed = ctx.providers.registry.adapters.flatMap((adapter) =>
+    adapter.acquirer?.kind === 'push' ? [adapter.name] : [],
+  );
+  if (pushed.length === 0) return 'ignored';
   const [attempt] = await ctx.db
     .select()
     .from(paymentAttempts)
     .where(
       and(
-        eq(paymentAttempts.provider, acquirer.provider),
+        inArray(paymentAttempts.provider, pushed),
         or(
           eq(paymentAttempts.providerReference, notice.providerReference),
           // The push's answer was lost: the attempt knows only its own reference.
