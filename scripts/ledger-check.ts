@@ -1,9 +1,10 @@
 // npm run ledger:check — proves the books of the configured database (DATA_DIR or DATABASE_URL):
 // every ledger transaction sums to zero, every account's balance is the sum of its entries,
 // every executed payment is booked exactly once and every payout as it ended, and the payment
-// provider's record agrees with the books reference by reference (PAYMENT_PROVIDER: the sandbox's,
-// in the same database; Paystack's, read from its transaction, transfer and refund lists, with the
-// sandbox's beside it for what stands in for Paystack in test mode). Exits 1 when any of it fails, naming what differs. With the embedded
+// record of every provider that holds money agrees with the books reference by reference, each
+// row matched only with the record of the provider it names (the sandbox's, in the same database;
+// Paystack's, read from its transaction, transfer and refund lists; Monnify's): a problem names
+// the provider whose record differs. Exits 1 when any of it fails, naming what differs. With the embedded
 // database, stop the server first (PGlite is one process's database). `-- --from <date> [--to
 // <date>]` compares with the provider only what was booked in that period (docs/payments.md).
 import { systemClock } from '../src/server/clock';
@@ -32,10 +33,11 @@ const period = periodOf(process.argv.slice(2));
 const config = loadConfig();
 const database = await openConfiguredDatabase(config);
 try {
-  const { settlement } = paymentProviderFor(config, database.db, systemClock).payments;
-  const report = await checkLedger(database.db, { provider: settlement, period });
+  const { payments, registry } = paymentProviderFor(config, database.db, systemClock);
+  const report = await checkLedger(database.db, { provider: payments.settlement, period });
+  const holders = registry.lists.settlement.join(', ') || 'no provider';
   console.log(
-    `Ledger: ${report.transactions} transactions, ${report.entries} entries, total ${report.total} kobo; compared with the ${settlement.provider} provider's record`,
+    `Ledger: ${report.transactions} transactions, ${report.entries} entries, total ${report.total} kobo; compared, provider by provider, with the records of ${holders}`,
   );
   const problems = ledgerProblems(report);
   for (const problem of problems) console.log(`- ${problem}`);

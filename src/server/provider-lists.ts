@@ -49,6 +49,13 @@ export const PROVIDER_SERVES: Readonly<Record<string, readonly TCapability[]>> =
   africastalking: ['sms'],
 };
 
+/**
+ * The provider whose settlement report holds the money an adapter took, where that is another
+ * adapter's (a Paystack Terminal request's transaction is in Paystack's): what `npm run
+ * ledger:check` matches that adapter's rows with.
+ */
+export const SETTLED_IN: Readonly<Record<string, string>> = { 'paystack-terminal': 'paystack' };
+
 /** The settings a provider cannot work without; the sandbox needs none. */
 export const PROVIDER_SETTINGS: Readonly<Record<string, readonly string[]>> = {
   sandbox: [],

@@ -6,6 +6,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../db/schema';
+import { checkLedger, ledgerProblems } from '../services/payments/ledger';
+import type { TSettlementLine } from './payments';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -28,6 +30,8 @@ const THREE_DS = '4084080000000409';
 let first: Awaited<ReturnType<typeof startTestApp>>;
 let restarted: Awaited<ReturnType<typeof secondServer>>;
 let paystack: TPaystackSimulator;
+/** The attempts that took the two payments: Paystack's before the restart, the sandbox's after. */
+const took: { paystack?: string; sandbox?: string } = {};
 const paystackEnv = () => ({
   PAYMENT_PROVIDER: 'paystack',
   PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
@@ -72,6 +76,15 @@ const attemptOf = async (paymentId: string) => {
     .from(paymentAttempts)
     .where(eq(paymentAttempts.paymentId, paymentId));
   if (!attempt) throw new Error(`No attempt of ${paymentId}`);
+  return attempt;
+};
+
+const attemptRow = async (id: string) => {
+  const [attempt] = await first.database.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, id));
+  if (!attempt) throw new Error(`No attempt ${id}`);
   return attempt;
 };
 
@@ -120,6 +133,7 @@ describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took car
       payload: { amount: 50_000, reason: 'One item missing' },
     });
     expect(refunded.statusCode, refunded.body).toBe(202);
+    took.paystack = (await attemptOf(paid.consent.paymentId)).id;
     expect(toPaystack('POST', /^\/refund$/)).toHaveLength(1);
 
     // The payer answers the waiting one's 3-D Secure page: Paystack's late notice reaches its
@@ -150,5 +164,63 @@ describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took car
       status: 'completed',
     });
     expect(toPaystack('POST', /^\/charge$/)).toHaveLength(charges);
+    took.sandbox = (await attemptOf(fresh.consent.paymentId)).id;
+  });
+
+  // Goes on from the payments above: Paystack holds one, the sandbox the other.
+  it('balances the books provider by provider, naming the provider whose record differs', async () => {
+    const { paystack: atPaystack, sandbox: atSandbox } = took;
+    if (!atPaystack || !atSandbox) throw new Error('The payments above were not made');
+    const { settlement } = restarted.app.appContext.providers.payments;
+    const reported = await settlement.settlementReport();
+    const lineOf = (reference: string) => reported.find((line) => line.reference === reference);
+    expect(lineOf(atPaystack)).toMatchObject({ channel: 'card', provider: 'paystack' });
+    expect(lineOf(atSandbox)).toMatchObject({ channel: 'card', provider: 'sandbox' });
+    const checked = (lines: (all: readonly TSettlementLine[]) => TSettlementLine[]) =>
+      checkLedger(first.database.db, {
+        provider: { settlementReport: async () => lines(await settlement.settlementReport()) },
+      });
+    expect(ledgerProblems(await checked((all) => [...all]))).toEqual([]);
+    const { amount: paidAtPaystack } = await attemptRow(atPaystack);
+    const { amount: paidAtSandbox } = await attemptRow(atSandbox);
+
+    // Paystack's record lacks its line: the check fails, naming Paystack.
+    const lacking = await checked((all) => all.filter((line) => line.reference !== atPaystack));
+    expect(lacking.providerDifferences).toEqual([
+      {
+        holder: 'paystack',
+        channel: 'card',
+        reference: atPaystack,
+        provider: 0,
+        books: paidAtPaystack,
+      },
+    ]);
+    expect(ledgerProblems(lacking)).toEqual([
+      `card ${atPaystack}: paystack's record holds 0 kobo taken, the books ${paidAtPaystack}`,
+    ]);
+
+    // A line at Paystack does not cover the sandbox's payment: both records differ.
+    const elsewhere = await checked((all) =>
+      all.map((line) => (line.reference === atSandbox ? { ...line, provider: 'paystack' } : line)),
+    );
+    expect(elsewhere.providerDifferences).toEqual(
+      expect.arrayContaining([
+        {
+          holder: 'sandbox',
+          channel: 'card',
+          reference: atSandbox,
+          provider: 0,
+          books: paidAtSandbox,
+        },
+        {
+          holder: 'paystack',
+          channel: 'card',
+          reference: atSandbox,
+          provider: paidAtSandbox,
+          books: 0,
+        },
+      ]),
+    );
+    expect(elsewhere.providerDifferences).toHaveLength(2);
   });
 });

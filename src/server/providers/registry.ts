@@ -212,7 +212,10 @@ export function registryOf(
   };
 }
 
-/** Every settlement report of the settlement list, one after another: what took money where. */
+/**
+ * Every settlement report of the settlement list, one after another, each line naming the
+ * provider whose record it is: what took money where, balanced provider by provider.
+ */
 function everySettlement(
   lists: TProviderLists,
   byName: ReadonlyMap<string, TAdapter>,
@@ -221,7 +224,14 @@ function everySettlement(
   return {
     provider: reports[0]?.provider ?? 'off',
     async settlementReport(period) {
-      const lines = await Promise.all(reports.map((report) => report.settlementReport(period)));
+      const lines = await Promise.all(
+        reports.map(async (report) =>
+          (await report.settlementReport(period)).map((line) => ({
+            ...line,
+            provider: line.provider ?? report.provider,
+          })),
+        ),
+      );
       return lines.flat();
     },
   };

@@ -306,7 +306,7 @@ describe('a saved-account debit whose answer was lost (OneTap at the grant)', ()
         await checkLedger(ctx.database.db, { provider: ctx.context.providers.payments.settlement }),
       );
       expect(owed).toEqual([
-        `debit ${debit?.id}: the provider's record holds ${consent.amount} kobo taken, the books 0`,
+        `debit ${debit?.id}: sandbox's record holds ${consent.amount} kobo taken, the books 0`,
       ]);
 
       later();
@@ -483,14 +483,26 @@ describe('ledger:check against the provider’s record', () => {
       expect(report.providerDifferences).toHaveLength(2);
       expect(report.providerDifferences).toEqual(
         expect.arrayContaining([
-          { channel: 'card', reference: paid!.id, provider: 0, books: consent.amount },
-          { channel: 'card', reference: 'att_never_booked', provider: 4_200, books: 0 },
+          {
+            holder: 'sandbox',
+            channel: 'card',
+            reference: paid!.id,
+            provider: 0,
+            books: consent.amount,
+          },
+          {
+            holder: 'sandbox',
+            channel: 'card',
+            reference: 'att_never_booked',
+            provider: 4_200,
+            books: 0,
+          },
         ]),
       );
       expect(ledgerProblems(report).sort()).toEqual(
         [
-          `card ${paid!.id}: the provider's record holds 0 kobo taken, the books ${consent.amount}`,
-          "card att_never_booked: the provider's record holds 4200 kobo taken, the books 0",
+          `card ${paid!.id}: sandbox's record holds 0 kobo taken, the books ${consent.amount}`,
+          "card att_never_booked: sandbox's record holds 4200 kobo taken, the books 0",
         ].sort(),
       );
 
@@ -539,7 +551,13 @@ describe('ledger:check against the provider’s record', () => {
       });
       const until = new Date(Date.now() + 365 * 24 * 60 * 60 * 1000);
       expect(await differencesOver({ from: before.from, to: until })).toEqual([
-        { channel: 'card', reference: paid!.id, provider: 0, books: consent.amount },
+        {
+          holder: 'sandbox',
+          channel: 'card',
+          reference: paid!.id,
+          provider: 0,
+          books: consent.amount,
+        },
       ]);
 
       await ctx.database.db.insert(sandboxCardCharges).values(record!);

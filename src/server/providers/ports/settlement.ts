@@ -13,6 +13,11 @@ export type TSettlementLine = {
   amount: number;
   /** Given back whole since: it nets to nothing. */
   givenBack: boolean;
+  /**
+   * The provider whose record it is, where a report of several providers' records names it (the
+   * registry's); a line without it is its port's provider's.
+   */
+  provider?: string;
 };
 
 /** The provider's settlement report: every call that took money, by our reference. */

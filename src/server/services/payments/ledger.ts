@@ -7,6 +7,7 @@ import type {
   TSettlementPort,
 } from '../../providers/payments';
 import type { LEDGER_ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '../../db/schema';
+import { SETTLED_IN } from '../../provider-lists';
 
 /*
  * The double-entry ledger (docs/payments.md "The ledger"): every movement of money is one
@@ -152,6 +153,8 @@ export type TLedgerReport = {
 };
 
 export type TProviderDifference = {
+  /** The provider whose record this is (the row's, or the report line's); null if neither says. */
+  holder: string | null;
   channel: TSettlementChannel;
   reference: string;
   /** Kobo the provider holds as taken by this reference (net of what it gave back). */
@@ -176,11 +179,19 @@ async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]>
  * back by a payout), a merchant's refund given back (by the refund's id), each booked in the
  * period where one is given. A transaction's amount is the sum of its credits.
  */
-async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Map<string, number>> {
+async function booksByReference(
+  db: TDb,
+  period?: TSettlementPeriod,
+): Promise<Map<string, TBooked>> {
   const booked = period
     ? sql`AND t.created_at BETWEEN ${period.from.toISOString()} AND ${period.to.toISOString()}`
     : sql``;
-  const rows = await listRows<{ channel: TSettlementChannel; reference: string; amount: string }>(
+  const rows = await listRows<{
+    channel: TSettlementChannel;
+    reference: string;
+    provider: string | null;
+    amount: string;
+  }>(
     db,
     sql`
       WITH moved AS (
@@ -193,41 +204,63 @@ async function booksByReference(db: TDb, period?: TSettlementPeriod): Promise<Ma
                          'payout_settled', 'merchant_refund') ${booked})
       SELECT CASE a.method WHEN 'card' THEN 'card' WHEN 'account' THEN 'debit' ELSE 'chip' END
                AS channel,
-             m.attempt_id AS reference,
+             m.attempt_id AS reference, a.provider,
              sum(CASE WHEN m.kind = 'card_refund' THEN -m.amount ELSE m.amount END) AS amount
       FROM moved m JOIN payment_attempts a ON a.id = m.attempt_id
       WHERE m.kind IN ('card_payment', 'account_debit', 'chip_card_payment', 'card_refund')
         AND a.method <> 'bank_transfer'
-      GROUP BY a.method, m.attempt_id
+      GROUP BY a.method, m.attempt_id, a.provider
       UNION ALL
-      SELECT 'card', m.reference,
+      SELECT 'card', m.reference, l.charge_provider,
              sum(CASE WHEN m.kind = 'test_charge_refund' THEN -m.amount ELSE m.amount END)
-      FROM moved m WHERE m.kind IN ('link_test_charge', 'test_charge_refund')
-      GROUP BY m.reference
+      FROM moved m LEFT JOIN account_links l ON l.id = m.reference
+      WHERE m.kind IN ('link_test_charge', 'test_charge_refund')
+      GROUP BY m.reference, l.charge_provider
       UNION ALL
-      SELECT 'debit', try.value->>'reference', sum(m.amount)
+      SELECT 'debit', try.value->>'reference', mandate.provider, sum(m.amount)
       FROM moved m
       JOIN future_payment_collections c ON c.id = m.reference
       CROSS JOIN LATERAL jsonb_array_elements(c.tries) AS try(value)
+      LEFT JOIN LATERAL (
+        SELECT l.mandate_provider AS provider FROM account_links l
+        WHERE l.account_id = try.value->>'accountId' AND l.mandate_provider IS NOT NULL
+        ORDER BY l.created_at DESC LIMIT 1) mandate ON true
       WHERE m.kind = 'future_payment_debit' AND try.value->>'outcome' = 'succeeded'
-      GROUP BY try.value->>'reference'
+      GROUP BY try.value->>'reference', mandate.provider
       UNION ALL
-      SELECT 'payout', m.reference, sum(m.amount)
+      SELECT 'payout', m.reference, NULL, sum(m.amount)
       FROM moved m WHERE m.kind = 'payout_settled'
       GROUP BY m.reference
       UNION ALL
-      SELECT 'payout', t.reference, sum(e.amount)
+      SELECT 'payout', t.reference, NULL, sum(e.amount)
       FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
       WHERE t.kind = 'cancelled_debit_return' AND e.account_id = 'payout_destination:bank_account'
         ${booked}
       GROUP BY t.reference
       UNION ALL
-      SELECT 'refund', m.reference, sum(m.amount)
-      FROM moved m WHERE m.kind = 'merchant_refund'
-      GROUP BY m.reference`,
+      SELECT 'refund', m.reference, r.provider, sum(m.amount)
+      FROM moved m LEFT JOIN payment_refunds r ON r.id = m.reference
+      WHERE m.kind = 'merchant_refund'
+      GROUP BY m.reference, r.provider`,
   );
-  return new Map(rows.map((row) => [`${row.channel} ${row.reference}`, Number(row.amount)]));
+  return new Map(
+    rows.map((row) => [
+      `${row.channel} ${row.reference}`,
+      { amount: Number(row.amount), provider: settledIn(row.provider) },
+    ]),
+  );
 }
+
+/**
+ * What the books hold as taken by a reference, and the provider whose record should hold it (the
+ * one its row names, as that provider's settlement report files it); null where no row names one
+ * (a payout, a future payment's debit on the debits capability's mandate).
+ */
+type TBooked = { amount: number; provider: string | null };
+
+/** The provider whose settlement report holds a provider's money (a terminal's: Paystack's). */
+const settledIn = (provider: string | null): string | null =>
+  provider === null ? null : (SETTLED_IN[provider] ?? provider);
 
 /** How far a provider's record of a call may be dated from our booking of it (clocks, zones). */
 const RECORD_MARGIN_MS = 24 * 60 * 60 * 1000;
@@ -241,20 +274,27 @@ const RECORD_MARGIN_MS = 24 * 60 * 60 * 1000;
  */
 async function compareWithProvider(
   db: TDb,
-  provider: Pick<TSettlementPort, 'settlementReport'>,
+  provider: TSettlementReports,
   period?: TSettlementPeriod,
 ): Promise<TProviderDifference[]> {
   const widened = period && {
     from: new Date(period.from.getTime() - RECORD_MARGIN_MS),
     to: new Date(period.to.getTime() + RECORD_MARGIN_MS),
   };
-  const held = new Map<string, number>();
-  for (const line of await provider.settlementReport(widened)) {
-    const key = `${line.channel} ${line.reference}`;
-    held.set(key, (held.get(key) ?? 0) + (line.givenBack ? 0 : line.amount));
-  }
   const booked = await booksByReference(db);
   const bookedInPeriod = period ? await booksByReference(db, period) : booked;
+  // Each report's lines under the provider that filed them: a line of one provider's record
+  // meets only a row of that provider (one whose row names none: whichever filed it).
+  const held = new Map<string, Map<string | null, number>>();
+  for (const line of await provider.settlementReport(widened)) {
+    const key = `${line.channel} ${line.reference}`;
+    const holder = line.provider ?? provider.provider ?? booked.get(key)?.provider ?? null;
+    const byHolder = held.get(key) ?? new Map<string | null, number>();
+    byHolder.set(holder, (byHolder.get(holder) ?? 0) + (line.givenBack ? 0 : line.amount));
+    held.set(key, byHolder);
+  }
+  const holderOf = (key: string): string | null =>
+    booked.get(key)?.provider ?? [...(held.get(key)?.keys() ?? [])][0] ?? null;
   // Money no call of ours could give back: still owed by hand, or given back by an operator at
   // the provider (its refund's reference recorded), which the provider's record may not show.
   const byHand = await listRows<{ key: string; amount: string; owed: boolean }>(
@@ -265,22 +305,34 @@ async function compareWithProvider(
         FROM payment_attempts WHERE refund = 'by_hand' OR refund_reference IS NOT NULL`,
   );
   for (const row of byHand) {
-    if (!row.owed) held.set(row.key, Math.max(0, (held.get(row.key) ?? 0) - Number(row.amount)));
+    const byHolder = held.get(row.key);
+    const holder = holderOf(row.key);
+    if (row.owed || !byHolder?.has(holder)) continue;
+    byHolder.set(holder, Math.max(0, (byHolder.get(holder) ?? 0) - Number(row.amount)));
   }
   const owedByHand = new Set(byHand.filter((row) => row.owed).map((row) => row.key));
   const differences: TProviderDifference[] = [];
   for (const key of new Set([...held.keys(), ...bookedInPeriod.keys()])) {
     if (!bookedInPeriod.has(key) && booked.has(key)) continue;
     const [channel, reference] = key.split(' ') as [TSettlementChannel, string];
-    const onRecord = held.get(key) ?? 0;
-    const inBooks = booked.get(key) ?? 0;
-    if (onRecord !== inBooks) {
-      const difference = { channel, reference, provider: onRecord, books: inBooks };
+    const inBooksAt = holderOf(key);
+    const onRecord = held.get(key) ?? new Map<string | null, number>();
+    for (const holder of new Set([inBooksAt, ...onRecord.keys()])) {
+      const record = onRecord.get(holder) ?? 0;
+      const books = holder === inBooksAt ? (booked.get(key)?.amount ?? 0) : 0;
+      if (record === books) continue;
+      const difference = { holder, channel, reference, provider: record, books };
       differences.push(owedByHand.has(key) ? { ...difference, byHand: true } : difference);
     }
   }
   return differences.sort((a, b) => a.reference.localeCompare(b.reference));
 }
+
+/**
+ * The settlement reports the books are compared with: each line names the provider whose record
+ * it is (the registry's union of reports names each); a line that does not is the port's.
+ */
+type TSettlementReports = Pick<TSettlementPort, 'settlementReport'> & { provider?: string };
 
 /**
  * Proves the books: what `npm run ledger:check` prints and the payment tests assert. Given the
@@ -289,7 +341,7 @@ async function compareWithProvider(
 export async function checkLedger(
   db: TDb,
   options: {
-    provider?: Pick<TSettlementPort, 'settlementReport'>;
+    provider?: TSettlementReports;
     /** Compare with the provider only what was booked within it (else the whole history). */
     period?: TSettlementPeriod;
   } = {},
@@ -376,8 +428,8 @@ export function ledgerProblems(report: TLedgerReport): string[] {
     ...report.noticesNotBookedAsTold.map((id) => `${id}: a notice taken and its booking disagree`),
     ...report.providerDifferences.map((d) =>
       d.byHand
-        ? `${d.channel} ${d.reference}: ${d.provider - d.books} kobo owed back by hand: refund it at the provider, then npm run refund:given-back -- ${d.reference} <its refund reference>`
-        : `${d.channel} ${d.reference}: the provider's record holds ${d.provider} kobo taken, the books ${d.books}`,
+        ? `${d.channel} ${d.reference}: ${d.provider - d.books} kobo owed back by hand: refund it at ${d.holder ?? 'the provider'}, then npm run refund:given-back -- ${d.reference} <its refund reference>`
+        : `${d.channel} ${d.reference}: ${d.holder ?? 'the provider'}'s record holds ${d.provider} kobo taken, the books ${d.books}`,
     ),
   ];
 }

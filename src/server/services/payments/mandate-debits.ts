@@ -69,6 +69,7 @@ export function withOwnMandateSettlement(db: TDb, payments: TPaymentProviders): 
           reference: row.reference,
           amount: answer.amount,
           givenBack: answer.givenBack,
+          provider: mandates.provider,
         });
       }
       return lines;
