@@ -797,9 +797,7 @@ async function linkChargeTaken(
     throw new Error(`Card link ${link.id}: the network took ${taken.amount} kobo`);
   }
   // A notice that names no card: the network's record of the charge does.
-  const answer = taken.card
-    ? null
-    : await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
+  const answer = taken.card ? null : await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
   const card = taken.card ?? (answer?.kind === 'taken' ? answer.card : null);
   if (!card) throw new Error(`Card link ${link.id}: the network names no card it charged`);
   return {
