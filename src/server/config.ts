@@ -170,9 +170,9 @@ const ZEnv = z.object({
    * Hours at least between the payer's SMS notice of a scheduled debit and the debit
    * (docs/payer-consents.md "Told before every debit"); a debit whose notice went later waits.
    * A fraction of an hour is for a rehearsal that waits for a collection on its date (the
-   * going-live browser test); a payer is owed the day.
+   * going-live browser test, the crash tests); a payer is owed the day.
    */
-  DEBIT_NOTICE_HOURS: z.coerce.number().min(0.01).max(240).default(DEFAULT_DEBIT_NOTICE_HOURS),
+  DEBIT_NOTICE_HOURS: z.coerce.number().min(0.0001).max(240).default(DEFAULT_DEBIT_NOTICE_HOURS),
   /**
    * Seals the secrets the server keeps in the database (services/server-secrets.ts): 32 bytes,
    * as 64 hex digits or in base64. Unset, they are kept in clear (the sandbox default).

@@ -210,6 +210,7 @@ async function commitWithoutSending(
 
 const isNewDevice = (body: string) => body.startsWith('A new device was added');
 const isReceipt = (body: string) => body.startsWith('You granted');
+const isDebitNotice = (body: string) => body.includes(' will debit ');
 
 /** The SMS the sandbox sent `phone`, newest first (the server's /api/sandbox/messages). */
 async function messagesTo(base: string, phone: string): Promise<string[]> {
@@ -259,6 +260,8 @@ async function expectEachSentOnce(
   expect((await messagesTo(base, committed.phone)).filter(isNewDevice)).toHaveLength(1);
   const receipts = (await messagesTo(base, committed.phone)).filter(isReceipt);
   expect(receipts).toHaveLength(1);
+  // The payer was told of the debit before it, once.
+  expect((await messagesTo(base, committed.phone)).filter(isDebitNotice)).toHaveLength(1);
   // The receipt's link opens the consent granted before the crash.
   const link = new URL(/https?:\/\/\S+/.exec(receipts[0] ?? '')?.[0] ?? base);
   const receipt = await fetch(
@@ -296,6 +299,10 @@ export async function crashBetweenCommitAndSend(
   authorization: () => Promise<string>,
   receiver: { url: string; received: { id: string; type: string }[] },
 ): Promise<void> {
+  // The payer's notice a moment before the debit rather than a day (DEBIT_NOTICE_HOURS takes a
+  // fraction for a rehearsal), so the collection due seconds after its grant is made on its date.
+  const given = start;
+  start = (env) => given({ DEBIT_NOTICE_HOURS: '0.0003', ...env });
   const making = await start({});
   const payer = await preparePayer(making.base);
   await stopServerProcess(making.child);
