@@ -2,11 +2,15 @@
 // server on Paystack took a card payment and left another at its 3-D Secure step, then the
 // server restarted on the same database with CARD_PROVIDERS=sandbox. The refund of the paid one,
 // the requery and the late notice of the waiting one still go to Paystack (the simulator's
-// requests show it), and a new card payment goes to the sandbox. On PGlite and on PostgreSQL.
+// requests show it), and a new card payment goes to the sandbox. A payout sent to Paystack whose
+// answer was lost is asked about at Paystack after a restart with PAYOUT_PROVIDERS=sandbox (as
+// payouts.provider names it). On PGlite and on PostgreSQL.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentAttempts } from '../db/schema';
-import { checkLedger, ledgerProblems } from '../services/payments/ledger';
+import { paymentAttempts, payouts, sandboxPayouts } from '../db/schema';
+import { book, checkLedger, ledgerAccount, ledgerProblems } from '../services/payments/ledger';
+import { reconcilePayouts } from '../services/payments/payouts';
+import { usable } from './off';
 import type { TSettlementLine } from './payments';
 import {
   startPaystackSimulator,
@@ -31,7 +35,7 @@ let first: Awaited<ReturnType<typeof startTestApp>>;
 let restarted: Awaited<ReturnType<typeof secondServer>>;
 let paystack: TPaystackSimulator;
 /** The attempts that took the two payments: Paystack's before the restart, the sandbox's after. */
-const took: { paystack?: string; sandbox?: string } = {};
+const took: { paystack?: string; sandbox?: string; payout?: string } = {};
 const paystackEnv = () => ({
   PAYMENT_PROVIDER: 'paystack',
   PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
@@ -88,6 +92,60 @@ const attemptRow = async (id: string) => {
   return attempt;
 };
 
+/**
+ * A payout of 1,000 kobo from `merchantId`'s wallet made as releasing makes one (its row naming
+ * the payouts port of new work, the claim booked) and sent to Paystack, its answer lost with its
+ * process: the row is left paying.
+ */
+async function payoutLostAtPaystack(merchantId: string): Promise<string> {
+  const port = usable(first.context.providers.payments.payouts);
+  expect(port.provider).toBe('paystack');
+  const id = `pout_switch_${Date.now()}`;
+  const now = clock.now();
+  await first.database.db.transaction(async (tx) => {
+    await tx.insert(payouts).values({
+      id,
+      payerId: merchantId,
+      merchantId,
+      institutionCode: '058',
+      accountNumber: '0123456789',
+      accountName: 'TOLA STORES',
+      bankName: 'Guaranty Trust Bank',
+      amount: 1_000,
+      provider: port.provider,
+      createdAt: now,
+      askedAt: now,
+    });
+    await book(tx, {
+      kind: 'payout',
+      reference: id,
+      paymentId: null,
+      attemptId: null,
+      narration: 'Payment request collections released',
+      entries: [
+        { account: ledgerAccount.collectionWallet(merchantId), amount: -1_000 },
+        { account: ledgerAccount.payoutsInFlight(), amount: 1_000 },
+      ],
+    });
+  });
+  const sent = await port.payOut({
+    reference: id,
+    institutionCode: '058',
+    accountNumber: '0123456789',
+    accountName: 'TOLA STORES',
+    amount: 1_000,
+    narration: 'Payment request collections released',
+  });
+  expect(sent.kind).toBe('succeeded');
+  return id;
+}
+
+const payoutRow = async (id: string) => {
+  const [payout] = await first.database.db.select().from(payouts).where(eq(payouts.id, id));
+  if (!payout) throw new Error(`No payout ${id}`);
+  return payout;
+};
+
 const statusOf = async (app: typeof first.app, consent: TConsent) =>
   (
     await app.inject({
@@ -107,17 +165,23 @@ describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took car
       provider: 'paystack',
       stage: 'awaiting_3ds',
     });
+    took.payout = await payoutLostAtPaystack(paid.consent.client.merchantId);
 
     await first.app.close();
     restarted = await secondServer(
       {
         database: first.database,
-        config: testConfig({ ...paystackEnv(), CARD_PROVIDERS: 'sandbox' }),
+        config: testConfig({
+          ...paystackEnv(),
+          CARD_PROVIDERS: 'sandbox',
+          PAYOUT_PROVIDERS: 'sandbox',
+        }),
       },
       clock,
     );
     const { app } = restarted;
-    expect(app.appContext.providers.payments.cards.provider).toBe('sandbox');
+    const { payments } = app.appContext.providers;
+    expect([payments.cards.provider, payments.payouts.provider]).toEqual(['sandbox', 'sandbox']);
     const listening = await app.listen({ port: 0, host: '127.0.0.1' });
     paystack.sendNoticesTo(`${listening}/api/providers/paystack/notices`);
     const since = paystack.requests.length;
@@ -165,6 +229,26 @@ describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took car
     });
     expect(toPaystack('POST', /^\/charge$/)).toHaveLength(charges);
     took.sandbox = (await attemptOf(fresh.consent.paymentId)).id;
+  });
+
+  // Goes on from the payout above, left paying with Paystack's answer lost.
+  it('asks Paystack about the payout it was sent while the sandbox takes new payouts', async () => {
+    const id = took.payout;
+    if (!id) throw new Error('The payout above was not made');
+    expect(await payoutRow(id)).toMatchObject({ provider: 'paystack', status: 'paying' });
+    const since = paystack.requests.length;
+    const { appContext } = restarted.app;
+    clock.advance(appContext.config.reconcileAfterMs + 1_000);
+    expect(await reconcilePayouts(appContext, appContext.config.reconcileAfterMs)).toBe(1);
+    expect(
+      paystack.requests
+        .slice(since)
+        .filter((r) => r.method === 'GET' && r.path.startsWith('/transfer/verify/')),
+    ).toHaveLength(1);
+    expect(await payoutRow(id)).toMatchObject({ status: 'completed' });
+    expect(
+      await first.database.db.select().from(sandboxPayouts).where(eq(sandboxPayouts.reference, id)),
+    ).toEqual([]);
   });
 
   // Goes on from the payments above: Paystack holds one, the sandbox the other.

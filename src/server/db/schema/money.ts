@@ -387,6 +387,8 @@ export const payouts = pgTable(
     accountName: text('account_name').notNull(),
     bankName: text('bank_name').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** The provider the payout was sent to: its requery asks that one (registry.ts). */
+    provider: text('provider').notNull(),
     status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('paying'),
     providerReference: text('provider_reference'),
     failureReason: text('failure_reason'),

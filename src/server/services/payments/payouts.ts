@@ -4,7 +4,7 @@ import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import { ledgerAccounts, payouts } from '../../db/schema';
 import { claimRows } from '../../jobs/claim-rows';
-import type { TPayoutOutcome } from '../../providers/payments';
+import type { TPayoutOutcome, TPayoutsPort } from '../../providers/payments';
 import { whyNotDebitable } from '../linking/bvn-ownership';
 import { linkedAccountsOf } from './account-debits';
 import { AppError } from '../app-error';
@@ -55,10 +55,12 @@ export function payoutView(row: TPayoutRow): TPayout {
 
 /**
  * Takes the whole of the payer's wallet into a new payout to `account`, or answers null when it
- * holds nothing. One transaction under the wallet's row lock.
+ * holds nothing. One transaction under the wallet's row lock. The payout names `provider`, the
+ * one it is sent to: every later question about it goes there.
  */
 async function claimWallet(
   ctx: TPayoutContext,
+  provider: string,
   payerId: string,
   account: {
     id: string;
@@ -91,6 +93,7 @@ async function claimWallet(
         accountName: account.accountName,
         bankName: account.bankName,
         amount: held.balance,
+        provider,
         createdAt: now,
         askedAt: now,
       })
@@ -157,11 +160,18 @@ async function settle(
   });
 }
 
-/** Asks the bank to pay `payout`; a lost answer leaves it paying, for the runner to ask again. */
-async function send(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
+/**
+ * Asks the bank to pay `payout` by `port`, the provider it names; a lost answer leaves it paying,
+ * for the runner to ask again.
+ */
+async function send(
+  ctx: TPayoutContext,
+  port: TPayoutsPort,
+  payout: TPayoutRow,
+): Promise<TPayoutRow> {
   let outcome: TPayoutOutcome;
   try {
-    outcome = await usable(ctx.providers.payments.payouts).payOut({
+    outcome = await port.payOut({
       reference: payout.id,
       institutionCode: payout.institutionCode,
       accountNumber: payout.accountNumber,
@@ -199,13 +209,16 @@ export async function releasePending(
       new AppError('PAYOUT_ACCOUNT_NOT_LINKED')
     );
   }
-  const payout = await claimWallet(ctx, payerId, linked.account);
-  return answerOf(payout && (await send(ctx, payout)));
+  // New work's provider: the payout names it, so its requery asks it after a change of lists.
+  const port = usable(ctx.providers.payments.payouts);
+  const payout = await claimWallet(ctx, port.provider, payerId, linked.account);
+  return answerOf(payout && (await send(ctx, port, payout)));
 }
 
 /** Ends a paying payout from the bank's record of its reference; a pending one stays paying. */
 async function requeryPayout(ctx: TPayoutContext, payout: TPayoutRow): Promise<TPayoutRow> {
-  const answer = await usable(ctx.providers.payments.payouts).requeryPayout(payout.id);
+  const port = ctx.providers.registry.portOf(payout.provider, 'payouts');
+  const answer = await port.requeryPayout(payout.id);
   switch (answer.kind) {
     case 'taken':
       return settle(ctx, payout, {
