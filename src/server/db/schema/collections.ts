@@ -73,6 +73,11 @@ export type TPendingDebit = {
   reference: string;
   /** The provider's, from its first pending answer: what a cancellation names. */
   providerReference: string | null;
+  /**
+   * The provider it was asked of (registry.ts): asked again, cancelled and given back there
+   * whatever the lists say later. Absent in debits recorded before it was kept: new work's.
+   */
+  provider?: string;
   /** When it was first asked about and not answered, or answered pending (ISO). */
   since: string;
   /**

@@ -82,7 +82,7 @@ export async function debitImmediatePayment(
     { payerId: request.payerId },
     clock.now(),
   );
-  const debits = debitsFor(ctx.providers.payments, linked.mandateProvider);
+  const debits = debitsFor(ctx.providers, linked.mandateProvider);
   return runAttempt<TAccountDebitOutcome, TDebitResult>(ctx, {
     open: {
       payable,

@@ -317,6 +317,25 @@ export async function collectionById(db: TDb, id: string): Promise<TCollectionRo
   return row;
 }
 
+/** The debit of `bound` this round that waits at a bank, if one does. */
+function waitingAt(row: TCollectionRow, bound: TBoundAccount): TPendingDebit | null {
+  const reference = debitReference(row.id, bound.position, row.rounds);
+  return row.pendingDebit?.reference === reference ? row.pendingDebit : null;
+}
+
+/**
+ * Who debits `bound` for the collection: the provider its debit was asked of before, where one
+ * was (asked again, cancelled, given back there), else the one its mandate names, else new work's.
+ */
+const collectionDebits = (ctx: TCollectContext, row: TCollectionRow, bound: TBoundAccount) =>
+  debitsFor(ctx.providers, bound.mandateProvider, waitingAt(row, bound)?.provider ?? null);
+
+/** The name of the provider `collectionDebits` answers, without resolving its port. */
+const debitProviderOf = (ctx: TCollectContext, row: TCollectionRow, bound: TBoundAccount) =>
+  bound.mandateProvider ??
+  waitingAt(row, bound)?.provider ??
+  ctx.providers.payments.debits.provider;
+
 async function askBank(
   ctx: TCollectContext,
   row: TCollectionRow,
@@ -324,7 +343,7 @@ async function askBank(
   narration: string,
 ): Promise<TAccountDebitOutcome | null> {
   try {
-    return await debitsFor(ctx.providers.payments, bound.mandateProvider).debitAccount({
+    return await collectionDebits(ctx, row, bound).debitAccount({
       reference: debitReference(row.id, bound.position, row.rounds),
       mandateReference: bound.mandateReference,
       payerId: bound.account.payerId,
@@ -382,19 +401,21 @@ async function keepCollecting(
  * cancellation names, and starts the time the provider says a debit may take.
  */
 function pendingDebitOf(
+  ctx: TCollectContext,
   row: TCollectionRow,
   bound: TBoundAccount,
   answer: { providerReference: string | null; pendingAtMostMs?: number } | null,
   now: Date,
 ): TPendingDebit {
   const reference = debitReference(row.id, bound.position, row.rounds);
-  const before = row.pendingDebit?.reference === reference ? row.pendingDebit : null;
+  const before = waitingAt(row, bound);
   const since = before?.since ?? now.toISOString();
   return {
     position: bound.position,
     accountId: bound.account.id,
     reference,
     providerReference: before?.providerReference ?? answer?.providerReference ?? null,
+    provider: debitProviderOf(ctx, row, bound),
     since,
     until:
       before?.until ??
@@ -411,9 +432,9 @@ async function cancelAtBank(
   bound: TBoundAccount,
 ): Promise<TRequeryOutcome | null> {
   const reference = debitReference(row.id, bound.position, row.rounds);
-  const waiting = row.pendingDebit?.reference === reference ? row.pendingDebit : null;
+  const waiting = waitingAt(row, bound);
   try {
-    return await debitsFor(ctx.providers.payments, bound.mandateProvider).cancelDebit({
+    return await collectionDebits(ctx, row, bound).cancelDebit({
       reference,
       mandateReference: bound.mandateReference,
       providerReference: waiting?.providerReference ?? null,
@@ -440,7 +461,7 @@ async function awaitBank(
 ): Promise<TCollectionRow> {
   const now = ctx.clock.now();
   // Recorded unanswered too: a later claim asks this account about it whatever else changed.
-  const waiting = pendingDebitOf(row, bound, outcome, now);
+  const waiting = pendingDebitOf(ctx, row, bound, outcome, now);
   // Past what the provider said a debit may take; never answered, past the claims' bound.
   const overdue = waiting.until
     ? now.getTime() >= Date.parse(waiting.until)
@@ -483,7 +504,7 @@ async function recordDebited(
   if (current?.status === 'cancelled') {
     return giveBack(ctx, row, bound, providerReference, tries);
   }
-  await debitsFor(ctx.providers.payments, bound.mandateProvider).reverseDebit({
+  await collectionDebits(ctx, row, bound).reverseDebit({
     providerReference,
     reference: debitReference(row.id, bound.position, row.rounds),
     account: bound.account,
@@ -578,7 +599,7 @@ async function settleCancelled(ctx: TCollectContext, row: TCollectionRow) {
       const answer = await cancelAtBank(ctx, row, bound);
       if (!answer) return keepCollecting(db, row, row.tries, row.pendingDebit);
       if (answer.kind === 'pending') {
-        const waiting = pendingDebitOf(row, bound, answer, clock.now());
+        const waiting = pendingDebitOf(ctx, row, bound, answer, clock.now());
         return keepCollecting(db, row, row.tries, waiting);
       }
       if (answer.kind === 'taken') {
@@ -629,7 +650,7 @@ async function giveBack(
   );
   let reversed: { payoutReference?: string };
   try {
-    reversed = await debitsFor(ctx.providers.payments, bound.mandateProvider).reverseDebit({
+    reversed = await collectionDebits(ctx, row, bound).reverseDebit({
       providerReference,
       reference,
       account: bound.account,

@@ -101,7 +101,6 @@ type TBookableOutcome = TRequeryOutcome<{ book(): Promise<TCompletion>; transact
 
 /** The provider's answer about an attempt's reference, with how to book it if it was taken. */
 async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookableOutcome> {
-  const { payments } = ctx.providers;
   switch (attempt.method) {
     case 'card': {
       const answer = await ctx.providers.registry
@@ -111,7 +110,7 @@ async function requery(ctx: TLostContext, attempt: TAttemptRow): Promise<TBookab
       return { ...answer, book: cardBooking(ctx, attempt, answer.providerReference, answer.card) };
     }
     case 'account': {
-      const answer = await requeryAttemptDebit(ctx.db, payments, attempt);
+      const answer = await requeryAttemptDebit(ctx.db, ctx.providers.registry, attempt);
       if (answer.kind !== 'taken') return answer;
       return { ...answer, book: debitBooking(ctx, attempt, answer.providerReference) };
     }

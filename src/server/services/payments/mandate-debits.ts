@@ -7,27 +7,46 @@ import type {
   TRequeryOutcome,
   TSettlementPort,
 } from '../../providers/payments';
-import { capabilityOff, isOff, usable } from '../../providers/off';
+import { isOff, usable } from '../../providers/off';
+import { ProviderNotConfigured, type TProviderRegistry } from '../../providers/registry';
+
+/** The providers a debit is resolved from: new work's, and every adapter by name. */
+export type TDebitProviders = { payments: TPaymentProviders; registry: TProviderRegistry };
 
 /**
  * Who debits a link's mandate: the debits capability, unless the link's mandate is kept by the
- * mandates capability's own provider (TOwnMandates: Remita), whose debits it then is. A mandate
- * of a provider this server no longer runs is debited by no one: its calls refuse, as an off
- * capability's do.
+ * mandates capability's own provider (TOwnMandates: Remita), whose debits it then is (the
+ * provider the link names, whatever the lists say now). A debit made earlier on the debits
+ * capability's mandate is asked about, cancelled and reversed at the provider that made it
+ * (`madeBy`: the attempt's, or the try's provider); a new one goes to new work's. A provider
+ * this server no longer runs debits nothing: ProviderNotConfigured.
  */
 export function debitsFor(
-  payments: TPaymentProviders,
+  providers: TDebitProviders,
   mandateProvider: string | null,
+  madeBy: string | null = null,
 ): TDebitsPort {
-  // An attempt names the adapter that debited it ('off' for none): the debits capability's then.
-  if (mandateProvider === null || mandateProvider === payments.debits.provider) {
-    return usable(payments.debits);
-  }
-  const { mandates } = payments;
-  if (!isOff(mandates) && mandates.provider === mandateProvider && mandates.own) {
-    return mandates.own.debits;
-  }
-  throw capabilityOff(['debits']);
+  if (mandateProvider !== null) return ownDebitsOf(providers.registry, mandateProvider);
+  if (madeBy !== null) return providers.registry.portOf(madeBy, 'debits');
+  return usable(providers.payments.debits);
+}
+
+/** The debits on the mandates `provider` keeps itself; ProviderNotConfigured when none. */
+function ownDebitsOf(registry: TProviderRegistry, provider: string): TDebitsPort {
+  const own = registry.byName(provider, 'debits').mandates?.own;
+  if (!own) throw new ProviderNotConfigured(provider, 'debits');
+  return own.debits;
+}
+
+/**
+ * The port that made a saved-account payment's debit, by the adapter its attempt names: the
+ * debits on its own mandates for a provider that keeps them (Remita), else its debits port.
+ */
+function attemptDebits(registry: TProviderRegistry, provider: string) {
+  const own = registry.byName(provider, 'debits').mandates?.own;
+  return own
+    ? { debits: own.debits, ownMandates: true }
+    : { debits: registry.portOf(provider, 'debits'), ownMandates: false };
 }
 
 /**
@@ -116,11 +135,11 @@ async function debitedAccountOf(db: TDb, attempt: TDebitAttempt) {
  */
 export async function requeryAttemptDebit(
   db: TDb,
-  payments: TPaymentProviders,
+  registry: TProviderRegistry,
   attempt: TDebitAttempt,
 ): Promise<TRequeryOutcome> {
-  const debits = debitsFor(payments, attempt.provider);
-  if (debits === payments.debits) return debits.requeryDebit(attempt.id);
+  const { debits, ownMandates } = attemptDebits(registry, attempt.provider);
+  if (!ownMandates) return debits.requeryDebit(attempt.id);
   const debited = await debitedAccountOf(db, attempt);
   return debits.requeryDebit(attempt.id, debited?.mandate ?? undefined);
 }
@@ -128,12 +147,12 @@ export async function requeryAttemptDebit(
 /** Gives a saved-account payment's debit back through the provider that made it. */
 export async function reverseAttemptDebit(
   db: TDb,
-  payments: TPaymentProviders,
+  registry: TProviderRegistry,
   attempt: TDebitAttempt,
   providerReference: string,
 ): Promise<void> {
-  const debits = debitsFor(payments, attempt.provider);
-  const debited = debits === payments.debits ? null : await debitedAccountOf(db, attempt);
+  const { debits, ownMandates } = attemptDebits(registry, attempt.provider);
+  const debited = ownMandates ? await debitedAccountOf(db, attempt) : null;
   await debits.reverseDebit({
     providerReference,
     reference: attempt.id,

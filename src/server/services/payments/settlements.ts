@@ -67,7 +67,6 @@ export async function giveBack(
   attempt: TAttemptRow,
   providerReference: string,
 ): Promise<TGiveBack> {
-  const { payments } = ctx.providers;
   const reference = attempt.id;
   try {
     switch (attempt.method) {
@@ -79,7 +78,7 @@ export async function giveBack(
         });
         break;
       case 'account':
-        await reverseAttemptDebit(ctx.db, payments, attempt, providerReference);
+        await reverseAttemptDebit(ctx.db, ctx.providers.registry, attempt, providerReference);
         break;
       case 'chip_card': {
         const acquirer = ctx.providers.registry.portOf(attempt.provider, 'acquirer');
