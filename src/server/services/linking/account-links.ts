@@ -44,7 +44,7 @@ import type {
   TTransferNoticeAnswer,
   TTransferSender,
 } from '../../providers/payments';
-import type { TBanksPort } from '../../providers/payments';
+import type { TBanksPort, TMandateSetupPort } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { ownedByPage } from '../payments/charge-owners';
@@ -78,6 +78,20 @@ import { usable } from '../../providers/off';
 
 type TLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 export type TLinkRow = typeof accountLinks.$inferSelect;
+
+/**
+ * The mandates port of the provider that keeps `link`'s mandate: the one the link names (its
+ * own form's, or its OTP's: own-mandates.ts), whatever MANDATE_PROVIDER says now; a link that
+ * names none is new work's. A provider this server no longer runs: ProviderNotConfigured.
+ */
+function mandatesOfLink(
+  providers: TLinkContext['providers'],
+  link: Pick<TLinkRow, 'mandateProvider'>,
+): TMandateSetupPort {
+  return link.mandateProvider
+    ? providers.registry.portOf(link.mandateProvider, 'mandates')
+    : usable(providers.payments.mandates);
+}
 type TMandateState = (typeof MANDATE_STATES)[number];
 type TLinkRoute = TLinkRow['route'];
 /** The routes this service opens; card links are made by the card flow. */
@@ -235,7 +249,7 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
     return expired ?? (await readLink(ctx.db, link.id)) ?? link;
   }
   if (link.route === 'paper') {
-    const status = await usable(ctx.providers.payments.mandates)
+    const status = await mandatesOfLink(ctx.providers, link)
       .paperMandateStatus({
         // A provider's own form's mandate was set up with its own reference (own-mandates.ts).
         reference: link.mandateProvider ? (link.requestId ?? link.id) : link.id,
@@ -861,7 +875,7 @@ export async function confirmAltMandate(
   }
   let verified: boolean;
   try {
-    ({ verified } = await usable(providers.payments.mandates).verifyAltMandate({
+    ({ verified } = await mandatesOfLink(providers, link).verifyAltMandate({
       authReference: body.remitaTransRef,
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
@@ -888,7 +902,7 @@ export async function confirmAltMandate(
 async function lostTryActivated(ctx: TLinkContext, link: TLinkRow): Promise<boolean> {
   let active: boolean;
   try {
-    active = await usable(ctx.providers.payments.mandates).altMandateActive({
+    active = await mandatesOfLink(ctx.providers, link).altMandateActive({
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
     });

@@ -12,6 +12,7 @@ import { accountLinks, consents, futurePaymentAccounts, payers, payments } from 
 import { AppError } from '../app-error';
 import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
 import { isOff, type TOffPort } from '../../providers/off';
+import type { TProviderRegistry } from '../../providers/registry';
 
 /*
  * Mandates the mandates capability's provider keeps and debits itself (TOwnMandates: Remita,
@@ -264,7 +265,7 @@ export async function stopOwnMandatesOf(
  */
 export function stopMandateJob(ctx: {
   db: TDb;
-  providers: { payments: { mandates: TMandateSetupPort | TOffPort } };
+  providers: { registry: Pick<TProviderRegistry, 'portOf'> };
 }): TJobKind {
   return {
     name: STOP_MANDATE_JOB,
@@ -274,9 +275,10 @@ export function stopMandateJob(ctx: {
       const { linkId } = data as { linkId: string };
       const [link] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
       if (!link?.mandateProvider || !link.providerReference) return { stopped: false };
-      const { mandates } = ctx.providers.payments;
-      const own = ownMandatesOf(mandates);
-      if (!own || isOff(mandates) || mandates.provider !== link.mandateProvider) {
+      // The provider the link names, whatever MANDATE_PROVIDER says now; ProviderNotConfigured
+      // (tried again later) when this server does not run it.
+      const own = ownMandatesOf(ctx.providers.registry.portOf(link.mandateProvider, 'mandates'));
+      if (!own) {
         throw new Error(`No adapter of ${link.mandateProvider} stops mandate of link ${linkId}`);
       }
       const end = await own.stopMandate({
