@@ -283,6 +283,15 @@ describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took car
       `card ${atPaystack}: paystack's record holds 0 kobo taken, the books ${paidAtPaystack}`,
     ]);
 
+    // The payout sent to Paystack is held against Paystack's record, as its row names it.
+    const payout = took.payout;
+    if (!payout) throw new Error('The payout above was not made');
+    expect(lineOf(payout)).toMatchObject({ channel: 'payout', provider: 'paystack' });
+    const noPayout = await checked((all) => all.filter((line) => line.reference !== payout));
+    expect(noPayout.providerDifferences).toEqual([
+      { holder: 'paystack', channel: 'payout', reference: payout, provider: 0, books: 1_000 },
+    ]);
+
     // A line at Paystack does not cover the sandbox's payment: both records differ.
     const elsewhere = await checked((all) =>
       all.map((line) => (line.reference === atSandbox ? { ...line, provider: 'paystack' } : line)),

@@ -228,9 +228,10 @@ async function booksByReference(
       WHERE m.kind = 'future_payment_debit' AND try.value->>'outcome' = 'succeeded'
       GROUP BY try.value->>'reference', mandate.provider
       UNION ALL
-      SELECT 'payout', m.reference, NULL, sum(m.amount)
-      FROM moved m WHERE m.kind = 'payout_settled'
-      GROUP BY m.reference
+      SELECT 'payout', m.reference, o.provider, sum(m.amount)
+      FROM moved m LEFT JOIN payouts o ON o.id = m.reference
+      WHERE m.kind = 'payout_settled'
+      GROUP BY m.reference, o.provider
       UNION ALL
       SELECT 'payout', t.reference, NULL, sum(e.amount)
       FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
@@ -254,7 +255,7 @@ async function booksByReference(
 /**
  * What the books hold as taken by a reference, and the provider whose record should hold it (the
  * one its row names, as that provider's settlement report files it); null where no row names one
- * (a payout, a future payment's debit on the debits capability's mandate).
+ * (a give-back paid by payout, a future payment's debit on the debits capability's mandate).
  */
 type TBooked = { amount: number; provider: string | null };
 
