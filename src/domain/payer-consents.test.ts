@@ -108,6 +108,27 @@ describe('payerConsentSummary', () => {
     });
   });
 
+  it('shows a paused consent as paused, with no next debit while it is', () => {
+    const payments = [future('pay_1', '2031-01-01T00:00:00.000Z')];
+    const upcomingDebits = [
+      {
+        paymentId: 'pay_1',
+        amount: 1000,
+        amountType: 'fixed' as const,
+        narration: 'Rent',
+        dueDate: '2031-01-01T00:00:00.000Z',
+      },
+    ];
+    const granted = { status: 'granted' as const, payments, upcomingDebits };
+    expect(payerConsentSummary({ ...granted, pausedAt: '2030-12-01T00:00:00.000Z' })).toMatchObject(
+      { statusLabel: 'Paused', nextDebit: null },
+    );
+    expect(payerConsentSummary({ ...granted, pausedAt: null })).toMatchObject({
+      statusLabel: 'Active',
+      nextDebit: '₦10.00 on 1 Jan 2031',
+    });
+  });
+
   it('has no future payment line for a consent without future payments', () => {
     const summary = payerConsentSummary({
       status: 'granted',

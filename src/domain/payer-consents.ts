@@ -48,7 +48,7 @@ export function upcomingDebits(
 
 /** What one list entry says about what was granted. */
 export type TPayerConsentSummary = {
-  statusLabel: 'Active' | 'Revoked';
+  statusLabel: 'Active' | 'Paused' | 'Revoked';
   /** The immediate payment paid at the grant, or null when there was none. */
   amountPaid: string | null;
   /** 'N payment(s) totalling ₦…' over the consent's future payments; null without any. */
@@ -66,15 +66,18 @@ const whenDue = (dueDate: string | null): string => {
 };
 
 export function payerConsentSummary(
-  consent: Pick<TPayerConsent, 'status' | 'payments' | 'upcomingDebits'>,
+  consent: Pick<TPayerConsent, 'status' | 'payments' | 'upcomingDebits'> &
+    Partial<Pick<TPayerConsent, 'pausedAt'>>,
 ): TPayerConsentSummary {
+  // Paused: nothing is debited, so no debit is next (what falls due meanwhile is skipped).
+  const paused = consent.status === 'granted' && Boolean(consent.pausedAt);
   const paid = consent.payments.find((p) => p.type === 'immediate' && p.status === 'executed');
   const future = consent.payments.filter((p) => p.type === 'future');
   const total = future.reduce((sum, p) => sum + p.amount, 0);
-  const next = consent.status === 'granted' ? consent.upcomingDebits[0] : undefined;
+  const next = consent.status === 'granted' && !paused ? consent.upcomingDebits[0] : undefined;
   const cancelledCount = future.filter((p) => p.status === 'cancelled').length;
   return {
-    statusLabel: consent.status === 'granted' ? 'Active' : 'Revoked',
+    statusLabel: paused ? 'Paused' : consent.status === 'granted' ? 'Active' : 'Revoked',
     amountPaid: paid ? formatNaira(paid.amount) : null,
     futurePayments:
       future.length > 0

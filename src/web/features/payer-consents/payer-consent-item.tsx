@@ -54,7 +54,7 @@ export function PayerConsentItem({
             <p className="muted">Granted on {formatDateTime(consent.grantedAt)}</p>
           </div>
           <span className={`status-badge ${consent.pausedAt ? 'paused' : consent.status}`}>
-            {consent.pausedAt && consent.status === 'granted' ? 'Paused' : summary.statusLabel}
+            {summary.statusLabel}
           </span>
         </header>
         {consentFacts(consent, summary)}
