@@ -11,6 +11,7 @@ import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
 import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
 import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
 import { capabilityName } from './providers/off';
+import { listOrder, type TProviderHealth } from './providers/routing/provider-health';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -37,6 +38,11 @@ export type TProviders = {
    * from the provider its row names (`registry.portOf(row.provider, capability)`).
    */
   registry: TProviderRegistry;
+  /**
+   * Which provider of a capability's list starts new work, by each provider's recorded health
+   * (providers/routing/provider-health.ts); later calls about money never ask it.
+   */
+  health: TProviderHealth;
   /** Names to addresses, for the webhooks' checks: the operating system's resolver. */
   dns: THostResolver;
 };
@@ -116,6 +122,7 @@ export function createAppContext(
       sms: sms.sender,
       payments: money.payments,
       registry: money.registry,
+      health: listOrder,
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
     sandbox: money.sandbox,

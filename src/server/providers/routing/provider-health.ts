@@ -1,0 +1,65 @@
+import type { TCapability } from '../../../domain/capabilities';
+
+/*
+ * Health-routed new work (docs/routing.md): which provider of a capability's ordered list starts
+ * the next piece of new work (a card charge, a transfer account, a payout, a new mandate, a BVN
+ * look-up, an SMS), from a rolling record of each provider's technical outcomes that every
+ * process sees. Later calls about money never come here: they go to the provider on the row
+ * (registry.ts `portOf`).
+ *
+ * This file is the seam the routing work shares: the types, and `listOrder`, which routes by
+ * the list alone (no record kept) until the recorded health is wired in.
+ */
+
+/** What one call's outcome says of the provider's health. */
+export type TCallHealth =
+  /** It answered: a payment, a decline, insufficient funds, a refusal of the payer's request. */
+  | 'answered'
+  /** A technical failure: no answer, a timeout, a 5xx, a broken connection, a refused key. */
+  | 'failed';
+
+/** One call's outcome, recorded for the provider that made it. */
+export type TCallOutcome = {
+  capability: TCapability;
+  provider: string;
+  /** The destination bank (transfers in, payouts, mandates) or card issuer, where it matters. */
+  bank?: string | null | undefined;
+  health: TCallHealth;
+  latencyMs: number;
+};
+
+/** A provider passed over for new work, and why: what the payment's timeline says. */
+export type TPassedOver = {
+  provider: string;
+  /** 'eliminated' by its record, or 'paused' by the merchant. */
+  why: 'eliminated' | 'paused';
+  /** Since when. */
+  since: Date;
+  /** In plain words: "after 5 timeouts", "paused by the merchant". */
+  reason: string;
+};
+
+/** The providers to try for one piece of new work, in order, and who was passed over. */
+export type TRoute = {
+  /** The first is tried first; the next only where that work may move (docs/routing.md). */
+  order: readonly string[];
+  passedOver: readonly TPassedOver[];
+};
+
+/** What the routing work of a capability is scoped to. */
+export type TRouteScope = { capability: TCapability; bank?: string | null | undefined };
+
+export type TProviderHealth = {
+  /** Records one call's outcome; never throws (health is never worth a payer's request). */
+  record(outcome: TCallOutcome): Promise<void>;
+  /** The order to try `candidates` (the capability's list) in for new work. */
+  route(scope: TRouteScope, candidates: readonly string[]): Promise<TRoute>;
+};
+
+/** Routing by the list alone: the first serves, nothing recorded, nobody passed over. */
+export const listOrder: TProviderHealth = {
+  async record() {},
+  async route(_scope, candidates) {
+    return { order: [...candidates], passedOver: [] };
+  },
+};
