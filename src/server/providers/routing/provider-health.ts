@@ -49,11 +49,28 @@ export type TRoute = {
 /** What the routing work of a capability is scoped to. */
 export type TRouteScope = { capability: TCapability; bank?: string | null | undefined };
 
+/** One provider's health for one capability over the last hour: what the Routes screen shows. */
+export type THealthLine = {
+  capability: TCapability;
+  provider: string;
+  calls: number;
+  /** Technical failures among `calls` (no answer, timeouts, 5xx). */
+  failures: number;
+  /** Of them, timeouts and other calls that got no answer at all. */
+  timeouts: number;
+  /** The 95th percentile of the calls' latency, or null without calls. */
+  p95LatencyMs: number | null;
+  /** Since when it is eliminated, and why in plain words; null while it takes new work. */
+  eliminated: { since: Date; reason: string } | null;
+};
+
 export type TProviderHealth = {
   /** Records one call's outcome; never throws (health is never worth a payer's request). */
   record(outcome: TCallOutcome): Promise<void>;
   /** The order to try `candidates` (the capability's list) in for new work. */
   route(scope: TRouteScope, candidates: readonly string[]): Promise<TRoute>;
+  /** Every recorded provider's health over the last hour, by capability. */
+  snapshot(): Promise<THealthLine[]>;
 };
 
 /** Routing by the list alone: the first serves, nothing recorded, nobody passed over. */
@@ -61,5 +78,8 @@ export const listOrder: TProviderHealth = {
   async record() {},
   async route(_scope, candidates) {
     return { order: [...candidates], passedOver: [] };
+  },
+  async snapshot() {
+    return [];
   },
 };
