@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LIST_SETTING_NAMES, providerLists, type TProviderLists } from './provider-lists';
 import { DEFAULT_DEBIT_NOTICE_HOURS } from '../domain/debit-notices';
+import { DEFAULT_ROUTING_SETTINGS, type TRoutingSettings } from '../domain/provider-routing';
 
 /** What a process of the server does (ROLE; process-role.ts, docs/deploy.md). */
 export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
@@ -138,6 +139,40 @@ const ZEnv = z.object({
    * about it (longer than any provider call takes: the sandbox's slowest card gives up at 20 s).
    */
   RECONCILE_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /**
+   * Health-routed new work (docs/routing.md): technical failures in a row that eliminate a
+   * provider from new work, or a failure rate in a window of at least ROUTING_MIN_CALLS calls;
+   * an eliminated provider takes no new work for the cool-down, then one call probes it.
+   */
+  ROUTING_FAILURES_IN_A_ROW: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(DEFAULT_ROUTING_SETTINGS.failuresInARow),
+  ROUTING_FAILURE_RATE: z.coerce
+    .number()
+    .gt(0)
+    .max(1)
+    .default(DEFAULT_ROUTING_SETTINGS.failureRate),
+  ROUTING_MIN_CALLS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_ROUTING_SETTINGS.minCalls),
+  ROUTING_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3_600)
+    .default(DEFAULT_ROUTING_SETTINGS.windowSeconds),
+  ROUTING_COOL_DOWN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3_600)
+    .default(DEFAULT_ROUTING_SETTINGS.coolDownSeconds),
   /** How often a quiet event stream sends a comment, so proxies and the browser keep it open. */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**
@@ -311,6 +346,8 @@ export type TConfig = {
   reconcileIntervalMs: number;
   /** The age at which an unanswered call that moves money is asked about (docs/payments.md). */
   reconcileAfterMs: number;
+  /** When a provider's technical failures eliminate it from new work (ROUTING_*). */
+  routing: TRoutingSettings;
   /** Between the comment lines a quiet event stream sends (SSE_HEARTBEAT_MS). */
   sseHeartbeatMs: number;
   /** How many event streams one client address may hold open in this process. */
@@ -548,6 +585,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandboxAnswerDelayMs: e.SANDBOX_ANSWER_DELAY_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     reconcileAfterMs: e.RECONCILE_AFTER_MS,
+    routing: {
+      failuresInARow: e.ROUTING_FAILURES_IN_A_ROW,
+      failureRate: e.ROUTING_FAILURE_RATE,
+      minCalls: e.ROUTING_MIN_CALLS,
+      windowSeconds: e.ROUTING_WINDOW_SECONDS,
+      coolDownSeconds: e.ROUTING_COOL_DOWN_SECONDS,
+    },
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     sseMaxPerAddress: e.SSE_MAX_PER_ADDRESS,
     debugRoutes: e.DEBUG_ROUTES === 'on',

@@ -11,7 +11,9 @@ import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
 import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
 import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
 import { capabilityName } from './providers/off';
-import { listOrder, type TProviderHealth } from './providers/routing/provider-health';
+import type { TProviderHealth } from './providers/routing/provider-health';
+import { recordedHealth } from './providers/routing/recorded-health';
+import { recordedRegistry } from './providers/routing/recorded-ports';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -114,15 +116,18 @@ export function createAppContext(
   const clock = overrides.clock ?? systemClock;
   const money = paymentProviderFor(config, db, clock, bvnCodesThroughOutbox(db, base.jobs));
   const sms = smsOf(config, db, overrides.providers?.sms);
+  const health = recordedHealth({ db, clock, settings: config.routing });
+  // Every call of a routed capability records its outcome, whichever service makes it.
+  const registry = recordedRegistry(money.registry, health);
   return {
     db,
     config,
     clock,
     providers: {
       sms: sms.sender,
-      payments: money.payments,
-      registry: money.registry,
-      health: listOrder,
+      payments: registry.payments,
+      registry,
+      health,
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
     sandbox: money.sandbox,

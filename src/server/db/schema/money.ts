@@ -68,6 +68,12 @@ export const paymentAttempts = pgTable(
      */
     ownerTokenHash: text('owner_token_hash'),
     provider: text('provider').notNull(),
+    /**
+     * Why new work went to `provider` rather than the first of its list, in plain words, for the
+     * payment's timeline ("Sent to Monnify: Paystack eliminated at 14:02 after 5 failures in a
+     * row"); null when the first took it (docs/routing.md).
+     */
+    routeNote: text('route_note'),
     providerReference: text('provider_reference'),
     /**
      * The provider's transaction that took the money, where it is not the call's reference: a

@@ -26,6 +26,8 @@ export type TCallOutcome = {
   bank?: string | null | undefined;
   health: TCallHealth;
   latencyMs: number;
+  /** A failure that got no answer at all (ProviderNoAnswer), counted among the timeouts. */
+  noAnswer?: boolean | undefined;
 };
 
 /** A provider passed over for new work, and why: what the payment's timeline says. */
