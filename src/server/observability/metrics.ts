@@ -101,6 +101,14 @@ function countedMetrics(registry: Registry) {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
     registers: [registry],
   });
+  // Health-routed new work (docs/routing.md): where each piece went, and whether a provider
+  // the list puts before it was passed over as eliminated.
+  const routingDecisions = new Counter({
+    name: 'oya_routing_decisions_total',
+    help: 'Pieces of new work routed by provider health, by capability, the provider tried first and passed_over (yes: an eliminated provider was passed over for it)',
+    labelNames: ['capability', 'provider', 'passed_over'] as const,
+    registers: [registry],
+  });
 
   // The RED of background work: _count is the rate, outcome the errors, the buckets the duration.
   const jobDuration = new Histogram({
@@ -124,6 +132,7 @@ function countedMetrics(registry: Registry) {
     providerDuration,
     providerHttpCalls,
     providerHttpDuration,
+    routingDecisions,
     jobDuration,
     webhookDeliveryDuration,
   };

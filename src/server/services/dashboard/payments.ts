@@ -200,6 +200,15 @@ async function timelineOf(
       title: `${attempt.method.replace('_', ' ')}${card}: ${attempt.status}`,
       detail: attempt.failureReason ?? attempt.stepText ?? null,
     });
+    // Why new work went to this provider rather than the first of its list (docs/routing.md).
+    if (attempt.routeNote) {
+      entries.push({
+        at: attempt.createdAt.toISOString(),
+        kind: 'attempt',
+        title: 'Routed by provider health',
+        detail: attempt.routeNote,
+      });
+    }
   }
   const attemptIds = attempts.map((a) => a.id);
   if (attemptIds.length > 0) {

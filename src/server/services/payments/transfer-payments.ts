@@ -10,7 +10,13 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../db/schema';
-import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
+import type {
+  TTransferAccount,
+  TTransferNoticeAnswer,
+  TTransferSender,
+} from '../../providers/payments';
+import { ProviderNoAnswer } from '../../providers/provider-call';
+import { routeNoteOf } from '../../../domain/provider-routing';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
@@ -59,7 +65,7 @@ export async function transferDetailsFor(
   access: TPaymentAccess,
   chargeToken?: string,
 ): Promise<TTransferDetails & { chargeToken?: string }> {
-  const { db, clock, providers } = ctx;
+  const { db, clock } = ctx;
   const payable = await loadPayable(db, paymentId, access, clock.now());
   const deadline = Date.now() + OPEN_WAIT_MS;
   for (;;) {
@@ -82,39 +88,9 @@ export async function transferDetailsFor(
       continue;
     }
     const owner = 'payerId' in access ? null : newChargeToken();
-    let attempt: TAttemptRow;
-    try {
-      attempt = await insertAttempt(db, {
-        paymentId,
-        consentId: payable.consentId,
-        method: 'bank_transfer',
-        status: 'pending',
-        stage: 'awaiting_transfer',
-        amount: payable.payment.amount,
-        payerId: 'payerId' in access ? access.payerId : null,
-        ownerTokenHash: owner?.hash ?? null,
-        provider: providers.payments.transfersIn.provider,
-        createdAt: now,
-        updatedAt: now,
-      });
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'PAYMENT_IN_PROGRESS') continue;
-      throw error;
-    }
-    // The account never outlives the consent: a payment cannot be paid after its consent expired.
-    const notAfter = oneTimeAccountExpiry(now, payable.consentExpiresAt);
-    let account;
-    try {
-      account = await usable(providers.payments.transfersIn).openTransferAccount({
-        reference: attempt.id,
-        amount: attempt.amount,
-        accountName: payable.merchantName,
-        notAfter,
-      });
-    } catch {
-      await endTransferAttempt(db, attempt.id, 'PAYMENT_FAILED', 'provider_error', now);
-      throw new AppError('PAYMENT_FAILED');
-    }
+    const opened = await openRoutedAccount(ctx, payable, access, owner?.hash ?? null, now);
+    if (!opened) continue;
+    const { attempt, account, notAfter } = opened;
     // What the page counts down to; the credit refuses money after it, whatever the provider says.
     const expiresAt = Math.min(account.expiresAt.getTime(), notAfter.getTime());
     const transferDetails = {
@@ -135,6 +111,78 @@ export async function transferDetailsFor(
   }
 }
 
+type TPayable = Awaited<ReturnType<typeof loadPayable>>;
+
+/**
+ * Opens the one-time account of a new attempt at the provider health routes it to
+ * (docs/routing.md): the first of the route, else, when it cannot open one (it refused, or gave
+ * no answer), the next. Each provider's try is an attempt of its own, under its own reference, so
+ * the row of the account shown names the provider that opened it, and money that later reaches
+ * an account a provider opened without telling us is given back as late money (creditTransfer:
+ * its attempt ended). Only the last failure is told to the payer. Null when another request
+ * opened the payment's account meanwhile.
+ */
+async function openRoutedAccount(
+  ctx: TTransferContext,
+  payable: TPayable,
+  access: TPaymentAccess,
+  ownerTokenHash: string | null,
+  now: Date,
+): Promise<{ attempt: TAttemptRow; account: TTransferAccount; notAfter: Date } | null> {
+  const { db, providers } = ctx;
+  const candidates = providers.registry.lists.transfersIn.filter((name) =>
+    providers.registry.adapters.some((adapter) => adapter.name === name && adapter.transfersIn),
+  );
+  const route = await providers.health.route({ capability: 'transfersIn' }, candidates);
+  // No provider: the capability is off, and says so.
+  const order =
+    route.order.length > 0 ? route.order : [usable(providers.payments.transfersIn).provider];
+  // The account never outlives the consent: a payment cannot be paid after its consent expired.
+  const notAfter = oneTimeAccountExpiry(now, payable.consentExpiresAt);
+  const failedOver: { provider: string; reason: string }[] = [];
+  for (const [index, provider] of order.entries()) {
+    const passedOver = route.passedOver.filter((passed) => passed.provider !== provider);
+    let attempt: TAttemptRow;
+    try {
+      attempt = await insertAttempt(db, {
+        paymentId: payable.payment.id,
+        consentId: payable.consentId,
+        method: 'bank_transfer',
+        status: 'pending',
+        stage: 'awaiting_transfer',
+        amount: payable.payment.amount,
+        payerId: 'payerId' in access ? access.payerId : null,
+        ownerTokenHash,
+        provider,
+        routeNote: routeNoteOf(provider, passedOver, failedOver),
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'PAYMENT_IN_PROGRESS') return null;
+      throw error;
+    }
+    try {
+      const account = await providers.registry.portOf(provider, 'transfersIn').openTransferAccount({
+        reference: attempt.id,
+        amount: attempt.amount,
+        accountName: payable.merchantName,
+        notAfter,
+      });
+      return { attempt, account, notAfter };
+    } catch (error) {
+      const last = index === order.length - 1;
+      await endTransferAttempt(db, attempt.id, 'PAYMENT_FAILED', 'provider_error', now, null, last);
+      if (last) throw new AppError('PAYMENT_FAILED');
+      failedOver.push({
+        provider,
+        reason: error instanceof ProviderNoAnswer ? 'gave no answer' : 'could not open an account',
+      });
+    }
+  }
+  throw new AppError('PAYMENT_FAILED');
+}
+
 /**
  * Ends a one-time account's attempt without a payment (expired, or never opened at the
  * provider), with the stream's 'failed' event: the read and the page no longer offer it.
@@ -146,6 +194,8 @@ async function endTransferAttempt(
   reason: string,
   now: Date,
   returned: TAttemptRow['returned'] = null,
+  /** Whether the payer's page hears of it: not when the next provider opens the account. */
+  tell = true,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const ended = await moveAttempt(
@@ -156,7 +206,7 @@ async function endTransferAttempt(
       now,
       eq(paymentAttempts.stage, 'awaiting_transfer'),
     );
-    if (ended) {
+    if (ended && tell) {
       await emitPaymentEvent(
         tx,
         { paymentId: ended.paymentId, status: 'failed', message: ERROR_CATALOGUE[code].message },

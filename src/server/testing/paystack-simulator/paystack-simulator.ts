@@ -57,6 +57,12 @@ export type TPaystackSimulator = {
   /** The next API request to this path answers this status (500/503…) without effect. */
   failNext(pathPrefix: string, status: number): void;
   /**
+   * An outage: from now on every API request is recorded, held `afterMs` without effect, and its
+   * connection then dropped with no answer (a timeout as the caller meets it, cut short). null
+   * ends it: Paystack answers again.
+   */
+  stopAnswering(outage: { afterMs: number } | null): void;
+  /**
    * From now on, API requests whose path matches send their notices first, and answer only once
    * their first delivery was answered: a proxy between us and Paystack holding answers back.
    * null ends it.
@@ -131,7 +137,7 @@ type TSimulatorDesk = {
   debits: ReturnType<typeof mandates>;
   lostAnswers: Array<{ prefix: string }>;
   failures: Array<{ prefix: string; status: number }>;
-  controls: { noticesFirst: RegExp | null };
+  controls: { noticesFirst: RegExp | null; outage: { afterMs: number } | null };
 };
 
 /** A request for a payer's page: its code, and the answer its form posted, if any. */
@@ -299,6 +305,12 @@ const handleApi = async (
   const { body, bodyRefusal } = readBody(raw, request.headers['content-type']);
   const path = `${pathname}${target.search}`;
   desk.requests.push({ method, path, body: bodyRefusal ? raw : body, authorized });
+  const { outage } = desk.controls;
+  if (outage) {
+    await new Promise((resolve) => setTimeout(resolve, outage.afterMs));
+    request.socket.destroy();
+    return;
+  }
 
   const failure = takeMatching(desk.failures, pathname);
   if (failure) {
@@ -399,7 +411,7 @@ const assemble = (
     debits,
     lostAnswers: [],
     failures: [],
-    controls: { noticesFirst: null },
+    controls: { noticesFirst: null, outage: null },
   };
   return { desk, refunding, paying, pos };
 };
@@ -446,6 +458,9 @@ export async function startPaystackSimulator(
     },
     failNext(pathPrefix, status) {
       desk.failures.push({ prefix: pathPrefix, status });
+    },
+    stopAnswering(outage) {
+      desk.controls.outage = outage;
     },
     noticesBeforeAnswer(path) {
       desk.controls.noticesFirst = path;
