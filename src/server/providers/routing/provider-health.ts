@@ -8,7 +8,7 @@ import type { TCapability } from '../../../domain/capabilities';
  * (registry.ts `portOf`).
  *
  * This file is the seam the routing work shares: the types, and `listOrder`, which routes by
- * the list alone (no record kept) until the recorded health is wired in.
+ * the list alone (no record kept). The context's health is the recorded one (recorded-health.ts).
  */
 
 /** What one call's outcome says of the provider's health. */
