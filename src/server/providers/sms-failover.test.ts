@@ -18,26 +18,14 @@ import {
   startTermiiSimulator,
   type TTermiiSimulator,
 } from '../testing/termii-simulator/termii-simulator';
+import { outcomesOf, recordingHealth } from '../testing/recording-health';
 import { startTestApp } from '../testing/test-app';
-import type { TCallOutcome, TProviderHealth } from './routing/provider-health';
 
 let termii: TTermiiSimulator;
 let at: TAfricasTalkingSimulator;
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-/** What the job recorded, and the order the test's routing gives (the list's when null). */
-const recorded: TCallOutcome[] = [];
-let routed: string[] | null = null;
-const health: TProviderHealth = {
-  record(outcome) {
-    recorded.push(outcome);
-    return Promise.resolve();
-  },
-  route(_scope, candidates) {
-    return Promise.resolve({ order: routed ?? [...candidates], passedOver: [] });
-  },
-  snapshot: () => Promise.resolve([]),
-};
+const health = recordingHealth();
 
 beforeAll(async () => {
   termii = await startTermiiSimulator();
@@ -61,10 +49,7 @@ afterAll(async () => {
   await termii?.close();
   await at?.close();
 });
-beforeEach(() => {
-  recorded.length = 0;
-  routed = null;
-});
+beforeEach(() => health.reset());
 
 let seq = 0;
 /** A number in E.164 that no other test of this file writes to. */
@@ -83,13 +68,8 @@ const atCalls = (to: string) =>
 const termiiCalls = (to: string) =>
   termii.requests.filter((r) => `+${(r.body as { to?: string }).to}` === to).length;
 
-/** Each try recorded for the number's message, as provider and health, in order. */
-const tries = () =>
-  recorded.map(({ capability, provider, health: said }) => ({
-    capability,
-    provider,
-    health: said,
-  }));
+/** Each SMS try recorded, as provider and health, oldest first. */
+const tries = () => outcomesOf(health, 'sms');
 
 /** The provider the queue's row of `change` names, and whose refusal it kept. */
 async function rowOf(change: string) {
@@ -125,8 +105,8 @@ describe('a sign-in code when Termii fails', () => {
     const to = await signsInThroughAfricasTalking(testPhone());
     expect(termiiCalls(to)).toBe(1);
     expect(tries()).toEqual([
-      { capability: 'sms', provider: 'termii', health: 'failed' },
-      { capability: 'sms', provider: 'africastalking', health: 'answered' },
+      { provider: 'termii', health: 'failed' },
+      { provider: 'africastalking', health: 'answered' },
     ]);
   });
 
@@ -135,11 +115,11 @@ describe('a sign-in code when Termii fails', () => {
     const to = await signsInThroughAfricasTalking(testPhone());
     expect(termiiCalls(to)).toBe(1);
     expect(tries()).toEqual([
-      { capability: 'sms', provider: 'termii', health: 'failed' },
-      { capability: 'sms', provider: 'africastalking', health: 'answered' },
+      { provider: 'termii', health: 'failed' },
+      { provider: 'africastalking', health: 'answered' },
     ]);
     // The wait counted is the time limit's, not a made-up figure.
-    expect(recorded[0]?.latencyMs).toBeGreaterThanOrEqual(9_000);
+    expect(health.recorded[0]?.latencyMs).toBeGreaterThanOrEqual(9_000);
   }, 60_000);
 });
 
@@ -152,11 +132,11 @@ describe('the SMS job over two providers', () => {
     await expect
       .poll(() => rowOf('failover:first'))
       .toMatchObject({ provider: 'termii', refusal: null });
-    expect(tries()).toEqual([{ capability: 'sms', provider: 'termii', health: 'answered' }]);
+    expect(tries()).toEqual([{ provider: 'termii', health: 'answered' }]);
   });
 
   it('follows the order routing gives, not the list’s', async () => {
-    routed = ['africastalking', 'termii'];
+    health.routeAs('sms', ['africastalking', 'termii']);
     const to = freshNumber();
     await queued('failover:routed', to, 'Termii passed over');
     await expect.poll(() => atTexts(to)).toEqual(['Termii passed over']);
@@ -190,7 +170,7 @@ describe('the SMS job over two providers', () => {
     await expect
       .poll(() => rowOf('failover:number'))
       .toMatchObject({ provider: null, refusal: 'number' });
-    expect(tries()).toEqual([{ capability: 'sms', provider: 'termii', health: 'answered' }]);
+    expect(tries()).toEqual([{ provider: 'termii', health: 'answered' }]);
   });
 
   it('dead-letters a message every provider refused, once at each', async () => {

@@ -7,7 +7,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bvnCodes } from '../db/schema';
-import type { TCallOutcome, TProviderHealth } from '../providers/routing/provider-health';
 import { latestCode, signedUpPayer, type TSignedUpPayer } from '../testing/identity';
 import {
   startMonoSimulator,
@@ -15,25 +14,13 @@ import {
   type TMonoSimulator,
 } from '../testing/mono-simulator/mono-simulator';
 import { mintPerson } from '../testing/sandbox-people';
+import { outcomesOf, recordingHealth } from '../testing/recording-health';
 import { startTestApp } from '../testing/test-app';
 
 let mono: TMonoSimulator;
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-/** What was recorded, and the order the test's routing gives BVN lookups (the list's when null). */
-const recorded: TCallOutcome[] = [];
-let routed: string[] | null = null;
-const health: TProviderHealth = {
-  record(outcome) {
-    recorded.push(outcome);
-    return Promise.resolve();
-  },
-  route(scope, candidates) {
-    const order = scope.capability === 'bvn' && routed ? routed : [...candidates];
-    return Promise.resolve({ order, passedOver: [] });
-  },
-  snapshot: () => Promise.resolve([]),
-};
+const health = recordingHealth();
 
 beforeAll(async () => {
   mono = await startMonoSimulator();
@@ -50,19 +37,13 @@ afterAll(async () => {
   await ctx?.close();
   await mono?.close();
 });
-beforeEach(() => {
-  recorded.length = 0;
-  routed = null;
-});
+beforeEach(() => health.reset());
 
 const post = (url: string, payer: TSignedUpPayer, payload: object) =>
   ctx.app.inject({ method: 'POST', url, headers: payer.headers, payload });
 
-/** The registries' outcomes recorded, as registry and health, in order. */
-const outcomes = () =>
-  recorded
-    .filter((outcome) => outcome.capability === 'bvn')
-    .map(({ capability, provider, health: said }) => ({ capability, provider, health: said }));
+/** The registries' outcomes recorded, as registry and health, oldest first. */
+const outcomes = () => outcomesOf(health, 'bvn');
 
 /** How many times Mono was asked to open a verification of `bvn`. */
 const monoOpenings = (bvn: string) =>
@@ -106,8 +87,8 @@ describe('a BVN verification when the first registry is down', () => {
     expect(opened.json()).toMatchObject({ codeSender: 'sandbox' });
     expect(monoOpenings(person.bvn)).toBe(1);
     expect(outcomes()).toEqual([
-      { capability: 'bvn', provider: 'mono', health: 'failed' },
-      { capability: 'bvn', provider: 'sandbox', health: 'answered' },
+      { provider: 'mono', health: 'failed' },
+      { provider: 'sandbox', health: 'answered' },
     ]);
     expect(await registryOfVerification(payer)).toBe('sandbox');
 
@@ -124,7 +105,7 @@ describe('a BVN verification when the first registry is down', () => {
   });
 
   it('answers BVN_REGISTRY_UNAVAILABLE when no registry answered, each asked once', async () => {
-    routed = ['mono'];
+    health.routeAs('bvn', ['mono']);
     const payer = await signedUpPayer(ctx.app);
     const person = monoPerson();
     mono.failNext(503);
@@ -132,7 +113,7 @@ describe('a BVN verification when the first registry is down', () => {
     expect(opened.statusCode, opened.body).toBe(502);
     expect(opened.json().error.code).toBe('BVN_REGISTRY_UNAVAILABLE');
     expect(monoOpenings(person.bvn)).toBe(1);
-    expect(outcomes()).toEqual([{ capability: 'bvn', provider: 'mono', health: 'failed' }]);
+    expect(outcomes()).toEqual([{ provider: 'mono', health: 'failed' }]);
   });
 });
 
@@ -145,7 +126,7 @@ describe('a BVN verification when the first registry answers', () => {
     expect(opened.statusCode, opened.body).toBe(404);
     expect(opened.json().error.code).toBe('BVN_NOT_FOUND');
     expect(monoOpenings(person.bvn)).toBe(1);
-    expect(outcomes()).toEqual([{ capability: 'bvn', provider: 'mono', health: 'answered' }]);
+    expect(outcomes()).toEqual([{ provider: 'mono', health: 'answered' }]);
   });
 
   it('sends and checks the code at Mono, which opened it, though routing now names the sandbox', async () => {
@@ -156,7 +137,7 @@ describe('a BVN verification when the first registry answers', () => {
     expect(opened.json()).toMatchObject({ codeSender: 'nibss' });
     expect(await registryOfVerification(payer)).toBe('mono');
 
-    routed = ['sandbox', 'mono'];
+    health.routeAs('bvn', ['sandbox', 'mono']);
     const sent = await post('/api/identity/bvn/code', payer, { method: 'phone' });
     expect(sent.statusCode, sent.body).toBe(200);
     const code = mono.sentCodes.findLast((sentCode) => sentCode.bvn === person.bvn)?.code ?? '';
