@@ -9,7 +9,12 @@ import { buildRegistry, capabilityProviders, type TProviderRegistry } from './pr
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
 import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
-import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
+import {
+  smsProvidersFor,
+  smsProvidersOf,
+  type TSmsProviders,
+  type TSmsSender,
+} from './providers/sms';
 import { capabilityName } from './providers/off';
 import type { TProviderHealth } from './providers/routing/provider-health';
 import { recordedHealth } from './providers/routing/recorded-health';
@@ -28,8 +33,11 @@ import { withOwnMandateSettlement } from './services/payments/mandate-debits';
 
 /** The ports to the outside world. */
 export type TProviders = {
-  /** One-time codes by SMS: the first of SMS_PROVIDERS (the sandbox outbox by default). */
-  sms: TSmsSender;
+  /**
+   * One-time codes and notices by SMS: every provider of SMS_PROVIDERS (the sandbox outbox by
+   * default), tried for each message in the order `health` gives (jobs/sms-job.ts).
+   */
+  sms: TSmsProviders;
   /**
    * Money movement for new work, by capability: the first provider of each capability's list
    * (the sandbox network unless PAYMENT_PROVIDER or a list names another).
@@ -93,7 +101,14 @@ export type TRouteContext = TAppContext & { limits: TRateLimiters };
 /** Adapters a test (or a deployment) hands in instead of those the configuration chooses. */
 export type TAdapterOverrides = {
   clock?: TClock | undefined;
-  providers?: Partial<Pick<TProviders, 'sms' | 'dns'>> | undefined;
+  providers?:
+    | {
+        /** The one SMS provider, named 'test'. */
+        sms?: TSmsSender | undefined;
+        dns?: THostResolver | undefined;
+        health?: TProviderHealth | undefined;
+      }
+    | undefined;
   events?: TEventBus | undefined;
 };
 
@@ -116,7 +131,8 @@ export function createAppContext(
   const clock = overrides.clock ?? systemClock;
   const money = paymentProviderFor(config, db, clock, bvnCodesThroughOutbox(db, base.jobs));
   const sms = smsOf(config, db, overrides.providers?.sms);
-  const health = recordedHealth({ db, clock, settings: config.routing });
+  const health =
+    overrides.providers?.health ?? recordedHealth({ db, clock, settings: config.routing });
   // Every call of a routed capability records its outcome, whichever service makes it.
   const registry = recordedRegistry(money.registry, health);
   return {
@@ -124,7 +140,7 @@ export function createAppContext(
     config,
     clock,
     providers: {
-      sms: sms.sender,
+      sms: sms.providers,
       payments: registry.payments,
       registry,
       health,
@@ -233,24 +249,20 @@ const off = (capability: TCapability, note: string): TCapabilityLine => ({
 const SMS_OFF = 'SMS_PROVIDER=sandbox reaches no phone';
 
 /**
- * SMS_PROVIDER's sender, or the test's. The sandbox's outbox reaches no phone: beside a live key
- * SMS is off, and every consent that needs a payer to sign in is refused.
+ * SMS_PROVIDERS' adapters, or the test's one. The sandbox's outbox reaches no phone: beside a
+ * live key SMS is off, and every consent that needs a payer to sign in is refused (a message
+ * queued all the same finds no provider: the job dead-letters it at once, where readiness shows
+ * it).
  */
 function smsOf(
   config: TConfig,
   db: TDb,
   given: TSmsSender | undefined,
-): { sender: TSmsSender; line: TCapabilityLine } {
-  if (given) return { sender: given, line: on('sms', ['test']) };
-  if (config.providerLists.sms.length === 0) {
-    return {
-      // Refused for good, not retried: the job dead-letters at once where readiness shows it
-      // (a code, a recovery code and an owner's invitation are refused before one is queued).
-      sender: { send: () => Promise.reject(new SmsNotSent(SMS_OFF, false)) },
-      line: off('sms', SMS_OFF),
-    };
-  }
-  return { sender: smsSenderFor(config, db), line: on('sms', config.providerLists.sms) };
+): { providers: TSmsProviders; line: TCapabilityLine } {
+  if (given) return { providers: smsProvidersOf([['test', given]]), line: on('sms', ['test']) };
+  const providers = smsProvidersFor(config, db);
+  if (providers.list.length === 0) return { providers, line: off('sms', SMS_OFF) };
+  return { providers, line: on('sms', providers.list) };
 }
 
 /** Whether each capability is on: what the consent's creation and read go by. */

@@ -83,7 +83,7 @@ describe('SMS secrets', () => {
     // A code the provider refused: its message waits, queued, for the retry.
     const refusedPhone = testPhone();
     const send = vi
-      .spyOn(ctx.context.providers.sms, 'send')
+      .spyOn(ctx.context.providers.sms.senderOf('sandbox'), 'send')
       .mockRejectedValueOnce(new Error('the SMS provider refused the message'));
     expect((await sendCode(ctx.app, refusedPhone)).statusCode).toBe(200);
     const refusedBody = String(send.mock.calls[0]?.[1]);

@@ -140,7 +140,7 @@ const RETRY_PRIORITY = -1;
 /**
  * Jobs a worker takes a fetch. They run one after another (a consent's later webhook finds its
  * earlier one sent, not in flight beside it), so a fetch's jobs must fit in the shortest kind's
- * expiry together (sms.send: 60 s).
+ * expiry together (sms.send: 60 s for each provider of SMS_PROVIDERS, each tried once a job).
  */
 const JOBS_PER_FETCH = 5;
 /**

@@ -56,7 +56,7 @@ export function jobKinds(
   const collectionEvery = ctx.config.collectionIntervalMs;
   const reconcileEvery = ctx.config.reconcileIntervalMs;
   const kinds: TJobKind[] = [
-    smsJob({ db: ctx.db, sms: ctx.providers.sms, clock: ctx.clock }),
+    smsJob({ db: ctx.db, sms: ctx.providers.sms, health: ctx.providers.health, clock: ctx.clock }),
     recoveryCodeJob(ctx),
     stopMandateJob(ctx),
     {

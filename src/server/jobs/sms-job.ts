@@ -2,7 +2,8 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import { smsQueue } from '../db/schema';
-import { SmsNotSent, type TSmsSender } from '../providers/sms';
+import { SmsNotSent, type TSmsProviders } from '../providers/sms';
+import type { TProviderHealth } from '../providers/routing/provider-health';
 import { phoneTargetKeys } from '../services/identity/code-sends';
 import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
 import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
@@ -11,12 +12,15 @@ import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from 
  * Every SMS the server sends is this job (docs/jobs.md "The outbox"): queued in the transaction of
  * the change that calls for it (a code, a grant's receipt, a new device, a passkey's removal, a
  * revocation, a changed number, a notice before a debit, a staff invitation), sent by the engine,
- * retried with backoff, dead-lettered when it never goes. A message the provider refused
- * (SmsNotSent, not retryable: a bad number, an unknown sender) would be refused again: its text
- * is erased and the job goes to the dead letters at once (JobRefused), logged and shown in the
- * backlog, so an operator sees a wrong key or sender. The job's id is fixed by
- * the change, so one change sends one SMS however often it is queued. Nothing else hands a message
- * to the SMS port (sms-outbox.test.ts).
+ * retried with backoff, dead-lettered when it never goes. Each run tries the providers of
+ * SMS_PROVIDERS in the order health routing gives (providers/routing/provider-health.ts), each
+ * once, with the same text, and records each try's outcome: one that refused the message or gave
+ * no answer hands it to the next (sendByRoute). A message every provider refused (SmsNotSent, not
+ * retryable: an unknown sender, no balance), or one whose number was refused, would be refused
+ * again: its text is erased and the job goes to the dead letters at once (JobRefused), logged and
+ * shown in the backlog, so an operator sees a wrong key or sender. The row names the provider
+ * that took a message. The job's id is fixed by the change, so one change sends one SMS however
+ * often it is queued. Nothing else hands a message to the SMS port (sms-outbox.test.ts).
  *
  * A message carries codes and links that sign someone in, so the job's data holds none of it: it
  * names the message's row in `sms_queue`, whose text is sealed (services/identity/sms-seal.ts)
@@ -40,54 +44,119 @@ export type TSmsJob = { smsId: string };
 /** What queues an SMS and sends it after the commit: the app's job engine (`ctx.jobs`). */
 export type TSmsJobs = Pick<TJobs, 'enqueue' | 'nudge'>;
 
-export function smsJob(ctx: { db: TDb; sms: TSmsSender; clock: TClock }): TJobKind<TSmsJob> {
+/** What the SMS job works with: the providers, their health routing, the database, the clock. */
+export type TSmsJobContext = {
+  db: TDb;
+  sms: TSmsProviders;
+  health: TProviderHealth;
+  clock: TClock;
+};
+
+export function smsJob(ctx: TSmsJobContext): TJobKind<TSmsJob> {
   return {
     name: SMS_JOB,
     // Soon at first (a code lives 5 minutes; a dead worker's SMS goes within 30 s), then backing off.
     retry: { limit: 12, delaySeconds: 5, maxDelaySeconds: 3_600 },
-    expireSeconds: 60,
+    // A fetch of five messages, each tried at every provider of the list (10 s a try at most).
+    expireSeconds: 60 * Math.max(1, ctx.sms.list.length),
     run: ({ smsId }) => sendQueued(ctx, smsId),
   };
 }
 
 /**
- * Sends the queued message `smsId` and erases its text. One sent before (a retry after the send
- * whose erasure was lost is sent again, as any provider answer lost would be) or erased already
- * sends nothing; one whose time is up is erased unsent: sending it now would only mislead. One the
- * provider refused is erased unsent too, and its job refused with the provider's reason.
+ * Sends the queued message `smsId` and erases its text, naming the provider that took it. One
+ * sent before (a retry after the send whose erasure was lost is sent again, as any provider
+ * answer lost would be) or erased already sends nothing; one whose time is up is erased unsent:
+ * sending it now would only mislead. One refused for good is erased unsent too, and its job
+ * refused with the provider's reason.
  */
-async function sendQueued(
-  { db, sms, clock }: { db: TDb; sms: TSmsSender; clock: TClock },
-  smsId: string,
-): Promise<{ sent: boolean }> {
+async function sendQueued(ctx: TSmsJobContext, smsId: string): Promise<{ sent: boolean }> {
+  const { db, clock } = ctx;
   const [queued] = await db.select().from(smsQueue).where(eq(smsQueue.id, smsId));
   if (!queued?.sealedBody) return { sent: false };
   const now = clock.now();
   const late = queued.notAfter !== null && now.getTime() >= queued.notAfter.getTime();
-  let refused: SmsNotSent | null = null;
+  let ended: TRouteEnd | null = null;
   if (!late) {
     const seal = await smsSeal(db);
     const body = seal.open(queued.sealedBody, queuedSmsLabel(smsId));
-    refused = await refusalOf(() => sms.send(queued.phoneNumber, body));
+    ended = await sendByRoute(ctx, queued.phoneNumber, body);
   }
-  const sent = !late && refused === null;
+  const refused = ended !== null && 'refused' in ended ? ended.refused : null;
+  const sentBy = ended !== null && 'sentBy' in ended ? ended.sentBy : null;
   await db
     .update(smsQueue)
-    .set({ sealedBody: null, sentAt: sent ? now : null, refusal: refused?.fault ?? null })
+    .set({
+      sealedBody: null,
+      sentAt: sentBy === null ? null : now,
+      refusal: refused?.fault ?? null,
+      provider: sentBy,
+    })
     .where(eq(smsQueue.id, smsId));
   // Erased first: the dead letter names the row, never its text.
   if (refused !== null) throw new JobRefused(refused.message);
-  return { sent };
+  return { sent: sentBy !== null };
 }
 
-/** Runs a send: null once sent, the refusal no retry can help; else it throws. */
-async function refusalOf(send: () => Promise<void>): Promise<SmsNotSent | null> {
+/** Why a message is refused when no provider serves SMS (SMS is off). */
+const NO_SMS_PROVIDER = 'No SMS provider is configured: SMS is off';
+
+/** How a message's route ended: a provider took it, or it is refused for good. */
+type TRouteEnd = { sentBy: string } | { refused: SmsNotSent };
+
+/**
+ * Hands one message to the providers of the SMS list, in the order health routing gives for it,
+ * each once, until one takes it, recording each try's outcome for its provider. The same text
+ * goes to each (the code was made once, when asked): a payer never gets two different codes
+ * for one ask. A refusal of the number is the payer's: it ends the route (no provider reaches a
+ * number that does not exist) and counts against no provider. A provider's own refusal (a key,
+ * a sender ID, a balance) or no answer moves to the next. When none took it: refused for good
+ * when each refused, else thrown, so the job asks again later (the message may have gone).
+ */
+async function sendByRoute(
+  { sms: providers, health }: Pick<TSmsJobContext, 'sms' | 'health'>,
+  phoneNumber: string,
+  body: string,
+): Promise<TRouteEnd> {
+  const route = await health.route({ capability: 'sms' }, providers.list);
+  // Every provider eliminated: a message is still worth a try at each rather than none.
+  const order = route.order.length > 0 ? route.order : providers.list;
+  let refused: SmsNotSent | null = null;
+  let unanswered: { error: unknown } | null = null;
+  for (const provider of order) {
+    const sms = providers.senderOf(provider);
+    const started = performance.now();
+    const tried = await triedSend(() => sms.send(phoneNumber, body));
+    const byNumber = tried.outcome === 'refused' && tried.error.fault === 'number';
+    await health.record({
+      capability: 'sms',
+      provider,
+      health: tried.outcome === 'sent' || byNumber ? 'answered' : 'failed',
+      latencyMs: performance.now() - started,
+    });
+    if (tried.outcome === 'sent') return { sentBy: provider };
+    if (tried.outcome === 'no-answer') unanswered ??= tried;
+    else if (byNumber) return { refused: tried.error };
+    else refused ??= tried.error;
+  }
+  if (unanswered !== null) throw unanswered.error;
+  return { refused: refused ?? new SmsNotSent(NO_SMS_PROVIDER, false) };
+}
+
+/** One provider's try: taken, refused for good (SmsNotSent, not retryable), or no answer. */
+type TSmsTry =
+  | { outcome: 'sent' }
+  | { outcome: 'refused'; error: SmsNotSent }
+  | { outcome: 'no-answer'; error: unknown };
+
+async function triedSend(send: () => Promise<void>): Promise<TSmsTry> {
   try {
     await send();
-    return null;
+    return { outcome: 'sent' };
   } catch (error) {
-    if (error instanceof SmsNotSent && !error.retryable) return error;
-    throw error;
+    return error instanceof SmsNotSent && !error.retryable
+      ? { outcome: 'refused', error }
+      : { outcome: 'no-answer', error };
   }
 }
 

@@ -3,13 +3,13 @@ import type { TDb } from '../db/database';
 import { smsOutbox } from '../db/schema';
 import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
 import { SANDBOX_UNREACHABLE_PHONE } from '../sandbox/fixtures';
-import { SmsNotSent, type TSmsSender } from './sms-port';
+import { SmsNotSent, type TSmsProviders, type TSmsSender } from './sms-port';
 import { africasTalkingSmsSender } from './africastalking/africastalking-sender';
 import { termiiSmsSender } from './termii/termii-sender';
 
 // The port is declared in sms-port.ts, which the adapters chosen here import; its users take it
 // from here, beside the choice of adapter.
-export { SmsNotSent, type TSmsSender } from './sms-port';
+export { SmsNotSent, type TSmsProviders, type TSmsSender } from './sms-port';
 
 /**
  * The sandbox provider: nothing is delivered; every message lands in the outbox that
@@ -31,26 +31,50 @@ export function sandboxSmsSender(db: TDb): TSmsSender {
   };
 }
 
-/** The adapter first in SMS_PROVIDERS (or SMS_PROVIDER); built once, when the app is. */
-export function smsSenderFor(
-  config: Pick<TConfig, 'smsProvider' | 'termii' | 'africastalking'>,
+/** Every provider of SMS_PROVIDERS (or SMS_PROVIDER), each built once, when the app is. */
+export function smsProvidersFor(
+  config: Pick<TConfig, 'providerLists' | 'termii' | 'africastalking'>,
+  db: TDb,
+): TSmsProviders {
+  return smsProvidersOf(
+    config.providerLists.sms.map((name) => [name, smsSenderNamed(name, config, db)] as const),
+  );
+}
+
+/** The SMS providers over adapters already built, in the order given. */
+export function smsProvidersOf(senders: readonly (readonly [string, TSmsSender])[]): TSmsProviders {
+  const byName = new Map(senders);
+  return {
+    list: senders.map(([name]) => name),
+    senderOf(name) {
+      const sender = byName.get(name);
+      if (!sender) throw new Error(`No SMS adapter is named ${name}`);
+      return sender;
+    },
+  };
+}
+
+/** The adapter of one provider of the SMS list. */
+function smsSenderNamed(
+  name: string,
+  config: Pick<TConfig, 'termii' | 'africastalking'>,
   db: TDb,
 ): TSmsSender {
-  switch (config.smsProvider) {
+  switch (name) {
     case 'sandbox':
       return sandboxSmsSender(db);
     case 'termii':
-      // loadConfig sets `termii` whenever SMS_PROVIDER=termii, or refuses to start.
-      if (!config.termii) throw new Error('SMS_PROVIDER=termii without its configuration');
+      // loadConfig refuses a list naming termii without its settings.
+      if (!config.termii) throw new Error('SMS_PROVIDERS names termii without its configuration');
       return termiiSmsSender(config.termii);
     case 'africastalking':
-      // loadConfig sets `africastalking` whenever SMS_PROVIDER=africastalking, or refuses to start.
+      // loadConfig refuses a list naming africastalking without its settings.
       if (!config.africastalking) {
-        throw new Error('SMS_PROVIDER=africastalking without its configuration');
+        throw new Error('SMS_PROVIDERS names africastalking without its configuration');
       }
       return africasTalkingSmsSender(config.africastalking);
     default:
       // loadConfig refuses a name that sends no SMS.
-      throw new Error(`No SMS adapter is named ${config.smsProvider}`);
+      throw new Error(`No SMS adapter is named ${name}`);
   }
 }

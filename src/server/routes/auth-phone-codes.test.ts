@@ -74,7 +74,7 @@ describe('POST /api/auth/phone-codes', () => {
   it('keeps a code whose SMS the provider refused, and sends it once, on the retry', async () => {
     const phone = testPhone();
     const send = vi
-      .spyOn(ctx.context.providers.sms, 'send')
+      .spyOn(ctx.context.providers.sms.senderOf('sandbox'), 'send')
       .mockRejectedValueOnce(new Error('the SMS provider refused the message'));
     // The code and its SMS are committed together: the call answers, the SMS waits its retry.
     const sent = await sendCode(ctx.app, phone);
@@ -99,7 +99,7 @@ describe('POST /api/auth/phone-codes', () => {
   it('tells the payer at once when the provider refuses the code for good, and lets them retry', async () => {
     const phone = testPhone();
     const send = vi
-      .spyOn(ctx.context.providers.sms, 'send')
+      .spyOn(ctx.context.providers.sms.senderOf('sandbox'), 'send')
       .mockRejectedValueOnce(new SmsNotSent('Termii: the number is not reachable', false, 'number'))
       .mockRejectedValueOnce(new SmsNotSent('Termii refused the API key (HTTP 401)', false));
     // A number it will never reach: the payer's to check (4xx).
@@ -132,7 +132,7 @@ describe('POST /api/auth/phone-codes', () => {
   it('withdraws the SMS of a code replaced before it went: a late retry never brings it', async () => {
     const phone = testPhone();
     const send = vi
-      .spyOn(ctx.context.providers.sms, 'send')
+      .spyOn(ctx.context.providers.sms.senderOf('sandbox'), 'send')
       .mockRejectedValueOnce(new Error('the SMS provider timed out'));
     expect((await sendCode(ctx.app, phone)).statusCode).toBe(200);
     const e164 = toNigerianE164(phone) ?? '';

@@ -66,7 +66,7 @@ const me = (token: string) =>
 /** The SMS provider throws at the next message it is handed. */
 const smsProviderFailsOnce = () =>
   vi
-    .spyOn(ctx.context.providers.sms, 'send')
+    .spyOn(ctx.context.providers.sms.senderOf('sandbox'), 'send')
     .mockRejectedValueOnce(new Error('the SMS provider refused the message'));
 
 /** A code that is not `code`: one of its digits moved on. */

@@ -75,6 +75,11 @@ export const bvnCodes = pgTable(
     bvnLast4: text('bvn_last4').notNull(),
     /** The registry's session, sealed: whoever holds it may finish the verification. */
     sessionSealed: text('session_sealed').notNull(),
+    /**
+     * The registry that opened the session (a name of BVN_REGISTRIES): its code is sent and checked
+     * there, never at another. Null until one opened it; before migration 0066, the list's first.
+     */
+    registry: text('registry'),
     /** The ways the registry offered to send the code: [{ id, hint }], hints masked by it. */
     methods: jsonb('methods').$type<Array<{ id: string; hint: string }>>().notNull(),
     /** The way the payer chose last; null until a code was asked for. */
@@ -165,6 +170,8 @@ export const smsQueue = pgTable('sms_queue', {
    * never reach, or 'service'; null unless refused.
    */
   refusal: text('refusal', { enum: ['number', 'service'] }),
+  /** The provider of SMS_PROVIDERS that took it, for the operator; null unless one did. */
+  provider: text('provider'),
 });
 
 /**

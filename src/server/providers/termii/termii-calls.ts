@@ -47,8 +47,9 @@ export type TTermiiCallOptions = {
 
 /**
  * How long one call to Termii may take. The engine runs a fetch of SMS jobs one after another
- * within the kind's 60 s expiry (jobs/engine.ts JOBS_PER_FETCH, five), and a payer waits on the
- * first try of a code (jobs.nudge, 10 s): a slow answer is taken as none and tried again later.
+ * within the kind's expiry, 60 s for each provider of SMS_PROVIDERS (jobs/engine.ts JOBS_PER_FETCH,
+ * five), and a payer waits on the first try of a code (jobs.nudge, 10 s): a slow answer is taken
+ * as none, and the message goes to the next provider or is tried again later.
  */
 export const TERMII_TIMEOUT_MS = 10_000;
 

@@ -14,7 +14,7 @@ import type { TAppContext } from '../../context';
 import { sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { bvnCodes, payers } from '../../db/schema';
-import type { TAccountAtBank, TBvnHolder } from '../../providers/payments';
+import type { TAccountAtBank, TBvnHolder, TBvnRegistryPort } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { holderOfAccount, type TOwnerLookups } from '../linking/account-owners';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
@@ -205,13 +205,7 @@ export async function startBvnVerification(
     return stored.id;
   });
 
-  const registry = usable(ctx.providers.payments.bvn);
-  let opened;
-  try {
-    opened = await registry.startVerification(bvn);
-  } catch {
-    throw new AppError('BVN_REGISTRY_UNAVAILABLE');
-  }
+  const { name, registry, opened } = await openAtRegistry(ctx, bvn);
   if (!opened) {
     await ctx.db.update(bvnCodes).set({ supersededAt: now }).where(eq(bvnCodes.id, id));
     throw new AppError('BVN_NOT_FOUND');
@@ -219,12 +213,62 @@ export async function startBvnVerification(
   await ctx.db
     .update(bvnCodes)
     .set({
+      registry: name,
       sessionSealed: sealText(opened.session, keys.sealKey, SESSION_LABEL),
       methods: opened.methods,
     })
     .where(eq(bvnCodes.id, id));
   return { expiresAt, codeSender: registry.codeSender, methods: opened.methods };
 }
+
+/**
+ * Opens a verification of `bvn` at the registries of BVN_REGISTRIES, in the order health routing
+ * gives, each asked once (every ask may be billed), recording each ask's outcome for its
+ * registry. One that gave no answer (down, a timeout, a 5xx, a refused key) hands the ask to the
+ * next; one that answered ends it, even to say it holds no such BVN: the registries look up the
+ * same NIBSS record, and another would say the same. BVN_REGISTRY_UNAVAILABLE when none answered.
+ */
+async function openAtRegistry(
+  ctx: TBvnContext,
+  bvn: string,
+): Promise<{
+  name: string;
+  registry: TBvnRegistryPort;
+  opened: Awaited<ReturnType<TBvnRegistryPort['startVerification']>>;
+}> {
+  const { registry: adapters, health, payments } = ctx.providers;
+  // No registry at all: the capability's own refusal (CAPABILITY_OFF).
+  usable(payments.bvn);
+  const route = await health.route({ capability: 'bvn' }, adapters.lists.bvn);
+  // Every registry eliminated: the payer's ask is still worth one try at each.
+  const order = route.order.length > 0 ? route.order : adapters.lists.bvn;
+  for (const name of order) {
+    const registry = adapters.portOf(name, 'bvn');
+    const started = performance.now();
+    const opened = await registry.startVerification(bvn).then(
+      (answer) => ({ answer }),
+      () => null,
+    );
+    await health.record({
+      capability: 'bvn',
+      provider: name,
+      health: opened ? 'answered' : 'failed',
+      latencyMs: performance.now() - started,
+    });
+    if (opened) return { name, registry, opened: opened.answer };
+  }
+  throw new AppError('BVN_REGISTRY_UNAVAILABLE');
+}
+
+/**
+ * The registry that opened a verification: its session is that registry's, so its code is sent
+ * and checked there, never at another. One opened before the registry was recorded was opened by
+ * the list's first.
+ */
+const registryOf = (ctx: TBvnContext, row: { registry: string | null }): TBvnRegistryPort =>
+  row.registry === null
+    ? usable(ctx.providers.payments.bvn)
+    : ctx.providers.registry.portOf(row.registry, 'bvn');
 
 /** The seal label of a registry's session: a sealed BVN cannot be opened as one. */
 const SESSION_LABEL = 'bvn-registry-session';
@@ -289,6 +333,7 @@ export async function sendBvnCode(
       id: bvnCodes.id,
       sessionSealed: bvnCodes.sessionSealed,
       methods: bvnCodes.methods,
+      registry: bvnCodes.registry,
     });
   if (!claimed) {
     const [offers] = await ctx.db
@@ -299,7 +344,7 @@ export async function sendBvnCode(
     // Every send this verification may make was made: a new verification sends more.
     throw new AppError('PHONE_CODE_LOCKED');
   }
-  const registry = usable(ctx.providers.payments.bvn);
+  const registry = registryOf(ctx, claimed);
   const session = unsealText(claimed.sessionSealed, (await bvnKeys(ctx.db)).sealKey, SESSION_LABEL);
   let sent;
   try {
@@ -359,7 +404,7 @@ export async function verifyBvnCode(
   const keys = await bvnKeys(ctx.db);
   let ended;
   try {
-    ended = await usable(ctx.providers.payments.bvn).finishVerification(
+    ended = await registryOf(ctx, tried).finishVerification(
       unsealText(tried.sessionSealed, keys.sealKey, SESSION_LABEL),
       code,
     );
