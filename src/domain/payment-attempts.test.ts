@@ -4,6 +4,7 @@ import {
   ATTEMPT_TRANSITIONS,
   CALLED_OFF_REASON,
   CARD_ASKING_WINDOW_MS,
+  failsOverOn,
   isCalledOffPush,
   offersRetryElsewhere,
   OPEN_ATTEMPT_STATES,
@@ -164,6 +165,22 @@ describe('failing a card charge over to the next provider', () => {
     expect(mayMove('unanswered', 'abandon')).toBe(false);
     expect(mayMove('unanswered', 'closedByPayment')).toBe(false);
     expect(OPEN_ATTEMPT_STATES).toContain('unanswered');
+  });
+
+  it("fails over on the provider's side of taking nothing, never on the payer's refusal", () => {
+    expect(failsOverOn('never arrived')).toBe(true);
+    expect(failsOverOn('timeout')).toBe(true);
+    expect(failsOverOn('expired')).toBe(true);
+    for (const refusal of [
+      'insufficient_funds',
+      'incorrect_pin',
+      'invalid_card',
+      'declined',
+      'incorrect_otp',
+      'three_ds_declined',
+    ]) {
+      expect(failsOverOn(refusal)).toBe(false);
+    }
   });
 
   it('gives the asking window a few minutes', () => {

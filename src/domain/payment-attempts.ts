@@ -63,7 +63,10 @@ export const AT_THE_PROVIDER = [
   'unanswered',
 ] as const satisfies readonly TAttemptState[];
 /** A charge that failed over, whose own provider may still report it taken late. */
-const FAILED_OVER = ['retry_elsewhere', 'tried_elsewhere'] as const;
+export const FAILED_OVER = [
+  'retry_elsewhere',
+  'tried_elsewhere',
+] as const satisfies readonly TAttemptState[];
 /** Every state an attempt has not ended in. */
 export const OPEN_ATTEMPT_STATES = [
   ...OPEN_TRANSFER,
@@ -181,6 +184,24 @@ export const CARD_ASKING_WINDOW_MS = 5 * 60 * 1_000;
 
 /** Why a charge failed over without its provider's word: what the watch of late money asks about. */
 export const ASKING_WINDOW_REASON = 'no word from its provider within the asking window';
+
+/**
+ * The payer's refusals a requery may report of a charge that took nothing (a decline, a wrong
+ * PIN or OTP, a failed 3-D Secure check): the payer's answer, not the provider's failure, so the
+ * charge ends there and never fails over. Anything else (never arrived, the network gave up on
+ * the issuer) is the provider's side, and the next provider may take the payer's next try.
+ */
+const PAYERS_REFUSALS: ReadonlySet<string> = new Set([
+  'insufficient_funds',
+  'incorrect_pin',
+  'invalid_card',
+  'declined',
+  'incorrect_otp',
+  'three_ds_declined',
+]);
+
+/** Whether an unanswered charge its provider says took nothing for `reason` may fail over. */
+export const failsOverOn = (reason: string): boolean => !PAYERS_REFUSALS.has(reason);
 
 /**
  * Whether an attempt's page offers 'Try Again' through the next provider: past the requery gate,
