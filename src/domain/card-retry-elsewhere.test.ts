@@ -111,6 +111,16 @@ describe('Try Again through another card processor', () => {
     const gated = run([...noAnswer, told(NOTHING_TAKEN), { type: 'retry_card' }]);
     expect(gated.card.resending).toBe(true);
     expect(gated.storedCard).toEqual(STORED);
+    // Sent, the offer is spent: the next try's own refusal offers the plain retry.
+    const refused = run(
+      [
+        { type: 'card_submitted', card: null, signedIn: false },
+        { type: 'card_refused', message: 'Card payment failed', paymentFailure: true },
+      ],
+      gated,
+    );
+    expect(refused.status.phase).toBe('failed');
+    expect(offersTryAgainElsewhere(refused.attempt)).toBe(false);
   });
 
   it('opens the card form without a complaint after a reload, where no card is kept', () => {

@@ -651,6 +651,8 @@ function cardStep(
       return {
         ...state,
         method: 'card',
+        // A charge that offered Try Again elsewhere has had its try: the offer is spent.
+        attempt: state.attempt && { ...state.attempt, retryElsewhere: false },
         storedCard: action.card ?? state.storedCard,
         report: nextAttempt(state.report, 'card'),
         card: { ...state.card, error: null, charging: true, slow: false },
