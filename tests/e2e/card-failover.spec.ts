@@ -53,7 +53,7 @@ test.beforeAll(async () => {
     // A charge Paystack does not answer outlasts this (its reads are tried 3 times over 4 s):
     // the page is answered 'charging', with the token that follows the payment's stream.
     // Monnify answers well within it.
-    CARD_ANSWER_WAIT_MS: '2500',
+    CARD_ANSWER_WAIT_MS: '3800',
     // The reconciler asks about an unanswered charge a second after it is left.
     RECONCILE_AFTER_MS: '1000',
     RECONCILE_INTERVAL_MS: '500',
