@@ -1,5 +1,6 @@
 import type { TPaidOrigin } from './after-payment';
 import { STEP_TEXT_AWAITING_TRANSFER } from './constants';
+import { offersTryAgainElsewhere, tryAgainElsewhereLines } from './card-retry-elsewhere';
 import { nextAttempt, type TPaymentAttempt } from './embed-payment-report';
 import { PAGE_ERRORS } from './page-errors';
 import type { TTerminalPaymentNews } from './pushed-terminal';
@@ -236,6 +237,10 @@ function returnsText(state: TPayNowState): string {
  */
 export function attemptOutcomeText(attempt: TPaymentAttemptState, amountDue: number): string {
   if (attempt.returned) return returnText(attempt.returned, amountDue);
+  if (offersTryAgainElsewhere(attempt)) {
+    const failure = attemptOutcomeText({ ...attempt, retryElsewhere: false }, amountDue);
+    return [failure, ...tryAgainElsewhereLines(attempt)].join(' ');
+  }
   const message = (attempt.message?.trim() || PAGE_ERRORS.PAYMENT_FAILED.message).replace(
     /\.$/,
     '',
@@ -325,8 +330,10 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
   if (attempt.state === 'charging' && !next.card.charging && next.view === 'processing') {
     return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
   }
-  // The charge's answer said it failed first; the attempt says what was charged.
-  if (attempt.state === 'failed' && attempt.charged !== null && next.status.phase === 'failed') {
+  // The charge's answer said it failed first; the attempt says what was charged, or that Try
+  // Again goes through another processor.
+  const told = attempt.charged !== null || offersTryAgainElsewhere(attempt);
+  if (attempt.state === 'failed' && told && next.status.phase === 'failed') {
     const text = attemptOutcomeText(attempt, state.amountDue);
     return { ...next, status: { ...next.status, error: text, stepText: text } };
   }
@@ -421,6 +428,10 @@ function resume(
     // watched the stream from beside the check's tab says it.
     if (backFromChallenge && attempt?.method === 'card' && attempt.state === 'failed') {
       return failed(next, attempt.message ?? read.message);
+    }
+    // A charge its processor did not answer, past the asking: Try Again, through another one.
+    if (attempt && offersTryAgainElsewhere(attempt)) {
+      return failed(next, attemptOutcomeText(attempt, state.amountDue));
     }
     return next;
   }
@@ -606,11 +617,11 @@ function retryCard(state: TPayNowState): TPayNowState {
   if (state.card.resending) return state;
   const next = { ...fresh(state), method: 'card' as const };
   if (!state.storedCard) {
-    return {
-      ...next,
-      view: 'card',
-      card: { ...state.card, error: PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY.message },
-    };
+    // Through another processor the card is entered again anyway: the form, nothing missing.
+    const error = offersTryAgainElsewhere(state.attempt)
+      ? null
+      : PAGE_ERRORS.NO_STORED_CARD_FOR_RETRY.message;
+    return { ...next, view: 'card', card: { ...state.card, error } };
   }
   return { ...next, card: { ...state.card, error: null, resending: true } };
 }
@@ -640,6 +651,8 @@ function cardStep(
       return {
         ...state,
         method: 'card',
+        // A charge that offered Try Again elsewhere has had its try: the offer is spent.
+        attempt: state.attempt && { ...state.attempt, retryElsewhere: false },
         storedCard: action.card ?? state.storedCard,
         report: nextAttempt(state.report, 'card'),
         card: { ...state.card, error: null, charging: true, slow: false },

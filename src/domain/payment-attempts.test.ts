@@ -3,7 +3,11 @@ import {
   ATTEMPT_STATES,
   ATTEMPT_TRANSITIONS,
   CALLED_OFF_REASON,
+  CARD_ASKING_WINDOW_MS,
+  failsOverOn,
   isCalledOffPush,
+  offersRetryElsewhere,
+  OPEN_ATTEMPT_STATES,
   mayMove,
   namedStateOf,
   pageStateOf,
@@ -16,17 +20,40 @@ const ALL_STATES = Object.keys(ATTEMPT_STATES) as TAttemptState[];
 /** Every edge with the states it leaves from, written out: the table must say exactly this. */
 const EXPECTED: Record<TAttemptEdge, { from: TAttemptState[]; to: TAttemptState }> = {
   claimTransfer: { from: ['transfer_open'], to: 'transfer_claimed' },
-  askPin: { from: ['charging'], to: 'awaiting_pin' },
-  askOtp: { from: ['charging'], to: 'awaiting_otp' },
-  ask3ds: { from: ['charging'], to: 'awaiting_3ds' },
+  askPin: { from: ['charging', 'unanswered'], to: 'awaiting_pin' },
+  askOtp: { from: ['charging', 'unanswered'], to: 'awaiting_otp' },
+  ask3ds: { from: ['charging', 'unanswered'], to: 'awaiting_3ds' },
   takeAnswer: { from: ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'], to: 'charging' },
-  complete: { from: ['charging', 'transfer_open', 'transfer_claimed'], to: 'completed' },
-  fail: { from: ['charging'], to: 'failed' },
+  complete: {
+    from: [
+      'charging',
+      'unanswered',
+      'retry_elsewhere',
+      'tried_elsewhere',
+      'transfer_open',
+      'transfer_claimed',
+    ],
+    to: 'completed',
+  },
+  fail: { from: ['charging', 'unanswered'], to: 'failed' },
+  loseAnswer: { from: ['charging'], to: 'unanswered' },
+  offerElsewhere: { from: ['unanswered'], to: 'retry_elsewhere' },
+  tryElsewhere: { from: ['retry_elsewhere'], to: 'tried_elsewhere' },
   abandon: {
     from: ['transfer_open', 'transfer_claimed', 'awaiting_pin', 'awaiting_otp', 'awaiting_3ds'],
     to: 'failed',
   },
-  paidOtherwise: { from: ['charging', 'transfer_open', 'transfer_claimed'], to: 'failed' },
+  paidOtherwise: {
+    from: [
+      'charging',
+      'unanswered',
+      'retry_elsewhere',
+      'tried_elsewhere',
+      'transfer_open',
+      'transfer_claimed',
+    ],
+    to: 'failed',
+  },
   closedByPayment: {
     from: ['transfer_open', 'transfer_claimed', 'awaiting_pin', 'awaiting_otp', 'awaiting_3ds'],
     to: 'failed',
@@ -85,5 +112,79 @@ describe('the states as the database keeps them', () => {
     expect(pageStateOf('transfer_claimed')).toBe('awaiting_transfer');
     expect(pageStateOf('awaiting_3ds')).toBe('awaiting_3ds');
     expect(pageStateOf('failed')).toBe('failed');
+  });
+
+  it('shows an unanswered charge as the bank answering, and one failed over as failed', () => {
+    expect(pageStateOf('unanswered')).toBe('charging');
+    expect(pageStateOf('retry_elsewhere')).toBe('failed');
+    expect(pageStateOf('tried_elsewhere')).toBe('failed');
+  });
+});
+
+describe('failing a card charge over to the next provider', () => {
+  /** The states an edge list reaches from `state`, in order. */
+  const walk = (state: TAttemptState, edges: TAttemptEdge[]): (TAttemptState | null)[] => {
+    const seen: (TAttemptState | null)[] = [];
+    let at: TAttemptState | null = state;
+    for (const edge of edges) {
+      at = mayMove(at, edge) ? ATTEMPT_TRANSITIONS[edge].to : null;
+      seen.push(at);
+    }
+    return seen;
+  };
+
+  it('reaches tried elsewhere only through the requery gate', () => {
+    expect(walk('charging', ['loseAnswer', 'offerElsewhere', 'tryElsewhere'])).toEqual([
+      'unanswered',
+      'retry_elsewhere',
+      'tried_elsewhere',
+    ]);
+    // Straight from the charge, or from a plain failure, there is no way elsewhere.
+    expect(walk('charging', ['offerElsewhere'])).toEqual([null]);
+    expect(walk('charging', ['tryElsewhere'])).toEqual([null]);
+    expect(walk('failed', ['tryElsewhere'])).toEqual([null]);
+    // Each step once: a second try elsewhere of the same attempt finds it taken.
+    expect(walk('tried_elsewhere', ['tryElsewhere'])).toEqual([null]);
+  });
+
+  it('offers Try Again only between the gate and the next try', () => {
+    const offered = ALL_STATES.filter((state) => offersRetryElsewhere(state));
+    expect(offered).toEqual(['retry_elsewhere']);
+    expect(offersRetryElsewhere(null)).toBe(false);
+  });
+
+  it('books a late success of the first provider, wherever the failover stands', () => {
+    for (const state of ['unanswered', 'retry_elsewhere', 'tried_elsewhere'] as const) {
+      expect(mayMove(state, 'complete')).toBe(true);
+      // Or, the payment paid by the next try, gives it back.
+      expect(mayMove(state, 'paidOtherwise')).toBe(true);
+    }
+  });
+
+  it('keeps an unanswered charge from being ended without its provider', () => {
+    expect(mayMove('unanswered', 'abandon')).toBe(false);
+    expect(mayMove('unanswered', 'closedByPayment')).toBe(false);
+    expect(OPEN_ATTEMPT_STATES).toContain('unanswered');
+  });
+
+  it("fails over on the provider's side of taking nothing, never on the payer's refusal", () => {
+    expect(failsOverOn('never arrived')).toBe(true);
+    expect(failsOverOn('timeout')).toBe(true);
+    expect(failsOverOn('expired')).toBe(true);
+    for (const refusal of [
+      'insufficient_funds',
+      'incorrect_pin',
+      'invalid_card',
+      'declined',
+      'incorrect_otp',
+      'three_ds_declined',
+    ]) {
+      expect(failsOverOn(refusal)).toBe(false);
+    }
+  });
+
+  it('gives the asking window a few minutes', () => {
+    expect(CARD_ASKING_WINDOW_MS).toBeGreaterThanOrEqual(60_000);
+    expect(CARD_ASKING_WINDOW_MS).toBeLessThanOrEqual(15 * 60_000);
   });
 });

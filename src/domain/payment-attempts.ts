@@ -19,6 +19,24 @@ export const ATTEMPT_STATES = {
   /** The provider has the call (a charge, a debit, a chip purchase) and has not answered. */
   charging: { status: 'in_progress', stage: 'charging' },
   /**
+   * The card's provider did not answer the charge (a timeout, a 5xx, a broken connection):
+   * whether it took the money is not known. It is asked about by reference at that provider (the
+   * requery gate) before the payment may be charged again, there or anywhere else.
+   */
+  unanswered: { status: 'in_progress', stage: 'unanswered' },
+  /**
+   * Past the requery gate: the provider said it took nothing, or could not say within
+   * CARD_ASKING_WINDOW_MS. The payer may try again through the next card provider, entering the
+   * card's steps again (a PIN, an OTP, a 3-D Secure check belong to one provider's session).
+   */
+  retry_elsewhere: { status: 'failed', stage: 'retry_elsewhere' },
+  /**
+   * The payer tried again through another provider: a newer attempt of the payment took over.
+   * Money its own provider still reports taken is booked once: it pays the payment if nothing
+   * else has, or it is given back.
+   */
+  tried_elsewhere: { status: 'failed', stage: 'tried_elsewhere' },
+  /**
    * The issuer asked for the card's PIN: asked of the payer only now, once the card's details
    * showed it needs one (a card checked by 3-D Secure never is).
    */
@@ -39,10 +57,20 @@ export type TAttemptStage = NonNullable<(typeof ATTEMPT_STATES)[TAttemptState]['
 
 const OPEN_TRANSFER = ['transfer_open', 'transfer_claimed'] as const;
 const WAITING_FOR_PAYER = ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'] as const;
+/** A charge whose answer is awaited from its provider: one at a time per payment. */
+export const AT_THE_PROVIDER = [
+  'charging',
+  'unanswered',
+] as const satisfies readonly TAttemptState[];
+/** A charge that failed over, whose own provider may still report it taken late. */
+export const FAILED_OVER = [
+  'retry_elsewhere',
+  'tried_elsewhere',
+] as const satisfies readonly TAttemptState[];
 /** Every state an attempt has not ended in. */
 export const OPEN_ATTEMPT_STATES = [
   ...OPEN_TRANSFER,
-  'charging',
+  ...AT_THE_PROVIDER,
   ...WAITING_FOR_PAYER,
 ] as const satisfies readonly TAttemptState[];
 
@@ -54,28 +82,43 @@ export const OPEN_ATTEMPT_STATES = [
 export const ATTEMPT_TRANSITIONS = {
   /** 'I have made the transfer'. */
   claimTransfer: { from: ['transfer_open'], to: 'transfer_claimed' },
-  /** The issuer asks the payer for the card's PIN. */
-  askPin: { from: ['charging'], to: 'awaiting_pin' },
+  /**
+   * The issuer asks the payer for the card's PIN (in the charge's answer, or in the requery of a
+   * charge whose answer was lost).
+   */
+  askPin: { from: AT_THE_PROVIDER, to: 'awaiting_pin' },
   /** The issuer asks the payer for an OTP. */
-  askOtp: { from: ['charging'], to: 'awaiting_otp' },
+  askOtp: { from: AT_THE_PROVIDER, to: 'awaiting_otp' },
   /** The issuer asks the payer for a 3-D Secure check. */
-  ask3ds: { from: ['charging'], to: 'awaiting_3ds' },
+  ask3ds: { from: AT_THE_PROVIDER, to: 'awaiting_3ds' },
   /**
    * The payer's answer (a PIN, an OTP, a 3-D Secure check) or a requery is put to the provider:
    * one request takes the waiting attempt, a second finds it taken.
    */
   takeAnswer: { from: WAITING_FOR_PAYER, to: 'charging' },
-  /** The provider took the money and this attempt paid the payment. */
-  complete: { from: ['charging', ...OPEN_TRANSFER], to: 'completed' },
+  /**
+   * The provider took the money and this attempt paid the payment: its answer, or a late one of a
+   * charge that failed over, before anything else paid it.
+   */
+  complete: { from: [...AT_THE_PROVIDER, ...FAILED_OVER, ...OPEN_TRANSFER], to: 'completed' },
   /** The provider refused, said nothing was taken, or took it and gave it back. */
-  fail: { from: ['charging'], to: 'failed' },
+  fail: { from: AT_THE_PROVIDER, to: 'failed' },
+  /** The card's provider did not answer the charge: it is asked about before anything else. */
+  loseAnswer: { from: ['charging'], to: 'unanswered' },
+  /**
+   * The requery gate opens: the unanswered charge's provider said it took nothing, or the asking
+   * window ended without its word, and another card provider may take the payer's next try.
+   */
+  offerElsewhere: { from: ['unanswered'], to: 'retry_elsewhere' },
+  /** The payer's next try went to another provider: a new attempt of the same payment. */
+  tryElsewhere: { from: ['retry_elsewhere'], to: 'tried_elsewhere' },
   /**
    * Ended without the provider: a one-time account expired or could not be opened, a waiting
    * charge given way to a newer card, a 3-D Secure challenge left unanswered or cancelled.
    */
   abandon: { from: [...OPEN_TRANSFER, ...WAITING_FOR_PAYER], to: 'failed' },
   /** Its money reached us after another attempt had paid the payment: it is given back. */
-  paidOtherwise: { from: ['charging', ...OPEN_TRANSFER], to: 'failed' },
+  paidOtherwise: { from: [...AT_THE_PROVIDER, ...FAILED_OVER, ...OPEN_TRANSFER], to: 'failed' },
   /**
    * Another attempt paid the payment: what the payer had also started and that waits on them (an
    * open account, a PIN, an OTP, a 3-D Secure check) ends. A charge still at the provider is left to its
@@ -116,8 +159,56 @@ export function pageStateOf(
   | 'charging'
   | 'completed'
   | 'failed' {
-  return state === 'transfer_open' || state === 'transfer_claimed' ? 'awaiting_transfer' : state;
+  switch (state) {
+    case 'transfer_open':
+    case 'transfer_claimed':
+      return 'awaiting_transfer';
+    // Asked about at its provider: the page waits on the bank, as for any charge.
+    case 'unanswered':
+      return 'charging';
+    // Ended for this attempt; the view says whether another provider may take the next try.
+    case 'retry_elsewhere':
+    case 'tried_elsewhere':
+      return 'failed';
+    default:
+      return state;
+  }
 }
+
+/**
+ * How long an unanswered card charge is asked about at its provider before the payer may try
+ * again elsewhere all the same (the provider not answering its requeries either). Money it
+ * reports taken later is booked once: it pays the payment if nothing else has, or is given back.
+ */
+export const CARD_ASKING_WINDOW_MS = 5 * 60 * 1_000;
+
+/** Why a charge failed over without its provider's word: what the watch of late money asks about. */
+export const ASKING_WINDOW_REASON = 'no word from its provider within the asking window';
+
+/**
+ * The payer's refusals a requery may report of a charge that took nothing (a decline, a wrong
+ * PIN or OTP, a failed 3-D Secure check): the payer's answer, not the provider's failure, so the
+ * charge ends there and never fails over. Anything else (never arrived, the network gave up on
+ * the issuer) is the provider's side, and the next provider may take the payer's next try.
+ */
+const PAYERS_REFUSALS: ReadonlySet<string> = new Set([
+  'insufficient_funds',
+  'incorrect_pin',
+  'invalid_card',
+  'declined',
+  'incorrect_otp',
+  'three_ds_declined',
+]);
+
+/** Whether an unanswered charge its provider says took nothing for `reason` may fail over. */
+export const failsOverOn = (reason: string): boolean => !PAYERS_REFUSALS.has(reason);
+
+/**
+ * Whether an attempt's page offers 'Try Again' through the next provider: past the requery gate,
+ * and not yet tried elsewhere.
+ */
+export const offersRetryElsewhere = (state: TAttemptState | null): boolean =>
+  mayMove(state, 'tryElsewhere');
 
 /** How long a 3-D Secure challenge is given before its attempt ends as failed. */
 export const THREE_DS_CHALLENGE_MS = 10 * 60 * 1_000;

@@ -90,6 +90,12 @@ export const ZPaymentAttemptState = z.object({
    * other methods.
    */
   charged: z.nullable(z.boolean()),
+  /**
+   * A card charge its provider did not answer and that took nothing (or whose provider never
+   * said, within a few minutes): the payer may try again, through the next card provider,
+   * entering the card's steps again. Absent or false otherwise.
+   */
+  retryElsewhere: z.optional(z.boolean()),
 });
 export type TPaymentAttemptState = z.infer<typeof ZPaymentAttemptState>;
 

@@ -20,7 +20,7 @@ import {
 import type { TCardBrand } from '../../../domain/card-brand';
 import { PAYMENT_METHODS } from '../../../domain/constants';
 import type { TErrorCode } from '../../../domain/errors';
-import { CALLED_OFF_REASON } from '../../../domain/payment-attempts';
+import { ASKING_WINDOW_REASON, CALLED_OFF_REASON } from '../../../domain/payment-attempts';
 import { payerAccounts } from './accounts';
 import { consents, merchants, payments } from './consents';
 
@@ -39,6 +39,12 @@ export const ATTEMPT_STAGES = [
   'awaiting_3ds',
   /** A one-time account is open for the payer's transfer. */
   'awaiting_transfer',
+  /** The card network did not answer the charge: it is asked about by reference first. */
+  'unanswered',
+  /** Failed: its network took nothing (or never said): the next network may take a new try. */
+  'retry_elsewhere',
+  /** Failed: the payer's new try went to the next network. */
+  'tried_elsewhere',
 ] as const;
 
 /**
@@ -160,10 +166,18 @@ export const paymentAttempts = pgTable(
       .on(t.paymentId)
       .where(sql`status = 'completed'`),
     uniqueIndex('payment_attempts_provider_reference').on(t.provider, t.providerReference),
-    // One charge at the card network per payment at a time: a second waits its turn (409).
+    // One charge at the card network per payment at a time, answered or asked about by its
+    // reference: a second waits its turn (409), and nothing charges a payment whose charge got no
+    // answer until its network said what it took (migration 0064).
     uniqueIndex('payment_attempts_one_charging')
       .on(t.paymentId)
-      .where(sql`stage = 'charging'`),
+      .where(sql`stage IN ('charging', 'unanswered')`),
+    // What the watch of failed-over charges asks about: no word from their network yet.
+    index('payment_attempts_failed_over_unknown')
+      .on(t.updatedAt)
+      .where(
+        sql`stage IN ('retry_elsewhere', 'tried_elsewhere') AND failure_reason = ${sql.raw(`'${ASKING_WINDOW_REASON}'`)} AND refund IS NULL`,
+      ),
     // One open one-time account per payment: asking again answers the same account.
     uniqueIndex('payment_attempts_one_open_transfer')
       .on(t.paymentId)

@@ -135,8 +135,11 @@ export async function failAttempt(
   failure: AppError,
   reason: string,
   now: Date,
-  /** 'fail': the provider's answer ended it; 'abandon': it ended without the provider. */
-  edge: 'fail' | 'abandon' = 'fail',
+  /**
+   * 'fail': the provider's answer ended it; 'abandon': it ended without the provider;
+   * 'offerElsewhere': past the requery gate, the next provider may take the payer's next try.
+   */
+  edge: 'fail' | 'abandon' | 'offerElsewhere' = 'fail',
   change: TAttemptChange = {},
 ): Promise<TAttemptRow | null> {
   return db.transaction(async (tx) => {

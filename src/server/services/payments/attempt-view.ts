@@ -1,7 +1,12 @@
 import { refusedCardMessage } from '../../../domain/card-refusal';
 import { isCardRefusal } from '../../../domain/card-refusal-text';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { namedStateOf, pageStateOf } from '../../../domain/payment-attempts';
+import {
+  ASKING_WINDOW_REASON,
+  namedStateOf,
+  offersRetryElsewhere,
+  pageStateOf,
+} from '../../../domain/payment-attempts';
 import type { TPaymentAttemptState } from '../../../domain/schemas/payment';
 import type { paymentAttempts } from '../../db/schema';
 
@@ -15,12 +20,13 @@ type TAttemptRow = typeof paymentAttempts.$inferSelect;
 
 /**
  * Whether a failed card or chip attempt took the payer's money: true when it was taken and is
- * given back (owed or refunded), false when the provider took nothing; null for other methods
- * and for an attempt not failed.
+ * given back (owed or refunded), false when the provider took nothing; null for other methods,
+ * for an attempt not failed, and for a charge that failed over without its provider's word.
  */
 function chargedOf(attempt: TAttemptRow): boolean | null {
   if (attempt.status !== 'failed') return null;
   if (attempt.method !== 'card' && attempt.method !== 'chip_card') return null;
+  if (attempt.failureReason === ASKING_WINDOW_REASON) return null;
   return attempt.refund !== null || attempt.failureReason === 'given_back';
 }
 
@@ -53,5 +59,6 @@ export function attemptViewOf(attempt: TAttemptRow): TPaymentAttemptState {
     message: failed ? failureMessageOf(attempt) : null,
     returned: attempt.returned ?? null,
     charged: chargedOf(attempt),
+    retryElsewhere: offersRetryElsewhere(named),
   };
 }

@@ -38,6 +38,7 @@ import { attemptViewOf } from './attempt-view';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './settlements';
 import { usable } from '../../providers/off';
+import { markTriedElsewhere, markUnanswered, routeCardCharge } from './card-failover';
 
 /*
  * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
@@ -45,9 +46,11 @@ import { usable } from '../../providers/off';
  * first 6 and last 4 are kept. No database transaction stays open while the card network
  * thinks: the attempt is recorded as 'charging' first (one per payment at a time), the network
  * is called, and its answer is recorded in a transaction of its own with the ledger and the
- * stream's event (settlements.ts). A charge whose answer was lost stays 'charging' until the
- * network is asked about its reference (lost-attempts.ts): the payment is not charged again
- * before.
+ * stream's event (settlements.ts). A charge whose answer was lost stays 'charging' (or, the
+ * network having not answered, 'unanswered') until the network is asked about its reference
+ * (lost-attempts.ts): the payment is not charged again before. A new charge goes to the provider
+ * the health routing gives, and one after an unanswered charge that took nothing to the next
+ * provider (card-failover.ts).
  */
 
 type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
@@ -291,12 +294,17 @@ export async function payWithCard(
   const payerId = 'payerId' in request.access ? request.access.payerId : null;
   const ownerTokenHash = owner?.hash ?? null;
   const saving = savesCard({ payerId, ownerTokenHash, saveCard: request.saveCard });
+  const route = await routeCardCharge(ctx, payable.payment.id);
+  // No card provider runs: the capability's off port refuses the charge in its own words.
+  const network = route.provider
+    ? providers.registry.portOf(route.provider, 'cards')
+    : usable(providers.payments.cards);
   const result = await runAttempt<TCardChargeOutcome, TCardChargeResult>(ctx, {
     open: {
       payable,
       fields: {
         method: 'card',
-        provider: providers.payments.cards.provider,
+        provider: network.provider,
         payerId,
         ownerTokenHash,
         saveCard: request.saveCard,
@@ -319,10 +327,11 @@ export async function payWithCard(
           { failureCode: 'PAYMENT_FAILED', failureReason: 'superseded' },
           now,
         );
+        await markTriedElsewhere(tx, route, now);
       },
     },
     call: (attempt) =>
-      usable(providers.payments.cards)
+      network
         .chargeCard({
           reference: attempt.id,
           amount: attempt.amount,
@@ -330,6 +339,8 @@ export async function payWithCard(
           card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
         })
         .catch(async (error: unknown) => {
+          // No answer: asked about by its reference before anything charges the payment again.
+          await markUnanswered(ctx, attempt);
           await releaseCardTry(db, payable.payment.id, cardKey);
           throw error;
         }),
@@ -436,6 +447,7 @@ export async function submitCardPin(
       .portOf(waiting.provider, 'cards')
       .submitCardPin({ providerReference, pin, card }),
   ).catch(async (error: unknown) => {
+    await markUnanswered(ctx, taken);
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw error;
   });
@@ -489,7 +501,10 @@ export async function submitCardOtp(
     ctx.providers.registry
       .portOf(attempt.provider, 'cards')
       .submitCardOtp({ providerReference, otp: request.otp }),
-  );
+  ).catch(async (error: unknown) => {
+    await markUnanswered(ctx, attempt);
+    throw error;
+  });
   const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
   return result.complete;

@@ -12,10 +12,21 @@ import {
   type TRequeryOutcome,
 } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { CALLED_OFF_REASON, mayMove, namedStateOf } from '../../../domain/payment-attempts';
+import {
+  ASKING_WINDOW_REASON,
+  AT_THE_PROVIDER,
+  CALLED_OFF_REASON,
+  CARD_ASKING_WINDOW_MS,
+  FAILED_OVER,
+  failsOverOn,
+  mayMove,
+  namedStateOf,
+  type TAttemptState,
+} from '../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './attempt-completion';
 import { requeryAttemptDebit } from './mandate-debits';
-import { failAttempt, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
+import { failAttempt, inAttemptStates, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
+import { nextCardProvider } from './card-failover';
 import {
   debitedAccount,
   giveBack,
@@ -43,6 +54,13 @@ import {
  *
  * The same goes for money owed back (an attempt that reached a payment paid otherwise): asked
  * about, and given back if the provider still holds it.
+ *
+ * A card charge its provider did not answer ('unanswered', card-failover.ts) passes the requery
+ * gate here: taken, booked; not taken on the provider's side (not the payer's refusal), or no word
+ * from the provider within CARD_ASKING_WINDOW_MS, it may be tried again through the next card
+ * provider ('retry_elsewhere'). One that failed over without its provider's word is watched like
+ * a called-off push: money reported taken later is booked once (it pays the payment if nothing
+ * else has, or is given back).
  */
 
 type TLostContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
@@ -58,7 +76,10 @@ const NOT_TAKEN: Record<Exclude<TAttemptRow['method'], 'bank_transfer'>, TErrorC
   chip_card: 'TERMINAL_TIMEOUT',
 };
 
-export type TLostAnswer = 'booked' | 'paid_otherwise' | 'failed' | 'pending';
+export type TLostAnswer = 'booked' | 'paid_otherwise' | 'failed' | 'failed_over' | 'pending';
+
+/** Attempts whose charge is at its provider, answered or not: what a requery settles. */
+const atTheProvider = () => inAttemptStates(AT_THE_PROVIDER);
 
 /**
  * Claims up to BATCH attempts matching `which` that nobody has touched for `ageMs` (the reconcile
@@ -195,7 +216,39 @@ export async function settleLostAttempt(
   ctx: TLostContext,
   attempt: TAttemptRow,
 ): Promise<TLostAnswer> {
-  return settleProviderAnswer(ctx, attempt, await requery(ctx, attempt));
+  if (namedStateOf(attempt) !== 'unanswered') {
+    return settleProviderAnswer(ctx, attempt, await requery(ctx, attempt));
+  }
+  const windowEnded =
+    ctx.clock.now().getTime() - attempt.createdAt.getTime() >= CARD_ASKING_WINDOW_MS;
+  let answer: TBookableOutcome;
+  try {
+    answer = await requery(ctx, attempt);
+  } catch (error) {
+    // Its provider answers no requery either: past the asking window, the payer may try again
+    // elsewhere, and money it reports taken later is booked once (the watch below).
+    if (windowEnded && (await failOver(ctx, attempt, ASKING_WINDOW_REASON))) return 'failed_over';
+    throw error;
+  }
+  // Still at the provider past the window, waiting on no step of the payer's: the same.
+  const stillOpen = answer.kind === 'pending' && !answer.awaiting;
+  if (stillOpen && windowEnded && (await failOver(ctx, attempt, ASKING_WINDOW_REASON))) {
+    return 'failed_over';
+  }
+  return settleProviderAnswer(ctx, attempt, answer);
+}
+
+/**
+ * The requery gate opens: an unanswered card charge becomes 'retry_elsewhere', with the words the
+ * payer reads (nothing charged, or, without the provider's word, that the payment failed), when
+ * another card provider can take the next try. false when none can, or it was settled meanwhile.
+ */
+async function failOver(ctx: TLostContext, attempt: TAttemptRow, reason: string) {
+  if (attempt.method !== 'card' || !(await nextCardProvider(ctx, attempt))) return false;
+  const unknown = reason === ASKING_WINDOW_REASON;
+  const failure = new AppError(unknown ? 'CARD_PAYMENT_PROCESSING_FAILED' : 'CARD_BANK_NO_ANSWER');
+  const now = ctx.clock.now();
+  return (await failAttempt(ctx, attempt, failure, reason, now, 'offerElsewhere')) !== null;
 }
 
 /**
@@ -232,6 +285,9 @@ async function settleProviderAnswer(
     }
     case 'not_taken': {
       if (!refused) return 'failed';
+      // Past the requery gate on the provider's side: the next provider may take the next try.
+      const gated = namedStateOf(attempt) === 'unanswered' && failsOverOn(answer.reason);
+      if (gated && (await failOver(ctx, attempt, answer.reason))) return 'failed_over';
       // A pushed terminal's request found by our reference keeps its code: once withdrawn it is
       // no longer listed, and the called-off watch asks for it by that code.
       const found =
@@ -265,10 +321,7 @@ async function settleProviderAnswer(
  * charge then answers PAYMENT_IN_PROGRESS, and the reconciler asks again later.
  */
 export async function reconcilePayment(ctx: TLostContext, paymentId: string): Promise<void> {
-  const lost = await claim(
-    ctx,
-    and(eq(paymentAttempts.paymentId, paymentId), eq(paymentAttempts.stage, 'charging')),
-  );
+  const lost = await claim(ctx, and(eq(paymentAttempts.paymentId, paymentId), atTheProvider()));
   for (const attempt of lost) {
     try {
       await settleLostAttempt(ctx, attempt);
@@ -316,18 +369,52 @@ export const CALLED_OFF_ASK_EVERY_MS = 10 * 60 * 1_000;
  */
 export async function reconcileLostAttempts(ctx: TLostContext) {
   const lost = await drainClaims(
-    () => claim(ctx, eq(paymentAttempts.stage, 'charging')),
+    () => claim(ctx, atTheProvider()),
     (attempt) => settleLostAttempt(ctx, attempt),
   );
   const calledOff = await drainClaims(
     () => claim(ctx, calledOffWatched(ctx.clock.now()), CALLED_OFF_ASK_EVERY_MS),
     (attempt) => settleCalledOff(ctx, attempt),
   );
+  const failedOver = await drainClaims(
+    () => claim(ctx, failedOverWatched(ctx.clock.now()), CALLED_OFF_ASK_EVERY_MS),
+    (attempt) => settleFailedOver(ctx, attempt),
+  );
   const counts = { ...lost.counts };
-  for (const [answer, count] of Object.entries(calledOff.counts) as [TLostAnswer, number][]) {
-    counts[answer] = (counts[answer] ?? 0) + count;
+  for (const run of [calledOff, failedOver]) {
+    for (const [answer, count] of Object.entries(run.counts) as [TLostAnswer, number][]) {
+      counts[answer] = (counts[answer] ?? 0) + count;
+    }
   }
-  return { counts, errors: [...lost.errors, ...calledOff.errors] };
+  return { counts, errors: [...lost.errors, ...calledOff.errors, ...failedOver.errors] };
+}
+
+/** Card charges that failed over without their provider's word, since `now` less the watch. */
+const failedOverWatched = (now: Date) =>
+  and(
+    inAttemptStates(FAILED_OVER),
+    eq(paymentAttempts.failureReason, ASKING_WINDOW_REASON),
+    isNull(paymentAttempts.refund),
+    gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
+  );
+
+/**
+ * A charge that failed over without its provider's word, asked about again: taken, booked once
+ * (it pays the payment if nothing else has, or is owed back and given back); not taken, it keeps
+ * the provider's reason, which ends the watch; still pending, asked again at the next run.
+ */
+async function settleFailedOver(ctx: TLostContext, attempt: TAttemptRow): Promise<TLostAnswer> {
+  const answer = await requery(ctx, attempt);
+  if (answer.kind === 'pending') return 'pending';
+  if (answer.kind === 'taken' && !answer.givenBack) {
+    return settleProviderAnswer(ctx, attempt, answer);
+  }
+  const reason = answer.kind === 'taken' ? 'given_back' : answer.reason;
+  await ctx.db
+    .update(paymentAttempts)
+    .set({ failureReason: reason, updatedAt: ctx.clock.now() })
+    .where(and(eq(paymentAttempts.id, attempt.id), failedOverWatched(ctx.clock.now())));
+  return 'failed';
 }
 
 /** Pushed terminals' attempts called off unpaid since `now` less CALLED_OFF_WATCH_MS, owing nothing. */
@@ -398,7 +485,9 @@ export async function settleNoticedCharge(
   outcome: TRequeryOutcome,
 ): Promise<TLostAnswer | null> {
   const state = namedStateOf(attempt);
-  let charging: TAttemptRow | null = state === 'charging' ? attempt : null;
+  let charging: TAttemptRow | null = isIn(state, AT_THE_PROVIDER) ? attempt : null;
+  // A charge that failed over, its money taken after all: booked once, as a requery would.
+  if (outcome.kind === 'taken' && isIn(state, FAILED_OVER)) charging = attempt;
   if (outcome.kind === 'pending') {
     return charging ? settleProviderAnswer(ctx, charging, outcome) : null;
   }
@@ -425,6 +514,9 @@ export async function settleNoticedCharge(
   const answer = booked ? { ...outcome, book: booked } : await requery(ctx, charging);
   return settleProviderAnswer(ctx, charging, answer);
 }
+
+const isIn = (state: TAttemptState | null, states: readonly TAttemptState[]) =>
+  state !== null && states.includes(state);
 
 /** How to book a card charge the network took. */
 function cardBooking(

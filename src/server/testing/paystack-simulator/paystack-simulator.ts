@@ -68,6 +68,12 @@ export type TPaystackSimulator = {
    * null ends it.
    */
   noticesBeforeAnswer(path: RegExp | null): void;
+  /**
+   * From now on, API requests whose path matches answer 503 without effect, every one (Paystack
+   * or the way to it down: no answer we can read); null ends it. A lost answer or a failNext
+   * already set for a request comes first.
+   */
+  unavailable(path: RegExp | null): void;
   /** The payer's answer on the bank's page of a direct-debit mandate (its redirect_url). */
   answerMandate(reference: string, approved: boolean): Promise<void>;
   /** How the payer answered a mandate, by its reference: null while unanswered, or if unknown. */
@@ -137,7 +143,11 @@ type TSimulatorDesk = {
   debits: ReturnType<typeof mandates>;
   lostAnswers: Array<{ prefix: string }>;
   failures: Array<{ prefix: string; status: number }>;
-  controls: { noticesFirst: RegExp | null; outage: { afterMs: number } | null };
+  controls: {
+    noticesFirst: RegExp | null;
+    outage: { afterMs: number } | null;
+    down: RegExp | null;
+  };
 };
 
 /** A request for a payer's page: its code, and the answer its form posted, if any. */
@@ -313,15 +323,16 @@ const handleApi = async (
   }
 
   const failure = takeMatching(desk.failures, pathname);
-  if (failure) {
+  const lose = failure ? undefined : takeMatching(desk.lostAnswers, pathname);
+  const down = !lose && (desk.controls.down?.test(pathname) ?? false);
+  if (failure || down) {
     // A provider's failure without effect: the body is not Paystack's documented one.
     respondJson(response, {
-      status: failure.status,
+      status: failure?.status ?? 503,
       body: { status: false, message: 'Service unavailable, try again' },
     });
     return;
   }
-  const lose = takeMatching(desk.lostAnswers, pathname);
   const held = desk.controls.noticesFirst?.test(pathname) ?? false;
 
   const ctx: TContext = {
@@ -411,7 +422,7 @@ const assemble = (
     debits,
     lostAnswers: [],
     failures: [],
-    controls: { noticesFirst: null, outage: null },
+    controls: { noticesFirst: null, outage: null, down: null },
   };
   return { desk, refunding, paying, pos };
 };
@@ -461,6 +472,9 @@ export async function startPaystackSimulator(
     },
     stopAnswering(outage) {
       desk.controls.outage = outage;
+    },
+    unavailable(path) {
+      desk.controls.down = path;
     },
     noticesBeforeAnswer(path) {
       desk.controls.noticesFirst = path;

@@ -1,5 +1,6 @@
 import type { Dispatch } from 'react';
 import type { TAfterPaymentPrompt } from '../../../domain/after-payment';
+import { offersTryAgainElsewhere } from '../../../domain/card-retry-elsewhere';
 import { paymentSourceText } from '../../../domain/pay-now';
 import {
   processingControls,
@@ -67,6 +68,7 @@ export function ProcessingStep({
           controls.cancel === 'three_ds' ? cancelThreeDs.mutate() : dispatch({ type: 'cancel' })
         }
         onViewTransferDetails={onViewTransferDetails}
+        tryAgainElsewhere={offersTryAgainElsewhere(state.attempt)}
         onRetry={onRetry}
         onTryAnotherMethod={() => dispatch({ type: 'cancel' })}
       />

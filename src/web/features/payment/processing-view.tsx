@@ -28,6 +28,11 @@ type TProcessingViewProps = {
   cancelError: string | null;
   onCancel(): void;
   onViewTransferDetails(): void;
+  /**
+   * The failed card charge's processor did not answer and took nothing: 'Try Again' leads, and
+   * goes through another processor (src/domain/card-retry-elsewhere.ts).
+   */
+  tryAgainElsewhere?: boolean;
   onRetry(): void;
   onTryAnotherMethod(): void;
 };
@@ -50,6 +55,7 @@ export function ProcessingView({
   cancelError,
   onCancel,
   onViewTransferDetails,
+  tryAgainElsewhere = false,
   onRetry,
   onTryAnotherMethod,
 }: TProcessingViewProps) {
@@ -104,7 +110,10 @@ export function ProcessingView({
           <h2 className="section-title">Payment Failed</h2>
           <p>{state.error}</p>
           <FailedPaymentActions
-            anotherMethodLeads={failedPaymentMainAction(state) === 'another_method'}
+            anotherMethodLeads={
+              !tryAgainElsewhere && failedPaymentMainAction(state) === 'another_method'
+            }
+            retryLabel={tryAgainElsewhere ? 'Try Again' : 'Retry Payment'}
             onRetry={onRetry}
             onTryAnotherMethod={onTryAnotherMethod}
           />
@@ -137,21 +146,24 @@ export function ProcessingView({
 }
 
 /**
- * 'Retry Payment' and 'Try Another Method' (spec §2), the main one first: another way to pay
- * where the same card would be refused again (failedPaymentMainAction), else the retry.
+ * 'Retry Payment' (or 'Try Again', through another processor) and 'Try Another Method' (spec
+ * §2), the main one first: another way to pay where the same card would be refused again
+ * (failedPaymentMainAction), else the retry.
  */
 function FailedPaymentActions({
   anotherMethodLeads,
+  retryLabel,
   onRetry,
   onTryAnotherMethod,
 }: {
   anotherMethodLeads: boolean;
+  retryLabel: 'Retry Payment' | 'Try Again';
   onRetry(): void;
   onTryAnotherMethod(): void;
 }) {
   const retry = (
     <Button variant={anotherMethodLeads ? 'secondary' : 'primary'} onClick={onRetry}>
-      Retry Payment
+      {retryLabel}
     </Button>
   );
   const another = (

@@ -1,0 +1,116 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { paymentAttempts } from '../../db/schema';
+import { emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
+
+/*
+ * Card failover (docs/payments.md "Card failover"; the states in src/domain/payment-attempts.ts).
+ * A card's PIN, OTP and 3-D Secure check belong to one provider's session, so a charge is never
+ * sent again elsewhere by itself:
+ *
+ *  1. a charge its provider did not answer (a timeout, a 5xx, a broken connection) becomes
+ *     'unanswered' (loseAnswer), with an event the payer's page hears; it holds the payment as a
+ *     charge does, so nothing charges the payment meanwhile;
+ *  2. the reconciler asks that provider about its reference (lost-attempts.ts, the requery gate):
+ *     taken, it is booked as its own answer would have been; took nothing, or no word within
+ *     CARD_ASKING_WINDOW_MS, it becomes 'retry_elsewhere' (offerElsewhere), where another card
+ *     provider can take the payer's next try, else it fails as before;
+ *  3. the payer's next card (the page's 'Try Again', the card's steps entered again) goes to the
+ *     first provider the health routing gives that this payment's failed-over charges did not
+ *     use, in the transaction that records the new attempt and moves the old one to
+ *     'tried_elsewhere' (tryElsewhere);
+ *  4. money the first provider reports taken later (its notice, or the reconciler's watch of
+ *     charges that failed over without its word) is booked once through completeAttempt: it pays
+ *     the payment if nothing else has (the next try, still waiting on its payer, is closed; one at
+ *     its provider is given back when it answers), or it is owed back and given back.
+ *
+ * Refunds, give-backs, notices and requeries always go to the provider the row names.
+ */
+
+type TFailoverContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
+
+/** The card providers that can take new work, in the health routing's order for cards. */
+async function cardRoute(ctx: Pick<TAppContext, 'providers'>): Promise<readonly string[]> {
+  const { registry, health } = ctx.providers;
+  const candidates = registry.lists.cards.filter((name) =>
+    registry.adapters.some((adapter) => adapter.name === name && adapter.cards),
+  );
+  if (candidates.length === 0) return [];
+  return (await health.route({ capability: 'cards' }, candidates)).order;
+}
+
+/**
+ * The card provider another try of an unanswered charge would go to; null when none but its own
+ * runs (then the charge fails as any charge that took nothing, and the payer may pay again).
+ */
+export async function nextCardProvider(
+  ctx: Pick<TAppContext, 'providers'>,
+  attempt: Pick<TAttemptRow, 'provider'>,
+): Promise<string | null> {
+  return (await cardRoute(ctx)).find((provider) => provider !== attempt.provider) ?? null;
+}
+
+/** Where a payment's new card charge goes, and the failed-over charge it tries again, if any. */
+export type TCardRoute = {
+  /** null when no card provider runs: the charge is refused as the capability off. */
+  provider: string | null;
+  failedOver: Pick<TAttemptRow, 'id' | 'provider'> | null;
+};
+
+/**
+ * Routes a payment's new card charge: after a charge past the requery gate ('retry_elsewhere'),
+ * to the first routed provider none of the payment's failed-over charges used; otherwise to the
+ * first the health routing gives.
+ */
+export async function routeCardCharge(
+  ctx: Pick<TAppContext, 'db' | 'providers'>,
+  paymentId: string,
+): Promise<TCardRoute> {
+  const order = await cardRoute(ctx);
+  const failedOver = await ctx.db
+    .select({
+      id: paymentAttempts.id,
+      provider: paymentAttempts.provider,
+      stage: paymentAttempts.stage,
+    })
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.paymentId, paymentId),
+        eq(paymentAttempts.method, 'card'),
+        inArray(paymentAttempts.stage, ['retry_elsewhere', 'tried_elsewhere']),
+      ),
+    )
+    .orderBy(desc(paymentAttempts.createdAt));
+  const waiting = failedOver.find((attempt) => attempt.stage === 'retry_elsewhere') ?? null;
+  if (!waiting) return { provider: order[0] ?? null, failedOver: null };
+  const used = new Set(failedOver.map((attempt) => attempt.provider));
+  const provider = order.find((name) => !used.has(name)) ?? order[0] ?? null;
+  return { provider, failedOver: { id: waiting.id, provider: waiting.provider } };
+}
+
+/**
+ * Inside the transaction that records the payment's new charge: the failed-over charge it tries
+ * again becomes 'tried_elsewhere' when the new one goes to another provider. Moved once: a second
+ * try at the same moment finds it moved (and the payment's charge held).
+ */
+export async function markTriedElsewhere(tx: TDb, route: TCardRoute, now: Date): Promise<void> {
+  const { failedOver, provider } = route;
+  if (!failedOver || provider === null || provider === failedOver.provider) return;
+  await moveAttempt(tx, failedOver.id, 'tryElsewhere', {}, now);
+}
+
+/**
+ * A charge its provider did not answer: 'unanswered' (loseAnswer), told on the payment's stream,
+ * so a page opened anywhere waits for the requery instead of offering the card again. A charge
+ * answered meanwhile (a notice came first) is left as it is.
+ */
+export async function markUnanswered(ctx: TFailoverContext, attempt: TAttemptRow): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const moved = await moveAttempt(tx, attempt.id, 'loseAnswer', {}, ctx.clock.now());
+    if (moved) {
+      await emitPaymentEvent(tx, { paymentId: attempt.paymentId, status: 'in_progress' }, moved);
+    }
+  });
+}
