@@ -113,6 +113,7 @@ const AUDIT_LABELS: Readonly<Record<string, string>> = {
   'payment.skipped': 'Payment skipped',
   'consent.paused': 'Future payments paused',
   'consent.resumed': 'Future payments resumed',
+  'payer.erasure_requested': 'The payer asked for their data to be erased',
 };
 
 /**

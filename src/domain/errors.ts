@@ -391,6 +391,15 @@ export const ERROR_CATALOGUE = {
     message: 'The biometric approval does not match this pause',
   },
   DEBIT_NOTICE_NOT_FOUND: { status: 404, message: 'This payment link is not valid' },
+  // The payer's rights over their data (ours, docs/payer-rights.md).
+  NAME_NOT_CORRECTABLE: {
+    status: 409,
+    message: 'Your name was verified with your BVN: ask your bank to correct your BVN record',
+  },
+  PAYER_EXPORT_NOT_FOUND: {
+    status: 404,
+    message: 'This link to your data is not valid or has expired: ask for a new copy',
+  },
   PAYMENT_NOT_SKIPPABLE: {
     status: 409,
     message: 'This payment can no longer be skipped: it is being collected or has ended',

@@ -173,6 +173,11 @@ const SAMPLES: {
   }),
   'consent.paused': (id, at) => ({ consentId: id.consent, pausedAt: at }),
   'consent.resumed': (id, at) => ({ consentId: id.consent, resumedAt: at, pausedAt: at }),
+  'payer.erasure_requested': (id, at) => ({
+    consentId: id.consent,
+    requestedAt: at,
+    dataTypes: ['bvnData'],
+  }),
 };
 
 /** The sample `data` of a test event of `type` at `now`, each id ending in `suffix`. */

@@ -60,6 +60,7 @@ import { embedCheckRoutes } from './routes/embed-check';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
 import { debitNoticeRoutes } from './routes/debit-notices';
+import { operatorPayerRightsRoutes, payerRightsRoutes } from './routes/payer-rights';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { merchantClientRoutes } from './routes/merchant-client';
 import { merchantConsentRoutes } from './routes/merchant-consents';
@@ -286,6 +287,10 @@ async function registerMerchantRoutes(
     ...routeContext,
     operatorToken: options.operatorToken,
   });
+  await app.register(operatorPayerRightsRoutes, {
+    ...routeContext,
+    operatorToken: options.operatorToken,
+  });
   await app.register(dashboardOperatorRoutes, {
     ...routeContext,
     operatorToken: options.operatorToken,
@@ -333,6 +338,7 @@ async function registerPayerRoutes(
   await app.register(sandboxTerminalRoutes, routeContext);
   await app.register(payerConsentRoutes, routeContext);
   await app.register(debitNoticeRoutes, routeContext);
+  await app.register(payerRightsRoutes, routeContext);
   await app.register(paymentRequestRoutes, routeContext);
   await app.register(logoRoutes, routeContext);
   await app.register(sandboxFixtureRoutes, routeContext);

@@ -323,6 +323,12 @@ describe('fuzz: every registered route', () => {
         '/api/users/consents',
         '/api/users/consents/:consentId/revocation-challenges',
         '/api/users/consents/:consentId/revoke',
+        // The payer's data (docs/payer-rights.md), with the payer's token and the copy's link.
+        '/api/users/data-requests',
+        '/api/users/data-exports',
+        '/api/users/data-erasures',
+        '/api/users/name',
+        '/api/payer-exports/:token',
         '/api/v1/consents/:consentId',
         // Payment requests between payers (docs/payment-requests.md).
         '/api/consent',

@@ -105,6 +105,13 @@ export const DEFAULT_RATE_LIMITS = {
    * a payer opens a notice or two; a token is a guess otherwise.
    */
   debitNoticesPerAddress: { max: 30, windowMs: MINUTE },
+  /**
+   * A payer's requests about their data (routes/payer-rights.ts): a copy gathers everything they
+   * have, an erasure tells merchants, a correction writes a record; a person asks a few a year.
+   */
+  payerRightsPerPayer: { max: 10, windowMs: 60 * MINUTE },
+  /** Opens of a copy of one's data by its SMS link from one address: a token is a guess otherwise. */
+  payerExportsPerAddress: { max: 30, windowMs: MINUTE },
   /** Embed checks from one address (routes/embed-check.ts): one per embed a payer opens. */
   embedChecksPerAddress: { max: 120, windowMs: MINUTE },
   /** Wrong merchant credentials from one address: past this, the address is refused. */
@@ -183,6 +190,9 @@ export type TRateLimiters = {
   cardCharges: onRequestAsyncHookHandler;
   embedChecks: onRequestAsyncHookHandler;
   debitNotices: onRequestAsyncHookHandler;
+  /** After the payer's guard: counted per payer. */
+  payerRights: onRequestAsyncHookHandler;
+  payerExports: onRequestAsyncHookHandler;
   /** A card's refusals across payments, by its keyed hash (services/payments/card-tries.ts). */
   cardDeclines: {
     /** Before a charge: 429 once the card was refused its limit of times in the window. */
@@ -333,6 +343,8 @@ export async function registerRateLimits(
     cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),
     embedChecks: countAgainst(check('embedChecksPerAddress', byAddress)),
     debitNotices: countAgainst(check('debitNoticesPerAddress', byAddress)),
+    payerRights: countAgainst(check('payerRightsPerPayer', byPayer)),
+    payerExports: countAgainst(check('payerExportsPerAddress', byAddress)),
     cardDeclines,
     providerNotices,
     merchantAuth,

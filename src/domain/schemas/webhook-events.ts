@@ -123,6 +123,13 @@ export const WEBHOOK_EVENT_DATA = {
     resumedAt: ZTimestamp,
     pausedAt: ZTimestamp.check(z.describe('when the pause that ended began')),
   }),
+  'payer.erasure_requested': eventData({
+    consentId: z.string().check(z.describe('the consent through which you received their data')),
+    requestedAt: ZTimestamp,
+    dataTypes: z
+      .array(z.enum(DATA_CATEGORIES))
+      .check(z.describe('what the consent shared with you: erase your copy of it')),
+  }),
   'form.completed': eventData({
     consentId: z.string(),
     formId: z.string(),
@@ -188,6 +195,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'consent.paused':
     'The payer paused the consent’s future payments: none is collected, and what falls due is skipped',
   'consent.resumed': 'The payer resumed the consent’s future payments',
+  'payer.erasure_requested':
+    'The payer asked for their data to be erased (NDPA 2023): erase the copy of what this consent shared with you, keeping only what a law makes you keep',
   'form.completed': 'The payer’s form answers became final with the grant',
   'consent.failed': 'The consent expired while still pending',
   'mandate.active': 'A mandate the future payments are collected on is active',

@@ -16,6 +16,7 @@ import { skipPausedDue } from '../services/payments/skipped-payments';
 import type { TJobKind, TJobRetry } from './engine';
 import { smsJob } from './sms-job';
 import { stopMandateJob } from '../services/linking/own-mandates';
+import { payerRightsJobs } from '../services/payer-rights/jobs';
 
 /*
  * Every kind of background work (docs/jobs.md "Kinds"), each with its retry policy. The periodic
@@ -59,6 +60,7 @@ export function jobKinds(
     smsJob({ db: ctx.db, sms: ctx.providers.sms, health: ctx.providers.health, clock: ctx.clock }),
     recoveryCodeJob(ctx),
     stopMandateJob(ctx),
+    ...payerRightsJobs(ctx),
     {
       name: WEBHOOK_DELIVER_JOB,
       // The engine's retries are for a try that threw or whose process died (a failed delivery

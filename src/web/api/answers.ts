@@ -20,6 +20,7 @@ const consentRecord = () => import('../../domain/schemas/consent-record');
 const form = () => import('../../domain/schemas/form');
 const payerConsents = () => import('../../domain/schemas/payer-consents');
 const debitNotices = () => import('../../domain/schemas/debit-notices');
+const payerRights = () => import('../../domain/schemas/payer-rights');
 const sandbox = () => import('../../domain/schemas/sandbox');
 const identity = () => import('../../domain/schemas/identity');
 const userAccount = () => import('../../domain/schemas/user-account');
@@ -85,6 +86,8 @@ export const ANSWER_MODULES = {
   ZRevocationChallengeResponse: payerConsents,
   ZRevokeConsentResponse: payerConsents,
   ZDebitNoticeResponse: debitNotices,
+  ZPayerRightsResponse: payerRights,
+  ZPayerRightsRequestResponse: payerRights,
   ZCancelAttemptResponse: payment,
   ZPaymentStateResponse: payment,
   ZStreamTicketResponse: payment,

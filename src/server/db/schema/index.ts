@@ -14,3 +14,4 @@ export * from './dashboard';
 export * from './terminals';
 export * from './provider-references';
 export * from './provider-health';
+export * from './payer-rights';

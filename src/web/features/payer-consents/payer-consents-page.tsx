@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { TPauseAction, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
 import { usePayerConsentsQuery } from '../../api/payer-consents';
 import { PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
@@ -11,6 +11,11 @@ import { RemovalCancel, removalCancelToken } from './removal-cancel';
 import { ReceiptConsent, receiptTokenInUrl } from './receipt-consent';
 import { useConsentActions } from './use-consent-actions';
 import './payer-consents.css';
+
+// 'Your data' loads when the page first draws it (docs/payer-rights.md).
+const PayerDataRights = lazy(() =>
+  import('./payer-data-rights').then((m) => ({ default: m.PayerDataRights })),
+);
 
 type TPayerConsentsPageProps = {
   signedIn: boolean;
@@ -151,6 +156,11 @@ export function PayerConsentsPage({
       <ConsentList signedIn={signedIn} query={query} actions={actions} />
       {signedIn ? <PayerDevices /> : null}
       {signedIn ? <PhoneNumberChange /> : null}
+      {signedIn ? (
+        <Suspense fallback={null}>
+          <PayerDataRights />
+        </Suspense>
+      ) : null}
     </PageCard>
   );
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { answerDueAt, nameCorrection, payerRightsLine } from './payer-rights';
+
+describe('answerDueAt', () => {
+  it('is the same day of the next month', () => {
+    expect(answerDueAt(new Date('2031-03-14T10:00:00Z')).toISOString()).toBe(
+      '2031-04-14T10:00:00.000Z',
+    );
+  });
+
+  it('is the next month’s last day when it has no such day, across a year', () => {
+    expect(answerDueAt(new Date('2031-01-31T10:00:00Z')).toISOString()).toBe(
+      '2031-02-28T10:00:00.000Z',
+    );
+    expect(answerDueAt(new Date('2031-12-31T10:00:00Z')).toISOString()).toBe(
+      '2032-01-31T10:00:00.000Z',
+    );
+  });
+});
+
+describe('nameCorrection', () => {
+  it('lets the payer correct a name they gave, not one their BVN verified', () => {
+    expect(nameCorrection({ bvnVerified: false })).toEqual({ correctable: true });
+    expect(nameCorrection({ bvnVerified: true })).toMatchObject({
+      correctable: false,
+      why: expect.stringContaining('verified with your BVN'),
+    });
+  });
+});
+
+describe('payerRightsLine', () => {
+  const row = {
+    kind: 'erasure' as const,
+    receivedAt: '2031-03-14T10:00:00Z',
+    dueAt: '2031-04-14T10:00:00Z',
+  };
+  it('says when an open request is answered by, and when a done one was done', () => {
+    const day = (iso: string) => iso.slice(0, 10);
+    expect(payerRightsLine({ ...row, status: 'received', doneAt: null }, day)).toEqual({
+      label: 'Erasure of your data',
+      state: 'received 2031-03-14, answered by 2031-04-14',
+    });
+    expect(
+      payerRightsLine({ ...row, status: 'done', doneAt: '2031-03-15T10:00:00Z' }, day).state,
+    ).toBe('received 2031-03-14, done 2031-03-15');
+  });
+});

@@ -1,0 +1,247 @@
+// The payer's rights over their data (docs/payer-rights.md): a copy prepared by its job, told by
+// SMS, opened by a link that expires and holds nothing secret in clear; the name they gave
+// corrected, a BVN-verified one refused; the erasure, which stops their consents first, tells the
+// merchants who hold their data, and leaves only what a legal hold keeps.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMS_JOB } from '../jobs/sms-job';
+import { consents, merchantEvents, payers } from '../db/schema';
+import { ERASURE_JOB } from '../services/payer-rights/erasure';
+import { EXPORT_JOB } from '../services/payer-rights/requests';
+import { startTestApp, testClock } from '../testing/test-app';
+import { grantedWithSharing } from '../testing/payer-data';
+import { codeSession, payerWithPasskey } from '../testing/identity';
+import { ownPerson } from '../testing/bvn';
+import { linkByTestTransfer } from '../testing/payments';
+import type { TPayerExportResponse, TPayerRightsRequest } from '../../domain/schemas/payer-rights';
+
+const DAY = 24 * 60 * 60 * 1_000;
+const clock = testClock('2031-05-31T09:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+type TPayer = Awaited<ReturnType<typeof payerWithPasskey>> & { accountId: string };
+
+async function aPayer(): Promise<TPayer> {
+  const payer = await payerWithPasskey(ctx.app, ctx.config);
+  return {
+    ...payer,
+    accountId: await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer'),
+  };
+}
+
+/** A consent with a future payment due in 30 days and BVN data sharing, granted by `payer`. */
+const grantedBy = (payer: TPayer) =>
+  grantedWithSharing({
+    ...ctx,
+    payer,
+    accountId: payer.accountId,
+    dueDate: new Date(clock.now().getTime() + 30 * DAY),
+  });
+
+const call = (
+  payer: { headers: Record<string, string> },
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: object,
+) => ctx.app.inject({ method, url, headers: payer.headers, ...(payload ? { payload } : {}) });
+
+async function phoneOf(payerId: string): Promise<string> {
+  const [row] = await ctx.database.db.select().from(payers).where(eq(payers.id, payerId));
+  return row!.phoneNumber;
+}
+
+/** The newest sandbox SMS to `phone`, once the SMS jobs ran. */
+async function lastSms(phone: string): Promise<string> {
+  await ctx.context.jobs.drain([SMS_JOB]);
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/sandbox/messages?phone=${encodeURIComponent(phone)}`,
+  });
+  return response.json<{ messages: Array<{ body: string }> }>().messages[0]?.body ?? '';
+}
+
+describe('Download my data', () => {
+  it('prepares the copy by its job, sends its link by SMS, and opens it until it expires', async () => {
+    const payer = await aPayer();
+    const { consentId } = await grantedBy(payer);
+    const asked = await call(payer, 'POST', '/api/users/data-exports');
+    expect(asked.statusCode, asked.body).toBe(202);
+    const request = asked.json<{ request: TPayerRightsRequest }>().request;
+    expect(request).toMatchObject({
+      kind: 'export',
+      status: 'received',
+      receivedAt: clock.now().toISOString(),
+      // The law's month: 31 May → 30 June, the last day June has.
+      dueAt: '2031-06-30T09:00:00.000Z',
+      doneAt: null,
+    });
+    // Asked again while it is prepared: the same request, one job.
+    const again = await call(payer, 'POST', '/api/users/data-exports');
+    expect(again.json<{ request: TPayerRightsRequest }>().request.requestId).toBe(
+      request.requestId,
+    );
+    expect(await ctx.context.jobs.drain([EXPORT_JOB])).toBe(1);
+
+    const sms = await lastSms(await phoneOf(payer.userId));
+    const link = /\/my-data\/(\S+)$/.exec(sms);
+    expect(sms).toContain('the copy of your data you asked for is ready');
+    expect(link).not.toBeNull();
+    const token = decodeURIComponent(link![1]!);
+    const opened = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const file = opened.json<TPayerExportResponse>();
+    expect(file.fileName).toBe('oya-money-my-data-2031-05-31.json');
+    // Linking verified the payer's BVN: the copy holds its last 4 digits.
+    expect(file.data.profile).toMatchObject({
+      payerId: payer.userId,
+      bvn: { last4: expect.stringMatching(/^\d{4}$/) },
+    });
+    const [consent] = file.data.consents;
+    expect(consent).toMatchObject({ consentId, merchant: 'Ada Foods', status: 'granted' });
+    expect(consent!.recordVersions).toEqual([
+      expect.objectContaining({ record: expect.objectContaining({ text: expect.any(String) }) }),
+    ]);
+    expect(file.data.sharedWithMerchants).toEqual([
+      expect.objectContaining({ consentId, merchant: 'Ada Foods', category: 'bvnData' }),
+    ]);
+    expect(file.data.passkeys).toHaveLength(1);
+    expect(file.data.accounts[0]).toMatchObject({
+      accountNumber: expect.stringMatching(/^\*{4}\d{4}$/),
+    });
+    expect(file.data.signIns.length).toBeGreaterThan(0);
+
+    const listed = await call(payer, 'GET', '/api/users/data-requests');
+    expect(listed.json<{ requests: TPayerRightsRequest[] }>().requests).toEqual([
+      expect.objectContaining({
+        requestId: request.requestId,
+        status: 'done',
+        doneAt: expect.any(String),
+      }),
+    ]);
+
+    const cut = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/payer-exports/${token.slice(0, -1)}x`,
+    });
+    expect(cut.statusCode).toBe(404);
+    expect(cut.json()).toMatchObject({ error: { code: 'PAYER_EXPORT_NOT_FOUND' } });
+    clock.advance(7 * DAY);
+    const expired = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
+    expect(expired.statusCode).toBe(404);
+  });
+
+  it('holds the BVN by its last 4 digits only, and no card number, code or token in clear', async () => {
+    const payer = await aPayer();
+    const person = await ownPerson(ctx.app, payer.token);
+    await grantedBy(payer);
+    expect((await call(payer, 'POST', '/api/users/data-exports')).statusCode).toBe(202);
+    await ctx.context.jobs.drain([EXPORT_JOB]);
+    const token = decodeURIComponent(
+      /\/my-data\/(\S+)$/.exec(await lastSms(await phoneOf(payer.userId)))![1]!,
+    );
+    const opened = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
+    const text = opened.body;
+    expect(opened.json<TPayerExportResponse>().data.profile.bvn).toMatchObject({
+      last4: person.bvn.slice(-4),
+    });
+    expect(text).not.toContain(person.bvn);
+    expect(text).not.toContain(payer.token);
+    expect(text).not.toMatch(/"(publicKey|public_key|cardToken|codeHash|tokenHash)"/);
+  });
+
+  it('needs a session a trusted passkey proved, and shows a payer only their own requests', async () => {
+    const payer = await aPayer();
+    const codeOnly = {
+      headers: {
+        authorization: `Bearer ${await codeSession(ctx.app, await phoneOf(payer.userId))}`,
+      },
+    };
+    const refused = await call(codeOnly, 'POST', '/api/users/data-exports');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: { code: 'PASSKEY_PROOF_REQUIRED' } });
+    expect((await call(payer, 'POST', '/api/users/data-exports')).statusCode).toBe(202);
+    const other = await aPayer();
+    const theirs = await call(other, 'GET', '/api/users/data-requests');
+    expect(theirs.json<{ requests: unknown[] }>().requests).toEqual([]);
+  });
+});
+
+describe('Correct my name', () => {
+  it('changes the name the payer gave, once, and records the correction', async () => {
+    // No account linked: no BVN verified the name.
+    const payer = await payerWithPasskey(ctx.app, ctx.config);
+    const corrected = await call(payer, 'PUT', '/api/users/name', {
+      fullName: 'Adaeze N. Okonkwo',
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    expect(corrected.json()).toMatchObject({
+      name: { fullName: 'Adaeze N. Okonkwo', correctable: true, whyNot: null },
+      requests: [{ kind: 'correction', status: 'done' }],
+    });
+    const again = await call(payer, 'PUT', '/api/users/name', { fullName: 'Adaeze N. Okonkwo' });
+    expect(again.json<{ requests: unknown[] }>().requests).toHaveLength(1);
+  });
+
+  it('refuses to change a name the BVN verified, and says why', async () => {
+    const payer = await aPayer();
+    await ownPerson(ctx.app, payer.token);
+    const listed = await call(payer, 'GET', '/api/users/data-requests');
+    expect(listed.json()).toMatchObject({
+      name: { correctable: false, whyNot: expect.stringContaining('verified with your BVN') },
+    });
+    const refused = await call(payer, 'PUT', '/api/users/name', { fullName: 'Someone Else' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: { code: 'NAME_NOT_CORRECTABLE' } });
+    const [row] = await ctx.database.db.select().from(payers).where(eq(payers.id, payer.userId));
+    expect(row!.fullName).not.toBe('Someone Else');
+  });
+});
+
+describe('Erase my data', () => {
+  it('stops the consents, tells the merchant, erases by its job, and answers what it kept', async () => {
+    const payer = await aPayer();
+    const { consentId } = await grantedBy(payer);
+    const asked = await call(payer, 'POST', '/api/users/data-erasures');
+    expect(asked.statusCode, asked.body).toBe(202);
+    const request = asked.json<{ request: TPayerRightsRequest }>().request;
+    expect(request.kept?.map((k) => k.hold)).toEqual(['money', 'consentRecord']);
+    expect(request.kept?.[0]?.why).toContain(
+      'Money Laundering (Prevention and Prohibition) Act 2022',
+    );
+
+    const [consent] = await ctx.database.db
+      .select()
+      .from(consents)
+      .where(eq(consents.id, consentId));
+    expect(consent!.status).toBe('revoked');
+    const told = await ctx.database.db
+      .select({ type: merchantEvents.type, data: merchantEvents.data })
+      .from(merchantEvents)
+      .where(and(eq(merchantEvents.consentId, consentId)));
+    expect(told.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['consent.revoked', 'payer.erasure_requested']),
+    );
+    expect(told.find((e) => e.type === 'payer.erasure_requested')?.data).toMatchObject({
+      consentId,
+      dataTypes: ['bvnData'],
+    });
+    // Asked again before its job ran: the same request, nothing more told.
+    const again = await call(payer, 'POST', '/api/users/data-erasures');
+    expect(again.json<{ request: TPayerRightsRequest }>().request.requestId).toBe(
+      request.requestId,
+    );
+
+    expect(await ctx.context.jobs.drain([ERASURE_JOB])).toBe(1);
+    const [erased] = await ctx.database.db.select().from(payers).where(eq(payers.id, payer.userId));
+    expect(erased).toMatchObject({ fullName: 'Erased payer', bvnHash: null, bvnLast4: null });
+    expect(erased!.phoneNumber).toBe(`erased:${payer.userId}`);
+    // The session went with the rest.
+    expect((await call(payer, 'GET', '/api/users/data-requests')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,161 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
+import {
+  ZNameCorrection,
+  ZPayerExportParams,
+  ZPayerExportResponse,
+  ZPayerRightsRequest,
+  ZPayerRightsRequestResponse,
+  ZPayerRightsResponse,
+} from '../../domain/schemas/payer-rights';
+import type { TRouteContext } from '../context';
+import {
+  askErasure,
+  askExport,
+  correctName,
+  listPayerRights,
+  readExport,
+} from '../services/payer-rights/requests';
+import { listAllPayerRights } from '../services/payer-rights/operator-requests';
+import { requireOperator } from './operator-clients';
+import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
+import { jsonAnswers } from './responses';
+
+/*
+ * The payer's rights over their data (docs/payer-rights.md): their requests, a copy, an erasure
+ * and a correction of their name, each asked by a session a trusted passkey proved (the page asks
+ * for the passkey on PASSKEY_PROOF_REQUIRED and tries again), limited per payer, and answering a
+ * retry as the first (the open request of its kind, or the Idempotency-Key's first answer). The
+ * copy's SMS link needs no session: its token opens that copy alone, limited per address.
+ */
+export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = requirePayer(ctx, { identifyTo: 'ignore' });
+  const asking = [guard, ctx.limits.payerRights, requirePasskeyProof];
+
+  r.get(
+    '/api/users/data-requests',
+    {
+      onRequest: guard,
+      schema: {
+        operationId: 'listPayerDataRequests',
+        summary: 'List the signed-in payer’s requests about their data, and their name’s rule',
+        response: jsonAnswers({ 200: ZPayerRightsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await listPayerRights(ctx.db, payerOf(request).payerId)),
+    }),
+  );
+
+  r.post(
+    '/api/users/data-exports',
+    {
+      onRequest: asking,
+      idempotency: {
+        scope: (request) => `payer-rights.export:${payerOf(request).payerId}`,
+        request: () => ({}),
+      },
+      schema: {
+        operationId: 'requestPayerDataExport',
+        summary: 'Ask for a copy of everything held about the payer; a link comes by SMS',
+        response: jsonAnswers({ 202: ZPayerRightsRequestResponse }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return {
+        success: true as const,
+        request: await askExport(ctx, payerOf(request).payerId),
+      };
+    },
+  );
+
+  r.post(
+    '/api/users/data-erasures',
+    {
+      onRequest: asking,
+      idempotency: {
+        scope: (request) => `payer-rights.erasure:${payerOf(request).payerId}`,
+        request: () => ({}),
+      },
+      schema: {
+        operationId: 'requestPayerDataErasure',
+        summary: 'Ask for the payer’s data to be erased, but what a law makes us keep',
+        description:
+          'Every active consent of the payer is revoked first (its merchant gets ' +
+          '`consent.revoked`), and every merchant a consent shared data with gets ' +
+          '`payer.erasure_requested`. The answer lists what is kept, and why.',
+        response: jsonAnswers({ 202: ZPayerRightsRequestResponse }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return {
+        success: true as const,
+        request: await askErasure(ctx, payerOf(request).payerId),
+      };
+    },
+  );
+
+  r.put(
+    '/api/users/name',
+    {
+      onRequest: asking,
+      idempotency: { scope: (request) => `payer-rights.name:${payerOf(request).payerId}` },
+      schema: {
+        operationId: 'correctPayerName',
+        summary: 'Correct the name the payer gave (not one their BVN verified)',
+        body: ZNameCorrection,
+        response: jsonAnswers({ 200: ZPayerRightsResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await correctName(ctx, payerOf(request).payerId, request.body.fullName)),
+    }),
+  );
+
+  r.get(
+    '/api/payer-exports/:token',
+    {
+      onRequest: ctx.limits.payerExports,
+      schema: {
+        operationId: 'getPayerDataExport',
+        summary: 'Read the copy of a payer’s data the SMS’s link names, while it lasts',
+        params: ZPayerExportParams,
+        response: jsonAnswers({ 200: ZPayerExportResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await readExport(ctx, request.params.token)),
+    }),
+  );
+};
+
+const ZOperatorPayerRightsResponse = z.object({
+  success: z.literal(true),
+  requests: z.array(z.extend(ZPayerRightsRequest, { payerId: z.string() })),
+});
+
+/** Every payer's requests for the operator, oldest still open first: what is due when. */
+export const operatorPayerRightsRoutes: FastifyPluginAsync<
+  TRouteContext & { operatorToken: string | undefined }
+> = async (app, ctx) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/api/operator/data-requests',
+    {
+      preValidation: requireOperator(ctx, ctx.operatorToken),
+      schema: {
+        operationId: 'listAllPayerDataRequests',
+        summary: 'List payers’ requests about their data: open ones by due date, then done ones',
+        response: jsonAnswers({ 200: ZOperatorPayerRightsResponse }),
+      },
+    },
+    async () => ({ success: true as const, requests: await listAllPayerRights(ctx.db) }),
+  );
+};

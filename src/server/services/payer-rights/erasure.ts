@@ -1,0 +1,259 @@
+import { and, eq, inArray, isNotNull, like, or } from 'drizzle-orm';
+import { ERASED_NAME, erasedPhoneNumber, type TLegalHold } from '../../../domain/payer-rights';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import type { TJobQueue } from '../../jobs/engine';
+import {
+  accountLinks,
+  accountOwnerLookups,
+  authDiscoveries,
+  authSessions,
+  bvnCodes,
+  consents,
+  dashboardInvitations,
+  dataSharingItems,
+  events,
+  eventStreamTickets,
+  formFiles,
+  formResponseSections,
+  formResponses,
+  passkeys,
+  payerAccounts,
+  payerRightsRequests,
+  payers,
+  paymentAttempts,
+  phoneCodes,
+  smsOutbox,
+  smsQueue,
+  webauthnChallenges,
+} from '../../db/schema';
+import { stopOwnMandatesOf } from '../linking/own-mandates';
+import { recordMerchantEvent } from '../merchants/webhooks';
+import { removeStoredFile } from '../forms/form-files';
+import { insertConsentEvent, recordConsentChange } from '../consents/consent-changes';
+import { cancelFuturePayments } from '../consents/payer-consents';
+
+/*
+ * A payer's erasure (docs/payer-rights.md "Erase my data"), in two steps:
+ * 1. The request's transaction (requests.ts askErasure): the request received; every consent of
+ *    the payer still granted revoked as a revocation does (its future payments and their pending
+ *    collections cancelled, its mandates stopped at the bank by their job, `consent.revoked` to
+ *    the merchant); every merchant a consent shared data with told `payer.erasure_requested`,
+ *    since it holds its own copy; and the erasure's job queued.
+ * 2. The job (eraseFor), one transaction: every column personal-data.ts rules `erase` emptied or
+ *    its rows deleted, every `anonymise` one replaced, the request done with the holds that kept
+ *    the rest. The payer's sessions end with it. Uploaded files are removed after the commit:
+ *    a crash between leaves a file no row names, never a row naming no file.
+ */
+
+export const ERASURE_JOB = 'payer-rights.erase';
+
+/** The holds an erasure answers with, in the order the answer lists them. */
+export const ERASURE_HOLDS: TLegalHold[] = ['money', 'consentRecord'];
+
+/** Step 1: the payer's granted consents revoked, their merchants told; answers how many. */
+export async function stopConsentsForErasure(
+  jobs: TJobQueue,
+  tx: TDb,
+  payerId: string,
+  now: Date,
+): Promise<number> {
+  const revoked = await tx
+    .update(consents)
+    .set({ status: 'revoked', revokedAt: now })
+    .where(and(eq(consents.grantedBy, payerId), eq(consents.status, 'granted')))
+    .returning({ consentId: consents.id, clientId: consents.clientId });
+  for (const { consentId, clientId } of revoked) {
+    const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
+    await stopOwnMandatesOf(jobs, tx, cancelled.paymentIds, now);
+    await insertConsentEvent(tx, {
+      consentId,
+      type: 'consent.revoked',
+      actor: `payer:${payerId}`,
+      data: {
+        reason: 'erasure_requested',
+        cancelledPaymentIds: cancelled.paymentIds,
+        cancelledCollectionIds: cancelled.collectionIds,
+      },
+      createdAt: now,
+    });
+    await recordMerchantEvent(jobs, tx, {
+      clientId,
+      consentId,
+      type: 'consent.revoked',
+      data: {
+        consentId,
+        revokedAt: now.toISOString(),
+        cancelledPaymentIds: cancelled.paymentIds,
+      },
+      now,
+    });
+  }
+  return revoked.length;
+}
+
+/** Step 1: each merchant that received the payer's data by a consent, told of the erasure. */
+export async function tellMerchantsOfErasure(
+  jobs: TJobQueue,
+  tx: TDb,
+  payerId: string,
+  now: Date,
+): Promise<number> {
+  const shared = await tx
+    .select({
+      consentId: consents.id,
+      clientId: consents.clientId,
+      category: dataSharingItems.category,
+    })
+    .from(dataSharingItems)
+    .innerJoin(consents, eq(consents.id, dataSharingItems.consentId))
+    .where(and(eq(consents.grantedBy, payerId), isNotNull(consents.grantedAt)));
+  const byConsent = new Map<string, { clientId: string; dataTypes: Set<string> }>();
+  for (const row of shared) {
+    const entry = byConsent.get(row.consentId) ?? { clientId: row.clientId, dataTypes: new Set() };
+    entry.dataTypes.add(row.category);
+    byConsent.set(row.consentId, entry);
+  }
+  for (const [consentId, { clientId, dataTypes }] of byConsent) {
+    await recordConsentChange(jobs, tx, {
+      clientId,
+      consentId,
+      type: 'payer.erasure_requested',
+      actor: `payer:${payerId}`,
+      data: { consentId, requestedAt: now.toISOString(), dataTypes: [...dataTypes].sort() },
+      now,
+    });
+  }
+  return byConsent.size;
+}
+
+/** The payer's form responses: their answers and files are erased, the responses' ids kept. */
+async function eraseFormAnswers(tx: TDb, payerId: string): Promise<string[]> {
+  const responses = await tx
+    .select({ id: formResponses.id })
+    .from(formResponses)
+    .innerJoin(consents, eq(consents.id, formResponses.consentId))
+    .where(eq(consents.grantedBy, payerId));
+  const ids = responses.map((r) => r.id);
+  if (ids.length === 0) return [];
+  await tx.delete(formResponseSections).where(inArray(formResponseSections.responseId, ids));
+  const files = await tx
+    .delete(formFiles)
+    .where(inArray(formFiles.responseId, ids))
+    .returning({ storageKey: formFiles.storageKey });
+  return files.map((f) => f.storageKey);
+}
+
+/** The payer's identity: sign-ins, passkeys, codes, messages, BVN and lookups by it. */
+async function eraseIdentity(
+  tx: TDb,
+  payer: { id: string; phoneNumber: string; bvnHash: string | null },
+): Promise<void> {
+  const { id, phoneNumber } = payer;
+  await tx.delete(authSessions).where(eq(authSessions.payerId, id));
+  await tx.delete(passkeys).where(eq(passkeys.payerId, id));
+  await tx.delete(bvnCodes).where(eq(bvnCodes.payerId, id));
+  await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.payerId, id));
+  await tx.delete(eventStreamTickets).where(eq(eventStreamTickets.payerId, id));
+  await tx.update(authDiscoveries).set({ payerId: null }).where(eq(authDiscoveries.payerId, id));
+  await tx.delete(phoneCodes).where(eq(phoneCodes.phoneNumber, phoneNumber));
+  await tx.delete(smsQueue).where(eq(smsQueue.phoneNumber, phoneNumber));
+  await tx.delete(smsOutbox).where(eq(smsOutbox.phoneNumber, phoneNumber));
+  await tx.delete(events).where(like(events.stream, `%:${id}`));
+  await tx
+    .update(dashboardInvitations)
+    .set({ phoneNumber: erasedPhoneNumber(id) })
+    .where(eq(dashboardInvitations.phoneNumber, phoneNumber));
+  if (payer.bvnHash) {
+    await tx.delete(accountOwnerLookups).where(eq(accountOwnerLookups.ownerBvnHash, payer.bvnHash));
+  }
+}
+
+/** The payer's accounts and cards: what could charge them again goes, the numbers stay. */
+async function eraseAccounts(tx: TDb, payerId: string): Promise<void> {
+  await tx
+    .update(payerAccounts)
+    .set({
+      accountName: ERASED_NAME,
+      nameEnquiryId: null,
+      bvnHash: null,
+      holderCheckBvnHash: null,
+      cardToken: null,
+      cardBrand: null,
+      cardFirst6: null,
+      cardLast4: null,
+      cardExpiryMonth: null,
+      cardExpiryYear: null,
+      cardSavedAt: null,
+    })
+    .where(eq(payerAccounts.payerId, payerId));
+  await tx
+    .update(accountLinks)
+    .set({ bvnHash: null, cardExpiryMonth: null, cardExpiryYear: null })
+    .where(eq(accountLinks.payerId, payerId));
+  await tx
+    .update(paymentAttempts)
+    .set({ cardToken: null, cardExpiryMonth: null, cardExpiryYear: null })
+    .where(
+      and(
+        eq(paymentAttempts.payerId, payerId),
+        or(isNotNull(paymentAttempts.cardToken), isNotNull(paymentAttempts.cardExpiryMonth)),
+      ),
+    );
+}
+
+/**
+ * Step 2, the erasure's job: in one transaction that takes the request only while it is received,
+ * everything not held erased or made anonymous, and the request done. A job run again after it
+ * committed finds the request done and does nothing.
+ */
+export async function eraseFor(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'config'>,
+  requestId: string,
+): Promise<{ erased: boolean }> {
+  const now = ctx.clock.now();
+  const files = await ctx.db.transaction(async (tx) => {
+    const [request] = await tx
+      .update(payerRightsRequests)
+      .set({ status: 'done', doneAt: now, kept: ERASURE_HOLDS })
+      .where(
+        and(
+          eq(payerRightsRequests.id, requestId),
+          eq(payerRightsRequests.kind, 'erasure'),
+          eq(payerRightsRequests.status, 'received'),
+        ),
+      )
+      .returning({ payerId: payerRightsRequests.payerId });
+    if (!request) return null;
+    const [payer] = await tx
+      .select({ id: payers.id, phoneNumber: payers.phoneNumber, bvnHash: payers.bvnHash })
+      .from(payers)
+      .where(eq(payers.id, request.payerId))
+      .for('update');
+    if (!payer) return null;
+    const storageKeys = await eraseFormAnswers(tx, payer.id);
+    await eraseIdentity(tx, payer);
+    await eraseAccounts(tx, payer.id);
+    await tx
+      .update(payerRightsRequests)
+      .set({ exportSealed: null, expiresAt: null })
+      .where(eq(payerRightsRequests.payerId, payer.id));
+    await tx
+      .update(payers)
+      .set({
+        fullName: ERASED_NAME,
+        phoneNumber: erasedPhoneNumber(payer.id),
+        bvnHash: null,
+        bvnSealed: null,
+        bvnLast4: null,
+        bvnVerifiedAt: null,
+        bvnHolderSealed: null,
+        bvnAccountsSealed: null,
+      })
+      .where(eq(payers.id, payer.id));
+    return storageKeys;
+  });
+  if (files === null) return { erased: false };
+  for (const key of files) await removeStoredFile(ctx.config.dataDir, key);
+  return { erased: true };
+}

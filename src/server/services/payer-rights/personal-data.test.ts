@@ -1,0 +1,123 @@
+// What every column holds of a payer (personal-data.ts), read from the schema itself: a column
+// added without a rule fails here, and after an erasure the payer's name, number, BVN and its
+// hash are found in no column but those a legal hold keeps (or the sandbox's simulated banks).
+import { sql } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../../db/schema';
+import { payers } from '../../db/schema';
+import type { TDb } from '../../db/database';
+import { ownPerson } from '../../testing/bvn';
+import { payerWithPasskey } from '../../testing/identity';
+import { grantedWithSharing } from '../../testing/payer-data';
+import { linkByTestTransfer } from '../../testing/payments';
+import { startTestApp, testClock } from '../../testing/test-app';
+import { ERASURE_JOB } from './erasure';
+import { EXPORT_JOB } from './requests';
+import { keptAfterErasure, PERSONAL_DATA_RULES } from './personal-data';
+
+const TABLES = (Object.values(schema) as unknown[])
+  .filter((value): value is PgTable => value instanceof PgTable)
+  .map((table) => getTableConfig(table));
+
+describe('the rules of personal data', () => {
+  it('rule every column of every table in the schema', () => {
+    const unruled = TABLES.flatMap((table) =>
+      table.columns
+        .filter((column) => PERSONAL_DATA_RULES[table.name]?.[column.name] === undefined)
+        .map((column) => `${table.name}.${column.name}`),
+    );
+    expect(unruled, 'columns without a rule in personal-data.ts').toEqual([]);
+  });
+
+  it('name no column the schema does not have', () => {
+    const known = new Set(
+      TABLES.flatMap((table) => table.columns.map((column) => `${table.name}.${column.name}`)),
+    );
+    const stale = Object.entries(PERSONAL_DATA_RULES).flatMap(([table, columns]) =>
+      Object.keys(columns)
+        .map((column) => `${table}.${column}`)
+        .filter((name) => !known.has(name)),
+    );
+    expect(stale).toEqual([]);
+  });
+});
+
+/** Each `table.column` of the schema whose value, as text, holds `needle`. */
+async function columnsHolding(db: TDb, needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const table of TABLES) {
+    const checks = table.columns.map(
+      (column) =>
+        sql`bool_or(${sql.identifier(column.name)}::text LIKE ${`%${needle}%`}) AS ${sql.identifier(column.name)}`,
+    );
+    const result = (await db.execute(
+      sql`SELECT ${sql.join(checks, sql`, `)} FROM ${sql.identifier(table.name)}`,
+    )) as { rows: Array<Record<string, boolean | null>> };
+    for (const [column, holds] of Object.entries(result.rows[0] ?? {})) {
+      if (holds) found.push(`${table.name}.${column}`);
+    }
+  }
+  return found;
+}
+
+const notKept = (columns: string[]) =>
+  columns.filter((name) => {
+    const [table = '', column = ''] = name.split('.');
+    const rule = PERSONAL_DATA_RULES[table]?.[column];
+    return rule === undefined || !keptAfterErasure(rule);
+  });
+
+const clock = testClock('2031-06-02T09:00:00Z');
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe('an erasure', () => {
+  it('leaves the payer’s data in no column but those a legal hold keeps', async () => {
+    const payer = await payerWithPasskey(ctx.app, ctx.config);
+    const accountId = await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
+    const person = await ownPerson(ctx.app, payer.token);
+    await grantedWithSharing({ ...ctx, payer, accountId });
+    // A copy asked for first: its sealed file is erased with the rest.
+    const exported = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/data-exports',
+      headers: payer.headers,
+    });
+    expect(exported.statusCode).toBe(202);
+    await ctx.context.jobs.drain([EXPORT_JOB]);
+
+    const [before] = await ctx.database.db.select().from(payers).where(eq(payers.id, payer.userId));
+    const traces = {
+      phone: before!.phoneNumber,
+      name: before!.fullName,
+      bvn: person.bvn,
+      bvnHash: before!.bvnHash!,
+    };
+    // Found before, where it is personal data: the scan sees what it looks for.
+    expect(notKept(await columnsHolding(ctx.database.db, traces.phone))).toContain(
+      'payers.phone_number',
+    );
+    expect(notKept(await columnsHolding(ctx.database.db, traces.bvnHash))).toContain(
+      'payers.bvn_hash',
+    );
+
+    const erased = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/data-erasures',
+      headers: payer.headers,
+    });
+    expect(erased.statusCode, erased.body).toBe(202);
+    expect(await ctx.context.jobs.drain([ERASURE_JOB])).toBe(1);
+
+    for (const [what, value] of Object.entries(traces)) {
+      expect(notKept(await columnsHolding(ctx.database.db, value)), what).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,138 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import {
+  erasureKept,
+  PAYER_RIGHTS_TEXTS as T,
+  payerRightsLine,
+} from '../../../domain/payer-rights';
+import { formatPaymentDate } from '../../../domain/payment-date';
+import type { TPayerRightsRequest } from '../../../domain/schemas/payer-rights';
+import { payerRightsApi, payerRightsQueryKey, usePayerRightsQuery } from '../../api/payer-rights';
+import { BusyOverlay } from '../../ui/busy-overlay';
+import { Button } from '../../ui/button';
+import { withPasskeyProof } from './passkey-proof';
+
+/*
+ * 'Your data' on the payer's own page (docs/payer-rights.md): Download my data, Correct my name,
+ * Erase my data, and every request with its dates. Each request needs the passkey: a session
+ * signed in by an SMS code proves itself first (the step-up). Loaded when the page first draws it,
+ * apart from the consent page's first screen.
+ */
+
+const day = (iso: string) => formatPaymentDate(iso) ?? iso;
+
+function RequestList({ requests }: { requests: TPayerRightsRequest[] }) {
+  if (requests.length === 0) return null;
+  return (
+    <>
+      <h3>{T.requestsHeading}</h3>
+      <ul className="payer-rights-requests">
+        {requests.map((request) => {
+          const line = payerRightsLine(request, day);
+          return (
+            <li key={request.requestId}>
+              <strong>{line.label}</strong>: {line.state}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+function NameForm({ fullName, onSave }: { fullName: string; onSave: (name: string) => void }) {
+  const id = useId();
+  const [name, setName] = useState(fullName);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave(name);
+  };
+  return (
+    <form onSubmit={submit}>
+      <label htmlFor={`${id}-name`}>{T.nameLabel}</label>
+      <input
+        id={`${id}-name`}
+        value={name}
+        autoComplete="name"
+        onChange={(event) => setName(event.target.value)}
+      />
+      <Button type="submit" variant="secondary">
+        {T.saveName}
+      </Button>
+    </form>
+  );
+}
+
+export function PayerDataRights() {
+  const id = useId();
+  const query = usePayerRightsQuery();
+  const client = useQueryClient();
+  const [proving, setProving] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const ask = async (call: () => Promise<unknown>, done: string) => {
+    try {
+      await withPasskeyProof(call, setProving);
+      setNote(done);
+    } catch (error) {
+      setNote(error instanceof Error ? error.message : 'Something went wrong. Please try again.');
+    }
+    await client.invalidateQueries({ queryKey: payerRightsQueryKey });
+  };
+  const run = (call: () => Promise<unknown>, done: string) => {
+    void ask(call, done);
+  };
+  const data = query.data;
+  return (
+    <section className="payer-rights" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{T.heading}</h2>
+      {proving ? <BusyOverlay title="Getting your biometric approval..." /> : null}
+      <p className="muted">{T.intro}</p>
+      <Button variant="secondary" onClick={() => run(payerRightsApi.askExport, T.downloadAsked)}>
+        {T.download}
+      </Button>
+      {data ? (
+        <>
+          <h3>{T.correctName}</h3>
+          {data.name.correctable ? (
+            <NameForm
+              fullName={data.name.fullName}
+              onSave={(name) => run(() => payerRightsApi.correctName(name), 'Your name is saved.')}
+            />
+          ) : (
+            <p>{data.name.whyNot}</p>
+          )}
+        </>
+      ) : null}
+      <h3>{T.erase}</h3>
+      {confirming ? (
+        <div role="group" aria-label={T.erase}>
+          <p>{T.eraseConfirm}</p>
+          <h4>{T.keptHeading}</h4>
+          <ul>
+            {erasureKept().map((kept) => (
+              <li key={kept.hold}>
+                {kept.what}. {kept.why}
+              </li>
+            ))}
+          </ul>
+          <Button
+            variant="primary"
+            onClick={() => run(payerRightsApi.askErasure, 'We received your request.')}
+          >
+            {T.eraseConfirmButton}
+          </Button>
+          <Button variant="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+        </div>
+      ) : (
+        <Button variant="secondary" onClick={() => setConfirming(true)}>
+          {T.erase}
+        </Button>
+      )}
+      {note ? <p role="status">{note}</p> : null}
+      {data ? <RequestList requests={data.requests} /> : null}
+    </section>
+  );
+}
