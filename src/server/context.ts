@@ -12,6 +12,7 @@ import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
 import { SmsNotSent, smsSenderFor, type TSmsSender } from './providers/sms';
 import { capabilityName } from './providers/off';
 import { listOrder, type TProviderHealth } from './providers/routing/provider-health';
+import { withRouteSettings } from './providers/routing/route-settings';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -91,7 +92,7 @@ export type TRouteContext = TAppContext & { limits: TRateLimiters };
 /** Adapters a test (or a deployment) hands in instead of those the configuration chooses. */
 export type TAdapterOverrides = {
   clock?: TClock | undefined;
-  providers?: Partial<Pick<TProviders, 'sms' | 'dns'>> | undefined;
+  providers?: Partial<Pick<TProviders, 'sms' | 'dns' | 'health'>> | undefined;
   events?: TEventBus | undefined;
 };
 
@@ -122,7 +123,8 @@ export function createAppContext(
       sms: sms.sender,
       payments: money.payments,
       registry: money.registry,
-      health: listOrder,
+      // Each merchant's pin and pauses (the dashboard's Routes screen) over the recorded health.
+      health: withRouteSettings(overrides.providers?.health ?? listOrder, db),
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
     sandbox: money.sandbox,
