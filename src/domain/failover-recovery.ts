@@ -13,6 +13,8 @@
  * whichever provider took it. Nor is a payment whose earlier attempt failed at the same provider.
  */
 
+import type { TErrorCode } from './errors';
+
 /** What the rule reads of one attempt. */
 export type TRecoveryAttempt = {
   provider: string;
@@ -26,7 +28,7 @@ export type TRecoveryAttempt = {
  * The ends of an attempt that say its provider did not answer, as the attempt rows keep them:
  * by the catalogue's code, or by the reason where the code is a general one.
  */
-export const TECHNICAL_FAILURE_CODES: readonly string[] = [
+export const TECHNICAL_FAILURE_CODES: readonly TErrorCode[] = [
   // A card charge the card network left unanswered, asked about after and not taken.
   'CARD_BANK_NO_ANSWER',
   // A pushed terminal's request that timed out at its provider.
@@ -39,7 +41,7 @@ export const TECHNICAL_FAILURE_REASONS: readonly string[] = ['provider_error'];
 export function failedTechnically(attempt: TRecoveryAttempt): boolean {
   if (attempt.status !== 'failed') return false;
   return (
-    (attempt.failureCode !== null && TECHNICAL_FAILURE_CODES.includes(attempt.failureCode)) ||
+    TECHNICAL_FAILURE_CODES.some((code) => code === attempt.failureCode) ||
     (attempt.failureReason !== null && TECHNICAL_FAILURE_REASONS.includes(attempt.failureReason))
   );
 }
