@@ -50,20 +50,27 @@ describe('the Routes screen’s words for a provider', () => {
   });
 
   it('offers an owner the opposite of what is set', () => {
-    expect(routeActions(provider()).map((a) => [a.kind, a.label])).toEqual([
+    expect(routeActions(provider(), 2).map((a) => [a.kind, a.label])).toEqual([
       ['pin', 'Pin paystack'],
       ['pause', 'Pause paystack'],
     ]);
-    expect(routeActions(provider({ pinned: true })).map((a) => [a.kind, a.label])).toEqual([
+    expect(routeActions(provider({ pinned: true }), 2).map((a) => [a.kind, a.label])).toEqual([
       ['clear', 'Unpin paystack'],
       ['pause', 'Pause paystack'],
     ]);
     expect(
-      routeActions(provider({ pausedSince: '2026-11-28T08:00:00Z' })).map((a) => [a.kind, a.label]),
+      routeActions(provider({ pausedSince: '2026-11-28T08:00:00Z' }), 3).map((a) => [
+        a.kind,
+        a.label,
+      ]),
     ).toEqual([
       ['pin', 'Pin paystack'],
       ['clear', 'Resume paystack'],
     ]);
+  });
+
+  it("offers nothing for a list's only provider", () => {
+    expect(routeActions(provider(), 1)).toEqual([]);
   });
 
   it('counts recovered payments and naira', () => {

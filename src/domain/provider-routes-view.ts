@@ -82,11 +82,16 @@ export function routeHealthFacts(provider: TRouteProvider): string[] {
 
 const formatLatency = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
-/** What an owner may do to a provider: pin (or unpin), pause (or resume). */
+/**
+ * What an owner may do to a provider: pin (or unpin), pause (or resume); nothing where it is
+ * its list's only provider, which neither goes before another nor may be paused.
+ */
 export function routeActions(
   provider: TRouteProvider,
+  listLength: number,
 ): Array<{ kind: 'pin' | 'pause' | 'clear'; label: string }> {
   const name = provider.provider;
+  if (listLength < 2) return [];
   return [
     provider.pinned
       ? { kind: 'clear' as const, label: ROUTES_TEXTS.unpin(name) }

@@ -43,8 +43,10 @@ export function RoutesPage({ session }: { session: TDashboardSession }) {
     [dashboardKeys.routes, dashboardKeys.audit],
   );
   const manage = mayDo(session.role, 'routes.manage');
-  const onChange = (asked: TChange) =>
+  const onChange = (asked: TChange) => {
+    setSaid('');
     change.mutate(asked, { onSuccess: () => setSaid(ROUTES_TEXTS.changed) });
+  };
   return (
     <Screen title={ROUTES_TEXTS.title}>
       <p className="dash-hint">{ROUTES_TEXTS.lead}</p>
@@ -117,7 +119,7 @@ function CapabilityRoutes({ line, onChange, busy }: TCapabilityProps) {
             </span>
             {onChange ? (
               <span className="dash-actions">
-                {routeActions(provider).map((action) => (
+                {routeActions(provider, line.providers.length).map((action) => (
                   <Button
                     key={action.label}
                     variant="secondary"
