@@ -22,13 +22,11 @@ test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const port = E2E.appPort + (test.info().project.name === 'mobile' ? 57 : 58);
   origin = `http://localhost:${port}`;
+  // Node itself runs the server (tsx as its loader), so stopping this process stops the server.
   const child = spawn(
-    'npx',
-    ['tsx', '--import', './scripts/style-imports.ts', 'tests/e2e/routes-server.ts'],
-    {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/style-imports.ts', 'tests/e2e/routes-server.ts'],
+    { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   server = child;
   let printed = '';
