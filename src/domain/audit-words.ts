@@ -31,6 +31,9 @@ export const AUDIT_WORDS = {
   'sandbox.event_fired': 'Sent a test webhook event',
   'terminal.added': 'Registered a card terminal',
   'terminal.removed': 'Removed a card terminal',
+  'route.pinned': 'Pinned a provider for new work',
+  'route.paused': 'Paused a provider for new work',
+  'route.cleared': "Cleared a provider's pin or pause",
 } as const;
 
 export type TAuditAction = keyof typeof AUDIT_WORDS;

@@ -31,6 +31,10 @@ export type TCapability = (typeof CAPABILITIES)[number];
  */
 const EACH_PROVIDER_AT_ONCE: readonly TCapability[] = ['notices', 'settlement', 'refunds'];
 
+/** Whether a capability's new work goes to the first of its list that may take it (routing). */
+export const takesNewWorkInOrder = (capability: TCapability): boolean =>
+  !EACH_PROVIDER_AT_ONCE.includes(capability);
+
 /**
  * A capability's providers (in order) as the start and the dashboard say them: those serving now
  * (the first, or each at once), and those standing by behind the first.

@@ -33,6 +33,10 @@ export const DASHBOARD_ACTIONS = [
   'sandbox.use',
   /** Register and remove the merchant's card terminals (Paystack Terminal). */
   'terminals.manage',
+  /** Read each capability's providers, their health and the payments failover recovered. */
+  'routes.read',
+  /** Pin, pause and clear a provider of a capability for the merchant's new work. */
+  'routes.manage',
 ] as const;
 export type TDashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
@@ -41,7 +45,15 @@ const READS: TDashboardAction[] = ['payments.read', 'consents.read'];
 /** Each role's actions: the one table both sides read. */
 export const ROLE_ACTIONS: Record<TStaffRole, readonly TDashboardAction[]> = {
   owner: DASHBOARD_ACTIONS,
-  developer: [...READS, 'keys.manage', 'webhooks.manage', 'logs.read', 'forms.read', 'sandbox.use'],
+  developer: [
+    ...READS,
+    'keys.manage',
+    'webhooks.manage',
+    'logs.read',
+    'forms.read',
+    'sandbox.use',
+    'routes.read',
+  ],
   support: [...READS, 'payments.refund', 'consents.cancel', 'forms.read'],
   viewer: READS,
 };
@@ -61,6 +73,7 @@ export const SCREEN_ACTIONS = {
   team: 'team.manage',
   sandbox: 'sandbox.use',
   terminals: 'terminals.manage',
+  routes: 'routes.read',
 } as const satisfies Record<string, TDashboardAction>;
 export type TDashboardScreen = keyof typeof SCREEN_ACTIONS;
 

@@ -32,6 +32,7 @@ export const DASHBOARD_TEXTS = {
     team: 'Team',
     sandbox: 'Sandbox tools',
     terminals: 'Terminals',
+    routes: 'Routes',
   },
   paymentsTitle: 'Payments',
   searchLabel: 'Reference, payment id, or last digits of the account or card',

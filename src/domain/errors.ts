@@ -535,6 +535,16 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This terminal is registered to another merchant.',
   },
+  // The dashboard's Routes screen (docs/routing.md): a merchant's pin and pauses.
+  ROUTE_PROVIDER_UNKNOWN: {
+    status: 404,
+    message: 'This provider does not serve this on this server.',
+  },
+  ROUTE_LAST_PROVIDER: {
+    status: 409,
+    message:
+      'This is the last provider taking new work here. Resume or add another before pausing it.',
+  },
 
   // Payer identity: phone codes, passkeys, sessions, signed grants (not spec messages; ours,
   // docs/identity.md). Expired sign-in keys say the spec's 'Temporary key expired' (§8).

@@ -19,6 +19,7 @@ import { capabilityName } from './providers/off';
 import type { TProviderHealth } from './providers/routing/provider-health';
 import { recordedHealth } from './providers/routing/recorded-health';
 import { recordedRegistry } from './providers/routing/recorded-ports';
+import { withRouteSettings } from './providers/routing/route-settings';
 import { systemHostResolver, type THostResolver } from './providers/host-resolver';
 import type { TRateLimiters } from './rate-limits';
 import type { TJobs } from './jobs/engine';
@@ -143,7 +144,8 @@ export function createAppContext(
       sms: sms.providers,
       payments: registry.payments,
       registry,
-      health,
+      // Each merchant's pin and pauses (the dashboard's Routes screen) over the recorded health.
+      health: withRouteSettings(health, db),
       dns: overrides.providers?.dns ?? systemHostResolver(),
     },
     sandbox: money.sandbox,

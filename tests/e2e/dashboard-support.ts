@@ -62,19 +62,37 @@ export async function ownerOfNewMerchant(
   expect(created.code, created.out).toBe(0);
   const clientId = printed(created.out, 'clientId');
   const secret = printed(created.out, 'secret');
-  await addVirtualAuthenticator(page);
-  await page.goto(printed(created.out, 'ownerInvitation'));
-  await page.getByLabel('Phone number').fill(phone);
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
-  await page.getByLabel('6-digit code').fill(await latestCode(page.request, phone, origin));
-  await page.getByLabel('Your full name').fill(names.owner);
-  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
-  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
+  await joinByInvitation(page, {
+    origin,
+    invitation: printed(created.out, 'ownerInvitation'),
+    phone,
+    fullName: names.owner,
+  });
   return {
     phone,
     clientId,
     secret,
     authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
   };
+}
+
+/**
+ * Joins a team on `page` by an invitation's link (served at `origin`): the phone's SMS code, the
+ * person's name, and this device's passkey; lands on Payments.
+ */
+export async function joinByInvitation(
+  page: Page,
+  input: { origin: string; invitation: string; phone: string; fullName: string },
+) {
+  await addVirtualAuthenticator(page);
+  await page.goto(input.invitation);
+  await page.getByLabel('Phone number').fill(input.phone);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByText(/We sent a 6-digit code to/)).toBeVisible();
+  await page
+    .getByLabel('6-digit code')
+    .fill(await latestCode(page.request, input.phone, input.origin));
+  await page.getByLabel('Your full name').fill(input.fullName);
+  await page.getByRole('button', { name: 'Join and make a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible();
 }

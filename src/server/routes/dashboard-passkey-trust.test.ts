@@ -21,6 +21,7 @@ import {
   dashboardCall,
   invitationToken,
   makeStaffPasskey,
+  recoverStaffPasskey,
   staffMember,
   type TStaff,
   type TStaffSession,
@@ -28,7 +29,6 @@ import {
 import {
   addPasskey,
   codeSession,
-  latestCode,
   signUp,
   softAuthenticatorFor,
   stepUp,
@@ -55,25 +55,7 @@ const credentialOf = (soft: SoftAuthenticator) =>
 const call = (staff: TStaffSession | null, options: InjectOptions) =>
   dashboardCall(ctx, staff, options);
 
-/** Recovers `phone`'s dashboard access with an SMS code and makes a new passkey. */
-async function recover(phone: string) {
-  const sent = await call(null, {
-    method: 'POST',
-    url: '/api/dashboard/recovery/code',
-    payload: { phone },
-  });
-  expect(sent.statusCode, sent.body).toBe(200);
-  const recovered = await call(null, {
-    method: 'POST',
-    url: '/api/dashboard/recovery',
-    payload: { phone, code: await latestCode(ctx.app, phone) },
-  });
-  expect(recovered.statusCode, recovered.body).toBe(200);
-  const cookie = cookieOf(recovered.headers['set-cookie']);
-  const session = { cookie, csrf: await csrfOf(ctx, cookie) };
-  const soft = await makeStaffPasskey(ctx, session);
-  return { session, soft };
-}
+const recover = (phone: string) => recoverStaffPasskey(ctx, phone);
 
 async function signIn(soft: SoftAuthenticator): Promise<TStaffSession> {
   const options = await call(null, { method: 'POST', url: '/api/dashboard/sign-in/options' });

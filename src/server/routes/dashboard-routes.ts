@@ -11,6 +11,7 @@ import { dashboardConsentRoutes } from './dashboard-consents';
 import { dashboardDeveloperRoutes } from './dashboard-developers';
 import { dashboardEventFormRoutes } from './dashboard-events-forms';
 import { dashboardPaymentRoutes } from './dashboard-payments';
+import { dashboardRouteSettingsRoutes } from './dashboard-routes-settings';
 import { dashboardSandboxRoutes } from './dashboard-sandbox';
 import { dashboardTeamRoutes } from './dashboard-team';
 import { dashboardTerminalRoutes } from './dashboard-terminals';
@@ -33,6 +34,7 @@ export const dashboardRoutes: FastifyPluginAsync<
   await app.register(dashboardDeveloperRoutes, ctx);
   await app.register(dashboardEventFormRoutes, ctx);
   await app.register(dashboardTerminalRoutes, ctx);
+  await app.register(dashboardRouteSettingsRoutes, ctx);
   await app.register(dashboardSandboxRoutes, { ...ctx, notices });
   if (!webDir) return;
   const file = path.join(webDir, DASHBOARD_HTML);

@@ -58,6 +58,10 @@ const ROUTES = [
   'GET /api/dashboard/terminals',
   'POST /api/dashboard/terminals',
   'DELETE /api/dashboard/terminals/:id',
+  'GET /api/dashboard/routes',
+  'POST /api/dashboard/routes/pin',
+  'POST /api/dashboard/routes/pause',
+  'POST /api/dashboard/routes/clear',
 ];
 
 /** Each route of the dashboard's API, with why the document leaves it out. */

@@ -127,3 +127,26 @@ export async function staffMember(
   const soft = await makeStaffPasskey(dashboard, { cookie, csrf });
   return { cookie, csrf, soft, phone, merchantId };
 }
+
+/**
+ * Recovers `phone`'s dashboard access with an SMS code and makes a new passkey: a passkey added
+ * with an SMS code alone, whose session reads at once and changes nothing for a day.
+ */
+export async function recoverStaffPasskey(dashboard: TDashboardApp, phone: string) {
+  const sent = await dashboardCall(dashboard, null, {
+    method: 'POST',
+    url: '/api/dashboard/recovery/code',
+    payload: { phone },
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+  const recovered = await dashboardCall(dashboard, null, {
+    method: 'POST',
+    url: '/api/dashboard/recovery',
+    payload: { phone, code: await latestCode(dashboard.app, phone) },
+  });
+  expect(recovered.statusCode, recovered.body).toBe(200);
+  const cookie = cookieOf(recovered.headers['set-cookie']);
+  const session = { cookie, csrf: await csrfOf(dashboard, cookie) };
+  const soft = await makeStaffPasskey(dashboard, session);
+  return { session, soft };
+}

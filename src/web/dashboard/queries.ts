@@ -22,6 +22,7 @@ import {
 } from '../../domain/schemas/dashboard-events-forms';
 import { ZSandboxToolsResponse } from '../../domain/schemas/dashboard-sandbox';
 import { ZDashboardTerminalsResponse } from '../../domain/schemas/dashboard-terminals';
+import { ZDashboardRoutesResponse } from '../../domain/schemas/dashboard-routes';
 import { ZMerchantFormResponse } from '../../domain/schemas/form';
 import { ZMerchantConsentsResponse } from '../../domain/schemas/merchant-api';
 import { ZMerchantEventsResponse } from '../../domain/schemas/webhooks';
@@ -54,6 +55,7 @@ export const dashboardKeys = {
   requests: ['dashboard', 'requests'],
   sandbox: ['dashboard', 'sandbox'],
   terminals: ['dashboard', 'terminals'],
+  routes: ['dashboard', 'routes'],
 } as const;
 
 /** The filters of the payments' search, as the address holds them. */
@@ -192,6 +194,7 @@ const settings = {
   requests: () => get(dashboardKeys.requests, '/requests', ZRequestLogResponse),
   sandbox: () => get(dashboardKeys.sandbox, '/sandbox', ZSandboxToolsResponse),
   terminals: () => get(dashboardKeys.terminals, '/terminals', ZDashboardTerminalsResponse),
+  routes: () => get(dashboardKeys.routes, '/routes', ZDashboardRoutesResponse),
 };
 
 /** Each read's `{ queryKey, queryFn }`, for useQuery or useInfiniteQuery. */

@@ -57,4 +57,7 @@ export const SandboxPage = lazyScreen(() =>
 export const TerminalsPage = lazyScreen(() =>
   import('./terminals-page').then((module) => module.TerminalsPage),
 );
+export const RoutesPage = lazyScreen(() =>
+  import('./routes-page').then((module) => module.RoutesPage),
+);
 export const TeamPage = lazyScreen(() => import('./team-page').then((module) => module.TeamPage));

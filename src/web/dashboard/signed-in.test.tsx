@@ -41,6 +41,7 @@ describe('a screen the role may not open', () => {
     ['/developers', 'Developers'],
     ['/events', 'Events'],
     ['/sandbox', 'Sandbox tools'],
+    ['/routes', 'Routes'],
   ])('support reaching %s by its address is told so, without its forms', (path, title) => {
     shellAt(path, 'support');
     expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();

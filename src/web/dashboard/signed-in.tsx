@@ -27,6 +27,7 @@ import {
   FormsPage,
   PaymentPage,
   PaymentsPage,
+  RoutesPage,
   SandboxPage,
   TeamPage,
   TerminalsPage,
@@ -105,6 +106,7 @@ export function Shell({ session }: { session: TDashboardSession }) {
           {may('events') && <Link href="/events">{DASHBOARD_TEXTS.eventsTitle}</Link>}
           {may('developers') && <Link href="/developers">{DASHBOARD_TEXTS.nav.developers}</Link>}
           {may('terminals') && <Link href="/terminals">{DASHBOARD_TEXTS.nav.terminals}</Link>}
+          {may('routes') && <Link href="/routes">{DASHBOARD_TEXTS.nav.routes}</Link>}
           {may('team') && <Link href="/team">{DASHBOARD_TEXTS.nav.team}</Link>}
           {session.sandbox && may('sandbox') && (
             <Link href="/sandbox">{DASHBOARD_TEXTS.nav.sandbox}</Link>
@@ -149,6 +151,9 @@ export function Shell({ session }: { session: TDashboardSession }) {
         </Route>
         <Route path="/terminals">
           {allowed('terminals', <TerminalsPage />, DASHBOARD_TEXTS.terminalsTitle)}
+        </Route>
+        <Route path="/routes">
+          {allowed('routes', <RoutesPage session={session} />, DASHBOARD_TEXTS.nav.routes)}
         </Route>
         <Route path="/team">{allowed('team', <TeamPage />, DASHBOARD_TEXTS.teamTitle)}</Route>
         {session.sandbox && (

@@ -15,3 +15,4 @@ export * from './terminals';
 export * from './provider-references';
 export * from './provider-health';
 export * from './payer-rights';
+export * from './route-settings';

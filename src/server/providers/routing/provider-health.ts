@@ -49,7 +49,15 @@ export type TRoute = {
 };
 
 /** What the routing work of a capability is scoped to. */
-export type TRouteScope = { capability: TCapability; bank?: string | null | undefined };
+export type TRouteScope = {
+  capability: TCapability;
+  bank?: string | null | undefined;
+  /**
+   * The merchant the work is for: its pin and pauses (the dashboard's Routes screen,
+   * route-settings.ts) apply. Work for no merchant (a payer's sign-in code) follows health alone.
+   */
+  merchantId?: string | null | undefined;
+};
 
 /** One provider's health for one capability over the last hour: what the Routes screen shows. */
 export type THealthLine = {
