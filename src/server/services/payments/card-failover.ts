@@ -31,13 +31,17 @@ import { emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempt-lifec
 type TFailoverContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 
 /** The card providers that can take new work, in the health routing's order for cards. */
-async function cardRoute(ctx: Pick<TAppContext, 'providers'>): Promise<readonly string[]> {
+async function cardRoute(
+  ctx: Pick<TAppContext, 'providers'>,
+  /** The merchant whose pin and pauses apply (the dashboard's Routes screen), where known. */
+  merchantId?: string,
+): Promise<readonly string[]> {
   const { registry, health } = ctx.providers;
   const candidates = registry.lists.cards.filter((name) =>
     registry.adapters.some((adapter) => adapter.name === name && adapter.cards),
   );
   if (candidates.length === 0) return [];
-  return (await health.route({ capability: 'cards' }, candidates)).order;
+  return (await health.route({ capability: 'cards', merchantId }, candidates)).order;
 }
 
 /**
@@ -66,8 +70,9 @@ export type TCardRoute = {
 export async function routeCardCharge(
   ctx: Pick<TAppContext, 'db' | 'providers'>,
   paymentId: string,
+  merchantId: string,
 ): Promise<TCardRoute> {
-  const order = await cardRoute(ctx);
+  const order = await cardRoute(ctx, merchantId);
   const failedOver = await ctx.db
     .select({
       id: paymentAttempts.id,

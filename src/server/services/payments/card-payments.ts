@@ -294,7 +294,7 @@ export async function payWithCard(
   const payerId = 'payerId' in request.access ? request.access.payerId : null;
   const ownerTokenHash = owner?.hash ?? null;
   const saving = savesCard({ payerId, ownerTokenHash, saveCard: request.saveCard });
-  const route = await routeCardCharge(ctx, payable.payment.id);
+  const route = await routeCardCharge(ctx, payable.payment.id, payable.merchantId);
   // No card provider runs: the capability's off port refuses the charge in its own words.
   const network = route.provider
     ? providers.registry.portOf(route.provider, 'cards')

@@ -133,7 +133,10 @@ async function openRoutedAccount(
   const candidates = providers.registry.lists.transfersIn.filter((name) =>
     providers.registry.adapters.some((adapter) => adapter.name === name && adapter.transfersIn),
   );
-  const route = await providers.health.route({ capability: 'transfersIn' }, candidates);
+  const route = await providers.health.route(
+    { capability: 'transfersIn', merchantId: payable.merchantId },
+    candidates,
+  );
   // No provider: the capability is off, and says so.
   const order =
     route.order.length > 0 ? route.order : [usable(providers.payments.transfersIn).provider];
