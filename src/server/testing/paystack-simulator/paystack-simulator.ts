@@ -9,6 +9,7 @@ import { closePage, mandatePage, notFoundPage, threeDsPage } from './pages';
 import { payouts } from './payouts';
 import { refunds } from './refunds';
 import { terminals } from './terminals';
+import { contractBreach, type TContractBreach } from './published-contract';
 import { PaystackRefusal, parseBody, type TBody } from './request-checks';
 import {
   createSimState,
@@ -37,6 +38,11 @@ export type TPaystackSimulator = {
   close(): Promise<void>;
   /** Every API request it got: method, path (with its query), body (parsed), whether its bearer was right. */
   requests: Array<{ method: string; path: string; body: unknown; authorized: boolean }>;
+  /**
+   * Every request whose JSON body Paystack's published schema of its operation refuses
+   * (published-contract.ts): each was answered 400 and did nothing.
+   */
+  contractBreaches: TContractBreach[];
   /** Every notice delivery attempt (a redelivery is another entry): event, body, signature, our answer's status. */
   notices: Array<{ event: string; body: string; signature: string; status: number | null }>;
   /**
@@ -115,6 +121,13 @@ export type TPaystackSimulatorOptions = {
    * 22200000011, but Access 0001234567 and Zenith 2000000001, held under 22200000022.
    */
   accountHolders?: Record<string, string>;
+  /**
+   * Whether a JSON body that Paystack's published schema of its operation refuses is answered
+   * 400 and kept in `contractBreaches` (published-contract.ts): on by default, so every test of
+   * the adapter holds its requests to Paystack's contract. Off, the simulator takes what
+   * Paystack's servers take beyond it (an amount as a string of digits, as its examples send).
+   */
+  checkPublishedSchemas?: boolean;
 };
 
 type TPageAnswer = { status: number; html?: string; location?: string };
@@ -126,6 +139,8 @@ type TSimulatorDesk = {
   secretKey: string;
   state: TSimState;
   requests: TPaystackSimulator['requests'];
+  contractBreaches: TContractBreach[];
+  checkPublishedSchemas: boolean;
   routes: TRoute[];
   charging: ReturnType<typeof charges>;
   debits: ReturnType<typeof mandates>;
@@ -245,14 +260,32 @@ const respondPage = (response: ServerResponse, pageAnswer: TPageAnswer) => {
   response.end(pageAnswer.html ?? '');
 };
 
-/** The body as Paystack reads it, or the refusal it earns (answered after the bearer's check). */
-const readBody = (raw: string, contentType: string | undefined) => {
+/**
+ * The body as Paystack reads it, or the refusal it earns (answered after the bearer's check): one
+ * it cannot read, or a JSON one its published schema refuses (the wording is the simulator's).
+ */
+const readBody = (
+  desk: TSimulatorDesk,
+  request: IncomingMessage,
+  raw: string,
+  pathname: string,
+) => {
+  const contentType = request.headers['content-type'];
   try {
-    return { body: parseBody(raw, contentType), bodyRefusal: null };
+    const body = parseBody(raw, contentType);
+    const json =
+      desk.checkPublishedSchemas &&
+      raw.trim() !== '' &&
+      !contentType?.includes('application/x-www-form-urlencoded');
+    const breach = json ? contractBreach(request.method ?? 'GET', pathname, body) : null;
+    if (!breach) return { body, recorded: body, bodyRefusal: null };
+    desk.contractBreaches.push(breach);
+    const message = `The body does not match ${breach.operation} in Paystack's published API: ${breach.errors}`;
+    return { body, recorded: body, bodyRefusal: new PaystackRefusal(400, message) };
   } catch (error) {
     const bodyRefusal =
       error instanceof PaystackRefusal ? error : new PaystackRefusal(400, 'Invalid body');
-    return { body: {} as TBody, bodyRefusal };
+    return { body: {} as TBody, recorded: raw, bodyRefusal };
   }
 };
 
@@ -296,9 +329,9 @@ const handleApi = async (
   const method = request.method ?? 'GET';
   const pathname = target.pathname.replace(/\/+$/, '') || '/';
   const authorized = request.headers.authorization === `Bearer ${desk.secretKey}`;
-  const { body, bodyRefusal } = readBody(raw, request.headers['content-type']);
+  const { body, recorded, bodyRefusal } = readBody(desk, request, raw, pathname);
   const path = `${pathname}${target.search}`;
-  desk.requests.push({ method, path, body: bodyRefusal ? raw : body, authorized });
+  desk.requests.push({ method, path, body: recorded, authorized });
 
   const failure = takeMatching(desk.failures, pathname);
   if (failure) {
@@ -394,6 +427,8 @@ const assemble = (
     secretKey,
     state,
     requests: [],
+    contractBreaches: [],
+    checkPublishedSchemas: options.checkPublishedSchemas ?? true,
     routes,
     charging,
     debits,
@@ -426,6 +461,7 @@ export async function startPaystackSimulator(
     url: state.url,
     secretKey,
     requests: desk.requests,
+    contractBreaches: desk.contractBreaches,
     notices,
     sendNoticesTo(url) {
       noticeTarget.url = url;
