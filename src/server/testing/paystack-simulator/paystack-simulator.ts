@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLocally, readBody } from '../simulator-http';
 import { DEFAULT_ACCOUNT_HOLDERS, bankByCode, bankRoutes } from './banks';
 import { charges } from './charges';
 import { customers } from './customers';
@@ -227,15 +227,6 @@ const servePage = async (
   return kind === 'checkout/3ds' ? serveThreeDsPage(desk, page) : serveMandatePage(desk, page);
 };
 
-/** The request's whole body, as text. */
-const readRaw = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-
 /** Takes out of the list the first entry whose prefix starts the path. */
 const takeMatching = <T extends { prefix: string }>(list: T[], path: string) => {
   const index = list.findIndex((entry) => path.startsWith(entry.prefix));
@@ -264,12 +255,7 @@ const respondPage = (response: ServerResponse, pageAnswer: TPageAnswer) => {
  * The body as Paystack reads it, or the refusal it earns (answered after the bearer's check): one
  * it cannot read, or a JSON one its published schema refuses (the wording is the simulator's).
  */
-const readBody = (
-  desk: TSimulatorDesk,
-  request: IncomingMessage,
-  raw: string,
-  pathname: string,
-) => {
+const bodyOf = (desk: TSimulatorDesk, request: IncomingMessage, raw: string, pathname: string) => {
   const contentType = request.headers['content-type'];
   try {
     const body = parseBody(raw, contentType);
@@ -329,7 +315,7 @@ const handleApi = async (
   const method = request.method ?? 'GET';
   const pathname = target.pathname.replace(/\/+$/, '') || '/';
   const authorized = request.headers.authorization === `Bearer ${desk.secretKey}`;
-  const { body, recorded, bodyRefusal } = readBody(desk, request, raw, pathname);
+  const { body, recorded, bodyRefusal } = bodyOf(desk, request, raw, pathname);
   const path = `${pathname}${target.search}`;
   desk.requests.push({ method, path, body: recorded, authorized });
 
@@ -369,7 +355,7 @@ const handle = async (desk: TSimulatorDesk, request: IncomingMessage, response: 
   const method = request.method ?? 'GET';
   const target = new URL(request.url ?? '/', 'http://simulator');
   const pathname = target.pathname.replace(/\/+$/, '') || '/';
-  const raw = await readRaw(request);
+  const raw = await readBody(request);
 
   const pageAnswer = await servePage(desk, method, pathname, raw);
   if (pageAnswer) {
@@ -388,11 +374,7 @@ const listen = async (desk: TSimulatorDesk, port: number) => {
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return server;
+  return { server, url: await listenLocally(server, port) };
 };
 
 /** The simulator's state and APIs, wired to the notice sender. */
@@ -454,8 +436,8 @@ export async function startPaystackSimulator(
   const sender = noticeSender(noticeTarget);
   const { desk, refunding, paying, pos } = assemble(options, secretKey, sender.send);
   const { state, charging, debits } = desk;
-  const server = await listen(desk, options.port ?? 0);
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await listen(desk, options.port ?? 0);
+  state.url = url;
 
   return {
     url: state.url,
@@ -468,8 +450,7 @@ export async function startPaystackSimulator(
     },
     async close() {
       await sender.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
     payTransfer: charging.payTransfer,
     async answerThreeDs(reference, approved) {
