@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts, payouts, sandboxPayouts } from '../db/schema';
-import { book, checkLedger, ledgerAccount, ledgerProblems } from '../services/payments/ledger';
+import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import { reconcilePayouts } from '../services/payments/payouts';
 import { usable } from './off';
 import type { TSettlementLine } from './payments';
@@ -24,6 +24,7 @@ import {
   pageQuery,
   sandboxCard,
 } from '../testing/payments';
+import { payoutInFlight } from '../testing/payouts-in-flight';
 import { secondServer } from '../testing/second-server';
 import { startTestApp, testClock, testConfig } from '../testing/test-app';
 
@@ -101,32 +102,12 @@ async function payoutLostAtPaystack(merchantId: string): Promise<string> {
   const port = usable(first.context.providers.payments.payouts);
   expect(port.provider).toBe('paystack');
   const id = `pout_switch_${Date.now()}`;
-  const now = clock.now();
-  await first.database.db.transaction(async (tx) => {
-    await tx.insert(payouts).values({
-      id,
-      payerId: merchantId,
-      merchantId,
-      institutionCode: '058',
-      accountNumber: '0123456789',
-      accountName: 'TOLA STORES',
-      bankName: 'Guaranty Trust Bank',
-      amount: 1_000,
-      provider: port.provider,
-      createdAt: now,
-      askedAt: now,
-    });
-    await book(tx, {
-      kind: 'payout',
-      reference: id,
-      paymentId: null,
-      attemptId: null,
-      narration: 'Payment request collections released',
-      entries: [
-        { account: ledgerAccount.collectionWallet(merchantId), amount: -1_000 },
-        { account: ledgerAccount.payoutsInFlight(), amount: 1_000 },
-      ],
-    });
+  await payoutInFlight(first.database.db, {
+    id,
+    merchantId,
+    provider: port.provider,
+    amount: 1_000,
+    now: clock.now(),
   });
   const sent = await port.payOut({
     reference: id,

@@ -107,9 +107,13 @@ export function monnifyPayouts(mf: TMonnify, walletAccountNumber: string): TPayo
   };
 }
 
+/** Monnify refused a held transfer's OTP (wrong, expired, or the transfer waits for none). */
+export class PayoutOtpRefused extends Error {}
+
 /**
  * The operator's step for a transfer Monnify holds for the merchant's OTP: the code it sent them
- * (disbursements/single/validate-otp). Answers where the transfer stands after it.
+ * (disbursements/single/validate-otp). Answers where the transfer stands after it; a code Monnify
+ * refuses is thrown as PayoutOtpRefused.
  */
 export async function authorisePayout(
   mf: TMonnify,
@@ -119,7 +123,8 @@ export async function authorisePayout(
     '/api/v2/disbursements/single/validate-otp',
     { reference: request.reference, authorizationCode: request.otp },
   );
-  if (!answer.ok) throw new Error(`Monnify refused the transfer's OTP: ${answer.message}`);
+  if (!answer.ok)
+    throw new PayoutOtpRefused(`Monnify refused the transfer's OTP: ${answer.message}`);
   const transfer = await transferOf(mf, request.reference);
   return payoutRequery(transfer ?? answer.body);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLocally, readBody } from '../simulator-http';
 import { collections } from './collections';
 import { moneyOut } from './money-out';
 import { noticeSender, type TNoticeAttempt } from './notices';
@@ -96,14 +96,6 @@ type TDesk = {
   threeDsPage: (id: string, approved: boolean) => Promise<void>;
 };
 
-const readRaw = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-
 const respond = (response: ServerResponse, answer: TAnswer) => {
   const text = JSON.stringify(answer.body);
   response.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -161,7 +153,7 @@ async function handle(desk: TDesk, request: IncomingMessage, response: ServerRes
   const method = request.method ?? 'GET';
   const target = new URL(request.url ?? '/', 'http://simulator');
   const pathname = target.pathname.replace(/\/+$/, '') || '/';
-  const raw = await readRaw(request);
+  const raw = await readBody(request);
   const page = /^\/sim\/3ds\/([a-f0-9]+)$/.exec(pathname);
   if (page?.[1]) {
     const html = await threeDsPage(desk, method, page[1], raw).catch(() => null);
@@ -253,11 +245,7 @@ export async function startMonnifySimulator(
         respond(response, { status: 500, body: { message: String(error) } });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.url = await listenLocally(server, options.port ?? 0);
   return {
     url: state.url,
     apiKey,
@@ -271,8 +259,7 @@ export async function startMonnifySimulator(
     },
     async close() {
       await sender.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
     payTransfer: collecting.payTransfer,
     answerThreeDs: collecting.answerThreeDs,

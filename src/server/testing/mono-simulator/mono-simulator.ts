@@ -1,6 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLocally, readBody } from '../simulator-http';
 
 /**
  * A Mono Lookup stand-in for tests and local runs, written from Mono's docs: "BVN Lookup
@@ -234,16 +234,11 @@ function accountNumberRoutes(state: TMonoState): Record<string, TRoute> {
 /** Reads the body, records the request, checks the key, plays a failure set, then routes. */
 function monoHandler(state: TMonoState, routes: Record<string, TRoute>) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    void readBody(req).then((raw) => {
       const path = (req.url ?? '').split('?')[0] ?? '';
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<
-          string,
-          unknown
-        >;
+        body = JSON.parse(raw || '{}') as Record<string, unknown>;
       } catch {
         return answer(res, 400, 'Invalid JSON body', null);
       }
@@ -269,10 +264,9 @@ export async function startMonoSimulator(
   const state = monoState(options);
   const routes = { ...bvnRoutes(state), ...accountNumberRoutes(state) };
   const server = createServer(monoHandler(state, routes));
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLocally(server, options.port ?? 0);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     secretKey: state.secretKey,
     sentCodes: state.sentCodes,
     requests: state.requests,
@@ -280,10 +274,6 @@ export async function startMonoSimulator(
     failNext: (status, message = 'Simulated failure') => {
       state.failure = { status, message };
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLocally, readBody } from '../simulator-http';
 import { DEFAULT_ACCOUNT_HOLDERS, bankByCode, bankRoutes } from './banks';
 import { charges } from './charges';
 import { customers } from './customers';
@@ -9,6 +9,7 @@ import { closePage, mandatePage, notFoundPage, threeDsPage } from './pages';
 import { payouts } from './payouts';
 import { refunds } from './refunds';
 import { terminals } from './terminals';
+import { contractBreach, type TContractBreach } from './published-contract';
 import { PaystackRefusal, parseBody, type TBody } from './request-checks';
 import {
   createSimState,
@@ -37,6 +38,11 @@ export type TPaystackSimulator = {
   close(): Promise<void>;
   /** Every API request it got: method, path (with its query), body (parsed), whether its bearer was right. */
   requests: Array<{ method: string; path: string; body: unknown; authorized: boolean }>;
+  /**
+   * Every request whose JSON body Paystack's published schema of its operation refuses
+   * (published-contract.ts): each was answered 400 and did nothing.
+   */
+  contractBreaches: TContractBreach[];
   /** Every notice delivery attempt (a redelivery is another entry): event, body, signature, our answer's status. */
   notices: Array<{ event: string; body: string; signature: string; status: number | null }>;
   /**
@@ -127,6 +133,13 @@ export type TPaystackSimulatorOptions = {
    * 22200000011, but Access 0001234567 and Zenith 2000000001, held under 22200000022.
    */
   accountHolders?: Record<string, string>;
+  /**
+   * Whether a JSON body that Paystack's published schema of its operation refuses is answered
+   * 400 and kept in `contractBreaches` (published-contract.ts): on by default, so every test of
+   * the adapter holds its requests to Paystack's contract. Off, the simulator takes what
+   * Paystack's servers take beyond it (an amount as a string of digits, as its examples send).
+   */
+  checkPublishedSchemas?: boolean;
 };
 
 type TPageAnswer = { status: number; html?: string; location?: string };
@@ -138,6 +151,8 @@ type TSimulatorDesk = {
   secretKey: string;
   state: TSimState;
   requests: TPaystackSimulator['requests'];
+  contractBreaches: TContractBreach[];
+  checkPublishedSchemas: boolean;
   routes: TRoute[];
   charging: ReturnType<typeof charges>;
   debits: ReturnType<typeof mandates>;
@@ -228,15 +243,6 @@ const servePage = async (
   return kind === 'checkout/3ds' ? serveThreeDsPage(desk, page) : serveMandatePage(desk, page);
 };
 
-/** The request's whole body, as text. */
-const readRaw = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-
 /** Takes out of the list the first entry whose prefix starts the path. */
 const takeMatching = <T extends { prefix: string }>(list: T[], path: string) => {
   const index = list.findIndex((entry) => path.startsWith(entry.prefix));
@@ -261,14 +267,27 @@ const respondPage = (response: ServerResponse, pageAnswer: TPageAnswer) => {
   response.end(pageAnswer.html ?? '');
 };
 
-/** The body as Paystack reads it, or the refusal it earns (answered after the bearer's check). */
-const readBody = (raw: string, contentType: string | undefined) => {
+/**
+ * The body as Paystack reads it, or the refusal it earns (answered after the bearer's check): one
+ * it cannot read, or a JSON one its published schema refuses (the wording is the simulator's).
+ */
+const bodyOf = (desk: TSimulatorDesk, request: IncomingMessage, raw: string, pathname: string) => {
+  const contentType = request.headers['content-type'];
   try {
-    return { body: parseBody(raw, contentType), bodyRefusal: null };
+    const body = parseBody(raw, contentType);
+    const json =
+      desk.checkPublishedSchemas &&
+      raw.trim() !== '' &&
+      !contentType?.includes('application/x-www-form-urlencoded');
+    const breach = json ? contractBreach(request.method ?? 'GET', pathname, body) : null;
+    if (!breach) return { body, recorded: body, bodyRefusal: null };
+    desk.contractBreaches.push(breach);
+    const message = `The body does not match ${breach.operation} in Paystack's published API: ${breach.errors}`;
+    return { body, recorded: body, bodyRefusal: new PaystackRefusal(400, message) };
   } catch (error) {
     const bodyRefusal =
       error instanceof PaystackRefusal ? error : new PaystackRefusal(400, 'Invalid body');
-    return { body: {} as TBody, bodyRefusal };
+    return { body: {} as TBody, recorded: raw, bodyRefusal };
   }
 };
 
@@ -312,9 +331,9 @@ const handleApi = async (
   const method = request.method ?? 'GET';
   const pathname = target.pathname.replace(/\/+$/, '') || '/';
   const authorized = request.headers.authorization === `Bearer ${desk.secretKey}`;
-  const { body, bodyRefusal } = readBody(raw, request.headers['content-type']);
+  const { body, recorded, bodyRefusal } = bodyOf(desk, request, raw, pathname);
   const path = `${pathname}${target.search}`;
-  desk.requests.push({ method, path, body: bodyRefusal ? raw : body, authorized });
+  desk.requests.push({ method, path, body: recorded, authorized });
   const { outage } = desk.controls;
   if (outage) {
     await new Promise((resolve) => setTimeout(resolve, outage.afterMs));
@@ -359,7 +378,7 @@ const handle = async (desk: TSimulatorDesk, request: IncomingMessage, response: 
   const method = request.method ?? 'GET';
   const target = new URL(request.url ?? '/', 'http://simulator');
   const pathname = target.pathname.replace(/\/+$/, '') || '/';
-  const raw = await readRaw(request);
+  const raw = await readBody(request);
 
   const pageAnswer = await servePage(desk, method, pathname, raw);
   if (pageAnswer) {
@@ -378,11 +397,7 @@ const listen = async (desk: TSimulatorDesk, port: number) => {
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return server;
+  return { server, url: await listenLocally(server, port) };
 };
 
 /** The simulator's state and APIs, wired to the notice sender. */
@@ -417,6 +432,8 @@ const assemble = (
     secretKey,
     state,
     requests: [],
+    contractBreaches: [],
+    checkPublishedSchemas: options.checkPublishedSchemas ?? true,
     routes,
     charging,
     debits,
@@ -442,21 +459,21 @@ export async function startPaystackSimulator(
   const sender = noticeSender(noticeTarget);
   const { desk, refunding, paying, pos } = assemble(options, secretKey, sender.send);
   const { state, charging, debits } = desk;
-  const server = await listen(desk, options.port ?? 0);
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await listen(desk, options.port ?? 0);
+  state.url = url;
 
   return {
     url: state.url,
     secretKey,
     requests: desk.requests,
+    contractBreaches: desk.contractBreaches,
     notices,
     sendNoticesTo(url) {
       noticeTarget.url = url;
     },
     async close() {
       await sender.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
     payTransfer: charging.payTransfer,
     async answerThreeDs(reference, approved) {

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLocally, readBody } from '../simulator-http';
 
 /**
  * A Remita Direct Debit stand-in for tests and local runs, written from Remita's "Direct Debit
@@ -572,9 +572,7 @@ function serveForm(state: TRemitaState, match: RegExpExecArray, res: ServerRespo
 /** Routes a request to the form or a call, and wraps the call's answer `jsonp (…)`. */
 function remitaHandler(state: TRemitaState, calls: Record<string, TCall>) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    void readBody(req).then((raw) => {
       const path = (req.url ?? '').split('?')[0] ?? '';
       const formMatch = FORM_PATH.exec(path);
       if (req.method === 'GET' && formMatch) {
@@ -588,7 +586,7 @@ function remitaHandler(state: TRemitaState, calls: Record<string, TCall>) {
       }
       let body: TBody;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as TBody;
+        body = JSON.parse(raw || '{}') as TBody;
       } catch {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad Request');
         return;
@@ -645,11 +643,7 @@ function remitaControls(state: TRemitaState, server: Server, url: string): TRemi
     answerNextSendWith(answer) {
       state.nextSendAnswer = answer;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 
@@ -668,7 +662,5 @@ export async function startRemitaSimulator(
   const state = remitaState(options);
   const calls = { ...mandateCalls(state), ...activationCalls(state), ...debitCalls(state) };
   const server = createServer(remitaHandler(state, calls));
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return remitaControls(state, server, `http://127.0.0.1:${port}`);
+  return remitaControls(state, server, await listenLocally(server, options.port ?? 0));
 }
