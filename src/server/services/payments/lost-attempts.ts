@@ -16,6 +16,7 @@ import { CALLED_OFF_REASON, mayMove, namedStateOf } from '../../../domain/paymen
 import { paidThePayment, type TCompletion } from './attempt-completion';
 import { requeryAttemptDebit } from './mandate-debits';
 import { failAttempt, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
+import { UNROUTED, unlessUnrouted } from './unrouted-rows';
 import {
   debitedAccount,
   giveBack,
@@ -278,28 +279,39 @@ export async function reconcilePayment(ctx: TLostContext, paymentId: string): Pr
   }
 }
 
+/** What a drain of claimed rows answers: its answers counted, what failed, what it skipped. */
+export type TDrain<TAnswer extends string> = {
+  counts: Partial<Record<TAnswer, number>>;
+  errors: unknown[];
+  /** Rows naming a provider this server does not run now: skipped, logged (unrouted-rows.ts). */
+  unrouted: number;
+};
+
 /**
  * Runs `settle` on every row `claimNext` hands out, batch after batch (each claims at most
- * RECONCILE_BATCH); counts the answers, and keeps what failed to throw at the run's end.
+ * RECONCILE_BATCH); counts the answers, and keeps what failed to throw at the run's end. A row
+ * naming a provider this server does not run is skipped and counted, never an error to retry.
  */
-export async function drainClaims<TRow, TAnswer extends string>(
+export async function drainClaims<TRow extends { id: string }, TAnswer extends string>(
   claimNext: () => Promise<TRow[]>,
   settle: (row: TRow) => Promise<TAnswer>,
-): Promise<{ counts: Partial<Record<TAnswer, number>>; errors: unknown[] }> {
+): Promise<TDrain<TAnswer>> {
   const counts: Partial<Record<TAnswer, number>> = {};
   const errors: unknown[] = [];
+  let unrouted = 0;
   for (;;) {
     const claimed = await claimNext();
     for (const row of claimed) {
       try {
-        const answer = await settle(row);
-        counts[answer] = (counts[answer] ?? 0) + 1;
+        const answer = await unlessUnrouted(row.id, () => settle(row));
+        if (answer === UNROUTED) unrouted += 1;
+        else counts[answer] = (counts[answer] ?? 0) + 1;
       } catch (error) {
         errors.push(error);
       }
     }
     // What was claimed is not claimed again in this run: its updated time is now.
-    if (claimed.length < RECONCILE_BATCH) return { counts, errors };
+    if (claimed.length < RECONCILE_BATCH) return { counts, errors, unrouted };
   }
 }
 
@@ -327,7 +339,11 @@ export async function reconcileLostAttempts(ctx: TLostContext) {
   for (const [answer, count] of Object.entries(calledOff.counts) as [TLostAnswer, number][]) {
     counts[answer] = (counts[answer] ?? 0) + count;
   }
-  return { counts, errors: [...lost.errors, ...calledOff.errors] };
+  return {
+    counts,
+    errors: [...lost.errors, ...calledOff.errors],
+    unrouted: lost.unrouted + calledOff.unrouted,
+  };
 }
 
 /** Pushed terminals' attempts called off unpaid since `now` less CALLED_OFF_WATCH_MS, owing nothing. */
