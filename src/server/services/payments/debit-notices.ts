@@ -81,12 +81,7 @@ export async function noticeOfToken(
   const [collection] = await db
     .select()
     .from(futurePaymentCollections)
-    .where(
-      and(
-        eq(futurePaymentCollections.id, collectionId),
-        eq(futurePaymentCollections.trigger, 'schedule'),
-      ),
-    );
+    .where(eq(futurePaymentCollections.id, collectionId));
   if (!collection) throw new AppError('DEBIT_NOTICE_NOT_FOUND');
   return { collection, round };
 }
@@ -114,19 +109,21 @@ export async function scheduleDueCollections(db: TDb, now: Date, aheadMs: number
 }
 
 /**
- * Scheduled collections whose notice is due: claimed for one sender by setting the flag. A paused
- * consent's wait: the payer hears of a debit only while it may happen.
+ * Collections whose notice is due (scheduled ones, and those a merchant asked for): claimed for
+ * one sender by setting the flag. A paused consent's wait: the payer hears of a debit only while
+ * it may happen.
  */
 export async function claimNotices(
   db: TDb,
   now: Date,
   aheadMs: number,
   limit = 50,
+  only?: string,
 ): Promise<TCollectionRow[]> {
   const t = futurePaymentCollections;
   return claimRows(db, t, {
     due: and(
-      eq(t.trigger, 'schedule'),
+      only === undefined ? undefined : eq(t.id, only),
       eq(t.status, 'pending'),
       isNull(t.notifiedAt),
       lte(t.dueAt, new Date(now.getTime() + aheadMs)),
@@ -213,12 +210,12 @@ async function failUnnoticed(
 }
 
 /**
- * Queues the notices that are due: each is marked sent,
+ * Queues the notices that are due (`only` the one collection, when given): each is marked sent,
  * its collection moved to the whole lead after it where the due date came sooner, and its SMS
  * queued and named on it, in one transaction (the outbox); then the SMS are sent. A collection
  * with nobody to tell fails at once (failUnnoticed), never left noticed with no SMS.
  */
-export async function sendDebitNotices(ctx: TNoticeContext): Promise<number> {
+export async function sendDebitNotices(ctx: TNoticeContext, only?: string): Promise<number> {
   const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   // Read before the transaction: the key is written on first use.
   const keys = await identityKeys(ctx.db, ctx.config);
@@ -226,7 +223,7 @@ export async function sendDebitNotices(ctx: TNoticeContext): Promise<number> {
   const now = ctx.clock.now();
   const queued = await ctx.db.transaction(async (tx) => {
     const smsIds: string[] = [];
-    for (const row of await claimNotices(tx, now, leadMs + NOTICE_MARGIN_MS)) {
+    for (const row of await claimNotices(tx, now, leadMs + NOTICE_MARGIN_MS, 50, only)) {
       const collectAt = collectableAt(row.dueAt, now, leadMs);
       const sms = await noticeSms(tx, ctx.config, keys, row, collectAt);
       if (!sms) {

@@ -103,7 +103,7 @@ const noticeSentBy = (t: typeof futurePaymentCollections, by: Date) =>
  * Claims up to `limit` collections to debit now: pending ones that are due, and 'collecting'
  * ones whose runner has not been heard of for the stale age. Rows another runner holds are
  * skipped, and a row it claimed meanwhile no longer matches, so each is claimed by one runner.
- * A scheduled one is debited only once its payer's notice SMS was sent at least `noticeLeadMs`
+ * One (scheduled, or asked for by its merchant) is debited only once its payer's notice SMS was sent at least `noticeLeadMs`
  * before (domain/debit-notices.ts): one never noticed, noticed late, or whose SMS has not gone
  * (or never will: debit-notices.ts fails it), waits. None of a consent its
  * payer paused is started (skipped-payments.ts skips what falls due meanwhile).
@@ -123,7 +123,7 @@ export async function claimDueCollections(
       and(
         eq(t.status, 'pending'),
         lte(t.dueAt, now),
-        or(eq(t.trigger, 'merchant'), noticeSentBy(t, latestNoticeBefore(now, noticeLeadMs))),
+        noticeSentBy(t, latestNoticeBefore(now, noticeLeadMs)),
         not(paused),
       ),
       and(eq(t.status, 'collecting'), lt(t.claimedAt, stale)),
