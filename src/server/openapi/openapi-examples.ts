@@ -434,11 +434,18 @@ export const OPERATION_EXAMPLES: Record<string, TOperationExamples> = {
   'POST /api/v1/payments/{paymentId}/collect': {
     request: { 'The amount consented to': { amount: 500_000 } },
     responses: {
-      '201': { Collected: { success: true, collection } },
       '202': {
-        'The bank has not answered yet: the runner finishes it': {
+        'The payer is told now; it is debited a day later': {
           success: true,
-          collection: { ...collection, status: 'collecting', completedAt: null, tries: [] },
+          collection: {
+            ...collection,
+            status: 'pending',
+            dueAt: '2026-12-02T09:00:00.000Z',
+            notifiedAt: '2026-12-01T09:00:00.000Z',
+            completedAt: null,
+            account: null,
+            tries: [],
+          },
         },
       },
     },

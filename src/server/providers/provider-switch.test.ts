@@ -220,7 +220,10 @@ describe('a server restarted with CARD_PROVIDERS=sandbox after Paystack took car
     const since = paystack.requests.length;
     const { appContext } = restarted.app;
     clock.advance(appContext.config.reconcileAfterMs + 1_000);
-    expect(await reconcilePayouts(appContext, appContext.config.reconcileAfterMs)).toBe(1);
+    expect(await reconcilePayouts(appContext, appContext.config.reconcileAfterMs)).toEqual({
+      ended: 1,
+      unrouted: 0,
+    });
     expect(
       paystack.requests
         .slice(since)

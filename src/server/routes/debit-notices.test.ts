@@ -7,7 +7,13 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauseSigningMessage, type TPauseAction } from '../../domain/schemas/payer-consents';
-import { consentEvents, futurePaymentCollections, merchantEvents, payments } from '../db/schema';
+import {
+  consentEvents,
+  futurePaymentCollections,
+  merchantEvents,
+  payers,
+  payments,
+} from '../db/schema';
 import { listOutbox } from '../services/identity/sms-outbox';
 import { runCollections } from '../services/payments/collection-runner';
 import { claimDueCollections } from '../services/payments/future-collections';
@@ -16,15 +22,31 @@ import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import { linkByTestTransfer, sandboxBalanceOf } from '../testing/payments';
 import { ownAccount } from '../testing/bvn';
+import { SmsNotSent } from '../providers/sms-port';
+import { sandboxSmsSender } from '../providers/sms';
+import { SANDBOX_UNREACHABLE_PHONE } from '../sandbox/fixtures';
 
 const HOUR = 60 * 60 * 1_000;
 const DAY = 24 * HOUR;
 const MINUTE = 60_000;
 
 const clock = testClock('2031-05-04T09:00:00Z');
+let smsRefused = false;
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
+  ctx = await startTestApp({
+    clock,
+    webhookDelivery: 'manual',
+    providers: {
+      sms: {
+        // The sandbox's outbox, or a provider refusing every message while `smsRefused` is set.
+        send: async (phoneNumber, body) => {
+          if (smsRefused) throw new SmsNotSent('Termii refused the API key (HTTP 401)', false);
+          await sandboxSmsSender(ctx.database.db).send(phoneNumber, body);
+        },
+      },
+    },
+  });
 });
 afterAll(async () => {
   await ctx.close();
@@ -171,6 +193,54 @@ describe('the notice before each debit', () => {
     clock.advance(2 * DAY);
     const claimed = await claimDueCollections(ctx.database.db, clock.now(), DAY);
     expect(claimed.map((c) => c.paymentId)).not.toContain(paymentIds[0]);
+  });
+});
+
+describe('a notice that cannot be sent', () => {
+  /** Runs past the payment's date and the lead: what became of its collection, and the balance. */
+  async function afterItsDate(payer: TPayer, narration: string) {
+    const balance = () =>
+      ownAccount(ctx.app, payer.token, 'links_by_test_transfer').then((account) =>
+        sandboxBalanceOf(ctx.database, account),
+      );
+    const before = await balance();
+    const { consentId, merchant, paymentIds } = await grantedBy(payer, [DAY + HOUR], narration);
+    await run();
+    smsRefused = false;
+    clock.advance(2 * DAY);
+    await run();
+    const payment = await paymentStatus(paymentIds[0]!, merchant);
+    return { payment, consentId, debited: before - (await balance()) };
+  }
+
+  it('fails the collection of a payer whose phone cannot get SMS, told to the merchant, never debited', async () => {
+    const payer = await aPayer();
+    await ctx.database.db
+      .update(payers)
+      .set({ phoneNumber: SANDBOX_UNREACHABLE_PHONE })
+      .where(eq(payers.id, payer.userId));
+    const { payment, consentId, debited } = await afterItsDate(payer, 'Unreachable rent');
+    expect(debited).toBe(0);
+    expect(payment.status).toBe('pending');
+    expect(payment.collections).toMatchObject([
+      { status: 'failed', failure: { code: 'DIRECT_DEBIT_FAILED', reason: 'payer_not_notified' } },
+    ]);
+    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([
+      { data: expect.objectContaining({ reason: 'payer_not_notified', tries: [] }) },
+    ]);
+    expect(await noticeCount('Unreachable rent')).toBe(0);
+  });
+
+  it('fails the collection whose notice the SMS provider refused, never debited', async () => {
+    const payer = await aPayer();
+    smsRefused = true;
+    const { payment, consentId, debited } = await afterItsDate(payer, 'Refused rent');
+    expect(debited).toBe(0);
+    expect(payment.collections).toMatchObject([
+      { status: 'failed', failure: { reason: 'payer_not_notified' } },
+    ]);
+    expect(await eventsOf(consentId, 'future_payment.failed')).toHaveLength(1);
+    expect(await noticeCount('Refused rent')).toBe(0);
   });
 });
 

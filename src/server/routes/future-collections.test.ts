@@ -540,7 +540,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
       payload: { amount },
     });
 
-  it('debits a variable payment now, up to the consented amount, once per Idempotency-Key', async () => {
+  it('debits a variable payment the notice’s lead after the merchant asks, up to the consented amount, once per Idempotency-Key', async () => {
     const consent = await grantedConsent(
       ['links_by_test_transfer'],
       [{ amount: 500_000, amountType: 'variable', dueIn: 30 * DAY }],
@@ -565,16 +565,29 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
     }
 
     const first = await collect(auth, paymentId, 320_000, 'k-1');
-    expect(first.statusCode, first.body).toBe(201);
+    expect(first.statusCode, first.body).toBe(202);
+    // The payer is told now; it is debited no sooner than the notice's lead after.
     expect(first.json().collection).toMatchObject({
       trigger: 'merchant',
-      status: 'succeeded',
+      status: 'pending',
       amount: 320_000,
-      account: { accountId: consent.accountIds[0] },
+      notifiedAt: clock.now().toISOString(),
+      dueAt: new Date(clock.now().getTime() + DAY).toISOString(),
     });
     const again = await collect(auth, paymentId, 320_000, 'k-1');
-    expect(again.statusCode).toBe(201);
+    expect(again.statusCode).toBe(202);
     expect(again.json()).toEqual(first.json());
+    const meanwhile = await collect(auth, paymentId, 1_000, 'k-0');
+    expect(meanwhile.json().error.code).toBe('PAYMENT_IN_PROGRESS');
+    clock.advance(DAY - 1);
+    expect(await run()).toMatchObject({ collected: 0 });
+    expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before);
+    clock.advance(1);
+    expect(await run()).toMatchObject({ collected: 1 });
+    expect((await collectionsOf(paymentId))[0]).toMatchObject({
+      status: 'succeeded',
+      accountId: consent.accountIds[0],
+    });
     expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 320_000);
 
     const reused = await collect(auth, paymentId, 1_000, 'k-1');
@@ -633,20 +646,16 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
 
     // The 'As needed' payment is collected whole.
     const whole = await collect(consent.merchant.authorization, asNeeded, 100_000);
-    expect(whole.statusCode, whole.body).toBe(201);
+    expect(whole.statusCode, whole.body).toBe(202);
   });
 
-  it('answers Direct debit payment failed when every account refuses, with the tries on the read', async () => {
+  it('fails the collection when every account refuses, with the tries on the read', async () => {
     const consent = await grantedConsent(['insufficient_funds'], [{ amount: 900_000 }]);
     const paymentId = consent.paymentIds[0]!;
-    const refused = await collect(consent.merchant.authorization, paymentId, 900_000, 'k-f');
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json()).toEqual({
-      success: false,
-      error: { code: 'DIRECT_DEBIT_FAILED', message: 'Direct debit payment failed' },
-    });
-    const replay = await collect(consent.merchant.authorization, paymentId, 900_000, 'k-f');
-    expect(replay.statusCode).toBe(402);
+    const asked = await collect(consent.merchant.authorization, paymentId, 900_000, 'k-f');
+    expect(asked.statusCode, asked.body).toBe(202);
+    clock.advance(DAY);
+    expect(await run()).toMatchObject({ failed: 1 });
     const read = await ctx.app.inject({
       method: 'GET',
       url: `/api/v1/payments/${paymentId}`,
@@ -670,7 +679,7 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
     );
     // A smaller amount the account holds is collected by a new call.
     const smaller = await collect(consent.merchant.authorization, paymentId, 1_000, 'k-g');
-    expect(smaller.statusCode, smaller.body).toBe(201);
+    expect(smaller.statusCode, smaller.body).toBe(202);
   });
 
   it('debits once when the merchant calls many times at once', { tags: ['postgres'] }, async () => {
@@ -681,11 +690,13 @@ describe('POST /api/v1/payments/{paymentId}/collect', () => {
       Array.from({ length: 10 }, () => collect(consent.merchant.authorization, paymentId, 40_000)),
     );
     const statuses = answers.map((a) => a.statusCode).sort();
-    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
-    for (const answer of answers.filter((a) => a.statusCode !== 201)) {
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    for (const answer of answers.filter((a) => a.statusCode !== 202)) {
       expect(answer.statusCode).toBe(409);
-      expect(['PAYMENT_IN_PROGRESS', 'PAYMENT_ALREADY_MADE']).toContain(answer.json().error.code);
+      expect(answer.json().error.code).toBe('PAYMENT_IN_PROGRESS');
     }
+    clock.advance(DAY);
+    await run();
     expect(await balanceOf(consent, 'links_by_test_transfer')).toBe(before - 40_000);
     const collections = await collectionsOf(paymentId);
     expect(collections.filter((c) => c.status === 'succeeded')).toHaveLength(1);

@@ -18,7 +18,7 @@ import { jsonAnswers } from './responses';
 
 /**
  * The merchant's payments (docs/payments.md "Collecting future payments", "Refunds"), with client
- * credentials: collect a variable or 'As needed' future payment now, refund a paid payment, and
+ * credentials: collect a variable or 'As needed' future payment once its payer is told, refund a paid payment, and
  * read a payment with its collections and refunds.
  */
 export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
@@ -35,11 +35,16 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
       },
       schema: {
         operationId: 'collectPayment',
-        summary: "Collect a variable or 'As needed' future payment now",
+        summary: "Collect a variable or 'As needed' future payment once its payer is told",
+        description:
+          'Every debit of a mandate waits for its payer’s notice: the payer is sent an SMS now, and ' +
+          'the collection is debited no sooner than DEBIT_NOTICE_HOURS (24 by default) after it. ' +
+          'Answers 202 with the collection pending and `dueAt`, when it will be debited; ' +
+          'future_payment.collected or future_payment.failed tell the outcome. A payer who cannot ' +
+          'be told is DIRECT_DEBIT_FAILED (reason payer_not_notified on GET /api/v1/payments/{id}).',
         params: ZPaymentIdParams,
         body: ZCollectRequest,
-        // 201: collected; 202: a bank has not answered yet, the runner finishes it.
-        response: jsonAnswers({ 201: ZCollectResponse, 202: ZCollectResponse }),
+        response: jsonAnswers({ 202: ZCollectResponse }),
       },
     },
     async (request, reply) => {
@@ -50,7 +55,7 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
         paymentId,
         request.body.amount,
       );
-      void reply.code(collection.status === 'succeeded' ? 201 : 202);
+      void reply.code(202);
       return { success: true as const, collection };
     },
   );

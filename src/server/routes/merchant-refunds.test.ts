@@ -13,6 +13,7 @@ import { errorBody } from '../../domain/errors';
 import { merchantEvents, paymentRefunds, payments, sandboxRefunds } from '../db/schema';
 import { checkLedger, ledgerProblems } from '../services/payments/ledger';
 import { completeRefund } from '../services/payments/refunds';
+import { runCollections } from '../services/payments/collection-runner';
 import { webhookDeliverer } from '../services/merchants/webhooks';
 import { ownAccount } from '../testing/bvn';
 import { oneTapGrant, payerWithPasskey, signedGrant } from '../testing/identity';
@@ -492,7 +493,10 @@ describe('refunding a future payment the merchant collected', () => {
       headers: { authorization: merchant.authorization },
       payload: { amount: 300_000 },
     });
-    expect(collected.statusCode, collected.body).toBe(201);
+    expect(collected.statusCode, collected.body).toBe(202);
+    // Debited once the payer's notice has had its lead.
+    clock.advance(ctx.config.debitNoticeHours * 60 * 60 * 1_000);
+    expect(await runCollections(ctx.context)).toMatchObject({ collected: 1 });
     const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
     const debited = await sandboxBalanceOf(ctx.database, account);
 

@@ -307,6 +307,46 @@ describe('POST /api/payments/release-pending', () => {
     await expectCleanBooks();
   });
 
+  it('skips a lost payout whose provider this server does not run and finishes the rest of the batch', async () => {
+    const lostAnswer = withPayOut(async (request) => {
+      await real.payOut(request);
+      throw new Error('connection reset');
+    });
+    const lostPayout = async (owner: string, payer: string) => {
+      const requester = await aPayer(owner);
+      const accountId = await linkByTestTransfer(ctx.app, requester.token, SCENARIO);
+      await collected(requester, await aPayer(payer), 20_000);
+      const answer = await releasePending(lostAnswer, requester.userId, accountId);
+      expect(answer).toMatchObject({ payout: { status: 'paying' } });
+      return answer.payout!.payoutId;
+    };
+    // The older one, asked about first, names a bank whose settings were taken away.
+    const stranded = await lostPayout('Bola Ige', 'Uche Obi');
+    await ctx.database.db
+      .update(payouts)
+      .set({ provider: 'retired-bank' })
+      .where(eq(payouts.id, stranded));
+    clock.advance(1_000);
+    const fine = await lostPayout('Tunde Bakare', 'Ngozi Ike');
+
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 1, unrouted: 1 });
+    const statusOf = async (id: string) =>
+      (await ctx.database.db.select().from(payouts).where(eq(payouts.id, id)))[0]?.status;
+    expect(await statusOf(fine)).toBe('completed');
+    expect(await statusOf(stranded)).toBe('paying');
+
+    // Once the server runs its provider again, the next run asks it and ends it.
+    await ctx.database.db
+      .update(payouts)
+      .set({ provider: 'sandbox' })
+      .where(eq(payouts.id, stranded));
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    expect(await reconcile(ctx.context)).toMatchObject({ payoutsEnded: 1, unrouted: 0 });
+    expect(await statusOf(stranded)).toBe('completed');
+    await expectCleanBooks();
+  });
+
   it('puts a payout the bank refused back in the wallet, to be released again', async () => {
     const ife = await aPayer('Ife Nwosu');
     const obi = await aPayer('Obi Eze');

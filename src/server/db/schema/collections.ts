@@ -16,6 +16,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import type { TErrorCode } from '../../../domain/errors';
 import { payerAccounts } from './accounts';
@@ -105,6 +106,11 @@ export const futurePaymentCollections = pgTable(
     dueAt: at('due_at').notNull(),
     /** When the payer's notice went out; set once, in the statement that claims it. */
     notifiedAt: at('notified_at'),
+    /**
+     * The notice's SMS in the outbox (sms_queue): the collection is debited only once it was sent
+     * the whole lead before (services/payments/debit-notices.ts).
+     */
+    noticeSmsId: uuid('notice_sms_id'),
     /** When a runner last claimed it: a claim older than the stale age is taken over. */
     claimedAt: at('claimed_at'),
     claims: integer('claims').notNull().default(0),

@@ -557,13 +557,25 @@ describe('a future payment on a Remita mandate', () => {
   });
 
   describe('a debit that waits at Remita', () => {
-    const collect = (authorization: string, paymentId: string, amount: number, key: string) =>
-      ctx.app.inject({
+    /** The merchant asks; once the payer's notice has had its lead, the runner asks Remita. */
+    const collect = async (
+      authorization: string,
+      paymentId: string,
+      amount: number,
+      key: string,
+    ) => {
+      const asked = await ctx.app.inject({
         method: 'POST',
         url: `/api/v1/payments/${paymentId}/collect`,
         headers: { authorization, 'idempotency-key': key },
         payload: { amount },
       });
+      if (asked.statusCode === 202) {
+        clock.advance(DAY);
+        await runCollections(ctx.context);
+      }
+      return asked;
+    };
     const collectionOf = async (paymentId: string) =>
       (
         await ctx.database.db
@@ -603,8 +615,8 @@ describe('a future payment on a Remita mandate', () => {
       remita.holdDebits(true);
       const asked = await collect(merchant.authorization, paymentId, 600_000, 'revoked-1');
       expect(asked.statusCode, asked.body).toBe(202);
-      expect(asked.json().collection).toMatchObject({ status: 'collecting' });
       const waiting = await collectionOf(paymentId);
+      expect(waiting).toMatchObject({ status: 'collecting' });
       expect(waiting?.pendingDebit).toMatchObject({
         accountId: payer.accountId,
         reference: `${waiting!.id}.0`,
@@ -769,9 +781,9 @@ describe('a future payment on a Remita mandate', () => {
       const { merchant, paymentId } = await collectable('Ibadan Water');
       remita.answerNextSendWith({ statuscode: '999', status: 'System Error' });
       const asked = await collect(merchant.authorization, paymentId, 150_000, 'refused-1');
-      expect(asked.statusCode, asked.body).toBe(201);
-      expect(asked.json().collection).toMatchObject({ status: 'succeeded', amount: 150_000 });
+      expect(asked.statusCode, asked.body).toBe(202);
       const { id } = (await collectionOf(paymentId))!;
+      expect(await collectionOf(paymentId)).toMatchObject({ status: 'succeeded', amount: 150_000 });
       expect(remita.debitsTaken()).toContainEqual({ requestId: `${id}.0`, amountKobo: 150_000 });
       expect(await ledgerKinds(ctx.database, paymentId)).toEqual(['future_payment_debit']);
     });

@@ -150,5 +150,6 @@ export async function reconcileLostLinkCharges(ctx: TLostLinkContext) {
   return {
     counts: addCounts(charging.counts, ended.counts),
     errors: [...charging.errors, ...ended.errors],
+    unrouted: charging.unrouted + ended.unrouted,
   };
 }

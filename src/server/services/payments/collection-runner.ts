@@ -4,6 +4,7 @@ import { failExpiredConsents } from '../consents/consent-failures';
 import { claimDueCollections, collectClaimed } from './future-collections';
 import { scheduleDueCollections, sendDebitNotices } from './debit-notices';
 import { skipPausedDue } from './skipped-payments';
+import { UNROUTED, unlessUnrouted } from './unrouted-rows';
 
 /*
  * Future payments (docs/payments.md "Collecting future payments"), as three periodic kinds of the
@@ -28,6 +29,8 @@ export type TCollectionRun = {
   /** Refused for insufficient funds, and due again later (COLLECTION_RETRY_DELAYS_MS). */
   retried: number;
   failed: number;
+  /** Naming a provider this server does not run now: skipped, logged (unrouted-rows.ts). */
+  unrouted: number;
 };
 
 /** Makes the collections that fall due within the notice's lead and its margin, and queues their notices. */
@@ -40,8 +43,8 @@ export async function scheduleAndNotify(ctx: TRunnerContext): Promise<number> {
 /** Claims and collects everything due now, batch after batch. */
 export async function collectDue(
   ctx: TRunnerContext,
-): Promise<Pick<TCollectionRun, 'collected' | 'retried' | 'failed'>> {
-  const run = { collected: 0, retried: 0, failed: 0 };
+): Promise<Pick<TCollectionRun, 'collected' | 'retried' | 'failed' | 'unrouted'>> {
+  const run = { collected: 0, retried: 0, failed: 0, unrouted: 0 };
   // What the bank left unanswered stays claimed until it is stale, so the loop ends.
   for (;;) {
     const claimed = await claimDueCollections(
@@ -51,7 +54,12 @@ export async function collectDue(
     );
     if (claimed.length === 0) return run;
     for (const row of claimed) {
-      const ended = await collectClaimed(ctx, row);
+      // Left 'collecting' when skipped: claimed again once stale, at a later run.
+      const ended = await unlessUnrouted(row.id, () => collectClaimed(ctx, row));
+      if (ended === UNROUTED) {
+        run.unrouted += 1;
+        continue;
+      }
       if (ended.status === 'succeeded') run.collected += 1;
       if (ended.status === 'failed') run.failed += 1;
       if (ended.status === 'pending') run.retried += 1;

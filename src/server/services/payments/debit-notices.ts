@@ -15,22 +15,26 @@ import type { TAppContext } from '../../context';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { claimRows } from '../../jobs/claim-rows';
-import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
-import { consents, futurePaymentCollections, merchants, payments } from '../../db/schema';
+import { openSmsOutbox, sendQueuedSms, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
+import { consents, futurePaymentCollections, merchants, payments, smsQueue } from '../../db/schema';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { paymentSmsParties } from './payment-sms-parties';
 import { AppError } from '../app-error';
 import { identityKeys, type TIdentityKeys } from '../identity/identity-keys';
 import { receiptUrlOf } from '../consents/consent-receipts';
-import { boundAccountsOf, type TCollectionRow } from './future-collections';
+import { boundAccountsOf, recordEnding, type TCollectionRow } from './future-collections';
 
 /*
  * The payer told before every debit (docs/payer-consents.md "Told before every debit"). The
  * runner (collection-runner.ts) makes each scheduled collection the notice's lead and a margin
  * before its due date, then, in one transaction per batch, claims the notices that are due (the
  * flag `notified_at` set in the claiming statement), moves a collection whose notice goes late to
- * the whole lead after it (collectableAt), and queues each SMS (the outbox): a crash leaves neither
- * a notice marked and never sent nor one sent twice. The collection's claim (future-collections.ts
- * claimDueCollections) debits nothing noticed less than the lead before.
+ * the whole lead after it (collectableAt), and queues each SMS (the outbox), named on the
+ * collection: a crash leaves neither a notice marked and never queued nor one sent twice. The
+ * collection's claim (future-collections.ts claimDueCollections) debits nothing whose SMS was sent
+ * less than the lead before, or not at all. A notice that cannot be sent (nobody to tell, or a
+ * provider that refuses it for good) fails its collection as 'payer_not_notified', which the
+ * merchant is told: never debited untold, and never left waiting with no notice to come.
  *
  * A sweep, not a job queued with the grant: the notice belongs to the collection, which is made a
  * day ahead, and a retried round (insufficient funds) needs a notice again; one periodic claim
@@ -77,12 +81,7 @@ export async function noticeOfToken(
   const [collection] = await db
     .select()
     .from(futurePaymentCollections)
-    .where(
-      and(
-        eq(futurePaymentCollections.id, collectionId),
-        eq(futurePaymentCollections.trigger, 'schedule'),
-      ),
-    );
+    .where(eq(futurePaymentCollections.id, collectionId));
   if (!collection) throw new AppError('DEBIT_NOTICE_NOT_FOUND');
   return { collection, round };
 }
@@ -110,19 +109,21 @@ export async function scheduleDueCollections(db: TDb, now: Date, aheadMs: number
 }
 
 /**
- * Scheduled collections whose notice is due: claimed for one sender by setting the flag. A paused
- * consent's wait: the payer hears of a debit only while it may happen.
+ * Collections whose notice is due (scheduled ones, and those a merchant asked for): claimed for
+ * one sender by setting the flag. A paused consent's wait: the payer hears of a debit only while
+ * it may happen.
  */
 export async function claimNotices(
   db: TDb,
   now: Date,
   aheadMs: number,
   limit = 50,
+  only?: string,
 ): Promise<TCollectionRow[]> {
   const t = futurePaymentCollections;
   return claimRows(db, t, {
     due: and(
-      eq(t.trigger, 'schedule'),
+      only === undefined ? undefined : eq(t.id, only),
       eq(t.status, 'pending'),
       isNull(t.notifiedAt),
       lte(t.dueAt, new Date(now.getTime() + aheadMs)),
@@ -162,33 +163,107 @@ async function noticeSms(
   };
 }
 
+/** Why a collection whose payer could not be told of it failed: it is never debited untold. */
+export const NOT_NOTIFIED = 'payer_not_notified';
+
 /**
- * Queues the notices that are due: each is marked sent, its collection moved to the whole lead
- * after it where the due date came sooner, and its SMS queued, in one transaction (the outbox).
+ * Fails a pending collection whose notice could not be sent (nobody to tell, or the SMS provider
+ * refused it for good), in one conditional statement on `tx`: the merchant's future_payment.failed
+ * says so, and GET /api/v1/payments/{id} shows it. Undefined when it is no longer pending.
  */
-export async function sendDebitNotices(ctx: TNoticeContext): Promise<number> {
+async function failUnnoticed(
+  ctx: TNoticeContext,
+  tx: TDb,
+  row: TCollectionRow,
+  now: Date,
+): Promise<TCollectionRow | undefined> {
+  const [failed] = await tx
+    .update(futurePaymentCollections)
+    .set({
+      status: 'failed',
+      failureCode: 'DIRECT_DEBIT_FAILED',
+      failureReason: NOT_NOTIFIED,
+      completedAt: now,
+      updatedAt: now,
+    })
+    .where(
+      and(eq(futurePaymentCollections.id, row.id), eq(futurePaymentCollections.status, 'pending')),
+    )
+    .returning();
+  if (!failed) return undefined;
+  await recordEnding(
+    ctx.jobs,
+    tx,
+    failed,
+    'future_payment.failed',
+    {
+      code: 'DIRECT_DEBIT_FAILED',
+      message: ERROR_CATALOGUE.DIRECT_DEBIT_FAILED.message,
+      reason: NOT_NOTIFIED,
+      // The round that was to be debited, as a failed debit's rounds count it.
+      rounds: row.rounds + 1,
+      tries: [],
+    },
+    now,
+  );
+  return failed;
+}
+
+/**
+ * Queues the notices that are due (`only` the one collection, when given): each is marked sent,
+ * its collection moved to the whole lead after it where the due date came sooner, and its SMS
+ * queued and named on it, in one transaction (the outbox); then the SMS are sent. A collection
+ * with nobody to tell fails at once (failUnnoticed), never left noticed with no SMS.
+ */
+export async function sendDebitNotices(ctx: TNoticeContext, only?: string): Promise<number> {
   const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   // Read before the transaction: the key is written on first use.
   const keys = await identityKeys(ctx.db, ctx.config);
   const leadMs = noticeLeadMs(ctx.config.debitNoticeHours);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    let queued = 0;
-    for (const row of await claimNotices(tx, now, leadMs + NOTICE_MARGIN_MS)) {
+  const queued = await ctx.db.transaction(async (tx) => {
+    const smsIds: string[] = [];
+    for (const row of await claimNotices(tx, now, leadMs + NOTICE_MARGIN_MS, 50, only)) {
       const collectAt = collectableAt(row.dueAt, now, leadMs);
-      if (collectAt > row.dueAt) {
-        await tx
-          .update(futurePaymentCollections)
-          .set({ dueAt: collectAt, updatedAt: now })
-          .where(eq(futurePaymentCollections.id, row.id));
-      }
       const sms = await noticeSms(tx, ctx.config, keys, row, collectAt);
-      if (!sms) continue;
-      await outbox.queue(tx, `debit-notice:${row.id}:${row.rounds}`, sms);
-      queued += 1;
+      if (!sms) {
+        await failUnnoticed(ctx, tx, row, now);
+        continue;
+      }
+      const smsId = await outbox.queue(tx, `debit-notice:${row.id}:${row.rounds}`, sms);
+      await tx
+        .update(futurePaymentCollections)
+        .set({ dueAt: collectAt, noticeSmsId: smsId, updatedAt: now })
+        .where(eq(futurePaymentCollections.id, row.id));
+      smsIds.push(smsId);
     }
-    return queued;
+    return smsIds;
   });
+  await sendQueuedSms(ctx.jobs, queued);
+  await failRefusedNotices(ctx);
+  return queued.length;
+}
+
+/**
+ * Fails the pending collections whose notice SMS will never be sent: the provider refused it for
+ * good (a number it cannot reach), or its text was erased unsent. One still queued or retried
+ * waits, never debited until it goes.
+ */
+export async function failRefusedNotices(ctx: TNoticeContext): Promise<number> {
+  const t = futurePaymentCollections;
+  const refused = await ctx.db
+    .select({ collection: t })
+    .from(t)
+    .innerJoin(smsQueue, eq(smsQueue.id, t.noticeSmsId))
+    .where(and(eq(t.status, 'pending'), isNull(smsQueue.sealedBody), isNull(smsQueue.sentAt)))
+    .limit(50);
+  let failed = 0;
+  for (const { collection } of refused) {
+    const now = ctx.clock.now();
+    const ended = await ctx.db.transaction((tx) => failUnnoticed(ctx, tx, collection, now));
+    if (ended) failed += 1;
+  }
+  return failed;
 }
 
 /** Where the noticed debit stands, as its page says it. */

@@ -94,12 +94,18 @@ export async function boundAccountsOf(db: TDb, paymentId: string): Promise<TBoun
     .orderBy(asc(futurePaymentAccounts.position));
 }
 
+/** Whether the collection's notice SMS was sent (the provider took it) by `by`. */
+const noticeSentBy = (t: typeof futurePaymentCollections, by: Date) =>
+  sql`EXISTS (SELECT 1 FROM sms_queue q WHERE q.id = ${t.noticeSmsId}
+    AND q.sent_at <= ${by.toISOString()}::timestamptz)`;
+
 /**
  * Claims up to `limit` collections to debit now: pending ones that are due, and 'collecting'
  * ones whose runner has not been heard of for the stale age. Rows another runner holds are
  * skipped, and a row it claimed meanwhile no longer matches, so each is claimed by one runner.
- * A scheduled one is debited only once its payer's notice went at least `noticeLeadMs` before
- * (domain/debit-notices.ts): one never noticed, or noticed late, waits. None of a consent its
+ * One (scheduled, or asked for by its merchant) is debited only once its payer's notice SMS was sent at least `noticeLeadMs`
+ * before (domain/debit-notices.ts): one never noticed, noticed late, or whose SMS has not gone
+ * (or never will: debit-notices.ts fails it), waits. None of a consent its
  * payer paused is started (skipped-payments.ts skips what falls due meanwhile).
  */
 export async function claimDueCollections(
@@ -117,7 +123,7 @@ export async function claimDueCollections(
       and(
         eq(t.status, 'pending'),
         lte(t.dueAt, now),
-        or(eq(t.trigger, 'merchant'), lte(t.notifiedAt, latestNoticeBefore(now, noticeLeadMs))),
+        noticeSentBy(t, latestNoticeBefore(now, noticeLeadMs)),
         not(paused),
       ),
       and(eq(t.status, 'collecting'), lt(t.claimedAt, stale)),
@@ -129,7 +135,7 @@ export async function claimDueCollections(
 }
 
 /** What the collection's merchant is told, and the consent's audit row, for either ending. */
-async function recordEnding(
+export async function recordEnding(
   jobs: TJobQueue,
   tx: TDb,
   ended: TCollectionRow,
@@ -749,6 +755,7 @@ async function retryLater(
         claims: 0,
         claimedAt: null,
         notifiedAt: null,
+        noticeSmsId: null,
         tries,
         pendingDebit: null,
         updatedAt: now,

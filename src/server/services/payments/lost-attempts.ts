@@ -27,6 +27,7 @@ import { paidThePayment, type TCompletion } from './attempt-completion';
 import { requeryAttemptDebit } from './mandate-debits';
 import { failAttempt, inAttemptStates, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
 import { nextCardProvider } from './card-failover';
+import { UNROUTED, unlessUnrouted } from './unrouted-rows';
 import {
   debitedAccount,
   giveBack,
@@ -331,28 +332,39 @@ export async function reconcilePayment(ctx: TLostContext, paymentId: string): Pr
   }
 }
 
+/** What a drain of claimed rows answers: its answers counted, what failed, what it skipped. */
+export type TDrain<TAnswer extends string> = {
+  counts: Partial<Record<TAnswer, number>>;
+  errors: unknown[];
+  /** Rows naming a provider this server does not run now: skipped, logged (unrouted-rows.ts). */
+  unrouted: number;
+};
+
 /**
  * Runs `settle` on every row `claimNext` hands out, batch after batch (each claims at most
- * RECONCILE_BATCH); counts the answers, and keeps what failed to throw at the run's end.
+ * RECONCILE_BATCH); counts the answers, and keeps what failed to throw at the run's end. A row
+ * naming a provider this server does not run is skipped and counted, never an error to retry.
  */
-export async function drainClaims<TRow, TAnswer extends string>(
+export async function drainClaims<TRow extends { id: string }, TAnswer extends string>(
   claimNext: () => Promise<TRow[]>,
   settle: (row: TRow) => Promise<TAnswer>,
-): Promise<{ counts: Partial<Record<TAnswer, number>>; errors: unknown[] }> {
+): Promise<TDrain<TAnswer>> {
   const counts: Partial<Record<TAnswer, number>> = {};
   const errors: unknown[] = [];
+  let unrouted = 0;
   for (;;) {
     const claimed = await claimNext();
     for (const row of claimed) {
       try {
-        const answer = await settle(row);
-        counts[answer] = (counts[answer] ?? 0) + 1;
+        const answer = await unlessUnrouted(row.id, () => settle(row));
+        if (answer === UNROUTED) unrouted += 1;
+        else counts[answer] = (counts[answer] ?? 0) + 1;
       } catch (error) {
         errors.push(error);
       }
     }
     // What was claimed is not claimed again in this run: its updated time is now.
-    if (claimed.length < RECONCILE_BATCH) return { counts, errors };
+    if (claimed.length < RECONCILE_BATCH) return { counts, errors, unrouted };
   }
 }
 
@@ -386,7 +398,11 @@ export async function reconcileLostAttempts(ctx: TLostContext) {
       counts[answer] = (counts[answer] ?? 0) + count;
     }
   }
-  return { counts, errors: [...lost.errors, ...calledOff.errors, ...failedOver.errors] };
+  return {
+    counts,
+    errors: [...lost.errors, ...calledOff.errors, ...failedOver.errors],
+    unrouted: lost.unrouted + calledOff.unrouted + failedOver.unrouted,
+  };
 }
 
 /** Card charges that failed over without their provider's word, since `now` less the watch. */

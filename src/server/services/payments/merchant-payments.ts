@@ -14,14 +14,17 @@ import {
   payments,
 } from '../../db/schema';
 import { AppError } from '../app-error';
-import { collectClaimed, collectionById, type TCollectionRow } from './future-collections';
+import { collectionById, type TCollectionRow } from './future-collections';
+import { sendDebitNotices } from './debit-notices';
+import { noticeLeadMs } from '../../../domain/debit-notices';
 import { isUniqueViolation } from '../../db/database-errors';
 import { refundsOfPayments } from './refunds';
 
 /*
- * The merchant's side of future payments (docs/payments.md "Collecting future payments"): collect
- * a variable or 'As needed' payment now, through the same path as the runner, and read a payment
- * with every collection of it, failures and the accounts tried included.
+ * The merchant's side of future payments (docs/payments.md "Collecting future payments"): ask to
+ * collect a variable or 'As needed' payment, which waits for its payer's notice and is then
+ * debited by the runner as a scheduled one is, and read a payment with every collection of it,
+ * failures and the accounts tried included.
  */
 
 type TMerchant = { clientId: string; merchantId: string };
@@ -72,8 +75,8 @@ async function refusal(
 }
 
 /**
- * Opens a merchant's collection, claimed at once, in one statement that checks everything the
- * refusals name: of two calls at once for one payment, the second breaks the one-open index. It
+ * Opens a merchant's collection, pending until its payer's notice has had its whole lead
+ * (`dueAt`), in one statement that checks everything the refusals name: of two calls at once for one payment, the second breaks the one-open index. It
  * locks the payment's row, so a collection that is being recorded as paid is waited for and the
  * payment then read as executed, never collected again.
  */
@@ -83,15 +86,17 @@ async function openCollection(
   paymentId: string,
   amount: number,
   now: Date,
+  dueAt: Date,
 ): Promise<TCollectionRow | null> {
   const id = randomId('col');
   const at = now.toISOString();
   try {
     const result: unknown = await db.execute(sql`
       INSERT INTO future_payment_collections (id, payment_id, consent_id, "trigger", amount, status,
-        due_at, claimed_at, claims, requested_by, created_at, updated_at)
-      SELECT ${id}::text, p.id, p.consent_id, 'merchant', ${amount}::bigint, 'collecting', ${at}::timestamptz,
-             ${at}::timestamptz, 1, ${merchant.clientId}::text, ${at}::timestamptz, ${at}::timestamptz
+        due_at, requested_by, created_at, updated_at)
+      SELECT ${id}::text, p.id, p.consent_id, 'merchant', ${amount}::bigint, 'pending',
+             ${dueAt.toISOString()}::timestamptz, ${merchant.clientId}::text, ${at}::timestamptz,
+             ${at}::timestamptz
       FROM payments p JOIN consents c ON c.id = p.consent_id
       WHERE p.id = ${paymentId}::text AND c.merchant_id = ${merchant.merchantId}::text
         AND c.status = 'granted' AND c.paused_at IS NULL AND p.type = 'future'
@@ -109,10 +114,13 @@ async function openCollection(
 }
 
 /**
- * POST /api/v1/payments/{paymentId}/collect: debits a granted variable or 'As needed' future
- * payment now, from its bound accounts first to last. Answers the collection as it ended
- * (succeeded, or still at a bank that has not answered); every account refusing is
- * DIRECT_DEBIT_FAILED, with the tries on the payment's read.
+ * POST /api/v1/payments/{paymentId}/collect: asks to debit a granted variable or 'As needed'
+ * future payment. As every debit of a mandate, it waits for its payer's notice (debit-notices.ts):
+ * the collection is opened pending, due DEBIT_NOTICE_HOURS from now, its notice sent at once, and
+ * the runner debits it from its bound accounts first to last once the notice has had its lead
+ * (future_payment.collected or future_payment.failed tell the merchant). Answers the collection
+ * pending with the time it is due; one whose payer cannot be told fails (DIRECT_DEBIT_FAILED,
+ * reason payer_not_notified on the payment's read).
  */
 export async function collectOnRequest(
   ctx: Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs' | 'config'>,
@@ -122,13 +130,16 @@ export async function collectOnRequest(
 ): Promise<TCollection> {
   const refused = await refusal(ctx.db, merchant, paymentId, amount);
   if (refused) throw refused;
-  const opened = await openCollection(ctx.db, merchant, paymentId, amount, ctx.clock.now());
+  const now = ctx.clock.now();
+  const dueAt = new Date(now.getTime() + noticeLeadMs(ctx.config.debitNoticeHours));
+  const opened = await openCollection(ctx.db, merchant, paymentId, amount, now, dueAt);
   // Changed between the look and the claim: say what changed, or that another call has it.
   if (!opened)
     throw (
       (await refusal(ctx.db, merchant, paymentId, amount)) ?? new AppError('PAYMENT_IN_PROGRESS')
     );
-  const ended = await collectClaimed(ctx, opened);
+  await sendDebitNotices(ctx, opened.id);
+  const ended = await collectionById(ctx.db, opened.id);
   if (ended.status === 'failed') throw new AppError('DIRECT_DEBIT_FAILED');
   const [view] = await collectionViews(ctx.db, [ended]);
   if (!view) throw new Error(`Collection ${ended.id} has no view`);

@@ -11,6 +11,7 @@ import { AppError } from '../app-error';
 import { book, ledgerAccount } from './ledger';
 import { requesterMerchantId } from '../consents/payment-requests';
 import { usable } from '../../providers/off';
+import { UNROUTED, unlessUnrouted } from './unrouted-rows';
 
 /*
  * Releasing what a payer's payment requests collected (spec §7 POST /api/payments/release-pending;
@@ -256,13 +257,15 @@ export async function settleNoticedPayout(
 /**
  * The reconciler's part: asks the bank about payouts left paying for `reconcileAfterMs`. Each
  * batch is claimed in one statement (its asked time moved on), so reconcilers in several
- * processes never ask about one payout at once. Answers how many ended.
+ * processes never ask about one payout at once. Answers how many ended, and how many were
+ * skipped for naming a provider this server does not run now (unrouted-rows.ts): the others go on.
  */
 export async function reconcilePayouts(
   ctx: TPayoutContext,
   reconcileAfterMs: number,
-): Promise<number> {
+): Promise<{ ended: number; unrouted: number }> {
   let ended = 0;
+  let unrouted = 0;
   for (;;) {
     const now = ctx.clock.now();
     const stale = new Date(now.getTime() - reconcileAfterMs);
@@ -273,11 +276,13 @@ export async function reconcilePayouts(
       limit: STALE_BATCH,
       set: { askedAt: now },
     });
-    if (claimed.length === 0) return ended;
+    if (claimed.length === 0) return { ended, unrouted };
     for (const payout of claimed) {
-      if ((await requeryPayout(ctx, payout)).status !== 'paying') ended += 1;
+      const answer = await unlessUnrouted(payout.id, () => requeryPayout(ctx, payout));
+      if (answer === UNROUTED) unrouted += 1;
+      else if (answer.status !== 'paying') ended += 1;
     }
     // Still unanswered: asked again at the next run, not in this one.
-    if (claimed.length < STALE_BATCH) return ended;
+    if (claimed.length < STALE_BATCH) return { ended, unrouted };
   }
 }
