@@ -199,9 +199,10 @@ export async function payerWithPasskey(
   countsSignatures = true,
 ) {
   const soft = softAuthenticatorFor(config, countsSignatures);
-  const { token, user } = await signUp(app, testPhone());
+  const phone = testPhone();
+  const { token, user } = await signUp(app, phone);
   await addPasskey(app, token, soft);
-  return { userId: user.userId, token, soft, headers: { authorization: `Bearer ${token}` } };
+  return { userId: user.userId, phone, token, soft, headers: { authorization: `Bearer ${token}` } };
 }
 
 /**

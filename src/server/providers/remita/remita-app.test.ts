@@ -27,7 +27,7 @@ import {
 import { ownAccount } from '../../testing/bvn';
 import { REMITA_DEBIT_PENDING_MS } from './remita-debits';
 import { testHostResolver } from '../../testing/host-resolver';
-import { payerWithPasskey, signedGrant } from '../../testing/identity';
+import { codeSession, payerWithPasskey, signedGrant } from '../../testing/identity';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
@@ -150,7 +150,7 @@ describe('a future payment on a Remita mandate', () => {
    */
   async function openRemitaLink(cardLast4: string, consentId?: string) {
     const forConsent = consentId ?? (await futureConsent(500_000, 7 * DAY));
-    const { token, soft } = await payerWithPasskey(ctx.app, ctx.config);
+    const { token, soft, phone } = await payerWithPasskey(ctx.app, ctx.config);
     const headers = { authorization: `Bearer ${token}` };
     const account = await ownAccount(ctx.app, token, 'links_by_test_transfer');
     const { institutionCode, accountNumber, accountName } = account;
@@ -189,7 +189,7 @@ describe('a future payment on a Remita mandate', () => {
           ],
         },
       });
-    return { token, headers, soft, created, link, account, accountNumber, confirm };
+    return { token, phone, headers, soft, created, link, account, accountNumber, confirm };
   }
 
   /**
@@ -197,7 +197,7 @@ describe('a future payment on a Remita mandate', () => {
    * activated by the bank's OTP.
    */
   async function linkedByRemita(consentId: string) {
-    const { headers, soft, link, account, accountNumber, confirm } = await openRemitaLink(
+    const { headers, phone, soft, link, account, accountNumber, confirm } = await openRemitaLink(
       '1357',
       consentId,
     );
@@ -208,13 +208,13 @@ describe('a future payment on a Remita mandate', () => {
       .json<{ accounts: Array<{ bankId?: string; accountNumber: string | null }> }>()
       .accounts.find((a) => a.accountNumber === accountNumber)?.bankId;
     if (!accountId) throw new Error('The linked account is not among the payer’s accounts');
-    return { headers, soft, linkId: link.id, accountId, account };
+    return { headers, phone, soft, linkId: link.id, accountId, account };
   }
 
   type TRemitaPayer = Pick<
     Awaited<ReturnType<typeof linkedByRemita>>,
     'accountId' | 'headers' | 'soft'
-  >;
+  > & { phone?: string };
 
   /** A merchant's consent to one future payment. */
   async function consentTo(
@@ -271,9 +271,15 @@ describe('a future payment on a Remita mandate', () => {
     return { consentId, paymentId: row.id };
   }
 
-  /** The payer revokes the consent with their passkey. */
+  /**
+   * The payer revokes the consent with their passkey; signed in again by a code where the clock
+   * has moved past their first session (a merchant's collection waits a day for its notice).
+   */
   async function revokedBy(payer: TRemitaPayer, consentId: string) {
-    const { headers, soft } = payer;
+    const { soft } = payer;
+    const headers = payer.phone
+      ? { authorization: `Bearer ${await codeSession(ctx.app, payer.phone)}` }
+      : payer.headers;
     const issued = await ctx.app.inject({
       method: 'POST',
       url: `/api/users/consents/${consentId}/revocation-challenges`,
