@@ -59,6 +59,7 @@ import { consentRoutes } from './routes/consents';
 import { embedCheckRoutes } from './routes/embed-check';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
+import { payerComplaintRoutes } from './routes/payer-complaints';
 import { debitNoticeRoutes } from './routes/debit-notices';
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { merchantClientRoutes } from './routes/merchant-client';
@@ -283,6 +284,10 @@ async function registerMerchantRoutes(
     operatorToken: options.operatorToken,
   });
   await app.register(operatorEventRoutes, {
+    ...routeContext,
+    operatorToken: options.operatorToken,
+  });
+  await app.register(payerComplaintRoutes, {
     ...routeContext,
     operatorToken: options.operatorToken,
   });

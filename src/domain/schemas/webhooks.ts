@@ -23,6 +23,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.skipped',
   'consent.paused',
   'consent.resumed',
+  'payment.complaint_raised',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

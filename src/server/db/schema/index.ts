@@ -13,3 +13,4 @@ export * from './notices';
 export * from './dashboard';
 export * from './terminals';
 export * from './provider-references';
+export * from './payer-rights';
